@@ -1,0 +1,119 @@
+# dra-tools — build, test, benchmark, install.
+#
+#   make                      build every tool into build/bin/
+#   make check                C unit tests + bats (prints "N passed, N failed")
+#   make check SANITIZE=address,undefined   the same under ASan+UBSan (build/san/)
+#   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
+#
+# Dependencies come from pkg-config; `make deps` installs the Debian packages.
+
+VERSION  := 0.1.0
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+SANITIZE ?=
+
+PKGS     := yaml-0.1 jansson libpcre2-8 libprotobuf-c libnghttp2 libcurl readline
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ifeq ($(SANITIZE),)
+BUILD    := build
+OPTFLAGS := -O2 -g
+else
+BUILD    := build/san
+OPTFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZE) -fno-sanitize-recover=all
+endif
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter
+CPPFLAGS += -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen
+CFLAGS   += -std=c17 $(WARN) $(OPTFLAGS) $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
+LDFLAGS  += $(if $(SANITIZE),-fsanitize=$(SANITIZE))
+LDLIBS   += $(PKG_LIBS) -lm
+
+TOOLS    := dra-slice dra-select dra-alloc dra-claim dra-prepare dra-evict dra-watch
+
+LIB_SRC  := $(sort $(shell find src/common -name '*.c'))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+LIB      := $(BUILD)/lib/libdra.a
+
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+BINS     := $(TOOLS:%=$(BUILD)/bin/%)
+
+.PHONY: all check unit bats bench demo fuzz install clean deps tools
+all: $(BINS)
+tools: $(BINS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+# One folder per tool; every .c in it is part of that tool.
+define tool_rule
+$(BUILD)/bin/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/$(1)/*.c)) $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+endef
+$(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: $(BINS) $(UNIT_BIN)
+	@DRA_BIN=$(CURDIR)/$(BUILD)/bin DRA_UNIT=$(CURDIR)/$(BUILD)/tests tests/run-tests.sh
+
+unit: $(UNIT_BIN)
+	@DRA_UNIT=$(CURDIR)/$(BUILD)/tests tests/run-tests.sh --unit-only
+
+bats: $(BINS)
+	@DRA_BIN=$(CURDIR)/$(BUILD)/bin tests/run-tests.sh --bats-only
+
+bench: $(BINS)
+	@DRA_BIN=$(CURDIR)/$(BUILD)/bin bench/run.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@DRA_BIN=$(CURDIR)/$(BUILD)/bin examples/demo.sh
+
+deps:
+	@scripts/install-deps.sh
+
+# libFuzzer targets: tests/fuzz/fuzz_*.c, built with clang into build/fuzz/.
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+FUZZ_CFLAGS := -std=c17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -c $< -o $@
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
+fuzz: $(FUZZ_BIN)
+	@tests/fuzz/run.sh $(FUZZ_BIN)
+
+install: $(BINS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
+	for t in $(TOOLS); do \
+	  [ -e completions/$$t.bash ] && install -m 644 completions/$$t.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; \
+	  [ -e completions/_$$t ] && install -m 644 completions/_$$t $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$t; \
+	  [ -e completions/$$t.fish ] && install -m 644 completions/$$t.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish; \
+	done; true
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/obj/tests/unit/%.d)

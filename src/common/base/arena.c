@@ -1,0 +1,92 @@
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dra_arena_block {
+    dra_arena_block *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+};
+
+enum { ARENA_BLOCK = 64 * 1024 };
+
+void *dra_arena_alloc(dra_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (n == 0)
+        n = 16;
+    dra_arena_block *b = a->head;
+    if (!b || b->size - b->used < n) {
+        size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+        if (size > SIZE_MAX - sizeof *b) {
+            fputs("dra-tools: out of memory\n", stderr);
+            abort();
+        }
+        dra_arena_block *nb = dra_xmalloc(sizeof *nb + size);
+        nb->used = 0;
+        nb->size = size;
+        if (b && size != ARENA_BLOCK) {
+            /* big one-off allocation: keep filling the current block */
+            nb->next = b->next;
+            b->next = nb;
+        } else {
+            nb->next = b;
+            a->head = nb;
+        }
+        b = nb;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    a->total += n;
+    return p;
+}
+
+void *dra_arena_zalloc(dra_arena *a, size_t n)
+{
+    void *p = dra_arena_alloc(a, n);
+    memset(p, 0, n);
+    return p;
+}
+
+char *dra_arena_strndup(dra_arena *a, const char *s, size_t n)
+{
+    char *p = dra_arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *dra_arena_strdup(dra_arena *a, const char *s)
+{
+    return dra_arena_strndup(a, s, strlen(s));
+}
+
+char *dra_arena_printf(dra_arena *a, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    char *p = dra_arena_alloc(a, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+void dra_arena_free(dra_arena *a)
+{
+    dra_arena_block *b = a->head;
+    while (b) {
+        dra_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->total = 0;
+}

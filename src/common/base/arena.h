@@ -1,0 +1,30 @@
+/* Arena allocator for per-document and per-run data.
+ *
+ * Allocations live until dra_arena_free() releases them all at once; there is
+ * no per-object free.  An arena is a plain struct the caller owns (on the
+ * stack or inside another object): `dra_arena a = DRA_ARENA_INIT;`.
+ * Allocation never fails (aborts on OOM).  Memory is 16-byte aligned.
+ */
+#ifndef DRA_BASE_ARENA_H
+#define DRA_BASE_ARENA_H
+
+#include <stddef.h>
+#include <stdarg.h>
+#include "error.h"
+
+typedef struct dra_arena_block dra_arena_block;
+typedef struct dra_arena {
+    dra_arena_block *head;
+    size_t total; /* bytes handed out, for statistics */
+} dra_arena;
+
+#define DRA_ARENA_INIT {0, 0}
+
+void *dra_arena_alloc(dra_arena *a, size_t n);   /* uninitialised */
+void *dra_arena_zalloc(dra_arena *a, size_t n);  /* zeroed */
+char *dra_arena_strdup(dra_arena *a, const char *s);
+char *dra_arena_strndup(dra_arena *a, const char *s, size_t n);
+char *dra_arena_printf(dra_arena *a, const char *fmt, ...) DRA_PRINTF(2, 3);
+void dra_arena_free(dra_arena *a); /* releases everything; the arena is reusable after */
+
+#endif

@@ -1,0 +1,107 @@
+/* Command-line parsing from one option table per (sub)command.
+ *
+ * The same table drives parsing, `--help` text and shell completion scripts
+ * (`--completion bash|zsh|fish`, the source of the files in completions/), so
+ * the three cannot disagree.  Options shared by every tool have the same
+ * meaning everywhere (see DRA_OPT_* ids below).
+ *
+ * Parsing never prints or exits: dra_cli_parse() returns an error (exit class
+ * DRA_EXIT_INPUT) for unknown options, missing or unexpected arguments.
+ * Arguments are borrowed from argv.
+ */
+#ifndef DRA_BASE_CLI_H
+#define DRA_BASE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "error.h"
+
+enum dra_opt_arg { DRA_ARG_NONE, DRA_ARG_REQUIRED, DRA_ARG_OPTIONAL /* --explain[=json] */ };
+
+typedef struct dra_opt {
+    int id;                /* > 0; returned with each parsed occurrence */
+    const char *name;      /* long name without "--" */
+    char short_name;       /* 0 for none */
+    enum dra_opt_arg arg;
+    const char *arg_name;  /* "FILE", "NAME" ... for help */
+    const char *help;      /* one line */
+    const char *complete;  /* completion of the argument: "file", "dir", or space-separated words; NULL = none */
+} dra_opt;
+
+/* Ids of the options every tool shares (tools number their own from 100). */
+enum {
+    DRA_OPT_HELP = 1,
+    DRA_OPT_VERSION,
+    DRA_OPT_OUTPUT,        /* -o yaml|json|jsonl (+ tables where a tool offers them) */
+    DRA_OPT_FEATURE_GATES,
+    DRA_OPT_NODE,
+    DRA_OPT_NOW,
+    DRA_OPT_EXPLAIN,
+    DRA_OPT_COMPLETION,    /* hidden: --completion bash|zsh|fish */
+    DRA_OPT_TOOL_BASE = 100,
+};
+
+#define DRA_OPT_HELP_ENTRY {DRA_OPT_HELP, "help", 'h', DRA_ARG_NONE, NULL, "show this help and exit", NULL}
+#define DRA_OPT_VERSION_ENTRY {DRA_OPT_VERSION, "version", 0, DRA_ARG_NONE, NULL, "show the version and exit", NULL}
+#define DRA_OPT_OUTPUT_ENTRY(words) {DRA_OPT_OUTPUT, "output", 'o', DRA_ARG_REQUIRED, "FORMAT", "output format: " words, words}
+#define DRA_OPT_FEATURE_GATES_ENTRY {DRA_OPT_FEATURE_GATES, "feature-gates", 0, DRA_ARG_REQUIRED, "GATE=BOOL,...", "enable or disable Kubernetes feature gates", NULL}
+#define DRA_OPT_NODE_ENTRY(help) {DRA_OPT_NODE, "node", 0, DRA_ARG_REQUIRED, "NAME", help, NULL}
+#define DRA_OPT_NOW_ENTRY {DRA_OPT_NOW, "now", 0, DRA_ARG_REQUIRED, "RFC3339", "evaluate as of this time instead of the clock", NULL}
+#define DRA_OPT_EXPLAIN_ENTRY {DRA_OPT_EXPLAIN, "explain", 0, DRA_ARG_OPTIONAL, "text|json", "explain the decisions on stderr", "text json"}
+#define DRA_OPT_END {0, NULL, 0, DRA_ARG_NONE, NULL, NULL, NULL}
+
+typedef struct dra_cmd {
+    const char *name;      /* subcommand name; NULL for a tool without subcommands */
+    const char *usage;     /* "build --driver D [OPTIONS] INVENTORY..." (without the program name) */
+    const char *summary;   /* one line */
+    const char *details;   /* optional paragraph(s) printed after the options */
+    const dra_opt *opts;   /* terminated by DRA_OPT_END */
+    const char *args_complete; /* completion of positional arguments: "file" or words; NULL = files */
+} dra_cmd;
+
+typedef struct dra_tool {
+    const char *prog;      /* "dra-slice" */
+    const char *summary;
+    const dra_cmd *cmds;   /* terminated by an entry with name == NULL and opts == NULL;
+                              a tool without subcommands has one entry with name == NULL */
+    const char *default_cmd; /* subcommand used when argv[1] is not a subcommand; NULL = required */
+} dra_tool;
+
+typedef struct dra_parsed_opt {
+    int id;
+    const char *value;     /* NULL for options without an argument */
+} dra_parsed_opt;
+
+typedef struct dra_args {
+    const dra_cmd *cmd;    /* the selected (sub)command */
+    bool cmd_given;        /* the subcommand was named on the command line */
+    dra_parsed_opt *opts;  /* in command-line order; owned (dra_args_free) */
+    size_t nopts;
+    char **pos;            /* positional arguments (borrowed from argv) */
+    size_t npos;
+} dra_args;
+
+/* Parse argv (argv[0] is the program).  "--" ends options; "-" is positional.
+ * Options may appear after positional arguments. */
+dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *out);
+void dra_args_free(dra_args *a);
+
+/* Last value of an option, or NULL; count of occurrences. */
+const char *dra_args_get(const dra_args *a, int id);
+size_t dra_args_count(const dra_args *a, int id);
+bool dra_args_has(const dra_args *a, int id);
+
+/* Help for one command (or the tool overview when cmd is NULL). */
+void dra_cli_help(FILE *f, const dra_tool *tool, const dra_cmd *cmd);
+/* Completion script for "bash", "zsh" or "fish". */
+dra_err *dra_cli_completion(FILE *f, const dra_tool *tool, const char *shell);
+
+/* Standard handling shared by every main: --help, --version, --completion.
+ * Returns true when one of them was handled (the caller exits with *exit_code). */
+bool dra_cli_standard(const dra_tool *tool, const dra_args *a, int *exit_code);
+
+/* Check and flush stdout at exit: a failed write is an error (DRA_EXIT_RUNTIME). */
+dra_err *dra_stdout_close(void);
+
+#endif

@@ -1,0 +1,78 @@
+/* Errors as values.
+ *
+ * Every library function that can fail returns `dra_err *`: NULL means success,
+ * otherwise a heap-allocated error (possibly the head of a chain, for validators
+ * that report several problems).  The caller owns the returned error and frees
+ * it with dra_err_free(), which frees the whole chain.  Only a tool's main()
+ * prints an error (dra_err_print) and exits.
+ *
+ * An error carries: an exit class (DRA_EXIT_*), the message, and as much of
+ * its location as is known: file, document index, line, column, the object
+ * ("ResourceSlice/name", "ResourceClaim/ns/name") and the field path in
+ * upstream's notation (`spec.devices[3].attributes["x/y"]`).
+ */
+#ifndef DRA_BASE_ERROR_H
+#define DRA_BASE_ERROR_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* Exit codes shared by every tool. */
+enum {
+    DRA_EXIT_OK = 0,
+    DRA_EXIT_NEGATIVE = 1, /* a negative answer: nothing matched, cannot allocate, problems found */
+    DRA_EXIT_INPUT = 2,    /* usage or input error */
+    DRA_EXIT_RUNTIME = 3,  /* runtime or remote failure */
+};
+
+typedef struct dra_err {
+    int code;          /* DRA_EXIT_* */
+    char *msg;         /* never NULL */
+    char *file;        /* NULL when unknown; "-" is printed as "<stdin>" */
+    int doc;           /* 1-based document index in file, 0 = unknown */
+    int line, col;     /* 1-based, 0 = unknown */
+    char *object;      /* "Kind/name" or "Kind/namespace/name", NULL when none */
+    char *field;       /* field path, NULL when none */
+    struct dra_err *next; /* further errors (validators report all they find) */
+} dra_err;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DRA_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define DRA_PRINTF(a, b)
+#endif
+
+/* New error with a printf-style message.  Never returns NULL (aborts on OOM). */
+dra_err *dra_err_new(int code, const char *fmt, ...) DRA_PRINTF(2, 3);
+dra_err *dra_err_newv(int code, const char *fmt, va_list ap);
+
+/* Setters return the error so they chain: return dra_err_at(dra_err_new(...), f, 0, 3, 1); */
+dra_err *dra_err_at(dra_err *e, const char *file, int doc, int line, int col);
+dra_err *dra_err_object(dra_err *e, const char *object);
+dra_err *dra_err_field(dra_err *e, const char *field);
+/* Prefix the field path: "spec" + "devices[0]" -> "spec.devices[0]"; "x" + "[3]" -> "x[3]". */
+dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
+/* Set location/object on every error of the chain where it is not yet set. */
+dra_err *dra_err_locate_all(dra_err *e, const char *file, int doc, int line, const char *object);
+
+/* Append b's chain to a's; either may be NULL.  Returns the head. */
+dra_err *dra_err_append(dra_err *a, dra_err *b);
+size_t dra_err_count(const dra_err *e);
+void dra_err_free(dra_err *e);
+
+/* One error as a line: "file:line: Kind/name: field: message" (no newline).
+ * Caller frees the result. */
+char *dra_err_format(const dra_err *e);
+/* Print every error of the chain to f, each prefixed "prog: ". */
+void dra_err_print(FILE *f, const char *prog, const dra_err *e);
+
+/* Allocation that never returns NULL: abort with a message on OOM. */
+void *dra_xmalloc(size_t n);
+void *dra_xcalloc(size_t n, size_t size);
+void *dra_xrealloc(void *p, size_t n);
+char *dra_xstrdup(const char *s);
+char *dra_xstrndup(const char *s, size_t n);
+char *dra_xasprintf(const char *fmt, ...) DRA_PRINTF(1, 2);
+char *dra_xvasprintf(const char *fmt, va_list ap);
+
+#endif

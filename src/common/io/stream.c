@@ -1,0 +1,1022 @@
+/* Object-stream reader and writer.  See stream.h. */
+#include "stream.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "../base/buf.h"
+
+/* ---- object sets ------------------------------------------------------- */
+
+static const char *intern_file(dra_objset *set, const char *name)
+{
+    for (size_t i = 0; i < set->nfiles; i++)
+        if (strcmp(set->files[i], name) == 0)
+            return set->files[i];
+    set->files = dra_xrealloc(set->files, (set->nfiles + 1) * sizeof *set->files);
+    set->files[set->nfiles] = dra_xstrdup(name);
+    return set->files[set->nfiles++];
+}
+
+void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, int line, int item)
+{
+    if (set->n == set->cap) {
+        set->cap = set->cap ? set->cap * 2 : 16;
+        set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
+    }
+    set->v[set->n++] = (dra_obj){json, file ? intern_file(set, file) : NULL, doc, line, item};
+}
+
+void dra_objset_free(dra_objset *set)
+{
+    for (size_t i = 0; i < set->n; i++)
+        json_decref(set->v[i].json);
+    for (size_t i = 0; i < set->nfiles; i++)
+        free(set->files[i]);
+    free(set->v);
+    free(set->files);
+    memset(set, 0, sizeof *set);
+}
+
+char *dra_obj_ref(const json_t *obj)
+{
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    json_t *md = json_object_get(obj, "metadata");
+    const char *name = json_string_value(json_object_get(md, "name"));
+    const char *ns = json_string_value(json_object_get(md, "namespace"));
+    if (!kind || !*kind)
+        kind = "object";
+    if (!name || !*name) {
+        const char *gen = json_string_value(json_object_get(md, "generateName"));
+        if (gen && *gen)
+            return ns && *ns ? dra_xasprintf("%s/%s/%s*", kind, ns, gen) : dra_xasprintf("%s/%s*", kind, gen);
+        return dra_xasprintf("<unnamed %s>", kind);
+    }
+    if (ns && *ns)
+        return dra_xasprintf("%s/%s/%s", kind, ns, name);
+    return dra_xasprintf("%s/%s", kind, name);
+}
+
+dra_err *dra_obj_locate(dra_err *e, const dra_obj *o)
+{
+    if (!e || !o)
+        return e;
+    char *ref = o->json ? dra_obj_ref(o->json) : NULL;
+    /* an unnamed object from a List is best named by its position */
+    if (ref && ref[0] == '<' && o->item >= 0) {
+        char *r2 = dra_xasprintf("items[%d] %s", o->item, ref);
+        free(ref);
+        ref = r2;
+    }
+    dra_err_locate_all(e, o->file, o->doc, o->line, ref);
+    free(ref);
+    return e;
+}
+
+/* ---- shared: flatten documents into objects ----------------------------- */
+
+typedef struct line_note {
+    const json_t *node;
+    int line;
+} line_note;
+
+typedef struct reader {
+    dra_objset *set;
+    const char *name;
+    dra_objset pending; /* objects of this file, moved to set on success */
+    line_note *notes;   /* lines of mappings near the top (List items) */
+    size_t nnotes, capnotes;
+} reader;
+
+static void note_line(reader *r, const json_t *node, int line)
+{
+    if (r->nnotes == r->capnotes) {
+        r->capnotes = r->capnotes ? r->capnotes * 2 : 64;
+        r->notes = dra_xrealloc(r->notes, r->capnotes * sizeof *r->notes);
+    }
+    r->notes[r->nnotes++] = (line_note){node, line};
+}
+
+static int noted_line(const reader *r, const json_t *node, int fallback)
+{
+    for (size_t i = 0; i < r->nnotes; i++)
+        if (r->notes[i].node == node)
+            return r->notes[i].line;
+    return fallback;
+}
+
+static bool is_list_kind(const json_t *v)
+{
+    const char *kind = json_string_value(json_object_get(v, "kind"));
+    size_t n = kind ? strlen(kind) : 0;
+    return n >= 4 && strcmp(kind + n - 4, "List") == 0 && json_is_array(json_object_get(v, "items"));
+}
+
+static dra_err *doc_err(reader *r, int doc, int line, const char *fmt, const char *what)
+{
+    return dra_err_at(dra_err_new(DRA_EXIT_INPUT, fmt, what), r->name, doc, line, 0);
+}
+
+/* Take one parsed document (steals v). */
+static dra_err *add_document(reader *r, json_t *v, int doc, int line)
+{
+    if (json_is_null(v)) {
+        json_decref(v);
+        return NULL; /* empty document */
+    }
+    if (json_is_object(v) && !is_list_kind(v)) {
+        dra_objset_add(&r->pending, v, r->name, doc, line, -1);
+        return NULL;
+    }
+    json_t *items = json_is_object(v) ? json_object_get(v, "items") : v;
+    if (!json_is_array(items)) {
+        const char *what = json_is_string(v) ? "a string" : json_is_integer(v) || json_is_real(v) ? "a number"
+                           : json_is_boolean(v) ? "a boolean" : "not an object";
+        dra_err *e = doc_err(r, doc, line, "document is %s; expected an object, a list of objects or a List", what);
+        json_decref(v);
+        return e;
+    }
+    size_t i;
+    json_t *item;
+    json_array_foreach(items, i, item) {
+        if (!json_is_object(item)) {
+            dra_err *e = doc_err(r, doc, noted_line(r, item, line), "%s: expected an object", json_is_object(v) ? "items[]" : "list item");
+            char *m = dra_xasprintf("%s[%zu]: expected an object", json_is_object(v) ? "items" : "list item", i);
+            free(e->msg);
+            e->msg = m;
+            json_decref(v);
+            return e;
+        }
+        dra_objset_add(&r->pending, json_incref(item), r->name, doc, noted_line(r, item, line), (int)i);
+    }
+    json_decref(v);
+    return NULL;
+}
+
+static void reader_done(reader *r, bool ok)
+{
+    if (ok) {
+        for (size_t i = 0; i < r->pending.n; i++) {
+            dra_obj *o = &r->pending.v[i];
+            dra_objset_add(r->set, o->json, o->file, o->doc, o->line, o->item);
+            o->json = NULL;
+        }
+    }
+    dra_objset_free(&r->pending);
+    free(r->notes);
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static int depth_of(const json_t *v, int limit)
+{
+    if (limit < 0)
+        return 1;
+    int max = 0;
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            int d = depth_of(x, limit - 1);
+            if (d > max)
+                max = d;
+        }
+        return max + 1;
+    }
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            int d = depth_of(x, limit - 1);
+            if (d > max)
+                max = d;
+        }
+        return max + 1;
+    }
+    return 0;
+}
+
+static void advance_lines(const char *p, size_t n, int *line, int *col)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
+        }
+    }
+}
+
+static dra_err *read_json_stream(reader *r, const char *data, size_t len)
+{
+    size_t off = 0;
+    int line = 1, col = 1, doc = 0;
+    for (;;) {
+        size_t start = off;
+        while (off < len && (data[off] == ' ' || data[off] == '\t' || data[off] == '\r' || data[off] == '\n'))
+            off++;
+        advance_lines(data + start, off - start, &line, &col);
+        if (off >= len)
+            return NULL;
+        doc++;
+        json_error_t jerr;
+        json_t *v = json_loadb(data + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+        if (!v) {
+            int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
+            int ecol = jerr.line <= 1 ? col + (jerr.column > 0 ? jerr.column - 1 : 0) : jerr.column;
+            return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "invalid JSON: %s", jerr.text), r->name, doc, eline, ecol);
+        }
+        size_t used = (size_t)jerr.position;
+        if (used == 0 || used > len - off)
+            used = len - off;
+        if (depth_of(v, DRA_MAX_DEPTH + 1) > DRA_MAX_DEPTH) {
+            json_decref(v);
+            return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name,
+                              doc, line, col);
+        }
+        dra_err *e = add_document(r, v, doc, line);
+        if (e)
+            return e;
+        advance_lines(data + off, used, &line, &col);
+        off += used;
+        /* values must be separated by white space or follow one another directly ("}{") */
+    }
+}
+
+/* ---- YAML ---------------------------------------------------------------- */
+
+typedef struct anchor {
+    char *name;
+    json_t *node;
+} anchor;
+
+typedef struct yaml_ctx {
+    reader *r;
+    yaml_parser_t parser;
+    int doc;
+    anchor *anchors;
+    size_t nanchors, capanchors;
+    size_t alias_nodes;
+} yaml_ctx;
+
+static dra_err *yerr(yaml_ctx *y, const yaml_mark_t *m, const char *fmt, const char *what)
+{
+    return dra_err_at(dra_err_new(DRA_EXIT_INPUT, fmt, what), y->r->name, y->doc, (int)m->line + 1, (int)m->column + 1);
+}
+
+static void clear_anchors(yaml_ctx *y)
+{
+    for (size_t i = 0; i < y->nanchors; i++) {
+        free(y->anchors[i].name);
+        json_decref(y->anchors[i].node);
+    }
+    y->nanchors = 0;
+    y->alias_nodes = 0;
+}
+
+static void set_anchor(yaml_ctx *y, const char *name, json_t *node)
+{
+    for (size_t i = 0; i < y->nanchors; i++) {
+        if (strcmp(y->anchors[i].name, name) == 0) {
+            json_decref(y->anchors[i].node);
+            y->anchors[i].node = json_incref(node);
+            return;
+        }
+    }
+    if (y->nanchors == y->capanchors) {
+        y->capanchors = y->capanchors ? y->capanchors * 2 : 8;
+        y->anchors = dra_xrealloc(y->anchors, y->capanchors * sizeof *y->anchors);
+    }
+    y->anchors[y->nanchors++] = (anchor){dra_xstrdup(name), json_incref(node)};
+}
+
+static size_t count_nodes(const json_t *v, size_t limit)
+{
+    size_t n = 1;
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            n += count_nodes(x, limit);
+            if (n > limit)
+                return n;
+        }
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            n += count_nodes(x, limit);
+            if (n > limit)
+                return n;
+        }
+    }
+    return n;
+}
+
+static bool all_digits(const char *s, const char *digits)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!strchr(digits, *s))
+            return false;
+    return true;
+}
+
+static bool is_one_of(const char *s, const char *const *words)
+{
+    for (; *words; words++)
+        if (strcmp(s, *words) == 0)
+            return true;
+    return false;
+}
+
+static const char *const yaml_true[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", NULL};
+static const char *const yaml_false[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", NULL};
+static const char *const yaml_null[] = {"", "~", "null", "Null", "NULL", NULL};
+static const char *const yaml_special_float[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+                                                 "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL};
+
+/* How a plain scalar resolves (go-yaml v2 rules, which sigs.k8s.io/yaml uses).
+ * Returns a new JSON value, or NULL with *special set for .inf/.nan. */
+static json_t *resolve_plain(const char *s, bool *special)
+{
+    *special = false;
+    if (is_one_of(s, yaml_null))
+        return json_null();
+    if (is_one_of(s, yaml_true))
+        return json_true();
+    if (is_one_of(s, yaml_false))
+        return json_false();
+    if (is_one_of(s, yaml_special_float)) {
+        *special = true;
+        return NULL;
+    }
+    char c = s[0];
+    if (!(isdigit((unsigned char)c) || c == '-' || c == '+' || c == '.'))
+        return json_string(s);
+    /* numbers: underscores are ignored, as go-yaml v2 does */
+    char tmp[128];
+    size_t n = 0;
+    for (const char *p = s; *p && n + 1 < sizeof tmp; p++)
+        if (*p != '_')
+            tmp[n++] = *p;
+    if (strlen(s) >= sizeof tmp)
+        return json_string(s);
+    tmp[n] = '\0';
+    const char *body = tmp + (tmp[0] == '-' || tmp[0] == '+');
+    bool neg = tmp[0] == '-';
+    int base = 10;
+    const char *digits = body;
+    if (body[0] == '0' && (body[1] == 'x' || body[1] == 'X') && all_digits(body + 2, "0123456789abcdefABCDEF"))
+        base = 16, digits = body + 2;
+    else if (body[0] == '0' && (body[1] == 'o' || body[1] == 'O') && all_digits(body + 2, "01234567"))
+        base = 8, digits = body + 2;
+    else if (body[0] == '0' && (body[1] == 'b' || body[1] == 'B') && all_digits(body + 2, "01"))
+        base = 2, digits = body + 2;
+    else if (body[0] == '0' && body[1] && all_digits(body + 1, "01234567"))
+        base = 8, digits = body + 1;
+    else if (!all_digits(body, "0123456789"))
+        base = 0;
+    if (base) {
+        errno = 0;
+        unsigned long long u = strtoull(digits, NULL, base);
+        if (errno == 0 && (neg ? u <= (unsigned long long)INT64_MAX + 1 : u <= (unsigned long long)INT64_MAX))
+            return json_integer(neg ? (json_int_t)(0 - u) : (json_int_t)u);
+        /* too large for int64: fall through to a float, as go-yaml does */
+    }
+    /* float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
+    const char *p = body;
+    bool mant = false;
+    while (isdigit((unsigned char)*p))
+        p++, mant = true;
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p))
+            p++, mant = true;
+    }
+    if (!mant)
+        return json_string(s);
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '-' || *p == '+')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return json_string(s);
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p)
+        return json_string(s);
+    double d = strtod(tmp, NULL);
+    if (!isfinite(d)) {
+        *special = true;
+        return NULL;
+    }
+    return json_real(d);
+}
+
+static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **out);
+
+static bool next_event(yaml_ctx *y, yaml_event_t *ev, dra_err **err)
+{
+    if (!yaml_parser_parse(&y->parser, ev)) {
+        const char *problem = y->parser.problem ? y->parser.problem : "unknown error";
+        yaml_mark_t m = y->parser.problem_mark;
+        if (y->parser.context) {
+            char *msg = dra_xasprintf("invalid YAML: %s %s", problem, y->parser.context);
+            *err = yerr(y, &m, "%s", msg);
+            free(msg);
+        } else {
+            *err = yerr(y, &m, "invalid YAML: %s", problem);
+        }
+        return false;
+    }
+    return true;
+}
+
+static dra_err *merge_into(yaml_ctx *y, json_t *map, json_t *src, const yaml_mark_t *m)
+{
+    if (json_is_object(src)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(src, k, v) {
+            if (!json_object_get(map, k))
+                json_object_set(map, k, v);
+        }
+        return NULL;
+    }
+    if (json_is_array(src)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(src, i, v) {
+            if (!json_is_object(v))
+                return yerr(y, m, "%s", "map merge requires a map or a sequence of maps as the value");
+            merge_into(y, map, v, m);
+        }
+        return NULL;
+    }
+    return yerr(y, m, "%s", "map merge requires a map or a sequence of maps as the value");
+}
+
+static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_t **out)
+{
+    json_t *map = json_object();
+    yaml_mark_t start_mark = start->start_mark;
+    if (depth <= 3) /* a document's root and the items of a List */
+        note_line(y->r, map, (int)start_mark.line + 1);
+    char *anchor_name = start->data.mapping_start.anchor ? dra_xstrdup((char *)start->data.mapping_start.anchor) : NULL;
+    yaml_event_delete(start);
+    dra_err *e = NULL;
+    json_t *merged = NULL; /* keys from "<<" merges; explicit keys win */
+    for (;;) {
+        yaml_event_t kev;
+        if (!next_event(y, &kev, &e))
+            break;
+        if (kev.type == YAML_MAPPING_END_EVENT) {
+            yaml_event_delete(&kev);
+            break;
+        }
+        yaml_mark_t key_mark = kev.start_mark;
+        bool is_merge = kev.type == YAML_SCALAR_EVENT && kev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+                        strcmp((char *)kev.data.scalar.value, "<<") == 0;
+        json_t *key = NULL;
+        if (kev.type == YAML_SCALAR_EVENT && kev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+            /* keys stay as written: "y" or "on" as a key is a name, not a boolean */
+            key = json_stringn((const char *)kev.data.scalar.value, kev.data.scalar.length);
+            if (kev.data.scalar.anchor && key)
+                set_anchor(y, (const char *)kev.data.scalar.anchor, key);
+            yaml_event_delete(&kev);
+            if (!key) {
+                e = yerr(y, &key_mark, "%s", "mapping key is not valid UTF-8");
+                break;
+            }
+        } else {
+            e = parse_node(y, &kev, depth + 1, &key);
+            if (e)
+                break;
+        }
+        char *keystr;
+        if (json_is_string(key))
+            keystr = dra_xstrdup(json_string_value(key));
+        else if (json_is_integer(key))
+            keystr = dra_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(key));
+        else if (json_is_real(key))
+            keystr = dra_xasprintf("%g", json_real_value(key));
+        else if (json_is_true(key))
+            keystr = dra_xstrdup("true");
+        else if (json_is_false(key))
+            keystr = dra_xstrdup("false");
+        else if (json_is_null(key))
+            keystr = dra_xstrdup("null");
+        else {
+            json_decref(key);
+            e = yerr(y, &key_mark, "%s", "mapping keys must be scalars");
+            break;
+        }
+        json_decref(key);
+        yaml_event_t vev;
+        if (!next_event(y, &vev, &e)) {
+            free(keystr);
+            break;
+        }
+        json_t *val = NULL;
+        e = parse_node(y, &vev, depth + 1, &val);
+        if (e) {
+            free(keystr);
+            break;
+        }
+        if (is_merge) {
+            if (!merged)
+                merged = json_object();
+            e = merge_into(y, merged, val, &key_mark);
+            json_decref(val);
+            free(keystr);
+            if (e)
+                break;
+            continue;
+        }
+        if (json_object_get(map, keystr)) {
+            char *msg = dra_xasprintf("mapping key \"%s\" already defined", keystr);
+            e = yerr(y, &key_mark, "%s", msg);
+            free(msg);
+            free(keystr);
+            json_decref(val);
+            break;
+        }
+        json_object_set_new(map, keystr, val);
+        free(keystr);
+    }
+    if (merged && !e) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(merged, k, v) {
+            if (!json_object_get(map, k))
+                json_object_set(map, k, v);
+        }
+    }
+    json_decref(merged);
+    if (e) {
+        json_decref(map);
+        free(anchor_name);
+        return e;
+    }
+    if (anchor_name)
+        set_anchor(y, anchor_name, map);
+    free(anchor_name);
+    *out = map;
+    return NULL;
+}
+
+static dra_err *parse_sequence(yaml_ctx *y, yaml_event_t *start, int depth, json_t **out)
+{
+    json_t *arr = json_array();
+    char *anchor_name = start->data.sequence_start.anchor ? dra_xstrdup((char *)start->data.sequence_start.anchor) : NULL;
+    yaml_event_delete(start);
+    dra_err *e = NULL;
+    for (;;) {
+        yaml_event_t ev;
+        if (!next_event(y, &ev, &e))
+            break;
+        if (ev.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        json_t *item = NULL;
+        e = parse_node(y, &ev, depth + 1, &item);
+        if (e)
+            break;
+        json_array_append_new(arr, item);
+    }
+    if (e) {
+        json_decref(arr);
+        free(anchor_name);
+        return e;
+    }
+    if (anchor_name)
+        set_anchor(y, anchor_name, arr);
+    free(anchor_name);
+    *out = arr;
+    return NULL;
+}
+
+/* Consumes ev. */
+static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **out)
+{
+    if (depth > DRA_MAX_DEPTH) {
+        dra_err *e = yerr(y, &ev->start_mark, "nesting deeper than %s levels", "64");
+        yaml_event_delete(ev);
+        return e;
+    }
+    switch (ev->type) {
+    case YAML_MAPPING_START_EVENT:
+        return parse_mapping(y, ev, depth, out);
+    case YAML_SEQUENCE_START_EVENT:
+        return parse_sequence(y, ev, depth, out);
+    case YAML_ALIAS_EVENT: {
+        const char *name = (const char *)ev->data.alias.anchor;
+        for (size_t i = y->nanchors; i-- > 0;) {
+            if (strcmp(y->anchors[i].name, name) == 0) {
+                size_t n = count_nodes(y->anchors[i].node, DRA_MAX_ALIAS_NODES);
+                y->alias_nodes += n;
+                if (y->alias_nodes > DRA_MAX_ALIAS_NODES) {
+                    dra_err *e = yerr(y, &ev->start_mark,
+                                      "YAML aliases expand to more than %s nodes; refusing the document", "100000");
+                    yaml_event_delete(ev);
+                    return e;
+                }
+                *out = json_deep_copy(y->anchors[i].node);
+                yaml_event_delete(ev);
+                return NULL;
+            }
+        }
+        dra_err *e = yerr(y, &ev->start_mark, "unknown anchor '%s' referenced", name);
+        yaml_event_delete(ev);
+        return e;
+    }
+    case YAML_SCALAR_EVENT: {
+        const char *s = (const char *)ev->data.scalar.value;
+        size_t len = ev->data.scalar.length;
+        const char *tag = (const char *)ev->data.scalar.tag;
+        json_t *v = NULL;
+        if (memchr(s, '\0', len)) {
+            dra_err *e = yerr(y, &ev->start_mark, "%s", "NUL character in a scalar");
+            yaml_event_delete(ev);
+            return e;
+        }
+        bool plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        if (tag && strcmp(tag, YAML_STR_TAG) == 0)
+            plain = false;
+        if (plain || (tag && strncmp(tag, "tag:yaml.org,2002:", 18) == 0 && strcmp(tag, YAML_STR_TAG) != 0)) {
+            bool special;
+            v = resolve_plain(s, &special);
+            if (special) {
+                dra_err *e = yerr(y, &ev->start_mark, "%s cannot be represented in JSON", s);
+                yaml_event_delete(ev);
+                return e;
+            }
+        } else {
+            v = json_stringn(s, len);
+            if (!v) {
+                dra_err *e = yerr(y, &ev->start_mark, "%s", "string is not valid UTF-8");
+                yaml_event_delete(ev);
+                return e;
+            }
+        }
+        if (ev->data.scalar.anchor)
+            set_anchor(y, (const char *)ev->data.scalar.anchor, v);
+        yaml_event_delete(ev);
+        *out = v;
+        return NULL;
+    }
+    default: {
+        dra_err *e = yerr(y, &ev->start_mark, "%s", "unexpected YAML event");
+        yaml_event_delete(ev);
+        return e;
+    }
+    }
+}
+
+static dra_err *read_yaml_stream(reader *r, const char *data, size_t len)
+{
+    yaml_ctx y = {0};
+    y.r = r;
+    if (!yaml_parser_initialize(&y.parser))
+        return dra_err_new(DRA_EXIT_RUNTIME, "cannot initialise the YAML parser");
+    yaml_parser_set_input_string(&y.parser, (const unsigned char *)data, len);
+    dra_err *e = NULL;
+    for (;;) {
+        yaml_event_t ev;
+        if (!next_event(&y, &ev, &e))
+            break;
+        if (ev.type == YAML_STREAM_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
+            yaml_event_delete(&ev);
+            continue;
+        }
+        if (ev.type != YAML_DOCUMENT_START_EVENT) {
+            e = yerr(&y, &ev.start_mark, "%s", "unexpected YAML event");
+            yaml_event_delete(&ev);
+            break;
+        }
+        y.doc++;
+        clear_anchors(&y);
+        yaml_event_delete(&ev);
+        yaml_event_t root;
+        if (!next_event(&y, &root, &e))
+            break;
+        int line = (int)root.start_mark.line + 1;
+        json_t *v = NULL;
+        e = parse_node(&y, &root, 1, &v);
+        if (e)
+            break;
+        e = add_document(r, v, y.doc, line);
+        if (e)
+            break;
+    }
+    clear_anchors(&y);
+    free(y.anchors);
+    yaml_parser_delete(&y.parser);
+    return e;
+}
+
+/* ---- entry points --------------------------------------------------------- */
+
+dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_t len)
+{
+    reader r = {0};
+    r.set = set;
+    r.name = name;
+    size_t off = 0;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        off = 3; /* UTF-8 byte-order mark */
+    size_t p = off;
+    while (p < len && (data[p] == ' ' || data[p] == '\t' || data[p] == '\r' || data[p] == '\n'))
+        p++;
+    dra_err *e;
+    if (p < len && (data[p] == '{' || data[p] == '[')) {
+        e = read_json_stream(&r, data + off, len - off);
+        if (e && r.pending.n == 0 && e->doc == 1) {
+            /* maybe YAML in flow style after all */
+            reader r2 = {0};
+            r2.set = set;
+            r2.name = name;
+            dra_err *e2 = read_yaml_stream(&r2, data + off, len - off);
+            if (!e2) {
+                dra_err_free(e);
+                reader_done(&r, false);
+                reader_done(&r2, true);
+                return NULL;
+            }
+            dra_err_free(e2);
+            reader_done(&r2, false);
+        }
+    } else {
+        e = read_yaml_stream(&r, data + off, len - off);
+    }
+    reader_done(&r, e == NULL);
+    return e;
+}
+
+dra_err *dra_read_path(dra_objset *set, const char *path)
+{
+    dra_buf b = DRA_BUF_INIT;
+    dra_err *e = dra_buf_read_path(&b, path, DRA_MAX_INPUT_BYTES);
+    if (!e)
+        e = dra_read_mem(set, path, dra_buf_str(&b), b.len);
+    dra_buf_free(&b);
+    return e;
+}
+
+dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths)
+{
+    if (npaths == 0)
+        return dra_read_path(set, "-");
+    dra_err *all = NULL;
+    for (size_t i = 0; i < npaths; i++)
+        all = dra_err_append(all, dra_read_path(set, paths[i]));
+    return all;
+}
+
+/* ---- writing --------------------------------------------------------------- */
+
+dra_err *dra_format_parse(const char *s, dra_format *out)
+{
+    if (strcmp(s, "yaml") == 0)
+        *out = DRA_FMT_YAML;
+    else if (strcmp(s, "json") == 0)
+        *out = DRA_FMT_JSON;
+    else if (strcmp(s, "jsonl") == 0)
+        *out = DRA_FMT_JSONL;
+    else
+        return dra_err_new(DRA_EXIT_INPUT, "unknown output format '%s' (yaml, json, jsonl)", s);
+    return NULL;
+}
+
+static bool plain_would_change(const char *s)
+{
+    bool special;
+    json_t *v = resolve_plain(s, &special);
+    bool changes = special || !json_is_string(v);
+    json_decref(v);
+    return changes;
+}
+
+static void format_real(double d, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.15g", d);
+    if (strtod(buf, NULL) != d)
+        snprintf(buf, size, "%.17g", d);
+    if (!strpbrk(buf, ".eEn")) /* keep it a float when read back */
+        strncat(buf, ".0", size - strlen(buf) - 1);
+}
+
+static int emit_value(yaml_emitter_t *em, const json_t *v)
+{
+    yaml_event_t ev;
+    char num[64];
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        int flow = json_object_size(v) == 0;
+        yaml_mapping_start_event_initialize(&ev, NULL, (yaml_char_t *)YAML_MAP_TAG, 1,
+                                            flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+        if (!yaml_emitter_emit(em, &ev))
+            return 0;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            json_t *key = json_string(k);
+            int ok = key && emit_value(em, key);
+            json_decref(key);
+            if (!ok || !emit_value(em, x))
+                return 0;
+        }
+        yaml_mapping_end_event_initialize(&ev);
+        return yaml_emitter_emit(em, &ev);
+    }
+    case JSON_ARRAY: {
+        int flow = json_array_size(v) == 0;
+        yaml_sequence_start_event_initialize(&ev, NULL, (yaml_char_t *)YAML_SEQ_TAG, 1,
+                                             flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+        if (!yaml_emitter_emit(em, &ev))
+            return 0;
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            if (!emit_value(em, x))
+                return 0;
+        }
+        yaml_sequence_end_event_initialize(&ev);
+        return yaml_emitter_emit(em, &ev);
+    }
+    case JSON_STRING: {
+        const char *s = json_string_value(v);
+        size_t len = json_string_length(v);
+        yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
+        if (plain_would_change(s))
+            style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+        else if (memchr(s, '\n', len))
+            style = YAML_LITERAL_SCALAR_STYLE;
+        yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)YAML_STR_TAG, (yaml_char_t *)s, (int)len,
+                                     style == YAML_ANY_SCALAR_STYLE, 1, style);
+        return yaml_emitter_emit(em, &ev);
+    }
+    case JSON_INTEGER:
+        snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        break;
+    case JSON_REAL:
+        format_real(json_real_value(v), num, sizeof num);
+        break;
+    case JSON_TRUE:
+        strcpy(num, "true");
+        break;
+    case JSON_FALSE:
+        strcpy(num, "false");
+        break;
+    case JSON_NULL:
+        strcpy(num, "null");
+        break;
+    }
+    yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)num, (int)strlen(num), 1, 1, YAML_PLAIN_SCALAR_STYLE);
+    return yaml_emitter_emit(em, &ev);
+}
+
+typedef struct sink {
+    FILE *f;
+    dra_buf *b;
+    int failed;
+} sink;
+
+static int sink_write(void *data, unsigned char *buffer, size_t size)
+{
+    sink *s = data;
+    if (s->b) {
+        dra_buf_append(s->b, buffer, size);
+        return 1;
+    }
+    if (fwrite(buffer, 1, size, s->f) != size) {
+        s->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* Emit values as YAML documents.  `markers`: put "---" between documents. */
+static dra_err *emit_yaml(sink *s, const json_t *const *vals, size_t n, bool markers)
+{
+    yaml_emitter_t em;
+    if (!yaml_emitter_initialize(&em))
+        return dra_err_new(DRA_EXIT_RUNTIME, "cannot initialise the YAML emitter");
+    yaml_emitter_set_output(&em, sink_write, s);
+    yaml_emitter_set_unicode(&em, 1);
+    yaml_emitter_set_width(&em, -1);
+    yaml_emitter_set_indent(&em, 2);
+    yaml_event_t ev;
+    int ok = 1;
+    yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+    ok = yaml_emitter_emit(&em, &ev);
+    for (size_t i = 0; ok && i < n; i++) {
+        yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, !(markers && i > 0));
+        ok = yaml_emitter_emit(&em, &ev) && emit_value(&em, vals[i]);
+        if (ok) {
+            yaml_document_end_event_initialize(&ev, 1);
+            ok = yaml_emitter_emit(&em, &ev);
+        }
+    }
+    if (ok) {
+        yaml_stream_end_event_initialize(&ev);
+        ok = yaml_emitter_emit(&em, &ev);
+    }
+    if (ok)
+        ok = yaml_emitter_flush(&em);
+    dra_err *e = NULL;
+    if (!ok)
+        e = s->failed ? dra_err_new(DRA_EXIT_RUNTIME, "error writing output: %s", strerror(errno))
+                      : dra_err_new(DRA_EXIT_RUNTIME, "cannot write YAML: %s", em.problem ? em.problem : "emitter error");
+    yaml_emitter_delete(&em);
+    return e;
+}
+
+char *dra_yaml_dump(const json_t *v)
+{
+    dra_buf b = DRA_BUF_INIT;
+    sink s = {NULL, &b, 0};
+    dra_err *e = emit_yaml(&s, &v, 1, false);
+    dra_err_free(e);
+    return dra_buf_detach(&b);
+}
+
+static int dump_cb(const char *buffer, size_t size, void *data)
+{
+    return fwrite(buffer, 1, size, (FILE *)data) == size ? 0 : -1;
+}
+
+static dra_err *write_failed(FILE *f)
+{
+    return dra_err_new(DRA_EXIT_RUNTIME, "error writing output: %s", ferror(f) && errno ? strerror(errno) : "write failed");
+}
+
+dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt)
+{
+    switch (fmt) {
+    case DRA_FMT_YAML: {
+        sink s = {f, NULL, 0};
+        dra_err *e = emit_yaml(&s, (const json_t *const *)objs, n, true);
+        if (!e && ferror(f))
+            e = write_failed(f);
+        return e;
+    }
+    case DRA_FMT_JSON: {
+        int rc;
+        if (n == 1) {
+            rc = json_dump_callback(objs[0], dump_cb, f, JSON_INDENT(4) | JSON_REAL_PRECISION(17));
+        } else {
+            json_t *items = json_array();
+            for (size_t i = 0; i < n; i++)
+                json_array_append(items, objs[i]);
+            json_t *list = json_pack("{s:s, s:o, s:s, s:{s:s}}", "apiVersion", "v1", "items", items, "kind", "List",
+                                     "metadata", "resourceVersion", "");
+            rc = json_dump_callback(list, dump_cb, f, JSON_INDENT(4) | JSON_REAL_PRECISION(17));
+            json_decref(list);
+        }
+        if (rc != 0 || fputc('\n', f) == EOF || ferror(f))
+            return write_failed(f);
+        return NULL;
+    }
+    case DRA_FMT_JSONL:
+        for (size_t i = 0; i < n; i++) {
+            if (json_dump_callback(objs[i], dump_cb, f, JSON_COMPACT | JSON_REAL_PRECISION(17)) != 0 ||
+                fputc('\n', f) == EOF)
+                return write_failed(f);
+        }
+        if (ferror(f))
+            return write_failed(f);
+        return NULL;
+    }
+    return dra_err_new(DRA_EXIT_RUNTIME, "unknown output format");
+}
+
+dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt)
+{
+    if (fmt == DRA_FMT_YAML) {
+        sink s = {f, NULL, 0};
+        dra_err *e = emit_yaml(&s, &v, 1, false);
+        if (!e && ferror(f))
+            e = write_failed(f);
+        return e;
+    }
+    size_t flags = JSON_ENCODE_ANY | JSON_REAL_PRECISION(17) | (fmt == DRA_FMT_JSON ? JSON_INDENT(4) : JSON_COMPACT);
+    if (json_dump_callback(v, dump_cb, f, flags) != 0 || fputc('\n', f) == EOF || ferror(f))
+        return write_failed(f);
+    return NULL;
+}

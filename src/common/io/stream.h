@@ -1,0 +1,87 @@
+/* Object streams: reading Kubernetes objects from files in any format and
+ * writing them back out.
+ *
+ * In memory an object is a jansson tree (json_t).  Jansson keeps object keys in
+ * insertion order, so what we read is written back in the same order.
+ *
+ * Input formats, detected per file: multi-document YAML, a JSON object, a JSON
+ * array of objects, concatenated JSON values / JSON Lines, and Lists
+ * (`kind: List` or any `*List` kind with `items`) in either syntax, which are
+ * flattened into their items.  YAML scalars resolve like sigs.k8s.io/yaml
+ * (go-yaml v2): true/false/yes/no/on/off, null/~, ints, floats; quoted scalars
+ * stay strings.
+ *
+ * Ownership: a dra_objset owns its objects (one json_t reference each) and the
+ * file names they point to; dra_objset_free() releases everything.  Borrowed
+ * pointers into it stay valid until then.
+ */
+#ifndef DRA_IO_STREAM_H
+#define DRA_IO_STREAM_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stddef.h>
+
+#include "../base/error.h"
+
+/* Limits on untrusted input. */
+#define DRA_MAX_INPUT_BYTES ((size_t)1 << 30)  /* one file or stdin */
+#define DRA_MAX_DEPTH 64                      /* nesting of mappings/sequences */
+#define DRA_MAX_ALIAS_NODES 100000            /* nodes produced by YAML alias expansion, per document */
+
+typedef struct dra_obj {
+    json_t *json;      /* owned reference; always a JSON object */
+    const char *file;  /* borrowed from the set ("-" for stdin) */
+    int doc;           /* 1-based document (YAML) or value (JSON stream) index in the file */
+    int line;          /* 1-based line where the object starts; 0 if unknown */
+    int item;          /* -1, or the index in the List's `items` it came from */
+} dra_obj;
+
+typedef struct dra_objset {
+    dra_obj *v;
+    size_t n, cap;
+    char **files;      /* interned file names */
+    size_t nfiles;
+} dra_objset;
+
+#define DRA_OBJSET_INIT {0, 0, 0, 0, 0}
+
+/* Read every object of one file ("-" = stdin) and append them to set.
+ * On error nothing of that file is appended. */
+dra_err *dra_read_path(dra_objset *set, const char *path);
+/* Same from memory; `name` is used in locations and error messages. */
+dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_t len);
+/* Read all paths in order; no paths means stdin. */
+dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths);
+
+/* Append an object (steals the reference) with a location. */
+void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, int line, int item);
+void dra_objset_free(dra_objset *set);
+
+/* Location of an object as an error would print it, applied to every error in
+ * the chain that has none yet (object reference included). */
+dra_err *dra_obj_locate(dra_err *e, const dra_obj *o);
+
+/* "Kind/name" or "Kind/namespace/name"; "<unnamed Kind>" when there is no name.
+ * Caller frees. */
+char *dra_obj_ref(const json_t *obj);
+
+typedef enum { DRA_FMT_YAML, DRA_FMT_JSON, DRA_FMT_JSONL } dra_format;
+
+/* Parse an -o value: "yaml", "json", "jsonl".  Error names the accepted values. */
+dra_err *dra_format_parse(const char *s, dra_format *out);
+
+/* Write objects to f in the format:
+ *   yaml:  documents separated by "---"
+ *   json:  one object pretty-printed, or several as a kubectl-style v1 List
+ *   jsonl: one compact object per line
+ * Errors (including a failed write) are DRA_EXIT_RUNTIME. */
+dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt);
+/* Write a single JSON value in the format (for non-object results). */
+dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt);
+
+/* YAML text for one value (block style, 2-space indent, no document marker);
+ * caller frees. */
+char *dra_yaml_dump(const json_t *v);
+
+#endif

@@ -1,0 +1,21 @@
+/* dra-alloc: allocate devices to ResourceClaims as the scheduler's structured allocator does.
+ * Not built yet: this main only answers --help and --version. */
+#include <stdio.h>
+
+#include "base/tool.h"
+
+static const dra_opt opts[] = {DRA_OPT_END};
+static const dra_cmd cmds[] = {
+    {NULL, "[OPTIONS] [FILES]", "allocate devices to ResourceClaims as the scheduler's structured allocator does (not implemented yet)", NULL, opts, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+static const dra_tool tool = {"dra-alloc", "allocate devices to ResourceClaims as the scheduler's structured allocator does", cmds, NULL};
+
+int main(int argc, char **argv)
+{
+    dra_args a;
+    int rc;
+    if (dra_tool_start(&tool, argc, argv, &a, &rc))
+        return rc;
+    return dra_tool_finish(&tool, &a, dra_err_new(DRA_EXIT_RUNTIME, "dra-alloc is not implemented yet"), 0);
+}

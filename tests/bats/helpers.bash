@@ -1,0 +1,12 @@
+# Shared set-up for every bats file: `load helpers`.
+bats_load_library bats-support
+bats_load_library bats-assert
+bats_load_library bats-file
+
+: "${DRA_BIN:=$BATS_TEST_DIRNAME/../../build/bin}"
+export DRA_BIN
+DATA="$BATS_TEST_DIRNAME/../data"
+EXAMPLES="$BATS_TEST_DIRNAME/../../examples"
+
+# The tools never print ANSI escapes or use a pager; keep locale stable.
+export LC_ALL=C.UTF-8

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Run the C unit tests and the bats suites; print one closing line
+# "N passed, N failed" counted from the real results; exit 1 on any failure.
+#   DRA_UNIT  folder of unit-test binaries (make check sets it)
+#   DRA_BIN   folder of the tool binaries
+#   --unit-only / --bats-only, and optional bats file arguments
+set -u
+cd "$(dirname "$0")/.."
+mode=all
+files=()
+for a in "$@"; do
+    case $a in
+    --unit-only) mode=unit ;;
+    --bats-only) mode=bats ;;
+    *) files+=("$a") ;;
+    esac
+done
+passed=0 failed=0 skipped=0
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+if [[ $mode != bats ]]; then
+    for t in "${DRA_UNIT:?DRA_UNIT is not set}"/test_*; do
+        [[ -x $t ]] || continue
+        name=$(basename "$t")
+        "$t" >"$log/$name.out" 2>&1
+        rc=$?
+        line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/$name.out" | tail -n 1)
+        p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line")
+        f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
+        s=$(grep -oE '[0-9]+ skipped' <<<"$line" | grep -oE '[0-9]+' || true)
+        if [[ -z $line ]]; then p=0 f=1; fi
+        if [[ $rc -ne 0 && ${f:-0} -eq 0 ]]; then f=1; fi # crashed or exited badly
+        passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+        if [[ $f -ne 0 ]]; then
+            echo "FAIL unit $name (exit $rc):"
+            grep -vE '^ok ' "$log/$name.out" | tail -n 40
+        else
+            echo "unit $name: $p passed${s:+, $s skipped}"
+        fi
+    done
+fi
+
+if [[ $mode != unit ]]; then
+    if ((${#files[@]} == 0)); then
+        files=(tests/bats/*.bats)
+    fi
+    if [[ -e ${files[0]} ]]; then
+        export DRA_BIN=${DRA_BIN:?DRA_BIN is not set}
+        bats --formatter tap "${files[@]}" >"$log/bats.out" 2>&1
+        p=$(grep -cE '^ok [0-9]+' "$log/bats.out")
+        s=$(grep -cE '^ok [0-9]+ .*# skip' "$log/bats.out")
+        f=$(grep -cE '^not ok [0-9]+' "$log/bats.out")
+        total=$(grep -m1 -E '^1\.\.[0-9]+' "$log/bats.out" | sed 's/1\.\.//')
+        if [[ -n $total ]] && ((p + f < total)); then f=$((f + total - p - f)); fi # bats died midway
+        passed=$((passed + p - s)) failed=$((failed + f)) skipped=$((skipped + s))
+        if ((f > 0)); then
+            awk '/^not ok/{p=1} /^ok/{p=0} p' "$log/bats.out" | head -n 200
+        fi
+        echo "bats: $((p - s)) passed, $f failed, $s skipped"
+    fi
+fi
+
+if ((skipped > 0)); then
+    echo "$passed passed, $failed failed, $skipped skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
+((failed == 0))

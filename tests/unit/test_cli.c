@@ -1,0 +1,128 @@
+/* Option tables: parsing, help and completion output. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cli.h"
+#include "unit.h"
+
+enum { OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL };
+static const dra_opt build_opts[] = {
+    {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "driver name", NULL},
+    {OPT_ALL, "all", 0, DRA_ARG_NONE, NULL, "everything", NULL},
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"),
+    DRA_OPT_EXPLAIN_ENTRY,
+    DRA_OPT_END,
+};
+static const dra_cmd cmds[] = {
+    {"build", "build [OPTIONS] FILE...", "build things", NULL, build_opts, NULL},
+    {"lint", "lint FILE...", "lint things", NULL, build_opts, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+static const dra_tool tool = {"dra-test", "a test tool", cmds, NULL};
+
+static dra_err *parse(dra_args *a, char **argv)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    return dra_cli_parse(&tool, argc, argv, a);
+}
+
+UNIT_TEST(parses_long_short_and_positional)
+{
+    char *argv[] = {"dra-test", "build", "-d", "x", "f1", "--output=json", "-ojsonl", "--all", "--", "-f2", NULL};
+    dra_args a;
+    dra_err *e = parse(&a, argv);
+    CHECK(e == NULL);
+    CHECK_STR(a.cmd->name, "build");
+    CHECK_STR(dra_args_get(&a, OPT_DRIVER), "x");
+    CHECK_STR(dra_args_get(&a, DRA_OPT_OUTPUT), "jsonl");
+    CHECK_INT(dra_args_count(&a, DRA_OPT_OUTPUT), 2);
+    CHECK(dra_args_has(&a, OPT_ALL));
+    CHECK_INT(a.npos, 2);
+    CHECK_STR(a.pos[0], "f1");
+    CHECK_STR(a.pos[1], "-f2");
+    dra_args_free(&a);
+}
+
+UNIT_TEST(optional_argument)
+{
+    char *argv[] = {"dra-test", "build", "--explain", "--explain=json", NULL};
+    dra_args a;
+    CHECK(parse(&a, argv) == NULL);
+    CHECK_INT(dra_args_count(&a, DRA_OPT_EXPLAIN), 2);
+    CHECK_STR(dra_args_get(&a, DRA_OPT_EXPLAIN), "json");
+    dra_args_free(&a);
+}
+
+UNIT_TEST(usage_errors)
+{
+    dra_args a;
+    char *argv1[] = {"dra-test", "build", "--nope", NULL};
+    dra_err *e = parse(&a, argv1);
+    CHECK(e != NULL && strstr(e->msg, "unknown option '--nope'") && e->code == DRA_EXIT_INPUT);
+    dra_err_free(e);
+    char *argv2[] = {"dra-test", "build", "--driver", NULL};
+    e = parse(&a, argv2);
+    CHECK(e != NULL && strstr(e->msg, "needs a value"));
+    dra_err_free(e);
+    char *argv3[] = {"dra-test", "frobnicate", NULL};
+    e = parse(&a, argv3);
+    CHECK(e != NULL && strstr(e->msg, "unknown command 'frobnicate'"));
+    dra_err_free(e);
+    char *argv4[] = {"dra-test", NULL};
+    e = parse(&a, argv4);
+    CHECK(e != NULL && strstr(e->msg, "a command is required"));
+    dra_err_free(e);
+    char *argv5[] = {"dra-test", "build", "--all=yes", NULL};
+    e = parse(&a, argv5);
+    CHECK(e != NULL && strstr(e->msg, "takes no value"));
+    dra_err_free(e);
+}
+
+static char *capture(void (*fn)(FILE *, const char *), const char *arg)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    fn(f, arg);
+    fclose(f);
+    return out;
+}
+
+static void help_build(FILE *f, const char *unused)
+{
+    dra_cli_help(f, &tool, &cmds[0]);
+}
+static void help_tool(FILE *f, const char *unused)
+{
+    dra_cli_help(f, &tool, NULL);
+}
+static void completion(FILE *f, const char *shell)
+{
+    dra_err_free(dra_cli_completion(f, &tool, shell));
+}
+
+UNIT_TEST(help_and_completion)
+{
+    char *h = capture(help_build, NULL);
+    CHECK(strstr(h, "Usage: dra-test build [OPTIONS] FILE...") != NULL);
+    CHECK(strstr(h, "-d, --driver NAME") != NULL);
+    CHECK(strstr(h, "--explain[=text|json]") != NULL);
+    free(h);
+    h = capture(help_tool, NULL);
+    CHECK(strstr(h, "lint things") != NULL);
+    free(h);
+    h = capture(completion, "bash");
+    CHECK(strstr(h, "complete -o filenames -F _dra_test dra-test") != NULL);
+    CHECK(strstr(h, "--driver") != NULL);
+    free(h);
+    h = capture(completion, "zsh");
+    CHECK(strstr(h, "#compdef dra-test") != NULL);
+    free(h);
+    h = capture(completion, "fish");
+    CHECK(strstr(h, "complete -c dra-test -n '__fish_seen_subcommand_from build' -l driver -s d -x") != NULL);
+    free(h);
+}
+
+UNIT_MAIN()

@@ -1,0 +1,263 @@
+/* Object streams: format detection, Lists, locations, limits, writing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "io/stream.h"
+#include "unit.h"
+
+static dra_err *read_str(dra_objset *set, const char *text)
+{
+    return dra_read_mem(set, "t.yaml", text, strlen(text));
+}
+
+static const char *name_of(const dra_objset *s, size_t i)
+{
+    return json_string_value(json_object_get(json_object_get(s->v[i].json, "metadata"), "name"));
+}
+
+UNIT_TEST(yaml_multi_document)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    dra_err *e = read_str(&s, "kind: A\nmetadata: {name: a}\n---\n# comment only\n---\nkind: B\nmetadata:\n  name: b\n");
+    CHECK(e == NULL);
+    CHECK_INT(s.n, 2);
+    CHECK_STR(name_of(&s, 0), "a");
+    CHECK_STR(name_of(&s, 1), "b");
+    CHECK_INT(s.v[0].doc, 1);
+    CHECK_INT(s.v[0].line, 1);
+    CHECK_INT(s.v[1].doc, 3);
+    CHECK_INT(s.v[1].line, 6);
+    CHECK_STR(s.v[1].file, "t.yaml");
+    dra_objset_free(&s);
+}
+
+UNIT_TEST(yaml_scalars_resolve_like_go_yaml_v2)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    dra_err *e = read_str(&s, "a: 1\nb: -7\nc: 1.5\nd: true\ne: yes\nf: 'true'\ng: null\nh: ~\ni: 0x1F\nj: 1_000\n"
+                              "k: \"12\"\nl: 1e3\nm: abc\nn: 0755\no: 99999999999999999999\np: Off\nq: 1.0\n");
+    CHECK(e == NULL);
+    json_t *o = s.v[0].json;
+    CHECK_INT(json_integer_value(json_object_get(o, "a")), 1);
+    CHECK_INT(json_integer_value(json_object_get(o, "b")), -7);
+    CHECK(json_is_real(json_object_get(o, "c")));
+    CHECK(json_is_true(json_object_get(o, "d")));
+    CHECK(json_is_true(json_object_get(o, "e")));
+    CHECK_STR(json_string_value(json_object_get(o, "f")), "true");
+    CHECK(json_is_null(json_object_get(o, "g")));
+    CHECK(json_is_null(json_object_get(o, "h")));
+    CHECK_INT(json_integer_value(json_object_get(o, "i")), 31);
+    CHECK_INT(json_integer_value(json_object_get(o, "j")), 1000);
+    CHECK_STR(json_string_value(json_object_get(o, "k")), "12");
+    CHECK(json_is_real(json_object_get(o, "l")));
+    CHECK_STR(json_string_value(json_object_get(o, "m")), "abc");
+    CHECK_INT(json_integer_value(json_object_get(o, "n")), 493);
+    CHECK(json_is_real(json_object_get(o, "o")));
+    CHECK(json_is_false(json_object_get(o, "p")));
+    CHECK(json_is_real(json_object_get(o, "q")));
+    dra_err_free(e);
+    dra_objset_free(&s);
+}
+
+UNIT_TEST(json_object_array_and_stream)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    const char *t = "{\"kind\":\"A\",\"metadata\":{\"name\":\"a\"}}\n{\"kind\":\"B\"}\n[{\"kind\":\"C\"},{\"kind\":\"D\"}]";
+    dra_err *e = dra_read_mem(&s, "t.json", t, strlen(t));
+    CHECK(e == NULL);
+    CHECK_INT(s.n, 4);
+    CHECK_INT(s.v[1].line, 2);
+    CHECK_INT(s.v[2].doc, 3);
+    CHECK_INT(s.v[3].item, 1);
+    dra_objset_free(&s);
+    /* concatenated without newlines */
+    e = dra_read_mem(&s, "t.json", "{\"a\":1}{\"b\":2}", 14);
+    CHECK(e == NULL);
+    CHECK_INT(s.n, 2);
+    dra_objset_free(&s);
+}
+
+UNIT_TEST(lists_are_flattened)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    dra_err *e = read_str(&s, "apiVersion: v1\nkind: List\nitems:\n- kind: A\n  metadata: {name: x}\n- kind: B\n"
+                              "  metadata: {name: yy}\n");
+    CHECK(e == NULL);
+    CHECK_INT(s.n, 2);
+    CHECK_STR(name_of(&s, 1), "yy");
+    CHECK_INT(s.v[1].item, 1);
+    CHECK_INT(s.v[1].line, 6);
+    dra_objset_free(&s);
+    const char *j = "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSliceList\",\"items\":[{\"kind\":\"ResourceSlice\"}]}";
+    e = dra_read_mem(&s, "l.json", j, strlen(j));
+    CHECK(e == NULL);
+    CHECK_INT(s.n, 1);
+    CHECK_STR(json_string_value(json_object_get(s.v[0].json, "kind")), "ResourceSlice");
+    dra_objset_free(&s);
+}
+
+UNIT_TEST(errors_carry_locations)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    dra_err *e = read_str(&s, "kind: A\n---\nkind: B\n  bad: indent\n");
+    CHECK(e != NULL);
+    CHECK_INT(s.n, 0); /* nothing of a failed file is kept */
+    if (e) {
+        CHECK_INT(e->code, DRA_EXIT_INPUT);
+        CHECK_STR(e->file, "t.yaml");
+        CHECK_INT(e->doc, 2);
+        CHECK_INT(e->line, 4);
+        char *line = dra_err_format(e);
+        CHECK(strstr(line, "t.yaml:4:") == line);
+        CHECK(strstr(line, "invalid YAML") != NULL);
+        free(line);
+    }
+    dra_err_free(e);
+    e = dra_read_mem(&s, "x.json", "{\"a\": 1,\n \"b\": }", 17);
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_INT(e->line, 2);
+        CHECK(strstr(e->msg, "invalid JSON") != NULL);
+    }
+    dra_err_free(e);
+    e = read_str(&s, "a: 1\na: 2\n");
+    CHECK(e != NULL && strstr(e->msg, "already defined") != NULL);
+    dra_err_free(e);
+    e = read_str(&s, "just a string\n");
+    CHECK(e != NULL && strstr(e->msg, "expected an object") != NULL);
+    dra_err_free(e);
+    e = read_str(&s, "- 1\n- 2\n");
+    CHECK(e != NULL && strstr(e->msg, "list item[0]") != NULL);
+    dra_err_free(e);
+    e = read_str(&s, "a: .inf\n");
+    CHECK(e != NULL && strstr(e->msg, "cannot be represented") != NULL);
+    dra_err_free(e);
+    dra_objset_free(&s);
+}
+
+UNIT_TEST(limits_depth_and_aliases)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    dra_buf b = DRA_BUF_INIT;
+    for (int i = 0; i < 200; i++)
+        dra_buf_puts(&b, "[");
+    dra_err *e = read_str(&s, dra_buf_str(&b));
+    CHECK(e != NULL && (strstr(e->msg, "nesting") || strstr(e->msg, "invalid")));
+    dra_err_free(e);
+    dra_buf_reset(&b);
+    dra_buf_puts(&b, "a: ");
+    for (int i = 0; i < 200; i++)
+        dra_buf_puts(&b, "{x: ");
+    e = read_str(&s, dra_buf_str(&b));
+    CHECK(e != NULL && strstr(e->msg, "nesting deeper than 64") != NULL);
+    dra_err_free(e);
+    /* billion laughs */
+    dra_buf_reset(&b);
+    dra_buf_puts(&b, "a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+    const char *prev = "a";
+    char name[8];
+    for (int i = 0; i < 9; i++) {
+        snprintf(name, sizeof name, "b%d", i);
+        dra_buf_printf(&b, "%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev,
+                       prev, prev, prev, prev, prev, prev, prev, prev);
+        prev = i == 0 ? "b0" : i == 1 ? "b1" : i == 2 ? "b2" : i == 3 ? "b3" : i == 4 ? "b4" : i == 5 ? "b5" : i == 6 ? "b6" : "b7";
+    }
+    e = read_str(&s, dra_buf_str(&b));
+    CHECK(e != NULL && strstr(e->msg, "aliases expand") != NULL);
+    dra_err_free(e);
+    /* small aliases and merge keys work */
+    e = read_str(&s, "base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\nc: *b\n");
+    CHECK(e == NULL);
+    if (!e) {
+        json_t *m = json_object_get(s.v[0].json, "m");
+        CHECK_INT(json_integer_value(json_object_get(m, "x")), 1);
+        CHECK_INT(json_integer_value(json_object_get(m, "y")), 3);
+    }
+    dra_err_free(e);
+    dra_buf_free(&b);
+    dra_objset_free(&s);
+}
+
+UNIT_TEST(yaml_writer_round_trips)
+{
+    const char *t = "{\"kind\":\"X\",\"s\":\"true\",\"n\":\"123\",\"e\":\"\",\"m\":\"a\\nb\\n\",\"i\":5,\"f\":1.5,"
+                    "\"g\":2.0,\"b\":false,\"z\":null,\"l\":[],\"o\":{},\"expr\":\"device.driver == \\\"x\\\"\","
+                    "\"u\":\"héllo\",\"colon\":\"a: b\",\"y\":\"yes\"}";
+    dra_objset s = DRA_OBJSET_INIT;
+    CHECK(dra_read_mem(&s, "in.json", t, strlen(t)) == NULL);
+    char *y = dra_yaml_dump(s.v[0].json);
+    dra_objset s2 = DRA_OBJSET_INIT;
+    dra_err *e = dra_read_mem(&s2, "out.yaml", y, strlen(y));
+    CHECK(e == NULL);
+    if (!e && s2.n == 1)
+        CHECK(json_equal(s.v[0].json, s2.v[0].json));
+    CHECK(strstr(y, "s: \"true\"") != NULL);
+    CHECK(strstr(y, "g: 2.0") != NULL);
+    CHECK(strstr(y, "l: []") != NULL);
+    dra_err_free(e);
+    free(y);
+    dra_objset_free(&s);
+    dra_objset_free(&s2);
+}
+
+UNIT_TEST(write_formats)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    CHECK(read_str(&s, "kind: A\n---\nkind: B\n") == NULL);
+    json_t *objs[2] = {s.v[0].json, s.v[1].json};
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    CHECK(dra_write(f, objs, 2, DRA_FMT_JSONL) == NULL);
+    fclose(f);
+    CHECK_STR(out, "{\"kind\":\"A\"}\n{\"kind\":\"B\"}\n");
+    free(out);
+    f = open_memstream(&out, &len);
+    CHECK(dra_write(f, objs, 2, DRA_FMT_JSON) == NULL);
+    fclose(f);
+    CHECK(strstr(out, "\"kind\": \"List\"") != NULL);
+    free(out);
+    f = open_memstream(&out, &len);
+    CHECK(dra_write(f, objs, 2, DRA_FMT_YAML) == NULL);
+    fclose(f);
+    CHECK_STR(out, "kind: A\n---\nkind: B\n");
+    free(out);
+    dra_format fmt;
+    dra_err *e = dra_format_parse("xml", &fmt);
+    CHECK(e != NULL && strstr(e->msg, "yaml, json, jsonl") != NULL);
+    dra_err_free(e);
+    dra_objset_free(&s);
+}
+
+UNIT_TEST(object_refs)
+{
+    json_t *o = json_pack("{s:s, s:{s:s, s:s}}", "kind", "ResourceClaim", "metadata", "name", "c", "namespace", "ns");
+    char *r = dra_obj_ref(o);
+    CHECK_STR(r, "ResourceClaim/ns/c");
+    free(r);
+    json_decref(o);
+    o = json_pack("{s:s}", "kind", "DeviceClass");
+    r = dra_obj_ref(o);
+    CHECK_STR(r, "<unnamed DeviceClass>");
+    free(r);
+    json_decref(o);
+}
+
+UNIT_TEST(error_chain_formatting)
+{
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "Required value");
+    dra_err_field(e, "name");
+    dra_err_field_prefix(e, "devices[3]");
+    dra_err_field_prefix(e, "spec");
+    dra_err *e2 = dra_err_new(DRA_EXIT_INPUT, "second");
+    e = dra_err_append(e, e2);
+    dra_err_locate_all(e, "s.yaml", 2, 10, "ResourceSlice/x");
+    char *line = dra_err_format(e);
+    CHECK_STR(line, "s.yaml:10 (document 2): ResourceSlice/x: spec.devices[3].name: Required value");
+    free(line);
+    CHECK_INT(dra_err_count(e), 2);
+    dra_err_free(e);
+}
+
+UNIT_MAIN()
