@@ -966,44 +966,122 @@ static dra_err *write_failed(FILE *f)
     return dra_err_new(DRA_EXIT_RUNTIME, "error writing output: %s", ferror(f) && errno ? strerror(errno) : "write failed");
 }
 
-dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt)
+struct dra_writer {
+    FILE *f;
+    dra_format fmt;
+    size_t count;   /* objects put so far */
+    json_t *held;   /* json: the first object, until we know whether a List is needed */
+    dra_err *err;   /* first error; later puts do nothing */
+};
+
+dra_writer *dra_writer_new(FILE *f, dra_format fmt)
 {
-    switch (fmt) {
-    case DRA_FMT_YAML: {
-        sink s = {f, NULL, 0};
-        dra_err *e = emit_yaml(&s, (const json_t *const *)objs, n, true);
-        if (!e && ferror(f))
-            e = write_failed(f);
-        return e;
+    dra_writer *w = dra_xcalloc(1, sizeof *w);
+    w->f = f;
+    w->fmt = fmt;
+    return w;
+}
+
+/* One List item: the object dumped with 4-space indentation, shifted right by 8. */
+static int put_list_item(FILE *f, const json_t *obj, bool first)
+{
+    char *s = json_dumps(obj, JSON_INDENT(4) | JSON_REAL_PRECISION(17));
+    if (!s)
+        return -1;
+    if (!first && fputs(",\n", f) == EOF) {
+        free(s);
+        return -1;
     }
-    case DRA_FMT_JSON: {
-        int rc;
-        if (n == 1) {
-            rc = json_dump_callback(objs[0], dump_cb, f, JSON_INDENT(4) | JSON_REAL_PRECISION(17));
-        } else {
-            json_t *items = json_array();
-            for (size_t i = 0; i < n; i++)
-                json_array_append(items, objs[i]);
-            json_t *list = json_pack("{s:s, s:o, s:s, s:{s:s}}", "apiVersion", "v1", "items", items, "kind", "List",
-                                     "metadata", "resourceVersion", "");
-            rc = json_dump_callback(list, dump_cb, f, JSON_INDENT(4) | JSON_REAL_PRECISION(17));
-            json_decref(list);
-        }
-        if (rc != 0 || fputc('\n', f) == EOF || ferror(f))
-            return write_failed(f);
+    int rc = 0;
+    for (char *line = s; line && *line && rc == 0;) {
+        char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        if (fputs("        ", f) == EOF || fwrite(line, 1, n, f) != n || (nl && fputc('\n', f) == EOF))
+            rc = -1;
+        line = nl ? nl + 1 : NULL;
+    }
+    free(s);
+    return rc;
+}
+
+dra_err *dra_writer_put(dra_writer *w, const json_t *obj)
+{
+    if (w->err)
         return NULL;
+    FILE *f = w->f;
+    switch (w->fmt) {
+    case DRA_FMT_YAML: {
+        if (w->count > 0 && fputs("---\n", f) == EOF) {
+            w->err = write_failed(f);
+            break;
+        }
+        sink s = {f, NULL, 0};
+        w->err = emit_yaml(&s, &obj, 1, false);
+        break;
     }
     case DRA_FMT_JSONL:
-        for (size_t i = 0; i < n; i++) {
-            if (json_dump_callback(objs[i], dump_cb, f, JSON_COMPACT | JSON_REAL_PRECISION(17)) != 0 ||
-                fputc('\n', f) == EOF)
-                return write_failed(f);
+        if (json_dump_callback(obj, dump_cb, f, JSON_COMPACT | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', f) == EOF)
+            w->err = write_failed(f);
+        break;
+    case DRA_FMT_JSON:
+        if (w->count == 0) {
+            w->held = json_deep_copy(obj);
+            break;
         }
-        if (ferror(f))
-            return write_failed(f);
-        return NULL;
+        if (w->count == 1) {
+            if (fputs("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n", f) == EOF ||
+                put_list_item(f, w->held, true) != 0) {
+                w->err = write_failed(f);
+                break;
+            }
+            json_decref(w->held);
+            w->held = NULL;
+        }
+        if (put_list_item(f, obj, false) != 0)
+            w->err = write_failed(f);
+        break;
     }
-    return dra_err_new(DRA_EXIT_RUNTIME, "unknown output format");
+    w->count++;
+    if (!w->err && ferror(f))
+        w->err = write_failed(f);
+    return w->err ? dra_err_new(w->err->code, "%s", w->err->msg) : NULL;
+}
+
+dra_err *dra_writer_close(dra_writer *w)
+{
+    FILE *f = w->f;
+    dra_err *e = w->err;
+    if (!e && w->fmt == DRA_FMT_JSON) {
+        int rc = 0;
+        if (w->count == 1)
+            rc = json_dump_callback(w->held, dump_cb, f, JSON_INDENT(4) | JSON_REAL_PRECISION(17));
+        else if (w->count == 0)
+            rc = fputs("{\n    \"apiVersion\": \"v1\",\n    \"items\": [],", f) == EOF ? -1 : 0;
+        else
+            rc = fputs("\n    ],", f) == EOF ? -1 : 0;
+        if (rc == 0 && w->count != 1)
+            rc = fputs("\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}", f) == EOF ? -1 : 0;
+        if (rc != 0 || fputc('\n', f) == EOF)
+            e = write_failed(f);
+    }
+    if (!e && ferror(f))
+        e = write_failed(f);
+    json_decref(w->held);
+    free(w);
+    return e;
+}
+
+dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt)
+{
+    dra_writer *w = dra_writer_new(f, fmt);
+    for (size_t i = 0; i < n; i++) {
+        dra_err *e = dra_writer_put(w, objs[i]);
+        if (e) {
+            dra_err_free(e);
+            break;
+        }
+    }
+    return dra_writer_close(w);
 }
 
 dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt)

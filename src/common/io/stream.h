@@ -77,6 +77,15 @@ dra_err *dra_format_parse(const char *s, dra_format *out);
  *   jsonl: one compact object per line
  * Errors (including a failed write) are DRA_EXIT_RUNTIME. */
 dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt);
+/* Streaming writer: the same bytes as dra_write() over all the objects put,
+ * without holding them (json keeps at most one object back, to decide between
+ * a plain object and a List).  dra_writer_close() finishes the output and
+ * frees the writer; call it even after an error.  put() borrows obj. */
+typedef struct dra_writer dra_writer;
+dra_writer *dra_writer_new(FILE *f, dra_format fmt);
+dra_err *dra_writer_put(dra_writer *w, const json_t *obj);
+dra_err *dra_writer_close(dra_writer *w);
+
 /* Write a single JSON value in the format (for non-object results). */
 dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt);
 

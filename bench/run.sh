@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# make bench: every bench/bench-*.sh in turn; each prints its own figures.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export DRA_BIN=${DRA_BIN:-$PWD/build/bin}
+rc=0
+for b in bench/bench-*.sh; do
+    [[ -e $b ]] || continue
+    echo "== $b"
+    bash "$b" || rc=1
+done
+exit $rc
