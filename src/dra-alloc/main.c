@@ -1,15 +1,228 @@
-/* dra-alloc: allocate devices to ResourceClaims as the scheduler's structured allocator does.
- * Not built yet: this main only answers --help and --version. */
+/* dra-alloc: allocate devices to ResourceClaims as the scheduler's
+ * structured allocator does.  Input objects -> model layer (convert,
+ * default, validate) -> allocator engine (src/common/alloc) -> claims with
+ * status.allocation on stdout. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "alloc/alloc.h"
+#include "base/buf.h"
+#include "base/cli.h"
 #include "base/tool.h"
+#include "io/stream.h"
+#include "model/features.h"
+#include "model/kinds.h"
+#include "model/load.h"
 
-static const dra_opt opts[] = {DRA_OPT_END};
+enum {
+    OPT_TIMEOUT = DRA_OPT_TOOL_BASE,
+    OPT_NO_VALIDATE,
+    OPT_NO_PRUNE,
+};
+
+#define FORMATS "yaml json jsonl"
+
+static const dra_opt alloc_opts[] = {
+    DRA_OPT_NODE_ENTRY("allocate for this node (required; its Node object supplies the labels)"),
+    DRA_OPT_FEATURE_GATES_ENTRY,
+    DRA_OPT_EXPLAIN_ENTRY,
+    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up after this long (default 10, 0 = never)", NULL},
+    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)",
+     NULL},
+    {OPT_NO_PRUNE, "no-prune", 0, DRA_ARG_NONE, NULL, "search exhaustively like upstream (no bounded-search cuts)",
+     NULL},
+    DRA_OPT_NOW_ENTRY,
+    DRA_OPT_END,
+};
+
 static const dra_cmd cmds[] = {
-    {NULL, "[OPTIONS] [FILES]", "allocate devices to ResourceClaims as the scheduler's structured allocator does (not implemented yet)", NULL, opts, NULL},
+    {"allocate", "--node NAME [OPTIONS] [FILES]",
+     "allocate every pending ResourceClaim of the input together on one node",
+     "Input: Nodes, DeviceClasses, ResourceSlices, DeviceTaintRules and ResourceClaims in any\n"
+     "mix of YAML/JSON files (stdin when none).  Claims with status.allocation are in use;\n"
+     "the others are pending and are allocated together, all or nothing, as one pod's claims.\n"
+     "Output: the pending claims, in input order, with status.allocation filled.\n"
+     "Exit: 0 allocated, 1 cannot allocate on this node, 2 input or fatal allocation error.",
+     alloc_opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
-static const dra_tool tool = {"dra-alloc", "allocate devices to ResourceClaims as the scheduler's structured allocator does", cmds, NULL};
+
+static const dra_tool tool = {"dra-alloc", "allocate devices to ResourceClaims as the scheduler's structured allocator does",
+                              cmds, "allocate"};
+
+typedef struct objs {
+    json_t **v;
+    size_t n, cap;
+} objs;
+
+static void push(objs *o, json_t *j)
+{
+    if (o->n == o->cap) {
+        o->cap = o->cap ? o->cap * 2 : 16;
+        o->v = dra_xrealloc(o->v, o->cap * sizeof *o->v);
+    }
+    o->v[o->n++] = j;
+}
+
+static dra_err *parse_now(const char *s, int64_t *out)
+{
+    struct tm tm = {0};
+    const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!end || *end)
+        return dra_err_new(DRA_EXIT_INPUT, "--now: invalid time %s (want RFC 3339, e.g. 2026-01-02T15:04:05Z)", s);
+    *out = (int64_t)timegm(&tm);
+    return NULL;
+}
+
+static const json_t *find_node(const dra_model *m, const char *name)
+{
+    const dra_obj *o = dra_model_node(m, name);
+    return o ? o->json : NULL;
+}
+
+static int cmd_allocate(dra_args *a)
+{
+    dra_err *e = NULL;
+    dra_features features;
+    dra_features_default(&features);
+    const char *node_name = dra_args_get(a, DRA_OPT_NODE);
+    double timeout = 10;
+    int64_t now = 0;
+    bool explain = false, explain_json = false;
+    dra_format fmt = DRA_FMT_YAML;
+    for (size_t i = 0; i < a->nopts && !e; i++) {
+        const dra_parsed_opt *o = &a->opts[i];
+        switch (o->id) {
+        case DRA_OPT_FEATURE_GATES: e = dra_features_parse(&features, o->value); break;
+        case DRA_OPT_OUTPUT: e = dra_format_parse(o->value, &fmt); break;
+        case DRA_OPT_NOW: e = parse_now(o->value, &now); break;
+        case DRA_OPT_EXPLAIN:
+            explain = true;
+            if (o->value && !strcmp(o->value, "json"))
+                explain_json = true;
+            else if (o->value && strcmp(o->value, "text") != 0)
+                e = dra_err_new(DRA_EXIT_INPUT, "--explain: unknown format %s (want text or json)", o->value);
+            break;
+        case OPT_TIMEOUT: {
+            char *end;
+            timeout = strtod(o->value, &end);
+            if (*end || end == o->value || timeout < 0)
+                e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", o->value);
+            break;
+        }
+        }
+    }
+    if (!e && !node_name)
+        e = dra_err_new(DRA_EXIT_INPUT, "--node is required");
+    if (e)
+        return dra_tool_finish(&tool, a, e, 0);
+
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model model = DRA_MODEL_INIT;
+    e = dra_read_paths(&set, a->pos, a->npos);
+    if (!e) {
+        dra_load_opts lo = {.skip_unknown = true, .no_validate = dra_args_has(a, OPT_NO_VALIDATE), .now = now};
+        lo.validate.features = &features;
+        e = dra_load(&set, &lo, &model);
+        for (dra_err *x = e; x; x = x->next)
+            x->code = DRA_EXIT_INPUT;
+    }
+    objs classes = {0}, slices = {0}, rules = {0}, in_use = {0}, pending = {0};
+    if (!e) {
+        const dra_model_list *l;
+        l = dra_model_kind(&model, DRA_KIND_DEVICE_CLASS);
+        for (size_t i = 0; i < l->n; i++)
+            push(&classes, l->v[i]->json);
+        l = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE);
+        for (size_t i = 0; i < l->n; i++)
+            push(&slices, l->v[i]->json);
+        l = dra_model_kind(&model, DRA_KIND_DEVICE_TAINT_RULE);
+        for (size_t i = 0; i < l->n; i++)
+            push(&rules, l->v[i]->json);
+        l = dra_model_kind(&model, DRA_KIND_RESOURCE_CLAIM);
+        for (size_t i = 0; i < l->n; i++) {
+            json_t *c = l->v[i]->json;
+            const json_t *st = json_object_get(c, "status");
+            const json_t *al = st ? json_object_get(st, "allocation") : NULL;
+            push(al && !json_is_null(al) ? &in_use : &pending, c);
+        }
+    }
+
+    int rc = DRA_EXIT_OK;
+    dra_selector_eval ev = dra_cel_selector_eval_new(&features);
+    dra_alloc_world *w = NULL;
+    dra_alloc_result *res = NULL;
+    json_t *fake_node = NULL;
+    if (!e) {
+        dra_alloc_world_input in = {classes.v, classes.n, slices.v, slices.n, rules.v, rules.n,
+                                    in_use.v,  in_use.n,  &features, &ev};
+        e = dra_alloc_world_new(&in, &w);
+    }
+    if (!e && pending.n) {
+        const json_t *node = find_node(&model, node_name);
+        if (!node)
+            node = fake_node = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name",
+                                         node_name);
+        dra_alloc_opts ao = {.timeout = timeout, .explain = explain, .no_prune = dra_args_has(a, OPT_NO_PRUNE)};
+        e = dra_alloc_run(w, node, pending.v, pending.n, &ao, &res);
+        if (explain && res) {
+            json_t *ex = dra_alloc_explain_json(res);
+            if (explain_json) {
+                json_object_set_new(ex, "outcome", json_string(e                          ? "error"
+                                                               : dra_alloc_result_ok(res) ? "allocated"
+                                                                                          : "unschedulable"));
+                if (e)
+                    json_object_set_new(ex, "error", json_string(e->msg));
+                char *s = json_dumps(ex, JSON_INDENT(2));
+                fprintf(stderr, "%s\n", s ? s : "");
+                free(s);
+            } else {
+                dra_buf b = DRA_BUF_INIT;
+                dra_alloc_explain_text(res, &b);
+                fputs(dra_buf_str(&b), stderr);
+                dra_buf_free(&b);
+            }
+            json_decref(ex);
+        }
+        if (!e && !dra_alloc_result_ok(res)) {
+            const char *why = dra_alloc_result_reason(res);
+            fprintf(stderr, "dra-alloc: %s\n", why ? why : "cannot allocate all claims");
+            rc = DRA_EXIT_NEGATIVE;
+        } else if (!e) {
+            dra_writer *wr = dra_writer_new(stdout, fmt);
+            for (size_t i = 0; i < pending.n && !e; i++) {
+                json_t *c = json_deep_copy(pending.v[i]);
+                json_t *st = json_object_get(c, "status");
+                if (!json_is_object(st)) {
+                    st = json_object();
+                    json_object_set_new(c, "status", st);
+                }
+                json_object_set_new(st, "allocation", dra_alloc_result_allocation(res, i));
+                e = dra_writer_put(wr, c);
+                json_decref(c);
+            }
+            dra_err *ce = dra_writer_close(wr);
+            e = e ? e : ce;
+            if (ce && ce != e)
+                dra_err_free(ce);
+        }
+    }
+    dra_alloc_result_free(res);
+    json_decref(fake_node);
+    dra_alloc_world_free(w);
+    dra_cel_selector_eval_free(&ev);
+    free(classes.v);
+    free(slices.v);
+    free(rules.v);
+    free(in_use.v);
+    free(pending.v);
+    dra_model_free(&model);
+    dra_objset_free(&set);
+    return dra_tool_finish(&tool, a, e, rc);
+}
 
 int main(int argc, char **argv)
 {
@@ -17,5 +230,5 @@ int main(int argc, char **argv)
     int rc;
     if (dra_tool_start(&tool, argc, argv, &a, &rc))
         return rc;
-    return dra_tool_finish(&tool, &a, dra_err_new(DRA_EXIT_RUNTIME, "dra-alloc is not implemented yet"), 0);
+    return cmd_allocate(&a);
 }

@@ -1,15 +1,182 @@
-/* dra-claim: ResourceClaim lifecycle: generate from templates, reserve, release, doctor.
- * Not built yet: this main only answers --help and --version. */
+/* dra-claim: ResourceClaim lifecycle offline: generate from templates, reserve,
+ * release, doctor, status.  The work is in src/common/lifecycle/. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
+#include "base/buf.h"
 #include "base/tool.h"
+#include "io/stream.h"
+#include "lifecycle/claims.h"
+#include "lifecycle/report.h"
 
-static const dra_opt opts[] = {DRA_OPT_END};
+enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD };
+
+#define PATCH_ENTRY {OPT_PATCH, "patch", 0, DRA_ARG_OPTIONAL, "json|kubectl", "print the API operations instead of the objects", "json kubectl"}
+
+static const dra_opt generate_opts[] = {
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY,
+    {OPT_NAME_SUFFIX, "name-suffix", 0, DRA_ARG_REQUIRED, "MODE", "names of new claims: hash (default), random (server picks), none", "hash random none"},
+    DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+static const dra_opt reserve_opts[] = {
+    {OPT_POD, "pod", 0, DRA_ARG_REQUIRED, "NS/NAME", "the pod to reserve its claims for (required)", NULL},
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+static const dra_opt release_opts[] = {
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+static const dra_opt doctor_opts[] = {
+    DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+static const dra_opt status_opts[] = {
+    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+
 static const dra_cmd cmds[] = {
-    {NULL, "[OPTIONS] [FILES]", "ResourceClaim lifecycle: generate from templates, reserve, release, doctor (not implemented yet)", NULL, opts, NULL},
+    {"generate", "generate [OPTIONS] [FILES]", "create claims for pods from their ResourceClaimTemplates, as the claim controller does",
+     "Reads Pods, ResourceClaimTemplates and ResourceClaims; prints the new claims and the pods'\n"
+     "status.resourceClaimStatuses, or with --patch the create and apply operations.",
+     generate_opts, NULL},
+    {"reserve", "reserve --pod NS/NAME [OPTIONS] [FILES]", "add a pod to status.reservedFor of its allocated claims",
+     "Refuses, with the API server's texts, claims that are not allocated, being deleted or\n"
+     "reserved 256 times; nothing is changed then (exit 1).",
+     reserve_opts, NULL},
+    {"release", "release [OPTIONS] [FILES]", "drop reservations of gone or finished pods, deallocate, remove finalizers, delete unused generated claims",
+     "Needs the Pods of the namespaces involved: a pod missing from the input counts as gone.", release_opts, NULL},
+    {"doctor", "doctor [OPTIONS] [FILES]", "report stuck or suspicious claims and pods, one line each with the fix; exit 1 when anything is found",
+     NULL, doctor_opts, NULL},
+    {"status", "status [OPTIONS] [FILES]", "claims with state, devices, node and users", NULL, status_opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
-static const dra_tool tool = {"dra-claim", "ResourceClaim lifecycle: generate from templates, reserve, release, doctor", cmds, NULL};
+static const dra_tool tool = {"dra-claim", "ResourceClaim lifecycle: generate from templates, reserve, release, doctor, status", cmds, NULL};
+
+static dra_err *write_changes(const dra_args *a, const dra_changes *ch)
+{
+    if (dra_args_has(a, OPT_PATCH)) {
+        dra_patch_format pf;
+        dra_err *e = dra_patch_format_parse(dra_args_get(a, OPT_PATCH), &pf);
+        return e ? e : dra_changes_write_ops(stdout, ch, pf);
+    }
+    dra_format fmt = DRA_FMT_YAML;
+    const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
+    if (o) {
+        dra_err *e = dra_format_parse(o, &fmt);
+        if (e)
+            return e;
+    }
+    dra_writer *w = dra_writer_new(stdout, fmt);
+    dra_err *e = NULL;
+    for (size_t i = 0; i < ch->nobjs && !e; i++) {
+        if (ch->objs[i].deleted) {
+            char *ref = dra_obj_ref(ch->objs[i].obj);
+            fprintf(stderr, "%s: deleted %s\n", tool.prog, ref);
+            free(ref);
+            continue;
+        }
+        e = dra_writer_put(w, ch->objs[i].obj);
+    }
+    return dra_err_append(e, dra_writer_close(w));
+}
+
+static dra_err *now_arg(const dra_args *a, int64_t *now)
+{
+    const char *s = dra_args_get(a, DRA_OPT_NOW);
+    if (s)
+        return dra_time_parse(s, now);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    *now = (int64_t)ts.tv_sec * DRA_NSEC_PER_SEC + ts.tv_nsec;
+    return NULL;
+}
+
+static char *dump_name(const dra_args *a)
+{
+    if (a->npos == 0 || (a->npos == 1 && strcmp(a->pos[0], "-") == 0))
+        return dra_xstrdup("DUMP");
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t i = 0; i < a->npos; i++)
+        dra_buf_printf(&b, "%s%s", i ? " " : "", a->pos[i]);
+    return dra_buf_detach(&b);
+}
+
+static dra_err *run(const dra_args *a, const dra_cluster *c, int *ok_code)
+{
+    const char *cmd = a->cmd->name;
+    dra_features f;
+    dra_features_default(&f);
+    if (dra_args_get(a, DRA_OPT_FEATURE_GATES)) {
+        dra_err *e = dra_features_parse(&f, dra_args_get(a, DRA_OPT_FEATURE_GATES));
+        if (e)
+            return e;
+    }
+    if (strcmp(cmd, "status") == 0) {
+        json_t *rows = dra_claim_status_rows(c);
+        const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
+        dra_err *e = NULL;
+        if (!o || strcmp(o, "table") == 0) {
+            e = dra_claim_status_table(stdout, rows);
+        } else {
+            dra_format fmt;
+            e = dra_format_parse(o, &fmt);
+            if (!e) {
+                dra_writer *w = dra_writer_new(stdout, fmt);
+                size_t i;
+                json_t *r;
+                json_array_foreach(rows, i, r) {
+                    if (!e)
+                        e = dra_writer_put(w, r);
+                }
+                e = dra_err_append(e, dra_writer_close(w));
+            }
+        }
+        json_decref(rows);
+        return e;
+    }
+    if (strcmp(cmd, "doctor") == 0) {
+        dra_doctor_opts o = {NULL, &f, 0};
+        dra_err *e = now_arg(a, &o.now);
+        if (e)
+            return e;
+        char *dump = dump_name(a);
+        o.dump = dump;
+        dra_findings fs = DRA_FINDINGS_INIT;
+        dra_doctor(c, &o, &fs);
+        e = dra_findings_write(stdout, &fs);
+        if (fs.n)
+            *ok_code = DRA_EXIT_NEGATIVE;
+        dra_findings_free(&fs);
+        free(dump);
+        return e;
+    }
+
+    dra_changes ch = DRA_CHANGES_INIT;
+    dra_err *e = NULL;
+    if (strcmp(cmd, "generate") == 0) {
+        dra_lc_opts o = {&f, DRA_NAME_SUFFIX_HASH};
+        e = dra_name_suffix_parse(dra_args_get(a, OPT_NAME_SUFFIX), &o.name_suffix);
+        if (!e)
+            e = dra_claims_generate(c, &o, &ch);
+    } else if (strcmp(cmd, "reserve") == 0) {
+        const char *pod = dra_args_get(a, OPT_POD);
+        const char *slash = pod ? strchr(pod, '/') : NULL;
+        if (!slash || slash == pod || !slash[1]) {
+            e = dra_err_new(DRA_EXIT_INPUT, "reserve needs --pod NAMESPACE/NAME");
+        } else {
+            char *ns = dra_xstrndup(pod, (size_t)(slash - pod));
+            e = dra_claims_reserve(c, ns, slash + 1, &ch);
+            free(ns);
+        }
+    } else {
+        e = dra_claims_release(c, &ch);
+    }
+    /* partial results (other pods) are still worth printing */
+    if (!e || e->code == DRA_EXIT_NEGATIVE || strcmp(cmd, "generate") == 0)
+        e = dra_err_append(e, write_changes(a, &ch));
+    dra_changes_free(&ch);
+    return e;
+}
 
 int main(int argc, char **argv)
 {
@@ -17,5 +184,15 @@ int main(int argc, char **argv)
     int rc;
     if (dra_tool_start(&tool, argc, argv, &a, &rc))
         return rc;
-    return dra_tool_finish(&tool, &a, dra_err_new(DRA_EXIT_RUNTIME, "dra-claim is not implemented yet"), 0);
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_cluster c = DRA_CLUSTER_INIT;
+    int ok = DRA_EXIT_OK;
+    dra_err *e = dra_read_paths(&set, a.pos, a.npos);
+    if (!e)
+        e = dra_cluster_build(&c, &set);
+    if (!e)
+        e = run(&a, &c, &ok);
+    dra_cluster_free(&c);
+    dra_objset_free(&set);
+    return dra_tool_finish(&tool, &a, e, ok);
 }

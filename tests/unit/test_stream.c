@@ -230,6 +230,36 @@ UNIT_TEST(write_formats)
     dra_objset_free(&s);
 }
 
+UNIT_TEST(streaming_json_matches_kubectl_list)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    CHECK(read_str(&s, "kind: A\nspec: {x: [1, 2]}\n---\nkind: B\n") == NULL);
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    json_t *objs[2] = {s.v[0].json, s.v[1].json};
+    CHECK(dra_write(f, objs, 2, DRA_FMT_JSON) == NULL);
+    fclose(f);
+    /* it must read back as the List of both */
+    dra_objset back = DRA_OBJSET_INIT;
+    CHECK(dra_read_mem(&back, "out.json", out, len) == NULL);
+    CHECK_INT(back.n, 2);
+    if (back.n == 2)
+        CHECK(json_equal(back.v[0].json, s.v[0].json));
+    CHECK(strstr(out, "\n    \"items\": [\n        {\n            \"kind\": \"A\",") != NULL);
+    free(out);
+    dra_objset_free(&back);
+    f = open_memstream(&out, &len);
+    CHECK(dra_write(f, objs, 0, DRA_FMT_JSON) == NULL);
+    fclose(f);
+    CHECK(strstr(out, "\"items\": [],") != NULL);
+    CHECK(dra_read_mem(&back, "empty.json", out, len) == NULL);
+    CHECK_INT(back.n, 0);
+    free(out);
+    dra_objset_free(&back);
+    dra_objset_free(&s);
+}
+
 UNIT_TEST(object_refs)
 {
     json_t *o = json_pack("{s:s, s:{s:s, s:s}}", "kind", "ResourceClaim", "metadata", "name", "c", "namespace", "ns");

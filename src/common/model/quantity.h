@@ -5,9 +5,35 @@
  * "n u m k M G T P E", binary SI "Ki Mi Gi Ti Pi Ei", exponents "1e3"/"1E3",
  * signs, fractions), exact comparison and arithmetic, and canonical printing
  * (Quantity.String()).  Precision is limited as upstream: values are rounded
- * up to the nano (10^-9) scale on parse.
+ * up (away from zero) to the nano (10^-9) scale on parse, and binary SI
+ * values are capped at 2^63-1 on parse.
  *
  * A dra_quantity is a value type: no heap memory, copy it freely.
+ *
+ * Range.  Upstream keeps arbitrary-precision decimals; we keep up to
+ * DRA_QUANTITY_DIGITS significant decimal digits and a 32-bit decimal
+ * exponent.  Anything beyond that is refused ("quantity too large" from the
+ * parser, false from add/sub), never silently changed.
+ *
+ * Upstream quirks that are reproduced on purpose (the CEL library and the
+ * API server show them):
+ *  - String() returns the parsed text verbatim when upstream's parser thinks
+ *    it is canonical, which includes "+1", "01", "1.500" and "1E3"
+ *    (kubernetes#138165).  dra_quantity_format() does the same;
+ *    dra_quantity_format_canonical() always prints the canonical form.
+ *  - AsInt64 (CEL isInteger/asInteger) depends on upstream's internal
+ *    representation, not only on the value: "1000m", "0.0", "1Pi" and
+ *    "0.5Ki" report false, "1Ki" and "1.5k" report true.
+ *  - AsApproximateFloat64 multiplies upstream's unscaled integer by
+ *    math.Pow10(scale), so even its rounding (and the NaN of "0e400") match.
+ * Deliberate differences (upstream wraps or corrupts; we stay exact):
+ *  - an exponent so negative that upstream's int32 scale arithmetic wraps
+ *    ("1.5e-2147483648") rounds to 1n-scale like any tiny value;
+ *  - a binary SI value whose canonical text would not fit
+ *    DRA_QUANTITY_STRMAX (or needs a suffix above "Ei", which upstream
+ *    prints without suffix, i.e. wrongly) prints in decimal SI form;
+ *  - parsed text longer than DRA_QUANTITY_STRMAX-1 bytes is not kept, so
+ *    the canonical form is printed instead of the verbatim input.
  */
 #ifndef DRA_MODEL_QUANTITY_H
 #define DRA_MODEL_QUANTITY_H
@@ -24,36 +50,58 @@ typedef enum {
     DRA_QFMT_DECIMAL_SI,       /* "1k" */
 } dra_qformat;
 
-/* Internal representation: see quantity.c.  Treat the fields as private. */
-typedef struct dra_quantity {
-    int64_t hi, lo;     /* value = (hi * 10^18 + lo) * 10^scale; hi and lo carry the same sign */
-    int32_t scale;
-    dra_qformat format;
-} dra_quantity;
-
 /* Longest canonical string dra_quantity_format() can produce, with NUL. */
 #define DRA_QUANTITY_STRMAX 64
 
+/* Most significant decimal digits a quantity can hold. */
+#define DRA_QUANTITY_DIGITS 48
+
+/* Internal representation: see quantity.c.  Treat the fields as private.
+ * (Changed from the first draft's hi/lo pair, which held only 36 digits and
+ * could not tell upstream's int64/inf.Dec representations apart.) */
+typedef struct dra_quantity {
+    uint32_t mag[5];   /* |value| without trailing decimal zeros, base 2^32 little-endian */
+    int32_t exp;       /* value = sign * mag * 10^exp; 0 for zero */
+    int32_t rep_scale; /* upstream's internal base-10 scale (int64Amount.scale or -inf.Dec.Scale()) */
+    int8_t sign;       /* -1, 0, 1 */
+    bool dec_backed;   /* upstream would hold this value as an inf.Dec */
+    dra_qformat format;
+    char text[DRA_QUANTITY_STRMAX]; /* parsed text upstream's String() returns verbatim, or "" */
+} dra_quantity;
+
 /* Parse like resource.ParseQuantity.  Errors use upstream's texts
  * ("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
- * "unable to parse quantity's suffix"). */
+ * "unable to parse quantity's suffix", "unable to parse numeric part of quantity")
+ * plus "quantity too large" beyond our range.  The caller owns the error.
+ * parsen takes a length (the text need not be NUL-terminated; a NUL inside
+ * is just an invalid character). */
 dra_err *dra_quantity_parse(const char *s, dra_quantity *out);
 dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out);
 
-/* Canonical string (Quantity.String()) into buf of at least DRA_QUANTITY_STRMAX bytes. */
+/* Quantity.String() into buf of at least DRA_QUANTITY_STRMAX bytes; returns buf. */
 const char *dra_quantity_format(const dra_quantity *q, char *buf);
+/* Quantity.CanonicalizeBytes() (String() without the verbatim-input cache). */
+const char *dra_quantity_format_canonical(const dra_quantity *q, char *buf);
 
 int dra_quantity_cmp(const dra_quantity *a, const dra_quantity *b); /* -1, 0, 1 */
 int dra_quantity_sign(const dra_quantity *q);                       /* -1, 0, 1 */
 bool dra_quantity_is_zero(const dra_quantity *q);
-/* a + b and a - b, exact; the result keeps a's format (as upstream's Add/Sub).
- * Returns false on overflow of the representation. */
+/* a + b and a - b, exact, as upstream's Add/Sub: the result keeps a's
+ * format, except that a zero a takes b's format.  Returns false (and leaves
+ * *out untouched) when the result is beyond our range. out may alias a or b. */
 bool dra_quantity_add(dra_quantity *out, const dra_quantity *a, const dra_quantity *b);
 bool dra_quantity_sub(dra_quantity *out, const dra_quantity *a, const dra_quantity *b);
-/* CEL library helpers: isInteger / asInteger (false when not an integer or out of int64 range). */
+/* CEL library helpers: isInteger / asInteger, i.e. upstream's Quantity.AsInt64
+ * (see the representation quirk above: false for "1000m" although it is 1). */
 bool dra_quantity_is_int64(const dra_quantity *q);
 bool dra_quantity_as_int64(const dra_quantity *q, int64_t *out);
 double dra_quantity_as_float(const dra_quantity *q); /* AsApproximateFloat64 */
+/* Quantity.Value(): the value rounded up to an integer (away from zero for
+ * int64-backed values, towards +Inf for inf.Dec-backed negatives, as
+ * upstream's two code paths do).  False when it does not fit int64, where
+ * upstream silently overflows. */
+bool dra_quantity_value(const dra_quantity *q, int64_t *out);
+/* resource.NewQuantity(v, fmt). */
 dra_quantity dra_quantity_from_int64(int64_t v, dra_qformat fmt);
 
 #endif

@@ -8,9 +8,14 @@
  *    drops leading zeros, then parses strictly.
  * Comparison follows SemVer precedence (build metadata ignored).
  *
- * Zero-copy: pre-release and build parts point into a buffer inside the value
- * (up to DRA_SEMVER_MAX bytes of input); a dra_semver is a value type with no
- * heap memory.
+ * Pre-release and build parts are kept as text inside the value (up to
+ * DRA_SEMVER_MAX bytes together; longer ones are refused with an error), so
+ * a dra_semver is a value type with no heap memory: copy it freely.
+ *
+ * Errors carry blang/semver's texts ("Version string empty", "No
+ * Major.Minor.Patch elements found", "Invalid character(s) found in major
+ * number \"x\"", "strconv.ParseUint: parsing \"...\": value out of range",
+ * ...); the caller owns the returned dra_err.
  */
 #ifndef DRA_MODEL_SEMVER_H
 #define DRA_MODEL_SEMVER_H
@@ -29,10 +34,23 @@ typedef struct dra_semver {
     char text[DRA_SEMVER_MAX];     /* pre-release (no '-') followed by build (no '+'), not NUL-separated */
 } dra_semver;
 
+/* Longest DRA `version` device attribute (DeviceAttributeMaxValueLength). */
+#define DRA_SEMVER_ATTRIBUTE_MAXLEN 64
+
 dra_err *dra_semver_parse(const char *s, size_t len, dra_semver *out);
 dra_err *dra_semver_parse_normalize(const char *s, size_t len, dra_semver *out);
 int dra_semver_cmp(const dra_semver *a, const dra_semver *b); /* -1, 0, 1 */
-/* "1.2.3-pre+build" into buf (size >= 3*21 + DRA_SEMVER_MAX + 3). */
+/* "1.2.3-pre+build" into buf (size >= 3*21 + DRA_SEMVER_MAX + 3; shorter
+ * buffers get a truncated, NUL-terminated string).  Returns buf. */
 const char *dra_semver_format(const dra_semver *v, char *buf, size_t size);
+
+/* The API server's check of a DRA `version` attribute value
+ * (pkg/apis/resource/validation validateDeviceAttribute): at most
+ * DRA_SEMVER_ATTRIBUTE_MAXLEN bytes and matching its SemVer 2.0.0 regex.
+ * The regex puts no bound on the numbers, so "99999999999999999999.0.0" is
+ * a valid attribute that dra_semver_parse() (like blang) refuses. */
+bool dra_semver_valid_attribute(const char *s, size_t len);
+/* The regex alone, for validators that report length separately. */
+bool dra_semver_matches_regex(const char *s, size_t len);
 
 #endif

@@ -1,0 +1,168 @@
+/* The structured allocator: upstream's DRA device allocation, offline.
+ *
+ * Semantics follow the "incubating" allocator of k8s.io/dynamic-resource-
+ * allocation (structured/internal/incubating/allocator_incubating.go,
+ * pools_incubating.go, constraint.go, consumable_capacity.go) as described in
+ * dra.md §3 and dra-corrections.md A1–A8: the same pools, the same first-fit
+ * depth-first search order and therefore the same devices for the same input.
+ *
+ * Two objects:
+ *   dra_alloc_world  everything that does not depend on the node: classes,
+ *                    slices (with DeviceTaintRules applied), and the allocated
+ *                    state built from in-use claims.  Build it once, run many
+ *                    allocations against it (one per candidate node), and
+ *                    commit successful ones so later runs see them.
+ *   dra_alloc_run    one Allocate(node, claims) call.
+ *
+ * Selectors are evaluated through dra_selector_eval, so the engine does not
+ * depend on the CEL engine (cel_eval.c wires in the real one).
+ *
+ * Ownership: the world borrows every json_t it is given (classes, slices,
+ * rules, claims, node) — they must outlive it — and owns everything else;
+ * dra_alloc_world_free() releases it.  Results (dra_alloc_result) are owned
+ * by the caller and freed with dra_alloc_result_free().  Errors returned are
+ * owned by the caller.  Nothing here prints or exits.
+ */
+#ifndef DRA_ALLOC_ALLOC_H
+#define DRA_ALLOC_ALLOC_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/error.h"
+#include "../model/features.h"
+
+/* ---- selector evaluation ------------------------------------------------- */
+
+/* How the engine evaluates CEL selectors.
+ *
+ * compile: compile one expression; on failure return an error whose msg is the
+ *   compiler's text (the engine prefixes "class C: selector #i: CEL compile
+ *   error: ").  Each distinct expression is compiled once per world, lazily,
+ *   when it is first evaluated (as upstream's cache does).
+ * match: evaluate a compiled program on one device.  `device_cache` points to
+ *   a per-device slot (initially NULL) where the evaluator may keep a
+ *   converted representation of the device between calls; it is released
+ *   with free_device_cache.  A runtime error is returned as an error whose msg
+ *   is the evaluator's text (the engine prefixes "... on device D/P/X: CEL
+ *   runtime error: ").
+ * free_prog / free_device_cache: release what compile/match created (either
+ *   may be NULL when nothing needs freeing). */
+typedef struct dra_selector_eval {
+    void *ctx;
+    dra_err *(*compile)(void *ctx, const char *expr, void **prog);
+    dra_err *(*match)(void *ctx, void *prog, const char *driver, const json_t *device,
+                      const dra_features *features, void **device_cache, bool *matched);
+    void (*free_prog)(void *ctx, void *prog);
+    void (*free_device_cache)(void *ctx, void *device_cache);
+} dra_selector_eval;
+
+/* A tiny evaluator for tests: `true`, `false`, `device.driver == "X"`,
+ * `device.attributes["D"].N == V` (V an int, a "string" or true/false),
+ * `has(device.attributes["D"].N)`, and `fail:MSG` (runtime error MSG);
+ * anything else is a compile error "unsupported expression". */
+extern const dra_selector_eval dra_fake_selector_eval;
+
+/* The real CEL engine (cel_eval.c): the DRA environment for these features.
+ * Free with dra_cel_selector_eval_free after every world using it is freed. */
+dra_selector_eval dra_cel_selector_eval_new(const dra_features *features);
+void dra_cel_selector_eval_free(dra_selector_eval *ev);
+
+/* ---- world ------------------------------------------------------------------ */
+
+typedef struct dra_alloc_world dra_alloc_world;
+
+typedef struct dra_alloc_world_input {
+    json_t *const *classes;     size_t nclasses;     /* DeviceClass (v1, defaulted) */
+    json_t *const *slices;      size_t nslices;      /* ResourceSlice */
+    json_t *const *taint_rules; size_t ntaint_rules; /* DeviceTaintRule */
+    json_t *const *in_use;      size_t nin_use;      /* ResourceClaims with status.allocation */
+    const dra_features *features;                    /* NULL = defaults */
+    const dra_selector_eval *eval;                   /* required */
+} dra_alloc_world_input;
+
+/* Build a world.  Errors: duplicate DeviceClass names (input error). */
+dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **out);
+void dra_alloc_world_free(dra_alloc_world *w);
+
+/* ---- explain trace ----------------------------------------------------------- */
+
+/* Why a device was not taken for a request (first reason seen per device). */
+typedef enum {
+    DRA_REJECT_IN_USE,            /* allocated by an in-use claim or earlier in this attempt */
+    DRA_REJECT_BINDING_DISABLED,  /* has bindingConditions, feature off */
+    DRA_REJECT_CLASS_SELECTOR,    /* class selector #i false */
+    DRA_REJECT_REQUEST_SELECTOR,  /* request selector #i false */
+    DRA_REJECT_NODE_MISMATCH,     /* per-device node selection does not match */
+    DRA_REJECT_CAPACITY,          /* consumable capacity missing, policy or left */
+    DRA_REJECT_COUNTERS_DISABLED, /* consumes counters, partitionable off */
+    DRA_REJECT_COUNTERS,          /* shared counters exhausted */
+    DRA_REJECT_TAINT,             /* taint not tolerated */
+    DRA_REJECT_CONSTRAINT,        /* matchAttribute/distinctAttribute conflict */
+    DRA_REJECT_CEL_ERROR,         /* selector raised an error (fatal) */
+} dra_reject_reason;
+
+const char *dra_reject_reason_name(dra_reject_reason r); /* "in-use", "class-selector", ... */
+
+/* ---- one allocation -------------------------------------------------------------- */
+
+typedef struct dra_alloc_opts {
+    double timeout;     /* seconds; <= 0 means none */
+    bool explain;       /* record the trace (see dra_alloc_explain_*) */
+    bool no_prune;      /* disable the bounded-search pruning (for comparisons) */
+} dra_alloc_opts;
+
+typedef struct dra_alloc_stats {
+    int64_t invocations;   /* allocateOne calls, as upstream counts them */
+    int64_t devices_tried; /* candidate devices examined */
+    int64_t backtracks;    /* tentative allocations undone */
+    int64_t pruned;        /* branches cut by the bounded search */
+    double seconds;
+} dra_alloc_stats;
+
+typedef struct dra_alloc_result dra_alloc_result;
+
+/* Allocate all `claims` (pending ResourceClaims, one pod's) together on
+ * `node` (a Node object; its name and labels matter).  Returns NULL and sets
+ * *out on completion: dra_alloc_result_ok() tells whether every claim got
+ * devices.  A fatal error (upstream's error return) is returned as an error
+ * (DRA_EXIT_INPUT) with upstream's text; *out is then still set when the
+ * explain trace was requested, else NULL.  A timeout is a fatal error
+ * "timed out trying to allocate devices". */
+dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *claims, size_t nclaims,
+                       const dra_alloc_opts *opts, dra_alloc_result **out);
+
+bool dra_alloc_result_ok(const dra_alloc_result *r);
+/* When not ok: NULL, or the non-fatal upstream error "invalid resource pools
+ * were encountered" (the node-local failure). */
+const char *dra_alloc_result_reason(const dra_alloc_result *r);
+/* The AllocationResult (status.allocation value) of claim i, a new reference
+ * the caller must decref; NULL when not ok. */
+json_t *dra_alloc_result_allocation(const dra_alloc_result *r, size_t i);
+const dra_alloc_stats *dra_alloc_result_stats(const dra_alloc_result *r);
+/* The explain trace as JSON (new reference) / appended as text to a buffer. */
+json_t *dra_alloc_explain_json(const dra_alloc_result *r);
+struct dra_buf;
+void dra_alloc_explain_text(const dra_alloc_result *r, struct dra_buf *b);
+void dra_alloc_result_free(dra_alloc_result *r);
+
+/* Record claim i's allocation of a successful result in the world, as an
+ * in-use claim (later runs see its devices, shared IDs and capacity). */
+void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r);
+
+/* ---- helpers shared with other tools ------------------------------------------ */
+
+/* NodeSelector matching as the scheduler's nodeaffinity package: terms are
+ * ORed, requirements ANDed, matchFields support metadata.name only.  Errors
+ * for malformed selectors (unknown operator, wrong number of values). */
+dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched);
+
+/* Deterministic shareID for a multi-allocatable device: an RFC 4122-shaped
+ * UUID (version nibble 8, "custom") derived from a hash of the claim
+ * (uid, else namespace/name), the request name and the device ID.  out must
+ * hold 37 bytes. */
+void dra_alloc_share_id(const char *claim_key, const char *request, const char *device_id, char out[37]);
+
+#endif

@@ -1,0 +1,285 @@
+/* Consumable capacity (dra.md §3.8; upstream incubating/consumable_capacity.go
+ * CmpRequestOverCapacity, calculateConsumedCapacity, violatesPolicy). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static bool parse_q(const json_t *v, dra_quantity *q)
+{
+    const char *s = json_string_value(v);
+    if (!s && json_is_integer(v)) {
+        *q = dra_quantity_from_int64(json_integer_value(v), DRA_QFMT_DECIMAL_SI);
+        return true;
+    }
+    if (!s)
+        return false;
+    dra_err *e = dra_quantity_parse(s, q);
+    if (e) {
+        dra_err_free(e);
+        return false;
+    }
+    return true;
+}
+
+dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!json_is_object(cap) || !json_object_size(cap))
+        return NULL;
+    al_capacity *c = dra_arena_zalloc(a, json_object_size(cap) * sizeof *c);
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)cap, k, v) {
+        al_capacity *x = &c[(*n)++];
+        x->name = k;
+        parse_q(al_jget(v, "value"), &x->value);
+        const json_t *pol = al_jget(v, "requestPolicy");
+        if (!pol)
+            continue;
+        x->has_policy = true;
+        x->has_default = parse_q(al_jget(pol, "default"), &x->def);
+        const json_t *vals = al_jget(pol, "validValues");
+        if (json_is_array(vals)) {
+            x->has_values = true;
+            x->values = dra_arena_zalloc(a, (json_array_size(vals) + 1) * sizeof *x->values);
+            for (size_t i = 0; i < json_array_size(vals); i++)
+                if (parse_q(json_array_get(vals, i), &x->values[x->nvalues]))
+                    x->nvalues++;
+        }
+        const json_t *rng = al_jget(pol, "validRange");
+        if (rng) {
+            x->has_range = true;
+            x->has_min = parse_q(al_jget(rng, "min"), &x->min);
+            x->has_max = parse_q(al_jget(rng, "max"), &x->max);
+            x->has_step = parse_q(al_jget(rng, "step"), &x->step);
+        }
+    }
+    *out = c;
+    return NULL;
+}
+
+/* resource.Quantity.Value(): the value rounded up to an integer. */
+static int64_t q_value(const dra_quantity *q)
+{
+    int64_t v;
+    if (dra_quantity_as_int64(q, &v))
+        return v;
+    double d = ceil(dra_quantity_as_float(q));
+    if (d >= 9.2e18)
+        return INT64_MAX;
+    if (d <= -9.2e18)
+        return INT64_MIN;
+    return (int64_t)d;
+}
+
+/* ---- consumed-capacity bookkeeping --------------------------------------------- */
+
+const dra_quantity *al_capuse_get(const al_capuse *u, const char *name)
+{
+    for (size_t i = 0; i < u->n; i++)
+        if (strcmp(u->names[i], name) == 0)
+            return &u->q[i];
+    return NULL;
+}
+
+void al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q)
+{
+    for (size_t i = 0; i < u->n; i++)
+        if (strcmp(u->names[i], name) == 0) {
+            u->q[i] = *q;
+            return;
+        }
+    if (u->n == u->cap) {
+        u->cap = u->cap ? u->cap * 2 : 4;
+        u->names = dra_xrealloc(u->names, u->cap * sizeof *u->names);
+        u->q = dra_xrealloc(u->q, u->cap * sizeof *u->q);
+    }
+    u->names[u->n] = name;
+    u->q[u->n++] = *q;
+}
+
+void al_capuse_add(al_capuse *u, const al_capuse *add)
+{
+    u->present = true;
+    for (size_t i = 0; i < add->n; i++) {
+        const dra_quantity *cur = al_capuse_get(u, add->names[i]);
+        if (cur) {
+            dra_quantity s;
+            if (dra_quantity_add(&s, cur, &add->q[i]))
+                al_capuse_set(u, add->names[i], &s);
+        } else {
+            al_capuse_set(u, add->names[i], &add->q[i]);
+        }
+    }
+}
+
+/* ConsumedCapacityCollection.Remove: subtract what exists; an all-zero entry
+ * is deleted. */
+void al_capuse_sub(al_capuse *u, const al_capuse *sub)
+{
+    if (!u->present)
+        return;
+    for (size_t i = 0; i < sub->n; i++) {
+        const dra_quantity *cur = al_capuse_get(u, sub->names[i]);
+        if (cur) {
+            dra_quantity s;
+            if (dra_quantity_sub(&s, cur, &sub->q[i]))
+                al_capuse_set(u, sub->names[i], &s);
+        }
+    }
+    if (al_capuse_all_zero(u)) {
+        u->n = 0;
+        u->present = false;
+    }
+}
+
+bool al_capuse_all_zero(const al_capuse *u)
+{
+    for (size_t i = 0; i < u->n; i++)
+        if (!dra_quantity_is_zero(&u->q[i]))
+            return false;
+    return true;
+}
+
+void al_capuse_copy(al_capuse *dst, const al_capuse *src)
+{
+    *dst = (al_capuse){0};
+    dst->present = src->present;
+    for (size_t i = 0; i < src->n; i++)
+        al_capuse_set(dst, src->names[i], &src->q[i]);
+}
+
+void al_capuse_free(al_capuse *u)
+{
+    free(u->names);
+    free(u->q);
+    *u = (al_capuse){0};
+}
+
+/* ---- policy arithmetic ------------------------------------------------------------- */
+
+static const dra_quantity *requested(const al_req *req, const char *name)
+{
+    for (size_t i = 0; i < req->ncapreq; i++)
+        if (strcmp(req->capreq[i].name, name) == 0)
+            return &req->capreq[i].q;
+    return NULL;
+}
+
+/* calculateConsumedCapacity */
+static dra_quantity consumed_amount(const dra_quantity *req, const al_capacity *c)
+{
+    if (!req)
+        return (c->has_policy && c->has_default) ? c->def : c->value;
+    if (!c->has_policy)
+        return *req;
+    if (c->has_range && c->has_min) {
+        if (dra_quantity_cmp(req, &c->min) < 0)
+            return c->min;
+        if (!c->has_step)
+            return *req;
+        int64_t r = q_value(req), step = q_value(&c->step), min = q_value(&c->min);
+        if (step == 0)
+            return *req;
+        int64_t added = r - min, n = added / step;
+        if (added % step != 0)
+            n++;
+        return dra_quantity_from_int64(min + step * n, DRA_QFMT_BINARY_SI);
+    }
+    if (c->has_values) {
+        for (size_t i = 0; i < c->nvalues; i++)
+            if (dra_quantity_cmp(req, &c->values[i]) <= 0)
+                return c->values[i];
+        return *req;
+    }
+    return *req;
+}
+
+static bool violates_policy(const dra_quantity *v, const al_capacity *c)
+{
+    if (!c->has_policy)
+        return false;
+    if (c->has_default && dra_quantity_cmp(v, &c->def) == 0)
+        return false;
+    if (c->has_range) {
+        if (c->has_max && dra_quantity_cmp(v, &c->max) > 0)
+            return true;
+        if (c->has_step) {
+            int64_t step = q_value(&c->step), min = c->has_min ? q_value(&c->min) : 0;
+            if (step != 0 && (q_value(v) - min) % step != 0)
+                return true;
+        }
+        return false;
+    }
+    if (c->has_values && c->nvalues > 0) {
+        for (size_t i = 0; i < c->nvalues; i++)
+            if (dra_quantity_cmp(v, &c->values[i]) == 0)
+                return false;
+        return true;
+    }
+    return false;
+}
+
+bool al_capacity_requests_exist(const al_req *req, const al_device *d)
+{
+    for (size_t i = 0; i < req->ncapreq; i++) {
+        bool found = false;
+        for (size_t j = 0; j < d->ncap && !found; j++)
+            found = strcmp(d->cap[j].name, req->capreq[i].name) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+bool al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
+                      char *why, size_t whylen)
+{
+    if (!al_capacity_requests_exist(req, d)) {
+        if (why)
+            snprintf(why, whylen, "some requested capacity has not been defined");
+        return false;
+    }
+    for (size_t i = 0; i < d->ncap; i++) {
+        const al_capacity *c = &d->cap[i];
+        dra_quantity need = consumed_amount(requested(req, c->name), c);
+        char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_STRMAX];
+        if (violates_policy(&need, c)) {
+            if (why)
+                snprintf(why, whylen, "capacity %s: %s violates the request policy", c->name,
+                         dra_quantity_format(&need, b1));
+            return false;
+        }
+        dra_quantity total = need, used = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+        const dra_quantity *x;
+        if (agg && agg->present && (x = al_capuse_get(agg, c->name)))
+            dra_quantity_add(&used, &used, x);
+        if (inprog && inprog->present && (x = al_capuse_get(inprog, c->name)))
+            dra_quantity_add(&used, &used, x);
+        dra_quantity_add(&total, &total, &used);
+        if (dra_quantity_cmp(&total, &c->value) > 0) {
+            if (why) {
+                dra_quantity left;
+                dra_quantity_sub(&left, &c->value, &used);
+                snprintf(why, whylen, "capacity %s: needs %s, %s left", c->name, dra_quantity_format(&need, b1),
+                         dra_quantity_format_canonical(&left, b2));
+            }
+            return false;
+        }
+    }
+    return true;
+}
+
+/* GetConsumedCapacityFromRequest: one amount per device capacity. */
+void al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use)
+{
+    *use = (al_capuse){0};
+    use->present = true;
+    for (size_t i = 0; i < d->ncap; i++) {
+        dra_quantity q = consumed_amount(requested(req, d->cap[i].name), &d->cap[i]);
+        al_capuse_set(use, d->cap[i].name, &q);
+    }
+}

@@ -1,0 +1,81 @@
+/* The real CEL engine behind dra_selector_eval (src/common/cel/dra.h): one
+ * DRA environment per evaluator, one converted device per device (kept in
+ * the engine's per-device cache slot). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cel/dra.h"
+#include "internal.h"
+
+typedef struct cel_ctx {
+    cel_env *env;
+} cel_ctx;
+
+static dra_err *c_compile(void *ctx, const char *expr, void **prog)
+{
+    cel_ctx *c = ctx;
+    cel_program *p = NULL;
+    dra_err *e = cel_dra_compile(c->env, expr, strlen(expr), &p);
+    if (e) {
+        /* One message for the whole chain, as cel-go's issues print. */
+        dra_buf b = DRA_BUF_INIT;
+        for (dra_err *x = e; x; x = x->next) {
+            if (x != e)
+                dra_buf_putc(&b, '\n');
+            dra_buf_puts(&b, x->msg);
+        }
+        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(&b));
+        dra_buf_free(&b);
+        dra_err_free(e);
+        return w;
+    }
+    *prog = p;
+    return NULL;
+}
+
+static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *f,
+                        void **cache, bool *matched)
+{
+    (void)ctx;
+    (void)f;
+    if (!*cache)
+        *cache = cel_dra_device_new(device, driver);
+    dra_err *e = cel_dra_match(prog, *cache, matched);
+    if (e) {
+        /* upstream cel.EnhanceRuntimeError */
+        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s%s", e->msg, cel_dra_runtime_hint(e->msg));
+        dra_err_free(e);
+        return w;
+    }
+    return NULL;
+}
+
+static void c_free_prog(void *ctx, void *prog)
+{
+    (void)ctx;
+    cel_program_free(prog);
+}
+
+static void c_free_device(void *ctx, void *dev)
+{
+    (void)ctx;
+    cel_dra_device_free(dev);
+}
+
+dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
+{
+    cel_ctx *c = dra_xcalloc(1, sizeof *c);
+    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+    c->env = cel_dra_env_new(&o);
+    return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device};
+}
+
+void dra_cel_selector_eval_free(dra_selector_eval *ev)
+{
+    cel_ctx *c = ev->ctx;
+    if (!c)
+        return;
+    cel_env_free(c->env);
+    free(c);
+    ev->ctx = NULL;
+}

@@ -1,0 +1,149 @@
+/* Shared counters of partitionable devices (dra.md §3.7; upstream
+ * allocator_incubating.go checkAvailableCounters, deallocateCountersForDevice).
+ *
+ * Upstream keys both the available and the in-progress counters by pool
+ * *name* only, without the driver (dra-corrections.md, "Counter bookkeeping
+ * is keyed by pool name only").  We copy that: two drivers with a pool of the
+ * same name share one counter state within a run, and the available counters
+ * are those of the first such pool that needed them. */
+#include <string.h>
+
+#include "internal.h"
+
+dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!json_is_array(arr) || !json_array_size(arr))
+        return NULL;
+    al_counter_set *s = dra_arena_zalloc(a, json_array_size(arr) * sizeof *s);
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        const json_t *j = json_array_get(arr, i);
+        al_counter_set *x = &s[(*n)++];
+        x->name = al_jstr(j, setkey);
+        if (!x->name)
+            x->name = "";
+        const json_t *cs = al_jget(j, "counters");
+        if (!json_is_object(cs))
+            continue;
+        x->c = dra_arena_zalloc(a, (json_object_size(cs) + 1) * sizeof *x->c);
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)cs, k, v) {
+            al_counter *c = &x->c[x->n++];
+            c->name = k;
+            const char *q = al_jstr(v, "value");
+            dra_err *e = q ? dra_quantity_parse(q, &c->value) : NULL;
+            if (e || !q)
+                c->value = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+            dra_err_free(e);
+        }
+    }
+    *out = s;
+    return NULL;
+}
+
+static al_cstate *cstate_for(al_run *r, const char *pool)
+{
+    for (size_t i = 0; i < r->ncstates; i++)
+        if (strcmp(r->cstates[i].pool, pool) == 0)
+            return &r->cstates[i];
+    r->cstates = dra_xrealloc(r->cstates, (r->ncstates + 1) * sizeof *r->cstates);
+    al_cstate *c = &r->cstates[r->ncstates++];
+    *c = (al_cstate){.pool = pool};
+    return c;
+}
+
+static al_cstate_entry *entry(al_cstate *c, const char *set, const char *counter, bool create)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (strcmp(c->e[i].set, set) == 0 && strcmp(c->e[i].counter, counter) == 0)
+            return &c->e[i];
+    if (!create)
+        return NULL;
+    if (c->n == c->cap) {
+        c->cap = c->cap ? c->cap * 2 : 16;
+        c->e = dra_xrealloc(c->e, c->cap * sizeof *c->e);
+    }
+    al_cstate_entry *e = &c->e[c->n++];
+    *e = (al_cstate_entry){.set = set, .counter = counter};
+    e->avail = e->consumed = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+    return e;
+}
+
+static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
+{
+    for (size_t i = 0; i < pool->nsets; i++)
+        for (size_t j = 0; j < pool->sets[i]->n; j++) {
+            al_cstate_entry *e = entry(c, pool->sets[i]->name, pool->sets[i]->c[j].name, true);
+            e->has_avail = true;
+            e->avail = pool->sets[i]->c[j].value;
+        }
+    /* Subtract what allocated devices of the pool consume (targeting the node
+     * or not); in-progress devices are tracked in `consumed`. */
+    for (int pass = 0; pass < 2; pass++) {
+        al_slice **ss = pass ? pool->other : pool->target;
+        size_t ns = pass ? pool->nother : pool->ntarget;
+        for (size_t si = 0; si < ns; si++)
+            for (size_t di = 0; di < ss[si]->ndev; di++) {
+                al_device *d = &ss[si]->dev[di];
+                if (!al_device_allocated(r->w, d->gid))
+                    continue;
+                for (size_t k = 0; k < d->ncons; k++)
+                    for (size_t m = 0; m < d->cons[k].n; m++) {
+                        al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, false);
+                        if (!e || !e->has_avail)
+                            continue;
+                        dra_quantity_sub(&e->avail, &e->avail, &d->cons[k].c[m].value);
+                    }
+            }
+    }
+    c->avail_done = true;
+}
+
+bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen)
+{
+    al_cstate *c = cstate_for(r, pool->pool);
+    if (!c->avail_done)
+        compute_available(r, pool, c);
+    for (size_t k = 0; k < d->ncons; k++)
+        for (size_t m = 0; m < d->cons[k].n; m++) {
+            al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);
+            dra_quantity_add(&e->consumed, &e->consumed, &d->cons[k].c[m].value);
+        }
+    for (size_t i = 0; i < c->n; i++) {
+        al_cstate_entry *e = &c->e[i];
+        if (!e->has_avail || dra_quantity_cmp(&e->avail, &e->consumed) >= 0)
+            continue;
+        if (why) {
+            /* needed by this device vs what was left before it */
+            dra_quantity need = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI), left;
+            for (size_t k = 0; k < d->ncons; k++)
+                if (strcmp(d->cons[k].name, e->set) == 0)
+                    for (size_t m = 0; m < d->cons[k].n; m++)
+                        if (strcmp(d->cons[k].c[m].name, e->counter) == 0)
+                            dra_quantity_add(&need, &need, &d->cons[k].c[m].value);
+            dra_quantity before;
+            dra_quantity_sub(&before, &e->consumed, &need);
+            dra_quantity_sub(&left, &e->avail, &before);
+            if (dra_quantity_sign(&left) < 0)
+                left = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+            char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_STRMAX];
+            snprintf(why, whylen, "counter set %s, counter %s: needs %s, %s left", e->set, e->counter,
+                     dra_quantity_format_canonical(&need, b1), dra_quantity_format_canonical(&left, b2));
+        }
+        al_counters_release(r, pool, d);
+        return false;
+    }
+    return true;
+}
+
+void al_counters_release(al_run *r, al_pool *pool, al_device *d)
+{
+    al_cstate *c = cstate_for(r, pool->pool);
+    for (size_t k = 0; k < d->ncons; k++)
+        for (size_t m = 0; m < d->cons[k].n; m++) {
+            al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);
+            dra_quantity_sub(&e->consumed, &e->consumed, &d->cons[k].c[m].value);
+        }
+}

@@ -1,0 +1,164 @@
+/* The explain trace: for each claim and request, the first reason each
+ * candidate device was not taken, the pools seen, and search statistics.
+ * Upstream records none of this; it is what users ask for most. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+#include "internal.h"
+
+static const char *const reason_names[] = {
+    [DRA_REJECT_IN_USE] = "in-use",
+    [DRA_REJECT_BINDING_DISABLED] = "binding-conditions-disabled",
+    [DRA_REJECT_CLASS_SELECTOR] = "class-selector",
+    [DRA_REJECT_REQUEST_SELECTOR] = "request-selector",
+    [DRA_REJECT_NODE_MISMATCH] = "node-selector",
+    [DRA_REJECT_CAPACITY] = "capacity",
+    [DRA_REJECT_COUNTERS_DISABLED] = "counters-disabled",
+    [DRA_REJECT_COUNTERS] = "counters",
+    [DRA_REJECT_TAINT] = "taint",
+    [DRA_REJECT_CONSTRAINT] = "constraint",
+    [DRA_REJECT_CEL_ERROR] = "cel-error",
+};
+
+const char *dra_reject_reason_name(dra_reject_reason r)
+{
+    if ((size_t)r < sizeof reason_names / sizeof reason_names[0] && reason_names[r])
+        return reason_names[r];
+    return "unknown";
+}
+
+void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
+{
+    al_req_trace *t = NULL;
+    for (size_t i = 0; i < r->ntraces && !t; i++)
+        if (r->traces[i].claim == ci && r->traces[i].req == req)
+            t = &r->traces[i];
+    if (!t) {
+        if (r->ntraces == r->captraces) {
+            r->captraces = r->captraces ? r->captraces * 2 : 8;
+            r->traces = dra_xrealloc(r->traces, r->captraces * sizeof *r->traces);
+        }
+        t = &r->traces[r->ntraces++];
+        *t = (al_req_trace){.claim = ci, .req = req};
+        t->seen = dra_xcalloc(r->nldev + 1, 1);
+    }
+    if (lid < 0 || (size_t)lid >= r->nldev || t->seen[lid])
+        return;
+    t->seen[lid] = 1;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 8;
+        t->rej = dra_xrealloc(t->rej, t->cap * sizeof *t->rej);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    t->rej[t->n++] = (al_reject){lid, why, dra_xvasprintf(fmt, ap)};
+    va_end(ap);
+}
+
+static int cmp_reject(const void *a, const void *b)
+{
+    const al_reject *x = a, *y = b;
+    return (x->lid > y->lid) - (x->lid < y->lid);
+}
+
+json_t *al_explain_build(al_run *r)
+{
+    json_t *ex = json_object();
+    json_object_set_new(ex, "node", json_string(r->node_name ? r->node_name : ""));
+    json_t *pools = json_array();
+    for (size_t i = 0; i < r->npools; i++) {
+        al_pool *p = &r->pools[i];
+        size_t nd = 0;
+        for (size_t k = 0; k < p->ntarget; k++)
+            nd += p->target[k]->ndev;
+        json_t *o = json_pack("{s:s,s:s,s:s,s:I}", "driver", p->driver, "pool", p->pool, "status",
+                              p->incomplete ? "incomplete" : p->invalid ? "invalid" : "usable", "devices",
+                              (json_int_t)nd);
+        if (p->invalid)
+            json_object_set_new(o, "reason", json_string(p->invalid_reason));
+        if (p->has_binding)
+            json_object_set_new(o, "bindingConditions", json_true());
+        json_array_append_new(pools, o);
+    }
+    json_object_set_new(ex, "pools", pools);
+    json_t *claims = json_array();
+    for (size_t ci = 0; ci < r->nclaims; ci++) {
+        al_claim *c = &r->claims[ci];
+        json_t *reqs = json_array();
+        for (size_t ti = 0; ti < r->ntraces; ti++) {
+            al_req_trace *t = &r->traces[ti];
+            if (t->claim != (int)ci)
+                continue;
+            qsort(t->rej, t->n, sizeof *t->rej, cmp_reject);
+            json_t *rej = json_array();
+            for (size_t k = 0; k < t->n; k++)
+                json_array_append_new(rej, json_pack("{s:s,s:s,s:s}", "device", r->ldev[t->rej[k].lid]->id_str,
+                                                     "reason", dra_reject_reason_name(t->rej[k].reason), "detail",
+                                                     t->rej[k].detail));
+            json_array_append_new(reqs, json_pack("{s:s,s:o}", "request", t->req->full_name, "rejected", rej));
+        }
+        json_t *chosen = json_array();
+        for (size_t k = 0; k < c->nres; k++)
+            json_array_append_new(chosen, json_pack("{s:s,s:s}", "request", c->res[k].req->full_name, "device",
+                                                    c->res[k].dev->id_str));
+        json_array_append_new(claims, json_pack("{s:s,s:o,s:o}", "claim", c->ref ? c->ref : "", "requests", reqs,
+                                                "allocated", chosen));
+    }
+    json_object_set_new(ex, "claims", claims);
+    json_object_set_new(ex, "stats",
+                        json_pack("{s:I,s:I,s:I,s:I,s:f}", "invocations", (json_int_t)r->stats.invocations,
+                                  "devicesTried", (json_int_t)r->stats.devices_tried, "backtracks",
+                                  (json_int_t)r->stats.backtracks, "pruned", (json_int_t)r->stats.pruned, "seconds",
+                                  r->stats.seconds));
+    return ex;
+}
+
+json_t *dra_alloc_explain_json(const dra_alloc_result *r)
+{
+    return r && r->explain ? json_incref(r->explain) : NULL;
+}
+
+void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
+{
+    if (!r || !r->explain)
+        return;
+    const json_t *ex = r->explain;
+    dra_buf_printf(b, "node %s:\n", al_jstr(ex, "node"));
+    size_t i;
+    const json_t *p;
+    const json_t *pools = json_object_get(ex, "pools");
+    if (!json_array_size(pools))
+        dra_buf_puts(b, "  no resource pools are available on this node\n");
+    json_array_foreach(pools, i, p) {
+        dra_buf_printf(b, "  pool %s/%s: %s", al_jstr(p, "driver"), al_jstr(p, "pool"), al_jstr(p, "status"));
+        if (al_jstr(p, "reason"))
+            dra_buf_printf(b, " (%s)", al_jstr(p, "reason"));
+        dra_buf_printf(b, ", %lld devices%s\n", (long long)json_integer_value(json_object_get(p, "devices")),
+                       al_jbool(p, "bindingConditions") ? ", binding conditions (searched last)" : "");
+    }
+    const json_t *c;
+    json_array_foreach(json_object_get(ex, "claims"), i, c) {
+        dra_buf_printf(b, "  claim %s:\n", al_jstr(c, "claim"));
+        size_t k;
+        const json_t *q;
+        json_array_foreach(json_object_get(c, "requests"), k, q) {
+            dra_buf_printf(b, "    request %s:\n", al_jstr(q, "request"));
+            size_t m;
+            const json_t *x;
+            json_array_foreach(json_object_get(q, "rejected"), m, x) dra_buf_printf(
+                b, "      %s: %s: %s\n", al_jstr(x, "device"), al_jstr(x, "reason"), al_jstr(x, "detail"));
+        }
+        json_array_foreach(json_object_get(c, "allocated"), k, q) dra_buf_printf(b, "    allocated %s -> %s\n",
+                                                                                 al_jstr(q, "request"),
+                                                                                 al_jstr(q, "device"));
+    }
+    const json_t *st = json_object_get(ex, "stats");
+    dra_buf_printf(b, "  search: %lld invocations, %lld devices tried, %lld backtracks, %lld pruned, %.3f ms\n",
+                   (long long)json_integer_value(json_object_get(st, "invocations")),
+                   (long long)json_integer_value(json_object_get(st, "devicesTried")),
+                   (long long)json_integer_value(json_object_get(st, "backtracks")),
+                   (long long)json_integer_value(json_object_get(st, "pruned")),
+                   json_real_value(json_object_get(st, "seconds")) * 1000.0);
+}

@@ -1,0 +1,408 @@
+/* Private types of the allocator engine (src/common/alloc only).
+ *
+ * Memory: everything of a world lives in the world's arena (w->arena) except
+ * the per-ID state arrays (heap, grown as IDs are interned) and the compiled
+ * selector programs (freed through the evaluator).  Everything of one run
+ * lives in the run's arena.  JSON is borrowed from the caller.
+ */
+#ifndef DRA_ALLOC_INTERNAL_H
+#define DRA_ALLOC_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "../base/arena.h"
+#include "../base/buf.h"
+#include "../model/quantity.h"
+#include "alloc.h"
+
+/* ---- small string map (open addressing, arena keys) -------------------- */
+
+typedef struct amap_entry {
+    const char *key;
+    size_t len;
+    uint64_t hash;
+    intptr_t val;
+} amap_entry;
+
+typedef struct amap {
+    amap_entry *e;
+    size_t n, cap; /* cap is a power of two */
+} amap;
+
+uint64_t amap_hash(const char *s, size_t len);
+/* Lookup; returns true and sets *val when found. */
+bool amap_get(const amap *m, const char *key, size_t len, intptr_t *val);
+/* Insert or replace; the key must stay valid (arena or JSON). */
+void amap_put(amap *m, const char *key, size_t len, intptr_t val);
+void amap_free(amap *m);
+
+/* ---- features the allocator cares about ------------------------------------ */
+
+typedef struct al_features {
+    bool admin_access, prioritized_list, partitionable, device_taints, taint_rules;
+    bool binding_and_status, consumable_capacity, list_attributes;
+} al_features;
+
+/* ---- slices, devices, counters, capacity -------------------------------------- */
+
+typedef struct al_counter {
+    const char *name;
+    dra_quantity value;
+} al_counter;
+
+typedef struct al_counter_set {
+    const char *name;
+    al_counter *c;
+    size_t n;
+} al_counter_set;
+
+typedef struct al_capacity {
+    const char *name;
+    dra_quantity value;
+    bool has_policy, has_default, has_range, has_min, has_max, has_step, has_values;
+    dra_quantity def, min, max, step;
+    dra_quantity *values;
+    size_t nvalues;
+} al_capacity;
+
+typedef struct al_taint {
+    const char *key, *value, *effect;
+    const json_t *json;
+    const char *rule; /* DeviceTaintRule name, NULL for a slice taint */
+} al_taint;
+
+struct al_slice;
+
+typedef struct al_device {
+    const char *name;
+    const json_t *json;
+    const json_t *attributes;         /* object or NULL */
+    al_capacity *cap;
+    size_t ncap;
+    al_counter_set *cons;             /* consumesCounters: set name + counters */
+    size_t ncons;
+    al_taint *taints;
+    size_t ntaints;
+    const json_t *binding_conditions, *binding_failure_conditions; /* arrays or NULL */
+    bool binds_to_node, allow_multi, has_binding;
+    /* per-device node selection */
+    const char *node_name;
+    bool all_nodes;
+    const json_t *node_selector;
+    struct al_slice *slice;
+    int gid;                          /* interned device ID */
+    char *id_str;                     /* "driver/pool/device" */
+    void *eval_cache;
+    int lid;                          /* run-local index, valid when run_id matches */
+    unsigned run_id;
+} al_device;
+
+typedef struct al_slice {
+    const json_t *json;
+    const char *name, *driver, *pool;
+    int64_t generation, count;
+    const char *node_name;
+    bool all_nodes, per_device, per_device_set;
+    const json_t *node_selector;
+    al_counter_set *sets;             /* sharedCounters */
+    size_t nsets;
+    al_device *dev;
+    size_t ndev;
+} al_slice;
+
+/* All slices of one (driver, pool), cluster-wide. */
+typedef struct al_pool_slices {
+    const char *driver, *pool;
+    al_slice **s;
+    size_t n, cap;
+} al_pool_slices;
+
+typedef struct al_class {
+    const char *name;
+    const json_t *json;
+    const json_t *selectors; /* array or NULL */
+    const json_t *config;    /* array or NULL */
+} al_class;
+
+/* A compiled expression (cached per world by text). */
+typedef struct al_prog {
+    void *prog;
+    char *error; /* compile error text, NULL when compiled */
+} al_prog;
+
+/* Capacity consumed on one device: one quantity per name. */
+typedef struct al_capuse {
+    bool present;
+    size_t n, cap;
+    const char **names;
+    dra_quantity *q;
+} al_capuse;
+
+/* Per device ID state (index = gid). */
+typedef struct al_idstate {
+    bool allocated;   /* exclusive use by an in-use claim */
+    bool shared;      /* some in-use result carries a shareID */
+    al_capuse agg;    /* aggregated consumed capacity of in-use claims */
+} al_idstate;
+
+struct dra_alloc_world {
+    dra_arena arena;
+    al_features f;
+    dra_features features;
+    dra_selector_eval eval;
+    amap classes;        /* name -> al_class* */
+    al_slice *slices;
+    size_t nslices;
+    amap pools;          /* "driver\x1fpool" -> al_pool_slices* */
+    al_pool_slices **poollist;
+    size_t npools;
+    amap ids;            /* "driver\x1fpool\x1fdevice" -> gid */
+    al_idstate *st;
+    size_t nids, capids;
+    amap progs;          /* expression -> al_prog* */
+    al_device **devices; /* every device (for freeing eval caches) */
+    size_t ndevices, capdevices;
+    amap bynode;         /* node name -> al_pool_slices* (slices with that nodeName) */
+    al_pool_slices shared; /* slices without nodeName */
+    unsigned run_seq;
+};
+
+int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device);
+/* -1 when unknown. */
+int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device);
+
+/* ---- pools of one run ------------------------------------------------------------- */
+
+typedef struct al_pool {
+    const char *driver, *pool;
+    bool incomplete, invalid, obsolete_skipped, has_binding;
+    char *invalid_reason;
+    al_slice **target;     /* slices targeting the node, sorted by name (device slices) */
+    size_t ntarget;
+    al_slice **other;      /* same-generation pool-mates not targeting the node */
+    size_t nother;
+    al_counter_set **sets; /* counter sets (pointers into slices) */
+    size_t nsets;
+} al_pool;
+
+/* Pool gathering (pools.c).  Sets *pools (run arena). Errors are fatal. */
+struct al_run;
+dra_err *al_gather_pools(struct al_run *r);
+
+/* ---- requests and claims ---------------------------------------------------------- */
+
+typedef struct al_toleration {
+    const char *key, *op, *value, *effect;
+} al_toleration;
+
+typedef struct al_capreq {
+    const char *name;
+    dra_quantity q;
+} al_capreq;
+
+typedef enum { AL_MODE_EXACT, AL_MODE_ALL, AL_MODE_OTHER } al_mode;
+
+typedef struct al_req {
+    const char *name;         /* request or subrequest name */
+    const char *full_name;    /* "req" or "req/sub" */
+    struct al_req *parent;    /* the request of a subrequest */
+    const json_t *json;       /* exactly / subrequest object */
+    const char *class_name;
+    al_class *class;
+    const json_t *selectors;
+    al_mode mode;
+    const char *mode_str;
+    int64_t count;
+    bool admin, has_admin;
+    al_toleration *tol;
+    size_t ntol;
+    const json_t *tolerations; /* array or NULL, copied into results */
+    bool has_capacity;         /* the capacity object is present */
+    al_capreq *capreq;
+    size_t ncapreq;
+    struct al_req *subs;      /* firstAvailable */
+    size_t nsubs;
+    int selected_sub;
+    /* prepared */
+    int ndevices;
+    al_device **all;          /* All mode list */
+    struct al_pool **all_pool;
+    size_t nall;
+    uint8_t *match;           /* per run-local device: 0 unknown, 1 no, 2 yes */
+} al_req;
+
+typedef struct al_constraint {
+    bool match;               /* matchAttribute, else distinctAttribute */
+    const char *attr;         /* fully qualified name */
+    const json_t *requests;   /* array or NULL */
+    /* matchAttribute state */
+    const json_t *ref;        /* reference attribute value */
+    const json_t **ref_set;   /* list semantics: running intersection */
+    size_t nref_set;
+    int ndevices;
+    /* distinctAttribute state: one value per base request name (upstream) */
+    const char **dnames;
+    const json_t **vals;
+    size_t nvals, capvals;
+} al_constraint;
+
+typedef struct al_result_dev {
+    al_req *req;
+    al_device *dev;
+    struct al_pool *pool;
+    bool admin;
+    bool has_share;
+    char share_id[37];
+    al_capuse consumed;       /* only for multi-allocatable devices */
+} al_result_dev;
+
+typedef struct al_claim {
+    const json_t *json;
+    const char *ns, *name, *uid;
+    char *ref;                /* "ns/name" as klog.KObj prints it */
+    al_req *reqs;
+    size_t nreqs;
+    al_constraint *cons;
+    size_t ncons;
+    al_result_dev *res;
+    size_t nres, capres;
+} al_claim;
+
+/* ---- explain --------------------------------------------------------------------- */
+
+typedef struct al_reject {
+    int lid;
+    dra_reject_reason reason;
+    char *detail;
+} al_reject;
+
+typedef struct al_req_trace {
+    int claim;
+    al_req *req;
+    al_reject *rej;
+    size_t n, cap;
+    uint8_t *seen;            /* per run-local device */
+} al_req_trace;
+
+/* ---- run ----------------------------------------------------------------------------- */
+
+/* Counter bookkeeping keyed by pool *name* (upstream quirk, see counters.c). */
+typedef struct al_cstate_entry {
+    const char *set, *counter;
+    bool has_avail;
+    dra_quantity avail, consumed;
+} al_cstate_entry;
+
+typedef struct al_cstate {
+    const char *pool;
+    bool avail_done;
+    al_cstate_entry *e;
+    size_t n, cap;
+} al_cstate;
+
+typedef struct al_run {
+    dra_alloc_world *w;
+    dra_arena arena;
+    const json_t *node;
+    const char *node_name;
+    const dra_alloc_opts *opts;
+    al_pool *pools;
+    size_t npools;
+    /* run-local device index: lid -> device, pool */
+    al_device **ldev;
+    al_pool **lpool;
+    size_t nldev;
+    unsigned run_id;
+    al_claim *claims;
+    size_t nclaims;
+    /* search state */
+    int **allocating;         /* per lid: claim indices (set) */
+    int *nallocating;
+    al_capuse *capuse;        /* per lid: in-progress capacity */
+    al_cstate *cstates;
+    size_t ncstates;
+    dra_alloc_stats stats;
+    struct timespec start;
+    bool timed_out;
+    /* explain */
+    al_req_trace *traces;
+    size_t ntraces, captraces;
+} al_run;
+
+struct dra_alloc_result {
+    bool ok;
+    char *reason;
+    json_t **allocs;
+    size_t nallocs;
+    dra_alloc_stats stats;
+    json_t *explain;          /* built at the end of a run when requested */
+    /* for commit */
+    json_t **claim_copies;
+    size_t nclaims;
+};
+
+/* ---- helpers across files -------------------------------------------------------- */
+
+const char *al_jstr(const json_t *o, const char *key);
+bool al_jbool(const json_t *o, const char *key);
+const json_t *al_jget(const json_t *o, const char *key);
+
+/* Features. */
+void al_features_from(al_features *f, const dra_features *src);
+
+/* Selectors (search.c): evaluate class then request selectors. */
+dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, al_device *d, int lid, bool *ok);
+
+/* capacity.c */
+bool al_capacity_requests_exist(const al_req *req, const al_device *d);
+/* Feasibility of req on d with the given consumed state (NULL = none). */
+bool al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
+                      char *why, size_t whylen);
+/* Consumed amounts of req on d, one per device capacity (into use). */
+void al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use);
+void al_capuse_add(al_capuse *u, const al_capuse *add);
+void al_capuse_sub(al_capuse *u, const al_capuse *sub);
+bool al_capuse_all_zero(const al_capuse *u);
+const dra_quantity *al_capuse_get(const al_capuse *u, const char *name);
+void al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q);
+void al_capuse_free(al_capuse *u);
+void al_capuse_copy(al_capuse *dst, const al_capuse *src);
+dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, size_t *n);
+
+/* counters.c */
+bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen);
+void al_counters_release(al_run *r, al_pool *pool, al_device *d);
+dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n);
+
+/* taints.c */
+bool al_toleration_tolerates(const al_toleration *t, const al_taint *taint);
+/* The first untolerated blocking taint, or NULL. */
+const al_taint *al_taint_blocks(const al_device *d, const al_req *req);
+void al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n);
+void al_parse_tolerations(dra_arena *a, const json_t *arr, al_toleration **out, size_t *n);
+
+/* constraints.c */
+const json_t *al_lookup_attribute(const al_device *d, const char *attr);
+bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
+void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d);
+
+/* result.c */
+json_t *al_build_allocation(al_run *r, al_claim *c, dra_err **err);
+
+/* explain.c */
+void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
+    DRA_PRINTF(6, 7);
+json_t *al_explain_build(al_run *r);
+
+/* state.c */
+void al_state_add_claim(dra_alloc_world *w, const json_t *claim);
+bool al_device_allocated(const dra_alloc_world *w, int gid);
+
+/* nodesel (pools.c) */
+dra_err *al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
+                         bool *match);
+
+#endif

@@ -1,0 +1,436 @@
+/* Pool gathering for one node (dra.md §3.2, dra-corrections.md A8; upstream
+ * incubating/pools_incubating.go GatherPools, addSlice, buildPool,
+ * checkSlicesInPool) and NodeSelector matching (component-helpers
+ * scheduling/corev1/nodeaffinity). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- node selectors ---------------------------------------------------------------- */
+
+static const char *node_label(const json_t *node, const char *key)
+{
+    return al_jstr(al_jget(al_jget(node, "metadata"), "labels"), key);
+}
+
+static bool in_values(const json_t *values, const char *s)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(values, i, v) {
+        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool parse_i64(const char *s, long long *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static dra_err *expr_match(const json_t *req, const json_t *node, bool *ok)
+{
+    const char *key = al_jstr(req, "key"), *op = al_jstr(req, "operator");
+    const json_t *values = al_jget(req, "values");
+    size_t nv = json_is_array(values) ? json_array_size(values) : 0;
+    if (!key || !op)
+        return dra_err_new(DRA_EXIT_INPUT, "node selector requirement needs key and operator");
+    const char *val = node_label(node, key);
+    if (!strcmp(op, "In") || !strcmp(op, "NotIn")) {
+        if (!nv)
+            return dra_err_new(DRA_EXIT_INPUT, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty");
+        bool in = val && in_values(values, val);
+        *ok = !strcmp(op, "In") ? in : !in;
+    } else if (!strcmp(op, "Exists") || !strcmp(op, "DoesNotExist")) {
+        if (nv)
+            return dra_err_new(DRA_EXIT_INPUT, "values: Invalid value: values set must be empty for exists and does not exist");
+        *ok = !strcmp(op, "Exists") ? val != NULL : val == NULL;
+    } else if (!strcmp(op, "Gt") || !strcmp(op, "Lt")) {
+        long long want, have;
+        if (nv != 1 || !parse_i64(json_string_value(json_array_get(values, 0)), &want))
+            return dra_err_new(DRA_EXIT_INPUT, "values: Invalid value: for 'Gt', 'Lt' operators, exactly one integer value is required");
+        *ok = parse_i64(val, &have) && (!strcmp(op, "Gt") ? have > want : have < want);
+    } else {
+        return dra_err_new(DRA_EXIT_INPUT, "%s: is not a valid label selector operator", op);
+    }
+    return NULL;
+}
+
+static dra_err *field_match(const json_t *req, const json_t *node, bool *ok)
+{
+    const char *key = al_jstr(req, "key"), *op = al_jstr(req, "operator");
+    const json_t *values = al_jget(req, "values");
+    size_t nv = json_is_array(values) ? json_array_size(values) : 0;
+    if (!key || strcmp(key, "metadata.name") != 0)
+        return dra_err_new(DRA_EXIT_INPUT, "%s: not a valid field selector key", key ? key : "");
+    if (!op || (strcmp(op, "In") && strcmp(op, "NotIn")))
+        return dra_err_new(DRA_EXIT_INPUT, "%s: not a valid selector operator", op ? op : "");
+    if (nv != 1)
+        return dra_err_new(DRA_EXIT_INPUT, "unexpected number of value (%zu) for node field selector operator \"%s\"", nv, op);
+    const char *name = al_jstr(al_jget(node, "metadata"), "name");
+    bool eq = name && json_is_string(json_array_get(values, 0)) &&
+              strcmp(name, json_string_value(json_array_get(values, 0))) == 0;
+    *ok = !strcmp(op, "In") ? eq : !eq;
+    return NULL;
+}
+
+dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched)
+{
+    *matched = false;
+    const json_t *terms = al_jget(selector, "nodeSelectorTerms");
+    size_t i;
+    const json_t *term;
+    bool any = false;
+    dra_err *errs = NULL;
+    json_array_foreach(terms, i, term) {
+        const json_t *exprs = al_jget(term, "matchExpressions"), *fields = al_jget(term, "matchFields");
+        size_t ne = json_is_array(exprs) ? json_array_size(exprs) : 0;
+        size_t nf = json_is_array(fields) ? json_array_size(fields) : 0;
+        if (!ne && !nf)
+            continue; /* an empty term matches nothing */
+        bool ok = true;
+        for (size_t k = 0; k < ne; k++) {
+            bool m = false;
+            dra_err *e = expr_match(json_array_get(exprs, k), node, &m);
+            if (e)
+                errs = dra_err_append(errs, e);
+            ok = ok && m;
+        }
+        for (size_t k = 0; k < nf; k++) {
+            bool m = false;
+            dra_err *e = field_match(json_array_get(fields, k), node, &m);
+            if (e)
+                errs = dra_err_append(errs, e);
+            ok = ok && m;
+        }
+        any = any || ok;
+    }
+    if (errs)
+        return errs;
+    *matched = any;
+    return NULL;
+}
+
+dra_err *al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
+                         bool *match)
+{
+    *match = false;
+    if (name && *name) {
+        *match = node_name && strcmp(node_name, name) == 0;
+        return NULL;
+    }
+    if (all) {
+        *match = true;
+        return NULL;
+    }
+    if (sel) {
+        dra_err *e = dra_node_selector_match(sel, node, match);
+        if (e) {
+            char *s = json_dumps(sel, JSON_COMPACT);
+            dra_err *w = dra_err_new(DRA_EXIT_INPUT, "failed to parse node selector %s: %s", s ? s : "", e->msg);
+            free(s);
+            dra_err_free(e);
+            return w;
+        }
+    }
+    return NULL;
+}
+
+/* ---- gathering ----------------------------------------------------------------------- */
+
+typedef struct group {
+    al_pool_slices *all; /* cluster-wide slices of the pool */
+    al_slice **s;        /* relevant slices at the highest generation */
+    size_t n, cap;
+} group;
+
+static int cmp_slice_name(const void *a, const void *b)
+{
+    return strcmp((*(al_slice *const *)a)->name, (*(al_slice *const *)b)->name);
+}
+
+static int cmp_pool(const void *a, const void *b)
+{
+    const al_pool *x = a, *y = b;
+    if (x->has_binding != y->has_binding)
+        return x->has_binding ? 1 : -1;
+    int c = strcmp(x->driver, y->driver);
+    return c ? c : strcmp(x->pool, y->pool);
+}
+
+static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
+{
+    const al_features *f = &r->w->f;
+    *rel = false;
+    if (!f->partitionable && (s->per_device_set || s->nsets > 0))
+        return NULL;
+    if (s->node_name || s->all_nodes || s->node_selector) {
+        dra_err *e = al_node_matches(r->node, r->node_name, s->node_name, s->all_nodes, s->node_selector, rel);
+        if (e) {
+            dra_err *w = dra_err_new(DRA_EXIT_INPUT,
+                                     "gather pool information: failed to perform node selection for slice %s: %s",
+                                     s->name, e->msg);
+            dra_err_free(e);
+            return w;
+        }
+        return NULL;
+    }
+    if (s->per_device) {
+        for (size_t i = 0; i < s->ndev; i++) {
+            al_device *d = &s->dev[i];
+            bool m;
+            dra_err *e = al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
+            if (e) {
+                dra_err *w = dra_err_new(DRA_EXIT_INPUT,
+                                         "gather pool information: failed to perform node selection for device %s in slice %s: %s",
+                                         d->name, s->name, e->msg);
+                dra_err_free(e);
+                return w;
+            }
+            if (m) {
+                *rel = true;
+                break;
+            }
+        }
+    }
+    return NULL; /* nothing known set: some future extension, ignored */
+}
+
+static void group_add(dra_arena *a, group *g, al_slice *s)
+{
+    if (g->n && s->generation < g->s[0]->generation)
+        return;
+    if (g->n && s->generation > g->s[0]->generation)
+        g->n = 0;
+    if (g->n == g->cap) {
+        g->cap = g->cap ? g->cap * 2 : 4;
+        al_slice **ns = dra_arena_alloc(a, g->cap * sizeof *ns);
+        if (g->n)
+            memcpy(ns, g->s, g->n * sizeof *ns);
+        g->s = ns;
+    }
+    g->s[g->n++] = s;
+}
+
+static void invalid(al_run *r, al_pool *p, const char *fmt, const char *a, const char *b)
+{
+    p->invalid = true;
+    p->invalid_reason = dra_arena_printf(&r->arena, fmt, a, b);
+}
+
+static bool validate_consumption(al_run *r, al_pool *p, al_slice **ss, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < ss[i]->ndev; j++) {
+            al_device *d = &ss[i]->dev[j];
+            for (size_t k = 0; k < d->ncons; k++) {
+                al_counter_set *set = NULL;
+                for (size_t m = 0; m < p->nsets && !set; m++)
+                    if (strcmp(p->sets[m]->name, d->cons[k].name) == 0)
+                        set = p->sets[m];
+                if (!set) {
+                    invalid(r, p, "counter set %s not found%s", d->cons[k].name, "");
+                    return false;
+                }
+                for (size_t c = 0; c < d->cons[k].n; c++) {
+                    bool found = false;
+                    for (size_t m = 0; m < set->n && !found; m++)
+                        found = strcmp(set->c[m].name, d->cons[k].c[c].name) == 0;
+                    if (!found) {
+                        invalid(r, p, "counter %s not found in counter set %s", d->cons[k].c[c].name, set->name);
+                        return false;
+                    }
+                }
+            }
+        }
+    return true;
+}
+
+static void build_pool(al_run *r, al_pool *p, group *g, al_slice **allgen, size_t nallgen)
+{
+    dra_arena *a = &r->arena;
+    bool part = r->w->f.partitionable;
+    qsort(g->s, g->n, sizeof *g->s, cmp_slice_name);
+    p->target = dra_arena_alloc(a, (g->n + 1) * sizeof *p->target);
+    for (size_t i = 0; i < g->n; i++)
+        if (!part || !g->s[i]->nsets)
+            p->target[p->ntarget++] = g->s[i];
+
+    /* Duplicate device names among node-targeting device slices. */
+    amap names = {0};
+    for (size_t i = 0; i < p->ntarget && !p->invalid; i++)
+        for (size_t j = 0; j < p->target[i]->ndev; j++) {
+            const char *n = p->target[i]->dev[j].name;
+            intptr_t v;
+            if (amap_get(&names, n, strlen(n), &v)) {
+                invalid(r, p, "duplicate device name %s%s", n, "");
+                break;
+            }
+            amap_put(&names, n, strlen(n), 1);
+        }
+    amap_free(&names);
+    if (p->invalid || !part)
+        goto done;
+
+    /* Counter sets: the pool's sharedCounters slices of this generation. */
+    al_slice **src = allgen ? allgen : g->s;
+    size_t nsrc = allgen ? nallgen : g->n;
+    size_t nsets = 0;
+    for (size_t i = 0; i < nsrc; i++)
+        nsets += src[i]->nsets;
+    p->sets = dra_arena_alloc(a, (nsets + 1) * sizeof *p->sets);
+    al_slice **sorted = dra_arena_alloc(a, (nsrc + 1) * sizeof *sorted);
+    memcpy(sorted, src, nsrc * sizeof *sorted);
+    qsort(sorted, nsrc, sizeof *sorted, cmp_slice_name);
+    for (size_t i = 0; i < nsrc && !p->invalid; i++)
+        for (size_t k = 0; k < sorted[i]->nsets; k++) {
+            for (size_t m = 0; m < p->nsets; m++)
+                if (strcmp(p->sets[m]->name, sorted[i]->sets[k].name) == 0) {
+                    invalid(r, p, "duplicate counter set name %s%s", sorted[i]->sets[k].name, "");
+                    break;
+                }
+            if (p->invalid)
+                break;
+            p->sets[p->nsets++] = &sorted[i]->sets[k];
+        }
+    if (p->invalid || !validate_consumption(r, p, p->target, p->ntarget))
+        goto done;
+
+    /* Pool-mates not targeting the node: kept for counter bookkeeping. */
+    if (allgen && nallgen != g->n) {
+        p->other = dra_arena_alloc(a, (nallgen + 1) * sizeof *p->other);
+        for (size_t i = 0; i < nallgen; i++) {
+            bool in = false;
+            for (size_t j = 0; j < g->n && !in; j++)
+                in = g->s[j] == allgen[i];
+            if (!in && !allgen[i]->nsets)
+                p->other[p->nother++] = allgen[i];
+        }
+        qsort(p->other, p->nother, sizeof *p->other, cmp_slice_name);
+        validate_consumption(r, p, p->other, p->nother);
+    }
+done:
+    if (p->invalid) {
+        p->ntarget = p->nother = p->nsets = 0;
+        return;
+    }
+    for (size_t i = 0; i < p->ntarget && !p->has_binding; i++)
+        for (size_t j = 0; j < p->target[i]->ndev && !p->has_binding; j++)
+            p->has_binding = p->target[i]->dev[j].has_binding;
+}
+
+dra_err *al_gather_pools(al_run *r)
+{
+    dra_alloc_world *w = r->w;
+    dra_arena *a = &r->arena;
+    amap gidx = {0};
+    group *groups = NULL;
+    size_t ngroups = 0, capgroups = 0;
+    dra_err *err = NULL;
+
+    al_pool_slices *lists[2] = {NULL, &w->shared};
+    intptr_t v;
+    if (r->node_name && amap_get(&w->bynode, r->node_name, strlen(r->node_name), &v))
+        lists[0] = (al_pool_slices *)v;
+    for (int li = 0; li < 2 && !err; li++) {
+        if (!lists[li])
+            continue;
+        for (size_t i = 0; i < lists[li]->n; i++) {
+            al_slice *s = lists[li]->s[i];
+            bool rel;
+            err = slice_relevant(r, s, &rel);
+            if (err)
+                break;
+            if (!rel)
+                continue;
+            char *key = dra_arena_printf(a, "%s\x1f%s", s->driver, s->pool);
+            size_t gi;
+            if (amap_get(&gidx, key, strlen(key), &v)) {
+                gi = (size_t)v;
+            } else {
+                if (ngroups == capgroups) {
+                    capgroups = capgroups ? capgroups * 2 : 8;
+                    groups = dra_xrealloc(groups, capgroups * sizeof *groups);
+                }
+                gi = ngroups++;
+                groups[gi] = (group){0};
+                amap_get(&w->pools, key, strlen(key), &v);
+                groups[gi].all = (al_pool_slices *)v;
+                amap_put(&gidx, key, strlen(key), (intptr_t)gi);
+            }
+            group_add(a, &groups[gi], s);
+        }
+    }
+    amap_free(&gidx);
+    if (err) {
+        free(groups);
+        return err;
+    }
+
+    r->pools = dra_arena_zalloc(a, (ngroups + 1) * sizeof *r->pools);
+    for (size_t gi = 0; gi < ngroups; gi++) {
+        group *g = &groups[gi];
+        al_pool *p = &r->pools[r->npools];
+        p->driver = g->s[0]->driver;
+        p->pool = g->s[0]->pool;
+        int64_t gen = g->s[0]->generation, want = g->s[0]->count;
+        if ((int64_t)g->n == want) {
+            build_pool(r, p, g, NULL, 0);
+            r->npools++;
+            continue;
+        }
+        /* Scan every slice of the pool, including those skipped above
+         * (other nodes, gates off): a newer generation makes this one
+         * obsolete; otherwise recount at this generation. */
+        bool obsolete = false;
+        al_slice **allgen = dra_arena_alloc(a, (g->all->n + 1) * sizeof *allgen);
+        size_t nall = 0;
+        for (size_t i = 0; i < g->all->n && !obsolete; i++) {
+            al_slice *s = g->all->s[i];
+            if (s->generation > gen)
+                obsolete = true;
+            else if (s->generation == gen)
+                allgen[nall++] = s;
+        }
+        if (obsolete)
+            continue;
+        if ((int64_t)nall != want) {
+            p->incomplete = true;
+            r->npools++;
+            continue;
+        }
+        build_pool(r, p, g, allgen, nall);
+        r->npools++;
+    }
+    free(groups);
+    qsort(r->pools, r->npools, sizeof *r->pools, cmp_pool);
+
+    /* Run-local device indices, in search order. */
+    size_t nd = 0;
+    for (size_t i = 0; i < r->npools; i++)
+        for (size_t j = 0; j < r->pools[i].ntarget; j++)
+            nd += r->pools[i].target[j]->ndev;
+    r->ldev = dra_arena_alloc(a, (nd + 1) * sizeof *r->ldev);
+    r->lpool = dra_arena_alloc(a, (nd + 1) * sizeof *r->lpool);
+    for (size_t i = 0; i < r->npools; i++)
+        for (size_t j = 0; j < r->pools[i].ntarget; j++)
+            for (size_t k = 0; k < r->pools[i].target[j]->ndev; k++) {
+                al_device *d = &r->pools[i].target[j]->dev[k];
+                d->lid = (int)r->nldev;
+                d->run_id = r->run_id;
+                r->ldev[r->nldev] = d;
+                r->lpool[r->nldev++] = &r->pools[i];
+            }
+    return NULL;
+}

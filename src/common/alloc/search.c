@@ -1,0 +1,846 @@
+/* Claim preparation and the depth-first, first-fit search (dra.md §3.3–§3.5,
+ * dra-corrections.md A1–A3, A6, A7; upstream incubating
+ * allocator_incubating.go Allocate, validateDeviceRequest, allocateOne,
+ * isSelectable, selectorsMatch, allocateDevice).
+ *
+ * The search visits devices in upstream's order (pools sorted by driver and
+ * pool name with binding-condition pools last, slices by name, devices in
+ * slice order), tries combinations rather than permutations within one
+ * request, and takes the first complete solution, so the same input gives
+ * upstream's devices.  Upstream's bookkeeping quirks are kept (see the
+ * comments at allocate_device).
+ *
+ * Bounded search: before trying devices for a slot, count the devices that
+ * could still fill the request from here on; when they are too few the
+ * branch cannot succeed and is cut.  The cut is only taken where it cannot
+ * change upstream's answer (see can_prune). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { R_FAIL = 0, R_OK, R_TOOMANY, R_ERR };
+
+#define MAX_RESULTS 32 /* resourceapi.AllocationResultsMaxSize */
+
+typedef struct loc {
+    size_t pool, slice, dev;
+} loc;
+
+typedef struct search {
+    al_run *r;
+    dra_err *err;
+} search;
+
+/* ---- selectors -------------------------------------------------------------------- */
+
+static al_prog *get_prog(dra_alloc_world *w, const char *expr)
+{
+    intptr_t v;
+    if (amap_get(&w->progs, expr, strlen(expr), &v))
+        return (al_prog *)v;
+    al_prog *p = dra_xcalloc(1, sizeof *p);
+    dra_err *e = w->eval.compile(w->eval.ctx, expr, &p->prog);
+    if (e) {
+        p->prog = NULL;
+        p->error = dra_xstrdup(e->msg);
+        dra_err_free(e);
+    }
+    amap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
+    return p;
+}
+
+/* selectorsMatch: all selectors must be true; errors are fatal. */
+static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const json_t *sels, al_device *d,
+                                int *failed_index, bool *ok)
+{
+    *ok = true;
+    size_t i;
+    const json_t *sel;
+    json_array_foreach(sels, i, sel) {
+        const char *expr = al_jstr(al_jget(sel, "cel"), "expression");
+        if (!expr)
+            expr = "";
+        al_prog *p = get_prog(r->w, expr);
+        if (p->error) {
+            if (class)
+                return dra_err_new(DRA_EXIT_INPUT, "class %s: selector #%zu: CEL compile error: %s", class->name, i,
+                                   p->error);
+            return dra_err_new(DRA_EXIT_INPUT, "claim %s: selector #%zu: CEL compile error: %s", r->claims[ci].ref, i,
+                               p->error);
+        }
+        bool m = false;
+        dra_err *e = r->w->eval.match(r->w->eval.ctx, p->prog, d->slice->driver, d->json, &r->w->features,
+                                      &d->eval_cache, &m);
+        if (e) {
+            dra_err *w;
+            if (class)
+                w = dra_err_new(DRA_EXIT_INPUT, "class %s: selector #%zu on device %s: CEL runtime error: %s",
+                                class->name, i, d->id_str, e->msg);
+            else
+                w = dra_err_new(DRA_EXIT_INPUT, "claim %s: selector #%zu on device %s: CEL runtime error: %s",
+                                r->claims[ci].ref, i, d->id_str, e->msg);
+            dra_err_free(e);
+            return w;
+        }
+        if (!m) {
+            *failed_index = (int)i;
+            *ok = false;
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, al_device *d, int lid, bool *ok)
+{
+    (void)pool;
+    *ok = false;
+    if (!r->w->f.binding_and_status && d->has_binding) {
+        if (r->opts->explain)
+            al_explain_reject(r, ci, req, lid, DRA_REJECT_BINDING_DISABLED,
+                              "has binding conditions, DRADeviceBindingConditions/DRAResourceClaimDeviceStatus off");
+        return NULL;
+    }
+    if (req->match[lid]) {
+        *ok = req->match[lid] == 2;
+        return NULL;
+    }
+    int idx = -1;
+    bool m;
+    dra_err *e;
+    if (req->class) {
+        e = selectors_match(r, ci, req->class, req->class->selectors, d, &idx, &m);
+        if (e) {
+            if (r->opts->explain)
+                al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
+            return e;
+        }
+        if (!m) {
+            req->match[lid] = 1;
+            if (r->opts->explain)
+                al_explain_reject(r, ci, req, lid, DRA_REJECT_CLASS_SELECTOR, "class %s selector #%d is false",
+                                  req->class->name, idx);
+            return NULL;
+        }
+    }
+    e = selectors_match(r, ci, NULL, req->selectors, d, &idx, &m);
+    if (e) {
+        if (r->opts->explain)
+            al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
+        return e;
+    }
+    if (!m) {
+        req->match[lid] = 1;
+        if (r->opts->explain)
+            al_explain_reject(r, ci, req, lid, DRA_REJECT_REQUEST_SELECTOR, "request selector #%d is false", idx);
+        return NULL;
+    }
+    if (d->slice->per_device) {
+        e = al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
+        if (e)
+            return e;
+        if (!m) {
+            req->match[lid] = 1;
+            if (r->opts->explain)
+                al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
+                                  "per-device node selection does not match node %s", r->node_name);
+            return NULL;
+        }
+    }
+    req->match[lid] = 2;
+    *ok = true;
+    return NULL;
+}
+
+/* ---- in-progress device marks (allocatingDevices) -------------------------------------- */
+
+static bool allocating_for(const al_run *r, int lid, int ci)
+{
+    for (int i = 0; i < r->nallocating[lid]; i++)
+        if (r->allocating[lid][i] == ci)
+            return true;
+    return false;
+}
+
+static void allocating_insert(al_run *r, int lid, int ci)
+{
+    if (allocating_for(r, lid, ci))
+        return;
+    r->allocating[lid] = dra_xrealloc(r->allocating[lid], (size_t)(r->nallocating[lid] + 1) * sizeof(int));
+    r->allocating[lid][r->nallocating[lid]++] = ci;
+}
+
+static void allocating_delete(al_run *r, int lid, int ci)
+{
+    for (int i = 0; i < r->nallocating[lid]; i++)
+        if (r->allocating[lid][i] == ci) {
+            r->allocating[lid][i] = r->allocating[lid][--r->nallocating[lid]];
+            return;
+        }
+}
+
+static bool in_use(const al_run *r, const al_device *d)
+{
+    return r->w->st[d->gid].allocated || r->nallocating[d->lid] > 0;
+}
+
+static bool capacity_in_use(const al_run *r, const al_device *d)
+{
+    return r->w->st[d->gid].agg.present || r->capuse[d->lid].present;
+}
+
+static al_capuse *agg_of(al_run *r, const al_device *d)
+{
+    return &r->w->st[d->gid].agg;
+}
+
+/* ---- allocateDevice -------------------------------------------------------------------- */
+
+static al_req *req_of(al_claim *c, int ri, int si)
+{
+    al_req *q = &c->reqs[ri];
+    return q->nsubs ? &q->subs[si] : q;
+}
+
+static const char *bare(const al_req *q)
+{
+    return q->name;
+}
+
+/* Upstream quirks reproduced here (dra.md §3.5 step 6, dra-corrections.md A2):
+ *  - counters reserved by the counter check are not released when the taint
+ *    or constraint check (or the capacity re-check) then rejects the device;
+ *  - the capacity re-check does not undo the in-progress mark or the
+ *    constraint additions;
+ *  - counters of a multi-allocatable device are never released on undo, and
+ *    its in-progress capacity entry stays when it consumed nothing. */
+static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_device *d, bool must)
+{
+    al_run *r = s->r;
+    const al_features *f = &r->w->f;
+    al_claim *c = &r->claims[ci];
+    bool multi = f->consumable_capacity && d->allow_multi;
+    char why[512];
+    why[0] = 0;
+    bool ex = r->opts->explain;
+
+    if (!multi && req->admin && allocating_for(r, d->lid, ci)) {
+        if (ex)
+            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+        return R_FAIL;
+    }
+    if (!req->admin && in_use(r, d)) {
+        if (ex)
+            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated");
+        return R_FAIL;
+    }
+    if (!f->partitionable && d->ncons > 0) {
+        if (ex)
+            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
+                              "consumes counters, DRAPartitionableDevices off");
+        return R_FAIL;
+    }
+    bool skip_counters = multi && capacity_in_use(r, d);
+    if (!skip_counters && d->ncons > 0 && !al_counters_take(r, pool, d, ex ? why : NULL, sizeof why)) {
+        if (ex)
+            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS, "%s", why);
+        return R_FAIL;
+    }
+    const al_taint *t;
+    if (f->device_taints && (t = al_taint_blocks(d, req))) {
+        if (ex)
+            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_TAINT, "taint %s=%s:%s%s%s not tolerated",
+                              t->key ? t->key : "", t->value ? t->value : "", t->effect ? t->effect : "",
+                              t->rule ? " from DeviceTaintRule " : "", t->rule ? t->rule : "");
+        return R_FAIL;
+    }
+    for (size_t i = 0; i < c->ncons; i++) {
+        if (al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
+            continue;
+        if (must) {
+            s->err = dra_err_new(DRA_EXIT_INPUT,
+                                 "claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied",
+                                 c->ref, bare(req), d->id_str);
+            return R_ERR;
+        }
+        for (size_t e = 0; e < i; e++)
+            al_constraint_remove(r, &c->cons[e], req, d);
+        if (ex)
+            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
+        return R_FAIL;
+    }
+    if (!multi)
+        allocating_insert(r, d->lid, ci);
+
+    al_capuse consumed = {0};
+    bool has_share = false;
+    if (f->consumable_capacity) {
+        if (!al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
+            if (ex)
+                al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
+            return R_FAIL;
+        }
+        if (multi) {
+            al_capacity_consumed(req, d, &consumed);
+            al_capuse_add(&r->capuse[d->lid], &consumed);
+            has_share = true;
+        }
+    }
+    if (c->nres == c->capres) {
+        c->capres = c->capres ? c->capres * 2 : 8;
+        c->res = dra_xrealloc(c->res, c->capres * sizeof *c->res);
+    }
+    al_result_dev *res = &c->res[c->nres++];
+    *res = (al_result_dev){.req = req, .dev = d, .pool = pool, .admin = req->admin, .has_share = has_share};
+    res->consumed = consumed;
+    return R_OK;
+}
+
+static void deallocate_last(al_run *r, int ci)
+{
+    al_claim *c = &r->claims[ci];
+    al_result_dev *res = &c->res[c->nres - 1];
+    al_device *d = res->dev;
+    al_req *req = res->req;
+    bool multi = r->w->f.consumable_capacity && d->allow_multi;
+    for (size_t i = 0; i < c->ncons; i++)
+        al_constraint_remove(r, &c->cons[i], req, d);
+    allocating_delete(r, d->lid, ci);
+    if (multi) {
+        if (res->consumed.n > 0)
+            al_capuse_sub(&r->capuse[d->lid], &res->consumed);
+    } else if (r->w->f.partitionable && d->ncons > 0) {
+        al_counters_release(r, res->pool, d);
+    }
+    al_capuse_free(&res->consumed);
+    c->nres--;
+    r->stats.backtracks++;
+}
+
+/* ---- bounded search ------------------------------------------------------------------ */
+
+static bool claim_prunable(const al_run *r, const al_claim *c)
+{
+    for (size_t i = 0; i < c->ncons; i++) {
+        /* distinctAttribute undo and list matchAttribute undo change state
+         * that a cut branch would have changed too. */
+        if (!c->cons[i].match || r->w->f.list_attributes)
+            return false;
+    }
+    return true;
+}
+
+/* Count devices from `start` that pass the cheap checks of the device loop,
+ * stopping at `need`.  Returns -1 when the count cannot be trusted to stand
+ * for upstream's exhaustive search (an error, or a device whose tentative
+ * allocation leaves state behind). */
+static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
+{
+    int n = 0;
+    bool saved = r->opts->explain;
+    for (size_t pi = start.pool; pi < r->npools; pi++) {
+        al_pool *p = &r->pools[pi];
+        if (p->incomplete || p->invalid)
+            continue;
+        for (size_t si = pi == start.pool ? start.slice : 0; si < p->ntarget; si++) {
+            al_slice *sl = p->target[si];
+            for (size_t di = (pi == start.pool && si == start.slice) ? start.dev : 0; di < sl->ndev; di++) {
+                al_device *d = &sl->dev[di];
+                if (req->admin ? allocating_for(r, d->lid, ci) : in_use(r, d))
+                    continue;
+                bool ok;
+                dra_err *e = al_is_selectable(r, ci, req, p, d, d->lid, &ok);
+                if (e) {
+                    dra_err_free(e);
+                    return -1;
+                }
+                if (!ok)
+                    continue;
+                if (r->w->f.consumable_capacity &&
+                    !al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0))
+                    continue;
+                if (d->ncons > 0 || (r->w->f.consumable_capacity && d->allow_multi))
+                    return -1;
+                if (++n >= need)
+                    return n;
+            }
+        }
+    }
+    (void)saved;
+    return n;
+}
+
+/* ---- allocateOne ----------------------------------------------------------------------- */
+
+static double elapsed(const al_run *r)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - r->start.tv_sec) + (double)(now.tv_nsec - r->start.tv_nsec) / 1e9;
+}
+
+static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, loc start)
+{
+    al_run *r = s->r;
+    r->stats.invocations++;
+    if (r->opts->timeout > 0 && (r->stats.invocations & 255) == 0 && elapsed(r) > r->opts->timeout) {
+        r->timed_out = true;
+        s->err = dra_err_new(DRA_EXIT_INPUT, "timed out trying to allocate devices");
+        return R_ERR;
+    }
+    if ((size_t)ci >= r->nclaims)
+        return R_OK;
+    al_claim *c = &r->claims[ci];
+    if ((size_t)ri >= c->nreqs) {
+        int res = allocate_one(s, ci + 1, 0, 0, 0, false, (loc){0, 0, 0});
+        return res == R_TOOMANY ? R_FAIL : res;
+    }
+    al_req *top = &c->reqs[ri];
+    if (!in_sub && top->nsubs > 0) {
+        bool all_exceeded = true;
+        for (size_t k = 0; k < top->nsubs; k++) {
+            int res = allocate_one(s, ci, ri, (int)k, 0, true, (loc){0, 0, 0});
+            if (res == R_TOOMANY)
+                continue;
+            all_exceeded = false;
+            if (res == R_ERR)
+                return R_ERR;
+            if (res == R_OK) {
+                top->selected_sub = (int)k;
+                return R_OK;
+            }
+        }
+        return all_exceeded ? R_TOOMANY : R_FAIL;
+    }
+    al_req *req = req_of(c, ri, si);
+    bool all = req->mode == AL_MODE_ALL;
+    if (all && req->nall == 0)
+        return R_FAIL;
+    if (d >= req->ndevices)
+        return allocate_one(s, ci, ri + 1, 0, 0, false, (loc){0, 0, 0});
+    if ((int)c->nres + req->ndevices - d > MAX_RESULTS)
+        return R_TOOMANY;
+
+    if (all) {
+        int res = allocate_device(s, ci, req, req->all_pool[d], req->all[d], true);
+        if (res != R_OK)
+            return res;
+        res = allocate_one(s, ci, ri, si, d + 1, in_sub, (loc){0, 0, 0});
+        if (res != R_OK)
+            deallocate_last(r, ci);
+        return res;
+    }
+
+    if (!r->opts->no_prune && claim_prunable(r, c)) {
+        int need = req->ndevices - d;
+        int n = count_eligible(r, ci, req, start, need);
+        if (n >= 0 && n < need) {
+            r->stats.pruned++;
+            return R_FAIL;
+        }
+    }
+
+    const al_features *f = &r->w->f;
+    for (size_t pi = start.pool; pi < r->npools; pi++) {
+        al_pool *p = &r->pools[pi];
+        if (p->incomplete || p->invalid)
+            continue;
+        for (size_t sli = pi == start.pool ? start.slice : 0; sli < p->ntarget; sli++) {
+            al_slice *sl = p->target[sli];
+            for (size_t di = (pi == start.pool && sli == start.slice) ? start.dev : 0; di < sl->ndev; di++) {
+                al_device *dev = &sl->dev[di];
+                r->stats.devices_tried++;
+                if (req->admin && allocating_for(r, dev->lid, ci)) {
+                    if (r->opts->explain)
+                        al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+                    continue;
+                }
+                if (!req->admin && in_use(r, dev)) {
+                    if (r->opts->explain)
+                        al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE,
+                                          r->w->st[dev->gid].allocated ? "allocated by an in-use claim"
+                                                                       : "allocated earlier in this attempt");
+                    continue;
+                }
+                bool ok;
+                s->err = al_is_selectable(r, ci, req, p, dev, dev->lid, &ok);
+                if (s->err)
+                    return R_ERR;
+                if (!ok)
+                    continue;
+                if (f->consumable_capacity) {
+                    char why[256];
+                    if (!al_capacity_fits(req, dev, agg_of(r, dev), &r->capuse[dev->lid],
+                                          r->opts->explain ? why : NULL, sizeof why)) {
+                        if (r->opts->explain)
+                            al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_CAPACITY, "%s", why);
+                        continue;
+                    }
+                }
+                int res = allocate_device(s, ci, req, p, dev, false);
+                if (res == R_ERR)
+                    return R_ERR;
+                if (res != R_OK)
+                    continue;
+                res = allocate_one(s, ci, ri, si, d + 1, in_sub, (loc){pi, sli, di + 1});
+                if (res == R_OK)
+                    return R_OK;
+                deallocate_last(r, ci);
+                if (res != R_FAIL)
+                    return res;
+            }
+        }
+    }
+    return R_FAIL;
+}
+
+/* ---- preparation ------------------------------------------------------------------------- */
+
+static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j, al_req *parent)
+{
+    dra_arena *a = &r->arena;
+    q->json = j;
+    q->parent = parent;
+    q->full_name = parent ? dra_arena_printf(a, "%s/%s", parent->name, q->name) : q->name;
+    q->class_name = al_jstr(j, "deviceClassName");
+    q->selectors = al_jget(j, "selectors");
+    q->mode_str = al_jstr(j, "allocationMode");
+    if (!q->mode_str)
+        q->mode_str = "";
+    q->mode = !strcmp(q->mode_str, "ExactCount") ? AL_MODE_EXACT : !strcmp(q->mode_str, "All") ? AL_MODE_ALL
+                                                                                                   : AL_MODE_OTHER;
+    q->count = json_integer_value(al_jget(j, "count"));
+    if (!parent) {
+        q->has_admin = al_jget(j, "adminAccess") != NULL;
+        q->admin = al_jbool(j, "adminAccess");
+    }
+    q->tolerations = al_jget(j, "tolerations");
+    al_parse_tolerations(a, q->tolerations, &q->tol, &q->ntol);
+    const json_t *cap = al_jget(j, "capacity");
+    q->has_capacity = cap != NULL;
+    const json_t *creq = al_jget(cap, "requests");
+    if (json_is_object(creq) && json_object_size(creq)) {
+        q->capreq = dra_arena_zalloc(a, json_object_size(creq) * sizeof *q->capreq);
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)creq, k, v) {
+            al_capreq *x = &q->capreq[q->ncapreq];
+            x->name = k;
+            const char *qs = json_string_value(v);
+            dra_err *e = qs ? dra_quantity_parse(qs, &x->q) : NULL;
+            if (!qs && json_is_integer(v)) {
+                x->q = dra_quantity_from_int64(json_integer_value(v), DRA_QFMT_DECIMAL_SI);
+                qs = "";
+            }
+            if (!qs || e) {
+                dra_err *w = dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: capacity request %s: %s", c->ref,
+                                         q->full_name, k, e ? e->msg : "not a quantity");
+                dra_err_free(e);
+                return w;
+            }
+            q->ncapreq++;
+        }
+    }
+    q->match = dra_arena_zalloc(a, r->nldev + 1);
+    return NULL;
+}
+
+/* validateDeviceRequest */
+static dra_err *validate_request(al_run *r, int ci, al_req *q)
+{
+    al_claim *c = &r->claims[ci];
+    const al_features *f = &r->w->f;
+    size_t i;
+    const json_t *sel;
+    json_array_foreach(q->selectors, i, sel) {
+        if (!al_jget(sel, "cel"))
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "claim %s, request %s, selector #%zu: CEL expression empty (unsupported selector type?)",
+                               c->ref, q->name, i);
+    }
+    if (!f->admin_access && q->has_admin)
+        return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: admin access is requested, but the feature is disabled",
+                           c->ref, q->name);
+    if (!q->class_name || !*q->class_name)
+        return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: missing device class name (unsupported request type?)",
+                           c->ref, q->name);
+    intptr_t v;
+    if (!amap_get(&r->w->classes, q->class_name, strlen(q->class_name), &v))
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
+                           c->ref, q->name, q->class_name, q->class_name);
+    q->class = (al_class *)v;
+    switch (q->mode) {
+    case AL_MODE_EXACT:
+        if (q->count > INT32_MAX)
+            return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: exact count %lld is too large", c->ref, q->name,
+                               (long long)q->count);
+        q->ndevices = (int)q->count;
+        return NULL;
+    case AL_MODE_ALL:
+        break;
+    default:
+        return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: unsupported count mode %s", c->ref, q->name,
+                           q->mode_str);
+    }
+    q->all = dra_arena_alloc(&r->arena, (r->nldev + 1) * sizeof *q->all);
+    q->all_pool = dra_arena_alloc(&r->arena, (r->nldev + 1) * sizeof *q->all_pool);
+    for (size_t pi = 0; pi < r->npools; pi++) {
+        al_pool *p = &r->pools[pi];
+        if (p->incomplete)
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently being updated",
+                               c->ref, q->name, p->driver, p->pool);
+        if (p->invalid)
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently invalid",
+                               c->ref, q->name, p->driver, p->pool);
+        for (size_t si = 0; si < p->ntarget; si++)
+            for (size_t di = 0; di < p->target[si]->ndev; di++) {
+                al_device *d = &p->target[si]->dev[di];
+                bool ok;
+                dra_err *e = al_is_selectable(r, ci, q, p, d, d->lid, &ok);
+                if (e)
+                    return e;
+                if (!ok)
+                    continue;
+                /* Static capacity test only (kubernetes#140769, corrections A3). */
+                if (f->consumable_capacity && !al_capacity_fits(q, d, NULL, NULL, NULL, 0))
+                    continue;
+                q->all[q->nall] = d;
+                q->all_pool[q->nall++] = p;
+            }
+    }
+    q->ndevices = (int)q->nall;
+    return NULL;
+}
+
+static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
+{
+    dra_arena *a = &r->arena;
+    al_claim *c = &r->claims[ci];
+    const al_features *f = &r->w->f;
+    c->json = j;
+    const json_t *meta = al_jget(j, "metadata");
+    c->ns = al_jstr(meta, "namespace");
+    c->name = al_jstr(meta, "name");
+    c->uid = al_jstr(meta, "uid");
+    if (!c->name)
+        c->name = "";
+    c->ref = (c->ns && *c->ns) ? dra_arena_printf(a, "%s/%s", c->ns, c->name) : dra_arena_strdup(a, c->name);
+    const json_t *devices = al_jget(al_jget(j, "spec"), "devices");
+    const json_t *reqs = al_jget(devices, "requests");
+    c->nreqs = json_is_array(reqs) ? json_array_size(reqs) : 0;
+    c->reqs = dra_arena_zalloc(a, (c->nreqs + 1) * sizeof *c->reqs);
+    long min_total = 0;
+    for (size_t i = 0; i < c->nreqs; i++) {
+        const json_t *rj = json_array_get(reqs, i);
+        al_req *q = &c->reqs[i];
+        q->name = al_jstr(rj, "name");
+        if (!q->name)
+            q->name = "";
+        const json_t *fa = al_jget(rj, "firstAvailable");
+        size_t nsub = json_is_array(fa) ? json_array_size(fa) : 0;
+        if (!f->prioritized_list && nsub)
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
+                               c->ref, q->name);
+        const json_t *exactly = al_jget(rj, "exactly");
+        if (!f->consumable_capacity) {
+            if (exactly && al_jget(exactly, "capacity"))
+                return dra_err_new(DRA_EXIT_INPUT,
+                                   "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                                   c->ref, q->name);
+            for (size_t k = 0; k < nsub; k++) {
+                const json_t *sj = json_array_get(fa, k);
+                if (al_jget(sj, "capacity"))
+                    return dra_err_new(DRA_EXIT_INPUT,
+                                       "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                                       c->ref, al_jstr(sj, "name") ? al_jstr(sj, "name") : "");
+            }
+        }
+        dra_err *e;
+        if (nsub) {
+            q->subs = dra_arena_zalloc(a, nsub * sizeof *q->subs);
+            q->nsubs = nsub;
+            long min = -1;
+            for (size_t k = 0; k < nsub; k++) {
+                const json_t *sj = json_array_get(fa, k);
+                al_req *sq = &q->subs[k];
+                sq->name = al_jstr(sj, "name");
+                if (!sq->name)
+                    sq->name = "";
+                if ((e = parse_request(r, c, sq, sj, q)) || (e = validate_request(r, ci, sq)))
+                    return e;
+                if (min < 0 || sq->ndevices < min)
+                    min = sq->ndevices;
+            }
+            min_total += min;
+        } else {
+            if ((e = parse_request(r, c, q, exactly ? exactly : json_object(), NULL)))
+                return e;
+            if ((e = validate_request(r, ci, q)))
+                return e;
+            min_total += q->ndevices;
+        }
+    }
+    if (min_total > MAX_RESULTS)
+        return dra_err_new(DRA_EXIT_INPUT, "claim %s: number of requested devices %ld exceeds the claim limit of %d",
+                           c->ref, min_total, MAX_RESULTS);
+    const json_t *cons = al_jget(devices, "constraints");
+    c->ncons = json_is_array(cons) ? json_array_size(cons) : 0;
+    c->cons = dra_arena_zalloc(a, (c->ncons + 1) * sizeof *c->cons);
+    for (size_t i = 0; i < c->ncons; i++) {
+        const json_t *cj = json_array_get(cons, i);
+        al_constraint *x = &c->cons[i];
+        x->requests = al_jget(cj, "requests");
+        if (al_jstr(cj, "matchAttribute")) {
+            x->match = true;
+            x->attr = al_jstr(cj, "matchAttribute");
+        } else if (al_jstr(cj, "distinctAttribute")) {
+            x->attr = al_jstr(cj, "distinctAttribute");
+        } else {
+            return dra_err_new(DRA_EXIT_INPUT, "claim %s, constraint #%zu: empty constraint (unsupported constraint type?)",
+                               c->ref, i);
+        }
+    }
+    return NULL;
+}
+
+/* ---- the run ----------------------------------------------------------------------------- */
+
+static void run_free(al_run *r)
+{
+    for (size_t i = 0; i < r->nldev; i++) {
+        free(r->allocating ? r->allocating[i] : NULL);
+        if (r->capuse)
+            al_capuse_free(&r->capuse[i]);
+    }
+    free(r->allocating);
+    free(r->nallocating);
+    free(r->capuse);
+    for (size_t i = 0; i < r->ncstates; i++)
+        free(r->cstates[i].e);
+    free(r->cstates);
+    for (size_t i = 0; i < r->nclaims; i++) {
+        al_claim *c = &r->claims[i];
+        for (size_t k = 0; k < c->nres; k++)
+            al_capuse_free(&c->res[k].consumed);
+        free(c->res);
+        for (size_t k = 0; k < c->ncons; k++) {
+            free(c->cons[k].ref_set);
+            free(c->cons[k].dnames);
+            free(c->cons[k].vals);
+        }
+    }
+    for (size_t i = 0; i < r->ntraces; i++) {
+        for (size_t k = 0; k < r->traces[i].n; k++)
+            free(r->traces[i].rej[k].detail);
+        free(r->traces[i].rej);
+        free(r->traces[i].seen);
+    }
+    free(r->traces);
+    dra_arena_free(&r->arena);
+}
+
+dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *claims, size_t nclaims,
+                       const dra_alloc_opts *opts, dra_alloc_result **out)
+{
+    static const dra_alloc_opts defaults = {0};
+    *out = NULL;
+    al_run run = {0};
+    al_run *r = &run;
+    r->w = w;
+    r->node = node;
+    r->node_name = al_jstr(al_jget(node, "metadata"), "name");
+    r->opts = opts ? opts : &defaults;
+    r->run_id = ++w->run_seq;
+    clock_gettime(CLOCK_MONOTONIC, &r->start);
+
+    dra_alloc_result *res = dra_xcalloc(1, sizeof *res);
+    search s = {r, NULL};
+    dra_err *err = al_gather_pools(r);
+    if (!err) {
+        r->allocating = dra_xcalloc(r->nldev + 1, sizeof *r->allocating);
+        r->nallocating = dra_xcalloc(r->nldev + 1, sizeof *r->nallocating);
+        r->capuse = dra_xcalloc(r->nldev + 1, sizeof *r->capuse);
+        r->claims = dra_arena_zalloc(&r->arena, (nclaims + 1) * sizeof *r->claims);
+        r->nclaims = nclaims;
+        for (size_t i = 0; i < nclaims && !err; i++)
+            err = prepare_claim(r, (int)i, claims[i]);
+    }
+    int outcome = R_FAIL;
+    if (!err) {
+        outcome = allocate_one(&s, 0, 0, 0, 0, false, (loc){0, 0, 0});
+        if (outcome == R_ERR)
+            err = s.err;
+    }
+    if (!err && outcome == R_OK) {
+        res->ok = true;
+        res->nallocs = nclaims;
+        res->allocs = dra_xcalloc(nclaims + 1, sizeof *res->allocs);
+        for (size_t i = 0; i < nclaims && !err; i++)
+            res->allocs[i] = al_build_allocation(r, &r->claims[i], &err);
+        if (err) {
+            for (size_t i = 0; i < nclaims; i++)
+                json_decref(res->allocs[i]);
+            free(res->allocs);
+            res->allocs = NULL;
+            res->nallocs = 0;
+            res->ok = false;
+        }
+    } else if (!err) {
+        for (size_t i = 0; i < r->npools; i++)
+            if (r->pools[i].invalid) {
+                res->reason = dra_xstrdup("invalid resource pools were encountered");
+                break;
+            }
+    }
+    r->stats.seconds = elapsed(r);
+    res->stats = r->stats;
+    if (r->opts->explain)
+        res->explain = al_explain_build(r);
+    run_free(r);
+    if (err && !opts->explain) {
+        dra_alloc_result_free(res);
+        return err;
+    }
+    *out = res;
+    return err;
+}
+
+bool dra_alloc_result_ok(const dra_alloc_result *r)
+{
+    return r && r->ok;
+}
+
+const char *dra_alloc_result_reason(const dra_alloc_result *r)
+{
+    return r ? r->reason : NULL;
+}
+
+json_t *dra_alloc_result_allocation(const dra_alloc_result *r, size_t i)
+{
+    if (!r || !r->ok || i >= r->nallocs)
+        return NULL;
+    return json_incref(r->allocs[i]);
+}
+
+const dra_alloc_stats *dra_alloc_result_stats(const dra_alloc_result *r)
+{
+    return &r->stats;
+}
+
+void dra_alloc_result_free(dra_alloc_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nallocs; i++)
+        json_decref(r->allocs[i]);
+    free(r->allocs);
+    free(r->reason);
+    json_decref(r->explain);
+    free(r);
+}

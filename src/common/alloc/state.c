@@ -1,0 +1,67 @@
+/* Allocated state from in-use claims (dra.md §3.1; scheduler
+ * allocateddevices.go): admin-access results are ignored, results with a
+ * shareID (consumable capacity on) are shared and add their consumed capacity
+ * to the device's aggregate, every other result is exclusive. */
+#include <string.h>
+
+#include "internal.h"
+
+void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
+{
+    const json_t *results = al_jget(al_jget(al_jget(al_jget(claim, "status"), "allocation"), "devices"), "results");
+    size_t n = json_is_array(results) ? json_array_size(results) : 0;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *res = json_array_get(results, i);
+        if (al_jbool(res, "adminAccess"))
+            continue;
+        const char *driver = al_jstr(res, "driver"), *pool = al_jstr(res, "pool"), *dev = al_jstr(res, "device");
+        if (!driver || !pool || !dev)
+            continue;
+        int gid = al_intern_id(w, driver, pool, dev);
+        al_idstate *st = &w->st[gid];
+        const char *share = al_jstr(res, "shareID");
+        if (w->f.consumable_capacity && share && *share) {
+            st->shared = true;
+            const json_t *cc = al_jget(res, "consumedCapacity");
+            al_capuse add = {0};
+            add.present = true;
+            const char *k;
+            const json_t *v;
+            if (json_is_object(cc))
+                json_object_foreach((json_t *)cc, k, v) {
+                    dra_quantity q;
+                    const char *s = json_string_value(v);
+                    dra_err *e = s ? dra_quantity_parse(s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+                    if (e) {
+                        dra_err_free(e);
+                        continue;
+                    }
+                    al_capuse_set(&add, dra_arena_strdup(&w->arena, k), &q);
+                }
+            al_capuse_add(&st->agg, &add);
+            al_capuse_free(&add);
+        } else {
+            st->allocated = true;
+        }
+    }
+}
+
+/* internal.IsDeviceAllocated: exclusive, shared, or with aggregated capacity. */
+bool al_device_allocated(const dra_alloc_world *w, int gid)
+{
+    if (gid < 0 || (size_t)gid >= w->nids)
+        return false;
+    const al_idstate *st = &w->st[gid];
+    return st->allocated || st->shared || st->agg.present;
+}
+
+void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
+{
+    if (!r || !r->ok)
+        return;
+    for (size_t i = 0; i < r->nallocs; i++) {
+        json_t *wrap = json_pack("{s:{s:O}}", "status", "allocation", r->allocs[i]);
+        al_state_add_claim(w, wrap);
+        json_decref(wrap);
+    }
+}

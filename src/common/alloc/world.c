@@ -1,0 +1,344 @@
+/* The allocator's world: classes, slices (parsed once), device IDs and the
+ * allocated state.  See alloc.h for ownership. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- string map ---------------------------------------------------------- */
+
+uint64_t amap_hash(const char *s, size_t len)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h ? h : 1;
+}
+
+bool amap_get(const amap *m, const char *key, size_t len, intptr_t *val)
+{
+    if (!m->cap)
+        return false;
+    uint64_t h = amap_hash(key, len);
+    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        const amap_entry *e = &m->e[i];
+        if (!e->hash)
+            return false;
+        if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
+            *val = e->val;
+            return true;
+        }
+    }
+}
+
+static void amap_insert(amap_entry *tab, size_t cap, const amap_entry *src)
+{
+    for (size_t i = src->hash & (cap - 1);; i = (i + 1) & (cap - 1))
+        if (!tab[i].hash) {
+            tab[i] = *src;
+            return;
+        }
+}
+
+void amap_put(amap *m, const char *key, size_t len, intptr_t val)
+{
+    if ((m->n + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 16;
+        amap_entry *t = dra_xcalloc(ncap, sizeof *t);
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->e[i].hash)
+                amap_insert(t, ncap, &m->e[i]);
+        free(m->e);
+        m->e = t;
+        m->cap = ncap;
+    }
+    uint64_t h = amap_hash(key, len);
+    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        amap_entry *e = &m->e[i];
+        if (!e->hash) {
+            *e = (amap_entry){key, len, h, val};
+            m->n++;
+            return;
+        }
+        if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
+            e->val = val;
+            return;
+        }
+    }
+}
+
+void amap_free(amap *m)
+{
+    free(m->e);
+    *m = (amap){0};
+}
+
+/* ---- JSON helpers ----------------------------------------------------------- */
+
+const json_t *al_jget(const json_t *o, const char *key)
+{
+    if (!json_is_object(o))
+        return NULL;
+    const json_t *v = json_object_get(o, key);
+    return json_is_null(v) ? NULL : v;
+}
+
+const char *al_jstr(const json_t *o, const char *key)
+{
+    return json_string_value(al_jget(o, key));
+}
+
+bool al_jbool(const json_t *o, const char *key)
+{
+    return json_is_true(al_jget(o, key));
+}
+
+void al_features_from(al_features *f, const dra_features *src)
+{
+    f->admin_access = dra_feature_enabled(src, DRA_FEATURE_ADMIN_ACCESS);
+    f->prioritized_list = dra_feature_enabled(src, DRA_FEATURE_PRIORITIZED_LIST);
+    f->partitionable = dra_feature_enabled(src, DRA_FEATURE_PARTITIONABLE_DEVICES);
+    f->device_taints = dra_feature_enabled(src, DRA_FEATURE_DEVICE_TAINTS);
+    f->taint_rules = f->device_taints && dra_feature_enabled(src, DRA_FEATURE_DEVICE_TAINT_RULES);
+    /* One allocator feature, DeviceBindingAndStatus, needs both gates. */
+    f->binding_and_status = dra_feature_enabled(src, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) &&
+                            dra_feature_enabled(src, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
+    f->consumable_capacity = dra_feature_enabled(src, DRA_FEATURE_CONSUMABLE_CAPACITY);
+    f->list_attributes = dra_feature_enabled(src, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);
+}
+
+/* ---- device IDs ------------------------------------------------------------------ */
+
+static char *id_key(dra_arena *a, const char *driver, const char *pool, const char *device, size_t *len)
+{
+    char *k = dra_arena_printf(a, "%s\x1f%s\x1f%s", driver, pool, device);
+    *len = strlen(k);
+    return k;
+}
+
+int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device)
+{
+    char buf[1024];
+    int n = snprintf(buf, sizeof buf, "%s\x1f%s\x1f%s", driver, pool, device);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        return -1;
+    intptr_t v;
+    return amap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
+}
+
+int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
+{
+    int id = al_lookup_id(w, driver, pool, device);
+    if (id >= 0)
+        return id;
+    size_t len;
+    char *k = id_key(&w->arena, driver, pool, device, &len);
+    if (w->nids == w->capids) {
+        w->capids = w->capids ? w->capids * 2 : 256;
+        w->st = dra_xrealloc(w->st, w->capids * sizeof *w->st);
+    }
+    memset(&w->st[w->nids], 0, sizeof w->st[0]);
+    amap_put(&w->ids, k, len, (intptr_t)w->nids);
+    return (int)w->nids++;
+}
+
+/* ---- parsing slices ----------------------------------------------------------------- */
+
+static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const json_t *j)
+{
+    dra_arena *a = &w->arena;
+    d->json = j;
+    d->slice = s;
+    d->name = al_jstr(j, "name");
+    if (!d->name)
+        d->name = "";
+    d->attributes = al_jget(j, "attributes");
+    if (!json_is_object(d->attributes))
+        d->attributes = NULL;
+    /* Capacity parse errors make the capacity unusable; validation reports
+     * them, here a bad quantity just counts as zero. */
+    dra_err *e = al_parse_capacity(a, al_jget(j, "capacity"), &d->cap, &d->ncap);
+    dra_err_free(e);
+    e = al_parse_counters(a, al_jget(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
+    dra_err_free(e);
+    const json_t *taints = al_jget(j, "taints");
+    size_t nt = json_is_array(taints) ? json_array_size(taints) : 0;
+    d->taints = nt ? dra_arena_zalloc(a, nt * sizeof *d->taints) : NULL;
+    for (size_t i = 0; i < nt; i++) {
+        const json_t *t = json_array_get(taints, i);
+        al_taint *x = &d->taints[d->ntaints++];
+        x->key = al_jstr(t, "key");
+        x->value = al_jstr(t, "value");
+        x->effect = al_jstr(t, "effect");
+        x->json = t;
+    }
+    d->binding_conditions = al_jget(j, "bindingConditions");
+    d->binding_failure_conditions = al_jget(j, "bindingFailureConditions");
+    d->has_binding = json_is_array(d->binding_conditions) && json_array_size(d->binding_conditions) > 0;
+    d->binds_to_node = al_jbool(j, "bindsToNode");
+    d->allow_multi = al_jbool(j, "allowMultipleAllocations");
+    d->node_name = al_jstr(j, "nodeName");
+    d->all_nodes = al_jbool(j, "allNodes");
+    d->node_selector = al_jget(j, "nodeSelector");
+    d->gid = al_intern_id(w, s->driver, s->pool, d->name);
+    d->id_str = dra_arena_printf(a, "%s/%s/%s", s->driver, s->pool, d->name);
+    if (w->ndevices == w->capdevices) {
+        w->capdevices = w->capdevices ? w->capdevices * 2 : 256;
+        w->devices = dra_xrealloc(w->devices, w->capdevices * sizeof *w->devices);
+    }
+    w->devices[w->ndevices++] = d;
+}
+
+static void list_add(dra_arena *a, al_pool_slices *ps, al_slice *s)
+{
+    if (ps->n == ps->cap) {
+        ps->cap = ps->cap ? ps->cap * 2 : 4;
+        al_slice **ns = dra_arena_alloc(a, ps->cap * sizeof *ns);
+        if (ps->n)
+            memcpy(ns, ps->s, ps->n * sizeof *ns);
+        ps->s = ns;
+    }
+    ps->s[ps->n++] = s;
+}
+
+static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
+{
+    dra_arena *a = &w->arena;
+    const json_t *spec = al_jget(j, "spec");
+    const json_t *pool = al_jget(spec, "pool");
+    s->json = j;
+    s->name = al_jstr(al_jget(j, "metadata"), "name");
+    if (!s->name)
+        s->name = "";
+    s->driver = al_jstr(spec, "driver");
+    if (!s->driver)
+        s->driver = "";
+    s->pool = al_jstr(pool, "name");
+    if (!s->pool)
+        s->pool = "";
+    s->generation = json_integer_value(al_jget(pool, "generation"));
+    s->count = json_integer_value(al_jget(pool, "resourceSliceCount"));
+    s->node_name = al_jstr(spec, "nodeName");
+    if (s->node_name && !*s->node_name)
+        s->node_name = NULL;
+    s->all_nodes = al_jbool(spec, "allNodes");
+    s->per_device_set = al_jget(spec, "perDeviceNodeSelection") != NULL;
+    s->per_device = al_jbool(spec, "perDeviceNodeSelection");
+    s->node_selector = al_jget(spec, "nodeSelector");
+    dra_err *e = al_parse_counters(a, al_jget(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
+    dra_err_free(e);
+    const json_t *devs = al_jget(spec, "devices");
+    size_t n = json_is_array(devs) ? json_array_size(devs) : 0;
+    s->dev = n ? dra_arena_zalloc(a, n * sizeof *s->dev) : NULL;
+    s->ndev = n;
+    for (size_t i = 0; i < n; i++)
+        parse_device(w, s, &s->dev[i], json_array_get(devs, i));
+
+    size_t klen;
+    char *key = dra_arena_printf(a, "%s\x1f%s", s->driver, s->pool);
+    klen = strlen(key);
+    intptr_t v;
+    al_pool_slices *ps;
+    if (amap_get(&w->pools, key, klen, &v)) {
+        ps = (al_pool_slices *)v;
+    } else {
+        ps = dra_arena_zalloc(a, sizeof *ps);
+        ps->driver = s->driver;
+        ps->pool = s->pool;
+        amap_put(&w->pools, key, klen, (intptr_t)ps);
+        w->poollist = dra_xrealloc(w->poollist, (w->npools + 1) * sizeof *w->poollist);
+        w->poollist[w->npools++] = ps;
+    }
+    list_add(a, ps, s);
+
+    /* Index by node name for gathering: nodeName slices per node, the rest shared. */
+    if (!s->node_name) {
+        list_add(a, &w->shared, s);
+    } else {
+        al_pool_slices *ns;
+        if (amap_get(&w->bynode, s->node_name, strlen(s->node_name), &v)) {
+            ns = (al_pool_slices *)v;
+        } else {
+            ns = dra_arena_zalloc(a, sizeof *ns);
+            ns->driver = s->node_name;
+            amap_put(&w->bynode, s->node_name, strlen(s->node_name), (intptr_t)ns);
+        }
+        list_add(a, ns, s);
+    }
+}
+
+dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **out)
+{
+    *out = NULL;
+    dra_alloc_world *w = dra_xcalloc(1, sizeof *w);
+    if (in->features)
+        w->features = *in->features;
+    else
+        dra_features_default(&w->features);
+    al_features_from(&w->f, &w->features);
+    w->eval = *in->eval;
+
+    for (size_t i = 0; i < in->nclasses; i++) {
+        const json_t *j = in->classes[i];
+        const char *name = al_jstr(al_jget(j, "metadata"), "name");
+        if (!name)
+            name = "";
+        intptr_t v;
+        if (amap_get(&w->classes, name, strlen(name), &v)) {
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "duplicate DeviceClass %s", name);
+            dra_alloc_world_free(w);
+            return e;
+        }
+        al_class *c = dra_arena_zalloc(&w->arena, sizeof *c);
+        c->name = name;
+        c->json = j;
+        c->selectors = al_jget(al_jget(j, "spec"), "selectors");
+        c->config = al_jget(al_jget(j, "spec"), "config");
+        amap_put(&w->classes, name, strlen(name), (intptr_t)c);
+    }
+
+    w->slices = in->nslices ? dra_arena_zalloc(&w->arena, in->nslices * sizeof *w->slices) : NULL;
+    w->nslices = in->nslices;
+    for (size_t i = 0; i < in->nslices; i++)
+        parse_slice(w, &w->slices[i], in->slices[i]);
+
+    if (w->f.taint_rules)
+        al_apply_taint_rules(w, in->taint_rules, in->ntaint_rules);
+
+    for (size_t i = 0; i < in->nin_use; i++)
+        al_state_add_claim(w, in->in_use[i]);
+    *out = w;
+    return NULL;
+}
+
+void dra_alloc_world_free(dra_alloc_world *w)
+{
+    if (!w)
+        return;
+    for (size_t i = 0; i < w->ndevices; i++)
+        if (w->devices[i]->eval_cache && w->eval.free_device_cache)
+            w->eval.free_device_cache(w->eval.ctx, w->devices[i]->eval_cache);
+    for (size_t i = 0; i < w->progs.cap; i++) {
+        if (!w->progs.e[i].hash)
+            continue;
+        al_prog *p = (al_prog *)w->progs.e[i].val;
+        if (p->prog && w->eval.free_prog)
+            w->eval.free_prog(w->eval.ctx, p->prog);
+        free(p->error);
+        free(p);
+    }
+    for (size_t i = 0; i < w->nids; i++)
+        al_capuse_free(&w->st[i].agg);
+    free(w->st);
+    free(w->devices);
+    free(w->poollist);
+    amap_free(&w->classes);
+    amap_free(&w->pools);
+    amap_free(&w->ids);
+    amap_free(&w->bynode);
+    amap_free(&w->progs);
+    dra_arena_free(&w->arena);
+    free(w);
+}

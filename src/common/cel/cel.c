@@ -1,0 +1,220 @@
+/* CEL public API: environments, compile (parse + check + prepare), evaluate. */
+#include "cel.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker.h"
+#include "parser.h"
+
+struct cel_env {
+    unsigned libs, opts;
+    cel_registry *reg;
+    dra_arena arena;
+    cel_decl *vars;
+    size_t nvars, cap;
+    const char *container;
+    bool dra; /* set by dra.c: use the DRA size hint for cost estimation */
+};
+
+struct cel_program {
+    const cel_env *env;
+    dra_arena arena;
+    cel_ast *ast;
+    const cel_type *result;
+    const char *result_str;
+    uint64_t cost_min, cost_max;
+    cel_scratch scratch;
+    cel_regex_cache *regexes;
+};
+
+cel_env *cel_env_new(unsigned libs)
+{
+    cel_env *env = dra_xcalloc(1, sizeof *env);
+    env->libs = libs ? libs : CEL_LIBS_KUBERNETES;
+    env->reg = cel_registry_new(env->libs);
+    env->opts = 0;
+    return env;
+}
+
+void cel_env_free(cel_env *env)
+{
+    if (!env)
+        return;
+    cel_registry_free(env->reg);
+    free(env->vars);
+    dra_arena_free(&env->arena);
+    free(env);
+}
+
+void cel_env_set_options(cel_env *env, unsigned opts) { env->opts = opts; }
+dra_arena *cel_env_arena(cel_env *env) { return &env->arena; }
+const cel_registry *cel_env_registry(const cel_env *env) { return env->reg; }
+
+void cel_env_declare(cel_env *env, const char *name, const cel_type *type)
+{
+    if (env->nvars == env->cap) {
+        env->cap = env->cap ? env->cap * 2 : 8;
+        env->vars = dra_xrealloc(env->vars, env->cap * sizeof *env->vars);
+    }
+    env->vars[env->nvars].name = dra_arena_strdup(&env->arena, name);
+    env->vars[env->nvars].type = type;
+    env->nvars++;
+}
+
+void cel_env_set_container(cel_env *env, const char *container)
+{
+    env->container = container ? dra_arena_strdup(&env->arena, container) : NULL;
+}
+
+/* Internal hook for dra.c. */
+void cel_env_mark_dra(cel_env *env);
+void cel_env_mark_dra(cel_env *env) { env->dra = true; }
+
+static bool env_is_variable(const char *name, void *ud)
+{
+    const cel_env *env = ud;
+    for (size_t i = 0; i < env->nvars; i++)
+        if (strcmp(env->vars[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts,
+                     cel_program **out)
+{
+    *out = NULL;
+    cel_program *p = dra_xcalloc(1, sizeof *p);
+    p->env = env;
+    cel_parse_limits lim = {0};
+    lim.macros = CEL_MACROS_ALL;
+    if (env->opts & CEL_OPT_NO_TWO_VAR_MACROS)
+        lim.macros &= ~(unsigned)CEL_MACROS_TWO_VAR;
+    if (env->opts & CEL_OPT_NO_BINDINGS)
+        lim.macros &= ~(unsigned)CEL_MACROS_BINDINGS;
+    if (!(env->libs & CEL_LIB_OPTIONAL)) {
+        lim.macros &= ~(unsigned)CEL_MACROS_OPTIONAL;
+        lim.disable_optional_syntax = true;
+    }
+    if (env->opts & CEL_OPT_NO_OPTIONAL_SYNTAX)
+        lim.disable_optional_syntax = true;
+    dra_err *err = cel_parse(src, len, &lim, &p->arena, &p->ast);
+    if (!err && !(opts && opts->skip_check)) {
+        cel_check_env ce = {
+            .vars = env->vars,
+            .nvars = env->nvars,
+            .registry = env->reg,
+            .cross_type_numeric = true,
+            .homogeneous_literals = (env->opts & CEL_OPT_HOMOGENEOUS_LITERALS) != 0,
+        };
+        err = cel_check(p->ast, &ce, &p->arena, &p->result);
+        if (!err) {
+            cel_cost_options co = {0};
+            if (env->dra)
+                co.size_hint = cel_dra_size_hint;
+            cel_estimate_cost(p->ast, &co, &p->cost_min, &p->cost_max);
+            if (opts && opts->cost_limit && p->cost_max > opts->cost_limit)
+                err = dra_err_new(DRA_EXIT_INPUT,
+                                  "estimated cost %llu exceeds the cost limit %llu",
+                                  (unsigned long long)p->cost_max, (unsigned long long)opts->cost_limit);
+        }
+    } else if (!err) {
+        p->result = &cel_t_dyn;
+        p->cost_min = 0;
+        p->cost_max = UINT64_MAX;
+    }
+    if (err) {
+        cel_program_free(p);
+        return err;
+    }
+    if (!p->result)
+        p->result = &cel_t_dyn;
+    p->result_str = cel_type_str(p->result, &p->arena);
+    cel_eval_prepare(p->ast, env->reg, &p->arena, env_is_variable, env);
+    p->regexes = cel_regex_cache_new();
+    *out = p;
+    return NULL;
+}
+
+void cel_program_free(cel_program *p)
+{
+    if (!p)
+        return;
+    cel_scratch_free(&p->scratch);
+    cel_regex_cache_free(p->regexes);
+    dra_arena_free(&p->arena);
+    free(p);
+}
+
+const cel_type *cel_program_result_type(const cel_program *p) { return p->result; }
+const char *cel_program_result_type_str(const cel_program *p) { return p->result_str; }
+
+void cel_program_estimated_cost(const cel_program *p, uint64_t *min, uint64_t *max)
+{
+    if (min)
+        *min = p->cost_min;
+    if (max)
+        *max = p->cost_max;
+}
+
+cel_value cel_eval(cel_program *p, const cel_activation *act, const cel_eval_options *opts)
+{
+    cel_scratch_reset(&p->scratch);
+    cel_eval_params prm = {
+        .registry = p->env->reg,
+        .activation = act,
+        .scratch = &p->scratch,
+        .regexes = p->regexes,
+        .cost_limit = opts ? opts->cost_limit : 0,
+        .flags = 0,
+    };
+    uint64_t cost = 0;
+    cel_value v = cel_eval_run(p->ast->root, &prm, &cost);
+    if (opts && opts->actual_cost)
+        *opts->actual_cost = cost;
+    return v;
+}
+
+char *cel_value_to_string(const cel_value *v)
+{
+    dra_buf b = DRA_BUF_INIT;
+    cel_value_format(v, &b);
+    if (!b.data)
+        return dra_xstrdup("");
+    return dra_buf_detach(&b);
+}
+
+cel_value cel_value_from_json(dra_arena *a, const struct json_t *cj)
+{
+    json_t *j = (json_t *)cj;
+    switch (json_typeof(j)) {
+    case JSON_NULL: return cel_null();
+    case JSON_TRUE: return cel_bool(true);
+    case JSON_FALSE: return cel_bool(false);
+    case JSON_INTEGER: return cel_int((int64_t)json_integer_value(j));
+    case JSON_REAL: return cel_double(json_real_value(j));
+    case JSON_STRING: return cel_string_copy_a(a, json_string_value(j), json_string_length(j));
+    case JSON_ARRAY: {
+        size_t n = json_array_size(j);
+        cel_value *items = dra_arena_alloc(a, (n ? n : 1) * sizeof *items);
+        for (size_t i = 0; i < n; i++)
+            items[i] = cel_value_from_json(a, json_array_get(j, i));
+        return cel_list_copy_a(a, items, n);
+    }
+    case JSON_OBJECT: {
+        size_t n = json_object_size(j), i = 0;
+        cel_value *keys = dra_arena_alloc(a, (n ? n : 1) * sizeof *keys);
+        cel_value *vals = dra_arena_alloc(a, (n ? n : 1) * sizeof *vals);
+        const char *k;
+        json_t *v;
+        json_object_foreach(j, k, v) {
+            keys[i] = cel_string_copy_a(a, k, strlen(k));
+            vals[i] = cel_value_from_json(a, v);
+            i++;
+        }
+        return cel_map_build_a(a, keys, vals, i, 0);
+    }
+    }
+    return cel_null();
+}

@@ -1,0 +1,65 @@
+/* The DRA selector environment (dynamic-resource-allocation cel/compile.go):
+ * one variable `device` of type kubernetes.DRADevice with fields
+ *   driver (string), attributes (map(string, map(string, google.protobuf.Any))),
+ *   capacity (map(string, map(string, kubernetes.Quantity))) and, when the
+ *   consumable-capacity option is on, allowMultipleAllocations (bool);
+ * the Kubernetes base libraries; cost limit 1,000,000 per evaluation.
+ *
+ * Attributes and capacities are grouped by domain: "dom/id" goes to
+ * attributes["dom"]["id"], an unqualified "id" to attributes[<driver>]["id"].
+ * A missing domain yields an empty map (`in` still says false); a missing
+ * identifier is "no such key: id".
+ *
+ * Usage: build each device once (cel_dra_device_new), compile each selector
+ * once (cel_dra_compile), then cel_dra_match any number of times; matching
+ * allocates no heap memory once the program's scratch memory is warm.
+ *
+ * Ownership: the env (cel_env_free), programs (cel_program_free) and devices
+ * (cel_dra_device_free) are owned by the caller; a device does not keep a
+ * reference to the JSON it was built from.
+ */
+#ifndef DRA_CEL_DRA_H
+#define DRA_CEL_DRA_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "../base/error.h"
+#include "cel.h"
+
+#define CEL_DRA_MAX_COST 1000000 /* CELSelectorExpressionMaxCost */
+
+typedef struct cel_dra_options {
+    bool consumable_capacity; /* declare device.allowMultipleAllocations (E2-7) */
+} cel_dra_options;
+
+/* opts may be NULL (defaults: both false). Never NULL. */
+cel_env *cel_dra_env_new(const cel_dra_options *opts);
+
+/* Compile a selector.  Errors: "compilation failed: <cel-go issues>" or
+ * "must evaluate to bool or the unknown type, not <T>". */
+dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out);
+
+typedef struct cel_dra_device cel_dra_device;
+
+/* Convert a v1 Device (JSON object: attributes, capacity,
+ * allowMultipleAllocations) of `driver`.  Never fails: an attribute that
+ * cannot be converted is remembered and makes every match on this device
+ * fail with "attribute <name>: ..." (dra-corrections A4/E2-5). */
+cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver);
+void cel_dra_device_free(cel_dra_device *d);
+/* The `device` value (a map), e.g. for tests or custom activations. */
+cel_value cel_dra_device_value(const cel_dra_device *d);
+
+/* Evaluate a compiled selector on a device.  On success *matched is the
+ * result.  Errors (DRA_EXIT_RUNTIME): the CEL runtime error text, e.g.
+ * "no such key: x", "operation cancelled: actual cost limit exceeded",
+ * "CEL result of type int could not be converted to bool: ...". */
+dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched);
+
+/* [1.37+] The hint upstream's EnhanceRuntimeError appends to runtime errors
+ * containing "no such key:" (dra-corrections E2-8): returns the suffix to
+ * append to msg, or "" when none applies.  Static storage. */
+const char *cel_dra_runtime_hint(const char *msg);
+
+#endif

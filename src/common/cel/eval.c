@@ -1,0 +1,613 @@
+/* Tree-walking CEL interpreter (semantics of cel-go interpreter/, costs of
+ * interpreter/runtimecost.go). */
+#include "eval.h"
+
+#include <string.h>
+
+bool cel_activation_bind(cel_activation *act, const char *name, cel_value v)
+{
+    for (size_t i = 0; i < act->n; i++)
+        if (strcmp(act->names[i], name) == 0) {
+            act->values[i] = v;
+            return true;
+        }
+    if (act->n >= CEL_ACTIVATION_MAX)
+        return false;
+    act->names[act->n] = name;
+    act->values[act->n++] = v;
+    return true;
+}
+
+const cel_value *cel_activation_find(const cel_activation *act, const char *name)
+{
+    if (!act)
+        return NULL;
+    for (size_t i = 0; i < act->n; i++)
+        if (strcmp(act->names[i], name) == 0)
+            return &act->values[i];
+    return NULL;
+}
+
+/* ---- preparation ------------------------------------------------------------ */
+
+/* Dotted name of an IDENT/SELECT chain ("a.b.c") into buf; false if not a pure chain. */
+static bool qualified_name(const cel_node *n, char *buf, size_t cap)
+{
+    if (n->kind == CEL_NODE_IDENT) {
+        const char *s = n->u.ident.name;
+        if (s[0] == '.')
+            s++;
+        if (strlen(s) + 1 > cap)
+            return false;
+        strcpy(buf, s);
+        return true;
+    }
+    if (n->kind == CEL_NODE_SELECT && !n->u.select.test_only) {
+        if (!qualified_name(n->u.select.operand, buf, cap))
+            return false;
+        size_t l = strlen(buf);
+        if (l + 1 + strlen(n->u.select.field) + 1 > cap)
+            return false;
+        buf[l] = '.';
+        strcpy(buf + l + 1, n->u.select.field);
+        return true;
+    }
+    return false;
+}
+
+typedef struct prep {
+    const cel_registry *reg;
+    dra_arena *arena;
+    bool (*is_variable)(const char *, void *);
+    void *ud;
+} prep;
+
+static void prepare_node(prep *p, cel_node *n);
+
+static void prepare_call(prep *p, cel_node *n)
+{
+    if (n->u.call.target) {
+        char q[256];
+        /* optional.of(x), sets.contains(a, b), strings.quote(s), math.greatest(...) */
+        if (qualified_name(n->u.call.target, q, sizeof q)) {
+            char root[256];
+            strcpy(root, q);
+            char *dot = strchr(root, '.');
+            if (dot)
+                *dot = 0;
+            bool var = p->is_variable && p->is_variable(root, p->ud);
+            char full[512];
+            snprintf(full, sizeof full, "%s.%s", q, n->u.call.function);
+            if (!var && cel_registry_has_function(p->reg, full)) {
+                n->u.call.function = dra_arena_strdup(p->arena, full);
+                n->u.call.target = NULL;
+                n->u.call.overloads = NULL;
+                n->u.call.noverloads = 0;
+            }
+        }
+    }
+    if (n->u.call.target)
+        prepare_node(p, n->u.call.target);
+    for (size_t i = 0; i < n->u.call.nargs; i++)
+        prepare_node(p, n->u.call.args[i]);
+    if (n->u.call.noverloads > 0 && n->u.call.overloads)
+        return;
+    size_t cnt;
+    const cel_overload *const *all = cel_registry_lookup(p->reg, n->u.call.function, &cnt);
+    size_t nargs = n->u.call.nargs + (n->u.call.target ? 1 : 0);
+    const cel_overload **keep = dra_arena_alloc(p->arena, (cnt ? cnt : 1) * sizeof *keep);
+    size_t k = 0;
+    for (size_t i = 0; i < cnt; i++)
+        if (all[i]->nargs == nargs)
+            keep[k++] = all[i];
+    n->u.call.overloads = keep;
+    n->u.call.noverloads = k;
+}
+
+static void prepare_node(prep *p, cel_node *n)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CEL_NODE_SELECT: prepare_node(p, n->u.select.operand); break;
+    case CEL_NODE_CALL: prepare_call(p, n); break;
+    case CEL_NODE_LIST:
+        for (size_t i = 0; i < n->u.list.nelems; i++)
+            prepare_node(p, n->u.list.elems[i]);
+        break;
+    case CEL_NODE_MAP:
+    case CEL_NODE_STRUCT:
+        for (size_t i = 0; i < n->u.map.nentries; i++) {
+            prepare_node(p, n->u.map.entries[i].key);
+            prepare_node(p, n->u.map.entries[i].value);
+        }
+        break;
+    case CEL_NODE_COMPREHENSION:
+        prepare_node(p, n->u.comp.iter_range);
+        prepare_node(p, n->u.comp.accu_init);
+        prepare_node(p, n->u.comp.loop_condition);
+        prepare_node(p, n->u.comp.loop_step);
+        prepare_node(p, n->u.comp.result);
+        break;
+    default: break;
+    }
+}
+
+void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena,
+                      bool (*is_variable)(const char *name, void *ud), void *ud)
+{
+    prep p = {reg, arena, is_variable, ud};
+    prepare_node(&p, ast->root);
+}
+
+/* ---- evaluation ----------------------------------------------------------------- */
+
+enum { MAX_LOCALS = 64 };
+
+typedef struct ev {
+    const cel_eval_params *prm;
+    cel_call_ctx cx;
+    uint64_t cost;
+    bool cancelled;
+    size_t nlocals;
+    const char *local_names[MAX_LOCALS];
+    cel_value local_vals[MAX_LOCALS];
+} ev;
+
+static const cel_value cancelled_value = {.kind = CEL_ERROR, .v.err = CEL_COST_LIMIT_ERROR};
+
+static bool charge(ev *e, uint64_t c)
+{
+    e->cost += c;
+    if (e->prm->cost_limit && e->cost > e->prm->cost_limit) {
+        e->cancelled = true;
+        return false;
+    }
+    return true;
+}
+
+static cel_value eval(ev *e, const cel_node *n);
+
+#define EVAL_OR_RETURN(var, node)                 \
+    cel_value var = eval(e, node);                \
+    if (e->cancelled)                             \
+        return cancelled_value
+
+static const cel_value *find_local(ev *e, const char *name)
+{
+    for (size_t i = e->nlocals; i > 0; i--)
+        if (strcmp(e->local_names[i - 1], name) == 0)
+            return &e->local_vals[i - 1];
+    return NULL;
+}
+
+static const cel_type t_optional_type = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_dyn}, .nparams = 1};
+
+static cel_value eval_ident(ev *e, const cel_node *n)
+{
+    const char *name = n->u.ident.name;
+    if (name[0] == '.')
+        name++;
+    if (!charge(e, 1))
+        return cancelled_value;
+    const cel_value *v = find_local(e, name);
+    if (!v)
+        v = cel_activation_find(e->prm->activation, name);
+    if (v)
+        return *v;
+    const cel_type *t = cel_type_by_name(name);
+    if (t)
+        return cel_typeval(t);
+    if (strcmp(name, "optional_type") == 0)
+        return cel_typeval(&t_optional_type);
+    return cel_errorf_s(e->cx.scratch, "no such attribute(s): %s", name);
+}
+
+/* Field selection / presence on a value (maps; optionals chain). */
+static cel_value select_field(ev *e, cel_value obj, const char *field, bool test_only)
+{
+    cel_value key = cel_string(field, strlen(field));
+    if (obj.kind == CEL_OPTIONAL) {
+        if (!obj.v.opt)
+            return test_only ? cel_bool(false) : obj;
+        cel_value inner = select_field(e, *obj.v.opt, field, test_only);
+        if (test_only || inner.kind == CEL_ERROR) {
+            if (inner.kind == CEL_ERROR && !test_only && strncmp(inner.v.err, "no such key", 11) == 0)
+                return cel_optional_none();
+            return inner;
+        }
+        return cel_optional_of_s(e->cx.scratch, inner);
+    }
+    if (obj.kind == CEL_MAP) {
+        const cel_value *v = cel_map_find(obj.v.map, &key);
+        if (test_only)
+            return cel_bool(v != NULL || (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY));
+        if (v)
+            return *v;
+        if (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY)
+            return cel_mapval(&cel_empty_map);
+        return cel_no_such_key(e->cx.scratch, &key);
+    }
+    if (obj.kind == CEL_ERROR)
+        return obj;
+    if (test_only)
+        return cel_no_such_overload();
+    return cel_errorf_s(e->cx.scratch, "type '%s' does not support field selection", cel_value_type_name(&obj));
+}
+
+static cel_value eval_select(ev *e, const cel_node *n)
+{
+    const cel_node *op = n->u.select.operand;
+    /* Qualified variable names (a.b) declared as one variable. */
+    char q[256];
+    if (!n->u.select.test_only && qualified_name(n, q, sizeof q) && strchr(q, '.')) {
+        const cel_value *v = cel_activation_find(e->prm->activation, q);
+        if (v) {
+            if (!charge(e, 1))
+                return cancelled_value;
+            return *v;
+        }
+        const cel_type *t = cel_type_by_name(q);
+        if (t) {
+            char root[256];
+            size_t rl = strcspn(q, ".");
+            memcpy(root, q, rl);
+            root[rl] = 0;
+            if (!find_local(e, root) && !cel_activation_find(e->prm->activation, root))
+                return cel_typeval(t);
+        }
+    }
+    EVAL_OR_RETURN(obj, op);
+    if (obj.kind == CEL_ERROR)
+        return obj;
+    if (n->u.select.test_only) {
+        if ((e->prm->flags & CEL_EVAL_PRESENCE_COSTS) && !charge(e, 1))
+            return cancelled_value;
+    } else if (!charge(e, 1)) {
+        return cancelled_value;
+    }
+    return select_field(e, obj, n->u.select.field, n->u.select.test_only);
+}
+
+static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
+{
+    for (size_t i = 0; i < n->u.call.noverloads; i++) {
+        const cel_overload *o = n->u.call.overloads[i];
+        if (!o->impl || !cel_overload_accepts(o, args, nargs))
+            continue;
+        cel_value r = o->impl(&e->cx, args, nargs);
+        if (!charge(e, cel_overload_cost(o, args, nargs, &r)))
+            return cancelled_value;
+        return r;
+    }
+    if (!charge(e, 1))
+        return cancelled_value;
+    return cel_no_such_overload();
+}
+
+static cel_value eval_logic(ev *e, const cel_node *n, bool is_and)
+{
+    EVAL_OR_RETURN(l, n->u.call.args[0]);
+    if (l.kind == CEL_BOOL && l.v.b != is_and)
+        return l; /* false && _ , true || _ */
+    EVAL_OR_RETURN(r, n->u.call.args[1]);
+    if (r.kind == CEL_BOOL && r.v.b != is_and)
+        return r;
+    if (l.kind == CEL_BOOL && r.kind == CEL_BOOL)
+        return cel_bool(is_and);
+    if (l.kind == CEL_ERROR)
+        return l;
+    if (r.kind == CEL_ERROR)
+        return r;
+    return cel_no_such_overload();
+}
+
+/* Optional select / index: a.?f, a[?k]. */
+static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
+{
+    if (obj.kind == CEL_OPTIONAL) {
+        if (!obj.v.opt)
+            return obj;
+        obj = *obj.v.opt;
+    }
+    if (obj.kind == CEL_MAP) {
+        const cel_value *v = cel_map_find(obj.v.map, &key);
+        if (v)
+            return cel_optional_of_s(e->cx.scratch, *v);
+        if (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY)
+            return cel_optional_of_s(e->cx.scratch, cel_mapval(&cel_empty_map));
+        return cel_optional_none();
+    }
+    if (obj.kind == CEL_LIST && is_index) {
+        int64_t i;
+        if (key.kind == CEL_INT) i = key.v.i;
+        else if (key.kind == CEL_UINT) i = key.v.u > INT64_MAX ? -1 : (int64_t)key.v.u;
+        else if (key.kind == CEL_DOUBLE && key.v.d == (double)(int64_t)key.v.d) i = (int64_t)key.v.d;
+        else return cel_errorf_s(e->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(&key));
+        if (i < 0 || (uint64_t)i >= obj.v.list->n)
+            return cel_optional_none();
+        return cel_optional_of_s(e->cx.scratch, obj.v.list->items[i]);
+    }
+    return cel_no_such_overload();
+}
+
+static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value key)
+{
+    if (obj.kind == CEL_OPTIONAL) {
+        /* a.?b[k]: indexing inside an optional chain stays optional */
+        if (!obj.v.opt)
+            return obj;
+        cel_value inner = *obj.v.opt;
+        cel_value args[2] = {inner, key};
+        cel_value r = call_overloads(e, n, args, 2);
+        if (e->cancelled)
+            return r;
+        if (r.kind == CEL_ERROR)
+            return cel_optional_none();
+        return cel_optional_of_s(e->cx.scratch, r);
+    }
+    cel_value args[2] = {obj, key};
+    return call_overloads(e, n, args, 2);
+}
+
+static cel_value eval_call(ev *e, const cel_node *n)
+{
+    const char *f = n->u.call.function;
+    if (f[0] == '_' || f[0] == '@' || f[0] == '!' || f[0] == '-') {
+        if (strcmp(f, CEL_OP_LOGICAL_AND) == 0)
+            return eval_logic(e, n, true);
+        if (strcmp(f, CEL_OP_LOGICAL_OR) == 0)
+            return eval_logic(e, n, false);
+        if (strcmp(f, CEL_OP_CONDITIONAL) == 0) {
+            EVAL_OR_RETURN(c, n->u.call.args[0]);
+            if (c.kind == CEL_BOOL)
+                return eval(e, n->u.call.args[c.v.b ? 1 : 2]);
+            return c.kind == CEL_ERROR ? c : cel_no_such_overload();
+        }
+        if (strcmp(f, CEL_OP_NOT_STRICTLY_FALSE) == 0) {
+            EVAL_OR_RETURN(v, n->u.call.args[0]);
+            if (!charge(e, 1))
+                return cancelled_value;
+            return v.kind == CEL_BOOL ? v : cel_bool(true);
+        }
+        if (strcmp(f, CEL_OP_OPT_SELECT) == 0 || strcmp(f, CEL_OP_OPT_INDEX) == 0) {
+            EVAL_OR_RETURN(obj, n->u.call.args[0]);
+            if (obj.kind == CEL_ERROR)
+                return obj;
+            EVAL_OR_RETURN(key, n->u.call.args[1]);
+            if (key.kind == CEL_ERROR)
+                return key;
+            if (!charge(e, 1))
+                return cancelled_value;
+            return opt_access(e, obj, key, f[1] == '[');
+        }
+        if (strcmp(f, CEL_OP_INDEX) == 0) {
+            EVAL_OR_RETURN(obj, n->u.call.args[0]);
+            if (obj.kind == CEL_ERROR)
+                return obj;
+            EVAL_OR_RETURN(key, n->u.call.args[1]);
+            if (key.kind == CEL_ERROR)
+                return key;
+            return eval_index(e, n, obj, key);
+        }
+    }
+    cel_value args[CEL_MAX_ARGS + 4];
+    size_t nargs = 0;
+    size_t total = n->u.call.nargs + (n->u.call.target ? 1 : 0);
+    if (total > sizeof args / sizeof args[0]) {
+        if (!charge(e, 1))
+            return cancelled_value;
+        return cel_no_such_overload();
+    }
+    cel_value first_err = {0};
+    if (n->u.call.target) {
+        EVAL_OR_RETURN(t, n->u.call.target);
+        args[nargs++] = t;
+        if (t.kind == CEL_ERROR && !first_err.kind)
+            first_err = t;
+        /* opt.or(x) / opt.orValue(x) do not evaluate x when opt has a value */
+        if (t.kind == CEL_OPTIONAL && t.v.opt && n->u.call.nargs == 1 &&
+            (strcmp(f, "or") == 0 || strcmp(f, "orValue") == 0)) {
+            if (!charge(e, 1))
+                return cancelled_value;
+            return f[2] ? *t.v.opt : t;
+        }
+    }
+    for (size_t i = 0; i < n->u.call.nargs; i++) {
+        EVAL_OR_RETURN(a, n->u.call.args[i]);
+        args[nargs++] = a;
+        if (a.kind == CEL_ERROR && !first_err.kind)
+            first_err = a;
+    }
+    if (first_err.kind) {
+        /* strict functions propagate the first error; cel-go still charges the call */
+        if (!charge(e, 1))
+            return cancelled_value;
+        return first_err;
+    }
+    return call_overloads(e, n, args, nargs);
+}
+
+static cel_value eval_list(ev *e, const cel_node *n)
+{
+    size_t cnt = n->u.list.nelems;
+    cel_value *items = cnt ? cel_scratch_alloc(e->cx.scratch, cnt * sizeof *items) : NULL;
+    size_t k = 0, opt = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        EVAL_OR_RETURN(v, n->u.list.elems[i]);
+        if (v.kind == CEL_ERROR)
+            return v;
+        if (opt < n->u.list.noptional && n->u.list.optional_indices[opt] == i) {
+            opt++;
+            if (v.kind != CEL_OPTIONAL)
+                return cel_no_such_overload();
+            if (!v.v.opt)
+                continue;
+            v = *v.v.opt;
+        }
+        items[k++] = v;
+    }
+    if (!charge(e, 10))
+        return cancelled_value;
+    if (k == 0)
+        return cel_listval(&cel_empty_list);
+    cel_list *l = cel_scratch_alloc(e->cx.scratch, sizeof *l);
+    l->n = k;
+    l->items = items;
+    return cel_listval(l);
+}
+
+static cel_value eval_map(ev *e, const cel_node *n)
+{
+    size_t cnt = n->u.map.nentries;
+    cel_value *keys = cnt ? cel_scratch_alloc(e->cx.scratch, cnt * sizeof *keys) : NULL;
+    cel_value *vals = cnt ? cel_scratch_alloc(e->cx.scratch, cnt * sizeof *vals) : NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        const cel_entry *en = &n->u.map.entries[i];
+        if (!en->key) /* message construction is not supported: no proto types */
+            return cel_error("unsupported message construction");
+        EVAL_OR_RETURN(key, en->key);
+        if (key.kind == CEL_ERROR)
+            return key;
+        EVAL_OR_RETURN(val, en->value);
+        if (val.kind == CEL_ERROR)
+            return val;
+        if (key.kind != CEL_INT && key.kind != CEL_UINT && key.kind != CEL_BOOL && key.kind != CEL_STRING)
+            return cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(&key));
+        if (en->optional) {
+            if (val.kind != CEL_OPTIONAL)
+                return cel_no_such_overload();
+            if (!val.v.opt)
+                continue;
+            val = *val.v.opt;
+        }
+        /* a repeated key overwrites (cel-go builds a Go map) */
+        size_t j;
+        for (j = 0; j < k && cnt <= 64; j++)
+            if (cel_value_equal(&keys[j], &key))
+                break;
+        if (j < k && cnt <= 64) {
+            vals[j] = val;
+            continue;
+        }
+        keys[k] = key;
+        vals[k] = val;
+        k++;
+    }
+    if (!charge(e, 30))
+        return cancelled_value;
+    return cel_map_build_s(e->cx.scratch, keys, vals, k, 0);
+}
+
+static bool push_local(ev *e, const char *name, cel_value v)
+{
+    if (e->nlocals >= MAX_LOCALS)
+        return false;
+    e->local_names[e->nlocals] = name;
+    e->local_vals[e->nlocals++] = v;
+    return true;
+}
+
+static cel_value eval_comprehension(ev *e, const cel_node *n)
+{
+    EVAL_OR_RETURN(range, n->u.comp.iter_range);
+    if (range.kind == CEL_ERROR)
+        return range;
+    if (range.kind != CEL_LIST && range.kind != CEL_MAP)
+        return cel_errorf_s(e->cx.scratch, "cannot range over type '%s'", cel_value_type_name(&range));
+    EVAL_OR_RETURN(accu, n->u.comp.accu_init);
+    size_t base = e->nlocals;
+    bool two = n->u.comp.iter_var2 != NULL;
+    if (!push_local(e, n->u.comp.accu_var, accu) || !push_local(e, n->u.comp.iter_var, cel_null()) ||
+        (two && !push_local(e, n->u.comp.iter_var2, cel_null()))) {
+        e->nlocals = base;
+        return cel_error("comprehension nesting too deep");
+    }
+    size_t accu_slot = base, it1 = base + 1, it2 = base + 2;
+    size_t cnt = range.kind == CEL_LIST ? range.v.list->n : range.v.map->n;
+    cel_value result;
+    for (size_t i = 0; i < cnt; i++) {
+        if (range.kind == CEL_LIST) {
+            if (two) {
+                e->local_vals[it1] = cel_int((int64_t)i);
+                e->local_vals[it2] = range.v.list->items[i];
+            } else {
+                e->local_vals[it1] = range.v.list->items[i];
+            }
+        } else {
+            e->local_vals[it1] = range.v.map->keys[i];
+            if (two)
+                e->local_vals[it2] = range.v.map->vals[i];
+        }
+        cel_value c = eval(e, n->u.comp.loop_condition);
+        if (e->cancelled) {
+            e->nlocals = base;
+            return cancelled_value;
+        }
+        if (c.kind == CEL_BOOL && !c.v.b)
+            break;
+        cel_value s = eval(e, n->u.comp.loop_step);
+        if (e->cancelled) {
+            e->nlocals = base;
+            return cancelled_value;
+        }
+        e->local_vals[accu_slot] = s;
+    }
+    /* the result sees the accumulator only (iteration variables go out of scope) */
+    e->nlocals = base + 1;
+    result = eval(e, n->u.comp.result);
+    e->nlocals = base;
+    if (e->cancelled)
+        return cancelled_value;
+    return result;
+}
+
+static cel_value eval_const(const cel_node *n)
+{
+    const cel_const *c = &n->u.constant;
+    switch (c->kind) {
+    case CEL_CONST_NULL: return cel_null();
+    case CEL_CONST_BOOL: return cel_bool(c->v.b);
+    case CEL_CONST_INT: return cel_int(c->v.i);
+    case CEL_CONST_UINT: return cel_uint(c->v.u);
+    case CEL_CONST_DOUBLE: return cel_double(c->v.d);
+    case CEL_CONST_STRING: return cel_string(c->v.s.data, c->v.s.len);
+    case CEL_CONST_BYTES: return cel_bytes(c->v.s.data, c->v.s.len);
+    }
+    return cel_null();
+}
+
+static cel_value eval(ev *e, const cel_node *n)
+{
+    if (e->cancelled)
+        return cancelled_value;
+    switch (n->kind) {
+    case CEL_NODE_CONST: return eval_const(n);
+    case CEL_NODE_IDENT: return eval_ident(e, n);
+    case CEL_NODE_SELECT: return eval_select(e, n);
+    case CEL_NODE_CALL: return eval_call(e, n);
+    case CEL_NODE_LIST: return eval_list(e, n);
+    case CEL_NODE_MAP: return eval_map(e, n);
+    case CEL_NODE_STRUCT: return cel_error("unsupported message construction");
+    case CEL_NODE_COMPREHENSION: return eval_comprehension(e, n);
+    }
+    return cel_error("invalid expression");
+}
+
+cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint64_t *cost)
+{
+    ev e;
+    e.prm = params;
+    e.cx.scratch = params->scratch;
+    e.cx.regexes = params->regexes;
+    e.cost = 0;
+    e.cancelled = false;
+    e.nlocals = 0;
+    cel_value r = eval(&e, root);
+    if (e.cancelled)
+        r = cancelled_value;
+    if (cost)
+        *cost = e.cost;
+    return r;
+}

@@ -1,0 +1,64 @@
+/* The CEL evaluator: a tree-walking interpreter over a (checked or
+ * unchecked) AST from parser.h, with cel-go semantics and cel-go's runtime
+ * cost model.
+ *
+ * cel_eval_prepare() runs once per program: it resolves each call's
+ * candidate overloads (keeping the checker's narrowed list when present) and
+ * rewrites qualified function calls (`optional.of(x)` parsed as a member call
+ * on `optional`) into global calls.  It writes into the AST nodes, which the
+ * caller owns (they live in the caller's arena).
+ *
+ * cel_eval_run() evaluates; everything it allocates comes from `scratch`, so
+ * the result and any error message live until the caller resets the scratch.
+ * With a warm scratch, evaluation performs no heap allocation except for
+ * regex compilation on first use and a few rare paths (double formatting).
+ */
+#ifndef DRA_CEL_EVAL_H
+#define DRA_CEL_EVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "functions.h"
+#include "value.h"
+
+#define CEL_ACTIVATION_MAX 32
+/* Variable bindings: a plain caller-owned struct; names and values are borrowed. */
+typedef struct cel_activation {
+    size_t n;
+    const char *names[CEL_ACTIVATION_MAX];
+    cel_value values[CEL_ACTIVATION_MAX];
+} cel_activation;
+#define CEL_ACTIVATION_INIT {0}
+
+/* Bind name to v; rebinding replaces.  Returns false when full. */
+bool cel_activation_bind(cel_activation *act, const char *name, cel_value v);
+const cel_value *cel_activation_find(const cel_activation *act, const char *name);
+
+/* Evaluation flags. */
+enum {
+    CEL_EVAL_PRESENCE_COSTS = 1u << 0, /* has() costs 1 (cel-go default); Kubernetes: free */
+};
+
+/* Resolve overload candidates and qualified function names in place.
+ * `is_variable(name, ud)` tells whether a name is a declared variable (so
+ * `x.f()` on a variable x stays a member call); may be NULL. */
+void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena,
+                      bool (*is_variable)(const char *name, void *ud), void *ud);
+
+typedef struct cel_eval_params {
+    const cel_registry *registry;
+    const cel_activation *activation; /* may be NULL */
+    cel_scratch *scratch;
+    cel_regex_cache *regexes;         /* may be NULL: patterns compiled per call */
+    uint64_t cost_limit;              /* 0 = none */
+    unsigned flags;                   /* CEL_EVAL_* */
+} cel_eval_params;
+
+/* Evaluate; *cost (optional) receives the actual cost. */
+cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint64_t *cost);
+
+#define CEL_COST_LIMIT_ERROR "operation cancelled: actual cost limit exceeded"
+
+#endif

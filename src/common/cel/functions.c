@@ -1,0 +1,224 @@
+/* The overload registry: an index by function name over the static library
+ * tables, runtime argument matching and cel-go's call cost model. */
+#include "functions.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const cel_type cel_t_list_a = {.kind = CEL_T_LIST, .params = {&cel_t_param_a}, .nparams = 1};
+const cel_type cel_t_list_b = {.kind = CEL_T_LIST, .params = {&cel_t_param_b}, .nparams = 1};
+const cel_type cel_t_list_list_a = {.kind = CEL_T_LIST, .params = {&cel_t_list_a}, .nparams = 1};
+const cel_type cel_t_map_kv = {.kind = CEL_T_MAP, .params = {&cel_t_param_k, &cel_t_param_v}, .nparams = 2};
+const cel_type cel_t_map_ab = {.kind = CEL_T_MAP, .params = {&cel_t_param_a, &cel_t_param_b}, .nparams = 2};
+const cel_type cel_t_type_a = {.kind = CEL_T_TYPE, .params = {&cel_t_param_a}, .nparams = 1};
+const cel_type cel_t_optional_a = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_param_a}, .nparams = 1};
+const cel_type cel_t_optional_b = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_param_b}, .nparams = 1};
+const cel_type cel_t_optional_dyn = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_dyn}, .nparams = 1};
+const cel_type cel_t_list_int = {.kind = CEL_T_LIST, .params = {&cel_t_int}, .nparams = 1};
+const cel_type cel_t_list_uint = {.kind = CEL_T_LIST, .params = {&cel_t_uint}, .nparams = 1};
+const cel_type cel_t_list_double = {.kind = CEL_T_LIST, .params = {&cel_t_double}, .nparams = 1};
+const cel_type cel_t_list_quantity = {.kind = CEL_T_LIST, .params = {&cel_t_quantity}, .nparams = 1};
+
+cel_value cel_no_such_overload(void) { return cel_error("no such overload"); }
+cel_value cel_int_overflow(void) { return cel_error("integer overflow"); }
+cel_value cel_uint_overflow(void) { return cel_error("unsigned integer overflow"); }
+
+int64_t cel_value_size(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_STRING: return (int64_t)cel_utf8_len(v->v.s.ptr, v->v.s.len);
+    case CEL_BYTES: return (int64_t)v->v.s.len;
+    case CEL_LIST: return (int64_t)v->v.list->n;
+    case CEL_MAP: return (int64_t)v->v.map->n;
+    default: return 0;
+    }
+}
+
+typedef struct fn_entry {
+    const char *name;
+    const cel_overload **ovs;
+    size_t n;
+} fn_entry;
+
+struct cel_registry {
+    unsigned libs;
+    const cel_overload **all; /* sorted by function name, stable */
+    size_t nall;
+    fn_entry *fns;
+    size_t nfns;
+    const cel_overload **by_id; /* sorted by id */
+};
+
+typedef struct { const cel_overload *t; const size_t *n; } table_ref;
+
+static int cmp_by_name(const void *a, const void *b)
+{
+    const cel_overload *x = *(const cel_overload *const *)a, *y = *(const cel_overload *const *)b;
+    int c = strcmp(x->function, y->function);
+    if (c)
+        return c;
+    return x < y ? -1 : x > y; /* keep table order (tables are laid out in registration order) */
+}
+
+static int cmp_by_id(const void *a, const void *b)
+{
+    const cel_overload *x = *(const cel_overload *const *)a, *y = *(const cel_overload *const *)b;
+    return strcmp(x->id, y->id);
+}
+
+cel_registry *cel_registry_new(unsigned libs)
+{
+    const table_ref tables[] = {
+        {cel_lib_std, &cel_lib_std_n},           {cel_lib_time, &cel_lib_time_n},
+        {cel_lib_strings, &cel_lib_strings_n},   {cel_lib_lists, &cel_lib_lists_n},
+        {cel_lib_sets, &cel_lib_sets_n},         {cel_lib_math, &cel_lib_math_n},
+        {cel_lib_regex, &cel_lib_regex_n},       {cel_lib_optional, &cel_lib_optional_n},
+        {cel_lib_k8s, &cel_lib_k8s_n},
+    };
+    cel_registry *r = dra_xcalloc(1, sizeof *r);
+    r->libs = libs;
+    size_t total = 0;
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+        total += *tables[t].n;
+    r->all = dra_xmalloc((total ? total : 1) * sizeof *r->all);
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+        for (size_t i = 0; i < *tables[t].n; i++)
+            if (tables[t].t[i].lib & libs)
+                r->all[r->nall++] = &tables[t].t[i];
+    qsort(r->all, r->nall, sizeof *r->all, cmp_by_name);
+    r->by_id = dra_xmalloc((r->nall ? r->nall : 1) * sizeof *r->by_id);
+    memcpy(r->by_id, r->all, r->nall * sizeof *r->by_id);
+    qsort(r->by_id, r->nall, sizeof *r->by_id, cmp_by_id);
+    r->fns = dra_xmalloc((r->nall ? r->nall : 1) * sizeof *r->fns);
+    for (size_t i = 0; i < r->nall;) {
+        size_t j = i;
+        while (j < r->nall && strcmp(r->all[j]->function, r->all[i]->function) == 0)
+            j++;
+        r->fns[r->nfns++] = (fn_entry){r->all[i]->function, r->all + i, j - i};
+        i = j;
+    }
+    return r;
+}
+
+void cel_registry_free(cel_registry *r)
+{
+    if (!r)
+        return;
+    free(r->all);
+    free(r->by_id);
+    free(r->fns);
+    free(r);
+}
+
+unsigned cel_registry_libs(const cel_registry *r) { return r->libs; }
+
+const cel_overload *const *cel_registry_lookup(const cel_registry *r, const char *function, size_t *n)
+{
+    size_t lo = 0, hi = r->nfns;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(r->fns[mid].name, function);
+        if (c == 0) {
+            *n = r->fns[mid].n;
+            return r->fns[mid].ovs;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *n = 0;
+    return NULL;
+}
+
+bool cel_registry_has_function(const cel_registry *r, const char *function)
+{
+    size_t n;
+    return cel_registry_lookup(r, function, &n) != NULL;
+}
+
+const cel_overload *cel_registry_by_id(const cel_registry *r, const char *id)
+{
+    size_t lo = 0, hi = r->nall;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = strcmp(r->by_id[mid]->id, id);
+        if (c == 0)
+            return r->by_id[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+bool cel_value_is_of_type(const cel_value *v, const cel_type *t)
+{
+    switch (t->kind) {
+    case CEL_T_DYN: case CEL_T_ANY: case CEL_T_PARAM: return true;
+    case CEL_T_ERROR: return false;
+    case CEL_T_NULL: return v->kind == CEL_NULL;
+    case CEL_T_BOOL: return v->kind == CEL_BOOL;
+    case CEL_T_INT: return v->kind == CEL_INT;
+    case CEL_T_UINT: return v->kind == CEL_UINT;
+    case CEL_T_DOUBLE: return v->kind == CEL_DOUBLE;
+    case CEL_T_STRING: return v->kind == CEL_STRING;
+    case CEL_T_BYTES: return v->kind == CEL_BYTES;
+    case CEL_T_LIST: return v->kind == CEL_LIST;
+    case CEL_T_MAP: return v->kind == CEL_MAP;
+    case CEL_T_TYPE: return v->kind == CEL_TYPE;
+    case CEL_T_OPTIONAL: return v->kind == CEL_OPTIONAL;
+    case CEL_T_TIMESTAMP: return v->kind == CEL_TIMESTAMP;
+    case CEL_T_DURATION: return v->kind == CEL_DURATION;
+    case CEL_T_OPAQUE:
+        return v->kind == CEL_OBJECT && strcmp(cel_value_type_name(v), t->name) == 0;
+    case CEL_T_STRUCT: return v->kind == CEL_MAP; /* objects are maps at runtime */
+    }
+    return false;
+}
+
+bool cel_overload_accepts(const cel_overload *o, const cel_value *args, size_t nargs)
+{
+    if (o->nargs != nargs)
+        return false;
+    for (size_t i = 0; i < nargs; i++)
+        if (!cel_value_is_of_type(&args[i], o->params[i]))
+            return false;
+    return true;
+}
+
+uint64_t cel_cost_size(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_STRING: case CEL_BYTES: case CEL_LIST: case CEL_MAP: return (uint64_t)cel_value_size(v);
+    default: return 1;
+    }
+}
+
+static uint64_t ceil_scaled(uint64_t n, double f) { return (uint64_t)ceil((double)n * f); }
+
+uint64_t cel_overload_cost(const cel_overload *o, const cel_value *args, size_t nargs, const cel_value *result)
+{
+    double f = o->factor > 0 ? o->factor : 0.1;
+    switch (o->cost) {
+    case CEL_COST_ONE: return 1;
+    case CEL_COST_TRAVERSE0: return nargs > 0 ? ceil_scaled(cel_cost_size(&args[0]), f) : 1;
+    case CEL_COST_MIN_SIZE: {
+        if (nargs < 2)
+            return 1;
+        uint64_t a = cel_cost_size(&args[0]), b = cel_cost_size(&args[1]);
+        return ceil_scaled(a < b ? a : b, f);
+    }
+    case CEL_COST_SUM_SIZE:
+        return nargs < 2 ? 1 : ceil_scaled(cel_cost_size(&args[0]) + cel_cost_size(&args[1]), f);
+    case CEL_COST_PRODUCT:
+        return nargs < 2 ? 1 : ceil_scaled(cel_cost_size(&args[0]), 0.1) * ceil_scaled(cel_cost_size(&args[1]), 0.1);
+    case CEL_COST_MATCHES:
+        return nargs < 2 ? 1 : ceil_scaled(1 + cel_cost_size(&args[0]), 0.1) * ceil_scaled(cel_cost_size(&args[1]), 0.25);
+    case CEL_COST_SIZE1: return nargs < 2 ? 1 : cel_cost_size(&args[1]);
+    case CEL_COST_CUSTOM: return o->runtime_cost ? o->runtime_cost(args, nargs, result) : 1;
+    }
+    return 1;
+}

@@ -1,0 +1,544 @@
+/* Kubernetes CEL libraries (apiserver pkg/cel/library): Quantity, Semver
+ * (v1), IP, CIDR and URL.  Values are CEL_OBJECT (value.h).  Parsing uses
+ * the project's model/quantity.h and model/semver.h.  Error texts follow the
+ * upstream library where it defines them.
+ * Not implemented: the Format library (format.named, format.dns1123Label()
+ * ... validate), which DRA selectors do not use in practice. */
+#include "functions.h"
+
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#define F(name) static cel_value name(cel_call_ctx *cx, const cel_value *a, size_t n)
+
+static cel_object *new_obj(cel_call_ctx *cx, cel_object_kind k)
+{
+    cel_object *o = cel_scratch_alloc(cx->scratch, sizeof *o);
+    o->kind = k;
+    return o;
+}
+
+static cel_value err_from(cel_call_ctx *cx, dra_err *e, const char *prefix)
+{
+    cel_value v = cel_errorf_s(cx->scratch, "%s%s", prefix, e->msg);
+    dra_err_free(e);
+    return v;
+}
+
+/* ---- Quantity ---- */
+F(q_parse)
+{
+    cel_object *o = new_obj(cx, CEL_OBJ_QUANTITY);
+    dra_err *e = dra_quantity_parsen(a[0].v.s.ptr, a[0].v.s.len, &o->u.quantity);
+    if (e)
+        return err_from(cx, e, "");
+    return cel_objval(o);
+}
+F(q_is)
+{
+    dra_quantity q;
+    dra_err *e = dra_quantity_parsen(a[0].v.s.ptr, a[0].v.s.len, &q);
+    if (e) {
+        dra_err_free(e);
+        return cel_bool(false);
+    }
+    return cel_bool(true);
+}
+#define Q(x) (&(x).v.obj->u.quantity)
+F(q_sign) { return cel_int(dra_quantity_sign(Q(a[0]))); }
+F(q_is_integer) { return cel_bool(dra_quantity_is_int64(Q(a[0]))); }
+F(q_as_integer)
+{
+    int64_t i;
+    if (!dra_quantity_as_int64(Q(a[0]), &i))
+        return cel_error("cannot convert value to integer");
+    return cel_int(i);
+}
+F(q_as_float) { return cel_double(dra_quantity_as_float(Q(a[0]))); }
+F(q_compare) { return cel_int(dra_quantity_cmp(Q(a[0]), Q(a[1]))); }
+F(q_greater) { return cel_bool(dra_quantity_cmp(Q(a[0]), Q(a[1])) > 0); }
+F(q_less) { return cel_bool(dra_quantity_cmp(Q(a[0]), Q(a[1])) < 0); }
+static cel_value q_arith(cel_call_ctx *cx, const dra_quantity *x, const dra_quantity *y, bool add)
+{
+    cel_object *o = new_obj(cx, CEL_OBJ_QUANTITY);
+    bool ok = add ? dra_quantity_add(&o->u.quantity, x, y) : dra_quantity_sub(&o->u.quantity, x, y);
+    if (!ok)
+        return cel_error("quantity overflow");
+    return cel_objval(o);
+}
+F(q_add) { return q_arith(cx, Q(a[0]), Q(a[1]), true); }
+F(q_sub) { return q_arith(cx, Q(a[0]), Q(a[1]), false); }
+F(q_add_int)
+{
+    dra_quantity y = dra_quantity_from_int64(a[1].v.i, DRA_QFMT_DECIMAL_SI);
+    return q_arith(cx, Q(a[0]), &y, true);
+}
+F(q_sub_int)
+{
+    dra_quantity y = dra_quantity_from_int64(a[1].v.i, DRA_QFMT_DECIMAL_SI);
+    return q_arith(cx, Q(a[0]), &y, false);
+}
+
+/* ---- Semver ---- */
+static cel_value semver_parse(cel_call_ctx *cx, const cel_value *s, bool normalize)
+{
+    cel_object *o = new_obj(cx, CEL_OBJ_SEMVER);
+    dra_err *e = normalize ? dra_semver_parse_normalize(s->v.s.ptr, s->v.s.len, &o->u.semver)
+                           : dra_semver_parse(s->v.s.ptr, s->v.s.len, &o->u.semver);
+    if (e)
+        return err_from(cx, e, "");
+    return cel_objval(o);
+}
+F(sv_parse) { return semver_parse(cx, &a[0], false); }
+F(sv_parse_norm) { return semver_parse(cx, &a[0], a[1].v.b); }
+static cel_value semver_is(const cel_value *s, bool normalize)
+{
+    dra_semver v;
+    dra_err *e = normalize ? dra_semver_parse_normalize(s->v.s.ptr, s->v.s.len, &v)
+                           : dra_semver_parse(s->v.s.ptr, s->v.s.len, &v);
+    dra_err_free(e);
+    return cel_bool(e == NULL);
+}
+F(sv_is) { return semver_is(&a[0], false); }
+F(sv_is_norm) { return semver_is(&a[0], a[1].v.b); }
+#define SV(x) (&(x).v.obj->u.semver)
+F(sv_major) { return cel_int((int64_t)SV(a[0])->major); }
+F(sv_minor) { return cel_int((int64_t)SV(a[0])->minor); }
+F(sv_patch) { return cel_int((int64_t)SV(a[0])->patch); }
+F(sv_compare) { return cel_int(dra_semver_cmp(SV(a[0]), SV(a[1]))); }
+F(sv_greater) { return cel_bool(dra_semver_cmp(SV(a[0]), SV(a[1])) > 0); }
+F(sv_less) { return cel_bool(dra_semver_cmp(SV(a[0]), SV(a[1])) < 0); }
+
+/* Shared with the k8s lists library: sum() and min()/max() over quantities. */
+cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y);
+cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y)
+{
+    if (x->kind == CEL_OBJECT && y->kind == CEL_OBJECT && x->v.obj->kind == CEL_OBJ_QUANTITY &&
+        y->v.obj->kind == CEL_OBJ_QUANTITY)
+        return q_arith(cx, &x->v.obj->u.quantity, &y->v.obj->u.quantity, true);
+    cel_value args[2] = {*x, *y};
+    if (x->kind == CEL_INT && y->kind == CEL_INT) {
+        int64_t r;
+        return __builtin_add_overflow(x->v.i, y->v.i, &r) ? cel_int_overflow() : cel_int(r);
+    }
+    if (x->kind == CEL_UINT && y->kind == CEL_UINT) {
+        uint64_t r;
+        return __builtin_add_overflow(x->v.u, y->v.u, &r) ? cel_uint_overflow() : cel_uint(r);
+    }
+    if (x->kind == CEL_DOUBLE && y->kind == CEL_DOUBLE)
+        return cel_double(x->v.d + y->v.d);
+    if (x->kind == CEL_DURATION && y->kind == CEL_DURATION) {
+        __int128 ns = ((__int128)x->v.t.sec + y->v.t.sec) * 1000000000 + x->v.t.nsec + y->v.t.nsec;
+        if (ns > INT64_MAX || ns < INT64_MIN)
+            return cel_int_overflow();
+        return cel_duration((int64_t)(ns / 1000000000), (int32_t)(ns % 1000000000));
+    }
+    (void)args;
+    return cel_no_such_overload();
+}
+
+int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok);
+int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok)
+{
+    *ok = false;
+    if (x->kind != CEL_OBJECT || y->kind != CEL_OBJECT || x->v.obj->kind != y->v.obj->kind)
+        return 0;
+    *ok = true;
+    if (x->v.obj->kind == CEL_OBJ_QUANTITY)
+        return dra_quantity_cmp(&x->v.obj->u.quantity, &y->v.obj->u.quantity);
+    if (x->v.obj->kind == CEL_OBJ_SEMVER)
+        return dra_semver_cmp(&x->v.obj->u.semver, &y->v.obj->u.semver);
+    *ok = false;
+    return 0;
+}
+
+/* ---- IP / CIDR (library/ip.go, cidr.go): no zones, no IPv4-mapped IPv6 ---- */
+static bool parse_ip(const char *p, size_t len, cel_ip *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, p, len);
+    buf[len] = 0;
+    memset(out, 0, sizeof *out);
+    if (strchr(buf, ':')) {
+        if (inet_pton(AF_INET6, buf, out->addr) != 1)
+            return false;
+        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (memcmp(out->addr, mapped, 12) == 0)
+            return false; /* "IPv4-mapped IPv6 address is not allowed" */
+        out->family = 6;
+        return true;
+    }
+    if (inet_pton(AF_INET, buf, out->addr) != 1)
+        return false;
+    out->family = 4;
+    return true;
+}
+static void format_ip(const cel_ip *ip, char *buf, size_t cap)
+{
+    inet_ntop(ip->family == 4 ? AF_INET : AF_INET6, ip->addr, buf, (socklen_t)cap);
+}
+F(ip_parse)
+{
+    cel_object *o = new_obj(cx, CEL_OBJ_IP);
+    if (!parse_ip(a[0].v.s.ptr, a[0].v.s.len, &o->u.ip))
+        return cel_errorf_s(cx->scratch, "IP Address %.*s parse error during conversion from string: invalid IP address",
+                            (int)(a[0].v.s.len > 64 ? 64 : a[0].v.s.len), a[0].v.s.ptr);
+    return cel_objval(o);
+}
+F(ip_is) { cel_ip ip; return cel_bool(parse_ip(a[0].v.s.ptr, a[0].v.s.len, &ip)); }
+F(ip_is_canonical)
+{
+    cel_ip ip;
+    if (!parse_ip(a[0].v.s.ptr, a[0].v.s.len, &ip))
+        return cel_errorf_s(cx->scratch, "IP Address %.*s parse error during conversion from string: invalid IP address",
+                            (int)(a[0].v.s.len > 64 ? 64 : a[0].v.s.len), a[0].v.s.ptr);
+    char buf[64];
+    format_ip(&ip, buf, sizeof buf);
+    return cel_bool(strlen(buf) == a[0].v.s.len && memcmp(buf, a[0].v.s.ptr, a[0].v.s.len) == 0);
+}
+#define IP(x) (&(x).v.obj->u.ip)
+F(ip_family) { return cel_int(IP(a[0])->family); }
+F(ip_is_unspecified)
+{
+    static const uint8_t zero[16] = {0};
+    return cel_bool(memcmp(IP(a[0])->addr, zero, IP(a[0])->family == 4 ? 4 : 16) == 0);
+}
+F(ip_is_loopback)
+{
+    const cel_ip *ip = IP(a[0]);
+    if (ip->family == 4)
+        return cel_bool(ip->addr[0] == 127);
+    static const uint8_t lo[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    return cel_bool(memcmp(ip->addr, lo, 16) == 0);
+}
+F(ip_is_ll_multicast)
+{
+    const cel_ip *ip = IP(a[0]);
+    if (ip->family == 4)
+        return cel_bool(ip->addr[0] == 224 && ip->addr[1] == 0 && ip->addr[2] == 0);
+    return cel_bool(ip->addr[0] == 0xff && (ip->addr[1] & 0x0f) == 0x02);
+}
+F(ip_is_ll_unicast)
+{
+    const cel_ip *ip = IP(a[0]);
+    if (ip->family == 4)
+        return cel_bool(ip->addr[0] == 169 && ip->addr[1] == 254);
+    return cel_bool(ip->addr[0] == 0xfe && (ip->addr[1] & 0xc0) == 0x80);
+}
+F(ip_is_global_unicast)
+{
+    const cel_ip *ip = IP(a[0]);
+    if (ip->family == 4) {
+        bool bcast = ip->addr[0] == 255 && ip->addr[1] == 255 && ip->addr[2] == 255 && ip->addr[3] == 255;
+        bool zero = !ip->addr[0] && !ip->addr[1] && !ip->addr[2] && !ip->addr[3];
+        return cel_bool(!bcast && !zero && ip->addr[0] != 127 && ip->addr[0] < 224 &&
+                        !(ip->addr[0] == 169 && ip->addr[1] == 254));
+    }
+    static const uint8_t zero[16] = {0};
+    static const uint8_t lo[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    return cel_bool(memcmp(ip->addr, zero, 16) && memcmp(ip->addr, lo, 16) && ip->addr[0] != 0xff &&
+                    !(ip->addr[0] == 0xfe && (ip->addr[1] & 0xc0) == 0x80));
+}
+F(ip_to_string)
+{
+    char buf[64];
+    format_ip(IP(a[0]), buf, sizeof buf);
+    return cel_string_copy_s(cx->scratch, buf, strlen(buf));
+}
+
+static bool parse_cidr(const char *p, size_t len, cel_ip *ip, int *prefix)
+{
+    const char *slash = memchr(p, '/', len);
+    if (!slash || !parse_ip(p, (size_t)(slash - p), ip))
+        return false;
+    size_t rest = len - (size_t)(slash - p) - 1;
+    if (rest == 0 || rest > 3)
+        return false;
+    int v = 0;
+    for (size_t i = 0; i < rest; i++) {
+        char c = slash[1 + i];
+        if (c < '0' || c > '9' || (i == 0 && c == '0' && rest > 1))
+            return false;
+        v = v * 10 + (c - '0');
+    }
+    if (v > (ip->family == 4 ? 32 : 128))
+        return false;
+    *prefix = v;
+    return true;
+}
+static void mask_ip(cel_ip *ip, int prefix)
+{
+    int bits = ip->family == 4 ? 32 : 128;
+    for (int i = prefix; i < bits; i++)
+        ip->addr[i / 8] &= (uint8_t)~(0x80u >> (i % 8));
+}
+F(cidr_parse)
+{
+    cel_object *o = new_obj(cx, CEL_OBJ_CIDR);
+    if (!parse_cidr(a[0].v.s.ptr, a[0].v.s.len, &o->u.cidr.ip, &o->u.cidr.prefix))
+        return cel_errorf_s(cx->scratch, "network address parse error during conversion from string: network address %.*s",
+                            (int)(a[0].v.s.len > 64 ? 64 : a[0].v.s.len), a[0].v.s.ptr);
+    return cel_objval(o);
+}
+F(cidr_is) { cel_ip ip; int pre; return cel_bool(parse_cidr(a[0].v.s.ptr, a[0].v.s.len, &ip, &pre)); }
+#define CIDR(x) (&(x).v.obj->u.cidr)
+static bool cidr_contains(const cel_value *c, const cel_ip *ip)
+{
+    if (ip->family != CIDR(*c)->ip.family)
+        return false;
+    cel_ip x = *ip, net = CIDR(*c)->ip;
+    mask_ip(&x, CIDR(*c)->prefix);
+    mask_ip(&net, CIDR(*c)->prefix);
+    return memcmp(x.addr, net.addr, 16) == 0;
+}
+F(cidr_contains_ip) { return cel_bool(cidr_contains(&a[0], IP(a[1]))); }
+F(cidr_contains_ip_string)
+{
+    cel_ip ip;
+    if (!parse_ip(a[1].v.s.ptr, a[1].v.s.len, &ip))
+        return cel_error("IP Address parse error during conversion from string: invalid IP address");
+    return cel_bool(cidr_contains(&a[0], &ip));
+}
+static cel_value contains_cidr(const cel_value *c, const cel_ip *ip, int prefix)
+{
+    if (prefix < CIDR(*c)->prefix)
+        return cel_bool(false);
+    return cel_bool(cidr_contains(c, ip));
+}
+F(cidr_contains_cidr) { return contains_cidr(&a[0], &CIDR(a[1])->ip, CIDR(a[1])->prefix); }
+F(cidr_contains_cidr_string)
+{
+    cel_ip ip;
+    int pre;
+    if (!parse_cidr(a[1].v.s.ptr, a[1].v.s.len, &ip, &pre))
+        return cel_error("network address parse error during conversion from string");
+    return contains_cidr(&a[0], &ip, pre);
+}
+F(cidr_ip)
+{
+    cel_object *o = new_obj(cx, CEL_OBJ_IP);
+    o->u.ip = CIDR(a[0])->ip;
+    return cel_objval(o);
+}
+F(cidr_masked)
+{
+    cel_object *o = new_obj(cx, CEL_OBJ_CIDR);
+    o->u.cidr = *CIDR(a[0]);
+    mask_ip(&o->u.cidr.ip, o->u.cidr.prefix);
+    return cel_objval(o);
+}
+F(cidr_prefix_length) { return cel_int(CIDR(a[0])->prefix); }
+F(cidr_to_string)
+{
+    char buf[64];
+    format_ip(&CIDR(a[0])->ip, buf, sizeof buf);
+    char *t = cel_scratch_printf(cx->scratch, "%s/%d", buf, CIDR(a[0])->prefix);
+    return cel_string(t, strlen(t));
+}
+
+/* ---- URL (library/urls.go; Go url.ParseRequestURI semantics, simplified) ---- */
+static bool parse_url(cel_call_ctx *cx, const char *p, size_t len, cel_url *u)
+{
+    memset(u, 0, sizeof *u);
+    u->text = cel_scratch_strndup(cx->scratch, p, len);
+    const char *end = p + len;
+    const char *hash = memchr(p, '#', len);
+    if (hash)
+        return false; /* ParseRequestURI rejects fragments as part of the path */
+    const char *q = memchr(p, '?', len);
+    const char *body_end = q ? q : end;
+    u->query = q ? cel_scratch_strndup(cx->scratch, q + 1, (size_t)(end - q - 1)) : "";
+    u->fragment = "";
+    if (len > 0 && p[0] == '/') {
+        u->scheme = u->host = u->hostname = u->port = u->userinfo = u->opaque = "";
+        u->path = cel_scratch_strndup(cx->scratch, p, (size_t)(body_end - p));
+        return true;
+    }
+    const char *colon = memchr(p, ':', (size_t)(body_end - p));
+    if (!colon || colon == p)
+        return false;
+    for (const char *c = p; c < colon; c++) {
+        bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                  (c > p && ((*c >= '0' && *c <= '9') || *c == '+' || *c == '-' || *c == '.'));
+        if (!ok)
+            return false;
+    }
+    u->scheme = cel_scratch_strndup(cx->scratch, p, (size_t)(colon - p));
+    const char *rest = colon + 1;
+    if (body_end - rest >= 2 && rest[0] == '/' && rest[1] == '/') {
+        rest += 2;
+        const char *slash = memchr(rest, '/', (size_t)(body_end - rest));
+        const char *auth_end = slash ? slash : body_end;
+        const char *at = NULL;
+        for (const char *c = rest; c < auth_end; c++)
+            if (*c == '@')
+                at = c;
+        u->userinfo = at ? cel_scratch_strndup(cx->scratch, rest, (size_t)(at - rest)) : "";
+        const char *host = at ? at + 1 : rest;
+        u->host = cel_scratch_strndup(cx->scratch, host, (size_t)(auth_end - host));
+        const char *hn_end = auth_end, *port = NULL;
+        if (host < auth_end && host[0] == '[') {
+            const char *rb = memchr(host, ']', (size_t)(auth_end - host));
+            if (!rb)
+                return false;
+            u->hostname = cel_scratch_strndup(cx->scratch, host + 1, (size_t)(rb - host - 1));
+            if (rb + 1 < auth_end) {
+                if (rb[1] != ':')
+                    return false;
+                port = rb + 2;
+            }
+        } else {
+            const char *pc = memchr(host, ':', (size_t)(auth_end - host));
+            if (pc) {
+                hn_end = pc;
+                port = pc + 1;
+            }
+            u->hostname = cel_scratch_strndup(cx->scratch, host, (size_t)(hn_end - host));
+        }
+        u->port = port ? cel_scratch_strndup(cx->scratch, port, (size_t)(auth_end - port)) : "";
+        for (const char *c = u->port; *c; c++)
+            if (*c < '0' || *c > '9')
+                return false;
+        u->path = cel_scratch_strndup(cx->scratch, auth_end, (size_t)(body_end - auth_end));
+        u->opaque = "";
+    } else {
+        if (rest >= body_end || rest[0] != '/')
+            return false; /* opaque URIs are not request URIs */
+        u->host = u->hostname = u->port = u->userinfo = u->opaque = "";
+        u->path = cel_scratch_strndup(cx->scratch, rest, (size_t)(body_end - rest));
+    }
+    return true;
+}
+F(url_parse)
+{
+    cel_object *o = new_obj(cx, CEL_OBJ_URL);
+    if (!parse_url(cx, a[0].v.s.ptr, a[0].v.s.len, &o->u.url))
+        return cel_errorf_s(cx->scratch, "URL parse error during conversion from string: parse \"%.*s\": invalid URI for request",
+                            (int)(a[0].v.s.len > 128 ? 128 : a[0].v.s.len), a[0].v.s.ptr);
+    return cel_objval(o);
+}
+F(url_is) { cel_url u; return cel_bool(parse_url(cx, a[0].v.s.ptr, a[0].v.s.len, &u)); }
+#define URLF(name, field) F(name) { const char *s = a[0].v.obj->u.url.field; return cel_string(s, strlen(s)); }
+URLF(url_scheme, scheme)
+URLF(url_host, host)
+URLF(url_hostname, hostname)
+URLF(url_port, port)
+URLF(url_path, path)
+F(url_query)
+{
+    /* map(string, list(string)) of the raw query: keys in first-seen order */
+    const char *q = a[0].v.obj->u.url.query;
+    size_t len = strlen(q), cnt = 0;
+    for (size_t i = 0; i < len; i++)
+        cnt += q[i] == '&' || q[i] == ';';
+    cnt += 1;
+    cel_value *keys = cel_scratch_alloc(cx->scratch, cnt * sizeof *keys);
+    cel_value *vals = cel_scratch_alloc(cx->scratch, cnt * sizeof *vals);
+    cel_value *lists = cel_scratch_alloc(cx->scratch, cnt * sizeof *lists);
+    size_t nk = 0;
+    const char *p = q;
+    while (len && p <= q + len) {
+        const char *e = p;
+        while (e < q + len && *e != '&')
+            e++;
+        if (e > p) {
+            const char *eq = memchr(p, '=', (size_t)(e - p));
+            cel_value k = cel_string(p, eq ? (size_t)(eq - p) : (size_t)(e - p));
+            cel_value v = eq ? cel_string(eq + 1, (size_t)(e - eq - 1)) : cel_string("", 0);
+            size_t j;
+            for (j = 0; j < nk; j++)
+                if (cel_value_equal(&keys[j], &k))
+                    break;
+            cel_value *items;
+            if (j == nk) {
+                keys[nk] = k;
+                items = cel_scratch_alloc(cx->scratch, cnt * sizeof *items);
+                cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
+                l->n = 0;
+                l->items = items;
+                lists[nk] = cel_listval(l);
+                nk++;
+            }
+            cel_list *l = (cel_list *)lists[j].v.list;
+            ((cel_value *)l->items)[l->n++] = v;
+        }
+        p = e + 1;
+    }
+    for (size_t j = 0; j < nk; j++)
+        vals[j] = lists[j];
+    return cel_map_build_s(cx->scratch, keys, vals, nk, 0);
+}
+
+static const cel_type t_map_string_list_string = {.kind = CEL_T_MAP, .params = {&cel_t_string, &cel_t_list_string}, .nparams = 2};
+
+#define S (&cel_t_string)
+#define I (&cel_t_int)
+#define B (&cel_t_bool)
+#define QT (&cel_t_quantity)
+#define SVT (&cel_t_semver)
+#define IPT (&cel_t_ip)
+#define CT (&cel_t_cidr)
+#define UT (&cel_t_url)
+#define K(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, lib, false}
+const cel_overload cel_lib_k8s[] = {
+    K("string_to_quantity", "quantity", false, QT, q_parse, CEL_LIB_K8S_QUANTITY, 1, S),
+    K("is_quantity_string", "isQuantity", false, B, q_is, CEL_LIB_K8S_QUANTITY, 1, S),
+    K("quantity_sign", "sign", true, I, q_sign, CEL_LIB_K8S_QUANTITY, 1, QT),
+    K("quantity_is_integer", "isInteger", true, B, q_is_integer, CEL_LIB_K8S_QUANTITY, 1, QT),
+    K("quantity_get_int", "asInteger", true, I, q_as_integer, CEL_LIB_K8S_QUANTITY, 1, QT),
+    K("quantity_get_float", "asApproximateFloat", true, &cel_t_double, q_as_float, CEL_LIB_K8S_QUANTITY, 1, QT),
+    K("quantity_compare_to", "compareTo", true, I, q_compare, CEL_LIB_K8S_QUANTITY, 2, QT, QT),
+    K("quantity_is_greater_than", "isGreaterThan", true, B, q_greater, CEL_LIB_K8S_QUANTITY, 2, QT, QT),
+    K("quantity_is_less_than", "isLessThan", true, B, q_less, CEL_LIB_K8S_QUANTITY, 2, QT, QT),
+    K("quantity_add", "add", true, QT, q_add, CEL_LIB_K8S_QUANTITY, 2, QT, QT),
+    K("quantity_add_int", "add", true, QT, q_add_int, CEL_LIB_K8S_QUANTITY, 2, QT, I),
+    K("quantity_sub", "sub", true, QT, q_sub, CEL_LIB_K8S_QUANTITY, 2, QT, QT),
+    K("quantity_sub_int", "sub", true, QT, q_sub_int, CEL_LIB_K8S_QUANTITY, 2, QT, I),
+
+    K("string_to_semver", "semver", false, SVT, sv_parse, CEL_LIB_K8S_SEMVER, 1, S),
+    K("string_bool_to_semver_normalize", "semver", false, SVT, sv_parse_norm, CEL_LIB_K8S_SEMVER, 2, S, B),
+    K("is_semver_string", "isSemver", false, B, sv_is, CEL_LIB_K8S_SEMVER, 1, S),
+    K("is_semver_string_bool_normalize", "isSemver", false, B, sv_is_norm, CEL_LIB_K8S_SEMVER, 2, S, B),
+    K("semver_major", "major", true, I, sv_major, CEL_LIB_K8S_SEMVER, 1, SVT),
+    K("semver_minor", "minor", true, I, sv_minor, CEL_LIB_K8S_SEMVER, 1, SVT),
+    K("semver_patch", "patch", true, I, sv_patch, CEL_LIB_K8S_SEMVER, 1, SVT),
+    K("semver_compare_to", "compareTo", true, I, sv_compare, CEL_LIB_K8S_SEMVER, 2, SVT, SVT),
+    K("semver_is_greater_than", "isGreaterThan", true, B, sv_greater, CEL_LIB_K8S_SEMVER, 2, SVT, SVT),
+    K("semver_is_less_than", "isLessThan", true, B, sv_less, CEL_LIB_K8S_SEMVER, 2, SVT, SVT),
+
+    K("string_to_ip", "ip", false, IPT, ip_parse, CEL_LIB_K8S_IP, 1, S),
+    K("is_ip", "isIP", false, B, ip_is, CEL_LIB_K8S_IP, 1, S),
+    K("ip_is_canonical", "ip.isCanonical", false, B, ip_is_canonical, CEL_LIB_K8S_IP, 1, S),
+    K("ip_family", "family", true, I, ip_family, CEL_LIB_K8S_IP, 1, IPT),
+    K("ip_is_unspecified", "isUnspecified", true, B, ip_is_unspecified, CEL_LIB_K8S_IP, 1, IPT),
+    K("ip_is_loopback", "isLoopback", true, B, ip_is_loopback, CEL_LIB_K8S_IP, 1, IPT),
+    K("ip_is_link_local_multicast", "isLinkLocalMulticast", true, B, ip_is_ll_multicast, CEL_LIB_K8S_IP, 1, IPT),
+    K("ip_is_link_local_unicast", "isLinkLocalUnicast", true, B, ip_is_ll_unicast, CEL_LIB_K8S_IP, 1, IPT),
+    K("ip_is_global_unicast", "isGlobalUnicast", true, B, ip_is_global_unicast, CEL_LIB_K8S_IP, 1, IPT),
+    K("ip_to_string", "string", false, S, ip_to_string, CEL_LIB_K8S_IP, 1, IPT),
+
+    K("string_to_cidr", "cidr", false, CT, cidr_parse, CEL_LIB_K8S_CIDR, 1, S),
+    K("is_cidr", "isCIDR", false, B, cidr_is, CEL_LIB_K8S_CIDR, 1, S),
+    K("cidr_contains_ip_ip", "containsIP", true, B, cidr_contains_ip, CEL_LIB_K8S_CIDR, 2, CT, IPT),
+    K("cidr_contains_ip_string", "containsIP", true, B, cidr_contains_ip_string, CEL_LIB_K8S_CIDR, 2, CT, S),
+    K("cidr_contains_cidr", "containsCIDR", true, B, cidr_contains_cidr, CEL_LIB_K8S_CIDR, 2, CT, CT),
+    K("cidr_contains_cidr_string", "containsCIDR", true, B, cidr_contains_cidr_string, CEL_LIB_K8S_CIDR, 2, CT, S),
+    K("cidr_ip", "ip", true, IPT, cidr_ip, CEL_LIB_K8S_CIDR, 1, CT),
+    K("cidr_masked", "masked", true, CT, cidr_masked, CEL_LIB_K8S_CIDR, 1, CT),
+    K("cidr_prefix_length", "prefixLength", true, I, cidr_prefix_length, CEL_LIB_K8S_CIDR, 1, CT),
+    K("cidr_to_string", "string", false, S, cidr_to_string, CEL_LIB_K8S_CIDR, 1, CT),
+
+    K("string_to_url", "url", false, UT, url_parse, CEL_LIB_K8S_URL, 1, S),
+    K("is_url_string", "isURL", false, B, url_is, CEL_LIB_K8S_URL, 1, S),
+    K("url_get_scheme", "getScheme", true, S, url_scheme, CEL_LIB_K8S_URL, 1, UT),
+    K("url_get_host", "getHost", true, S, url_host, CEL_LIB_K8S_URL, 1, UT),
+    K("url_get_hostname", "getHostname", true, S, url_hostname, CEL_LIB_K8S_URL, 1, UT),
+    K("url_get_port", "getPort", true, S, url_port, CEL_LIB_K8S_URL, 1, UT),
+    K("url_get_escaped_path", "getEscapedPath", true, S, url_path, CEL_LIB_K8S_URL, 1, UT),
+    K("url_get_query", "getQuery", true, &t_map_string_list_string, url_query, CEL_LIB_K8S_URL, 1, UT),
+};
+const size_t cel_lib_k8s_n = sizeof cel_lib_k8s / sizeof cel_lib_k8s[0];

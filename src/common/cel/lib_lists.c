@@ -1,0 +1,268 @@
+/* List libraries:
+ *  - ext.Lists version 3 (cel-go ext/lists.go): slice, flatten, distinct,
+ *    lists.range, reverse, sort, sortBy (the macro expands to
+ *    @sortByAssociatedKeys);
+ *  - the Kubernetes lists library (apiserver pkg/cel/library/lists.go):
+ *    isSorted, sum, min, max, indexOf, lastIndexOf, and (1.37+) includes. */
+#include "functions.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define F(name) static cel_value name(cel_call_ctx *cx, const cel_value *a, size_t n)
+
+static cel_value make_list(cel_call_ctx *cx, cel_value *items, size_t cnt)
+{
+    if (cnt == 0)
+        return cel_listval(&cel_empty_list);
+    cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
+    l->n = cnt;
+    l->items = items;
+    return cel_listval(l);
+}
+
+F(slice)
+{
+    const cel_list *l = a[0].v.list;
+    int64_t s = a[1].v.i, e = a[2].v.i;
+    if (s < 0 || e < 0)
+        return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), negative indexes not supported", s, e);
+    if (s > e)
+        return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), start index must be less than or equal to end index", s, e);
+    if ((uint64_t)e > l->n)
+        return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), list is length %zu", s, e, l->n);
+    return make_list(cx, (cel_value *)l->items + s, (size_t)(e - s));
+}
+
+static size_t flatten_count(const cel_list *l, int64_t depth)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < l->n; i++)
+        c += (depth > 0 && l->items[i].kind == CEL_LIST) ? flatten_count(l->items[i].v.list, depth - 1) : 1;
+    return c;
+}
+static size_t flatten_fill(const cel_list *l, int64_t depth, cel_value *out)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (depth > 0 && l->items[i].kind == CEL_LIST)
+            c += flatten_fill(l->items[i].v.list, depth - 1, out + c);
+        else
+            out[c++] = l->items[i];
+    }
+    return c;
+}
+static cel_value flatten_depth(cel_call_ctx *cx, const cel_list *l, int64_t depth)
+{
+    if (depth < 0)
+        return cel_error("level must be non-negative");
+    if (depth > 64)
+        depth = 64; /* deeper nesting cannot exist: the parser limits recursion */
+    size_t cnt = flatten_count(l, depth);
+    cel_value *items = cel_scratch_alloc(cx->scratch, (cnt ? cnt : 1) * sizeof *items);
+    flatten_fill(l, depth, items);
+    return make_list(cx, items, cnt);
+}
+F(flatten1) { return flatten_depth(cx, a[0].v.list, 1); }
+F(flatten2) { return flatten_depth(cx, a[0].v.list, a[1].v.i); }
+
+F(distinct)
+{
+    const cel_list *l = a[0].v.list;
+    cel_value *items = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *items);
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; j++)
+            seen = cel_value_equal(&items[j], &l->items[i]);
+        if (!seen)
+            items[k++] = l->items[i];
+    }
+    return make_list(cx, items, k);
+}
+
+F(range)
+{
+    int64_t cnt = a[0].v.i;
+    if (cnt <= 0)
+        return cel_listval(&cel_empty_list);
+    if (cnt > 10000000)
+        return cel_error("lists.range: size too large");
+    cel_value *items = cel_scratch_alloc(cx->scratch, (size_t)cnt * sizeof *items);
+    for (int64_t i = 0; i < cnt; i++)
+        items[i] = cel_int(i);
+    return make_list(cx, items, (size_t)cnt);
+}
+
+F(reverse)
+{
+    const cel_list *l = a[0].v.list;
+    cel_value *items = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *items);
+    for (size_t i = 0; i < l->n; i++)
+        items[i] = l->items[l->n - 1 - i];
+    return make_list(cx, items, l->n);
+}
+
+/* Stable merge sort of `idx` by keys[idx]; false when two keys do not compare. */
+static bool merge_sort(size_t *idx, size_t *tmp, size_t cnt, const cel_value *keys)
+{
+    if (cnt < 2)
+        return true;
+    size_t h = cnt / 2;
+    if (!merge_sort(idx, tmp, h, keys) || !merge_sort(idx + h, tmp, cnt - h, keys))
+        return false;
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < cnt) {
+        int c;
+        if (!cel_value_compare(&keys[idx[j]], &keys[idx[i]], &c))
+            return false;
+        tmp[k++] = c < 0 ? idx[j++] : idx[i++];
+    }
+    while (i < h) tmp[k++] = idx[i++];
+    while (j < cnt) tmp[k++] = idx[j++];
+    memcpy(idx, tmp, cnt * sizeof *idx);
+    return true;
+}
+
+static cel_value sort_by_keys(cel_call_ctx *cx, const cel_list *l, const cel_list *keys)
+{
+    if (keys->n != l->n)
+        return cel_error("@sortByAssociatedKeys() expected a list of the same size as the associated keys list");
+    /* cel-go requires one orderable element type */
+    for (size_t i = 1; i < keys->n; i++) {
+        int c;
+        if (keys->items[i].kind != keys->items[0].kind || !cel_value_compare(&keys->items[i], &keys->items[0], &c))
+            return cel_errorf_s(cx->scratch, "list elements must have the same type");
+    }
+    if (keys->n == 1) {
+        int c;
+        if (!cel_value_compare(&keys->items[0], &keys->items[0], &c))
+            return cel_no_such_overload();
+    }
+    size_t *idx = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *idx);
+    size_t *tmp = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *tmp);
+    for (size_t i = 0; i < l->n; i++)
+        idx[i] = i;
+    if (!merge_sort(idx, tmp, l->n, keys->items))
+        return cel_no_such_overload();
+    cel_value *items = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *items);
+    for (size_t i = 0; i < l->n; i++)
+        items[i] = l->items[idx[i]];
+    return make_list(cx, items, l->n);
+}
+F(sort) { return sort_by_keys(cx, a[0].v.list, a[0].v.list); }
+F(sort_by_assoc) { return sort_by_keys(cx, a[0].v.list, a[1].v.list); }
+
+static bool list_has(const cel_list *l, const cel_value *v)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (cel_value_equal(&l->items[i], v))
+            return true;
+    return false;
+}
+/* ---- Kubernetes lists ---- */
+F(k_is_sorted)
+{
+    const cel_list *l = a[0].v.list;
+    for (size_t i = 1; i < l->n; i++) {
+        int c;
+        if (!cel_value_compare(&l->items[i - 1], &l->items[i], &c))
+            return cel_no_such_overload();
+        if (c > 0)
+            return cel_bool(false);
+    }
+    return cel_bool(true);
+}
+
+extern cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y); /* lib_k8s.c */
+
+F(k_sum)
+{
+    const cel_list *l = a[0].v.list;
+    if (l->n == 0) {
+        /* the zero of the declared element type; int for dyn */
+        return cel_int(0);
+    }
+    cel_value acc = l->items[0];
+    for (size_t i = 1; i < l->n; i++) {
+        acc = cel_k8s_add(cx, &acc, &l->items[i]);
+        if (acc.kind == CEL_ERROR)
+            return acc;
+    }
+    return acc;
+}
+
+static cel_value extreme(cel_call_ctx *cx, const cel_list *l, int want)
+{
+    if (l->n == 0)
+        return cel_error(want < 0 ? "min called on empty list" : "max called on empty list");
+    cel_value best = l->items[0];
+    for (size_t i = 1; i < l->n; i++) {
+        int c;
+        if (l->items[i].kind == CEL_OBJECT && best.kind == CEL_OBJECT) {
+            extern int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok);
+            bool ok;
+            c = cel_k8s_compare(&l->items[i], &best, &ok);
+            if (!ok)
+                return cel_no_such_overload();
+        } else if (!cel_value_compare(&l->items[i], &best, &c)) {
+            return cel_no_such_overload();
+        }
+        if (c * want > 0)
+            best = l->items[i];
+    }
+    return best;
+}
+F(k_min) { return extreme(cx, a[0].v.list, -1); }
+F(k_max) { return extreme(cx, a[0].v.list, 1); }
+F(k_index_of)
+{
+    const cel_list *l = a[0].v.list;
+    for (size_t i = 0; i < l->n; i++)
+        if (cel_value_equal(&l->items[i], &a[1]))
+            return cel_int((int64_t)i);
+    return cel_int(-1);
+}
+F(k_last_index_of)
+{
+    const cel_list *l = a[0].v.list;
+    for (size_t i = l->n; i-- > 0;)
+        if (cel_value_equal(&l->items[i], &a[1]))
+            return cel_int((int64_t)i);
+    return cel_int(-1);
+}
+F(k_includes)
+{
+    if (a[0].kind == CEL_LIST)
+        return cel_bool(list_has(a[0].v.list, &a[1]));
+    return cel_bool(cel_value_equal(&a[0], &a[1]));
+}
+
+/* Kubernetes library/cost.go charges list traversals by the list size. */
+static uint64_t cost_traverse_list(const cel_value *args, size_t n, const cel_value *result)
+{
+    return n > 0 ? cel_cost_size(&args[0]) : 1;
+}
+
+#define T_LA (&cel_t_list_a)
+#define T_I (&cel_t_int)
+#define L(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_CUSTOM, 1, cost_traverse_list, lib, false}
+const cel_overload cel_lib_lists[] = {
+    L("list_slice", "slice", true, T_LA, slice, CEL_LIB_LISTS, 3, T_LA, T_I, T_I),
+    L("list_flatten", "flatten", true, T_LA, flatten1, CEL_LIB_LISTS, 1, &cel_t_list_list_a),
+    L("list_flatten_int", "flatten", true, &cel_t_list_dyn, flatten2, CEL_LIB_LISTS, 2, &cel_t_list_dyn, T_I),
+    L("list_distinct", "distinct", true, T_LA, distinct, CEL_LIB_LISTS, 1, T_LA),
+    L("lists_range", "lists.range", false, &cel_t_list_int, range, CEL_LIB_LISTS, 1, T_I),
+    L("list_reverse", "reverse", true, T_LA, reverse, CEL_LIB_LISTS, 1, T_LA),
+    L("list_sort", "sort", true, T_LA, sort, CEL_LIB_LISTS, 1, T_LA),
+    L("list_@sortByAssociatedKeys", "@sortByAssociatedKeys", true, T_LA, sort_by_assoc, CEL_LIB_LISTS, 2, T_LA, &cel_t_list_b),
+    L("list_is_sorted", "isSorted", true, &cel_t_bool, k_is_sorted, CEL_LIB_K8S_LISTS, 1, T_LA),
+    L("list_sum", "sum", true, &cel_t_param_a, k_sum, CEL_LIB_K8S_LISTS, 1, T_LA),
+    L("list_min", "min", true, &cel_t_param_a, k_min, CEL_LIB_K8S_LISTS, 1, T_LA),
+    L("list_max", "max", true, &cel_t_param_a, k_max, CEL_LIB_K8S_LISTS, 1, T_LA),
+    L("list_index_of", "indexOf", true, T_I, k_index_of, CEL_LIB_K8S_LISTS, 2, T_LA, &cel_t_param_a),
+    L("list_last_index_of", "lastIndexOf", true, T_I, k_last_index_of, CEL_LIB_K8S_LISTS, 2, T_LA, &cel_t_param_a),
+    L("list_includes_dyn_dyn", "includes", true, &cel_t_bool, k_includes, CEL_LIB_K8S_INCLUDES, 2, &cel_t_dyn, &cel_t_dyn),
+};
+const size_t cel_lib_lists_n = sizeof cel_lib_lists / sizeof cel_lib_lists[0];
+

@@ -1,0 +1,493 @@
+/* The CEL standard library: operators, conversions, size and the basic
+ * string functions (cel-go checker/stdlib + common/types semantics).
+ * matches lives in lib_regex.c, time functions in lib_time.c. */
+#include "ast.h"
+#include "functions.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define T_I (&cel_t_int)
+#define T_U (&cel_t_uint)
+#define T_D (&cel_t_double)
+#define T_S (&cel_t_string)
+#define T_B (&cel_t_bool)
+#define T_BY (&cel_t_bytes)
+#define T_TS (&cel_t_timestamp)
+#define T_DU (&cel_t_duration)
+#define T_DYN (&cel_t_dyn)
+#define T_A (&cel_t_param_a)
+#define T_K (&cel_t_param_k)
+#define T_V (&cel_t_param_v)
+#define T_LA (&cel_t_list_a)
+#define T_MKV (&cel_t_map_kv)
+#define T_NULL (&cel_t_null)
+
+#define F(name) static cel_value name(cel_call_ctx *cx, const cel_value *a, size_t n)
+
+/* ---- arithmetic ------------------------------------------------------------ */
+
+F(add_int) { int64_t r; return __builtin_add_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r); }
+F(sub_int) { int64_t r; return __builtin_sub_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r); }
+F(mul_int) { int64_t r; return __builtin_mul_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r); }
+F(div_int)
+{
+    if (a[1].v.i == 0) return cel_error("division by zero");
+    if (a[0].v.i == INT64_MIN && a[1].v.i == -1) return cel_int_overflow();
+    return cel_int(a[0].v.i / a[1].v.i);
+}
+F(mod_int)
+{
+    if (a[1].v.i == 0) return cel_error("modulus by zero");
+    if (a[0].v.i == INT64_MIN && a[1].v.i == -1) return cel_int_overflow();
+    return cel_int(a[0].v.i % a[1].v.i);
+}
+F(neg_int) { return a[0].v.i == INT64_MIN ? cel_int_overflow() : cel_int(-a[0].v.i); }
+F(add_uint) { uint64_t r; return __builtin_add_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r); }
+F(sub_uint) { uint64_t r; return __builtin_sub_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r); }
+F(mul_uint) { uint64_t r; return __builtin_mul_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r); }
+F(div_uint) { return a[1].v.u == 0 ? cel_error("division by zero") : cel_uint(a[0].v.u / a[1].v.u); }
+F(mod_uint) { return a[1].v.u == 0 ? cel_error("modulus by zero") : cel_uint(a[0].v.u % a[1].v.u); }
+F(add_double) { return cel_double(a[0].v.d + a[1].v.d); }
+F(sub_double) { return cel_double(a[0].v.d - a[1].v.d); }
+F(mul_double) { return cel_double(a[0].v.d * a[1].v.d); }
+F(div_double) { return cel_double(a[0].v.d / a[1].v.d); }
+F(neg_double) { return cel_double(-a[0].v.d); }
+
+F(add_string)
+{
+    size_t la = a[0].v.s.len, lb = a[1].v.s.len;
+    if (la == 0) return a[1];
+    if (lb == 0) return a[0];
+    char *p = cel_scratch_alloc(cx->scratch, la + lb + 1);
+    memcpy(p, a[0].v.s.ptr, la);
+    memcpy(p + la, a[1].v.s.ptr, lb);
+    p[la + lb] = 0;
+    cel_value r = a[0];
+    r.v.s.ptr = p;
+    r.v.s.len = la + lb;
+    return r;
+}
+
+F(add_list)
+{
+    const cel_list *x = a[0].v.list, *y = a[1].v.list;
+    if (x->n == 0) return a[1];
+    if (y->n == 0) return a[0];
+    cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
+    cel_value *items = cel_scratch_alloc(cx->scratch, (x->n + y->n) * sizeof *items);
+    memcpy(items, x->items, x->n * sizeof *items);
+    memcpy(items + x->n, y->items, y->n * sizeof *items);
+    l->n = x->n + y->n;
+    l->items = items;
+    return cel_listval(l);
+}
+
+/* Durations are int64 nanoseconds in cel-go (time.Duration). */
+static __int128 dur_ns(const cel_value *v) { return (__int128)v->v.t.sec * 1000000000 + v->v.t.nsec; }
+static cel_value dur_from_ns(__int128 ns)
+{
+    if (ns > INT64_MAX || ns < INT64_MIN)
+        return cel_int_overflow();
+    return cel_duration((int64_t)(ns / 1000000000), (int32_t)(ns % 1000000000));
+}
+/* Timestamps: seconds within [0001-01-01, 9999-12-31]. */
+static cel_value ts_from_ns(__int128 sec, __int128 nsec)
+{
+    sec += nsec / 1000000000;
+    nsec %= 1000000000;
+    if (nsec < 0) { nsec += 1000000000; sec -= 1; }
+    if (sec < -62135596800LL || sec > 253402300799LL)
+        return cel_error("timestamp overflow");
+    return cel_timestamp((int64_t)sec, (int32_t)nsec);
+}
+F(add_dur_dur) { return dur_from_ns(dur_ns(&a[0]) + dur_ns(&a[1])); }
+F(sub_dur_dur) { return dur_from_ns(dur_ns(&a[0]) - dur_ns(&a[1])); }
+F(neg_dur) { return dur_from_ns(-dur_ns(&a[0])); }
+F(add_ts_dur) { return ts_from_ns(a[0].v.t.sec, (__int128)a[0].v.t.nsec + dur_ns(&a[1])); }
+F(add_dur_ts) { return ts_from_ns(a[1].v.t.sec, (__int128)a[1].v.t.nsec + dur_ns(&a[0])); }
+F(sub_ts_dur) { return ts_from_ns(a[0].v.t.sec, (__int128)a[0].v.t.nsec - dur_ns(&a[1])); }
+F(sub_ts_ts)
+{
+    return dur_from_ns(((__int128)a[0].v.t.sec - a[1].v.t.sec) * 1000000000 + (a[0].v.t.nsec - a[1].v.t.nsec));
+}
+
+/* ---- logic, equality, ordering ---------------------------------------------- */
+
+F(logical_not) { return cel_bool(!a[0].v.b); }
+F(not_strictly_false) { return a[0].kind == CEL_BOOL ? a[0] : cel_bool(true); }
+F(equals) { return cel_bool(cel_value_equal(&a[0], &a[1])); }
+F(not_equals) { return cel_bool(!cel_value_equal(&a[0], &a[1])); }
+
+static cel_value ordered(const cel_value *a, int want_lt, int want_eq, int want_gt)
+{
+    int c;
+    if (!cel_value_compare(&a[0], &a[1], &c)) {
+        /* NaN compares false to everything, anything else is a type error */
+        if ((a[0].kind == CEL_DOUBLE && isnan(a[0].v.d)) || (a[1].kind == CEL_DOUBLE && isnan(a[1].v.d)))
+            return cel_bool(false);
+        return cel_no_such_overload();
+    }
+    return cel_bool(c < 0 ? want_lt : c == 0 ? want_eq : want_gt);
+}
+F(less) { return ordered(a, 1, 0, 0); }
+F(less_eq) { return ordered(a, 1, 1, 0); }
+F(greater) { return ordered(a, 0, 0, 1); }
+F(greater_eq) { return ordered(a, 0, 1, 1); }
+
+/* ---- containers ------------------------------------------------------------- */
+
+F(in_list)
+{
+    const cel_list *l = a[1].v.list;
+    for (size_t i = 0; i < l->n; i++)
+        if (cel_value_equal(&l->items[i], &a[0]))
+            return cel_bool(true);
+    return cel_bool(false);
+}
+
+F(in_map) { return cel_bool(cel_map_find(a[1].v.map, &a[0]) != NULL); }
+
+F(index_list)
+{
+    const cel_list *l = a[0].v.list;
+    int64_t i;
+    switch (a[1].kind) {
+    case CEL_INT: i = a[1].v.i; break;
+    case CEL_UINT: i = a[1].v.u > INT64_MAX ? INT64_MAX : (int64_t)a[1].v.u; break;
+    case CEL_DOUBLE: {
+        double d = a[1].v.d;
+        if (d != floor(d) || d < -9.2e18 || d > 9.2e18)
+            return cel_errorf_s(cx->scratch, "unsupported index value %g in list", d);
+        i = (int64_t)d;
+        break;
+    }
+    default:
+        return cel_errorf_s(cx->scratch, "unsupported index type '%s' in list", cel_value_type_name(&a[1]));
+    }
+    if (i < 0 || (uint64_t)i >= l->n)
+        return cel_errorf_s(cx->scratch, "index '%" PRId64 "' out of range in list size '%zu'", i, l->n);
+    return l->items[i];
+}
+
+/* "no such key: <key>" with the key printed as Go's %v would. */
+cel_value cel_no_such_key(cel_scratch *s, const cel_value *key)
+{
+    switch (key->kind) {
+    case CEL_STRING: return cel_errorf_s(s, "no such key: %.*s", (int)key->v.s.len, key->v.s.ptr);
+    case CEL_INT: return cel_errorf_s(s, "no such key: %" PRId64, key->v.i);
+    case CEL_UINT: return cel_errorf_s(s, "no such key: %" PRIu64, key->v.u);
+    case CEL_BOOL: return cel_errorf_s(s, "no such key: %s", key->v.b ? "true" : "false");
+    case CEL_DOUBLE: {
+        dra_buf b = DRA_BUF_INIT;
+        cel_double_format(key->v.d, &b);
+        cel_value e = cel_errorf_s(s, "no such key: %s", dra_buf_str(&b));
+        dra_buf_free(&b);
+        return e;
+    }
+    default: return cel_errorf_s(s, "unsupported key type: %s", cel_value_type_name(key));
+    }
+}
+
+F(index_map)
+{
+    const cel_value *v = cel_map_find(a[0].v.map, &a[1]);
+    if (v)
+        return *v;
+    if (a[0].v.map->flags & CEL_MAP_DEFAULT_EMPTY)
+        return cel_mapval(&cel_empty_map);
+    return cel_no_such_key(cx->scratch, &a[1]);
+}
+
+F(size_any) { return cel_int(cel_value_size(&a[0])); }
+
+/* ---- conversions -------------------------------------------------------------- */
+
+F(identity) { return a[0]; }
+
+F(uint_to_int) { return a[0].v.u > INT64_MAX ? cel_int_overflow() : cel_int((int64_t)a[0].v.u); }
+F(double_to_int)
+{
+    double d = a[0].v.d;
+    if (isnan(d) || isinf(d) || d <= -9.2233720368547758e18 || d >= 9.2233720368547758e18)
+        return cel_int_overflow();
+    return cel_int((int64_t)d);
+}
+F(string_to_int)
+{
+    char buf[64];
+    if (a[0].v.s.len == 0 || a[0].v.s.len >= sizeof buf)
+        return cel_errorf_s(cx->scratch, "strconv.ParseInt: parsing %s: invalid syntax", "input");
+    memcpy(buf, a[0].v.s.ptr, a[0].v.s.len);
+    buf[a[0].v.s.len] = 0;
+    char *end;
+    errno = 0;
+    long long v = strtoll(buf, &end, 10);
+    if (*end || buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n' )
+        return cel_errorf_s(cx->scratch, "strconv.ParseInt: parsing \"%s\": invalid syntax", buf);
+    if (errno == ERANGE)
+        return cel_errorf_s(cx->scratch, "strconv.ParseInt: parsing \"%s\": value out of range", buf);
+    return cel_int(v);
+}
+F(ts_to_int) { return cel_int(a[0].v.t.sec); }
+F(int_to_uint) { return a[0].v.i < 0 ? cel_uint_overflow() : cel_uint((uint64_t)a[0].v.i); }
+F(double_to_uint)
+{
+    double d = a[0].v.d;
+    if (isnan(d) || isinf(d) || d < 0 || d >= 18446744073709551616.0)
+        return cel_uint_overflow();
+    return cel_uint((uint64_t)d);
+}
+F(string_to_uint)
+{
+    char buf[64];
+    size_t len = a[0].v.s.len;
+    if (len == 0 || len >= sizeof buf || a[0].v.s.ptr[0] == '-' || a[0].v.s.ptr[0] == '+' || a[0].v.s.ptr[0] == ' ')
+        return cel_errorf_s(cx->scratch, "strconv.ParseUint: parsing \"%.*s\": invalid syntax", (int)(len > 60 ? 60 : len), a[0].v.s.ptr);
+    memcpy(buf, a[0].v.s.ptr, len);
+    buf[len] = 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(buf, &end, 10);
+    if (*end)
+        return cel_errorf_s(cx->scratch, "strconv.ParseUint: parsing \"%s\": invalid syntax", buf);
+    if (errno == ERANGE)
+        return cel_errorf_s(cx->scratch, "strconv.ParseUint: parsing \"%s\": value out of range", buf);
+    return cel_uint(v);
+}
+F(int_to_double) { return cel_double((double)a[0].v.i); }
+F(uint_to_double) { return cel_double((double)a[0].v.u); }
+F(string_to_double)
+{
+    char buf[128];
+    size_t len = a[0].v.s.len;
+    if (len == 0 || len >= sizeof buf)
+        return cel_error("strconv.ParseFloat: invalid syntax");
+    memcpy(buf, a[0].v.s.ptr, len);
+    buf[len] = 0;
+    /* Go ParseFloat: no leading spaces, no hex-float without p exponent...; strtod is close enough
+     * for decimal input; reject whitespace explicitly. */
+    if (buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n')
+        return cel_errorf_s(cx->scratch, "strconv.ParseFloat: parsing \"%s\": invalid syntax", buf);
+    char *end;
+    double d = strtod(buf, &end);
+    if (*end)
+        return cel_errorf_s(cx->scratch, "strconv.ParseFloat: parsing \"%s\": invalid syntax", buf);
+    return cel_double(d);
+}
+static cel_value str_value(cel_scratch *s, const char *p)
+{
+    return cel_string_copy_s(s, p, strlen(p));
+}
+F(int_to_string) { char b[32]; snprintf(b, sizeof b, "%" PRId64, a[0].v.i); return str_value(cx->scratch, b); }
+F(uint_to_string) { char b[32]; snprintf(b, sizeof b, "%" PRIu64, a[0].v.u); return str_value(cx->scratch, b); }
+static cel_value buf_value(cel_scratch *s, dra_buf *b)
+{
+    cel_value v = cel_string_copy_s(s, dra_buf_str(b), b->len);
+    dra_buf_free(b);
+    return v;
+}
+F(double_to_string) { dra_buf b = DRA_BUF_INIT; cel_double_format(a[0].v.d, &b); return buf_value(cx->scratch, &b); }
+F(bool_to_string) { return a[0].v.b ? cel_string("true", 4) : cel_string("false", 5); }
+F(bytes_to_string)
+{
+    if (!cel_utf8_valid(a[0].v.s.ptr, a[0].v.s.len))
+        return cel_error("invalid UTF-8 in bytes, cannot convert to string");
+    return cel_string(a[0].v.s.ptr, a[0].v.s.len);
+}
+F(ts_to_string) { dra_buf b = DRA_BUF_INIT; cel_timestamp_format(a[0].v.t.sec, a[0].v.t.nsec, &b); return buf_value(cx->scratch, &b); }
+F(dur_to_string) { dra_buf b = DRA_BUF_INIT; cel_duration_format(a[0].v.t.sec, a[0].v.t.nsec, &b); return buf_value(cx->scratch, &b); }
+F(type_to_string) { const char *s = cel_type_runtime_name(a[0].v.type); return cel_string(s, strlen(s)); }
+F(string_to_bytes) { return cel_bytes(a[0].v.s.ptr, a[0].v.s.len); }
+F(string_to_bool)
+{
+    static const char *const t[] = {"1", "t", "T", "TRUE", "true", "True"};
+    static const char *const f[] = {"0", "f", "F", "FALSE", "false", "False"};
+    for (size_t i = 0; i < 6; i++) {
+        if (a[0].v.s.len == strlen(t[i]) && memcmp(a[0].v.s.ptr, t[i], a[0].v.s.len) == 0)
+            return cel_bool(true);
+        if (a[0].v.s.len == strlen(f[i]) && memcmp(a[0].v.s.ptr, f[i], a[0].v.s.len) == 0)
+            return cel_bool(false);
+    }
+    return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'bool'");
+}
+F(string_to_ts)
+{
+    int64_t s; int32_t ns;
+    if (!cel_timestamp_parse(a[0].v.s.ptr, a[0].v.s.len, &s, &ns))
+        return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'google.protobuf.Timestamp'");
+    return cel_timestamp(s, ns);
+}
+F(int_to_ts)
+{
+    if (a[0].v.i < -62135596800LL || a[0].v.i > 253402300799LL)
+        return cel_error("timestamp overflow");
+    return cel_timestamp(a[0].v.i, 0);
+}
+F(string_to_dur)
+{
+    int64_t s; int32_t ns;
+    if (!cel_duration_parse(a[0].v.s.ptr, a[0].v.s.len, &s, &ns))
+        return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'google.protobuf.Duration'");
+    return cel_duration(s, ns);
+}
+F(type_of) { return cel_typeval(cel_value_type(&a[0])); }
+
+/* ---- strings ------------------------------------------------------------------ */
+
+static bool has_at(const cel_value *s, size_t off, const cel_value *sub)
+{
+    return off + sub->v.s.len <= s->v.s.len && (sub->v.s.len == 0 || memcmp(s->v.s.ptr + off, sub->v.s.ptr, sub->v.s.len) == 0);
+}
+F(str_contains) { return cel_bool(a[1].v.s.len == 0 || memmem(a[0].v.s.ptr, a[0].v.s.len, a[1].v.s.ptr, a[1].v.s.len) != NULL); }
+F(str_starts) { return cel_bool(has_at(&a[0], 0, &a[1])); }
+F(str_ends) { return cel_bool(a[1].v.s.len <= a[0].v.s.len && has_at(&a[0], a[0].v.s.len - a[1].v.s.len, &a[1])); }
+
+/* ---- two-variable comprehensions: cel.@mapInsert (cel-go ext/comprehensions.go) ---- */
+
+static cel_value map_insert_all(cel_call_ctx *cx, const cel_map *m, const cel_value *keys, const cel_value *vals, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cel_map_find(m, &keys[i])) {
+            dra_buf b = DRA_BUF_INIT;
+            cel_value_format(&keys[i], &b);
+            cel_value e = cel_errorf_s(cx->scratch, "insert failed: key %s already exists", dra_buf_str(&b));
+            dra_buf_free(&b);
+            return e;
+        }
+    size_t total = m->n + n;
+    cel_value *k = cel_scratch_alloc(cx->scratch, total * sizeof *k);
+    cel_value *v = cel_scratch_alloc(cx->scratch, total * sizeof *v);
+    if (m->n) {
+        memcpy(k, m->keys, m->n * sizeof *k);
+        memcpy(v, m->vals, m->n * sizeof *v);
+    }
+    memcpy(k + m->n, keys, n * sizeof *k);
+    memcpy(v + m->n, vals, n * sizeof *v);
+    return cel_map_build_s(cx->scratch, k, v, total, 0);
+}
+F(map_insert_kv)
+{
+    if (a[1].kind != CEL_INT && a[1].kind != CEL_UINT && a[1].kind != CEL_BOOL && a[1].kind != CEL_STRING)
+        return cel_errorf_s(cx->scratch, "unsupported key type: %s", cel_value_type_name(&a[1]));
+    return map_insert_all(cx, a[0].v.map, &a[1], &a[2], 1);
+}
+F(map_insert_map) { return map_insert_all(cx, a[0].v.map, a[1].v.map->keys, a[1].v.map->vals, a[1].v.map->n); }
+
+/* ---- table -------------------------------------------------------------------- */
+
+#define G(id, fn, res, impl, ...) {id, fn, false, sizeof((const cel_type *[]){__VA_ARGS__}) / sizeof(const cel_type *), {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_STD, false}
+#define M(id, fn, res, impl, ...) {id, fn, true, sizeof((const cel_type *[]){__VA_ARGS__}) / sizeof(const cel_type *), {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_STD, false}
+#define GC(id, fn, res, impl, cost, f, ...) {id, fn, false, sizeof((const cel_type *[]){__VA_ARGS__}) / sizeof(const cel_type *), {__VA_ARGS__}, res, impl, cost, f, NULL, CEL_LIB_STD, false}
+#define MC(id, fn, res, impl, cost, f, ...) {id, fn, true, sizeof((const cel_type *[]){__VA_ARGS__}) / sizeof(const cel_type *), {__VA_ARGS__}, res, impl, cost, f, NULL, CEL_LIB_STD, false}
+
+#define CMP(op, name, impl)                                                          \
+    G(name "_bool", op, T_B, impl, T_B, T_B), G(name "_int64", op, T_B, impl, T_I, T_I), \
+    G(name "_uint64", op, T_B, impl, T_U, T_U), G(name "_double", op, T_B, impl, T_D, T_D), \
+    GC(name "_string", op, T_B, impl, CEL_COST_MIN_SIZE, 0.1, T_S, T_S),              \
+    GC(name "_bytes", op, T_B, impl, CEL_COST_MIN_SIZE, 0.1, T_BY, T_BY),             \
+    G(name "_timestamp", op, T_B, impl, T_TS, T_TS), G(name "_duration", op, T_B, impl, T_DU, T_DU), \
+    G(name "_int64_uint64", op, T_B, impl, T_I, T_U), G(name "_int64_double", op, T_B, impl, T_I, T_D), \
+    G(name "_uint64_int64", op, T_B, impl, T_U, T_I), G(name "_uint64_double", op, T_B, impl, T_U, T_D), \
+    G(name "_double_int64", op, T_B, impl, T_D, T_I), G(name "_double_uint64", op, T_B, impl, T_D, T_U)
+
+const cel_overload cel_lib_std[] = {
+    /* logic: the evaluator implements && || ?: itself (non-strict); declared for the checker */
+    G("conditional", CEL_OP_CONDITIONAL, T_A, NULL, T_B, T_A, T_A),
+    G("logical_and", CEL_OP_LOGICAL_AND, T_B, NULL, T_B, T_B),
+    G("logical_or", CEL_OP_LOGICAL_OR, T_B, NULL, T_B, T_B),
+    G("logical_not", CEL_OP_LOGICAL_NOT, T_B, logical_not, T_B),
+    {"not_strictly_false", CEL_OP_NOT_STRICTLY_FALSE, false, 1, {T_B}, T_B, not_strictly_false, CEL_COST_ONE, 0, NULL, CEL_LIB_STD, true},
+    GC("equals", CEL_OP_EQUALS, T_B, equals, CEL_COST_MIN_SIZE, 0.1, T_A, T_A),
+    GC("not_equals", CEL_OP_NOT_EQUALS, T_B, not_equals, CEL_COST_MIN_SIZE, 0.1, T_A, T_A),
+    CMP(CEL_OP_LESS, "less", less),
+    CMP(CEL_OP_LESS_EQUALS, "less_equals", less_eq),
+    CMP(CEL_OP_GREATER, "greater", greater),
+    CMP(CEL_OP_GREATER_EQUALS, "greater_equals", greater_eq),
+
+    G("add_int64", CEL_OP_ADD, T_I, add_int, T_I, T_I),
+    G("add_uint64", CEL_OP_ADD, T_U, add_uint, T_U, T_U),
+    G("add_double", CEL_OP_ADD, T_D, add_double, T_D, T_D),
+    GC("add_string", CEL_OP_ADD, T_S, add_string, CEL_COST_SUM_SIZE, 0.1, T_S, T_S),
+    GC("add_bytes", CEL_OP_ADD, T_BY, add_string, CEL_COST_SUM_SIZE, 0.1, T_BY, T_BY),
+    G("add_list", CEL_OP_ADD, T_LA, add_list, T_LA, T_LA),
+    G("add_timestamp_duration", CEL_OP_ADD, T_TS, add_ts_dur, T_TS, T_DU),
+    G("add_duration_timestamp", CEL_OP_ADD, T_TS, add_dur_ts, T_DU, T_TS),
+    G("add_duration_duration", CEL_OP_ADD, T_DU, add_dur_dur, T_DU, T_DU),
+    G("subtract_int64", CEL_OP_SUBTRACT, T_I, sub_int, T_I, T_I),
+    G("subtract_uint64", CEL_OP_SUBTRACT, T_U, sub_uint, T_U, T_U),
+    G("subtract_double", CEL_OP_SUBTRACT, T_D, sub_double, T_D, T_D),
+    G("subtract_timestamp_timestamp", CEL_OP_SUBTRACT, T_DU, sub_ts_ts, T_TS, T_TS),
+    G("subtract_timestamp_duration", CEL_OP_SUBTRACT, T_TS, sub_ts_dur, T_TS, T_DU),
+    G("subtract_duration_duration", CEL_OP_SUBTRACT, T_DU, sub_dur_dur, T_DU, T_DU),
+    G("multiply_int64", CEL_OP_MULTIPLY, T_I, mul_int, T_I, T_I),
+    G("multiply_uint64", CEL_OP_MULTIPLY, T_U, mul_uint, T_U, T_U),
+    G("multiply_double", CEL_OP_MULTIPLY, T_D, mul_double, T_D, T_D),
+    G("divide_int64", CEL_OP_DIVIDE, T_I, div_int, T_I, T_I),
+    G("divide_uint64", CEL_OP_DIVIDE, T_U, div_uint, T_U, T_U),
+    G("divide_double", CEL_OP_DIVIDE, T_D, div_double, T_D, T_D),
+    G("modulo_int64", CEL_OP_MODULO, T_I, mod_int, T_I, T_I),
+    G("modulo_uint64", CEL_OP_MODULO, T_U, mod_uint, T_U, T_U),
+    G("negate_int64", CEL_OP_NEGATE, T_I, neg_int, T_I),
+    G("negate_double", CEL_OP_NEGATE, T_D, neg_double, T_D),
+    G("negate_duration", CEL_OP_NEGATE, T_DU, neg_dur, T_DU),
+
+    GC("in_list", CEL_OP_IN, T_B, in_list, CEL_COST_SIZE1, 0, T_A, T_LA),
+    G("in_map", CEL_OP_IN, T_B, in_map, T_K, T_MKV),
+    G("index_list", CEL_OP_INDEX, T_A, index_list, T_LA, T_I),
+    G("index_map", CEL_OP_INDEX, T_V, index_map, T_MKV, T_K),
+
+    G("size_string", "size", T_I, size_any, T_S),
+    G("size_bytes", "size", T_I, size_any, T_BY),
+    G("size_list", "size", T_I, size_any, T_LA),
+    G("size_map", "size", T_I, size_any, T_MKV),
+    M("string_size", "size", T_I, size_any, T_S),
+    M("bytes_size", "size", T_I, size_any, T_BY),
+    M("list_size", "size", T_I, size_any, T_LA),
+    M("map_size", "size", T_I, size_any, T_MKV),
+
+    G("int64_to_int64", "int", T_I, identity, T_I),
+    G("uint64_to_int64", "int", T_I, uint_to_int, T_U),
+    G("double_to_int64", "int", T_I, double_to_int, T_D),
+    G("string_to_int64", "int", T_I, string_to_int, T_S),
+    G("timestamp_to_int64", "int", T_I, ts_to_int, T_TS),
+    G("uint64_to_uint64", "uint", T_U, identity, T_U),
+    G("int64_to_uint64", "uint", T_U, int_to_uint, T_I),
+    G("double_to_uint64", "uint", T_U, double_to_uint, T_D),
+    G("string_to_uint64", "uint", T_U, string_to_uint, T_S),
+    G("double_to_double", "double", T_D, identity, T_D),
+    G("int64_to_double", "double", T_D, int_to_double, T_I),
+    G("uint64_to_double", "double", T_D, uint_to_double, T_U),
+    G("string_to_double", "double", T_D, string_to_double, T_S),
+    G("string_to_string", "string", T_S, identity, T_S),
+    G("int64_to_string", "string", T_S, int_to_string, T_I),
+    G("uint64_to_string", "string", T_S, uint_to_string, T_U),
+    G("double_to_string", "string", T_S, double_to_string, T_D),
+    G("bool_to_string", "string", T_S, bool_to_string, T_B),
+    GC("bytes_to_string", "string", T_S, bytes_to_string, CEL_COST_TRAVERSE0, 0.1, T_BY),
+    G("timestamp_to_string", "string", T_S, ts_to_string, T_TS),
+    G("duration_to_string", "string", T_S, dur_to_string, T_DU),
+    G("type_to_string", "string", T_S, type_to_string, &cel_t_type),
+    G("bytes_to_bytes", "bytes", T_BY, identity, T_BY),
+    GC("string_to_bytes", "bytes", T_BY, string_to_bytes, CEL_COST_TRAVERSE0, 0.1, T_S),
+    G("bool_to_bool", "bool", T_B, identity, T_B),
+    G("string_to_bool", "bool", T_B, string_to_bool, T_S),
+    G("timestamp_to_timestamp", "timestamp", T_TS, identity, T_TS),
+    G("string_to_timestamp", "timestamp", T_TS, string_to_ts, T_S),
+    G("int64_to_timestamp", "timestamp", T_TS, int_to_ts, T_I),
+    G("duration_to_duration", "duration", T_DU, identity, T_DU),
+    G("string_to_duration", "duration", T_DU, string_to_dur, T_S),
+    G("to_dyn", "dyn", T_DYN, identity, T_A),
+    G("type", "type", &cel_t_type_a, type_of, T_A),
+
+    G("cel_@mapInsert_map_key_value", "cel.@mapInsert", T_MKV, map_insert_kv, T_MKV, T_K, T_V),
+    G("cel_@mapInsert_map_map", "cel.@mapInsert", T_MKV, map_insert_map, T_MKV, T_MKV),
+
+    MC("contains_string", "contains", T_B, str_contains, CEL_COST_PRODUCT, 0.1, T_S, T_S),
+    MC("starts_with_string", "startsWith", T_B, str_starts, CEL_COST_TRAVERSE0, 0.1, T_S, T_S),
+    MC("ends_with_string", "endsWith", T_B, str_ends, CEL_COST_TRAVERSE0, 0.1, T_S, T_S),
+};
+const size_t cel_lib_std_n = sizeof cel_lib_std / sizeof cel_lib_std[0];

@@ -1,0 +1,537 @@
+/* ext.Strings version 2 (cel-go ext/strings.go, as Kubernetes enables it:
+ * dra-corrections E2-3): charAt, indexOf, lastIndexOf, lowerAscii,
+ * upperAscii, replace, split, substring, trim, join, strings.quote, format.
+ * All indexes count code points.  `reverse` is v3 (CEL_LIB_STRINGS_V3). */
+#include "functions.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define F(name) static cel_value name(cel_call_ctx *cx, const cel_value *a, size_t n)
+
+static cel_value out_of_range(cel_call_ctx *cx, int64_t i)
+{
+    return cel_errorf_s(cx->scratch, "index out of range: %" PRId64, i);
+}
+
+static cel_value str_from(cel_call_ctx *cx, const char *p, size_t len) { return cel_string(p, len); }
+
+F(char_at)
+{
+    const char *s = a[0].v.s.ptr;
+    size_t len = a[0].v.s.len, cps = cel_utf8_len(s, len);
+    int64_t i = a[1].v.i;
+    if (i < 0 || (uint64_t)i > cps)
+        return out_of_range(cx, i);
+    size_t off = cel_utf8_offset(s, len, (size_t)i);
+    size_t end = cel_utf8_offset(s + off, len - off, 1) + off;
+    return str_from(cx, s + off, end - off);
+}
+
+/* Code point index of the first match at or after code point `from`. */
+static int64_t index_of(const cel_value *s, const cel_value *sub, size_t from)
+{
+    size_t off = cel_utf8_offset(s->v.s.ptr, s->v.s.len, from);
+    if (sub->v.s.len == 0)
+        return (int64_t)from;
+    const char *hit = memmem(s->v.s.ptr + off, s->v.s.len - off, sub->v.s.ptr, sub->v.s.len);
+    if (!hit)
+        return -1;
+    return (int64_t)cel_utf8_len(s->v.s.ptr, (size_t)(hit - s->v.s.ptr));
+}
+
+F(index_of2) { return cel_int(index_of(&a[0], &a[1], 0)); }
+F(index_of3)
+{
+    int64_t off = a[2].v.i;
+    size_t cps = cel_utf8_len(a[0].v.s.ptr, a[0].v.s.len);
+    if (off < 0)
+        return out_of_range(cx, off);
+    if ((uint64_t)off > cps)
+        return cel_int(-1); /* cel-go returns -1 past the end (dra-corrections E2-11) */
+    return cel_int(index_of(&a[0], &a[1], (size_t)off));
+}
+
+/* Last match starting at or before code point `upto`. */
+static int64_t last_index_of(const cel_value *s, const cel_value *sub, size_t upto)
+{
+    size_t cps = cel_utf8_len(s->v.s.ptr, s->v.s.len);
+    size_t sublen = cel_utf8_len(sub->v.s.ptr, sub->v.s.len);
+    if (sub->v.s.len == 0)
+        return (int64_t)(upto < cps ? upto : cps);
+    if (sublen > cps)
+        return -1;
+    size_t last = upto;
+    if (last > cps - sublen)
+        last = cps - sublen;
+    for (size_t i = last + 1; i-- > 0;) {
+        size_t off = cel_utf8_offset(s->v.s.ptr, s->v.s.len, i);
+        if (off + sub->v.s.len <= s->v.s.len && memcmp(s->v.s.ptr + off, sub->v.s.ptr, sub->v.s.len) == 0)
+            return (int64_t)i;
+    }
+    return -1;
+}
+
+F(last_index_of2) { return cel_int(last_index_of(&a[0], &a[1], SIZE_MAX)); }
+F(last_index_of3)
+{
+    int64_t off = a[2].v.i;
+    size_t cps = cel_utf8_len(a[0].v.s.ptr, a[0].v.s.len);
+    if (off < 0)
+        return out_of_range(cx, off);
+    if ((uint64_t)off > cps)
+        return cel_int(-1);
+    return cel_int(last_index_of(&a[0], &a[1], (size_t)off));
+}
+
+static cel_value map_ascii(cel_call_ctx *cx, const cel_value *s, bool upper)
+{
+    char *p = cel_scratch_alloc(cx->scratch, s->v.s.len + 1);
+    for (size_t i = 0; i < s->v.s.len; i++) {
+        char c = s->v.s.ptr[i];
+        if (upper && c >= 'a' && c <= 'z')
+            c = (char)(c - 32);
+        else if (!upper && c >= 'A' && c <= 'Z')
+            c = (char)(c + 32);
+        p[i] = c;
+    }
+    p[s->v.s.len] = 0;
+    return cel_string(p, s->v.s.len);
+}
+F(lower_ascii) { return map_ascii(cx, &a[0], false); }
+F(upper_ascii) { return map_ascii(cx, &a[0], true); }
+
+/* Go strings.Replace(s, old, new, n). */
+static cel_value replace_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
+{
+    const char *s = a[0].v.s.ptr;
+    size_t len = a[0].v.s.len, ol = a[1].v.s.len, nl = a[2].v.s.len;
+    if (limit == 0 || (ol == 0 && nl == 0 && 0))
+        return a[0];
+    dra_buf b = DRA_BUF_INIT;
+    size_t i = 0;
+    int64_t done = 0;
+    if (ol == 0) {
+        /* insert `new` before every code point and at the end */
+        while (limit < 0 || done < limit) {
+            dra_buf_append(&b, a[2].v.s.ptr, nl);
+            done++;
+            if (i >= len)
+                break;
+            size_t step = cel_utf8_offset(s + i, len - i, 1);
+            dra_buf_append(&b, s + i, step);
+            i += step;
+        }
+        if (i < len)
+            dra_buf_append(&b, s + i, len - i);
+    } else {
+        while (i < len && (limit < 0 || done < limit)) {
+            const char *hit = memmem(s + i, len - i, a[1].v.s.ptr, ol);
+            if (!hit)
+                break;
+            dra_buf_append(&b, s + i, (size_t)(hit - (s + i)));
+            dra_buf_append(&b, a[2].v.s.ptr, nl);
+            i = (size_t)(hit - s) + ol;
+            done++;
+        }
+        if (i < len)
+            dra_buf_append(&b, s + i, len - i);
+    }
+    cel_value r = cel_string_copy_s(cx->scratch, dra_buf_str(&b), b.len);
+    dra_buf_free(&b);
+    return r;
+}
+F(replace3) { return replace_n(cx, a, -1); }
+F(replace4) { return replace_n(cx, a, a[3].v.i); }
+
+/* Go strings.SplitN(s, sep, n). */
+static cel_value split_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
+{
+    if (limit == 0)
+        return cel_listval(&cel_empty_list);
+    const char *s = a[0].v.s.ptr;
+    size_t len = a[0].v.s.len, sl = a[1].v.s.len;
+    size_t cap = 8, cnt = 0;
+    cel_value *items = cel_scratch_alloc(cx->scratch, cap * sizeof *items);
+    size_t i = 0;
+    for (;;) {
+        if (cnt == cap) {
+            cel_value *bigger = cel_scratch_alloc(cx->scratch, cap * 2 * sizeof *items);
+            memcpy(bigger, items, cnt * sizeof *items);
+            items = bigger;
+            cap *= 2;
+        }
+        if (limit > 0 && (int64_t)cnt == limit - 1) {
+            items[cnt++] = cel_string(s + i, len - i);
+            break;
+        }
+        if (sl == 0) {
+            if (i >= len)
+                break;
+            size_t step = cel_utf8_offset(s + i, len - i, 1);
+            items[cnt++] = cel_string(s + i, step);
+            i += step;
+            continue;
+        }
+        const char *hit = i <= len ? memmem(s + i, len - i, a[1].v.s.ptr, sl) : NULL;
+        if (!hit) {
+            items[cnt++] = cel_string(s + i, len - i);
+            break;
+        }
+        items[cnt++] = cel_string(s + i, (size_t)(hit - (s + i)));
+        i = (size_t)(hit - s) + sl;
+    }
+    cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
+    l->n = cnt;
+    l->items = items;
+    return cel_listval(l);
+}
+F(split2) { return split_n(cx, a, -1); }
+F(split3) { return split_n(cx, a, a[2].v.i); }
+
+static cel_value substring(cel_call_ctx *cx, const cel_value *s, int64_t start, int64_t end, bool has_end)
+{
+    size_t cps = cel_utf8_len(s->v.s.ptr, s->v.s.len);
+    if (!has_end)
+        end = (int64_t)cps;
+    if (start < 0 || (uint64_t)start > cps)
+        return out_of_range(cx, start);
+    if (end < 0 || (uint64_t)end > cps)
+        return out_of_range(cx, end);
+    if (start > end)
+        return cel_errorf_s(cx->scratch, "invalid substring range. start: %" PRId64 ", end: %" PRId64, start, end);
+    size_t o1 = cel_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)start);
+    size_t o2 = cel_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)end);
+    return cel_string(s->v.s.ptr + o1, o2 - o1);
+}
+F(substring2) { return substring(cx, &a[0], a[1].v.i, 0, false); }
+F(substring3) { return substring(cx, &a[0], a[1].v.i, a[2].v.i, true); }
+
+/* Unicode White_Space as Go's unicode.IsSpace. */
+static size_t space_at(const unsigned char *p, size_t n)
+{
+    if (n == 0)
+        return 0;
+    unsigned c = p[0];
+    if (c == ' ' || (c >= '\t' && c <= '\r'))
+        return 1;
+    if (c == 0xC2 && n >= 2 && (p[1] == 0x85 || p[1] == 0xA0))
+        return 2;
+    if (c == 0xE1 && n >= 3 && p[1] == 0x9A && p[2] == 0x80)
+        return 3;
+    if (c == 0xE2 && n >= 3) {
+        if (p[1] == 0x80 && ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+            return 3;
+        if (p[1] == 0x81 && p[2] == 0x9F)
+            return 3;
+    }
+    if (c == 0xE3 && n >= 3 && p[1] == 0x80 && p[2] == 0x80)
+        return 3;
+    return 0;
+}
+static size_t space_before(const unsigned char *p, size_t n)
+{
+    for (size_t k = 1; k <= 3 && k <= n; k++)
+        if (space_at(p + n - k, k) == k)
+            return k;
+    return 0;
+}
+F(trim)
+{
+    const unsigned char *p = (const unsigned char *)a[0].v.s.ptr;
+    size_t len = a[0].v.s.len, k;
+    while ((k = space_at(p, len)) > 0) {
+        p += k;
+        len -= k;
+    }
+    while ((k = space_before(p, len)) > 0)
+        len -= k;
+    return cel_string((const char *)p, len);
+}
+
+static cel_value join(cel_call_ctx *cx, const cel_list *l, const char *sep, size_t sl)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i].kind != CEL_STRING)
+            return cel_no_such_overload();
+        total += l->items[i].v.s.len + (i ? sl : 0);
+    }
+    char *p = cel_scratch_alloc(cx->scratch, total + 1);
+    size_t o = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (i && sl) {
+            memcpy(p + o, sep, sl);
+            o += sl;
+        }
+        if (l->items[i].v.s.len)
+            memcpy(p + o, l->items[i].v.s.ptr, l->items[i].v.s.len);
+        o += l->items[i].v.s.len;
+    }
+    p[o] = 0;
+    return cel_string(p, o);
+}
+F(join1) { return join(cx, a[0].v.list, "", 0); }
+F(join2) { return join(cx, a[0].v.list, a[1].v.s.ptr, a[1].v.s.len); }
+
+/* strings.quote: Go-like escapes, invalid UTF-8 becomes U+FFFD. */
+F(quote)
+{
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_putc(&b, '"');
+    const char *s = a[0].v.s.ptr;
+    size_t len = a[0].v.s.len;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80) {
+            size_t step = cel_utf8_offset(s + i, len - i, 1);
+            if (cel_utf8_valid(s + i, step))
+                dra_buf_append(&b, s + i, step);
+            else
+                dra_buf_puts(&b, "\xef\xbf\xbd");
+            i += step;
+            continue;
+        }
+        switch (c) {
+        case '\a': dra_buf_puts(&b, "\\a"); break;
+        case '\b': dra_buf_puts(&b, "\\b"); break;
+        case '\f': dra_buf_puts(&b, "\\f"); break;
+        case '\n': dra_buf_puts(&b, "\\n"); break;
+        case '\r': dra_buf_puts(&b, "\\r"); break;
+        case '\t': dra_buf_puts(&b, "\\t"); break;
+        case '\v': dra_buf_puts(&b, "\\v"); break;
+        case '\\': dra_buf_puts(&b, "\\\\"); break;
+        case '"': dra_buf_puts(&b, "\\\""); break;
+        default: dra_buf_putc(&b, (char)c);
+        }
+        i++;
+    }
+    dra_buf_putc(&b, '"');
+    cel_value r = cel_string_copy_s(cx->scratch, dra_buf_str(&b), b.len);
+    dra_buf_free(&b);
+    return r;
+}
+
+F(reverse)
+{
+    const char *s = a[0].v.s.ptr;
+    size_t len = a[0].v.s.len;
+    char *p = cel_scratch_alloc(cx->scratch, len + 1);
+    size_t o = len;
+    for (size_t i = 0; i < len;) {
+        size_t step = cel_utf8_offset(s + i, len - i, 1);
+        o -= step;
+        memcpy(p + o, s + i, step);
+        i += step;
+    }
+    p[len] = 0;
+    return cel_string(p, len);
+}
+
+/* ---- format (legacy formatter of Strings v2, dra-corrections E2-3) ---------- */
+
+static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested);
+
+static void fmt_double_fixed(dra_buf *b, double d, int prec)
+{
+    if (isnan(d)) { dra_buf_puts(b, "NaN"); return; }
+    if (isinf(d)) { dra_buf_puts(b, d > 0 ? "Infinity" : "-Infinity"); return; }
+    dra_buf_printf(b, "%.*f", prec, d);
+}
+
+static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
+{
+    switch (v->kind) {
+    case CEL_STRING:
+        if (nested) { cel_value_format(v, b); return; }
+        dra_buf_append(b, v->v.s.ptr, v->v.s.len);
+        return;
+    case CEL_BYTES:
+        if (nested) { cel_value_format(v, b); return; }
+        dra_buf_append(b, v->v.s.ptr, v->v.s.len);
+        return;
+    case CEL_DOUBLE:
+        if (nested) {
+            if (isnan(v->v.d) || isinf(v->v.d)) {
+                dra_buf_putc(b, '"');
+                fmt_double_fixed(b, v->v.d, 6);
+                dra_buf_putc(b, '"');
+            } else {
+                dra_buf_printf(b, "%.6f", v->v.d);
+            }
+            return;
+        }
+        if (isnan(v->v.d) || isinf(v->v.d)) { fmt_double_fixed(b, v->v.d, 6); return; }
+        cel_double_format(v->v.d, b);
+        return;
+    case CEL_UINT: dra_buf_printf(b, "%" PRIu64, v->v.u); return;
+    case CEL_TYPE: dra_buf_puts(b, cel_type_runtime_name(v->v.type)); return;
+    case CEL_TIMESTAMP:
+        if (nested) { cel_value_format(v, b); return; }
+        cel_timestamp_format(v->v.t.sec, v->v.t.nsec, b);
+        return;
+    case CEL_DURATION:
+        if (nested) { cel_value_format(v, b); return; }
+        cel_duration_format(v->v.t.sec, v->v.t.nsec, b);
+        return;
+    case CEL_LIST:
+        dra_buf_putc(b, '[');
+        for (size_t i = 0; i < v->v.list->n; i++) {
+            if (i) dra_buf_puts(b, ", ");
+            fmt_value_s(b, &v->v.list->items[i], true);
+        }
+        dra_buf_putc(b, ']');
+        return;
+    case CEL_MAP:
+        dra_buf_putc(b, '{');
+        for (size_t i = 0; i < v->v.map->n; i++) {
+            if (i) dra_buf_puts(b, ", ");
+            fmt_value_s(b, &v->v.map->keys[i], true);
+            dra_buf_putc(b, ':');
+            fmt_value_s(b, &v->v.map->vals[i], true);
+        }
+        dra_buf_putc(b, '}');
+        return;
+    default:
+        cel_value_format(v, b);
+    }
+}
+
+static void put_radix(dra_buf *b, uint64_t u, unsigned base, bool upper, bool neg)
+{
+    char tmp[80];
+    size_t k = sizeof tmp;
+    const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+    do {
+        tmp[--k] = digits[u % base];
+        u /= base;
+    } while (u);
+    if (neg)
+        dra_buf_putc(b, '-');
+    dra_buf_append(b, tmp + k, sizeof tmp - k);
+}
+
+F(format)
+{
+    const char *f = a[0].v.s.ptr;
+    size_t len = a[0].v.s.len;
+    const cel_list *args = a[1].v.list;
+    size_t argi = 0;
+    dra_buf b = DRA_BUF_INIT;
+    cel_value err = {0};
+    for (size_t i = 0; i < len && !err.kind; i++) {
+        if (f[i] != '%') {
+            dra_buf_putc(&b, f[i]);
+            continue;
+        }
+        i++;
+        if (i >= len) {
+            err = cel_error("unexpected end of format string");
+            break;
+        }
+        if (f[i] == '%') {
+            dra_buf_putc(&b, '%');
+            continue;
+        }
+        int prec = -1;
+        if (f[i] == '.') {
+            prec = 0;
+            i++;
+            while (i < len && f[i] >= '0' && f[i] <= '9') {
+                prec = prec * 10 + (f[i] - '0');
+                if (prec > 1000) prec = 1000;
+                i++;
+            }
+            if (i >= len) {
+                err = cel_error("unexpected end of format string");
+                break;
+            }
+        }
+        char verb = f[i];
+        if (argi >= args->n) {
+            err = cel_errorf_s(cx->scratch, "index %zu out of range", argi);
+            break;
+        }
+        const cel_value *v = &args->items[argi++];
+        switch (verb) {
+        case 's': fmt_value_s(&b, v, false); break;
+        case 'd':
+            if (v->kind == CEL_INT) dra_buf_printf(&b, "%" PRId64, v->v.i);
+            else if (v->kind == CEL_UINT) dra_buf_printf(&b, "%" PRIu64, v->v.u);
+            else err = cel_errorf_s(cx->scratch, "error during formatting: decimal clause can only be used on integers, was given %s", cel_value_type_name(v));
+            break;
+        case 'f':
+        case 'e': {
+            double d;
+            if (v->kind == CEL_DOUBLE) d = v->v.d;
+            else if (v->kind == CEL_INT) d = (double)v->v.i;
+            else if (v->kind == CEL_UINT) d = (double)v->v.u;
+            else {
+                err = cel_errorf_s(cx->scratch, "error during formatting: %s clause can only be used on doubles, was given %s",
+                                   verb == 'f' ? "fixed-point" : "scientific", cel_value_type_name(v));
+                break;
+            }
+            if (isnan(d) || isinf(d)) { fmt_double_fixed(&b, d, 0); break; }
+            dra_buf_printf(&b, verb == 'f' ? "%.*f" : "%.*e", prec < 0 ? 6 : prec, d);
+            break;
+        }
+        case 'b':
+        case 'o':
+        case 'x':
+        case 'X': {
+            unsigned base = verb == 'b' ? 2 : verb == 'o' ? 8 : 16;
+            bool upper = verb == 'X';
+            if (v->kind == CEL_INT)
+                put_radix(&b, v->v.i < 0 ? (uint64_t)0 - (uint64_t)v->v.i : (uint64_t)v->v.i, base, upper, v->v.i < 0);
+            else if (v->kind == CEL_UINT)
+                put_radix(&b, v->v.u, base, upper, false);
+            else if (v->kind == CEL_BOOL && verb == 'b')
+                dra_buf_putc(&b, v->v.b ? '1' : '0');
+            else if ((v->kind == CEL_STRING || v->kind == CEL_BYTES) && base == 16)
+                for (size_t j = 0; j < v->v.s.len; j++)
+                    dra_buf_printf(&b, upper ? "%02X" : "%02x", (unsigned char)v->v.s.ptr[j]);
+            else
+                err = cel_errorf_s(cx->scratch, "error during formatting: only integers%s can be formatted with %%%c, was given %s",
+                                   base == 16 ? ", byte buffers, and strings" : "", verb, cel_value_type_name(v));
+            break;
+        }
+        default:
+            err = cel_errorf_s(cx->scratch, "could not parse formatting clause: unrecognized formatting clause \"%c\"", verb);
+        }
+    }
+    if (err.kind) {
+        dra_buf_free(&b);
+        return err;
+    }
+    cel_value r = cel_string_copy_s(cx->scratch, dra_buf_str(&b), b.len);
+    dra_buf_free(&b);
+    return r;
+}
+
+#define S (&cel_t_string)
+#define I (&cel_t_int)
+#define X(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_TRAVERSE0, 0.1, NULL, lib, false}
+const cel_overload cel_lib_strings[] = {
+    X("string_char_at_int", "charAt", true, S, char_at, CEL_LIB_STRINGS, 2, S, I),
+    X("string_index_of_string", "indexOf", true, I, index_of2, CEL_LIB_STRINGS, 2, S, S),
+    X("string_index_of_string_int", "indexOf", true, I, index_of3, CEL_LIB_STRINGS, 3, S, S, I),
+    X("string_last_index_of_string", "lastIndexOf", true, I, last_index_of2, CEL_LIB_STRINGS, 2, S, S),
+    X("string_last_index_of_string_int", "lastIndexOf", true, I, last_index_of3, CEL_LIB_STRINGS, 3, S, S, I),
+    X("string_lower_ascii", "lowerAscii", true, S, lower_ascii, CEL_LIB_STRINGS, 1, S),
+    X("string_upper_ascii", "upperAscii", true, S, upper_ascii, CEL_LIB_STRINGS, 1, S),
+    X("string_replace_string_string", "replace", true, S, replace3, CEL_LIB_STRINGS, 3, S, S, S),
+    X("string_replace_string_string_int", "replace", true, S, replace4, CEL_LIB_STRINGS, 4, S, S, S, I),
+    X("string_split_string", "split", true, &cel_t_list_string, split2, CEL_LIB_STRINGS, 2, S, S),
+    X("string_split_string_int", "split", true, &cel_t_list_string, split3, CEL_LIB_STRINGS, 3, S, S, I),
+    X("string_substring_int", "substring", true, S, substring2, CEL_LIB_STRINGS, 2, S, I),
+    X("string_substring_int_int", "substring", true, S, substring3, CEL_LIB_STRINGS, 3, S, I, I),
+    X("string_trim", "trim", true, S, trim, CEL_LIB_STRINGS, 1, S),
+    X("list_join", "join", true, S, join1, CEL_LIB_STRINGS, 1, &cel_t_list_string),
+    X("list_join_string", "join", true, S, join2, CEL_LIB_STRINGS, 2, &cel_t_list_string, S),
+    X("strings_quote", "strings.quote", false, S, quote, CEL_LIB_STRINGS, 1, S),
+    X("string_format", "format", true, S, format, CEL_LIB_STRINGS, 2, S, &cel_t_list_dyn),
+    X("string_reverse", "reverse", true, S, reverse, CEL_LIB_STRINGS_V3, 1, S),
+};
+const size_t cel_lib_strings_n = sizeof cel_lib_strings / sizeof cel_lib_strings[0];

@@ -1,0 +1,1043 @@
+/* CEL parser: recursive descent over the token array from lexer.c, with the
+ * grammar of cel-spec CEL.g4 and the AST-building rules of cel-go
+ * parser/parser.go and parser/helper.go (balanced && / || trees, folded
+ * unary operators, signed literals, reserved identifiers, optional syntax).
+ *
+ * Recursion guard: cel-go counts, per grammar rule, how deeply the rule is
+ * nested (an ANTLR parse listener; left-recursive rules count once per
+ * operator) and stops at 250 with "expression recursion limit exceeded".
+ * We keep the same counters for the rules that can nest (expr, member, calc,
+ * relation), so the C stack depth stays bounded whatever the input.
+ *
+ * On the first syntax error parsing stops (ANTLR would try to recover and
+ * may report more); lexical errors are all reported first.
+ */
+#include "parser.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+#include "lexer.h"
+#include "macros.h"
+
+enum { R_EXPR, R_MEMBER, R_CALC, R_REL, R_COUNT };
+
+typedef struct parse_state {
+    cel_parser p;
+    const cel_token *toks;
+    size_t ntoks, pos;
+    int depth[R_COUNT];
+    int max_depth;
+    bool optional_syntax;
+    int syntax_errors;
+} parse_state;
+
+static const char *const reserved_ids[] = {
+    "as", "break", "const", "continue", "else", "false", "for", "function", "if", "import", "in",
+    "let", "loop", "package", "namespace", "null", "return", "true", "var", "void", "while",
+};
+
+/* ---- node construction (shared with macros.c via macros.h) ---- */
+
+cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset)
+{
+    cel_node *n = dra_arena_zalloc(p->arena, sizeof *n);
+    n->id = ++p->next_id;
+    n->offset = offset;
+    n->kind = kind;
+    if (kind == CEL_NODE_CONST)
+        n->u.constant.kind = CEL_CONST_NULL;
+    return n;
+}
+
+cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...)
+{
+    if (p->nerrs < p->max_errors + 1) {
+        va_list ap;
+        va_start(ap, fmt);
+        dra_err *e = dra_err_newv(DRA_EXIT_INPUT, fmt, ap);
+        va_end(ap);
+        int line, col;
+        cel_ast_location(p->ast, offset, &line, &col);
+        e->line = line > 0 ? line : 0;
+        e->col = line > 0 ? col : 0;
+        p->errs = dra_err_append(p->errs, e);
+    }
+    p->nerrs++;
+    return cel_p_node(p, CEL_NODE_CONST, offset == SIZE_MAX ? 0 : offset);
+}
+
+cel_node *cel_p_ident(cel_parser *p, size_t offset, const char *name)
+{
+    cel_node *n = cel_p_node(p, CEL_NODE_IDENT, offset);
+    n->u.ident.name = dra_arena_strdup(p->arena, name);
+    return n;
+}
+
+cel_node *cel_p_bool(cel_parser *p, size_t offset, bool v)
+{
+    cel_node *n = cel_p_node(p, CEL_NODE_CONST, offset);
+    n->u.constant.kind = CEL_CONST_BOOL;
+    n->u.constant.v.b = v;
+    return n;
+}
+
+cel_node *cel_p_int(cel_parser *p, size_t offset, int64_t v)
+{
+    cel_node *n = cel_p_node(p, CEL_NODE_CONST, offset);
+    n->u.constant.kind = CEL_CONST_INT;
+    n->u.constant.v.i = v;
+    return n;
+}
+
+cel_node *cel_p_string(cel_parser *p, size_t offset, const char *s, size_t len)
+{
+    cel_node *n = cel_p_node(p, CEL_NODE_CONST, offset);
+    n->u.constant.kind = CEL_CONST_STRING;
+    n->u.constant.v.s.data = dra_arena_strndup(p->arena, s, len);
+    n->u.constant.v.s.len = len;
+    return n;
+}
+
+cel_node *cel_p_call(cel_parser *p, size_t offset, const char *fn, cel_node *target,
+                     cel_node **args, size_t nargs)
+{
+    cel_node *n = cel_p_node(p, CEL_NODE_CALL, offset);
+    n->u.call.function = dra_arena_strdup(p->arena, fn);
+    n->u.call.target = target;
+    n->u.call.nargs = nargs;
+    if (nargs) {
+        n->u.call.args = dra_arena_alloc(p->arena, nargs * sizeof *args);
+        memcpy(n->u.call.args, args, nargs * sizeof *args);
+    }
+    return n;
+}
+
+cel_node *cel_p_call1(cel_parser *p, size_t offset, const char *fn, cel_node *a)
+{
+    return cel_p_call(p, offset, fn, NULL, &a, 1);
+}
+
+cel_node *cel_p_call2(cel_parser *p, size_t offset, const char *fn, cel_node *a, cel_node *b)
+{
+    cel_node *args[2] = {a, b};
+    return cel_p_call(p, offset, fn, NULL, args, 2);
+}
+
+cel_node *cel_p_call3(cel_parser *p, size_t offset, const char *fn, cel_node *a, cel_node *b, cel_node *c)
+{
+    cel_node *args[3] = {a, b, c};
+    return cel_p_call(p, offset, fn, NULL, args, 3);
+}
+
+cel_node *cel_p_list(cel_parser *p, size_t offset, cel_node **elems, size_t n)
+{
+    cel_node *l = cel_p_node(p, CEL_NODE_LIST, offset);
+    l->u.list.nelems = n;
+    if (n) {
+        l->u.list.elems = dra_arena_alloc(p->arena, n * sizeof *elems);
+        memcpy(l->u.list.elems, elems, n * sizeof *elems);
+    }
+    return l;
+}
+
+cel_node *cel_p_comprehension(cel_parser *p, size_t offset, cel_node *range, const char *iter_var,
+                              const char *iter_var2, const char *accu_var, cel_node *init,
+                              cel_node *cond, cel_node *step, cel_node *result)
+{
+    cel_node *n = cel_p_node(p, CEL_NODE_COMPREHENSION, offset);
+    n->u.comp.iter_range = range;
+    n->u.comp.iter_var = dra_arena_strdup(p->arena, iter_var);
+    n->u.comp.iter_var2 = iter_var2 ? dra_arena_strdup(p->arena, iter_var2) : NULL;
+    n->u.comp.accu_var = dra_arena_strdup(p->arena, accu_var);
+    n->u.comp.accu_init = init;
+    n->u.comp.loop_condition = cond;
+    n->u.comp.loop_step = step;
+    n->u.comp.result = result;
+    return n;
+}
+
+cel_node *cel_p_copy(cel_parser *p, const cel_node *n)
+{
+    if (!n)
+        return NULL;
+    cel_node *c = cel_p_node(p, n->kind, n->offset);
+    int64_t id = c->id;
+    *c = *n;
+    c->id = id;
+    switch (n->kind) {
+    case CEL_NODE_SELECT:
+        c->u.select.operand = cel_p_copy(p, n->u.select.operand);
+        break;
+    case CEL_NODE_CALL:
+        c->u.call.target = cel_p_copy(p, n->u.call.target);
+        if (n->u.call.nargs) {
+            c->u.call.args = dra_arena_alloc(p->arena, n->u.call.nargs * sizeof *c->u.call.args);
+            for (size_t i = 0; i < n->u.call.nargs; i++)
+                c->u.call.args[i] = cel_p_copy(p, n->u.call.args[i]);
+        }
+        break;
+    case CEL_NODE_LIST:
+        if (n->u.list.nelems) {
+            c->u.list.elems = dra_arena_alloc(p->arena, n->u.list.nelems * sizeof *c->u.list.elems);
+            for (size_t i = 0; i < n->u.list.nelems; i++)
+                c->u.list.elems[i] = cel_p_copy(p, n->u.list.elems[i]);
+        }
+        break;
+    case CEL_NODE_MAP:
+    case CEL_NODE_STRUCT:
+        if (n->u.map.nentries) {
+            c->u.map.entries = dra_arena_alloc(p->arena, n->u.map.nentries * sizeof *c->u.map.entries);
+            for (size_t i = 0; i < n->u.map.nentries; i++) {
+                c->u.map.entries[i] = n->u.map.entries[i];
+                c->u.map.entries[i].id = ++p->next_id;
+                c->u.map.entries[i].key = cel_p_copy(p, n->u.map.entries[i].key);
+                c->u.map.entries[i].value = cel_p_copy(p, n->u.map.entries[i].value);
+            }
+        }
+        break;
+    case CEL_NODE_COMPREHENSION:
+        c->u.comp.iter_range = cel_p_copy(p, n->u.comp.iter_range);
+        c->u.comp.accu_init = cel_p_copy(p, n->u.comp.accu_init);
+        c->u.comp.loop_condition = cel_p_copy(p, n->u.comp.loop_condition);
+        c->u.comp.loop_step = cel_p_copy(p, n->u.comp.loop_step);
+        c->u.comp.result = cel_p_copy(p, n->u.comp.result);
+        break;
+    default:
+        break;
+    }
+    return c;
+}
+
+/* ---- token helpers ---- */
+
+static const cel_token *peek(const parse_state *s) { return &s->toks[s->pos]; }
+static const cel_token *peek_at(const parse_state *s, size_t k)
+{
+    size_t i = s->pos + k;
+    return &s->toks[i < s->ntoks ? i : s->ntoks - 1];
+}
+static cel_tok_kind kind(const parse_state *s) { return s->toks[s->pos].kind; }
+static const cel_token *advance(parse_state *s)
+{
+    const cel_token *t = &s->toks[s->pos];
+    if (t->kind != CEL_TOK_EOF)
+        s->pos++;
+    return t;
+}
+
+static cel_node *placeholder(parse_state *s, size_t offset)
+{
+    return cel_p_node(&s->p, CEL_NODE_CONST, offset);
+}
+
+/* A syntax error at token t: report once, then stop parsing. */
+static cel_node *syntax_error(parse_state *s, const cel_token *t, const char *fmt, ...) DRA_PRINTF(3, 4);
+static cel_node *syntax_error(parse_state *s, const cel_token *t, const char *fmt, ...)
+{
+    if (!s->p.fatal) {
+        va_list ap;
+        va_start(ap, fmt);
+        char *msg = dra_xvasprintf(fmt, ap);
+        va_end(ap);
+        cel_p_error(&s->p, t->start, "Syntax error: %s", msg);
+        free(msg);
+        s->p.fatal = true;
+    }
+    return placeholder(s, t->start);
+}
+
+/* ANTLR shows the offending token's text; <EOF> at the end. */
+static char *tok_text(const parse_state *s, const cel_token *t)
+{
+    if (t->kind == CEL_TOK_EOF)
+        return dra_xstrdup("<EOF>");
+    return dra_xstrndup(s->p.src + t->start, t->len);
+}
+
+#define EXPR_START_SET \
+    "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+
+static cel_node *mismatched(parse_state *s, const char *expecting)
+{
+    const cel_token *t = peek(s);
+    char *txt = tok_text(s, t);
+    cel_node *n = syntax_error(s, t, "mismatched input '%s' expecting %s", txt, expecting);
+    free(txt);
+    return n;
+}
+
+static bool expect(parse_state *s, cel_tok_kind k)
+{
+    if (kind(s) == k) {
+        advance(s);
+        return true;
+    }
+    mismatched(s, cel_tok_display(k));
+    return false;
+}
+
+/* Per-rule nesting counters (see the file comment). */
+static bool enter(parse_state *s, int rule)
+{
+    if (s->p.fatal)
+        return false;
+    if (++s->depth[rule] > s->max_depth) {
+        cel_p_error(&s->p, SIZE_MAX, "expression recursion limit exceeded: %d", s->max_depth);
+        s->p.fatal = true;
+        return false;
+    }
+    return true;
+}
+
+static const char *tok_str(parse_state *s, const cel_token *t)
+{
+    return dra_arena_strndup(s->p.arena, s->p.src + t->start, t->len);
+}
+
+/* ---- grammar ---- */
+
+static cel_node *parse_expr(parse_state *s);
+static cel_node *parse_member(parse_state *s);
+static cel_node *parse_primary(parse_state *s);
+
+static cel_node *global_call(parse_state *s, size_t off, const char *fn, cel_node **args, size_t n)
+{
+    cel_node *m = cel_expand_macro(&s->p, off, fn, NULL, args, n);
+    return m ? m : cel_p_call(&s->p, off, fn, NULL, args, n);
+}
+
+static cel_node *binary(parse_state *s, size_t off, const char *fn, cel_node *l, cel_node *r)
+{
+    cel_node *args[2] = {l, r};
+    return global_call(s, off, fn, args, 2);
+}
+
+/* cel-go helper.go balancedTree: ops[i] joins terms[i] and terms[i+1]. */
+static cel_node *balanced(parse_state *s, const char *fn, cel_node **terms, size_t *ops, size_t lo, size_t hi)
+{
+    size_t mid = (lo + hi + 1) / 2;
+    cel_node *left = mid == lo ? terms[mid] : balanced(s, fn, terms, ops, lo, mid - 1);
+    cel_node *right = mid == hi ? terms[mid + 1] : balanced(s, fn, terms, ops, mid + 1, hi);
+    return cel_p_call2(&s->p, ops[mid], fn, left, right);
+}
+
+typedef struct node_vec {
+    cel_node **v;
+    size_t n, cap;
+} node_vec;
+
+static void vec_push(node_vec *v, cel_node *n)
+{
+    if (v->n == v->cap) {
+        v->cap = v->cap ? v->cap * 2 : 8;
+        v->v = dra_xrealloc(v->v, v->cap * sizeof *v->v);
+    }
+    v->v[v->n++] = n;
+}
+
+static cel_node *parse_relation(parse_state *s);
+
+static cel_node *parse_logic(parse_state *s, bool is_or)
+{
+    cel_node *first = is_or ? parse_logic(s, false) : parse_relation(s);
+    cel_tok_kind opk = is_or ? CEL_TOK_OR : CEL_TOK_AND;
+    if (kind(s) != opk || s->p.fatal)
+        return first;
+    node_vec terms = {0};
+    size_t *ops = NULL, nops = 0, capops = 0;
+    vec_push(&terms, first);
+    while (kind(s) == opk && !s->p.fatal) {
+        const cel_token *op = advance(s);
+        if (nops == capops) {
+            capops = capops ? capops * 2 : 8;
+            ops = dra_xrealloc(ops, capops * sizeof *ops);
+        }
+        ops[nops++] = op->start;
+        vec_push(&terms, is_or ? parse_logic(s, false) : parse_relation(s));
+    }
+    cel_node *r = balanced(s, is_or ? CEL_OP_LOGICAL_OR : CEL_OP_LOGICAL_AND, terms.v, ops, 0, nops - 1);
+    free(terms.v);
+    free(ops);
+    return r;
+}
+
+static const char *relop(cel_tok_kind k)
+{
+    switch (k) {
+    case CEL_TOK_LT: return CEL_OP_LESS;
+    case CEL_TOK_LE: return CEL_OP_LESS_EQUALS;
+    case CEL_TOK_GE: return CEL_OP_GREATER_EQUALS;
+    case CEL_TOK_GT: return CEL_OP_GREATER;
+    case CEL_TOK_EQ: return CEL_OP_EQUALS;
+    case CEL_TOK_NE: return CEL_OP_NOT_EQUALS;
+    case CEL_TOK_IN: return CEL_OP_IN;
+    default: return NULL;
+    }
+}
+
+static cel_node *parse_calc(parse_state *s, int min_prec);
+
+static cel_node *parse_relation(parse_state *s)
+{
+    int saved = s->depth[R_REL];
+    if (!enter(s, R_REL))
+        return placeholder(s, peek(s)->start);
+    cel_node *l = parse_calc(s, 0);
+    const char *fn;
+    while (!s->p.fatal && (fn = relop(kind(s)))) {
+        const cel_token *op = advance(s);
+        if (!enter(s, R_REL) || !enter(s, R_REL)) /* the new context and the rhs rule */
+            break;
+        cel_node *r = parse_calc(s, 0);
+        s->depth[R_REL]--;
+        l = binary(s, op->start, fn, l, r);
+    }
+    s->depth[R_REL] = saved;
+    return l;
+}
+
+static int calc_prec(cel_tok_kind k, const char **fn)
+{
+    switch (k) {
+    case CEL_TOK_STAR: *fn = CEL_OP_MULTIPLY; return 2;
+    case CEL_TOK_SLASH: *fn = CEL_OP_DIVIDE; return 2;
+    case CEL_TOK_PERCENT: *fn = CEL_OP_MODULO; return 2;
+    case CEL_TOK_PLUS: *fn = CEL_OP_ADD; return 1;
+    case CEL_TOK_MINUS: *fn = CEL_OP_SUBTRACT; return 1;
+    default: return 0;
+    }
+}
+
+static cel_node *parse_unary(parse_state *s);
+
+/* Precedence climbing; left-associative within a level. */
+static cel_node *parse_calc(parse_state *s, int min_prec)
+{
+    int saved = s->depth[R_CALC];
+    if (!enter(s, R_CALC))
+        return placeholder(s, peek(s)->start);
+    cel_node *l = parse_unary(s);
+    const char *fn = NULL;
+    int prec;
+    while (!s->p.fatal && (prec = calc_prec(kind(s), &fn)) > min_prec) {
+        const cel_token *op = advance(s);
+        const char *opfn = fn;
+        if (!enter(s, R_CALC))
+            break;
+        cel_node *r = parse_calc(s, prec);
+        l = binary(s, op->start, opfn, l, r);
+    }
+    s->depth[R_CALC] = saved;
+    return l;
+}
+
+static cel_node *parse_unary(parse_state *s)
+{
+    const cel_token *first = peek(s);
+    if (first->kind == CEL_TOK_EXCLAM || first->kind == CEL_TOK_MINUS) {
+        cel_tok_kind k = first->kind;
+        size_t count = 0;
+        while (peek_at(s, count)->kind == k)
+            count++;
+        /* A single '-' before a number is the literal's sign (ANTLR picks the
+         * member alternative first); several are all operators. */
+        cel_tok_kind next = peek_at(s, count)->kind;
+        if (k == CEL_TOK_MINUS && count == 1 && (next == CEL_TOK_INT || next == CEL_TOK_FLOAT))
+            return parse_member(s);
+        s->pos += count;
+        cel_node *m = parse_member(s);
+        if (count % 2 == 0)
+            return m;
+        cel_node *arg = m;
+        return global_call(s, first->start, k == CEL_TOK_EXCLAM ? CEL_OP_LOGICAL_NOT : CEL_OP_NEGATE, &arg, 1);
+    }
+    return parse_member(s);
+}
+
+/* exprList: expr (',' expr)* up to ')' */
+static void parse_args(parse_state *s, node_vec *args)
+{
+    if (kind(s) == CEL_TOK_RPAREN) {
+        advance(s);
+        return;
+    }
+    for (;;) {
+        vec_push(args, parse_expr(s));
+        if (s->p.fatal)
+            return;
+        if (kind(s) == CEL_TOK_COMMA) {
+            advance(s);
+            continue;
+        }
+        expect(s, CEL_TOK_RPAREN);
+        return;
+    }
+}
+
+static bool is_reserved(const char *id)
+{
+    for (size_t i = 0; i < sizeof reserved_ids / sizeof *reserved_ids; i++)
+        if (!strcmp(id, reserved_ids[i]))
+            return true;
+    return false;
+}
+
+/* Field name of an escapeIdent: IDENTIFIER or `backquoted`. */
+static const char *field_name(parse_state *s, const cel_token *t)
+{
+    if (t->kind == CEL_TOK_ESC_IDENT)
+        return dra_arena_strndup(s->p.arena, s->p.src + t->start + 1, t->len - 2);
+    return tok_str(s, t);
+}
+
+static cel_node *parse_member(parse_state *s)
+{
+    int saved = s->depth[R_MEMBER];
+    if (!enter(s, R_MEMBER))
+        return placeholder(s, peek(s)->start);
+    cel_node *e = parse_primary(s);
+    while (!s->p.fatal) {
+        cel_tok_kind k = kind(s);
+        if (k == CEL_TOK_DOT) {
+            const cel_token *op = advance(s);
+            bool opt = false;
+            if (kind(s) == CEL_TOK_QUESTION) {
+                advance(s);
+                opt = true;
+            }
+            const cel_token *id = peek(s);
+            if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT) {
+                mismatched(s, "IDENTIFIER");
+                break;
+            }
+            advance(s);
+            if (!enter(s, R_MEMBER))
+                break;
+            if (!opt && id->kind == CEL_TOK_IDENT && kind(s) == CEL_TOK_LPAREN) {
+                const cel_token *open = advance(s);
+                node_vec args = {0};
+                parse_args(s, &args);
+                const char *fn = tok_str(s, id);
+                cel_node *m = s->p.fatal ? NULL : cel_expand_macro(&s->p, open->start, fn, e, args.v, args.n);
+                e = m ? m : cel_p_call(&s->p, open->start, fn, e, args.v, args.n);
+                free(args.v);
+                continue;
+            }
+            const char *field = field_name(s, id);
+            if (opt) {
+                if (!s->optional_syntax) {
+                    cel_p_error(&s->p, op->start, "unsupported syntax '.?'");
+                    e = placeholder(s, op->start);
+                    continue;
+                }
+                e = cel_p_call2(&s->p, op->start, CEL_OP_OPT_SELECT, e,
+                                cel_p_string(&s->p, id->start, field, strlen(field)));
+                continue;
+            }
+            cel_node *sel = cel_p_node(&s->p, CEL_NODE_SELECT, op->start);
+            sel->u.select.operand = e;
+            sel->u.select.field = field;
+            e = sel;
+        } else if (k == CEL_TOK_LBRACKET) {
+            const cel_token *op = advance(s);
+            bool opt = false;
+            if (kind(s) == CEL_TOK_QUESTION) {
+                advance(s);
+                opt = true;
+            }
+            if (!enter(s, R_MEMBER))
+                break;
+            cel_node *idx = parse_expr(s);
+            if (!expect(s, CEL_TOK_RBRACKET))
+                break;
+            if (opt && !s->optional_syntax) {
+                e = cel_p_error(&s->p, op->start, "unsupported syntax '[?'");
+                continue;
+            }
+            e = binary(s, op->start, opt ? CEL_OP_OPT_INDEX : CEL_OP_INDEX, e, idx);
+        } else {
+            break;
+        }
+    }
+    s->depth[R_MEMBER] = saved;
+    return e;
+}
+
+/* ---- literals ---- */
+
+static bool parse_magnitude(const char *t, size_t n, int base, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (n == 0)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        int c = (unsigned char)t[i], d;
+        if (c >= '0' && c <= '9')
+            d = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            d = c - 'A' + 10;
+        else
+            return false;
+        if (d >= base || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+            return false;
+        v = v * (uint64_t)base + (uint64_t)d;
+    }
+    *out = v;
+    return true;
+}
+
+static cel_node *literal(parse_state *s)
+{
+    const cel_token *first = peek(s);
+    bool negative = false;
+    if (first->kind == CEL_TOK_MINUS) {
+        negative = true;
+        advance(s);
+    }
+    const cel_token *t = advance(s);
+    const char *txt = s->p.src + t->start;
+    size_t off = first->start;
+    cel_node *n = cel_p_node(&s->p, CEL_NODE_CONST, off);
+    cel_const *c = &n->u.constant;
+    switch (t->kind) {
+    case CEL_TOK_INT:
+    case CEL_TOK_UINT: {
+        size_t len = t->len - (t->kind == CEL_TOK_UINT ? 1 : 0);
+        int base = 10;
+        if (len > 2 && txt[0] == '0' && txt[1] == 'x')
+            base = 16, txt += 2, len -= 2;
+        uint64_t mag;
+        bool ok = parse_magnitude(txt, len, base, &mag);
+        if (t->kind == CEL_TOK_UINT) {
+            if (!ok)
+                return cel_p_error(&s->p, off, "invalid uint literal");
+            c->kind = CEL_CONST_UINT;
+            c->v.u = mag;
+        } else {
+            if (!ok || mag > (negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
+                return cel_p_error(&s->p, off, "invalid int literal");
+            c->kind = CEL_CONST_INT;
+            c->v.i = negative ? (int64_t)(0 - mag) : (int64_t)mag;
+        }
+        return n;
+    }
+    case CEL_TOK_FLOAT: {
+        char *buf = dra_xasprintf("%s%.*s", negative ? "-" : "", (int)t->len, txt);
+        double d = strtod(buf, NULL);
+        free(buf);
+        /* Go's ParseFloat fails only on overflow to infinity. */
+        if (d == HUGE_VAL || d == -HUGE_VAL)
+            return cel_p_error(&s->p, off, "invalid double literal");
+        c->kind = CEL_CONST_DOUBLE;
+        c->v.d = d;
+        return n;
+    }
+    case CEL_TOK_STRING:
+    case CEL_TOK_BYTES: {
+        bool bytes = t->kind == CEL_TOK_BYTES;
+        dra_buf b = DRA_BUF_INIT;
+        const char *err = cel_unescape(txt + bytes, t->len - bytes, bytes, &b);
+        if (err) {
+            dra_buf_free(&b);
+            return cel_p_error(&s->p, off, "%s", err);
+        }
+        c->kind = bytes ? CEL_CONST_BYTES : CEL_CONST_STRING;
+        c->v.s.len = b.len;
+        c->v.s.data = dra_arena_alloc(s->p.arena, b.len + 1);
+        if (b.len)
+            memcpy((char *)c->v.s.data, b.data, b.len);
+        ((char *)c->v.s.data)[b.len] = '\0';
+        dra_buf_free(&b);
+        return n;
+    }
+    case CEL_TOK_TRUE:
+    case CEL_TOK_FALSE:
+        c->kind = CEL_CONST_BOOL;
+        c->v.b = t->kind == CEL_TOK_TRUE;
+        return n;
+    default:
+        c->kind = CEL_CONST_NULL;
+        return n;
+    }
+}
+
+/* ---- aggregates ---- */
+
+static cel_node *parse_list(parse_state *s)
+{
+    const cel_token *open = advance(s);
+    node_vec elems = {0};
+    size_t *opts = NULL, nopts = 0;
+    if (kind(s) == CEL_TOK_COMMA && peek_at(s, 1)->kind == CEL_TOK_RBRACKET)
+        advance(s);
+    while (kind(s) != CEL_TOK_RBRACKET && !s->p.fatal) {
+        bool opt = false;
+        const cel_token *q = peek(s);
+        if (q->kind == CEL_TOK_QUESTION) {
+            advance(s);
+            opt = true;
+        }
+        cel_node *e = parse_expr(s);
+        if (s->p.fatal)
+            break;
+        if (opt) {
+            if (!s->optional_syntax) {
+                cel_p_error(&s->p, q->start, "unsupported syntax '?'");
+            } else {
+                opts = dra_xrealloc(opts, (nopts + 1) * sizeof *opts);
+                opts[nopts++] = elems.n;
+            }
+        }
+        vec_push(&elems, e);
+        if (kind(s) == CEL_TOK_COMMA) {
+            advance(s);
+            continue;
+        }
+        if (kind(s) != CEL_TOK_RBRACKET)
+            mismatched(s, "{']', ','}");
+    }
+    if (!s->p.fatal)
+        advance(s); /* ']' */
+    cel_node *l = cel_p_list(&s->p, open->start, elems.v, elems.n);
+    if (nopts) {
+        l->u.list.optional_indices = dra_arena_alloc(s->p.arena, nopts * sizeof *opts);
+        memcpy(l->u.list.optional_indices, opts, nopts * sizeof *opts);
+        l->u.list.noptional = nopts;
+    }
+    free(elems.v);
+    free(opts);
+    return l;
+}
+
+/* Map literal `{k: v}` (message_name == NULL) or message `Name{f: v}`. */
+static cel_node *parse_entries(parse_state *s, const char *message_name, size_t offset)
+{
+    advance(s); /* '{' */
+    cel_entry *entries = NULL;
+    size_t n = 0;
+    if (kind(s) == CEL_TOK_COMMA && peek_at(s, 1)->kind == CEL_TOK_RBRACE)
+        advance(s);
+    while (kind(s) != CEL_TOK_RBRACE && !s->p.fatal) {
+        cel_entry e = {0};
+        const cel_token *q = peek(s);
+        if (q->kind == CEL_TOK_QUESTION) {
+            advance(s);
+            e.optional = true;
+        }
+        if (message_name) {
+            const cel_token *id = peek(s);
+            if (id->kind != CEL_TOK_IDENT && id->kind != CEL_TOK_ESC_IDENT) {
+                mismatched(s, "IDENTIFIER");
+                break;
+            }
+            advance(s);
+            e.field = field_name(s, id);
+        } else {
+            e.key = parse_expr(s);
+        }
+        const cel_token *colon = peek(s);
+        if (s->p.fatal || !expect(s, CEL_TOK_COLON))
+            break;
+        e.value = parse_expr(s);
+        if (s->p.fatal)
+            break;
+        e.id = ++s->p.next_id;
+        e.offset = colon->start;
+        if (e.optional && !s->optional_syntax) {
+            cel_p_error(&s->p, q->start, "unsupported syntax '?'");
+        } else {
+            entries = dra_xrealloc(entries, (n + 1) * sizeof *entries);
+            entries[n++] = e;
+        }
+        if (kind(s) == CEL_TOK_COMMA) {
+            advance(s);
+            continue;
+        }
+        if (kind(s) != CEL_TOK_RBRACE)
+            mismatched(s, "{'}', ','}");
+    }
+    if (!s->p.fatal)
+        advance(s); /* '}' */
+    cel_node *m = cel_p_node(&s->p, message_name ? CEL_NODE_STRUCT : CEL_NODE_MAP, offset);
+    m->u.map.message_name = message_name;
+    m->u.map.nentries = n;
+    if (n) {
+        m->u.map.entries = dra_arena_alloc(s->p.arena, n * sizeof *entries);
+        memcpy(m->u.map.entries, entries, n * sizeof *entries);
+    }
+    free(entries);
+    return m;
+}
+
+static cel_node *parse_primary(parse_state *s)
+{
+    const cel_token *t = peek(s);
+    switch (t->kind) {
+    case CEL_TOK_LPAREN: {
+        advance(s);
+        cel_node *e = parse_expr(s);
+        expect(s, CEL_TOK_RPAREN);
+        return e;
+    }
+    case CEL_TOK_LBRACKET:
+        return parse_list(s);
+    case CEL_TOK_LBRACE:
+        return parse_entries(s, NULL, t->start);
+    case CEL_TOK_MINUS:
+    case CEL_TOK_INT:
+    case CEL_TOK_UINT:
+    case CEL_TOK_FLOAT:
+    case CEL_TOK_STRING:
+    case CEL_TOK_BYTES:
+    case CEL_TOK_TRUE:
+    case CEL_TOK_FALSE:
+    case CEL_TOK_NULL:
+        return literal(s);
+    case CEL_TOK_DOT:
+    case CEL_TOK_IDENT:
+        break;
+    default:
+        return mismatched(s, EXPR_START_SET);
+    }
+    bool leading_dot = t->kind == CEL_TOK_DOT;
+    size_t i = leading_dot ? 1 : 0;
+    if (peek_at(s, i)->kind != CEL_TOK_IDENT) {
+        advance(s);
+        return mismatched(s, "IDENTIFIER");
+    }
+    /* Qualified name followed by '{' is a message construction. */
+    size_t k = i + 1;
+    while (peek_at(s, k)->kind == CEL_TOK_DOT && peek_at(s, k + 1)->kind == CEL_TOK_IDENT)
+        k += 2;
+    if (peek_at(s, k)->kind == CEL_TOK_LBRACE) {
+        dra_buf name = DRA_BUF_INIT;
+        if (leading_dot)
+            dra_buf_putc(&name, '.');
+        for (size_t j = i; j < k; j++) {
+            const cel_token *x = peek_at(s, j);
+            dra_buf_append(&name, s->p.src + x->start, x->len);
+        }
+        s->pos += k;
+        const char *msg = dra_arena_strdup(s->p.arena, dra_buf_str(&name));
+        dra_buf_free(&name);
+        return parse_entries(s, msg, peek(s)->start);
+    }
+    s->pos += i;
+    const cel_token *id = advance(s);
+    const char *idtext = tok_str(s, id);
+    if (is_reserved(idtext))
+        return cel_p_error(&s->p, t->start, "reserved identifier: %s", idtext);
+    const char *name = leading_dot ? dra_arena_printf(s->p.arena, ".%s", idtext) : idtext;
+    if (kind(s) == CEL_TOK_LPAREN) {
+        const cel_token *open = advance(s);
+        node_vec args = {0};
+        parse_args(s, &args);
+        cel_node *r = s->p.fatal ? placeholder(s, open->start)
+                                 : global_call(s, open->start, name, args.v, args.n);
+        free(args.v);
+        return r;
+    }
+    return cel_p_ident(&s->p, id->start, name);
+}
+
+static cel_node *parse_expr(parse_state *s)
+{
+    int saved = s->depth[R_EXPR];
+    if (!enter(s, R_EXPR))
+        return placeholder(s, peek(s)->start);
+    cel_node *cond = parse_logic(s, true);
+    if (kind(s) == CEL_TOK_QUESTION && !s->p.fatal) {
+        const cel_token *op = advance(s);
+        cel_node *t = parse_logic(s, true);
+        if (expect(s, CEL_TOK_COLON)) {
+            cel_node *f = parse_expr(s);
+            cel_node *args[3] = {cond, t, f};
+            cond = global_call(s, op->start, CEL_OP_CONDITIONAL, args, 3);
+        }
+    }
+    s->depth[R_EXPR] = saved;
+    return cond;
+}
+
+/* ---- entry point ---- */
+
+dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
+                   dra_arena *arena, cel_ast **out)
+{
+    cel_parse_limits lim = limits ? *limits : (cel_parse_limits){0};
+    if (!lim.max_expression_size)
+        lim.max_expression_size = 100000;
+    if (lim.max_recursion_depth <= 0)
+        lim.max_recursion_depth = 250;
+    if (lim.max_errors <= 0)
+        lim.max_errors = 100;
+    if (!lim.macros)
+        lim.macros = CEL_MACROS_ALL;
+    *out = NULL;
+
+    cel_ast *ast = dra_arena_zalloc(arena, sizeof *ast);
+    char *copy = dra_arena_alloc(arena, len + 1);
+    if (len)
+        memcpy(copy, src, len);
+    copy[len] = '\0';
+    ast->source = copy;
+    ast->source_len = len;
+
+    parse_state s = {0};
+    s.p.src = copy;
+    s.p.len = len;
+    s.p.arena = arena;
+    s.p.ast = ast;
+    s.p.macros = lim.macros;
+    s.p.max_errors = lim.max_errors;
+    s.max_depth = lim.max_recursion_depth;
+    s.optional_syntax = !lim.disable_optional_syntax;
+
+    /* Line starts, code point count, UTF-8 validity. */
+    size_t nlines = 1, points = 0, bad = SIZE_MAX;
+    for (size_t i = 0; i < len;) {
+        unsigned cp;
+        int ul = cel_utf8_decode((const unsigned char *)copy + i, len - i, &cp);
+        if (ul == 0) {
+            if (bad == SIZE_MAX)
+                bad = i;
+            ul = 1;
+        }
+        if (copy[i] == '\n')
+            nlines++;
+        points++;
+        i += (size_t)ul;
+    }
+    ast->line_offsets = dra_arena_alloc(arena, nlines * sizeof *ast->line_offsets);
+    ast->line_offsets[0] = 0;
+    ast->nlines = 1;
+    for (size_t i = 0; i < len; i++)
+        if (copy[i] == '\n')
+            ast->line_offsets[ast->nlines++] = i + 1;
+
+    if (points > lim.max_expression_size) {
+        cel_p_error(&s.p, SIZE_MAX, "expression code point size exceeds limit: size: %zu, limit %zu",
+                    points, lim.max_expression_size);
+        return s.p.errs;
+    }
+    if (bad != SIZE_MAX) {
+        cel_p_error(&s.p, bad, "Syntax error: invalid UTF-8 input");
+        return s.p.errs;
+    }
+
+    cel_lex_result lx;
+    cel_lex(copy, len, arena, &lx);
+    for (size_t i = 0; i < lx.nerrors; i++) {
+        if (s.syntax_errors >= lim.max_errors) {
+            cel_p_error(&s.p, lx.errors[i].offset, "Syntax error: More than %d syntax errors", lim.max_errors);
+            return s.p.errs;
+        }
+        s.syntax_errors++;
+        cel_p_error(&s.p, lx.errors[i].offset, "Syntax error: %s", lx.errors[i].msg);
+    }
+    s.toks = lx.tokens;
+    s.ntoks = lx.ntokens;
+
+    cel_node *root = parse_expr(&s);
+    if (!s.p.fatal && kind(&s) != CEL_TOK_EOF) {
+        const cel_token *t = peek(&s);
+        char *txt = tok_text(&s, t);
+        syntax_error(&s, t, "%s input '%s' expecting <EOF>",
+                     peek_at(&s, 1)->kind == CEL_TOK_EOF ? "extraneous" : "mismatched", txt);
+        free(txt);
+    }
+    if (s.p.errs)
+        return s.p.errs;
+    ast->root = root;
+    ast->max_id = s.p.next_id;
+    *out = ast;
+    return NULL;
+}
+
+/* ---- error display ---- */
+
+char *cel_error_caret(const char *src, size_t len, int line, int col)
+{
+    if (line < 1)
+        return NULL;
+    size_t start = 0;
+    for (int l = 1; l < line; l++) {
+        const char *nl = memchr(src + start, '\n', len - start);
+        if (!nl)
+            return NULL;
+        start = (size_t)(nl - src) + 1;
+    }
+    const char *nl = memchr(src + start, '\n', len - start);
+    size_t end = nl ? (size_t)(nl - src) : len;
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_puts(&b, " | ");
+    for (size_t i = start; i < end; i++)
+        dra_buf_putc(&b, src[i] == '\t' ? ' ' : src[i]);
+    dra_buf_puts(&b, "\n | ");
+    /* cel-go: one '.' per code point before the column, a full-width dot
+     * (U+FF0E) for multi-byte characters; the caret is U+FF3E under one. */
+    size_t i = start;
+    for (int c = 1; c < col && i < end; c++) {
+        unsigned cp;
+        int ul = cel_utf8_decode((const unsigned char *)src + i, end - i, &cp);
+        if (ul <= 0)
+            ul = 1;
+        dra_buf_puts(&b, ul > 1 ? "\xef\xbc\x8e" : ".");
+        i += (size_t)ul;
+    }
+    unsigned cp;
+    int ul = i < end ? cel_utf8_decode((const unsigned char *)src + i, end - i, &cp) : 1;
+    dra_buf_puts(&b, ul > 1 ? "\xef\xbc\xbe" : "^");
+    return dra_buf_detach(&b);
+}
+
+
+char *cel_errors_display(const dra_err *errs, const char *src, size_t len)
+{
+    size_t n = dra_err_count(errs);
+    const dra_err **v = dra_xmalloc((n ? n : 1) * sizeof *v);
+    size_t i = 0;
+    for (const dra_err *e = errs; e; e = e->next)
+        v[i++] = e;
+    /* Stable insertion sort by (line, col). */
+    for (size_t a = 1; a < n; a++) {
+        const dra_err *x = v[a];
+        size_t b = a;
+        while (b > 0) {
+            const dra_err *y = v[b - 1];
+            int lx = x->line ? x->line : -1, ly = y->line ? y->line : -1;
+            if (ly < lx || (ly == lx && y->col <= x->col))
+                break;
+            v[b] = y;
+            b--;
+        }
+        v[b] = x;
+    }
+
+    dra_buf b = DRA_BUF_INIT;
+    size_t shown = n > 100 ? 100 : n;
+    for (i = 0; i < shown; i++) {
+        const dra_err *e = v[i];
+        if (i)
+            dra_buf_putc(&b, '\n');
+        dra_buf_printf(&b, "ERROR: <input>:%d:%d: %s", e->line ? e->line : -1, e->line ? e->col : 0, e->msg);
+        char *caret = e->line ? cel_error_caret(src, len, e->line, e->col) : NULL;
+        if (caret) {
+            dra_buf_printf(&b, "\n%s", caret);
+            free(caret);
+        }
+    }
+    if (n > shown)
+        dra_buf_printf(&b, "\n%zu more errors were truncated", n - shown);
+    free(v);
+    dra_buf_puts(&b, "");
+    return dra_buf_detach(&b);
+}

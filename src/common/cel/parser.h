@@ -1,0 +1,60 @@
+/* CEL parser: source text -> AST (ast.h), macros expanded.
+ *
+ * Grammar: google/cel-spec doc/langdef.md; behaviour details (macro
+ * expansion, error recovery limits, reserved words) follow cel-go parser/.
+ *
+ * Errors: on failure cel_parse() returns a chain of dra_err (DRA_EXIT_INPUT),
+ * one per problem, at most limits->max_errors; each has line/col set (1-based,
+ * column in code points) and a message such as
+ *   "Syntax error: mismatched input ')' expecting <expression>"
+ *   "Syntax error: token recognition error at: '#'"
+ *   "expression recursion limit exceeded: 250"
+ * cel_error_caret() renders the source line and caret as cel-go prints them.
+ */
+#ifndef DRA_CEL_PARSER_H
+#define DRA_CEL_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../base/arena.h"
+#include "../base/error.h"
+#include "ast.h"
+
+/* Macro families; cel_parse_limits.macros is a bit set of these. */
+enum {
+    CEL_MACROS_STANDARD = 1u << 0, /* has, all, exists, exists_one, map, filter */
+    CEL_MACROS_TWO_VAR = 1u << 1,  /* all/exists/existsOne/transformList/transformMap/transformMapEntry with two vars */
+    CEL_MACROS_BINDINGS = 1u << 2, /* cel.bind */
+    CEL_MACROS_OPTIONAL = 1u << 3, /* optMap, optFlatMap */
+    CEL_MACROS_ALL = 0xfu,
+};
+
+typedef struct cel_parse_limits {
+    size_t max_expression_size; /* code points; 0 = 100000 (cel-go default) */
+    int max_recursion_depth;    /* 0 = 250 (cel-go default) */
+    int max_errors;             /* 0 = 100 (cel-go default error reporting limit) */
+    unsigned macros;            /* 0 = CEL_MACROS_ALL */
+    bool disable_optional_syntax; /* reject .? [?] and ?entries ("unsupported syntax '.?'") */
+} cel_parse_limits;
+
+/* Parse `src` (len bytes, need not be NUL-terminated).  limits may be NULL
+ * (defaults).  On success *out is set to an AST allocated in `arena` (caller
+ * owns the arena) and NULL is returned.  On failure *out is NULL and the
+ * caller frees the returned error chain. */
+dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
+                   dra_arena *arena, cel_ast **out);
+
+/* The source line `line` (1-based) followed by a caret under column `col`
+ * (1-based, code points), formatted as cel-go's common.Errors.ToDisplayString:
+ *   " | device.x ==\n | ...........^"
+ * (no trailing newline; tabs count as one column).  Returns NULL when line is
+ * out of range.  Caller frees. */
+char *cel_error_caret(const char *src, size_t len, int line, int col);
+
+/* cel-go's full error display for a chain produced by cel_parse or
+ * cel_check: one "ERROR: <input>:L:C: msg\n | src\n | ..^" block per error,
+ * joined with "\n".  Caller frees. */
+char *cel_errors_display(const dra_err *errs, const char *src, size_t len);
+
+#endif

@@ -1,0 +1,916 @@
+/* CEL runtime values: scratch memory, construction, equality, ordering, map
+ * lookup, UTF-8 helpers and printing. */
+#include "value.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- scratch ---------------------------------------------------------- */
+
+struct cel_scratch_block {
+    cel_scratch_block *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+};
+
+enum { SCRATCH_BLOCK = 32 * 1024 };
+
+void *cel_scratch_alloc(cel_scratch *s, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (n == 0)
+        n = 16;
+    cel_scratch_block *b = s->cur;
+    if (!b || b->size - b->used < n) {
+        if (b && b->next && b->next->size >= n) {
+            b = b->next; /* reuse a block kept from an earlier evaluation */
+        } else {
+            size_t size = n > SCRATCH_BLOCK ? n : SCRATCH_BLOCK;
+            cel_scratch_block *nb = dra_xmalloc(sizeof *nb + size);
+            nb->size = size;
+            if (b) {
+                nb->next = b->next;
+                b->next = nb;
+            } else {
+                nb->next = s->first;
+                s->first = nb;
+            }
+            b = nb;
+        }
+        b->used = 0;
+        s->cur = b;
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+void *cel_scratch_zalloc(cel_scratch *s, size_t n)
+{
+    void *p = cel_scratch_alloc(s, n);
+    memset(p, 0, n);
+    return p;
+}
+
+char *cel_scratch_strndup(cel_scratch *s, const char *p, size_t n)
+{
+    char *d = cel_scratch_alloc(s, n + 1);
+    if (n)
+        memcpy(d, p, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *cel_scratch_printf(cel_scratch *s, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    char *p = cel_scratch_alloc(s, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return p;
+}
+
+void cel_scratch_reset(cel_scratch *s)
+{
+    s->cur = s->first;
+    if (s->cur)
+        s->cur->used = 0;
+}
+
+void cel_scratch_free(cel_scratch *s)
+{
+    cel_scratch_block *b = s->first;
+    while (b) {
+        cel_scratch_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    s->first = s->cur = NULL;
+}
+
+/* ---- constructors ------------------------------------------------------- */
+
+const cel_list cel_empty_list = {0, NULL};
+const cel_map cel_empty_map = {0, NULL, NULL, 0, NULL, 0};
+
+cel_value cel_string_copy_s(cel_scratch *s, const char *p, size_t n)
+{
+    return cel_string(cel_scratch_strndup(s, p, n), n);
+}
+
+cel_value cel_string_copy_a(dra_arena *a, const char *p, size_t n)
+{
+    return cel_string(dra_arena_strndup(a, p ? p : "", n), n);
+}
+
+cel_value cel_optional_of_s(cel_scratch *s, cel_value v)
+{
+    cel_value *p = cel_scratch_alloc(s, sizeof *p);
+    *p = v;
+    cel_value o = {.kind = CEL_OPTIONAL, .v.opt = p};
+    return o;
+}
+
+cel_value cel_optional_of_a(dra_arena *a, cel_value v)
+{
+    cel_value *p = dra_arena_alloc(a, sizeof *p);
+    *p = v;
+    cel_value o = {.kind = CEL_OPTIONAL, .v.opt = p};
+    return o;
+}
+
+cel_value cel_errorf_s(cel_scratch *s, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        n = 0;
+    char *p = cel_scratch_alloc(s, (size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return cel_error(p);
+}
+
+static cel_value list_fill(cel_list *l, cel_value *items, const cel_value *src, size_t n)
+{
+    if (n)
+        memcpy(items, src, n * sizeof *items);
+    l->n = n;
+    l->items = items;
+    return cel_listval(l);
+}
+
+cel_value cel_list_copy_s(cel_scratch *s, const cel_value *items, size_t n)
+{
+    if (n == 0)
+        return cel_listval(&cel_empty_list);
+    cel_list *l = cel_scratch_alloc(s, sizeof *l);
+    return list_fill(l, cel_scratch_alloc(s, n * sizeof(cel_value)), items, n);
+}
+
+cel_value cel_list_copy_a(dra_arena *a, const cel_value *items, size_t n)
+{
+    cel_list *l = dra_arena_alloc(a, sizeof *l);
+    return list_fill(l, dra_arena_alloc(a, (n ? n : 1) * sizeof(cel_value)), items, n);
+}
+
+/* ---- hashing and keys ----------------------------------------------------- */
+
+/* Numeric keys hash by their integral value so 1, 1u and 1.0 collide. */
+static bool key_numeric(const cel_value *k, int64_t *i, bool *neg_or_big)
+{
+    *neg_or_big = false;
+    switch (k->kind) {
+    case CEL_INT: *i = k->v.i; return true;
+    case CEL_UINT:
+        if (k->v.u > INT64_MAX) { *neg_or_big = true; *i = (int64_t)(k->v.u & INT64_MAX); return true; }
+        *i = (int64_t)k->v.u;
+        return true;
+    case CEL_DOUBLE: {
+        double d = k->v.d;
+        if (d != d || d != floor(d) || d < -9.2233720368547758e18 || d >= 9.2233720368547758e18)
+            return false;
+        *i = (int64_t)d;
+        return true;
+    }
+    default: return false;
+    }
+}
+
+static uint64_t hash_key(const cel_value *k)
+{
+    uint64_t h = 1469598103934665603ull;
+    int64_t i;
+    bool big;
+    switch (k->kind) {
+    case CEL_STRING:
+        for (size_t j = 0; j < k->v.s.len; j++)
+            h = (h ^ (unsigned char)k->v.s.ptr[j]) * 1099511628211ull;
+        return h;
+    case CEL_BOOL: return k->v.b ? 3 : 5;
+    default:
+        if (key_numeric(k, &i, &big))
+            return ((uint64_t)i * 0x9E3779B97F4A7C15ull) ^ (big ? 7 : 0);
+        return 11;
+    }
+}
+
+static bool key_equal(const cel_value *a, const cel_value *b)
+{
+    return cel_value_equal(a, b);
+}
+
+enum { MAP_INDEX_MIN = 12 };
+
+static void map_index(cel_map *m, uint32_t *tab, size_t cap)
+{
+    memset(tab, 0xff, cap * sizeof *tab);
+    for (size_t i = 0; i < m->n; i++) {
+        size_t h = hash_key(&m->keys[i]) & (cap - 1);
+        while (tab[h] != UINT32_MAX)
+            h = (h + 1) & (cap - 1);
+        tab[h] = (uint32_t)i;
+    }
+    m->index = tab;
+    m->index_mask = cap - 1;
+}
+
+/* Shared by the scratch and arena builders: dedupe (first wins) and index. */
+static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_value *keys,
+                           const cel_value *vals, size_t n, unsigned flags)
+{
+    cel_map *m = alloc(mem, sizeof *m);
+    cel_value *k = alloc(mem, (n ? n : 1) * sizeof *k);
+    cel_value *v = alloc(mem, (n ? n : 1) * sizeof *v);
+    memset(m, 0, sizeof *m);
+    m->keys = k;
+    m->vals = v;
+    m->flags = flags;
+    size_t cnt = 0;
+    size_t cap = 0;
+    uint32_t *tab = NULL;
+    if (n >= MAP_INDEX_MIN) {
+        cap = 16;
+        while (cap < n * 2)
+            cap <<= 1;
+        tab = alloc(mem, cap * sizeof *tab);
+        memset(tab, 0xff, cap * sizeof *tab);
+    }
+    for (size_t i = 0; i < n; i++) {
+        bool dup = false;
+        if (tab) {
+            size_t h = hash_key(&keys[i]) & (cap - 1);
+            while (tab[h] != UINT32_MAX) {
+                if (key_equal(&k[tab[h]], &keys[i])) { dup = true; break; }
+                h = (h + 1) & (cap - 1);
+            }
+            if (!dup)
+                tab[h] = (uint32_t)cnt;
+        } else {
+            for (size_t j = 0; j < cnt; j++)
+                if (key_equal(&k[j], &keys[i])) { dup = true; break; }
+        }
+        if (dup)
+            continue;
+        k[cnt] = keys[i];
+        v[cnt] = vals[i];
+        cnt++;
+    }
+    m->n = cnt;
+    if (tab) {
+        m->index = tab;
+        m->index_mask = cap - 1;
+    }
+    (void)map_index;
+    return cel_mapval(m);
+}
+
+static void *scratch_alloc_cb(void *mem, size_t n) { return cel_scratch_alloc(mem, n); }
+static void *arena_alloc_cb(void *mem, size_t n) { return dra_arena_alloc(mem, n); }
+
+cel_value cel_map_build_s(cel_scratch *s, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags)
+{
+    if (n == 0 && flags == 0)
+        return cel_mapval(&cel_empty_map);
+    return map_build(scratch_alloc_cb, s, keys, vals, n, flags);
+}
+
+cel_value cel_map_build_a(dra_arena *a, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags)
+{
+    return map_build(arena_alloc_cb, a, keys, vals, n, flags);
+}
+
+const cel_value *cel_map_find(const cel_map *m, const cel_value *key)
+{
+    if (!m || m->n == 0)
+        return NULL;
+    switch (key->kind) {
+    case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: break;
+    default: return NULL;
+    }
+    if (m->index) {
+        size_t h = hash_key(key) & m->index_mask;
+        while (m->index[h] != UINT32_MAX) {
+            if (key_equal(&m->keys[m->index[h]], key))
+                return &m->vals[m->index[h]];
+            h = (h + 1) & m->index_mask;
+        }
+        return NULL;
+    }
+    for (size_t i = 0; i < m->n; i++)
+        if (key_equal(&m->keys[i], key))
+            return &m->vals[i];
+    return NULL;
+}
+
+const cel_value *cel_map_find_str(const cel_map *m, const char *key, size_t len)
+{
+    cel_value k = cel_string(key, len);
+    return cel_map_find(m, &k);
+}
+
+/* ---- equality and ordering ---------------------------------------------- */
+
+static bool is_num(cel_kind k) { return k == CEL_INT || k == CEL_UINT || k == CEL_DOUBLE; }
+
+/* Compare two numbers of any numeric kinds exactly (no double rounding of
+ * large integers).  Returns false when unordered (NaN). */
+static bool num_cmp(const cel_value *a, const cel_value *b, int *out)
+{
+    if (a->kind == CEL_DOUBLE || b->kind == CEL_DOUBLE) {
+        if (a->kind == CEL_DOUBLE && b->kind == CEL_DOUBLE) {
+            double x = a->v.d, y = b->v.d;
+            if (x != x || y != y)
+                return false;
+            *out = x < y ? -1 : x > y;
+            return true;
+        }
+        /* int/uint vs double */
+        bool swap = a->kind != CEL_DOUBLE;
+        const cel_value *d = swap ? a : b, *n = swap ? b : a; /* d=the integer one, n=double */
+        double y = n->v.d;
+        if (y != y)
+            return false;
+        int r;
+        if (d->kind == CEL_INT) {
+            int64_t x = d->v.i;
+            if (y >= 9.2233720368547758e18) r = -1;
+            else if (y < -9.2233720368547758e18) r = 1;
+            else {
+                double fy = floor(y);
+                int64_t iy = (int64_t)fy;
+                if (x < iy) r = -1;
+                else if (x > iy) r = 1;
+                else r = (fy < y) ? -1 : 0;
+            }
+        } else {
+            uint64_t x = d->v.u;
+            if (y >= 1.8446744073709552e19) r = -1;
+            else if (y < 0) r = 1;
+            else {
+                double fy = floor(y);
+                uint64_t uy = (uint64_t)fy;
+                if (x < uy) r = -1;
+                else if (x > uy) r = 1;
+                else r = (fy < y) ? -1 : 0;
+            }
+        }
+        *out = swap ? r : -r;
+        return true;
+    }
+    if (a->kind == CEL_INT && b->kind == CEL_INT) { *out = a->v.i < b->v.i ? -1 : a->v.i > b->v.i; return true; }
+    if (a->kind == CEL_UINT && b->kind == CEL_UINT) { *out = a->v.u < b->v.u ? -1 : a->v.u > b->v.u; return true; }
+    if (a->kind == CEL_INT) { /* int vs uint */
+        if (a->v.i < 0) *out = -1;
+        else *out = (uint64_t)a->v.i < b->v.u ? -1 : (uint64_t)a->v.i > b->v.u;
+        return true;
+    }
+    if (b->v.i < 0) *out = 1;
+    else *out = a->v.u < (uint64_t)b->v.i ? -1 : a->v.u > (uint64_t)b->v.i;
+    return true;
+}
+
+static int bytes_cmp(const cel_value *a, const cel_value *b)
+{
+    size_t n = a->v.s.len < b->v.s.len ? a->v.s.len : b->v.s.len;
+    int c = n ? memcmp(a->v.s.ptr, b->v.s.ptr, n) : 0;
+    if (c)
+        return c < 0 ? -1 : 1;
+    return a->v.s.len < b->v.s.len ? -1 : a->v.s.len > b->v.s.len;
+}
+
+static int ts_cmp(const cel_value *a, const cel_value *b)
+{
+    if (a->v.t.sec != b->v.t.sec)
+        return a->v.t.sec < b->v.t.sec ? -1 : 1;
+    return a->v.t.nsec < b->v.t.nsec ? -1 : a->v.t.nsec > b->v.t.nsec;
+}
+
+bool cel_value_equal(const cel_value *a, const cel_value *b)
+{
+    if (is_num(a->kind) && is_num(b->kind)) {
+        int c;
+        return num_cmp(a, b, &c) && c == 0;
+    }
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case CEL_NULL: return true;
+    case CEL_BOOL: return a->v.b == b->v.b;
+    case CEL_STRING:
+    case CEL_BYTES: return a->v.s.len == b->v.s.len && (a->v.s.len == 0 || memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0);
+    case CEL_TIMESTAMP:
+    case CEL_DURATION: return ts_cmp(a, b) == 0;
+    case CEL_TYPE: return strcmp(cel_type_runtime_name(a->v.type), cel_type_runtime_name(b->v.type)) == 0;
+    case CEL_LIST: {
+        const cel_list *x = a->v.list, *y = b->v.list;
+        if (x->n != y->n)
+            return false;
+        for (size_t i = 0; i < x->n; i++)
+            if (!cel_value_equal(&x->items[i], &y->items[i]))
+                return false;
+        return true;
+    }
+    case CEL_MAP: {
+        const cel_map *x = a->v.map, *y = b->v.map;
+        if (x->n != y->n)
+            return false;
+        for (size_t i = 0; i < x->n; i++) {
+            const cel_value *v = cel_map_find(y, &x->keys[i]);
+            if (!v || !cel_value_equal(&x->vals[i], v))
+                return false;
+        }
+        return true;
+    }
+    case CEL_OPTIONAL:
+        if (!a->v.opt || !b->v.opt)
+            return a->v.opt == b->v.opt;
+        return cel_value_equal(a->v.opt, b->v.opt);
+    case CEL_OBJECT: {
+        const cel_object *x = a->v.obj, *y = b->v.obj;
+        if (x->kind != y->kind)
+            return false;
+        switch (x->kind) {
+        case CEL_OBJ_QUANTITY: return dra_quantity_cmp(&x->u.quantity, &y->u.quantity) == 0;
+        case CEL_OBJ_SEMVER: return dra_semver_cmp(&x->u.semver, &y->u.semver) == 0;
+        case CEL_OBJ_IP: return x->u.ip.family == y->u.ip.family && memcmp(x->u.ip.addr, y->u.ip.addr, 16) == 0;
+        case CEL_OBJ_CIDR:
+            return x->u.cidr.prefix == y->u.cidr.prefix && x->u.cidr.ip.family == y->u.cidr.ip.family &&
+                   memcmp(x->u.cidr.ip.addr, y->u.cidr.ip.addr, 16) == 0;
+        case CEL_OBJ_URL: return strcmp(x->u.url.text, y->u.url.text) == 0;
+        case CEL_OBJ_FORMAT: return x->u.format == y->u.format;
+        }
+        return false;
+    }
+    case CEL_ERROR: return false;
+    default: return false;
+    }
+}
+
+bool cel_value_compare(const cel_value *a, const cel_value *b, int *out)
+{
+    if (is_num(a->kind) && is_num(b->kind))
+        return num_cmp(a, b, out);
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case CEL_BOOL: *out = (int)a->v.b - (int)b->v.b; return true;
+    case CEL_STRING:
+    case CEL_BYTES: *out = bytes_cmp(a, b); return true; /* UTF-8 byte order = code point order */
+    case CEL_TIMESTAMP:
+    case CEL_DURATION: *out = ts_cmp(a, b); return true;
+    default: return false;
+    }
+}
+
+/* ---- types of values ------------------------------------------------------ */
+
+static const cel_type t_optional_rt = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_dyn}, .nparams = 1};
+
+const cel_type *cel_value_type(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_NULL: return &cel_t_null;
+    case CEL_BOOL: return &cel_t_bool;
+    case CEL_INT: return &cel_t_int;
+    case CEL_UINT: return &cel_t_uint;
+    case CEL_DOUBLE: return &cel_t_double;
+    case CEL_STRING: return &cel_t_string;
+    case CEL_BYTES: return &cel_t_bytes;
+    case CEL_LIST: return &cel_t_list_dyn;
+    case CEL_MAP: return &cel_t_map_dyn;
+    case CEL_TYPE: return &cel_t_type;
+    case CEL_OPTIONAL: return &t_optional_rt;
+    case CEL_TIMESTAMP: return &cel_t_timestamp;
+    case CEL_DURATION: return &cel_t_duration;
+    case CEL_ERROR: return &cel_t_error;
+    case CEL_OBJECT:
+        switch (v->v.obj->kind) {
+        case CEL_OBJ_QUANTITY: return &cel_t_quantity;
+        case CEL_OBJ_SEMVER: return &cel_t_semver;
+        case CEL_OBJ_IP: return &cel_t_ip;
+        case CEL_OBJ_CIDR: return &cel_t_cidr;
+        case CEL_OBJ_URL: return &cel_t_url;
+        case CEL_OBJ_FORMAT: return &cel_t_format;
+        }
+    }
+    return &cel_t_dyn;
+}
+
+const char *cel_value_type_name(const cel_value *v)
+{
+    return cel_type_runtime_name(cel_value_type(v));
+}
+
+/* ---- UTF-8 ---------------------------------------------------------------- */
+
+static size_t utf8_step(const unsigned char *p, size_t n)
+{
+    unsigned char c = p[0];
+    size_t k = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    if (k > n)
+        return 1;
+    for (size_t i = 1; i < k; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 1;
+    return k;
+}
+
+size_t cel_utf8_len(const char *p, size_t n)
+{
+    size_t cnt = 0;
+    for (size_t i = 0; i < n; cnt++) {
+        unsigned char c = (unsigned char)p[i];
+        i += c < 0x80 ? 1 : utf8_step((const unsigned char *)p + i, n - i);
+    }
+    return cnt;
+}
+
+size_t cel_utf8_offset(const char *p, size_t n, size_t cp)
+{
+    size_t i = 0;
+    while (cp > 0 && i < n) {
+        unsigned char c = (unsigned char)p[i];
+        i += c < 0x80 ? 1 : utf8_step((const unsigned char *)p + i, n - i);
+        cp--;
+    }
+    return i;
+}
+
+bool cel_utf8_valid(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = p[i];
+        if (c < 0x80) { i++; continue; }
+        size_t k;
+        uint32_t cp;
+        if ((c >> 5) == 6) { k = 2; cp = c & 0x1F; }
+        else if ((c >> 4) == 14) { k = 3; cp = c & 0x0F; }
+        else if ((c >> 3) == 30) { k = 4; cp = c & 0x07; }
+        else return false;
+        if (i + k > n)
+            return false;
+        for (size_t j = 1; j < k; j++) {
+            if ((p[i + j] & 0xC0) != 0x80)
+                return false;
+            cp = (cp << 6) | (p[i + j] & 0x3F);
+        }
+        if ((k == 2 && cp < 0x80) || (k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF))
+            return false;
+        i += k;
+    }
+    return true;
+}
+
+/* ---- printing ------------------------------------------------------------- */
+
+/* Shortest round-trip digits, then Go's strconv 'g' (-1 precision) layout. */
+void cel_double_format(double d, dra_buf *b)
+{
+    if (d != d) { dra_buf_puts(b, "NaN"); return; }
+    if (isinf(d)) { dra_buf_puts(b, d > 0 ? "+Inf" : "-Inf"); return; }
+    char tmp[40];
+    int prec;
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*e", prec - 1, d);
+        if (strtod(tmp, NULL) == d)
+            break;
+    }
+    /* tmp = [-]D.DDDDe[+-]XX */
+    const char *p = tmp;
+    bool neg = *p == '-';
+    if (neg) p++;
+    char digits[24];
+    size_t nd = 0;
+    for (; *p && *p != 'e'; p++)
+        if (*p != '.')
+            digits[nd++] = *p;
+    int exp = atoi(p + 1);
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    if (d == 0) { nd = 1; exp = 0; }
+    if (neg) dra_buf_putc(b, '-');
+    if (exp < -4 || exp >= 6) { /* strconv.FormatFloat(d, 'g', -1, 64) */
+        dra_buf_putc(b, digits[0]);
+        if (nd > 1) {
+            dra_buf_putc(b, '.');
+            dra_buf_append(b, digits + 1, nd - 1);
+        }
+        dra_buf_printf(b, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+        return;
+    }
+    if (exp < 0) {
+        dra_buf_puts(b, "0.");
+        for (int i = -1; i > exp; i--) dra_buf_putc(b, '0');
+        dra_buf_append(b, digits, nd);
+        return;
+    }
+    for (int i = 0; i <= exp; i++)
+        dra_buf_putc(b, (size_t)i < nd ? digits[i] : '0');
+    if ((size_t)exp + 1 < nd) {
+        dra_buf_putc(b, '.');
+        dra_buf_append(b, digits + exp + 1, nd - (size_t)exp - 1);
+    }
+}
+
+/* Days from civil date (proleptic Gregorian), Howard Hinnant's algorithm. */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + (int64_t)doe - 719468;
+}
+
+static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+    z += 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    unsigned doe = (unsigned)(z - era * 146097);
+    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t yy = (int64_t)yoe + era * 400;
+    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    unsigned mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    *y = yy + (*m <= 2);
+}
+
+void cel_timestamp_format(int64_t sec, int32_t nsec, dra_buf *b)
+{
+    int64_t days = sec / 86400, rem = sec % 86400;
+    if (rem < 0) { rem += 86400; days--; }
+    int64_t y; unsigned m, d;
+    civil_from_days(days, &y, &m, &d);
+    dra_buf_printf(b, "%04" PRId64 "-%02u-%02uT%02d:%02d:%02d", y, m, d, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
+    if (nsec) {
+        char frac[16];
+        snprintf(frac, sizeof frac, "%09d", (int)nsec);
+        size_t n = 9;
+        while (n > 0 && frac[n - 1] == '0') n--;
+        dra_buf_putc(b, '.');
+        dra_buf_append(b, frac, n);
+    }
+    dra_buf_putc(b, 'Z');
+}
+
+void cel_duration_format(int64_t sec, int32_t nsec, dra_buf *b)
+{
+    bool neg = sec < 0 || nsec < 0;
+    uint64_t s = sec < 0 ? (uint64_t)0 - (uint64_t)sec : (uint64_t)sec;
+    int32_t ns = nsec < 0 ? -nsec : nsec;
+    dra_buf_printf(b, "%s%" PRIu64, neg ? "-" : "", s);
+    if (ns) {
+        char frac[16];
+        snprintf(frac, sizeof frac, "%09d", (int)ns);
+        size_t n = 9;
+        while (n > 0 && frac[n - 1] == '0') n--;
+        dra_buf_putc(b, '.');
+        dra_buf_append(b, frac, n);
+    }
+    dra_buf_putc(b, 's');
+}
+
+static int digits_at(const char *p, size_t n, size_t at, size_t cnt)
+{
+    if (at + cnt > n)
+        return -1;
+    int v = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        if (p[at + i] < '0' || p[at + i] > '9')
+            return -1;
+        v = v * 10 + (p[at + i] - '0');
+    }
+    return v;
+}
+
+/* RFC 3339 as Go's time.Parse(time.RFC3339): YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM).
+ * The valid range is year 0001 through 9999 (cel-go timestamp bounds). */
+bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
+{
+    int y = digits_at(p, n, 0, 4), mo = digits_at(p, n, 5, 2), d = digits_at(p, n, 8, 2);
+    int h = digits_at(p, n, 11, 2), mi = digits_at(p, n, 14, 2), s = digits_at(p, n, 17, 2);
+    if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59)
+        return false;
+    if (p[4] != '-' || p[7] != '-' || (p[10] != 'T' && p[10] != 't') || p[13] != ':' || p[16] != ':')
+        return false;
+    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int maxd = mdays[mo - 1] + (mo == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+    if (d > maxd)
+        return false;
+    size_t i = 19;
+    int32_t ns = 0;
+    if (i < n && p[i] == '.') {
+        i++;
+        size_t start = i;
+        int scale = 100000000;
+        while (i < n && p[i] >= '0' && p[i] <= '9') {
+            if (scale > 0) { ns += (p[i] - '0') * scale; scale /= 10; }
+            i++;
+        }
+        if (i == start || i - start > 9)
+            return false;
+    }
+    int64_t off = 0;
+    if (i < n && (p[i] == 'Z' || p[i] == 'z')) {
+        i++;
+    } else if (i < n && (p[i] == '+' || p[i] == '-')) {
+        int oh = digits_at(p, n, i + 1, 2), om = digits_at(p, n, i + 4, 2);
+        if (oh < 0 || om < 0 || i + 3 >= n || p[i + 3] != ':' || oh > 23 || om > 59)
+            return false;
+        off = (oh * 3600 + om * 60) * (p[i] == '-' ? -1 : 1);
+        i += 6;
+    } else {
+        return false;
+    }
+    if (i != n)
+        return false;
+    int64_t t = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + s - off;
+    /* 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z */
+    if (t < -62135596800LL || t > 253402300799LL)
+        return false;
+    *sec = t;
+    *nsec = ns;
+    return true;
+}
+
+/* Go time.ParseDuration; the total must fit int64 nanoseconds. */
+bool cel_duration_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (p[i] == '-' || p[i] == '+')) { neg = p[i] == '-'; i++; }
+    if (n - i == 1 && p[i] == '0') { *sec = 0; *nsec = 0; return true; }
+    if (i == n)
+        return false;
+    __int128 total = 0; /* nanoseconds */
+    while (i < n) {
+        __int128 whole = 0;
+        size_t st = i;
+        while (i < n && p[i] >= '0' && p[i] <= '9') {
+            whole = whole * 10 + (p[i] - '0');
+            if (whole > ((__int128)1 << 63)) return false;
+            i++;
+        }
+        bool pre = i > st;
+        __int128 frac = 0, scale = 1;
+        bool post = false;
+        if (i < n && p[i] == '.') {
+            i++;
+            size_t fs = i;
+            while (i < n && p[i] >= '0' && p[i] <= '9') {
+                if (scale < (__int128)1000000000000000000LL) { frac = frac * 10 + (p[i] - '0'); scale *= 10; }
+                i++;
+            }
+            post = i > fs;
+        }
+        if (!pre && !post)
+            return false;
+        size_t us = i;
+        while (i < n && !(p[i] == '.' || (p[i] >= '0' && p[i] <= '9')))
+            i++;
+        size_t ul = i - us;
+        int64_t unit;
+        if (ul == 2 && memcmp(p + us, "ns", 2) == 0) unit = 1;
+        else if (ul == 2 && memcmp(p + us, "us", 2) == 0) unit = 1000;
+        else if (ul == 3 && memcmp(p + us, "\xc2\xb5s", 3) == 0) unit = 1000;
+        else if (ul == 3 && memcmp(p + us, "\xce\xbcs", 3) == 0) unit = 1000;
+        else if (ul == 2 && memcmp(p + us, "ms", 2) == 0) unit = 1000000;
+        else if (ul == 1 && p[us] == 's') unit = 1000000000LL;
+        else if (ul == 1 && p[us] == 'm') unit = 60000000000LL;
+        else if (ul == 1 && p[us] == 'h') unit = 3600000000000LL;
+        else return false;
+        total += whole * unit + frac * unit / scale;
+        if (total > ((__int128)1 << 63))
+            return false;
+    }
+    if (neg) total = -total;
+    if (total > INT64_MAX || total < INT64_MIN)
+        return false;
+    int64_t t = (int64_t)total;
+    *sec = t / 1000000000;
+    *nsec = (int32_t)(t % 1000000000);
+    return true;
+}
+
+static void put_quoted(dra_buf *b, const char *p, size_t n, bool bytes)
+{
+    if (bytes)
+        dra_buf_putc(b, 'b');
+    dra_buf_putc(b, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        switch (c) {
+        case '"': dra_buf_puts(b, "\\\""); break;
+        case '\\': dra_buf_puts(b, "\\\\"); break;
+        case '\n': dra_buf_puts(b, "\\n"); break;
+        case '\r': dra_buf_puts(b, "\\r"); break;
+        case '\t': dra_buf_puts(b, "\\t"); break;
+        default:
+            if (c < 0x20 || c == 0x7f || (bytes && c >= 0x80))
+                dra_buf_printf(b, "\\x%02x", c);
+            else
+                dra_buf_putc(b, (char)c);
+        }
+    }
+    dra_buf_putc(b, '"');
+}
+
+void cel_value_format(const cel_value *v, dra_buf *b)
+{
+    switch (v->kind) {
+    case CEL_NULL: dra_buf_puts(b, "null"); break;
+    case CEL_BOOL: dra_buf_puts(b, v->v.b ? "true" : "false"); break;
+    case CEL_INT: dra_buf_printf(b, "%" PRId64, v->v.i); break;
+    case CEL_UINT: dra_buf_printf(b, "%" PRIu64 "u", v->v.u); break;
+    case CEL_DOUBLE: {
+        size_t start = b->len;
+        cel_double_format(v->v.d, b);
+        /* keep it a double literal: 1 -> 1.0 */
+        const char *s = dra_buf_str(b) + start;
+        if (!strpbrk(s, ".eIN"))
+            dra_buf_puts(b, ".0");
+        break;
+    }
+    case CEL_STRING: put_quoted(b, v->v.s.ptr, v->v.s.len, false); break;
+    case CEL_BYTES: put_quoted(b, v->v.s.ptr, v->v.s.len, true); break;
+    case CEL_LIST:
+        dra_buf_putc(b, '[');
+        for (size_t i = 0; i < v->v.list->n; i++) {
+            if (i)
+                dra_buf_puts(b, ", ");
+            cel_value_format(&v->v.list->items[i], b);
+        }
+        dra_buf_putc(b, ']');
+        break;
+    case CEL_MAP:
+        dra_buf_putc(b, '{');
+        for (size_t i = 0; i < v->v.map->n; i++) {
+            if (i)
+                dra_buf_puts(b, ", ");
+            cel_value_format(&v->v.map->keys[i], b);
+            dra_buf_puts(b, ": ");
+            cel_value_format(&v->v.map->vals[i], b);
+        }
+        dra_buf_putc(b, '}');
+        break;
+    case CEL_TYPE: dra_buf_puts(b, cel_type_runtime_name(v->v.type)); break;
+    case CEL_OPTIONAL:
+        if (!v->v.opt) {
+            dra_buf_puts(b, "optional.none()");
+        } else {
+            dra_buf_puts(b, "optional.of(");
+            cel_value_format(v->v.opt, b);
+            dra_buf_putc(b, ')');
+        }
+        break;
+    case CEL_TIMESTAMP:
+        dra_buf_puts(b, "timestamp(\"");
+        cel_timestamp_format(v->v.t.sec, v->v.t.nsec, b);
+        dra_buf_puts(b, "\")");
+        break;
+    case CEL_DURATION:
+        dra_buf_puts(b, "duration(\"");
+        cel_duration_format(v->v.t.sec, v->v.t.nsec, b);
+        dra_buf_puts(b, "\")");
+        break;
+    case CEL_ERROR:
+        dra_buf_puts(b, "error(");
+        put_quoted(b, v->v.err, strlen(v->v.err), false);
+        dra_buf_putc(b, ')');
+        break;
+    case CEL_OBJECT: {
+        const cel_object *o = v->v.obj;
+        char tmp[512];
+        switch (o->kind) {
+        case CEL_OBJ_QUANTITY:
+            dra_buf_printf(b, "quantity(\"%s\")", dra_quantity_format(&o->u.quantity, tmp));
+            break;
+        case CEL_OBJ_SEMVER:
+            dra_buf_printf(b, "semver(\"%s\")", dra_semver_format(&o->u.semver, tmp, sizeof tmp));
+            break;
+        case CEL_OBJ_URL: dra_buf_printf(b, "url(\"%s\")", o->u.url.text); break;
+        default: dra_buf_puts(b, cel_value_type_name(v)); break;
+        }
+        break;
+    }
+    }
+}

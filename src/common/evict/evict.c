@@ -1,0 +1,1040 @@
+/* Device-taint eviction.  See evict.h. */
+#include "evict.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+#include "../model/names.h"
+
+/* ---- rules ---- */
+
+typedef struct rule_info {
+    const dra_obj *o;
+    const json_t *taint;
+    const json_t *sel;  /* deviceSelector object, or NULL */
+    bool select_all;    /* no selector and --all */
+    const char *effect;
+} rule_info;
+
+typedef struct pool_gen {
+    const char *driver, *pool;
+    json_int_t maxgen;
+} pool_gen;
+
+typedef struct ctx {
+    const dra_cluster *c;
+    const dra_evict_opts *opts;
+    rule_info *rules;
+    size_t nrules;
+    pool_gen *pools;
+    size_t npools;
+    dra_evict_result *out;
+} ctx;
+
+static void warn(dra_evict_result *r, char *msg)
+{
+    r->warnings = dra_xrealloc(r->warnings, (r->nwarnings + 1) * sizeof *r->warnings);
+    r->warnings[r->nwarnings++] = msg;
+}
+
+static void wrong_type(dra_errs *l, const char *field, const json_t *v, const char *type)
+{
+    char *r = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *d = dra_xasprintf("must be of type %s", type);
+    dra_ferr_invalid_raw(l, field, r ? r : "?", d);
+    free(d);
+    free(r);
+}
+
+static void check_time(dra_errs *l, const json_t *taint, const char *field)
+{
+    json_t *t = json_object_get(taint, "timeAdded");
+    if (!t || json_is_null(t))
+        return;
+    int64_t ns;
+    dra_err *e = json_is_string(t) ? dra_time_parse(json_string_value(t), &ns)
+                                   : dra_err_new(DRA_EXIT_INPUT, "must be of type string");
+    if (e) {
+        char *f = dra_xasprintf("%s.timeAdded", field);
+        dra_ferr_invalid_raw(l, f, json_is_string(t) ? json_string_value(t) : "?", e->msg);
+        free(f);
+        dra_err_free(e);
+    }
+}
+
+static void check_taint(dra_errs *l, const json_t *taint, const char *field)
+{
+    if (!json_is_object(taint)) {
+        dra_ferr_required(l, field, NULL);
+        return;
+    }
+    const char *key = dra_jstr(taint, "key"), *effect = dra_jstr(taint, "effect");
+    char *f = dra_xasprintf("%s.key", field);
+    if (!key || !*key)
+        dra_ferr_required(l, f, NULL);
+    free(f);
+    f = dra_xasprintf("%s.effect", field);
+    if (!effect || !*effect)
+        dra_ferr_required(l, f, NULL);
+    free(f);
+    check_time(l, taint, field);
+}
+
+static dra_err *load_rules(ctx *x)
+{
+    const dra_cluster *c = x->c;
+    dra_err *errs = NULL;
+    if (!dra_feature_enabled(x->opts->features, DRA_FEATURE_DEVICE_TAINT_RULES)) {
+        if (c->n[DRA_KIND_DEVICE_TAINT_RULE])
+            warn(x->out, dra_xstrdup("DRADeviceTaintRules is disabled: DeviceTaintRules neither evict nor get status"));
+        return NULL;
+    }
+    x->rules = dra_xcalloc(c->n[DRA_KIND_DEVICE_TAINT_RULE] + 1, sizeof *x->rules);
+    for (size_t i = 0; i < c->n[DRA_KIND_DEVICE_TAINT_RULE]; i++) {
+        const dra_obj *o = c->of[DRA_KIND_DEVICE_TAINT_RULE][i];
+        dra_errs l = DRA_ERRS_INIT;
+        const json_t *taint = dra_jget(o->json, "spec.taint");
+        check_taint(&l, taint, "spec.taint");
+        json_t *sel = dra_jget(o->json, "spec.deviceSelector");
+        if (sel && !json_is_null(sel) && !json_is_object(sel)) {
+            wrong_type(&l, "spec.deviceSelector", sel, "object");
+            sel = NULL;
+        }
+        if (json_is_null(sel))
+            sel = NULL;
+        if (sel) {
+            static const char *const keys[] = {"driver", "pool", "device"};
+            for (int k = 0; k < 3; k++) {
+                json_t *v = json_object_get(sel, keys[k]);
+                char *f = dra_xasprintf("spec.deviceSelector.%s", keys[k]);
+                if (v && !json_is_null(v)) {
+                    if (!json_is_string(v)) {
+                        wrong_type(&l, f, v, "string");
+                    } else {
+                        const char *s = json_string_value(v);
+                        size_t n = json_string_length(v);
+                        if (k == 0)
+                            dra_check_driver_name(&l, f, s, n);
+                        else if (k == 1)
+                            dra_check_pool_name(&l, f, s, n);
+                        else
+                            dra_check_dns1123_label(&l, f, s, n);
+                    }
+                }
+                free(f);
+            }
+            /* Removed in 1.35: dropping them would silently widen the rule to every device. */
+            if (json_object_get(sel, "deviceClassName"))
+                dra_ferr_forbidden(&l, "spec.deviceSelector.deviceClassName",
+                                   "field was removed in Kubernetes 1.35; without it the rule would select every device");
+            if (json_object_get(sel, "selectors"))
+                dra_ferr_forbidden(&l, "spec.deviceSelector.selectors",
+                                   "CEL selectors were removed in Kubernetes 1.35; without them the rule would select every device");
+        }
+        dra_err *e = dra_errs_take(&l);
+        if (e) {
+            errs = dra_err_append(errs, dra_obj_locate(e, o));
+            continue;
+        }
+        rule_info *r = &x->rules[x->nrules++];
+        r->o = o;
+        r->taint = taint;
+        r->sel = sel;
+        r->effect = dra_jstr_or(taint, "effect", "");
+        if (!sel) {
+            const char *name = dra_jstr_or(o->json, "metadata.name", "");
+            if (x->opts->all_devices) {
+                r->select_all = true;
+                warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: treated as selecting every device (--all)", name));
+            } else {
+                warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: it selects no device, as upstream's "
+                                           "eviction controller reads it (pass --all to treat it as every device)", name));
+            }
+        }
+    }
+    return errs;
+}
+
+static bool rule_matches(const rule_info *r, const char *driver, const char *pool, const char *device)
+{
+    if (!r->sel)
+        return r->select_all;
+    const char *d = dra_jstr(r->sel, "driver"), *p = dra_jstr(r->sel, "pool"), *v = dra_jstr(r->sel, "device");
+    return !((d && strcmp(d, driver) != 0) || (p && strcmp(p, pool) != 0) || (v && strcmp(v, device) != 0));
+}
+
+/* ---- slices ---- */
+
+static json_int_t slice_gen(const json_t *s)
+{
+    return json_integer_value(dra_jget(s, "spec.pool.generation"));
+}
+
+static json_t *device_taints(const json_t *dev)
+{
+    json_t *t = json_object_get(dev, "taints");
+    if (!json_is_array(t))
+        t = dra_jget(dev, "basic.taints"); /* v1beta1 */
+    return json_is_array(t) ? t : NULL;
+}
+
+static dra_err *load_pools(ctx *x)
+{
+    const dra_cluster *c = x->c;
+    dra_err *errs = NULL;
+    x->pools = dra_xcalloc(c->n[DRA_KIND_RESOURCE_SLICE] + 1, sizeof *x->pools);
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
+        const dra_obj *o = c->of[DRA_KIND_RESOURCE_SLICE][i];
+        const char *driver = dra_jstr(o->json, "spec.driver"), *pool = dra_jstr(o->json, "spec.pool.name");
+        dra_errs l = DRA_ERRS_INIT;
+        if (!driver)
+            dra_ferr_required(&l, "spec.driver", NULL);
+        if (!pool)
+            dra_ferr_required(&l, "spec.pool.name", NULL);
+        size_t j;
+        json_t *dev;
+        json_array_foreach(dra_jarr(o->json, "spec.devices"), j, dev) {
+            size_t k;
+            json_t *t;
+            json_array_foreach(device_taints(dev), k, t) {
+                char *f = dra_xasprintf("spec.devices[%zu].taints[%zu]", j, k);
+                check_taint(&l, t, f);
+                free(f);
+            }
+        }
+        dra_err *e = dra_errs_take(&l);
+        if (e) {
+            errs = dra_err_append(errs, dra_obj_locate(e, o));
+            continue;
+        }
+        json_int_t g = slice_gen(o->json);
+        size_t p;
+        for (p = 0; p < x->npools; p++)
+            if (strcmp(x->pools[p].driver, driver) == 0 && strcmp(x->pools[p].pool, pool) == 0)
+                break;
+        if (p == x->npools)
+            x->pools[x->npools++] = (pool_gen){driver, pool, g};
+        else if (g > x->pools[p].maxgen)
+            x->pools[p].maxgen = g;
+    }
+    return errs;
+}
+
+static const pool_gen *find_pool(const ctx *x, const char *driver, const char *pool)
+{
+    for (size_t p = 0; p < x->npools; p++)
+        if (strcmp(x->pools[p].driver, driver) == 0 && strcmp(x->pools[p].pool, pool) == 0)
+            return &x->pools[p];
+    return NULL;
+}
+
+/* pool.getDevice: the device in a slice of the newest generation. */
+static const json_t *find_device(const ctx *x, const char *driver, const char *pool, const char *device,
+                                 const json_t **slice)
+{
+    const pool_gen *pg = find_pool(x, driver, pool);
+    *slice = NULL;
+    if (!pg)
+        return NULL;
+    for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
+        const json_t *s = x->c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
+        if (strcmp(dra_jstr_or(s, "spec.driver", ""), driver) != 0 || strcmp(dra_jstr_or(s, "spec.pool.name", ""), pool) != 0 ||
+            slice_gen(s) != pg->maxgen)
+            continue;
+        size_t j;
+        json_t *d;
+        json_array_foreach(dra_jarr(s, "spec.devices"), j, d) {
+            if (strcmp(dra_jstr_or(d, "name", ""), device) == 0) {
+                *slice = s;
+                return d;
+            }
+        }
+    }
+    return NULL;
+}
+
+/* ---- taints and tolerations ---- */
+
+char *dra_taint_string(const json_t *taint)
+{
+    const char *v = dra_jstr_or(taint, "value", "");
+    return dra_xasprintf("%s%s%s:%s", dra_jstr_or(taint, "key", ""), *v ? "=" : "", v, dra_jstr_or(taint, "effect", ""));
+}
+
+char *dra_taint_src_string(const dra_taint_src *s)
+{
+    if (s->rule)
+        return dra_xasprintf("DeviceTaintRule %s", dra_jstr_or(s->rule, "metadata.name", ""));
+    return dra_xasprintf("ResourceSlice %s %s/%s/%s taint #%d", dra_jstr_or(s->slice, "metadata.name", ""),
+                         dra_jstr_or(s->slice, "spec.driver", ""), dra_jstr_or(s->slice, "spec.pool.name", ""),
+                         s->device ? s->device : "", s->taint_index);
+}
+
+/* trackedTaint.Compare: rules first by name, then slice taints by driver,
+ * pool, device, index. */
+static int src_cmp(const dra_taint_src *a, const dra_taint_src *b)
+{
+    if (a->rule && !b->rule)
+        return -1;
+    if (!a->rule && b->rule)
+        return 1;
+    if (a->rule)
+        return strcmp(dra_jstr_or(a->rule, "metadata.name", ""), dra_jstr_or(b->rule, "metadata.name", ""));
+    int r = strcmp(dra_jstr_or(a->slice, "spec.driver", ""), dra_jstr_or(b->slice, "spec.driver", ""));
+    if (!r)
+        r = strcmp(dra_jstr_or(a->slice, "spec.pool.name", ""), dra_jstr_or(b->slice, "spec.pool.name", ""));
+    if (!r)
+        r = strcmp(a->device ? a->device : "", b->device ? b->device : "");
+    if (!r)
+        r = a->taint_index - b->taint_index;
+    return r;
+}
+
+/* resourceclaim.ToleratesTaint */
+static bool tolerates(const json_t *tol, const json_t *taint)
+{
+    const char *te = dra_jstr_or(tol, "effect", ""), *tk = dra_jstr_or(tol, "key", "");
+    if (*te && strcmp(te, dra_jstr_or(taint, "effect", "")) != 0)
+        return false;
+    if (*tk && strcmp(tk, dra_jstr_or(taint, "key", "")) != 0)
+        return false;
+    const char *op = dra_jstr_or(tol, "operator", "");
+    if (!*op || strcmp(op, "Equal") == 0)
+        return strcmp(dra_jstr_or(tol, "value", ""), dra_jstr_or(taint, "value", "")) == 0;
+    return strcmp(op, "Exists") == 0;
+}
+
+/* ---- claims ---- */
+
+typedef struct item {
+    const json_t *result;
+    size_t result_index;
+    dra_taint_src src;
+    bool has_time;
+    int64_t t;
+} item;
+
+typedef struct claim_ev {
+    const dra_obj *co;
+    item *items;
+    size_t n;
+    bool has_time;
+    int64_t when;
+} claim_ev;
+
+static bool allocated(const json_t *claim)
+{
+    json_t *a = dra_jget(claim, "status.allocation");
+    return a && !json_is_null(a);
+}
+
+/* One rule set: index of a rule forced to NoExecute (simulation) or -1 for the real ones. */
+static bool evicting(const ctx *x, size_t r, long only)
+{
+    if (only >= 0)
+        return (long)r == only;
+    return strcmp(x->rules[r].effect, "NoExecute") == 0;
+}
+
+static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t ri, dra_taint_src src)
+{
+    const json_t *taint = src.taint;
+    const char *ta = dra_jstr(taint, "timeAdded");
+    bool has_time = ta != NULL;
+    int64_t t = 0;
+    if (ta) {
+        dra_err *e = dra_time_parse(ta, &t);
+        if (e)
+            return e;
+    }
+    bool have_tol = false;
+    int64_t secs = INT64_MAX;
+    size_t i;
+    json_t *tol;
+    json_array_foreach(dra_jarr(res, "tolerations"), i, tol) {
+        if (strcmp(dra_jstr_or(tol, "effect", ""), "NoExecute") != 0 || !tolerates(tol, taint))
+            continue;
+        json_t *ts = json_object_get(tol, "tolerationSeconds");
+        if (!json_is_integer(ts))
+            return NULL; /* tolerated forever: the taint is ignored */
+        int64_t s = json_integer_value(ts);
+        if (s < 0)
+            s = 0;
+        if (s < secs)
+            secs = s;
+        have_tol = true;
+    }
+    if (have_tol) {
+        if (!has_time) {
+            char *what = dra_taint_src_string(&src);
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s: a NoExecute taint without timeAdded is tolerated for a while; "
+                                                     "upstream cannot compute its eviction time (set timeAdded)", what);
+            free(what);
+            return e;
+        }
+        /* clamp instead of overflowing on absurd tolerationSeconds */
+        if (secs > (INT64_MAX - t) / DRA_NSEC_PER_SEC)
+            t = INT64_MAX;
+        else
+            t += secs * DRA_NSEC_PER_SEC;
+    }
+    (void)x;
+    ce->items = dra_xrealloc(ce->items, (ce->n + 1) * sizeof *ce->items);
+    ce->items[ce->n++] = (item){res, ri, src, has_time, t};
+    if (has_time && (!ce->has_time || t < ce->when)) {
+        ce->when = t;
+        ce->has_time = true;
+    }
+    return NULL;
+}
+
+/* claimEvictionTime */
+static dra_err *claim_eviction(const ctx *x, const dra_obj *co, long only_rule, claim_ev *ce)
+{
+    memset(ce, 0, sizeof *ce);
+    ce->co = co;
+    size_t i;
+    json_t *res;
+    json_array_foreach(dra_jarr(co->json, "status.allocation.devices.results"), i, res) {
+        const char *driver = dra_jstr_or(res, "driver", ""), *pool = dra_jstr_or(res, "pool", ""),
+                   *device = dra_jstr_or(res, "device", "");
+        const json_t *slice;
+        const json_t *dev = find_device(x, driver, pool, device, &slice);
+        size_t k;
+        json_t *t;
+        json_array_foreach(device_taints(dev), k, t) {
+            if (strcmp(dra_jstr_or(t, "effect", ""), "NoExecute") != 0)
+                continue;
+            dra_taint_src s = {NULL, slice, dra_jstr(dev, "name"), (int)k, t};
+            dra_err *e = add_taint(x, ce, res, i, s);
+            if (e)
+                return dra_obj_locate(e, co);
+        }
+        for (size_t r = 0; r < x->nrules; r++) {
+            if (!evicting(x, r, only_rule) || !rule_matches(&x->rules[r], driver, pool, device))
+                continue;
+            dra_taint_src s = {x->rules[r].o->json, NULL, NULL, 0, x->rules[r].taint};
+            dra_err *e = add_taint(x, ce, res, i, s);
+            if (e)
+                return dra_obj_locate(e, co);
+        }
+    }
+    return NULL;
+}
+
+/* ---- pods ---- */
+
+typedef struct pod_ev {
+    const dra_obj *po;
+    const claim_ev **claims; /* contributing claims (with an eviction time) */
+    size_t nclaims;
+    bool has_time;
+    int64_t when;
+    bool extended_only;
+} pod_ev;
+
+static const claim_ev *claim_for(const claim_ev *cev, size_t n, const json_t *claim)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cev[i].co->json == claim)
+            return &cev[i];
+    return NULL;
+}
+
+/* podEvictionTime */
+static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, size_t ncev, pod_ev *pe)
+{
+    memset(pe, 0, sizeof *pe);
+    pe->po = po;
+    const json_t *pod = po->json;
+    if (!*dra_jstr_or(pod, "spec.nodeName", ""))
+        return;
+    const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *uid = dra_jstr_or(pod, "metadata.uid", "");
+    size_t nspec = 0, next = 0;
+    size_t i;
+    json_t *pc;
+    /* resourceclaim.PodClaims: spec claims, then the extended-resource claim */
+    size_t total = json_array_size(dra_jarr(pod, "spec.resourceClaims")) + 1;
+    for (i = 0; i < total; i++) {
+        const char *name;
+        bool check;
+        bool is_ext = i + 1 == total;
+        if (is_ext) {
+            name = dra_jstr(pod, "status.extendedResourceClaimStatus.resourceClaimName");
+            check = true;
+            if (!name || !*name)
+                continue;
+        } else {
+            pc = json_array_get(dra_jarr(pod, "spec.resourceClaims"), i);
+            if (dra_pod_claim_name(pod, pc, &name, &check) != DRA_PODCLAIM_NAMED)
+                continue;
+        }
+        const dra_obj *co = dra_cluster_find(x->c, DRA_KIND_RESOURCE_CLAIM, ns, name);
+        if (!co || !allocated(co->json))
+            continue;
+        if (check) {
+            char *why = dra_claim_is_for_pod(pod, co->json);
+            free(why);
+            if (why)
+                continue;
+        }
+        if (!dra_claim_reserved_for_uid(co->json, uid))
+            continue;
+        const claim_ev *ce = claim_for(cev, ncev, co->json);
+        if (!ce || !ce->has_time)
+            continue;
+        bool dup = false;
+        for (size_t k = 0; k < pe->nclaims; k++)
+            dup |= pe->claims[k] == ce;
+        if (dup)
+            continue;
+        pe->claims = dra_xrealloc(pe->claims, (pe->nclaims + 1) * sizeof *pe->claims);
+        pe->claims[pe->nclaims++] = ce;
+        if (is_ext)
+            next++;
+        else
+            nspec++;
+        if (!pe->has_time || ce->when < pe->when) {
+            pe->when = ce->when;
+            pe->has_time = true;
+        }
+    }
+    pe->extended_only = next > 0 && nspec == 0;
+}
+
+static bool pod_has_rule(const pod_ev *pe, const json_t *rule)
+{
+    for (size_t i = 0; i < pe->nclaims; i++)
+        for (size_t k = 0; k < pe->claims[i]->n; k++)
+            if (pe->claims[i]->items[k].src.rule == rule)
+                return true;
+    return false;
+}
+
+/* ---- one evaluation over all claims and pods ---- */
+
+typedef struct eval {
+    claim_ev *cev;
+    size_t ncev;
+    pod_ev *pev;
+    size_t npev;
+} eval;
+
+static void eval_free(eval *ev)
+{
+    for (size_t i = 0; i < ev->ncev; i++)
+        free(ev->cev[i].items);
+    for (size_t i = 0; i < ev->npev; i++)
+        free(ev->pev[i].claims);
+    free(ev->cev);
+    free(ev->pev);
+    memset(ev, 0, sizeof *ev);
+}
+
+static dra_err *evaluate(const ctx *x, long only_rule, eval *ev)
+{
+    const dra_cluster *c = x->c;
+    memset(ev, 0, sizeof *ev);
+    ev->cev = dra_xcalloc(c->n[DRA_KIND_RESOURCE_CLAIM] + 1, sizeof *ev->cev);
+    dra_err *errs = NULL;
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
+        const dra_obj *co = c->of[DRA_KIND_RESOURCE_CLAIM][i];
+        if (!allocated(co->json))
+            continue;
+        claim_ev *ce = &ev->cev[ev->ncev];
+        dra_err *e = claim_eviction(x, co, only_rule, ce);
+        if (e) {
+            free(ce->items);
+            errs = dra_err_append(errs, e);
+            continue;
+        }
+        ev->ncev++;
+    }
+    ev->pev = dra_xcalloc(c->n[DRA_KIND_POD] + 1, sizeof *ev->pev);
+    for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++) {
+        pod_eviction(x, c->of[DRA_KIND_POD][i], ev->cev, ev->ncev, &ev->pev[ev->npev]);
+        ev->npev++;
+    }
+    return errs;
+}
+
+static bool pod_evicted_at_apply(const ctx *x, const pod_ev *pe)
+{
+    return x->opts->apply && pe->has_time && pe->when <= x->opts->apply_at && !dra_obj_deleting(pe->po->json);
+}
+
+/* ---- records ---- */
+
+static void add_record(dra_evict_result *r, dra_evict_record rec)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 32;
+        r->v = dra_xrealloc(r->v, r->cap * sizeof *r->v);
+    }
+    r->v[r->n++] = rec;
+}
+
+static int rec_cmp(const void *pa, const void *pb)
+{
+    const dra_evict_record *a = pa, *b = pb;
+    if (a->has_time != b->has_time)
+        return a->has_time ? -1 : 1;
+    if (a->has_time && a->evict_at != b->evict_at)
+        return a->evict_at < b->evict_at ? -1 : 1;
+    int r = strcmp(dra_jstr_or(a->claim, "metadata.namespace", ""), dra_jstr_or(b->claim, "metadata.namespace", ""));
+    if (!r && (a->pod == NULL) != (b->pod == NULL))
+        r = a->pod ? -1 : 1;
+    if (!r && a->pod)
+        r = strcmp(dra_jstr_or(a->pod, "metadata.name", ""), dra_jstr_or(b->pod, "metadata.name", ""));
+    if (!r)
+        r = strcmp(dra_jstr_or(a->claim, "metadata.name", ""), dra_jstr_or(b->claim, "metadata.name", ""));
+    if (!r)
+        r = strcmp(dra_jstr_or(a->result, "device", ""), dra_jstr_or(b->result, "device", ""));
+    if (!r)
+        r = src_cmp(&a->src, &b->src);
+    return r;
+}
+
+static void build_records(const ctx *x, const eval *ev, dra_evict_result *r)
+{
+    bool *used = dra_xcalloc(ev->ncev + 1, sizeof *used);
+    for (size_t i = 0; i < ev->npev; i++) {
+        const pod_ev *pe = &ev->pev[i];
+        if (!pe->has_time)
+            continue;
+        for (size_t k = 0; k < pe->nclaims; k++) {
+            const claim_ev *ce = pe->claims[k];
+            used[ce - ev->cev] = true;
+            for (size_t j = 0; j < ce->n; j++) {
+                const item *it = &ce->items[j];
+                add_record(r, (dra_evict_record){pe->po->json, ce->co->json, it->result, it->src, it->has_time, it->t,
+                                                 true, pe->when, dra_obj_deleting(pe->po->json), pe->extended_only});
+            }
+        }
+    }
+    for (size_t i = 0; i < ev->ncev; i++) {
+        const claim_ev *ce = &ev->cev[i];
+        if (used[i] || !ce->has_time)
+            continue;
+        for (size_t j = 0; j < ce->n; j++) {
+            const item *it = &ce->items[j];
+            add_record(r, (dra_evict_record){NULL, ce->co->json, it->result, it->src, it->has_time, it->t, true,
+                                             ce->when, false, false});
+        }
+    }
+    free(used);
+    if (r->n > 1)
+        qsort(r->v, r->n, sizeof *r->v, rec_cmp);
+    (void)x;
+}
+
+/* ---- rule status ---- */
+
+static char *plural(long long n, const char *one, const char *many_fmt)
+{
+    return n == 1 ? dra_xstrdup(one) : dra_xasprintf(many_fmt, n);
+}
+
+static void count_pending(const ctx *x, const eval *ev, const json_t *rule, bool with_apply, long long *pods,
+                          long long *nss, long long *evicted)
+{
+    *pods = *nss = *evicted = 0;
+    const char **seen = dra_xcalloc(ev->npev + 1, sizeof *seen);
+    size_t nseen = 0;
+    for (size_t i = 0; i < ev->npev; i++) {
+        const pod_ev *pe = &ev->pev[i];
+        if (!pe->has_time || !pod_has_rule(pe, rule))
+            continue;
+        if (with_apply && pod_evicted_at_apply(x, pe)) {
+            (*evicted)++;
+            continue;
+        }
+        if (dra_obj_deleting(pe->po->json))
+            continue;
+        (*pods)++;
+        const char *ns = dra_jstr_or(pe->po->json, "metadata.namespace", "");
+        bool dup = false;
+        for (size_t k = 0; k < nseen; k++)
+            dup |= strcmp(seen[k], ns) == 0;
+        if (!dup)
+            seen[nseen++] = ns;
+    }
+    *nss = (long long)nseen;
+    free(seen);
+}
+
+static void count_devices(const ctx *x, const rule_info *ri, long long *published, long long *alloc)
+{
+    *published = *alloc = 0;
+    const dra_cluster *c = x->c;
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
+        const json_t *s = c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
+        const char *driver = dra_jstr_or(s, "spec.driver", ""), *pool = dra_jstr_or(s, "spec.pool.name", "");
+        const pool_gen *pg = find_pool(x, driver, pool);
+        if (!pg || slice_gen(s) != pg->maxgen)
+            continue;
+        size_t j;
+        json_t *d;
+        json_array_foreach(dra_jarr(s, "spec.devices"), j, d) {
+            if (rule_matches(ri, driver, pool, dra_jstr_or(d, "name", "")))
+                (*published)++;
+        }
+    }
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
+        const json_t *cl = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
+        if (!allocated(cl))
+            continue;
+        size_t j;
+        json_t *res;
+        json_array_foreach(dra_jarr(cl, "status.allocation.devices.results"), j, res) {
+            if (rule_matches(ri, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""), dra_jstr_or(res, "device", "")))
+                (*alloc)++;
+        }
+    }
+}
+
+static dra_err *rule_status(const ctx *x, const eval *ev, size_t r, json_t **out, dra_changes *changes)
+{
+    const rule_info *ri = &x->rules[r];
+    const json_t *rule = ri->o->json;
+    long long pods = 0, nss = 0, evicted = 0;
+    dra_buf msg = DRA_BUF_INIT;
+    const char *status = "False", *reason;
+    if (strcmp(ri->effect, "NoExecute") == 0) {
+        count_pending(x, ev, rule, true, &pods, &nss, &evicted);
+        if (pods > 0) {
+            status = "True";
+            reason = "PodsPendingEviction";
+            char *a = plural(pods, "1 pod needs to be evicted in ", "%lld pods need to be evicted in ");
+            char *b = plural(nss, "1 namespace.", "%lld different namespaces.");
+            dra_buf_printf(&msg, "%s%s", a, b);
+            free(a);
+            free(b);
+        } else {
+            reason = evicted > 0 ? "Completed" : "NotStarted";
+        }
+    } else if (strcmp(ri->effect, "None") == 0) {
+        reason = "NoEffect";
+        eval sim;
+        dra_err *e = evaluate(x, (long)r, &sim);
+        if (e) {
+            eval_free(&sim);
+            dra_buf_free(&msg);
+            return e;
+        }
+        long long none_evicted;
+        count_pending(x, &sim, rule, false, &pods, &nss, &none_evicted);
+        eval_free(&sim);
+        long long published, alloc;
+        count_devices(x, ri, &published, &alloc);
+        char *p1 = plural(published, "1 published device selected. ", "%lld published devices selected. ");
+        char *p2 = plural(alloc, "1 allocated device selected. ", "%lld allocated devices selected. ");
+        char *p3 = plural(pods, "1 pod would be evicted in ", "%lld pods would be evicted in ");
+        char *p4 = plural(nss, "1 namespace ", "%lld different namespaces ");
+        dra_buf_printf(&msg, "%s%s%s%sif the effect was NoExecute. This information will not be updated again. "
+                             "Recreate the DeviceTaintRule to trigger an update.", p1, p2, p3, p4);
+        free(p1);
+        free(p2);
+        free(p3);
+        free(p4);
+    } else {
+        reason = "OtherEffect";
+        dra_buf_puts(&msg, "Eviction only happens for the NoExecute effect.");
+    }
+    if (evicted > 0 && strcmp(ri->effect, "None") != 0) {
+        if (msg.len)
+            dra_buf_putc(&msg, ' ');
+        char *p = plural(evicted, "1 pod ", "%lld pods ");
+        dra_buf_printf(&msg, "%sevicted since starting the controller.", p);
+        free(p);
+    }
+
+    json_int_t gen = json_integer_value(dra_jget(rule, "metadata.generation"));
+    /* keep lastTransitionTime when nothing of the condition changes */
+    const json_t *old = NULL;
+    size_t i, old_index = 0;
+    json_t *cnd;
+    json_array_foreach(dra_jarr(rule, "status.conditions"), i, cnd) {
+        if (strcmp(dra_jstr_or(cnd, "type", ""), "EvictionInProgress") == 0) {
+            old = cnd;
+            old_index = i;
+            break;
+        }
+    }
+    bool same = old && strcmp(dra_jstr_or(old, "status", ""), status) == 0 &&
+                strcmp(dra_jstr_or(old, "reason", ""), reason) == 0 &&
+                strcmp(dra_jstr_or(old, "message", ""), dra_buf_str(&msg)) == 0 &&
+                json_integer_value(json_object_get(old, "observedGeneration")) == gen;
+    json_t *cond = json_object();
+    json_object_set_new(cond, "type", json_string("EvictionInProgress"));
+    json_object_set_new(cond, "status", json_string(status));
+    if (gen)
+        json_object_set_new(cond, "observedGeneration", json_integer(gen));
+    if (same && dra_jstr(old, "lastTransitionTime")) {
+        json_object_set_new(cond, "lastTransitionTime", json_string(dra_jstr(old, "lastTransitionTime")));
+    } else {
+        char *t = dra_time_format(x->opts->now);
+        json_object_set_new(cond, "lastTransitionTime", json_string(t));
+        free(t);
+    }
+    json_object_set_new(cond, "reason", json_string(reason));
+    json_object_set_new(cond, "message", json_string(dra_buf_str(&msg)));
+    dra_buf_free(&msg);
+
+    json_t *obj = json_deep_copy(rule);
+    json_t *conds = dra_jarr(obj, "status.conditions");
+    if (!conds) {
+        conds = json_array();
+        dra_jset_new(obj, "status.conditions", conds);
+    }
+    if (old)
+        json_array_set(conds, old_index, cond);
+    else
+        json_array_append(conds, cond);
+    *out = obj;
+
+    if (changes && !same) {
+        json_t *body = json_pack("{s:s,s:s,s:{s:s,s:s?},s:{s:[O]}}", "apiVersion", dra_jstr_or(rule, "apiVersion", ""),
+                                 "kind", "DeviceTaintRule", "metadata", "name", dra_jstr_or(rule, "metadata.name", ""),
+                                 "uid", dra_jstr(rule, "metadata.uid"), "status", "conditions", cond);
+        char *why = dra_xasprintf("DeviceTaintRule %s: EvictionInProgress %s (%s)", dra_jstr_or(rule, "metadata.name", ""),
+                                  status, reason);
+        dra_op *op = dra_changes_op(changes, DRA_OP_APPLY, rule, "status", body, why);
+        op->field_manager = dra_xstrdup(DRA_EVICT_CONTROLLER_NAME);
+        free(why);
+        dra_change *ch = dra_changes_touch(changes, rule);
+        json_decref(ch->obj);
+        ch->obj = json_incref(obj);
+    }
+    json_decref(cond);
+    return NULL;
+}
+
+/* ---- applying evictions ---- */
+
+static void apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
+{
+    const json_t *pod = pe->po->json;
+    const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *name = dra_jstr_or(pod, "metadata.name", "");
+    const char *uid = dra_jstr(pod, "metadata.uid");
+    char *when = dra_time_format(x->opts->apply_at);
+    dra_change *ch = dra_changes_touch(changes, pod);
+    static const char *const reason = "DeletionByDeviceTaintManager";
+    static const char *const message = "Device Taint manager: deleting due to NoExecute taint";
+
+    /* apipod.UpdatePodCondition, then utilpod.PatchPodStatus (strategic merge, with the UID) */
+    json_t *conds = dra_jarr(ch->obj, "status.conditions");
+    json_t *existing = NULL;
+    size_t i;
+    json_t *cnd;
+    json_array_foreach(conds, i, cnd) {
+        if (strcmp(dra_jstr_or(cnd, "type", ""), "DisruptionTarget") == 0)
+            existing = cnd;
+    }
+    json_t *patch_cond = NULL;
+    if (!existing) {
+        json_t *nc = json_pack("{s:s,s:s,s:n,s:s,s:s,s:s}", "type", "DisruptionTarget", "status", "True", "lastProbeTime",
+                               "lastTransitionTime", when, "reason", reason, "message", message);
+        if (!conds) {
+            conds = json_array();
+            dra_jset_new(ch->obj, "status.conditions", conds);
+        }
+        json_array_append(conds, nc);
+        /* Go marshals the patch's maps with sorted keys */
+        patch_cond = json_pack("{s:n,s:s,s:s,s:s,s:s,s:s}", "lastProbeTime", "lastTransitionTime", when, "message", message,
+                               "reason", reason, "status", "True", "type", "DisruptionTarget");
+        json_decref(nc);
+    } else {
+        bool status_same = strcmp(dra_jstr_or(existing, "status", ""), "True") == 0;
+        bool changed = !status_same || strcmp(dra_jstr_or(existing, "reason", ""), reason) != 0 ||
+                       strcmp(dra_jstr_or(existing, "message", ""), message) != 0;
+        if (changed) {
+            patch_cond = json_object();
+            if (!status_same)
+                json_object_set_new(patch_cond, "lastTransitionTime", json_string(when));
+            if (strcmp(dra_jstr_or(existing, "message", ""), message) != 0)
+                json_object_set_new(patch_cond, "message", json_string(message));
+            if (strcmp(dra_jstr_or(existing, "reason", ""), reason) != 0)
+                json_object_set_new(patch_cond, "reason", json_string(reason));
+            if (!status_same)
+                json_object_set_new(patch_cond, "status", json_string("True"));
+            json_object_set_new(patch_cond, "type", json_string("DisruptionTarget"));
+            if (!status_same)
+                json_object_set_new(existing, "lastTransitionTime", json_string(when));
+            json_object_set_new(existing, "status", json_string("True"));
+            json_object_set_new(existing, "reason", json_string(reason));
+            json_object_set_new(existing, "message", json_string(message));
+        }
+    }
+    dra_buf why = DRA_BUF_INIT;
+    for (size_t k = 0; k < pe->nclaims; k++)
+        for (size_t j = 0; j < pe->claims[k]->n; j++) {
+            char *s = dra_taint_src_string(&pe->claims[k]->items[j].src);
+            dra_buf_printf(&why, "%s%s", why.len ? ", " : "", s);
+            free(s);
+        }
+    if (patch_cond) {
+        json_t *order = json_array();
+        json_array_foreach(conds, i, cnd) {
+            json_array_append_new(order, json_pack("{s:s}", "type", dra_jstr_or(cnd, "type", "")));
+        }
+        json_t *patch = json_pack("{s:{s:s?},s:{s:o,s:[o]}}", "metadata", "uid", uid, "status",
+                                  "$setElementOrder/conditions", order, "conditions", patch_cond);
+        char *r = dra_xasprintf("Pod %s/%s: DisruptionTarget (DeletionByDeviceTaintManager) because of %s", ns, name,
+                                dra_buf_str(&why));
+        dra_op *op = dra_changes_op(changes, DRA_OP_PATCH, pod, "status", patch, r);
+        free(op->patch_type);
+        op->patch_type = dra_xstrdup("strategic");
+        free(r);
+    }
+    char *due = dra_time_format(pe->when);
+    char *r = dra_xasprintf("Pod %s/%s: delete (device taint eviction due at %s)", ns, name, due);
+    free(due);
+    dra_changes_op(changes, DRA_OP_DELETE, pod, NULL, dra_delete_options(uid), r);
+    free(r);
+    /* graceful deletion: the server sets deletionTimestamp = now + grace period */
+    json_int_t grace = 30;
+    json_t *g = dra_jget(pod, "spec.terminationGracePeriodSeconds");
+    if (json_is_integer(g))
+        grace = json_integer_value(g);
+    char *dt = dra_time_format(x->opts->apply_at + grace * DRA_NSEC_PER_SEC);
+    json_t *md = json_object_get(ch->obj, "metadata");
+    if (json_is_object(md)) {
+        json_object_set_new(md, "deletionTimestamp", json_string(dt));
+        json_object_set_new(md, "deletionGracePeriodSeconds", json_integer(grace));
+    }
+    free(dt);
+    free(when);
+    dra_buf_free(&why);
+}
+
+/* ---- entry points ---- */
+
+void dra_evict_result_free(dra_evict_result *r)
+{
+    free(r->v);
+    for (size_t i = 0; i < r->nwarnings; i++)
+        free(r->warnings[i]);
+    free(r->warnings);
+    for (size_t i = 0; i < r->nrules; i++)
+        json_decref(r->rules[i]);
+    free(r->rules);
+    memset(r, 0, sizeof *r);
+}
+
+static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out)
+{
+    memset(x, 0, sizeof *x);
+    x->c = c;
+    x->opts = opts;
+    x->out = out;
+    dra_err *e = load_rules(x);
+    return dra_err_append(e, load_pools(x));
+}
+
+static void ctx_free(ctx *x)
+{
+    free(x->rules);
+    free(x->pools);
+}
+
+dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
+                           dra_changes *changes)
+{
+    ctx x;
+    dra_err *e = ctx_init(&x, c, opts, out);
+    if (e) {
+        ctx_free(&x);
+        return e;
+    }
+    if (!dra_feature_enabled(opts->features, DRA_FEATURE_DEVICE_TAINTS)) {
+        warn(out, dra_xstrdup("DRADeviceTaints is disabled: the eviction controller does not run"));
+        ctx_free(&x);
+        return NULL;
+    }
+    eval ev;
+    e = evaluate(&x, -1, &ev);
+    if (e) {
+        eval_free(&ev);
+        ctx_free(&x);
+        return e;
+    }
+    build_records(&x, &ev, out);
+    if (opts->apply && changes) {
+        /* in eviction-time order, as the work queue fires them */
+        const pod_ev **due = dra_xcalloc(ev.npev + 1, sizeof *due);
+        size_t ndue = 0;
+        for (size_t i = 0; i < ev.npev; i++)
+            if (pod_evicted_at_apply(&x, &ev.pev[i]))
+                due[ndue++] = &ev.pev[i];
+        for (size_t a = 1; a < ndue; a++)
+            for (size_t b = a; b > 0 && due[b - 1]->when > due[b]->when; b--) {
+                const pod_ev *t = due[b - 1];
+                due[b - 1] = due[b];
+                due[b] = t;
+            }
+        for (size_t i = 0; i < ndue; i++)
+            apply_pod(&x, due[i], changes);
+        free(due);
+    }
+    out->rules = dra_xcalloc(x.nrules + 1, sizeof *out->rules);
+    for (size_t r = 0; r < x.nrules && !e; r++) {
+        e = rule_status(&x, &ev, r, &out->rules[out->nrules], changes);
+        if (!e)
+            out->nrules++;
+    }
+    eval_free(&ev);
+    ctx_free(&x);
+    return e;
+}
+
+size_t dra_evict_device_taints(const dra_cluster *c, const dra_evict_opts *opts, const char *driver, const char *pool,
+                               const char *device, dra_taint_src *srcs, size_t max)
+{
+    dra_evict_result scratch = DRA_EVICT_RESULT_INIT;
+    ctx x;
+    dra_err *e = ctx_init(&x, c, opts, &scratch);
+    dra_err_free(e); /* invalid objects simply contribute nothing here */
+    size_t n = 0;
+    const json_t *slice;
+    const json_t *dev = find_device(&x, driver, pool, device, &slice);
+    size_t k;
+    json_t *t;
+    json_array_foreach(device_taints(dev), k, t) {
+        if (strcmp(dra_jstr_or(t, "effect", ""), "NoExecute") != 0)
+            continue;
+        if (n < max)
+            srcs[n] = (dra_taint_src){NULL, slice, dra_jstr(dev, "name"), (int)k, t};
+        n++;
+    }
+    for (size_t r = 0; r < x.nrules; r++) {
+        if (!evicting(&x, r, -1) || !rule_matches(&x.rules[r], driver, pool, device))
+            continue;
+        if (n < max)
+            srcs[n] = (dra_taint_src){x.rules[r].o->json, NULL, NULL, 0, x.rules[r].taint};
+        n++;
+    }
+    ctx_free(&x);
+    dra_evict_result_free(&scratch);
+    return n;
+}
+
+bool dra_evict_device_published(const dra_cluster *c, const char *driver, const char *pool, const char *device,
+                                bool *pool_known)
+{
+    dra_evict_result scratch = DRA_EVICT_RESULT_INIT;
+    dra_evict_opts o = {0};
+    ctx x;
+    memset(&x, 0, sizeof x);
+    x.c = c;
+    x.opts = &o;
+    x.out = &scratch;
+    dra_err_free(load_pools(&x));
+    *pool_known = find_pool(&x, driver, pool) != NULL;
+    const json_t *slice;
+    bool found = find_device(&x, driver, pool, device, &slice) != NULL;
+    ctx_free(&x);
+    dra_evict_result_free(&scratch);
+    return found;
+}

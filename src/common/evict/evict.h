@@ -1,0 +1,108 @@
+/* Device-taint eviction as upstream's devicetainteviction controller computes
+ * it (dra.md §7, dra-corrections.md E7-1..E7-7; upstream
+ * pkg/controller/devicetainteviction/device_taint_eviction.go).
+ *
+ * Taints come from the devices of each pool's newest generation of
+ * ResourceSlices and from DeviceTaintRules (gate DRADeviceTaintRules); only
+ * NoExecute taints evict.  Per allocated claim the tolerations of each
+ * allocation result count when their effect is exactly NoExecute; a matching
+ * toleration without tolerationSeconds ignores the taint, otherwise the
+ * smallest tolerationSeconds (negative as 0) delays it from timeAdded.  A pod
+ * is evicted at the earliest time over its claims: it must be bound, use the
+ * claim (template claims owned by it) and be listed in reservedFor by UID.
+ *
+ * Rule selectors: a rule without deviceSelector selects nothing upstream (the
+ * result carries a warning); opts.all_devices treats it as "all devices"
+ * (upstream issue #141422 on the disagreement with the scheduler's tracker).
+ *
+ * Ownership: dra_evict_result owns its arrays, the warning strings and the
+ * rule objects it returns; records borrow from the dra_cluster, which must
+ * outlive the result.  dra_evict_result_free() releases it.
+ */
+#ifndef DRA_EVICT_EVICT_H
+#define DRA_EVICT_EVICT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/error.h"
+#include "../lifecycle/cluster.h"
+#include "../lifecycle/ops.h"
+#include "../model/features.h"
+
+/* Field manager of the eviction controller in kube-controller-manager. */
+#define DRA_EVICT_CONTROLLER_NAME "device-taint-eviction-controller"
+
+typedef struct dra_evict_opts {
+    int64_t now;                  /* ns since the epoch */
+    bool all_devices;             /* a rule without deviceSelector selects every device */
+    const dra_features *features; /* NULL: defaults */
+    bool apply;                   /* record the changes made at apply_at */
+    int64_t apply_at;             /* with apply: evict every pod due at this time */
+} dra_evict_opts;
+
+/* Where a taint comes from (upstream's trackedTaint). */
+typedef struct dra_taint_src {
+    const json_t *rule;  /* a DeviceTaintRule, or NULL for a slice taint */
+    const json_t *slice; /* the ResourceSlice holding the device (slice taints) */
+    const char *device;  /* device name (slice taints) */
+    int taint_index;     /* index in the device's taints (slice taints) */
+    const json_t *taint; /* {key, value, effect, timeAdded} */
+} dra_taint_src;
+
+/* "DeviceTaintRule NAME" or "ResourceSlice NAME DRIVER/POOL/DEVICE taint #I"; caller frees. */
+char *dra_taint_src_string(const dra_taint_src *s);
+/* "key=value:NoExecute" (without "=value" when empty); caller frees. */
+char *dra_taint_string(const json_t *taint);
+
+/* One (pod, claim, device, taint) that makes the pod go.  A claim with an
+ * eviction time but no pod to evict gets records with pod == NULL. */
+typedef struct dra_evict_record {
+    const json_t *pod;      /* NULL: claim-level record */
+    const json_t *claim;
+    const json_t *result;   /* status.allocation.devices.results[i] */
+    dra_taint_src src;
+    bool taint_has_time;    /* false when the taint has no timeAdded */
+    int64_t taint_evict_at; /* this taint on this device */
+    bool has_time;          /* the pod (or claim) has an eviction time */
+    int64_t evict_at;       /* the pod's (or claim's) eviction time */
+    bool pod_deleting;      /* already being deleted: nothing left to do */
+    bool extended_only;     /* only the extended-resource claim makes it go (upstream gap) */
+} dra_evict_record;
+
+typedef struct dra_evict_result {
+    dra_evict_record *v;
+    size_t n, cap;
+    char **warnings;        /* one line each, for stderr */
+    size_t nwarnings;
+    json_t **rules;         /* every DeviceTaintRule with status.conditions as upstream sets them; owned */
+    size_t nrules;
+} dra_evict_result;
+
+#define DRA_EVICT_RESULT_INIT {0, 0, 0, 0, 0, 0, 0}
+
+void dra_evict_result_free(dra_evict_result *r);
+
+/* Compute eviction records (sorted by evict-at, namespace, pod, claim, device,
+ * reason order) and rule status.  With opts->apply, also record in changes (may
+ * be NULL otherwise) what the controller does at apply_at for every due pod
+ * not yet being deleted: the DisruptionTarget condition (status patch, when it
+ * changes) then a DELETE with a UID precondition; rule status counts those
+ * pods as evicted.  Input errors (invalid rules, slices, taints) are
+ * DRA_EXIT_INPUT. */
+dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
+                           dra_changes *changes);
+
+/* NoExecute taints that apply to one allocated device now (slice taints of the
+ * newest pool generation, then NoExecute rules), without tolerations; for
+ * `dra-claim doctor`.  Returns the number found and fills up to max. */
+size_t dra_evict_device_taints(const dra_cluster *c, const dra_evict_opts *opts, const char *driver, const char *pool,
+                               const char *device, dra_taint_src *srcs, size_t max);
+
+/* Whether the newest generation of the pool publishes the device; *pool_known
+ * says whether any slice of the pool exists. */
+bool dra_evict_device_published(const dra_cluster *c, const char *driver, const char *pool, const char *device,
+                                bool *pool_known);
+
+#endif

@@ -1,0 +1,670 @@
+/* Claim lifecycle: generate, reserve, release.  See claims.h. */
+#include "claims.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+
+dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out)
+{
+    if (!s || strcmp(s, "hash") == 0)
+        *out = DRA_NAME_SUFFIX_HASH;
+    else if (strcmp(s, "random") == 0)
+        *out = DRA_NAME_SUFFIX_RANDOM;
+    else if (strcmp(s, "none") == 0)
+        *out = DRA_NAME_SUFFIX_NONE;
+    else
+        return dra_err_new(DRA_EXIT_INPUT, "--name-suffix: unknown mode \"%s\" (want hash, random or none)", s);
+    return NULL;
+}
+
+char *dra_claim_generate_name(const char *pod_name, const char *pod_claim_name)
+{
+    /* handleClaim: leave room for '-' and 5 random characters in 63 */
+    const size_t max_base = 57;
+    size_t lp = strlen(pod_name), lc = strlen(pod_claim_name), lg = lp + lc + 2;
+    if (lg <= max_base)
+        return dra_xasprintf("%s-%s-", pod_name, pod_claim_name);
+    /* both parts proportionally, no trailing '-' (upstream quirk kept) */
+    return dra_xasprintf("%.*s-%.*s", (int)(lp * max_base / lg), pod_name, (int)(lc * max_base / lg),
+                         pod_claim_name);
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        h ^= *p;
+        h *= UINT64_C(1099511628211);
+    }
+    h ^= 0xff; /* separator, so ("ab","c") and ("a","bc") differ */
+    h *= UINT64_C(1099511628211);
+    return h;
+}
+
+char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const char *ns, const char *pod_uid,
+                         const char *pod_claim_name)
+{
+    size_t len = strlen(generate_name);
+    switch (mode) {
+    case DRA_NAME_SUFFIX_RANDOM:
+        return NULL;
+    case DRA_NAME_SUFFIX_NONE:
+        if (len && generate_name[len - 1] == '-')
+            len--;
+        return dra_xstrndup(generate_name, len);
+    case DRA_NAME_SUFFIX_HASH:
+        break;
+    }
+    /* The API server's name generator: base cut to 58, then 5 characters
+     * from the alphabet of k8s.io/apimachinery/pkg/util/rand (no vowels). */
+    static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+    uint64_t h = UINT64_C(14695981039346656037);
+    h = fnv1a(h, ns ? ns : "");
+    h = fnv1a(h, pod_uid ? pod_uid : "");
+    h = fnv1a(h, pod_claim_name ? pod_claim_name : "");
+    char suffix[6];
+    for (int i = 0; i < 5; i++) {
+        suffix[i] = alphabet[h % (sizeof alphabet - 1)];
+        h /= sizeof alphabet - 1;
+    }
+    suffix[5] = 0;
+    if (len > 58)
+        len = 58;
+    return dra_xasprintf("%.*s%s", (int)len, generate_name, suffix);
+}
+
+/* ---- generate ---- */
+
+static bool request_has(const json_t *tmpl_spec, const char *what)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(dra_jarr(tmpl_spec, "devices.requests"), i, r) {
+        if (strcmp(what, "adminAccess") == 0) {
+            /* needsAdminAccess looks at exactly (v1) only; v1beta1 keeps it on the request */
+            if (dra_jtrue(r, "exactly.adminAccess") || dra_jtrue(r, "adminAccess"))
+                return true;
+        } else if (dra_jget(r, what) && !json_is_null(dra_jget(r, what))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
+                                 const dra_lc_opts *opts, json_t **out)
+{
+    *out = NULL;
+    const dra_features *f = opts ? opts->features : NULL;
+    const json_t *tspec = dra_jget(tmpl, "spec.spec");
+    if (!dra_feature_enabled(f, DRA_FEATURE_ADMIN_ACCESS) && request_has(tspec, "adminAccess"))
+        return dra_err_new(DRA_EXIT_INPUT, "admin access is requested, but the feature is disabled");
+    if (!dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST) && request_has(tspec, "firstAvailable"))
+        return dra_err_new(DRA_EXIT_INPUT, "template includes a prioritized list of subrequests, but the feature is disabled");
+
+    const char *pod_name = dra_jstr_or(pod, "metadata.name", "");
+    const char *ns = dra_jstr_or(pod, "metadata.namespace", "");
+    const char *uid = dra_jstr_or(pod, "metadata.uid", "");
+    const char *pc_name = dra_jstr_or(pod_claim, "name", "");
+    char *gen = dra_claim_generate_name(pod_name, pc_name);
+    char *name = dra_claim_name_for(gen, opts ? opts->name_suffix : DRA_NAME_SUFFIX_HASH, ns, uid, pc_name);
+
+    json_t *claim = json_object();
+    json_object_set_new(claim, "apiVersion", json_string(dra_jstr_or(tmpl, "apiVersion", DRA_RESOURCE_V1)));
+    json_object_set_new(claim, "kind", json_string("ResourceClaim"));
+    json_t *md = json_object();
+    if (name)
+        json_object_set_new(md, "name", json_string(name));
+    json_object_set_new(md, "generateName", json_string(gen));
+    json_object_set_new(md, "namespace", json_string(ns));
+    json_t *labels = dra_jget(tmpl, "spec.metadata.labels");
+    if (json_is_object(labels) && json_object_size(labels))
+        json_object_set_new(md, "labels", json_deep_copy(labels));
+    json_t *ann = dra_jget(tmpl, "spec.metadata.annotations");
+    ann = json_is_object(ann) ? json_deep_copy(ann) : json_object();
+    json_object_set_new(ann, DRA_POD_CLAIM_NAME_ANNOTATION, json_string(pc_name));
+    json_object_set_new(md, "annotations", ann);
+    /* E5-1: no blockOwnerDeletion */
+    json_object_set_new(md, "ownerReferences",
+                        json_pack("[{s:s,s:s,s:s,s:s,s:b}]", "apiVersion", "v1", "kind", "Pod", "name", pod_name,
+                                  "uid", uid, "controller", 1));
+    json_object_set_new(claim, "metadata", md);
+    json_object_set_new(claim, "spec", tspec ? json_deep_copy(tspec) : json_object());
+    free(gen);
+    free(name);
+    *out = claim;
+    return NULL;
+}
+
+static const dra_obj *find_orphan(const dra_cluster *c, const json_t *pod, const char *pc_name)
+{
+    const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *uid = dra_jstr_or(pod, "metadata.uid", "");
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
+        const dra_obj *o = c->of[DRA_KIND_RESOURCE_CLAIM][i];
+        if (strcmp(dra_jstr_or(o->json, "metadata.namespace", ""), ns) != 0)
+            continue;
+        /* claimPodOwnerIndexFunc: any controller reference v1/Pod with the pod's UID */
+        bool owned = false;
+        size_t j;
+        json_t *r;
+        json_array_foreach(dra_jarr(o->json, "metadata.ownerReferences"), j, r) {
+            if (dra_jtrue(r, "controller") && strcmp(dra_jstr_or(r, "apiVersion", ""), "v1") == 0 &&
+                strcmp(dra_jstr_or(r, "kind", ""), "Pod") == 0 && strcmp(dra_jstr_or(r, "uid", ""), uid) == 0)
+                owned = true;
+        }
+        /* the annotation key contains dots: look it up directly */
+        const char *a = json_string_value(json_object_get(dra_jget(o->json, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
+        if (owned && a && strcmp(a, pc_name) == 0)
+            return o;
+    }
+    return NULL;
+}
+
+static dra_err *pod_err(const dra_obj *pod, const char *pc_name, const char *fmt, ...) DRA_PRINTF(3, 4);
+static dra_err *pod_err(const dra_obj *pod, const char *pc_name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = dra_xvasprintf(fmt, ap);
+    va_end(ap);
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "pod %s/%s, PodResourceClaim %s: %s",
+                             dra_jstr_or(pod->json, "metadata.namespace", ""),
+                             dra_jstr_or(pod->json, "metadata.name", ""), pc_name, msg);
+    free(msg);
+    return dra_err_at(e, pod->file, pod->doc, pod->line, 0);
+}
+
+typedef struct new_name {
+    const char *pc;  /* borrowed pod claim name */
+    char *claim;     /* claim name or "$DRA_NAME_n" */
+} new_name;
+
+static int cmp_new_name(const void *a, const void *b)
+{
+    return strcmp(((const new_name *)a)->pc, ((const new_name *)b)->pc);
+}
+
+static bool name_taken(const dra_cluster *c, const dra_changes *out, const char *ns, const char *name)
+{
+    if (dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, ns, name))
+        return true;
+    for (size_t i = 0; i < out->nobjs; i++) {
+        const json_t *o = out->objs[i].obj;
+        if (!out->objs[i].orig && strcmp(dra_jstr_or(o, "kind", ""), "ResourceClaim") == 0 &&
+            strcmp(dra_jstr_or(o, "metadata.namespace", ""), ns) == 0 &&
+            strcmp(dra_jstr_or(o, "metadata.name", ""), name) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* status.resourceClaimStatuses as the apply leaves it (E5-3). */
+static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dra_changes *out)
+{
+    qsort(names, n, sizeof *names, cmp_new_name);
+    const json_t *p = pod->json;
+    json_t *applied = json_array();
+    /* existing non-null entries not overridden, then the new ones; sorted by name */
+    size_t i;
+    json_t *e;
+    json_array_foreach(dra_jarr(p, "status.resourceClaimStatuses"), i, e) {
+        const char *nm = dra_jstr_or(e, "name", "");
+        if (!dra_jstr(e, "resourceClaimName"))
+            continue;
+        bool overridden = false;
+        for (size_t k = 0; k < n; k++)
+            if (strcmp(names[k].pc, nm) == 0)
+                overridden = true;
+        if (!overridden)
+            json_array_append_new(applied, json_pack("{s:s,s:s}", "name", nm, "resourceClaimName",
+                                                     dra_jstr(e, "resourceClaimName")));
+    }
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(applied, json_pack("{s:s,s:s}", "name", names[k].pc, "resourceClaimName", names[k].claim));
+    /* sort the applied list by name */
+    size_t na = json_array_size(applied);
+    for (size_t a = 1; a < na; a++)
+        for (size_t b = a; b > 0; b--) {
+            json_t *x = json_array_get(applied, b - 1), *y = json_array_get(applied, b);
+            if (strcmp(dra_jstr_or(x, "name", ""), dra_jstr_or(y, "name", "")) <= 0)
+                break;
+            json_incref(x);
+            json_array_set(applied, b - 1, y);
+            json_array_set_new(applied, b, x);
+        }
+
+    json_t *body = json_pack("{s:s,s:s,s:{s:s,s:s},s:{s:O}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
+                             dra_jstr_or(p, "metadata.name", ""), "namespace", dra_jstr_or(p, "metadata.namespace", ""),
+                             "status", "resourceClaimStatuses", applied);
+    dra_change *ch = dra_changes_touch(out, p);
+    ch->versioned = true;
+    dra_op *op = dra_changes_op(out, DRA_OP_APPLY, p, "status", body, NULL);
+    op->field_manager = dra_xstrdup("ResourceClaimController");
+    char *reason = dra_xasprintf("Pod %s/%s: record generated ResourceClaims in status.resourceClaimStatuses",
+                                 dra_jstr_or(p, "metadata.namespace", ""), dra_jstr_or(p, "metadata.name", ""));
+    op->reason = reason;
+
+    /* resulting object: entries updated in place, others appended in applied order */
+    json_t *st = dra_jarr(ch->obj, "status.resourceClaimStatuses");
+    if (!st) {
+        st = json_array();
+        dra_jset_new(ch->obj, "status.resourceClaimStatuses", st);
+    }
+    json_array_foreach(applied, i, e) {
+        const char *nm = dra_jstr(e, "name");
+        bool found = false;
+        size_t j;
+        json_t *x;
+        json_array_foreach(st, j, x) {
+            if (strcmp(dra_jstr_or(x, "name", ""), nm) == 0) {
+                json_object_set(x, "resourceClaimName", json_object_get(e, "resourceClaimName"));
+                found = true;
+            }
+        }
+        if (!found)
+            json_array_append(st, e);
+    }
+    json_decref(applied);
+}
+
+static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra_lc_opts *opts, dra_changes *out)
+{
+    const json_t *p = pod->json;
+    const char *ns = dra_jstr_or(p, "metadata.namespace", "");
+    new_name *names = NULL;
+    size_t nnames = 0;
+    dra_err *err = NULL;
+    size_t i;
+    json_t *pc;
+    json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
+        const char *pc_name = dra_jstr_or(pc, "name", "");
+        const char *claim_name;
+        bool check_owner;
+        dra_podclaim_state st = dra_pod_claim_name(p, pc, &claim_name, &check_owner);
+        if (st == DRA_PODCLAIM_UNSUPPORTED) {
+            char *m = dra_pod_claim_name_error(p, pc, st);
+            err = pod_err(pod, pc_name, "checking for claim before creating it: %s", m);
+            free(m);
+            break;
+        }
+        if (st == DRA_PODCLAIM_NOT_NEEDED)
+            continue;
+        if (st == DRA_PODCLAIM_NAMED) {
+            if (!check_owner)
+                continue; /* resourceClaimName: nothing to create */
+            const dra_obj *existing = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, ns, claim_name);
+            if (existing) {
+                char *why = dra_claim_is_for_pod(p, existing->json);
+                free(why);
+                if (!why)
+                    continue; /* already created */
+                /* no longer owned by the pod: upstream makes a new one */
+            }
+        }
+        const char *tname = dra_jstr(pc, "resourceClaimTemplateName");
+        if (!tname)
+            continue;
+        char *got = NULL;
+        const dra_obj *orphan = find_orphan(c, p, pc_name);
+        if (orphan) {
+            got = dra_xstrdup(dra_jstr_or(orphan->json, "metadata.name", ""));
+        } else {
+            const dra_obj *tmpl = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM_TEMPLATE, ns, tname);
+            if (!tmpl) {
+                err = pod_err(pod, pc_name, "resource claim template \"%s\": resourceclaimtemplate.resource.k8s.io \"%s\" not found",
+                              tname, tname);
+                break;
+            }
+            json_t *claim;
+            dra_err *e = dra_claim_from_template(p, pc, tmpl->json, opts, &claim);
+            if (e) {
+                err = pod_err(pod, pc_name, "%s", e->msg);
+                dra_err_free(e);
+                break;
+            }
+            const char *cn = dra_jstr(claim, "metadata.name");
+            if (cn && name_taken(c, out, ns, cn)) {
+                err = pod_err(pod, pc_name, "create ResourceClaim : resourceclaims.resource.k8s.io \"%s\" already exists", cn);
+                json_decref(claim);
+                break;
+            }
+            dra_change *ch = dra_changes_add_created(out, claim);
+            dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, json_incref(claim), NULL);
+            op->reason = dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s", ns,
+                                       dra_jstr_or(p, "metadata.name", ""), pc_name, tname);
+            if (cn) {
+                got = dra_xstrdup(cn);
+            } else {
+                op->name_var = out->nvars++;
+                got = dra_xasprintf("$DRA_NAME_%d", op->name_var);
+            }
+            (void)ch;
+        }
+        names = dra_xrealloc(names, (nnames + 1) * sizeof *names);
+        names[nnames].pc = pc_name;
+        names[nnames].claim = got;
+        nnames++;
+    }
+    /* upstream returns before the status update when a pod claim failed */
+    if (!err && nnames)
+        apply_pod_statuses(pod, names, nnames, out);
+    for (size_t k = 0; k < nnames; k++)
+        free(names[k].claim);
+    free(names);
+    return err;
+}
+
+dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out)
+{
+    dra_err *errs = NULL;
+    for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++) {
+        const dra_obj *pod = c->of[DRA_KIND_POD][i];
+        if (dra_obj_deleting(pod->json))
+            continue;
+        errs = dra_err_append(errs, generate_pod(c, pod, opts, out));
+    }
+    return errs;
+}
+
+/* ---- reserve ---- */
+
+/* The claims a pod uses, as resourceclaim.PodClaims lists them. */
+typedef struct pod_claim_ref {
+    const char *name;
+    bool check_owner;
+    const json_t *pod_claim; /* NULL for the extended-resource claim */
+} pod_claim_ref;
+
+static size_t pod_claims(const json_t *pod, pod_claim_ref **out, dra_err **err)
+{
+    size_t n = 0;
+    *out = NULL;
+    size_t i;
+    json_t *pc;
+    json_array_foreach(dra_jarr(pod, "spec.resourceClaims"), i, pc) {
+        const char *name;
+        bool check;
+        dra_podclaim_state st = dra_pod_claim_name(pod, pc, &name, &check);
+        if (st == DRA_PODCLAIM_NOT_NEEDED)
+            continue;
+        if (st != DRA_PODCLAIM_NAMED) {
+            if (err) {
+                char *m = dra_pod_claim_name_error(pod, pc, st);
+                *err = dra_err_append(*err, dra_err_new(DRA_EXIT_NEGATIVE, "%s", m));
+                free(m);
+            }
+            continue;
+        }
+        *out = dra_xrealloc(*out, (n + 1) * sizeof **out);
+        (*out)[n++] = (pod_claim_ref){name, check, pc};
+    }
+    const char *ext = dra_jstr(pod, "status.extendedResourceClaimStatus.resourceClaimName");
+    if (ext && *ext) {
+        *out = dra_xrealloc(*out, (n + 1) * sizeof **out);
+        (*out)[n++] = (pod_claim_ref){ext, true, NULL};
+    }
+    return n;
+}
+
+/* The API server's Invalid error for a claim status update. */
+static dra_err *invalid_claim(const char *name, char **msgs, size_t n)
+{
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_printf(&b, "ResourceClaim.resource.k8s.io \"%s\" is invalid: ", name);
+    if (n > 1)
+        dra_buf_putc(&b, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            dra_buf_puts(&b, ", ");
+        dra_buf_puts(&b, msgs[i]);
+    }
+    if (n > 1)
+        dra_buf_putc(&b, ']');
+    dra_err *e = dra_err_new(DRA_EXIT_NEGATIVE, "%s", dra_buf_str(&b));
+    dra_buf_free(&b);
+    return e;
+}
+
+dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out)
+{
+    const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, pod_ns, pod_name);
+    if (!pod)
+        return dra_err_new(DRA_EXIT_INPUT, "pods \"%s\" not found in namespace \"%s\"", pod_name, pod_ns);
+    const json_t *p = pod->json;
+    const char *uid = dra_jstr_or(p, "metadata.uid", "");
+    if (!*uid)
+        return dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the pod has no UID to reserve for"),
+                                            "metadata.uid"),
+                              pod);
+    dra_err *errs = NULL;
+    pod_claim_ref *refs;
+    size_t n = pod_claims(p, &refs, &errs);
+    /* first pass: refuse before recording anything */
+    for (size_t i = 0; i < n; i++) {
+        const dra_obj *co = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, pod_ns, refs[i].name);
+        if (!co) {
+            errs = dra_err_append(errs, dra_err_new(DRA_EXIT_NEGATIVE, "resourceclaim.resource.k8s.io \"%s\" not found", refs[i].name));
+            continue;
+        }
+        const json_t *claim = co->json;
+        if (refs[i].check_owner) {
+            char *why = dra_claim_is_for_pod(p, claim);
+            if (why) {
+                errs = dra_err_append(errs, dra_obj_locate(dra_err_new(DRA_EXIT_NEGATIVE, "%s", why), co));
+                free(why);
+                continue;
+            }
+        }
+        if (dra_claim_reserved_for_uid(claim, uid))
+            continue;
+        char *msgs[3];
+        size_t nm = 0;
+        size_t count = json_array_size(dra_jarr(claim, "status.reservedFor")) + 1;
+        if (count > 256)
+            msgs[nm++] = dra_xasprintf("status.reservedFor: Too many: %zu: must have at most 256 items", count);
+        json_t *alloc = dra_jget(claim, "status.allocation");
+        if (!alloc || json_is_null(alloc))
+            msgs[nm++] = dra_xstrdup("status.reservedFor: Forbidden: may not be specified when `allocated` is not set");
+        else if (dra_obj_deleting(claim))
+            msgs[nm++] = dra_xstrdup("status.reservedFor: Forbidden: new entries may not be added while "
+                                     "`deallocationRequested` or `deletionTimestamp` are set");
+        if (nm)
+            errs = dra_err_append(errs, dra_obj_locate(invalid_claim(refs[i].name, msgs, nm), co));
+        for (size_t k = 0; k < nm; k++)
+            free(msgs[k]);
+    }
+    if (errs) {
+        free(refs);
+        return errs;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const dra_obj *co = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, pod_ns, refs[i].name);
+        dra_change *ch = dra_changes_touch(out, co->json);
+        if (dra_claim_reserved_for_uid(ch->obj, uid))
+            continue; /* listed twice by the pod, or already reserved */
+        json_t *entry = json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", pod_name, "uid", uid);
+        json_t *patch = json_array();
+        dra_patch_preconditions(patch, ch);
+        json_t *rf = dra_jarr(ch->obj, "status.reservedFor");
+        if (rf) {
+            json_array_append_new(patch, json_pack("{s:s,s:s,s:O}", "op", "add", "path", "/status/reservedFor/-", "value", entry));
+            json_array_append(rf, entry);
+        } else {
+            json_array_append_new(patch, json_pack("{s:s,s:s,s:[O]}", "op", "add", "path", "/status/reservedFor", "value", entry));
+            dra_jset_new(ch->obj, "status.reservedFor", json_pack("[O]", entry));
+        }
+        json_decref(entry);
+        char *reason = dra_xasprintf("ResourceClaim %s/%s: reserve for pod %s (uid %s)", pod_ns, refs[i].name, pod_name, uid);
+        dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
+        free(reason);
+    }
+    free(refs);
+    return NULL;
+}
+
+/* ---- release ---- */
+
+static bool any_pod_reservation(const dra_cluster *c)
+{
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
+        size_t j;
+        json_t *r;
+        json_array_foreach(dra_jarr(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json, "status.reservedFor"), j, r) {
+            if (!*dra_jstr_or(r, "apiGroup", "") && strcmp(dra_jstr_or(r, "resource", ""), "pods") == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Why a reservedFor pod entry is stale, or NULL to keep it (syncClaim). */
+static const char *stale_reason(const dra_cluster *c, const char *ns, const json_t *entry)
+{
+    const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, dra_jstr_or(entry, "name", ""));
+    if (!pod)
+        return "is gone";
+    if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(entry, "uid", "")) != 0)
+        return "got replaced (other UID)";
+    if (dra_pod_is_done(pod->json))
+        return dra_obj_deleting(pod->json) && !*dra_jstr_or(pod->json, "spec.nodeName", "")
+                   ? "was deleted before being scheduled"
+                   : "is done";
+    return NULL;
+}
+
+static void remove_finalizer(dra_changes *out, dra_change *ch, const char *ref)
+{
+    size_t idx;
+    if (!dra_has_finalizer(ch->obj, DRA_DELETE_PROTECTION_FINALIZER, &idx))
+        return;
+    json_t *patch = json_array();
+    dra_patch_preconditions(patch, ch);
+    char *path = dra_xasprintf("/metadata/finalizers/%zu", idx);
+    json_array_append_new(patch, json_pack("{s:s,s:s,s:s}", "op", "test", "path", path, "value", DRA_DELETE_PROTECTION_FINALIZER));
+    json_array_append_new(patch, json_pack("{s:s,s:s}", "op", "remove", "path", path));
+    free(path);
+    json_t *fins = dra_jarr(ch->obj, "metadata.finalizers");
+    json_array_remove(fins, idx);
+    if (!json_array_size(fins))
+        json_object_del(json_object_get(ch->obj, "metadata"), "finalizers");
+    char *reason = dra_xasprintf("%s: remove finalizer " DRA_DELETE_PROTECTION_FINALIZER " (allocation is cleared)", ref);
+    dra_changes_op(out, DRA_OP_PATCH, ch->obj, NULL, patch, reason);
+    free(reason);
+    /* a deleting object without finalizers is gone */
+    if (dra_obj_deleting(ch->obj) && !json_array_size(dra_jarr(ch->obj, "metadata.finalizers")))
+        ch->deleted = true;
+}
+
+static bool has_allocation(const json_t *claim)
+{
+    json_t *a = dra_jget(claim, "status.allocation");
+    return a && !json_is_null(a);
+}
+
+static void release_claim(const dra_cluster *c, const dra_obj *co, dra_changes *out)
+{
+    const json_t *claim = co->json;
+    const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
+    char *ref = dra_xasprintf("ResourceClaim %s/%s", ns, dra_jstr_or(claim, "metadata.name", ""));
+    json_t *rf = dra_jarr(claim, "status.reservedFor");
+    size_t nrf = json_array_size(rf), nvalid = 0;
+    bool *drop = dra_xcalloc(nrf ? nrf : 1, sizeof *drop);
+    dra_buf why = DRA_BUF_INIT;
+    size_t i;
+    json_t *e;
+    json_array_foreach(rf, i, e) {
+        const char *r = NULL;
+        if (!*dra_jstr_or(e, "apiGroup", "") && strcmp(dra_jstr_or(e, "resource", ""), "pods") == 0)
+            r = stale_reason(c, ns, e);
+        /* E5-5: other consumer kinds are kept */
+        if (r) {
+            drop[i] = true;
+            dra_buf_printf(&why, "%spod %s %s", why.len ? ", " : "", dra_jstr_or(e, "name", ""), r);
+        } else {
+            nvalid++;
+        }
+    }
+    bool has_fin = dra_has_finalizer(claim, DRA_DELETE_PROTECTION_FINALIZER, NULL);
+    dra_change *ch = NULL;
+    if (nvalid < nrf) {
+        ch = dra_changes_touch(out, claim);
+        json_t *patch = json_array();
+        dra_patch_preconditions(patch, ch);
+        json_t *wrf = dra_jarr(ch->obj, "status.reservedFor");
+        /* remove from the end so that indexes stay right; test each UID first */
+        for (size_t k = nrf; k-- > 0;) {
+            if (!drop[k])
+                continue;
+            char *path = dra_xasprintf("/status/reservedFor/%zu", k);
+            char *upath = dra_xasprintf("%s/uid", path);
+            json_array_append_new(patch, json_pack("{s:s,s:s,s:s}", "op", "test", "path", upath, "value",
+                                                   dra_jstr_or(json_array_get(rf, k), "uid", "")));
+            json_array_append_new(patch, json_pack("{s:s,s:s}", "op", "remove", "path", path));
+            json_array_remove(wrf, k);
+            free(path);
+            free(upath);
+        }
+        bool dealloc = nvalid == 0 && has_fin && has_allocation(ch->obj);
+        if (nvalid == 0)
+            json_object_del(json_object_get(ch->obj, "status"), "reservedFor");
+        if (dealloc) {
+            json_array_append_new(patch, json_pack("{s:s,s:s}", "op", "remove", "path", "/status/allocation"));
+            json_object_del(json_object_get(ch->obj, "status"), "allocation");
+        }
+        char *reason = dra_xasprintf("%s: drop reservedFor: %s%s", ref, dra_buf_str(&why),
+                                     dealloc ? "; no users left: deallocate" : "");
+        dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
+        free(reason);
+        if (has_fin && !has_allocation(ch->obj))
+            remove_finalizer(out, ch, ref);
+    } else if (has_fin && dra_obj_deleting(claim) && nvalid == 0) {
+        ch = dra_changes_touch(out, claim);
+        if (has_allocation(claim)) {
+            json_t *patch = json_array();
+            dra_patch_preconditions(patch, ch);
+            json_array_append_new(patch, json_pack("{s:s,s:s}", "op", "remove", "path", "/status/allocation"));
+            json_object_del(json_object_get(ch->obj, "status"), "allocation");
+            char *reason = dra_xasprintf("%s: being deleted without users: deallocate", ref);
+            dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
+            free(reason);
+        }
+        remove_finalizer(out, ch, ref);
+    }
+
+    if (nvalid == 0 && !(ch && ch->deleted) && !dra_obj_deleting(claim)) {
+        const json_t *owner = dra_owning_pod_ref(claim);
+        if (owner) {
+            const char *pn = dra_jstr_or(owner, "name", "");
+            const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
+            const char *r = NULL;
+            if (!pod)
+                r = "owner pod is gone (the garbage collector deletes it)";
+            else if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(owner, "uid", "")) != 0)
+                r = "owner pod got replaced (other UID)";
+            else if (dra_pod_is_done(pod->json))
+                r = "owner pod is done";
+            if (r) {
+                if (!ch)
+                    ch = dra_changes_touch(out, claim);
+                char *reason = dra_xasprintf("%s: delete unused generated claim: %s", ref, r);
+                dra_changes_op(out, DRA_OP_DELETE, ch->obj, NULL, dra_delete_options(dra_jstr(claim, "metadata.uid")), reason);
+                free(reason);
+                ch->deleted = true;
+            }
+        }
+    }
+    dra_buf_free(&why);
+    free(drop);
+    free(ref);
+}
+
+dra_err *dra_claims_release(const dra_cluster *c, dra_changes *out)
+{
+    if (c->n[DRA_KIND_POD] == 0 && any_pod_reservation(c))
+        return dra_err_new(DRA_EXIT_INPUT, "the input has no Pods, so every reservation would look stale: "
+                                           "pass the pods too (kubectl get pods -A -o yaml)");
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
+        release_claim(c, c->of[DRA_KIND_RESOURCE_CLAIM][i], out);
+    return NULL;
+}

@@ -1,0 +1,93 @@
+/* ResourceClaim lifecycle as kube-controller-manager's resourceclaim
+ * controller and the scheduler's reserve step do it (dra.md §5, §6.1,
+ * dra-corrections.md E5-1..E5-9; upstream pkg/controller/resourceclaim/
+ * controller.go, staging/.../dynamic-resource-allocation/resourceclaim/).
+ *
+ * This is the one place where claims are made from templates: dra-claim
+ * generate and dra-alloc schedule both call dra_claim_from_template() or
+ * dra_claims_generate().
+ *
+ * Every entry point reads a dra_cluster (borrowed, never modified) and
+ * records its changes in a dra_changes (ops.h) the caller owns.  Problems
+ * found in the data (a refusal, a missing template) come back as an error
+ * chain (caller frees); the changes recorded for other pods stay valid.
+ */
+#ifndef DRA_LIFECYCLE_CLAIMS_H
+#define DRA_LIFECYCLE_CLAIMS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/error.h"
+#include "../model/features.h"
+#include "cluster.h"
+#include "ops.h"
+
+/* How a generated claim gets its name.  Upstream leaves it to the API server
+ * (generateName + 5 random characters); offline pipelines need names now. */
+typedef enum {
+    DRA_NAME_SUFFIX_HASH,   /* generateName + 5 characters from a hash of namespace, pod UID and pod claim name */
+    DRA_NAME_SUFFIX_RANDOM, /* only generateName, as upstream sends it: the server picks the name */
+    DRA_NAME_SUFFIX_NONE,   /* generateName without its trailing '-' (the pre-1.28 "<pod>-<claim>" names) */
+} dra_name_suffix;
+
+/* "hash", "random", "none". */
+dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out);
+
+typedef struct dra_lc_opts {
+    const dra_features *features; /* NULL: defaults (DRAAdminAccess, DRAPrioritizedList) */
+    dra_name_suffix name_suffix;
+} dra_lc_opts;
+
+/* generateName upstream uses for a pod claim: "<pod>-<podClaimName>-", or, when
+ * longer than 57 characters, both parts cut proportionally and joined by '-'
+ * without a trailing '-'.  Caller frees. */
+char *dra_claim_generate_name(const char *pod_name, const char *pod_claim_name);
+
+/* The name a claim gets under the suffix mode (NULL for RANDOM); caller frees.
+ * Like the API server, a generateName over 58 characters is cut to 58 first. */
+char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const char *ns, const char *pod_uid,
+                         const char *pod_claim_name);
+
+/* A new ResourceClaim for pod.spec.resourceClaims[i] from its template, as
+ * handleClaim builds it: apiVersion of the template, metadata {name (by mode),
+ * generateName, namespace, labels = template labels, annotations = template
+ * annotations + resource.kubernetes.io/pod-claim-name, ownerReferences =
+ * [{apiVersion v1, kind Pod, name, uid, controller: true}]}, spec = template
+ * spec.  Feature checks: admin access with DRAAdminAccess off ("admin access is
+ * requested, but the feature is disabled"), firstAvailable with
+ * DRAPrioritizedList off ("template includes a prioritized list of
+ * subrequests, but the feature is disabled").  *out is new (caller decrefs). */
+dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
+                                 const dra_lc_opts *opts, json_t **out);
+
+/* Pod sync steps 1-2 for every pod of the cluster (input order; pods being
+ * deleted are skipped): reuse a claim the pod owns (status or orphan lookup),
+ * else create one from the template; then server-side-apply
+ * status.resourceClaimStatuses.  Errors name the pod as upstream does:
+ * "pod NS/NAME, PodResourceClaim C: ...". */
+dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out);
+
+/* Reserve the pod's allocated claims for it (scheduler PreBind / the
+ * controller's reserveForPod): append {resource: pods, name, uid} to
+ * status.reservedFor of each claim not yet reserved for the pod's UID.
+ * All-or-nothing: any refusal (claim not created, missing, not owned, not
+ * allocated, being deleted, 256 entries) records no change.  The refusals use
+ * the API server's texts, e.g. `ResourceClaim.resource.k8s.io "c" is invalid:
+ * status.reservedFor: Forbidden: may not be specified when `allocated` is not
+ * set`.  Exit class DRA_EXIT_NEGATIVE; a missing pod is DRA_EXIT_INPUT. */
+dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out);
+
+/* Claim sync for every claim: drop reservedFor pods that are gone (missing
+ * from the input, other UID) or done; clear the allocation in that same
+ * status update when the list becomes empty and the claim carries
+ * resource.kubernetes.io/delete-protection; then remove the finalizer; for
+ * deleting claims without users clear the allocation then the finalizer;
+ * delete unused claims generated for pods that are done, replaced or (as the
+ * garbage collector would) gone.  Entries that are not pods are kept.  An
+ * input without any Pod while claims have pod reservations is refused
+ * (DRA_EXIT_INPUT): every reservation would look stale. */
+dra_err *dra_claims_release(const dra_cluster *c, dra_changes *out);
+
+#endif

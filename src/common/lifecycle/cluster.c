@@ -1,0 +1,452 @@
+/* Cluster index and shared helpers.  See cluster.h. */
+#include "cluster.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/buf.h"
+#include "../model/names.h"
+
+/* ---- index ---- */
+
+static void push(dra_cluster *c, dra_kind k, const dra_obj *o)
+{
+    if (c->n[k] == c->cap[k]) {
+        c->cap[k] = c->cap[k] ? c->cap[k] * 2 : 16;
+        c->of[k] = dra_xrealloc(c->of[k], c->cap[k] * sizeof *c->of[k]);
+    }
+    c->of[k][c->n[k]++] = o;
+}
+
+dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set)
+{
+    dra_err *errs = NULL;
+    for (size_t i = 0; i < set->n; i++) {
+        const dra_obj *o = &set->v[i];
+        dra_kind k;
+        dra_apiver v;
+        dra_err *e = dra_kind_of(o->json, &k, &v);
+        if (e) {
+            if (dra_kind_unknown_err(e)) {
+                dra_err_free(e);
+                c->unknown++;
+                continue;
+            }
+            errs = dra_err_append(errs, dra_obj_locate(e, o));
+            continue;
+        }
+        dra_err *shape = NULL;
+        if (k == DRA_KIND_RESOURCE_CLAIM)
+            shape = dra_check_claim_shape(o);
+        else if (k == DRA_KIND_POD)
+            shape = dra_check_pod_shape(o);
+        if (shape) {
+            errs = dra_err_append(errs, shape);
+            continue;
+        }
+        push(c, k, o);
+    }
+    return errs;
+}
+
+void dra_cluster_free(dra_cluster *c)
+{
+    for (int k = 0; k < DRA_KIND_COUNT; k++)
+        free(c->of[k]);
+    memset(c, 0, sizeof *c);
+}
+
+const dra_obj *dra_cluster_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < c->n[k]; i++) {
+        const json_t *o = c->of[k][i]->json;
+        const char *n = dra_jstr(o, "metadata.name");
+        const char *s = dra_jstr_or(o, "metadata.namespace", "");
+        if (n && strcmp(n, name) == 0 && strcmp(s, ns ? ns : "") == 0)
+            return c->of[k][i];
+    }
+    return NULL;
+}
+
+const dra_obj *dra_cluster_source(const dra_cluster *c, const json_t *obj)
+{
+    for (int k = 0; k < DRA_KIND_COUNT; k++)
+        for (size_t i = 0; i < c->n[k]; i++)
+            if (c->of[k][i]->json == obj)
+                return c->of[k][i];
+    return NULL;
+}
+
+/* ---- JSON ---- */
+
+json_t *dra_jget(const json_t *o, const char *path)
+{
+    const char *p = path;
+    json_t *cur = (json_t *)o;
+    while (cur && *p) {
+        const char *dot = strchr(p, '.');
+        size_t len = dot ? (size_t)(dot - p) : strlen(p);
+        if (!json_is_object(cur))
+            return NULL;
+        cur = json_object_getn(cur, p, len);
+        p += len + (dot ? 1 : 0);
+    }
+    return cur;
+}
+
+const char *dra_jstr(const json_t *o, const char *path)
+{
+    return json_string_value(dra_jget(o, path));
+}
+
+const char *dra_jstr_or(const json_t *o, const char *path, const char *dflt)
+{
+    const char *s = dra_jstr(o, path);
+    return s ? s : dflt;
+}
+
+bool dra_jtrue(const json_t *o, const char *path)
+{
+    return json_is_true(dra_jget(o, path));
+}
+
+json_t *dra_jarr(const json_t *o, const char *path)
+{
+    json_t *a = dra_jget(o, path);
+    return json_is_array(a) ? a : NULL;
+}
+
+void dra_jset_new(json_t *o, const char *path, json_t *value)
+{
+    const char *p = path;
+    json_t *cur = o;
+    for (;;) {
+        const char *dot = strchr(p, '.');
+        if (!dot) {
+            json_object_set_new(cur, p, value);
+            return;
+        }
+        char *key = dra_xstrndup(p, (size_t)(dot - p));
+        json_t *next = json_object_get(cur, key);
+        if (!json_is_object(next)) {
+            next = json_object();
+            json_object_set_new(cur, key, next);
+        }
+        free(key);
+        cur = next;
+        p = dot + 1;
+    }
+}
+
+/* ---- time ---- */
+
+static int digits(const char **p, int n, int *out)
+{
+    int v = 0;
+    for (int i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)**p))
+            return -1;
+        v = v * 10 + (**p - '0');
+        (*p)++;
+    }
+    *out = v;
+    return 0;
+}
+
+dra_err *dra_time_parse(const char *s, int64_t *out_ns)
+{
+    const char *p = s;
+    int Y, M, D, h, m, sec;
+    int64_t frac = 0;
+    if (!s)
+        return dra_err_new(DRA_EXIT_INPUT, "missing time");
+    if (digits(&p, 4, &Y) || *p++ != '-' || digits(&p, 2, &M) || *p++ != '-' || digits(&p, 2, &D) ||
+        (*p != 'T' && *p != 't') || !*p++ || digits(&p, 2, &h) || *p++ != ':' || digits(&p, 2, &m) ||
+        *p++ != ':' || digits(&p, 2, &sec))
+        goto bad;
+    if (*p == '.') {
+        p++;
+        int64_t scale = 100000000;
+        if (!isdigit((unsigned char)*p))
+            goto bad;
+        while (isdigit((unsigned char)*p)) {
+            frac += (*p - '0') * scale;
+            scale /= 10;
+            p++;
+        }
+    }
+    int offset = 0;
+    if (*p == 'Z' || *p == 'z') {
+        p++;
+    } else if (*p == '+' || *p == '-') {
+        int sign = *p++ == '-' ? -1 : 1, oh, om;
+        if (digits(&p, 2, &oh) || *p++ != ':' || digits(&p, 2, &om) || oh > 23 || om > 59)
+            goto bad;
+        offset = sign * (oh * 3600 + om * 60);
+    } else {
+        goto bad;
+    }
+    if (*p || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 60)
+        goto bad;
+    struct tm tm = {0};
+    tm.tm_year = Y - 1900;
+    tm.tm_mon = M - 1;
+    tm.tm_mday = D;
+    tm.tm_hour = h;
+    tm.tm_min = m;
+    tm.tm_sec = sec;
+    time_t t = timegm(&tm);
+    *out_ns = ((int64_t)t - offset) * DRA_NSEC_PER_SEC + frac;
+    return NULL;
+bad:
+    return dra_err_new(DRA_EXIT_INPUT, "parsing time \"%s\" as RFC3339 (\"2006-01-02T15:04:05Z07:00\"): invalid format", s);
+}
+
+char *dra_time_format(int64_t ns)
+{
+    /* floor division so that times before 1970 format correctly too */
+    int64_t secs = ns / DRA_NSEC_PER_SEC - (ns % DRA_NSEC_PER_SEC < 0 ? 1 : 0);
+    time_t t = (time_t)secs;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    char buf[64];
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return dra_xstrdup(buf);
+}
+
+char *dra_duration_format(int64_t ns)
+{
+    int64_t s = ns / DRA_NSEC_PER_SEC;
+    const char *sign = "";
+    if (s < 0) {
+        sign = "-";
+        s = -s;
+    }
+    if (s < 60)
+        return dra_xasprintf("%s%llds", sign, (long long)s);
+    if (s < 3600)
+        return dra_xasprintf("%s%lldm%llds", sign, (long long)(s / 60), (long long)(s % 60));
+    return dra_xasprintf("%s%lldh%lldm%llds", sign, (long long)(s / 3600), (long long)(s / 60 % 60),
+                         (long long)(s % 60));
+}
+
+/* ---- pods and claims ---- */
+
+dra_podclaim_state dra_pod_claim_name(const json_t *pod, const json_t *pod_claim, const char **name, bool *check_owner)
+{
+    *name = NULL;
+    *check_owner = false;
+    const char *rc = dra_jstr(pod_claim, "resourceClaimName");
+    if (rc) {
+        *name = rc;
+        return DRA_PODCLAIM_NAMED;
+    }
+    if (dra_jstr(pod_claim, "resourceClaimTemplateName")) {
+        const char *pc = dra_jstr_or(pod_claim, "name", "");
+        json_t *st = dra_jarr(pod, "status.resourceClaimStatuses");
+        size_t i;
+        json_t *e;
+        json_array_foreach(st, i, e) {
+            if (strcmp(dra_jstr_or(e, "name", ""), pc) == 0) {
+                *name = dra_jstr(e, "resourceClaimName");
+                *check_owner = true;
+                return *name ? DRA_PODCLAIM_NAMED : DRA_PODCLAIM_NOT_NEEDED;
+            }
+        }
+        return DRA_PODCLAIM_NOT_CREATED;
+    }
+    return DRA_PODCLAIM_UNSUPPORTED;
+}
+
+char *dra_pod_claim_name_error(const json_t *pod, const json_t *pod_claim, dra_podclaim_state st)
+{
+    const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *n = dra_jstr_or(pod, "metadata.name", "");
+    if (st == DRA_PODCLAIM_NOT_CREATED)
+        return dra_xasprintf("pod \"%s/%s\": ResourceClaim not created yet", ns, n);
+    dra_buf b = DRA_BUF_INIT;
+    const char *pc = dra_jstr_or(pod_claim, "name", "");
+    dra_buf_printf(&b, "pod \"%s/%s\", spec.resourceClaim ", ns, n);
+    dra_go_quote(&b, pc, strlen(pc));
+    dra_buf_puts(&b, ": none of the supported fields are set");
+    return dra_buf_detach(&b);
+}
+
+const json_t *dra_controller_ref(const json_t *obj)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(dra_jarr(obj, "metadata.ownerReferences"), i, r) {
+        if (dra_jtrue(r, "controller"))
+            return r;
+    }
+    return NULL;
+}
+
+const json_t *dra_owning_pod_ref(const json_t *claim)
+{
+    /* owningPod looks at every controller reference, not only the first */
+    size_t i;
+    json_t *r;
+    json_array_foreach(dra_jarr(claim, "metadata.ownerReferences"), i, r) {
+        if (dra_jtrue(r, "controller") && strcmp(dra_jstr_or(r, "apiVersion", ""), "v1") == 0 &&
+            strcmp(dra_jstr_or(r, "kind", ""), "Pod") == 0)
+            return r;
+    }
+    return NULL;
+}
+
+char *dra_claim_is_for_pod(const json_t *pod, const json_t *claim)
+{
+    const char *pns = dra_jstr_or(pod, "metadata.namespace", ""), *cns = dra_jstr_or(claim, "metadata.namespace", "");
+    const json_t *ref = dra_controller_ref(claim);
+    const char *puid = dra_jstr_or(pod, "metadata.uid", "");
+    /* metav1.IsControlledBy compares the UID of the controller reference only */
+    if (strcmp(pns, cns) == 0 && ref && strcmp(dra_jstr_or(ref, "uid", ""), puid) == 0)
+        return NULL;
+    return dra_xasprintf("ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)", cns,
+                         dra_jstr_or(claim, "metadata.name", ""), pns, dra_jstr_or(pod, "metadata.name", ""));
+}
+
+bool dra_claim_reserved_for_uid(const json_t *claim, const char *uid)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, r) {
+        if (uid && strcmp(dra_jstr_or(r, "uid", ""), uid) == 0)
+            return true;
+    }
+    return false;
+}
+
+bool dra_obj_deleting(const json_t *obj)
+{
+    json_t *d = dra_jget(obj, "metadata.deletionTimestamp");
+    return d && !json_is_null(d);
+}
+
+bool dra_pod_is_done(const json_t *pod)
+{
+    const char *phase = dra_jstr_or(pod, "status.phase", "");
+    if (strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0)
+        return true;
+    return dra_obj_deleting(pod) && !*dra_jstr_or(pod, "spec.nodeName", "");
+}
+
+bool dra_has_finalizer(const json_t *obj, const char *finalizer, size_t *index)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(dra_jarr(obj, "metadata.finalizers"), i, f) {
+        if (json_is_string(f) && strcmp(json_string_value(f), finalizer) == 0) {
+            if (index)
+                *index = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* ---- shape checks ---- */
+
+static void check_string_field(dra_errs *l, const json_t *parent, const char *key, const char *path, bool required)
+{
+    json_t *v = json_object_get(parent, key);
+    char *field = dra_xasprintf("%s.%s", path, key);
+    if (!v || json_is_null(v) || (json_is_string(v) && !json_string_length(v))) {
+        if (required)
+            dra_ferr_required(l, field, NULL);
+    } else if (!json_is_string(v)) {
+        char *r = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        dra_ferr_invalid_raw(l, field, r ? r : "?", "must be of type string");
+        free(r);
+    }
+    free(field);
+}
+
+static void wrong_type(dra_errs *l, const char *field, const json_t *v, const char *type)
+{
+    char *r = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *d = dra_xasprintf("must be of type %s", type);
+    dra_ferr_invalid_raw(l, field, r ? r : "?", d);
+    free(d);
+    free(r);
+}
+
+static void check_array(dra_errs *l, const json_t *v, const char *field)
+{
+    if (v && !json_is_null(v) && !json_is_array(v)) {
+        char *r = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+        dra_ferr_invalid_raw(l, field, r ? r : "?", "must be of type array");
+        free(r);
+    }
+}
+
+dra_err *dra_check_claim_shape(const dra_obj *o)
+{
+    dra_errs l = DRA_ERRS_INIT;
+    const json_t *c = o->json;
+    json_t *rf = dra_jget(c, "status.reservedFor");
+    check_array(&l, rf, "status.reservedFor");
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_is_array(rf) ? rf : NULL, i, e) {
+        char *p = dra_xasprintf("status.reservedFor[%zu]", i);
+        if (!json_is_object(e)) {
+            wrong_type(&l, p, e, "object");
+        } else {
+            check_string_field(&l, e, "apiGroup", p, false);
+            check_string_field(&l, e, "resource", p, true);
+            check_string_field(&l, e, "name", p, true);
+            check_string_field(&l, e, "uid", p, true);
+        }
+        free(p);
+    }
+    if (json_array_size(rf) > 256)
+        dra_ferr_too_many(&l, "status.reservedFor", (long)json_array_size(rf), 256);
+    json_t *res = dra_jget(c, "status.allocation.devices.results");
+    check_array(&l, res, "status.allocation.devices.results");
+    json_array_foreach(json_is_array(res) ? res : NULL, i, e) {
+        char *p = dra_xasprintf("status.allocation.devices.results[%zu]", i);
+        if (!json_is_object(e)) {
+            wrong_type(&l, p, e, "object");
+        } else {
+            check_string_field(&l, e, "driver", p, true);
+            check_string_field(&l, e, "pool", p, true);
+            check_string_field(&l, e, "device", p, true);
+            char *tp = dra_xasprintf("%s.tolerations", p);
+            check_array(&l, json_object_get(e, "tolerations"), tp);
+            free(tp);
+        }
+        free(p);
+    }
+    check_array(&l, dra_jget(c, "metadata.ownerReferences"), "metadata.ownerReferences");
+    check_array(&l, dra_jget(c, "metadata.finalizers"), "metadata.finalizers");
+    dra_err *e2 = dra_errs_take(&l);
+    return e2 ? dra_obj_locate(e2, o) : NULL;
+}
+
+dra_err *dra_check_pod_shape(const dra_obj *o)
+{
+    dra_errs l = DRA_ERRS_INIT;
+    const json_t *p = o->json;
+    json_t *rc = dra_jget(p, "spec.resourceClaims");
+    check_array(&l, rc, "spec.resourceClaims");
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_is_array(rc) ? rc : NULL, i, e) {
+        char *f = dra_xasprintf("spec.resourceClaims[%zu]", i);
+        if (!json_is_object(e))
+            wrong_type(&l, f, e, "object");
+        else
+            check_string_field(&l, e, "name", f, true);
+        free(f);
+    }
+    check_array(&l, dra_jget(p, "status.resourceClaimStatuses"), "status.resourceClaimStatuses");
+    check_array(&l, dra_jget(p, "metadata.ownerReferences"), "metadata.ownerReferences");
+    dra_err *e2 = dra_errs_take(&l);
+    return e2 ? dra_obj_locate(e2, o) : NULL;
+}

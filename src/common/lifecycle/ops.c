@@ -1,0 +1,342 @@
+/* Operations and changed objects.  See ops.h. */
+#include "ops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+#include "cluster.h"
+
+static void op_free(dra_op *op)
+{
+    free(op->api_version);
+    free(op->kind);
+    free(op->ns);
+    free(op->name);
+    free(op->subresource);
+    free(op->patch_type);
+    free(op->field_manager);
+    free(op->reason);
+    json_decref(op->body);
+}
+
+void dra_changes_free(dra_changes *c)
+{
+    for (size_t i = 0; i < c->nops; i++)
+        op_free(&c->ops[i]);
+    for (size_t i = 0; i < c->nobjs; i++)
+        json_decref(c->objs[i].obj);
+    free(c->ops);
+    free(c->objs);
+    memset(c, 0, sizeof *c);
+}
+
+static dra_change *new_change(dra_changes *c)
+{
+    if (c->nobjs == c->capobjs) {
+        c->capobjs = c->capobjs ? c->capobjs * 2 : 16;
+        c->objs = dra_xrealloc(c->objs, c->capobjs * sizeof *c->objs);
+    }
+    dra_change *ch = &c->objs[c->nobjs++];
+    memset(ch, 0, sizeof *ch);
+    return ch;
+}
+
+dra_change *dra_changes_touch(dra_changes *c, const json_t *orig)
+{
+    for (size_t i = 0; i < c->nobjs; i++)
+        if (c->objs[i].orig == orig || c->objs[i].obj == orig)
+            return &c->objs[i];
+    dra_change *ch = new_change(c);
+    ch->orig = orig;
+    ch->obj = json_deep_copy(orig);
+    if (!ch->obj)
+        ch->obj = json_object();
+    return ch;
+}
+
+dra_change *dra_changes_add_created(dra_changes *c, json_t *obj)
+{
+    dra_change *ch = new_change(c);
+    ch->obj = obj;
+    ch->versioned = true; /* the server assigns its version */
+    return ch;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? dra_xstrdup(s) : NULL;
+}
+
+dra_op *dra_changes_op(dra_changes *c, dra_op_verb verb, const json_t *target, const char *subresource, json_t *body,
+                       const char *reason)
+{
+    if (c->nops == c->capops) {
+        c->capops = c->capops ? c->capops * 2 : 16;
+        c->ops = dra_xrealloc(c->ops, c->capops * sizeof *c->ops);
+    }
+    dra_op *op = &c->ops[c->nops++];
+    memset(op, 0, sizeof *op);
+    op->verb = verb;
+    op->api_version = dup_or_null(dra_jstr(target, "apiVersion"));
+    op->kind = dup_or_null(dra_jstr(target, "kind"));
+    op->ns = dup_or_null(dra_jstr(target, "metadata.namespace"));
+    op->name = dup_or_null(dra_jstr(target, "metadata.name"));
+    op->subresource = dup_or_null(subresource);
+    op->body = body;
+    op->reason = dup_or_null(reason);
+    op->name_var = -1;
+    op->name_from = -1;
+    if (verb == DRA_OP_PATCH)
+        op->patch_type = dra_xstrdup("json");
+    return op;
+}
+
+static json_t *test_op(const char *path, json_t *value)
+{
+    return json_pack("{s:s,s:s,s:o}", "op", "test", "path", path, "value", value);
+}
+
+void dra_patch_preconditions(json_t *patch, dra_change *ch)
+{
+    const json_t *o = ch->orig ? ch->orig : ch->obj;
+    const char *uid = dra_jstr(o, "metadata.uid");
+    const char *rv = dra_jstr(o, "metadata.resourceVersion");
+    if (uid)
+        json_array_append_new(patch, test_op("/metadata/uid", json_string(uid)));
+    if (rv && !ch->versioned)
+        json_array_append_new(patch, test_op("/metadata/resourceVersion", json_string(rv)));
+    ch->versioned = true;
+}
+
+json_t *dra_delete_options(const char *uid)
+{
+    json_t *o = json_pack("{s:s,s:s}", "kind", "DeleteOptions", "apiVersion", "v1");
+    if (uid)
+        json_object_set_new(o, "preconditions", json_pack("{s:s}", "uid", uid));
+    return o;
+}
+
+dra_err *dra_patch_format_parse(const char *s, dra_patch_format *out)
+{
+    if (!s || !*s || strcmp(s, "json") == 0) {
+        *out = DRA_PATCH_JSON;
+        return NULL;
+    }
+    if (strcmp(s, "kubectl") == 0) {
+        *out = DRA_PATCH_KUBECTL;
+        return NULL;
+    }
+    return dra_err_new(DRA_EXIT_INPUT, "--patch: unknown format \"%s\" (want json or kubectl)", s);
+}
+
+const char *dra_kind_resource(const char *kind)
+{
+    static const struct { const char *kind, *res; } map[] = {
+        {"ResourceClaim", "resourceclaims"}, {"ResourceClaimTemplate", "resourceclaimtemplates"},
+        {"Pod", "pods"}, {"DeviceTaintRule", "devicetaintrules"}, {"ResourceSlice", "resourceslices"},
+        {"DeviceClass", "deviceclasses"}, {"Node", "nodes"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (kind && strcmp(kind, map[i].kind) == 0)
+            return map[i].res;
+    return "objects";
+}
+
+static const char *verb_name(dra_op_verb v)
+{
+    switch (v) {
+    case DRA_OP_CREATE: return "create";
+    case DRA_OP_PATCH: return "patch";
+    case DRA_OP_APPLY: return "apply";
+    case DRA_OP_DELETE: return "delete";
+    }
+    return "?";
+}
+
+static json_t *op_json(const dra_op *op)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "verb", json_string(verb_name(op->verb)));
+    if (op->api_version)
+        json_object_set_new(j, "apiVersion", json_string(op->api_version));
+    if (op->kind)
+        json_object_set_new(j, "kind", json_string(op->kind));
+    if (op->ns)
+        json_object_set_new(j, "namespace", json_string(op->ns));
+    if (op->name)
+        json_object_set_new(j, "name", json_string(op->name));
+    else if (op->name_from >= 0)
+        json_object_set_new(j, "name", json_sprintf("$DRA_NAME_%d", op->name_from));
+    if (op->name_var >= 0)
+        json_object_set_new(j, "nameVar", json_sprintf("DRA_NAME_%d", op->name_var));
+    if (op->name_from >= 0)
+        json_object_set_new(j, "nameFrom", json_integer(op->name_from));
+    if (op->subresource)
+        json_object_set_new(j, "subresource", json_string(op->subresource));
+    if (op->patch_type)
+        json_object_set_new(j, "patchType", json_string(op->patch_type));
+    if (op->field_manager) {
+        json_object_set_new(j, "fieldManager", json_string(op->field_manager));
+        json_object_set_new(j, "force", json_true());
+    }
+    json_object_set_new(j, "body", json_incref(op->body));
+    if (op->reason)
+        json_object_set_new(j, "reason", json_string(op->reason));
+    return j;
+}
+
+/* Single-quote a word for sh unless it is plainly safe. */
+static void sh_word(dra_buf *b, const char *s)
+{
+    bool plain = *s != 0;
+    for (const char *p = s; *p; p++)
+        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') ||
+              strchr("._-/=:,@", *p)))
+            plain = false;
+    if (plain) {
+        dra_buf_puts(b, s);
+        return;
+    }
+    dra_buf_putc(b, '\'');
+    for (const char *p = s; *p; p++) {
+        if (*p == '\'')
+            dra_buf_puts(b, "'\\''");
+        else
+            dra_buf_putc(b, *p);
+    }
+    dra_buf_putc(b, '\'');
+}
+
+/* A JSON text inside single quotes; "$DRA_NAME_n" strings are spliced in as
+ * shell variables. */
+static void sh_json(dra_buf *b, const json_t *v)
+{
+    char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+    dra_buf_putc(b, '\'');
+    for (const char *p = s; p && *p; p++) {
+        if (*p == '\'') {
+            dra_buf_puts(b, "'\\''");
+        } else if (strncmp(p, "$DRA_NAME_", 10) == 0) {
+            size_t n = 10;
+            while (p[n] >= '0' && p[n] <= '9')
+                n++;
+            dra_buf_puts(b, "'\"");
+            dra_buf_append(b, p, n);
+            dra_buf_puts(b, "\"'");
+            p += n - 1;
+        } else {
+            dra_buf_putc(b, *p);
+        }
+    }
+    dra_buf_putc(b, '\'');
+    free(s);
+}
+
+static void kubectl_target(dra_buf *b, const dra_op *op)
+{
+    dra_buf_puts(b, " ");
+    const char *k = dra_kind_resource(op->kind);
+    /* singular, lower-case resource names: "resourceclaim" */
+    dra_buf_append(b, k, strlen(k) - 1);
+    dra_buf_putc(b, ' ');
+    if (op->name)
+        sh_word(b, op->name);
+    else
+        dra_buf_printf(b, "\"$DRA_NAME_%d\"", op->name_from);
+    if (op->ns) {
+        dra_buf_puts(b, " -n ");
+        sh_word(b, op->ns);
+    }
+}
+
+static void api_path(dra_buf *b, const dra_op *op)
+{
+    const char *av = op->api_version ? op->api_version : "v1";
+    if (strchr(av, '/'))
+        dra_buf_printf(b, "/apis/%s", av);
+    else
+        dra_buf_printf(b, "/api/%s", av);
+    if (op->ns)
+        dra_buf_printf(b, "/namespaces/%s", op->ns);
+    dra_buf_printf(b, "/%s/%s", dra_kind_resource(op->kind), op->name ? op->name : "");
+}
+
+static void body_stdin(dra_buf *b, const dra_op *op, const char *cmd)
+{
+    dra_buf_puts(b, "printf '%s\\n' ");
+    sh_json(b, op->body);
+    dra_buf_printf(b, " | %s\n", cmd);
+}
+
+static void kubectl_line(dra_buf *b, const dra_op *op)
+{
+    if (op->reason) {
+        dra_buf_puts(b, "# ");
+        for (const char *p = op->reason; *p; p++)
+            dra_buf_putc(b, *p == '\n' ? ' ' : *p);
+        dra_buf_putc(b, '\n');
+    }
+    dra_buf cmd = DRA_BUF_INIT;
+    switch (op->verb) {
+    case DRA_OP_CREATE:
+        if (op->name_var >= 0) {
+            dra_buf_printf(b, "DRA_NAME_%d=$(", op->name_var);
+            body_stdin(&cmd, op, "kubectl create -o jsonpath='{.metadata.name}' -f -");
+            dra_buf_append(b, cmd.data, cmd.len - 1);
+            dra_buf_puts(b, ") || exit\n");
+        } else {
+            body_stdin(b, op, "kubectl create -f -");
+        }
+        break;
+    case DRA_OP_PATCH:
+        dra_buf_puts(b, "kubectl patch");
+        kubectl_target(b, op);
+        if (op->subresource)
+            dra_buf_printf(b, " --subresource=%s", op->subresource);
+        dra_buf_printf(b, " --type=%s -p ", op->patch_type ? op->patch_type : "json");
+        sh_json(b, op->body);
+        dra_buf_putc(b, '\n');
+        break;
+    case DRA_OP_APPLY: {
+        dra_buf_puts(&cmd, "kubectl apply --server-side --force-conflicts --field-manager=");
+        sh_word(&cmd, op->field_manager ? op->field_manager : "dra-tools");
+        if (op->subresource)
+            dra_buf_printf(&cmd, " --subresource=%s", op->subresource);
+        dra_buf_puts(&cmd, " -f -");
+        body_stdin(b, op, dra_buf_str(&cmd));
+        break;
+    }
+    case DRA_OP_DELETE:
+        dra_buf_puts(&cmd, "kubectl delete --raw ");
+        api_path(&cmd, op);
+        dra_buf_puts(&cmd, " -f -");
+        body_stdin(b, op, dra_buf_str(&cmd));
+        break;
+    }
+    dra_buf_free(&cmd);
+}
+
+dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt)
+{
+    dra_buf b = DRA_BUF_INIT;
+    if (fmt == DRA_PATCH_KUBECTL && c->nops)
+        dra_buf_puts(&b, "set -e\n");
+    for (size_t i = 0; i < c->nops; i++) {
+        if (fmt == DRA_PATCH_KUBECTL) {
+            kubectl_line(&b, &c->ops[i]);
+        } else {
+            json_t *j = op_json(&c->ops[i]);
+            char *s = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
+            dra_buf_puts(&b, s);
+            dra_buf_putc(&b, '\n');
+            free(s);
+            json_decref(j);
+        }
+    }
+    dra_err *e = NULL;
+    if (b.len && fwrite(b.data, 1, b.len, f) != b.len)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "write error");
+    dra_buf_free(&b);
+    return e;
+}

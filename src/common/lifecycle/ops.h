@@ -1,0 +1,99 @@
+/* API operations a reconciliation would make, and the changed objects.
+ *
+ * The claim-lifecycle and eviction code never talk to a server: they record
+ * what upstream's controllers would send, in order, as dra_op values, and keep
+ * the resulting state of every touched object.  A tool then prints either the
+ * objects (-o yaml|json|jsonl) or the operations (--patch):
+ *
+ *   json     one JSON object per line:
+ *            {"verb":"create|patch|apply|delete", "apiVersion", "kind",
+ *             "namespace", "name", "subresource"?, "patchType"?,
+ *             "fieldManager"?, "force"?, "body", "reason"}
+ *            patch bodies are RFC 6902 JSON patches whose leading "test"
+ *            operations are the preconditions (metadata.uid, and
+ *            metadata.resourceVersion on the first change of an object; later
+ *            changes of the same object in one run cannot know the version the
+ *            server assigns, so they test the UID and the exact element they
+ *            touch instead).  Deletes carry DeleteOptions with a UID
+ *            precondition.
+ *   kubectl  a sh script of kubectl commands, one per operation, each preceded
+ *            by a "# reason" comment.
+ *
+ * A create whose name is left to the server (generateName only) is numbered;
+ * later operations that need that name refer to it as the string
+ * "$DRA_NAME_<n>" in json (with "nameFrom": n) and as a shell variable in the
+ * kubectl script.
+ *
+ * Ownership: a dra_changes owns its operations and object copies;
+ * dra_changes_free() releases everything.  Originals are never modified.
+ */
+#ifndef DRA_LIFECYCLE_OPS_H
+#define DRA_LIFECYCLE_OPS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../base/error.h"
+
+typedef enum { DRA_OP_CREATE, DRA_OP_PATCH, DRA_OP_APPLY, DRA_OP_DELETE } dra_op_verb;
+
+typedef struct dra_op {
+    dra_op_verb verb;
+    char *api_version, *kind, *ns, *name; /* name NULL for a generateName create */
+    char *subresource;                     /* "status" or NULL */
+    char *patch_type;                      /* "json" or "strategic" for patches */
+    char *field_manager;                   /* apply */
+    json_t *body;                          /* create: object; patch: patch; apply: object; delete: DeleteOptions */
+    char *reason;                          /* one line: why */
+    int name_var;                          /* create with generateName: variable number (>= 0), else -1 */
+    int name_from;                         /* uses the name created by variable n, else -1 */
+} dra_op;
+
+typedef struct dra_change {
+    const json_t *orig; /* borrowed original, NULL for a created object */
+    json_t *obj;        /* owned current state */
+    bool deleted;       /* gone at the end of the run */
+    bool versioned;     /* a change already went out (later patches cannot test resourceVersion) */
+} dra_change;
+
+typedef struct dra_changes {
+    dra_op *ops;
+    size_t nops, capops;
+    dra_change *objs;
+    size_t nobjs, capobjs;
+    int nvars;
+} dra_changes;
+
+#define DRA_CHANGES_INIT {0, 0, 0, 0, 0, 0, 0}
+
+void dra_changes_free(dra_changes *c);
+
+/* The working copy of orig (a deep copy made on first use). */
+dra_change *dra_changes_touch(dra_changes *c, const json_t *orig);
+/* Record a created object (steals obj); returns its change. */
+dra_change *dra_changes_add_created(dra_changes *c, json_t *obj);
+
+/* Append operations.  Strings are copied; body is stolen. */
+dra_op *dra_changes_op(dra_changes *c, dra_op_verb verb, const json_t *target, const char *subresource, json_t *body,
+                       const char *reason);
+
+/* JSON-patch preconditions for the object: a test of metadata.uid and, on the
+ * first change of this object in the run, of metadata.resourceVersion.
+ * Appends to patch (an array). */
+void dra_patch_preconditions(json_t *patch, dra_change *ch);
+
+/* DeleteOptions {"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"uid":...}}. */
+json_t *dra_delete_options(const char *uid);
+
+typedef enum { DRA_PATCH_JSON, DRA_PATCH_KUBECTL } dra_patch_format;
+/* "json" (also NULL or "") or "kubectl". */
+dra_err *dra_patch_format_parse(const char *s, dra_patch_format *out);
+
+/* Print the operations.  Errors are DRA_EXIT_RUNTIME (failed write). */
+dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt);
+
+/* The resource name kubectl and URLs use for a kind ("resourceclaims"). */
+const char *dra_kind_resource(const char *kind);
+
+#endif

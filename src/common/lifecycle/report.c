@@ -1,0 +1,405 @@
+/* doctor and status.  See report.h. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+#include "../evict/evict.h"
+
+void dra_findings_free(dra_findings *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        free(f->v[i].object);
+        free(f->v[i].problem);
+        free(f->v[i].fix);
+    }
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
+
+/* takes problem and fix */
+static void add(dra_findings *f, const json_t *obj, char *problem, char *fix)
+{
+    if (f->n == f->cap) {
+        f->cap = f->cap ? f->cap * 2 : 16;
+        f->v = dra_xrealloc(f->v, f->cap * sizeof *f->v);
+    }
+    f->v[f->n++] = (dra_finding){dra_obj_ref(obj), problem, fix};
+}
+
+/* a word for sh: plain when safe, else single-quoted */
+static void q(dra_buf *b, const char *s)
+{
+    bool plain = *s != 0;
+    for (const char *p = s; *p; p++)
+        if (!(('a' <= *p && *p <= 'z') || ('A' <= *p && *p <= 'Z') || ('0' <= *p && *p <= '9') || strchr("._-/", *p)))
+            plain = false;
+    if (plain) {
+        dra_buf_puts(b, s);
+        return;
+    }
+    dra_buf_putc(b, '\'');
+    for (const char *p = s; *p; p++)
+        dra_buf_puts(b, *p == '\'' ? "'\\''" : (char[]){*p, 0});
+    dra_buf_putc(b, '\'');
+}
+
+static void kubectl_claim(dra_buf *b, const char *verb, const json_t *claim)
+{
+    dra_buf_printf(b, "kubectl %s resourceclaim ", verb);
+    q(b, dra_jstr_or(claim, "metadata.name", ""));
+    dra_buf_puts(b, " -n ");
+    q(b, dra_jstr_or(claim, "metadata.namespace", ""));
+}
+
+/* JSON patch text inside single quotes (values are JSON-escaped, then sh-escaped) */
+static void patch_arg(dra_buf *b, json_t *patch)
+{
+    char *s = json_dumps(patch, JSON_COMPACT);
+    dra_buf_puts(b, " --type=json -p '");
+    for (const char *p = s; *p; p++)
+        dra_buf_puts(b, *p == '\'' ? "'\\''" : (char[]){*p, 0});
+    dra_buf_putc(b, '\'');
+    free(s);
+    json_decref(patch);
+}
+
+static char *fix_drop_entry(const json_t *claim, size_t k, const char *uid)
+{
+    dra_buf b = DRA_BUF_INIT;
+    kubectl_claim(&b, "patch", claim);
+    dra_buf_puts(&b, " --subresource=status");
+    char *path = dra_xasprintf("/status/reservedFor/%zu", k), *upath = dra_xasprintf("%s/uid", path);
+    patch_arg(&b, json_pack("[{s:s,s:s,s:s},{s:s,s:s}]", "op", "test", "path", upath, "value", uid, "op", "remove", "path", path));
+    free(path);
+    free(upath);
+    return dra_buf_detach(&b);
+}
+
+static char *fix_deallocate(const json_t *claim)
+{
+    dra_buf b = DRA_BUF_INIT;
+    kubectl_claim(&b, "patch", claim);
+    dra_buf_puts(&b, " --subresource=status");
+    patch_arg(&b, json_pack("[{s:s,s:s,s:s},{s:s,s:s}]", "op", "test", "path", "/metadata/uid", "value",
+                            dra_jstr_or(claim, "metadata.uid", ""), "op", "remove", "path", "/status/allocation"));
+    return dra_buf_detach(&b);
+}
+
+static char *fix_finalizer(const json_t *claim, bool deallocate_first)
+{
+    dra_buf b = DRA_BUF_INIT;
+    if (deallocate_first) {
+        char *d = fix_deallocate(claim);
+        dra_buf_printf(&b, "%s && ", d);
+        free(d);
+    }
+    size_t idx = 0;
+    dra_has_finalizer(claim, DRA_DELETE_PROTECTION_FINALIZER, &idx);
+    kubectl_claim(&b, "patch", claim);
+    char *path = dra_xasprintf("/metadata/finalizers/%zu", idx);
+    patch_arg(&b, json_pack("[{s:s,s:s,s:s},{s:s,s:s}]", "op", "test", "path", path, "value",
+                            DRA_DELETE_PROTECTION_FINALIZER, "op", "remove", "path", path));
+    free(path);
+    return dra_buf_detach(&b);
+}
+
+/* The users must go first; without users the allocation can be cleared. */
+static char *fix_users_or_deallocate(const json_t *claim)
+{
+    json_t *rf = dra_jarr(claim, "status.reservedFor");
+    if (!json_array_size(rf))
+        return fix_deallocate(claim);
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_puts(&b, "kubectl delete pod -n ");
+    q(&b, dra_jstr_or(claim, "metadata.namespace", ""));
+    size_t i;
+    json_t *e;
+    json_array_foreach(rf, i, e) {
+        if (strcmp(dra_jstr_or(e, "resource", ""), "pods") == 0) {
+            dra_buf_putc(&b, ' ');
+            q(&b, dra_jstr_or(e, "name", ""));
+        }
+    }
+    return dra_buf_detach(&b);
+}
+
+static char *fix_tool(const char *cmd, const dra_doctor_opts *o)
+{
+    return dra_xasprintf("%s %s", cmd, o && o->dump ? o->dump : "DUMP");
+}
+
+static char *fix_tool_sh(const char *cmd, const dra_doctor_opts *o)
+{
+    return dra_xasprintf("%s %s | sh", cmd, o && o->dump ? o->dump : "DUMP");
+}
+
+static bool has_allocation(const json_t *claim)
+{
+    json_t *a = dra_jget(claim, "status.allocation");
+    return a && !json_is_null(a);
+}
+
+static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_doctor_opts *o, dra_findings *out)
+{
+    const json_t *claim = co->json;
+    const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
+    size_t i;
+    json_t *e;
+    size_t users = 0;
+    json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, e) {
+        users++;
+        if (*dra_jstr_or(e, "apiGroup", "") || strcmp(dra_jstr_or(e, "resource", ""), "pods") != 0 || !c->n[DRA_KIND_POD])
+            continue;
+        const char *pn = dra_jstr_or(e, "name", ""), *uid = dra_jstr_or(e, "uid", "");
+        const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
+        char *problem = NULL;
+        if (!pod)
+            problem = dra_xasprintf("reservedFor names pod %s (uid %s) which does not exist", pn, uid);
+        else if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), uid) != 0)
+            problem = dra_xasprintf("reservedFor names pod %s (uid %s) which was replaced (uid now %s)", pn, uid,
+                                    dra_jstr_or(pod->json, "metadata.uid", ""));
+        else if (dra_pod_is_done(pod->json))
+            problem = dra_xasprintf("reservedFor names pod %s which is done (%s)", pn,
+                                    dra_jstr_or(pod->json, "status.phase", "deleted before scheduling"));
+        if (problem)
+            add(out, claim, problem, fix_drop_entry(claim, i, uid));
+    }
+    if (dra_obj_deleting(claim) && users == 0 && dra_has_finalizer(claim, DRA_DELETE_PROTECTION_FINALIZER, NULL))
+        add(out, claim,
+            dra_xasprintf("is being deleted since %s but the finalizer " DRA_DELETE_PROTECTION_FINALIZER " holds it without users",
+                          dra_jstr_or(claim, "metadata.deletionTimestamp", "?")),
+            fix_finalizer(claim, has_allocation(claim)));
+
+    if (has_allocation(claim)) {
+        json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), i, e) {
+            const char *d = dra_jstr_or(e, "driver", ""), *p = dra_jstr_or(e, "pool", ""), *v = dra_jstr_or(e, "device", "");
+            if (c->n[DRA_KIND_RESOURCE_SLICE]) {
+                bool pool_known;
+                bool published = dra_evict_device_published(c, d, p, v, &pool_known);
+                if (!pool_known)
+                    add(out, claim, dra_xasprintf("is allocated device %s/%s/%s from pool %s/%s which has no ResourceSlices", d, p, v, d, p),
+                        fix_users_or_deallocate(claim));
+                else if (!published)
+                    add(out, claim, dra_xasprintf("is allocated device %s/%s/%s which the newest generation of its pool no longer publishes", d, p, v),
+                        fix_users_or_deallocate(claim));
+            }
+            dra_evict_opts eo = {.now = o ? o->now : 0, .features = o ? o->features : NULL};
+            dra_taint_src srcs[8];
+            size_t n = dra_evict_device_taints(c, &eo, d, p, v, srcs, 8);
+            for (size_t k = 0; k < n && k < 8; k++) {
+                char *t = dra_taint_string(srcs[k].taint), *s = dra_taint_src_string(&srcs[k]);
+                add(out, claim, dra_xasprintf("device %s/%s/%s has NoExecute taint %s (%s)", d, p, v, t, s),
+                    fix_tool("dra-evict", o));
+                free(t);
+                free(s);
+            }
+        }
+        const char *node = dra_allocation_node(claim);
+        if (c->n[DRA_KIND_NODE] && node && strcmp(node, "*") != 0 && !dra_cluster_find(c, DRA_KIND_NODE, NULL, node))
+            add(out, claim, dra_xasprintf("is allocated on node %s which does not exist", node), fix_users_or_deallocate(claim));
+    }
+
+    const json_t *owner = dra_owning_pod_ref(claim);
+    json_t *ann = dra_jget(claim, "metadata.annotations");
+    const char *pcn = json_string_value(json_object_get(ann, DRA_POD_CLAIM_NAME_ANNOTATION));
+    dra_buf fix = DRA_BUF_INIT;
+    kubectl_claim(&fix, "delete", claim);
+    if (pcn && !owner) {
+        add(out, claim, dra_xasprintf("was generated for pod claim %s but has no owning pod", pcn), dra_buf_detach(&fix));
+    } else if (owner && c->n[DRA_KIND_POD] && !dra_obj_deleting(claim)) {
+        const char *pn = dra_jstr_or(owner, "name", "");
+        const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
+        if (!pod)
+            add(out, claim, dra_xasprintf("is owned by pod %s which does not exist", pn), dra_buf_detach(&fix));
+    }
+    dra_buf_free(&fix);
+}
+
+static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_opts *o, dra_findings *out)
+{
+    const json_t *pod = po->json;
+    if (dra_pod_is_done(pod) || dra_obj_deleting(pod))
+        return;
+    const char *ns = dra_jstr_or(pod, "metadata.namespace", "");
+    size_t i;
+    json_t *pc;
+    json_array_foreach(dra_jarr(pod, "spec.resourceClaims"), i, pc) {
+        const char *name, *pcn = dra_jstr_or(pc, "name", "");
+        bool check;
+        dra_podclaim_state st = dra_pod_claim_name(pod, pc, &name, &check);
+        if (st == DRA_PODCLAIM_NOT_NEEDED)
+            continue;
+        if (st != DRA_PODCLAIM_NAMED) {
+            char *m = dra_pod_claim_name_error(pod, pc, st);
+            add(out, pod, dra_xasprintf("pod claim %s: %s", pcn, m),
+                st == DRA_PODCLAIM_NOT_CREATED ? fix_tool_sh("dra-claim generate --patch=kubectl", o) : dra_xstrdup("kubectl edit pod"));
+            free(m);
+            continue;
+        }
+        const dra_obj *co = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, ns, name);
+        if (!co) {
+            add(out, pod, dra_xasprintf("pod claim %s references ResourceClaim %s which does not exist", pcn, name),
+                check ? fix_tool_sh("dra-claim generate --patch=kubectl", o)
+                      : dra_xasprintf("kubectl create -n %s -f <ResourceClaim %s>", ns, name));
+            continue;
+        }
+        if (check) {
+            char *why = dra_claim_is_for_pod(pod, co->json);
+            if (why) {
+                const json_t *ref = dra_controller_ref(co->json);
+                add(out, pod,
+                    dra_xasprintf("pod claim %s: %s (owner: %s %s)", pcn, why, ref ? dra_jstr_or(ref, "kind", "?") : "none",
+                                  ref ? dra_jstr_or(ref, "name", "?") : "-"),
+                    fix_tool_sh("dra-claim generate --patch=kubectl", o));
+                free(why);
+            }
+        }
+    }
+}
+
+void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings *out)
+{
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
+        check_claim(c, c->of[DRA_KIND_RESOURCE_CLAIM][i], opts, out);
+    for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++)
+        check_pod(c, c->of[DRA_KIND_POD][i], opts, out);
+}
+
+dra_err *dra_findings_write(FILE *f, const dra_findings *fs)
+{
+    for (size_t i = 0; i < fs->n; i++)
+        if (fprintf(f, "%s: %s; fix: %s\n", fs->v[i].object, fs->v[i].problem, fs->v[i].fix) < 0)
+            return dra_err_new(DRA_EXIT_RUNTIME, "write error");
+    return NULL;
+}
+
+/* ---- status ---- */
+
+const char *dra_allocation_node(const json_t *claim)
+{
+    json_t *ns = dra_jget(claim, "status.allocation.nodeSelector");
+    if (!ns || json_is_null(ns))
+        return "*";
+    json_t *terms = dra_jarr(ns, "nodeSelectorTerms");
+    if (json_array_size(terms) != 1)
+        return NULL;
+    json_t *t = json_array_get(terms, 0);
+    static const char *const lists[] = {"matchFields", "matchExpressions"};
+    for (int l = 0; l < 2; l++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(dra_jarr(t, lists[l]), i, r) {
+            const char *key = dra_jstr_or(r, "key", "");
+            json_t *vals = dra_jarr(r, "values");
+            if (strcmp(dra_jstr_or(r, "operator", ""), "In") == 0 && json_array_size(vals) == 1 &&
+                (strcmp(key, "metadata.name") == 0 || strcmp(key, "kubernetes.io/hostname") == 0))
+                return json_string_value(json_array_get(vals, 0));
+        }
+    }
+    return NULL;
+}
+
+json_t *dra_claim_status_rows(const dra_cluster *c)
+{
+    json_t *rows = json_array();
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
+        const json_t *claim = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
+        json_t *rf = dra_jarr(claim, "status.reservedFor");
+        const char *state = dra_obj_deleting(claim) ? "deleting"
+                            : json_array_size(rf)   ? "reserved"
+                            : has_allocation(claim) ? "allocated"
+                                                    : "pending";
+        json_t *devs = json_array();
+        size_t j;
+        json_t *r;
+        json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), j, r) {
+            json_array_append_new(devs, json_pack("{s:s,s:s,s:s,s:s}", "request", dra_jstr_or(r, "request", ""), "driver",
+                                                  dra_jstr_or(r, "driver", ""), "pool", dra_jstr_or(r, "pool", ""), "device",
+                                                  dra_jstr_or(r, "device", "")));
+        }
+        json_t *users = json_array();
+        json_array_foreach(rf, j, r) {
+            json_t *u = json_pack("{s:s,s:s,s:s}", "resource", dra_jstr_or(r, "resource", ""), "name", dra_jstr_or(r, "name", ""),
+                                  "uid", dra_jstr_or(r, "uid", ""));
+            if (*dra_jstr_or(r, "apiGroup", ""))
+                json_object_set_new(u, "apiGroup", json_string(dra_jstr(r, "apiGroup")));
+            json_array_append_new(users, u);
+        }
+        const char *node = has_allocation(claim) ? dra_allocation_node(claim) : NULL;
+        json_t *row = json_pack("{s:s,s:s,s:{s:s,s:s},s:s,s:o,s:o,s:o}", "apiVersion", "dra-tools/v1alpha1", "kind",
+                                "ClaimStatus", "metadata", "namespace", dra_jstr_or(claim, "metadata.namespace", ""), "name",
+                                dra_jstr_or(claim, "metadata.name", ""), "state", state, "devices", devs, "node",
+                                node ? json_string(node) : (has_allocation(claim) ? json_string("<selector>") : json_null()),
+                                "users", users);
+        json_array_append_new(rows, row);
+    }
+    return rows;
+}
+
+dra_err *dra_table_write(FILE *f, const char *const *cells, size_t nrows, size_t ncols)
+{
+    size_t *w = dra_xcalloc(ncols, sizeof *w);
+    for (size_t r = 0; r < nrows; r++)
+        for (size_t k = 0; k < ncols; k++) {
+            const char *s = cells[r * ncols + k] ? cells[r * ncols + k] : "-";
+            if (strlen(s) > w[k])
+                w[k] = strlen(s);
+        }
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t r = 0; r < nrows; r++) {
+        for (size_t k = 0; k < ncols; k++) {
+            const char *s = cells[r * ncols + k] ? cells[r * ncols + k] : "-";
+            if (k + 1 < ncols)
+                dra_buf_printf(&b, "%-*s   ", (int)w[k], s);
+            else
+                dra_buf_puts(&b, s);
+        }
+        dra_buf_putc(&b, '\n');
+    }
+    free(w);
+    dra_err *e = NULL;
+    if (b.len && fwrite(b.data, 1, b.len, f) != b.len)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "write error");
+    dra_buf_free(&b);
+    return e;
+}
+
+dra_err *dra_claim_status_table(FILE *f, const json_t *rows)
+{
+    size_t n = json_array_size(rows), ncols = 6;
+    char **cells = dra_xcalloc((n + 1) * ncols, sizeof *cells);
+    static const char *const hdr[] = {"NAMESPACE", "NAME", "STATE", "DEVICES", "NODE", "USERS"};
+    for (size_t k = 0; k < ncols; k++)
+        cells[k] = dra_xstrdup(hdr[k]);
+    size_t i;
+    json_t *row;
+    json_array_foreach(rows, i, row) {
+        char **c = &cells[(i + 1) * ncols];
+        c[0] = dra_xstrdup(dra_jstr_or(row, "metadata.namespace", ""));
+        c[1] = dra_xstrdup(dra_jstr_or(row, "metadata.name", ""));
+        c[2] = dra_xstrdup(dra_jstr_or(row, "state", ""));
+        dra_buf b = DRA_BUF_INIT;
+        size_t j;
+        json_t *d;
+        json_array_foreach(dra_jarr(row, "devices"), j, d) {
+            dra_buf_printf(&b, "%s%s/%s/%s", j ? "," : "", dra_jstr_or(d, "driver", ""), dra_jstr_or(d, "pool", ""),
+                           dra_jstr_or(d, "device", ""));
+        }
+        c[3] = b.len ? dra_buf_detach(&b) : NULL;
+        c[4] = dra_jstr(row, "node") ? dra_xstrdup(dra_jstr(row, "node")) : NULL;
+        json_array_foreach(dra_jarr(row, "users"), j, d) {
+            const char *res = dra_jstr_or(d, "resource", "");
+            dra_buf_printf(&b, "%s%s%s", j ? "," : "", strcmp(res, "pods") == 0 ? "" : res, strcmp(res, "pods") == 0 ? "" : "/");
+            dra_buf_puts(&b, dra_jstr_or(d, "name", ""));
+        }
+        c[5] = b.len ? dra_buf_detach(&b) : NULL;
+        dra_buf_free(&b);
+    }
+    dra_err *e = dra_table_write(f, (const char *const *)cells, n + 1, ncols);
+    for (size_t k = 0; k < (n + 1) * ncols; k++)
+        free(cells[k]);
+    free(cells);
+    return e;
+}

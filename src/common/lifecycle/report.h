@@ -1,0 +1,68 @@
+/* Read-only views of a cluster dump: `dra-claim doctor` findings and the
+ * `dra-claim status` table.
+ *
+ * Ownership: dra_findings owns its strings (dra_findings_free); the status
+ * rows are JSON objects the caller decrefs.  The cluster is only read.
+ */
+#ifndef DRA_LIFECYCLE_REPORT_H
+#define DRA_LIFECYCLE_REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "../base/error.h"
+#include "../model/features.h"
+#include "cluster.h"
+
+typedef struct dra_finding {
+    char *object;  /* "ResourceClaim/ns/name", "Pod/ns/name" */
+    char *problem; /* one line */
+    char *fix;     /* one shell command line */
+} dra_finding;
+
+typedef struct dra_findings {
+    dra_finding *v;
+    size_t n, cap;
+} dra_findings;
+
+#define DRA_FINDINGS_INIT {0, 0, 0}
+
+void dra_findings_free(dra_findings *f);
+
+typedef struct dra_doctor_opts {
+    const char *dump;             /* how fixes that rerun a tool name the input ("dump.yaml"); NULL: "DUMP" */
+    const dra_features *features; /* NULL: defaults */
+    int64_t now;                  /* for taint rules' view; ns since the epoch */
+} dra_doctor_opts;
+
+/* Every stuck or suspicious claim and pod, in input order (claims, then pods):
+ * reservedFor naming missing, replaced or done pods; deleting claims held by
+ * the finalizer without users; allocations from pools, devices or nodes that
+ * are gone (checked only when the dump has slices / nodes); devices with
+ * NoExecute taints; generated claims without an owning pod; pods referring to
+ * claims that are missing, not created yet or owned by another pod. */
+void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings *out);
+
+/* "OBJECT: problem; fix: command" lines. */
+dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
+
+/* One status row per claim (input order):
+ *   {"apiVersion":"dra-tools/v1alpha1","kind":"ClaimStatus","metadata":{"namespace","name"},
+ *    "state":"pending|allocated|reserved|deleting",
+ *    "devices":[{"request","driver","pool","device"}], "node": NAME | "*" (any node) | null,
+ *    "users":[{"resource","name","uid"}]}
+ * Returns a new array (caller decrefs). */
+json_t *dra_claim_status_rows(const dra_cluster *c);
+/* The table: NAMESPACE NAME STATE DEVICES NODE USERS. */
+dra_err *dra_claim_status_table(FILE *f, const json_t *rows);
+
+/* The node an allocation is pinned to (nodeSelector matchFields metadata.name
+ * or kubernetes.io/hostname In [one value]); "*" without nodeSelector; NULL
+ * for other selectors.  Borrowed from the claim. */
+const char *dra_allocation_node(const json_t *claim);
+
+/* Print a table: rows of cells (NULL cells print "-"), columns padded with
+ * three spaces like kubectl.  cells is nrows*ncols, row 0 is the header. */
+dra_err *dra_table_write(FILE *f, const char *const *cells, size_t nrows, size_t ncols);
+
+#endif

@@ -1,0 +1,35 @@
+/* Conversion of older resource.k8s.io versions to v1, in place.
+ *
+ *  - v1beta2: already in v1's shape (flattened devices, `exactly` /
+ *    `firstAvailable` requests); only apiVersion changes.
+ *  - v1beta1: ResourceSlice devices carry their fields under `basic`, which
+ *    is flattened into the device; ResourceClaim(Template) requests carry
+ *    deviceClassName/selectors/allocationMode/count/adminAccess/tolerations/
+ *    capacity directly and are nested under `exactly`.  As upstream, a
+ *    request without firstAvailable always gets `exactly` (v1beta1 defaults
+ *    allocationMode before converting), and a request with firstAvailable
+ *    gets `exactly` too when any of those fields is set, which validation
+ *    then rejects as "multiple fields are set".
+ *    Sources: pkg/apis/resource/v1beta1/conversion.go, defaults.go.
+ *  - v1alpha3 DeviceTaintRule: same shape; the selector fields removed in
+ *    1.35 (deviceClassName, selectors) are rejected.
+ * Status (allocation results, device status) has the same shape in every
+ * version and is left as is.  Key order is kept; moved keys take the place
+ * of the key they replace.
+ *
+ * On success apiVersion is "resource.k8s.io/v1" (core objects are
+ * untouched).  Errors are field errors (names.h style) for fields that do not
+ * exist in the source version; the object may be partly converted then.
+ * The caller owns the returned chain.
+ */
+#ifndef DRA_MODEL_CONVERT_H
+#define DRA_MODEL_CONVERT_H
+
+#include <jansson.h>
+
+#include "../base/error.h"
+#include "kinds.h"
+
+dra_err *dra_convert_to_v1(json_t *obj, dra_kind kind, dra_apiver from);
+
+#endif

@@ -1,0 +1,99 @@
+/* Defaulting; see defaults.h. */
+#include "defaults.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+const char *dra_format_rfc3339(int64_t unix_seconds, char *buf, size_t size)
+{
+    time_t t = (time_t)unix_seconds;
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+        snprintf(buf, size, "1970-01-01T00:00:00Z");
+    return buf;
+}
+
+static bool empty_string_or_absent(const json_t *x)
+{
+    return !x || json_is_null(x) || (json_is_string(x) && json_string_length(x) == 0);
+}
+
+static void default_tolerations(json_t *parent)
+{
+    json_t *tols = json_object_get(parent, "tolerations");
+    for (size_t i = 0; json_is_array(tols) && i < json_array_size(tols); i++) {
+        json_t *t = json_array_get(tols, i);
+        if (json_is_object(t) && empty_string_or_absent(json_object_get(t, "operator")))
+            json_object_set_new(t, "operator", json_string("Equal"));
+    }
+}
+
+static void default_request(json_t *r)
+{
+    if (!json_is_object(r))
+        return;
+    json_t *mode = json_object_get(r, "allocationMode");
+    if (empty_string_or_absent(mode))
+        json_object_set_new(r, "allocationMode", json_string("ExactCount"));
+    mode = json_object_get(r, "allocationMode");
+    if (json_is_string(mode) && strcmp(json_string_value(mode), "ExactCount") == 0) {
+        json_t *count = json_object_get(r, "count");
+        if (!count || json_is_null(count) || (json_is_integer(count) && json_integer_value(count) == 0))
+            json_object_set_new(r, "count", json_integer(1));
+    }
+    default_tolerations(r);
+}
+
+static void default_claim_spec(json_t *spec)
+{
+    json_t *requests = json_object_get(json_object_get(spec, "devices"), "requests");
+    for (size_t i = 0; json_is_array(requests) && i < json_array_size(requests); i++) {
+        json_t *r = json_array_get(requests, i);
+        json_t *exactly = json_object_get(r, "exactly");
+        if (json_is_object(exactly))
+            default_request(exactly);
+        json_t *fa = json_object_get(r, "firstAvailable");
+        for (size_t j = 0; json_is_array(fa) && j < json_array_size(fa); j++)
+            default_request(json_array_get(fa, j));
+    }
+}
+
+static void default_taint(json_t *taint, const char *now)
+{
+    if (json_is_object(taint) && (!json_object_get(taint, "timeAdded") || json_is_null(json_object_get(taint, "timeAdded"))))
+        json_object_set_new(taint, "timeAdded", json_string(now));
+}
+
+void dra_default_object(json_t *obj, dra_kind kind, int64_t now)
+{
+    char ts[32];
+    dra_format_rfc3339(now, ts, sizeof ts);
+    json_t *spec = json_object_get(obj, "spec");
+    switch (kind) {
+    case DRA_KIND_RESOURCE_CLAIM: {
+        default_claim_spec(spec);
+        json_t *results = json_object_get(json_object_get(json_object_get(json_object_get(obj, "status"), "allocation"), "devices"), "results");
+        for (size_t i = 0; json_is_array(results) && i < json_array_size(results); i++)
+            default_tolerations(json_array_get(results, i));
+        break;
+    }
+    case DRA_KIND_RESOURCE_CLAIM_TEMPLATE:
+        default_claim_spec(json_object_get(spec, "spec"));
+        break;
+    case DRA_KIND_RESOURCE_SLICE: {
+        json_t *devices = json_object_get(spec, "devices");
+        for (size_t i = 0; json_is_array(devices) && i < json_array_size(devices); i++) {
+            json_t *taints = json_object_get(json_array_get(devices, i), "taints");
+            for (size_t j = 0; json_is_array(taints) && j < json_array_size(taints); j++)
+                default_taint(json_array_get(taints, j), ts);
+        }
+        break;
+    }
+    case DRA_KIND_DEVICE_TAINT_RULE:
+        default_taint(json_object_get(spec, "taint"), ts);
+        break;
+    default:
+        break;
+    }
+}

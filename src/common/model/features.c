@@ -1,0 +1,173 @@
+/* Feature gates; see features.h.  Parser behaviour and messages follow
+ * k8s.io/component-base/featuregate/feature_gate.go (Set / SetFromMap). */
+#include "features.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+
+static const struct gate {
+    const char *name;
+    bool def;
+    bool locked;
+    dra_feature_stage stage;
+} gates[DRA_FEATURE_COUNT] = {
+    /* dra.md §0, column 1.37. */
+    [DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION] = {"DynamicResourceAllocation", true, true, DRA_STAGE_GA},
+    [DRA_FEATURE_ADMIN_ACCESS] = {"DRAAdminAccess", true, false, DRA_STAGE_GA},
+    [DRA_FEATURE_PRIORITIZED_LIST] = {"DRAPrioritizedList", true, true, DRA_STAGE_GA},
+    [DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS] = {"DRAResourceClaimDeviceStatus", true, false, DRA_STAGE_GA},
+    [DRA_FEATURE_DEVICE_TAINTS] = {"DRADeviceTaints", true, false, DRA_STAGE_GA},
+    [DRA_FEATURE_DEVICE_TAINT_RULES] = {"DRADeviceTaintRules", true, false, DRA_STAGE_GA},
+    [DRA_FEATURE_PARTITIONABLE_DEVICES] = {"DRAPartitionableDevices", true, false, DRA_STAGE_BETA},
+    [DRA_FEATURE_CONSUMABLE_CAPACITY] = {"DRAConsumableCapacity", true, false, DRA_STAGE_BETA},
+    [DRA_FEATURE_DEVICE_BINDING_CONDITIONS] = {"DRADeviceBindingConditions", true, false, DRA_STAGE_BETA},
+    [DRA_FEATURE_EXTENDED_RESOURCE] = {"DRAExtendedResource", true, false, DRA_STAGE_GA},
+    /* Last listed as beta-on (1.35); kept known so old command lines still parse. */
+    [DRA_FEATURE_SCHEDULER_FILTER_TIMEOUT] = {"DRASchedulerFilterTimeout", true, false, DRA_STAGE_BETA},
+    [DRA_FEATURE_LIST_TYPE_ATTRIBUTES] = {"DRAListTypeAttributes", false, false, DRA_STAGE_ALPHA},
+    [DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES] = {"DRANodeAllocatableResources", false, false, DRA_STAGE_ALPHA},
+    [DRA_FEATURE_OPTIONAL_NODE_OPERATIONS] = {"DRAOptionalNodeOperations", false, false, DRA_STAGE_ALPHA},
+    [DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE] = {"DRAFractionalCapacityRange", false, false, DRA_STAGE_ALPHA},
+    [DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE] = {"DRAPartitionableDevicesType", false, false, DRA_STAGE_ALPHA},
+    /* dra-corrections.md E5-9 (PodGroup consumers). */
+    [DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = {"DRAWorkloadResourceClaims", false, false, DRA_STAGE_ALPHA},
+};
+
+void dra_features_default(dra_features *f)
+{
+    for (int i = 0; i < DRA_FEATURE_COUNT; i++)
+        f->on[i] = gates[i].def;
+}
+
+bool dra_feature_enabled(const dra_features *f, dra_feature id)
+{
+    if ((unsigned)id >= DRA_FEATURE_COUNT)
+        return false;
+    return f ? f->on[id] : gates[id].def;
+}
+
+const char *dra_feature_name(dra_feature id)
+{
+    return (unsigned)id < DRA_FEATURE_COUNT ? gates[id].name : "?";
+}
+
+bool dra_feature_default(dra_feature id)
+{
+    return (unsigned)id < DRA_FEATURE_COUNT && gates[id].def;
+}
+
+bool dra_feature_locked(dra_feature id)
+{
+    return (unsigned)id < DRA_FEATURE_COUNT && gates[id].locked;
+}
+
+dra_feature_stage dra_feature_stage_of(dra_feature id)
+{
+    return (unsigned)id < DRA_FEATURE_COUNT ? gates[id].stage : DRA_STAGE_ALPHA;
+}
+
+bool dra_feature_lookup(const char *name, dra_feature *out)
+{
+    for (int i = 0; i < DRA_FEATURE_COUNT; i++) {
+        if (strcmp(gates[i].name, name) == 0) {
+            *out = (dra_feature)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static dra_err *locked_err(dra_feature id, bool on)
+{
+    return dra_err_new(DRA_EXIT_INPUT, "cannot set feature gate %s to %s, feature is locked to %s", gates[id].name,
+                       on ? "true" : "false", gates[id].def ? "true" : "false");
+}
+
+dra_err *dra_features_set(dra_features *f, dra_feature id, bool on)
+{
+    if ((unsigned)id >= DRA_FEATURE_COUNT)
+        return dra_err_new(DRA_EXIT_INPUT, "unrecognized feature gate: %d", (int)id);
+    if (gates[id].locked && on != gates[id].def)
+        return locked_err(id, on);
+    f->on[id] = on;
+    return NULL;
+}
+
+/* strconv.ParseBool */
+static bool parse_bool(const char *s, bool *out)
+{
+    static const char *const yes[] = {"1", "t", "T", "TRUE", "true", "True"};
+    static const char *const no[] = {"0", "f", "F", "FALSE", "false", "False"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+        if (strcmp(s, yes[i]) == 0) {
+            *out = true;
+            return true;
+        }
+        if (strcmp(s, no[i]) == 0) {
+            *out = false;
+            return true;
+        }
+    }
+    return false;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r' ||
+                 s[n - 1] == '\v' || s[n - 1] == '\f'))
+        s[--n] = '\0';
+    return s;
+}
+
+static dra_err *apply_one(dra_features *f, const char *key, bool on)
+{
+    if (strcmp(key, "AllAlpha") == 0 || strcmp(key, "AllBeta") == 0) {
+        dra_feature_stage stage = key[3] == 'A' ? DRA_STAGE_ALPHA : DRA_STAGE_BETA;
+        for (int i = 0; i < DRA_FEATURE_COUNT; i++)
+            if (gates[i].stage == stage && !gates[i].locked)
+                f->on[i] = on;
+        return NULL;
+    }
+    dra_feature id;
+    if (!dra_feature_lookup(key, &id))
+        return dra_err_new(DRA_EXIT_INPUT, "unrecognized feature gate: %s", key);
+    return dra_features_set(f, id, on);
+}
+
+dra_err *dra_features_parse(dra_features *f, const char *spec)
+{
+    dra_features work = *f;
+    char *copy = dra_xstrdup(spec ? spec : "");
+    dra_err *err = NULL;
+    char *save = NULL;
+    /* Like strings.Split(value, ","): empty items are skipped. */
+    for (char *item = strtok_r(copy, ",", &save); item && !err; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        if (!eq) {
+            char *k = trim(item);
+            if (*k == '\0')
+                continue;
+            err = dra_err_new(DRA_EXIT_INPUT, "missing bool value for %s", k);
+            break;
+        }
+        *eq = '\0';
+        char *k = trim(item);
+        char *v = trim(eq + 1);
+        bool on;
+        if (!parse_bool(v, &on)) {
+            err = dra_err_new(DRA_EXIT_INPUT,
+                              "invalid value of %s=%s, err: strconv.ParseBool: parsing \"%s\": invalid syntax", k, v, v);
+            break;
+        }
+        err = apply_one(&work, k, on);
+    }
+    free(copy);
+    if (!err)
+        *f = work;
+    return err;
+}

@@ -1,0 +1,115 @@
+/* Kind recognition; see kinds.h. */
+#include "kinds.h"
+
+#include <string.h>
+
+static const char *const kind_names[DRA_KIND_COUNT] = {
+    [DRA_KIND_UNKNOWN] = "",
+    [DRA_KIND_DEVICE_CLASS] = "DeviceClass",
+    [DRA_KIND_RESOURCE_SLICE] = "ResourceSlice",
+    [DRA_KIND_RESOURCE_CLAIM] = "ResourceClaim",
+    [DRA_KIND_RESOURCE_CLAIM_TEMPLATE] = "ResourceClaimTemplate",
+    [DRA_KIND_DEVICE_TAINT_RULE] = "DeviceTaintRule",
+    [DRA_KIND_NODE] = "Node",
+    [DRA_KIND_POD] = "Pod",
+    [DRA_KIND_NAMESPACE] = "Namespace",
+};
+
+static const char *const apiver_names[] = {
+    [DRA_APIVER_UNKNOWN] = "",
+    [DRA_APIVER_RESOURCE_V1] = "resource.k8s.io/v1",
+    [DRA_APIVER_RESOURCE_V1BETA2] = "resource.k8s.io/v1beta2",
+    [DRA_APIVER_RESOURCE_V1BETA1] = "resource.k8s.io/v1beta1",
+    [DRA_APIVER_RESOURCE_V1ALPHA3] = "resource.k8s.io/v1alpha3",
+    [DRA_APIVER_CORE_V1] = "v1",
+};
+
+#define UNKNOWN_PREFIX "no matches for kind "
+
+const char *dra_kind_name(dra_kind k)
+{
+    return (unsigned)k < DRA_KIND_COUNT ? kind_names[k] : "";
+}
+
+const char *dra_apiver_name(dra_apiver v)
+{
+    return (unsigned)v <= DRA_APIVER_CORE_V1 ? apiver_names[v] : "";
+}
+
+dra_kind dra_kind_from_name(const char *kind)
+{
+    for (int i = 1; i < DRA_KIND_COUNT; i++)
+        if (strcmp(kind_names[i], kind) == 0)
+            return (dra_kind)i;
+    return DRA_KIND_UNKNOWN;
+}
+
+bool dra_kind_namespaced(dra_kind k)
+{
+    return k == DRA_KIND_RESOURCE_CLAIM || k == DRA_KIND_RESOURCE_CLAIM_TEMPLATE || k == DRA_KIND_POD;
+}
+
+bool dra_kind_is_resource(dra_kind k)
+{
+    return k >= DRA_KIND_DEVICE_CLASS && k <= DRA_KIND_DEVICE_TAINT_RULE;
+}
+
+bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dra_apiver *vp)
+{
+    dra_apiver v = DRA_APIVER_UNKNOWN;
+    for (int i = 1; i <= DRA_APIVER_CORE_V1; i++)
+        if (strcmp(apiver_names[i], api_version) == 0)
+            v = (dra_apiver)i;
+    dra_kind k = dra_kind_from_name(kind);
+    bool ok;
+    switch (k) {
+    case DRA_KIND_DEVICE_CLASS:
+    case DRA_KIND_RESOURCE_SLICE:
+    case DRA_KIND_RESOURCE_CLAIM:
+    case DRA_KIND_RESOURCE_CLAIM_TEMPLATE:
+        ok = v == DRA_APIVER_RESOURCE_V1 || v == DRA_APIVER_RESOURCE_V1BETA1 || v == DRA_APIVER_RESOURCE_V1BETA2;
+        break;
+    case DRA_KIND_DEVICE_TAINT_RULE:
+        ok = v == DRA_APIVER_RESOURCE_V1 || v == DRA_APIVER_RESOURCE_V1BETA2 || v == DRA_APIVER_RESOURCE_V1ALPHA3;
+        break;
+    case DRA_KIND_NODE:
+    case DRA_KIND_POD:
+    case DRA_KIND_NAMESPACE:
+        ok = v == DRA_APIVER_CORE_V1;
+        break;
+    default:
+        ok = false;
+    }
+    if (!ok)
+        return false;
+    if (kp)
+        *kp = k;
+    if (vp)
+        *vp = v;
+    return true;
+}
+
+dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v)
+{
+    if (k)
+        *k = DRA_KIND_UNKNOWN;
+    if (v)
+        *v = DRA_APIVER_UNKNOWN;
+    const json_t *av = json_object_get(obj, "apiVersion");
+    const json_t *kd = json_object_get(obj, "kind");
+    if (!json_is_string(av) || json_string_length(av) == 0)
+        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: object has no apiVersion"), "apiVersion");
+    if (!json_is_string(kd) || json_string_length(kd) == 0)
+        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: object has no kind"), "kind");
+    const char *avs = json_string_value(av), *kds = json_string_value(kd);
+    /* Embedded NULs can never match a known name. */
+    if (strlen(avs) == json_string_length(av) && strlen(kds) == json_string_length(kd) &&
+        dra_kind_lookup(avs, kds, k, v))
+        return NULL;
+    return dra_err_field(dra_err_new(DRA_EXIT_INPUT, UNKNOWN_PREFIX "\"%s\" in version \"%s\"", kds, avs), "kind");
+}
+
+bool dra_kind_unknown_err(const dra_err *e)
+{
+    return e && e->msg && strncmp(e->msg, UNKNOWN_PREFIX, sizeof UNKNOWN_PREFIX - 1) == 0;
+}

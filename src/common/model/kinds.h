@@ -1,0 +1,62 @@
+/* Object kinds the tools understand, recognised from apiVersion and kind.
+ *
+ *   resource.k8s.io/{v1,v1beta1,v1beta2}  DeviceClass, ResourceSlice,
+ *                                          ResourceClaim, ResourceClaimTemplate
+ *   resource.k8s.io/{v1alpha3,v1beta2,v1} DeviceTaintRule
+ *   v1                                     Node, Pod, Namespace
+ *
+ * dra_kind_of() reports a missing or non-string apiVersion/kind and unknown
+ * combinations as errors; tools decide whether to skip unknown kinds
+ * (dra_kind_unknown_err tells the two apart).  No heap memory except the
+ * returned errors (caller frees).
+ */
+#ifndef DRA_MODEL_KINDS_H
+#define DRA_MODEL_KINDS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "../base/error.h"
+
+typedef enum {
+    DRA_KIND_UNKNOWN = 0,
+    DRA_KIND_DEVICE_CLASS,
+    DRA_KIND_RESOURCE_SLICE,
+    DRA_KIND_RESOURCE_CLAIM,
+    DRA_KIND_RESOURCE_CLAIM_TEMPLATE,
+    DRA_KIND_DEVICE_TAINT_RULE,
+    DRA_KIND_NODE,
+    DRA_KIND_POD,
+    DRA_KIND_NAMESPACE,
+    DRA_KIND_COUNT
+} dra_kind;
+
+typedef enum {
+    DRA_APIVER_UNKNOWN = 0,
+    DRA_APIVER_RESOURCE_V1,       /* resource.k8s.io/v1 */
+    DRA_APIVER_RESOURCE_V1BETA2,  /* resource.k8s.io/v1beta2 */
+    DRA_APIVER_RESOURCE_V1BETA1,  /* resource.k8s.io/v1beta1 */
+    DRA_APIVER_RESOURCE_V1ALPHA3, /* resource.k8s.io/v1alpha3 */
+    DRA_APIVER_CORE_V1,           /* v1 */
+} dra_apiver;
+
+#define DRA_RESOURCE_V1 "resource.k8s.io/v1"
+
+/* Recognise a combination; false when unknown. */
+bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *k, dra_apiver *v);
+
+/* From an object's apiVersion/kind.  Errors (DRA_EXIT_INPUT, field set):
+ *   apiVersion: Required value: object has no apiVersion
+ *   kind: Required value: object has no kind
+ *   kind: no matches for kind "X" in version "Y"   (unknown; see below) */
+dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v);
+/* True when e came from dra_kind_of for a well-formed but unknown kind. */
+bool dra_kind_unknown_err(const dra_err *e);
+
+const char *dra_kind_name(dra_kind k);          /* "ResourceSlice"; "" for unknown */
+const char *dra_apiver_name(dra_apiver v);      /* "resource.k8s.io/v1beta1" */
+bool dra_kind_namespaced(dra_kind k);           /* ResourceClaim(Template), Pod */
+bool dra_kind_is_resource(dra_kind k);          /* in group resource.k8s.io */
+dra_kind dra_kind_from_name(const char *kind);  /* by kind alone, any version */
+
+#endif

@@ -1,0 +1,214 @@
+/* Load pipeline; see load.h. */
+#include "load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+#include "defaults.h"
+
+struct dra_model_entry {
+    char *key; /* "<kind>\x1f<ns>\x1f<name>", NULL = free slot */
+    uint64_t hash;
+    const dra_obj *obj;
+};
+
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static char *make_key(dra_kind kind, const char *ns, const char *name)
+{
+    return dra_xasprintf("%d\x1f%s\x1f%s", (int)kind, dra_kind_namespaced(kind) && ns ? ns : "", name);
+}
+
+static dra_model_entry *slot(const dra_model *m, const char *key, uint64_t h)
+{
+    if (!m->table_cap)
+        return NULL;
+    size_t mask = m->table_cap - 1;
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        dra_model_entry *e = &m->table[i];
+        if (!e->key || (e->hash == h && strcmp(e->key, key) == 0))
+            return e;
+    }
+}
+
+static void grow(dra_model *m)
+{
+    size_t old_cap = m->table_cap;
+    dra_model_entry *old = m->table;
+    m->table_cap = old_cap ? old_cap * 2 : 64;
+    m->table = dra_xcalloc(m->table_cap, sizeof *m->table);
+    for (size_t i = 0; i < old_cap; i++) {
+        if (old[i].key)
+            *slot(m, old[i].key, old[i].hash) = old[i];
+    }
+    free(old);
+}
+
+/* Insert; returns the already indexed object on a duplicate (key freed). */
+static const dra_obj *insert(dra_model *m, char *key, const dra_obj *o)
+{
+    if ((m->table_n + 1) * 2 > m->table_cap)
+        grow(m);
+    uint64_t h = fnv1a(key);
+    dra_model_entry *e = slot(m, key, h);
+    if (e->key) {
+        free(key);
+        return e->obj;
+    }
+    e->key = key;
+    e->hash = h;
+    e->obj = o;
+    m->table_n++;
+    return NULL;
+}
+
+const dra_obj *dra_model_find(const dra_model *m, dra_kind kind, const char *ns, const char *name)
+{
+    if (!m || !name)
+        return NULL;
+    char *key = make_key(kind, ns, name);
+    dra_model_entry *e = slot(m, key, fnv1a(key));
+    free(key);
+    return e && e->key ? e->obj : NULL;
+}
+
+const dra_obj *dra_model_class(const dra_model *m, const char *name)
+{
+    return dra_model_find(m, DRA_KIND_DEVICE_CLASS, NULL, name);
+}
+
+const dra_obj *dra_model_claim(const dra_model *m, const char *ns, const char *name)
+{
+    return dra_model_find(m, DRA_KIND_RESOURCE_CLAIM, ns, name);
+}
+
+const dra_obj *dra_model_claim_template(const dra_model *m, const char *ns, const char *name)
+{
+    return dra_model_find(m, DRA_KIND_RESOURCE_CLAIM_TEMPLATE, ns, name);
+}
+
+const dra_obj *dra_model_node(const dra_model *m, const char *name)
+{
+    return dra_model_find(m, DRA_KIND_NODE, NULL, name);
+}
+
+const dra_obj *dra_model_slice(const dra_model *m, const char *name)
+{
+    return dra_model_find(m, DRA_KIND_RESOURCE_SLICE, NULL, name);
+}
+
+const dra_obj *dra_model_pod(const dra_model *m, const char *ns, const char *name)
+{
+    return dra_model_find(m, DRA_KIND_POD, ns, name);
+}
+
+void dra_model_free(dra_model *m)
+{
+    for (int k = 0; k < DRA_KIND_COUNT; k++)
+        free(m->by_kind[k].v);
+    for (size_t i = 0; i < m->table_cap; i++)
+        free(m->table[i].key);
+    free(m->table);
+    memset(m, 0, sizeof *m);
+}
+
+static void list_add(dra_model_list *l, const dra_obj *o)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = dra_xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = o;
+}
+
+static char *location(const dra_obj *o)
+{
+    if (o->line > 0)
+        return dra_xasprintf("%s:%d", strcmp(o->file, "-") == 0 ? "<stdin>" : o->file, o->line);
+    if (o->doc > 0)
+        return dra_xasprintf("%s (document %d)", strcmp(o->file, "-") == 0 ? "<stdin>" : o->file, o->doc);
+    return dra_xstrdup(strcmp(o->file, "-") == 0 ? "<stdin>" : o->file);
+}
+
+dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
+{
+    static const dra_load_opts defaults = {0};
+    if (!opts)
+        opts = &defaults;
+    const char *default_ns = opts->default_namespace ? opts->default_namespace : "default";
+    dra_err *all = NULL, **tail = &all;
+#define APPEND(e)                                \
+    do {                                         \
+        dra_err *e_ = (e);                       \
+        if (e_) {                                \
+            *tail = e_;                          \
+            while (*tail)                        \
+                tail = &(*tail)->next;           \
+        }                                        \
+    } while (0)
+
+    for (size_t i = 0; i < set->n; i++) {
+        dra_obj *o = &set->v[i];
+        json_t *obj = o->json;
+        dra_kind kind;
+        dra_apiver ver;
+        dra_err *e = dra_kind_of(obj, &kind, &ver);
+        if (e) {
+            if (opts->skip_unknown && dra_kind_unknown_err(e)) {
+                dra_err_free(e);
+                out->skipped++;
+            } else {
+                APPEND(dra_obj_locate(e, o));
+            }
+            continue;
+        }
+        e = dra_convert_to_v1(obj, kind, ver);
+        if (e) {
+            APPEND(dra_obj_locate(e, o));
+            continue;
+        }
+        if (dra_kind_namespaced(kind)) {
+            json_t *md = json_object_get(obj, "metadata");
+            if (json_is_object(md)) {
+                json_t *ns = json_object_get(md, "namespace");
+                if (!ns || json_is_null(ns) || (json_is_string(ns) && json_string_length(ns) == 0))
+                    json_object_set_new(md, "namespace", json_string(default_ns));
+            }
+        }
+        dra_default_object(obj, kind, opts->now);
+        if (!opts->no_validate) {
+            e = dra_validate(obj, kind, &opts->validate);
+            if (e) {
+                APPEND(dra_obj_locate(e, o));
+                continue;
+            }
+        }
+        json_t *md = json_object_get(obj, "metadata");
+        const char *name = json_string_value(json_object_get(md, "name"));
+        const char *ns = json_string_value(json_object_get(md, "namespace"));
+        if (name && *name) {
+            const dra_obj *prev = insert(out, make_key(kind, ns, name), o);
+            if (prev) {
+                char *where = location(prev);
+                char *ref = dra_obj_ref(obj);
+                e = dra_err_new(DRA_EXIT_INPUT, "duplicate object %s, first defined at %s", ref, where);
+                free(ref);
+                free(where);
+                APPEND(dra_obj_locate(e, o));
+                continue;
+            }
+        }
+        list_add(&out->by_kind[kind], o);
+    }
+#undef APPEND
+    return all;
+}

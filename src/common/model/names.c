@@ -1,0 +1,608 @@
+/* Name formats and field errors; see names.h.  Message texts are upstream's
+ * (k8s.io/apimachinery/pkg/api/validate/content: dns.go, identifier.go,
+ * kube.go, errors.go; pkg/util/validation/field/errors.go). */
+#include "names.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <string.h>
+
+/* ---- error lists ---- */
+
+void dra_errs_add(dra_errs *l, dra_err *e)
+{
+    if (!e)
+        return;
+    if (l->tail)
+        l->tail->next = e;
+    else
+        l->head = e;
+    l->n++;
+    while (e->next) {
+        e = e->next;
+        l->n++;
+    }
+    l->tail = e;
+}
+
+dra_err *dra_errs_take(dra_errs *l)
+{
+    dra_err *h = l->head;
+    l->head = l->tail = NULL;
+    l->n = 0;
+    return h;
+}
+
+void dra_errs_free(dra_errs *l)
+{
+    dra_err_free(dra_errs_take(l));
+}
+
+/* ---- Go quoting ---- */
+
+/* Length of a valid UTF-8 sequence at s (1..4), 0 when invalid. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t need;
+    unsigned min;
+    unsigned cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        need = 2;
+        min = 0x80;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        need = 3;
+        min = 0x800;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        need = 4;
+        min = 0x10000;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (n < need)
+        return 0;
+    for (size_t i = 1; i < need; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return need;
+}
+
+void dra_go_quote(dra_buf *b, const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    dra_buf_putc(b, '"');
+    for (size_t i = 0; i < len;) {
+        unsigned c = u[i];
+        if (c >= 0x80) {
+            size_t k = utf8_seq(u + i, len - i);
+            if (k == 0) {
+                dra_buf_printf(b, "\\x%02x", c);
+                i++;
+            } else {
+                /* Non-ASCII printable runes are kept as they are. */
+                dra_buf_append(b, s + i, k);
+                i += k;
+            }
+            continue;
+        }
+        switch (c) {
+        case '"': dra_buf_puts(b, "\\\""); break;
+        case '\\': dra_buf_puts(b, "\\\\"); break;
+        case '\a': dra_buf_puts(b, "\\a"); break;
+        case '\b': dra_buf_puts(b, "\\b"); break;
+        case '\f': dra_buf_puts(b, "\\f"); break;
+        case '\n': dra_buf_puts(b, "\\n"); break;
+        case '\r': dra_buf_puts(b, "\\r"); break;
+        case '\t': dra_buf_puts(b, "\\t"); break;
+        case '\v': dra_buf_puts(b, "\\v"); break;
+        default:
+            if (c < 0x20 || c == 0x7f)
+                dra_buf_printf(b, "\\x%02x", c);
+            else
+                dra_buf_putc(b, (char)c);
+        }
+        i++;
+    }
+    dra_buf_putc(b, '"');
+}
+
+/* ---- field errors ---- */
+
+static void add_msg(dra_errs *l, const char *field, dra_buf *msg)
+{
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(msg));
+    if (field && *field)
+        dra_err_field(e, field);
+    dra_buf_free(msg);
+    dra_errs_add(l, e);
+}
+
+static void add_detail(dra_buf *m, const char *detail)
+{
+    if (detail && *detail) {
+        dra_buf_puts(m, ": ");
+        dra_buf_puts(m, detail);
+    }
+}
+
+void dra_ferr_required(dra_errs *l, const char *field, const char *detail)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Required value");
+    add_detail(&m, detail);
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_forbidden(dra_errs *l, const char *field, const char *detail)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Forbidden");
+    add_detail(&m, detail);
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_invalid_str(dra_errs *l, const char *field, const char *value, size_t len, const char *detail)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Invalid value: ");
+    dra_go_quote(&m, value ? value : "", value ? len : 0);
+    add_detail(&m, detail);
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_invalid_int(dra_errs *l, const char *field, int64_t value, const char *detail)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_printf(&m, "Invalid value: %lld", (long long)value);
+    add_detail(&m, detail);
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_invalid_raw(dra_errs *l, const char *field, const char *rendered, const char *detail)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Invalid value: ");
+    dra_buf_puts(&m, rendered ? rendered : "null");
+    add_detail(&m, detail);
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_too_long(dra_errs *l, const char *field, long max)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_printf(&m, "Too long: may not be more than %ld %s", max, max == 1 ? "byte" : "bytes");
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_too_many(dra_errs *l, const char *field, long actual, long max)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_printf(&m, "Too many: %ld: must have at most %ld %s", actual, max, max == 1 ? "item" : "items");
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_duplicate_str(dra_errs *l, const char *field, const char *value, size_t len)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Duplicate value: ");
+    dra_go_quote(&m, value, len);
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_duplicate_raw(dra_errs *l, const char *field, const char *rendered)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Duplicate value: ");
+    dra_buf_puts(&m, rendered);
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, size_t len,
+                          const char *const *supported, size_t nsupported)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Unsupported value: ");
+    dra_go_quote(&m, value, len);
+    if (nsupported) {
+        dra_buf_puts(&m, ": supported values: ");
+        for (size_t i = 0; i < nsupported; i++) {
+            if (i)
+                dra_buf_puts(&m, ", ");
+            dra_go_quote(&m, supported[i], strlen(supported[i]));
+        }
+    }
+    add_msg(l, field, &m);
+}
+
+void dra_ferr_not_found(dra_errs *l, const char *field, const char *value, size_t len)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Not found: ");
+    dra_go_quote(&m, value, len);
+    add_msg(l, field, &m);
+}
+
+/* ---- paths ---- */
+
+size_t dra_path_child(dra_buf *p, const char *name)
+{
+    size_t mark = p->len;
+    if (p->len)
+        dra_buf_putc(p, '.');
+    dra_buf_puts(p, name);
+    return mark;
+}
+
+size_t dra_path_index(dra_buf *p, size_t i)
+{
+    size_t mark = p->len;
+    dra_buf_printf(p, "[%zu]", i);
+    return mark;
+}
+
+size_t dra_path_key(dra_buf *p, const char *key, size_t len)
+{
+    size_t mark = p->len;
+    dra_buf_putc(p, '[');
+    dra_buf_append(p, key, len);
+    dra_buf_putc(p, ']');
+    return mark;
+}
+
+void dra_path_pop(dra_buf *p, size_t mark)
+{
+    if (p->data && mark <= p->len) {
+        p->len = mark;
+        p->data[mark] = '\0';
+    }
+}
+
+/* ---- message texts ---- */
+
+#define DNS1123_LABEL_FMT "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+#define DNS1123_SUBDOMAIN_FMT DNS1123_LABEL_FMT "(\\." DNS1123_LABEL_FMT ")*"
+#define QUALIFIED_NAME_FMT "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+#define QUALIFIED_NAME_ERR "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+
+/* RegexError(msg, fmt, examples...) renders examples as "'a', " joined by " or ". */
+static const char MSG_LABEL_REGEX[] =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
+    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '" DNS1123_LABEL_FMT "')";
+static const char MSG_SUBDOMAIN_REGEX[] =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
+    "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" DNS1123_SUBDOMAIN_FMT "')";
+static const char MSG_QUALIFIED_REGEX[] =
+    QUALIFIED_NAME_ERR " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" QUALIFIED_NAME_FMT "')";
+static const char MSG_LABEL_VALUE_REGEX[] =
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start "
+    "and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation "
+    "is '(" QUALIFIED_NAME_FMT ")?')";
+static const char MSG_C_IDENTIFIER_REGEX[] =
+    "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric "
+    "characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is "
+    "'[A-Za-z_][A-Za-z0-9_]*')";
+
+/* ---- predicates ---- */
+
+static bool is_lower_alnum(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+static bool is_alnum(unsigned char c)
+{
+    return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
+}
+
+/* [a-z0-9]([-a-z0-9]*[a-z0-9])? without a length limit */
+static bool label_format(const char *s, size_t len)
+{
+    if (len == 0 || !is_lower_alnum((unsigned char)s[0]) || !is_lower_alnum((unsigned char)s[len - 1]))
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!is_lower_alnum(c) && c != '-')
+            return false;
+    }
+    return true;
+}
+
+static bool subdomain_format(const char *s, size_t len)
+{
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || s[i] == '.') {
+            if (!label_format(s + start, i - start))
+                return false;
+            start = i + 1;
+        }
+    }
+    return true;
+}
+
+static bool qualified_name_format(const char *s, size_t len)
+{
+    if (len == 0 || !is_alnum((unsigned char)s[0]) || !is_alnum((unsigned char)s[len - 1]))
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!is_alnum(c) && c != '-' && c != '_' && c != '.')
+            return false;
+    }
+    return true;
+}
+
+bool dra_is_dns1123_label(const char *s, size_t len)
+{
+    return len <= DRA_DNS1123_LABEL_MAX && label_format(s, len);
+}
+
+bool dra_is_dns1123_subdomain(const char *s, size_t len)
+{
+    return len <= DRA_DNS1123_SUBDOMAIN_MAX && subdomain_format(s, len);
+}
+
+bool dra_is_c_identifier(const char *s, size_t len)
+{
+    if (len == 0)
+        return false;
+    unsigned char c = (unsigned char)s[0];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+        return false;
+    for (size_t i = 1; i < len; i++) {
+        c = (unsigned char)s[i];
+        if (!is_alnum(c) && c != '_')
+            return false;
+    }
+    return true;
+}
+
+/* ---- checks ---- */
+
+/* content.IsDNS1123Label messages; returns how many were stored in msgs. */
+static int label_msgs(const char *s, size_t len, const char *msgs[2])
+{
+    int n = 0;
+    if (len > DRA_DNS1123_LABEL_MAX)
+        msgs[n++] = "must be no more than 63 characters";
+    if (!label_format(s, len)) {
+        /* A valid subdomain that is not a label must contain dots. */
+        msgs[n++] = subdomain_format(s, len) ? "must not contain dots" : MSG_LABEL_REGEX;
+    }
+    return n;
+}
+
+static int subdomain_msgs(const char *s, size_t len, const char *msgs[2])
+{
+    int n = 0;
+    if (len > DRA_DNS1123_SUBDOMAIN_MAX)
+        msgs[n++] = "must be no more than 253 characters";
+    if (!subdomain_format(s, len))
+        msgs[n++] = MSG_SUBDOMAIN_REGEX;
+    return n;
+}
+
+void dra_check_dns1123_label(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    const char *msgs[2];
+    int n = label_msgs(s, len, msgs);
+    for (int i = 0; i < n; i++)
+        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
+}
+
+void dra_check_dns1123_subdomain(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    const char *msgs[2];
+    int n = subdomain_msgs(s, len, msgs);
+    for (int i = 0; i < n; i++)
+        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
+}
+
+void dra_check_node_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    dra_check_dns1123_subdomain(l, field, s, len);
+}
+
+void dra_check_driver_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    /* Empty short-circuits, as the declaratively covered upstream helper does. */
+    if (len == 0) {
+        dra_ferr_required(l, field, "");
+        return;
+    }
+    if (len > DRA_DRIVER_NAME_MAX)
+        dra_ferr_too_long(l, field, DRA_DRIVER_NAME_MAX);
+    /* The format is checked on the lower-cased name, so upper case passes. */
+    char *lower = dra_xstrndup(s, len);
+    for (size_t i = 0; i < len; i++)
+        if (lower[i] >= 'A' && lower[i] <= 'Z')
+            lower[i] = (char)(lower[i] - 'A' + 'a');
+    const char *msgs[2];
+    int n = subdomain_msgs(s ? lower : "", len, msgs);
+    for (int i = 0; i < n; i++)
+        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
+    free(lower);
+}
+
+void dra_check_pool_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    if (len == 0) {
+        dra_ferr_required(l, field, "");
+        return;
+    }
+    if (len > DRA_POOL_NAME_MAX)
+        dra_ferr_too_long(l, field, DRA_POOL_NAME_MAX);
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || s[i] == '/') {
+            dra_check_dns1123_subdomain(l, field, s + start, i - start);
+            start = i + 1;
+        }
+    }
+}
+
+void dra_check_c_identifier(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    if (len > DRA_DEVICE_MAX_ID_LENGTH)
+        dra_ferr_too_long(l, field, DRA_DEVICE_MAX_ID_LENGTH);
+    if (!dra_is_c_identifier(s, len))
+        dra_ferr_invalid_str(l, field, s, len, MSG_C_IDENTIFIER_REGEX);
+}
+
+void dra_check_qualified_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    const char *slash = memchr(s, '/', len);
+    if (!slash) {
+        dra_check_c_identifier(l, field, s, len);
+        return;
+    }
+    size_t dlen = (size_t)(slash - s);
+    const char *id = slash + 1;
+    size_t idlen = len - dlen - 1;
+    if (memchr(id, '/', idlen)) {
+        dra_ferr_invalid_str(l, field, s, len, "must not contain more than one slash");
+        return;
+    }
+    if (dlen == 0)
+        dra_ferr_invalid_str(l, field, "", 0, "the domain must not be empty");
+    else
+        dra_check_driver_name(l, field, s, dlen);
+    if (idlen == 0)
+        dra_ferr_invalid_str(l, field, "", 0, "the name must not be empty");
+    else
+        dra_check_c_identifier(l, field, id, idlen);
+}
+
+void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    dra_check_qualified_name(l, field, s, len);
+    if (!memchr(s, '/', len))
+        dra_ferr_invalid_str(l, field, s, len, "a fully qualified name must be a domain and a name separated by a slash");
+}
+
+void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    /* content.IsQualifiedName: [prefix/]name */
+    const char *slash = memchr(s, '/', len);
+    const char *name = s;
+    size_t nlen = len;
+    if (slash) {
+        size_t plen = (size_t)(slash - s);
+        name = slash + 1;
+        nlen = len - plen - 1;
+        if (memchr(name, '/', nlen)) {
+            dra_buf m = DRA_BUF_INIT;
+            dra_buf_printf(&m, "a qualified name %s with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                           MSG_QUALIFIED_REGEX);
+            dra_ferr_invalid_str(l, field, s, len, dra_buf_str(&m));
+            dra_buf_free(&m);
+            return;
+        }
+        if (plen == 0) {
+            dra_ferr_invalid_str(l, field, s, len, "prefix part must be non-empty");
+        } else {
+            const char *msgs[2];
+            int n = subdomain_msgs(s, plen, msgs);
+            for (int i = 0; i < n; i++) {
+                char *m = dra_xasprintf("prefix part %s", msgs[i]);
+                dra_ferr_invalid_str(l, field, s, len, m);
+                free(m);
+            }
+        }
+    }
+    if (nlen == 0)
+        dra_ferr_invalid_str(l, field, s, len, "name part must be non-empty");
+    else if (nlen > DRA_QUALIFIED_NAME_MAX)
+        dra_ferr_invalid_str(l, field, s, len, "name part must be no more than 63 characters");
+    if (!qualified_name_format(name, nlen)) {
+        char *m = dra_xasprintf("name part %s", MSG_QUALIFIED_REGEX);
+        dra_ferr_invalid_str(l, field, s, len, m);
+        free(m);
+    }
+}
+
+void dra_check_label_value(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    if (len > DRA_LABEL_VALUE_MAX)
+        dra_ferr_invalid_str(l, field, s, len, "must be no more than 63 characters");
+    if (len > 0 && !qualified_name_format(s, len))
+        dra_ferr_invalid_str(l, field, s, len, MSG_LABEL_VALUE_REGEX);
+}
+
+static bool is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* github.com/google/uuid Validate: NULL when valid, else the error text. */
+static const char *uuid_problem(const char *s, size_t len, char *buf, size_t bufsize)
+{
+    switch (len) {
+    case 36:
+        break;
+    case 45:
+        if (strncasecmp(s, "urn:uuid:", 9) != 0) {
+            dra_buf q = DRA_BUF_INIT;
+            dra_go_quote(&q, s, 9);
+            snprintf(buf, bufsize, "invalid urn prefix: %s", dra_buf_str(&q));
+            dra_buf_free(&q);
+            return buf;
+        }
+        s += 9;
+        len = 36;
+        break;
+    case 38:
+        if (s[0] != '{' || s[37] != '}')
+            return "invalid prefix/suffix";
+        s++;
+        len = 36;
+        break;
+    case 32:
+        for (size_t i = 0; i < 32; i++)
+            if (!is_hex((unsigned char)s[i]))
+                return "invalid UUID format";
+        return NULL;
+    default:
+        snprintf(buf, bufsize, "invalid UUID length: %zu", len);
+        return buf;
+    }
+    for (size_t i = 0; i < 36; i++) {
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (s[i] != '-')
+                return "invalid UUID format";
+        } else if (!is_hex((unsigned char)s[i])) {
+            return "invalid UUID format";
+        }
+    }
+    return NULL;
+}
+
+void dra_check_uuid(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    char buf[96];
+    const char *problem = uuid_problem(s, len, buf, sizeof buf);
+    if (problem) {
+        char *m = dra_xasprintf("error validating uid: %s", problem);
+        dra_ferr_invalid_str(l, field, s, len, m);
+        free(m);
+        return;
+    }
+    bool lower = len == 36;
+    for (size_t i = 0; lower && i < len; i++)
+        if (s[i] >= 'A' && s[i] <= 'Z')
+            lower = false;
+    if (!lower)
+        dra_ferr_invalid_str(l, field, s, len,
+                             "uid must be in RFC 4122 normalized form, `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` with "
+                             "lowercase hexadecimal characters");
+}

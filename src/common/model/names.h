@@ -1,0 +1,128 @@
+/* Name formats and field errors, worded like upstream Kubernetes.
+ *
+ * Two layers:
+ *  - field errors: a dra_errs list collects dra_err values whose `field` is
+ *    the upstream field path ("spec.devices[3].name") and whose `msg` is the
+ *    rest of field.Error's text ("Invalid value: \"Foo\": a lowercase RFC 1123
+ *    label must ...").  The constructors append to a list, so validators
+ *    report every problem they find.
+ *  - name checks: DNS-1123 labels and subdomains, driver and pool names,
+ *    qualified names (attribute keys), label names and values, UUIDs and
+ *    C identifiers, each appending upstream's exact messages (sources:
+ *    k8s.io/apimachinery/pkg/api/validate/content, pkg/util/validation/field,
+ *    pkg/apis/resource/validation/validation.go).
+ *
+ * Field paths are built in a dra_buf with the dra_path_* helpers: a child
+ * adds ".name", an index "[3]", a map key "[key]" (keys are not quoted, as
+ * field.Path.String() prints them).
+ *
+ * Values are (pointer, length) pairs because JSON strings may hold NUL bytes.
+ *
+ * Ownership: a dra_errs owns its errors until dra_errs_take() hands the chain
+ * to the caller (who frees it with dra_err_free).  Nothing else allocates.
+ */
+#ifndef DRA_MODEL_NAMES_H
+#define DRA_MODEL_NAMES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/buf.h"
+#include "../base/error.h"
+
+/* ---- error lists ---- */
+
+typedef struct dra_errs {
+    dra_err *head, *tail;
+    size_t n;
+} dra_errs;
+
+#define DRA_ERRS_INIT {0, 0, 0}
+
+/* Append an error chain (NULL is ignored). */
+void dra_errs_add(dra_errs *l, dra_err *e);
+/* Hand the collected chain to the caller (NULL when empty); the list is empty after. */
+dra_err *dra_errs_take(dra_errs *l);
+void dra_errs_free(dra_errs *l);
+
+/* ---- field errors (upstream field.Error types) ---- */
+
+/* "Required value[: detail]" */
+void dra_ferr_required(dra_errs *l, const char *field, const char *detail);
+/* "Forbidden: detail" */
+void dra_ferr_forbidden(dra_errs *l, const char *field, const char *detail);
+/* "Invalid value: \"value\"[: detail]" (value quoted like Go's %q) */
+void dra_ferr_invalid_str(dra_errs *l, const char *field, const char *value, size_t len, const char *detail);
+/* "Invalid value: 42[: detail]" */
+void dra_ferr_invalid_int(dra_errs *l, const char *field, int64_t value, const char *detail);
+/* "Invalid value: <rendered>[: detail]"; rendered is printed as is ("null", "true", a JSON text) */
+void dra_ferr_invalid_raw(dra_errs *l, const char *field, const char *rendered, const char *detail);
+/* "Too long: may not be more than N bytes" */
+void dra_ferr_too_long(dra_errs *l, const char *field, long max);
+/* "Too many: N: must have at most M items" */
+void dra_ferr_too_many(dra_errs *l, const char *field, long actual, long max);
+/* "Duplicate value: \"value\"" */
+void dra_ferr_duplicate_str(dra_errs *l, const char *field, const char *value, size_t len);
+/* "Duplicate value: <rendered>" */
+void dra_ferr_duplicate_raw(dra_errs *l, const char *field, const char *rendered);
+/* "Unsupported value: \"value\": supported values: \"A\", \"B\"" */
+void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, size_t len,
+                          const char *const *supported, size_t nsupported);
+/* "Not found: \"value\"" */
+void dra_ferr_not_found(dra_errs *l, const char *field, const char *value, size_t len);
+
+/* Go's strconv.Quote (as %q prints strings) appended to b. */
+void dra_go_quote(dra_buf *b, const char *s, size_t len);
+
+/* ---- field paths ---- */
+
+/* Each returns the previous length, to be passed to dra_path_pop(). */
+size_t dra_path_child(dra_buf *p, const char *name);
+size_t dra_path_index(dra_buf *p, size_t i);
+size_t dra_path_key(dra_buf *p, const char *key, size_t len);
+void dra_path_pop(dra_buf *p, size_t mark);
+
+/* ---- limits (pkg/apis/resource/types.go, util/validation) ---- */
+
+#define DRA_DNS1123_LABEL_MAX 63
+#define DRA_DNS1123_SUBDOMAIN_MAX 253
+#define DRA_DRIVER_NAME_MAX 63
+#define DRA_POOL_NAME_MAX 253
+#define DRA_DEVICE_MAX_DOMAIN_LENGTH 63
+#define DRA_DEVICE_MAX_ID_LENGTH 32
+#define DRA_LABEL_VALUE_MAX 63
+#define DRA_QUALIFIED_NAME_MAX 63
+
+/* ---- predicates (no messages) ---- */
+
+bool dra_is_dns1123_label(const char *s, size_t len);     /* format and length */
+bool dra_is_dns1123_subdomain(const char *s, size_t len); /* format and length */
+bool dra_is_c_identifier(const char *s, size_t len);      /* format only */
+
+/* ---- checks that append upstream's field errors ---- */
+
+/* corevalidation.ValidateDNS1123Label / ValidateDNS1123Subdomain: one Invalid per message. */
+void dra_check_dns1123_label(dra_errs *l, const char *field, const char *s, size_t len);
+void dra_check_dns1123_subdomain(dra_errs *l, const char *field, const char *s, size_t len);
+/* Driver names (ValidateCSIDriverName): Required when empty, Too long over 63,
+ * then the subdomain check on the lower-cased string. */
+void dra_check_driver_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* Pool names: Required, Too long over 253, every '/'-separated segment a subdomain. */
+void dra_check_pool_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* Node names (ValidateNodeName: a DNS subdomain). */
+void dra_check_node_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* Device attribute/capacity keys: C identifier (<= 32) or <driver-like domain>/<C identifier>. */
+void dra_check_qualified_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* matchAttribute/distinctAttribute: a qualified name that must contain '/'. */
+void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* C identifier with the 32-byte limit (validateCIdentifier). */
+void dra_check_c_identifier(dra_errs *l, const char *field, const char *s, size_t len);
+/* Label names (metav1validation.ValidateLabelName; taint keys, binding conditions). */
+void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* Label values (IsValidLabelValue; taint and toleration values). */
+void dra_check_label_value(dra_errs *l, const char *field, const char *s, size_t len);
+/* shareID: github.com/google/uuid Validate, then the normalized 36-char lower-case form. */
+void dra_check_uuid(dra_errs *l, const char *field, const char *s, size_t len);
+
+#endif

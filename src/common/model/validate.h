@@ -1,0 +1,90 @@
+/* Validation of DRA objects against upstream's rules and limits.
+ *
+ * Rules follow pkg/apis/resource/validation/validation.go (a recent master
+ * copy) and the declarative limits of the v1 types (dra.md §1.1–§1.8): every
+ * problem becomes one field error with upstream's wording (see names.h):
+ * `field` is the path ("spec.devices[3].name"), `msg` the rest
+ * ("Invalid value: \"Foo\": a lowercase RFC 1123 label ...").  Paths are in
+ * v1 shape, as upstream normalises v1beta1 paths.
+ *
+ * Input is a v1 object, converted (convert.h) and defaulted (defaults.h)
+ * first; un-defaulted requests fail as upstream's would ("Unsupported value:
+ * \"\"").  JSON values of the wrong type are reported as
+ * "Invalid value: <json>: must be of type <type>".
+ *
+ * CEL is not compiled here: when opts->cel is set it is called for every
+ * selector expression that is within the 10 KiB limit.
+ *
+ * Ownership: the returned chain belongs to the caller (dra_err_free).  The
+ * object is only read.
+ */
+#ifndef DRA_MODEL_VALIDATE_H
+#define DRA_MODEL_VALIDATE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/error.h"
+#include "features.h"
+#include "kinds.h"
+
+/* Compile one selector expression.  Return NULL and set *cost to the
+ * estimated maximum cost when it compiles; otherwise an error whose msg is
+ * the detail upstream puts after `Invalid value: "<expr>": ` (the callee's
+ * error is freed by the validator).  ctx is opts->cel_ctx. */
+typedef dra_err *(*dra_validate_cel_fn)(void *ctx, const char *expr, size_t len, uint64_t *cost);
+
+typedef struct dra_validate_opts {
+    const dra_features *features; /* NULL: the defaults */
+    dra_validate_cel_fn cel;      /* NULL: expressions are only length-checked */
+    void *cel_ctx;
+} dra_validate_opts;
+
+/* Limits (pkg/apis/resource/types.go). */
+#define DRA_RESOURCE_SLICE_MAX_DEVICES 128
+#define DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED 64
+#define DRA_RESOURCE_SLICE_MAX_COUNTER_SETS 8
+#define DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_SET 32
+#define DRA_RESOURCE_SLICE_MAX_CONSUMPTIONS_PER_DEVICE 2
+#define DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_CONSUMPTION 32
+#define DRA_RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES 32
+#define DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES 48
+#define DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH 64
+#define DRA_DEVICE_TAINTS_MAX 16
+#define DRA_BINDING_CONDITIONS_MAX 4
+#define DRA_DEVICE_REQUESTS_MAX 32
+#define DRA_DEVICE_CONSTRAINTS_MAX 32
+#define DRA_DEVICE_CONFIG_MAX 32
+#define DRA_DEVICE_SELECTORS_MAX 32
+#define DRA_FIRST_AVAILABLE_MAX 8
+#define DRA_DEVICE_TOLERATIONS_MAX 16
+#define DRA_CEL_EXPRESSION_MAX_LENGTH 10240
+#define DRA_CEL_EXPRESSION_MAX_COST 1000000
+#define DRA_OPAQUE_PARAMETERS_MAX_LENGTH 10240
+#define DRA_RESERVED_FOR_MAX 256
+#define DRA_ALLOCATION_RESULTS_MAX 32
+#define DRA_ALLOCATION_CONFIG_MAX 64
+#define DRA_DEVICE_STATUS_MAX_CONDITIONS 8
+#define DRA_DEVICE_STATUS_DATA_MAX_LENGTH 10240
+#define DRA_NETWORK_MAX_IPS 16
+#define DRA_NETWORK_INTERFACE_NAME_MAX 256
+#define DRA_NETWORK_HARDWARE_ADDRESS_MAX 128
+#define DRA_TAINT_RULE_MAX_CONDITIONS 8
+#define DRA_CAPACITY_VALID_VALUES_MAX 10
+
+/* Any supported kind (dispatches on kind). */
+dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts);
+
+dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *opts);
+dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts *opts);
+dra_err *dra_validate_resource_claim(const json_t *obj, const dra_validate_opts *opts);
+dra_err *dra_validate_resource_claim_template(const json_t *obj, const dra_validate_opts *opts);
+dra_err *dra_validate_device_taint_rule(const json_t *obj, const dra_validate_opts *opts);
+/* Minimal sanity for core objects: metadata names, pod resourceClaims. */
+dra_err *dra_validate_node(const json_t *obj, const dra_validate_opts *opts);
+dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts);
+dra_err *dra_validate_namespace(const json_t *obj, const dra_validate_opts *opts);
+
+#endif

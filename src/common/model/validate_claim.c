@@ -1,0 +1,564 @@
+/* ResourceClaim and ResourceClaimTemplate validation (validation.go:
+ * validateDeviceClaim, validateDeviceRequest, validateDeviceConstraint,
+ * validateResourceClaimStatusUpdate with no old object). */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate_common.h"
+
+static size_t alen(const json_t *a)
+{
+    return json_is_array(a) ? json_array_size(a) : 0;
+}
+
+static const char REF_MSG[] = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
+
+/* requestNames.Has: "req" or "req/sub" where sub is one of req's firstAvailable names. */
+static bool request_ref_exists(const json_t *requests, const char *s, size_t len)
+{
+    const char *slash = memchr(s, '/', len);
+    size_t rlen = slash ? (size_t)(slash - s) : len;
+    if (slash && memchr(slash + 1, '/', len - rlen - 1))
+        return false;
+    for (size_t i = 0; i < alen(requests); i++) {
+        const json_t *r = json_array_get(requests, i);
+        const json_t *name = json_object_get(r, "name");
+        const char *n = json_is_string(name) ? json_string_value(name) : "";
+        size_t nlen = json_is_string(name) ? json_string_length(name) : 0;
+        if (nlen != rlen || memcmp(n, s, rlen) != 0)
+            continue;
+        if (!slash)
+            return true;
+        const json_t *subs = json_object_get(r, "firstAvailable");
+        const char *sub = slash + 1;
+        size_t slen = len - rlen - 1;
+        for (size_t j = 0; j < alen(subs); j++) {
+            const json_t *sn = json_object_get(json_array_get(subs, j), "name");
+            if (json_is_string(sn) && json_string_length(sn) == slen && memcmp(json_string_value(sn), sub, slen) == 0)
+                return true;
+        }
+        /* Go's map keeps the last request of a duplicated name; checking all is close enough. */
+    }
+    return false;
+}
+
+static void v_request_ref(vctx *v, const json_t *requests, const char *s, size_t len)
+{
+    size_t slashes = 0;
+    for (size_t i = 0; i < len; i++)
+        slashes += s[i] == '/';
+    if (slashes > 1) {
+        dra_ferr_invalid_str(&v->errs, VP(v), s, len, REF_MSG);
+        return;
+    }
+    const char *slash = memchr(s, '/', len);
+    if (slash) {
+        dra_check_dns1123_label(&v->errs, VP(v), s, (size_t)(slash - s));
+        dra_check_dns1123_label(&v->errs, VP(v), slash + 1, len - (size_t)(slash - s) - 1);
+    } else {
+        dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    }
+    if (!request_ref_exists(requests, s, len))
+        dra_ferr_invalid_str(&v->errs, VP(v), s, len, REF_MSG);
+}
+
+/* A list of request references with the size and uniqueness checks of validateSet. */
+static void v_request_refs(vctx *v, const json_t *parent, const json_t *requests)
+{
+    const json_t *refs;
+    if (!varr(v, parent, "requests", &refs) || !v_max_items(v, "requests", refs, DRA_DEVICE_REQUESTS_MAX))
+        return;
+    V_CHILD(v, "requests")
+    {
+        size_t n = json_array_size(refs);
+        for (size_t i = 0; i < n; i++) {
+            V_INDEX(v, i)
+            {
+                const char *s;
+                size_t len;
+                if (vis_str(v, json_array_get(refs, i), &s, &len))
+                    v_request_ref(v, requests, s, len);
+            }
+        }
+        for (size_t i = 1; i < n; i++) {
+            const json_t *a = json_array_get(refs, i);
+            if (!json_is_string(a))
+                continue;
+            for (size_t j = 0; j < i; j++) {
+                if (json_equal(a, json_array_get(refs, j))) {
+                    V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(a), json_string_length(a));
+                    break;
+                }
+            }
+        }
+    }
+}
+
+static void v_unique_names(vctx *v, const json_t *arr)
+{
+    size_t n = alen(arr);
+    for (size_t i = 1; i < n; i++) {
+        const json_t *a = json_object_get(json_array_get(arr, i), "name");
+        const char *s = json_is_string(a) ? json_string_value(a) : "";
+        size_t len = json_is_string(a) ? json_string_length(a) : 0;
+        for (size_t j = 0; j < i; j++) {
+            const json_t *b = json_object_get(json_array_get(arr, j), "name");
+            const char *t = json_is_string(b) ? json_string_value(b) : "";
+            size_t tl = json_is_string(b) ? json_string_length(b) : 0;
+            if (tl == len && memcmp(s, t, len) == 0) {
+                V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                break;
+            }
+        }
+    }
+}
+
+static void v_allocation_mode(vctx *v, const json_t *r)
+{
+    static const char *const modes[] = {"All", "ExactCount"};
+    const char *mode = "";
+    size_t len = 0;
+    int64_t count = 0;
+    vstr(v, r, "allocationMode", &mode, &len);
+    vint(v, r, "count", &count);
+    if (len == 3 && memcmp(mode, "All", 3) == 0) {
+        if (count != 0)
+            V_CHILD(v, "count") dra_ferr_invalid_int(&v->errs, VP(v), count, "must not be specified when allocationMode is 'All'");
+    } else if (len == 10 && memcmp(mode, "ExactCount", 10) == 0) {
+        if (count <= 0)
+            V_CHILD(v, "count") dra_ferr_invalid_int(&v->errs, VP(v), count, "must be greater than zero");
+    } else {
+        V_CHILD(v, "allocationMode") dra_ferr_unsupported(&v->errs, VP(v), mode, len, modes, 2);
+    }
+}
+
+static void v_device_class_ref(vctx *v, const json_t *r)
+{
+    const char *s = "";
+    size_t len = 0;
+    vstr(v, r, "deviceClassName", &s, &len);
+    V_CHILD(v, "deviceClassName")
+    {
+        if (len == 0)
+            dra_ferr_required(&v->errs, VP(v), "");
+        else
+            dra_check_dns1123_subdomain(&v->errs, VP(v), s, len);
+    }
+}
+
+/* capacity.requests: qualified names mapping to quantities. */
+static void v_capacity_requests(vctx *v, const json_t *r)
+{
+    const json_t *cap, *reqs;
+    if (!vobj(v, r, "capacity", &cap))
+        return;
+    V_CHILD(v, "capacity")
+    {
+        if (!vobj(v, cap, "requests", &reqs))
+            continue;
+        V_CHILD(v, "requests")
+        {
+            const char *k;
+            const json_t *q;
+            json_object_foreach((json_t *)reqs, k, q)
+            {
+                dra_check_qualified_name(&v->errs, VP(v), k, strlen(k));
+                dra_quantity parsed;
+                V_KEY(v, k, strlen(k)) vquantity_value(v, q, &parsed);
+            }
+        }
+    }
+}
+
+static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
+{
+    if (!vis_obj(v, r))
+        return;
+    if (sub) {
+        const char *s = "";
+        size_t len = 0;
+        vstr(v, r, "name", &s, &len);
+        V_CHILD(v, "name") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    }
+    v_device_class_ref(v, r);
+    v_selectors(v, r);
+    v_allocation_mode(v, r);
+    v_tolerations(v, r);
+    bool admin;
+    vbool(v, r, "adminAccess", &admin);
+    v_capacity_requests(v, r);
+}
+
+static void v_request(vctx *v, const json_t *r)
+{
+    if (!vis_obj(v, r))
+        return;
+    const char *s = "";
+    size_t len = 0;
+    vstr(v, r, "name", &s, &len);
+    V_CHILD(v, "name") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    const json_t *fa = NULL, *exactly = vget(r, "exactly");
+    varr(v, r, "firstAvailable", &fa);
+    bool has_fa = alen(fa) > 0;
+    if (!has_fa && !exactly) {
+        dra_ferr_required(&v->errs, VP(v), "exactly one of `exactly` or `firstAvailable` is required");
+    } else if (has_fa && exactly) {
+        dra_ferr_invalid_raw(&v->errs, VP(v), "null", "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
+    } else if (has_fa) {
+        if (v_max_items(v, "firstAvailable", fa, DRA_FIRST_AVAILABLE_MAX)) {
+            V_CHILD(v, "firstAvailable")
+            {
+                for (size_t i = 0; i < json_array_size(fa); i++)
+                    V_INDEX(v, i) v_exact_or_sub(v, json_array_get(fa, i), true);
+                v_unique_names(v, fa);
+            }
+        }
+    } else {
+        V_CHILD(v, "exactly") v_exact_or_sub(v, exactly, false);
+    }
+}
+
+static void v_constraint(vctx *v, const json_t *c, const json_t *requests)
+{
+    if (!vis_obj(v, c))
+        return;
+    v_request_refs(v, c, requests);
+    const char *s;
+    size_t len;
+    if (vget(c, "matchAttribute")) {
+        if (vstr(v, c, "matchAttribute", &s, &len))
+            V_CHILD(v, "matchAttribute") dra_check_fully_qualified_name(&v->errs, VP(v), s, len);
+    } else if (vget(c, "distinctAttribute")) {
+        if (vstr(v, c, "distinctAttribute", &s, &len))
+            V_CHILD(v, "distinctAttribute") dra_check_fully_qualified_name(&v->errs, VP(v), s, len);
+    } else if (vfeature(v, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
+        /* Upstream's text, "multiple fields are set" included. */
+        dra_ferr_required(&v->errs, VP(v), "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set");
+    } else {
+        V_CHILD(v, "matchAttribute") dra_ferr_required(&v->errs, VP(v), "");
+    }
+}
+
+void v_claim_spec(vctx *v, const json_t *spec)
+{
+    const json_t *devices = NULL;
+    vobj(v, spec, "devices", &devices);
+    V_CHILD(v, "devices")
+    {
+        const json_t *requests = NULL, *constraints = NULL, *config = NULL;
+        varr(v, devices, "requests", &requests);
+        varr(v, devices, "constraints", &constraints);
+        varr(v, devices, "config", &config);
+        if (requests && v_max_items(v, "requests", requests, DRA_DEVICE_REQUESTS_MAX)) {
+            V_CHILD(v, "requests")
+            {
+                for (size_t i = 0; i < json_array_size(requests); i++)
+                    V_INDEX(v, i) v_request(v, json_array_get(requests, i));
+                v_unique_names(v, requests);
+            }
+        }
+        if (constraints && v_max_items(v, "constraints", constraints, DRA_DEVICE_CONSTRAINTS_MAX)) {
+            V_CHILD(v, "constraints")
+            for (size_t i = 0; i < json_array_size(constraints); i++)
+                V_INDEX(v, i) v_constraint(v, json_array_get(constraints, i), requests);
+        }
+        if (config && v_max_items(v, "config", config, DRA_DEVICE_CONFIG_MAX)) {
+            V_CHILD(v, "config")
+            for (size_t i = 0; i < json_array_size(config); i++) {
+                V_INDEX(v, i)
+                {
+                    const json_t *cfg = json_array_get(config, i);
+                    if (!vis_obj(v, cfg))
+                        continue;
+                    v_request_refs(v, cfg, requests);
+                    v_device_configuration(v, cfg);
+                }
+            }
+        }
+    }
+}
+
+/* ---- status ---- */
+
+static void v_result(vctx *v, const json_t *r, const json_t *requests)
+{
+    if (!vis_obj(v, r))
+        return;
+    const char *s = "";
+    size_t len = 0;
+    vstr(v, r, "request", &s, &len);
+    V_CHILD(v, "request") v_request_ref(v, requests, s, len);
+    s = "";
+    len = 0;
+    vstr(v, r, "driver", &s, &len);
+    V_CHILD(v, "driver") dra_check_driver_name(&v->errs, VP(v), s, len);
+    s = "";
+    len = 0;
+    vstr(v, r, "pool", &s, &len);
+    V_CHILD(v, "pool") dra_check_pool_name(&v->errs, VP(v), s, len);
+    s = "";
+    len = 0;
+    vstr(v, r, "device", &s, &len);
+    V_CHILD(v, "device") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    v_binding_parameters(v, r);
+    const json_t *tols;
+    if (varr(v, r, "tolerations", &tols)) {
+        V_CHILD(v, "tolerations")
+        for (size_t i = 0; i < json_array_size(tols); i++)
+            V_INDEX(v, i) v_toleration(v, json_array_get(tols, i));
+    }
+    if (vstr(v, r, "shareID", &s, &len))
+        V_CHILD(v, "shareID") dra_check_uuid(&v->errs, VP(v), s, len);
+    bool admin;
+    vbool(v, r, "adminAccess", &admin);
+    v_skip_node_operations(v, r);
+}
+
+static void v_allocation(vctx *v, const json_t *alloc, const json_t *requests)
+{
+    if (!vis_obj(v, alloc))
+        return;
+    const json_t *devices = NULL;
+    vobj(v, alloc, "devices", &devices);
+    V_CHILD(v, "devices")
+    {
+        const json_t *results, *config;
+        if (varr(v, devices, "results", &results) && v_max_items(v, "results", results, DRA_ALLOCATION_RESULTS_MAX)) {
+            V_CHILD(v, "results")
+            for (size_t i = 0; i < json_array_size(results); i++)
+                V_INDEX(v, i) v_result(v, json_array_get(results, i), requests);
+        }
+        if (varr(v, devices, "config", &config) && v_max_items(v, "config", config, DRA_ALLOCATION_CONFIG_MAX)) {
+            V_CHILD(v, "config")
+            for (size_t i = 0; i < json_array_size(config); i++) {
+                V_INDEX(v, i)
+                {
+                    static const char *const sources[] = {"FromClaim", "FromClass"};
+                    const json_t *cfg = json_array_get(config, i);
+                    if (!vis_obj(v, cfg))
+                        continue;
+                    const char *s = "";
+                    size_t len = 0;
+                    vstr(v, cfg, "source", &s, &len);
+                    V_CHILD(v, "source")
+                    {
+                        if (len == 0)
+                            dra_ferr_required(&v->errs, VP(v), "");
+                        else if (!(len == 9 && (memcmp(s, "FromClaim", 9) == 0 || memcmp(s, "FromClass", 9) == 0)))
+                            dra_ferr_unsupported(&v->errs, VP(v), s, len, sources, 2);
+                    }
+                    v_request_refs(v, cfg, requests);
+                    v_device_configuration(v, cfg);
+                }
+            }
+        }
+    }
+    const json_t *sel = vget(alloc, "nodeSelector");
+    if (sel)
+        V_CHILD(v, "nodeSelector") v_node_selector(v, sel);
+}
+
+/* (driver, pool, device, shareID) of a result or device status entry. */
+static bool same_device(const json_t *a, const json_t *b)
+{
+    static const char *const keys[] = {"driver", "pool", "device", "shareID"};
+    for (int i = 0; i < 4; i++) {
+        const json_t *x = vget(a, keys[i]), *y = vget(b, keys[i]);
+        if (!x && !y)
+            continue;
+        if (!x || !y || !json_equal(x, y))
+            return false;
+    }
+    return true;
+}
+
+static bool valid_cidr(const char *s, size_t len)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf)
+        return false;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *slash = strchr(buf, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    unsigned char addr[16];
+    int family = strchr(buf, ':') ? AF_INET6 : AF_INET;
+    if (inet_pton(family, buf, addr) != 1)
+        return false;
+    char *end;
+    const char *p = slash + 1;
+    if (!*p || (p[0] == '0' && p[1]))
+        return false;
+    long bits = strtol(p, &end, 10);
+    return *end == '\0' && bits >= 0 && bits <= (family == AF_INET ? 32 : 128);
+}
+
+static void v_device_status(vctx *v, const json_t *d, const json_t *results)
+{
+    if (!vis_obj(v, d))
+        return;
+    const char *s = "";
+    size_t len = 0;
+    vstr(v, d, "driver", &s, &len);
+    V_CHILD(v, "driver") dra_check_driver_name(&v->errs, VP(v), s, len);
+    s = "";
+    len = 0;
+    vstr(v, d, "pool", &s, &len);
+    V_CHILD(v, "pool") dra_check_pool_name(&v->errs, VP(v), s, len);
+    s = "";
+    len = 0;
+    vstr(v, d, "device", &s, &len);
+    V_CHILD(v, "device") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    if (vstr(v, d, "shareID", &s, &len))
+        V_CHILD(v, "shareID") dra_check_uuid(&v->errs, VP(v), s, len);
+    bool allocated = false;
+    for (size_t i = 0; i < alen(results) && !allocated; i++)
+        allocated = same_device(json_array_get(results, i), d);
+    if (!allocated) {
+        /* The bad value is a SharedDeviceID, which json.Marshal renders as {}. */
+        dra_ferr_invalid_raw(&v->errs, VP(v), "{}", "must be an allocated device in the claim");
+    }
+    v_conditions(v, d, "conditions", DRA_DEVICE_STATUS_MAX_CONDITIONS);
+    const json_t *data = vget(d, "data");
+    if (data)
+        V_CHILD(v, "data") v_raw_extension(v, data, DRA_DEVICE_STATUS_DATA_MAX_LENGTH);
+    const json_t *net;
+    if (vobj(v, d, "networkData", &net)) {
+        V_CHILD(v, "networkData")
+        {
+            if (vstr(v, net, "interfaceName", &s, &len) && len > DRA_NETWORK_INTERFACE_NAME_MAX)
+                V_CHILD(v, "interfaceName") dra_ferr_too_long(&v->errs, VP(v), DRA_NETWORK_INTERFACE_NAME_MAX);
+            if (vstr(v, net, "hardwareAddress", &s, &len) && len > DRA_NETWORK_HARDWARE_ADDRESS_MAX)
+                V_CHILD(v, "hardwareAddress") dra_ferr_too_long(&v->errs, VP(v), DRA_NETWORK_HARDWARE_ADDRESS_MAX);
+            const json_t *ips;
+            if (varr(v, net, "ips", &ips) && v_max_items(v, "ips", ips, DRA_NETWORK_MAX_IPS)) {
+                V_CHILD(v, "ips")
+                for (size_t i = 0; i < json_array_size(ips); i++) {
+                    V_INDEX(v, i)
+                    {
+                        const json_t *ip = json_array_get(ips, i);
+                        if (!vis_str(v, ip, &s, &len))
+                            continue;
+                        if (!valid_cidr(s, len))
+                            dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)");
+                        for (size_t j = 0; j < i; j++)
+                            if (json_equal(ip, json_array_get(ips, j))) {
+                                dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                                break;
+                            }
+                    }
+                }
+            }
+        }
+    }
+}
+
+void v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
+{
+    const json_t *requests = vget(vget(claim_spec, "devices"), "requests");
+    const json_t *reserved = NULL, *alloc = vget(status, "allocation"), *devices = NULL;
+    if (varr(v, status, "reservedFor", &reserved) && v_max_items(v, "reservedFor", reserved, DRA_RESERVED_FOR_MAX)) {
+        V_CHILD(v, "reservedFor")
+        {
+            size_t n = json_array_size(reserved);
+            for (size_t i = 0; i < n; i++) {
+                V_INDEX(v, i)
+                {
+                    const json_t *ref = json_array_get(reserved, i);
+                    if (!vis_obj(v, ref))
+                        continue;
+                    static const char *const keys[] = {"resource", "name", "uid"};
+                    for (int k = 0; k < 3; k++) {
+                        const char *s = "";
+                        size_t len = 0;
+                        vstr(v, ref, keys[k], &s, &len);
+                        if (len == 0)
+                            V_CHILD(v, keys[k]) dra_ferr_required(&v->errs, VP(v), "");
+                    }
+                }
+            }
+            for (size_t i = 1; i < n; i++) {
+                const json_t *uid = vget(json_array_get(reserved, i), "uid");
+                if (!json_is_string(uid))
+                    continue;
+                for (size_t j = 0; j < i; j++) {
+                    if (json_equal(uid, vget(json_array_get(reserved, j), "uid"))) {
+                        char *jt = vjson(uid);
+                        V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), jt);
+                        free(jt);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    const json_t *results = vget(vget(alloc, "devices"), "results");
+    if (varr(v, status, "devices", &devices)) {
+        V_CHILD(v, "devices")
+        {
+            size_t n = json_array_size(devices);
+            for (size_t i = 0; i < n; i++)
+                V_INDEX(v, i) v_device_status(v, json_array_get(devices, i), results);
+            for (size_t i = 1; i < n; i++)
+                for (size_t j = 0; j < i; j++)
+                    if (same_device(json_array_get(devices, i), json_array_get(devices, j))) {
+                        V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), "{}");
+                        break;
+                    }
+        }
+    }
+    if (alen(reserved) > 0 && !alloc)
+        V_CHILD(v, "reservedFor") dra_ferr_forbidden(&v->errs, VP(v), "may not be specified when `allocated` is not set");
+    if (alloc)
+        V_CHILD(v, "allocation") v_allocation(v, alloc, requests);
+}
+
+static json_t *spec_or_empty(vctx *v, const json_t *obj, json_t **tmp)
+{
+    const json_t *spec = NULL;
+    *tmp = NULL;
+    if (vobj(v, obj, "spec", &spec))
+        return (json_t *)spec;
+    *tmp = json_object();
+    return *tmp;
+}
+
+dra_err *dra_validate_resource_claim(const json_t *obj, const dra_validate_opts *opts)
+{
+    vctx v;
+    vctx_init(&v, opts);
+    v_object_meta(&v, obj, true, false);
+    json_t *tmp;
+    json_t *spec = spec_or_empty(&v, obj, &tmp);
+    V_CHILD(&v, "spec") v_claim_spec(&v, spec);
+    const json_t *status;
+    if (vobj(&v, obj, "status", &status))
+        V_CHILD(&v, "status") v_claim_status(&v, spec, status);
+    json_decref(tmp);
+    return vctx_finish(&v);
+}
+
+dra_err *dra_validate_resource_claim_template(const json_t *obj, const dra_validate_opts *opts)
+{
+    vctx v;
+    vctx_init(&v, opts);
+    v_object_meta(&v, obj, true, false);
+    json_t *tmp;
+    json_t *spec = spec_or_empty(&v, obj, &tmp);
+    V_CHILD(&v, "spec")
+    {
+        const json_t *meta, *inner = NULL;
+        if (vobj(&v, spec, "metadata", &meta))
+            V_CHILD(&v, "metadata") v_labels_annotations(&v, meta);
+        json_t *tmp2 = NULL;
+        if (!vobj(&v, spec, "spec", &inner))
+            inner = tmp2 = json_object();
+        V_CHILD(&v, "spec") v_claim_spec(&v, inner);
+        json_decref(tmp2);
+    }
+    json_decref(tmp);
+    return vctx_finish(&v);
+}

@@ -1,0 +1,182 @@
+/* DeviceClass validation (validation.go: validateDeviceClassSpec), the
+ * minimal core-object checks, and the kind dispatcher. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate_common.h"
+
+/* v1helper.IsExtendedResourceName: a domain-prefixed name outside
+ * kubernetes.io whose "requests." quota name is a valid qualified name. */
+static bool is_extended_resource_name(const char *s, size_t len)
+{
+    if (!memchr(s, '/', len) || memmem(s, len, "kubernetes.io/", 14) || (len >= 9 && memcmp(s, "requests.", 9) == 0))
+        return false;
+    char *quota = dra_xasprintf("requests.%.*s", (int)len, s);
+    dra_errs tmp = DRA_ERRS_INIT;
+    dra_check_label_name(&tmp, "", quota, len + 9);
+    bool ok = tmp.n == 0;
+    dra_errs_free(&tmp);
+    free(quota);
+    return ok;
+}
+
+dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *opts)
+{
+    vctx v;
+    vctx_init(&v, opts);
+    v_object_meta(&v, obj, false, false);
+    const json_t *spec = NULL;
+    vobj(&v, obj, "spec", &spec);
+    V_CHILD(&v, "spec")
+    {
+        if (!spec)
+            continue;
+        v_selectors(&v, spec);
+        const json_t *config;
+        if (varr(&v, spec, "config", &config) && v_max_items(&v, "config", config, DRA_DEVICE_CONFIG_MAX)) {
+            V_CHILD(&v, "config")
+            for (size_t i = 0; i < json_array_size(config); i++) {
+                V_INDEX(&v, i)
+                {
+                    const json_t *cfg = json_array_get(config, i);
+                    if (vis_obj(&v, cfg))
+                        v_device_configuration(&v, cfg);
+                }
+            }
+        }
+        const char *s;
+        size_t len;
+        if (vstr(&v, spec, "extendedResourceName", &s, &len) && !is_extended_resource_name(s, len))
+            V_CHILD(&v, "extendedResourceName")
+        dra_ferr_invalid_str(&v.errs, VP(&v), s, len, "must be a valid extended resource name");
+    }
+    return vctx_finish(&v);
+}
+
+dra_err *dra_validate_node(const json_t *obj, const dra_validate_opts *opts)
+{
+    vctx v;
+    vctx_init(&v, opts);
+    v_object_meta(&v, obj, false, false);
+    return vctx_finish(&v);
+}
+
+dra_err *dra_validate_namespace(const json_t *obj, const dra_validate_opts *opts)
+{
+    vctx v;
+    vctx_init(&v, opts);
+    v_object_meta(&v, obj, false, true);
+    return vctx_finish(&v);
+}
+
+static bool pod_claim_named(const json_t *claims, const char *s, size_t len)
+{
+    for (size_t i = 0; i < json_array_size(claims); i++) {
+        const json_t *n = json_object_get(json_array_get(claims, i), "name");
+        if (json_is_string(n) && json_string_length(n) == len && memcmp(json_string_value(n), s, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Container resources.claims must name pod-level claims. */
+static void v_container_claims(vctx *v, const json_t *spec, const char *key, const json_t *pod_claims)
+{
+    const json_t *containers;
+    if (!varr(v, spec, key, &containers))
+        return;
+    V_CHILD(v, key)
+    for (size_t i = 0; i < json_array_size(containers); i++) {
+        const json_t *claims = vget(vget(json_array_get(containers, i), "resources"), "claims");
+        if (!json_is_array(claims))
+            continue;
+        V_INDEX(v, i) V_CHILD(v, "resources") V_CHILD(v, "claims")
+        for (size_t j = 0; j < json_array_size(claims); j++) {
+            V_INDEX(v, j)
+            {
+                const json_t *c = json_array_get(claims, j);
+                const char *s = "";
+                size_t len = 0;
+                if (!vis_obj(v, c))
+                    continue;
+                vstr(v, c, "name", &s, &len);
+                if (len == 0)
+                    dra_ferr_required(&v->errs, VP(v), "");
+                else if (!pod_claim_named(pod_claims, s, len))
+                    dra_ferr_not_found(&v->errs, VP(v), s, len);
+            }
+        }
+    }
+}
+
+dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
+{
+    vctx v;
+    vctx_init(&v, opts);
+    v_object_meta(&v, obj, true, false);
+    const json_t *spec = NULL, *claims = NULL;
+    vobj(&v, obj, "spec", &spec);
+    V_CHILD(&v, "spec")
+    {
+        if (!spec)
+            continue;
+        if (varr(&v, spec, "resourceClaims", &claims)) {
+            V_CHILD(&v, "resourceClaims")
+            for (size_t i = 0; i < json_array_size(claims); i++) {
+                V_INDEX(&v, i)
+                {
+                    const json_t *c = json_array_get(claims, i);
+                    if (!vis_obj(&v, c))
+                        continue;
+                    const char *s = "";
+                    size_t len = 0;
+                    vstr(&v, c, "name", &s, &len);
+                    V_CHILD(&v, "name")
+                    {
+                        dra_check_dns1123_label(&v.errs, VP(&v), s, len);
+                        if (len && i > 0) {
+                            json_t *prefix = json_array();
+                            for (size_t j = 0; j < i; j++)
+                                json_array_append(prefix, json_array_get(claims, j));
+                            if (pod_claim_named(prefix, s, len))
+                                dra_ferr_duplicate_str(&v.errs, VP(&v), s, len);
+                            json_decref(prefix);
+                        }
+                    }
+                    const char *cn, *tn;
+                    size_t cnl, tnl;
+                    bool has_claim = vstr(&v, c, "resourceClaimName", &cn, &cnl);
+                    bool has_tmpl = vstr(&v, c, "resourceClaimTemplateName", &tn, &tnl);
+                    char *j = vjson(c);
+                    if (has_claim && has_tmpl)
+                        dra_ferr_invalid_raw(&v.errs, VP(&v), j, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
+                    else if (!has_claim && !has_tmpl)
+                        dra_ferr_invalid_raw(&v.errs, VP(&v), j, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
+                    free(j);
+                    if (has_claim)
+                        V_CHILD(&v, "resourceClaimName") dra_check_dns1123_subdomain(&v.errs, VP(&v), cn, cnl);
+                    if (has_tmpl)
+                        V_CHILD(&v, "resourceClaimTemplateName") dra_check_dns1123_subdomain(&v.errs, VP(&v), tn, tnl);
+                }
+            }
+        }
+        v_container_claims(&v, spec, "initContainers", claims);
+        v_container_claims(&v, spec, "containers", claims);
+    }
+    return vctx_finish(&v);
+}
+
+dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts)
+{
+    switch (kind) {
+    case DRA_KIND_DEVICE_CLASS: return dra_validate_device_class(obj, opts);
+    case DRA_KIND_RESOURCE_SLICE: return dra_validate_resource_slice(obj, opts);
+    case DRA_KIND_RESOURCE_CLAIM: return dra_validate_resource_claim(obj, opts);
+    case DRA_KIND_RESOURCE_CLAIM_TEMPLATE: return dra_validate_resource_claim_template(obj, opts);
+    case DRA_KIND_DEVICE_TAINT_RULE: return dra_validate_device_taint_rule(obj, opts);
+    case DRA_KIND_NODE: return dra_validate_node(obj, opts);
+    case DRA_KIND_POD: return dra_validate_pod(obj, opts);
+    case DRA_KIND_NAMESPACE: return dra_validate_namespace(obj, opts);
+    default: return dra_err_new(DRA_EXIT_INPUT, "cannot validate an object of unknown kind");
+    }
+}

@@ -1,0 +1,800 @@
+/* Shared validation helpers; see validate_common.h.  Rules and texts from
+ * pkg/apis/resource/validation/validation.go, pkg/apis/core/validation
+ * (ValidateObjectMeta, ValidateNodeSelector) and
+ * apimachinery/pkg/apis/meta/v1/validation (ValidateConditions). */
+#include "validate_common.h"
+
+#include "semver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void vctx_init(vctx *v, const dra_validate_opts *opts)
+{
+    memset(v, 0, sizeof *v);
+    v->opts = opts;
+}
+
+dra_err *vctx_finish(vctx *v)
+{
+    dra_buf_free(&v->path);
+    return dra_errs_take(&v->errs);
+}
+
+bool vfeature(const vctx *v, dra_feature f)
+{
+    return dra_feature_enabled(v->opts ? v->opts->features : NULL, f);
+}
+
+/* ---- typed access ---- */
+
+const json_t *vget(const json_t *obj, const char *key)
+{
+    if (!json_is_object(obj))
+        return NULL;
+    const json_t *x = json_object_get(obj, key);
+    return json_is_null(x) ? NULL : x;
+}
+
+char *vjson(const json_t *value)
+{
+    if (!value)
+        return dra_xstrdup("null");
+    char *s = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!s)
+        return dra_xstrdup("null");
+    char *copy = dra_xstrdup(s);
+    free(s);
+    return copy;
+}
+
+void vtype_error(vctx *v, const char *key, const json_t *value, const char *type)
+{
+    size_t mark = key ? dra_path_child(&v->path, key) : v->path.len;
+    char *j = vjson(value);
+    /* Keep long values out of the message. */
+    if (strlen(j) > 64)
+        strcpy(j + 60, "...");
+    char *detail = dra_xasprintf("must be of type %s", type);
+    dra_ferr_invalid_raw(&v->errs, VP(v), j, detail);
+    free(detail);
+    free(j);
+    dra_path_pop(&v->path, mark);
+}
+
+bool vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len)
+{
+    const json_t *x = vget(obj, key);
+    if (!x)
+        return false;
+    if (!json_is_string(x)) {
+        vtype_error(v, key, x, "string");
+        return false;
+    }
+    *s = json_string_value(x);
+    *len = json_string_length(x);
+    return true;
+}
+
+bool vis_str(vctx *v, const json_t *value, const char **s, size_t *len)
+{
+    if (!json_is_string(value)) {
+        vtype_error(v, NULL, value, "string");
+        return false;
+    }
+    *s = json_string_value(value);
+    *len = json_string_length(value);
+    return true;
+}
+
+bool vis_obj(vctx *v, const json_t *value)
+{
+    if (!json_is_object(value)) {
+        vtype_error(v, NULL, value, "object");
+        return false;
+    }
+    return true;
+}
+
+bool vobj(vctx *v, const json_t *obj, const char *key, const json_t **out)
+{
+    const json_t *x = vget(obj, key);
+    if (!x)
+        return false;
+    if (!json_is_object(x)) {
+        vtype_error(v, key, x, "object");
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool varr(vctx *v, const json_t *obj, const char *key, const json_t **out)
+{
+    const json_t *x = vget(obj, key);
+    if (!x)
+        return false;
+    if (!json_is_array(x)) {
+        vtype_error(v, key, x, "array");
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool vint(vctx *v, const json_t *obj, const char *key, int64_t *out)
+{
+    const json_t *x = vget(obj, key);
+    if (!x)
+        return false;
+    if (!json_is_integer(x)) {
+        vtype_error(v, key, x, "integer");
+        return false;
+    }
+    *out = (int64_t)json_integer_value(x);
+    return true;
+}
+
+bool vbool(vctx *v, const json_t *obj, const char *key, bool *out)
+{
+    const json_t *x = vget(obj, key);
+    if (!x)
+        return false;
+    if (!json_is_boolean(x)) {
+        vtype_error(v, key, x, "boolean");
+        return false;
+    }
+    *out = json_is_true(x);
+    return true;
+}
+
+bool v_max_items(vctx *v, const char *key, const json_t *arr, size_t max)
+{
+    size_t n = json_is_array(arr) ? json_array_size(arr) : json_is_object(arr) ? json_object_size(arr) : 0;
+    if (n <= max)
+        return true;
+    V_CHILD(v, key) dra_ferr_too_many(&v->errs, VP(v), (long)n, (long)max);
+    return false;
+}
+
+/* ---- quantities ---- */
+
+bool vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
+{
+    char numbuf[64];
+    const char *s;
+    size_t len;
+    if (json_is_string(value)) {
+        s = json_string_value(value);
+        len = json_string_length(value);
+    } else if (json_is_integer(value)) {
+        len = (size_t)snprintf(numbuf, sizeof numbuf, "%lld", (long long)json_integer_value(value));
+        s = numbuf;
+    } else if (json_is_real(value)) {
+        len = (size_t)snprintf(numbuf, sizeof numbuf, "%.17g", json_real_value(value));
+        s = numbuf;
+    } else {
+        vtype_error(v, NULL, value, "quantity");
+        return false;
+    }
+    dra_err *e = dra_quantity_parsen(s, len, q);
+    if (e) {
+        dra_ferr_invalid_str(&v->errs, VP(v), s, len, e->msg);
+        dra_err_free(e);
+        return false;
+    }
+    return true;
+}
+
+bool vquantity(vctx *v, const json_t *obj, const char *key, dra_quantity *q)
+{
+    const json_t *x = vget(obj, key);
+    if (!x)
+        return false;
+    bool ok = false;
+    V_CHILD(v, key) ok = vquantity_value(v, x, q);
+    return ok;
+}
+
+const char *vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX])
+{
+    return dra_quantity_format(q, buf);
+}
+
+/* ---- object metadata ---- */
+
+static void check_name_subdomain_or_label(vctx *v, const char *s, size_t len, bool label)
+{
+    if (label)
+        dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    else
+        dra_check_dns1123_subdomain(&v->errs, VP(v), s, len);
+}
+
+void v_labels_annotations(vctx *v, const json_t *meta)
+{
+    const json_t *labels, *annotations;
+    if (vobj(v, meta, "labels", &labels)) {
+        V_CHILD(v, "labels")
+        {
+            const char *k;
+            const json_t *val;
+            json_object_foreach((json_t *)labels, k, val)
+            {
+                dra_check_label_name(&v->errs, VP(v), k, strlen(k));
+                const char *s;
+                size_t len;
+                if (json_is_string(val)) {
+                    s = json_string_value(val);
+                    len = json_string_length(val);
+                    dra_check_label_value(&v->errs, VP(v), s, len);
+                } else if (!json_is_null(val)) {
+                    size_t m = dra_path_key(&v->path, k, strlen(k));
+                    vtype_error(v, NULL, val, "string");
+                    dra_path_pop(&v->path, m);
+                }
+            }
+        }
+    }
+    if (vobj(v, meta, "annotations", &annotations)) {
+        V_CHILD(v, "annotations")
+        {
+            const char *k;
+            const json_t *val;
+            size_t total = 0;
+            json_object_foreach((json_t *)annotations, k, val)
+            {
+                /* Annotation keys are checked lower-cased (ValidateAnnotations). */
+                size_t klen = strlen(k);
+                char *lower = dra_xstrndup(k, klen);
+                for (size_t i = 0; i < klen; i++)
+                    if (lower[i] >= 'A' && lower[i] <= 'Z')
+                        lower[i] = (char)(lower[i] - 'A' + 'a');
+                dra_errs tmp = DRA_ERRS_INIT;
+                dra_check_label_name(&tmp, VP(v), lower, klen);
+                /* Re-render with the original key as the bad value. */
+                for (dra_err *e = tmp.head; e; e = e->next) {
+                    const char *detail = strstr(e->msg, "\": ");
+                    dra_ferr_invalid_str(&v->errs, VP(v), k, klen, detail ? detail + 3 : "");
+                }
+                dra_errs_free(&tmp);
+                free(lower);
+                total += klen;
+                if (json_is_string(val))
+                    total += json_string_length(val);
+            }
+            if (total > 256 * 1024)
+                dra_ferr_too_long(&v->errs, VP(v), 256 * 1024);
+        }
+    }
+}
+
+void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label)
+{
+    const json_t *meta = NULL;
+    V_CHILD(v, "metadata")
+    {
+        if (!vobj(v, obj, "metadata", &meta)) {
+            if (!vget(obj, "metadata"))
+                V_CHILD(v, "name") dra_ferr_required(&v->errs, VP(v), "name or generateName is required");
+            continue;
+        }
+        const char *s;
+        size_t len;
+        const char *gs;
+        size_t glen;
+        bool has_name = vstr(v, meta, "name", &s, &len) && len > 0;
+        bool has_gen = vstr(v, meta, "generateName", &gs, &glen) && glen > 0;
+        V_CHILD(v, "name")
+        {
+            if (has_name)
+                check_name_subdomain_or_label(v, s, len, name_is_label);
+            else if (!has_gen)
+                dra_ferr_required(&v->errs, VP(v), "name or generateName is required");
+        }
+        bool has_ns = vstr(v, meta, "namespace", &s, &len) && len > 0;
+        V_CHILD(v, "namespace")
+        {
+            if (namespaced) {
+                if (!has_ns)
+                    dra_ferr_required(&v->errs, VP(v), "");
+                else
+                    dra_check_dns1123_label(&v->errs, VP(v), s, len);
+            } else if (has_ns) {
+                dra_ferr_forbidden(&v->errs, VP(v), "not allowed on this type");
+            }
+        }
+        v_labels_annotations(v, meta);
+    }
+}
+
+/* ---- node selectors (core validation) ---- */
+
+static size_t arr_len(const json_t *a)
+{
+    return json_is_array(a) ? json_array_size(a) : 0;
+}
+
+static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_selector)
+{
+    if (!vis_obj(v, rq))
+        return;
+    const char *op = "", *key = "";
+    size_t oplen = 0, keylen = 0;
+    vstr(v, rq, "operator", &op, &oplen);
+    vstr(v, rq, "key", &key, &keylen);
+    const json_t *values = NULL;
+    varr(v, rq, "values", &values);
+    size_t nvalues = arr_len(values);
+    if (field_selector) {
+        V_CHILD(v, "values")
+        {
+            if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
+                if (nvalues != 1)
+                    dra_ferr_required(&v->errs, VP(v),
+                                      "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+            }
+        }
+        if (strcmp(op, "In") != 0 && strcmp(op, "NotIn") != 0)
+            V_CHILD(v, "operator") dra_ferr_invalid_str(&v->errs, VP(v), op, oplen, "not a valid selector operator");
+        if (strcmp(key, "metadata.name") != 0 || keylen != strlen("metadata.name")) {
+            V_CHILD(v, "key") dra_ferr_invalid_str(&v->errs, VP(v), key, keylen, "not a valid field selector key");
+        } else {
+            V_CHILD(v, "values")
+            for (size_t i = 0; i < nvalues; i++) {
+                V_INDEX(v, i)
+                {
+                    const char *s;
+                    size_t len;
+                    if (vis_str(v, json_array_get(values, i), &s, &len))
+                        dra_check_node_name(&v->errs, VP(v), s, len);
+                }
+            }
+        }
+        return;
+    }
+    V_CHILD(v, "values")
+    {
+        if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
+            if (nvalues == 0)
+                dra_ferr_required(&v->errs, VP(v), "must be specified when `operator` is 'In' or 'NotIn'");
+        } else if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
+            if (nvalues > 0)
+                dra_ferr_forbidden(&v->errs, VP(v), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+        } else if (strcmp(op, "Gt") == 0 || strcmp(op, "Lt") == 0) {
+            if (nvalues != 1)
+                dra_ferr_required(&v->errs, VP(v), "must be specified single value when `operator` is 'Lt' or 'Gt'");
+        }
+    }
+    if (strcmp(op, "In") != 0 && strcmp(op, "NotIn") != 0 && strcmp(op, "Exists") != 0 &&
+        strcmp(op, "DoesNotExist") != 0 && strcmp(op, "Gt") != 0 && strcmp(op, "Lt") != 0)
+        V_CHILD(v, "operator") dra_ferr_invalid_str(&v->errs, VP(v), op, oplen, "not a valid selector operator");
+    V_CHILD(v, "key") dra_check_label_name(&v->errs, VP(v), key, keylen);
+    V_CHILD(v, "values")
+    for (size_t i = 0; i < nvalues; i++) {
+        V_INDEX(v, i)
+        {
+            const char *s;
+            size_t len;
+            if (vis_str(v, json_array_get(values, i), &s, &len))
+                dra_check_label_value(&v->errs, VP(v), s, len);
+        }
+    }
+}
+
+void v_node_selector(vctx *v, const json_t *sel)
+{
+    if (!vis_obj(v, sel))
+        return;
+    const json_t *terms = NULL;
+    varr(v, sel, "nodeSelectorTerms", &terms);
+    V_CHILD(v, "nodeSelectorTerms")
+    {
+        if (arr_len(terms) == 0) {
+            dra_ferr_required(&v->errs, VP(v), "must have at least one node selector term");
+            continue;
+        }
+        for (size_t i = 0; i < json_array_size(terms); i++) {
+            V_INDEX(v, i)
+            {
+                const json_t *term = json_array_get(terms, i);
+                if (!vis_obj(v, term))
+                    continue;
+                const json_t *exprs = NULL, *fields = NULL;
+                if (varr(v, term, "matchExpressions", &exprs))
+                    V_CHILD(v, "matchExpressions")
+                for (size_t j = 0; j < json_array_size(exprs); j++)
+                    V_INDEX(v, j) v_node_selector_requirement(v, json_array_get(exprs, j), false);
+                if (varr(v, term, "matchFields", &fields))
+                    V_CHILD(v, "matchFields")
+                for (size_t j = 0; j < json_array_size(fields); j++)
+                    V_INDEX(v, j) v_node_selector_requirement(v, json_array_get(fields, j), true);
+            }
+        }
+    }
+}
+
+/* ---- taints and tolerations ---- */
+
+static const char *const taint_effects[] = {"NoExecute", "NoSchedule", "None"}; /* sets.List order */
+static const char *const toleration_ops[] = {"Equal", "Exists"};
+
+static bool is_effect(const char *s, size_t len)
+{
+    for (size_t i = 0; i < 3; i++)
+        if (strlen(taint_effects[i]) == len && memcmp(taint_effects[i], s, len) == 0)
+            return true;
+    return false;
+}
+
+void v_toleration(vctx *v, const json_t *tol)
+{
+    if (!vis_obj(v, tol))
+        return;
+    const char *key = "", *op = "", *value = "", *effect = "";
+    size_t keylen = 0, oplen = 0, valuelen = 0, effectlen = 0;
+    int64_t secs;
+    vstr(v, tol, "key", &key, &keylen);
+    vstr(v, tol, "operator", &op, &oplen);
+    vstr(v, tol, "value", &value, &valuelen);
+    vstr(v, tol, "effect", &effect, &effectlen);
+    vint(v, tol, "tolerationSeconds", &secs);
+    if (keylen)
+        V_CHILD(v, "key") dra_check_label_name(&v->errs, VP(v), key, keylen);
+    if (oplen == 6 && memcmp(op, "Exists", 6) == 0) {
+        if (valuelen)
+            V_CHILD(v, "value") dra_ferr_invalid_str(&v->errs, VP(v), value, valuelen, "must be empty for operator `Exists`");
+    } else if (oplen == 5 && memcmp(op, "Equal", 5) == 0) {
+        V_CHILD(v, "value") dra_check_label_value(&v->errs, VP(v), value, valuelen);
+    } else if (oplen == 0) {
+        V_CHILD(v, "operator") dra_ferr_required(&v->errs, VP(v), "");
+    } else {
+        V_CHILD(v, "operator") dra_ferr_unsupported(&v->errs, VP(v), op, oplen, toleration_ops, 2);
+    }
+    if (effectlen && !is_effect(effect, effectlen))
+        V_CHILD(v, "effect") dra_ferr_unsupported(&v->errs, VP(v), effect, effectlen, taint_effects, 3);
+}
+
+void v_tolerations(vctx *v, const json_t *parent)
+{
+    const json_t *tols;
+    if (!varr(v, parent, "tolerations", &tols))
+        return;
+    if (!v_max_items(v, "tolerations", tols, DRA_DEVICE_TOLERATIONS_MAX))
+        return;
+    V_CHILD(v, "tolerations")
+    for (size_t i = 0; i < json_array_size(tols); i++)
+        V_INDEX(v, i) v_toleration(v, json_array_get(tols, i));
+}
+
+/* RFC 3339 as metav1.Time accepts it: 2006-01-02T15:04:05Z07:00 (fraction allowed). */
+static bool rfc3339(const char *s, size_t len)
+{
+    const char *pat = "dddd-dd-ddTdd:dd:dd";
+    size_t n = strlen(pat);
+    if (len < n + 1)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        if (pat[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != pat[i])
+            return false;
+    }
+    size_t i = n;
+    if (s[i] == '.') {
+        i++;
+        size_t start = i;
+        while (i < len && s[i] >= '0' && s[i] <= '9')
+            i++;
+        if (i == start)
+            return false;
+    }
+    if (i + 1 == len && s[i] == 'Z')
+        return true;
+    if (i + 6 == len && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':')
+        return s[i + 1] >= '0' && s[i + 1] <= '9' && s[i + 2] >= '0' && s[i + 2] <= '9' && s[i + 4] >= '0' &&
+               s[i + 4] <= '9' && s[i + 5] >= '0' && s[i + 5] <= '9';
+    return false;
+}
+
+static void v_time(vctx *v, const json_t *obj, const char *key)
+{
+    const char *s;
+    size_t len;
+    if (vstr(v, obj, key, &s, &len) && !rfc3339(s, len))
+        V_CHILD(v, key) dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be an RFC 3339 date-time");
+}
+
+void v_taint(vctx *v, const json_t *taint)
+{
+    if (!vis_obj(v, taint))
+        return;
+    const char *key = "", *value = "", *effect = "";
+    size_t keylen = 0, valuelen = 0, effectlen = 0;
+    vstr(v, taint, "key", &key, &keylen);
+    vstr(v, taint, "value", &value, &valuelen);
+    vstr(v, taint, "effect", &effect, &effectlen);
+    V_CHILD(v, "key") dra_check_label_name(&v->errs, VP(v), key, keylen);
+    if (valuelen)
+        V_CHILD(v, "value") dra_check_label_value(&v->errs, VP(v), value, valuelen);
+    if (effectlen == 0)
+        V_CHILD(v, "effect") dra_ferr_required(&v->errs, VP(v), "");
+    else if (!is_effect(effect, effectlen))
+        V_CHILD(v, "effect") dra_ferr_unsupported(&v->errs, VP(v), effect, effectlen, taint_effects, 3);
+    v_time(v, taint, "timeAdded");
+}
+
+/* ---- binding conditions ---- */
+
+static bool str_in_array(const json_t *arr, const char *s, size_t len, size_t upto)
+{
+    for (size_t i = 0; i < upto && i < arr_len(arr); i++) {
+        const json_t *x = json_array_get(arr, i);
+        if (json_is_string(x) && json_string_length(x) == len && memcmp(json_string_value(x), s, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static void v_condition_names(vctx *v, const char *key, const json_t *list)
+{
+    if (!list || !v_max_items(v, key, list, DRA_BINDING_CONDITIONS_MAX))
+        return;
+    V_CHILD(v, key)
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        V_INDEX(v, i)
+        {
+            const char *s;
+            size_t len;
+            if (vis_str(v, json_array_get(list, i), &s, &len))
+                dra_check_label_name(&v->errs, VP(v), s, len);
+        }
+    }
+}
+
+void v_binding_parameters(vctx *v, const json_t *parent)
+{
+    const json_t *bc = NULL, *bfc = NULL;
+    varr(v, parent, "bindingConditions", &bc);
+    varr(v, parent, "bindingFailureConditions", &bfc);
+    v_condition_names(v, "bindingConditions", bc);
+    v_condition_names(v, "bindingFailureConditions", bfc);
+    V_CHILD(v, "bindingConditions")
+    for (size_t i = 0; i < arr_len(bc); i++) {
+        const json_t *x = json_array_get(bc, i);
+        if (json_is_string(x) && str_in_array(bc, json_string_value(x), json_string_length(x), i))
+            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(x), json_string_length(x));
+    }
+    V_CHILD(v, "bindingFailureConditions")
+    for (size_t i = 0; i < arr_len(bfc); i++) {
+        const json_t *x = json_array_get(bfc, i);
+        if (!json_is_string(x))
+            continue;
+        const char *s = json_string_value(x);
+        size_t len = json_string_length(x);
+        if (str_in_array(bfc, s, len, i))
+            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+        if (str_in_array(bc, s, len, arr_len(bc)))
+            V_INDEX(v, i)
+        dra_ferr_invalid_str(&v->errs, VP(v), s, len, "bindingFailureConditions must not overlap with bindingConditions");
+    }
+    if (arr_len(bc) == 0 && arr_len(bfc) > 0) {
+        char *j = vjson(bc);
+        V_CHILD(v, "bindingConditions")
+        dra_ferr_invalid_raw(&v->errs, VP(v), j, "bindingConditions are required to use bindingFailureConditions");
+        free(j);
+    }
+    if (arr_len(bfc) == 0 && arr_len(bc) > 0) {
+        char *j = vjson(bfc);
+        V_CHILD(v, "bindingFailureConditions")
+        dra_ferr_invalid_raw(&v->errs, VP(v), j, "bindingFailureConditions are required to use bindingConditions");
+        free(j);
+    }
+}
+
+/* ---- selectors and CEL ---- */
+
+void v_cel_expression(vctx *v, const char *expr, size_t len)
+{
+    if (len > DRA_CEL_EXPRESSION_MAX_LENGTH) {
+        /* Too long expressions are not compiled. */
+        dra_ferr_too_long(&v->errs, VP(v), DRA_CEL_EXPRESSION_MAX_LENGTH);
+        return;
+    }
+    if (!v->opts || !v->opts->cel)
+        return;
+    uint64_t cost = 0;
+    dra_err *e = v->opts->cel(v->opts->cel_ctx, expr, len, &cost);
+    if (e) {
+        if (len == 0 && e->msg && strncmp(e->msg, "Required value", 14) == 0)
+            dra_ferr_required(&v->errs, VP(v), e->msg + (e->msg[14] == ':' ? 16 : 14));
+        else
+            dra_ferr_invalid_str(&v->errs, VP(v), expr, len, e->msg);
+        dra_err_free(e);
+    } else if (cost > DRA_CEL_EXPRESSION_MAX_COST) {
+        dra_ferr_forbidden(&v->errs, VP(v), "too complex, exceeds cost limit");
+    }
+}
+
+void v_selectors(vctx *v, const json_t *parent)
+{
+    const json_t *sels;
+    if (!varr(v, parent, "selectors", &sels) || !v_max_items(v, "selectors", sels, DRA_DEVICE_SELECTORS_MAX))
+        return;
+    V_CHILD(v, "selectors")
+    for (size_t i = 0; i < json_array_size(sels); i++) {
+        V_INDEX(v, i)
+        {
+            const json_t *sel = json_array_get(sels, i), *cel;
+            if (!vis_obj(v, sel))
+                continue;
+            if (!vobj(v, sel, "cel", &cel)) {
+                if (!vget(sel, "cel"))
+                    V_CHILD(v, "cel") dra_ferr_required(&v->errs, VP(v), "");
+                continue;
+            }
+            V_CHILD(v, "cel")
+            {
+                const char *s = "";
+                size_t len = 0;
+                vstr(v, cel, "expression", &s, &len);
+                V_CHILD(v, "expression") v_cel_expression(v, s, len);
+            }
+        }
+    }
+}
+
+/* ---- opaque configuration ---- */
+
+void v_raw_extension(vctx *v, const json_t *value, size_t max)
+{
+    if (!value) {
+        dra_ferr_required(&v->errs, VP(v), "");
+        return;
+    }
+    char *raw = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+    size_t len = raw ? strlen(raw) : 0;
+    free(raw);
+    if (len > max)
+        dra_ferr_too_long(&v->errs, VP(v), (long)max);
+    else if (!json_is_object(value))
+        dra_ferr_invalid_str(&v->errs, VP(v), "<value omitted>", 15, "must be a valid JSON object");
+}
+
+void v_device_configuration(vctx *v, const json_t *cfg)
+{
+    const json_t *opaque;
+    if (!vobj(v, cfg, "opaque", &opaque)) {
+        if (!vget(cfg, "opaque"))
+            V_CHILD(v, "opaque") dra_ferr_required(&v->errs, VP(v), "");
+        return;
+    }
+    V_CHILD(v, "opaque")
+    {
+        const char *s = "";
+        size_t len = 0;
+        vstr(v, opaque, "driver", &s, &len);
+        V_CHILD(v, "driver") dra_check_driver_name(&v->errs, VP(v), s, len);
+        V_CHILD(v, "parameters") v_raw_extension(v, vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
+    }
+}
+
+/* ---- conditions (metav1validation.ValidateConditions) ---- */
+
+static bool condition_reason_ok(const char *s, size_t len)
+{
+    /* ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$ */
+    unsigned char c = (unsigned char)s[0];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+        return false;
+    for (size_t i = 1; i < len; i++) {
+        c = (unsigned char)s[i];
+        bool alnum_ = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        if (!alnum_ && !((c == ',' || c == ':') && i + 1 < len))
+            return false;
+    }
+    return true;
+}
+
+void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
+{
+    static const char *const statuses[] = {"False", "True", "Unknown"};
+    const json_t *conds;
+    if (!varr(v, parent, key, &conds))
+        return;
+    size_t n = json_array_size(conds);
+    V_CHILD(v, key)
+    {
+        for (size_t i = 0; i < n; i++) {
+            V_INDEX(v, i)
+            {
+                const json_t *c = json_array_get(conds, i);
+                if (!vis_obj(v, c))
+                    continue;
+                const char *s = "";
+                size_t len = 0;
+                vstr(v, c, "type", &s, &len);
+                V_CHILD(v, "type")
+                {
+                    dra_check_label_name(&v->errs, VP(v), s, len);
+                    for (size_t j = 0; j < i; j++) {
+                        const json_t *t = json_object_get(json_array_get(conds, j), "type");
+                        if (json_is_string(t) && json_string_length(t) == len &&
+                            memcmp(json_string_value(t), s, len) == 0) {
+                            dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                            break;
+                        }
+                    }
+                }
+                s = "";
+                len = 0;
+                vstr(v, c, "status", &s, &len);
+                if (!(len == 4 && memcmp(s, "True", 4) == 0) && !(len == 5 && memcmp(s, "False", 5) == 0) &&
+                    !(len == 7 && memcmp(s, "Unknown", 7) == 0))
+                    V_CHILD(v, "status") dra_ferr_unsupported(&v->errs, VP(v), s, len, statuses, 3);
+                int64_t gen;
+                if (vint(v, c, "observedGeneration", &gen) && gen < 0)
+                    V_CHILD(v, "observedGeneration")
+                dra_ferr_invalid_int(&v->errs, VP(v), gen, "must be greater than or equal to zero");
+                s = "";
+                len = 0;
+                if (!vstr(v, c, "lastTransitionTime", &s, &len) || len == 0)
+                    V_CHILD(v, "lastTransitionTime") dra_ferr_required(&v->errs, VP(v), "must be set");
+                else
+                    v_time(v, c, "lastTransitionTime");
+                s = "";
+                len = 0;
+                vstr(v, c, "reason", &s, &len);
+                V_CHILD(v, "reason")
+                {
+                    if (len == 0) {
+                        dra_ferr_required(&v->errs, VP(v), "must be set");
+                    } else {
+                        if (!condition_reason_ok(s, len))
+                            dra_ferr_invalid_str(
+                                &v->errs, VP(v), s, len,
+                                "a condition reason must start with alphabetic character, optionally followed by a "
+                                "string of alphanumeric characters or '_,:', and must end with an alphanumeric "
+                                "character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or "
+                                "'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is "
+                                "'[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')");
+                        if (len > 1024)
+                            dra_ferr_too_long(&v->errs, VP(v), 1024);
+                    }
+                }
+                if (vstr(v, c, "message", &s, &len) && len > 32768)
+                    V_CHILD(v, "message") dra_ferr_too_long(&v->errs, VP(v), 32768);
+            }
+        }
+        if (n > max)
+            dra_ferr_too_many(&v->errs, VP(v), (long)n, (long)max);
+    }
+}
+
+void v_skip_node_operations(vctx *v, const json_t *parent)
+{
+    const json_t *ops;
+    if (!varr(v, parent, "skipNodeOperations", &ops))
+        return;
+    bool prep = false, unprep = false, all = false;
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        const char *s = json_string_value(json_array_get(ops, i));
+        if (!s)
+            continue;
+        prep |= strcmp(s, "NodePrepareResources") == 0;
+        unprep |= strcmp(s, "NodeUnprepareResources") == 0;
+        all |= strcmp(s, "*") == 0;
+    }
+    if (prep && !unprep && !all) {
+        char *j = vjson(ops);
+        V_CHILD(v, "skipNodeOperations")
+        dra_ferr_invalid_raw(&v->errs, VP(v), j, "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped");
+        free(j);
+    }
+}
+
+/* ---- semver ---- */
+
+bool v_valid_semver(const char *s, size_t len)
+{
+    /* validation.go semverRe; the length is reported separately. */
+    return dra_semver_matches_regex(s, len);
+}

@@ -1,0 +1,83 @@
+/* Internal to the validate_*.c files: the walking context, typed JSON access
+ * that reports type mismatches, and checks shared by several kinds. */
+#ifndef DRA_MODEL_VALIDATE_COMMON_H
+#define DRA_MODEL_VALIDATE_COMMON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../base/buf.h"
+#include "names.h"
+#include "quantity.h"
+#include "validate.h"
+
+typedef struct vctx {
+    dra_errs errs;
+    dra_buf path; /* current field path */
+    const dra_validate_opts *opts;
+} vctx;
+
+void vctx_init(vctx *v, const dra_validate_opts *opts);
+dra_err *vctx_finish(vctx *v); /* returns the errors, frees the rest */
+bool vfeature(const vctx *v, dra_feature f);
+
+/* Current path as a string (valid until the path changes). */
+#define VP(v) dra_buf_str(&(v)->path)
+/* Enter a child / index / key for the duration of a statement block. */
+/* `continue` inside the block leaves it (and restores the path). */
+#define V_CHILD(v, name) V_SCOPE_(v, dra_path_child(&(v)->path, (name)), __COUNTER__)
+#define V_INDEX(v, i) V_SCOPE_(v, dra_path_index(&(v)->path, (i)), __COUNTER__)
+#define V_KEY(v, k, n) V_SCOPE_(v, dra_path_key(&(v)->path, (k), (n)), __COUNTER__)
+#define V_SCOPE_(v, push, c) V_SCOPE__(v, push, c)
+#define V_SCOPE__(v, push, c) \
+    for (size_t v_m_##c = (push), v_o_##c = 1; v_o_##c; v_o_##c = 0, dra_path_pop(&(v)->path, v_m_##c))
+
+/* Typed access.  A missing key or JSON null counts as absent (as Go decodes
+ * it into a zero value); a present value of another type is reported at
+ * <path>.<key> and treated as absent. */
+const json_t *vget(const json_t *obj, const char *key); /* NULL when absent or null */
+bool vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len);
+bool vobj(vctx *v, const json_t *obj, const char *key, const json_t **out);
+bool varr(vctx *v, const json_t *obj, const char *key, const json_t **out);
+bool vint(vctx *v, const json_t *obj, const char *key, int64_t *out);
+bool vbool(vctx *v, const json_t *obj, const char *key, bool *out);
+/* Type checks of a value already at the current path. */
+void vtype_error(vctx *v, const char *key, const json_t *value, const char *type);
+bool vis_str(vctx *v, const json_t *value, const char **s, size_t *len); /* reports at current path */
+bool vis_obj(vctx *v, const json_t *value);
+
+/* Compact JSON text of a value ("null" for NULL); caller frees. */
+char *vjson(const json_t *value);
+
+/* Quantities: strings or numbers, parsed like resource.Quantity; errors are
+ * reported at <path>.<key> (or the current path when key is NULL). */
+bool vquantity(vctx *v, const json_t *obj, const char *key, dra_quantity *q);
+bool vquantity_value(vctx *v, const json_t *value, dra_quantity *q);
+const char *vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX]);
+
+/* Shared checks (names from validation.go). */
+void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label);
+void v_labels_annotations(vctx *v, const json_t *meta); /* at current path */
+void v_node_selector(vctx *v, const json_t *sel);     /* ValidateNodeSelector at current path */
+void v_toleration(vctx *v, const json_t *tol);        /* validateDeviceToleration at current path */
+void v_tolerations(vctx *v, const json_t *parent);    /* parent.tolerations */
+void v_taint(vctx *v, const json_t *taint);           /* validateDeviceTaint at current path */
+void v_binding_parameters(vctx *v, const json_t *parent); /* validateDeviceBindingParameters */
+void v_selectors(vctx *v, const json_t *parent);      /* parent.selectors, max 32 */
+void v_cel_expression(vctx *v, const char *expr, size_t len); /* at current path */
+void v_device_configuration(vctx *v, const json_t *cfg);  /* opaque at current path's child */
+void v_raw_extension(vctx *v, const json_t *value, size_t max); /* at current path */
+void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max);
+void v_skip_node_operations(vctx *v, const json_t *parent);
+bool v_valid_semver(const char *s, size_t len);
+
+/* One-level "too many" guard used by validateSlice/validateSet: reports
+ * Too many at <path>.<key> and returns false when over max. */
+bool v_max_items(vctx *v, const char *key, const json_t *arr, size_t max);
+
+/* Per-kind spec validators used across files. */
+void v_claim_spec(vctx *v, const json_t *spec); /* at current path ("spec" or "spec.spec") */
+void v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status); /* at "status" */
+
+#endif

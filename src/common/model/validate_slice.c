@@ -1,0 +1,741 @@
+/* ResourceSlice validation (validation.go: validateResourceSliceSpec,
+ * validateDevice, validateDeviceAttribute, validateRequestPolicy, ...). */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate_common.h"
+
+static size_t alen(const json_t *a)
+{
+    return json_is_array(a) ? json_array_size(a) : 0;
+}
+
+static bool has_list_attrs(const json_t *attrs)
+{
+    const char *k;
+    const json_t *a;
+    json_object_foreach((json_t *)attrs, k, a)
+    {
+        if (vget(a, "bools") || vget(a, "ints") || vget(a, "strings") || vget(a, "versions"))
+            return true;
+    }
+    return false;
+}
+
+/* Upstream truncates long keys in the middle when building paths (truncateIfTooLong). */
+static size_t push_key(vctx *v, const char *key, size_t max)
+{
+    size_t len = strlen(key);
+    if (max < 16)
+        max = 16;
+    if (len <= max)
+        return dra_path_key(&v->path, key, len);
+    size_t remaining = max - 3;
+    size_t head = (remaining + 1) / 2, tail = remaining / 2;
+    char *t = dra_xmalloc(max + 1);
+    memcpy(t, key, head);
+    memcpy(t + head, "...", 3);
+    memcpy(t + head + 3, key + len - tail, tail);
+    t[max] = '\0';
+    size_t mark = dra_path_key(&v->path, t, max);
+    free(t);
+    return mark;
+}
+
+#define ATTR_KEY_MAX (DRA_DEVICE_MAX_DOMAIN_LENGTH + 1 + DRA_DEVICE_MAX_ID_LENGTH)
+
+/* DeviceAttribute rendered as Go's json.Marshal would (field order of the type). */
+static char *attr_json(const json_t *a)
+{
+    static const char *const order[] = {"int", "bool", "string", "version", "ints", "bools", "strings", "versions"};
+    json_t *o = json_object();
+    for (size_t i = 0; i < 8; i++) {
+        json_t *x = json_object_get(a, order[i]);
+        if (x && !json_is_null(x))
+            json_object_set(o, order[i], x);
+    }
+    char *s = vjson(o);
+    json_decref(o);
+    return s;
+}
+
+static void v_attr_string(vctx *v, const json_t *x)
+{
+    const char *s;
+    size_t len;
+    if (vis_str(v, x, &s, &len) && len > DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH)
+        dra_ferr_too_long(&v->errs, VP(v), DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH);
+}
+
+static void v_attr_version(vctx *v, const json_t *x)
+{
+    const char *s;
+    size_t len;
+    if (!vis_str(v, x, &s, &len))
+        return;
+    if (!v_valid_semver(s, len))
+        dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be a string compatible with semver.org spec 2.0.0");
+    if (len > DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH)
+        dra_ferr_too_long(&v->errs, VP(v), DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH);
+}
+
+static void v_attribute(vctx *v, const json_t *a)
+{
+    if (!vis_obj(v, a))
+        return;
+    int fields = 0;
+    const json_t *x;
+    if ((x = vget(a, "bool"))) {
+        fields++;
+        if (!json_is_boolean(x))
+            vtype_error(v, "bool", x, "boolean");
+    }
+    if ((x = vget(a, "int"))) {
+        fields++;
+        if (!json_is_integer(x))
+            vtype_error(v, "int", x, "integer");
+    }
+    if ((x = vget(a, "string"))) {
+        fields++;
+        V_CHILD(v, "string") v_attr_string(v, x);
+    }
+    if ((x = vget(a, "version"))) {
+        fields++;
+        V_CHILD(v, "version") v_attr_version(v, x);
+    }
+    static const char *const lists[] = {"bools", "ints", "strings", "versions"};
+    for (int li = 0; li < 4; li++) {
+        if (!(x = vget(a, lists[li])))
+            continue;
+        fields++;
+        if (!json_is_array(x)) {
+            vtype_error(v, lists[li], x, "array");
+            continue;
+        }
+        V_CHILD(v, lists[li])
+        {
+            if (json_array_size(x) == 0)
+                dra_ferr_invalid_raw(&v->errs, VP(v), "[]", "must not be empty if specified");
+            for (size_t i = 0; i < json_array_size(x); i++) {
+                const json_t *item = json_array_get(x, i);
+                V_INDEX(v, i)
+                {
+                    if (li == 0 && !json_is_boolean(item))
+                        vtype_error(v, NULL, item, "boolean");
+                    else if (li == 1 && !json_is_integer(item))
+                        vtype_error(v, NULL, item, "integer");
+                    else if (li == 2)
+                        v_attr_string(v, item);
+                    else if (li == 3)
+                        v_attr_version(v, item);
+                }
+            }
+        }
+    }
+    if (fields == 0) {
+        dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "exactly one value must be specified");
+    } else if (fields > 1) {
+        char *j = attr_json(a);
+        dra_ferr_invalid_raw(&v->errs, VP(v), j, "exactly one value must be specified");
+        free(j);
+    }
+}
+
+static size_t attr_value_count(const json_t *attrs)
+{
+    size_t n = 0;
+    const char *k;
+    const json_t *a;
+    json_object_foreach((json_t *)attrs, k, a)
+    {
+        size_t lists = alen(vget(a, "bools")) + alen(vget(a, "ints")) + alen(vget(a, "strings")) +
+                       alen(vget(a, "versions"));
+        n += lists ? lists : 1;
+    }
+    return n;
+}
+
+/* Invalid value: "<quantity>": detail */
+static void inv_q(vctx *v, const dra_quantity *q, const char *detail)
+{
+    char b[DRA_QUANTITY_STRMAX];
+    const char *str = vqstr(q, b);
+    dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), detail);
+}
+
+/* Quantity.Value(): rounded up to an integer. */
+static bool q_value(const dra_quantity *q, int64_t *out)
+{
+    if (dra_quantity_as_int64(q, out))
+        return true;
+    double d = ceil(dra_quantity_as_float(q));
+    if (!(d >= -9.2e18 && d <= 9.2e18))
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
+/* validateInt64Range: true when q fits [0, MaxInt64]. */
+static bool v_int64_range(vctx *v, const char *name, const dra_quantity *q)
+{
+    int64_t tmp;
+    if (dra_quantity_sign(q) < 0) {
+        V_CHILD(v, name) inv_q(v, q, "must be greater than or equal to 0");
+        return false;
+    }
+    if (!q_value(q, &tmp)) {
+        V_CHILD(v, name)
+        inv_q(v, q, "must not be larger than 9223372036854775807");
+        return false;
+    }
+    return true;
+}
+
+static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity *min, const dra_quantity *step)
+{
+    int64_t val, mn, st;
+    if (!q_value(value, &val) || !q_value(min, &mn) || !q_value(step, &st) || st == 0)
+        return;
+    /* Both fit [0, MaxInt64] (checked before), so the difference cannot overflow. */
+    if ((val - mn) % st != 0) {
+        char b2[DRA_QUANTITY_STRMAX], b3[DRA_QUANTITY_STRMAX];
+        char *d = dra_xasprintf("value is not a multiple of a given step (%s) from (%s)", vqstr(step, b2), vqstr(min, b3));
+        V_CHILD(v, "step") inv_q(v, value, d);
+        free(d);
+    }
+}
+
+static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *cap, const json_t *range)
+{
+    char b2[DRA_QUANTITY_STRMAX];
+    dra_quantity min, max, step;
+    if (!vis_obj(v, range))
+        return;
+    if (!vquantity(v, range, "min", &min)) {
+        if (!vget(range, "min"))
+            V_CHILD(v, "min") dra_ferr_required(&v->errs, VP(v), "required when validRange is defined");
+        return;
+    }
+    bool has_max = vquantity(v, range, "max", &max);
+    bool has_step = vquantity(v, range, "step", &step);
+    char *d;
+    if (dra_quantity_cmp(&min, cap) > 0) {
+        d = dra_xasprintf("min is larger than capacity value: %s", vqstr(cap, b2));
+        V_CHILD(v, "min") inv_q(v, &min, d);
+        free(d);
+    }
+    if (dra_quantity_cmp(def, &min) < 0) {
+        d = dra_xasprintf("default is less than min: %s", vqstr(&min, b2));
+        V_CHILD(v, "default") inv_q(v, def, d);
+        free(d);
+    }
+    if (has_max) {
+        if (dra_quantity_cmp(&min, &max) > 0) {
+            d = dra_xasprintf("min is larger than max: %s", vqstr(&max, b2));
+            V_CHILD(v, "max") inv_q(v, &min, d);
+            free(d);
+        }
+        if (dra_quantity_cmp(&max, cap) > 0) {
+            d = dra_xasprintf("max is larger than capacity value: %s", vqstr(cap, b2));
+            V_CHILD(v, "max") inv_q(v, &max, d);
+            free(d);
+        }
+        if (dra_quantity_cmp(def, &max) > 0) {
+            d = dra_xasprintf("default is more than max: %s", vqstr(&max, b2));
+            V_CHILD(v, "default") inv_q(v, def, d);
+            free(d);
+        }
+    }
+    /* DRAFractionalCapacityRange's milli-value path is not implemented: the
+     * integer path below is what upstream uses with the gate off. */
+    if (!has_step)
+        return;
+    if (dra_quantity_sign(&step) <= 0) {
+        V_CHILD(v, "step") inv_q(v, &step, "must be greater than zero");
+        return;
+    }
+    dra_quantity added;
+    if (dra_quantity_add(&added, &min, &step) && dra_quantity_cmp(&added, cap) > 0) {
+        char b3[DRA_QUANTITY_STRMAX];
+        d = dra_xasprintf("one step %s is larger than capacity value: %s", vqstr(&added, b2), vqstr(cap, b3));
+        V_CHILD(v, "step") inv_q(v, &step, d);
+        free(d);
+    }
+    bool safe = v_int64_range(v, "default", def);
+    safe &= v_int64_range(v, "min", &min);
+    if (has_max)
+        safe &= v_int64_range(v, "max", &max);
+    safe &= v_int64_range(v, "step", &step);
+    if (!safe)
+        return;
+    v_range_step(v, def, &min, &step);
+    if (has_max)
+        v_range_step(v, &max, &min, &step);
+}
+
+static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity *cap, const json_t *values)
+{
+    size_t n = json_array_size(values);
+    dra_quantity *q = dra_xcalloc(n ? n : 1, sizeof *q);
+    bool *ok = dra_xcalloc(n ? n : 1, sizeof *ok);
+    char b2[DRA_QUANTITY_STRMAX];
+    V_CHILD(v, "validValues")
+    {
+        for (size_t i = 0; i < n; i++)
+            V_INDEX(v, i) ok[i] = vquantity_value(v, json_array_get(values, i), &q[i]);
+        for (size_t i = 0; i + 1 < n; i++)
+            if (ok[i] && ok[i + 1] && dra_quantity_cmp(&q[i], &q[i + 1]) > 0)
+                V_INDEX(v, i + 1)
+        inv_q(v, &q[i + 1], "values must be sorted in ascending order");
+        bool found = false;
+        if (n > DRA_CAPACITY_VALID_VALUES_MAX) {
+            dra_ferr_too_many(&v->errs, VP(v), (long)n, DRA_CAPACITY_VALID_VALUES_MAX);
+        } else {
+            for (size_t i = 0; i < n; i++) {
+                if (!ok[i])
+                    continue;
+                if (dra_quantity_cmp(&q[i], cap) > 0) {
+                    char *d = dra_xasprintf("option is larger than capacity value: %s", vqstr(cap, b2));
+                    V_INDEX(v, i) inv_q(v, &q[i], d);
+                    free(d);
+                }
+                if (dra_quantity_cmp(&q[i], def) == 0)
+                    found = true;
+            }
+            /* Duplicates are keyed by the integer value (quantityKeyInt). */
+            for (size_t i = 0; i < n; i++) {
+                int64_t vi, vj;
+                if (!ok[i] || !q_value(&q[i], &vi))
+                    continue;
+                for (size_t j = 0; j < i; j++) {
+                    if (ok[j] && q_value(&q[j], &vj) && vi == vj) {
+                        char key[32];
+                        snprintf(key, sizeof key, "%lld", (long long)vi);
+                        V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), key, strlen(key));
+                        break;
+                    }
+                }
+            }
+        }
+        if (!found)
+            inv_q(v, def, "default value is not valid according to the requestPolicy");
+    }
+    free(q);
+    free(ok);
+}
+
+static void v_request_policy(vctx *v, const dra_quantity *cap, const json_t *policy)
+{
+    if (!vis_obj(v, policy))
+        return;
+    const json_t *values = NULL, *range = NULL;
+    varr(v, policy, "validValues", &values);
+    range = vget(policy, "validRange");
+    dra_quantity def;
+    bool has_def = vquantity(v, policy, "default", &def);
+    bool def_present = vget(policy, "default") != NULL;
+    if (alen(values) > 0 && range) {
+        dra_ferr_forbidden(&v->errs, VP(v), "exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at the same time");
+    } else if (alen(values) > 0) {
+        if (!def_present)
+            V_CHILD(v, "default") dra_ferr_required(&v->errs, VP(v), "required when validValues is defined");
+        else if (has_def)
+            v_valid_values(v, &def, cap, values);
+    } else if (range) {
+        if (!def_present)
+            V_CHILD(v, "default") dra_ferr_required(&v->errs, VP(v), "required when validRange is defined");
+        else if (has_def)
+            V_CHILD(v, "validRange") v_valid_range(v, &def, cap, range);
+    }
+}
+
+static void v_capacity(vctx *v, const json_t *caps, bool multi)
+{
+    const char *k;
+    const json_t *c;
+    json_object_foreach((json_t *)caps, k, c)
+    {
+        dra_check_qualified_name(&v->errs, VP(v), k, strlen(k));
+        size_t mark = push_key(v, k, ATTR_KEY_MAX);
+        if (vis_obj(v, c)) {
+            dra_quantity value;
+            bool has_value = vquantity(v, c, "value", &value);
+            const json_t *policy = vget(c, "requestPolicy");
+            if (policy && !multi)
+                V_CHILD(v, "requestPolicy") dra_ferr_forbidden(&v->errs, VP(v), "allowMultipleAllocations must be true");
+            else if (policy && has_value)
+                V_CHILD(v, "requestPolicy") v_request_policy(v, &value, policy);
+        }
+        dra_path_pop(&v->path, mark);
+    }
+}
+
+static void v_counter_map(vctx *v, const json_t *counters, size_t max)
+{
+    if (json_object_size(counters) > max) {
+        dra_ferr_too_many(&v->errs, VP(v), (long)json_object_size(counters), (long)max);
+        return;
+    }
+    const char *k;
+    const json_t *c;
+    json_object_foreach((json_t *)counters, k, c)
+    {
+        dra_check_dns1123_label(&v->errs, VP(v), k, strlen(k));
+        size_t mark = push_key(v, k, DRA_DNS1123_LABEL_MAX);
+        if (vis_obj(v, c)) {
+            dra_quantity q;
+            vquantity(v, c, "value", &q);
+        }
+        dra_path_pop(&v->path, mark);
+    }
+}
+
+static void v_counter_consumption(vctx *v, const json_t *cc)
+{
+    if (!vis_obj(v, cc))
+        return;
+    const char *s = "";
+    size_t len = 0;
+    vstr(v, cc, "counterSet", &s, &len);
+    V_CHILD(v, "counterSet")
+    {
+        if (len == 0)
+            dra_ferr_required(&v->errs, VP(v), "");
+        else
+            dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    }
+    const json_t *counters = NULL;
+    vobj(v, cc, "counters", &counters);
+    V_CHILD(v, "counters")
+    {
+        if (json_object_size(counters) == 0)
+            dra_ferr_required(&v->errs, VP(v), "");
+        else
+            v_counter_map(v, counters, DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_CONSUMPTION);
+    }
+}
+
+static void v_counter_set(vctx *v, const json_t *cs)
+{
+    if (!vis_obj(v, cs))
+        return;
+    const char *s = "";
+    size_t len = 0;
+    vstr(v, cs, "name", &s, &len);
+    V_CHILD(v, "name")
+    {
+        if (len == 0)
+            dra_ferr_required(&v->errs, VP(v), "");
+        else
+            dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    }
+    const json_t *counters = NULL;
+    vobj(v, cs, "counters", &counters);
+    V_CHILD(v, "counters")
+    {
+        if (json_object_size(counters) == 0)
+            dra_ferr_required(&v->errs, VP(v), "");
+        else
+            v_counter_map(v, counters, DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_SET);
+    }
+}
+
+/* Duplicate check of a string key over array items (validateSet). */
+static void v_unique_key(vctx *v, const json_t *arr, const char *key)
+{
+    size_t n = alen(arr);
+    for (size_t i = 1; i < n; i++) {
+        const json_t *a = json_object_get(json_array_get(arr, i), key);
+        if (!json_is_string(a) && a)
+            continue;
+        const char *s = a ? json_string_value(a) : "";
+        size_t len = a ? json_string_length(a) : 0;
+        for (size_t j = 0; j < i; j++) {
+            const json_t *b = json_object_get(json_array_get(arr, j), key);
+            const char *t = json_is_string(b) ? json_string_value(b) : "";
+            size_t tl = json_is_string(b) ? json_string_length(b) : 0;
+            if ((b && !json_is_string(b)))
+                continue;
+            if (tl == len && memcmp(s, t, len) == 0) {
+                V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                break;
+            }
+        }
+    }
+}
+
+static void v_device(vctx *v, const json_t *d, bool per_device_nodes)
+{
+    if (!vis_obj(v, d))
+        return;
+    const char *s = "";
+    size_t len = 0;
+    bool multi = false;
+    vbool(v, d, "allowMultipleAllocations", &multi);
+    vstr(v, d, "name", &s, &len);
+    V_CHILD(v, "name") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+
+    const json_t *attrs = NULL, *caps = NULL;
+    vobj(v, d, "attributes", &attrs);
+    vobj(v, d, "capacity", &caps);
+    size_t total = json_object_size(attrs) + json_object_size(caps);
+    if (total > DRA_RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES)
+        dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)total, "the total number of attributes and capacities must not exceed 32");
+    size_t values = attr_value_count(attrs);
+    if (values > DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES)
+        dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)values, "the total number of attribute values must not exceed 48");
+
+    if (attrs) {
+        V_CHILD(v, "attributes")
+        {
+            const char *k;
+            const json_t *a;
+            json_object_foreach((json_t *)attrs, k, a)
+            {
+                dra_check_qualified_name(&v->errs, VP(v), k, strlen(k));
+                size_t mark = push_key(v, k, ATTR_KEY_MAX);
+                v_attribute(v, a);
+                dra_path_pop(&v->path, mark);
+            }
+        }
+    }
+    if (caps)
+        V_CHILD(v, "capacity") v_capacity(v, caps, multi);
+
+    const json_t *taints = NULL;
+    if (varr(v, d, "taints", &taints) && v_max_items(v, "taints", taints, DRA_DEVICE_TAINTS_MAX)) {
+        V_CHILD(v, "taints")
+        for (size_t i = 0; i < json_array_size(taints); i++)
+            V_INDEX(v, i) v_taint(v, json_array_get(taints, i));
+    }
+
+    const json_t *cc = NULL;
+    if (varr(v, d, "consumesCounters", &cc) &&
+        v_max_items(v, "consumesCounters", cc, DRA_RESOURCE_SLICE_MAX_CONSUMPTIONS_PER_DEVICE)) {
+        V_CHILD(v, "consumesCounters")
+        {
+            for (size_t i = 0; i < json_array_size(cc); i++)
+                V_INDEX(v, i) v_counter_consumption(v, json_array_get(cc, i));
+            v_unique_key(v, cc, "counterSet");
+        }
+    }
+
+    const json_t *node_name = vget(d, "nodeName"), *node_sel = vget(d, "nodeSelector"), *all = vget(d, "allNodes");
+    if (per_device_nodes) {
+        const char *set[3];
+        int nset = 0;
+        if (vstr(v, d, "nodeName", &s, &len)) {
+            if (len) {
+                set[nset++] = "`nodeName`";
+                V_CHILD(v, "nodeName") dra_check_node_name(&v->errs, VP(v), s, len);
+            } else {
+                V_CHILD(v, "nodeName") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "must not be empty");
+            }
+        }
+        if (node_sel) {
+            set[nset++] = "`nodeSelector`";
+            V_CHILD(v, "nodeSelector") v_node_selector(v, node_sel);
+        }
+        bool b;
+        if (vbool(v, d, "allNodes", &b)) {
+            if (b)
+                set[nset++] = "`allNodes`";
+            else
+                V_CHILD(v, "allNodes") dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
+        }
+        static const char msg[] = "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
+                                  "`perDeviceNodeSelection` is set to true in the ResourceSlice spec";
+        if (nset == 0) {
+            dra_ferr_required(&v->errs, VP(v), msg);
+        } else if (nset > 1) {
+            dra_buf b2 = DRA_BUF_INIT;
+            dra_buf_putc(&b2, '{');
+            for (int i = 0; i < nset; i++)
+                dra_buf_printf(&b2, "%s%s", i ? ", " : "", set[i]);
+            dra_buf_putc(&b2, '}');
+            dra_ferr_invalid_str(&v->errs, VP(v), b2.data, b2.len, msg);
+            dra_buf_free(&b2);
+        }
+    } else if (node_name || node_sel || all) {
+        dra_ferr_invalid_raw(&v->errs, VP(v), "null",
+                             "`nodeName`, `nodeSelector` and `allNodes` can only be set if `perDeviceNodeSelection` is "
+                             "set to true in the ResourceSlice spec");
+    }
+
+    v_binding_parameters(v, d);
+}
+
+static void v_slice_spec(vctx *v, const json_t *spec)
+{
+    const char *s = "";
+    size_t len = 0;
+    vstr(v, spec, "driver", &s, &len);
+    V_CHILD(v, "driver") dra_check_driver_name(&v->errs, VP(v), s, len);
+
+    const json_t *pool = NULL;
+    vobj(v, spec, "pool", &pool);
+    V_CHILD(v, "pool")
+    {
+        s = "";
+        len = 0;
+        vstr(v, pool, "name", &s, &len);
+        V_CHILD(v, "name") dra_check_pool_name(&v->errs, VP(v), s, len);
+        int64_t count = 0, gen = 0;
+        vint(v, pool, "resourceSliceCount", &count);
+        vint(v, pool, "generation", &gen);
+        if (count <= 0)
+            V_CHILD(v, "resourceSliceCount") dra_ferr_invalid_int(&v->errs, VP(v), count, "must be greater than zero");
+        if (gen < 0)
+            V_CHILD(v, "generation") dra_ferr_invalid_int(&v->errs, VP(v), gen, "must be greater than or equal to zero");
+    }
+
+    const char *set[4];
+    int nset = 0;
+    if (vstr(v, spec, "nodeName", &s, &len)) {
+        if (len) {
+            set[nset++] = "`nodeName`";
+            V_CHILD(v, "nodeName") dra_check_node_name(&v->errs, VP(v), s, len);
+        } else {
+            V_CHILD(v, "nodeName")
+            dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "must be either unset or set to a non-empty string");
+        }
+    }
+    const json_t *sel = vget(spec, "nodeSelector");
+    if (sel) {
+        set[nset++] = "`nodeSelector`";
+        V_CHILD(v, "nodeSelector")
+        {
+            v_node_selector(v, sel);
+            const json_t *terms = vget(sel, "nodeSelectorTerms");
+            if (alen(terms) != 1) {
+                char *j = vjson(terms);
+                V_CHILD(v, "nodeSelectorTerms") dra_ferr_invalid_raw(&v->errs, VP(v), j, "must have exactly one node selector term");
+                free(j);
+            }
+        }
+    }
+    bool b;
+    if (vbool(v, spec, "allNodes", &b)) {
+        if (b)
+            set[nset++] = "`allNodes`";
+        else
+            V_CHILD(v, "allNodes") dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
+    }
+    bool per_device = false;
+    if (vbool(v, spec, "perDeviceNodeSelection", &b)) {
+        if (b) {
+            set[nset++] = "`perDeviceNodeSelection`";
+            per_device = true;
+        } else {
+            V_CHILD(v, "perDeviceNodeSelection")
+            dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
+        }
+    }
+    static const char msg[] = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required";
+    if (nset == 0) {
+        dra_ferr_required(&v->errs, VP(v), msg);
+    } else if (nset > 1) {
+        dra_buf b2 = DRA_BUF_INIT;
+        dra_buf_putc(&b2, '{');
+        for (int i = 0; i < nset; i++)
+            dra_buf_printf(&b2, "%s%s", i ? ", " : "", set[i]);
+        dra_buf_putc(&b2, '}');
+        char *d = dra_xasprintf("%s, but multiple fields are set", msg);
+        dra_ferr_invalid_str(&v->errs, VP(v), b2.data, b2.len, d);
+        free(d);
+        dra_buf_free(&b2);
+    }
+
+    const json_t *devices = NULL, *counters = NULL;
+    varr(v, spec, "devices", &devices);
+    varr(v, spec, "sharedCounters", &counters);
+    if (devices && counters)
+        dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "only one of `sharedCounters` or `devices` is allowed");
+
+    size_t max_devices = DRA_RESOURCE_SLICE_MAX_DEVICES;
+    for (size_t i = 0; i < alen(devices); i++) {
+        const json_t *d = json_array_get(devices, i);
+        if (alen(vget(d, "taints")) || alen(vget(d, "consumesCounters")) || has_list_attrs(vget(d, "attributes")))
+            max_devices = DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED;
+    }
+    if (devices && v_max_items(v, "devices", devices, max_devices)) {
+        V_CHILD(v, "devices")
+        {
+            for (size_t i = 0; i < json_array_size(devices); i++)
+                V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device);
+            v_unique_key(v, devices, "name");
+        }
+    }
+    if (counters && v_max_items(v, "sharedCounters", counters, DRA_RESOURCE_SLICE_MAX_COUNTER_SETS)) {
+        V_CHILD(v, "sharedCounters")
+        {
+            for (size_t i = 0; i < json_array_size(counters); i++)
+                V_INDEX(v, i) v_counter_set(v, json_array_get(counters, i));
+            v_unique_key(v, counters, "name");
+        }
+    }
+
+    /* partitionTypeAttribute [master]: devices consuming counters must carry it as a string. */
+    if (vstr(v, spec, "partitionTypeAttribute", &s, &len)) {
+        bool consumes = false;
+        for (size_t i = 0; i < alen(devices); i++)
+            if (alen(vget(json_array_get(devices, i), "consumesCounters")))
+                consumes = true;
+        if (!consumes) {
+            V_CHILD(v, "partitionTypeAttribute")
+            dra_ferr_invalid_str(&v->errs, VP(v), s, len, "may only be set on a slice which declares devices that consume counters");
+        } else {
+            dra_errs tmp = DRA_ERRS_INIT;
+            V_CHILD(v, "partitionTypeAttribute") dra_check_fully_qualified_name(&tmp, VP(v), s, len);
+            bool malformed = tmp.n > 0;
+            /* The malformed name itself is reported like the declarative rule would. */
+            dra_errs_add(&v->errs, dra_errs_take(&tmp));
+            const char *driver = json_string_value(vget(spec, "driver"));
+            size_t dlen = driver ? strlen(driver) : 0;
+            const char *bare = NULL;
+            if (driver && len > dlen + 1 && memcmp(s, driver, dlen) == 0 && s[dlen] == '/')
+                bare = s + dlen + 1;
+            for (size_t i = 0; !malformed && i < alen(devices); i++) {
+                const json_t *d = json_array_get(devices, i);
+                if (!alen(vget(d, "consumesCounters")))
+                    continue;
+                const json_t *attrs = vget(d, "attributes");
+                const json_t *attr = json_object_get(attrs, s);
+                if (!attr && bare)
+                    attr = json_object_get(attrs, bare);
+                V_CHILD(v, "devices") V_INDEX(v, i) V_CHILD(v, "attributes") V_KEY(v, s, len)
+                {
+                    if (!attr) {
+                        dra_ferr_required(&v->errs, VP(v), "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set");
+                    } else if (!json_is_string(vget(attr, "string"))) {
+                        char *j = attr_json(attr);
+                        dra_ferr_invalid_raw(&v->errs, VP(v), j, "must be a string value because `partitionTypeAttribute` names this attribute");
+                        free(j);
+                    }
+                }
+            }
+        }
+    }
+    v_skip_node_operations(v, spec);
+}
+
+dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts *opts)
+{
+    vctx v;
+    vctx_init(&v, opts);
+    v_object_meta(&v, obj, false, false);
+    const json_t *spec = NULL;
+    if (!vobj(&v, obj, "spec", &spec))
+        spec = NULL;
+    json_t *tmp = NULL;
+    if (!spec) {
+        /* A missing spec is validated as an empty one, as Go's zero value would be. */
+        tmp = json_object();
+        spec = tmp;
+    }
+    V_CHILD(&v, "spec") v_slice_spec(&v, spec);
+    json_decref(tmp);
+    return vctx_finish(&v);
+}

@@ -1,0 +1,166 @@
+/* Gathering devices from ResourceSlices: newest generation per pool. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "select.h"
+
+typedef struct slice_ref {
+    const json_t *slice;
+    const char *driver, *pool, *name;
+    json_int_t generation, count;
+} slice_ref;
+
+static const char *str_at(const json_t *obj, const char *key)
+{
+    const char *s = json_string_value(json_object_get(obj, key));
+    return s ? s : "";
+}
+
+static int cmp_slice(const void *a, const void *b)
+{
+    const slice_ref *x = a, *y = b;
+    int c = strcmp(x->driver, y->driver);
+    if (!c)
+        c = strcmp(x->pool, y->pool);
+    if (!c)
+        c = strcmp(x->name, y->name);
+    return c;
+}
+
+static void add_note(dra_sel_devices *d, char *note)
+{
+    d->notes = dra_xrealloc(d->notes, (d->nnotes + 1) * sizeof *d->notes);
+    d->notes[d->nnotes++] = note;
+}
+
+static void add_devices(dra_sel_devices *out, size_t *cap, const slice_ref *s)
+{
+    const json_t *spec = json_object_get(s->slice, "spec");
+    const char *node = json_string_value(json_object_get(spec, "nodeName"));
+    const json_t *devs = json_object_get(spec, "devices");
+    size_t i;
+    const json_t *dev;
+    json_array_foreach(devs, i, dev)
+    {
+        if (out->n == *cap) {
+            *cap = *cap ? *cap * 2 : 64;
+            out->v = dra_xrealloc(out->v, *cap * sizeof *out->v);
+        }
+        dra_sel_device *d = &out->v[out->n++];
+        d->driver = s->driver;
+        d->pool = s->pool;
+        d->name = str_at(dev, "name");
+        d->node = node ? node : json_string_value(json_object_get(dev, "nodeName"));
+        d->device = dev;
+        d->slice = s->slice;
+        d->id = dra_xasprintf("%s/%s/%s", d->driver, d->pool, d->name);
+        d->cel = cel_dra_device_new(dev, d->driver);
+    }
+}
+
+dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devices *out)
+{
+    const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
+    bool partitionable = dra_feature_enabled(f, DRA_FEATURE_PARTITIONABLE_DEVICES);
+    slice_ref *refs = dra_xcalloc(l->n ? l->n : 1, sizeof *refs);
+    size_t n = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        const json_t *sl = l->v[i]->json;
+        const json_t *spec = json_object_get(sl, "spec");
+        /* pools_incubating.go: these slices do not exist for an allocator
+         * without partitionable devices. */
+        if (!partitionable && (json_is_true(json_object_get(spec, "perDeviceNodeSelection")) ||
+                               json_array_size(json_object_get(spec, "sharedCounters")) > 0))
+            continue;
+        const json_t *pool = json_object_get(spec, "pool");
+        slice_ref *r = &refs[n++];
+        r->slice = sl;
+        r->driver = str_at(spec, "driver");
+        r->pool = str_at(pool, "name");
+        r->name = str_at(json_object_get(sl, "metadata"), "name");
+        r->generation = json_integer_value(json_object_get(pool, "generation"));
+        r->count = json_integer_value(json_object_get(pool, "resourceSliceCount"));
+    }
+    qsort(refs, n, sizeof *refs, cmp_slice);
+    size_t cap = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        json_int_t gen = refs[i].generation;
+        while (j < n && !strcmp(refs[j].driver, refs[i].driver) && !strcmp(refs[j].pool, refs[i].pool)) {
+            if (refs[j].generation > gen)
+                gen = refs[j].generation;
+            j++;
+        }
+        json_int_t have = 0, want = 0;
+        for (size_t k = i; k < j; k++) {
+            if (refs[k].generation != gen)
+                continue;
+            if (!have)
+                want = refs[k].count; /* upstream uses the first slice's count */
+            have++;
+            add_devices(out, &cap, &refs[k]);
+        }
+        if (have < want)
+            add_note(out, dra_xasprintf("pool %s/%s is incomplete (%lld of %lld slices at generation %lld): "
+                                        "the allocator does not use it",
+                                        refs[i].driver, refs[i].pool, (long long)have, (long long)want,
+                                        (long long)gen));
+        i = j;
+    }
+    free(refs);
+    return NULL;
+}
+
+void dra_sel_devices_free(dra_sel_devices *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        free(d->v[i].id);
+        cel_dra_device_free(d->v[i].cel);
+    }
+    for (size_t i = 0; i < d->nnotes; i++)
+        free(d->notes[i]);
+    free(d->v);
+    free(d->notes);
+    memset(d, 0, sizeof *d);
+}
+
+const dra_sel_device *dra_sel_find(const dra_sel_devices *d, const char *id)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (!strcmp(d->v[i].id, id))
+            return &d->v[i];
+    return NULL;
+}
+
+json_t *dra_sel_device_json(const dra_sel_device *d)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "driver", json_string(d->driver));
+    json_object_set_new(o, "pool", json_string(d->pool));
+    if (d->node)
+        json_object_set_new(o, "node", json_string(d->node));
+    json_object_set(o, "device", (json_t *)d->device);
+    return o;
+}
+
+dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths, const dra_features *f)
+{
+    dra_err *e = dra_read_paths(&in->set, paths, npaths);
+    if (!e) {
+        dra_load_opts lo = {.skip_unknown = true};
+        lo.validate.features = f;
+        e = dra_load(&in->set, &lo, &in->model);
+        for (dra_err *x = e; x; x = x->next)
+            x->code = DRA_EXIT_INPUT;
+    }
+    if (!e)
+        e = dra_sel_gather(&in->model, f, &in->devs);
+    return e;
+}
+
+void dra_sel_input_free(dra_sel_input *in)
+{
+    dra_sel_devices_free(&in->devs);
+    dra_model_free(&in->model);
+    dra_objset_free(&in->set);
+}

@@ -1,0 +1,775 @@
+/* Inventory -> ResourceSlices (see build.h).  Publishing rules follow
+ * staging/src/k8s.io/dynamic-resource-allocation/resourceslice/resourceslicecontroller.go
+ * (syncPool, getIndexLength, encodeIndex/decodeIndex, DevicesDeepEqual). */
+#include "build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/convert.h"
+#include "../model/kinds.h"
+#include "../model/names.h"
+#include "../model/quantity.h"
+#include "../model/validate.h"
+
+/* ---- inventory ---- */
+
+static void push_item(dra_slice_item **v, size_t *n, size_t *cap, json_t *json, const dra_obj *src,
+                      const char *field)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        *v = dra_xrealloc(*v, *cap * sizeof **v);
+    }
+    (*v)[(*n)++] = (dra_slice_item){json, src, dra_xstrdup(field ? field : "")};
+}
+
+void dra_inventory_add_device(dra_inventory *inv, json_t *device, const dra_obj *src, const char *field)
+{
+    push_item(&inv->devices, &inv->ndevices, &inv->capdevices, device, src, field);
+}
+
+void dra_inventory_add_counter_set(dra_inventory *inv, json_t *set, const dra_obj *src, const char *field)
+{
+    push_item(&inv->counter_sets, &inv->ncounter_sets, &inv->capcounter_sets, set, src, field);
+}
+
+void dra_inventory_free(dra_inventory *inv)
+{
+    for (size_t i = 0; i < inv->ndevices; i++)
+        free(inv->devices[i].field);
+    for (size_t i = 0; i < inv->ncounter_sets; i++)
+        free(inv->counter_sets[i].field);
+    free(inv->devices);
+    free(inv->counter_sets);
+    *inv = (dra_inventory)DRA_INVENTORY_INIT;
+}
+
+static dra_err *add_array(dra_inventory *inv, const dra_obj *o, json_t *arr, const char *prefix, bool devices)
+{
+    if (!arr || json_is_null(arr))
+        return NULL;
+    if (!json_is_array(arr))
+        return dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_INPUT, "must be a list"), prefix), o);
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) {
+        char field[64];
+        snprintf(field, sizeof field, "%s[%zu]", prefix, i);
+        if (devices)
+            dra_inventory_add_device(inv, v, o, field);
+        else
+            dra_inventory_add_counter_set(inv, v, o, field);
+    }
+    return NULL;
+}
+
+dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
+{
+    json_t *obj = o->json;
+    const json_t *kind = json_object_get(obj, "kind");
+    if (kind) {
+        if (!json_is_string(kind) || strcmp(json_string_value(kind), "ResourceSlice") != 0) {
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT,
+                                     "unknown kind %s: an inventory is a list of devices, a mapping with "
+                                     "`devices`, or ResourceSlices",
+                                     json_is_string(kind) ? json_string_value(kind) : "(not a string)");
+            return dra_obj_locate(dra_err_field(e, "kind"), o);
+        }
+        /* v1beta1/v1beta2 slices are converted in place to the v1 device shape. */
+        dra_kind k;
+        dra_apiver ver;
+        dra_err *ce = dra_kind_of(obj, &k, &ver);
+        if (!ce)
+            ce = dra_convert_to_v1(obj, k, ver);
+        if (ce)
+            return dra_obj_locate(ce, o);
+        json_t *spec = json_object_get(obj, "spec");
+        if (!json_is_object(spec))
+            return dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value"), "spec"), o);
+        dra_err *e = add_array(inv, o, json_object_get(spec, "devices"), "spec.devices", true);
+        if (!e)
+            e = add_array(inv, o, json_object_get(spec, "sharedCounters"), "spec.sharedCounters", false);
+        return e;
+    }
+    if (json_object_get(obj, "devices") || json_object_get(obj, "sharedCounters")) {
+        dra_err *e = add_array(inv, o, json_object_get(obj, "devices"), "devices", true);
+        if (!e)
+            e = add_array(inv, o, json_object_get(obj, "sharedCounters"), "sharedCounters", false);
+        return e;
+    }
+    if (json_object_get(obj, "name")) {
+        /* An element of a list: name its index when the reader kept it. */
+        char field[32] = "";
+        if (o->item >= 0)
+            snprintf(field, sizeof field, "[%d]", o->item);
+        dra_inventory_add_device(inv, obj, o, field);
+        return NULL;
+    }
+    return dra_obj_locate(dra_err_new(DRA_EXIT_INPUT, "not an inventory: expected a device (with `name`), a "
+                                                      "mapping with `devices`, or a ResourceSlice"),
+                          o);
+}
+
+dra_err *dra_slice_err_prefix(dra_err *e, const char *prefix)
+{
+    for (dra_err *p = e; p; p = p->next)
+        dra_err_field_prefix(p, prefix);
+    return e;
+}
+
+bool dra_slice_device_is_advanced(const json_t *device)
+{
+    if (json_array_size(json_object_get(device, "taints")) > 0 ||
+        json_array_size(json_object_get(device, "consumesCounters")) > 0)
+        return true;
+    /* master: list-typed attributes count as well (ResourceSliceMaxDevicesWithAdvancedFeatures). */
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(device, "attributes"), key, v) {
+        if (json_object_get(v, "ints") || json_object_get(v, "bools") || json_object_get(v, "strings") ||
+            json_object_get(v, "versions"))
+            return true;
+    }
+    return false;
+}
+
+/* Locate errors about one item: its file/line and field prefix; the object
+ * is the slice it came from, or the device itself in a plain inventory. */
+static dra_err *at_item(dra_err *e, const dra_slice_item *it)
+{
+    dra_slice_err_prefix(e, it->field);
+    const char *name = json_string_value(json_object_get(it->json, "name"));
+    bool from_slice = it->src && json_object_get(it->src->json, "kind");
+    if (!from_slice && name) {
+        char *ref = dra_xasprintf("%s/%s", strncmp(it->field, "sharedCounters", 14) == 0 ? "CounterSet" : "Device",
+                                  name);
+        for (dra_err *x = e; x; x = x->next)
+            if (!x->object)
+                dra_err_object(x, ref);
+        free(ref);
+    }
+    if (it->src)
+        dra_obj_locate(e, it->src);
+    return e;
+}
+
+/* Small open-addressing string set for duplicate detection over 100k names. */
+typedef struct strset {
+    const char **keys;
+    size_t *vals;
+    size_t cap, n;
+} strset;
+
+static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+#define FNV_OFFSET 14695981039346656037ULL
+
+static void strset_init(strset *s, size_t expect)
+{
+    s->cap = 16;
+    while (s->cap < expect * 2)
+        s->cap *= 2;
+    s->keys = dra_xcalloc(s->cap, sizeof *s->keys);
+    s->vals = dra_xcalloc(s->cap, sizeof *s->vals);
+    s->n = 0;
+}
+
+static void strset_free(strset *s)
+{
+    free(s->keys);
+    free(s->vals);
+}
+
+/* Insert key (borrowed); returns true and the earlier value when present. */
+static bool strset_put(strset *s, const char *key, size_t val, size_t *old)
+{
+    if ((s->n + 1) * 2 > s->cap) {
+        strset bigger;
+        strset_init(&bigger, s->cap);
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->keys[i])
+                strset_put(&bigger, s->keys[i], s->vals[i], NULL);
+        strset_free(s);
+        *s = bigger;
+    }
+    size_t mask = s->cap - 1;
+    for (size_t i = fnv1a(key, strlen(key), FNV_OFFSET) & mask;; i = (i + 1) & mask) {
+        if (!s->keys[i]) {
+            s->keys[i] = key;
+            s->vals[i] = val;
+            s->n++;
+            return false;
+        }
+        if (strcmp(s->keys[i], key) == 0) {
+            if (old)
+                *old = s->vals[i];
+            return true;
+        }
+    }
+}
+
+static bool strset_get(const strset *s, const char *key, size_t *val)
+{
+    size_t mask = s->cap - 1;
+    for (size_t i = fnv1a(key, strlen(key), FNV_OFFSET) & mask; s->keys[i]; i = (i + 1) & mask)
+        if (strcmp(s->keys[i], key) == 0) {
+            *val = s->vals[i];
+            return true;
+        }
+    return false;
+}
+
+dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
+{
+    dra_err *errs = NULL;
+    strset sets;
+    strset_init(&sets, inv->ncounter_sets);
+    for (size_t i = 0; i < inv->ncounter_sets; i++) {
+        const dra_slice_item *it = &inv->counter_sets[i];
+        dra_err *e = NULL;
+        const char *name = json_string_value(json_object_get(it->json, "name"));
+        size_t first;
+        if (name && strset_put(&sets, name, i, &first))
+            e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in "
+                                                                            "pool \"%s\"", name, pool), "name"));
+        errs = dra_err_append(errs, e ? at_item(e, it) : NULL);
+    }
+    strset devs;
+    strset_init(&devs, inv->ndevices);
+    for (size_t i = 0; i < inv->ndevices; i++) {
+        const dra_slice_item *it = &inv->devices[i];
+        dra_err *e = NULL;
+        const char *name = json_string_value(json_object_get(it->json, "name"));
+        size_t first;
+        if (name && *name && strset_put(&devs, name, i, &first))
+            e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate device \"%s\" in pool "
+                                                                            "\"%s\"", name, pool), "name"));
+        /* Every consumed counter must exist in a set of this pool. */
+        size_t k;
+        json_t *use;
+        json_array_foreach(json_object_get(it->json, "consumesCounters"), k, use) {
+            const char *set_name = json_string_value(json_object_get(use, "counterSet"));
+            size_t set_index;
+            if (!set_name)
+                continue;
+            char field[96];
+            if (!strset_get(&sets, set_name, &set_index)) {
+                snprintf(field, sizeof field, "consumesCounters[%zu].counterSet", k);
+                e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter set %s not found",
+                                                                set_name), field));
+                continue;
+            }
+            const json_t *have = json_object_get(inv->counter_sets[set_index].json, "counters");
+            const char *cname;
+            json_t *c;
+            json_object_foreach(json_object_get(use, "counters"), cname, c) {
+                if (json_object_get(have, cname))
+                    continue;
+                snprintf(field, sizeof field, "consumesCounters[%zu].counters", k);
+                e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter %s not found in counter "
+                                                                "set %s", cname, set_name), field));
+            }
+        }
+        errs = dra_err_append(errs, e ? at_item(e, it) : NULL);
+    }
+    strset_free(&devs);
+    strset_free(&sets);
+    return errs;
+}
+
+/* ---- splitting and naming ---- */
+
+size_t dra_slice_split_devices(json_t *const *devices, size_t ndevices, size_t *ends)
+{
+    size_t nchunks = 0, start = 0;
+    bool advanced = false;
+    for (size_t i = 0; i < ndevices; i++) {
+        bool adv = advanced || dra_slice_device_is_advanced(devices[i]);
+        size_t limit = adv ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED : DRA_RESOURCE_SLICE_MAX_DEVICES;
+        if (i - start + 1 > limit) {
+            /* Device i does not fit: close the chunk before it. */
+            ends[nchunks++] = i;
+            start = i;
+            adv = dra_slice_device_is_advanced(devices[i]);
+        }
+        advanced = adv;
+    }
+    if (ndevices > start || nchunks == 0)
+        ends[nchunks++] = ndevices;
+    return nchunks;
+}
+
+int dra_slice_index_width(size_t nslices)
+{
+    size_t highest = nslices ? nslices - 1 : 0;
+    int width = 1;
+    while (highest >= 16) {
+        highest /= 16;
+        width++;
+    }
+    return width < 5 ? 5 : width;
+}
+
+long dra_slice_decode_index(const char *name, int width)
+{
+    const char *dash = strchr(name, '-');
+    if (!dash || dash - name != width)
+        return -1;
+    long v = 0;
+    for (const char *p = name; p < dash; p++) {
+        int d;
+        if (*p >= '0' && *p <= '9')
+            d = *p - '0';
+        else if (*p >= 'a' && *p <= 'f')
+            d = *p - 'a' + 10;
+        else if (*p >= 'A' && *p <= 'F') /* strconv.ParseInt accepts both cases */
+            d = *p - 'A' + 10;
+        else
+            return -1;
+        if (v > (0x7fffffffffffffffL - d) / 16)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* The API server's generateName alphabet (k8s.io/apimachinery/pkg/util/rand):
+ * no vowels, so no words; no 0/1/3 that look like letters. */
+static const char suffix_alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+#define NAME_SUFFIX_LEN 5
+#define NAME_BASE_MAX (63 - NAME_SUFFIX_LEN) /* apiserver/pkg/storage/names: maxGeneratedNameLength */
+
+char *dra_slice_name(const char *driver, const char *owner, const char *pool, size_t index, size_t nslices)
+{
+    char *base = owner ? dra_xasprintf("%0*zx-%s-%s-", dra_slice_index_width(nslices), index, driver, owner)
+                       : dra_xasprintf("%0*zx-%s-", dra_slice_index_width(nslices), index, driver);
+    if (strlen(base) > NAME_BASE_MAX)
+        base[NAME_BASE_MAX] = '\0';
+    uint64_t h = FNV_OFFSET;
+    h = fnv1a(driver, strlen(driver) + 1, h);
+    h = fnv1a(pool, strlen(pool) + 1, h);
+    uint64_t idx = index;
+    h = fnv1a(&idx, sizeof idx, h);
+    char suffix[NAME_SUFFIX_LEN + 1];
+    for (int i = 0; i < NAME_SUFFIX_LEN; i++) {
+        suffix[i] = suffix_alphabet[h % (sizeof suffix_alphabet - 1)];
+        h /= sizeof suffix_alphabet - 1;
+    }
+    suffix[NAME_SUFFIX_LEN] = '\0';
+    char *name = dra_xasprintf("%s%s", base, suffix);
+    free(base);
+    return name;
+}
+
+json_t *dra_slice_object(const dra_slice_opts *opts, const char *name, int64_t generation, size_t nslices,
+                         const char *content_key, json_t *content)
+{
+    const char *pool = opts->pool ? opts->pool : opts->node_name;
+    json_t *spec = json_object();
+    json_object_set_new(spec, "driver", json_string(opts->driver));
+    json_object_set_new(spec, "pool", json_pack("{s:s, s:I, s:I}", "name", pool, "generation", (json_int_t)generation,
+                                                "resourceSliceCount", (json_int_t)nslices));
+    /* Field order as in the v1 Go type: nodeName, nodeSelector, allNodes, devices, ..., sharedCounters. */
+    if (opts->node_name)
+        json_object_set_new(spec, "nodeName", json_string(opts->node_name));
+    if (opts->node_selector)
+        json_object_set_new(spec, "nodeSelector", json_deep_copy(opts->node_selector));
+    if (opts->all_nodes)
+        json_object_set_new(spec, "allNodes", json_true());
+    if (content)
+        json_object_set_new(spec, content_key, content);
+    return json_pack("{s:s, s:s, s:{s:s}, s:o}", "apiVersion", "resource.k8s.io/v1", "kind", "ResourceSlice",
+                     "metadata", "name", name, "spec", spec);
+}
+
+/* ---- semantic equality ---- */
+
+static bool is_empty(const json_t *v)
+{
+    return !v || json_is_null(v) || (json_is_array(v) && json_array_size(v) == 0) ||
+           (json_is_object(v) && json_object_size(v) == 0);
+}
+
+static bool quantities_equal(const json_t *a, const json_t *b)
+{
+    if (!json_is_string(a) || !json_is_string(b))
+        return false;
+    dra_quantity qa, qb;
+    dra_err *ea = dra_quantity_parse(json_string_value(a), &qa);
+    dra_err *eb = dra_quantity_parse(json_string_value(b), &qb);
+    bool eq = !ea && !eb && dra_quantity_cmp(&qa, &qb) == 0;
+    dra_err_free(ea);
+    dra_err_free(eb);
+    return eq;
+}
+
+/* RFC 3339 seconds since the epoch (UTC offsets honoured); false when unparsable. */
+static bool parse_time(const char *s, long long *out)
+{
+    int Y, M, D, h, m, sec;
+    char rest[64] = "";
+    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%63s", &Y, &M, &D, &h, &m, &sec, rest) < 6)
+        return false;
+    /* days from civil (Howard Hinnant's algorithm) */
+    int y = M <= 2 ? Y - 1 : Y;
+    long long era = (y >= 0 ? y : y - 399) / 400;
+    unsigned yoe = (unsigned)(y - era * 400);
+    unsigned doy = (153 * (unsigned)(M + (M > 2 ? -3 : 9)) + 2) / 5 + (unsigned)D - 1;
+    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    long long days = era * 146097 + doe - 719468;
+    long long t = days * 86400 + h * 3600 + m * 60 + sec;
+    const char *p = rest;
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            ;
+    if (*p == '+' || *p == '-') {
+        int oh = 0, om = 0;
+        if (sscanf(p + 1, "%2d:%2d", &oh, &om) == 2)
+            t += (*p == '+' ? -1 : 1) * (oh * 3600 + om * 60);
+    }
+    *out = t;
+    return true;
+}
+
+static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const char *parent);
+
+static bool taint_equal(const json_t *a, const json_t *b)
+{
+    static const char *const keys[] = {"key", "value", "effect"};
+    for (size_t i = 0; i < 3; i++)
+        if (!equal_ctx(json_object_get(a, keys[i]), json_object_get(b, keys[i]), keys[i], NULL))
+            return false;
+    const char *ta = json_string_value(json_object_get(a, "timeAdded"));
+    const char *tb = json_string_value(json_object_get(b, "timeAdded"));
+    if (!ta || !tb)
+        return true;
+    long long x, y;
+    if (!parse_time(ta, &x) || !parse_time(tb, &y))
+        return strcmp(ta, tb) == 0;
+    return llabs(x - y) <= 1;
+}
+
+/* Keys whose string values are quantities in ResourceSlice content. */
+static bool is_quantity_key(const char *key, const char *parent)
+{
+    if (!key)
+        return false;
+    if (strcmp(key, "value") == 0)
+        return true; /* capacity[x].value, counters[x].value */
+    if (parent && strcmp(parent, "requestPolicy") == 0 && strcmp(key, "default") == 0)
+        return true;
+    if (parent && strcmp(parent, "validRange") == 0)
+        return true; /* min, max, step */
+    return strcmp(key, "validValues") == 0;
+}
+
+static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const char *parent)
+{
+    if (is_empty(a) && is_empty(b))
+        return true;
+    if (!a || !b)
+        return false;
+    if (json_is_array(a) && json_is_array(b)) {
+        if (json_array_size(a) != json_array_size(b))
+            return false;
+        bool taints = key && strcmp(key, "taints") == 0;
+        for (size_t i = 0; i < json_array_size(a); i++) {
+            const json_t *x = json_array_get(a, i), *y = json_array_get(b, i);
+            if (taints ? !taint_equal(x, y) : !equal_ctx(x, y, key, parent))
+                return false;
+        }
+        return true;
+    }
+    if (json_is_object(a) && json_is_object(b)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)a, k, v) if (!equal_ctx(v, json_object_get(b, k), k, key)) return false;
+        json_object_foreach((json_t *)b, k, v) if (!json_object_get(a, k) && !is_empty(v)) return false;
+        return true;
+    }
+    if (json_equal((json_t *)a, (json_t *)b))
+        return true;
+    return is_quantity_key(key, parent) && quantities_equal(a, b);
+}
+
+bool dra_slice_json_equal(const json_t *a, const json_t *b)
+{
+    return equal_ctx(a, b, NULL, NULL);
+}
+
+/* ---- building ---- */
+
+void dra_slice_result_free(dra_slice_result *r)
+{
+    for (size_t i = 0; i < r->nslices; i++)
+        json_decref(r->slices[i]);
+    for (size_t i = 0; i < r->nobsolete; i++)
+        free(r->obsolete[i]);
+    free(r->slices);
+    free(r->obsolete);
+    memset(r, 0, sizeof *r);
+}
+
+static dra_err *check_opts(const dra_slice_opts *o)
+{
+    dra_errs errs = DRA_ERRS_INIT;
+    dra_check_driver_name(&errs, "--driver", o->driver ? o->driver : "", o->driver ? strlen(o->driver) : 0);
+    if (errs.n)
+        return dra_errs_take(&errs);
+    int modes = (o->node_name != NULL) + o->all_nodes + (o->node_selector != NULL);
+    if (modes != 1)
+        return dra_err_new(DRA_EXIT_INPUT, "exactly one of --node, --all-nodes, --node-selector is required");
+    const char *pool = o->pool ? o->pool : o->node_name;
+    if (!pool)
+        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: a pool name is needed without --node"),
+                             "--pool");
+    dra_check_pool_name(&errs, "--pool", pool, strlen(pool));
+    if (o->node_name)
+        dra_check_node_name(&errs, "--node", o->node_name, strlen(o->node_name));
+    if (errs.n)
+        return dra_errs_take(&errs);
+    if (o->generation < 0)
+        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "must be greater than or equal to 0"), "--generation");
+    return NULL;
+}
+
+/* The previous slices of this pool, as the controller's informer sees them:
+ * same driver and pool name, and the same nodeName for node-local pools. */
+static bool is_pool_member(const dra_slice_opts *o, const char *pool, const json_t *slice)
+{
+    const json_t *spec = json_object_get(slice, "spec");
+    const char *driver = json_string_value(json_object_get(spec, "driver"));
+    const char *name = json_string_value(json_object_get(json_object_get(spec, "pool"), "name"));
+    if (!driver || !name || strcmp(driver, o->driver) != 0 || strcmp(name, pool) != 0)
+        return false;
+    if (o->node_name) {
+        const char *node = json_string_value(json_object_get(spec, "nodeName"));
+        return node && strcmp(node, o->node_name) == 0;
+    }
+    return true;
+}
+
+/* Keep taint timeAdded of matching previous devices (upstream copyTaintTimeAdded). */
+static void copy_taint_time_added(const json_t *from_devices, json_t *to_devices)
+{
+    size_t i;
+    json_t *dev;
+    json_array_foreach(to_devices, i, dev) {
+        json_t *taints = json_object_get(dev, "taints");
+        if (!json_array_size(taints))
+            continue;
+        const json_t *old = NULL;
+        size_t j;
+        json_t *cand;
+        json_array_foreach(from_devices, j, cand) if (json_equal(json_object_get(cand, "name"), json_object_get(dev, "name"))) {
+            old = cand;
+            break;
+        }
+        if (!old)
+            continue;
+        size_t t;
+        json_t *taint;
+        json_array_foreach(taints, t, taint) {
+            if (json_object_get(taint, "timeAdded"))
+                continue;
+            size_t u;
+            json_t *ot;
+            json_array_foreach(json_object_get(old, "taints"), u, ot) {
+                if (json_equal(json_object_get(ot, "key"), json_object_get(taint, "key")) &&
+                    json_equal(json_object_get(ot, "value"), json_object_get(taint, "value")) &&
+                    json_equal(json_object_get(ot, "effect"), json_object_get(taint, "effect")) &&
+                    json_object_get(ot, "timeAdded")) {
+                    /* The device is shared with the inventory: copy before changing it. */
+                    json_t *copy = json_deep_copy(dev);
+                    json_array_set_new(to_devices, i, copy);
+                    json_object_set(json_array_get(json_object_get(copy, "taints"), t), "timeAdded",
+                                    json_object_get(ot, "timeAdded"));
+                    dev = copy;
+                    taints = json_object_get(copy, "taints");
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* The model validator's findings on one built slice, each moved to the
+ * inventory item it is about ("spec.devices[3].x" -> that device's ".x"). */
+static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv, size_t first)
+{
+    dra_err *all = dra_validate_resource_slice(slice, NULL), *out = NULL;
+    while (all) {
+        dra_err *x = all;
+        all = x->next;
+        x->next = NULL;
+        const char *f = x->field ? x->field : "";
+        const dra_slice_item *items = NULL;
+        size_t nitems = 0;
+        const char *rest = NULL;
+        if (strncmp(f, "spec.devices[", 13) == 0) {
+            items = inv->devices, nitems = inv->ndevices, rest = f + 13;
+        } else if (strncmp(f, "spec.sharedCounters[", 20) == 0) {
+            items = inv->counter_sets, nitems = inv->ncounter_sets, rest = f + 20;
+        }
+        char *end = NULL;
+        unsigned long j = rest ? strtoul(rest, &end, 10) : 0;
+        if (rest && end && *end == ']' && first + j < nitems) {
+            const dra_slice_item *it = &items[first + j];
+            const char *tail = end + 1;
+            if (*tail == '.')
+                tail++;
+            char *field = dra_xstrdup(tail);
+            dra_err_field(x, field);
+            free(field);
+            at_item(x, it);
+        } else {
+            char *ref = dra_obj_ref(slice);
+            dra_err_object(x, ref);
+            free(ref);
+        }
+        x->code = DRA_EXIT_INPUT;
+        out = dra_err_append(out, x);
+    }
+    return out;
+}
+
+dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out)
+{
+    memset(out, 0, sizeof *out);
+    dra_err *e = check_opts(opts);
+    if (e)
+        return e;
+    const char *pool = opts->pool ? opts->pool : opts->node_name;
+    e = dra_inventory_check(inv, pool);
+    if (e)
+        return e;
+
+    /* Desired content: counter-set slices first, then device slices. */
+    size_t nset_slices = (inv->ncounter_sets + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS - 1) / DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
+    json_t **devs = dra_xmalloc((inv->ndevices + 1) * sizeof *devs);
+    for (size_t i = 0; i < inv->ndevices; i++)
+        devs[i] = inv->devices[i].json;
+    size_t *ends = dra_xmalloc((inv->ndevices + 1) * sizeof *ends);
+    size_t ndev_slices = 0;
+    if (inv->ndevices > 0 || nset_slices == 0)
+        ndev_slices = dra_slice_split_devices(devs, inv->ndevices, ends);
+    size_t n = nset_slices + ndev_slices;
+    json_t **content = dra_xcalloc(n, sizeof *content);
+    const char **content_key = dra_xcalloc(n, sizeof *content_key);
+    size_t *first = dra_xcalloc(n, sizeof *first); /* index of the slice's first item in the inventory */
+    for (size_t k = 0; k < nset_slices; k++) {
+        content[k] = json_array();
+        content_key[k] = "sharedCounters";
+        first[k] = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
+        for (size_t i = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
+             i < inv->ncounter_sets && i < (k + 1) * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS; i++)
+            json_array_append(content[k], inv->counter_sets[i].json);
+    }
+    for (size_t k = 0, start = 0; k < ndev_slices; k++) {
+        size_t idx = nset_slices + k;
+        content_key[idx] = "devices";
+        first[idx] = start;
+        if (ends[k] > start) {
+            content[idx] = json_array();
+            for (size_t i = start; i < ends[k]; i++)
+                json_array_append(content[idx], devs[i]);
+        }
+        start = ends[k];
+    }
+    free(devs);
+    free(ends);
+
+    /* Match previous slices by index (syncPool), then decide the generation. */
+    int64_t gen = 0;
+    const dra_objset *prev = opts->previous;
+    for (size_t i = 0; prev && i < prev->n; i++) {
+        const json_t *s = prev->v[i].json;
+        if (!is_pool_member(opts, pool, s))
+            continue;
+        json_int_t g = json_integer_value(json_object_get(json_object_get(json_object_get(s, "spec"), "pool"),
+                                                          "generation"));
+        if (g > gen)
+            gen = g;
+    }
+    const json_t **matched = dra_xcalloc(n, sizeof *matched);
+    int width = dra_slice_index_width(n);
+    size_t nmatched = 0;
+    for (size_t i = 0; prev && i < prev->n; i++) {
+        const json_t *s = prev->v[i].json;
+        if (!is_pool_member(opts, pool, s))
+            continue;
+        const char *name = json_string_value(json_object_get(json_object_get(s, "metadata"), "name"));
+        json_int_t g = json_integer_value(json_object_get(json_object_get(json_object_get(s, "spec"), "pool"),
+                                                          "generation"));
+        long index = name && g >= gen ? dra_slice_decode_index(name, width) : -1;
+        if (index >= 0 && (size_t)index < n && !matched[index]) {
+            matched[index] = s;
+            nmatched++;
+            continue;
+        }
+        out->obsolete = dra_xrealloc(out->obsolete, (out->nobsolete + 1) * sizeof *out->obsolete);
+        out->obsolete[out->nobsolete++] = dra_xstrdup(name ? name : "");
+    }
+    json_t *desired_pool = json_pack("{s:s, s:I, s:I}", "name", pool, "generation", (json_int_t)gen,
+                                     "resourceSliceCount", (json_int_t)n);
+    size_t nchanged = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!matched[i])
+            continue;
+        const json_t *spec = json_object_get(matched[i], "spec");
+        bool all_nodes = json_is_true(json_object_get(spec, "allNodes"));
+        const json_t *want_devices = strcmp(content_key[i], "devices") == 0 ? content[i] : NULL;
+        const json_t *want_sets = strcmp(content_key[i], "sharedCounters") == 0 ? content[i] : NULL;
+        if (!dra_slice_json_equal(json_object_get(spec, "pool"), desired_pool) ||
+            !dra_slice_json_equal(json_object_get(spec, "nodeSelector"), opts->node_selector) ||
+            all_nodes != opts->all_nodes || !dra_slice_json_equal(json_object_get(spec, "devices"), want_devices) ||
+            !dra_slice_json_equal(json_object_get(spec, "sharedCounters"), want_sets) ||
+            !dra_slice_json_equal(json_object_get(spec, "perDeviceNodeSelection"), NULL))
+            nchanged++;
+    }
+    json_decref(desired_pool);
+    size_t nnew = n - nmatched;
+    if (opts->generation > gen)
+        gen = opts->generation;
+    else if (!(nnew == 0 && nchanged <= 1))
+        gen++;
+    out->generation = gen;
+
+    out->slices = dra_xcalloc(n, sizeof *out->slices);
+    out->nslices = n;
+    for (size_t i = 0; i < n; i++) {
+        if (matched[i]) {
+            /* Updated in place: keep the object's name and metadata. */
+            const json_t *old_devices = json_object_get(json_object_get(matched[i], "spec"), "devices");
+            if (content[i] && strcmp(content_key[i], "devices") == 0)
+                copy_taint_time_added(old_devices, content[i]);
+            const char *name = json_string_value(json_object_get(json_object_get(matched[i], "metadata"), "name"));
+            json_t *obj = dra_slice_object(opts, name, gen, n, content_key[i], content[i]);
+            json_object_set_new(obj, "metadata", json_deep_copy(json_object_get(matched[i], "metadata")));
+            out->slices[i] = obj;
+        } else {
+            char *name = dra_slice_name(opts->driver, opts->node_name, pool, i, n);
+            out->slices[i] = dra_slice_object(opts, name, gen, n, content_key[i], content[i]);
+            free(name);
+        }
+    }
+    free(matched);
+    free(content);
+    free(content_key);
+
+    dra_err *errs = NULL;
+    for (size_t i = 0; i < n; i++)
+        errs = dra_err_append(errs, validation_errors(out->slices[i], inv, first[i]));
+    free(first);
+    if (errs)
+        dra_slice_result_free(out);
+    return errs;
+}

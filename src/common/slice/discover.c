@@ -1,0 +1,953 @@
+/* Device discovery from sysfs and nvidia-smi (see discover.h). */
+#include "discover.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../base/arena.h"
+#include "../base/buf.h"
+
+#define RESOURCE_DOMAIN "resource.kubernetes.io/"
+
+dra_err *dra_discover_parse_sources(const char *list, unsigned *out)
+{
+    *out = 0;
+    char *copy = dra_xstrdup(list ? list : ""), *save = NULL;
+    dra_err *e = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok && !e; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "pci") == 0)
+            *out |= DRA_SRC_PCI;
+        else if (strcmp(tok, "net") == 0)
+            *out |= DRA_SRC_NET;
+        else if (strcmp(tok, "nvidia") == 0)
+            *out |= DRA_SRC_NVIDIA;
+        else
+            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "unknown source '%s': known sources are pci, net, nvidia",
+                                          tok),
+                              "--source");
+    }
+    free(copy);
+    if (!e && *out == 0)
+        e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "no source given: known sources are pci, net, nvidia"),
+                          "--source");
+    return e;
+}
+
+/* ---- sysfs helpers ---- */
+
+/* First line of a small sysfs file, trimmed; NULL when unreadable. Caller frees. */
+static char *read_attr(const char *dir, const char *name)
+{
+    char *path = dra_xasprintf("%s/%s", dir, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    free(path);
+    if (fd < 0)
+        return NULL;
+    char buf[4096];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n < 0)
+        return NULL;
+    buf[n] = '\0';
+    char *nl = strchr(buf, '\n');
+    if (nl)
+        *nl = '\0';
+    size_t len = strlen(buf);
+    while (len > 0 && isspace((unsigned char)buf[len - 1]))
+        buf[--len] = '\0';
+    return dra_xstrdup(buf);
+}
+
+static bool parse_long(const char *s, long long *out)
+{
+    if (!s || !*s)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 0);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* Sorted directory entries (no dot files); NULL when the directory is absent. */
+static char **list_dir(const char *path, size_t *n)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return NULL;
+    char **v = NULL;
+    size_t cap = 0;
+    *n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 32;
+            v = dra_xrealloc(v, cap * sizeof *v);
+        }
+        v[(*n)++] = dra_xstrdup(de->d_name);
+    }
+    closedir(d);
+    for (size_t i = 1; i < *n; i++)
+        for (size_t j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
+            char *t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    if (!v)
+        v = dra_xcalloc(1, sizeof *v);
+    return v;
+}
+
+static void free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+/* Basename of a symlink's target; NULL when not a link. Caller frees. */
+static char *link_basename(const char *dir, const char *name)
+{
+    char *path = dra_xasprintf("%s/%s", dir, name);
+    char target[PATH_MAX];
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    free(path);
+    if (n <= 0)
+        return NULL;
+    target[n] = '\0';
+    const char *slash = strrchr(target, '/');
+    return dra_xstrdup(slash ? slash + 1 : target);
+}
+
+/* Lexical normalisation of an absolute path ("a/./b/../c" -> "a/c"). */
+static void clean_path(char *p)
+{
+    char *out = p, *in = p;
+    while (*in) {
+        if (in[0] == '/' && in[1] == '/') {
+            in++;
+        } else if (in[0] == '/' && in[1] == '.' && (in[2] == '/' || in[2] == '\0')) {
+            in += 2;
+        } else if (in[0] == '/' && in[1] == '.' && in[2] == '.' && (in[3] == '/' || in[3] == '\0')) {
+            in += 3;
+            while (out > p && *--out != '/')
+                ;
+        } else {
+            *out++ = *in++;
+        }
+    }
+    *out = '\0';
+    if (out == p) {
+        p[0] = '/';
+        p[1] = '\0';
+    }
+}
+
+static bool is_bdf(const char *s)
+{
+    /* ^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]$ (upstream verifyPCIBDFFormat) */
+    static const char shape[] = "hhhh:hh:hh.h";
+    if (strlen(s) != sizeof shape - 1)
+        return false;
+    for (size_t i = 0; shape[i]; i++) {
+        if (shape[i] == 'h' ? !(isdigit((unsigned char)s[i]) || (s[i] >= 'a' && s[i] <= 'f')) : s[i] != shape[i])
+            return false;
+    }
+    return true;
+}
+
+char *dra_discover_pcie_root(const char *sysfs_root, const char *bdf)
+{
+    if (!is_bdf(bdf))
+        return NULL;
+    const char *root = sysfs_root ? sysfs_root : "/sys";
+    char *link = dra_xasprintf("%s/bus/pci/devices/%s", root, bdf);
+    char target[PATH_MAX];
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0) {
+        free(link);
+        return NULL;
+    }
+    target[n] = '\0';
+    char *abs;
+    if (target[0] == '/') {
+        abs = dra_xstrdup(target);
+    } else {
+        *strrchr(link, '/') = '\0';
+        abs = dra_xasprintf("%s/%s", link, target);
+    }
+    free(link);
+    /* Compare against the cleaned root so "./x" and "x/" roots work too. */
+    char *croot = root[0] == '/' ? dra_xstrdup(root) : NULL;
+    if (!croot) {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd)) {
+            free(abs);
+            return NULL;
+        }
+        croot = dra_xasprintf("%s/%s", cwd, root);
+        if (abs[0] != '/') {
+            char *a2 = dra_xasprintf("%s/%s", cwd, abs);
+            free(abs);
+            abs = a2;
+        }
+    }
+    clean_path(croot);
+    clean_path(abs);
+    char *prefix = dra_xasprintf("%s/devices/", strcmp(croot, "/") == 0 ? "" : croot);
+    char *result = NULL;
+    size_t plen = strlen(prefix);
+    const char *base = strrchr(abs, '/');
+    if (strncmp(abs, prefix, plen) == 0 && strncmp(abs + plen, "pci", 3) == 0 && base && strcmp(base + 1, bdf) == 0) {
+        const char *first = abs + plen;
+        const char *end = strchr(first, '/');
+        result = end ? dra_xstrndup(first, (size_t)(end - first)) : dra_xstrdup(first);
+    }
+    free(prefix);
+    free(croot);
+    free(abs);
+    return result;
+}
+
+static json_t *attr_str(const char *s) { return json_pack("{s:s}", "string", s); }
+static json_t *attr_int(long long v) { return json_pack("{s:I}", "int", (json_int_t)v); }
+
+/* Hex id from sysfs ("0x10de") without the prefix, lower case. */
+static void set_hex_attr(json_t *attrs, const char *key, const char *dir, const char *file)
+{
+    char *v = read_attr(dir, file);
+    if (!v)
+        return;
+    const char *s = strncmp(v, "0x", 2) == 0 ? v + 2 : v;
+    if (*s && strlen(s) <= 64) {
+        char *low = dra_xstrdup(s);
+        for (char *p = low; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        json_object_set_new(attrs, key, attr_str(low));
+        free(low);
+    }
+    free(v);
+}
+
+static void set_pci_location(json_t *attrs, const char *sysfs_root, const char *bdf)
+{
+    if (!is_bdf(bdf))
+        return;
+    json_object_set_new(attrs, RESOURCE_DOMAIN "pciBusID", attr_str(bdf));
+    char *root = dra_discover_pcie_root(sysfs_root, bdf);
+    if (root)
+        json_object_set_new(attrs, RESOURCE_DOMAIN "pcieRoot", attr_str(root));
+    free(root);
+}
+
+static void set_numa(json_t *attrs, const char *dir)
+{
+    char *v = read_attr(dir, "numa_node");
+    long long n;
+    if (parse_long(v, &n) && n >= 0)
+        json_object_set_new(attrs, "numaNode", attr_int(n));
+    free(v);
+}
+
+/* A DNS label from free text: lower case, other characters to '-'. */
+static char *label_from(const char *prefix, const char *s, bool tag_changes)
+{
+    char *out = dra_xasprintf("%s%s", prefix, s);
+    bool changed = false;
+    for (char *p = out; *p; p++) {
+        char c = (char)tolower((unsigned char)*p);
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+            c = '-';
+        changed |= c != *p;
+        *p = c;
+    }
+    size_t n = strlen(out);
+    while (n > 0 && out[n - 1] == '-')
+        out[--n] = '\0';
+    if (changed && tag_changes) {
+        /* Keep distinct names distinct ("eth_0" vs "eth-0"). */
+        unsigned h = 2166136261u;
+        for (const char *p = s; *p; p++)
+            h = (h ^ (unsigned char)*p) * 16777619u;
+        if (n > 57)
+            out[n = 57] = '\0';
+        char *tagged = dra_xasprintf("%s-%05x", out, h & 0xfffff);
+        free(out);
+        return tagged;
+    }
+    if (n > 63)
+        out[63] = '\0';
+    return out;
+}
+
+/* ---- pci ---- */
+
+static void discover_pci(const char *root, dra_discovered *d)
+{
+    char *dir = dra_xasprintf("%s/bus/pci/devices", root);
+    size_t n;
+    char **names = list_dir(dir, &n);
+    if (!names) {
+        d->note = dra_xasprintf("no PCI devices: %s not found", dir);
+        free(dir);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *devdir = dra_xasprintf("%s/%s", dir, names[i]);
+        json_t *attrs = json_object();
+        set_hex_attr(attrs, "vendorID", devdir, "vendor");
+        set_hex_attr(attrs, "deviceID", devdir, "device");
+        set_hex_attr(attrs, "class", devdir, "class");
+        set_hex_attr(attrs, "subsystemVendorID", devdir, "subsystem_vendor");
+        set_hex_attr(attrs, "subsystemDeviceID", devdir, "subsystem_device");
+        set_numa(attrs, devdir);
+        char *drv = link_basename(devdir, "driver");
+        if (drv && strlen(drv) <= 64)
+            json_object_set_new(attrs, "kernelDriver", attr_str(drv));
+        free(drv);
+        char *group = link_basename(devdir, "iommu_group");
+        long long g;
+        if (parse_long(group, &g))
+            json_object_set_new(attrs, "iommuGroup", attr_int(g));
+        free(group);
+        set_pci_location(attrs, root, names[i]);
+        char *name = label_from("pci-", names[i], false);
+        json_array_append_new(d->devices, json_pack("{s:s, s:o}", "name", name, "attributes", attrs));
+        free(name);
+        free(devdir);
+    }
+    if (n == 0)
+        d->note = dra_xasprintf("no PCI devices in %s", dir);
+    free_list(names, n);
+    free(dir);
+}
+
+/* ---- net ---- */
+
+static void discover_net(const char *root, dra_discovered *d)
+{
+    char *dir = dra_xasprintf("%s/class/net", root);
+    size_t n;
+    char **names = list_dir(dir, &n);
+    if (!names) {
+        d->note = dra_xasprintf("no network interfaces: %s not found", dir);
+        free(dir);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *ifdir = dra_xasprintf("%s/%s", dir, names[i]);
+        char *type = read_attr(ifdir, "type");
+        bool loopback = (type && strcmp(type, "772") == 0) || strcmp(names[i], "lo") == 0;
+        free(type);
+        if (loopback) {
+            free(ifdir);
+            continue;
+        }
+        json_t *attrs = json_object();
+        if (strlen(names[i]) <= 64)
+            json_object_set_new(attrs, "ifName", attr_str(names[i]));
+        char *v = read_attr(ifdir, "address");
+        if (v && *v && strlen(v) <= 64)
+            json_object_set_new(attrs, "mac", attr_str(v));
+        free(v);
+        long long num;
+        v = read_attr(ifdir, "mtu");
+        if (parse_long(v, &num))
+            json_object_set_new(attrs, "mtu", attr_int(num));
+        free(v);
+        v = read_attr(ifdir, "speed"); /* EINVAL while the link is down */
+        if (parse_long(v, &num) && num > 0)
+            json_object_set_new(attrs, "speed", attr_int(num));
+        free(v);
+        v = read_attr(ifdir, "operstate");
+        if (v && *v && strlen(v) <= 64)
+            json_object_set_new(attrs, "state", attr_str(v));
+        free(v);
+        char *pci = link_basename(ifdir, "device");
+        json_object_set_new(attrs, "virtual", json_pack("{s:b}", "bool", pci == NULL));
+        if (pci && is_bdf(pci)) {
+            json_object_set_new(attrs, "pciAddress", attr_str(pci));
+            char *devdir = dra_xasprintf("%s/device", ifdir);
+            set_numa(attrs, devdir);
+            free(devdir);
+            set_pci_location(attrs, root, pci);
+        }
+        free(pci);
+        char *name = label_from("net-", names[i], true);
+        json_array_append_new(d->devices, json_pack("{s:s, s:o}", "name", name, "attributes", attrs));
+        free(name);
+        free(ifdir);
+    }
+    if (json_array_size(d->devices) == 0)
+        d->note = dra_xasprintf("no network interfaces besides loopback in %s", dir);
+    free_list(names, n);
+    free(dir);
+}
+
+/* ---- a tiny XML reader, enough for nvidia-smi's output ---- */
+
+typedef struct xnode {
+    char *name;
+    char *id;       /* the `id` attribute, if any */
+    dra_buf text;
+    struct xnode *child, *last, *next;
+} xnode;
+
+typedef struct xparser {
+    const char *p, *end;
+    dra_arena *arena;
+    const char *err;
+} xparser;
+
+static void xnode_free(xnode *n)
+{
+    while (n) {
+        xnode *next = n->next;
+        xnode_free(n->child);
+        dra_buf_free(&n->text);
+        n = next;
+    }
+}
+
+static void append_text(dra_buf *b, const char *s, size_t n)
+{
+    /* Entities nvidia-smi may write. */
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '&') {
+            dra_buf_putc(b, s[i]);
+            continue;
+        }
+        static const struct { const char *ent; char c; } ents[] = {
+            {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+        bool done = false;
+        for (size_t k = 0; k < 5 && !done; k++) {
+            size_t l = strlen(ents[k].ent);
+            if (i + l <= n && strncmp(s + i, ents[k].ent, l) == 0) {
+                dra_buf_putc(b, ents[k].c);
+                i += l - 1;
+                done = true;
+            }
+        }
+        if (!done)
+            dra_buf_putc(b, '&');
+    }
+}
+
+static xnode *x_element(xparser *x, int depth);
+
+/* Content up to the matching end tag; children appended to parent. */
+static bool x_content(xparser *x, xnode *parent, int depth)
+{
+    while (x->p < x->end) {
+        const char *lt = memchr(x->p, '<', (size_t)(x->end - x->p));
+        if (!lt) {
+            x->err = "unterminated element";
+            return false;
+        }
+        append_text(&parent->text, x->p, (size_t)(lt - x->p));
+        x->p = lt;
+        if (x->p + 1 < x->end && x->p[1] == '/') {
+            const char *gt = memchr(x->p, '>', (size_t)(x->end - x->p));
+            size_t nlen = strlen(parent->name);
+            if (!gt || (size_t)(gt - x->p - 2) < nlen || strncmp(x->p + 2, parent->name, nlen) != 0) {
+                x->err = "mismatched end tag";
+                return false;
+            }
+            x->p = gt + 1;
+            return true;
+        }
+        if (x->p + 3 < x->end && strncmp(x->p, "<!--", 4) == 0) {
+            const char *e = memmem(x->p, (size_t)(x->end - x->p), "-->", 3);
+            if (!e) {
+                x->err = "unterminated comment";
+                return false;
+            }
+            x->p = e + 3;
+            continue;
+        }
+        xnode *c = x_element(x, depth + 1);
+        if (!c)
+            return false;
+        if (parent->last)
+            parent->last->next = c;
+        else
+            parent->child = c;
+        parent->last = c;
+    }
+    x->err = "unterminated element";
+    return false;
+}
+
+static xnode *x_element(xparser *x, int depth)
+{
+    if (depth > 64) {
+        x->err = "nesting too deep";
+        return NULL;
+    }
+    /* x->p at '<' */
+    const char *s = x->p + 1;
+    const char *gt = memchr(s, '>', (size_t)(x->end - s));
+    if (!gt) {
+        x->err = "unterminated tag";
+        return NULL;
+    }
+    const char *e = s;
+    while (e < gt && !isspace((unsigned char)*e) && *e != '/')
+        e++;
+    if (e == s) {
+        x->err = "empty tag name";
+        return NULL;
+    }
+    xnode *n = dra_arena_zalloc(x->arena, sizeof *n);
+    n->name = dra_arena_strndup(x->arena, s, (size_t)(e - s));
+    const char *id = NULL;
+    for (const char *a = e; a + 4 <= gt; a++)
+        if (strncmp(a, "id=\"", 4) == 0 && (a == e || isspace((unsigned char)a[-1]))) {
+            id = a + 4;
+            break;
+        }
+    if (id) {
+        const char *q = memchr(id, '"', (size_t)(gt - id));
+        if (q)
+            n->id = dra_arena_strndup(x->arena, id, (size_t)(q - id));
+    }
+    x->p = gt + 1;
+    if (gt[-1] == '/')
+        return n;
+    if (!x_content(x, n, depth)) {
+        xnode_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+static xnode *x_parse(const char *data, size_t len, dra_arena *arena, const char **err)
+{
+    xparser x = {data, data + len, arena, NULL};
+    while (x.p < x.end) {
+        const char *lt = memchr(x.p, '<', (size_t)(x.end - x.p));
+        if (!lt)
+            break;
+        x.p = lt;
+        if (x.p + 1 < x.end && (x.p[1] == '?' || x.p[1] == '!')) {
+            /* prolog, DOCTYPE, comments */
+            const char *gt = memchr(x.p, '>', (size_t)(x.end - x.p));
+            if (!gt)
+                break;
+            x.p = gt + 1;
+            continue;
+        }
+        xnode *root = x_element(&x, 0);
+        if (!root)
+            *err = x.err ? x.err : "malformed XML";
+        return root;
+    }
+    *err = "no root element";
+    return NULL;
+}
+
+static xnode *x_child(xnode *n, const char *path)
+{
+    while (n && *path) {
+        const char *slash = strchr(path, '/');
+        size_t len = slash ? (size_t)(slash - path) : strlen(path);
+        xnode *c = n->child;
+        while (c && !(strlen(c->name) == len && strncmp(c->name, path, len) == 0))
+            c = c->next;
+        n = c;
+        path = slash ? slash + 1 : path + len;
+    }
+    return n;
+}
+
+/* Trimmed text of a child; NULL when absent, empty or "N/A". Borrowed from scratch. */
+static const char *x_text(xnode *n, const char *path, char *scratch, size_t size)
+{
+    xnode *c = x_child(n, path);
+    if (!c)
+        return NULL;
+    const char *s = dra_buf_str(&c->text);
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t len = strlen(s);
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len == 0 || len >= size)
+        return NULL;
+    memcpy(scratch, s, len);
+    scratch[len] = '\0';
+    if (strcmp(scratch, "N/A") == 0 || strcmp(scratch, "None") == 0)
+        return NULL;
+    return scratch;
+}
+
+static bool x_long(xnode *n, const char *path, long long *out)
+{
+    char buf[64];
+    const char *s = x_text(n, path, buf, sizeof buf);
+    return s && parse_long(s, out);
+}
+
+/* "40960 MiB" -> bytes. */
+static bool x_mib(xnode *n, const char *path, unsigned long long *bytes)
+{
+    char buf[64];
+    const char *s = x_text(n, path, buf, sizeof buf);
+    if (!s)
+        return false;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    while (*end == ' ')
+        end++;
+    if (end == s || strcmp(end, "MiB") != 0)
+        return false;
+    *bytes = v << 20;
+    return true;
+}
+
+/* NVIDIA normalises versions with Masterminds semver: "535.129.03" ->
+ * "535.129.3", "12.4" -> "12.4.0".  NULL when not a plain dotted number. */
+static char *normalize_version(const char *s)
+{
+    if (!s)
+        return NULL;
+    unsigned long long part[3] = {0, 0, 0};
+    int nparts = 0;
+    const char *p = s;
+    while (nparts < 3) {
+        if (!isdigit((unsigned char)*p))
+            return NULL;
+        char *end;
+        part[nparts++] = strtoull(p, &end, 10);
+        p = end;
+        if (*p != '.')
+            break;
+        p++;
+    }
+    if (*p)
+        return NULL;
+    return dra_xasprintf("%llu.%llu.%llu", part[0], part[1], part[2]);
+}
+
+static json_t *cap_bytes(unsigned long long bytes)
+{
+    static const char *const sfx[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+    int k = 0;
+    while (k < 6 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        k++;
+    }
+    char buf[40];
+    snprintf(buf, sizeof buf, "%llu%s", bytes, sfx[k]);
+    return json_pack("{s:s}", "value", buf);
+}
+
+static json_t *cap_int(long long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", v);
+    return json_pack("{s:s}", "value", buf);
+}
+
+/* MIG engine counts, as capacity keys and as counter names. */
+static const struct { const char *xml, *capacity, *counter; } mig_engines[] = {
+    {"multiprocessor_count", "multiprocessors", "multiprocessors"},
+    {"copy_engine_count", "copyEngines", "copy-engines"},
+    {"decoder_count", "decoders", "decoders"},
+    {"encoder_count", "encoders", "encoders"},
+    {"jpg_count", "jpegEngines", "jpeg-engines"},
+    {"ofa_count", "ofaEngines", "ofa-engines"},
+};
+#define NENGINES (sizeof mig_engines / sizeof *mig_engines)
+
+static void set_version_attr(json_t *attrs, const char *key, const char *raw)
+{
+    char *v = normalize_version(raw);
+    if (v && strlen(v) <= 64)
+        json_object_set_new(attrs, key, json_pack("{s:s}", "version", v));
+    free(v);
+}
+
+static void set_string_attr(json_t *attrs, const char *key, const char *v)
+{
+    if (v && strlen(v) <= 64)
+        json_object_set_new(attrs, key, attr_str(v));
+}
+
+dra_err *dra_discover_nvidia_xml(const char *xml, size_t len, const char *name, const char *sysfs_root,
+                                 json_t *devices, json_t *counter_sets)
+{
+    dra_arena arena = DRA_ARENA_INIT;
+    const char *why = NULL;
+    xnode *root = x_parse(xml, len, &arena, &why);
+    if (!root || strcmp(root->name, "nvidia_smi_log") != 0) {
+        xnode_free(root);
+        dra_arena_free(&arena);
+        return dra_err_at(dra_err_new(DRA_EXIT_RUNTIME, "not nvidia-smi XML output: %s",
+                                      why ? why : "the root element is not nvidia_smi_log"),
+                          name, 0, 0, 0);
+    }
+    char buf1[256], buf2[256];
+    char *driver_version = normalize_version(x_text(root, "driver_version", buf1, sizeof buf1));
+    char *cuda_version = normalize_version(x_text(root, "cuda_version", buf2, sizeof buf2));
+    dra_err *errs = NULL;
+    long long ordinal = 0;
+    for (xnode *g = root->child; g; g = g->next) {
+        if (strcmp(g->name, "gpu") != 0)
+            continue;
+        long long minor;
+        if (!x_long(g, "minor_number", &minor))
+            minor = ordinal;
+        ordinal++;
+        char s[256];
+        json_t *attrs = json_object();
+        json_object_set_new(attrs, "type", attr_str("gpu"));
+        const char *uuid = x_text(g, "uuid", s, sizeof s);
+        char *gpu_uuid = uuid ? dra_xstrdup(uuid) : NULL;
+        set_string_attr(attrs, "uuid", gpu_uuid);
+        set_string_attr(attrs, "productName", x_text(g, "product_name", s, sizeof s));
+        set_string_attr(attrs, "brand", x_text(g, "product_brand", s, sizeof s));
+        set_string_attr(attrs, "architecture", x_text(g, "product_architecture", s, sizeof s));
+        set_version_attr(attrs, "cudaComputeCapability", x_text(g, "compute_cap", s, sizeof s));
+        if (driver_version)
+            json_object_set_new(attrs, "driverVersion", json_pack("{s:s}", "version", driver_version));
+        if (cuda_version)
+            json_object_set_new(attrs, "cudaDriverVersion", json_pack("{s:s}", "version", cuda_version));
+        const char *bus = x_text(g, "pci/pci_bus_id", s, sizeof s);
+        if (!bus)
+            bus = g->id;
+        if (bus && strlen(bus) >= 12) {
+            /* NVML writes an 8-digit domain: "00000000:3B:00.0" -> "0000:3b:00.0". */
+            char bdf[16];
+            snprintf(bdf, sizeof bdf, "%s", bus + strlen(bus) - 12);
+            for (char *p = bdf; *p; p++)
+                *p = (char)tolower((unsigned char)*p);
+            set_pci_location(attrs, sysfs_root, bdf);
+        }
+        json_t *capacity = json_object();
+        unsigned long long mem = 0;
+        bool have_mem = x_mib(g, "fb_memory_usage/total", &mem);
+        if (have_mem)
+            json_object_set_new(capacity, "memory", cap_bytes(mem));
+        char devname[64];
+        snprintf(devname, sizeof devname, "gpu-%lld", minor);
+        json_t *gpu = json_pack("{s:s, s:o, s:o}", "name", devname, "attributes", attrs, "capacity", capacity);
+        json_array_append_new(devices, gpu);
+
+        char mode[32];
+        const char *mig = x_text(g, "mig_mode/current_mig", mode, sizeof mode);
+        xnode *migs = x_child(g, "mig_devices");
+        if (!mig || strcmp(mig, "Enabled") != 0 || !migs || !migs->child) {
+            free(gpu_uuid);
+            continue;
+        }
+        /* Partitionable: the set holds what the MIG devices use in total and
+         * the GPU's memory; the full GPU consumes all of it. */
+        char set_name[64];
+        snprintf(set_name, sizeof set_name, "gpu-%lld-counter-set", minor);
+        long long totals[NENGINES] = {0};
+        bool reported[NENGINES] = {false};
+        for (xnode *m = migs->child; m; m = m->next) {
+            if (strcmp(m->name, "mig_device") != 0)
+                continue;
+            long long gi = -1, ci = -1, v;
+            x_long(m, "gpu_instance_id", &gi);
+            x_long(m, "compute_instance_id", &ci);
+            if (gi < 0 || ci < 0) {
+                errs = dra_err_append(errs, dra_err_at(dra_err_new(DRA_EXIT_RUNTIME,
+                                                                   "GPU %lld: a mig_device without "
+                                                                   "gpu_instance_id/compute_instance_id",
+                                                                   minor),
+                                                       name, 0, 0, 0));
+                continue;
+            }
+            json_t *mattrs = json_object();
+            json_object_set_new(mattrs, "type", attr_str("mig"));
+            char t[256];
+            set_string_attr(mattrs, "uuid", x_text(m, "uuid", t, sizeof t));
+            set_string_attr(mattrs, "parentUUID", gpu_uuid);
+            const char *copy_keys[] = {"productName", "brand", "architecture", "cudaComputeCapability",
+                                       "driverVersion", "cudaDriverVersion", RESOURCE_DOMAIN "pciBusID",
+                                       RESOURCE_DOMAIN "pcieRoot"};
+            for (size_t k = 0; k < sizeof copy_keys / sizeof *copy_keys; k++) {
+                json_t *a = json_object_get(attrs, copy_keys[k]);
+                if (a)
+                    json_object_set(mattrs, copy_keys[k], a);
+            }
+            json_object_set_new(mattrs, "gpuInstanceID", attr_int(gi));
+            json_object_set_new(mattrs, "computeInstanceID", attr_int(ci));
+            json_t *mcap = json_object();
+            json_t *use = json_object();
+            for (size_t k = 0; k < NENGINES; k++) {
+                char path[96];
+                snprintf(path, sizeof path, "device_attributes/shared/%s", mig_engines[k].xml);
+                if (!x_long(m, path, &v) || v < 0)
+                    continue;
+                totals[k] += v;
+                reported[k] = true;
+                json_object_set_new(mcap, mig_engines[k].capacity, cap_int(v));
+                json_object_set_new(use, mig_engines[k].counter, cap_int(v));
+            }
+            unsigned long long mmem;
+            if (x_mib(m, "fb_memory_usage/total", &mmem)) {
+                json_object_set_new(mcap, "memory", cap_bytes(mmem));
+                json_object_set_new(use, "memory", cap_bytes(mmem));
+            }
+            snprintf(devname, sizeof devname, "gpu-%lld-mig-%lld-%lld", minor, gi, ci);
+            json_t *dev = json_pack("{s:s, s:o, s:o}", "name", devname, "attributes", mattrs, "capacity", mcap);
+            if (json_object_size(use) > 0)
+                json_object_set_new(dev, "consumesCounters",
+                                    json_pack("[{s:s, s:o}]", "counterSet", set_name, "counters", use));
+            else
+                json_decref(use);
+            json_array_append_new(devices, dev);
+        }
+        json_t *counters = json_object();
+        for (size_t k = 0; k < NENGINES; k++)
+            if (reported[k])
+                json_object_set_new(counters, mig_engines[k].counter, cap_int(totals[k]));
+        if (have_mem)
+            json_object_set_new(counters, "memory", cap_bytes(mem));
+        if (json_object_size(counters) > 0) {
+            json_array_append_new(counter_sets, json_pack("{s:s, s:O}", "name", set_name, "counters", counters));
+            json_object_set_new(gpu, "consumesCounters",
+                                json_pack("[{s:s, s:o}]", "counterSet", set_name, "counters", counters));
+        } else {
+            json_decref(counters);
+        }
+        free(gpu_uuid);
+    }
+    free(driver_version);
+    free(cuda_version);
+    xnode_free(root);
+    dra_arena_free(&arena);
+    return errs;
+}
+
+/* Run `prog -q -x` and collect its stdout.  Not a shell: prog is exec'd. */
+static dra_err *run_nvidia_smi(const char *prog, dra_buf *out)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return dra_err_new(DRA_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return dra_err_new(DRA_EXIT_RUNTIME, "fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        close(fds[0]);
+        close(fds[1]);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0)
+            dup2(devnull, 0);
+        execlp(prog, prog, "-q", "-x", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    dra_err *e = dra_buf_read_fd(out, fds[0], prog, 64u << 20);
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (e)
+        return e;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return dra_err_new(DRA_EXIT_RUNTIME, "%s -q -x failed (%s %d)", prog,
+                           WIFEXITED(status) ? "exit status" : "signal",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    return NULL;
+}
+
+static bool in_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    char *copy = dra_xstrdup(path), *save = NULL;
+    bool found = false;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        char *full = dra_xasprintf("%s/%s", *dir ? dir : ".", prog);
+        found = access(full, X_OK) == 0;
+        free(full);
+    }
+    free(copy);
+    return found;
+}
+
+static dra_err *discover_nvidia(const dra_discover_opts *o, const char *root, dra_discovered *d)
+{
+    const char *prog = o->nvidia_smi;
+    if (!prog) {
+        if (!in_path("nvidia-smi")) {
+            d->note = dra_xstrdup("no NVIDIA GPUs: nvidia-smi not found in PATH");
+            return NULL;
+        }
+        prog = "nvidia-smi";
+    } else if (access(prog, X_OK) != 0) {
+        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "%s: %s", prog, strerror(errno)), "--nvidia-smi");
+    }
+    dra_buf out = DRA_BUF_INIT;
+    dra_err *e = run_nvidia_smi(prog, &out);
+    if (!e)
+        e = dra_discover_nvidia_xml(dra_buf_str(&out), out.len, prog, root, d->devices, d->counter_sets);
+    dra_buf_free(&out);
+    if (!e && json_array_size(d->devices) == 0)
+        d->note = dra_xasprintf("no NVIDIA GPUs: %s lists none", prog);
+    return e;
+}
+
+dra_err *dra_discover(const dra_discover_opts *opts, dra_discovery *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *root = opts->sysfs_root ? opts->sysfs_root : "/sys";
+    unsigned sources = opts->sources ? opts->sources : DRA_SRC_ALL;
+    static const struct { unsigned bit; const char *name, *driver; } all[] = {
+        {DRA_SRC_PCI, "pci", "pci.dra-tools.io"},
+        {DRA_SRC_NET, "net", "net.dra-tools.io"},
+        {DRA_SRC_NVIDIA, "nvidia", "gpu.nvidia.com"},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        if (!(sources & all[i].bit))
+            continue;
+        dra_discovered *d = &out->v[out->n++];
+        *d = (dra_discovered){all[i].name, all[i].driver, json_array(), json_array(), NULL};
+        dra_err *e = NULL;
+        if (all[i].bit == DRA_SRC_PCI)
+            discover_pci(root, d);
+        else if (all[i].bit == DRA_SRC_NET)
+            discover_net(root, d);
+        else
+            e = discover_nvidia(opts, root, d);
+        if (e) {
+            dra_discovery_free(out);
+            return e;
+        }
+    }
+    return NULL;
+}
+
+void dra_discovery_free(dra_discovery *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        json_decref(d->v[i].devices);
+        json_decref(d->v[i].counter_sets);
+        free(d->v[i].note);
+    }
+    memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,78 @@
+/* Discovering this machine's devices (`dra-slice discover`).
+ *
+ * Sources, each read without privileges:
+ *   pci     /sys/bus/pci/devices/<bdf>: device pci-<domain>-<bus>-<dev>-<fn>,
+ *           attributes vendorID, deviceID, class, subsystemVendorID,
+ *           subsystemDeviceID (hex without 0x), numaNode, kernelDriver,
+ *           iommuGroup, and the standard resource.kubernetes.io/pciBusID and
+ *           resource.kubernetes.io/pcieRoot (as k8s.io/dynamic-resource-
+ *           allocation/deviceattribute computes them: the first component of
+ *           the device's path below /sys/devices).
+ *   net     /sys/class/net/<if> except loopback: device net-<ifname>,
+ *           attributes ifName, mac, mtu, speed (Mb/s, when known), state,
+ *           virtual (no `device` link), and for PCI NICs pciAddress, numaNode,
+ *           pciBusID and pcieRoot.
+ *   nvidia  `nvidia-smi -q -x`: one device gpu-<minor> per GPU with the
+ *           attributes the NVIDIA DRA driver publishes (type, uuid,
+ *           productName, brand, architecture, cudaComputeCapability,
+ *           driverVersion, cudaDriverVersion, pciBusID, pcieRoot) and capacity
+ *           memory.  A GPU in MIG mode becomes partitionable: a counter set
+ *           gpu-<minor>-counter-set (engines and memory), the full GPU
+ *           consuming all of it and one device gpu-<minor>-mig-<gi>-<ci> per
+ *           MIG device consuming its share.  nvidia-smi's XML carries no MIG
+ *           profile or placement, so these names differ from the driver's.
+ *
+ * A source that is absent (no such directory, no nvidia-smi) is skipped and
+ * `note` says why; that is not an error.
+ *
+ * Ownership: a dra_discovery owns its arrays and notes (dra_discovery_free).
+ */
+#ifndef DRA_SLICE_DISCOVER_H
+#define DRA_SLICE_DISCOVER_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "../base/error.h"
+
+enum { DRA_SRC_PCI = 1, DRA_SRC_NET = 2, DRA_SRC_NVIDIA = 4, DRA_SRC_ALL = 7 };
+
+/* "pci,net,nvidia" (any subset, any order) -> bit set; unknown names are an
+ * input error naming the known ones. */
+dra_err *dra_discover_parse_sources(const char *list, unsigned *out);
+
+typedef struct dra_discover_opts {
+    const char *sysfs_root;  /* NULL = "/sys" */
+    const char *nvidia_smi;  /* NULL = "nvidia-smi" from PATH (absent: skipped); a given path must exist */
+    unsigned sources;        /* DRA_SRC_* bits; 0 = all */
+} dra_discover_opts;
+
+typedef struct dra_discovered {
+    const char *source;          /* "pci", "net", "nvidia" */
+    const char *default_driver;  /* pci.dra-tools.io, net.dra-tools.io, gpu.nvidia.com */
+    json_t *devices;             /* owned array of v1 Devices */
+    json_t *counter_sets;        /* owned array of CounterSets */
+    char *note;                  /* owned; why the source was skipped, or NULL */
+} dra_discovered;
+
+typedef struct dra_discovery {
+    dra_discovered v[3];
+    size_t n;
+} dra_discovery;
+
+/* Read every requested source, in the order pci, net, nvidia. */
+dra_err *dra_discover(const dra_discover_opts *opts, dra_discovery *out);
+void dra_discovery_free(dra_discovery *d);
+
+/* The nvidia source from a `nvidia-smi -q -x` document (used by dra_discover
+ * and tests).  Appends to devices and counter_sets; sysfs_root is used for
+ * pcieRoot (may be NULL).  Errors name `name` (DRA_EXIT_RUNTIME: the output of
+ * a program we ran is not what we expected). */
+dra_err *dra_discover_nvidia_xml(const char *xml, size_t len, const char *name, const char *sysfs_root,
+                                 json_t *devices, json_t *counter_sets);
+
+/* "pci<domain>:<bus>" for a PCI address, by the same rule as upstream's
+ * resolvePCIeRoot; NULL when it cannot be determined.  Caller frees. */
+char *dra_discover_pcie_root(const char *sysfs_root, const char *bdf);
+
+#endif

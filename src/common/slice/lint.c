@@ -1,0 +1,395 @@
+/* Pool-level lint (see lint.h). */
+#include "lint.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/quantity.h"
+#include "../model/validate.h"
+
+typedef struct member {
+    const dra_obj *obj;
+    long long generation;
+} member;
+
+typedef struct pool {
+    const char *driver, *name;
+    member *m;
+    size_t n, cap;
+} pool;
+
+static void add_problem(dra_lint_report *r, bool warning, const pool *p, const dra_obj *o, const char *fmt, ...)
+    DRA_PRINTF(5, 6);
+
+static void add_problem(dra_lint_report *r, bool warning, const pool *p, const dra_obj *o, const char *fmt, ...)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 16;
+        r->v = dra_xrealloc(r->v, r->cap * sizeof *r->v);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    r->v[r->n++] = (dra_lint_problem){
+        .warning = warning,
+        .pool = dra_xasprintf("%s/%s", p->driver, p->name),
+        .slice = o ? dra_obj_ref(o->json) : NULL,
+        .file = o ? o->file : NULL,
+        .line = o ? o->line : 0,
+        .msg = dra_xvasprintf(fmt, ap),
+    };
+    va_end(ap);
+}
+
+static const json_t *spec_of(const dra_obj *o) { return json_object_get(o->json, "spec"); }
+
+static const char *str_or(const json_t *v, const char *dflt)
+{
+    return json_is_string(v) ? json_string_value(v) : dflt;
+}
+
+static int cmp_pool(const void *a, const void *b)
+{
+    const pool *x = a, *y = b;
+    int c = strcmp(x->driver, y->driver);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/* Lookups by name within one pool: linear scans are fine for a few thousand
+ * slices, but devices need a hash; reuse a tiny open-addressing table. */
+typedef struct seen {
+    const char **keys;
+    const dra_obj **objs;
+    size_t cap, n;
+} seen;
+
+static size_t hash_str(const char *s)
+{
+    size_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static void seen_init(seen *s, size_t expect)
+{
+    s->cap = 16;
+    while (s->cap < expect * 2 + 2)
+        s->cap *= 2;
+    s->keys = dra_xcalloc(s->cap, sizeof *s->keys);
+    s->objs = dra_xcalloc(s->cap, sizeof *s->objs);
+    s->n = 0;
+}
+
+static void seen_free(seen *s)
+{
+    free(s->keys);
+    free(s->objs);
+}
+
+/* Returns the slice that already had key, or NULL after inserting it. */
+static const dra_obj *seen_put(seen *s, const char *key, const dra_obj *o)
+{
+    size_t mask = s->cap - 1;
+    size_t i = hash_str(key) & mask;
+    for (; s->keys[i]; i = (i + 1) & mask)
+        if (strcmp(s->keys[i], key) == 0)
+            return s->objs[i];
+    s->keys[i] = key;
+    s->objs[i] = o;
+    s->n++;
+    return NULL;
+}
+
+static const json_t *find_counter_set(const pool *p, const member *newest, size_t nnewest, const char *name)
+{
+    (void)p;
+    for (size_t i = 0; i < nnewest; i++) {
+        size_t k;
+        const json_t *set;
+        json_array_foreach(json_object_get(spec_of(newest[i].obj), "sharedCounters"), k, set) {
+            const char *n = json_string_value(json_object_get(set, "name"));
+            if (n && strcmp(n, name) == 0)
+                return set;
+        }
+    }
+    return NULL;
+}
+
+static bool parse_q(const json_t *v, dra_quantity *q)
+{
+    const char *s = json_string_value(json_object_get(v, "value"));
+    if (!s)
+        return false;
+    dra_err *e = dra_quantity_parse(s, q);
+    dra_err_free(e);
+    return e == NULL;
+}
+
+/* Sorted, comma-separated attribute names of a device; caller frees. */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static char *attr_signature(const json_t *device)
+{
+    const json_t *attrs = json_object_get(device, "attributes");
+    size_t n = json_object_size(attrs), i = 0;
+    const char **keys = dra_xmalloc((n + 1) * sizeof *keys);
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)attrs, k, v) keys[i++] = k;
+    qsort(keys, n, sizeof *keys, cmp_str);
+    size_t len = 1;
+    for (i = 0; i < n; i++)
+        len += strlen(keys[i]) + 1;
+    char *sig = dra_xmalloc(len);
+    sig[0] = '\0';
+    for (i = 0; i < n; i++) {
+        if (i)
+            strcat(sig, ",");
+        strcat(sig, keys[i]);
+    }
+    free(keys);
+    return sig;
+}
+
+/* "missing a, b; extra c" between two signatures; caller frees. */
+static char *signature_diff(const char *want, const char *have)
+{
+    char *missing = dra_xstrdup(""), *extra = dra_xstrdup("");
+    for (int pass = 0; pass < 2; pass++) {
+        const char *from = pass ? have : want, *other = pass ? want : have;
+        char **acc = pass ? &extra : &missing;
+        char *copy = dra_xstrdup(from), *save = NULL;
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            bool found = false;
+            char *o2 = dra_xstrdup(other), *save2 = NULL;
+            for (char *t2 = strtok_r(o2, ",", &save2); t2 && !found; t2 = strtok_r(NULL, ",", &save2))
+                found = strcmp(tok, t2) == 0;
+            free(o2);
+            if (!found) {
+                char *next = dra_xasprintf("%s%s%s", *acc, **acc ? ", " : "", tok);
+                free(*acc);
+                *acc = next;
+            }
+        }
+        free(copy);
+    }
+    char *out = dra_xasprintf("%s%s%s%s%s", *missing ? "missing " : "", missing, *missing && *extra ? "; " : "",
+                              *extra ? "extra " : "", extra);
+    free(missing);
+    free(extra);
+    return out;
+}
+
+static void lint_pool(dra_lint_report *r, pool *p)
+{
+    long long maxgen = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->m[i].generation > maxgen)
+            maxgen = p->m[i].generation;
+    member *newest = dra_xmalloc(p->n * sizeof *newest);
+    size_t nnewest = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->m[i].generation < maxgen)
+            add_problem(r, false, p, p->m[i].obj, "obsolete: generation %lld, the pool is at generation %lld",
+                        p->m[i].generation, maxgen);
+        else
+            newest[nnewest++] = p->m[i];
+    }
+
+    /* Completeness, as the allocator counts it: slices at the newest
+     * generation against the first slice's resourceSliceCount. */
+    json_int_t count = json_integer_value(json_object_get(json_object_get(spec_of(newest[0].obj), "pool"),
+                                                          "resourceSliceCount"));
+    for (size_t i = 1; i < nnewest; i++) {
+        json_int_t c = json_integer_value(json_object_get(json_object_get(spec_of(newest[i].obj), "pool"),
+                                                          "resourceSliceCount"));
+        if (c != count) {
+            char *first = dra_obj_ref(newest[0].obj->json);
+            add_problem(r, false, p, newest[i].obj, "resourceSliceCount %lld differs from %lld in %s",
+                        (long long)c, (long long)count, first);
+            free(first);
+        }
+    }
+    if ((json_int_t)nnewest < count)
+        add_problem(r, false, p, NULL, "incomplete: %zu of %lld slices at generation %lld", nnewest,
+                    (long long)count, maxgen);
+    else if ((json_int_t)nnewest > count && count > 0)
+        add_problem(r, false, p, NULL, "%zu slices at generation %lld, but resourceSliceCount is %lld", nnewest,
+                    maxgen, (long long)count);
+
+    /* Names must be unique across the pool. */
+    size_t ndev = 0, nsets = 0;
+    for (size_t i = 0; i < nnewest; i++) {
+        ndev += json_array_size(json_object_get(spec_of(newest[i].obj), "devices"));
+        nsets += json_array_size(json_object_get(spec_of(newest[i].obj), "sharedCounters"));
+    }
+    seen sets, devs;
+    seen_init(&sets, nsets);
+    seen_init(&devs, ndev);
+    for (size_t i = 0; i < nnewest; i++) {
+        size_t k;
+        const json_t *v;
+        json_array_foreach(json_object_get(spec_of(newest[i].obj), "sharedCounters"), k, v) {
+            const char *n = json_string_value(json_object_get(v, "name"));
+            if (n && seen_put(&sets, n, newest[i].obj))
+                add_problem(r, false, p, newest[i].obj, "duplicate counter set name %s", n);
+        }
+    }
+    char *ref_sig = NULL;
+    const char *ref_dev = NULL;
+    typedef struct sig_group { char *sig; const char *first; size_t n; } sig_group;
+    sig_group *groups = NULL;
+    size_t ngroups = 0;
+    for (size_t i = 0; i < nnewest; i++) {
+        const dra_obj *o = newest[i].obj;
+        size_t k;
+        const json_t *dev;
+        json_array_foreach(json_object_get(spec_of(o), "devices"), k, dev) {
+            const char *dn = json_string_value(json_object_get(dev, "name"));
+            if (!dn)
+                continue;
+            if (seen_put(&devs, dn, o))
+                add_problem(r, false, p, o, "duplicate device name %s", dn);
+            size_t u;
+            const json_t *use;
+            json_array_foreach(json_object_get(dev, "consumesCounters"), u, use) {
+                const char *sn = json_string_value(json_object_get(use, "counterSet"));
+                if (!sn)
+                    continue;
+                const json_t *set = find_counter_set(p, newest, nnewest, sn);
+                if (!set) {
+                    add_problem(r, false, p, o, "device %s: counter set %s not found", dn, sn);
+                    continue;
+                }
+                const char *cn;
+                const json_t *c;
+                json_object_foreach((json_t *)json_object_get(use, "counters"), cn, c) {
+                    const json_t *have = json_object_get(json_object_get(set, "counters"), cn);
+                    if (!have) {
+                        add_problem(r, false, p, o, "device %s: counter %s not found in counter set %s", dn, cn, sn);
+                        continue;
+                    }
+                    dra_quantity want_q, have_q;
+                    if (parse_q(c, &want_q) && parse_q(have, &have_q) && dra_quantity_cmp(&want_q, &have_q) > 0)
+                        add_problem(r, false, p, o,
+                                    "device %s: consumes %s of counter %s in counter set %s, which has only %s: the "
+                                    "device can never be allocated",
+                                    dn, json_string_value(json_object_get(c, "value")), cn, sn,
+                                    json_string_value(json_object_get(have, "value")));
+                }
+            }
+            /* Group devices by their attribute names for the warning below. */
+            char *sig = attr_signature(dev);
+            size_t g = 0;
+            while (g < ngroups && strcmp(groups[g].sig, sig) != 0)
+                g++;
+            if (g == ngroups) {
+                groups = dra_xrealloc(groups, (ngroups + 1) * sizeof *groups);
+                groups[ngroups++] = (sig_group){sig, dn, 0};
+            } else {
+                free(sig);
+            }
+            groups[g].n++;
+        }
+    }
+    if (ngroups > 1) {
+        ref_sig = groups[0].sig;
+        ref_dev = groups[0].first;
+        for (size_t g = 1; g < ngroups; g++) {
+            char *diff = signature_diff(ref_sig, groups[g].sig);
+            if (groups[g].n > 1)
+                add_problem(r, true, p, NULL, "attribute names differ: device %s and %zu more: %s (compared with %s)",
+                            groups[g].first, groups[g].n - 1, diff, ref_dev);
+            else
+                add_problem(r, true, p, NULL, "attribute names differ: device %s: %s (compared with %s)",
+                            groups[g].first, diff, ref_dev);
+            free(diff);
+        }
+    }
+    for (size_t g = 0; g < ngroups; g++)
+        free(groups[g].sig);
+    free(groups);
+    seen_free(&sets);
+    seen_free(&devs);
+    free(newest);
+}
+
+dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out)
+{
+    *out = (dra_lint_report)DRA_LINT_REPORT_INIT;
+    dra_err *errs = NULL;
+    pool *pools = NULL;
+    size_t npools = 0;
+    for (size_t i = 0; i < set->n; i++) {
+        const dra_obj *o = &set->v[i];
+        const char *kind = json_string_value(json_object_get(o->json, "kind"));
+        if (!kind || strcmp(kind, "ResourceSlice") != 0) {
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "expected a ResourceSlice, got %s",
+                                     kind ? kind : "an object without kind");
+            errs = dra_err_append(errs, dra_obj_locate(dra_err_field(e, "kind"), o));
+            continue;
+        }
+        const json_t *spec = spec_of(o);
+        const char *driver = str_or(json_object_get(spec, "driver"), "");
+        const char *name = str_or(json_object_get(json_object_get(spec, "pool"), "name"), "");
+        size_t k = 0;
+        while (k < npools && !(strcmp(pools[k].driver, driver) == 0 && strcmp(pools[k].name, name) == 0))
+            k++;
+        if (k == npools) {
+            pools = dra_xrealloc(pools, (npools + 1) * sizeof *pools);
+            pools[npools++] = (pool){driver, name, NULL, 0, 0};
+        }
+        pool *p = &pools[k];
+        if (p->n == p->cap) {
+            p->cap = p->cap ? p->cap * 2 : 8;
+            p->m = dra_xrealloc(p->m, p->cap * sizeof *p->m);
+        }
+        p->m[p->n++] = (member){o, json_integer_value(json_object_get(json_object_get(spec, "pool"), "generation"))};
+    }
+    if (errs) {
+        for (size_t k = 0; k < npools; k++)
+            free(pools[k].m);
+        free(pools);
+        return errs;
+    }
+    qsort(pools, npools, sizeof *pools, cmp_pool);
+    for (size_t k = 0; k < npools; k++) {
+        /* Shape and limits of each slice first. */
+        for (size_t i = 0; i < pools[k].n; i++) {
+            dra_err *e = dra_validate_resource_slice(pools[k].m[i].obj->json, NULL);
+            for (dra_err *x = e; x; x = x->next)
+                add_problem(out, false, &pools[k], pools[k].m[i].obj, "%s%s%s", x->field ? x->field : "",
+                            x->field ? ": " : "", x->msg);
+            dra_err_free(e);
+        }
+        lint_pool(out, &pools[k]);
+        free(pools[k].m);
+    }
+    free(pools);
+    return NULL;
+}
+
+size_t dra_lint_count_errors(const dra_lint_report *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        n += !r->v[i].warning;
+    return n;
+}
+
+char *dra_lint_format(const dra_lint_problem *p)
+{
+    return dra_xasprintf("pool %s: %s%s%s%s", p->pool, p->slice ? p->slice : "", p->slice ? ": " : "",
+                         p->warning ? "warning: " : "", p->msg);
+}
+
+void dra_lint_report_free(dra_lint_report *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->v[i].pool);
+        free(r->v[i].slice);
+        free(r->v[i].msg);
+    }
+    free(r->v);
+    *r = (dra_lint_report)DRA_LINT_REPORT_INIT;
+}

@@ -1,0 +1,52 @@
+/* Pool-level checks over a set of ResourceSlices (`dra-slice lint`).
+ *
+ * Slices are grouped into pools by (spec.driver, spec.pool.name).  Per pool,
+ * with upstream's words where upstream has them (the allocator's pool
+ * gathering in DRA/structured/internal/incubating/pools_incubating.go):
+ *   - slices of an older generation than the pool's newest (obsolete);
+ *   - completeness: the number of slices at the newest generation against
+ *     resourceSliceCount, and slices that disagree on resourceSliceCount;
+ *   - "duplicate device name X", "duplicate counter set name X";
+ *   - "counter set X not found", "counter X not found in counter set Y";
+ *   - a device consuming more of a counter than its set has at all;
+ *   - per-slice shape and limits (the model validator), e.g. too many devices;
+ *   - warning: devices of one pool with different attribute names.
+ * Warnings do not make the report fail.
+ *
+ * Ownership: the report owns its strings; `file` points into the objset.
+ */
+#ifndef DRA_SLICE_LINT_H
+#define DRA_SLICE_LINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../base/error.h"
+#include "../io/stream.h"
+
+typedef struct dra_lint_problem {
+    bool warning;
+    char *pool;        /* "driver/pool" */
+    char *slice;       /* "ResourceSlice/name", NULL for pool-wide problems */
+    const char *file;  /* borrowed; NULL for pool-wide problems */
+    int line;
+    char *msg;
+} dra_lint_problem;
+
+typedef struct dra_lint_report {
+    dra_lint_problem *v;
+    size_t n, cap;
+} dra_lint_report;
+
+#define DRA_LINT_REPORT_INIT {0, 0, 0}
+
+/* Lint every slice of set.  Objects that are not ResourceSlices are input
+ * errors (returned, all of them; the report is then empty). */
+dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out);
+/* Problems that are not warnings. */
+size_t dra_lint_count_errors(const dra_lint_report *r);
+/* "pool D/P: ResourceSlice/N: message" or "pool D/P: warning: ..."; caller frees. */
+char *dra_lint_format(const dra_lint_problem *p);
+void dra_lint_report_free(dra_lint_report *r);
+
+#endif

@@ -1,0 +1,303 @@
+#!/usr/bin/env bats
+# dra-alloc: allocation on one node with the real CEL engine.
+load helpers
+
+A="$DATA/alloc"
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+}
+
+claim() { # claim NAME REQUESTS-YAML [EXTRA-DEVICES-YAML]
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: %s, namespace: default, uid: uid-%s}\nspec:\n  devices:\n%s\n---\n' "$1" "$1" "$2"
+}
+
+devices() { # devices CLAIM-OUTPUT: "claim: dev dev" lines from jsonl output
+    jq -r '.metadata.name + ": " + ([.status.allocation.devices.results[] | .request + "=" + .device] | join(" "))'
+}
+
+@test "one claim gets the first matching device" {
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml"
+    assert_success
+    assert_output --partial "device: gpu-0"
+    assert_output --partial "source: FromClass"
+    assert_output --partial "- node-1"
+}
+
+@test "claims are allocated together, in input order, with constraints and claim config" {
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/basic.yaml" "$A/two-claims.yaml"
+    assert_success
+    run devices <<<"$output"
+    assert_output $'one: gpu=gpu-0\ntwo: a=gpu-1 a=gpu-2'
+}
+
+@test "another node: cannot allocate, exit 1 with upstream's reason" {
+    run "$DRA_BIN/dra-alloc" --node node-2 "$A/basic.yaml"
+    assert_failure 1
+    assert_output "dra-alloc: cannot allocate all claims"
+}
+
+@test "no pending claims: nothing to do" {
+    grep -v '^$' "$A/partitionable.yaml" >"$T/in.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 "$T/in.yaml"
+    assert_success
+    assert_output ""
+}
+
+@test "--node is required" {
+    run "$DRA_BIN/dra-alloc" "$A/basic.yaml"
+    assert_failure 2
+    assert_output --partial "--node is required"
+}
+
+@test "unknown class is fatal with upstream's text" {
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$A/bad-unknown-class.yaml"
+    assert_failure 2
+    assert_output --partial 'claim default/lost, request gpu: could not retrieve device class no-such-class: deviceclass.resource.k8s.io "no-such-class" not found'
+}
+
+@test "invalid pool: reported only when nothing fits" {
+    claim c "    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu, count: 4}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$A/bad-duplicate-devices.yaml" "$T/c.yaml"
+    assert_failure 1
+    assert_output "dra-alloc: invalid resource pools were encountered"
+    claim c "    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$A/bad-duplicate-devices.yaml" "$T/c.yaml"
+    assert_success
+}
+
+@test "All on an incomplete pool is fatal" {
+    claim c "    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu, allocationMode: All}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$A/incomplete.yaml" "$T/c.yaml"
+    assert_failure 2
+    assert_output --partial "asks for all devices, but resource pool gpu.example.com/updating is currently being updated"
+}
+
+@test "more than 32 devices per claim is fatal" {
+    claim c "    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu, count: 20}
+    - name: more
+      exactly: {deviceClassName: gpu, count: 13}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 --no-validate "$A/basic.yaml" "$T/c.yaml"
+    assert_failure 2
+    assert_output --partial "claim default/c: number of requested devices 33 exceeds the claim limit of 32"
+}
+
+@test "duplicate objects are input errors" {
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$A/basic.yaml"
+    assert_failure 2
+}
+
+@test "firstAvailable falls back and names the subrequest" {
+    claim c "    requests:
+    - name: gpu
+      firstAvailable:
+      - {name: h100, deviceClassName: gpu, count: 2, selectors: [{cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"h100\"'}}]}
+      - {name: any, deviceClassName: gpu}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/basic.yaml" "$T/c.yaml"
+    assert_success
+    run devices <<<"$output"
+    assert_output "c: gpu/any=gpu-0"
+}
+
+@test "CEL runtime errors are fatal with upstream's text and hint" {
+    claim c "    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        selectors: [{cel: {expression: 'device.attributes[\"gpu.example.com\"].memory > 0'}}]" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$T/c.yaml"
+    assert_failure 2
+    assert_output --partial "claim default/c: selector #0 on device gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: memory"
+}
+
+@test "partitionable devices: backtracking frees counters" {
+    claim a "    requests:
+    - {name: gpu, exactly: {deviceClassName: gpu}}" >"$T/c.yaml"
+    claim b "    requests:
+    - {name: gpu, exactly: {deviceClassName: gpu}}" >>"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/partitionable.yaml" "$T/c.yaml"
+    assert_success
+    run devices <<<"$output"
+    assert_output $'a: gpu=gpu-0-half-0\nb: gpu=gpu-0-half-1'
+    run "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAPartitionableDevices=false "$A/partitionable.yaml" "$T/c.yaml"
+    assert_failure 1
+}
+
+@test "regression #140436: counters of a rejected branch do not leak" {
+    # The first pick (the full GPU) dead-ends on the constraint; after backtracking
+    # both halves must still fit.
+    claim c "    requests:
+    - {name: a, exactly: {deviceClassName: gpu}}
+    - {name: b, exactly: {deviceClassName: gpu}}
+    constraints:
+    - {matchAttribute: gpu.example.com/half}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/partitionable.yaml" "$T/c.yaml"
+    assert_success
+    run devices <<<"$output"
+    assert_output "c: a=gpu-0-half-0 b=gpu-0-half-1"
+}
+
+@test "consumable capacity: shared device, policy rounding, deterministic shareID" {
+    claim a "    requests:
+    - {name: net, exactly: {deviceClassName: nic, capacity: {requests: {bandwidth: 2500Mi}}}}" >"$T/c.yaml"
+    claim b "    requests:
+    - {name: net, exactly: {deviceClassName: nic}}" >>"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/nic.yaml" "$T/c.yaml"
+    assert_success
+    first=$output
+    run jq -r '.status.allocation.devices.results[0] | .device + " " + .consumedCapacity.bandwidth + " " + (.shareID|length|tostring)' <<<"$first"
+    assert_output $'nic-0 3Gi 36\nnic-0 1Gi 36'
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/nic.yaml" "$T/c.yaml"
+    assert_output "$first"
+}
+
+@test "regression #133705: capacity of a rejected branch is released" {
+    claim c "    requests:
+    - {name: a, exactly: {deviceClassName: nic, capacity: {requests: {bandwidth: 6Gi}}}}
+    - {name: b, exactly: {deviceClassName: nic, capacity: {requests: {bandwidth: 4Gi}}}}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/nic.yaml" "$T/c.yaml"
+    assert_success
+    claim d "    requests:
+    - {name: a, exactly: {deviceClassName: nic, capacity: {requests: {bandwidth: 6Gi}}}}
+    - {name: b, exactly: {deviceClassName: nic, capacity: {requests: {bandwidth: 5Gi}}}}" >"$T/d.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/nic.yaml" "$T/d.yaml"
+    assert_failure 1
+}
+
+@test "taints: untolerated devices are skipped, tolerations copied, DeviceTaintRules apply" {
+    cat >"$T/rule.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1alpha3
+kind: DeviceTaintRule
+metadata: {name: maintenance}
+spec:
+  deviceSelector: {driver: gpu.example.com, device: gpu-0}
+  taint: {key: maintenance, value: planned, effect: NoSchedule}
+EOF
+    claim c "    requests:
+    - {name: gpu, exactly: {deviceClassName: gpu}}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/basic.yaml" "$T/rule.yaml" "$T/c.yaml"
+    assert_success
+    run devices <<<"$output"
+    assert_output "c: gpu=gpu-1"
+    claim t "    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        tolerations: [{key: maintenance, operator: Exists, effect: NoSchedule}]" >"$T/t.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/basic.yaml" "$T/rule.yaml" "$T/t.yaml"
+    assert_success
+    run jq -c '.status.allocation.devices.results[0] | [.device, .tolerations[0].operator]' <<<"$output"
+    assert_output '["gpu-0","Exists"]'
+}
+
+@test "regression #131730/#130593: 32 devices where 31 exist fails fast" {
+    claim c "    requests:
+    - {name: gpu, exactly: {deviceClassName: gpu, count: 32}}
+    constraints:
+    - {matchAttribute: gpu.example.com/numa}" >"$T/c.yaml"
+    start=$(date +%s%N)
+    run "$DRA_BIN/dra-alloc" --node node-1 "$A/max-minus-one.json" "$T/c.yaml"
+    end=$(date +%s%N)
+    assert_failure 1
+    assert_output "dra-alloc: cannot allocate all claims"
+    (( (end - start) / 1000000 < 2000 ))
+}
+
+@test "--timeout ends an exhaustive search with upstream's text" {
+    claim c "    requests:
+    - {name: gpu, exactly: {deviceClassName: gpu, count: 16}}
+    - {name: more, exactly: {deviceClassName: gpu, count: 16}}
+    constraints:
+    - {requests: [more], distinctAttribute: gpu.example.com/numa}" >"$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 --no-prune --timeout 0.2 "$A/max-minus-one.json" "$T/c.yaml"
+    assert_failure 2
+    assert_output --partial "timed out trying to allocate devices"
+}
+
+@test "--explain prints why devices were rejected" {
+    claim c "    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu
+        count: 2
+        selectors: [{cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"a100\"'}}]
+    constraints:
+    - {matchAttribute: gpu.example.com/numa}" >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain "$A/basic.yaml" "$T/c.yaml"
+    assert_failure 1
+    [[ $stderr == *"gpu.example.com/node-1/gpu-1: constraint: matchAttribute gpu.example.com/numa: {\"int\":1} differs from {\"int\":0}"* ]]
+    [[ $stderr == *"gpu.example.com/node-1/gpu-2: request-selector: request selector #0 is false"* ]]
+    [[ $stderr == *"search: "*"backtracks"* ]]
+}
+
+@test "--explain=json is machine-readable" {
+    claim c "    requests:
+    - {name: gpu, exactly: {deviceClassName: gpu, count: 4}}" >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain=json "$A/basic.yaml" "$T/c.yaml"
+    assert_failure 1
+    run jq -r '.outcome + " " + .pools[0].status + " " + (.stats.invocations|tostring)' <<<"${stderr%dra-alloc:*}"
+    assert_success
+    assert_output --regexp '^unschedulable usable [0-9]+$'
+}
+
+@test "node selector slices: labels matter and the result carries the selector" {
+    cat >"$T/in.yaml" <<'EOF'
+apiVersion: v1
+kind: Node
+metadata: {name: node-1, labels: {rack: r1}}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-2, labels: {rack: r2}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: fpga}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: rack-1}
+spec:
+  driver: fpga.example.com
+  nodeSelector:
+    nodeSelectorTerms:
+    - matchExpressions: [{key: rack, operator: In, values: [r1]}]
+  pool: {name: rack-1, generation: 1, resourceSliceCount: 1}
+  devices: [{name: fpga-0}]
+EOF
+    claim c "    requests:
+    - {name: f, exactly: {deviceClassName: fpga}}" >>"$T/in.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$T/in.yaml"
+    assert_success
+    run jq -c '.status.allocation.nodeSelector' <<<"$output"
+    assert_output '{"nodeSelectorTerms":[{"matchExpressions":[{"key":"rack","operator":"In","values":["r1"]}]}]}'
+    run "$DRA_BIN/dra-alloc" --node node-2 "$T/in.yaml"
+    assert_failure 1
+}
+
+@test "in-use claims hold their devices; admin access still gets them" {
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/basic.yaml"
+    echo "$output" >"$T/used.jsonl"
+    sed -e 's/name: one/name: two/' -e 's/1111-111111111111/1111-222222222222/' "$A/basic.yaml" | awk '/^kind: ResourceClaim/,0' | sed '1i apiVersion: resource.k8s.io/v1' >"$T/c.yaml"
+    grep -v '^kind: ResourceClaim' "$A/basic.yaml" | awk 'BEGIN{RS="---\n"; ORS="---\n"} !/name: one/' >"$T/base.yaml"
+    run "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$T/base.yaml" "$T/used.jsonl" "$T/c.yaml"
+    assert_success
+    run jq -r '.status.allocation.devices.results[0].device' <<<"$output"
+    assert_output "gpu-1"
+}
+
+@test "completion and help" {
+    run "$DRA_BIN/dra-alloc" --help
+    assert_success
+    assert_output --partial "--explain"
+    run "$DRA_BIN/dra-alloc" --completion bash
+    assert_success
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# dra-slice build: inventories -> ResourceSlices of one pool.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    S="$DRA_BIN/dra-slice"
+    D="$DATA/slice"
+}
+
+@test "build: inventory with shared counters gives a counter slice and a device slice" {
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/inventory.yaml" "$D/devices.json"
+    assert_success
+    assert_output --partial "name: 00000-gpu.example.com-node-1-"
+    assert_output --partial "name: 00001-gpu.example.com-node-1-"
+    assert_output --partial "resourceSliceCount: 2"
+    assert_output --partial "generation: 1"
+    assert_output --partial "nodeName: node-1"
+    assert_output --partial "- name: nic-1"
+    [ "$(grep -c '^  sharedCounters:' <<<"$output")" -eq 1 ]
+}
+
+@test "build: output is reproducible and valid" {
+    run "$S" build --driver gpu.example.com --node node-1 "$D/inventory.yaml"
+    first=$output
+    run "$S" build --driver gpu.example.com --node node-1 "$D/inventory.yaml"
+    assert_equal "$output" "$first"
+    "$S" build --driver gpu.example.com --node node-1 "$D/inventory.yaml" >"$BATS_TEST_TMPDIR/s.yaml"
+    run "$S" validate "$BATS_TEST_TMPDIR/s.yaml"
+    assert_success
+    assert_output ""
+}
+
+@test "build: -o json and jsonl, pool from --pool with --all-nodes" {
+    run --separate-stderr "$S" build -o jsonl --driver net.example.com --all-nodes --pool shared "$D/devices.json"
+    assert_success
+    assert_output --partial '"allNodes":true'
+    assert_output --partial '"name":"shared"'
+    assert_output --partial '"name":"00000-net.example.com-'
+    run --separate-stderr "$S" build -o json --driver net.example.com --node-selector zone=a,rack=r1 --pool p "$D/devices.json"
+    assert_success
+    assert_output --partial '"nodeSelectorTerms"'
+    assert_output --partial '"key": "rack"'
+}
+
+@test "build: 300 devices split 128/128/44, 64 with taints" {
+    "$S" profile gpu --devices 300 >"$BATS_TEST_TMPDIR/p.yaml"
+    run "$S" build --driver gpu.example.com --node node-9 -o jsonl "$BATS_TEST_TMPDIR/p.yaml"
+    assert_success
+    [ "$(wc -l <<<"$output")" -eq 3 ]
+    assert_output --partial '"resourceSliceCount":3'
+    "$S" profile gpu --devices 40 --partitions 2 >"$BATS_TEST_TMPDIR/q.yaml"
+    run "$S" build --driver gpu.example.com --node node-9 -o jsonl "$BATS_TEST_TMPDIR/q.yaml"
+    assert_success
+    # 40 counter sets -> 5 slices; 120 devices consuming counters -> 2 slices of at most 64
+    [ "$(wc -l <<<"$output")" -eq 7 ]
+}
+
+@test "build: --previous keeps the generation when nothing changed, bumps it when the pool grows" {
+    "$S" build --driver gpu.example.com --node node-1 --generation 4 "$D/inventory.yaml" >"$BATS_TEST_TMPDIR/prev.yaml"
+    grep -q 'generation: 4' "$BATS_TEST_TMPDIR/prev.yaml"
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 --previous "$BATS_TEST_TMPDIR/prev.yaml" "$D/inventory.yaml"
+    assert_success
+    assert_output --partial 'generation: 4'
+    assert_equal "$output" "$(cat "$BATS_TEST_TMPDIR/prev.yaml")"
+    "$S" profile gpu --devices 200 >"$BATS_TEST_TMPDIR/more.yaml"
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 --previous "$BATS_TEST_TMPDIR/prev.yaml" "$BATS_TEST_TMPDIR/more.yaml"
+    assert_success
+    assert_output --partial 'generation: 5'
+}
+
+@test "build: re-slicing ResourceSlices takes their devices and counters" {
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-2 "$D/slices-ok.yaml"
+    assert_success
+    assert_output --partial "- name: gpu-0-counters"
+    assert_output --partial "- name: gpu-0-half-0"
+    assert_output --partial "nodeName: node-2"
+}
+
+@test "build: missing --driver is a usage error" {
+    run --separate-stderr "$S" build --node node-1 "$D/inventory.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: --driver: Required value: the driver name"
+}
+
+@test "build: no node selection is a usage error" {
+    run --separate-stderr "$S" build --driver gpu.example.com "$D/inventory.yaml"
+    assert_failure 2
+    [[ $stderr == *"exactly one of --node, --all-nodes, --node-selector is required"* ]]
+    run --separate-stderr "$S" build --driver gpu.example.com --all-nodes "$D/inventory.yaml"
+    assert_failure 2
+    [[ $stderr == *"--pool: Required value"* ]]
+}
+
+@test "build: invalid device names name file, device and field" {
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/bad-name.yaml"
+    assert_failure 2
+    [[ $stderr == *"bad-name.yaml:1: Device/GPU_1: devices[1].name: Invalid value: \"GPU_1\": a lowercase RFC 1123 label"* ]]
+    [[ $stderr == *"Device/GPU_1: devices[1].attributes[model]: Invalid value: {\"int\":3,\"string\":\"x\"}: exactly one value must be specified"* ]]
+    assert_output ""
+}
+
+@test "build: over-limit device is rejected" {
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/over-limit.yaml"
+    assert_failure 2
+    [[ $stderr == *"over-limit.yaml:1: Device/big: devices[0]: Invalid value: 33: the total number of attributes and capacities must not exceed 32"* ]]
+}
+
+@test "build: duplicate devices and dangling counters in the pool" {
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/duplicate.yaml"
+    assert_failure 2
+    [[ $stderr == *"duplicate.yaml:1: Device/gpu-0: devices[2].name: found duplicate device \"gpu-0\" in pool \"node-1\""* ]]
+    [[ $stderr == *"Device/gpu-1: devices[1].consumesCounters[0].counterSet: counter set nowhere not found"* ]]
+}
+
+@test "build: malformed YAML and JSON are input errors with a position" {
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/malformed.yaml"
+    assert_failure 2
+    [[ $stderr == *"malformed.yaml:4:1: invalid YAML"* ]]
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/malformed.json"
+    assert_failure 2
+    [[ $stderr == *"malformed.json:1:19: invalid JSON"* ]]
+}
+
+@test "build: unknown kinds are rejected" {
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/unknown-kind.yaml"
+    assert_failure 2
+    [[ $stderr == *"unknown-kind.yaml:1: Gadget/g: kind: unknown kind Gadget"* ]]
+}
+
+@test "build: bad option values" {
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 --generation -3 "$D/inventory.yaml"
+    assert_failure 2
+    [[ $stderr == *"--generation: must be an integer"* ]]
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 --pool 'a//b' "$D/inventory.yaml"
+    assert_failure 2
+    [[ $stderr == *"--pool"* ]]
+    run --separate-stderr "$S" build --driver gpu.example.com --node-selector novalue --pool p "$D/inventory.yaml"
+    assert_failure 2
+    [[ $stderr == *"--node-selector: expected KEY=VALUE"* ]]
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 -o xml "$D/inventory.yaml"
+    assert_failure 2
+}
+
+@test "build: reads stdin" {
+    run --separate-stderr bash -c "'$S' build --driver gpu.example.com --node node-1 < '$D/devices.json'"
+    assert_success
+    assert_output --partial "- name: nic-0"
+}

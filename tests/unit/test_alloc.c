@@ -1,0 +1,769 @@
+/* Allocator engine tests: scenarios in the spirit of upstream's allocator
+ * test table (structured/internal/allocatortesting), run with the fake
+ * selector evaluator so they do not depend on CEL. */
+#include <string.h>
+
+#include "alloc/alloc.h"
+#include "base/buf.h"
+#include "io/stream.h"
+#include "model/features.h"
+#include "model/load.h"
+#include "unit.h"
+
+/* Common objects: node-1 (zone=a), class gpu (driver gpu.example.com), and a
+ * node-local slice with gpu-0 (numa 0), gpu-1 (numa 1), gpu-2 (numa 1). */
+#define NODE "{apiVersion: v1, kind: Node, metadata: {name: node-1, labels: {zone: a}}}\n---\n"
+#define CLASS                                                                                                          \
+    "{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: gpu}, spec: {selectors: [{cel: "            \
+    "{expression: 'device.driver == \"gpu.example.com\"'}}]}}\n---\n"
+#define SLICE3                                                                                                         \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s1}, spec: {driver: gpu.example.com, "    \
+    "nodeName: node-1, pool: {name: node-1, generation: 1, resourceSliceCount: 1}, devices: ["                        \
+    "{name: gpu-0, attributes: {numa: {int: 0}, model: {string: a}}},"                                                 \
+    "{name: gpu-1, attributes: {numa: {int: 1}, model: {string: a}}},"                                                 \
+    "{name: gpu-2, attributes: {numa: {int: 1}, model: {string: b}}}]}}\n---\n"
+#define BASE NODE CLASS SLICE3
+#define CLAIM(name, body)                                                                                              \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: " name ", namespace: ns, uid: uid-" name  \
+    "}, spec: {devices: " body "}}\n---\n"
+#define REQ1 "{requests: [{name: r, exactly: {deviceClassName: gpu}}]}"
+
+typedef struct outcome {
+    char text[4096];        /* "c1[r=node-1/gpu-0] c2[...]", "FAIL", "FAIL: reason" or "ERR: msg" */
+    json_t *allocs[8];
+    size_t nallocs;
+    dra_alloc_stats stats;
+} outcome;
+
+static void outcome_free(outcome *o)
+{
+    for (size_t i = 0; i < o->nallocs; i++)
+        json_decref(o->allocs[i]);
+}
+
+/* Run every pending claim of `yaml` on node `node` with extra gates. */
+static void run_opts(outcome *o, const char *yaml, const char *node, const char *gates, bool explain, bool no_prune)
+{
+    memset(o, 0, sizeof *o);
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model model = DRA_MODEL_INIT;
+    dra_features f;
+    dra_features_default(&f);
+    dra_err *e = gates ? dra_features_parse(&f, gates) : NULL;
+    if (!e)
+        e = dra_read_mem(&set, "test", yaml, strlen(yaml));
+    dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
+    if (!e)
+        e = dra_load(&set, &lo, &model);
+    if (e) {
+        snprintf(o->text, sizeof o->text, "SETUP: %s", e->msg);
+        dra_err_free(e);
+        dra_model_free(&model);
+        dra_objset_free(&set);
+        return;
+    }
+    json_t *cls[16], *sl[16], *rules[8], *used[8], *pend[8];
+    size_t ncls = 0, nsl = 0, nrules = 0, nused = 0, npend = 0;
+    const dra_model_list *l = dra_model_kind(&model, DRA_KIND_DEVICE_CLASS);
+    for (size_t i = 0; i < l->n; i++)
+        cls[ncls++] = l->v[i]->json;
+    l = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE);
+    for (size_t i = 0; i < l->n; i++)
+        sl[nsl++] = l->v[i]->json;
+    l = dra_model_kind(&model, DRA_KIND_DEVICE_TAINT_RULE);
+    for (size_t i = 0; i < l->n; i++)
+        rules[nrules++] = l->v[i]->json;
+    l = dra_model_kind(&model, DRA_KIND_RESOURCE_CLAIM);
+    for (size_t i = 0; i < l->n; i++) {
+        json_t *c = l->v[i]->json;
+        const json_t *al = json_object_get(json_object_get(c, "status"), "allocation");
+        if (al)
+            used[nused++] = c;
+        else
+            pend[npend++] = c;
+    }
+    const dra_obj *nodeobj = dra_model_node(&model, node);
+    json_t *nodej = nodeobj ? json_incref(nodeobj->json) : json_pack("{s:{s:s}}", "metadata", "name", node);
+    dra_alloc_world_input in = {cls, ncls, sl, nsl, rules, nrules, used, nused, &f, &dra_fake_selector_eval};
+    dra_alloc_world *w = NULL;
+    e = dra_alloc_world_new(&in, &w);
+    dra_alloc_result *res = NULL;
+    dra_alloc_opts ao = {.timeout = 10, .explain = explain, .no_prune = no_prune};
+    if (!e)
+        e = dra_alloc_run(w, nodej, pend, npend, &ao, &res);
+    dra_buf b = DRA_BUF_INIT;
+    if (e) {
+        dra_buf_printf(&b, "ERR: %s", e->msg);
+        dra_err_free(e);
+    } else if (!dra_alloc_result_ok(res)) {
+        dra_buf_puts(&b, "FAIL");
+        if (dra_alloc_result_reason(res))
+            dra_buf_printf(&b, ": %s", dra_alloc_result_reason(res));
+    } else {
+        for (size_t i = 0; i < npend; i++) {
+            json_t *a = dra_alloc_result_allocation(res, i);
+            const char *name = json_string_value(json_object_get(json_object_get(pend[i], "metadata"), "name"));
+            dra_buf_printf(&b, "%s%s[", i ? " " : "", name);
+            size_t k;
+            json_t *x;
+            json_array_foreach(json_object_get(json_object_get(a, "devices"), "results"), k, x) {
+                dra_buf_printf(&b, "%s%s=%s/%s", k ? "," : "", json_string_value(json_object_get(x, "request")),
+                               json_string_value(json_object_get(x, "pool")),
+                               json_string_value(json_object_get(x, "device")));
+            }
+            dra_buf_puts(&b, "]");
+            if (o->nallocs < 8)
+                o->allocs[o->nallocs++] = a;
+            else
+                json_decref(a);
+        }
+    }
+    if (res)
+        o->stats = *dra_alloc_result_stats(res);
+    snprintf(o->text, sizeof o->text, "%s", dra_buf_str(&b));
+    dra_buf_free(&b);
+    dra_alloc_result_free(res);
+    dra_alloc_world_free(w);
+    json_decref(nodej);
+    dra_model_free(&model);
+    dra_objset_free(&set);
+}
+
+static void run(outcome *o, const char *yaml, const char *gates)
+{
+    run_opts(o, yaml, "node-1", gates, false, false);
+}
+
+#define EXPECT(yaml, gates, want)                                                                                      \
+    do {                                                                                                               \
+        outcome o_;                                                                                                    \
+        run(&o_, yaml, gates);                                                                                         \
+        CHECK_STR(o_.text, want);                                                                                      \
+        outcome_free(&o_);                                                                                             \
+    } while (0)
+
+/* ---- basics ---------------------------------------------------------------------- */
+
+UNIT_TEST(simple)
+{
+    EXPECT(BASE CLAIM("c1", REQ1), NULL, "c1[r=node-1/gpu-0]");
+}
+
+UNIT_TEST(several_claims_take_distinct_devices)
+{
+    EXPECT(BASE CLAIM("c1", REQ1) CLAIM("c2", REQ1) CLAIM("c3", REQ1), NULL,
+           "c1[r=node-1/gpu-0] c2[r=node-1/gpu-1] c3[r=node-1/gpu-2]");
+    EXPECT(BASE CLAIM("c1", REQ1) CLAIM("c2", REQ1) CLAIM("c3", REQ1) CLAIM("c4", REQ1), NULL, "FAIL");
+}
+
+UNIT_TEST(other_node_sees_nothing)
+{
+    outcome o;
+    run_opts(&o, BASE CLAIM("c1", REQ1), "node-2", NULL, false, false);
+    CHECK_STR(o.text, "FAIL");
+    outcome_free(&o);
+}
+
+UNIT_TEST(in_use_devices_are_skipped)
+{
+    EXPECT(BASE "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: used, namespace: ns}, spec: "
+                "{devices: " REQ1 "}, status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, "
+                "pool: node-1, device: gpu-0}]}}}}\n---\n" CLAIM("c1", REQ1),
+           NULL, "c1[r=node-1/gpu-1]");
+}
+
+UNIT_TEST(count_and_request_selectors)
+{
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2, selectors: [{cel: "
+                            "{expression: 'device.attributes[\"gpu.example.com\"].numa == 1'}}]}}]}"),
+           NULL, "c1[r=node-1/gpu-1,r=node-1/gpu-2]");
+}
+
+UNIT_TEST(all_mode)
+{
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}]}"), NULL,
+           "c1[r=node-1/gpu-0,r=node-1/gpu-1,r=node-1/gpu-2]");
+    /* An in-use device makes All fail (it is not filtered out). */
+    EXPECT(BASE "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: used, namespace: ns}, spec: "
+                "{devices: " REQ1 "}, status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, "
+                "pool: node-1, device: gpu-1}]}}}}\n---\n" CLAIM(
+                    "c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}]}"),
+           NULL, "FAIL");
+}
+
+UNIT_TEST(admin_access)
+{
+    const char *used = "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: used, namespace: ns}, "
+                       "spec: {devices: " REQ1 "}, status: {allocation: {devices: {results: [{request: r, driver: "
+                       "gpu.example.com, pool: node-1, device: gpu-0}]}}}}\n---\n";
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s%s", BASE, used,
+             CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, adminAccess: true}}]}"));
+    outcome o;
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "c1[r=node-1/gpu-0]");
+    CHECK(o.nallocs == 1 && json_is_true(json_object_get(
+                                json_array_get(json_object_get(json_object_get(o.allocs[0], "devices"), "results"), 0),
+                                "adminAccess")));
+    outcome_free(&o);
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, adminAccess: true}}]}"),
+           "DRAAdminAccess=false",
+           "ERR: claim ns/c1, request r: admin access is requested, but the feature is disabled");
+}
+
+/* ---- fatal errors (upstream's texts) ---------------------------------------------------- */
+
+UNIT_TEST(errors)
+{
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 33}}]}"), NULL,
+           "ERR: claim ns/c1: number of requested devices 33 exceeds the claim limit of 32");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: nope}}]}"), NULL,
+           "ERR: claim ns/c1, request r: could not retrieve device class nope: deviceclass.resource.k8s.io \"nope\" "
+           "not found");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: ''}}]}"), NULL,
+           "ERR: claim ns/c1, request r: missing device class name (unsupported request type?)");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu}}], constraints: [{requests: "
+                            "[r]}]}"),
+           NULL, "ERR: claim ns/c1, constraint #0: empty constraint (unsupported constraint type?)");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, selectors: [{}]}}]}"), NULL,
+           "ERR: claim ns/c1, request r, selector #0: CEL expression empty (unsupported selector type?)");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, firstAvailable: [{name: s, deviceClassName: gpu}]}]}"),
+           "DRAConsumableCapacity=false", "c1[r/s=node-1/gpu-0]");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, capacity: {}}}]}"),
+           "DRAConsumableCapacity=false",
+           "ERR: claim ns/c1, request r: has capacity requests, but the DRAConsumableCapacity feature is disabled");
+}
+
+UNIT_TEST(cel_errors_are_fatal)
+{
+    EXPECT(NODE SLICE3 "{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: gpu}, spec: {selectors: "
+                       "[{cel: {expression: 'fail:boom'}}]}}\n---\n" CLAIM("c1", REQ1),
+           NULL, "ERR: class gpu: selector #0 on device gpu.example.com/node-1/gpu-0: CEL runtime error: boom");
+    EXPECT(NODE SLICE3 "{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: gpu}, spec: {selectors: "
+                       "[{cel: {expression: 'true'}}, {cel: {expression: '1 +'}}]}}\n---\n" CLAIM("c1", REQ1),
+           NULL, "ERR: class gpu: selector #1: CEL compile error: unsupported expression");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: "
+                            "'device.attributes[\"gpu.example.com\"].missing == 1'}}]}}]}"),
+           NULL, "ERR: claim ns/c1: selector #0 on device gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: "
+                 "missing");
+}
+
+/* ---- pools ---------------------------------------------------------------------------- */
+
+#define SLICE(name, pool, gen, count, node, devs)                                                                      \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: " name "}, spec: {driver: "               \
+    "gpu.example.com, nodeName: " node ", pool: {name: " pool ", generation: " #gen ", resourceSliceCount: " #count  \
+    "}, devices: " devs "}}\n---\n"
+
+UNIT_TEST(incomplete_pool)
+{
+    EXPECT(NODE CLASS SLICE("a", "p", 1, 2, "node-1", "[{name: d0}]") CLAIM("c1", REQ1), NULL, "FAIL");
+    EXPECT(NODE CLASS SLICE("a", "p", 1, 2, "node-1", "[{name: d0}]")
+               CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}]}"),
+           NULL,
+           "ERR: claim ns/c1, request r: asks for all devices, but resource pool gpu.example.com/p is currently being "
+           "updated");
+    /* The missing slice is published for another node: complete after all. */
+    EXPECT(NODE CLASS SLICE("a", "p", 1, 2, "node-1", "[{name: d0}]") SLICE("b", "p", 1, 2, "node-2", "[{name: d1}]")
+               CLAIM("c1", REQ1),
+           NULL, "c1[r=p/d0]");
+}
+
+UNIT_TEST(pool_generations)
+{
+    EXPECT(NODE CLASS SLICE("old", "p", 1, 1, "node-1", "[{name: old}]") SLICE("new", "p", 2, 1, "node-1",
+                                                                               "[{name: new}]") CLAIM("c1", REQ1),
+           NULL, "c1[r=p/new]");
+    /* A newer generation elsewhere makes the node's incomplete view obsolete. */
+    EXPECT(NODE CLASS SLICE("old", "p", 1, 2, "node-1", "[{name: old}]") SLICE("new", "p", 2, 2, "node-2",
+                                                                               "[{name: new}]") CLAIM("c1", REQ1),
+           NULL, "FAIL");
+}
+
+UNIT_TEST(invalid_pool)
+{
+    EXPECT(NODE CLASS SLICE("a", "p", 1, 2, "node-1", "[{name: d0}]") SLICE("b", "p", 1, 2, "node-1", "[{name: d0}]")
+               CLAIM("c1", REQ1),
+           NULL, "FAIL: invalid resource pools were encountered");
+    /* A valid pool still serves the claim. */
+    EXPECT(NODE CLASS SLICE("a", "p", 1, 2, "node-1", "[{name: d0}]") SLICE("b", "p", 1, 2, "node-1", "[{name: d0}]")
+               SLICE("c", "q", 1, 1, "node-1", "[{name: ok}]") CLAIM("c1", REQ1),
+           NULL, "c1[r=q/ok]");
+    EXPECT(NODE CLASS SLICE("a", "p", 1, 2, "node-1", "[{name: d0}]") SLICE("b", "p", 1, 2, "node-1", "[{name: d0}]")
+               CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}]}"),
+           NULL,
+           "ERR: claim ns/c1, request r: asks for all devices, but resource pool gpu.example.com/p is currently "
+           "invalid");
+}
+
+UNIT_TEST(pool_order_is_sorted)
+{
+    EXPECT(NODE CLASS SLICE("z", "zz", 1, 1, "node-1", "[{name: z0}]") SLICE("a", "aa", 1, 1, "node-1",
+                                                                             "[{name: a0}]") CLAIM("c1", REQ1),
+           NULL, "c1[r=aa/a0]");
+    /* slices sorted by name inside a pool */
+    EXPECT(NODE CLASS SLICE("s2", "p", 1, 2, "node-1", "[{name: b}]") SLICE("s1", "p", 1, 2, "node-1", "[{name: a}]")
+               CLAIM("c1", REQ1),
+           NULL, "c1[r=p/a]");
+}
+
+/* ---- node selection --------------------------------------------------------------------- */
+
+UNIT_TEST(node_selectors)
+{
+    const char *sel = NODE CLASS
+        "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: gpu.example.com, "
+        "nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]}, pool: "
+        "{name: net, generation: 1, resourceSliceCount: 1}, devices: [{name: d}]}}\n---\n" CLAIM("c1", REQ1);
+    outcome o;
+    run(&o, sel, NULL);
+    CHECK_STR(o.text, "c1[r=net/d]");
+    char *ns = o.nallocs ? json_dumps(json_object_get(o.allocs[0], "nodeSelector"), JSON_COMPACT) : NULL;
+    CHECK_STR(ns, "{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":"
+                  "[\"a\"]}]}]}");
+    free(ns);
+    outcome_free(&o);
+    run_opts(&o, sel, "node-2", NULL, false, false);
+    CHECK_STR(o.text, "FAIL");
+    outcome_free(&o);
+
+    run(&o,
+        NODE CLASS "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: "
+                   "gpu.example.com, allNodes: true, pool: {name: net, generation: 1, resourceSliceCount: 1}, devices: "
+                   "[{name: d}]}}\n---\n" CLAIM("c1", REQ1),
+        NULL);
+    CHECK_STR(o.text, "c1[r=net/d]");
+    CHECK(o.nallocs == 1 && !json_object_get(o.allocs[0], "nodeSelector"));
+    outcome_free(&o);
+
+    /* per-device node selection (partitionable devices gate) */
+    const char *per = NODE CLASS
+        "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: gpu.example.com, "
+        "perDeviceNodeSelection: true, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: [{name: other, "
+        "nodeName: node-2}, {name: mine, nodeName: node-1}, {name: any, allNodes: true}]}}\n---\n" CLAIM(
+            "c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}");
+    EXPECT(per, NULL, "c1[r=p/mine,r=p/any]");
+    EXPECT(per, "DRAPartitionableDevices=false", "FAIL");
+}
+
+UNIT_TEST(node_selector_match)
+{
+    json_t *node = json_loads("{\"metadata\":{\"name\":\"n1\",\"labels\":{\"zone\":\"a\",\"gpus\":\"8\"}}}", 0, NULL);
+    struct {
+        const char *sel;
+        int want; /* 1 match, 0 no, -1 error */
+    } cases[] = {
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\",\"b\"]}]}]}", 1},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"NotIn\",\"values\":[\"a\"]}]}]}", 0},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"x\",\"operator\":\"DoesNotExist\"}]}]}", 1},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"gpus\",\"operator\":\"Gt\",\"values\":[\"4\"]}]}]}", 1},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"gpus\",\"operator\":\"Lt\",\"values\":[\"4\"]}]}]}", 0},
+        {"{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"n1\"]}]}]}", 1},
+        {"{\"nodeSelectorTerms\":[{}, {\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"Exists\"}]}]}", 1},
+        {"{\"nodeSelectorTerms\":[{}]}", 0},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"Bogus\"}]}]}", -1},
+        {"{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.uid\",\"operator\":\"In\",\"values\":[\"x\"]}]}]}", -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *sel = json_loads(cases[i].sel, 0, NULL);
+        bool m = false;
+        dra_err *e = dra_node_selector_match(sel, node, &m);
+        int got = e ? -1 : m;
+        if (got != cases[i].want)
+            fprintf(stderr, "  case %zu: got %d want %d\n", i, got, cases[i].want);
+        CHECK_INT(got, cases[i].want);
+        dra_err_free(e);
+        json_decref(sel);
+    }
+    json_decref(node);
+}
+
+/* ---- constraints ---------------------------------------------------------------------------- */
+
+UNIT_TEST(match_attribute_backtracks)
+{
+    /* gpu-0 (numa 0) is tried first, then the search moves on to gpu-1+gpu-2. */
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}], constraints: "
+                            "[{matchAttribute: gpu.example.com/numa}]}"),
+           NULL, "c1[r=node-1/gpu-1,r=node-1/gpu-2]");
+    /* Across requests, unqualified attributes found via the driver domain. */
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: a, exactly: {deviceClassName: gpu}}, {name: b, exactly: "
+                            "{deviceClassName: gpu}}], constraints: [{requests: [a, b], matchAttribute: "
+                            "gpu.example.com/model}]}"),
+           NULL, "c1[a=node-1/gpu-0,b=node-1/gpu-1]");
+    /* No device has it: unsatisfiable. */
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu}}], constraints: [{matchAttribute: "
+                            "other.example.com/numa}]}"),
+           NULL, "FAIL");
+}
+
+UNIT_TEST(distinct_attribute)
+{
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: a, exactly: {deviceClassName: gpu}}, {name: b, exactly: "
+                            "{deviceClassName: gpu}}], constraints: [{distinctAttribute: gpu.example.com/model}]}"),
+           NULL, "c1[a=node-1/gpu-0,b=node-1/gpu-2]");
+}
+
+UNIT_TEST(all_mode_constraint_violation_is_fatal)
+{
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}], "
+                            "constraints: [{matchAttribute: gpu.example.com/numa}]}"),
+           NULL,
+           "ERR: claim ns/c1, request r: cannot add device gpu.example.com/node-1/gpu-1 because a claim constraint "
+           "would not be satisfied");
+}
+
+UNIT_TEST(list_attributes)
+{
+    const char *s = NODE CLASS SLICE("s", "p", 1, 1, "node-1",
+                                     "[{name: d1, attributes: {x: {ints: [1, 2]}}}, {name: d2, attributes: {x: {ints: "
+                                     "[2, 3]}}}, {name: d3, attributes: {x: {ints: [4]}}}]");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s", s,
+             CLAIM("c1", "{requests: [{name: a, exactly: {deviceClassName: gpu}}, {name: b, exactly: "
+                         "{deviceClassName: gpu}}], constraints: [{distinctAttribute: gpu.example.com/x}]}"));
+    /* Sets: d2 overlaps d1, d3 is disjoint. */
+    EXPECT(buf, "DRAListTypeAttributes=true", "c1[a=p/d1,b=p/d3]");
+    snprintf(buf, sizeof buf, "%s%s", s,
+             CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}], constraints: "
+                         "[{matchAttribute: gpu.example.com/x}]}"));
+    EXPECT(buf, "DRAListTypeAttributes=true", "c1[r=p/d1,r=p/d2]");
+    /* Gate off: a list value satisfies nothing except as the first device. */
+    EXPECT(buf, NULL, "FAIL");
+}
+
+/* ---- firstAvailable ------------------------------------------------------------------------ */
+
+UNIT_TEST(first_available)
+{
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, firstAvailable: [{name: big, deviceClassName: gpu, count: 4}, "
+                            "{name: small, deviceClassName: gpu, count: 2}]}]}"),
+           NULL, "c1[r/small=node-1/gpu-0,r/small=node-1/gpu-1]");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, firstAvailable: [{name: s, deviceClassName: gpu}]}]}"),
+           "DRAPrioritizedList=false", "SETUP: cannot set feature gate DRAPrioritizedList to false, feature is locked to true");
+}
+
+UNIT_TEST(first_available_too_many_results)
+{
+    /* 40 devices: r0/s0 would need 32+, so the allocator moves to r0/s1. */
+    char devs[4096] = "[";
+    for (int i = 0; i < 40; i++)
+        snprintf(devs + strlen(devs), sizeof devs - strlen(devs), "%s{name: d%d}", i ? "," : "", i);
+    strcat(devs, "]");
+    char buf[16384];
+    snprintf(buf, sizeof buf,
+             NODE CLASS
+             "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: "
+             "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: "
+             "%s}}\n---\n" CLAIM("c1", "{requests: [{name: r0, firstAvailable: [{name: s0, deviceClassName: gpu, "
+                                      "count: 31}, {name: s1, deviceClassName: gpu, count: 1}]}, {name: r1, exactly: "
+                                      "{deviceClassName: gpu, count: 2}}]}"),
+             devs);
+    outcome o;
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "c1[r0/s1=p/d0,r1=p/d1,r1=p/d2]");
+    outcome_free(&o);
+}
+
+/* ---- taints ----------------------------------------------------------------------------------- */
+
+UNIT_TEST(taints)
+{
+    const char *t = NODE CLASS SLICE("s", "p", 1, 1, "node-1",
+                                     "[{name: d0, taints: [{key: broken, value: 'yes', effect: NoSchedule}]}, {name: "
+                                     "d1, taints: [{key: info, effect: None}]}]");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s", t, CLAIM("c1", REQ1));
+    EXPECT(buf, NULL, "c1[r=p/d1]");
+    /* A7: the gate off ignores taints. */
+    EXPECT(buf, "DRADeviceTaints=false,DRADeviceTaintRules=false", "c1[r=p/d0]");
+    snprintf(buf, sizeof buf, "%s%s", t,
+             CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, tolerations: [{key: broken, "
+                         "operator: Exists}]}}]}"));
+    outcome o;
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "c1[r=p/d0]");
+    /* Tolerations are copied into the result. */
+    CHECK(o.nallocs == 1 && json_array_size(json_object_get(
+                                json_array_get(json_object_get(json_object_get(o.allocs[0], "devices"), "results"), 0),
+                                "tolerations")) == 1);
+    outcome_free(&o);
+    /* All mode: one untolerated device fails the request. */
+    snprintf(buf, sizeof buf, "%s%s", t,
+             CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}]}"));
+    EXPECT(buf, NULL, "FAIL");
+}
+
+UNIT_TEST(taint_rules)
+{
+    const char *rule = "{apiVersion: resource.k8s.io/v1alpha3, kind: DeviceTaintRule, metadata: {name: maint}, spec: "
+                       "{deviceSelector: {device: gpu-0}, taint: {key: maintenance, effect: NoExecute}}}\n---\n";
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s%s", BASE, rule, CLAIM("c1", REQ1));
+    EXPECT(buf, NULL, "c1[r=node-1/gpu-1]");
+    EXPECT(buf, "DRADeviceTaintRules=false", "c1[r=node-1/gpu-0]");
+}
+
+/* ---- partitionable devices --------------------------------------------------------------------- */
+
+#define PART_SLICES                                                                                                    \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: counters}, spec: {driver: "               \
+    "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, sharedCounters: "      \
+    "[{name: gpu-0-cs, counters: {mem: {value: 80Gi}}}]}}\n---\n"                                                      \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: devices}, spec: {driver: "                \
+    "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, devices: ["            \
+    "{name: full, consumesCounters: [{counterSet: gpu-0-cs, counters: {mem: {value: 80Gi}}}]},"                        \
+    "{name: half-0, consumesCounters: [{counterSet: gpu-0-cs, counters: {mem: {value: 40Gi}}}]},"                      \
+    "{name: half-1, consumesCounters: [{counterSet: gpu-0-cs, counters: {mem: {value: 40Gi}}}]}]}}\n---\n"
+
+UNIT_TEST(shared_counters)
+{
+    EXPECT(NODE CLASS PART_SLICES CLAIM("c1", REQ1), NULL, "c1[r=p/full]");
+    /* c1 first takes `full`, c2 then finds nothing, so c1 backtracks to a half. */
+    EXPECT(NODE CLASS PART_SLICES CLAIM("c1", REQ1) CLAIM("c2", REQ1), NULL, "c1[r=p/half-0] c2[r=p/half-1]");
+    EXPECT(NODE CLASS PART_SLICES CLAIM("c1", REQ1) CLAIM("c2", REQ1) CLAIM("c3", REQ1), NULL, "FAIL");
+    EXPECT(NODE CLASS PART_SLICES CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}"),
+           NULL, "c1[r=p/half-0,r=p/half-1]");
+    /* In-use partition: only the other half fits. */
+    EXPECT(NODE CLASS PART_SLICES
+           "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: used, namespace: ns}, spec: "
+           "{devices: " REQ1 "}, status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, "
+           "pool: p, device: half-1}]}}}}\n---\n" CLAIM("c1", REQ1),
+           NULL, "c1[r=p/half-0]");
+    /* Gate off: the counters slice is skipped and the pool is incomplete. */
+    EXPECT(NODE CLASS PART_SLICES CLAIM("c1", REQ1), "DRAPartitionableDevices=false", "FAIL");
+}
+
+UNIT_TEST(invalid_counters)
+{
+    EXPECT(NODE CLASS SLICE("s", "p", 1, 1, "node-1",
+                            "[{name: d, consumesCounters: [{counterSet: nope, counters: {mem: {value: 1}}}]}]")
+               CLAIM("c1", REQ1),
+           NULL, "FAIL: invalid resource pools were encountered");
+}
+
+/* ---- consumable capacity ------------------------------------------------------------------------ */
+
+#define NIC                                                                                                            \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: nic}, spec: {driver: gpu.example.com, "   \
+    "nodeName: node-1, pool: {name: nic, generation: 1, resourceSliceCount: 1}, devices: [{name: nic-0, "             \
+    "allowMultipleAllocations: true, capacity: {bw: {value: 10Gi, requestPolicy: {default: 1Gi, validRange: {min: "   \
+    "1Gi, step: 1Gi}}}}}]}}\n---\n"
+#define BWREQ(q) "{requests: [{name: r, exactly: {deviceClassName: gpu, capacity: {requests: {bw: " q "}}}}]}"
+
+UNIT_TEST(consumable_capacity)
+{
+    outcome o;
+    run(&o, NODE CLASS NIC CLAIM("c1", BWREQ("3Gi")) CLAIM("c2", BWREQ("2500Mi")), NULL);
+    CHECK_STR(o.text, "c1[r=nic/nic-0] c2[r=nic/nic-0]");
+    if (o.nallocs == 2) {
+        json_t *r0 = json_array_get(json_object_get(json_object_get(o.allocs[0], "devices"), "results"), 0);
+        json_t *r1 = json_array_get(json_object_get(json_object_get(o.allocs[1], "devices"), "results"), 0);
+        CHECK_STR(json_string_value(json_object_get(json_object_get(r0, "consumedCapacity"), "bw")), "3Gi");
+        /* rounded up to min + k*step */
+        CHECK_STR(json_string_value(json_object_get(json_object_get(r1, "consumedCapacity"), "bw")), "3Gi");
+        const char *s0 = json_string_value(json_object_get(r0, "shareID"));
+        const char *s1 = json_string_value(json_object_get(r1, "shareID"));
+        CHECK(s0 && s1 && strlen(s0) == 36 && strcmp(s0, s1) != 0);
+    }
+    outcome_free(&o);
+    EXPECT(NODE CLASS NIC CLAIM("c1", BWREQ("6Gi")) CLAIM("c2", BWREQ("5Gi")), NULL, "FAIL");
+    EXPECT(NODE CLASS NIC CLAIM("c1", BWREQ("20Gi")), NULL, "FAIL");
+    /* In-use shares count. */
+    EXPECT(NODE CLASS NIC
+           "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: used, namespace: ns}, spec: "
+           "{devices: " REQ1 "}, status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, "
+           "pool: nic, device: nic-0, shareID: 11111111-2222-4333-8444-555555555555, consumedCapacity: {bw: "
+           "8Gi}}]}}}}\n---\n" CLAIM("c1", BWREQ("3Gi")),
+           NULL, "FAIL");
+    /* A requested capacity the device lacks makes it ineligible. */
+    EXPECT(NODE CLASS NIC CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, capacity: {requests: "
+                                      "{other: 1}}}}]}"),
+           NULL, "FAIL");
+}
+
+UNIT_TEST(share_id_is_deterministic)
+{
+    char a[37], b[37], c[37];
+    dra_alloc_share_id("uid-1", "r", "d/p/x", a);
+    dra_alloc_share_id("uid-1", "r", "d/p/x", b);
+    dra_alloc_share_id("uid-1", "r2", "d/p/x", c);
+    CHECK_STR(a, b);
+    CHECK(strcmp(a, c) != 0);
+    CHECK_INT(strlen(a), 36);
+    CHECK(a[8] == '-' && a[13] == '-' && a[14] == '8' && a[18] == '-' && a[23] == '-');
+}
+
+/* ---- binding conditions ----------------------------------------------------------------------------- */
+
+UNIT_TEST(binding_conditions)
+{
+    const char *s = NODE CLASS SLICE("s1", "aa", 1, 1, "node-1",
+                                     "[{name: bound, bindingConditions: [ready], bindingFailureConditions: [failed]}]")
+        SLICE("s2", "zz", 1, 1, "node-1", "[{name: plain}]");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s", s, CLAIM("c1", REQ1));
+    /* Pools with binding conditions are searched last. */
+    EXPECT(buf, NULL, "c1[r=zz/plain]");
+    snprintf(buf, sizeof buf, "%s%s", s, CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}"));
+    outcome o;
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "c1[r=zz/plain,r=aa/bound]");
+    if (o.nallocs == 1) {
+        json_t *r1 = json_array_get(json_object_get(json_object_get(o.allocs[0], "devices"), "results"), 1);
+        CHECK(json_array_size(json_object_get(r1, "bindingConditions")) == 1);
+    }
+    outcome_free(&o);
+    EXPECT(buf, "DRADeviceBindingConditions=false", "FAIL");
+}
+
+/* ---- config --------------------------------------------------------------------------------------------- */
+
+UNIT_TEST(config_from_class_and_claim)
+{
+    const char *cls2 = "{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: other}, spec: "
+                       "{selectors: [{cel: {expression: 'true'}}], config: [{opaque: {driver: x, parameters: {c: "
+                       "2}}}]}}\n---\n";
+    const char *cls1 = "{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: gpu}, spec: {config: "
+                       "[{opaque: {driver: x, parameters: {c: 1}}}]}}\n---\n";
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s%s%s%s", NODE, cls1, cls2, SLICE3,
+             CLAIM("c1", "{requests: [{name: a, exactly: {deviceClassName: gpu}}, {name: b, firstAvailable: [{name: "
+                         "s, deviceClassName: other}]}, {name: c, exactly: {deviceClassName: gpu}}], config: "
+                         "[{requests: [b/s], opaque: {driver: x, parameters: {m: 1}}}, {requests: [b/t], opaque: "
+                         "{driver: x, parameters: {m: 2}}}, {opaque: {driver: x, parameters: {m: 3}}}]}"));
+    outcome o;
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "c1[a=node-1/gpu-0,b/s=node-1/gpu-1,c=node-1/gpu-2]");
+    char *cfg = o.nallocs ? json_dumps(json_object_get(json_object_get(o.allocs[0], "devices"), "config"),
+                                       JSON_COMPACT)
+                          : NULL;
+    CHECK_STR(cfg, "[{\"source\":\"FromClass\",\"requests\":[\"a\",\"c\"],\"opaque\":{\"driver\":\"x\",\"parameters\":{"
+                   "\"c\":1}}},{\"source\":\"FromClass\",\"requests\":[\"b/s\"],\"opaque\":{\"driver\":\"x\","
+                   "\"parameters\":{\"c\":2}}},{\"source\":\"FromClaim\",\"requests\":[\"b/s\"],\"opaque\":{\"driver\":"
+                   "\"x\",\"parameters\":{\"m\":1}}},{\"source\":\"FromClaim\",\"opaque\":{\"driver\":\"x\","
+                   "\"parameters\":{\"m\":3}}}]");
+    free(cfg);
+    outcome_free(&o);
+}
+
+/* ---- bounded search, explain ------------------------------------------------------------------------ */
+
+UNIT_TEST(impossible_request_is_pruned)
+{
+    char devs[8192] = "[";
+    for (int i = 0; i < 31; i++)
+        snprintf(devs + strlen(devs), sizeof devs - strlen(devs), "%s{name: d%d, attributes: {z: {int: 1}}}",
+                 i ? "," : "", i);
+    strcat(devs, "]");
+    char buf[16384];
+    snprintf(buf, sizeof buf,
+             NODE CLASS
+             "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: "
+             "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: "
+             "%s}}\n---\n" CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 32}}], "
+                                      "constraints: [{matchAttribute: gpu.example.com/z}]}"),
+             devs);
+    outcome o;
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "FAIL");
+    CHECK(o.stats.pruned >= 1);
+    CHECK(o.stats.invocations < 100);
+    outcome_free(&o);
+    /* Without pruning the same answer, with far more work (bounded here by 24 devices). */
+    snprintf(buf, sizeof buf,
+             NODE CLASS
+             "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: "
+             "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: "
+             "[{name: a}, {name: b}, {name: c}, {name: d}, {name: e}, {name: f}, {name: g}, {name: h}, {name: i}, "
+             "{name: j}, {name: k}, {name: l}]}}\n---\n" CLAIM("c1", "{requests: [{name: r, exactly: "
+                                                                    "{deviceClassName: gpu, count: 13}}]}"));
+    outcome o2;
+    run_opts(&o2, buf, "node-1", NULL, false, true);
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "FAIL");
+    CHECK_STR(o2.text, "FAIL");
+    CHECK(o2.stats.invocations > o.stats.invocations);
+    outcome_free(&o);
+    outcome_free(&o2);
+}
+
+UNIT_TEST(explain_records_reasons)
+{
+    const char *t = NODE CLASS SLICE("s", "p", 1, 1, "node-1",
+                                     "[{name: d0, taints: [{key: broken, effect: NoSchedule}]}, {name: d1}]");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s", t,
+             CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}"));
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model model = DRA_MODEL_INIT;
+    CHECK(!dra_read_mem(&set, "t", buf, strlen(buf)));
+    dra_load_opts lo = {.no_validate = true};
+    CHECK(!dra_load(&set, &lo, &model));
+    json_t *cls = dra_model_kind(&model, DRA_KIND_DEVICE_CLASS)->v[0]->json;
+    json_t *sl = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE)->v[0]->json;
+    json_t *cl = dra_model_kind(&model, DRA_KIND_RESOURCE_CLAIM)->v[0]->json;
+    dra_alloc_world_input in = {&cls, 1, &sl, 1, NULL, 0, NULL, 0, NULL, &dra_fake_selector_eval};
+    dra_alloc_world *w;
+    CHECK(!dra_alloc_world_new(&in, &w));
+    dra_alloc_result *res = NULL;
+    dra_alloc_opts ao = {.explain = true};
+    CHECK(!dra_alloc_run(w, dra_model_node(&model, "node-1")->json, &cl, 1, &ao, &res));
+    CHECK(!dra_alloc_result_ok(res));
+    dra_buf b = DRA_BUF_INIT;
+    dra_alloc_explain_text(res, &b);
+    CHECK(strstr(dra_buf_str(&b), "gpu.example.com/p/d0: taint: taint broken=:NoSchedule not tolerated") != NULL);
+    json_t *ex = dra_alloc_explain_json(res);
+    CHECK_STR(json_string_value(json_object_get(
+                  json_array_get(json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(ex,
+                                                                                                               "claims"),
+                                                                                               0),
+                                                                                "requests"),
+                                                                0),
+                                                 "rejected"),
+                                 0),
+                  "reason")),
+              "taint");
+    json_decref(ex);
+    dra_buf_free(&b);
+    dra_alloc_result_free(res);
+    dra_alloc_world_free(w);
+    dra_model_free(&model);
+    dra_objset_free(&set);
+}
+
+UNIT_TEST(commit_makes_devices_taken)
+{
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model model = DRA_MODEL_INIT;
+    const char *y = BASE CLAIM("c1", REQ1);
+    CHECK(!dra_read_mem(&set, "t", y, strlen(y)));
+    dra_load_opts lo = {.no_validate = true};
+    CHECK(!dra_load(&set, &lo, &model));
+    json_t *cls = dra_model_kind(&model, DRA_KIND_DEVICE_CLASS)->v[0]->json;
+    json_t *sl = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE)->v[0]->json;
+    json_t *cl = dra_model_kind(&model, DRA_KIND_RESOURCE_CLAIM)->v[0]->json;
+    dra_alloc_world_input in = {&cls, 1, &sl, 1, NULL, 0, NULL, 0, NULL, &dra_fake_selector_eval};
+    dra_alloc_world *w;
+    CHECK(!dra_alloc_world_new(&in, &w));
+    const char *want[] = {"gpu-0", "gpu-1", "gpu-2"};
+    for (int i = 0; i < 4; i++) {
+        dra_alloc_result *res = NULL;
+        CHECK(!dra_alloc_run(w, dra_model_node(&model, "node-1")->json, &cl, 1, NULL, &res));
+        CHECK(dra_alloc_result_ok(res) == (i < 3));
+        if (i < 3) {
+            json_t *a = dra_alloc_result_allocation(res, 0);
+            CHECK_STR(json_string_value(json_object_get(
+                          json_array_get(json_object_get(json_object_get(a, "devices"), "results"), 0), "device")),
+                      want[i]);
+            json_decref(a);
+            dra_alloc_commit(w, res);
+        }
+        dra_alloc_result_free(res);
+    }
+    dra_alloc_world_free(w);
+    dra_model_free(&model);
+    dra_objset_free(&set);
+}
+
+UNIT_MAIN()

@@ -1,0 +1,283 @@
+/* Unit tests for the CEL checker and static cost (src/common/cel/checker.h). */
+#include "unit.h"
+
+#include <string.h>
+
+#include "cel/checker.h"
+#include "cel/parser.h"
+
+static cel_registry *reg;
+static dra_arena decl_arena;
+
+static const cel_type *device_type(void)
+{
+    static const cel_type *t;
+    if (t)
+        return t;
+    dra_arena *a = &decl_arena;
+    const cel_type *attrs = cel_type_map(a, &cel_t_string, cel_type_map(a, &cel_t_string, &cel_t_dyn));
+    const cel_type *caps = cel_type_map(a, &cel_t_string, cel_type_map(a, &cel_t_string, &cel_t_quantity));
+    cel_field fields[] = {{"driver", &cel_t_string}, {"attributes", attrs}, {"capacity", caps}};
+    t = cel_type_struct(a, "kubernetes.DRADevice", fields, 3);
+    return t;
+}
+
+/* Check `src` with a few variables; returns the result type or "L:C: msg". */
+static char *check_str(const char *src, uint64_t *cost_max)
+{
+    if (!reg)
+        reg = cel_registry_new(CEL_LIBS_KUBERNETES);
+    dra_arena a = DRA_ARENA_INIT;
+    cel_decl vars[] = {
+        {"i", &cel_t_int},
+        {"u", &cel_t_uint},
+        {"d", &cel_t_double},
+        {"s", &cel_t_string},
+        {"b", &cel_t_bool},
+        {"x", &cel_t_dyn},
+        {"l", cel_type_list(&a, &cel_t_int)},
+        {"ls", &cel_t_list_string},
+        {"m", cel_type_map(&a, &cel_t_string, &cel_t_int)},
+        {"o", cel_type_optional(&a, &cel_t_int)},
+        {"device", device_type()},
+        {"a.b", &cel_t_bool},
+    };
+    cel_check_env env = {.vars = vars, .nvars = sizeof vars / sizeof *vars, .registry = reg,
+                         .cross_type_numeric = true, .homogeneous_literals = true};
+    cel_ast *ast;
+    dra_err *e = cel_parse(src, strlen(src), NULL, &a, &ast);
+    char *out;
+    if (!e) {
+        const cel_type *t;
+        e = cel_check(ast, &env, &a, &t);
+        if (!e) {
+            dra_buf b = DRA_BUF_INIT;
+            cel_type_format(t, &b);
+            out = dra_buf_detach(&b);
+            if (cost_max) {
+                cel_cost_options co = {.size_hint = cel_dra_size_hint, .presence_test_has_cost = false};
+                uint64_t mn;
+                cel_estimate_cost(ast, &co, &mn, cost_max);
+            }
+            dra_arena_free(&a);
+            return out;
+        }
+    }
+    out = dra_xasprintf("%d:%d: %s", e->line, e->col, e->msg);
+    dra_err_free(e);
+    dra_arena_free(&a);
+    return out;
+}
+
+#define T(src, want)                          \
+    do {                                      \
+        char *got_ = check_str(src, NULL);    \
+        CHECK_STR(got_, want);                \
+        free(got_);                           \
+    } while (0)
+
+UNIT_TEST(literal_types)
+{
+    T("1", "int");
+    T("1u", "uint");
+    T("1.5", "double");
+    T("'s'", "string");
+    T("b'x'", "bytes");
+    T("true", "bool");
+    T("null", "null_type");
+    T("[]", "list(dyn)");
+    T("{}", "map(dyn, dyn)");
+    T("[1, 2]", "list(int)");
+    T("{'a': 1}", "map(string, int)");
+    T("[[1], [2]]", "list(list(int))");
+    T("int", "type(int)");
+    T("type(1)", "type(int)");
+}
+
+UNIT_TEST(variables_and_select)
+{
+    T("i", "int");
+    T("device.driver", "string");
+    T("device.attributes", "map(string, map(string, dyn))");
+    T("device.attributes['dom']", "map(string, dyn)");
+    T("device.attributes['dom'].model", "dyn");
+    T("m.key", "int");
+    T("x.anything", "dyn");
+    T("has(device.driver)", "bool");
+    T("has(m.k)", "bool");
+    T("a.b", "bool");
+    T("nope", "1:1: undeclared reference to 'nope' (in container '')");
+    T("device.nope", "1:7: undefined field 'nope'");
+    T("i.f", "1:2: type 'int' does not support field selection");
+    T(".i", "int");
+}
+
+UNIT_TEST(operators)
+{
+    T("i + 1", "int");
+    T("u + 1u", "uint");
+    T("d * 2.0", "double");
+    T("s + 'x'", "string");
+    T("l + [3]", "list(int)");
+    T("i == 1", "bool");
+    T("i < 1.5", "bool"); /* cross-type numeric comparisons */
+    T("u >= i", "bool");
+    T("b && true || !b", "bool");
+    T("b ? 1 : 2", "int");
+    T("-i", "int");
+    T("i % 2 == 0", "bool");
+    T("1 in l", "bool");
+    T("'k' in m", "bool");
+    T("l[0]", "int");
+    T("m['k']", "int");
+    T("x + 1", "int");
+    T("x == 'a'", "bool");
+    T("i + s", "1:3: found no matching overload for '_+_' applied to '(int, string)'");
+    T("i == s", "1:3: found no matching overload for '_==_' applied to '(int, string)'");
+    T("!i", "1:1: found no matching overload for '!_' applied to '(int)'");
+    T("-1u", "1:1: found no matching overload for '-_' applied to '(uint)'");
+    T("b ? 1 : 'a'", "1:3: found no matching overload for '_?_:_' applied to '(bool, int, string)'");
+}
+
+UNIT_TEST(functions)
+{
+    T("size(s)", "int");
+    T("s.size()", "int");
+    T("l.size()", "int");
+    T("s.startsWith('a')", "bool");
+    T("s.contains('a')", "bool");
+    T("s.matches('a+')", "bool");
+    T("int(d)", "int");
+    T("string(i)", "string");
+    T("i.size()", "1:7: found no matching overload for 'size' applied to 'int.()'");
+    T("nofn(1)", "1:5: undeclared reference to 'nofn' (in container '')");
+    T("s.nofn()", "1:7: undeclared reference to 'nofn' (in container '')");
+    T("dyn(1)", "dyn");
+    T("quantity('1Gi').isGreaterThan(quantity('1'))", "bool");
+    T("device.capacity['d']['mem'].compareTo(quantity('1'))", "int");
+    T("semver('1.0.0').major()", "int");
+}
+
+UNIT_TEST(macros_and_comprehensions)
+{
+    T("l.all(v, v > 0)", "bool");
+    T("l.exists(v, v > 0)", "bool");
+    T("l.exists_one(v, v > 0)", "bool");
+    T("l.map(v, v * 2)", "list(int)");
+    T("l.map(v, string(v))", "list(string)");
+    T("l.filter(v, v > 1)", "list(int)");
+    T("m.all(k, k.size() > 0)", "bool");
+    T("m.map(k, m[k])", "list(int)");
+    T("l.all(i2, v, i2 < v)", "bool");
+    T("m.all(k, v, v > 0 && k != '')", "bool");
+    T("l.transformList(ix, v, v + ix)", "list(int)");
+    T("m.transformMap(k, v, v + 1)", "map(string, int)");
+    T("cel.bind(y, 2, y * i)", "int");
+    T("device.attributes['dom'].exists(k, k == 'x')", "bool");
+    T("x.all(e, e)", "bool");
+    T("i.all(e, e)", "1:1: expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)");
+    T("l.all(v, v)", "1:6: found no matching overload for '_&&_' applied to '(bool, int)'");
+    T("l.all(v, w)", "1:10: undeclared reference to 'w' (in container '')");
+}
+
+UNIT_TEST(optionals)
+{
+    T("o.hasValue()", "bool");
+    T("o.orValue(1)", "int");
+    T("o.value()", "int");
+    T("m.?k", "optional_type(int)");
+    T("m.?k.orValue(0)", "int");
+    T("device.attributes['dom'].?model.orValue(false)", "dyn");
+    T("m[?'k']", "optional_type(int)");
+    T("optional.of(1)", "optional_type(int)");
+    T("optional.none()", "optional_type(dyn)");
+    T("[?o, 2]", "list(int)");
+    T("{'a': 1, ?'b': o}", "map(string, int)");
+    T("o.optMap(v, v + 1)", "optional_type(int)");
+    T("[?i]", "1:3: expected type 'optional_type(int)' but found 'int'");
+}
+
+UNIT_TEST(homogeneous_literals)
+{
+    T("[1, 'a']", "1:5: expected type 'int' but found 'string'");
+    T("[1, dyn(2)]", "1:8: expected type 'int' but found 'dyn'");
+    T("{'a': 1, 'b': 'c'}", "1:15: expected type 'int' but found 'string'");
+    T("{'a': 1, 2: 3}", "1:10: expected type 'string' but found 'int'");
+    T("'%s %d'.format(['a', 1])", "string");
+    T("Msg{f: 1}", "1:4: undeclared reference to 'Msg' (in container '')");
+}
+
+UNIT_TEST(overload_records)
+{
+    if (!reg)
+        reg = cel_registry_new(CEL_LIBS_KUBERNETES);
+    dra_arena a = DRA_ARENA_INIT;
+    cel_decl vars[] = {{"x", &cel_t_dyn}, {"i", &cel_t_int}};
+    cel_check_env env = {.vars = vars, .nvars = 2, .registry = reg, .cross_type_numeric = true};
+    cel_ast *ast;
+    const char *src = "i + 1 == 2";
+    CHECK(cel_parse(src, strlen(src), NULL, &a, &ast) == NULL);
+    CHECK(cel_check(ast, &env, &a, NULL) == NULL);
+    cel_node *add = ast->root->u.call.args[0];
+    CHECK_INT(add->u.call.noverloads, 1);
+    if (add->u.call.noverloads == 1)
+        CHECK_STR(add->u.call.overload_ids[0], "add_int64");
+    CHECK(ast->root->type == &cel_t_bool || ast->root->type->kind == CEL_T_BOOL);
+    CHECK(add->u.call.args[0]->type->kind == CEL_T_INT);
+
+    src = "x + 1";
+    CHECK(cel_parse(src, strlen(src), NULL, &a, &ast) == NULL);
+    CHECK(cel_check(ast, &env, &a, NULL) == NULL);
+    CHECK(ast->root->u.call.noverloads >= 1);
+
+    src = "optional.of(1)";
+    CHECK(cel_parse(src, strlen(src), NULL, &a, &ast) == NULL);
+    CHECK(cel_check(ast, &env, &a, NULL) == NULL);
+    CHECK(ast->root->u.call.target == NULL);
+    CHECK_STR(ast->root->u.call.function, "optional.of");
+
+    /* without cross-type numeric comparisons */
+    env.cross_type_numeric = false;
+    src = "i < 1.5";
+    CHECK(cel_parse(src, strlen(src), NULL, &a, &ast) == NULL);
+    dra_err *e = cel_check(ast, &env, &a, NULL);
+    CHECK(e && !strcmp(e->msg, "found no matching overload for '_<_' applied to '(int, double)'"));
+    if (e) {
+        char *d = cel_errors_display(e, src, strlen(src));
+        CHECK_STR(d, "ERROR: <input>:1:3: found no matching overload for '_<_' applied to '(int, double)'\n"
+                     " | i < 1.5\n | ..^");
+        free(d);
+    }
+    dra_err_free(e);
+    dra_arena_free(&a);
+}
+
+static uint64_t cost_of(const char *src)
+{
+    uint64_t max = 0;
+    char *r = check_str(src, &max);
+    free(r);
+    return max;
+}
+
+UNIT_TEST(static_cost)
+{
+    CHECK_INT(cost_of("true"), 0);
+    CHECK_INT(cost_of("i"), 1);
+    CHECK_INT(cost_of("i + 1"), 2);
+    CHECK_INT(cost_of("i + 1 == 2"), 3);
+    CHECK_INT(cost_of("b && b"), 2); /* no charge for the operator itself */
+    CHECK_INT(cost_of("[1, 2]"), 10);
+    CHECK_INT(cost_of("{'a': 1}"), 30);
+    CHECK_INT(cost_of("device.driver"), 2);
+    CHECK_INT(cost_of("has(device.driver)"), 1);
+    CHECK_INT(cost_of("device.driver == 'gpu.example.com'"), 4);
+    CHECK(cost_of("ls.all(e, e == 'a')") == UINT64_MAX); /* unknown size */
+    uint64_t c = cost_of("device.attributes['d'].exists(k, k == 'x')");
+    CHECK(c > 32 && c < 1000);
+    c = cost_of("device.attributes.all(dom, device.attributes[dom].all(k, k.size() > 0))");
+    CHECK(c > 1000 && c < 1000000);
+    CHECK_INT(cost_of("cel.bind(y, 1, y)"), 11); /* the [] range literal costs 10 */
+}
+
+UNIT_MAIN()

@@ -1,0 +1,600 @@
+/* CEL runtime: values, libraries, evaluator semantics, cost, DRA device. */
+#include "unit.h"
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "cel/cel.h"
+#include "cel/dra.h"
+
+/* Compile (checked unless `unchecked`) and evaluate with x=5, s="hello", l=[1,2,3],
+ * m={"a":1}; return the result printed (or "ERROR: msg" / "COMPILE: msg"). */
+static char *run(const char *expr, bool unchecked)
+{
+    static char out[4096];
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | CEL_LIB_MATH | CEL_LIB_K8S_INCLUDES);
+    dra_arena *a = cel_env_arena(env);
+    cel_env_declare(env, "x", &cel_t_int);
+    cel_env_declare(env, "s", &cel_t_string);
+    cel_env_declare(env, "l", cel_type_list(a, &cel_t_int));
+    cel_env_declare(env, "m", cel_type_map(a, &cel_t_string, &cel_t_int));
+    cel_env_declare(env, "d", &cel_t_dyn);
+    cel_program *p = NULL;
+    cel_compile_options co = {.skip_check = unchecked};
+    dra_err *e = cel_compile(env, expr, strlen(expr), &co, &p);
+    if (e) {
+        snprintf(out, sizeof out, "COMPILE: %s", e->msg);
+        dra_err_free(e);
+        cel_env_free(env);
+        return out;
+    }
+    dra_arena va = DRA_ARENA_INIT;
+    cel_value items[3] = {cel_int(1), cel_int(2), cel_int(3)};
+    cel_value mk = cel_string("a", 1), mv = cel_int(1);
+    cel_activation act = CEL_ACTIVATION_INIT;
+    cel_activation_bind(&act, "x", cel_int(5));
+    cel_activation_bind(&act, "s", cel_string("hello", 5));
+    cel_activation_bind(&act, "l", cel_list_copy_a(&va, items, 3));
+    cel_activation_bind(&act, "m", cel_map_build_a(&va, &mk, &mv, 1, 0));
+    cel_activation_bind(&act, "d", cel_uint(7));
+    cel_value v = cel_eval(p, &act, NULL);
+    if (v.kind == CEL_ERROR) {
+        snprintf(out, sizeof out, "ERROR: %s", v.v.err);
+    } else {
+        char *t = cel_value_to_string(&v);
+        snprintf(out, sizeof out, "%s", t);
+        free(t);
+    }
+    dra_arena_free(&va);
+    cel_program_free(p);
+    cel_env_free(env);
+    return out;
+}
+
+#define EV(expr, want) CHECK_STR(run(expr, false), want)
+#define EVU(expr, want) CHECK_STR(run(expr, true), want)
+
+UNIT_TEST(arithmetic)
+{
+    EV("1 + 2", "3");
+    EV("x * 2 - 1", "9");
+    EV("7 / 2", "3");
+    EV("-7 / 2", "-3");
+    EV("-7 % 3", "-1");
+    EV("7u % 3u", "1u");
+    EV("2.5 * 2.0", "5.0");
+    EV("1.0 / 0.0", "+Inf");
+    EV("9223372036854775807 + 1", "ERROR: integer overflow");
+    EV("-9223372036854775808 - 1", "ERROR: integer overflow");
+    EV("-(-9223372036854775808)", "ERROR: integer overflow");
+    EV("9223372036854775807 * 2", "ERROR: integer overflow");
+    EV("-9223372036854775808 / -1", "ERROR: integer overflow");
+    EV("1 / 0", "ERROR: division by zero");
+    EV("1 % 0", "ERROR: modulus by zero");
+    EV("0u - 1u", "ERROR: unsigned integer overflow");
+    EV("18446744073709551615u + 1u", "ERROR: unsigned integer overflow");
+    EV("1u / 0u", "ERROR: division by zero");
+    EV("\"ab\" + \"cd\"", "\"abcd\"");
+    EV("b\"ab\" + b\"\\x00\"", "b\"ab\\x00\"");
+    EV("[1] + [2, 3]", "[1, 2, 3]");
+    EV("-x", "-5");
+    EV("-(1.5)", "-1.5");
+}
+
+UNIT_TEST(logic_absorption)
+{
+    EV("false && (1 / 0 == 1)", "false");
+    EV("(1 / 0 == 1) && false", "false");
+    EV("true || (1 / 0 == 1)", "true");
+    EV("(1 / 0 == 1) || true", "true");
+    EV("(1 / 0 == 1) && true", "ERROR: division by zero");
+    EV("true && (1 / 0 == 1)", "ERROR: division by zero");
+    EV("(1 / 0 == 1) || false", "ERROR: division by zero");
+    EV("false || false", "false");
+    EV("true && true", "true");
+    EV("!true", "false");
+    EV("true ? 1 : 1 / 0", "1");
+    EV("false ? 1 / 0 : 2", "2");
+    EV("x > 3 ? 'big' : 'small'", "\"big\"");
+    EVU("(1 / 0 == 1) ? 1 : 2", "ERROR: division by zero");
+    EVU("d && true", "ERROR: no such overload");
+    EVU("d || true", "true");
+}
+
+UNIT_TEST(equality_ordering)
+{
+    EV("1 == 1", "true");
+    EV("dyn(1) == 1u", "true");
+    EV("dyn(1) == 1.0", "true");
+    EV("1 < 2u", "true");
+    EV("2.5 > 2", "true");
+    EV("-1 < 0u", "true");
+    EV("18446744073709551615u > 9223372036854775807", "true");
+    EV("1.0 == 1", "COMPILE: found no matching overload for '_==_' applied to '(double, int)'");
+    EV("dyn(1.0) == 1", "true");
+    EV("0.0 / 0.0 == 0.0 / 0.0", "false");
+    EV("'a' < 'b'", "true");
+    EV("'abc' <= 'abd'", "true");
+    EV("b'a' < b'b'", "true");
+    EV("true > false", "true");
+    EV("[1, 2] == [1, 2]", "true");
+    EV("[1, 2] != [2, 1]", "true");
+    EV("{'a': 1} == {'a': 1}", "true");
+    EV("{'a': 1, 'b': 2} == {'b': 2, 'a': 1}", "true");
+    EV("[dyn(1)] == [dyn(1.0)]", "true");
+    EV("null == null", "true");
+    EVU("dyn('a') == 1", "false");
+    EV("duration('1s') < duration('2s')", "true");
+    EV("timestamp('2020-01-01T00:00:00Z') < timestamp('2021-01-01T00:00:00Z')", "true");
+    EV("x >= 5", "true");
+}
+
+UNIT_TEST(containers)
+{
+    EV("2 in [1, 2, 3]", "true");
+    EV("4 in l", "false");
+    EV("'a' in m", "true");
+    EV("'b' in m", "false");
+    EV("l[0]", "1");
+    EV("l[3]", "ERROR: index '3' out of range in list size '3'");
+    EV("l[-1]", "ERROR: index '-1' out of range in list size '3'");
+    EV("m['a']", "1");
+    EV("m['zz']", "ERROR: no such key: zz");
+    EV("m.a", "1");
+    EV("m.zz", "ERROR: no such key: zz");
+    EV("{1: 'a'}[dyn(1u)]", "\"a\"");
+    EV("{1: 'a'}[dyn(1.0)]", "\"a\"");
+    EV("{1: 'a'}[dyn(1.5)]", "ERROR: no such key: 1.5");
+    EV("{'k': 1}.size()", "1");
+    EV("size([1, 2])", "2");
+    EV("size('héllo')", "5");
+    EV("size(b'ab')", "2");
+    EV("has(m.a)", "true");
+    EV("has(m.b)", "false");
+    EV("[1, 2, 3].size()", "3");
+    EV("dyn([1, 'a'])[1]", "\"a\"");
+    EV("{'a': {'b': 2}}.a.b", "2");
+    EV("[[1], [2]][1][0]", "2");
+}
+
+UNIT_TEST(conversions)
+{
+    EV("int('42')", "42");
+    EV("int(' 42')", "ERROR: strconv.ParseInt: parsing \" 42\": invalid syntax");
+    EV("int(3.9)", "3");
+    EV("int(-3.9)", "-3");
+    EV("int(1e19)", "ERROR: integer overflow");
+    EV("int(18446744073709551615u)", "ERROR: integer overflow");
+    EV("uint(-1)", "ERROR: unsigned integer overflow");
+    EV("uint('7')", "7u");
+    EV("double(2)", "2.0");
+    EV("double('1.5')", "1.5");
+    EV("string(1.5)", "\"1.5\"");
+    EV("string(100000000.0)", "\"1e+08\"");
+    EV("string(123.0)", "\"123\"");
+    EV("string(123456.0)", "\"123456\"");
+    EV("string(1234567.0)", "\"1.234567e+06\"");
+    EV("string(0.0001)", "\"0.0001\"");
+    EV("string(0.00001)", "\"1e-05\"");
+    EV("string(-2)", "\"-2\"");
+    EV("string(3u)", "\"3\"");
+    EV("string(true)", "\"true\"");
+    EV("string(b'abc')", "\"abc\"");
+    EV("string(b'\\xff')", "ERROR: invalid UTF-8 in bytes, cannot convert to string");
+    EV("bytes('é')", "b\"\\xc3\\xa9\"");
+    EV("bool('true')", "true");
+    EV("bool('TRUE')", "true");
+    EV("bool('yes')", "ERROR: type conversion error from 'string' to 'bool'");
+    EV("type(1)", "int");
+    EV("type(1u) == uint", "true");
+    EV("type('a') == string", "true");
+    EV("type([]) == list", "true");
+    EV("type({}) == map", "true");
+    EV("type(type(1))", "type");
+    EV("type(null)", "null_type");
+    EV("type(duration('1s'))", "google.protobuf.Duration");
+    EV("dyn(1) + 2", "3");
+    EV("string(int)", "\"int\"");
+    EV("int(timestamp('1970-01-01T00:01:00Z'))", "60");
+}
+
+UNIT_TEST(strings_std)
+{
+    EV("'hello'.contains('ell')", "true");
+    EV("'hello'.contains('')", "true");
+    EV("'hello'.startsWith('he')", "true");
+    EV("'hello'.endsWith('lo')", "true");
+    EV("'hello'.endsWith('hello!')", "false");
+    EV("'hello'.matches('^h.*o$')", "true");
+    EV("matches('abc', 'b')", "true");
+    EV("'abc'.matches('(?=a)')", "ERROR: error parsing regexp: invalid or unsupported Perl syntax: `(?=a)`");
+    EV("'a\\nb'.matches('a$')", "false");
+    EV("'héllo'.matches('^h.llo$')", "true");
+}
+
+UNIT_TEST(strings_ext)
+{
+    EV("'hello'.charAt(1)", "\"e\"");
+    EV("'héllo'.charAt(1)", "\"é\"");
+    EV("'hello'.charAt(5)", "\"\"");
+    EV("'hello'.charAt(6)", "ERROR: index out of range: 6");
+    EV("'hello'.indexOf('l')", "2");
+    EV("'hello'.indexOf('')", "0");
+    EV("'héllo'.indexOf('l')", "2");
+    EV("'hello'.indexOf('l', 3)", "3");
+    EV("'hello'.indexOf('z')", "-1");
+    EV("'hello'.lastIndexOf('l')", "3");
+    EV("'hello'.lastIndexOf('')", "5");
+    EV("'hello'.lastIndexOf('l', 2)", "2");
+    EV("'HeLLo'.lowerAscii()", "\"hello\"");
+    EV("'héllo'.upperAscii()", "\"HéLLO\"");
+    EV("'aaa'.replace('a', 'b')", "\"bbb\"");
+    EV("'aaa'.replace('a', 'b', 2)", "\"bba\"");
+    EV("'abc'.replace('', '-')", "\"-a-b-c-\"");
+    EV("'a,b,c'.split(',')", "[\"a\", \"b\", \"c\"]");
+    EV("'a,b,c'.split(',', 2)", "[\"a\", \"b,c\"]");
+    EV("'abc'.split('')", "[\"a\", \"b\", \"c\"]");
+    EV("'a,b'.split(',', 0)", "[]");
+    EV("'hello'.substring(1)", "\"ello\"");
+    EV("'hello'.substring(1, 3)", "\"el\"");
+    EV("'héllo'.substring(1, 2)", "\"é\"");
+    EV("'hello'.substring(3, 1)", "ERROR: invalid substring range. start: 3, end: 1");
+    EV("'hello'.substring(6)", "ERROR: index out of range: 6");
+    EV("'  hi \\t'.trim()", "\"hi\"");
+    EV("['a', 'b'].join()", "\"ab\"");
+    EV("['a', 'b'].join('-')", "\"a-b\"");
+    EV("[].join('-')", "\"\"");
+    EV("strings.quote('a\"b\\n')", "\"\\\"a\\\\\\\"b\\\\n\\\"\"");
+    EV("'%s and %d'.format(['x', 5])", "\"x and 5\"");
+    EV("'%.2f'.format([3.14159])", "\"3.14\"");
+    EV("'%x'.format([255])", "\"ff\"");
+    EV("'%b'.format([5])", "\"101\"");
+    EV("'%o'.format([8])", "\"10\"");
+    EV("'%s'.format([[1, 'a']])", "\"[1, \\\"a\\\"]\"");
+    EV("'%d'.format(['a'])", "ERROR: error during formatting: decimal clause can only be used on integers, was given string");
+    EV("'%%'.format([])", "\"%\"");
+}
+
+UNIT_TEST(lists_ext)
+{
+    EV("[1, 2, 3, 4].slice(1, 3)", "[2, 3]");
+    EV("[1, 2].slice(2, 1)", "ERROR: cannot slice(2, 1), start index must be less than or equal to end index");
+    EV("[[1], [2, 3]].flatten()", "[1, 2, 3]");
+    EV("dyn([[1, [2]], 3]).flatten(2)", "[1, 2, 3]");
+    EV("[1, 2, 1, 3].distinct()", "[1, 2, 3]");
+    EV("lists.range(3)", "[0, 1, 2]");
+    EV("[1, 2, 3].reverse()", "[3, 2, 1]");
+    EV("[3, 1, 2].sort()", "[1, 2, 3]");
+    EV("['b', 'a'].sort()", "[\"a\", \"b\"]");
+    EV("[1, 2, 3].isSorted()", "true");
+    EV("[1, 3, 2].isSorted()", "false");
+    EV("[1, 2, 3].sum()", "6");
+    EV("[1.5, 2.5].sum()", "4.0");
+    EV("[3, 1, 2].min()", "1");
+    EV("[3, 1, 2].max()", "3");
+    EV("[1, 2, 1].indexOf(1)", "0");
+    EV("[1, 2, 1].lastIndexOf(1)", "2");
+    EV("[1, 2].indexOf(5)", "-1");
+    EV("[].min()", "ERROR: min called on empty list");
+    EV("[1, 2].includes(2)", "true");
+}
+
+UNIT_TEST(sets_ext)
+{
+    EV("sets.contains([1, 2, 3], [2, 3])", "true");
+    EV("sets.contains([1, 2], [3])", "false");
+    EV("sets.contains([dyn(1)], [dyn(1.0)])", "true");
+    EV("sets.equivalent([1, 2], [2, 1, 1])", "true");
+    EV("sets.equivalent([1, 2], [1])", "false");
+    EV("sets.intersects([1, 2], [2, 5])", "true");
+    EV("sets.intersects([1], [])", "false");
+}
+
+UNIT_TEST(macros_comprehensions)
+{
+    EV("[1, 2, 3].all(i, i > 0)", "true");
+    EV("[1, 2, 3].exists(i, i > 2)", "true");
+    EV("[1, 2, 3].exists_one(i, i > 1)", "false");
+    EV("[1, 2, 3].map(i, i * 2)", "[2, 4, 6]");
+    EV("[1, 2, 3].filter(i, i % 2 == 1)", "[1, 3]");
+    EV("[1, 2, 3].map(i, i > 1, i * 10)", "[20, 30]");
+    EV("{'a': 1, 'b': 2}.all(k, k.size() == 1)", "true");
+    EV("[0, 1].exists(i, 1 / i == 1)", "true");
+    EV("[0, 1].all(i, 1 / i == 1)", "ERROR: division by zero");
+    EV("[1, 0].all(i, 1 / i > 5)", "false");
+    EV("[1, 2].all(i, v, i < v)", "true");
+    EV("{'a': 1}.exists(k, v, v == 1)", "true");
+    EV("[1, 2].existsOne(i, v, v == 2)", "true");
+    EV("[1, 2].transformList(i, v, v + i)", "[1, 3]");
+    EV("[1, 2].transformMap(i, v, v * 2)", "{0: 2, 1: 4}");
+    EV("{'a': 1}.transformMapEntry(k, v, {v: k})", "{1: \"a\"}");
+    EV("[1, 1].transformMapEntry(i, v, {v: i})", "ERROR: insert failed: key 1 already exists");
+    EV("cel.bind(y, x + 1, y * y)", "36");
+    EV("cel.bind(a, 1, cel.bind(b, a + 1, a + b))", "3");
+    EV("[[1, 2], [3]].all(l2, l2.all(e, e > 0))", "true");
+}
+
+UNIT_TEST(optionals)
+{
+    EV("optional.of(1).value()", "1");
+    EV("optional.of(1).hasValue()", "true");
+    EV("optional.none().hasValue()", "false");
+    EV("optional.none().orValue(5)", "5");
+    EV("optional.of(2).orValue(5)", "2");
+    EV("optional.none().or(optional.of(3)).value()", "3");
+    EV("optional.of(1).or(optional.of(1 / 0)).value()", "1");
+    EV("optional.ofNonZeroValue(0).hasValue()", "false");
+    EV("optional.ofNonZeroValue('a').hasValue()", "true");
+    EV("optional.none().value()", "ERROR: optional.none() dereference");
+    EV("m.?a.orValue(0)", "1");
+    EV("m.?zz.orValue(0)", "0");
+    EV("m[?'zz'].hasValue()", "false");
+    EV("l[?1].value()", "2");
+    EV("l[?9].hasValue()", "false");
+    EV("[1, ?optional.none(), ?optional.of(3)]", "[1, 3]");
+    EV("{'a': 1, ?'b': optional.none()}", "{\"a\": 1}");
+    EV("optional.of(2).optMap(v, v * 3).value()", "6");
+    EV("optional.none().optMap(v, v * 3).hasValue()", "false");
+    EV("optional.of(2).optFlatMap(v, optional.of(v + 1)).value()", "3");
+    EV("[1, 2].first().value()", "1");
+    EV("[1, 2].last().value()", "2");
+    EV("[].first().hasValue()", "false");
+    EV("optional.unwrap([optional.of(1), optional.none()])", "[1]");
+    EV("{'a': {'b': 1}}.?a.?b.orValue(0)", "1");
+    EV("{'a': {'b': 1}}.?a.?c.orValue(0)", "0");
+}
+
+UNIT_TEST(time)
+{
+    EV("timestamp('2023-05-06T07:08:09Z').getFullYear()", "2023");
+    EV("timestamp('2023-05-06T07:08:09Z').getMonth()", "4");
+    EV("timestamp('2023-05-06T07:08:09Z').getDate()", "6");
+    EV("timestamp('2023-05-06T07:08:09Z').getDayOfMonth()", "5");
+    EV("timestamp('2023-05-06T07:08:09Z').getDayOfYear()", "125");
+    EV("timestamp('2023-05-06T07:08:09Z').getDayOfWeek()", "6");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours()", "7");
+    EV("timestamp('2023-05-06T07:08:09.250Z').getMilliseconds()", "250");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('+02:00')", "9");
+    EV("timestamp('2023-01-06T07:08:09Z').getHours('America/Los_Angeles')", "23");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('Mars/Base')", "ERROR: unknown time zone Mars/Base");
+    EV("timestamp('2023-05-06T07:08:09+01:00')", "timestamp(\"2023-05-06T06:08:09Z\")");
+    EV("timestamp('2023-01-01T00:00:00Z') + duration('1h30m')", "timestamp(\"2023-01-01T01:30:00Z\")");
+    EV("timestamp('2023-01-02T00:00:00Z') - timestamp('2023-01-01T00:00:00Z')", "duration(\"86400s\")");
+    EV("duration('1.5s')", "duration(\"1.5s\")");
+    EV("duration('1m').getSeconds()", "60");
+    EV("duration('1h').getMinutes()", "60");
+    EV("duration('1500ms').getMilliseconds()", "1500");
+    EV("duration('-2h').getHours()", "-2");
+    EV("duration('1x')", "ERROR: type conversion error from 'string' to 'google.protobuf.Duration'");
+    EV("timestamp('2023-13-01T00:00:00Z')", "ERROR: type conversion error from 'string' to 'google.protobuf.Timestamp'");
+    EV("string(timestamp('2023-01-01T00:00:00.5Z'))", "\"2023-01-01T00:00:00.5Z\"");
+    EV("timestamp('9999-12-31T23:59:59Z') + duration('1s')", "ERROR: timestamp overflow");
+    EV("duration('2562047h') + duration('2562047h')", "ERROR: integer overflow");
+}
+
+UNIT_TEST(k8s_quantity_semver)
+{
+    EV("quantity('1Gi').isGreaterThan(quantity('1G'))", "true");
+    EV("quantity('1k').compareTo(quantity('1000'))", "0");
+    EV("quantity('1.5').isInteger()", "false");
+    EV("quantity('2k').asInteger()", "2000");
+    EV("quantity('1.5').asApproximateFloat()", "1.5");
+    EV("quantity('-3').sign()", "-1");
+    EV("quantity('1Ki').add(quantity('1Ki'))", "quantity(\"2Ki\")");
+    EV("quantity('1Ki').add(1024)", "quantity(\"2Ki\")");
+    EV("quantity('2').sub(1).asInteger()", "1");
+    EV("isQuantity('1Mi')", "true");
+    EV("isQuantity('abc')", "false");
+    EV("quantity('1.5').asInteger()", "ERROR: cannot convert value to integer");
+    EV("quantity('10m').isLessThan(quantity('1'))", "true");
+    EV("[quantity('1'), quantity('2')].sum()", "quantity(\"3\")");
+    EV("[quantity('5'), quantity('2')].min()", "quantity(\"2\")");
+    EV("semver('1.2.3').major()", "1");
+    EV("semver('1.2.3').minor()", "2");
+    EV("semver('1.2.3').patch()", "3");
+    EV("semver('1.2.3').isLessThan(semver('1.10.0'))", "true");
+    EV("semver('1.0.0-alpha').isLessThan(semver('1.0.0'))", "true");
+    EV("semver('2.0.0').compareTo(semver('1.9.9'))", "1");
+    EV("isSemver('1.2')", "false");
+    EV("isSemver('v1.2', true)", "true");
+    EV("semver('v1.2', true).minor()", "2");
+    EV("semver('1.2.3') == semver('1.2.3+build')", "true");
+}
+
+UNIT_TEST(k8s_net_url_regex)
+{
+    EV("ip('192.168.0.1').family()", "4");
+    EV("ip('::1').isLoopback()", "true");
+    EV("ip('10.0.0.1').isGlobalUnicast()", "true");
+    EV("ip('fe80::1').isLinkLocalUnicast()", "true");
+    EV("isIP('1.2.3')", "false");
+    EV("isIP('::ffff:1.2.3.4')", "false");
+    EV("ip.isCanonical('2001:db8::1')", "true");
+    EV("ip.isCanonical('2001:DB8::1')", "false");
+    EV("string(ip('10.0.0.1'))", "\"10.0.0.1\"");
+    EV("cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))", "true");
+    EV("cidr('10.0.0.0/8').containsIP('11.1.2.3')", "false");
+    EV("cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16')", "true");
+    EV("cidr('10.1.2.3/8').masked() == cidr('10.0.0.0/8')", "true");
+    EV("cidr('10.0.0.0/8').prefixLength()", "8");
+    EV("string(cidr('10.1.2.3/8').ip())", "\"10.1.2.3\"");
+    EV("isCIDR('10.0.0.0/33')", "false");
+    EV("url('https://example.com:8080/a/b?x=1').getHost()", "\"example.com:8080\"");
+    EV("url('https://example.com:8080/a/b?x=1').getHostname()", "\"example.com\"");
+    EV("url('https://example.com:8080/a/b?x=1').getPort()", "\"8080\"");
+    EV("url('https://example.com/a/b').getEscapedPath()", "\"/a/b\"");
+    EV("url('https://example.com/a/b').getScheme()", "\"https\"");
+    EV("url('https://e.com/?x=1&x=2&y=3').getQuery()", "{\"x\": [\"1\", \"2\"], \"y\": [\"3\"]}");
+    EV("isURL('not a url')", "false");
+    EV("'abc123def456'.find('[0-9]+')", "\"123\"");
+    EV("'abc'.find('[0-9]+')", "\"\"");
+    EV("'abc123def456'.findAll('[0-9]+')", "[\"123\", \"456\"]");
+    EV("'a1b2c3'.findAll('[0-9]', 2)", "[\"1\", \"2\"]");
+}
+
+UNIT_TEST(math_ext)
+{
+    EV("math.greatest(1, 2)", "2");
+    EV("math.least([3, 1, 2])", "1");
+}
+
+UNIT_TEST(cost_limit)
+{
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    cel_program *p = NULL;
+    const char *expr = "lists.range(1000).map(i, lists.range(1000).map(j, i * j)).size() > 0";
+    dra_err *e = cel_compile(env, expr, strlen(expr), NULL, &p);
+    CHECK(e == NULL);
+    if (p) {
+        uint64_t cost = 0;
+        cel_eval_options eo = {.cost_limit = 1000000, .actual_cost = &cost};
+        cel_value v = cel_eval(p, NULL, &eo);
+        CHECK(v.kind == CEL_ERROR);
+        if (v.kind == CEL_ERROR)
+            CHECK_STR(v.v.err, "operation cancelled: actual cost limit exceeded");
+        cel_program_free(p);
+    }
+    dra_err_free(e);
+    /* costs of simple expressions as cel-go counts them */
+    const char *exprs[] = {"1 + 2", "x > 1 && x < 10", "[1, 2, 3]", "{'a': 1}", "'abc'.contains('b')"};
+    const uint64_t want[] = {1, 4, 10, 30, 1};
+    cel_env_declare(env, "x", &cel_t_int);
+    for (size_t i = 0; i < 5; i++) {
+        e = cel_compile(env, exprs[i], strlen(exprs[i]), NULL, &p);
+        CHECK(e == NULL);
+        if (!p)
+            continue;
+        cel_activation act = CEL_ACTIVATION_INIT;
+        cel_activation_bind(&act, "x", cel_int(5));
+        uint64_t cost = 0;
+        cel_eval_options eo = {.actual_cost = &cost};
+        cel_eval(p, &act, &eo);
+        CHECK_INT(cost, want[i]);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+}
+
+UNIT_TEST(value_printing)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    cel_value items[2] = {cel_int(1), cel_uint(2)};
+    cel_value k = cel_string("k", 1), v = cel_double(1.5);
+    cel_value vals[] = {
+        cel_int(1), cel_uint(1), cel_double(1), cel_double(1e100), cel_string("s", 1), cel_bytes("\0", 1),
+        cel_list_copy_a(&a, items, 2), cel_map_build_a(&a, &k, &v, 1, 0), cel_null(), cel_bool(true),
+        cel_typeval(&cel_t_int), cel_optional_of_a(&a, cel_int(3)), cel_optional_none(), cel_double(0.1),
+    };
+    const char *want[] = {
+        "1", "1u", "1.0", "1e+100", "\"s\"", "b\"\\x00\"", "[1, 2u]", "{\"k\": 1.5}", "null", "true", "int",
+        "optional.of(3)", "optional.none()", "0.1",
+    };
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        char *s = cel_value_to_string(&vals[i]);
+        CHECK_STR(s, want[i]);
+        free(s);
+    }
+    json_t *j = json_loads("{\"a\": [1, 2.5, \"x\", null, true]}", 0, NULL);
+    cel_value jv = cel_value_from_json(&a, j);
+    char *s = cel_value_to_string(&jv);
+    CHECK_STR(s, "{\"a\": [1, 2.5, \"x\", null, true]}");
+    free(s);
+    json_decref(j);
+    dra_arena_free(&a);
+}
+
+static const char *device_json =
+    "{\"name\": \"gpu-0\","
+    " \"attributes\": {\"model\": {\"string\": \"a100\"}, \"count\": {\"int\": 4},"
+    "   \"ecc\": {\"bool\": true}, \"driverVersion\": {\"version\": \"1.2.3\"},"
+    "   \"other.example.com/zone\": {\"string\": \"z1\"}},"
+    " \"capacity\": {\"memory\": {\"value\": \"80Gi\"}}}";
+
+static const char *dra_eval(cel_env *env, cel_dra_device *dev, const char *expr)
+{
+    static char out[1024];
+    cel_program *p = NULL;
+    dra_err *e = cel_dra_compile(env, expr, strlen(expr), &p);
+    if (e) {
+        snprintf(out, sizeof out, "COMPILE: %s", e->msg);
+        dra_err_free(e);
+        return out;
+    }
+    bool m = false;
+    e = cel_dra_match(p, dev, &m);
+    if (e) {
+        snprintf(out, sizeof out, "ERROR: %s", e->msg);
+        dra_err_free(e);
+    } else {
+        snprintf(out, sizeof out, "%s", m ? "true" : "false");
+    }
+    cel_program_free(p);
+    return out;
+}
+
+UNIT_TEST(dra_device)
+{
+    cel_env *env = cel_dra_env_new(NULL);
+    json_t *j = json_loads(device_json, 0, NULL);
+    CHECK(j != NULL);
+    cel_dra_device *dev = cel_dra_device_new(j, "gpu.example.com");
+    CHECK_STR(dra_eval(env, dev, "device.driver == 'gpu.example.com'"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].model == 'a100'"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].count > 2"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].ecc"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['other.example.com'].zone == 'z1'"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.0.0'))"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) > 0"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['unknown.domain'].size() == 0"), "true");
+    CHECK_STR(dra_eval(env, dev, "'unknown.domain' in device.attributes"), "false");
+    CHECK_STR(dra_eval(env, dev, "'gpu.example.com' in device.attributes"), "true");
+    CHECK_STR(dra_eval(env, dev, "has(device.attributes.anything)"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].missing == 1"), "ERROR: no such key: missing");
+    CHECK_STR(dra_eval(env, dev, "has(device.attributes['gpu.example.com'].missing)"), "false");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].?missing.orValue(false)"), "false");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].count"), "ERROR: CEL result of type int could not be converted to bool: type conversion error from 'int' to 'bool'");
+    CHECK_STR(dra_eval(env, dev, "1"), "COMPILE: must evaluate to bool or the unknown type, not int");
+    CHECK_STR(dra_eval(env, dev, "device.allowMultipleAllocations"), "COMPILE: compilation failed: ERROR: <input>:1:7: undefined field 'allowMultipleAllocations'\n | device.allowMultipleAllocations\n | ......^");
+    CHECK_STR(dra_eval(env, dev, "lists.range(2000).all(i, lists.range(2000).all(k, true))"), "ERROR: operation cancelled: actual cost limit exceeded");
+    CHECK_STR(cel_dra_runtime_hint("no such key: x"), ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields");
+    CHECK_STR(cel_dra_runtime_hint("division by zero"), "");
+    /* conversion errors make every selector fail */
+    json_t *bad = json_loads("{\"attributes\": {\"v\": {\"version\": \"1.02.3\"}, \"x\": {}}}", 0, NULL);
+    cel_dra_device *bd = cel_dra_device_new(bad, "d.example.com");
+    const char *r = dra_eval(env, bd, "true");
+    CHECK(strncmp(r, "ERROR: attribute v: parse semantic version", 42) == 0);
+    cel_dra_device_free(bd);
+    json_decref(bad);
+    cel_env_free(env);
+    cel_dra_options o = {.consumable_capacity = true};
+    env = cel_dra_env_new(&o);
+    CHECK_STR(dra_eval(env, dev, "!device.allowMultipleAllocations"), "true");
+    cel_env_free(env);
+    cel_dra_device_free(dev);
+    json_decref(j);
+}
+
+UNIT_TEST(dra_no_heap_after_warmup)
+{
+    /* Evaluating repeatedly must reuse the scratch memory: the result of a
+     * list-building selector keeps the same address across evaluations. */
+    cel_env *env = cel_dra_env_new(NULL);
+    json_t *j = json_loads(device_json, 0, NULL);
+    cel_dra_device *dev = cel_dra_device_new(j, "gpu.example.com");
+    cel_program *p = NULL;
+    const char *expr = "[1, 2, 3].map(i, i * 2).size() == 3 && device.attributes['gpu.example.com'].model.startsWith('a')";
+    CHECK(cel_dra_compile(env, expr, strlen(expr), &p) == NULL);
+    bool m = false;
+    for (int i = 0; i < 1000 && p; i++) {
+        dra_err *e = cel_dra_match(p, dev, &m);
+        CHECK(e == NULL);
+        dra_err_free(e);
+    }
+    CHECK(m);
+    cel_program_free(p);
+    cel_dra_device_free(dev);
+    json_decref(j);
+    cel_env_free(env);
+}
+
+UNIT_MAIN()

@@ -1,0 +1,411 @@
+/* Unit tests for the CEL lexer/parser/macros (src/common/cel/parser.h). */
+#include "unit.h"
+
+#include <string.h>
+
+#include "base/buf.h"
+#include "cel/ast.h"
+#include "cel/parser.h"
+
+/* Parse and render the AST (debug form) or the first error "L:C: msg". */
+static char *parse_str(const char *src)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast = NULL;
+    dra_err *e = cel_parse(src, strlen(src), NULL, &a, &ast);
+    char *out;
+    if (e) {
+        out = dra_xasprintf("%d:%d: %s", e->line, e->col, e->msg);
+        dra_err_free(e);
+    } else {
+        out = cel_ast_debug(ast->root);
+    }
+    dra_arena_free(&a);
+    return out;
+}
+
+#define P(src, want)                    \
+    do {                                \
+        char *got_ = parse_str(src);    \
+        CHECK_STR(got_, want);          \
+        free(got_);                     \
+    } while (0)
+
+/* Only the error message of the first error. */
+#define PERR(src, want) P(src, want)
+
+UNIT_TEST(literals_int)
+{
+    P("0", "0");
+    P("42", "42");
+    P("-42", "-42");
+    P("0x1F", "31");
+    P("-0x10", "-16");
+    P("9223372036854775807", "9223372036854775807");
+    P("-9223372036854775808", "-9223372036854775808");
+    PERR("9223372036854775808", "1:1: invalid int literal");
+    PERR("-9223372036854775809", "1:1: invalid int literal");
+    P("- 5", "-5");
+}
+
+UNIT_TEST(literals_uint)
+{
+    P("1u", "1u");
+    P("1U", "1u");
+    P("0xFFu", "255u");
+    P("18446744073709551615u", "18446744073709551615u");
+    PERR("18446744073709551616u", "1:1: invalid uint literal");
+    P("-1u", "-_(1u)");
+}
+
+UNIT_TEST(literals_double)
+{
+    P("1.5", "1.5");
+    P("-2.5", "-2.5");
+    P(".5", "0.5");
+    P("1e3", "1000.0");
+    P("1E-2", "0.01");
+    P("1.5e+2", "150.0");
+    P("1e", "1:2: Syntax error: extraneous input 'e' expecting <EOF>");
+    PERR("1e999", "1:1: invalid double literal");
+    P("1.size()", "1.size()");
+}
+
+UNIT_TEST(literals_other)
+{
+    P("true", "true");
+    P("false", "false");
+    P("null", "null");
+    P("'abc'", "\"abc\"");
+    P("\"abc\"", "\"abc\"");
+    P("'''a\nb'''", "\"a\\nb\"");
+    P("\"\"\"x\"y\"\"\"", "\"x\\\"y\"");
+    P("r'\\n'", "\"\\\\n\"");
+    P("R\"\\d\"", "\"\\\\d\"");
+    P("b'abc'", "b\"abc\"");
+    P("B\"\\xff\"", "b\"\\xff\"");
+    P("br'\\x'", "b\"\\\\x\"");
+    P("''", "\"\"");
+}
+
+UNIT_TEST(escapes)
+{
+    P("'\\a\\b\\f\\n\\r\\t\\v'", "\"\\x07\\x08\\x0c\\n\\x0d\\x09\\x0b\"");
+    P("'\\\\ \\' \\\" \\? \\`'", "\"\\\\ ' \\\" ? `\"");
+    P("'\\x41\\101\\u0041\\U00000041'", "\"AAAA\"");
+    P("'\\u00e9'", "\"\xc3\xa9\"");
+    P("'\\xff'", "\"\xc3\xbf\"");   /* code point in strings */
+    P("b'\\xff\\377'", "b\"\\xff\\xff\"");  /* raw bytes in bytes */
+    P("b'\\u00e9'", "b\"\\xc3\\xa9\"");
+    PERR("'\\ud800'", "1:1: unable to unescape string");
+    PERR("'\\U00110000'", "1:1: unable to unescape string");
+    PERR("'\\q'", "1:1: Syntax error: token recognition error at: ''\\q'");
+    PERR("'abc", "1:1: Syntax error: token recognition error at: ''abc'");
+    PERR("'a\nb'", "1:1: Syntax error: token recognition error at: ''a\\n'");
+    PERR("'\xff'", "1:2: Syntax error: invalid UTF-8 input");
+    P("'\xe2\x82\xac'", "\"\xe2\x82\xac\"");
+}
+
+UNIT_TEST(identifiers)
+{
+    P("a", "a");
+    P("_x1", "_x1");
+    P(".a", ".a");
+    P(".a.b", ".a.b");
+    P("a.b.c", "a.b.c");
+    P("a.`b-c`", "a.b-c");
+    P("a.if", "a.if");
+    PERR("if", "1:1: reserved identifier: if");
+    PERR("while", "1:1: reserved identifier: while");
+    PERR("package", "1:1: reserved identifier: package");
+    PERR("a.b + var", "1:7: reserved identifier: var");
+    PERR("in", "1:1: Syntax error: mismatched input 'in' expecting " "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+    P("a.true", "1:3: Syntax error: mismatched input 'true' expecting IDENTIFIER");
+}
+
+UNIT_TEST(precedence)
+{
+    P("a || b && c", "_||_(a, _&&_(b, c))");
+    P("a && b || c", "_||_(_&&_(a, b), c)");
+    P("a + b * c", "_+_(a, _*_(b, c))");
+    P("a * b + c", "_+_(_*_(a, b), c)");
+    P("a - b - c", "_-_(_-_(a, b), c)");
+    P("a / b % c", "_%_(_/_(a, b), c)");
+    P("a < b == c", "_==_(_<_(a, b), c)");
+    P("a + 1 < b", "_<_(_+_(a, 1), b)");
+    P("x in [1, 2]", "@in(x, [1, 2])");
+    P("a ? b : c ? d : e", "_?_:_(a, b, _?_:_(c, d, e))");
+    P("a || b ? c : d", "_?_:_(_||_(a, b), c, d)");
+    P("!a", "!_(a)");
+    P("!!a", "a");
+    P("!!!a", "!_(a)");
+    P("-a", "-_(a)");
+    P("--a", "a");
+    P("--1", "1");
+    P("-(1)", "-_(1)");
+    P("-a.b", "-_(a.b)");
+    P("a.b[1].c(2)", "_[_](a.b, 1).c(2)");
+}
+
+UNIT_TEST(precedence_more)
+{
+    P("a.b[1]", "_[_](a.b, 1)");
+    P("a.f(1, 2)", "a.f(1, 2)");
+    P("f(a)(b)", "1:5: Syntax error: mismatched input '(' expecting <EOF>");
+    P("(a + b) * c", "_*_(_+_(a, b), c)");
+    P("a && b && c && d", "_&&_(_&&_(a, b), _&&_(c, d))");
+    P("a || b || c", "_||_(_||_(a, b), c)");
+    P("a <= b != c >= d", "_>=_(_!=_(_<=_(a, b), c), d)");
+    P("a > b", "_>_(a, b)");
+    P("1 + 2 - 3 * 4 / 5 % 6", "_-_(_+_(1, 2), _%_(_/_(_*_(3, 4), 5), 6))");
+}
+
+UNIT_TEST(aggregates)
+{
+    P("[]", "[]");
+    P("[1, 2, 3]", "[1, 2, 3]");
+    P("[1, 2,]", "[1, 2]");
+    P("[,]", "[]");
+    P("{}", "{}");
+    P("{'a': 1, 'b': 2}", "{\"a\":1, \"b\":2}");
+    P("{'a': 1,}", "{\"a\":1}");
+    P("Msg{}", "Msg{}");
+    P("a.b.Msg{f: 1, g: 'x'}", "a.b.Msg{f:1, g:\"x\"}");
+    P(".Msg{f: 1}", ".Msg{f:1}");
+    P("Msg{`f-g`: 1}", "Msg{f-g:1}");
+    P("[1, 2", "1:6: Syntax error: mismatched input '<EOF>' expecting {']', ','}");
+    P("{'a' 1}", "1:6: Syntax error: mismatched input '1' expecting ':'");
+}
+
+UNIT_TEST(optional_syntax)
+{
+    P("a.?b", "_?._(a, \"b\")");
+    P("a[?'k']", "_[?_](a, \"k\")");
+    P("[?a, b]", "[?a, b]");
+    P("{?'k': v}", "{?\"k\":v}");
+    P("Msg{?f: v}", "Msg{?f:v}");
+    P("a.?b.c", "_?._(a, \"b\").c");
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast;
+    cel_parse_limits lim = {.disable_optional_syntax = true};
+    dra_err *e = cel_parse("a.?b", 4, &lim, &a, &ast);
+    CHECK(e != NULL);
+    if (e)
+        CHECK_STR(e->msg, "unsupported syntax '.?'");
+    dra_err_free(e);
+    e = cel_parse("[?a]", 4, &lim, &a, &ast);
+    CHECK(e != NULL);
+    if (e)
+        CHECK_STR(e->msg, "unsupported syntax '?'");
+    dra_err_free(e);
+    e = cel_parse("a[?b]", 5, &lim, &a, &ast);
+    CHECK(e && !strcmp(e->msg, "unsupported syntax '[?'"));
+    dra_err_free(e);
+    dra_arena_free(&a);
+}
+
+UNIT_TEST(macros_standard)
+{
+    P("has(a.b)", "a.b~test-only~");
+    PERR("has(a)", "1:5: invalid argument to has() macro");
+    P("l.all(x, x > 0)",
+      "__comprehension__(x, l, @result, true, @not_strictly_false(@result), _&&_(@result, _>_(x, 0)), @result)");
+    P("l.exists(x, x > 0)",
+      "__comprehension__(x, l, @result, false, @not_strictly_false(!_(@result)), _||_(@result, _>_(x, 0)), @result)");
+    P("l.exists_one(x, x > 0)",
+      "__comprehension__(x, l, @result, 0, true, _?_:_(_>_(x, 0), _+_(@result, 1), @result), _==_(@result, 1))");
+    P("l.existsOne(x, p)", "__comprehension__(x, l, @result, 0, true, _?_:_(p, _+_(@result, 1), @result), _==_(@result, 1))");
+    P("l.map(x, x * 2)", "__comprehension__(x, l, @result, [], true, _+_(@result, [_*_(x, 2)]), @result)");
+    P("l.map(x, x > 1, x * 2)",
+      "__comprehension__(x, l, @result, [], true, _?_:_(_>_(x, 1), _+_(@result, [_*_(x, 2)]), @result), @result)");
+    P("l.filter(x, x > 1)",
+      "__comprehension__(x, l, @result, [], true, _?_:_(_>_(x, 1), _+_(@result, [x]), @result), @result)");
+    PERR("l.all(x.y, true)", "1:8: argument must be a simple name");
+    PERR("l.map(1, true)", "1:7: argument is not an identifier");
+    PERR("l.all(__result__, true)", "1:7: iteration variable overwrites accumulator variable");
+    P("l.all(x)", "l.all(x)"); /* wrong arity: ordinary call */
+    P("all(l, x, true)", "all(l, x, true)");
+}
+
+UNIT_TEST(macros_two_var_bind_opt)
+{
+    P("m.all(k, v, v > k)",
+      "__comprehension__(k, v, m, @result, true, @not_strictly_false(@result), _&&_(@result, _>_(v, k)), @result)");
+    P("m.exists(k, v, v)", "__comprehension__(k, v, m, @result, false, @not_strictly_false(!_(@result)), _||_(@result, v), @result)");
+    P("m.existsOne(k, v, v)", "__comprehension__(k, v, m, @result, 0, true, _?_:_(v, _+_(@result, 1), @result), _==_(@result, 1))");
+    P("l.transformList(i, v, v * i)", "__comprehension__(i, v, l, @result, [], true, _+_(@result, [_*_(v, i)]), @result)");
+    P("l.transformList(i, v, i > 0, v)",
+      "__comprehension__(i, v, l, @result, [], true, _?_:_(_>_(i, 0), _+_(@result, [v]), @result), @result)");
+    P("m.transformMap(k, v, v + 1)",
+      "__comprehension__(k, v, m, @result, {}, true, cel.@mapInsert(@result, k, _+_(v, 1)), @result)");
+    P("m.transformMapEntry(k, v, {v: k})",
+      "__comprehension__(k, v, m, @result, {}, true, cel.@mapInsert(@result, {v:k}), @result)");
+    PERR("m.all(k, k, true)", "1:10: duplicate variable name: k");
+    P("cel.bind(x, 1, x + 1)", "__comprehension__(#unused, [], x, 1, false, x, _+_(x, 1))");
+    P("other.bind(x, 1, x)", "other.bind(x, 1, x)");
+    PERR("cel.bind(x.y, 1, 2)", "1:11: cel.bind() variable names must be simple identifiers");
+    P("o.optMap(v, v + 1)",
+      "_?_:_(o.hasValue(), optional.of(__comprehension__(#unused, [], v, o.value(), false, v, _+_(v, 1))), optional.none())");
+    P("o.optFlatMap(v, f(v))",
+      "_?_:_(o.hasValue(), __comprehension__(#unused, [], v, o.value(), false, v, f(v)), optional.none())");
+}
+
+UNIT_TEST(macro_ids_unique)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast;
+    const char *src = "o.optMap(v, v + 1)";
+    CHECK(cel_parse(src, strlen(src), NULL, &a, &ast) == NULL);
+    /* the copied target has a fresh id */
+    cel_node *root = ast->root;
+    cel_node *has = root->u.call.args[0];
+    cel_node *comp = root->u.call.args[1]->u.call.args[0];
+    CHECK(has->u.call.target->id != comp->u.comp.accu_init->u.call.target->id);
+    CHECK(ast->max_id >= root->id);
+    CHECK(cel_ast_find(root, has->u.call.target->id) == has->u.call.target);
+    dra_arena_free(&a);
+}
+
+UNIT_TEST(errors_and_positions)
+{
+    P("", "1:1: Syntax error: mismatched input '<EOF>' expecting "
+          "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+    P("device.x ==", "1:12: Syntax error: mismatched input '<EOF>' expecting "
+                     "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+    P("1 2", "1:3: Syntax error: extraneous input '2' expecting <EOF>");
+    P("1 2 3", "1:3: Syntax error: mismatched input '2' expecting <EOF>");
+    P("a #", "1:3: Syntax error: token recognition error at: '#'");
+    P("f(1,", "1:5: Syntax error: mismatched input '<EOF>' expecting "
+              "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+    P("(a", "1:3: Syntax error: mismatched input '<EOF>' expecting ')'");
+    P("a ? b", "1:6: Syntax error: mismatched input '<EOF>' expecting ':'");
+    P("a\n  + if", "2:5: reserved identifier: if");
+    P("'\xc3\xa9' + if", "1:7: reserved identifier: if"); /* columns count code points */
+    P("a = b", "1:3: Syntax error: token recognition error at: '='");
+}
+
+UNIT_TEST(error_display)
+{
+    char *c = cel_error_caret("device.x ==", 11, 1, 12);
+    CHECK_STR(c, " | device.x ==\n | ...........^");
+    free(c);
+    c = cel_error_caret("a\n\tb c", 6, 2, 3);
+    CHECK_STR(c, " |  b c\n | ..^");
+    free(c);
+    c = cel_error_caret("\xc3\xa9x", 3, 1, 2);
+    CHECK_STR(c, " | \xc3\xa9x\n | \xef\xbc\x8e^");
+    free(c);
+    CHECK(cel_error_caret("a", 1, 3, 1) == NULL);
+
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast;
+    const char *src = "x == if";
+    dra_err *e = cel_parse(src, strlen(src), NULL, &a, &ast);
+    char *d = cel_errors_display(e, src, strlen(src));
+    CHECK_STR(d, "ERROR: <input>:1:6: reserved identifier: if\n | x == if\n | .....^");
+    free(d);
+    dra_err_free(e);
+    dra_arena_free(&a);
+}
+
+UNIT_TEST(depth_limits)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast;
+    size_t n = 100000;
+    char *deep = malloc(n + 1);
+    memset(deep, '(', n);
+    deep[n] = 0;
+    dra_err *e = cel_parse(deep, n, NULL, &a, &ast);
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_STR(e->msg, "expression recursion limit exceeded: 250");
+        CHECK_INT(e->line, 0);
+    }
+    char *d = cel_errors_display(e, deep, n);
+    CHECK(d && !strncmp(d, "ERROR: <input>:-1:0: expression recursion limit exceeded: 250", 61));
+    free(d);
+    dra_err_free(e);
+    memset(deep, '[', n);
+    e = cel_parse(deep, n, NULL, &a, &ast);
+    CHECK(e && !strcmp(e->msg, "expression recursion limit exceeded: 250"));
+    dra_err_free(e);
+    memset(deep, '-', n - 1);
+    deep[n - 1] = 'a';
+    e = cel_parse(deep, n, NULL, &a, &ast);
+    CHECK(e == NULL); /* unary runs are folded, not nested */
+    dra_err_free(e);
+
+    /* 100 nested parens are fine */
+    char buf[512];
+    memset(buf, '(', 100);
+    buf[100] = 'a';
+    memset(buf + 101, ')', 100);
+    buf[201] = 0;
+    e = cel_parse(buf, strlen(buf), NULL, &a, &ast);
+    CHECK(e == NULL);
+    dra_err_free(e);
+
+    /* long select chains count as nesting too */
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_puts(&b, "a");
+    for (int i = 0; i < 300; i++)
+        dra_buf_puts(&b, ".b");
+    e = cel_parse(b.data, b.len, NULL, &a, &ast);
+    CHECK(e && !strcmp(e->msg, "expression recursion limit exceeded: 250"));
+    dra_err_free(e);
+    dra_buf_reset(&b);
+    dra_buf_puts(&b, "a");
+    for (int i = 0; i < 100; i++)
+        dra_buf_puts(&b, ".b");
+    e = cel_parse(b.data, b.len, NULL, &a, &ast);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    /* && chains are balanced, not nested */
+    dra_buf_reset(&b);
+    dra_buf_puts(&b, "a");
+    for (int i = 0; i < 5000; i++)
+        dra_buf_puts(&b, " && a");
+    e = cel_parse(b.data, b.len, NULL, &a, &ast);
+    CHECK(e == NULL);
+    dra_err_free(e);
+
+    cel_parse_limits lim = {.max_recursion_depth = 5};
+    e = cel_parse("((((((a))))))", 13, &lim, &a, &ast);
+    CHECK(e && !strcmp(e->msg, "expression recursion limit exceeded: 5"));
+    dra_err_free(e);
+
+    lim = (cel_parse_limits){.max_expression_size = 4};
+    e = cel_parse("1 + 2", 5, &lim, &a, &ast);
+    CHECK(e && !strcmp(e->msg, "expression code point size exceeds limit: size: 5, limit 4"));
+    dra_err_free(e);
+
+    /* error reporting cap */
+    memset(deep, '#', 500);
+    e = cel_parse(deep, 500, NULL, &a, &ast);
+    CHECK_INT(dra_err_count(e), 101);
+    dra_err_free(e);
+    dra_buf_free(&b);
+    free(deep);
+    dra_arena_free(&a);
+}
+
+UNIT_TEST(positions_recorded)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast;
+    const char *src = "a.b + x.size()";
+    CHECK(cel_parse(src, strlen(src), NULL, &a, &ast) == NULL);
+    cel_node *r = ast->root;
+    CHECK_INT(r->offset, 4);                        /* '+' */
+    CHECK_INT(r->u.call.args[0]->offset, 1);        /* '.' of a.b */
+    CHECK_INT(r->u.call.args[1]->offset, 12);       /* '(' of size() */
+    CHECK_INT(r->u.call.args[0]->u.select.operand->offset, 0);
+    int line, col;
+    cel_ast_location(ast, 12, &line, &col);
+    CHECK_INT(line, 1);
+    CHECK_INT(col, 13);
+    dra_arena_free(&a);
+}
+
+UNIT_MAIN()

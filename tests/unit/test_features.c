@@ -1,0 +1,64 @@
+/* Feature gates (src/common/model/features.c). */
+#include "model/features.h"
+#include "unit.h"
+
+UNIT_TEST(defaults_137)
+{
+    dra_features f;
+    dra_features_default(&f);
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION));
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_PRIORITIZED_LIST));
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_DEVICE_TAINT_RULES));
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_CONSUMABLE_CAPACITY));
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE));
+    CHECK(dra_feature_enabled(NULL, DRA_FEATURE_ADMIN_ACCESS));
+    CHECK(dra_feature_locked(DRA_FEATURE_PRIORITIZED_LIST));
+    CHECK(!dra_feature_locked(DRA_FEATURE_ADMIN_ACCESS));
+    CHECK_STR(dra_feature_name(DRA_FEATURE_CONSUMABLE_CAPACITY), "DRAConsumableCapacity");
+    dra_feature id;
+    CHECK(dra_feature_lookup("DRADeviceTaints", &id) && id == DRA_FEATURE_DEVICE_TAINTS);
+    CHECK(!dra_feature_lookup("dradevicetaints", &id));
+}
+
+UNIT_TEST(parse_ok)
+{
+    dra_features f;
+    dra_features_default(&f);
+    dra_err *e = dra_features_parse(&f, " DRAListTypeAttributes = true ,DRAAdminAccess=false,,DRAConsumableCapacity=F");
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_ADMIN_ACCESS));
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_CONSUMABLE_CAPACITY));
+    CHECK(dra_features_parse(&f, "DynamicResourceAllocation=true") == NULL); /* locked to its own value is fine */
+    CHECK(dra_features_parse(&f, "AllAlpha=true") == NULL);
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES));
+    CHECK(dra_features_parse(&f, "") == NULL);
+}
+
+UNIT_TEST(parse_errors)
+{
+    dra_features f;
+    dra_features_default(&f);
+    dra_err *e = dra_features_parse(&f, "DRANope=true");
+    CHECK(e && e->code == DRA_EXIT_INPUT);
+    CHECK_STR(e ? e->msg : NULL, "unrecognized feature gate: DRANope");
+    dra_err_free(e);
+    e = dra_features_parse(&f, "DRAAdminAccess");
+    CHECK_STR(e ? e->msg : NULL, "missing bool value for DRAAdminAccess");
+    dra_err_free(e);
+    e = dra_features_parse(&f, "DRAAdminAccess=yes");
+    CHECK_STR(e ? e->msg : NULL, "invalid value of DRAAdminAccess=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax");
+    dra_err_free(e);
+    e = dra_features_parse(&f, "DRAListTypeAttributes=true,DRAPrioritizedList=false");
+    CHECK_STR(e ? e->msg : NULL, "cannot set feature gate DRAPrioritizedList to false, feature is locked to true");
+    dra_err_free(e);
+    /* On error nothing is applied. */
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
+    e = dra_features_set(&f, DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION, false);
+    CHECK(e != NULL);
+    dra_err_free(e);
+}
+
+UNIT_MAIN()

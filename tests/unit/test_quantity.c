@@ -1,0 +1,584 @@
+/* resource.Quantity: cases ported from upstream
+ * k8s.io/apimachinery/pkg/api/resource/quantity_test.go (TestQuantityParse,
+ * TestQuantityParseEmit, TestQuantityString, TestQuantityCmp*, TestAdd,
+ * TestSub, TestNewSet, TestNegAndSubAtMostNegative, the float tables) and
+ * k8s.io/apiserver/pkg/cel/library/quantity_test.go, plus our own edges.
+ * Every table row is its own test. */
+#include <math.h>
+
+#include "model/quantity.h"
+#include "unit.h"
+
+#define T_(name) UNIT_TEST(name)
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+#define DSI DRA_QFMT_DECIMAL_SI
+#define BSI DRA_QFMT_BINARY_SI
+#define DEX DRA_QFMT_DECIMAL_EXPONENT
+
+static dra_quantity must(int *unit_failed, const char *s)
+{
+    dra_quantity q;
+    memset(&q, 0, sizeof q);
+    dra_err *e = dra_quantity_parse(s, &q);
+    if (e) {
+        fprintf(stderr, "  parse(\"%s\"): %s\n", s, e->msg);
+        *unit_failed = 1;
+        dra_err_free(e);
+    }
+    return q;
+}
+
+static const char *canon(const dra_quantity *q)
+{
+    static char buf[DRA_QUANTITY_STRMAX];
+    return dra_quantity_format_canonical(q, buf);
+}
+
+static const char *str(const dra_quantity *q)
+{
+    static char buf[DRA_QUANTITY_STRMAX];
+    return dra_quantity_format(q, buf);
+}
+
+/* Parse, check the canonical text and format, and that "-"/"+" prefixes
+ * give the negated/same value (as upstream's table loops do). */
+static void check_parse(int *unit_failed, const char *in, const char *want, dra_qformat fmt)
+{
+    dra_quantity q = must(unit_failed, in);
+    CHECK_STR(canon(&q), want);
+    CHECK_INT(q.format, fmt);
+    dra_quantity again = must(unit_failed, canon(&q));
+    CHECK_INT(dra_quantity_cmp(&q, &again), 0);
+    char buf[128];
+    snprintf(buf, sizeof buf, "-%s", in);
+    dra_quantity neg = must(unit_failed, buf);
+    CHECK_INT(neg.format, fmt);
+    CHECK_INT(dra_quantity_sign(&neg), -dra_quantity_sign(&q));
+    if (dra_quantity_sign(&q) != 0) {
+        snprintf(buf, sizeof buf, "-%s", want);
+        CHECK_STR(canon(&neg), buf);
+    }
+    snprintf(buf, sizeof buf, "+%s", in);
+    dra_quantity pos = must(unit_failed, buf);
+    CHECK_INT(dra_quantity_cmp(&pos, &q), 0);
+    CHECK_INT(pos.format, fmt);
+}
+
+#define PARSE(in, want, fmt) \
+    T_(CAT(parse_L, __LINE__)) { check_parse(unit_failed, in, want, fmt); }
+
+/* TestQuantityParse: zeros */
+PARSE("0", "0", DSI)
+PARSE("0n", "0", DSI)
+PARSE("0u", "0", DSI)
+PARSE("0m", "0", DSI)
+PARSE("0Ki", "0", BSI)
+PARSE("0k", "0", DSI)
+PARSE("0Mi", "0", BSI)
+PARSE("0M", "0", DSI)
+PARSE("0Gi", "0", BSI)
+PARSE("0G", "0", DSI)
+PARSE("0Ti", "0", BSI)
+PARSE("0T", "0", DSI)
+PARSE("1", "1", DSI)
+/* binary suffixes */
+PARSE("1Ki", "1Ki", BSI)
+PARSE("8Ki", "8Ki", BSI)
+PARSE("7Mi", "7Mi", BSI)
+PARSE("6Gi", "6Gi", BSI)
+PARSE("5Ti", "5Ti", BSI)
+PARSE("4Pi", "4Pi", BSI)
+PARSE("3Ei", "3Ei", BSI)
+PARSE("10Ti", "10Ti", BSI)
+PARSE("100Ti", "100Ti", BSI)
+/* decimal suffixes */
+PARSE("5n", "5n", DSI)
+PARSE("4u", "4u", DSI)
+PARSE("3m", "3m", DSI)
+PARSE("9", "9", DSI)
+PARSE("8k", "8k", DSI)
+PARSE("50k", "50k", DSI)
+PARSE("7M", "7M", DSI)
+PARSE("6G", "6G", DSI)
+PARSE("5T", "5T", DSI)
+PARSE("40T", "40T", DSI)
+PARSE("300T", "300T", DSI)
+PARSE("2P", "2P", DSI)
+PARSE("1E", "1E", DSI)
+/* decimal exponents */
+PARSE("1E-3", "1e-3", DEX)
+PARSE("1e3", "1e3", DEX)
+PARSE("1E6", "1e6", DEX)
+PARSE("1e9", "1e9", DEX)
+PARSE("1E12", "1e12", DEX)
+PARSE("1e15", "1e15", DEX)
+PARSE("1E18", "1e18", DEX)
+/* nonstandard but parsable */
+PARSE("1e14", "100e12", DEX)
+PARSE("1e13", "10e12", DEX)
+PARSE("100.035k", "100035", DSI)
+/* things that look like floating point */
+PARSE("0.001", "1m", DSI)
+PARSE("0.0005k", "500m", DSI)
+PARSE("0.005", "5m", DSI)
+PARSE("0.05", "50m", DSI)
+PARSE("0.5", "500m", DSI)
+PARSE("0.00050k", "500m", DSI)
+PARSE("0.00500", "5m", DSI)
+PARSE("0.05000", "50m", DSI)
+PARSE("0.50000", "500m", DSI)
+PARSE("0.5e0", "500e-3", DEX)
+PARSE("0.5e-1", "50e-3", DEX)
+PARSE("0.5e-2", "5e-3", DEX)
+PARSE("10.035M", "10035k", DSI)
+PARSE("1.2e3", "1200", DEX)
+PARSE("1.3E+6", "1300e3", DEX)
+PARSE("1.40e9", "1400e6", DEX)
+PARSE("1.53E12", "1530e9", DEX)
+PARSE("1.6e15", "1600e12", DEX)
+PARSE("1.7E18", "1700e15", DEX)
+PARSE("9.01", "9010m", DSI)
+PARSE("8.1k", "8100", DSI)
+PARSE("7.123456M", "7123456", DSI)
+PARSE("6.987654321G", "6987654321", DSI)
+PARSE("5.444T", "5444G", DSI)
+PARSE("40.1T", "40100G", DSI)
+PARSE("300.2T", "300200G", DSI)
+PARSE("2.5P", "2500T", DSI)
+PARSE("1.01E", "1010P", DSI)
+/* things that saturate/round */
+PARSE("3.001n", "4n", DSI)
+PARSE("1.1E-9", "2e-9", DEX)
+PARSE("0.0000000001", "1n", DSI)
+PARSE("0.0000000005", "1n", DSI)
+PARSE("0.00000000050", "1n", DSI)
+PARSE("0.5e-9", "1e-9", DEX)
+PARSE("0.9n", "1n", DSI)
+PARSE("0.00000012345", "124n", DSI)
+PARSE("0.00000012354", "124n", DSI)
+PARSE("9Ei", "9223372036854775807", BSI)
+PARSE("9223372036854775807Ki", "9223372036854775807", BSI)
+PARSE("12E", "12E", DSI)
+/* fractional binary */
+PARSE("100.035Ki", "102435840m", BSI)
+PARSE("0.5Mi", "512Ki", BSI)
+PARSE("0.05Gi", "53687091200m", BSI)
+PARSE("0.025Ti", "27487790694400m", BSI)
+/* things written by trolls */
+PARSE("0.000000000001Ki", "2n", DSI)
+PARSE(".001", "1m", DSI)
+PARSE(".0001k", "100m", DSI)
+PARSE("1.", "1", DSI)
+PARSE("1.G", "1G", DSI)
+/* our own: what the scanner accepts without digits, wrapped exponents, long digit runs */
+PARSE("Mi", "0", BSI)
+PARSE(".", "0", DSI)
+PARSE("e3", "0", DEX)
+PARSE("1e4294967296", "1", DEX)
+PARSE("1e4294967299", "1e3", DEX)
+PARSE("1e2147483647", "10e2147483646", DEX)
+PARSE("0.000000000000000000000000000000000000000000000000000000000001", "1n", DSI)
+PARSE("123456789012345678901234567890", "123456789012345678901234567890", DSI)
+PARSE("9999999999999999999999999999999999999G", "9999999999999999999999999999999999999G", DSI)
+PARSE("1000000000000000000000000000000000000000000000000000000000000000", "1e63", DSI)
+PARSE("123456789012345678901234567890Ki", "9223372036854775807", BSI)
+PARSE("1.00000000000000000000000000000000000000000000000000001Ki", "1024000000001n", BSI)
+
+/* TestQuantityParse invalid inputs, with upstream's messages */
+#define ERR_FORMAT "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+#define ERR_SUFFIX "unable to parse quantity's suffix"
+#define ERR_NUMERIC "unable to parse numeric part of quantity"
+
+static void check_invalid(int *unit_failed, const char *in, size_t len, const char *msg)
+{
+    dra_quantity q;
+    dra_err *e = dra_quantity_parsen(in, len, &q);
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_STR(e->msg, msg);
+        CHECK_INT(e->code, DRA_EXIT_INPUT);
+    }
+    dra_err_free(e);
+}
+
+#define INVALID(in, msg) \
+    T_(CAT(invalid_L, __LINE__)) { check_invalid(unit_failed, in, strlen(in), msg); }
+
+INVALID("", ERR_FORMAT)
+INVALID("1.1.M", ERR_FORMAT)
+INVALID("1+1.0M", ERR_FORMAT)
+INVALID("0.1mi", ERR_SUFFIX)
+INVALID("0.1am", ERR_FORMAT)
+INVALID("aoeu", ERR_FORMAT)
+INVALID(".5i", ERR_SUFFIX)
+INVALID("1i", ERR_SUFFIX)
+INVALID("-3.01i", ERR_SUFFIX)
+INVALID("-3.01e-", ERR_SUFFIX)
+INVALID(" 1", ERR_FORMAT)
+INVALID("1 ", ERR_FORMAT)
+INVALID("10Mo", ERR_FORMAT)
+INVALID("10Mm", ERR_SUFFIX)
+INVALID("1e", ERR_SUFFIX)
+INVALID("1e3e", ERR_FORMAT)
+INVALID("1e99999999999999999999", ERR_SUFFIX)
+INVALID("1Kii", ERR_SUFFIX)
+INVALID("Pi", ERR_NUMERIC)
+INVALID(".Pi", ERR_NUMERIC)
+INVALID(".e-20", ERR_NUMERIC)
+INVALID("1234567890123456789012345678901234567890123456789", "quantity too large")
+INVALID("10e2147483647", "quantity too large")
+T_(parse_sign_only)
+{
+    dra_quantity q = must(unit_failed, "-");
+    CHECK_STR(str(&q), "0");
+    q = must(unit_failed, "+");
+    CHECK_STR(str(&q), "0");
+    check_invalid(unit_failed, "--", 2, ERR_SUFFIX);
+}
+T_(invalid_embedded_nul) { check_invalid(unit_failed, "1\0k", 3, ERR_FORMAT); }
+
+/* TestQuantityParseEmit (String(), including the verbatim cache) */
+static void check_emit(int *unit_failed, const char *in, const char *want)
+{
+    dra_quantity q = must(unit_failed, in);
+    CHECK_STR(str(&q), want);
+    char buf[64], wbuf[64];
+    snprintf(buf, sizeof buf, "-%s", in);
+    snprintf(wbuf, sizeof wbuf, "-%s", want);
+    q = must(unit_failed, buf);
+    CHECK_STR(str(&q), wbuf);
+}
+#define EMIT(in, want) \
+    T_(CAT(emit_L, __LINE__)) { check_emit(unit_failed, in, want); }
+EMIT("1Ki", "1Ki")
+EMIT("1Mi", "1Mi")
+EMIT("1Gi", "1Gi")
+EMIT("1024Mi", "1Gi")
+EMIT("1000M", "1G")
+EMIT(".001Ki", "1024m")
+EMIT(".000001Ki", "1024u")
+EMIT(".000000001Ki", "1024n")
+EMIT(".000000000001Ki", "2n")
+
+/* String() returns the parsed text when upstream's check calls it
+ * canonical (kubernetes#138165), the canonical form otherwise. */
+static void check_string(int *unit_failed, const char *in, const char *want_str, const char *want_canon)
+{
+    dra_quantity q = must(unit_failed, in);
+    CHECK_STR(str(&q), want_str);
+    CHECK_STR(canon(&q), want_canon);
+}
+#define STRING(in, s, c) \
+    T_(CAT(string_L, __LINE__)) { check_string(unit_failed, in, s, c); }
+STRING("1.500", "1.500", "1500m")
+STRING("1.001", "1.001", "1001m")
+STRING("1.44", "1440m", "1440m")
+STRING("+1", "+1", "1")
+STRING("01", "01", "1")
+STRING("1E3", "1E3", "1e3")
+STRING("1000", "1k", "1k")
+STRING("1025Ki", "1025Ki", "1025Ki")
+STRING("1024Ki", "1Mi", "1Mi")
+STRING("0Ki", "0", "0")
+STRING("0.5", "500m", "500m")
+
+/* TestQuantityString: canonical and alternate spellings */
+static void check_alternate(int *unit_failed, const char *want, const char *alt)
+{
+    dra_quantity q = must(unit_failed, want);
+    CHECK_STR(str(&q), want);
+    q = must(unit_failed, alt);
+    CHECK_STR(str(&q), want);
+}
+#define ALT(want, alt) \
+    T_(CAT(alternate_L, __LINE__)) { check_alternate(unit_failed, want, alt); }
+ALT("1Gi", "1024Mi")
+ALT("300Mi", "307200Ki")
+ALT("1001Gi", "1025024Mi")
+ALT("1Ti", "1024Gi")
+ALT("5", "5000m")
+ALT("500m", "0.5")
+ALT("1G", "1000M")
+ALT("1G", "0.001T")
+ALT("1m", "1000u")
+ALT("1080m", "1.08")
+ALT("1080m", "1080000000n")
+ALT("1e21", "1000E")
+ALT("5e21", "5000E")
+ALT("1e24", "1000000E")
+ALT("1e9", ".001e12")
+ALT("1e-3", "0.001e0")
+ALT("1e-9", "1000e-12")
+ALT("0", "00")
+ALT("80n", "0.08u")
+ALT("1234567M", "1234567000000")
+
+/* TestQuantityCmp, TestQuantityCmpInt64AndDec, and the CEL library's comparisons */
+static void check_cmp(int *unit_failed, const char *a, const char *b, int want)
+{
+    dra_quantity qa = must(unit_failed, a), qb = must(unit_failed, b);
+    CHECK_INT(dra_quantity_cmp(&qa, &qb), want);
+    CHECK_INT(dra_quantity_cmp(&qb, &qa), -want);
+}
+#define CMP(a, b, want) \
+    T_(CAT(cmp_L, __LINE__)) { check_cmp(unit_failed, a, b, want); }
+CMP("0", "0", 0)
+CMP("100m", "50m", 1)
+CMP("50m", "100m", -1)
+CMP("10000T", "100Gi", 1)
+CMP("9.01", "9.01", 0)
+CMP("9.0", "9.01", -1)
+CMP("9.01", "9.00", 1)
+CMP("0e1", "0e-1", 0)
+CMP("800m", "1", -1)
+CMP("800m", "790m", 1)
+CMP("9223372036854775807", "0.1", 1)
+CMP("92233720368547758070", "1", 1)
+CMP("922.3372036854775807", "1000", -1)
+CMP("-9223372036854775808", "0", -1)
+CMP("-9.223372036854775808", "-1", -1)
+CMP("-0.9223372036854775808", "-1", 1)
+CMP("1000000000000000000e-17", "10", 0)
+CMP("1000000000000000000e-17", "-10", 1)
+CMP("-1000000000000000000e-17", "-10", 0)
+CMP("1000000000000000001e-17", "10", 1)
+CMP("9999999999e-9", "10", -1)
+CMP("999999999999999999e-17", "10", 0) /* rounds up to nano: exactly 10 */
+CMP("50M", "50Mi", -1)
+CMP("200M", "0.2G", 0)
+CMP("2M", "0.002G", 0)
+CMP("2000k", "2M", 0)
+CMP("1e2147483647", "1e2147483646", 1)
+CMP("-1e300", "1n", -1)
+CMP("123456789012345678901234567890", "123456789012345678901234567891", -1)
+
+/* TestAdd / TestSub / zero-preserves-suffix / the CEL arithmetic cases */
+static void check_arith(int *unit_failed, const char *a, char op, const char *b, const char *want,
+                        dra_qformat fmt)
+{
+    dra_quantity qa = must(unit_failed, a), qb = must(unit_failed, b), r;
+    bool ok = op == '+' ? dra_quantity_add(&r, &qa, &qb) : dra_quantity_sub(&r, &qa, &qb);
+    CHECK(ok);
+    if (ok) {
+        CHECK_STR(str(&r), want);
+        CHECK_INT(r.format, fmt);
+    }
+}
+#define ARITH(a, op, b, want, fmt) \
+    T_(CAT(arith_L, __LINE__)) { check_arith(unit_failed, a, op, b, want, fmt); }
+ARITH("10", '+', "1e1", "20", DSI)
+ARITH("10", '+', "1Ki", "1034", DSI)
+ARITH("10Ki", '+', "1", "10241", BSI)
+ARITH("0", '+', "50", "50", DSI)
+ARITH("50", '+', "0", "50", DSI)
+ARITH("0", '+', "0", "0", DSI)
+ARITH("10", '-', "1e1", "0", DSI)
+ARITH("10", '-', "1", "9", DSI)
+ARITH("0", '-', "50", "-50", DSI)
+ARITH("100m", '+', "0", "100m", DSI)
+ARITH("0", '+', "100m", "100m", DSI)
+ARITH("1Gi", '+', "0", "1Gi", BSI)
+ARITH("0", '+', "1Gi", "1Gi", BSI)
+ARITH("0", '-', "100m", "-100m", DSI)
+ARITH("0", '-', "1Gi", "-1Gi", BSI)
+ARITH("50k", '+', "20", "50020", DSI)
+ARITH("50k", '-', "20", "49980", DSI)
+ARITH("1Ki", '-', "1Ki", "0", BSI)
+ARITH("0Ki", '+', "1e3", "1e3", DEX)
+ARITH("1Gi", '+', "1.5", "1073741825500m", BSI)
+ARITH("4Ei", '+', "4Ei", "8Ei", BSI)
+ARITH("1e40", '-', "1", "9999999999999999999999999999999999999999", DEX)
+
+T_(arith_equal_to_parsed)
+{
+    dra_quantity a = must(unit_failed, "50k"), b = must(unit_failed, "20"), r;
+    CHECK(dra_quantity_add(&r, &a, &b));
+    dra_quantity want = must(unit_failed, "50.02k");
+    CHECK_INT(dra_quantity_cmp(&r, &want), 0);
+    CHECK(dra_quantity_sub(&r, &a, &b));
+    want = must(unit_failed, "49.98k");
+    CHECK_INT(dra_quantity_cmp(&r, &want), 0);
+}
+
+T_(arith_out_of_range)
+{
+    dra_quantity a = must(unit_failed, "1e100"), b = must(unit_failed, "1"), r;
+    r = b;
+    CHECK(!dra_quantity_add(&r, &a, &b));
+    CHECK(!dra_quantity_sub(&r, &b, &a));
+    CHECK_STR(str(&r), "1"); /* untouched on failure */
+}
+
+T_(arith_aliasing)
+{
+    dra_quantity a = must(unit_failed, "1Ki"), b = must(unit_failed, "1Ki");
+    CHECK(dra_quantity_add(&a, &a, &b));
+    CHECK_STR(str(&a), "2Ki");
+    CHECK(dra_quantity_sub(&b, &a, &b));
+    CHECK_STR(str(&b), "1Ki");
+}
+
+/* TestNegAndSubAtMostNegative / TestZeroSubMostNegativeInheritsFormat */
+T_(sub_most_negative)
+{
+    dra_quantity zero = must(unit_failed, "0"), one = must(unit_failed, "1"), ten = must(unit_failed, "1e1");
+    dra_quantity mn = dra_quantity_from_int64(INT64_MIN, DSI), r;
+    CHECK(dra_quantity_sub(&r, &zero, &mn));
+    CHECK_STR(str(&r), "9223372036854775808");
+    CHECK(!dra_quantity_is_int64(&r));
+    CHECK_INT(dra_quantity_sign(&r), 1);
+    CHECK(dra_quantity_sub(&r, &one, &mn));
+    CHECK_STR(str(&r), "9223372036854775809");
+    CHECK(!dra_quantity_is_int64(&r));
+    CHECK(dra_quantity_sub(&r, &ten, &mn));
+    CHECK_STR(str(&r), "9223372036854775818");
+    dra_quantity mnb = dra_quantity_from_int64(INT64_MIN, BSI);
+    CHECK(dra_quantity_sub(&r, &zero, &mnb));
+    CHECK_INT(r.format, BSI);
+    CHECK_STR(str(&r), "8Ei");
+    dra_quantity neighbor = dra_quantity_from_int64(INT64_MIN + 1, DSI);
+    int64_t v = 0;
+    CHECK(dra_quantity_sub(&r, &zero, &neighbor));
+    CHECK(dra_quantity_as_int64(&r, &v));
+    CHECK(v == INT64_MAX);
+}
+
+/* TestNewSet */
+static void check_new(int *unit_failed, int64_t v, dra_qformat fmt, const char *want)
+{
+    dra_quantity q = dra_quantity_from_int64(v, fmt);
+    CHECK_STR(str(&q), want);
+    int64_t back = 0;
+    CHECK(dra_quantity_as_int64(&q, &back));
+    CHECK(back == v);
+    dra_quantity p = must(unit_failed, want);
+    CHECK_INT(dra_quantity_cmp(&p, &q), 0);
+}
+#define NEWQ(v, fmt, want) \
+    T_(CAT(new_L, __LINE__)) { check_new(unit_failed, v, fmt, want); }
+NEWQ(1, DSI, "1")
+NEWQ(1000, DSI, "1k")
+NEWQ(1234000, DSI, "1234k")
+NEWQ(1024, BSI, "1Ki")
+NEWQ(1000000, DEX, "1e6")
+NEWQ(1024 * 1024, BSI, "1Mi")
+NEWQ(INT64_MIN, DSI, "-9223372036854775808")
+NEWQ(0, BSI, "0")
+
+/* AsInt64 as the CEL library sees it (isInteger / asInteger), including
+ * the dependence on upstream's internal representation. */
+static void check_int(int *unit_failed, const char *in, bool ok, int64_t want)
+{
+    dra_quantity q = must(unit_failed, in);
+    int64_t v = 0;
+    CHECK_INT(dra_quantity_as_int64(&q, &v), ok);
+    CHECK_INT(dra_quantity_is_int64(&q), ok);
+    if (ok)
+        CHECK(v == want);
+}
+#define ASINT(in, ok, want) \
+    T_(CAT(as_int_L, __LINE__)) { check_int(unit_failed, in, ok, want); }
+ASINT("50k", true, 50000)
+ASINT("50", true, 50)
+ASINT("9999999999999999999999999999999999999G", false, 0)
+ASINT("1Ki", true, 1024)
+ASINT("1.5k", true, 1500)
+ASINT("-7Mi", true, -7340032)
+ASINT("1000m", false, 0)
+ASINT("0m", false, 0)
+ASINT("0.0", false, 0)
+ASINT("1Pi", false, 0)
+ASINT("0.5Ki", false, 0)
+ASINT("10E", false, 0)
+ASINT("9E", true, 9000000000000000000)
+ASINT("9223372036854775807", false, 0)
+ASINT("922337203685477580", true, 922337203685477580)
+ASINT("0e2000000000", true, 0)
+
+T_(as_int_arith_chain)
+{
+    /* quantity("50k").add(20).sub(quantity("100k")).sub(-50000).asInteger() */
+    dra_quantity q = must(unit_failed, "50k"), k100 = must(unit_failed, "100k");
+    dra_quantity twenty = dra_quantity_from_int64(20, DEX), m50k = dra_quantity_from_int64(-50000, DEX);
+    int64_t v = 0;
+    CHECK(dra_quantity_add(&q, &q, &twenty));
+    CHECK(dra_quantity_sub(&q, &q, &k100));
+    CHECK(dra_quantity_as_int64(&q, &v));
+    CHECK(v == -49980);
+    CHECK(dra_quantity_sub(&q, &q, &m50k));
+    CHECK(dra_quantity_as_int64(&q, &v));
+    CHECK(v == 20);
+    /* 1 + 500m + 500m stays int64-backed at scale -3: not an integer upstream */
+    dra_quantity one = must(unit_failed, "1"), half = must(unit_failed, "500m");
+    CHECK(dra_quantity_add(&one, &one, &half));
+    CHECK(dra_quantity_add(&one, &one, &half));
+    CHECK_STR(str(&one), "2");
+    CHECK(!dra_quantity_is_int64(&one));
+}
+
+/* Quantity.Value() */
+static void check_value(int *unit_failed, const char *in, bool ok, int64_t want)
+{
+    dra_quantity q = must(unit_failed, in);
+    int64_t v = 0;
+    CHECK_INT(dra_quantity_value(&q, &v), ok);
+    if (ok)
+        CHECK(v == want);
+}
+#define VALUE(in, ok, want) \
+    T_(CAT(value_L, __LINE__)) { check_value(unit_failed, in, ok, want); }
+VALUE("1000m", true, 1)
+VALUE("1001m", true, 2)
+VALUE("-1001m", true, -2)              /* int64-backed: away from zero */
+VALUE("-1.0000000000000000001", true, -1) /* inf.Dec-backed: truncate, +1 */
+VALUE("1n", true, 1)
+VALUE("9223372036854775807", true, INT64_MAX)
+VALUE("9223372036854775808", false, 0)
+VALUE("-9223372036854775808", true, INT64_MIN)
+VALUE("1Pi", true, 1125899906842624)
+VALUE("1e20", false, 0)
+
+/* AsApproximateFloat64 tables */
+static void check_float(int *unit_failed, const char *in, double want)
+{
+    dra_quantity q = must(unit_failed, in);
+    double got = dra_quantity_as_float(&q);
+    if (!(got == want || (isnan(want) && isnan(got)))) {
+        fprintf(stderr, "  as_float(%s) = %.17g, want %.17g\n", in, got, want);
+        *unit_failed = 1;
+    }
+}
+#define FLOAT(in, want) \
+    T_(CAT(float_L, __LINE__)) { check_float(unit_failed, in, want); }
+FLOAT("0", 0.0)
+FLOAT("1", 1.0)
+FLOAT("2Ki", 2048)
+FLOAT("1.1Ki", 1126.4)
+FLOAT("1Mi", 1.048576e+06)
+FLOAT("2Gi", 2.147483648e+09)
+FLOAT("50.703k", 50703)
+FLOAT("734003.2", 7340032 * 0.1)
+FLOAT("0.07340032", 7340032 / 100000000.0)
+FLOAT("12E", 1.2e19)
+FLOAT("9Ei", 9223372036854775807.0)
+FLOAT("12e500", INFINITY)
+FLOAT("-12e500", -INFINITY)
+FLOAT("0e400", NAN)
+
+/* parse -> format -> parse is the identity on values */
+T_(round_trip_samples)
+{
+    static const char *const samples[] = {"1.5Gi", "-0.3", "123e-5", "7.5Ti", "1e-9", "999999999999Ki",
+                                          "-8Ei", "0.000001Mi", "12345678901234567890123456789e20"};
+    for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+        dra_quantity a = must(unit_failed, samples[i]);
+        dra_quantity b = must(unit_failed, str(&a));
+        CHECK_INT(dra_quantity_cmp(&a, &b), 0);
+        b = must(unit_failed, canon(&a));
+        CHECK_INT(dra_quantity_cmp(&a, &b), 0);
+    }
+}
+
+UNIT_MAIN()

@@ -1,0 +1,525 @@
+/* dra-slice library: splitting, naming, generations, equality, inventory
+ * checks, lint, discovery parsing and profiles. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "io/stream.h"
+#include "slice/build.h"
+#include "slice/discover.h"
+#include "slice/lint.h"
+#include "slice/profile.h"
+#include "unit.h"
+
+/* tests/data/slice, found from this file's path so any working directory works
+ * as long as the build ran from the repository root. */
+static char *data_path(const char *rel)
+{
+    const char *here = __FILE__; /* tests/unit/test_slice.c */
+    const char *slash = strrchr(here, '/');
+    int dir = slash ? (int)(slash - here) : 0;
+    return dra_xasprintf("%.*s%s../data/slice/%s", dir, here, dir ? "/" : "", rel);
+}
+
+static json_t *device(const char *name, int advanced)
+{
+    json_t *d = json_pack("{s:s}", "name", name);
+    if (advanced)
+        json_object_set_new(d, "taints", json_pack("[{s:s, s:s}]", "key", "k", "effect", "NoSchedule"));
+    return d;
+}
+
+static json_t **devices(size_t n, int advanced_every)
+{
+    json_t **v = dra_xcalloc(n + 1, sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "dev-%zu", i);
+        v[i] = device(name, advanced_every && i % (size_t)advanced_every == 0);
+    }
+    return v;
+}
+
+static void free_devices(json_t **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        json_decref(v[i]);
+    free(v);
+}
+
+UNIT_TEST(split_plain_devices_in_128s)
+{
+    json_t **v = devices(300, 0);
+    size_t ends[301];
+    CHECK_INT(dra_slice_split_devices(v, 300, ends), 3);
+    CHECK_INT(ends[0], 128);
+    CHECK_INT(ends[1], 256);
+    CHECK_INT(ends[2], 300);
+    free_devices(v, 300);
+}
+
+UNIT_TEST(split_with_taints_uses_64)
+{
+    json_t **v = devices(130, 1); /* every device tainted */
+    size_t ends[131];
+    CHECK_INT(dra_slice_split_devices(v, 130, ends), 3);
+    CHECK_INT(ends[0], 64);
+    CHECK_INT(ends[1], 128);
+    CHECK_INT(ends[2], 130);
+    free_devices(v, 130);
+}
+
+UNIT_TEST(split_mixed_closes_chunk_before_overflow)
+{
+    /* 100 plain devices, then one tainted: 101 > 64, so the tainted device
+     * starts the next slice; the first stays at 100 plain devices. */
+    json_t **v = devices(101, 0);
+    json_decref(v[100]);
+    v[100] = device("dev-100", 1);
+    size_t ends[102];
+    CHECK_INT(dra_slice_split_devices(v, 101, ends), 2);
+    CHECK_INT(ends[0], 100);
+    CHECK_INT(ends[1], 101);
+    free_devices(v, 101);
+}
+
+UNIT_TEST(split_empty_gives_one_empty_slice)
+{
+    size_t ends[1];
+    CHECK_INT(dra_slice_split_devices(NULL, 0, ends), 1);
+    CHECK_INT(ends[0], 0);
+}
+
+UNIT_TEST(index_width_and_decoding)
+{
+    CHECK_INT(dra_slice_index_width(1), 5);
+    CHECK_INT(dra_slice_index_width(0x100000), 5);
+    CHECK_INT(dra_slice_index_width(0x100001), 6);
+    CHECK_INT(dra_slice_decode_index("0000a-gpu.example.com-node-x", 5), 10);
+    CHECK_INT(dra_slice_decode_index("0000A-x", 5), 10);
+    CHECK_INT(dra_slice_decode_index("00000a-x", 5), -1);
+    CHECK_INT(dra_slice_decode_index("node-1-gpu.example.com-abcde", 5), -1);
+    CHECK_INT(dra_slice_decode_index("0000g-x", 5), -1);
+}
+
+UNIT_TEST(names_are_deterministic_and_bounded)
+{
+    char *a = dra_slice_name("gpu.example.com", "node-1", "node-1", 0, 1);
+    char *b = dra_slice_name("gpu.example.com", "node-1", "node-1", 0, 1);
+    char *c = dra_slice_name("gpu.example.com", "node-1", "node-1", 1, 2);
+    CHECK_STR(a, b);
+    CHECK(strncmp(a, "00000-gpu.example.com-node-1-", 29) == 0);
+    CHECK_INT(strlen(a), 34);
+    CHECK(strncmp(c, "00001-gpu.example.com-node-1-", 29) == 0);
+    CHECK(strcmp(a + 29, c + 29) != 0);
+    for (const char *p = a + 29; *p; p++)
+        CHECK(strchr("bcdfghjklmnpqrstvwxz2456789", *p) != NULL);
+    char *noowner = dra_slice_name("gpu.example.com", NULL, "pool", 0x12345, 0x12346);
+    CHECK(strncmp(noowner, "12345-gpu.example.com-", 22) == 0);
+    char *longer = dra_slice_name("a-very-long-driver-name.example.com",
+                                  "a-node-with-a-rather-long-name-that-goes-on", "p", 0, 1);
+    CHECK_INT(strlen(longer), 63);
+    free(a);
+    free(b);
+    free(c);
+    free(noowner);
+    free(longer);
+}
+
+UNIT_TEST(semantic_equality)
+{
+    json_t *a = json_pack("[{s:s, s:{s:{s:s}}}]", "name", "d", "capacity", "memory", "value", "1Gi");
+    json_t *b = json_pack("[{s:s, s:{s:{s:s}}}]", "name", "d", "capacity", "memory", "value", "1024Mi");
+    json_t *c = json_pack("[{s:s, s:{s:{s:s}}, s:[]}]", "name", "d", "capacity", "memory", "value", "1Gi", "taints");
+    json_t *d = json_pack("[{s:s, s:{s:{s:s}}}]", "name", "d", "capacity", "memory", "value", "2Gi");
+    CHECK(dra_slice_json_equal(a, b));
+    CHECK(dra_slice_json_equal(a, c)); /* empty list == absent */
+    CHECK(!dra_slice_json_equal(a, d));
+    json_t *t1 = json_pack("[{s:s, s:s, s:s}]", "key", "k", "effect", "NoExecute", "timeAdded", "2026-01-01T00:00:00Z");
+    json_t *t2 = json_pack("[{s:s, s:s, s:s}]", "key", "k", "effect", "NoExecute", "timeAdded", "2026-01-01T00:00:01Z");
+    json_t *t3 = json_pack("[{s:s, s:s, s:s}]", "key", "k", "effect", "NoExecute", "timeAdded", "2026-01-01T00:00:05Z");
+    json_t *t4 = json_pack("[{s:s, s:s}]", "key", "k", "effect", "NoExecute");
+    json_t *da = json_pack("{s:O}", "taints", t1), *db = json_pack("{s:O}", "taints", t2);
+    json_t *dc = json_pack("{s:O}", "taints", t3), *dd = json_pack("{s:O}", "taints", t4);
+    CHECK(dra_slice_json_equal(da, db)); /* within a second */
+    CHECK(!dra_slice_json_equal(da, dc));
+    CHECK(dra_slice_json_equal(da, dd)); /* timeAdded unset matches anything */
+    json_decref(a), json_decref(b), json_decref(c), json_decref(d);
+    json_decref(t1), json_decref(t2), json_decref(t3), json_decref(t4);
+    json_decref(da), json_decref(db), json_decref(dc), json_decref(dd);
+}
+
+/* An inventory of n plain devices held in `store`. */
+static void make_inventory(dra_inventory *inv, json_t *store, size_t n, const char *model)
+{
+    for (size_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "gpu-%zu", i);
+        json_t *d = json_pack("{s:s, s:{s:{s:s}}}", "name", name, "attributes", "model", "string", model);
+        json_array_append_new(store, d);
+        dra_inventory_add_device(inv, d, NULL, NULL);
+    }
+}
+
+static dra_objset result_as_set(const dra_slice_result *r)
+{
+    dra_objset set = DRA_OBJSET_INIT;
+    for (size_t i = 0; i < r->nslices; i++)
+        dra_objset_add(&set, json_deep_copy(r->slices[i]), "prev.yaml", 1, 0, -1);
+    return set;
+}
+
+static json_int_t generation_of(const json_t *slice)
+{
+    return json_integer_value(json_object_get(json_object_get(json_object_get(slice, "spec"), "pool"), "generation"));
+}
+
+UNIT_TEST(build_new_pool_and_generations)
+{
+    json_t *store = json_array();
+    dra_inventory inv = DRA_INVENTORY_INIT;
+    make_inventory(&inv, store, 200, "a");
+    dra_slice_opts o = {.driver = "gpu.example.com", .node_name = "node-1"};
+    dra_slice_result r;
+    dra_err *e = dra_slice_build(&o, &inv, &r);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(r.nslices, 2);
+    CHECK_INT(r.generation, 1); /* a new pool starts at 1 (0 + bump) */
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(r.slices[1], "spec"), "pool"),
+                                                 "resourceSliceCount")),
+              2);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(r.slices[0], "spec"), "nodeName")), "node-1");
+
+    /* Unchanged content against the previous slices keeps generation and names. */
+    dra_objset prev = result_as_set(&r);
+    dra_slice_opts o2 = o;
+    o2.previous = &prev;
+    dra_slice_result r2;
+    CHECK(dra_slice_build(&o2, &inv, &r2) == NULL);
+    CHECK_INT(r2.generation, 1);
+    CHECK_INT(r2.nobsolete, 0);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(r2.slices[1], "metadata"), "name")),
+              json_string_value(json_object_get(json_object_get(r.slices[1], "metadata"), "name")));
+    dra_slice_result_free(&r2);
+
+    /* One slice changes in place: generation kept (single atomic update). */
+    json_object_set_new(json_object_get(json_array_get(store, 150), "attributes"), "model",
+                        json_pack("{s:s}", "string", "b"));
+    CHECK(dra_slice_build(&o2, &inv, &r2) == NULL);
+    CHECK_INT(r2.generation, 1);
+    dra_slice_result_free(&r2);
+
+    /* Two slices change: bumped. */
+    json_object_set_new(json_object_get(json_array_get(store, 0), "attributes"), "model",
+                        json_pack("{s:s}", "string", "b"));
+    CHECK(dra_slice_build(&o2, &inv, &r2) == NULL);
+    CHECK_INT(r2.generation, 2);
+    CHECK_INT(generation_of(r2.slices[0]), 2);
+    dra_slice_result_free(&r2);
+
+    /* A driver-supplied generation above the previous one wins. */
+    o2.generation = 7;
+    CHECK(dra_slice_build(&o2, &inv, &r2) == NULL);
+    CHECK_INT(r2.generation, 7);
+    dra_slice_result_free(&r2);
+
+    /* Growing the pool needs new slices: bumped, count changes everywhere. */
+    o2.generation = 0;
+    make_inventory(&inv, store, 0, "a");
+    for (size_t i = 200; i < 300; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "gpu-%zu", i);
+        json_t *d = json_pack("{s:s}", "name", name);
+        json_array_append_new(store, d);
+        dra_inventory_add_device(&inv, d, NULL, NULL);
+    }
+    CHECK(dra_slice_build(&o2, &inv, &r2) == NULL);
+    CHECK_INT(r2.nslices, 3);
+    CHECK_INT(r2.generation, 2);
+    dra_slice_result_free(&r2);
+
+    /* Shrinking to one slice: the second previous slice is obsolete. */
+    dra_inventory small = DRA_INVENTORY_INIT;
+    make_inventory(&small, store, 3, "a");
+    CHECK(dra_slice_build(&o2, &small, &r2) == NULL);
+    CHECK_INT(r2.nslices, 1);
+    CHECK_INT(r2.nobsolete, 1);
+    dra_slice_result_free(&r2);
+    dra_inventory_free(&small);
+
+    dra_objset_free(&prev);
+    dra_slice_result_free(&r);
+    dra_inventory_free(&inv);
+    json_decref(store);
+}
+
+UNIT_TEST(build_counter_sets_get_their_own_slices)
+{
+    json_t *store = json_array();
+    dra_inventory inv = DRA_INVENTORY_INIT;
+    for (int i = 0; i < 9; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "set-%d", i);
+        json_t *s = json_pack("{s:s, s:{s:{s:s}}}", "name", name, "counters", "memory", "value", "8Gi");
+        json_array_append_new(store, s);
+        dra_inventory_add_counter_set(&inv, s, NULL, NULL);
+    }
+    json_t *d = json_pack("{s:s, s:[{s:s, s:{s:{s:s}}}]}", "name", "part-0", "consumesCounters", "counterSet",
+                          "set-8", "counters", "memory", "value", "4Gi");
+    json_array_append_new(store, d);
+    dra_inventory_add_device(&inv, d, NULL, NULL);
+    dra_slice_opts o = {.driver = "gpu.example.com", .all_nodes = true, .pool = "shared"};
+    dra_slice_result r;
+    dra_err *e = dra_slice_build(&o, &inv, &r);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(r.nslices, 3); /* 8 sets, 1 set, 1 device slice */
+    const json_t *spec0 = json_object_get(r.slices[0], "spec");
+    CHECK_INT(json_array_size(json_object_get(spec0, "sharedCounters")), 8);
+    CHECK(json_object_get(spec0, "devices") == NULL);
+    CHECK(json_is_true(json_object_get(spec0, "allNodes")));
+    CHECK(json_object_get(json_object_get(r.slices[2], "spec"), "sharedCounters") == NULL);
+    CHECK(strncmp(json_string_value(json_object_get(json_object_get(r.slices[2], "metadata"), "name")),
+                  "00002-gpu.example.com-", 22) == 0);
+    dra_slice_result_free(&r);
+    dra_inventory_free(&inv);
+    json_decref(store);
+}
+
+UNIT_TEST(build_reports_inventory_problems)
+{
+    json_t *store = json_array();
+    dra_inventory inv = DRA_INVENTORY_INIT;
+    json_t *a = json_pack("{s:s}", "name", "gpu-0");
+    json_t *b = json_pack("{s:s}", "name", "gpu-0");
+    json_t *c = json_pack("{s:s, s:[{s:s, s:{s:{s:s}}}]}", "name", "gpu-1", "consumesCounters", "counterSet", "nope",
+                          "counters", "memory", "value", "1");
+    json_t *bad = json_pack("{s:s}", "name", "Bad_Name");
+    json_array_append_new(store, a);
+    json_array_append_new(store, b);
+    json_array_append_new(store, c);
+    json_array_append_new(store, bad);
+    dra_inventory_add_device(&inv, a, NULL, "devices[0]");
+    dra_inventory_add_device(&inv, b, NULL, "devices[1]");
+    dra_inventory_add_device(&inv, c, NULL, "devices[2]");
+    dra_slice_opts o = {.driver = "gpu.example.com", .node_name = "n"};
+    dra_slice_result r;
+    dra_err *e = dra_slice_build(&o, &inv, &r);
+    CHECK(e != NULL);
+    CHECK_INT(dra_err_count(e), 2);
+    CHECK(e && strstr(e->msg, "found duplicate device \"gpu-0\" in pool \"n\""));
+    CHECK(e && e->field && strcmp(e->field, "devices[1].name") == 0);
+    CHECK(e && e->next && strstr(e->next->msg, "counter set nope not found"));
+    dra_err_free(e);
+
+    dra_inventory inv2 = DRA_INVENTORY_INIT;
+    dra_inventory_add_device(&inv2, bad, NULL, "devices[0]");
+    e = dra_slice_build(&o, &inv2, &r);
+    CHECK(e != NULL && e->field && strcmp(e->field, "devices[0].name") == 0);
+    CHECK(e && e->object && strcmp(e->object, "Device/Bad_Name") == 0);
+    dra_err_free(e);
+
+    dra_slice_opts none = {.driver = "gpu.example.com"};
+    e = dra_slice_build(&none, &inv2, &r);
+    CHECK(e != NULL && strstr(e->msg, "exactly one of --node"));
+    dra_err_free(e);
+    dra_slice_opts baddrv = {.driver = "Not A Driver", .node_name = "n"};
+    e = dra_slice_build(&baddrv, &inv2, &r);
+    CHECK(e != NULL && e->field && strcmp(e->field, "--driver") == 0);
+    dra_err_free(e);
+    dra_inventory_free(&inv);
+    dra_inventory_free(&inv2);
+    json_decref(store);
+}
+
+static dra_lint_report lint_text(const char *yaml, dra_err **err)
+{
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_lint_report r = DRA_LINT_REPORT_INIT;
+    *err = dra_read_mem(&set, "slices.yaml", yaml, strlen(yaml));
+    if (!*err)
+        *err = dra_slice_lint(&set, &r);
+    /* Problems keep pointers into the set's file names: format them now. */
+    for (size_t i = 0; i < r.n; i++)
+        r.v[i].file = NULL;
+    dra_objset_free(&set);
+    return r;
+}
+
+static bool has_problem(const dra_lint_report *r, const char *text)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        char *line = dra_lint_format(&r->v[i]);
+        bool hit = strstr(line, text) != NULL;
+        free(line);
+        if (hit)
+            return true;
+    }
+    return false;
+}
+
+#define SLICE(name, gen, count, body)                                                                     \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\nspec:\n"          \
+    "  driver: gpu.example.com\n  pool: {name: p, generation: " gen ", resourceSliceCount: " count "}\n" \
+    "  nodeName: node-a\n" body "---\n"
+
+UNIT_TEST(lint_pool_problems)
+{
+    dra_err *e;
+    dra_lint_report r = lint_text(
+        SLICE("s0", "2", "3", "  devices:\n  - name: gpu-0\n  - name: gpu-1\n    consumesCounters:\n"
+                              "    - counterSet: cs\n      counters: {memory: {value: 90Gi}, other: {value: '1'}}\n")
+        SLICE("s1", "2", "3", "  devices:\n  - name: gpu-0\n    consumesCounters:\n"
+                              "    - counterSet: missing\n      counters: {memory: {value: 1Gi}}\n")
+        SLICE("s2", "2", "3", "  sharedCounters:\n  - name: cs\n    counters: {memory: {value: 80Gi}}\n")
+        SLICE("old", "1", "1", "  devices:\n  - name: gpu-9\n"),
+        &e);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK(has_problem(&r, "pool gpu.example.com/p: ResourceSlice/s1: duplicate device name gpu-0"));
+    CHECK(has_problem(&r, "ResourceSlice/s1: device gpu-0: counter set missing not found"));
+    CHECK(has_problem(&r, "device gpu-1: counter other not found in counter set cs"));
+    CHECK(has_problem(&r, "device gpu-1: consumes 90Gi of counter memory in counter set cs, which has only 80Gi"));
+    CHECK(has_problem(&r, "ResourceSlice/old: obsolete: generation 1, the pool is at generation 2"));
+    CHECK(!has_problem(&r, "incomplete"));
+    CHECK(dra_lint_count_errors(&r) == 5);
+    dra_lint_report_free(&r);
+
+    r = lint_text(SLICE("a", "1", "2", "  devices:\n  - name: dx\n    attributes: {m: {string: a}}\n"
+                                       "  - name: dy\n    attributes: {k: {string: a}}\n"),
+                  &e);
+    CHECK(e == NULL);
+    CHECK(has_problem(&r, "incomplete: 1 of 2 slices at generation 1"));
+    CHECK(has_problem(&r, "warning: attribute names differ: device dy: missing m; extra k (compared with dx)"));
+    CHECK_INT(dra_lint_count_errors(&r), 1);
+    dra_lint_report_free(&r);
+
+    r = lint_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n", &e);
+    CHECK(e != NULL && strstr(e->msg, "expected a ResourceSlice, got Pod"));
+    dra_err_free(e);
+    dra_lint_report_free(&r);
+}
+
+UNIT_TEST(discover_fake_sysfs)
+{
+    char *root = data_path("sysfs");
+    char *pr = dra_discover_pcie_root(root, "0000:3b:00.0");
+    CHECK_STR(pr, "pci0000:3a");
+    free(pr);
+    CHECK(dra_discover_pcie_root(root, "0000:99:00.0") == NULL);
+    CHECK(dra_discover_pcie_root(root, "not-a-bdf") == NULL);
+
+    dra_discover_opts o = {root, NULL, DRA_SRC_PCI | DRA_SRC_NET};
+    dra_discovery d;
+    dra_err *e = dra_discover(&o, &d);
+    CHECK(e == NULL);
+    CHECK_INT(d.n, 2);
+    CHECK_INT(json_array_size(d.v[0].devices), 4);
+    CHECK_INT(json_array_size(d.v[1].devices), 2); /* eth0, veth_a1; no loopback */
+    const json_t *eth0 = json_array_get(d.v[1].devices, 0);
+    CHECK_STR(json_string_value(json_object_get(eth0, "name")), "net-eth0");
+    const json_t *attrs = json_object_get(eth0, "attributes");
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(attrs, "mtu"), "int")), 9000);
+    CHECK(json_is_false(json_object_get(json_object_get(attrs, "virtual"), "bool")));
+    CHECK_STR(json_string_value(json_object_get(json_object_get(attrs, "resource.kubernetes.io/pcieRoot"), "string")),
+              "pci0000:00");
+    const json_t *veth = json_array_get(d.v[1].devices, 1);
+    CHECK(strncmp(json_string_value(json_object_get(veth, "name")), "net-veth-a1-", 12) == 0);
+    dra_discovery_free(&d);
+
+    unsigned src;
+    e = dra_discover_parse_sources("pci,usb", &src);
+    CHECK(e != NULL && strstr(e->msg, "unknown source 'usb'"));
+    dra_err_free(e);
+    free(root);
+}
+
+UNIT_TEST(discover_nvidia_xml)
+{
+    char *path = data_path("nvidia-smi.xml");
+    dra_buf b = DRA_BUF_INIT;
+    dra_err *e = dra_buf_read_path(&b, path, 0);
+    CHECK(e == NULL);
+    char *root = data_path("sysfs");
+    json_t *devs = json_array(), *sets = json_array();
+    e = dra_discover_nvidia_xml(dra_buf_str(&b), b.len, "nvidia-smi", root, devs, sets);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(json_array_size(devs), 4); /* gpu-0, two MIG devices, gpu-1 */
+    CHECK_INT(json_array_size(sets), 1);
+    const json_t *gpu0 = json_array_get(devs, 0);
+    const json_t *a = json_object_get(gpu0, "attributes");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "driverVersion"), "version")), "535.129.3");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "cudaDriverVersion"), "version")), "12.2.0");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "resource.kubernetes.io/pciBusID"), "string")),
+              "0000:3b:00.0");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "resource.kubernetes.io/pcieRoot"), "string")),
+              "pci0000:3a");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(gpu0, "capacity"), "memory"), "value")),
+              "40Gi");
+    const json_t *set = json_array_get(sets, 0);
+    CHECK_STR(json_string_value(json_object_get(set, "name")), "gpu-0-counter-set");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(set, "counters"), "multiprocessors"),
+                                                "value")),
+              "56");
+    const json_t *mig = json_array_get(devs, 1);
+    CHECK_STR(json_string_value(json_object_get(mig, "name")), "gpu-0-mig-1-0");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(mig, "capacity"), "memory"), "value")),
+              "19968Mi");
+    const json_t *gpu1 = json_array_get(devs, 3);
+    CHECK_STR(json_string_value(json_object_get(gpu1, "name")), "gpu-1");
+    CHECK(json_object_get(gpu1, "consumesCounters") == NULL);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(gpu1, "attributes"),
+                                                                "cudaComputeCapability"),
+                                                "version")),
+              "7.5.0");
+    json_decref(devs);
+    json_decref(sets);
+
+    devs = json_array(), sets = json_array();
+    e = dra_discover_nvidia_xml("<html></html>", 13, "x", NULL, devs, sets);
+    CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME && strstr(e->msg, "not nvidia-smi XML"));
+    dra_err_free(e);
+    e = dra_discover_nvidia_xml("<nvidia_smi_log><gpu>", 21, "x", NULL, devs, sets);
+    CHECK(e != NULL);
+    dra_err_free(e);
+    json_decref(devs);
+    json_decref(sets);
+    dra_buf_free(&b);
+    free(root);
+    free(path);
+}
+
+UNIT_TEST(profiles_are_deterministic)
+{
+    dra_profile_opts o = {DRA_PROFILE_MIG, 1, 2, 0};
+    json_t *d1, *s1, *d2, *s2;
+    dra_profile_node(&o, 0, &d1, &s1);
+    dra_profile_node(&o, 0, &d2, &s2);
+    CHECK(json_equal(d1, d2) && json_equal(s1, s2));
+    CHECK_INT(json_array_size(d1), 30);
+    CHECK_INT(json_array_size(s1), 2);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(d1, 1), "name")), "gpu-0-mig-1g5gb-19-0");
+    json_decref(d1), json_decref(s1), json_decref(d2), json_decref(s2);
+
+    dra_profile_opts g = {DRA_PROFILE_GPU, 1, 2, 4};
+    dra_profile_node(&g, 3, &d1, &s1);
+    CHECK_INT(json_array_size(d1), 10);
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(json_array_get(d1, 1), "capacity"),
+                                                                "memory"),
+                                                "value")),
+              "20Gi");
+    json_decref(d1), json_decref(s1);
+
+    dra_profile_opts bad = {DRA_PROFILE_NET, 1, 2, 3};
+    dra_err *e = dra_profile_check(&bad);
+    CHECK(e != NULL && e->field && strcmp(e->field, "--partitions") == 0);
+    dra_err_free(e);
+    dra_profile_kind k;
+    e = dra_profile_parse("tpu", &k);
+    CHECK(e != NULL && strstr(e->msg, "unknown profile 'tpu'"));
+    dra_err_free(e);
+}
+
+UNIT_MAIN()
