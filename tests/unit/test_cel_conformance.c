@@ -25,7 +25,9 @@
  * skipped there (with a breakdown line just before) unless DRA_CEL_STRICT=1,
  * which counts them as failed.  DRA_CEL_FILTER=text runs only the cases whose
  * "file/section/name" contains text; DRA_CEL_LIST=1 prints every case run
- * with its outcome.  Exit status 0 when nothing failed.
+ * with its outcome.  Each case runs in its own child process (a crash or a
+ * 20 s hang fails that case only); DRA_CEL_FORK=0 runs them in-process, for
+ * debuggers and LeakSanitizer.  Exit status 0 when nothing failed.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -38,21 +40,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/error.h"
+#include "cel/cel.h"
 #include "cel/types.h"
 #include "cel/value.h"
-
-#if defined(__has_include)
-#if __has_include("cel/cel.h")
-#define HAVE_CEL_ENGINE 1
-#include "cel/cel.h"
-#endif
-#endif
 
 #define DATA_REL "tests/cel-conformance/simple-tests.jsonl"
 
@@ -542,7 +539,7 @@ static const char *show_value(dra_arena *a, const cel_value *v)
 /* ------------------------------------------------------------------------ */
 /* One case                                                                   */
 
-typedef enum { OUT_PASS, OUT_FAIL, OUT_SKIP } outcome;
+typedef enum { OUT_PASS, OUT_FAIL } outcome;
 
 typedef struct test_case {
     json_t *j;
@@ -551,11 +548,11 @@ typedef struct test_case {
     bool disable_check, check_only;
 } test_case;
 
-/* Cases the runner cannot express with a CEL engine that has no protobuf
- * support are still run: they fail with a clear reason, and skip.txt decides. */
-#ifdef HAVE_CEL_ENGINE
-/* The libraries cel-go's conformance server enables that the engine has:
- * standard, strings (v3+), math, optionals, lists and sets extensions. */
+/* Cases that need what the engine lacks (protobuf types, declared functions)
+ * still run when not skipped: they fail with a clear reason.
+ *
+ * Libraries: those of cel-go's conformance runner (conformance_test.go) that
+ * the engine has: standard, strings, math, optionals, lists and sets. */
 #define CONFORMANCE_LIBS (CEL_LIB_STD | CEL_LIB_STRINGS | CEL_LIB_STRINGS_V3 | CEL_LIB_MATH | \
                           CEL_LIB_OPTIONAL | CEL_LIB_LISTS | CEL_LIB_SETS)
 
@@ -668,8 +665,6 @@ static outcome run_case_inline(const test_case *tc, dra_arena *a, const char **w
 
 /* Each case runs in a child process (unless DRA_CEL_FORK=0) so that a crash
  * or a hang in the engine fails that case, not the whole suite. */
-#include <signal.h>
-#include <sys/wait.h>
 
 static outcome run_case(const test_case *tc, dra_arena *a, const char **why)
 {
@@ -728,37 +723,6 @@ static outcome run_case(const test_case *tc, dra_arena *a, const char **why)
     dra_buf_free(&b);
     return o;
 }
-#else
-/* No engine yet: check that the case's data decodes, then report it skipped. */
-static outcome run_case(const test_case *tc, dra_arena *a, const char **why)
-{
-    const char *key;
-    json_t *val;
-    cel_value v;
-    (void)show_value;
-    json_object_foreach(json_object_get(tc->j, "bindings"), key, val) {
-        const char *bad = decode_value(a, val, &v);
-        if (bad) {
-            *why = dra_arena_printf(a, "binding %s: %s", key, bad);
-            return OUT_FAIL;
-        }
-    }
-    json_t *want = json_object_get(tc->j, "value");
-    if (want) {
-        const char *bad = decode_value(a, want, &v);
-        if (bad) {
-            *why = dra_arena_printf(a, "expected value: %s", bad);
-            return OUT_FAIL;
-        }
-        if (!same_value(&v, &v)) {
-            *why = "expected value differs from itself";
-            return OUT_FAIL;
-        }
-    }
-    *why = dra_arena_strdup(a, "the CEL engine (src/common/cel/cel.h) is not built yet");
-    return OUT_SKIP;
-}
-#endif
 
 /* ------------------------------------------------------------------------ */
 /* Driver                                                                     */
@@ -855,7 +819,7 @@ int main(void)
 
     section_stats *secs = NULL;
     size_t nsecs = 0;
-    int passed = 0, failed = 0, known_failed = 0, skipped = 0, bad_lines = 0, engine_missing = 0;
+    int passed = 0, failed = 0, known_failed = 0, skipped = 0, bad_lines = 0;
     dra_buf failures = DRA_BUF_INIT;
     char *line = NULL;
     size_t cap = 0;
@@ -906,14 +870,10 @@ int main(void)
             outcome o = run_case(&tc, &a, &why);
             pattern *kf = o == OUT_FAIL ? match_pattern(&known, tc.file, tc.section, tc.name) : NULL;
             if (list_all)
-                printf("%s %s\n", o == OUT_PASS ? "PASS" : o == OUT_SKIP ? "SKIP" : "FAIL", full);
+                printf("%s %s\n", o == OUT_PASS ? "PASS" : "FAIL", full);
             if (o == OUT_PASS) {
                 passed++;
                 st->passed++;
-            } else if (o == OUT_SKIP) {
-                engine_missing++;
-                st->skipped++;
-                skipped++;
             } else if (kf && !strict) {
                 kf->hits++;
                 known_failed++;
@@ -968,12 +928,10 @@ int main(void)
         if (!skips.v[i].hits && !(filter && *filter))
             printf("# %s:%d: '%s' matches no case\n", skip_path, skips.v[i].line, skips.v[i].text);
 
-    if (engine_missing)
-        printf("# %d cases not run: the CEL engine (cel/cel.h) is not built yet\n", engine_missing);
     if (bad_lines || !lists_ok)
         failed += bad_lines + !lists_ok;
-    printf("# skipped: %d by skip.txt, %d known failures (known-failures.txt)%s, %d without engine\n",
-           skipped - engine_missing, known_failed, strict ? " counted as failed" : "", engine_missing);
+    printf("# skipped: %d by skip.txt, %d known failures (known-failures.txt)%s\n",
+           skipped, known_failed, strict ? " counted as failed" : "");
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped + known_failed);
 
     for (size_t i = 0; i < nsecs; i++) {

@@ -803,7 +803,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     if (r->opts->explain)
         res->explain = al_explain_build(r);
     run_free(r);
-    if (err && !opts->explain) {
+    if (err && !r->opts->explain) {
         dra_alloc_result_free(res);
         return err;
     }

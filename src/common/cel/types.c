@@ -217,3 +217,17 @@ const cel_type *cel_type_by_name(const char *name)
             return names[i].t;
     return NULL;
 }
+
+static const cel_type t_optional_ident = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_dyn}, .nparams = 1};
+
+const cel_type *cel_type_ident(const char *name, bool optional_lib)
+{
+    /* cel-go's standard environment declares the type identifiers of
+     * common/stdlib (no `dyn`: it denotes nothing at runtime), and the
+     * optional library adds optional_type. */
+    if (strcmp(name, "dyn") == 0)
+        return NULL;
+    if (strcmp(name, "optional_type") == 0)
+        return optional_lib ? &t_optional_ident : NULL;
+    return cel_type_by_name(name);
+}

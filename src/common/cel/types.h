@@ -103,8 +103,14 @@ const char *cel_type_str(const cel_type *t, dra_arena *a);
 const char *cel_type_runtime_name(const cel_type *t);
 
 /* Lookup of a type identifier as written in an expression ("int", "list",
- * "google.protobuf.Duration", "null_type", "optional_type", ...);
+ * "google.protobuf.Duration", "null_type", "dyn", ...);
  * NULL when the name is not a built-in type. */
 const cel_type *cel_type_by_name(const char *name);
+
+/* A type identifier usable as a value in an expression (`int`, `list`,
+ * `google.protobuf.Duration`, and `optional_type` when the optional library
+ * is enabled).  Unlike cel_type_by_name, `dyn` is not one (cel-go: unknown
+ * variable).  NULL when `name` is not such an identifier. */
+const cel_type *cel_type_ident(const char *name, bool optional_lib);
 
 #endif

@@ -326,8 +326,8 @@ const cel_value *cel_map_find_str(const cel_map *m, const char *key, size_t len)
 
 static bool is_num(cel_kind k) { return k == CEL_INT || k == CEL_UINT || k == CEL_DOUBLE; }
 
-/* Compare two numbers of any numeric kinds exactly (no double rounding of
- * large integers).  Returns false when unordered (NaN). */
+/* Compare two numbers of any numeric kinds: int/uint exactly, against a
+ * double the way cel-go does.  Returns false when unordered (NaN). */
 static bool num_cmp(const cel_value *a, const cel_value *b, int *out)
 {
     if (a->kind == CEL_DOUBLE || b->kind == CEL_DOUBLE) {
@@ -338,36 +338,27 @@ static bool num_cmp(const cel_value *a, const cel_value *b, int *out)
             *out = x < y ? -1 : x > y;
             return true;
         }
-        /* int/uint vs double */
+        /* int/uint vs double as cel-go common/types/compare.go does it:
+         * range checks against 2^63 / 2^64 (Go converts the integer limit
+         * constants to float64), then a comparison in double arithmetic, so
+         * 2^63-1 and 2^63 (as a double) compare equal, as they do upstream. */
         bool swap = a->kind != CEL_DOUBLE;
         const cel_value *d = swap ? a : b, *n = swap ? b : a; /* d=the integer one, n=double */
         double y = n->v.d;
         if (y != y)
             return false;
-        int r;
+        int r; /* the integer compared to the double */
+        double x;
         if (d->kind == CEL_INT) {
-            int64_t x = d->v.i;
-            if (y >= 9.2233720368547758e18) r = -1;
-            else if (y < -9.2233720368547758e18) r = 1;
-            else {
-                double fy = floor(y);
-                int64_t iy = (int64_t)fy;
-                if (x < iy) r = -1;
-                else if (x > iy) r = 1;
-                else r = (fy < y) ? -1 : 0;
-            }
+            if (y < -9223372036854775808.0) { *out = swap ? 1 : -1; return true; }
+            if (y > 9223372036854775808.0) { *out = swap ? -1 : 1; return true; }
+            x = (double)d->v.i;
         } else {
-            uint64_t x = d->v.u;
-            if (y >= 1.8446744073709552e19) r = -1;
-            else if (y < 0) r = 1;
-            else {
-                double fy = floor(y);
-                uint64_t uy = (uint64_t)fy;
-                if (x < uy) r = -1;
-                else if (x > uy) r = 1;
-                else r = (fy < y) ? -1 : 0;
-            }
+            if (y < 0) { *out = swap ? 1 : -1; return true; }
+            if (y > 18446744073709551616.0) { *out = swap ? -1 : 1; return true; }
+            x = (double)d->v.u;
         }
+        r = x < y ? -1 : x > y;
         *out = swap ? r : -r;
         return true;
     }

@@ -213,6 +213,11 @@ static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_docto
         const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
         if (!pod)
             add(out, claim, dra_xasprintf("is owned by pod %s which does not exist", pn), dra_buf_detach(&fix));
+        else if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(owner, "uid", "")) != 0)
+            add(out, claim,
+                dra_xasprintf("is owned by pod %s (uid %s) which was replaced (uid now %s)", pn, dra_jstr_or(owner, "uid", ""),
+                              dra_jstr_or(pod->json, "metadata.uid", "")),
+                dra_buf_detach(&fix));
     }
     dra_buf_free(&fix);
 }

@@ -165,18 +165,6 @@ static void inv_q(vctx *v, const dra_quantity *q, const char *detail)
     dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), detail);
 }
 
-/* Quantity.Value(): rounded up to an integer. */
-static bool q_value(const dra_quantity *q, int64_t *out)
-{
-    if (dra_quantity_as_int64(q, out))
-        return true;
-    double d = ceil(dra_quantity_as_float(q));
-    if (!(d >= -9.2e18 && d <= 9.2e18))
-        return false;
-    *out = (int64_t)d;
-    return true;
-}
-
 /* validateInt64Range: true when q fits [0, MaxInt64]. */
 static bool v_int64_range(vctx *v, const char *name, const dra_quantity *q)
 {
@@ -185,7 +173,7 @@ static bool v_int64_range(vctx *v, const char *name, const dra_quantity *q)
         V_CHILD(v, name) inv_q(v, q, "must be greater than or equal to 0");
         return false;
     }
-    if (!q_value(q, &tmp)) {
+    if (!dra_quantity_value(q, &tmp)) {
         V_CHILD(v, name)
         inv_q(v, q, "must not be larger than 9223372036854775807");
         return false;
@@ -196,7 +184,7 @@ static bool v_int64_range(vctx *v, const char *name, const dra_quantity *q)
 static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity *min, const dra_quantity *step)
 {
     int64_t val, mn, st;
-    if (!q_value(value, &val) || !q_value(min, &mn) || !q_value(step, &st) || st == 0)
+    if (!dra_quantity_value(value, &val) || !dra_quantity_value(min, &mn) || !dra_quantity_value(step, &st) || st == 0)
         return;
     /* Both fit [0, MaxInt64] (checked before), so the difference cannot overflow. */
     if ((val - mn) % st != 0) {
@@ -307,10 +295,10 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
             /* Duplicates are keyed by the integer value (quantityKeyInt). */
             for (size_t i = 0; i < n; i++) {
                 int64_t vi, vj;
-                if (!ok[i] || !q_value(&q[i], &vi))
+                if (!ok[i] || !dra_quantity_value(&q[i], &vi))
                     continue;
                 for (size_t j = 0; j < i; j++) {
-                    if (ok[j] && q_value(&q[j], &vj) && vi == vj) {
+                    if (ok[j] && dra_quantity_value(&q[j], &vj) && vi == vj) {
                         char key[32];
                         snprintf(key, sizeof key, "%lld", (long long)vi);
                         V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), key, strlen(key));

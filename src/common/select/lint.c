@@ -1,0 +1,343 @@
+/* Lint of the selectors in the input against the devices present.
+ *
+ * Every selector list is evaluated as the allocator evaluates it: class
+ * selectors in order on every device, then a request's selectors in order on
+ * the devices its class accepts; a device stops at its first false or
+ * failing selector.  So a selector is judged only on the devices that reach
+ * it, and `device.driver == "x" && device.attributes["x"].y` does not count
+ * as failing on other drivers' devices. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cel/parser.h"
+#include "select.h"
+
+typedef struct lint_ctx {
+    const dra_sel_devices *devs;
+    cel_env *env;
+    dra_err *problems;
+    /* (domain, name) of every version attribute some device has */
+    char **version_attrs;
+    size_t nversion;
+} lint_ctx;
+
+/* One class's verdicts, reused by the requests that name it. */
+typedef struct class_result {
+    const char *name;
+    bool known;    /* false: a selector did not compile, results unknown */
+    bool *passes;  /* per device */
+} class_result;
+
+static void problem(lint_ctx *c, const dra_obj *o, const char *field, char *msg)
+{
+    dra_err *e = dra_err_new(DRA_EXIT_NEGATIVE, "%s", msg);
+    free(msg);
+    dra_err_field(e, field);
+    c->problems = dra_err_append(c->problems, dra_obj_locate(e, o));
+}
+
+/* ---- version attributes compared with strings ---- */
+
+static void collect_versions(lint_ctx *c)
+{
+    for (size_t i = 0; i < c->devs->n; i++) {
+        const dra_sel_device *d = &c->devs->v[i];
+        const char *key;
+        json_t *val;
+        json_object_foreach(json_object_get(d->device, "attributes"), key, val)
+        {
+            if (!json_object_get(val, "version"))
+                continue;
+            char *qualified = strchr(key, '/') ? dra_xstrdup(key) : dra_xasprintf("%s/%s", d->driver, key);
+            bool seen = false;
+            for (size_t k = 0; k < c->nversion && !seen; k++)
+                seen = !strcmp(c->version_attrs[k], qualified);
+            if (seen) {
+                free(qualified);
+                continue;
+            }
+            c->version_attrs = dra_xrealloc(c->version_attrs, (c->nversion + 1) * sizeof *c->version_attrs);
+            c->version_attrs[c->nversion++] = qualified;
+        }
+    }
+}
+
+/* `name` of `X.name` / `X["name"]`, with its operand. */
+static const char *member_name(const cel_node *n, const cel_node **operand)
+{
+    if (n->kind == CEL_NODE_SELECT && !n->u.select.test_only) {
+        *operand = n->u.select.operand;
+        return n->u.select.field;
+    }
+    if (n->kind == CEL_NODE_CALL && !strcmp(n->u.call.function, CEL_OP_INDEX) && n->u.call.nargs == 2 &&
+        n->u.call.args[1]->kind == CEL_NODE_CONST && n->u.call.args[1]->u.constant.kind == CEL_CONST_STRING) {
+        *operand = n->u.call.args[0];
+        return n->u.call.args[1]->u.constant.v.s.data;
+    }
+    return NULL;
+}
+
+/* "dom/name" when n is device.attributes[dom][name] (any spelling). */
+static char *attribute_ref(const cel_node *n)
+{
+    const cel_node *dom_node, *attrs, *dev;
+    const char *name = member_name(n, &dom_node);
+    const char *dom = name ? member_name(dom_node, &attrs) : NULL;
+    const char *field = dom ? member_name(attrs, &dev) : NULL;
+    if (!field || strcmp(field, "attributes") || dev->kind != CEL_NODE_IDENT || strcmp(dev->u.ident.name, "device"))
+        return NULL;
+    return dra_xasprintf("%s/%s", dom, name);
+}
+
+static bool is_comparison(const char *f)
+{
+    return !strcmp(f, CEL_OP_EQUALS) || !strcmp(f, CEL_OP_NOT_EQUALS) || !strcmp(f, CEL_OP_LESS) ||
+           !strcmp(f, CEL_OP_LESS_EQUALS) || !strcmp(f, CEL_OP_GREATER) || !strcmp(f, CEL_OP_GREATER_EQUALS);
+}
+
+static void find_version_strings(lint_ctx *c, const cel_node *n, const dra_obj *o, const char *field)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CEL_NODE_SELECT: find_version_strings(c, n->u.select.operand, o, field); return;
+    case CEL_NODE_CALL:
+        if (is_comparison(n->u.call.function) && n->u.call.nargs == 2) {
+            for (int side = 0; side < 2; side++) {
+                const cel_node *lit = n->u.call.args[1 - side];
+                if (lit->kind != CEL_NODE_CONST || lit->u.constant.kind != CEL_CONST_STRING)
+                    continue;
+                char *ref = attribute_ref(n->u.call.args[side]);
+                for (size_t k = 0; ref && k < c->nversion; k++)
+                    if (!strcmp(ref, c->version_attrs[k])) {
+                        problem(c, o, field,
+                                dra_xasprintf("compares the version attribute %s with the string \"%s\": a version "
+                                              "never equals a string and cannot be ordered against one; compare "
+                                              "with semver(\"%s\")",
+                                              ref, lit->u.constant.v.s.data, lit->u.constant.v.s.data));
+                        break;
+                    }
+                free(ref);
+            }
+        }
+        find_version_strings(c, n->u.call.target, o, field);
+        for (size_t i = 0; i < n->u.call.nargs; i++)
+            find_version_strings(c, n->u.call.args[i], o, field);
+        return;
+    case CEL_NODE_LIST:
+        for (size_t i = 0; i < n->u.list.nelems; i++)
+            find_version_strings(c, n->u.list.elems[i], o, field);
+        return;
+    case CEL_NODE_MAP:
+        for (size_t i = 0; i < n->u.map.nentries; i++) {
+            find_version_strings(c, n->u.map.entries[i].key, o, field);
+            find_version_strings(c, n->u.map.entries[i].value, o, field);
+        }
+        return;
+    case CEL_NODE_COMPREHENSION:
+        find_version_strings(c, n->u.comp.iter_range, o, field);
+        find_version_strings(c, n->u.comp.accu_init, o, field);
+        find_version_strings(c, n->u.comp.loop_step, o, field);
+        find_version_strings(c, n->u.comp.result, o, field);
+        return;
+    default: return;
+    }
+}
+
+/* ---- one selector list ---- */
+
+typedef struct failure {
+    char *msg;
+    size_t count;
+    const char *example; /* device id */
+} failure;
+
+/* Lint `selectors` (a JSON array) at `path` on the devices marked in
+ * `reach` (updated in place: a device stays marked while it passes).
+ * Returns false when some selector did not compile. */
+static bool lint_list(lint_ctx *c, const dra_obj *o, const char *path, const json_t *selectors, bool *reach)
+{
+    size_t n = json_array_size(selectors);
+    cel_program **progs = dra_xcalloc(n ? n : 1, sizeof *progs);
+    bool compiled = true;
+    for (size_t i = 0; i < n; i++) {
+        char *field = dra_xasprintf("%s[%zu].cel.expression", path, i);
+        const char *expr = json_string_value(json_object_get(json_object_get(json_array_get(selectors, i), "cel"),
+                                                             "expression"));
+        if (!expr) {
+            problem(c, o, field, dra_xstrdup("CEL expression empty (unsupported selector type?)"));
+            compiled = false;
+            free(field);
+            continue;
+        }
+        dra_err *ce = cel_dra_compile(c->env, expr, strlen(expr), &progs[i]);
+        if (ce) {
+            problem(c, o, field, dra_xasprintf("does not compile: %s", ce->msg));
+            dra_err_free(ce);
+            compiled = false;
+        } else {
+            uint64_t lo, hi;
+            cel_program_estimated_cost(progs[i], &lo, &hi);
+            /* pkg/apis/resource/validation validateCELSelector */
+            if (hi > CEL_DRA_MAX_COST)
+                problem(c, o, field,
+                        dra_xasprintf("too complex, exceeds cost limit (estimated cost %llu > %d)",
+                                      (unsigned long long)hi, CEL_DRA_MAX_COST));
+            else if (hi >= DRA_SEL_LINT_COST_WARN)
+                problem(c, o, field,
+                        dra_xasprintf("estimated cost %llu is near the limit of %d", (unsigned long long)hi,
+                                      CEL_DRA_MAX_COST));
+            dra_arena a = DRA_ARENA_INIT;
+            cel_ast *ast = NULL;
+            dra_err *pe = cel_parse(expr, strlen(expr), NULL, &a, &ast);
+            if (!pe)
+                find_version_strings(c, ast->root, o, field);
+            dra_err_free(pe);
+            dra_arena_free(&a);
+        }
+        free(field);
+    }
+    if (!compiled) {
+        for (size_t i = 0; i < n; i++)
+            cel_program_free(progs[i]);
+        free(progs);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t reached = 0, passed = 0;
+        failure *fails = NULL;
+        size_t nfails = 0;
+        for (size_t k = 0; k < c->devs->n; k++) {
+            if (!reach[k])
+                continue;
+            reached++;
+            bool ok = false;
+            dra_err *e = cel_dra_match(progs[i], c->devs->v[k].cel, &ok);
+            if (e) {
+                size_t f = 0;
+                while (f < nfails && strcmp(fails[f].msg, e->msg))
+                    f++;
+                if (f == nfails) {
+                    fails = dra_xrealloc(fails, (nfails + 1) * sizeof *fails);
+                    fails[nfails++] = (failure){dra_xstrdup(e->msg), 0, c->devs->v[k].id};
+                }
+                fails[f].count++;
+                dra_err_free(e);
+            }
+            if (ok)
+                passed++;
+            reach[k] = ok;
+        }
+        char *field = dra_xasprintf("%s[%zu].cel.expression", path, i);
+        for (size_t f = 0; f < nfails; f++) {
+            const char *advice = strstr(fails[f].msg, "no such key:")
+                                     ? "; guard it with has() or use .?key.orValue(...)"
+                                     : "";
+            problem(c, o, field,
+                    dra_xasprintf("CEL runtime error on %zu of %zu devices (e.g. %s): %s%s", fails[f].count, reached,
+                                  fails[f].example, fails[f].msg, advice));
+            free(fails[f].msg);
+        }
+        free(fails);
+        if (reached && !passed)
+            problem(c, o, field,
+                    dra_xasprintf("matches none of the %zu device%s that reach it", reached, reached == 1 ? "" : "s"));
+        free(field);
+        cel_program_free(progs[i]);
+    }
+    free(progs);
+    return true;
+}
+
+static class_result *find_class(class_result *cr, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(cr[i].name, name))
+            return &cr[i];
+    return NULL;
+}
+
+static void lint_request(lint_ctx *c, const dra_obj *o, const char *path, const json_t *exact, class_result *cr,
+                         size_t ncr, const dra_model *m)
+{
+    const char *cls = json_string_value(json_object_get(exact, "deviceClassName"));
+    class_result *k = cls ? find_class(cr, ncr, cls) : NULL;
+    if (!k) {
+        char *field = dra_xasprintf("%s.deviceClassName", path);
+        (void)m;
+        problem(c, o, field, dra_xasprintf("device class %s does not exist", cls ? cls : "\"\""));
+        free(field);
+    }
+    const json_t *sels = json_object_get(exact, "selectors");
+    bool *reach = dra_xcalloc(c->devs->n ? c->devs->n : 1, sizeof *reach);
+    /* Without the class's verdicts nothing can be said about reach: only
+     * compile the request's selectors. */
+    for (size_t i = 0; k && k->known && i < c->devs->n; i++)
+        reach[i] = k->passes[i];
+    char *spath = dra_xasprintf("%s.selectors", path);
+    lint_list(c, o, spath, sels, reach);
+    free(spath);
+    free(reach);
+}
+
+static void lint_claim_spec(lint_ctx *c, const dra_obj *o, const char *prefix, const json_t *spec, class_result *cr,
+                            size_t ncr, const dra_model *m)
+{
+    size_t j;
+    const json_t *req;
+    json_array_foreach(json_object_get(json_object_get(spec, "devices"), "requests"), j, req)
+    {
+        const json_t *exact = json_object_get(req, "exactly");
+        if (exact) {
+            char *path = dra_xasprintf("%s.devices.requests[%zu].exactly", prefix, j);
+            lint_request(c, o, path, exact, cr, ncr, m);
+            free(path);
+        }
+        size_t k;
+        const json_t *sub;
+        json_array_foreach(json_object_get(req, "firstAvailable"), k, sub)
+        {
+            char *path = dra_xasprintf("%s.devices.requests[%zu].firstAvailable[%zu]", prefix, j, k);
+            lint_request(c, o, path, sub, cr, ncr, m);
+            free(path);
+        }
+    }
+}
+
+dra_err *dra_sel_lint(const dra_model *m, const dra_sel_devices *devs, const dra_features *f)
+{
+    lint_ctx c = {.devs = devs};
+    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+    c.env = cel_dra_env_new(&o);
+    collect_versions(&c);
+
+    const dra_model_list *classes = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);
+    class_result *cr = dra_xcalloc(classes->n ? classes->n : 1, sizeof *cr);
+    for (size_t i = 0; i < classes->n; i++) {
+        const dra_obj *obj = classes->v[i];
+        cr[i].name = json_string_value(json_object_get(json_object_get(obj->json, "metadata"), "name"));
+        if (!cr[i].name)
+            cr[i].name = "";
+        cr[i].passes = dra_xcalloc(devs->n ? devs->n : 1, sizeof *cr[i].passes);
+        for (size_t k = 0; k < devs->n; k++)
+            cr[i].passes[k] = true;
+        cr[i].known = lint_list(&c, obj, "spec.selectors",
+                                json_object_get(json_object_get(obj->json, "spec"), "selectors"), cr[i].passes);
+    }
+    const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+    for (size_t i = 0; i < claims->n; i++)
+        lint_claim_spec(&c, claims->v[i], "spec", json_object_get(claims->v[i]->json, "spec"), cr, classes->n, m);
+    const dra_model_list *templates = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM_TEMPLATE);
+    for (size_t i = 0; i < templates->n; i++)
+        lint_claim_spec(&c, templates->v[i], "spec.spec",
+                        json_object_get(json_object_get(templates->v[i]->json, "spec"), "spec"), cr, classes->n, m);
+
+    for (size_t i = 0; i < classes->n; i++)
+        free(cr[i].passes);
+    free(cr);
+    for (size_t i = 0; i < c.nversion; i++)
+        free(c.version_attrs[i]);
+    free(c.version_attrs);
+    cel_env_free(c.env);
+    return c.problems;
+}
