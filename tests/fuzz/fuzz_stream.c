@@ -1,6 +1,7 @@
 /* Fuzz the object-stream reader and the YAML writer on whatever it accepts. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "io/stream.h"
 

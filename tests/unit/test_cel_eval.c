@@ -12,7 +12,7 @@
 static char *run(const char *expr, bool unchecked)
 {
     static char out[4096];
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | CEL_LIB_MATH | CEL_LIB_K8S_INCLUDES);
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | CEL_LIB_MATH | CEL_LIB_K8S_INCLUDES | CEL_LIB_ENCODERS);
     dra_arena *a = cel_env_arena(env);
     cel_env_declare(env, "x", &cel_t_int);
     cel_env_declare(env, "s", &cel_t_string);
@@ -436,6 +436,119 @@ UNIT_TEST(math_ext)
 {
     EV("math.greatest(1, 2)", "2");
     EV("math.least([3, 1, 2])", "1");
+    EV("math.greatest(5.4, 10, 3u, -5.0, 9223372036854775807)", "9223372036854775807");
+    EV("math.least(5.4, 10, 3u, 1u, 18446744073709551615u)", "1u");
+    EV("math.greatest(1, 1.0)", "1");
+    EV("math.greatest()", "COMPILE: math.greatest() requires at least one argument");
+    CHECK(strstr(run("math.least('a', 1)", false), "math.least() simple literal arguments must be numeric") != NULL);
+    EV("math.least([])", "COMPILE: math.least() invalid single argument value");
+    EV("math.greatest(dyn([]))", "ERROR: math.@max(list) argument must not be empty");
+    EV("math.ceil(-1.2)", "-1.0");
+    EV("math.floor(-1.2)", "-2.0");
+    EV("math.round(-1.5)", "-2.0");
+    EV("math.round(2.5)", "3.0");
+    EV("math.trunc(-1.7)", "-1.0");
+    EV("math.isNaN(0.0/0.0) && math.isInf(1.0/0.0) && !math.isFinite(1.0/0.0)", "true");
+    EV("math.abs(-11)", "11");
+    EV("math.abs(-9223372036854775808)", "ERROR: integer overflow");
+    EV("math.abs(-1.5)", "1.5");
+    EV("math.sign(-32.0)", "-1.0");
+    EV("math.sign(0u)", "0u");
+    EV("math.sign(dyn(true))", "ERROR: no such overload");
+    EV("math.bitAnd(1, 3)", "1");
+    EV("math.bitOr(4, -2)", "-2");
+    EV("math.bitXor(1u, 3u)", "2u");
+    EV("math.bitNot(0)", "-1");
+    EV("math.bitNot(0u)", "18446744073709551615u");
+    EV("math.bitShiftLeft(1, 200)", "0");
+    EV("math.bitShiftRight(-1024, 3)", "2305843009213693824");
+    EV("math.bitShiftRight(1u, -1)", "ERROR: math.bitShiftRight() negative offset: -1");
+    EV("math.sqrt(16)", "4.0");
+    /* not in the Kubernetes environment: neither the macro nor the functions */
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    cel_program *p = NULL;
+    dra_err *e = cel_compile(env, "math.greatest(1, 2) == 2", 24, NULL, &p);
+    CHECK(e != NULL);
+    dra_err_free(e);
+    cel_program_free(p);
+    cel_env_free(env);
+}
+
+UNIT_TEST(encoders_ext)
+{
+    EV("base64.encode(b'hello')", "\"aGVsbG8=\"");
+    EV("base64.encode(b'')", "\"\"");
+    EV("base64.encode(b'ab')", "\"YWI=\"");
+    EV("base64.decode('aGVsbG8=')", "b\"hello\"");
+    EV("base64.decode('aGVsbG8')", "b\"hello\"");
+    EV("base64.decode('YWI=')", "b\"ab\"");
+    EV("base64.decode('YW\\nI=')", "b\"ab\"");
+    EV("base64.decode(base64.encode(b'Hello World!'))", "b\"Hello World!\"");
+    EV("base64.decode('a')", "ERROR: illegal base64 data at input byte 0");
+    EV("base64.decode('aGVsbG8*')", "ERROR: illegal base64 data at input byte 7");
+    EV("base64.decode('YQ=')", "ERROR: illegal base64 data at input byte 2");
+}
+
+UNIT_TEST(conformance_gaps_closed)
+{
+    /* int/double ordering near 2^63 is computed as cel-go does (lossy) */
+    EV("dyn(9223372036854775807) < 9223372036854775808.0", "false");
+    EV("dyn(9223372036854775807) >= 9223372036854775808.0", "true");
+    EV("dyn(9223372036854775808.0) <= 9223372036854775807", "true");
+    EV("dyn(18446744073709551615u) < 18446744073709551616.0", "false");
+    EV("dyn(-1) < -9223372036854775809.0", "false");
+    EV("1 < 1.5 && 2u > 1.5 && -1 < 0u", "true");
+    /* dyn is not a value; optional_type and qualified type names are */
+    CHECK(strstr(run("dyn", false), "undeclared reference to 'dyn'") != NULL);
+    CHECK(strstr(run("dyn", true), "ERROR: no such attribute") != NULL);
+    EV("type(optional.none()) == optional_type", "true");
+    EV("google.protobuf.Timestamp == type(timestamp('2009-02-13T23:31:30Z'))", "true");
+    EVU("google.protobuf.Duration == type(duration('1s'))", "true");
+    /* list indices: uint and integral double behind dyn */
+    EV("[7, 8, 9][dyn(0u)]", "7");
+    EV("[7, 8, 9][dyn(2.0)]", "9");
+    EV("[7, 8, 9][dyn(1.5)]", "ERROR: unsupported index value 1.5 in list");
+    EV("[7, 8, 9][3]", "ERROR: index '3' out of range in list size '3'");
+    /* indexing an optional value */
+    EV("optional.of({'c': {'index': 'goodbye'}}).c['index'].orValue('none')", "\"goodbye\"");
+    EV("optional.of({'c': {}}).c['index'].orValue('none')", "\"none\"");
+    EV("optional.of([1, 2])[1]", "optional.of(2)");
+    EV("optional.of([1, 2])[5]", "optional.none()");
+    EV("optional.none()[0]", "optional.none()");
+}
+
+UNIT_TEST(containers_resolution)
+{
+    for (int unchecked = 0; unchecked < 2; unchecked++) {
+        cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+        cel_env_declare(env, "x.y", &cel_t_bool);
+        cel_env_declare(env, "y", &cel_t_string);
+        cel_env_declare(env, "a.b.c", &cel_t_int);
+        cel_env_set_container(env, "x");
+        cel_activation act = CEL_ACTIVATION_INIT;
+        cel_activation_bind(&act, "x.y", cel_bool(true));
+        cel_activation_bind(&act, "y", cel_string("no", 2));
+        cel_activation_bind(&act, "a.b.c", cel_int(3));
+        const char *exprs[] = {"y", ".y", "a.b.c", "[1].all(y, y == 1)"};
+        const char *want[] = {"true", "\"no\"", "3", "true"};
+        for (size_t i = 0; i < 4; i++) {
+            cel_program *p = NULL;
+            cel_compile_options co = {.skip_check = unchecked};
+            dra_err *e = cel_compile(env, exprs[i], strlen(exprs[i]), &co, &p);
+            CHECK(e == NULL);
+            if (e) {
+                fprintf(stderr, "%s: %s\n", exprs[i], e->msg);
+                dra_err_free(e);
+                continue;
+            }
+            cel_value v = cel_eval(p, &act, NULL);
+            char *t = cel_value_to_string(&v);
+            CHECK_STR(t, want[i]);
+            free(t);
+            cel_program_free(p);
+        }
+        cel_env_free(env);
+    }
 }
 
 UNIT_TEST(cost_limit)

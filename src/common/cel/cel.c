@@ -20,6 +20,7 @@ struct cel_env {
 
 struct cel_program {
     const cel_env *env;
+    bool checked;
     dra_arena arena;
     cel_ast *ast;
     const cel_type *result;
@@ -97,6 +98,8 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
         lim.macros &= ~(unsigned)CEL_MACROS_OPTIONAL;
         lim.disable_optional_syntax = true;
     }
+    if (!(env->libs & CEL_LIB_MATH))
+        lim.macros &= ~(unsigned)CEL_MACROS_MATH;
     if (env->opts & CEL_OPT_NO_OPTIONAL_SYNTAX)
         lim.disable_optional_syntax = true;
     dra_err *err = cel_parse(src, len, &lim, &p->arena, &p->ast);
@@ -107,7 +110,9 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
             .registry = env->reg,
             .cross_type_numeric = true,
             .homogeneous_literals = (env->opts & CEL_OPT_HOMOGENEOUS_LITERALS) != 0,
+            .container = env->container,
         };
+        p->checked = true;
         err = cel_check(p->ast, &ce, &p->arena, &p->result);
         if (!err) {
             cel_cost_options co = {0};
@@ -167,7 +172,8 @@ cel_value cel_eval(cel_program *p, const cel_activation *act, const cel_eval_opt
         .scratch = &p->scratch,
         .regexes = p->regexes,
         .cost_limit = opts ? opts->cost_limit : 0,
-        .flags = 0,
+        .flags = p->checked ? CEL_EVAL_CHECKED : 0,
+        .container = p->checked ? NULL : p->env->container,
     };
     uint64_t cost = 0;
     cel_value v = cel_eval_run(p->ast->root, &prm, &cost);

@@ -317,16 +317,49 @@ static const cel_type *lookup_var(checker *c, const char *name)
     return NULL;
 }
 
-/* A variable or a type identifier ("int" -> type(int)). */
-static const cel_type *lookup_ident(checker *c, const char *name)
+/* The container prefix shorter than `len` bytes of c->env->container
+ * ("a.b.c" -> "a.b" -> "a" -> ""), as cel-go containers.ResolveCandidateNames. */
+static size_t shorter_prefix(const char *container, size_t len)
 {
-    const cel_type *t = lookup_var(c, name);
-    if (t)
-        return t;
-    const cel_type *tn = cel_type_by_name(name[0] == '.' ? name + 1 : name);
-    if (tn)
-        return cel_type_type(c->arena, tn);
-    return NULL;
+    while (len > 0 && container[len - 1] != '.')
+        len--;
+    return len ? len - 1 : 0;
+}
+
+/* A variable or a type identifier ("int" -> type(int)), resolved against
+ * the container: for "y" in container "x" the candidates are "x.y", then
+ * "y"; a leading dot means the root only.  *resolved receives the matching
+ * candidate (arena text) so the caller can rewrite the reference. */
+static const cel_type *lookup_ident(checker *c, const char *name, const char **resolved)
+{
+    const char *container = c->env->container ? c->env->container : "";
+    bool optional_lib = (cel_registry_libs(c->env->registry) & CEL_LIB_OPTIONAL) != 0;
+    size_t clen = name[0] == '.' ? 0 : strlen(container);
+    const char *bare = name[0] == '.' ? name + 1 : name;
+    for (;;) {
+        const char *cand = name;
+        char *tmp = NULL;
+        if (clen) {
+            tmp = dra_xasprintf("%.*s.%s", (int)clen, container, bare);
+            cand = tmp;
+        }
+        const cel_type *t = lookup_var(c, cand);
+        const cel_type *tn = t ? NULL : cel_type_ident(cand[0] == '.' ? cand + 1 : cand, optional_lib);
+        if (t || tn) {
+            *resolved = cand == name ? name : dra_arena_strdup(c->arena, cand);
+            free(tmp);
+            return t ? t : cel_type_type(c->arena, tn);
+        }
+        free(tmp);
+        if (!clen)
+            return NULL;
+        clen = shorter_prefix(container, clen);
+    }
+}
+
+static const char *container_name(const checker *c)
+{
+    return c->env->container ? c->env->container : "";
 }
 
 /* ---- checking ---- */
@@ -409,11 +442,12 @@ static void check_select(checker *c, cel_node *e)
 {
     char *q = qualified_name(e);
     if (q) {
-        const cel_type *t = lookup_var(c, q);
-        if (t) { /* a declared variable with a dotted name */
+        const char *resolved = NULL;
+        const cel_type *t = lookup_ident(c, q, &resolved);
+        if (t) { /* a declared variable with a dotted name, or a type (google.protobuf.Duration) */
             set_type(e, t);
             e->kind = CEL_NODE_IDENT;
-            e->u.ident.name = dra_arena_strdup(c->arena, q);
+            e->u.ident.name = resolved == q ? dra_arena_strdup(c->arena, q) : resolved;
             free(q);
             return;
         }
@@ -587,7 +621,7 @@ static void check_call(checker *c, cel_node *e)
                 check_map_insert(c, e);
                 return;
             }
-            report(c, e, "undeclared reference to '%s' (in container '')", fn);
+            report(c, e, "undeclared reference to '%s' (in container '%s')", fn, container_name(c));
             set_type(e, &cel_t_error);
             return;
         }
@@ -612,7 +646,7 @@ static void check_call(checker *c, cel_node *e)
     check(c, e->u.call.target);
     ovs = cel_registry_lookup(reg, fn, &novs);
     if (!novs) {
-        report(c, e, "undeclared reference to '%s' (in container '')", fn);
+        report(c, e, "undeclared reference to '%s' (in container '%s')", fn, container_name(c));
         set_type(e, &cel_t_error);
         return;
     }
@@ -741,10 +775,13 @@ static void check(checker *c, cel_node *e)
         set_type(e, const_type(&e->u.constant));
         break;
     case CEL_NODE_IDENT: {
-        const cel_type *t = lookup_ident(c, e->u.ident.name);
+        const char *resolved = NULL;
+        const cel_type *t = lookup_ident(c, e->u.ident.name, &resolved);
         if (!t) {
-            report(c, e, "undeclared reference to '%s' (in container '')", e->u.ident.name);
+            report(c, e, "undeclared reference to '%s' (in container '%s')", e->u.ident.name, container_name(c));
             t = &cel_t_error;
+        } else {
+            e->u.ident.name = resolved; /* the evaluator looks up the resolved name */
         }
         set_type(e, t);
         break;
@@ -762,7 +799,7 @@ static void check(checker *c, cel_node *e)
         check_map(c, e);
         break;
     case CEL_NODE_STRUCT:
-        report(c, e, "undeclared reference to '%s' (in container '')", e->u.map.message_name);
+        report(c, e, "undeclared reference to '%s' (in container '%s')", e->u.map.message_name, container_name(c));
         set_type(e, &cel_t_error);
         break;
     case CEL_NODE_COMPREHENSION:

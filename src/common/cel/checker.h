@@ -42,6 +42,7 @@ typedef struct cel_check_env {
     const cel_registry *registry;  /* functions; required */
     bool cross_type_numeric;       /* int/uint/double ordering across types (Kubernetes enables it) */
     bool homogeneous_literals;     /* reject mixed-type list/map literals (Kubernetes enables it) */
+    const char *container;         /* names resolve relative to it ("x": `y` means "x.y", then "y"); may be NULL */
 } cel_check_env;
 
 /* Type-check ast in place.  *result (may be NULL) receives the root type. */

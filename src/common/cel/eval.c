@@ -2,6 +2,8 @@
  * interpreter/runtimecost.go). */
 #include "eval.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 bool cel_activation_bind(cel_activation *act, const char *name, cel_value v)
@@ -181,26 +183,64 @@ static const cel_value *find_local(ev *e, const char *name)
     return NULL;
 }
 
-static const cel_type t_optional_type = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_dyn}, .nparams = 1};
+/* The container prefix shorter than `len` bytes ("a.b.c" -> "a.b" -> "a" -> ""). */
+static size_t shorter_prefix(const char *container, size_t len)
+{
+    while (len > 0 && container[len - 1] != '.')
+        len--;
+    return len ? len - 1 : 0;
+}
+
+/* A (possibly dotted) name as a variable of the activation or a type
+ * identifier, tried relative to the container first (unchecked programs;
+ * the checker has already rewritten checked references to the resolved
+ * name).  NULL-kind result (kind 0) when nothing matches. */
+static cel_value resolve_name(ev *e, const char *name)
+{
+    const char *container = e->prm->container ? e->prm->container : "";
+    size_t clen = name[0] == '.' ? 0 : strlen(container);
+    if (name[0] == '.')
+        name++;
+    bool optional_lib = (cel_registry_libs(e->prm->registry) & CEL_LIB_OPTIONAL) != 0;
+    char buf[512];
+    for (;;) {
+        const char *cand = name;
+        if (clen) {
+            int w = snprintf(buf, sizeof buf, "%.*s.%s", (int)clen, container, name);
+            cand = w > 0 && (size_t)w < sizeof buf ? buf : name;
+        }
+        const cel_value *v = cel_activation_find(e->prm->activation, cand);
+        if (v)
+            return *v;
+        const cel_type *t = cel_type_ident(cand, optional_lib);
+        if (t)
+            return cel_typeval(t);
+        if (!clen)
+            break;
+        clen = shorter_prefix(container, clen);
+    }
+    cel_value none = {0};
+    return none;
+}
 
 static cel_value eval_ident(ev *e, const cel_node *n)
 {
     const char *name = n->u.ident.name;
-    if (name[0] == '.')
-        name++;
     if (!charge(e, 1))
         return cancelled_value;
-    const cel_value *v = find_local(e, name);
-    if (!v)
-        v = cel_activation_find(e->prm->activation, name);
+    const cel_value *v = name[0] == '.' ? NULL : find_local(e, name);
     if (v)
         return *v;
-    const cel_type *t = cel_type_by_name(name);
-    if (t)
-        return cel_typeval(t);
-    if (strcmp(name, "optional_type") == 0)
-        return cel_typeval(&t_optional_type);
-    return cel_errorf_s(e->cx.scratch, "no such attribute(s): %s", name);
+    if (!e->prm->container) { /* the usual case: a plain lookup */
+        const char *bare = name[0] == '.' ? name + 1 : name;
+        v = cel_activation_find(e->prm->activation, bare);
+        if (v)
+            return *v;
+    }
+    cel_value r = resolve_name(e, name);
+    if (r.kind)
+        return r;
+    return cel_errorf_s(e->cx.scratch, "no such attribute(s): %s", name[0] == '.' ? name + 1 : name);
 }
 
 /* Field selection / presence on a value (maps; optionals chain). */
@@ -238,23 +278,25 @@ static cel_value select_field(ev *e, cel_value obj, const char *field, bool test
 static cel_value eval_select(ev *e, const cel_node *n)
 {
     const cel_node *op = n->u.select.operand;
-    /* Qualified variable names (a.b) declared as one variable. */
+    /* Qualified variable names (a.b) declared as one variable, and qualified
+     * type identifiers (google.protobuf.Duration), unless the chain starts
+     * at a comprehension variable.  The checker has turned these into
+     * identifiers already in checked programs. */
     char q[256];
-    if (!n->u.select.test_only && qualified_name(n, q, sizeof q) && strchr(q, '.')) {
-        const cel_value *v = cel_activation_find(e->prm->activation, q);
-        if (v) {
-            if (!charge(e, 1))
-                return cancelled_value;
-            return *v;
-        }
-        const cel_type *t = cel_type_by_name(q);
-        if (t) {
-            char root[256];
-            size_t rl = strcspn(q, ".");
-            memcpy(root, q, rl);
-            root[rl] = 0;
-            if (!find_local(e, root) && !cel_activation_find(e->prm->activation, root))
-                return cel_typeval(t);
+    if (!(e->prm->flags & CEL_EVAL_CHECKED) && !n->u.select.test_only && qualified_name(n, q, sizeof q) &&
+        strchr(q, '.')) {
+        char root[256];
+        const char *bare = q[0] == '.' ? q + 1 : q;
+        size_t rl = strcspn(bare, ".");
+        memcpy(root, bare, rl);
+        root[rl] = 0;
+        if (q[0] == '.' || !find_local(e, root)) {
+            cel_value r = resolve_name(e, q);
+            if (r.kind) {
+                if (r.kind != CEL_TYPE && !charge(e, 1))
+                    return cancelled_value;
+                return r;
+            }
         }
     }
     EVAL_OR_RETURN(obj, op);
@@ -331,20 +373,71 @@ static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
     return cel_no_such_overload();
 }
 
+/* obj[key] for lists and maps, as cel-go's attribute qualifiers do it: list
+ * indices may be int, uint or an integral double (also behind dyn).  Sets
+ * *missing when the key or index is absent (for optional chains). */
+static cel_value index_value(ev *e, cel_value obj, cel_value key, bool *missing)
+{
+    *missing = false;
+    if (obj.kind == CEL_MAP) {
+        const cel_value *v = cel_map_find(obj.v.map, &key);
+        if (v)
+            return *v;
+        if (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY)
+            return cel_mapval(&cel_empty_map);
+        if (key.kind != CEL_STRING && key.kind != CEL_INT && key.kind != CEL_UINT && key.kind != CEL_BOOL &&
+            key.kind != CEL_DOUBLE)
+            return cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(&key));
+        *missing = true;
+        return cel_no_such_key(e->cx.scratch, &key);
+    }
+    /* obj is a list */
+    const cel_list *l = obj.v.list;
+    int64_t i;
+    switch (key.kind) {
+    case CEL_INT: i = key.v.i; break;
+    case CEL_UINT: i = key.v.u > INT64_MAX ? INT64_MAX : (int64_t)key.v.u; break;
+    case CEL_DOUBLE: {
+        double d = key.v.d;
+        if (!(d >= -9.2e18 && d <= 9.2e18) || d != (double)(int64_t)d)
+            return cel_errorf_s(e->cx.scratch, "unsupported index value %g in list", d);
+        i = (int64_t)d;
+        break;
+    }
+    default:
+        return cel_errorf_s(e->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(&key));
+    }
+    if (i < 0 || (uint64_t)i >= l->n) {
+        *missing = true;
+        return cel_errorf_s(e->cx.scratch, "index '%" PRId64 "' out of range in list size '%zu'", i, l->n);
+    }
+    return l->items[i];
+}
+
 static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value key)
 {
+    bool missing;
     if (obj.kind == CEL_OPTIONAL) {
-        /* a.?b[k]: indexing inside an optional chain stays optional */
+        /* opt[k] on an optional value: optional.of(v[k]), none when v has no
+         * such key or index (cel-go optional_map_index_value / list_index) */
+        if (!charge(e, 1))
+            return cancelled_value;
         if (!obj.v.opt)
             return obj;
         cel_value inner = *obj.v.opt;
-        cel_value args[2] = {inner, key};
-        cel_value r = call_overloads(e, n, args, 2);
-        if (e->cancelled)
-            return r;
-        if (r.kind == CEL_ERROR)
+        if (inner.kind != CEL_LIST && inner.kind != CEL_MAP)
+            return cel_no_such_overload();
+        cel_value r = index_value(e, inner, key, &missing);
+        if (missing)
             return cel_optional_none();
+        if (r.kind == CEL_ERROR)
+            return r;
         return cel_optional_of_s(e->cx.scratch, r);
+    }
+    if (obj.kind == CEL_LIST || obj.kind == CEL_MAP) {
+        if (!charge(e, 1))
+            return cancelled_value;
+        return index_value(e, obj, key, &missing);
     }
     cel_value args[2] = {obj, key};
     return call_overloads(e, n, args, 2);

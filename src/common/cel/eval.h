@@ -39,6 +39,7 @@ const cel_value *cel_activation_find(const cel_activation *act, const char *name
 /* Evaluation flags. */
 enum {
     CEL_EVAL_PRESENCE_COSTS = 1u << 0, /* has() costs 1 (cel-go default); Kubernetes: free */
+    CEL_EVAL_CHECKED = 1u << 1,        /* the AST was type-checked: qualified names are already resolved */
 };
 
 /* Resolve overload candidates and qualified function names in place.
@@ -54,6 +55,7 @@ typedef struct cel_eval_params {
     cel_regex_cache *regexes;         /* may be NULL: patterns compiled per call */
     uint64_t cost_limit;              /* 0 = none */
     unsigned flags;                   /* CEL_EVAL_* */
+    const char *container;            /* unchecked programs: names resolve relative to it; may be NULL */
 } cel_eval_params;
 
 /* Evaluate; *cost (optional) receives the actual cost. */

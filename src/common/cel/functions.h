@@ -72,6 +72,7 @@ enum {
     CEL_LIB_K8S_FORMAT = 1u << 13,
     CEL_LIB_STRINGS_V3 = 1u << 14, /* ext.Strings v3+: reverse (not in Kubernetes) */
     CEL_LIB_K8S_INCLUDES = 1u << 15, /* k8s Lists v1 `includes` (1.37+) */
+    CEL_LIB_ENCODERS   = 1u << 16, /* ext.Encoders: base64.encode/decode (not in Kubernetes) */
 };
 /* Everything the Kubernetes base environment (StoredExpressions) enables. */
 #define CEL_LIBS_KUBERNETES (CEL_LIB_STD | CEL_LIB_STRINGS | CEL_LIB_LISTS | CEL_LIB_SETS | \
@@ -138,6 +139,7 @@ extern const cel_overload cel_lib_strings[];   extern const size_t cel_lib_strin
 extern const cel_overload cel_lib_lists[];     extern const size_t cel_lib_lists_n;
 extern const cel_overload cel_lib_sets[];      extern const size_t cel_lib_sets_n;
 extern const cel_overload cel_lib_math[];      extern const size_t cel_lib_math_n;
+extern const cel_overload cel_lib_encoders[];  extern const size_t cel_lib_encoders_n;
 extern const cel_overload cel_lib_regex[];     extern const size_t cel_lib_regex_n;
 extern const cel_overload cel_lib_optional[];  extern const size_t cel_lib_optional_n;
 extern const cel_overload cel_lib_k8s[];       extern const size_t cel_lib_k8s_n;

@@ -184,6 +184,49 @@ static cel_node *make_opt_map(cel_parser *p, size_t off, bool flat, cel_node *ta
                        cel_p_call(p, off, "optional.none", NULL, NULL, 0));
 }
 
+/* ext.Math's argument screening (cel-go ext/math.go isNumericArgType): a
+ * literal must be a number; list, map and message literals never are. */
+static bool numeric_arg(const cel_node *a)
+{
+    switch (a->kind) {
+    case CEL_NODE_CONST:
+        return a->u.constant.kind == CEL_CONST_INT || a->u.constant.kind == CEL_CONST_UINT ||
+               a->u.constant.kind == CEL_CONST_DOUBLE;
+    case CEL_NODE_LIST:
+    case CEL_NODE_MAP:
+    case CEL_NODE_STRUCT:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* math.greatest(...) / math.least(...) -> math.@max / math.@min over one
+ * number, a pair, or a list literal of three or more (cel-go ext/math.go). */
+static cel_node *make_min_max(cel_parser *p, size_t off, bool greatest, cel_node *target,
+                              cel_node **args, size_t n)
+{
+    const char *shown = greatest ? "math.greatest()" : "math.least()";
+    const char *fn = greatest ? "math.@max" : "math.@min";
+    if (n == 0)
+        return cel_p_error(p, target->offset, "%s requires at least one argument", shown);
+    if (n == 1) {
+        bool list_ok = args[0]->kind == CEL_NODE_LIST && args[0]->u.list.nelems > 0;
+        for (size_t i = 0; list_ok && i < args[0]->u.list.nelems; i++)
+            list_ok = numeric_arg(args[0]->u.list.elems[i]);
+        if (!list_ok && !numeric_arg(args[0]))
+            return cel_p_error(p, args[0]->offset, "%s invalid single argument value", shown);
+        return cel_p_call(p, off, fn, NULL, args, 1);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!numeric_arg(args[i]))
+            return cel_p_error(p, args[i]->offset, "%s simple literal arguments must be numeric", shown);
+    if (n == 2)
+        return cel_p_call(p, off, fn, NULL, args, 2);
+    cel_node *list = cel_p_list(p, off, args, n);
+    return cel_p_call(p, off, fn, NULL, &list, 1);
+}
+
 cel_node *cel_expand_macro(cel_parser *p, size_t off, const char *fn, cel_node *target,
                            cel_node **args, size_t n)
 {
@@ -193,6 +236,11 @@ cel_node *cel_expand_macro(cel_parser *p, size_t off, const char *fn, cel_node *
         if (std && n == 1 && !strcmp(fn, "has"))
             return make_has(p, off, args);
         return NULL;
+    }
+    if ((m & CEL_MACROS_MATH) && (!strcmp(fn, "greatest") || !strcmp(fn, "least"))) {
+        const char *ns = ident_name(target);
+        if (ns && !strcmp(ns, "math"))
+            return make_min_max(p, off, fn[0] == 'g', target, args, n);
     }
     if (n == 2 && std) {
         if (!strcmp(fn, "all"))

@@ -349,6 +349,10 @@ static const char *const yaml_special_float[] = {".inf", ".Inf", ".INF", "+.inf"
 static json_t *resolve_plain(const char *s, bool *special)
 {
     *special = false;
+    char c = s[0];
+    /* only these first characters can start a null, a boolean or a number */
+    if (c && !strchr("~nNyYtTfFoO.+-0123456789", c))
+        return json_string(s);
     if (is_one_of(s, yaml_null))
         return json_null();
     if (is_one_of(s, yaml_true))
@@ -359,7 +363,6 @@ static json_t *resolve_plain(const char *s, bool *special)
         *special = true;
         return NULL;
     }
-    char c = s[0];
     if (!(isdigit((unsigned char)c) || c == '-' || c == '+' || c == '.'))
         return json_string(s);
     /* numbers: underscores are ignored, as go-yaml v2 does */
