@@ -43,6 +43,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BINS     := $(TOOLS:%=$(BUILD)/bin/%)
 
 .PHONY: all check unit bats bench demo fuzz install clean deps tools
+.SECONDARY:
 all: $(BINS)
 tools: $(BINS)
 

@@ -7,11 +7,11 @@ _dra_alloc() {
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            allocate) cmd="${COMP_WORDS[i]}"; break;;
+            allocate|schedule) cmd="${COMP_WORDS[i]}"; break;;
         esac
     done
     if [[ -z "$cmd" && "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "allocate" -- "$cur"))
+        COMPREPLY=($(compgen -W "allocate schedule" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -25,6 +25,19 @@ _dra_alloc() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W " --node --feature-gates --explain --output --timeout --no-validate --no-prune --now --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi;;
+    schedule)
+        case "$prev" in
+        --feature-gates) return;;
+        --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --timeout) return;;
+        --name-suffix) COMPREPLY=($(compgen -W "hash none" -- "$cur")); return;;
+        --now) return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --feature-gates --explain --output --timeout --name-suffix --no-validate --no-prune --now --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

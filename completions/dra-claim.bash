@@ -22,7 +22,7 @@ _dra_claim() {
         --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --verbose --help --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -30,18 +30,20 @@ _dra_claim() {
         case "$prev" in
         --pod) return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --output --patch --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --verbose --help --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     release)
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --delete-orphans --no-pods-ok --feature-gates --verbose --help --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -51,16 +53,17 @@ _dra_claim() {
         --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --now --feature-gates --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --now --feature-gates --verbose --help --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     status)
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
+        --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --feature-gates --verbose --help --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -6,6 +6,7 @@ complete -c dra-evict -l rule-status -d 'print DeviceTaintRule status (EvictionI
 complete -c dra-evict -l patch -d 'with --apply-at or --rule-status: print the API operations'
 complete -c dra-evict -l output -s o -x -a 'table yaml json jsonl' -d 'output format: table yaml json jsonl'
 complete -c dra-evict -l feature-gates -x -d 'enable or disable Kubernetes feature gates'
+complete -c dra-evict -l verbose -s v -d 'say on stderr how many objects of other kinds were skipped'
 complete -c dra-evict -l help -s h -d 'show this help and exit'
 complete -c dra-evict -l version -d 'show the version and exit'
 complete -c dra-evict -l help -s h -d 'show this help and exit'

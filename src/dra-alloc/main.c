@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "alloc/alloc.h"
+#include "alloc/schedule.h"
 #include "base/buf.h"
 #include "base/cli.h"
 #include "base/tool.h"
@@ -20,6 +21,7 @@ enum {
     OPT_TIMEOUT = DRA_OPT_TOOL_BASE,
     OPT_NO_VALIDATE,
     OPT_NO_PRUNE,
+    OPT_NAME_SUFFIX,
 };
 
 #define FORMATS "yaml json jsonl"
@@ -38,6 +40,22 @@ static const dra_opt alloc_opts[] = {
     DRA_OPT_END,
 };
 
+static const dra_opt schedule_opts[] = {
+    DRA_OPT_FEATURE_GATES_ENTRY,
+    DRA_OPT_EXPLAIN_ENTRY,
+    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up on one node after this long (default 10, 0 = never)",
+     NULL},
+    {OPT_NAME_SUFFIX, "name-suffix", 0, DRA_ARG_REQUIRED, "MODE",
+     "names of claims made here: hash (default) or none", "hash none"},
+    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)",
+     NULL},
+    {OPT_NO_PRUNE, "no-prune", 0, DRA_ARG_NONE, NULL, "search exhaustively like upstream (no bounded-search cuts)",
+     NULL},
+    DRA_OPT_NOW_ENTRY,
+    DRA_OPT_END,
+};
+
 static const dra_cmd cmds[] = {
     {"allocate", "--node NAME [OPTIONS] [FILES]",
      "allocate every pending ResourceClaim of the input together on one node",
@@ -47,6 +65,14 @@ static const dra_cmd cmds[] = {
      "Output: the pending claims, in input order, with status.allocation filled.\n"
      "Exit: 0 allocated, 1 cannot allocate on this node, 2 input or fatal allocation error.",
      alloc_opts, NULL},
+    {"schedule", "[OPTIONS] [FILES]", "place every pending pod on a node as the scheduler's DRA plugin does",
+     "Input: a cluster dump (Pods, Nodes, DeviceClasses, ResourceSlices, DeviceTaintRules,\n"
+     "ResourceClaims, ResourceClaimTemplates).  Pods without spec.nodeName are placed in input\n"
+     "order; claims are made from templates first; later pods see earlier allocations.\n"
+     "Node choice: highest DRA score (firstAvailable preference), then the smallest node name.\n"
+     "Output: changed claims (input order, then created), then changed pods (input order).\n"
+     "Exit: 0 all placed, 1 some pod fits nowhere (reasons on stderr), 2 input or fatal error.",
+     schedule_opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -224,11 +250,209 @@ static int cmd_allocate(dra_args *a)
     return dra_tool_finish(&tool, a, e, rc);
 }
 
+static void print_pod_trace(const dra_sched_pod *sp, bool json_fmt)
+{
+    if (json_fmt) {
+        json_t *o = json_pack("{s:s,s:s}", "pod", sp->ref, "outcome",
+                              sp->outcome == DRA_POD_SCHEDULED       ? "scheduled"
+                              : sp->outcome == DRA_POD_UNSCHEDULABLE ? "unschedulable"
+                              : sp->outcome == DRA_POD_ERROR         ? "error"
+                                                                     : "skipped");
+        if (sp->node) {
+            json_object_set_new(o, "node", json_string(sp->node));
+            json_object_set_new(o, "score", json_integer(sp->score));
+        }
+        if (sp->message)
+            json_object_set_new(o, "message", json_string(sp->message));
+        if (sp->trace)
+            json_object_set(o, "nodes", sp->trace);
+        char *s = json_dumps(o, JSON_COMPACT);
+        fprintf(stderr, "%s\n", s ? s : "");
+        free(s);
+        json_decref(o);
+        return;
+    }
+    if (sp->outcome == DRA_POD_SCHEDULED)
+        fprintf(stderr, "pod %s: node %s (score %lld)\n", sp->ref, sp->node, (long long)sp->score);
+    else
+        fprintf(stderr, "pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
+    size_t i;
+    json_t *t;
+    json_array_foreach(sp->trace, i, t) {
+        const char *node = json_string_value(json_object_get(t, "node"));
+        const char *skipped = json_string_value(json_object_get(t, "skipped"));
+        if (skipped) {
+            fprintf(stderr, "  %s: not tried (%s)\n", node, skipped);
+            continue;
+        }
+        if (json_is_true(json_object_get(t, "fits"))) {
+            fprintf(stderr, "  %s: fits, score %lld\n", node,
+                    (long long)json_integer_value(json_object_get(t, "score")));
+            continue;
+        }
+        const char *pre = json_string_value(json_object_get(t, "prefiltered"));
+        fprintf(stderr, "  %s: %s%s%s\n", node, json_string_value(json_object_get(t, "reason")),
+                pre ? " -- " : "", pre ? pre : "");
+        json_t *alloc = json_object_get(t, "allocator");
+        size_t c;
+        json_t *cl;
+        json_array_foreach(json_object_get(alloc, "claims"), c, cl) {
+            const char *claim = json_string_value(json_object_get(cl, "claim"));
+            size_t k;
+            json_t *rq;
+            json_array_foreach(json_object_get(cl, "requests"), k, rq) {
+                const char *req = json_string_value(json_object_get(rq, "request"));
+                size_t r;
+                json_t *rej;
+                json_array_foreach(json_object_get(rq, "rejected"), r, rej) {
+                    const char *dev = json_string_value(json_object_get(rej, "device"));
+                    const char *detail = json_string_value(json_object_get(rej, "detail"));
+                    fprintf(stderr, "    claim %s, request %s: %s: %s\n", claim ? claim : "", req ? req : "",
+                            dev ? dev : "", detail ? detail : "");
+                }
+            }
+        }
+    }
+}
+
+static int cmp_node_json(const void *a, const void *b)
+{
+    const char *x = json_string_value(json_object_get(json_object_get(*(json_t *const *)a, "metadata"), "name"));
+    const char *y = json_string_value(json_object_get(json_object_get(*(json_t *const *)b, "metadata"), "name"));
+    return strcmp(x, y);
+}
+
+static int cmd_schedule(dra_args *a)
+{
+    dra_err *e = NULL;
+    dra_features features;
+    dra_features_default(&features);
+    dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH};
+    bool explain = false, explain_json = false, now_given = false;
+    dra_format fmt = DRA_FMT_YAML;
+    for (size_t i = 0; i < a->nopts && !e; i++) {
+        const dra_parsed_opt *o = &a->opts[i];
+        switch (o->id) {
+        case DRA_OPT_FEATURE_GATES: e = dra_features_parse(&features, o->value); break;
+        case DRA_OPT_OUTPUT: e = dra_format_parse(o->value, &fmt); break;
+        case DRA_OPT_NOW:
+            e = parse_now(o->value, &so.now);
+            now_given = true;
+            break;
+        case DRA_OPT_EXPLAIN:
+            explain = true;
+            if (o->value && !strcmp(o->value, "json"))
+                explain_json = true;
+            else if (o->value && strcmp(o->value, "text") != 0)
+                e = dra_err_new(DRA_EXIT_INPUT, "--explain: unknown format %s (want text or json)", o->value);
+            break;
+        case OPT_NAME_SUFFIX:
+            e = dra_name_suffix_parse(o->value, &so.name_suffix);
+            if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)
+                e = dra_err_new(DRA_EXIT_INPUT, "--name-suffix: random is not possible here: claims need names to be reserved");
+            break;
+        case OPT_TIMEOUT: {
+            char *end;
+            so.timeout = strtod(o->value, &end);
+            if (*end || end == o->value || so.timeout < 0)
+                e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", o->value);
+            break;
+        }
+        }
+    }
+    if (e)
+        return dra_tool_finish(&tool, a, e, 0);
+    if (!now_given)
+        so.now = (int64_t)time(NULL);
+    so.features = &features;
+    so.explain = explain;
+    so.no_prune = dra_args_has(a, OPT_NO_PRUNE);
+
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model model = DRA_MODEL_INIT;
+    e = dra_read_paths(&set, a->pos, a->npos);
+    if (!e) {
+        dra_load_opts lo = {.skip_unknown = true, .no_validate = dra_args_has(a, OPT_NO_VALIDATE), .now = so.now};
+        lo.validate.features = &features;
+        e = dra_load(&set, &lo, &model);
+        for (dra_err *x = e; x; x = x->next)
+            x->code = DRA_EXIT_INPUT;
+    }
+    int rc = DRA_EXIT_OK;
+    objs nodes = {0}, fake = {0};
+    dra_sched_result res = {0};
+    if (!e) {
+        const dra_model_list *l = dra_model_kind(&model, DRA_KIND_NODE);
+        for (size_t i = 0; i < l->n; i++)
+            push(&nodes, l->v[i]->json);
+        if (!nodes.n) {
+            /* No Node objects: the nodes the slices name, without labels. */
+            l = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE);
+            for (size_t i = 0; i < l->n; i++) {
+                const char *nn = json_string_value(json_object_get(json_object_get(l->v[i]->json, "spec"), "nodeName"));
+                if (!nn || !*nn)
+                    continue;
+                push(&fake, json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", nn));
+            }
+            qsort(fake.v, fake.n, sizeof *fake.v, cmp_node_json);
+            size_t u = 0;
+            for (size_t i = 0; i < fake.n; i++) {
+                if (u && !cmp_node_json(&fake.v[u - 1], &fake.v[i]))
+                    json_decref(fake.v[i]);
+                else
+                    fake.v[u++] = fake.v[i];
+            }
+            fake.n = u;
+            if (fake.n && dra_model_kind(&model, DRA_KIND_POD)->n)
+                fprintf(stderr, "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices (no labels)\n",
+                        fake.n);
+        }
+        e = dra_schedule(&set, &model, nodes.n ? nodes.v : fake.v, nodes.n ? nodes.n : fake.n, &so, &res);
+    }
+    if (!e) {
+        for (dra_err *x = res.warnings; x; x = x->next)
+            fprintf(stderr, "dra-alloc: warning: %s\n", x->msg);
+        for (size_t i = 0; i < res.npods; i++) {
+            const dra_sched_pod *sp = &res.pods[i];
+            if (explain)
+                print_pod_trace(sp, explain_json);
+            else if (sp->outcome == DRA_POD_UNSCHEDULABLE || sp->outcome == DRA_POD_ERROR)
+                fprintf(stderr, "dra-alloc: pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
+            if (sp->outcome == DRA_POD_UNSCHEDULABLE && rc == DRA_EXIT_OK)
+                rc = DRA_EXIT_NEGATIVE;
+            if (sp->outcome == DRA_POD_ERROR)
+                rc = DRA_EXIT_INPUT;
+        }
+        if (getenv("DRA_ALLOC_STATS"))
+            fprintf(stderr, "dra-alloc: stats: %lld pods, %lld scheduled, %lld unschedulable, %lld errors, %lld node checks, %lld prefiltered, %lld allocator runs, %.3f s\n",
+                    (long long)res.stats.pods, (long long)res.stats.scheduled, (long long)res.stats.unschedulable,
+                    (long long)res.stats.errors, (long long)res.stats.nodes_checked,
+                    (long long)res.stats.nodes_prefiltered, (long long)res.stats.allocator_runs, res.stats.seconds);
+        dra_writer *wr = dra_writer_new(stdout, fmt);
+        for (size_t i = 0; i < res.nobjs && !e; i++)
+            e = dra_writer_put(wr, res.objs[i]);
+        dra_err *ce = dra_writer_close(wr);
+        e = e ? e : ce;
+        if (ce && ce != e)
+            dra_err_free(ce);
+    }
+    dra_sched_result_free(&res);
+    for (size_t i = 0; i < fake.n; i++)
+        json_decref(fake.v[i]);
+    free(fake.v);
+    free(nodes.v);
+    dra_model_free(&model);
+    dra_objset_free(&set);
+    return dra_tool_finish(&tool, a, e, rc);
+}
+
 int main(int argc, char **argv)
 {
     dra_args a;
     int rc;
     if (dra_tool_start(&tool, argc, argv, &a, &rc))
         return rc;
+    if (a.cmd && a.cmd->name && !strcmp(a.cmd->name, "schedule"))
+        return cmd_schedule(&a);
     return cmd_allocate(&a);
 }

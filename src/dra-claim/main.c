@@ -11,27 +11,31 @@
 #include "lifecycle/claims.h"
 #include "lifecycle/report.h"
 
-enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD };
+enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD, OPT_VERBOSE, OPT_DELETE_ORPHANS, OPT_NO_PODS_OK };
 
 #define PATCH_ENTRY {OPT_PATCH, "patch", 0, DRA_ARG_OPTIONAL, "json|kubectl", "print the API operations instead of the objects", "json kubectl"}
+#define VERBOSE_ENTRY {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr how many objects of other kinds were skipped", NULL}
 
 static const dra_opt generate_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY,
     {OPT_NAME_SUFFIX, "name-suffix", 0, DRA_ARG_REQUIRED, "MODE", "names of new claims: hash (default), random (server picks), none", "hash random none"},
-    DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt reserve_opts[] = {
     {OPT_POD, "pod", 0, DRA_ARG_REQUIRED, "NS/NAME", "the pod to reserve its claims for (required)", NULL},
-    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt release_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY,
+    {OPT_DELETE_ORPHANS, "delete-orphans", 0, DRA_ARG_NONE, NULL, "also delete generated claims whose pod is missing from the input (the garbage collector's job)", NULL},
+    {OPT_NO_PODS_OK, "no-pods-ok", 0, DRA_ARG_NONE, NULL, "release in namespaces that have reservations but no Pods in the input", NULL},
+    DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt doctor_opts[] = {
-    DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt status_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 
 static const dra_cmd cmds[] = {
@@ -44,7 +48,8 @@ static const dra_cmd cmds[] = {
      "reserved 256 times; nothing is changed then (exit 1).",
      reserve_opts, NULL},
     {"release", "release [OPTIONS] [FILES]", "drop reservations of gone or finished pods, deallocate, remove finalizers, delete unused generated claims",
-     "Needs the Pods of the namespaces involved: a pod missing from the input counts as gone.", release_opts, NULL},
+     "Needs the Pods of the namespaces involved: a pod missing from the input counts as gone.\n"
+     "Namespaces with pod reservations but no Pods in the input are refused (exit 2).", release_opts, NULL},
     {"doctor", "doctor [OPTIONS] [FILES]", "report stuck or suspicious claims and pods, one line each with the fix; exit 1 when anything is found",
      NULL, doctor_opts, NULL},
     {"status", "status [OPTIONS] [FILES]", "claims with state, devices, node and users", NULL, status_opts, NULL},
@@ -101,16 +106,10 @@ static char *dump_name(const dra_args *a)
     return dra_buf_detach(&b);
 }
 
-static dra_err *run(const dra_args *a, const dra_cluster *c, int *ok_code)
+static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_features *fp, int64_t now, int *ok_code)
 {
     const char *cmd = a->cmd->name;
-    dra_features f;
-    dra_features_default(&f);
-    if (dra_args_get(a, DRA_OPT_FEATURE_GATES)) {
-        dra_err *e = dra_features_parse(&f, dra_args_get(a, DRA_OPT_FEATURE_GATES));
-        if (e)
-            return e;
-    }
+    dra_features f = *fp;
     if (strcmp(cmd, "status") == 0) {
         json_t *rows = dra_claim_status_rows(c);
         const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
@@ -135,10 +134,8 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, int *ok_code)
         return e;
     }
     if (strcmp(cmd, "doctor") == 0) {
-        dra_doctor_opts o = {NULL, &f, 0};
-        dra_err *e = now_arg(a, &o.now);
-        if (e)
-            return e;
+        dra_doctor_opts o = {NULL, &f, now};
+        dra_err *e = NULL;
         char *dump = dump_name(a);
         o.dump = dump;
         dra_findings fs = DRA_FINDINGS_INIT;
@@ -169,8 +166,10 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, int *ok_code)
             free(ns);
         }
     } else {
-        e = dra_claims_release(c, &ch);
+        dra_release_opts ro = {.delete_orphans = dra_args_has(a, OPT_DELETE_ORPHANS), .no_pods_ok = dra_args_has(a, OPT_NO_PODS_OK)};
+        e = dra_claims_release(c, &ro, &ch);
     }
+    dra_cluster_address_ops(c, &ch);
     /* partial results (other pods) are still worth printing */
     if (!e || e->code == DRA_EXIT_NEGATIVE || strcmp(cmd, "generate") == 0)
         e = dra_err_append(e, write_changes(a, &ch));
@@ -187,11 +186,23 @@ int main(int argc, char **argv)
     dra_objset set = DRA_OBJSET_INIT;
     dra_cluster c = DRA_CLUSTER_INIT;
     int ok = DRA_EXIT_OK;
-    dra_err *e = dra_read_paths(&set, a.pos, a.npos);
+    dra_features f;
+    dra_features_default(&f);
+    int64_t now = 0;
+    dra_err *e = NULL;
+    if (dra_args_get(&a, DRA_OPT_FEATURE_GATES))
+        e = dra_features_parse(&f, dra_args_get(&a, DRA_OPT_FEATURE_GATES));
     if (!e)
-        e = dra_cluster_build(&c, &set);
+        e = dra_err_field(now_arg(&a, &now), "--now");
     if (!e)
-        e = run(&a, &c, &ok);
+        e = dra_read_paths(&set, a.pos, a.npos);
+    if (!e)
+        e = dra_cluster_load_input(&c, &set, &f, now);
+    if (dra_args_has(&a, OPT_VERBOSE) && c.unknown)
+        fprintf(stderr, "%s: skipped %zu object%s of kinds %s does not use\n", tool.prog, c.unknown,
+                c.unknown == 1 ? "" : "s", tool.prog);
+    if (!e)
+        e = run(&a, &c, &f, now, &ok);
     dra_cluster_free(&c);
     dra_objset_free(&set);
     return dra_tool_finish(&tool, &a, e, ok);

@@ -12,7 +12,7 @@
 #include "io/stream.h"
 #include "lifecycle/report.h"
 
-enum { OPT_ALL = DRA_OPT_TOOL_BASE, OPT_APPLY_AT, OPT_RULE_STATUS, OPT_PATCH };
+enum { OPT_ALL = DRA_OPT_TOOL_BASE, OPT_APPLY_AT, OPT_RULE_STATUS, OPT_PATCH, OPT_VERBOSE };
 
 static const dra_opt opts[] = {
     DRA_OPT_NOW_ENTRY,
@@ -22,6 +22,7 @@ static const dra_opt opts[] = {
     {OPT_PATCH, "patch", 0, DRA_ARG_OPTIONAL, "json|kubectl", "with --apply-at or --rule-status: print the API operations", "json kubectl"},
     DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"),
     DRA_OPT_FEATURE_GATES_ENTRY,
+    {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr how many objects of other kinds were skipped", NULL},
     DRA_OPT_HELP_ENTRY,
     DRA_OPT_VERSION_ENTRY,
     DRA_OPT_END,
@@ -153,29 +154,38 @@ static dra_err *write_objects(const char *o, json_t **objs, size_t n)
     return dra_err_append(e, dra_writer_close(w));
 }
 
-static dra_err *run(const dra_args *a, const dra_cluster *c)
+/* Options, parsed before the input is read: usage errors come first. */
+static dra_err *parse_opts(const dra_args *a, dra_features *f, dra_evict_opts *o)
 {
-    dra_features f;
-    dra_features_default(&f);
     dra_err *e = NULL;
-    if (dra_args_get(a, DRA_OPT_FEATURE_GATES) && (e = dra_features_parse(&f, dra_args_get(a, DRA_OPT_FEATURE_GATES))))
+    dra_features_default(f);
+    if (dra_args_get(a, DRA_OPT_FEATURE_GATES) && (e = dra_features_parse(f, dra_args_get(a, DRA_OPT_FEATURE_GATES))))
         return e;
-    dra_evict_opts o = {.all_devices = dra_args_has(a, OPT_ALL), .features = &f};
+    *o = (dra_evict_opts){.all_devices = dra_args_has(a, OPT_ALL), .features = f};
     if (dra_args_get(a, OPT_APPLY_AT)) {
-        o.apply = true;
-        if ((e = dra_time_parse(dra_args_get(a, OPT_APPLY_AT), &o.apply_at)))
+        o->apply = true;
+        if ((e = dra_time_parse(dra_args_get(a, OPT_APPLY_AT), &o->apply_at)))
             return dra_err_field(e, "--apply-at");
     }
     if (dra_args_get(a, DRA_OPT_NOW)) {
-        if ((e = dra_time_parse(dra_args_get(a, DRA_OPT_NOW), &o.now)))
+        if ((e = dra_time_parse(dra_args_get(a, DRA_OPT_NOW), &o->now)))
             return dra_err_field(e, "--now");
-    } else if (o.apply) {
-        o.now = o.apply_at;
+    } else if (o->apply) {
+        o->now = o->apply_at;
     } else {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        o.now = (int64_t)ts.tv_sec * DRA_NSEC_PER_SEC + ts.tv_nsec;
+        o->now = (int64_t)ts.tv_sec * DRA_NSEC_PER_SEC + ts.tv_nsec;
     }
+    if (dra_args_has(a, OPT_PATCH) && !o->apply && !dra_args_has(a, OPT_RULE_STATUS))
+        return dra_err_new(DRA_EXIT_INPUT, "--patch needs --apply-at or --rule-status: eviction records are not API operations");
+    return NULL;
+}
+
+static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opts *op)
+{
+    dra_evict_opts o = *op;
+    dra_err *e = NULL;
     const char *out = dra_args_get(a, DRA_OPT_OUTPUT);
     if (out && strcmp(out, "table") != 0) {
         dra_format fmt;
@@ -189,6 +199,7 @@ static dra_err *run(const dra_args *a, const dra_cluster *c)
     dra_evict_result res = DRA_EVICT_RESULT_INIT;
     dra_changes ch = DRA_CHANGES_INIT;
     e = dra_evict_compute(c, &o, &res, &ch);
+    dra_cluster_address_ops(c, &ch);
     for (size_t i = 0; i < res.nwarnings; i++)
         fprintf(stderr, "%s: warning: %s\n", tool.prog, res.warnings[i]);
     if (!e) {
@@ -242,11 +253,18 @@ int main(int argc, char **argv)
         return rc;
     dra_objset set = DRA_OBJSET_INIT;
     dra_cluster c = DRA_CLUSTER_INIT;
-    dra_err *e = dra_read_paths(&set, a.pos, a.npos);
+    dra_features f;
+    dra_evict_opts o;
+    dra_err *e = parse_opts(&a, &f, &o);
     if (!e)
-        e = dra_cluster_build(&c, &set);
+        e = dra_read_paths(&set, a.pos, a.npos);
     if (!e)
-        e = run(&a, &c);
+        e = dra_cluster_load_input(&c, &set, &f, o.now);
+    if (dra_args_has(&a, OPT_VERBOSE) && c.unknown)
+        fprintf(stderr, "%s: skipped %zu object%s of kinds %s does not use\n", tool.prog, c.unknown,
+                c.unknown == 1 ? "" : "s", tool.prog);
+    if (!e)
+        e = run(&a, &c, &o);
     dra_cluster_free(&c);
     dra_objset_free(&set);
     return dra_tool_finish(&tool, &a, e, DRA_EXIT_OK);

@@ -140,10 +140,12 @@ setup() {
 }
 
 @test "status: table and objects" {
-    run "$DRA_BIN/dra-claim" status "$C/cluster.yaml" "$C/trainer-scheduled.yaml"
+    run "$DRA_BIN/dra-claim" status "$C/cluster.yaml"
+    assert_success
+    assert_line --regexp '^ml +notebook-gpu-x7k2p +reserved +gpu.example.com/node-a/gpu-0 +node-a +notebook$'
+    run "$DRA_BIN/dra-claim" status "$C/trainer-scheduled.yaml"
     assert_success
     assert_line --index 0 --regexp '^NAMESPACE +NAME +STATE +DEVICES +NODE +USERS$'
-    assert_line --regexp '^ml +notebook-gpu-x7k2p +reserved +gpu.example.com/node-a/gpu-0 +node-a +notebook$'
     assert_line --regexp '^ml +trainer-gpu-hn7g7 +allocated +gpu.example.com/node-a/gpu-1 +node-a +-$'
     run "$DRA_BIN/dra-claim" status -o jsonl "$C/cluster.yaml"
     assert_success

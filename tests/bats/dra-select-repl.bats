@@ -68,7 +68,7 @@ wait_for() {
     t send-keys -t "$SESSION" '"1Gi").isGreaterThan(quantity("1Mi"))' Enter
     wait_for -x 'true'
     t send-keys -t "$SESSION" ':cl' Tab
-    wait_for 'cel> :class '
+    wait_for 'cel> :class'
     t send-keys -t "$SESSION" 'big' Tab Enter
     wait_for 'class big-gpu)'
     run screen

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cel/checker.h"
+#include "cel/dra.h"
 #include "cel/parser.h"
 
 static cel_registry *reg;
@@ -278,6 +279,80 @@ UNIT_TEST(static_cost)
     c = cost_of("device.attributes.all(dom, device.attributes[dom].all(k, k.size() > 0))");
     CHECK(c > 1000 && c < 1000000);
     CHECK_INT(cost_of("cel.bind(y, 1, y)"), 11); /* the [] range literal costs 10 */
+}
+
+
+/* Estimated maximum costs of upstream's own DRA selector tests
+ * (dynamic-resource-allocation cel/compile_test.go, list-type attributes
+ * off): the 1,000,000 limit must treat expressions exactly as upstream. */
+UNIT_TEST(dra_cost_estimates_upstream)
+{
+    static const struct { const char *expr; uint64_t cost; } cases[] = {
+        {"device.attributes[\"no-such-domain\"].noSuchAttr.isGreaterThan(quantity(\"0\"))", 6},
+        {"device.attributes[\"no-such-domain\"][\"noSuchAttr\"].isGreaterThan(quantity(\"0\"))", 6},
+        {"\"no-such-domain\" in device.attributes", 3},
+        {"device.driver == \"\"", 2},
+        {"device.driver == \"dra.example.com\"", 4},
+        {"device.attributes[\"dra.example.com\"].name", 4},
+        {"device.attributes[\"dra.example.com\"][\"name\"]", 4},
+        {"cel.bind(dra, device.attributes[\"dra.example.com\"], dra.name)", 15},
+        {"device.attributes[\"dra.example.com\"].name > 0", 5},
+        {"device.attributes[\"dra.example.com\"].name == \"fish\"", 5},
+        {"device.attributes[\"dra.example.com\"].name.isGreaterThan(semver(\"0.0.1\"))", 6},
+        {"device.attributes[\"dra.example.com\"].name.isGreaterThan(semver(\"v0.0.1\", true)) && isSemver(\"v1.0.0\", true)", 7},
+        {"device.capacity[\"dra.example.com\"].name.isGreaterThan(quantity(\"1Ki\"))", 6},
+        {"\"name\" in device.capacity[\"dra.example.com\"] && device.capacity[\"dra.example.com\"].name.isGreaterThan(quantity(\"1Ki\"))", 10},
+        {"!(\"name\" in device.capacity[\"dra.example.com\"]) || device.capacity[\"dra.example.com\"].name.isGreaterThan(quantity(\"1Ki\"))", 11},
+        {"device.capacity[\"dra.example.com\"].quantity.isGreaterThan(quantity(\"1Ki\")) &&\n"
+         "device.attributes[\"dra.example.com\"].bool &&\n"
+         "device.attributes[\"dra.example.com\"].int > 0 &&\n"
+         "device.attributes[\"dra.example.com\"].string == \"fish\" &&\n"
+         "device.attributes[\"dra.example.com\"].version.isGreaterThan(semver(\"0.0.1\")) &&\n"
+         "device.capacity[\"dra.example.com\"][\"quantity\"].isGreaterThan(quantity(\"1Ki\")) &&\n"
+         "device.attributes[\"dra.example.com\"][\"bool\"] &&\n"
+         "device.attributes[\"dra.example.com\"][\"int\"] > 0 &&\n"
+         "device.attributes[\"dra.example.com\"][\"string\"] == \"fish\" &&\n"
+         "device.attributes[\"dra.example.com\"][\"version\"].isGreaterThan(semver(\"0.0.1\"))\n", 52},
+        {"device.attributes[\"dra.example.com\"].a && device.attributes[\"dra.example.com\"].b && device.attributes[\"dra.example.com\"].c", 12},
+        {"device.attributes.exists_one(x, x == \"dra.example.com\")", 164},
+        {"device.attributes[\"dra.example.com\"].exists_one(x, x == \"services\")", 133},
+        {"device.attributes[\"dra.example.com\"].services.split(\"example\").size() >= 2", 19},
+        {"device.attributes[\"dra.example.com\"].services.matches(\"[^a]?sym\")", 18},
+        {"device.capacity.exists_one(x, x == \"dra.example.com\")", 164},
+        {"device.capacity[\"dra.example.com\"].exists_one(x, x == \"memory\")", 133},
+        {"[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, "
+         "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z4, "
+         "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))", 85555551},
+        {"true", 0},
+    };
+    cel_dra_options o = {.consumable_capacity = true};
+    cel_env *env = cel_dra_env_new(&o);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, cases[i].expr, strlen(cases[i].expr), &p);
+        CHECK(e == NULL);
+        if (e) {
+            fprintf(stderr, "  %s: %s\n", cases[i].expr, e->msg);
+            dra_err_free(e);
+            continue;
+        }
+        uint64_t min = 0, max = 0;
+        cel_program_estimated_cost(p, &min, &max);
+        if (max != cases[i].cost)
+            fprintf(stderr, "  cost of %s: %llu, upstream %llu\n", cases[i].expr, (unsigned long long)max,
+                    (unsigned long long)cases[i].cost);
+        CHECK(max == cases[i].cost);
+        cel_program_free(p);
+    }
+    const char *allow = "device.allowMultipleAllocations == true";
+    cel_program *p = NULL;
+    CHECK(cel_dra_compile(env, allow, strlen(allow), &p) == NULL);
+    uint64_t min = 0, max = 0;
+    if (p)
+        cel_program_estimated_cost(p, &min, &max);
+    CHECK_INT(max, 3);
+    cel_program_free(p);
+    cel_env_free(env);
 }
 
 UNIT_MAIN()

@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "cel/cel.h"
 #include "cel/dra.h"
@@ -517,6 +518,50 @@ UNIT_TEST(conformance_gaps_closed)
     EV("optional.none()[0]", "optional.none()");
 }
 
+UNIT_TEST(sort_by_macro)
+{
+    EV("[3, 1, 2].sortBy(e, e)", "[1, 2, 3]");
+    EV("[3, 1, 2].sortBy(e, -e)", "[3, 2, 1]");
+    EV("['ab', 'c', 'def'].sortBy(s, s.size())", "[\"c\", \"ab\", \"def\"]");
+    EV("[{'n': 2}, {'n': 1}].sortBy(m, m.n)[0].n", "1");
+    EV("l.sortBy(x, x % 2)", "[2, 1, 3]");
+    CHECK(strstr(run("1.sortBy(e, e)", false), "sortBy can only be applied to a list") != NULL);
+}
+
+UNIT_TEST(literal_validation)
+{
+    cel_env *env = cel_dra_env_new(NULL); /* Kubernetes validators on */
+    const char *bad[] = {"duration('1x') > duration('1s')", "timestamp('2023-13-01T00:00:00Z') == timestamp(0)",
+                         "device.driver.matches('[')", "timestamp(253402300800) == timestamp(0)"};
+    const char *want[] = {"compilation failed: ERROR: <input>:1:10: invalid duration argument\n"
+                          " | duration('1x') > duration('1s')\n | .........^",
+                          "compilation failed: ERROR: <input>:1:11: invalid timestamp argument\n"
+                          " | timestamp('2023-13-01T00:00:00Z') == timestamp(0)\n | ..........^",
+                          "compilation failed: ERROR: <input>:1:23: invalid matches argument\n"
+                          " | device.driver.matches('[')\n | ......................^",
+                          "compilation failed: ERROR: <input>:1:11: invalid timestamp argument\n"
+                          " | timestamp(253402300800) == timestamp(0)\n | ..........^"};
+    for (size_t i = 0; i < 4; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, bad[i], strlen(bad[i]), &p);
+        CHECK(e != NULL);
+        if (e)
+            CHECK_STR(e->msg, want[i]);
+        dra_err_free(e);
+        cel_program_free(p);
+    }
+    const char *good = "duration('1h2m') > duration('1s') && device.driver.matches('^a.*$') && "
+                       "timestamp('2023-01-01T00:00:00Z') > timestamp(0)";
+    cel_program *p = NULL;
+    dra_err *e = cel_dra_compile(env, good, strlen(good), &p);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    cel_program_free(p);
+    cel_env_free(env);
+    /* without the option the error comes at runtime */
+    EV("duration('1x') > duration('1s')", "ERROR: type conversion error from 'string' to 'google.protobuf.Duration'");
+}
+
 UNIT_TEST(containers_resolution)
 {
     for (int unchecked = 0; unchecked < 2; unchecked++) {
@@ -529,7 +574,7 @@ UNIT_TEST(containers_resolution)
         cel_activation_bind(&act, "x.y", cel_bool(true));
         cel_activation_bind(&act, "y", cel_string("no", 2));
         cel_activation_bind(&act, "a.b.c", cel_int(3));
-        const char *exprs[] = {"y", ".y", "a.b.c", "[1].all(y, y == 1)"};
+        const char *exprs[] = {"y", ".y", "a.b.c", "[1].all(z, z == 1)"};
         const char *want[] = {"true", "\"no\"", "3", "true"};
         for (size_t i = 0; i < 4; i++) {
             cel_program *p = NULL;
@@ -615,6 +660,22 @@ UNIT_TEST(value_printing)
     json_decref(j);
     dra_arena_free(&a);
 }
+
+/* Heap-allocation counter: the test binary replaces malloc & co. (glibc
+ * supports replacing them; the __libc_* entry points are the originals).
+ * Not under ASan, which owns malloc itself. */
+#if !defined(__SANITIZE_ADDRESS__)
+#define HAVE_MALLOC_COUNTER 1
+extern void *__libc_malloc(size_t n);
+extern void *__libc_calloc(size_t n, size_t m);
+extern void *__libc_realloc(void *p, size_t n);
+extern void __libc_free(void *p);
+static size_t heap_allocations;
+void *malloc(size_t n) { heap_allocations++; return __libc_malloc(n); }
+void *calloc(size_t n, size_t m) { heap_allocations++; return __libc_calloc(n, m); }
+void *realloc(void *p, size_t n) { heap_allocations++; return __libc_realloc(p, n); }
+void free(void *p) { __libc_free(p); }
+#endif
 
 static const char *device_json =
     "{\"name\": \"gpu-0\","
@@ -705,6 +766,95 @@ UNIT_TEST(dra_no_heap_after_warmup)
     }
     CHECK(m);
     cel_program_free(p);
+    cel_dra_device_free(dev);
+    json_decref(j);
+    cel_env_free(env);
+}
+
+/* The fast quantity comparison in lib_k8s.c agrees with the model's. */
+UNIT_TEST(quantity_compare_fast_path)
+{
+    static const char *qs[] = {"0", "1", "-1", "1Mi", "1048576", "1M", "999999", "2Gi", "2G", "1.5", "1500m",
+        "0.001", "1m", "1n", "1u", "1000n", "1e3", "1k", "1Ki", "-1Ki", "-1k", "80Gi", "9223372036854775807",
+        "18446744073709551616", "1E", "1Ei", "123456789012345678901234567890", "0.000000001", "-0.5", "12e-3"};
+    size_t nq = sizeof qs / sizeof qs[0];
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    cel_program *p = NULL;
+    const char *expr = "quantity(a).compareTo(quantity(b))";
+    dra_err *e = cel_compile(env, expr, strlen(expr), &(cel_compile_options){.skip_check = true}, &p);
+    CHECK(e == NULL);
+    for (size_t i = 0; p && i < nq; i++)
+        for (size_t k = 0; k < nq; k++) {
+            dra_quantity x, y;
+            dra_err *ex = dra_quantity_parse(qs[i], &x), *ey = dra_quantity_parse(qs[k], &y);
+            CHECK(ex == NULL && ey == NULL);
+            dra_err_free(ex);
+            dra_err_free(ey);
+            cel_activation act = CEL_ACTIVATION_INIT;
+            cel_activation_bind(&act, "a", cel_string(qs[i], strlen(qs[i])));
+            cel_activation_bind(&act, "b", cel_string(qs[k], strlen(qs[k])));
+            cel_value v = cel_eval(p, &act, NULL);
+            CHECK(v.kind == CEL_INT);
+            if (v.kind == CEL_INT && v.v.i != dra_quantity_cmp(&x, &y))
+                fprintf(stderr, "  compare %s %s: %lld\n", qs[i], qs[k], (long long)v.v.i);
+            CHECK(v.kind == CEL_INT && v.v.i == dra_quantity_cmp(&x, &y));
+        }
+    cel_program_free(p);
+    cel_env_free(env);
+}
+
+/* The selectors of the performance goal: no heap allocation per evaluation
+ * once the program's scratch memory is warm, and a measured ns/eval. */
+static const char *perf_device_json =
+    "{\"name\": \"gpu-0\","
+    " \"attributes\": {\"driverVersion\": {\"version\": \"1.2.3\"}, \"model\": {\"string\": \"x\"}},"
+    " \"capacity\": {\"memory\": {\"value\": \"2Gi\"}}}";
+
+UNIT_TEST(dra_selector_no_heap_and_speed)
+{
+    const char *exprs[] = {
+        "device.driver == \"test-driver.cdi.k8s.io\"",
+        "device.attributes[\"test-driver.cdi.k8s.io\"].driverVersion.major() >= 1 && "
+        "device.capacity[\"test-driver.cdi.k8s.io\"].memory.isGreaterThan(quantity(\"1Mi\"))",
+    };
+    cel_env *env = cel_dra_env_new(NULL);
+    json_t *j = json_loads(perf_device_json, 0, NULL);
+    cel_dra_device *dev = cel_dra_device_new(j, "test-driver.cdi.k8s.io");
+    for (size_t k = 0; k < 2; k++) {
+        cel_program *p = NULL;
+        dra_err *ce = cel_dra_compile(env, exprs[k], strlen(exprs[k]), &p);
+        CHECK(ce == NULL);
+        if (ce) {
+            fprintf(stderr, "%s\n", ce->msg);
+            dra_err_free(ce);
+            continue;
+        }
+        bool m = false;
+        dra_err *e = cel_dra_match(p, dev, &m); /* warm-up */
+        CHECK(e == NULL && m);
+        dra_err_free(e);
+        size_t scratch_before = cel_program_scratch_bytes(p);
+#ifdef HAVE_MALLOC_COUNTER
+        size_t before = heap_allocations;
+#endif
+        enum { N = 200000 };
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        size_t matched = 0;
+        for (int i = 0; i < N; i++) {
+            e = cel_dra_match(p, dev, &m);
+            matched += m && !e;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+#ifdef HAVE_MALLOC_COUNTER
+        CHECK_INT(heap_allocations - before, 0);
+#endif
+        CHECK_INT(cel_program_scratch_bytes(p), scratch_before);
+        CHECK_INT(matched, N);
+        double ns = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / N;
+        fprintf(stderr, "# selector %zu: %.1f ns/eval\n", k + 1, ns);
+        cel_program_free(p);
+    }
     cel_dra_device_free(dev);
     json_decref(j);
     cel_env_free(env);

@@ -74,6 +74,10 @@ UNIT_TEST(usage_errors)
     e = parse(&a, argv4);
     CHECK(e != NULL && strstr(e->msg, "a command is required"));
     dra_err_free(e);
+    char *argv6[] = {"dra-test", "build", "--nope=1", NULL};
+    e = parse(&a, argv6);
+    CHECK(e != NULL && strstr(e->msg, "unknown option '--nope'") && !strstr(e->msg, "=1"));
+    dra_err_free(e);
     char *argv5[] = {"dra-test", "build", "--all=yes", NULL};
     e = parse(&a, argv5);
     CHECK(e != NULL && strstr(e->msg, "takes no value"));
@@ -122,6 +126,8 @@ UNIT_TEST(help_and_completion)
     free(h);
     h = capture(completion, "fish");
     CHECK(strstr(h, "complete -c dra-test -n '__fish_seen_subcommand_from build' -l driver -s d -x") != NULL);
+    CHECK(strstr(h, "set -l __dra_test_cmds build lint") != NULL);
+    CHECK(strstr(h, "$__dra_test_cmds") != NULL);
     free(h);
 }
 

@@ -241,7 +241,7 @@ UNIT_TEST(release_deallocates_then_removes_finalizer_then_deletes)
                           ALLOC "  reservedFor: [{resource: pods, name: p, uid: u1}, {apiGroup: example.com, resource: things, name: t, uid: t1}]\n")
                         RPOD("p", "u1", "status: {phase: Failed}\n")));
     /* the unknown consumer is kept: no deallocation, no delete */
-    CHECK(dra_claims_release(&w.c, &ch) == NULL);
+    CHECK(dra_claims_release(&w.c, NULL, &ch) == NULL);
     CHECK_INT(ch.nops, 1);
     CHECK_INT(json_array_size(dra_jarr(ch.objs[0].obj, "status.reservedFor")), 1);
     CHECK(dra_jget(ch.objs[0].obj, "status.allocation") != NULL);
@@ -252,7 +252,7 @@ UNIT_TEST(release_deallocates_then_removes_finalizer_then_deletes)
                           "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true}]\n",
                           ALLOC "  reservedFor: [{resource: pods, name: p, uid: u1}]\n")
                         RPOD("p", "u1", "status: {phase: Succeeded}\n")));
-    CHECK(dra_claims_release(&w.c, &ch) == NULL);
+    CHECK(dra_claims_release(&w.c, NULL, &ch) == NULL);
     CHECK_INT(ch.nops, 3);
     CHECK(ch.ops[0].verb == DRA_OP_PATCH && ch.ops[0].subresource && strcmp(ch.ops[0].subresource, "status") == 0);
     CHECK(ch.ops[1].verb == DRA_OP_PATCH && ch.ops[1].subresource == NULL);
@@ -265,7 +265,7 @@ UNIT_TEST(release_deallocates_then_removes_finalizer_then_deletes)
 
     /* without the finalizer the allocation stays (E5-6) */
     CHECK(!load(&w, CLAIM("", ALLOC "  reservedFor: [{resource: pods, name: gone, uid: g1}]\n") RPOD("p", "u1", "")));
-    CHECK(dra_claims_release(&w.c, &ch) == NULL);
+    CHECK(dra_claims_release(&w.c, NULL, &ch) == NULL);
     CHECK_INT(ch.nops, 1);
     CHECK(dra_jget(ch.objs[0].obj, "status.allocation") != NULL);
     dra_changes_free(&ch);
@@ -273,7 +273,7 @@ UNIT_TEST(release_deallocates_then_removes_finalizer_then_deletes)
 
     /* no pods at all: refused */
     CHECK(!load(&w, CLAIM("", ALLOC "  reservedFor: [{resource: pods, name: gone, uid: g1}]\n")));
-    dra_err *e = dra_claims_release(&w.c, &ch);
+    dra_err *e = dra_claims_release(&w.c, NULL, &ch);
     CHECK(e && e->code == DRA_EXIT_INPUT);
     dra_err_free(e);
     dra_changes_free(&ch);

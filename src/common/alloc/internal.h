@@ -96,6 +96,7 @@ typedef struct al_device {
     int gid;                          /* interned device ID */
     char *id_str;                     /* "driver/pool/device" */
     void *eval_cache;
+    size_t widx;                      /* index in world->devices (selector memo) */
     int lid;                          /* run-local index, valid when run_id matches */
     unsigned run_id;
 } al_device;
@@ -118,6 +119,7 @@ typedef struct al_pool_slices {
     const char *driver, *pool;
     al_slice **s;
     size_t n, cap;
+    int node_idx;                     /* in world->bynode lists: index into world->node_free */
 } al_pool_slices;
 
 typedef struct al_class {
@@ -130,7 +132,12 @@ typedef struct al_class {
 /* A compiled expression (cached per world by text). */
 typedef struct al_prog {
     void *prog;
-    char *error; /* compile error text, NULL when compiled */
+    char *error;   /* compile error text, NULL when compiled */
+    /* Result per world device (index widx): 0 not yet evaluated, 1 false,
+     * 2 true.  Devices never change during a world's life, so a selector is
+     * evaluated at most once per device however many runs ask; errors are
+     * not remembered (they are fatal and re-raised with their text). */
+    uint8_t *memo;
 } al_prog;
 
 /* Capacity consumed on one device: one quantity per name. */
@@ -143,6 +150,10 @@ typedef struct al_capuse {
 
 /* Per device ID state (index = gid). */
 typedef struct al_idstate {
+    /* Where the ID is published, for the free-device bound: 0 nowhere,
+     * k+1 only in slices with nodeName of node k, -1 elsewhere or on several
+     * nodes (counted in world->shared_free). */
+    int home;
     bool allocated;   /* exclusive use by an in-use claim */
     bool shared;      /* some in-use result carries a shareID */
     al_capuse agg;    /* aggregated consumed capacity of in-use claims */
@@ -168,7 +179,18 @@ struct dra_alloc_world {
     amap bynode;         /* node name -> al_pool_slices* (slices with that nodeName) */
     al_pool_slices shared; /* slices without nodeName */
     unsigned run_seq;
+    /* Free-device bound (schedule prefilter): IDs not exclusively allocated,
+     * per node for node-local IDs, and for every other published ID. */
+    int64_t *node_free;
+    size_t nnodes;
+    int64_t shared_free;
+    bool counts_ready;
 };
+
+/* Upper bound on the devices a run on node_name could still hand out to
+ * non-admin requests: free node-local IDs plus every free ID published
+ * outside node-local slices.  Cheap (a map lookup). */
+int64_t al_free_bound(const dra_alloc_world *w, const char *node_name);
 
 int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device);
 /* -1 when unknown. */

@@ -70,9 +70,22 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
             return dra_err_new(DRA_EXIT_INPUT, "claim %s: selector #%zu: CEL compile error: %s", r->claims[ci].ref, i,
                                p->error);
         }
+        if (!p->memo)
+            p->memo = dra_xcalloc(r->w->ndevices + 1, 1);
+        uint8_t *memo = d->widx < r->w->ndevices ? &p->memo[d->widx] : NULL;
+        if (memo && *memo) {
+            if (*memo == 1) {
+                *failed_index = (int)i;
+                *ok = false;
+                return NULL;
+            }
+            continue;
+        }
         bool m = false;
         dra_err *e = r->w->eval.match(r->w->eval.ctx, p->prog, d->slice->driver, d->json, &r->w->features,
                                       &d->eval_cache, &m);
+        if (!e && memo)
+            *memo = m ? 2 : 1;
         if (e) {
             dra_err *w;
             if (class)

@@ -41,6 +41,12 @@ void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
             al_capuse_add(&st->agg, &add);
             al_capuse_free(&add);
         } else {
+            if (!st->allocated && w->counts_ready && st->home != 0) {
+                if (st->home > 0)
+                    w->node_free[st->home - 1]--;
+                else
+                    w->shared_free--;
+            }
             st->allocated = true;
         }
     }

@@ -184,6 +184,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     d->node_selector = al_jget(j, "nodeSelector");
     d->gid = al_intern_id(w, s->driver, s->pool, d->name);
     d->id_str = dra_arena_printf(a, "%s/%s/%s", s->driver, s->pool, d->name);
+    d->widx = w->ndevices;
     if (w->ndevices == w->capdevices) {
         w->capdevices = w->capdevices ? w->capdevices * 2 : 256;
         w->devices = dra_xrealloc(w->devices, w->capdevices * sizeof *w->devices);
@@ -263,11 +264,14 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
         } else {
             ns = dra_arena_zalloc(a, sizeof *ns);
             ns->driver = s->node_name;
+            ns->node_idx = (int)w->nnodes++;
             amap_put(&w->bynode, s->node_name, strlen(s->node_name), (intptr_t)ns);
         }
         list_add(a, ns, s);
     }
 }
+
+static void count_free(dra_alloc_world *w);
 
 dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **out)
 {
@@ -309,8 +313,51 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
 
     for (size_t i = 0; i < in->nin_use; i++)
         al_state_add_claim(w, in->in_use[i]);
+    count_free(w);
     *out = w;
     return NULL;
+}
+
+/* Where each device ID lives, and how many are free per node (see
+ * al_free_bound).  Later allocations (dra_alloc_commit) decrement. */
+static void count_free(dra_alloc_world *w)
+{
+    w->node_free = dra_xcalloc(w->nnodes + 1, sizeof *w->node_free);
+    for (size_t i = 0; i < w->nslices; i++) {
+        al_slice *s = &w->slices[i];
+        int home = -1;
+        if (s->node_name) {
+            intptr_t v;
+            if (amap_get(&w->bynode, s->node_name, strlen(s->node_name), &v))
+                home = ((al_pool_slices *)v)->node_idx + 1;
+        }
+        for (size_t k = 0; k < s->ndev; k++) {
+            al_idstate *st = &w->st[s->dev[k].gid];
+            if (st->home == 0)
+                st->home = home;
+            else if (st->home != home)
+                st->home = -1;
+        }
+    }
+    for (size_t g = 0; g < w->nids; g++) {
+        const al_idstate *st = &w->st[g];
+        if (st->allocated || st->home == 0)
+            continue;
+        if (st->home > 0)
+            w->node_free[st->home - 1]++;
+        else
+            w->shared_free++;
+    }
+    w->counts_ready = true;
+}
+
+int64_t al_free_bound(const dra_alloc_world *w, const char *node_name)
+{
+    int64_t n = w->shared_free;
+    intptr_t v;
+    if (node_name && amap_get(&w->bynode, node_name, strlen(node_name), &v))
+        n += w->node_free[((al_pool_slices *)v)->node_idx];
+    return n;
 }
 
 void dra_alloc_world_free(dra_alloc_world *w)
@@ -327,11 +374,13 @@ void dra_alloc_world_free(dra_alloc_world *w)
         if (p->prog && w->eval.free_prog)
             w->eval.free_prog(w->eval.ctx, p->prog);
         free(p->error);
+        free(p->memo);
         free(p);
     }
     for (size_t i = 0; i < w->nids; i++)
         al_capuse_free(&w->st[i].agg);
     free(w->st);
+    free(w->node_free);
     free(w->devices);
     free(w->poollist);
     amap_free(&w->classes);

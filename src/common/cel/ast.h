@@ -87,6 +87,14 @@ struct cel_node {
     /* Filled in by the checker (NULL before checking). */
     const struct cel_type *type;
 
+    /* Filled in by the evaluator's preparation (eval.c; 0/NULL before):
+     * an internal dispatch code for special calls, and for a call folded
+     * at compile time its value (const struct cel_value *) and the cost
+     * the call still charges at runtime (cel-go does not fold). */
+    int eval_op;
+    const void *folded;
+    uint64_t folded_cost;
+
     union {
         cel_const constant; /* CONST */
 

@@ -27,6 +27,7 @@ struct cel_program {
     const char *result_str;
     uint64_t cost_min, cost_max;
     cel_scratch scratch;
+    cel_scratch constants; /* values folded at compile time */
     cel_regex_cache *regexes;
 };
 
@@ -82,6 +83,79 @@ static bool env_is_variable(const char *name, void *ud)
     return false;
 }
 
+/* cel-go's ValidateDurationLiterals / ValidateTimestampLiterals /
+ * ValidateRegexLiterals (cel/validator.go formatValidator): the first
+ * argument of duration(), timestamp() and matches() (the pattern of
+ * s.matches(p); in matches(s, p) the subject) must be valid when it is a
+ * literal.  Reported at the literal as "invalid <function> argument". */
+static void report_at(const cel_ast *ast, const cel_node *n, dra_err **errs, const char *msg)
+{
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s", msg);
+    int line, col;
+    cel_ast_location(ast, n->offset, &line, &col);
+    e->line = line > 0 ? line : 0;
+    e->col = line > 0 ? col : 0;
+    *errs = dra_err_append(*errs, e);
+}
+
+static void validate_literals(const cel_ast *ast, const cel_node *n, dra_err **errs)
+{
+    if (!n)
+        return;
+    switch (n->kind) {
+    case CEL_NODE_SELECT: validate_literals(ast, n->u.select.operand, errs); break;
+    case CEL_NODE_CALL: {
+        const char *f = n->u.call.function;
+        const cel_node *lit = n->u.call.nargs ? n->u.call.args[0] : NULL;
+        if (lit && lit->kind == CEL_NODE_CONST) {
+            const cel_const *c = &lit->u.constant;
+            bool is_str = c->kind == CEL_CONST_STRING;
+            if (!strcmp(f, "duration") && !n->u.call.target) {
+                int64_t sec;
+                int32_t nsec;
+                if (!is_str || !cel_duration_parse(c->v.s.data, c->v.s.len, &sec, &nsec))
+                    report_at(ast, lit, errs, "invalid duration argument");
+            } else if (!strcmp(f, "timestamp") && !n->u.call.target) {
+                int64_t sec;
+                int32_t nsec;
+                bool ok = is_str ? cel_timestamp_parse(c->v.s.data, c->v.s.len, &sec, &nsec)
+                                 : c->kind == CEL_CONST_INT && c->v.i >= -62135596800LL && c->v.i <= 253402300799LL;
+                if (!ok)
+                    report_at(ast, lit, errs, "invalid timestamp argument");
+            } else if (!strcmp(f, "matches")) {
+                char *bad = is_str ? cel_regex_check(c->v.s.data, c->v.s.len) : dra_xstrdup("not a string");
+                if (bad)
+                    report_at(ast, lit, errs, "invalid matches argument");
+                free(bad);
+            }
+        }
+        validate_literals(ast, n->u.call.target, errs);
+        for (size_t i = 0; i < n->u.call.nargs; i++)
+            validate_literals(ast, n->u.call.args[i], errs);
+        break;
+    }
+    case CEL_NODE_LIST:
+        for (size_t i = 0; i < n->u.list.nelems; i++)
+            validate_literals(ast, n->u.list.elems[i], errs);
+        break;
+    case CEL_NODE_MAP:
+    case CEL_NODE_STRUCT:
+        for (size_t i = 0; i < n->u.map.nentries; i++) {
+            validate_literals(ast, n->u.map.entries[i].key, errs);
+            validate_literals(ast, n->u.map.entries[i].value, errs);
+        }
+        break;
+    case CEL_NODE_COMPREHENSION:
+        validate_literals(ast, n->u.comp.iter_range, errs);
+        validate_literals(ast, n->u.comp.accu_init, errs);
+        validate_literals(ast, n->u.comp.loop_condition, errs);
+        validate_literals(ast, n->u.comp.loop_step, errs);
+        validate_literals(ast, n->u.comp.result, errs);
+        break;
+    default: break;
+    }
+}
+
 dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts,
                      cel_program **out)
 {
@@ -98,8 +172,10 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
         lim.macros &= ~(unsigned)CEL_MACROS_OPTIONAL;
         lim.disable_optional_syntax = true;
     }
-    if (!(env->libs & CEL_LIB_MATH))
-        lim.macros &= ~(unsigned)CEL_MACROS_MATH;
+    if (env->libs & CEL_LIB_MATH)
+        lim.macros |= CEL_MACROS_MATH;
+    if (!(env->libs & CEL_LIB_LISTS))
+        lim.macros &= ~(unsigned)CEL_MACROS_SORT_BY;
     if (env->opts & CEL_OPT_NO_OPTIONAL_SYNTAX)
         lim.disable_optional_syntax = true;
     dra_err *err = cel_parse(src, len, &lim, &p->arena, &p->ast);
@@ -114,6 +190,8 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
         };
         p->checked = true;
         err = cel_check(p->ast, &ce, &p->arena, &p->result);
+        if (!err && (env->opts & CEL_OPT_VALIDATE_LITERALS))
+            validate_literals(p->ast, p->ast->root, &err);
         if (!err) {
             cel_cost_options co = {0};
             if (env->dra)
@@ -136,7 +214,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
     if (!p->result)
         p->result = &cel_t_dyn;
     p->result_str = cel_type_str(p->result, &p->arena);
-    cel_eval_prepare(p->ast, env->reg, &p->arena, env_is_variable, env);
+    cel_eval_prepare(p->ast, env->reg, &p->arena, &p->constants, env_is_variable, env);
     p->regexes = cel_regex_cache_new();
     *out = p;
     return NULL;
@@ -147,12 +225,14 @@ void cel_program_free(cel_program *p)
     if (!p)
         return;
     cel_scratch_free(&p->scratch);
+    cel_scratch_free(&p->constants);
     cel_regex_cache_free(p->regexes);
     dra_arena_free(&p->arena);
     free(p);
 }
 
 const cel_type *cel_program_result_type(const cel_program *p) { return p->result; }
+size_t cel_program_scratch_bytes(const cel_program *p) { return cel_scratch_capacity(&p->scratch); }
 const char *cel_program_result_type_str(const cel_program *p) { return p->result_str; }
 
 void cel_program_estimated_cost(const cel_program *p, uint64_t *min, uint64_t *max)

@@ -79,6 +79,9 @@ void cel_program_free(cel_program *p);
 /* Static result type (dyn when unchecked), and as cel-go prints it. */
 const cel_type *cel_program_result_type(const cel_program *p);
 const char *cel_program_result_type_str(const cel_program *p);
+/* Heap bytes held by the program's scratch memory (grows to a high-water
+ * mark, then stays: evaluations after that allocate nothing). */
+size_t cel_program_scratch_bytes(const cel_program *p);
 /* Estimated cost range from the checker's estimator (0, UINT64_MAX when unknown). */
 void cel_program_estimated_cost(const cel_program *p, uint64_t *min, uint64_t *max);
 

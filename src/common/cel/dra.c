@@ -249,3 +249,17 @@ dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
                        "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
                        tn, tn);
 }
+
+dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost)
+{
+    cel_program *p = NULL;
+    *cost = 0;
+    dra_err *e = cel_dra_compile(ctx, expr, len, &p);
+    if (e)
+        return e;
+    uint64_t min = 0, max = 0;
+    cel_program_estimated_cost(p, &min, &max);
+    *cost = max;
+    cel_program_free(p);
+    return NULL;
+}

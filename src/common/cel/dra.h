@@ -57,6 +57,17 @@ cel_value cel_dra_device_value(const cel_dra_device *d);
  * "CEL result of type int could not be converted to bool: ...". */
 dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched);
 
+/* Validation hook for model/validate.h (dra_validate_cel_fn): compile `expr`
+ * as the API server does for a new or changed selector and report the
+ * estimated maximum cost in *cost.  ctx is a cel_env * from cel_dra_env_new
+ * (the NewExpressions set at the default compatibility version has the
+ * same libraries as the stored set for the project's versions).  Errors
+ * (DRA_EXIT_INPUT, caller frees) carry upstream's detail text:
+ * "compilation failed: ERROR: <input>:1:1: ..." or "must evaluate to bool
+ * or the unknown type, not int".  The caller compares *cost with
+ * CEL_DRA_MAX_COST ("too complex, exceeds cost limit"). */
+dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost);
+
 /* [1.37+] The hint upstream's EnhanceRuntimeError appends to runtime errors
  * containing "no such key:" (dra-corrections E2-8): returns the suffix to
  * append to msg, or "" when none applies.  Static storage. */

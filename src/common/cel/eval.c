@@ -62,7 +62,89 @@ typedef struct prep {
     dra_arena *arena;
     bool (*is_variable)(const char *, void *);
     void *ud;
+    cel_scratch *constants; /* folded values; NULL = no folding */
 } prep;
+
+/* Dispatch codes for calls the evaluator handles itself (cel_node.eval_op). */
+enum {
+    OP_CALL = 0, /* an ordinary overloaded call */
+    OP_AND = 1,
+    OP_OR,
+    OP_CONDITIONAL,
+    OP_NOT_STRICTLY_FALSE,
+    OP_OPT_SELECT,
+    OP_OPT_INDEX,
+    OP_INDEX,
+    OP_OPT_OR,       /* opt.or(x): x evaluated only when opt is none */
+    OP_OPT_OR_VALUE, /* opt.orValue(x) */
+};
+
+static int dispatch_code(const cel_node *n)
+{
+    const char *f = n->u.call.function;
+    static const struct { const char *name; int op; } ops[] = {
+        {CEL_OP_LOGICAL_AND, OP_AND}, {CEL_OP_LOGICAL_OR, OP_OR}, {CEL_OP_CONDITIONAL, OP_CONDITIONAL},
+        {CEL_OP_NOT_STRICTLY_FALSE, OP_NOT_STRICTLY_FALSE}, {CEL_OP_OPT_SELECT, OP_OPT_SELECT},
+        {CEL_OP_OPT_INDEX, OP_OPT_INDEX}, {CEL_OP_INDEX, OP_INDEX},
+    };
+    if (!n->u.call.target) {
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            if (strcmp(f, ops[i].name) == 0)
+                return ops[i].op;
+        return OP_CALL;
+    }
+    if (n->u.call.nargs == 1 && strcmp(f, "or") == 0)
+        return OP_OPT_OR;
+    if (n->u.call.nargs == 1 && strcmp(f, "orValue") == 0)
+        return OP_OPT_OR_VALUE;
+    return OP_CALL;
+}
+
+/* Constructors of immutable values from literals, safe to run once at
+ * compile time: quantity("1Mi"), semver("1.2.3"), ip(...), cidr(...),
+ * url(...), timestamp("..."), duration("..."). */
+static bool foldable_function(const char *f)
+{
+    static const char *const names[] = {"quantity", "semver", "ip", "cidr", "url", "timestamp", "duration"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(f, names[i]) == 0)
+            return true;
+    return false;
+}
+
+static void try_fold(prep *p, cel_node *n)
+{
+    if (!p->constants || n->u.call.target || n->u.call.nargs == 0 || n->u.call.nargs > CEL_MAX_ARGS ||
+        !foldable_function(n->u.call.function))
+        return;
+    cel_value args[CEL_MAX_ARGS];
+    for (size_t i = 0; i < n->u.call.nargs; i++) {
+        const cel_node *a = n->u.call.args[i];
+        if (a->kind != CEL_NODE_CONST)
+            return;
+        const cel_const *c = &a->u.constant;
+        switch (c->kind) {
+        case CEL_CONST_STRING: args[i] = cel_string(c->v.s.data, c->v.s.len); break;
+        case CEL_CONST_BOOL: args[i] = cel_bool(c->v.b); break;
+        case CEL_CONST_INT: args[i] = cel_int(c->v.i); break;
+        default: return;
+        }
+    }
+    for (size_t i = 0; i < n->u.call.noverloads; i++) {
+        const cel_overload *o = n->u.call.overloads[i];
+        if (!o->impl || !cel_overload_accepts(o, args, n->u.call.nargs))
+            continue;
+        cel_call_ctx cx = {p->constants, NULL};
+        cel_value r = o->impl(&cx, args, n->u.call.nargs);
+        if (r.kind == CEL_ERROR) /* leave it to runtime, which reports it per evaluation */
+            return;
+        cel_value *keep = cel_scratch_alloc(p->constants, sizeof *keep);
+        *keep = r;
+        n->folded = keep;
+        n->folded_cost = cel_overload_cost(o, args, n->u.call.nargs, &r);
+        return;
+    }
+}
 
 static void prepare_node(prep *p, cel_node *n);
 
@@ -92,8 +174,11 @@ static void prepare_call(prep *p, cel_node *n)
         prepare_node(p, n->u.call.target);
     for (size_t i = 0; i < n->u.call.nargs; i++)
         prepare_node(p, n->u.call.args[i]);
-    if (n->u.call.noverloads > 0 && n->u.call.overloads)
+    n->eval_op = dispatch_code(n);
+    if (n->u.call.noverloads > 0 && n->u.call.overloads) {
+        try_fold(p, n);
         return;
+    }
     size_t cnt;
     const cel_overload *const *all = cel_registry_lookup(p->reg, n->u.call.function, &cnt);
     size_t nargs = n->u.call.nargs + (n->u.call.target ? 1 : 0);
@@ -104,6 +189,7 @@ static void prepare_call(prep *p, cel_node *n)
             keep[k++] = all[i];
     n->u.call.overloads = keep;
     n->u.call.noverloads = k;
+    try_fold(p, n);
 }
 
 static void prepare_node(prep *p, cel_node *n)
@@ -135,10 +221,10 @@ static void prepare_node(prep *p, cel_node *n)
     }
 }
 
-void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena,
+void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
                       bool (*is_variable)(const char *name, void *ud), void *ud)
 {
-    prep p = {reg, arena, is_variable, ud};
+    prep p = {reg, arena, is_variable, ud, constants};
     prepare_node(&p, ast->root);
 }
 
@@ -445,44 +531,49 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
 
 static cel_value eval_call(ev *e, const cel_node *n)
 {
-    const char *f = n->u.call.function;
-    if (f[0] == '_' || f[0] == '@' || f[0] == '!' || f[0] == '-') {
-        if (strcmp(f, CEL_OP_LOGICAL_AND) == 0)
-            return eval_logic(e, n, true);
-        if (strcmp(f, CEL_OP_LOGICAL_OR) == 0)
-            return eval_logic(e, n, false);
-        if (strcmp(f, CEL_OP_CONDITIONAL) == 0) {
-            EVAL_OR_RETURN(c, n->u.call.args[0]);
-            if (c.kind == CEL_BOOL)
-                return eval(e, n->u.call.args[c.v.b ? 1 : 2]);
-            return c.kind == CEL_ERROR ? c : cel_no_such_overload();
-        }
-        if (strcmp(f, CEL_OP_NOT_STRICTLY_FALSE) == 0) {
-            EVAL_OR_RETURN(v, n->u.call.args[0]);
-            if (!charge(e, 1))
-                return cancelled_value;
-            return v.kind == CEL_BOOL ? v : cel_bool(true);
-        }
-        if (strcmp(f, CEL_OP_OPT_SELECT) == 0 || strcmp(f, CEL_OP_OPT_INDEX) == 0) {
-            EVAL_OR_RETURN(obj, n->u.call.args[0]);
-            if (obj.kind == CEL_ERROR)
-                return obj;
-            EVAL_OR_RETURN(key, n->u.call.args[1]);
-            if (key.kind == CEL_ERROR)
-                return key;
-            if (!charge(e, 1))
-                return cancelled_value;
-            return opt_access(e, obj, key, f[1] == '[');
-        }
-        if (strcmp(f, CEL_OP_INDEX) == 0) {
-            EVAL_OR_RETURN(obj, n->u.call.args[0]);
-            if (obj.kind == CEL_ERROR)
-                return obj;
-            EVAL_OR_RETURN(key, n->u.call.args[1]);
-            if (key.kind == CEL_ERROR)
-                return key;
-            return eval_index(e, n, obj, key);
-        }
+    if (n->folded) {
+        if (!charge(e, n->folded_cost))
+            return cancelled_value;
+        return *(const cel_value *)n->folded;
+    }
+    switch (n->eval_op) {
+    case OP_AND: return eval_logic(e, n, true);
+    case OP_OR: return eval_logic(e, n, false);
+    case OP_CONDITIONAL: {
+        EVAL_OR_RETURN(c, n->u.call.args[0]);
+        if (c.kind == CEL_BOOL)
+            return eval(e, n->u.call.args[c.v.b ? 1 : 2]);
+        return c.kind == CEL_ERROR ? c : cel_no_such_overload();
+    }
+    case OP_NOT_STRICTLY_FALSE: {
+        EVAL_OR_RETURN(v, n->u.call.args[0]);
+        if (!charge(e, 1))
+            return cancelled_value;
+        return v.kind == CEL_BOOL ? v : cel_bool(true);
+    }
+    case OP_OPT_SELECT:
+    case OP_OPT_INDEX: {
+        EVAL_OR_RETURN(obj, n->u.call.args[0]);
+        if (obj.kind == CEL_ERROR)
+            return obj;
+        EVAL_OR_RETURN(key, n->u.call.args[1]);
+        if (key.kind == CEL_ERROR)
+            return key;
+        if (!charge(e, 1))
+            return cancelled_value;
+        return opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
+    }
+    case OP_INDEX: {
+        EVAL_OR_RETURN(obj, n->u.call.args[0]);
+        if (obj.kind == CEL_ERROR)
+            return obj;
+        EVAL_OR_RETURN(key, n->u.call.args[1]);
+        if (key.kind == CEL_ERROR)
+            return key;
+        return eval_index(e, n, obj, key);
+    }
+    default:
+        break;
     }
     cel_value args[CEL_MAX_ARGS + 4];
     size_t nargs = 0;
@@ -499,11 +590,10 @@ static cel_value eval_call(ev *e, const cel_node *n)
         if (t.kind == CEL_ERROR && !first_err.kind)
             first_err = t;
         /* opt.or(x) / opt.orValue(x) do not evaluate x when opt has a value */
-        if (t.kind == CEL_OPTIONAL && t.v.opt && n->u.call.nargs == 1 &&
-            (strcmp(f, "or") == 0 || strcmp(f, "orValue") == 0)) {
+        if (t.kind == CEL_OPTIONAL && t.v.opt && (n->eval_op == OP_OPT_OR || n->eval_op == OP_OPT_OR_VALUE)) {
             if (!charge(e, 1))
                 return cancelled_value;
-            return f[2] ? *t.v.opt : t;
+            return n->eval_op == OP_OPT_OR_VALUE ? *t.v.opt : t;
         }
     }
     for (size_t i = 0; i < n->u.call.nargs; i++) {

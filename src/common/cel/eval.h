@@ -42,10 +42,13 @@ enum {
     CEL_EVAL_CHECKED = 1u << 1,        /* the AST was type-checked: qualified names are already resolved */
 };
 
-/* Resolve overload candidates and qualified function names in place.
+/* Resolve overload candidates and qualified function names in place, set
+ * dispatch codes, and fold constructor calls on literals (quantity("1Mi"),
+ * timestamp("..."), ...) into values kept in `constants` (may be NULL: no
+ * folding), which must live as long as the AST is evaluated.
  * `is_variable(name, ud)` tells whether a name is a declared variable (so
  * `x.f()` on a variable x stays a member call); may be NULL. */
-void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena,
+void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
                       bool (*is_variable)(const char *name, void *ud), void *ud);
 
 typedef struct cel_eval_params {

@@ -227,6 +227,25 @@ static cel_node *make_min_max(cel_parser *p, size_t off, bool greatest, cel_node
     return cel_p_call(p, off, fn, NULL, &list, 1);
 }
 
+/* l.sortBy(e, key) -> cel.bind(@__sortBy_input__, l,
+ *     @__sortBy_input__.@sortByAssociatedKeys(@__sortBy_input__.map(e, key)))
+ * (cel-go ext/lists.go sortByMacro). */
+static cel_node *make_sort_by(cel_parser *p, size_t off, cel_node *target, cel_node **args)
+{
+    static const char var[] = "@__sortBy_input__";
+    if (target->kind != CEL_NODE_LIST && target->kind != CEL_NODE_SELECT && target->kind != CEL_NODE_IDENT &&
+        target->kind != CEL_NODE_COMPREHENSION && target->kind != CEL_NODE_CALL)
+        return cel_p_error(p, target->offset,
+                           "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+    cel_node *keys = make_map_filter(p, off, false, cel_p_ident(p, off, var), args, 2);
+    if (keys->kind != CEL_NODE_COMPREHENSION) /* an error was reported */
+        return keys;
+    cel_node *call_args[1] = {keys};
+    cel_node *sorted = cel_p_call(p, off, "@sortByAssociatedKeys", cel_p_ident(p, off, var), call_args, 1);
+    return cel_p_comprehension(p, off, cel_p_list(p, off, NULL, 0), CEL_UNUSED_ITER_VAR, NULL, var, target,
+                               cel_p_bool(p, off, false), cel_p_ident(p, off, var), sorted);
+}
+
 cel_node *cel_expand_macro(cel_parser *p, size_t off, const char *fn, cel_node *target,
                            cel_node **args, size_t n)
 {
@@ -254,6 +273,8 @@ cel_node *cel_expand_macro(cel_parser *p, size_t off, const char *fn, cel_node *
         if (!strcmp(fn, "filter"))
             return make_map_filter(p, off, true, target, args, n);
     }
+    if (n == 2 && (m & CEL_MACROS_SORT_BY) && !strcmp(fn, "sortBy"))
+        return make_sort_by(p, off, target, args);
     if (n == 3 && std && !strcmp(fn, "map"))
         return make_map_filter(p, off, false, target, args, n);
     if (n == 3 && two) {

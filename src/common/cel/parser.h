@@ -27,8 +27,9 @@ enum {
     CEL_MACROS_TWO_VAR = 1u << 1,  /* all/exists/existsOne/transformList/transformMap/transformMapEntry with two vars */
     CEL_MACROS_BINDINGS = 1u << 2, /* cel.bind */
     CEL_MACROS_OPTIONAL = 1u << 3, /* optMap, optFlatMap */
-    CEL_MACROS_MATH = 1u << 4,     /* math.greatest, math.least (ext.Math) */
-    CEL_MACROS_ALL = 0x1fu,
+    CEL_MACROS_SORT_BY = 1u << 4,  /* l.sortBy(e, key) (ext.Lists v2+) */
+    CEL_MACROS_ALL = 0x1fu,        /* everything Kubernetes enables */
+    CEL_MACROS_MATH = 1u << 5,     /* math.greatest, math.least (ext.Math; not in CEL_MACROS_ALL) */
 };
 
 typedef struct cel_parse_limits {

@@ -98,6 +98,14 @@ void cel_scratch_free(cel_scratch *s)
     s->first = s->cur = NULL;
 }
 
+size_t cel_scratch_capacity(const cel_scratch *s)
+{
+    size_t total = 0;
+    for (const cel_scratch_block *b = s->first; b; b = b->next)
+        total += b->size;
+    return total;
+}
+
 /* ---- constructors ------------------------------------------------------- */
 
 const cel_list cel_empty_list = {0, NULL};
@@ -522,8 +530,20 @@ static size_t utf8_step(const unsigned char *p, size_t n)
 
 size_t cel_utf8_len(const char *p, size_t n)
 {
-    size_t cnt = 0;
-    for (size_t i = 0; i < n; cnt++) {
+    /* ASCII prefix eight bytes at a time: cost accounting asks for the size
+     * of every compared string, so this is on the hot path. */
+    size_t i = 0;
+    while (i + 8 <= n) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (w & 0x8080808080808080ull)
+            break;
+        i += 8;
+    }
+    while (i < n && (unsigned char)p[i] < 0x80)
+        i++;
+    size_t cnt = i;
+    for (; i < n; cnt++) {
         unsigned char c = (unsigned char)p[i];
         i += c < 0x80 ? 1 : utf8_step((const unsigned char *)p + i, n - i);
     }

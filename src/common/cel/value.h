@@ -151,6 +151,9 @@ char *cel_scratch_strndup(cel_scratch *s, const char *p, size_t n);
 char *cel_scratch_printf(cel_scratch *s, const char *fmt, ...) DRA_PRINTF(2, 3);
 void cel_scratch_reset(cel_scratch *s);  /* forget all allocations, keep the memory */
 void cel_scratch_free(cel_scratch *s);
+/* Bytes of heap memory the scratch holds (its blocks): tests use it to show
+ * that repeated evaluations stopped growing. */
+size_t cel_scratch_capacity(const cel_scratch *s);
 
 /* ---- constructors (no allocation) --------------------------------------- */
 static inline cel_value cel_null(void) { cel_value v = {.kind = CEL_NULL}; return v; }

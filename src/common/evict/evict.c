@@ -451,22 +451,24 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, s
     if (!*dra_jstr_or(pod, "spec.nodeName", ""))
         return;
     const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *uid = dra_jstr_or(pod, "metadata.uid", "");
-    size_t nspec = 0, next = 0;
-    size_t i;
-    json_t *pc;
-    /* resourceclaim.PodClaims: spec claims, then the extended-resource claim */
-    size_t total = json_array_size(dra_jarr(pod, "spec.resourceClaims")) + 1;
-    for (i = 0; i < total; i++) {
+    /* podEvictionTime looks at spec.resourceClaims only.  The claim named in
+     * status.extendedResourceClaimStatus is the known upstream gap (E7-3): it
+     * is looked at only when no spec claim gives a time, and such a pod is
+     * reported as extended_only, never evicted. */
+    size_t nspec = json_array_size(dra_jarr(pod, "spec.resourceClaims"));
+    for (size_t i = 0; i <= nspec; i++) {
         const char *name;
         bool check;
-        bool is_ext = i + 1 == total;
+        bool is_ext = i == nspec;
         if (is_ext) {
+            if (pe->nclaims)
+                break;
             name = dra_jstr(pod, "status.extendedResourceClaimStatus.resourceClaimName");
             check = true;
             if (!name || !*name)
                 continue;
         } else {
-            pc = json_array_get(dra_jarr(pod, "spec.resourceClaims"), i);
+            const json_t *pc = json_array_get(dra_jarr(pod, "spec.resourceClaims"), i);
             if (dra_pod_claim_name(pod, pc, &name, &check) != DRA_PODCLAIM_NAMED)
                 continue;
         }
@@ -491,16 +493,12 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, s
             continue;
         pe->claims = dra_xrealloc(pe->claims, (pe->nclaims + 1) * sizeof *pe->claims);
         pe->claims[pe->nclaims++] = ce;
-        if (is_ext)
-            next++;
-        else
-            nspec++;
+        pe->extended_only = is_ext;
         if (!pe->has_time || ce->when < pe->when) {
             pe->when = ce->when;
             pe->has_time = true;
         }
     }
-    pe->extended_only = next > 0 && nspec == 0;
 }
 
 static bool pod_has_rule(const pod_ev *pe, const json_t *rule)
@@ -561,7 +559,8 @@ static dra_err *evaluate(const ctx *x, long only_rule, eval *ev)
 
 static bool pod_evicted_at_apply(const ctx *x, const pod_ev *pe)
 {
-    return x->opts->apply && pe->has_time && pe->when <= x->opts->apply_at && !dra_obj_deleting(pe->po->json);
+    return x->opts->apply && pe->has_time && !pe->extended_only && pe->when <= x->opts->apply_at &&
+           !dra_obj_deleting(pe->po->json);
 }
 
 /* ---- records ---- */
@@ -644,7 +643,8 @@ static void count_pending(const ctx *x, const eval *ev, const json_t *rule, bool
     size_t nseen = 0;
     for (size_t i = 0; i < ev->npev; i++) {
         const pod_ev *pe = &ev->pev[i];
-        if (!pe->has_time || !pod_has_rule(pe, rule))
+        /* the controller does not see extended-resource-only pods (E7-3) */
+        if (!pe->has_time || pe->extended_only || !pod_has_rule(pe, rule))
             continue;
         if (with_apply && pod_evicted_at_apply(x, pe)) {
             (*evicted)++;
@@ -823,14 +823,21 @@ static void apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
     static const char *const reason = "DeletionByDeviceTaintManager";
     static const char *const message = "Device Taint manager: deleting due to NoExecute taint";
 
-    /* apipod.UpdatePodCondition, then utilpod.PatchPodStatus (strategic merge, with the UID) */
+    /* apipod.UpdatePodCondition (GetPodCondition: the first of the type; the
+     * condition is replaced as a whole, so lastProbeTime becomes null and any
+     * other key goes), then utilpod.PatchPodStatus: a strategic-merge patch
+     * from a two-way diff, holding metadata.uid as precondition and, for a
+     * changed list element, its merge key plus the changed keys (null for
+     * removed ones).  Go marshals the patch's maps with sorted keys. */
     json_t *conds = dra_jarr(ch->obj, "status.conditions");
     json_t *existing = NULL;
     size_t i;
     json_t *cnd;
     json_array_foreach(conds, i, cnd) {
-        if (strcmp(dra_jstr_or(cnd, "type", ""), "DisruptionTarget") == 0)
+        if (strcmp(dra_jstr_or(cnd, "type", ""), "DisruptionTarget") == 0) {
             existing = cnd;
+            break;
+        }
     }
     json_t *patch_cond = NULL;
     if (!existing) {
@@ -841,31 +848,56 @@ static void apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
             dra_jset_new(ch->obj, "status.conditions", conds);
         }
         json_array_append(conds, nc);
-        /* Go marshals the patch's maps with sorted keys */
         patch_cond = json_pack("{s:n,s:s,s:s,s:s,s:s,s:s}", "lastProbeTime", "lastTransitionTime", when, "message", message,
                                "reason", reason, "status", "True", "type", "DisruptionTarget");
         json_decref(nc);
     } else {
         bool status_same = strcmp(dra_jstr_or(existing, "status", ""), "True") == 0;
-        bool changed = !status_same || strcmp(dra_jstr_or(existing, "reason", ""), reason) != 0 ||
-                       strcmp(dra_jstr_or(existing, "message", ""), message) != 0;
-        if (changed) {
-            patch_cond = json_object();
-            if (!status_same)
-                json_object_set_new(patch_cond, "lastTransitionTime", json_string(when));
-            if (strcmp(dra_jstr_or(existing, "message", ""), message) != 0)
-                json_object_set_new(patch_cond, "message", json_string(message));
-            if (strcmp(dra_jstr_or(existing, "reason", ""), reason) != 0)
-                json_object_set_new(patch_cond, "reason", json_string(reason));
-            if (!status_same)
-                json_object_set_new(patch_cond, "status", json_string("True"));
-            json_object_set_new(patch_cond, "type", json_string("DisruptionTarget"));
-            if (!status_same)
-                json_object_set_new(existing, "lastTransitionTime", json_string(when));
-            json_object_set_new(existing, "status", json_string("True"));
-            json_object_set_new(existing, "reason", json_string(reason));
-            json_object_set_new(existing, "message", json_string(message));
+        json_t *old_ltt = json_object_get(existing, "lastTransitionTime");
+        json_t *nc = json_pack("{s:s,s:s,s:n}", "type", "DisruptionTarget", "status", "True", "lastProbeTime");
+        if (status_same)
+            json_object_set(nc, "lastTransitionTime", old_ltt ? old_ltt : json_null());
+        else
+            json_object_set_new(nc, "lastTransitionTime", json_string(when));
+        json_object_set_new(nc, "reason", json_string(reason));
+        json_object_set_new(nc, "message", json_string(message));
+        /* the diff: keys of the new condition that differ, removed keys as null */
+        json_t *diff = json_object();
+        const char *k;
+        json_t *v;
+        json_object_foreach(nc, k, v) {
+            json_t *ov = json_object_get(existing, k);
+            bool same = json_is_null(v) ? (!ov || json_is_null(ov)) : (ov && json_equal(ov, v));
+            if (!same)
+                json_object_set(diff, k, v);
         }
+        json_object_foreach(existing, k, v) {
+            if (!json_object_get(nc, k) && !json_is_null(v))
+                json_object_set_new(diff, k, json_null());
+        }
+        if (json_object_size(diff)) {
+            /* sorted keys, as Go marshals maps */
+            const char **keys = dra_xcalloc(json_object_size(diff) + 2, sizeof *keys);
+            size_t nk = 0;
+            json_object_foreach(diff, k, v) {
+                keys[nk++] = k;
+            }
+            keys[nk++] = "type";
+            for (size_t a = 1; a < nk; a++)
+                for (size_t b = a; b > 0 && strcmp(keys[b - 1], keys[b]) > 0; b--) {
+                    const char *t = keys[b - 1];
+                    keys[b - 1] = keys[b];
+                    keys[b] = t;
+                }
+            patch_cond = json_object();
+            for (size_t a = 0; a < nk; a++)
+                json_object_set(patch_cond, keys[a], strcmp(keys[a], "type") == 0 ? json_object_get(nc, "type")
+                                                                                   : json_object_get(diff, keys[a]));
+            free(keys);
+            json_array_set(conds, i, nc);
+        }
+        json_decref(diff);
+        json_decref(nc);
     }
     dra_buf why = DRA_BUF_INIT;
     for (size_t k = 0; k < pe->nclaims; k++)

@@ -505,17 +505,48 @@ dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char
 
 /* ---- release ---- */
 
-static bool any_pod_reservation(const dra_cluster *c)
+static bool has_pod_reservation(const json_t *claim)
 {
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
-        size_t j;
-        json_t *r;
-        json_array_foreach(dra_jarr(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json, "status.reservedFor"), j, r) {
-            if (!*dra_jstr_or(r, "apiGroup", "") && strcmp(dra_jstr_or(r, "resource", ""), "pods") == 0)
-                return true;
-        }
+    size_t j;
+    json_t *r;
+    json_array_foreach(dra_jarr(claim, "status.reservedFor"), j, r) {
+        if (!*dra_jstr_or(r, "apiGroup", "") && strcmp(dra_jstr_or(r, "resource", ""), "pods") == 0)
+            return true;
     }
     return false;
+}
+
+static bool namespace_has_pods(const dra_cluster *c, const char *ns)
+{
+    for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++)
+        if (strcmp(dra_jstr_or(c->of[DRA_KIND_POD][i]->json, "metadata.namespace", ""), ns) == 0)
+            return true;
+    return false;
+}
+
+/* Namespaces with pod reservations but without any Pod in the input,
+ * "a, b" in input order; NULL when there are none.  Caller frees. */
+static char *namespaces_without_pods(const dra_cluster *c)
+{
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
+        const json_t *claim = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
+        const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
+        if (!has_pod_reservation(claim) || namespace_has_pods(c, ns))
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++) {
+            const json_t *other = c->of[DRA_KIND_RESOURCE_CLAIM][k]->json;
+            seen = has_pod_reservation(other) && strcmp(dra_jstr_or(other, "metadata.namespace", ""), ns) == 0;
+        }
+        if (!seen)
+            dra_buf_printf(&b, "%s%s", b.len ? ", " : "", ns);
+    }
+    if (!b.len) {
+        dra_buf_free(&b);
+        return NULL;
+    }
+    return dra_buf_detach(&b);
 }
 
 /* Why a reservedFor pod entry is stale, or NULL to keep it (syncClaim). */
@@ -562,7 +593,7 @@ static bool has_allocation(const json_t *claim)
     return a && !json_is_null(a);
 }
 
-static void release_claim(const dra_cluster *c, const dra_obj *co, dra_changes *out)
+static void release_claim(const dra_cluster *c, const dra_release_opts *opts, const dra_obj *co, dra_changes *out)
 {
     const json_t *claim = co->json;
     const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
@@ -638,8 +669,9 @@ static void release_claim(const dra_cluster *c, const dra_obj *co, dra_changes *
             const char *pn = dra_jstr_or(owner, "name", "");
             const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
             const char *r = NULL;
+            /* E5-7: a pod missing from the cache is left to the garbage collector */
             if (!pod)
-                r = "owner pod is gone (the garbage collector deletes it)";
+                r = opts->delete_orphans ? "owner pod is gone (as the garbage collector would, --delete-orphans)" : NULL;
             else if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(owner, "uid", "")) != 0)
                 r = "owner pod got replaced (other UID)";
             else if (dra_pod_is_done(pod->json))
@@ -659,12 +691,22 @@ static void release_claim(const dra_cluster *c, const dra_obj *co, dra_changes *
     free(ref);
 }
 
-dra_err *dra_claims_release(const dra_cluster *c, dra_changes *out)
+dra_err *dra_claims_release(const dra_cluster *c, const dra_release_opts *opts, dra_changes *out)
 {
-    if (c->n[DRA_KIND_POD] == 0 && any_pod_reservation(c))
-        return dra_err_new(DRA_EXIT_INPUT, "the input has no Pods, so every reservation would look stale: "
-                                           "pass the pods too (kubectl get pods -A -o yaml)");
+    static const dra_release_opts zero = {0};
+    if (!opts)
+        opts = &zero;
+    char *bare = opts->no_pods_ok ? NULL : namespaces_without_pods(c);
+    if (bare) {
+        dra_err *e = dra_err_new(DRA_EXIT_INPUT,
+                                 "the input has no Pods in namespace %s, but claims there are reserved for pods: every "
+                                 "reservation would look stale; pass the pods too (kubectl get pods -A -o yaml), or "
+                                 "--no-pods-ok if those namespaces really have no pods left",
+                                 bare);
+        free(bare);
+        return e;
+    }
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
-        release_claim(c, c->of[DRA_KIND_RESOURCE_CLAIM][i], out);
+        release_claim(c, opts, c->of[DRA_KIND_RESOURCE_CLAIM][i], out);
     return NULL;
 }

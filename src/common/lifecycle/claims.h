@@ -79,15 +79,32 @@ dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_
  * set`.  Exit class DRA_EXIT_NEGATIVE; a missing pod is DRA_EXIT_INPUT. */
 dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out);
 
-/* Claim sync for every claim: drop reservedFor pods that are gone (missing
- * from the input, other UID) or done; clear the allocation in that same
- * status update when the list becomes empty and the claim carries
+/* Options of dra_claims_release(); zero = upstream's claim controller only. */
+typedef struct dra_release_opts {
+    /* Also delete unused generated claims whose owning pod is missing from
+     * the input.  The claim controller leaves those to the garbage collector
+     * (it cannot tell "gone" from "not in my cache yet"); an offline run can
+     * do the collector's work when the input is known to be complete. */
+    bool delete_orphans;
+    /* Do not refuse namespaces that have pod reservations but no Pods in the
+     * input (see below): the caller vouches that the input is complete. */
+    bool no_pods_ok;
+} dra_release_opts;
+
+/* Claim sync for every claim (syncClaim): drop reservedFor pods that are gone
+ * (missing from the input, other UID) or done; clear the allocation in that
+ * same status update when the list becomes empty and the claim carries
  * resource.kubernetes.io/delete-protection; then remove the finalizer; for
  * deleting claims without users clear the allocation then the finalizer;
- * delete unused claims generated for pods that are done, replaced or (as the
- * garbage collector would) gone.  Entries that are not pods are kept.  An
- * input without any Pod while claims have pod reservations is refused
- * (DRA_EXIT_INPUT): every reservation would look stale. */
-dra_err *dra_claims_release(const dra_cluster *c, dra_changes *out);
+ * delete unused claims generated for pods that are done or replaced (and,
+ * with opts->delete_orphans, missing).  Entries that are not pods are kept.
+ *
+ * Safety beyond upstream: a namespace whose claims have pod reservations but
+ * for which the input holds no Pod at all is refused (DRA_EXIT_INPUT, one
+ * error naming every such namespace) unless opts->no_pods_ok, because every
+ * reservation there would look stale: a dump of pods from one namespace
+ * combined with claims from all would otherwise deallocate claims of
+ * running pods.  opts may be NULL (zero). */
+dra_err *dra_claims_release(const dra_cluster *c, const dra_release_opts *opts, dra_changes *out);
 
 #endif

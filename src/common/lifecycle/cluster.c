@@ -7,7 +7,9 @@
 #include <time.h>
 
 #include "../base/buf.h"
+#include "../cel/dra.h"
 #include "../model/names.h"
+#include "ops.h"
 
 /* ---- index ---- */
 
@@ -51,17 +53,106 @@ dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set)
     return errs;
 }
 
+dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts)
+{
+    /* remember the versions first: dra_load converts in place */
+    char **before = dra_xcalloc(set->n + 1, sizeof *before);
+    for (size_t i = 0; i < set->n; i++) {
+        const char *v = json_string_value(json_object_get(set->v[i].json, "apiVersion"));
+        before[i] = v ? dra_xstrdup(v) : NULL;
+    }
+    dra_err *errs = dra_load(set, opts, &c->model);
+    c->has_model = true;
+    c->unknown = c->model.skipped;
+    for (int k = 0; k < DRA_KIND_COUNT; k++) {
+        const dra_model_list *l = dra_model_kind(&c->model, (dra_kind)k);
+        for (size_t i = 0; i < l->n; i++) {
+            dra_err *shape = NULL;
+            if (k == DRA_KIND_RESOURCE_CLAIM)
+                shape = dra_check_claim_shape(l->v[i]);
+            else if (k == DRA_KIND_POD)
+                shape = dra_check_pod_shape(l->v[i]);
+            if (shape)
+                errs = dra_err_append(errs, shape);
+            else
+                push(c, (dra_kind)k, l->v[i]);
+        }
+    }
+    for (size_t i = 0; i < set->n; i++) {
+        const char *now = json_string_value(json_object_get(set->v[i].json, "apiVersion"));
+        if (!errs && before[i] && now && strcmp(before[i], now) != 0) {
+            c->served = dra_xrealloc(c->served, (c->nserved + 1) * sizeof *c->served);
+            c->served[c->nserved++] = (dra_served_version){set->v[i].json, before[i]};
+        } else {
+            free(before[i]);
+        }
+    }
+    free(before);
+    if (errs) {
+        /* a partial index would make every later answer wrong: keep nothing */
+        size_t unknown = c->unknown;
+        dra_cluster_free(c);
+        c->unknown = unknown;
+    }
+    return errs;
+}
+
+dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now_ns)
+{
+    cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+    cel_env *env = cel_dra_env_new(&co);
+    dra_load_opts lo = {.skip_unknown = true,
+                        .now = now_ns / DRA_NSEC_PER_SEC - (now_ns % DRA_NSEC_PER_SEC < 0 ? 1 : 0),
+                        .validate = {.features = features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
+    dra_err *e = dra_cluster_load(c, set, &lo);
+    cel_env_free(env);
+    for (dra_err *x = e; x; x = x->next)
+        x->code = DRA_EXIT_INPUT;
+    return e;
+}
+
 void dra_cluster_free(dra_cluster *c)
 {
     for (int k = 0; k < DRA_KIND_COUNT; k++)
         free(c->of[k]);
+    dra_model_free(&c->model);
+    for (size_t i = 0; i < c->nserved; i++)
+        free(c->served[i].api_version);
+    free(c->served);
     memset(c, 0, sizeof *c);
+}
+
+const char *dra_cluster_served_version(const dra_cluster *c, const json_t *obj)
+{
+    for (size_t i = 0; i < c->nserved; i++)
+        if (c->served[i].obj == obj)
+            return c->served[i].api_version;
+    return NULL;
+}
+
+void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch)
+{
+    for (size_t i = 0; i < ch->nops && c->nserved; i++) {
+        dra_op *op = &ch->ops[i];
+        if (op->verb == DRA_OP_CREATE || !op->kind || !op->name)
+            continue;
+        const dra_obj *o = dra_cluster_find(c, dra_kind_from_name(op->kind), op->ns, op->name);
+        const char *v = o ? dra_cluster_served_version(c, o->json) : NULL;
+        if (!v)
+            continue;
+        free(op->api_version);
+        op->api_version = dra_xstrdup(v);
+        if (op->verb == DRA_OP_APPLY && json_is_object(op->body))
+            json_object_set_new(op->body, "apiVersion", json_string(v));
+    }
 }
 
 const dra_obj *dra_cluster_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name)
 {
     if (!name)
         return NULL;
+    if (c->has_model)
+        return dra_model_find(&c->model, k, ns, name);
     for (size_t i = 0; i < c->n[k]; i++) {
         const json_t *o = c->of[k][i]->json;
         const char *n = dra_jstr(o, "metadata.name");

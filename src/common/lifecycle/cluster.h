@@ -19,33 +19,72 @@
 
 #include "../base/error.h"
 #include "../io/stream.h"
+#include "../model/features.h"
 #include "../model/kinds.h"
+#include "../model/load.h"
 
 /* Annotations, finalizer and labels upstream uses (k8s.io/api/resource/v1). */
 #define DRA_POD_CLAIM_NAME_ANNOTATION "resource.kubernetes.io/pod-claim-name"
 #define DRA_EXTENDED_CLAIM_ANNOTATION "resource.kubernetes.io/extended-resource-claim"
 #define DRA_DELETE_PROTECTION_FINALIZER "resource.kubernetes.io/delete-protection"
 
+/* An object whose apiVersion the load pipeline changed (v1beta1 -> v1). */
+typedef struct dra_served_version {
+    const json_t *obj;   /* borrowed */
+    char *api_version;   /* owned: the version the input used */
+} dra_served_version;
+
 typedef struct dra_cluster {
     const dra_obj **of[DRA_KIND_COUNT]; /* per kind, input order; borrowed objects */
     size_t n[DRA_KIND_COUNT];
     size_t cap[DRA_KIND_COUNT];
     size_t unknown;                     /* objects of kinds the tools do not use (skipped) */
+    dra_model model;                    /* name index, set by dra_cluster_load() only */
+    bool has_model;
+    dra_served_version *served;         /* set by dra_cluster_load() only */
+    size_t nserved;
 } dra_cluster;
 
-#define DRA_CLUSTER_INIT {{0}, {0}, {0}, 0}
+#define DRA_CLUSTER_INIT {0}
 
-/* Index every object of set.  Objects without apiVersion/kind are input
- * errors; well-formed kinds the tools do not know (Events, ...) are counted
- * in `unknown` and skipped. */
+/* Index every object of set as it is (no conversion, defaulting or
+ * validation).  Objects without apiVersion/kind are input errors;
+ * well-formed kinds the tools do not know (Events, ...) are counted in
+ * `unknown` and skipped. */
 dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set);
+
+/* What the tools use: run the shared load pipeline (model/load.h: kind
+ * check, v1beta1/v1beta2 -> v1 conversion in place, namespace and server-side
+ * defaulting, validation, duplicates) over set, then the shape checks below,
+ * and index the result.  Unknown kinds are skipped and counted in `unknown`
+ * when opts->skip_unknown, else errors.  The original apiVersion of every
+ * converted object is remembered for dra_cluster_served_version().  Any
+ * error leaves c empty (but still to be freed).  set must outlive c. */
+dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts);
+/* The tools' way in: dra_cluster_load() with unknown kinds skipped (counted
+ * in c->unknown), now_ns (ns since the epoch) for defaulted timestamps,
+ * features (NULL: defaults) for validation, and CEL selectors of classes,
+ * claims and templates compiled as the API server does
+ * (cel_dra_validate_hook).  Every error is DRA_EXIT_INPUT. */
+dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now_ns);
 void dra_cluster_free(dra_cluster *c);
+
+/* The apiVersion the input used for obj (before conversion to v1): what API
+ * operations on that object should address, since status, finalizer and
+ * reservedFor paths are the same in every version.  NULL when unchanged. */
+const char *dra_cluster_served_version(const dra_cluster *c, const json_t *obj);
 
 /* Lookups by namespace/name (namespace NULL or "" for cluster-scoped kinds).
  * First object in input order wins; NULL when missing. */
 const dra_obj *dra_cluster_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name);
 /* The dra_obj an object of the index came from (for error locations), or NULL. */
 const dra_obj *dra_cluster_source(const dra_cluster *c, const json_t *obj);
+
+/* Point the operations on converted input objects (patches, applies,
+ * deletes; not creates) at the version the input used: op->api_version and
+ * an apply body's apiVersion. */
+struct dra_changes;
+void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch);
 
 /* ---- JSON access (NULL-safe; paths are dot-separated object keys) ---- */
 json_t *dra_jget(const json_t *o, const char *path);

@@ -376,12 +376,9 @@ void dra_session_complete(const dra_session *s, const char *line, size_t word_st
         const char *sp = memchr(line, ' ', cursor);
         if (!sp) {
             /* readline's word may start after the ':' */
-            c.prefix = line;
-            c.prefix_len = cursor;
             for (size_t i = 0; commands[i]; i++)
                 if (!strncmp(commands[i], line, cursor) && strlen(commands[i]) >= word_start)
                     offer(&c, commands[i] + word_start, "");
-            c.prefix_len = 0;
         } else if (!strncmp(line, ":load ", 6)) {
             out->files = true;
         } else if (!strncmp(line, ":class ", 7)) {

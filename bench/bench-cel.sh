@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# CEL selector evaluation: ns per device evaluation in C (our engine, via
+# bench/cel_bench.c) and in JavaScript (@marcbachmann/cel-js, installed into
+# build/bench/node_modules with npm), the ratio, and heap allocations per
+# evaluation in C (target: 0).
+#   ITERATIONS (default 2000000 for C; JS runs a quarter of them)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+iters=${ITERATIONS:-2000000}
+out=build/bench
+mkdir -p "$out"
+
+# The Makefile's flags, against the library `make` built.
+[[ -f build/lib/libdra.a ]] || make --no-print-directory build/lib/libdra.a >/dev/null
+pkgs="yaml-0.1 jansson libpcre2-8 libprotobuf-c libnghttp2 libcurl readline"
+cflags=$(pkg-config --cflags $pkgs | sed 's/-D_XOPEN_SOURCE=[^ ]*//g')
+cc -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter -O2 -g \
+    -D_GNU_SOURCE -Isrc/common -Ibuild/gen $cflags -o "$out/cel_bench" bench/cel_bench.c build/lib/libdra.a \
+    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc $(pkg-config --libs $pkgs) -lm
+
+c_out=$("$out/cel_bench" "$iters")
+js_out=""
+if command -v node >/dev/null && command -v npm >/dev/null; then
+    if [[ ! -d $out/node_modules/@marcbachmann/cel-js ]]; then
+        [[ -f $out/package.json ]] || echo '{"name": "dra-bench", "private": true}' >"$out/package.json"
+        (cd "$out" && npm install --no-audit --no-fund --silent @marcbachmann/cel-js >/dev/null 2>&1) ||
+            echo "note: npm install @marcbachmann/cel-js failed; JavaScript side skipped"
+    fi
+    if [[ -d $out/node_modules/@marcbachmann/cel-js ]]; then
+        cp bench/cel/bench.mjs "$out/bench.mjs"
+        js_out=$(node "$out/bench.mjs" $((iters / 4)))
+    fi
+else
+    echo "note: node/npm not available; JavaScript side skipped"
+fi
+
+printf '%-16s %12s %12s %8s %14s\n' selector "C ns/eval" "JS ns/eval" ratio "C allocs/eval"
+status=0
+while read -r _ name c_ns allocs c_res; do
+    js_ns=$(awk -v n="$name" '$2 == n {print $3}' <<<"$js_out")
+    js_res=$(awk -v n="$name" '$2 == n {print $4}' <<<"$js_out")
+    if [[ -n $js_ns ]]; then
+        ratio=$(awk -v a="$js_ns" -v b="$c_ns" 'BEGIN {printf "%.1fx", a / b}')
+        [[ $js_res == "$c_res" ]] || { echo "results differ for $name: C $c_res, JS $js_res"; status=1; }
+    else
+        js_ns=-
+        ratio=-
+    fi
+    printf '%-16s %12s %12s %8s %14s\n' "$name" "$c_ns" "$js_ns" "$ratio" "$allocs"
+    [[ $allocs == 0.000 ]] || { echo "allocations per evaluation for $name: $allocs (want 0)"; status=1; }
+done <<<"$c_out"
+echo "(target: C at least 20x faster than cel-js, no allocation per evaluation)"
+exit $status

@@ -1,0 +1,88 @@
+/* CEL selector evaluation benchmark: nanoseconds per device evaluation and
+ * heap allocations per evaluation (counted by wrapping malloc/calloc/realloc
+ * at link time: -Wl,--wrap=malloc,...; see bench-cel.sh).
+ *
+ *   cel_bench ITERATIONS
+ * prints one line per selector: "c <name> <ns/eval> <allocations/eval> <result>". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cel/dra.h"
+
+static size_t allocations;
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t m);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t m);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
+void *__wrap_calloc(size_t n, size_t m) { allocations++; return __real_calloc(n, m); }
+void *__wrap_realloc(void *p, size_t n) { allocations++; return __real_realloc(p, n); }
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static const struct {
+    const char *name, *expr;
+} selectors[] = {
+    {"driver", "device.driver == \"x\""},
+    {"scheduler_perf",
+     "device.attributes[\"test-driver.cdi.k8s.io\"].driverVersion.major() >= 1 && "
+     "device.capacity[\"test-driver.cdi.k8s.io\"].memory.isGreaterThan(quantity(\"1Mi\"))"},
+};
+
+int main(int argc, char **argv)
+{
+    long iterations = argc > 1 ? atol(argv[1]) : 1000000;
+    json_error_t je;
+    /* A scheduler_perf test-driver device (test/integration/scheduler_perf/dra). */
+    json_t *dev = json_loads("{\"name\": \"device-1\", \"attributes\": {\"driverVersion\": {\"version\": \"1.0.0\"},"
+                             " \"model\": {\"string\": \"test\"}}, \"capacity\": {\"memory\": {\"value\": \"8Gi\"}}}",
+                             0, &je);
+    cel_env *env = cel_dra_env_new(NULL);
+    cel_dra_device *d = cel_dra_device_new(dev, "test-driver.cdi.k8s.io");
+    int rc = 0;
+    for (size_t s = 0; s < sizeof selectors / sizeof selectors[0]; s++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, selectors[s].expr, strlen(selectors[s].expr), &p);
+        if (e) {
+            fprintf(stderr, "cel_bench: %s: %s\n", selectors[s].name, e->msg);
+            dra_err_free(e);
+            rc = 1;
+            continue;
+        }
+        bool matched = false;
+        for (int i = 0; i < 1000; i++) /* warm the program's scratch memory */
+            dra_err_free(cel_dra_match(p, d, &matched));
+        size_t before = allocations;
+        double t0 = now_ns();
+        size_t hits = 0;
+        for (long i = 0; i < iterations; i++) {
+            e = cel_dra_match(p, d, &matched);
+            if (e) {
+                fprintf(stderr, "cel_bench: %s: %s\n", selectors[s].name, e->msg);
+                dra_err_free(e);
+                rc = 1;
+                break;
+            }
+            hits += matched;
+        }
+        double t1 = now_ns();
+        size_t allocs = allocations - before;
+        printf("c %s %.1f %.3f %s\n", selectors[s].name, (t1 - t0) / (double)iterations,
+               (double)allocs / (double)iterations, hits == (size_t)iterations ? "true" : "false");
+        cel_program_free(p);
+    }
+    cel_dra_device_free(d);
+    cel_env_free(env);
+    json_decref(dev);
+    return rc;
+}

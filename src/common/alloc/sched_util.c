@@ -1,0 +1,453 @@
+/* Pieces of the scheduler plugin that need no allocator: scoring
+ * (dynamicresources.go computeScore, NormalizeScore), the FitError summary
+ * (framework/types.go FitError.Error) and extended resources backed by DRA
+ * (extendeddynamicresources.go createRequestsAndMappings, extended resource
+ * cache, schedutil.IsDRAExtendedResourceName). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+#include "../lifecycle/cluster.h"
+#include "../model/names.h"
+#include "../model/quantity.h"
+#include "internal.h"
+#include "schedule.h"
+
+/* ---- scoring ---------------------------------------------------------------------- */
+
+static bool results_have(const json_t *allocation, const char *ref)
+{
+    const json_t *results = al_jget(al_jget(allocation, "devices"), "results");
+    size_t i;
+    const json_t *r;
+    json_array_foreach(results, i, r) {
+        const char *q = al_jstr(r, "request");
+        if (q && strcmp(q, ref) == 0)
+            return true;
+    }
+    return false;
+}
+
+int64_t dra_sched_claim_score(const json_t *claim, const json_t *allocation)
+{
+    if (!allocation)
+        return 0;
+    int64_t score = 0;
+    const json_t *reqs = al_jget(al_jget(al_jget(claim, "spec"), "devices"), "requests");
+    size_t i;
+    const json_t *req;
+    json_array_foreach(reqs, i, req) {
+        if (al_jget(req, "exactly"))
+            continue;
+        const char *rn = al_jstr(req, "name");
+        size_t k;
+        const json_t *sub;
+        json_array_foreach(al_jget(req, "firstAvailable"), k, sub) {
+            char ref[512];
+            snprintf(ref, sizeof ref, "%s/%s", rn ? rn : "", al_jstr(sub, "name") ? al_jstr(sub, "name") : "");
+            /* The set of allocated subrequests counts each once. */
+            if (results_have(allocation, ref))
+                score += DRA_FIRST_AVAILABLE_MAX - (int64_t)k;
+        }
+    }
+    return score;
+}
+
+int64_t dra_sched_claim_max_score(const json_t *claim)
+{
+    int64_t score = 0;
+    const json_t *reqs = al_jget(al_jget(al_jget(claim, "spec"), "devices"), "requests");
+    size_t i;
+    const json_t *req;
+    json_array_foreach(reqs, i, req) {
+        if (!al_jget(req, "exactly") && json_array_size(al_jget(req, "firstAvailable")) > 0)
+            score += DRA_FIRST_AVAILABLE_MAX;
+    }
+    return score;
+}
+
+void dra_sched_normalize(int64_t *scores, size_t n)
+{
+    int64_t max = 0;
+    for (size_t i = 0; i < n; i++)
+        if (scores[i] > max)
+            max = scores[i];
+    if (max == 0)
+        return;
+    for (size_t i = 0; i < n; i++)
+        scores[i] = 100 * scores[i] / max;
+}
+
+/* ---- FitError --------------------------------------------------------------------- */
+
+typedef struct hist {
+    const char *reason;
+    size_t count;
+    char *text;
+} hist;
+
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp(((const hist *)a)->text, ((const hist *)b)->text);
+}
+
+char *dra_sched_fit_error(const char *const *reasons, size_t n)
+{
+    if (n == 0)
+        return dra_xstrdup("no nodes available to schedule pods");
+    hist *h = dra_xcalloc(n, sizeof *h);
+    size_t nh = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *r = reasons[i] ? reasons[i] : "";
+        size_t k = 0;
+        while (k < nh && strcmp(h[k].reason, r) != 0)
+            k++;
+        if (k == nh)
+            h[nh++].reason = r;
+        h[k].count++;
+    }
+    for (size_t k = 0; k < nh; k++)
+        h[k].text = dra_xasprintf("%zu %s", h[k].count, h[k].reason);
+    qsort(h, nh, sizeof *h, cmp_text);
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_printf(&b, "0/%zu nodes are available:", n);
+    for (size_t k = 0; k < nh; k++) {
+        dra_buf_printf(&b, "%s%s", k ? ", " : " ", h[k].text);
+        free(h[k].text);
+    }
+    dra_buf_putc(&b, '.');
+    free(h);
+    char *s = dra_xstrdup(dra_buf_str(&b));
+    dra_buf_free(&b);
+    return s;
+}
+
+/* ---- extended resources ------------------------------------------------------------ */
+
+#define DEVICECLASS_PREFIX "deviceclass.resource.kubernetes.io/"
+
+typedef struct ext_entry {
+    const char *resource;
+    const json_t *class; /* winner */
+    int64_t created_ns;
+} ext_entry;
+
+struct dra_extres_map {
+    amap names; /* resource -> ext_entry* */
+    ext_entry *e;
+    size_t n;
+    char **owned;
+    size_t nowned;
+};
+
+static int64_t created_ns(const json_t *cls)
+{
+    const char *ts = al_jstr(al_jget(cls, "metadata"), "creationTimestamp");
+    int64_t ns = 0;
+    if (ts) {
+        dra_err *e = dra_time_parse(ts, &ns);
+        if (e) {
+            dra_err_free(e);
+            ns = 0;
+        }
+    }
+    return ns;
+}
+
+static const char *class_name(const json_t *cls)
+{
+    const char *n = al_jstr(al_jget(cls, "metadata"), "name");
+    return n ? n : "";
+}
+
+/* betterDeviceClass: the newer class wins, equal times the smaller name. */
+static bool better_class(const json_t *a, int64_t a_ns, const json_t *b, int64_t b_ns)
+{
+    if (!b)
+        return true;
+    if (a_ns != b_ns)
+        return a_ns > b_ns;
+    return strcmp(class_name(a), class_name(b)) < 0;
+}
+
+static void map_offer(dra_extres_map *m, const char *resource, const json_t *cls)
+{
+    int64_t ns = created_ns(cls);
+    intptr_t v;
+    if (amap_get(&m->names, resource, strlen(resource), &v)) {
+        ext_entry *x = &m->e[v];
+        if (better_class(cls, ns, x->class, x->created_ns)) {
+            x->class = cls;
+            x->created_ns = ns;
+        }
+        return;
+    }
+    m->e[m->n] = (ext_entry){resource, cls, ns};
+    amap_put(&m->names, resource, strlen(resource), (intptr_t)m->n);
+    m->n++;
+}
+
+/* Upstream's current cache (extendedresourcecache.go) arbitrates explicit
+ * names among all candidates and always registers the implicit name (dra.md
+ * §6.2 describes an older quirk where a losing class lost its implicit name;
+ * the newest code no longer does that). */
+dra_extres_map *dra_extres_map_new(json_t *const *classes, size_t n)
+{
+    dra_extres_map *m = dra_xcalloc(1, sizeof *m);
+    m->e = dra_xcalloc(2 * n + 1, sizeof *m->e);
+    m->owned = dra_xcalloc(n + 1, sizeof *m->owned);
+    for (size_t i = 0; i < n; i++) {
+        const char *ern = al_jstr(al_jget(classes[i], "spec"), "extendedResourceName");
+        if (ern && *ern)
+            map_offer(m, ern, classes[i]);
+        char *implicit = dra_xasprintf(DEVICECLASS_PREFIX "%s", class_name(classes[i]));
+        m->owned[m->nowned++] = implicit;
+        map_offer(m, implicit, classes[i]);
+    }
+    return m;
+}
+
+void dra_extres_map_free(dra_extres_map *m)
+{
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nowned; i++)
+        free(m->owned[i]);
+    free(m->owned);
+    free(m->e);
+    amap_free(&m->names);
+    free(m);
+}
+
+const char *dra_extres_class(const dra_extres_map *m, const char *resource)
+{
+    intptr_t v;
+    if (!m || !resource || !amap_get(&m->names, resource, strlen(resource), &v))
+        return NULL;
+    return class_name(m->e[v].class);
+}
+
+static bool qualified_name_part(const char *s, size_t len)
+{
+    if (len == 0 || len > 63 || !isalnum((unsigned char)s[0]) || !isalnum((unsigned char)s[len - 1]))
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
+            return false;
+    return true;
+}
+
+/* validation.IsQualifiedName: [prefix/]name. */
+static bool is_qualified_name(const char *s)
+{
+    const char *slash = strchr(s, '/');
+    if (!slash)
+        return qualified_name_part(s, strlen(s));
+    if (strchr(slash + 1, '/'))
+        return false;
+    size_t plen = (size_t)(slash - s);
+    return plen > 0 && dra_is_dns1123_subdomain(s, plen) && qualified_name_part(slash + 1, strlen(slash + 1));
+}
+
+bool dra_is_dra_extended_resource_name(const char *name)
+{
+    if (!name)
+        return false;
+    if (strncmp(name, DEVICECLASS_PREFIX, strlen(DEVICECLASS_PREFIX)) == 0)
+        return true;
+    /* v1helper.IsExtendedResourceName: not native (has a '/', no kubernetes.io/),
+     * not "requests.", and "requests.<name>" is a qualified name. */
+    if (!strchr(name, '/') || strstr(name, "kubernetes.io/") || strncmp(name, "requests.", 9) == 0)
+        return false;
+    char *q = dra_xasprintf("requests.%s", name);
+    bool ok = is_qualified_name(q);
+    free(q);
+    return ok;
+}
+
+/* The count a container asks for (quantity AsInt64), 0 when absent, zero or
+ * not an integer. */
+static int64_t container_count(const json_t *container, const char *resource)
+{
+    const json_t *v = al_jget(al_jget(al_jget(container, "resources"), "requests"), resource);
+    if (json_is_integer(v))
+        return json_integer_value(v);
+    const char *s = json_string_value(v);
+    if (!s)
+        return 0;
+    dra_quantity q;
+    dra_err *e = dra_quantity_parse(s, &q);
+    if (e) {
+        dra_err_free(e);
+        return 0;
+    }
+    int64_t n = 0;
+    return dra_quantity_as_int64(&q, &n) ? n : 0;
+}
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Index of resource among the container's sorted request keys. */
+static size_t resource_index(const json_t *container, const char *resource)
+{
+    const json_t *reqs = al_jget(al_jget(container, "resources"), "requests");
+    size_t n = json_is_object(reqs) ? json_object_size(reqs) : 0;
+    const char **keys = dra_xcalloc(n + 1, sizeof *keys);
+    size_t k = 0;
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)reqs, key, v) keys[k++] = key;
+    qsort(keys, k, sizeof *keys, cmp_cstr);
+    size_t idx = 0;
+    for (size_t i = 0; i < k; i++)
+        if (strcmp(keys[i], resource) == 0) {
+            idx = i;
+            break;
+        }
+    free(keys);
+    return idx;
+}
+
+typedef struct creq {
+    char *name;
+    int64_t count;
+} creq;
+
+static json_t *mapping(const json_t *container, const char *resource, const char *request)
+{
+    const char *cn = al_jstr(container, "name");
+    return json_pack("{s:s,s:s,s:s}", "containerName", cn ? cn : "", "resourceName", resource, "requestName", request);
+}
+
+/* createResourceRequestAndMappings; returns the new request (or none: name NULL). */
+static creq container_request(size_t ci, const json_t *container, const char *resource, const creq *reusable,
+                              size_t nreusable, json_t *mappings)
+{
+    creq none = {NULL, 0};
+    int64_t want = container_count(container, resource);
+    if (want == 0)
+        return none;
+    int64_t sum = 0;
+    for (size_t i = 0; i < nreusable; i++) {
+        if (!reusable[i].name)
+            continue;
+        sum += reusable[i].count;
+        json_array_append_new(mappings, mapping(container, resource, reusable[i].name));
+        if (sum >= want)
+            return none;
+    }
+    creq r = {dra_xasprintf("container-%zu-request-%zu", ci, resource_index(container, resource)), want - sum};
+    json_array_append_new(mappings, mapping(container, resource, r.name));
+    return r;
+}
+
+static int cmp_req_name(const void *a, const void *b)
+{
+    return strcmp(json_string_value(json_object_get(*(json_t *const *)a, "name")),
+                  json_string_value(json_object_get(*(json_t *const *)b, "name")));
+}
+
+void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char *const *served, size_t n,
+                         json_t **requests, json_t **mappings)
+{
+    const json_t *spec = al_jget(pod, "spec");
+    const json_t *init = al_jget(spec, "initContainers"), *main = al_jget(spec, "containers");
+    size_t ninit = json_is_array(init) ? json_array_size(init) : 0;
+    size_t nmain = json_is_array(main) ? json_array_size(main) : 0;
+    size_t nc = ninit + nmain;
+    const json_t **cs = dra_xcalloc(nc + 1, sizeof *cs);
+    for (size_t i = 0; i < ninit; i++)
+        cs[i] = json_array_get(init, i);
+    for (size_t i = 0; i < nmain; i++)
+        cs[ninit + i] = json_array_get(main, i);
+
+    json_t **reqs = NULL;
+    size_t nreqs = 0;
+    json_t *maps = json_array();
+    creq *longlived = dra_xcalloc(nc + 1, sizeof *longlived);
+    for (size_t ri = 0; ri < n; ri++) {
+        const char *resource = served[ri];
+        const char *cls = dra_extres_class(m, resource);
+        if (!cls)
+            continue;
+        memset(longlived, 0, (nc + 1) * sizeof *longlived);
+        json_t *long_maps = json_array(), *short_maps = json_array();
+        for (size_t i = 0; i < nc; i++) {
+            const char *rp = al_jstr(cs[i], "restartPolicy");
+            bool short_lived = i < ninit && !(rp && strcmp(rp, "Always") == 0);
+            if (!short_lived)
+                longlived[i] = container_request(i, cs[i], resource, NULL, 0, long_maps);
+        }
+        creq max = {NULL, 0};
+        char **short_names = NULL;
+        size_t nshort = 0;
+        for (size_t i = 0; i < ninit; i++) {
+            const char *rp = al_jstr(cs[i], "restartPolicy");
+            if (rp && strcmp(rp, "Always") == 0)
+                continue;
+            creq r = container_request(i, cs[i], resource, &longlived[i], nc - i, short_maps);
+            if (!r.name)
+                continue;
+            short_names = dra_xrealloc(short_names, (nshort + 1) * sizeof *short_names);
+            short_names[nshort++] = dra_xstrdup(r.name);
+            if (!max.name || max.count < r.count) {
+                free(max.name);
+                max = r;
+            } else {
+                free(r.name);
+            }
+        }
+        /* Mappings to the other short-lived requests point at the largest one. */
+        if (max.name && nshort > 1) {
+            size_t k;
+            json_t *mp;
+            json_array_foreach(short_maps, k, mp) {
+                const char *rn = json_string_value(json_object_get(mp, "requestName"));
+                for (size_t s = 0; s < nshort; s++)
+                    if (strcmp(short_names[s], rn) == 0 && strcmp(rn, max.name) != 0) {
+                        json_object_set_new(mp, "requestName", json_string(max.name));
+                        break;
+                    }
+            }
+        }
+        for (size_t s = 0; s < nshort; s++)
+            free(short_names[s]);
+        free(short_names);
+        creq *add[1] = {&max};
+        for (int k = 0; k < 1; k++)
+            if (add[k]->name) {
+                reqs = dra_xrealloc(reqs, (nreqs + 1) * sizeof *reqs);
+                reqs[nreqs++] = json_pack("{s:s,s:{s:s,s:s,s:I}}", "name", add[k]->name, "exactly", "deviceClassName",
+                                          cls, "allocationMode", "ExactCount", "count", (json_int_t)add[k]->count);
+                free(add[k]->name);
+            }
+        for (size_t i = 0; i < nc; i++)
+            if (longlived[i].name) {
+                reqs = dra_xrealloc(reqs, (nreqs + 1) * sizeof *reqs);
+                reqs[nreqs++] = json_pack("{s:s,s:{s:s,s:s,s:I}}", "name", longlived[i].name, "exactly",
+                                          "deviceClassName", cls, "allocationMode", "ExactCount", "count",
+                                          (json_int_t)longlived[i].count);
+                free(longlived[i].name);
+                longlived[i].name = NULL;
+            }
+        json_array_extend(maps, long_maps);
+        json_array_extend(maps, short_maps);
+        json_decref(long_maps);
+        json_decref(short_maps);
+    }
+    free(longlived);
+    free(cs);
+    /* sort.Slice is not stable; request names are unique, so the order is. */
+    if (nreqs > 1)
+        qsort(reqs, nreqs, sizeof *reqs, cmp_req_name);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < nreqs; i++)
+        json_array_append_new(arr, reqs[i]);
+    free(reqs);
+    *requests = arr;
+    *mappings = maps;
+}

@@ -1,0 +1,1057 @@
+/* dra_schedule: pods across nodes (see schedule.h).
+ *
+ * Speed: the world (slices, classes, allocated state, compiled selectors and
+ * their per-device results) is built once for the whole run.  Per pod, nodes
+ * are visited in name order; a node whose free-device bound (al_free_bound)
+ * is below the fewest devices the pod's claims can take is rejected without
+ * running the allocator (only for nodes whose pools cannot be invalid, so the
+ * reason text stays upstream's).  When no node can score higher than the
+ * current one (no firstAvailable request, or the best possible score was
+ * reached) the remaining nodes are not tried: they could only tie, and ties
+ * go to the smaller name. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../base/buf.h"
+#include "../lifecycle/cluster.h"
+#include "../model/quantity.h"
+#include "internal.h"
+#include "schedule.h"
+
+#define FINALIZER "resource.kubernetes.io/delete-protection"
+#define EXT_ANNOTATION "resource.kubernetes.io/extended-resource-claim"
+#define RESERVED_FOR_MAX 256
+#define BINDING_TIMEOUT_S 600
+
+/* ---- working objects ---------------------------------------------------------------- */
+
+typedef struct wobj {
+    const json_t *orig; /* input object, NULL when created here or by the claim controller step */
+    json_t *obj;        /* current state when changed (owned reference), else NULL */
+    bool changed;
+} wobj;
+
+typedef struct store {
+    wobj *claims;
+    size_t nclaims, capclaims;
+    amap claim_names; /* "ns\x1fname" -> index (keys in arena) */
+    wobj *pods;
+    size_t npods;
+    dra_arena arena;
+} store;
+
+static const json_t *cur(const wobj *o)
+{
+    return o->obj ? o->obj : o->orig;
+}
+
+static json_t *touch(wobj *o)
+{
+    if (!o->obj)
+        o->obj = json_deep_copy(o->orig);
+    o->changed = true;
+    return o->obj;
+}
+
+static const char *meta_str(const json_t *o, const char *key)
+{
+    return al_jstr(al_jget(o, "metadata"), key);
+}
+
+static size_t add_claim(store *s, const json_t *orig, json_t *obj)
+{
+    if (s->nclaims == s->capclaims) {
+        s->capclaims = s->capclaims ? s->capclaims * 2 : 64;
+        s->claims = dra_xrealloc(s->claims, s->capclaims * sizeof *s->claims);
+    }
+    size_t i = s->nclaims++;
+    s->claims[i] = (wobj){orig, obj, obj != NULL};
+    const json_t *c = cur(&s->claims[i]);
+    const char *ns = meta_str(c, "namespace"), *name = meta_str(c, "name");
+    if (name) {
+        char *key = dra_arena_printf(&s->arena, "%s\x1f%s", ns ? ns : "", name);
+        intptr_t v;
+        if (!amap_get(&s->claim_names, key, strlen(key), &v)) /* first in input order wins */
+            amap_put(&s->claim_names, key, strlen(key), (intptr_t)i);
+    }
+    return i;
+}
+
+static long find_claim(const store *s, const char *ns, const char *name)
+{
+    char buf[600];
+    int n = snprintf(buf, sizeof buf, "%s\x1f%s", ns ? ns : "", name ? name : "");
+    intptr_t v;
+    if (n < 0 || (size_t)n >= sizeof buf || !amap_get(&s->claim_names, buf, (size_t)n, &v))
+        return -1;
+    return (long)v;
+}
+
+static void store_free(store *s)
+{
+    for (size_t i = 0; i < s->nclaims; i++)
+        json_decref(s->claims[i].obj);
+    for (size_t i = 0; i < s->npods; i++)
+        json_decref(s->pods[i].obj);
+    free(s->claims);
+    free(s->pods);
+    amap_free(&s->claim_names);
+    dra_arena_free(&s->arena);
+}
+
+/* ---- small JSON helpers ------------------------------------------------------------------ */
+
+static const json_t *allocation_of(const json_t *claim)
+{
+    return al_jget(al_jget(claim, "status"), "allocation");
+}
+
+static json_t *ensure_obj(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(parent, key, o);
+    }
+    return o;
+}
+
+static json_t *ensure_arr(json_t *parent, const char *key)
+{
+    json_t *a = json_object_get(parent, key);
+    if (!json_is_array(a)) {
+        a = json_array();
+        json_object_set_new(parent, key, a);
+    }
+    return a;
+}
+
+static bool is_reserved_for(const json_t *claim, const char *uid)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(al_jget(al_jget(claim, "status"), "reservedFor"), i, r) {
+        const char *u = al_jstr(r, "uid");
+        if (u && uid && strcmp(u, uid) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* ---- per-pod claims ------------------------------------------------------------------------ */
+
+typedef struct pclaim {
+    long idx;              /* store index, -1 for the special extended-resource claim */
+    bool allocated;
+    bool unavailable_anyway; /* binding failed or timed out */
+    const json_t *node_selector;
+} pclaim;
+
+typedef struct podctx {
+    const json_t *pod;
+    const char *ns, *name, *uid;
+    pclaim *pc;
+    size_t npc;
+    /* extended resources */
+    bool ext;              /* the pod asks for mapped extended resources */
+    long ext_existing;     /* claim found from an earlier cycle, -1 none */
+    bool ext_stale;        /* that claim already has requests: unschedulable */
+    const char **ext_res;  /* mapped resources with non-zero requests, sorted */
+    size_t next_res;
+    const char **ext_unmapped;
+    size_t next_unmapped;
+    int64_t min_devices;   /* of the pending user claims */
+    int64_t max_score;     /* best possible score of the pending user claims */
+    int64_t fixed_score;   /* score of the allocated claims */
+} podctx;
+
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Fewest devices a claim can take (ExactCount counts, the smallest
+ * subrequest; All and admin access count 0). */
+static int64_t claim_min_devices(const json_t *claim)
+{
+    int64_t total = 0;
+    size_t i;
+    const json_t *req;
+    json_array_foreach(al_jget(al_jget(al_jget(claim, "spec"), "devices"), "requests"), i, req) {
+        const json_t *ex = al_jget(req, "exactly");
+        if (ex) {
+            const char *mode = al_jstr(ex, "allocationMode");
+            if (!al_jbool(ex, "adminAccess") && (!mode || strcmp(mode, "ExactCount") == 0))
+                total += json_integer_value(al_jget(ex, "count"));
+            continue;
+        }
+        int64_t min = -1;
+        size_t k;
+        const json_t *sub;
+        json_array_foreach(al_jget(req, "firstAvailable"), k, sub) {
+            const char *mode = al_jstr(sub, "allocationMode");
+            int64_t c = 0;
+            if (!al_jbool(sub, "adminAccess") && (!mode || strcmp(mode, "ExactCount") == 0))
+                c = json_integer_value(al_jget(sub, "count"));
+            if (min < 0 || c < min)
+                min = c;
+        }
+        if (min > 0)
+            total += min;
+    }
+    return total;
+}
+
+/* isClaimReadyForBinding / isClaimTimeout: true when an allocated claim
+ * must be treated as unavailable. */
+static bool binding_unavailable(const json_t *claim, int64_t now)
+{
+    const json_t *alloc = allocation_of(claim);
+    const json_t *results = al_jget(al_jget(alloc, "devices"), "results");
+    const json_t *devs = al_jget(al_jget(claim, "status"), "devices");
+    bool ready = true;
+    size_t i;
+    const json_t *r;
+    json_array_foreach(results, i, r) {
+        const json_t *bc = al_jget(r, "bindingConditions"), *bf = al_jget(r, "bindingFailureConditions");
+        if (!json_array_size(bc))
+            continue;
+        const json_t *st = NULL;
+        size_t k;
+        const json_t *d;
+        json_array_foreach(devs, k, d) {
+            const char *a = al_jstr(d, "driver"), *b = al_jstr(d, "pool"), *c = al_jstr(d, "device");
+            if (a && b && c && !strcmp(a, al_jstr(r, "driver") ? al_jstr(r, "driver") : "") &&
+                !strcmp(b, al_jstr(r, "pool") ? al_jstr(r, "pool") : "") &&
+                !strcmp(c, al_jstr(r, "device") ? al_jstr(r, "device") : ""))
+                st = d;
+        }
+        const json_t *conds = al_jget(st, "conditions");
+        size_t m;
+        const json_t *want;
+        json_array_foreach(bf, m, want) {
+            size_t q;
+            const json_t *cond;
+            json_array_foreach(conds, q, cond) {
+                if (!strcmp(al_jstr(cond, "type") ? al_jstr(cond, "type") : "", json_string_value(want) ? json_string_value(want) : "") &&
+                    !strcmp(al_jstr(cond, "status") ? al_jstr(cond, "status") : "", "True"))
+                    return true; /* binding failed */
+            }
+        }
+        json_array_foreach(bc, m, want) {
+            bool ok = false;
+            size_t q;
+            const json_t *cond;
+            json_array_foreach(conds, q, cond) {
+                if (!strcmp(al_jstr(cond, "type") ? al_jstr(cond, "type") : "", json_string_value(want) ? json_string_value(want) : "") &&
+                    !strcmp(al_jstr(cond, "status") ? al_jstr(cond, "status") : "", "True"))
+                    ok = true;
+            }
+            ready = ready && ok;
+        }
+    }
+    if (ready)
+        return false;
+    const char *ts = al_jstr(alloc, "allocationTimestamp");
+    int64_t t;
+    if (!ts || dra_time_parse(ts, &t) != NULL)
+        return false; /* an unparsable time is left to validation */
+    return now - t / DRA_NSEC_PER_SEC > BINDING_TIMEOUT_S;
+}
+
+/* PreEnqueue + PreFilter for one pod.  Returns NULL when the pod can go on to
+ * Filter, else the message (caller frees) and *is_error for error statuses. */
+static char *prefilter(store *s, const dra_extres_map *xm, const dra_sched_opts *o, const dra_features *f,
+                       podctx *p, dra_alloc_world *w, bool *is_error)
+{
+    *is_error = false;
+    size_t i;
+    const json_t *pcj;
+    json_array_foreach(al_jget(al_jget(p->pod, "spec"), "resourceClaims"), i, pcj) {
+        const char *name;
+        bool check_owner;
+        dra_podclaim_state st = dra_pod_claim_name(p->pod, pcj, &name, &check_owner);
+        if (st == DRA_PODCLAIM_NOT_NEEDED)
+            continue;
+        if (st != DRA_PODCLAIM_NAMED)
+            return dra_pod_claim_name_error(p->pod, pcj, st);
+        long idx = find_claim(s, p->ns, name);
+        if (idx < 0)
+            return dra_xasprintf("resourceclaim.resource.k8s.io \"%s\" not found", name);
+        const json_t *c = cur(&s->claims[idx]);
+        if (dra_obj_deleting(c))
+            return dra_xasprintf("resourceclaim \"%s\" is being deleted", name);
+        if (check_owner) {
+            char *why = dra_claim_is_for_pod(p->pod, c);
+            if (why)
+                return why;
+        }
+        bool dup = false;
+        for (size_t k = 0; k < p->npc; k++)
+            dup = dup || p->pc[k].idx == idx;
+        if (dup)
+            continue; /* the same claim twice: allocate it once */
+        p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
+        p->pc[p->npc++] = (pclaim){.idx = idx};
+    }
+
+    /* Extended resources (preFilterExtendedResources). */
+    p->ext_existing = -1;
+    if (dra_feature_enabled(f, DRA_FEATURE_EXTENDED_RESOURCE)) {
+        const json_t *spec = al_jget(p->pod, "spec");
+        const char *lists[2] = {"initContainers", "containers"};
+        for (int l = 0; l < 2; l++) {
+            size_t k;
+            const json_t *ctr;
+            json_array_foreach(al_jget(spec, lists[l]), k, ctr) {
+                const char *rn;
+                const json_t *q;
+                json_object_foreach((json_t *)al_jget(al_jget(ctr, "resources"), "requests"), rn, q) {
+                    if (!dra_is_dra_extended_resource_name(rn))
+                        continue;
+                    dra_quantity qq;
+                    const char *qs = json_string_value(q);
+                    bool nonzero = json_is_integer(q) ? json_integer_value(q) != 0 : false;
+                    if (qs) {
+                        dra_err *e = dra_quantity_parse(qs, &qq);
+                        nonzero = !e && !dra_quantity_is_zero(&qq);
+                        dra_err_free(e);
+                    }
+                    if (!nonzero)
+                        continue;
+                    bool mapped = dra_extres_class(xm, rn) != NULL;
+                    const char ***arr = mapped ? &p->ext_res : &p->ext_unmapped;
+                    size_t *cnt = mapped ? &p->next_res : &p->next_unmapped;
+                    bool seen = false;
+                    for (size_t x = 0; x < *cnt; x++)
+                        seen = seen || strcmp((*arr)[x], rn) == 0;
+                    if (!seen) {
+                        *arr = dra_xrealloc(*arr, (*cnt + 1) * sizeof **arr);
+                        (*arr)[(*cnt)++] = rn;
+                    }
+                }
+            }
+        }
+        if (p->next_res) {
+            p->ext = true;
+            qsort(p->ext_res, p->next_res, sizeof *p->ext_res, cmp_cstr);
+            /* findExtendedResourceClaim */
+            for (size_t k = 0; k < s->nclaims && p->ext_existing < 0; k++) {
+                const json_t *c = cur(&s->claims[k]);
+                const char *a = json_string_value(json_object_get(al_jget(al_jget(c, "metadata"), "annotations"), EXT_ANNOTATION));
+                if (!a || strcmp(a, "true") != 0 || strcmp(meta_str(c, "namespace") ? meta_str(c, "namespace") : "", p->ns) != 0)
+                    continue;
+                size_t m;
+                const json_t *ref;
+                json_array_foreach(al_jget(al_jget(c, "metadata"), "ownerReferences"), m, ref) {
+                    if (al_jbool(ref, "controller") && !strcmp(al_jstr(ref, "name") ? al_jstr(ref, "name") : "", p->name) &&
+                        !strcmp(al_jstr(ref, "uid") ? al_jstr(ref, "uid") : "", p->uid))
+                        p->ext_existing = (long)k;
+                }
+            }
+            if (p->ext_existing >= 0) {
+                const json_t *c = cur(&s->claims[p->ext_existing]);
+                if (al_jget(al_jget(al_jget(c, "spec"), "devices"), "requests"))
+                    p->ext_stale = true;
+                else if (allocation_of(c)) {
+                    p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
+                    p->pc[p->npc++] = (pclaim){.idx = p->ext_existing};
+                    p->ext = false; /* served by its allocation */
+                }
+            }
+        }
+    }
+
+    bool any_pending = p->ext;
+    for (size_t k = 0; k < p->npc; k++) {
+        pclaim *x = &p->pc[k];
+        const json_t *c = cur(&s->claims[x->idx]);
+        const json_t *alloc = allocation_of(c);
+        if (alloc) {
+            size_t nres = json_array_size(al_jget(al_jget(c, "status"), "reservedFor"));
+            if (nres >= RESERVED_FOR_MAX && !is_reserved_for(c, p->uid))
+                return dra_xstrdup("resourceclaim in use");
+            x->allocated = true;
+            x->node_selector = al_jget(alloc, "nodeSelector");
+            if (dra_feature_enabled(f, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) &&
+                dra_feature_enabled(f, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS))
+                x->unavailable_anyway = binding_unavailable(c, o->now);
+            if (dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
+                p->fixed_score += dra_sched_claim_score(c, alloc);
+            continue;
+        }
+        any_pending = true;
+        /* validateDeviceClass for every request */
+        size_t ri;
+        const json_t *req;
+        json_array_foreach(al_jget(al_jget(al_jget(c, "spec"), "devices"), "requests"), ri, req) {
+            const char *rn = al_jstr(req, "name") ? al_jstr(req, "name") : "";
+            const json_t *ex = al_jget(req, "exactly");
+            const json_t *fa = al_jget(req, "firstAvailable");
+            if (ex) {
+                const char *cls = al_jstr(ex, "deviceClassName");
+                if (!cls || !*cls) {
+                    *is_error = true;
+                    return dra_xasprintf("request %s: unsupported request type", rn);
+                }
+                intptr_t v;
+                if (!amap_get(&w->classes, cls, strlen(cls), &v))
+                    return dra_xasprintf("request %s: device class %s does not exist", rn, cls);
+            } else if (json_array_size(fa) > 0) {
+                if (!dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
+                    return dra_xasprintf("resource claim %s/%s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
+                                         p->ns, meta_str(c, "name"), rn);
+                size_t si;
+                const json_t *sub;
+                json_array_foreach(fa, si, sub) {
+                    const char *cls = al_jstr(sub, "deviceClassName");
+                    const char *sn = al_jstr(sub, "name") ? al_jstr(sub, "name") : "";
+                    if (!cls || !*cls) {
+                        *is_error = true;
+                        return dra_xasprintf("request %s/%s: unsupported request type", rn, sn);
+                    }
+                    intptr_t v;
+                    if (!amap_get(&w->classes, cls, strlen(cls), &v))
+                        return dra_xasprintf("request %s/%s: device class %s does not exist", rn, sn, cls);
+                }
+            } else {
+                return dra_xasprintf("resource claim %s/%s, request %s: unknown request type", p->ns, meta_str(c, "name"), rn);
+            }
+        }
+        p->min_devices += claim_min_devices(c);
+        if (dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
+            p->max_score += dra_sched_claim_max_score(c);
+    }
+    (void)any_pending;
+    return NULL;
+}
+
+/* ---- nodes ------------------------------------------------------------------------------------ */
+
+typedef struct snode {
+    const json_t *json;
+    const char *name;
+    bool risky; /* a pool the node sees may be invalid: no prefilter cut */
+} snode;
+
+static int cmp_node(const void *a, const void *b)
+{
+    return strcmp(((const snode *)a)->name, ((const snode *)b)->name);
+}
+
+/* Pools that can be invalid (duplicate device names across slices, counter
+ * sets): a node seeing one is never cut by the free-device bound, so that
+ * "invalid resource pools were encountered" is reported as upstream does. */
+static bool slice_risky(const al_slice *s, const al_pool_slices *pool)
+{
+    if (s->nsets || pool->n > 1)
+        return true;
+    for (size_t i = 0; i < s->ndev; i++) {
+        if (s->dev[i].ncons)
+            return true;
+        for (size_t k = 0; k < i && s->ndev <= 64; k++)
+            if (strcmp(s->dev[i].name, s->dev[k].name) == 0)
+                return true;
+    }
+    return s->ndev > 64; /* not checked: assume the worst */
+}
+
+static void mark_risky(dra_alloc_world *w, snode *nodes, size_t n)
+{
+    bool shared_risky = false;
+    for (size_t i = 0; i < w->shared.n && !shared_risky; i++) {
+        al_slice *s = w->shared.s[i];
+        intptr_t v;
+        char *key = dra_xasprintf("%s\x1f%s", s->driver, s->pool);
+        amap_get(&w->pools, key, strlen(key), &v);
+        free(key);
+        shared_risky = slice_risky(s, (al_pool_slices *)v);
+    }
+    for (size_t i = 0; i < n; i++) {
+        nodes[i].risky = shared_risky;
+        intptr_t v;
+        if (nodes[i].risky || !amap_get(&w->bynode, nodes[i].name, strlen(nodes[i].name), &v))
+            continue;
+        al_pool_slices *ns = (al_pool_slices *)v;
+        for (size_t k = 0; k < ns->n && !nodes[i].risky; k++) {
+            al_slice *s = ns->s[k];
+            intptr_t pv;
+            char *key = dra_xasprintf("%s\x1f%s", s->driver, s->pool);
+            amap_get(&w->pools, key, strlen(key), &pv);
+            free(key);
+            nodes[i].risky = slice_risky(s, (al_pool_slices *)pv);
+        }
+    }
+}
+
+/* Allocatable value of a resource on the node; 0 when absent. */
+static bool node_allocatable(const json_t *node, const char *resource, bool *present)
+{
+    const json_t *v = al_jget(al_jget(al_jget(node, "status"), "allocatable"), resource);
+    *present = v != NULL;
+    if (!v)
+        return false;
+    if (json_is_integer(v))
+        return json_integer_value(v) != 0;
+    dra_quantity q;
+    const char *s = json_string_value(v);
+    dra_err *e = s ? dra_quantity_parse(s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+    bool nonzero = !e && !dra_quantity_is_zero(&q);
+    dra_err_free(e);
+    return nonzero;
+}
+
+/* ---- the special claim -------------------------------------------------------------------------- */
+
+static json_t *ext_claim_for(const podctx *p, const store *s, const dra_extres_map *xm, const char *const *served,
+                             size_t n, json_t **mappings)
+{
+    json_t *reqs;
+    dra_extres_requests(p->pod, xm, served, n, &reqs, mappings);
+    json_t *c;
+    if (p->ext_existing >= 0) {
+        c = json_deep_copy(cur(&s->claims[p->ext_existing]));
+    } else {
+        char *gen = dra_xasprintf("%s-extended-resources-", p->name);
+        c = json_pack("{s:s,s:s,s:{s:s,s:s,s:s,s:[{s:s,s:s,s:s,s:s,s:b}],s:{s:s}},s:{}}", "apiVersion",
+                      "resource.k8s.io/v1", "kind", "ResourceClaim", "metadata", "name", "<extended-resources>",
+                      "generateName", gen, "namespace", p->ns, "ownerReferences", "apiVersion", "v1", "kind", "Pod",
+                      "name", p->name, "uid", p->uid, "controller", 1, "annotations", EXT_ANNOTATION, "true", "spec");
+        free(gen);
+    }
+    json_t *spec = ensure_obj(c, "spec");
+    json_t *devices = ensure_obj(spec, "devices");
+    json_object_set_new(devices, "requests", reqs);
+    return c;
+}
+
+/* ---- the run ------------------------------------------------------------------------------------ */
+
+typedef struct node_eval {
+    bool fits;
+    char *reason;           /* when not */
+    int64_t score;
+    dra_alloc_result *res;  /* allocator result when it ran and fitted */
+    json_t *ext_claim;      /* node-specific special claim */
+    json_t *ext_mappings;
+    bool prefiltered;
+    json_t *trace;          /* allocator explain (explain mode) */
+} node_eval;
+
+static void node_eval_clear(node_eval *e)
+{
+    free(e->reason);
+    dra_alloc_result_free(e->res);
+    json_decref(e->ext_claim);
+    json_decref(e->ext_mappings);
+    json_decref(e->trace);
+    memset(e, 0, sizeof *e);
+}
+
+typedef struct sched {
+    store s;
+    dra_alloc_world *w;
+    dra_extres_map *xm;
+    const dra_sched_opts *o;
+    dra_features f;
+    snode *nodes;
+    size_t nnodes;
+    dra_sched_result *out;
+    size_t ncreated_ext;
+} sched;
+
+/* Filter one node; fills e.  Returns an error text for an error status
+ * (allocator fatal error), else NULL. */
+static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
+{
+    store *s = &S->s;
+    /* filterExtendedResources */
+    const char **served = NULL;
+    size_t nserved = 0;
+    if (p->ext || p->ext_stale) {
+        if (p->ext_stale) {
+            e->reason = dra_xstrdup("cannot schedule extended resource claim");
+            return NULL;
+        }
+        served = dra_xcalloc(p->next_res + 1, sizeof *served);
+        for (size_t i = 0; i < p->next_res; i++) {
+            bool present;
+            if (!node_allocatable(nd->json, p->ext_res[i], &present))
+                served[nserved++] = p->ext_res[i];
+        }
+        for (size_t i = 0; i < p->next_unmapped; i++) {
+            bool present;
+            node_allocatable(nd->json, p->ext_unmapped[i], &present);
+            if (!present) {
+                free(served);
+                e->reason = dra_xstrdup("cannot fit resource");
+                return NULL;
+            }
+        }
+        if (nserved)
+            e->ext_claim = ext_claim_for(p, s, S->xm, served, nserved, &e->ext_mappings);
+        free(served);
+    }
+
+    bool unavailable = false;
+    json_t **pending = dra_xcalloc(p->npc + 2, sizeof *pending);
+    size_t npending = 0;
+    for (size_t i = 0; i < p->npc; i++) {
+        pclaim *x = &p->pc[i];
+        if (x->allocated) {
+            if (x->unavailable_anyway) {
+                unavailable = true;
+            } else if (x->node_selector) {
+                bool m = false;
+                dra_err *err = dra_node_selector_match(x->node_selector, nd->json, &m);
+                if (err) {
+                    char *msg = dra_xstrdup(err->msg);
+                    dra_err_free(err);
+                    free(pending);
+                    return msg;
+                }
+                unavailable = unavailable || !m;
+            }
+            continue;
+        }
+        pending[npending++] = (json_t *)cur(&s->claims[x->idx]);
+    }
+    if (e->ext_claim)
+        pending[npending++] = e->ext_claim;
+
+    if (npending) {
+        int64_t need = p->min_devices;
+        if (e->ext_claim)
+            need += claim_min_devices(e->ext_claim);
+        if (!nd->risky && !S->o->no_prune && need > al_free_bound(S->w, nd->name)) {
+            S->out->stats.nodes_prefiltered++;
+            e->prefiltered = true;
+            e->reason = dra_xstrdup("cannot allocate all claims");
+            free(pending);
+            return NULL;
+        }
+        dra_alloc_opts ao = {.timeout = S->o->timeout, .explain = S->o->explain, .no_prune = S->o->no_prune};
+        dra_alloc_result *res = NULL;
+        S->out->stats.allocator_runs++;
+        dra_err *err = dra_alloc_run(S->w, nd->json, pending, npending, &ao, &res);
+        if (res && S->o->explain)
+            e->trace = dra_alloc_explain_json(res);
+        free(pending);
+        if (err) {
+            dra_alloc_result_free(res);
+            bool timeout = strcmp(err->msg, "timed out trying to allocate devices") == 0;
+            char *msg = dra_xstrdup(err->msg);
+            dra_err_free(err);
+            if (timeout) {
+                e->reason = msg;
+                return NULL;
+            }
+            return msg;
+        }
+        if (!dra_alloc_result_ok(res)) {
+            const char *why = dra_alloc_result_reason(res);
+            e->reason = dra_xstrdup(why ? why : "cannot allocate all claims");
+            dra_alloc_result_free(res);
+            return NULL;
+        }
+        e->res = res;
+    } else {
+        free(pending);
+    }
+    if (unavailable) {
+        e->reason = dra_xstrdup("resourceclaim not available on the node");
+        return NULL;
+    }
+    e->fits = true;
+    e->score = p->fixed_score;
+    if (e->res && dra_feature_enabled(&S->f, DRA_FEATURE_PRIORITIZED_LIST)) {
+        size_t ai = 0;
+        for (size_t i = 0; i < p->npc; i++) {
+            if (p->pc[i].allocated)
+                continue;
+            json_t *a = dra_alloc_result_allocation(e->res, ai++);
+            e->score += dra_sched_claim_score(cur(&S->s.claims[p->pc[i].idx]), a);
+            json_decref(a);
+        }
+    }
+    return NULL;
+}
+
+/* bindClaim for one claim: allocation (when we made it), finalizer,
+ * reservedFor, allocationTimestamp. */
+static void bind_claim(sched *S, podctx *p, json_t *c, json_t *allocation)
+{
+    json_t *meta = ensure_obj(c, "metadata");
+    json_t *st = ensure_obj(c, "status");
+    if (allocation) {
+        json_t *fin = ensure_arr(meta, "finalizers");
+        bool has = false;
+        size_t i;
+        json_t *x;
+        json_array_foreach(fin, i, x) has = has || (json_string_value(x) && !strcmp(json_string_value(x), FINALIZER));
+        if (!has)
+            json_array_append_new(fin, json_string(FINALIZER));
+        json_object_set(st, "allocation", allocation);
+    }
+    json_array_append_new(ensure_arr(st, "reservedFor"),
+                          json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", p->name, "uid", p->uid));
+    json_t *alloc = json_object_get(st, "allocation");
+    if (dra_feature_enabled(&S->f, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) &&
+        dra_feature_enabled(&S->f, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS) && json_is_object(alloc) &&
+        !al_jget(alloc, "allocationTimestamp")) {
+        char *ts = dra_time_format(S->o->now * DRA_NSEC_PER_SEC);
+        json_object_set_new(alloc, "allocationTimestamp", json_string(ts));
+        free(ts);
+    }
+}
+
+static void reserve_and_bind(sched *S, podctx *p, size_t pod_index, snode *nd, node_eval *e)
+{
+    store *s = &S->s;
+    if (e->res)
+        dra_alloc_commit(S->w, e->res);
+    size_t ai = 0;
+    for (size_t i = 0; i < p->npc; i++) {
+        pclaim *x = &p->pc[i];
+        const json_t *c = cur(&s->claims[x->idx]);
+        json_t *alloc = NULL;
+        if (!x->allocated)
+            alloc = dra_alloc_result_allocation(e->res, ai++);
+        if (alloc || !is_reserved_for(c, p->uid))
+            bind_claim(S, p, touch(&s->claims[x->idx]), alloc);
+        json_decref(alloc);
+    }
+    json_t *pod = touch(&s->pods[pod_index]);
+    if (e->ext_claim) {
+        json_t *alloc = dra_alloc_result_allocation(e->res, ai++);
+        json_t *c = json_deep_copy(e->ext_claim);
+        json_t *meta = ensure_obj(c, "metadata");
+        const char *name = NULL;
+        if (p->ext_existing < 0) {
+            char *nm = dra_claim_name_for(al_jstr(meta, "generateName"), S->o->name_suffix, p->ns, p->uid,
+                                          "extended-resources");
+            if (nm)
+                json_object_set_new(meta, "name", json_string(nm));
+            else
+                json_object_del(meta, "name");
+            free(nm);
+            bind_claim(S, p, c, alloc);
+            size_t ci = add_claim(s, NULL, c);
+            s->claims[ci].changed = true;
+            name = meta_str(c, "name");
+        } else {
+            wobj *wo = &s->claims[p->ext_existing];
+            json_decref(wo->obj);
+            wo->obj = c;
+            wo->changed = true;
+            bind_claim(S, p, c, alloc);
+            name = meta_str(c, "name");
+        }
+        json_decref(alloc);
+        json_t *st = ensure_obj(pod, "status");
+        json_object_set_new(st, "extendedResourceClaimStatus",
+                            json_pack("{s:O,s:s}", "requestMappings", e->ext_mappings, "resourceClaimName",
+                                      name ? name : ""));
+    }
+    json_object_set_new(ensure_obj(pod, "spec"), "nodeName", json_string(nd->name));
+}
+
+static json_t *node_trace(const snode *nd, const node_eval *e, bool tried)
+{
+    json_t *t = json_pack("{s:s}", "node", nd->name);
+    if (!tried) {
+        json_object_set_new(t, "skipped", json_string("cannot score higher than the chosen node"));
+        return t;
+    }
+    json_object_set_new(t, "fits", json_boolean(e->fits));
+    if (e->fits)
+        json_object_set_new(t, "score", json_integer(e->score));
+    else
+        json_object_set_new(t, "reason", json_string(e->reason ? e->reason : ""));
+    if (e->prefiltered)
+        json_object_set_new(t, "prefiltered", json_string("fewer free devices than the claims need"));
+    if (e->trace && !e->fits)
+        json_object_set(t, "allocator", e->trace);
+    return t;
+}
+
+static void schedule_pod(sched *S, size_t pod_index, dra_sched_pod *sp)
+{
+    store *s = &S->s;
+    podctx p = {0};
+    p.pod = cur(&s->pods[pod_index]);
+    p.ns = meta_str(p.pod, "namespace") ? meta_str(p.pod, "namespace") : "";
+    p.name = meta_str(p.pod, "name") ? meta_str(p.pod, "name") : "";
+    p.uid = meta_str(p.pod, "uid") ? meta_str(p.pod, "uid") : "";
+    json_t *traces = S->o->explain ? json_array() : NULL;
+    bool is_error = false;
+    char *msg = prefilter(s, S->xm, S->o, &S->f, &p, S->w, &is_error);
+    if (msg) {
+        sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
+        sp->message = is_error ? msg : dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg);
+        if (!is_error)
+            free(msg);
+        goto done;
+    }
+    if (p.npc == 0 && !p.ext && !p.ext_stale) {
+        sp->outcome = DRA_POD_SKIPPED;
+        sp->message = dra_xstrdup("no resource claims and no extended resources backed by DRA");
+        goto done;
+    }
+
+    node_eval best = {0};
+    long best_i = -1;
+    int64_t best_raw = -1;
+    int64_t ceiling = p.fixed_score + p.max_score;
+    const char **reasons = dra_xcalloc(S->nnodes + 1, sizeof *reasons);
+    char **owned_reasons = dra_xcalloc(S->nnodes + 1, sizeof *owned_reasons);
+    int64_t *scores = dra_xcalloc(S->nnodes + 1, sizeof *scores);
+    bool *fit = dra_xcalloc(S->nnodes + 1, sizeof *fit);
+    size_t ntried = 0;
+    bool stop = false;
+    for (size_t i = 0; i < S->nnodes && !stop; i++) {
+        node_eval e = {0};
+        S->out->stats.nodes_checked++;
+        char *err = filter_node(S, &p, &S->nodes[i], &e);
+        ntried++;
+        if (err) {
+            sp->outcome = DRA_POD_ERROR;
+            sp->message = err;
+            if (traces)
+                json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
+            node_eval_clear(&e);
+            node_eval_clear(&best);
+            for (size_t k = 0; k < S->nnodes; k++)
+                free(owned_reasons[k]);
+            free(owned_reasons);
+            free(reasons);
+            free(scores);
+            free(fit);
+            goto done;
+        }
+        if (traces)
+            json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
+        if (!e.fits) {
+            owned_reasons[i] = e.reason;
+            e.reason = NULL;
+            reasons[i] = owned_reasons[i];
+            node_eval_clear(&e);
+            continue;
+        }
+        fit[i] = true;
+        scores[i] = e.score;
+        /* Normalisation keeps the order of raw scores (ties may appear,
+         * they go to the earlier name), so the best raw score wins. */
+        if (e.score > best_raw) {
+            node_eval_clear(&best);
+            best = e;
+            best_i = (long)i;
+            best_raw = e.score;
+        } else {
+            node_eval_clear(&e);
+        }
+        if (best_raw >= ceiling)
+            stop = true;
+    }
+    if (traces)
+        for (size_t i = ntried; i < S->nnodes; i++)
+            json_array_append_new(traces, node_trace(&S->nodes[i], NULL, false));
+    if (best_i < 0) {
+        sp->outcome = DRA_POD_UNSCHEDULABLE;
+        sp->message = dra_sched_fit_error(reasons, S->nnodes);
+    } else {
+        /* The reported score is the normalised one among the nodes tried. */
+        size_t nf = 0;
+        int64_t *fs = dra_xcalloc(S->nnodes + 1, sizeof *fs);
+        size_t best_pos = 0;
+        for (size_t i = 0; i < ntried; i++)
+            if (fit[i]) {
+                if ((long)i == best_i)
+                    best_pos = nf;
+                fs[nf++] = scores[i];
+            }
+        dra_sched_normalize(fs, nf);
+        sp->score = fs[best_pos];
+        free(fs);
+        /* Among equal normalised scores the smaller name wins. */
+        sp->outcome = DRA_POD_SCHEDULED;
+        sp->node = dra_xstrdup(S->nodes[best_i].name);
+        reserve_and_bind(S, &p, pod_index, &S->nodes[best_i], &best);
+    }
+    node_eval_clear(&best);
+    for (size_t k = 0; k < S->nnodes; k++)
+        free(owned_reasons[k]);
+    free(owned_reasons);
+    free(reasons);
+    free(scores);
+    free(fit);
+done:
+    sp->trace = traces;
+    free(p.pc);
+    free(p.ext_res);
+    free(p.ext_unmapped);
+}
+
+static bool pod_pending(const json_t *pod)
+{
+    const char *node = al_jstr(al_jget(pod, "spec"), "nodeName");
+    return !(node && *node) && !dra_pod_is_done(pod) && !dra_obj_deleting(pod);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
+                      const dra_sched_opts *opts, dra_sched_result *out)
+{
+    memset(out, 0, sizeof *out);
+    double t0 = now_s();
+    sched S = {0};
+    S.o = opts;
+    S.out = out;
+    if (opts->features)
+        S.f = *opts->features;
+    else
+        dra_features_default(&S.f);
+
+    /* The claim controller step, for pending pods only. */
+    dra_cluster c = DRA_CLUSTER_INIT;
+    dra_err *err = dra_cluster_build(&c, set);
+    if (err) {
+        dra_cluster_free(&c);
+        return err;
+    }
+    size_t keep = 0;
+    for (size_t i = 0; i < c.n[DRA_KIND_POD]; i++)
+        if (pod_pending(c.of[DRA_KIND_POD][i]->json))
+            c.of[DRA_KIND_POD][keep++] = c.of[DRA_KIND_POD][i];
+    c.n[DRA_KIND_POD] = keep;
+    dra_changes ch = DRA_CHANGES_INIT;
+    dra_lc_opts lo = {&S.f, opts->name_suffix};
+    out->warnings = dra_claims_generate(&c, &lo, &ch);
+    dra_cluster_free(&c);
+
+    /* Working store: input claims, then claims made from templates; pods. */
+    const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+    for (size_t i = 0; i < cl->n; i++)
+        add_claim(&S.s, cl->v[i]->json, NULL);
+    const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
+    S.s.pods = dra_xcalloc(pl->n + 1, sizeof *S.s.pods);
+    S.s.npods = pl->n;
+    amap podidx = {0};
+    for (size_t i = 0; i < pl->n; i++) {
+        S.s.pods[i].orig = pl->v[i]->json;
+        amap_put(&podidx, (const char *)&S.s.pods[i].orig, sizeof(void *), (intptr_t)i);
+    }
+    for (size_t i = 0; i < ch.nobjs; i++) {
+        dra_change *x = &ch.objs[i];
+        const char *kind = al_jstr(x->obj, "kind");
+        intptr_t v;
+        if (!x->orig) {
+            add_claim(&S.s, NULL, json_incref(x->obj));
+        } else if (kind && !strcmp(kind, "Pod") && amap_get(&podidx, (const char *)&x->orig, sizeof(void *), &v)) {
+            S.s.pods[v].obj = json_incref(x->obj);
+            S.s.pods[v].changed = true;
+        }
+    }
+    amap_free(&podidx);
+    dra_changes_free(&ch);
+
+    /* The allocator world. */
+    const dra_model_list *kl = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);
+    const dra_model_list *sl = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
+    const dra_model_list *rl = dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE);
+    json_t **classes = dra_xcalloc(kl->n + 1, sizeof *classes);
+    json_t **slices = dra_xcalloc(sl->n + 1, sizeof *slices);
+    json_t **rules = dra_xcalloc(rl->n + 1, sizeof *rules);
+    json_t **in_use = dra_xcalloc(cl->n + 1, sizeof *in_use);
+    size_t nin_use = 0;
+    for (size_t i = 0; i < kl->n; i++)
+        classes[i] = kl->v[i]->json;
+    for (size_t i = 0; i < sl->n; i++)
+        slices[i] = sl->v[i]->json;
+    for (size_t i = 0; i < rl->n; i++)
+        rules[i] = rl->v[i]->json;
+    for (size_t i = 0; i < cl->n; i++)
+        if (allocation_of(cl->v[i]->json))
+            in_use[nin_use++] = cl->v[i]->json;
+    dra_selector_eval ev = dra_cel_selector_eval_new(&S.f);
+    dra_alloc_world_input in = {classes, kl->n, slices, sl->n, rules, rl->n, in_use, nin_use, &S.f, &ev};
+    err = dra_alloc_world_new(&in, &S.w);
+    if (!err) {
+        S.xm = dra_extres_map_new(classes, kl->n);
+        S.nodes = dra_xcalloc(nnodes + 1, sizeof *S.nodes);
+        for (size_t i = 0; i < nnodes; i++) {
+            S.nodes[S.nnodes].json = nodes[i];
+            S.nodes[S.nnodes].name = meta_str(nodes[i], "name");
+            if (S.nodes[S.nnodes].name)
+                S.nnodes++;
+        }
+        qsort(S.nodes, S.nnodes, sizeof *S.nodes, cmp_node);
+        mark_risky(S.w, S.nodes, S.nnodes);
+
+        out->pods = dra_xcalloc(S.s.npods + 1, sizeof *out->pods);
+        for (size_t i = 0; i < S.s.npods; i++) {
+            const json_t *pod = S.s.pods[i].orig;
+            if (!pod_pending(pod))
+                continue;
+            dra_sched_pod *sp = &out->pods[out->npods++];
+            sp->pod = pod;
+            sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
+                                    meta_str(pod, "name") ? meta_str(pod, "name") : "");
+            schedule_pod(&S, i, sp);
+            out->stats.pods++;
+            out->stats.scheduled += sp->outcome == DRA_POD_SCHEDULED;
+            out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;
+            out->stats.errors += sp->outcome == DRA_POD_ERROR;
+        }
+
+        /* Changed objects: claims in input order then created, pods in input order. */
+        size_t n = 0;
+        for (size_t i = 0; i < S.s.nclaims; i++)
+            n += S.s.claims[i].changed;
+        for (size_t i = 0; i < S.s.npods; i++)
+            n += S.s.pods[i].changed;
+        out->objs = dra_xcalloc(n + 1, sizeof *out->objs);
+        for (size_t i = 0; i < S.s.nclaims; i++)
+            if (S.s.claims[i].changed)
+                out->objs[out->nobjs++] = json_incref(S.s.claims[i].obj);
+        for (size_t i = 0; i < S.s.npods; i++)
+            if (S.s.pods[i].changed)
+                out->objs[out->nobjs++] = json_incref(S.s.pods[i].obj);
+    }
+    dra_alloc_world_free(S.w);
+    dra_cel_selector_eval_free(&ev);
+    dra_extres_map_free(S.xm);
+    free(S.nodes);
+    free(classes);
+    free(slices);
+    free(rules);
+    free(in_use);
+    store_free(&S.s);
+    out->stats.seconds = now_s() - t0;
+    return err;
+}
+
+void dra_sched_result_free(dra_sched_result *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->nobjs; i++)
+        json_decref(r->objs[i]);
+    free(r->objs);
+    for (size_t i = 0; i < r->npods; i++) {
+        free(r->pods[i].ref);
+        free(r->pods[i].node);
+        free(r->pods[i].message);
+        json_decref(r->pods[i].trace);
+    }
+    free(r->pods);
+    dra_err_free(r->warnings);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,250 @@
+/* Unit tests of src/common/select: gathering, selections, explain, eval,
+ * lint and the REPL session engine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "select/select.h"
+#include "select/session.h"
+#include "unit.h"
+
+static const char slices[] =
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: a-old}\n"
+    "spec:\n  driver: gpu.example.com\n  nodeName: node-a\n  pool: {name: a, generation: 1, resourceSliceCount: 1}\n"
+    "  devices:\n  - name: old\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: a-new}\n"
+    "spec:\n  driver: gpu.example.com\n  nodeName: node-a\n  pool: {name: a, generation: 2, resourceSliceCount: 1}\n"
+    "  devices:\n"
+    "  - name: gpu-0\n    attributes:\n      model: {string: A100}\n      driverVersion: {version: 1.2.0}\n"
+    "    capacity:\n      memory: {value: 40Gi}\n"
+    "  - name: gpu-1\n    attributes:\n      model: {string: H100}\n      driverVersion: {version: 2.0.0}\n"
+    "    capacity:\n      memory: {value: 80Gi}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: b}\n"
+    "spec:\n  driver: net.example.com\n  nodeName: node-b\n  pool: {name: b, generation: 0, resourceSliceCount: 2}\n"
+    "  devices:\n  - name: eth0\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
+    "spec:\n  selectors:\n  - cel: {expression: 'device.driver == \"gpu.example.com\"'}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: by-model}\n"
+    "spec:\n  selectors:\n  - cel: {expression: 'device.attributes[\"gpu.example.com\"].model == \"H100\"'}\n"
+    "---\n"
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns}\n"
+    "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: gpu\n"
+    "        selectors:\n        - cel: {expression: 'device.attributes[\"gpu.example.com\"].driverVersion == \"1.2.0\"'}\n";
+
+static dra_err *load(dra_sel_input *in)
+{
+    memset(in, 0, sizeof *in);
+    dra_err *e = dra_read_mem(&in->set, "test.yaml", slices, sizeof slices - 1);
+    if (e)
+        return e;
+    dra_load_opts lo = {.skip_unknown = true};
+    e = dra_load(&in->set, &lo, &in->model);
+    return e ? e : dra_sel_gather(&in->model, NULL, &in->devs);
+}
+
+UNIT_TEST(gather_newest_generation_and_incomplete_note)
+{
+    dra_sel_input in;
+    dra_err *e = load(&in);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(in.devs.n, 3);
+    CHECK_STR(in.devs.v[0].id, "gpu.example.com/a/gpu-0");
+    CHECK_STR(in.devs.v[1].id, "gpu.example.com/a/gpu-1");
+    CHECK_STR(in.devs.v[2].id, "net.example.com/b/eth0");
+    CHECK_STR(in.devs.v[2].node, "node-b");
+    CHECK(dra_sel_find(&in.devs, "gpu.example.com/a/old") == NULL);
+    CHECK_INT(in.devs.nnotes, 1);
+    CHECK(strstr(in.devs.notes[0], "pool net.example.com/b is incomplete (1 of 2") != NULL);
+    json_t *j = dra_sel_device_json(&in.devs.v[0]);
+    CHECK_STR(json_string_value(json_object_get(j, "pool")), "a");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(j, "device"), "name")), "gpu-0");
+    json_decref(j);
+    dra_sel_input_free(&in);
+}
+
+UNIT_TEST(selection_class_and_expr_with_explain)
+{
+    dra_sel_input in;
+    dra_err_free(load(&in));
+    dra_selection s;
+    dra_selection_init(&s, NULL);
+    CHECK(dra_selection_add_class(&s, &in.model, "gpu") == NULL);
+    CHECK(dra_selection_add_expr(&s, "device.attributes[\"gpu.example.com\"].model == \"H100\"") == NULL);
+    dra_sel_verdict v;
+    dra_buf b = DRA_BUF_INIT;
+    dra_selection_match(&s, &in.devs.v[0], &v);
+    CHECK(!v.matched);
+    CHECK_INT(v.failed, 1);
+    CHECK(v.error == NULL);
+    dra_sel_explain_text(&s, &in.devs.v[0], &v, &b);
+    CHECK_STR(dra_buf_str(&b), "gpu.example.com/a/gpu-0: -e #0: false");
+    dra_sel_verdict_clear(&v);
+    dra_selection_match(&s, &in.devs.v[1], &v);
+    CHECK(v.matched);
+    dra_sel_verdict_clear(&v);
+    dra_buf_reset(&b);
+    dra_selection_match(&s, &in.devs.v[2], &v);
+    dra_sel_explain_text(&s, &in.devs.v[2], &v, &b);
+    CHECK_STR(dra_buf_str(&b), "net.example.com/b/eth0: class gpu selector #0: false");
+    dra_sel_verdict_clear(&v);
+    dra_buf_free(&b);
+    dra_selection_free(&s);
+    dra_sel_input_free(&in);
+}
+
+UNIT_TEST(selection_runtime_error_has_upstream_hint)
+{
+    dra_sel_input in;
+    dra_err_free(load(&in));
+    dra_selection s;
+    dra_selection_init(&s, NULL);
+    CHECK(dra_selection_add_class(&s, &in.model, "by-model") == NULL);
+    dra_sel_verdict v;
+    dra_selection_match(&s, &in.devs.v[2], &v);
+    CHECK(!v.matched);
+    CHECK(v.error != NULL);
+    CHECK(v.error && strncmp(v.error, "no such key: model. consider using CEL optional chaining", 56) == 0);
+    char *t = dra_sel_runtime_error_text(&s, &in.devs.v[2], &v);
+    CHECK(strncmp(t, "class by-model: selector #0 on device net.example.com/b/eth0: CEL runtime error: no such key: model",
+                  98) == 0);
+    free(t);
+    json_t *j = dra_sel_explain_json(&s, &in.devs.v[2], &v);
+    CHECK_STR(json_string_value(json_object_get(j, "selector")), "class by-model selector #0");
+    CHECK(json_object_get(j, "error") != NULL);
+    json_decref(j);
+    dra_sel_verdict_clear(&v);
+    dra_selection_free(&s);
+    dra_sel_input_free(&in);
+}
+
+UNIT_TEST(selection_request_and_errors)
+{
+    dra_sel_input in;
+    dra_err_free(load(&in));
+    dra_selection s;
+    dra_selection_init(&s, NULL);
+    dra_err *e = dra_selection_add_request(&s, &in.model, "ns/c", NULL);
+    CHECK(e == NULL);
+    CHECK_INT(s.n, 2);
+    CHECK_STR(s.v[1].label, "request r selector #0");
+    dra_err_free(e);
+    e = dra_selection_add_request(&s, &in.model, "ns/c", "nope");
+    CHECK(e && strstr(e->msg, "has no request \"nope\""));
+    dra_err_free(e);
+    e = dra_selection_add_request(&s, &in.model, "ns/missing", NULL);
+    CHECK(e && strstr(e->msg, "not found"));
+    dra_err_free(e);
+    e = dra_selection_add_class(&s, &in.model, "missing");
+    CHECK(e && !strcmp(e->msg, "device class \"missing\" not found"));
+    dra_err_free(e);
+    e = dra_selection_add_expr(&s, "device.driver ==");
+    CHECK(e && !strncmp(e->msg, "-e #0: CEL compile error: compilation failed: ERROR: <input>:1:17", 65));
+    dra_err_free(e);
+    e = dra_selection_add_expr(&s, "1");
+    CHECK(e && strstr(e->msg, "must evaluate to bool or the unknown type, not int"));
+    dra_err_free(e);
+    dra_selection_free(&s);
+    dra_sel_input_free(&in);
+}
+
+UNIT_TEST(eval_vars_device_and_errors)
+{
+    dra_sel_input in;
+    dra_err_free(load(&in));
+    dra_sel_eval ev;
+    dra_sel_eval_init(&ev, NULL);
+    dra_sel_eval_set_device(&ev, &in.devs.v[1]);
+    CHECK(dra_sel_eval_add_var(&ev, "n=40") == NULL);
+    CHECK(dra_sel_eval_add_var(&ev, "m=device.attributes[\"gpu.example.com\"].model") == NULL);
+    dra_err *e = dra_sel_eval_add_var(&ev, "bad");
+    CHECK(e != NULL);
+    dra_err_free(e);
+    cel_program *p = NULL;
+    CHECK(dra_sel_eval_compile(&ev, "[n + 2, size(m)]", &p) == NULL);
+    cel_value v = dra_sel_eval_run(&ev, p, NULL);
+    char *s = cel_value_to_string(&v);
+    CHECK_STR(s, "[42, 4]");
+    free(s);
+    cel_program_free(p);
+    CHECK(dra_sel_eval_compile(&ev, "device.attributes[\"gpu.example.com\"].nope", &p) == NULL);
+    v = dra_sel_eval_run(&ev, p, NULL);
+    CHECK(v.kind == CEL_ERROR);
+    cel_program_free(p);
+    e = dra_sel_eval_compile(&ev, "n +", &p);
+    CHECK(e && strstr(e->msg, " | n +\n | ...^"));
+    dra_err_free(e);
+    CHECK(dra_sel_uses_device("device.driver == \"x\""));
+    CHECK(!dra_sel_uses_device("[1, 2].all(x, x > 0)"));
+    CHECK(!dra_sel_uses_device("device.driver =="));
+    dra_sel_eval_free(&ev);
+    dra_sel_input_free(&in);
+}
+
+UNIT_TEST(lint_finds_problems)
+{
+    dra_sel_input in;
+    dra_err_free(load(&in));
+    dra_err *p = dra_sel_lint(&in.model, &in.devs, NULL);
+    CHECK(p != NULL);
+    bool no_such_key = false, version = false, none = false;
+    for (dra_err *x = p; x; x = x->next) {
+        CHECK_INT(x->code, DRA_EXIT_NEGATIVE);
+        if (strstr(x->msg, "no such key: model") && x->object && !strcmp(x->object, "DeviceClass/by-model"))
+            no_such_key = true;
+        if (strstr(x->msg, "version attribute gpu.example.com/driverVersion") && x->field &&
+            !strcmp(x->field, "spec.devices.requests[0].exactly.selectors[0].cel.expression"))
+            version = true;
+        if (strstr(x->msg, "matches none of the 2 devices"))
+            none = true;
+    }
+    CHECK(no_such_key);
+    CHECK(version);
+    CHECK(none);
+    dra_err_free(p);
+    dra_sel_input_free(&in);
+}
+
+UNIT_TEST(session_lines_and_completion)
+{
+    dra_session *s = dra_session_new(NULL);
+    dra_buf out = DRA_BUF_INIT;
+    CHECK(dra_session_line(s, "1 + 1", &out));
+    CHECK_STR(dra_buf_str(&out), "2\n");
+    dra_buf_reset(&out);
+    CHECK(dra_session_line(s, "device.driver == \"x\"", &out));
+    CHECK_STR(dra_buf_str(&out), "no devices loaded (:load FILE)\n");
+    dra_buf_reset(&out);
+    CHECK(dra_session_line(s, ":load /nonexistent/file.yaml", &out));
+    CHECK(strncmp(dra_buf_str(&out), "error: ", 7) == 0);
+    dra_buf_reset(&out);
+    CHECK(!dra_session_line(s, ":quit", &out));
+
+    dra_session_completion c;
+    const char *line = "device.dr";
+    dra_session_complete(s, line, 0, strlen(line), &c);
+    CHECK_INT(c.n, 1);
+    CHECK_STR(c.n ? c.v[0] : "", "device.driver");
+    dra_session_completion_free(&c);
+    line = "qua";
+    dra_session_complete(s, line, 0, 3, &c);
+    CHECK_INT(c.n, 1);
+    CHECK_STR(c.n ? c.v[0] : "", "quantity(");
+    dra_session_completion_free(&c);
+    line = ":ex";
+    dra_session_complete(s, line, 1, 3, &c);
+    CHECK_INT(c.n, 1);
+    CHECK_STR(c.n ? c.v[0] : "", "explain ");
+    dra_session_completion_free(&c);
+    line = ":load fi";
+    dra_session_complete(s, line, 6, 8, &c);
+    CHECK(c.files);
+    dra_session_completion_free(&c);
+    dra_buf_free(&out);
+    dra_session_free(s);
+}
+
+UNIT_MAIN()
