@@ -260,7 +260,7 @@ int main(int argc, char **argv)
         e = dra_read_paths(&set, a.pos, a.npos);
     if (!e)
         e = dra_cluster_load_input(&c, &set, &f, o.now);
-    if (dra_args_has(&a, OPT_VERBOSE) && c.unknown)
+    if (!e && dra_args_has(&a, OPT_VERBOSE) && c.unknown)
         fprintf(stderr, "%s: skipped %zu object%s of kinds %s does not use\n", tool.prog, c.unknown,
                 c.unknown == 1 ? "" : "s", tool.prog);
     if (!e)

@@ -304,3 +304,142 @@ EOF
     run "$DRA_BIN/dra-alloc" --completion bash
     assert_success
 }
+
+# ---- schedule: pods across nodes ------------------------------------------------
+
+NOW="--now 2026-02-01T00:00:00Z"
+
+placed() { # "pod: node" lines from jsonl output
+    jq -r 'select(.kind == "Pod") | .metadata.name + ": " + (.spec.nodeName // "-")'
+}
+
+@test "schedule: template claims, pods compete, node name order decides ties" {
+    run "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$A/sched-cluster.yaml" "$A/sched-pods.yaml"
+    assert_success
+    out=$output
+    run placed <<<"$out"
+    assert_output $'p1: node-a\np2: node-a\np3: node-b'
+    run jq -r 'select(.kind == "ResourceClaim") | .metadata.name + " " + .status.allocation.devices.results[0].device + " " + .status.reservedFor[0].name + " " + .metadata.finalizers[0]' <<<"$out"
+    assert_output $'p1-gpu-r86mp gpu-0 p1 resource.kubernetes.io/delete-protection\np2-gpu-lzc9n gpu-1 p2 resource.kubernetes.io/delete-protection\np3-gpu-m625m gpu-0 p3 resource.kubernetes.io/delete-protection'
+    run jq -r 'select(.kind == "Pod") | .status.resourceClaimStatuses[0].resourceClaimName' <<<"$out"
+    assert_output $'p1-gpu-r86mp\np2-gpu-lzc9n\np3-gpu-m625m'
+}
+
+@test "schedule: the same input gives the same output" {
+    "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$A/sched-pods.yaml" >"$T/a"
+    "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-pods.yaml" "$A/sched-cluster.yaml" >"$T/b"
+    run diff "$T/a" "$T/b"
+    assert_success
+}
+
+@test "schedule: a shared claim already allocated pins the pod to its node; a pod that fits nowhere is summarised" {
+    run "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$A/sched-cluster.yaml" "$A/sched-shared.yaml"
+    assert_failure 1
+    assert_output --partial "dra-alloc: pod default/greedy: 0/3 nodes are available: 3 cannot allocate all claims."
+    out=$(grep '^{' <<<"$output")
+    run placed <<<"$out"
+    assert_output "second: node-b"
+    run jq -r 'select(.kind == "ResourceClaim") | [.status.reservedFor[].name] | join(",")' <<<"$out"
+    assert_output "first,second"
+}
+
+@test "schedule: mixed reasons are counted and sorted like the scheduler's FitError" {
+    cat >"$T/pods.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: both, namespace: default, uid: uid-both}
+spec:
+  containers: [{name: c}]
+  resourceClaims:
+  - {name: a, resourceClaimName: shared}
+  - {name: b, resourceClaimName: one}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: one, namespace: default, uid: uid-one}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: big-gpu}
+YAML
+    run "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$A/sched-shared.yaml" "$T/pods.yaml"
+    assert_failure 1
+    assert_output --partial "pod default/both: 0/3 nodes are available: 1 resourceclaim not available on the node, 2 cannot allocate all claims."
+}
+
+@test "schedule: extended resources backed by DRA, explicit and implicit names" {
+    run "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$A/sched-cluster.yaml" "$A/sched-ext.yaml"
+    assert_success
+    out=$output
+    run placed <<<"$out"
+    assert_output $'ext-explicit: node-a\next-implicit: node-c'
+    run jq -r 'select(.kind == "Pod") | .status.extendedResourceClaimStatus | .resourceClaimName + " " + ([.requestMappings[] | .containerName + "=" + .requestName] | join(","))' <<<"$out"
+    assert_output $'ext-explicit-extended-resources-4bwqz main=container-1-request-1,init=container-1-request-1\next-implicit-extended-resources-zfcsl main=container-0-request-0'
+    run jq -r 'select(.kind == "ResourceClaim") | .metadata.annotations["resource.kubernetes.io/extended-resource-claim"] + " " + (.spec.devices.requests[0].exactly.count | tostring) + " " + .spec.devices.requests[0].exactly.deviceClassName' <<<"$out"
+    assert_output $'true 2 gpu\ntrue 1 big-gpu'
+}
+
+@test "schedule: node allocatable for the same name takes precedence (device plugin)" {
+    sed 's/node-c/node-0/g' "$A/sched-cluster.yaml" >"$T/c.yaml"
+    cat >"$T/pod.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: dp, namespace: default, uid: uid-dp}
+spec:
+  containers:
+  - name: main
+    resources: {requests: {example.com/gpu: "3"}}
+YAML
+    # node-0 (first by name) serves example.com/gpu from its allocatable: no
+    # claim is made, although the resource also maps to class gpu.
+    run "$DRA_BIN/dra-alloc" schedule $NOW --explain -o jsonl "$T/c.yaml" "$T/pod.yaml"
+    assert_success
+    assert_output --partial "pod default/dp: node node-0"
+    refute_output --partial '"kind":"ResourceClaim"'
+}
+
+@test "schedule: firstAvailable preference scores nodes; explain shows the scores" {
+    run "$DRA_BIN/dra-alloc" schedule $NOW --explain -o jsonl "$A/sched-cluster.yaml" "$A/sched-first-available.yaml"
+    assert_success
+    assert_output --partial "pod default/fa: node node-c (score 100)"
+    assert_output --partial "node-a: fits, score 7"
+    assert_output --partial "node-c: fits, score 8"
+    assert_output --partial '"request":"gpu/big"'
+}
+
+@test "schedule: explain=json has one record per pod with per-node reasons" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --explain=json "$A/sched-cluster.yaml" "$A/sched-shared.yaml"
+    assert_failure 1
+    run jq -r 'select(.pod == "default/greedy") | .outcome + " " + ([.nodes[] | .node + "=" + .reason] | join(","))' <<<"$stderr"
+    assert_output "unschedulable node-a=cannot allocate all claims,node-b=cannot allocate all claims,node-c=cannot allocate all claims"
+}
+
+@test "schedule: missing template and missing claim keep the pod pending with upstream's texts" {
+    cat >"$T/pods.yaml" <<'YAML'
+apiVersion: v1
+kind: Pod
+metadata: {name: lost, namespace: default, uid: uid-lost}
+spec:
+  containers: [{name: c}]
+  resourceClaims: [{name: g, resourceClaimName: nowhere}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: notmpl, namespace: default, uid: uid-notmpl}
+spec:
+  containers: [{name: c}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: nowhere}]
+YAML
+    run "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$T/pods.yaml"
+    assert_failure 1
+    assert_output --partial 'pod default/lost: 0/3 nodes are available: resourceclaim.resource.k8s.io "nowhere" not found.'
+    assert_output --partial 'pod default/notmpl: 0/3 nodes are available: pod "default/notmpl": ResourceClaim not created yet.'
+    assert_output --partial 'warning: pod default/notmpl, PodResourceClaim g'
+}
+
+@test "schedule: unknown class is unschedulable before any node is tried" {
+    run "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$A/bad-unknown-class.yaml" <(printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: u, namespace: default, uid: uid-u}\nspec:\n  containers: [{name: c}]\n  resourceClaims: [{name: g, resourceClaimName: lost}]\n')
+    assert_failure 1
+    assert_output --partial "pod default/u: 0/3 nodes are available: request gpu: device class no-such-class does not exist."
+}

@@ -810,9 +810,23 @@ static void schedule_pod(sched *S, size_t pod_index, dra_sched_pod *sp)
     bool *fit = dra_xcalloc(S->nnodes + 1, sizeof *fit);
     size_t ntried = 0;
     bool stop = false;
+    /* Fast path of the free-device cut for pods without extended resources
+     * (their device needs do not depend on the node). */
+    bool simple = !p.ext && !p.ext_stale && p.min_devices > 0 && !S->o->no_prune;
     for (size_t i = 0; i < S->nnodes && !stop; i++) {
         node_eval e = {0};
         S->out->stats.nodes_checked++;
+        if (simple && !S->nodes[i].risky && p.min_devices > al_free_bound(S->w, S->nodes[i].name)) {
+            S->out->stats.nodes_prefiltered++;
+            reasons[i] = "cannot allocate all claims";
+            ntried++;
+            if (traces) {
+                e.reason = (char *)reasons[i];
+                e.prefiltered = true;
+                json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
+            }
+            continue;
+        }
         char *err = filter_node(S, &p, &S->nodes[i], &e);
         ntried++;
         if (err) {
@@ -926,16 +940,6 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         dra_cluster_free(&c);
         return err;
     }
-    size_t keep = 0;
-    for (size_t i = 0; i < c.n[DRA_KIND_POD]; i++)
-        if (pod_pending(c.of[DRA_KIND_POD][i]->json))
-            c.of[DRA_KIND_POD][keep++] = c.of[DRA_KIND_POD][i];
-    c.n[DRA_KIND_POD] = keep;
-    dra_changes ch = DRA_CHANGES_INIT;
-    dra_lc_opts lo = {&S.f, opts->name_suffix};
-    out->warnings = dra_claims_generate(&c, &lo, &ch);
-    dra_cluster_free(&c);
-
     /* Working store: input claims, then claims made from templates; pods. */
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
     for (size_t i = 0; i < cl->n; i++)
@@ -948,19 +952,37 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         S.s.pods[i].orig = pl->v[i]->json;
         amap_put(&podidx, (const char *)&S.s.pods[i].orig, sizeof(void *), (intptr_t)i);
     }
-    for (size_t i = 0; i < ch.nobjs; i++) {
-        dra_change *x = &ch.objs[i];
-        const char *kind = al_jstr(x->obj, "kind");
-        intptr_t v;
-        if (!x->orig) {
-            add_claim(&S.s, NULL, json_incref(x->obj));
-        } else if (kind && !strcmp(kind, "Pod") && amap_get(&podidx, (const char *)&x->orig, sizeof(void *), &v)) {
-            S.s.pods[v].obj = json_incref(x->obj);
-            S.s.pods[v].changed = true;
+    /* One pod at a time: the controller step's duplicate-name check scans
+     * everything created so far, which is quadratic over a whole dump; names
+     * made from pod UIDs do not collide across pods. */
+    const dra_obj **all_pods = c.of[DRA_KIND_POD];
+    size_t nall_pods = c.n[DRA_KIND_POD];
+    dra_lc_opts lo = {&S.f, opts->name_suffix};
+    for (size_t pi = 0; pi < nall_pods; pi++) {
+        if (!pod_pending(all_pods[pi]->json))
+            continue;
+        c.of[DRA_KIND_POD] = &all_pods[pi];
+        c.n[DRA_KIND_POD] = 1;
+        dra_changes ch = DRA_CHANGES_INIT;
+        out->warnings = dra_err_append(out->warnings, dra_claims_generate(&c, &lo, &ch));
+        for (size_t i = 0; i < ch.nobjs; i++) {
+            dra_change *x = &ch.objs[i];
+            const char *kind = al_jstr(x->obj, "kind");
+            intptr_t v;
+            if (!x->orig) {
+                add_claim(&S.s, NULL, json_incref(x->obj));
+            } else if (kind && !strcmp(kind, "Pod") &&
+                       amap_get(&podidx, (const char *)&x->orig, sizeof(void *), &v)) {
+                S.s.pods[v].obj = json_incref(x->obj);
+                S.s.pods[v].changed = true;
+            }
         }
+        dra_changes_free(&ch);
     }
+    c.of[DRA_KIND_POD] = all_pods;
+    c.n[DRA_KIND_POD] = nall_pods;
+    dra_cluster_free(&c);
     amap_free(&podidx);
-    dra_changes_free(&ch);
 
     /* The allocator world. */
     const dra_model_list *kl = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);

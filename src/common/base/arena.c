@@ -90,3 +90,23 @@ void dra_arena_free(dra_arena *a)
     a->head = NULL;
     a->total = 0;
 }
+
+void dra_arena_reset(dra_arena *a)
+{
+    dra_arena_block *keep = NULL;
+    for (dra_arena_block *b = a->head; b;) {
+        dra_arena_block *next = b->next;
+        if (!keep && b->size == ARENA_BLOCK) {
+            keep = b;
+        } else {
+            free(b);
+        }
+        b = next;
+    }
+    if (keep) {
+        keep->next = NULL;
+        keep->used = 0;
+    }
+    a->head = keep;
+    a->total = 0;
+}

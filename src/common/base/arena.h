@@ -26,5 +26,9 @@ char *dra_arena_strdup(dra_arena *a, const char *s);
 char *dra_arena_strndup(dra_arena *a, const char *s, size_t n);
 char *dra_arena_printf(dra_arena *a, const char *fmt, ...) DRA_PRINTF(2, 3);
 void dra_arena_free(dra_arena *a); /* releases everything; the arena is reusable after */
+/* Forget every allocation but keep one standard block, so a loop that resets
+ * between iterations (per evaluation, per document) stops calling malloc once
+ * warm.  Pointers handed out before are invalid after. */
+void dra_arena_reset(dra_arena *a);
 
 #endif

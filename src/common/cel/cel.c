@@ -74,6 +74,15 @@ void cel_env_set_container(cel_env *env, const char *container)
 void cel_env_mark_dra(cel_env *env);
 void cel_env_mark_dra(cel_env *env) { env->dra = true; }
 
+/* Environments with any Kubernetes library use the Kubernetes cost
+ * estimator (apiserver library.CostEstimator), both statically and at runtime. */
+#define K8S_LIBS (CEL_LIB_K8S_REGEX | CEL_LIB_K8S_LISTS | CEL_LIB_K8S_QUANTITY | CEL_LIB_K8S_SEMVER | \
+                  CEL_LIB_K8S_URL | CEL_LIB_K8S_IP | CEL_LIB_K8S_CIDR | CEL_LIB_K8S_FORMAT)
+static unsigned env_flags(const cel_env *env)
+{
+    return (env->libs & K8S_LIBS) ? CEL_EVAL_K8S_COSTS : 0;
+}
+
 static bool env_is_variable(const char *name, void *ud)
 {
     const cel_env *env = ud;
@@ -194,6 +203,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
             validate_literals(p->ast, p->ast->root, &err);
         if (!err) {
             cel_cost_options co = {0};
+            co.kubernetes_costs = (env->libs & K8S_LIBS) != 0;
             if (env->dra)
                 co.size_hint = cel_dra_size_hint;
             cel_estimate_cost(p->ast, &co, &p->cost_min, &p->cost_max);
@@ -214,7 +224,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
     if (!p->result)
         p->result = &cel_t_dyn;
     p->result_str = cel_type_str(p->result, &p->arena);
-    cel_eval_prepare(p->ast, env->reg, &p->arena, &p->constants, env_is_variable, env);
+    cel_eval_prepare(p->ast, env->reg, &p->arena, &p->constants, env_flags(env), env_is_variable, env);
     p->regexes = cel_regex_cache_new();
     *out = p;
     return NULL;
@@ -252,7 +262,7 @@ cel_value cel_eval(cel_program *p, const cel_activation *act, const cel_eval_opt
         .scratch = &p->scratch,
         .regexes = p->regexes,
         .cost_limit = opts ? opts->cost_limit : 0,
-        .flags = p->checked ? CEL_EVAL_CHECKED : 0,
+        .flags = env_flags(p->env) | (p->checked ? CEL_EVAL_CHECKED : 0),
         .container = p->checked ? NULL : p->env->container,
     };
     uint64_t cost = 0;

@@ -64,6 +64,7 @@ typedef struct cel_cost_options {
     cel_size_hint_fn size_hint;    /* may be NULL */
     void *size_hint_ctx;
     bool presence_test_has_cost;   /* cel-go default true; Kubernetes sets false (has() costs 0) */
+    bool kubernetes_costs;         /* apiserver library.CostEstimator rules before cel-go's */
 } cel_cost_options;
 
 /* Estimate the cost range of a checked AST.  min and max saturate at UINT64_MAX.

@@ -222,6 +222,160 @@ static est overload_cost(const cel_overload *o, const est *sizes, size_t n)
     }
 }
 
+/* Size estimate of a path below `base` (cel-go AstNode paths: "@items"). */
+static est size_of_path(coster *c, const cel_node *base, const char *last)
+{
+    node_info *bi = info_of(c, base, false);
+    if (!bi || !bi->path || !c->opts || !c->opts->size_hint)
+        return UNKNOWN_SIZE;
+    const char *path[32];
+    if (bi->npath + 1 > sizeof path / sizeof path[0])
+        return UNKNOWN_SIZE;
+    memcpy(path, bi->path, bi->npath * sizeof *path);
+    path[bi->npath] = last;
+    cel_size_range r;
+    if (c->opts->size_hint(c->opts->size_hint_ctx, path, bi->npath + 1, &r))
+        return (est){r.min, r.max};
+    return UNKNOWN_SIZE;
+}
+
+static bool is_one_of(const char *f, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(f, names[i]))
+            return true;
+    return false;
+}
+#define IS_ONE_OF(f, ...) is_one_of(f, (const char *const[]){__VA_ARGS__}, \
+                                    sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+
+/* apiserver pkg/cel/library/cost.go EstimateCallCost for overload o of call
+ * n (argv[0] is the target of a member call; sizes are the argument size
+ * estimates).  False when the Kubernetes estimator has no rule (cel-go's
+ * then applies).  Rules that upstream guards with `target != nil` apply to
+ * member calls only, as upstream's do (so global quantity(), cidr(), isIP()
+ * fall back to cel-go's default). */
+static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, const cel_node *const *argv,
+                         const est *sizes, size_t k, est *out)
+{
+    const char *f = o->function;
+    bool member = n->u.call.target != NULL;
+    size_t nargs = k - (member ? 1 : 0); /* arguments besides the target */
+    const est *args = sizes + (member ? 1 : 0);
+    const est one = {1, 1};
+    const double T = 0.1;
+    if (IS_ONE_OF(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf")) {
+        if (!member)
+            return false;
+        const cel_type *tt = argv[0]->type;
+        if (tt && (tt->kind == CEL_T_LIST || tt->kind == CEL_T_MAP) && tt->nparams > 0) {
+            est el = one;
+            const cel_type *et = tt->params[0];
+            if (et && (et->kind == CEL_T_STRING || et->kind == CEL_T_BYTES))
+                el = add(el, by_factor(size_of_path(c, argv[0], "@items"), T));
+            *out = mul(sizes[0], el);
+        } else {
+            *out = by_factor(sizes[0], T);
+        }
+        return true;
+    }
+    if (!strcmp(f, "url")) {
+        if (member || nargs != 1)
+            return false;
+        *out = by_factor(args[0], T);
+        return true;
+    }
+    if (IS_ONE_OF(f, "lowerAscii", "upperAscii", "substring", "trim")) {
+        if (!member)
+            return false;
+        *out = by_factor(sizes[0], T);
+        set_size(c, n, sizes[0]);
+        return true;
+    }
+    if (!strcmp(f, "replace")) {
+        if (!member || nargs < 2)
+            return false;
+        est sz = sizes[0], from = args[0], to = args[1], count = {0, 0}, kept = {0, 0};
+        if (from.min == 0) {
+            count.max = sz.max < UINT64_MAX ? sz.max + 1 : sz.max;
+            kept.max = sz.max;
+        } else if (to.max <= from.min) {
+            kept.max = sz.max;
+        } else {
+            count.max = (uint64_t)ceil((double)sz.max / (double)from.min);
+        }
+        if (from.max == 0) {
+            count.min = sz.min < UINT64_MAX ? sz.min + 1 : sz.min;
+            kept.min = sz.min;
+        } else if (from.max <= to.min) {
+            kept.min = sz.min;
+        } else {
+            count.min = (uint64_t)ceil((double)sz.min / (double)from.max);
+        }
+        set_size(c, n, add(mul(count, to), kept));
+        *out = by_factor(sz, 2 * T);
+        return true;
+    }
+    if (!strcmp(f, "split")) {
+        if (!member)
+            return false;
+        uint64_t max = sizes[0].max;
+        const cel_node *lim = nargs > 1 ? argv[2] : NULL;
+        if (lim && lim->kind == CEL_NODE_CONST && lim->u.constant.kind == CEL_CONST_INT && lim->u.constant.v.i >= 0)
+            max = (uint64_t)lim->u.constant.v.i;
+        set_size(c, n, (est){0, max});
+        *out = by_factor(sizes[0], 2 * T);
+        return true;
+    }
+    if (!strcmp(f, "join")) {
+        if (!member)
+            return false;
+        est list = sizes[0], sz = {0, 0};
+        const cel_type *tt = argv[0]->type;
+        if (tt && tt->kind == CEL_T_LIST && tt->nparams > 0)
+            sz = mul(list, size_of_path(c, argv[0], "@items"));
+        if (nargs > 0) {
+            est seps = {list.min > 0 ? list.min - 1 : 0, list.max > 0 ? list.max - 1 : 0};
+            sz = add(sz, mul(args[0], seps));
+        }
+        set_size(c, n, sz);
+        *out = by_factor(sz, T);
+        return true;
+    }
+    if (!strcmp(f, "find") || !strcmp(f, "findAll")) {
+        if (!member || nargs < 1)
+            return false;
+        set_size(c, n, (est){0, sizes[0].max});
+        *out = mul(by_factor(add(sizes[0], one), T), by_factor(args[0], 0.25));
+        return true;
+    }
+    if (!strcmp(f, "ip")) {
+        if (!member)
+            return false;
+        *out = one; /* cidr.ip(): a field access */
+        return true;
+    }
+    if (IS_ONE_OF(f, "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
+                  "isLinkLocalUnicast", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan",
+                  "isLessThan", "compareTo", "add", "sub")) {
+        *out = one;
+        return true;
+    }
+    if (!strcmp(f, "containsIP") || !strcmp(f, "containsCIDR")) {
+        if (!member || nargs < 1)
+            return false;
+        est ipsz = {4, 16};
+        est r = by_factor(add(ipsz, ipsz), T);
+        if (f[8] == 'C')
+            r = add(add(r, by_factor(ipsz, T)), one);
+        if (!strcmp(o->id, "cidr_contains_ip_string") || !strcmp(o->id, "cidr_contains_cidr_string"))
+            r = add(r, by_factor(args[0], T));
+        *out = r;
+        return true;
+    }
+    return false;
+}
+
 static est cost_call(coster *c, const cel_node *n)
 {
     const char *fn = n->u.call.function;
@@ -278,7 +432,9 @@ static est cost_call(coster *c, const cel_node *n)
     bool first = true;
     for (size_t i = 0; i < n->u.call.noverloads; i++) {
         const cel_overload *o = n->u.call.overloads[i];
-        est oc = overload_cost(o, sizes, k);
+        est oc;
+        if (!(c->opts && c->opts->kubernetes_costs && k8s_estimate(c, n, o, argv, sizes, k, &oc)))
+            oc = overload_cost(o, sizes, k);
         fc = first ? oc : unite(fc, oc);
         first = false;
         /* Result sizes of concatenations. */

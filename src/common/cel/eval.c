@@ -63,7 +63,18 @@ typedef struct prep {
     bool (*is_variable)(const char *, void *);
     void *ud;
     cel_scratch *constants; /* folded values; NULL = no folding */
+    unsigned flags;         /* CEL_EVAL_* of the later evaluations */
 } prep;
+
+/* The cost of one call as the environment charges it. */
+static uint64_t call_cost(unsigned flags, const cel_overload *o, const cel_value *args, size_t nargs,
+                          const cel_value *result)
+{
+    uint64_t c;
+    if ((flags & CEL_EVAL_K8S_COSTS) && cel_k8s_call_cost(o, args, nargs, result, &c))
+        return c;
+    return cel_overload_cost(o, args, nargs, result);
+}
 
 /* Dispatch codes for calls the evaluator handles itself (cel_node.eval_op). */
 enum {
@@ -141,7 +152,7 @@ static void try_fold(prep *p, cel_node *n)
         cel_value *keep = cel_scratch_alloc(p->constants, sizeof *keep);
         *keep = r;
         n->folded = keep;
-        n->folded_cost = cel_overload_cost(o, args, n->u.call.nargs, &r);
+        n->folded_cost = call_cost(p->flags, o, args, n->u.call.nargs, &r);
         return;
     }
 }
@@ -222,9 +233,9 @@ static void prepare_node(prep *p, cel_node *n)
 }
 
 void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
-                      bool (*is_variable)(const char *name, void *ud), void *ud)
+                      unsigned flags, bool (*is_variable)(const char *name, void *ud), void *ud)
 {
-    prep p = {reg, arena, is_variable, ud, constants};
+    prep p = {reg, arena, is_variable, ud, constants, flags};
     prepare_node(&p, ast->root);
 }
 
@@ -404,7 +415,7 @@ static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_
         if (!o->impl || !cel_overload_accepts(o, args, nargs))
             continue;
         cel_value r = o->impl(&e->cx, args, nargs);
-        if (!charge(e, cel_overload_cost(o, args, nargs, &r)))
+        if (!charge(e, call_cost(e->prm->flags, o, args, nargs, &r)))
             return cancelled_value;
         return r;
     }

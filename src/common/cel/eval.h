@@ -40,16 +40,18 @@ const cel_value *cel_activation_find(const cel_activation *act, const char *name
 enum {
     CEL_EVAL_PRESENCE_COSTS = 1u << 0, /* has() costs 1 (cel-go default); Kubernetes: free */
     CEL_EVAL_CHECKED = 1u << 1,        /* the AST was type-checked: qualified names are already resolved */
+    CEL_EVAL_K8S_COSTS = 1u << 2,      /* Kubernetes call costs (cel_k8s_call_cost) before cel-go's */
 };
 
 /* Resolve overload candidates and qualified function names in place, set
  * dispatch codes, and fold constructor calls on literals (quantity("1Mi"),
  * timestamp("..."), ...) into values kept in `constants` (may be NULL: no
- * folding), which must live as long as the AST is evaluated.
+ * folding), which must live as long as the AST is evaluated.  `flags`
+ * (CEL_EVAL_*) are those the evaluations will use (costs of folded calls).
  * `is_variable(name, ud)` tells whether a name is a declared variable (so
  * `x.f()` on a variable x stays a member call); may be NULL. */
 void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
-                      bool (*is_variable)(const char *name, void *ud), void *ud);
+                      unsigned flags, bool (*is_variable)(const char *name, void *ud), void *ud);
 
 typedef struct cel_eval_params {
     const cel_registry *registry;

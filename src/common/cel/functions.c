@@ -222,3 +222,99 @@ uint64_t cel_overload_cost(const cel_overload *o, const cel_value *args, size_t 
     }
     return 1;
 }
+
+/* ---- Kubernetes call costs ------------------------------------------------ */
+
+static bool name_in(const char *f, const char *const *names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(f, names[i]))
+            return true;
+    return false;
+}
+#define NAME_IN(f, ...) name_in(f, (const char *const[]){__VA_ARGS__}, \
+                                sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+
+/* library/cost.go traversalCost: a data-tree walk, truncating (not rounding
+ * up) string lengths in bytes times 0.1. */
+static uint64_t traversal_cost(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_STRING:
+    case CEL_BYTES: return (uint64_t)((double)v->v.s.len * 0.1);
+    case CEL_LIST: {
+        uint64_t c = 0;
+        for (size_t i = 0; i < v->v.list->n; i++)
+            c += traversal_cost(&v->v.list->items[i]);
+        return c;
+    }
+    case CEL_MAP: {
+        uint64_t c = 0;
+        for (size_t i = 0; i < v->v.map->n; i++)
+            c += traversal_cost(&v->v.map->keys[i]) + traversal_cost(&v->v.map->vals[i]);
+        return c;
+    }
+    default: return 1;
+    }
+}
+
+bool cel_k8s_call_cost(const cel_overload *o, const cel_value *args, size_t nargs, const cel_value *result,
+                       uint64_t *out)
+{
+    const char *f = o->function;
+    const double T = 0.1; /* common.StringTraversalCostFactor */
+    if (NAME_IN(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf")) {
+        *out = nargs > 0 ? traversal_cost(&args[0]) : 0;
+        return true;
+    }
+    if (NAME_IN(f, "url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR", "quantity",
+                "isQuantity")) {
+        if (nargs < 1)
+            return false;
+        *out = ceil_scaled(cel_cost_size(&args[0]), T);
+        return true;
+    }
+    if (NAME_IN(f, "replace", "split", "ip.isCanonical")) {
+        if (nargs < 1)
+            return false;
+        *out = ceil_scaled(cel_cost_size(&args[0]), 2 * T);
+        return true;
+    }
+    if (!strcmp(f, "join")) {
+        if (nargs < 1)
+            return false;
+        *out = ceil_scaled(cel_cost_size(result), 2 * T);
+        return true;
+    }
+    if (NAME_IN(f, "find", "findAll")) {
+        if (nargs < 2)
+            return false;
+        *out = ceil_scaled(1 + cel_cost_size(&args[0]), T) * ceil_scaled(cel_cost_size(&args[1]), 0.25);
+        return true;
+    }
+    if (!strcmp(f, "ip")) {
+        if (nargs < 1)
+            return false;
+        *out = !strcmp(o->id, "cidr_ip") ? 1 : ceil_scaled(cel_cost_size(&args[0]), T);
+        return true;
+    }
+    if (NAME_IN(f, "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
+                "isLinkLocalUnicast", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan",
+                "isLessThan", "compareTo", "add", "sub")) {
+        *out = 1;
+        return true;
+    }
+    if (!strcmp(f, "containsIP") || !strcmp(f, "containsCIDR")) {
+        if (nargs < 2)
+            return false;
+        uint64_t cidr = cel_cost_size(&args[0]), other = cel_cost_size(&args[1]);
+        uint64_t c = ceil_scaled(cidr + cidr, T);
+        if (f[8] == 'C') /* containsCIDR: mask and compare the bits too */
+            c += ceil_scaled(cidr, T) + 1;
+        if (!strcmp(o->id, "cidr_contains_ip_string") || !strcmp(o->id, "cidr_contains_cidr_string"))
+            c += ceil_scaled(other, T);
+        *out = c;
+        return true;
+    }
+    return false;
+}

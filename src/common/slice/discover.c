@@ -1,4 +1,5 @@
 /* Device discovery from sysfs and nvidia-smi (see discover.h). */
+#include "model/quantity.h"
 #include "discover.h"
 
 #include <ctype.h>
@@ -8,6 +9,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -644,14 +646,10 @@ static char *normalize_version(const char *s)
 
 static json_t *cap_bytes(unsigned long long bytes)
 {
-    static const char *const sfx[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-    int k = 0;
-    while (k < 6 && bytes >= 1024 && bytes % 1024 == 0) {
-        bytes /= 1024;
-        k++;
-    }
-    char buf[40];
-    snprintf(buf, sizeof buf, "%llu%s", bytes, sfx[k]);
+    /* canonical BinarySI text, as the API server would print it */
+    char buf[DRA_QUANTITY_STRMAX];
+    dra_quantity q = dra_quantity_from_int64(bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes, DRA_QFMT_BINARY_SI);
+    dra_quantity_format(&q, buf);
     return json_pack("{s:s}", "value", buf);
 }
 

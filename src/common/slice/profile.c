@@ -1,4 +1,5 @@
 /* Synthetic fleets (see profile.h). */
+#include "model/quantity.h"
 #include "profile.h"
 
 #include <stdint.h>
@@ -85,14 +86,10 @@ static json_t *cap_int(long long v)
 /* Bytes as the canonical BinarySI quantity when it is a whole number of Mi. */
 static json_t *bytes_quantity(unsigned long long bytes)
 {
-    static const char *const sfx[] = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
-    int k = 0;
-    while (k < 6 && bytes >= 1024 && bytes % 1024 == 0) {
-        bytes /= 1024;
-        k++;
-    }
-    char buf[40];
-    snprintf(buf, sizeof buf, "%llu%s", bytes, sfx[k]);
+    /* canonical BinarySI text, as the API server would print it */
+    char buf[DRA_QUANTITY_STRMAX];
+    dra_quantity q = dra_quantity_from_int64(bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes, DRA_QFMT_BINARY_SI);
+    dra_quantity_format(&q, buf);
     return cap(buf);
 }
 

@@ -1,0 +1,78 @@
+/* base: arenas and buffers. */
+#include <stdint.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "unit.h"
+
+UNIT_TEST(arena_alignment_and_strings)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    for (int i = 1; i < 100; i++) {
+        void *p = dra_arena_alloc(&a, (size_t)i);
+        CHECK(((uintptr_t)p % 16) == 0);
+    }
+    CHECK_STR(dra_arena_strdup(&a, "hello"), "hello");
+    CHECK_STR(dra_arena_strndup(&a, "hello", 3), "hel");
+    CHECK_STR(dra_arena_printf(&a, "%d-%s", 7, "x"), "7-x");
+    char *z = dra_arena_zalloc(&a, 32);
+    CHECK(z[0] == 0 && z[31] == 0);
+    void *big = dra_arena_alloc(&a, 1 << 20); /* larger than a block */
+    memset(big, 1, 1 << 20);
+    dra_arena_free(&a);
+    CHECK(a.head == NULL);
+}
+
+UNIT_TEST(arena_reset_reuses_memory)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    dra_arena_alloc(&a, 100);
+    void *first = a.head;
+    dra_arena_alloc(&a, 1 << 20);
+    dra_arena_reset(&a);
+    CHECK(a.head == first);
+    CHECK_INT(a.total, 0);
+    for (int round = 0; round < 3; round++) {
+        dra_arena_alloc(&a, 1000);
+        CHECK(a.head == first); /* no new block while it fits */
+        dra_arena_reset(&a);
+    }
+    dra_arena_free(&a);
+}
+
+UNIT_TEST(buffer_appends_and_detaches)
+{
+    dra_buf b = DRA_BUF_INIT;
+    CHECK_STR(dra_buf_str(&b), "");
+    dra_buf_puts(&b, "a");
+    dra_buf_putc(&b, 'b');
+    dra_buf_printf(&b, "%03d", 7);
+    dra_buf_append(&b, "\0z", 2);
+    CHECK_INT(b.len, 7);
+    CHECK(memcmp(b.data, "ab007\0z", 7) == 0);
+    dra_buf_reset(&b);
+    CHECK_STR(dra_buf_str(&b), "");
+    for (int i = 0; i < 10000; i++)
+        dra_buf_puts(&b, "xy");
+    CHECK_INT(b.len, 20000);
+    char *s = dra_buf_detach(&b);
+    CHECK_INT(strlen(s), 20000);
+    CHECK(b.data == NULL);
+    free(s);
+}
+
+UNIT_TEST(read_limits)
+{
+    dra_buf b = DRA_BUF_INIT;
+    dra_err *e = dra_buf_read_path(&b, "/no/such/file", 0);
+    CHECK(e != NULL && e->code == DRA_EXIT_INPUT && strstr(e->msg, "No such file"));
+    dra_err_free(e);
+    dra_buf_free(&b);
+    e = dra_buf_read_path(&b, "/proc/self/status", 10);
+    CHECK(e != NULL && strstr(e->msg, "larger than the limit"));
+    dra_err_free(e);
+    dra_buf_free(&b);
+}
+
+UNIT_MAIN()
