@@ -25,6 +25,15 @@ BUILD    := build/san
 OPTFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZE) -fno-sanitize-recover=all
 endif
 
+# Quiet by default; V=1 shows the commands.
+ifeq ($(V),1)
+Q :=
+say = @true
+else
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter
 CPPFLAGS += -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen
 CFLAGS   += -std=c17 $(WARN) $(OPTFLAGS) $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
@@ -49,24 +58,28 @@ tools: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	ar rcs $@ $^
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $^
 
 # One folder per tool; every .c in it is part of that tool.
 define tool_rule
 $(BUILD)/bin/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/$(1)/*.c)) $(LIB)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+	$$(call say,LINK,$$@)
+	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 check: $(BINS) $(UNIT_BIN)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin DRA_UNIT=$(CURDIR)/$(BUILD)/tests tests/run-tests.sh
@@ -94,10 +107,12 @@ FUZZ_CFLAGS := -std=c17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -D_GN
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -c $< -o $@
+	$(call say,CLANG,$<)
+	$(Q)clang $(FUZZ_CFLAGS) -c $< -o $@
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
+	$(call say,FUZZ,$@)
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
 fuzz: $(FUZZ_BIN)
 	@tests/fuzz/run.sh $(FUZZ_BIN)
 

@@ -1,0 +1,137 @@
+/* Scheduler pieces of the allocator library: scoring, normalisation, the
+ * FitError summary and extended-resource requests. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/schedule.h"
+#include "unit.h"
+
+static json_t *J(const char *s)
+{
+    json_error_t e;
+    json_t *j = json_loads(s, 0, &e);
+    if (!j)
+        fprintf(stderr, "bad JSON in test: %s\n", e.text);
+    return j;
+}
+
+static const char *FA_CLAIM =
+    "{\"spec\":{\"devices\":{\"requests\":["
+    "{\"name\":\"a\",\"firstAvailable\":[{\"name\":\"x\"},{\"name\":\"y\"},{\"name\":\"z\"}]},"
+    "{\"name\":\"b\",\"exactly\":{\"deviceClassName\":\"c\"}},"
+    "{\"name\":\"c\",\"firstAvailable\":[{\"name\":\"p\"},{\"name\":\"q\"}]}]}}}";
+
+UNIT_TEST(score_counts_8_minus_subrequest_index)
+{
+    json_t *claim = J(FA_CLAIM);
+    json_t *alloc = J("{\"devices\":{\"results\":["
+                      "{\"request\":\"a/z\",\"device\":\"d1\"},{\"request\":\"a/z\",\"device\":\"d2\"},"
+                      "{\"request\":\"b\",\"device\":\"d3\"},{\"request\":\"c/p\",\"device\":\"d4\"}]}}");
+    /* a/z: 8-2 = 6 once (a set of subrequests), c/p: 8-0 = 8, b is exactly: 0 */
+    CHECK_INT(dra_sched_claim_score(claim, alloc), 14);
+    CHECK_INT(dra_sched_claim_max_score(claim), 16);
+    CHECK_INT(dra_sched_claim_score(claim, NULL), 0);
+    json_decref(claim);
+    json_decref(alloc);
+}
+
+UNIT_TEST(score_without_first_available_is_zero)
+{
+    json_t *claim = J("{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"b\",\"exactly\":{\"deviceClassName\":\"c\"}}]}}}");
+    json_t *alloc = J("{\"devices\":{\"results\":[{\"request\":\"b\"}]}}");
+    CHECK_INT(dra_sched_claim_score(claim, alloc), 0);
+    CHECK_INT(dra_sched_claim_max_score(claim), 0);
+    json_decref(claim);
+    json_decref(alloc);
+}
+
+UNIT_TEST(normalize_scales_to_100_with_integer_division)
+{
+    int64_t s[4] = {8, 7, 0, 3};
+    dra_sched_normalize(s, 4);
+    CHECK_INT(s[0], 100);
+    CHECK_INT(s[1], 87);
+    CHECK_INT(s[2], 0);
+    CHECK_INT(s[3], 37);
+    int64_t z[2] = {0, 0};
+    dra_sched_normalize(z, 2);
+    CHECK_INT(z[0], 0);
+    CHECK_INT(z[1], 0);
+}
+
+UNIT_TEST(fit_error_histogram_sorted_as_strings)
+{
+    const char *r[] = {"cannot allocate all claims", "resourceclaim not available on the node",
+                       "cannot allocate all claims"};
+    char *m = dra_sched_fit_error(r, 3);
+    CHECK_STR(m, "0/3 nodes are available: 1 resourceclaim not available on the node, 2 cannot allocate all claims.");
+    free(m);
+    const char *many[12];
+    for (int i = 0; i < 12; i++)
+        many[i] = i < 10 ? "b" : "a";
+    m = dra_sched_fit_error(many, 12);
+    CHECK_STR(m, "0/12 nodes are available: 10 b, 2 a."); /* "10 b" < "2 a" as strings */
+    free(m);
+    m = dra_sched_fit_error(NULL, 0);
+    CHECK_STR(m, "no nodes available to schedule pods");
+    free(m);
+}
+
+UNIT_TEST(extended_resource_names)
+{
+    CHECK(dra_is_dra_extended_resource_name("example.com/gpu"));
+    CHECK(dra_is_dra_extended_resource_name("deviceclass.resource.kubernetes.io/gpu"));
+    CHECK(!dra_is_dra_extended_resource_name("cpu"));
+    CHECK(!dra_is_dra_extended_resource_name("kubernetes.io/foo"));
+    CHECK(!dra_is_dra_extended_resource_name("requests.example.com/gpu"));
+    CHECK(!dra_is_dra_extended_resource_name("example.com/-bad"));
+}
+
+UNIT_TEST(extended_resource_map_newer_class_wins_then_smaller_name)
+{
+    json_t *c[3] = {
+        J("{\"metadata\":{\"name\":\"old\",\"creationTimestamp\":\"2026-01-01T00:00:00Z\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}"),
+        J("{\"metadata\":{\"name\":\"zz-new\",\"creationTimestamp\":\"2026-02-01T00:00:00Z\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}"),
+        J("{\"metadata\":{\"name\":\"aa-new\",\"creationTimestamp\":\"2026-02-01T00:00:00Z\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}"),
+    };
+    dra_extres_map *m = dra_extres_map_new(c, 3);
+    CHECK_STR(dra_extres_class(m, "example.com/gpu"), "aa-new");
+    CHECK_STR(dra_extres_class(m, "deviceclass.resource.kubernetes.io/old"), "old");
+    CHECK(dra_extres_class(m, "example.com/other") == NULL);
+    dra_extres_map_free(m);
+    for (int i = 0; i < 3; i++)
+        json_decref(c[i]);
+}
+
+UNIT_TEST(extended_resource_requests_and_init_container_reuse)
+{
+    json_t *cls = J("{\"metadata\":{\"name\":\"gpu\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}");
+    dra_extres_map *m = dra_extres_map_new(&cls, 1);
+    json_t *pod = J("{\"spec\":{"
+                    "\"initContainers\":[{\"name\":\"i1\",\"resources\":{\"requests\":{\"example.com/gpu\":\"3\"}}},"
+                    "{\"name\":\"i2\",\"resources\":{\"requests\":{\"example.com/gpu\":\"4\"}}}],"
+                    "\"containers\":[{\"name\":\"m\",\"resources\":{\"requests\":{\"cpu\":\"1\",\"example.com/gpu\":\"1\"}}}]}}");
+    const char *served[] = {"example.com/gpu"};
+    json_t *reqs, *maps;
+    dra_extres_requests(pod, m, served, 1, &reqs, &maps);
+    char *r = json_dumps(reqs, JSON_COMPACT);
+    /* i1 needs 3: reuses m's 1 and asks 2 more; i2 asks 3 more, the largest:
+     * one short-lived request (container-1-request-0) plus m's request. */
+    CHECK_STR(r, "[{\"name\":\"container-1-request-0\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":\"ExactCount\",\"count\":3}},"
+                 "{\"name\":\"container-2-request-1\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":\"ExactCount\",\"count\":1}}]");
+    free(r);
+    char *mp = json_dumps(maps, JSON_COMPACT);
+    CHECK_STR(mp, "[{\"containerName\":\"m\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
+                  "{\"containerName\":\"i1\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
+                  "{\"containerName\":\"i1\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-1-request-0\"},"
+                  "{\"containerName\":\"i2\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
+                  "{\"containerName\":\"i2\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-1-request-0\"}]");
+    free(mp);
+    json_decref(reqs);
+    json_decref(maps);
+    json_decref(pod);
+    dra_extres_map_free(m);
+    json_decref(cls);
+}
+
+UNIT_MAIN()
