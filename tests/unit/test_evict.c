@@ -220,4 +220,42 @@ UNIT_TEST(missing_time_added)
     done(&w);
 }
 
+UNIT_TEST(apply_replaces_existing_condition_like_update_pod_condition)
+{
+    world w;
+    /* an older DisruptionTarget=False with a probe time: the whole condition is
+     * replaced, the patch carries the changed keys, null for lastProbeTime */
+    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[]")
+                      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
+                      "spec: {nodeName: n1, resourceClaims: [{name: gpu, resourceClaimName: c}]}\n"
+                      "status: {conditions: [{type: DisruptionTarget, status: \"False\", lastProbeTime: \"2026-03-01T08:00:00Z\","
+                      " lastTransitionTime: \"2026-03-01T08:00:00Z\", reason: Other, message: m}, {type: DisruptionTarget, status: \"True\"}]}\n",
+                  "2026-03-01T10:00:00Z", false, "2026-03-01T10:00:00Z"),
+              0);
+    CHECK_INT(w.ch.nops, 2);
+    if (w.ch.nops == 2) {
+        json_t *c = json_array_get(dra_jarr(w.ch.ops[0].body, "status.conditions"), 0);
+        char *got = json_dumps(c, JSON_COMPACT);
+        CHECK_STR(got, "{\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-03-01T10:00:00Z\",\"message\":\"Device Taint "
+                       "manager: deleting due to NoExecute taint\",\"reason\":\"DeletionByDeviceTaintManager\",\"status\":\"True\","
+                       "\"type\":\"DisruptionTarget\"}");
+        free(got);
+    }
+    done(&w);
+}
+
+UNIT_TEST(extended_resource_claim_reported_not_applied)
+{
+    world w;
+    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[]")
+                      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
+                      "spec: {nodeName: n1}\nstatus: {extendedResourceClaimStatus: {resourceClaimName: c}}\n",
+                  "2026-03-01T10:00:00Z", false, "2026-03-01T10:00:00Z"),
+              0);
+    CHECK_INT(w.r.n, 1);
+    CHECK(w.r.n == 1 && w.r.v[0].pod && w.r.v[0].extended_only);
+    CHECK_INT(w.ch.nops, 0);
+    done(&w);
+}
+
 UNIT_MAIN()

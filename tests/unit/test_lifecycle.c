@@ -280,6 +280,53 @@ UNIT_TEST(release_deallocates_then_removes_finalizer_then_deletes)
     unload(&w);
 }
 
+UNIT_TEST(load_converts_and_addresses_served_versions)
+{
+    static const char yaml[] =
+        "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\n"
+        "metadata: {name: c, namespace: ns, uid: cu, resourceVersion: \"7\"}\n"
+        "spec: {devices: {requests: [{name: r, deviceClassName: gpu.example.com}]}}\n"
+        "status:\n  allocation: {devices: {results: [{request: r, driver: d.example.com, pool: p, device: x}]}}\n"
+        "  reservedFor: [{resource: pods, name: gone, uid: g1}]\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: ns, uid: u9}\nspec: {containers: [{name: c, image: i}]}\n---\n"
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: ns}\n";
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_cluster c = DRA_CLUSTER_INIT;
+    CHECK(dra_read_mem(&set, "t.yaml", yaml, strlen(yaml)) == NULL);
+    CHECK(dra_cluster_load_input(&c, &set, NULL, 0) == NULL);
+    CHECK_INT(c.unknown, 1);
+    CHECK_INT(c.n[DRA_KIND_RESOURCE_CLAIM], 1);
+    const dra_obj *co = dra_cluster_find(&c, DRA_KIND_RESOURCE_CLAIM, "ns", "c");
+    CHECK(co != NULL);
+    if (co) {
+        CHECK_STR(dra_jstr(co->json, "apiVersion"), "resource.k8s.io/v1");
+        CHECK_STR(dra_jstr(json_array_get(dra_jarr(co->json, "spec.devices.requests"), 0), "exactly.deviceClassName"),
+                  "gpu.example.com");
+        CHECK_STR(dra_cluster_served_version(&c, co->json), "resource.k8s.io/v1beta1");
+    }
+    dra_changes ch = DRA_CHANGES_INIT;
+    CHECK(dra_claims_release(&c, NULL, &ch) == NULL);
+    dra_cluster_address_ops(&c, &ch);
+    CHECK_INT(ch.nops, 1);
+    if (ch.nops == 1)
+        CHECK_STR(ch.ops[0].api_version, "resource.k8s.io/v1beta1");
+    dra_changes_free(&ch);
+    dra_cluster_free(&c);
+    dra_objset_free(&set);
+
+    /* invalid objects and DRA-group typos: errors, nothing indexed */
+    static const char bad[] = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: Bad, namespace: ns}\nspec: {}\n---\n"
+                              "apiVersion: resource.k8s.io/v3\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns}\n";
+    CHECK(dra_read_mem(&set, "bad.yaml", bad, strlen(bad)) == NULL);
+    dra_err *e = dra_cluster_load_input(&c, &set, NULL, 0);
+    CHECK_INT((int)dra_err_count(e), 2);
+    CHECK(e && e->code == DRA_EXIT_INPUT);
+    CHECK_INT(c.n[DRA_KIND_RESOURCE_CLAIM], 0);
+    dra_err_free(e);
+    dra_cluster_free(&c);
+    dra_objset_free(&set);
+}
+
 UNIT_TEST(doctor_and_status)
 {
     world w;

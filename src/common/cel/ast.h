@@ -92,6 +92,7 @@ struct cel_node {
      * at compile time its value (const struct cel_value *) and the cost
      * the call still charges at runtime (cel-go does not fold). */
     int eval_op;
+    int cost_rule;    /* Kubernetes cost rule (cel_k8s_cost_rule), 0 = cel-go's */
     const void *folded;
     uint64_t folded_cost;
 

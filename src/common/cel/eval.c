@@ -66,12 +66,13 @@ typedef struct prep {
     unsigned flags;         /* CEL_EVAL_* of the later evaluations */
 } prep;
 
-/* The cost of one call as the environment charges it. */
-static uint64_t call_cost(unsigned flags, const cel_overload *o, const cel_value *args, size_t nargs,
+/* The cost of one call as the environment charges it (n->cost_rule is set
+ * by the preparation when Kubernetes costs apply). */
+static uint64_t call_cost(const cel_node *n, const cel_overload *o, const cel_value *args, size_t nargs,
                           const cel_value *result)
 {
     uint64_t c;
-    if ((flags & CEL_EVAL_K8S_COSTS) && cel_k8s_call_cost(o, args, nargs, result, &c))
+    if (n->cost_rule && cel_k8s_call_cost(n->cost_rule, o, args, nargs, result, &c))
         return c;
     return cel_overload_cost(o, args, nargs, result);
 }
@@ -152,7 +153,7 @@ static void try_fold(prep *p, cel_node *n)
         cel_value *keep = cel_scratch_alloc(p->constants, sizeof *keep);
         *keep = r;
         n->folded = keep;
-        n->folded_cost = call_cost(p->flags, o, args, n->u.call.nargs, &r);
+        n->folded_cost = call_cost(n, o, args, n->u.call.nargs, &r);
         return;
     }
 }
@@ -186,6 +187,7 @@ static void prepare_call(prep *p, cel_node *n)
     for (size_t i = 0; i < n->u.call.nargs; i++)
         prepare_node(p, n->u.call.args[i]);
     n->eval_op = dispatch_code(n);
+    n->cost_rule = (p->flags & CEL_EVAL_K8S_COSTS) ? cel_k8s_cost_rule(n->u.call.function) : 0;
     if (n->u.call.noverloads > 0 && n->u.call.overloads) {
         try_fold(p, n);
         return;
@@ -415,7 +417,7 @@ static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_
         if (!o->impl || !cel_overload_accepts(o, args, nargs))
             continue;
         cel_value r = o->impl(&e->cx, args, nargs);
-        if (!charge(e, call_cost(e->prm->flags, o, args, nargs, &r)))
+        if (!charge(e, call_cost(n, o, args, nargs, &r)))
             return cancelled_value;
         return r;
     }

@@ -258,63 +258,88 @@ static uint64_t traversal_cost(const cel_value *v)
     }
 }
 
-bool cel_k8s_call_cost(const cel_overload *o, const cel_value *args, size_t nargs, const cel_value *result,
-                       uint64_t *out)
+/* Rule numbers: one per group of functions library/cost.go treats alike. */
+enum {
+    K8S_NONE = 0, K8S_TRAVERSAL, K8S_STRING1, K8S_STRING2, K8S_JOIN, K8S_FIND, K8S_IP, K8S_NOMINAL,
+    K8S_CONTAINS_IP, K8S_CONTAINS_CIDR,
+};
+
+int cel_k8s_cost_rule(const char *f)
 {
-    const char *f = o->function;
+    if (NAME_IN(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"))
+        return K8S_TRAVERSAL;
+    if (NAME_IN(f, "url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR", "quantity",
+                "isQuantity"))
+        return K8S_STRING1;
+    if (NAME_IN(f, "replace", "split", "ip.isCanonical"))
+        return K8S_STRING2;
+    if (!strcmp(f, "join"))
+        return K8S_JOIN;
+    if (NAME_IN(f, "find", "findAll"))
+        return K8S_FIND;
+    if (!strcmp(f, "ip"))
+        return K8S_IP;
+    if (NAME_IN(f, "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
+                "isLinkLocalUnicast", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan",
+                "isLessThan", "compareTo", "add", "sub"))
+        return K8S_NOMINAL;
+    if (!strcmp(f, "containsIP"))
+        return K8S_CONTAINS_IP;
+    if (!strcmp(f, "containsCIDR"))
+        return K8S_CONTAINS_CIDR;
+    return K8S_NONE;
+}
+
+bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, size_t nargs,
+                       const cel_value *result, uint64_t *out)
+{
     const double T = 0.1; /* common.StringTraversalCostFactor */
-    if (NAME_IN(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf")) {
+    switch (rule) {
+    case K8S_TRAVERSAL:
         *out = nargs > 0 ? traversal_cost(&args[0]) : 0;
         return true;
-    }
-    if (NAME_IN(f, "url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR", "quantity",
-                "isQuantity")) {
+    case K8S_STRING1:
         if (nargs < 1)
             return false;
         *out = ceil_scaled(cel_cost_size(&args[0]), T);
         return true;
-    }
-    if (NAME_IN(f, "replace", "split", "ip.isCanonical")) {
+    case K8S_STRING2:
         if (nargs < 1)
             return false;
         *out = ceil_scaled(cel_cost_size(&args[0]), 2 * T);
         return true;
-    }
-    if (!strcmp(f, "join")) {
+    case K8S_JOIN:
         if (nargs < 1)
             return false;
         *out = ceil_scaled(cel_cost_size(result), 2 * T);
         return true;
-    }
-    if (NAME_IN(f, "find", "findAll")) {
+    case K8S_FIND:
         if (nargs < 2)
             return false;
         *out = ceil_scaled(1 + cel_cost_size(&args[0]), T) * ceil_scaled(cel_cost_size(&args[1]), 0.25);
         return true;
-    }
-    if (!strcmp(f, "ip")) {
+    case K8S_IP:
         if (nargs < 1)
             return false;
         *out = !strcmp(o->id, "cidr_ip") ? 1 : ceil_scaled(cel_cost_size(&args[0]), T);
         return true;
-    }
-    if (NAME_IN(f, "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",
-                "isLinkLocalUnicast", "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan",
-                "isLessThan", "compareTo", "add", "sub")) {
+    case K8S_NOMINAL:
         *out = 1;
         return true;
-    }
-    if (!strcmp(f, "containsIP") || !strcmp(f, "containsCIDR")) {
+    case K8S_CONTAINS_IP:
+    case K8S_CONTAINS_CIDR: {
         if (nargs < 2)
             return false;
         uint64_t cidr = cel_cost_size(&args[0]), other = cel_cost_size(&args[1]);
         uint64_t c = ceil_scaled(cidr + cidr, T);
-        if (f[8] == 'C') /* containsCIDR: mask and compare the bits too */
+        if (rule == K8S_CONTAINS_CIDR) /* mask and compare the bits too */
             c += ceil_scaled(cidr, T) + 1;
         if (!strcmp(o->id, "cidr_contains_ip_string") || !strcmp(o->id, "cidr_contains_cidr_string"))
             c += ceil_scaled(other, T);
         *out = c;
         return true;
     }
-    return false;
+    default:
+        return false;
+    }
 }

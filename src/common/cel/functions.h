@@ -119,9 +119,11 @@ bool cel_value_is_of_type(const cel_value *v, const cel_type *t);
 uint64_t cel_overload_cost(const cel_overload *o, const cel_value *args, size_t nargs, const cel_value *result);
 /* The Kubernetes cost estimator's runtime cost of a call (apiserver
  * pkg/cel/library/cost.go CallCost), which takes precedence over cel-go's
- * for the functions it names: false when it has no rule for the call. */
-bool cel_k8s_call_cost(const cel_overload *o, const cel_value *args, size_t nargs, const cel_value *result,
-                       uint64_t *out);
+ * for the functions it names.  `rule` comes from cel_k8s_cost_rule(name),
+ * computed once per call site; false when there is no rule for the call. */
+int cel_k8s_cost_rule(const char *function);  /* 0: no Kubernetes rule for this function */
+bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, size_t nargs,
+                       const cel_value *result, uint64_t *out);
 /* CEL size for cost purposes: code points of strings, bytes, elements; 1 otherwise. */
 uint64_t cel_cost_size(const cel_value *v);
 
