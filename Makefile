@@ -132,4 +132,4 @@ install: $(BINS)
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/obj/tests/unit/%.d)
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -552,9 +552,9 @@ typedef struct test_case {
  * still run when not skipped: they fail with a clear reason.
  *
  * Libraries: those of cel-go's conformance runner (conformance_test.go) that
- * the engine has: standard, strings, math, optionals, lists and sets. */
+ * the engine has: standard, strings, math, optionals, lists, sets, encoders. */
 #define CONFORMANCE_LIBS (CEL_LIB_STD | CEL_LIB_STRINGS | CEL_LIB_STRINGS_V3 | CEL_LIB_MATH | \
-                          CEL_LIB_OPTIONAL | CEL_LIB_LISTS | CEL_LIB_SETS)
+                          CEL_LIB_OPTIONAL | CEL_LIB_LISTS | CEL_LIB_SETS | CEL_LIB_ENCODERS)
 
 static const char *first_error(dra_arena *a, const dra_err *e)
 {

@@ -518,6 +518,36 @@ UNIT_TEST(conformance_gaps_closed)
     EV("optional.none()[0]", "optional.none()");
 }
 
+UNIT_TEST(k8s_format)
+{
+    EV("format.dns1123Label().validate('my-name')", "optional.none()");
+    EV("format.dns1123Label().validate('My_Name')",
+       "optional.of([\"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and "
+       "must start and end with an alphanumeric character (e.g. 'my-name' or '123-abc', regex used for validation "
+       "is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')\"])");
+    EV("format.dns1123Label().validate('a.b')", "optional.of([\"must not contain dots\"])");
+    EV("format.dns1123LabelPrefix().validate('my-prefix-')", "optional.none()");
+    EV("format.dns1123Subdomain().validate('apiextensions.k8s.io')", "optional.none()");
+    EV("format.dns1035Label().validate('1abc').value().size()", "1");
+    EV("format.qualifiedName().validate('example.com/MyName')", "optional.none()");
+    EV("format.qualifiedName().validate('/x')", "optional.of([\"prefix part must be non-empty\"])");
+    EV("format.qualifiedName().validate('Example.com/x').value()[0].startsWith('prefix part a lowercase RFC 1123 subdomain')", "true");
+    EV("format.qualifiedName().validate('a/b/c').value()[0].startsWith('a qualified name must consist')", "true");
+    EV("format.labelValue().validate('')", "optional.none()");
+    EV("format.labelValue().validate('-x').hasValue()", "true");
+    EV("format.named('uuid').value().validate('123e4567-e89b-12d3-a456-426614174000')", "optional.none()");
+    EV("format.uuid().validate('nope')", "optional.of([\"does not match the UUID format\"])");
+    EV("format.byte().validate('aGVsbG8=')", "optional.none()");
+    EV("format.byte().validate('aGVsbG8')", "optional.of([\"invalid base64\"])");
+    EV("format.date().validate('2021-02-29')", "optional.of([\"invalid date\"])");
+    EV("format.date().validate('2024-02-29')", "optional.none()");
+    EV("format.datetime().validate('2021-01-01T00:00:00Z')", "optional.none()");
+    EV("format.uri().validate('http://example.com')", "optional.none()");
+    EV("format.uri().validate('example')", "optional.of([\"parse \\\"example\\\": invalid URI for request\"])");
+    EV("format.named('nope')", "optional.none()");
+    EV("format.named('labelValue')", "optional.of(format.labelValue())");
+}
+
 UNIT_TEST(sort_by_macro)
 {
     EV("[3, 1, 2].sortBy(e, e)", "[1, 2, 3]");
@@ -614,10 +644,20 @@ UNIT_TEST(cost_limit)
     }
     dra_err_free(e);
     /* costs of simple expressions as cel-go counts them */
-    const char *exprs[] = {"1 + 2", "x > 1 && x < 10", "[1, 2, 3]", "{'a': 1}", "'abc'.contains('b')"};
-    const uint64_t want[] = {1, 4, 10, 30, 1};
+    /* ... and the Kubernetes library costs (apiserver library/cost.go CallCost) */
+    const char *exprs[] = {"1 + 2", "x > 1 && x < 10", "[1, 2, 3]", "{'a': 1}", "'abc'.contains('b')",
+                           "'hello world'.split(' ').size() == 2",
+                           "quantity('1Gi').isGreaterThan(quantity('1Mi'))",
+                           "'abcdefghijklmnopqrstuvwxyz'.lowerAscii() != ''",
+                           "[1, 2, 3].sum() == 6",
+                           "['aaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbbbbb'].isSorted()",
+                           "'abc123def456'.findAll('[0-9]+').size() == 2",
+                           "cidr('10.0.0.0/8').containsIP('10.1.2.3')",
+                           "cidr('10.0.0.0/8').containsCIDR(cidr('10.1.0.0/16'))",
+                           "isCIDR('10.0.0.0/8')"};
+    const uint64_t want[] = {1, 4, 10, 30, 1, 5, 3, 3, 14, 13, 6, 3, 6, 1};
     cel_env_declare(env, "x", &cel_t_int);
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
         e = cel_compile(env, exprs[i], strlen(exprs[i]), NULL, &p);
         CHECK(e == NULL);
         if (!p)
@@ -627,6 +667,8 @@ UNIT_TEST(cost_limit)
         uint64_t cost = 0;
         cel_eval_options eo = {.actual_cost = &cost};
         cel_eval(p, &act, &eo);
+        if (cost != want[i])
+            fprintf(stderr, "  cost of %s\n", exprs[i]);
         CHECK_INT(cost, want[i]);
         cel_program_free(p);
     }

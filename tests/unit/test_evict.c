@@ -247,7 +247,11 @@ UNIT_TEST(apply_replaces_existing_condition_like_update_pod_condition)
 UNIT_TEST(extended_resource_claim_reported_not_applied)
 {
     world w;
-    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[]")
+    CHECK_INT(run(&w, SLICE(1, TAINT)
+                      "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns, uid: cu,\n"
+                      "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true}]}\nspec: {}\n"
+                      "status:\n  allocation: {devices: {results: [{request: r, driver: d.example.com, pool: p, device: x}]}}\n"
+                      "  reservedFor: [{resource: pods, name: p, uid: u1}]\n---\n"
                       "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
                       "spec: {nodeName: n1}\nstatus: {extendedResourceClaimStatus: {resourceClaimName: c}}\n",
                   "2026-03-01T10:00:00Z", false, "2026-03-01T10:00:00Z"),

@@ -955,12 +955,83 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
     /* One pod at a time: the controller step's duplicate-name check scans
      * everything created so far, which is quadratic over a whole dump; names
      * made from pod UIDs do not collide across pods. */
+    /* The step only looks at claims the pod owns or could name (status
+     * entries, the name it would generate), so each pod gets a cluster view
+     * with just those: the step's linear scans stay short. */
     const dra_obj **all_pods = c.of[DRA_KIND_POD];
     size_t nall_pods = c.n[DRA_KIND_POD];
+    const dra_obj **all_claims = c.of[DRA_KIND_RESOURCE_CLAIM];
+    size_t nall_claims = c.n[DRA_KIND_RESOURCE_CLAIM];
+    amap by_key = {0}; /* "ns\x1fname" and "uid\x1e<owner uid>" -> claim index + 1 (first) */
+    dra_arena keys = {0};
+    size_t *next_same = dra_xcalloc(nall_claims + 1, sizeof *next_same); /* chain of claims per owner uid */
+    for (size_t i = nall_claims; i-- > 0;) {
+        const json_t *cj = all_claims[i]->json;
+        char *k = dra_arena_printf(&keys, "%s\x1f%s", meta_str(cj, "namespace") ? meta_str(cj, "namespace") : "",
+                                   meta_str(cj, "name") ? meta_str(cj, "name") : "");
+        amap_put(&by_key, k, strlen(k), (intptr_t)i + 1);
+        size_t r;
+        const json_t *ref;
+        json_array_foreach(al_jget(al_jget(cj, "metadata"), "ownerReferences"), r, ref) {
+            const char *ou = al_jstr(ref, "uid");
+            if (!ou)
+                continue;
+            char *uk = dra_arena_printf(&keys, "\x1e%s", ou);
+            intptr_t v = 0;
+            amap_get(&by_key, uk, strlen(uk), &v);
+            next_same[i] = (size_t)v;
+            amap_put(&by_key, uk, strlen(uk), (intptr_t)i + 1);
+            break;
+        }
+    }
+    const dra_obj **view = dra_xcalloc(nall_claims + 1, sizeof *view);
     dra_lc_opts lo = {&S.f, opts->name_suffix};
     for (size_t pi = 0; pi < nall_pods; pi++) {
-        if (!pod_pending(all_pods[pi]->json))
+        const json_t *pj = all_pods[pi]->json;
+        if (!pod_pending(pj))
             continue;
+        size_t nview = 0;
+        const char *pns = meta_str(pj, "namespace") ? meta_str(pj, "namespace") : "";
+        intptr_t v = 0;
+        char *uk = dra_xasprintf("\x1e%s", meta_str(pj, "uid") ? meta_str(pj, "uid") : "");
+        if (amap_get(&by_key, uk, strlen(uk), &v))
+            for (size_t k = (size_t)v; k && nview < nall_claims; k = next_same[k - 1])
+                view[nview++] = all_claims[k - 1];
+        free(uk);
+        size_t q;
+        const json_t *pcj;
+        json_array_foreach(al_jget(al_jget(pj, "spec"), "resourceClaims"), q, pcj) {
+            const char *names[3] = {al_jstr(pcj, "resourceClaimName"), NULL, NULL};
+            char *gen = NULL, *made = NULL;
+            size_t st;
+            const json_t *e;
+            json_array_foreach(al_jget(al_jget(pj, "status"), "resourceClaimStatuses"), st, e)
+                if (al_jstr(e, "name") && al_jstr(pcj, "name") && !strcmp(al_jstr(e, "name"), al_jstr(pcj, "name")))
+                    names[1] = al_jstr(e, "resourceClaimName");
+            if (al_jstr(pcj, "name")) {
+                gen = dra_claim_generate_name(meta_str(pj, "name") ? meta_str(pj, "name") : "", al_jstr(pcj, "name"));
+                made = dra_claim_name_for(gen, opts->name_suffix, pns, meta_str(pj, "uid") ? meta_str(pj, "uid") : "",
+                                          al_jstr(pcj, "name"));
+                names[2] = made;
+            }
+            for (int k = 0; k < 3; k++) {
+                if (!names[k])
+                    continue;
+                char *key = dra_xasprintf("%s\x1f%s", pns, names[k]);
+                if (amap_get(&by_key, key, strlen(key), &v)) {
+                    bool dup = false;
+                    for (size_t x = 0; x < nview && !dup; x++)
+                        dup = view[x] == all_claims[v - 1];
+                    if (!dup && nview < nall_claims)
+                        view[nview++] = all_claims[v - 1];
+                }
+                free(key);
+            }
+            free(gen);
+            free(made);
+        }
+        c.of[DRA_KIND_RESOURCE_CLAIM] = view;
+        c.n[DRA_KIND_RESOURCE_CLAIM] = nview;
         c.of[DRA_KIND_POD] = &all_pods[pi];
         c.n[DRA_KIND_POD] = 1;
         dra_changes ch = DRA_CHANGES_INIT;
@@ -968,19 +1039,25 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         for (size_t i = 0; i < ch.nobjs; i++) {
             dra_change *x = &ch.objs[i];
             const char *kind = al_jstr(x->obj, "kind");
-            intptr_t v;
+            intptr_t pv;
             if (!x->orig) {
                 add_claim(&S.s, NULL, json_incref(x->obj));
             } else if (kind && !strcmp(kind, "Pod") &&
-                       amap_get(&podidx, (const char *)&x->orig, sizeof(void *), &v)) {
-                S.s.pods[v].obj = json_incref(x->obj);
-                S.s.pods[v].changed = true;
+                       amap_get(&podidx, (const char *)&x->orig, sizeof(void *), &pv)) {
+                S.s.pods[pv].obj = json_incref(x->obj);
+                S.s.pods[pv].changed = true;
             }
         }
         dra_changes_free(&ch);
     }
     c.of[DRA_KIND_POD] = all_pods;
     c.n[DRA_KIND_POD] = nall_pods;
+    c.of[DRA_KIND_RESOURCE_CLAIM] = all_claims;
+    c.n[DRA_KIND_RESOURCE_CLAIM] = nall_claims;
+    free(view);
+    free(next_same);
+    amap_free(&by_key);
+    dra_arena_free(&keys);
     dra_cluster_free(&c);
     amap_free(&podidx);
 

@@ -75,6 +75,7 @@ cel_registry *cel_registry_new(unsigned libs)
         {cel_lib_sets, &cel_lib_sets_n},         {cel_lib_math, &cel_lib_math_n},
         {cel_lib_regex, &cel_lib_regex_n},       {cel_lib_optional, &cel_lib_optional_n},
         {cel_lib_k8s, &cel_lib_k8s_n},           {cel_lib_encoders, &cel_lib_encoders_n},
+        {cel_lib_format, &cel_lib_format_n},
     };
     cel_registry *r = dra_xcalloc(1, sizeof *r);
     r->libs = libs;

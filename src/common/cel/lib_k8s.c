@@ -2,8 +2,7 @@
  * (v1), IP, CIDR and URL.  Values are CEL_OBJECT (value.h).  Parsing uses
  * the project's model/quantity.h and model/semver.h.  Error texts follow the
  * upstream library where it defines them.
- * Not implemented: the Format library (format.named, format.dns1123Label()
- * ... validate), which DRA selectors do not use in practice. */
+ * The Format library lives in lib_format.c. */
 #include "functions.h"
 
 #include <arpa/inet.h>
@@ -448,6 +447,13 @@ F(url_parse)
         return cel_errorf_s(cx->scratch, "URL parse error during conversion from string: parse \"%.*s\": invalid URI for request",
                             (int)(a[0].v.s.len > 128 ? 128 : a[0].v.s.len), a[0].v.s.ptr);
     return cel_objval(o);
+}
+/* For the Format library's "uri" (url.ParseRequestURI succeeds). */
+bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len);
+bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len)
+{
+    cel_url u;
+    return parse_url(cx, p, len, &u);
 }
 F(url_is) { cel_url u; return cel_bool(parse_url(cx, a[0].v.s.ptr, a[0].v.s.len, &u)); }
 #define URLF(name, field) F(name) { const char *s = a[0].v.obj->u.url.field; return cel_string(s, strlen(s)); }

@@ -2,6 +2,8 @@
  * lookup, UTF-8 helpers and printing. */
 #include "value.h"
 
+#include "functions.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -919,6 +921,7 @@ void cel_value_format(const cel_value *v, dra_buf *b)
             dra_buf_printf(b, "semver(\"%s\")", dra_semver_format(&o->u.semver, tmp, sizeof tmp));
             break;
         case CEL_OBJ_URL: dra_buf_printf(b, "url(\"%s\")", o->u.url.text); break;
+        case CEL_OBJ_FORMAT: dra_buf_printf(b, "format.%s()", cel_format_name(o->u.format)); break;
         default: dra_buf_puts(b, cel_value_type_name(v)); break;
         }
         break;
