@@ -1,29 +1,84 @@
 #!/usr/bin/env bash
-# The dra-tools demo: run each tool on the bundled example cluster and show
-# what it says.  DRA_BIN points at the built binaries (make demo sets it).
-set -euo pipefail
+# The dra-tools demo: the tools, one after another, on the bundled example
+# cluster (examples/cluster: two nodes, whole and partitionable GPUs, NICs,
+# DeviceClasses with CEL selectors, claim templates, three pending pods).
+# DRA_BIN points at the built binaries (make demo sets it).
+set -uo pipefail
 cd "$(dirname "$0")"
 BIN=${DRA_BIN:-../build/bin}
-step() { printf '\n\033[1m== %s\033[0m\n$ %s\n' "$1" "$2"; }
-run() { # title, command...
-    step "$1" "${*:2}"
-    "${@:2}"
-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [[ -t 1 ]]; then bold=$'\033[1m' off=$'\033[0m'; else bold= off=; fi
+step() { printf '\n%s== %s%s\n$ %s\n' "$bold" "$1" "$off" "$2"; }
 
-run "Validate every object of the example cluster" \
-    "$BIN/dra-slice" validate cluster/classes.yaml cluster/slices.yaml cluster/claims.yaml cluster/nodes.yaml cluster/pods.yaml
-echo "(valid)"
+step "1. Validate every object of the example cluster" \
+    "dra-slice validate cluster/*.yaml"
+"$BIN/dra-slice" validate cluster/*.yaml && echo "(all valid)"
 
-run "Check the published pools for consistency" \
-    "$BIN/dra-slice" lint cluster/slices.yaml
-echo "(no problems)"
+step "2. Check the published pools: complete generations, no duplicate devices, counters that exist" \
+    "dra-slice lint cluster/slices.yaml"
+"$BIN/dra-slice" lint cluster/slices.yaml && echo "(no problems)"
 
-run "Publish a node's device inventory as ResourceSlices" \
-    "$BIN/dra-slice" build --driver gpu.example.com --node node-c inventory/node-c-gpus.yaml
+step "3. Which devices does the DeviceClass gpu.example.com select (CEL)?" \
+    "dra-select --class gpu.example.com cluster/*.yaml"
+"$BIN/dra-select" --class gpu.example.com cluster/*.yaml
 
-step "A synthetic fleet: 2 nodes x 3 GPUs, as one line per slice" \
-    "$BIN/dra-slice profile gpu --nodes 2 --devices 3 -o jsonl | cut -c1-120"
-"$BIN/dra-slice" profile gpu --nodes 2 --devices 3 -o jsonl | cut -c1-120
+step "4. ... and which does the half-gpu template's first choice take?" \
+    "dra-select --claim default/half-gpu --request gpu/partition cluster/*.yaml"
+"$BIN/dra-select" --claim default/half-gpu --request gpu/partition cluster/*.yaml
 
-step "The devices of this machine (sysfs)" "$BIN/dra-slice discover --source pci,net --inventory -o jsonl | head -n 5 | cut -c1-120"
-"$BIN/dra-slice" discover --source pci,net --inventory -o jsonl 2>/dev/null | head -n 5 | cut -c1-120 || true
+step "5. Claims before scheduling" "dra-claim status cluster/*.yaml"
+"$BIN/dra-claim" status cluster/*.yaml
+
+step "6. Schedule the pending pods: claims from templates, allocation, reservation, node choice" \
+    "dra-alloc schedule --explain cluster/*.yaml > placed.yaml"
+"$BIN/dra-alloc" schedule --explain cluster/*.yaml >"$work/placed.yaml"
+echo "(exit $?: 1 means some pod fits nowhere — the trace above says why)"
+
+step "7. The claims afterwards" \
+    "dra-claim status placed.yaml cluster/{claims,classes,slices,nodes}.yaml"
+"$BIN/dra-claim" status "$work/placed.yaml" cluster/{claims,classes,slices,nodes}.yaml
+
+cat >"$work/overheat.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata:
+  name: gpu-0-overheating
+spec:
+  deviceSelector:
+    driver: gpu.example.com
+    pool: node-a
+    device: gpu-0
+  taint:
+    key: example.com/overheating
+    effect: NoExecute
+    timeAdded: "2026-03-01T10:00:00Z"
+YAML
+step "8. gpu-0 on node-a overheats: a NoExecute DeviceTaintRule. Which pods must go, and when?" \
+    "dra-evict --now 2026-03-01T10:00:05Z placed.yaml overheat.yaml cluster/{claims,slices}.yaml"
+"$BIN/dra-evict" --now 2026-03-01T10:00:05Z "$work/placed.yaml" "$work/overheat.yaml" cluster/{claims,slices}.yaml
+
+step "9. Publish another node's inventory as ResourceSlices (devices and shared counters in separate slices)" \
+    "dra-slice build --driver gpu.example.com --node node-c inventory/node-c-gpus.yaml -o jsonl | cut -c1-110"
+"$BIN/dra-slice" build --driver gpu.example.com --node node-c inventory/node-c-gpus.yaml -o jsonl | cut -c1-110
+
+step "10. A synthetic fleet for what-if work: 500 nodes x 10 GPUs, then 5,000 single-GPU pods" \
+    "dra-slice profile gpu --nodes 500 --devices 10 > fleet.yaml; dra-alloc schedule fleet.yaml pods.yaml -o jsonl"
+"$BIN/dra-slice" profile gpu --nodes 500 --devices 10 >"$work/fleet.yaml"
+{
+    for n in $(seq 0 499); do
+        printf -- '---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-%d\n' "$n"
+    done
+    printf -- '---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\nspec:\n  selectors:\n  - cel:\n      expression: device.driver == "gpu.example.com"\n'
+    printf -- '---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata:\n  name: one-gpu\n  namespace: default\nspec:\n  spec:\n    devices:\n      requests:\n      - name: gpu\n        exactly:\n          deviceClassName: gpu.example.com\n'
+    for p in $(seq 1 5000); do
+        printf -- '---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: job-%d\n  namespace: default\n  uid: 00000000-0000-4000-8000-%012d\nspec:\n  containers:\n  - name: c\n    image: busybox\n    resources:\n      claims:\n      - name: gpu\n  resourceClaims:\n  - name: gpu\n    resourceClaimTemplateName: one-gpu\n' "$p" "$p"
+    done
+} >"$work/pods.yaml"
+start=$(date +%s.%N)
+"$BIN/dra-alloc" schedule "$work/fleet.yaml" "$work/pods.yaml" -o jsonl >"$work/out.jsonl"
+rc=$?
+end=$(date +%s.%N)
+placed=$(grep -c '^{"apiVersion":"v1","kind":"Pod"' "$work/out.jsonl")
+awk -v s="$start" -v e="$end" -v n="$placed" -v rc="$rc" \
+    'BEGIN { t = e - s; printf "%d pods placed in %.2f s (%.0f pods/s, whole process), exit %d\n", n, t, n / t, rc }'

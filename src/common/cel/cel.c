@@ -265,6 +265,13 @@ cel_value cel_eval(cel_program *p, const cel_activation *act, const cel_eval_opt
         .flags = env_flags(p->env) | (p->checked ? CEL_EVAL_CHECKED : 0),
         .container = p->checked ? NULL : p->env->container,
     };
+    /* The estimate bounds the actual cost (cel-go's estimator is an upper
+     * bound; compile_test.go checks it upstream): when it is within the
+     * limit and nobody asks for the actual cost, skip the accounting. */
+    if (p->checked && prm.cost_limit && p->cost_max <= prm.cost_limit && !(opts && opts->actual_cost)) {
+        prm.cost_limit = 0;
+        prm.flags |= CEL_EVAL_NO_COST;
+    }
     uint64_t cost = 0;
     cel_value v = cel_eval_run(p->ast->root, &prm, &cost);
     if (opts && opts->actual_cost)

@@ -417,6 +417,8 @@ static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_
         if (!o->impl || !cel_overload_accepts(o, args, nargs))
             continue;
         cel_value r = o->impl(&e->cx, args, nargs);
+        if (e->prm->flags & CEL_EVAL_NO_COST)
+            return r;
         if (!charge(e, call_cost(n, o, args, nargs, &r)))
             return cancelled_value;
         return r;

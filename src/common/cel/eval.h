@@ -41,6 +41,7 @@ enum {
     CEL_EVAL_PRESENCE_COSTS = 1u << 0, /* has() costs 1 (cel-go default); Kubernetes: free */
     CEL_EVAL_CHECKED = 1u << 1,        /* the AST was type-checked: qualified names are already resolved */
     CEL_EVAL_K8S_COSTS = 1u << 2,      /* Kubernetes call costs (cel_k8s_call_cost) before cel-go's */
+    CEL_EVAL_NO_COST = 1u << 3,        /* skip call cost computation (no limit can be reached, nobody asks) */
 };
 
 /* Resolve overload candidates and qualified function names in place, set

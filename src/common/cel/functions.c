@@ -114,6 +114,12 @@ void cel_registry_free(cel_registry *r)
 
 unsigned cel_registry_libs(const cel_registry *r) { return r->libs; }
 
+void cel_registry_foreach_function(const cel_registry *r, void (*fn)(const char *name, void *ud), void *ud)
+{
+    for (size_t i = 0; i < r->nfns; i++)
+        fn(r->fns[i].name, ud);
+}
+
 const cel_overload *const *cel_registry_lookup(const cel_registry *r, const char *function, size_t *n)
 {
     size_t lo = 0, hi = r->nfns;

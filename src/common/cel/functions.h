@@ -107,6 +107,9 @@ unsigned cel_registry_libs(const cel_registry *r);
 const cel_overload *const *cel_registry_lookup(const cel_registry *r, const char *function, size_t *n);
 const cel_overload *cel_registry_by_id(const cel_registry *r, const char *id);
 bool cel_registry_has_function(const cel_registry *r, const char *function);
+/* Call fn once per function name (operators and "@"-internal names
+ * included), in name order; names belong to the registry. */
+void cel_registry_foreach_function(const cel_registry *r, void (*fn)(const char *name, void *ud), void *ud);
 
 /* Runtime dispatch test: do these argument values fit the overload's
  * parameter types (type parameters and dyn match anything; list(T)/map(K,V)
