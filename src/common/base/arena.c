@@ -21,6 +21,8 @@ void *dra_arena_alloc(dra_arena *a, size_t n)
     dra_arena_block *b = a->head;
     if (!b || b->size - b->used < n) {
         size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+        if (b && b->size > ARENA_BLOCK && n <= ARENA_BLOCK / 4)
+            size = ARENA_BLOCK; /* after a coalescing reset, grow by standard blocks again */
         if (size > SIZE_MAX - sizeof *b) {
             fputs("dra-tools: out of memory\n", stderr);
             abort();
@@ -93,20 +95,24 @@ void dra_arena_free(dra_arena *a)
 
 void dra_arena_reset(dra_arena *a)
 {
-    dra_arena_block *keep = NULL;
-    for (dra_arena_block *b = a->head; b;) {
-        dra_arena_block *next = b->next;
-        if (!keep && b->size == ARENA_BLOCK) {
-            keep = b;
-        } else {
-            free(b);
-        }
-        b = next;
+    size_t used = 0, blocks = 0;
+    for (dra_arena_block *b = a->head; b; b = b->next) {
+        used += b->size;
+        blocks++;
     }
-    if (keep) {
-        keep->next = NULL;
-        keep->used = 0;
+    if (blocks <= 1) {
+        if (a->head)
+            a->head->used = 0;
+        a->total = 0;
+        return;
     }
-    a->head = keep;
-    a->total = 0;
+    /* Coalesce into one block as large as the last round needed, so the next
+     * round of the same shape allocates nothing. */
+    dra_arena_free(a);
+    size_t size = used < ARENA_BLOCK ? ARENA_BLOCK : used;
+    dra_arena_block *nb = dra_xmalloc(sizeof *nb + size);
+    nb->next = NULL;
+    nb->used = 0;
+    nb->size = size;
+    a->head = nb;
 }

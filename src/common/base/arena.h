@@ -26,9 +26,10 @@ char *dra_arena_strdup(dra_arena *a, const char *s);
 char *dra_arena_strndup(dra_arena *a, const char *s, size_t n);
 char *dra_arena_printf(dra_arena *a, const char *fmt, ...) DRA_PRINTF(2, 3);
 void dra_arena_free(dra_arena *a); /* releases everything; the arena is reusable after */
-/* Forget every allocation but keep one standard block, so a loop that resets
- * between iterations (per evaluation, per document) stops calling malloc once
- * warm.  Pointers handed out before are invalid after. */
+/* Forget every allocation but keep the memory: the blocks are coalesced into
+ * one as large as everything used since the last reset, so a loop that resets
+ * between iterations of the same shape (per evaluation, per document) stops
+ * calling malloc after the first.  Pointers handed out before are invalid. */
 void dra_arena_reset(dra_arena *a);
 
 #endif

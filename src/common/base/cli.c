@@ -490,6 +490,8 @@ bool dra_cli_standard(const dra_tool *tool, const dra_args *a, int *exit_code)
         printf("%s %s\n", tool->prog, DRA_VERSION);
         dra_err *e = dra_stdout_close();
         *exit_code = e ? DRA_EXIT_RUNTIME : DRA_EXIT_OK;
+        if (e)
+            dra_err_print(stderr, tool->prog, e);
         dra_err_free(e);
         return true;
     }

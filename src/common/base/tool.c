@@ -4,12 +4,20 @@
 #include <signal.h>
 #include <unistd.h>
 
-/* Make sure fds 0-2 exist so that files we open never become "stdout". */
+/* Make sure fds 0-2 exist so that files we open never become "stdout".
+ * A closed stdout (`>&-`) gets a read-only directory: the fd is taken, and
+ * any write to it fails with EBADF, so output that goes nowhere is reported
+ * as the error it is instead of vanishing into /dev/null. */
 static void check_fds(void)
 {
-    for (int fd = 0; fd < 3; fd++)
-        if (fcntl(fd, F_GETFD) < 0)
-            (void)open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0)
+            continue;
+        int got = fd == 1 ? open("/", O_RDONLY | O_DIRECTORY) : -1;
+        if (got < 0)
+            got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        (void)got; /* open() returns the lowest free fd: this one */
+    }
 }
 
 bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, int *rc)
@@ -32,13 +40,18 @@ bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, in
 int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code)
 {
     int rc = ok_code;
+    /* A write that already failed was reported by its writer as err (a
+     * runtime error); do not say it twice. */
+    bool reported = ferror(stdout) && err && err->code == DRA_EXIT_RUNTIME;
     dra_err *out = dra_stdout_close();
     if (err) {
         dra_err_print(stderr, tool->prog, err);
         rc = err->code;
         dra_err_free(err);
     }
-    if (out) {
+    if (out && reported) {
+        dra_err_free(out);
+    } else if (out) {
         dra_err_print(stderr, tool->prog, out);
         dra_err_free(out);
         rc = DRA_EXIT_RUNTIME;
