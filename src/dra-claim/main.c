@@ -151,7 +151,7 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_features 
     dra_changes ch = DRA_CHANGES_INIT;
     dra_err *e = NULL;
     if (strcmp(cmd, "generate") == 0) {
-        dra_lc_opts o = {&f, DRA_NAME_SUFFIX_HASH};
+        dra_lc_opts o = {.features = &f, .name_suffix = DRA_NAME_SUFFIX_HASH};
         e = dra_name_suffix_parse(dra_args_get(a, OPT_NAME_SUFFIX), &o.name_suffix);
         if (!e)
             e = dra_claims_generate(c, &o, &ch);

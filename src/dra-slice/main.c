@@ -8,7 +8,9 @@
 
 #include "base/cli.h"
 #include "base/tool.h"
+#include "cel/dra.h"
 #include "io/stream.h"
+#include "model/features.h"
 #include "model/kinds.h"
 #include "model/load.h"
 #include "slice/build.h"
@@ -388,8 +390,16 @@ static int cmd_validate(dra_args *a)
     dra_err *e = dra_read_paths(&set, a->pos, a->npos);
     dra_model model = DRA_MODEL_INIT;
     if (!e) {
-        /* Convert, default and validate every object; report all problems. */
-        e = dra_load(&set, NULL, &model);
+        /* Convert, default and validate every object; report all problems.
+         * Selectors are compiled as the API server compiles them on create
+         * (a selector that does not compile is invalid). */
+        dra_features features;
+        dra_features_default(&features);
+        cel_dra_options co = {.consumable_capacity = dra_feature_enabled(&features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+        cel_env *env = cel_dra_env_new(&co);
+        dra_load_opts lo = {.validate = {.features = &features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
+        e = dra_load(&set, &lo, &model);
+        cel_env_free(env);
         for (dra_err *x = e; x; x = x->next)
             x->code = DRA_EXIT_INPUT;
     }

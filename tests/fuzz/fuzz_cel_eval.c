@@ -40,5 +40,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     e = cel_dra_match(p, dev, &m);
     dra_err_free(e);
     cel_program_free(p);
+
+    /* A DRA-compiled selector runs through a compiled plan when its cost
+     * estimate is within the limit: the plan must agree with the evaluator. */
+    e = cel_dra_compile(env, (const char *)data, size, &p);
+    if (e) {
+        dra_err_free(e);
+        return 0;
+    }
+    uint64_t min = 0, max = UINT64_MAX;
+    cel_program_estimated_cost(p, &min, &max);
+    if (max <= CEL_DRA_MAX_COST) {
+        e = cel_dra_match(p, dev, &m);
+        char *plan_out = strdup(e ? e->msg : m ? "true" : "false");
+        dra_err_free(e);
+        cel_value g = cel_eval(p, &act, NULL);
+        bool same;
+        if (g.kind == CEL_BOOL)
+            same = !strcmp(plan_out, g.v.b ? "true" : "false");
+        else if (g.kind == CEL_ERROR)
+            same = !strcmp(plan_out, g.v.err);
+        else
+            same = !strncmp(plan_out, "CEL result of type ", 19);
+        if (!same)
+            abort();
+        free(plan_out);
+    }
+    cel_program_free(p);
     return 0;
 }

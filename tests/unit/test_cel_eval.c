@@ -813,6 +813,82 @@ UNIT_TEST(dra_no_heap_after_warmup)
     cel_env_free(env);
 }
 
+/* Compiled selector plans (dra.c) give exactly the evaluator's results and
+ * error texts: every expression runs both ways on several devices. */
+UNIT_TEST(dra_plan_matches_evaluator)
+{
+    static const char *devices[] = {
+        "{\"attributes\": {\"model\": {\"string\": \"a100\"}, \"count\": {\"int\": 4}, \"ecc\": {\"bool\": true},"
+        " \"driverVersion\": {\"version\": \"1.2.3\"}, \"other.example.com/zone\": {\"string\": \"z1\"}},"
+        " \"capacity\": {\"memory\": {\"value\": \"80Gi\"}}}",
+        "{\"attributes\": {\"model\": {\"int\": 7}, \"ecc\": {\"string\": \"yes\"}}}",
+        "{}",
+    };
+    static const char *exprs[] = {
+        "device.driver == 'gpu.example.com'", "device.driver != 'x'", "device.driver == ''",
+        "device.attributes['gpu.example.com'].model == 'a100'",
+        "device.attributes['gpu.example.com']['model'] == 'a100'",
+        "device.attributes['gpu.example.com'].count > 2",
+        "device.attributes['gpu.example.com'].ecc",
+        "device.attributes['gpu.example.com'].ecc || device.attributes['gpu.example.com'].missing",
+        "device.attributes['gpu.example.com'].missing || true",
+        "device.attributes['gpu.example.com'].missing && false",
+        "!device.attributes['gpu.example.com'].ecc",
+        "device.attributes['other.example.com'].zone == 'z1'",
+        "device.attributes['gpu.example.com'].driverVersion.major() >= 1",
+        "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.0.0'))",
+        "device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('1Mi'))",
+        "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) > 0",
+        "device.attributes['nope'].x == 1", "device.attributes['gpu.example.com'].model.startsWith('a')",
+        "device.attributes['gpu.example.com'].model.matches('^a[0-9]+$')",
+        "device.attributes['gpu.example.com'].model.size() == 4",
+        "device.attributes['gpu.example.com'].model + 'x' == 'a100x'",
+        "device.attributes['gpu.example.com'].count + 1 == 5",
+        "device.attributes['gpu.example.com'].count / 0 == 1",
+        "'gpu.example.com' in device.attributes", "device.attributes.size() > 0",
+        "device.attributes['gpu.example.com'].model.x == 1",
+        "device.attributes['gpu.example.com'].model", "[1, 2].exists(i, i == 2)",
+    };
+    cel_env *env = cel_dra_env_new(NULL);
+    for (size_t di = 0; di < sizeof devices / sizeof devices[0]; di++) {
+        json_t *j = json_loads(devices[di], 0, NULL);
+        cel_dra_device *dev = cel_dra_device_new(j, "gpu.example.com");
+        for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
+            cel_program *p = NULL;
+            dra_err *e = cel_dra_compile(env, exprs[i], strlen(exprs[i]), &p);
+            CHECK(e == NULL);
+            if (e) {
+                fprintf(stderr, "  %s: %s\n", exprs[i], e->msg);
+                dra_err_free(e);
+                continue;
+            }
+            char plan_out[512], eval_out[512];
+            bool m = false;
+            e = cel_dra_match(p, dev, &m);
+            snprintf(plan_out, sizeof plan_out, "%s", e ? e->msg : m ? "true" : "false");
+            dra_err_free(e);
+            cel_activation act = CEL_ACTIVATION_INIT;
+            cel_activation_bind(&act, "device", cel_dra_device_value(dev));
+            cel_value v = cel_eval(p, &act, NULL);
+            if (v.kind == CEL_BOOL)
+                snprintf(eval_out, sizeof eval_out, "%s", v.v.b ? "true" : "false");
+            else if (v.kind == CEL_ERROR)
+                snprintf(eval_out, sizeof eval_out, "%s", v.v.err);
+            else
+                snprintf(eval_out, sizeof eval_out,
+                         "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
+                         cel_value_type_name(&v), cel_value_type_name(&v));
+            if (strcmp(plan_out, eval_out))
+                fprintf(stderr, "  device %zu, %s\n", di, exprs[i]);
+            CHECK_STR(plan_out, eval_out);
+            cel_program_free(p);
+        }
+        cel_dra_device_free(dev);
+        json_decref(j);
+    }
+    cel_env_free(env);
+}
+
 /* The fast quantity comparison in lib_k8s.c agrees with the model's. */
 UNIT_TEST(quantity_compare_fast_path)
 {

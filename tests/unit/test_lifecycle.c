@@ -94,7 +94,7 @@ UNIT_TEST(generate_creates_claim_and_pod_status)
     world w;
     CHECK(!load(&w, TMPL POD("p", "u1", "")));
     dra_changes ch = DRA_CHANGES_INIT;
-    dra_lc_opts o = {NULL, DRA_NAME_SUFFIX_NONE};
+    dra_lc_opts o = {.name_suffix = DRA_NAME_SUFFIX_NONE};
     dra_err *e = dra_claims_generate(&w.c, &o, &ch);
     CHECK(e == NULL);
     CHECK_INT(ch.nobjs, 2);
@@ -165,7 +165,7 @@ UNIT_TEST(generate_errors_use_upstream_texts)
     dra_features f;
     dra_features_default(&f);
     dra_err_free(dra_features_parse(&f, "DRAAdminAccess=false"));
-    dra_lc_opts o = {&f, DRA_NAME_SUFFIX_HASH};
+    dra_lc_opts o = {.features = &f, .name_suffix = DRA_NAME_SUFFIX_HASH};
     e = dra_claims_generate(&w.c, &o, &ch);
     CHECK(e && strstr(e->msg, "admin access is requested, but the feature is disabled"));
     dra_err_free(e);

@@ -1,11 +1,12 @@
 /* Shared counters of partitionable devices (dra.md §3.7; upstream
  * allocator_incubating.go checkAvailableCounters, deallocateCountersForDevice).
  *
- * Upstream keys both the available and the in-progress counters by pool
- * *name* only, without the driver (dra-corrections.md, "Counter bookkeeping
- * is keyed by pool name only").  We copy that: two drivers with a pool of the
- * same name share one counter state within a run, and the available counters
- * are those of the first such pool that needed them. */
+ * Counter state is kept per pool ID (driver and pool name).  Older upstream
+ * keyed it by pool *name* only (dra-corrections.md, "Counter bookkeeping is
+ * keyed by pool name only"); upstream master fixed that and its test table
+ * checks it (allocatortesting/allocator_testing.go,
+ * partitionable-devices-counter-cache-scoped-by-pool-ID), so upstream code
+ * wins over the corrections here. */
 #include <string.h>
 
 #include "internal.h"
@@ -43,14 +44,14 @@ dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, 
     return NULL;
 }
 
-static al_cstate *cstate_for(al_run *r, const char *pool)
+static al_cstate *cstate_for(al_run *r, const al_pool *pool)
 {
     for (size_t i = 0; i < r->ncstates; i++)
-        if (strcmp(r->cstates[i].pool, pool) == 0)
+        if (strcmp(r->cstates[i].pool, pool->pool) == 0 && strcmp(r->cstates[i].driver, pool->driver) == 0)
             return &r->cstates[i];
     r->cstates = dra_xrealloc(r->cstates, (r->ncstates + 1) * sizeof *r->cstates);
     al_cstate *c = &r->cstates[r->ncstates++];
-    *c = (al_cstate){.pool = pool};
+    *c = (al_cstate){.driver = pool->driver, .pool = pool->pool};
     return c;
 }
 
@@ -103,7 +104,7 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
 
 bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen)
 {
-    al_cstate *c = cstate_for(r, pool->pool);
+    al_cstate *c = cstate_for(r, pool);
     if (!c->avail_done)
         compute_available(r, pool, c);
     for (size_t k = 0; k < d->ncons; k++)
@@ -140,7 +141,7 @@ bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t 
 
 void al_counters_release(al_run *r, al_pool *pool, al_device *d)
 {
-    al_cstate *c = cstate_for(r, pool->pool);
+    al_cstate *c = cstate_for(r, pool);
     for (size_t k = 0; k < d->ncons; k++)
         for (size_t m = 0; m < d->cons[k].n; m++) {
             al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);

@@ -279,6 +279,7 @@ typedef struct al_result_dev {
     bool has_share;
     char share_id[37];
     al_capuse consumed;       /* only for multi-allocatable devices */
+    bool charged_counters;    /* this result reserved the device's counters */
 } al_result_dev;
 
 typedef struct al_claim {
@@ -311,7 +312,7 @@ typedef struct al_req_trace {
 
 /* ---- run ----------------------------------------------------------------------------- */
 
-/* Counter bookkeeping keyed by pool *name* (upstream quirk, see counters.c). */
+/* Counter bookkeeping per pool ID (see counters.c). */
 typedef struct al_cstate_entry {
     const char *set, *counter;
     bool has_avail;
@@ -319,7 +320,7 @@ typedef struct al_cstate_entry {
 } al_cstate_entry;
 
 typedef struct al_cstate {
-    const char *pool;
+    const char *driver, *pool;
     bool avail_done;
     al_cstate_entry *e;
     size_t n, cap;
@@ -344,6 +345,7 @@ typedef struct al_run {
     int **allocating;         /* per lid: claim indices (set) */
     int *nallocating;
     al_capuse *capuse;        /* per lid: in-progress capacity */
+    int *nshares;             /* per lid: in-progress shares of a multi-allocatable device */
     al_cstate *cstates;
     size_t ncstates;
     dra_alloc_stats stats;

@@ -19,85 +19,18 @@
 #include "internal.h"
 #include "schedule.h"
 
-#define FINALIZER "resource.kubernetes.io/delete-protection"
 #define EXT_ANNOTATION "resource.kubernetes.io/extended-resource-claim"
 #define RESERVED_FOR_MAX 256
 #define BINDING_TIMEOUT_S 600
 
-/* ---- working objects ---------------------------------------------------------------- */
-
-typedef struct wobj {
-    const json_t *orig; /* input object, NULL when created here or by the claim controller step */
-    json_t *obj;        /* current state when changed (owned reference), else NULL */
-    bool changed;
-} wobj;
-
-typedef struct store {
-    wobj *claims;
-    size_t nclaims, capclaims;
-    amap claim_names; /* "ns\x1fname" -> index (keys in arena) */
-    wobj *pods;
-    size_t npods;
-    dra_arena arena;
-} store;
-
-static const json_t *cur(const wobj *o)
-{
-    return o->obj ? o->obj : o->orig;
-}
-
-static json_t *touch(wobj *o)
-{
-    if (!o->obj)
-        o->obj = json_deep_copy(o->orig);
-    o->changed = true;
-    return o->obj;
-}
+/* The run's state is the input (a dra_cluster) plus one dra_changes
+ * (lifecycle/ops.h): claims made from templates, claims created for
+ * extended resources, allocations, reservations and bindings all go there,
+ * so every step sees what the earlier ones did. */
 
 static const char *meta_str(const json_t *o, const char *key)
 {
     return al_jstr(al_jget(o, "metadata"), key);
-}
-
-static size_t add_claim(store *s, const json_t *orig, json_t *obj)
-{
-    if (s->nclaims == s->capclaims) {
-        s->capclaims = s->capclaims ? s->capclaims * 2 : 64;
-        s->claims = dra_xrealloc(s->claims, s->capclaims * sizeof *s->claims);
-    }
-    size_t i = s->nclaims++;
-    s->claims[i] = (wobj){orig, obj, obj != NULL};
-    const json_t *c = cur(&s->claims[i]);
-    const char *ns = meta_str(c, "namespace"), *name = meta_str(c, "name");
-    if (name) {
-        char *key = dra_arena_printf(&s->arena, "%s\x1f%s", ns ? ns : "", name);
-        intptr_t v;
-        if (!amap_get(&s->claim_names, key, strlen(key), &v)) /* first in input order wins */
-            amap_put(&s->claim_names, key, strlen(key), (intptr_t)i);
-    }
-    return i;
-}
-
-static long find_claim(const store *s, const char *ns, const char *name)
-{
-    char buf[600];
-    int n = snprintf(buf, sizeof buf, "%s\x1f%s", ns ? ns : "", name ? name : "");
-    intptr_t v;
-    if (n < 0 || (size_t)n >= sizeof buf || !amap_get(&s->claim_names, buf, (size_t)n, &v))
-        return -1;
-    return (long)v;
-}
-
-static void store_free(store *s)
-{
-    for (size_t i = 0; i < s->nclaims; i++)
-        json_decref(s->claims[i].obj);
-    for (size_t i = 0; i < s->npods; i++)
-        json_decref(s->pods[i].obj);
-    free(s->claims);
-    free(s->pods);
-    amap_free(&s->claim_names);
-    dra_arena_free(&s->arena);
 }
 
 /* ---- small JSON helpers ------------------------------------------------------------------ */
@@ -117,32 +50,12 @@ static json_t *ensure_obj(json_t *parent, const char *key)
     return o;
 }
 
-static json_t *ensure_arr(json_t *parent, const char *key)
-{
-    json_t *a = json_object_get(parent, key);
-    if (!json_is_array(a)) {
-        a = json_array();
-        json_object_set_new(parent, key, a);
-    }
-    return a;
-}
-
-static bool is_reserved_for(const json_t *claim, const char *uid)
-{
-    size_t i;
-    const json_t *r;
-    json_array_foreach(al_jget(al_jget(claim, "status"), "reservedFor"), i, r) {
-        const char *u = al_jstr(r, "uid");
-        if (u && uid && strcmp(u, uid) == 0)
-            return true;
-    }
-    return false;
-}
-
 /* ---- per-pod claims ------------------------------------------------------------------------ */
 
 typedef struct pclaim {
-    long idx;              /* store index, -1 for the special extended-resource claim */
+    const json_t *claim;   /* current state (identity in the run's dra_changes) */
+    const char *name;
+    bool check_owner;      /* a claim from a template */
     bool allocated;
     bool unavailable_anyway; /* binding failed or timed out */
     const json_t *node_selector;
@@ -155,7 +68,7 @@ typedef struct podctx {
     size_t npc;
     /* extended resources */
     bool ext;              /* the pod asks for mapped extended resources */
-    long ext_existing;     /* claim found from an earlier cycle, -1 none */
+    const json_t *ext_existing; /* claim found from an earlier cycle, or NULL */
     bool ext_stale;        /* that claim already has requests: unschedulable */
     const char **ext_res;  /* mapped resources with non-zero requests, sorted */
     size_t next_res;
@@ -260,9 +173,26 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
     return now - t / DRA_NSEC_PER_SEC > BINDING_TIMEOUT_S;
 }
 
+/* The special claim of an earlier cycle: annotated, in the pod's namespace,
+ * controlled by the pod (name and UID). */
+static bool is_ext_claim_of(const json_t *c, const podctx *p)
+{
+    const char *a = json_string_value(json_object_get(al_jget(al_jget(c, "metadata"), "annotations"), EXT_ANNOTATION));
+    if (!a || strcmp(a, "true") != 0 || strcmp(meta_str(c, "namespace") ? meta_str(c, "namespace") : "", p->ns) != 0)
+        return false;
+    size_t m;
+    const json_t *ref;
+    json_array_foreach(al_jget(al_jget(c, "metadata"), "ownerReferences"), m, ref) {
+        if (al_jbool(ref, "controller") && !strcmp(al_jstr(ref, "name") ? al_jstr(ref, "name") : "", p->name) &&
+            !strcmp(al_jstr(ref, "uid") ? al_jstr(ref, "uid") : "", p->uid))
+            return true;
+    }
+    return false;
+}
+
 /* PreEnqueue + PreFilter for one pod.  Returns NULL when the pod can go on to
  * Filter, else the message (caller frees) and *is_error for error statuses. */
-static char *prefilter(store *s, const dra_extres_map *xm, const dra_sched_opts *o, const dra_features *f,
+static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dra_extres_map *xm, const dra_sched_opts *o, const dra_features *f,
                        podctx *p, dra_alloc_world *w, bool *is_error)
 {
     *is_error = false;
@@ -276,10 +206,9 @@ static char *prefilter(store *s, const dra_extres_map *xm, const dra_sched_opts 
             continue;
         if (st != DRA_PODCLAIM_NAMED)
             return dra_pod_claim_name_error(p->pod, pcj, st);
-        long idx = find_claim(s, p->ns, name);
-        if (idx < 0)
+        const json_t *c = dra_state_find(cl, state, DRA_KIND_RESOURCE_CLAIM, p->ns, name);
+        if (!c)
             return dra_xasprintf("resourceclaim.resource.k8s.io \"%s\" not found", name);
-        const json_t *c = cur(&s->claims[idx]);
         if (dra_obj_deleting(c))
             return dra_xasprintf("resourceclaim \"%s\" is being deleted", name);
         if (check_owner) {
@@ -289,15 +218,14 @@ static char *prefilter(store *s, const dra_extres_map *xm, const dra_sched_opts 
         }
         bool dup = false;
         for (size_t k = 0; k < p->npc; k++)
-            dup = dup || p->pc[k].idx == idx;
+            dup = dup || p->pc[k].claim == c;
         if (dup)
             continue; /* the same claim twice: allocate it once */
         p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
-        p->pc[p->npc++] = (pclaim){.idx = idx};
+        p->pc[p->npc++] = (pclaim){.claim = c, .name = name, .check_owner = check_owner};
     }
 
     /* Extended resources (preFilterExtendedResources). */
-    p->ext_existing = -1;
     if (dra_feature_enabled(f, DRA_FEATURE_EXTENDED_RESOURCE)) {
         const json_t *spec = al_jget(p->pod, "spec");
         const char *lists[2] = {"initContainers", "containers"};
@@ -336,27 +264,22 @@ static char *prefilter(store *s, const dra_extres_map *xm, const dra_sched_opts 
         if (p->next_res) {
             p->ext = true;
             qsort(p->ext_res, p->next_res, sizeof *p->ext_res, cmp_cstr);
-            /* findExtendedResourceClaim */
-            for (size_t k = 0; k < s->nclaims && p->ext_existing < 0; k++) {
-                const json_t *c = cur(&s->claims[k]);
-                const char *a = json_string_value(json_object_get(al_jget(al_jget(c, "metadata"), "annotations"), EXT_ANNOTATION));
-                if (!a || strcmp(a, "true") != 0 || strcmp(meta_str(c, "namespace") ? meta_str(c, "namespace") : "", p->ns) != 0)
-                    continue;
-                size_t m;
-                const json_t *ref;
-                json_array_foreach(al_jget(al_jget(c, "metadata"), "ownerReferences"), m, ref) {
-                    if (al_jbool(ref, "controller") && !strcmp(al_jstr(ref, "name") ? al_jstr(ref, "name") : "", p->name) &&
-                        !strcmp(al_jstr(ref, "uid") ? al_jstr(ref, "uid") : "", p->uid))
-                        p->ext_existing = (long)k;
-                }
-            }
-            if (p->ext_existing >= 0) {
-                const json_t *c = cur(&s->claims[p->ext_existing]);
+            /* findExtendedResourceClaim: input claims first, then those made in this run */
+            const dra_obj *io;
+            for (size_t it = dra_cluster_owned(cl, p->uid); !p->ext_existing && (io = dra_cluster_owned_next(cl, &it));)
+                if (is_ext_claim_of(dra_changes_current(state, io->json), p))
+                    p->ext_existing = dra_changes_current(state, io->json);
+            dra_change *x;
+            for (size_t it = dra_changes_owned(state, p->uid); !p->ext_existing && (x = dra_changes_owned_next(state, &it));)
+                if (!x->deleted && is_ext_claim_of(x->obj, p))
+                    p->ext_existing = x->obj;
+            if (p->ext_existing) {
+                const json_t *c = p->ext_existing;
                 if (al_jget(al_jget(al_jget(c, "spec"), "devices"), "requests"))
                     p->ext_stale = true;
                 else if (allocation_of(c)) {
                     p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
-                    p->pc[p->npc++] = (pclaim){.idx = p->ext_existing};
+                    p->pc[p->npc++] = (pclaim){.claim = c, .name = meta_str(c, "name") ? meta_str(c, "name") : ""};
                     p->ext = false; /* served by its allocation */
                 }
             }
@@ -366,11 +289,11 @@ static char *prefilter(store *s, const dra_extres_map *xm, const dra_sched_opts 
     bool any_pending = p->ext;
     for (size_t k = 0; k < p->npc; k++) {
         pclaim *x = &p->pc[k];
-        const json_t *c = cur(&s->claims[x->idx]);
+        const json_t *c = x->claim;
         const json_t *alloc = allocation_of(c);
         if (alloc) {
             size_t nres = json_array_size(al_jget(al_jget(c, "status"), "reservedFor"));
-            if (nres >= RESERVED_FOR_MAX && !is_reserved_for(c, p->uid))
+            if (nres >= RESERVED_FOR_MAX && !dra_claim_reserved_for_uid(c, p->uid))
                 return dra_xstrdup("resourceclaim in use");
             x->allocated = true;
             x->node_selector = al_jget(alloc, "nodeSelector");
@@ -504,14 +427,14 @@ static bool node_allocatable(const json_t *node, const char *resource, bool *pre
 
 /* ---- the special claim -------------------------------------------------------------------------- */
 
-static json_t *ext_claim_for(const podctx *p, const store *s, const dra_extres_map *xm, const char *const *served,
+static json_t *ext_claim_for(const podctx *p, const dra_extres_map *xm, const char *const *served,
                              size_t n, json_t **mappings)
 {
     json_t *reqs;
     dra_extres_requests(p->pod, xm, served, n, &reqs, mappings);
     json_t *c;
-    if (p->ext_existing >= 0) {
-        c = json_deep_copy(cur(&s->claims[p->ext_existing]));
+    if (p->ext_existing) {
+        c = json_deep_copy(p->ext_existing);
     } else {
         char *gen = dra_xasprintf("%s-extended-resources-", p->name);
         c = json_pack("{s:s,s:s,s:{s:s,s:s,s:s,s:[{s:s,s:s,s:s,s:s,s:b}],s:{s:s}},s:{}}", "apiVersion",
@@ -550,7 +473,8 @@ static void node_eval_clear(node_eval *e)
 }
 
 typedef struct sched {
-    store s;
+    const dra_cluster *c; /* the input */
+    dra_changes st;       /* everything the run changed and created */
     dra_alloc_world *w;
     dra_extres_map *xm;
     const dra_sched_opts *o;
@@ -565,7 +489,6 @@ typedef struct sched {
  * (allocator fatal error), else NULL. */
 static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
 {
-    store *s = &S->s;
     /* filterExtendedResources */
     const char **served = NULL;
     size_t nserved = 0;
@@ -590,7 +513,7 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
             }
         }
         if (nserved)
-            e->ext_claim = ext_claim_for(p, s, S->xm, served, nserved, &e->ext_mappings);
+            e->ext_claim = ext_claim_for(p, S->xm, served, nserved, &e->ext_mappings);
         free(served);
     }
 
@@ -615,7 +538,7 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
             }
             continue;
         }
-        pending[npending++] = (json_t *)cur(&s->claims[x->idx]);
+        pending[npending++] = (json_t *)x->claim;
     }
     if (e->ext_claim)
         pending[npending++] = e->ext_claim;
@@ -671,64 +594,41 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
             if (p->pc[i].allocated)
                 continue;
             json_t *a = dra_alloc_result_allocation(e->res, ai++);
-            e->score += dra_sched_claim_score(cur(&S->s.claims[p->pc[i].idx]), a);
+            e->score += dra_sched_claim_score(p->pc[i].claim, a);
             json_decref(a);
         }
     }
     return NULL;
 }
 
-/* bindClaim for one claim: allocation (when we made it), finalizer,
- * reservedFor, allocationTimestamp. */
-static void bind_claim(sched *S, podctx *p, json_t *c, json_t *allocation)
+/* Reserve + PreBind + bind: the allocations made for this node, the special
+ * claim for extended resources (created or updated), then the claims'
+ * status updates (lifecycle's bindClaim, the one implementation), then
+ * spec.nodeName.  Returns an error text when the API server would refuse a
+ * reservation (nothing of the claims is changed then), else NULL. */
+static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
 {
-    json_t *meta = ensure_obj(c, "metadata");
-    json_t *st = ensure_obj(c, "status");
-    if (allocation) {
-        json_t *fin = ensure_arr(meta, "finalizers");
-        bool has = false;
-        size_t i;
-        json_t *x;
-        json_array_foreach(fin, i, x) has = has || (json_string_value(x) && !strcmp(json_string_value(x), FINALIZER));
-        if (!has)
-            json_array_append_new(fin, json_string(FINALIZER));
-        json_object_set(st, "allocation", allocation);
-    }
-    json_array_append_new(ensure_arr(st, "reservedFor"),
-                          json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", p->name, "uid", p->uid));
-    json_t *alloc = json_object_get(st, "allocation");
-    if (dra_feature_enabled(&S->f, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) &&
-        dra_feature_enabled(&S->f, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS) && json_is_object(alloc) &&
-        !al_jget(alloc, "allocationTimestamp")) {
-        char *ts = dra_time_format(S->o->now * DRA_NSEC_PER_SEC);
-        json_object_set_new(alloc, "allocationTimestamp", json_string(ts));
-        free(ts);
-    }
-}
-
-static void reserve_and_bind(sched *S, podctx *p, size_t pod_index, snode *nd, node_eval *e)
-{
-    store *s = &S->s;
-    if (e->res)
-        dra_alloc_commit(S->w, e->res);
-    size_t ai = 0;
+    dra_changes *st = &S->st;
+    dra_reserve_claim *rc = dra_xcalloc(p->npc + 2, sizeof *rc);
+    json_t **allocs = dra_xcalloc(p->npc + 2, sizeof *allocs);
+    size_t n = 0, ai = 0;
     for (size_t i = 0; i < p->npc; i++) {
         pclaim *x = &p->pc[i];
-        const json_t *c = cur(&s->claims[x->idx]);
-        json_t *alloc = NULL;
-        if (!x->allocated)
-            alloc = dra_alloc_result_allocation(e->res, ai++);
-        if (alloc || !is_reserved_for(c, p->uid))
-            bind_claim(S, p, touch(&s->claims[x->idx]), alloc);
-        json_decref(alloc);
+        json_t *alloc = x->allocated ? NULL : dra_alloc_result_allocation(e->res, ai++);
+        /* already reserved for the pod and allocated: nothing to update */
+        if (!alloc && dra_claim_reserved_for_uid(x->claim, p->uid))
+            continue;
+        allocs[n] = alloc;
+        rc[n++] = (dra_reserve_claim){x->name, x->claim, x->check_owner, alloc};
     }
-    json_t *pod = touch(&s->pods[pod_index]);
+    size_t created = SIZE_MAX; /* change number of a new special claim */
+    const char *ext_name = NULL;
     if (e->ext_claim) {
         json_t *alloc = dra_alloc_result_allocation(e->res, ai++);
-        json_t *c = json_deep_copy(e->ext_claim);
-        json_t *meta = ensure_obj(c, "metadata");
-        const char *name = NULL;
-        if (p->ext_existing < 0) {
+        const json_t *ext;
+        if (!p->ext_existing) {
+            json_t *c = json_deep_copy(e->ext_claim);
+            json_t *meta = ensure_obj(c, "metadata");
             char *nm = dra_claim_name_for(al_jstr(meta, "generateName"), S->o->name_suffix, p->ns, p->uid,
                                           "extended-resources");
             if (nm)
@@ -736,25 +636,46 @@ static void reserve_and_bind(sched *S, podctx *p, size_t pod_index, snode *nd, n
             else
                 json_object_del(meta, "name");
             free(nm);
-            bind_claim(S, p, c, alloc);
-            size_t ci = add_claim(s, NULL, c);
-            s->claims[ci].changed = true;
-            name = meta_str(c, "name");
+            created = st->nobjs;
+            dra_changes_add_created(st, c);
+            char *why = dra_xasprintf("Pod %s/%s: ResourceClaim for extended resources backed by DRA", p->ns, p->name);
+            dra_changes_op(st, DRA_OP_CREATE, c, NULL, st->objects_only ? NULL : json_deep_copy(c), why);
+            free(why);
+            ext = c;
         } else {
-            wobj *wo = &s->claims[p->ext_existing];
-            json_decref(wo->obj);
-            wo->obj = c;
-            wo->changed = true;
-            bind_claim(S, p, c, alloc);
-            name = meta_str(c, "name");
+            /* the requests of this node replace those of the earlier cycle */
+            json_t *c = dra_changes_touch(st, p->ext_existing)->obj;
+            json_t *devices = ensure_obj(ensure_obj(c, "spec"), "devices");
+            json_object_set_new(devices, "requests",
+                                json_deep_copy(al_jget(al_jget(al_jget(e->ext_claim, "spec"), "devices"), "requests")));
+            ext = c;
         }
-        json_decref(alloc);
-        json_t *st = ensure_obj(pod, "status");
-        json_object_set_new(st, "extendedResourceClaimStatus",
-                            json_pack("{s:O,s:s}", "requestMappings", e->ext_mappings, "resourceClaimName",
-                                      name ? name : ""));
+        ext_name = meta_str(ext, "name");
+        allocs[n] = alloc;
+        rc[n++] = (dra_reserve_claim){ext_name ? ext_name : "", ext, false, alloc};
     }
+    dra_reserve_opts ro = {.bind = true, .features = &S->f, .now_ns = S->o->now * DRA_NSEC_PER_SEC};
+    dra_err *err = dra_claims_reserve_in(S->c, st, p->pod, rc, n, &ro);
+    for (size_t i = 0; i < n; i++)
+        json_decref(allocs[i]);
+    free(allocs);
+    free(rc);
+    if (err) {
+        char *msg = dra_xstrdup(err->msg);
+        dra_err_free(err);
+        if (created != SIZE_MAX)
+            st->objs[created].deleted = true; /* never sent */
+        return msg;
+    }
+    if (e->res)
+        dra_alloc_commit(S->w, e->res);
+    json_t *pod = dra_changes_touch(st, p->pod)->obj;
+    if (e->ext_claim)
+        json_object_set_new(ensure_obj(pod, "status"), "extendedResourceClaimStatus",
+                            json_pack("{s:O,s:s}", "requestMappings", e->ext_mappings, "resourceClaimName",
+                                      ext_name ? ext_name : ""));
     json_object_set_new(ensure_obj(pod, "spec"), "nodeName", json_string(nd->name));
+    return NULL;
 }
 
 static json_t *node_trace(const snode *nd, const node_eval *e, bool tried)
@@ -776,17 +697,16 @@ static json_t *node_trace(const snode *nd, const node_eval *e, bool tried)
     return t;
 }
 
-static void schedule_pod(sched *S, size_t pod_index, dra_sched_pod *sp)
+static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
 {
-    store *s = &S->s;
     podctx p = {0};
-    p.pod = cur(&s->pods[pod_index]);
+    p.pod = dra_changes_current(&S->st, pod);
     p.ns = meta_str(p.pod, "namespace") ? meta_str(p.pod, "namespace") : "";
     p.name = meta_str(p.pod, "name") ? meta_str(p.pod, "name") : "";
     p.uid = meta_str(p.pod, "uid") ? meta_str(p.pod, "uid") : "";
     json_t *traces = S->o->explain ? json_array() : NULL;
     bool is_error = false;
-    char *msg = prefilter(s, S->xm, S->o, &S->f, &p, S->w, &is_error);
+    char *msg = prefilter(S->c, &S->st, S->xm, S->o, &S->f, &p, S->w, &is_error);
     if (msg) {
         sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
         sp->message = is_error ? msg : dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg);
@@ -889,9 +809,10 @@ static void schedule_pod(sched *S, size_t pod_index, dra_sched_pod *sp)
         sp->score = fs[best_pos];
         free(fs);
         /* Among equal normalised scores the smaller name wins. */
-        sp->outcome = DRA_POD_SCHEDULED;
-        sp->node = dra_xstrdup(S->nodes[best_i].name);
-        reserve_and_bind(S, &p, pod_index, &S->nodes[best_i], &best);
+        char *refused = reserve_and_bind(S, &p, &S->nodes[best_i], &best);
+        sp->outcome = refused ? DRA_POD_ERROR : DRA_POD_SCHEDULED;
+        sp->node = refused ? NULL : dra_xstrdup(S->nodes[best_i].name);
+        sp->message = refused;
     }
     node_eval_clear(&best);
     for (size_t k = 0; k < S->nnodes; k++)
@@ -940,126 +861,12 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         dra_cluster_free(&c);
         return err;
     }
-    /* Working store: input claims, then claims made from templates; pods. */
+    S.c = &c;
+    S.st.objects_only = true; /* the result is objects; no operations are printed */
+    dra_lc_opts lo = {.features = &S.f, .name_suffix = opts->name_suffix, .pending_only = true};
+    out->warnings = dra_claims_generate(&c, &lo, &S.st);
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    for (size_t i = 0; i < cl->n; i++)
-        add_claim(&S.s, cl->v[i]->json, NULL);
     const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
-    S.s.pods = dra_xcalloc(pl->n + 1, sizeof *S.s.pods);
-    S.s.npods = pl->n;
-    amap podidx = {0};
-    for (size_t i = 0; i < pl->n; i++) {
-        S.s.pods[i].orig = pl->v[i]->json;
-        amap_put(&podidx, (const char *)&S.s.pods[i].orig, sizeof(void *), (intptr_t)i);
-    }
-    /* One pod at a time: the controller step's duplicate-name check scans
-     * everything created so far, which is quadratic over a whole dump; names
-     * made from pod UIDs do not collide across pods. */
-    /* The step only looks at claims the pod owns or could name (status
-     * entries, the name it would generate), so each pod gets a cluster view
-     * with just those: the step's linear scans stay short. */
-    const dra_obj **all_pods = c.of[DRA_KIND_POD];
-    size_t nall_pods = c.n[DRA_KIND_POD];
-    const dra_obj **all_claims = c.of[DRA_KIND_RESOURCE_CLAIM];
-    size_t nall_claims = c.n[DRA_KIND_RESOURCE_CLAIM];
-    amap by_key = {0}; /* "ns\x1fname" and "uid\x1e<owner uid>" -> claim index + 1 (first) */
-    dra_arena keys = {0};
-    size_t *next_same = dra_xcalloc(nall_claims + 1, sizeof *next_same); /* chain of claims per owner uid */
-    for (size_t i = nall_claims; i-- > 0;) {
-        const json_t *cj = all_claims[i]->json;
-        char *k = dra_arena_printf(&keys, "%s\x1f%s", meta_str(cj, "namespace") ? meta_str(cj, "namespace") : "",
-                                   meta_str(cj, "name") ? meta_str(cj, "name") : "");
-        amap_put(&by_key, k, strlen(k), (intptr_t)i + 1);
-        size_t r;
-        const json_t *ref;
-        json_array_foreach(al_jget(al_jget(cj, "metadata"), "ownerReferences"), r, ref) {
-            const char *ou = al_jstr(ref, "uid");
-            if (!ou)
-                continue;
-            char *uk = dra_arena_printf(&keys, "\x1e%s", ou);
-            intptr_t v = 0;
-            amap_get(&by_key, uk, strlen(uk), &v);
-            next_same[i] = (size_t)v;
-            amap_put(&by_key, uk, strlen(uk), (intptr_t)i + 1);
-            break;
-        }
-    }
-    const dra_obj **view = dra_xcalloc(nall_claims + 1, sizeof *view);
-    dra_lc_opts lo = {&S.f, opts->name_suffix};
-    for (size_t pi = 0; pi < nall_pods; pi++) {
-        const json_t *pj = all_pods[pi]->json;
-        if (!pod_pending(pj))
-            continue;
-        size_t nview = 0;
-        const char *pns = meta_str(pj, "namespace") ? meta_str(pj, "namespace") : "";
-        intptr_t v = 0;
-        char *uk = dra_xasprintf("\x1e%s", meta_str(pj, "uid") ? meta_str(pj, "uid") : "");
-        if (amap_get(&by_key, uk, strlen(uk), &v))
-            for (size_t k = (size_t)v; k && nview < nall_claims; k = next_same[k - 1])
-                view[nview++] = all_claims[k - 1];
-        free(uk);
-        size_t q;
-        const json_t *pcj;
-        json_array_foreach(al_jget(al_jget(pj, "spec"), "resourceClaims"), q, pcj) {
-            const char *names[3] = {al_jstr(pcj, "resourceClaimName"), NULL, NULL};
-            char *gen = NULL, *made = NULL;
-            size_t st;
-            const json_t *e;
-            json_array_foreach(al_jget(al_jget(pj, "status"), "resourceClaimStatuses"), st, e)
-                if (al_jstr(e, "name") && al_jstr(pcj, "name") && !strcmp(al_jstr(e, "name"), al_jstr(pcj, "name")))
-                    names[1] = al_jstr(e, "resourceClaimName");
-            if (al_jstr(pcj, "name")) {
-                gen = dra_claim_generate_name(meta_str(pj, "name") ? meta_str(pj, "name") : "", al_jstr(pcj, "name"));
-                made = dra_claim_name_for(gen, opts->name_suffix, pns, meta_str(pj, "uid") ? meta_str(pj, "uid") : "",
-                                          al_jstr(pcj, "name"));
-                names[2] = made;
-            }
-            for (int k = 0; k < 3; k++) {
-                if (!names[k])
-                    continue;
-                char *key = dra_xasprintf("%s\x1f%s", pns, names[k]);
-                if (amap_get(&by_key, key, strlen(key), &v)) {
-                    bool dup = false;
-                    for (size_t x = 0; x < nview && !dup; x++)
-                        dup = view[x] == all_claims[v - 1];
-                    if (!dup && nview < nall_claims)
-                        view[nview++] = all_claims[v - 1];
-                }
-                free(key);
-            }
-            free(gen);
-            free(made);
-        }
-        c.of[DRA_KIND_RESOURCE_CLAIM] = view;
-        c.n[DRA_KIND_RESOURCE_CLAIM] = nview;
-        c.of[DRA_KIND_POD] = &all_pods[pi];
-        c.n[DRA_KIND_POD] = 1;
-        dra_changes ch = DRA_CHANGES_INIT;
-        out->warnings = dra_err_append(out->warnings, dra_claims_generate(&c, &lo, &ch));
-        for (size_t i = 0; i < ch.nobjs; i++) {
-            dra_change *x = &ch.objs[i];
-            const char *kind = al_jstr(x->obj, "kind");
-            intptr_t pv;
-            if (!x->orig) {
-                add_claim(&S.s, NULL, json_incref(x->obj));
-            } else if (kind && !strcmp(kind, "Pod") &&
-                       amap_get(&podidx, (const char *)&x->orig, sizeof(void *), &pv)) {
-                S.s.pods[pv].obj = json_incref(x->obj);
-                S.s.pods[pv].changed = true;
-            }
-        }
-        dra_changes_free(&ch);
-    }
-    c.of[DRA_KIND_POD] = all_pods;
-    c.n[DRA_KIND_POD] = nall_pods;
-    c.of[DRA_KIND_RESOURCE_CLAIM] = all_claims;
-    c.n[DRA_KIND_RESOURCE_CLAIM] = nall_claims;
-    free(view);
-    free(next_same);
-    amap_free(&by_key);
-    dra_arena_free(&keys);
-    dra_cluster_free(&c);
-    amap_free(&podidx);
 
     /* The allocator world. */
     const dra_model_list *kl = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);
@@ -1094,35 +901,40 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         qsort(S.nodes, S.nnodes, sizeof *S.nodes, cmp_node);
         mark_risky(S.w, S.nodes, S.nnodes);
 
-        out->pods = dra_xcalloc(S.s.npods + 1, sizeof *out->pods);
-        for (size_t i = 0; i < S.s.npods; i++) {
-            const json_t *pod = S.s.pods[i].orig;
+        out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);
+        for (size_t i = 0; i < pl->n; i++) {
+            const json_t *pod = pl->v[i]->json;
             if (!pod_pending(pod))
                 continue;
             dra_sched_pod *sp = &out->pods[out->npods++];
             sp->pod = pod;
             sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
                                     meta_str(pod, "name") ? meta_str(pod, "name") : "");
-            schedule_pod(&S, i, sp);
+            schedule_pod(&S, pod, sp);
             out->stats.pods++;
             out->stats.scheduled += sp->outcome == DRA_POD_SCHEDULED;
             out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;
             out->stats.errors += sp->outcome == DRA_POD_ERROR;
         }
 
-        /* Changed objects: claims in input order then created, pods in input order. */
-        size_t n = 0;
-        for (size_t i = 0; i < S.s.nclaims; i++)
-            n += S.s.claims[i].changed;
-        for (size_t i = 0; i < S.s.npods; i++)
-            n += S.s.pods[i].changed;
-        out->objs = dra_xcalloc(n + 1, sizeof *out->objs);
-        for (size_t i = 0; i < S.s.nclaims; i++)
-            if (S.s.claims[i].changed)
-                out->objs[out->nobjs++] = json_incref(S.s.claims[i].obj);
-        for (size_t i = 0; i < S.s.npods; i++)
-            if (S.s.pods[i].changed)
-                out->objs[out->nobjs++] = json_incref(S.s.pods[i].obj);
+        /* Changed objects: input claims in input order, created claims, pods in input order. */
+        out->objs = dra_xcalloc(S.st.nobjs + 1, sizeof *out->objs);
+        for (size_t i = 0; i < cl->n; i++) {
+            const dra_change *x = dra_changes_find(&S.st, cl->v[i]->json);
+            if (x && !x->deleted)
+                out->objs[out->nobjs++] = json_incref(x->obj);
+        }
+        for (size_t i = 0; i < S.st.nobjs; i++) {
+            const dra_change *x = &S.st.objs[i];
+            const char *kind = al_jstr(x->obj, "kind");
+            if (!x->orig && !x->deleted && kind && !strcmp(kind, "ResourceClaim"))
+                out->objs[out->nobjs++] = json_incref(x->obj);
+        }
+        for (size_t i = 0; i < pl->n; i++) {
+            const dra_change *x = dra_changes_find(&S.st, pl->v[i]->json);
+            if (x && !x->deleted)
+                out->objs[out->nobjs++] = json_incref(x->obj);
+        }
     }
     dra_alloc_world_free(S.w);
     dra_cel_selector_eval_free(&ev);
@@ -1132,7 +944,8 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
     free(slices);
     free(rules);
     free(in_use);
-    store_free(&S.s);
+    dra_changes_free(&S.st);
+    dra_cluster_free(&c);
     out->stats.seconds = now_s() - t0;
     return err;
 }

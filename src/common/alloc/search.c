@@ -7,8 +7,8 @@
  * pool name with binding-condition pools last, slices by name, devices in
  * slice order), tries combinations rather than permutations within one
  * request, and takes the first complete solution, so the same input gives
- * upstream's devices.  Upstream's bookkeeping quirks are kept (see the
- * comments at allocate_device).
+ * upstream's devices.  Rejections and backtracking undo their bookkeeping as
+ * upstream master does (see the comments at allocate_device).
  *
  * Bounded search: before trying devices for a slot, count the devices that
  * could still fill the request from here on; when they are too few the
@@ -201,7 +201,7 @@ static bool in_use(const al_run *r, const al_device *d)
 
 static bool capacity_in_use(const al_run *r, const al_device *d)
 {
-    return r->w->st[d->gid].agg.present || r->capuse[d->lid].present;
+    return r->w->st[d->gid].agg.present || r->w->st[d->gid].shared || r->nshares[d->lid] > 0;
 }
 
 static al_capuse *agg_of(al_run *r, const al_device *d)
@@ -222,13 +222,25 @@ static const char *bare(const al_req *q)
     return q->name;
 }
 
-/* Upstream quirks reproduced here (dra.md §3.5 step 6, dra-corrections.md A2):
- *  - counters reserved by the counter check are not released when the taint
- *    or constraint check (or the capacity re-check) then rejects the device;
- *  - the capacity re-check does not undo the in-progress mark or the
- *    constraint additions;
- *  - counters of a multi-allocatable device are never released on undo, and
- *    its in-progress capacity entry stays when it consumed nothing. */
+/* allocateDevice (dra.md §3.5 step 6, dra-corrections.md A2).
+ *
+ * Older upstream left state behind when a device was rejected late: counters
+ * reserved by the counter check stayed reserved when the taint or constraint
+ * check then rejected the device, the capacity re-check did not undo the
+ * in-progress mark or the constraint additions, and a multi-allocatable
+ * device's counters were never released on backtrack (dra.md §3.5 "upstream
+ * quirk", dra-corrections.md A2).  Upstream master rolls all of that back and
+ * its test table checks it (allocatortesting/allocator_testing.go:
+ * partitionable-devices-taint-releases-counter,
+ * partitionable-devices-constraint-releases-counter,
+ * partitionable-consumable-capacity-backtrack-releases-counter,
+ * consumable-capacity-rejection-rolls-back-constraints,
+ * partitionable-empty-capacity-multiple-share-backtrack-keeps-counter-ownership);
+ * upstream code wins, so a rejected device leaves nothing behind here.
+ *
+ * A multi-allocatable device reserves its counters once, with its first
+ * share (in-use claims or in progress); later shares skip the counter check,
+ * and only the share that reserved them releases them. */
 static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_device *d, bool must)
 {
     al_run *r = s->r;
@@ -256,13 +268,19 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
         return R_FAIL;
     }
     bool skip_counters = multi && capacity_in_use(r, d);
-    if (!skip_counters && d->ncons > 0 && !al_counters_take(r, pool, d, ex ? why : NULL, sizeof why)) {
-        if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS, "%s", why);
-        return R_FAIL;
+    bool charged = false;
+    if (!skip_counters && d->ncons > 0) {
+        if (!al_counters_take(r, pool, d, ex ? why : NULL, sizeof why)) {
+            if (ex)
+                al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS, "%s", why);
+            return R_FAIL;
+        }
+        charged = true;
     }
     const al_taint *t;
     if (f->device_taints && (t = al_taint_blocks(d, req))) {
+        if (charged)
+            al_counters_release(r, pool, d);
         if (ex)
             al_explain_reject(r, ci, req, d->lid, DRA_REJECT_TAINT, "taint %s=%s:%s%s%s not tolerated",
                               t->key ? t->key : "", t->value ? t->value : "", t->effect ? t->effect : "",
@@ -280,17 +298,23 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
         }
         for (size_t e = 0; e < i; e++)
             al_constraint_remove(r, &c->cons[e], req, d);
+        if (charged)
+            al_counters_release(r, pool, d);
         if (ex)
             al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
         return R_FAIL;
     }
-    if (!multi)
-        allocating_insert(r, d->lid, ci);
 
     al_capuse consumed = {0};
     bool has_share = false;
     if (f->consumable_capacity) {
+        /* Repeated against the current state: an All list was built before
+         * earlier requests of this attempt consumed capacity (A2). */
         if (!al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
+            for (size_t e = 0; e < c->ncons; e++)
+                al_constraint_remove(r, &c->cons[e], req, d);
+            if (charged)
+                al_counters_release(r, pool, d);
             if (ex)
                 al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
             return R_FAIL;
@@ -298,15 +322,19 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
         if (multi) {
             al_capacity_consumed(req, d, &consumed);
             al_capuse_add(&r->capuse[d->lid], &consumed);
+            r->nshares[d->lid]++;
             has_share = true;
         }
     }
+    if (!multi)
+        allocating_insert(r, d->lid, ci);
     if (c->nres == c->capres) {
         c->capres = c->capres ? c->capres * 2 : 8;
         c->res = dra_xrealloc(c->res, c->capres * sizeof *c->res);
     }
     al_result_dev *res = &c->res[c->nres++];
-    *res = (al_result_dev){.req = req, .dev = d, .pool = pool, .admin = req->admin, .has_share = has_share};
+    *res = (al_result_dev){.req = req, .dev = d, .pool = pool, .admin = req->admin, .has_share = has_share,
+                           .charged_counters = charged};
     res->consumed = consumed;
     return R_OK;
 }
@@ -321,12 +349,13 @@ static void deallocate_last(al_run *r, int ci)
     for (size_t i = 0; i < c->ncons; i++)
         al_constraint_remove(r, &c->cons[i], req, d);
     allocating_delete(r, d->lid, ci);
-    if (multi) {
+    if (multi && res->has_share) {
         if (res->consumed.n > 0)
             al_capuse_sub(&r->capuse[d->lid], &res->consumed);
-    } else if (r->w->f.partitionable && d->ncons > 0) {
-        al_counters_release(r, res->pool, d);
+        r->nshares[d->lid]--;
     }
+    if (res->charged_counters)
+        al_counters_release(r, res->pool, d);
     al_capuse_free(&res->consumed);
     c->nres--;
     r->stats.backtracks++;
@@ -734,6 +763,7 @@ static void run_free(al_run *r)
     free(r->allocating);
     free(r->nallocating);
     free(r->capuse);
+    free(r->nshares);
     for (size_t i = 0; i < r->ncstates; i++)
         free(r->cstates[i].e);
     free(r->cstates);
@@ -779,6 +809,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
         r->allocating = dra_xcalloc(r->nldev + 1, sizeof *r->allocating);
         r->nallocating = dra_xcalloc(r->nldev + 1, sizeof *r->nallocating);
         r->capuse = dra_xcalloc(r->nldev + 1, sizeof *r->capuse);
+        r->nshares = dra_xcalloc(r->nldev + 1, sizeof *r->nshares);
         r->claims = dra_arena_zalloc(&r->arena, (nclaims + 1) * sizeof *r->claims);
         r->nclaims = nclaims;
         for (size_t i = 0; i < nclaims && !err; i++)

@@ -120,7 +120,7 @@ dra_err *dra_buf_read_path(dra_buf *b, const char *path, size_t limit)
         return dra_buf_read_fd(b, 0, "<stdin>", limit);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return dra_err_new(DRA_EXIT_INPUT, "%s: %s", path, strerror(errno));
+        return dra_err_new(DRA_EXIT_INPUT, "%s: %s", *path ? path : "'' (empty file name)", strerror(errno));
     dra_err *e = dra_buf_read_fd(b, fd, path, limit);
     close(fd);
     return e;

@@ -7,6 +7,7 @@
 
 #include "checker.h"
 #include "parser.h"
+#include "program.h"
 
 struct cel_env {
     unsigned libs, opts;
@@ -16,19 +17,6 @@ struct cel_env {
     size_t nvars, cap;
     const char *container;
     bool dra; /* set by dra.c: use the DRA size hint for cost estimation */
-};
-
-struct cel_program {
-    const cel_env *env;
-    bool checked;
-    dra_arena arena;
-    cel_ast *ast;
-    const cel_type *result;
-    const char *result_str;
-    uint64_t cost_min, cost_max;
-    cel_scratch scratch;
-    cel_scratch constants; /* values folded at compile time */
-    cel_regex_cache *regexes;
 };
 
 cel_env *cel_env_new(unsigned libs)

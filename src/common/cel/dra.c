@@ -5,14 +5,36 @@
 #include <string.h>
 
 #include "parser.h"
+#include "program.h"
 
-void cel_env_mark_dra(cel_env *env); /* cel.c */
+/* cel.c internal */
+void cel_env_mark_dra(cel_env *env);
+
+enum { DEV_DRIVER, DEV_ATTRIBUTES, DEV_CAPACITY, DEV_ALLOW, DEV_NFIELDS };
+
+/* One attribute or capacity in a device's lookup table (see table_build). */
+typedef struct dev_entry {
+    uint64_t hash;
+    const char *key; /* encoded (domain, name); NULL = empty slot */
+    size_t klen;
+    cel_value val;
+} dev_entry;
+
+typedef struct dev_table {
+    dev_entry *slots; /* mask + 1 slots, at most half used */
+    size_t mask, n;
+} dev_table;
 
 struct cel_dra_device {
     dra_arena arena;
     cel_value value;       /* the `device` map */
+    cel_value fields[DEV_NFIELDS]; /* its values, for compiled plans */
+    dev_table attrs, caps; /* attributes / capacity by (domain, name), for compiled plans */
     const char *error;     /* conversion error shared by every match, or NULL */
 };
+
+static void table_build(dra_arena *a, dev_table *t, cel_value grouped);
+static void build_plan(cel_program *p);
 
 cel_env *cel_dra_env_new(const cel_dra_options *opts)
 {
@@ -51,6 +73,7 @@ dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program
         *out = NULL;
         return r;
     }
+    build_plan(*out);
     return NULL;
 }
 
@@ -206,6 +229,9 @@ cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
         cel_bool(json_is_true(json_object_get(dev, "allowMultipleAllocations"))),
     };
     d->value = cel_map_build_a(a, keys, vals, 4, 0);
+    memcpy(d->fields, vals, sizeof d->fields);
+    table_build(a, &d->attrs, vals[DEV_ATTRIBUTES]);
+    table_build(a, &d->caps, vals[DEV_CAPACITY]);
     return d;
 }
 
@@ -227,17 +253,642 @@ const char *cel_dra_runtime_hint(const char *msg)
     return strstr(msg, "no such key:") ? dra_hint : "";
 }
 
+/* ---- per-device lookup tables ------------------------------------------------
+ * device.attributes["dom"].name and device.capacity["dom"].name are looked up
+ * by compiled plans in one flat open-addressing table per device, keyed by
+ * (domain, name) and filled from the grouped maps above (so both see the same
+ * entries).  The key is encoded as <domain length><domain><name>, which no
+ * other (domain, name) pair shares; its hash is computed once when the device
+ * is built and once when the selector is compiled. */
+
+static uint64_t key_hash(const char *k, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, then a final mix */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)k[i]) * 0x100000001b3ull;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+static const char *encode_key(dra_arena *a, const char *dom, size_t dlen, const char *name, size_t nlen,
+                              size_t *klen)
+{
+    uint64_t len = dlen;
+    *klen = sizeof len + dlen + nlen;
+    char *k = dra_arena_alloc(a, *klen);
+    memcpy(k, &len, sizeof len);
+    if (dlen)
+        memcpy(k + sizeof len, dom, dlen);
+    if (nlen)
+        memcpy(k + sizeof len + dlen, name, nlen);
+    return k;
+}
+
+static void table_build(dra_arena *a, dev_table *t, cel_value grouped)
+{
+    const cel_map *outer = grouped.v.map;
+    size_t n = 0;
+    for (size_t i = 0; i < outer->n; i++)
+        n += outer->vals[i].v.map->n;
+    t->n = n;
+    if (!n)
+        return;
+    size_t cap = 4;
+    while (cap < 2 * n)
+        cap *= 2;
+    t->mask = cap - 1;
+    t->slots = dra_arena_zalloc(a, cap * sizeof *t->slots);
+    for (size_t i = 0; i < outer->n; i++) {
+        const cel_map *inner = outer->vals[i].v.map;
+        for (size_t k = 0; k < inner->n; k++) {
+            dev_entry e;
+            e.key = encode_key(a, outer->keys[i].v.s.ptr, outer->keys[i].v.s.len, inner->keys[k].v.s.ptr,
+                               inner->keys[k].v.s.len, &e.klen);
+            e.hash = key_hash(e.key, e.klen);
+            e.val = inner->vals[k];
+            size_t at = e.hash & t->mask;
+            while (t->slots[at].key)
+                at = (at + 1) & t->mask;
+            t->slots[at] = e;
+        }
+    }
+}
+
+static inline const cel_value *table_find(const dev_table *t, uint64_t hash, const char *key, size_t klen)
+{
+    if (!t->n)
+        return NULL;
+    for (size_t at = hash & t->mask;; at = (at + 1) & t->mask) {
+        const dev_entry *e = &t->slots[at];
+        if (!e->key)
+            return NULL;
+        if (e->hash == hash && e->klen == klen && memcmp(e->key, key, klen) == 0)
+            return &e->val;
+    }
+}
+
+/* ---- compiled selector plans ------------------------------------------------
+ * A selector whose estimated cost is within the limit (so no evaluation can
+ * be cancelled) and that uses only the common shapes -- device fields,
+ * map selection and indexing by literal keys, calls resolved by the
+ * checker, && / || / !, constants and folded constants -- is turned into a
+ * small tree of pre-resolved steps: no name lookups, no activation, no cost
+ * accounting.  Typed steps handle the usual selector operations directly
+ * (attribute/capacity by pre-hashed key, string or int against a constant,
+ * semver parts, quantity against a constant quantity) and fall back to the
+ * checker's overloads for any other runtime type, so results and error
+ * texts are those of the evaluator (eval.c); anything else keeps using the
+ * evaluator. */
+
+typedef enum {
+    /* value steps */
+    S_CONST, S_FIELD, S_SELECT, S_INDEX_KEY, S_CALL,
+    S_ATTR, S_CAP,       /* device.attributes|capacity[dom].name: table lookup */
+    S_SEMVER_PART,       /* v.major() / minor() / patch() */
+    S_QTY_CMP,           /* v.compareTo(const) (int result) */
+    /* test steps: bool results */
+    S_AND, S_OR, S_NOT,
+    S_STR_EQ, S_STR_NE,  /* v == "lit", v != "lit" */
+    S_INT_CMP,           /* v <op> int constant */
+    S_QTY_TEST,          /* v.isGreaterThan(const) / isLessThan(const) */
+    S_HAS_ATTR, S_HAS_CAP,
+} step_op;
+
+typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } cmp_op;
+
+typedef struct step step;
+struct step {
+    step_op op;
+    int sub;                  /* FIELD: DEV_*; INT_CMP / QTY_TEST: cmp_op; SEMVER_PART: 0 major, 1 minor, 2 patch */
+    cel_value value;          /* CONST; SELECT / INDEX_KEY: the key; STR_*, INT_CMP, QTY_*: the constant */
+    const cel_node *call;     /* CALL and typed calls: the node (overloads for the fallback) */
+    step *args[CEL_MAX_ARGS]; /* CALL: receiver first; other steps: their operands */
+    size_t nargs;
+    /* ATTR / CAP / HAS_*: the encoded key, its hash, and the "no such key" error */
+    const char *key;
+    size_t klen;
+    uint64_t hash;
+    cel_value missing;
+};
+
+static step *step_new(dra_arena *a, step_op op)
+{
+    step *p = dra_arena_zalloc(a, sizeof *p);
+    p->op = op;
+    return p;
+}
+
+static bool const_value(const cel_node *n, cel_value *out)
+{
+    if (n->kind == CEL_NODE_CALL && n->folded) {
+        *out = *(const cel_value *)n->folded;
+        return true;
+    }
+    if (n->kind != CEL_NODE_CONST)
+        return false;
+    const cel_const *c = &n->u.constant;
+    switch (c->kind) {
+    case CEL_CONST_NULL: *out = cel_null(); return true;
+    case CEL_CONST_BOOL: *out = cel_bool(c->v.b); return true;
+    case CEL_CONST_INT: *out = cel_int(c->v.i); return true;
+    case CEL_CONST_UINT: *out = cel_uint(c->v.u); return true;
+    case CEL_CONST_DOUBLE: *out = cel_double(c->v.d); return true;
+    case CEL_CONST_STRING: *out = cel_string(c->v.s.data, c->v.s.len); return true;
+    case CEL_CONST_BYTES: *out = cel_bytes(c->v.s.data, c->v.s.len); return true;
+    }
+    return false;
+}
+
+static bool is_root(const cel_node *n)
+{
+    return n->kind == CEL_NODE_IDENT && !strcmp(n->u.ident.name, "device");
+}
+
+static const char *const field_names[DEV_NFIELDS] = {"driver", "attributes", "capacity", "allowMultipleAllocations"};
+
+/* `device.<field>`: the DEV_* index, or -1. */
+static int device_field(const cel_node *n)
+{
+    if (n->kind != CEL_NODE_SELECT || n->u.select.test_only || !is_root(n->u.select.operand))
+        return -1;
+    for (int i = 0; i < DEV_NFIELDS; i++)
+        if (!strcmp(n->u.select.field, field_names[i]))
+            return i;
+    return -1;
+}
+
+/* Map access by a literal string key, as `m.key` or `m["key"]`: the map node
+ * and the key, or false. */
+static bool literal_access(const cel_node *n, const cel_node **map, cel_value *key)
+{
+    if (n->kind == CEL_NODE_SELECT && !n->u.select.test_only) {
+        *map = n->u.select.operand;
+        *key = cel_string(n->u.select.field, strlen(n->u.select.field));
+        return true;
+    }
+    if (n->kind == CEL_NODE_CALL && !n->u.call.target && n->u.call.nargs == 2 &&
+        !strcmp(n->u.call.function, CEL_OP_INDEX) && const_value(n->u.call.args[1], key) && key->kind == CEL_STRING) {
+        *map = n->u.call.args[0];
+        return true;
+    }
+    return false;
+}
+
+/* `device.attributes["dom"]` or `device.capacity["dom"]` (also `.dom`):
+ * DEV_ATTRIBUTES / DEV_CAPACITY and the domain, or -1. */
+static int device_domain(const cel_node *n, cel_value *dom)
+{
+    const cel_node *m;
+    if (!literal_access(n, &m, dom))
+        return -1;
+    int f = device_field(m);
+    return f == DEV_ATTRIBUTES || f == DEV_CAPACITY ? f : -1;
+}
+
+/* A table-lookup step for (dom, name) of attributes or capacity. */
+static step *keyed_step(dra_arena *a, step_op op, cel_value dom, cel_value name)
+{
+    step *p = step_new(a, op);
+    p->key = encode_key(a, dom.v.s.ptr, dom.v.s.len, name.v.s.ptr, name.v.s.len, &p->klen);
+    p->hash = key_hash(p->key, p->klen);
+    /* the evaluator's error for a missing name, made once */
+    cel_scratch tmp = CEL_SCRATCH_INIT;
+    cel_value err = cel_no_such_key(&tmp, &name);
+    p->missing = cel_error(dra_arena_strdup(a, err.v.err));
+    cel_scratch_free(&tmp);
+    return p;
+}
+
+/* The overload the runtime dispatch picks first for these argument values
+ * (NULL for none): typed steps are only used where it is the one whose
+ * behaviour they reproduce. */
+static const cel_overload *dispatched(const cel_node *n, const cel_value *args, size_t nargs)
+{
+    for (size_t i = 0; i < n->u.call.noverloads; i++)
+        if (cel_overload_accepts(n->u.call.overloads[i], args, nargs))
+            return n->u.call.overloads[i];
+    return NULL;
+}
+
+static bool dispatches_to(const cel_node *n, const cel_value *args, size_t nargs, const char *id)
+{
+    const cel_overload *o = dispatched(n, args, nargs);
+    return o && !strcmp(o->id, id);
+}
+
+static step *compile_plan(dra_arena *a, const cel_node *n, int depth);
+
+/* Specialise a resolved call step `p` of node `n` when its operation and
+ * operand types allow; returns p itself otherwise. */
+static step *specialise_call(dra_arena *a, const cel_node *n, step *p)
+{
+    const char *fn = n->u.call.function;
+    static const struct { const char *op, *id; cmp_op cmp; } int_cmps[] = {
+        {CEL_OP_EQUALS, "equals", CMP_EQ},         {CEL_OP_NOT_EQUALS, "not_equals", CMP_NE},
+        {CEL_OP_LESS, "less_int64", CMP_LT},       {CEL_OP_LESS_EQUALS, "less_equals_int64", CMP_LE},
+        {CEL_OP_GREATER, "greater_int64", CMP_GT}, {CEL_OP_GREATER_EQUALS, "greater_equals_int64", CMP_GE},
+    };
+    if (p->nargs == 2 && p->args[1]->op == S_CONST) {
+        cel_value k = p->args[1]->value;
+        /* `s == "literal"`: the single equals overload, compared directly */
+        bool eq = !strcmp(fn, CEL_OP_EQUALS), ne = !strcmp(fn, CEL_OP_NOT_EQUALS);
+        if ((eq || ne) && k.kind == CEL_STRING) {
+            cel_value probe[2] = {cel_string("", 0), k};
+            if (dispatches_to(n, probe, 2, eq ? "equals" : "not_equals")) {
+                step *q = step_new(a, eq ? S_STR_EQ : S_STR_NE);
+                q->args[0] = p->args[0];
+                q->value = k;
+                return q;
+            }
+        }
+        if (k.kind == CEL_INT) {
+            cel_value probe[2] = {cel_int(0), k};
+            for (size_t i = 0; i < sizeof int_cmps / sizeof int_cmps[0]; i++)
+                if (!strcmp(fn, int_cmps[i].op) && dispatches_to(n, probe, 2, int_cmps[i].id)) {
+                    step *q = step_new(a, S_INT_CMP);
+                    q->sub = (int)int_cmps[i].cmp;
+                    q->call = n;
+                    q->args[0] = p->args[0];
+                    q->nargs = 1;
+                    q->value = k;
+                    return q;
+                }
+        }
+        if (k.kind == CEL_OBJECT && k.v.obj->kind == CEL_OBJ_QUANTITY && n->u.call.target) {
+            static const struct { const char *fn, *id; step_op op; cmp_op cmp; } q_ops[] = {
+                {"isGreaterThan", "quantity_is_greater_than", S_QTY_TEST, CMP_GT},
+                {"isLessThan", "quantity_is_less_than", S_QTY_TEST, CMP_LT},
+                {"compareTo", "quantity_compare_to", S_QTY_CMP, CMP_EQ},
+            };
+            cel_value probe[2] = {k, k}; /* a quantity receiver */
+            for (size_t i = 0; i < sizeof q_ops / sizeof q_ops[0]; i++)
+                if (!strcmp(fn, q_ops[i].fn) && dispatches_to(n, probe, 2, q_ops[i].id)) {
+                    step *q = step_new(a, q_ops[i].op);
+                    q->sub = (int)q_ops[i].cmp;
+                    q->call = n;
+                    q->args[0] = p->args[0];
+                    q->nargs = 1;
+                    q->value = k;
+                    return q;
+                }
+        }
+    }
+    if (p->nargs == 1 && n->u.call.target) {
+        static const char *const parts[3][2] = {
+            {"major", "semver_major"}, {"minor", "semver_minor"}, {"patch", "semver_patch"}};
+        static const cel_object sample = {.kind = CEL_OBJ_SEMVER};
+        cel_value probe = cel_objval(&sample);
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(fn, parts[i][0]) && dispatches_to(n, &probe, 1, parts[i][1])) {
+                p->op = S_SEMVER_PART;
+                p->sub = i;
+                return p;
+            }
+    }
+    if (p->nargs == 1 && !strcmp(fn, CEL_OP_LOGICAL_NOT)) {
+        cel_value probe = cel_bool(false);
+        if (dispatches_to(n, &probe, 1, "logical_not"))
+            p->op = S_NOT;
+    }
+    return p;
+}
+
+static step *compile_plan(dra_arena *a, const cel_node *n, int depth)
+{
+    if (depth > 32)
+        return NULL;
+    cel_value c;
+    if (const_value(n, &c)) {
+        step *p = step_new(a, S_CONST);
+        p->value = c;
+        return p;
+    }
+    int field = device_field(n);
+    if (field >= 0) {
+        step *p = step_new(a, S_FIELD);
+        p->sub = field;
+        return p;
+    }
+    if (n->kind == CEL_NODE_SELECT && n->u.select.test_only) {
+        /* has(device.attributes["dom"].name): is the name in the table */
+        cel_value dom;
+        int f = device_domain(n->u.select.operand, &dom);
+        if (f < 0)
+            return NULL;
+        const char *name = n->u.select.field;
+        return keyed_step(a, f == DEV_ATTRIBUTES ? S_HAS_ATTR : S_HAS_CAP, dom, cel_string(name, strlen(name)));
+    }
+    const cel_node *map;
+    cel_value key;
+    if (literal_access(n, &map, &key)) {
+        cel_value dom;
+        int f = device_domain(map, &dom);
+        if (f >= 0)
+            return keyed_step(a, f == DEV_ATTRIBUTES ? S_ATTR : S_CAP, dom, key);
+        bool is_select = n->kind == CEL_NODE_SELECT;
+        if (!map->type || (is_select ? map->type->kind == CEL_T_OPTIONAL : map->type->kind != CEL_T_MAP))
+            return NULL;
+        step *operand = compile_plan(a, map, depth + 1);
+        if (!operand)
+            return NULL;
+        step *p = step_new(a, is_select ? S_SELECT : S_INDEX_KEY);
+        p->value = key;
+        p->args[0] = operand;
+        return p;
+    }
+    if (n->kind != CEL_NODE_CALL)
+        return NULL;
+    const char *fn = n->u.call.function;
+    bool is_and = !strcmp(fn, CEL_OP_LOGICAL_AND), is_or = !strcmp(fn, CEL_OP_LOGICAL_OR);
+    if ((is_and || is_or) && n->u.call.nargs == 2) {
+        step *p = step_new(a, is_and ? S_AND : S_OR);
+        p->args[0] = compile_plan(a, n->u.call.args[0], depth + 1);
+        p->args[1] = compile_plan(a, n->u.call.args[1], depth + 1);
+        p->nargs = 2;
+        return p->args[0] && p->args[1] ? p : NULL;
+    }
+    /* other operators with special evaluation stay with the evaluator */
+    if (fn[0] == '@' || !strcmp(fn, CEL_OP_CONDITIONAL) || !strcmp(fn, CEL_OP_OPT_SELECT) ||
+        !strcmp(fn, CEL_OP_OPT_INDEX) || !strcmp(fn, CEL_OP_INDEX) || !strcmp(fn, "or") || !strcmp(fn, "orValue") ||
+        n->u.call.noverloads == 0)
+        return NULL;
+    for (size_t i = 0; i < n->u.call.noverloads; i++)
+        if (!n->u.call.overloads[i]->impl || n->u.call.overloads[i]->non_strict)
+            return NULL;
+    size_t total = n->u.call.nargs + (n->u.call.target ? 1 : 0);
+    if (total > CEL_MAX_ARGS)
+        return NULL;
+    step *p = step_new(a, S_CALL);
+    p->call = n;
+    if (n->u.call.target && !(p->args[p->nargs++] = compile_plan(a, n->u.call.target, depth + 1)))
+        return NULL;
+    for (size_t i = 0; i < n->u.call.nargs; i++)
+        if (!(p->args[p->nargs++] = compile_plan(a, n->u.call.args[i], depth + 1)))
+            return NULL;
+    return specialise_call(a, n, p);
+}
+
+static void build_plan(cel_program *p)
+{
+    uint64_t min = 0, max = UINT64_MAX;
+    cel_program_estimated_cost(p, &min, &max);
+    if (!p->checked || !p->ast || max > CEL_DRA_MAX_COST)
+        return;
+    p->ext = compile_plan(&p->arena, p->ast->root, 0);
+}
+
+/* ---- running a plan ---- */
+
+typedef struct plan_ctx {
+    const cel_dra_device *dev;
+    cel_call_ctx cx;
+    bool used_scratch; /* something may have allocated: reset after the match */
+    cel_value other;   /* test(): the non-bool result (an error or another value) */
+} plan_ctx;
+
+enum { T_FALSE = 0, T_TRUE = 1, T_OTHER = 2 };
+
+static cel_value run_value(plan_ctx *c, const step *p);
+static int run_test(plan_ctx *c, const step *p);
+
+/* Map selection as eval.c select_field / index_value do it. */
+static cel_value plan_lookup(plan_ctx *c, cel_value obj, const cel_value *key, bool is_select)
+{
+    if (obj.kind == CEL_MAP) {
+        const cel_value *v = cel_map_find(obj.v.map, key);
+        if (v)
+            return *v;
+        if (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY)
+            return cel_mapval(&cel_empty_map);
+        c->used_scratch = true;
+        return cel_no_such_key(c->cx.scratch, key);
+    }
+    if (obj.kind == CEL_ERROR)
+        return obj;
+    c->used_scratch = true;
+    if (is_select)
+        return cel_errorf_s(c->cx.scratch, "type '%s' does not support field selection", cel_value_type_name(&obj));
+    if (obj.kind == CEL_LIST)
+        return cel_errorf_s(c->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(key));
+    return cel_no_such_overload();
+}
+
+/* The checker's overloads, dispatched on the argument values: the general
+ * path, and the fallback of typed steps for other runtime types. */
+static cel_value dispatch(plan_ctx *c, const cel_node *n, const cel_value *args, size_t nargs)
+{
+    c->used_scratch = true;
+    const cel_overload *o = dispatched(n, args, nargs);
+    return o ? o->impl(&c->cx, args, nargs) : cel_no_such_overload();
+}
+
+static inline int as_test(plan_ctx *c, cel_value v)
+{
+    if (v.kind == CEL_BOOL)
+        return v.v.b;
+    c->other = v;
+    return T_OTHER;
+}
+
+/* Typed steps meeting another runtime type: an error operand is the
+ * result (the constant argument cannot fail), anything else goes through
+ * the checker's overloads.  Kept out of line so that the hot steps stay small. */
+static __attribute__((noinline, cold)) cel_value fallback(plan_ctx *c, const step *p, cel_value v)
+{
+    if (v.kind == CEL_ERROR)
+        return v;
+    cel_value args[2] = {v, p->value};
+    return dispatch(c, p->call, args, p->op == S_SEMVER_PART || p->op == S_NOT ? 1 : 2);
+}
+
+static __attribute__((noinline, cold)) int fallback_test(plan_ctx *c, const step *p, cel_value v)
+{
+    return as_test(c, fallback(c, p, v));
+}
+
+static __attribute__((noinline)) cel_value run_call(plan_ctx *c, const step *p);
+
+/* Field and table reads, done inline. */
+static inline cel_value leaf(plan_ctx *c, const step *p)
+{
+    const dev_table *t;
+    switch (p->op) {
+    case S_FIELD: return c->dev->fields[p->sub];
+    case S_ATTR: t = &c->dev->attrs; break;
+    case S_CAP: t = &c->dev->caps; break;
+    default: return run_value(c, p);
+    }
+    const cel_value *v = table_find(t, p->hash, p->key, p->klen);
+    return v ? *v : p->missing;
+}
+
+static inline cel_value semver_part(plan_ctx *c, const step *p)
+{
+    cel_value v = leaf(c, p->args[0]);
+    if (v.kind == CEL_OBJECT && v.v.obj->kind == CEL_OBJ_SEMVER) {
+        const dra_semver *sv = &v.v.obj->u.semver;
+        return cel_int((int64_t)(p->sub == 0 ? sv->major : p->sub == 1 ? sv->minor : sv->patch));
+    }
+    return fallback(c, p, v);
+}
+
+/* The operand of a typed step: leaves and semver parts inline. */
+static inline cel_value operand(plan_ctx *c, const step *p)
+{
+    return p->op == S_SEMVER_PART ? semver_part(c, p) : leaf(c, p);
+}
+
+static inline bool cmp_holds(int cmp, int order)
+{
+    switch ((cmp_op)cmp) {
+    case CMP_EQ: return order == 0;
+    case CMP_NE: return order != 0;
+    case CMP_LT: return order < 0;
+    case CMP_LE: return order <= 0;
+    case CMP_GT: return order > 0;
+    case CMP_GE: return order >= 0;
+    }
+    return false;
+}
+
+static int run_test(plan_ctx *c, const step *p)
+{
+    switch (p->op) {
+    case S_AND:
+    case S_OR: { /* cel-go absorption, as eval.c eval_logic */
+        bool is_and = p->op == S_AND;
+        int l = run_test(c, p->args[0]);
+        if (l != T_OTHER && l != is_and)
+            return l;
+        cel_value lo = c->other;
+        int r = run_test(c, p->args[1]);
+        if (r != T_OTHER && r != is_and)
+            return r;
+        if (l != T_OTHER && r != T_OTHER)
+            return is_and;
+        if (l == T_OTHER && lo.kind == CEL_ERROR) {
+            c->other = lo;
+            return T_OTHER;
+        }
+        if (r == T_OTHER && c->other.kind == CEL_ERROR)
+            return T_OTHER;
+        c->other = cel_no_such_overload();
+        return T_OTHER;
+    }
+    case S_NOT: {
+        int v = run_test(c, p->args[0]);
+        if (v != T_OTHER)
+            return !v;
+        if (c->other.kind == CEL_ERROR)
+            return T_OTHER;
+        return fallback_test(c, p, c->other);
+    }
+    case S_STR_EQ:
+    case S_STR_NE: {
+        cel_value v = operand(c, p->args[0]);
+        if (v.kind == CEL_ERROR) {
+            c->other = v;
+            return T_OTHER;
+        }
+        bool same = v.kind == CEL_STRING && v.v.s.len == p->value.v.s.len &&
+                    (v.v.s.len == 0 || memcmp(v.v.s.ptr, p->value.v.s.ptr, v.v.s.len) == 0);
+        return p->op == S_STR_EQ ? same : !same;
+    }
+    case S_INT_CMP: {
+        cel_value v = operand(c, p->args[0]);
+        if (v.kind == CEL_INT)
+            return cmp_holds(p->sub, v.v.i < p->value.v.i ? -1 : v.v.i > p->value.v.i);
+        return fallback_test(c, p, v);
+    }
+    case S_QTY_TEST: {
+        cel_value v = operand(c, p->args[0]);
+        if (v.kind == CEL_OBJECT && v.v.obj->kind == CEL_OBJ_QUANTITY)
+            return cmp_holds(p->sub, dra_quantity_cmp(&v.v.obj->u.quantity, &p->value.v.obj->u.quantity));
+        return fallback_test(c, p, v);
+    }
+    case S_HAS_ATTR:
+    case S_HAS_CAP:
+        return table_find(p->op == S_HAS_ATTR ? &c->dev->attrs : &c->dev->caps, p->hash, p->key, p->klen) != NULL;
+    default:
+        return as_test(c, operand(c, p));
+    }
+}
+
+static cel_value run_value(plan_ctx *c, const step *p)
+{
+    switch (p->op) {
+    case S_CONST: return p->value;
+    case S_FIELD:
+    case S_ATTR:
+    case S_CAP: return leaf(c, p);
+    case S_SELECT: return plan_lookup(c, run_value(c, p->args[0]), &p->value, true);
+    case S_INDEX_KEY: return plan_lookup(c, run_value(c, p->args[0]), &p->value, false);
+    case S_SEMVER_PART: return semver_part(c, p);
+    case S_QTY_CMP: {
+        cel_value v = operand(c, p->args[0]);
+        if (v.kind == CEL_OBJECT && v.v.obj->kind == CEL_OBJ_QUANTITY)
+            return cel_int(dra_quantity_cmp(&v.v.obj->u.quantity, &p->value.v.obj->u.quantity));
+        return fallback(c, p, v);
+    }
+    case S_CALL: return run_call(c, p);
+    default: {
+        int t = run_test(c, p);
+        return t == T_OTHER ? c->other : cel_bool(t);
+    }
+    }
+}
+
+static cel_value run_call(plan_ctx *c, const step *p)
+{
+    cel_value args[CEL_MAX_ARGS];
+    for (size_t i = 0; i < p->nargs; i++) {
+        args[i] = operand(c, p->args[i]);
+        if (args[i].kind == CEL_ERROR) { /* strict: the first error, after evaluating all */
+            for (size_t k = i + 1; k < p->nargs; k++)
+                (void)operand(c, p->args[k]);
+            return args[i];
+        }
+    }
+    return dispatch(c, p->call, args, p->nargs);
+}
+
 dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
 {
     *matched = false;
     if (d->error)
         return dra_err_new(DRA_EXIT_RUNTIME, "%s", d->error);
+    cel_value r;
+    const step *pl = p->ext;
+    if (pl) {
+        plan_ctx c = {.dev = d, .cx = {&p->scratch, p->regexes}};
+        int t = run_test(&c, pl);
+        if (t != T_OTHER) {
+            *matched = t;
+            if (c.used_scratch)
+                cel_scratch_reset(&p->scratch);
+            return NULL;
+        }
+        r = c.other;
+        dra_err *e = NULL;
+        if (r.kind == CEL_ERROR)
+            e = dra_err_new(DRA_EXIT_RUNTIME, "%s", r.v.err);
+        else {
+            const char *tn = cel_value_type_name(&r);
+            e = dra_err_new(DRA_EXIT_RUNTIME,
+                            "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
+                            tn, tn);
+        }
+        cel_scratch_reset(&p->scratch);
+        return e;
+    }
     cel_activation act;
     act.n = 1;
     act.names[0] = "device";
     act.values[0] = d->value;
     cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
-    cel_value r = cel_eval(p, &act, &eo);
+    r = cel_eval(p, &act, &eo);
     if (r.kind == CEL_BOOL) {
         *matched = r.v.b;
         return NULL;

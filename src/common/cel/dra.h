@@ -13,6 +13,10 @@
  * Usage: build each device once (cel_dra_device_new), compile each selector
  * once (cel_dra_compile), then cel_dra_match any number of times; matching
  * allocates no heap memory once the program's scratch memory is warm.
+ * Selectors whose estimated cost is within the limit and that use common
+ * shapes (device fields, literal keys, resolved calls, && || !) are compiled
+ * into a plan of pre-resolved steps that cel_dra_match runs without the
+ * general evaluator; results and error texts are the evaluator's.
  *
  * Ownership: the env (cel_env_free), programs (cel_program_free) and devices
  * (cel_dra_device_free) are owned by the caller; a device does not keep a

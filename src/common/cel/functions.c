@@ -179,8 +179,12 @@ bool cel_value_is_of_type(const cel_value *v, const cel_type *t)
     case CEL_T_OPTIONAL: return v->kind == CEL_OPTIONAL;
     case CEL_T_TIMESTAMP: return v->kind == CEL_TIMESTAMP;
     case CEL_T_DURATION: return v->kind == CEL_DURATION;
-    case CEL_T_OPAQUE:
-        return v->kind == CEL_OBJECT && strcmp(cel_value_type_name(v), t->name) == 0;
+    case CEL_T_OPAQUE: {
+        if (v->kind != CEL_OBJECT)
+            return false;
+        const cel_type *vt = cel_value_type(v); /* static types: pointer equality is the usual answer */
+        return vt == t || strcmp(cel_type_runtime_name(vt), t->name) == 0;
+    }
     case CEL_T_STRUCT: return v->kind == CEL_MAP; /* objects are maps at runtime */
     }
     return false;

@@ -56,34 +56,8 @@ F(q_as_integer)
     return cel_int(i);
 }
 F(q_as_float) { return cel_double(dra_quantity_as_float(Q(a[0]))); }
-/* dra_quantity_cmp goes through decimal big numbers; quantities whose
- * magnitudes fit 64 bits (all real capacities) compare exactly in 128-bit
- * arithmetic after aligning the exponents. */
-static int q_cmp(const dra_quantity *x, const dra_quantity *y)
-{
-    if (x->sign != y->sign)
-        return x->sign < y->sign ? -1 : 1;
-    if (x->sign == 0)
-        return 0;
-    if (!x->mag[2] && !x->mag[3] && !x->mag[4] && !y->mag[2] && !y->mag[3] && !y->mag[4]) {
-        unsigned __int128 mx = (uint64_t)x->mag[1] << 32 | x->mag[0];
-        unsigned __int128 my = (uint64_t)y->mag[1] << 32 | y->mag[0];
-        int32_t d = x->exp - y->exp;
-        if (d >= -19 && d <= 19) {
-            static const uint64_t pow10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-                10000000ull, 100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
-                10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-                100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
-            if (d > 0)
-                mx *= pow10[d];
-            else if (d < 0)
-                my *= pow10[-d];
-            int c = mx < my ? -1 : mx > my;
-            return x->sign > 0 ? c : -c;
-        }
-    }
-    return dra_quantity_cmp(x, y);
-}
+/* Numeric comparison (128-bit arithmetic for every real capacity). */
+static int q_cmp(const dra_quantity *x, const dra_quantity *y) { return dra_quantity_cmp(x, y); }
 F(q_compare) { return cel_int(q_cmp(Q(a[0]), Q(a[1]))); }
 F(q_greater) { return cel_bool(q_cmp(Q(a[0]), Q(a[1])) > 0); }
 F(q_less) { return cel_bool(q_cmp(Q(a[0]), Q(a[1])) < 0); }

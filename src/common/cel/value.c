@@ -220,6 +220,8 @@ static uint64_t hash_key(const cel_value *k)
 
 static bool key_equal(const cel_value *a, const cel_value *b)
 {
+    if (a->kind == CEL_STRING && b->kind == CEL_STRING) /* the usual key */
+        return a->v.s.len == b->v.s.len && (a->v.s.len == 0 || memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0);
     return cel_value_equal(a, b);
 }
 

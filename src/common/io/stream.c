@@ -115,7 +115,12 @@ static bool is_list_kind(const json_t *v)
 {
     const char *kind = json_string_value(json_object_get(v, "kind"));
     size_t n = kind ? strlen(kind) : 0;
-    return n >= 4 && strcmp(kind + n - 4, "List") == 0 && json_is_array(json_object_get(v, "items"));
+    if (n < 4 || strcmp(kind + n - 4, "List") != 0)
+        return false;
+    /* Whatever its items: kubectl prints `items: []` for nothing found, people
+     * trim that to `items:` (null) or drop it, and anything else is an error
+     * of the List, not an unknown kind. */
+    return true;
 }
 
 static dra_err *doc_err(reader *r, int doc, int line, const char *fmt, const char *what)
@@ -135,6 +140,17 @@ static dra_err *add_document(reader *r, json_t *v, int doc, int line)
         return NULL;
     }
     json_t *items = json_is_object(v) ? json_object_get(v, "items") : v;
+    if (json_is_object(v) && (!items || json_is_null(items))) {
+        json_decref(v);
+        return NULL; /* an empty List */
+    }
+    if (json_is_object(v) && !json_is_array(items)) {
+        dra_err *e = doc_err(r, doc, line, "%s", "");
+        free(e->msg);
+        e->msg = dra_xasprintf("%s: items: must be a list of objects", json_string_value(json_object_get(v, "kind")));
+        json_decref(v);
+        return e;
+    }
     if (!json_is_array(items)) {
         const char *what = json_is_string(v) ? "a string" : json_is_integer(v) || json_is_real(v) ? "a number"
                            : json_is_boolean(v) ? "a boolean" : "not an object";
@@ -785,6 +801,13 @@ dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths)
 {
     if (npaths == 0)
         return dra_read_path(set, "-");
+    /* A second "-" would read an already drained stdin as an empty file:
+     * objects silently missing from the answer.  Refuse before reading. */
+    size_t stdin_uses = 0;
+    for (size_t i = 0; i < npaths; i++)
+        stdin_uses += strcmp(paths[i], "-") == 0;
+    if (stdin_uses > 1)
+        return dra_err_new(DRA_EXIT_INPUT, "standard input ('-') is named %zu times; it can be read only once", stdin_uses);
     dra_err *all = NULL;
     for (size_t i = 0; i < npaths; i++)
         all = dra_err_append(all, dra_read_path(set, paths[i]));

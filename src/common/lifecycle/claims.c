@@ -137,25 +137,29 @@ dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, con
     return NULL;
 }
 
+/* claimPodOwnerIndexFunc: a controller reference v1/Pod with this UID. */
+static bool controlled_by_pod_uid(const json_t *claim, const char *uid)
+{
+    size_t j;
+    json_t *r;
+    json_array_foreach(dra_jarr(claim, "metadata.ownerReferences"), j, r) {
+        if (dra_jtrue(r, "controller") && strcmp(dra_jstr_or(r, "apiVersion", ""), "v1") == 0 &&
+            strcmp(dra_jstr_or(r, "kind", ""), "Pod") == 0 && strcmp(dra_jstr_or(r, "uid", ""), uid) == 0)
+            return true;
+    }
+    return false;
+}
+
 static const dra_obj *find_orphan(const dra_cluster *c, const json_t *pod, const char *pc_name)
 {
     const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *uid = dra_jstr_or(pod, "metadata.uid", "");
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
-        const dra_obj *o = c->of[DRA_KIND_RESOURCE_CLAIM][i];
-        if (strcmp(dra_jstr_or(o->json, "metadata.namespace", ""), ns) != 0)
+    const dra_obj *o;
+    for (size_t it = dra_cluster_owned(c, uid); (o = dra_cluster_owned_next(c, &it));) {
+        if (strcmp(dra_jstr_or(o->json, "metadata.namespace", ""), ns) != 0 || !controlled_by_pod_uid(o->json, uid))
             continue;
-        /* claimPodOwnerIndexFunc: any controller reference v1/Pod with the pod's UID */
-        bool owned = false;
-        size_t j;
-        json_t *r;
-        json_array_foreach(dra_jarr(o->json, "metadata.ownerReferences"), j, r) {
-            if (dra_jtrue(r, "controller") && strcmp(dra_jstr_or(r, "apiVersion", ""), "v1") == 0 &&
-                strcmp(dra_jstr_or(r, "kind", ""), "Pod") == 0 && strcmp(dra_jstr_or(r, "uid", ""), uid) == 0)
-                owned = true;
-        }
         /* the annotation key contains dots: look it up directly */
         const char *a = json_string_value(json_object_get(dra_jget(o->json, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
-        if (owned && a && strcmp(a, pc_name) == 0)
+        if (a && strcmp(a, pc_name) == 0)
             return o;
     }
     return NULL;
@@ -187,16 +191,7 @@ static int cmp_new_name(const void *a, const void *b)
 
 static bool name_taken(const dra_cluster *c, const dra_changes *out, const char *ns, const char *name)
 {
-    if (dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, ns, name))
-        return true;
-    for (size_t i = 0; i < out->nobjs; i++) {
-        const json_t *o = out->objs[i].obj;
-        if (!out->objs[i].orig && strcmp(dra_jstr_or(o, "kind", ""), "ResourceClaim") == 0 &&
-            strcmp(dra_jstr_or(o, "metadata.namespace", ""), ns) == 0 &&
-            strcmp(dra_jstr_or(o, "metadata.name", ""), name) == 0)
-            return true;
-    }
-    return false;
+    return dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, ns, name) || dra_changes_created(out, "ResourceClaim", ns, name);
 }
 
 /* status.resourceClaimStatuses as the apply leaves it (E5-3). */
@@ -234,7 +229,7 @@ static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dr
             json_array_set_new(applied, b, x);
         }
 
-    json_t *body = json_pack("{s:s,s:s,s:{s:s,s:s},s:{s:O}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
+    json_t *body = out->objects_only ? NULL : json_pack("{s:s,s:s,s:{s:s,s:s},s:{s:O}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
                              dra_jstr_or(p, "metadata.name", ""), "namespace", dra_jstr_or(p, "metadata.namespace", ""),
                              "status", "resourceClaimStatuses", applied);
     dra_change *ch = dra_changes_touch(out, p);
@@ -330,7 +325,8 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
                 break;
             }
             dra_change *ch = dra_changes_add_created(out, claim);
-            dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, json_incref(claim), NULL);
+            /* a copy: later steps of the run (allocate, reserve) change the object */
+            dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, out->objects_only ? NULL : json_deep_copy(claim), NULL);
             op->reason = dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s", ns,
                                        dra_jstr_or(p, "metadata.name", ""), pc_name, tname);
             if (cn) {
@@ -355,28 +351,37 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     return err;
 }
 
+static bool pod_pending(const json_t *pod)
+{
+    return !*dra_jstr_or(pod, "spec.nodeName", "") && !dra_pod_is_done(pod);
+}
+
 dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out)
 {
     dra_err *errs = NULL;
     for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++) {
         const dra_obj *pod = c->of[DRA_KIND_POD][i];
-        if (dra_obj_deleting(pod->json))
+        if (dra_obj_deleting(pod->json) || (opts && opts->pending_only && !pod_pending(pod->json)))
             continue;
         errs = dra_err_append(errs, generate_pod(c, pod, opts, out));
     }
     return errs;
 }
 
+const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_kind k, const char *ns,
+                             const char *name)
+{
+    const dra_obj *o = dra_cluster_find(c, k, ns, name);
+    const dra_change *x = o ? dra_changes_find(ch, o->json) : dra_changes_created(ch, dra_kind_name(k), ns, name);
+    if (x)
+        return x->deleted ? NULL : x->obj;
+    return o ? o->json : NULL;
+}
+
 /* ---- reserve ---- */
 
 /* The claims a pod uses, as resourceclaim.PodClaims lists them. */
-typedef struct pod_claim_ref {
-    const char *name;
-    bool check_owner;
-    const json_t *pod_claim; /* NULL for the extended-resource claim */
-} pod_claim_ref;
-
-static size_t pod_claims(const json_t *pod, pod_claim_ref **out, dra_err **err)
+static size_t pod_claims(const json_t *pod, dra_reserve_claim **out, dra_err **err)
 {
     size_t n = 0;
     *out = NULL;
@@ -389,20 +394,18 @@ static size_t pod_claims(const json_t *pod, pod_claim_ref **out, dra_err **err)
         if (st == DRA_PODCLAIM_NOT_NEEDED)
             continue;
         if (st != DRA_PODCLAIM_NAMED) {
-            if (err) {
-                char *m = dra_pod_claim_name_error(pod, pc, st);
-                *err = dra_err_append(*err, dra_err_new(DRA_EXIT_NEGATIVE, "%s", m));
-                free(m);
-            }
+            char *m = dra_pod_claim_name_error(pod, pc, st);
+            *err = dra_err_append(*err, dra_err_new(DRA_EXIT_NEGATIVE, "%s", m));
+            free(m);
             continue;
         }
         *out = dra_xrealloc(*out, (n + 1) * sizeof **out);
-        (*out)[n++] = (pod_claim_ref){name, check, pc};
+        (*out)[n++] = (dra_reserve_claim){.name = name, .check_owner = check};
     }
     const char *ext = dra_jstr(pod, "status.extendedResourceClaimStatus.resourceClaimName");
     if (ext && *ext) {
         *out = dra_xrealloc(*out, (n + 1) * sizeof **out);
-        (*out)[n++] = (pod_claim_ref){ext, true, NULL};
+        (*out)[n++] = (dra_reserve_claim){.name = ext, .check_owner = true};
     }
     return n;
 }
@@ -426,81 +429,188 @@ static dra_err *invalid_claim(const char *name, char **msgs, size_t n)
     return e;
 }
 
-dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out)
+/* Locate e at the input object behind obj (a working copy or original). */
+static dra_err *locate_in_input(dra_err *e, const dra_cluster *c, const dra_changes *st, const json_t *obj)
 {
-    const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, pod_ns, pod_name);
-    if (!pod)
-        return dra_err_new(DRA_EXIT_INPUT, "pods \"%s\" not found in namespace \"%s\"", pod_name, pod_ns);
-    const json_t *p = pod->json;
-    const char *uid = dra_jstr_or(p, "metadata.uid", "");
+    const dra_change *x = dra_changes_find(st, obj);
+    const dra_obj *src = dra_cluster_source(c, x && x->orig ? x->orig : obj);
+    return src ? dra_obj_locate(e, src) : e;
+}
+
+static json_t *ensure_object(json_t *parent, const char *key)
+{
+    json_t *o = json_object_get(parent, key);
+    if (!json_is_object(o)) {
+        o = json_object();
+        json_object_set_new(parent, key, o);
+    }
+    return o;
+}
+
+/* Append value to parent[key] (an array, made when missing) and the
+ * matching JSON-patch "add" to patch.  Steals value. */
+static void append_with_patch(json_t *patch, json_t *parent, const char *key, const char *path, json_t *value)
+{
+    json_t *arr = json_object_get(parent, key);
+    if (json_is_array(arr)) {
+        if (patch) {
+            char *p = dra_xasprintf("%s/-", path);
+            json_array_append_new(patch, json_pack("{s:s,s:s,s:O}", "op", "add", "path", p, "value", value));
+            free(p);
+        }
+        json_array_append_new(arr, value);
+    } else {
+        if (patch)
+            json_array_append_new(patch, json_pack("{s:s,s:s,s:[O]}", "op", "add", "path", path, "value", value));
+        json_object_set_new(parent, key, json_pack("[o]", value));
+    }
+}
+
+/* Refusals for adding pod uid to claim (NULL when fine); `allocating`: the
+ * same update brings the allocation. */
+static dra_err *reserve_refusal(const char *name, const json_t *claim, bool allocating)
+{
+    char *msgs[3];
+    size_t nm = 0;
+    size_t count = json_array_size(dra_jarr(claim, "status.reservedFor")) + 1;
+    if (count > 256)
+        msgs[nm++] = dra_xasprintf("status.reservedFor: Too many: %zu: must have at most 256 items", count);
+    json_t *alloc = dra_jget(claim, "status.allocation");
+    if (!allocating && (!alloc || json_is_null(alloc)))
+        msgs[nm++] = dra_xstrdup("status.reservedFor: Forbidden: may not be specified when `allocated` is not set");
+    else if (dra_obj_deleting(claim))
+        msgs[nm++] = dra_xstrdup("status.reservedFor: Forbidden: new entries may not be added while "
+                                 "`deallocationRequested` or `deletionTimestamp` are set");
+    dra_err *e = nm ? invalid_claim(name, msgs, nm) : NULL;
+    for (size_t k = 0; k < nm; k++)
+        free(msgs[k]);
+    return e;
+}
+
+static bool lacks(const json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return !v || json_is_null(v);
+}
+
+/* bindClaim's first update: the finalizer goes on before the allocation. */
+static void add_finalizer(dra_changes *out, dra_change *ch, const char *ref)
+{
+    json_t *meta = ensure_object(ch->obj, "metadata");
+    if (dra_has_finalizer(ch->obj, DRA_DELETE_PROTECTION_FINALIZER, NULL))
+        return;
+    json_t *patch = dra_changes_new_patch(out);
+    dra_patch_preconditions(patch, ch);
+    append_with_patch(patch, meta, "finalizers", "/metadata/finalizers", json_string(DRA_DELETE_PROTECTION_FINALIZER));
+    char *reason = dra_xasprintf("%s: add finalizer " DRA_DELETE_PROTECTION_FINALIZER " before allocating", ref);
+    dra_changes_op(out, DRA_OP_PATCH, ch->obj, NULL, patch, reason);
+    free(reason);
+}
+
+/* One claim: reserveForPod's or bindClaim's status update. */
+static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, const dra_reserve_claim *rc,
+                        const dra_reserve_opts *o)
+{
+    const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *pod_name = dra_jstr_or(pod, "metadata.name", "");
+    const char *uid = dra_jstr_or(pod, "metadata.uid", "");
+    char *ref = dra_xasprintf("ResourceClaim %s/%s", ns, rc->name);
+    bool allocating = o->bind && rc->allocation;
+    if (o->bind)
+        ensure_object(ch->obj, "metadata");
+    if (allocating)
+        add_finalizer(out, ch, ref);
+    json_t *patch = dra_changes_new_patch(out);
+    dra_patch_preconditions(patch, ch);
+    json_t *st = ensure_object(ch->obj, "status");
+    bool stamp = o->bind && dra_feature_enabled(o->features, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) &&
+                 dra_feature_enabled(o->features, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
+    char *ts = stamp ? dra_time_format(o->now_ns) : NULL;
+    if (allocating) {
+        json_t *a = json_deep_copy(rc->allocation);
+        if (ts && json_is_object(a) && lacks(a, "allocationTimestamp"))
+            json_object_set_new(a, "allocationTimestamp", json_string(ts));
+        json_object_set_new(st, "allocation", a);
+        if (patch)
+            json_array_append_new(patch, json_pack("{s:s,s:s,s:O}", "op", "add", "path", "/status/allocation", "value", a));
+    }
+    append_with_patch(patch, st, "reservedFor", "/status/reservedFor",
+                      json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", pod_name, "uid", uid));
+    json_t *a = json_object_get(st, "allocation");
+    if (ts && !allocating && json_is_object(a) && lacks(a, "allocationTimestamp")) {
+        json_object_set_new(a, "allocationTimestamp", json_string(ts));
+        json_array_append_new(patch, json_pack("{s:s,s:s,s:s}", "op", "add", "path", "/status/allocation/allocationTimestamp",
+                                               "value", ts));
+    }
+    char *reason = dra_xasprintf("%s: %s pod %s (uid %s)", ref, allocating ? "allocate and reserve for" : "reserve for",
+                                 pod_name, uid);
+    dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
+    free(reason);
+    free(ts);
+    free(ref);
+}
+
+dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const json_t *pod,
+                               const dra_reserve_claim *claims, size_t n, const dra_reserve_opts *opts)
+{
+    static const dra_reserve_opts controller = {0};
+    if (!opts)
+        opts = &controller;
+    const char *ns = dra_jstr_or(pod, "metadata.namespace", "");
+    const char *uid = dra_jstr_or(pod, "metadata.uid", "");
     if (!*uid)
-        return dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the pod has no UID to reserve for"),
-                                            "metadata.uid"),
-                              pod);
+        return locate_in_input(dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the pod has no UID to reserve for"),
+                                             "metadata.uid"),
+                               c, out, pod);
     dra_err *errs = NULL;
-    pod_claim_ref *refs;
-    size_t n = pod_claims(p, &refs, &errs);
+    dra_reserve_claim *own = NULL;
+    if (!claims) {
+        n = pod_claims(pod, &own, &errs);
+        claims = own;
+    }
+    const json_t **cur = dra_xcalloc(n + 1, sizeof *cur);
     /* first pass: refuse before recording anything */
     for (size_t i = 0; i < n; i++) {
-        const dra_obj *co = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, pod_ns, refs[i].name);
-        if (!co) {
-            errs = dra_err_append(errs, dra_err_new(DRA_EXIT_NEGATIVE, "resourceclaim.resource.k8s.io \"%s\" not found", refs[i].name));
+        const dra_reserve_claim *rc = &claims[i];
+        cur[i] = rc->claim ? dra_changes_current(out, rc->claim) : dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, ns, rc->name);
+        if (!cur[i]) {
+            errs = dra_err_append(errs, dra_err_new(DRA_EXIT_NEGATIVE, "resourceclaim.resource.k8s.io \"%s\" not found", rc->name));
             continue;
         }
-        const json_t *claim = co->json;
-        if (refs[i].check_owner) {
-            char *why = dra_claim_is_for_pod(p, claim);
+        if (rc->check_owner) {
+            char *why = dra_claim_is_for_pod(pod, cur[i]);
             if (why) {
-                errs = dra_err_append(errs, dra_obj_locate(dra_err_new(DRA_EXIT_NEGATIVE, "%s", why), co));
+                errs = dra_err_append(errs, locate_in_input(dra_err_new(DRA_EXIT_NEGATIVE, "%s", why), c, out, cur[i]));
                 free(why);
                 continue;
             }
         }
-        if (dra_claim_reserved_for_uid(claim, uid))
+        bool allocating = opts->bind && rc->allocation;
+        if (!allocating && dra_claim_reserved_for_uid(cur[i], uid))
             continue;
-        char *msgs[3];
-        size_t nm = 0;
-        size_t count = json_array_size(dra_jarr(claim, "status.reservedFor")) + 1;
-        if (count > 256)
-            msgs[nm++] = dra_xasprintf("status.reservedFor: Too many: %zu: must have at most 256 items", count);
-        json_t *alloc = dra_jget(claim, "status.allocation");
-        if (!alloc || json_is_null(alloc))
-            msgs[nm++] = dra_xstrdup("status.reservedFor: Forbidden: may not be specified when `allocated` is not set");
-        else if (dra_obj_deleting(claim))
-            msgs[nm++] = dra_xstrdup("status.reservedFor: Forbidden: new entries may not be added while "
-                                     "`deallocationRequested` or `deletionTimestamp` are set");
-        if (nm)
-            errs = dra_err_append(errs, dra_obj_locate(invalid_claim(refs[i].name, msgs, nm), co));
-        for (size_t k = 0; k < nm; k++)
-            free(msgs[k]);
+        dra_err *e = reserve_refusal(rc->name, cur[i], allocating);
+        if (e)
+            errs = dra_err_append(errs, locate_in_input(e, c, out, cur[i]));
     }
-    if (errs) {
-        free(refs);
-        return errs;
-    }
-    for (size_t i = 0; i < n; i++) {
-        const dra_obj *co = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, pod_ns, refs[i].name);
-        dra_change *ch = dra_changes_touch(out, co->json);
-        if (dra_claim_reserved_for_uid(ch->obj, uid))
-            continue; /* listed twice by the pod, or already reserved */
-        json_t *entry = json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", pod_name, "uid", uid);
-        json_t *patch = json_array();
-        dra_patch_preconditions(patch, ch);
-        json_t *rf = dra_jarr(ch->obj, "status.reservedFor");
-        if (rf) {
-            json_array_append_new(patch, json_pack("{s:s,s:s,s:O}", "op", "add", "path", "/status/reservedFor/-", "value", entry));
-            json_array_append(rf, entry);
-        } else {
-            json_array_append_new(patch, json_pack("{s:s,s:s,s:[O]}", "op", "add", "path", "/status/reservedFor", "value", entry));
-            dra_jset_new(ch->obj, "status.reservedFor", json_pack("[O]", entry));
+    if (!errs) {
+        for (size_t i = 0; i < n; i++) {
+            dra_change *ch = dra_changes_touch(out, cur[i]);
+            /* listed twice by the pod, or already reserved */
+            if (!(opts->bind && claims[i].allocation) && dra_claim_reserved_for_uid(ch->obj, uid))
+                continue;
+            reserve_one(out, ch, pod, &claims[i], opts);
         }
-        json_decref(entry);
-        char *reason = dra_xasprintf("ResourceClaim %s/%s: reserve for pod %s (uid %s)", pod_ns, refs[i].name, pod_name, uid);
-        dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
-        free(reason);
     }
-    free(refs);
-    return NULL;
+    free(cur);
+    free(own);
+    return errs;
+}
+
+dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out)
+{
+    const json_t *pod = dra_state_find(c, out, DRA_KIND_POD, pod_ns, pod_name);
+    if (!pod)
+        return dra_err_new(DRA_EXIT_INPUT, "pods \"%s\" not found in namespace \"%s\"", pod_name, pod_ns);
+    return dra_claims_reserve_in(c, out, pod, NULL, 0, NULL);
 }
 
 /* ---- release ---- */
@@ -569,7 +679,7 @@ static void remove_finalizer(dra_changes *out, dra_change *ch, const char *ref)
     size_t idx;
     if (!dra_has_finalizer(ch->obj, DRA_DELETE_PROTECTION_FINALIZER, &idx))
         return;
-    json_t *patch = json_array();
+    json_t *patch = dra_changes_new_patch(out);
     dra_patch_preconditions(patch, ch);
     char *path = dra_xasprintf("/metadata/finalizers/%zu", idx);
     json_array_append_new(patch, json_pack("{s:s,s:s,s:s}", "op", "test", "path", path, "value", DRA_DELETE_PROTECTION_FINALIZER));
@@ -620,7 +730,7 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
     dra_change *ch = NULL;
     if (nvalid < nrf) {
         ch = dra_changes_touch(out, claim);
-        json_t *patch = json_array();
+        json_t *patch = dra_changes_new_patch(out);
         dra_patch_preconditions(patch, ch);
         json_t *wrf = dra_jarr(ch->obj, "status.reservedFor");
         /* remove from the end so that indexes stay right; test each UID first */
@@ -652,7 +762,7 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
     } else if (has_fin && dra_obj_deleting(claim) && nvalid == 0) {
         ch = dra_changes_touch(out, claim);
         if (has_allocation(claim)) {
-            json_t *patch = json_array();
+            json_t *patch = dra_changes_new_patch(out);
             dra_patch_preconditions(patch, ch);
             json_array_append_new(patch, json_pack("{s:s,s:s}", "op", "remove", "path", "/status/allocation"));
             json_object_del(json_object_get(ch->obj, "status"), "allocation");

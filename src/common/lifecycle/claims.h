@@ -8,7 +8,12 @@
  * dra_claims_generate().
  *
  * Every entry point reads a dra_cluster (borrowed, never modified) and
- * records its changes in a dra_changes (ops.h) the caller owns.  Problems
+ * records its changes in a dra_changes (ops.h) the caller owns.  The
+ * current state of the run is the cluster plus those changes: objects
+ * touched or created by an earlier call are seen by the next one (see
+ * dra_state_find), so one dra_changes can carry a whole pipeline (generate,
+ * allocate, reserve) as dra-alloc schedule does.  Lookups are indexed: each
+ * entry point is linear in the size of the dump.  Problems
  * found in the data (a refusal, a missing template) come back as an error
  * chain (caller frees); the changes recorded for other pods stay valid.
  */
@@ -38,6 +43,7 @@ dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out);
 typedef struct dra_lc_opts {
     const dra_features *features; /* NULL: defaults (DRAAdminAccess, DRAPrioritizedList) */
     dra_name_suffix name_suffix;
+    bool pending_only;            /* generate: only pods a scheduler would place (no nodeName, not done) */
 } dra_lc_opts;
 
 /* generateName upstream uses for a pod claim: "<pod>-<podClaimName>-", or, when
@@ -62,21 +68,57 @@ char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const 
 dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
                                  const dra_lc_opts *opts, json_t **out);
 
+/* The current state of kind k ns/name in a run: the input object (first in
+ * input order) or its working copy in ch, else the first object of that kind
+ * created in ch; NULL when missing or deleted in ch.  Pods and
+ * ResourceClaims (any kind the cluster indexes). */
+const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_kind k, const char *ns,
+                             const char *name);
+
 /* Pod sync steps 1-2 for every pod of the cluster (input order; pods being
  * deleted are skipped): reuse a claim the pod owns (status or orphan lookup),
  * else create one from the template; then server-side-apply
  * status.resourceClaimStatuses.  Errors name the pod as upstream does:
- * "pod NS/NAME, PodResourceClaim C: ...". */
+ * "pod NS/NAME, PodResourceClaim C: ...".  With opts->pending_only, pods
+ * bound to a node or done are skipped too. */
 dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out);
 
-/* Reserve the pod's allocated claims for it (scheduler PreBind / the
- * controller's reserveForPod): append {resource: pods, name, uid} to
- * status.reservedFor of each claim not yet reserved for the pod's UID.
- * All-or-nothing: any refusal (claim not created, missing, not owned, not
- * allocated, being deleted, 256 entries) records no change.  The refusals use
- * the API server's texts, e.g. `ResourceClaim.resource.k8s.io "c" is invalid:
+/* One claim to reserve for a pod. */
+typedef struct dra_reserve_claim {
+    const char *name;         /* claim in the pod's namespace (for lookup and texts) */
+    const json_t *claim;      /* the claim itself (an input object or one created in the state); NULL: look up name */
+    bool check_owner;         /* a claim from a template: must be controlled by the pod (IsForPod) */
+    const json_t *allocation; /* bind: status.allocation made for it now (copied); NULL: must be allocated already */
+} dra_reserve_claim;
+
+typedef struct dra_reserve_opts {
+    /* false: the claim controller's reserveForPod (status.reservedFor only).
+     * true: the scheduler's PreBind (bindClaim): with a new allocation first
+     * add the delete-protection finalizer, then one status update with the
+     * allocation, the reservedFor entry and, when DRADeviceBindingConditions
+     * and DRAResourceClaimDeviceStatus are on, allocationTimestamp = now if
+     * the allocation has none. */
+    bool bind;
+    const dra_features *features; /* NULL: defaults */
+    int64_t now_ns;               /* allocationTimestamp (bind) */
+} dra_reserve_opts;
+
+/* Reserve claims for pod (its current state) in the state (c, out): append
+ * {resource: pods, name, uid} to status.reservedFor of each claim not yet
+ * reserved for the pod's UID, reading and writing the working copies in out.
+ * claims NULL: the pod's claims as resourceclaim.PodClaims lists them
+ * (including status.extendedResourceClaimStatus).  All-or-nothing: any
+ * refusal (claim not created, missing, not owned, not allocated, being
+ * deleted, 256 entries) records no change.  The refusals use the API
+ * server's texts, e.g. `ResourceClaim.resource.k8s.io "c" is invalid:
  * status.reservedFor: Forbidden: may not be specified when `allocated` is not
- * set`.  Exit class DRA_EXIT_NEGATIVE; a missing pod is DRA_EXIT_INPUT. */
+ * set`, exit class DRA_EXIT_NEGATIVE.  opts NULL: reserveForPod. */
+dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const json_t *pod,
+                               const dra_reserve_claim *claims, size_t n, const dra_reserve_opts *opts);
+
+/* dra_claims_reserve_in for the pod pod_ns/pod_name of the state with the
+ * pod's own claims and opts NULL (what dra-claim reserve does).  A missing
+ * pod is DRA_EXIT_INPUT. */
 dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out);
 
 /* Options of dra_claims_release(); zero = upstream's claim controller only. */

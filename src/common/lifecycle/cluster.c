@@ -13,13 +13,47 @@
 
 /* ---- index ---- */
 
+/* Index tags (kinds are tags 0..DRA_KIND_COUNT-1 for namespace/name keys). */
+enum { TAG_OBJ = 'P', TAG_OWNER = 'U', TAG_POD_NS = 'N', TAG_SERVED = 'S' };
+
+/* Index values pack kind and position. */
+static size_t pack(dra_kind k, size_t i)
+{
+    return i * DRA_KIND_COUNT + (size_t)k;
+}
+
+static const dra_obj *unpack(const dra_cluster *c, size_t v)
+{
+    return c->of[v % DRA_KIND_COUNT][v / DRA_KIND_COUNT];
+}
+
 static void push(dra_cluster *c, dra_kind k, const dra_obj *o)
 {
     if (c->n[k] == c->cap[k]) {
         c->cap[k] = c->cap[k] ? c->cap[k] * 2 : 16;
         c->of[k] = dra_xrealloc(c->of[k], c->cap[k] * sizeof *c->of[k]);
     }
+    size_t v = pack(k, c->n[k]);
     c->of[k][c->n[k]++] = o;
+    const json_t *md = json_object_get(o->json, "metadata");
+    const char *ns = json_string_value(json_object_get(md, "namespace"));
+    const char *name = json_string_value(json_object_get(md, "name"));
+    dra_lc_index_add_ptr(&c->ix, TAG_OBJ, o->json, v);
+    /* with a model, its name index answers (and knows cluster-scoped kinds) */
+    if (!c->has_model && name)
+        dra_lc_index_add(&c->ix, (int)k, ns, name, v);
+    if (k == DRA_KIND_POD && !dra_lc_index_find(&c->ix, TAG_POD_NS, ns, NULL))
+        dra_lc_index_add(&c->ix, TAG_POD_NS, ns, NULL, v);
+    if (k == DRA_KIND_RESOURCE_CLAIM) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(md, "ownerReferences"), i, r) {
+            const char *uid = json_string_value(json_object_get(r, "uid"));
+            /* a reference without uid counts as "" (as lookups read it) */
+            if (json_is_true(json_object_get(r, "controller")))
+                dra_lc_index_add(&c->ix, TAG_OWNER, uid ? uid : "", NULL, v);
+        }
+    }
 }
 
 dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set)
@@ -98,6 +132,7 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
         const char *now = json_string_value(json_object_get(set->v[i].json, "apiVersion"));
         if (!errs && before[i] && now && strcmp(before[i], now) != 0) {
             c->served = dra_xrealloc(c->served, (c->nserved + 1) * sizeof *c->served);
+            dra_lc_index_add_ptr(&c->ix, TAG_SERVED, set->v[i].json, c->nserved);
             c->served[c->nserved++] = (dra_served_version){set->v[i].json, before[i]};
         } else {
             free(before[i]);
@@ -135,15 +170,14 @@ void dra_cluster_free(dra_cluster *c)
     for (size_t i = 0; i < c->nserved; i++)
         free(c->served[i].api_version);
     free(c->served);
+    dra_lc_index_free(&c->ix);
     memset(c, 0, sizeof *c);
 }
 
 const char *dra_cluster_served_version(const dra_cluster *c, const json_t *obj)
 {
-    for (size_t i = 0; i < c->nserved; i++)
-        if (c->served[i].obj == obj)
-            return c->served[i].api_version;
-    return NULL;
+    size_t i;
+    return dra_lc_index_first_ptr(&c->ix, TAG_SERVED, obj, &i) ? c->served[i].api_version : NULL;
 }
 
 void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch)
@@ -169,23 +203,30 @@ const dra_obj *dra_cluster_find(const dra_cluster *c, dra_kind k, const char *ns
         return NULL;
     if (c->has_model)
         return dra_model_find(&c->model, k, ns, name);
-    for (size_t i = 0; i < c->n[k]; i++) {
-        const json_t *o = c->of[k][i]->json;
-        const char *n = dra_jstr(o, "metadata.name");
-        const char *s = dra_jstr_or(o, "metadata.namespace", "");
-        if (n && strcmp(n, name) == 0 && strcmp(s, ns ? ns : "") == 0)
-            return c->of[k][i];
-    }
-    return NULL;
+    size_t v;
+    return dra_lc_index_first(&c->ix, (int)k, ns, name, &v) ? unpack(c, v) : NULL;
 }
 
 const dra_obj *dra_cluster_source(const dra_cluster *c, const json_t *obj)
 {
-    for (int k = 0; k < DRA_KIND_COUNT; k++)
-        for (size_t i = 0; i < c->n[k]; i++)
-            if (c->of[k][i]->json == obj)
-                return c->of[k][i];
-    return NULL;
+    size_t v;
+    return dra_lc_index_first_ptr(&c->ix, TAG_OBJ, obj, &v) ? unpack(c, v) : NULL;
+}
+
+size_t dra_cluster_owned(const dra_cluster *c, const char *uid)
+{
+    return uid ? dra_lc_index_find(&c->ix, TAG_OWNER, uid, NULL) : 0;
+}
+
+const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it)
+{
+    size_t v;
+    return dra_lc_index_next(&c->ix, it, &v) ? unpack(c, v) : NULL;
+}
+
+bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns)
+{
+    return dra_lc_index_find(&c->ix, TAG_POD_NS, ns, NULL) != 0;
 }
 
 /* ---- JSON ---- */

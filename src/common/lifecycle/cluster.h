@@ -6,6 +6,9 @@
  * keep the input order inside each kind, so "first match wins" rules of
  * upstream (orphan lookup, ...) follow the order of the dump.
  *
+ * Every lookup below is a hash lookup (dra_cluster_build/load index the
+ * dump once), so whole-dump passes stay linear in the number of objects.
+ *
  * Times are int64 nanoseconds since the Unix epoch (UTC).  The library never
  * reads the clock: callers pass "now" in.
  */
@@ -22,6 +25,7 @@
 #include "../model/features.h"
 #include "../model/kinds.h"
 #include "../model/load.h"
+#include "index.h"
 
 /* Annotations, finalizer and labels upstream uses (k8s.io/api/resource/v1). */
 #define DRA_POD_CLAIM_NAME_ANNOTATION "resource.kubernetes.io/pod-claim-name"
@@ -43,6 +47,7 @@ typedef struct dra_cluster {
     bool has_model;
     dra_served_version *served;         /* set by dra_cluster_load() only */
     size_t nserved;
+    dra_lc_index ix;                    /* names (without a model), owners, object identities (private) */
 } dra_cluster;
 
 #define DRA_CLUSTER_INIT {0}
@@ -79,6 +84,14 @@ const char *dra_cluster_served_version(const dra_cluster *c, const json_t *obj);
 const dra_obj *dra_cluster_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name);
 /* The dra_obj an object of the index came from (for error locations), or NULL. */
 const dra_obj *dra_cluster_source(const dra_cluster *c, const json_t *obj);
+/* ResourceClaims with a controller owner reference (any kind) of this UID,
+ * input order: `for (size_t it = dra_cluster_owned(c, uid); (o =
+ * dra_cluster_owned_next(c, &it));)`.  A claim may come twice when it has two
+ * such references; callers check the reference they need. */
+size_t dra_cluster_owned(const dra_cluster *c, const char *uid);
+const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it);
+/* Whether the input holds a Pod in namespace ns. */
+bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns);
 
 /* Point the operations on converted input objects (patches, applies,
  * deletes; not creates) at the version the input used: op->api_version and

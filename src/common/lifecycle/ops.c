@@ -24,12 +24,18 @@ void dra_changes_free(dra_changes *c)
 {
     for (size_t i = 0; i < c->nops; i++)
         op_free(&c->ops[i]);
+    op_free(&c->scratch);
     for (size_t i = 0; i < c->nobjs; i++)
         json_decref(c->objs[i].obj);
     free(c->ops);
     free(c->objs);
+    dra_lc_index_free(&c->ix);
     memset(c, 0, sizeof *c);
 }
+
+/* Index tags: object identity, created object by name ('C' + kind name as
+ * the first key part), created object by controller owner UID. */
+enum { TAG_OBJ = 'P', TAG_CREATED = 'C', TAG_OWNER = 'U' };
 
 static dra_change *new_change(dra_changes *c)
 {
@@ -42,25 +48,87 @@ static dra_change *new_change(dra_changes *c)
     return ch;
 }
 
+dra_change *dra_changes_find(const dra_changes *c, const json_t *obj)
+{
+    size_t i;
+    return obj && dra_lc_index_first_ptr(&c->ix, TAG_OBJ, obj, &i) ? &c->objs[i] : NULL;
+}
+
+const json_t *dra_changes_current(const dra_changes *c, const json_t *obj)
+{
+    const dra_change *ch = dra_changes_find(c, obj);
+    return ch ? ch->obj : obj;
+}
+
 dra_change *dra_changes_touch(dra_changes *c, const json_t *orig)
 {
-    for (size_t i = 0; i < c->nobjs; i++)
-        if (c->objs[i].orig == orig || c->objs[i].obj == orig)
-            return &c->objs[i];
+    dra_change *found = dra_changes_find(c, orig);
+    if (found)
+        return found;
+    size_t i = c->nobjs;
     dra_change *ch = new_change(c);
     ch->orig = orig;
     ch->obj = json_deep_copy(orig);
     if (!ch->obj)
         ch->obj = json_object();
+    dra_lc_index_add_ptr(&c->ix, TAG_OBJ, orig, i);
+    dra_lc_index_add_ptr(&c->ix, TAG_OBJ, ch->obj, i);
     return ch;
+}
+
+static json_t *metadata(const json_t *obj)
+{
+    return json_object_get(obj, "metadata");
 }
 
 dra_change *dra_changes_add_created(dra_changes *c, json_t *obj)
 {
+    size_t i = c->nobjs;
     dra_change *ch = new_change(c);
     ch->obj = obj;
     ch->versioned = true; /* the server assigns its version */
+    dra_lc_index_add_ptr(&c->ix, TAG_OBJ, obj, i);
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    const char *ns = json_string_value(json_object_get(metadata(obj), "namespace"));
+    const char *name = json_string_value(json_object_get(metadata(obj), "name"));
+    if (kind && name) {
+        char *k = dra_xasprintf("%s/%s", kind, ns ? ns : "");
+        dra_lc_index_add(&c->ix, TAG_CREATED, k, name, i);
+        free(k);
+    }
+    size_t j;
+    json_t *r;
+    json_array_foreach(json_object_get(metadata(obj), "ownerReferences"), j, r) {
+        const char *uid = json_string_value(json_object_get(r, "uid"));
+        if (json_is_true(json_object_get(r, "controller")))
+            dra_lc_index_add(&c->ix, TAG_OWNER, uid ? uid : "", NULL, i);
+    }
     return ch;
+}
+
+dra_change *dra_changes_created(const dra_changes *c, const char *kind, const char *ns, const char *name)
+{
+    if (!kind || !name)
+        return NULL;
+    char buf[256];
+    int n = snprintf(buf, sizeof buf, "%s/%s", kind, ns ? ns : "");
+    char *k = n >= 0 && (size_t)n < sizeof buf ? buf : dra_xasprintf("%s/%s", kind, ns ? ns : "");
+    size_t i;
+    bool found = dra_lc_index_first(&c->ix, TAG_CREATED, k, name, &i);
+    if (k != buf)
+        free(k);
+    return found ? &c->objs[i] : NULL;
+}
+
+size_t dra_changes_owned(const dra_changes *c, const char *uid)
+{
+    return uid ? dra_lc_index_find(&c->ix, TAG_OWNER, uid, NULL) : 0;
+}
+
+dra_change *dra_changes_owned_next(const dra_changes *c, size_t *it)
+{
+    size_t i;
+    return dra_lc_index_next(&c->ix, it, &i) ? &c->objs[i] : NULL;
 }
 
 static char *dup_or_null(const char *s)
@@ -71,6 +139,14 @@ static char *dup_or_null(const char *s)
 dra_op *dra_changes_op(dra_changes *c, dra_op_verb verb, const json_t *target, const char *subresource, json_t *body,
                        const char *reason)
 {
+    if (c->objects_only) {
+        /* callers may still fill in a few fields: they land here */
+        json_decref(body);
+        op_free(&c->scratch);
+        memset(&c->scratch, 0, sizeof c->scratch);
+        c->scratch.name_var = c->scratch.name_from = -1;
+        return &c->scratch;
+    }
     if (c->nops == c->capops) {
         c->capops = c->capops ? c->capops * 2 : 16;
         c->ops = dra_xrealloc(c->ops, c->capops * sizeof *c->ops);
@@ -97,8 +173,17 @@ static json_t *test_op(const char *path, json_t *value)
     return json_pack("{s:s,s:s,s:o}", "op", "test", "path", path, "value", value);
 }
 
+json_t *dra_changes_new_patch(const dra_changes *c)
+{
+    return c->objects_only ? NULL : json_array();
+}
+
 void dra_patch_preconditions(json_t *patch, dra_change *ch)
 {
+    if (!patch) {
+        ch->versioned = true;
+        return;
+    }
     const json_t *o = ch->orig ? ch->orig : ch->obj;
     const char *uid = dra_jstr(o, "metadata.uid");
     const char *rv = dra_jstr(o, "metadata.resourceVersion");

@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "../base/error.h"
+#include "index.h"
 
 typedef enum { DRA_OP_CREATE, DRA_OP_PATCH, DRA_OP_APPLY, DRA_OP_DELETE } dra_op_verb;
 
@@ -63,24 +64,51 @@ typedef struct dra_changes {
     dra_change *objs;
     size_t nobjs, capobjs;
     int nvars;
+    /* Set before the first change to keep only the resulting objects: no
+     * operations are recorded (dra_changes_new_patch gives NULL, and
+     * dra_changes_op drops the body and returns a scratch op). */
+    bool objects_only;
+    dra_op scratch;  /* (private) */
+    dra_lc_index ix; /* object identities, created objects by name and owner (private) */
 } dra_changes;
 
-#define DRA_CHANGES_INIT {0, 0, 0, 0, 0, 0, 0}
+#define DRA_CHANGES_INIT {0}
 
 void dra_changes_free(dra_changes *c);
 
-/* The working copy of orig (a deep copy made on first use). */
+/* The working copy of orig (a deep copy made on first use).  orig may also
+ * be a working copy or created object of c: its own change is returned.
+ * The returned pointer is valid until the next change is added. */
 dra_change *dra_changes_touch(dra_changes *c, const json_t *orig);
-/* Record a created object (steals obj); returns its change. */
+/* Record a created object (steals obj); returns its change.  Its kind,
+ * namespace, name and controller owner UIDs are indexed as they are now. */
 dra_change *dra_changes_add_created(dra_changes *c, json_t *obj);
+
+/* The change of obj (an original, a working copy or a created object), or
+ * NULL when the run has not touched it. */
+dra_change *dra_changes_find(const dra_changes *c, const json_t *obj);
+/* The current state of obj: its working copy when touched, else obj. */
+const json_t *dra_changes_current(const dra_changes *c, const json_t *obj);
+/* The first object created in the run with this kind ("ResourceClaim"),
+ * namespace ("" or NULL for none) and name; NULL when none. */
+dra_change *dra_changes_created(const dra_changes *c, const char *kind, const char *ns, const char *name);
+/* Objects created in the run with a controller owner reference of this UID,
+ * creation order: `for (size_t it = dra_changes_owned(c, uid); (ch =
+ * dra_changes_owned_next(c, &it));)`. */
+size_t dra_changes_owned(const dra_changes *c, const char *uid);
+dra_change *dra_changes_owned_next(const dra_changes *c, size_t *it);
 
 /* Append operations.  Strings are copied; body is stolen. */
 dra_op *dra_changes_op(dra_changes *c, dra_op_verb verb, const json_t *target, const char *subresource, json_t *body,
                        const char *reason);
 
+/* A new JSON patch (array) for an operation on c, or NULL when c records
+ * objects only; appending to NULL (json_array_append_new) just frees. */
+json_t *dra_changes_new_patch(const dra_changes *c);
+
 /* JSON-patch preconditions for the object: a test of metadata.uid and, on the
  * first change of this object in the run, of metadata.resourceVersion.
- * Appends to patch (an array). */
+ * Appends to patch (an array; NULL: nothing to append). */
 void dra_patch_preconditions(json_t *patch, dra_change *ch);
 
 /* DeleteOptions {"kind":"DeleteOptions","apiVersion":"v1","preconditions":{"uid":...}}. */

@@ -88,6 +88,10 @@ void dra_default_object(json_t *obj, dra_kind kind, int64_t now)
             for (size_t j = 0; json_is_array(taints) && j < json_array_size(taints); j++)
                 default_taint(json_array_get(taints, j), ts);
         }
+        /* Slice-level taints (SliceDeviceTaint, master): spec.taints[].taint. */
+        json_t *slice_taints = json_object_get(spec, "taints");
+        for (size_t i = 0; json_is_array(slice_taints) && i < json_array_size(slice_taints); i++)
+            default_taint(json_object_get(json_array_get(slice_taints, i), "taint"), ts);
         break;
     }
     case DRA_KIND_DEVICE_TAINT_RULE:

@@ -5,7 +5,8 @@
  *    becomes "ExactCount"; ExactCount with count 0 or absent gets count 1;
  *  - tolerations (requests, subrequests, allocation results): empty operator
  *    becomes "Equal";
- *  - taints (slice devices, DeviceTaintRule spec.taint): missing timeAdded
+ *  - taints (slice devices, slice-level spec.taints[].taint, DeviceTaintRule
+ *    spec.taint): missing timeAdded
  *    becomes `now`, printed as RFC 3339 UTC with whole seconds.
  *
  * `now` (Unix seconds) is a parameter so results are reproducible: the

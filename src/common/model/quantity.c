@@ -156,10 +156,40 @@ static size_t bn_to_dec(const bignum *a, char *out, size_t cap)
     return n;
 }
 
+static const uint64_t pow10_u64[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+    10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
+    1000000000000000ull, 10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
+    10000000000000000000ull};
+
+/* Decimal digits of v > 0: estimated from the bit length (log10(2) ~
+ * 1233/4096), then corrected by one comparison. */
+static int u64_digits(uint64_t v)
+{
+    int bits = 64 - __builtin_clzll(v);
+    int d = (bits * 1233) >> 12; /* digits - 1 or digits */
+    return d + (d < 20 && v >= pow10_u64[d]);
+}
+
+/* Decimal digits of a (0 for zero), counted numerically: 9 per division by
+ * 10^9 until the rest fits 64 bits (no decimal text, comparisons use it). */
 static int bn_digits(const bignum *a)
 {
-    char tmp[BN_LIMBS * 10 + 1];
-    return bn_is_zero(a) ? 0 : (int)bn_to_dec(a, tmp, sizeof tmp);
+    if (bn_is_zero(a))
+        return 0;
+    int digits = 0;
+    bignum t;
+    const bignum *cur = a;
+    if (a->n > 2) {
+        t = *a;
+        while (t.n > 2) {
+            bn_div_small(&t, 1000000000u);
+            digits += 9;
+        }
+        cur = &t;
+    }
+    uint64_t rest = ((uint64_t)(cur->n > 1 ? cur->d[1] : 0) << 32) | (cur->n > 0 ? cur->d[0] : 0);
+    return digits + u64_digits(rest); /* rest > 0: a quotient of a value >= 2^64 by 10^9 */
 }
 
 /* Divide out factors of 10; returns how many. */
@@ -247,8 +277,26 @@ static int64_t q_order(const dra_quantity *q)
     return bn_digits(&m) + (int64_t)q->exp;
 }
 
+/* |a| <=> |b| for non-zero a and b.  Magnitudes of up to 64 bits (every
+ * real capacity) compare in 128-bit arithmetic; wider ones as bignums. */
 static int cmp_magnitude(const dra_quantity *a, const dra_quantity *b)
 {
+    if (!(a->mag[2] | a->mag[3] | a->mag[4] | b->mag[2] | b->mag[3] | b->mag[4])) {
+        uint64_t ma = (uint64_t)a->mag[1] << 32 | a->mag[0], mb = (uint64_t)b->mag[1] << 32 | b->mag[0];
+        if (ma && mb) {
+            int64_t oa = u64_digits(ma) + (int64_t)a->exp, ob = u64_digits(mb) + (int64_t)b->exp;
+            if (oa != ob)
+                return oa < ob ? -1 : 1;
+            /* same order and at most 20 digits each: the exponents differ by at most 19 */
+            int64_t d = (int64_t)a->exp - b->exp;
+            unsigned __int128 xa = ma, xb = mb;
+            if (d > 0)
+                xa *= pow10_u64[d];
+            else if (d < 0)
+                xb *= pow10_u64[-d];
+            return xa < xb ? -1 : xa > xb;
+        }
+    }
     int64_t oa = q_order(a), ob = q_order(b);
     if (oa != ob)
         return oa < ob ? -1 : 1;

@@ -2,6 +2,7 @@
  * validateDeviceClaim, validateDeviceRequest, validateDeviceConstraint,
  * validateResourceClaimStatusUpdate with no old object). */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,10 +55,10 @@ static void v_request_ref(vctx *v, const json_t *requests, const char *s, size_t
     }
     const char *slash = memchr(s, '/', len);
     if (slash) {
-        dra_check_dns1123_label(&v->errs, VP(v), s, (size_t)(slash - s));
-        dra_check_dns1123_label(&v->errs, VP(v), slash + 1, len - (size_t)(slash - s) - 1);
+        vcheck(v, dra_check_dns1123_label, s, (size_t)(slash - s));
+        vcheck(v, dra_check_dns1123_label, slash + 1, len - (size_t)(slash - s) - 1);
     } else {
-        dra_check_dns1123_label(&v->errs, VP(v), s, len);
+        vcheck(v, dra_check_dns1123_label, s, len);
     }
     if (!request_ref_exists(requests, s, len))
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, REF_MSG);
@@ -143,7 +144,7 @@ static void v_device_class_ref(vctx *v, const json_t *r)
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            dra_check_dns1123_subdomain(&v->errs, VP(v), s, len);
+            vcheck(v, dra_check_dns1123_subdomain, s, len);
     }
 }
 
@@ -163,7 +164,7 @@ static void v_capacity_requests(vctx *v, const json_t *r)
             const json_t *q;
             json_object_foreach((json_t *)reqs, k, q)
             {
-                dra_check_qualified_name(&v->errs, VP(v), k, strlen(k));
+                vcheck(v, dra_check_qualified_name, k, strlen(k));
                 dra_quantity parsed;
                 V_KEY(v, k, strlen(k)) vquantity_value(v, q, &parsed);
             }
@@ -179,7 +180,7 @@ static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
         const char *s = "";
         size_t len = 0;
         vstr(v, r, "name", &s, &len);
-        V_CHILD(v, "name") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+        V_CHILD(v, "name") vcheck(v, dra_check_dns1123_label, s, len);
     }
     v_device_class_ref(v, r);
     v_selectors(v, r);
@@ -197,7 +198,7 @@ static void v_request(vctx *v, const json_t *r)
     const char *s = "";
     size_t len = 0;
     vstr(v, r, "name", &s, &len);
-    V_CHILD(v, "name") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    V_CHILD(v, "name") vcheck(v, dra_check_dns1123_label, s, len);
     const json_t *fa = NULL, *exactly = vget(r, "exactly");
     varr(v, r, "firstAvailable", &fa);
     bool has_fa = alen(fa) > 0;
@@ -228,10 +229,10 @@ static void v_constraint(vctx *v, const json_t *c, const json_t *requests)
     size_t len;
     if (vget(c, "matchAttribute")) {
         if (vstr(v, c, "matchAttribute", &s, &len))
-            V_CHILD(v, "matchAttribute") dra_check_fully_qualified_name(&v->errs, VP(v), s, len);
+            V_CHILD(v, "matchAttribute") vcheck(v, dra_check_fully_qualified_name, s, len);
     } else if (vget(c, "distinctAttribute")) {
         if (vstr(v, c, "distinctAttribute", &s, &len))
-            V_CHILD(v, "distinctAttribute") dra_check_fully_qualified_name(&v->errs, VP(v), s, len);
+            V_CHILD(v, "distinctAttribute") vcheck(v, dra_check_fully_qualified_name, s, len);
     } else if (vfeature(v, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
         /* Upstream's text, "multiple fields are set" included. */
         dra_ferr_required(&v->errs, VP(v), "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set");
@@ -292,15 +293,15 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     s = "";
     len = 0;
     vstr(v, r, "driver", &s, &len);
-    V_CHILD(v, "driver") dra_check_driver_name(&v->errs, VP(v), s, len);
+    V_CHILD(v, "driver") vcheck(v, dra_check_driver_name, s, len);
     s = "";
     len = 0;
     vstr(v, r, "pool", &s, &len);
-    V_CHILD(v, "pool") dra_check_pool_name(&v->errs, VP(v), s, len);
+    V_CHILD(v, "pool") vcheck(v, dra_check_pool_name, s, len);
     s = "";
     len = 0;
     vstr(v, r, "device", &s, &len);
-    V_CHILD(v, "device") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    V_CHILD(v, "device") vcheck(v, dra_check_dns1123_label, s, len);
     v_binding_parameters(v, r);
     const json_t *tols;
     if (varr(v, r, "tolerations", &tols)) {
@@ -309,7 +310,7 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
             V_INDEX(v, i) v_toleration(v, json_array_get(tols, i));
     }
     if (vstr(v, r, "shareID", &s, &len))
-        V_CHILD(v, "shareID") dra_check_uuid(&v->errs, VP(v), s, len);
+        V_CHILD(v, "shareID") vcheck(v, dra_check_uuid, s, len);
     bool admin;
     vbool(v, r, "adminAccess", &admin);
     v_skip_node_operations(v, r);
@@ -373,10 +374,13 @@ static bool same_device(const json_t *a, const json_t *b)
     return true;
 }
 
-static bool valid_cidr(const char *s, size_t len)
+/* An interface address "ip/bits" (validation.IsValidInterfaceAddress): false
+ * when it does not parse; otherwise canon receives the canonical spelling
+ * (inet_ntop's address, bits without leading zeros). */
+static bool parse_cidr(const char *s, size_t len, char canon[INET6_ADDRSTRLEN + 8])
 {
     char buf[64];
-    if (len == 0 || len >= sizeof buf)
+    if (len == 0 || len >= sizeof buf || memchr(s, '\0', len))
         return false;
     memcpy(buf, s, len);
     buf[len] = '\0';
@@ -390,10 +394,27 @@ static bool valid_cidr(const char *s, size_t len)
         return false;
     char *end;
     const char *p = slash + 1;
-    if (!*p || (p[0] == '0' && p[1]))
+    if (!*p || (p[0] == '0' && p[1]) || *p < '0' || *p > '9')
         return false;
     long bits = strtol(p, &end, 10);
-    return *end == '\0' && bits >= 0 && bits <= (family == AF_INET ? 32 : 128);
+    if (*end != '\0' || bits < 0 || bits > (family == AF_INET ? 32 : 128))
+        return false;
+    char text[INET6_ADDRSTRLEN];
+    if (!inet_ntop(family, addr, text, sizeof text))
+        return false;
+    snprintf(canon, INET6_ADDRSTRLEN + 8, "%s/%ld", text, bits);
+    return true;
+}
+
+/* SharedDeviceID as its String() prints it: driver/pool/device[/shareID].
+ * Caller frees. */
+static char *shared_device_id(const json_t *d)
+{
+    const char *sid = json_string_value(vget(d, "shareID"));
+    const char *drv = json_string_value(vget(d, "driver")), *pool = json_string_value(vget(d, "pool")),
+               *dev = json_string_value(vget(d, "device"));
+    return dra_xasprintf("%s/%s/%s%s%s", drv ? drv : "", pool ? pool : "", dev ? dev : "", sid ? "/" : "",
+                         sid ? sid : "");
 }
 
 static void v_device_status(vctx *v, const json_t *d, const json_t *results)
@@ -403,23 +424,25 @@ static void v_device_status(vctx *v, const json_t *d, const json_t *results)
     const char *s = "";
     size_t len = 0;
     vstr(v, d, "driver", &s, &len);
-    V_CHILD(v, "driver") dra_check_driver_name(&v->errs, VP(v), s, len);
+    V_CHILD(v, "driver") vcheck(v, dra_check_driver_name, s, len);
     s = "";
     len = 0;
     vstr(v, d, "pool", &s, &len);
-    V_CHILD(v, "pool") dra_check_pool_name(&v->errs, VP(v), s, len);
+    V_CHILD(v, "pool") vcheck(v, dra_check_pool_name, s, len);
     s = "";
     len = 0;
     vstr(v, d, "device", &s, &len);
-    V_CHILD(v, "device") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    V_CHILD(v, "device") vcheck(v, dra_check_dns1123_label, s, len);
     if (vstr(v, d, "shareID", &s, &len))
-        V_CHILD(v, "shareID") dra_check_uuid(&v->errs, VP(v), s, len);
+        V_CHILD(v, "shareID") vcheck(v, dra_check_uuid, s, len);
     bool allocated = false;
     for (size_t i = 0; i < alen(results) && !allocated; i++)
         allocated = same_device(json_array_get(results, i), d);
     if (!allocated) {
-        /* The bad value is a SharedDeviceID, which json.Marshal renders as {}. */
-        dra_ferr_invalid_raw(&v->errs, VP(v), "{}", "must be an allocated device in the claim");
+        /* The bad value is a SharedDeviceID, a fmt.Stringer: printed unquoted. */
+        char *id = shared_device_id(d);
+        dra_ferr_invalid_raw(&v->errs, VP(v), id, "must be an allocated device in the claim");
+        free(id);
     }
     v_conditions(v, d, "conditions", DRA_DEVICE_STATUS_MAX_CONDITIONS);
     const json_t *data = vget(d, "data");
@@ -442,8 +465,17 @@ static void v_device_status(vctx *v, const json_t *d, const json_t *results)
                         const json_t *ip = json_array_get(ips, i);
                         if (!vis_str(v, ip, &s, &len))
                             continue;
-                        if (!valid_cidr(s, len))
+                        char canon[INET6_ADDRSTRLEN + 8];
+                        if (!parse_cidr(s, len, canon)) {
                             dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)");
+                        } else if (strlen(canon) != len || memcmp(canon, s, len) != 0) {
+                            dra_buf d2 = DRA_BUF_INIT;
+                            dra_buf_puts(&d2, "must be in canonical form (");
+                            dra_go_quote(&d2, canon, strlen(canon));
+                            dra_buf_putc(&d2, ')');
+                            dra_ferr_invalid_str(&v->errs, VP(v), s, len, dra_buf_str(&d2));
+                            dra_buf_free(&d2);
+                        }
                         for (size_t j = 0; j < i; j++)
                             if (json_equal(ip, json_array_get(ips, j))) {
                                 dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
@@ -505,7 +537,9 @@ void v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
             for (size_t i = 1; i < n; i++)
                 for (size_t j = 0; j < i; j++)
                     if (same_device(json_array_get(devices, i), json_array_get(devices, j))) {
-                        V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), "{}");
+                        char *id = shared_device_id(json_array_get(devices, i));
+                        V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), id);
+                        free(id);
                         break;
                     }
         }

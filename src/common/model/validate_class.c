@@ -133,7 +133,7 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
                     vstr(&v, c, "name", &s, &len);
                     V_CHILD(&v, "name")
                     {
-                        dra_check_dns1123_label(&v.errs, VP(&v), s, len);
+                        vcheck(&v, dra_check_dns1123_label, s, len);
                         if (len && i > 0) {
                             json_t *prefix = json_array();
                             for (size_t j = 0; j < i; j++)
@@ -154,9 +154,9 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
                         dra_ferr_invalid_raw(&v.errs, VP(&v), j, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
                     free(j);
                     if (has_claim)
-                        V_CHILD(&v, "resourceClaimName") dra_check_dns1123_subdomain(&v.errs, VP(&v), cn, cnl);
+                        V_CHILD(&v, "resourceClaimName") vcheck(&v, dra_check_dns1123_subdomain, cn, cnl);
                     if (has_tmpl)
-                        V_CHILD(&v, "resourceClaimTemplateName") dra_check_dns1123_subdomain(&v.errs, VP(&v), tn, tnl);
+                        V_CHILD(&v, "resourceClaimTemplateName") vcheck(&v, dra_check_dns1123_subdomain, tn, tnl);
                 }
             }
         }

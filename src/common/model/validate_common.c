@@ -18,7 +18,89 @@ void vctx_init(vctx *v, const dra_validate_opts *opts)
 dra_err *vctx_finish(vctx *v)
 {
     dra_buf_free(&v->path);
+    free(v->seg);
+    v->seg = NULL;
     return dra_errs_take(&v->errs);
+}
+
+static size_t vpush(vctx *v, int kind, const char *s, size_t len, size_t trunc)
+{
+    if (v->nseg == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 16;
+        v->seg = dra_xrealloc(v->seg, v->cap * sizeof *v->seg);
+    }
+    v->seg[v->nseg] = (vseg){.kind = kind, .s = s, .len = len, .trunc = trunc};
+    return v->nseg++;
+}
+
+size_t vpush_child(vctx *v, const char *name)
+{
+    return vpush(v, VSEG_CHILD, name, 0, 0);
+}
+
+size_t vpush_index(vctx *v, size_t i)
+{
+    return vpush(v, VSEG_INDEX, NULL, i, 0);
+}
+
+size_t vpush_key(vctx *v, const char *key, size_t len, size_t trunc)
+{
+    return vpush(v, VSEG_KEY, key, len, trunc);
+}
+
+void vpop(vctx *v, size_t mark)
+{
+    v->nseg = mark;
+    if (v->rendered > mark)
+        v->rendered = mark;
+}
+
+const char *vpath(vctx *v)
+{
+    /* Segments below `rendered` are unchanged since the last call. */
+    size_t keep = v->rendered ? v->seg[v->rendered - 1].end : 0;
+    if (v->path.data) {
+        v->path.len = keep;
+        v->path.data[keep] = '\0';
+    }
+    for (size_t i = v->rendered; i < v->nseg; i++) {
+        vseg *g = &v->seg[i];
+        switch (g->kind) {
+        case VSEG_CHILD:
+            dra_path_child(&v->path, g->s);
+            break;
+        case VSEG_INDEX:
+            dra_path_index(&v->path, g->len);
+            break;
+        case VSEG_KEY:
+            if (g->trunc && g->len > g->trunc) {
+                /* validation.go truncateIfTooLong: keep both ends around "...". */
+                size_t remaining = g->trunc - 3, head = (remaining + 1) / 2, tail = remaining / 2;
+                dra_buf_putc(&v->path, '[');
+                dra_buf_append(&v->path, g->s, head);
+                dra_buf_puts(&v->path, "...");
+                dra_buf_append(&v->path, g->s + g->len - tail, tail);
+                dra_buf_putc(&v->path, ']');
+            } else {
+                dra_path_key(&v->path, g->s, g->len);
+            }
+            break;
+        }
+        g->end = v->path.len;
+    }
+    v->rendered = v->nseg;
+    return dra_buf_str(&v->path);
+}
+
+void vcheck(vctx *v, vcheck_fn check, const char *s, size_t len)
+{
+    /* Checks allocate only for bad values: run without a path first. */
+    dra_errs probe = DRA_ERRS_INIT;
+    check(&probe, NULL, s, len);
+    if (!probe.n)
+        return;
+    dra_errs_free(&probe);
+    check(&v->errs, vpath(v), s, len);
 }
 
 bool vfeature(const vctx *v, dra_feature f)
@@ -50,7 +132,7 @@ char *vjson(const json_t *value)
 
 void vtype_error(vctx *v, const char *key, const json_t *value, const char *type)
 {
-    size_t mark = key ? dra_path_child(&v->path, key) : v->path.len;
+    size_t mark = key ? vpush_child(v, key) : v->nseg;
     char *j = vjson(value);
     /* Keep long values out of the message. */
     if (strlen(j) > 64)
@@ -59,7 +141,7 @@ void vtype_error(vctx *v, const char *key, const json_t *value, const char *type
     dra_ferr_invalid_raw(&v->errs, VP(v), j, detail);
     free(detail);
     free(j);
-    dra_path_pop(&v->path, mark);
+    vpop(v, mark);
 }
 
 bool vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len)
@@ -206,9 +288,9 @@ const char *vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX])
 static void check_name_subdomain_or_label(vctx *v, const char *s, size_t len, bool label)
 {
     if (label)
-        dra_check_dns1123_label(&v->errs, VP(v), s, len);
+        vcheck(v, dra_check_dns1123_label, s, len);
     else
-        dra_check_dns1123_subdomain(&v->errs, VP(v), s, len);
+        vcheck(v, dra_check_dns1123_subdomain, s, len);
 }
 
 void v_labels_annotations(vctx *v, const json_t *meta)
@@ -221,17 +303,17 @@ void v_labels_annotations(vctx *v, const json_t *meta)
             const json_t *val;
             json_object_foreach((json_t *)labels, k, val)
             {
-                dra_check_label_name(&v->errs, VP(v), k, strlen(k));
+                vcheck(v, dra_check_label_name, k, strlen(k));
                 const char *s;
                 size_t len;
                 if (json_is_string(val)) {
                     s = json_string_value(val);
                     len = json_string_length(val);
-                    dra_check_label_value(&v->errs, VP(v), s, len);
+                    vcheck(v, dra_check_label_value, s, len);
                 } else if (!json_is_null(val)) {
-                    size_t m = dra_path_key(&v->path, k, strlen(k));
+                    size_t m = vpush_key(v, k, strlen(k), 0);
                     vtype_error(v, NULL, val, "string");
-                    dra_path_pop(&v->path, m);
+                    vpop(v, m);
                 }
             }
         }
@@ -299,7 +381,7 @@ void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_lab
                 if (!has_ns)
                     dra_ferr_required(&v->errs, VP(v), "");
                 else
-                    dra_check_dns1123_label(&v->errs, VP(v), s, len);
+                    vcheck(v, dra_check_dns1123_label, s, len);
             } else if (has_ns) {
                 dra_ferr_forbidden(&v->errs, VP(v), "not allowed on this type");
             }
@@ -347,7 +429,7 @@ static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_se
                     const char *s;
                     size_t len;
                     if (vis_str(v, json_array_get(values, i), &s, &len))
-                        dra_check_node_name(&v->errs, VP(v), s, len);
+                        vcheck(v, dra_check_node_name, s, len);
                 }
             }
         }
@@ -369,7 +451,7 @@ static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_se
     if (strcmp(op, "In") != 0 && strcmp(op, "NotIn") != 0 && strcmp(op, "Exists") != 0 &&
         strcmp(op, "DoesNotExist") != 0 && strcmp(op, "Gt") != 0 && strcmp(op, "Lt") != 0)
         V_CHILD(v, "operator") dra_ferr_invalid_str(&v->errs, VP(v), op, oplen, "not a valid selector operator");
-    V_CHILD(v, "key") dra_check_label_name(&v->errs, VP(v), key, keylen);
+    V_CHILD(v, "key") vcheck(v, dra_check_label_name, key, keylen);
     V_CHILD(v, "values")
     for (size_t i = 0; i < nvalues; i++) {
         V_INDEX(v, i)
@@ -377,7 +459,7 @@ static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_se
             const char *s;
             size_t len;
             if (vis_str(v, json_array_get(values, i), &s, &len))
-                dra_check_label_value(&v->errs, VP(v), s, len);
+                vcheck(v, dra_check_label_value, s, len);
         }
     }
 }
@@ -440,12 +522,12 @@ void v_toleration(vctx *v, const json_t *tol)
     vstr(v, tol, "effect", &effect, &effectlen);
     vint(v, tol, "tolerationSeconds", &secs);
     if (keylen)
-        V_CHILD(v, "key") dra_check_label_name(&v->errs, VP(v), key, keylen);
+        V_CHILD(v, "key") vcheck(v, dra_check_label_name, key, keylen);
     if (oplen == 6 && memcmp(op, "Exists", 6) == 0) {
         if (valuelen)
             V_CHILD(v, "value") dra_ferr_invalid_str(&v->errs, VP(v), value, valuelen, "must be empty for operator `Exists`");
     } else if (oplen == 5 && memcmp(op, "Equal", 5) == 0) {
-        V_CHILD(v, "value") dra_check_label_value(&v->errs, VP(v), value, valuelen);
+        V_CHILD(v, "value") vcheck(v, dra_check_label_value, value, valuelen);
     } else if (oplen == 0) {
         V_CHILD(v, "operator") dra_ferr_required(&v->errs, VP(v), "");
     } else {
@@ -512,9 +594,9 @@ void v_taint(vctx *v, const json_t *taint)
     vstr(v, taint, "key", &key, &keylen);
     vstr(v, taint, "value", &value, &valuelen);
     vstr(v, taint, "effect", &effect, &effectlen);
-    V_CHILD(v, "key") dra_check_label_name(&v->errs, VP(v), key, keylen);
+    V_CHILD(v, "key") vcheck(v, dra_check_label_name, key, keylen);
     if (valuelen)
-        V_CHILD(v, "value") dra_check_label_value(&v->errs, VP(v), value, valuelen);
+        V_CHILD(v, "value") vcheck(v, dra_check_label_value, value, valuelen);
     if (effectlen == 0)
         V_CHILD(v, "effect") dra_ferr_required(&v->errs, VP(v), "");
     else if (!is_effect(effect, effectlen))
@@ -545,7 +627,7 @@ static void v_condition_names(vctx *v, const char *key, const json_t *list)
             const char *s;
             size_t len;
             if (vis_str(v, json_array_get(list, i), &s, &len))
-                dra_check_label_name(&v->errs, VP(v), s, len);
+                vcheck(v, dra_check_label_name, s, len);
         }
     }
 }
@@ -672,7 +754,7 @@ void v_device_configuration(vctx *v, const json_t *cfg)
         const char *s = "";
         size_t len = 0;
         vstr(v, opaque, "driver", &s, &len);
-        V_CHILD(v, "driver") dra_check_driver_name(&v->errs, VP(v), s, len);
+        V_CHILD(v, "driver") vcheck(v, dra_check_driver_name, s, len);
         V_CHILD(v, "parameters") v_raw_extension(v, vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
     }
 }
@@ -714,7 +796,7 @@ void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
                 vstr(v, c, "type", &s, &len);
                 V_CHILD(v, "type")
                 {
-                    dra_check_label_name(&v->errs, VP(v), s, len);
+                    vcheck(v, dra_check_label_name, s, len);
                     for (size_t j = 0; j < i; j++) {
                         const json_t *t = json_object_get(json_array_get(conds, j), "type");
                         if (json_is_string(t) && json_string_length(t) == len &&

@@ -12,9 +12,23 @@
 #include "quantity.h"
 #include "validate.h"
 
+/* One step of the current field path.  Paths are kept as segments and only
+ * rendered to text when an error needs them (vpath), so walking a valid
+ * object formats nothing. */
+typedef struct vseg {
+    enum { VSEG_CHILD, VSEG_INDEX, VSEG_KEY } kind;
+    const char *s;  /* child name or key (borrowed from the object or a literal) */
+    size_t len;     /* key length; index value for VSEG_INDEX */
+    size_t trunc;   /* keys: truncate in the middle beyond this length (0 = never) */
+    size_t end;     /* rendered length of the path up to this segment */
+} vseg;
+
 typedef struct vctx {
     dra_errs errs;
-    dra_buf path; /* current field path */
+    vseg *seg;          /* current path, seg[0..nseg) */
+    size_t nseg, cap;
+    size_t rendered;    /* segments whose text is in `path` */
+    dra_buf path;       /* text of the first `rendered` segments */
     const dra_validate_opts *opts;
 } vctx;
 
@@ -22,16 +36,29 @@ void vctx_init(vctx *v, const dra_validate_opts *opts);
 dra_err *vctx_finish(vctx *v); /* returns the errors, frees the rest */
 bool vfeature(const vctx *v, dra_feature f);
 
-/* Current path as a string (valid until the path changes). */
-#define VP(v) dra_buf_str(&(v)->path)
+/* Path stack: each push returns a mark for vpop.  Pointers must stay valid
+ * until popped (JSON keys and string literals do). */
+size_t vpush_child(vctx *v, const char *name);
+size_t vpush_index(vctx *v, size_t i);
+size_t vpush_key(vctx *v, const char *key, size_t len, size_t trunc);
+void vpop(vctx *v, size_t mark);
+/* Current path as text (valid until the path changes). */
+const char *vpath(vctx *v);
+
+/* A name check (the dra_check_* signature) that renders the path only when
+ * the value is bad. */
+typedef void (*vcheck_fn)(dra_errs *l, const char *field, const char *s, size_t len);
+void vcheck(vctx *v, vcheck_fn check, const char *s, size_t len);
+
+#define VP(v) vpath(v)
 /* Enter a child / index / key for the duration of a statement block. */
 /* `continue` inside the block leaves it (and restores the path). */
-#define V_CHILD(v, name) V_SCOPE_(v, dra_path_child(&(v)->path, (name)), __COUNTER__)
-#define V_INDEX(v, i) V_SCOPE_(v, dra_path_index(&(v)->path, (i)), __COUNTER__)
-#define V_KEY(v, k, n) V_SCOPE_(v, dra_path_key(&(v)->path, (k), (n)), __COUNTER__)
+#define V_CHILD(v, name) V_SCOPE_(v, vpush_child((v), (name)), __COUNTER__)
+#define V_INDEX(v, i) V_SCOPE_(v, vpush_index((v), (i)), __COUNTER__)
+#define V_KEY(v, k, n) V_SCOPE_(v, vpush_key((v), (k), (n), 0), __COUNTER__)
 #define V_SCOPE_(v, push, c) V_SCOPE__(v, push, c)
 #define V_SCOPE__(v, push, c) \
-    for (size_t v_m_##c = (push), v_o_##c = 1; v_o_##c; v_o_##c = 0, dra_path_pop(&(v)->path, v_m_##c))
+    for (size_t v_m_##c = (push), v_o_##c = 1; v_o_##c; v_o_##c = 0, vpop((v), v_m_##c))
 
 /* Typed access.  A missing key or JSON null counts as absent (as Go decodes
  * it into a zero value); a present value of another type is reported at

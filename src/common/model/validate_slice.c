@@ -12,36 +12,35 @@ static size_t alen(const json_t *a)
     return json_is_array(a) ? json_array_size(a) : 0;
 }
 
-static bool has_list_attrs(const json_t *attrs)
+/* The value fields of a DeviceAttribute, found in one pass over its keys
+ * instead of eight lookups (most of them misses). */
+enum { AF_INT, AF_BOOL, AF_STRING, AF_VERSION, AF_INTS, AF_BOOLS, AF_STRINGS, AF_VERSIONS, AF_COUNT };
+static const char *const attr_field_names[AF_COUNT] = {"int",  "bool",  "string",  "version",
+                                                       "ints", "bools", "strings", "versions"};
+
+static void attr_fields(const json_t *a, const json_t *f[AF_COUNT])
 {
+    for (int i = 0; i < AF_COUNT; i++)
+        f[i] = NULL;
     const char *k;
-    const json_t *a;
-    json_object_foreach((json_t *)attrs, k, a)
+    const json_t *x;
+    json_object_foreach((json_t *)a, k, x)
     {
-        if (vget(a, "bools") || vget(a, "ints") || vget(a, "strings") || vget(a, "versions"))
-            return true;
+        if (json_is_null(x))
+            continue;
+        for (int i = 0; i < AF_COUNT; i++)
+            if (strcmp(k, attr_field_names[i]) == 0) {
+                f[i] = x;
+                break;
+            }
     }
-    return false;
 }
 
-/* Upstream truncates long keys in the middle when building paths (truncateIfTooLong). */
+/* Upstream truncates long keys in the middle when building paths
+ * (truncateIfTooLong, limits below 16 are raised to 16). */
 static size_t push_key(vctx *v, const char *key, size_t max)
 {
-    size_t len = strlen(key);
-    if (max < 16)
-        max = 16;
-    if (len <= max)
-        return dra_path_key(&v->path, key, len);
-    size_t remaining = max - 3;
-    size_t head = (remaining + 1) / 2, tail = remaining / 2;
-    char *t = dra_xmalloc(max + 1);
-    memcpy(t, key, head);
-    memcpy(t + head, "...", 3);
-    memcpy(t + head + 3, key + len - tail, tail);
-    t[max] = '\0';
-    size_t mark = dra_path_key(&v->path, t, max);
-    free(t);
-    return mark;
+    return vpush_key(v, key, strlen(key), max < 16 ? 16 : max);
 }
 
 #define ATTR_KEY_MAX (DRA_DEVICE_MAX_DOMAIN_LENGTH + 1 + DRA_DEVICE_MAX_ID_LENGTH)
@@ -49,13 +48,12 @@ static size_t push_key(vctx *v, const char *key, size_t max)
 /* DeviceAttribute rendered as Go's json.Marshal would (field order of the type). */
 static char *attr_json(const json_t *a)
 {
-    static const char *const order[] = {"int", "bool", "string", "version", "ints", "bools", "strings", "versions"};
+    const json_t *f[AF_COUNT];
+    attr_fields(a, f);
     json_t *o = json_object();
-    for (size_t i = 0; i < 8; i++) {
-        json_t *x = json_object_get(a, order[i]);
-        if (x && !json_is_null(x))
-            json_object_set(o, order[i], x);
-    }
+    for (size_t i = 0; i < AF_COUNT; i++)
+        if (f[i])
+            json_object_set(o, attr_field_names[i], (json_t *)f[i]);
     char *s = vjson(o);
     json_decref(o);
     return s;
@@ -81,40 +79,50 @@ static void v_attr_version(vctx *v, const json_t *x)
         dra_ferr_too_long(&v->errs, VP(v), DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH);
 }
 
-static void v_attribute(vctx *v, const json_t *a)
+/* Validates one attribute; adds its number of values (a list counts its
+ * items, a scalar one) to *values and sets *list for list values. */
+static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
 {
-    if (!vis_obj(v, a))
+    if (!vis_obj(v, a)) {
+        (*values)++;
         return;
+    }
+    const json_t *f[AF_COUNT];
+    attr_fields(a, f);
+    size_t items = alen(f[AF_BOOLS]) + alen(f[AF_INTS]) + alen(f[AF_STRINGS]) + alen(f[AF_VERSIONS]);
+    *values += items ? items : 1;
+    *list |= f[AF_BOOLS] || f[AF_INTS] || f[AF_STRINGS] || f[AF_VERSIONS];
     int fields = 0;
     const json_t *x;
-    if ((x = vget(a, "bool"))) {
+    if ((x = f[AF_BOOL])) {
         fields++;
         if (!json_is_boolean(x))
             vtype_error(v, "bool", x, "boolean");
     }
-    if ((x = vget(a, "int"))) {
+    if ((x = f[AF_INT])) {
         fields++;
         if (!json_is_integer(x))
             vtype_error(v, "int", x, "integer");
     }
-    if ((x = vget(a, "string"))) {
+    if ((x = f[AF_STRING])) {
         fields++;
         V_CHILD(v, "string") v_attr_string(v, x);
     }
-    if ((x = vget(a, "version"))) {
+    if ((x = f[AF_VERSION])) {
         fields++;
         V_CHILD(v, "version") v_attr_version(v, x);
     }
-    static const char *const lists[] = {"bools", "ints", "strings", "versions"};
+    static const int lists[] = {AF_BOOLS, AF_INTS, AF_STRINGS, AF_VERSIONS};
     for (int li = 0; li < 4; li++) {
-        if (!(x = vget(a, lists[li])))
+        const char *name = attr_field_names[lists[li]];
+        if (!(x = f[lists[li]]))
             continue;
         fields++;
         if (!json_is_array(x)) {
-            vtype_error(v, lists[li], x, "array");
+            vtype_error(v, name, x, "array");
             continue;
         }
-        V_CHILD(v, lists[li])
+        V_CHILD(v, name)
         {
             if (json_array_size(x) == 0)
                 dra_ferr_invalid_raw(&v->errs, VP(v), "[]", "must not be empty if specified");
@@ -141,20 +149,6 @@ static void v_attribute(vctx *v, const json_t *a)
         dra_ferr_invalid_raw(&v->errs, VP(v), j, "exactly one value must be specified");
         free(j);
     }
-}
-
-static size_t attr_value_count(const json_t *attrs)
-{
-    size_t n = 0;
-    const char *k;
-    const json_t *a;
-    json_object_foreach((json_t *)attrs, k, a)
-    {
-        size_t lists = alen(vget(a, "bools")) + alen(vget(a, "ints")) + alen(vget(a, "strings")) +
-                       alen(vget(a, "versions"));
-        n += lists ? lists : 1;
-    }
-    return n;
 }
 
 /* Invalid value: "<quantity>": detail */
@@ -345,7 +339,7 @@ static void v_capacity(vctx *v, const json_t *caps, bool multi)
     const json_t *c;
     json_object_foreach((json_t *)caps, k, c)
     {
-        dra_check_qualified_name(&v->errs, VP(v), k, strlen(k));
+        vcheck(v, dra_check_qualified_name, k, strlen(k));
         size_t mark = push_key(v, k, ATTR_KEY_MAX);
         if (vis_obj(v, c)) {
             dra_quantity value;
@@ -356,7 +350,7 @@ static void v_capacity(vctx *v, const json_t *caps, bool multi)
             else if (policy && has_value)
                 V_CHILD(v, "requestPolicy") v_request_policy(v, &value, policy);
         }
-        dra_path_pop(&v->path, mark);
+        vpop(v, mark);
     }
 }
 
@@ -370,13 +364,13 @@ static void v_counter_map(vctx *v, const json_t *counters, size_t max)
     const json_t *c;
     json_object_foreach((json_t *)counters, k, c)
     {
-        dra_check_dns1123_label(&v->errs, VP(v), k, strlen(k));
+        vcheck(v, dra_check_dns1123_label, k, strlen(k));
         size_t mark = push_key(v, k, DRA_DNS1123_LABEL_MAX);
         if (vis_obj(v, c)) {
             dra_quantity q;
             vquantity(v, c, "value", &q);
         }
-        dra_path_pop(&v->path, mark);
+        vpop(v, mark);
     }
 }
 
@@ -392,7 +386,7 @@ static void v_counter_consumption(vctx *v, const json_t *cc)
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            dra_check_dns1123_label(&v->errs, VP(v), s, len);
+            vcheck(v, dra_check_dns1123_label, s, len);
     }
     const json_t *counters = NULL;
     vobj(v, cc, "counters", &counters);
@@ -417,7 +411,7 @@ static void v_counter_set(vctx *v, const json_t *cs)
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            dra_check_dns1123_label(&v->errs, VP(v), s, len);
+            vcheck(v, dra_check_dns1123_label, s, len);
     }
     const json_t *counters = NULL;
     vobj(v, cs, "counters", &counters);
@@ -430,31 +424,55 @@ static void v_counter_set(vctx *v, const json_t *cs)
     }
 }
 
-/* Duplicate check of a string key over array items (validateSet). */
-static void v_unique_key(vctx *v, const json_t *arr, const char *key)
+/* Duplicate check of a string key over array items (validateSet): every
+ * item whose key equals an earlier item's is reported at its index.  Keys are
+ * looked up once and sorted, not compared pairwise. */
+typedef struct ukey {
+    const char *s;
+    size_t len, index;
+} ukey;
+
+static int ukey_cmp(const void *pa, const void *pb)
 {
-    size_t n = alen(arr);
-    for (size_t i = 1; i < n; i++) {
-        const json_t *a = json_object_get(json_array_get(arr, i), key);
-        if (!json_is_string(a) && a)
-            continue;
-        const char *s = a ? json_string_value(a) : "";
-        size_t len = a ? json_string_length(a) : 0;
-        for (size_t j = 0; j < i; j++) {
-            const json_t *b = json_object_get(json_array_get(arr, j), key);
-            const char *t = json_is_string(b) ? json_string_value(b) : "";
-            size_t tl = json_is_string(b) ? json_string_length(b) : 0;
-            if ((b && !json_is_string(b)))
-                continue;
-            if (tl == len && memcmp(s, t, len) == 0) {
-                V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
-                break;
-            }
-        }
-    }
+    const ukey *a = pa, *b = pb;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    int c = memcmp(a->s, b->s, a->len);
+    if (c)
+        return c;
+    return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static void v_device(vctx *v, const json_t *d, bool per_device_nodes)
+static void v_unique_key(vctx *v, const json_t *arr, const char *key)
+{
+    size_t n = alen(arr), m = 0;
+    if (n < 2)
+        return;
+    ukey *keys = dra_xmalloc(n * sizeof *keys);
+    bool *dup = dra_xcalloc(n, sizeof *dup);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *k = json_object_get(json_array_get(arr, i), key);
+        if (k && !json_is_string(k))
+            continue; /* reported as a type error */
+        keys[m++] = (ukey){k ? json_string_value(k) : "", k ? json_string_length(k) : 0, i};
+    }
+    qsort(keys, m, sizeof *keys, ukey_cmp);
+    for (size_t i = 1; i < m; i++)
+        if (keys[i].len == keys[i - 1].len && memcmp(keys[i].s, keys[i - 1].s, keys[i].len) == 0)
+            dup[keys[i].index] = true;
+    for (size_t i = 0; i < n; i++) {
+        if (!dup[i])
+            continue;
+        const json_t *k = json_object_get(json_array_get(arr, i), key);
+        V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), k ? json_string_value(k) : "", k ? json_string_length(k) : 0);
+    }
+    free(dup);
+    free(keys);
+}
+
+/* Validates one device; sets *advanced when it uses a feature that lowers
+ * the slice's device limit (taints, counters, list attributes). */
+static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
 {
     if (!vis_obj(v, d))
         return;
@@ -463,7 +481,7 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes)
     bool multi = false;
     vbool(v, d, "allowMultipleAllocations", &multi);
     vstr(v, d, "name", &s, &len);
-    V_CHILD(v, "name") dra_check_dns1123_label(&v->errs, VP(v), s, len);
+    V_CHILD(v, "name") vcheck(v, dra_check_dns1123_label, s, len);
 
     const json_t *attrs = NULL, *caps = NULL;
     vobj(v, d, "attributes", &attrs);
@@ -471,10 +489,8 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes)
     size_t total = json_object_size(attrs) + json_object_size(caps);
     if (total > DRA_RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES)
         dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)total, "the total number of attributes and capacities must not exceed 32");
-    size_t values = attr_value_count(attrs);
-    if (values > DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES)
-        dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)values, "the total number of attribute values must not exceed 48");
-
+    size_t values = 0;
+    bool list = false;
     if (attrs) {
         V_CHILD(v, "attributes")
         {
@@ -482,13 +498,16 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes)
             const json_t *a;
             json_object_foreach((json_t *)attrs, k, a)
             {
-                dra_check_qualified_name(&v->errs, VP(v), k, strlen(k));
+                vcheck(v, dra_check_qualified_name, k, strlen(k));
                 size_t mark = push_key(v, k, ATTR_KEY_MAX);
-                v_attribute(v, a);
-                dra_path_pop(&v->path, mark);
+                v_attribute(v, a, &values, &list);
+                vpop(v, mark);
             }
         }
     }
+    if (values > DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES)
+        dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)values, "the total number of attribute values must not exceed 48");
+    *advanced |= list || alen(vget(d, "taints")) || alen(vget(d, "consumesCounters"));
     if (caps)
         V_CHILD(v, "capacity") v_capacity(v, caps, multi);
 
@@ -517,7 +536,7 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes)
         if (vstr(v, d, "nodeName", &s, &len)) {
             if (len) {
                 set[nset++] = "`nodeName`";
-                V_CHILD(v, "nodeName") dra_check_node_name(&v->errs, VP(v), s, len);
+                V_CHILD(v, "nodeName") vcheck(v, dra_check_node_name, s, len);
             } else {
                 V_CHILD(v, "nodeName") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "must not be empty");
             }
@@ -560,7 +579,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
     const char *s = "";
     size_t len = 0;
     vstr(v, spec, "driver", &s, &len);
-    V_CHILD(v, "driver") dra_check_driver_name(&v->errs, VP(v), s, len);
+    V_CHILD(v, "driver") vcheck(v, dra_check_driver_name, s, len);
 
     const json_t *pool = NULL;
     vobj(v, spec, "pool", &pool);
@@ -569,7 +588,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         s = "";
         len = 0;
         vstr(v, pool, "name", &s, &len);
-        V_CHILD(v, "name") dra_check_pool_name(&v->errs, VP(v), s, len);
+        V_CHILD(v, "name") vcheck(v, dra_check_pool_name, s, len);
         int64_t count = 0, gen = 0;
         vint(v, pool, "resourceSliceCount", &count);
         vint(v, pool, "generation", &gen);
@@ -584,7 +603,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
     if (vstr(v, spec, "nodeName", &s, &len)) {
         if (len) {
             set[nset++] = "`nodeName`";
-            V_CHILD(v, "nodeName") dra_check_node_name(&v->errs, VP(v), s, len);
+            V_CHILD(v, "nodeName") vcheck(v, dra_check_node_name, s, len);
         } else {
             V_CHILD(v, "nodeName")
             dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "must be either unset or set to a non-empty string");
@@ -642,18 +661,26 @@ static void v_slice_spec(vctx *v, const json_t *spec)
     if (devices && counters)
         dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "only one of `sharedCounters` or `devices` is allowed");
 
-    size_t max_devices = DRA_RESOURCE_SLICE_MAX_DEVICES;
-    for (size_t i = 0; i < alen(devices); i++) {
-        const json_t *d = json_array_get(devices, i);
-        if (alen(vget(d, "taints")) || alen(vget(d, "consumesCounters")) || has_list_attrs(vget(d, "attributes")))
-            max_devices = DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED;
-    }
-    if (devices && v_max_items(v, "devices", devices, max_devices)) {
+    /* The device limit is 64 when any device is "advanced", which the device
+     * walk finds out: the items are validated into a separate list that is
+     * dropped for Too many, so every device is visited once. */
+    if (devices && v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES)) {
+        dra_errs outer = v->errs;
+        v->errs = (dra_errs)DRA_ERRS_INIT;
+        bool advanced = false;
         V_CHILD(v, "devices")
         {
             for (size_t i = 0; i < json_array_size(devices); i++)
-                V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device);
+                V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device, &advanced);
             v_unique_key(v, devices, "name");
+        }
+        dra_errs items = v->errs;
+        v->errs = outer;
+        if (advanced && json_array_size(devices) > DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED) {
+            dra_errs_free(&items);
+            v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED);
+        } else {
+            dra_errs_add(&v->errs, dra_errs_take(&items));
         }
     }
     if (counters && v_max_items(v, "sharedCounters", counters, DRA_RESOURCE_SLICE_MAX_COUNTER_SETS)) {

@@ -18,11 +18,11 @@ dra_err *dra_validate_device_taint_rule(const json_t *obj, const dra_validate_op
                 const char *s;
                 size_t len;
                 if (vstr(&v, sel, "driver", &s, &len))
-                    V_CHILD(&v, "driver") dra_check_driver_name(&v.errs, VP(&v), s, len);
+                    V_CHILD(&v, "driver") vcheck(&v, dra_check_driver_name, s, len);
                 if (vstr(&v, sel, "pool", &s, &len))
-                    V_CHILD(&v, "pool") dra_check_pool_name(&v.errs, VP(&v), s, len);
+                    V_CHILD(&v, "pool") vcheck(&v, dra_check_pool_name, s, len);
                 if (vstr(&v, sel, "device", &s, &len))
-                    V_CHILD(&v, "device") dra_check_dns1123_label(&v.errs, VP(&v), s, len);
+                    V_CHILD(&v, "device") vcheck(&v, dra_check_dns1123_label, s, len);
             }
         }
         const json_t *taint = vget(spec, "taint");

@@ -352,7 +352,8 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out)
         free(pools);
         return errs;
     }
-    qsort(pools, npools, sizeof *pools, cmp_pool);
+    if (npools) /* qsort's base must not be NULL, even for no elements */
+        qsort(pools, npools, sizeof *pools, cmp_pool);
     for (size_t k = 0; k < npools; k++) {
         /* Shape and limits of each slice first. */
         for (size_t i = 0; i < pools[k].n; i++) {
