@@ -14,15 +14,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 4096)
         return 0;
     static cel_env *env;
-    static cel_dra_device *dev;
+    static cel_dra_device *devs[3], *dev;
     if (!env) {
         cel_dra_options o = {.consumable_capacity = true};
         env = cel_dra_env_new(&o);
-        json_t *j = json_loads("{\"attributes\": {\"model\": {\"string\": \"a100\"}, \"n\": {\"int\": 3},"
-                               " \"v\": {\"version\": \"1.2.3\"}, \"x.io/b\": {\"bool\": true}},"
-                               " \"capacity\": {\"mem\": {\"value\": \"8Gi\"}}}", 0, NULL);
-        dev = cel_dra_device_new(j, "gpu.example.com");
-        json_decref(j);
+        /* The same names with other types on the second device and none on
+         * the third: the plan's typed steps must fall back exactly. */
+        static const char *const docs[3] = {
+            "{\"attributes\": {\"model\": {\"string\": \"a100\"}, \"n\": {\"int\": 3},"
+            " \"v\": {\"version\": \"1.2.3\"}, \"x.io/b\": {\"bool\": true}},"
+            " \"capacity\": {\"mem\": {\"value\": \"8Gi\"}, \"x.io/c\": {\"value\": \"1500m\"}}}",
+            "{\"attributes\": {\"model\": {\"int\": 7}, \"n\": {\"string\": \"3\"},"
+            " \"v\": {\"string\": \"1.2.3\"}, \"x.io/b\": {\"version\": \"2.0.0-rc.1\"},"
+            " \"x.io/n\": {\"ints\": [1, 2]}}, \"capacity\": {\"mem\": {\"value\": \"-1\"}}}",
+            "{\"allowMultipleAllocations\": true}",
+        };
+        for (int i = 0; i < 3; i++) {
+            json_t *j = json_loads(docs[i], 0, NULL);
+            devs[i] = cel_dra_device_new(j, i == 2 ? "x.io" : "gpu.example.com");
+            json_decref(j);
+        }
+        dev = devs[0];
     }
     cel_program *p = NULL;
     dra_err *e = cel_compile(env, (const char *)data, size, NULL, &p);
@@ -50,10 +62,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     uint64_t min = 0, max = UINT64_MAX;
     cel_program_estimated_cost(p, &min, &max);
-    if (max <= CEL_DRA_MAX_COST) {
-        e = cel_dra_match(p, dev, &m);
+    for (int i = 0; i < 3 && max <= CEL_DRA_MAX_COST; i++) {
+        e = cel_dra_match(p, devs[i], &m);
         char *plan_out = strdup(e ? e->msg : m ? "true" : "false");
         dra_err_free(e);
+        cel_activation_bind(&act, "device", cel_dra_device_value(devs[i]));
         cel_value g = cel_eval(p, &act, NULL);
         bool same;
         if (g.kind == CEL_BOOL)

@@ -823,6 +823,13 @@ UNIT_TEST(dra_plan_matches_evaluator)
         " \"capacity\": {\"memory\": {\"value\": \"80Gi\"}}}",
         "{\"attributes\": {\"model\": {\"int\": 7}, \"ecc\": {\"string\": \"yes\"}}}",
         "{}",
+        /* the typed steps' names with other types: each must fall back exactly */
+        "{\"attributes\": {\"count\": {\"string\": \"4\"}, \"driverVersion\": {\"int\": 1},"
+        " \"model\": {\"version\": \"1.0.0\"}, \"ecc\": {\"int\": 0}, \"gpu.example.com/zone\": {\"bool\": false},"
+        " \"other.example.com/zone\": {\"ints\": [1]}},"
+        " \"capacity\": {\"memory\": {\"value\": \"1Mi\"}, \"other.example.com/memory\": {\"value\": \"1500m\"}}}",
+        "{\"attributes\": {\"driverVersion\": {\"version\": \"0.9.1-rc.1+b\"}, \"count\": {\"int\": -9223372036854775808}},"
+        " \"capacity\": {\"memory\": {\"value\": \"-80Gi\"}}}",
     };
     static const char *exprs[] = {
         "device.driver == 'gpu.example.com'", "device.driver != 'x'", "device.driver == ''",
@@ -848,6 +855,37 @@ UNIT_TEST(dra_plan_matches_evaluator)
         "'gpu.example.com' in device.attributes", "device.attributes.size() > 0",
         "device.attributes['gpu.example.com'].model.x == 1",
         "device.attributes['gpu.example.com'].model", "[1, 2].exists(i, i == 2)",
+        /* typed steps: table lookups, int / string / semver / quantity against constants, has(), ! */
+        "device.attributes.gpu.model == 'a100'", "device.attributes['gpu.example.com'].zone == 'z1'",
+        "device.attributes['gpu.example.com']['count'] == 4", "device.attributes['gpu.example.com'].count != 4",
+        "device.attributes['gpu.example.com'].count < 5", "device.attributes['gpu.example.com'].count <= 4",
+        "device.attributes['gpu.example.com'].count > -1", "device.attributes['gpu.example.com'].count >= 4",
+        "device.attributes['gpu.example.com'].count == 4.0", "device.attributes['gpu.example.com'].count == 4u",
+        "5 > device.attributes['gpu.example.com'].count",
+        "device.attributes['gpu.example.com'].driverVersion.minor() == 2",
+        "device.attributes['gpu.example.com'].driverVersion.patch() < 3",
+        "device.attributes['gpu.example.com'].driverVersion.major() == 0",
+        "device.attributes['gpu.example.com'].model.major() >= 1",
+        "device.capacity['gpu.example.com'].memory.isLessThan(quantity('1Gi'))",
+        "device.capacity['gpu.example.com'].memory.compareTo(quantity('1Mi')) == 0",
+        "device.capacity['other.example.com'].memory.isGreaterThan(quantity('1'))",
+        "device.capacity['gpu.example.com'].nothing.isGreaterThan(quantity('1'))",
+        "device.capacity['nope'].memory.isGreaterThan(quantity('1'))",
+        "has(device.attributes['gpu.example.com'].count)", "has(device.attributes['x'].count)",
+        "has(device.capacity['gpu.example.com'].memory)", "has(device.capacity.gpu.memory)",
+        "!has(device.attributes['gpu.example.com'].zone) || device.attributes['gpu.example.com'].zone == 'z1'",
+        "!device.attributes['gpu.example.com'].ecc", "!(device.attributes['gpu.example.com'].count > 1)",
+        "device.attributes['gpu.example.com'].count > 1 && device.attributes['gpu.example.com'].model == 'a100'",
+        "device.attributes['gpu.example.com'].missing > 1 || device.attributes['gpu.example.com'].zone == 'z1'",
+        "device.attributes['gpu.example.com'].ecc && device.attributes['gpu.example.com'].count",
+        "device.attributes['gpu.example.com'].count && device.attributes['gpu.example.com'].missing",
+        "device.attributes['gpu.example.com'].model != 'a100' && device.attributes['gpu.example.com'].missing",
+        "device.attributes['gpu.example.com'].driverVersion.major() >= 1 && "
+        "device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('1Mi'))",
+        "device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('1Mi')) == true",
+        "device.attributes['gpu.example.com'].driverVersion == semver('1.2.3')",
+        "device.attributes['gpu.example.com']['']  == ''", "device.attributes['']['count'] == 4",
+        "device.attributes['gpu.example.com/x']['count'] == 4", "device.attributes['gpu.example.com']['x/count'] == 4",
     };
     cel_env *env = cel_dra_env_new(NULL);
     for (size_t di = 0; di < sizeof devices / sizeof devices[0]; di++) {

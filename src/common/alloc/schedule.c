@@ -610,7 +610,6 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
 {
     dra_changes *st = &S->st;
     dra_reserve_claim *rc = dra_xcalloc(p->npc + 2, sizeof *rc);
-    json_t **allocs = dra_xcalloc(p->npc + 2, sizeof *allocs);
     size_t n = 0, ai = 0;
     for (size_t i = 0; i < p->npc; i++) {
         pclaim *x = &p->pc[i];
@@ -618,7 +617,6 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
         /* already reserved for the pod and allocated: nothing to update */
         if (!alloc && dra_claim_reserved_for_uid(x->claim, p->uid))
             continue;
-        allocs[n] = alloc;
         rc[n++] = (dra_reserve_claim){x->name, x->claim, x->check_owner, alloc};
     }
     size_t created = SIZE_MAX; /* change number of a new special claim */
@@ -651,14 +649,12 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
             ext = c;
         }
         ext_name = meta_str(ext, "name");
-        allocs[n] = alloc;
         rc[n++] = (dra_reserve_claim){ext_name ? ext_name : "", ext, false, alloc};
     }
     dra_reserve_opts ro = {.bind = true, .features = &S->f, .now_ns = S->o->now * DRA_NSEC_PER_SEC};
     dra_err *err = dra_claims_reserve_in(S->c, st, p->pod, rc, n, &ro);
     for (size_t i = 0; i < n; i++)
-        json_decref(allocs[i]);
-    free(allocs);
+        json_decref(rc[i].allocation);
     free(rc);
     if (err) {
         char *msg = dra_xstrdup(err->msg);

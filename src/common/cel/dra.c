@@ -272,18 +272,35 @@ static uint64_t key_hash(const char *k, size_t n)
     return h;
 }
 
+/* The key is padded with zeros to whole 64-bit words (klen counts the
+ * padding), so that equal lengths compare word by word. */
 static const char *encode_key(dra_arena *a, const char *dom, size_t dlen, const char *name, size_t nlen,
                               size_t *klen)
 {
     uint64_t len = dlen;
-    *klen = sizeof len + dlen + nlen;
-    char *k = dra_arena_alloc(a, *klen);
+    size_t used = sizeof len + dlen + nlen;
+    *klen = (used + 7) & ~(size_t)7;
+    char *k = dra_arena_zalloc(a, *klen);
     memcpy(k, &len, sizeof len);
     if (dlen)
         memcpy(k + sizeof len, dom, dlen);
     if (nlen)
         memcpy(k + sizeof len + dlen, name, nlen);
     return k;
+}
+
+/* Branch-free over the words: the keys compared are nearly always equal
+ * (the hashes matched). */
+static inline bool key_equal(const char *a, const char *b, size_t klen)
+{
+    uint64_t diff = 0;
+    for (size_t i = 0; i < klen; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    return diff == 0;
 }
 
 static void table_build(dra_arena *a, dev_table *t, cel_value grouped)
@@ -324,7 +341,7 @@ static inline const cel_value *table_find(const dev_table *t, uint64_t hash, con
         const dev_entry *e = &t->slots[at];
         if (!e->key)
             return NULL;
-        if (e->hash == hash && e->klen == klen && memcmp(e->key, key, klen) == 0)
+        if (e->hash == hash && e->klen == klen && key_equal(e->key, key, klen))
             return &e->val;
     }
 }
@@ -710,35 +727,75 @@ static __attribute__((noinline, cold)) int fallback_test(plan_ctx *c, const step
 
 static __attribute__((noinline)) cel_value run_call(plan_ctx *c, const step *p);
 
-/* Field and table reads, done inline. */
-static inline cel_value leaf(plan_ctx *c, const step *p)
+/* Field, table and constant reads, done inline without copying: the
+ * value's address (in the device or the plan), or NULL for other steps. */
+static inline const cel_value *leaf_ptr(plan_ctx *c, const step *p)
 {
     const dev_table *t;
     switch (p->op) {
-    case S_FIELD: return c->dev->fields[p->sub];
+    case S_CONST: return &p->value;
+    case S_FIELD: return &c->dev->fields[p->sub];
     case S_ATTR: t = &c->dev->attrs; break;
     case S_CAP: t = &c->dev->caps; break;
-    default: return run_value(c, p);
+    default: return NULL;
     }
     const cel_value *v = table_find(t, p->hash, p->key, p->klen);
-    return v ? *v : p->missing;
+    return v ? v : &p->missing;
+}
+
+static inline cel_value leaf(plan_ctx *c, const step *p)
+{
+    const cel_value *v = leaf_ptr(c, p);
+    return v ? *v : run_value(c, p);
+}
+
+static inline const dra_semver *as_semver(const cel_value *v)
+{
+    return v && v->kind == CEL_OBJECT && v->v.obj->kind == CEL_OBJ_SEMVER ? &v->v.obj->u.semver : NULL;
+}
+
+static inline const dra_quantity *as_quantity(const cel_value *v)
+{
+    return v && v->kind == CEL_OBJECT && v->v.obj->kind == CEL_OBJ_QUANTITY ? &v->v.obj->u.quantity : NULL;
+}
+
+static inline int64_t semver_field(const dra_semver *sv, int part)
+{
+    return (int64_t)(part == 0 ? sv->major : part == 1 ? sv->minor : sv->patch);
 }
 
 static inline cel_value semver_part(plan_ctx *c, const step *p)
 {
     cel_value v = leaf(c, p->args[0]);
-    if (v.kind == CEL_OBJECT && v.v.obj->kind == CEL_OBJ_SEMVER) {
-        const dra_semver *sv = &v.v.obj->u.semver;
-        return cel_int((int64_t)(p->sub == 0 ? sv->major : p->sub == 1 ? sv->minor : sv->patch));
-    }
-    return fallback(c, p, v);
+    const dra_semver *sv = as_semver(&v);
+    return sv ? cel_int(semver_field(sv, p->sub)) : fallback(c, p, v);
 }
 
-/* The operand of a typed step: leaves and semver parts inline. */
+/* The operand of a typed step as a value (the general path). */
 static inline cel_value operand(plan_ctx *c, const step *p)
 {
     return p->op == S_SEMVER_PART ? semver_part(c, p) : leaf(c, p);
 }
+
+/* The int operand of S_INT_CMP without building a value: an int leaf or a
+ * semver part of a semver leaf. */
+static inline bool int_operand(plan_ctx *c, const step *p, int64_t *out)
+{
+    if (p->op == S_SEMVER_PART) {
+        const dra_semver *sv = as_semver(leaf_ptr(c, p->args[0]));
+        if (!sv)
+            return false;
+        *out = semver_field(sv, p->sub);
+        return true;
+    }
+    const cel_value *v = leaf_ptr(c, p);
+    if (!v || v->kind != CEL_INT)
+        return false;
+    *out = v->v.i;
+    return true;
+}
+
+static int run_test(plan_ctx *c, const step *p);
 
 static inline bool cmp_holds(int cmp, int order)
 {
@@ -753,17 +810,55 @@ static inline bool cmp_holds(int cmp, int order)
     return false;
 }
 
+static inline bool same_string(const cel_value *v, const cel_value *lit)
+{
+    return v->v.s.len == lit->v.s.len && (v->v.s.len == 0 || memcmp(v->v.s.ptr, lit->v.s.ptr, v->v.s.len) == 0);
+}
+
+/* The usual cases of the typed tests, inline where a test is evaluated
+ * (&&, ||, the whole selector); everything else, including other runtime
+ * types, goes to run_test. */
+static inline __attribute__((always_inline)) int quick_test(plan_ctx *c, const step *p)
+{
+    switch (p->op) {
+    case S_STR_EQ:
+    case S_STR_NE: {
+        const cel_value *v = leaf_ptr(c, p->args[0]);
+        if (v && v->kind == CEL_STRING)
+            return same_string(v, &p->value) == (p->op == S_STR_EQ);
+        break;
+    }
+    case S_INT_CMP: {
+        int64_t x;
+        if (int_operand(c, p->args[0], &x))
+            return cmp_holds(p->sub, x < p->value.v.i ? -1 : x > p->value.v.i);
+        break;
+    }
+    case S_QTY_TEST: {
+        const dra_quantity *q = as_quantity(leaf_ptr(c, p->args[0]));
+        if (q)
+            return cmp_holds(p->sub, dra_quantity_cmp(q, &p->value.v.obj->u.quantity));
+        break;
+    }
+    case S_HAS_ATTR:
+    case S_HAS_CAP:
+        return table_find(p->op == S_HAS_ATTR ? &c->dev->attrs : &c->dev->caps, p->hash, p->key, p->klen) != NULL;
+    default: break;
+    }
+    return run_test(c, p);
+}
+
 static int run_test(plan_ctx *c, const step *p)
 {
     switch (p->op) {
     case S_AND:
     case S_OR: { /* cel-go absorption, as eval.c eval_logic */
         bool is_and = p->op == S_AND;
-        int l = run_test(c, p->args[0]);
+        int l = quick_test(c, p->args[0]);
         if (l != T_OTHER && l != is_and)
             return l;
-        cel_value lo = c->other;
-        int r = run_test(c, p->args[1]);
+        cel_value lo = l == T_OTHER ? c->other : cel_null();
+        int r = quick_test(c, p->args[1]);
         if (r != T_OTHER && r != is_and)
             return r;
         if (l != T_OTHER && r != T_OTHER)
@@ -787,25 +882,35 @@ static int run_test(plan_ctx *c, const step *p)
     }
     case S_STR_EQ:
     case S_STR_NE: {
-        cel_value v = operand(c, p->args[0]);
-        if (v.kind == CEL_ERROR) {
-            c->other = v;
+        const cel_value *v = leaf_ptr(c, p->args[0]);
+        cel_value general;
+        if (!v) {
+            general = operand(c, p->args[0]);
+            v = &general;
+        }
+        if (v->kind == CEL_ERROR) {
+            c->other = *v;
             return T_OTHER;
         }
-        bool same = v.kind == CEL_STRING && v.v.s.len == p->value.v.s.len &&
-                    (v.v.s.len == 0 || memcmp(v.v.s.ptr, p->value.v.s.ptr, v.v.s.len) == 0);
+        bool same = v->kind == CEL_STRING && same_string(v, &p->value);
         return p->op == S_STR_EQ ? same : !same;
     }
     case S_INT_CMP: {
+        int64_t x;
+        if (int_operand(c, p->args[0], &x))
+            return cmp_holds(p->sub, x < p->value.v.i ? -1 : x > p->value.v.i);
         cel_value v = operand(c, p->args[0]);
         if (v.kind == CEL_INT)
             return cmp_holds(p->sub, v.v.i < p->value.v.i ? -1 : v.v.i > p->value.v.i);
         return fallback_test(c, p, v);
     }
     case S_QTY_TEST: {
+        const dra_quantity *q = as_quantity(leaf_ptr(c, p->args[0]));
+        if (q)
+            return cmp_holds(p->sub, dra_quantity_cmp(q, &p->value.v.obj->u.quantity));
         cel_value v = operand(c, p->args[0]);
-        if (v.kind == CEL_OBJECT && v.v.obj->kind == CEL_OBJ_QUANTITY)
-            return cmp_holds(p->sub, dra_quantity_cmp(&v.v.obj->u.quantity, &p->value.v.obj->u.quantity));
+        if ((q = as_quantity(&v)))
+            return cmp_holds(p->sub, dra_quantity_cmp(q, &p->value.v.obj->u.quantity));
         return fallback_test(c, p, v);
     }
     case S_HAS_ATTR:
@@ -819,18 +924,17 @@ static int run_test(plan_ctx *c, const step *p)
 static cel_value run_value(plan_ctx *c, const step *p)
 {
     switch (p->op) {
-    case S_CONST: return p->value;
+    case S_CONST:
     case S_FIELD:
     case S_ATTR:
-    case S_CAP: return leaf(c, p);
+    case S_CAP: return *leaf_ptr(c, p);
     case S_SELECT: return plan_lookup(c, run_value(c, p->args[0]), &p->value, true);
     case S_INDEX_KEY: return plan_lookup(c, run_value(c, p->args[0]), &p->value, false);
     case S_SEMVER_PART: return semver_part(c, p);
     case S_QTY_CMP: {
         cel_value v = operand(c, p->args[0]);
-        if (v.kind == CEL_OBJECT && v.v.obj->kind == CEL_OBJ_QUANTITY)
-            return cel_int(dra_quantity_cmp(&v.v.obj->u.quantity, &p->value.v.obj->u.quantity));
-        return fallback(c, p, v);
+        const dra_quantity *q = as_quantity(&v);
+        return q ? cel_int(dra_quantity_cmp(q, &p->value.v.obj->u.quantity)) : fallback(c, p, v);
     }
     case S_CALL: return run_call(c, p);
     default: {
@@ -862,8 +966,12 @@ dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
     cel_value r;
     const step *pl = p->ext;
     if (pl) {
-        plan_ctx c = {.dev = d, .cx = {&p->scratch, p->regexes}};
-        int t = run_test(&c, pl);
+        plan_ctx c; /* `other` is written before it is read */
+        c.dev = d;
+        c.cx.scratch = &p->scratch;
+        c.cx.regexes = p->regexes;
+        c.used_scratch = false;
+        int t = quick_test(&c, pl);
         if (t != T_OTHER) {
             *matched = t;
             if (c.used_scratch)

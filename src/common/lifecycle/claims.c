@@ -526,7 +526,7 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
                  dra_feature_enabled(o->features, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
     char *ts = stamp ? dra_time_format(o->now_ns) : NULL;
     if (allocating) {
-        json_t *a = json_deep_copy(rc->allocation);
+        json_t *a = json_incref(rc->allocation); /* fresh from the allocator: no copy needed */
         if (ts && json_is_object(a) && lacks(a, "allocationTimestamp"))
             json_object_set_new(a, "allocationTimestamp", json_string(ts));
         json_object_set_new(st, "allocation", a);

@@ -88,7 +88,8 @@ typedef struct dra_reserve_claim {
     const char *name;         /* claim in the pod's namespace (for lookup and texts) */
     const json_t *claim;      /* the claim itself (an input object or one created in the state); NULL: look up name */
     bool check_owner;         /* a claim from a template: must be controlled by the pod (IsForPod) */
-    const json_t *allocation; /* bind: status.allocation made for it now (copied); NULL: must be allocated already */
+    json_t *allocation;       /* bind: status.allocation made for it now; the claim takes a reference and
+                               * may add allocationTimestamp to it.  NULL: must be allocated already */
 } dra_reserve_claim;
 
 typedef struct dra_reserve_opts {

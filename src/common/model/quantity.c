@@ -284,11 +284,14 @@ static int cmp_magnitude(const dra_quantity *a, const dra_quantity *b)
     if (!(a->mag[2] | a->mag[3] | a->mag[4] | b->mag[2] | b->mag[3] | b->mag[4])) {
         uint64_t ma = (uint64_t)a->mag[1] << 32 | a->mag[0], mb = (uint64_t)b->mag[1] << 32 | b->mag[0];
         if (ma && mb) {
-            int64_t oa = u64_digits(ma) + (int64_t)a->exp, ob = u64_digits(mb) + (int64_t)b->exp;
-            if (oa != ob)
-                return oa < ob ? -1 : 1;
-            /* same order and at most 20 digits each: the exponents differ by at most 19 */
             int64_t d = (int64_t)a->exp - b->exp;
+            if (d < -19 || d > 19) {
+                int64_t oa = u64_digits(ma) + (int64_t)a->exp, ob = u64_digits(mb) + (int64_t)b->exp;
+                if (oa != ob)
+                    return oa < ob ? -1 : 1;
+                /* same order with at most 20 digits each: |d| <= 19 after all */
+            }
+            /* 2^64 * 10^19 < 2^128: aligning the exponents cannot overflow */
             unsigned __int128 xa = ma, xb = mb;
             if (d > 0)
                 xa *= pow10_u64[d];

@@ -324,11 +324,11 @@ def withCapacityRequestPolicyValidValues(d, default, capacity, additional):
 
 
 def deviceCounterConsumption(counter_set, counters):
-    return {"counterSet": counter_set, "counters": {k: {"value": v} for k, v in counters.items()}}
+    return {"counterSet": counter_set, "counters": {k: {"value": v} for k, v in (counters or {}).items()}}
 
 
 def counterSet(name, counters):
-    return {"name": name, "counters": {k: {"value": v} for k, v in counters.items()}}
+    return {"name": name, "counters": {k: {"value": v} for k, v in (counters or {}).items()}}
 
 
 def resourcePool(name, count, generation=1):
@@ -455,6 +455,12 @@ def multipleDeviceAllocationResults(req, driver, pool, count, start):
 def allocationResult(selector, *results):
     """Upstream's matcher: results in any order, config must be nil."""
     return {"devices": {"results": list(results)}, "nodeSelector": selector}
+
+
+def allocationResultStruct(selector, *results):
+    """A plain resourceapi.AllocationResult literal: gomega compares it with
+    Equal, so the order of the device results matters."""
+    return {"ordered": True, "devices": {"results": list(results)}, "nodeSelector": selector}
 
 
 def allocationResultWithConfig(selector, driver, source, attribute, *results):
