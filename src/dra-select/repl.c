@@ -85,6 +85,11 @@ static char *history_path(void)
 
 dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *f)
 {
+    /* The session reads its lines from standard input: it cannot be a file too. */
+    for (size_t i = 0; i < npaths; i++)
+        if (strcmp(paths[i], "-") == 0)
+            return dra_err_new(DRA_EXIT_INPUT, "repl reads its commands from standard input; it cannot also read objects "
+                                               "from '-' (use :load FILE, or a file)");
     dra_session *s = dra_session_new(f);
     for (size_t i = 0; i < npaths; i++) {
         dra_err *e = dra_session_load(s, paths[i]);
@@ -101,7 +106,8 @@ dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *
     /* Break words where CEL tokens end; '.' and '"' stay inside words so the
      * session sees `device.` and `"domain` whole. */
     rl_basic_word_break_characters = " \t\n()[],!&|=<>+-*/%?:{}";
-    char *hist = history_path();
+    /* History is for people at a terminal: a script's lines are not kept. */
+    char *hist = tty ? history_path() : NULL;
     using_history();
     if (hist && read_history(hist) != 0)
         write_history(hist); /* create it: append_history needs an existing file */

@@ -225,7 +225,19 @@ static int cmd_discover(dra_args *a)
 {
     dra_format fmt;
     dra_err *e = output_format(a, &fmt);
-    dra_discover_opts o = {dra_args_get(a, OPT_SYSFS_ROOT), dra_args_get(a, OPT_NVIDIA_SMI), DRA_SRC_ALL};
+    dra_discover_opts o = {dra_args_get(a, OPT_SYSFS_ROOT), dra_args_get(a, OPT_NVIDIA_SMI), DRA_SRC_ALL, 0};
+    /* How long a wedged nvidia-smi may take before it is killed (tests and
+     * slow machines); the default is 60 s. */
+    const char *smi_timeout = getenv("DRA_NVIDIA_SMI_TIMEOUT_MS");
+    if (smi_timeout && *smi_timeout) {
+        char *end;
+        errno = 0;
+        long ms = strtol(smi_timeout, &end, 10);
+        if (errno || *end || ms <= 0 || ms > 3600000)
+            e = e ? e : dra_err_new(DRA_EXIT_INPUT, "DRA_NVIDIA_SMI_TIMEOUT_MS: must be milliseconds between 1 and 3600000, not '%s'", smi_timeout);
+        else
+            o.nvidia_smi_timeout_ms = (int)ms;
+    }
     if (!e && dra_args_has(a, OPT_SOURCE))
         e = dra_discover_parse_sources(dra_args_get(a, OPT_SOURCE), &o.sources);
     char host[256] = "";

@@ -688,6 +688,61 @@ UNIT_TEST(impossible_request_is_pruned)
     outcome_free(&o2);
 }
 
+/* distinctAttribute compares a device with every device already taken, also
+ * several of one request (upstream's constraint keeps all values; older
+ * upstream kept one per request name and would have taken d3 here). */
+UNIT_TEST(distinct_attribute_within_one_request)
+{
+    const char *yaml = NODE CLASS SLICE("s", "p", 1, 1, "node-1",
+                                        "[{name: d1, attributes: {m: {string: a}}}, {name: d2, attributes: {m: "
+                                        "{string: b}}}, {name: d3, attributes: {m: {string: a}}}, {name: d4, "
+                                        "attributes: {m: {string: c}}}]")
+        CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 3}}], constraints: "
+                    "[{distinctAttribute: gpu.example.com/m}]}");
+    EXPECT(yaml, NULL, "c1[r=p/d1,r=p/d2,r=p/d4]");
+    EXPECT(yaml, "DRAListTypeAttributes=true", "c1[r=p/d1,r=p/d2,r=p/d4]");
+}
+
+/* The bounded search also cuts claims with distinctAttribute or list
+ * constraints and devices that consume counters: every tentative
+ * allocation is undone exactly, so a cut branch cannot change the answer. */
+UNIT_TEST(pruning_with_constraints_and_counters)
+{
+    char devs[8192] = "[";
+    for (int i = 0; i < 12; i++)
+        snprintf(devs + strlen(devs), sizeof devs - strlen(devs),
+                 "%s{name: d%d, attributes: {m: {int: %d}}, consumesCounters: [{counterSet: cs, counters: {c: "
+                 "{value: '1'}}}]}",
+                 i ? "," : "", i, i);
+    strcat(devs, "]");
+    static const char *const cons[] = {"[{distinctAttribute: gpu.example.com/m}]",
+                                       "[{matchAttribute: gpu.example.com/m}]"};
+    for (int k = 0; k < 2; k++) {
+        char buf[16384];
+        snprintf(buf, sizeof buf,
+                 NODE CLASS
+                 "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s1}, spec: {driver: "
+                 "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, devices: "
+                 "%s}}\n---\n"
+                 "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s2}, spec: {driver: "
+                 "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, "
+                 "sharedCounters: [{name: cs, counters: {c: {value: '20'}}}]}}\n---\n" CLAIM("c1", "{requests: [{name: "
+                                                                                     "r, exactly: {deviceClassName: "
+                                                                                     "gpu, count: 13}}], constraints: "
+                                                                                     "%s}"),
+                 devs, cons[k]);
+        outcome pruned, full;
+        run_opts(&pruned, buf, "node-1", "DRAListTypeAttributes=true", false, false);
+        run_opts(&full, buf, "node-1", "DRAListTypeAttributes=true", false, true);
+        CHECK_STR(pruned.text, "FAIL");
+        CHECK_STR(full.text, "FAIL");
+        CHECK(pruned.stats.pruned >= 1);
+        CHECK(pruned.stats.invocations < full.stats.invocations);
+        outcome_free(&pruned);
+        outcome_free(&full);
+    }
+}
+
 UNIT_TEST(explain_records_reasons)
 {
     const char *t = NODE CLASS SLICE("s", "p", 1, 1, "node-1",

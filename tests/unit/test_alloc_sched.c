@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "alloc/schedule.h"
+#include "base/buf.h"
 #include "unit.h"
 
 static json_t *J(const char *s)
@@ -132,6 +133,87 @@ UNIT_TEST(extended_resource_requests_and_init_container_reuse)
     json_decref(pod);
     dra_extres_map_free(m);
     json_decref(cls);
+}
+
+/* A whole run: node n1 with two devices, a template pod, two pods sharing
+ * one claim, and a pod with an extended resource.  The shared claim is
+ * allocated for the first pod and only reserved for the second (the state
+ * carries what the first did); the template claim is made, allocated and
+ * reserved in the same run. */
+#define SLICE \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s1}\nspec:\n  driver: d.example.com\n" \
+    "  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n" \
+    "  devices: [{name: g0}, {name: g1}, {name: g2}]\n---\n"
+#define CLASS \
+    "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n" \
+    "spec: {extendedResourceName: example.com/gpu}\n---\n"
+#define NODE "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {}}\n---\n"
+#define SHARED \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: shared, namespace: ns, uid: su}\n" \
+    "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n---\n"
+#define TEMPLATE \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: t, namespace: ns}\n" \
+    "spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}}\n---\n"
+#define SPOD(name, claims) \
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
+    "spec: {containers: [{name: c}], resourceClaims: [" claims "]}\n---\n"
+#define EPOD(name) \
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
+    "spec: {containers: [{name: c, resources: {requests: {example.com/gpu: \"1\"}}}]}\n---\n"
+
+static const json_t *result_obj(const dra_sched_result *r, const char *kind, const char *name)
+{
+    for (size_t i = 0; i < r->nobjs; i++) {
+        const json_t *md = json_object_get(r->objs[i], "metadata");
+        if (!strcmp(json_string_value(json_object_get(r->objs[i], "kind")), kind) &&
+            !strcmp(json_string_value(json_object_get(md, "name")), name))
+            return r->objs[i];
+    }
+    return NULL;
+}
+
+UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
+{
+    const char *yaml = SLICE CLASS NODE SHARED TEMPLATE SPOD("a", "{name: g, resourceClaimName: shared}")
+        SPOD("b", "{name: g, resourceClaimName: shared}") SPOD("t", "{name: g, resourceClaimTemplateName: t}") EPOD("e");
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model m = DRA_MODEL_INIT;
+    CHECK(dra_read_mem(&set, "t.yaml", yaml, strlen(yaml)) == NULL);
+    dra_load_opts lo = {.skip_unknown = true, .now = 1767225600};
+    dra_err *e = dra_load(&set, &lo, &m);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    const dra_model_list *nl = dra_model_kind(&m, DRA_KIND_NODE);
+    json_t *node = nl->n ? nl->v[0]->json : NULL;
+    dra_sched_opts so = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE};
+    dra_sched_result r;
+    CHECK(dra_schedule(&set, &m, &node, 1, &so, &r) == NULL);
+    CHECK_INT(r.npods, 4);
+    CHECK_INT(r.stats.scheduled, 4);
+    const json_t *shared = result_obj(&r, "ResourceClaim", "shared");
+    CHECK(shared != NULL);
+    json_t *rf = json_object_get(json_object_get(shared, "status"), "reservedFor");
+    CHECK_INT(json_array_size(rf), 2);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(rf, 1), "uid")), "u-b");
+    CHECK_INT(json_array_size(json_object_get(json_object_get(shared, "metadata"), "finalizers")), 1);
+    /* allocationTimestamp (DRADeviceBindingConditions and DRAResourceClaimDeviceStatus are on by default) */
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(shared, "status"), "allocation"),
+                                                "allocationTimestamp")),
+              "2026-01-01T00:00:00Z");
+    const json_t *made = result_obj(&r, "ResourceClaim", "t-g");
+    CHECK(made != NULL);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(json_object_get(made, "status"), "reservedFor"), 0), "name")), "t");
+    const json_t *ext = result_obj(&r, "ResourceClaim", "e-extended-resources");
+    CHECK(ext != NULL);
+    const json_t *epod = result_obj(&r, "Pod", "e");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(epod, "status"), "extendedResourceClaimStatus"),
+                                                "resourceClaimName")),
+              "e-extended-resources");
+    /* order: input claims, created claims (template first, then extended), pods */
+    CHECK(r.nobjs == 7 && r.objs[0] == shared && r.objs[1] == made && r.objs[2] == ext);
+    dra_sched_result_free(&r);
+    dra_model_free(&m);
+    dra_objset_free(&set);
 }
 
 UNIT_MAIN()

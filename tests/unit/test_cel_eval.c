@@ -884,6 +884,11 @@ UNIT_TEST(dra_plan_matches_evaluator)
         "device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('1Mi'))",
         "device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('1Mi')) == true",
         "device.attributes['gpu.example.com'].driverVersion == semver('1.2.3')",
+        "device.attributes['gpu.example.com'].driverVersion.isLessThan(semver('1.2.4'))",
+        "device.attributes['gpu.example.com'].driverVersion.compareTo(semver('1.2.3')) == 0",
+        "device.attributes['gpu.example.com'].model.isGreaterThan(semver('0.1.0'))",
+        "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('0.9.0')) && "
+        "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0",
         "device.attributes['gpu.example.com']['']  == ''", "device.attributes['']['count'] == 4",
         "device.attributes['gpu.example.com/x']['count'] == 4", "device.attributes['gpu.example.com']['x/count'] == 4",
     };
@@ -923,6 +928,47 @@ UNIT_TEST(dra_plan_matches_evaluator)
         }
         cel_dra_device_free(dev);
         json_decref(j);
+    }
+    cel_env_free(env);
+}
+
+/* Selectors compile to the typed plan steps meant for them. */
+UNIT_TEST(dra_plan_shapes)
+{
+    static const char *cases[][2] = {
+        {"device.driver == 'x'", "str_eq(field)"},
+        {"device.attributes['test-driver.cdi.k8s.io'].driverVersion.major() >= 1 && "
+         "device.capacity['test-driver.cdi.k8s.io'].memory.isGreaterThan(quantity('1Mi'))",
+         "and(int_cmp(semver_part(attr)), qty_test(cap))"},
+        {"device.attributes['d'].model != 'a'", "str_ne(attr)"},
+        {"device.attributes.d.count < 3 || !device.attributes['d'].ecc", "or(int_cmp(attr), not(attr))"},
+        {"has(device.attributes['d'].x) && has(device.capacity['d'].y)", "and(has_attr, has_cap)"},
+        {"device.capacity['d'].memory.compareTo(quantity('1Gi')) > 0", "int_cmp(qty_cmp(cap))"},
+        {"device.attributes['d'].model.startsWith('a')", "call startsWith(attr, const)"},
+        {"'d' in device.attributes", NULL},
+        {"device.attributes['d'].v.isGreaterThan(semver('1.0.0'))", "semver_test(attr)"},
+        {"device.attributes['d'].v.compareTo(semver('1.0.0')) >= 0 && device.attributes['d'].v.isLessThan(semver('2.0.0'))",
+         "and(int_cmp(semver_cmp(attr)), semver_test(attr))"},
+        {"device.attributes['d'].v.compareTo(device.attributes['d'].w) == 0", "int_cmp(call compareTo(attr, attr))"},
+        {"device.attributes['d'].x == 1.5", "call _==_(attr, const)"},
+        {"[1].exists(i, i == 1)", NULL},
+        {"device.attributes['d'].x.orValue(1) == 1", NULL},
+    };
+    cel_env *env = cel_dra_env_new(NULL);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, cases[i][0], strlen(cases[i][0]), &p);
+        CHECK(e == NULL);
+        dra_err_free(e);
+        if (!p)
+            continue;
+        dra_buf b = DRA_BUF_INIT;
+        bool planned = cel_dra_plan_format(p, &b);
+        CHECK_INT(planned, cases[i][1] != NULL);
+        if (cases[i][1])
+            CHECK_STR(dra_buf_str(&b), cases[i][1]);
+        dra_buf_free(&b);
+        cel_program_free(p);
     }
     cel_env_free(env);
 }

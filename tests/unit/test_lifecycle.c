@@ -113,6 +113,12 @@ UNIT_TEST(generate_creates_claim_and_pod_status)
     const json_t *st = json_array_get(dra_jarr(ch.objs[1].obj, "status.resourceClaimStatuses"), 0);
     CHECK_STR(dra_jstr(st, "resourceClaimName"), "p-gpu");
     dra_changes_free(&ch);
+    /* objects only: the same objects, no operations */
+    ch.objects_only = true;
+    CHECK(dra_claims_generate(&w.c, &o, &ch) == NULL);
+    CHECK_INT(ch.nobjs, 2);
+    CHECK_INT(ch.nops, 0);
+    dra_changes_free(&ch);
     unload(&w);
 }
 
@@ -230,6 +236,147 @@ UNIT_TEST(reserve_appends_and_refuses)
     unload(&w);
     dra_buf_free(&b);
     dra_changes_free(&ch);
+}
+
+UNIT_TEST(bind_reserves_claims_made_earlier_in_the_same_state)
+{
+    /* generate, then PreBind on the claim just made: the state carries it */
+    world w;
+    CHECK(!load(&w, TMPL POD("p", "u1", "")));
+    dra_changes ch = DRA_CHANGES_INIT;
+    dra_lc_opts o = {.name_suffix = DRA_NAME_SUFFIX_NONE, .pending_only = true};
+    CHECK(dra_claims_generate(&w.c, &o, &ch) == NULL);
+    const json_t *pod = dra_state_find(&w.c, &ch, DRA_KIND_POD, "ns", "p");
+    CHECK(pod != NULL && pod != w.c.of[DRA_KIND_POD][0]->json); /* the working copy, with the status */
+    const json_t *claim = dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "p-gpu");
+    CHECK(claim != NULL);
+    json_t *alloc = json_pack("{s:{s:[{s:s,s:s,s:s,s:s}]}}", "devices", "results", "request", "r", "driver", "d",
+                              "pool", "p", "device", "x");
+    dra_reserve_claim rc = {"p-gpu", claim, true, alloc};
+    dra_reserve_opts ro = {.bind = true, .now_ns = INT64_C(1767225600) * DRA_NSEC_PER_SEC};
+    size_t nops = ch.nops;
+    CHECK(dra_claims_reserve_in(&w.c, &ch, pod, &rc, 1, &ro) == NULL);
+    json_decref(alloc);
+    claim = dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "p-gpu");
+    CHECK(dra_has_finalizer(claim, DRA_DELETE_PROTECTION_FINALIZER, NULL));
+    CHECK_STR(dra_jstr(claim, "status.allocation.allocationTimestamp"), "2026-01-01T00:00:00Z");
+    CHECK(dra_claim_reserved_for_uid(claim, "u1"));
+    /* finalizer update first, then one status update */
+    CHECK_INT(ch.nops, nops + 2);
+    CHECK(ch.ops[nops].subresource == NULL);
+    CHECK_STR(ch.ops[nops + 1].subresource, "status");
+    CHECK_STR(dra_jstr(json_array_get(ch.ops[nops + 1].body, 0), "path"), "/status/allocation");
+
+    /* a second pod reserving the now allocated claim: reservedFor only, no second finalizer */
+    ro.now_ns += 60 * DRA_NSEC_PER_SEC;
+    json_t *other = json_pack("{s:s,s:s,s:{s:s,s:s,s:s}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name", "q",
+                              "namespace", "ns", "uid", "u2");
+    dra_reserve_claim rc2 = {"p-gpu", NULL, false, NULL};
+    CHECK(dra_claims_reserve_in(&w.c, &ch, other, &rc2, 1, &ro) == NULL);
+    claim = dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "p-gpu");
+    CHECK_INT(json_array_size(dra_jarr(claim, "status.reservedFor")), 2);
+    CHECK_INT(json_array_size(dra_jarr(claim, "metadata.finalizers")), 1);
+    CHECK_STR(dra_jstr(claim, "status.allocation.allocationTimestamp"), "2026-01-01T00:00:00Z");
+    /* as the controller's reserveForPod, ownership is checked: q does not own p-gpu */
+    rc2.check_owner = true;
+    json_t *third = json_pack("{s:{s:s,s:s,s:s}}", "metadata", "name", "r", "namespace", "ns", "uid", "u3");
+    dra_err *e = dra_claims_reserve_in(&w.c, &ch, third, &rc2, 1, NULL);
+    CHECK(e && e->code == DRA_EXIT_NEGATIVE);
+    if (e)
+        CHECK_STR(e->msg, "ResourceClaim ns/p-gpu was not created for pod ns/r (pod is not owner)");
+    dra_err_free(e);
+    json_decref(third);
+    json_decref(other);
+    dra_changes_free(&ch);
+    unload(&w);
+}
+
+UNIT_TEST(bind_stamps_existing_allocations_only_when_gated)
+{
+    world w;
+    CHECK(!load(&w, CLAIM("", ALLOC) RPOD("p", "u1", "")));
+    dra_features f;
+    dra_features_default(&f);
+    dra_err_free(dra_features_parse(&f, "DRADeviceBindingConditions=false"));
+    dra_reserve_opts ro = {.bind = true, .features = &f, .now_ns = 0};
+    dra_changes ch = DRA_CHANGES_INIT;
+    const json_t *pod = dra_state_find(&w.c, &ch, DRA_KIND_POD, "ns", "p");
+    CHECK(dra_claims_reserve_in(&w.c, &ch, pod, NULL, 0, &ro) == NULL);
+    const json_t *claim = dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "c");
+    CHECK(dra_claim_reserved_for_uid(claim, "u1"));
+    CHECK(dra_jget(claim, "status.allocation.allocationTimestamp") == NULL);
+    CHECK(!dra_has_finalizer(claim, DRA_DELETE_PROTECTION_FINALIZER, NULL)); /* no new allocation */
+    dra_changes_free(&ch);
+    /* gated on (the defaults): the existing allocation gets its timestamp in the same update */
+    ro.features = NULL;
+    CHECK(dra_claims_reserve_in(&w.c, &ch, pod, NULL, 0, &ro) == NULL);
+    claim = dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "c");
+    CHECK_STR(dra_jstr(claim, "status.allocation.allocationTimestamp"), "1970-01-01T00:00:00Z");
+    CHECK_INT(ch.nops, 1);
+    const json_t *last = json_array_get(ch.ops[0].body, json_array_size(ch.ops[0].body) - 1);
+    CHECK_STR(dra_jstr(last, "path"), "/status/allocation/allocationTimestamp");
+    dra_changes_free(&ch);
+    unload(&w);
+}
+
+/* Many pods in one call: every lookup is indexed, so 20,000 pods take a
+ * blink (the scans made this minutes).  Also checks first-wins and orphans
+ * at scale. */
+UNIT_TEST(generate_scales_over_a_whole_dump)
+{
+    enum { N = 20000 };
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_puts(&b, TMPL);
+    for (int i = 0; i < N; i++) {
+        dra_buf_printf(&b, "{apiVersion: v1, kind: Pod, metadata: {name: p%d, namespace: ns, uid: u%d}, spec: "
+                           "{resourceClaims: [{name: gpu, resourceClaimTemplateName: tmpl}]}}\n---\n", i, i);
+        if (i % 1000 == 0) /* an orphan for every thousandth pod */
+            dra_buf_printf(&b, "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: orphan%d, "
+                               "namespace: ns, annotations: {resource.kubernetes.io/pod-claim-name: gpu}, "
+                               "ownerReferences: [{apiVersion: v1, kind: Pod, name: p%d, uid: u%d, controller: true}]}, "
+                               "spec: {}}\n---\n", i, i, i);
+    }
+    world w;
+    CHECK(!load(&w, dra_buf_str(&b)));
+    dra_changes ch = DRA_CHANGES_INIT;
+    dra_lc_opts o = {.name_suffix = DRA_NAME_SUFFIX_NONE};
+    CHECK(dra_claims_generate(&w.c, &o, &ch) == NULL);
+    CHECK_INT(ch.nobjs, N + N - N / 1000); /* every pod, claims for all but the orphans' pods */
+    const json_t *p1000 = dra_state_find(&w.c, &ch, DRA_KIND_POD, "ns", "p1000");
+    CHECK_STR(dra_jstr(json_array_get(dra_jarr(p1000, "status.resourceClaimStatuses"), 0), "resourceClaimName"), "orphan1000");
+    CHECK(dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "p19999-gpu") != NULL);
+    CHECK(dra_changes_created(&ch, "ResourceClaim", "ns", "p1000-gpu") == NULL);
+    dra_changes_free(&ch);
+    unload(&w);
+    dra_buf_free(&b);
+}
+
+UNIT_TEST(index_lists_values_in_insertion_order)
+{
+    dra_lc_index ix = {0};
+    for (size_t i = 0; i < 1000; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "k%zu", i % 100);
+        dra_lc_index_add(&ix, 1, k, NULL, i);
+    }
+    dra_lc_index_add(&ix, 2, "k1", NULL, 7);
+    dra_lc_index_add(&ix, 1, "k", "1", 9); /* ("k","1") is not ("k1","") */
+    size_t v, n = 0, last = 0;
+    bool ordered = true;
+    for (size_t it = dra_lc_index_find(&ix, 1, "k1", NULL); dra_lc_index_next(&ix, &it, &v); n++) {
+        ordered = ordered && (n == 0 || v > last) && v % 100 == 1;
+        last = v;
+    }
+    CHECK_INT(n, 10);
+    CHECK(ordered);
+    CHECK(dra_lc_index_first(&ix, 2, "k1", "", &v) && v == 7);
+    CHECK(dra_lc_index_first(&ix, 1, "k", "1", &v) && v == 9);
+    CHECK(!dra_lc_index_first(&ix, 1, "k100", NULL, &v));
+    int x;
+    dra_lc_index_add_ptr(&ix, 3, &x, 42);
+    CHECK(dra_lc_index_first_ptr(&ix, 3, &x, &v) && v == 42);
+    CHECK(!dra_lc_index_first_ptr(&ix, 3, &n, &v));
+    dra_lc_index_free(&ix);
 }
 
 UNIT_TEST(release_deallocates_then_removes_finalizer_then_deletes)

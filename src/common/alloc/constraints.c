@@ -1,14 +1,21 @@
 /* Claim constraints: matchAttribute and distinctAttribute (dra.md §3.6,
- * dra-corrections.md A5; upstream incubating allocator_incubating.go
- * matchAttributeConstraint, lookupAttribute, and the distinctAttribute
- * constraint; experimental/constraint.go for list-type attributes).
+ * dra-corrections.md A5; upstream allocator_incubating.go
+ * matchAttributeConstraint and lookupAttribute, experimental/constraint.go
+ * distinctAttributeConstraint and the DRAListTypeAttributes set semantics).
  *
- * Upstream quirks kept on purpose:
- *  - matchAttribute tracks only a count; with list semantics the running
- *    intersection is not restored when a device is removed (reset at 0);
- *  - distinctAttribute stores one value per *base request name*: a later
- *    device of the same request overwrites it and undo deletes it, so
- *    uniqueness among several devices of one request is not fully enforced. */
+ * Both constraints undo exactly what they did, in last-in first-out order
+ * (the search removes devices in the reverse order it added them):
+ *  - matchAttribute with list semantics keeps one running intersection per
+ *    added device, so a removal restores the previous intersection
+ *    (upstream's intersectionStack; allocator_testing.go case
+ *    list-attributes-match-constraint-backtrack-needs-intersection-restore).
+ *    Older upstream kept a single intersection and did not restore it.
+ *  - distinctAttribute keeps the values of all devices added, in order, and
+ *    a new device is compared with every one of them (upstream's
+ *    `attributes` slice; allocator_testing.go case
+ *    list-attributes-distinct-constraint-backtrack-needs-remove).  Older
+ *    upstream kept one value per request name, so several devices of one
+ *    request were not all compared. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +161,31 @@ static void describe(const json_t *a, char *buf, size_t len)
     free(s);
 }
 
+/* The current (top) intersection of a list-semantics matchAttribute. */
+static size_t level_start(const al_constraint *c, int level)
+{
+    return level > 0 ? c->level_end[level - 1] : 0;
+}
+
+static void push_value(al_constraint *c, const json_t *v)
+{
+    if (c->nref_set == c->capref_set) {
+        c->capref_set = c->capref_set ? c->capref_set * 2 : 8;
+        c->ref_set = dra_xrealloc(c->ref_set, c->capref_set * sizeof *c->ref_set);
+    }
+    c->ref_set[c->nref_set++] = v;
+}
+
+/* Close the level being built: it becomes level c->ndevices. */
+static void push_level(al_constraint *c)
+{
+    if ((size_t)c->ndevices >= c->caplevels) {
+        c->caplevels = c->caplevels ? c->caplevels * 2 : 4;
+        c->level_end = dra_xrealloc(c->level_end, c->caplevels * sizeof *c->level_end);
+    }
+    c->level_end[c->ndevices++] = c->nref_set;
+}
+
 static bool match_add(al_run *r, al_constraint *c, const json_t *attr, char *why, size_t whylen)
 {
     if (!r->w->f.list_attributes) {
@@ -183,28 +215,28 @@ static bool match_add(al_run *r, al_constraint *c, const json_t *attr, char *why
             snprintf(why, whylen, "matchAttribute %s: value unknown (empty list or no value)", c->attr);
         return false;
     }
+    size_t mark = c->nref_set;
     if (c->ndevices == 0) {
-        c->ref_set = realloc(c->ref_set, vset_n(&s) * sizeof *c->ref_set);
-        c->nref_set = vset_n(&s);
-        for (size_t i = 0; i < c->nref_set; i++)
-            c->ref_set[i] = vset_at(&s, i);
+        for (size_t i = 0; i < vset_n(&s); i++)
+            push_value(c, vset_at(&s, i));
         c->ref = attr;
-        c->ndevices = 1;
+        push_level(c);
         return true;
     }
+    /* Intersect the top level with the new set (kinds must agree) into a
+     * new level on top of it. */
     vset rs;
     as_set(c->ref, &rs);
-    /* Intersect the running set with the new one, kinds must agree. */
-    size_t keep = 0;
+    size_t from = level_start(c, c->ndevices - 1), to = mark;
     if (s.kind == rs.kind)
-        for (size_t i = 0; i < c->nref_set; i++) {
+        for (size_t i = from; i < to; i++) {
             bool found = false;
             for (size_t j = 0; j < vset_n(&s) && !found; j++)
                 found = scalar_eq(s.kind, c->ref_set[i], vset_at(&s, j));
             if (found)
-                c->ref_set[keep++] = c->ref_set[i];
+                push_value(c, c->ref_set[i]);
         }
-    if (!keep) {
+    if (c->nref_set == mark) {
         if (why) {
             char a[128];
             describe(attr, a, sizeof a);
@@ -212,66 +244,55 @@ static bool match_add(al_run *r, al_constraint *c, const json_t *attr, char *why
         }
         return false;
     }
-    c->nref_set = keep;
-    c->ndevices++;
+    push_level(c);
     return true;
 }
 
-static void distinct_store(al_constraint *c, const char *base, const json_t *attr)
+static void dup_reason(const al_constraint *c, const json_t *attr, char *why, size_t whylen)
 {
-    for (size_t i = 0; i < c->nvals; i++)
-        if (strcmp(c->dnames[i], base) == 0) {
-            c->vals[i] = attr;
-            return;
-        }
-    if (c->nvals == c->capvals) {
-        c->capvals = c->capvals ? c->capvals * 2 : 4;
-        c->dnames = dra_xrealloc(c->dnames, c->capvals * sizeof *c->dnames);
-        c->vals = dra_xrealloc(c->vals, c->capvals * sizeof *c->vals);
+    if (why) {
+        char a[128];
+        describe(attr, a, sizeof a);
+        snprintf(why, whylen, "distinctAttribute %s: %s is already taken", c->attr, a);
     }
-    c->dnames[c->nvals] = base;
-    c->vals[c->nvals++] = attr;
 }
 
-static bool distinct_add(al_run *r, al_constraint *c, const char *base, const json_t *attr, char *why,
-                         size_t whylen)
+static bool distinct_add(al_run *r, al_constraint *c, const json_t *attr, char *why, size_t whylen)
 {
-    if (c->nvals > 0) {
-        const json_t *dup = NULL;
-        if (!r->w->f.list_attributes) {
-            const json_t *v;
-            int k = scalar_kind(attr, &v);
-            for (size_t i = 0; i < c->nvals && !dup; i++) {
-                const json_t *ov;
-                int ok = scalar_kind(c->vals[i], &ov);
-                if (!k)
-                    dup = c->vals[i]; /* unknown type: cannot be shown distinct */
-                else if (ok == k && scalar_eq(k, v, ov))
-                    dup = c->vals[i];
-            }
-        } else {
-            vset s;
-            if (!as_set(attr, &s)) {
-                if (why)
-                    snprintf(why, whylen, "distinctAttribute %s: value unknown (empty list or no value)", c->attr);
+    if (!r->w->f.list_attributes) {
+        const json_t *v;
+        int k = scalar_kind(attr, &v);
+        for (size_t i = 0; i < c->nvals; i++) {
+            const json_t *ov;
+            int ok = scalar_kind(c->vals[i], &ov);
+            /* An unknown type cannot be shown distinct; values of another
+             * type are distinct. */
+            if (!k || (ok == k && scalar_eq(k, v, ov))) {
+                dup_reason(c, attr, why, whylen);
                 return false;
             }
-            for (size_t i = 0; i < c->nvals && !dup; i++) {
-                vset o;
-                if (as_set(c->vals[i], &o) && vset_intersects(&s, &o))
-                    dup = c->vals[i];
-            }
         }
-        if (dup) {
-            if (why) {
-                char a[128];
-                describe(attr, a, sizeof a);
-                snprintf(why, whylen, "distinctAttribute %s: %s is already taken", c->attr, a);
-            }
+    } else {
+        /* Pairwise disjoint sets; an unknown value fails even first. */
+        vset s;
+        if (!as_set(attr, &s)) {
+            if (why)
+                snprintf(why, whylen, "distinctAttribute %s: value unknown (empty list or no value)", c->attr);
             return false;
         }
+        for (size_t i = 0; i < c->nvals; i++) {
+            vset o;
+            if (as_set(c->vals[i], &o) && vset_intersects(&s, &o)) {
+                dup_reason(c, attr, why, whylen);
+                return false;
+            }
+        }
     }
-    distinct_store(c, base, attr);
+    if (c->nvals == c->capvals) {
+        c->capvals = c->capvals ? c->capvals * 2 : 4;
+        c->vals = dra_xrealloc(c->vals, c->capvals * sizeof *c->vals);
+    }
+    c->vals[c->nvals++] = attr;
     return true;
 }
 
@@ -288,25 +309,22 @@ bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_
     }
     if (c->match)
         return match_add(r, c, attr, why, whylen);
-    return distinct_add(r, c, req->parent ? req->parent->name : req->name, attr, why, whylen);
+    return distinct_add(r, c, attr, why, whylen);
 }
 
 void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d)
 {
-    (void)r;
     (void)d;
     if (!applies(c, req))
         return;
-    if (c->match) {
-        c->ndevices--;
+    if (!c->match) {
+        if (c->nvals > 0)
+            c->nvals--;
         return;
     }
-    const char *base = req->parent ? req->parent->name : req->name;
-    for (size_t i = 0; i < c->nvals; i++)
-        if (strcmp(c->dnames[i], base) == 0) {
-            c->dnames[i] = c->dnames[c->nvals - 1];
-            c->vals[i] = c->vals[c->nvals - 1];
-            c->nvals--;
-            return;
-        }
+    if (c->ndevices <= 0)
+        return;
+    c->ndevices--;
+    if (r->w->f.list_attributes)
+        c->nref_set = level_start(c, c->ndevices); /* pop the top intersection */
 }

@@ -262,11 +262,16 @@ typedef struct al_constraint {
     const json_t *requests;   /* array or NULL */
     /* matchAttribute state */
     const json_t *ref;        /* reference attribute value */
-    const json_t **ref_set;   /* list semantics: running intersection */
-    size_t nref_set;
     int ndevices;
-    /* distinctAttribute state: one value per base request name (upstream) */
-    const char **dnames;
+    /* List semantics: one intersection per added device, stacked so that a
+     * removal restores the previous one.  Level k (0-based) is
+     * ref_set[k ? level_end[k-1] : 0 .. level_end[k]). */
+    const json_t **ref_set;
+    size_t nref_set, capref_set;
+    size_t *level_end;
+    size_t caplevels;
+    /* distinctAttribute state: the values of the devices added, in order
+     * (removals are last-in first-out, as the search backtracks). */
     const json_t **vals;
     size_t nvals, capvals;
 } al_constraint;

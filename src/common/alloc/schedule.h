@@ -5,12 +5,17 @@
  *
  * For every pending pod (no spec.nodeName, not done, not being deleted), in
  * input order: claims from templates are made first, as the resourceclaim
- * controller would (lifecycle/claims.h dra_claims_generate); then the pod's
+ * controller would (lifecycle/claims.h dra_claims_generate, one call over the
+ * whole dump); then the pod's
  * claims are resolved, extended resources backed by DRA become the special
  * claim, every candidate node is filtered (allocated claims' node selectors,
  * the allocator for the pending claims), feasible nodes are scored by
  * firstAvailable preference, the best node is taken and the claims are
- * allocated and reserved.  Later pods see earlier allocations.
+ * allocated and reserved by lifecycle's bindClaim (dra_claims_reserve_in
+ * with bind: finalizer, allocation, reservedFor, allocationTimestamp when
+ * gated).  The run's state is one dra_changes, so later pods see earlier
+ * claims, allocations and reservations.  A reservation the API server would
+ * refuse makes the pod an error (DRA_POD_ERROR with the server's text).
  *
  * Node choice (deterministic where upstream picks at random among the best):
  * the highest normalised DynamicResources score, then the smallest node name

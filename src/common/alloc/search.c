@@ -363,25 +363,34 @@ static void deallocate_last(al_run *r, int ci)
 
 /* ---- bounded search ------------------------------------------------------------------ */
 
-static bool claim_prunable(const al_run *r, const al_claim *c)
-{
-    for (size_t i = 0; i < c->ncons; i++) {
-        /* distinctAttribute undo and list matchAttribute undo change state
-         * that a cut branch would have changed too. */
-        if (!c->cons[i].match || r->w->f.list_attributes)
-            return false;
-    }
-    return true;
-}
+/* Why cutting a branch cannot change upstream's answer.
+ *
+ * The cut is taken at a slot of a counted request (not All mode) when fewer
+ * devices than the slots still open could fill them.  count_eligible counts
+ * the devices from `start` on that pass the loop's own checks: not in use,
+ * selectable, and (with consumable capacity) enough capacity left.  Within
+ * one request the later slots only see devices after the current one
+ * (combinations, not permutations) and only more of everything in use or
+ * consumed, so a device failing these checks now fails them for every later
+ * slot too, and the count is an upper bound on the devices the exhaustive
+ * search could still place.  Counters, taints and constraints can only
+ * reject more devices, so they are left out of the count (an over-count
+ * cuts less, never wrongly).  A cut subtree therefore has no solution; it
+ * cannot raise an error upstream would raise (selector errors make the count
+ * untrusted, returning -1; the All-mode constraint error is not on this
+ * path; the result-size limit is checked before the cut and cannot trip
+ * later in the same request); and it leaves nothing behind, because every
+ * tentative allocation is undone exactly (allocate_device, deallocate_last,
+ * and last-in first-out constraint undo in constraints.c).  Only the
+ * statistics differ, which is why the runner of upstream's table checks
+ * allocateOne counts with pruning off. */
 
 /* Count devices from `start` that pass the cheap checks of the device loop,
  * stopping at `need`.  Returns -1 when the count cannot be trusted to stand
- * for upstream's exhaustive search (an error, or a device whose tentative
- * allocation leaves state behind). */
+ * for upstream's exhaustive search (a selector error). */
 static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
 {
     int n = 0;
-    bool saved = r->opts->explain;
     for (size_t pi = start.pool; pi < r->npools; pi++) {
         al_pool *p = &r->pools[pi];
         if (p->incomplete || p->invalid)
@@ -403,14 +412,11 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
                 if (r->w->f.consumable_capacity &&
                     !al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0))
                     continue;
-                if (d->ncons > 0 || (r->w->f.consumable_capacity && d->allow_multi))
-                    return -1;
                 if (++n >= need)
                     return n;
             }
         }
     }
-    (void)saved;
     return n;
 }
 
@@ -475,7 +481,7 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
         return res;
     }
 
-    if (!r->opts->no_prune && claim_prunable(r, c)) {
+    if (!r->opts->no_prune) {
         int need = req->ndevices - d;
         int n = count_eligible(r, ci, req, start, need);
         if (n >= 0 && n < need) {
@@ -774,7 +780,7 @@ static void run_free(al_run *r)
         free(c->res);
         for (size_t k = 0; k < c->ncons; k++) {
             free(c->cons[k].ref_set);
-            free(c->cons[k].dnames);
+            free(c->cons[k].level_end);
             free(c->cons[k].vals);
         }
     }

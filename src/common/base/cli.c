@@ -199,9 +199,21 @@ bool dra_args_has(const dra_args *a, int id)
     return dra_args_count(a, id) > 0;
 }
 
-static void help_opts(FILE *f, const dra_opt *opts)
+static bool has_opt_id(const dra_opt *opts, int id)
+{
+    for (const dra_opt *o = opts; o && o->name; o++)
+        if (o->id == id)
+            return true;
+    return false;
+}
+
+/* Options in table order; those also in `shown` (a command's own table that
+ * repeats a built-in such as --help) are listed once. */
+static void help_opts(FILE *f, const dra_opt *opts, const dra_opt *shown)
 {
     for (const dra_opt *o = opts; o && o->name; o++) {
+        if (has_opt_id(shown, o->id))
+            continue;
         char left[80];
         int n = 0;
         if (o->short_name)
@@ -238,8 +250,8 @@ void dra_cli_help(FILE *f, const dra_tool *tool, const dra_cmd *cmd)
     if (cmd->summary)
         fprintf(f, "\n%s\n", cmd->summary);
     fprintf(f, "\nOptions:\n");
-    help_opts(f, cmd->opts);
-    help_opts(f, builtin_opts);
+    help_opts(f, cmd->opts, NULL);
+    help_opts(f, builtin_opts, cmd->opts);
     if (cmd->details)
         fprintf(f, "\n%s\n", cmd->details);
     fprintf(f, "\nExit status: 0 success, 1 a negative answer, 2 usage or input error, 3 runtime failure.\n");

@@ -1,6 +1,7 @@
 /* DRA selector environment and compiled device representation. */
 #include "dra.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,12 +365,12 @@ typedef enum {
     S_CONST, S_FIELD, S_SELECT, S_INDEX_KEY, S_CALL,
     S_ATTR, S_CAP,       /* device.attributes|capacity[dom].name: table lookup */
     S_SEMVER_PART,       /* v.major() / minor() / patch() */
-    S_QTY_CMP,           /* v.compareTo(const) (int result) */
+    S_OBJ_CMP,           /* quantity or semver v.compareTo(const) (int result) */
     /* test steps: bool results */
     S_AND, S_OR, S_NOT,
     S_STR_EQ, S_STR_NE,  /* v == "lit", v != "lit" */
     S_INT_CMP,           /* v <op> int constant */
-    S_QTY_TEST,          /* v.isGreaterThan(const) / isLessThan(const) */
+    S_OBJ_TEST,          /* quantity or semver v.isGreaterThan(const) / isLessThan(const) */
     S_HAS_ATTR, S_HAS_CAP,
 } step_op;
 
@@ -378,8 +379,9 @@ typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } cmp_op;
 typedef struct step step;
 struct step {
     step_op op;
-    int sub;                  /* FIELD: DEV_*; INT_CMP / QTY_TEST: cmp_op; SEMVER_PART: 0 major, 1 minor, 2 patch */
-    cel_value value;          /* CONST; SELECT / INDEX_KEY: the key; STR_*, INT_CMP, QTY_*: the constant */
+    int sub;                  /* FIELD: DEV_*; INT_CMP / OBJ_TEST: cmp_op; SEMVER_PART: 0 major, 1 minor, 2 patch */
+    cel_object_kind objkind;  /* OBJ_*: CEL_OBJ_QUANTITY or CEL_OBJ_SEMVER */
+    cel_value value;          /* CONST; SELECT / INDEX_KEY: the key; STR_*, INT_CMP, OBJ_*: the constant */
     const cel_node *call;     /* CALL and typed calls: the node (overloads for the fallback) */
     step *args[CEL_MAX_ARGS]; /* CALL: receiver first; other steps: their operands */
     size_t nargs;
@@ -533,23 +535,29 @@ static step *specialise_call(dra_arena *a, const cel_node *n, step *p)
                     return q;
                 }
         }
-        if (k.kind == CEL_OBJECT && k.v.obj->kind == CEL_OBJ_QUANTITY && n->u.call.target) {
-            static const struct { const char *fn, *id; step_op op; cmp_op cmp; } q_ops[] = {
-                {"isGreaterThan", "quantity_is_greater_than", S_QTY_TEST, CMP_GT},
-                {"isLessThan", "quantity_is_less_than", S_QTY_TEST, CMP_LT},
-                {"compareTo", "quantity_compare_to", S_QTY_CMP, CMP_EQ},
+        if (k.kind == CEL_OBJECT && (k.v.obj->kind == CEL_OBJ_QUANTITY || k.v.obj->kind == CEL_OBJ_SEMVER) &&
+            n->u.call.target) {
+            static const struct { const char *fn, *id; step_op op; cmp_op cmp; } obj_ops[] = {
+                {"isGreaterThan", "_is_greater_than", S_OBJ_TEST, CMP_GT},
+                {"isLessThan", "_is_less_than", S_OBJ_TEST, CMP_LT},
+                {"compareTo", "_compare_to", S_OBJ_CMP, CMP_EQ},
             };
-            cel_value probe[2] = {k, k}; /* a quantity receiver */
-            for (size_t i = 0; i < sizeof q_ops / sizeof q_ops[0]; i++)
-                if (!strcmp(fn, q_ops[i].fn) && dispatches_to(n, probe, 2, q_ops[i].id)) {
-                    step *q = step_new(a, q_ops[i].op);
-                    q->sub = (int)q_ops[i].cmp;
+            bool is_q = k.v.obj->kind == CEL_OBJ_QUANTITY;
+            cel_value probe[2] = {k, k}; /* a receiver of the constant's type */
+            for (size_t i = 0; i < sizeof obj_ops / sizeof obj_ops[0]; i++) {
+                char id[64];
+                snprintf(id, sizeof id, "%s%s", is_q ? "quantity" : "semver", obj_ops[i].id);
+                if (!strcmp(fn, obj_ops[i].fn) && dispatches_to(n, probe, 2, id)) {
+                    step *q = step_new(a, obj_ops[i].op);
+                    q->sub = (int)obj_ops[i].cmp;
+                    q->objkind = k.v.obj->kind;
                     q->call = n;
                     q->args[0] = p->args[0];
                     q->nargs = 1;
                     q->value = k;
                     return q;
                 }
+            }
         }
     }
     if (p->nargs == 1 && n->u.call.target) {
@@ -754,9 +762,16 @@ static inline const dra_semver *as_semver(const cel_value *v)
     return v && v->kind == CEL_OBJECT && v->v.obj->kind == CEL_OBJ_SEMVER ? &v->v.obj->u.semver : NULL;
 }
 
-static inline const dra_quantity *as_quantity(const cel_value *v)
+/* OBJ_* steps: order v against the step's constant when v is an object of
+ * the constant's kind. */
+static inline bool obj_order(const step *p, const cel_value *v, int *order)
 {
-    return v && v->kind == CEL_OBJECT && v->v.obj->kind == CEL_OBJ_QUANTITY ? &v->v.obj->u.quantity : NULL;
+    if (!v || v->kind != CEL_OBJECT || v->v.obj->kind != p->objkind)
+        return false;
+    const cel_object *k = p->value.v.obj;
+    *order = p->objkind == CEL_OBJ_QUANTITY ? dra_quantity_cmp(&v->v.obj->u.quantity, &k->u.quantity)
+                                            : dra_semver_cmp(&v->v.obj->u.semver, &k->u.semver);
+    return true;
 }
 
 static inline int64_t semver_field(const dra_semver *sv, int part)
@@ -786,6 +801,13 @@ static inline bool int_operand(plan_ctx *c, const step *p, int64_t *out)
         if (!sv)
             return false;
         *out = semver_field(sv, p->sub);
+        return true;
+    }
+    if (p->op == S_OBJ_CMP) {
+        int order;
+        if (!obj_order(p, leaf_ptr(c, p->args[0]), &order))
+            return false;
+        *out = order;
         return true;
     }
     const cel_value *v = leaf_ptr(c, p);
@@ -834,10 +856,10 @@ static inline __attribute__((always_inline)) int quick_test(plan_ctx *c, const s
             return cmp_holds(p->sub, x < p->value.v.i ? -1 : x > p->value.v.i);
         break;
     }
-    case S_QTY_TEST: {
-        const dra_quantity *q = as_quantity(leaf_ptr(c, p->args[0]));
-        if (q)
-            return cmp_holds(p->sub, dra_quantity_cmp(q, &p->value.v.obj->u.quantity));
+    case S_OBJ_TEST: {
+        int order;
+        if (obj_order(p, leaf_ptr(c, p->args[0]), &order))
+            return cmp_holds(p->sub, order);
         break;
     }
     case S_HAS_ATTR:
@@ -904,13 +926,11 @@ static int run_test(plan_ctx *c, const step *p)
             return cmp_holds(p->sub, v.v.i < p->value.v.i ? -1 : v.v.i > p->value.v.i);
         return fallback_test(c, p, v);
     }
-    case S_QTY_TEST: {
-        const dra_quantity *q = as_quantity(leaf_ptr(c, p->args[0]));
-        if (q)
-            return cmp_holds(p->sub, dra_quantity_cmp(q, &p->value.v.obj->u.quantity));
+    case S_OBJ_TEST: {
+        int order;
         cel_value v = operand(c, p->args[0]);
-        if ((q = as_quantity(&v)))
-            return cmp_holds(p->sub, dra_quantity_cmp(q, &p->value.v.obj->u.quantity));
+        if (obj_order(p, &v, &order))
+            return cmp_holds(p->sub, order);
         return fallback_test(c, p, v);
     }
     case S_HAS_ATTR:
@@ -931,10 +951,10 @@ static cel_value run_value(plan_ctx *c, const step *p)
     case S_SELECT: return plan_lookup(c, run_value(c, p->args[0]), &p->value, true);
     case S_INDEX_KEY: return plan_lookup(c, run_value(c, p->args[0]), &p->value, false);
     case S_SEMVER_PART: return semver_part(c, p);
-    case S_QTY_CMP: {
+    case S_OBJ_CMP: {
+        int order;
         cel_value v = operand(c, p->args[0]);
-        const dra_quantity *q = as_quantity(&v);
-        return q ? cel_int(dra_quantity_cmp(q, &p->value.v.obj->u.quantity)) : fallback(c, p, v);
+        return obj_order(p, &v, &order) ? cel_int(order) : fallback(c, p, v);
     }
     case S_CALL: return run_call(c, p);
     default: {
@@ -956,6 +976,45 @@ static cel_value run_call(plan_ctx *c, const step *p)
         }
     }
     return dispatch(c, p->call, args, p->nargs);
+}
+
+/* ---- describing a plan (tests, diagnostics) ---- */
+
+static void format_step(const step *p, dra_buf *b)
+{
+    static const char *const names[] = {
+        [S_CONST] = "const", [S_FIELD] = "field", [S_SELECT] = "select", [S_INDEX_KEY] = "index",
+        [S_CALL] = "call", [S_ATTR] = "attr", [S_CAP] = "cap", [S_SEMVER_PART] = "semver_part",
+        [S_OBJ_CMP] = "qty_cmp", [S_AND] = "and", [S_OR] = "or", [S_NOT] = "not", [S_STR_EQ] = "str_eq",
+        [S_STR_NE] = "str_ne", [S_INT_CMP] = "int_cmp", [S_OBJ_TEST] = "qty_test", [S_HAS_ATTR] = "has_attr",
+        [S_HAS_CAP] = "has_cap",
+    };
+    if ((p->op == S_OBJ_CMP || p->op == S_OBJ_TEST) && p->objkind == CEL_OBJ_SEMVER)
+        dra_buf_puts(b, p->op == S_OBJ_CMP ? "semver_cmp" : "semver_test");
+    else
+        dra_buf_puts(b, names[p->op]);
+    if (p->op == S_CALL)
+        dra_buf_printf(b, " %s", p->call->u.call.function);
+    size_t n = p->op == S_AND || p->op == S_OR ? 2 : p->op == S_SELECT || p->op == S_INDEX_KEY || p->op == S_NOT ||
+                       p->op == S_STR_EQ || p->op == S_STR_NE || p->op == S_INT_CMP || p->op == S_OBJ_TEST ||
+                       p->op == S_OBJ_CMP || p->op == S_SEMVER_PART ? 1 : p->op == S_CALL ? p->nargs : 0;
+    if (!n)
+        return;
+    dra_buf_puts(b, "(");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            dra_buf_puts(b, ", ");
+        format_step(p->args[i], b);
+    }
+    dra_buf_puts(b, ")");
+}
+
+bool cel_dra_plan_format(const cel_program *p, dra_buf *out)
+{
+    if (!p->ext)
+        return false;
+    format_step(p->ext, out);
+    return true;
 }
 
 dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)

@@ -16,7 +16,10 @@
  * Selectors whose estimated cost is within the limit and that use common
  * shapes (device fields, literal keys, resolved calls, && || !) are compiled
  * into a plan of pre-resolved steps that cel_dra_match runs without the
- * general evaluator; results and error texts are the evaluator's.
+ * general evaluator; results and error texts are the evaluator's.  Typed
+ * steps read attributes and capacities by a key hashed at compile time from
+ * a per-device table built by cel_dra_device_new, and compare strings, ints,
+ * semver parts and quantities with constants directly.
  *
  * Ownership: the env (cel_env_free), programs (cel_program_free) and devices
  * (cel_dra_device_free) are owned by the caller; a device does not keep a
@@ -28,6 +31,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "../base/buf.h"
 #include "../base/error.h"
 #include "cel.h"
 
@@ -60,6 +64,12 @@ cel_value cel_dra_device_value(const cel_dra_device *d);
  * "no such key: x", "operation cancelled: actual cost limit exceeded",
  * "CEL result of type int could not be converted to bool: ...". */
 dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched);
+
+/* The compiled plan of a selector as text, for tests and diagnostics:
+ * e.g. "and(int_cmp(semver_part(attr)), qty_test(cap))".  Appends to out
+ * and returns true, or returns false when the selector runs on the
+ * general evaluator (no plan). */
+bool cel_dra_plan_format(const cel_program *p, dra_buf *out);
 
 /* Validation hook for model/validate.h (dra_validate_cel_fn): compile `expr`
  * as the API server does for a new or changed selector and report the

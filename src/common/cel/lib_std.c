@@ -4,11 +4,13 @@
 #include "ast.h"
 #include "functions.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define T_I (&cel_t_int)
 #define T_U (&cel_t_uint)
@@ -216,20 +218,44 @@ F(double_to_int)
         return cel_int_overflow();
     return cel_int((int64_t)d);
 }
+/* int(string), uint(string), double(string): cel-go String.ConvertToType
+ * (common/types/string.go) runs strconv.ParseInt(s, 10, 64) / ParseUint /
+ * ParseFloat and reports any failure, syntax or range, as the same
+ * conversion error. */
+static cel_value string_conversion_error(const char *to)
+{
+    return cel_error(!strcmp(to, "int")    ? "type conversion error from 'string' to 'int'"
+                     : !strcmp(to, "uint") ? "type conversion error from 'string' to 'uint'"
+                                           : "type conversion error from 'string' to 'double'");
+}
+
+/* Go ParseInt / ParseUint base 10: an optional sign (ParseInt only), then
+ * decimal digits and nothing else. */
+static bool go_decimal_syntax(const char *p, size_t n, bool sign_ok)
+{
+    size_t i = 0;
+    if (sign_ok && n > 0 && (p[0] == '+' || p[0] == '-'))
+        i = 1;
+    if (i == n)
+        return false;
+    for (; i < n; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+    return true;
+}
+
 F(string_to_int)
 {
     char buf[64];
-    if (a[0].v.s.len == 0 || a[0].v.s.len >= sizeof buf)
-        return cel_errorf_s(cx->scratch, "strconv.ParseInt: parsing %s: invalid syntax", "input");
-    memcpy(buf, a[0].v.s.ptr, a[0].v.s.len);
-    buf[a[0].v.s.len] = 0;
-    char *end;
+    size_t len = a[0].v.s.len;
+    if (len >= sizeof buf || !go_decimal_syntax(a[0].v.s.ptr, len, true))
+        return string_conversion_error("int");
+    memcpy(buf, a[0].v.s.ptr, len);
+    buf[len] = 0;
     errno = 0;
-    long long v = strtoll(buf, &end, 10);
-    if (*end || buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n' )
-        return cel_errorf_s(cx->scratch, "strconv.ParseInt: parsing \"%s\": invalid syntax", buf);
+    long long v = strtoll(buf, NULL, 10);
     if (errno == ERANGE)
-        return cel_errorf_s(cx->scratch, "strconv.ParseInt: parsing \"%s\": value out of range", buf);
+        return string_conversion_error("int");
     return cel_int(v);
 }
 F(ts_to_int) { return cel_int(a[0].v.t.sec); }
@@ -245,37 +271,125 @@ F(string_to_uint)
 {
     char buf[64];
     size_t len = a[0].v.s.len;
-    if (len == 0 || len >= sizeof buf || a[0].v.s.ptr[0] == '-' || a[0].v.s.ptr[0] == '+' || a[0].v.s.ptr[0] == ' ')
-        return cel_errorf_s(cx->scratch, "strconv.ParseUint: parsing \"%.*s\": invalid syntax", (int)(len > 60 ? 60 : len), a[0].v.s.ptr);
+    if (len >= sizeof buf || !go_decimal_syntax(a[0].v.s.ptr, len, false))
+        return string_conversion_error("uint");
     memcpy(buf, a[0].v.s.ptr, len);
     buf[len] = 0;
-    char *end;
     errno = 0;
-    unsigned long long v = strtoull(buf, &end, 10);
-    if (*end)
-        return cel_errorf_s(cx->scratch, "strconv.ParseUint: parsing \"%s\": invalid syntax", buf);
+    unsigned long long v = strtoull(buf, NULL, 10);
     if (errno == ERANGE)
-        return cel_errorf_s(cx->scratch, "strconv.ParseUint: parsing \"%s\": value out of range", buf);
+        return string_conversion_error("uint");
     return cel_uint(v);
 }
 F(int_to_double) { return cel_double((double)a[0].v.i); }
 F(uint_to_double) { return cel_double((double)a[0].v.u); }
+/* Go strconv underscoreOK: underscores only between digits (a base prefix
+ * counts as a digit). */
+static bool go_underscores_ok(const char *s, size_t n)
+{
+    char saw = '^';
+    size_t i = 0;
+    if (n >= 1 && (s[0] == '-' || s[0] == '+'))
+        s++, n--;
+    bool hex = false;
+    if (n >= 2 && s[0] == '0' && strchr("bBoOxX", s[1])) {
+        i = 2;
+        saw = '0';
+        hex = s[1] == 'x' || s[1] == 'X';
+    }
+    for (; i < n; i++) {
+        char c = s[i];
+        if ((c >= '0' && c <= '9') || (hex && isxdigit((unsigned char)c))) {
+            saw = '0';
+            continue;
+        }
+        if (c == '_') {
+            if (saw != '0')
+                return false;
+            saw = '_';
+            continue;
+        }
+        if (saw == '_')
+            return false;
+        saw = '!';
+    }
+    return saw != '_';
+}
+
+/* Is s (NUL-free) a float in Go's ParseFloat syntax: [+-] then inf, infinity
+ * (any case), or decimal digits with an optional point and e-exponent, or
+ * 0x hex digits with an optional point and a mandatory p-exponent; nan (any
+ * case) without a sign.  strtod accepts more (hex without exponent, spaces,
+ * "nan(...)"), so the text is checked first.  Underscores are dropped
+ * into out (size n+1) when they are allowed. */
+static bool go_float_syntax(const char *s, size_t n, char *out)
+{
+    size_t i = 0, k = 0;
+    if (n == 3 && !strncasecmp(s, "nan", 3)) {
+        memcpy(out, s, 4);
+        return true;
+    }
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        out[k++] = s[i++];
+    if ((n - i == 3 && !strncasecmp(s + i, "inf", 3)) || (n - i == 8 && !strncasecmp(s + i, "infinity", 8))) {
+        memcpy(out + k, s + i, n - i + 1);
+        return true;
+    }
+    bool hex = n - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+    if (hex) {
+        out[k++] = s[i++];
+        out[k++] = s[i++];
+    }
+    bool digits = false, point = false, underscores = false;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c == '_') {
+            underscores = true;
+            continue;
+        }
+        if (c == '.' && !point)
+            point = true;
+        else if ((c >= '0' && c <= '9') || (hex && isxdigit((unsigned char)c)))
+            digits = true;
+        else
+            break;
+        out[k++] = c;
+    }
+    if (!digits)
+        return false;
+    if (i < n && (hex ? (s[i] == 'p' || s[i] == 'P') : (s[i] == 'e' || s[i] == 'E'))) {
+        out[k++] = s[i++];
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            out[k++] = s[i++];
+        bool exp_digits = false;
+        for (; i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '_'); i++) {
+            if (s[i] == '_') {
+                underscores = true;
+                continue;
+            }
+            exp_digits = true;
+            out[k++] = s[i];
+        }
+        if (!exp_digits)
+            return false;
+    } else if (hex) {
+        return false; /* a hex mantissa needs a p exponent */
+    }
+    out[k] = 0;
+    return i == n && (!underscores || go_underscores_ok(s, n));
+}
+
 F(string_to_double)
 {
-    char buf[128];
     size_t len = a[0].v.s.len;
-    if (len == 0 || len >= sizeof buf)
-        return cel_error("strconv.ParseFloat: invalid syntax");
-    memcpy(buf, a[0].v.s.ptr, len);
-    buf[len] = 0;
-    /* Go ParseFloat: no leading spaces, no hex-float without p exponent...; strtod is close enough
-     * for decimal input; reject whitespace explicitly. */
-    if (buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n')
-        return cel_errorf_s(cx->scratch, "strconv.ParseFloat: parsing \"%s\": invalid syntax", buf);
-    char *end;
-    double d = strtod(buf, &end);
-    if (*end)
-        return cel_errorf_s(cx->scratch, "strconv.ParseFloat: parsing \"%s\": invalid syntax", buf);
+    char *buf = cel_scratch_strndup(cx->scratch, a[0].v.s.ptr, len);
+    char *clean = cel_scratch_alloc(cx->scratch, len + 1);
+    if (strlen(buf) != len || !go_float_syntax(buf, len, clean))
+        return string_conversion_error("double");
+    errno = 0;
+    double d = strtod(clean, NULL);
+    if (errno == ERANGE && isinf(d)) /* ParseFloat's ErrRange is for overflow only */
+        return string_conversion_error("double");
     return cel_double(d);
 }
 static cel_value str_value(cel_scratch *s, const char *p)

@@ -30,37 +30,42 @@ F(char_at)
     return str_from(cx, s + off, end - off);
 }
 
-/* Code point index of the first match at or after code point `from`. */
+/* indexOf / lastIndexOf as cel-go ext/strings.go (the version that returns
+ * -1 for an offset past the end, dra-corrections E2-11): an empty needle
+ * returns the offset before any range check; then a negative offset is an
+ * error and an offset at or past the end gives -1.  The two-argument
+ * lastIndexOf searches from offset len-1; on an empty string it gives -1
+ * (cel-spec string_ext/last_index_of/empty_string). */
+
+/* Code point index of the first match at or after code point `from` (< length). */
 static int64_t index_of(const cel_value *s, const cel_value *sub, size_t from)
 {
     size_t off = cel_utf8_offset(s->v.s.ptr, s->v.s.len, from);
-    if (sub->v.s.len == 0)
-        return (int64_t)from;
     const char *hit = memmem(s->v.s.ptr + off, s->v.s.len - off, sub->v.s.ptr, sub->v.s.len);
     if (!hit)
         return -1;
     return (int64_t)cel_utf8_len(s->v.s.ptr, (size_t)(hit - s->v.s.ptr));
 }
 
-F(index_of2) { return cel_int(index_of(&a[0], &a[1], 0)); }
-F(index_of3)
+static cel_value index_of_offset(cel_call_ctx *cx, const cel_value *s, const cel_value *sub, int64_t off)
 {
-    int64_t off = a[2].v.i;
-    size_t cps = cel_utf8_len(a[0].v.s.ptr, a[0].v.s.len);
+    if (sub->v.s.len == 0)
+        return cel_int(off);
     if (off < 0)
         return out_of_range(cx, off);
-    if ((uint64_t)off > cps)
-        return cel_int(-1); /* cel-go returns -1 past the end (dra-corrections E2-11) */
-    return cel_int(index_of(&a[0], &a[1], (size_t)off));
+    if ((uint64_t)off >= cel_utf8_len(s->v.s.ptr, s->v.s.len))
+        return cel_int(-1);
+    return cel_int(index_of(s, sub, (size_t)off));
 }
 
-/* Last match starting at or before code point `upto`. */
+F(index_of2) { return index_of_offset(cx, &a[0], &a[1], 0); }
+F(index_of3) { return index_of_offset(cx, &a[0], &a[1], a[2].v.i); }
+
+/* Last match starting at or before code point `upto` (< length). */
 static int64_t last_index_of(const cel_value *s, const cel_value *sub, size_t upto)
 {
     size_t cps = cel_utf8_len(s->v.s.ptr, s->v.s.len);
     size_t sublen = cel_utf8_len(sub->v.s.ptr, sub->v.s.len);
-    if (sub->v.s.len == 0)
-        return (int64_t)(upto < cps ? upto : cps);
     if (sublen > cps)
         return -1;
     size_t last = upto;
@@ -74,17 +79,27 @@ static int64_t last_index_of(const cel_value *s, const cel_value *sub, size_t up
     return -1;
 }
 
-F(last_index_of2) { return cel_int(last_index_of(&a[0], &a[1], SIZE_MAX)); }
-F(last_index_of3)
+static cel_value last_index_of_offset(cel_call_ctx *cx, const cel_value *s, const cel_value *sub, int64_t off)
 {
-    int64_t off = a[2].v.i;
-    size_t cps = cel_utf8_len(a[0].v.s.ptr, a[0].v.s.len);
+    if (sub->v.s.len == 0)
+        return cel_int(off);
     if (off < 0)
         return out_of_range(cx, off);
-    if ((uint64_t)off > cps)
+    if ((uint64_t)off >= cel_utf8_len(s->v.s.ptr, s->v.s.len))
         return cel_int(-1);
-    return cel_int(last_index_of(&a[0], &a[1], (size_t)off));
+    return cel_int(last_index_of(s, sub, (size_t)off));
 }
+
+F(last_index_of2)
+{
+    int64_t cps = (int64_t)cel_utf8_len(a[0].v.s.ptr, a[0].v.s.len);
+    if (a[1].v.s.len == 0)
+        return cel_int(cps);
+    if (cps == 0)
+        return cel_int(-1);
+    return last_index_of_offset(cx, &a[0], &a[1], cps - 1);
+}
+F(last_index_of3) { return last_index_of_offset(cx, &a[0], &a[1], a[2].v.i); }
 
 static cel_value map_ascii(cel_call_ctx *cx, const cel_value *s, bool upper)
 {

@@ -179,22 +179,39 @@ cel_value cel_list_copy_a(dra_arena *a, const cel_value *items, size_t n)
 
 /* ---- hashing and keys ----------------------------------------------------- */
 
-/* Numeric keys hash by their integral value so 1, 1u and 1.0 collide. */
-static bool key_numeric(const cel_value *k, int64_t *i, bool *neg_or_big)
+/* Numeric keys as cel-go's map Find sees them: an int, a uint, or a double
+ * that converts losslessly (doubleToInt64Lossless, else
+ * doubleToUint64Lossless: common/types/overflow.go, which also rejects
+ * exactly -2^63 and anything >= 2^63 for int, negatives and >= 2^64 for
+ * uint).  *i is the value when it fits int64, else *big is set and *u holds
+ * it.  False for a double with no integral equivalent. */
+static bool key_numeric(const cel_value *k, int64_t *i, uint64_t *u, bool *big)
 {
-    *neg_or_big = false;
+    *big = false;
     switch (k->kind) {
     case CEL_INT: *i = k->v.i; return true;
     case CEL_UINT:
-        if (k->v.u > INT64_MAX) { *neg_or_big = true; *i = (int64_t)(k->v.u & INT64_MAX); return true; }
+        if (k->v.u > INT64_MAX) {
+            *big = true;
+            *u = k->v.u;
+            return true;
+        }
         *i = (int64_t)k->v.u;
         return true;
     case CEL_DOUBLE: {
         double d = k->v.d;
-        if (d != d || d != floor(d) || d < -9.2233720368547758e18 || d >= 9.2233720368547758e18)
+        if (d != d || d != floor(d))
             return false;
-        *i = (int64_t)d;
-        return true;
+        if (d > -9223372036854775808.0 && d < 9223372036854775808.0) {
+            *i = (int64_t)d;
+            return true;
+        }
+        if (d >= 9223372036854775808.0 && d < 18446744073709551616.0) {
+            *big = true;
+            *u = (uint64_t)d;
+            return true;
+        }
+        return false;
     }
     default: return false;
     }
@@ -204,6 +221,7 @@ static uint64_t hash_key(const cel_value *k)
 {
     uint64_t h = 1469598103934665603ull;
     int64_t i;
+    uint64_t u;
     bool big;
     switch (k->kind) {
     case CEL_STRING:
@@ -212,8 +230,8 @@ static uint64_t hash_key(const cel_value *k)
         return h;
     case CEL_BOOL: return k->v.b ? 3 : 5;
     default:
-        if (key_numeric(k, &i, &big))
-            return ((uint64_t)i * 0x9E3779B97F4A7C15ull) ^ (big ? 7 : 0);
+        if (key_numeric(k, &i, &u, &big))
+            return big ? u * 0x9E3779B97F4A7C15ull ^ 7 : (uint64_t)i * 0x9E3779B97F4A7C15ull;
         return 11;
     }
 }
@@ -222,6 +240,16 @@ static bool key_equal(const cel_value *a, const cel_value *b)
 {
     if (a->kind == CEL_STRING && b->kind == CEL_STRING) /* the usual key */
         return a->v.s.len == b->v.s.len && (a->v.s.len == 0 || memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0);
+    int64_t ia, ib;
+    uint64_t ua, ub;
+    bool ba, bb;
+    bool na = a->kind == CEL_INT || a->kind == CEL_UINT || a->kind == CEL_DOUBLE;
+    bool nb = b->kind == CEL_INT || b->kind == CEL_UINT || b->kind == CEL_DOUBLE;
+    if (na || nb) { /* exact numeric identity, not CEL's (lossy) numeric equality */
+        if (!na || !nb || !key_numeric(a, &ia, &ua, &ba) || !key_numeric(b, &ib, &ub, &bb) || ba != bb)
+            return false;
+        return ba ? ua == ub : ia == ib;
+    }
     return cel_value_equal(a, b);
 }
 

@@ -38,15 +38,6 @@ static void warn(dra_evict_result *r, char *msg)
     r->warnings[r->nwarnings++] = msg;
 }
 
-static void wrong_type(dra_errs *l, const char *field, const json_t *v, const char *type)
-{
-    char *r = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-    char *d = dra_xasprintf("must be of type %s", type);
-    dra_ferr_invalid_raw(l, field, r ? r : "?", d);
-    free(d);
-    free(r);
-}
-
 static void check_time(dra_errs *l, const json_t *taint, const char *field)
 {
     json_t *t = json_object_get(taint, "timeAdded");
@@ -98,7 +89,7 @@ static dra_err *load_rules(ctx *x)
         check_taint(&l, taint, "spec.taint");
         json_t *sel = dra_jget(o->json, "spec.deviceSelector");
         if (sel && !json_is_null(sel) && !json_is_object(sel)) {
-            wrong_type(&l, "spec.deviceSelector", sel, "object");
+            dra_ferr_wrong_type(&l, "spec.deviceSelector", sel, "object");
             sel = NULL;
         }
         if (json_is_null(sel))
@@ -110,7 +101,7 @@ static dra_err *load_rules(ctx *x)
                 char *f = dra_xasprintf("spec.deviceSelector.%s", keys[k]);
                 if (v && !json_is_null(v)) {
                     if (!json_is_string(v)) {
-                        wrong_type(&l, f, v, "string");
+                        dra_ferr_wrong_type(&l, f, v, "string");
                     } else {
                         const char *s = json_string_value(v);
                         size_t n = json_string_length(v);

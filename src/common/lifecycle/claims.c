@@ -626,32 +626,21 @@ static bool has_pod_reservation(const json_t *claim)
     return false;
 }
 
-static bool namespace_has_pods(const dra_cluster *c, const char *ns)
-{
-    for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++)
-        if (strcmp(dra_jstr_or(c->of[DRA_KIND_POD][i]->json, "metadata.namespace", ""), ns) == 0)
-            return true;
-    return false;
-}
-
 /* Namespaces with pod reservations but without any Pod in the input,
  * "a, b" in input order; NULL when there are none.  Caller frees. */
 static char *namespaces_without_pods(const dra_cluster *c)
 {
     dra_buf b = DRA_BUF_INIT;
+    dra_lc_index seen = {0};
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         const json_t *claim = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
         const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
-        if (!has_pod_reservation(claim) || namespace_has_pods(c, ns))
+        if (!has_pod_reservation(claim) || dra_cluster_has_pods_in(c, ns) || dra_lc_index_find(&seen, 0, ns, NULL))
             continue;
-        bool seen = false;
-        for (size_t k = 0; k < i && !seen; k++) {
-            const json_t *other = c->of[DRA_KIND_RESOURCE_CLAIM][k]->json;
-            seen = has_pod_reservation(other) && strcmp(dra_jstr_or(other, "metadata.namespace", ""), ns) == 0;
-        }
-        if (!seen)
-            dra_buf_printf(&b, "%s%s", b.len ? ", " : "", ns);
+        dra_lc_index_add(&seen, 0, ns, NULL, i);
+        dra_buf_printf(&b, "%s%s", b.len ? ", " : "", ns);
     }
+    dra_lc_index_free(&seen);
     if (!b.len) {
         dra_buf_free(&b);
         return NULL;

@@ -500,22 +500,7 @@ bool dra_has_finalizer(const json_t *obj, const char *finalizer, size_t *index)
 
 /* ---- shape checks ---- */
 
-static void check_string_field(dra_errs *l, const json_t *parent, const char *key, const char *path, bool required)
-{
-    json_t *v = json_object_get(parent, key);
-    char *field = dra_xasprintf("%s.%s", path, key);
-    if (!v || json_is_null(v) || (json_is_string(v) && !json_string_length(v))) {
-        if (required)
-            dra_ferr_required(l, field, NULL);
-    } else if (!json_is_string(v)) {
-        char *r = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-        dra_ferr_invalid_raw(l, field, r ? r : "?", "must be of type string");
-        free(r);
-    }
-    free(field);
-}
-
-static void wrong_type(dra_errs *l, const char *field, const json_t *v, const char *type)
+void dra_ferr_wrong_type(dra_errs *l, const char *field, const json_t *v, const char *type)
 {
     char *r = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
     char *d = dra_xasprintf("must be of type %s", type);
@@ -524,13 +509,23 @@ static void wrong_type(dra_errs *l, const char *field, const json_t *v, const ch
     free(r);
 }
 
+static void check_string_field(dra_errs *l, const json_t *parent, const char *key, const char *path, bool required)
+{
+    json_t *v = json_object_get(parent, key);
+    char *field = dra_xasprintf("%s.%s", path, key);
+    if (!v || json_is_null(v) || (json_is_string(v) && !json_string_length(v))) {
+        if (required)
+            dra_ferr_required(l, field, NULL);
+    } else if (!json_is_string(v)) {
+        dra_ferr_wrong_type(l, field, v, "string");
+    }
+    free(field);
+}
+
 static void check_array(dra_errs *l, const json_t *v, const char *field)
 {
-    if (v && !json_is_null(v) && !json_is_array(v)) {
-        char *r = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-        dra_ferr_invalid_raw(l, field, r ? r : "?", "must be of type array");
-        free(r);
-    }
+    if (v && !json_is_null(v) && !json_is_array(v))
+        dra_ferr_wrong_type(l, field, v, "array");
 }
 
 dra_err *dra_check_claim_shape(const dra_obj *o)
@@ -544,7 +539,7 @@ dra_err *dra_check_claim_shape(const dra_obj *o)
     json_array_foreach(json_is_array(rf) ? rf : NULL, i, e) {
         char *p = dra_xasprintf("status.reservedFor[%zu]", i);
         if (!json_is_object(e)) {
-            wrong_type(&l, p, e, "object");
+            dra_ferr_wrong_type(&l, p, e, "object");
         } else {
             check_string_field(&l, e, "apiGroup", p, false);
             check_string_field(&l, e, "resource", p, true);
@@ -560,7 +555,7 @@ dra_err *dra_check_claim_shape(const dra_obj *o)
     json_array_foreach(json_is_array(res) ? res : NULL, i, e) {
         char *p = dra_xasprintf("status.allocation.devices.results[%zu]", i);
         if (!json_is_object(e)) {
-            wrong_type(&l, p, e, "object");
+            dra_ferr_wrong_type(&l, p, e, "object");
         } else {
             check_string_field(&l, e, "driver", p, true);
             check_string_field(&l, e, "pool", p, true);
@@ -588,7 +583,7 @@ dra_err *dra_check_pod_shape(const dra_obj *o)
     json_array_foreach(json_is_array(rc) ? rc : NULL, i, e) {
         char *f = dra_xasprintf("spec.resourceClaims[%zu]", i);
         if (!json_is_object(e))
-            wrong_type(&l, f, e, "object");
+            dra_ferr_wrong_type(&l, f, e, "object");
         else
             check_string_field(&l, e, "name", f, true);
         free(f);

@@ -25,6 +25,7 @@
 #include "../model/features.h"
 #include "../model/kinds.h"
 #include "../model/load.h"
+#include "../model/names.h"
 #include "index.h"
 
 /* Annotations, finalizer and labels upstream uses (k8s.io/api/resource/v1). */
@@ -152,6 +153,8 @@ bool dra_has_finalizer(const json_t *obj, const char *finalizer, size_t *index);
  * allocation results, pod claims), worded like upstream's field errors.
  * Returns an input error chain located at the object, NULL when fine. */
 dra_err *dra_check_claim_shape(const dra_obj *o);
+/* The field error "Invalid value: <v as JSON>: must be of type <type>". */
+void dra_ferr_wrong_type(dra_errs *l, const char *field, const json_t *v, const char *type);
 dra_err *dra_check_pod_shape(const dra_obj *o);
 
 #endif

@@ -72,9 +72,10 @@ typedef struct dra_sel_input {
     dra_sel_devices devs;
 } dra_sel_input;
 
-/* Read `paths` (stdin when npaths == 0), load them (unknown kinds skipped,
- * validation with features f) and gather devices.  Errors: read, parse and
- * validation errors (DRA_EXIT_INPUT), all of them. */
+/* Read `paths` (stdin when npaths == 0), load them (kinds of other API
+ * groups skipped, validation with features f) and gather devices.  Errors:
+ * read, parse and validation errors and unknown kinds or versions of
+ * resource.k8s.io (DRA_EXIT_INPUT), all of them. */
 dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths, const dra_features *f);
 void dra_sel_input_free(dra_sel_input *in);
 

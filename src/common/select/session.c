@@ -44,6 +44,10 @@ void dra_session_free(dra_session *s)
 
 dra_err *dra_session_load(dra_session *s, const char *path)
 {
+    /* Files are read again on every :load, and standard input carries the
+     * session's own lines: neither can be read as objects. */
+    if (strcmp(path, "-") == 0)
+        return dra_err_new(DRA_EXIT_INPUT, "cannot load standard input ('-') in a session: name a file");
     char **paths = dra_xcalloc(s->npaths + 1, sizeof *paths);
     for (size_t i = 0; i < s->npaths; i++)
         paths[i] = s->paths[i];

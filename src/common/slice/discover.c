@@ -7,12 +7,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../base/arena.h"
@@ -50,10 +53,17 @@ dra_err *dra_discover_parse_sources(const char *list, unsigned *out)
 static char *read_attr(const char *dir, const char *name)
 {
     char *path = dra_xasprintf("%s/%s", dir, name);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Non-blocking, regular files only: a FIFO or device under a made-up
+     * --sysfs-root must not hang discovery (sysfs attributes are regular). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     free(path);
     if (fd < 0)
         return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return NULL;
+    }
     char buf[4096];
     ssize_t n = read(fd, buf, sizeof buf - 1);
     close(fd);
@@ -835,8 +845,47 @@ dra_err *dra_discover_nvidia_xml(const char *xml, size_t len, const char *name, 
     return errs;
 }
 
-/* Run `prog -q -x` and collect its stdout.  Not a shell: prog is exec'd. */
-static dra_err *run_nvidia_smi(const char *prog, dra_buf *out)
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Read fd to EOF, giving up at deadline (monotonic ms): *late is then set. */
+static dra_err *read_until(int fd, const char *name, dra_buf *out, size_t limit, long long deadline, bool *late)
+{
+    for (;;) {
+        long long left = deadline - now_ms();
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = left > 0 ? poll(&p, 1, left > INT_MAX ? INT_MAX : (int)left) : 0;
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return dra_err_new(DRA_EXIT_RUNTIME, "%s: poll: %s", name, strerror(errno));
+        if (r == 0) {
+            *late = true;
+            return NULL;
+        }
+        dra_buf_grow(out, 65536);
+        ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return dra_err_new(DRA_EXIT_RUNTIME, "%s: read error: %s", name, strerror(errno));
+        if (n == 0)
+            return NULL;
+        out->len += (size_t)n;
+        out->data[out->len] = '\0';
+        if (out->len > limit)
+            return dra_err_new(DRA_EXIT_RUNTIME, "%s: output larger than the limit of %zu bytes", name, limit);
+    }
+}
+
+/* Run `prog -q -x` and collect its stdout.  Not a shell: prog is exec'd.
+ * nvidia-smi hangs when a GPU or its driver is wedged; discovery must not
+ * hang with it, so the child is killed after timeout_ms. */
+static dra_err *run_nvidia_smi(const char *prog, int timeout_ms, dra_buf *out)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -858,13 +907,19 @@ static dra_err *run_nvidia_smi(const char *prog, dra_buf *out)
         _exit(127);
     }
     close(fds[1]);
-    dra_err *e = dra_buf_read_fd(out, fds[0], prog, 64u << 20);
+    bool late = false;
+    dra_err *e = read_until(fds[0], prog, out, 64u << 20, now_ms() + (timeout_ms > 0 ? timeout_ms : 60000), &late);
     close(fds[0]);
+    if (e || late)
+        kill(pid, SIGKILL); /* it may still be writing, or hanging */
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (e)
         return e;
+    if (late)
+        return dra_err_new(DRA_EXIT_RUNTIME, "%s -q -x did not finish within %d ms; killed it", prog,
+                           timeout_ms > 0 ? timeout_ms : 60000);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return dra_err_new(DRA_EXIT_RUNTIME, "%s -q -x failed (%s %d)", prog,
                            WIFEXITED(status) ? "exit status" : "signal",
@@ -901,7 +956,7 @@ static dra_err *discover_nvidia(const dra_discover_opts *o, const char *root, dr
         return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "%s: %s", prog, strerror(errno)), "--nvidia-smi");
     }
     dra_buf out = DRA_BUF_INIT;
-    dra_err *e = run_nvidia_smi(prog, &out);
+    dra_err *e = run_nvidia_smi(prog, o->nvidia_smi_timeout_ms, &out);
     if (!e)
         e = dra_discover_nvidia_xml(dra_buf_str(&out), out.len, prog, root, d->devices, d->counter_sets);
     dra_buf_free(&out);

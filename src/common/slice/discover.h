@@ -45,6 +45,7 @@ typedef struct dra_discover_opts {
     const char *sysfs_root;  /* NULL = "/sys" */
     const char *nvidia_smi;  /* NULL = "nvidia-smi" from PATH (absent: skipped); a given path must exist */
     unsigned sources;        /* DRA_SRC_* bits; 0 = all */
+    int nvidia_smi_timeout_ms; /* nvidia-smi is killed after this long; 0 = 60 s */
 } dra_discover_opts;
 
 typedef struct dra_discovered {

@@ -850,3 +850,591 @@ case("prioritized-list-allocation-mode-all", features=["PrioritizedList"],
      classes=[cls(classA, driverA)], slices=[two_devs()],
      allocatedDevices=[(driverA, pool1, device2)],
      expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device1))])
+
+# ---- rest of the table (from prioritized-list-allocation-mode-all-with-selectors on) ----------------
+MaxSize = 32  # resourceapi.AllocationResultsMaxSize
+gensel = lambda g: sel('device.attributes["%s"].generation == "%s"' % (driverA, g))
+gen_ = lambda g, **more: dict({"generation": s_(g)}, **more)
+_prioGen = lambda: claim(claim0, [requestWithPrioritizedList(req0, with_mode(subRequest(subReq0, classA, 0, gensel("v6")), "All"),
+                                                             with_mode(subRequest(subReq1, classA, 0, gensel("v5")), "All"))])
+case("prioritized-list-allocation-mode-all-with-selectors", features=["PrioritizedList"],
+     claimsToAllocate=[_prioGen()], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, device(device1, None, gen_("v5")))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device1))])
+case("prioritized-list-allocation-mode-all-with-selectors-multiple-pools", features=["PrioritizedList"],
+     claimsToAllocate=[_prioGen()], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, device(device1, None, gen_("v5"))),
+             sliceWithDevices(slice2, node1, pool2, driverA, device(device1, None, gen_("v5")))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device1),
+                                     deviceAllocationResult(req0SubReq1, driverA, pool2, device1))])
+case("prioritized-list-allocation-mode-all-with-selectors-multiple-pools-across-nodes", features=["PrioritizedList"],
+     claimsToAllocate=[_prioGen()], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, device(device1, None, gen_("v5"))),
+             sliceWithDevices(slice2, node2, pool2, driverA, device(device1, None, gen_("v5")), device(device2, None, gen_("v6")))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device1))])
+case("prioritized-list-allocation-mode-all-with-selectors-deviceclass-subset", features=["PrioritizedList"],
+     claimsToAllocate=[_prioGen()],
+     classes=[cls(classA, driverA, [sel('device.driver == "%s" && device.attributes["%s"].selected' % (driverA, driverA))])],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, device(device1, None, gen_("v6", selected=b_(False))),
+                              device(device2, None, gen_("v5", selected=b_(False))),
+                              device(device3, None, gen_("v5", selected=b_(True))))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device3))])
+case("max-number-devices",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, MaxSize))],
+     classes=[cls(classA, driverA)],
+     slices=[sliceWithMultipleDevices(slice1, node1, pool1, driverA, MaxSize)],
+     expectResults=[allocationResult(localNodeSelector(node1), *multipleDeviceAllocationResults(req0, driverA, pool1, MaxSize, 0))])
+_special = lambda n, v, cpu: withDeviceCounterConsumption(device(n, None, {"special": b_(v)}), cc(counterSet1, {cpu: "1"}),
+                                                          cc(counterSet2, {"mem": "10Gi"}))
+case("partitionable-devices-with-attribute-selector", features=["PartitionableDevices"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 2),
+                                         request(req1, classA, 1, sel('device.attributes["%s"].special' % driverA)))],
+     classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, _special(device1, True, "cpu1"),
+                              _special(device2, False, "cpu2"), _special(device3, False, "cpu3")),
+             sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA,
+                                  counterSet(counterSet1, {"cpu1": "1", "cpu2": "1", "cpu3": "1"}),
+                                  counterSet(counterSet2, {"mem": "30Gi"}))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device2),
+                                     deviceAllocationResult(req0, driverA, pool1, device3),
+                                     deviceAllocationResult(req1, driverA, pool1, device1))])
+case("prioritized-list-max-allocation-limit-request", features=["PrioritizedList"],
+     claimsToAllocate=[claim(claim0, [requestWithPrioritizedList(req0, subRequest(subReq0, classA, MaxSize),
+                                                                 subRequest(subReq1, classA, MaxSize // 2)),
+                                      requestWithPrioritizedList(req1, subRequest(subReq0, classA, MaxSize),
+                                                                 subRequest(subReq1, classA, MaxSize // 2))])],
+     classes=[cls(classA, driverA)],
+     slices=[sliceWithMultipleDevices(slice1, node1, pool1, driverA, MaxSize * 2)],
+     expectResults=[allocationResult(localNodeSelector(node1),
+                                     *(multipleDeviceAllocationResults(req0SubReq1, driverA, pool1, MaxSize // 2, 0) +
+                                       multipleDeviceAllocationResults(req1SubReq1, driverA, pool1, MaxSize // 2, MaxSize // 2)))],
+     expectNumAllocateOneInvocations=75)
+case("prioritized-list-max-allocation-allocation-mode-all", features=["PrioritizedList"],
+     claimsToAllocate=[claim(claim0, [requestWithPrioritizedList(req0, with_mode(subRequest(subReq0, classA, 0), "All"),
+                                                                 subRequest(subReq1, classA, 2)),
+                                      deviceRequest(req1, classB, 2)])],
+     classes=[cls(classA, driverA), cls(classB, driverB)],
+     slices=[sliceWithMultipleDevices(slice1, node1, pool1, driverA, MaxSize - 1),
+             sliceWithMultipleDevices(slice2, node1, pool2, driverB, 2)],
+     expectResults=[allocationResult(localNodeSelector(node1),
+                                     deviceAllocationResult(req0SubReq1, driverA, pool1, "device-0"),
+                                     deviceAllocationResult(req0SubReq1, driverA, pool1, "device-1"),
+                                     deviceAllocationResult(req1, driverB, pool2, "device-0"),
+                                     deviceAllocationResult(req1, driverB, pool2, "device-1"))],
+     expectNumAllocateOneInvocations=42)
+
+# ---- binding conditions ----
+bc = deviceRequestAllocationResultWithBindingConditions
+case("device-binding-conditions", features=["DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, withBindingConditions(device(device1), ["IsPrepare"], ["BindingFailed"]))],
+     expectResults=[allocationResultStruct(localNodeSelector(node1), bc(req0, driverA, pool1, device1, ["IsPrepare"], ["BindingFailed"]))])
+case("binding-conditions-multiple-devices", features=["DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 2), request(req1, classA, 1))],
+     classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA,
+                              withBindingConditions(device(device1), ["IsPrepare"], ["BindingFailed"]),
+                              withBindingConditions(device(device2), ["IsPrepare2"], ["BindingFailed2"]),
+                              withBindingConditions(device(device3), ["IsPrepare3"], ["BindingFailed3"]))],
+     expectResults=[allocationResultStruct(localNodeSelector(node1),
+                                           bc(req0, driverA, pool1, device1, ["IsPrepare"], ["BindingFailed"]),
+                                           bc(req0, driverA, pool1, device2, ["IsPrepare2"], ["BindingFailed2"]),
+                                           bc(req1, driverA, pool1, device3, ["IsPrepare3"], ["BindingFailed3"]))])
+case("binding-conditions-with-and-without", features=["DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1), request(req1, classA, 1))],
+     classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, device(device1),
+                              withBindingConditions(device(device2), ["IsPrepare"], ["BindingFailed"]))],
+     expectResults=[allocationResultStruct(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1),
+                                           bc(req1, driverA, pool1, device2, ["IsPrepare"], ["BindingFailed"]))])
+case("binding-conditions-without-feature-gate",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, withBindingConditions(device(device1), ["IsPrepare"], ["BindingFailed"]))])
+case("node-restriction", features=["DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequest(claim0, req0, classA)], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, nodeLabelSelector(planetKey, planetValueEarth), pool1, driverA,
+                              withBindsToNode(device(device1), True))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1))])
+fcbc = lambda n, q, conds=None, fails=None: (withBindingConditions(fcdev(n, cc(counterSet1, mem(q))), conds, fails)
+                                             if conds is not None else fcdev(n, cc(counterSet1, mem(q))))
+case("partitionable-devices-with-binding-conditions", features=["PartitionableDevices", "DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=pslices([fcbc(device1, "4Gi", ["IsPrepare"], ["BindingFailed"])], [counterSet(counterSet1, mem("8Gi"))]),
+     expectResults=[allocationResultStruct(localNodeSelector(node1), bc(req0, driverA, pool1, device1, ["IsPrepare"], ["BindingFailed"]))])
+case("partitionable-devices-with-binding-conditions-multiple", features=["PartitionableDevices", "DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 2))], classes=[cls(classA, driverA)],
+     slices=pslices([fcbc(device1, "4Gi", ["IsPrepare"], ["BindingFailed"]), fcbc(device2, "4Gi", ["IsPrepare2"], ["BindingFailed2"])],
+                    [counterSet(counterSet1, mem("8Gi"))]),
+     expectResults=[allocationResultStruct(localNodeSelector(node1),
+                                           bc(req0, driverA, pool1, device1, ["IsPrepare"], ["BindingFailed"]),
+                                           bc(req0, driverA, pool1, device2, ["IsPrepare2"], ["BindingFailed2"]))])
+case("partitionable-devices-with-binding-conditions-some-devices-no-conditions",
+     features=["PartitionableDevices", "DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 3))], classes=[cls(classA, driverA)],
+     slices=pslices([fcbc(device1, "2Gi", ["IsPrepare"], ["BindingFailed"]), fcbc(device2, "2Gi"),
+                     fcbc(device3, "4Gi", ["IsReady"], ["BindingTimeout"])], [counterSet(counterSet1, mem("8Gi"))]),
+     expectResults=[allocationResultStruct(localNodeSelector(node1),
+                                           bc(req0, driverA, pool1, device1, ["IsPrepare"], ["BindingFailed"]),
+                                           bc(req0, driverA, pool1, device2, [], []),
+                                           bc(req0, driverA, pool1, device3, ["IsReady"], ["BindingTimeout"]))])
+case("partitionable-devices-with-binding-conditions-multi-slices", features=["PartitionableDevices", "DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 2))], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice4, node1, resourcePool(pool1, 4), driverA, fcbc(device1, "4Gi", ["IsPrepare"], ["BindingFailed"])),
+             sliceWithCounterSets(slice3, node1, resourcePool(pool1, 4), driverA, counterSet(counterSet1, mem("8Gi"))),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 4), driverA, fcdev(device2, cc(counterSet2, mem("4Gi")))),
+             sliceWithCounterSets(slice1, node1, resourcePool(pool1, 4), driverA, counterSet(counterSet2, mem("8Gi")))],
+     expectResults=[allocationResultStruct(localNodeSelector(node1), bc(req0, driverA, pool1, device2, [], []),
+                                           bc(req0, driverA, pool1, device1, ["IsPrepare"], ["BindingFailed"]))])
+taintKey1 = {"key": "key1", "value": "value1", "effect": "NoSchedule"}
+_bcTaintSlices = lambda count: [
+    sliceWithDevices(slice1, node1, resourcePool(pool1, 2) if count else pool1, driverA,
+                     withTaints(fcbc(device1, "4Gi", ["IsPrepare"], ["BindingFailed"]), taintKey1), fcbc(device2, "4Gi")),
+    sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2) if count else pool1, driverA, counterSet(counterSet1, mem("8Gi")))]
+case("partitionable-devices-with-binding-conditions-and-taints",
+     features=["PartitionableDevices", "DeviceBindingAndStatus", "DeviceTaints"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 2))], classes=[cls(classA, driverA)],
+     slices=_bcTaintSlices(False),
+     note="upstream puts both slices in pool-1 with resourceSliceCount 1 (sliceWithCounterSets(slice2, node1, pool1, ...)), as here")
+case("partitionable-devices-with-binding-conditions-and-taints-tolerated",
+     features=["PartitionableDevices", "DeviceBindingAndStatus", "DeviceTaints"],
+     claimsToAllocate=[with_tolerations(claimWithRequests(claim0, None, request(req0, classA, 2)), tolerationNoScheduleKey1)],
+     classes=[cls(classA, driverA)],
+     slices=_bcTaintSlices(True),
+     expectResults=[allocationResultStruct(localNodeSelector(node1),
+                                           bc(req0, driverA, pool1, device1, ["IsPrepare"], ["BindingFailed"], tolerationNoScheduleKey1),
+                                           bc(req0, driverA, pool1, device2, [], [], tolerationNoScheduleKey1))])
+
+# ---- consumable capacity ----
+wcc = withConsumedCapacity
+dar = lambda req, pool, dev, consumed=None: wcc(deviceAllocationResult(req, driverA, pool, dev), True, consumed)
+c0 = lambda q: {capacity0: q}
+amaC = lambda multi=True: classWithAllowMultipleAllocations(classA, driverA, multi)
+reqC = lambda name, q, count=1: with_capacity(deviceRequest(name, classA, count), q)
+allC = lambda name, q: with_capacity(allDeviceRequest(name, classA), q)
+multi = withAllowMultipleAllocations
+rangeDev = lambda n, q, attrs=None: withCapacityRequestPolicyRange(multi(device(n, None, attrs)), c0(q))
+oneSlice = lambda *devs: [sliceWithDevices(slice1, node1, pool1, driverA, *devs)]
+case("consumable-capacity-disabled-feature", features=["DeviceBindingAndStatus"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)])], classes=[cls(classA, driverA)],
+     slices=[sliceWithOneDevice(slice1, node1, pool1, driverA)],
+     expectError="claim claim-0, request req-0: has capacity requests, but the DRAConsumableCapacity feature is disabled")
+case("consumable-capacity-disabled-feature-with-prioritized-list", features=["PrioritizedList", "DeviceBindingAndStatus"],
+     claimsToAllocate=[claim(claim0, [requestWithPrioritizedList(req0, with_capacity(subRequest(subReq0, classA, 1), one),
+                                                                 with_capacity(subRequest(subReq1, classA, 1), one))])],
+     classes=[cls(classA, driverA)], slices=[sliceWithOneDevice(slice1, node1, pool1, driverA)],
+     expectError="claim claim-0, subrequest subReq-0: has capacity requests, but the DRAConsumableCapacity feature is disabled")
+case("consumable-capacity-multi-allocatable-device-with-missing-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)])], classes=[cls(classA, driverA)],
+     slices=oneSlice(multi(device(device1, {capacity1: one}))))
+case("consumable-capacity-multi-allocatable-device-allocation-mode-all-with-missing-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [allC(req0, one)])], classes=[amaC()],
+     slices=oneSlice(multi(device(device1, {capacity1: one}))))
+case("consumable-capacity-multi-allocatable-device-without-capacity-without-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [deviceRequest(req0, classA, 1)]), claim(claim1, [deviceRequest(req0, classA, 1)])],
+     classes=[amaC()], slices=oneSlice(multi(device(device1))),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1)),
+                    allocationResult(localNodeSelector(node1), dar(req0, pool1, device1))])
+case("consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [deviceRequest(req0, classA, 1)]), claim(claim1, [deviceRequest(req0, classA, 1)])],
+     classes=[amaC()], slices=oneSlice(multi(device(device1, c0(one))), multi(device(device2, c0(one)))),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(one))),
+                    allocationResult(localNodeSelector(node1), dar(req0, pool1, device2, c0(one)))])
+case("consumable-capacity-multi-allocatable-device-without-policy-without-capacity-request-block", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [deviceRequest(req0, classA, 1)]), claim(claim1, [deviceRequest(req0, classA, 1)])],
+     classes=[amaC()], slices=oneSlice(multi(device(device1, c0(two)))))
+case("consumable-capacity-multi-allocatable-device-without-policy-with-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)]), claim(claim1, [reqC(req0, one)])],
+     classes=[amaC()], slices=oneSlice(multi(device(device1, c0(two)))),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(one))),
+                    allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(one)))])
+case("consumable-capacity-multi-allocatable-device-with-policy-without-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1)), claimWithRequests(claim1, None, request(req0, classA, 1))],
+     classes=[amaC()], slices=oneSlice(rangeDev(device1, four)),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two))),
+                    allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)))])
+vvDev = lambda n, default, q, extra: withCapacityRequestPolicyValidValues(multi(device(n)), default, c0(q), extra)
+case("consumable-capacity-multi-allocatable-device-with-zero-request-policy", features=["ConsumableCapacity"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1)), claimWithRequests(claim1, None, request(req0, classA, 1))],
+     classes=[amaC()], slices=oneSlice(vvDev(device1, zero, one, [])),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(zero))),
+                    allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(zero)))])
+case("consumable-capacity-multi-allocatable-device-violates-zero-request-policy", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)])], classes=[amaC()], slices=oneSlice(vvDev(device1, zero, one, [])))
+case("consumable-capacity-multi-allocatable-device-with-range-policy-with-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)]), claim(claim1, [reqC(req0, one)])],
+     classes=[amaC()], slices=oneSlice(rangeDev(device1, four)),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two))),
+                    allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)))])
+case("consumable-capacity-multi-allocatable-device-with-range-policy-step", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, three)])], classes=[amaC()], slices=oneSlice(rangeDev(device1, four)),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(four)))])
+case("consumable-capacity-multi-allocatable-device-with-valid-values-policy", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, two)])], classes=[amaC()], slices=oneSlice(vvDev(device1, one, four, [two])),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)))])
+case("consumable-capacity-multi-allocatable-device-with-valid-values-policy-round-up", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, two)])], classes=[amaC()], slices=oneSlice(vvDev(device1, one, three, [three])),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(three)))])
+case("consumable-capacity-multi-allocatable-device-with-exceeded-consumable-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)]), claim(claim1, [reqC(req0, two)])],
+     classes=[amaC()], slices=oneSlice(rangeDev(device1, two)))
+case("consumable-capacity-multi-allocatable-device-with-request-over-max-sharing-policy", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, "6")])], classes=[amaC()], slices=oneSlice(rangeDev(device1, "10")))
+case("consumable-capacity-multi-allocatable-device-with-allocated-capacity-use-remaining", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, two)])], allocatedCapacityDevices={(driverA, pool1, device1): c0(two)},
+     classes=[amaC()], slices=oneSlice(rangeDev(device1, four)),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)))])
+case("consumable-capacity-multi-allocatable-device-with-allocated-capacity-next-device", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, two)])], allocatedCapacityDevices={(driverA, pool1, device1): c0(two)},
+     classes=[amaC()], slices=oneSlice(rangeDev(device1, two), rangeDev(device2, two)),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device2, c0(two)))])
+case("consumable-capacity-with-multi-allocatable-device-backtrack", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, two), reqC(req1, two)], [match(stringAttribute)]),
+                       claim(claim1, [reqC(req0, two)])],
+     classes=[cls(classA, driverA)],
+     slices=oneSlice(rangeDev(device2, two, {"stringAttribute": s_("stringAttributeValue1")}),
+                     rangeDev(device1, four, {"stringAttribute": s_("stringAttributeValue2")})),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)), dar(req1, pool1, device1, c0(two))),
+                    allocationResult(localNodeSelector(node1), dar(req0, pool1, device2, c0(two)))])
+case("consumable-capacity-multi-allocatable-device-with-subrequest", features=["ConsumableCapacity", "PrioritizedList"],
+     claimsToAllocate=[claim(claim0, [requestWithPrioritizedList(req0, with_capacity(subRequest(subReq0, classA, 1), four),
+                                                                 with_capacity(subRequest(subReq1, classA, 1), two),
+                                                                 subRequest(subReq1, classA, 1))])],
+     classes=[amaC()], slices=oneSlice(rangeDev(device1, two)),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0SubReq1, pool1, device1, c0(two)))])
+case("consumable-capacity-multi-allocatable-device-with-no-available-consumable-capacity", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, two)])], allocatedCapacityDevices={(driverA, pool1, device1): c0(two)},
+     classes=[amaC()], slices=oneSlice(rangeDev(device1, two)))
+case("consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-no-capacity", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [allC(req0, two)])], classes=[amaC()],
+     slices=oneSlice(multi(device(device1, c0(two))), multi(device(device2))),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)))])
+case("consumable-capacity-multi-allocatable-device-allocation-mode-all-filter-out-insufficient-capacity", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [allC(req0, two)])], classes=[amaC()],
+     slices=oneSlice(multi(device(device1, c0(two))), multi(device(device2, c0(one)))),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)))])
+case("consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-sufficient", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one), allC(req1, one)])], classes=[cls(classA, driverA)],
+     slices=oneSlice(multi(device(device1, c0(two))), multi(device(device2, c0(one)))),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(one)),
+                                     dar(req1, pool1, device1, c0(one)), dar(req1, pool1, device2, c0(one)))])
+case("consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-sufficient", features=["ConsumableCapacity"],
+     allocatedCapacityDevices={(driverA, pool1, device1): c0(one)},
+     claimsToAllocate=[claim(claim0, [allC(req0, one)])], classes=[cls(classA, driverA)],
+     slices=oneSlice(multi(device(device1, c0(two))), multi(device(device2, c0(one)))),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(one)), dar(req0, pool1, device2, c0(one)))])
+case("consumable-capacity-multi-allocatable-device-allocation-mode-all-allocating-insufficient", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one), allC(req1, one)])], classes=[cls(classA, driverA)],
+     slices=oneSlice(multi(device(device1, c0(one))), multi(device(device2, c0(one)))))
+case("consumable-capacity-multi-allocatable-device-allocation-mode-all-in-use-insufficient", features=["ConsumableCapacity"],
+     allocatedCapacityDevices={(driverA, pool1, device1): c0(one)},
+     claimsToAllocate=[claim(claim0, [allC(req0, one)])], classes=[cls(classA, driverA)],
+     slices=oneSlice(multi(device(device1, c0(one))), multi(device(device2, c0(one)))),
+     # The mirror at 29225cff still expects device-2 alone.  kubernetes PR #140769
+     # (merged 2026-07-21, dra-corrections.md A3) made the All gather step a static
+     # capacity test and reverted this case: device-1 matches but has no capacity
+     # left, so the All request fails.  Current upstream wins.
+     expectResults=None,
+     note="expectation from kubernetes PR #140769, newer than the 29225cff mirror (device-2 alone there)")
+case("consumable-capacity-dedicated-device-with-consumable-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)])], classes=[amaC(False)], slices=oneSlice(device(device1, c0(one))),
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1))])
+case("consumable-capacity-dedicated-device-with-multiple-consumable-capacity-request", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)]), claim(claim1, [reqC(req0, one)])], classes=[amaC(False)],
+     slices=oneSlice(withCapacityRequestPolicyRange(device(device1), c0(two))))
+case("allow-multiple-allocations-exclude-multi-allocatable-device-by-class-selector", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)])], classes=[amaC(False)], slices=oneSlice(multi(device(device1, c0(one)))))
+case("allow-multiple-allocations-not-allocate-multi-allocatable-device-which-already-dedicated", features=["ConsumableCapacity"],
+     allocatedDevices=[(driverA, pool1, device1)],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)])], classes=[amaC()], slices=oneSlice(rangeDev(device1, two)))
+case("allow-multiple-allocations-not-allocate-dedicated-device-which-change-from-multi-allocatable", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one)])], allocatedCapacityDevices={(driverA, pool1, device1): c0(one)},
+     classes=[amaC()], slices=oneSlice(withCapacityRequestPolicyRange(device(device1), c0(two))))
+case("allow-multiple-allocations-with-partitionable-device", features=["PrioritizedList", "PartitionableDevices", "ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [deviceRequest(req0, classA, 1),
+                                      requestWithPrioritizedList(req1, subRequest(subReq0, classA, 1, memsel("6Gi")),
+                                                                 subRequest(subReq1, classA, 1, memsel("4Gi")))])],
+     classes=[amaC()],
+     slices=pslices([multi(fcdev(device1, cc(counterSet1, mem("4Gi")))), multi(fcdev(device2, cc(counterSet1, mem("6Gi")))),
+                     multi(fcdev(device3, cc(counterSet1, mem("4Gi"))))], [counterSet(counterSet1, mem("8Gi"))]),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, mem("4Gi")),
+                                     dar(req1SubReq1, pool1, device3, mem("4Gi")))])
+modesel = lambda m: sel('device.attributes["%s"].mode == "%s"' % (driverA, m))
+case("allow-multiple-allocations-with-shared-device-counter-cross-cycle", features=["PartitionableDevices", "ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [with_selectors(reqC(req0, one), modesel("b"))])],
+     allocatedSharedDeviceIDs=[(driverA, pool1, device1, "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa")],
+     allocatedCapacityDevices={(driverA, pool1, device1): c0(one)},
+     classes=[amaC()],
+     slices=pslices([multi(withDeviceCounterConsumption(device(device1, fromCounters, {"mode": s_("a")}), cc(counterSet1, c0(one)))),
+                     multi(withDeviceCounterConsumption(device(device2, fromCounters, {"mode": s_("b")}), cc(counterSet1, c0(one))))],
+                    [counterSet(counterSet1, c0(one))]))
+capsel = lambda q: sel('device.capacity["%s"]["%s"].compareTo(quantity("%s")) >= 0' % (driverA, capacity0, q))
+ccpDev = lambda n, q0: withCapacityRequestPolicyRange(multi(fcdev(n, cc(counterSet1, c0(q0)), cc(counterSet2, {capacity1: four}))),
+                                                      {capacity1: four})
+case("consumable-capacity-with-partitionable-device-multiple-capacity-pools",
+     features=["PrioritizedList", "PartitionableDevices", "ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one), reqC(req2, two),
+                                      requestWithPrioritizedList(req1, with_capacity(subRequest(subReq0, classA, 1, capsel("4")), one),
+                                                                 with_capacity(subRequest(subReq1, classA, 1, capsel("2")), one))])],
+     classes=[cls(classA, driverA)],
+     slices=pslices([ccpDev(device1, two), ccpDev(device2, four), ccpDev(device3, two)],
+                    [counterSet(counterSet1, c0(four)), counterSet(counterSet2, {capacity1: "8"})]),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, {capacity0: one, capacity1: two}),
+                                     dar(req2, pool1, device3, {capacity0: two, capacity1: two}),
+                                     dar(req1SubReq1, pool1, device1, {capacity0: one, capacity1: two}))])
+
+# ---- distinctAttribute ----
+case("with-distinct-constraints", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [deviceRequest(r, classA, 1) for r in (req0, req1, req2, req3)],
+                             [distinct(boolAttribute, req0, req1), distinct(versionAttribute, req0, req1, req2),
+                              distinct(intAttribute, req0, req1, req2, req3)])],
+     classes=[cls(classA, driverA)],
+     slices=oneSlice(*[multi(device(n, None, {"driverVersion": v_(v), "numa": i_(i), "boolAttribute": b_(b)}))
+                       for n, v, i, b in ((device1, "1.0.0", 0, True), (device2, "1.0.1", 1, False),
+                                          (device3, "1.0.2", 2, True), (device4, "1.0.0", 3, True))]),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1), dar(req1, pool1, device2),
+                                     dar(req2, pool1, device3), dar(req3, pool1, device4))])
+case("with-distinct-constraints-attribute-not-set", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [deviceRequest(req0, classA, 1)], [distinct(boolAttribute, req0)])],
+     classes=[cls(classA, driverA)], slices=oneSlice(multi(device(device1))))
+case("with-distinct-constraints-unknown-type-attribute", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [deviceRequest(req0, classA, 1)], [distinct(boolAttribute, req0)])],
+     classes=[cls(classA, driverA)], slices=oneSlice(multi(device(device1, None, {"boolAttribute": {}}))),
+     expectError="unsupported attribute value")
+boolsel = sel('device.attributes["%s"].boolAttribute' % driverA)
+_boolPrio = lambda name: requestWithPrioritizedList(name, subRequest(subReq0, classA, 1, boolsel), subRequest(subReq1, classA, 1))
+case("with-distinct-constraints-with-subrequests", features=["ConsumableCapacity", "PrioritizedList"],
+     claimsToAllocate=[claim(claim0, [_boolPrio(req0), _boolPrio(req1), _boolPrio(req2)], [distinct(boolAttribute, req0, req1)])],
+     classes=[cls(classA, driverA)],
+     slices=oneSlice(multi(device(device1, None, {"boolAttribute": b_(True)})), multi(device(device2, None, {"boolAttribute": b_(False)}))),
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0SubReq0, pool1, device1), dar(req1SubReq1, pool1, device2),
+                                     dar(req2SubReq0, pool1, device1))])
+case("distinct-constraint-one-multi-allocatable-device-with-distinct-constraint", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, one), reqC(req1, one)], [distinct(stringAttribute)])],
+     classes=[amaC()], slices=oneSlice(rangeDev(device1, two, {"stringAttribute": s_("stringAttributeValue")})))
+case("distinct-constraint-two-multi-allocatable-devices-with-distinct-constraint", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, two), reqC(req1, two)], [distinct(stringAttribute)])],
+     classes=[amaC()],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                              rangeDev(device1, four, {"stringAttribute": s_("stringAttributeValue1")})),
+             sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                              rangeDev(device2, four, {"stringAttribute": s_("stringAttributeValue2")}))],
+     expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)), dar(req1, pool1, device2, c0(two)))])
+
+# ---- DRAListTypeAttributes (matchAttribute / distinctAttribute over list values) ----
+def lcase(name, kind, attr, count, attrs, expect, features=("ListTypeAttributes",), error=None, reqs=None):
+    key = attr.split("/", 1)[1]
+    devs = [device(n, None, {key: a}) for n, a in attrs]
+    case(name, features=list(features),
+         claimsToAllocate=[claimWithRequests(claim0, [(match if kind == "match" else distinct)(attr)],
+                                             *(reqs or [request(req0, classA, count)]))],
+         classes=[cls(classA, driverA)], slices=oneSlice(*devs),
+         expectResults=[allocationResult(localNodeSelector(node1), *[deviceAllocationResult(req0, driverA, pool1, d)
+                                                                     for d in expect])] if expect else None,
+         expectError=error)
+
+
+lcase("list-attributes-match-constaint-scalar-string-values", "match", stringAttribute, 2,
+      [(device1, s_("value1")), (device2, s_("value1"))], [device1, device2])
+lcase("list-attributes-match-constaint-list-of-string-values-with-common-elements", "match", stringAttribute, 2,
+      [(device1, ss_("value1", "value2", "value3")), (device2, ss_("value2", "value3", "value4"))], [device1, device2])
+lcase("list-attributes-match-constaint-list-of-string-values-with-partially-common-elements", "match", stringAttribute, 3,
+      [(device1, ss_("value1", "value2")), (device2, ss_("value2", "value3")), (device3, ss_("value3", "value1"))], None)
+lcase("list-attributes-match-constraint-backtrack-needs-intersection-restore", "match", stringAttribute, 3,
+      [(device1, ss_("value1", "value2")), (device2, ss_("value1")), (device3, ss_("value2")), (device4, ss_("value2"))],
+      [device1, device3, device4])
+lcase("list-attributes-match-constaint-list-of-string-values-without-common-elements", "match", stringAttribute, 0,
+      [(device1, ss_("value1", "value2")), (device2, ss_("value3", "value4"))], None,
+      reqs=[request(req0, classA, 1), request(req0, classA, 1)])
+lcase("list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-with-common-elements", "match", stringAttribute, 2,
+      [(device1, s_("value1")), (device2, ss_("value1", "value2"))], [device1, device2])
+lcase("list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-with-partially-common-elements", "match",
+      stringAttribute, 3, [(device1, s_("value1")), (device2, ss_("value1", "value2")), (device3, ss_("value2", "value3"))], None)
+lcase("list-attributes-match-constaint-mixed-scalar-and-list-of-string-values-without-common-elements", "match", stringAttribute, 2,
+      [(device1, s_("value1")), (device2, ss_("value2", "value3"))], None)
+lcase("list-attributes-match-constaint-list-of-int-values-with-common-elements", "match", intAttribute, 2,
+      [(device1, is_(0, 1, 2)), (device2, is_(1, 2, 3))], [device1, device2])
+lcase("list-attributes-match-constaint-list-of-bool-values-with-common-elements", "match", boolAttribute, 2,
+      [(device1, bs_(True, False)), (device2, bs_(True))], [device1, device2])
+lcase("list-attributes-match-constaint-list-of-version-values-with-common-elements", "match", versionAttribute, 2,
+      [(device1, vs_("1.0.0", "1.1.0", "2.0.0")), (device2, vs_("1.1.0", "2.0.0", "2.1.0"))], [device1, device2])
+lcase("list-attributes-match-constaint-with-empty-or-unknown-type", "match", stringAttribute, 2,
+      [(device1, {}), (device2, ss_())], None, error="unsupported attribute value")
+lcase("list-attributes-disabled-match-constraint-with-lists", "match", stringAttribute, 2,
+      [(device1, ss_("value1", "value2", "value3")), (device2, ss_("value2", "value3", "value4"))], None, features=())
+LC = ("ListTypeAttributes", "ConsumableCapacity")
+lcase("list-attributes-distinct-constraint-scalar-string-values-all-distinct", "distinct", stringAttribute, 2,
+      [(device1, s_("value1")), (device2, s_("value2"))], [device1, device2], LC)
+lcase("list-attributes-distinct-constraint-scalar-string-values-not-distinct", "distinct", stringAttribute, 2,
+      [(device1, s_("value1")), (device2, s_("value1"))], None, LC)
+lcase("list-attributes-distinct-constraint-list-of-string-values-all-distinct", "distinct", stringAttribute, 2,
+      [(device1, ss_("value1", "value2")), (device2, ss_("value2", "value3")), (device3, ss_("value3", "value4"))],
+      [device1, device3], LC)
+lcase("list-attributes-distinct-constraint-list-of-string-values-with-common-elements", "distinct", stringAttribute, 2,
+      [(device1, ss_("value1", "value2", "value3")), (device2, ss_("value2", "value4", "value5"))], None, LC)
+lcase("list-attributes-distinct-constraint-mixed-scalar-and-list-all-distinct", "distinct", stringAttribute, 2,
+      [(device1, s_("value1")), (device2, ss_("value1", "value2")), (device3, ss_("value2", "value3"))], [device1, device3], LC)
+lcase("list-attributes-distinct-constraint-mixed-scalar-and-list-with-common-elements", "distinct", stringAttribute, 2,
+      [(device1, s_("value1")), (device2, ss_("value1", "value2"))], None, LC)
+lcase("list-attributes-distinct-constraint-list-of-int-values-all-distinct", "distinct", intAttribute, 2,
+      [(device1, is_(0, 1)), (device2, is_(1, 2)), (device3, is_(2, 3))], [device1, device3], LC)
+lcase("list-attributes-distinct-constraint-list-of-bool-values-all-distinct", "distinct", boolAttribute, 2,
+      [(device1, bs_(True)), (device2, bs_(True, False)), (device3, bs_(False))], [device1, device3], LC)
+lcase("list-attributes-distinct-constraint-list-of-version-values-all-distinct", "distinct", versionAttribute, 2,
+      [(device1, vs_("1.0.0", "1.1.0")), (device2, vs_("1.1.0", "2.0.0")), (device3, vs_("2.0.0", "2.1.0"))], [device1, device3], LC)
+lcase("list-attributes-distinct-constaint-with-empty-or-unknown-type", "distinct", versionAttribute, 2,
+      [(device1, vs_()), (device2, {})], None, LC, error="unsupported attribute value")
+lcase("list-attributes-disabled-distinct-constraint-with-lists", "distinct", stringAttribute, 2,
+      [(device1, ss_("value1", "value2", "value3")), (device2, ss_("value2", "value3", "value4"))], None, ("ConsumableCapacity",))
+case("list-attributes-distinct-constraint-backtrack-needs-remove", features=list(LC),
+     claimsToAllocate=[claim(claim0, [deviceRequest(r, classA, 1) for r in (req0, req1, req2)],
+                             [distinct(stringAttribute, req0, req1, req2)])],
+     classes=[cls(classA, driverA)],
+     slices=oneSlice(*[device(n, None, {"stringAttribute": ss_(*v)}) for n, v in
+                       ((device1, ("value1", "value2", "value3")), (device2, ("value3", "value4", "value5")),
+                        (device3, ("value1", "value2")), (device4, ("value3", "value4")), (device0, ("value5", "value6")))]),
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device3),
+                                     deviceAllocationResult(req1, driverA, pool1, device4),
+                                     deviceAllocationResult(req2, driverA, pool1, device0))])
+
+# ---- multi-host pools, pool validation ----
+case("allocation-mode-all-with-multi-host-resource-pool",
+     claimsToAllocate=[claimWithRequests(claim0, None, allDeviceRequest(req0, classA))], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1)),
+             sliceWithDevices(slice2, node2, resourcePool(pool1, 2), driverA, device(device2))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1))])
+case("multi-host-resource-pool-with-stale-slice-for-current-node",
+     claimsToAllocate=[claimWithRequest(claim0, req0, classA)], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2, 1), driverA, device(device1)),
+             sliceWithDevices(slice2, node2, resourcePool(pool1, 2, 2), driverA, device(device2))])
+_mh = lambda s, n, g, d: sliceWithDevices(s, n, resourcePool(pool1, 2, g), driverA, device(d))
+_ok1 = [allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device1))]
+case("multi-host-resource-pool-complete-update-from-node-1-to-node-2",
+     claimsToAllocate=[claimWithRequest(claim0, req0, classA)], classes=[cls(classA, driverA)],
+     slices=[_mh(slice1, node1, 1, device1), _mh(slice1, node1, 1, device2), _mh(slice2, node2, 2, device1), _mh(slice2, node2, 2, device2)],
+     expectResults=_ok1)
+case("multi-host-resource-pool-complete-update-from-node-2-to-node-1",
+     claimsToAllocate=[claimWithRequest(claim0, req0, classA)], classes=[cls(classA, driverA)],
+     slices=[_mh(slice1, node2, 1, device1), _mh(slice1, node2, 1, device2), _mh(slice2, node1, 2, device1), _mh(slice2, node1, 2, device2)],
+     expectResults=_ok1)
+case("multi-host-resource-pool-incomplete-update-from-node-1-to-node-2",
+     claimsToAllocate=[claimWithRequest(claim0, req0, classA)], classes=[cls(classA, driverA)],
+     slices=[_mh(slice1, node1, 1, device1), _mh(slice1, node1, 1, device2), _mh(slice2, node2, 2, device1)],
+     expectResults=_ok1)
+case("multi-host-resource-pool-incomplete-update-from-node-2-to-node-1",
+     claimsToAllocate=[claimWithRequest(claim0, req0, classA)], classes=[cls(classA, driverA)],
+     slices=[_mh(slice1, node2, 1, device1), _mh(slice1, node2, 1, device2), _mh(slice2, node1, 2, device1)])
+_req1 = lambda: [claim(claim0, [deviceRequest(req0, classA, 1)])]
+_invalidPools = "invalid resource pools were encountered"
+case("partitionable-devices-same-counter-set-name-in-different-resource-slices", features=["PartitionableDevices"],
+     claimsToAllocate=_req1(), classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 4), driverA, device(device1)),
+             sliceWithCounterSets(slice2, node1, resourcePool(pool1, 4), driverA, counterSet(counterSet1, None)),
+             sliceWithDevices(slice3, node1, resourcePool(pool1, 4), driverA, device(device2)),
+             sliceWithCounterSets(slice4, node1, resourcePool(pool1, 4), driverA, counterSet(counterSet1, None))],
+     expectError=_invalidPools)
+case("partitionable-devices-device-counter-consumption-references-unknown-counter-set", features=["PartitionableDevices"],
+     claimsToAllocate=_req1(), classes=[cls(classA, driverA)],
+     slices=pslices([withDeviceCounterConsumption(device(device1), cc(counterSet2, None))], [counterSet(counterSet1, None)]),
+     expectError=_invalidPools)
+case("partitionable-devices-device-counter-consumption-references-unknown-counter-in-counter-set", features=["PartitionableDevices"],
+     claimsToAllocate=_req1(), classes=[cls(classA, driverA)],
+     slices=pslices([withDeviceCounterConsumption(device(device1), cc(counterSet1, mem("8Gi")))],
+                    [counterSet(counterSet1, {"other-memory": "8Gi"})]),
+     expectError=_invalidPools)
+case("partitionable-devices-device-counter-consumption-references-counter-set-in-other-pool", features=["PartitionableDevices"],
+     claimsToAllocate=_req1(), classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, withDeviceCounterConsumption(device(device1), cc(counterSet1, mem("8Gi")))),
+             sliceWithCounterSets(slice2, node1, pool2, driverA, counterSet(counterSet1, mem("8Gi")))],
+     expectError=_invalidPools)
+case("partitionable-devices-devices-on-different-nodes-consume-same-counter-set", features=["PartitionableDevices", "PrioritizedList"],
+     claimsToAllocate=[claim(claim0, [requestWithPrioritizedList(req0, subRequest(subReq0, classA, 1, memsel("6Gi")),
+                                                                 subRequest(subReq1, classA, 1, memsel("2Gi")))])],
+     classes=[cls(classA, driverA)],
+     slices=[sliceWithCounterSets(slice1, node1, resourcePool(pool1, 3), driverA, counterSet(counterSet1, mem("8Gi"))),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 3), driverA, fcdev(device1, cc(counterSet1, mem("6Gi"))),
+                              fcdev(device2, cc(counterSet1, mem("2Gi")))),
+             sliceWithDevices(slice3, node2, resourcePool(pool1, 3), driverA,
+                              withDeviceCounterConsumption(device(device3), cc(counterSet1, mem("6Gi"))))],
+     allocatedDevices=[(driverA, pool1, device3)],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device2))])
+case("partitionable-devices-devices-consume-counter-set-in-different-nodes", features=["PartitionableDevices"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=[sliceWithCounterSets(slice1, node1, resourcePool(pool1, 3), driverA, counterSet(counterSet1, mem("8Gi"))),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 3), driverA, fcdev(device1, cc(counterSet1, mem("6Gi")))),
+             sliceWithDevices(slice3, node2, resourcePool(pool1, 3), driverA, fcdev(device2, cc(counterSet1, mem("6Gi"))),
+                              fcdev(device3, cc(counterSet1, mem("2Gi"))))],
+     allocatedDevices=[(driverA, pool1, device1)],
+     node=node(node2, region1),
+     expectResults=[allocationResult(localNodeSelector(node2), deviceAllocationResult(req0, driverA, pool1, device3))])
+case("partitionable-devices-validation-error-on-non-targeting-slice", features=["PartitionableDevices"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=[sliceWithCounterSets(slice1, node1, resourcePool(pool1, 3), driverA, counterSet(counterSet1, mem("8Gi"))),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 3), driverA, fcdev(device1, cc(counterSet1, mem("6Gi")))),
+             sliceWithDevices(slice3, node2, resourcePool(pool1, 3), driverA,
+                              withDeviceCounterConsumption(device(device3), cc(counterSet2, mem("6Gi"))))],
+     expectError=_invalidPools)
+case("different-resourceslices-in-pool-can-target-different-nodes",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node2, resourcePool(pool1, 2), driverA, device(device1)),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device2))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device2))])
+_dupPools = lambda: [sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1)),
+                     sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device1)),
+                     sliceWithDevices(slice3, node1, resourcePool(pool2, 1), driverA, device(device2))]
+case("invalid-pool-is-ok-if-devices-can-be-allocated-from-other",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=_dupPools(),
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool2, device2))])
+case("invalid-pool-is-error-if-no-other-device-can-be-allocated",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=_dupPools(), allocatedDevices=[(driverA, pool2, device2)], expectError=_invalidPools)
+case("no-allocation-from-incomplete-pools",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1))])
+
+# ---- search effort (expectNumAllocateOneInvocations: incubating/experimental counts; stable's differ) ----
+_four = lambda: [device(device1), device(device2), device(device3), device(device4)]
+_c5 = lambda: [claimWithRequests(claim0, None, request(req0, classA, 5))]
+case("check-combinations-within-single-request-single-pool-single-slice", claimsToAllocate=_c5(), classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, pool1, driverA, *_four())], expectNumAllocateOneInvocations=16)
+case("check-combinations-within-single-request-single-pool-multiple-slices", claimsToAllocate=_c5(), classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, *_four()[:2]),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, *_four()[2:])],
+     expectNumAllocateOneInvocations=16)
+case("check-combinations-within-single-request-multiple-pools-multiple-slices", claimsToAllocate=_c5(), classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, device(device1)),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, device(device2)),
+             sliceWithDevices(slice3, node1, pool2, driverA, device(device3), device(device4))],
+     expectNumAllocateOneInvocations=16)
+case("check-combinations-within-single-request-many-pools", claimsToAllocate=_c5(), classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(s, node1, p, driverA, device(d)) for s, p, d in
+             ((slice1, pool1, device1), (slice2, pool2, device2), (slice3, pool3, device3), (slice4, pool4, device4))],
+     expectNumAllocateOneInvocations=16)
+typeX = lambda: sel('device.attributes["%s"].type == "X"' % driverA)
+typeY = lambda: sel('device.attributes["%s"].type == "Y"' % driverA)
+_xyy = lambda: [device(device1, None, {"type": s_("X")}), device(device2, None, {"type": s_("Y")}), device(device3, None, {"type": s_("Y")})]
+case("check-combinations-with-backtracking",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req1, classA, 2), request(req2, classA, 1, typeX()))],
+     classes=[cls(classA, driverA)], slices=[sliceWithDevices(slice1, node1, pool1, driverA, *_xyy())],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req1, driverA, pool1, device2),
+                                     deviceAllocationResult(req1, driverA, pool1, device3),
+                                     deviceAllocationResult(req2, driverA, pool1, device1))],
+     expectNumAllocateOneInvocations=12)
+case("check-combinations-with-backtracking-across-slices-and-pools", features=["DeviceBindingAndStatus"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req1, classA, 2), request(req2, classA, 1, typeX()))],
+     classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, _xyy()[0]),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 2), driverA, _xyy()[1]),
+             sliceWithDevices(slice3, node1, pool2, driverA, withBindingConditions(_xyy()[2], ["IsPrepare"], []))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req1, driverA, pool1, device2),
+                                     bc(req1, driverA, pool2, device3, ["IsPrepare"], []),
+                                     deviceAllocationResult(req2, driverA, pool1, device1))],
+     expectNumAllocateOneInvocations=12)
+case("check-combinations-with-prioritized-list", features=["PrioritizedList"],
+     claimsToAllocate=[claim(claim0, [requestWithPrioritizedList(req1, subRequest(subReq0, classA, 3, typeY()), subRequest(subReq1, classA, 2)),
+                                      requestWithPrioritizedList(req2, subRequest(subReq0, classA, 2), subRequest(subReq1, classA, 1, typeX()))])],
+     classes=[cls(classA, driverA)], slices=[sliceWithDevices(slice1, node1, pool1, driverA, *_xyy())],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req1SubReq1, driverA, pool1, device2),
+                                     deviceAllocationResult(req1SubReq1, driverA, pool1, device3),
+                                     deviceAllocationResult(req2SubReq1, driverA, pool1, device1))],
+     expectNumAllocateOneInvocations=26)
