@@ -189,8 +189,10 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opt
     const char *out = dra_args_get(a, DRA_OPT_OUTPUT);
     if (out && strcmp(out, "table") != 0) {
         dra_format fmt;
-        if ((e = dra_format_parse(out, &fmt)))
-            return e;
+        if ((e = dra_format_parse(out, &fmt))) {
+            dra_err_free(e); /* its list of formats lacks table */
+            return dra_err_new(DRA_EXIT_INPUT, "unknown output format '%s' (table, yaml, json, jsonl)", out);
+        }
     }
     dra_patch_format pf = DRA_PATCH_JSON;
     if (dra_args_has(a, OPT_PATCH) && (e = dra_patch_format_parse(dra_args_get(a, OPT_PATCH), &pf)))

@@ -24,6 +24,26 @@ setup() {
     assert_equal "$(jq '.items | length' <<<"$output")" 2
 }
 
+@test "generate: a whole dump of 10,000 pods in one pass, orphans and name clashes found by lookup" {
+    # Every pod gets a claim and a status, except one whose orphan claim is
+    # reused; a pod whose claim name is taken by an unrelated claim fails
+    # alone.  Lookups are indexed: this takes well under a second.
+    {
+        echo '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"t","namespace":"ml"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu.example.com"}}]}}}}'
+        awk 'BEGIN{for (i = 0; i < 10000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"ml\",\"uid\":\"u%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"t\"}]}}\n", i, i}'
+        echo '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"orphan","namespace":"ml","annotations":{"resource.kubernetes.io/pod-claim-name":"gpu"},"ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"p5000","uid":"u5000","controller":true}]},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu.example.com"}}]}}}'
+        echo '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"p7000-gpu","namespace":"ml"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu.example.com"}}]}}}'
+    } >"$BATS_TEST_TMPDIR/dump.jsonl"
+    run "$DRA_BIN/dra-claim" generate --name-suffix none -o jsonl "$BATS_TEST_TMPDIR/dump.jsonl"
+    assert_failure 2
+    assert_output --partial 'pod ml/p7000, PodResourceClaim gpu: create ResourceClaim : resourceclaims.resource.k8s.io "p7000-gpu" already exists'
+    claims=$(grep -c '^{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim"' <<<"$output")
+    pods=$(grep -c '^{"apiVersion":"v1","kind":"Pod"' <<<"$output")
+    assert_equal "$claims" 9998
+    assert_equal "$pods" 9999
+    assert_equal "$(grep '^{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p5000"' <<<"$output" | jq -c .status.resourceClaimStatuses)" '[{"name":"gpu","resourceClaimName":"orphan"}]'
+}
+
 @test "generate: --name-suffix none and random" {
     run "$DRA_BIN/dra-claim" generate --name-suffix none -o jsonl "$C/cluster.yaml"
     assert_success

@@ -355,4 +355,32 @@ UNIT_TEST(dra_cost_estimates_upstream)
     cel_env_free(env);
 }
 
+/* Compile errors name types as cel-go's checker does (FormatCELType):
+ * google.protobuf.Any is "any" (upstream validation_resourceclaim_test.go). */
+UNIT_TEST(dra_compile_error_type_names)
+{
+    cel_env *env = cel_dra_env_new(NULL);
+    static const char *cases[][2] = {
+        {"device.attributes[true].someBoolean",
+         "compilation failed: ERROR: <input>:1:18: found no matching overload for '_[_]' applied to "
+         "'(map(string, map(string, any)), bool)'\n | device.attributes[true].someBoolean\n | .................^"},
+        {"device.capacity['d'].x + 1 > 0",
+         "compilation failed: ERROR: <input>:1:24: found no matching overload for '_+_' applied to "
+         "'(kubernetes.Quantity, int)'\n | device.capacity['d'].x + 1 > 0\n | .......................^"},
+        {"timestamp('2024-01-01T00:00:00Z') + 1 == null",
+         "compilation failed: ERROR: <input>:1:35: found no matching overload for '_+_' applied to "
+         "'(timestamp, int)'\n | timestamp('2024-01-01T00:00:00Z') + 1 == null\n | ..................................^"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, cases[i][0], strlen(cases[i][0]), &p);
+        CHECK(e != NULL);
+        if (e)
+            CHECK_STR(e->msg, cases[i][1]);
+        dra_err_free(e);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+}
+
 UNIT_MAIN()

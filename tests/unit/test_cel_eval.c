@@ -161,7 +161,45 @@ UNIT_TEST(containers)
 UNIT_TEST(conversions)
 {
     EV("int('42')", "42");
-    EV("int(' 42')", "ERROR: strconv.ParseInt: parsing \" 42\": invalid syntax");
+    /* cel-go String.ConvertToType: any strconv failure is one conversion error */
+    EV("int(' 42')", "ERROR: type conversion error from 'string' to 'int'");
+    EV("int('9223372036854775808')", "ERROR: type conversion error from 'string' to 'int'");
+    EV("int('-9223372036854775808')", "-9223372036854775808");
+    EV("uint('+1')", "ERROR: type conversion error from 'string' to 'uint'");
+    EV("uint('18446744073709551615')", "18446744073709551615u");
+    /* Go ParseFloat syntax: hex needs a p exponent, underscores between digits, overflow is an error */
+    EV("double('0x10')", "ERROR: type conversion error from 'string' to 'double'");
+    EV("double('0x1p4')", "16.0");
+    EV("double('0x_1p4')", "16.0");
+    EV("double('1_000.5')", "1000.5");
+    EV("double('1__0')", "ERROR: type conversion error from 'string' to 'double'");
+    EV("double(' 1')", "ERROR: type conversion error from 'string' to 'double'");
+    EV("double('1e400')", "ERROR: type conversion error from 'string' to 'double'");
+    EV("double('1e-400')", "0.0");
+    EV("double('-Infinity') < 0.0", "true");
+    EV("double('+nan')", "ERROR: type conversion error from 'string' to 'double'");
+    EV("double('.5e1')", "5.0");
+    EV("double('5.')", "5.0");
+    EV("double('.')", "ERROR: type conversion error from 'string' to 'double'");
+    /* cel-diff: indexOf / lastIndexOf offsets (cel-go ext/strings.go) */
+    EV("'abc'.indexOf('', 7)", "7");
+    EV("'abc'.indexOf('', -1)", "-1");
+    EV("'abc'.indexOf('b', -1)", "ERROR: index out of range: -1");
+    EV("'abc'.indexOf('b', 3)", "-1");
+    EV("'abc'.lastIndexOf('', 7)", "7");
+    EV("'abc'.lastIndexOf('c', 3)", "-1");
+    EV("'abc'.lastIndexOf('c', 2)", "2");
+    EV("'abc'.lastIndexOf('c', -1)", "ERROR: index out of range: -1");
+    EV("''.lastIndexOf('@@')", "-1");
+    EV("'abc'.lastIndexOf('')", "3");
+    /* cel-diff: double keys convert losslessly or not at all (cel-go map Find) */
+    EV("{9223372036854775807: 1}[dyn(9223372036854775808.0)]", "ERROR: no such key: 9.223372036854776e+18");
+    EV("dyn(18446744073709551616.0) in {18446744073709551615u: 1}", "false");
+    EV("dyn(9223372036854775808.0) in {9223372036854775808u: 1}", "true");
+    EV("dyn(-9223372036854775808.0) in {-9223372036854775808: 1}", "false");
+    EV("dyn(-2.0) in {-2: 1}", "true");
+    EV("dyn(2.5) in {2: 1}", "false");
+    EV("{1u: 'a'}[dyn(1)]", "\"a\"");
     EV("int(3.9)", "3");
     EV("int(-3.9)", "-3");
     EV("int(1e19)", "ERROR: integer overflow");

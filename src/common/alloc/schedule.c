@@ -751,14 +751,7 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
             if (traces)
                 json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
             node_eval_clear(&e);
-            node_eval_clear(&best);
-            for (size_t k = 0; k < S->nnodes; k++)
-                free(owned_reasons[k]);
-            free(owned_reasons);
-            free(reasons);
-            free(scores);
-            free(fit);
-            goto done;
+            goto nodes_done;
         }
         if (traces)
             json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
@@ -810,6 +803,7 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
         sp->node = refused ? NULL : dra_xstrdup(S->nodes[best_i].name);
         sp->message = refused;
     }
+nodes_done:
     node_eval_clear(&best);
     for (size_t k = 0; k < S->nnodes; k++)
         free(owned_reasons[k]);

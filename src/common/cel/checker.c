@@ -269,7 +269,7 @@ static bool is_assignable_list(checker *c, const cel_type *const *l1, const cel_
 
 static const char *fmt_type(checker *c, const cel_type *t)
 {
-    return cel_type_str(substitute(c, &c->m, t, true, 0), c->arena);
+    return cel_type_str_checked(substitute(c, &c->m, t, true, 0), c->arena);
 }
 
 /* ---- errors ---- */
@@ -497,7 +497,7 @@ static void no_matching(checker *c, cel_node *e, const char *fn, const cel_type 
     dra_buf b = DRA_BUF_INIT;
     size_t i = 0;
     if (member && n) {
-        cel_type_format(substitute(c, &c->m, args[0], true, 0), &b);
+        cel_type_format_checked(substitute(c, &c->m, args[0], true, 0), &b);
         dra_buf_putc(&b, '.');
         i = 1;
     }
@@ -505,7 +505,7 @@ static void no_matching(checker *c, cel_node *e, const char *fn, const cel_type 
     for (size_t k = i; k < n; k++) {
         if (k > i)
             dra_buf_puts(&b, ", ");
-        cel_type_format(substitute(c, &c->m, args[k], true, 0), &b);
+        cel_type_format_checked(substitute(c, &c->m, args[k], true, 0), &b);
     }
     dra_buf_putc(&b, ')');
     report(c, e, "found no matching overload for '%s' applied to '%s'", fn, dra_buf_str(&b));
@@ -877,8 +877,8 @@ static void homogeneous(checker *c, cel_node *e, bool exempt)
             if (!first) {
                 first = t;
             } else if (!exact(first, t)) {
-                report(c, e->u.list.elems[i], "expected type '%s' but found '%s'", cel_type_str(first, c->arena),
-                       cel_type_str(t, c->arena));
+                report(c, e->u.list.elems[i], "expected type '%s' but found '%s'", cel_type_str_checked(first, c->arena),
+                       cel_type_str_checked(t, c->arena));
                 break;
             }
         }
@@ -900,11 +900,11 @@ static void homogeneous(checker *c, cel_node *e, bool exempt)
                     vt = v;
                 } else {
                     if (!exact(kt, k))
-                        report(c, en->key, "expected type '%s' but found '%s'", cel_type_str(kt, c->arena),
-                               cel_type_str(k, c->arena));
+                        report(c, en->key, "expected type '%s' but found '%s'", cel_type_str_checked(kt, c->arena),
+                               cel_type_str_checked(k, c->arena));
                     if (!exact(vt, v))
-                        report(c, en->value, "expected type '%s' but found '%s'", cel_type_str(vt, c->arena),
-                               cel_type_str(v, c->arena));
+                        report(c, en->value, "expected type '%s' but found '%s'", cel_type_str_checked(vt, c->arena),
+                               cel_type_str_checked(v, c->arena));
                 }
             }
             homogeneous(c, en->key, exempt);

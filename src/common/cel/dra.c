@@ -377,6 +377,21 @@ typedef enum {
 typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } cmp_op;
 
 typedef struct step step;
+
+/* How to read a leaf operand (constant, device field, attribute or
+ * capacity), copied into the step that reads it so that the hot path does
+ * not load the operand step first.  For other operands only op and sub are
+ * set. */
+typedef struct leaf_ref {
+    step_op op;
+    int sub;                /* FIELD: DEV_*; SEMVER_PART: the part */
+    const cel_value *konst; /* CONST: the value */
+    const char *key;        /* ATTR / CAP: encoded key, its length and hash */
+    size_t klen;
+    uint64_t hash;
+    const cel_value *missing; /* ATTR / CAP: the "no such key" error */
+} leaf_ref;
+
 struct step {
     step_op op;
     int sub;                  /* FIELD: DEV_*; INT_CMP / OBJ_TEST: cmp_op; SEMVER_PART: 0 major, 1 minor, 2 patch */
@@ -390,6 +405,7 @@ struct step {
     size_t klen;
     uint64_t hash;
     cel_value missing;
+    leaf_ref self, a0, a00; /* this step, args[0] and args[0]->args[0] as leaves (link_plan) */
 };
 
 static step *step_new(dra_arena *a, step_op op)
@@ -655,13 +671,42 @@ static step *compile_plan(dra_arena *a, const cel_node *n, int depth)
     return specialise_call(a, n, p);
 }
 
+static leaf_ref leaf_of(const step *p)
+{
+    leaf_ref r = {.op = p->op, .sub = p->sub};
+    if (p->op == S_CONST)
+        r.konst = &p->value;
+    if (p->op == S_ATTR || p->op == S_CAP) {
+        r.key = p->key;
+        r.klen = p->klen;
+        r.hash = p->hash;
+        r.missing = &p->missing;
+    }
+    return r;
+}
+
+/* Fill in the leaf_refs once the tree is complete. */
+static void link_plan(step *p)
+{
+    static const leaf_ref none = {.op = S_CALL};
+    p->self = leaf_of(p);
+    p->a0 = p->args[0] ? leaf_of(p->args[0]) : none;
+    p->a00 = p->args[0] && p->args[0]->args[0] ? leaf_of(p->args[0]->args[0]) : none;
+    for (size_t i = 0; i < CEL_MAX_ARGS; i++)
+        if (p->args[i])
+            link_plan(p->args[i]);
+}
+
 static void build_plan(cel_program *p)
 {
     uint64_t min = 0, max = UINT64_MAX;
     cel_program_estimated_cost(p, &min, &max);
     if (!p->checked || !p->ast || max > CEL_DRA_MAX_COST)
         return;
-    p->ext = compile_plan(&p->arena, p->ast->root, 0);
+    step *plan = compile_plan(&p->arena, p->ast->root, 0);
+    if (plan)
+        link_plan(plan);
+    p->ext = plan;
 }
 
 /* ---- running a plan ---- */
@@ -737,23 +782,23 @@ static __attribute__((noinline)) cel_value run_call(plan_ctx *c, const step *p);
 
 /* Field, table and constant reads, done inline without copying: the
  * value's address (in the device or the plan), or NULL for other steps. */
-static inline const cel_value *leaf_ptr(plan_ctx *c, const step *p)
+static inline const cel_value *leaf_ptr(plan_ctx *c, const leaf_ref *r)
 {
     const dev_table *t;
-    switch (p->op) {
-    case S_CONST: return &p->value;
-    case S_FIELD: return &c->dev->fields[p->sub];
+    switch (r->op) {
+    case S_CONST: return r->konst;
+    case S_FIELD: return &c->dev->fields[r->sub];
     case S_ATTR: t = &c->dev->attrs; break;
     case S_CAP: t = &c->dev->caps; break;
     default: return NULL;
     }
-    const cel_value *v = table_find(t, p->hash, p->key, p->klen);
-    return v ? v : &p->missing;
+    const cel_value *v = table_find(t, r->hash, r->key, r->klen);
+    return v ? v : r->missing;
 }
 
 static inline cel_value leaf(plan_ctx *c, const step *p)
 {
-    const cel_value *v = leaf_ptr(c, p);
+    const cel_value *v = leaf_ptr(c, &p->self);
     return v ? *v : run_value(c, p);
 }
 
@@ -792,25 +837,25 @@ static inline cel_value operand(plan_ctx *c, const step *p)
     return p->op == S_SEMVER_PART ? semver_part(c, p) : leaf(c, p);
 }
 
-/* The int operand of S_INT_CMP without building a value: an int leaf or a
- * semver part of a semver leaf. */
-static inline bool int_operand(plan_ctx *c, const step *p, int64_t *out)
+/* The int operand of S_INT_CMP p without building a value: an int leaf, a
+ * semver part of a semver leaf, or compareTo of a leaf with a constant. */
+static inline __attribute__((always_inline)) bool int_operand(plan_ctx *c, const step *p, int64_t *out)
 {
-    if (p->op == S_SEMVER_PART) {
-        const dra_semver *sv = as_semver(leaf_ptr(c, p->args[0]));
+    if (p->a0.op == S_SEMVER_PART) {
+        const dra_semver *sv = as_semver(leaf_ptr(c, &p->a00));
         if (!sv)
             return false;
-        *out = semver_field(sv, p->sub);
+        *out = semver_field(sv, p->a0.sub);
         return true;
     }
-    if (p->op == S_OBJ_CMP) {
+    if (p->a0.op == S_OBJ_CMP) {
         int order;
-        if (!obj_order(p, leaf_ptr(c, p->args[0]), &order))
+        if (!obj_order(p->args[0], leaf_ptr(c, &p->a00), &order))
             return false;
         *out = order;
         return true;
     }
-    const cel_value *v = leaf_ptr(c, p);
+    const cel_value *v = leaf_ptr(c, &p->a0);
     if (!v || v->kind != CEL_INT)
         return false;
     *out = v->v.i;
@@ -845,20 +890,20 @@ static inline __attribute__((always_inline)) int quick_test(plan_ctx *c, const s
     switch (p->op) {
     case S_STR_EQ:
     case S_STR_NE: {
-        const cel_value *v = leaf_ptr(c, p->args[0]);
+        const cel_value *v = leaf_ptr(c, &p->a0);
         if (v && v->kind == CEL_STRING)
             return same_string(v, &p->value) == (p->op == S_STR_EQ);
         break;
     }
     case S_INT_CMP: {
         int64_t x;
-        if (int_operand(c, p->args[0], &x))
+        if (int_operand(c, p, &x))
             return cmp_holds(p->sub, x < p->value.v.i ? -1 : x > p->value.v.i);
         break;
     }
     case S_OBJ_TEST: {
         int order;
-        if (obj_order(p, leaf_ptr(c, p->args[0]), &order))
+        if (obj_order(p, leaf_ptr(c, &p->a0), &order))
             return cmp_holds(p->sub, order);
         break;
     }
@@ -904,7 +949,7 @@ static int run_test(plan_ctx *c, const step *p)
     }
     case S_STR_EQ:
     case S_STR_NE: {
-        const cel_value *v = leaf_ptr(c, p->args[0]);
+        const cel_value *v = leaf_ptr(c, &p->a0);
         cel_value general;
         if (!v) {
             general = operand(c, p->args[0]);
@@ -919,7 +964,7 @@ static int run_test(plan_ctx *c, const step *p)
     }
     case S_INT_CMP: {
         int64_t x;
-        if (int_operand(c, p->args[0], &x))
+        if (int_operand(c, p, &x))
             return cmp_holds(p->sub, x < p->value.v.i ? -1 : x > p->value.v.i);
         cel_value v = operand(c, p->args[0]);
         if (v.kind == CEL_INT)
@@ -947,7 +992,7 @@ static cel_value run_value(plan_ctx *c, const step *p)
     case S_CONST:
     case S_FIELD:
     case S_ATTR:
-    case S_CAP: return *leaf_ptr(c, p);
+    case S_CAP: return *leaf_ptr(c, &p->self);
     case S_SELECT: return plan_lookup(c, run_value(c, p->args[0]), &p->value, true);
     case S_INDEX_KEY: return plan_lookup(c, run_value(c, p->args[0]), &p->value, false);
     case S_SEMVER_PART: return semver_part(c, p);
@@ -1017,55 +1062,67 @@ bool cel_dra_plan_format(const cel_program *p, dra_buf *out)
     return true;
 }
 
-dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
+/* A selector result that is not a bool: the error, or the conversion error
+ * for another type. */
+static dra_err *result_error(cel_value r)
 {
-    *matched = false;
-    if (d->error)
-        return dra_err_new(DRA_EXIT_RUNTIME, "%s", d->error);
-    cel_value r;
-    const step *pl = p->ext;
-    if (pl) {
-        plan_ctx c; /* `other` is written before it is read */
-        c.dev = d;
-        c.cx.scratch = &p->scratch;
-        c.cx.regexes = p->regexes;
-        c.used_scratch = false;
-        int t = quick_test(&c, pl);
-        if (t != T_OTHER) {
-            *matched = t;
-            if (c.used_scratch)
-                cel_scratch_reset(&p->scratch);
-            return NULL;
-        }
-        r = c.other;
-        dra_err *e = NULL;
-        if (r.kind == CEL_ERROR)
-            e = dra_err_new(DRA_EXIT_RUNTIME, "%s", r.v.err);
-        else {
-            const char *tn = cel_value_type_name(&r);
-            e = dra_err_new(DRA_EXIT_RUNTIME,
-                            "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
-                            tn, tn);
-        }
-        cel_scratch_reset(&p->scratch);
-        return e;
-    }
-    cel_activation act;
-    act.n = 1;
-    act.names[0] = "device";
-    act.values[0] = d->value;
-    cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
-    r = cel_eval(p, &act, &eo);
-    if (r.kind == CEL_BOOL) {
-        *matched = r.v.b;
-        return NULL;
-    }
     if (r.kind == CEL_ERROR)
         return dra_err_new(DRA_EXIT_RUNTIME, "%s", r.v.err);
     const char *tn = cel_value_type_name(&r);
     return dra_err_new(DRA_EXIT_RUNTIME,
                        "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
                        tn, tn);
+}
+
+/* Selectors without a plan: the general evaluator with the cost limit. */
+static __attribute__((noinline)) dra_err *match_general(cel_program *p, const cel_dra_device *d, bool *matched)
+{
+    cel_activation act;
+    act.n = 1;
+    act.names[0] = "device";
+    act.values[0] = d->value;
+    cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
+    cel_value r = cel_eval(p, &act, &eo);
+    if (r.kind == CEL_BOOL) {
+        *matched = r.v.b;
+        return NULL;
+    }
+    return result_error(r);
+}
+
+static __attribute__((noinline, cold)) dra_err *plan_result_error(cel_program *p, const plan_ctx *c)
+{
+    dra_err *e = result_error(c->other);
+    cel_scratch_reset(&p->scratch); /* after the message is copied */
+    return e;
+}
+
+static __attribute__((noinline, cold)) dra_err *device_error(const cel_dra_device *d)
+{
+    return dra_err_new(DRA_EXIT_RUNTIME, "%s", d->error);
+}
+
+/* The hot path stays small: plan steps inline, everything else out of line. */
+dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
+{
+    *matched = false;
+    if (d->error)
+        return device_error(d);
+    const step *pl = p->ext;
+    if (!pl)
+        return match_general(p, d, matched);
+    plan_ctx c; /* `other` is written before it is read */
+    c.dev = d;
+    c.cx.scratch = &p->scratch;
+    c.cx.regexes = p->regexes;
+    c.used_scratch = false;
+    int t = quick_test(&c, pl);
+    if (t == T_OTHER)
+        return plan_result_error(p, &c);
+    *matched = t;
+    if (c.used_scratch)
+        cel_scratch_reset(&p->scratch);
+    return NULL;
 }
 
 dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost)

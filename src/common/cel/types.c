@@ -202,6 +202,46 @@ const char *cel_type_str(const cel_type *t, dra_arena *a)
     return s;
 }
 
+void cel_type_format_checked(const cel_type *t, dra_buf *b)
+{
+    if (t) {
+        const char *special = NULL;
+        switch (t->kind) {
+        case CEL_T_ANY: special = "any"; break;
+        case CEL_T_DURATION: special = "duration"; break;
+        case CEL_T_TIMESTAMP: special = "timestamp"; break;
+        case CEL_T_NULL: special = "null"; break;
+        case CEL_T_ERROR: special = "!error!"; break;
+        default: break;
+        }
+        if (special) {
+            dra_buf_puts(b, special);
+            return;
+        }
+    }
+    if (!t || t->kind == CEL_T_STRUCT || t->nparams == 0) {
+        cel_type_format(t, b);
+        return;
+    }
+    dra_buf_puts(b, cel_type_runtime_name(t));
+    dra_buf_putc(b, '(');
+    for (unsigned i = 0; i < t->nparams; i++) {
+        if (i)
+            dra_buf_puts(b, ", ");
+        cel_type_format_checked(t->params[i], b);
+    }
+    dra_buf_putc(b, ')');
+}
+
+const char *cel_type_str_checked(const cel_type *t, dra_arena *a)
+{
+    dra_buf b = DRA_BUF_INIT;
+    cel_type_format_checked(t, &b);
+    char *s = dra_arena_strdup(a, dra_buf_str(&b));
+    dra_buf_free(&b);
+    return s;
+}
+
 const cel_type *cel_type_by_name(const char *name)
 {
     static const struct { const char *name; const cel_type *t; } names[] = {

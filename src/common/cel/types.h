@@ -96,6 +96,12 @@ bool cel_type_is_dyn(const cel_type *t);
 void cel_type_format(const cel_type *t, dra_buf *b);
 /* Same into the arena. */
 const char *cel_type_str(const cel_type *t, dra_arena *a);
+/* The checker's wording in compile errors (cel-go checker FormatCELType):
+ * like cel_type_format but google.protobuf.Any, Timestamp and Duration
+ * print as any, timestamp, duration, the null type as null and the error
+ * type as !error!, e.g. "map(string, map(string, any))". */
+void cel_type_format_checked(const cel_type *t, dra_buf *b);
+const char *cel_type_str_checked(const cel_type *t, dra_arena *a);
 
 /* Runtime type name of a *type value* (what `type(x)` returns and what `string(type(x))`
  * prints): "int", "list", "map", "type", "optional_type", "google.protobuf.Timestamp", ...

@@ -229,16 +229,17 @@ static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dr
             json_array_set_new(applied, b, x);
         }
 
-    json_t *body = out->objects_only ? NULL : json_pack("{s:s,s:s,s:{s:s,s:s},s:{s:O}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
-                             dra_jstr_or(p, "metadata.name", ""), "namespace", dra_jstr_or(p, "metadata.namespace", ""),
-                             "status", "resourceClaimStatuses", applied);
     dra_change *ch = dra_changes_touch(out, p);
     ch->versioned = true;
-    dra_op *op = dra_changes_op(out, DRA_OP_APPLY, p, "status", body, NULL);
-    op->field_manager = dra_xstrdup("ResourceClaimController");
-    char *reason = dra_xasprintf("Pod %s/%s: record generated ResourceClaims in status.resourceClaimStatuses",
-                                 dra_jstr_or(p, "metadata.namespace", ""), dra_jstr_or(p, "metadata.name", ""));
-    op->reason = reason;
+    if (!out->objects_only) {
+        json_t *body = json_pack("{s:s,s:s,s:{s:s,s:s},s:{s:O}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
+                                 dra_jstr_or(p, "metadata.name", ""), "namespace", dra_jstr_or(p, "metadata.namespace", ""),
+                                 "status", "resourceClaimStatuses", applied);
+        dra_op *op = dra_changes_op(out, DRA_OP_APPLY, p, "status", body, NULL);
+        op->field_manager = dra_xstrdup("ResourceClaimController");
+        op->reason = dra_xasprintf("Pod %s/%s: record generated ResourceClaims in status.resourceClaimStatuses",
+                                   dra_jstr_or(p, "metadata.namespace", ""), dra_jstr_or(p, "metadata.name", ""));
+    }
 
     /* resulting object: entries updated in place, others appended in applied order */
     json_t *st = dra_jarr(ch->obj, "status.resourceClaimStatuses");
@@ -324,18 +325,18 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
                 json_decref(claim);
                 break;
             }
-            dra_change *ch = dra_changes_add_created(out, claim);
+            dra_changes_add_created(out, claim);
             /* a copy: later steps of the run (allocate, reserve) change the object */
             dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, out->objects_only ? NULL : json_deep_copy(claim), NULL);
-            op->reason = dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s", ns,
-                                       dra_jstr_or(p, "metadata.name", ""), pc_name, tname);
+            if (!out->objects_only)
+                op->reason = dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s", ns,
+                                           dra_jstr_or(p, "metadata.name", ""), pc_name, tname);
             if (cn) {
                 got = dra_xstrdup(cn);
             } else {
                 op->name_var = out->nvars++;
                 got = dra_xasprintf("$DRA_NAME_%d", op->name_var);
             }
-            (void)ch;
         }
         names = dra_xrealloc(names, (nnames + 1) * sizeof *names);
         names[nnames].pc = pc_name;
@@ -475,8 +476,7 @@ static dra_err *reserve_refusal(const char *name, const json_t *claim, bool allo
     size_t count = json_array_size(dra_jarr(claim, "status.reservedFor")) + 1;
     if (count > 256)
         msgs[nm++] = dra_xasprintf("status.reservedFor: Too many: %zu: must have at most 256 items", count);
-    json_t *alloc = dra_jget(claim, "status.allocation");
-    if (!allocating && (!alloc || json_is_null(alloc)))
+    if (!allocating && !dra_claim_allocated(claim))
         msgs[nm++] = dra_xstrdup("status.reservedFor: Forbidden: may not be specified when `allocated` is not set");
     else if (dra_obj_deleting(claim))
         msgs[nm++] = dra_xstrdup("status.reservedFor: Forbidden: new entries may not be added while "
@@ -502,7 +502,8 @@ static void add_finalizer(dra_changes *out, dra_change *ch, const char *ref)
     json_t *patch = dra_changes_new_patch(out);
     dra_patch_preconditions(patch, ch);
     append_with_patch(patch, meta, "finalizers", "/metadata/finalizers", json_string(DRA_DELETE_PROTECTION_FINALIZER));
-    char *reason = dra_xasprintf("%s: add finalizer " DRA_DELETE_PROTECTION_FINALIZER " before allocating", ref);
+    char *reason = out->objects_only ? NULL
+                                     : dra_xasprintf("%s: add finalizer " DRA_DELETE_PROTECTION_FINALIZER " before allocating", ref);
     dra_changes_op(out, DRA_OP_PATCH, ch->obj, NULL, patch, reason);
     free(reason);
 }
@@ -541,8 +542,9 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
         json_array_append_new(patch, json_pack("{s:s,s:s,s:s}", "op", "add", "path", "/status/allocation/allocationTimestamp",
                                                "value", ts));
     }
-    char *reason = dra_xasprintf("%s: %s pod %s (uid %s)", ref, allocating ? "allocate and reserve for" : "reserve for",
-                                 pod_name, uid);
+    char *reason = out->objects_only ? NULL
+                                     : dra_xasprintf("%s: %s pod %s (uid %s)", ref,
+                                                     allocating ? "allocate and reserve for" : "reserve for", pod_name, uid);
     dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
     free(reason);
     free(ts);
@@ -686,12 +688,6 @@ static void remove_finalizer(dra_changes *out, dra_change *ch, const char *ref)
         ch->deleted = true;
 }
 
-static bool has_allocation(const json_t *claim)
-{
-    json_t *a = dra_jget(claim, "status.allocation");
-    return a && !json_is_null(a);
-}
-
 static void release_claim(const dra_cluster *c, const dra_release_opts *opts, const dra_obj *co, dra_changes *out)
 {
     const json_t *claim = co->json;
@@ -735,7 +731,7 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
             free(path);
             free(upath);
         }
-        bool dealloc = nvalid == 0 && has_fin && has_allocation(ch->obj);
+        bool dealloc = nvalid == 0 && has_fin && dra_claim_allocated(ch->obj);
         if (nvalid == 0)
             json_object_del(json_object_get(ch->obj, "status"), "reservedFor");
         if (dealloc) {
@@ -746,11 +742,11 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
                                      dealloc ? "; no users left: deallocate" : "");
         dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
         free(reason);
-        if (has_fin && !has_allocation(ch->obj))
+        if (has_fin && !dra_claim_allocated(ch->obj))
             remove_finalizer(out, ch, ref);
     } else if (has_fin && dra_obj_deleting(claim) && nvalid == 0) {
         ch = dra_changes_touch(out, claim);
-        if (has_allocation(claim)) {
+        if (dra_claim_allocated(claim)) {
             json_t *patch = dra_changes_new_patch(out);
             dra_patch_preconditions(patch, ch);
             json_array_append_new(patch, json_pack("{s:s,s:s}", "op", "remove", "path", "/status/allocation"));

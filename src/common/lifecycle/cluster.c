@@ -470,6 +470,12 @@ bool dra_claim_reserved_for_uid(const json_t *claim, const char *uid)
     return false;
 }
 
+bool dra_claim_allocated(const json_t *claim)
+{
+    json_t *a = dra_jget(claim, "status.allocation");
+    return a && !json_is_null(a);
+}
+
 bool dra_obj_deleting(const json_t *obj)
 {
     json_t *d = dra_jget(obj, "metadata.deletionTimestamp");

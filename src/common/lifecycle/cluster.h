@@ -142,6 +142,8 @@ const json_t *dra_owning_pod_ref(const json_t *claim);
  * the upstream text "ResourceClaim NS/C was not created for pod NS/P (pod is
  * not owner)"; caller frees. */
 char *dra_claim_is_for_pod(const json_t *pod, const json_t *claim);
+/* Whether status.allocation is set (not absent, not null). */
+bool dra_claim_allocated(const json_t *claim);
 /* Whether status.reservedFor lists the pod's UID. */
 bool dra_claim_reserved_for_uid(const json_t *claim, const char *uid);
 /* isPodDone: phase Succeeded/Failed, or being deleted while unscheduled. */

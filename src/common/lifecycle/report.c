@@ -135,12 +135,6 @@ static char *fix_tool_sh(const char *cmd, const dra_doctor_opts *o)
     return dra_xasprintf("%s %s | sh", cmd, o && o->dump ? o->dump : "DUMP");
 }
 
-static bool has_allocation(const json_t *claim)
-{
-    json_t *a = dra_jget(claim, "status.allocation");
-    return a && !json_is_null(a);
-}
-
 static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_doctor_opts *o, dra_findings *out)
 {
     const json_t *claim = co->json;
@@ -170,9 +164,9 @@ static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_docto
         add(out, claim,
             dra_xasprintf("is being deleted since %s but the finalizer " DRA_DELETE_PROTECTION_FINALIZER " holds it without users",
                           dra_jstr_or(claim, "metadata.deletionTimestamp", "?")),
-            fix_finalizer(claim, has_allocation(claim)));
+            fix_finalizer(claim, dra_claim_allocated(claim)));
 
-    if (has_allocation(claim)) {
+    if (dra_claim_allocated(claim)) {
         json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), i, e) {
             const char *d = dra_jstr_or(e, "driver", ""), *p = dra_jstr_or(e, "pool", ""), *v = dra_jstr_or(e, "device", "");
             if (c->n[DRA_KIND_RESOURCE_SLICE]) {
@@ -314,7 +308,7 @@ json_t *dra_claim_status_rows(const dra_cluster *c)
         json_t *rf = dra_jarr(claim, "status.reservedFor");
         const char *state = dra_obj_deleting(claim) ? "deleting"
                             : json_array_size(rf)   ? "reserved"
-                            : has_allocation(claim) ? "allocated"
+                            : dra_claim_allocated(claim) ? "allocated"
                                                     : "pending";
         json_t *devs = json_array();
         size_t j;
@@ -332,11 +326,11 @@ json_t *dra_claim_status_rows(const dra_cluster *c)
                 json_object_set_new(u, "apiGroup", json_string(dra_jstr(r, "apiGroup")));
             json_array_append_new(users, u);
         }
-        const char *node = has_allocation(claim) ? dra_allocation_node(claim) : NULL;
+        const char *node = dra_claim_allocated(claim) ? dra_allocation_node(claim) : NULL;
         json_t *row = json_pack("{s:s,s:s,s:{s:s,s:s},s:s,s:o,s:o,s:o}", "apiVersion", "dra-tools/v1alpha1", "kind",
                                 "ClaimStatus", "metadata", "namespace", dra_jstr_or(claim, "metadata.namespace", ""), "name",
                                 dra_jstr_or(claim, "metadata.name", ""), "state", state, "devices", devs, "node",
-                                node ? json_string(node) : (has_allocation(claim) ? json_string("<selector>") : json_null()),
+                                node ? json_string(node) : (dra_claim_allocated(claim) ? json_string("<selector>") : json_null()),
                                 "users", users);
         json_array_append_new(rows, row);
     }
