@@ -95,6 +95,21 @@ UNIT_TEST(lists_are_flattened)
     CHECK_INT(s.n, 1);
     CHECK_STR(json_string_value(json_object_get(s.v[0].json, "kind")), "ResourceSlice");
     dra_objset_free(&s);
+    /* each item of a JSON List knows its own line */
+    const char *k = "{\n  \"kind\": \"List\",\n  \"metadata\": {\"items\": [1]},\n  \"items\": [\n    {\"kind\": \"A\",\n"
+                    "     \"x\": \"[{,\\\"\"},\n    {\"kind\": \"B\"}, {\"kind\": \"C\"}\n  ]\n}\n"
+                    "[\n{\"kind\": \"D\"},\n\n {\"kind\": \"E\"}]\n";
+    e = dra_read_mem(&s, "k.json", k, strlen(k));
+    CHECK(e == NULL);
+    CHECK_INT(s.n, 5);
+    if (s.n == 5) {
+        CHECK_INT(s.v[0].line, 5);
+        CHECK_INT(s.v[1].line, 7);
+        CHECK_INT(s.v[2].line, 7);
+        CHECK_INT(s.v[3].line, 11);
+        CHECK_INT(s.v[4].line, 13);
+    }
+    dra_objset_free(&s);
 }
 
 UNIT_TEST(errors_carry_locations)

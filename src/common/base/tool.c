@@ -45,9 +45,23 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
     bool reported = ferror(stdout) && err && err->code == DRA_EXIT_RUNTIME;
     dra_err *out = dra_stdout_close();
     if (err) {
+        /* every error up to a screenful; then how many more there were */
+        enum { MAX_PRINTED = 100 };
+        size_t n = dra_err_count(err);
+        dra_err *rest = NULL;
+        if (n > MAX_PRINTED) {
+            dra_err *last = err;
+            for (int i = 1; i < MAX_PRINTED; i++)
+                last = last->next;
+            rest = last->next;
+            last->next = NULL;
+        }
         dra_err_print(stderr, tool->prog, err);
+        if (rest)
+            fprintf(stderr, "%s: ... and %zu more errors\n", tool->prog, n - MAX_PRINTED);
         rc = err->code;
         dra_err_free(err);
+        dra_err_free(rest);
     }
     if (out && reported) {
         dra_err_free(out);

@@ -230,6 +230,69 @@ static void advance_lines(const char *p, size_t n, int *line, int *col)
     }
 }
 
+/* Lines of the elements of a JSON document's top-level "items" array (or of
+ * the top-level array itself), so errors in kubectl -o json Lists point at
+ * the item.  A light scan over text jansson has already accepted. */
+static void json_item_lines(const char *p, size_t len, int first_line, int *lines, size_t nlines)
+{
+    int line = first_line, depth = 0;
+    const int item_depth = p[0] == '[' ? 1 : 2; /* depth of the items' first character */
+    bool in_string = false, want_items = false, in_items = false;
+    size_t item = 0;
+    const char *key_start = NULL;
+    for (size_t i = 0; i < len && item < nlines; i++) {
+        char ch = p[i];
+        if (in_string) {
+            if (ch == '\\')
+                i++;
+            else if (ch == '"') {
+                in_string = false;
+                if (depth == 1 && key_start && (size_t)(p + i - key_start) == 5 && memcmp(key_start, "items", 5) == 0)
+                    want_items = true;
+                key_start = NULL;
+            }
+            continue;
+        }
+        switch (ch) {
+        case '\n':
+            line++;
+            break;
+        case '"':
+            in_string = true;
+            key_start = p + i + 1;
+            if (in_items && depth == item_depth)
+                lines[item++] = line; /* a string item: still an item */
+            break;
+        case '{':
+        case '[':
+            if (depth == 0 && ch == '[')
+                in_items = true; /* a plain array of objects */
+            else if (depth == 1 && ch == '[' && want_items)
+                in_items = true;
+            else if (in_items && depth == item_depth)
+                lines[item++] = line;
+            depth++;
+            break;
+        case '}':
+        case ']':
+            depth--;
+            if (in_items && depth == item_depth - 1)
+                in_items = false, want_items = false;
+            break;
+        case ',':
+        case ':':
+            if (depth == 1 && ch == ',')
+                want_items = false;
+            break;
+        default:
+            if (in_items && depth == item_depth && ch != ' ' && ch != '\t' && ch != '\r' &&
+                (i == 0 || p[i - 1] == '[' || p[i - 1] == ',' || p[i - 1] == ' ' || p[i - 1] == '\n' || p[i - 1] == '\t'))
+                lines[item++] = line; /* a scalar item */
+            break;
+        }
+    }
+}
+
 static dra_err *read_json_stream(reader *r, const char *data, size_t len)
 {
     size_t off = 0;
@@ -256,6 +319,16 @@ static dra_err *read_json_stream(reader *r, const char *data, size_t len)
             json_decref(v);
             return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name,
                               doc, line, col);
+        }
+        json_t *items = json_is_array(v) ? v : (is_list_kind(v) ? json_object_get(v, "items") : NULL);
+        if (items && json_array_size(items) > 0) {
+            size_t n = json_array_size(items);
+            int *lines = dra_xcalloc(n, sizeof *lines);
+            json_item_lines(data + off, used, line, lines, n);
+            for (size_t i = 0; i < n; i++)
+                if (lines[i] > 0)
+                    note_line(r, json_array_get(items, i), lines[i]);
+            free(lines);
         }
         dra_err *e = add_document(r, v, doc, line);
         if (e)
@@ -982,9 +1055,19 @@ char *dra_yaml_dump(const json_t *v)
     return dra_buf_detach(&b);
 }
 
-static int dump_cb(const char *buffer, size_t size, void *data)
+static int buf_cb(const char *buffer, size_t size, void *data)
 {
-    return fwrite(buffer, 1, size, (FILE *)data) == size ? 0 : -1;
+    dra_buf_append((dra_buf *)data, buffer, size);
+    return 0;
+}
+
+/* jansson's dumper emits a token at a time; collect them and write once. */
+static int dump_json(FILE *f, const json_t *v, size_t flags, dra_buf *scratch)
+{
+    dra_buf_reset(scratch);
+    if (json_dump_callback(v, buf_cb, scratch, flags) != 0)
+        return -1;
+    return fwrite(dra_buf_str(scratch), 1, scratch->len, f) == scratch->len ? 0 : -1;
 }
 
 static dra_err *write_failed(FILE *f)
@@ -997,6 +1080,7 @@ struct dra_writer {
     dra_format fmt;
     size_t count;   /* objects put so far */
     json_t *held;   /* json: the first object, until we know whether a List is needed */
+    dra_buf text;   /* reused for each object's text */
     dra_err *err;   /* first error; later puts do nothing */
 };
 
@@ -1046,7 +1130,7 @@ dra_err *dra_writer_put(dra_writer *w, const json_t *obj)
         break;
     }
     case DRA_FMT_JSONL:
-        if (json_dump_callback(obj, dump_cb, f, JSON_COMPACT | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', f) == EOF)
+        if (dump_json(f, obj, JSON_COMPACT | JSON_REAL_PRECISION(17), &w->text) != 0 || fputc('\n', f) == EOF)
             w->err = write_failed(f);
         break;
     case DRA_FMT_JSON:
@@ -1080,7 +1164,7 @@ dra_err *dra_writer_close(dra_writer *w)
     if (!e && w->fmt == DRA_FMT_JSON) {
         int rc = 0;
         if (w->count == 1)
-            rc = json_dump_callback(w->held, dump_cb, f, JSON_INDENT(4) | JSON_REAL_PRECISION(17));
+            rc = dump_json(f, w->held, JSON_INDENT(4) | JSON_REAL_PRECISION(17), &w->text);
         else if (w->count == 0)
             rc = fputs("{\n    \"apiVersion\": \"v1\",\n    \"items\": [],", f) == EOF ? -1 : 0;
         else
@@ -1093,6 +1177,7 @@ dra_err *dra_writer_close(dra_writer *w)
     if (!e && ferror(f))
         e = write_failed(f);
     json_decref(w->held);
+    dra_buf_free(&w->text);
     free(w);
     return e;
 }
@@ -1120,7 +1205,10 @@ dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt)
         return e;
     }
     size_t flags = JSON_ENCODE_ANY | JSON_REAL_PRECISION(17) | (fmt == DRA_FMT_JSON ? JSON_INDENT(4) : JSON_COMPACT);
-    if (json_dump_callback(v, dump_cb, f, flags) != 0 || fputc('\n', f) == EOF || ferror(f))
+    dra_buf text = DRA_BUF_INIT;
+    int rc = dump_json(f, v, flags, &text);
+    dra_buf_free(&text);
+    if (rc != 0 || fputc('\n', f) == EOF || ferror(f))
         return write_failed(f);
     return NULL;
 }
