@@ -16,6 +16,7 @@
 #include "model/features.h"
 #include "model/kinds.h"
 #include "model/load.h"
+#include "model/time.h"
 
 enum {
     OPT_TIMEOUT = DRA_OPT_TOOL_BASE,
@@ -93,14 +94,48 @@ static void push(objs *o, json_t *j)
     o->v[o->n++] = j;
 }
 
-static dra_err *parse_now(const char *s, int64_t *out)
+/* The options both commands share, with the same meaning. */
+typedef struct common_flags {
+    dra_features features;
+    dra_format fmt;
+    bool explain, explain_json;
+    double timeout;   /* seconds */
+    int64_t now;      /* Unix seconds: --now, or the clock */
+} common_flags;
+
+static dra_err *parse_common(const dra_args *a, common_flags *f)
 {
-    struct tm tm = {0};
-    const char *end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    if (!end || *end)
-        return dra_err_new(DRA_EXIT_INPUT, "--now: invalid time %s (want RFC 3339, e.g. 2026-01-02T15:04:05Z)", s);
-    *out = (int64_t)timegm(&tm);
-    return NULL;
+    dra_err *e = NULL;
+    dra_features_default(&f->features);
+    f->fmt = DRA_FMT_YAML;
+    f->explain = f->explain_json = false;
+    f->timeout = 10;
+    for (size_t i = 0; i < a->nopts && !e; i++) {
+        const dra_parsed_opt *o = &a->opts[i];
+        switch (o->id) {
+        case DRA_OPT_FEATURE_GATES: e = dra_features_parse(&f->features, o->value); break;
+        case DRA_OPT_OUTPUT: e = dra_format_parse(o->value, &f->fmt); break;
+        case DRA_OPT_EXPLAIN:
+            f->explain = true;
+            if (o->value && !strcmp(o->value, "json"))
+                f->explain_json = true;
+            else if (o->value && strcmp(o->value, "text") != 0)
+                e = dra_err_new(DRA_EXIT_INPUT, "--explain: unknown format %s (want text or json)", o->value);
+            break;
+        case OPT_TIMEOUT: {
+            char *end;
+            f->timeout = strtod(o->value, &end);
+            if (*end || end == o->value || f->timeout < 0)
+                e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", o->value);
+            break;
+        }
+        }
+    }
+    int64_t ns = 0;
+    if (!e)
+        e = dra_time_now_or(dra_args_get(a, DRA_OPT_NOW), &ns);
+    f->now = ns / DRA_NSEC_PER_SEC;
+    return e;
 }
 
 static const json_t *find_node(const dra_model *m, const char *name)
@@ -112,35 +147,14 @@ static const json_t *find_node(const dra_model *m, const char *name)
 static int cmd_allocate(dra_args *a)
 {
     dra_err *e = NULL;
-    dra_features features;
-    dra_features_default(&features);
+    common_flags flags;
     const char *node_name = dra_args_get(a, DRA_OPT_NODE);
-    double timeout = 10;
-    int64_t now = 0;
-    bool explain = false, explain_json = false;
-    dra_format fmt = DRA_FMT_YAML;
-    for (size_t i = 0; i < a->nopts && !e; i++) {
-        const dra_parsed_opt *o = &a->opts[i];
-        switch (o->id) {
-        case DRA_OPT_FEATURE_GATES: e = dra_features_parse(&features, o->value); break;
-        case DRA_OPT_OUTPUT: e = dra_format_parse(o->value, &fmt); break;
-        case DRA_OPT_NOW: e = parse_now(o->value, &now); break;
-        case DRA_OPT_EXPLAIN:
-            explain = true;
-            if (o->value && !strcmp(o->value, "json"))
-                explain_json = true;
-            else if (o->value && strcmp(o->value, "text") != 0)
-                e = dra_err_new(DRA_EXIT_INPUT, "--explain: unknown format %s (want text or json)", o->value);
-            break;
-        case OPT_TIMEOUT: {
-            char *end;
-            timeout = strtod(o->value, &end);
-            if (*end || end == o->value || timeout < 0)
-                e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", o->value);
-            break;
-        }
-        }
-    }
+    e = parse_common(a, &flags);
+    dra_features features = flags.features;
+    double timeout = flags.timeout;
+    int64_t now = flags.now;
+    bool explain = flags.explain, explain_json = flags.explain_json;
+    dra_format fmt = flags.fmt;
     if (!e && !node_name)
         e = dra_err_new(DRA_EXIT_INPUT, "--node is required");
     if (e)
@@ -325,45 +339,24 @@ static int cmp_node_json(const void *a, const void *b)
 static int cmd_schedule(dra_args *a)
 {
     dra_err *e = NULL;
-    dra_features features;
-    dra_features_default(&features);
+    common_flags flags;
     dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH};
-    bool explain = false, explain_json = false, now_given = false;
-    dra_format fmt = DRA_FMT_YAML;
+    e = parse_common(a, &flags);
     for (size_t i = 0; i < a->nopts && !e; i++) {
         const dra_parsed_opt *o = &a->opts[i];
-        switch (o->id) {
-        case DRA_OPT_FEATURE_GATES: e = dra_features_parse(&features, o->value); break;
-        case DRA_OPT_OUTPUT: e = dra_format_parse(o->value, &fmt); break;
-        case DRA_OPT_NOW:
-            e = parse_now(o->value, &so.now);
-            now_given = true;
-            break;
-        case DRA_OPT_EXPLAIN:
-            explain = true;
-            if (o->value && !strcmp(o->value, "json"))
-                explain_json = true;
-            else if (o->value && strcmp(o->value, "text") != 0)
-                e = dra_err_new(DRA_EXIT_INPUT, "--explain: unknown format %s (want text or json)", o->value);
-            break;
-        case OPT_NAME_SUFFIX:
-            e = dra_name_suffix_parse(o->value, &so.name_suffix);
-            if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)
-                e = dra_err_new(DRA_EXIT_INPUT, "--name-suffix: random is not possible here: claims need names to be reserved");
-            break;
-        case OPT_TIMEOUT: {
-            char *end;
-            so.timeout = strtod(o->value, &end);
-            if (*end || end == o->value || so.timeout < 0)
-                e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", o->value);
-            break;
-        }
-        }
+        if (o->id != OPT_NAME_SUFFIX)
+            continue;
+        e = dra_name_suffix_parse(o->value, &so.name_suffix);
+        if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)
+            e = dra_err_new(DRA_EXIT_INPUT, "--name-suffix: random is not possible here: claims need names to be reserved");
     }
     if (e)
         return dra_tool_finish(&tool, a, e, 0);
-    if (!now_given)
-        so.now = (int64_t)time(NULL);
+    dra_features features = flags.features;
+    dra_format fmt = flags.fmt;
+    bool explain = flags.explain, explain_json = flags.explain_json;
+    so.timeout = flags.timeout;
+    so.now = flags.now;
     so.features = &features;
     so.explain = explain;
     so.no_prune = dra_args_has(a, OPT_NO_PRUNE);

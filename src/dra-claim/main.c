@@ -87,13 +87,7 @@ static dra_err *write_changes(const dra_args *a, const dra_changes *ch)
 
 static dra_err *now_arg(const dra_args *a, int64_t *now)
 {
-    const char *s = dra_args_get(a, DRA_OPT_NOW);
-    if (s)
-        return dra_time_parse(s, now);
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    *now = (int64_t)ts.tv_sec * DRA_NSEC_PER_SEC + ts.tv_nsec;
-    return NULL;
+    return dra_time_now_or(dra_args_get(a, DRA_OPT_NOW), now);
 }
 
 static char *dump_name(const dra_args *a)

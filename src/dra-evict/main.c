@@ -167,16 +167,10 @@ static dra_err *parse_opts(const dra_args *a, dra_features *f, dra_evict_opts *o
         if ((e = dra_time_parse(dra_args_get(a, OPT_APPLY_AT), &o->apply_at)))
             return dra_err_field(e, "--apply-at");
     }
-    if (dra_args_get(a, DRA_OPT_NOW)) {
-        if ((e = dra_time_parse(dra_args_get(a, DRA_OPT_NOW), &o->now)))
-            return dra_err_field(e, "--now");
-    } else if (o->apply) {
+    if (o->apply && !dra_args_get(a, DRA_OPT_NOW))
         o->now = o->apply_at;
-    } else {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        o->now = (int64_t)ts.tv_sec * DRA_NSEC_PER_SEC + ts.tv_nsec;
-    }
+    else if ((e = dra_time_now_or(dra_args_get(a, DRA_OPT_NOW), &o->now)))
+        return e;
     if (dra_args_has(a, OPT_PATCH) && !o->apply && !dra_args_has(a, OPT_RULE_STATUS))
         return dra_err_new(DRA_EXIT_INPUT, "--patch needs --apply-at or --rule-status: eviction records are not API operations");
     return NULL;

@@ -26,6 +26,7 @@
 #include "../model/kinds.h"
 #include "../model/load.h"
 #include "../model/names.h"
+#include "../model/time.h"
 #include "index.h"
 
 /* Annotations, finalizer and labels upstream uses (k8s.io/api/resource/v1). */
@@ -110,14 +111,7 @@ json_t *dra_jarr(const json_t *o, const char *path);
 /* Set o[path] creating intermediate objects; steals value. */
 void dra_jset_new(json_t *o, const char *path, json_t *value);
 
-/* ---- time ---- */
-#define DRA_NSEC_PER_SEC INT64_C(1000000000)
-/* RFC 3339 ("2026-01-02T03:04:05Z", "...05.5+02:00"); input error on anything else. */
-dra_err *dra_time_parse(const char *s, int64_t *out_ns);
-/* "2026-01-02T03:04:05Z" (UTC, whole seconds, like metav1.Time); caller frees. */
-char *dra_time_format(int64_t ns);
-/* Go's time.Duration.String for whole seconds: "0s", "1m30s", "2h0m0s"; caller frees. */
-char *dra_duration_format(int64_t ns);
+/* Times: model/time.h (dra_time_parse, dra_time_format, dra_duration_format). */
 
 /* ---- pods and claims (DRA/resourceclaim, pkg/controller/resourceclaim) ---- */
 

@@ -1,16 +1,17 @@
 /* Defaulting; see defaults.h. */
 #include "defaults.h"
 
+#include <stdlib.h>
+
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
+#include "time.h"
 
 const char *dra_format_rfc3339(int64_t unix_seconds, char *buf, size_t size)
 {
-    time_t t = (time_t)unix_seconds;
-    struct tm tm;
-    if (!gmtime_r(&t, &tm) || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(buf, size, "1970-01-01T00:00:00Z");
+    char *s = dra_time_format(unix_seconds * DRA_NSEC_PER_SEC);
+    snprintf(buf, size, "%s", s);
+    free(s);
     return buf;
 }
 

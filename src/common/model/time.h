@@ -1,0 +1,27 @@
+/* Times as the Kubernetes API writes them (RFC 3339, metav1.Time) and Go-style
+ * durations, in nanoseconds since the Unix epoch.
+ *
+ * The library never reads the clock: tools resolve `--now` (or the clock) in
+ * main with dra_time_now_or() and pass the time down.  Formatting functions
+ * return strings the caller frees.
+ */
+#ifndef DRA_MODEL_TIME_H
+#define DRA_MODEL_TIME_H
+
+#include <stdint.h>
+
+#include "../base/error.h"
+
+#define DRA_NSEC_PER_SEC INT64_C(1000000000)
+
+/* Parse RFC 3339 ("2026-03-01T10:00:00Z", fractions and +hh:mm offsets too),
+ * as Go's time.Parse(time.RFC3339, s); the error quotes Go's text. */
+dra_err *dra_time_parse(const char *s, int64_t *out_ns);
+/* "2026-03-01T10:00:00Z" (whole seconds, UTC, as metav1.Time marshals). */
+char *dra_time_format(int64_t ns);
+/* Go's Duration.String() at whole seconds: "45s", "2m5s", "1h0m0s". */
+char *dra_duration_format(int64_t ns);
+/* The value of a --now option, or the clock when it is NULL (for mains). */
+dra_err *dra_time_now_or(const char *rfc3339, int64_t *out_ns);
+
+#endif
