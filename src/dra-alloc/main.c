@@ -17,6 +17,7 @@
 #include "model/kinds.h"
 #include "model/load.h"
 #include "model/time.h"
+#include "base/sort.h"
 
 enum {
     OPT_TIMEOUT = DRA_OPT_TOOL_BASE,
@@ -157,6 +158,8 @@ static int cmd_allocate(dra_args *a)
     dra_format fmt = flags.fmt;
     if (!e && !node_name)
         e = dra_err_new(DRA_EXIT_INPUT, "--node is required");
+    else if (!e && !*node_name)
+        e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: a node name"), "--node");
     if (e)
         return dra_tool_finish(&tool, a, e, 0);
 
@@ -387,7 +390,7 @@ static int cmd_schedule(dra_args *a)
                     continue;
                 push(&fake, json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", nn));
             }
-            qsort(fake.v, fake.n, sizeof *fake.v, cmp_node_json);
+            dra_sort(fake.v, fake.n, sizeof *fake.v, cmp_node_json);
             size_t u = 0;
             for (size_t i = 0; i < fake.n; i++) {
                 if (u && !cmp_node_json(&fake.v[u - 1], &fake.v[i]))

@@ -107,22 +107,20 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_features 
     if (strcmp(cmd, "status") == 0) {
         json_t *rows = dra_claim_status_rows(c);
         const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
-        dra_err *e = NULL;
-        if (!o || strcmp(o, "table") == 0) {
+        dra_format fmt;
+        bool table;
+        dra_err *e = dra_format_parse_table(o, &table, &fmt);
+        if (!e && table) {
             e = dra_claim_status_table(stdout, rows);
-        } else {
-            dra_format fmt;
-            e = dra_format_parse(o, &fmt);
-            if (!e) {
-                dra_writer *w = dra_writer_new(stdout, fmt);
-                size_t i;
-                json_t *r;
-                json_array_foreach(rows, i, r) {
-                    if (!e)
-                        e = dra_writer_put(w, r);
-                }
-                e = dra_err_append(e, dra_writer_close(w));
+        } else if (!e) {
+            dra_writer *w = dra_writer_new(stdout, fmt);
+            size_t i;
+            json_t *r;
+            json_array_foreach(rows, i, r) {
+                if (!e)
+                    e = dra_writer_put(w, r);
             }
+            e = dra_err_append(e, dra_writer_close(w));
         }
         json_decref(rows);
         return e;

@@ -145,7 +145,8 @@ static dra_err *rules_table(const dra_evict_result *res)
 static dra_err *write_objects(const char *o, json_t **objs, size_t n)
 {
     dra_format fmt = DRA_FMT_YAML;
-    dra_err *e = o && strcmp(o, "table") != 0 ? dra_format_parse(o, &fmt) : NULL;
+    bool table;
+    dra_err *e = dra_format_parse_table(o, &table, &fmt);
     if (e)
         return e;
     dra_writer *w = dra_writer_new(stdout, fmt);
@@ -181,13 +182,10 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opt
     dra_evict_opts o = *op;
     dra_err *e = NULL;
     const char *out = dra_args_get(a, DRA_OPT_OUTPUT);
-    if (out && strcmp(out, "table") != 0) {
-        dra_format fmt;
-        if ((e = dra_format_parse(out, &fmt))) {
-            dra_err_free(e); /* its list of formats lacks table */
-            return dra_err_new(DRA_EXIT_INPUT, "unknown output format '%s' (table, yaml, json, jsonl)", out);
-        }
-    }
+    dra_format fmt;
+    bool table;
+    if ((e = dra_format_parse_table(out, &table, &fmt)))
+        return e;
     dra_patch_format pf = DRA_PATCH_JSON;
     if (dra_args_has(a, OPT_PATCH) && (e = dra_patch_format_parse(dra_args_get(a, OPT_PATCH), &pf)))
         return e;

@@ -7,6 +7,7 @@
 
 #include "../base/buf.h"
 #include "internal.h"
+#include "../base/sort.h"
 
 static const char *const reason_names[] = {
     [DRA_REJECT_IN_USE] = "in-use",
@@ -91,7 +92,7 @@ json_t *al_explain_build(al_run *r)
             al_req_trace *t = &r->traces[ti];
             if (t->claim != (int)ci)
                 continue;
-            qsort(t->rej, t->n, sizeof *t->rej, cmp_reject);
+            dra_sort(t->rej, t->n, sizeof *t->rej, cmp_reject);
             json_t *rej = json_array();
             for (size_t k = 0; k < t->n; k++)
                 json_array_append_new(rej, json_pack("{s:s,s:s,s:s}", "device", r->ldev[t->rej[k].lid]->id_str,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../base/sort.h"
 
 /* ---- node selectors ---------------------------------------------------------------- */
 
@@ -261,7 +262,7 @@ static void build_pool(al_run *r, al_pool *p, group *g, al_slice **allgen, size_
 {
     dra_arena *a = &r->arena;
     bool part = r->w->f.partitionable;
-    qsort(g->s, g->n, sizeof *g->s, cmp_slice_name);
+    dra_sort(g->s, g->n, sizeof *g->s, cmp_slice_name);
     p->target = dra_arena_alloc(a, (g->n + 1) * sizeof *p->target);
     for (size_t i = 0; i < g->n; i++)
         if (!part || !g->s[i]->nsets)
@@ -292,7 +293,7 @@ static void build_pool(al_run *r, al_pool *p, group *g, al_slice **allgen, size_
     p->sets = dra_arena_alloc(a, (nsets + 1) * sizeof *p->sets);
     al_slice **sorted = dra_arena_alloc(a, (nsrc + 1) * sizeof *sorted);
     memcpy(sorted, src, nsrc * sizeof *sorted);
-    qsort(sorted, nsrc, sizeof *sorted, cmp_slice_name);
+    dra_sort(sorted, nsrc, sizeof *sorted, cmp_slice_name);
     for (size_t i = 0; i < nsrc && !p->invalid; i++)
         for (size_t k = 0; k < sorted[i]->nsets; k++) {
             for (size_t m = 0; m < p->nsets; m++)
@@ -317,7 +318,7 @@ static void build_pool(al_run *r, al_pool *p, group *g, al_slice **allgen, size_
             if (!in && !allgen[i]->nsets)
                 p->other[p->nother++] = allgen[i];
         }
-        qsort(p->other, p->nother, sizeof *p->other, cmp_slice_name);
+        dra_sort(p->other, p->nother, sizeof *p->other, cmp_slice_name);
         validate_consumption(r, p, p->other, p->nother);
     }
 done:
@@ -414,7 +415,7 @@ dra_err *al_gather_pools(al_run *r)
         r->npools++;
     }
     free(groups);
-    qsort(r->pools, r->npools, sizeof *r->pools, cmp_pool);
+    dra_sort(r->pools, r->npools, sizeof *r->pools, cmp_pool);
 
     /* Run-local device indices, in search order. */
     size_t nd = 0;

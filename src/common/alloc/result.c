@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "../base/sort.h"
 
 void dra_alloc_share_id(const char *claim_key, const char *request, const char *device_id, char out[37])
 {
@@ -73,7 +74,7 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
         const char **names = dra_xmalloc(x->consumed.n * sizeof *names);
         for (size_t i = 0; i < x->consumed.n; i++)
             names[i] = x->consumed.names[i];
-        qsort(names, x->consumed.n, sizeof *names, cmp_str);
+        dra_sort(names, x->consumed.n, sizeof *names, cmp_str);
         json_t *cc = json_object();
         for (size_t i = 0; i < x->consumed.n; i++) {
             char buf[DRA_QUANTITY_STRMAX];

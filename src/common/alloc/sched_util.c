@@ -13,6 +13,7 @@
 #include "../model/quantity.h"
 #include "internal.h"
 #include "schedule.h"
+#include "../base/sort.h"
 
 /* ---- scoring ---------------------------------------------------------------------- */
 
@@ -109,7 +110,7 @@ char *dra_sched_fit_error(const char *const *reasons, size_t n)
     }
     for (size_t k = 0; k < nh; k++)
         h[k].text = dra_xasprintf("%zu %s", h[k].count, h[k].reason);
-    qsort(h, nh, sizeof *h, cmp_text);
+    dra_sort(h, nh, sizeof *h, cmp_text);
     dra_buf b = DRA_BUF_INIT;
     dra_buf_printf(&b, "0/%zu nodes are available:", n);
     for (size_t k = 0; k < nh; k++) {
@@ -301,7 +302,7 @@ static size_t resource_index(const json_t *container, const char *resource)
     const char *key;
     const json_t *v;
     json_object_foreach((json_t *)reqs, key, v) keys[k++] = key;
-    qsort(keys, k, sizeof *keys, cmp_cstr);
+    dra_sort(keys, k, sizeof *keys, cmp_cstr);
     size_t idx = 0;
     for (size_t i = 0; i < k; i++)
         if (strcmp(keys[i], resource) == 0) {
@@ -443,7 +444,7 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
     free(cs);
     /* sort.Slice is not stable; request names are unique, so the order is. */
     if (nreqs > 1)
-        qsort(reqs, nreqs, sizeof *reqs, cmp_req_name);
+        dra_sort(reqs, nreqs, sizeof *reqs, cmp_req_name);
     json_t *arr = json_array();
     for (size_t i = 0; i < nreqs; i++)
         json_array_append_new(arr, reqs[i]);

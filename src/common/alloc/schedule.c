@@ -18,6 +18,7 @@
 #include "../model/quantity.h"
 #include "internal.h"
 #include "schedule.h"
+#include "../base/sort.h"
 
 #define EXT_ANNOTATION "resource.kubernetes.io/extended-resource-claim"
 #define RESERVED_FOR_MAX 256
@@ -263,7 +264,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         }
         if (p->next_res) {
             p->ext = true;
-            qsort(p->ext_res, p->next_res, sizeof *p->ext_res, cmp_cstr);
+            dra_sort(p->ext_res, p->next_res, sizeof *p->ext_res, cmp_cstr);
             /* findExtendedResourceClaim: input claims first, then those made in this run */
             const dra_obj *io;
             for (size_t it = dra_cluster_owned(cl, p->uid); !p->ext_existing && (io = dra_cluster_owned_next(cl, &it));)
@@ -888,7 +889,7 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
             if (S.nodes[S.nnodes].name)
                 S.nnodes++;
         }
-        qsort(S.nodes, S.nnodes, sizeof *S.nodes, cmp_node);
+        dra_sort(S.nodes, S.nnodes, sizeof *S.nodes, cmp_node);
         mark_risky(S.w, S.nodes, S.nnodes);
 
         out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../base/sort.h"
 
 const cel_type cel_t_list_a = {.kind = CEL_T_LIST, .params = {&cel_t_param_a}, .nparams = 1};
 const cel_type cel_t_list_b = {.kind = CEL_T_LIST, .params = {&cel_t_param_b}, .nparams = 1};
@@ -87,10 +88,10 @@ cel_registry *cel_registry_new(unsigned libs)
         for (size_t i = 0; i < *tables[t].n; i++)
             if (tables[t].t[i].lib & libs)
                 r->all[r->nall++] = &tables[t].t[i];
-    qsort(r->all, r->nall, sizeof *r->all, cmp_by_name);
+    dra_sort(r->all, r->nall, sizeof *r->all, cmp_by_name);
     r->by_id = dra_xmalloc((r->nall ? r->nall : 1) * sizeof *r->by_id);
     memcpy(r->by_id, r->all, r->nall * sizeof *r->by_id);
-    qsort(r->by_id, r->nall, sizeof *r->by_id, cmp_by_id);
+    dra_sort(r->by_id, r->nall, sizeof *r->by_id, cmp_by_id);
     r->fns = dra_xmalloc((r->nall ? r->nall : 1) * sizeof *r->fns);
     for (size_t i = 0; i < r->nall;) {
         size_t j = i;

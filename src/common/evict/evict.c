@@ -6,6 +6,7 @@
 
 #include "../base/buf.h"
 #include "../model/names.h"
+#include "../base/sort.h"
 
 /* ---- rules ---- */
 
@@ -615,7 +616,7 @@ static void build_records(const ctx *x, const eval *ev, dra_evict_result *r)
     }
     free(used);
     if (r->n > 1)
-        qsort(r->v, r->n, sizeof *r->v, rec_cmp);
+        dra_sort(r->v, r->n, sizeof *r->v, rec_cmp);
     (void)x;
 }
 

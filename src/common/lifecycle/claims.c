@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../base/buf.h"
+#include "../base/sort.h"
 
 dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out)
 {
@@ -197,7 +198,7 @@ static bool name_taken(const dra_cluster *c, const dra_changes *out, const char 
 /* status.resourceClaimStatuses as the apply leaves it (E5-3). */
 static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dra_changes *out)
 {
-    qsort(names, n, sizeof *names, cmp_new_name);
+    dra_sort(names, n, sizeof *names, cmp_new_name);
     const json_t *p = pod->json;
     json_t *applied = json_array();
     /* existing non-null entries not overridden, then the new ones; sorted by name */

@@ -13,6 +13,7 @@
 #include "../base/error.h"
 #include "../model/features.h"
 #include "cluster.h"
+#include "../io/table.h"
 
 typedef struct dra_finding {
     char *object;  /* "ResourceClaim/ns/name", "Pod/ns/name" */
@@ -61,8 +62,5 @@ dra_err *dra_claim_status_table(FILE *f, const json_t *rows);
  * for other selectors.  Borrowed from the claim. */
 const char *dra_allocation_node(const json_t *claim);
 
-/* Print a table: rows of cells (NULL cells print "-"), columns padded with
- * three spaces like kubectl.  cells is nrows*ncols, row 0 is the header. */
-dra_err *dra_table_write(FILE *f, const char *const *cells, size_t nrows, size_t ncols);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "validate_common.h"
+#include "../base/sort.h"
 
 static size_t alen(const json_t *a)
 {
@@ -456,7 +457,7 @@ static void v_unique_key(vctx *v, const json_t *arr, const char *key)
             continue; /* reported as a type error */
         keys[m++] = (ukey){k ? json_string_value(k) : "", k ? json_string_length(k) : 0, i};
     }
-    qsort(keys, m, sizeof *keys, ukey_cmp);
+    dra_sort(keys, m, sizeof *keys, ukey_cmp);
     for (size_t i = 1; i < m; i++)
         if (keys[i].len == keys[i - 1].len && memcmp(keys[i].s, keys[i - 1].s, keys[i].len) == 0)
             dup[keys[i].index] = true;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "select.h"
+#include "../base/sort.h"
 
 typedef struct slice_ref {
     const json_t *slice;
@@ -81,7 +82,7 @@ dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devic
         r->generation = json_integer_value(json_object_get(pool, "generation"));
         r->count = json_integer_value(json_object_get(pool, "resourceSliceCount"));
     }
-    qsort(refs, n, sizeof *refs, cmp_slice);
+    dra_sort(refs, n, sizeof *refs, cmp_slice);
     size_t cap = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;

@@ -7,6 +7,7 @@
 
 #include "../model/quantity.h"
 #include "../model/validate.h"
+#include "../base/sort.h"
 
 typedef struct member {
     const dra_obj *obj;
@@ -136,7 +137,7 @@ static char *attr_signature(const json_t *device)
     const char *k;
     json_t *v;
     json_object_foreach((json_t *)attrs, k, v) keys[i++] = k;
-    qsort(keys, n, sizeof *keys, cmp_str);
+    dra_sort(keys, n, sizeof *keys, cmp_str);
     size_t len = 1;
     for (i = 0; i < n; i++)
         len += strlen(keys[i]) + 1;
@@ -353,7 +354,7 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out)
         return errs;
     }
     if (npools) /* qsort's base must not be NULL, even for no elements */
-        qsort(pools, npools, sizeof *pools, cmp_pool);
+        dra_sort(pools, npools, sizeof *pools, cmp_pool);
     for (size_t k = 0; k < npools; k++) {
         /* Shape and limits of each slice first. */
         for (size_t i = 0; i < pools[k].n; i++) {
