@@ -96,21 +96,6 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
         before[i] = v ? dra_xstrdup(v) : NULL;
     }
     dra_err *errs = NULL;
-    if (opts && opts->skip_unknown) {
-        /* Skipping other kinds suits cluster dumps, but an object of the DRA
-         * group that we cannot read (a typo in apiVersion or kind, a version
-         * the tools do not know) would silently drop out of every answer. */
-        for (size_t i = 0; i < set->n; i++) {
-            const char *av = json_string_value(json_object_get(set->v[i].json, "apiVersion"));
-            dra_kind k;
-            dra_apiver v;
-            dra_err *e = dra_kind_of(set->v[i].json, &k, &v);
-            if (e && dra_kind_unknown_err(e) && av && strncmp(av, "resource.k8s.io/", 16) == 0)
-                errs = dra_err_append(errs, dra_obj_locate(e, &set->v[i]));
-            else
-                dra_err_free(e);
-        }
-    }
     errs = dra_err_append(errs, dra_load(set, opts, &c->model));
     c->has_model = true;
     c->unknown = c->model.skipped;

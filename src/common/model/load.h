@@ -2,7 +2,9 @@
  *
  * For every object of a read set, in order:
  *   1. kind check (kinds.h): unknown kinds are errors, or skipped with
- *      opts->skip_unknown; a missing apiVersion/kind is always an error;
+ *      opts->skip_unknown — except unknown kinds or versions of the
+ *      resource.k8s.io group, which are always errors; a missing
+ *      apiVersion/kind is always an error;
  *   2. conversion to resource.k8s.io/v1 (convert.h);
  *   3. namespace defaulting for namespaced kinds (opts->default_namespace,
  *      as kubectl fills in the context namespace);

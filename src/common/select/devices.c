@@ -147,26 +147,6 @@ json_t *dra_sel_device_json(const dra_sel_device *d)
 dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths, const dra_features *f)
 {
     dra_err *e = dra_read_paths(&in->set, paths, npaths);
-    /* Other kinds of a cluster dump are skipped, but an object of the DRA
-     * group we cannot read (a typo in kind, an unknown version) would drop
-     * out of every answer unnoticed: that is an error (as in dra-claim). */
-    dra_err *unknown = NULL;
-    for (size_t i = 0; !e && i < in->set.n; i++) {
-        const char *av = json_string_value(json_object_get(in->set.v[i].json, "apiVersion"));
-        dra_kind k;
-        dra_apiver v;
-        dra_err *ke = av && strncmp(av, "resource.k8s.io/", 16) == 0 ? dra_kind_of(in->set.v[i].json, &k, &v) : NULL;
-        if (ke && dra_kind_unknown_err(ke))
-            unknown = dra_err_append(unknown, dra_obj_locate(ke, &in->set.v[i]));
-        else
-            dra_err_free(ke);
-    }
-    if (unknown) {
-        e = unknown;
-        for (dra_err *x = e; x; x = x->next)
-            x->code = DRA_EXIT_INPUT;
-        return e;
-    }
     if (!e) {
         dra_load_opts lo = {.skip_unknown = true};
         lo.validate.features = f;
