@@ -1,6 +1,7 @@
 /* Kind recognition; see kinds.h. */
 #include "kinds.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[DRA_KIND_COUNT] = {
@@ -89,6 +90,14 @@ bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dr
     return true;
 }
 
+static dra_err *not_a_string(const json_t *x, const char *field)
+{
+    char *text = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "Invalid value: %s: must be of type string", text ? text : "?");
+    free(text);
+    return dra_err_field(e, field);
+}
+
 dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v)
 {
     if (k)
@@ -97,6 +106,10 @@ dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v)
         *v = DRA_APIVER_UNKNOWN;
     const json_t *av = json_object_get(obj, "apiVersion");
     const json_t *kd = json_object_get(obj, "kind");
+    if (av && !json_is_string(av))
+        return not_a_string(av, "apiVersion");
+    if (kd && !json_is_string(kd))
+        return not_a_string(kd, "kind");
     if (!json_is_string(av) || json_string_length(av) == 0)
         return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: object has no apiVersion"), "apiVersion");
     if (!json_is_string(kd) || json_string_length(kd) == 0)

@@ -354,9 +354,10 @@ void v_labels_annotations(vctx *v, const json_t *meta)
 void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label)
 {
     const json_t *meta = NULL;
+    bool meta_ok = vobj(v, obj, "metadata", &meta); /* reports a wrong type at "metadata" itself */
     V_CHILD(v, "metadata")
     {
-        if (!vobj(v, obj, "metadata", &meta)) {
+        if (!meta_ok) {
             if (!vget(obj, "metadata"))
                 V_CHILD(v, "name") dra_ferr_required(&v->errs, VP(v), "name or generateName is required");
             continue;
