@@ -22,7 +22,7 @@ _dra_claim() {
         --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --verbose --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -33,7 +33,7 @@ _dra_claim() {
         --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --verbose --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -43,7 +43,7 @@ _dra_claim() {
         --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --delete-orphans --no-pods-ok --feature-gates --verbose --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --delete-orphans --no-pods-ok --feature-gates --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -53,7 +53,7 @@ _dra_claim() {
         --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --now --feature-gates --verbose --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --now --feature-gates --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -63,7 +63,7 @@ _dra_claim() {
         --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --feature-gates --verbose --help --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --feature-gates --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -11,7 +11,7 @@ _dra_evict() {
         --feature-gates) return;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W " --now --all --apply-at --rule-status --patch --output --feature-gates --verbose --help --version --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W " --now --all --apply-at --rule-status --patch --output --feature-gates --verbose --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -9,5 +9,3 @@ complete -c dra-evict -l feature-gates -x -d 'enable or disable Kubernetes featu
 complete -c dra-evict -l verbose -s v -d 'say on stderr how many objects of other kinds were skipped'
 complete -c dra-evict -l help -s h -d 'show this help and exit'
 complete -c dra-evict -l version -d 'show the version and exit'
-complete -c dra-evict -l help -s h -d 'show this help and exit'
-complete -c dra-evict -l version -d 'show the version and exit'

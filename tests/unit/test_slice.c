@@ -410,7 +410,7 @@ UNIT_TEST(discover_fake_sysfs)
     CHECK(dra_discover_pcie_root(root, "0000:99:00.0") == NULL);
     CHECK(dra_discover_pcie_root(root, "not-a-bdf") == NULL);
 
-    dra_discover_opts o = {root, NULL, DRA_SRC_PCI | DRA_SRC_NET};
+    dra_discover_opts o = {.sysfs_root = root, .sources = DRA_SRC_PCI | DRA_SRC_NET};
     dra_discovery d;
     dra_err *e = dra_discover(&o, &d);
     CHECK(e == NULL);

@@ -305,4 +305,18 @@ UNIT_TEST(error_chain_formatting)
     dra_err_free(e);
 }
 
+UNIT_TEST(error_lines_cap_echoed_input)
+{
+    char big[2000];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "msg %s", big);
+    dra_err_object(e, big);
+    char *line = dra_err_format(e);
+    CHECK(strstr(line, "...(1699 more bytes)") != NULL);  /* the object is cut */
+    CHECK(strlen(line) > 2000);                            /* the message is not */
+    free(line);
+    dra_err_free(e);
+}
+
 UNIT_MAIN()

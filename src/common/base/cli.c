@@ -12,6 +12,16 @@ static const dra_opt builtin_opts[] = {
     DRA_OPT_END,
 };
 
+/* A tool may list a shared option (say --help) in its own table; help and
+ * completions show it once. */
+static bool listed(const dra_opt *opts, int id)
+{
+    for (const dra_opt *o = opts; o && o->name; o++)
+        if (o->id == id)
+            return true;
+    return false;
+}
+
 static bool is_cmd_end(const dra_cmd *c)
 {
     return c->name == NULL && c->opts == NULL;
@@ -264,7 +274,7 @@ static void opt_words(FILE *f, const dra_opt *opts)
     for (const dra_opt *o = opts; o && o->name; o++)
         fprintf(f, " --%s", o->name);
     for (const dra_opt *o = builtin_opts; o->name; o++)
-        if (o->id != DRA_OPT_COMPLETION)
+        if (o->id != DRA_OPT_COMPLETION && !listed(opts, o->id))
             fprintf(f, " --%s", o->name);
 }
 
@@ -354,7 +364,7 @@ static void zsh_opts(FILE *f, const dra_opt *opts)
     const dra_opt *lists[2] = {opts, builtin_opts};
     for (int l = 0; l < 2; l++) {
         for (const dra_opt *o = lists[l]; o && o->name; o++) {
-            if (o->id == DRA_OPT_COMPLETION)
+            if (o->id == DRA_OPT_COMPLETION || (l == 1 && listed(opts, o->id)))
                 continue;
             fprintf(f, "    '");
             if (o->short_name)
@@ -424,7 +434,7 @@ static void fish_opts(FILE *f, const dra_tool *t, const dra_cmd *c)
     const dra_opt *lists[2] = {c->opts, builtin_opts};
     for (int l = 0; l < 2; l++) {
         for (const dra_opt *o = lists[l]; o && o->name; o++) {
-            if (o->id == DRA_OPT_COMPLETION)
+            if (o->id == DRA_OPT_COMPLETION || (l == 1 && listed(c->opts, o->id)))
                 continue;
             fprintf(f, "complete -c %s", t->prog);
             if (c->name)

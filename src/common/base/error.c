@@ -1,7 +1,13 @@
 #include "error.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct dra_buf_lite {
+    char *data;
+    size_t len, cap;
+} dra_buf_lite;
 
 static void oom(void)
 {
@@ -179,34 +185,42 @@ void dra_err_free(dra_err *e)
     }
 }
 
+/* Object references and field paths come from input; a 20 MB name must not
+ * become a 20 MB error line. */
+enum { MAX_ECHO = 300 };
+
+static void put_capped(dra_buf_lite *b, const char *s, size_t cap);
+
 char *dra_err_format(const dra_err *e)
 {
-    size_t cap = strlen(e->msg) + 64;
-    if (e->file)
-        cap += strlen(e->file);
-    if (e->object)
-        cap += strlen(e->object);
-    if (e->field)
-        cap += strlen(e->field);
-    char *out = dra_xmalloc(cap);
-    size_t n = 0;
+    dra_buf_lite b = {0};
     if (e->file) {
-        const char *f = strcmp(e->file, "-") == 0 ? "<stdin>" : e->file;
-        n += (size_t)snprintf(out + n, cap - n, "%s", f);
-        if (e->line > 0)
-            n += (size_t)snprintf(out + n, cap - n, ":%d", e->line);
-        if (e->line > 0 && e->col > 0)
-            n += (size_t)snprintf(out + n, cap - n, ":%d", e->col);
-        if (e->doc > 1 || (e->doc == 1 && e->line == 0))
-            n += (size_t)snprintf(out + n, cap - n, " (document %d)", e->doc);
-        n += (size_t)snprintf(out + n, cap - n, ": ");
+        put_capped(&b, strcmp(e->file, "-") == 0 ? "<stdin>" : e->file, MAX_ECHO);
+        char num[64];
+        if (e->line > 0) {
+            snprintf(num, sizeof num, ":%d", e->line);
+            put_capped(&b, num, MAX_ECHO);
+        }
+        if (e->line > 0 && e->col > 0) {
+            snprintf(num, sizeof num, ":%d", e->col);
+            put_capped(&b, num, MAX_ECHO);
+        }
+        if (e->doc > 1 || (e->doc == 1 && e->line == 0)) {
+            snprintf(num, sizeof num, " (document %d)", e->doc);
+            put_capped(&b, num, MAX_ECHO);
+        }
+        put_capped(&b, ": ", MAX_ECHO);
     }
-    if (e->object)
-        n += (size_t)snprintf(out + n, cap - n, "%s: ", e->object);
-    if (e->field && *e->field)
-        n += (size_t)snprintf(out + n, cap - n, "%s: ", e->field);
-    snprintf(out + n, cap - n, "%s", e->msg);
-    return out;
+    if (e->object) {
+        put_capped(&b, e->object, MAX_ECHO);
+        put_capped(&b, ": ", MAX_ECHO);
+    }
+    if (e->field && *e->field) {
+        put_capped(&b, e->field, MAX_ECHO);
+        put_capped(&b, ": ", MAX_ECHO);
+    }
+    put_capped(&b, e->msg, (size_t)-1); /* messages are ours; carets need all of them */
+    return b.data ? b.data : dra_xstrdup("");
 }
 
 void dra_err_print(FILE *f, const char *prog, const dra_err *e)
@@ -216,4 +230,24 @@ void dra_err_print(FILE *f, const char *prog, const dra_err *e)
         fprintf(f, "%s: %s\n", prog, line);
         free(line);
     }
+}
+
+static void put_capped(dra_buf_lite *b, const char *s, size_t cap)
+{
+    size_t n = strlen(s);
+    bool cut = n > cap;
+    if (cut)
+        n = cap;
+    size_t need = b->len + n + 32;
+    if (need > b->cap) {
+        b->cap = need * 2;
+        b->data = dra_xrealloc(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    if (cut) {
+        size_t rest = strlen(s) - n;
+        b->len += (size_t)snprintf(b->data + b->len, b->cap - b->len, "...(%zu more bytes)", rest);
+    }
+    b->data[b->len] = '\0';
 }

@@ -11,6 +11,7 @@
 #include "../model/names.h"
 #include "../model/quantity.h"
 #include "../model/validate.h"
+#include "../model/time.h"
 
 /* ---- inventory ---- */
 
@@ -411,31 +412,16 @@ static bool quantities_equal(const json_t *a, const json_t *b)
     return eq;
 }
 
-/* RFC 3339 seconds since the epoch (UTC offsets honoured); false when unparsable. */
+/* RFC 3339 seconds since the epoch; false when unparsable. */
 static bool parse_time(const char *s, long long *out)
 {
-    int Y, M, D, h, m, sec;
-    char rest[64] = "";
-    if (sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%63s", &Y, &M, &D, &h, &m, &sec, rest) < 6)
+    int64_t ns;
+    dra_err *e = dra_time_parse(s, &ns);
+    if (e) {
+        dra_err_free(e);
         return false;
-    /* days from civil (Howard Hinnant's algorithm) */
-    int y = M <= 2 ? Y - 1 : Y;
-    long long era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (unsigned)(M + (M > 2 ? -3 : 9)) + 2) / 5 + (unsigned)D - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    long long days = era * 146097 + doe - 719468;
-    long long t = days * 86400 + h * 3600 + m * 60 + sec;
-    const char *p = rest;
-    if (*p == '.')
-        for (p++; *p >= '0' && *p <= '9'; p++)
-            ;
-    if (*p == '+' || *p == '-') {
-        int oh = 0, om = 0;
-        if (sscanf(p + 1, "%2d:%2d", &oh, &om) == 2)
-            t += (*p == '+' ? -1 : 1) * (oh * 3600 + om * 60);
     }
-    *out = t;
+    *out = (long long)(ns / DRA_NSEC_PER_SEC);
     return true;
 }
 
