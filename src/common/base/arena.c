@@ -66,19 +66,34 @@ char *dra_arena_strdup(dra_arena *a, const char *s)
     return dra_arena_strndup(a, s, strlen(s));
 }
 
-char *dra_arena_printf(dra_arena *a, const char *fmt, ...)
+char *dra_arena_vprintf(dra_arena *a, const char *fmt, va_list ap)
 {
-    va_list ap, ap2;
-    va_start(ap, fmt);
+    va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
     if (n < 0)
         n = 0;
     char *p = dra_arena_alloc(a, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap2);
-    va_end(ap2);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
     return p;
+}
+
+char *dra_arena_printf(dra_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = dra_arena_vprintf(a, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+size_t dra_arena_capacity(const dra_arena *a)
+{
+    size_t total = 0;
+    for (const dra_arena_block *b = a->head; b; b = b->next)
+        total += b->size;
+    return total;
 }
 
 void dra_arena_free(dra_arena *a)

@@ -25,6 +25,9 @@ void *dra_arena_zalloc(dra_arena *a, size_t n);  /* zeroed */
 char *dra_arena_strdup(dra_arena *a, const char *s);
 char *dra_arena_strndup(dra_arena *a, const char *s, size_t n);
 char *dra_arena_printf(dra_arena *a, const char *fmt, ...) DRA_PRINTF(2, 3);
+char *dra_arena_vprintf(dra_arena *a, const char *fmt, va_list ap);
+/* Bytes of heap memory the arena holds (its blocks). */
+size_t dra_arena_capacity(const dra_arena *a);
 void dra_arena_free(dra_arena *a); /* releases everything; the arena is reusable after */
 /* Forget every allocation but keep the memory: the blocks are coalesced into
  * one as large as everything used since the last reset, so a loop that resets

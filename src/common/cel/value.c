@@ -13,99 +13,13 @@
 
 /* ---- scratch ---------------------------------------------------------- */
 
-struct cel_scratch_block {
-    cel_scratch_block *next;
-    size_t used, size;
-    _Alignas(16) unsigned char data[];
-};
-
-enum { SCRATCH_BLOCK = 32 * 1024 };
-
-void *cel_scratch_alloc(cel_scratch *s, size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    if (n == 0)
-        n = 16;
-    cel_scratch_block *b = s->cur;
-    if (!b || b->size - b->used < n) {
-        if (b && b->next && b->next->size >= n) {
-            b = b->next; /* reuse a block kept from an earlier evaluation */
-        } else {
-            size_t size = n > SCRATCH_BLOCK ? n : SCRATCH_BLOCK;
-            cel_scratch_block *nb = dra_xmalloc(sizeof *nb + size);
-            nb->size = size;
-            if (b) {
-                nb->next = b->next;
-                b->next = nb;
-            } else {
-                nb->next = s->first;
-                s->first = nb;
-            }
-            b = nb;
-        }
-        b->used = 0;
-        s->cur = b;
-    }
-    void *p = b->data + b->used;
-    b->used += n;
-    return p;
-}
-
-void *cel_scratch_zalloc(cel_scratch *s, size_t n)
-{
-    void *p = cel_scratch_alloc(s, n);
-    memset(p, 0, n);
-    return p;
-}
-
-char *cel_scratch_strndup(cel_scratch *s, const char *p, size_t n)
-{
-    char *d = cel_scratch_alloc(s, n + 1);
-    if (n)
-        memcpy(d, p, n);
-    d[n] = '\0';
-    return d;
-}
-
 char *cel_scratch_printf(cel_scratch *s, const char *fmt, ...)
 {
-    va_list ap, ap2;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *p = dra_arena_vprintf(s, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        n = 0;
-    char *p = cel_scratch_alloc(s, (size_t)n + 1);
-    vsnprintf(p, (size_t)n + 1, fmt, ap2);
-    va_end(ap2);
     return p;
-}
-
-void cel_scratch_reset(cel_scratch *s)
-{
-    s->cur = s->first;
-    if (s->cur)
-        s->cur->used = 0;
-}
-
-void cel_scratch_free(cel_scratch *s)
-{
-    cel_scratch_block *b = s->first;
-    while (b) {
-        cel_scratch_block *next = b->next;
-        free(b);
-        b = next;
-    }
-    s->first = s->cur = NULL;
-}
-
-size_t cel_scratch_capacity(const cel_scratch *s)
-{
-    size_t total = 0;
-    for (const cel_scratch_block *b = s->first; b; b = b->next)
-        total += b->size;
-    return total;
 }
 
 /* ---- constructors ------------------------------------------------------- */

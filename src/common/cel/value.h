@@ -135,25 +135,24 @@ struct cel_object {
 };
 
 /* ---- scratch memory ------------------------------------------------------
- * A bump allocator that keeps its blocks across cel_scratch_reset(), so a
- * program evaluated again and again allocates from the heap only while it
- * grows to its high-water mark.  (dra_arena releases its blocks on free,
- * which would cost a malloc per evaluation.)  Owned by whoever declares it;
- * cel_scratch_free() releases everything.  Never fails (aborts on OOM). */
-typedef struct cel_scratch_block cel_scratch_block;
-typedef struct cel_scratch {
-    cel_scratch_block *first, *cur;
-} cel_scratch;
-#define CEL_SCRATCH_INIT {0, 0}
-void *cel_scratch_alloc(cel_scratch *s, size_t n);   /* 16-byte aligned, uninitialised */
-void *cel_scratch_zalloc(cel_scratch *s, size_t n);
-char *cel_scratch_strndup(cel_scratch *s, const char *p, size_t n);
+ * Evaluation memory: the project's arena (base/arena.h) under the names the
+ * engine uses.  cel_scratch_reset() keeps the memory (the arena coalesces it
+ * into one block sized to the last round), so a program evaluated again and
+ * again stops calling malloc after its first evaluations.  Owned by whoever
+ * declares it; cel_scratch_free() releases everything.  Never fails. */
+typedef dra_arena cel_scratch;
+#define CEL_SCRATCH_INIT DRA_ARENA_INIT
+static inline void *cel_scratch_alloc(cel_scratch *s, size_t n) { return dra_arena_alloc(s, n); }
+static inline void *cel_scratch_zalloc(cel_scratch *s, size_t n) { return dra_arena_zalloc(s, n); }
+static inline char *cel_scratch_strndup(cel_scratch *s, const char *p, size_t n)
+{
+    return dra_arena_strndup(s, p, n);
+}
 char *cel_scratch_printf(cel_scratch *s, const char *fmt, ...) DRA_PRINTF(2, 3);
-void cel_scratch_reset(cel_scratch *s);  /* forget all allocations, keep the memory */
-void cel_scratch_free(cel_scratch *s);
-/* Bytes of heap memory the scratch holds (its blocks): tests use it to show
- * that repeated evaluations stopped growing. */
-size_t cel_scratch_capacity(const cel_scratch *s);
+static inline void cel_scratch_reset(cel_scratch *s) { dra_arena_reset(s); }
+static inline void cel_scratch_free(cel_scratch *s) { dra_arena_free(s); }
+/* Bytes of heap memory held: tests use it to show repeated evaluations stopped growing. */
+static inline size_t cel_scratch_capacity(const cel_scratch *s) { return dra_arena_capacity(s); }
 
 /* ---- constructors (no allocation) --------------------------------------- */
 static inline cel_value cel_null(void) { cel_value v = {.kind = CEL_NULL}; return v; }
