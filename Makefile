@@ -108,7 +108,7 @@ FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CLANG,$<)
-	$(Q)clang $(FUZZ_CFLAGS) -c $< -o $@
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c $< -o $@
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
@@ -132,4 +132,4 @@ install: $(BINS)
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj build/fuzz/obj -name '*.d' 2>/dev/null)
