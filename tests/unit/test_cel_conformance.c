@@ -50,6 +50,7 @@
 #include "cel/cel.h"
 #include "cel/types.h"
 #include "cel/value.h"
+#include "testdata.h"
 
 #define DATA_REL "tests/cel-conformance/simple-tests.jsonl"
 
@@ -750,33 +751,6 @@ static const char *show_expr(dra_arena *a, const char *p, size_t n)
     return s;
 }
 
-static bool file_exists(const char *p)
-{
-    return access(p, R_OK) == 0;
-}
-
-/* $DRA_CEL_CONFORMANCE, ./DATA_REL, or DATA_REL above the executable. Caller frees. */
-static char *find_data(void)
-{
-    const char *env = getenv("DRA_CEL_CONFORMANCE");
-    if (env && *env)
-        return dra_xstrdup(env);
-    if (file_exists(DATA_REL))
-        return dra_xstrdup(DATA_REL);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return NULL;
-    exe[n] = 0;
-    for (char *slash = strrchr(exe, '/'); slash; slash = strrchr(exe, '/')) {
-        *slash = 0;
-        char *cand = dra_xasprintf("%s/%s", exe, DATA_REL);
-        if (file_exists(cand))
-            return cand;
-        free(cand);
-    }
-    return NULL;
-}
 
 static char *sibling(const char *path, const char *name)
 {
@@ -794,7 +768,7 @@ static const char *str_field(json_t *j, const char *key)
 
 int main(void)
 {
-    char *data = find_data();
+    char *data = unit_data_path("DRA_CEL_CONFORMANCE", DATA_REL);
     if (!data) {
         fprintf(stderr, "test_cel_conformance: cannot find %s (set DRA_CEL_CONFORMANCE)\n", DATA_REL);
         printf("0 passed, 1 failed\n");

@@ -38,6 +38,7 @@
 #include "base/buf.h"
 #include "base/error.h"
 #include "cel/cel.h"
+#include "testdata.h"
 
 #define DATA_REL "tests/cel-diff/cases.jsonl"
 #define DIFF_LIBS (CEL_LIB_STD | CEL_LIB_STRINGS)
@@ -185,30 +186,6 @@ out:
 
 /* ---- data location ------------------------------------------------------- */
 
-static bool file_exists(const char *p) { return access(p, R_OK) == 0; }
-
-/* $DRA_CEL_DIFF, ./DATA_REL, or DATA_REL above the executable. Caller frees. */
-static char *find_data(void)
-{
-    const char *env = getenv("DRA_CEL_DIFF");
-    if (env && *env)
-        return dra_xstrdup(env);
-    if (file_exists(DATA_REL))
-        return dra_xstrdup(DATA_REL);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-        return NULL;
-    exe[n] = 0;
-    for (char *slash = strrchr(exe, '/'); slash; slash = strrchr(exe, '/')) {
-        *slash = 0;
-        char *cand = dra_xasprintf("%s/%s", exe, DATA_REL);
-        if (file_exists(cand))
-            return cand;
-        free(cand);
-    }
-    return NULL;
-}
 
 static char *sibling(const char *path, const char *name)
 {
@@ -268,7 +245,7 @@ static void run_file(cel_env *env, FILE *f, id_list *skips, id_list *known, bool
 
 int main(void)
 {
-    char *data = find_data();
+    char *data = unit_data_path("DRA_CEL_DIFF", DATA_REL);
     if (!data) {
         fprintf(stderr, "test_cel_diff: cannot find %s (set DRA_CEL_DIFF)\n", DATA_REL);
         printf("0 passed, 1 failed\n");
