@@ -17,18 +17,18 @@ t() { tmux -S "$SOCKET" "$@"; }
 
 start_repl() {
     t new-session -d -s "$SESSION" -x 200 -y 50 \
-        "env DRA_SELECT_HISTORY='$DRA_SELECT_HISTORY' LC_ALL=C.UTF-8 '$DRA_BIN/dra-select' repl $*; sleep 5"
+        "env DRA_SELECT_HISTORY='$DRA_SELECT_HISTORY' LC_ALL=C.UTF-8 '$DRA_BIN/dra-select' repl $*; sleep 30"
     wait_for 'cel>'
 }
 
 screen() { t capture-pane -p -t "$SESSION"; }
 
 # Wait until the pane shows the text (fixed string; with -x a whole line),
-# up to 5 seconds.
+# up to 20 seconds (sanitized builds on a busy machine are slow).
 wait_for() {
     local how=-qF
     if [[ $1 == -x ]]; then how=-qxF; shift; fi
-    for _ in $(seq 50); do
+    for _ in $(seq 200); do
         screen | grep "$how" -- "$1" && return 0
         sleep 0.1
     done
