@@ -176,12 +176,8 @@ static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
 {
     if (!vis_obj(v, r))
         return;
-    if (sub) {
-        const char *s = "";
-        size_t len = 0;
-        vstr(v, r, "name", &s, &len);
-        V_CHILD(v, "name") vcheck(v, dra_check_dns1123_label, s, len);
-    }
+    if (sub)
+        vstr_check(v, r, "name", dra_check_dns1123_label);
     v_device_class_ref(v, r);
     v_selectors(v, r);
     v_allocation_mode(v, r);
@@ -195,10 +191,7 @@ static void v_request(vctx *v, const json_t *r)
 {
     if (!vis_obj(v, r))
         return;
-    const char *s = "";
-    size_t len = 0;
-    vstr(v, r, "name", &s, &len);
-    V_CHILD(v, "name") vcheck(v, dra_check_dns1123_label, s, len);
+    vstr_check(v, r, "name", dra_check_dns1123_label);
     const json_t *fa = NULL, *exactly = vget(r, "exactly");
     varr(v, r, "firstAvailable", &fa);
     bool has_fa = alen(fa) > 0;
@@ -290,18 +283,7 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     size_t len = 0;
     vstr(v, r, "request", &s, &len);
     V_CHILD(v, "request") v_request_ref(v, requests, s, len);
-    s = "";
-    len = 0;
-    vstr(v, r, "driver", &s, &len);
-    V_CHILD(v, "driver") vcheck(v, dra_check_driver_name, s, len);
-    s = "";
-    len = 0;
-    vstr(v, r, "pool", &s, &len);
-    V_CHILD(v, "pool") vcheck(v, dra_check_pool_name, s, len);
-    s = "";
-    len = 0;
-    vstr(v, r, "device", &s, &len);
-    V_CHILD(v, "device") vcheck(v, dra_check_dns1123_label, s, len);
+    v_device_id(v, r);
     v_binding_parameters(v, r);
     const json_t *tols;
     if (varr(v, r, "tolerations", &tols)) {
@@ -423,16 +405,7 @@ static void v_device_status(vctx *v, const json_t *d, const json_t *results)
         return;
     const char *s = "";
     size_t len = 0;
-    vstr(v, d, "driver", &s, &len);
-    V_CHILD(v, "driver") vcheck(v, dra_check_driver_name, s, len);
-    s = "";
-    len = 0;
-    vstr(v, d, "pool", &s, &len);
-    V_CHILD(v, "pool") vcheck(v, dra_check_pool_name, s, len);
-    s = "";
-    len = 0;
-    vstr(v, d, "device", &s, &len);
-    V_CHILD(v, "device") vcheck(v, dra_check_dns1123_label, s, len);
+    v_device_id(v, d);
     if (vstr(v, d, "shareID", &s, &len))
         V_CHILD(v, "shareID") vcheck(v, dra_check_uuid, s, len);
     bool allocated = false;

@@ -103,6 +103,21 @@ void vcheck(vctx *v, vcheck_fn check, const char *s, size_t len)
     check(&v->errs, vpath(v), s, len);
 }
 
+void vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check)
+{
+    const char *s = "";
+    size_t len = 0;
+    vstr(v, obj, key, &s, &len);
+    V_CHILD(v, key) vcheck(v, check, s, len);
+}
+
+void v_device_id(vctx *v, const json_t *obj)
+{
+    vstr_check(v, obj, "driver", dra_check_driver_name);
+    vstr_check(v, obj, "pool", dra_check_pool_name);
+    vstr_check(v, obj, "device", dra_check_dns1123_label);
+}
+
 bool vfeature(const vctx *v, dra_feature f)
 {
     return dra_feature_enabled(v->opts ? v->opts->features : NULL, f);
@@ -144,15 +159,22 @@ void vtype_error(vctx *v, const char *key, const json_t *value, const char *type
     vpop(v, mark);
 }
 
-bool vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len)
+/* obj[key] when present and of type t1 or t2; a wrong type is reported. */
+static const json_t *vtyped(vctx *v, const json_t *obj, const char *key, json_type t1, json_type t2, const char *type)
 {
     const json_t *x = vget(obj, key);
+    if (x && json_typeof(x) != t1 && json_typeof(x) != t2) {
+        vtype_error(v, key, x, type);
+        return NULL;
+    }
+    return x;
+}
+
+bool vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len)
+{
+    const json_t *x = vtyped(v, obj, key, JSON_STRING, JSON_STRING, "string");
     if (!x)
         return false;
-    if (!json_is_string(x)) {
-        vtype_error(v, key, x, "string");
-        return false;
-    }
     *s = json_string_value(x);
     *len = json_string_length(x);
     return true;
@@ -180,54 +202,34 @@ bool vis_obj(vctx *v, const json_t *value)
 
 bool vobj(vctx *v, const json_t *obj, const char *key, const json_t **out)
 {
-    const json_t *x = vget(obj, key);
-    if (!x)
-        return false;
-    if (!json_is_object(x)) {
-        vtype_error(v, key, x, "object");
-        return false;
-    }
-    *out = x;
-    return true;
+    const json_t *x = vtyped(v, obj, key, JSON_OBJECT, JSON_OBJECT, "object");
+    if (x)
+        *out = x;
+    return x != NULL;
 }
 
 bool varr(vctx *v, const json_t *obj, const char *key, const json_t **out)
 {
-    const json_t *x = vget(obj, key);
-    if (!x)
-        return false;
-    if (!json_is_array(x)) {
-        vtype_error(v, key, x, "array");
-        return false;
-    }
-    *out = x;
-    return true;
+    const json_t *x = vtyped(v, obj, key, JSON_ARRAY, JSON_ARRAY, "array");
+    if (x)
+        *out = x;
+    return x != NULL;
 }
 
 bool vint(vctx *v, const json_t *obj, const char *key, int64_t *out)
 {
-    const json_t *x = vget(obj, key);
-    if (!x)
-        return false;
-    if (!json_is_integer(x)) {
-        vtype_error(v, key, x, "integer");
-        return false;
-    }
-    *out = (int64_t)json_integer_value(x);
-    return true;
+    const json_t *x = vtyped(v, obj, key, JSON_INTEGER, JSON_INTEGER, "integer");
+    if (x)
+        *out = (int64_t)json_integer_value(x);
+    return x != NULL;
 }
 
 bool vbool(vctx *v, const json_t *obj, const char *key, bool *out)
 {
-    const json_t *x = vget(obj, key);
-    if (!x)
-        return false;
-    if (!json_is_boolean(x)) {
-        vtype_error(v, key, x, "boolean");
-        return false;
-    }
-    *out = json_is_true(x);
-    return true;
+    const json_t *x = vtyped(v, obj, key, JSON_TRUE, JSON_FALSE, "boolean");
+    if (x)
+        *out = json_is_true(x);
+    return x != NULL;
 }
 
 bool v_max_items(vctx *v, const char *key, const json_t *arr, size_t max)
@@ -752,10 +754,7 @@ void v_device_configuration(vctx *v, const json_t *cfg)
     }
     V_CHILD(v, "opaque")
     {
-        const char *s = "";
-        size_t len = 0;
-        vstr(v, opaque, "driver", &s, &len);
-        V_CHILD(v, "driver") vcheck(v, dra_check_driver_name, s, len);
+        vstr_check(v, opaque, "driver", dra_check_driver_name);
         V_CHILD(v, "parameters") v_raw_extension(v, vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
     }
 }

@@ -49,6 +49,11 @@ const char *vpath(vctx *v);
  * the value is bad. */
 typedef void (*vcheck_fn)(dra_errs *l, const char *field, const char *s, size_t len);
 void vcheck(vctx *v, vcheck_fn check, const char *s, size_t len);
+/* obj[key] as a string ("" when absent; a wrong type is reported) checked
+ * under the child path key. */
+void vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check);
+/* driver, pool and device of a device reference (results, device status). */
+void v_device_id(vctx *v, const json_t *obj);
 
 #define VP(v) vpath(v)
 /* Enter a child / index / key for the duration of a statement block. */

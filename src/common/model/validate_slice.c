@@ -375,14 +375,16 @@ static void v_counter_map(vctx *v, const json_t *counters, size_t max)
     }
 }
 
-static void v_counter_consumption(vctx *v, const json_t *cc)
+/* A named map of counters: a counter set (name) or a device's consumption of
+ * one (counterSet); both are validated alike, with their own limits. */
+static void v_named_counters(vctx *v, const json_t *o, const char *name_key, size_t max_counters)
 {
-    if (!vis_obj(v, cc))
+    if (!vis_obj(v, o))
         return;
     const char *s = "";
     size_t len = 0;
-    vstr(v, cc, "counterSet", &s, &len);
-    V_CHILD(v, "counterSet")
+    vstr(v, o, name_key, &s, &len);
+    V_CHILD(v, name_key)
     {
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
@@ -390,39 +392,24 @@ static void v_counter_consumption(vctx *v, const json_t *cc)
             vcheck(v, dra_check_dns1123_label, s, len);
     }
     const json_t *counters = NULL;
-    vobj(v, cc, "counters", &counters);
+    vobj(v, o, "counters", &counters);
     V_CHILD(v, "counters")
     {
         if (json_object_size(counters) == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            v_counter_map(v, counters, DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_CONSUMPTION);
+            v_counter_map(v, counters, max_counters);
     }
+}
+
+static void v_counter_consumption(vctx *v, const json_t *cc)
+{
+    v_named_counters(v, cc, "counterSet", DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_CONSUMPTION);
 }
 
 static void v_counter_set(vctx *v, const json_t *cs)
 {
-    if (!vis_obj(v, cs))
-        return;
-    const char *s = "";
-    size_t len = 0;
-    vstr(v, cs, "name", &s, &len);
-    V_CHILD(v, "name")
-    {
-        if (len == 0)
-            dra_ferr_required(&v->errs, VP(v), "");
-        else
-            vcheck(v, dra_check_dns1123_label, s, len);
-    }
-    const json_t *counters = NULL;
-    vobj(v, cs, "counters", &counters);
-    V_CHILD(v, "counters")
-    {
-        if (json_object_size(counters) == 0)
-            dra_ferr_required(&v->errs, VP(v), "");
-        else
-            v_counter_map(v, counters, DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_SET);
-    }
+    v_named_counters(v, cs, "name", DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_SET);
 }
 
 /* Duplicate check of a string key over array items (validateSet): every
@@ -481,8 +468,7 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
     size_t len = 0;
     bool multi = false;
     vbool(v, d, "allowMultipleAllocations", &multi);
-    vstr(v, d, "name", &s, &len);
-    V_CHILD(v, "name") vcheck(v, dra_check_dns1123_label, s, len);
+    vstr_check(v, d, "name", dra_check_dns1123_label);
 
     const json_t *attrs = NULL, *caps = NULL;
     vobj(v, d, "attributes", &attrs);
@@ -579,17 +565,13 @@ static void v_slice_spec(vctx *v, const json_t *spec)
 {
     const char *s = "";
     size_t len = 0;
-    vstr(v, spec, "driver", &s, &len);
-    V_CHILD(v, "driver") vcheck(v, dra_check_driver_name, s, len);
+    vstr_check(v, spec, "driver", dra_check_driver_name);
 
     const json_t *pool = NULL;
     vobj(v, spec, "pool", &pool);
     V_CHILD(v, "pool")
     {
-        s = "";
-        len = 0;
-        vstr(v, pool, "name", &s, &len);
-        V_CHILD(v, "name") vcheck(v, dra_check_pool_name, s, len);
+        vstr_check(v, pool, "name", dra_check_pool_name);
         int64_t count = 0, gen = 0;
         vint(v, pool, "resourceSliceCount", &count);
         vint(v, pool, "generation", &gen);
