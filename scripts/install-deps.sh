@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential pkg-config libyaml-dev libjansson-dev libpcre2-dev libprotobuf-c-dev protobuf-c-compiler
 libreadline-dev libcurl4-openssl-dev libnghttp2-dev bats bats-assert bats-support bats-file
-python3-grpcio python3-grpc-tools clang libclang-rt-14-dev tmux"
+python3-grpcio python3-grpc-tools clang libclang-rt-14-dev tmux openssl python3"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
