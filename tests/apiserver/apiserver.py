@@ -67,6 +67,13 @@ EVENT_FIELDS = ["involvedObject.kind", "involvedObject.namespace", "involvedObje
                 "involvedObject.uid", "involvedObject.apiVersion", "involvedObject.resourceVersion",
                 "involvedObject.fieldPath", "reason", "reportingComponent", "source", "type"]
 FIELD_ALIASES = {"source": "source.component"}
+TOP_FIELDS = ["apiVersion", "kind", "metadata", "spec"]
+EVENT_FIELDS_TOP = ["apiVersion", "kind", "metadata", "involvedObject", "reason", "message", "source",
+                    "firstTimestamp", "lastTimestamp", "count", "type", "eventTime", "series", "action",
+                    "related", "reportingComponent", "reportingInstance"]
+META_FIELDS = ["name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+               "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
+               "ownerReferences", "finalizers", "managedFields"]
 
 CORE = [
     Res("", "pods", "Pod", True, ["po"], True, POD_FIELDS,
@@ -91,6 +98,15 @@ BY_KIND = {(r.group, r.kind): r for r in ALL_RES}
 
 
 # ============================================================ helpers
+
+def jcopy(v):
+    """Deep copy of a JSON value (much faster than copy.deepcopy)."""
+    if isinstance(v, dict):
+        return {k: jcopy(x) if isinstance(x, (dict, list)) else x for k, x in v.items()}
+    if isinstance(v, list):
+        return [jcopy(x) if isinstance(x, (dict, list)) else x for x in v]
+    return v
+
 
 def dumps(obj):
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False).encode()
@@ -195,7 +211,8 @@ class ApiError(Exception):
         self.details, self.headers = details, headers or {}
 
     def status(self):
-        st = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        md = {"continue": self.list_continue} if getattr(self, "list_continue", None) else {}
+        st = {"kind": "Status", "apiVersion": "v1", "metadata": md, "status": "Failure",
               "message": self.message, "reason": self.reason}
         if self.details is not None:
             st["details"] = self.details
@@ -849,6 +866,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Audit-Id", str(uuid.uuid4()))
         for k, v in (headers or {}).items():
             self.send_header(k, v)
+        for w in getattr(self, "warnings", ()):
+            self.send_header("Warning", w)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -876,6 +895,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def dispatch(self, method):
         self.body = None
+        self.warnings = []
         try:
             url = urllib.parse.urlsplit(self.path)
             self.query = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query, keep_blank_values=True).items()}
@@ -1147,19 +1167,24 @@ class Handler(BaseHTTPRequestHandler):
                         raise ValueError("bad version")
                 except (ValueError, KeyError, TypeError) as e:
                     raise bad_request("continue key is not valid: %s" % e)
-                if at < store.compacted:
-                    raise expired(CONTINUE_EXPIRED)
+                if at == -1:
+                    at = store.rv  # an inconsistent continuation: go on from the latest version
+                elif at < store.compacted:
+                    e = expired(CONTINUE_EXPIRED)
+                    tok["rv"] = -1
+                    e.list_continue = base64.urlsafe_b64encode(dumps(tok)).decode().rstrip("=")
+                    raise e
             elif rvp and rvp != "0" and rvm == "Exact":
                 at = int(rvp)
                 if at < store.compacted:
                     raise expired("The resourceVersion for the provided list is too old.")
                 if at > store.rv:
-                    raise ApiError(504, "Timeout", "Too large resource version: %s, current: %d" % (rvp, store.rv),
+                    raise ApiError(504, "Timeout", "Timeout: Too large resource version: %s, current: %d" % (rvp, store.rv),
                                    {"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}],
                                     "retryAfterSeconds": 1})
             else:
                 if rvp and rvp != "0" and int(rvp) > store.rv:
-                    raise ApiError(504, "Timeout", "Too large resource version: %s, current: %d" % (rvp, store.rv),
+                    raise ApiError(504, "Timeout", "Timeout: Too large resource version: %s, current: %d" % (rvp, store.rv),
                                    {"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}],
                                     "retryAfterSeconds": 1})
                 at = store.rv
@@ -1389,7 +1414,25 @@ class Handler(BaseHTTPRequestHandler):
             raise bad_request("couldn't get version/kind; json parse error: json: cannot unmarshal %s into Go value "
                               "of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
                               "\"json:\\\"kind,omitempty\\\"\" }" % type(obj).__name__)
+        self.check_fields(res, obj)
         return self.check_kind(res, obj)
+
+    def check_fields(self, res, obj):
+        """fieldValidation: Strict -> 400, Warn (the default) -> Warning headers, Ignore.
+        Only the top level and metadata are known here; specs are not checked."""
+        mode = self.query.get("fieldValidation", "Warn")
+        if mode not in ("Strict", "Warn", "Ignore"):
+            raise bad_request('fieldValidation: Unsupported value: "%s": supported values: "Ignore", "Strict", "Warn"' % mode)
+        known = EVENT_FIELDS_TOP if res.plural == "events" else TOP_FIELDS + (["status"] if res.status else [])
+        unknown = ['unknown field "%s"' % k for k in obj if k not in known]
+        md = obj.get("metadata")
+        if isinstance(md, dict):
+            unknown += ['unknown field "metadata.%s"' % k for k in md if k not in META_FIELDS]
+        if not unknown or mode == "Ignore":
+            return
+        if mode == "Strict":
+            raise bad_request("strict decoding error: " + ", ".join(unknown))
+        self.warnings = ['299 - "%s"' % u.replace('"', '\\"') for u in unknown]
 
     def check_kind(self, res, obj):
         want_av = res.api_version(self.version)
@@ -1781,7 +1824,7 @@ class App:
         if res.namespaced and md.get("namespace") and md["namespace"] != omd.get("namespace"):
             raise bad_request("the namespace of the provided object does not match the namespace sent on the request")
         if sub == "status":
-            out = copy.deepcopy(old)
+            out = jcopy(old)
             if "status" in new:
                 out["status"] = new["status"]
             else:
@@ -1790,7 +1833,7 @@ class App:
         else:
             if res.status:
                 if "status" in old:
-                    new["status"] = copy.deepcopy(old["status"])
+                    new["status"] = jcopy(old["status"])
                 else:
                     new.pop("status", None)
             for k in ("uid", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation", "namespace", "name"):
@@ -1808,7 +1851,7 @@ class App:
             if res.plural in ("resourceclaims", "resourceclaimtemplates") and new.get("spec") != old.get("spec"):
                 raise invalid(res, name, [("spec", "FieldValueInvalid", "Invalid value: %s: field is immutable" % go_value(new.get("spec")))])
             if res.plural == "namespaces":
-                new["spec"] = copy.deepcopy(old.get("spec") or {})
+                new["spec"] = jcopy(old.get("spec") or {})
             if res.generation:
                 strip = lambda o: {k: v for k, v in o.items() if k not in ("metadata", "status", "kind", "apiVersion")}
                 if strip(new) != strip(old):
@@ -1868,7 +1911,8 @@ class App:
             except kpatch.PatchError as e:
                 if e.code == 400:
                     raise bad_request(str(e))
-                raise ApiError(422, "Invalid", str(e), {})
+                # upstream keeps only the generic text of NewGenericServerResponse(422, ...)
+                raise ApiError(422, "Invalid", "the server rejected our request due to an error in our request", {})
             if not isinstance(new, dict) or not isinstance(new.get("metadata"), dict):
                 raise ApiError(422, "Invalid", "patched object is not a Kubernetes object", {})
             if new.get("kind") != res.kind or new.get("apiVersion") != res.api_version("v1"):
@@ -1898,7 +1942,7 @@ class App:
             if omd.get("finalizers"):
                 if omd.get("deletionTimestamp"):
                     return old, False
-                new = copy.deepcopy(old)
+                new = jcopy(old)
                 new["metadata"]["deletionTimestamp"] = self.clock.stamp()
                 new["metadata"]["deletionGracePeriodSeconds"] = 0
                 if res.generation:
@@ -1917,7 +1961,7 @@ class App:
                             o = store.objs[r.gr][k][0]
                             if o["metadata"].get("finalizers"):
                                 if not o["metadata"].get("deletionTimestamp"):
-                                    n2 = copy.deepcopy(o)
+                                    n2 = jcopy(o)
                                     n2["metadata"]["deletionTimestamp"] = self.clock.stamp()
                                     n2["metadata"]["deletionGracePeriodSeconds"] = 0
                                     store.commit(r, k, "MODIFIED", n2, o)
@@ -1944,7 +1988,7 @@ class App:
                 raise ValueError("%s: document %d: unknown kind %s %s" % (source, i + 1, av, d.get("kind")))
             if group == DRA_GROUP and version not in ("v1", "v1beta2"):
                 raise ValueError("%s: document %d: %s is not stored by this server (use v1 or v1beta2)" % (source, i + 1, av))
-            d = self.to_storage(copy.deepcopy(d))
+            d = self.to_storage(d)  # freshly parsed: no copy needed
             d.setdefault("metadata", {})
             try:
                 self.create(res, d["metadata"].get("namespace"), d, raw=True)
@@ -1971,10 +2015,10 @@ class App:
         with store.cond:
             first = store.rv + 1
             if body.get("object"):
-                tmpl = self.to_storage(copy.deepcopy(body["object"]))
+                tmpl = self.to_storage(jcopy(body["object"]))
                 base = tmpl.get("metadata", {}).get("name") or res.singular
                 for i in range(count):
-                    o = copy.deepcopy(tmpl)
+                    o = jcopy(tmpl)
                     o.setdefault("metadata", {})["name"] = "%s-%d" % (base, i)
                     self.create(res, o["metadata"].get("namespace") or ns, o, raw=True)
             else:

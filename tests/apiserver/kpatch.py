@@ -7,9 +7,16 @@ touch, primitive-list merges and the $patch / $deleteFromPrimitiveList /
 $setElementOrder / $retainKeys directives.
 """
 
-import copy
 import json
 import re
+
+
+def jcopy(v):
+    if isinstance(v, dict):
+        return {k: jcopy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [jcopy(x) for x in v]
+    return v
 
 
 class SelectorError(ValueError):
@@ -179,7 +186,7 @@ def field_match(reqs, obj):
 
 def merge_patch(target, patch):
     if not isinstance(patch, dict):
-        return copy.deepcopy(patch)
+        return jcopy(patch)
     out = dict(target) if isinstance(target, dict) else {}
     for k, v in patch.items():
         if v is None:
@@ -266,7 +273,7 @@ def _remove(doc, path):
 def json_patch(doc, ops):
     if not isinstance(ops, list):
         raise PatchError("json: cannot unmarshal object into Go value of type jsonpatch.Patch", 400)
-    doc = copy.deepcopy(doc)
+    doc = jcopy(doc)
     for op in ops:
         if not isinstance(op, dict) or not isinstance(op.get("op"), str):
             raise PatchError("Unexpected kind: %s" % json.dumps(op), 400)
@@ -277,7 +284,7 @@ def json_patch(doc, ops):
         if kind == "add":
             if "value" not in op:
                 raise PatchError("add operation missing value")
-            doc = _add(doc, path, copy.deepcopy(op["value"]))
+            doc = _add(doc, path, jcopy(op["value"]))
         elif kind == "remove":
             _remove(doc, path)
         elif kind == "replace":
@@ -285,7 +292,7 @@ def json_patch(doc, ops):
                 raise PatchError("replace operation missing value")
             parts = _ptr(path)
             if not parts:
-                doc = copy.deepcopy(op["value"])
+                doc = jcopy(op["value"])
                 continue
             try:
                 _get(doc, path)
@@ -293,9 +300,9 @@ def json_patch(doc, ops):
                 raise PatchError("replace operation does not apply: doc is missing key: %s: missing value" % path)
             parent = _walk(doc, parts[:-1], path)
             if isinstance(parent, list):
-                parent[_index(parts[-1], len(parent), path)] = copy.deepcopy(op["value"])
+                parent[_index(parts[-1], len(parent), path)] = jcopy(op["value"])
             else:
-                parent[parts[-1]] = copy.deepcopy(op["value"])
+                parent[parts[-1]] = jcopy(op["value"])
         elif kind in ("move", "copy"):
             frm = op.get("from")
             if not isinstance(frm, str):
@@ -303,7 +310,7 @@ def json_patch(doc, ops):
             if kind == "move":
                 v = _remove(doc, frm)
             else:
-                v = copy.deepcopy(_get(doc, frm))
+                v = jcopy(_get(doc, frm))
             doc = _add(doc, path, v)
         elif kind == "test":
             try:
@@ -343,7 +350,7 @@ def _smp_map(target, patch):
     directive = patch.get("$patch")
     if directive == "replace":
         p = {k: v for k, v in patch.items() if k != "$patch"}
-        return copy.deepcopy(p)
+        return jcopy(p)
     if directive == "delete":
         return None
     if directive is not None:
@@ -371,9 +378,9 @@ def _smp_map(target, patch):
         elif isinstance(v, list) and isinstance(old, list):
             out[k] = _smp_list(k, old, v)
         elif isinstance(v, list):
-            out[k] = [x for x in copy.deepcopy(v) if not (isinstance(x, dict) and "$patch" in x)]
+            out[k] = [x for x in jcopy(v) if not (isinstance(x, dict) and "$patch" in x)]
         else:
-            out[k] = copy.deepcopy(v)
+            out[k] = jcopy(v)
     if isinstance(retain, list):
         out = {k: v for k, v in out.items() if k in retain}
     return out
@@ -390,11 +397,11 @@ def _smp_list(name, old, patch):
     if not key or not all(isinstance(x, dict) for x in old + patch):
         if len(patch) == 1 and isinstance(patch[0], dict) and patch[0].get("$patch") == "replace":
             return []
-        return copy.deepcopy(patch)
+        return jcopy(patch)
     out = [dict(x) for x in old]
     for p in patch:
         if p.get("$patch") == "replace":
-            return [copy.deepcopy(x) for x in patch if x.get("$patch") != "replace"]
+            return [jcopy(x) for x in patch if x.get("$patch") != "replace"]
         if key not in p:
             raise PatchError("map: %s does not contain declared merge key: %s" % (json.dumps(p), key), 400)
         idx = next((i for i, x in enumerate(out) if x.get(key) == p[key]), None)
@@ -403,7 +410,7 @@ def _smp_list(name, old, patch):
                 out.pop(idx)
             continue
         if idx is None:
-            out.append(copy.deepcopy(p))
+            out.append(jcopy(p))
         else:
             out[idx] = _smp_map(out[idx], p)
     return out

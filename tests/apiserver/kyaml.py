@@ -24,7 +24,12 @@ _HEX = re.compile(r"^0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 
 
+_PLAIN_FIRST = set("0123456789+-.~ntfTFN")
+
+
 def _plain(s):
+    if s and s[0] not in _PLAIN_FIRST:
+        return s
     if s in ("", "~", "null", "Null", "NULL"):
         return None
     if s in ("true", "True", "TRUE"):
@@ -50,6 +55,8 @@ def _plain(s):
 
 def _strip_comment(s):
     """Remove a trailing comment outside quotes."""
+    if "#" not in s:
+        return s.rstrip()
     q = None
     i = 0
     while i < len(s):
@@ -221,8 +228,14 @@ def _key(k):
     return str(k) if not isinstance(k, str) else k
 
 
+_SPECIAL_FIRST = set("\"'[{&*!|>%@`")
+
+
 def _scalar(text, line):
     """A complete scalar or flow collection given on one line."""
+    if text and text[0] not in _SPECIAL_FIRST:
+        if ": " not in text and not text.endswith(":"):
+            return _plain(text)
     f = _Flow(text, line)
     v = f.value(False)
     f.ws()
@@ -242,10 +255,20 @@ def _split_key(text, line):
         return None
     if text.startswith(("[", "{", "? ")):
         return None
-    m = re.search(r":(\s|$)", text)
-    if not m:
-        return None
-    return _key(_plain(text[:m.start()].strip())), text[m.end():].strip()
+    i = text.find(": ")
+    if i < 0:
+        if text.endswith(":"):
+            i = len(text) - 1
+        else:
+            m = _COLON_WS.search(text)
+            if not m:
+                return None
+            i = m.start()
+    k = text[:i].strip()
+    return (_key(_plain(k)) if k[:1] in _PLAIN_FIRST else k), text[i + 2:].strip()
+
+
+_COLON_WS = re.compile(r":(\s|$)")
 
 
 class _Lines:
@@ -269,8 +292,12 @@ class _Lines:
         return self.items[self.pos] if self.pos < len(self.items) else None
 
 
+_BLOCK_HDR = re.compile(r"^([|>])([-+]?)([1-9]?)([-+]?)$")
+_DOC_SEP = re.compile(r"^(---|\.\.\.)(\s|$)")
+
+
 def _block_scalar(L, header, parent_indent, line):
-    m = re.match(r"^([|>])([-+]?)([1-9]?)([-+]?)$", header)
+    m = _BLOCK_HDR.match(header)
     if not m:
         raise YAMLError("line %d: bad block scalar header %r" % (line, header))
     style, chomp = m.group(1), m.group(2) or m.group(4)
@@ -433,7 +460,7 @@ def load_all(text):
     docs, cur, start = [], [], 1
     lines = text.splitlines()
     for i, line in enumerate(lines + ["---"], 1):
-        if re.match(r"^(---|\.\.\.)(\s|$)", line):
+        if line[:3] in ("---", "...") and _DOC_SEP.match(line):
             rest = line[3:].strip()
             body = "\n".join(cur)
             if body.strip():

@@ -302,3 +302,199 @@ EOF
     run req GET /apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims/claim-a
     assert_equal "$(jqr .metadata.labels.other <<<"$output")" writer
 }
+
+@test "create: fieldValidation Strict refuses unknown fields (kubectl's default), Warn answers with a Warning" {
+    run -1 req POST '/apis/resource.k8s.io/v1/deviceclasses?fieldValidation=Strict' '{"metadata":{"name":"s.example.com","lables":{}},"spec":{},"sepc":{}}'
+    assert_line --partial '"message":"strict decoding error: unknown field \"sepc\", unknown field \"metadata.lables\"","reason":"BadRequest","code":400'
+    run req POST /apis/resource.k8s.io/v1/deviceclasses '{"metadata":{"name":"w.example.com"},"sepc":{}}'
+    assert_success
+    if [[ -n $KUBECTL ]]; then
+        printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: t.example.com\nsepc: {}\n' >"$BATS_TEST_TMPDIR/c.yaml"
+        run k create -f "$BATS_TEST_TMPDIR/c.yaml"
+        assert_failure
+        assert_output --partial 'strict decoding error: unknown field "sepc"'
+    fi
+}
+
+@test "create and delete: dryRun=All stores nothing" {
+    run req POST '/apis/resource.k8s.io/v1/deviceclasses?dryRun=All' '{"metadata":{"name":"dry.example.com"}}'
+    assert_success
+    assert_equal "$(jqr .metadata.name <<<"$output")" dry.example.com
+    run -1 req GET /apis/resource.k8s.io/v1/deviceclasses/dry.example.com
+    run req DELETE '/apis/resource.k8s.io/v1/resourceslices/node-1-gpu?dryRun=All'
+    assert_success
+    run req GET /apis/resource.k8s.io/v1/resourceslices/node-1-gpu
+    assert_success
+}
+
+@test "list: an expired continue token is 410 with an inconsistent continuation; Exact lists from history" {
+    for i in 1 2 3; do
+        req POST /apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims "{\"metadata\":{\"name\":\"p$i\"},\"spec\":{}}" >/dev/null 2>&1 ||
+            { req POST /api/v1/namespaces '{"metadata":{"name":"team-b"}}' >/dev/null; req POST /apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims "{\"metadata\":{\"name\":\"p$i\"},\"spec\":{}}" >/dev/null; }
+    done
+    page=$(req GET '/apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims?limit=1')
+    assert_equal "$(jqr .metadata.remainingItemCount <<<"$page")" 2
+    cont=$(jqr .metadata.continue <<<"$page")
+    rv=$(jqr .metadata.resourceVersion <<<"$page")
+    req DELETE /apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims/p2 >/dev/null
+    # the next page is the snapshot of the first: p2 is still there
+    run req GET "/apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims?limit=1&continue=$cont"
+    assert_equal "$(jqr .items.0.metadata.name <<<"$output")" p2
+    assert_equal "$(jqr .metadata.resourceVersion <<<"$output")" "$rv"
+    run req GET "/apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims?resourceVersion=$rv&resourceVersionMatch=Exact"
+    assert_equal "$(jqr .items.1.metadata.name <<<"$output")" p2
+    req POST /_test/compact '{}' >/dev/null
+    run -1 req GET "/apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims?limit=1&continue=$cont"
+    assert_line --partial '"message":"The provided continue parameter is too old to display a consistent list result.'
+    assert_line --partial '"reason":"Expired","code":410'
+    cont2=$(jqr .metadata.continue <<<"${lines[0]}")
+    run req GET "/apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims?limit=5&continue=$cont2"
+    assert_success
+    assert_equal "$(jqr .items.0.metadata.name <<<"$output")" p3
+    run -1 req GET "/apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims?resourceVersion=$rv&resourceVersionMatch=Exact"
+    assert_line --partial '"message":"The resourceVersion for the provided list is too old."'
+    run -1 req GET "/apis/resource.k8s.io/v1/namespaces/team-b/resourceclaims?resourceVersion=999999999&resourceVersionMatch=Exact"
+    assert_line --partial '"code":504'
+}
+
+@test "watch: selectors turn objects that stop or start matching into DELETED and ADDED; initial events" {
+    rv=$(req GET /apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims | jqr .metadata.resourceVersion)
+    P=/apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims/claim-b
+    req PATCH $P '{"metadata":{"labels":{"sel":"on"}}}' application/merge-patch+json >/dev/null
+    req PATCH $P '{"metadata":{"labels":{"sel":"off"}}}' application/merge-patch+json >/dev/null
+    run req GET "/apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims?watch=1&labelSelector=sel%3Don&resourceVersion=$rv&timeoutSeconds=1"
+    assert_equal "$(grep -o '^{"type":"[A-Z]*"' <<<"$output" | tr '\n' ' ')" '{"type":"ADDED" {"type":"DELETED" '
+    run req GET '/apis/resource.k8s.io/v1/resourceslices?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1'
+    assert_line --index 0 --partial '{"type":"ADDED","object":{"kind":"ResourceSlice"'
+    assert_line --index 1 --regexp '^\{"type":"BOOKMARK","object":\{"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":\{"resourceVersion":"[0-9]+","creationTimestamp":null,"annotations":\{"k8s.io/initial-events-end":"true"\}\}\}\}$'
+}
+
+@test "watch: expireOpenWatches ends open streams with an ERROR 410 event" {
+    out=$BATS_TEST_TMPDIR/w.out
+    apiserver_req GET '/api/v1/nodes?watch=1&timeoutSeconds=20' >"$out" 3>&- &
+    pid=$!
+    for _ in $(seq 100); do
+        [[ $(req GET /_test/stats | jqr .watchesOpen) -ge 1 ]] && break
+        sleep 0.1
+    done
+    req POST /_test/faults '{"expireNow":true,"expireOpenWatches":true}' >/dev/null
+    wait $pid
+    run cat "$out"
+    assert_line --regexp '^\{"type":"ERROR","object":\{"kind":"Status".*"reason":"Expired","code":410\}\}$'
+    req POST /_test/reset '{}' >/dev/null
+}
+
+@test "patch: strategic merge patch merges finalizers and conditions by type; json patch ops" {
+    P=/api/v1/nodes/node-1
+    run req PATCH $P '{"metadata":{"finalizers":["a.example.com/x"]}}' application/strategic-merge-patch+json
+    run req PATCH $P '{"metadata":{"finalizers":["a.example.com/y"]}}' application/strategic-merge-patch+json
+    assert_equal "$(jqr .metadata.finalizers <<<"$output")" '["a.example.com/x", "a.example.com/y"]'
+    run req PATCH $P/status '{"status":{"conditions":[{"type":"DiskPressure","status":"False"}]}}' application/strategic-merge-patch+json
+    assert_success
+    assert_equal "$(jqr .status.conditions.0.type <<<"$output")" Ready
+    assert_equal "$(jqr .status.conditions.1.type <<<"$output")" DiskPressure
+    run req PATCH $P '{"$deleteFromPrimitiveList/finalizers":["a.example.com/x"],"metadata":{"$patch":"merge"}}' application/strategic-merge-patch+json
+    run req PATCH $P '{"metadata":{"$deleteFromPrimitiveList/finalizers":["a.example.com/x","a.example.com/y"]}}' application/strategic-merge-patch+json
+    assert_success
+    assert_equal "$(jqr .metadata.finalizers <<<"$output")" null
+    run req PATCH $P '[{"op":"add","path":"/metadata/labels/a~1b","value":"1"},{"op":"copy","from":"/metadata/labels/a~1b","path":"/metadata/labels/c"},{"op":"test","path":"/metadata/labels/c","value":"1"}]' application/json-patch+json
+    assert_success
+    assert_equal "$(jqr .metadata.labels.c <<<"$output")" 1
+    run -1 req PATCH $P '{"metadata":{}}' application/apply-patch+yaml
+    assert_line --partial '"code":415'
+}
+
+@test "deletecollection with a selector; deleting a namespace deletes its contents" {
+    req POST /api/v1/namespaces '{"metadata":{"name":"gone"}}' >/dev/null
+    for i in 1 2 3; do
+        req POST /apis/resource.k8s.io/v1/namespaces/gone/resourceclaims "{\"metadata\":{\"name\":\"c$i\",\"labels\":{\"n\":\"$i\"}},\"spec\":{}}" >/dev/null
+    done
+    run req DELETE '/apis/resource.k8s.io/v1/namespaces/gone/resourceclaims?labelSelector=n%20in%20(1,2)'
+    assert_success
+    assert_equal "$(jqr .items.1.metadata.name <<<"$output")" c2
+    run req DELETE /api/v1/namespaces/gone
+    assert_success
+    run req GET /apis/resource.k8s.io/v1/namespaces/gone/resourceclaims
+    assert_equal "$(jqr .items <<<"$output")" '[]'
+}
+
+@test "Accept: protobuf only is 406; YAML on request" {
+    run -1 python3 - "$APISERVER_DIR" <<'PY'
+import http.client, ssl, sys, os
+d = sys.argv[1]
+c = http.client.HTTPSConnection("127.0.0.1", int(open(d + "/port").read()), context=ssl.create_default_context(cafile=d + "/ca.crt"))
+tok = open(d + "/admin.token").read().strip()
+c.request("GET", "/api/v1/nodes/node-1", headers={"Authorization": "Bearer " + tok, "Accept": "application/yaml"})
+r = c.getresponse(); print(r.status, r.getheader("Content-Type")); print(r.read().decode().splitlines()[0])
+c.request("GET", "/api/v1/nodes", headers={"Authorization": "Bearer " + tok, "Accept": "application/vnd.kubernetes.protobuf"})
+r = c.getresponse(); print(r.status); print(r.read().decode()); sys.exit(1)
+PY
+    assert_line --index 0 '200 application/yaml'
+    assert_line --index 1 'kind: Node'
+    assert_line --index 2 '406'
+}
+
+@test "a second server: --dra-versions v1beta2 only, SIGTERM removes port and pid" {
+    d=$BATS_TEST_TMPDIR/second
+    (
+        apiserver_start "$d" --dra-versions v1beta2 --load "$TD/objects.yaml"
+        apiserver_req GET /apis/resource.k8s.io >"$d/group.json"
+        apiserver_req GET /apis/resource.k8s.io/v1beta2/resourceslices/node-1-gpu >"$d/slice.json"
+        apiserver_req GET /apis/resource.k8s.io/v1/resourceslices >"$d/v1.json" || true
+        echo "$APISERVER_PID" >"$d/server.pid"
+        apiserver_stop
+    ) 3>&-
+    assert_equal "$(jqr .preferredVersion.groupVersion <"$d/group.json")" resource.k8s.io/v1beta2
+    assert_equal "$(jqr .apiVersion <"$d/slice.json")" resource.k8s.io/v1beta2
+    run cat "$d/v1.json"
+    assert_output --partial '"code":404'
+    run kill -0 "$(cat "$d/server.pid")"
+    assert_failure
+    assert_file_not_exists "$d/port"
+    assert_file_not_exists "$d/pid"
+}
+
+@test "bad input: a --load file with a YAML error names file and line; exit 2" {
+    printf 'apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels: {a: [1\n' >"$BATS_TEST_TMPDIR/bad.yaml"
+    run -2 /usr/bin/python3 "$APISERVER_PY" --dir "$BATS_TEST_TMPDIR/bad" --load "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_output --regexp "bad.yaml: line 5: "
+    printf '{"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}}\n{"apiVersion":"v1","kind":\n' >"$BATS_TEST_TMPDIR/bad.jsonl"
+    run -2 /usr/bin/python3 "$APISERVER_PY" --dir "$BATS_TEST_TMPDIR/bad" --load "$BATS_TEST_TMPDIR/bad.jsonl"
+    assert_output --partial 'bad.jsonl:2: '
+    printf '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"n"}}\n' >"$BATS_TEST_TMPDIR/kind.json"
+    run -2 /usr/bin/python3 "$APISERVER_PY" --dir "$BATS_TEST_TMPDIR/bad" --load "$BATS_TEST_TMPDIR/kind.json"
+    assert_output --partial 'kind.json: document 1: unknown kind example.com/v1 Widget'
+}
+
+@test "YAML loader: block scalars, flow collections, quoting, comments and documents" {
+    cat >"$BATS_TEST_TMPDIR/y.yaml" <<'EOF'
+# leading comment
+apiVersion: v1
+kind: ConfigMapLike
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: y.example.com   # trailing comment
+  labels: {a: "1", b: 'it''s', c: "x#y"}
+  annotations:
+    folded: >-
+      one
+      two
+    literal: |
+      line 1
+        indented
+    list: "[1, 2]"
+spec:
+  selectors:
+  - cel:
+      expression: >
+        device.driver == "y.example.com" &&
+        device.attributes["y.example.com"].n >= 0x10
+...
+EOF
+    run /usr/bin/python3 -c 'import sys, json; sys.path.insert(0, sys.argv[1]); import kyaml; print(json.dumps(kyaml.load_all(open(sys.argv[2]).read())[1], sort_keys=True))' \
+        "$(dirname "$APISERVER_PY")" "$BATS_TEST_TMPDIR/y.yaml"
+    assert_success
+    assert_output '{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"annotations": {"folded": "one two", "list": "[1, 2]", "literal": "line 1\n  indented\n"}, "labels": {"a": "1", "b": "it'"'"'s", "c": "x#y"}, "name": "y.example.com"}, "spec": {"selectors": [{"cel": {"expression": "device.driver == \"y.example.com\" && device.attributes[\"y.example.com\"].n >= 0x10\n"}}]}}'
+}
