@@ -299,6 +299,7 @@ class Store:
         self.history = history
         self.clock = clock
         self.stopping = False
+        self.expire_gen = 0  # bumped to end open watches with 410
 
     # All callers hold self.cond.
     def commit(self, res, key, etype, obj, prev):
@@ -375,6 +376,7 @@ class User:
 class Auth:
     def __init__(self, admin_token):
         self.tokens = {admin_token: User("admin", ["system:masters"])}
+        self.admin_token = admin_token
         self.passwords = {}
         self.rbac = False
         self.bindings = []  # (subject kind, subject name, namespace or None, [rules])
@@ -418,6 +420,21 @@ class Auth:
                 if sk == "ServiceAccount":
                     sk, sn = "User", "system:serviceaccount:%s:%s" % (s.get("namespace") or ns or "default", sn)
                 self.bindings.append((sk, sn, ns, key))
+
+    def configure_tokens(self, body):
+        """/_test/tokens: {"add": {"token", "user", "groups"}} or {"revoke": TOKEN} (lists allowed)."""
+        adds = body.get("add") or []
+        for a in adds if isinstance(adds, list) else [adds]:
+            if not isinstance(a, dict) or not a.get("token") or not a.get("user"):
+                raise bad_request("add needs token and user")
+            groups = list(a.get("groups") or [])
+            self.tokens[a["token"]] = User(a["user"], groups)
+        revs = body.get("revoke") or []
+        for t in revs if isinstance(revs, list) else [revs]:
+            if t in self.tokens and self.tokens[t].admin and t == self.admin_token:
+                raise bad_request("the admin token cannot be revoked")
+            self.tokens.pop(t, None)
+        return {"tokens": len(self.tokens)}
 
     def authenticate(self, headers, cert):
         h = headers.get("Authorization", "")
@@ -571,7 +588,7 @@ class Faults:
                 upto = store.rv if body.get("expireNow") else int(body["expireBefore"])
                 store.compact(upto)
                 if body.get("expireOpenWatches"):
-                    store.expire_gen = getattr(store, "expire_gen", 0) + 1
+                    store.expire_gen += 1
                     store.cond.notify_all()
 
     def take_stall(self, path):
@@ -1251,7 +1268,7 @@ class Handler(BaseHTTPRequestHandler):
         mode, p = negotiate(self.headers.get("Accept"), table_ok=True)
         f = app.faults
         with store.cond:
-            expired_gen = getattr(store, "expire_gen", 0)
+            expired_gen = store.expire_gen
             if rvp and rvp != "0" and not initial:
                 pos = int(rvp)
                 if pos < store.compacted:
@@ -1280,7 +1297,6 @@ class Handler(BaseHTTPRequestHandler):
         sent = 0
         started = time.monotonic()
         deadline = started + timeout
-        drop_events, drop_seconds, drop_clean = f.drop_events, f.drop_seconds, f.drop_clean
         kind_av = (res.kind, res.api_version(self.version))
 
         def encode(etype, obj, data):
@@ -1322,12 +1338,12 @@ class Handler(BaseHTTPRequestHandler):
                     if match(obj):
                         buf.append(encode("ADDED", obj, data))
                         sent += 1
-                        if drop_events and sent >= drop_events:
+                        if f.drop_events and sent >= f.drop_events:
                             break
                 if buf:
                     write(b"".join(buf))
-                if drop_events and sent >= drop_events:
-                    return finish(drop_clean)
+                if f.drop_events and sent >= f.drop_events:
+                    return finish(f.drop_clean)
             if initial:
                 write(bookmark(pos, {"k8s.io/initial-events-end": "true"}))
             last_bookmark = time.monotonic()
@@ -1335,19 +1351,19 @@ class Handler(BaseHTTPRequestHandler):
                 now = time.monotonic()
                 if now >= deadline:
                     return finish()
-                if drop_seconds and now - started >= drop_seconds:
-                    return finish(drop_clean)
-                wait = min(deadline - now, app.bookmark_interval - (now - last_bookmark) if bookmarks else 3600)
-                if drop_seconds:
-                    wait = min(wait, started + drop_seconds - now)
+                if f.drop_seconds and now - started >= f.drop_seconds:
+                    return finish(f.drop_clean)
+                wait = min(deadline - now, app.bookmark_interval - (now - last_bookmark) if bookmarks else 3600, 1.0)
+                if f.drop_seconds:
+                    wait = min(wait, started + f.drop_seconds - now)
                 with store.cond:
                     evs = store.events_after(pos)
-                    if evs == [] and not store.stopping and getattr(store, "expire_gen", 0) == expired_gen:
+                    if evs == [] and not store.stopping and store.expire_gen == expired_gen:
                         store.cond.wait(max(0.0, wait))
                         evs = store.events_after(pos)
                     stopping = store.stopping
                     comp = store.compacted
-                    gen = getattr(store, "expire_gen", 0)
+                    gen = store.expire_gen
                 if stopping:
                     return finish()
                 if evs is None or gen != expired_gen:
@@ -1372,15 +1388,15 @@ class Handler(BaseHTTPRequestHandler):
                         continue
                     buf.append(encode(etype, ev.obj, ev.data))
                     sent += 1
-                    if drop_events and sent >= drop_events:
+                    if f.drop_events and sent >= f.drop_events:
                         break
                 if buf:
                     write(b"".join(buf))
                     with app.stats.lock:
                         app.stats.watch_events += len(buf)
                     last_bookmark = time.monotonic() if not bookmarks else last_bookmark
-                if drop_events and sent >= drop_events:
-                    return finish(drop_clean)
+                if f.drop_events and sent >= f.drop_events:
+                    return finish(f.drop_clean)
                 if bookmarks and time.monotonic() - last_bookmark >= app.bookmark_interval:
                     write(bookmark(pos))
                     last_bookmark = time.monotonic()
@@ -1565,6 +1581,8 @@ class Handler(BaseHTTPRequestHandler):
             docs = body if isinstance(body, list) else (body.get("items") if body.get("kind", "").endswith("List") else [body])
             n = app.load_objects(docs, "request body")
             return self.send_body(200, {"loaded": n, "resourceVersion": str(app.store.rv)})
+        if path == "/_test/tokens":
+            return self.send_body(200, app.auth.configure_tokens(body))
         if path == "/_test/compact":
             app.faults.configure({"expireNow": True}, app.store)
             return self.send_body(200, {"resourceVersion": str(app.store.rv)})

@@ -498,3 +498,32 @@ EOF
     assert_success
     assert_output '{"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"annotations": {"folded": "one two", "list": "[1, 2]", "literal": "line 1\n  indented\n"}, "labels": {"a": "1", "b": "it'"'"'s", "c": "x#y"}, "name": "y.example.com"}, "spec": {"selectors": [{"cel": {"expression": "device.driver == \"y.example.com\" && device.attributes[\"y.example.com\"].n >= 0x10\n"}}]}}'
 }
+
+@test "tokens: added at run time with the rules of their user, revoked -> 401" {
+    echo rotated-1 >"$BATS_TEST_TMPDIR/tok"
+    run -1 /usr/bin/python3 "$APISERVER_REQ" --token-file "$BATS_TEST_TMPDIR/tok" "$APISERVER_DIR" GET /api/v1/nodes
+    assert_line --partial '"code":401'
+    req POST /_test/tokens '{"add":{"token":"rotated-1","user":"viewer"}}' >/dev/null
+    run /usr/bin/python3 "$APISERVER_REQ" --token-file "$BATS_TEST_TMPDIR/tok" "$APISERVER_DIR" GET /api/v1/nodes
+    assert_success
+    run -1 /usr/bin/python3 "$APISERVER_REQ" --token-file "$BATS_TEST_TMPDIR/tok" "$APISERVER_DIR" GET /api/v1/namespaces
+    assert_line --partial 'namespaces is forbidden: User \"viewer\" cannot list resource \"namespaces\" in API group \"\" at the cluster scope'
+    req POST /_test/tokens '{"revoke":"rotated-1"}' >/dev/null
+    run -1 /usr/bin/python3 "$APISERVER_REQ" --token-file "$BATS_TEST_TMPDIR/tok" "$APISERVER_DIR" GET /api/v1/nodes
+    assert_line --partial '"code":401'
+}
+
+@test "faults: dropWatchAfter seconds also cuts watches that are already open" {
+    out=$BATS_TEST_TMPDIR/w.out
+    apiserver_req GET '/api/v1/nodes?watch=1&timeoutSeconds=30' >"$out" 2>&1 3>&- &
+    pid=$!
+    for _ in $(seq 100); do
+        [[ $(req GET /_test/stats | jqr .watchesOpen) -ge 1 ]] && break
+        sleep 0.1
+    done
+    req POST /_test/faults '{"dropWatchAfter":{"seconds":0.5}}' >/dev/null
+    rc=0
+    wait $pid || rc=$?
+    assert_equal "$rc" 3
+    req POST /_test/reset '{}' >/dev/null
+}
