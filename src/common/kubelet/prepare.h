@@ -1,0 +1,108 @@
+/* What the kubelet's DRA manager does for pods, from a snapshot of objects:
+ * prepare a pod's claims, unprepare them, and reconcile a whole node.
+ *
+ * Semantics follow kubernetes pkg/kubelet/cm/dra/manager.go
+ * (prepareResources, unprepareResources, reconcileLoop, GetResources) and
+ * claiminfo.go (cdiDevicesAsList); see the shared spec §8.4–§8.5:
+ *
+ *  prepare(pod): for each pod claim (spec.resourceClaims, then the claim of
+ *    status.extendedResourceClaimStatus): the claim name (resourceClaimName,
+ *    or for templates the pod's status.resourceClaimStatuses; null = nothing
+ *    to do); template claims must be controlled by the pod; the pod must be
+ *    in status.reservedFor; the claim must be allocated; every driver of its
+ *    allocation results must be reachable.  Nothing is changed when a check
+ *    fails.  Then each claim gets the pod reference in the checkpoint, which
+ *    is written BEFORE any driver call (a crash later leaves the claim known,
+ *    so `sync` unprepares it or the next prepare finishes it); claims already
+ *    prepared are skipped; the rest go to one NodePrepareResources per
+ *    driver; answers are checked as the kubelet checks them; the claims are
+ *    marked prepared and the checkpoint is written again.
+ *  unprepare(pod): claims of the checkpoint that reference the pod: drop the
+ *    reference where other pods remain, otherwise NodeUnprepareResources per
+ *    driver, then drop the entries.
+ *  sync(node): unprepare for every pod of the checkpoint that is not an
+ *    active pod of the node in the snapshot (gone, finished, elsewhere),
+ *    then prepare every active pod (spec.nodeName == node, phase neither
+ *    Succeeded nor Failed).  Errors of one pod do not stop the others.
+ *
+ * Error classes: a refused check (not allocated, not reserved, not owner,
+ * not created yet) is DRA_EXIT_NEGATIVE; a pod or claim missing from the
+ * input is DRA_EXIT_INPUT; driver, transport and checkpoint failures are
+ * DRA_EXIT_RUNTIME.  Messages are upstream's.
+ *
+ * Results are JSON records appended to `out` (a JSON array the caller owns):
+ *   prepare:   {"namespace","pod","container","cdiDevices":[...]} per init
+ *              container and container, in pod order
+ *   unprepare: {"action":"unprepare"|"release","namespace","claim","uid","pods":[...]}
+ *              ("release": the pod's reference was dropped, others remain)
+ *   sync:      the unprepare records, then {"action":"prepare","namespace",
+ *              "pod","containers":[{"container","cdiDevices"}]} per pod
+ *
+ * The library never prints: progress goes to the optional log callback.
+ */
+#ifndef DRA_KUBELET_PREPARE_H
+#define DRA_KUBELET_PREPARE_H
+
+#include <jansson.h>
+
+#include "base/error.h"
+#include "kubelet/checkpoint.h"
+#include "kubelet/rpc.h"
+#include "model/load.h"
+
+/* The driver calls, as rpc.h declares them (tests pass fakes). */
+typedef struct dra_driver_ops {
+    dra_err *(*dial)(const char *socket_path, const char *service, const dra_rpc_opts *opts, dra_plugin **out);
+    dra_err *(*prepare)(dra_plugin *p, const dra_claim_ref *claims, size_t n, dra_arena *a,
+                        dra_prep_claim **out, size_t *n_out);
+    dra_err *(*unprepare)(dra_plugin *p, const dra_claim_ref *claims, size_t n, dra_arena *a,
+                          dra_prep_claim **out, size_t *n_out);
+    void (*close)(dra_plugin *p);
+} dra_driver_ops;
+
+/* Where a driver's kubelet plugin listens.  Strings must outlive the run. */
+typedef struct dra_driver_loc {
+    const char *socket;
+    const char *service; /* "v1.DRAPlugin" or "v1beta1.DRAPlugin" */
+} dra_driver_loc;
+
+/* Find a driver; an unknown driver is an error with upstream's text
+ * "DRA driver D is not registered" (dra_kubelet_not_registered). */
+typedef dra_err *(*dra_driver_resolve_fn)(void *ctx, const char *driver, dra_driver_loc *out);
+dra_err *dra_kubelet_not_registered(const char *driver);
+
+typedef struct dra_kubelet_opts {
+    const dra_driver_ops *ops;
+    dra_driver_resolve_fn resolve;
+    void *resolve_ctx;
+    dra_rpc_opts rpc;
+    void (*log)(void *ctx, const char *msg);   /* optional */
+    void *log_ctx;
+    /* Optional: called after the driver calls of a prepare succeeded and
+     * before the checkpoint records them (tests crash the process here). */
+    void (*after_rpc)(void *ctx);
+    void *after_rpc_ctx;
+} dra_kubelet_opts;
+
+typedef struct dra_kubelet dra_kubelet;
+
+/* A run over one checkpoint (held open and locked by the caller; borrowed).
+ * Plugin connections are made once per socket and service and closed by
+ * dra_kubelet_free. */
+dra_kubelet *dra_kubelet_new(const dra_kubelet_opts *opts, dra_ckpt_file *ckpt);
+void dra_kubelet_free(dra_kubelet *k);
+
+dra_err *dra_kubelet_prepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out);
+dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out);
+dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, json_t *out);
+
+/* The CDI device IDs a container gets from prepared claims (GetResources):
+ * appended to `ids` (a JSON array).  Claims missing from the checkpoint are
+ * an error ("unable to get claim info for ResourceClaim C in namespace N"). */
+dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container,
+                                   dra_checkpoint *cp, json_t *ids);
+
+/* "45s", "1m30s", "500ms", "2h" (Go durations, > 0) -> milliseconds. */
+dra_err *dra_kubelet_parse_timeout(const char *s, long *ms);
+
+#endif
