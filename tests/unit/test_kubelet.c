@@ -1,6 +1,6 @@
 /* Kubelet-side logic: checkpoint format and file, prepare/unprepare/sync
  * against a fake driver (the rpc.h calls are injected through
- * dra_driver_ops), CDI device IDs per container, --timeout. */
+ * dra_kubelet_calls), CDI device IDs per container, --timeout. */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "kubelet/cdi.h"
 #include "kubelet/checkpoint.h"
 #include "kubelet/prepare.h"
 #include "model/load.h"
@@ -108,7 +109,7 @@ static void f_close(dra_plugin *p)
     }
 }
 
-static const dra_driver_ops fake_ops = {f_dial, f_prepare, f_unprepare, f_close};
+static const dra_kubelet_calls fake_ops = {f_dial, f_prepare, f_unprepare, f_close};
 
 static dra_err *resolve_known(void *ctx, const char *driver, dra_driver_loc *out)
 {
@@ -716,6 +717,33 @@ UNIT_TEST(timeouts_are_go_durations)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         dra_err *e = dra_kubelet_parse_timeout(bad[i], &ms);
         CHECK(e && e->code == DRA_EXIT_INPUT);
+        dra_err_free(e);
+    }
+}
+
+UNIT_TEST(cdi_names_follow_the_cdi_parser)
+{
+    const char *good[] = {"vendor.com/class=name", "a/b=c", "nvidia.com/gpu=0", "v_1/c-2=n:3.x"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        dra_err *e = dra_cdi_check_name(good[i]);
+        CHECK(e == NULL);
+        dra_err_free(e);
+    }
+    static const struct {
+        const char *id, *msg;
+    } bad[] = {
+        {"", "unqualified device \"\", missing vendor"},
+        {"/dev/x", "unqualified device \"/dev/x\", missing vendor"},
+        {"vendor.com/class", "unqualified device \"vendor.com/class\", missing vendor"},
+        {"a/b=", "unqualified device \"a/b=\", missing vendor"},
+        {"1a/b=c", "invalid device \"1a/b=c\": invalid vendor. \"1a\", should start with letter"},
+        {"a/b$c=d", "invalid device \"a/b$c=d\": invalid class. invalid character '$' in name \"b$c\""},
+        {"a/b=-x", "invalid device \"a/b=-x\": invalid class \"-x\", should start with a letter or digit"},
+        {"a/b=x-", "invalid device \"a/b=x-\": invalid name \"x-\", should end with a letter or digit"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dra_err *e = dra_cdi_check_name(bad[i].id);
+        CHECK_STR(e ? e->msg : NULL, bad[i].msg);
         dra_err_free(e);
     }
 }

@@ -14,6 +14,7 @@
 
 #include "base/buf.h"
 #include "base/sort.h"
+#include "io/table.h"
 #include "model/quantity.h"
 
 /* ---- small JSON access ---- */
@@ -917,4 +918,77 @@ dra_err *dra_kubelet_parse_timeout(const char *s, long *ms)
     return NULL;
 bad:
     return dra_err_new(DRA_EXIT_INPUT, "time: invalid duration \"%s\"", s ? s : "");
+}
+
+/* ---- tables ---- */
+
+static char *join_ids(const json_t *ids)
+{
+    if (json_array_size(ids) == 0)
+        return NULL;
+    dra_buf b = DRA_BUF_INIT;
+    size_t i;
+    json_t *s;
+    json_array_foreach(ids, i, s) dra_buf_printf(&b, "%s%s", i ? "," : "", json_string_value(s) ? json_string_value(s) : "");
+    return dra_buf_detach(&b);
+}
+
+dra_err *dra_kubelet_table(FILE *f, const json_t *records)
+{
+    size_t n = 0, i, j;
+    json_t *r, *c;
+    json_array_foreach(records, i, r) {
+        json_t *cs = json_object_get(r, "containers");
+        n += cs ? (json_array_size(cs) ? json_array_size(cs) : 1) : 1;
+    }
+    const size_t nc = 4;
+    char **cells = dra_xcalloc((n + 1) * nc, sizeof *cells);
+    bool actions = json_array_size(records) && json_object_get(json_array_get(records, 0), "action") != NULL;
+    for (i = 0; i < json_array_size(records) && !actions; i++)
+        actions = json_object_get(json_array_get(records, i), "action") != NULL;
+    const char *head[] = {"NAMESPACE", "POD", "CONTAINER", "CDI DEVICES"};
+    const char *ahead[] = {"ACTION", "NAMESPACE", "OBJECT", "DETAILS"};
+    for (size_t k = 0; k < nc; k++)
+        cells[k] = dra_xstrdup(actions ? ahead[k] : head[k]);
+    size_t row = 1;
+    json_array_foreach(records, i, r) {
+        char **x = &cells[row * nc];
+        const char *ns = jstr(r, "namespace");
+        const char *action = jstr(r, "action");
+        if (!action) {
+            x[0] = dra_xstrdup(ns ? ns : "");
+            x[1] = dra_xstrdup(jstr(r, "pod") ? jstr(r, "pod") : "");
+            x[2] = dra_xstrdup(jstr(r, "container") ? jstr(r, "container") : "");
+            x[3] = join_ids(json_object_get(r, "cdiDevices"));
+            row++;
+        } else if (strcmp(action, "prepare") == 0) {
+            json_t *cs = json_object_get(r, "containers");
+            if (json_array_size(cs) == 0) {
+                x[0] = dra_xstrdup(action);
+                x[1] = dra_xstrdup(ns ? ns : "");
+                x[2] = dra_xasprintf("pod/%s", jstr(r, "pod") ? jstr(r, "pod") : "");
+                row++;
+            }
+            json_array_foreach(cs, j, c) {
+                x = &cells[row * nc];
+                x[0] = dra_xstrdup(action);
+                x[1] = dra_xstrdup(ns ? ns : "");
+                x[2] = dra_xasprintf("pod/%s/%s", jstr(r, "pod") ? jstr(r, "pod") : "", jstr(c, "container") ? jstr(c, "container") : "");
+                x[3] = join_ids(json_object_get(c, "cdiDevices"));
+                row++;
+            }
+        } else {
+            x[0] = dra_xstrdup(action);
+            x[1] = dra_xstrdup(ns ? ns : "");
+            x[2] = dra_xasprintf("resourceclaim/%s", jstr(r, "claim") ? jstr(r, "claim") : "");
+            const char *p = json_string_value(json_array_get(json_object_get(r, "pods"), 0));
+            x[3] = dra_xasprintf("uid %s, pod %s", jstr(r, "uid") ? jstr(r, "uid") : "", p ? p : "");
+            row++;
+        }
+    }
+    dra_err *e = dra_table_write(f, (const char *const *)cells, row, nc);
+    for (i = 0; i < (n + 1) * nc; i++)
+        free(cells[i]);
+    free(cells);
+    return e;
 }

@@ -44,6 +44,7 @@
 #define DRA_KUBELET_PREPARE_H
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "base/error.h"
 #include "kubelet/checkpoint.h"
@@ -51,14 +52,14 @@
 #include "model/load.h"
 
 /* The driver calls, as rpc.h declares them (tests pass fakes). */
-typedef struct dra_driver_ops {
+typedef struct dra_kubelet_calls {
     dra_err *(*dial)(const char *socket_path, const char *service, const dra_rpc_opts *opts, dra_plugin **out);
     dra_err *(*prepare)(dra_plugin *p, const dra_claim_ref *claims, size_t n, dra_arena *a,
                         dra_prep_claim **out, size_t *n_out);
     dra_err *(*unprepare)(dra_plugin *p, const dra_claim_ref *claims, size_t n, dra_arena *a,
                           dra_prep_claim **out, size_t *n_out);
     void (*close)(dra_plugin *p);
-} dra_driver_ops;
+} dra_kubelet_calls;
 
 /* Where a driver's kubelet plugin listens.  Strings must outlive the run. */
 typedef struct dra_driver_loc {
@@ -72,7 +73,7 @@ typedef dra_err *(*dra_driver_resolve_fn)(void *ctx, const char *driver, dra_dri
 dra_err *dra_kubelet_not_registered(const char *driver);
 
 typedef struct dra_kubelet_opts {
-    const dra_driver_ops *ops;
+    const dra_kubelet_calls *ops;
     dra_driver_resolve_fn resolve;
     void *resolve_ctx;
     dra_rpc_opts rpc;
@@ -101,6 +102,10 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
  * an error ("unable to get claim info for ResourceClaim C in namespace N"). */
 dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container,
                                    dra_checkpoint *cp, json_t *ids);
+
+/* Records of the calls above as a table: NAMESPACE POD CONTAINER CDI DEVICES
+ * for prepare's, ACTION NAMESPACE OBJECT DETAILS for the others. */
+dra_err *dra_kubelet_table(FILE *f, const json_t *records);
 
 /* "45s", "1m30s", "500ms", "2h" (Go durations, > 0) -> milliseconds. */
 dra_err *dra_kubelet_parse_timeout(const char *s, long *ms);
