@@ -648,7 +648,7 @@ UNIT_TEST(sync_end_to_end)
 
     /* Again: nothing to do, no driver calls, nothing written. */
     world_rerun(&w);
-    int p = w.fk.prepares, u = w.fk.unprepares;
+    int p = w.fk.prepares, u = w.fk.unprepares, d = w.fk.dials;
     struct stat st1, st2;
     stat(w.path, &st1);
     e = dra_kubelet_sync(w.k, &w.m, "node-a", w.out);
@@ -657,6 +657,7 @@ UNIT_TEST(sync_end_to_end)
     stat(w.path, &st2);
     CHECK_INT(w.fk.prepares, p);
     CHECK_INT(w.fk.unprepares, u);
+    CHECK_INT(w.fk.dials, d); /* not even a connection */
     CHECK(st1.st_ino == st2.st_ino);
     world_close(&w);
 }

@@ -263,8 +263,9 @@ static dra_err *check_pod(dra_kubelet *k, const dra_model *m, const json_t *pod,
         const char *drv[MAX_DRIVERS];
         size_t nd = claim_drivers(c, drv, MAX_DRIVERS);
         for (size_t j = 0; j < nd; j++) {
-            dra_plugin *p;
-            if ((e = plugin_for(k, drv[j], &p)))
+            /* registered?  (connecting is the call's business, as upstream's GetPlugin) */
+            dra_driver_loc loc = {0};
+            if ((e = k->o.resolve ? k->o.resolve(k->o.resolve_ctx, drv[j], &loc) : dra_kubelet_not_registered(drv[j])))
                 return e;
         }
         dra_ckpt_claim *old = dra_ckpt_find(&k->f->cp, ns, pcs[i].claim_name);
