@@ -63,6 +63,8 @@ done
 printf 'dra-prepare prepare, 1 pod, 1 claim (process start to exit, best of 5): %d ms\n' "$best"
 
 if "$PY" -c 'import grpc' 2>/dev/null && [[ -e tests/peers/client.py ]]; then
+    export DRA_PEER_STUBS=$T/stubs # generated once, outside the timings
+    "$PY" tests/peers/dra_pb.py >/dev/null
     pyone=$(ms "$PY" tests/peers/client.py --socket "$T/p/dra.sock" prepare bench/job-1-gpu/claim-1) || exit 1
     printf 'Python grpcio client, 1 claim (process start to exit):              %d ms   (ratio %.1fx)\n' \
         "$pyone" "$(awk -v a="$pyone" -v b="$best" 'BEGIN { print (b > 0 ? a / b : 0) }')"

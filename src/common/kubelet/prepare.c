@@ -511,73 +511,100 @@ static dra_err *containers_json(const dra_model *m, const json_t *pod, dra_check
 
 /* ---- prepare ---- */
 
-static dra_err *prepare_pod(dra_kubelet *k, const dra_model *m, const json_t *pod)
+/* A pod's prepare in two halves, so that sync can record every pod before
+ * calling any driver and write the checkpoint twice in all. */
+typedef struct plan {
+    const json_t *pod;
+    pclaim *pcs;
+    size_t n;
+    dra_claim_ref *todo;       /* claims to prepare (strings in the checkpoint) */
+    const json_t **todo_claim;
+    size_t nprep;
+} plan;
+
+static void plan_free(plan *p)
 {
-    pclaim *pcs = NULL;
-    size_t n = 0;
-    dra_err *e = pod_claims(pod, &pcs, &n);
-    if (e)
-        return e;
-    if ((e = check_pod(k, m, pod, pcs, n))) {
-        free(pcs);
+    free(p->pcs);
+    free(p->todo);
+    free(p->todo_claim);
+    memset(p, 0, sizeof *p);
+}
+
+/* Checks, then the pod reference of every claim, in memory (*dirty when the
+ * checkpoint changed).  Nothing changes when a check fails. */
+static dra_err *plan_record(dra_kubelet *k, const dra_model *m, const json_t *pod, plan *p, bool *dirty)
+{
+    memset(p, 0, sizeof *p);
+    p->pod = pod;
+    dra_err *e = pod_claims(pod, &p->pcs, &p->n);
+    if (!e)
+        e = check_pod(k, m, pod, p->pcs, p->n);
+    if (e) {
+        plan_free(p);
         return e;
     }
     const char *ns, *name, *uid;
     pod_ident(pod, &ns, &name, &uid);
     char *podname = dra_xasprintf("%s/%s", ns, name ? name : "");
     dra_checkpoint *cp = &k->f->cp;
-
-    /* Record the pod reference of every claim before calling any driver. */
-    bool dirty = false;
-    size_t nprep = 0;
-    dra_claim_ref *todo = dra_xcalloc(n + 1, sizeof *todo);
-    const json_t **todo_claim = dra_xcalloc(n + 1, sizeof *todo_claim);
-    for (size_t i = 0; i < n; i++) {
-        if (!pcs[i].claim)
+    p->todo = dra_xcalloc(p->n + 1, sizeof *p->todo);
+    p->todo_claim = dra_xcalloc(p->n + 1, sizeof *p->todo_claim);
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->pcs[i].claim)
             continue;
-        const json_t *c = pcs[i].claim;
-        dra_ckpt_claim *ent = dra_ckpt_find(cp, ns, pcs[i].claim_name);
+        const json_t *c = p->pcs[i].claim;
+        dra_ckpt_claim *ent = dra_ckpt_find(cp, ns, p->pcs[i].claim_name);
         if (!ent) {
-            ent = dra_ckpt_add(cp, ns, pcs[i].claim_name, meta(c, "uid"));
+            ent = dra_ckpt_add(cp, ns, p->pcs[i].claim_name, meta(c, "uid"));
             const char *drv[MAX_DRIVERS];
             size_t nd = claim_drivers(c, drv, MAX_DRIVERS);
             for (size_t j = 0; j < nd; j++)
                 dra_ckpt_driver_get(cp, ent, drv[j]);
-            dirty = true;
+            *dirty = true;
         }
         bool had_name = false;
         for (size_t j = 0; j < ent->n_pods; j++)
             if (strcmp(ent->pods[j].uid, uid) == 0 && ent->pods[j].name && strcmp(ent->pods[j].name, podname) == 0)
                 had_name = true;
         if (dra_ckpt_add_pod(cp, ent, uid, podname) || !had_name)
-            dirty = true;
+            *dirty = true;
         if (ent->prepared) {
-            logf_(k, "ResourceClaim %s/%s is prepared already", ns, pcs[i].claim_name);
+            logf_(k, "ResourceClaim %s/%s is prepared already", ns, p->pcs[i].claim_name);
             continue;
         }
         bool dup = false;
-        for (size_t j = 0; j < nprep; j++)
-            if (strcmp(todo[j].uid, ent->uid) == 0)
+        for (size_t j = 0; j < p->nprep; j++)
+            if (strcmp(p->todo[j].uid, ent->uid) == 0)
                 dup = true;
         if (!dup) {
-            todo[nprep] = (dra_claim_ref){ent->namespace_, ent->uid, ent->name};
-            todo_claim[nprep++] = c;
+            p->todo[p->nprep] = (dra_claim_ref){ent->namespace_, ent->uid, ent->name};
+            p->todo_claim[p->nprep++] = c;
         }
     }
-    if (dirty) {
-        dra_err *se = dra_ckpt_save(k->f);
-        if (se) {
-            e = dra_err_new(DRA_EXIT_RUNTIME, "checkpoint ResourceClaim cache: %s", se->msg);
-            dra_err_free(se);
-        }
-    }
+    free(podname);
+    return NULL;
+}
 
-    /* One call per driver with all its unprepared claims. */
+/* One call per driver with all the pod's claims not prepared yet; marks
+ * them prepared in memory.  *called: a driver was called. */
+static dra_err *plan_call(dra_kubelet *k, plan *p, bool *called)
+{
+    dra_checkpoint *cp = &k->f->cp;
+    /* a claim shared with a pod prepared earlier in this run is done */
+    size_t n = 0;
+    for (size_t i = 0; i < p->nprep; i++) {
+        dra_ckpt_claim *ent = dra_ckpt_find(cp, p->todo[i].namespace_, p->todo[i].name);
+        if (ent && ent->prepared)
+            continue;
+        p->todo[n] = p->todo[i];
+        p->todo_claim[n++] = p->todo_claim[i];
+    }
+    p->nprep = n;
     const char *drivers[MAX_DRIVERS];
     size_t ndrivers = 0;
-    for (size_t i = 0; i < nprep && !e; i++) {
+    for (size_t i = 0; i < n; i++) {
         const char *drv[MAX_DRIVERS];
-        size_t nd = claim_drivers(todo_claim[i], drv, MAX_DRIVERS);
+        size_t nd = claim_drivers(p->todo_claim[i], drv, MAX_DRIVERS);
         for (size_t j = 0; j < nd; j++) {
             size_t x;
             for (x = 0; x < ndrivers; x++)
@@ -587,37 +614,57 @@ static dra_err *prepare_pod(dra_kubelet *k, const dra_model *m, const json_t *po
                 drivers[ndrivers++] = drv[j];
         }
     }
-    dra_claim_ref *batch = dra_xcalloc(nprep + 1, sizeof *batch);
+    dra_err *e = NULL;
+    dra_claim_ref *batch = dra_xcalloc(n + 1, sizeof *batch);
     for (size_t d = 0; d < ndrivers && !e; d++) {
         size_t nb = 0;
-        for (size_t i = 0; i < nprep; i++) {
+        for (size_t i = 0; i < n; i++) {
             const char *drv[MAX_DRIVERS];
-            size_t nd = claim_drivers(todo_claim[i], drv, MAX_DRIVERS);
+            size_t nd = claim_drivers(p->todo_claim[i], drv, MAX_DRIVERS);
             for (size_t j = 0; j < nd; j++)
                 if (strcmp(drv[j], drivers[d]) == 0)
-                    batch[nb++] = todo[i];
+                    batch[nb++] = p->todo[i];
         }
+        *called = true;
         e = call_driver(k, true, drivers[d], batch, nb);
     }
     free(batch);
-    if (!e && nprep) {
+    for (size_t i = 0; i < n && !e; i++) {
+        dra_ckpt_claim *ent = dra_ckpt_find(cp, p->todo[i].namespace_, p->todo[i].name);
+        if (ent)
+            ent->prepared = true;
+    }
+    return e;
+}
+
+static dra_err *save(dra_kubelet *k, const char *what)
+{
+    dra_err *se = dra_ckpt_save(k->f);
+    if (!se)
+        return NULL;
+    dra_err *e = dra_err_new(DRA_EXIT_RUNTIME, "%s: %s", what, se->msg);
+    dra_err_free(se);
+    return e;
+}
+
+static dra_err *prepare_pod(dra_kubelet *k, const dra_model *m, const json_t *pod)
+{
+    plan p;
+    bool dirty = false, called = false;
+    dra_err *e = plan_record(k, m, pod, &p, &dirty);
+    if (e)
+        return e;
+    /* the pod references are on disk before any driver is called */
+    if (dirty)
+        e = save(k, "checkpoint ResourceClaim cache");
+    if (!e)
+        e = plan_call(k, &p, &called);
+    if (!e && called) {
         if (k->o.after_rpc)
             k->o.after_rpc(k->o.after_rpc_ctx);
-        for (size_t i = 0; i < nprep; i++) {
-            dra_ckpt_claim *ent = dra_ckpt_find(cp, todo[i].namespace_, todo[i].name);
-            if (ent)
-                ent->prepared = true;
-        }
-        dra_err *se = dra_ckpt_save(k->f);
-        if (se) {
-            e = dra_err_new(DRA_EXIT_RUNTIME, "checkpoint ResourceClaim state: %s", se->msg);
-            dra_err_free(se);
-        }
+        e = save(k, "checkpoint ResourceClaim state");
     }
-    free(todo);
-    free(todo_claim);
-    free(podname);
-    free(pcs);
+    plan_free(&p);
     return e;
 }
 
@@ -653,8 +700,9 @@ static json_t *claim_record(const char *action, const dra_ckpt_claim *c, const c
     return r;
 }
 
-/* unprepareResources for one pod UID. */
-static dra_err *unprepare_uid(dra_kubelet *k, const char *pod_uid, json_t *out)
+/* unprepareResources for one pod UID; the checkpoint is written unless
+ * *deferred is given (then it is set when a write is due). */
+static dra_err *unprepare_uid(dra_kubelet *k, const char *pod_uid, json_t *out, bool *deferred)
 {
     dra_checkpoint *cp = &k->f->cp;
     size_t n = 0;
@@ -717,13 +765,12 @@ static dra_err *unprepare_uid(dra_kubelet *k, const char *pod_uid, json_t *out)
             free(ns);
             free(nm);
         }
-        if (dirty) {
-            dra_err *se = dra_ckpt_save(k->f);
-            if (se) {
-                e = dra_err_new(DRA_EXIT_RUNTIME, "checkpoint ResourceClaim state: %s", se->msg);
-                dra_err_free(se);
-            }
-        }
+        if (dirty && deferred)
+            *deferred = true;
+        else if (dirty)
+            e = save(k, "checkpoint ResourceClaim state");
+    } else if (dirty && deferred) {
+        *deferred = true; /* released references */
     }
     free(refs);
     return e;
@@ -734,7 +781,7 @@ dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *n
     const json_t *pod = find_pod(m, ns, name);
     const char *uid = pod ? meta(pod, "uid") : NULL;
     if (uid && *uid)
-        return unprepare_uid(k, uid, out);
+        return unprepare_uid(k, uid, out, NULL);
     /* The pod is gone from the input: find it by name in the checkpoint. */
     char *want = dra_xasprintf("%s/%s", ns, name);
     char **uids = NULL;
@@ -759,7 +806,7 @@ dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *n
     if (!pod && nu == 0)
         e = dra_err_new(DRA_EXIT_INPUT, "pod %s is neither in the input nor in the checkpoint", want);
     for (size_t i = 0; i < nu && !e; i++)
-        e = unprepare_uid(k, uids[i], out);
+        e = unprepare_uid(k, uids[i], out, NULL);
     for (size_t i = 0; i < nu; i++)
         free(uids[i]);
     free(uids);
@@ -829,9 +876,10 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
             gone_name[ngone++] = p->name ? dra_xstrdup(p->name) : NULL;
         }
     }
+    bool dirty = false;
     for (size_t i = 0; i < ngone; i++) {
         logf_(k, "pod %s (%s) is gone or finished: unpreparing its claims", gone_name[i] ? gone_name[i] : "?", gone[i]);
-        dra_err *e = unprepare_uid(k, gone[i], out);
+        dra_err *e = unprepare_uid(k, gone[i], out, &dirty);
         if (e) {
             char *slash = gone_name[i] ? strchr(gone_name[i], '/') : NULL;
             if (slash)
@@ -843,19 +891,41 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
     }
     free(gone);
     free(gone_name);
-    /* Every active pod: prepare. */
+    /* Every active pod: record all, one write, the driver calls, one write. */
+    plan *plans = dra_xcalloc(pods->n + 1, sizeof *plans);
+    dra_err **perr = dra_xcalloc(pods->n + 1, sizeof *perr);
+    bool *want = dra_xcalloc(pods->n + 1, sizeof *want);
     for (size_t i = 0; i < pods->n; i++) {
         const json_t *pod = pods->v[i]->json;
         if (!meta(pod, "uid") || !active_on(pod, node) || !uses_claims(pod))
             continue;
+        want[i] = true;
+        perr[i] = plan_record(k, m, pod, &plans[i], &dirty);
+    }
+    dra_err *se = dirty ? save(k, "checkpoint ResourceClaim cache") : NULL;
+    bool called = false;
+    for (size_t i = 0; i < pods->n && !se; i++)
+        if (want[i] && !perr[i])
+            perr[i] = plan_call(k, &plans[i], &called);
+    if (!se && called) {
+        if (k->o.after_rpc)
+            k->o.after_rpc(k->o.after_rpc_ctx);
+        se = save(k, "checkpoint ResourceClaim state");
+    }
+    for (size_t i = 0; i < pods->n; i++) {
+        const json_t *pod = pods->v[i]->json;
+        if (!want[i])
+            continue;
         const char *ns = meta(pod, "namespace") ? meta(pod, "namespace") : "default", *name = meta(pod, "name");
-        dra_err *e = prepare_pod(k, m, pod);
+        dra_err *e = perr[i];
         json_t *containers = json_array();
-        if (!e)
+        if (!e && !se)
             e = containers_json(m, pod, cp, containers, false);
-        if (e) {
+        plan_free(&plans[i]);
+        if (e || se) {
             json_decref(containers);
-            errs = dra_err_append(errs, about_pod(e, ns, name, NULL));
+            if (e)
+                errs = dra_err_append(errs, about_pod(e, ns, name, NULL));
             continue;
         }
         json_t *r = json_object();
@@ -865,6 +935,10 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
         json_object_set_new(r, "containers", containers);
         json_array_append_new(out, r);
     }
+    errs = dra_err_append(errs, se);
+    free(plans);
+    free(perr);
+    free(want);
     free(active);
     /* The exit class of the whole run is the worst of its errors. */
     int worst = 0;
