@@ -9,7 +9,7 @@
 #include "base/tool.h"
 #include "io/stream.h"
 #include "lifecycle/claims.h"
-#include "lifecycle/report.h"
+#include "doctor/report.h"
 
 enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD, OPT_VERBOSE, OPT_DELETE_ORPHANS, OPT_NO_PODS_OK };
 

@@ -10,7 +10,7 @@
 #include "base/tool.h"
 #include "evict/evict.h"
 #include "io/stream.h"
-#include "lifecycle/report.h"
+#include "doctor/report.h"
 
 enum { OPT_ALL = DRA_OPT_TOOL_BASE, OPT_APPLY_AT, OPT_RULE_STATUS, OPT_PATCH, OPT_VERBOSE };
 

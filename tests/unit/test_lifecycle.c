@@ -4,7 +4,7 @@
 
 #include "base/buf.h"
 #include "lifecycle/claims.h"
-#include "lifecycle/report.h"
+#include "doctor/report.h"
 #include "unit.h"
 
 typedef struct world {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../base/buf.h"
-#include "../lifecycle/cluster.h"
+#include "../cluster/cluster.h"
 #include "../model/names.h"
 #include "../model/quantity.h"
 #include "internal.h"

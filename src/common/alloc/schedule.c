@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "../base/buf.h"
-#include "../lifecycle/cluster.h"
+#include "../cluster/cluster.h"
 #include "../model/quantity.h"
 #include "internal.h"
 #include "schedule.h"
@@ -25,7 +25,7 @@
 #define BINDING_TIMEOUT_S 600
 
 /* The run's state is the input (a dra_cluster) plus one dra_changes
- * (lifecycle/ops.h): claims made from templates, claims created for
+ * (cluster/ops.h): claims made from templates, claims created for
  * extended resources, allocations, reservations and bindings all go there,
  * so every step sees what the earlier ones did. */
 

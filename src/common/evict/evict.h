@@ -27,8 +27,8 @@
 #include <stdint.h>
 
 #include "../base/error.h"
-#include "../lifecycle/cluster.h"
-#include "../lifecycle/ops.h"
+#include "../cluster/cluster.h"
+#include "../cluster/ops.h"
 #include "../model/features.h"
 
 /* Field manager of the eviction controller in kube-controller-manager. */

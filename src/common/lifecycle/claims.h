@@ -26,8 +26,8 @@
 
 #include "../base/error.h"
 #include "../model/features.h"
-#include "cluster.h"
-#include "ops.h"
+#include "../cluster/cluster.h"
+#include "../cluster/ops.h"
 
 /* How a generated claim gets its name.  Upstream leaves it to the API server
  * (generateName + 5 random characters); offline pipelines need names now. */

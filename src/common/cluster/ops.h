@@ -27,8 +27,8 @@
  * Ownership: a dra_changes owns its operations and object copies;
  * dra_changes_free() releases everything.  Originals are never modified.
  */
-#ifndef DRA_LIFECYCLE_OPS_H
-#define DRA_LIFECYCLE_OPS_H
+#ifndef DRA_CLUSTER_OPS_H
+#define DRA_CLUSTER_OPS_H
 
 #include <jansson.h>
 #include <stdbool.h>

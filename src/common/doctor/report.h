@@ -4,15 +4,15 @@
  * Ownership: dra_findings owns its strings (dra_findings_free); the status
  * rows are JSON objects the caller decrefs.  The cluster is only read.
  */
-#ifndef DRA_LIFECYCLE_REPORT_H
-#define DRA_LIFECYCLE_REPORT_H
+#ifndef DRA_DOCTOR_REPORT_H
+#define DRA_DOCTOR_REPORT_H
 
 #include <jansson.h>
 #include <stdio.h>
 
 #include "../base/error.h"
 #include "../model/features.h"
-#include "cluster.h"
+#include "../cluster/cluster.h"
 #include "../io/table.h"
 
 typedef struct dra_finding {

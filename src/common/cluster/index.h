@@ -12,8 +12,8 @@
  * (zero-initialised = empty, reusable after free).  Positions are plain
  * numbers: what they index is up to the caller.
  */
-#ifndef DRA_LIFECYCLE_INDEX_H
-#define DRA_LIFECYCLE_INDEX_H
+#ifndef DRA_CLUSTER_INDEX_H
+#define DRA_CLUSTER_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -12,8 +12,8 @@
  * Times are int64 nanoseconds since the Unix epoch (UTC).  The library never
  * reads the clock: callers pass "now" in.
  */
-#ifndef DRA_LIFECYCLE_CLUSTER_H
-#define DRA_LIFECYCLE_CLUSTER_H
+#ifndef DRA_CLUSTER_CLUSTER_H
+#define DRA_CLUSTER_CLUSTER_H
 
 #include <jansson.h>
 #include <stdbool.h>
