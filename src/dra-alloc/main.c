@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "alloc/alloc.h"
-#include "alloc/schedule.h"
+#include "sched/schedule.h"
 #include "base/buf.h"
 #include "base/cli.h"
 #include "base/tool.h"

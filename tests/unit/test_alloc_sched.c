@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc/schedule.h"
+#include "sched/schedule.h"
 #include "base/buf.h"
 #include "unit.h"
 

@@ -87,6 +87,20 @@ typedef struct dra_alloc_world_input {
 dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **out);
 void dra_alloc_world_free(dra_alloc_world *w);
 
+/* Questions a pod scheduler asks before running the allocator on a node
+ * (query.c).  The allocator itself knows nothing of pods. */
+bool dra_alloc_world_has_class(const dra_alloc_world *w, const char *name);
+/* Upper bound on the devices a run on node_name could still hand out to
+ * non-admin requests: free node-local IDs plus every free ID published
+ * outside node-local slices.  Cheap (a map lookup). */
+int64_t dra_alloc_free_bound(const dra_alloc_world *w, const char *node_name);
+/* Whether a pool published outside node-local slices (shared), or one of
+ * the node's own, may be invalid (duplicate device names, counter sets,
+ * several slices): a node seeing one must not be cut by the bound, so that
+ * "invalid resource pools were encountered" is reported as upstream does. */
+bool dra_alloc_shared_pools_risky(const dra_alloc_world *w);
+bool dra_alloc_node_pools_risky(const dra_alloc_world *w, const char *node_name);
+
 /* ---- explain trace ----------------------------------------------------------- */
 
 /* Why a device was not taken for a request (first reason seen per device). */

@@ -17,27 +17,7 @@
 #include "../base/buf.h"
 #include "../model/quantity.h"
 #include "alloc.h"
-
-/* ---- small string map (open addressing, arena keys) -------------------- */
-
-typedef struct amap_entry {
-    const char *key;
-    size_t len;
-    uint64_t hash;
-    intptr_t val;
-} amap_entry;
-
-typedef struct amap {
-    amap_entry *e;
-    size_t n, cap; /* cap is a power of two */
-} amap;
-
-uint64_t amap_hash(const char *s, size_t len);
-/* Lookup; returns true and sets *val when found. */
-bool amap_get(const amap *m, const char *key, size_t len, intptr_t *val);
-/* Insert or replace; the key must stay valid (arena or JSON). */
-void amap_put(amap *m, const char *key, size_t len, intptr_t val);
-void amap_free(amap *m);
+#include "helpers.h"
 
 /* ---- features the allocator cares about ------------------------------------ */
 
@@ -186,11 +166,6 @@ struct dra_alloc_world {
     int64_t shared_free;
     bool counts_ready;
 };
-
-/* Upper bound on the devices a run on node_name could still hand out to
- * non-admin requests: free node-local IDs plus every free ID published
- * outside node-local slices.  Cheap (a map lookup). */
-int64_t al_free_bound(const dra_alloc_world *w, const char *node_name);
 
 int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device);
 /* -1 when unknown. */
@@ -375,9 +350,6 @@ struct dra_alloc_result {
 
 /* ---- helpers across files -------------------------------------------------------- */
 
-const char *al_jstr(const json_t *o, const char *key);
-bool al_jbool(const json_t *o, const char *key);
-const json_t *al_jget(const json_t *o, const char *key);
 
 /* Features. */
 void al_features_from(al_features *f, const dra_features *src);

@@ -319,7 +319,7 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
 }
 
 /* Where each device ID lives, and how many are free per node (see
- * al_free_bound).  Later allocations (dra_alloc_commit) decrement. */
+ * dra_alloc_free_bound, query.c).  Later allocations (dra_alloc_commit) decrement. */
 static void count_free(dra_alloc_world *w)
 {
     w->node_free = dra_xcalloc(w->nnodes + 1, sizeof *w->node_free);
@@ -349,15 +349,6 @@ static void count_free(dra_alloc_world *w)
             w->shared_free++;
     }
     w->counts_ready = true;
-}
-
-int64_t al_free_bound(const dra_alloc_world *w, const char *node_name)
-{
-    int64_t n = w->shared_free;
-    intptr_t v;
-    if (node_name && amap_get(&w->bynode, node_name, strlen(node_name), &v))
-        n += w->node_free[((al_pool_slices *)v)->node_idx];
-    return n;
 }
 
 void dra_alloc_world_free(dra_alloc_world *w)

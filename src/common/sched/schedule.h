@@ -25,8 +25,8 @@
  * Ownership: every json_t given is borrowed and must outlive the result; the
  * result owns its copies (dra_sched_result_free).  Nothing here prints.
  */
-#ifndef DRA_ALLOC_SCHEDULE_H
-#define DRA_ALLOC_SCHEDULE_H
+#ifndef DRA_SCHED_SCHEDULE_H
+#define DRA_SCHED_SCHEDULE_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -38,7 +38,7 @@
 #include "../lifecycle/claims.h"
 #include "../model/features.h"
 #include "../model/load.h"
-#include "alloc.h"
+#include "../alloc/alloc.h"
 
 /* ---- scoring (Score + NormalizeScore) -------------------------------------- */
 

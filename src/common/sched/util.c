@@ -11,7 +11,7 @@
 #include "../cluster/cluster.h"
 #include "../model/names.h"
 #include "../model/quantity.h"
-#include "internal.h"
+#include "../alloc/helpers.h"
 #include "schedule.h"
 #include "../base/sort.h"
 

@@ -2,7 +2,7 @@
  *
  * Speed: the world (slices, classes, allocated state, compiled selectors and
  * their per-device results) is built once for the whole run.  Per pod, nodes
- * are visited in name order; a node whose free-device bound (al_free_bound)
+ * are visited in name order; a node whose free-device bound (dra_alloc_free_bound)
  * is below the fewest devices the pod's claims can take is rejected without
  * running the allocator (only for nodes whose pools cannot be invalid, so the
  * reason text stays upstream's).  When no node can score higher than the
@@ -16,7 +16,7 @@
 #include "../base/buf.h"
 #include "../cluster/cluster.h"
 #include "../model/quantity.h"
-#include "internal.h"
+#include "../alloc/helpers.h"
 #include "schedule.h"
 #include "../base/sort.h"
 
@@ -319,8 +319,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
                     *is_error = true;
                     return dra_xasprintf("request %s: unsupported request type", rn);
                 }
-                intptr_t v;
-                if (!amap_get(&w->classes, cls, strlen(cls), &v))
+                if (!dra_alloc_world_has_class(w, cls))
                     return dra_xasprintf("request %s: device class %s does not exist", rn, cls);
             } else if (json_array_size(fa) > 0) {
                 if (!dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
@@ -335,8 +334,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
                         *is_error = true;
                         return dra_xasprintf("request %s/%s: unsupported request type", rn, sn);
                     }
-                    intptr_t v;
-                    if (!amap_get(&w->classes, cls, strlen(cls), &v))
+                    if (!dra_alloc_world_has_class(w, cls))
                         return dra_xasprintf("request %s/%s: device class %s does not exist", rn, sn, cls);
                 }
             } else {
@@ -364,49 +362,13 @@ static int cmp_node(const void *a, const void *b)
     return strcmp(((const snode *)a)->name, ((const snode *)b)->name);
 }
 
-/* Pools that can be invalid (duplicate device names across slices, counter
- * sets): a node seeing one is never cut by the free-device bound, so that
- * "invalid resource pools were encountered" is reported as upstream does. */
-static bool slice_risky(const al_slice *s, const al_pool_slices *pool)
+/* A node seeing a pool that may be invalid is never cut by the free-device
+ * bound (see dra_alloc_node_pools_risky). */
+static void mark_risky(const dra_alloc_world *w, snode *nodes, size_t n)
 {
-    if (s->nsets || pool->n > 1)
-        return true;
-    for (size_t i = 0; i < s->ndev; i++) {
-        if (s->dev[i].ncons)
-            return true;
-        for (size_t k = 0; k < i && s->ndev <= 64; k++)
-            if (strcmp(s->dev[i].name, s->dev[k].name) == 0)
-                return true;
-    }
-    return s->ndev > 64; /* not checked: assume the worst */
-}
-
-static void mark_risky(dra_alloc_world *w, snode *nodes, size_t n)
-{
-    bool shared_risky = false;
-    for (size_t i = 0; i < w->shared.n && !shared_risky; i++) {
-        al_slice *s = w->shared.s[i];
-        intptr_t v;
-        char *key = dra_xasprintf("%s\x1f%s", s->driver, s->pool);
-        amap_get(&w->pools, key, strlen(key), &v);
-        free(key);
-        shared_risky = slice_risky(s, (al_pool_slices *)v);
-    }
-    for (size_t i = 0; i < n; i++) {
-        nodes[i].risky = shared_risky;
-        intptr_t v;
-        if (nodes[i].risky || !amap_get(&w->bynode, nodes[i].name, strlen(nodes[i].name), &v))
-            continue;
-        al_pool_slices *ns = (al_pool_slices *)v;
-        for (size_t k = 0; k < ns->n && !nodes[i].risky; k++) {
-            al_slice *s = ns->s[k];
-            intptr_t pv;
-            char *key = dra_xasprintf("%s\x1f%s", s->driver, s->pool);
-            amap_get(&w->pools, key, strlen(key), &pv);
-            free(key);
-            nodes[i].risky = slice_risky(s, (al_pool_slices *)pv);
-        }
-    }
+    bool shared_risky = dra_alloc_shared_pools_risky(w);
+    for (size_t i = 0; i < n; i++)
+        nodes[i].risky = shared_risky || dra_alloc_node_pools_risky(w, nodes[i].name);
 }
 
 /* Allocatable value of a resource on the node; 0 when absent. */
@@ -548,7 +510,7 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
         int64_t need = p->min_devices;
         if (e->ext_claim)
             need += claim_min_devices(e->ext_claim);
-        if (!nd->risky && !S->o->no_prune && need > al_free_bound(S->w, nd->name)) {
+        if (!nd->risky && !S->o->no_prune && need > dra_alloc_free_bound(S->w, nd->name)) {
             S->out->stats.nodes_prefiltered++;
             e->prefiltered = true;
             e->reason = dra_xstrdup("cannot allocate all claims");
@@ -733,7 +695,7 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
     for (size_t i = 0; i < S->nnodes && !stop; i++) {
         node_eval e = {0};
         S->out->stats.nodes_checked++;
-        if (simple && !S->nodes[i].risky && p.min_devices > al_free_bound(S->w, S->nodes[i].name)) {
+        if (simple && !S->nodes[i].risky && p.min_devices > dra_alloc_free_bound(S->w, S->nodes[i].name)) {
             S->out->stats.nodes_prefiltered++;
             reasons[i] = "cannot allocate all claims";
             ntried++;

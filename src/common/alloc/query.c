@@ -1,0 +1,62 @@
+/* Read-only questions about a world, for the scheduler's node prefilter
+ * (see alloc.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int64_t dra_alloc_free_bound(const dra_alloc_world *w, const char *node_name)
+{
+    int64_t n = w->shared_free;
+    intptr_t v;
+    if (node_name && amap_get(&w->bynode, node_name, strlen(node_name), &v))
+        n += w->node_free[((al_pool_slices *)v)->node_idx];
+    return n;
+}
+
+bool dra_alloc_world_has_class(const dra_alloc_world *w, const char *name)
+{
+    intptr_t v;
+    return name && amap_get(&w->classes, name, strlen(name), &v);
+}
+
+/* A slice whose pool can be invalid: counter sets, several slices, device
+ * names that may repeat (checked for up to 64 devices). */
+static bool slice_risky(const dra_alloc_world *w, const al_slice *s)
+{
+    intptr_t v;
+    char *key = dra_xasprintf("%s\x1f%s", s->driver, s->pool);
+    amap_get(&w->pools, key, strlen(key), &v);
+    free(key);
+    const al_pool_slices *pool = (const al_pool_slices *)v;
+    if (s->nsets || pool->n > 1)
+        return true;
+    for (size_t i = 0; i < s->ndev; i++) {
+        if (s->dev[i].ncons)
+            return true;
+        for (size_t k = 0; k < i && s->ndev <= 64; k++)
+            if (strcmp(s->dev[i].name, s->dev[k].name) == 0)
+                return true;
+    }
+    return s->ndev > 64; /* not checked: assume the worst */
+}
+
+bool dra_alloc_shared_pools_risky(const dra_alloc_world *w)
+{
+    for (size_t i = 0; i < w->shared.n; i++)
+        if (slice_risky(w, w->shared.s[i]))
+            return true;
+    return false;
+}
+
+bool dra_alloc_node_pools_risky(const dra_alloc_world *w, const char *node_name)
+{
+    intptr_t v;
+    if (!node_name || !amap_get(&w->bynode, node_name, strlen(node_name), &v))
+        return false;
+    const al_pool_slices *ns = (const al_pool_slices *)v;
+    for (size_t k = 0; k < ns->n; k++)
+        if (slice_risky(w, ns->s[k]))
+            return true;
+    return false;
+}
