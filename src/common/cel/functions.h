@@ -151,8 +151,6 @@ extern const cel_overload cel_lib_sets[];      extern const size_t cel_lib_sets_
 extern const cel_overload cel_lib_math[];      extern const size_t cel_lib_math_n;
 extern const cel_overload cel_lib_encoders[];  extern const size_t cel_lib_encoders_n;
 extern const cel_overload cel_lib_format[];    extern const size_t cel_lib_format_n;
-/* Name of a Format library format (CEL_OBJ_FORMAT's index), for printing. */
-const char *cel_format_name(int format);
 extern const cel_overload cel_lib_regex[];     extern const size_t cel_lib_regex_n;
 extern const cel_overload cel_lib_optional[];  extern const size_t cel_lib_optional_n;
 extern const cel_overload cel_lib_k8s[];       extern const size_t cel_lib_k8s_n;

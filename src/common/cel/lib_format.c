@@ -17,21 +17,25 @@ enum {
     FMT_DATETIME, FMT_COUNT
 };
 
-static const char *const format_names[FMT_COUNT] = {
-    "dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName", "dns1123LabelPrefix",
-    "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue", "uri", "uuid", "byte", "date", "datetime",
-};
-
-/* One static object per format: values may point at them from anywhere. */
+/* One static object per format: values may point at them from anywhere.
+ * Each carries its name, so printing a value needs no library table. */
+#define FORMAT(i, name) {CEL_OBJ_FORMAT, .u.format = {i, name}}
 static const cel_object format_objects[FMT_COUNT] = {
-    {CEL_OBJ_FORMAT, .u.format = 0},  {CEL_OBJ_FORMAT, .u.format = 1},  {CEL_OBJ_FORMAT, .u.format = 2},
-    {CEL_OBJ_FORMAT, .u.format = 3},  {CEL_OBJ_FORMAT, .u.format = 4},  {CEL_OBJ_FORMAT, .u.format = 5},
-    {CEL_OBJ_FORMAT, .u.format = 6},  {CEL_OBJ_FORMAT, .u.format = 7},  {CEL_OBJ_FORMAT, .u.format = 8},
-    {CEL_OBJ_FORMAT, .u.format = 9},  {CEL_OBJ_FORMAT, .u.format = 10}, {CEL_OBJ_FORMAT, .u.format = 11},
-    {CEL_OBJ_FORMAT, .u.format = 12},
+    FORMAT(FMT_DNS1123_LABEL, "dns1123Label"),
+    FORMAT(FMT_DNS1123_SUBDOMAIN, "dns1123Subdomain"),
+    FORMAT(FMT_DNS1035_LABEL, "dns1035Label"),
+    FORMAT(FMT_QUALIFIED_NAME, "qualifiedName"),
+    FORMAT(FMT_DNS1123_LABEL_PREFIX, "dns1123LabelPrefix"),
+    FORMAT(FMT_DNS1123_SUBDOMAIN_PREFIX, "dns1123SubdomainPrefix"),
+    FORMAT(FMT_DNS1035_LABEL_PREFIX, "dns1035LabelPrefix"),
+    FORMAT(FMT_LABEL_VALUE, "labelValue"),
+    FORMAT(FMT_URI, "uri"),
+    FORMAT(FMT_UUID, "uuid"),
+    FORMAT(FMT_BYTE, "byte"),
+    FORMAT(FMT_DATE, "date"),
+    FORMAT(FMT_DATETIME, "datetime"),
 };
-
-const char *cel_format_name(int format) { return format >= 0 && format < FMT_COUNT ? format_names[format] : ""; }
+#undef FORMAT
 
 /* ---- apimachinery's validators ---- */
 
@@ -294,13 +298,14 @@ F(format_validate)
 {
     if (a[0].kind != CEL_OBJECT || a[0].v.obj->kind != CEL_OBJ_FORMAT || a[1].kind != CEL_STRING)
         return cel_no_such_overload();
-    return validate(cx, a[0].v.obj->u.format, a[1].v.s.ptr, a[1].v.s.len);
+    return validate(cx, a[0].v.obj->u.format.index, a[1].v.s.ptr, a[1].v.s.len);
 }
 
 F(format_named)
 {
     for (int i = 0; i < FMT_COUNT; i++)
-        if (strlen(format_names[i]) == a[0].v.s.len && memcmp(format_names[i], a[0].v.s.ptr, a[0].v.s.len) == 0)
+        if (strlen(format_objects[i].u.format.name) == a[0].v.s.len &&
+            memcmp(format_objects[i].u.format.name, a[0].v.s.ptr, a[0].v.s.len) == 0)
             return cel_optional_of_s(cx->scratch, cel_objval(&format_objects[i]));
     return cel_optional_none();
 }

@@ -9,12 +9,11 @@
 #define DRA_CEL_PROGRAM_H
 
 #include "ast.h"
-#include "cel.h"
 #include "functions.h"
 #include "value.h"
 
 struct cel_program {
-    const cel_env *env;
+    const struct cel_env *env;
     bool checked;
     void *ext;             /* dra.c: the compiled selector plan (in `arena`), or NULL */
     dra_arena arena;

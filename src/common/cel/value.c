@@ -2,8 +2,6 @@
  * lookup, UTF-8 helpers and printing. */
 #include "value.h"
 
-#include "functions.h"
-
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -396,7 +394,7 @@ bool cel_value_equal(const cel_value *a, const cel_value *b)
             return x->u.cidr.prefix == y->u.cidr.prefix && x->u.cidr.ip.family == y->u.cidr.ip.family &&
                    memcmp(x->u.cidr.ip.addr, y->u.cidr.ip.addr, 16) == 0;
         case CEL_OBJ_URL: return strcmp(x->u.url.text, y->u.url.text) == 0;
-        case CEL_OBJ_FORMAT: return x->u.format == y->u.format;
+        case CEL_OBJ_FORMAT: return x->u.format.index == y->u.format.index;
         }
         return false;
     }
@@ -865,7 +863,7 @@ void cel_value_format(const cel_value *v, dra_buf *b)
             dra_buf_printf(b, "semver(\"%s\")", dra_semver_format(&o->u.semver, tmp, sizeof tmp));
             break;
         case CEL_OBJ_URL: dra_buf_printf(b, "url(\"%s\")", o->u.url.text); break;
-        case CEL_OBJ_FORMAT: dra_buf_printf(b, "format.%s()", cel_format_name(o->u.format)); break;
+        case CEL_OBJ_FORMAT: dra_buf_printf(b, "format.%s()", o->u.format.name); break;
         default: dra_buf_puts(b, cel_value_type_name(v)); break;
         }
         break;

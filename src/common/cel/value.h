@@ -130,7 +130,10 @@ struct cel_object {
         cel_ip ip;
         struct { cel_ip ip; int prefix; } cidr;
         cel_url url;
-        int format;          /* index into lib_k8s.c's table of named formats */
+        struct {
+            int index;        /* into lib_format.c's table of named formats */
+            const char *name; /* "dns1123Label", for printing */
+        } format;
     } u;
 };
 

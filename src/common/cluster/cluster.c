@@ -9,7 +9,6 @@
 #include "../base/buf.h"
 #include "../cel/dra.h"
 #include "../model/names.h"
-#include "ops.h"
 
 /* ---- index ---- */
 
@@ -163,23 +162,6 @@ const char *dra_cluster_served_version(const dra_cluster *c, const json_t *obj)
 {
     size_t i;
     return dra_lc_index_first_ptr(&c->ix, TAG_SERVED, obj, &i) ? c->served[i].api_version : NULL;
-}
-
-void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch)
-{
-    for (size_t i = 0; i < ch->nops && c->nserved; i++) {
-        dra_op *op = &ch->ops[i];
-        if (op->verb == DRA_OP_CREATE || !op->kind || !op->name)
-            continue;
-        const dra_obj *o = dra_cluster_find(c, dra_kind_from_name(op->kind), op->ns, op->name);
-        const char *v = o ? dra_cluster_served_version(c, o->json) : NULL;
-        if (!v)
-            continue;
-        free(op->api_version);
-        op->api_version = dra_xstrdup(v);
-        if (op->verb == DRA_OP_APPLY && json_is_object(op->body))
-            json_object_set_new(op->body, "apiVersion", json_string(v));
-    }
 }
 
 const dra_obj *dra_cluster_find(const dra_cluster *c, dra_kind k, const char *ns, const char *name)

@@ -95,12 +95,6 @@ const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it);
 /* Whether the input holds a Pod in namespace ns. */
 bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns);
 
-/* Point the operations on converted input objects (patches, applies,
- * deletes; not creates) at the version the input used: op->api_version and
- * an apply body's apiVersion. */
-struct dra_changes;
-void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch);
-
 /* ---- JSON access (NULL-safe; paths are dot-separated object keys) ---- */
 json_t *dra_jget(const json_t *o, const char *path);
 const char *dra_jstr(const json_t *o, const char *path); /* NULL unless a string */

@@ -425,3 +425,20 @@ dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format f
     dra_buf_free(&b);
     return e;
 }
+
+void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch)
+{
+    for (size_t i = 0; i < ch->nops && c->nserved; i++) {
+        dra_op *op = &ch->ops[i];
+        if (op->verb == DRA_OP_CREATE || !op->kind || !op->name)
+            continue;
+        const dra_obj *o = dra_cluster_find(c, dra_kind_from_name(op->kind), op->ns, op->name);
+        const char *v = o ? dra_cluster_served_version(c, o->json) : NULL;
+        if (!v)
+            continue;
+        free(op->api_version);
+        op->api_version = dra_xstrdup(v);
+        if (op->verb == DRA_OP_APPLY && json_is_object(op->body))
+            json_object_set_new(op->body, "apiVersion", json_string(v));
+    }
+}

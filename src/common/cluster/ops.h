@@ -35,6 +35,7 @@
 #include <stdio.h>
 
 #include "../base/error.h"
+#include "cluster.h"
 #include "index.h"
 
 typedef enum { DRA_OP_CREATE, DRA_OP_PATCH, DRA_OP_APPLY, DRA_OP_DELETE } dra_op_verb;
@@ -120,6 +121,11 @@ dra_err *dra_patch_format_parse(const char *s, dra_patch_format *out);
 
 /* Print the operations.  Errors are DRA_EXIT_RUNTIME (failed write). */
 dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt);
+
+/* Point the operations on converted input objects (patches, applies,
+ * deletes; not creates) at the version the input used (c's served
+ * versions): op->api_version and an apply body's apiVersion. */
+void dra_cluster_address_ops(const dra_cluster *c, dra_changes *ch);
 
 /* The resource name kubectl and URLs use for a kind ("resourceclaims"). */
 const char *dra_kind_resource(const char *kind);

@@ -1,0 +1,57 @@
+/* Internal to the CEL front end (parser.c, macros.c): the parser state that
+ * macro expansion needs, and the node constructors (nodes.c).  Not a public
+ * interface.
+ *
+ * Ownership: nodes live in the parser's arena (the AST's); error chains are
+ * collected in `errs` and handed to the caller of cel_parse. */
+#ifndef DRA_CEL_NODES_H
+#define DRA_CEL_NODES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/arena.h"
+#include "../base/error.h"
+#include "ast.h"
+
+typedef struct cel_parser {
+    const char *src;
+    size_t len;
+    dra_arena *arena;
+    cel_ast *ast;
+    int64_t next_id;
+    unsigned macros;
+    dra_err *errs;      /* reported problems, in report order */
+    int nerrs;
+    int max_errors;
+    bool fatal;         /* stop parsing (syntax error, limits) */
+} cel_parser;
+
+/* Report a problem at a byte offset (SIZE_MAX = no location) and return an
+ * error placeholder node. */
+cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...) DRA_PRINTF(3, 4);
+
+cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset);
+cel_node *cel_p_ident(cel_parser *p, size_t offset, const char *name);
+cel_node *cel_p_bool(cel_parser *p, size_t offset, bool v);
+cel_node *cel_p_int(cel_parser *p, size_t offset, int64_t v);
+cel_node *cel_p_string(cel_parser *p, size_t offset, const char *s, size_t len);
+/* args: nargs nodes; target may be NULL. */
+cel_node *cel_p_call(cel_parser *p, size_t offset, const char *fn, cel_node *target,
+                     cel_node **args, size_t nargs);
+cel_node *cel_p_call1(cel_parser *p, size_t offset, const char *fn, cel_node *a);
+cel_node *cel_p_call2(cel_parser *p, size_t offset, const char *fn, cel_node *a, cel_node *b);
+cel_node *cel_p_call3(cel_parser *p, size_t offset, const char *fn, cel_node *a, cel_node *b, cel_node *c);
+cel_node *cel_p_list(cel_parser *p, size_t offset, cel_node **elems, size_t n);
+cel_node *cel_p_comprehension(cel_parser *p, size_t offset, cel_node *range, const char *iter_var,
+                              const char *iter_var2, const char *accu_var, cel_node *init,
+                              cel_node *cond, cel_node *step, cel_node *result);
+/* Deep copy with fresh ids (cel-go's ExprHelper.Copy). */
+cel_node *cel_p_copy(cel_parser *p, const cel_node *n);
+
+/* Try to expand a macro for a call at `offset`.  Returns NULL when no macro
+ * applies (build an ordinary call); otherwise the expansion, or an error
+ * placeholder after reporting a problem. */
+
+#endif
