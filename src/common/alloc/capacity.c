@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "capacity.h"
 
 static bool parse_q(const json_t *v, dra_quantity *q)
 {

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "constraints.h"
 
 static bool applies(const al_constraint *c, const al_req *req)
 {

@@ -9,7 +9,8 @@
  * wins over the corrections here. */
 #include <string.h>
 
-#include "internal.h"
+#include "counters.h"
+#include "state.h"
 
 dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../base/buf.h"
-#include "internal.h"
+#include "explain.h"
 #include "../base/sort.h"
 
 static const char *const reason_names[] = {

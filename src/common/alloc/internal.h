@@ -1,4 +1,6 @@
-/* Private types of the allocator engine (src/common/alloc only).
+/* Private types of the allocator engine (src/common/alloc only).  The
+ * functions each file offers the others are declared in that file's header
+ * (capacity.h, counters.h, ...), so the include lines show who uses whom.
  *
  * Memory: everything of a world lives in the world's arena (w->arena) except
  * the per-ID state arrays (heap, grown as IDs are interned) and the compiled
@@ -167,9 +169,6 @@ struct dra_alloc_world {
     bool counts_ready;
 };
 
-int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device);
-/* -1 when unknown. */
-int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device);
 
 /* ---- pools of one run ------------------------------------------------------------- */
 
@@ -185,9 +184,6 @@ typedef struct al_pool {
     size_t nsets;
 } al_pool;
 
-/* Pool gathering (pools.c).  Sets *pools (run arena). Errors are fatal. */
-struct al_run;
-dra_err *al_gather_pools(struct al_run *r);
 
 /* ---- requests and claims ---------------------------------------------------------- */
 
@@ -347,63 +343,5 @@ struct dra_alloc_result {
     json_t **claim_copies;
     size_t nclaims;
 };
-
-/* ---- helpers across files -------------------------------------------------------- */
-
-
-/* Features. */
-void al_features_from(al_features *f, const dra_features *src);
-
-/* Selectors (search.c): evaluate class then request selectors. */
-dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, al_device *d, int lid, bool *ok);
-
-/* capacity.c */
-bool al_capacity_requests_exist(const al_req *req, const al_device *d);
-/* Feasibility of req on d with the given consumed state (NULL = none). */
-bool al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
-                      char *why, size_t whylen);
-/* Consumed amounts of req on d, one per device capacity (into use). */
-void al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use);
-void al_capuse_add(al_capuse *u, const al_capuse *add);
-void al_capuse_sub(al_capuse *u, const al_capuse *sub);
-bool al_capuse_all_zero(const al_capuse *u);
-const dra_quantity *al_capuse_get(const al_capuse *u, const char *name);
-void al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q);
-void al_capuse_free(al_capuse *u);
-void al_capuse_copy(al_capuse *dst, const al_capuse *src);
-dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, size_t *n);
-
-/* counters.c */
-bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen);
-void al_counters_release(al_run *r, al_pool *pool, al_device *d);
-dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n);
-
-/* taints.c */
-bool al_toleration_tolerates(const al_toleration *t, const al_taint *taint);
-/* The first untolerated blocking taint, or NULL. */
-const al_taint *al_taint_blocks(const al_device *d, const al_req *req);
-void al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n);
-void al_parse_tolerations(dra_arena *a, const json_t *arr, al_toleration **out, size_t *n);
-
-/* constraints.c */
-const json_t *al_lookup_attribute(const al_device *d, const char *attr);
-bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
-void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d);
-
-/* result.c */
-json_t *al_build_allocation(al_run *r, al_claim *c, dra_err **err);
-
-/* explain.c */
-void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
-    DRA_PRINTF(6, 7);
-json_t *al_explain_build(al_run *r);
-
-/* state.c */
-void al_state_add_claim(dra_alloc_world *w, const json_t *claim);
-bool al_device_allocated(const dra_alloc_world *w, int gid);
-
-/* nodesel (pools.c) */
-dra_err *al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
-                         bool *match);
 
 #endif

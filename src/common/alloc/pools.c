@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "pools.h"
 #include "../base/sort.h"
 
 /* ---- node selectors ---------------------------------------------------------------- */

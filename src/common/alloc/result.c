@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "result.h"
+#include "capacity.h"
 #include "../base/sort.h"
 
 void dra_alloc_share_id(const char *claim_key, const char *request, const char *device_id, char out[37])

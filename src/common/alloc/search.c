@@ -18,7 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "capacity.h"
+#include "constraints.h"
+#include "counters.h"
+#include "explain.h"
+#include "pools.h"
+#include "result.h"
+#include "taints.h"
 
 enum { R_FAIL = 0, R_OK, R_TOOMANY, R_ERR };
 
@@ -106,7 +112,7 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
     return NULL;
 }
 
-dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, al_device *d, int lid, bool *ok)
+static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, al_device *d, int lid, bool *ok)
 {
     (void)pool;
     *ok = false;

@@ -2,9 +2,46 @@
  * allocateddevices.go): admin-access results are ignored, results with a
  * shareID (consumable capacity on) are shared and add their consumed capacity
  * to the device's aggregate, every other result is exclusive. */
+#include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "state.h"
+#include "capacity.h"
+
+/* ---- device IDs ------------------------------------------------------------------ */
+
+static char *id_key(dra_arena *a, const char *driver, const char *pool, const char *device, size_t *len)
+{
+    char *k = dra_arena_printf(a, "%s\x1f%s\x1f%s", driver, pool, device);
+    *len = strlen(k);
+    return k;
+}
+
+int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device)
+{
+    char buf[1024];
+    int n = snprintf(buf, sizeof buf, "%s\x1f%s\x1f%s", driver, pool, device);
+    if (n < 0 || (size_t)n >= sizeof buf)
+        return -1;
+    intptr_t v;
+    return amap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
+}
+
+int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
+{
+    int id = al_lookup_id(w, driver, pool, device);
+    if (id >= 0)
+        return id;
+    size_t len;
+    char *k = id_key(&w->arena, driver, pool, device, &len);
+    if (w->nids == w->capids) {
+        w->capids = w->capids ? w->capids * 2 : 256;
+        w->st = dra_xrealloc(w->st, w->capids * sizeof *w->st);
+    }
+    memset(&w->st[w->nids], 0, sizeof w->st[0]);
+    amap_put(&w->ids, k, len, (intptr_t)w->nids);
+    return (int)w->nids++;
+}
 
 void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 {

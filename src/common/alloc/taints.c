@@ -3,7 +3,7 @@
  * ToleratesTaint and allocator_incubating.go taintPreventsAllocation). */
 #include <string.h>
 
-#include "internal.h"
+#include "taints.h"
 
 static const char *nz(const char *s)
 {

@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "capacity.h"
+#include "counters.h"
+#include "state.h"
+#include "taints.h"
 
 /* ---- string map ---------------------------------------------------------- */
 
@@ -95,7 +98,7 @@ bool al_jbool(const json_t *o, const char *key)
     return json_is_true(al_jget(o, key));
 }
 
-void al_features_from(al_features *f, const dra_features *src)
+static void al_features_from(al_features *f, const dra_features *src)
 {
     f->admin_access = dra_feature_enabled(src, DRA_FEATURE_ADMIN_ACCESS);
     f->prioritized_list = dra_feature_enabled(src, DRA_FEATURE_PRIORITIZED_LIST);
@@ -107,41 +110,6 @@ void al_features_from(al_features *f, const dra_features *src)
                             dra_feature_enabled(src, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
     f->consumable_capacity = dra_feature_enabled(src, DRA_FEATURE_CONSUMABLE_CAPACITY);
     f->list_attributes = dra_feature_enabled(src, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);
-}
-
-/* ---- device IDs ------------------------------------------------------------------ */
-
-static char *id_key(dra_arena *a, const char *driver, const char *pool, const char *device, size_t *len)
-{
-    char *k = dra_arena_printf(a, "%s\x1f%s\x1f%s", driver, pool, device);
-    *len = strlen(k);
-    return k;
-}
-
-int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device)
-{
-    char buf[1024];
-    int n = snprintf(buf, sizeof buf, "%s\x1f%s\x1f%s", driver, pool, device);
-    if (n < 0 || (size_t)n >= sizeof buf)
-        return -1;
-    intptr_t v;
-    return amap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
-}
-
-int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
-{
-    int id = al_lookup_id(w, driver, pool, device);
-    if (id >= 0)
-        return id;
-    size_t len;
-    char *k = id_key(&w->arena, driver, pool, device, &len);
-    if (w->nids == w->capids) {
-        w->capids = w->capids ? w->capids * 2 : 256;
-        w->st = dra_xrealloc(w->st, w->capids * sizeof *w->st);
-    }
-    memset(&w->st[w->nids], 0, sizeof w->st[0]);
-    amap_put(&w->ids, k, len, (intptr_t)w->nids);
-    return (int)w->nids++;
 }
 
 /* ---- parsing slices ----------------------------------------------------------------- */

@@ -1,0 +1,12 @@
+/* matchAttribute / distinctAttribute constraints (constraints.c).
+ * Internal to src/common/alloc; types in internal.h. */
+#ifndef DRA_ALLOC_CONSTRAINTS_H
+#define DRA_ALLOC_CONSTRAINTS_H
+
+#include "internal.h"
+
+const json_t *al_lookup_attribute(const al_device *d, const char *attr);
+bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
+void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d);
+
+#endif

@@ -1,0 +1,12 @@
+/* Shared counters of partitionable devices (counters.c).
+ * Internal to src/common/alloc; types in internal.h. */
+#ifndef DRA_ALLOC_COUNTERS_H
+#define DRA_ALLOC_COUNTERS_H
+
+#include "internal.h"
+
+bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen);
+void al_counters_release(al_run *r, al_pool *pool, al_device *d);
+dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n);
+
+#endif

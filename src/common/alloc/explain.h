@@ -1,0 +1,12 @@
+/* Why devices were rejected (explain.c).
+ * Internal to src/common/alloc; types in internal.h. */
+#ifndef DRA_ALLOC_EXPLAIN_H
+#define DRA_ALLOC_EXPLAIN_H
+
+#include "internal.h"
+
+void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
+    DRA_PRINTF(6, 7);
+json_t *al_explain_build(al_run *r);
+
+#endif

@@ -1,0 +1,13 @@
+/* The pools one run sees, and node selection (pools.c).
+ * Internal to src/common/alloc; types in internal.h. */
+#ifndef DRA_ALLOC_POOLS_H
+#define DRA_ALLOC_POOLS_H
+
+#include "internal.h"
+
+/* Pool gathering.  Sets r->pools (run arena).  Errors are fatal. */
+dra_err *al_gather_pools(al_run *r);
+dra_err *al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
+                         bool *match);
+
+#endif
