@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "base/buf.h"
-#include "base/tool.h"
+#include "tool/tool.h"
 #include "io/stream.h"
 #include "lifecycle/claims.h"
 #include "doctor/report.h"

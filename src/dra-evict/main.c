@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "base/buf.h"
-#include "base/tool.h"
+#include "tool/tool.h"
 #include "evict/evict.h"
 #include "io/stream.h"
 #include "doctor/report.h"

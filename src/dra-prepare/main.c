@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/tool.h"
+#include "tool/tool.h"
 #include "io/stream.h"
 #include "io/table.h"
 #include "kubelet/cdi.h"

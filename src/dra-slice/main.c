@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/cli.h"
-#include "base/tool.h"
+#include "tool/cli.h"
+#include "tool/tool.h"
 #include "cel/dra.h"
 #include "io/stream.h"
 #include "model/features.h"

@@ -2,7 +2,7 @@
  * Not built yet: this main only answers --help and --version. */
 #include <stdio.h>
 
-#include "base/tool.h"
+#include "tool/tool.h"
 
 static const dra_opt opts[] = {DRA_OPT_END};
 static const dra_cmd cmds[] = {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/cli.h"
+#include "tool/cli.h"
 #include "unit.h"
 
 enum { OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL };

@@ -9,13 +9,13 @@
  * DRA_EXIT_INPUT) for unknown options, missing or unexpected arguments.
  * Arguments are borrowed from argv.
  */
-#ifndef DRA_BASE_CLI_H
-#define DRA_BASE_CLI_H
+#ifndef DRA_TOOL_CLI_H
+#define DRA_TOOL_CLI_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "error.h"
+#include "../base/error.h"
 
 enum dra_opt_arg { DRA_ARG_NONE, DRA_ARG_REQUIRED, DRA_ARG_OPTIONAL /* --explain[=json] */ };
 

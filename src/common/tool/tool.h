@@ -8,8 +8,8 @@
  *       return dra_tool_finish(&tool, &a, err);  // prints err, checks stdout, frees a
  *   }
  */
-#ifndef DRA_BASE_TOOL_H
-#define DRA_BASE_TOOL_H
+#ifndef DRA_TOOL_TOOL_H
+#define DRA_TOOL_TOOL_H
 
 #include "cli.h"
 
