@@ -8,7 +8,7 @@
  * dra_claims_generate().
  *
  * Every entry point reads a dra_cluster (borrowed, never modified) and
- * records its changes in a dra_changes (ops.h) the caller owns.  The
+ * records its changes in a dra_changes (cluster/ops.h) the caller owns.  The
  * current state of the run is the cluster plus those changes: objects
  * touched or created by an earlier call are seen by the next one (see
  * dra_state_find), so one dra_changes can carry a whole pipeline (generate,
