@@ -139,3 +139,10 @@ TOOLS="dra-slice dra-select dra-alloc dra-claim dra-evict dra-prepare dra-watch"
     assert_file_exists "$BATS_TEST_TMPDIR/root/usr/share/zsh/site-functions/_dra-slice"
     assert_file_exists "$BATS_TEST_TMPDIR/root/usr/share/fish/vendor_completions.d/dra-slice.fish"
 }
+
+@test "the tree holds no fuzz corpus: files named by hash stay under build/" {
+    cd "$BATS_TEST_DIRNAME/.."
+    run find . -path ./cel-conformance/node -prune -o -type f -regextype posix-extended -regex '.*/[0-9a-f]{40}' -print
+    assert_success
+    assert_output ""
+}
