@@ -22,9 +22,10 @@ _dra_alloc() {
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --timeout) return;;
         --now) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --node --feature-gates --explain --output --timeout --no-validate --no-prune --now --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --node --feature-gates --explain --output --timeout --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -35,9 +36,10 @@ _dra_alloc() {
         --timeout) return;;
         --name-suffix) COMPREPLY=($(compgen -W "hash none" -- "$cur")); return;;
         --now) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --explain --output --timeout --name-suffix --no-validate --no-prune --now --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --explain --output --timeout --name-suffix --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

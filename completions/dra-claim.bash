@@ -20,9 +20,10 @@ _dra_claim() {
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --name-suffix) COMPREPLY=($(compgen -W "hash random none" -- "$cur")); return;;
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -31,9 +32,10 @@ _dra_claim() {
         --pod) return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -41,9 +43,10 @@ _dra_claim() {
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --delete-orphans --no-pods-ok --feature-gates --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --delete-orphans --no-pods-ok --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -51,9 +54,10 @@ _dra_claim() {
         case "$prev" in
         --now) return;;
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --now --feature-gates --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --now --feature-gates --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -61,9 +65,10 @@ _dra_claim() {
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --feature-gates --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --feature-gates --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

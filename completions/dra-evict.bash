@@ -9,9 +9,10 @@ _dra_evict() {
         --apply-at) return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W " --now --all --apply-at --rule-status --patch --output --feature-gates --verbose --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W " --now --all --apply-at --rule-status --patch --output --feature-gates --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

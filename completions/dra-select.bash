@@ -20,12 +20,14 @@ _dra_select() {
         --class|-c) return;;
         --expr|-e) return;;
         --claim) return;;
+        --namespace|-n) return;;
         --request|-r) return;;
         --feature-gates) return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --class --expr --claim --request --feature-gates --explain --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --class --expr --claim --namespace --request --feature-gates --explain --output --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -34,9 +36,10 @@ _dra_select() {
         --var) return;;
         --device|-d) return;;
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --var --device --feature-gates --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --var --device --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -52,9 +55,10 @@ _dra_select() {
     lint)
         case "$prev" in
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -59,17 +59,19 @@ _dra_slice() {
         fi;;
     lint)
         case "$prev" in
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     validate)
         case "$prev" in
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -18,6 +18,7 @@
 #include "model/load.h"
 #include "model/time.h"
 #include "base/sort.h"
+#include "model/workloads.h"
 
 enum {
     OPT_TIMEOUT = DRA_OPT_TOOL_BASE,
@@ -39,6 +40,7 @@ static const dra_opt alloc_opts[] = {
     {OPT_NO_PRUNE, "no-prune", 0, DRA_ARG_NONE, NULL, "search exhaustively like upstream (no bounded-search cuts)",
      NULL},
     DRA_OPT_NOW_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
 
@@ -55,6 +57,7 @@ static const dra_opt schedule_opts[] = {
     {OPT_NO_PRUNE, "no-prune", 0, DRA_ARG_NONE, NULL, "search exhaustively like upstream (no bounded-search cuts)",
      NULL},
     DRA_OPT_NOW_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
 
@@ -139,6 +142,23 @@ static dra_err *parse_common(const dra_args *a, common_flags *f)
     return e;
 }
 
+/* The scheduler and the eviction controller read a DeviceTaintRule without
+ * deviceSelector differently (kubernetes#141422): say which one we follow. */
+static void warn_selectorless_rules(const dra_model *m)
+{
+    const dra_model_list *l = dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE);
+    for (size_t i = 0; i < l->n; i++) {
+        const json_t *spec = json_object_get(l->v[i]->json, "spec");
+        const json_t *sel = json_object_get(spec, "deviceSelector");
+        if (sel && !json_is_null(sel))
+            continue;
+        const char *name = json_string_value(json_object_get(json_object_get(l->v[i]->json, "metadata"), "name"));
+        fprintf(stderr, "dra-alloc: warning: DeviceTaintRule %s has no deviceSelector: its taint applies to every "
+                        "device, as the scheduler applies it (kubernetes#141422); dra-evict treats it as selecting none\n",
+                name ? name : "");
+    }
+}
+
 static const json_t *find_node(const dra_model *m, const char *name)
 {
     const dra_obj *o = dra_model_node(m, name);
@@ -165,11 +185,17 @@ static int cmd_allocate(dra_args *a)
 
     dra_objset set = DRA_OBJSET_INIT;
     dra_model model = DRA_MODEL_INIT;
-    e = dra_read_paths(&set, a->pos, a->npos);
+    e = dra_tool_input_options(&set, a);
+    if (!e)
+        e = dra_read_paths(&set, a->pos, a->npos);
     if (!e) {
         dra_load_opts lo = {.skip_unknown = true, .no_validate = dra_args_has(a, OPT_NO_VALIDATE), .now = now};
         lo.validate.features = &features;
         e = dra_load(&set, &lo, &model);
+        dra_input_report ir = {model.warnings, model.skipped, model.collapsed, model.files_repeated};
+        dra_tool_report_input(&tool, a, &ir);
+        if (!e)
+            warn_selectorless_rules(&model);
         for (dra_err *x = e; x; x = x->next)
             x->code = DRA_EXIT_INPUT;
     }
@@ -206,6 +232,15 @@ static int cmd_allocate(dra_args *a)
     }
     if (!e && pending.n) {
         const json_t *node = find_node(&model, node_name);
+        bool named = node != NULL;
+        for (size_t i = 0; !named && i < slices.n; i++) {
+            const char *nn = json_string_value(json_object_get(json_object_get(slices.v[i], "spec"), "nodeName"));
+            named = nn && strcmp(nn, node_name) == 0;
+        }
+        if (!named)
+            fprintf(stderr, "dra-alloc: warning: node %s is not in the input: no Node object and no ResourceSlice "
+                            "names it (only pools for all nodes or a matching nodeSelector can serve it)\n",
+                    node_name);
         if (!node)
             node = fake_node = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name",
                                          node_name);
@@ -366,11 +401,26 @@ static int cmd_schedule(dra_args *a)
 
     dra_objset set = DRA_OBJSET_INIT;
     dra_model model = DRA_MODEL_INIT;
-    e = dra_read_paths(&set, a->pos, a->npos);
+    e = dra_tool_input_options(&set, a);
+    if (!e)
+        e = dra_read_paths(&set, a->pos, a->npos);
+    if (!e) {
+        /* a manifest is not a dump: the pods controllers would make, with
+         * the names and UIDs the API server would give them */
+        dra_expand_report xr = {0};
+        e = dra_expand_workloads(&set, NULL, &xr);
+        dra_assume_pod_identity(&set, NULL, &xr);
+        dra_tool_notes(&tool, a, xr.warnings, xr.notes);
+        dra_expand_report_free(&xr);
+    }
     if (!e) {
         dra_load_opts lo = {.skip_unknown = true, .no_validate = dra_args_has(a, OPT_NO_VALIDATE), .now = so.now};
         lo.validate.features = &features;
         e = dra_load(&set, &lo, &model);
+        dra_input_report ir = {model.warnings, model.skipped, model.collapsed, model.files_repeated};
+        dra_tool_report_input(&tool, a, &ir);
+        if (!e)
+            warn_selectorless_rules(&model);
         for (dra_err *x = e; x; x = x->next)
             x->code = DRA_EXIT_INPUT;
     }
@@ -424,10 +474,11 @@ static int cmd_schedule(dra_args *a)
                     (long long)res.stats.pods, (long long)res.stats.scheduled, (long long)res.stats.unschedulable,
                     (long long)res.stats.errors, (long long)res.stats.nodes_checked,
                     (long long)res.stats.nodes_prefiltered, (long long)res.stats.allocator_runs, res.stats.seconds);
-        dra_writer *wr = dra_writer_new(stdout, fmt);
-        for (size_t i = 0; i < res.nobjs && !e; i++)
+        /* an error exit prints no objects: half an answer looks like one */
+        dra_writer *wr = rc == DRA_EXIT_INPUT ? NULL : dra_writer_new(stdout, fmt);
+        for (size_t i = 0; wr && i < res.nobjs && !e; i++)
             e = dra_writer_put(wr, res.objs[i]);
-        dra_err *ce = dra_writer_close(wr);
+        dra_err *ce = wr ? dra_writer_close(wr) : NULL;
         e = e ? e : ce;
         if (ce && ce != e)
             dra_err_free(ce);

@@ -10,11 +10,13 @@
 #include "io/stream.h"
 #include "lifecycle/claims.h"
 #include "doctor/report.h"
+#include "model/workloads.h"
 
-enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD, OPT_VERBOSE, OPT_DELETE_ORPHANS, OPT_NO_PODS_OK };
+enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD, OPT_NO_VALIDATE, OPT_DELETE_ORPHANS, OPT_NO_PODS_OK };
 
 #define PATCH_ENTRY {OPT_PATCH, "patch", 0, DRA_ARG_OPTIONAL, "json|kubectl", "print the API operations instead of the objects", "json kubectl"}
-#define VERBOSE_ENTRY {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr how many objects of other kinds were skipped", NULL}
+#define VERBOSE_ENTRY DRA_OPT_INPUT_ENTRIES
+#define NO_VALIDATE_ENTRY {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (inspect a slightly-off dump)", NULL}
 
 static const dra_opt generate_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY,
@@ -32,10 +34,10 @@ static const dra_opt release_opts[] = {
     DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt doctor_opts[] = {
-    DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt status_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 
 static const dra_cmd cmds[] = {
@@ -187,12 +189,23 @@ int main(int argc, char **argv)
     if (!e)
         e = dra_err_field(now_arg(&a, &now), "--now");
     if (!e)
-        e = dra_read_paths(&set, a.pos, a.npos);
+        e = dra_tool_input_options(&set, &a);
     if (!e)
+        e = dra_read_paths(&set, a.pos, a.npos);
+    if (!e && strcmp(a.cmd->name, "generate") == 0) {
+        /* manifests: the pods of workloads, named as the API server would */
+        dra_expand_report xr = {0};
+        e = dra_expand_workloads(&set, NULL, &xr);
+        dra_assume_pod_identity(&set, NULL, &xr);
+        dra_tool_notes(&tool, &a, xr.warnings, xr.notes);
+        dra_expand_report_free(&xr);
+    }
+    c.no_validate = dra_args_has(&a, OPT_NO_VALIDATE);
+    if (!e) {
         e = dra_cluster_load_input(&c, &set, &f, now);
-    if (!e && dra_args_has(&a, OPT_VERBOSE) && c.unknown)
-        fprintf(stderr, "%s: skipped %zu object%s of kinds %s does not use\n", tool.prog, c.unknown,
-                c.unknown == 1 ? "" : "s", tool.prog);
+        dra_input_report ir = {c.model.warnings, c.unknown, c.model.collapsed, c.model.files_repeated};
+        dra_tool_report_input(&tool, &a, &ir);
+    }
     if (!e)
         e = run(&a, &c, &f, now, &ok);
     dra_cluster_free(&c);

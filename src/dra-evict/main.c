@@ -12,7 +12,7 @@
 #include "io/stream.h"
 #include "doctor/report.h"
 
-enum { OPT_ALL = DRA_OPT_TOOL_BASE, OPT_APPLY_AT, OPT_RULE_STATUS, OPT_PATCH, OPT_VERBOSE };
+enum { OPT_ALL = DRA_OPT_TOOL_BASE, OPT_APPLY_AT, OPT_RULE_STATUS, OPT_PATCH, OPT_NO_VALIDATE };
 
 static const dra_opt opts[] = {
     DRA_OPT_NOW_ENTRY,
@@ -22,7 +22,8 @@ static const dra_opt opts[] = {
     {OPT_PATCH, "patch", 0, DRA_ARG_OPTIONAL, "json|kubectl", "with --apply-at or --rule-status: print the API operations", "json kubectl"},
     DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"),
     DRA_OPT_FEATURE_GATES_ENTRY,
-    {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr how many objects of other kinds were skipped", NULL},
+    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (inspect a slightly-off dump)", NULL},
+    DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_HELP_ENTRY,
     DRA_OPT_VERSION_ENTRY,
     DRA_OPT_END,
@@ -251,12 +252,15 @@ int main(int argc, char **argv)
     dra_evict_opts o;
     dra_err *e = parse_opts(&a, &f, &o);
     if (!e)
-        e = dra_read_paths(&set, a.pos, a.npos);
+        e = dra_tool_input_options(&set, &a);
     if (!e)
+        e = dra_read_paths(&set, a.pos, a.npos);
+    c.no_validate = dra_args_has(&a, OPT_NO_VALIDATE);
+    if (!e) {
         e = dra_cluster_load_input(&c, &set, &f, o.now);
-    if (!e && dra_args_has(&a, OPT_VERBOSE) && c.unknown)
-        fprintf(stderr, "%s: skipped %zu object%s of kinds %s does not use\n", tool.prog, c.unknown,
-                c.unknown == 1 ? "" : "s", tool.prog);
+        dra_input_report ir = {c.model.warnings, c.unknown, c.model.collapsed, c.model.files_repeated};
+        dra_tool_report_input(&tool, &a, &ir);
+    }
     if (!e)
         e = run(&a, &c, &o);
     dra_cluster_free(&c);

@@ -22,16 +22,19 @@ enum {
     OPT_REQUEST,
     OPT_VAR,
     OPT_DEVICE,
+    OPT_NAMESPACE,
 };
 
 static const dra_opt select_opts[] = {
     {OPT_CLASS, "class", 'c', DRA_ARG_REQUIRED, "NAME", "apply this DeviceClass's selectors", NULL},
     {OPT_EXPR, "expr", 'e', DRA_ARG_REQUIRED, "CEL", "also require this expression (repeatable)", NULL},
-    {OPT_CLAIM, "claim", 0, DRA_ARG_REQUIRED, "NS/NAME", "use a request of this ResourceClaim (or template)", NULL},
+    {OPT_CLAIM, "claim", 0, DRA_ARG_REQUIRED, "[NS/]NAME", "use a request of this ResourceClaim (or template)", NULL},
+    {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", "namespace of --claim NAME (default: default, as kubectl)", NULL},
     {OPT_REQUEST, "request", 'r', DRA_ARG_REQUIRED, "R[/SUB]", "the request of --claim (default: its only one)", NULL},
     DRA_OPT_FEATURE_GATES_ENTRY,
     DRA_OPT_EXPLAIN_ENTRY,
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"),
+    DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
 
@@ -40,11 +43,18 @@ static const dra_opt eval_opts[] = {
     {OPT_DEVICE, "device", 'd', DRA_ARG_REQUIRED, "DRIVER/POOL/DEVICE", "bind `device` to this device of the input",
      NULL},
     DRA_OPT_FEATURE_GATES_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
 
 static const dra_opt gate_opts[] = {
     DRA_OPT_FEATURE_GATES_ENTRY,
+    DRA_OPT_END,
+};
+
+static const dra_opt lint_opts[] = {
+    DRA_OPT_FEATURE_GATES_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
 
@@ -70,7 +80,7 @@ static const dra_cmd cmds[] = {
     {"lint", "lint [FILES]", "check every class and claim selector against the input's devices",
      "One line per problem: compile errors, keys that raise `no such key`, selectors no device\n"
      "passes, string comparisons with version attributes, costs near the limit. Exit 1 on problems.",
-     gate_opts, "file"},
+     lint_opts, "file"},
     {"repl", "repl [FILES]", "interactive CEL session on the input's devices",
      "Each expression prints its value, or for a bool expression over `device` the matching devices.\n"
      "Commands: :load FILE, :devices, :class [NAME], :explain [EXPR], :help, :quit. History in\n"
@@ -99,6 +109,18 @@ static void print_notes(const dra_sel_devices *d)
 }
 
 /* ---- select ---- */
+
+/* Read and load the input with the shared input options, saying what was
+ * relaxed or skipped. */
+static dra_err *load_input(const dra_args *a, dra_sel_input *in, char *const *paths, size_t n, const dra_features *f)
+{
+    dra_err *e = dra_tool_input_options(&in->set, a);
+    if (!e)
+        e = dra_sel_input_load(in, paths, n, f);
+    dra_input_report ir = {in->model.warnings, in->model.skipped, in->model.collapsed, in->model.files_repeated};
+    dra_tool_report_input(&tool, a, &ir);
+    return e;
+}
 
 static int cmd_select(dra_args *a)
 {
@@ -129,11 +151,16 @@ static int cmd_select(dra_args *a)
     dra_sel_input in = {0};
     dra_selection sel;
     dra_selection_init(&sel, &f);
-    e = dra_sel_input_load(&in, a->pos, a->npos, &f);
+    e = load_input(a, &in, a->pos, a->npos, &f);
     if (!e && dra_args_has(a, OPT_CLASS))
         e = dra_selection_add_class(&sel, &in.model, dra_args_get(a, OPT_CLASS));
-    if (!e && claim)
-        e = dra_selection_add_request(&sel, &in.model, claim, request);
+    if (!e && claim) {
+        /* kubectl's habit: a bare name is in the namespace of -n, or "default" */
+        const char *ns = dra_args_get(a, OPT_NAMESPACE);
+        char *full = strchr(claim, '/') ? dra_xstrdup(claim) : dra_xasprintf("%s/%s", ns ? ns : "default", claim);
+        e = dra_selection_add_request(&sel, &in.model, full, request);
+        free(full);
+    }
     for (size_t i = 0; i < a->nopts; i++)
         if (a->opts[i].id == OPT_EXPR)
             e = dra_err_append(e, dra_selection_add_expr(&sel, a->opts[i].value));
@@ -207,7 +234,7 @@ static int cmd_eval(dra_args *a)
     /* Files are read only when there is something to use them for, so that
      * `dra-select eval '1 + 1'` does not wait on stdin. */
     if (dev_id || a->npos > 1)
-        e = dra_sel_input_load(&in, a->pos + 1, a->npos - 1, &f);
+        e = load_input(a, &in, a->pos + 1, a->npos - 1, &f);
     if (!e && dev_id) {
         const dra_sel_device *d = dra_sel_find(&in.devs, dev_id);
         if (!d)
@@ -283,7 +310,7 @@ static int cmd_lint(dra_args *a)
     if (e)
         return dra_tool_finish(&tool, a, e, 0);
     dra_sel_input in = {0};
-    e = dra_sel_input_load(&in, a->pos, a->npos, &f);
+    e = load_input(a, &in, a->pos, a->npos, &f);
     int rc = DRA_EXIT_OK;
     if (!e) {
         print_notes(&in.devs);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/workloads.h"
 #include "tool/cli.h"
 #include "tool/tool.h"
 #include "cel/dra.h"
@@ -72,6 +73,7 @@ static const dra_opt profile_opts[] = {
 };
 
 static const dra_opt plain_opts[] = {
+    DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
 
@@ -96,12 +98,16 @@ static const dra_cmd cmds[] = {
      "on shared counters; net: NICs with consumable bandwidth; mig: A100-like GPUs with 14 MIG\n"
      "placements each on shared counters. Output is the same on every run.",
      profile_opts, "gpu net mig"},
-    {"lint", "lint [SLICES...]", "check pools across ResourceSlices",
+    {"lint", "lint [FILES...]", "check pools across ResourceSlices",
      "One line per problem: pool DRIVER/POOL: ResourceSlice/NAME: problem. Exit 1 when problems\n"
-     "(not warnings) are found.",
+     "(not warnings) are found. Objects of other kinds are skipped (counted with -v).",
      plain_opts, "file"},
-    {"validate", "validate [FILES...]", "validate every object (any DRA kind)",
-     "Prints nothing and exits 0 when every object is valid; otherwise every error, exit 2.", plain_opts,
+    {"validate", "validate [FILES...]", "validate the DRA objects and the DRA parts of pods",
+     "Validates DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates and\n"
+     "DeviceTaintRules as the API server does, and the DRA parts of Pods, Nodes and Namespaces;\n"
+     "other kinds are skipped (counted with -v), except unknown kinds or versions of\n"
+     "resource.k8s.io, which are errors. Prints nothing and exits 0 when every object is valid;\n"
+     "otherwise every error, exit 2.", plain_opts,
      "file"},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
@@ -375,10 +381,14 @@ static int cmd_profile(dra_args *a)
 static int cmd_lint(dra_args *a)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    dra_err *e = dra_read_paths(&set, a->pos, a->npos);
+    dra_err *e = dra_tool_input_options(&set, a);
+    if (!e)
+        e = dra_read_paths(&set, a->pos, a->npos);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
     if (!e)
         e = dra_slice_lint(&set, &r);
+    dra_input_report ir = {set.warnings, r.skipped, 0, set.files_repeated};
+    dra_tool_report_input(&tool, a, &ir);
     int rc = DRA_EXIT_OK;
     if (!e) {
         for (size_t i = 0; i < r.n; i++) {
@@ -399,7 +409,16 @@ static int cmd_lint(dra_args *a)
 static int cmd_validate(dra_args *a)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    dra_err *e = dra_read_paths(&set, a->pos, a->npos);
+    dra_err *e = dra_tool_input_options(&set, a);
+    if (!e)
+        e = dra_read_paths(&set, a->pos, a->npos);
+    if (!e) {
+        /* the DRA parts of pod templates are checked on the pods they make */
+        dra_expand_report xr = {0};
+        e = dra_expand_workloads(&set, NULL, &xr);
+        dra_tool_notes(&tool, a, xr.warnings, xr.notes);
+        dra_expand_report_free(&xr);
+    }
     dra_model model = DRA_MODEL_INIT;
     if (!e) {
         /* Convert, default and validate every object; report all problems.
@@ -409,9 +428,12 @@ static int cmd_validate(dra_args *a)
         dra_features_default(&features);
         cel_dra_options co = {.consumable_capacity = dra_feature_enabled(&features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
         cel_env *env = cel_dra_env_new(&co);
-        dra_load_opts lo = {.validate = {.features = &features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
+        dra_load_opts lo = {.skip_unknown = true,
+                            .validate = {.features = &features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
         e = dra_load(&set, &lo, &model);
         cel_env_free(env);
+        dra_input_report ir = {model.warnings, model.skipped, model.collapsed, model.files_repeated};
+        dra_tool_report_input(&tool, a, &ir);
         for (dra_err *x = e; x; x = x->next)
             x->code = DRA_EXIT_INPUT;
     }

@@ -119,6 +119,9 @@ YAML
     cat "$C/cluster.yaml" "$C/cluster.yaml" > "$BATS_TEST_TMPDIR/twice.yaml"
     sed -i '0,/^apiVersion: v1$/! s/^apiVersion: v1$/---\napiVersion: v1/' "$BATS_TEST_TMPDIR/twice.yaml"
     run "$DRA_BIN/dra-claim" status "$BATS_TEST_TMPDIR/twice.yaml"
+    assert_success   # identical copies are one object
+    sed -i '0,/deviceClassName: gpu.example.com/! s/deviceClassName: gpu.example.com/deviceClassName: other.example.com/' "$BATS_TEST_TMPDIR/twice.yaml"
+    run "$DRA_BIN/dra-claim" status "$BATS_TEST_TMPDIR/twice.yaml"
     assert_failure 2
     assert_output --partial 'duplicate object ResourceClaimTemplate/ml/single-gpu, first defined at'
 }

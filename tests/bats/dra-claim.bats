@@ -137,7 +137,14 @@ setup() {
 }
 
 @test "doctor: healthy dump exits 0, problems exit 1 with fixes" {
+    # bound to a node with its claim allocated but not reserved: the kubelet will not start it
     run "$DRA_BIN/dra-claim" doctor "$C/trainer-scheduled.yaml"
+    assert_failure 1
+    assert_output "Pod/ml/trainer: is bound to node node-a but its ResourceClaim trainer-gpu-hn7g7 is not reserved for it: the kubelet will not start it; fix: dra-claim reserve --pod ml/trainer --patch=kubectl $C/trainer-scheduled.yaml | sh"
+    # reserved: healthy
+    sed -n '1,/^---$/p' "$C/trainer-scheduled.yaml" >"$BATS_TEST_TMPDIR/healthy.yaml"
+    "$DRA_BIN/dra-claim" reserve --pod ml/trainer "$C/trainer-scheduled.yaml" >>"$BATS_TEST_TMPDIR/healthy.yaml"
+    run "$DRA_BIN/dra-claim" doctor "$BATS_TEST_TMPDIR/healthy.yaml"
     assert_success
     assert_output ""
     run "$DRA_BIN/dra-claim" doctor "$C/other-owner.yaml"

@@ -44,10 +44,14 @@ setup() {
     assert_output --partial "pool gpu.nvidia.com/node-0: warning: attribute names differ"
 }
 
-@test "lint: non-slices are input errors" {
+@test "lint: other kinds are skipped, unknown kinds of resource.k8s.io are input errors" {
     run --separate-stderr "$S" lint "$D/unknown-kind.yaml"
     assert_failure 2
-    [[ $stderr == *"unknown-kind.yaml:1: Gadget/g: kind: expected a ResourceSlice, got Gadget"* ]]
+    [[ $stderr == *"unknown-kind.yaml:1: Gadget/g: kind: no matches for kind \"Gadget\" in version \"resource.k8s.io/v1\""* ]]
+    printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' >"$BATS_TEST_TMPDIR/other.yaml"
+    run --separate-stderr "$S" lint -v "$D/slices-ok.yaml" "$BATS_TEST_TMPDIR/other.yaml"
+    assert_success
+    [[ $stderr == *"dra-slice: skipped 2 objects of kinds dra-slice does not use"* ]]
     run --separate-stderr "$S" lint "$D/malformed.yaml"
     assert_failure 2
 }

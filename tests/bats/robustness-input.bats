@@ -140,7 +140,7 @@ every_reader_fails() {
 }
 
 @test "duplicate mapping keys in YAML are an error naming the key" {
-    every_reader_fails 2 "dupkey.yaml:3:1: mapping key \"kind\" already defined" "$R/dupkey.yaml"
+    every_reader_fails 2 "dupkey.yaml:3:1: duplicate field \"kind\"" "$R/dupkey.yaml"
 }
 
 @test "duplicate object keys in JSON are an error" {

@@ -90,7 +90,7 @@ usage_error() {
 @test "malformed NAMESPACE/NAME values are refused" {
     usage_error "dra-claim: reserve needs --pod NAMESPACE/NAME" "$DRA_BIN/dra-claim" reserve --pod x "$C/pods.yaml"
     usage_error "dra-claim: reserve needs --pod NAMESPACE/NAME" "$DRA_BIN/dra-claim" reserve --pod /x "$C/pods.yaml"
-    usage_error 'dra-select: --claim: want NAMESPACE/NAME, not "x"' "$DRA_BIN/dra-select" --claim x "$C/slices.yaml"
+    usage_error 'dra-select: --claim: want NAMESPACE/NAME, not "/x"' "$DRA_BIN/dra-select" --claim /x "$C/slices.yaml"
     usage_error "dra-select: --request needs --claim" "$DRA_BIN/dra-select" --request r "$C/slices.yaml"
 }
 

@@ -395,8 +395,14 @@ UNIT_TEST(lint_pool_problems)
     CHECK_INT(dra_lint_count_errors(&r), 1);
     dra_lint_report_free(&r);
 
+    /* other kinds are skipped and counted; a typo in a DRA kind is an error */
     r = lint_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n", &e);
-    CHECK(e != NULL && strstr(e->msg, "expected a ResourceSlice, got Pod"));
+    CHECK(e == NULL);
+    CHECK_INT(r.skipped, 1);
+    dra_err_free(e);
+    dra_lint_report_free(&r);
+    r = lint_text("apiVersion: resource.k8s.io/v1\nkind: ResourceSlise\nmetadata: {name: p}\n", &e);
+    CHECK(e != NULL && strstr(e->msg, "no matches for kind \"ResourceSlise\""));
     dra_err_free(e);
     dra_lint_report_free(&r);
 }

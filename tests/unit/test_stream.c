@@ -137,7 +137,7 @@ UNIT_TEST(errors_carry_locations)
     }
     dra_err_free(e);
     e = read_str(&s, "a: 1\na: 2\n");
-    CHECK(e != NULL && strstr(e->msg, "already defined") != NULL);
+    CHECK(e != NULL && strstr(e->msg, "duplicate field") != NULL);
     dra_err_free(e);
     e = read_str(&s, "just a string\n");
     CHECK(e != NULL && strstr(e->msg, "expected an object") != NULL);

@@ -475,6 +475,7 @@ static const char MULTI[] =
     "---\napiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata:\n  name: c1\nspec:\n  devices:\n    requests:\n    - name: r\n      deviceClassName: gpu.example.com\n"
     "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n"
     "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n"
+    "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\nspec:\n  extendedResourceName: example.com/gpu\n"
     "---\napiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: gpu.example.com\n";
 
 UNIT_TEST(load_pipeline)
@@ -500,6 +501,7 @@ UNIT_TEST(load_pipeline)
     }
     dra_err_free(e);
     CHECK_INT(dra_model_kind(&m, DRA_KIND_DEVICE_CLASS)->n, 1);
+    CHECK_INT(m.collapsed, 1); /* the identical third copy */
     CHECK_INT(dra_model_kind(&m, DRA_KIND_RESOURCE_CLAIM)->n, 1);
     CHECK(dra_model_class(&m, "gpu.example.com") != NULL);
     CHECK(dra_model_class(&m, "nope") == NULL);

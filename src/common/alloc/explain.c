@@ -84,6 +84,23 @@ json_t *al_explain_build(al_run *r)
         json_array_append_new(pools, o);
     }
     json_object_set_new(ex, "pools", pools);
+    if (!r->npools && r->w) {
+        /* no pool reaches this node: say which exist and whom they serve */
+        json_t *other = json_array();
+        for (size_t i = 0; i < r->w->npools && json_array_size(other) < 20; i++) {
+            const al_pool_slices *ps = r->w->poollist[i];
+            const al_slice *s = ps->n ? ps->s[0] : NULL;
+            if (!s)
+                continue;
+            char *why = s->node_name ? dra_xasprintf("for node %s", s->node_name)
+                        : s->all_nodes ? dra_xstrdup("for all nodes")
+                        : s->node_selector ? dra_xstrdup("for nodes matching its nodeSelector, which this node does not")
+                                           : dra_xstrdup("per device node selection: no device is for this node");
+            json_array_append_new(other, json_pack("{s:s,s:s,s:s}", "driver", ps->driver, "pool", ps->pool, "serves", why));
+            free(why);
+        }
+        json_object_set_new(ex, "otherPools", other);
+    }
     json_t *claims = json_array();
     for (size_t ci = 0; ci < r->nclaims; ci++) {
         al_claim *c = &r->claims[ci];
@@ -130,8 +147,15 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
     size_t i;
     const json_t *p;
     const json_t *pools = json_object_get(ex, "pools");
-    if (!json_array_size(pools))
-        dra_buf_puts(b, "  no resource pools are available on this node\n");
+    if (!json_array_size(pools)) {
+        const json_t *other = json_object_get(ex, "otherPools");
+        if (!json_array_size(other))
+            dra_buf_puts(b, "  no resource pools are available on this node: the input has no ResourceSlices\n");
+        else
+            dra_buf_puts(b, "  no resource pools are available on this node; the input's pools:\n");
+        json_array_foreach(other, i, p) dra_buf_printf(b, "    pool %s/%s: %s\n", al_jstr(p, "driver"),
+                                                       al_jstr(p, "pool"), al_jstr(p, "serves"));
+    }
     json_array_foreach(pools, i, p) {
         dra_buf_printf(b, "  pool %s/%s: %s", al_jstr(p, "driver"), al_jstr(p, "pool"), al_jstr(p, "status"));
         if (al_jstr(p, "reason"))
@@ -141,6 +165,12 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
     }
     const json_t *c;
     json_array_foreach(json_object_get(ex, "claims"), i, c) {
+        if (!json_array_size(json_object_get(c, "requests")) && !json_array_size(json_object_get(c, "allocated"))) {
+            /* never an empty verdict */
+            dra_buf_printf(b, "  claim %s: nothing allocated: %s\n", al_jstr(c, "claim"),
+                           json_array_size(pools) ? "no device was tried" : "no device is available on this node");
+            continue;
+        }
         dra_buf_printf(b, "  claim %s:\n", al_jstr(c, "claim"));
         size_t k;
         const json_t *q;

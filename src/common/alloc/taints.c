@@ -56,16 +56,19 @@ const al_taint *al_taint_blocks(const al_device *d, const al_req *req)
     return NULL;
 }
 
-/* A rule applies when it has a deviceSelector and each of driver, pool and
- * device that is set equals the device's (an empty selector matches every
- * device; no selector matches nothing). */
+/* A rule applies when each of driver, pool and device of its deviceSelector
+ * that is set equals the device's.  A rule without deviceSelector applies to
+ * every device: the scheduler's slice tracker reads it so
+ * (staging/src/k8s.io/dynamic-resource-allocation/resourceslice/tracker,
+ * kubernetes#141422; upstream's scheduler_perf rule relies on it), while the
+ * eviction controller matches nothing -- dra-evict keeps that safe default. */
 void al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n)
 {
     for (size_t ri = 0; ri < n; ri++) {
         const json_t *spec = al_jget(rules[ri], "spec");
         const json_t *sel = al_jget(spec, "deviceSelector");
         const json_t *taint = al_jget(spec, "taint");
-        if (!json_is_object(sel) || !json_is_object(taint))
+        if ((sel && !json_is_object(sel) && !json_is_null(sel)) || !json_is_object(taint))
             continue;
         const char *drv = al_jstr(sel, "driver"), *pool = al_jstr(sel, "pool"), *dev = al_jstr(sel, "device");
         const char *rname = al_jstr(al_jget(rules[ri], "metadata"), "name");

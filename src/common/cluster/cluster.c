@@ -125,9 +125,16 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
     free(before);
     if (errs) {
         /* a partial index would make every later answer wrong: keep nothing */
+        dra_model saved = {0};
+        saved.skipped = c->model.skipped;
+        saved.collapsed = c->model.collapsed;
+        saved.files_repeated = c->model.files_repeated;
+        saved.warnings = c->model.warnings; /* still worth saying */
+        c->model.warnings = NULL;
         size_t unknown = c->unknown;
         dra_cluster_free(c);
         c->unknown = unknown;
+        c->model = saved;
     }
     return errs;
 }
@@ -137,6 +144,7 @@ dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_featu
     cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
     cel_env *env = cel_dra_env_new(&co);
     dra_load_opts lo = {.skip_unknown = true,
+                        .no_validate = c->no_validate,
                         .now = now_ns / DRA_NSEC_PER_SEC - (now_ns % DRA_NSEC_PER_SEC < 0 ? 1 : 0),
                         .validate = {.features = features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
     dra_err *e = dra_cluster_load(c, set, &lo);

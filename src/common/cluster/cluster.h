@@ -45,6 +45,7 @@ typedef struct dra_cluster {
     size_t n[DRA_KIND_COUNT];
     size_t cap[DRA_KIND_COUNT];
     size_t unknown;                     /* objects of kinds the tools do not use (skipped) */
+    bool no_validate;                   /* set before dra_cluster_load_input: convert and default only */
     dra_model model;                    /* name index, set by dra_cluster_load() only */
     bool has_model;
     dra_served_version *served;         /* set by dra_cluster_load() only */

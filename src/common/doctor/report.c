@@ -183,6 +183,8 @@ static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_docto
             dra_taint_src srcs[8];
             size_t n = dra_evict_device_taints(c, &eo, d, p, v, srcs, 8);
             for (size_t k = 0; k < n && k < 8; k++) {
+                if (dra_evict_tolerated_forever(e, srcs[k].taint))
+                    continue; /* tolerated for good: not a problem */
                 char *t = dra_taint_string(srcs[k].taint), *s = dra_taint_src_string(&srcs[k]);
                 add(out, claim, dra_xasprintf("device %s/%s/%s has NoExecute taint %s (%s)", d, p, v, t, s),
                     fix_tool("dra-evict", o));
@@ -216,6 +218,14 @@ static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_docto
     dra_buf_free(&fix);
 }
 
+static char *reserve_fix(const char *ns, const char *name, const dra_doctor_opts *o)
+{
+    char *cmd = dra_xasprintf("dra-claim reserve --pod %s/%s --patch=kubectl", ns, name);
+    char *fix = fix_tool_sh(cmd, o);
+    free(cmd);
+    return fix;
+}
+
 static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_opts *o, dra_findings *out)
 {
     const json_t *pod = po->json;
@@ -230,6 +240,14 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
         dra_podclaim_state st = dra_pod_claim_name(pod, pc, &name, &check);
         if (st == DRA_PODCLAIM_NOT_NEEDED)
             continue;
+        const char *tn = dra_jstr(pc, "resourceClaimTemplateName");
+        if (st != DRA_PODCLAIM_NAMED && tn && c->n[DRA_KIND_RESOURCE_CLAIM_TEMPLATE] &&
+            !dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM_TEMPLATE, ns, tn)) {
+            /* generate would fail the same way: the template is what is missing */
+            add(out, pod, dra_xasprintf("pod claim %s: ResourceClaimTemplate %s/%s does not exist, so no claim can be made", pcn, ns, tn),
+                dra_xasprintf("kubectl create -n %s -f <ResourceClaimTemplate %s>", ns, tn));
+            continue;
+        }
         if (st != DRA_PODCLAIM_NAMED) {
             char *m = dra_pod_claim_name_error(pod, pc, st);
             add(out, pod, dra_xasprintf("pod claim %s: %s", pcn, m),
@@ -243,6 +261,21 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
                 check ? fix_tool_sh("dra-claim generate --patch=kubectl", o)
                       : dra_xasprintf("kubectl create -n %s -f <ResourceClaim %s>", ns, name));
             continue;
+        }
+        /* the classic stuck pod: bound to a node while its claim is not
+         * allocated or not reserved for it -- the kubelet will not start it */
+        const char *bound = dra_jstr(pod, "spec.nodeName");
+        if (bound && *bound) {
+            const char *puid = dra_jstr_or(pod, "metadata.uid", "");
+            if (!dra_claim_allocated(co->json))
+                add(out, pod, dra_xasprintf("is bound to node %s but its ResourceClaim %s is not allocated: the kubelet "
+                                            "will not start it", bound, name),
+                    dra_xasprintf("kubectl delete pod -n %s %s  # let its controller recreate it for the scheduler", ns,
+                                  dra_jstr_or(pod, "metadata.name", "")));
+            else if (*puid && !dra_claim_reserved_for_uid(co->json, puid))
+                add(out, pod, dra_xasprintf("is bound to node %s but its ResourceClaim %s is not reserved for it: the "
+                                            "kubelet will not start it", bound, name),
+                    reserve_fix(ns, dra_jstr_or(pod, "metadata.name", ""), o));
         }
         if (check) {
             char *why = dra_claim_is_for_pod(pod, co->json);

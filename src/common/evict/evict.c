@@ -297,6 +297,19 @@ static bool tolerates(const json_t *tol, const json_t *taint)
     return strcmp(op, "Exists") == 0;
 }
 
+bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint)
+{
+    size_t i;
+    json_t *tol;
+    json_array_foreach(dra_jarr(result, "tolerations"), i, tol) {
+        const char *eff = dra_jstr_or(tol, "effect", "");
+        if ((!*eff || strcmp(eff, "NoExecute") == 0) && tolerates(tol, taint) &&
+            !json_is_integer(json_object_get(tol, "tolerationSeconds")))
+            return true;
+    }
+    return false;
+}
+
 /* ---- claims ---- */
 
 typedef struct item {

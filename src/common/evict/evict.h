@@ -100,6 +100,10 @@ dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra
 size_t dra_evict_device_taints(const dra_cluster *c, const dra_evict_opts *opts, const char *driver, const char *pool,
                                const char *device, dra_taint_src *srcs, size_t max);
 
+/* Whether an allocation result's tolerations ignore the taint for good (a
+ * matching toleration without tolerationSeconds). */
+bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint);
+
 /* Whether the newest generation of the pool publishes the device; *pool_known
  * says whether any slice of the pool exists. */
 bool dra_evict_device_published(const dra_cluster *c, const char *driver, const char *pool, const char *device,

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include "../base/buf.h"
 
@@ -41,7 +43,12 @@ void dra_objset_free(dra_objset *set)
         free(set->files[i]);
     free(set->v);
     free(set->files);
+    dra_err_free(set->warnings);
+    dra_field_validation fv = set->field_validation;
+    bool rec = set->recursive;
     memset(set, 0, sizeof *set);
+    set->field_validation = fv; /* reading options survive a reset */
+    set->recursive = rec;
 }
 
 char *dra_obj_ref(const json_t *obj)
@@ -92,6 +99,7 @@ typedef struct reader {
     dra_objset pending; /* objects of this file, moved to set on success */
     line_note *notes;   /* lines of mappings near the top (List items) */
     size_t nnotes, capnotes;
+    dra_err *warnings;  /* relaxed duplicate fields (--validate=warn) */
 } reader;
 
 static void note_line(reader *r, const json_t *node, int line)
@@ -169,6 +177,16 @@ static dra_err *add_document(reader *r, json_t *v, int doc, int line)
             json_decref(v);
             return e;
         }
+        /* A typed List (ResourceClaimList, PodList...) as the API server
+         * returns it to curl and client-go: its items carry no kind or
+         * apiVersion of their own; they are the List's. */
+        const char *lkind = json_is_object(v) ? json_string_value(json_object_get(v, "kind")) : NULL;
+        size_t lk = lkind ? strlen(lkind) : 0;
+        if (lk > 4 && !json_object_get(item, "kind"))
+            json_object_set_new(item, "kind", json_stringn(lkind, lk - 4));
+        json_t *lver = lk > 4 ? json_object_get(v, "apiVersion") : NULL;
+        if (json_is_string(lver) && !json_object_get(item, "apiVersion"))
+            json_object_set(item, "apiVersion", lver);
         dra_objset_add(&r->pending, json_incref(item), r->name, doc, noted_line(r, item, line), (int)i);
     }
     json_decref(v);
@@ -186,6 +204,11 @@ static void reader_done(reader *r, bool ok)
     }
     dra_objset_free(&r->pending);
     free(r->notes);
+    if (ok)
+        r->set->warnings = dra_err_append(r->set->warnings, r->warnings);
+    else
+        dra_err_free(r->warnings);
+    r->warnings = NULL;
 }
 
 /* ---- JSON ---------------------------------------------------------------- */
@@ -307,6 +330,18 @@ static dra_err *read_json_stream(reader *r, const char *data, size_t len)
         doc++;
         json_error_t jerr;
         json_t *v = json_loadb(data + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+        if (!v && r->set->field_validation != DRA_FV_STRICT && strstr(jerr.text, "duplicate object key")) {
+            /* relaxed: the last value wins, as in encoding/json */
+            json_error_t jerr2;
+            v = json_loadb(data + off, len - off, JSON_DISABLE_EOF_CHECK, &jerr2);
+            if (v && r->set->field_validation == DRA_FV_WARN) {
+                int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
+                r->warnings = dra_err_append(r->warnings, dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", jerr.text),
+                                                                     r->name, doc, eline, 0));
+            }
+            if (v)
+                jerr = jerr2;
+        }
         if (!v) {
             int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
             int ecol = jerr.line <= 1 ? col + (jerr.column > 0 ? jerr.column - 1 : 0) : jerr.column;
@@ -353,6 +388,7 @@ typedef struct yaml_ctx {
     anchor *anchors;
     size_t nanchors, capanchors;
     size_t alias_nodes;
+    dra_buf path;       /* field path of the node being parsed, for messages */
 } yaml_ctx;
 
 static dra_err *yerr(yaml_ctx *y, const yaml_mark_t *m, const char *fmt, const char *what)
@@ -620,11 +656,35 @@ static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_
             break;
         }
         json_t *val = NULL;
+        size_t plen = y->path.len;
+        if (plen)
+            dra_buf_putc(&y->path, '.');
+        dra_buf_puts(&y->path, keystr);
         e = parse_node(y, &vev, depth + 1, &val);
         if (e) {
             free(keystr);
             break;
         }
+        if (!is_merge && json_object_get(map, keystr)) {
+            /* kubectl's strict decoding: an error by default; with
+             * --validate=warn a warning, with ignore nothing; the last
+             * value wins as in sigs.k8s.io/yaml. */
+            char *msg = dra_xasprintf("duplicate field \"%s\"", dra_buf_str(&y->path));
+            dra_field_validation fv = y->r->set->field_validation;
+            if (fv == DRA_FV_STRICT) {
+                e = yerr(y, &key_mark, "%s", msg);
+                free(msg);
+                free(keystr);
+                json_decref(val);
+                break;
+            }
+            if (fv == DRA_FV_WARN)
+                y->r->warnings = dra_err_append(y->r->warnings, yerr(y, &key_mark, "%s", msg));
+            free(msg);
+        }
+        y->path.len = plen;
+        if (y->path.data)
+            y->path.data[plen] = 0;
         if (is_merge) {
             if (!merged)
                 merged = json_object();
@@ -634,14 +694,6 @@ static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_
             if (e)
                 break;
             continue;
-        }
-        if (json_object_get(map, keystr)) {
-            char *msg = dra_xasprintf("mapping key \"%s\" already defined", keystr);
-            e = yerr(y, &key_mark, "%s", msg);
-            free(msg);
-            free(keystr);
-            json_decref(val);
-            break;
         }
         json_object_set_new(map, keystr, val);
         free(keystr);
@@ -682,9 +734,13 @@ static dra_err *parse_sequence(yaml_ctx *y, yaml_event_t *start, int depth, json
             break;
         }
         json_t *item = NULL;
+        size_t plen = y->path.len;
+        dra_buf_printf(&y->path, "[%zu]", json_array_size(arr));
         e = parse_node(y, &ev, depth + 1, &item);
         if (e)
             break;
+        y->path.len = plen;
+        y->path.data[plen] = 0;
         json_array_append_new(arr, item);
     }
     if (e) {
@@ -809,6 +865,7 @@ static dra_err *read_yaml_stream(reader *r, const char *data, size_t len)
             break;
         int line = (int)root.start_mark.line + 1;
         json_t *v = NULL;
+        dra_buf_reset(&y.path);
         e = parse_node(&y, &root, 1, &v);
         if (e)
             break;
@@ -818,11 +875,31 @@ static dra_err *read_yaml_stream(reader *r, const char *data, size_t len)
     }
     clear_anchors(&y);
     free(y.anchors);
+    dra_buf_free(&y.path);
     yaml_parser_delete(&y.parser);
     return e;
 }
 
 /* ---- entry points --------------------------------------------------------- */
+
+/* An unrendered Helm chart file or Go template fails as YAML or JSON; say
+ * what it is instead of leaving a syntax error to puzzle over. */
+static dra_err *template_hint(dra_err *e, const char *data, size_t len)
+{
+    int line = 1;
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (data[i] == '\n')
+            line++;
+        else if (data[i] == '{' && data[i + 1] == '{') {
+            char *m = dra_xasprintf("%s (the file looks like a Helm or Go template: \"{{\" at line %d; render it first, "
+                                    "e.g. with helm template)", e->msg, line);
+            free(e->msg);
+            e->msg = m;
+            break;
+        }
+    }
+    return e;
+}
 
 dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_t len)
 {
@@ -857,6 +934,8 @@ dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_
         e = read_yaml_stream(&r, data + off, len - off);
     }
     reader_done(&r, e == NULL);
+    if (e)
+        e = template_hint(e, data, len);
     return e;
 }
 
@@ -868,6 +947,110 @@ dra_err *dra_read_path(dra_objset *set, const char *path)
         e = dra_read_mem(set, path, dra_buf_str(&b), b.len);
     dra_buf_free(&b);
     return e;
+}
+
+dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out)
+{
+    if (strcmp(s, "strict") == 0 || strcmp(s, "true") == 0)
+        *out = DRA_FV_STRICT;
+    else if (strcmp(s, "warn") == 0)
+        *out = DRA_FV_WARN;
+    else if (strcmp(s, "ignore") == 0 || strcmp(s, "false") == 0)
+        *out = DRA_FV_IGNORE;
+    else
+        return dra_err_new(DRA_EXIT_INPUT, "invalid --validate value \"%s\": must be one of: strict (or true), warn, ignore (or false)", s);
+    return NULL;
+}
+
+typedef struct seen_files {
+    struct { dev_t dev; ino_t ino; } *v;
+    size_t n, cap;
+} seen_files;
+
+/* True when the file was read already (a glob plus an explicit name). */
+static bool seen_before(seen_files *seen, const struct stat *st)
+{
+    for (size_t i = 0; i < seen->n; i++)
+        if (seen->v[i].dev == st->st_dev && seen->v[i].ino == st->st_ino)
+            return true;
+    if (seen->n == seen->cap) {
+        seen->cap = seen->cap ? seen->cap * 2 : 16;
+        seen->v = dra_xrealloc(seen->v, seen->cap * sizeof *seen->v);
+    }
+    seen->v[seen->n].dev = st->st_dev;
+    seen->v[seen->n].ino = st->st_ino;
+    seen->n++;
+    return false;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool manifest_ext(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 5 && strcmp(name + n - 5, ".json") == 0) || (n > 5 && strcmp(name + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcmp(name + n - 4, ".yml") == 0);
+}
+
+static dra_err *read_one(dra_objset *set, const char *path, seen_files *seen, bool top, int depth);
+
+/* kubectl's directory walk (FileVisitorForSTDIN aside): files with a
+ * manifest extension, in lexical order; subdirectories only with -R. */
+static dra_err *read_dir(dra_objset *set, const char *path, seen_files *seen, int depth)
+{
+    if (depth > 32)
+        return dra_err_new(DRA_EXIT_INPUT, "%s: directories nested deeper than 32 levels", path);
+    DIR *d = opendir(path);
+    if (!d)
+        return dra_err_new(DRA_EXIT_INPUT, "%s: %s", path, strerror(errno));
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            names = dra_xrealloc(names, cap * sizeof *names);
+        }
+        names[n++] = dra_xstrdup(de->d_name);
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, name_cmp);
+    dra_err *all = NULL;
+    size_t plen = strlen(path);
+    for (size_t i = 0; i < n; i++) {
+        char *full = dra_xasprintf("%s%s%s", path, plen && path[plen - 1] == '/' ? "" : "/", names[i]);
+        struct stat st;
+        if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (set->recursive)
+                all = dra_err_append(all, read_dir(set, full, seen, depth + 1));
+        } else if (manifest_ext(names[i])) {
+            all = dra_err_append(all, read_one(set, full, seen, false, depth));
+        }
+        free(full);
+        free(names[i]);
+    }
+    free(names);
+    return all;
+}
+
+static dra_err *read_one(dra_objset *set, const char *path, seen_files *seen, bool top, int depth)
+{
+    struct stat st;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0) {
+        if (top && S_ISDIR(st.st_mode))
+            return read_dir(set, path, seen, depth);
+        if (S_ISREG(st.st_mode) && seen_before(seen, &st)) {
+            set->files_repeated++;
+            return NULL;
+        }
+    }
+    return dra_read_path(set, path);
 }
 
 dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths)
@@ -882,8 +1065,10 @@ dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths)
     if (stdin_uses > 1)
         return dra_err_new(DRA_EXIT_INPUT, "standard input ('-') is named %zu times; it can be read only once", stdin_uses);
     dra_err *all = NULL;
+    seen_files seen = {0};
     for (size_t i = 0; i < npaths; i++)
-        all = dra_err_append(all, dra_read_path(set, paths[i]));
+        all = dra_err_append(all, read_one(set, paths[i], &seen, true, 0));
+    free(seen.v);
     return all;
 }
 

@@ -19,6 +19,7 @@
 #define DRA_IO_STREAM_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -37,21 +38,40 @@ typedef struct dra_obj {
     int item;          /* -1, or the index in the List's `items` it came from */
 } dra_obj;
 
+/* kubectl's --validate: what an unknown or duplicate field is.  The reader
+ * applies it to duplicate fields; the model's strict decoding to unknown ones. */
+typedef enum {
+    DRA_FV_STRICT = 0, /* an error (kubectl's default) */
+    DRA_FV_WARN,       /* a warning; the last duplicate wins, unknown fields are dropped */
+    DRA_FV_IGNORE,     /* silently dropped */
+} dra_field_validation;
+
+/* Parse a --validate value: strict (or true), warn, ignore (or false). */
+dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out);
+
 typedef struct dra_objset {
     dra_obj *v;
     size_t n, cap;
     char **files;      /* interned file names */
     size_t nfiles;
+    /* reading options, set before reading (kept by dra_objset_free) */
+    dra_field_validation field_validation;
+    bool recursive;    /* directories: descend into subdirectories (-R) */
+    dra_err *warnings; /* owned: problems relaxed by field_validation, in input order */
+    size_t files_repeated; /* files named more than once and read once */
 } dra_objset;
 
-#define DRA_OBJSET_INIT {0, 0, 0, 0, 0}
+#define DRA_OBJSET_INIT {0}
 
 /* Read every object of one file ("-" = stdin) and append them to set.
  * On error nothing of that file is appended. */
 dra_err *dra_read_path(dra_objset *set, const char *path);
 /* Same from memory; `name` is used in locations and error messages. */
 dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_t len);
-/* Read all paths in order; no paths means stdin. */
+/* Read all paths in order; no paths means stdin.  A directory is read as
+ * kubectl reads one: its files ending in .json, .yaml or .yml in name order,
+ * and with set->recursive its subdirectories too; the same file named twice
+ * (a glob plus an explicit name) is read once. */
 dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths);
 
 /* Append an object (steals the reference) with a location. */

@@ -66,6 +66,37 @@ static void default_taint(json_t *taint, const char *now)
         json_object_set_new(taint, "timeAdded", json_string(now));
 }
 
+/* SetDefaults_Pod (pkg/apis/core/v1/defaults.go): a resource under limits
+ * and not under requests is requested as much; for containers and init
+ * containers of a Pod (not of a pod template).  This is how extended
+ * resources are usually written: `limits: {example.com/gpu: 1}`. */
+static void default_pod_requests(json_t *spec)
+{
+    static const char *const lists[] = {"containers", "initContainers"};
+    for (size_t l = 0; l < 2; l++) {
+        json_t *cs = json_object_get(spec, lists[l]);
+        for (size_t i = 0; json_is_array(cs) && i < json_array_size(cs); i++) {
+            json_t *res = json_object_get(json_array_get(cs, i), "resources");
+            json_t *limits = json_object_get(res, "limits");
+            if (!json_is_object(limits) || !json_object_size(limits))
+                continue;
+            json_t *req = json_object_get(res, "requests");
+            if (!req || json_is_null(req)) {
+                req = json_object();
+                json_object_set_new(res, "requests", req);
+            }
+            if (!json_is_object(req))
+                continue; /* validation reports the type */
+            const char *k;
+            json_t *v;
+            json_object_foreach(limits, k, v) {
+                if (!json_object_get(req, k))
+                    json_object_set(req, k, v);
+            }
+        }
+    }
+}
+
 void dra_default_object(json_t *obj, dra_kind kind, int64_t now)
 {
     char ts[32];
@@ -97,6 +128,9 @@ void dra_default_object(json_t *obj, dra_kind kind, int64_t now)
     }
     case DRA_KIND_DEVICE_TAINT_RULE:
         default_taint(json_object_get(spec, "taint"), ts);
+        break;
+    case DRA_KIND_POD:
+        default_pod_requests(spec);
         break;
     default:
         break;

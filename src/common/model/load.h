@@ -5,13 +5,16 @@
  *      opts->skip_unknown — except unknown kinds or versions of the
  *      resource.k8s.io group, which are always errors; a missing
  *      apiVersion/kind is always an error;
- *   2. conversion to resource.k8s.io/v1 (convert.h);
+ *   2. strict decoding (strict.h) as set->field_validation says;
+ *      conversion to resource.k8s.io/v1 (convert.h);
  *   3. namespace defaulting for namespaced kinds (opts->default_namespace,
  *      as kubectl fills in the context namespace);
  *   4. defaulting (defaults.h) with the injected opts->now;
- *   5. validation (validate.h) unless opts->no_validate;
+ *   5. validation (validate.h) unless opts->no_validate, and the admin
+ *      access namespace label when the Namespace is in the input;
  * then every object that passed is indexed by kind and by name.  Two objects
- * of the same kind/namespace/name are an error naming both locations.
+ * of the same kind/namespace/name are an error naming both locations, unless
+ * they are identical: then they are one object (counted in `collapsed`).
  *
  * All errors are collected and returned as one chain, each located with
  * dra_obj_locate (file:line, Kind/ns/name, field path).  Objects with errors
@@ -54,6 +57,9 @@ typedef struct dra_model_entry dra_model_entry;
 typedef struct dra_model {
     dra_model_list by_kind[DRA_KIND_COUNT];
     size_t skipped;          /* unknown kinds skipped */
+    size_t collapsed;        /* identical duplicates counted once */
+    size_t files_repeated;   /* input files named twice and read once */
+    dra_err *warnings;       /* owned: relaxed unknown/duplicate fields, unchecked admin access */
     dra_model_entry *table;  /* name index (private) */
     size_t table_cap, table_n;
 } dra_model;

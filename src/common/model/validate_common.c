@@ -353,6 +353,8 @@ void v_labels_annotations(vctx *v, const json_t *meta)
     }
 }
 
+static void v_owner_references(vctx *v, const json_t *meta);
+
 void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label)
 {
     const json_t *meta = NULL;
@@ -390,6 +392,64 @@ void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_lab
             }
         }
         v_labels_annotations(v, meta);
+        v_owner_references(v, meta);
+    }
+}
+
+/* ValidateOwnerReferences (apimachinery/pkg/api/validation/objectmeta.go):
+ * every reference's errors are reported at metadata.ownerReferences itself,
+ * not at an index, as upstream does. */
+static void v_owner_references(vctx *v, const json_t *meta)
+{
+    const json_t *refs = json_object_get(meta, "ownerReferences");
+    if (!json_is_array(refs))
+        return;
+    V_CHILD(v, "ownerReferences")
+    {
+        char *first_controller = NULL;
+        size_t i;
+        const json_t *ref;
+        json_array_foreach(refs, i, ref) {
+            if (!json_is_object(ref))
+                continue;
+            const char *av = json_string_value(json_object_get(ref, "apiVersion"));
+            const char *kind = json_string_value(json_object_get(ref, "kind"));
+            const char *name = json_string_value(json_object_get(ref, "name"));
+            const char *uid = json_string_value(json_object_get(ref, "uid"));
+            /* the version of "group/version" or "version"; more than one
+             * slash does not parse and leaves it empty */
+            const char *slash = av ? strchr(av, '/') : NULL;
+            bool version_ok = av && *av && (!slash || (slash[1] && !strchr(slash + 1, '/')));
+            if (!version_ok)
+                V_CHILD(v, "apiVersion") dra_ferr_invalid_str(&v->errs, VP(v), av ? av : "", av ? strlen(av) : 0,
+                                                              "version must not be empty");
+            if (!kind || !*kind)
+                V_CHILD(v, "kind") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "kind must not be empty");
+            if (!name || !*name)
+                V_CHILD(v, "name") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "name must not be empty");
+            if (!uid || !*uid)
+                V_CHILD(v, "uid") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "uid must not be empty");
+            if (av && kind && strcmp(av, "v1") == 0 && strcmp(kind, "Event") == 0) {
+                char *r = json_dumps(ref, JSON_COMPACT);
+                dra_ferr_invalid_raw(&v->errs, VP(v), r ? r : "{...}", "/v1, Kind=Event is disallowed from being an owner");
+                free(r);
+            }
+            if (json_is_true(json_object_get(ref, "controller"))) {
+                char *cur = dra_xasprintf("%s/%s", kind ? kind : "", name ? name : "");
+                if (first_controller) {
+                    char *d = dra_xasprintf("Only one reference can have Controller set to true. Found \"true\" in "
+                                            "references for %s and %s", first_controller, cur);
+                    char *r = json_dumps(refs, JSON_COMPACT);
+                    dra_ferr_invalid_raw(&v->errs, VP(v), r ? r : "[...]", d);
+                    free(r);
+                    free(d);
+                    free(cur);
+                } else {
+                    first_controller = cur;
+                }
+            }
+        }
+        free(first_controller);
     }
 }
 

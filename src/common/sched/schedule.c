@@ -656,6 +656,32 @@ static json_t *node_trace(const snode *nd, const node_eval *e, bool tried)
     return t;
 }
 
+/* A pod pinned to nodes by required node affinity on fields only (what the
+ * DaemonSet controller writes: matchFields metadata.name In [node]) goes
+ * only there.  Label selectors and affinity are otherwise not checked: only
+ * DRA's checks are made. */
+static bool pinned_node_ok(const json_t *pod, const json_t *node)
+{
+    const json_t *req = al_jget(al_jget(al_jget(al_jget(pod, "spec"), "affinity"), "nodeAffinity"),
+                                "requiredDuringSchedulingIgnoredDuringExecution");
+    const json_t *terms = al_jget(req, "nodeSelectorTerms");
+    if (!json_is_array(terms) || !json_array_size(terms))
+        return true;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(terms, i, t) {
+        if (json_array_size(al_jget(t, "matchExpressions")))
+            return true; /* label affinity: not ours to check */
+    }
+    bool m = false;
+    dra_err *e = dra_node_selector_match(req, node, &m);
+    if (e) {
+        dra_err_free(e);
+        return true;
+    }
+    return m;
+}
+
 static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
 {
     podctx p = {0};
@@ -695,6 +721,15 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
     for (size_t i = 0; i < S->nnodes && !stop; i++) {
         node_eval e = {0};
         S->out->stats.nodes_checked++;
+        if (!pinned_node_ok(p.pod, S->nodes[i].json)) {
+            reasons[i] = "node(s) didn't match Pod's node affinity/selector";
+            ntried++;
+            if (traces) {
+                e.reason = (char *)reasons[i];
+                json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
+            }
+            continue;
+        }
         if (simple && !S->nodes[i].risky && p.min_devices > dra_alloc_free_bound(S->w, S->nodes[i].name)) {
             S->out->stats.nodes_prefiltered++;
             reasons[i] = "cannot allocate all claims";

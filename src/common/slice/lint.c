@@ -1,6 +1,8 @@
 /* Pool-level lint (see lint.h). */
 #include "lint.h"
 
+#include "../model/kinds.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,10 +326,22 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out)
     for (size_t i = 0; i < set->n; i++) {
         const dra_obj *o = &set->v[i];
         const char *kind = json_string_value(json_object_get(o->json, "kind"));
-        if (!kind || strcmp(kind, "ResourceSlice") != 0) {
-            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "expected a ResourceSlice, got %s",
-                                     kind ? kind : "an object without kind");
+        if (!kind) {
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "expected a ResourceSlice, got an object without kind");
             errs = dra_err_append(errs, dra_obj_locate(dra_err_field(e, "kind"), o));
+            continue;
+        }
+        if (strcmp(kind, "ResourceSlice") != 0) {
+            /* a dump of everything: lint what is a slice; but a kind of the
+             * DRA group we do not know may be a slice with a typo */
+            dra_kind k;
+            dra_apiver v;
+            const char *av = json_string_value(json_object_get(o->json, "apiVersion"));
+            dra_err *e = av && strncmp(av, "resource.k8s.io/", 16) == 0 ? dra_kind_of(o->json, &k, &v) : NULL;
+            if (e)
+                errs = dra_err_append(errs, dra_obj_locate(e, o));
+            else
+                out->skipped++;
             continue;
         }
         const json_t *spec = spec_of(o);

@@ -36,12 +36,14 @@ typedef struct dra_lint_problem {
 typedef struct dra_lint_report {
     dra_lint_problem *v;
     size_t n, cap;
+    size_t skipped; /* objects of other kinds */
 } dra_lint_report;
 
-#define DRA_LINT_REPORT_INIT {0, 0, 0}
+#define DRA_LINT_REPORT_INIT {0, 0, 0, 0}
 
-/* Lint every slice of set.  Objects that are not ResourceSlices are input
- * errors (returned, all of them; the report is then empty). */
+/* Lint every slice of set.  Objects of other kinds are skipped (counted);
+ * objects without a kind are input errors (returned, all of them; the
+ * report is then empty). */
 dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out);
 /* Problems that are not warnings. */
 size_t dra_lint_count_errors(const dra_lint_report *r);

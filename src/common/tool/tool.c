@@ -1,6 +1,8 @@
 #include "tool.h"
 
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -72,4 +74,54 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
     }
     dra_args_free(a);
     return rc;
+}
+
+void dra_tool_report_input(const dra_tool *tool, const dra_args *a, const dra_input_report *r)
+{
+    for (const dra_err *w = r->warnings; w; w = w->next) {
+        char *line = dra_err_format(w);
+        fprintf(stderr, "%s: warning: %s\n", tool->prog, line);
+        free(line);
+    }
+    if (r->skipped)
+        dra_tool_verbose(tool, a, "skipped %zu object%s of kinds %s does not use", r->skipped,
+                         r->skipped == 1 ? "" : "s", tool->prog);
+    if (r->collapsed)
+        dra_tool_verbose(tool, a, "%zu object%s given more than once, identical: counted once", r->collapsed,
+                         r->collapsed == 1 ? "" : "s");
+    if (r->files_repeated)
+        dra_tool_verbose(tool, a, "%zu file%s named more than once: read once", r->files_repeated,
+                         r->files_repeated == 1 ? "" : "s");
+}
+
+void dra_tool_verbose(const dra_tool *tool, const dra_args *a, const char *fmt, ...)
+{
+    if (!dra_args_has(a, DRA_OPT_VERBOSE))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", tool->prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void dra_tool_notes(const dra_tool *tool, const dra_args *a, const dra_err *warnings, const dra_err *notes)
+{
+    dra_input_report r = {warnings, 0, 0, 0};
+    dra_tool_report_input(tool, a, &r);
+    if (!dra_args_has(a, DRA_OPT_VERBOSE))
+        return;
+    for (const dra_err *n = notes; n; n = n->next) {
+        char *line = dra_err_format(n);
+        fprintf(stderr, "%s: %s\n", tool->prog, line);
+        free(line);
+    }
+}
+
+dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a)
+{
+    set->recursive = dra_args_has(a, DRA_OPT_RECURSIVE);
+    const char *v = dra_args_get(a, DRA_OPT_VALIDATE);
+    return v ? dra_field_validation_parse(v, &set->field_validation) : NULL;
 }

@@ -12,6 +12,7 @@
 #define DRA_TOOL_TOOL_H
 
 #include "cli.h"
+#include "../io/stream.h"
 
 /* Parse argv and handle --help/--version/--completion and usage errors.
  * Returns true when main should return *rc right away (a is then freed). */
@@ -19,5 +20,22 @@ bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, in
 /* Print err (if any, freeing it), flush and check stdout, free a.
  * Returns the exit code: err's class, DRA_EXIT_RUNTIME when stdout failed, else ok_code. */
 int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code);
+
+/* Set a set's reading options from the shared input options (--validate, -R). */
+dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
+
+/* What reading the input relaxed or skipped: every warning ("prog: warning:
+ * ..."), and with -v (DRA_OPT_VERBOSE) one line per kind of skip. */
+typedef struct dra_input_report {
+    const dra_err *warnings; /* borrowed */
+    size_t skipped;          /* objects of kinds the tool does not use */
+    size_t collapsed;        /* identical duplicates counted once */
+    size_t files_repeated;   /* files named twice, read once */
+} dra_input_report;
+void dra_tool_report_input(const dra_tool *tool, const dra_args *a, const dra_input_report *r);
+/* Every warning ("prog: warning: ..."), and with -v every note. */
+void dra_tool_notes(const dra_tool *tool, const dra_args *a, const dra_err *warnings, const dra_err *notes);
+/* One note on stderr when -v is given: "prog: " + printf. */
+void dra_tool_verbose(const dra_tool *tool, const dra_args *a, const char *fmt, ...) DRA_PRINTF(3, 4);
 
 #endif

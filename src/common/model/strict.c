@@ -1,0 +1,272 @@
+/* Strict decoding; see strict.h.  The tables follow the Go types field by
+ * field (json names); a NULL type is a scalar or an opaque value. */
+#include "strict.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+
+typedef struct stype stype;
+typedef struct sfield {
+    const char *name;
+    const stype *t; /* NULL: scalar or opaque (RawExtension, Quantity...) */
+} sfield;
+struct stype {
+    char kind;       /* 'o' object, 'l' list of elem, 'm' map of elem */
+    bool open;       /* 'o': fields not listed are allowed (parts we do not model) */
+    const sfield *f; /* 'o': NULL-terminated */
+    const stype *elem;
+};
+
+#define F_END {NULL, NULL}
+#define OBJ(n, ...) static const sfield n##_f[] = {__VA_ARGS__, F_END}; static const stype n = {'o', false, n##_f, NULL};
+#define OPEN(n, ...) static const sfield n##_f[] = {__VA_ARGS__, F_END}; static const stype n = {'o', true, n##_f, NULL};
+#define LIST(n, e) static const stype n = {'l', false, NULL, &e};
+#define MAP(n, e) static const stype n = {'m', false, NULL, &e};
+
+/* ---- metav1 --------------------------------------------------------------- */
+OBJ(owner_ref, {"apiVersion", NULL}, {"kind", NULL}, {"name", NULL}, {"uid", NULL}, {"controller", NULL},
+    {"blockOwnerDeletion", NULL})
+LIST(owner_refs, owner_ref)
+OBJ(object_meta, {"name", NULL}, {"generateName", NULL}, {"namespace", NULL}, {"selfLink", NULL}, {"uid", NULL},
+    {"resourceVersion", NULL}, {"generation", NULL}, {"creationTimestamp", NULL}, {"deletionTimestamp", NULL},
+    {"deletionGracePeriodSeconds", NULL}, {"labels", NULL}, {"annotations", NULL}, {"ownerReferences", &owner_refs},
+    {"finalizers", NULL}, {"managedFields", NULL})
+OBJ(condition, {"type", NULL}, {"status", NULL}, {"observedGeneration", NULL}, {"lastTransitionTime", NULL},
+    {"reason", NULL}, {"message", NULL})
+LIST(conditions, condition)
+
+/* ---- core/v1 NodeSelector ------------------------------------------------ */
+OBJ(ns_req, {"key", NULL}, {"operator", NULL}, {"values", NULL})
+LIST(ns_reqs, ns_req)
+OBJ(ns_term, {"matchExpressions", &ns_reqs}, {"matchFields", &ns_reqs})
+LIST(ns_terms, ns_term)
+OBJ(node_selector, {"nodeSelectorTerms", &ns_terms})
+
+/* ---- resource.k8s.io: shared pieces --------------------------------------- */
+OBJ(attribute, {"int", NULL}, {"bool", NULL}, {"string", NULL}, {"version", NULL}, {"ints", NULL}, {"bools", NULL},
+    {"strings", NULL}, {"versions", NULL})
+MAP(attributes, attribute)
+OBJ(valid_range, {"min", NULL}, {"max", NULL}, {"step", NULL})
+OBJ(request_policy, {"default", NULL}, {"validValues", NULL}, {"validRange", &valid_range})
+OBJ(capacity, {"value", NULL}, {"requestPolicy", &request_policy})
+MAP(capacities, capacity)
+OBJ(counter, {"value", NULL})
+MAP(counters, counter)
+OBJ(counter_consumption, {"counterSet", NULL}, {"counters", &counters})
+LIST(counter_consumptions, counter_consumption)
+OBJ(counter_set, {"name", NULL}, {"counters", &counters})
+LIST(counter_sets, counter_set)
+OBJ(taint, {"key", NULL}, {"value", NULL}, {"effect", NULL}, {"timeAdded", NULL})
+LIST(taints, taint)
+OBJ(pool, {"name", NULL}, {"generation", NULL}, {"resourceSliceCount", NULL})
+OBJ(cel_sel, {"expression", NULL})
+OBJ(selector, {"cel", &cel_sel})
+LIST(selectors, selector)
+OBJ(toleration, {"key", NULL}, {"operator", NULL}, {"value", NULL}, {"effect", NULL}, {"tolerationSeconds", NULL})
+LIST(tolerations, toleration)
+OBJ(cap_requirements, {"requests", NULL})
+OBJ(opaque, {"driver", NULL}, {"parameters", NULL})
+OBJ(claim_config, {"requests", NULL}, {"opaque", &opaque})
+LIST(claim_configs, claim_config)
+OBJ(class_config, {"opaque", &opaque})
+LIST(class_configs, class_config)
+OBJ(constraint, {"requests", NULL}, {"matchAttribute", NULL}, {"distinctAttribute", NULL})
+LIST(constraints, constraint)
+
+/* ---- ResourceSlice --------------------------------------------------------- */
+#define DEVICE_FIELDS                                                                                              \
+    {"attributes", &attributes}, {"capacity", &capacities}, {"consumesCounters", &counter_consumptions},          \
+        {"nodeName", NULL}, {"nodeSelector", &node_selector}, {"allNodes", NULL}, {"taints", &taints},            \
+        {"bindsToNode", NULL}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL},                  \
+        {"allowMultipleAllocations", NULL}, {"nodeAllocatableResources", NULL}
+OBJ(device_v1, {"name", NULL}, DEVICE_FIELDS)
+LIST(devices_v1, device_v1)
+OBJ(basic_device, DEVICE_FIELDS)
+OBJ(device_v1beta1, {"name", NULL}, {"basic", &basic_device})
+LIST(devices_v1beta1, device_v1beta1)
+#define SLICE_SPEC_FIELDS                                                                                          \
+    {"driver", NULL}, {"pool", &pool}, {"nodeName", NULL}, {"nodeSelector", &node_selector}, {"allNodes", NULL},  \
+        {"perDeviceNodeSelection", NULL}, {"sharedCounters", &counter_sets}, {"taints", NULL},                    \
+        {"partitionTypeAttribute", NULL}, {"skipNodeOperations", NULL}
+OBJ(slice_spec_v1, SLICE_SPEC_FIELDS, {"devices", &devices_v1})
+OBJ(slice_spec_v1beta1, SLICE_SPEC_FIELDS, {"devices", &devices_v1beta1})
+OBJ(slice_v1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &slice_spec_v1})
+OBJ(slice_v1beta1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &slice_spec_v1beta1})
+
+/* ---- DeviceClass --------------------------------------------------------------- */
+OBJ(class_spec, {"selectors", &selectors}, {"config", &class_configs}, {"extendedResourceName", NULL})
+OBJ(device_class, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &class_spec})
+
+/* ---- ResourceClaim ------------------------------------------------------------- */
+#define EXACT_FIELDS                                                                                               \
+    {"deviceClassName", NULL}, {"selectors", &selectors}, {"allocationMode", NULL}, {"count", NULL},             \
+        {"tolerations", &tolerations}, {"capacity", &cap_requirements}
+OBJ(sub_request, {"name", NULL}, EXACT_FIELDS)
+LIST(sub_requests, sub_request)
+OBJ(exact_request, EXACT_FIELDS, {"adminAccess", NULL})
+OBJ(request_v1, {"name", NULL}, {"exactly", &exact_request}, {"firstAvailable", &sub_requests})
+LIST(requests_v1, request_v1)
+OBJ(request_v1beta1, {"name", NULL}, EXACT_FIELDS, {"adminAccess", NULL}, {"firstAvailable", &sub_requests})
+LIST(requests_v1beta1, request_v1beta1)
+OBJ(device_claim_v1, {"requests", &requests_v1}, {"constraints", &constraints}, {"config", &claim_configs})
+OBJ(device_claim_v1beta1, {"requests", &requests_v1beta1}, {"constraints", &constraints}, {"config", &claim_configs})
+OBJ(claim_spec_v1, {"devices", &device_claim_v1})
+OBJ(claim_spec_v1beta1, {"devices", &device_claim_v1beta1})
+
+OBJ(alloc_result, {"request", NULL}, {"driver", NULL}, {"pool", NULL}, {"device", NULL}, {"adminAccess", NULL},
+    {"tolerations", &tolerations}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL},
+    {"shareID", NULL}, {"consumedCapacity", NULL}, {"skipNodeOperations", NULL})
+LIST(alloc_results, alloc_result)
+OBJ(alloc_config, {"source", NULL}, {"requests", NULL}, {"opaque", &opaque})
+LIST(alloc_configs, alloc_config)
+OBJ(device_alloc, {"results", &alloc_results}, {"config", &alloc_configs})
+OBJ(allocation, {"devices", &device_alloc}, {"nodeSelector", &node_selector}, {"allocationTimestamp", NULL})
+OBJ(consumer_ref, {"apiGroup", NULL}, {"resource", NULL}, {"name", NULL}, {"uid", NULL})
+LIST(consumer_refs, consumer_ref)
+OBJ(network_data, {"interfaceName", NULL}, {"ips", NULL}, {"hardwareAddress", NULL})
+OBJ(device_status, {"driver", NULL}, {"pool", NULL}, {"device", NULL}, {"shareID", NULL},
+    {"conditions", &conditions}, {"data", NULL}, {"networkData", &network_data})
+LIST(device_statuses, device_status)
+OBJ(claim_status, {"allocation", &allocation}, {"reservedFor", &consumer_refs}, {"devices", &device_statuses})
+OBJ(claim_v1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &claim_spec_v1},
+    {"status", &claim_status})
+OBJ(claim_v1beta1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &claim_spec_v1beta1},
+    {"status", &claim_status})
+OBJ(template_spec_v1, {"metadata", &object_meta}, {"spec", &claim_spec_v1})
+OBJ(template_spec_v1beta1, {"metadata", &object_meta}, {"spec", &claim_spec_v1beta1})
+OBJ(template_v1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &template_spec_v1})
+OBJ(template_v1beta1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta},
+    {"spec", &template_spec_v1beta1})
+
+/* ---- DeviceTaintRule ------------------------------------------------------------ */
+OBJ(taint_selector_v1alpha3, {"deviceClassName", NULL}, {"driver", NULL}, {"pool", NULL}, {"device", NULL},
+    {"selectors", &selectors})
+OBJ(taint_rule_spec_v1alpha3, {"deviceSelector", &taint_selector_v1alpha3}, {"taint", &taint})
+/* v1beta2 and later dropped deviceClassName and selectors; validation says so
+ * with a better message than "unknown field" */
+OBJ(taint_rule_spec, {"deviceSelector", &taint_selector_v1alpha3}, {"taint", &taint})
+OBJ(taint_rule_status, {"conditions", &conditions})
+OBJ(taint_rule_v1alpha3, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta},
+    {"spec", &taint_rule_spec_v1alpha3}, {"status", &taint_rule_status})
+OBJ(taint_rule, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &taint_rule_spec},
+    {"status", &taint_rule_status})
+
+/* ---- core/v1: metadata and the DRA parts of a pod -------------------------------- */
+OBJ(pod_claim, {"name", NULL}, {"resourceClaimName", NULL}, {"resourceClaimTemplateName", NULL})
+LIST(pod_claims, pod_claim)
+OBJ(container_claim, {"name", NULL}, {"request", NULL})
+LIST(container_claims, container_claim)
+OBJ(resources, {"limits", NULL}, {"requests", NULL}, {"claims", &container_claims})
+OPEN(container, {"resources", &resources})
+LIST(containers, container)
+OPEN(pod_spec, {"containers", &containers}, {"initContainers", &containers}, {"resourceClaims", &pod_claims})
+OPEN(open_part, {NULL, NULL})
+OBJ(pod, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &pod_spec}, {"status", &open_part})
+OBJ(core_object, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &open_part},
+    {"status", &open_part})
+
+static const stype *schema_of(dra_kind kind, dra_apiver ver)
+{
+    bool beta1 = ver == DRA_APIVER_RESOURCE_V1BETA1;
+    switch (kind) {
+    case DRA_KIND_RESOURCE_SLICE: return beta1 ? &slice_v1beta1 : &slice_v1;
+    case DRA_KIND_DEVICE_CLASS: return &device_class;
+    case DRA_KIND_RESOURCE_CLAIM: return beta1 ? &claim_v1beta1 : &claim_v1;
+    case DRA_KIND_RESOURCE_CLAIM_TEMPLATE: return beta1 ? &template_v1beta1 : &template_v1;
+    case DRA_KIND_DEVICE_TAINT_RULE: return ver == DRA_APIVER_RESOURCE_V1ALPHA3 ? &taint_rule_v1alpha3 : &taint_rule;
+    case DRA_KIND_POD: return &pod;
+    case DRA_KIND_NODE:
+    case DRA_KIND_NAMESPACE: return &core_object;
+    default: return NULL;
+    }
+}
+
+typedef struct walk {
+    dra_field_validation fv;
+    dra_buf path;
+    dra_err *errs, *warns;
+} walk;
+
+static const stype *field_type(const stype *t, const char *key, bool *known)
+{
+    for (const sfield *f = t->f; f->name; f++)
+        if (strcmp(f->name, key) == 0) {
+            *known = true;
+            return f->t;
+        }
+    *known = false;
+    return NULL;
+}
+
+static void check(walk *w, json_t *v, const stype *t)
+{
+    if (!t || !v)
+        return;
+    size_t plen = w->path.len;
+    if (t->kind == 'o' && json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        void *tmp;
+        json_object_foreach_safe(v, tmp, k, x) {
+            bool known;
+            const stype *ft = field_type(t, k, &known);
+            if (plen)
+                dra_buf_putc(&w->path, '.');
+            dra_buf_puts(&w->path, k);
+            if (known) {
+                check(w, x, ft);
+            } else if (!t->open) {
+                if (w->fv != DRA_FV_IGNORE) {
+                    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unknown field \"%s\"", dra_buf_str(&w->path));
+                    if (w->fv == DRA_FV_STRICT)
+                        w->errs = dra_err_append(w->errs, e);
+                    else
+                        w->warns = dra_err_append(w->warns, e);
+                }
+                if (w->fv != DRA_FV_STRICT)
+                    json_object_del(v, k);
+            }
+            w->path.len = plen;
+            w->path.data[plen] = 0;
+        }
+    } else if (t->kind == 'l' && json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            dra_buf_printf(&w->path, "[%zu]", i);
+            check(w, x, t->elem);
+            w->path.len = plen;
+            w->path.data[plen] = 0;
+        }
+    } else if (t->kind == 'm' && json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach(v, k, x) {
+            if (plen)
+                dra_buf_putc(&w->path, '.');
+            dra_buf_puts(&w->path, k);
+            check(w, x, t->elem);
+            w->path.len = plen;
+            w->path.data[plen] = 0;
+        }
+    }
+    /* a wrong type is validation's to report, with the expected type */
+}
+
+dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, dra_err **warnings)
+{
+    const stype *t = schema_of(kind, ver);
+    if (!t)
+        return NULL;
+    walk w = {.fv = fv};
+    check(&w, obj, t);
+    dra_buf_free(&w.path);
+    if (warnings)
+        *warnings = dra_err_append(*warnings, w.warns);
+    else
+        dra_err_free(w.warns);
+    return w.errs;
+}

@@ -1,0 +1,32 @@
+/* Strict decoding: unknown fields, as the API server's strict field
+ * validation and `kubectl --validate=strict` (the default) report them.
+ *
+ * The schemas are the Go types of the version the object is written in
+ * (staging/src/k8s.io/api/resource/{v1,v1beta2,v1beta1,v1alpha3}/types.go,
+ * ObjectMeta from apimachinery/pkg/apis/meta/v1/types.go).  For Pods, Nodes
+ * and Namespaces only metadata and the DRA parts of a pod spec are checked
+ * (spec.resourceClaims, containers' resources); the rest is left open.
+ *
+ * An unknown field is reported as sigs.k8s.io/json's strict decoder does:
+ *   unknown field "spec.devices[0].basic"
+ * With DRA_FV_STRICT each is an error; with DRA_FV_WARN a warning; with
+ * DRA_FV_IGNORE nothing.  Unless strict, unknown fields are removed from the
+ * object (the decoder drops them), so later stages never see them.
+ *
+ * Must run before version conversion (the path is the one the user wrote).
+ * Ownership: errors and warnings are returned to the caller, who frees them.
+ */
+#ifndef DRA_MODEL_STRICT_H
+#define DRA_MODEL_STRICT_H
+
+#include <jansson.h>
+
+#include "../base/error.h"
+#include "../io/stream.h"
+#include "kinds.h"
+
+/* Check (and, unless strict, prune) obj.  Returns the errors (strict) and
+ * appends warnings to *warnings (warn). */
+dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, dra_err **warnings);
+
+#endif
