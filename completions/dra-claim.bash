@@ -63,7 +63,7 @@ _dra_claim() {
         fi;;
     status)
         case "$prev" in
-        --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
+        --output|-o) COMPREPLY=($(compgen -W "table wide yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac

@@ -41,7 +41,7 @@ complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l recursive -s R 
 complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l verbose -s v -d 'say on stderr what was skipped and why'
 complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l help -s h -d 'show this help and exit'
 complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l version -d 'show the version and exit'
-complete -c dra-claim -n '__fish_seen_subcommand_from status' -l output -s o -x -a 'table yaml json jsonl' -d 'output format: table yaml json jsonl'
+complete -c dra-claim -n '__fish_seen_subcommand_from status' -l output -s o -x -a 'table wide yaml json jsonl' -d 'output format: table wide yaml json jsonl'
 complete -c dra-claim -n '__fish_seen_subcommand_from status' -l feature-gates -x -d 'enable or disable Kubernetes feature gates'
 complete -c dra-claim -n '__fish_seen_subcommand_from status' -l no-validate -d 'skip API validation of the input (inspect a slightly-off dump)'
 complete -c dra-claim -n '__fish_seen_subcommand_from status' -l validate -x -a 'strict warn ignore' -d 'unknown or duplicate fields: strict (an error, the default), warn or ignore'

@@ -37,7 +37,7 @@ static const dra_opt doctor_opts[] = {
     DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt status_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_OUTPUT_ENTRY("table wide yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 
 static const dra_cmd cmds[] = {
@@ -111,9 +111,10 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_features 
         const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
         dra_format fmt;
         bool table;
-        dra_err *e = dra_format_parse_table(o, &table, &fmt);
-        if (!e && table) {
-            e = dra_claim_status_table(stdout, rows);
+        bool wide = o && strcmp(o, "wide") == 0;
+        dra_err *e = wide ? NULL : dra_format_parse_table(o, &table, &fmt);
+        if (wide || (!e && table)) {
+            e = dra_claim_status_table(stdout, rows, wide);
         } else if (!e) {
             dra_writer *w = dra_writer_new(stdout, fmt);
             size_t i;

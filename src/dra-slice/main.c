@@ -94,7 +94,7 @@ static const dra_cmd cmds[] = {
      discover_opts, ""},
     {"profile", "profile NAME [--nodes N] [--devices M] [--driver NAME] [--partitions K] [-o FORMAT]",
      "print a synthetic fleet: gpu, net or mig",
-     "gpu: dra-example-driver GPUs (index, uuid, model, driverVersion, memory 80Gi), with --partitions\n"
+     "gpu: dra-example-driver GPUs (index, uuid, model, driverVersion; memory 80Gi, compute 100), with --partitions\n"
      "on shared counters; net: NICs with consumable bandwidth; mig: A100-like GPUs with 14 MIG\n"
      "placements each on shared counters. Output is the same on every run.",
      profile_opts, "gpu net mig"},

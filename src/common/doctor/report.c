@@ -370,7 +370,7 @@ json_t *dra_claim_status_rows(const dra_cluster *c)
     return rows;
 }
 
-dra_err *dra_claim_status_table(FILE *f, const json_t *rows)
+dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide)
 {
     size_t n = json_array_size(rows), ncols = 6;
     char **cells = dra_xcalloc((n + 1) * ncols, sizeof *cells);
@@ -387,7 +387,13 @@ dra_err *dra_claim_status_table(FILE *f, const json_t *rows)
         dra_buf b = DRA_BUF_INIT;
         size_t j;
         json_t *d;
+        size_t ndev = json_array_size(dra_jarr(row, "devices"));
         json_array_foreach(dra_jarr(row, "devices"), j, d) {
+            if (!wide && j == 1) {
+                /* a claim of many devices keeps its row readable */
+                dra_buf_printf(&b, " (+%zu more, -o wide lists them)", ndev - 1);
+                break;
+            }
             dra_buf_printf(&b, "%s%s/%s/%s", j ? "," : "", dra_jstr_or(d, "driver", ""), dra_jstr_or(d, "pool", ""),
                            dra_jstr_or(d, "device", ""));
         }

@@ -54,8 +54,9 @@ dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
  *    "users":[{"resource","name","uid"}]}
  * Returns a new array (caller decrefs). */
 json_t *dra_claim_status_rows(const dra_cluster *c);
-/* The table: NAMESPACE NAME STATE DEVICES NODE USERS. */
-dra_err *dra_claim_status_table(FILE *f, const json_t *rows);
+/* The table: NAMESPACE NAME STATE DEVICES NODE USERS.  DEVICES shows the first
+ * device and how many more there are; `wide` lists them all (-o wide). */
+dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide);
 
 /* The node an allocation is pinned to (nodeSelector matchFields metadata.name
  * or kubernetes.io/hostname In [one value]); "*" without nodeSelector; NULL

@@ -800,9 +800,13 @@ static dra_err *rule_status(const ctx *x, const eval *ev, size_t r, json_t **out
     *out = obj;
 
     if (changes && !same) {
-        json_t *body = json_pack("{s:s,s:s,s:{s:s,s:s?},s:{s:[O]}}", "apiVersion", dra_jstr_or(rule, "apiVersion", ""),
+        json_t *body = json_pack("{s:s,s:s,s:{s:s},s:{s:[O]}}", "apiVersion", dra_jstr_or(rule, "apiVersion", ""),
                                  "kind", "DeviceTaintRule", "metadata", "name", dra_jstr_or(rule, "metadata.name", ""),
-                                 "uid", dra_jstr(rule, "metadata.uid"), "status", "conditions", cond);
+                                 "status", "conditions", cond);
+        /* a rule from a manifest has no UID: no precondition then, never "uid": null */
+        const char *ruid = dra_jstr(rule, "metadata.uid");
+        if (ruid && *ruid)
+            json_object_set_new(json_object_get(body, "metadata"), "uid", json_string(ruid));
         char *why = dra_xasprintf("DeviceTaintRule %s: EvictionInProgress %s (%s)", dra_jstr_or(rule, "metadata.name", ""),
                                   status, reason);
         dra_op *op = dra_changes_op(changes, DRA_OP_APPLY, rule, "status", body, why);
@@ -916,8 +920,12 @@ static void apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
         json_array_foreach(conds, i, cnd) {
             json_array_append_new(order, json_pack("{s:s}", "type", dra_jstr_or(cnd, "type", "")));
         }
-        json_t *patch = json_pack("{s:{s:s?},s:{s:o,s:[o]}}", "metadata", "uid", uid, "status",
-                                  "$setElementOrder/conditions", order, "conditions", patch_cond);
+        json_t *patch = json_pack("{s:{},s:{s:o,s:[o]}}", "metadata", "status", "$setElementOrder/conditions", order,
+                                  "conditions", patch_cond);
+        if (uid && *uid) /* never "uid": null */
+            json_object_set_new(json_object_get(patch, "metadata"), "uid", json_string(uid));
+        else
+            json_object_del(patch, "metadata");
         char *r = dra_xasprintf("Pod %s/%s: DisruptionTarget (DeletionByDeviceTaintManager) because of %s", ns, name,
                                 dra_buf_str(&why));
         dra_op *op = dra_changes_op(changes, DRA_OP_PATCH, pod, "status", patch, r);

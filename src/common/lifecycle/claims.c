@@ -775,7 +775,11 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
             if (r) {
                 if (!ch)
                     ch = dra_changes_touch(out, claim);
-                char *reason = dra_xasprintf("%s: delete unused generated claim: %s", ref, r);
+                const char *cuid = dra_jstr(claim, "metadata.uid");
+                char *reason = dra_xasprintf("%s: delete unused generated claim: %s%s", ref, r,
+                                             cuid && *cuid ? "" : " (UNCONDITIONAL: the input has no metadata.uid "
+                                                                  "for a precondition; a claim recreated under this "
+                                                                  "name would be deleted too)");
                 dra_changes_op(out, DRA_OP_DELETE, ch->obj, NULL, dra_delete_options(dra_jstr(claim, "metadata.uid")), reason);
                 free(reason);
                 ch->deleted = true;

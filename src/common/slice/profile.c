@@ -93,46 +93,61 @@ static json_t *bytes_quantity(unsigned long long bytes)
     return cap(buf);
 }
 
+/* dra-example-driver's gpu profile (internal/profiles/gpu/gpu.go): memory
+ * 80Gi and compute 100 per GPU; with partitions, a counter set
+ * gpu-<i>-counters of both, devices gpu-<i>-partition-<j> (attributes
+ * partition and partitionable) and gpu-<i>-full (partitionable, full) that
+ * consume from it. */
+static json_t *gpu_attrs(size_t node, size_t i)
+{
+    json_t *attrs = json_object();
+    json_object_set_new(attrs, "index", attr_int((long long)i));
+    json_object_set_new(attrs, "uuid", json_pack("{s:o}", "string", fake_uuid("gpu-", node, "gpu", i)));
+    json_object_set_new(attrs, "model", attr_str("LATEST-GPU-MODEL"));
+    json_object_set_new(attrs, "driverVersion", attr_version("1.0.0"));
+    return attrs;
+}
+
+/* {memory: {value}, compute: {value}}: a capacity map and a counter map alike */
+static json_t *gpu_amounts(unsigned long long mem, unsigned long long compute)
+{
+    char c[32];
+    snprintf(c, sizeof c, "%llu", compute);
+    return json_pack("{s:o,s:o}", "memory", bytes_quantity(mem), "compute", cap(c));
+}
+
 static void gpu_node(const dra_profile_opts *o, size_t node, json_t *devices, json_t *sets)
 {
-    const unsigned long long mem = 80ULL << 30;
+    const unsigned long long mem = 80ULL << 30, compute = 100;
     for (size_t i = 0; i < o->devices; i++) {
         char name[64];
-        snprintf(name, sizeof name, "gpu-%zu", i);
-        json_t *attrs = json_object();
-        json_object_set_new(attrs, "index", attr_int((long long)i));
-        json_object_set_new(attrs, "uuid", json_pack("{s:o}", "string", fake_uuid("gpu-", node, "gpu", i)));
-        json_object_set_new(attrs, "model", attr_str("LATEST-GPU-MODEL"));
-        json_object_set_new(attrs, "driverVersion", attr_version("1.0.0"));
-        json_t *dev = json_pack("{s:s, s:o, s:{s:o}}", "name", name, "attributes", attrs, "capacity", "memory",
-                                bytes_quantity(mem));
         if (o->partitions == 0) {
-            json_array_append_new(devices, dev);
+            snprintf(name, sizeof name, "gpu-%zu", i);
+            json_array_append_new(devices, json_pack("{s:s, s:o, s:o}", "name", name, "attributes", gpu_attrs(node, i),
+                                                     "capacity", gpu_amounts(mem, compute)));
             continue;
         }
         char set[64];
-        snprintf(set, sizeof set, "gpu-%zu-counter-set", i);
-        json_array_append_new(sets, json_pack("{s:s, s:{s:o}}", "name", set, "counters", "memory",
-                                              bytes_quantity(mem)));
-        json_object_set_new(dev, "consumesCounters",
-                            json_pack("[{s:s, s:{s:o}}]", "counterSet", set, "counters", "memory",
-                                      bytes_quantity(mem)));
-        json_array_append_new(devices, dev);
-        unsigned long long share = mem / o->partitions;
+        snprintf(set, sizeof set, "gpu-%zu-counters", i);
+        json_array_append_new(sets, json_pack("{s:s, s:o}", "name", set, "counters", gpu_amounts(mem, compute)));
+        unsigned long long pmem = mem / o->partitions, pcompute = compute / o->partitions;
         for (size_t j = 0; j < o->partitions; j++) {
-            char part[80];
-            snprintf(part, sizeof part, "gpu-%zu-part-%zu", i, j);
-            json_t *pattrs = json_object();
-            json_object_set_new(pattrs, "index", attr_int((long long)i));
-            json_object_set_new(pattrs, "uuid", json_pack("{s:o}", "string",
-                                                          fake_uuid("gpu-", node, "part", i * 4096 + j)));
-            json_object_set_new(pattrs, "model", attr_str("LATEST-GPU-MODEL"));
-            json_object_set_new(pattrs, "driverVersion", attr_version("1.0.0"));
-            json_array_append_new(devices,
-                                  json_pack("{s:s, s:o, s:{s:o}, s:[{s:s, s:{s:o}}]}", "name", part, "attributes",
-                                            pattrs, "capacity", "memory", bytes_quantity(share), "consumesCounters",
-                                            "counterSet", set, "counters", "memory", bytes_quantity(share)));
+            snprintf(name, sizeof name, "gpu-%zu-partition-%zu", i, j);
+            json_t *attrs = gpu_attrs(node, i);
+            json_object_set_new(attrs, "partition", attr_int((long long)j));
+            json_object_set_new(attrs, "partitionable", json_pack("{s:b}", "bool", 1));
+            json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes", attrs,
+                                                     "capacity", gpu_amounts(pmem, pcompute),
+                                                     "consumesCounters", "counterSet", set, "counters",
+                                                     gpu_amounts(pmem, pcompute)));
         }
+        snprintf(name, sizeof name, "gpu-%zu-full", i);
+        json_t *attrs = gpu_attrs(node, i);
+        json_object_set_new(attrs, "partitionable", json_pack("{s:b}", "bool", 1));
+        json_object_set_new(attrs, "full", json_pack("{s:b}", "bool", 1));
+        json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes", attrs,
+                                                 "capacity", gpu_amounts(mem, compute), "consumesCounters",
+                                                 "counterSet", set, "counters", gpu_amounts(mem, compute)));
     }
 }
 
