@@ -315,6 +315,12 @@ class Store:
             out = last
         else:
             obj["metadata"]["resourceVersion"] = str(rv)
+            if res.status_reset == "drop":
+                # Go serializes the status struct even when empty, and drops empty
+                # omitempty lists inside it.
+                st = obj.get("status")
+                st = {k: v for k, v in st.items() if v != [] and v is not None} if isinstance(st, dict) else {}
+                obj["status"] = st
             obj = ordered(obj)
             data = dumps(obj)
             self.objs[res.gr][key] = (obj, data)
@@ -1824,7 +1830,10 @@ class App:
                     todo.append(w)
         for w in todo:
             sub = "status" if w["path"].endswith("/status") else None
-            self.patch(res, ns, name, sub, w["patchType"], w["patch"], dry=False, path=None)
+            try:
+                self.patch(res, ns, name, sub, w["patchType"], w["patch"], dry=False, path=None)
+            except ApiError as e:  # the other writer failed: say so in the log, serve the request
+                sys.stderr.write("apiserver: concurrentWriter on %s failed: %s\n" % (w["path"], e.message))
 
     def _finish_write(self, res, key, old, new, sub, dry):
         """Common tail of update and patch. Holds the lock."""
@@ -1867,13 +1876,17 @@ class App:
                                                "Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers %s"
                                                % go_string_slice(added))])
             if res.plural in ("resourceclaims", "resourceclaimtemplates") and new.get("spec") != old.get("spec"):
-                raise invalid(res, name, [("spec", "FieldValueInvalid", "Invalid value: %s: field is immutable" % go_value(new.get("spec")))])
+                raise invalid(res, name, [("spec", "FieldValueInvalid", "Invalid value: field is immutable")])
             if res.plural == "namespaces":
                 new["spec"] = jcopy(old.get("spec") or {})
             if res.generation:
                 strip = lambda o: {k: v for k, v in o.items() if k not in ("metadata", "status", "kind", "apiVersion")}
                 if strip(new) != strip(old):
                     md["generation"] = int(omd.get("generation") or 1) + 1
+        if res.plural == "resourceclaims":
+            errs = claim_status_errors(new, old)
+            if errs:
+                raise invalid(res, name, errs)
         md = new["metadata"]
         if not md.get("labels") and "labels" in md:
             del md["labels"]
@@ -1957,6 +1970,21 @@ class App:
             if pre.get("resourceVersion") and pre["resourceVersion"] != omd.get("resourceVersion"):
                 raise conflict(res, name, "Precondition failed: ResourceVersion in precondition: %s, ResourceVersion in object meta: %s"
                                % (pre["resourceVersion"], omd.get("resourceVersion")))
+            grace = opts.get("gracePeriodSeconds")
+            if res.plural == "pods" and self.args.graceful_pods and grace != 0 \
+                    and (old.get("spec") or {}).get("nodeName") \
+                    and (old.get("status") or {}).get("phase") not in ("Succeeded", "Failed"):
+                # graceful deletion: the kubelet (here: a later DELETE with gracePeriodSeconds=0) finishes it
+                if omd.get("deletionTimestamp"):
+                    return old, False
+                if grace is None:
+                    grace = int((old.get("spec") or {}).get("terminationGracePeriodSeconds", 30))
+                new = jcopy(old)
+                new["metadata"]["deletionTimestamp"] = self.clock.stamp(self.clock.now() + grace)
+                new["metadata"]["deletionGracePeriodSeconds"] = grace
+                if dry:
+                    return new, False
+                return store.commit(res, key, "MODIFIED", new, old), False
             if omd.get("finalizers"):
                 if omd.get("deletionTimestamp"):
                     return old, False
@@ -2057,12 +2085,46 @@ class App:
 DEFAULT_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
 
+RESERVED_FOR_MAX = 256  # resource.ResourceClaimReservedForMaxSize
+
+
+def claim_status_errors(new, old):
+    """The status invariants of ValidateClaimStatusUpdate (pkg/apis/resource/validation)."""
+    errs = []
+    st, ost = new.get("status") or {}, old.get("status") or {}
+    rf = st.get("reservedFor") or []
+    if not isinstance(rf, list):
+        return [("status.reservedFor", "FieldValueTypeInvalid", "Invalid value: must be a list")]
+    if len(rf) > RESERVED_FOR_MAX:
+        errs.append(("status.reservedFor", "FieldValueTooMany", "Too many: %d: must have at most %d items" % (len(rf), RESERVED_FOR_MAX)))
+    seen = set()
+    for i, c in enumerate(rf):
+        p = "status.reservedFor[%d]" % i
+        if not isinstance(c, dict):
+            errs.append((p, "FieldValueTypeInvalid", "Invalid value: must be an object"))
+            continue
+        for f in ("resource", "name", "uid"):
+            if not c.get(f):
+                errs.append(("%s.%s" % (p, f), "FieldValueRequired", "Required value"))
+        if c.get("uid"):
+            if c["uid"] in seen:
+                errs.append((p, "FieldValueDuplicate", 'Duplicate value: "%s"' % c["uid"]))
+            seen.add(c["uid"])
+    if rf:
+        if not st.get("allocation"):
+            errs.append(("status.reservedFor", "FieldValueForbidden", "Forbidden: may not be specified when `allocated` is not set"))
+        elif (new.get("metadata") or {}).get("deletionTimestamp"):
+            olds = {json.dumps(c, sort_keys=True) for c in ost.get("reservedFor") or []}
+            if any(json.dumps(c, sort_keys=True) not in olds for c in rf):
+                errs.append(("status.reservedFor", "FieldValueForbidden",
+                             "Forbidden: new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set"))
+    if ost.get("allocation") and st.get("allocation") and st["allocation"] != ost["allocation"]:
+        errs.append(("status.allocation", "FieldValueInvalid", "Invalid value: field is immutable"))
+    return errs
+
+
 def go_string_slice(xs):
     return "[]string{%s}" % ", ".join(json.dumps(x) for x in xs)
-
-
-def go_value(v):
-    return json.dumps(v, separators=(",", ":"))
 
 
 # ============================================================ certificates and files
@@ -2188,6 +2250,8 @@ def main(argv=None):
                     "(v1, v1beta2; objects are stored as v1)")
     ap.add_argument("--now", help="pin the clock (RFC 3339, e.g. 2025-01-01T00:00:00Z) for timestamps and ages")
     ap.add_argument("--token", help="admin bearer token (default: random)")
+    ap.add_argument("--graceful-pods", action="store_true", help="deleting a scheduled, running pod only sets "
+                    "deletionTimestamp; a DELETE with gracePeriodSeconds=0 removes it (as the kubelet does)")
     ap.add_argument("-v", "--verbose", action="store_true", help="log requests to stderr")
     args = ap.parse_args(argv)
     for v in args.dra_versions.split(","):

@@ -252,7 +252,7 @@ EOF
     c=$(req GET /apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims/claim-a)
     rv=$(jqr .metadata.resourceVersion <<<"$c")
     run req PUT /apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims/claim-a/status \
-        "{\"metadata\":{\"name\":\"claim-a\",\"namespace\":\"team-a\",\"resourceVersion\":\"$rv\",\"labels\":{\"ignored\":\"1\"}},\"status\":{\"reservedFor\":[{\"resource\":\"pods\",\"name\":\"trainer\",\"uid\":\"u1\"}]}}"
+        "{\"metadata\":{\"name\":\"claim-a\",\"namespace\":\"team-a\",\"resourceVersion\":\"$rv\",\"labels\":{\"ignored\":\"1\"}},\"status\":{\"allocation\":{\"devices\":{\"results\":[{\"request\":\"gpu\",\"driver\":\"gpu.example.com\",\"pool\":\"node-1\",\"device\":\"gpu-0\"}]}},\"reservedFor\":[{\"resource\":\"pods\",\"name\":\"trainer\",\"uid\":\"u1\"}]}}"
     assert_success
     assert_equal "$(jqr .status.reservedFor.0.name <<<"$output")" trainer
     assert_equal "$(jqr .metadata.labels.ignored <<<"$output")" null
@@ -526,4 +526,53 @@ EOF
     wait $pid || rc=$?
     assert_equal "$rc" 3
     req POST /_test/reset '{}' >/dev/null
+}
+
+@test "claim status: upstream's invariants, and the claim controller's order of release, deallocation, finalizer removal" {
+    C=/apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims
+    req POST $C '{"metadata":{"name":"sv","finalizers":["resource.kubernetes.io/delete-protection"]},"spec":{"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"gpu.example.com"}}]}}}' >/dev/null
+    run -1 req PATCH $C/sv/status '{"status":{"reservedFor":[{"resource":"pods","name":"p","uid":"u1"}]}}' application/merge-patch+json
+    assert_line --partial '"message":"ResourceClaim.resource.k8s.io \"sv\" is invalid: status.reservedFor: Forbidden: may not be specified when `allocated` is not set"'
+    alloc='{"devices":{"results":[{"request":"gpu","driver":"gpu.example.com","pool":"node-1","device":"gpu-0"}]}}'
+    run req PATCH $C/sv/status "{\"status\":{\"allocation\":$alloc,\"reservedFor\":[{\"resource\":\"pods\",\"name\":\"p\",\"uid\":\"u1\"}]}}" application/merge-patch+json
+    assert_success
+    run -1 req PATCH $C/sv/status '{"status":{"allocation":{"devices":{"results":[{"request":"gpu","driver":"gpu.example.com","pool":"node-1","device":"gpu-1"}]}}}}' application/merge-patch+json
+    assert_line --partial 'status.allocation: Invalid value: field is immutable'
+    run -1 req PATCH $C/sv/status '{"status":{"reservedFor":[{"resource":"pods","name":"p","uid":"u1"},{"resource":"pods","name":"q","uid":"u1"}]}}' application/merge-patch+json
+    assert_line --partial 'status.reservedFor[1]: Duplicate value: \"u1\"'
+    run -1 req PATCH $C/sv '{"spec":{"devices":{"requests":[]}}}' application/merge-patch+json
+    assert_line --partial 'ResourceClaim.resource.k8s.io \"sv\" is invalid: spec: Invalid value: field is immutable'
+    req DELETE $C/sv >/dev/null
+    run -1 req PATCH $C/sv/status '{"status":{"reservedFor":[{"resource":"pods","name":"p","uid":"u1"},{"resource":"pods","name":"q","uid":"u2"}]}}' application/merge-patch+json
+    assert_line --partial 'new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set'
+    uid=$(req GET $C/sv | jqr .metadata.uid)
+    run req PATCH $C/sv/status "{\"metadata\":{\"uid\":\"$uid\"},\"status\":{\"reservedFor\":[{\"\$patch\":\"delete\",\"uid\":\"u1\"}]}}" application/strategic-merge-patch+json
+    assert_success
+    assert_equal "$(jqr .status.reservedFor <<<"$output")" null
+    run req PATCH $C/sv/status '{"status":{"allocation":null}}' application/merge-patch+json
+    assert_success
+    # a status update cannot remove the finalizer; a normal update can, and the object goes
+    run req PATCH $C/sv/status '{"metadata":{"finalizers":null}}' application/merge-patch+json
+    assert_equal "$(jqr .metadata.finalizers <<<"$output")" '["resource.kubernetes.io/delete-protection"]'
+    run req PATCH $C/sv '{"metadata":{"finalizers":null}}' application/merge-patch+json
+    assert_success
+    run -1 req GET $C/sv
+    assert_line --partial '"code":404'
+}
+
+@test "--graceful-pods: a running pod keeps deletionTimestamp until a DELETE with gracePeriodSeconds=0" {
+    d=$BATS_TEST_TMPDIR/graceful
+    (
+        apiserver_start "$d" --graceful-pods --load "$TD/objects.yaml" --now 2025-01-01T00:00:00Z
+        P=/api/v1/namespaces/team-a/pods/trainer
+        apiserver_req DELETE $P >"$d/first.json"
+        apiserver_req GET $P >"$d/after.json"
+        apiserver_req DELETE "$P?gracePeriodSeconds=0" >/dev/null
+        apiserver_req GET $P >"$d/gone.json" 2>&1 || true
+        apiserver_stop
+    ) 3>&-
+    assert_equal "$(jqr .metadata.deletionTimestamp <"$d/first.json")" 2025-01-01T00:00:30Z
+    assert_equal "$(jqr .metadata.deletionGracePeriodSeconds <"$d/after.json")" 30
+    run cat "$d/gone.json"
+    assert_output --partial '"code":404'
 }
