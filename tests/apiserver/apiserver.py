@@ -93,8 +93,12 @@ DRA = [
         status_reset="drop"),
 ]
 ALL_RES = CORE + DRA
+# Reviews: not stored, answered at once (kubectl auth can-i / auth whoami).
+REVIEWS = {"authorization.k8s.io": ("selfsubjectaccessreviews", "SelfSubjectAccessReview"),
+           "authentication.k8s.io": ("selfsubjectreviews", "SelfSubjectReview")}
 BY_GR = {r.gr: r for r in ALL_RES}
 BY_KIND = {(r.group, r.kind): r for r in ALL_RES}
+BY_GR_REVIEW = Res("authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", False)
 
 
 # ============================================================ helpers
@@ -914,6 +918,9 @@ class Handler(BaseHTTPRequestHandler):
                 self.rfile.readline()
             return b"".join(parts)
         n = int(self.headers.get("Content-Length") or 0)
+        if n > MAX_BODY:
+            self.close_connection = True
+            raise ApiError(413, "RequestEntityTooLarge", "Request entity too large: limit is %d" % MAX_BODY)
         return self.rfile.read(n) if n else b""
 
     def dispatch(self, method):
@@ -983,6 +990,12 @@ class Handler(BaseHTTPRequestHandler):
             if method != "GET":
                 raise METHOD_NOT_ALLOWED
             return self.discovery_version(group, version)
+        if group in REVIEWS:
+            if rest != [REVIEWS[group][0]]:
+                raise NOT_FOUND_PATH
+            if method != "POST":
+                raise METHOD_NOT_ALLOWED
+            return self.review(group)
         ns = None
         if rest[0] == "namespaces" and len(rest) >= 3 and group == "" and rest[2] in ("status", "finalize") and len(rest) == 3:
             res, name, sub = BY_GR["namespaces"], rest[1], rest[2]
@@ -1047,18 +1060,24 @@ class Handler(BaseHTTPRequestHandler):
         mode, _ = negotiate(self.headers.get("Accept"), discovery=True)
         if mode == "aggregated":
             return self.send_body(200, self.app.aggregated(False), AGG_CTYPE)
-        return self.send_body(200, {"kind": "APIGroupList", "apiVersion": "v1", "groups": [self.app.api_group()]})
+        return self.send_body(200, {"kind": "APIGroupList", "apiVersion": "v1",
+                                    "groups": [self.app.api_group(g) for g in [DRA_GROUP] + sorted(REVIEWS)]})
 
     def discovery_group(self, group):
-        if group != DRA_GROUP:
+        if group != DRA_GROUP and group not in REVIEWS:
             raise NOT_FOUND_PATH
-        g = self.app.api_group()
+        g = self.app.api_group(group)
         g["kind"], g["apiVersion"] = "APIGroup", "v1"
         return self.send_body(200, g)
 
     def discovery_version(self, group, version):
         out = {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": (group + "/" if group else "") + version,
                "resources": []}
+        if group in REVIEWS:
+            plural, kind = REVIEWS[group]
+            out["resources"].append({"name": plural, "singularName": kind.lower(), "namespaced": False, "kind": kind,
+                                     "verbs": ["create"]})
+            return self.send_body(200, out)
         for r in (CORE if group == "" else DRA):
             if not self.app.serves(r, version):
                 continue
@@ -1077,6 +1096,41 @@ class Handler(BaseHTTPRequestHandler):
                 out["resources"].append({"name": "namespaces/finalize", "singularName": "", "namespaced": False,
                                          "kind": "Namespace", "verbs": ["update"]})
         return self.send_body(200, out)
+
+    def review(self, group):
+        """SelfSubjectAccessReview (is this user allowed?) and SelfSubjectReview (who am I?)."""
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype == "application/vnd.kubernetes.protobuf":
+            # kubectl's typed clients send protobuf: read the few fields a review has
+            body = ssar_from_protobuf(self.body or b"")
+        else:
+            try:
+                body = json.loads(self.body or b"{}")
+            except ValueError as e:
+                raise bad_request("couldn't get version/kind; json parse error: %s" % e)
+        if not isinstance(body, dict):
+            raise bad_request("the body must be a JSON object")
+        plural, kind = REVIEWS[group]
+        with self.app.stats.lock:
+            self.app.stats.verbs["create"] += 1
+        out = {"kind": kind, "apiVersion": group + "/v1", "metadata": {"creationTimestamp": None}}
+        if group == "authentication.k8s.io":
+            out["status"] = {"userInfo": {"username": self.user.name, "groups": self.user.groups}}
+            return self.send_body(201, out)
+        spec = body.get("spec") or {}
+        ra, nra = spec.get("resourceAttributes"), spec.get("nonResourceAttributes")
+        if ra:
+            allowed = self.app.auth.allowed(self.user, ra.get("verb", ""), ra.get("group", ""), ra.get("resource", ""),
+                                            ra.get("subresource") or None, ra.get("namespace") or None, ra.get("name") or None)
+        elif nra:
+            allowed = self.user.admin or nra.get("verb") == "get" and any(
+                nra.get("path", "").startswith(p) for p in ("/api", "/apis", "/version", "/openapi", "/healthz", "/readyz", "/livez"))
+        else:
+            raise invalid(BY_GR_REVIEW, "", [("spec.resourceAttributes", "FieldValueRequired",
+                                              "Required value: exactly one of nonResourceAttributes or resourceAttributes must be specified")])
+        out["spec"] = spec
+        out["status"] = {"allowed": bool(allowed)}
+        return self.send_body(201, out)
 
     def openapi(self, parts):
         if parts == ["openapi", "v3"]:
@@ -1596,6 +1650,58 @@ class Handler(BaseHTTPRequestHandler):
 
 
 AGG_CTYPE = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+MAX_BODY = 3 * 1024 * 1024  # kube-apiserver's request body limit
+
+
+def pb_fields(data):
+    """Protocol buffer wire format: [(field number, value)] for varint and length-delimited fields."""
+    out, i = [], 0
+    while i < len(data):
+        key, i = _varint(data, i)
+        num, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = _varint(data, i)
+        elif wt == 2:
+            n, i = _varint(data, i)
+            v, i = data[i:i + n], i + n
+        elif wt == 1:
+            v, i = data[i:i + 8], i + 8
+        elif wt == 5:
+            v, i = data[i:i + 4], i + 4
+        else:
+            raise bad_request("cannot decode protobuf body")
+        out.append((num, v))
+    return out
+
+
+def _varint(data, i):
+    v = shift = 0
+    while True:
+        if i >= len(data):
+            raise bad_request("cannot decode protobuf body")
+        b = data[i]
+        i += 1
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return v, i
+
+
+def ssar_from_protobuf(data):
+    """A SelfSubjectAccessReview from the "k8s\\0" + runtime.Unknown envelope (k8s.io/api/authorization/v1/generated.proto)."""
+    if not data.startswith(b"k8s\x00"):
+        raise bad_request("protobuf body without the k8s envelope")
+    raw = dict(pb_fields(data[4:])).get(2, b"")
+    spec = dict(pb_fields(raw)).get(2, b"")
+    out = {}
+    for num, v in pb_fields(spec):
+        if num == 1:
+            names = {1: "namespace", 2: "verb", 3: "group", 4: "version", 5: "resource", 6: "subresource", 7: "name"}
+            out["resourceAttributes"] = {names[n]: x.decode() for n, x in pb_fields(v) if n in names}
+        elif num == 2:
+            names = {1: "path", 2: "verb"}
+            out["nonResourceAttributes"] = {names[n]: x.decode() for n, x in pb_fields(v) if n in names}
+    return {"spec": out}
 
 
 def encode_error(err):
@@ -1638,6 +1744,8 @@ class App:
 
     # ----- versions
     def versions_of(self, group):
+        if group in REVIEWS:
+            return ["v1"]
         return ["v1"] if group == "" else self.dra_versions if group == DRA_GROUP else []
 
     def serves(self, res, version):
@@ -1649,9 +1757,9 @@ class App:
         r = BY_GR.get(plural + ("." + group if group else ""))
         return r
 
-    def api_group(self):
-        vs = [{"groupVersion": "%s/%s" % (DRA_GROUP, v), "version": v} for v in self.dra_versions]
-        return {"name": DRA_GROUP, "versions": vs, "preferredVersion": vs[0]}
+    def api_group(self, group=DRA_GROUP):
+        vs = [{"groupVersion": "%s/%s" % (group, v), "version": v} for v in self.versions_of(group)]
+        return {"name": group, "versions": vs, "preferredVersion": vs[0]}
 
     def aggregated(self, core):
         def res_entry(r, v):
@@ -1678,6 +1786,11 @@ class App:
             items = [{"metadata": {"name": DRA_GROUP, "creationTimestamp": None},
                       "versions": [{"version": v, "resources": [res_entry(r, v) for r in DRA if self.serves(r, v)],
                                     "freshness": "Current"} for v in self.dra_versions]}]
+            for g in sorted(REVIEWS):
+                plural, kind = REVIEWS[g]
+                items.append({"metadata": {"name": g, "creationTimestamp": None}, "versions": [{"version": "v1", "resources": [
+                    {"resource": plural, "responseKind": {"group": g, "version": "v1", "kind": kind}, "scope": "Cluster",
+                     "singularResource": kind.lower(), "verbs": ["create"]}], "freshness": "Current"}]})
         return {"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items}
 
     def openapi_v3(self, gv):

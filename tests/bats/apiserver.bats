@@ -576,3 +576,21 @@ EOF
     run cat "$d/gone.json"
     assert_output --partial '"code":404'
 }
+
+@test "kubectl auth can-i and auth whoami: SelfSubjectAccessReview (protobuf or JSON) and SelfSubjectReview" {
+    run req POST /apis/authorization.k8s.io/v1/selfsubjectaccessreviews '{"apiVersion":"authorization.k8s.io/v1","kind":"SelfSubjectAccessReview","spec":{"resourceAttributes":{"verb":"delete","group":"resource.k8s.io","resource":"resourceclaims","namespace":"team-a"}}}'
+    assert_success
+    assert_equal "$(jqr .status.allowed <<<"$output")" true
+    need_kubectl
+    run k --kubeconfig "$APISERVER_DIR/kubeconfig-viewer" auth can-i list resourceclaims -A
+    assert_failure 1
+    assert_output no
+    run k --kubeconfig "$APISERVER_DIR/kubeconfig-viewer" auth can-i watch resourceslices.resource.k8s.io -A
+    assert_output yes
+    run k --kubeconfig "$APISERVER_DIR/kubeconfig-system_serviceaccount_dra-system_claims" auth can-i update resourceclaims --subresource=status -n default
+    assert_output yes
+    run k --kubeconfig "$APISERVER_DIR/kubeconfig-system_serviceaccount_dra-system_claims" auth can-i update resourceclaims --subresource=status -n team-a
+    assert_output no
+    run k --kubeconfig "$APISERVER_DIR/kubeconfig-viewer-cert" auth whoami -o jsonpath='{.status.userInfo.username}'
+    assert_output viewer
+}
