@@ -25,6 +25,17 @@ setup() {
     done
 }
 
+# Run a shell condition every 0.1 s, for at most 30 s.
+wait_until() {
+    local i
+    for ((i = 0; i < 300; i++)); do
+        eval "$1" && return 0
+        sleep 0.1
+    done
+    echo "timed out waiting for: $1" >&2
+    return 1
+}
+
 need_kubectl() {
     [[ -n $KUBECTL ]] || skip "no kubectl on this machine"
 }
@@ -158,12 +169,18 @@ EOF
     assert_equal "$(grep -c 'continue=' <<<"$output")" 2
 }
 
-@test "kubectl get -w streams changes until its timeout" {
+@test "kubectl get -w streams changes as they happen" {
     need_kubectl
-    (sleep 1.5; apiserver_req PATCH /apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims/claim-a \
-        '{"metadata":{"labels":{"watched":"yes"}}}' application/merge-patch+json >/dev/null) 3>&- &
-    run timeout 6 "$KUBECTL" get resourceclaims -n team-a -w -o custom-columns=NAME:.metadata.name,W:.metadata.labels.watched --request-timeout=4s
-    wait
+    out=$BATS_TEST_TMPDIR/w.out
+    "$KUBECTL" get resourceclaims -n team-a -w -o custom-columns=NAME:.metadata.name,W:.metadata.labels.watched >"$out" 2>&1 3>&- &
+    pid=$!
+    wait_until 'grep -q "^claim-b" "$out"'
+    apiserver_req PATCH /apis/resource.k8s.io/v1/namespaces/team-a/resourceclaims/claim-a \
+        '{"metadata":{"labels":{"watched":"yes"}}}' application/merge-patch+json >/dev/null
+    wait_until 'grep -qE "^claim-a +yes$" "$out"' || true
+    kill "$pid"
+    wait "$pid" || true
+    run cat "$out"
     assert_line --regexp '^claim-a +<none>$'
     assert_line --regexp '^claim-a +yes$'
 }
@@ -265,7 +282,7 @@ EOF
 @test "watch: events from a resourceVersion, bookmarks, 410 after expiry, dropped streams" {
     rv=$(req GET /apis/resource.k8s.io/v1/resourceslices | jqr .metadata.resourceVersion)
     req POST /_test/burst '{"resource":"resourceslices","count":3}' >/dev/null
-    run req GET "/apis/resource.k8s.io/v1/resourceslices?watch=1&resourceVersion=$rv&allowWatchBookmarks=true&timeoutSeconds=1"
+    run req GET "/apis/resource.k8s.io/v1/resourceslices?watch=1&resourceVersion=$rv&allowWatchBookmarks=true&timeoutSeconds=2"
     assert_success
     assert_equal "$(grep -c '^{"type":"MODIFIED","object":{"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1"' <<<"$output")" 3
     assert_line --regexp '^\{"type":"BOOKMARK","object":\{"kind":"ResourceSlice","apiVersion":"resource.k8s.io/v1","metadata":\{"resourceVersion":"[0-9]+"'
