@@ -6,6 +6,8 @@
 #   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
 #
 # Dependencies come from pkg-config; `make deps` installs the Debian packages.
+#   make WERROR=0             warnings are not errors (default with compilers
+#                             other than the developers' GCC 12; see WARN)
 
 VERSION  := 0.1.0
 PREFIX   ?= /usr/local
@@ -14,8 +16,17 @@ CC       ?= cc
 SANITIZE ?=
 
 PKGS     := yaml-0.1 jansson libpcre2-8 libprotobuf-c libnghttp2 libcurl readline
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# A missing package stops the build naming it (one failed lookup would
+# otherwise empty every flag); goals that need no compiler skip the check.
+NO_PKG_GOALS := deps clean
+ifneq ($(filter-out $(NO_PKG_GOALS),$(or $(MAKECMDGOALS),all)),)
+PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell pkg-config --exists $(p) && echo y),,$(p))))
+ifneq ($(PKG_MISSING),)
+$(error pkg-config cannot find: $(PKG_MISSING) (run `make deps` or scripts/install-deps.sh))
+endif
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+endif
 
 ifeq ($(SANITIZE),)
 BUILD    := build
@@ -34,7 +45,15 @@ Q := @
 say = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
-WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter
+# Warnings are errors for developers and CI (WERROR=1), not for a user whose
+# newer compiler warns about something new: WERROR defaults to 1 only with
+# the compiler the tree is developed and tested with (GCC 12, Debian 12);
+# `make WERROR=1` or `WERROR=0` overrides, .ci/run sets WERROR=1.
+DEV_CC_MAJOR := 12
+CC_MAJOR := $(shell $(CC) -dumpversion 2>/dev/null | cut -d. -f1)
+WERROR   ?= $(if $(filter $(DEV_CC_MAJOR),$(CC_MAJOR)),1,0)
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter \
+            $(if $(filter 1,$(WERROR)),-Werror)
 CPPFLAGS += -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen
 CFLAGS   += -std=c17 $(WARN) $(OPTFLAGS) $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
 LDFLAGS  += $(if $(SANITIZE),-fsanitize=$(SANITIZE))

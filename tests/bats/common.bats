@@ -146,3 +146,12 @@ TOOLS="dra-slice dra-select dra-alloc dra-claim dra-evict dra-prepare dra-watch"
     assert_success
     assert_output ""
 }
+
+@test "a package pkg-config cannot find stops the build with its name" {
+    cd "$BATS_TEST_DIRNAME/../.."
+    run make -n --no-print-directory PKGS="jansson dra-no-such-package"
+    assert_failure
+    assert_output --partial "pkg-config cannot find: dra-no-such-package"
+    run make -n --no-print-directory clean PKGS="dra-no-such-package"
+    assert_success
+}
