@@ -63,6 +63,13 @@ TOOLS    := dra-slice dra-select dra-alloc dra-claim dra-prepare dra-evict dra-w
 
 LIB_SRC  := $(sort $(shell find src/common -name '*.c'))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+
+# protobuf-c code generated from proto/*.proto into build/gen (only
+# src/common/kubelet/ includes it).
+PROTO    := $(sort $(wildcard proto/*.proto))
+GEN_C    := $(PROTO:proto/%.proto=build/gen/%.pb-c.c)
+GEN_H    := $(GEN_C:.c=.h)
+LIB_OBJ  += $(GEN_C:%.c=$(BUILD)/obj/%.o)
 LIB      := $(BUILD)/lib/libdra.a
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -74,6 +81,12 @@ BINS     := $(TOOLS:%=$(BUILD)/bin/%)
 .SECONDARY:
 all: $(BINS)
 tools: $(BINS)
+
+build/gen/%.pb-c.c build/gen/%.pb-c.h: proto/%.proto
+	@mkdir -p build/gen
+	$(call say,PROTOC,$<)
+	$(Q)protoc-c -Iproto --c_out=build/gen $<
+$(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/common/kubelet/*.c)): $(GEN_H)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -123,7 +136,8 @@ deps:
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_CFLAGS := -std=c17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) $(GEN_C:%.c=build/fuzz/obj/%.o)
+$(patsubst %.c,build/fuzz/obj/%.o,$(wildcard src/common/kubelet/*.c)): $(GEN_H)
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(call say,CLANG,$<)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tool/tool.h"
+#include "cmd_rpc.h"
 #include "io/stream.h"
 #include "io/table.h"
 #include "kubelet/cdi.h"
@@ -208,6 +209,12 @@ int main(int argc, char **argv)
 {
     dra_args a;
     int rc;
+    if (argc > 1 && strcmp(argv[1], "plugins") == 0)
+        return dra_prepare_cmd_plugins(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "probe") == 0)
+        return dra_prepare_cmd_probe(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "health") == 0)
+        return dra_prepare_cmd_health(argc, argv);
     if (dra_tool_start(&tool, argc, argv, &a, &rc))
         return rc;
     json_t *out = json_array();

@@ -70,6 +70,9 @@ dra_err *dra_plugin_prepare(dra_plugin *p, const dra_claim_ref *claims, size_t n
 dra_err *dra_plugin_unprepare(dra_plugin *p, const dra_claim_ref *claims, size_t n,
                               dra_arena *a, dra_prep_claim **out, size_t *n_out);
 
+/* Size in bytes of the last answer received (0 before the first). */
+size_t dra_plugin_last_answer_size(const dra_plugin *p);
+
 void dra_plugin_close(dra_plugin *p);
 
 #endif
