@@ -59,7 +59,7 @@ CFLAGS   += -std=c17 $(WARN) $(OPTFLAGS) $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CF
 LDFLAGS  += $(if $(SANITIZE),-fsanitize=$(SANITIZE))
 LDLIBS   += $(PKG_LIBS) -lm
 
-TOOLS    := dra-slice dra-select dra-alloc dra-claim dra-prepare dra-evict dra-watch
+TOOLS    := dra-slice dra-select dra-alloc dra-claim dra-prepare dra-evict dra-watch dra-example-driver
 
 LIB_SRC  := $(sort $(shell find src/common -name '*.c'))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)

@@ -274,7 +274,20 @@ typedef struct probe {
     check v[32];
     size_t n;
     bool failed;
+    bool transport;     /* a call failed in transport or with a gRPC error: exit 3 */
+    int first_transport; /* index+1 of the first such check */
 } probe;
+
+/* A failed call: the check fails and the probe exits 3. */
+static void add_err(probe *p, const char *name, dra_err *e)
+{
+    if (p->n < 32)
+        p->v[p->n++] = (check){name, "fail", dra_xstrdup(e->msg)};
+    if (!p->first_transport)
+        p->first_transport = (int)p->n;
+    p->failed = p->transport = true;
+    dra_err_free(e);
+}
 
 static void add(probe *p, const char *name, const char *result, const char *fmt, ...) DRA_PRINTF(4, 5);
 static void add(probe *p, const char *name, const char *result, const char *fmt, ...)
@@ -367,8 +380,7 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
     size_t n, n2;
     dra_err *e = dra_plugin_prepare(pl, claim, 1, ar, &out, &n);
     if (e) {
-        add(pr, "prepare", "fail", "%s", e->msg);
-        dra_err_free(e);
+        add_err(pr, "prepare", e);
         return;
     }
     size_t size1 = dra_plugin_last_answer_size(pl);
@@ -411,8 +423,7 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
     }
     e = dra_plugin_prepare(pl, claim, 1, ar, &out2, &n2);
     if (e) {
-        add(pr, "prepare-again", "fail", "%s", e->msg);
-        dra_err_free(e);
+        add_err(pr, "prepare-again", e);
     } else {
         dra_buf t1 = DRA_BUF_INIT, t2 = DRA_BUF_INIT;
         answer_text(out, n, &t1);
@@ -432,8 +443,7 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
         e = dra_plugin_prepare(pl, claim, 1, ar, &out2, &n2);
         lat[done] = now_ms() - t0;
         if (e) {
-            add(pr, "latency", "fail", "call %ld of %ld: %s", done + 1, count, e->msg);
-            dra_err_free(e);
+            add_err(pr, "latency", e);
             break;
         }
     }
@@ -447,8 +457,7 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
         size1 * 2 > max_msg ? ": over half the message limit" : "");
     e = dra_plugin_unprepare(pl, claim, 1, ar, &out, &n);
     if (e) {
-        add(pr, "unprepare", "fail", "%s", e->msg);
-        dra_err_free(e);
+        add_err(pr, "unprepare", e);
         return;
     }
     c = find_uid(out, n, claim->uid);
@@ -460,8 +469,7 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
         add(pr, "unprepare", "pass", "claim %s unprepared", claim->uid);
     e = dra_plugin_unprepare(pl, claim, 1, ar, &out, &n);
     if (e) {
-        add(pr, "unprepare-again", "fail", "%s", e->msg);
-        dra_err_free(e);
+        add_err(pr, "unprepare-again", e);
     } else if (!(c = find_uid(out, n, claim->uid)) || c->error) {
         add(pr, "unprepare-again", "fail", "a second NodeUnprepareResources %s", c ? c->error : "left the claim out");
     } else {
@@ -557,13 +565,20 @@ int dra_prepare_cmd_probe(int argc, char **argv)
     }
     if (!reached) {
         add(&pr, "connect", "fail", "%s", dra_buf_str(&why));
+        pr.transport = true;
+        pr.first_transport = (int)pr.n;
         dra_buf_free(&served);
         dra_buf_free(&why);
         ok = DRA_EXIT_RUNTIME;
     } else {
         add(&pr, "connect", "pass", "%s accepts gRPC calls", sock);
-        if (!serves[0] && !serves[1])
+        if (!serves[0] && !serves[1]) {
             add(&pr, "services", "fail", "neither v1.DRAPlugin nor v1beta1.DRAPlugin answers: %s", dra_buf_str(&why));
+            if (!strstr(dra_buf_str(&why), "UNIMPLEMENTED") && !pr.first_transport) {
+                pr.transport = true;
+                pr.first_transport = (int)pr.n;
+            }
+        }
         else
             add(&pr, "services", "pass", "answers %s", dra_buf_str(&served));
         dra_buf_free(&served);
@@ -580,6 +595,10 @@ int dra_prepare_cmd_probe(int argc, char **argv)
             dra_plugin_close(pl);
         }
     }
+    if (!ok && pr.transport)
+        ok = DRA_EXIT_RUNTIME;
+    if (pr.first_transport)
+        fprintf(stderr, "dra-prepare: probe: %s\n", pr.v[pr.first_transport - 1].detail);
     if (!ok && pr.failed)
         ok = DRA_EXIT_NEGATIVE;
     if (table) {

@@ -1,0 +1,70 @@
+# Shared by the gRPC bats files: peers and the example driver started per
+# test, sockets in a short temporary directory (unix socket paths are limited
+# to 107 bytes), everything stopped by PID in teardown.
+PEERS="$BATS_TEST_DIRNAME/../peers"
+PY=/usr/bin/python3
+
+rpc_setup_file() {
+    export DRA_PEER_STUBS="$BATS_FILE_TMPDIR/stubs"
+    "$PY" "$PEERS/dra_pb.py" >/dev/null
+}
+
+rpc_setup() {
+    T=$(mktemp -d /tmp/dra-rpc.XXXXXX)
+    mkdir -p "$T/reg"
+    PIDS=()
+}
+
+rpc_teardown() {
+    local p
+    for p in "${PIDS[@]}"; do
+        kill "$p" 2>/dev/null
+        wait "$p" 2>/dev/null
+    done
+    rm -rf "$T"
+}
+
+# wait_until CMD...: poll for up to 30 s (sanitized builds and Python start slowly)
+wait_until() {
+    local i
+    for ((i = 0; i < 300; i++)); do
+        "$@" && return 0
+        sleep 0.1
+    done
+    echo "timed out waiting for: $*" >&2
+    return 1
+}
+
+# start_py [fake_driver.py options]: Python grpcio driver on $T/dra.sock, $T/reg/py-reg.sock
+start_py() {
+    "$PY" "$PEERS/fake_driver.py" --socket "$T/dra.sock" --reg-socket "$T/reg/py-reg.sock" --log "$T/calls.log" "$@" \
+        >"$T/py.out" 2>"$T/py.err" &
+    PY_PID=$!
+    PIDS+=("$PY_PID")
+    wait_until grep -q ready "$T/py.out"
+}
+
+# start_driver [dra-example-driver options]: on $T/p/dra.sock, $T/reg/gpu.example.com-reg.sock
+start_driver() {
+    "$DRA_BIN/dra-example-driver" --plugin-dir "$T/p" --registry-dir "$T/reg" --cdi-dir "$T/cdi" --node node-1 "$@" \
+        2>>"$T/drv.err" &
+    DRV_PID=$!
+    PIDS+=("$DRV_PID")
+    wait_until test -S "$T/reg/gpu.example.com-reg.sock"
+}
+
+# a ResourceClaim file for --claim
+claim_file() { # NAME UID
+    cat >"$T/$1.yaml" <<YAML
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {namespace: ns1, name: $1, uid: $2}
+YAML
+    echo "$T/$1.yaml"
+}
+
+# has_lines FILE N: FILE has at least N lines (for wait_until)
+has_lines() { [[ -e $1 && $(wc -l <"$1") -ge $2 ]]; }
+
+# reap PID: wait for a background process of this test; sets rc
+reap() { rc=0; wait "$1" || rc=$?; }
