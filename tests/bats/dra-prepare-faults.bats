@@ -150,3 +150,11 @@ teardown() { rpc_teardown; }
     assert_failure 3
     assert_output --partial "RESOURCE_EXHAUSTED"
 }
+
+@test "faults: health against a driver without the health service stops at once" {
+    start_py
+    run "$DRA_BIN/dra-prepare" health --socket "$T/dra.sock" --service v1.DRAResourceHealth
+    assert_failure 3
+    assert_output --partial "NodeWatchResources $T/dra.sock: UNIMPLEMENTED"
+    assert_output --partial "(the driver does not serve v1.DRAResourceHealth)"
+}

@@ -115,6 +115,13 @@ dra_err *dra_health_watch(const char *socket, const dra_health_opts *o, dra_heal
             event(o, "stream ended: INTERNAL: a message is not a valid NodeWatchResourcesResponse");
         else
             event(o, "stream ended: %s: %s", dra_grpc_code_name(code), st.message ? st.message : "");
+        if (code == DRA_GRPC_UNIMPLEMENTED && !w.got) {
+            /* the driver does not serve this service: retrying cannot help */
+            e = dra_err_new(DRA_EXIT_RUNTIME, "NodeWatchResources %s: UNIMPLEMENTED: %s (the driver does not serve %s)",
+                            socket, st.message ? st.message : "", o->service ? o->service : DRA_HEALTH_V1ALPHA1);
+            dra_grpc_status_clear(&st);
+            break;
+        }
         if (w.got) {
             failures = 0;
             wait = first;

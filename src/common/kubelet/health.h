@@ -6,7 +6,8 @@
  * dra_health_watch() streams, and when the stream ends or cannot be opened,
  * opens it again after a backoff (doubling from backoff_ms up to
  * backoff_max_ms, reset after a stream delivered something), until the
- * callback asks to stop, *cancel is set, or max_attempts failed in a row.
+ * callback asks to stop, *cancel is set, max_attempts failed in a row, or
+ * the driver answers UNIMPLEMENTED (it does not serve the service).
  * Nothing prints; `event` receives connection notes ("connected",
  * "stream ended: UNAVAILABLE: ...").  Strings passed to callbacks live in
  * an arena reset between messages: copy what you keep.
