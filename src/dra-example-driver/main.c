@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/tool.h"
+#include "tool/tool.h"
 #include "cel/value.h"
 #include "example.h"
 

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "base/buf.h"
-#include "base/tool.h"
+#include "tool/tool.h"
 #include "cel/value.h"
 #include "io/stream.h"
 #include "io/table.h"

@@ -6,7 +6,7 @@
 #ifndef DRA_PREPARE_CMD_RPC_H
 #define DRA_PREPARE_CMD_RPC_H
 
-#include "base/cli.h"
+#include "tool/cli.h"
 
 int dra_prepare_cmd_plugins(int argc, char **argv);
 int dra_prepare_cmd_probe(int argc, char **argv);
