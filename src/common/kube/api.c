@@ -1,0 +1,766 @@
+/* REST verbs, discovery and informers; see api.h.  Behaviour after
+ * k8s.io/client-go/tools/cache (reflector.go: list, watch from the list's
+ * resourceVersion, relist on 410 "Expired"/"Gone", resume from the last
+ * seen version; backoff with jitter) and tools/pager (limit/continue, full
+ * list when a continue token expires). */
+#include "api.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "../model/convert.h"
+#include "../model/kinds.h"
+
+const kube_resource kube_resources[] = {
+    {"resource.k8s.io", "deviceclasses", "DeviceClass", "deviceclass", "", false, "v1 v1beta2 v1beta1"},
+    {"resource.k8s.io", "resourceslices", "ResourceSlice", "resourceslice", "", false, "v1 v1beta2 v1beta1"},
+    {"resource.k8s.io", "resourceclaims", "ResourceClaim", "resourceclaim", "", true, "v1 v1beta2 v1beta1"},
+    {"resource.k8s.io", "resourceclaimtemplates", "ResourceClaimTemplate", "resourceclaimtemplate", "", true,
+     "v1 v1beta2 v1beta1"},
+    {"resource.k8s.io", "devicetaintrules", "DeviceTaintRule", "devicetaintrule", "", false, "v1 v1beta2 v1alpha3"},
+    {"", "pods", "Pod", "pod", "po", true, "v1"},
+    {"", "nodes", "Node", "node", "no", false, "v1"},
+    {"", "namespaces", "Namespace", "namespace", "ns", false, "v1"},
+    {"", "events", "Event", "event", "ev", true, "v1"},
+};
+const size_t kube_nresources = sizeof kube_resources / sizeof kube_resources[0];
+
+static bool word_in(const char *list, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = list; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = strchr(p, ' ');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == n && l && strncasecmp(p, w, n) == 0)
+            return true;
+        p += l;
+    }
+    return false;
+}
+
+const kube_resource *kube_resource_find(const char *name)
+{
+    if (!name || !*name)
+        return NULL;
+    const char *dot = strchr(name, '.');
+    size_t n = dot ? (size_t)(dot - name) : strlen(name);
+    for (size_t i = 0; i < kube_nresources; i++) {
+        const kube_resource *r = &kube_resources[i];
+        if (dot && strcmp(dot + 1, r->group) != 0)
+            continue;
+        if ((strlen(r->resource) == n && strncasecmp(r->resource, name, n) == 0) ||
+            (strlen(r->singular) == n && strncasecmp(r->singular, name, n) == 0) ||
+            (strlen(r->kind) == n && strncasecmp(r->kind, name, n) == 0))
+            return r;
+        if (!dot && word_in(r->shortnames, name))
+            return r;
+    }
+    return NULL;
+}
+
+const kube_resource *kube_resource_by_kind(const char *kind)
+{
+    for (size_t i = 0; kind && i < kube_nresources; i++)
+        if (strcmp(kube_resources[i].kind, kind) == 0)
+            return &kube_resources[i];
+    return NULL;
+}
+
+struct kube_api {
+    kube_client *c;
+    json_t *disc; /* "group/version" -> {resource: true} or null (not served) */
+};
+
+kube_api *kube_api_new(kube_client *c)
+{
+    kube_api *a = dra_xcalloc(1, sizeof *a);
+    a->c = c;
+    a->disc = json_object();
+    return a;
+}
+
+void kube_api_free(kube_api *a)
+{
+    if (!a)
+        return;
+    json_decref(a->disc);
+    free(a);
+}
+
+kube_client *kube_api_client(kube_api *a) { return a->c; }
+
+static dra_err *discover(kube_api *a, const char *group, const char *version, json_t **set)
+{
+    char *key = dra_xasprintf("%s/%s", group, version);
+    json_t *v = json_object_get(a->disc, key);
+    if (v) {
+        free(key);
+        *set = json_is_object(v) ? v : NULL;
+        return NULL;
+    }
+    char *path = dra_xasprintf("/apis/%s/%s", group, version);
+    kube_resp resp;
+    kube_req req = {"GET", path, NULL, NULL, 0};
+    dra_err *e = kube_do(a->c, &req, &resp);
+    free(path);
+    if (e && (resp.http == 404 || resp.http == 503)) {
+        dra_err_free(e);
+        e = NULL;
+        json_object_set_new(a->disc, key, json_null());
+        *set = NULL;
+    } else if (!e) {
+        json_t *s = json_object();
+        size_t i;
+        json_t *it;
+        json_array_foreach(json_object_get(resp.json, "resources"), i, it) {
+            const char *n = json_string_value(json_object_get(it, "name"));
+            if (n)
+                json_object_set_new(s, n, json_true());
+        }
+        json_object_set_new(a->disc, key, s);
+        *set = s;
+    }
+    kube_resp_free(&resp);
+    free(key);
+    return e;
+}
+
+dra_err *kube_api_version(kube_api *a, const kube_resource *r, const char **version)
+{
+    if (!*r->group) {
+        *version = "v1";
+        return NULL;
+    }
+    static const char *const all[] = {"v1", "v1beta2", "v1beta1", "v1alpha3"};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (!word_in(r->versions, all[i]))
+            continue;
+        json_t *set = NULL;
+        dra_err *e = discover(a, r->group, all[i], &set);
+        if (e)
+            return e;
+        if (set && json_object_get(set, r->resource)) {
+            *version = all[i];
+            return NULL;
+        }
+    }
+    return dra_err_new(DRA_EXIT_RUNTIME, "the server doesn't have a resource type \"%s\" in %s (tried %s)", r->resource,
+                       r->group, r->versions);
+}
+
+char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, const char *ns, const char *name,
+                    const char *sub)
+{
+    (void)a;
+    dra_buf b = DRA_BUF_INIT;
+    if (*r->group)
+        dra_buf_printf(&b, "/apis/%s/%s", r->group, version);
+    else
+        dra_buf_printf(&b, "/api/%s", version);
+    if (r->namespaced && ns && *ns) {
+        dra_buf_puts(&b, "/namespaces/");
+        kube_query_escape(&b, ns);
+    }
+    dra_buf_printf(&b, "/%s", r->resource);
+    if (name) {
+        dra_buf_putc(&b, '/');
+        kube_query_escape(&b, name);
+        if (sub)
+            dra_buf_printf(&b, "/%s", sub);
+    }
+    return dra_buf_detach(&b);
+}
+
+dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t *obj)
+{
+    if (!json_is_object(obj))
+        return dra_err_new(DRA_EXIT_RUNTIME, "the server sent a %s that is not an object", r->kind);
+    char *av = *r->group ? dra_xasprintf("%s/%s", r->group, version) : dra_xstrdup(version);
+    if (!json_object_get(obj, "apiVersion") || !json_object_get(obj, "kind")) {
+        /* Put apiVersion and kind first, as a decoded unstructured object
+         * would print them (keys sorted) and as they appear in the API. */
+        json_t *rest = json_copy(obj);
+        json_object_clear(obj);
+        json_object_set_new(obj, "apiVersion", json_string(av));
+        json_object_set_new(obj, "kind", json_string(r->kind));
+        const char *k;
+        json_t *v;
+        json_object_foreach(rest, k, v) {
+            if (strcmp(k, "apiVersion") != 0 && strcmp(k, "kind") != 0)
+                json_object_set(obj, k, v);
+        }
+        json_decref(rest);
+    }
+    dra_err *e = NULL;
+    if (*r->group && strcmp(version, "v1") != 0) {
+        dra_kind k;
+        dra_apiver v;
+        if (dra_kind_lookup(av, r->kind, &k, &v))
+            e = dra_convert_to_v1(obj, k, v);
+    }
+    free(av);
+    return e;
+}
+
+static void add_query(dra_buf *b, bool *first, const char *k, const char *v)
+{
+    if (!v || !*v)
+        return;
+    dra_buf_putc(b, *first ? '?' : '&');
+    *first = false;
+    dra_buf_printf(b, "%s=", k);
+    kube_query_escape(b, v);
+}
+
+static dra_err *normalize_items(const kube_resource *r, const char *version, json_t *items, json_t *out)
+{
+    size_t i;
+    json_t *it;
+    json_array_foreach(items, i, it) {
+        dra_err *e = kube_api_normalize(r, version, it);
+        if (e)
+            return e;
+        json_array_append(out, it);
+    }
+    return NULL;
+}
+
+dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv)
+{
+    *items = NULL;
+    if (rv)
+        *rv = NULL;
+    const char *version;
+    dra_err *e = kube_api_version(a, r, &version);
+    if (e)
+        return e;
+    char *base = kube_api_path(a, r, version, o ? o->ns : NULL, NULL, NULL);
+    json_t *all = json_array();
+    char *cont = NULL, *listrv = NULL;
+    int limit = o && o->limit > 0 ? o->limit : 500;
+    for (;;) {
+        dra_buf p = DRA_BUF_INIT;
+        dra_buf_puts(&p, base);
+        bool first = true;
+        if (limit > 0) {
+            char l[24];
+            snprintf(l, sizeof l, "%d", limit);
+            add_query(&p, &first, "limit", l);
+        }
+        add_query(&p, &first, "continue", cont);
+        add_query(&p, &first, "labelSelector", o ? o->label_selector : NULL);
+        add_query(&p, &first, "fieldSelector", o ? o->field_selector : NULL);
+        kube_resp resp;
+        kube_req req = {"GET", dra_buf_str(&p), NULL, NULL, 0};
+        e = kube_do(a->c, &req, &resp);
+        dra_buf_free(&p);
+        if (e && resp.http == 410 && cont) {
+            /* the continue token expired: list everything in one go */
+            dra_err_free(e);
+            kube_resp_free(&resp);
+            free(cont);
+            cont = NULL;
+            free(listrv);
+            listrv = NULL;
+            json_array_clear(all);
+            limit = 0;
+            continue;
+        }
+        if (e) {
+            kube_resp_free(&resp);
+            break;
+        }
+        json_t *md = json_object_get(resp.json, "metadata");
+        const char *lrv = json_string_value(json_object_get(md, "resourceVersion"));
+        if (!listrv && lrv)
+            listrv = dra_xstrdup(lrv);
+        json_t *its = json_object_get(resp.json, "items");
+        if (its && !json_is_array(its) && !json_is_null(its)) {
+            kube_resp_free(&resp);
+            e = dra_err_new(DRA_EXIT_RUNTIME, "list of %s: items is not a list", r->resource);
+            break;
+        }
+        e = normalize_items(r, version, its, all);
+        const char *nc = json_string_value(json_object_get(md, "continue"));
+        free(cont);
+        cont = nc && *nc ? dra_xstrdup(nc) : NULL;
+        kube_resp_free(&resp);
+        if (e || !cont)
+            break;
+    }
+    free(cont);
+    free(base);
+    if (e) {
+        json_decref(all);
+        free(listrv);
+        return e;
+    }
+    *items = all;
+    if (rv)
+        *rv = listrv ? listrv : dra_xstrdup("");
+    else
+        free(listrv);
+    return NULL;
+}
+
+static dra_err *finish_obj(const kube_resource *r, const char *version, kube_resp *resp, json_t **out)
+{
+    dra_err *e = NULL;
+    if (out) {
+        *out = NULL;
+        if (json_is_object(resp->json)) {
+            e = kube_api_normalize(r, version, resp->json);
+            if (!e)
+                *out = json_incref(resp->json);
+        }
+    }
+    return e;
+}
+
+dra_err *kube_get(kube_api *a, const kube_resource *r, const char *ns, const char *name, json_t **obj, kube_resp *resp)
+{
+    const char *version;
+    memset(resp, 0, sizeof *resp);
+    dra_err *e = kube_api_version(a, r, &version);
+    if (e)
+        return e;
+    char *path = kube_api_path(a, r, version, ns, name, NULL);
+    kube_req req = {"GET", path, NULL, NULL, 0};
+    e = kube_do(a->c, &req, resp);
+    free(path);
+    if (!e)
+        e = finish_obj(r, version, resp, obj);
+    return e;
+}
+
+static dra_err *write_req(kube_api *a, const kube_resource *r, const char *method, const char *ns, const char *name,
+                          const char *sub, const char *ctype, const json_t *body, json_t **out, kube_resp *resp)
+{
+    return kube_write(a, r, method, ns, name, sub, NULL, ctype, body, out, resp);
+}
+
+dra_err *kube_write(kube_api *a, const kube_resource *r, const char *method, const char *ns, const char *name,
+                    const char *sub, const char *query, const char *ctype, const json_t *body, json_t **out,
+                    kube_resp *resp)
+{
+    memset(resp, 0, sizeof *resp);
+    if (out)
+        *out = NULL;
+    const char *version;
+    dra_err *e = kube_api_version(a, r, &version);
+    if (e)
+        return e;
+    char *path = kube_api_path(a, r, version, ns, name, sub);
+    if (query && *query) {
+        char *q = dra_xasprintf("%s?%s", path, query);
+        free(path);
+        path = q;
+    }
+    char *data = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    kube_req req = {method, path, ctype, data, data ? strlen(data) : 0};
+    kube_stats *st = kube_client_stats(a->c);
+    st->writes++;
+    e = kube_do(a->c, &req, resp);
+    if (e && resp->http == 409)
+        st->conflicts++;
+    free(path);
+    free(data);
+    if (!e)
+        e = finish_obj(r, version, resp, out);
+    return e;
+}
+
+static const char *meta_str(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(json_object_get(o, "metadata"), k));
+}
+
+dra_err *kube_create(kube_api *a, const kube_resource *r, const char *ns, const json_t *obj, json_t **out,
+                     kube_resp *resp)
+{
+    const char *ons = meta_str(obj, "namespace");
+    return write_req(a, r, "POST", ns ? ns : ons, NULL, NULL, "application/json", obj, out, resp);
+}
+
+dra_err *kube_update(kube_api *a, const kube_resource *r, const json_t *obj, const char *sub, json_t **out,
+                     kube_resp *resp)
+{
+    const char *name = meta_str(obj, "name");
+    if (!name) {
+        memset(resp, 0, sizeof *resp);
+        return dra_err_new(DRA_EXIT_INPUT, "update of a %s without metadata.name", r->kind);
+    }
+    return write_req(a, r, "PUT", meta_str(obj, "namespace"), name, sub, "application/json", obj, out, resp);
+}
+
+dra_err *kube_patch(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *sub,
+                    kube_patch_type type, const json_t *patch, json_t **out, kube_resp *resp)
+{
+    const char *ct = type == KUBE_PATCH_JSON    ? "application/json-patch+json"
+                     : type == KUBE_PATCH_MERGE ? "application/merge-patch+json"
+                                                : "application/strategic-merge-patch+json";
+    return write_req(a, r, "PATCH", ns, name, sub, ct, patch, out, resp);
+}
+
+dra_err *kube_delete(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *uid,
+                     const char *rv, kube_resp *resp)
+{
+    json_t *opts = json_pack("{s:s, s:s}", "kind", "DeleteOptions", "apiVersion", "v1");
+    if (uid || rv) {
+        json_t *pre = json_object();
+        if (uid)
+            json_object_set_new(pre, "uid", json_string(uid));
+        if (rv)
+            json_object_set_new(pre, "resourceVersion", json_string(rv));
+        json_object_set_new(opts, "preconditions", pre);
+    }
+    dra_err *e = write_req(a, r, "DELETE", ns, name, NULL, "application/json", opts, NULL, resp);
+    json_decref(opts);
+    return e;
+}
+
+/* ---- informers ---- */
+
+typedef struct inf {
+    struct kube_informers *set;
+    size_t idx;
+    kube_informer_spec spec;
+    const char *version;
+    char *base;        /* collection path */
+    json_t *store;     /* key -> object */
+    char *rv;          /* last resourceVersion seen */
+    bool open, need_relist, synced;
+    int failures;
+    int64_t next_at;   /* monotonic ms: earliest next watch */
+    kube_event_reader reader;
+} inf;
+
+struct kube_informers {
+    kube_api *a;
+    inf *v;
+    size_t n;
+    int timeout_s, idle_s;
+    kube_informer_fn fn;
+    void *ud;
+    kube_streams *streams;
+    dra_err *fatal;
+};
+
+/* Sentinel: the stream reported 410 inside an ERROR event. */
+#define GONE_MSG "resourceVersion expired"
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static char *obj_key(const json_t *o)
+{
+    const char *ns = meta_str(o, "namespace"), *name = meta_str(o, "name");
+    return dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
+}
+
+static void set_rv(inf *f, const char *rv)
+{
+    if (rv && *rv) {
+        free(f->rv);
+        f->rv = dra_xstrdup(rv);
+    }
+}
+
+static dra_err *on_event(void *ud, kube_event_type t, json_t *obj)
+{
+    inf *f = ud;
+    kube_informers *in = f->set;
+    kube_stats *st = kube_client_stats(in->a->c);
+    if (t == KUBE_ERROR) {
+        json_int_t code = json_integer_value(json_object_get(obj, "code"));
+        const char *reason = json_string_value(json_object_get(obj, "reason"));
+        const char *msg = json_string_value(json_object_get(obj, "message"));
+        if (code == 410 || (reason && (strcmp(reason, "Expired") == 0 || strcmp(reason, "Gone") == 0)))
+            return dra_err_new(0, GONE_MSG);
+        return dra_err_new(DRA_EXIT_RUNTIME, "watch of %s: Error from server (%s): %s", f->spec.res->resource,
+                           reason ? reason : "Unknown", msg ? msg : "");
+    }
+    st->events++;
+    if (t == KUBE_BOOKMARK) {
+        set_rv(f, meta_str(obj, "resourceVersion"));
+        return NULL;
+    }
+    dra_err *e = kube_api_normalize(f->spec.res, f->version, obj);
+    if (e)
+        return e;
+    const char *rv = meta_str(obj, "resourceVersion");
+    char *key = obj_key(obj);
+    json_t *old = json_object_get(f->store, key);
+    if (t == KUBE_DELETED) {
+        if (old) {
+            json_incref(obj);
+            json_object_del(f->store, key);
+            in->fn(in->ud, f->idx, KUBE_DELETED, obj);
+            json_decref(obj);
+        }
+    } else {
+        const char *orv = old ? meta_str(old, "resourceVersion") : NULL;
+        if (!(orv && rv && strcmp(orv, rv) == 0)) {
+            json_object_set(f->store, key, obj);
+            in->fn(in->ud, f->idx, old ? KUBE_MODIFIED : KUBE_ADDED, obj);
+        }
+    }
+    free(key);
+    set_rv(f, rv);
+    return NULL;
+}
+
+static dra_err *sink(void *ud, const char *data, size_t len)
+{
+    inf *f = ud;
+    return kube_events_feed(&f->reader, data, len);
+}
+
+static void done(void *ud, dra_err *err, const kube_resp *resp, bool dropped)
+{
+    inf *f = ud;
+    kube_informers *in = f->set;
+    kube_client *c = in->a->c;
+    kube_stats *st = kube_client_stats(c);
+    f->open = false;
+    bool trunc = kube_events_truncated(&f->reader);
+    kube_events_reset(&f->reader);
+    if (kube_client_stopped(c)) {
+        dra_err_free(err);
+        return;
+    }
+    if (!err) {
+        /* timeoutSeconds ended it, or the server closed it: resume */
+        st->resumes++;
+        f->failures = 0;
+        f->next_at = 0;
+        if (trunc)
+            kube_client_log(c, KUBE_LOG_INFO, "watch of %s ended mid-event; resuming at %s", f->spec.res->resource, f->rv);
+        return;
+    }
+    if ((err->code == 0 && strcmp(err->msg, GONE_MSG) == 0) || resp->http == 410 ||
+        strcmp(resp->reason, "Expired") == 0 || strcmp(resp->reason, "Gone") == 0) {
+        kube_client_log(c, KUBE_LOG_INFO, "watch of %s: resourceVersion %s is too old; relisting", f->spec.res->resource,
+                        f->rv ? f->rv : "");
+        f->need_relist = true;
+        f->next_at = 0;
+        dra_err_free(err);
+        return;
+    }
+    if (resp->http == 403 || resp->http == 404) {
+        if (!in->fatal)
+            in->fatal = err;
+        else
+            dra_err_free(err);
+        return;
+    }
+    if (dropped) {
+        st->resumes++;
+        f->failures = 0;
+        f->next_at = mono_ms() + kube_backoff_ms(c, 0);
+        kube_client_log(c, KUBE_LOG_INFO, "watch of %s dropped; resuming at %s", f->spec.res->resource, f->rv);
+        dra_err_free(err);
+        return;
+    }
+    char *m = dra_err_format(err);
+    int64_t d = kube_backoff_ms(c, f->failures);
+    f->failures++;
+    st->retries++;
+    f->next_at = mono_ms() + d;
+    kube_client_log(c, KUBE_LOG_WARN, "watch of %s: %s; retrying in %lld ms", f->spec.res->resource, m, (long long)d);
+    free(m);
+    dra_err_free(err);
+}
+
+kube_informers *kube_informers_new(kube_api *a, const kube_informer_spec *specs, size_t n, int timeout_s, int idle_s,
+                                   kube_informer_fn fn, void *ud)
+{
+    kube_informers *in = dra_xcalloc(1, sizeof *in);
+    in->a = a;
+    in->n = n;
+    in->v = dra_xcalloc(n ? n : 1, sizeof *in->v);
+    in->timeout_s = timeout_s > 0 ? timeout_s : 300;
+    in->idle_s = idle_s > 0 ? idle_s : 60;
+    in->fn = fn;
+    in->ud = ud;
+    in->streams = kube_streams_new(kube_api_client(a));
+    for (size_t i = 0; i < n; i++) {
+        inf *f = &in->v[i];
+        f->set = in;
+        f->idx = i;
+        f->spec = specs[i];
+        f->store = json_object();
+        f->need_relist = true;
+        kube_events_init(&f->reader, on_event, f);
+    }
+    return in;
+}
+
+void kube_informers_free(kube_informers *in)
+{
+    if (!in)
+        return;
+    kube_streams_free(in->streams);
+    for (size_t i = 0; i < in->n; i++) {
+        json_decref(in->v[i].store);
+        free(in->v[i].rv);
+        free(in->v[i].base);
+        kube_events_free(&in->v[i].reader);
+    }
+    free(in->v);
+    dra_err_free(in->fatal);
+    free(in);
+}
+
+const json_t *kube_informers_store(const kube_informers *in, size_t i) { return in->v[i].store; }
+
+void kube_informers_relist(kube_informers *in)
+{
+    for (size_t i = 0; i < in->n; i++)
+        in->v[i].need_relist = true;
+}
+
+static dra_err *relist(inf *f)
+{
+    kube_informers *in = f->set;
+    if (!f->version) {
+        dra_err *e = kube_api_version(in->a, f->spec.res, &f->version);
+        if (e)
+            return e;
+        f->base = kube_api_path(in->a, f->spec.res, f->version, f->spec.ns, NULL, NULL);
+    }
+    kube_list_opts lo = {f->spec.ns, f->spec.label_selector, f->spec.field_selector, 0};
+    json_t *items;
+    char *rv;
+    dra_err *e = kube_list(in->a, f->spec.res, &lo, &items, &rv);
+    if (e)
+        return e;
+    if (f->synced)
+        kube_client_stats(in->a->c)->relists++;
+    json_t *nstore = json_object();
+    size_t i;
+    json_t *it;
+    json_array_foreach(items, i, it) {
+        char *key = obj_key(it);
+        json_t *old = json_object_get(f->store, key);
+        json_object_set(nstore, key, it);
+        const char *orv = old ? meta_str(old, "resourceVersion") : NULL, *nrv = meta_str(it, "resourceVersion");
+        if (!old)
+            in->fn(in->ud, f->idx, KUBE_ADDED, it);
+        else if (!(orv && nrv && strcmp(orv, nrv) == 0))
+            in->fn(in->ud, f->idx, KUBE_MODIFIED, it);
+        free(key);
+    }
+    const char *k;
+    json_t *v;
+    void *tmp;
+    json_object_foreach_safe(f->store, tmp, k, v) {
+        if (!json_object_get(nstore, k))
+            in->fn(in->ud, f->idx, KUBE_DELETED, v);
+    }
+    json_decref(f->store);
+    f->store = nstore;
+    json_decref(items);
+    free(f->rv);
+    f->rv = rv;
+    f->need_relist = false;
+    f->synced = true;
+    return NULL;
+}
+
+dra_err *kube_informers_sync(kube_informers *in)
+{
+    for (size_t i = 0; i < in->n; i++) {
+        dra_err *e = relist(&in->v[i]);
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
+static void open_watch(inf *f)
+{
+    kube_informers *in = f->set;
+    dra_buf p = DRA_BUF_INIT;
+    dra_buf_puts(&p, f->base);
+    dra_buf_puts(&p, "?watch=1&allowWatchBookmarks=true&resourceVersion=");
+    kube_query_escape(&p, f->rv ? f->rv : "");
+    dra_buf_printf(&p, "&timeoutSeconds=%d", in->timeout_s);
+    if (f->spec.label_selector && *f->spec.label_selector) {
+        dra_buf_puts(&p, "&labelSelector=");
+        kube_query_escape(&p, f->spec.label_selector);
+    }
+    if (f->spec.field_selector && *f->spec.field_selector) {
+        dra_buf_puts(&p, "&fieldSelector=");
+        kube_query_escape(&p, f->spec.field_selector);
+    }
+    f->open = true;
+    kube_streams_open(in->streams, dra_buf_str(&p), in->idle_s, sink, done, f);
+    dra_buf_free(&p);
+}
+
+dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tick, void *ud)
+{
+    kube_client *c = in->a->c;
+    int64_t end = max_ms >= 0 ? mono_ms() + max_ms : -1;
+    for (;;) {
+        if (kube_client_stopped(c))
+            return NULL;
+        if (in->fatal) {
+            dra_err *e = in->fatal;
+            in->fatal = NULL;
+            return e;
+        }
+        int64_t now = mono_ms();
+        int64_t wait = 100;
+        for (size_t i = 0; i < in->n; i++) {
+            inf *f = &in->v[i];
+            if (f->open)
+                continue;
+            if (f->next_at > now) {
+                if (f->next_at - now < wait)
+                    wait = f->next_at - now;
+                continue;
+            }
+            if (f->need_relist) {
+                dra_err *e = relist(f);
+                if (e) {
+                    if (kube_client_stopped(c)) {
+                        dra_err_free(e);
+                        return NULL;
+                    }
+                    char *m = dra_err_format(e);
+                    int64_t d = kube_backoff_ms(c, f->failures++);
+                    kube_client_log(c, KUBE_LOG_WARN, "list of %s: %s; retrying in %lld ms", f->spec.res->resource, m,
+                                    (long long)d);
+                    free(m);
+                    dra_err_free(e);
+                    f->next_at = now + d;
+                    continue;
+                }
+            }
+            open_watch(f);
+        }
+        kube_streams_poll(in->streams, (int)(wait < 1 ? 1 : wait));
+        if (tick) {
+            dra_err *e = tick(ud);
+            if (e) {
+                if (e->code == 0) {
+                    dra_err_free(e);
+                    return NULL;
+                }
+                return e;
+            }
+        }
+        if (end >= 0 && mono_ms() >= end)
+            return NULL;
+    }
+}

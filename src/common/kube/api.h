@@ -1,0 +1,130 @@
+/* The Kubernetes REST API over kube_client: the resources dra-tools use,
+ * discovery of their served versions, list/get/create/update/patch/delete,
+ * and informers (list, then watch with relist and resume).
+ *
+ * Resources: resource.k8s.io deviceclasses, resourceslices, resourceclaims,
+ * resourceclaimtemplates, devicetaintrules (served version found by
+ * discovery: v1, else v1beta2, else v1beta1 (v1alpha3 for taint rules);
+ * objects of an older version are converted to v1 on read with
+ * model/convert.h), and core v1 pods, nodes, namespaces, events.
+ *
+ * Objects read from lists get apiVersion and kind like kubectl's
+ * unstructured decoding gives them (the list's apiVersion, its kind without
+ * "List"), so `dra-watch get` prints what `kubectl get -o json` prints.
+ *
+ * Ownership: returned json_t are new references the caller releases; paths
+ * and names are borrowed.  Errors are DRA_EXIT_RUNTIME except unknown
+ * resource names (DRA_EXIT_INPUT).
+ */
+#ifndef DRA_KUBE_API_H
+#define DRA_KUBE_API_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "client.h"
+#include "events.h"
+
+typedef struct kube_resource {
+    const char *group;       /* "" for core */
+    const char *resource;    /* plural: "resourceclaims" */
+    const char *kind;        /* "ResourceClaim" */
+    const char *singular;    /* "resourceclaim" */
+    const char *shortnames;  /* space-separated, "" for none */
+    bool namespaced;
+    const char *versions;    /* preferred first: "v1 v1beta2 v1beta1" */
+} kube_resource;
+
+extern const kube_resource kube_resources[];
+extern const size_t kube_nresources;
+
+/* By plural, singular, kind (any case), short name, or "plural.group". */
+const kube_resource *kube_resource_find(const char *name);
+const kube_resource *kube_resource_by_kind(const char *kind);
+
+/* The version the server serves for r ("v1", "v1beta2", ...), by discovery
+ * (cached in the api handle).  An error when none of r's versions is served. */
+typedef struct kube_api kube_api;
+kube_api *kube_api_new(kube_client *c); /* borrows c */
+void kube_api_free(kube_api *a);
+kube_client *kube_api_client(kube_api *a);
+dra_err *kube_api_version(kube_api *a, const kube_resource *r, const char **version);
+/* "/apis/resource.k8s.io/v1/namespaces/NS/resourceclaims[/NAME[/SUB]]"; ns
+ * NULL or "" = all namespaces (or a cluster-scoped resource).  Caller frees. */
+char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, const char *ns, const char *name,
+                    const char *sub);
+
+/* Convert an object read from the server to v1 and give it apiVersion/kind
+ * (version = the served version). */
+dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t *obj);
+
+typedef struct kube_list_opts {
+    const char *ns;             /* NULL/"" = all namespaces */
+    const char *label_selector; /* NULL = none */
+    const char *field_selector;
+    int limit;                  /* page size; 0 = 500 */
+} kube_list_opts;
+
+/* List every page; *items is a new array of normalised objects, *rv the list's
+ * resourceVersion (caller frees). */
+dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv);
+dra_err *kube_get(kube_api *a, const kube_resource *r, const char *ns, const char *name, json_t **obj, kube_resp *resp);
+
+/* Writes.  The body is borrowed.  On success *out (may be NULL) is the
+ * server's object, normalised.  resp gives the HTTP code and reason of a
+ * failure (409 Conflict: a precondition failed; re-read and retry). */
+typedef enum { KUBE_PATCH_JSON, KUBE_PATCH_MERGE, KUBE_PATCH_STRATEGIC } kube_patch_type;
+dra_err *kube_create(kube_api *a, const kube_resource *r, const char *ns, const json_t *obj, json_t **out,
+                     kube_resp *resp);
+/* PUT; obj carries metadata.resourceVersion as the precondition.  sub: NULL or "status". */
+dra_err *kube_update(kube_api *a, const kube_resource *r, const json_t *obj, const char *sub, json_t **out,
+                     kube_resp *resp);
+dra_err *kube_patch(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *sub,
+                    kube_patch_type type, const json_t *patch, json_t **out, kube_resp *resp);
+/* DELETE with DeleteOptions (preconditions uid/resourceVersion when given). */
+dra_err *kube_delete(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *uid,
+                     const char *rv, kube_resp *resp);
+
+/* Any write: method, optional subresource, query ("fieldManager=x&force=true",
+ * escaped) and content type; counts writes and conflicts (409). */
+dra_err *kube_write(kube_api *a, const kube_resource *r, const char *method, const char *ns, const char *name,
+                    const char *sub, const char *query, const char *ctype, const json_t *body, json_t **out,
+                    kube_resp *resp);
+
+/* ---- informers ---- */
+
+/* An informer keeps the objects of one resource (ns/label/field filtered) in
+ * a store and reports changes as events: the initial list as ADDED, then the
+ * watch's ADDED/MODIFIED/DELETED.  Watches start at the list's
+ * resourceVersion with allowWatchBookmarks; a cut or idle connection resumes
+ * from the last version seen (bookmarks included); 410 Gone / Expired (HTTP
+ * or ERROR event) relists and reports only the differences from the store
+ * (so nothing is reported twice); other failures back off exponentially
+ * with jitter.  An event whose object's resourceVersion equals the stored
+ * one is not reported again. */
+typedef void (*kube_informer_fn)(void *ud, size_t informer, kube_event_type type, json_t *obj);
+
+typedef struct kube_informer_spec {
+    const kube_resource *res;
+    const char *ns, *label_selector, *field_selector; /* borrowed for the informers' life */
+} kube_informer_spec;
+
+typedef struct kube_informers kube_informers;
+/* timeout_s: the watch's timeoutSeconds (0 = 300); idle_s: a watch silent
+ * this long (plus curl's averaging) is dropped and resumed (0 = 60). */
+kube_informers *kube_informers_new(kube_api *a, const kube_informer_spec *specs, size_t n, int timeout_s, int idle_s,
+                                   kube_informer_fn fn, void *ud);
+void kube_informers_free(kube_informers *in);
+/* List all (the initial ADDED events).  Errors end the run. */
+dra_err *kube_informers_sync(kube_informers *in);
+/* Watch for up to max_ms (< 0: until stopped or tick says stop).  tick is
+ * called at least every 100 ms; a non-NULL error from it ends the run (an
+ * error with code 0 ends it successfully). */
+typedef dra_err *(*kube_tick_fn)(void *ud);
+dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tick, void *ud);
+/* The store of informer i: a JSON object "ns/name" -> object (borrowed). */
+const json_t *kube_informers_store(const kube_informers *in, size_t i);
+/* Force a relist of every informer now (after a conflict, or SIGHUP). */
+void kube_informers_relist(kube_informers *in);
+
+#endif

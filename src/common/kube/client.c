@@ -1,0 +1,649 @@
+/* libcurl transport; see client.h.  Facts: ../shared guides §5 (blobs for
+ * certificates, CONNECT_TO for tls-server-name, CURLE_PARTIAL_FILE on a cut
+ * stream, LOW_SPEED_* for dead connections). */
+#include "internal.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define BODY_MAX ((size_t)1 << 30)
+
+struct kube_client {
+    kube_config cfg;
+    kube_client_opts o;
+    CURL *easy;
+    kube_stats stats;
+    kube_cred cred;       /* exec plugin credential */
+    char *file_token;     /* tokenFile contents */
+    struct timespec file_mtime;
+    off_t file_size;
+    uint64_t rng;
+};
+
+
+void kube_client_log(kube_client *c, kube_log_level level, const char *fmt, ...)
+{
+    if (!c->o.log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = dra_xvasprintf(fmt, ap);
+    va_end(ap);
+    c->o.log(c->o.log_ud, level, m);
+    free(m);
+}
+
+dra_err *kube_client_new(kube_config *cfg, const kube_client_opts *o, kube_client **out)
+{
+    *out = NULL;
+    curl_global_init(CURL_GLOBAL_DEFAULT); /* reference-counted; paired in kube_client_free */
+    kube_client *c = dra_xcalloc(1, sizeof *c);
+    c->cfg = *cfg;
+    memset(cfg, 0, sizeof *cfg);
+    if (o)
+        c->o = *o;
+    if (c->o.max_retries <= 0)
+        c->o.max_retries = 8;
+    if (c->o.backoff_cap_ms <= 0)
+        c->o.backoff_cap_ms = 30000;
+    if (c->o.backoff_base_ms <= 0)
+        c->o.backoff_base_ms = 200;
+    if (!c->o.user_agent)
+        c->o.user_agent = "dra-tools";
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    c->rng = (uint64_t)ts.tv_nsec * 6364136223846793005ull + (uint64_t)(uintptr_t)c;
+    c->easy = curl_easy_init();
+    if (!c->easy) {
+        kube_client_free(c);
+        return dra_err_new(DRA_EXIT_RUNTIME, "cannot initialise libcurl");
+    }
+    *out = c;
+    return NULL;
+}
+
+void kube_client_free(kube_client *c)
+{
+    if (!c)
+        return;
+    if (c->easy)
+        curl_easy_cleanup(c->easy);
+    kube_cred_clear(&c->cred);
+    if (c->file_token) {
+        memset(c->file_token, 0, strlen(c->file_token));
+        free(c->file_token);
+    }
+    kube_config_free(&c->cfg);
+    free(c);
+    curl_global_cleanup();
+}
+
+void kube_client_set_config(kube_client *c, kube_config *cfg)
+{
+    kube_config_free(&c->cfg);
+    c->cfg = *cfg;
+    memset(cfg, 0, sizeof *cfg);
+    kube_cred_clear(&c->cred);
+    free(c->file_token);
+    c->file_token = NULL;
+    memset(&c->file_mtime, 0, sizeof c->file_mtime);
+    curl_easy_reset(c->easy);
+}
+
+const kube_config *kube_client_config(const kube_client *c) { return &c->cfg; }
+kube_stats *kube_client_stats(kube_client *c) { return &c->stats; }
+bool kube_client_stopped(const kube_client *c) { return c->o.stop && *c->o.stop; }
+
+void kube_resp_free(kube_resp *r)
+{
+    json_decref(r->json);
+    memset(r, 0, sizeof *r);
+}
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t wall_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+bool kube_sleep_ms(kube_client *c, int64_t ms)
+{
+    int64_t end = now_ms() + ms;
+    for (;;) {
+        if (kube_client_stopped(c))
+            return false;
+        int64_t left = end - now_ms();
+        if (left <= 0)
+            return true;
+        if (left > 50)
+            left = 50;
+        struct timespec ts = {0, (long)left * 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int64_t kube_backoff_ms(kube_client *c, int n)
+{
+    int64_t d = c->o.backoff_base_ms;
+    for (int i = 0; i < n && d < c->o.backoff_cap_ms; i++)
+        d *= 2;
+    if (d > c->o.backoff_cap_ms)
+        d = c->o.backoff_cap_ms;
+    c->rng = c->rng * 6364136223846793005ull + 1442695040888963407ull;
+    int64_t jitter = (int64_t)((c->rng >> 33) % (uint64_t)(d / 2 + 1)) - d / 4; /* +-25% */
+    d += jitter;
+    return d < 1 ? 1 : d;
+}
+
+void kube_query_escape(dra_buf *b, const char *s)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' ||
+            ch == '_' || ch == '~') {
+            dra_buf_putc(b, (char)ch);
+        } else {
+            dra_buf_putc(b, '%');
+            dra_buf_putc(b, hex[ch >> 4]);
+            dra_buf_putc(b, hex[ch & 15]);
+        }
+    }
+}
+
+/* The bearer token to send now, or NULL; refreshes tokenFile and exec. */
+static dra_err *current_token(kube_client *c, const char **tok)
+{
+    *tok = NULL;
+    kube_config *cfg = &c->cfg;
+    if (cfg->exec) {
+        if (c->cred.valid && c->cred.expiry_ns && wall_ns() >= c->cred.expiry_ns) {
+            kube_client_log(c, KUBE_LOG_INFO, "exec credential expired; running %s again", cfg->exec->command);
+            kube_cred_clear(&c->cred);
+        }
+        if (!c->cred.valid) {
+            dra_err *e = kube_exec_credential(cfg, &c->cred);
+            if (e)
+                return e;
+        }
+        *tok = c->cred.token;
+        return NULL;
+    }
+    if (cfg->token_file) {
+        struct stat st;
+        if (stat(cfg->token_file, &st) == 0 &&
+            (!c->file_token || st.st_mtim.tv_sec != c->file_mtime.tv_sec ||
+             st.st_mtim.tv_nsec != c->file_mtime.tv_nsec || st.st_size != c->file_size)) {
+            dra_buf b = DRA_BUF_INIT;
+            dra_err *e = dra_buf_read_path(&b, cfg->token_file, 1 << 20);
+            if (!e) {
+                size_t n = b.len;
+                while (n > 0 && (b.data[n - 1] == '\n' || b.data[n - 1] == '\r' || b.data[n - 1] == ' '))
+                    n--;
+                if (c->file_token) {
+                    memset(c->file_token, 0, strlen(c->file_token));
+                    free(c->file_token);
+                    kube_client_log(c, KUBE_LOG_INFO, "token file %s changed; using the new token", cfg->token_file);
+                }
+                c->file_token = dra_xstrndup(b.data ? b.data : "", n);
+                c->file_mtime = st.st_mtim;
+                c->file_size = st.st_size;
+            }
+            dra_err_free(e);
+            if (b.data)
+                memset(b.data, 0, b.cap);
+            dra_buf_free(&b);
+        }
+        if (c->file_token && *c->file_token) {
+            *tok = c->file_token;
+            return NULL;
+        }
+        if (!cfg->token)
+            return dra_err_new(DRA_EXIT_RUNTIME, "cannot read token file %s", cfg->token_file);
+    }
+    *tok = cfg->token;
+    return NULL;
+}
+
+typedef struct xfer {
+    kube_client *c;
+    dra_buf body;
+    int64_t retry_after_s; /* -1 none */
+} xfer;
+
+static size_t write_body(char *p, size_t sz, size_t n, void *ud)
+{
+    xfer *x = ud;
+    if (x->body.len + sz * n > BODY_MAX)
+        return 0;
+    dra_buf_append(&x->body, p, sz * n);
+    return sz * n;
+}
+
+static int64_t parse_retry_after(const char *p, size_t n)
+{
+    static const char h[] = "retry-after:";
+    if (n < sizeof h - 1 || strncasecmp(p, h, sizeof h - 1) != 0)
+        return -1;
+    p += sizeof h - 1;
+    n -= sizeof h - 1;
+    while (n && (*p == ' ' || *p == '\t'))
+        p++, n--;
+    int64_t v = 0;
+    size_t i = 0;
+    for (; i < n && *p >= '0' && *p <= '9' && v < 1000000; i++, p++)
+        v = v * 10 + (*p - '0');
+    return i ? v : -1;
+}
+
+static size_t write_header(char *p, size_t sz, size_t n, void *ud)
+{
+    xfer *x = ud;
+    int64_t v = parse_retry_after(p, sz * n);
+    if (v >= 0)
+        x->retry_after_s = v;
+    return sz * n;
+}
+
+static int xferinfo(void *ud, curl_off_t a, curl_off_t b, curl_off_t cc, curl_off_t d)
+{
+    kube_client *c = ud;
+    return kube_client_stopped(c) ? 1 : 0;
+}
+
+/* Configure h for url (path appended to the server); returns the header list
+ * the caller frees after the transfer. */
+static dra_err *setup(kube_client *c, CURL *h, const char *path, struct curl_slist **hdrs, struct curl_slist **connect_to)
+{
+    kube_config *cfg = &c->cfg;
+    const char *tok = NULL;
+    dra_err *e = current_token(c, &tok);
+    if (e)
+        return e;
+    char *url = dra_xasprintf("%s%s", cfg->server, path);
+    if (cfg->tls_server_name) {
+        /* Keep SNI and verification on tls-server-name while connecting to
+         * the server's host: rewrite the URL's host, map it back. */
+        CURLU *u = curl_url();
+        char *host = NULL, *port = NULL;
+        if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+            curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+            curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+            char *m = dra_xasprintf("%s:%s:%s:%s", cfg->tls_server_name, port, host, port);
+            *connect_to = curl_slist_append(NULL, m);
+            free(m);
+            curl_url_set(u, CURLUPART_HOST, cfg->tls_server_name, 0);
+            char *nu = NULL;
+            if (curl_url_get(u, CURLUPART_URL, &nu, 0) == CURLUE_OK) {
+                free(url);
+                url = dra_xstrdup(nu);
+                curl_free(nu);
+            }
+        }
+        curl_free(host);
+        curl_free(port);
+        curl_url_cleanup(u);
+        curl_easy_setopt(h, CURLOPT_CONNECT_TO, *connect_to);
+    }
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    free(url);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https,http");
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT, 15L);
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_USERAGENT, c->o.user_agent);
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, cfg->insecure ? 0L : 1L);
+    curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, cfg->insecure ? 0L : 2L);
+    if (cfg->ca.len) {
+        struct curl_blob b = {cfg->ca.data, cfg->ca.len, CURL_BLOB_COPY};
+        curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &b);
+    }
+    const dra_buf *cert = c->cred.cert.len ? &c->cred.cert : &cfg->cert;
+    const dra_buf *key = c->cred.key.len ? &c->cred.key : &cfg->key;
+    if (cert->len && key->len) {
+        struct curl_blob cb = {cert->data, cert->len, CURL_BLOB_COPY};
+        struct curl_blob kb = {key->data, key->len, CURL_BLOB_COPY};
+        curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+        curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
+        curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+        curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
+    }
+    if (cfg->proxy_url)
+        curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
+    *hdrs = curl_slist_append(*hdrs, "Accept: application/json");
+    if (tok && *tok) {
+        char *a = dra_xasprintf("Authorization: Bearer %s", tok);
+        *hdrs = curl_slist_append(*hdrs, a);
+        memset(a, 0, strlen(a));
+        free(a);
+    } else if (cfg->username || cfg->password) {
+        curl_easy_setopt(h, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        curl_easy_setopt(h, CURLOPT_USERNAME, cfg->username ? cfg->username : "");
+        curl_easy_setopt(h, CURLOPT_PASSWORD, cfg->password ? cfg->password : "");
+    }
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, xferinfo);
+    curl_easy_setopt(h, CURLOPT_XFERINFODATA, c);
+    return NULL;
+}
+
+static void free_slist(struct curl_slist *l)
+{
+    for (struct curl_slist *p = l; p; p = p->next)
+        if (p->data)
+            memset(p->data, 0, strlen(p->data));
+    curl_slist_free_all(l);
+}
+
+/* Fill resp from an answer's body; an error for non-2xx. */
+static dra_err *answer(kube_client *c, long http, const char *body, size_t len, const char *method, const char *path,
+                       kube_resp *resp)
+{
+    resp->http = http;
+    json_decref(resp->json);
+    resp->json = len ? json_loadb(body, len, 0, NULL) : NULL;
+    resp->reason[0] = 0;
+    if (http >= 200 && http < 300) {
+        if (len && !resp->json)
+            return dra_err_new(DRA_EXIT_RUNTIME, "%s %s: the server answered with invalid JSON", method, path);
+        return NULL;
+    }
+    const char *reason = NULL, *msg = NULL;
+    if (json_is_object(resp->json) && json_is_string(json_object_get(resp->json, "kind")) &&
+        strcmp(json_string_value(json_object_get(resp->json, "kind")), "Status") == 0) {
+        reason = json_string_value(json_object_get(resp->json, "reason"));
+        msg = json_string_value(json_object_get(resp->json, "message"));
+    }
+    if (reason)
+        snprintf(resp->reason, sizeof resp->reason, "%s", reason);
+    if (!reason || !*reason) {
+        /* apimachinery's reason for a bare status code */
+        reason = http == 401   ? "Unauthorized"
+                 : http == 403 ? "Forbidden"
+                 : http == 404 ? "NotFound"
+                 : http == 409 ? "Conflict"
+                 : http == 410 ? "Gone"
+                 : http == 422 ? "Invalid"
+                 : http == 429 ? "TooManyRequests"
+                 : http >= 500 ? "InternalError"
+                               : "BadRequest";
+        if (!resp->reason[0])
+            snprintf(resp->reason, sizeof resp->reason, "%s", reason);
+    }
+    if (msg && *msg)
+        return dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s (HTTP %ld)", reason, msg, http);
+    return dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s %s: HTTP %ld", reason, method, path, http);
+}
+
+static bool transient_curl(CURLcode rc)
+{
+    return rc == CURLE_COULDNT_CONNECT || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
+           rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING || rc == CURLE_OPERATION_TIMEDOUT;
+}
+
+dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp)
+{
+    memset(resp, 0, sizeof *resp);
+    bool reauthed = false;
+    bool idempotent = strcmp(req->method, "POST") != 0;
+    for (int attempt = 0;; attempt++) {
+        if (kube_client_stopped(c))
+            return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
+        CURL *h = c->easy;
+        curl_easy_reset(h);
+        struct curl_slist *hdrs = NULL, *cto = NULL;
+        xfer x = {c, DRA_BUF_INIT, -1};
+        dra_err *e = setup(c, h, req->path, &hdrs, &cto);
+        if (e) {
+            free_slist(hdrs);
+            curl_slist_free_all(cto);
+            return e;
+        }
+        if (req->body) {
+            char *ct = dra_xasprintf("Content-Type: %s", req->content_type ? req->content_type : "application/json");
+            hdrs = curl_slist_append(hdrs, ct);
+            free(ct);
+            curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->body);
+            curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
+        }
+        curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, req->method);
+        if (strcmp(req->method, "GET") == 0)
+            curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_body);
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, &x);
+        curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, write_header);
+        curl_easy_setopt(h, CURLOPT_HEADERDATA, &x);
+        curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+        char errbuf[CURL_ERROR_SIZE] = "";
+        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+        c->stats.requests++;
+        CURLcode rc = curl_easy_perform(h);
+        long http = 0;
+        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &http);
+        curl_easy_setopt(h, CURLOPT_HTTPHEADER, NULL);
+        free_slist(hdrs);
+        curl_easy_setopt(h, CURLOPT_CONNECT_TO, NULL);
+        curl_slist_free_all(cto);
+        if (rc != CURLE_OK) {
+            dra_buf_free(&x.body);
+            if (rc == CURLE_ABORTED_BY_CALLBACK)
+                return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
+            if (idempotent && transient_curl(rc) && attempt < c->o.max_retries) {
+                int64_t d = kube_backoff_ms(c, attempt);
+                c->stats.retries++;
+                kube_client_log(c, KUBE_LOG_WARN, "%s %s: %s; retrying in %lld ms", req->method, req->path,
+                                errbuf[0] ? errbuf : curl_easy_strerror(rc), (long long)d);
+                if (!kube_sleep_ms(c, d))
+                    return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
+                continue;
+            }
+            return dra_err_new(DRA_EXIT_RUNTIME, "unable to connect to the server %s: %s", c->cfg.server,
+                               errbuf[0] ? errbuf : curl_easy_strerror(rc));
+        }
+        e = answer(c, http, dra_buf_str(&x.body), x.body.len, req->method, req->path, resp);
+        dra_buf_free(&x.body);
+        if (!e)
+            return NULL;
+        if (http == 401 && c->cfg.exec && !reauthed) {
+            reauthed = true;
+            c->stats.reauths++;
+            kube_client_log(c, KUBE_LOG_INFO, "401 Unauthorized: running the exec credential plugin %s again",
+                            c->cfg.exec->command);
+            kube_cred_clear(&c->cred);
+            dra_err_free(e);
+            kube_resp_free(resp);
+            continue;
+        }
+        bool retryable = http == 429 || (http >= 500 && (idempotent || x.retry_after_s >= 0));
+        if (retryable && attempt < c->o.max_retries) {
+            int64_t d = x.retry_after_s >= 0 ? x.retry_after_s * 1000 : kube_backoff_ms(c, attempt);
+            if (d > c->o.backoff_cap_ms)
+                d = c->o.backoff_cap_ms;
+            c->stats.retries++;
+            kube_client_log(c, KUBE_LOG_WARN, "%s %s: HTTP %ld; retrying in %lld ms", req->method, req->path, http,
+                            (long long)d);
+            dra_err_free(e);
+            kube_resp_free(resp);
+            if (!kube_sleep_ms(c, d))
+                return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
+            continue;
+        }
+        return e;
+    }
+}
+
+/* ---- streams ---- */
+
+typedef struct stream {
+    CURL *h;
+    struct curl_slist *hdrs, *cto;
+    kube_sink_fn sink;
+    kube_done_fn done;
+    void *ud;
+    long http;
+    dra_buf errbody;
+    dra_err *sink_err;
+    char errbuf[CURL_ERROR_SIZE];
+    char *path;
+    struct kube_streams *owner;
+} stream;
+
+struct kube_streams {
+    kube_client *c;
+    CURLM *m;
+    stream **v;
+    size_t n;
+};
+
+kube_streams *kube_streams_new(kube_client *c)
+{
+    kube_streams *s = dra_xcalloc(1, sizeof *s);
+    s->c = c;
+    s->m = curl_multi_init();
+    return s;
+}
+
+static void stream_free(kube_streams *s, stream *st)
+{
+    curl_multi_remove_handle(s->m, st->h);
+    curl_easy_cleanup(st->h);
+    free_slist(st->hdrs);
+    curl_slist_free_all(st->cto);
+    dra_buf_free(&st->errbody);
+    dra_err_free(st->sink_err);
+    free(st->path);
+    free(st);
+}
+
+void kube_streams_free(kube_streams *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n; i++)
+        stream_free(s, s->v[i]);
+    free(s->v);
+    curl_multi_cleanup(s->m);
+    free(s);
+}
+
+static size_t stream_write(char *p, size_t sz, size_t n, void *ud)
+{
+    stream *st = ud;
+    size_t len = sz * n;
+    if (!st->http)
+        curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &st->http);
+    if (st->http < 200 || st->http >= 300) {
+        if (st->errbody.len + len > (1u << 20))
+            return 0;
+        dra_buf_append(&st->errbody, p, len);
+        return len;
+    }
+    if (st->owner->c->o.stop && *st->owner->c->o.stop)
+        return 0;
+    dra_err *e = st->sink(st->ud, p, len);
+    if (e) {
+        st->sink_err = e;
+        return 0;
+    }
+    return len;
+}
+
+void kube_streams_open(kube_streams *s, const char *path, int idle_s, kube_sink_fn sink, kube_done_fn done, void *ud)
+{
+    stream *st = dra_xcalloc(1, sizeof *st);
+    st->h = curl_easy_init();
+    st->sink = sink;
+    st->done = done;
+    st->ud = ud;
+    st->owner = s;
+    st->path = dra_xstrdup(path);
+    dra_err *e = setup(s->c, st->h, path, &st->hdrs, &st->cto);
+    if (e) {
+        kube_resp r = {0};
+        stream_free(s, st);
+        done(ud, e, &r, false);
+        return;
+    }
+    curl_easy_setopt(st->h, CURLOPT_HTTPHEADER, st->hdrs);
+    curl_easy_setopt(st->h, CURLOPT_WRITEFUNCTION, stream_write);
+    curl_easy_setopt(st->h, CURLOPT_WRITEDATA, st);
+    curl_easy_setopt(st->h, CURLOPT_ERRORBUFFER, st->errbuf);
+    curl_easy_setopt(st->h, CURLOPT_PRIVATE, st);
+    if (idle_s > 0) {
+        curl_easy_setopt(st->h, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl_easy_setopt(st->h, CURLOPT_LOW_SPEED_TIME, (long)idle_s);
+    }
+    s->c->stats.requests++;
+    s->v = dra_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+    s->v[s->n++] = st;
+    curl_multi_add_handle(s->m, st->h);
+}
+
+size_t kube_streams_poll(kube_streams *s, int timeout_ms)
+{
+    int running = 0;
+    curl_multi_perform(s->m, &running);
+    if (running)
+        curl_multi_poll(s->m, NULL, 0, timeout_ms, NULL);
+    curl_multi_perform(s->m, &running);
+    CURLMsg *msg;
+    int left;
+    while ((msg = curl_multi_info_read(s->m, &left))) {
+        if (msg->msg != CURLMSG_DONE)
+            continue;
+        stream *st = NULL;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&st);
+        CURLcode rc = msg->data.result;
+        kube_done_fn done = st->done;
+        void *ud = st->ud;
+        kube_resp r = {0};
+        long http = st->http;
+        if (!http)
+            curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &http);
+        dra_err *e = NULL;
+        bool dropped = false;
+        if (st->sink_err) {
+            e = st->sink_err;
+            st->sink_err = NULL;
+            r.http = http;
+        } else if (http && (http < 200 || http >= 300)) {
+            e = answer(s->c, http, dra_buf_str(&st->errbody), st->errbody.len, "GET", st->path, &r);
+            if (http == 401 && s->c->cfg.exec) {
+                s->c->stats.reauths++;
+                kube_cred_clear(&s->c->cred);
+            }
+        } else if (rc != CURLE_OK) {
+            r.http = http;
+            dropped = http != 0;
+            e = dra_err_new(DRA_EXIT_RUNTIME, "%s %s: %s",
+                            http ? "watch connection lost" : "unable to connect to the server", s->c->cfg.server,
+                            st->errbuf[0] ? st->errbuf : curl_easy_strerror(rc));
+        } else {
+            r.http = http;
+        }
+        for (size_t i = 0; i < s->n; i++)
+            if (s->v[i] == st) {
+                memmove(&s->v[i], &s->v[i + 1], (s->n - i - 1) * sizeof *s->v);
+                s->n--;
+                break;
+            }
+        stream_free(s, st);
+        done(ud, e, &r, dropped);
+        kube_resp_free(&r);
+    }
+    return s->n;
+}

@@ -1,0 +1,513 @@
+/* kubeconfig loading; see config.h.  Field names and messages follow
+ * k8s.io/client-go/tools/clientcmd (loader.go, validation.go, client_config.go)
+ * and rest/config.go (InClusterConfig). */
+#include "config.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../base/base64.h"
+#include "../io/stream.h"
+
+#define KUBE_CONFIG_MAX_BYTES ((size_t)16 << 20)
+#define SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
+
+/* One named entry of a merged map, with the folder of its file. */
+typedef struct entry {
+    const char *name;
+    json_t *val; /* borrowed from its file's document */
+    const char *dir;
+    const char *file;
+} entry;
+
+typedef struct merged {
+    entry *clusters, *users, *contexts;
+    size_t nclusters, nusers, ncontexts;
+    const char *current;
+    dra_objset docs;
+    char **dirs;
+    size_t ndirs;
+    dra_buf files; /* "a:b" for messages */
+} merged;
+
+static void merged_free(merged *m)
+{
+    free(m->clusters);
+    free(m->users);
+    free(m->contexts);
+    dra_objset_free(&m->docs);
+    for (size_t i = 0; i < m->ndirs; i++)
+        free(m->dirs[i]);
+    free(m->dirs);
+    dra_buf_free(&m->files);
+}
+
+static const entry *find(const entry *v, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i].name, name) == 0)
+            return &v[i];
+    return NULL;
+}
+
+static dra_err *merge_list(merged *m, json_t *doc, const char *key, const char *inner, entry **v, size_t *n,
+                           const char *dir, const char *file)
+{
+    json_t *arr = json_object_get(doc, key);
+    if (!arr || json_is_null(arr))
+        return NULL;
+    if (!json_is_array(arr))
+        return dra_err_field(dra_err_at(dra_err_new(DRA_EXIT_INPUT, "must be a list"), file, 0, 0, 0), key);
+    size_t i;
+    json_t *it;
+    json_array_foreach(arr, i, it) {
+        const char *name = json_string_value(json_object_get(it, "name"));
+        json_t *val = json_object_get(it, inner);
+        if (!json_is_object(it) || !name) {
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "an entry needs a string name");
+            char *f = dra_xasprintf("%s[%zu]", key, i);
+            dra_err_field(e, f);
+            free(f);
+            return dra_err_at(e, file, 0, 0, 0);
+        }
+        if (val && !json_is_object(val) && !json_is_null(val)) {
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "must be a mapping");
+            char *f = dra_xasprintf("%s[%zu].%s", key, i, inner);
+            dra_err_field(e, f);
+            free(f);
+            return dra_err_at(e, file, 0, 0, 0);
+        }
+        if (find(*v, *n, name))
+            continue; /* first file wins */
+        *v = dra_xrealloc(*v, (*n + 1) * sizeof **v);
+        (*v)[(*n)++] = (entry){name, json_is_object(val) ? val : NULL, dir, file};
+    }
+    (void)m;
+    return NULL;
+}
+
+static dra_err *merge_doc(merged *m, const char *file, const char *data, size_t len, const char *dir)
+{
+    size_t before = m->docs.n;
+    dra_err *e = dra_read_mem(&m->docs, file, data, len);
+    if (e)
+        return e;
+    if (m->docs.n == before)
+        return NULL; /* empty file: kubectl accepts it */
+    if (m->docs.n > before + 1)
+        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "a kubeconfig holds one document, found %zu", m->docs.n - before),
+                          file, 0, 0, 0);
+    json_t *doc = m->docs.v[before].json;
+    m->dirs = dra_xrealloc(m->dirs, (m->ndirs + 1) * sizeof *m->dirs);
+    char *d = dra_xstrdup(dir);
+    m->dirs[m->ndirs++] = d;
+    const char *fname = m->docs.v[before].file;
+    if ((e = merge_list(m, doc, "clusters", "cluster", &m->clusters, &m->nclusters, d, fname)) ||
+        (e = merge_list(m, doc, "users", "user", &m->users, &m->nusers, d, fname)) ||
+        (e = merge_list(m, doc, "contexts", "context", &m->contexts, &m->ncontexts, d, fname)))
+        return e;
+    const char *cur = json_string_value(json_object_get(doc, "current-context"));
+    if (!m->current && cur && *cur)
+        m->current = cur;
+    if (m->files.len)
+        dra_buf_putc(&m->files, ':');
+    dra_buf_puts(&m->files, file);
+    return NULL;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    if (!s)
+        return dra_xstrdup(".");
+    if (s == path)
+        return dra_xstrdup("/");
+    return dra_xstrndup(path, (size_t)(s - path));
+}
+
+static char *resolve(const char *dir, const char *p)
+{
+    if (!p || !*p)
+        return NULL;
+    if (p[0] == '/' || !dir || !*dir)
+        return dra_xstrdup(p);
+    return dra_xasprintf("%s/%s", dir, p);
+}
+
+static dra_err *merge_file(merged *m, const char *path, bool must_exist)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (!must_exist && errno == ENOENT)
+            return NULL;
+        return dra_err_new(must_exist ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "stat %s: %s", path, strerror(errno));
+    }
+    dra_buf b = DRA_BUF_INIT;
+    dra_err *e = dra_buf_read_path(&b, path, KUBE_CONFIG_MAX_BYTES);
+    if (!e) {
+        char *d = dir_of(path);
+        e = merge_doc(m, path, dra_buf_str(&b), b.len, d);
+        free(d);
+    }
+    dra_buf_free(&b);
+    return e;
+}
+
+static const char *str_field(const json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s && *s ? s : NULL;
+}
+
+static dra_err *cfg_err(const char *fmt, const char *name)
+{
+    return dra_err_new(DRA_EXIT_INPUT, fmt, name);
+}
+
+static dra_err *read_file_into(dra_buf *out, const char *path, const char *what)
+{
+    dra_buf_reset(out);
+    dra_err *e = dra_buf_read_path(out, path, KUBE_CONFIG_MAX_BYTES);
+    if (e) {
+        dra_err_free(e);
+        return dra_err_new(DRA_EXIT_RUNTIME, "unable to read %s %s: %s", what, path, strerror(errno ? errno : EIO));
+    }
+    return NULL;
+}
+
+static dra_err *load_cluster(kube_config *c, const entry *en)
+{
+    const json_t *cl = en->val;
+    const char *server = str_field(cl, "server");
+    if (!server)
+        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no server found for cluster \"%s\"", en->name);
+    size_t n = strlen(server);
+    while (n > 0 && server[n - 1] == '/')
+        n--;
+    c->server = dra_xstrndup(server, n);
+    const char *ca = str_field(cl, "certificate-authority");
+    const char *cad = str_field(cl, "certificate-authority-data");
+    json_t *ins = json_object_get(cl, "insecure-skip-tls-verify");
+    c->insecure = json_is_true(ins);
+    if (ca && cad)
+        return cfg_err("invalid configuration: certificate-authority-data and certificate-authority are both specified "
+                       "for %s. certificate-authority-data will override.",
+                       en->name);
+    if (c->insecure && (ca || cad))
+        return cfg_err("invalid configuration: specifying a root certificates file with the insecure flag is not "
+                       "allowed for cluster %s",
+                       en->name);
+    dra_err *e = NULL;
+    if (cad) {
+        dra_buf_reset(&c->ca);
+        if (!dra_base64_decode(&c->ca, cad, strlen(cad)))
+            return cfg_err("cluster \"%s\": certificate-authority-data: illegal base64 data", en->name);
+    } else if (ca) {
+        char *p = resolve(en->dir, ca);
+        e = read_file_into(&c->ca, p, "certificate-authority");
+        free(p);
+        if (e)
+            return e;
+    }
+    const char *sni = str_field(cl, "tls-server-name");
+    const char *proxy = str_field(cl, "proxy-url");
+    c->tls_server_name = sni ? dra_xstrdup(sni) : NULL;
+    c->proxy_url = proxy ? dra_xstrdup(proxy) : NULL;
+    return NULL;
+}
+
+static dra_err *load_exec(kube_config *c, const entry *en, const json_t *ex)
+{
+    kube_exec *x = dra_xcalloc(1, sizeof *x);
+    c->exec = x;
+    const char *cmd = str_field(ex, "command");
+    const char *av = str_field(ex, "apiVersion");
+    if (!cmd)
+        return cfg_err("invalid configuration: command must be specified for %s to use exec authentication plugin",
+                       en->name);
+    if (!av)
+        return cfg_err("invalid configuration: apiVersion must be specified for %s to use exec authentication plugin",
+                       en->name);
+    if (strcmp(av, "client.authentication.k8s.io/v1") != 0 && strcmp(av, "client.authentication.k8s.io/v1beta1") != 0)
+        return dra_err_new(DRA_EXIT_INPUT, "exec plugin: invalid apiVersion \"%s\"", av);
+    x->api_version = dra_xstrdup(av);
+    x->command = strchr(cmd, '/') ? resolve(en->dir, cmd) : dra_xstrdup(cmd);
+    json_t *args = json_object_get(ex, "args");
+    size_t na = json_is_array(args) ? json_array_size(args) : 0;
+    x->args = dra_xcalloc(na + 1, sizeof *x->args);
+    for (size_t i = 0; i < na; i++) {
+        const char *s = json_string_value(json_array_get(args, i));
+        if (!s)
+            return cfg_err("invalid configuration: exec args of %s must be strings", en->name);
+        x->args[i] = dra_xstrdup(s);
+    }
+    json_t *env = json_object_get(ex, "env");
+    size_t ne = json_is_array(env) ? json_array_size(env) : 0;
+    x->env = dra_xcalloc(ne + 1, sizeof *x->env);
+    for (size_t i = 0; i < ne; i++) {
+        json_t *v = json_array_get(env, i);
+        const char *nm = str_field(v, "name");
+        const char *val = json_string_value(json_object_get(v, "value"));
+        if (!nm)
+            return cfg_err("invalid configuration: env variable name must be specified for %s to use exec "
+                           "authentication plugin",
+                           en->name);
+        x->env[i] = dra_xasprintf("%s=%s", nm, val ? val : "");
+    }
+    const char *hint = str_field(ex, "installHint");
+    x->install_hint = hint ? dra_xstrdup(hint) : NULL;
+    x->provide_cluster_info = json_is_true(json_object_get(ex, "provideClusterInfo"));
+    return NULL;
+}
+
+static dra_err *load_user(kube_config *c, const entry *en)
+{
+    const json_t *u = en->val;
+    if (!u)
+        return NULL;
+    const char *token = str_field(u, "token"), *tf = str_field(u, "tokenFile");
+    const char *user = str_field(u, "username"), *pass = str_field(u, "password");
+    int methods = (token || tf) + (user || pass);
+    if (methods > 1)
+        return cfg_err("invalid configuration: more than one authentication method found for %s; found [token "
+                       "basicAuth], only one is allowed",
+                       en->name);
+    if (json_object_get(u, "auth-provider"))
+        return cfg_err("user \"%s\": auth-provider plugins are not supported (use an exec credential plugin)", en->name);
+    const char *cc = str_field(u, "client-certificate"), *ccd = str_field(u, "client-certificate-data");
+    const char *ck = str_field(u, "client-key"), *ckd = str_field(u, "client-key-data");
+    if (cc && ccd)
+        return cfg_err("invalid configuration: client-cert-data and client-cert are both specified for %s. "
+                       "client-cert-data will override.",
+                       en->name);
+    if (ck && ckd)
+        return cfg_err("invalid configuration: client-key-data and client-key are both specified for %s; "
+                       "client-key-data will override",
+                       en->name);
+    dra_err *e;
+    if (ccd && !dra_base64_decode(&c->cert, ccd, strlen(ccd)))
+        return cfg_err("user \"%s\": client-certificate-data: illegal base64 data", en->name);
+    if (ckd && !dra_base64_decode(&c->key, ckd, strlen(ckd)))
+        return cfg_err("user \"%s\": client-key-data: illegal base64 data", en->name);
+    if (cc) {
+        char *p = resolve(en->dir, cc);
+        e = read_file_into(&c->cert, p, "client-certificate");
+        free(p);
+        if (e)
+            return e;
+    }
+    if (ck) {
+        char *p = resolve(en->dir, ck);
+        e = read_file_into(&c->key, p, "client-key");
+        free(p);
+        if (e)
+            return e;
+    }
+    if ((c->cert.len > 0) != (c->key.len > 0))
+        return cfg_err("invalid configuration: client-key-data or client-key must be specified for %s to use the "
+                       "clientCert authentication method.",
+                       en->name);
+    if (token)
+        c->token = dra_xstrdup(token);
+    if (tf)
+        c->token_file = resolve(en->dir, tf);
+    if (user)
+        c->username = dra_xstrdup(user);
+    if (pass)
+        c->password = dra_xstrdup(pass);
+    json_t *ex = json_object_get(u, "exec");
+    if (ex && !json_is_null(ex)) {
+        if (!json_is_object(ex))
+            return cfg_err("user \"%s\": exec must be a mapping", en->name);
+        if (user || pass)
+            return cfg_err("invalid configuration: more than one authentication method found for %s; found [basicAuth "
+                           "exec], only one is allowed",
+                           en->name);
+        if ((e = load_exec(c, en, ex)))
+            return e;
+    }
+    return NULL;
+}
+
+static dra_err *in_cluster(const kube_config_opts *o, kube_config *c)
+{
+    const char *host = getenv("KUBERNETES_SERVICE_HOST"), *port = getenv("KUBERNETES_SERVICE_PORT");
+    if (!host || !*host || !port || !*port)
+        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no configuration has been provided: no kubeconfig "
+                                           "found and not running in a cluster (KUBERNETES_SERVICE_HOST/PORT unset)");
+    const char *dir = o && o->sa_dir ? o->sa_dir : SA_DIR;
+    c->in_cluster = true;
+    c->origin = dra_xstrdup("in-cluster config");
+    c->server = strchr(host, ':') ? dra_xasprintf("https://[%s]:%s", host, port) : dra_xasprintf("https://%s:%s", host, port);
+    c->token_file = dra_xasprintf("%s/token", dir);
+    if (access(c->token_file, R_OK) != 0)
+        return dra_err_new(DRA_EXIT_RUNTIME, "in-cluster config: open %s: %s", c->token_file, strerror(errno));
+    char *ca = dra_xasprintf("%s/ca.crt", dir);
+    dra_err *e = read_file_into(&c->ca, ca, "in-cluster CA");
+    free(ca);
+    if (e)
+        return e;
+    if (o && o->ns && *o->ns) {
+        c->ns = dra_xstrdup(o->ns);
+    } else {
+        char *nsf = dra_xasprintf("%s/namespace", dir);
+        dra_buf b = DRA_BUF_INIT;
+        dra_err *ne = dra_buf_read_path(&b, nsf, 4096);
+        free(nsf);
+        size_t n = b.len;
+        while (n > 0 && (b.data[n - 1] == '\n' || b.data[n - 1] == ' '))
+            n--;
+        c->ns = !ne && n ? dra_xstrndup(b.data, n) : dra_xstrdup("default");
+        dra_err_free(ne);
+        dra_buf_free(&b);
+    }
+    return NULL;
+}
+
+static dra_err *resolve_merged(merged *m, const kube_config_opts *o, kube_config *c)
+{
+    const char *ctxname = o && o->context && *o->context ? o->context : m->current;
+    if (!ctxname) {
+        if (m->docs.n == 0 || (!m->nclusters && !m->ncontexts))
+            return in_cluster(o, c);
+        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no current context is set in %s (use --context)",
+                           m->files.len ? dra_buf_str(&m->files) : "the kubeconfig");
+    }
+    const entry *ctx = find(m->contexts, m->ncontexts, ctxname);
+    if (!ctx)
+        return dra_err_new(DRA_EXIT_INPUT, "context \"%s\" does not exist", ctxname);
+    c->context = dra_xstrdup(ctxname);
+    c->origin = dra_xasprintf("kubeconfig %s", dra_buf_str(&m->files));
+    const char *cl = ctx->val ? str_field(ctx->val, "cluster") : NULL;
+    const char *us = ctx->val ? str_field(ctx->val, "user") : NULL;
+    const char *ns = ctx->val ? str_field(ctx->val, "namespace") : NULL;
+    c->ns = dra_xstrdup(o && o->ns && *o->ns ? o->ns : ns ? ns : "default");
+    if (!cl)
+        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: context \"%s\" names no cluster", ctxname);
+    const entry *cle = find(m->clusters, m->nclusters, cl);
+    if (!cle || !cle->val)
+        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: cluster \"%s\" of context \"%s\" was not found", cl,
+                           ctxname);
+    c->cluster_name = dra_xstrdup(cl);
+    dra_err *e = load_cluster(c, cle);
+    if (e)
+        return e;
+    if (us) {
+        const entry *ue = find(m->users, m->nusers, us);
+        if (!ue)
+            return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: user \"%s\" of context \"%s\" was not found", us,
+                               ctxname);
+        c->user_name = dra_xstrdup(us);
+        if ((e = load_user(c, ue)))
+            return e;
+    }
+    return NULL;
+}
+
+static dra_err *finish(dra_err *e, kube_config *c)
+{
+    if (e) {
+        kube_config_free(c);
+        return e;
+    }
+    return NULL;
+}
+
+dra_err *kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const kube_config_opts *o,
+                           kube_config *out)
+{
+    memset(out, 0, sizeof *out);
+    merged m = {0};
+    dra_err *e = merge_doc(&m, name, data, len, dir ? dir : "");
+    if (!e)
+        e = resolve_merged(&m, o, out);
+    merged_free(&m);
+    return finish(e, out);
+}
+
+dra_err *kube_config_load(const kube_config_opts *o, kube_config *out)
+{
+    memset(out, 0, sizeof *out);
+    merged m = {0};
+    dra_err *e = NULL;
+    const char *env = getenv("KUBECONFIG");
+    if (o && o->kubeconfig && *o->kubeconfig) {
+        e = merge_file(&m, o->kubeconfig, true);
+    } else if (env && *env) {
+        char *list = dra_xstrdup(env);
+        char *save = NULL;
+        for (char *p = strtok_r(list, ":", &save); p && !e; p = strtok_r(NULL, ":", &save))
+            if (*p)
+                e = merge_file(&m, p, false);
+        free(list);
+    } else {
+        const char *home = getenv("HOME");
+        if (home && *home) {
+            char *p = dra_xasprintf("%s/.kube/config", home);
+            e = merge_file(&m, p, false);
+            free(p);
+        }
+    }
+    if (!e)
+        e = resolve_merged(&m, o, out);
+    merged_free(&m);
+    return finish(e, out);
+}
+
+static void wipe(char *s)
+{
+    if (s) {
+        volatile char *p = s;
+        while (*p)
+            *p++ = 0;
+        free(s);
+    }
+}
+
+static void wipe_buf(dra_buf *b)
+{
+    if (b->data) {
+        volatile char *p = b->data;
+        for (size_t i = 0; i < b->cap; i++)
+            p[i] = 0;
+    }
+    dra_buf_free(b);
+}
+
+void kube_config_free(kube_config *c)
+{
+    if (!c)
+        return;
+    free(c->context);
+    free(c->cluster_name);
+    free(c->user_name);
+    free(c->ns);
+    free(c->server);
+    dra_buf_free(&c->ca);
+    free(c->tls_server_name);
+    free(c->proxy_url);
+    dra_buf_free(&c->cert);
+    wipe_buf(&c->key);
+    wipe(c->token);
+    free(c->token_file);
+    free(c->username);
+    wipe(c->password);
+    if (c->exec) {
+        free(c->exec->api_version);
+        free(c->exec->command);
+        for (char **p = c->exec->args; p && *p; p++)
+            free(*p);
+        free(c->exec->args);
+        for (char **p = c->exec->env; p && *p; p++)
+            wipe(*p);
+        free(c->exec->env);
+        free(c->exec->install_hint);
+        free(c->exec);
+    }
+    free(c->origin);
+    memset(c, 0, sizeof *c);
+}

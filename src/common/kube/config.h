@@ -1,0 +1,74 @@
+/* Where the API server is and who we are to it: kubeconfig as kubectl reads
+ * it, or the in-cluster service account.
+ *
+ * Loading rules (k8s.io/client-go/tools/clientcmd/loader.go, merged_client_builder.go):
+ *  - --kubeconfig FILE: only that file, which must exist;
+ *  - else $KUBECONFIG: a ':'-separated list; missing files are skipped; maps
+ *    (clusters, users, contexts) merge by name and the first file that sets a
+ *    name or current-context wins;
+ *  - else ~/.kube/config when it exists;
+ *  - else, or when the merged config names no context and the flags give none,
+ *    in-cluster: KUBERNETES_SERVICE_HOST/PORT with the service account's token,
+ *    ca.crt and namespace.
+ * --context overrides current-context; --namespace overrides the context's
+ * namespace ("default" when neither).  Relative paths inside a kubeconfig are
+ * relative to the file that holds them.  certificate-authority/client
+ * certificate/key files are read at load time into memory (libcurl takes them
+ * as blobs, so nothing is ever written to disk).
+ *
+ * Secrets (tokens, passwords, keys) live only in kube_config; no error or log
+ * message built here contains them.
+ *
+ * Ownership: kube_config owns every string and buffer; kube_config_free().
+ */
+#ifndef DRA_KUBE_CONFIG_H
+#define DRA_KUBE_CONFIG_H
+
+#include <stdbool.h>
+
+#include "../base/buf.h"
+#include "../base/error.h"
+
+typedef struct kube_exec {
+    char *api_version;  /* client.authentication.k8s.io/v1 or v1beta1 */
+    char *command;      /* resolved against the kubeconfig's folder when it holds a '/' */
+    char **args;        /* NULL-terminated */
+    char **env;         /* "NAME=VALUE", NULL-terminated */
+    char *install_hint;
+    bool provide_cluster_info;
+} kube_exec;
+
+typedef struct kube_config {
+    char *context, *cluster_name, *user_name; /* names, for messages; NULL in-cluster */
+    char *ns;                                 /* effective namespace, never NULL */
+    char *server;                             /* "https://host:port", no trailing '/' */
+    dra_buf ca;                               /* PEM bytes; empty = system roots */
+    bool insecure;                            /* insecure-skip-tls-verify */
+    char *tls_server_name, *proxy_url;
+    dra_buf cert, key;                        /* client certificate and key, PEM */
+    char *token;                              /* bearer token */
+    char *token_file;                         /* re-read when it changes (service account rotation) */
+    char *username, *password;
+    kube_exec *exec;
+    bool in_cluster;
+    char *origin;                             /* "kubeconfig FILE[:FILE]" or "in-cluster config", for messages */
+} kube_config;
+
+typedef struct kube_config_opts {
+    const char *kubeconfig; /* --kubeconfig */
+    const char *context;    /* --context */
+    const char *ns;         /* --namespace */
+    const char *sa_dir;     /* service-account folder; NULL = /var/run/secrets/kubernetes.io/serviceaccount */
+} kube_config_opts;
+
+/* Load.  Errors are DRA_EXIT_INPUT for a broken or inconsistent kubeconfig
+ * (naming the file, the entry and the field), DRA_EXIT_RUNTIME for unreadable
+ * files. */
+dra_err *kube_config_load(const kube_config_opts *o, kube_config *out);
+/* Parse one kubeconfig document in memory as if it were the only file
+ * (for tests and fuzzing); dir resolves relative paths ("" = none). */
+dra_err *kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const kube_config_opts *o,
+                           kube_config *out);
+void kube_config_free(kube_config *c);
+
+#endif

@@ -1,0 +1,114 @@
+#include "events.h"
+
+#include <string.h>
+
+static const char *const names[] = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};
+
+const char *kube_event_type_name(kube_event_type t)
+{
+    return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
+}
+
+bool kube_event_type_parse(const char *s, kube_event_type *t)
+{
+    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *t = (kube_event_type)i;
+            return true;
+        }
+    return false;
+}
+
+void kube_events_init(kube_event_reader *r, kube_event_fn fn, void *ud)
+{
+    memset(r, 0, sizeof *r);
+    r->fn = fn;
+    r->ud = ud;
+}
+
+static dra_err *one_line(kube_event_reader *r, const char *p, size_t n)
+{
+    while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
+        n--;
+    while (n > 0 && (*p == ' ' || *p == '\t'))
+        p++, n--;
+    if (n == 0)
+        return NULL;
+    size_t no = r->nevents + 1;
+    json_error_t jerr;
+    json_t *ev = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr);
+    if (!ev)
+        return dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: invalid JSON at column %d", no, jerr.column);
+    kube_event_type t = KUBE_ERROR;
+    json_t *obj = json_object_get(ev, "object");
+    dra_err *e = NULL;
+    if (!json_is_object(ev))
+        e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: not a JSON object", no);
+    else if (!kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t))
+        e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: type must be ADDED, MODIFIED, DELETED, BOOKMARK or ERROR", no);
+    else if (!json_is_object(obj))
+        e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: object must be a JSON object", no);
+    if (!e) {
+        r->nevents++;
+        e = r->fn ? r->fn(r->ud, t, obj) : NULL;
+    }
+    json_decref(ev);
+    return e;
+}
+
+dra_err *kube_events_feed(kube_event_reader *r, const char *data, size_t len)
+{
+    /* Whole lines straight from data when nothing is pending. */
+    while (len > 0) {
+        if (r->pending.len == 0) {
+            const char *nl = memchr(data, '\n', len);
+            if (!nl)
+                break;
+            dra_err *e = one_line(r, data, (size_t)(nl - data));
+            if (e)
+                return e;
+            len -= (size_t)(nl - data) + 1;
+            data = nl + 1;
+            continue;
+        }
+        const char *nl = memchr(data, '\n', len);
+        size_t take = nl ? (size_t)(nl - data) : len;
+        if (r->pending.len + take > KUBE_EVENT_MAX_BYTES)
+            return dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: larger than %zu bytes", r->nevents + 1,
+                               (size_t)KUBE_EVENT_MAX_BYTES);
+        dra_buf_append(&r->pending, data, take);
+        if (!nl)
+            return NULL;
+        dra_err *e = one_line(r, r->pending.data, r->pending.len);
+        dra_buf_reset(&r->pending);
+        if (e)
+            return e;
+        len -= take + 1;
+        data += take + 1;
+    }
+    if (len > 0) {
+        if (r->pending.len + len > KUBE_EVENT_MAX_BYTES)
+            return dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: larger than %zu bytes", r->nevents + 1,
+                               (size_t)KUBE_EVENT_MAX_BYTES);
+        dra_buf_append(&r->pending, data, len);
+    }
+    return NULL;
+}
+
+bool kube_events_truncated(const kube_event_reader *r)
+{
+    for (size_t i = 0; i < r->pending.len; i++)
+        if (r->pending.data[i] != ' ' && r->pending.data[i] != '\r' && r->pending.data[i] != '\t')
+            return true;
+    return false;
+}
+
+void kube_events_reset(kube_event_reader *r)
+{
+    dra_buf_reset(&r->pending);
+}
+
+void kube_events_free(kube_event_reader *r)
+{
+    dra_buf_free(&r->pending);
+}

@@ -1,0 +1,128 @@
+/* `dra-watch get`: list and watch as kubectl get -o json / -w -o json. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+dra_err *dra_watch_kinds(char *const *args, size_t n, const kube_resource ***out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *list = dra_xstrdup(args[i]);
+        char *save = NULL;
+        for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+            const kube_resource *r = kube_resource_find(k);
+            if (!r) {
+                dra_err *e = dra_err_new(DRA_EXIT_INPUT, "the server doesn't have a resource type \"%s\"", k);
+                free(list);
+                free(*out);
+                *out = NULL;
+                *nout = 0;
+                return e;
+            }
+            *out = dra_xrealloc(*out, (*nout + 1) * sizeof **out);
+            (*out)[(*nout)++] = r;
+        }
+        free(list);
+    }
+    if (*nout == 0)
+        return dra_err_new(DRA_EXIT_INPUT, "you must specify the type of resource to get");
+    return NULL;
+}
+
+typedef struct get_state {
+    FILE *out;
+    const dra_get_opts *o;
+    long n;
+    dra_err *err;
+    volatile sig_atomic_t *stop;
+} get_state;
+
+dra_err *dra_watch_put_event(FILE *out, dra_format fmt, kube_event_type t, const json_t *obj)
+{
+    json_t *ev = json_pack("{s:s, s:O}", "type", kube_event_type_name(t), "object", obj);
+    dra_err *e = dra_write_value(out, ev, fmt);
+    json_decref(ev);
+    if (!e && fflush(out) != 0)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "write error on standard output");
+    return e;
+}
+
+static void on_change(void *ud, size_t idx, kube_event_type t, json_t *obj)
+{
+    get_state *g = ud;
+    if (g->err || (g->o->max_events > 0 && g->n >= g->o->max_events))
+        return;
+    g->err = dra_watch_put_event(g->out, g->o->fmt, t, obj);
+    g->n++;
+}
+
+static dra_err *tick(void *ud)
+{
+    get_state *g = ud;
+    if (g->err) {
+        dra_err *e = g->err;
+        g->err = NULL;
+        return e;
+    }
+    if (g->o->max_events > 0 && g->n >= g->o->max_events)
+        return dra_err_new(0, "done");
+    return NULL;
+}
+
+dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out)
+{
+    const kube_resource **rs;
+    size_t n;
+    dra_err *e = dra_watch_kinds(kinds, nkinds, &rs, &n);
+    if (e)
+        return e;
+    if (s->o.replay) {
+        e = o->watch ? dra_replay_get(s, rs, n, o, out)
+                     : dra_err_new(DRA_EXIT_INPUT, "--replay works with get -w, record and run");
+        free(rs);
+        return e;
+    }
+    if (!o->watch) {
+        dra_writer *w = dra_writer_new(out, o->fmt);
+        for (size_t i = 0; i < n && !e; i++) {
+            kube_list_opts lo = {rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector, 0};
+            json_t *items;
+            e = kube_list(s->api, rs[i], &lo, &items, NULL);
+            if (e)
+                break;
+            size_t j;
+            json_t *it;
+            json_array_foreach(items, j, it) {
+                if ((e = dra_writer_put(w, it)))
+                    break;
+            }
+            json_decref(items);
+        }
+        dra_err *ce = dra_writer_close(w);
+        if (!e)
+            e = ce;
+        else
+            dra_err_free(ce);
+        free(rs);
+        return e;
+    }
+    kube_informer_spec *specs = dra_xcalloc(n, sizeof *specs);
+    for (size_t i = 0; i < n; i++)
+        specs[i] = (kube_informer_spec){rs[i], rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector};
+    get_state g = {out, o, 0, NULL, s->o.stop};
+    kube_informers *in = kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &g);
+    e = kube_informers_sync(in);
+    if (!e && g.err) {
+        e = g.err;
+        g.err = NULL;
+    }
+    if (!e && !(o->max_events > 0 && g.n >= o->max_events))
+        e = kube_informers_run(in, -1, tick, &g);
+    dra_err_free(g.err);
+    kube_informers_free(in);
+    free(specs);
+    free(rs);
+    return e;
+}

@@ -1,0 +1,226 @@
+/* Recording watch events and replaying them in place of a server.
+ *
+ * A recording is JSON Lines: {"time":"2026-03-01T10:00:00.123456789Z",
+ * "type":"ADDED|MODIFIED|DELETED","object":{...}}, the initial list first
+ * (as ADDED), then the watch's events as they arrived. */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../model/time.h"
+
+static const char *const dra_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "resourceclaimtemplates",
+                                        "devicetaintrules", "pods", "nodes", "namespaces"};
+
+int dra_watch_timeout_s(void)
+{
+    const char *s = getenv("DRA_WATCH_TIMEOUT");
+    return s && atoi(s) > 0 ? atoi(s) : 300;
+}
+
+int dra_watch_idle_s(void)
+{
+    const char *s = getenv("DRA_WATCH_IDLE");
+    return s && atoi(s) > 0 ? atoi(s) : 60;
+}
+
+static char *stamp(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char b[64];
+    size_t n = strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(b + n, sizeof b - n, ".%09ldZ", ts.tv_nsec);
+    return dra_xstrdup(b);
+}
+
+typedef struct rec_state {
+    FILE *f;
+    long n, max;
+    dra_err *err;
+} rec_state;
+
+static void on_rec(void *ud, size_t idx, kube_event_type t, json_t *obj)
+{
+    rec_state *r = ud;
+    if (r->err || (r->max > 0 && r->n >= r->max))
+        return;
+    char *ts = stamp();
+    json_t *ev = json_pack("{s:s, s:s, s:O}", "time", ts, "type", kube_event_type_name(t), "object", obj);
+    free(ts);
+    char *line = json_dumps(ev, JSON_COMPACT);
+    json_decref(ev);
+    if (fputs(line, r->f) == EOF || fputc('\n', r->f) == EOF || fflush(r->f) != 0)
+        r->err = dra_err_new(DRA_EXIT_RUNTIME, "write error: %s", strerror(errno));
+    free(line);
+    r->n++;
+}
+
+static dra_err *rec_tick(void *ud)
+{
+    rec_state *r = ud;
+    if (r->err) {
+        dra_err *e = r->err;
+        r->err = NULL;
+        return e;
+    }
+    return r->max > 0 && r->n >= r->max ? dra_err_new(0, "done") : NULL;
+}
+
+/* The DRA kinds the server serves (devicetaintrules may be missing). */
+size_t dra_watch_dra_specs(dra_session *s, kube_informer_spec *specs)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof dra_kinds / sizeof dra_kinds[0]; i++) {
+        const kube_resource *r = kube_resource_find(dra_kinds[i]);
+        const char *v;
+        dra_err *e = kube_api_version(s->api, r, &v);
+        if (e) {
+            dra_err_free(e);
+            continue;
+        }
+        /* cluster-wide unless -n was given: claims, pods and templates of every namespace */
+        const char *ns = s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL;
+        specs[n++] = (kube_informer_spec){r, r->namespaced ? ns : NULL, NULL, NULL};
+    }
+    return n;
+}
+
+dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
+{
+    if (s->o.replay)
+        return dra_err_new(DRA_EXIT_INPUT, "record needs a server, not --replay");
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+    if (!f)
+        return dra_err_new(DRA_EXIT_RUNTIME, "cannot create %s: %s", path, strerror(errno));
+    kube_informer_spec specs[16];
+    size_t n = dra_watch_dra_specs(s, specs);
+    rec_state r = {f, 0, max_events, NULL};
+    kube_informers *in = kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_rec, &r);
+    dra_err *e = kube_informers_sync(in);
+    if (!e && !r.err && !(max_events > 0 && r.n >= max_events))
+        e = kube_informers_run(in, -1, rec_tick, &r);
+    if (!e && r.err) {
+        e = r.err;
+        r.err = NULL;
+    }
+    dra_err_free(r.err);
+    kube_informers_free(in);
+    if (f != stdout && fclose(f) != 0 && !e)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "write error on %s: %s", path, strerror(errno));
+    return e;
+}
+
+/* ---- replay ---- */
+
+static bool sleep_until(dra_session *s, int64_t ns_from_start, int64_t start_mono_ns)
+{
+    for (;;) {
+        if (s->o.stop && *s->o.stop)
+            return false;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        int64_t now = (int64_t)ts.tv_sec * DRA_NSEC_PER_SEC + ts.tv_nsec;
+        int64_t left = start_mono_ns + ns_from_start - now;
+        if (left <= 0)
+            return true;
+        if (left > 50000000)
+            left = 50000000;
+        struct timespec d = {0, (long)left};
+        nanosleep(&d, NULL);
+    }
+}
+
+dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud)
+{
+    FILE *f = strcmp(s->o.replay, "-") == 0 ? stdin : fopen(s->o.replay, "r");
+    if (!f)
+        return dra_err_new(DRA_EXIT_INPUT, "cannot open %s: %s", s->o.replay, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long lineno = 0;
+    int64_t first = 0, start = 0;
+    bool have_first = false;
+    dra_err *e = NULL;
+    while (!e && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (len <= 1)
+            continue;
+        json_error_t jerr;
+        json_t *ev = json_loadb(line, (size_t)len, 0, &jerr);
+        kube_event_type t;
+        const char *ts = json_string_value(json_object_get(ev, "time"));
+        json_t *obj = json_object_get(ev, "object");
+        int64_t at = 0;
+        dra_err *te = ts ? dra_time_parse(ts, &at) : NULL;
+        if (!ev || !kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t) || !json_is_object(obj) ||
+            !ts || te) {
+            dra_err_free(te);
+            e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "not a recorded watch event {\"time\",\"type\",\"object\"}"),
+                           s->o.replay, 0, (int)lineno, 0);
+            json_decref(ev);
+            break;
+        }
+        if (!have_first) {
+            have_first = true;
+            first = at;
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            start = (int64_t)now.tv_sec * DRA_NSEC_PER_SEC + now.tv_nsec;
+        }
+        if (!s->o.replay_fast && !sleep_until(s, at - first, start)) {
+            json_decref(ev);
+            break;
+        }
+        e = fn(ud, t, obj);
+        json_decref(ev);
+        if (e && e->code == 0) {
+            dra_err_free(e);
+            e = NULL;
+            break;
+        }
+    }
+    free(line);
+    if (f != stdin)
+        fclose(f);
+    return e;
+}
+
+typedef struct rget {
+    const kube_resource **rs;
+    size_t n;
+    const dra_get_opts *o;
+    FILE *out;
+    const char *ns;
+    long count;
+} rget;
+
+static dra_err *rget_one(void *ud, kube_event_type t, json_t *obj)
+{
+    rget *g = ud;
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    bool want = false;
+    for (size_t i = 0; i < g->n; i++)
+        if (kind && strcmp(kind, g->rs[i]->kind) == 0) {
+            const char *ns = json_string_value(json_object_get(json_object_get(obj, "metadata"), "namespace"));
+            want = !g->rs[i]->namespaced || !g->ns || (ns && strcmp(ns, g->ns) == 0);
+        }
+    if (!want)
+        return NULL;
+    dra_err *e = dra_watch_put_event(g->out, g->o->fmt, t, obj);
+    if (!e && g->o->max_events > 0 && ++g->count >= g->o->max_events)
+        return dra_err_new(0, "done");
+    return e;
+}
+
+dra_err *dra_replay_get(dra_session *s, const kube_resource **rs, size_t n, const dra_get_opts *o, FILE *out)
+{
+    rget g = {rs, n, o, out, s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL, 0};
+    return dra_replay_each(s, rget_one, &g);
+}

@@ -1,0 +1,746 @@
+/* The reconcile loop: informers -> snapshot -> pipeline -> operations ->
+ * writes with preconditions.
+ *
+ * A pass hands the snapshot (JSON Lines) to each stage of the pipeline on
+ * stdin and reads what it prints:
+ *   - API operations in dra-claim --patch's format (lifecycle/ops.h): applied
+ *     in order, "$DRA_NAME_<n>" replaced by the names the server gave to
+ *     generateName creates; their "test" operations and DeleteOptions
+ *     preconditions make every write conditional on what the pipeline saw;
+ *   - or objects (any line with a kind and no verb): written back only when
+ *     they differ from the cache, as an update carrying the cached
+ *     resourceVersion (status separately), or a create.
+ * A conflict (409, a failed "test" (422), or a 404 on a write to an object the
+ * snapshot had) stops the pass: everything is listed again and the pass
+ * reruns, at most max_conflicts times.  Nothing is written without a
+ * precondition.  Exit codes of the stages: 0 and 1 are verdicts (their
+ * operations are applied); 2 and above fail the pass and nothing is written. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../model/time.h"
+
+dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms)
+{
+    if (!s)
+        return NULL;
+    const char *p = s;
+    double total = 0;
+    if (!*p)
+        goto bad;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || v < 0)
+            goto bad;
+        p = end;
+        double unit;
+        if (strncmp(p, "ms", 2) == 0)
+            unit = 1, p += 2;
+        else if (*p == 's')
+            unit = 1000, p++;
+        else if (*p == 'm')
+            unit = 60000, p++;
+        else if (*p == 'h')
+            unit = 3600000, p++;
+        else
+            goto bad;
+        total += v * unit;
+    }
+    if (total > 1e12)
+        goto bad;
+    *ms = (long)total;
+    return NULL;
+bad:
+    return dra_err_new(DRA_EXIT_INPUT, "%s: invalid duration \"%s\" (e.g. 500ms, 30s, 5m, 1h)", name, s);
+}
+
+typedef struct stage {
+    char **argv; /* NULL-terminated; owned strings */
+} stage;
+
+typedef struct runner {
+    dra_session *s;
+    const dra_run_opts *o;
+    kube_informer_spec specs[16];
+    size_t nspecs;
+    kube_informers *in;
+    json_t *cache;        /* replay: "Kind" -> {"ns/name": obj} */
+    stage stages[4];
+    size_t nstages;
+    bool dry;
+    bool dirty;
+    int64_t changed_at, last_pass;
+    long passes;
+    int verdict;
+    dra_err *err;         /* ends the loop */
+    pid_t child;
+} runner;
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool stopped(const runner *r) { return r->s->o.stop && *r->s->o.stop; }
+
+static void rlog(runner *r, kube_log_level lv, const char *fmt, ...) DRA_PRINTF(3, 4);
+static void rlog(runner *r, kube_log_level lv, const char *fmt, ...)
+{
+    if (!r->s->o.log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = dra_xvasprintf(fmt, ap);
+    va_end(ap);
+    r->s->o.log(r->s->o.log_ud, lv, m);
+    free(m);
+}
+
+/* ---- stages ---- */
+
+static char **argv_new(const char *first, ...)
+{
+    size_t n = 0, cap = 8;
+    char **v = dra_xcalloc(cap, sizeof *v);
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a; a = va_arg(ap, const char *)) {
+        if (n + 2 > cap)
+            v = dra_xrealloc(v, (cap *= 2) * sizeof *v);
+        v[n++] = dra_xstrdup(a);
+    }
+    va_end(ap);
+    v[n] = NULL;
+    return v;
+}
+
+static char *tool_path(const runner *r, const char *tool)
+{
+    if (r->o->tools_dir && *r->o->tools_dir) {
+        char *p = dra_xasprintf("%s/%s", r->o->tools_dir, tool);
+        if (access(p, X_OK) == 0)
+            return p;
+        free(p);
+    }
+    return dra_xstrdup(tool);
+}
+
+static dra_err *setup_stages(runner *r)
+{
+    const dra_run_opts *o = r->o;
+    r->dry = o->dry_run;
+    if (!o->job) {
+        if (o->npipeline == 1) {
+            r->stages[0].argv = argv_new("/bin/sh", "-c", o->pipeline[0], NULL);
+        } else {
+            char **v = dra_xcalloc(o->npipeline + 1, sizeof *v);
+            for (size_t i = 0; i < o->npipeline; i++)
+                v[i] = dra_xstrdup(o->pipeline[i]);
+            r->stages[0].argv = v;
+        }
+        r->nstages = 1;
+        return NULL;
+    }
+    if (strcmp(o->job, "claims") == 0) {
+        char *t = tool_path(r, "dra-claim");
+        r->stages[0].argv = argv_new(t, "release", "--patch", NULL);
+        r->stages[1].argv = argv_new(t, "generate", "--patch", NULL);
+        r->nstages = 2;
+        free(t);
+        return NULL;
+    }
+    if (strcmp(o->job, "evict") == 0) {
+        int64_t now;
+        dra_err *e = dra_time_now_or(o->now, &now);
+        if (e)
+            return dra_err_field(e, "--now");
+        char *ts = dra_time_format(now);
+        char *t = tool_path(r, "dra-evict");
+        r->stages[0].argv = argv_new(t, "--apply-at", ts, "--patch", NULL);
+        r->nstages = 1;
+        free(t);
+        free(ts);
+        if (!o->apply)
+            r->dry = true;
+        return NULL;
+    }
+    if (strcmp(o->job, "node") == 0) {
+        char *t = tool_path(r, "dra-prepare");
+        char *cmd = dra_xasprintf("'%s' sync --help >/dev/null 2>&1", t);
+        int rc = system(cmd);
+        free(cmd);
+        if (rc != 0) {
+            free(t);
+            return dra_err_new(DRA_EXIT_RUNTIME, "--job node is not available: this dra-prepare has no 'sync' command");
+        }
+        r->stages[0].argv = argv_new(t, "sync", "--node", o->job_arg, "--patch", NULL);
+        r->nstages = 1;
+        free(t);
+        return NULL;
+    }
+    return dra_err_new(DRA_EXIT_INPUT, "--job: unknown job \"%s\" (claims, evict, node)", o->job);
+}
+
+static void stages_free(runner *r)
+{
+    for (size_t i = 0; i < r->nstages; i++) {
+        for (char **p = r->stages[i].argv; p && *p; p++)
+            free(*p);
+        free(r->stages[i].argv);
+    }
+}
+
+/* Run one stage: input to its stdin, its stdout into out. */
+static dra_err *run_stage(runner *r, char **argv, const dra_buf *in, dra_buf *out, int *status)
+{
+    int pin[2], pout[2];
+    if (pipe2(pin, O_CLOEXEC) != 0)
+        return dra_err_new(DRA_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+    if (pipe2(pout, O_CLOEXEC) != 0) {
+        close(pin[0]);
+        close(pin[1]);
+        return dra_err_new(DRA_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = errno;
+        close(pin[0]), close(pin[1]), close(pout[0]), close(pout[1]);
+        return dra_err_new(DRA_EXIT_RUNTIME, "fork: %s", strerror(err));
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(pin[0], 0);
+        dup2(pout[1], 1);
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        execvp(argv[0], argv);
+        fprintf(stderr, "dra-watch: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    r->child = pid;
+    close(pin[0]);
+    close(pout[1]);
+    fcntl(pin[1], F_SETFL, O_NONBLOCK);
+    size_t off = 0;
+    int wfd = pin[1], rfd = pout[0];
+    if (in->len == 0) {
+        close(wfd);
+        wfd = -1;
+    }
+    dra_err *e = NULL;
+    while (rfd >= 0) {
+        if (stopped(r)) {
+            kill(-pid, SIGTERM);
+            e = dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
+            break;
+        }
+        struct pollfd p[2];
+        int np = 0;
+        p[np++] = (struct pollfd){rfd, POLLIN, 0};
+        if (wfd >= 0)
+            p[np++] = (struct pollfd){wfd, POLLOUT, 0};
+        int n = poll(p, (nfds_t)np, 100);
+        if (n < 0 && errno != EINTR) {
+            e = dra_err_new(DRA_EXIT_RUNTIME, "poll: %s", strerror(errno));
+            break;
+        }
+        if (n <= 0)
+            continue;
+        if (wfd >= 0 && p[1].revents) {
+            ssize_t w = write(wfd, in->data + off, in->len - off);
+            if (w > 0)
+                off += (size_t)w;
+            if ((w < 0 && errno != EAGAIN && errno != EINTR) || off == in->len) {
+                close(wfd); /* EPIPE: the stage stopped reading; its verdict tells */
+                wfd = -1;
+            }
+        }
+        if (p[0].revents) {
+            char buf[65536];
+            ssize_t got = read(rfd, buf, sizeof buf);
+            if (got > 0) {
+                if (out->len + (size_t)got > DRA_MAX_INPUT_BYTES) {
+                    kill(-pid, SIGTERM);
+                    e = dra_err_new(DRA_EXIT_RUNTIME, "%s: output larger than %zu bytes", argv[0], DRA_MAX_INPUT_BYTES);
+                    break;
+                }
+                dra_buf_append(out, buf, (size_t)got);
+            } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
+                close(rfd);
+                rfd = -1;
+            }
+        }
+    }
+    if (wfd >= 0)
+        close(wfd);
+    if (rfd >= 0)
+        close(rfd);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    r->child = 0;
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return e;
+}
+
+/* ---- snapshot ---- */
+
+static void put_obj(dra_buf *b, const json_t *o)
+{
+    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    dra_buf_puts(b, s);
+    dra_buf_putc(b, '\n');
+    free(s);
+}
+
+static void snapshot_bytes(runner *r, dra_buf *b)
+{
+    if (r->cache) {
+        const char *k;
+        json_t *m;
+        json_object_foreach(r->cache, k, m) {
+            const char *key;
+            json_t *o;
+            json_object_foreach(m, key, o) put_obj(b, o);
+        }
+        return;
+    }
+    for (size_t i = 0; i < r->nspecs; i++) {
+        const char *key;
+        json_t *o;
+        json_object_foreach((json_t *)kube_informers_store(r->in, i), key, o) put_obj(b, o);
+    }
+}
+
+static const json_t *cached(runner *r, const char *kind, const char *ns, const char *name)
+{
+    char *key = dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
+    const json_t *found = NULL;
+    if (r->cache) {
+        found = json_object_get(json_object_get(r->cache, kind), key);
+    } else {
+        for (size_t i = 0; i < r->nspecs && !found; i++)
+            if (strcmp(r->specs[i].res->kind, kind) == 0)
+                found = json_object_get(kube_informers_store(r->in, i), key);
+    }
+    free(key);
+    return found;
+}
+
+/* ---- applying ---- */
+
+static const char *meta(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(json_object_get(o, "metadata"), k));
+}
+
+static json_t *subst(json_t *v, const json_t *names)
+{
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        if (strncmp(s, "$DRA_NAME_", 10) == 0) {
+            json_t *n = json_object_get(names, s + 1);
+            if (n)
+                return json_incref(n);
+        }
+        return json_incref(v);
+    }
+    if (json_is_array(v)) {
+        json_t *a = json_array();
+        size_t i;
+        json_t *it;
+        json_array_foreach(v, i, it) json_array_append_new(a, subst(it, names));
+        return a;
+    }
+    if (json_is_object(v)) {
+        json_t *o = json_object();
+        const char *k;
+        json_t *it;
+        json_object_foreach(v, k, it) json_object_set_new(o, k, subst(it, names));
+        return o;
+    }
+    return json_incref(v);
+}
+
+static bool is_conflict(const kube_resp *resp, const char *verb)
+{
+    if (resp->http == 409)
+        return true;
+    if (resp->http == 404 && strcmp(verb, "create") != 0)
+        return true;
+    if (resp->http == 422) {
+        const char *m = json_string_value(json_object_get(resp->json, "message"));
+        return m && strstr(m, "test");
+    }
+    return false;
+}
+
+/* One operation line.  *conflict set when the server refused a precondition. */
+static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *conflict, int line)
+{
+    const char *verb = json_string_value(json_object_get(op, "verb"));
+    const char *kind = json_string_value(json_object_get(op, "kind"));
+    const char *ns = json_string_value(json_object_get(op, "namespace"));
+    json_t *namev = json_object_get(op, "name");
+    const char *sub = json_string_value(json_object_get(op, "subresource"));
+    json_t *body = json_object_get(op, "body");
+    const kube_resource *res = kube_resource_by_kind(kind);
+    if (!verb || !res || !json_is_object(op))
+        return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: an operation needs a verb and a known kind", line);
+    json_t *nm = namev ? subst(namev, names) : NULL;
+    const char *name = json_string_value(nm);
+    if (name && strncmp(name, "$DRA_NAME_", 10) == 0) {
+        json_decref(nm);
+        return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: %s was never created", line, name);
+    }
+    json_t *b = body ? subst(body, names) : NULL;
+    kube_resp resp = {0};
+    json_t *out = NULL;
+    dra_err *e = NULL;
+    char *ref = dra_xasprintf("%s %s%s%s%s%s", kind, ns ? ns : "", ns ? "/" : "", name ? name : "(generated)",
+                              sub ? " " : "", sub ? sub : "");
+    if (strcmp(verb, "create") == 0) {
+        e = kube_create(r->s->api, res, ns, b, &out, &resp);
+        const char *var = json_string_value(json_object_get(op, "nameVar"));
+        if (!e && var && meta(out, "name"))
+            json_object_set_new(names, var, json_string(meta(out, "name")));
+    } else if (strcmp(verb, "patch") == 0) {
+        const char *pt = json_string_value(json_object_get(op, "patchType"));
+        kube_patch_type t = !pt || strcmp(pt, "json") == 0 ? KUBE_PATCH_JSON
+                            : strcmp(pt, "merge") == 0     ? KUBE_PATCH_MERGE
+                                                           : KUBE_PATCH_STRATEGIC;
+        if (t == KUBE_PATCH_JSON && !json_is_array(b))
+            e = dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: a JSON patch body must be a list", line);
+        else
+            e = kube_patch(r->s->api, res, ns, name, sub, t, b, &out, &resp);
+    } else if (strcmp(verb, "apply") == 0) {
+        const char *fm = json_string_value(json_object_get(op, "fieldManager"));
+        dra_buf q = DRA_BUF_INIT;
+        dra_buf_puts(&q, "fieldManager=");
+        kube_query_escape(&q, fm ? fm : "dra-watch");
+        if (json_is_true(json_object_get(op, "force")))
+            dra_buf_puts(&q, "&force=true");
+        e = kube_write(r->s->api, res, "PATCH", ns, name, sub, dra_buf_str(&q), "application/apply-patch+yaml", b, &out,
+                       &resp);
+        dra_buf_free(&q);
+    } else if (strcmp(verb, "delete") == 0) {
+        e = kube_write(r->s->api, res, "DELETE", ns, name, NULL, NULL, "application/json", b, NULL, &resp);
+    } else if (strcmp(verb, "update") == 0) {
+        e = kube_update(r->s->api, res, b, sub, &out, &resp);
+    } else {
+        e = dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: unknown verb \"%s\"", line, verb);
+    }
+    if (e && is_conflict(&resp, verb)) {
+        char *m = dra_err_format(e);
+        rlog(r, KUBE_LOG_INFO, "conflict on %s %s: %s; re-reading", verb, ref, m);
+        free(m);
+        dra_err_free(e);
+        e = NULL;
+        *conflict = true;
+        if (resp.http != 409) /* 409s are counted by the client */
+            kube_client_stats(r->s->client)->conflicts++;
+    } else if (!e) {
+        const char *why = json_string_value(json_object_get(op, "reason"));
+        rlog(r, KUBE_LOG_INFO, "%s %s%s%s", verb, ref, why ? ": " : "", why ? why : "");
+    } else {
+        e = dra_err_object(e, ref);
+    }
+    free(ref);
+    json_decref(out);
+    kube_resp_free(&resp);
+    json_decref(b);
+    json_decref(nm);
+    return e;
+}
+
+/* An object the pipeline printed: the operation that writes it back, or NULL
+ * when nothing changed. */
+static json_t *object_op(runner *r, const json_t *obj, dra_buf *why)
+{
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    const char *ns = meta(obj, "namespace"), *name = meta(obj, "name");
+    const json_t *cur = kind && name ? cached(r, kind, ns, name) : NULL;
+    json_t *op = json_pack("{s:s, s:s}", "apiVersion", json_string_value(json_object_get(obj, "apiVersion")) ?: "",
+                           "kind", kind ?: "");
+    if (ns)
+        json_object_set_new(op, "namespace", json_string(ns));
+    if (name)
+        json_object_set_new(op, "name", json_string(name));
+    if (!cur) {
+        json_object_set_new(op, "verb", json_string("create"));
+        json_object_set(op, "body", (json_t *)obj);
+        dra_buf_puts(why, "new object");
+        return op;
+    }
+    /* status and the rest separately, each with the cached resourceVersion */
+    json_t *a = json_deep_copy(obj), *b = json_deep_copy(cur);
+    json_t *sa = json_object_get(a, "status"), *sb = json_object_get(b, "status");
+    bool status_changed = !json_equal(sa ? sa : json_null(), sb ? sb : json_null()) && sa;
+    json_object_del(a, "status");
+    json_object_del(b, "status");
+    json_t *ma = json_object_get(a, "metadata"), *mb = json_object_get(b, "metadata");
+    static const char *const server_fields[] = {"resourceVersion", "uid", "creationTimestamp", "generation",
+                                                "managedFields"};
+    for (size_t i = 0; i < sizeof server_fields / sizeof *server_fields; i++) {
+        json_object_del(ma, server_fields[i]);
+        json_object_del(mb, server_fields[i]);
+    }
+    bool main_changed = !json_equal(a, b);
+    json_decref(a);
+    json_decref(b);
+    if (!status_changed && !main_changed) {
+        json_decref(op);
+        return NULL;
+    }
+    json_t *body = json_deep_copy(obj);
+    json_t *md = json_object_get(body, "metadata");
+    if (!json_is_object(md))
+        json_object_set_new(body, "metadata", md = json_object());
+    json_object_set_new(md, "resourceVersion", json_string(meta(cur, "resourceVersion") ?: ""));
+    json_object_set_new(op, "verb", json_string("update"));
+    if (status_changed && !main_changed)
+        json_object_set_new(op, "subresource", json_string("status"));
+    json_object_set_new(op, "body", body);
+    dra_buf_puts(why, status_changed && !main_changed ? "status changed" : "object changed");
+    return op;
+}
+
+/* Parse a stage's output into operations. */
+static dra_err *stage_ops(runner *r, const dra_buf *out, const char *label, json_t *ops)
+{
+    const char *p = dra_buf_str(out), *end = p + out->len;
+    int line = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        line++;
+        size_t k = 0;
+        while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
+            k++;
+        if (k < n) {
+            json_t *j = json_loadb(p, n, 0, NULL);
+            if (!json_is_object(j)) {
+                json_decref(j);
+                return dra_err_new(DRA_EXIT_RUNTIME,
+                                   "%s: output line %d is not a JSON object (want operations as dra-claim --patch prints "
+                                   "them, or objects)",
+                                   label, line);
+            }
+            if (json_object_get(j, "verb")) {
+                json_array_append_new(ops, j);
+            } else if (json_object_get(j, "kind")) {
+                dra_buf why = DRA_BUF_INIT;
+                json_t *op = object_op(r, j, &why);
+                if (op) {
+                    json_object_set_new(op, "reason", json_string(dra_buf_str(&why)));
+                    json_array_append_new(ops, op);
+                }
+                dra_buf_free(&why);
+                json_decref(j);
+            } else {
+                json_decref(j);
+                return dra_err_new(DRA_EXIT_RUNTIME, "%s: output line %d has neither verb nor kind", label, line);
+            }
+        }
+        p += n + (nl ? 1 : 0);
+    }
+    return NULL;
+}
+
+/* One pass: every stage on the current snapshot.  *conflict when a write hit
+ * a precondition. */
+static dra_err *pass_once(runner *r, bool *conflict)
+{
+    *conflict = false;
+    json_t *names = json_object();
+    dra_err *e = NULL;
+    for (size_t si = 0; si < r->nstages && !e && !*conflict; si++) {
+        dra_buf in = DRA_BUF_INIT, out = DRA_BUF_INIT;
+        snapshot_bytes(r, &in);
+        int status = 0;
+        const char *label = r->o->job ? r->stages[si].argv[0] : "pipeline";
+        e = run_stage(r, r->stages[si].argv, &in, &out, &status);
+        dra_buf_free(&in);
+        if (!e && status >= 2)
+            e = dra_err_new(status == 2 ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "%s%s%s failed with exit code %d; nothing written",
+                            label, r->o->job ? " " : "", r->o->job ? r->stages[si].argv[1] : "", status);
+        if (!e && status > r->verdict)
+            r->verdict = status;
+        json_t *ops = json_array();
+        if (!e)
+            e = stage_ops(r, &out, label, ops);
+        dra_buf_free(&out);
+        size_t i;
+        json_t *op;
+        json_array_foreach(ops, i, op) {
+            if (e || *conflict)
+                break;
+            if (r->dry) {
+                char *s = json_dumps(op, JSON_COMPACT | JSON_REAL_PRECISION(17));
+                if (fprintf(r->o->out, "%s\n", s) < 0)
+                    e = dra_err_new(DRA_EXIT_RUNTIME, "write error on standard output");
+                free(s);
+            } else {
+                e = apply_op(r, op, names, conflict, (int)i + 1);
+            }
+        }
+        json_decref(ops);
+    }
+    if (r->dry)
+        fflush(r->o->out);
+    json_decref(names);
+    return e;
+}
+
+static dra_err *relist(runner *r)
+{
+    if (r->cache)
+        return NULL;
+    return kube_informers_sync(r->in);
+}
+
+static dra_err *pass(runner *r)
+{
+    r->dirty = false;
+    r->passes++;
+    r->verdict = 0;
+    for (int attempt = 0;; attempt++) {
+        bool conflict;
+        dra_err *e = pass_once(r, &conflict);
+        if (e || !conflict)
+            return e;
+        if (attempt >= r->o->max_conflicts)
+            return dra_err_new(DRA_EXIT_RUNTIME, "still conflicting after %d re-reads; giving up this pass", attempt + 1);
+        if ((e = relist(r)))
+            return e;
+        r->dirty = false;
+    }
+}
+
+static void on_change(void *ud, size_t idx, kube_event_type t, json_t *obj)
+{
+    runner *r = ud;
+    r->dirty = true;
+    r->changed_at = mono_ms();
+}
+
+static dra_err *loop_pass(runner *r)
+{
+    dra_err *e = pass(r);
+    r->last_pass = mono_ms();
+    if (e && !stopped(r)) {
+        if (r->o->once)
+            return e;
+        char *m = dra_err_format(e);
+        rlog(r, KUBE_LOG_WARN, "pass %ld failed: %s", r->passes, m);
+        free(m);
+        dra_err_free(e);
+        e = NULL;
+    }
+    return e;
+}
+
+static dra_err *tick(void *ud)
+{
+    runner *r = ud;
+    if (r->s->o.reload && *r->s->o.reload) {
+        *r->s->o.reload = 0;
+        dra_err *e = dra_session_reload(r->s);
+        if (e) {
+            char *m = dra_err_format(e);
+            rlog(r, KUBE_LOG_WARN, "SIGHUP: keeping the old configuration: %s", m);
+            free(m);
+            dra_err_free(e);
+        } else {
+            kube_informers_relist(r->in);
+        }
+    }
+    int64_t now = mono_ms();
+    bool due = (r->dirty && now - r->changed_at >= r->o->debounce_ms) ||
+               (r->o->interval_ms > 0 && now - r->last_pass >= r->o->interval_ms);
+    if (due) {
+        dra_err *e = loop_pass(r);
+        if (e)
+            return e;
+        if (r->o->max_passes > 0 && r->passes >= r->o->max_passes)
+            return dra_err_new(0, "done");
+    }
+    return NULL;
+}
+
+/* ---- replay ---- */
+
+static dra_err *replay_event(void *ud, kube_event_type t, json_t *obj)
+{
+    runner *r = ud;
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    if (!kind)
+        return NULL;
+    json_t *m = json_object_get(r->cache, kind);
+    if (!m)
+        json_object_set_new(r->cache, kind, m = json_object());
+    char *key = dra_xasprintf("%s/%s", meta(obj, "namespace") ?: "", meta(obj, "name") ?: "");
+    if (t == KUBE_DELETED)
+        json_object_del(m, key);
+    else if (t == KUBE_ADDED || t == KUBE_MODIFIED)
+        json_object_set(m, key, obj);
+    free(key);
+    r->dirty = true;
+    r->changed_at = mono_ms();
+    if (!r->o->once && !r->s->o.replay_fast) {
+        /* paced replay: passes as the live loop would run them */
+        return NULL;
+    }
+    return NULL;
+}
+
+dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
+{
+    runner r = {0};
+    r.s = s;
+    r.o = o;
+    *verdict = 0;
+    dra_err *e = setup_stages(&r);
+    if (e) {
+        stages_free(&r);
+        return e;
+    }
+    if (s->o.replay) {
+        r.dry = true; /* no server to write to */
+        r.cache = json_object();
+        e = dra_replay_each(s, replay_event, &r);
+        if (!e && !stopped(&r))
+            e = pass(&r);
+        *verdict = r.verdict;
+        json_decref(r.cache);
+        stages_free(&r);
+        return e;
+    }
+    r.nspecs = dra_watch_dra_specs(s, r.specs);
+    r.in = kube_informers_new(s->api, r.specs, r.nspecs, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &r);
+    e = kube_informers_sync(r.in);
+    if (!e)
+        e = loop_pass(&r);
+    if (!e && !o->once && !(o->max_passes > 0 && r.passes >= o->max_passes))
+        e = kube_informers_run(r.in, -1, tick, &r);
+    *verdict = r.verdict;
+    kube_informers_free(r.in);
+    stages_free(&r);
+    return e;
+}

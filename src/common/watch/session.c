@@ -1,0 +1,78 @@
+/* Connecting: kubeconfig -> client -> api. */
+#include "watch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static kube_config_opts cfg_opts(const dra_session_opts *o)
+{
+    kube_config_opts co = {o->kubeconfig, o->context, o->ns, getenv("DRA_SERVICEACCOUNT_DIR")};
+    return co;
+}
+
+dra_err *dra_session_open(const dra_session_opts *o, dra_session *s)
+{
+    memset(s, 0, sizeof *s);
+    s->o = *o;
+    if (o->replay)
+        return NULL; /* no server */
+    kube_config cfg;
+    kube_config_opts co = cfg_opts(o);
+    dra_err *e = kube_config_load(&co, &cfg);
+    if (e)
+        return e;
+    kube_client_opts ko = {0};
+    ko.log = o->log;
+    ko.log_ud = o->log_ud;
+    ko.stop = o->stop;
+    const char *cap = getenv("DRA_BACKOFF_CAP_MS"); /* tests shorten the waits */
+    if (cap && *cap)
+        ko.backoff_cap_ms = atoi(cap);
+    const char *base = getenv("DRA_BACKOFF_BASE_MS");
+    if (base && *base)
+        ko.backoff_base_ms = atoi(base);
+    ko.user_agent = "dra-watch/" DRA_VERSION;
+    e = kube_client_new(&cfg, &ko, &s->client);
+    if (e) {
+        kube_config_free(&cfg);
+        return e;
+    }
+    s->api = kube_api_new(s->client);
+    s->ns = o->all_namespaces ? NULL : kube_client_config(s->client)->ns;
+    return NULL;
+}
+
+dra_err *dra_session_reload(dra_session *s)
+{
+    if (!s->client)
+        return NULL;
+    kube_config cfg;
+    kube_config_opts co = cfg_opts(&s->o);
+    dra_err *e = kube_config_load(&co, &cfg);
+    if (e)
+        return e;
+    kube_client_set_config(s->client, &cfg);
+    s->ns = s->o.all_namespaces ? NULL : kube_client_config(s->client)->ns;
+    kube_client_log(s->client, KUBE_LOG_INFO, "reloaded %s (context %s)", kube_client_config(s->client)->origin,
+                    kube_client_config(s->client)->context ? kube_client_config(s->client)->context : "-");
+    return NULL;
+}
+
+void dra_session_close(dra_session *s)
+{
+    kube_api_free(s->api);
+    kube_client_free(s->client);
+    memset(s, 0, sizeof *s);
+}
+
+char *dra_watch_stats(dra_session *s)
+{
+    kube_stats z = {0};
+    kube_stats *st = s->client ? kube_client_stats(s->client) : &z;
+    return dra_xasprintf("requests=%llu events=%llu relists=%llu resumes=%llu writes=%llu conflicts=%llu retries=%llu "
+                         "reauths=%llu",
+                         (unsigned long long)st->requests, (unsigned long long)st->events,
+                         (unsigned long long)st->relists, (unsigned long long)st->resumes,
+                         (unsigned long long)st->writes, (unsigned long long)st->conflicts,
+                         (unsigned long long)st->retries, (unsigned long long)st->reauths);
+}

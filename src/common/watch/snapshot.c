@@ -1,0 +1,212 @@
+/* `dra-watch snapshot`: everything DRA-related in one dump. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *meta(const json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(json_object_get(o, "metadata"), k));
+}
+
+static int cmp_obj(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    const char *nx = meta(x, "namespace"), *ny = meta(y, "namespace");
+    int c = strcmp(nx ? nx : "", ny ? ny : "");
+    if (c)
+        return c;
+    const char *mx = meta(x, "name"), *my = meta(y, "name");
+    return strcmp(mx ? mx : "", my ? my : "");
+}
+
+static void sorted_append(json_t *out, json_t *items)
+{
+    size_t n = json_array_size(items);
+    if (!n)
+        return;
+    json_t **v = dra_xmalloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = json_array_get(items, i);
+    qsort(v, n, sizeof *v, cmp_obj);
+    for (size_t i = 0; i < n; i++)
+        json_array_append(out, v[i]);
+    free(v);
+}
+
+static bool set_has(json_t *set, const char *k) { return k && json_object_get(set, k); }
+static void set_add(json_t *set, const char *k)
+{
+    if (k)
+        json_object_set_new(set, k, json_true());
+}
+
+/* Claim names a pod uses: spec.resourceClaims[].resourceClaimName and
+ * status.resourceClaimStatuses[].resourceClaimName (from templates). */
+static void pod_claims(const json_t *pod, json_t *set)
+{
+    const char *ns = meta(pod, "namespace");
+    size_t i;
+    json_t *it;
+    json_array_foreach(json_object_get(json_object_get(pod, "spec"), "resourceClaims"), i, it) {
+        const char *n = json_string_value(json_object_get(it, "resourceClaimName"));
+        if (n) {
+            char *k = dra_xasprintf("%s/%s", ns ? ns : "", n);
+            set_add(set, k);
+            free(k);
+        }
+    }
+    json_array_foreach(json_object_get(json_object_get(pod, "status"), "resourceClaimStatuses"), i, it) {
+        const char *n = json_string_value(json_object_get(it, "resourceClaimName"));
+        if (n) {
+            char *k = dra_xasprintf("%s/%s", ns ? ns : "", n);
+            set_add(set, k);
+            free(k);
+        }
+    }
+}
+
+static void request_classes(const json_t *spec, json_t *classes)
+{
+    size_t i, j;
+    json_t *rq, *sub;
+    json_array_foreach(json_object_get(json_object_get(spec, "devices"), "requests"), i, rq) {
+        set_add(classes, json_string_value(json_object_get(json_object_get(rq, "exactly"), "deviceClassName")));
+        json_array_foreach(json_object_get(rq, "firstAvailable"), j, sub)
+            set_add(classes, json_string_value(json_object_get(sub, "deviceClassName")));
+    }
+}
+
+dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
+{
+    *objs = NULL;
+    if (s->o.replay)
+        return dra_err_new(DRA_EXIT_INPUT, "snapshot needs a server, not --replay");
+    char *pns = NULL;
+    const char *pname = NULL;
+    if (for_pod) {
+        const char *sl = strchr(for_pod, '/');
+        if (!sl || sl == for_pod || !sl[1] || strchr(sl + 1, '/'))
+            return dra_err_new(DRA_EXIT_INPUT, "--for-pod: want NAMESPACE/NAME, got \"%s\"", for_pod);
+        pns = dra_xstrndup(for_pod, (size_t)(sl - for_pod));
+        pname = sl + 1;
+    }
+    const char *ns = pns ? pns : (s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL);
+    static const char *const kinds[] = {"namespaces", "nodes", "deviceclasses", "devicetaintrules", "resourceslices",
+                                        "resourceclaimtemplates", "resourceclaims", "pods"};
+    enum { K_NS, K_NODE, K_CLASS, K_RULE, K_SLICE, K_TMPL, K_CLAIM, K_POD, K_N };
+    json_t *lists[K_N] = {0};
+    dra_err *e = NULL;
+    for (int k = 0; k < K_N && !e; k++) {
+        const kube_resource *r = kube_resource_find(kinds[k]);
+        const char *v;
+        if (k == K_RULE) {
+            dra_err *ve = kube_api_version(s->api, r, &v);
+            if (ve) { /* optional: servers without DeviceTaintRule */
+                dra_err_free(ve);
+                lists[k] = json_array();
+                continue;
+            }
+        }
+        kube_list_opts lo = {r->namespaced ? ns : NULL, NULL, NULL, 0};
+        e = kube_list(s->api, r, &lo, &lists[k], NULL);
+    }
+    json_t *out = json_array();
+    if (!e) {
+        json_t *claims = json_object(), *tmpls = json_object(), *classes = json_object(), *nodes = json_object(),
+               *nss = json_object();
+        json_t *pods = json_array();
+        size_t i;
+        json_t *it;
+        bool found = !for_pod;
+        json_array_foreach(lists[K_POD], i, it) {
+            json_t *spec = json_object_get(it, "spec");
+            if (!json_array_size(json_object_get(spec, "resourceClaims")))
+                continue;
+            if (for_pod && !(strcmp(meta(it, "namespace") ?: "", pns) == 0 && strcmp(meta(it, "name") ?: "", pname) == 0))
+                continue;
+            found = true;
+            json_array_append(pods, it);
+            pod_claims(it, claims);
+            size_t j;
+            json_t *rc;
+            json_array_foreach(json_object_get(spec, "resourceClaims"), j, rc) {
+                const char *t = json_string_value(json_object_get(rc, "resourceClaimTemplateName"));
+                if (t) {
+                    char *k = dra_xasprintf("%s/%s", meta(it, "namespace") ?: "", t);
+                    set_add(tmpls, k);
+                    free(k);
+                }
+            }
+            set_add(nodes, json_string_value(json_object_get(spec, "nodeName")));
+            set_add(nss, meta(it, "namespace"));
+        }
+        if (!found)
+            e = dra_err_new(DRA_EXIT_NEGATIVE, "pod %s not found or uses no ResourceClaims", for_pod);
+        json_t *keep_claims = json_array(), *keep_tmpls = json_array();
+        json_array_foreach(lists[K_CLAIM], i, it) {
+            char *k = dra_xasprintf("%s/%s", meta(it, "namespace") ?: "", meta(it, "name") ?: "");
+            if (!for_pod || set_has(claims, k)) {
+                json_array_append(keep_claims, it);
+                request_classes(json_object_get(it, "spec"), classes);
+                set_add(nss, meta(it, "namespace"));
+            }
+            free(k);
+        }
+        json_array_foreach(lists[K_TMPL], i, it) {
+            char *k = dra_xasprintf("%s/%s", meta(it, "namespace") ?: "", meta(it, "name") ?: "");
+            if (!for_pod || set_has(tmpls, k)) {
+                json_array_append(keep_tmpls, it);
+                request_classes(json_object_get(json_object_get(it, "spec"), "spec"), classes);
+            }
+            free(k);
+        }
+        json_t *keep_slices = json_array(), *keep_nodes = json_array(), *keep_classes = json_array(), *keep_ns = json_array();
+        const char *pod_node = for_pod && json_array_size(pods)
+                                   ? json_string_value(json_object_get(json_object_get(json_array_get(pods, 0), "spec"), "nodeName"))
+                                   : NULL;
+        json_array_foreach(lists[K_SLICE], i, it) {
+            const char *sn = json_string_value(json_object_get(json_object_get(it, "spec"), "nodeName"));
+            /* a scheduled pod's candidates: its node's slices and the non-node-local ones */
+            if (pod_node && sn && strcmp(sn, pod_node) != 0)
+                continue;
+            json_array_append(keep_slices, it);
+            if (!for_pod)
+                set_add(nodes, sn);
+            else if (!pod_node)
+                set_add(nodes, sn);
+        }
+        json_array_foreach(lists[K_NODE], i, it) {
+            if (set_has(nodes, meta(it, "name")) || (for_pod && !pod_node))
+                json_array_append(keep_nodes, it);
+        }
+        json_array_foreach(lists[K_CLASS], i, it) {
+            if (!for_pod || set_has(classes, meta(it, "name")))
+                json_array_append(keep_classes, it);
+        }
+        json_array_foreach(lists[K_NS], i, it) {
+            if (set_has(nss, meta(it, "name")))
+                json_array_append(keep_ns, it);
+        }
+        sorted_append(out, keep_ns);
+        sorted_append(out, keep_nodes);
+        sorted_append(out, keep_classes);
+        sorted_append(out, lists[K_RULE]);
+        sorted_append(out, keep_slices);
+        sorted_append(out, keep_tmpls);
+        sorted_append(out, keep_claims);
+        sorted_append(out, pods);
+        json_decref(claims), json_decref(tmpls), json_decref(classes), json_decref(nodes), json_decref(nss);
+        json_decref(pods), json_decref(keep_claims), json_decref(keep_tmpls), json_decref(keep_slices);
+        json_decref(keep_nodes), json_decref(keep_classes), json_decref(keep_ns);
+    }
+    for (int k = 0; k < K_N; k++)
+        json_decref(lists[k]);
+    free(pns);
+    if (e) {
+        json_decref(out);
+        return e;
+    }
+    *objs = out;
+    return NULL;
+}

@@ -1,0 +1,94 @@
+/* The loop: what dra-watch does with a live API server (or a recording).
+ * The only room that joins the engines' tools and the kube/ client.
+ *
+ *   session   kubeconfig -> client -> api, from kubectl's flags
+ *   get       list (and watch) objects as JSON lines / yaml / json
+ *   snapshot  one consistent dump of everything DRA-related
+ *   record    watch events with timestamps to a file; replay them
+ *   run       the reconcile loop: snapshot -> pipeline -> preconditioned writes
+ *
+ * Output goes to the FILE the caller passes; diagnostics to the session's
+ * log callback; nothing here exits.  Ownership: a session owns its client and
+ * api (dra_session_close); options are borrowed.
+ */
+#ifndef DRA_WATCH_WATCH_H
+#define DRA_WATCH_WATCH_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../base/error.h"
+#include "../io/stream.h"
+#include "../kube/api.h"
+
+typedef struct dra_session_opts {
+    const char *kubeconfig, *context, *ns; /* kubectl's --kubeconfig, --context, --namespace */
+    bool all_namespaces;                   /* -A */
+    kube_log_fn log;
+    void *log_ud;
+    volatile sig_atomic_t *stop;           /* SIGINT/SIGTERM */
+    volatile sig_atomic_t *reload;         /* SIGHUP: reload the kubeconfig */
+    const char *replay;                    /* --replay FILE: events from a recording instead of a server */
+    bool replay_fast;                      /* replay at maximum speed instead of the recorded pace */
+} dra_session_opts;
+
+typedef struct dra_session {
+    dra_session_opts o;
+    kube_client *client;
+    kube_api *api;
+    const char *ns; /* effective namespace for namespaced kinds; NULL with -A (borrowed from the config) */
+} dra_session;
+
+dra_err *dra_session_open(const dra_session_opts *o, dra_session *s);
+/* SIGHUP: load the kubeconfig again and swap it in (the old one stays on error). */
+dra_err *dra_session_reload(dra_session *s);
+void dra_session_close(dra_session *s);
+
+typedef struct dra_get_opts {
+    bool watch;                 /* -w: events after the list, one {"type","object"} each */
+    const char *label_selector; /* -l */
+    const char *field_selector; /* --field-selector */
+    dra_format fmt;             /* default jsonl */
+    long max_events;            /* -w: stop after this many events (0 = until stopped) */
+} dra_get_opts;
+
+/* `dra-watch get KIND...`. */
+dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out);
+
+/* The DRA snapshot: classes, slices, claims, templates, taint rules, the
+ * pods that use claims (with their nodes and namespaces).  for_pod "NS/NAME"
+ * trims it to that pod's claims, their classes, candidate slices and nodes.
+ * *objs is a new array in a stable order. */
+dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs);
+
+typedef struct dra_run_opts {
+    char *const *pipeline;  /* argv; one element = a shell command */
+    size_t npipeline;
+    const char *job;        /* "claims", "evict", "node" (instead of pipeline) */
+    const char *job_arg;    /* node name */
+    const char *tools_dir;  /* where dra-claim & co live ("" = PATH) */
+    bool once, dry_run, apply;
+    long interval_ms;       /* periodic pass even without changes (0 = none) */
+    long debounce_ms;       /* quiet time after a change before a pass */
+    int max_conflicts;      /* reruns after conflicts in one pass */
+    const char *now;        /* --now for the engines */
+    FILE *out;              /* --dry-run patch list, pass reports */
+    long max_passes;        /* stop after this many passes (0 = no limit) */
+} dra_run_opts;
+
+/* `dra-watch run`.  *verdict is the last pipeline's exit code (--once). */
+dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict);
+
+/* `dra-watch record FILE`: events of the DRA kinds, one JSON line each
+ * {"time": RFC 3339 with ns, "type", "object"}, after the initial list. */
+dra_err *dra_watch_record(dra_session *s, const char *path, long max_events);
+
+/* "500ms", "30s", "1m30s", "2h" -> milliseconds; NULL s leaves *ms. */
+dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms);
+
+/* Statistics line for --stats ("events=... relists=... ..."); caller frees. */
+char *dra_watch_stats(dra_session *s);
+
+#endif

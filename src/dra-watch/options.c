@@ -1,0 +1,83 @@
+/* dra-watch's option tables: they drive parsing, --help and completions. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/error.h"
+#include "main.h"
+
+#define KUBE_OPTS \
+    {OPT_KUBECONFIG, "kubeconfig", 0, DRA_ARG_REQUIRED, "FILE", "path to the kubeconfig file (default $KUBECONFIG, then ~/.kube/config, then in-cluster)", "file"}, \
+    {OPT_CONTEXT, "context", 0, DRA_ARG_REQUIRED, "NAME", "the kubeconfig context to use", NULL}, \
+    {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", "namespace of namespaced kinds (default: the context's)", NULL}, \
+    {OPT_ALL_NS, "all-namespaces", 'A', DRA_ARG_NONE, NULL, "every namespace", NULL}, \
+    {OPT_STATS, "stats", 0, DRA_ARG_NONE, NULL, "on exit, print requests, events, relists, writes, conflicts and retries to stderr", NULL}, \
+    {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what happens (retries, relists, resumes); twice for more", NULL}
+#define REPLAY_OPTS \
+    {OPT_REPLAY, "replay", 0, DRA_ARG_REQUIRED, "FILE", "read events from a recording instead of a server", "file"}, \
+    {OPT_REPLAY_FAST, "replay-fast", 0, DRA_ARG_NONE, NULL, "replay at maximum speed instead of the recorded pace", NULL}
+
+static const dra_opt get_opts[] = {
+    {OPT_WATCH, "watch", 'w', DRA_ARG_NONE, NULL, "after the list, print changes: one {\"type\",\"object\"} per event", NULL},
+    {OPT_SELECTOR, "selector", 'l', DRA_ARG_REQUIRED, "SELECTOR", "label selector (key=value,key!=value,key in (a,b),key,!key)", NULL},
+    {OPT_FIELD_SELECTOR, "field-selector", 0, DRA_ARG_REQUIRED, "SELECTOR", "field selector (metadata.name=x,spec.nodeName=y)", NULL},
+    {OPT_MAX_EVENTS, "max-events", 0, DRA_ARG_REQUIRED, "N", "with -w: stop after N events", NULL},
+    DRA_OPT_OUTPUT_ENTRY("jsonl yaml json"), KUBE_OPTS, REPLAY_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+static const dra_opt snapshot_opts[] = {
+    {OPT_FOR_POD, "for-pod", 0, DRA_ARG_REQUIRED, "NS/NAME", "only what this pod depends on: its claims, their classes, candidate slices and nodes", NULL},
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), KUBE_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+static const dra_opt record_opts[] = {
+    {OPT_MAX_EVENTS, "max-events", 0, DRA_ARG_REQUIRED, "N", "stop after N events (the initial list included)", NULL},
+    KUBE_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+static const dra_opt run_opts[] = {
+    {OPT_JOB, "job", 0, DRA_ARG_REQUIRED, "NAME", "a built-in job instead of a pipeline: claims, evict, node (NAME as argument)", "claims evict node"},
+    {OPT_ONCE, "once", 0, DRA_ARG_NONE, NULL, "one pass, then exit with the pipeline's verdict (cron mode)", NULL},
+    {OPT_DRY_RUN, "dry-run", 0, DRA_ARG_NONE, NULL, "print the intended writes as a patch list; write nothing", NULL},
+    {OPT_APPLY, "apply", 0, DRA_ARG_NONE, NULL, "--job evict: act (the default is --dry-run)", NULL},
+    {OPT_INTERVAL, "interval", 0, DRA_ARG_REQUIRED, "DURATION", "also run a pass this often without changes (e.g. 30s, 5m)", NULL},
+    {OPT_DEBOUNCE, "debounce", 0, DRA_ARG_REQUIRED, "DURATION", "quiet time after a change before a pass (default 300ms)", NULL},
+    {OPT_MAX_PASSES, "max-passes", 0, DRA_ARG_REQUIRED, "N", "stop after N passes", NULL},
+    DRA_OPT_NOW_ENTRY, KUBE_OPTS, REPLAY_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
+
+static const dra_cmd cmds[] = {
+    {"get", "get KIND... [-w] [-n NS | -A] [-l SELECTOR] [OPTIONS]", "list (and with -w watch) objects; one JSON object per line by default",
+     "KIND: resourceslices, resourceclaims, resourceclaimtemplates, deviceclasses, devicetaintrules,\n"
+     "pods, nodes, namespaces, events (plural, singular, kind, short name, or comma-separated).\n"
+     "Objects of resource.k8s.io v1beta1/v1beta2 servers are printed converted to v1.",
+     get_opts, "resourceslices resourceclaims resourceclaimtemplates deviceclasses devicetaintrules pods nodes namespaces events"},
+    {"snapshot", "snapshot [--for-pod NS/NAME] [OPTIONS]", "one consistent dump of everything DRA-related, for the other tools offline",
+     "Classes, slices, claims, templates, taint rules, the pods that use claims, their nodes\n"
+     "and namespaces.  --for-pod keeps what one pod depends on.",
+     snapshot_opts, NULL},
+    {"record", "record FILE [OPTIONS]", "record the DRA kinds' watch events with timestamps (replay with --replay FILE)",
+     "Each line: {\"time\",\"type\",\"object\"}; the initial list first, as ADDED events.", record_opts, "file"},
+    {"run", "run [--once] [--dry-run] (--job claims|evict | --job node NAME | -- PIPELINE...)", "the reconcile loop: snapshot -> pipeline -> writes with preconditions",
+     "On start and after each change (debounced) the snapshot goes to the pipeline's stdin; the\n"
+     "API operations it prints (dra-claim --patch format: verb, kind, name, body with \"test\"\n"
+     "preconditions) are applied in order.  A conflict re-reads and reruns; nothing is written\n"
+     "blind.  Jobs: claims = dra-claim release + generate; evict = dra-evict (dry run unless\n"
+     "--apply); node NAME = dra-prepare sync --node NAME.\n"
+     "Signals: SIGINT/SIGTERM stop cleanly, SIGHUP reloads the kubeconfig.",
+     run_opts, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+const dra_tool dra_watch_tool = {"dra-watch", "list and watch a Kubernetes API server, snapshot it, and run the reconcile loop", cmds, NULL};
+
+char *dra_self_dir(void)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return dra_xstrdup("");
+    buf[n] = 0;
+    char *s = strrchr(buf, '/');
+    if (s)
+        *s = 0;
+    return dra_xstrdup(buf);
+}

@@ -1,0 +1,388 @@
+/* kube/: kubeconfig reading and merging, the watch-event push reader,
+ * resources, base64; watch/: durations. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/base64.h"
+#include "kube/api.h"
+#include "kube/config.h"
+#include "kube/events.h"
+#include "watch/watch.h"
+#include "unit.h"
+
+static dra_err *parse(const char *text, const char *ctx, const char *ns, kube_config *c)
+{
+    kube_config_opts o = {NULL, ctx, ns, NULL};
+    return kube_config_parse("kc.yaml", text, strlen(text), "/base", &o, c);
+}
+
+static const char *KC = "apiVersion: v1\n"
+                        "kind: Config\n"
+                        "current-context: a\n"
+                        "clusters:\n"
+                        "- name: c1\n"
+                        "  cluster:\n"
+                        "    server: https://10.0.0.1:6443/\n"
+                        "    certificate-authority-data: aGVsbG8=\n"
+                        "    tls-server-name: api.internal\n"
+                        "    proxy-url: http://proxy:3128\n"
+                        "- name: c2\n"
+                        "  cluster:\n"
+                        "    server: https://10.0.0.2\n"
+                        "    insecure-skip-tls-verify: true\n"
+                        "users:\n"
+                        "- name: u1\n"
+                        "  user:\n"
+                        "    token: s3cr3t\n"
+                        "- name: u2\n"
+                        "  user:\n"
+                        "    username: bob\n"
+                        "    password: pw\n"
+                        "- name: u3\n"
+                        "  user:\n"
+                        "    exec:\n"
+                        "      apiVersion: client.authentication.k8s.io/v1\n"
+                        "      command: ./bin/cred\n"
+                        "      args: [get, token]\n"
+                        "      env: [{name: A, value: b}]\n"
+                        "      provideClusterInfo: true\n"
+                        "contexts:\n"
+                        "- name: a\n"
+                        "  context: {cluster: c1, user: u1, namespace: team-a}\n"
+                        "- name: b\n"
+                        "  context: {cluster: c2, user: u2}\n"
+                        "- name: c\n"
+                        "  context: {cluster: c2, user: u3, namespace: x}\n";
+
+UNIT_TEST(kubeconfig_current_context)
+{
+    kube_config c;
+    dra_err *e = parse(KC, NULL, NULL, &c);
+    CHECK(e == NULL);
+    CHECK_STR(c.context, "a");
+    CHECK_STR(c.server, "https://10.0.0.1:6443");
+    CHECK_INT(c.ca.len, 5);
+    CHECK(memcmp(c.ca.data, "hello", 5) == 0);
+    CHECK_STR(c.tls_server_name, "api.internal");
+    CHECK_STR(c.proxy_url, "http://proxy:3128");
+    CHECK_STR(c.token, "s3cr3t");
+    CHECK_STR(c.ns, "team-a");
+    CHECK(!c.insecure);
+    kube_config_free(&c);
+}
+
+UNIT_TEST(kubeconfig_context_and_namespace_flags)
+{
+    kube_config c;
+    CHECK(parse(KC, "b", NULL, &c) == NULL);
+    CHECK_STR(c.ns, "default");
+    CHECK(c.insecure);
+    CHECK_STR(c.username, "bob");
+    CHECK_STR(c.password, "pw");
+    kube_config_free(&c);
+    CHECK(parse(KC, "a", "other", &c) == NULL);
+    CHECK_STR(c.ns, "other");
+    kube_config_free(&c);
+}
+
+UNIT_TEST(kubeconfig_exec)
+{
+    kube_config c;
+    CHECK(parse(KC, "c", NULL, &c) == NULL);
+    CHECK(c.exec != NULL);
+    if (c.exec) {
+        CHECK_STR(c.exec->command, "/base/./bin/cred");
+        CHECK_STR(c.exec->args[0], "get");
+        CHECK_STR(c.exec->args[1], "token");
+        CHECK(c.exec->args[2] == NULL);
+        CHECK_STR(c.exec->env[0], "A=b");
+        CHECK(c.exec->provide_cluster_info);
+    }
+    kube_config_free(&c);
+}
+
+static void expect_err(int *unit_failed, const char *text, const char *ctx, const char *want)
+{
+    kube_config c;
+    dra_err *e = parse(text, ctx, NULL, &c);
+    CHECK(e != NULL);
+    if (e) {
+        char *m = dra_err_format(e);
+        if (!strstr(m, want)) {
+            fprintf(stderr, "  got \"%s\", want \"%s\"\n", m, want);
+            *unit_failed = 1;
+        }
+        CHECK(strstr(m, "s3cr3t") == NULL);
+        CHECK(strstr(m, "pw") == NULL || strstr(want, "pw"));
+        free(m);
+        dra_err_free(e);
+    } else {
+        kube_config_free(&c);
+    }
+}
+
+UNIT_TEST(kubeconfig_errors)
+{
+    expect_err(unit_failed, KC, "nope", "context \"nope\" does not exist");
+    expect_err(unit_failed,
+               "clusters: [{name: c, cluster: {server: 'https://x', insecure-skip-tls-verify: true, "
+               "certificate-authority-data: aGk=}}]\ncontexts: [{name: a, context: {cluster: c}}]\ncurrent-context: a\n",
+               NULL, "specifying a root certificates file with the insecure flag is not allowed");
+    expect_err(unit_failed,
+               "clusters: [{name: c, cluster: {server: 'https://x'}}]\nusers: [{name: u, user: {token: s3cr3t, username: "
+               "x}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
+               NULL, "more than one authentication method found for u");
+    expect_err(unit_failed,
+               "clusters: [{name: c, cluster: {certificate-authority-data: aGk=}}]\ncontexts: [{name: a, context: "
+               "{cluster: c}}]\ncurrent-context: a\n",
+               NULL, "no server found for cluster \"c\"");
+    expect_err(unit_failed,
+               "clusters: [{name: c, cluster: {server: 'https://x', certificate-authority-data: '!!'}}]\ncontexts: "
+               "[{name: a, context: {cluster: c}}]\ncurrent-context: a\n",
+               NULL, "certificate-authority-data: illegal base64 data");
+    expect_err(unit_failed,
+               "clusters: [{name: c, cluster: {server: 'https://x'}}]\nusers: [{name: u, user: {exec: {command: x}}}]\n"
+               "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
+               NULL, "apiVersion must be specified for u to use exec authentication plugin");
+    expect_err(unit_failed,
+               "clusters: [{name: c, cluster: {server: 'https://x'}}]\nusers: [{name: u, user: {client-certificate-data: "
+               "aGk=}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
+               NULL, "client-key-data or client-key must be specified for u");
+    expect_err(unit_failed, "clusters: 3\n", NULL, "clusters: must be a list");
+    expect_err(unit_failed,
+               "clusters: [{name: c, cluster: {server: 'https://x'}}]\ncontexts: [{name: a, context: {cluster: c}}]\n",
+               NULL, "no current context");
+}
+
+static char tmpdir[64];
+
+static void write_file(const char *name, const char *text)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", tmpdir, name);
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+UNIT_TEST(kubeconfig_merge_first_wins)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_kube.XXXXXX");
+    CHECK(mkdtemp(tmpdir) != NULL);
+    write_file("one", "current-context: a\nclusters: [{name: c, cluster: {server: 'https://one', certificate-authority: "
+                      "ca.pem}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\n");
+    write_file("two", "current-context: b\nclusters: [{name: c, cluster: {server: 'https://two'}}, {name: d, cluster: "
+                      "{server: 'https://d'}}]\nusers: [{name: u, user: {tokenFile: tok}}]\ncontexts: [{name: b, "
+                      "context: {cluster: d}}]\n");
+    write_file("ca.pem", "PEM");
+    char env[512];
+    snprintf(env, sizeof env, "%s/missing:%s/one::%s/two", tmpdir, tmpdir, tmpdir);
+    setenv("KUBECONFIG", env, 1);
+    kube_config c;
+    kube_config_opts o = {0};
+    dra_err *e = kube_config_load(&o, &c);
+    CHECK(e == NULL);
+    if (!e) {
+        CHECK_STR(c.context, "a");
+        CHECK_STR(c.server, "https://one");
+        CHECK_INT(c.ca.len, 3);
+        char want[256];
+        snprintf(want, sizeof want, "%s/tok", tmpdir);
+        CHECK_STR(c.token_file, want);
+        kube_config_free(&c);
+    }
+    o.context = "b";
+    e = kube_config_load(&o, &c);
+    CHECK(e == NULL);
+    if (!e) {
+        CHECK_STR(c.server, "https://d");
+        kube_config_free(&c);
+    }
+    /* --kubeconfig: only that file, and it must exist */
+    char p[256];
+    snprintf(p, sizeof p, "%s/missing", tmpdir);
+    o.kubeconfig = p;
+    o.context = NULL;
+    e = kube_config_load(&o, &c);
+    CHECK(e != NULL && e->code == DRA_EXIT_INPUT);
+    dra_err_free(e);
+    unsetenv("KUBECONFIG");
+    const char *files[] = {"one", "two", "ca.pem"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmpdir, files[i]);
+        unlink(p);
+    }
+    rmdir(tmpdir);
+}
+
+UNIT_TEST(in_cluster)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_kube.XXXXXX");
+    CHECK(mkdtemp(tmpdir) != NULL);
+    write_file("token", "tok\n");
+    write_file("ca.crt", "PEM");
+    write_file("namespace", "kube-system\n");
+    setenv("KUBECONFIG", "/nonexistent/kubeconfig", 1);
+    setenv("KUBERNETES_SERVICE_HOST", "10.96.0.1", 1);
+    setenv("KUBERNETES_SERVICE_PORT", "443", 1);
+    kube_config c;
+    kube_config_opts o = {NULL, NULL, NULL, tmpdir};
+    dra_err *e = kube_config_load(&o, &c);
+    CHECK(e == NULL);
+    if (!e) {
+        CHECK(c.in_cluster);
+        CHECK_STR(c.server, "https://10.96.0.1:443");
+        CHECK_STR(c.ns, "kube-system");
+        CHECK_INT(c.ca.len, 3);
+        kube_config_free(&c);
+    }
+    unsetenv("KUBERNETES_SERVICE_HOST");
+    e = kube_config_load(&o, &c);
+    CHECK(e != NULL);
+    dra_err_free(e);
+    unsetenv("KUBECONFIG");
+    unsetenv("KUBERNETES_SERVICE_PORT");
+    const char *files[] = {"token", "ca.crt", "namespace"};
+    char p[256];
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(p, sizeof p, "%s/%s", tmpdir, files[i]);
+        unlink(p);
+    }
+    rmdir(tmpdir);
+}
+
+typedef struct seen {
+    char log[1024];
+    int n;
+} seen;
+
+static dra_err *collect(void *ud, kube_event_type t, json_t *obj)
+{
+    seen *s = ud;
+    const char *name = json_string_value(json_object_get(json_object_get(obj, "metadata"), "name"));
+    size_t l = strlen(s->log);
+    snprintf(s->log + l, sizeof s->log - l, "%s%s:%s", s->n ? " " : "", kube_event_type_name(t), name ? name : "-");
+    s->n++;
+    return NULL;
+}
+
+UNIT_TEST(events_split_anywhere)
+{
+    const char *stream = "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"}}}\n"
+                         "\r\n"
+                         "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"name\":\"b\"}}}\n"
+                         "{\"type\":\"BOOKMARK\",\"object\":{\"metadata\":{\"resourceVersion\":\"9\"}}}\n"
+                         "{\"type\":\"DELETED\",\"object\":{\"metadata\":{\"name\":\"c\"}}}\n";
+    size_t len = strlen(stream);
+    /* every split point, and byte by byte */
+    for (size_t cut = 0; cut <= len; cut++) {
+        seen s = {{0}, 0};
+        kube_event_reader r;
+        kube_events_init(&r, collect, &s);
+        CHECK(kube_events_feed(&r, stream, cut) == NULL);
+        CHECK(kube_events_feed(&r, stream + cut, len - cut) == NULL);
+        CHECK_STR(s.log, "ADDED:a MODIFIED:b BOOKMARK:- DELETED:c");
+        CHECK(!kube_events_truncated(&r));
+        kube_events_free(&r);
+    }
+    seen s = {{0}, 0};
+    kube_event_reader r;
+    kube_events_init(&r, collect, &s);
+    for (size_t i = 0; i < len; i++)
+        CHECK(kube_events_feed(&r, stream + i, 1) == NULL);
+    CHECK_INT(s.n, 4);
+    CHECK(kube_events_feed(&r, "{\"type\":\"ADD", 12) == NULL);
+    CHECK(kube_events_truncated(&r));
+    kube_events_free(&r);
+}
+
+static void expect_event_err(int *unit_failed, const char *line, const char *want)
+{
+    kube_event_reader r;
+    kube_events_init(&r, NULL, NULL);
+    dra_err *e = kube_events_feed(&r, line, strlen(line));
+    CHECK(e != NULL);
+    if (e) {
+        if (!strstr(e->msg, want)) {
+            fprintf(stderr, "  got \"%s\", want \"%s\"\n", e->msg, want);
+            *unit_failed = 1;
+        }
+        CHECK(strstr(e->msg, "secret") == NULL);
+        dra_err_free(e);
+    }
+    kube_events_free(&r);
+}
+
+UNIT_TEST(events_bad_input)
+{
+    expect_event_err(unit_failed, "not json secret\n", "watch event 1: invalid JSON");
+    expect_event_err(unit_failed, "[1]\n", "not a JSON object");
+    expect_event_err(unit_failed, "{\"type\":\"SECRET\",\"object\":{}}\n", "type must be ADDED");
+    expect_event_err(unit_failed, "{\"type\":\"ADDED\",\"object\":\"secret\"}\n", "object must be a JSON object");
+}
+
+UNIT_TEST(resources)
+{
+    CHECK_STR(kube_resource_find("pods")->kind, "Pod");
+    CHECK_STR(kube_resource_find("po")->kind, "Pod");
+    CHECK_STR(kube_resource_find("ResourceClaim")->resource, "resourceclaims");
+    CHECK_STR(kube_resource_find("resourceslice")->resource, "resourceslices");
+    CHECK_STR(kube_resource_find("resourceclaims.resource.k8s.io")->kind, "ResourceClaim");
+    CHECK(kube_resource_find("pods.resource.k8s.io") == NULL);
+    CHECK(kube_resource_find("deployments") == NULL);
+    CHECK(kube_resource_by_kind("DeviceTaintRule")->namespaced == false);
+}
+
+UNIT_TEST(normalize_v1beta1)
+{
+    json_t *o = json_loads("{\"metadata\":{\"name\":\"s\"},\"spec\":{\"driver\":\"d\",\"pool\":{\"name\":\"p\","
+                           "\"generation\":1,\"resourceSliceCount\":1},\"allNodes\":true,\"devices\":[{\"name\":\"g\","
+                           "\"basic\":{\"attributes\":{\"a\":{\"int\":1}}}}]}}",
+                           0, NULL);
+    dra_err *e = kube_api_normalize(kube_resource_find("resourceslices"), "v1beta1", o);
+    CHECK(e == NULL);
+    CHECK_STR(json_string_value(json_object_get(o, "apiVersion")), "resource.k8s.io/v1");
+    CHECK_STR(json_string_value(json_object_get(o, "kind")), "ResourceSlice");
+    json_t *dev = json_array_get(json_object_get(json_object_get(o, "spec"), "devices"), 0);
+    CHECK(json_object_get(dev, "basic") == NULL);
+    CHECK(json_object_get(dev, "attributes") != NULL);
+    /* apiVersion and kind come first */
+    CHECK_STR(json_object_iter_key(json_object_iter(o)), "apiVersion");
+    json_decref(o);
+}
+
+UNIT_TEST(base64)
+{
+    dra_buf b = DRA_BUF_INIT;
+    CHECK(dra_base64_decode(&b, "aGVsbG8gd29ybGQ=", 16));
+    CHECK_STR(dra_buf_str(&b), "hello world");
+    dra_buf_reset(&b);
+    CHECK(dra_base64_decode(&b, "aGVs\nbG8=\n", 10));
+    CHECK_STR(dra_buf_str(&b), "hello");
+    dra_buf_reset(&b);
+    CHECK(!dra_base64_decode(&b, "a", 1));
+    CHECK(!dra_base64_decode(&b, "aGk=x", 5));
+    CHECK(!dra_base64_decode(&b, "a$==", 4));
+    dra_buf_free(&b);
+}
+
+UNIT_TEST(durations)
+{
+    long ms = -1;
+    CHECK(dra_watch_duration_parse("500ms", "--x", &ms) == NULL);
+    CHECK_INT(ms, 500);
+    CHECK(dra_watch_duration_parse("1m30s", "--x", &ms) == NULL);
+    CHECK_INT(ms, 90000);
+    CHECK(dra_watch_duration_parse("2h", "--x", &ms) == NULL);
+    CHECK_INT(ms, 7200000);
+    dra_err *e = dra_watch_duration_parse("5", "--interval", &ms);
+    CHECK(e != NULL && strstr(e->msg, "--interval: invalid duration \"5\""));
+    dra_err_free(e);
+    e = dra_watch_duration_parse("", "--interval", &ms);
+    CHECK(e != NULL);
+    dra_err_free(e);
+}
+
+UNIT_MAIN()
