@@ -33,7 +33,7 @@ TOOLS="dra-slice dra-select dra-alloc dra-claim dra-evict dra-prepare dra-watch"
 }
 
 @test "the committed completions are what the binaries generate" {
-    for t in dra-slice dra-select dra-alloc dra-claim dra-evict; do
+    for t in dra-slice dra-select dra-alloc dra-claim dra-evict dra-watch; do
         for sh in bash zsh fish; do
             case $sh in
             bash) f="$BATS_TEST_DIRNAME/../../completions/$t.bash" ;;
@@ -71,7 +71,7 @@ TOOLS="dra-slice dra-select dra-alloc dra-claim dra-evict dra-prepare dra-watch"
 
 @test "every man page is valid roff with NAME and EXIT STATUS" {
     command -v groff >/dev/null || skip "groff is not installed"
-    for t in dra-slice dra-select dra-alloc dra-claim dra-evict; do
+    for t in dra-slice dra-select dra-alloc dra-claim dra-evict dra-watch; do
         f="$BATS_TEST_DIRNAME/../../man/$t.1"
         assert_file_exists "$f"
         run --separate-stderr groff -man -Tutf8 -ww -z "$f"

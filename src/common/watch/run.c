@@ -179,7 +179,7 @@ static dra_err *setup_stages(runner *r)
     }
     if (strcmp(o->job, "node") == 0) {
         char *t = tool_path(r, "dra-prepare");
-        char *cmd = dra_xasprintf("'%s' sync --help >/dev/null 2>&1", t);
+        char *cmd = dra_xasprintf("'%s' --help 2>/dev/null | grep -q '^  dra-prepare sync '", t);
         int rc = system(cmd);
         free(cmd);
         if (rc != 0) {
