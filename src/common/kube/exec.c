@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -80,6 +81,8 @@ static dra_err *parse_cred(const kube_config *cfg, const char *out, size_t len, 
             e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin returned only certificate or key, not both");
         if (!e && exp) {
             dra_err *te = dra_time_parse(exp, &cred->expiry_ns);
+            if (!te && cred->expiry_ns <= 0)
+                cred->expiry_ns = INT64_MAX; /* beyond what nanoseconds hold: never expires here */
             if (te) {
                 dra_err_free(te);
                 e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: status.expirationTimestamp is not an RFC 3339 time", cmd);

@@ -363,7 +363,7 @@ dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_
     dra_err *errs = NULL;
     for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++) {
         const dra_obj *pod = c->of[DRA_KIND_POD][i];
-        if (dra_obj_deleting(pod->json) || (opts && opts->pending_only && !pod_pending(pod->json)))
+        if (dra_obj_deleting(pod->json) || dra_pod_is_done(pod->json) || (opts && opts->pending_only && !pod_pending(pod->json)))
             continue;
         errs = dra_err_append(errs, generate_pod(c, pod, opts, out));
     }

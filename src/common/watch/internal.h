@@ -22,5 +22,7 @@ int dra_watch_idle_s(void);
 typedef dra_err *(*dra_replay_fn)(void *ud, kube_event_type t, json_t *obj);
 dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud);
 /* Informer specs for the DRA kinds the server serves; specs has room for 16. */
-size_t dra_watch_dra_specs(dra_session *s, kube_informer_spec *specs);
+dra_err *dra_watch_dra_specs(dra_session *s, kube_informer_spec *specs, size_t *n);
+/* The same for the named resources. */
+dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds, kube_informer_spec *specs, size_t *n);
 #endif

@@ -72,23 +72,30 @@ static dra_err *rec_tick(void *ud)
     return r->max > 0 && r->n >= r->max ? dra_err_new(0, "done") : NULL;
 }
 
-/* The DRA kinds the server serves (devicetaintrules may be missing). */
-size_t dra_watch_dra_specs(dra_session *s, kube_informer_spec *specs)
+/* The DRA kinds; DeviceTaintRule is left out when the server does not serve it. */
+dra_err *dra_watch_dra_specs(dra_session *s, kube_informer_spec *specs, size_t *n)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < sizeof dra_kinds / sizeof dra_kinds[0]; i++) {
-        const kube_resource *r = kube_resource_find(dra_kinds[i]);
+    return dra_watch_specs(s, dra_kinds, sizeof dra_kinds / sizeof dra_kinds[0], specs, n);
+}
+
+dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds, kube_informer_spec *specs, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < nkinds && *n < 16; i++) {
+        const kube_resource *r = kube_resource_find(kinds[i]);
         const char *v;
         dra_err *e = kube_api_version(s->api, r, &v);
-        if (e) {
+        if (e && strcmp(r->resource, "devicetaintrules") == 0 && strstr(e->msg, "doesn't have a resource type")) {
             dra_err_free(e);
             continue;
         }
+        if (e)
+            return e;
         /* cluster-wide unless -n was given: claims, pods and templates of every namespace */
         const char *ns = s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL;
-        specs[n++] = (kube_informer_spec){r, r->namespaced ? ns : NULL, NULL, NULL};
+        specs[(*n)++] = (kube_informer_spec){r, r->namespaced ? ns : NULL, NULL, NULL};
     }
-    return n;
+    return NULL;
 }
 
 dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
@@ -99,7 +106,13 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
     if (!f)
         return dra_err_new(DRA_EXIT_RUNTIME, "cannot create %s: %s", path, strerror(errno));
     kube_informer_spec specs[16];
-    size_t n = dra_watch_dra_specs(s, specs);
+    size_t n;
+    dra_err *se = dra_watch_dra_specs(s, specs, &n);
+    if (se) {
+        if (f != stdout)
+            fclose(f);
+        return se;
+    }
     rec_state r = {f, 0, max_events, NULL};
     kube_informers *in = kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_rec, &r);
     dra_err *e = kube_informers_sync(in);

@@ -565,18 +565,27 @@ static dra_err *stage_ops(runner *r, const dra_buf *out, const char *label, json
 
 /* One pass: every stage on the current snapshot.  *conflict when a write hit
  * a precondition. */
+static dra_err *relist(runner *r);
+
 static dra_err *pass_once(runner *r, bool *conflict)
 {
     *conflict = false;
     json_t *names = json_object();
     dra_err *e = NULL;
+    bool wrote = false;
     for (size_t si = 0; si < r->nstages && !e && !*conflict; si++) {
+        /* a later stage sees what the earlier ones wrote */
+        if (wrote && (e = relist(r)))
+            break;
+        wrote = false;
         dra_buf in = DRA_BUF_INIT, out = DRA_BUF_INIT;
         snapshot_bytes(r, &in);
         int status = 0;
         const char *label = r->o->job ? r->stages[si].argv[0] : "pipeline";
         e = run_stage(r, r->stages[si].argv, &in, &out, &status);
         dra_buf_free(&in);
+        rlog(r, KUBE_LOG_DEBUG, "%s%s%s: exit code %d, %zu bytes of output", label, r->o->job ? " " : "",
+             r->o->job ? r->stages[si].argv[1] : "", status, out.len);
         if (!e && status >= 2)
             e = dra_err_new(status == 2 ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "%s%s%s failed with exit code %d; nothing written",
                             label, r->o->job ? " " : "", r->o->job ? r->stages[si].argv[1] : "", status);
@@ -598,6 +607,7 @@ static dra_err *pass_once(runner *r, bool *conflict)
                 free(s);
             } else {
                 e = apply_op(r, op, names, conflict, (int)i + 1);
+                wrote = true;
             }
         }
         json_decref(ops);
@@ -732,7 +742,22 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
         stages_free(&r);
         return e;
     }
-    r.nspecs = dra_watch_dra_specs(s, r.specs);
+    /* Watch only what the job reads: its ClusterRole grants exactly that. */
+    static const char *const claims_kinds[] = {"resourceclaims", "resourceclaimtemplates", "pods"};
+    static const char *const evict_kinds[] = {"resourceslices", "devicetaintrules", "resourceclaims", "pods"};
+    static const char *const node_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "pods"};
+    if (o->job && strcmp(o->job, "claims") == 0)
+        e = dra_watch_specs(s, claims_kinds, 3, r.specs, &r.nspecs);
+    else if (o->job && strcmp(o->job, "evict") == 0)
+        e = dra_watch_specs(s, evict_kinds, 4, r.specs, &r.nspecs);
+    else if (o->job)
+        e = dra_watch_specs(s, node_kinds, 4, r.specs, &r.nspecs);
+    else
+        e = dra_watch_dra_specs(s, r.specs, &r.nspecs);
+    if (e) {
+        stages_free(&r);
+        return e;
+    }
     r.in = kube_informers_new(s->api, r.specs, r.nspecs, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &r);
     e = kube_informers_sync(r.in);
     if (!e)
