@@ -111,7 +111,7 @@ KC
 @test "dra-watch run --replay with a pipeline: its verdict and its failures" {
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --replay "$REC" --replay-fast -- 'wc -l >&2; exit 1'
     assert_failure 1
-    [[ $stderr == *2* ]]
+    [[ $stderr == *3* ]]
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --replay "$REC" --replay-fast -- 'echo "{\"verb\":\"patch\"}"; exit 3'
     assert_failure 3
     [[ $stderr == *"pipeline failed with exit code 3; nothing written"* ]]
