@@ -155,6 +155,7 @@ install: $(BINS)
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 scripts/kubectl-dra $(DESTDIR)$(PREFIX)/bin/
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
 	for t in $(TOOLS); do \
 	  [ -e completions/$$t.bash ] && install -m 644 completions/$$t.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; \

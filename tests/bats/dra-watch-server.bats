@@ -287,3 +287,26 @@ EOF
     run "$DRA_BIN/dra-watch" snapshot --for-pod ml/nope
     assert_failure 1
 }
+
+@test "kubectl dra: a kubectl plugin on PATH, with kubectl's flags" {
+    load_finished_pod
+    apiserver_req POST /_test/objects '[{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a"}},{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.example.com"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}]}},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pending","namespace":"ml","uid":"3f0a9c1e-0000-4000-8000-00000000a009"},"spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]},"status":{"phase":"Pending"}}]' >/dev/null
+    export PATH="$DRA_BIN:$BATS_TEST_DIRNAME/../../scripts:$PATH"
+    cp "$KUBECONFIG" "$W/kc"
+    run --separate-stderr "$KUBECTL" dra status --kubeconfig "$W/kc" --context test
+    assert_success
+    assert_line --regexp '^ml +trainer-gpu-hn7g7 +reserved +gpu.example.com/node-a/gpu-1 +node-a +trainer$'
+    run --separate-stderr "$KUBECTL" dra why ml/pending -n ml
+    assert_failure 1
+    [[ $stderr == *"pod ml/pending: 0/1 nodes are available: 1 cannot allocate all claims."* ]]
+    run --separate-stderr "$KUBECTL" dra doctor
+    assert_failure 1
+    assert_output --partial "reservedFor names pod trainer which is done (Succeeded)"
+    run --separate-stderr "$KUBECTL" dra snapshot --namespace=ml -o jsonl
+    assert_success
+    run --separate-stderr "$KUBECTL" dra snapshot --context nope
+    assert_failure 2
+    [[ $stderr == *'context "nope" does not exist'* ]]
+    run --separate-stderr "$KUBECTL" dra bogus
+    assert_failure 2
+}
