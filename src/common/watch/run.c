@@ -378,15 +378,24 @@ static json_t *subst(json_t *v, const json_t *names)
     return json_incref(v);
 }
 
-static bool is_conflict(const kube_resp *resp, const char *verb)
+/* A refused precondition: 409 Conflict; 404 on an object the snapshot had;
+ * 422 on a JSON patch that carries "test" operations (upstream answers a
+ * failed test with NewGenericServerResponse(422), whose message no longer
+ * says which operation failed; a rerun on fresh data decides). */
+static bool is_conflict(const kube_resp *resp, const char *verb, const json_t *body)
 {
     if (resp->http == 409)
         return true;
     if (resp->http == 404 && strcmp(verb, "create") != 0)
         return true;
-    if (resp->http == 422) {
-        const char *m = json_string_value(json_object_get(resp->json, "message"));
-        return m && strstr(m, "test");
+    if (resp->http == 422 && strcmp(verb, "patch") == 0 && json_is_array(body)) {
+        size_t i;
+        json_t *op;
+        json_array_foreach(body, i, op) {
+            const char *o = json_string_value(json_object_get(op, "op"));
+            if (o && strcmp(o, "test") == 0)
+                return true;
+        }
     }
     return false;
 }
@@ -446,7 +455,7 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *confl
     } else {
         e = dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: unknown verb \"%s\"", line, verb);
     }
-    if (e && is_conflict(&resp, verb)) {
+    if (e && is_conflict(&resp, verb, b)) {
         char *m = dra_err_format(e);
         rlog(r, KUBE_LOG_INFO, "conflict on %s %s: %s; re-reading", verb, ref, m);
         free(m);
