@@ -82,3 +82,21 @@ end=$(date +%s.%N)
 placed=$(grep -c '^{"apiVersion":"v1","kind":"Pod"' "$work/out.jsonl")
 awk -v s="$start" -v e="$end" -v n="$placed" -v rc="$rc" \
     'BEGIN { t = e - s; printf "%d pods placed in %.2f s (%.0f pods/s, whole process), exit %d\n", n, t, n / t, rc }'
+
+step "11. Against a live API server (the test server in tests/apiserver): a finished pod still holds its claim" \
+    "dra-watch get resourceclaims -A | jq -c '[.metadata.name, .metadata.finalizers, [.status.reservedFor[].name]]'"
+source ../tests/apiserver/helpers.bash
+jq -c .object ../tests/data/watch/finished-pod.rec.jsonl >"$work/finished.jsonl"
+if apiserver_start "$work/api" --load "$work/finished.jsonl" >/dev/null; then
+    "$BIN/dra-watch" get resourceclaims -A | jq -c '[.metadata.name, .metadata.finalizers, [.status.reservedFor[].name]]'
+
+    step "12. One reconcile pass, as the cron job runs it: what would be written, then the writes" \
+        "dra-watch run --once --dry-run --job claims; dra-watch run --once --job claims -v --stats"
+    "$BIN/dra-watch" run --once --dry-run --job claims | jq -c '[.verb, .kind, .name, .subresource, .reason]'
+    "$BIN/dra-watch" run --once --job claims -v --stats
+    echo "(exit $?)"
+    "$BIN/dra-watch" get resourceclaims -A | wc -l | sed 's/$/ claims left/'
+    apiserver_stop
+else
+    echo "(the test server did not start; skipped)"
+fi

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# dra-watch against the test API server, beside kubectl on the same server in
+# the same run: listing 10,000 ResourceSlices (objects/s, peak memory) and a
+# burst of 10,000 watch events (events/s after the burst starts, peak memory).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BIN=${DRA_BIN:-$PWD/build/bin}
+N=${BENCH_WATCH_N:-10000}
+KUBECTL=/usr/lib/google-cloud-sdk/bin/kubectl.1.33
+[[ -x $KUBECTL ]] || KUBECTL=/usr/bin/kubectl
+source tests/apiserver/helpers.bash
+work=$(mktemp -d)
+trap 'apiserver_stop; rm -rf "$work"' EXIT
+"$BIN/dra-slice" profile gpu --nodes "$N" --devices 4 -o jsonl >"$work/slices.jsonl"
+apiserver_start "$work/api" --load "$work/slices.jsonl" >/dev/null || exit 1
+
+now() { date +%s.%N; }
+rate() { awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%.0f", n / (b - a) }'; }
+peak() { awk '/Maximum resident/ { printf "%.1f", $NF / 1024 }' "$1"; }
+
+# ---- list
+for who in dra-watch kubectl; do
+    if [[ $who == dra-watch ]]; then cmd=("$BIN/dra-watch" get resourceslices); else cmd=("$KUBECTL" get resourceslices -o json); fi
+    t0=$(now)
+    /usr/bin/time -v -o "$work/time.$who" "${cmd[@]}" >"$work/list.$who" || { echo "$who list failed"; exit 1; }
+    t1=$(now)
+    printf 'list %d ResourceSlices  %-9s %8s objects/s  peak %6s MiB\n' "$N" "$who" "$(rate "$N" "$t0" "$t1")" "$(peak "$work/time.$who")"
+done
+[[ $(wc -l <"$work/list.dra-watch") == "$N" ]] || echo "dra-watch listed $(wc -l <"$work/list.dra-watch") objects, not $N"
+
+# ---- watch burst: both watch the same server at once; N modifications in one burst
+"$BIN/dra-watch" get resourceslices -w --max-events $((2 * N)) >"$work/w.dra-watch" 2>/dev/null &
+dpid=$!
+/usr/bin/time -v -o "$work/wtime.kubectl" "$KUBECTL" get resourceslices -w --watch-only -o json >"$work/w.kubectl" 2>/dev/null &
+kpid=$!
+for ((i = 0; i < 600; i++)); do # the initial list is in
+    [[ $(wc -l <"$work/w.dra-watch") -ge $N ]] && break
+    sleep 0.1
+done
+sleep 1
+t0=$(now)
+apiserver_req POST /_test/burst "{\"resource\":\"resourceslices.resource.k8s.io\",\"count\":$N}" >/dev/null
+dend= kend=
+for ((i = 0; i < 1200; i++)); do
+    if [[ -z $dend ]] && ! kill -0 "$dpid" 2>/dev/null; then dend=$(now); fi
+    if [[ -z $kend ]] && (($(grep -c '^}' "$work/w.kubectl") >= N)); then kend=$(now); fi
+    [[ -n $dend && -n $kend ]] && break
+    sleep 0.05
+done
+wait "$dpid"
+pkill -TERM -P "$kpid" 2>/dev/null
+wait "$kpid" 2>/dev/null
+# dra-watch's own peak: the same watch once more under time, the same burst size
+/usr/bin/time -v -o "$work/wtime.dra-watch" "$BIN/dra-watch" get resourceslices -w --max-events $((2 * N)) >"$work/w2" 2>/dev/null &
+tpid=$!
+for ((i = 0; i < 600; i++)); do [[ $(wc -l <"$work/w2") -ge $N ]] && break; sleep 0.1; done
+apiserver_req POST /_test/burst "{\"resource\":\"resourceslices.resource.k8s.io\",\"count\":$N}" >/dev/null
+wait "$tpid"
+printf 'watch burst of %d events  dra-watch %8s events/s  peak %6s MiB\n' "$N" "$(rate "$N" "$t0" "${dend:-$t0}")" "$(peak "$work/wtime.dra-watch")"
+printf 'watch burst of %d events  kubectl   %8s events/s  peak %6s MiB\n' "$N" "${kend:+$(rate "$N" "$t0" "$kend")}" "$(peak "$work/wtime.kubectl")"
