@@ -1,6 +1,7 @@
 /* libcurl transport; see client.h.  Facts: ../shared guides §5 (blobs for
  * certificates, CONNECT_TO for tls-server-name, CURLE_PARTIAL_FILE on a cut
  * stream, LOW_SPEED_* for dead connections). */
+#include "client.h"
 #include "internal.h"
 
 #include <curl/curl.h>

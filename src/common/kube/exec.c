@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>

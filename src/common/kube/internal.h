@@ -4,7 +4,10 @@
 
 #include <stdint.h>
 
-#include "client.h"
+#include <stdbool.h>
+
+#include "../base/buf.h"
+#include "config.h"
 
 /* A credential from an exec plugin.  Owned; kube_cred_clear wipes it. */
 typedef struct kube_cred {
