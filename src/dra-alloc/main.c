@@ -5,27 +5,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "alloc/alloc.h"
-#include "sched/schedule.h"
+#include "alloc/node.h"
 #include "base/buf.h"
-#include "tool/cli.h"
-#include "tool/tool.h"
 #include "io/stream.h"
 #include "model/features.h"
 #include "model/kinds.h"
 #include "model/load.h"
 #include "model/time.h"
-#include "base/sort.h"
-#include "model/workloads.h"
+#include "sched/report.h"
+#include "tool/cli.h"
+#include "tool/tool.h"
 
-enum {
-    OPT_TIMEOUT = DRA_OPT_TOOL_BASE,
-    OPT_NO_VALIDATE,
-    OPT_NO_PRUNE,
-    OPT_NAME_SUFFIX,
-};
+enum { OPT_TIMEOUT = DRA_OPT_TOOL_BASE, OPT_NO_VALIDATE, OPT_NO_PRUNE, OPT_NAME_SUFFIX };
 
 #define FORMATS "yaml json jsonl"
 
@@ -84,422 +76,191 @@ static const dra_cmd cmds[] = {
 static const dra_tool tool = {"dra-alloc", "allocate devices to ResourceClaims as the scheduler's structured allocator does",
                               cmds, "allocate"};
 
-typedef struct objs {
-    json_t **v;
-    size_t n, cap;
-} objs;
+/* Every option's value, written by the table below. */
+typedef struct opts {
+    const char *node, *output, *timeout, *name_suffix, *now;
+    dra_strv gates;
+    bool explain, no_validate, no_prune;
+    int explain_fmt; /* 0 text, 1 json */
+} opts;
 
-static void push(objs *o, json_t *j)
-{
-    if (o->n == o->cap) {
-        o->cap = o->cap ? o->cap * 2 : 16;
-        o->v = dra_xrealloc(o->v, o->cap * sizeof *o->v);
-    }
-    o->v[o->n++] = j;
-}
+static const dra_optval vals[] = {
+    DRA_VAL_STRING(DRA_OPT_NODE, opts, node),         DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),
+    DRA_VAL_BOOL(DRA_OPT_EXPLAIN, opts, explain),     DRA_VAL_ENUM(DRA_OPT_EXPLAIN, opts, explain_fmt, "format"),
+    DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),     DRA_VAL_STRING(OPT_TIMEOUT, opts, timeout),
+    DRA_VAL_STRING(OPT_NAME_SUFFIX, opts, name_suffix), DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),
+    DRA_VAL_BOOL(OPT_NO_PRUNE, opts, no_prune),       DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
+    DRA_VAL_END,
+};
 
-/* The options both commands share, with the same meaning. */
-typedef struct common_flags {
+/* What both commands share: gates, output format, timeout, now; then the
+ * input, read and loaded (converted, defaulted, validated unless told not). */
+typedef struct input {
     dra_features features;
     dra_format fmt;
-    bool explain, explain_json;
-    double timeout;   /* seconds */
-    int64_t now;      /* Unix seconds: --now, or the clock */
-} common_flags;
+    double timeout; /* seconds */
+    int64_t now;    /* Unix seconds: --now, or the clock */
+    dra_objset set;
+    dra_model model;
+} input;
 
-static dra_err *parse_common(const dra_args *a, common_flags *f)
+static dra_err *load_input(const dra_args *a, const opts *x, input *in)
 {
+    memset(in, 0, sizeof *in); /* DRA_OBJSET_INIT, DRA_MODEL_INIT, DRA_FMT_YAML */
+    in->timeout = 10;
+    dra_features_default(&in->features);
     dra_err *e = NULL;
-    dra_features_default(&f->features);
-    f->fmt = DRA_FMT_YAML;
-    f->explain = f->explain_json = false;
-    f->timeout = 10;
-    for (size_t i = 0; i < a->nopts && !e; i++) {
-        const dra_parsed_opt *o = &a->opts[i];
-        switch (o->id) {
-        case DRA_OPT_FEATURE_GATES: e = dra_features_parse(&f->features, o->value); break;
-        case DRA_OPT_OUTPUT: e = dra_format_parse(o->value, &f->fmt); break;
-        case DRA_OPT_EXPLAIN:
-            f->explain = true;
-            if (o->value && !strcmp(o->value, "json"))
-                f->explain_json = true;
-            else if (o->value && strcmp(o->value, "text") != 0)
-                e = dra_err_new(DRA_EXIT_INPUT, "--explain: unknown format %s (want text or json)", o->value);
-            break;
-        case OPT_TIMEOUT: {
-            char *end;
-            f->timeout = strtod(o->value, &end);
-            if (*end || end == o->value || f->timeout < 0)
-                e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", o->value);
-            break;
-        }
-        }
+    for (size_t i = 0; i < x->gates.n && !e; i++)
+        e = dra_features_parse(&in->features, x->gates.v[i]);
+    if (!e && x->output)
+        e = dra_format_parse(x->output, &in->fmt);
+    if (!e && x->timeout) {
+        char *end;
+        in->timeout = strtod(x->timeout, &end);
+        if (*end || end == x->timeout || in->timeout < 0)
+            e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", x->timeout);
     }
     int64_t ns = 0;
     if (!e)
-        e = dra_time_now_or(dra_args_get(a, DRA_OPT_NOW), &ns);
-    f->now = ns / DRA_NSEC_PER_SEC;
+        e = dra_time_now_or(x->now, &ns);
+    in->now = ns / DRA_NSEC_PER_SEC;
     return e;
 }
 
-/* The scheduler and the eviction controller read a DeviceTaintRule without
- * deviceSelector differently (kubernetes#141422): say which one we follow. */
-static void warn_selectorless_rules(const dra_model *m)
+static dra_err *read_input(const dra_args *a, const opts *x, int flags, input *in)
 {
-    const dra_model_list *l = dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE);
-    for (size_t i = 0; i < l->n; i++) {
-        const json_t *spec = json_object_get(l->v[i]->json, "spec");
-        const json_t *sel = json_object_get(spec, "deviceSelector");
-        if (sel && !json_is_null(sel))
-            continue;
-        const char *name = json_string_value(json_object_get(json_object_get(l->v[i]->json, "metadata"), "name"));
-        fprintf(stderr, "dra-alloc: warning: DeviceTaintRule %s has no deviceSelector: its taint applies to every "
-                        "device, as the scheduler applies it (kubernetes#141422); dra-evict treats it as selecting none\n",
-                name ? name : "");
+    dra_err *e = dra_tool_read(&tool, a, a->pos, a->npos, flags, &in->set);
+    if (!e) {
+        dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = in->now};
+        lo.validate.features = &in->features;
+        e = dra_load(&in->set, &lo, &in->model);
+        dra_tool_report_model(&tool, a, &in->model);
+        for (dra_err *y = e; y; y = y->next)
+            y->code = DRA_EXIT_INPUT;
     }
+    if (!e) {
+        dra_err *w = dra_alloc_input_warnings(&in->model);
+        dra_tool_notes(&tool, a, w, NULL);
+        dra_err_free(w);
+    }
+    return e;
 }
 
-static const json_t *find_node(const dra_model *m, const char *name)
+static void input_free(input *in)
 {
-    const dra_obj *o = dra_model_node(m, name);
-    return o ? o->json : NULL;
+    dra_model_free(&in->model);
+    dra_objset_free(&in->set);
 }
 
-static int cmd_allocate(dra_args *a)
+static void print_buf(dra_buf *b)
 {
-    dra_err *e = NULL;
-    common_flags flags;
-    const char *node_name = dra_args_get(a, DRA_OPT_NODE);
-    e = parse_common(a, &flags);
-    dra_features features = flags.features;
-    double timeout = flags.timeout;
-    int64_t now = flags.now;
-    bool explain = flags.explain, explain_json = flags.explain_json;
-    dra_format fmt = flags.fmt;
-    if (!e && !node_name)
+    fputs(dra_buf_str(b), stderr);
+    dra_buf_free(b);
+}
+
+static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    input in;
+    dra_err *e = load_input(a, x, &in);
+    if (!e && !x->node)
         e = dra_err_new(DRA_EXIT_INPUT, "--node is required");
-    else if (!e && !*node_name)
+    else if (!e && !*x->node)
         e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: a node name"), "--node");
-    if (e)
-        return dra_tool_finish(&tool, a, e, 0);
-
-    dra_objset set = DRA_OBJSET_INIT;
-    dra_model model = DRA_MODEL_INIT;
-    e = dra_tool_input_options(&set, a);
     if (!e)
-        e = dra_read_paths(&set, a->pos, a->npos);
-    if (!e) {
-        dra_load_opts lo = {.skip_unknown = true, .no_validate = dra_args_has(a, OPT_NO_VALIDATE), .now = now};
-        lo.validate.features = &features;
-        e = dra_load(&set, &lo, &model);
-        dra_input_report ir = {model.warnings, model.skipped, model.collapsed, model.files_repeated};
-        dra_tool_report_input(&tool, a, &ir);
-        if (!e)
-            warn_selectorless_rules(&model);
-        for (dra_err *x = e; x; x = x->next)
-            x->code = DRA_EXIT_INPUT;
+        e = read_input(a, x, 0, &in);
+    if (e) {
+        input_free(&in);
+        return e;
     }
-    objs classes = {0}, slices = {0}, rules = {0}, in_use = {0}, pending = {0};
-    if (!e) {
-        const dra_model_list *l;
-        l = dra_model_kind(&model, DRA_KIND_DEVICE_CLASS);
-        for (size_t i = 0; i < l->n; i++)
-            push(&classes, l->v[i]->json);
-        l = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE);
-        for (size_t i = 0; i < l->n; i++)
-            push(&slices, l->v[i]->json);
-        l = dra_model_kind(&model, DRA_KIND_DEVICE_TAINT_RULE);
-        for (size_t i = 0; i < l->n; i++)
-            push(&rules, l->v[i]->json);
-        l = dra_model_kind(&model, DRA_KIND_RESOURCE_CLAIM);
-        for (size_t i = 0; i < l->n; i++) {
-            json_t *c = l->v[i]->json;
-            const json_t *st = json_object_get(c, "status");
-            const json_t *al = st ? json_object_get(st, "allocation") : NULL;
-            push(al && !json_is_null(al) ? &in_use : &pending, c);
-        }
+    dra_alloc_opts ao = {.timeout = in.timeout, .explain = x->explain, .no_prune = x->no_prune};
+    dra_alloc_node_run r;
+    e = dra_alloc_node(&in.model, x->node, &in.features, &ao, &r);
+    dra_tool_notes(&tool, a, r.warnings, NULL);
+    if (x->explain && r.res) {
+        dra_buf b = DRA_BUF_INIT;
+        dra_alloc_explain_render(r.res, e, x->explain_fmt == 1, &b);
+        print_buf(&b);
     }
-
-    int rc = DRA_EXIT_OK;
-    dra_selector_eval ev = dra_cel_selector_eval_new(&features);
-    dra_alloc_world *w = NULL;
-    dra_alloc_result *res = NULL;
-    json_t *fake_node = NULL;
-    if (!e) {
-        dra_alloc_world_input in = {classes.v, classes.n, slices.v, slices.n, rules.v, rules.n,
-                                    in_use.v,  in_use.n,  &features, &ev};
-        e = dra_alloc_world_new(&in, &w);
+    if (!e && r.res && !dra_alloc_result_ok(r.res)) {
+        const char *why = dra_alloc_result_reason(r.res);
+        fprintf(stderr, "dra-alloc: %s\n", why ? why : "cannot allocate all claims");
+        *rc = DRA_EXIT_NEGATIVE;
+    } else if (!e && r.res) {
+        json_t **claims = dra_xcalloc(r.npending, sizeof *claims);
+        for (size_t i = 0; i < r.npending; i++)
+            claims[i] = dra_alloc_node_claim(&r, i);
+        e = dra_write(stdout, claims, r.npending, in.fmt);
+        for (size_t i = 0; i < r.npending; i++)
+            json_decref(claims[i]);
+        free(claims);
     }
-    if (!e && pending.n) {
-        const json_t *node = find_node(&model, node_name);
-        bool named = node != NULL;
-        for (size_t i = 0; !named && i < slices.n; i++) {
-            const char *nn = json_string_value(json_object_get(json_object_get(slices.v[i], "spec"), "nodeName"));
-            named = nn && strcmp(nn, node_name) == 0;
-        }
-        if (!named)
-            fprintf(stderr, "dra-alloc: warning: node %s is not in the input: no Node object and no ResourceSlice "
-                            "names it (only pools for all nodes or a matching nodeSelector can serve it)\n",
-                    node_name);
-        if (!node)
-            node = fake_node = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name",
-                                         node_name);
-        dra_alloc_opts ao = {.timeout = timeout, .explain = explain, .no_prune = dra_args_has(a, OPT_NO_PRUNE)};
-        e = dra_alloc_run(w, node, pending.v, pending.n, &ao, &res);
-        if (explain && res) {
-            json_t *ex = dra_alloc_explain_json(res);
-            if (explain_json) {
-                json_object_set_new(ex, "outcome", json_string(e                          ? "error"
-                                                               : dra_alloc_result_ok(res) ? "allocated"
-                                                                                          : "unschedulable"));
-                if (e)
-                    json_object_set_new(ex, "error", json_string(e->msg));
-                char *s = json_dumps(ex, JSON_INDENT(2));
-                fprintf(stderr, "%s\n", s ? s : "");
-                free(s);
-            } else {
-                dra_buf b = DRA_BUF_INIT;
-                dra_alloc_explain_text(res, &b);
-                fputs(dra_buf_str(&b), stderr);
-                dra_buf_free(&b);
-            }
-            json_decref(ex);
-        }
-        if (!e && !dra_alloc_result_ok(res)) {
-            const char *why = dra_alloc_result_reason(res);
-            fprintf(stderr, "dra-alloc: %s\n", why ? why : "cannot allocate all claims");
-            rc = DRA_EXIT_NEGATIVE;
-        } else if (!e) {
-            dra_writer *wr = dra_writer_new(stdout, fmt);
-            for (size_t i = 0; i < pending.n && !e; i++) {
-                json_t *c = json_deep_copy(pending.v[i]);
-                json_t *st = json_object_get(c, "status");
-                if (!json_is_object(st)) {
-                    st = json_object();
-                    json_object_set_new(c, "status", st);
-                }
-                json_object_set_new(st, "allocation", dra_alloc_result_allocation(res, i));
-                e = dra_writer_put(wr, c);
-                json_decref(c);
-            }
-            dra_err *ce = dra_writer_close(wr);
-            e = e ? e : ce;
-            if (ce && ce != e)
-                dra_err_free(ce);
-        }
-    }
-    dra_alloc_result_free(res);
-    json_decref(fake_node);
-    dra_alloc_world_free(w);
-    dra_cel_selector_eval_free(&ev);
-    free(classes.v);
-    free(slices.v);
-    free(rules.v);
-    free(in_use.v);
-    free(pending.v);
-    dra_model_free(&model);
-    dra_objset_free(&set);
-    return dra_tool_finish(&tool, a, e, rc);
+    dra_alloc_node_run_free(&r);
+    input_free(&in);
+    return e;
 }
 
-static void print_pod_trace(const dra_sched_pod *sp, bool json_fmt)
+static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
 {
-    if (json_fmt) {
-        json_t *o = json_pack("{s:s,s:s}", "pod", sp->ref, "outcome",
-                              sp->outcome == DRA_POD_SCHEDULED       ? "scheduled"
-                              : sp->outcome == DRA_POD_UNSCHEDULABLE ? "unschedulable"
-                              : sp->outcome == DRA_POD_ERROR         ? "error"
-                                                                     : "skipped");
-        if (sp->node) {
-            json_object_set_new(o, "node", json_string(sp->node));
-            json_object_set_new(o, "score", json_integer(sp->score));
-        }
-        if (sp->message)
-            json_object_set_new(o, "message", json_string(sp->message));
-        if (sp->trace)
-            json_object_set(o, "nodes", sp->trace);
-        char *s = json_dumps(o, JSON_COMPACT);
-        fprintf(stderr, "%s\n", s ? s : "");
-        free(s);
-        json_decref(o);
-        return;
-    }
-    if (sp->outcome == DRA_POD_SCHEDULED)
-        fprintf(stderr, "pod %s: node %s (score %lld)\n", sp->ref, sp->node, (long long)sp->score);
-    else
-        fprintf(stderr, "pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
-    size_t i;
-    json_t *t;
-    json_array_foreach(sp->trace, i, t) {
-        const char *node = json_string_value(json_object_get(t, "node"));
-        const char *skipped = json_string_value(json_object_get(t, "skipped"));
-        if (skipped) {
-            fprintf(stderr, "  %s: not tried (%s)\n", node, skipped);
-            continue;
-        }
-        if (json_is_true(json_object_get(t, "fits"))) {
-            fprintf(stderr, "  %s: fits, score %lld\n", node,
-                    (long long)json_integer_value(json_object_get(t, "score")));
-            continue;
-        }
-        const char *pre = json_string_value(json_object_get(t, "prefiltered"));
-        fprintf(stderr, "  %s: %s%s%s\n", node, json_string_value(json_object_get(t, "reason")),
-                pre ? " -- " : "", pre ? pre : "");
-        json_t *alloc = json_object_get(t, "allocator");
-        size_t c;
-        json_t *cl;
-        json_array_foreach(json_object_get(alloc, "claims"), c, cl) {
-            const char *claim = json_string_value(json_object_get(cl, "claim"));
-            size_t k;
-            json_t *rq;
-            json_array_foreach(json_object_get(cl, "requests"), k, rq) {
-                const char *req = json_string_value(json_object_get(rq, "request"));
-                size_t r;
-                json_t *rej;
-                json_array_foreach(json_object_get(rq, "rejected"), r, rej) {
-                    const char *dev = json_string_value(json_object_get(rej, "device"));
-                    const char *detail = json_string_value(json_object_get(rej, "detail"));
-                    fprintf(stderr, "    claim %s, request %s: %s: %s\n", claim ? claim : "", req ? req : "",
-                            dev ? dev : "", detail ? detail : "");
-                }
-            }
-        }
-    }
-}
-
-static int cmp_node_json(const void *a, const void *b)
-{
-    const char *x = json_string_value(json_object_get(json_object_get(*(json_t *const *)a, "metadata"), "name"));
-    const char *y = json_string_value(json_object_get(json_object_get(*(json_t *const *)b, "metadata"), "name"));
-    return strcmp(x, y);
-}
-
-static int cmd_schedule(dra_args *a)
-{
-    dra_err *e = NULL;
-    common_flags flags;
+    opts *x = p;
+    input in;
     dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH};
-    e = parse_common(a, &flags);
-    for (size_t i = 0; i < a->nopts && !e; i++) {
-        const dra_parsed_opt *o = &a->opts[i];
-        if (o->id != OPT_NAME_SUFFIX)
-            continue;
-        e = dra_name_suffix_parse(o->value, &so.name_suffix);
+    dra_err *e = load_input(a, x, &in);
+    if (!e && x->name_suffix) {
+        e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
         if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)
             e = dra_err_new(DRA_EXIT_INPUT, "--name-suffix: random is not possible here: claims need names to be reserved");
     }
-    if (e)
-        return dra_tool_finish(&tool, a, e, 0);
-    dra_features features = flags.features;
-    dra_format fmt = flags.fmt;
-    bool explain = flags.explain, explain_json = flags.explain_json;
-    so.timeout = flags.timeout;
-    so.now = flags.now;
-    so.features = &features;
-    so.explain = explain;
-    so.no_prune = dra_args_has(a, OPT_NO_PRUNE);
-
-    dra_objset set = DRA_OBJSET_INIT;
-    dra_model model = DRA_MODEL_INIT;
-    e = dra_tool_input_options(&set, a);
-    if (!e)
-        e = dra_read_paths(&set, a->pos, a->npos);
-    if (!e) {
-        /* a manifest is not a dump: the pods controllers would make, with
-         * the names and UIDs the API server would give them */
-        dra_expand_report xr = {0};
-        e = dra_expand_workloads(&set, NULL, &xr);
-        dra_assume_pod_identity(&set, NULL, &xr);
-        dra_tool_notes(&tool, a, xr.warnings, xr.notes);
-        dra_expand_report_free(&xr);
-    }
-    if (!e) {
-        dra_load_opts lo = {.skip_unknown = true, .no_validate = dra_args_has(a, OPT_NO_VALIDATE), .now = so.now};
-        lo.validate.features = &features;
-        e = dra_load(&set, &lo, &model);
-        dra_input_report ir = {model.warnings, model.skipped, model.collapsed, model.files_repeated};
-        dra_tool_report_input(&tool, a, &ir);
-        if (!e)
-            warn_selectorless_rules(&model);
-        for (dra_err *x = e; x; x = x->next)
-            x->code = DRA_EXIT_INPUT;
-    }
-    int rc = DRA_EXIT_OK;
-    objs nodes = {0}, fake = {0};
+    if (!e) /* a manifest is not a dump: the pods controllers would make, named as the API server would */
+        e = read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
+    so.timeout = in.timeout;
+    so.now = in.now;
+    so.features = &in.features;
+    so.explain = x->explain;
+    so.no_prune = x->no_prune;
+    dra_sched_nodes nodes = {0};
     dra_sched_result res = {0};
     if (!e) {
-        const dra_model_list *l = dra_model_kind(&model, DRA_KIND_NODE);
-        for (size_t i = 0; i < l->n; i++)
-            push(&nodes, l->v[i]->json);
-        if (!nodes.n) {
-            /* No Node objects: the nodes the slices name, without labels. */
-            l = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE);
-            for (size_t i = 0; i < l->n; i++) {
-                const char *nn = json_string_value(json_object_get(json_object_get(l->v[i]->json, "spec"), "nodeName"));
-                if (!nn || !*nn)
-                    continue;
-                push(&fake, json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", nn));
-            }
-            dra_sort(fake.v, fake.n, sizeof *fake.v, cmp_node_json);
-            size_t u = 0;
-            for (size_t i = 0; i < fake.n; i++) {
-                if (u && !cmp_node_json(&fake.v[u - 1], &fake.v[i]))
-                    json_decref(fake.v[i]);
-                else
-                    fake.v[u++] = fake.v[i];
-            }
-            fake.n = u;
-            if (fake.n && dra_model_kind(&model, DRA_KIND_POD)->n)
-                fprintf(stderr, "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices (no labels)\n",
-                        fake.n);
-        }
-        e = dra_schedule(&set, &model, nodes.n ? nodes.v : fake.v, nodes.n ? nodes.n : fake.n, &so, &res);
+        dra_sched_nodes_from_model(&in.model, &nodes);
+        if (nodes.made && dra_model_kind(&in.model, DRA_KIND_POD)->n)
+            fprintf(stderr, "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices (no labels)\n",
+                    nodes.n);
+        e = dra_schedule(&in.set, &in.model, nodes.v, nodes.n, &so, &res);
     }
-    if (!e) {
-        for (dra_err *x = res.warnings; x; x = x->next)
-            fprintf(stderr, "dra-alloc: warning: %s\n", x->msg);
-        for (size_t i = 0; i < res.npods; i++) {
-            const dra_sched_pod *sp = &res.pods[i];
-            if (explain)
-                print_pod_trace(sp, explain_json);
-            else if (sp->outcome == DRA_POD_UNSCHEDULABLE || sp->outcome == DRA_POD_ERROR)
-                fprintf(stderr, "dra-alloc: pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
-            if (sp->outcome == DRA_POD_UNSCHEDULABLE && rc == DRA_EXIT_OK)
-                rc = DRA_EXIT_NEGATIVE;
-            if (sp->outcome == DRA_POD_ERROR)
-                rc = DRA_EXIT_INPUT;
-        }
-        if (getenv("DRA_ALLOC_STATS"))
-            fprintf(stderr, "dra-alloc: stats: %lld pods, %lld scheduled, %lld unschedulable, %lld errors, %lld node checks, %lld prefiltered, %lld allocator runs, %.3f s\n",
-                    (long long)res.stats.pods, (long long)res.stats.scheduled, (long long)res.stats.unschedulable,
-                    (long long)res.stats.errors, (long long)res.stats.nodes_checked,
-                    (long long)res.stats.nodes_prefiltered, (long long)res.stats.allocator_runs, res.stats.seconds);
-        /* an error exit prints no objects: half an answer looks like one */
-        dra_writer *wr = rc == DRA_EXIT_INPUT ? NULL : dra_writer_new(stdout, fmt);
-        for (size_t i = 0; wr && i < res.nobjs && !e; i++)
-            e = dra_writer_put(wr, res.objs[i]);
-        dra_err *ce = wr ? dra_writer_close(wr) : NULL;
-        e = e ? e : ce;
-        if (ce && ce != e)
-            dra_err_free(ce);
+    for (dra_err *w = e ? NULL : res.warnings; w; w = w->next)
+        fprintf(stderr, "dra-alloc: warning: %s\n", w->msg);
+    for (size_t i = 0; !e && i < res.npods; i++) {
+        const dra_sched_pod *sp = &res.pods[i];
+        dra_buf b = DRA_BUF_INIT;
+        if (x->explain)
+            dra_sched_pod_trace(sp, x->explain_fmt == 1, &b);
+        else if (sp->outcome == DRA_POD_UNSCHEDULABLE || sp->outcome == DRA_POD_ERROR)
+            dra_buf_printf(&b, "dra-alloc: pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
+        print_buf(&b);
+        if (sp->outcome == DRA_POD_UNSCHEDULABLE && *rc == DRA_EXIT_OK)
+            *rc = DRA_EXIT_NEGATIVE;
+        if (sp->outcome == DRA_POD_ERROR)
+            *rc = DRA_EXIT_INPUT;
     }
+    if (!e && getenv("DRA_ALLOC_STATS")) {
+        dra_buf b = DRA_BUF_INIT;
+        dra_buf_puts(&b, "dra-alloc: stats: ");
+        dra_sched_stats_format(&res.stats, &b);
+        dra_buf_puts(&b, "\n");
+        print_buf(&b);
+    }
+    if (!e && *rc != DRA_EXIT_INPUT) /* an error exit prints no objects: half an answer looks like one */
+        e = dra_write(stdout, res.objs, res.nobjs, in.fmt);
     dra_sched_result_free(&res);
-    for (size_t i = 0; i < fake.n; i++)
-        json_decref(fake.v[i]);
-    free(fake.v);
-    free(nodes.v);
-    dra_model_free(&model);
-    dra_objset_free(&set);
-    return dra_tool_finish(&tool, a, e, rc);
+    dra_sched_nodes_free(&nodes);
+    input_free(&in);
+    return e;
 }
+
+static const dra_runner runners[] = {{"allocate", run_allocate}, {"schedule", run_schedule}, {NULL, NULL}};
 
 int main(int argc, char **argv)
 {
-    dra_args a;
-    int rc;
-    if (dra_tool_start(&tool, argc, argv, &a, &rc))
-        return rc;
-    if (a.cmd && a.cmd->name && !strcmp(a.cmd->name, "schedule"))
-        return cmd_schedule(&a);
-    return cmd_allocate(&a);
+    opts o = {0};
+    return dra_tool_main(&tool, runners, vals, argc, argv, &o);
 }

@@ -10,20 +10,13 @@
 #include "cel/dra.h"
 #include "io/stream.h"
 #include "model/features.h"
+#include "select/commands.h"
 #include "select/select.h"
 
 /* repl.c */
 dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *f);
 
-enum {
-    OPT_CLASS = DRA_OPT_TOOL_BASE,
-    OPT_EXPR,
-    OPT_CLAIM,
-    OPT_REQUEST,
-    OPT_VAR,
-    OPT_DEVICE,
-    OPT_NAMESPACE,
-};
+enum { OPT_CLASS = DRA_OPT_TOOL_BASE, OPT_EXPR, OPT_CLAIM, OPT_REQUEST, OPT_VAR, OPT_DEVICE, OPT_NAMESPACE };
 
 static const dra_opt select_opts[] = {
     {OPT_CLASS, "class", 'c', DRA_ARG_REQUIRED, "NAME", "apply this DeviceClass's selectors", NULL},
@@ -92,13 +85,31 @@ static const dra_cmd cmds[] = {
 static const dra_tool tool = {"dra-select", "compile and evaluate CEL device selectors; show which devices match and why not",
                               cmds, "select"};
 
-static dra_err *gates(const dra_args *a, dra_features *f)
+/* Every option's value, written by the table below. */
+typedef struct opts {
+    const char *class, *claim, *namespace, *request, *output, *device;
+    dra_strv exprs, vars, gates;
+    bool explain;
+    int explain_fmt; /* 0 text, 1 json */
+    dra_features f;  /* from gates */
+} opts;
+
+static const dra_optval vals[] = {
+    DRA_VAL_STRING(OPT_CLASS, opts, class),       DRA_VAL_STRINGS(OPT_EXPR, opts, exprs),
+    DRA_VAL_STRING(OPT_CLAIM, opts, claim),       DRA_VAL_STRING(OPT_NAMESPACE, opts, namespace),
+    DRA_VAL_STRING(OPT_REQUEST, opts, request),
+    DRA_VAL_STRINGS(OPT_VAR, opts, vars),         DRA_VAL_STRING(OPT_DEVICE, opts, device),
+    DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),
+    DRA_VAL_BOOL(DRA_OPT_EXPLAIN, opts, explain), DRA_VAL_ENUM(DRA_OPT_EXPLAIN, opts, explain_fmt, "format"),
+    DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output), DRA_VAL_END,
+};
+
+static dra_err *gates(opts *x)
 {
-    dra_features_default(f);
+    dra_features_default(&x->f);
     dra_err *e = NULL;
-    for (size_t i = 0; i < a->nopts && !e; i++)
-        if (a->opts[i].id == DRA_OPT_FEATURE_GATES)
-            e = dra_features_parse(f, a->opts[i].value);
+    for (size_t i = 0; i < x->gates.n && !e; i++)
+        e = dra_features_parse(&x->f, x->gates.v[i]);
     return e;
 }
 
@@ -108,8 +119,6 @@ static void print_notes(const dra_sel_devices *d)
         fprintf(stderr, "%s: note: %s\n", tool.prog, d->notes[i]);
 }
 
-/* ---- select ---- */
-
 /* Read and load the input with the shared input options, saying what was
  * relaxed or skipped. */
 static dra_err *load_input(const dra_args *a, dra_sel_input *in, char *const *paths, size_t n, const dra_features *f)
@@ -117,59 +126,47 @@ static dra_err *load_input(const dra_args *a, dra_sel_input *in, char *const *pa
     dra_err *e = dra_tool_input_options(&in->set, a);
     if (!e)
         e = dra_sel_input_load(in, paths, n, f);
-    dra_input_report ir = {in->model.warnings, in->model.skipped, in->model.collapsed, in->model.files_repeated};
-    dra_tool_report_input(&tool, a, &ir);
+    dra_tool_report_model(&tool, a, &in->model);
     return e;
 }
 
-static int cmd_select(dra_args *a)
+/* ---- select ---- */
+
+static dra_err *run_select(const dra_args *a, void *p, int *rc)
 {
-    dra_features f;
-    dra_err *e = gates(a, &f);
+    opts *x = p;
+    dra_err *e = gates(x);
     dra_format fmt = DRA_FMT_YAML;
-    bool as_objects = false, explain = false, explain_json = false;
-    const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
-    if (!e && o) {
-        e = dra_format_parse(o, &fmt);
-        as_objects = true;
-    }
-    if (!e && dra_args_has(a, DRA_OPT_EXPLAIN)) {
-        const char *x = dra_args_get(a, DRA_OPT_EXPLAIN);
-        explain = true;
-        explain_json = x && !strcmp(x, "json");
-        if (x && !explain_json && strcmp(x, "text"))
-            e = dra_err_new(DRA_EXIT_INPUT, "--explain: unknown format %s (want text or json)", x);
-    }
-    const char *claim = dra_args_get(a, OPT_CLAIM), *request = dra_args_get(a, OPT_REQUEST);
-    if (!e && request && !claim)
+    dra_sel_note_mode mode = !x->explain ? DRA_SEL_NOTE_ERRORS : x->explain_fmt ? DRA_SEL_NOTE_JSON : DRA_SEL_NOTE_TEXT;
+    if (!e && x->output)
+        e = dra_format_parse(x->output, &fmt);
+    if (!e && x->request && !x->claim)
         e = dra_err_new(DRA_EXIT_INPUT, "--request needs --claim");
-    if (!e && claim && dra_args_has(a, OPT_CLASS))
+    if (!e && x->claim && x->class)
         e = dra_err_new(DRA_EXIT_INPUT, "--class and --claim exclude each other (the request names its class)");
     if (e)
-        return dra_tool_finish(&tool, a, e, 0);
-
+        return e;
     dra_sel_input in = {0};
     dra_selection sel;
-    dra_selection_init(&sel, &f);
-    e = load_input(a, &in, a->pos, a->npos, &f);
-    if (!e && dra_args_has(a, OPT_CLASS))
-        e = dra_selection_add_class(&sel, &in.model, dra_args_get(a, OPT_CLASS));
-    if (!e && claim) {
+    dra_selection_init(&sel, &x->f);
+    e = load_input(a, &in, a->pos, a->npos, &x->f);
+    if (!e && x->class)
+        e = dra_selection_add_class(&sel, &in.model, x->class);
+    if (!e && x->claim) {
         /* kubectl's habit: a bare name is in the namespace of -n, or "default" */
-        const char *ns = dra_args_get(a, OPT_NAMESPACE);
-        char *full = strchr(claim, '/') ? dra_xstrdup(claim) : dra_xasprintf("%s/%s", ns ? ns : "default", claim);
-        e = dra_selection_add_request(&sel, &in.model, full, request);
+        char *full = strchr(x->claim, '/') ? dra_xstrdup(x->claim)
+                                           : dra_xasprintf("%s/%s", x->namespace ? x->namespace : "default", x->claim);
+        e = dra_selection_add_request(&sel, &in.model, full, x->request);
         free(full);
     }
-    for (size_t i = 0; i < a->nopts; i++)
-        if (a->opts[i].id == OPT_EXPR)
-            e = dra_err_append(e, dra_selection_add_expr(&sel, a->opts[i].value));
+    for (size_t i = 0; i < x->exprs.n; i++)
+        e = dra_err_append(e, dra_selection_add_expr(&sel, x->exprs.v[i]));
 
     size_t matched = 0, failed = 0;
     dra_writer *w = NULL;
     if (!e) {
         print_notes(&in.devs);
-        if (as_objects)
+        if (x->output)
             w = dra_writer_new(stdout, fmt);
         dra_buf b = DRA_BUF_INIT;
         for (size_t i = 0; i < in.devs.n && !e; i++) {
@@ -178,30 +175,18 @@ static int cmd_select(dra_args *a)
             dra_selection_match(&sel, d, &v);
             if (v.matched) {
                 matched++;
-                if (w) {
-                    json_t *j = dra_sel_device_json(d);
+                json_t *j = w ? dra_sel_device_json(d) : NULL;
+                if (w)
                     e = dra_writer_put(w, j);
-                    json_decref(j);
-                } else
+                else
                     printf("%s\n", d->id);
+                json_decref(j);
             } else {
-                if (v.error)
-                    failed++;
-                if (explain_json) {
-                    json_t *j = dra_sel_explain_json(&sel, d, &v);
-                    char *s = json_dumps(j, JSON_COMPACT);
-                    fprintf(stderr, "%s\n", s);
-                    free(s);
-                    json_decref(j);
-                } else if (explain) {
-                    dra_buf_reset(&b);
-                    dra_sel_explain_text(&sel, d, &v, &b);
-                    fprintf(stderr, "%s\n", dra_buf_str(&b));
-                } else if (v.error) {
-                    char *s = dra_sel_runtime_error_text(&sel, d, &v);
-                    fprintf(stderr, "%s: %s\n", tool.prog, s);
-                    free(s);
-                }
+                failed += v.error != NULL;
+                dra_buf_reset(&b);
+                dra_sel_note(&sel, d, &v, mode, &b);
+                if (b.len)
+                    fprintf(stderr, "%s%s\n", mode == DRA_SEL_NOTE_ERRORS ? "dra-select: " : "", dra_buf_str(&b));
             }
             dra_sel_verdict_clear(&v);
         }
@@ -209,148 +194,95 @@ static int cmd_select(dra_args *a)
         if (w)
             e = dra_err_append(e, dra_writer_close(w));
     }
-    int rc = matched ? DRA_EXIT_OK : DRA_EXIT_NEGATIVE;
+    *rc = matched ? DRA_EXIT_OK : DRA_EXIT_NEGATIVE;
     if (!e && failed)
         e = dra_err_new(DRA_EXIT_INPUT, "CEL runtime errors on %zu device%s", failed, failed == 1 ? "" : "s");
     dra_selection_free(&sel);
     dra_sel_input_free(&in);
-    return dra_tool_finish(&tool, a, e, rc);
+    return e;
 }
 
 /* ---- eval ---- */
 
-static int cmd_eval(dra_args *a)
+static dra_err *run_eval(const dra_args *a, void *p, int *rc)
 {
-    dra_features f;
-    dra_err *e = gates(a, &f);
+    opts *x = p;
+    dra_err *e = gates(x);
     if (!e && a->npos < 1)
         e = dra_err_new(DRA_EXIT_INPUT, "eval: missing the expression (see 'dra-select eval --help')");
     if (e)
-        return dra_tool_finish(&tool, a, e, 0);
-    const char *dev_id = dra_args_get(a, OPT_DEVICE);
-    dra_sel_input in = {0};
-    dra_sel_eval ev;
-    dra_sel_eval_init(&ev, &f);
+        return e;
     /* Files are read only when there is something to use them for, so that
      * `dra-select eval '1 + 1'` does not wait on stdin. */
-    if (dev_id || a->npos > 1)
-        e = load_input(a, &in, a->pos + 1, a->npos - 1, &f);
-    if (!e && dev_id) {
-        const dra_sel_device *d = dra_sel_find(&in.devs, dev_id);
-        if (!d)
-            e = dra_err_new(DRA_EXIT_INPUT, "--device: no device %s in the input (want DRIVER/POOL/DEVICE)", dev_id);
-        dra_sel_eval_set_device(&ev, d);
-    }
-    for (size_t i = 0; i < a->nopts && !e; i++)
-        if (a->opts[i].id == OPT_VAR)
-            e = dra_sel_eval_add_var(&ev, a->opts[i].value);
-    cel_program *p = NULL;
+    dra_sel_input in = {0};
+    if (x->device || a->npos > 1)
+        e = load_input(a, &in, a->pos + 1, a->npos - 1, &x->f);
+    dra_buf b = DRA_BUF_INIT;
     if (!e)
-        e = dra_sel_eval_compile(&ev, a->pos[0], &p);
-    if (!e) {
-        cel_value v = dra_sel_eval_run(&ev, p, NULL);
-        if (v.kind == CEL_ERROR)
-            e = dra_err_new(DRA_EXIT_INPUT, "%s%s", v.v.err, cel_dra_runtime_hint(v.v.err));
-        else {
-            char *s = cel_value_to_string(&v);
-            printf("%s\n", s);
-            free(s);
-        }
-    }
-    cel_program_free(p);
-    dra_sel_eval_free(&ev);
+        e = dra_sel_eval_expr(a->pos[0], &in.devs, x->device, x->vars.v, x->vars.n, &x->f, &b);
+    fputs(dra_buf_str(&b), stdout);
+    dra_buf_free(&b);
     dra_sel_input_free(&in);
-    return dra_tool_finish(&tool, a, e, 0);
+    return e;
 }
 
 /* ---- check ---- */
 
-static int cmd_check(dra_args *a)
+static dra_err *run_check(const dra_args *a, void *p, int *rc)
 {
-    dra_features f;
-    dra_err *e = gates(a, &f);
+    opts *x = p;
+    dra_err *e = gates(x);
     if (!e && a->npos < 1)
         e = dra_err_new(DRA_EXIT_INPUT, "check: missing the expression (see 'dra-select check --help')");
     if (e)
-        return dra_tool_finish(&tool, a, e, 0);
-    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(&f, DRA_FEATURE_CONSUMABLE_CAPACITY)};
-    cel_env *env = cel_dra_env_new(&o);
-    for (size_t i = 0; i < a->npos; i++) {
-        const char *expr = a->pos[i];
-        char *label = a->npos > 1 ? dra_xasprintf("#%zu: ", i) : dra_xstrdup("");
-        cel_program *p = NULL;
-        dra_err *ce = cel_dra_compile(env, expr, strlen(expr), &p);
-        if (ce) {
-            e = dra_err_append(e, dra_err_new(DRA_EXIT_INPUT, "%s%s", label, ce->msg));
-            dra_err_free(ce);
-            free(label);
-            continue;
-        }
-        uint64_t lo, hi;
-        cel_program_estimated_cost(p, &lo, &hi);
-        printf("%stype %s, estimated cost %llu..%llu\n", label, cel_program_result_type_str(p),
-               (unsigned long long)lo, (unsigned long long)hi);
-        /* pkg/apis/resource/validation validateCELSelector */
-        if (hi > CEL_DRA_MAX_COST)
-            e = dra_err_append(e, dra_err_new(DRA_EXIT_INPUT, "%stoo complex, exceeds cost limit (%llu > %d)", label,
-                                              (unsigned long long)hi, CEL_DRA_MAX_COST));
-        free(label);
-        cel_program_free(p);
-    }
-    cel_env_free(env);
-    return dra_tool_finish(&tool, a, e, 0);
+        return e;
+    dra_buf b = DRA_BUF_INIT;
+    e = dra_sel_check(a->pos, a->npos, &x->f, &b);
+    fputs(dra_buf_str(&b), stdout);
+    dra_buf_free(&b);
+    return e;
 }
 
 /* ---- lint ---- */
 
-static int cmd_lint(dra_args *a)
+static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 {
-    dra_features f;
-    dra_err *e = gates(a, &f);
+    opts *x = p;
+    dra_err *e = gates(x);
     if (e)
-        return dra_tool_finish(&tool, a, e, 0);
+        return e;
     dra_sel_input in = {0};
-    e = load_input(a, &in, a->pos, a->npos, &f);
-    int rc = DRA_EXIT_OK;
+    e = load_input(a, &in, a->pos, a->npos, &x->f);
     if (!e) {
         print_notes(&in.devs);
-        dra_err *problems = dra_sel_lint(&in.model, &in.devs, &f);
-        for (dra_err *x = problems; x; x = x->next) {
-            char *s = dra_err_format(x);
+        dra_err *problems = dra_sel_lint(&in.model, &in.devs, &x->f);
+        for (dra_err *y = problems; y; y = y->next) {
+            char *s = dra_err_format(y);
             printf("%s\n", s);
             free(s);
         }
         if (problems)
-            rc = DRA_EXIT_NEGATIVE;
+            *rc = DRA_EXIT_NEGATIVE;
         dra_err_free(problems);
     }
     dra_sel_input_free(&in);
-    return dra_tool_finish(&tool, a, e, rc);
+    return e;
 }
 
-static int cmd_repl(dra_args *a)
+static dra_err *run_repl(const dra_args *a, void *p, int *rc)
 {
-    dra_features f;
-    dra_err *e = gates(a, &f);
-    if (!e)
-        e = dra_select_repl(a->pos, a->npos, &f);
-    return dra_tool_finish(&tool, a, e, 0);
+    opts *x = p;
+    dra_err *e = gates(x);
+    return e ? e : dra_select_repl(a->pos, a->npos, &x->f);
 }
+
+static const dra_runner runners[] = {
+    {"select", run_select}, {"eval", run_eval}, {"check", run_check}, {"lint", run_lint}, {"repl", run_repl},
+    {NULL, NULL},
+};
 
 int main(int argc, char **argv)
 {
-    dra_args a;
-    int rc;
-    if (dra_tool_start(&tool, argc, argv, &a, &rc))
-        return rc;
-    const char *c = a.cmd->name;
-    if (!strcmp(c, "eval"))
-        return cmd_eval(&a);
-    if (!strcmp(c, "check"))
-        return cmd_check(&a);
-    if (!strcmp(c, "lint"))
-        return cmd_lint(&a);
-    if (!strcmp(c, "repl"))
-        return cmd_repl(&a);
-    return cmd_select(&a);
+    opts o = {0};
+    return dra_tool_main(&tool, runners, vals, argc, argv, &o);
 }

@@ -1,15 +1,12 @@
 /* dra-slice: discover devices, publish them as ResourceSlices, lint and
  * validate slices.  Options -> library (src/common/slice) -> output. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "model/workloads.h"
 #include "tool/cli.h"
 #include "tool/tool.h"
-#include "cel/dra.h"
+#include "cel/validate.h"
 #include "io/stream.h"
 #include "model/features.h"
 #include "model/kinds.h"
@@ -17,22 +14,11 @@
 #include "slice/build.h"
 #include "slice/discover.h"
 #include "slice/lint.h"
-#include "slice/profile.h"
+#include "slice/publish.h"
 
 enum {
-    OPT_DRIVER = DRA_OPT_TOOL_BASE,
-    OPT_ALL_NODES,
-    OPT_NODE_SELECTOR,
-    OPT_POOL,
-    OPT_GENERATION,
-    OPT_PREVIOUS,
-    OPT_SOURCE,
-    OPT_SYSFS_ROOT,
-    OPT_NVIDIA_SMI,
-    OPT_INVENTORY,
-    OPT_NODES,
-    OPT_DEVICES,
-    OPT_PARTITIONS,
+    OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL_NODES, OPT_NODE_SELECTOR, OPT_POOL, OPT_GENERATION, OPT_PREVIOUS,
+    OPT_SOURCE, OPT_SYSFS_ROOT, OPT_NVIDIA_SMI, OPT_INVENTORY, OPT_NODES, OPT_DEVICES, OPT_PARTITIONS,
 };
 
 #define FORMATS "yaml json jsonl"
@@ -115,347 +101,166 @@ static const dra_cmd cmds[] = {
 static const dra_tool tool = {"dra-slice", "discover devices, publish them as ResourceSlices, lint and validate slices",
                               cmds, NULL};
 
-/* ---- helpers ---- */
+/* Every option's value, written by the table below. */
+typedef struct opts {
+    const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi;
+    bool all_nodes, inventory;
+    long long generation, nodes, devices, partitions;
+    dra_strv previous;
+} opts;
 
-static dra_err *parse_count(const char *s, const char *opt, long long min, long long max, long long *out)
+static const dra_optval vals[] = {
+    DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),         DRA_VAL_STRING(OPT_DRIVER, opts, driver),
+    DRA_VAL_STRING(DRA_OPT_NODE, opts, node),             DRA_VAL_BOOL(OPT_ALL_NODES, opts, all_nodes),
+    DRA_VAL_STRING(OPT_NODE_SELECTOR, opts, node_selector), DRA_VAL_STRING(OPT_POOL, opts, pool),
+    DRA_VAL_INT(OPT_GENERATION, opts, generation, 0, INT64_MAX), DRA_VAL_STRINGS(OPT_PREVIOUS, opts, previous),
+    DRA_VAL_STRING(OPT_SOURCE, opts, source),             DRA_VAL_STRING(OPT_SYSFS_ROOT, opts, sysfs_root),
+    DRA_VAL_STRING(OPT_NVIDIA_SMI, opts, nvidia_smi),     DRA_VAL_BOOL(OPT_INVENTORY, opts, inventory),
+    DRA_VAL_INT(OPT_NODES, opts, nodes, 1, 1000000),      DRA_VAL_INT(OPT_DEVICES, opts, devices, 0, 10000000),
+    DRA_VAL_INT(OPT_PARTITIONS, opts, partitions, 0, 1024), DRA_VAL_END,
+};
+
+/* Write through a new writer; the first error wins. */
+static dra_err *close_writer(dra_writer *w, dra_err *e)
 {
-    char *end;
-    errno = 0;
-    long long v = s ? strtoll(s, &end, 10) : 0;
-    if (!s || !*s || *end || errno || v < min || v > max)
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "must be an integer between %lld and %lld, not '%s'", min,
-                                         max, s ? s : ""),
-                             opt);
-    *out = v;
-    return NULL;
+    dra_err *ce = dra_writer_close(w);
+    return e ? (dra_err_free(ce), e) : ce;
 }
 
-static dra_err *output_format(const dra_args *a, dra_format *fmt)
+static dra_err *run_build(const dra_args *a, void *p, int *rc)
 {
-    const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
-    *fmt = DRA_FMT_YAML;
-    return o ? dra_format_parse(o, fmt) : NULL;
-}
-
-/* KEY=VAL,... -> a v1 NodeSelector with one term of `In` expressions. */
-static dra_err *node_selector(const char *spec, json_t **out)
-{
-    json_t *exprs = json_array();
-    char *copy = dra_xstrdup(spec), *save = NULL;
-    dra_err *e = NULL;
-    for (char *tok = strtok_r(copy, ",", &save); tok && !e; tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq || eq == tok) {
-            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "expected KEY=VALUE, not '%s'", tok), "--node-selector");
-            break;
-        }
-        *eq = '\0';
-        json_array_append_new(exprs, json_pack("{s:s, s:s, s:[s]}", "key", tok, "operator", "In", "values", eq + 1));
-    }
-    free(copy);
-    if (!e && json_array_size(exprs) == 0)
-        e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "expected KEY=VALUE"), "--node-selector");
-    if (e) {
-        json_decref(exprs);
-        return e;
-    }
-    *out = json_pack("{s:[{s:o}]}", "nodeSelectorTerms", "matchExpressions", exprs);
-    return NULL;
-}
-
-static dra_err *write_slices(dra_writer *w, const dra_slice_result *r)
-{
-    for (size_t i = 0; i < r->nslices; i++) {
-        dra_err *e = dra_writer_put(w, r->slices[i]);
-        if (e)
-            return e;
-    }
-    return NULL;
-}
-
-/* ---- build ---- */
-
-static int cmd_build(dra_args *a)
-{
-    dra_format fmt;
-    dra_err *e = output_format(a, &fmt);
-    dra_slice_opts o = {0};
-    o.driver = dra_args_get(a, OPT_DRIVER);
-    o.node_name = dra_args_get(a, DRA_OPT_NODE);
-    o.all_nodes = dra_args_has(a, OPT_ALL_NODES);
-    o.pool = dra_args_get(a, OPT_POOL);
-    long long gen = 0;
-    if (!e && !o.driver)
+    opts *x = p;
+    dra_format fmt = DRA_FMT_YAML;
+    dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
+    if (!e && !x->driver)
         e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the driver name"), "--driver");
-    if (!e && dra_args_has(a, OPT_GENERATION))
-        e = parse_count(dra_args_get(a, OPT_GENERATION), "--generation", 0, INT64_MAX, &gen);
-    o.generation = gen;
+    if (!e && (x->node != NULL) + x->all_nodes + (x->node_selector != NULL) != 1)
+        e = dra_err_new(DRA_EXIT_INPUT, "exactly one of --node, --all-nodes, --node-selector is required");
+    dra_slice_opts o = {x->driver, x->node, x->all_nodes, NULL, x->pool, x->generation, NULL};
     json_t *selector = NULL;
-    if (!e && dra_args_has(a, OPT_NODE_SELECTOR))
-        e = node_selector(dra_args_get(a, OPT_NODE_SELECTOR), &selector);
+    if (!e && x->node_selector)
+        e = dra_err_field(dra_node_selector_from_labels(x->node_selector, &selector), "--node-selector");
     o.node_selector = selector;
-
     dra_objset prev = DRA_OBJSET_INIT, in = DRA_OBJSET_INIT;
-    for (size_t i = 0; !e && i < a->nopts; i++)
-        if (a->opts[i].id == OPT_PREVIOUS)
-            e = dra_read_path(&prev, a->opts[i].value);
-    o.previous = dra_args_has(a, OPT_PREVIOUS) ? &prev : NULL;
+    for (size_t i = 0; !e && i < x->previous.n; i++)
+        e = dra_read_path(&prev, x->previous.v[i]);
+    o.previous = x->previous.n ? &prev : NULL;
     if (!e)
         e = dra_read_paths(&in, a->pos, a->npos);
-    dra_inventory inv = DRA_INVENTORY_INIT;
-    for (size_t i = 0; !e && i < in.n; i++)
-        e = dra_inventory_add(&inv, &in.v[i]);
     dra_slice_result r = {0};
     if (!e)
-        e = dra_slice_build(&o, &inv, &r);
+        e = dra_slice_build_objs(&o, &in, &r);
     if (!e) {
         for (size_t i = 0; i < r.nobsolete; i++)
             fprintf(stderr, "dra-slice: note: previous ResourceSlice/%s is obsolete and should be deleted\n",
                     r.obsolete[i]);
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = write_slices(w, &r);
-        dra_err *ce = dra_writer_close(w);
-        e = e ? (dra_err_free(ce), e) : ce;
+        e = close_writer(w, dra_slice_write(w, &r));
     }
     dra_slice_result_free(&r);
-    dra_inventory_free(&inv);
     dra_objset_free(&in);
     dra_objset_free(&prev);
     json_decref(selector);
-    return dra_tool_finish(&tool, a, e, DRA_EXIT_OK);
+    return e;
 }
 
-/* ---- discover ---- */
-
-static int cmd_discover(dra_args *a)
+static dra_err *run_discover(const dra_args *a, void *p, int *rc)
 {
-    dra_format fmt;
-    dra_err *e = output_format(a, &fmt);
-    dra_discover_opts o = {dra_args_get(a, OPT_SYSFS_ROOT), dra_args_get(a, OPT_NVIDIA_SMI), DRA_SRC_ALL, 0};
+    opts *x = p;
+    dra_format fmt = DRA_FMT_YAML;
+    dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
+    dra_discover_opts o = {x->sysfs_root, x->nvidia_smi, DRA_SRC_ALL, 0};
     /* How long a wedged nvidia-smi may take before it is killed (tests and
      * slow machines); the default is 60 s. */
-    const char *smi_timeout = getenv("DRA_NVIDIA_SMI_TIMEOUT_MS");
-    if (smi_timeout && *smi_timeout) {
-        char *end;
-        errno = 0;
-        long ms = strtol(smi_timeout, &end, 10);
-        if (errno || *end || ms <= 0 || ms > 3600000)
-            e = e ? e : dra_err_new(DRA_EXIT_INPUT, "DRA_NVIDIA_SMI_TIMEOUT_MS: must be milliseconds between 1 and 3600000, not '%s'", smi_timeout);
-        else
-            o.nvidia_smi_timeout_ms = (int)ms;
-    }
-    if (!e && dra_args_has(a, OPT_SOURCE))
-        e = dra_discover_parse_sources(dra_args_get(a, OPT_SOURCE), &o.sources);
+    if (!e)
+        e = dra_err_field(dra_discover_parse_timeout(getenv("DRA_NVIDIA_SMI_TIMEOUT_MS"), &o.nvidia_smi_timeout_ms),
+                          "DRA_NVIDIA_SMI_TIMEOUT_MS");
+    if (!e && x->source)
+        e = dra_discover_parse_sources(x->source, &o.sources);
     char host[256] = "";
-    const char *node = dra_args_get(a, DRA_OPT_NODE);
-    if (!e && !node) {
-        if (gethostname(host, sizeof host - 1) != 0 || !*host)
-            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "cannot determine this host's name; use --node"),
-                              "--node");
-        for (char *p = host; *p; p++)
-            if (*p >= 'A' && *p <= 'Z')
-                *p = (char)(*p - 'A' + 'a');
-        node = host;
-    }
+    const char *node = x->node ? x->node : host;
+    if (!e && !x->node && !dra_discover_host_name(host, sizeof host))
+        e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "cannot determine this host's name; use --node"), "--node");
     dra_discovery d = {0};
     if (!e)
         e = dra_discover(&o, &d);
-    size_t found = 0;
+    for (size_t i = 0; !e && i < d.n; i++)
+        if (d.v[i].note)
+            fprintf(stderr, "dra-slice: note: %s\n", d.v[i].note);
+    size_t found = e ? 0 : dra_discovery_count(&d);
     if (!e) {
-        for (size_t i = 0; i < d.n; i++) {
-            if (d.v[i].note)
-                fprintf(stderr, "dra-slice: note: %s\n", d.v[i].note);
-            found += json_array_size(d.v[i].devices);
-        }
-    }
-    const char *driver = dra_args_get(a, OPT_DRIVER);
-    dra_writer *w = e ? NULL : dra_writer_new(stdout, fmt);
-    if (!e && dra_args_has(a, OPT_INVENTORY)) {
-        /* One inventory mapping per source (or one for all with --driver). */
-        for (size_t i = 0; !e && i < d.n; i++) {
-            if (!json_array_size(d.v[i].devices))
-                continue;
-            json_t *invj = json_pack("{s:O}", "devices", d.v[i].devices);
-            if (json_array_size(d.v[i].counter_sets))
-                json_object_set(invj, "sharedCounters", d.v[i].counter_sets);
-            e = dra_writer_put(w, invj);
-            json_decref(invj);
-        }
-    } else if (!e) {
-        /* One pool per driver: with --driver every source goes into it. */
-        size_t groups = driver ? 1 : d.n;
-        for (size_t g = 0; !e && g < groups; g++) {
-            dra_inventory inv = DRA_INVENTORY_INIT;
-            for (size_t i = 0; i < d.n; i++) {
-                if (!driver && i != g)
-                    continue;
-                size_t k;
-                json_t *v;
-                json_array_foreach(d.v[i].devices, k, v) dra_inventory_add_device(&inv, v, NULL, NULL);
-                json_array_foreach(d.v[i].counter_sets, k, v) dra_inventory_add_counter_set(&inv, v, NULL, NULL);
-            }
-            if (inv.ndevices > 0) {
-                dra_slice_opts so = {0};
-                so.driver = driver ? driver : d.v[g].default_driver;
-                so.node_name = node;
-                dra_slice_result r = {0};
-                e = dra_slice_build(&so, &inv, &r);
-                if (!e)
-                    e = write_slices(w, &r);
-                dra_slice_result_free(&r);
-            }
-            dra_inventory_free(&inv);
-        }
-    }
-    if (w) {
-        dra_err *ce = dra_writer_close(w);
-        e = e ? (dra_err_free(ce), e) : ce;
+        dra_writer *w = dra_writer_new(stdout, fmt);
+        e = close_writer(w, dra_discovery_write(w, &d, x->driver, node, x->inventory));
     }
     dra_discovery_free(&d);
     if (!e && found == 0) {
         fprintf(stderr, "dra-slice: no devices found\n");
-        return dra_tool_finish(&tool, a, NULL, DRA_EXIT_NEGATIVE);
+        *rc = DRA_EXIT_NEGATIVE;
     }
-    return dra_tool_finish(&tool, a, e, DRA_EXIT_OK);
+    return e;
 }
 
-/* ---- profile ---- */
-
-static int cmd_profile(dra_args *a)
+static dra_err *run_profile(const dra_args *a, void *p, int *rc)
 {
-    dra_format fmt;
-    dra_err *e = output_format(a, &fmt);
-    dra_profile_opts o = {DRA_PROFILE_GPU, 1, 8, 0};
-    long long v;
+    opts *x = p;
+    dra_format fmt = DRA_FMT_YAML;
+    dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
+    dra_profile_opts o = {DRA_PROFILE_GPU, (size_t)x->nodes, (size_t)x->devices, (size_t)x->partitions};
     if (!e && a->npos != 1)
         e = dra_err_new(DRA_EXIT_INPUT, "profile needs exactly one NAME (gpu, net, mig)");
     if (!e)
         e = dra_profile_parse(a->pos[0], &o.kind);
-    if (!e && dra_args_has(a, OPT_NODES) && !(e = parse_count(dra_args_get(a, OPT_NODES), "--nodes", 1, 1000000, &v)))
-        o.nodes = (size_t)v;
-    if (!e && dra_args_has(a, OPT_DEVICES) &&
-        !(e = parse_count(dra_args_get(a, OPT_DEVICES), "--devices", 0, 10000000, &v)))
-        o.devices = (size_t)v;
-    if (!e && dra_args_has(a, OPT_PARTITIONS) &&
-        !(e = parse_count(dra_args_get(a, OPT_PARTITIONS), "--partitions", 0, 1024, &v)))
-        o.partitions = (size_t)v;
     if (!e)
         e = dra_profile_check(&o);
-    const char *driver = dra_args_get(a, OPT_DRIVER);
-    if (!driver && !e)
-        driver = dra_profile_default_driver(o.kind);
     if (e)
-        return dra_tool_finish(&tool, a, e, DRA_EXIT_OK);
-
-    /* Stream node by node so a large fleet never sits in memory at once. */
+        return e;
     dra_writer *w = dra_writer_new(stdout, fmt);
-    for (size_t n = 0; !e && n < o.nodes; n++) {
-        json_t *devices, *sets;
-        dra_profile_node(&o, n, &devices, &sets);
-        char *node = dra_profile_node_name(n);
-        dra_inventory inv = DRA_INVENTORY_INIT;
-        size_t k;
-        json_t *x;
-        json_array_foreach(devices, k, x) dra_inventory_add_device(&inv, x, NULL, NULL);
-        json_array_foreach(sets, k, x) dra_inventory_add_counter_set(&inv, x, NULL, NULL);
-        dra_slice_opts so = {0};
-        so.driver = driver;
-        so.node_name = node;
-        dra_slice_result r = {0};
-        e = dra_slice_build(&so, &inv, &r);
-        if (!e)
-            e = write_slices(w, &r);
-        dra_slice_result_free(&r);
-        dra_inventory_free(&inv);
-        free(node);
-        json_decref(devices);
-        json_decref(sets);
-    }
-    dra_err *ce = dra_writer_close(w);
-    e = e ? (dra_err_free(ce), e) : ce;
-    return dra_tool_finish(&tool, a, e, DRA_EXIT_OK);
+    return close_writer(w, dra_profile_write(w, &o, x->driver));
 }
 
-/* ---- lint ---- */
-
-static int cmd_lint(dra_args *a)
+static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    dra_err *e = dra_tool_input_options(&set, a);
-    if (!e)
-        e = dra_read_paths(&set, a->pos, a->npos);
+    dra_err *e = dra_tool_read(&tool, a, a->pos, a->npos, 0, &set);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
     if (!e)
         e = dra_slice_lint(&set, &r);
     dra_input_report ir = {set.warnings, r.skipped, 0, set.files_repeated};
     dra_tool_report_input(&tool, a, &ir);
-    int rc = DRA_EXIT_OK;
-    if (!e) {
-        for (size_t i = 0; i < r.n; i++) {
-            char *line = dra_lint_format(&r.v[i]);
-            printf("%s\n", line);
-            free(line);
-        }
-        if (dra_lint_count_errors(&r) > 0)
-            rc = DRA_EXIT_NEGATIVE;
+    for (size_t i = 0; !e && i < r.n; i++) {
+        char *line = dra_lint_format(&r.v[i]);
+        printf("%s\n", line);
+        free(line);
     }
+    if (!e && dra_lint_count_errors(&r) > 0)
+        *rc = DRA_EXIT_NEGATIVE;
     dra_lint_report_free(&r);
     dra_objset_free(&set);
-    return dra_tool_finish(&tool, a, e, rc);
+    return e;
 }
 
-/* ---- validate ---- */
-
-static int cmd_validate(dra_args *a)
+static dra_err *run_validate(const dra_args *a, void *p, int *rc)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    dra_err *e = dra_tool_input_options(&set, a);
-    if (!e)
-        e = dra_read_paths(&set, a->pos, a->npos);
-    if (!e) {
-        /* the DRA parts of pod templates are checked on the pods they make */
-        dra_expand_report xr = {0};
-        e = dra_expand_workloads(&set, NULL, &xr);
-        dra_tool_notes(&tool, a, xr.warnings, xr.notes);
-        dra_expand_report_free(&xr);
-    }
     dra_model model = DRA_MODEL_INIT;
+    /* the DRA parts of pod templates are checked on the pods they make */
+    dra_err *e = dra_tool_read(&tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set);
     if (!e) {
-        /* Convert, default and validate every object; report all problems.
-         * Selectors are compiled as the API server compiles them on create
-         * (a selector that does not compile is invalid). */
-        dra_features features;
-        dra_features_default(&features);
-        cel_dra_options co = {.consumable_capacity = dra_feature_enabled(&features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
-        cel_env *env = cel_dra_env_new(&co);
-        dra_load_opts lo = {.skip_unknown = true,
-                            .validate = {.features = &features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
-        e = dra_load(&set, &lo, &model);
-        cel_env_free(env);
-        dra_input_report ir = {model.warnings, model.skipped, model.collapsed, model.files_repeated};
-        dra_tool_report_input(&tool, a, &ir);
-        for (dra_err *x = e; x; x = x->next)
-            x->code = DRA_EXIT_INPUT;
+        e = cel_dra_validate_objects(&set, NULL, &model);
+        dra_tool_report_model(&tool, a, &model);
     }
     dra_model_free(&model);
     dra_objset_free(&set);
-    return dra_tool_finish(&tool, a, e, DRA_EXIT_OK);
+    return e;
 }
+
+static const dra_runner runners[] = {
+    {"build", run_build}, {"discover", run_discover}, {"profile", run_profile},
+    {"lint", run_lint},   {"validate", run_validate}, {NULL, NULL},
+};
 
 int main(int argc, char **argv)
 {
-    dra_args a;
-    int rc;
-    if (dra_tool_start(&tool, argc, argv, &a, &rc))
-        return rc;
-    const char *cmd = a.cmd->name;
-    if (strcmp(cmd, "build") == 0)
-        return cmd_build(&a);
-    if (strcmp(cmd, "discover") == 0)
-        return cmd_discover(&a);
-    if (strcmp(cmd, "profile") == 0)
-        return cmd_profile(&a);
-    if (strcmp(cmd, "lint") == 0)
-        return cmd_lint(&a);
-    return cmd_validate(&a);
+    opts o = {.nodes = 1, .devices = 8};
+    return dra_tool_main(&tool, runners, vals, argc, argv, &o);
 }

@@ -131,4 +131,70 @@ UNIT_TEST(help_and_completion)
     free(h);
 }
 
+/* Typed options: the value table writes into the tool's option struct. */
+typedef struct topts {
+    const char *driver;
+    bool all;
+    int explain_fmt;
+    bool explain;
+    dra_strv outputs;
+} topts;
+
+static const dra_optval tvals[] = {
+    DRA_VAL_STRING(OPT_DRIVER, topts, driver),       DRA_VAL_BOOL(OPT_ALL, topts, all),
+    DRA_VAL_BOOL(DRA_OPT_EXPLAIN, topts, explain),   DRA_VAL_ENUM(DRA_OPT_EXPLAIN, topts, explain_fmt, "format"),
+    DRA_VAL_STRINGS(DRA_OPT_OUTPUT, topts, outputs), DRA_VAL_END,
+};
+
+UNIT_TEST(typed_values)
+{
+    char *argv[] = {"dra-test", "build", "-d", "x", "--all", "-o", "json", "--explain=json", "-oyaml", "-d", "y", NULL};
+    dra_args a;
+    CHECK(parse(&a, argv) == NULL);
+    topts o = {0};
+    CHECK(dra_args_apply(&a, tvals, &o) == NULL);
+    CHECK_STR(o.driver, "y"); /* the last one */
+    CHECK(o.all);
+    CHECK(o.explain);
+    CHECK_INT(o.explain_fmt, 1);
+    CHECK_INT(o.outputs.n, 2);
+    CHECK_STR(o.outputs.v[0], "json");
+    CHECK_STR(o.outputs.v[1], "yaml");
+    dra_args_free(&a);
+
+    char *bare[] = {"dra-test", "lint", "--explain", NULL};
+    topts p = {.explain_fmt = 7};
+    CHECK(parse(&a, bare) == NULL);
+    CHECK(dra_args_apply(&a, tvals, &p) == NULL);
+    CHECK(p.explain && p.explain_fmt == 0 && p.outputs.n == 0 && !p.all);
+    dra_args_free(&a);
+}
+
+UNIT_TEST(typed_value_errors_name_the_option)
+{
+    char *argv[] = {"dra-test", "build", "--explain=xml", NULL};
+    dra_args a;
+    CHECK(parse(&a, argv) == NULL);
+    topts o = {0};
+    dra_err *e = dra_args_apply(&a, tvals, &o);
+    CHECK(e != NULL && e->code == DRA_EXIT_INPUT);
+    char *s = e ? dra_err_format(e) : NULL;
+    CHECK_STR(s, "--explain: unknown format xml (want text or json)");
+    free(s);
+    dra_err_free(e);
+    dra_args_free(&a);
+
+    typedef struct { long long n; } nopts;
+    static const dra_optval nvals[] = {DRA_VAL_INT(OPT_DRIVER, nopts, n, 1, 9), DRA_VAL_END};
+    char *bad[] = {"dra-test", "build", "--driver", "12", NULL};
+    nopts n = {0};
+    CHECK(parse(&a, bad) == NULL);
+    e = dra_args_apply(&a, nvals, &n);
+    s = e ? dra_err_format(e) : NULL;
+    CHECK_STR(s, "--driver: must be an integer between 1 and 9, not '12'");
+    free(s);
+    dra_err_free(e);
+    dra_args_free(&a);
+}
+
 UNIT_MAIN()

@@ -322,11 +322,11 @@ UNIT_TEST(build_reports_inventory_problems)
 
     dra_slice_opts none = {.driver = "gpu.example.com"};
     e = dra_slice_build(&none, &inv2, &r);
-    CHECK(e != NULL && strstr(e->msg, "exactly one of --node"));
+    CHECK(e != NULL && strstr(e->msg, "exactly one of nodeName, allNodes, nodeSelector"));
     dra_err_free(e);
     dra_slice_opts baddrv = {.driver = "Not A Driver", .node_name = "n"};
     e = dra_slice_build(&baddrv, &inv2, &r);
-    CHECK(e != NULL && e->field && strcmp(e->field, "--driver") == 0);
+    CHECK(e != NULL && e->param && e->field && strcmp(e->field, "driver") == 0); /* the parameter, not a flag */
     dra_err_free(e);
     dra_inventory_free(&inv);
     dra_inventory_free(&inv2);
@@ -520,7 +520,7 @@ UNIT_TEST(profiles_are_deterministic)
 
     dra_profile_opts bad = {DRA_PROFILE_NET, 1, 2, 3};
     dra_err *e = dra_profile_check(&bad);
-    CHECK(e != NULL && e->field && strcmp(e->field, "--partitions") == 0);
+    CHECK(e != NULL && e->param && e->field && strcmp(e->field, "partitions") == 0);
     dra_err_free(e);
     dra_profile_kind k;
     e = dra_profile_parse("tpu", &k);

@@ -123,6 +123,15 @@ dra_err *dra_err_field(dra_err *e, const char *field)
     return e;
 }
 
+dra_err *dra_err_param(dra_err *e, const char *name)
+{
+    if (e) {
+        replace(&e->field, name);
+        e->param = 1;
+    }
+    return e;
+}
+
 dra_err *dra_err_field_prefix(dra_err *e, const char *prefix)
 {
     if (!e || !prefix || !*prefix)

@@ -33,6 +33,7 @@ typedef struct dra_err {
     int line, col;     /* 1-based, 0 = unknown */
     char *object;      /* "Kind/name" or "Kind/namespace/name", NULL when none */
     char *field;       /* field path, NULL when none */
+    int param;         /* 1: field names a parameter of the call (an option), not an object field */
     struct dra_err *next; /* further errors (validators report all they find) */
 } dra_err;
 
@@ -50,6 +51,10 @@ dra_err *dra_err_newv(int code, const char *fmt, va_list ap);
 dra_err *dra_err_at(dra_err *e, const char *file, int doc, int line, int col);
 dra_err *dra_err_object(dra_err *e, const char *object);
 dra_err *dra_err_field(dra_err *e, const char *field);
+/* Name the parameter of the call the error is about ("device", "node"):
+ * library errors name parameters, never command-line flags; a tool prints
+ * the parameter as its option (tool/: "--device"). */
+dra_err *dra_err_param(dra_err *e, const char *name);
 /* Prefix the field path: "spec" + "devices[0]" -> "spec.devices[0]"; "x" + "[3]" -> "x[3]". */
 dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
 /* Set location/object on every error of the chain where it is not yet set. */

@@ -212,7 +212,7 @@ dra_err *dra_patch_format_parse(const char *s, dra_patch_format *out)
         *out = DRA_PATCH_KUBECTL;
         return NULL;
     }
-    return dra_err_new(DRA_EXIT_INPUT, "--patch: unknown format \"%s\" (want json or kubectl)", s);
+    return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown format \"%s\" (want json or kubectl)", s), "patch");
 }
 
 const char *dra_kind_resource(const char *kind)

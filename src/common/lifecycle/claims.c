@@ -16,7 +16,7 @@ dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out)
     else if (strcmp(s, "none") == 0)
         *out = DRA_NAME_SUFFIX_NONE;
     else
-        return dra_err_new(DRA_EXIT_INPUT, "--name-suffix: unknown mode \"%s\" (want hash, random or none)", s);
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown mode \"%s\" (want hash, random or none)", s), "name-suffix");
     return NULL;
 }
 

@@ -99,7 +99,7 @@ char *dra_duration_format(int64_t ns)
 dra_err *dra_time_now_or(const char *rfc3339, int64_t *out_ns)
 {
     if (rfc3339) {
-        return dra_err_field(dra_time_parse(rfc3339, out_ns), "--now");
+        return dra_err_param(dra_time_parse(rfc3339, out_ns), "now");
     }
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);

@@ -142,7 +142,7 @@ dra_err *dra_selection_add_request(dra_selection *s, const dra_model *m, const c
 {
     const char *slash = strchr(claim, '/');
     if (!slash || slash == claim || !slash[1])
-        return dra_err_new(DRA_EXIT_INPUT, "--claim: want NAMESPACE/NAME, not \"%s\"", claim);
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAMESPACE/NAME, not \"%s\"", claim), "claim");
     char *ns = dra_xstrndup(claim, (size_t)(slash - claim));
     const dra_obj *o = dra_model_claim(m, ns, slash + 1);
     const json_t *spec = o ? json_object_get(o->json, "spec") : NULL;
@@ -161,8 +161,9 @@ dra_err *dra_selection_add_request(dra_selection *s, const dra_model *m, const c
         if (nreq == 1)
             req = json_array_get(requests, 0);
         else
-            err = dra_err_new(DRA_EXIT_INPUT, "claim %s has %zu requests, name one with --request: %s", claim, nreq,
-                              nreq ? names : "(none)");
+            err = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "claim %s has %zu requests, name one: %s", claim, nreq,
+                                            nreq ? names : "(none)"),
+                                "request");
     } else {
         const char *sl = strchr(request, '/');
         size_t rlen = sl ? (size_t)(sl - request) : strlen(request);
@@ -337,22 +338,30 @@ static cel_value run(cel_program *p, const cel_activation *act)
     return cel_eval(p, act, &eo);
 }
 
+/* A problem with variable NAME: about the parameter "var NAME". */
+static dra_err *var_err(const char *name, const char *msg)
+{
+    char *param = dra_xasprintf("var %s", name);
+    dra_err *e = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "%s", msg), param);
+    free(param);
+    return e;
+}
+
 dra_err *dra_sel_eval_add_var(dra_sel_eval *ev, const char *spec)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || !valid_ident(spec, (size_t)(eq - spec)))
-        return dra_err_new(DRA_EXIT_INPUT, "--var: want NAME=CEL with NAME an identifier, not \"%s\"", spec);
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAME=CEL with NAME an identifier, not \"%s\"", spec), "var");
     char *name = dra_xstrndup(spec, (size_t)(eq - spec));
     if (!strcmp(name, "device") || ev->nvars >= CEL_ACTIVATION_MAX - 1) {
-        dra_err *e = dra_err_new(DRA_EXIT_INPUT, "--var %s: %s", name,
-                                 strcmp(name, "device") ? "too many variables" : "the name device is taken");
+        dra_err *e = var_err(name, strcmp(name, "device") ? "too many variables" : "the name device is taken");
         free(name);
         return e;
     }
     cel_program *p = NULL;
     dra_err *e = compile_in(ev->var_env, eq + 1, &p);
     if (e) {
-        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "--var %s: %s", name, e->msg);
+        dra_err *w = var_err(name, e->msg);
         dra_err_free(e);
         free(name);
         return w;
@@ -362,7 +371,7 @@ dra_err *dra_sel_eval_add_var(dra_sel_eval *ev, const char *spec)
         cel_activation_bind(&act, "device", cel_dra_device_value(ev->device->cel));
     cel_value v = run(p, &act);
     if (v.kind == CEL_ERROR) {
-        e = dra_err_new(DRA_EXIT_INPUT, "--var %s: %s", name, v.v.err);
+        e = var_err(name, v.v.err);
         cel_program_free(p);
         free(name);
         return e;

@@ -504,26 +504,34 @@ void dra_slice_result_free(dra_slice_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* Every problem of a chain is about a parameter (its field). */
+static dra_err *params(dra_err *e)
+{
+    for (dra_err *x = e; x; x = x->next)
+        x->param = 1;
+    return e;
+}
+
 static dra_err *check_opts(const dra_slice_opts *o)
 {
     dra_errs errs = DRA_ERRS_INIT;
-    dra_check_driver_name(&errs, "--driver", o->driver ? o->driver : "", o->driver ? strlen(o->driver) : 0);
+    dra_check_driver_name(&errs, "driver", o->driver ? o->driver : "", o->driver ? strlen(o->driver) : 0);
     if (errs.n)
-        return dra_errs_take(&errs);
+        return params(dra_errs_take(&errs));
     int modes = (o->node_name != NULL) + o->all_nodes + (o->node_selector != NULL);
     if (modes != 1)
-        return dra_err_new(DRA_EXIT_INPUT, "exactly one of --node, --all-nodes, --node-selector is required");
+        return dra_err_new(DRA_EXIT_INPUT, "exactly one of nodeName, allNodes, nodeSelector is required");
     const char *pool = o->pool ? o->pool : o->node_name;
     if (!pool)
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: a pool name is needed without --node"),
-                             "--pool");
-    dra_check_pool_name(&errs, "--pool", pool, strlen(pool));
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "Required value: a pool name is needed without a node name"),
+                             "pool");
+    dra_check_pool_name(&errs, "pool", pool, strlen(pool));
     if (o->node_name)
-        dra_check_node_name(&errs, "--node", o->node_name, strlen(o->node_name));
+        dra_check_node_name(&errs, "node", o->node_name, strlen(o->node_name));
     if (errs.n)
-        return dra_errs_take(&errs);
+        return params(dra_errs_take(&errs));
     if (o->generation < 0)
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "must be greater than or equal to 0"), "--generation");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "must be greater than or equal to 0"), "generation");
     return NULL;
 }
 

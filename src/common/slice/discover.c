@@ -36,14 +36,12 @@ dra_err *dra_discover_parse_sources(const char *list, unsigned *out)
         else if (strcmp(tok, "nvidia") == 0)
             *out |= DRA_SRC_NVIDIA;
         else
-            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "unknown source '%s': known sources are pci, net, nvidia",
-                                          tok),
-                              "--source");
+            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown source '%s': known sources are pci, net, nvidia",
+                                          tok), "source");
     }
     free(copy);
     if (!e && *out == 0)
-        e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "no source given: known sources are pci, net, nvidia"),
-                          "--source");
+        e = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "no source given: known sources are pci, net, nvidia"), "source");
     return e;
 }
 
@@ -953,7 +951,7 @@ static dra_err *discover_nvidia(const dra_discover_opts *o, const char *root, dr
         }
         prog = "nvidia-smi";
     } else if (access(prog, X_OK) != 0) {
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "%s: %s", prog, strerror(errno)), "--nvidia-smi");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "%s: %s", prog, strerror(errno)), "nvidia-smi");
     }
     dra_buf out = DRA_BUF_INIT;
     dra_err *e = run_nvidia_smi(prog, o->nvidia_smi_timeout_ms, &out);

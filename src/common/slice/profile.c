@@ -31,13 +31,13 @@ const char *dra_profile_default_driver(dra_profile_kind kind)
 dra_err *dra_profile_check(const dra_profile_opts *o)
 {
     if (o->nodes == 0)
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "must be greater than zero"), "--nodes");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "must be greater than zero"), "nodes");
     if (o->partitions && o->kind != DRA_PROFILE_GPU)
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "only the gpu profile has partitions"), "--partitions");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "only the gpu profile has partitions"), "partitions");
     if (o->partitions > 1024)
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "must be at most 1024"), "--partitions");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "must be at most 1024"), "partitions");
     if (o->devices > 10000000)
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "must be at most 10000000"), "--devices");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "must be at most 10000000"), "devices");
     return NULL;
 }
 

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/buf.h"
+
 static const dra_opt builtin_opts[] = {
     DRA_OPT_HELP_ENTRY,
     DRA_OPT_VERSION_ENTRY,
@@ -183,6 +185,7 @@ void dra_args_free(dra_args *a)
 {
     free(a->opts);
     free(a->pos);
+    free(a->strv);
     memset(a, 0, sizeof *a);
 }
 
@@ -207,6 +210,105 @@ size_t dra_args_count(const dra_args *a, int id)
 bool dra_args_has(const dra_args *a, int id)
 {
     return dra_args_count(a, id) > 0;
+}
+
+/* The i-th space-separated word of s into buf; false when there is none. */
+static bool nth_word(const char *s, int i, char *buf, size_t size)
+{
+    for (int k = 0; s && *s; k++) {
+        while (*s == ' ')
+            s++;
+        size_t n = strcspn(s, " ");
+        if (!n)
+            break;
+        if (k == i) {
+            snprintf(buf, size, "%.*s", (int)n, s);
+            return true;
+        }
+        s += n;
+    }
+    return false;
+}
+
+static dra_err *apply_one(const dra_opt *o, const dra_optval *t, const char *v, char *field)
+{
+    switch (t->type) {
+    case DRA_T_BOOL: *(bool *)field = true; break;
+    case DRA_T_STRING: *(const char **)field = v; break;
+    case DRA_T_STRINGS: break; /* gathered by the caller */
+    case DRA_T_INT: {
+        char *end;
+        errno = 0;
+        long long n = v ? strtoll(v, &end, 10) : 0;
+        if (!v || !*v || *end || errno || n < t->min || n > t->max)
+            return dra_err_new(DRA_EXIT_INPUT, "must be an integer between %lld and %lld, not '%s'", t->min, t->max,
+                               v ? v : "");
+        *(long long *)field = n;
+        break;
+    }
+    case DRA_T_ENUM: {
+        *(int *)field = 0;
+        if (!v)
+            break;
+        char w[64];
+        int i;
+        for (i = 0; nth_word(o->complete, i, w, sizeof w); i++) {
+            if (strcmp(w, v) == 0) {
+                *(int *)field = i;
+                return NULL;
+            }
+        }
+        dra_buf b = DRA_BUF_INIT;
+        for (int k = 0; k < i && nth_word(o->complete, k, w, sizeof w); k++)
+            dra_buf_printf(&b, "%s%s", k == 0 ? "" : k + 1 == i ? " or " : ", ", w);
+        dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unknown %s %s (want %s)", t->noun ? t->noun : "value", v,
+                                 dra_buf_str(&b));
+        dra_buf_free(&b);
+        return e;
+    }
+    }
+    return NULL;
+}
+
+dra_err *dra_args_apply(dra_args *a, const dra_optval *vals, void *opts)
+{
+    const dra_opt *table = a->cmd ? a->cmd->opts : NULL;
+    if (!table || !vals)
+        return NULL;
+    free(a->strv);
+    a->strv = dra_xcalloc(a->nopts + 1, sizeof *a->strv);
+    size_t used = 0;
+    for (const dra_optval *t = vals; t->id; t++) {
+        const dra_opt *o = NULL;
+        for (const dra_opt *x = table; x->id; x++)
+            if (x->id == t->id)
+                o = x;
+        if (!o)
+            continue; /* not an option of this subcommand */
+        char *field = (char *)opts + t->off;
+        if (t->type == DRA_T_STRINGS) {
+            dra_strv *sv = (dra_strv *)field;
+            sv->v = a->strv + used;
+            sv->n = 0;
+            for (size_t i = 0; i < a->nopts; i++)
+                if (a->opts[i].id == t->id)
+                    a->strv[used + sv->n++] = a->opts[i].value;
+            used += sv->n;
+            continue;
+        }
+        for (size_t i = 0; i < a->nopts; i++) {
+            if (a->opts[i].id != t->id)
+                continue;
+            dra_err *e = apply_one(o, t, a->opts[i].value, field);
+            if (e) {
+                char *flag = dra_xasprintf("--%s", o->name);
+                dra_err_field(e, flag);
+                free(flag);
+                return e;
+            }
+        }
+    }
+    return NULL;
 }
 
 static bool has_opt_id(const dra_opt *opts, int id)

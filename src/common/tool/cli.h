@@ -13,11 +13,50 @@
 #define DRA_TOOL_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "../base/error.h"
 
 enum dra_opt_arg { DRA_ARG_NONE, DRA_ARG_REQUIRED, DRA_ARG_OPTIONAL /* --explain[=json] */ };
+
+/* Typed options (git's parse-options style): after parsing, a tool's value
+ * table writes each given option's value into the tool's option struct at
+ * `off`, so a run function reads plain fields instead of looping over argv.
+ * Options without an entry are read with dra_args_get / dra_args_has. */
+typedef enum dra_opt_type {
+    DRA_T_BOOL = 1, /* bool: true when given */
+    DRA_T_INT,      /* long long in [min, max]: "must be an integer between MIN and MAX, not 'V'" */
+    DRA_T_ENUM,     /* int: index of the value among the option's completion words:
+                       "unknown NOUN V (want A or B)"; 0 when an optional value is not given */
+    DRA_T_STRING,   /* const char *: the last value, borrowed from argv */
+    DRA_T_STRINGS,  /* dra_strv: every value in command-line order */
+} dra_opt_type;
+
+typedef struct dra_optval {
+    int id;               /* the option (dra_opt.id) */
+    dra_opt_type type;
+    size_t off;           /* offset of the field in the tool's option struct */
+    long long min, max;   /* DRA_T_INT bounds */
+    const char *noun;     /* DRA_T_ENUM: what a value is ("format"); NULL = "value" */
+} dra_optval;
+
+/* Entries of a value table (terminated by DRA_VAL_END); ST is the tool's
+ * option struct, F its field. */
+#define DRA_VAL_BOOL(id, ST, F) {id, DRA_T_BOOL, offsetof(ST, F), 0, 0, NULL}
+#define DRA_VAL_INT(id, ST, F, lo, hi) {id, DRA_T_INT, offsetof(ST, F), lo, hi, NULL}
+#define DRA_VAL_ENUM(id, ST, F, noun) {id, DRA_T_ENUM, offsetof(ST, F), 0, 0, noun}
+#define DRA_VAL_STRING(id, ST, F) {id, DRA_T_STRING, offsetof(ST, F), 0, 0, NULL}
+#define DRA_VAL_STRINGS(id, ST, F) {id, DRA_T_STRINGS, offsetof(ST, F), 0, 0, NULL}
+#define DRA_VAL_END {0, 0, 0, 0, 0, NULL}
+
+/* The values of a repeatable option; borrowed from argv, the array belongs
+ * to the dra_args it was applied from. */
+typedef struct dra_strv {
+    const char *const *v;
+    size_t n;
+} dra_strv;
+
 
 typedef struct dra_opt {
     int id;                /* > 0; returned with each parsed occurrence */
@@ -88,6 +127,7 @@ typedef struct dra_args {
     size_t nopts;
     char **pos;            /* positional arguments (borrowed from argv) */
     size_t npos;
+    const char **strv;     /* storage of the DRA_T_STRINGS values (owned) */
 } dra_args;
 
 /* Parse argv (argv[0] is the program).  "--" ends options; "-" is positional.
@@ -99,6 +139,19 @@ void dra_args_free(dra_args *a);
 const char *dra_args_get(const dra_args *a, int id);
 size_t dra_args_count(const dra_args *a, int id);
 bool dra_args_has(const dra_args *a, int id);
+
+/* Write the options given in a that vals lists into opts (the struct the
+ * offsets refer to).  Errors are usage errors (DRA_EXIT_INPUT) whose field
+ * is the option ("--nodes"). */
+dra_err *dra_args_apply(dra_args *a, const dra_optval *vals, void *opts);
+
+/* A subcommand's work over the tool's option struct (values applied):
+ * returns an error or sets *rc (DRA_EXIT_*; DRA_EXIT_OK is preset). */
+typedef dra_err *dra_run_fn(const dra_args *a, void *opts, int *rc);
+typedef struct dra_runner {
+    const char *cmd;      /* dra_cmd.name; NULL for a tool without subcommands */
+    dra_run_fn *run;
+} dra_runner;
 
 /* Help for one command (or the tool overview when cmd is NULL). */
 void dra_cli_help(FILE *f, const dra_tool *tool, const dra_cmd *cmd);

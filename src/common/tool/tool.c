@@ -1,10 +1,13 @@
 #include "tool.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
-#include <signal.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "../model/workloads.h"
 
 /* Make sure fds 0-2 exist so that files we open never become "stdout".
  * A closed stdout (`>&-`) gets a read-only directory: the fd is taken, and
@@ -39,8 +42,22 @@ bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, in
     return false;
 }
 
+/* Parameters the library names ("node") are this tool's options ("--node"). */
+static void name_options(dra_err *e)
+{
+    for (; e; e = e->next) {
+        if (!e->param || !e->field)
+            continue;
+        char *flag = dra_xasprintf("--%s", e->field);
+        free(e->field);
+        e->field = flag;
+        e->param = 0;
+    }
+}
+
 int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code)
 {
+    name_options(err);
     int rc = ok_code;
     /* A write that already failed was reported by its writer as err (a
      * runtime error); do not say it twice. */
@@ -124,4 +141,46 @@ dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a)
     set->recursive = dra_args_has(a, DRA_OPT_RECURSIVE);
     const char *v = dra_args_get(a, DRA_OPT_VALIDATE);
     return v ? dra_field_validation_parse(v, &set->field_validation) : NULL;
+}
+
+dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
+                       dra_objset *set)
+{
+    dra_err *e = dra_tool_input_options(set, a);
+    if (!e)
+        e = dra_read_paths(set, paths, n);
+    if (!e && (flags & DRA_READ_WORKLOADS)) {
+        dra_expand_report xr = {0};
+        e = dra_expand_workloads(set, NULL, &xr);
+        if (flags & DRA_READ_IDENTITY)
+            dra_assume_pod_identity(set, NULL, &xr);
+        dra_tool_notes(tool, a, xr.warnings, xr.notes);
+        dra_expand_report_free(&xr);
+    }
+    return e;
+}
+
+void dra_tool_report_model(const dra_tool *tool, const dra_args *a, const dra_model *m)
+{
+    dra_input_report r = {m->warnings, m->skipped, m->collapsed, m->files_repeated};
+    dra_tool_report_input(tool, a, &r);
+}
+
+int dra_tool_main(const dra_tool *tool, const dra_runner *runners, const dra_optval *vals, int argc, char **argv,
+                  void *opts)
+{
+    dra_args a;
+    int rc;
+    if (dra_tool_start(tool, argc, argv, &a, &rc))
+        return rc;
+    rc = DRA_EXIT_OK;
+    dra_err *e = dra_args_apply(&a, vals, opts);
+    const char *name = a.cmd ? a.cmd->name : NULL;
+    for (const dra_runner *r = runners; !e && r->run; r++) {
+        if ((!r->cmd && !name) || (r->cmd && name && strcmp(r->cmd, name) == 0)) {
+            e = r->run(&a, opts, &rc);
+            break;
+        }
+    }
+    return dra_tool_finish(tool, &a, e, rc);
 }

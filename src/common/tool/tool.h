@@ -13,6 +13,20 @@
 
 #include "cli.h"
 #include "../io/stream.h"
+#include "../model/load.h"
+
+/* The whole of a main with run functions:
+ *
+ *   int main(int argc, char **argv) {
+ *       struct opts o = {defaults};
+ *       return dra_tool_main(&tool, runners, vals, argc, argv, &o);
+ *   }
+ *
+ * Parses argv (usage errors, --help, --version, --completion), writes the
+ * options vals lists into opts, runs the selected subcommand's runner and
+ * finishes (dra_tool_finish).  Returns the exit code. */
+int dra_tool_main(const dra_tool *tool, const dra_runner *runners, const dra_optval *vals, int argc, char **argv,
+                  void *opts);
 
 /* Parse argv and handle --help/--version/--completion and usage errors.
  * Returns true when main should return *rc right away (a is then freed). */
@@ -24,6 +38,15 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
 /* Set a set's reading options from the shared input options (--validate, -R). */
 dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
 
+/* Read paths (stdin when none) into set with the shared input options.
+ * DRA_READ_WORKLOADS: a manifest is not a dump: replace workloads by the
+ * pods their controllers would make (warnings always, notes with -v);
+ * DRA_READ_IDENTITY: also give those pods the names and UIDs the API server
+ * would give them. */
+enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2 };
+dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
+                       dra_objset *set);
+
 /* What reading the input relaxed or skipped: every warning ("prog: warning:
  * ..."), and with -v (DRA_OPT_VERBOSE) one line per kind of skip. */
 typedef struct dra_input_report {
@@ -33,6 +56,8 @@ typedef struct dra_input_report {
     size_t files_repeated;   /* files named twice, read once */
 } dra_input_report;
 void dra_tool_report_input(const dra_tool *tool, const dra_args *a, const dra_input_report *r);
+/* dra_tool_report_input over what loading m relaxed or skipped. */
+void dra_tool_report_model(const dra_tool *tool, const dra_args *a, const dra_model *m);
 /* Every warning ("prog: warning: ..."), and with -v every note. */
 void dra_tool_notes(const dra_tool *tool, const dra_args *a, const dra_err *warnings, const dra_err *notes);
 /* One note on stderr when -v is given: "prog: " + printf. */

@@ -1,0 +1,132 @@
+/* One pod's claims on one node from a loaded input.  See node.h. */
+#include "node.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../model/kinds.h"
+
+typedef struct list {
+    json_t **v;
+    size_t n, cap;
+} list;
+
+static void push(list *l, json_t *j)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = dra_xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = j;
+}
+
+static list of_kind(const dra_model *m, dra_kind k)
+{
+    list l = {0};
+    const dra_model_list *ml = dra_model_kind(m, k);
+    for (size_t i = 0; i < ml->n; i++)
+        push(&l, ml->v[i]->json);
+    return l;
+}
+
+dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_features *features,
+                        const dra_alloc_opts *opts, dra_alloc_node_run *out)
+{
+    *out = (dra_alloc_node_run){0};
+    list classes = of_kind(m, DRA_KIND_DEVICE_CLASS), slices = of_kind(m, DRA_KIND_RESOURCE_SLICE),
+         rules = of_kind(m, DRA_KIND_DEVICE_TAINT_RULE), in_use = {0}, pending = {0};
+    const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+    for (size_t i = 0; i < l->n; i++) {
+        json_t *c = l->v[i]->json;
+        const json_t *st = json_object_get(c, "status");
+        const json_t *al = st ? json_object_get(st, "allocation") : NULL;
+        push(al && !json_is_null(al) ? &in_use : &pending, c);
+    }
+    out->pending = pending.v;
+    out->npending = pending.n;
+    out->eval = dra_cel_selector_eval_new(features);
+    dra_alloc_world_input in = {classes.v, classes.n, slices.v, slices.n, rules.v, rules.n,
+                                in_use.v,  in_use.n,  features,  &out->eval};
+    dra_err *e = dra_alloc_world_new(&in, &out->world);
+    if (!e && pending.n) {
+        const dra_obj *o = dra_model_node(m, node_name);
+        const json_t *node = o ? o->json : NULL;
+        bool named = node != NULL;
+        for (size_t i = 0; !named && i < slices.n; i++) {
+            const char *nn = json_string_value(json_object_get(json_object_get(slices.v[i], "spec"), "nodeName"));
+            named = nn && strcmp(nn, node_name) == 0;
+        }
+        if (!named)
+            out->warnings = dra_err_new(DRA_EXIT_INPUT, "node %s is not in the input: no Node object and no "
+                                        "ResourceSlice names it (only pools for all nodes or a matching nodeSelector "
+                                        "can serve it)", node_name);
+        if (!node)
+            node = out->bare_node = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata",
+                                              "name", node_name);
+        e = dra_alloc_run(out->world, node, pending.v, pending.n, opts, &out->res);
+    }
+    free(classes.v);
+    free(slices.v);
+    free(rules.v);
+    free(in_use.v);
+    return e;
+}
+
+void dra_alloc_node_run_free(dra_alloc_node_run *r)
+{
+    dra_alloc_result_free(r->res);
+    json_decref(r->bare_node);
+    dra_err_free(r->warnings);
+    dra_alloc_world_free(r->world);
+    dra_cel_selector_eval_free(&r->eval);
+    free(r->pending);
+    *r = (dra_alloc_node_run){0};
+}
+
+dra_err *dra_alloc_input_warnings(const dra_model *m)
+{
+    dra_err *w = NULL;
+    const dra_model_list *l = dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE);
+    for (size_t i = 0; i < l->n; i++) {
+        const json_t *sel = json_object_get(json_object_get(l->v[i]->json, "spec"), "deviceSelector");
+        if (sel && !json_is_null(sel))
+            continue;
+        const char *name = json_string_value(json_object_get(json_object_get(l->v[i]->json, "metadata"), "name"));
+        w = dra_err_append(w, dra_err_new(DRA_EXIT_INPUT, "DeviceTaintRule %s has no deviceSelector: its taint "
+                                          "applies to every device, as the scheduler applies it (kubernetes#141422); "
+                                          "dra-evict treats it as selecting none", name ? name : ""));
+    }
+    return w;
+}
+
+json_t *dra_alloc_node_claim(const dra_alloc_node_run *r, size_t i)
+{
+    json_t *c = json_deep_copy(r->pending[i]);
+    json_t *st = json_object_get(c, "status");
+    if (!json_is_object(st)) {
+        st = json_object();
+        json_object_set_new(c, "status", st);
+    }
+    json_object_set_new(st, "allocation", dra_alloc_result_allocation(r->res, i));
+    return c;
+}
+
+void dra_alloc_explain_render(const dra_alloc_result *res, const dra_err *err, bool json, dra_buf *b)
+{
+    if (!res)
+        return;
+    if (!json) {
+        dra_alloc_explain_text(res, b);
+        return;
+    }
+    json_t *ex = dra_alloc_explain_json(res);
+    json_object_set_new(ex, "outcome", json_string(err                        ? "error"
+                                                   : dra_alloc_result_ok(res) ? "allocated"
+                                                                              : "unschedulable"));
+    if (err)
+        json_object_set_new(ex, "error", json_string(err->msg));
+    char *s = json_dumps(ex, JSON_INDENT(2));
+    dra_buf_printf(b, "%s\n", s ? s : "");
+    free(s);
+    json_decref(ex);
+}

@@ -1,0 +1,23 @@
+/* Validate objects as the API server does on create: convert, default and
+ * validate every object of a set, with CEL selectors compiled by
+ * cel_dra_validate_hook (a selector that does not compile is invalid).
+ *
+ * Objects of kinds outside DRA are skipped (counted in the model), except
+ * unknown kinds or versions of resource.k8s.io, which are errors.
+ *
+ * Ownership: set is converted and defaulted in place and stays the
+ * caller's; the returned chain (every problem found) is the caller's, and
+ * so is the loaded model (dra_model_free, also after an error).
+ */
+#ifndef DRA_CEL_VALIDATE_H
+#define DRA_CEL_VALIDATE_H
+
+#include "../base/error.h"
+#include "../io/stream.h"
+#include "../model/features.h"
+#include "../model/load.h"
+
+/* Every error is DRA_EXIT_INPUT.  features NULL: the defaults. */
+dra_err *cel_dra_validate_objects(dra_objset *set, const dra_features *features, dra_model *model);
+
+#endif

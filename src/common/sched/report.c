@@ -1,0 +1,131 @@
+/* Reports of a scheduling run, and the nodes it runs on.  See report.h. */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/sort.h"
+#include "../model/kinds.h"
+
+static const char *node_name(const json_t *n)
+{
+    return json_string_value(json_object_get(json_object_get(n, "metadata"), "name"));
+}
+
+static int cmp_node(const void *a, const void *b)
+{
+    return strcmp(node_name(*(json_t *const *)a), node_name(*(json_t *const *)b));
+}
+
+void dra_sched_nodes_from_model(const dra_model *m, dra_sched_nodes *out)
+{
+    *out = (dra_sched_nodes){0};
+    const dra_model_list *l = dra_model_kind(m, DRA_KIND_NODE);
+    if (l->n) {
+        out->v = dra_xcalloc(l->n, sizeof *out->v);
+        for (size_t i = 0; i < l->n; i++)
+            out->v[out->n++] = l->v[i]->json;
+        return;
+    }
+    l = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
+    out->v = dra_xcalloc(l->n + 1, sizeof *out->v);
+    for (size_t i = 0; i < l->n; i++) {
+        const char *nn = json_string_value(json_object_get(json_object_get(l->v[i]->json, "spec"), "nodeName"));
+        if (nn && *nn)
+            out->v[out->n++] = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", nn);
+    }
+    dra_sort(out->v, out->n, sizeof *out->v, cmp_node);
+    size_t u = 0;
+    for (size_t i = 0; i < out->n; i++) {
+        if (u && !cmp_node(&out->v[u - 1], &out->v[i]))
+            json_decref(out->v[i]);
+        else
+            out->v[u++] = out->v[i];
+    }
+    out->n = out->made = u;
+}
+
+void dra_sched_nodes_free(dra_sched_nodes *n)
+{
+    for (size_t i = 0; i < n->made; i++)
+        json_decref(n->v[i]);
+    free(n->v);
+    *n = (dra_sched_nodes){0};
+}
+
+static const char *outcome_name(dra_pod_outcome o)
+{
+    return o == DRA_POD_SCHEDULED       ? "scheduled"
+           : o == DRA_POD_UNSCHEDULABLE ? "unschedulable"
+           : o == DRA_POD_ERROR         ? "error"
+                                        : "skipped";
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+    return json_string_value(json_object_get(o, key));
+}
+
+/* The rejected devices of a node's allocator trace. */
+static void trace_rejections(const json_t *alloc, dra_buf *b)
+{
+    size_t c, k, r;
+    json_t *cl, *rq, *rej;
+    json_array_foreach(json_object_get(alloc, "claims"), c, cl) {
+        const char *claim = jstr(cl, "claim");
+        json_array_foreach(json_object_get(cl, "requests"), k, rq) {
+            const char *req = jstr(rq, "request");
+            json_array_foreach(json_object_get(rq, "rejected"), r, rej) {
+                const char *dev = jstr(rej, "device"), *detail = jstr(rej, "detail");
+                dra_buf_printf(b, "    claim %s, request %s: %s: %s\n", claim ? claim : "", req ? req : "",
+                               dev ? dev : "", detail ? detail : "");
+            }
+        }
+    }
+}
+
+void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
+{
+    if (json) {
+        json_t *o = json_pack("{s:s,s:s}", "pod", sp->ref, "outcome", outcome_name(sp->outcome));
+        if (sp->node) {
+            json_object_set_new(o, "node", json_string(sp->node));
+            json_object_set_new(o, "score", json_integer(sp->score));
+        }
+        if (sp->message)
+            json_object_set_new(o, "message", json_string(sp->message));
+        if (sp->trace)
+            json_object_set(o, "nodes", sp->trace);
+        char *s = json_dumps(o, JSON_COMPACT);
+        dra_buf_printf(b, "%s\n", s ? s : "");
+        free(s);
+        json_decref(o);
+        return;
+    }
+    if (sp->outcome == DRA_POD_SCHEDULED)
+        dra_buf_printf(b, "pod %s: node %s (score %lld)\n", sp->ref, sp->node, (long long)sp->score);
+    else
+        dra_buf_printf(b, "pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
+    size_t i;
+    json_t *t;
+    json_array_foreach(sp->trace, i, t) {
+        const char *node = jstr(t, "node"), *skipped = jstr(t, "skipped"), *pre = jstr(t, "prefiltered");
+        if (skipped)
+            dra_buf_printf(b, "  %s: not tried (%s)\n", node, skipped);
+        else if (json_is_true(json_object_get(t, "fits")))
+            dra_buf_printf(b, "  %s: fits, score %lld\n", node, (long long)json_integer_value(json_object_get(t, "score")));
+        else {
+            dra_buf_printf(b, "  %s: %s%s%s\n", node, jstr(t, "reason"), pre ? " -- " : "", pre ? pre : "");
+            trace_rejections(json_object_get(t, "allocator"), b);
+        }
+    }
+}
+
+void dra_sched_stats_format(const dra_sched_stats *st, dra_buf *b)
+{
+    dra_buf_printf(b, "%lld pods, %lld scheduled, %lld unschedulable, %lld errors, %lld node checks, %lld prefiltered, "
+                      "%lld allocator runs, %.3f s",
+                   (long long)st->pods, (long long)st->scheduled, (long long)st->unschedulable, (long long)st->errors,
+                   (long long)st->nodes_checked, (long long)st->nodes_prefiltered, (long long)st->allocator_runs,
+                   st->seconds);
+}

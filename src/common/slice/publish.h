@@ -1,0 +1,51 @@
+/* Publishing devices as ResourceSlices, streamed to a writer: what
+ * `dra-slice build`, `discover` and `profile` print, where tests and
+ * `dra-watch` can reach it.
+ *
+ * Ownership: everything given is borrowed; nothing is kept after a call.
+ */
+#ifndef DRA_SLICE_PUBLISH_H
+#define DRA_SLICE_PUBLISH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../base/error.h"
+#include "../io/stream.h"
+#include "build.h"
+#include "discover.h"
+#include "profile.h"
+
+/* The slices of r, in index order. */
+dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r);
+
+/* Build one pool from inventory documents (each a list of Devices, a
+ * mapping with devices and sharedCounters, or ResourceSlices). */
+dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r);
+
+/* "KEY=VAL,..." -> a v1 NodeSelector with one term of `In` expressions
+ * (*out is new).  Input errors name no field: the caller knows where the
+ * text came from. */
+dra_err *dra_node_selector_from_labels(const char *spec, json_t **out);
+
+/* nvidia-smi's time limit in milliseconds (1..3600000) from text; NULL or
+ * "" leaves *ms unchanged.  Input errors name no field. */
+dra_err *dra_discover_parse_timeout(const char *text, int *ms);
+
+/* This host's name, lower-cased, into buf; false when it cannot be had. */
+bool dra_discover_host_name(char *buf, size_t size);
+
+/* The devices a discovery found, over every source. */
+size_t dra_discovery_count(const dra_discovery *d);
+
+/* With inventory: one inventory mapping per source that found devices.
+ * Otherwise the ResourceSlices of one pool per source's default driver on
+ * node, or, with driver set, of one pool holding every source. */
+dra_err *dra_discovery_write(dra_writer *w, const dra_discovery *d, const char *driver, const char *node,
+                             bool inventory);
+
+/* A synthetic fleet, node by node (a large fleet never sits in memory at
+ * once); driver NULL: the profile's default. */
+dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char *driver);
+
+#endif
