@@ -3,14 +3,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/buf.h"
+#include "tool/cli.h"
 #include "tool/tool.h"
 #include "io/stream.h"
 #include "lifecycle/claims.h"
 #include "doctor/report.h"
-#include "model/workloads.h"
 
 enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD, OPT_NO_VALIDATE, OPT_DELETE_ORPHANS, OPT_NO_PODS_OK };
 
@@ -59,22 +58,68 @@ static const dra_cmd cmds[] = {
 };
 static const dra_tool tool = {"dra-claim", "ResourceClaim lifecycle: generate from templates, reserve, release, doctor, status", cmds, NULL};
 
-static dra_err *write_changes(const dra_args *a, const dra_changes *ch)
+/* Every option's value, written by the table below. */
+typedef struct opts {
+    const char *output, *patch_fmt, *name_suffix, *pod, *now;
+    dra_strv gates;
+    bool patch, no_validate, delete_orphans, no_pods_ok;
+    /* the input, loaded before a subcommand runs */
+    dra_features f;
+    int64_t now_ns;
+    dra_objset set;
+    dra_cluster c;
+} opts;
+
+static const dra_optval vals[] = {
+    DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),       DRA_VAL_BOOL(OPT_PATCH, opts, patch),
+    DRA_VAL_STRING(OPT_PATCH, opts, patch_fmt),         DRA_VAL_STRING(OPT_NAME_SUFFIX, opts, name_suffix),
+    DRA_VAL_STRING(OPT_POD, opts, pod),                 DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
+    DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates), DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),
+    DRA_VAL_BOOL(OPT_DELETE_ORPHANS, opts, delete_orphans), DRA_VAL_BOOL(OPT_NO_PODS_OK, opts, no_pods_ok),
+    DRA_VAL_END,
+};
+
+/* Gates, --now, then the input as a cluster (every subcommand's start). */
+static dra_err *load(const dra_args *a, opts *x)
 {
-    if (dra_args_has(a, OPT_PATCH)) {
+    dra_features_default(&x->f);
+    dra_err *e = NULL;
+    if (x->gates.n)
+        e = dra_features_parse(&x->f, x->gates.v[x->gates.n - 1]);
+    if (!e)
+        e = dra_err_field(dra_time_now_or(x->now, &x->now_ns), "--now");
+    /* manifests: generate makes claims for the pods of workloads, named as the API server would */
+    if (!e)
+        e = dra_tool_read(&tool, a, a->pos, a->npos,
+                          strcmp(a->cmd->name, "generate") == 0 ? DRA_READ_WORKLOADS | DRA_READ_IDENTITY : 0, &x->set);
+    x->c.no_validate = x->no_validate;
+    if (!e) {
+        e = dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_ns);
+        dra_input_report ir = {x->c.model.warnings, x->c.unknown, x->c.model.collapsed, x->c.model.files_repeated};
+        dra_tool_report_input(&tool, a, &ir);
+    }
+    return e;
+}
+
+static dra_err *unload(opts *x, dra_err *e)
+{
+    dra_cluster_free(&x->c);
+    dra_objset_free(&x->set);
+    return e;
+}
+
+static dra_err *write_changes(const opts *x, const dra_changes *ch)
+{
+    if (x->patch) {
         dra_patch_format pf;
-        dra_err *e = dra_patch_format_parse(dra_args_get(a, OPT_PATCH), &pf);
+        dra_err *e = dra_patch_format_parse(x->patch_fmt, &pf);
         return e ? e : dra_changes_write_ops(stdout, ch, pf);
     }
     dra_format fmt = DRA_FMT_YAML;
-    const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
-    if (o) {
-        dra_err *e = dra_format_parse(o, &fmt);
-        if (e)
-            return e;
-    }
+    dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
+    if (e)
+        return e;
     dra_writer *w = dra_writer_new(stdout, fmt);
-    dra_err *e = NULL;
     for (size_t i = 0; i < ch->nobjs && !e; i++) {
         if (ch->objs[i].deleted) {
             char *ref = dra_obj_ref(ch->objs[i].obj);
@@ -87,129 +132,94 @@ static dra_err *write_changes(const dra_args *a, const dra_changes *ch)
     return dra_err_append(e, dra_writer_close(w));
 }
 
-static dra_err *now_arg(const dra_args *a, int64_t *now)
+static dra_err *run_status(const dra_args *a, void *p, int *rc)
 {
-    return dra_time_now_or(dra_args_get(a, DRA_OPT_NOW), now);
-}
-
-static char *dump_name(const dra_args *a)
-{
-    if (a->npos == 0 || (a->npos == 1 && strcmp(a->pos[0], "-") == 0))
-        return dra_xstrdup("DUMP");
-    dra_buf b = DRA_BUF_INIT;
-    for (size_t i = 0; i < a->npos; i++)
-        dra_buf_printf(&b, "%s%s", i ? " " : "", a->pos[i]);
-    return dra_buf_detach(&b);
-}
-
-static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_features *fp, int64_t now, int *ok_code)
-{
-    const char *cmd = a->cmd->name;
-    dra_features f = *fp;
-    if (strcmp(cmd, "status") == 0) {
-        json_t *rows = dra_claim_status_rows(c);
-        const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
-        dra_format fmt;
-        bool table;
-        bool wide = o && strcmp(o, "wide") == 0;
-        dra_err *e = wide ? NULL : dra_format_parse_table(o, &table, &fmt);
-        if (wide || (!e && table)) {
-            e = dra_claim_status_table(stdout, rows, wide);
-        } else if (!e) {
-            dra_writer *w = dra_writer_new(stdout, fmt);
-            size_t i;
-            json_t *r;
-            json_array_foreach(rows, i, r) {
-                if (!e)
-                    e = dra_writer_put(w, r);
-            }
-            e = dra_err_append(e, dra_writer_close(w));
+    opts *x = p;
+    dra_err *e = load(a, x);
+    if (e)
+        return unload(x, e);
+    json_t *rows = dra_claim_status_rows(&x->c);
+    dra_format fmt;
+    bool table, wide = x->output && strcmp(x->output, "wide") == 0;
+    e = wide ? NULL : dra_format_parse_table(x->output, &table, &fmt);
+    if (wide || (!e && table)) {
+        e = dra_claim_status_table(stdout, rows, wide);
+    } else if (!e) {
+        dra_writer *w = dra_writer_new(stdout, fmt);
+        size_t i;
+        json_t *r;
+        json_array_foreach(rows, i, r) {
+            if (!e)
+                e = dra_writer_put(w, r);
         }
-        json_decref(rows);
-        return e;
+        e = dra_err_append(e, dra_writer_close(w));
     }
-    if (strcmp(cmd, "doctor") == 0) {
-        dra_doctor_opts o = {NULL, &f, now};
-        dra_err *e = NULL;
-        char *dump = dump_name(a);
-        o.dump = dump;
-        dra_findings fs = DRA_FINDINGS_INIT;
-        dra_doctor(c, &o, &fs);
-        e = dra_findings_write(stdout, &fs);
-        if (fs.n)
-            *ok_code = DRA_EXIT_NEGATIVE;
-        dra_findings_free(&fs);
-        free(dump);
-        return e;
-    }
+    json_decref(rows);
+    return unload(x, e);
+}
 
+static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    dra_err *e = load(a, x);
+    if (e)
+        return unload(x, e);
+    dra_buf dump = DRA_BUF_INIT; /* how fixes that rerun a tool name the input */
+    for (size_t i = 0; i < a->npos && !(a->npos == 1 && strcmp(a->pos[0], "-") == 0); i++)
+        dra_buf_printf(&dump, "%s%s", i ? " " : "", a->pos[i]);
+    dra_doctor_opts o = {dump.len ? dra_buf_str(&dump) : "DUMP", &x->f, x->now_ns};
+    dra_findings fs = DRA_FINDINGS_INIT;
+    dra_doctor(&x->c, &o, &fs);
+    e = dra_findings_write(stdout, &fs);
+    if (fs.n)
+        *rc = DRA_EXIT_NEGATIVE;
+    dra_findings_free(&fs);
+    dra_buf_free(&dump);
+    return unload(x, e);
+}
+
+/* generate, reserve, release: changes, printed as objects or operations */
+static dra_err *run_changes(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    const char *cmd = a->cmd->name;
+    dra_err *e = load(a, x);
+    if (e)
+        return unload(x, e);
     dra_changes ch = DRA_CHANGES_INIT;
-    dra_err *e = NULL;
     if (strcmp(cmd, "generate") == 0) {
-        dra_lc_opts o = {.features = &f, .name_suffix = DRA_NAME_SUFFIX_HASH};
-        e = dra_name_suffix_parse(dra_args_get(a, OPT_NAME_SUFFIX), &o.name_suffix);
+        dra_lc_opts o = {.features = &x->f, .name_suffix = DRA_NAME_SUFFIX_HASH};
+        e = dra_name_suffix_parse(x->name_suffix, &o.name_suffix);
         if (!e)
-            e = dra_claims_generate(c, &o, &ch);
+            e = dra_claims_generate(&x->c, &o, &ch);
     } else if (strcmp(cmd, "reserve") == 0) {
-        const char *pod = dra_args_get(a, OPT_POD);
-        const char *slash = pod ? strchr(pod, '/') : NULL;
+        const char *pod = x->pod, *slash = pod ? strchr(pod, '/') : NULL;
         if (!slash || slash == pod || !slash[1]) {
             e = dra_err_new(DRA_EXIT_INPUT, "reserve needs --pod NAMESPACE/NAME");
         } else {
             char *ns = dra_xstrndup(pod, (size_t)(slash - pod));
-            e = dra_claims_reserve(c, ns, slash + 1, &ch);
+            e = dra_claims_reserve(&x->c, ns, slash + 1, &ch);
             free(ns);
         }
     } else {
-        dra_release_opts ro = {.delete_orphans = dra_args_has(a, OPT_DELETE_ORPHANS), .no_pods_ok = dra_args_has(a, OPT_NO_PODS_OK)};
-        e = dra_claims_release(c, &ro, &ch);
+        dra_release_opts ro = {.delete_orphans = x->delete_orphans, .no_pods_ok = x->no_pods_ok};
+        e = dra_claims_release(&x->c, &ro, &ch);
     }
-    dra_cluster_address_ops(c, &ch);
+    dra_cluster_address_ops(&x->c, &ch);
     /* partial results (other pods) are still worth printing */
     if (!e || e->code == DRA_EXIT_NEGATIVE || strcmp(cmd, "generate") == 0)
-        e = dra_err_append(e, write_changes(a, &ch));
+        e = dra_err_append(e, write_changes(x, &ch));
     dra_changes_free(&ch);
-    return e;
+    return unload(x, e);
 }
+
+static const dra_runner runners[] = {
+    {"generate", run_changes}, {"reserve", run_changes}, {"release", run_changes},
+    {"doctor", run_doctor},    {"status", run_status},   {NULL, NULL},
+};
 
 int main(int argc, char **argv)
 {
-    dra_args a;
-    int rc;
-    if (dra_tool_start(&tool, argc, argv, &a, &rc))
-        return rc;
-    dra_objset set = DRA_OBJSET_INIT;
-    dra_cluster c = DRA_CLUSTER_INIT;
-    int ok = DRA_EXIT_OK;
-    dra_features f;
-    dra_features_default(&f);
-    int64_t now = 0;
-    dra_err *e = NULL;
-    if (dra_args_get(&a, DRA_OPT_FEATURE_GATES))
-        e = dra_features_parse(&f, dra_args_get(&a, DRA_OPT_FEATURE_GATES));
-    if (!e)
-        e = dra_err_field(now_arg(&a, &now), "--now");
-    if (!e)
-        e = dra_tool_input_options(&set, &a);
-    if (!e)
-        e = dra_read_paths(&set, a.pos, a.npos);
-    if (!e && strcmp(a.cmd->name, "generate") == 0) {
-        /* manifests: the pods of workloads, named as the API server would */
-        dra_expand_report xr = {0};
-        e = dra_expand_workloads(&set, NULL, &xr);
-        dra_assume_pod_identity(&set, NULL, &xr);
-        dra_tool_notes(&tool, &a, xr.warnings, xr.notes);
-        dra_expand_report_free(&xr);
-    }
-    c.no_validate = dra_args_has(&a, OPT_NO_VALIDATE);
-    if (!e) {
-        e = dra_cluster_load_input(&c, &set, &f, now);
-        dra_input_report ir = {c.model.warnings, c.unknown, c.model.collapsed, c.model.files_repeated};
-        dra_tool_report_input(&tool, &a, &ir);
-    }
-    if (!e)
-        e = run(&a, &c, &f, now, &ok);
-    dra_cluster_free(&c);
-    dra_objset_free(&set);
-    return dra_tool_finish(&tool, &a, e, ok);
+    opts o = {0}; /* DRA_OBJSET_INIT, DRA_CLUSTER_INIT */
+    return dra_tool_main(&tool, runners, vals, argc, argv, &o);
 }

@@ -118,8 +118,10 @@ dra_err *dra_err_object(dra_err *e, const char *object)
 
 dra_err *dra_err_field(dra_err *e, const char *field)
 {
-    if (e)
+    if (e) {
         replace(&e->field, field);
+        e->param = 0;
+    }
     return e;
 }
 
