@@ -19,38 +19,29 @@
 
 enum { OPT_TIMEOUT = DRA_OPT_TOOL_BASE, OPT_NO_VALIDATE, OPT_NO_PRUNE, OPT_NAME_SUFFIX };
 
-#define FORMATS "yaml json jsonl"
+/* The entries both commands share, with the same meaning. */
+#define HEAD_ENTRIES DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_EXPLAIN_ENTRY, DRA_OPT_OUTPUT_ENTRY("yaml json jsonl")
+#define TAIL_ENTRIES                                                                                                   \
+    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)", \
+     NULL},                                                                                                            \
+    {OPT_NO_PRUNE, "no-prune", 0, DRA_ARG_NONE, NULL, "search exhaustively like upstream (no bounded-search cuts)",   \
+     NULL},                                                                                                            \
+    DRA_OPT_NOW_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_END
 
 static const dra_opt alloc_opts[] = {
     DRA_OPT_NODE_ENTRY("allocate for this node (required; its Node object supplies the labels)"),
-    DRA_OPT_FEATURE_GATES_ENTRY,
-    DRA_OPT_EXPLAIN_ENTRY,
-    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    HEAD_ENTRIES,
     {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up after this long (default 10, 0 = never)", NULL},
-    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)",
-     NULL},
-    {OPT_NO_PRUNE, "no-prune", 0, DRA_ARG_NONE, NULL, "search exhaustively like upstream (no bounded-search cuts)",
-     NULL},
-    DRA_OPT_NOW_ENTRY,
-    DRA_OPT_INPUT_ENTRIES,
-    DRA_OPT_END,
+    TAIL_ENTRIES,
 };
 
 static const dra_opt schedule_opts[] = {
-    DRA_OPT_FEATURE_GATES_ENTRY,
-    DRA_OPT_EXPLAIN_ENTRY,
-    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    HEAD_ENTRIES,
     {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up on one node after this long (default 10, 0 = never)",
      NULL},
     {OPT_NAME_SUFFIX, "name-suffix", 0, DRA_ARG_REQUIRED, "MODE",
      "names of claims made here: hash (default) or none", "hash none"},
-    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)",
-     NULL},
-    {OPT_NO_PRUNE, "no-prune", 0, DRA_ARG_NONE, NULL, "search exhaustively like upstream (no bounded-search cuts)",
-     NULL},
-    DRA_OPT_NOW_ENTRY,
-    DRA_OPT_INPUT_ENTRIES,
-    DRA_OPT_END,
+    TAIL_ENTRIES,
 };
 
 static const dra_cmd cmds[] = {

@@ -40,16 +40,8 @@ static const dra_opt eval_opts[] = {
     DRA_OPT_END,
 };
 
-static const dra_opt gate_opts[] = {
-    DRA_OPT_FEATURE_GATES_ENTRY,
-    DRA_OPT_END,
-};
-
-static const dra_opt lint_opts[] = {
-    DRA_OPT_FEATURE_GATES_ENTRY,
-    DRA_OPT_INPUT_ENTRIES,
-    DRA_OPT_END,
-};
+static const dra_opt gate_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
+static const dra_opt lint_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
 
 static const dra_cmd cmds[] = {
     {"select", "[select] [--class NAME] [--claim NS/NAME [--request R]] [-e CEL]... [OPTIONS] [FILES]",
@@ -113,6 +105,15 @@ static dra_err *gates(opts *x)
     return e;
 }
 
+/* The gates, and an expression as the first argument of cmd. */
+static dra_err *need_expr(opts *x, const dra_args *a, const char *cmd)
+{
+    dra_err *e = gates(x);
+    if (!e && a->npos < 1)
+        e = dra_err_new(DRA_EXIT_INPUT, "%s: missing the expression (see 'dra-select %s --help')", cmd, cmd);
+    return e;
+}
+
 static void print_notes(const dra_sel_devices *d)
 {
     for (size_t i = 0; i < d->nnotes; i++)
@@ -129,8 +130,6 @@ static dra_err *load_input(const dra_args *a, dra_sel_input *in, char *const *pa
     dra_tool_report_model(&tool, a, &in->model);
     return e;
 }
-
-/* ---- select ---- */
 
 static dra_err *run_select(const dra_args *a, void *p, int *rc)
 {
@@ -152,47 +151,28 @@ static dra_err *run_select(const dra_args *a, void *p, int *rc)
     e = load_input(a, &in, a->pos, a->npos, &x->f);
     if (!e && x->class)
         e = dra_selection_add_class(&sel, &in.model, x->class);
-    if (!e && x->claim) {
-        /* kubectl's habit: a bare name is in the namespace of -n, or "default" */
-        char *full = strchr(x->claim, '/') ? dra_xstrdup(x->claim)
-                                           : dra_xasprintf("%s/%s", x->namespace ? x->namespace : "default", x->claim);
-        e = dra_selection_add_request(&sel, &in.model, full, x->request);
-        free(full);
-    }
+    if (!e && x->claim)
+        e = dra_sel_add_claim(&sel, &in.model, x->claim, x->namespace, x->request);
     for (size_t i = 0; i < x->exprs.n; i++)
         e = dra_err_append(e, dra_selection_add_expr(&sel, x->exprs.v[i]));
 
     size_t matched = 0, failed = 0;
-    dra_writer *w = NULL;
     if (!e) {
         print_notes(&in.devs);
-        if (x->output)
-            w = dra_writer_new(stdout, fmt);
-        dra_buf b = DRA_BUF_INIT;
-        for (size_t i = 0; i < in.devs.n && !e; i++) {
-            const dra_sel_device *d = &in.devs.v[i];
-            dra_sel_verdict v;
-            dra_selection_match(&sel, d, &v);
-            if (v.matched) {
-                matched++;
-                json_t *j = w ? dra_sel_device_json(d) : NULL;
-                if (w)
-                    e = dra_writer_put(w, j);
-                else
-                    printf("%s\n", d->id);
-                json_decref(j);
-            } else {
-                failed += v.error != NULL;
-                dra_buf_reset(&b);
-                dra_sel_note(&sel, d, &v, mode, &b);
-                if (b.len)
-                    fprintf(stderr, "%s%s\n", mode == DRA_SEL_NOTE_ERRORS ? "dra-select: " : "", dra_buf_str(&b));
-            }
-            dra_sel_verdict_clear(&v);
+        const dra_sel_device **m;
+        dra_buf notes = DRA_BUF_INIT;
+        matched = dra_sel_select(&sel, &in.devs, mode, "dra-select: ", &m, &failed, &notes);
+        dra_writer *w = x->output ? dra_writer_new(stdout, fmt) : NULL;
+        for (size_t i = 0; i < matched && !e; i++) {
+            json_t *j = w ? dra_sel_device_json(m[i]) : NULL;
+            e = w ? dra_writer_put(w, j) : (printf("%s\n", m[i]->id), NULL);
+            json_decref(j);
         }
-        dra_buf_free(&b);
         if (w)
             e = dra_err_append(e, dra_writer_close(w));
+        fputs(dra_buf_str(&notes), stderr);
+        dra_buf_free(&notes);
+        free(m);
     }
     *rc = matched ? DRA_EXIT_OK : DRA_EXIT_NEGATIVE;
     if (!e && failed)
@@ -202,14 +182,10 @@ static dra_err *run_select(const dra_args *a, void *p, int *rc)
     return e;
 }
 
-/* ---- eval ---- */
-
 static dra_err *run_eval(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
-    dra_err *e = gates(x);
-    if (!e && a->npos < 1)
-        e = dra_err_new(DRA_EXIT_INPUT, "eval: missing the expression (see 'dra-select eval --help')");
+    dra_err *e = need_expr(x, a, "eval");
     if (e)
         return e;
     /* Files are read only when there is something to use them for, so that
@@ -226,14 +202,10 @@ static dra_err *run_eval(const dra_args *a, void *p, int *rc)
     return e;
 }
 
-/* ---- check ---- */
-
 static dra_err *run_check(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
-    dra_err *e = gates(x);
-    if (!e && a->npos < 1)
-        e = dra_err_new(DRA_EXIT_INPUT, "check: missing the expression (see 'dra-select check --help')");
+    dra_err *e = need_expr(x, a, "check");
     if (e)
         return e;
     dra_buf b = DRA_BUF_INIT;
@@ -242,8 +214,6 @@ static dra_err *run_check(const dra_args *a, void *p, int *rc)
     dra_buf_free(&b);
     return e;
 }
-
-/* ---- lint ---- */
 
 static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 {

@@ -58,10 +58,7 @@ static const dra_opt profile_opts[] = {
     DRA_OPT_END,
 };
 
-static const dra_opt plain_opts[] = {
-    DRA_OPT_INPUT_ENTRIES,
-    DRA_OPT_END,
-};
+static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
 
 static const dra_cmd cmds[] = {
     {"build", "build --driver NAME (--node NAME | --all-nodes | --node-selector KEY=VAL,...) [OPTIONS] [INVENTORY...]",
@@ -225,8 +222,7 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
     dra_lint_report r = DRA_LINT_REPORT_INIT;
     if (!e)
         e = dra_slice_lint(&set, &r);
-    dra_input_report ir = {set.warnings, r.skipped, 0, set.files_repeated};
-    dra_tool_report_input(&tool, a, &ir);
+    dra_tool_report_input(&tool, a, &(dra_input_report){set.warnings, r.skipped, 0, set.files_repeated});
     for (size_t i = 0; !e && i < r.n; i++) {
         char *line = dra_lint_format(&r.v[i]);
         printf("%s\n", line);

@@ -85,3 +85,38 @@ void dra_sel_note(const dra_selection *s, const dra_sel_device *d, const dra_sel
         free(t);
     }
 }
+
+size_t dra_sel_select(dra_selection *s, const dra_sel_devices *devs, dra_sel_note_mode mode, const char *error_prefix,
+                      const dra_sel_device ***matched, size_t *failed, dra_buf *notes)
+{
+    size_t n = 0;
+    *matched = dra_xcalloc(devs->n ? devs->n : 1, sizeof **matched);
+    *failed = 0;
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t i = 0; i < devs->n; i++) {
+        const dra_sel_device *d = &devs->v[i];
+        dra_sel_verdict v;
+        dra_selection_match(s, d, &v);
+        if (v.matched) {
+            (*matched)[n++] = d;
+        } else {
+            *failed += v.error != NULL;
+            dra_buf_reset(&b);
+            dra_sel_note(s, d, &v, mode, &b);
+            if (b.len)
+                dra_buf_printf(notes, "%s%s\n", mode == DRA_SEL_NOTE_ERRORS ? error_prefix : "", dra_buf_str(&b));
+        }
+        dra_sel_verdict_clear(&v);
+    }
+    dra_buf_free(&b);
+    return n;
+}
+
+dra_err *dra_sel_add_claim(dra_selection *s, const dra_model *m, const char *claim, const char *ns,
+                           const char *request)
+{
+    char *full = strchr(claim, '/') ? dra_xstrdup(claim) : dra_xasprintf("%s/%s", ns ? ns : "default", claim);
+    dra_err *e = dra_selection_add_request(s, m, full, request);
+    free(full);
+    return e;
+}

@@ -28,7 +28,19 @@ dra_err *dra_sel_check(char *const *exprs, size_t n, const dra_features *f, dra_
 dra_err *dra_sel_eval_expr(const char *expr, const dra_sel_devices *devs, const char *device,
                            const char *const *vars, size_t nvars, const dra_features *f, dra_buf *out);
 
+/* `select` over devs: the devices that match, in input order (*matched, an
+ * array the caller frees, of devices borrowed from devs), and for every
+ * other device what dra_sel_note says, one line each appended to notes
+ * (with error_prefix before each line in DRA_SEL_NOTE_ERRORS mode).
+ * Returns the number of matches; *failed counts CEL runtime errors. */
 typedef enum { DRA_SEL_NOTE_ERRORS, DRA_SEL_NOTE_TEXT, DRA_SEL_NOTE_JSON } dra_sel_note_mode;
+size_t dra_sel_select(dra_selection *s, const dra_sel_devices *devs, dra_sel_note_mode mode, const char *error_prefix,
+                      const dra_sel_device ***matched, size_t *failed, dra_buf *notes);
+
+/* --claim of `select`: a request of the claim "NS/NAME", or of a bare NAME
+ * in namespace ns (NULL: "default", as kubectl). */
+dra_err *dra_sel_add_claim(dra_selection *s, const dra_model *m, const char *claim, const char *ns,
+                           const char *request);
 
 /* What `select` says about a device that did not match: with ERRORS only a
  * runtime error, in upstream's words; with TEXT the explain line; with JSON
