@@ -13,6 +13,7 @@
 #include "io/table.h"
 #include "kubelet/cdi.h"
 #include "kubelet/prepare.h"
+#include "cel/value.h" /* the Go duration parser */
 
 enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DIR, OPT_CHECKPOINT, OPT_TIMEOUT, OPT_CDI_DIR, OPT_VERBOSE };
 
@@ -75,6 +76,17 @@ static dra_err *one_socket(void *ctx, const char *driver, dra_driver_loc *out)
     return NULL;
 }
 
+/* --timeout: a positive Go duration (the CEL library's parser) */
+static dra_err *timeout_ms(const char *s, long *ms)
+{
+    int64_t sec;
+    int32_t nsec;
+    if (!cel_duration_parse(s, strlen(s), &sec, &nsec) || sec < 0 || (sec == 0 && nsec <= 0) || sec > 86400 * 365)
+        return dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid duration \"%s\" (want a positive Go duration such as 45s, 500ms)", s);
+    *ms = (long)(sec * 1000 + (nsec + 999999) / 1000000);
+    return NULL;
+}
+
 static void log_line(void *ctx, const char *msg)
 {
     (void)ctx;
@@ -97,10 +109,10 @@ static dra_err *output_format(const dra_args *a, bool tables, bool *table, dra_f
     return tables ? dra_format_parse_table(o, table, fmt) : (o ? dra_format_parse(o, fmt) : NULL);
 }
 
-static dra_err *write_records(json_t *recs, bool table, dra_format fmt)
+static dra_err *write_records(json_t *recs, bool table, dra_format fmt, bool actions)
 {
     if (table)
-        return dra_kubelet_table(stdout, recs);
+        return dra_kubelet_table(stdout, recs, actions);
     dra_writer *w = dra_writer_new(stdout, fmt);
     dra_err *e = NULL;
     size_t i;
@@ -171,7 +183,7 @@ static dra_err *run_node(const dra_args *a, json_t *out)
     if (!sock)
         e = dra_err_new(DRA_EXIT_INPUT, "--socket PATH is required (finding drivers through --registry-dir is not available in this build)");
     if (!e && dra_args_has(a, OPT_TIMEOUT))
-        e = dra_kubelet_parse_timeout(dra_args_get(a, OPT_TIMEOUT), &ko.rpc.timeout_ms);
+        e = timeout_ms(dra_args_get(a, OPT_TIMEOUT), &ko.rpc.timeout_ms);
     if (dra_args_has(a, OPT_VERBOSE))
         ko.log = log_line;
     const char *crash = getenv("DRA_PREPARE_TEST_CRASH");
@@ -225,7 +237,7 @@ int main(int argc, char **argv)
         e = is_cdi ? run_cdi(&a, out) : run_node(&a, out);
     /* sync reports what it did even when some pods failed */
     if (!e || (strcmp(a.cmd->name, "sync") == 0 && json_array_size(out)))
-        e = dra_err_append(e, write_records(out, table, fmt));
+        e = dra_err_append(e, write_records(out, table, fmt, strcmp(a.cmd->name, "prepare") != 0));
     json_decref(out);
     return dra_tool_finish(&tool, &a, e, 0);
 }

@@ -34,10 +34,10 @@ load helpers
     [[ $stderr == *"--node NAME is required"* ]]
     run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x --timeout 45 /dev/null
     assert_failure 2
-    [[ $stderr == *'time: invalid duration "45"'* ]]
+    [[ $stderr == *'--timeout: invalid duration "45"'* ]]
     run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x --timeout 0s /dev/null
     assert_failure 2
-    [[ $stderr == *"must be a positive duration"* ]]
+    [[ $stderr == *"want a positive Go duration"* ]]
     run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x -o xml /dev/null
     assert_failure 2
     run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x --checkpoint "$BATS_TEST_TMPDIR/state" /no/such.yaml

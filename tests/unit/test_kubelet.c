@@ -707,21 +707,6 @@ UNIT_TEST(extended_resource_requests_map_to_cdi_ids)
     world_close(&w);
 }
 
-UNIT_TEST(timeouts_are_go_durations)
-{
-    long ms = 0;
-    CHECK(dra_kubelet_parse_timeout("45s", &ms) == NULL && ms == 45000);
-    CHECK(dra_kubelet_parse_timeout("1m30s", &ms) == NULL && ms == 90000);
-    CHECK(dra_kubelet_parse_timeout("250ms", &ms) == NULL && ms == 250);
-    CHECK(dra_kubelet_parse_timeout("1.5h", &ms) == NULL && ms == 5400000);
-    const char *bad[] = {"", "45", "s", "-1s", "0s", "1x", "1s2"};
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        dra_err *e = dra_kubelet_parse_timeout(bad[i], &ms);
-        CHECK(e && e->code == DRA_EXIT_INPUT);
-        dra_err_free(e);
-    }
-}
-
 UNIT_TEST(cdi_names_follow_the_cdi_parser)
 {
     const char *good[] = {"vendor.com/class=name", "a/b=c", "nvidia.com/gpu=0", "v_1/c-2=n:3.x"};

@@ -6,8 +6,6 @@
  * IsForPod, IsReservedForPod). */
 #include "kubelet/prepare.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -950,51 +948,6 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
     return errs;
 }
 
-/* ---- --timeout ---- */
-
-dra_err *dra_kubelet_parse_timeout(const char *s, long *ms)
-{
-    const char *p = s;
-    double total = 0;
-    bool any = false;
-    while (p && *p) {
-        char *end;
-        if (!isdigit((unsigned char)*p) && *p != '.')
-            goto bad;
-        double v = strtod(p, &end);
-        if (end == p)
-            goto bad;
-        p = end;
-        double unit;
-        if (strncmp(p, "ns", 2) == 0)
-            unit = 1e-6, p += 2;
-        else if (strncmp(p, "us", 2) == 0)
-            unit = 1e-3, p += 2;
-        else if (strncmp(p, "\xc2\xb5s", 3) == 0)
-            unit = 1e-3, p += 3;
-        else if (strncmp(p, "ms", 2) == 0)
-            unit = 1, p += 2;
-        else if (*p == 's')
-            unit = 1000, p += 1;
-        else if (*p == 'm')
-            unit = 60000, p += 1;
-        else if (*p == 'h')
-            unit = 3600000, p += 1;
-        else
-            goto bad;
-        total += v * unit;
-        any = true;
-    }
-    if (!any)
-        goto bad;
-    if (!(total > 0) || total > 86400000.0 * 365)
-        return dra_err_new(DRA_EXIT_INPUT, "invalid timeout \"%s\": must be a positive duration such as 45s, 500ms or 2m", s);
-    *ms = (long)ceil(total);
-    return NULL;
-bad:
-    return dra_err_new(DRA_EXIT_INPUT, "time: invalid duration \"%s\"", s ? s : "");
-}
-
 /* ---- tables ---- */
 
 static char *join_ids(const json_t *ids)
@@ -1008,7 +961,7 @@ static char *join_ids(const json_t *ids)
     return dra_buf_detach(&b);
 }
 
-dra_err *dra_kubelet_table(FILE *f, const json_t *records)
+dra_err *dra_kubelet_table(FILE *f, const json_t *records, bool actions)
 {
     size_t n = 0, i, j;
     json_t *r, *c;
@@ -1018,9 +971,6 @@ dra_err *dra_kubelet_table(FILE *f, const json_t *records)
     }
     const size_t nc = 4;
     char **cells = dra_xcalloc((n + 1) * nc, sizeof *cells);
-    bool actions = json_array_size(records) && json_object_get(json_array_get(records, 0), "action") != NULL;
-    for (i = 0; i < json_array_size(records) && !actions; i++)
-        actions = json_object_get(json_array_get(records, i), "action") != NULL;
     const char *head[] = {"NAMESPACE", "POD", "CONTAINER", "CDI DEVICES"};
     const char *ahead[] = {"ACTION", "NAMESPACE", "OBJECT", "DETAILS"};
     for (size_t k = 0; k < nc; k++)

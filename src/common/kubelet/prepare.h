@@ -44,6 +44,7 @@
 #define DRA_KUBELET_PREPARE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "base/error.h"
@@ -104,10 +105,7 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
                                    dra_checkpoint *cp, json_t *ids);
 
 /* Records of the calls above as a table: NAMESPACE POD CONTAINER CDI DEVICES
- * for prepare's, ACTION NAMESPACE OBJECT DETAILS for the others. */
-dra_err *dra_kubelet_table(FILE *f, const json_t *records);
-
-/* "45s", "1m30s", "500ms", "2h" (Go durations, > 0) -> milliseconds. */
-dra_err *dra_kubelet_parse_timeout(const char *s, long *ms);
+ * for prepare's, ACTION NAMESPACE OBJECT DETAILS (actions) for the others. */
+dra_err *dra_kubelet_table(FILE *f, const json_t *records, bool actions);
 
 #endif
