@@ -7,11 +7,11 @@ _dra_prepare() {
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            prepare|unprepare|sync|cdi) cmd="${COMP_WORDS[i]}"; break;;
+            prepare|unprepare|sync|cdi|plugins|probe|health) cmd="${COMP_WORDS[i]}"; break;;
         esac
     done
     if [[ -z "$cmd" && "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "prepare unprepare sync cdi" -- "$cur"))
+        COMPREPLY=($(compgen -W "prepare unprepare sync cdi plugins probe health" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -69,6 +69,46 @@ _dra_prepare() {
             COMPREPLY=($(compgen -W " --cdi-dir --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "" -- "$cur"))
+        fi;;
+    plugins)
+        case "$prev" in
+        --registry-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
+        --timeout) return;;
+        --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --registry-dir --notify --timeout --output --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi;;
+    probe)
+        case "$prev" in
+        --socket) COMPREPLY=($(compgen -f -- "$cur")); return;;
+        --reg-socket) COMPREPLY=($(compgen -f -- "$cur")); return;;
+        --service) COMPREPLY=($(compgen -W "v1.DRAPlugin v1beta1.DRAPlugin" -- "$cur")); return;;
+        --claim) COMPREPLY=($(compgen -f -- "$cur")); return;;
+        --count) return;;
+        --timeout) return;;
+        --max-msg-size) return;;
+        --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --socket --reg-socket --service --claim --count --timeout --max-msg-size --output --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi;;
+    health)
+        case "$prev" in
+        --socket) COMPREPLY=($(compgen -f -- "$cur")); return;;
+        --service) COMPREPLY=($(compgen -W "v1alpha1.DRAResourceHealth v1.DRAResourceHealth" -- "$cur")); return;;
+        --backoff) return;;
+        --max-retries) return;;
+        --max-msg-size) return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --socket --service --backoff --max-retries --max-msg-size --verbose --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     esac
 }

@@ -83,14 +83,39 @@ placed=$(grep -c '^{"apiVersion":"v1","kind":"Pod"' "$work/out.jsonl")
 awk -v s="$start" -v e="$end" -v n="$placed" -v rc="$rc" \
     'BEGIN { t = e - s; printf "%d pods placed in %.2f s (%.0f pods/s, whole process), exit %d\n", n, t, n / t, rc }'
 
-step "11. Against a live API server (the test server in tests/apiserver): a finished pod still holds its claim" \
+# The kubelet side: node-a runs the example driver; its kubelet would prepare
+# trainer's claim before starting the container.  (The API server gives every
+# object a UID; the offline claims get theirs here.)
+awk '/^---$/ { k = "" } /^kind: / { k = $2 } { print } k == "ResourceClaim" && /^  name: / { print "  uid: demo-" $2 }' \
+    "$work/placed.yaml" >"$work/node.yaml"
+mkdir -p "$work/registry"
+"$BIN/dra-example-driver" --plugin-dir "$work/plugins/gpu.example.com" --registry-dir "$work/registry" \
+    --cdi-dir "$work/cdi" --node node-a 2>/dev/null &
+driver=$!
+trap 'kill "$driver" 2>/dev/null; wait "$driver" 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do [[ -S $work/registry/gpu.example.com-reg.sock ]] && break; sleep 0.1; done
+step "11. node-a's kubelet side: find the driver through registration, prepare what runs there" \
+    "dra-prepare sync --node node-a --registry-dir registry --checkpoint state node.yaml"
+"$BIN/dra-prepare" sync --node node-a --registry-dir "$work/registry" --checkpoint "$work/state" "$work/node.yaml"
+
+step "12. What the container gets: the driver's CDI specs, merged as a container runtime applies them" \
+    "dra-prepare prepare --pod default/trainer ... -o jsonl | dra-prepare cdi --cdi-dir cdi"
+"$BIN/dra-prepare" prepare --pod default/trainer --registry-dir "$work/registry" --checkpoint "$work/state" \
+    -o jsonl "$work/node.yaml" | "$BIN/dra-prepare" cdi --cdi-dir "$work/cdi"
+
+step "13. trainer finished: the next sync unprepares its claim" \
+    "dra-prepare sync --node node-a ... (trainer Succeeded)"
+sed '/^  name: trainer$/,/^---$/ s/^status:$/status:\n  phase: Succeeded/' "$work/node.yaml" >"$work/node2.yaml"
+"$BIN/dra-prepare" sync --node node-a --registry-dir "$work/registry" --checkpoint "$work/state" "$work/node2.yaml"
+
+step "14. Against a live API server (the test server in tests/apiserver): a finished pod still holds its claim" \
     "dra-watch get resourceclaims -A | jq -c '[.metadata.name, .metadata.finalizers, [.status.reservedFor[].name]]'"
 source ../tests/apiserver/helpers.bash
 jq -c .object ../tests/data/watch/finished-pod.rec.jsonl >"$work/finished.jsonl"
 if apiserver_start "$work/api" --load "$work/finished.jsonl" >/dev/null; then
     "$BIN/dra-watch" get resourceclaims -A | jq -c '[.metadata.name, .metadata.finalizers, [.status.reservedFor[].name]]'
 
-    step "12. One reconcile pass, as the cron job runs it: what would be written, then the writes" \
+    step "15. One reconcile pass, as the cron job runs it: what would be written, then the writes" \
         "dra-watch run --once --dry-run --job claims; dra-watch run --once --job claims -v --stats"
     "$BIN/dra-watch" run --once --dry-run --job claims | jq -c '[.verb, .kind, .name, .subresource, .reason]'
     "$BIN/dra-watch" run --once --job claims -v --stats

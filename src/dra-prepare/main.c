@@ -12,6 +12,7 @@
 #include "io/stream.h"
 #include "io/table.h"
 #include "kubelet/cdi.h"
+#include "kubelet/locate.h"
 #include "kubelet/prepare.h"
 #include "cel/value.h" /* the Go duration parser */
 
@@ -21,7 +22,7 @@ enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DI
 #define POD_ENTRY(what) {OPT_POD, "pod", 0, DRA_ARG_REQUIRED, "NS/NAME", what, NULL}
 #define DRIVER_ENTRIES                                                                                                   \
     {OPT_SOCKET, "socket", 0, DRA_ARG_REQUIRED, "PATH", "reach every driver at this DRA socket (dra.sock)", "file"},     \
-    {OPT_PLUGINS_DIR, "plugins-dir", 0, DRA_ARG_REQUIRED, "DIR", "the kubelet's plugins directory (/var/lib/kubelet/plugins)", "dir"}, \
+    {OPT_PLUGINS_DIR, "plugins-dir", 0, DRA_ARG_REQUIRED, "DIR", "else find a driver at DIR/DRIVER/dra.sock (/var/lib/kubelet/plugins)", "dir"}, \
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "find drivers through their registration sockets here (/var/lib/kubelet/plugins_registry)", "dir"}, \
     {OPT_CHECKPOINT, "checkpoint", 0, DRA_ARG_REQUIRED, "FILE", "the record of prepared claims (default " DEFAULT_CHECKPOINT ")", "file"}, \
     {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "deadline of each driver call (default 45s, as the kubelet)", NULL}
@@ -67,14 +68,6 @@ static const dra_cmd cmds[] = {
 static const dra_tool tool = {"dra-prepare", "the kubelet side of DRA: prepare and unprepare claims with DRA drivers, reconcile a node, resolve CDI devices", cmds, NULL};
 
 static const dra_kubelet_calls rpc_ops = {dra_plugin_dial, dra_plugin_prepare, dra_plugin_unprepare, dra_plugin_close};
-
-static dra_err *one_socket(void *ctx, const char *driver, dra_driver_loc *out)
-{
-    (void)driver;
-    out->socket = ctx;
-    out->service = "v1.DRAPlugin";
-    return NULL;
-}
 
 /* --timeout: a positive Go duration (the CEL library's parser) */
 static dra_err *timeout_ms(const char *s, long *ms)
@@ -167,7 +160,8 @@ static dra_err *run_cdi(const dra_args *a, json_t *out)
 static dra_err *run_node(const dra_args *a, json_t *out)
 {
     const char *cmd = a->cmd->name, *pod = dra_args_get(a, OPT_POD), *node = dra_args_get(a, DRA_OPT_NODE);
-    const char *sock = dra_args_get(a, OPT_SOCKET);
+    dra_locator loc = {.socket = dra_args_get(a, OPT_SOCKET), .registry_dir = dra_args_get(a, OPT_REGISTRY_DIR),
+                       .plugins_dir = dra_args_get(a, OPT_PLUGINS_DIR)};
     char *ns = NULL, *name = NULL;
     if (strcmp(cmd, "sync") == 0 ? !node || !*node : !pod)
         return dra_err_new(DRA_EXIT_INPUT, "%s is required", strcmp(cmd, "sync") == 0 ? "--node NAME" : "--pod NS/NAME");
@@ -178,10 +172,10 @@ static dra_err *run_node(const dra_args *a, json_t *out)
         ns = dra_xstrndup(pod, (size_t)(slash - pod));
         name = dra_xstrdup(slash + 1);
     }
-    dra_kubelet_opts ko = {.ops = &rpc_ops, .resolve = one_socket, .resolve_ctx = (void *)sock};
+    dra_kubelet_opts ko = {.ops = &rpc_ops, .resolve = dra_locator_resolve, .resolve_ctx = &loc};
     dra_err *e = NULL;
-    if (!sock)
-        e = dra_err_new(DRA_EXIT_INPUT, "--socket PATH is required (finding drivers through --registry-dir is not available in this build)");
+    if (!loc.socket == !(loc.registry_dir || loc.plugins_dir))
+        e = dra_err_new(DRA_EXIT_INPUT, "either --socket PATH or --registry-dir/--plugins-dir DIR is required");
     if (!e && dra_args_has(a, OPT_TIMEOUT))
         e = timeout_ms(dra_args_get(a, OPT_TIMEOUT), &ko.rpc.timeout_ms);
     if (dra_args_has(a, OPT_VERBOSE))
@@ -210,6 +204,7 @@ static dra_err *run_node(const dra_args *a, json_t *out)
         dra_kubelet_free(k);
     }
     dra_ckpt_close(f);
+    dra_locator_free(&loc);
     dra_model_free(&m);
     dra_objset_free(&set);
     free(ns);
