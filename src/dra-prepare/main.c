@@ -45,7 +45,7 @@ static const dra_opt cdi_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 
-static const dra_cmd cmds[] = {
+static dra_cmd cmds[] = { /* plugins, probe, health (cmd_rpc.c) are filled in by main */
     {"prepare", "prepare --pod NS/NAME (--socket PATH | --registry-dir DIR) [OPTIONS] [FILES]",
      "prepare a pod's ResourceClaims with their drivers and print each container's CDI devices",
      "Reads the pod and its ResourceClaims (kubectl get -o yaml dumps).  Checks what the kubelet\n"
@@ -63,6 +63,7 @@ static const dra_cmd cmds[] = {
     {"cdi", "cdi [--cdi-dir DIR]... [ID...]", "show the container edits (env, device nodes, mounts, hooks) of CDI devices",
      "Without IDs, reads the output of `prepare` or `sync` on standard input and answers per container.",
      cdi_opts, ""},
+    {0}, {0}, {0},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 static const dra_tool tool = {"dra-prepare", "the kubelet side of DRA: prepare and unprepare claims with DRA drivers, reconcile a node, resolve CDI devices", cmds, NULL};
@@ -216,12 +217,11 @@ int main(int argc, char **argv)
 {
     dra_args a;
     int rc;
-    if (argc > 1 && strcmp(argv[1], "plugins") == 0)
-        return dra_prepare_cmd_plugins(argc, argv);
-    if (argc > 1 && strcmp(argv[1], "probe") == 0)
-        return dra_prepare_cmd_probe(argc, argv);
-    if (argc > 1 && strcmp(argv[1], "health") == 0)
-        return dra_prepare_cmd_health(argc, argv);
+    cmds[4] = dra_prepare_plugins_cmd, cmds[5] = dra_prepare_probe_cmd, cmds[6] = dra_prepare_health_cmd;
+    int (*const run_rpc[])(int, char **) = {dra_prepare_cmd_plugins, dra_prepare_cmd_probe, dra_prepare_cmd_health};
+    for (int i = 0; i < 3 && argc > 1; i++)
+        if (strcmp(argv[1], cmds[4 + i].name) == 0)
+            return run_rpc[i](argc, argv);
     if (dra_tool_start(&tool, argc, argv, &a, &rc))
         return rc;
     json_t *out = json_array();
