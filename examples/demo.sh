@@ -90,7 +90,7 @@ awk '/^---$/ { k = "" } /^kind: / { k = $2 } { print } k == "ResourceClaim" && /
     "$work/placed.yaml" >"$work/node.yaml"
 mkdir -p "$work/registry"
 "$BIN/dra-example-driver" --plugin-dir "$work/plugins/gpu.example.com" --registry-dir "$work/registry" \
-    --cdi-dir "$work/cdi" --node node-a 2>/dev/null &
+    --cdi-dir "$work/cdi" --node node-a --claims "$work/node.yaml" 2>/dev/null &
 driver=$!
 trap 'kill "$driver" 2>/dev/null; wait "$driver" 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do [[ -S $work/registry/gpu.example.com-reg.sock ]] && break; sleep 0.1; done

@@ -1,9 +1,13 @@
 /* The example driver's work: "prepare" a claim by writing a CDI spec file
- * <cdi-dir>/<driver>-<claim uid>.json (atomically, so a repeated prepare
- * rewrites the same bytes: idempotent) and answering its device with the
- * CDI ID <driver>/gpu=<claim uid>-<device>; unprepare removes the file.
- * Which device a claim gets is derived from its UID (the example does not
- * read the claim's allocation from the API server). */
+ * <cdi-dir>/<driver>-<claim uid>-<device>.json per device (atomically, so a
+ * repeated prepare rewrites the same bytes: idempotent) and answering each
+ * device with the CDI ID <driver>/gpu=<claim uid>-<device>; unprepare removes
+ * the claim's files.
+ * The devices are those of the claim's allocation for this driver, read from
+ * --claims (a snapshot standing in for the API server GET a driver makes,
+ * with the kubelet plugin helper's checks); without --claims, one device
+ * derived from the claim UID. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -14,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "io/stream.h"
 #include "example.h"
 
 static void say(ex_driver *d, const char *fmt, ...) DRA_PRINTF(2, 3);
@@ -54,9 +59,9 @@ static const char *fault_of(const ex_driver *d, const char *uid)
 }
 
 /* A CDI name may hold [A-Za-z0-9_.:-]; replace anything else. */
-static char *cdi_name(dra_arena *a, const char *uid, unsigned dev)
+static char *cdi_name(dra_arena *a, const char *uid, const char *dev)
 {
-    char *s = dra_arena_printf(a, "%s-gpu-%u", uid, dev);
+    char *s = dra_arena_printf(a, "%s%s%s", uid, dev ? "-" : "", dev ? dev : "");
     for (char *p = s; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
               *p == '.' || *p == ':' || *p == '-'))
@@ -101,7 +106,7 @@ static dra_err *write_atomic(const char *path, const char *data, size_t len)
 }
 
 /* The CDI spec of one prepared claim. */
-static dra_err *write_spec(const ex_driver *d, const char *path, const char *name, const dra_claim_ref *c, unsigned dev)
+static dra_err *write_spec(const ex_driver *d, const char *path, const char *name, const dra_claim_ref *c, const char *dev)
 {
     json_t *spec = json_pack("{s:s,s:s,s:[{s:s,s:{s:[s,s,s]}}]}", "cdiVersion", "0.6.0", "kind",
                              "gpu.example.com/gpu", "devices", "name", name, "containerEdits", "env",
@@ -110,7 +115,7 @@ static dra_err *write_spec(const ex_driver *d, const char *path, const char *nam
     json_t *env = json_object_get(json_object_get(json_array_get(json_object_get(spec, "devices"), 0), "containerEdits"),
                                   "env");
     char *v;
-    v = dra_xasprintf("GPU_DEVICE=gpu-%u", dev);
+    v = dra_xasprintf("GPU_DEVICE=%s", dev);
     json_array_set_new(env, 0, json_string(v));
     free(v);
     v = dra_xasprintf("DRA_CLAIM_UID=%s", c->uid);
@@ -137,6 +142,73 @@ static void pause_for(ex_driver *d, dra_grpc_reply *rep)
     }
 }
 
+/* The devices `c` gets: with --claims, the results of the claim's allocation
+ * for this driver, after the kubelet plugin helper's checks
+ * (k8s.io/dynamic-resource-allocation/kubeletplugin: "retrieve claim",
+ * "not allocated", "got replaced") and dra-example-driver's own
+ * ("requested device is not allocatable"); else one device from the UID.
+ * NULL when fine, else the per-claim error (arena). */
+static const char *allocated(const ex_driver *d, const dra_objset *set, const dra_claim_ref *c, dra_arena *a,
+                             dra_prep_device **out, size_t *n_out)
+{
+    const char *pool = d->node ? d->node : "pool";
+    if (!d->claims_path) {
+        dra_prep_device *dv = dra_arena_zalloc(a, sizeof *dv);
+        dv->pool = (char *)pool;
+        dv->device = dra_arena_printf(a, "gpu-%u", device_of(d, c->uid));
+        *out = dv;
+        *n_out = 1;
+        return NULL;
+    }
+    const json_t *claim = NULL;
+    for (size_t i = 0; i < set->n && !claim; i++) {
+        const json_t *o = set->v[i].json, *md = json_object_get(o, "metadata");
+        const char *kind = json_string_value(json_object_get(o, "kind"));
+        const char *ns = json_string_value(json_object_get(md, "namespace"));
+        const char *name = json_string_value(json_object_get(md, "name"));
+        if (kind && strcmp(kind, "ResourceClaim") == 0 && name && strcmp(name, c->name) == 0 &&
+            strcmp(ns ? ns : "default", c->namespace_) == 0)
+            claim = o;
+    }
+    if (!claim)
+        return dra_arena_printf(a, "retrieve claim %s/%s: resourceclaims.resource.k8s.io \"%s\" not found",
+                                c->namespace_, c->name, c->name);
+    const json_t *alloc = json_object_get(json_object_get(claim, "status"), "allocation");
+    if (!json_is_object(alloc))
+        return dra_arena_printf(a, "claim %s/%s not allocated", c->namespace_, c->name);
+    const char *uid = json_string_value(json_object_get(json_object_get(claim, "metadata"), "uid"));
+    if (!uid || strcmp(uid, c->uid) != 0)
+        return dra_arena_printf(a, "claim %s/%s got replaced", c->namespace_, c->name);
+    const json_t *results = json_object_get(json_object_get(alloc, "devices"), "results");
+    size_t n = json_array_size(results), k = 0;
+    dra_prep_device *dv = dra_arena_zalloc(a, (n ? n : 1) * sizeof *dv);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *r = json_array_get(results, i);
+        const char *drv = json_string_value(json_object_get(r, "driver"));
+        const char *dev = json_string_value(json_object_get(r, "device"));
+        const char *rp = json_string_value(json_object_get(r, "pool"));
+        const char *req = json_string_value(json_object_get(r, "request"));
+        if (!drv || strcmp(drv, d->name) != 0)
+            continue; /* another driver's device */
+        char *end = NULL;
+        long idx = dev && strncmp(dev, "gpu-", 4) == 0 && dev[4] ? strtol(dev + 4, &end, 10) : -1;
+        if (idx < 0 || idx >= d->devices || (end && *end))
+            return dra_arena_printf(a, "error preparing devices for claim %s: requested device is not allocatable: %s",
+                                    c->uid, dev ? dev : "");
+        dv[k].pool = dra_arena_strdup(a, rp ? rp : pool);
+        dv[k].device = dra_arena_strdup(a, dev);
+        if (req) {
+            dv[k].requests = dra_arena_zalloc(a, sizeof *dv[k].requests);
+            dv[k].requests[0] = dra_arena_strdup(a, req);
+            dv[k].n_requests = 1;
+        }
+        k++;
+    }
+    *out = dv;
+    *n_out = k;
+    return NULL;
+}
+
 static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, size_t n, dra_arena *a,
                     dra_prep_claim **out, size_t *n_out, dra_grpc_reply *rep)
 {
@@ -145,6 +217,17 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
     say(d, "NodePrepareResources (%s): %zu claim(s)", svc, n);
     dra_prep_claim *cl = dra_arena_zalloc(a, (n + d->nextra + 1) * sizeof *cl);
     size_t k = 0;
+    /* the claims as the driver would GET them now */
+    dra_objset set = DRA_OBJSET_INIT;
+    const char *read_err = NULL;
+    if (d->claims_path) {
+        dra_err *e = dra_read_path(&set, d->claims_path);
+        if (e) {
+            read_err = dra_arena_strdup(a, e->msg);
+            dra_err_free(e);
+        }
+    }
+    const bool claims_ok = !read_err;
     for (size_t i = 0; i < n; i++) {
         const dra_claim_ref *c = &claims[i];
         if (listed(d->omit, d->nomit, c->uid))
@@ -160,27 +243,35 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
             o->error = "claim UID is empty";
             continue;
         }
-        unsigned dev = device_of(d, c->uid);
-        char *name = cdi_name(a, c->uid, dev);
-        dra_err *e = write_spec(d, spec_path(d, a, name), name, c, dev);
-        if (e) {
-            o->error = dra_arena_printf(a, "prepare claim %s/%s: %s", c->namespace_, c->name, e->msg);
-            dra_err_free(e);
+        dra_prep_device *dv = NULL;
+        size_t ndv = 0;
+        const char *err = claims_ok ? allocated(d, &set, c, a, &dv, &ndv)
+                                    : dra_arena_printf(a, "retrieve claim %s/%s: %s", c->namespace_, c->name, read_err);
+        for (size_t j = 0; !err && j < ndv; j++) {
+            char *name = cdi_name(a, c->uid, dv[j].device);
+            dra_err *e = write_spec(d, spec_path(d, a, name), name, c, dv[j].device);
+            if (e) {
+                err = dra_arena_printf(a, "prepare claim %s/%s: %s", c->namespace_, c->name, e->msg);
+                dra_err_free(e);
+                break;
+            }
+            size_t extra = d->pad_bytes ? d->pad_bytes / 64 + 1 : 0;
+            dv[j].cdi_ids = dra_arena_zalloc(a, (1 + extra) * sizeof *dv[j].cdi_ids);
+            dv[j].cdi_ids[0] = dra_arena_printf(a, "%s/gpu=%s", d->name, name);
+            for (size_t x = 0; x < extra; x++)
+                dv[j].cdi_ids[1 + x] = dra_arena_printf(a, "%s/gpu=pad-%048zu", d->name, x);
+            dv[j].n_cdi_ids = 1 + extra;
+            say(d, "prepared %s/%s (%s): %s", c->namespace_, c->name, c->uid, dv[j].device);
+        }
+        if (err) {
+            o->error = (char *)err;
             continue;
         }
-        dra_prep_device *dv = dra_arena_zalloc(a, sizeof *dv);
-        dv->pool = (char *)(d->node ? d->node : "pool");
-        dv->device = dra_arena_printf(a, "gpu-%u", dev);
-        size_t extra = d->pad_bytes ? d->pad_bytes / 64 + 1 : 0;
-        dv->cdi_ids = dra_arena_zalloc(a, (1 + extra) * sizeof *dv->cdi_ids);
-        dv->cdi_ids[0] = dra_arena_printf(a, "%s/gpu=%s", d->name, name);
-        for (size_t j = 0; j < extra; j++)
-            dv->cdi_ids[1 + j] = dra_arena_printf(a, "%s/gpu=pad-%048zu", d->name, j);
-        dv->n_cdi_ids = 1 + extra;
         o->devices = dv;
-        o->n_devices = 1;
-        say(d, "prepared %s/%s (%s) as gpu-%u", c->namespace_, c->name, c->uid, dev);
+        o->n_devices = ndv;
     }
+    if (d->claims_path)
+        dra_objset_free(&set);
     for (size_t i = 0; i < d->nextra; i++)
         cl[k++].uid = d->extra[i];
     *out = cl;
@@ -207,11 +298,23 @@ static void unprepare(void *ctx, const char *svc, const dra_claim_ref *claims, s
             o->error = (char *)f;
             continue;
         }
-        char *path = spec_path(d, a, cdi_name(a, c->uid, device_of(d, c->uid)));
-        if (unlink(path) < 0 && errno != ENOENT)
-            o->error = dra_arena_printf(a, "unprepare claim %s/%s: remove %s: %s", c->namespace_, c->name, path,
-                                        strerror(errno));
-        else
+        /* every device file of the claim: <driver>-<uid>-<device>.json */
+        char *prefix = dra_arena_printf(a, "%s-%s-", d->name, cdi_name(a, c->uid, NULL));
+        size_t plen = strlen(prefix);
+        DIR *dir = opendir(d->cdi_dir);
+        struct dirent *de;
+        while (dir && !o->error && (de = readdir(dir))) {
+            size_t len = strlen(de->d_name);
+            if (len <= plen + 5 || strncmp(de->d_name, prefix, plen) != 0 || strcmp(de->d_name + len - 5, ".json") != 0)
+                continue;
+            char *path = dra_arena_printf(a, "%s/%s", d->cdi_dir, de->d_name);
+            if (unlink(path) < 0 && errno != ENOENT)
+                o->error = dra_arena_printf(a, "unprepare claim %s/%s: remove %s: %s", c->namespace_, c->name, path,
+                                            strerror(errno));
+        }
+        if (dir)
+            closedir(dir);
+        if (!o->error)
             say(d, "unprepared %s/%s (%s)", c->namespace_, c->name, c->uid);
     }
     for (size_t i = 0; i < d->nextra; i++)

@@ -18,6 +18,7 @@ typedef struct ex_driver {
     const char *name;          /* driver name, also the CDI vendor */
     const char *cdi_dir;       /* where CDI specs are written */
     const char *health_file;   /* JSON [{pool, device, health, message}] */
+    const char *claims_path;   /* ResourceClaims (file or directory), re-read per prepare; NULL: by UID */
     const char *node;          /* pool name */
     int devices;               /* gpu-0 .. gpu-N-1 */
     long delay_ms;             /* answer prepare/unprepare this late */

@@ -16,7 +16,7 @@
 
 enum {
     OPT_NAME = DRA_OPT_TOOL_BASE, OPT_PLUGIN_DIR, OPT_REGISTRY_DIR, OPT_CDI_DIR, OPT_DEVICES, OPT_SERVICES,
-    OPT_HEALTH_FILE, OPT_INVENTORY, OPT_DELAY, OPT_FAIL, OPT_OMIT, OPT_EXTRA, OPT_GARBAGE, OPT_PAD, OPT_MAX_MSG,
+    OPT_HEALTH_FILE, OPT_CLAIMS, OPT_INVENTORY, OPT_DELAY, OPT_FAIL, OPT_OMIT, OPT_EXTRA, OPT_GARBAGE, OPT_PAD, OPT_MAX_MSG,
     OPT_VERBOSE,
 };
 
@@ -29,6 +29,7 @@ static const dra_opt opts[] = {
     {OPT_DEVICES, "devices", 0, DRA_ARG_REQUIRED, "N", "number of devices gpu-0 ... (default 4)", NULL},
     {OPT_SERVICES, "services", 0, DRA_ARG_REQUIRED, "LIST", "supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1alpha1.DRAResourceHealth)", NULL},
     {OPT_HEALTH_FILE, "health-file", 0, DRA_ARG_REQUIRED, "FILE", "device health overrides, JSON; re-read and streamed on SIGHUP", "file"},
+    {OPT_CLAIMS, "claims", 0, DRA_ARG_REQUIRED, "PATH", "ResourceClaims to prepare from, read at each call (kubectl get resourceclaims -A -o yaml); without it a device is derived from the claim UID", "file"},
     {OPT_INVENTORY, "inventory", 0, DRA_ARG_NONE, NULL, "print the device inventory for dra-slice build and exit", NULL},
     {OPT_DELAY, "delay", 0, DRA_ARG_REQUIRED, "DURATION", "fault: answer prepare/unprepare this late", NULL},
     {OPT_FAIL, "fail-claim", 0, DRA_ARG_REQUIRED, "UID=MSG", "fault: per-claim error for this claim (repeatable)", NULL},
@@ -118,6 +119,7 @@ int main(int argc, char **argv)
         d.cdi_dir = dra_args_get(&a, OPT_CDI_DIR);
     d.node = dra_args_get(&a, DRA_OPT_NODE);
     d.health_file = dra_args_get(&a, OPT_HEALTH_FILE);
+    d.claims_path = dra_args_get(&a, OPT_CLAIMS);
     d.verbose = dra_args_has(&a, OPT_VERBOSE);
     d.garbage = dra_args_has(&a, OPT_GARBAGE);
     if ((e = num("devices", dra_args_get(&a, OPT_DEVICES), 1, 100000, &devices)) ||

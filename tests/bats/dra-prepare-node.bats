@@ -296,3 +296,27 @@ YAML
     assert_failure 3
     [[ $stderr == *"DRA driver other.example.com is not registered"* ]]
 }
+
+@test "node: with --claims the example driver prepares the allocated devices, with the plugin helper's checks" {
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } >"$T/snap.yaml"
+    sed 's/device: gpu-0/device: gpu-2/' "$T/snap.yaml" >"$T/claims.yaml"
+    start_driver --claims "$T/claims.yaml"
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    assert_output '{"namespace":"ns1","pod":"p1","container":"main","cdiDevices":["gpu.example.com/gpu=c-p1-gpu-2"]}'
+    run grep -c 'GPU_DEVICE=gpu-2' "$T/cdi/gpu.example.com-c-p1-gpu-2.json"
+    assert_output 1
+    run --separate-stderr prep unprepare --pod ns1/p1 -o jsonl
+    assert_success
+    assert_file_not_exists "$T/cdi/gpu.example.com-c-p1-gpu-2.json"
+    # the claim the driver reads was replaced, never allocated, gone, or names a device it does not have
+    for case in 's/uid: c-p1/uid: c-other/|claim ns1/p1-own got replaced' \
+        '/^  allocation:/,/^  reservedFor:/{/reservedFor/!d}|claim ns1/p1-own not allocated' \
+        's/name: p1-own/name: elsewhere/|retrieve claim ns1/p1-own: resourceclaims.resource.k8s.io "p1-own" not found' \
+        's/device: gpu-0/device: gpu-9/|error preparing devices for claim c-p1: requested device is not allocatable: gpu-9'; do
+        sed "${case%%|*}" "$T/snap.yaml" | sed 's/device: gpu-0/device: gpu-2/' >"$T/claims.yaml"
+        run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+        assert_failure 3
+        [[ $stderr == *"${case#*|}"* ]] || { echo "want: ${case#*|}"; echo "got: $stderr"; false; }
+    done
+}

@@ -85,6 +85,28 @@ teardown() { rpc_teardown; }
     assert_output --partial "DRA driver gpu.example.com plugin at endpoint $T/nowhere.sock is not reachable: UNAVAILABLE"
 }
 
+@test "plugins: a second instance may not take over the first one's endpoint; on its own endpoint it is kept" {
+    start_py
+    "$PY" "$PEERS/fake_driver.py" --socket "$T/dra2.sock" --reg-socket "$T/reg/py2-reg.sock" --endpoint "$T/dra.sock" \
+        --log "$T/calls2.log" >"$T/py2.out" 2>&1 &
+    PIDS+=($!)
+    wait_until grep -q ready "$T/py2.out"
+    run "$DRA_BIN/dra-prepare" plugins --registry-dir "$T/reg" --notify
+    assert_failure 1
+    assert_output --partial "RegisterPlugin error -- plugin registration failed with err: endpoint $T/dra.sock already registered for DRA driver plugin gpu.example.com"
+    run grep '"registered": false, "error": "RegisterPlugin error -- plugin registration failed' "$T/calls2.log"
+    assert_success
+    # a rolling update: the new instance listens on its own endpoint, both count
+    "$PY" "$PEERS/fake_driver.py" --socket "$T/dra3.sock" --reg-socket "$T/reg/py3-reg.sock" \
+        >"$T/py3.out" 2>&1 &
+    PIDS+=($!)
+    wait_until grep -q ready "$T/py3.out"
+    rm "$T/reg/py2-reg.sock"
+    run "$DRA_BIN/dra-prepare" plugins --registry-dir "$T/reg" -o jsonl
+    assert_success
+    assert_equal "$(grep -c '"registered":true' <<<"$output")" 2
+}
+
 @test "plugins: a missing registry directory is an input error; an empty one lists nothing" {
     run "$DRA_BIN/dra-prepare" plugins --registry-dir "$T/none"
     assert_failure 2

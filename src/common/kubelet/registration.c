@@ -139,6 +139,21 @@ void dra_registry_probe(const char *sock, const dra_reg_opts *opts, dra_arena *a
             notify(c, timeout, false, p->error);
         goto out;
     }
+    /* One instance may not take over another's endpoint (the kubelet's
+     * DRAPluginManager.add); a second instance on its own endpoint is a
+     * rolling update and is kept. */
+    for (size_t i = 0; opts && i < opts->n_prior; i++) {
+        const dra_reg_plugin *o = &opts->prior[i];
+        if (o->registered && strcmp(o->name, p->name) == 0 && strcmp(o->endpoint, p->endpoint) == 0) {
+            p->error = dra_arena_printf(a,
+                                        "RegisterPlugin error -- plugin registration failed with err: endpoint %s "
+                                        "already registered for DRA driver plugin %s",
+                                        p->endpoint, p->name);
+            if (do_notify)
+                notify(c, timeout, false, p->error);
+            goto out;
+        }
+    }
     p->service = dra_arena_strdup(a, svc);
     p->registered = true;
     /* Is the endpoint there?  (The kubelet registers it anyway and reports
@@ -218,7 +233,9 @@ dra_err *dra_registry_scan(const char *dir, const dra_reg_opts *opts, dra_arena 
         qsort(v, n, sizeof *v, cmp_str);
     dra_reg_plugin *p = dra_arena_zalloc(a, (n ? n : 1) * sizeof *p);
     for (size_t i = 0; i < n; i++) {
-        dra_registry_probe(v[i], opts, a, &p[i]);
+        dra_reg_opts o = opts ? *opts : (dra_reg_opts){0};
+        o.prior = p, o.n_prior = i;
+        dra_registry_probe(v[i], &o, a, &p[i]);
         free(v[i]);
     }
     dra_buf_free(&names);

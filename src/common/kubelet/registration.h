@@ -40,6 +40,8 @@ typedef struct dra_reg_plugin {
 typedef struct dra_reg_opts {
     long timeout_ms;        /* per call; 0 = 1000 (the watcher's GetInfo timeout) */
     bool notify;            /* send NotifyRegistrationStatus */
+    const struct dra_reg_plugin *prior; /* registered before this one (borrowed): */
+    size_t n_prior;                     /* a second instance may not reuse their endpoint */
 } dra_reg_opts;
 
 /* The services we support, in no particular order: v1.DRAPlugin, v1beta1.DRAPlugin. */
