@@ -45,13 +45,18 @@ start_py() {
 }
 
 # start_driver [dra-example-driver options]: on $T/p/dra.sock, $T/reg/gpu.example.com-reg.sock
+# (a stale socket left by a killed driver does not count: the new one must
+# have replaced it)
 start_driver() {
+    local reg=$T/reg/gpu.example.com-reg.sock old
+    old=$(stat -c '%i %z' "$reg" 2>/dev/null || true)
     "$DRA_BIN/dra-example-driver" --plugin-dir "$T/p" --registry-dir "$T/reg" --cdi-dir "$T/cdi" --node node-1 "$@" \
         2>>"$T/drv.err" &
     DRV_PID=$!
     PIDS+=("$DRV_PID")
-    wait_until test -S "$T/reg/gpu.example.com-reg.sock"
+    wait_until socket_replaced "$reg" "$old"
 }
+socket_replaced() { [[ -S $1 && $(stat -c '%i %z' "$1" 2>/dev/null) != "$2" ]]; }
 
 # a ResourceClaim file for --claim
 claim_file() { # NAME UID
