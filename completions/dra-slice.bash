@@ -40,7 +40,7 @@ _dra_slice() {
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --source --sysfs-root --nvidia-smi --driver --node --inventory --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --source --sysfs-root --nvidia-smi --dynamic-mig --driver --node --inventory --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "" -- "$cur"))
         fi;;

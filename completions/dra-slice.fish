@@ -18,6 +18,7 @@ complete -c dra-slice -n '__fish_seen_subcommand_from build' -l version -d 'show
 complete -c dra-slice -n '__fish_seen_subcommand_from discover' -l source -s s -x -a 'pci net nvidia pci,net pci,net,nvidia' -d 'sources to read: pci,net,nvidia (default: all)'
 complete -c dra-slice -n '__fish_seen_subcommand_from discover' -l sysfs-root -r -a '(__fish_complete_directories)' -d 'read sysfs from DIR instead of /sys'
 complete -c dra-slice -n '__fish_seen_subcommand_from discover' -l nvidia-smi -r -F -d 'nvidia-smi program (default: from PATH)'
+complete -c dra-slice -n '__fish_seen_subcommand_from discover' -l dynamic-mig -d 'MIG-capable GPUs as partitionable devices (NVIDIA\'s DynamicMIG)'
 complete -c dra-slice -n '__fish_seen_subcommand_from discover' -l driver -s d -x -d 'one driver name for every source'
 complete -c dra-slice -n '__fish_seen_subcommand_from discover' -l node -x -d 'node name (default: this host\'s name)'
 complete -c dra-slice -n '__fish_seen_subcommand_from discover' -l inventory -d 'print the devices as an inventory, not slices'

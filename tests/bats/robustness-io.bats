@@ -234,7 +234,7 @@ fake_smi() {
 }
 
 @test "discover: XML entities from nvidia-smi are not expanded" {
-    fake_smi ent 'printf "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]><nvidia_smi_log><gpu id=\"00000000:3B:00.0\"><product_name>&b;</product_name><uuid>GPU-1</uuid></gpu></nvidia_smi_log>"'
+    fake_smi ent 'printf "<?xml version=\"1.0\"?><!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]><nvidia_smi_log><gpu id=\"00000000:3B:00.0\"><product_name>&b;</product_name><uuid>GPU-1</uuid><compute_cap>8.0</compute_cap></gpu></nvidia_smi_log>"'
     run --separate-stderr "$DRA_BIN/dra-slice" discover --source nvidia --nvidia-smi "$BATS_TEST_TMPDIR/ent" --node n
     assert_success
     assert_output --partial "string: '&b;'"

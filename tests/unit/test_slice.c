@@ -8,6 +8,7 @@
 #include "slice/build.h"
 #include "slice/discover.h"
 #include "slice/lint.h"
+#include "slice/nvidia.h"
 #include "slice/profile.h"
 #include "unit.h"
 
@@ -441,60 +442,246 @@ UNIT_TEST(discover_fake_sysfs)
     free(root);
 }
 
-UNIT_TEST(discover_nvidia_xml)
+/* A runner that answers nvidia-smi's arguments from captured files. */
+typedef struct capture_dir {
+    const char *dir;
+    int calls;
+} capture_dir;
+
+static dra_err *from_captures(void *ctx, const char *const *args, dra_buf *out)
 {
-    char *path = data_path("nvidia-smi.xml");
-    dra_buf b = DRA_BUF_INIT;
-    dra_err *e = dra_buf_read_path(&b, path, 0);
-    CHECK(e == NULL);
-    char *root = data_path("sysfs");
+    capture_dir *c = ctx;
+    c->calls++;
+    const char *f = NULL;
+    if (strcmp(args[0], "-q") == 0)
+        f = "nvidia-smi-q.xml";
+    else if (strncmp(args[0], "--query-gpu=", 12) == 0)
+        f = "query.csv";
+    else if (strcmp(args[0], "-L") == 0)
+        f = "nvidia-smi-L.txt";
+    else if (strcmp(args[0], "mig") == 0)
+        f = strcmp(args[1], "-lgip") == 0 ? "mig-lgip.txt" : strcmp(args[1], "-lgipp") == 0 ? "mig-lgipp.txt" : "mig-lgi.txt";
+    char *rel = dra_xasprintf("nvidia/%s/%s", c->dir, f);
+    char *path = data_path(rel);
+    dra_err *e = dra_buf_read_path(out, path, 0);
+    free(rel);
+    free(path);
+    return e;
+}
+
+static const json_t *find_device(const json_t *devs, const char *name)
+{
+    size_t i;
+    json_t *d;
+    json_array_foreach(devs, i, d) if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0) return d;
+    return NULL;
+}
+
+static const char *attr_of(const json_t *dev, const char *attr, const char *type)
+{
+    return json_string_value(json_object_get(json_object_get(json_object_get(dev, "attributes"), attr), type));
+}
+
+static const char *cap_of(const json_t *dev, const char *cap)
+{
+    return json_string_value(json_object_get(json_object_get(json_object_get(dev, "capacity"), cap), "value"));
+}
+
+UNIT_TEST(discover_nvidia_h200)
+{
+    /* The real H200 capture: driver 580's XML has no compute capability. */
+    capture_dir c = {"h200", 0};
+    dra_nvidia_opts o = {"nvidia-smi", NULL, false, from_captures, &c};
     json_t *devs = json_array(), *sets = json_array();
-    e = dra_discover_nvidia_xml(dra_buf_str(&b), b.len, "nvidia-smi", root, devs, sets);
+    dra_err *e = dra_discover_nvidia(&o, devs, sets);
     CHECK(e == NULL);
     dra_err_free(e);
-    CHECK_INT(json_array_size(devs), 4); /* gpu-0, two MIG devices, gpu-1 */
-    CHECK_INT(json_array_size(sets), 1);
-    const json_t *gpu0 = json_array_get(devs, 0);
-    const json_t *a = json_object_get(gpu0, "attributes");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "driverVersion"), "version")), "535.129.3");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "cudaDriverVersion"), "version")), "12.2.0");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "resource.kubernetes.io/pciBusID"), "string")),
-              "0000:3b:00.0");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(a, "resource.kubernetes.io/pcieRoot"), "string")),
-              "pci0000:3a");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(gpu0, "capacity"), "memory"), "value")),
-              "40Gi");
-    const json_t *set = json_array_get(sets, 0);
-    CHECK_STR(json_string_value(json_object_get(set, "name")), "gpu-0-counter-set");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(set, "counters"), "multiprocessors"),
-                                                "value")),
-              "56");
-    const json_t *mig = json_array_get(devs, 1);
-    CHECK_STR(json_string_value(json_object_get(mig, "name")), "gpu-0-mig-1-0");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(mig, "capacity"), "memory"), "value")),
-              "19968Mi");
-    const json_t *gpu1 = json_array_get(devs, 3);
-    CHECK_STR(json_string_value(json_object_get(gpu1, "name")), "gpu-1");
-    CHECK(json_object_get(gpu1, "consumesCounters") == NULL);
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(gpu1, "attributes"),
-                                                                "cudaComputeCapability"),
-                                                "version")),
-              "7.5.0");
+    CHECK_INT(c.calls, 2); /* -q -x and --query-gpu */
+    CHECK_INT(json_array_size(devs), 1);
+    CHECK_INT(json_array_size(sets), 0);
+    const json_t *g = find_device(devs, "gpu-0");
+    CHECK(g != NULL);
+    CHECK_STR(attr_of(g, "brand", "string"), "Nvidia");
+    CHECK_STR(attr_of(g, "architecture", "string"), "Hopper");
+    CHECK_STR(attr_of(g, "productName", "string"), "NVIDIA H200");
+    CHECK_STR(attr_of(g, "type", "string"), "gpu");
+    CHECK_STR(attr_of(g, "uuid", "string"), "GPU-d55d1438-023a-d127-abb9-77c3f4eddbe9");
+    CHECK_STR(attr_of(g, "cudaComputeCapability", "version"), "9.0.0");
+    CHECK_STR(attr_of(g, "driverVersion", "version"), "580.159.4");
+    CHECK_STR(attr_of(g, "cudaDriverVersion", "version"), "13.0.0");
+    CHECK_STR(attr_of(g, "addressingMode", "string"), "None");
+    CHECK_STR(attr_of(g, "resource.kubernetes.io/pciBusID", "string"), "0000:00:06.0");
+    CHECK_STR(cap_of(g, "memory"), "143771Mi");
     json_decref(devs);
     json_decref(sets);
 
+    /* DynamicMIG: the full GPU and 25 placements on one counter set. */
+    c.calls = 0;
+    o.dynamic_mig = true;
     devs = json_array(), sets = json_array();
-    e = dra_discover_nvidia_xml("<html></html>", 13, "x", NULL, devs, sets);
-    CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME && strstr(e->msg, "not nvidia-smi XML"));
+    e = dra_discover_nvidia(&o, devs, sets);
+    CHECK(e == NULL);
     dra_err_free(e);
-    e = dra_discover_nvidia_xml("<nvidia_smi_log><gpu>", 21, "x", NULL, devs, sets);
-    CHECK(e != NULL);
-    dra_err_free(e);
+    CHECK_INT(c.calls, 4);
+    CHECK_INT(json_array_size(devs), 26); /* 7 + 7 + 4 + 3 + 2 + 1 + 1 */
+    CHECK_INT(json_array_size(sets), 1);
+    const json_t *set = json_array_get(sets, 0);
+    CHECK_STR(json_string_value(json_object_get(set, "name")), "gpu-0-counter-set");
+    const json_t *counters = json_object_get(set, "counters");
+    CHECK_INT(json_object_size(counters), 15); /* 7 dimensions, 8 memory slices */
+    CHECK_STR(json_string_value(json_object_get(json_object_get(counters, "memory-slice-7"), "value")), "1");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(counters, "multiprocessors"), "value")), "132");
+    g = find_device(devs, "gpu-0");
+    CHECK_STR(cap_of(g, "memory"), "140Gi"); /* the largest profile, as PartCapacities */
+    const json_t *m = find_device(devs, "gpu-0-mig-3g71gb-9-4");
+    CHECK(m != NULL);
+    CHECK_STR(attr_of(m, "type", "string"), "mig");
+    CHECK_STR(attr_of(m, "profile", "string"), "3g.71gb");
+    CHECK_STR(attr_of(m, "parentUUID", "string"), "GPU-d55d1438-023a-d127-abb9-77c3f4eddbe9");
+    CHECK(attr_of(m, "uuid", "string") == NULL);
+    CHECK_STR(cap_of(m, "memory"), "71424Mi");
+    CHECK_STR(cap_of(m, "multiprocessors"), "60");
+    const json_t *use = json_object_get(json_array_get(json_object_get(m, "consumesCounters"), 0), "counters");
+    CHECK(json_object_get(use, "memory-slice-4") && json_object_get(use, "memory-slice-7") &&
+          !json_object_get(use, "memory-slice-3"));
+    CHECK(find_device(devs, "gpu-0-mig-1g18gb-me-20-6") != NULL);
     json_decref(devs);
     json_decref(sets);
-    dra_buf_free(&b);
-    free(root);
-    free(path);
+}
+
+UNIT_TEST(discover_nvidia_static_mig)
+{
+    /* Eight H100s in MIG mode: only the MIG devices that exist. */
+    capture_dir c = {"dgx-h100-mig", 0};
+    dra_nvidia_opts o = {"nvidia-smi", NULL, false, from_captures, &c};
+    json_t *devs = json_array(), *sets = json_array();
+    dra_err *e = dra_discover_nvidia(&o, devs, sets);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(json_array_size(devs), 22);
+    CHECK_INT(json_array_size(sets), 0);
+    CHECK(find_device(devs, "gpu-0") == NULL);
+    const json_t *m = find_device(devs, "gpu-4-mig-1g20gb-15-4");
+    CHECK(m != NULL);
+    CHECK_STR(attr_of(m, "profile", "string"), "1g.20gb");
+    CHECK(strncmp(attr_of(m, "uuid", "string"), "MIG-", 4) == 0);
+    CHECK_STR(cap_of(m, "memory"), "20096Mi");
+    CHECK_STR(cap_of(m, "memorySlice4"), "1");
+    CHECK_STR(cap_of(m, "memorySlice5"), "1");
+    CHECK(cap_of(m, "memorySlice6") == NULL);
+    CHECK(json_object_get(m, "consumesCounters") == NULL);
+    json_decref(devs);
+    json_decref(sets);
+
+    /* A100 (Ampere, MIG enabled) and T4: with DynamicMIG the A100 itself is
+     * not published (MIG cannot be toggled without a reset). */
+    capture_dir a = {"a100-t4", 0};
+    dra_nvidia_opts oa = {"nvidia-smi", NULL, true, from_captures, &a};
+    devs = json_array(), sets = json_array();
+    e = dra_discover_nvidia(&oa, devs, sets);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK(find_device(devs, "gpu-0") == NULL);
+    CHECK(find_device(devs, "gpu-1") != NULL);
+    CHECK(find_device(devs, "gpu-0-mig-7g40gb-0-0") != NULL);
+    CHECK_INT(json_array_size(sets), 1);
+    CHECK_STR(attr_of(find_device(devs, "gpu-1"), "cudaComputeCapability", "version"), "7.5.0");
+    CHECK_STR(attr_of(find_device(devs, "gpu-0-mig-7g40gb-0-0"), "cudaComputeCapability", "version"), "8.0.0");
+    json_decref(devs);
+    json_decref(sets);
+}
+
+static dra_err *fixed_output(void *ctx, const char *const *args, dra_buf *out)
+{
+    (void)args;
+    dra_buf_puts(out, ctx);
+    return NULL;
+}
+
+UNIT_TEST(discover_nvidia_bad_output)
+{
+    json_t *devs = json_array(), *sets = json_array();
+    dra_nvidia_opts o = {"x", NULL, false, fixed_output, "<html></html>"};
+    dra_err *e = dra_discover_nvidia(&o, devs, sets);
+    CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME && strstr(e->msg, "not nvidia-smi XML"));
+    dra_err_free(e);
+    o.ctx = "<nvidia_smi_log><gpu>";
+    e = dra_discover_nvidia(&o, devs, sets);
+    CHECK(e != NULL);
+    dra_err_free(e);
+    /* the XML lacks compute_cap, and the query answers with XML */
+    o.ctx = "<nvidia_smi_log><gpu><uuid>GPU-1</uuid></gpu></nvidia_smi_log>";
+    e = dra_discover_nvidia(&o, devs, sets);
+    CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME);
+    dra_err_free(e);
+    CHECK_INT(json_array_size(devs), 0);
+    json_decref(devs);
+    json_decref(sets);
+}
+
+UNIT_TEST(nvidia_tables)
+{
+    CHECK(dra_nvidia_gib_to_mib("16.00") == 16384);
+    CHECK(dra_nvidia_gib_to_mib("19.62") == 20096);
+    CHECK(dra_nvidia_gib_to_mib("4.75") == 4864);
+    CHECK(dra_nvidia_gib_to_mib("69.75") == 71424);
+    CHECK(dra_nvidia_gib_to_mib("1.5") == -1);
+    CHECK(dra_nvidia_gib_to_mib("x.00") == -1);
+    CHECK_STR(dra_nvidia_brand("NVIDIA"), "Nvidia");
+    CHECK_STR(dra_nvidia_brand("Quadro RTX"), "QuadroRTX");
+    CHECK_STR(dra_nvidia_brand("NVIDIA Virtual Compute Server"), "NvidiaVCS");
+    CHECK(dra_nvidia_brand("Acme") == NULL);
+
+    dra_mig_profile *p;
+    size_t n;
+    const char *lgip = "|   0  MIG 2g.35gb   14   3/3   32.50   No   32   2   0   |\n"
+                       "|                                        2   2   0   |\n";
+    dra_err *e = dra_nvidia_parse_lgip(lgip, strlen(lgip), "nvidia-smi mig -lgip", &p, &n);
+    CHECK(e == NULL && n == 1 && p[0].id == 14 && p[0].memory_mib == 33280 && p[0].sm == 32 && p[0].ce == 2 &&
+          strcmp(p[0].name, "2g.35gb") == 0);
+    free(p);
+    const char *half = "|   0  MIG 2g.35gb 14 3/3 32.50 No 32 2 0 |\n";
+    e = dra_nvidia_parse_lgip(half, strlen(half), "lgip", &p, &n);
+    CHECK(e != NULL && strstr(e->msg, "CE JPEG OFA"));
+    dra_err_free(e);
+    e = dra_nvidia_parse_lgip("No MIG-enabled devices found.\n", 30, "lgip", &p, &n);
+    CHECK(e == NULL && n == 0 && p == NULL);
+    e = dra_nvidia_parse_lgip("garbage\n", 8, "lgip", &p, &n);
+    CHECK(e != NULL && e->line == 1);
+    dra_err_free(e);
+
+    dra_mig_placement *pl;
+    const char *lgipp = "GPU  0 Profile ID 15 Placements: {0,2,4,6}:2\nGPU  1 Profile ID  0 Placement : {0}:8\n";
+    e = dra_nvidia_parse_lgipp(lgipp, strlen(lgipp), "lgipp", &pl, &n);
+    CHECK(e == NULL && n == 5 && pl[3].start == 6 && pl[3].size == 2 && pl[4].gpu == 1 && pl[4].size == 8);
+    free(pl);
+    e = dra_nvidia_parse_lgipp("GPU  0 Profile ID 15 Placements: {0,x}:2\n", 41, "lgipp", &pl, &n);
+    CHECK(e != NULL);
+    dra_err_free(e);
+
+    dra_mig_instance *gi;
+    const char *lgi = "|   0  MIG 3g.71gb   9   1   4:4   |\n";
+    e = dra_nvidia_parse_lgi(lgi, strlen(lgi), "lgi", &gi, &n);
+    CHECK(e == NULL && n == 1 && gi[0].profile == 9 && gi[0].gi == 1 && gi[0].start == 4 && gi[0].size == 4);
+    free(gi);
+
+    dra_mig_listed *l;
+    const char *list = "GPU 0: NVIDIA H100 (UUID: GPU-1)\n  MIG 1g.10gb  Device  3: (UUID: MIG-abc)\n";
+    e = dra_nvidia_parse_list(list, strlen(list), "-L", &l, &n);
+    CHECK(e == NULL && n == 1 && l[0].gpu == 0 && l[0].index == 3 && strcmp(l[0].uuid, "MIG-abc") == 0);
+    free(l);
+    e = dra_nvidia_parse_list("  MIG 1g.10gb  Device  3: (UUID: MIG-abc)\n", 42, "-L", &l, &n);
+    CHECK(e != NULL);
+    dra_err_free(e);
+
+    dra_gpu_query *q;
+    const char *csv = "index, uuid, compute_cap\n0, GPU-1, 9.0\n1, GPU-2, [N/A]\n";
+    e = dra_nvidia_parse_query(csv, strlen(csv), "query", &q, &n);
+    CHECK(e == NULL && n == 2 && q[0].index == 0 && strcmp(q[0].compute_cap, "9.0") == 0 && q[1].compute_cap[0] == 0);
+    free(q);
+    e = dra_nvidia_parse_query("", 0, "query", &q, &n);
+    CHECK(e != NULL);
+    dra_err_free(e);
 }
 
 UNIT_TEST(profiles_are_deterministic)

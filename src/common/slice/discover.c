@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include "../base/arena.h"
 #include "../base/buf.h"
+#include "nvidia.h"
 
 #define RESOURCE_DOMAIN "resource.kubernetes.io/"
 
@@ -668,16 +670,30 @@ static json_t *cap_int(long long v)
     return json_pack("{s:s}", "value", buf);
 }
 
-/* MIG engine counts, as capacity keys and as counter names. */
-static const struct { const char *xml, *capacity, *counter; } mig_engines[] = {
-    {"multiprocessor_count", "multiprocessors", "multiprocessors"},
-    {"copy_engine_count", "copyEngines", "copy-engines"},
-    {"decoder_count", "decoders", "decoders"},
-    {"encoder_count", "encoders", "encoders"},
-    {"jpg_count", "jpegEngines", "jpeg-engines"},
-    {"ofa_count", "ofaEngines", "ofa-engines"},
+/* ---- nvidia: what NVIDIA's DRA driver (gpu.nvidia.com) publishes ----
+ *
+ * Names, types and spellings follow NVIDIA/k8s-dra-driver-gpu:
+ * cmd/gpu-kubelet-plugin/deviceinfo.go (GpuInfo.Attributes, full GPUs),
+ * mig.go (CommonAttributesMig, CommonCapacitiesMig, ToCanonicalName),
+ * partitions.go (the DynamicMIG counter sets and consumption) and nvlib.go
+ * (getGpuInfo, inspectMigProfilesAndPlacements, isDynamicMIGCapable). */
+
+/* A MIG profile's capacities (CommonCapacitiesMig) and, as counters, their
+ * camelToDNSName spelling (capacitiesToCounters). */
+static const struct { const char *capacity, *counter; size_t off; } mig_caps[] = {
+    {"multiprocessors", "multiprocessors", offsetof(dra_mig_profile, sm)},
+    {"copyEngines", "copy-engines", offsetof(dra_mig_profile, ce)},
+    {"decoders", "decoders", offsetof(dra_mig_profile, dec)},
+    {"encoders", "encoders", offsetof(dra_mig_profile, enc)},
+    {"jpegEngines", "jpeg-engines", offsetof(dra_mig_profile, jpeg)},
+    {"ofaEngines", "ofa-engines", offsetof(dra_mig_profile, ofa)},
 };
-#define NENGINES (sizeof mig_engines / sizeof *mig_engines)
+#define NMIGCAPS (sizeof mig_caps / sizeof *mig_caps)
+
+static long long prof_val(const dra_mig_profile *p, size_t k)
+{
+    return *(const long long *)(const void *)((const char *)p + mig_caps[k].off);
+}
 
 static void set_version_attr(json_t *attrs, const char *key, const char *raw)
 {
@@ -693,154 +709,424 @@ static void set_string_attr(json_t *attrs, const char *key, const char *v)
         json_object_set_new(attrs, key, attr_str(v));
 }
 
-dra_err *dra_discover_nvidia_xml(const char *xml, size_t len, const char *name, const char *sysfs_root,
-                                 json_t *devices, json_t *counter_sets)
+typedef struct nv_gpu {
+    xnode *node;
+    int index;           /* NVML index: position in the XML */
+    long long minor;
+    char *uuid;          /* owned, may be NULL */
+    json_t *common;      /* owned: attributes full GPUs and MIG devices share */
+    unsigned long long mem;
+    bool have_mem, have_cc, mig_capable, mig_enabled, toggle;
+} nv_gpu;
+
+typedef struct nv_tables {
+    dra_gpu_query *query;
+    size_t nquery;
+    dra_mig_profile *prof;
+    size_t nprof;
+    dra_mig_placement *place;
+    size_t nplace;
+    dra_mig_instance *gi;
+    size_t ngi;
+    dra_mig_listed *listed;
+    size_t nlisted;
+} nv_tables;
+
+static const dra_mig_profile *find_profile(const nv_tables *t, int gpu, int id)
 {
+    for (size_t i = 0; i < t->nprof; i++)
+        if (t->prof[i].gpu == gpu && t->prof[i].id == id)
+            return &t->prof[i];
+    return NULL;
+}
+
+/* Architectures before Hopper cannot toggle MIG mode without a GPU reset
+ * (supportsMIGModeToggle: arch >= DEVICE_ARCH_HOPPER; "Unknown" is the
+ * largest enum value). */
+static bool arch_toggles_mig(const char *arch)
+{
+    static const char *const older[] = {"Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada Lovelace"};
+    if (!arch)
+        return false;
+    for (size_t i = 0; i < sizeof older / sizeof *older; i++)
+        if (strcmp(arch, older[i]) == 0)
+            return false;
+    return true;
+}
+
+/* Device name of a MIG placement: gpu-<minor>-mig-<profile without dots,
+ * RFC 1123>-<profile id>-<start> (MigSpecTuple.ToCanonicalName). */
+static char *mig_name(long long minor, const char *profile, int id, int start)
+{
+    char p[DRA_MIG_NAME_MAX];
+    size_t k = 0;
+    for (const char *s = profile; *s && k < sizeof p - 1; s++) {
+        if (*s == '.')
+            continue;
+        char c = (char)tolower((unsigned char)*s);
+        p[k++] = ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') ? c : '-';
+    }
+    p[k] = '\0';
+    char *b = p;
+    while (*b == '-')
+        b++;
+    while (k > 0 && p[k - 1] == '-')
+        p[--k] = '\0';
+    return dra_xasprintf("gpu-%lld-mig-%s-%d-%d", minor, b, id, start);
+}
+
+static json_t *mig_capacity(const dra_mig_profile *p)
+{
+    json_t *c = json_object();
+    for (size_t k = 0; k < NMIGCAPS; k++)
+        json_object_set_new(c, mig_caps[k].capacity, cap_int(prof_val(p, k)));
+    json_object_set_new(c, "memory", cap_bytes((unsigned long long)p->memory_mib << 20));
+    return c;
+}
+
+/* Counters consumed: every capacity plus memory-slice-<i> for the placement. */
+static json_t *mig_counters(const json_t *capacity, int start, int size)
+{
+    json_t *c = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)capacity, k, v) {
+        const char *counter = strcmp(k, "memory") == 0 ? "memory" : NULL;
+        for (size_t i = 0; i < NMIGCAPS && !counter; i++)
+            if (strcmp(k, mig_caps[i].capacity) == 0)
+                counter = mig_caps[i].counter;
+        if (counter)
+            json_object_set(c, counter, v);
+    }
+    for (int i = start; i < start + size; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "memory-slice-%d", i);
+        json_object_set_new(c, name, cap_int(1));
+    }
+    return c;
+}
+
+static json_t *mig_attrs(const nv_gpu *g, const char *profile)
+{
+    json_t *a = json_deep_copy(g->common);
+    json_object_set_new(a, "type", attr_str("mig"));
+    set_string_attr(a, "parentUUID", g->uuid);
+    set_string_attr(a, "profile", profile);
+    return a;
+}
+
+static json_t *gpu_attrs(const nv_gpu *g)
+{
+    json_t *a = json_deep_copy(g->common);
+    json_object_set_new(a, "type", attr_str("gpu"));
+    set_string_attr(a, "uuid", g->uuid);
+    return a;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    return strcmp(json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(y, "name")));
+}
+
+static void append_sorted(json_t *devices, json_t *batch)
+{
+    size_t n = json_array_size(batch);
+    json_t **v = dra_xcalloc(n ? n : 1, sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = json_array_get(batch, i);
+    qsort(v, n, sizeof *v, by_name);
+    for (size_t i = 0; i < n; i++)
+        json_array_append(devices, v[i]);
+    free(v);
+    json_decref(batch);
+}
+
+static void emit_gpu(const nv_gpu *g, json_t *devices)
+{
+    char nm[32];
+    snprintf(nm, sizeof nm, "gpu-%lld", g->minor);
+    json_t *cap = json_object();
+    if (g->have_mem)
+        json_object_set_new(cap, "memory", cap_bytes(g->mem));
+    json_array_append_new(devices, json_pack("{s:s, s:o, s:o}", "name", nm, "attributes", gpu_attrs(g), "capacity",
+                                             cap));
+}
+
+/* DynamicMIG: the full GPU and every placement of every profile on one
+ * counter set (GetPerGpuAllocatableDevices, PartGetDevice). */
+static void emit_dynamic(const nv_gpu *g, const nv_tables *t, json_t *devices, json_t *counter_sets)
+{
+    dra_mig_profile max = {0};
+    int slices = 0;
+    json_t *batch = json_array();
+    char set[64];
+    snprintf(set, sizeof set, "gpu-%lld-counter-set", g->minor);
+    for (size_t i = 0; i < t->nplace; i++) {
+        const dra_mig_placement *pl = &t->place[i];
+        const dra_mig_profile *p = pl->gpu == g->index ? find_profile(t, g->index, pl->profile) : NULL;
+        if (!p)
+            continue;
+        /* inspectMigProfilesAndPlacements: the largest placement is the
+         * number of memory slices, and the full GPU's capacity is the
+         * largest value of each dimension over all profiles. */
+        if (pl->size > slices)
+            slices = pl->size;
+        for (size_t k = 0; k < NMIGCAPS; k++) {
+            long long *m = (long long *)(void *)((char *)&max + mig_caps[k].off);
+            if (prof_val(p, k) > *m)
+                *m = prof_val(p, k);
+        }
+        if (p->memory_mib > max.memory_mib)
+            max.memory_mib = p->memory_mib;
+        char *name = mig_name(g->minor, p->name, p->id, pl->start);
+        json_t *cap = mig_capacity(p);
+        json_t *use = mig_counters(cap, pl->start, pl->size);
+        json_array_append_new(batch, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes",
+                                               mig_attrs(g, p->name), "capacity", cap, "consumesCounters",
+                                               "counterSet", set, "counters", use));
+        free(name);
+    }
+    if (slices == 0) {
+        /* No profile data for this GPU: a plain GPU (PartCapacities falls
+         * back to the memory capacity and there is no counter set). */
+        json_decref(batch);
+        emit_gpu(g, devices);
+        return;
+    }
+    json_t *maxcap = mig_capacity(&max);
+    json_t *counters = mig_counters(maxcap, 0, slices);
+    if (!g->mig_enabled || g->toggle) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "gpu-%lld", g->minor);
+        json_array_append_new(batch, json_pack("{s:s, s:o, s:O, s:[{s:s, s:O}]}", "name", nm, "attributes",
+                                               gpu_attrs(g), "capacity", maxcap, "consumesCounters", "counterSet",
+                                               set, "counters", counters));
+    }
+    json_array_append_new(counter_sets, json_pack("{s:s, s:o}", "name", set, "counters", counters));
+    json_decref(maxcap);
+    append_sorted(devices, batch);
+}
+
+/* Static MIG: the MIG devices that exist, named by profile and placement,
+ * with capacity memorySlice<i> for the slices they sit on
+ * (MigDeviceInfo.GetDevice). */
+static dra_err *emit_static(const nv_gpu *g, const nv_tables *t, const char *name, json_t *devices)
+{
+    xnode *migs = x_child(g->node, "mig_devices");
+    json_t *batch = json_array();
+    dra_err *errs = NULL;
+    long long ordinal = 0;
+    for (xnode *m = migs ? migs->child : NULL; m; m = m->next) {
+        if (strcmp(m->name, "mig_device") != 0)
+            continue;
+        long long idx = ordinal++, gi = -1;
+        x_long(m, "index", &idx);
+        x_long(m, "gpu_instance_id", &gi);
+        const dra_mig_listed *l = NULL;
+        for (size_t i = 0; i < t->nlisted && !l; i++)
+            if (t->listed[i].gpu == g->index && t->listed[i].index == idx)
+                l = &t->listed[i];
+        const dra_mig_instance *inst = NULL;
+        for (size_t i = 0; i < t->ngi && !inst; i++)
+            if (t->gi[i].gpu == g->index && t->gi[i].gi == gi)
+                inst = &t->gi[i];
+        const dra_mig_profile *p = inst ? find_profile(t, g->index, inst->profile) : NULL;
+        if (!l || !inst || !p) {
+            errs = dra_err_append(
+                errs, dra_err_at(dra_err_new(DRA_EXIT_RUNTIME,
+                                             "GPU %d: MIG device %lld (GPU instance %lld) is not listed by %s",
+                                             g->index, idx, gi,
+                                             !l ? "nvidia-smi -L" : !inst ? "nvidia-smi mig -lgi"
+                                                                          : "nvidia-smi mig -lgip"),
+                                 name, 0, 0, 0));
+            continue;
+        }
+        json_t *attrs = mig_attrs(g, l->profile);
+        set_string_attr(attrs, "uuid", l->uuid);
+        json_t *cap = mig_capacity(p);
+        for (int i = inst->start; i < inst->start + inst->size; i++) {
+            char k[32];
+            snprintf(k, sizeof k, "memorySlice%d", i);
+            json_object_set_new(cap, k, cap_int(1));
+        }
+        char *dn = mig_name(g->minor, l->profile, p->id, inst->start);
+        json_array_append_new(batch, json_pack("{s:s, s:o, s:o}", "name", dn, "attributes", attrs, "capacity", cap));
+        free(dn);
+    }
+    append_sorted(devices, batch);
+    return errs;
+}
+
+static dra_err *run_text(const dra_nvidia_opts *o, const char *const *args, dra_buf *out)
+{
+    dra_buf_reset(out);
+    return o->run(o->ctx, args, out);
+}
+
+static char *cmdline(const char *prog, const char *const *args)
+{
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_puts(&b, prog);
+    for (size_t i = 0; args[i]; i++) {
+        dra_buf_putc(&b, ' ');
+        dra_buf_puts(&b, args[i]);
+    }
+    return dra_buf_detach(&b);
+}
+
+static const char *const ARGS_XML[] = {"-q", "-x", NULL};
+static const char *const ARGS_QUERY[] = {"--query-gpu=index,uuid,compute_cap", "--format=csv", NULL};
+static const char *const ARGS_LGIP[] = {"mig", "-lgip", NULL};
+static const char *const ARGS_LGIPP[] = {"mig", "-lgipp", NULL};
+static const char *const ARGS_LGI[] = {"mig", "-lgi", NULL};
+static const char *const ARGS_LIST[] = {"-L", NULL};
+
+/* Run one command and read its table; errors name the command line. */
+#define READ_TABLE(args, parser, arr, n)                                                                       \
+    do {                                                                                                       \
+        if (!e) {                                                                                              \
+            char *cl = cmdline(o->name, args);                                                                 \
+            e = run_text(o, args, &out);                                                                       \
+            if (!e)                                                                                            \
+                e = parser(dra_buf_str(&out), out.len, cl, &(arr), &(n));                                      \
+            free(cl);                                                                                          \
+        }                                                                                                      \
+    } while (0)
+
+dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *counter_sets)
+{
+    dra_buf out = DRA_BUF_INIT;
+    dra_err *e = run_text(o, ARGS_XML, &out);
+    if (e) {
+        dra_buf_free(&out);
+        return e;
+    }
     dra_arena arena = DRA_ARENA_INIT;
     const char *why = NULL;
-    xnode *root = x_parse(xml, len, &arena, &why);
+    xnode *root = x_parse(dra_buf_str(&out), out.len, &arena, &why);
     if (!root || strcmp(root->name, "nvidia_smi_log") != 0) {
         xnode_free(root);
         dra_arena_free(&arena);
+        dra_buf_free(&out);
         return dra_err_at(dra_err_new(DRA_EXIT_RUNTIME, "not nvidia-smi XML output: %s",
                                       why ? why : "the root element is not nvidia_smi_log"),
-                          name, 0, 0, 0);
+                          o->name, 0, 0, 0);
     }
     char buf1[256], buf2[256];
     char *driver_version = normalize_version(x_text(root, "driver_version", buf1, sizeof buf1));
     char *cuda_version = normalize_version(x_text(root, "cuda_version", buf2, sizeof buf2));
-    dra_err *errs = NULL;
-    long long ordinal = 0;
-    for (xnode *g = root->child; g; g = g->next) {
-        if (strcmp(g->name, "gpu") != 0)
+    size_t ngpus = 0;
+    for (xnode *g = root->child; g; g = g->next)
+        ngpus += strcmp(g->name, "gpu") == 0;
+    nv_gpu *gpus = dra_xcalloc(ngpus ? ngpus : 1, sizeof *gpus);
+    bool need_query = false, need_profiles = false, need_static = false;
+    size_t n = 0;
+    for (xnode *x = root->child; x; x = x->next) {
+        if (strcmp(x->name, "gpu") != 0)
             continue;
-        long long minor;
-        if (!x_long(g, "minor_number", &minor))
-            minor = ordinal;
-        ordinal++;
+        nv_gpu *g = &gpus[n];
+        g->node = x;
+        g->index = (int)n++;
+        if (!x_long(x, "minor_number", &g->minor))
+            g->minor = g->index;
         char s[256];
-        json_t *attrs = json_object();
-        json_object_set_new(attrs, "type", attr_str("gpu"));
-        const char *uuid = x_text(g, "uuid", s, sizeof s);
-        char *gpu_uuid = uuid ? dra_xstrdup(uuid) : NULL;
-        set_string_attr(attrs, "uuid", gpu_uuid);
-        set_string_attr(attrs, "productName", x_text(g, "product_name", s, sizeof s));
-        set_string_attr(attrs, "brand", x_text(g, "product_brand", s, sizeof s));
-        set_string_attr(attrs, "architecture", x_text(g, "product_architecture", s, sizeof s));
-        set_version_attr(attrs, "cudaComputeCapability", x_text(g, "compute_cap", s, sizeof s));
+        const char *uuid = x_text(x, "uuid", s, sizeof s);
+        g->uuid = uuid ? dra_xstrdup(uuid) : NULL;
+        json_t *a = g->common = json_object();
+        set_string_attr(a, "productName", x_text(x, "product_name", s, sizeof s));
+        const char *brand = x_text(x, "product_brand", s, sizeof s);
+        set_string_attr(a, "brand", dra_nvidia_brand(brand) ? dra_nvidia_brand(brand) : brand);
+        const char *arch = x_text(x, "product_architecture", s, sizeof s);
+        g->toggle = arch_toggles_mig(arch);
+        set_string_attr(a, "architecture", arch);
+        set_version_attr(a, "cudaComputeCapability", x_text(x, "compute_cap", s, sizeof s));
+        g->have_cc = json_object_get(a, "cudaComputeCapability") != NULL;
+        need_query |= !g->have_cc;
         if (driver_version)
-            json_object_set_new(attrs, "driverVersion", json_pack("{s:s}", "version", driver_version));
+            json_object_set_new(a, "driverVersion", json_pack("{s:s}", "version", driver_version));
         if (cuda_version)
-            json_object_set_new(attrs, "cudaDriverVersion", json_pack("{s:s}", "version", cuda_version));
-        const char *bus = x_text(g, "pci/pci_bus_id", s, sizeof s);
+            json_object_set_new(a, "cudaDriverVersion", json_pack("{s:s}", "version", cuda_version));
+        /* GetAddressingModeAsString: ATS, HMM or None; absent when the
+         * platform does not support it (N/A).  x_text hides "None". */
+        xnode *am = x_child(x, "addressing_mode");
+        const char *mode = am ? dra_buf_str(&am->text) : NULL;
+        while (mode && isspace((unsigned char)*mode))
+            mode++;
+        if (mode && (strncmp(mode, "None", 4) == 0 || strncmp(mode, "ATS", 3) == 0 || strncmp(mode, "HMM", 3) == 0))
+            json_object_set_new(a, "addressingMode",
+                                attr_str(mode[0] == 'N' ? "None" : mode[0] == 'A' ? "ATS" : "HMM"));
+        const char *bus = x_text(x, "pci/pci_bus_id", s, sizeof s);
         if (!bus)
-            bus = g->id;
+            bus = x->id;
         if (bus && strlen(bus) >= 12) {
             /* NVML writes an 8-digit domain: "00000000:3B:00.0" -> "0000:3b:00.0". */
             char bdf[16];
             snprintf(bdf, sizeof bdf, "%s", bus + strlen(bus) - 12);
             for (char *p = bdf; *p; p++)
                 *p = (char)tolower((unsigned char)*p);
-            set_pci_location(attrs, sysfs_root, bdf);
+            set_pci_location(a, o->sysfs_root, bdf);
         }
-        json_t *capacity = json_object();
-        unsigned long long mem = 0;
-        bool have_mem = x_mib(g, "fb_memory_usage/total", &mem);
-        if (have_mem)
-            json_object_set_new(capacity, "memory", cap_bytes(mem));
-        char devname[64];
-        snprintf(devname, sizeof devname, "gpu-%lld", minor);
-        json_t *gpu = json_pack("{s:s, s:o, s:o}", "name", devname, "attributes", attrs, "capacity", capacity);
-        json_array_append_new(devices, gpu);
-
-        char mode[32];
-        const char *mig = x_text(g, "mig_mode/current_mig", mode, sizeof mode);
-        xnode *migs = x_child(g, "mig_devices");
-        if (!mig || strcmp(mig, "Enabled") != 0 || !migs || !migs->child) {
-            free(gpu_uuid);
-            continue;
-        }
-        /* Partitionable: the set holds what the MIG devices use in total and
-         * the GPU's memory; the full GPU consumes all of it. */
-        char set_name[64];
-        snprintf(set_name, sizeof set_name, "gpu-%lld-counter-set", minor);
-        long long totals[NENGINES] = {0};
-        bool reported[NENGINES] = {false};
-        for (xnode *m = migs->child; m; m = m->next) {
-            if (strcmp(m->name, "mig_device") != 0)
-                continue;
-            long long gi = -1, ci = -1, v;
-            x_long(m, "gpu_instance_id", &gi);
-            x_long(m, "compute_instance_id", &ci);
-            if (gi < 0 || ci < 0) {
-                errs = dra_err_append(errs, dra_err_at(dra_err_new(DRA_EXIT_RUNTIME,
-                                                                   "GPU %lld: a mig_device without "
-                                                                   "gpu_instance_id/compute_instance_id",
-                                                                   minor),
-                                                       name, 0, 0, 0));
-                continue;
-            }
-            json_t *mattrs = json_object();
-            json_object_set_new(mattrs, "type", attr_str("mig"));
-            char t[256];
-            set_string_attr(mattrs, "uuid", x_text(m, "uuid", t, sizeof t));
-            set_string_attr(mattrs, "parentUUID", gpu_uuid);
-            const char *copy_keys[] = {"productName", "brand", "architecture", "cudaComputeCapability",
-                                       "driverVersion", "cudaDriverVersion", RESOURCE_DOMAIN "pciBusID",
-                                       RESOURCE_DOMAIN "pcieRoot"};
-            for (size_t k = 0; k < sizeof copy_keys / sizeof *copy_keys; k++) {
-                json_t *a = json_object_get(attrs, copy_keys[k]);
-                if (a)
-                    json_object_set(mattrs, copy_keys[k], a);
-            }
-            json_object_set_new(mattrs, "gpuInstanceID", attr_int(gi));
-            json_object_set_new(mattrs, "computeInstanceID", attr_int(ci));
-            json_t *mcap = json_object();
-            json_t *use = json_object();
-            for (size_t k = 0; k < NENGINES; k++) {
-                char path[96];
-                snprintf(path, sizeof path, "device_attributes/shared/%s", mig_engines[k].xml);
-                if (!x_long(m, path, &v) || v < 0)
-                    continue;
-                totals[k] += v;
-                reported[k] = true;
-                json_object_set_new(mcap, mig_engines[k].capacity, cap_int(v));
-                json_object_set_new(use, mig_engines[k].counter, cap_int(v));
-            }
-            unsigned long long mmem;
-            if (x_mib(m, "fb_memory_usage/total", &mmem)) {
-                json_object_set_new(mcap, "memory", cap_bytes(mmem));
-                json_object_set_new(use, "memory", cap_bytes(mmem));
-            }
-            snprintf(devname, sizeof devname, "gpu-%lld-mig-%lld-%lld", minor, gi, ci);
-            json_t *dev = json_pack("{s:s, s:o, s:o}", "name", devname, "attributes", mattrs, "capacity", mcap);
-            if (json_object_size(use) > 0)
-                json_object_set_new(dev, "consumesCounters",
-                                    json_pack("[{s:s, s:o}]", "counterSet", set_name, "counters", use));
-            else
-                json_decref(use);
-            json_array_append_new(devices, dev);
-        }
-        json_t *counters = json_object();
-        for (size_t k = 0; k < NENGINES; k++)
-            if (reported[k])
-                json_object_set_new(counters, mig_engines[k].counter, cap_int(totals[k]));
-        if (have_mem)
-            json_object_set_new(counters, "memory", cap_bytes(mem));
-        if (json_object_size(counters) > 0) {
-            json_array_append_new(counter_sets, json_pack("{s:s, s:O}", "name", set_name, "counters", counters));
-            json_object_set_new(gpu, "consumesCounters",
-                                json_pack("[{s:s, s:o}]", "counterSet", set_name, "counters", counters));
-        } else {
-            json_decref(counters);
-        }
-        free(gpu_uuid);
+        g->have_mem = x_mib(x, "fb_memory_usage/total", &g->mem);
+        char m[32];
+        const char *mig = x_text(x, "mig_mode/current_mig", m, sizeof m);
+        g->mig_capable = mig && (strcmp(mig, "Enabled") == 0 || strcmp(mig, "Disabled") == 0);
+        g->mig_enabled = mig && strcmp(mig, "Enabled") == 0;
+        xnode *migs = x_child(x, "mig_devices");
+        bool has_migs = migs && x_child(migs, "mig_device");
+        if (o->dynamic_mig)
+            need_profiles |= g->mig_capable;
+        else if (g->mig_enabled && has_migs)
+            need_profiles = need_static = true;
     }
+    nv_tables t = {0};
+    if (need_query) {
+        READ_TABLE(ARGS_QUERY, dra_nvidia_parse_query, t.query, t.nquery);
+        for (size_t i = 0; !e && i < n; i++) {
+            for (size_t q = 0; q < t.nquery && !gpus[i].have_cc; q++) {
+                bool same = gpus[i].uuid && t.query[q].uuid[0] ? strcmp(gpus[i].uuid, t.query[q].uuid) == 0
+                                                                : t.query[q].index == gpus[i].index;
+                if (same && t.query[q].compute_cap[0]) {
+                    set_version_attr(gpus[i].common, "cudaComputeCapability", t.query[q].compute_cap);
+                    gpus[i].have_cc = json_object_get(gpus[i].common, "cudaComputeCapability") != NULL;
+                }
+            }
+        }
+    }
+    if (need_profiles) {
+        READ_TABLE(ARGS_LGIP, dra_nvidia_parse_lgip, t.prof, t.nprof);
+        if (o->dynamic_mig)
+            READ_TABLE(ARGS_LGIPP, dra_nvidia_parse_lgipp, t.place, t.nplace);
+    }
+    if (need_static) {
+        READ_TABLE(ARGS_LGI, dra_nvidia_parse_lgi, t.gi, t.ngi);
+        READ_TABLE(ARGS_LIST, dra_nvidia_parse_list, t.listed, t.nlisted);
+    }
+    for (size_t i = 0; !e && i < n; i++) {
+        const nv_gpu *g = &gpus[i];
+        if (o->dynamic_mig && g->mig_capable)
+            emit_dynamic(g, &t, devices, counter_sets);
+        else if (!o->dynamic_mig && g->mig_enabled)
+            e = dra_err_append(e, emit_static(g, &t, o->name, devices));
+        else
+            emit_gpu(g, devices);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(gpus[i].uuid);
+        json_decref(gpus[i].common);
+    }
+    free(gpus);
+    free(t.query);
+    free(t.prof);
+    free(t.place);
+    free(t.gi);
+    free(t.listed);
     free(driver_version);
     free(cuda_version);
     xnode_free(root);
     dra_arena_free(&arena);
-    return errs;
+    dra_buf_free(&out);
+    return e;
 }
 
 static long long now_ms(void)
@@ -880,19 +1166,31 @@ static dra_err *read_until(int fd, const char *name, dra_buf *out, size_t limit,
     }
 }
 
-/* Run `prog -q -x` and collect its stdout.  Not a shell: prog is exec'd.
+/* Run `prog ARGS...` and collect its stdout.  Not a shell: prog is exec'd.
  * nvidia-smi hangs when a GPU or its driver is wedged; discovery must not
  * hang with it, so the child is killed after timeout_ms. */
-static dra_err *run_nvidia_smi(const char *prog, int timeout_ms, dra_buf *out)
+static dra_err *run_nvidia_smi(const char *prog, const char *const *args, int timeout_ms, dra_buf *out)
 {
+    size_t nargs = 0;
+    while (args[nargs])
+        nargs++;
+    char **argv = dra_xcalloc(nargs + 2, sizeof *argv);
+    argv[0] = (char *)prog;
+    for (size_t i = 0; i < nargs; i++)
+        argv[i + 1] = (char *)args[i];
+    char *cl = cmdline(prog, args);
     int fds[2];
-    if (pipe(fds) != 0)
-        return dra_err_new(DRA_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+    dra_err *e = NULL;
+    if (pipe(fds) != 0) {
+        e = dra_err_new(DRA_EXIT_RUNTIME, "pipe: %s", strerror(errno));
+        goto out;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
         close(fds[1]);
-        return dra_err_new(DRA_EXIT_RUNTIME, "fork: %s", strerror(errno));
+        e = dra_err_new(DRA_EXIT_RUNTIME, "fork: %s", strerror(errno));
+        goto out;
     }
     if (pid == 0) {
         dup2(fds[1], 1);
@@ -901,28 +1199,39 @@ static dra_err *run_nvidia_smi(const char *prog, int timeout_ms, dra_buf *out)
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0)
             dup2(devnull, 0);
-        execlp(prog, prog, "-q", "-x", (char *)NULL);
+        execvp(prog, argv);
         _exit(127);
     }
     close(fds[1]);
     bool late = false;
-    dra_err *e = read_until(fds[0], prog, out, 64u << 20, now_ms() + (timeout_ms > 0 ? timeout_ms : 60000), &late);
+    int ms = timeout_ms > 0 ? timeout_ms : 60000;
+    e = read_until(fds[0], prog, out, 64u << 20, now_ms() + ms, &late);
     close(fds[0]);
     if (e || late)
         kill(pid, SIGKILL); /* it may still be writing, or hanging */
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    if (e)
-        return e;
-    if (late)
-        return dra_err_new(DRA_EXIT_RUNTIME, "%s -q -x did not finish within %d ms; killed it", prog,
-                           timeout_ms > 0 ? timeout_ms : 60000);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return dra_err_new(DRA_EXIT_RUNTIME, "%s -q -x failed (%s %d)", prog,
-                           WIFEXITED(status) ? "exit status" : "signal",
-                           WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-    return NULL;
+    if (!e && late)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "%s did not finish within %d ms; killed it", cl, ms);
+    else if (!e && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+        e = dra_err_new(DRA_EXIT_RUNTIME, "%s failed (%s %d)", cl, WIFEXITED(status) ? "exit status" : "signal",
+                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+out:
+    free(cl);
+    free(argv);
+    return e;
+}
+
+typedef struct smi_ctx {
+    const char *prog;
+    int timeout_ms;
+} smi_ctx;
+
+static dra_err *smi_run(void *ctx, const char *const *args, dra_buf *out)
+{
+    const smi_ctx *c = ctx;
+    return run_nvidia_smi(c->prog, args, c->timeout_ms, out);
 }
 
 static bool in_path(const char *prog)
@@ -953,11 +1262,9 @@ static dra_err *discover_nvidia(const dra_discover_opts *o, const char *root, dr
     } else if (access(prog, X_OK) != 0) {
         return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "%s: %s", prog, strerror(errno)), "nvidia-smi");
     }
-    dra_buf out = DRA_BUF_INIT;
-    dra_err *e = run_nvidia_smi(prog, o->nvidia_smi_timeout_ms, &out);
-    if (!e)
-        e = dra_discover_nvidia_xml(dra_buf_str(&out), out.len, prog, root, d->devices, d->counter_sets);
-    dra_buf_free(&out);
+    smi_ctx ctx = {prog, o->nvidia_smi_timeout_ms};
+    dra_nvidia_opts no = {prog, root, o->dynamic_mig, smi_run, &ctx};
+    dra_err *e = dra_discover_nvidia(&no, d->devices, d->counter_sets);
     if (!e && json_array_size(d->devices) == 0)
         d->note = dra_xasprintf("no NVIDIA GPUs: %s lists none", prog);
     return e;

@@ -12,15 +12,24 @@
  *           attributes ifName, mac, mtu, speed (Mb/s, when known), state,
  *           virtual (no `device` link), and for PCI NICs pciAddress, numaNode,
  *           pciBusID and pcieRoot.
- *   nvidia  `nvidia-smi -q -x`: one device gpu-<minor> per GPU with the
- *           attributes the NVIDIA DRA driver publishes (type, uuid,
- *           productName, brand, architecture, cudaComputeCapability,
- *           driverVersion, cudaDriverVersion, pciBusID, pcieRoot) and capacity
- *           memory.  A GPU in MIG mode becomes partitionable: a counter set
- *           gpu-<minor>-counter-set (engines and memory), the full GPU
- *           consuming all of it and one device gpu-<minor>-mig-<gi>-<ci> per
- *           MIG device consuming its share.  nvidia-smi's XML carries no MIG
- *           profile or placement, so these names differ from the driver's.
+ *   nvidia  what NVIDIA's DRA driver (gpu.nvidia.com) publishes, read from
+ *           nvidia-smi: `-q -x` for every GPU; `--query-gpu=index,uuid,
+ *           compute_cap --format=csv` when the XML has no compute capability
+ *           (driver 580); `mig -lgip` and `mig -lgipp` for MIG profiles and
+ *           placements; `mig -lgi` and `-L` for existing MIG devices.
+ *           A GPU without MIG mode enabled is device gpu-<minor> (type gpu,
+ *           uuid, productName, brand, architecture, cudaComputeCapability,
+ *           driverVersion, cudaDriverVersion, addressingMode, pciBusID,
+ *           pcieRoot; capacity memory).  A GPU in MIG mode publishes its MIG
+ *           devices gpu-<minor>-mig-<profile>-<profileID>-<start> (type mig,
+ *           parentUUID, profile, uuid, the parent's other attributes;
+ *           capacity multiprocessors, copyEngines, decoders, encoders,
+ *           jpegEngines, ofaEngines, memory and memorySlice<i>).  With
+ *           dynamic_mig (the driver's DynamicMIG gate) every MIG-capable GPU
+ *           becomes partitionable: a counter set gpu-<minor>-counter-set,
+ *           the full GPU consuming all of it (not on pre-Hopper GPUs with MIG
+ *           enabled) and one device per placement of every profile consuming
+ *           its engines, memory and memory-slice-<i> counters.
  *
  * A source that is absent (no such directory, no nvidia-smi) is skipped and
  * `note` says why; that is not an error.
@@ -31,7 +40,10 @@
 #define DRA_SLICE_DISCOVER_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "../base/buf.h"
 
 #include "../base/error.h"
 
@@ -45,7 +57,8 @@ typedef struct dra_discover_opts {
     const char *sysfs_root;  /* NULL = "/sys" */
     const char *nvidia_smi;  /* NULL = "nvidia-smi" from PATH (absent: skipped); a given path must exist */
     unsigned sources;        /* DRA_SRC_* bits; 0 = all */
-    int nvidia_smi_timeout_ms; /* nvidia-smi is killed after this long; 0 = 60 s */
+    int nvidia_smi_timeout_ms; /* each nvidia-smi call is killed after this long; 0 = 60 s */
+    bool dynamic_mig;        /* publish MIG as partitionable devices (NVIDIA's DynamicMIG) */
 } dra_discover_opts;
 
 typedef struct dra_discovered {
@@ -65,12 +78,24 @@ typedef struct dra_discovery {
 dra_err *dra_discover(const dra_discover_opts *opts, dra_discovery *out);
 void dra_discovery_free(dra_discovery *d);
 
-/* The nvidia source from a `nvidia-smi -q -x` document (used by dra_discover
- * and tests).  Appends to devices and counter_sets; sysfs_root is used for
- * pcieRoot (may be NULL).  Errors name `name` (DRA_EXIT_RUNTIME: the output of
- * a program we ran is not what we expected). */
-dra_err *dra_discover_nvidia_xml(const char *xml, size_t len, const char *name, const char *sysfs_root,
-                                 json_t *devices, json_t *counter_sets);
+/* Runs nvidia-smi with args (NULL-terminated, without the program) and
+ * appends its standard output to out; a failure is an error naming the
+ * command line. */
+typedef dra_err *(*dra_nvidia_run_fn)(void *ctx, const char *const *args, dra_buf *out);
+
+typedef struct dra_nvidia_opts {
+    const char *name;       /* the program, for messages */
+    const char *sysfs_root; /* for pcieRoot; may be NULL */
+    bool dynamic_mig;
+    dra_nvidia_run_fn run;
+    void *ctx;
+} dra_nvidia_opts;
+
+/* The nvidia source (used by dra_discover and tests): calls o->run for
+ * `-q -x` and for the other commands only when the XML shows they are
+ * needed.  Appends to devices and counter_sets.  Errors are DRA_EXIT_RUNTIME
+ * (the output of a program we ran is not what we expected). */
+dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *counter_sets);
 
 /* "pci<domain>:<bus>" for a PCI address, by the same rule as upstream's
  * resolvePCIeRoot; NULL when it cannot be determined.  Caller frees. */
