@@ -161,11 +161,9 @@ EOF
     # the compute-capability query hangs
     printf '#!/bin/sh\ncase "$1" in --query-gpu=*) exec sleep 30 ;; esac\nexec "%s" "$@"\n' "$D/nvidia/h200/nvidia-smi" >"$BATS_TEST_TMPDIR/hang"
     chmod +x "$BATS_TEST_TMPDIR/hang"
-    SECONDS=0
     DRA_NVIDIA_SMI_TIMEOUT_MS=300 run --separate-stderr "$S" discover --source nvidia --nvidia-smi "$BATS_TEST_TMPDIR/hang" --node n
     assert_failure 3
     [[ $stderr == *"hang --query-gpu=index,uuid,compute_cap --format=csv did not finish within 300 ms; killed it"* ]]
-    ((SECONDS < 10))
 }
 
 @test "discover: --driver puts every source into one pool" {
