@@ -59,19 +59,18 @@ _dra_slice() {
         fi;;
     lint)
         case "$prev" in
-        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     validate)
         case "$prev" in
-        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -198,3 +198,52 @@ gpu.example.com/node-b/gpu-0'
     diff <(S --completion zsh) "$BATS_TEST_DIRNAME/../../completions/_dra-select"
     diff <(S --completion fish) "$BATS_TEST_DIRNAME/../../completions/dra-select.fish"
 }
+
+@test "includes(): list-type and scalar attributes (DRAListTypeAttributes docs' examples)" {
+    local f="$DATA/select/list-attributes.yaml"
+    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].model.includes('model-a')" "$f"
+    assert_success
+    assert_output "dra.example.com/n1/cpu-0"
+    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].model.includes('model-b')" "$f"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].supportedModels.includes('model-b')" "$f"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].supportedModels.includes('model-c')" "$f"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['resource.kubernetes.io'].pcieRoot.includes('pci0000:01')" "$f"
+    assert_success
+    # a class using it (the scheduler compiles stored expressions: always declared)
+    run --separate-stderr "$DRA_BIN/dra-select" --class model-a "$f"
+    assert_success
+    assert_output "dra.example.com/n1/cpu-0"
+    run --separate-stderr "$DRA_BIN/dra-select" check "device.attributes['dra.example.com'].supportedModels.includes('model-b')"
+    assert_success
+    assert_output "type bool, estimated cost 5..68"
+}
+
+@test "includes() in a new selector needs DRAListTypeAttributes (NewExpressions)" {
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$DATA/select/list-attributes.yaml"
+    assert_failure 2
+    [[ $stderr == *"DeviceClass/model-a: spec.selectors[0].cel.expression: Invalid value: "*"compilation failed: ERROR: <input>:1:62: undeclared reference to 'includes' (in container '')"* ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRAListTypeAttributes=true "$DATA/select/list-attributes.yaml"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates NoSuchGate=true "$DATA/select/list-attributes.yaml"
+    assert_failure 2
+    [[ $stderr == *"unrecognized feature gate: NoSuchGate"* ]]
+}
+
+@test "comprehension macros over a scalar: cel-go's 'expected iterable type' wording" {
+    local f="$DATA/select/list-attributes.yaml" x
+    for x in "count.exists(x, true)=types.Int" "flag.all(x, true)=types.Bool" "model.exists_one(x, true)=types.String" \
+        "ver.exists(x, true)=cel.Semver" "model.map(x, x).size() > 0=types.String" "count.filter(x, true).size() > 0=types.Int"; do
+        run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].${x%=*}" "$f"
+        assert_failure 2
+        [[ $stderr == *"CEL runtime error: got '${x#*=}', expected iterable type"* ]]
+    done
+    run --separate-stderr "$DRA_BIN/dra-select" eval "dyn(1).exists(x, true)"
+    [[ $stderr == *"got 'types.Int', expected iterable type"* ]]
+    run --separate-stderr "$DRA_BIN/dra-select" eval "dyn(1.5).all(x, true)"
+    [[ $stderr == *"got 'types.Double', expected iterable type"* ]]
+    run --separate-stderr "$DRA_BIN/dra-select" eval "dyn(null).all(x, true)"
+    [[ $stderr == *"got 'types.Null', expected iterable type"* ]]
+}

@@ -351,6 +351,60 @@ UNIT_TEST(macros_comprehensions)
     EV("cel.bind(y, x + 1, y * y)", "36");
     EV("cel.bind(a, 1, cel.bind(b, a + 1, a + b))", "3");
     EV("[[1, 2], [3]].all(l2, l2.all(e, e > 0))", "true");
+    /* cel-go evalFold names the Go type of a non-iterable range */
+    EV("dyn(x).exists(i, true)", "ERROR: got 'types.Int', expected iterable type");
+    EV("dyn(true).all(i, true)", "ERROR: got 'types.Bool', expected iterable type");
+    EV("dyn(s).map(i, i)", "ERROR: got 'types.String', expected iterable type");
+    EV("dyn(d).exists_one(i, true)", "ERROR: got 'types.Uint', expected iterable type");
+    EV("dyn(semver('1.2.3')).exists(i, true)", "ERROR: got 'cel.Semver', expected iterable type");
+    EV("dyn(quantity('1Gi')).all(i, true)", "ERROR: got 'cel.Quantity', expected iterable type");
+    EV("dyn(duration('1s')).all(i, true)", "ERROR: got 'types.Duration', expected iterable type");
+    EV("dyn(optional.none()).all(i, true)", "ERROR: got '*types.Optional', expected iterable type");
+}
+
+UNIT_TEST(dra_includes_environments)
+{
+    /* StoredExpressions always declare includes(); NewExpressions only
+     * with DRAListTypeAttributes (dra-corrections E2-6). */
+    const char *expr = "device.attributes['dra.example.com'].m.includes('a')";
+    struct { cel_dra_options o; bool ok; } cases[] = {
+        {{false, false, false}, true},
+        {{false, true, false}, false},
+        {{false, true, true}, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cel_env *env = cel_dra_env_new(&cases[i].o);
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, expr, strlen(expr), &p);
+        CHECK((e == NULL) == cases[i].ok);
+        if (e)
+            CHECK(strstr(e->msg, "undeclared reference to 'includes'") != NULL);
+        dra_err_free(e);
+        cel_program_free(p);
+        cel_env_free(env);
+    }
+    /* on a device: scalar equality and list membership */
+    json_t *dev = json_pack("{s:s, s:{s:{s:s}, s:{s:[s, s]}}}", "name", "d", "attributes", "m", "string", "a",
+                            "l", "strings", "x", "y");
+    cel_dra_device *d = cel_dra_device_new(dev, "dra.example.com");
+    cel_env *env = cel_dra_env_new(NULL);
+    const char *exprs[] = {"device.attributes['dra.example.com'].m.includes('a')",
+                           "device.attributes['dra.example.com'].l.includes('y')",
+                           "!device.attributes['dra.example.com'].l.includes('z')"};
+    for (size_t i = 0; i < 3; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, exprs[i], strlen(exprs[i]), &p);
+        CHECK(e == NULL);
+        bool m = false;
+        if (!e)
+            e = cel_dra_match(p, d, &m);
+        CHECK(e == NULL && m);
+        dra_err_free(e);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+    cel_dra_device_free(d);
+    json_decref(dev);
 }
 
 UNIT_TEST(optionals)

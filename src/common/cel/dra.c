@@ -39,7 +39,10 @@ static void build_plan(cel_program *p);
 
 cel_env *cel_dra_env_new(const cel_dra_options *opts)
 {
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    /* includes(): k8s Lists v1 (list_includes_dyn_dyn), always in
+     * StoredExpressions, in NewExpressions behind DRAListTypeAttributes. */
+    bool includes = !(opts && opts->new_expressions) || opts->list_type_attributes;
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (includes ? CEL_LIB_K8S_INCLUDES : 0u));
     cel_env_set_options(env, CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS);
     cel_env_mark_dra(env);
     dra_arena *a = cel_env_arena(env);

@@ -39,9 +39,17 @@
 
 typedef struct cel_dra_options {
     bool consumable_capacity; /* declare device.allowMultipleAllocations (E2-7) */
+    /* NewExpressions (the API server validating a new or changed selector)
+     * instead of StoredExpressions (the scheduler): `includes()` is then
+     * only declared when list_type_attributes (DRAListTypeAttributes) is on
+     * (dra-corrections E2-6: DRA's IncludesOption behind the gate, while
+     * k8s Lists v1 enters the base environment at 1.37, after the 1.36
+     * compatibility version of a 1.37 binary). */
+    bool new_expressions;
+    bool list_type_attributes;
 } cel_dra_options;
 
-/* opts may be NULL (defaults: both false). Never NULL. */
+/* opts may be NULL (defaults: all false, i.e. StoredExpressions). Never NULL. */
 cel_env *cel_dra_env_new(const cel_dra_options *opts);
 
 /* Compile a selector.  Errors: "compilation failed: <cel-go issues>" or

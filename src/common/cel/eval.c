@@ -707,13 +707,46 @@ static bool push_local(ev *e, const char *name, cel_value v)
     return true;
 }
 
+/* The Go type cel-go's evalFold names (%T) when a comprehension ranges over
+ * something that is not iterable: "got 'types.Int', expected iterable type"
+ * (cel-go interpreter/interpretable.go, evalFold; the Kubernetes types live
+ * in k8s.io/apiserver/pkg/cel, package cel). */
+static const char *go_type_name(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_NULL: return "types.Null";
+    case CEL_BOOL: return "types.Bool";
+    case CEL_INT: return "types.Int";
+    case CEL_UINT: return "types.Uint";
+    case CEL_DOUBLE: return "types.Double";
+    case CEL_STRING: return "types.String";
+    case CEL_BYTES: return "types.Bytes";
+    case CEL_TYPE: return "*types.Type";
+    case CEL_OPTIONAL: return "*types.Optional";
+    case CEL_TIMESTAMP: return "types.Timestamp";
+    case CEL_DURATION: return "types.Duration";
+    case CEL_OBJECT:
+        switch (v->v.obj->kind) {
+        case CEL_OBJ_QUANTITY: return "cel.Quantity";
+        case CEL_OBJ_SEMVER: return "cel.Semver";
+        case CEL_OBJ_IP: return "cel.IP";
+        case CEL_OBJ_CIDR: return "cel.CIDR";
+        case CEL_OBJ_URL: return "cel.URL";
+        case CEL_OBJ_FORMAT: return "*cel.Format";
+        }
+        break;
+    default: break;
+    }
+    return cel_value_type_name(v);
+}
+
 static cel_value eval_comprehension(ev *e, const cel_node *n)
 {
     EVAL_OR_RETURN(range, n->u.comp.iter_range);
     if (range.kind == CEL_ERROR)
         return range;
     if (range.kind != CEL_LIST && range.kind != CEL_MAP)
-        return cel_errorf_s(e->cx.scratch, "cannot range over type '%s'", cel_value_type_name(&range));
+        return cel_errorf_s(e->cx.scratch, "got '%s', expected iterable type", go_type_name(&range));
     EVAL_OR_RETURN(accu, n->u.comp.accu_init);
     size_t base = e->nlocals;
     bool two = n->u.comp.iter_var2 != NULL;
