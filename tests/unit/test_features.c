@@ -4,6 +4,7 @@
 
 UNIT_TEST(defaults_137)
 {
+    dra_feature id;
     dra_features f;
     dra_features_default(&f);
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION));
@@ -14,9 +15,21 @@ UNIT_TEST(defaults_137)
     CHECK(!dra_feature_enabled(&f, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE));
     CHECK(dra_feature_enabled(NULL, DRA_FEATURE_ADMIN_ACCESS));
     CHECK(dra_feature_locked(DRA_FEATURE_PRIORITIZED_LIST));
-    CHECK(!dra_feature_locked(DRA_FEATURE_ADMIN_ACCESS));
+    /* 1.37 (package features, defaultVersionedKubernetesFeatureGates):
+     * GA and locked, GA unlocked, beta off, new alpha gates. */
+    CHECK(dra_feature_locked(DRA_FEATURE_ADMIN_ACCESS));
+    CHECK(dra_feature_locked(DRA_FEATURE_EXTENDED_RESOURCE));
+    CHECK(dra_feature_locked(DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS));
+    CHECK(!dra_feature_locked(DRA_FEATURE_DEVICE_TAINTS) && dra_feature_stage_of(DRA_FEATURE_DEVICE_TAINTS) == DRA_STAGE_GA);
+    CHECK(dra_feature_stage_of(DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE) == DRA_STAGE_BETA);
+    CHECK(dra_feature_stage_of(DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS) == DRA_STAGE_BETA);
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS));
+    CHECK(dra_feature_lookup("DRADerivedAttributes", &id) && id == DRA_FEATURE_DERIVED_ATTRIBUTES);
+    CHECK(dra_feature_lookup("DRADeviceCompatibilityGroups", &id) && id == DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS);
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DERIVED_ATTRIBUTES) &&
+          dra_feature_stage_of(DRA_FEATURE_DERIVED_ATTRIBUTES) == DRA_STAGE_ALPHA);
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS));
     CHECK_STR(dra_feature_name(DRA_FEATURE_CONSUMABLE_CAPACITY), "DRAConsumableCapacity");
-    dra_feature id;
     CHECK(dra_feature_lookup("DRADeviceTaints", &id) && id == DRA_FEATURE_DEVICE_TAINTS);
     CHECK(!dra_feature_lookup("dradevicetaints", &id));
 }
@@ -25,11 +38,15 @@ UNIT_TEST(parse_ok)
 {
     dra_features f;
     dra_features_default(&f);
-    dra_err *e = dra_features_parse(&f, " DRAListTypeAttributes = true ,DRAAdminAccess=false,,DRAConsumableCapacity=F");
+    dra_err *e = dra_features_parse(&f, " DRAListTypeAttributes = true ,DRADerivedAttributes=true,,DRAConsumableCapacity=F");
     CHECK(e == NULL);
     dra_err_free(e);
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
-    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_ADMIN_ACCESS));
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_DERIVED_ATTRIBUTES));
+    e = dra_features_parse(&f, "DRAAdminAccess=false");
+    CHECK_STR(e ? e->msg : NULL, "cannot set feature gate DRAAdminAccess to false, feature is locked to true");
+    dra_err_free(e);
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_ADMIN_ACCESS));
     CHECK(!dra_feature_enabled(&f, DRA_FEATURE_CONSUMABLE_CAPACITY));
     CHECK(dra_features_parse(&f, "DynamicResourceAllocation=true") == NULL); /* locked to its own value is fine */
     CHECK(dra_features_parse(&f, "AllAlpha=true") == NULL);

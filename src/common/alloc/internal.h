@@ -26,6 +26,7 @@
 typedef struct al_features {
     bool admin_access, prioritized_list, partitionable, device_taints, taint_rules;
     bool binding_and_status, consumable_capacity, list_attributes;
+    bool optional_node_operations; /* DRAOptionalNodeOperations: copy skipNodeOperations into results */
 } al_features;
 
 /* ---- slices, devices, counters, capacity -------------------------------------- */

@@ -386,6 +386,24 @@ dra_err *al_gather_pools(al_run *r)
         p->driver = g->s[0]->driver;
         p->pool = g->s[0]->pool;
         int64_t gen = g->s[0]->generation, want = g->s[0]->count;
+        /* PR #141118: slices of one generation that disagree on
+         * resourceSliceCount make the pool invalid, or obsolete when a newer
+         * generation exists (experimental/pools_experimental.go). */
+        bool inconsistent = false, newer = false;
+        for (size_t i = 0; g->all && i < g->all->n; i++) {
+            const al_slice *s = g->all->s[i];
+            newer |= s->generation > gen;
+            inconsistent |= s->generation == gen && s->count != want;
+        }
+        if (inconsistent) {
+            if (newer)
+                continue;
+            p->invalid = true;
+            p->invalid_reason =
+                dra_arena_strdup(a, "ResourceSlices in the pool generation declare inconsistent resourceSliceCount");
+            r->npools++;
+            continue;
+        }
         if ((int64_t)g->n == want) {
             build_pool(r, p, g, NULL, 0);
             r->npools++;

@@ -267,6 +267,13 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
             al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated");
         return R_FAIL;
     }
+    /* PR #140798: a device that no longer allows multiple allocations is
+     * not handed out exclusively while a share of it is live. */
+    if (!req->admin && !multi && capacity_in_use(r, d)) {
+        if (ex)
+            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "shared by an in-use claim");
+        return R_FAIL;
+    }
     if (!f->partitionable && d->ncons > 0) {
         if (ex)
             al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
@@ -850,7 +857,9 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     } else if (!err) {
         for (size_t i = 0; i < r->npools; i++)
             if (r->pools[i].invalid) {
-                res->reason = dra_xstrdup("invalid resource pools were encountered");
+                /* PR #141118: the first invalid pool and why. */
+                res->reason = dra_xasprintf("invalid resource pools were encountered (%s/%s: %s)", r->pools[i].driver,
+                                            r->pools[i].pool, r->pools[i].invalid_reason ? r->pools[i].invalid_reason : "");
                 break;
             }
     }

@@ -110,6 +110,7 @@ static void al_features_from(al_features *f, const dra_features *src)
                             dra_feature_enabled(src, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
     f->consumable_capacity = dra_feature_enabled(src, DRA_FEATURE_CONSUMABLE_CAPACITY);
     f->list_attributes = dra_feature_enabled(src, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);
+    f->optional_node_operations = dra_feature_enabled(src, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
 }
 
 /* ---- parsing slices ----------------------------------------------------------------- */

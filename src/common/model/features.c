@@ -13,26 +13,30 @@ static const struct gate {
     bool locked;
     dra_feature_stage stage;
 } gates[DRA_FEATURE_COUNT] = {
-    /* dra.md §0, column 1.37. */
+    /* Kubernetes 1.37, package features defaultVersionedKubernetesFeatureGates
+     * (the DRA gates' VersionedSpecs; a spec with MinCompatibilityVersion
+     * 1.37 does not apply at the default compatibility version 1.36). */
     [DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION] = {"DynamicResourceAllocation", true, true, DRA_STAGE_GA},
-    [DRA_FEATURE_ADMIN_ACCESS] = {"DRAAdminAccess", true, false, DRA_STAGE_GA},
-    [DRA_FEATURE_PRIORITIZED_LIST] = {"DRAPrioritizedList", true, true, DRA_STAGE_GA},
-    [DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS] = {"DRAResourceClaimDeviceStatus", true, false, DRA_STAGE_GA},
-    [DRA_FEATURE_DEVICE_TAINTS] = {"DRADeviceTaints", true, false, DRA_STAGE_GA},
-    [DRA_FEATURE_DEVICE_TAINT_RULES] = {"DRADeviceTaintRules", true, false, DRA_STAGE_GA},
+    [DRA_FEATURE_ADMIN_ACCESS] = {"DRAAdminAccess", true, true, DRA_STAGE_GA},                    /* GA 1.36, locked */
+    [DRA_FEATURE_PRIORITIZED_LIST] = {"DRAPrioritizedList", true, true, DRA_STAGE_GA},            /* locked 1.37 */
+    [DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS] = {"DRAResourceClaimDeviceStatus", true, true, DRA_STAGE_GA}, /* GA 1.37 */
+    [DRA_FEATURE_DEVICE_TAINTS] = {"DRADeviceTaints", true, false, DRA_STAGE_GA},                 /* locked in 1.38 */
+    [DRA_FEATURE_DEVICE_TAINT_RULES] = {"DRADeviceTaintRules", true, false, DRA_STAGE_GA},        /* locked in 1.38 */
     [DRA_FEATURE_PARTITIONABLE_DEVICES] = {"DRAPartitionableDevices", true, false, DRA_STAGE_BETA},
     [DRA_FEATURE_CONSUMABLE_CAPACITY] = {"DRAConsumableCapacity", true, false, DRA_STAGE_BETA},
     [DRA_FEATURE_DEVICE_BINDING_CONDITIONS] = {"DRADeviceBindingConditions", true, false, DRA_STAGE_BETA},
-    [DRA_FEATURE_EXTENDED_RESOURCE] = {"DRAExtendedResource", true, false, DRA_STAGE_GA},
-    /* Last listed as beta-on (1.35); kept known so old command lines still parse. */
+    [DRA_FEATURE_EXTENDED_RESOURCE] = {"DRAExtendedResource", true, true, DRA_STAGE_GA},          /* GA 1.37, locked */
     [DRA_FEATURE_SCHEDULER_FILTER_TIMEOUT] = {"DRASchedulerFilterTimeout", true, false, DRA_STAGE_BETA},
     [DRA_FEATURE_LIST_TYPE_ATTRIBUTES] = {"DRAListTypeAttributes", false, false, DRA_STAGE_ALPHA},
     [DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES] = {"DRANodeAllocatableResources", false, false, DRA_STAGE_ALPHA},
     [DRA_FEATURE_OPTIONAL_NODE_OPERATIONS] = {"DRAOptionalNodeOperations", false, false, DRA_STAGE_ALPHA},
-    [DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE] = {"DRAFractionalCapacityRange", false, false, DRA_STAGE_ALPHA},
+    [DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE] = {"DRAFractionalCapacityRange", false, false, DRA_STAGE_BETA}, /* beta 1.37, off */
+    /* An API-server gate (resource.k8s.io field), alpha 1.37. */
     [DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE] = {"DRAPartitionableDevicesType", false, false, DRA_STAGE_ALPHA},
-    /* dra-corrections.md E5-9 (PodGroup consumers). */
-    [DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = {"DRAWorkloadResourceClaims", false, false, DRA_STAGE_ALPHA},
+    /* dra-corrections.md E5-9 (PodGroup consumers); beta 1.37, off. */
+    [DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = {"DRAWorkloadResourceClaims", false, false, DRA_STAGE_BETA},
+    [DRA_FEATURE_DERIVED_ATTRIBUTES] = {"DRADerivedAttributes", false, false, DRA_STAGE_ALPHA},    /* alpha 1.37 */
+    [DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS] = {"DRADeviceCompatibilityGroups", false, false, DRA_STAGE_ALPHA}, /* alpha 1.37 */
 };
 
 void dra_features_default(dra_features *f)

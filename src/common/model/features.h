@@ -2,7 +2,10 @@
  *
  * Defaults are the newest release column of dra.md §0 (Kubernetes 1.37).
  * Locked gates (GA and LockToDefault upstream) cannot be set to the other
- * value: DynamicResourceAllocation and DRAPrioritizedList.  Gates that are
+ * value: DynamicResourceAllocation, DRAAdminAccess, DRAPrioritizedList,
+ * DRAExtendedResource and DRAResourceClaimDeviceStatus.  Library callers
+ * may still clear a locked gate in dra_features.on directly, as upstream's
+ * tests emulate an older version to test the gate off.  Gates that are
  * not DRA's own are unknown here and rejected, as the component-base parser
  * rejects gates it does not know.
  *
@@ -34,6 +37,8 @@ typedef enum {
     DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE,
     DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE,
     DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS,
+    DRA_FEATURE_DERIVED_ATTRIBUTES,
+    DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS,
     DRA_FEATURE_COUNT
 } dra_feature;
 
