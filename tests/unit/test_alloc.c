@@ -671,6 +671,78 @@ UNIT_TEST(live_share_blocks_exclusive_use)
 #undef SHARED_USE
 }
 
+/* KEP-5963 (DRADeviceCompatibilityGroups), the KEP's examples 3 and 4:
+ * devices on one counter set must share a compatibility group; devices
+ * declaring groups are skipped with the gate off; in-use results' snapshots
+ * count whatever the gate. */
+#define CG_SETS                                                                                                        \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: sets}, spec: {driver: gpu.example.com, "  \
+    "nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, sharedCounters: [{name: cs, counters: " \
+    "{units: {value: '100'}}}]}}\n---\n"
+#define CG_DEV(name, groups, units) \
+    "{name: " name ", consumesCounters: [{counterSet: cs, compatibilityGroups: " groups ", counters: {units: {value: '" units "'}}}]}"
+#define CG_DEVS(devs)                                                                                                  \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: devs}, spec: {driver: gpu.example.com, "  \
+    "nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, devices: [" devs "]}}\n---\n"
+#define PICK(claim, dev)                                                                                               \
+    CLAIM(claim, "{requests: [{name: r, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: "              \
+                 "'device.attributes[\"gpu.example.com\"].n == \"" dev "\"'}}]}}]}")
+
+UNIT_TEST(compatibility_groups)
+{
+    /* device names as attribute n, so claims can pick one */
+#define CGN(name, groups, units) \
+    "{name: " name ", attributes: {n: {string: " name "}}, consumesCounters: [{counterSet: cs, compatibilityGroups: " \
+    groups ", counters: {units: {value: '" units "'}}}]}"
+    const char *mig_vgpu = NODE CLASS CG_SETS CG_DEVS(CGN("mig0", "[mig]", "20") "," CGN("mig1", "[mig]", "20") ","
+                                                       CGN("vgpu0", "[vgpu]", "50"));
+    const char *on = "DRADeviceCompatibilityGroups=true";
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s%s%s", mig_vgpu, PICK("a", "mig0"), PICK("b", "vgpu0"));
+    EXPECT(buf, on, "FAIL");
+    snprintf(buf, sizeof buf, "%s%s%s", mig_vgpu, PICK("a", "mig0"), PICK("b", "mig1"));
+    EXPECT(buf, on, "a[r=p/mig0] b[r=p/mig1]");
+    /* gate off: devices declaring groups are skipped */
+    snprintf(buf, sizeof buf, "%s%s", mig_vgpu, PICK("a", "mig0"));
+    EXPECT(buf, NULL, "FAIL");
+    /* example 4: foo+foobar and bar+foobar share foobar; baz shares nothing */
+    const char *foobar = NODE CLASS CG_SETS CG_DEVS(CGN("foo", "[foo, foobar]", "25") "," CGN("bar", "[bar, foobar]", "25")
+                                                     "," CGN("baz", "[baz]", "50"));
+    snprintf(buf, sizeof buf, "%s%s%s", foobar, PICK("a", "foo"), PICK("b", "bar"));
+    EXPECT(buf, on, "a[r=p/foo] b[r=p/bar]");
+    snprintf(buf, sizeof buf, "%s%s%s", foobar, PICK("a", "foo"), PICK("b", "baz"));
+    EXPECT(buf, on, "FAIL");
+    /* a device declaring groups never shares a counter set with one that does not */
+    const char *mixed = NODE CLASS CG_SETS CG_DEVS(CGN("g", "[x]", "10") "," CGN("n", "[]", "10"));
+    snprintf(buf, sizeof buf, "%s%s%s", mixed, PICK("a", "g"), PICK("b", "n"));
+    EXPECT(buf, on, "FAIL");
+    /* the in-use snapshot is authoritative over the slice, also with the gate off */
+    const char *used = "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: used, namespace: ns}, "
+                       "spec: {devices: " REQ1 "}, status: {allocation: {devices: {results: [{request: r, driver: "
+                       "gpu.example.com, pool: p, device: mig1, compatibilityGroups: {cs: [vgpu]}}]}}}}\n---\n";
+    snprintf(buf, sizeof buf, "%s%s%s", mig_vgpu, used, PICK("a", "mig0"));
+    EXPECT(buf, on, "FAIL");
+    snprintf(buf, sizeof buf, "%s%s%s", mig_vgpu, used, PICK("a", "vgpu0"));
+    EXPECT(buf, on, "a[r=p/vgpu0]");
+    const char *plain = NODE CLASS CG_SETS CG_DEVS("{name: free, attributes: {n: {string: free}}, consumesCounters: "
+                                                   "[{counterSet: cs, counters: {units: {value: '10'}}}]}, "
+                                                   "{name: mig1, consumesCounters: [{counterSet: cs, counters: {units: "
+                                                   "{value: '10'}}}]}");
+    snprintf(buf, sizeof buf, "%s%s%s", plain, used, PICK("a", "free"));
+    EXPECT(buf, NULL, "FAIL");
+    /* the result carries the snapshot */
+    outcome o;
+    snprintf(buf, sizeof buf, "%s%s", mig_vgpu, PICK("a", "mig0"));
+    run(&o, buf, on);
+    CHECK_STR(o.text, "a[r=p/mig0]");
+    const json_t *res =
+        json_array_get(json_object_get(json_object_get(o.nallocs ? o.allocs[0] : NULL, "devices"), "results"), 0);
+    const json_t *snap = json_object_get(json_object_get(res, "compatibilityGroups"), "cs");
+    CHECK(json_array_size(snap) == 1 && strcmp(json_string_value(json_array_get(snap, 0)), "mig") == 0);
+    outcome_free(&o);
+#undef CGN
+}
+
 UNIT_TEST(share_id_is_deterministic)
 {
     char a[37], b[37], c[37];

@@ -25,6 +25,8 @@ dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, 
         x->name = al_jstr(j, setkey);
         if (!x->name)
             x->name = "";
+        const json_t *g = al_jget(j, "compatibilityGroups");
+        x->groups = json_is_array(g) && json_array_size(g) ? g : NULL;
         const json_t *cs = al_jget(j, "counters");
         if (!json_is_object(cs))
             continue;
@@ -73,6 +75,58 @@ static al_cstate_entry *entry(al_cstate *c, const char *set, const char *counter
     return e;
 }
 
+static void push_group(al_cstate *c, const char *set, const json_t *groups, const al_device *dev)
+{
+    if (c->ng == c->capg) {
+        c->capg = c->capg ? c->capg * 2 : 16;
+        c->g = dra_xrealloc(c->g, c->capg * sizeof *c->g);
+    }
+    c->g[c->ng++] = (al_cgroup){set, groups, dev};
+}
+
+static bool groups_have(const json_t *groups, const char *name)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(groups, i, v) if (json_is_string(v) && strcmp(json_string_value(v), name) == 0) return true;
+    return false;
+}
+
+/* KEP-5963 (DRADeviceCompatibilityGroups): devices on one counter set must
+ * either all leave compatibilityGroups unset or all declare it with at least
+ * one group common to all of them (the rolling intersection stays
+ * non-empty). */
+static bool groups_fit(const al_cstate *c, const char *set, const json_t *mine, const char **why)
+{
+    bool any = false;
+    for (size_t i = 0; i < c->ng; i++) {
+        if (strcmp(c->g[i].set, set) != 0)
+            continue;
+        any = true;
+        if (!c->g[i].groups != !mine) {
+            *why = mine ? "declares compatibilityGroups, devices already allocated on it do not"
+                        : "declares no compatibilityGroups, devices already allocated on it do";
+            return false;
+        }
+    }
+    if (!any || !mine)
+        return true;
+    size_t k;
+    const json_t *g;
+    json_array_foreach(mine, k, g) {
+        if (!json_is_string(g))
+            continue;
+        bool all = true;
+        for (size_t i = 0; i < c->ng && all; i++)
+            if (strcmp(c->g[i].set, set) == 0)
+                all = groups_have(c->g[i].groups, json_string_value(g));
+        if (all)
+            return true;
+    }
+    *why = "no compatibility group in common with the devices already allocated on it";
+    return false;
+}
+
 static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
 {
     for (size_t i = 0; i < pool->nsets; i++)
@@ -91,6 +145,11 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
                 al_device *d = &ss[si]->dev[di];
                 if (!al_device_allocated(r->w, d->gid))
                     continue;
+                const json_t *snap = r->w->st[d->gid].compat;
+                for (size_t k = 0; k < d->ncons; k++) {
+                    const json_t *g = al_jget(snap, d->cons[k].name);
+                    push_group(c, d->cons[k].name, json_is_array(g) && json_array_size(g) ? g : NULL, NULL);
+                }
                 for (size_t k = 0; k < d->ncons; k++)
                     for (size_t m = 0; m < d->cons[k].n; m++) {
                         al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, false);
@@ -108,6 +167,17 @@ bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t 
     al_cstate *c = cstate_for(r, pool);
     if (!c->avail_done)
         compute_available(r, pool, c);
+    for (size_t k = 0; k < d->ncons; k++) {
+        const char *reason = NULL;
+        const json_t *mine = r->w->f.compatibility_groups ? d->cons[k].groups : NULL;
+        if (!groups_fit(c, d->cons[k].name, mine, &reason)) {
+            if (why)
+                snprintf(why, whylen, "counter set %s: %s", d->cons[k].name, reason);
+            return false;
+        }
+    }
+    for (size_t k = 0; k < d->ncons; k++)
+        push_group(c, d->cons[k].name, r->w->f.compatibility_groups ? d->cons[k].groups : NULL, d);
     for (size_t k = 0; k < d->ncons; k++)
         for (size_t m = 0; m < d->cons[k].n; m++) {
             al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);
@@ -143,6 +213,14 @@ bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t 
 void al_counters_release(al_run *r, al_pool *pool, al_device *d)
 {
     al_cstate *c = cstate_for(r, pool);
+    /* Last in, first out: drop the newest entries of this device. */
+    for (size_t k = 0; k < d->ncons; k++)
+        for (size_t i = c->ng; i-- > 0;)
+            if (c->g[i].dev == d) {
+                memmove(&c->g[i], &c->g[i + 1], (c->ng - i - 1) * sizeof *c->g);
+                c->ng--;
+                break;
+            }
     for (size_t k = 0; k < d->ncons; k++)
         for (size_t m = 0; m < d->cons[k].n; m++) {
             al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);

@@ -26,6 +26,7 @@
 typedef struct al_features {
     bool admin_access, prioritized_list, partitionable, device_taints, taint_rules;
     bool binding_and_status, consumable_capacity, list_attributes;
+    bool compatibility_groups;     /* DRADeviceCompatibilityGroups */
     bool optional_node_operations; /* DRAOptionalNodeOperations: copy skipNodeOperations into results */
 } al_features;
 
@@ -40,6 +41,7 @@ typedef struct al_counter_set {
     const char *name;
     al_counter *c;
     size_t n;
+    const json_t *groups; /* consumesCounters[].compatibilityGroups: non-empty array, or NULL */
 } al_counter_set;
 
 typedef struct al_capacity {
@@ -140,6 +142,7 @@ typedef struct al_idstate {
     bool allocated;   /* exclusive use by an in-use claim */
     bool shared;      /* some in-use result carries a shareID */
     al_capuse agg;    /* aggregated consumed capacity of in-use claims */
+    json_t *compat;   /* owned: the compatibilityGroups snapshot of an in-use result (counter set -> groups) */
 } al_idstate;
 
 struct dra_alloc_world {
@@ -296,11 +299,21 @@ typedef struct al_cstate_entry {
     dra_quantity avail, consumed;
 } al_cstate_entry;
 
+/* One device allocated on a counter set, with the compatibility groups it
+ * brings there (NULL: none declared). */
+typedef struct al_cgroup {
+    const char *set;
+    const json_t *groups;
+    const al_device *dev; /* NULL for an in-use device */
+} al_cgroup;
+
 typedef struct al_cstate {
     const char *driver, *pool;
     bool avail_done;
     al_cstate_entry *e;
     size_t n, cap;
+    al_cgroup *g;
+    size_t ng, capg;
 } al_cstate;
 
 typedef struct al_run {

@@ -280,6 +280,17 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
                               "consumes counters, DRAPartitionableDevices off");
         return R_FAIL;
     }
+    /* KEP-5963: with DRADeviceCompatibilityGroups off, devices declaring
+     * compatibilityGroups are skipped (in-use snapshots still count). */
+    if (!f->compatibility_groups) {
+        for (size_t k = 0; k < d->ncons; k++)
+            if (d->cons[k].groups) {
+                if (ex)
+                    al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
+                                      "declares compatibilityGroups, DRADeviceCompatibilityGroups off");
+                return R_FAIL;
+            }
+    }
     bool skip_counters = multi && capacity_in_use(r, d);
     bool charged = false;
     if (!skip_counters && d->ncons > 0) {
@@ -783,8 +794,10 @@ static void run_free(al_run *r)
     free(r->nallocating);
     free(r->capuse);
     free(r->nshares);
-    for (size_t i = 0; i < r->ncstates; i++)
+    for (size_t i = 0; i < r->ncstates; i++) {
         free(r->cstates[i].e);
+        free(r->cstates[i].g);
+    }
     free(r->cstates);
     for (size_t i = 0; i < r->nclaims; i++) {
         al_claim *c = &r->claims[i];

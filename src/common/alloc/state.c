@@ -56,6 +56,11 @@ void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
             continue;
         int gid = al_intern_id(w, driver, pool, dev);
         al_idstate *st = &w->st[gid];
+        /* KEP-5963: the groups the device brought to each counter set,
+         * authoritative over the slice (whatever the gate). */
+        const json_t *cg = al_jget(res, "compatibilityGroups");
+        if (json_is_object(cg) && json_object_size(cg) && !st->compat)
+            st->compat = json_deep_copy(cg);
         const char *share = al_jstr(res, "shareID");
         if (w->f.consumable_capacity && share && *share) {
             st->shared = true;

@@ -111,6 +111,7 @@ static void al_features_from(al_features *f, const dra_features *src)
     f->consumable_capacity = dra_feature_enabled(src, DRA_FEATURE_CONSUMABLE_CAPACITY);
     f->list_attributes = dra_feature_enabled(src, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);
     f->optional_node_operations = dra_feature_enabled(src, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
+    f->compatibility_groups = f->partitionable && dra_feature_enabled(src, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS);
 }
 
 /* ---- parsing slices ----------------------------------------------------------------- */
@@ -337,8 +338,10 @@ void dra_alloc_world_free(dra_alloc_world *w)
         free(p->memo);
         free(p);
     }
-    for (size_t i = 0; i < w->nids; i++)
+    for (size_t i = 0; i < w->nids; i++) {
         al_capuse_free(&w->st[i].agg);
+        json_decref(w->st[i].compat);
+    }
     free(w->st);
     free(w->node_free);
     free(w->devices);
