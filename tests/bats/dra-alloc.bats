@@ -65,7 +65,7 @@ devices() { # devices CLAIM-OUTPUT: "claim: dev dev" lines from jsonl output
       exactly: {deviceClassName: gpu, count: 4}" >"$T/c.yaml"
     run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$A/bad-duplicate-devices.yaml" "$T/c.yaml"
     assert_failure 1
-    assert_output "dra-alloc: invalid resource pools were encountered"
+    assert_output "dra-alloc: invalid resource pools were encountered (gpu.example.com/node-1: duplicate device name gpu-0)"
     claim c "    requests:
     - name: gpu
       exactly: {deviceClassName: gpu}" >"$T/c.yaml"
@@ -449,4 +449,33 @@ YAML
     run "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$A/bad-unknown-class.yaml" <(printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: u, namespace: default, uid: uid-u}\nspec:\n  containers: [{name: c}]\n  resourceClaims: [{name: g, resourceClaimName: lost}]\n')
     assert_failure 1
     assert_output --partial "pod default/u: 0/3 nodes are available: request gpu: device class no-such-class does not exist."
+}
+
+@test "1.37 gates: locked GA gates, new alpha gates, unknown gates" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAAdminAccess=false "$A/basic.yaml"
+    assert_failure 2
+    [[ $stderr == *"cannot set feature gate DRAAdminAccess to false, feature is locked to true"* ]]
+    for g in DRAExtendedResource DRAResourceClaimDeviceStatus DRAPrioritizedList; do
+        run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates "$g=false" "$A/basic.yaml"
+        assert_failure 2
+        [[ $stderr == *"cannot set feature gate $g to false, feature is locked to true"* ]]
+    done
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true,DRADeviceCompatibilityGroups=true,DRAWorkloadResourceClaims=true,DRAFractionalCapacityRange=true "$A/basic.yaml"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRANoSuchGate=true "$A/basic.yaml"
+    assert_failure 2
+    [[ $stderr == *"unrecognized feature gate: DRANoSuchGate"* ]]
+}
+
+@test "skipNodeOperations is copied into results with DRAOptionalNodeOperations" {
+    sed 's/^  driver: gpu.example.com$/  driver: gpu.example.com\n  skipNodeOperations: ["*"]/' "$A/basic.yaml" >"$T/skip.yaml"
+    grep -q skipNodeOperations "$T/skip.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRAOptionalNodeOperations=true "$T/skip.yaml"
+    assert_success
+    run jq -c '.status.allocation.devices.results[0].skipNodeOperations' <<<"$output"
+    assert_output '["*"]'
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$T/skip.yaml"
+    assert_success
+    run jq -c '.status.allocation.devices.results[0].skipNodeOperations' <<<"$output"
+    assert_output 'null'
 }
