@@ -65,7 +65,7 @@ devices() { # devices CLAIM-OUTPUT: "claim: dev dev" lines from jsonl output
       exactly: {deviceClassName: gpu, count: 4}" >"$T/c.yaml"
     run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$A/bad-duplicate-devices.yaml" "$T/c.yaml"
     assert_failure 1
-    assert_output "dra-alloc: invalid resource pools were encountered (gpu.example.com/node-1: duplicate device name gpu-0)"
+    assert_output "dra-alloc: invalid resource pools were encountered (gpu.example.com/dup: duplicate device name gpu-0)"
     claim c "    requests:
     - name: gpu
       exactly: {deviceClassName: gpu}" >"$T/c.yaml"
