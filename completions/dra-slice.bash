@@ -59,18 +59,20 @@ _dra_slice() {
         fi;;
     lint)
         case "$prev" in
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     validate)
         case "$prev" in
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         --feature-gates) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --validate --recursive --verbose --feature-gates --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

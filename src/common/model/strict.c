@@ -55,7 +55,7 @@ OBJ(capacity, {"value", NULL}, {"requestPolicy", &request_policy})
 MAP(capacities, capacity)
 OBJ(counter, {"value", NULL})
 MAP(counters, counter)
-OBJ(counter_consumption, {"counterSet", NULL}, {"counters", &counters})
+OBJ(counter_consumption, {"counterSet", NULL}, {"counters", &counters}, {"compatibilityGroups", NULL})
 LIST(counter_consumptions, counter_consumption)
 OBJ(counter_set, {"name", NULL}, {"counters", &counters})
 LIST(counter_sets, counter_set)
@@ -118,7 +118,8 @@ OBJ(claim_spec_v1beta1, {"devices", &device_claim_v1beta1})
 
 OBJ(alloc_result, {"request", NULL}, {"driver", NULL}, {"pool", NULL}, {"device", NULL}, {"adminAccess", NULL},
     {"tolerations", &tolerations}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL},
-    {"shareID", NULL}, {"consumedCapacity", NULL}, {"skipNodeOperations", NULL})
+    {"shareID", NULL}, {"consumedCapacity", NULL}, {"skipNodeOperations", NULL},
+    {"compatibilityGroups", NULL})
 LIST(alloc_results, alloc_result)
 OBJ(alloc_config, {"source", NULL}, {"requests", NULL}, {"opaque", &opaque})
 LIST(alloc_configs, alloc_config)
