@@ -19,6 +19,7 @@
 enum {
     OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL_NODES, OPT_NODE_SELECTOR, OPT_POOL, OPT_GENERATION, OPT_PREVIOUS,
     OPT_SOURCE, OPT_SYSFS_ROOT, OPT_NVIDIA_SMI, OPT_INVENTORY, OPT_NODES, OPT_DEVICES, OPT_PARTITIONS,
+    OPT_DYNAMIC_MIG,
 };
 
 #define FORMATS "yaml json jsonl"
@@ -41,6 +42,8 @@ static const dra_opt discover_opts[] = {
      "pci net nvidia pci,net pci,net,nvidia"},
     {OPT_SYSFS_ROOT, "sysfs-root", 0, DRA_ARG_REQUIRED, "DIR", "read sysfs from DIR instead of /sys", "dir"},
     {OPT_NVIDIA_SMI, "nvidia-smi", 0, DRA_ARG_REQUIRED, "PATH", "nvidia-smi program (default: from PATH)", "file"},
+    {OPT_DYNAMIC_MIG, "dynamic-mig", 0, DRA_ARG_NONE, NULL,
+     "MIG-capable GPUs as partitionable devices (NVIDIA's DynamicMIG)", NULL},
     {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "one driver name for every source", NULL},
     DRA_OPT_NODE_ENTRY("node name (default: this host's name)"),
     {OPT_INVENTORY, "inventory", 0, DRA_ARG_NONE, NULL, "print the devices as an inventory, not slices", NULL},
@@ -59,6 +62,7 @@ static const dra_opt profile_opts[] = {
 };
 
 static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
+static const dra_opt validate_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
 
 static const dra_cmd cmds[] = {
     {"build", "build --driver NAME (--node NAME | --all-nodes | --node-selector KEY=VAL,...) [OPTIONS] [INVENTORY...]",
@@ -70,9 +74,11 @@ static const dra_cmd cmds[] = {
      "generation follows the resourceslice controller: kept when at most one slice changes in place,\n"
      "bumped otherwise; previous slices that must be deleted are noted on stderr.",
      build_opts, "file"},
-    {"discover", "discover [--source pci,net,nvidia] [--sysfs-root DIR] [--nvidia-smi PATH] [OPTIONS]",
+    {"discover", "discover [--source pci,net,nvidia] [--sysfs-root DIR] [--nvidia-smi PATH] [--dynamic-mig] [OPTIONS]",
      "read this machine's devices and print them as ResourceSlices",
-     "Drivers: pci.dra-tools.io, net.dra-tools.io, gpu.nvidia.com (or --driver for all).\n"
+     "Drivers: pci.dra-tools.io, net.dra-tools.io, gpu.nvidia.com (or --driver for all). GPUs and MIG\n"
+     "devices are published as NVIDIA's DRA driver publishes them; --dynamic-mig adds every MIG\n"
+     "placement on shared counters, so dra-alloc can tell which MIG layouts fit.\n"
      "An absent source is skipped with a note on stderr; nothing found at all exits 1.",
      discover_opts, ""},
     {"profile", "profile NAME [--nodes N] [--devices M] [--driver NAME] [--partitions K] [-o FORMAT]",
@@ -90,7 +96,8 @@ static const dra_cmd cmds[] = {
      "DeviceTaintRules as the API server does, and the DRA parts of Pods, Nodes and Namespaces;\n"
      "other kinds are skipped (counted with -v), except unknown kinds or versions of\n"
      "resource.k8s.io, which are errors. Prints nothing and exits 0 when every object is valid;\n"
-     "otherwise every error, exit 2.", plain_opts,
+     "otherwise every error, exit 2. Selectors are compiled as the API server compiles new ones\n"
+     "(includes() needs DRAListTypeAttributes).", validate_opts,
      "file"},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
@@ -101,7 +108,8 @@ static const dra_tool tool = {"dra-slice", "discover devices, publish them as Re
 /* Every option's value, written by the table below. */
 typedef struct opts {
     const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi;
-    bool all_nodes, inventory;
+    bool all_nodes, inventory, dynamic_mig;
+    dra_strv gates;
     long long generation, nodes, devices, partitions;
     dra_strv previous;
 } opts;
@@ -114,7 +122,8 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(OPT_SOURCE, opts, source),             DRA_VAL_STRING(OPT_SYSFS_ROOT, opts, sysfs_root),
     DRA_VAL_STRING(OPT_NVIDIA_SMI, opts, nvidia_smi),     DRA_VAL_BOOL(OPT_INVENTORY, opts, inventory),
     DRA_VAL_INT(OPT_NODES, opts, nodes, 1, 1000000),      DRA_VAL_INT(OPT_DEVICES, opts, devices, 0, 10000000),
-    DRA_VAL_INT(OPT_PARTITIONS, opts, partitions, 0, 1024), DRA_VAL_END,
+    DRA_VAL_INT(OPT_PARTITIONS, opts, partitions, 0, 1024), DRA_VAL_BOOL(OPT_DYNAMIC_MIG, opts, dynamic_mig),
+    DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),    DRA_VAL_END,
 };
 
 /* Write through a new writer; the first error wins. */
@@ -166,7 +175,7 @@ static dra_err *run_discover(const dra_args *a, void *p, int *rc)
     opts *x = p;
     dra_format fmt = DRA_FMT_YAML;
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
-    dra_discover_opts o = {x->sysfs_root, x->nvidia_smi, DRA_SRC_ALL, 0};
+    dra_discover_opts o = {x->sysfs_root, x->nvidia_smi, DRA_SRC_ALL, 0, x->dynamic_mig};
     /* How long a wedged nvidia-smi may take before it is killed (tests and
      * slow machines); the default is 60 s. */
     if (!e)
@@ -235,14 +244,28 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
     return e;
 }
 
+/* --feature-gates, repeatable, over the defaults */
+static dra_err *features_of(const opts *x, dra_features *f)
+{
+    dra_features_default(f);
+    dra_err *e = NULL;
+    for (size_t i = 0; i < x->gates.n && !e; i++)
+        e = dra_features_parse(f, x->gates.v[i]);
+    return e;
+}
+
 static dra_err *run_validate(const dra_args *a, void *p, int *rc)
 {
+    opts *x = p;
     dra_objset set = DRA_OBJSET_INIT;
     dra_model model = DRA_MODEL_INIT;
+    dra_features f;
+    dra_err *e = features_of(x, &f);
     /* the DRA parts of pod templates are checked on the pods they make */
-    dra_err *e = dra_tool_read(&tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set);
+    if (!e)
+        e = dra_tool_read(&tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set);
     if (!e) {
-        e = cel_dra_validate_objects(&set, NULL, &model);
+        e = cel_dra_validate_objects(&set, &f, &model);
         dra_tool_report_model(&tool, a, &model);
     }
     dra_model_free(&model);

@@ -11,7 +11,10 @@ dra_err *cel_dra_validate_objects(dra_objset *set, const dra_features *features,
         dra_features_default(&def);
         features = &def;
     }
-    cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+    /* New or changed selectors: includes() only with DRAListTypeAttributes. */
+    cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                          .new_expressions = true,
+                          .list_type_attributes = dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)};
     cel_env *env = cel_dra_env_new(&co);
     dra_load_opts lo = {.skip_unknown = true,
                         .validate = {.features = features, .cel = cel_dra_validate_hook, .cel_ctx = env}};

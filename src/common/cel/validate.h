@@ -1,6 +1,7 @@
 /* Validate objects as the API server does on create: convert, default and
  * validate every object of a set, with CEL selectors compiled by
- * cel_dra_validate_hook (a selector that does not compile is invalid).
+ * cel_dra_validate_hook (a selector that does not compile is invalid) in the
+ * NewExpressions environment (includes() only with DRAListTypeAttributes).
  *
  * Objects of kinds outside DRA are skipped (counted in the model), except
  * unknown kinds or versions of resource.k8s.io, which are errors.
