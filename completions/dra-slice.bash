@@ -7,11 +7,11 @@ _dra_slice() {
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            build|discover|profile|lint|validate) cmd="${COMP_WORDS[i]}"; break;;
+            build|discover|profile|lint|validate|pool-status) cmd="${COMP_WORDS[i]}"; break;;
         esac
     done
     if [[ -z "$cmd" && "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "build discover profile lint validate" -- "$cur"))
+        COMPREPLY=($(compgen -W "build discover profile lint validate pool-status" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -73,6 +73,21 @@ _dra_slice() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W " --validate --recursive --verbose --feature-gates --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi;;
+    pool-status)
+        case "$prev" in
+        --driver|-d) return;;
+        --pool|-p) return;;
+        --limit) return;;
+        --now) return;;
+        --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --driver --pool --limit --now --feature-gates --validate --recursive --verbose --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -14,12 +14,14 @@
 #include "slice/build.h"
 #include "slice/discover.h"
 #include "slice/lint.h"
+#include "slice/poolstatus.h"
+#include "model/time.h"
 #include "slice/publish.h"
 
 enum {
     OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL_NODES, OPT_NODE_SELECTOR, OPT_POOL, OPT_GENERATION, OPT_PREVIOUS,
     OPT_SOURCE, OPT_SYSFS_ROOT, OPT_NVIDIA_SMI, OPT_INVENTORY, OPT_NODES, OPT_DEVICES, OPT_PARTITIONS,
-    OPT_DYNAMIC_MIG,
+    OPT_DYNAMIC_MIG, OPT_LIMIT,
 };
 
 #define FORMATS "yaml json jsonl"
@@ -64,6 +66,17 @@ static const dra_opt profile_opts[] = {
 static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
 static const dra_opt validate_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
 
+static const dra_opt pool_status_opts[] = {
+    {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "ask about this driver's pools (a made-up request)", NULL},
+    {OPT_POOL, "pool", 'p', DRA_ARG_REQUIRED, "NAME", "with --driver: only this pool", NULL},
+    {OPT_LIMIT, "limit", 0, DRA_ARG_REQUIRED, "N", "with --driver: at most N pools (1..1000, default 100)", NULL},
+    DRA_OPT_NOW_ENTRY,
+    DRA_OPT_FEATURE_GATES_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
+    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    DRA_OPT_END,
+};
+
 static const dra_cmd cmds[] = {
     {"build", "build --driver NAME (--node NAME | --all-nodes | --node-selector KEY=VAL,...) [OPTIONS] [INVENTORY...]",
      "split an inventory of devices into the ResourceSlices of one pool",
@@ -99,6 +112,14 @@ static const dra_cmd cmds[] = {
      "otherwise every error, exit 2. Selectors are compiled as the API server compiles new ones\n"
      "(includes() needs DRAListTypeAttributes).", validate_opts,
      "file"},
+    {"pool-status", "pool-status [--driver NAME [--pool NAME] [--limit N]] [OPTIONS] [FILES...]",
+     "answer ResourcePoolStatusRequests from slices and claims",
+     "Prints each ResourcePoolStatusRequest of the input (resource.k8s.io/v1alpha3) with the status\n"
+     "kube-controller-manager's controller would write: per pool of the driver, total, allocated,\n"
+     "available and unavailable (tainted) devices, from the ResourceSlices, ResourceClaims and\n"
+     "DeviceTaintRules of the input.  Requests that already have a status are printed unchanged.\n"
+     "With --driver, a request named after the driver is made up and answered instead.",
+     pool_status_opts, "file"},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -107,10 +128,10 @@ static const dra_tool tool = {"dra-slice", "discover devices, publish them as Re
 
 /* Every option's value, written by the table below. */
 typedef struct opts {
-    const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi;
+    const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi, *now;
     bool all_nodes, inventory, dynamic_mig;
     dra_strv gates;
-    long long generation, nodes, devices, partitions;
+    long long generation, nodes, devices, partitions, limit;
     dra_strv previous;
 } opts;
 
@@ -123,7 +144,8 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(OPT_NVIDIA_SMI, opts, nvidia_smi),     DRA_VAL_BOOL(OPT_INVENTORY, opts, inventory),
     DRA_VAL_INT(OPT_NODES, opts, nodes, 1, 1000000),      DRA_VAL_INT(OPT_DEVICES, opts, devices, 0, 10000000),
     DRA_VAL_INT(OPT_PARTITIONS, opts, partitions, 0, 1024), DRA_VAL_BOOL(OPT_DYNAMIC_MIG, opts, dynamic_mig),
-    DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),    DRA_VAL_END,
+    DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),    DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
+    DRA_VAL_INT(OPT_LIMIT, opts, limit, 1, 1000),         DRA_VAL_END,
 };
 
 /* Write through a new writer; the first error wins. */
@@ -273,9 +295,69 @@ static dra_err *run_validate(const dra_args *a, void *p, int *rc)
     return e;
 }
 
+/* A ResourcePoolStatusRequest for --driver, --pool, --limit. */
+static json_t *made_up_request(const opts *x)
+{
+    json_t *req = json_pack("{s:s,s:s,s:{s:s},s:{s:s}}", "apiVersion", "resource.k8s.io/v1alpha3", "kind",
+                            "ResourcePoolStatusRequest", "metadata", "name", x->driver, "spec", "driver", x->driver);
+    json_t *spec = json_object_get(req, "spec");
+    if (x->pool)
+        json_object_set_new(spec, "poolName", json_string(x->pool));
+    if (x->limit)
+        json_object_set_new(spec, "limit", json_integer(x->limit));
+    return req;
+}
+
+static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    dra_format fmt = DRA_FMT_YAML;
+    dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
+    dra_features f;
+    if (!e)
+        e = features_of(x, &f);
+    int64_t now = 0;
+    if (!e)
+        e = dra_time_now_or(x->now, &now);
+    if (!e && !x->driver && (x->pool || x->limit))
+        e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: --pool and --limit need --driver"), "--driver");
+    dra_objset set = DRA_OBJSET_INIT;
+    if (!e && x->driver) /* validated like a request of the input */
+        dra_objset_add(&set, made_up_request(x), "--driver", 1, 0, -1);
+    if (!e)
+        e = dra_tool_read(&tool, a, a->pos, a->npos, 0, &set);
+    dra_model model = DRA_MODEL_INIT;
+    if (!e) {
+        dra_load_opts lo = {.skip_unknown = true, .now = now / DRA_NSEC_PER_SEC, .validate = {.features = &f}};
+        e = dra_load(&set, &lo, &model);
+        dra_tool_report_model(&tool, a, &model);
+    }
+    const dra_model_list *reqs = dra_model_kind(&model, DRA_KIND_RESOURCE_POOL_STATUS_REQUEST);
+    if (!e && reqs->n == 0)
+        e = dra_err_new(DRA_EXIT_INPUT, "no ResourcePoolStatusRequest in the input (or use --driver)");
+    if (!e) {
+        dra_writer *w = dra_writer_new(stdout, fmt);
+        for (size_t i = 0; i < reqs->n && !e; i++) {
+            /* with --driver only the made-up request is answered */
+            if (x->driver && (!reqs->v[i]->file || strcmp(reqs->v[i]->file, "--driver") != 0))
+                continue;
+            json_t *out = json_deep_copy(reqs->v[i]->json);
+            const json_t *st = json_object_get(out, "status");
+            if (!st || json_is_null(st))
+                json_object_set_new(out, "status", dra_pool_status(&model, out, &f, now));
+            e = dra_writer_put(w, out);
+            json_decref(out);
+        }
+        e = close_writer(w, e);
+    }
+    dra_model_free(&model);
+    dra_objset_free(&set);
+    return e;
+}
+
 static const dra_runner runners[] = {
     {"build", run_build}, {"discover", run_discover}, {"profile", run_profile},
-    {"lint", run_lint},   {"validate", run_validate}, {NULL, NULL},
+    {"lint", run_lint},   {"validate", run_validate}, {"pool-status", run_pool_status}, {NULL, NULL},
 };
 
 int main(int argc, char **argv)

@@ -479,3 +479,81 @@ YAML
     run jq -c '.status.allocation.devices.results[0].skipNodeOperations' <<<"$output"
     assert_output 'null'
 }
+
+@test "derived attributes: a GPU and a NIC on one NUMA node through derivedAttributes (DRADerivedAttributes)" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRADerivedAttributes=true "$A/derived.yaml"
+    assert_success
+    run devices <<<"$output"
+    assert_output 'aligned: gpu=gpu-0 nic=nic-1'
+    # gpu-1 is NUMA 1 and so is nic-0: with gpu-0 taken by an earlier claim the pair moves there
+    {
+        claim first "    requests:
+    - {name: g, exactly: {deviceClassName: gpu.example.com}}"
+        cat "$A/derived.yaml"
+    } >"$T/two.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRADerivedAttributes=true "$T/two.yaml"
+    assert_success
+    run devices <<<"$output"
+    assert_line 'aligned: gpu=gpu-1 nic=nic-0'
+}
+
+@test "derived attributes: with the gate off a claim that has them is an error" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --validate ignore "$A/derived.yaml"
+    assert_failure
+    [[ $stderr == *"claim default/aligned, request gpu: has derived attributes, but the DRADerivedAttributes feature is disabled"* ]]
+}
+
+@test "derived attributes: a runtime error aborts the allocation; a result that is no attribute value is an error" {
+    sed 's/\.numa$/.nosuch/' "$A/derived.yaml" >"$T/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/bad.yaml"
+    assert_failure
+    [[ $stderr == *"claim default/aligned, request gpu: derived attribute derived/numa on device gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: nosuch"* ]]
+    sed 's/expression: device.attributes\["gpu.example.com"\].numa$/expression: "{\\"a\\": 1}"/' "$A/derived.yaml" >"$T/map.yaml"
+    grep -q '"a' "$T/map.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/map.yaml"
+    assert_failure
+    [[ $stderr == *"derived attribute derived/numa on device gpu.example.com/node-1/gpu-0: CEL runtime error: CEL result of type map"* ]]
+}
+
+@test "derived attributes: validation of names and expressions with the gate on" {
+    sed 's/- name: derived\/numa$/- name: "not a name"/; s/expression: int(.*$/expression: ""/' "$A/derived.yaml" >"$T/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRADerivedAttributes=true "$T/bad.yaml"
+    assert_failure 2
+    [[ $stderr == *"spec.devices.requests[0].exactly.derivedAttributes[0].name"* ]]
+    [[ $stderr == *"spec.devices.requests[1].exactly.derivedAttributes[0].expression: Required value"* ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRADerivedAttributes=true "$A/derived.yaml"
+    assert_success
+}
+
+@test "--explain reports the final state, not branches the search abandoned" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --explain "$DATA/alloc/explain-final.yaml"
+    assert_success
+    run devices <<<"$output"
+    assert_output 'pair: gpu=gpu-1 nic=nic-0'
+    # nic-0 and nic-1 differed from gpu-0 in the abandoned branch only
+    [[ $stderr != *"differs"* ]]
+    [[ $stderr == *"allocated nic -> net.example.com/node-1/nic-0"* ]]
+    # when the search fails, the reasons are those of the last branch tried
+    sed '/name: node-1-nic/,/kind: ResourceClaim/ s/{int: 1}/{int: 3}/' "$DATA/alloc/explain-final.yaml" >"$T/none.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain "$T/none.yaml"
+    assert_failure 1
+    [[ $stderr == *'net.example.com/node-1/nic-0: constraint: matchAttribute example.com/numa: {"int":3} differs from {"int":1}'* ]]
+}
+
+@test "DRAFractionalCapacityRange: milli-unit rounding for a fractional range, integer rounding without the gate" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRAFractionalCapacityRange=true "$A/fractional.yaml"
+    assert_success
+    run jq -r '.status.allocation.devices.results[0].consumedCapacity.cpu' <<<"$output"
+    assert_output '750m'
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/fractional.yaml"
+    assert_success
+    run jq -r '.status.allocation.devices.results[0].consumedCapacity.cpu' <<<"$output"
+    assert_output '1'
+    # 600m takes 750m: seven claims (5250m) do not fit into 4 cores, five (3750m) do
+    for i in 1 2 3 4 5 6; do claim "c$i" '    requests:
+    - {name: cpu, exactly: {deviceClassName: cpu, capacity: {requests: {cpu: 600m}}}}'; done >"$T/more.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAFractionalCapacityRange=true "$A/fractional.yaml" "$T/more.yaml"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAFractionalCapacityRange=true "$A/fractional.yaml" <(head -n 32 "$T/more.yaml")
+    assert_success
+}

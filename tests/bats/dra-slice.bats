@@ -76,3 +76,39 @@ setup() {
     assert_success
     assert_output "782"
 }
+
+@test "pool-status: a ResourcePoolStatusRequest answered as the controller fills its status" {
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2026-03-02T00:00:00Z -o jsonl "$DATA/slice/pool-status.yaml"
+    assert_success
+    run jq -c '.status | [.poolCount, .conditions[0].type, .conditions[0].reason, .conditions[0].message, .conditions[0].lastTransitionTime]' <<<"$output"
+    assert_output '[2,"Complete","CalculationComplete","Calculated status for 2 pools (1 incomplete)","2026-03-02T00:00:00Z"]'
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2026-03-02T00:00:00Z -o jsonl "$DATA/slice/pool-status.yaml"
+    run jq -c '.status.pools[0]' <<<"$output"
+    assert_output '{"driver":"gpu.example.com","poolName":"node-a","nodeName":"node-a","generation":2,"resourceSliceCount":1,"totalDevices":4,"allocatedDevices":2,"availableDevices":0,"unavailableDevices":2}'
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2026-03-02T00:00:00Z -o jsonl "$DATA/slice/pool-status.yaml"
+    run jq -r '.status.pools[1].validationError' <<<"$output"
+    assert_output 'PoolIncomplete: pool gpu.example.com/node-b is incomplete: observed 1/2 slices at generation 1'
+}
+
+@test "pool-status: --driver, --pool and --limit make up the request; bad requests are input errors" {
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2026-03-02T00:00:00Z -o jsonl --driver gpu.example.com --limit 1 "$DATA/slice/pool-status.yaml"
+    assert_success
+    run jq -c '[.status.poolCount, (.status.pools|length), .status.pools[0].poolName]' <<<"$output"
+    assert_output '[2,1,"node-a"]'
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2026-03-02T00:00:00Z -o jsonl --driver net.example.com --pool node-a "$DATA/slice/pool-status.yaml"
+    assert_success
+    run jq -c '[.metadata.name, .status.pools[0].totalDevices, .status.pools[0].availableDevices]' <<<"$output"
+    assert_output '["net.example.com",1,1]'
+    printf 'apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\nmetadata: {name: r}\nspec: {limit: 0}\n' >"$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 2
+    [[ $stderr == *"spec.driver: Required value: driver name is required"* ]]
+    [[ $stderr == *"spec.limit: Invalid value: 0: must be at least 1"* ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$DATA/slice/pool-status.yaml"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --pool x "$DATA/slice/pool-status.yaml"
+    assert_failure 2
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status <(printf 'apiVersion: v1\nkind: Node\nmetadata: {name: node-1}\n')
+    assert_failure 2
+    [[ $stderr == *"no ResourcePoolStatusRequest in the input"* ]]
+}

@@ -582,3 +582,33 @@ T_(round_trip_samples)
 }
 
 UNIT_MAIN()
+
+/* Quantity.MilliValue() and NewMilliQuantity (DRAFractionalCapacityRange) */
+static void check_milli(int *unit_failed, const char *in, bool ok, int64_t want)
+{
+    dra_quantity q = must(unit_failed, in);
+    int64_t v = 0;
+    CHECK_INT(dra_quantity_milli_value(&q, &v), ok);
+    if (ok)
+        CHECK(v == want);
+}
+#define MILLI(in, ok, want) \
+    T_(CAT(milli_L, __LINE__)) { check_milli(unit_failed, in, ok, want); }
+MILLI("1", true, 1000)
+MILLI("250m", true, 250)
+MILLI("1.5", true, 1500)
+MILLI("1u", true, 1)                   /* rounded up */
+MILLI("0", true, 0)
+MILLI("9223372036854775807", false, 0)
+
+T_(from_milli)
+{
+    dra_quantity q = dra_quantity_from_milli(750, DRA_QFMT_DECIMAL_SI);
+    CHECK_STR(str(&q), "750m");
+    q = dra_quantity_from_milli(2000, DRA_QFMT_DECIMAL_SI);
+    CHECK_STR(str(&q), "2");
+    int64_t v = 0;
+    CHECK(dra_quantity_milli_value(&q, &v) && v == 2000);
+    q = dra_quantity_from_milli(0, DRA_QFMT_DECIMAL_SI);
+    CHECK_STR(str(&q), "0");
+}

@@ -9,7 +9,9 @@
 #include "slice/discover.h"
 #include "slice/lint.h"
 #include "slice/nvidia.h"
+#include "slice/poolstatus.h"
 #include "slice/profile.h"
+#include "model/load.h"
 #include "unit.h"
 
 /* tests/data/slice, found from this file's path so any working directory works
@@ -716,3 +718,47 @@ UNIT_TEST(profiles_are_deterministic)
 }
 
 UNIT_MAIN()
+
+/* ResourcePoolStatusRequest: newest generation only, taints and taint rules
+ * make devices unavailable, admin access is not allocation, limit cuts the
+ * list after poolCount (KEP-5677 controller's calculatePoolStatus). */
+UNIT_TEST(pool_status_counts_as_the_controller)
+{
+    char *path = data_path("pool-status.yaml");
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model m = DRA_MODEL_INIT;
+    CHECK(!dra_read_path(&set, path));
+    dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
+    CHECK(!dra_load(&set, &lo, &m));
+    dra_features f;
+    dra_features_default(&f);
+    const dra_model_list *reqs = dra_model_kind(&m, DRA_KIND_RESOURCE_POOL_STATUS_REQUEST);
+    CHECK_INT(reqs->n, 1);
+    json_t *st = dra_pool_status(&m, reqs->v[0]->json, &f, 0);
+    CHECK_INT(json_integer_value(json_object_get(st, "poolCount")), 2);
+    const json_t *p0 = json_array_get(json_object_get(st, "pools"), 0);
+    CHECK_INT(json_integer_value(json_object_get(p0, "totalDevices")), 4);
+    CHECK_INT(json_integer_value(json_object_get(p0, "allocatedDevices")), 2);
+    CHECK_INT(json_integer_value(json_object_get(p0, "unavailableDevices")), 2);
+    CHECK_INT(json_integer_value(json_object_get(p0, "generation")), 2);
+    json_decref(st);
+    /* without DeviceTaintRules only the embedded taint counts */
+    f.on[DRA_FEATURE_DEVICE_TAINT_RULES] = false;
+    st = dra_pool_status(&m, reqs->v[0]->json, &f, 0);
+    p0 = json_array_get(json_object_get(st, "pools"), 0);
+    CHECK_INT(json_integer_value(json_object_get(p0, "unavailableDevices")), 1);
+    CHECK_INT(json_integer_value(json_object_get(p0, "availableDevices")), 1);
+    json_decref(st);
+    /* limit 1: one pool shown, both counted */
+    json_t *req = json_deep_copy(reqs->v[0]->json);
+    json_object_set_new(json_object_get(req, "spec"), "limit", json_integer(1));
+    st = dra_pool_status(&m, req, &f, 0);
+    CHECK_INT(json_array_size(json_object_get(st, "pools")), 1);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(st, "conditions"), 0), "message")),
+              "Calculated status for 1 pools");
+    json_decref(st);
+    json_decref(req);
+    dra_model_free(&m);
+    dra_objset_free(&set);
+    free(path);
+}

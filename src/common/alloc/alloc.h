@@ -57,6 +57,13 @@ typedef struct dra_selector_eval {
                       const dra_features *features, void **device_cache, bool *matched);
     void (*free_prog)(void *ctx, void *prog);
     void (*free_device_cache)(void *ctx, void *device_cache);
+    /* Derived attributes (KEP-6080); optional (NULL: unsupported).  compile_value
+     * compiles an expression yielding a value; derive evaluates it on a device
+     * into a DeviceAttribute object ({"int": 1}, {"strings": [...]}, ...) the
+     * caller owns.  Programs are freed with free_prog. */
+    dra_err *(*compile_value)(void *ctx, const char *expr, void **prog);
+    dra_err *(*derive)(void *ctx, void *prog, const char *driver, const json_t *device, void **device_cache,
+                       json_t **attr);
 } dra_selector_eval;
 
 /* A tiny evaluator for tests: `true`, `false`, `device.driver == "X"`,

@@ -23,7 +23,16 @@ static bool parse_q(const json_t *v, dra_quantity *q)
     return true;
 }
 
-dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, size_t *n)
+/* rangeHasFractional: a bound or step whose value is not an integer. */
+static bool fractional(const dra_quantity *q)
+{
+    int64_t v, m;
+    if (!dra_quantity_value(q, &v) || !dra_quantity_milli_value(q, &m))
+        return false;
+    return m % 1000 != 0;
+}
+
+dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, al_capacity **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -55,6 +64,12 @@ dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, s
             x->has_min = parse_q(al_jget(rng, "min"), &x->min);
             x->has_max = parse_q(al_jget(rng, "max"), &x->max);
             x->has_step = parse_q(al_jget(rng, "step"), &x->step);
+            /* CapacityRequestPolicyRange: "If the DRAFractionalCapacityRange
+             * feature gate is enabled and at least one of Min, Max, or Step
+             * is a fractional quantity, milli-unit arithmetic is used". */
+            x->milli = fractional_range && ((x->has_min && fractional(&x->min)) ||
+                                            (x->has_max && fractional(&x->max)) ||
+                                            (x->has_step && fractional(&x->step)));
         }
     }
     *out = c;
@@ -73,6 +88,15 @@ static int64_t q_value(const dra_quantity *q)
     if (d <= -9.2e18)
         return INT64_MIN;
     return (int64_t)d;
+}
+
+/* Quantity.MilliValue(), saturating like q_value. */
+static int64_t q_milli(const dra_quantity *q)
+{
+    int64_t v;
+    if (dra_quantity_milli_value(q, &v))
+        return v;
+    return dra_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
 }
 
 /* ---- consumed-capacity bookkeeping --------------------------------------------- */
@@ -181,12 +205,15 @@ static dra_quantity consumed_amount(const dra_quantity *req, const al_capacity *
             return c->min;
         if (!c->has_step)
             return *req;
-        int64_t r = q_value(req), step = q_value(&c->step), min = q_value(&c->min);
+        int64_t (*val)(const dra_quantity *) = c->milli ? q_milli : q_value;
+        int64_t r = val(req), step = val(&c->step), min = val(&c->min);
         if (step == 0)
             return *req;
         int64_t added = r - min, n = added / step;
         if (added % step != 0)
             n++;
+        if (c->milli)
+            return dra_quantity_from_milli(min + step * n, DRA_QFMT_DECIMAL_SI);
         return dra_quantity_from_int64(min + step * n, DRA_QFMT_BINARY_SI);
     }
     if (c->has_values) {
@@ -208,8 +235,9 @@ static bool violates_policy(const dra_quantity *v, const al_capacity *c)
         if (c->has_max && dra_quantity_cmp(v, &c->max) > 0)
             return true;
         if (c->has_step) {
-            int64_t step = q_value(&c->step), min = c->has_min ? q_value(&c->min) : 0;
-            if (step != 0 && (q_value(v) - min) % step != 0)
+            int64_t (*val)(const dra_quantity *) = c->milli ? q_milli : q_value;
+            int64_t step = val(&c->step), min = c->has_min ? val(&c->min) : 0;
+            if (step != 0 && (val(v) - min) % step != 0)
                 return true;
         }
         return false;

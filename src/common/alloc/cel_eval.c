@@ -50,6 +50,32 @@ static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t 
     return NULL;
 }
 
+static dra_err *c_compile_value(void *ctx, const char *expr, void **prog)
+{
+    cel_ctx *c = ctx;
+    cel_program *p = NULL;
+    dra_err *e = cel_dra_compile_value(c->env, expr, strlen(expr), &p);
+    if (e)
+        return e;
+    *prog = p;
+    return NULL;
+}
+
+static dra_err *c_derive(void *ctx, void *prog, const char *driver, const json_t *device, void **cache,
+                         json_t **attr)
+{
+    (void)ctx;
+    if (!*cache)
+        *cache = cel_dra_device_new(device, driver);
+    dra_err *e = cel_dra_eval_attribute(prog, *cache, attr);
+    if (e) {
+        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s%s", e->msg, cel_dra_runtime_hint(e->msg));
+        dra_err_free(e);
+        return w;
+    }
+    return NULL;
+}
+
 static void c_free_prog(void *ctx, void *prog)
 {
     (void)ctx;
@@ -67,7 +93,7 @@ dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
     cel_ctx *c = dra_xcalloc(1, sizeof *c);
     cel_dra_options o = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
     c->env = cel_dra_env_new(&o);
-    return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device};
+    return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device, c_compile_value, c_derive};
 }
 
 void dra_cel_selector_eval_free(dra_selector_eval *ev)

@@ -300,7 +300,10 @@ bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_
 {
     if (!applies(c, req))
         return true;
-    const json_t *attr = al_lookup_attribute(d, c->attr);
+    /* A derived attribute of the request shadows the device's own (KEP-6080). */
+    const json_t *attr = al_derived_attribute(req, d, c->attr);
+    if (!attr)
+        attr = al_lookup_attribute(d, c->attr);
     if (!attr) {
         if (why)
             snprintf(why, whylen, "%s %s: attribute not set", c->match ? "matchAttribute" : "distinctAttribute",

@@ -1,6 +1,16 @@
-/* The explain trace: for each claim and request, the first reason each
- * candidate device was not taken, the pools seen, and search statistics.
- * Upstream records none of this; it is what users ask for most. */
+/* The explain trace: for each claim and request, why each candidate device
+ * was not taken, the pools seen, and search statistics.  Upstream records
+ * none of this; it is what users ask for most.
+ *
+ * Reasons come from the search's final state.  Reasons that do not depend on
+ * the search (selectors, node, taints, disabled features) are recorded once.
+ * Reasons that do (in use, counters, constraints, capacity) are replaced by
+ * the latest one for the same device, and each remembers the choice that was
+ * last when it was recorded: when the search succeeds, a reason recorded
+ * under a choice that was later taken back belongs to an abandoned branch
+ * and is dropped, and so is any reason for a device the solution gives to
+ * that request.  When the search fails there is no final choice; the latest
+ * reason per device (the last branch tried) is reported. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +40,27 @@ const char *dra_reject_reason_name(dra_reject_reason r)
     return "unknown";
 }
 
+static bool is_dynamic(dra_reject_reason why)
+{
+    return why == DRA_REJECT_IN_USE || why == DRA_REJECT_COUNTERS || why == DRA_REJECT_CONSTRAINT ||
+           why == DRA_REJECT_CAPACITY;
+}
+
+void al_explain_push(al_run *r)
+{
+    if (r->ngens == r->capgens) {
+        r->capgens = r->capgens ? r->capgens * 2 : 16;
+        r->gens = dra_xrealloc(r->gens, r->capgens * sizeof *r->gens);
+    }
+    r->gens[r->ngens++] = ++r->gen_seq;
+}
+
+void al_explain_pop(al_run *r)
+{
+    if (r->ngens)
+        r->ngens--;
+}
+
 void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
 {
     al_req_trace *t = NULL;
@@ -43,19 +74,49 @@ void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reaso
         }
         t = &r->traces[r->ntraces++];
         *t = (al_req_trace){.claim = ci, .req = req};
-        t->seen = dra_xcalloc(r->nldev + 1, 1);
+        t->seen = dra_xcalloc(r->nldev + 1, sizeof *t->seen);
     }
-    if (lid < 0 || (size_t)lid >= r->nldev || t->seen[lid])
+    if (lid < 0 || (size_t)lid >= r->nldev)
         return;
-    t->seen[lid] = 1;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 8;
-        t->rej = dra_xrealloc(t->rej, t->cap * sizeof *t->rej);
+    bool dyn = is_dynamic(why);
+    unsigned gen = r->ngens ? r->gens[r->ngens - 1] : 0;
+    al_reject *x = NULL;
+    if (t->seen[lid]) {
+        /* seen[lid] is 1 + the index of the device's record */
+        x = &t->rej[t->seen[lid] - 1];
+        if (!x->dynamic)
+            return;
+        free(x->detail);
+    } else {
+        if (t->n == t->cap) {
+            t->cap = t->cap ? t->cap * 2 : 8;
+            t->rej = dra_xrealloc(t->rej, t->cap * sizeof *t->rej);
+        }
+        x = &t->rej[t->n++];
+        t->seen[lid] = t->n;
     }
     va_list ap;
     va_start(ap, fmt);
-    t->rej[t->n++] = (al_reject){lid, why, dra_xvasprintf(fmt, ap)};
+    *x = (al_reject){lid, why, dra_xvasprintf(fmt, ap), dyn, gen};
     va_end(ap);
+}
+
+static bool live(const al_run *r, unsigned gen)
+{
+    if (gen == 0)
+        return true;
+    for (size_t i = 0; i < r->ngens; i++)
+        if (r->gens[i] == gen)
+            return true;
+    return false;
+}
+
+static bool chosen_for(const al_claim *c, const al_req *req, int lid)
+{
+    for (size_t k = 0; k < c->nres; k++)
+        if (c->res[k].req == req && c->res[k].dev->lid == lid)
+            return true;
+    return false;
 }
 
 static int cmp_reject(const void *a, const void *b)
@@ -112,6 +173,8 @@ json_t *al_explain_build(al_run *r)
             dra_sort(t->rej, t->n, sizeof *t->rej, cmp_reject);
             json_t *rej = json_array();
             for (size_t k = 0; k < t->n; k++)
+                if (!r->succeeded || !t->rej[k].dynamic ||
+                    (live(r, t->rej[k].gen) && !chosen_for(c, t->req, t->rej[k].lid)))
                 json_array_append_new(rej, json_pack("{s:s,s:s,s:s}", "device", r->ldev[t->rej[k].lid]->id_str,
                                                      "reason", dra_reject_reason_name(t->rej[k].reason), "detail",
                                                      t->rej[k].detail));

@@ -28,6 +28,8 @@ typedef struct al_features {
     bool binding_and_status, consumable_capacity, list_attributes;
     bool compatibility_groups;     /* DRADeviceCompatibilityGroups */
     bool optional_node_operations; /* DRAOptionalNodeOperations: copy skipNodeOperations into results */
+    bool derived_attributes;       /* DRADerivedAttributes */
+    bool fractional_capacity_range; /* DRAFractionalCapacityRange */
 } al_features;
 
 /* ---- slices, devices, counters, capacity -------------------------------------- */
@@ -48,6 +50,7 @@ typedef struct al_capacity {
     const char *name;
     dra_quantity value;
     bool has_policy, has_default, has_range, has_min, has_max, has_step, has_values;
+    bool milli; /* DRAFractionalCapacityRange and a fractional min, max or step: milli-unit arithmetic */
     dra_quantity def, min, max, step;
     dra_quantity *values;
     size_t nvalues;
@@ -115,7 +118,8 @@ typedef struct al_class {
 } al_class;
 
 /* A compiled expression (cached per world by text). */
-typedef struct al_prog {
+typedef struct al_prog al_prog;
+struct al_prog {
     void *prog;
     char *error;   /* compile error text, NULL when compiled */
     /* Result per world device (index widx): 0 not yet evaluated, 1 false,
@@ -123,7 +127,7 @@ typedef struct al_prog {
      * evaluated at most once per device however many runs ask; errors are
      * not remembered (they are fatal and re-raised with their text). */
     uint8_t *memo;
-} al_prog;
+};
 
 /* Capacity consumed on one device: one quantity per name. */
 typedef struct al_capuse {
@@ -202,6 +206,12 @@ typedef struct al_capreq {
 
 typedef enum { AL_MODE_EXACT, AL_MODE_ALL, AL_MODE_OTHER } al_mode;
 
+/* One derived attribute of a request (KEP-6080). */
+typedef struct al_derived {
+    const char *name;
+    struct al_prog *prog;
+} al_derived;
+
 typedef struct al_req {
     const char *name;         /* request or subrequest name */
     const char *full_name;    /* "req" or "req/sub" */
@@ -229,6 +239,9 @@ typedef struct al_req {
     struct al_pool **all_pool;
     size_t nall;
     uint8_t *match;           /* per run-local device: 0 unknown, 1 no, 2 yes */
+    al_derived *derived;      /* derivedAttributes (gate on) */
+    size_t nderived;
+    json_t **dvals;           /* owned: per run-local device lid, nderived values (set when match is 2) */
 } al_req;
 
 typedef struct al_constraint {
@@ -280,6 +293,8 @@ typedef struct al_reject {
     int lid;
     dra_reject_reason reason;
     char *detail;
+    bool dynamic;             /* depends on what the search had chosen (in use, counters, constraint, capacity) */
+    unsigned gen;             /* the choice that was last when it was recorded (0: none) */
 } al_reject;
 
 typedef struct al_req_trace {
@@ -287,7 +302,7 @@ typedef struct al_req_trace {
     al_req *req;
     al_reject *rej;
     size_t n, cap;
-    uint8_t *seen;            /* per run-local device */
+    size_t *seen;             /* per run-local device: 1 + index of its record in rej, 0 none */
 } al_req_trace;
 
 /* ---- run ----------------------------------------------------------------------------- */
@@ -344,6 +359,10 @@ typedef struct al_run {
     /* explain */
     al_req_trace *traces;
     size_t ntraces, captraces;
+    unsigned *gens;           /* one id per device chosen and not yet taken back, in order */
+    size_t ngens, capgens;
+    unsigned gen_seq;
+    bool succeeded;           /* the search found a solution: only its choices count */
 } al_run;
 
 struct dra_alloc_result {

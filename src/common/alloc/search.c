@@ -57,6 +57,64 @@ static al_prog *get_prog(dra_alloc_world *w, const char *expr)
     return p;
 }
 
+/* A derived attribute's expression (KEP-6080), cached beside the selectors
+ * under a key no selector text can have. */
+static al_prog *get_value_prog(dra_alloc_world *w, const char *expr)
+{
+    size_t n = strlen(expr);
+    char *key = dra_xmalloc(n + 2);
+    key[0] = '\x01';
+    memcpy(key + 1, expr, n + 1);
+    intptr_t v;
+    al_prog *p;
+    if (amap_get(&w->progs, key, n + 1, &v)) {
+        p = (al_prog *)v;
+    } else {
+        p = dra_xcalloc(1, sizeof *p);
+        dra_err *e = w->eval.compile_value ? w->eval.compile_value(w->eval.ctx, expr, &p->prog)
+                                           : dra_err_new(DRA_EXIT_INPUT, "derived attributes are not supported here");
+        if (e) {
+            p->prog = NULL;
+            p->error = dra_xstrdup(e->msg);
+            dra_err_free(e);
+        }
+        amap_put(&w->progs, key, n + 1, (intptr_t)p);
+    }
+    free(key);
+    return p;
+}
+
+/* Evaluate the request's derived attributes on a device that passed its
+ * selectors ("evaluated once for each candidate device, after the request's
+ * own CEL selectors have filtered it"); a runtime error aborts allocation. */
+static dra_err *derive_attributes(al_run *r, int ci, al_req *req, al_device *d)
+{
+    json_t **vals = &req->dvals[(size_t)d->lid * req->nderived];
+    for (size_t k = 0; k < req->nderived; k++) {
+        if (vals[k])
+            continue;
+        al_derived *x = &req->derived[k];
+        dra_err *e = r->w->eval.derive(r->w->eval.ctx, x->prog->prog, d->slice->driver, d->json, &d->eval_cache,
+                                       &vals[k]);
+        if (e) {
+            dra_err *w = dra_err_new(DRA_EXIT_INPUT,
+                                     "claim %s, request %s: derived attribute %s on device %s: CEL runtime error: %s",
+                                     r->claims[ci].ref, req->full_name, x->name, d->id_str, e->msg);
+            dra_err_free(e);
+            return w;
+        }
+    }
+    return NULL;
+}
+
+const json_t *al_derived_attribute(const al_req *req, const al_device *d, const char *name)
+{
+    for (size_t k = 0; k < req->nderived; k++)
+        if (strcmp(req->derived[k].name, name) == 0)
+            return req->dvals ? req->dvals[(size_t)d->lid * req->nderived + k] : NULL;
+    return NULL;
+}
+
 /* selectorsMatch: all selectors must be true; errors are fatal. */
 static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const json_t *sels, al_device *d,
                                 int *failed_index, bool *ok)
@@ -166,6 +224,14 @@ static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, 
                 al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
                                   "per-device node selection does not match node %s", r->node_name);
             return NULL;
+        }
+    }
+    if (req->nderived) {
+        e = derive_attributes(r, ci, req, d);
+        if (e) {
+            if (r->opts->explain)
+                al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
+            return e;
         }
     }
     req->match[lid] = 2;
@@ -360,6 +426,8 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
     *res = (al_result_dev){.req = req, .dev = d, .pool = pool, .admin = req->admin, .has_share = has_share,
                            .charged_counters = charged};
     res->consumed = consumed;
+    if (ex)
+        al_explain_push(r);
     return R_OK;
 }
 
@@ -383,6 +451,8 @@ static void deallocate_last(al_run *r, int ci)
     al_capuse_free(&res->consumed);
     c->nres--;
     r->stats.backtracks++;
+    if (r->opts->explain)
+        al_explain_pop(r);
 }
 
 /* ---- bounded search ------------------------------------------------------------------ */
@@ -616,6 +686,22 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
         }
     }
     q->match = dra_arena_zalloc(a, r->nldev + 1);
+    const json_t *das = al_jget(j, "derivedAttributes");
+    if (r->w->f.derived_attributes && json_is_array(das) && json_array_size(das)) {
+        q->nderived = json_array_size(das);
+        q->derived = dra_arena_zalloc(a, q->nderived * sizeof *q->derived);
+        for (size_t k = 0; k < q->nderived; k++) {
+            const json_t *dj = json_array_get(das, k);
+            al_derived *x = &q->derived[k];
+            x->name = al_jstr(dj, "name") ? al_jstr(dj, "name") : "";
+            const char *expr = al_jstr(dj, "expression") ? al_jstr(dj, "expression") : "";
+            x->prog = get_value_prog(r->w, expr);
+            if (x->prog->error)
+                return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: derived attribute %s: CEL compile error: %s",
+                                   c->ref, q->full_name, x->name, x->prog->error);
+        }
+        q->dvals = dra_xcalloc((r->nldev + 1) * q->nderived, sizeof *q->dvals);
+    }
     return NULL;
 }
 
@@ -720,6 +806,23 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
                                "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
                                c->ref, q->name);
         const json_t *exactly = al_jget(rj, "exactly");
+        /* KEP-6080: a claim that carries derived attributes (created while
+         * the gate was on) cannot be allocated correctly without them. */
+        if (!f->derived_attributes) {
+            const json_t *da = al_jget(exactly, "derivedAttributes");
+            if (json_is_array(da) && json_array_size(da))
+                return dra_err_new(DRA_EXIT_INPUT,
+                                   "claim %s, request %s: has derived attributes, but the DRADerivedAttributes feature is disabled",
+                                   c->ref, q->name);
+            for (size_t k = 0; k < nsub; k++) {
+                const json_t *sj = json_array_get(fa, k);
+                da = al_jget(sj, "derivedAttributes");
+                if (json_is_array(da) && json_array_size(da))
+                    return dra_err_new(DRA_EXIT_INPUT,
+                                       "claim %s, subrequest %s: has derived attributes, but the DRADerivedAttributes feature is disabled",
+                                       c->ref, al_jstr(sj, "name") ? al_jstr(sj, "name") : "");
+            }
+        }
         if (!f->consumable_capacity) {
             if (exactly && al_jget(exactly, "capacity"))
                 return dra_err_new(DRA_EXIT_INPUT,
@@ -804,6 +907,17 @@ static void run_free(al_run *r)
         for (size_t k = 0; k < c->nres; k++)
             al_capuse_free(&c->res[k].consumed);
         free(c->res);
+        for (size_t k = 0; k < c->nreqs; k++) {
+            al_req *q = &c->reqs[k];
+            for (size_t s = 0; s <= q->nsubs; s++) {
+                al_req *x = s < q->nsubs ? &q->subs[s] : q;
+                if (!x->dvals)
+                    continue;
+                for (size_t m = 0; m < (r->nldev + 1) * x->nderived; m++)
+                    json_decref(x->dvals[m]);
+                free(x->dvals);
+            }
+        }
         for (size_t k = 0; k < c->ncons; k++) {
             free(c->cons[k].ref_set);
             free(c->cons[k].level_end);
@@ -817,6 +931,7 @@ static void run_free(al_run *r)
         free(r->traces[i].seen);
     }
     free(r->traces);
+    free(r->gens);
     dra_arena_free(&r->arena);
 }
 
@@ -878,6 +993,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     }
     r->stats.seconds = elapsed(r);
     res->stats = r->stats;
+    r->succeeded = !err && outcome == R_OK;
     if (r->opts->explain)
         res->explain = al_explain_build(r);
     run_free(r);

@@ -111,6 +111,8 @@ static void al_features_from(al_features *f, const dra_features *src)
     f->consumable_capacity = dra_feature_enabled(src, DRA_FEATURE_CONSUMABLE_CAPACITY);
     f->list_attributes = dra_feature_enabled(src, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);
     f->optional_node_operations = dra_feature_enabled(src, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
+    f->derived_attributes = dra_feature_enabled(src, DRA_FEATURE_DERIVED_ATTRIBUTES);
+    f->fractional_capacity_range = dra_feature_enabled(src, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE);
     f->compatibility_groups = f->partitionable && dra_feature_enabled(src, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS);
 }
 
@@ -129,7 +131,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
         d->attributes = NULL;
     /* Capacity parse errors make the capacity unusable; validation reports
      * them, here a bad quantity just counts as zero. */
-    dra_err *e = al_parse_capacity(a, al_jget(j, "capacity"), &d->cap, &d->ncap);
+    dra_err *e = al_parse_capacity(a, al_jget(j, "capacity"), w->f.fractional_capacity_range, &d->cap, &d->ncap);
     dra_err_free(e);
     e = al_parse_counters(a, al_jget(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
     dra_err_free(e);

@@ -1141,3 +1141,91 @@ dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t
     cel_program_free(p);
     return NULL;
 }
+
+/* ---- derived attributes (KEP-6080, DRADerivedAttributes) ---- */
+
+dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out)
+{
+    dra_err *e = cel_compile(env, expr, len, NULL, out);
+    if (e) {
+        char *shown = cel_errors_display(e, expr, len);
+        dra_err *r = dra_err_new(DRA_EXIT_INPUT, "compilation failed: %s", shown ? shown : e->msg);
+        free(shown);
+        dra_err_free(e);
+        return r;
+    }
+    return NULL;
+}
+
+static const char *value_kind_key(const cel_value *v, bool list)
+{
+    switch (v->kind) {
+    case CEL_BOOL: return list ? "bools" : "bool";
+    case CEL_INT: return list ? "ints" : "int";
+    case CEL_STRING: return list ? "strings" : "string";
+    case CEL_OBJECT:
+        if (v->v.obj->kind == CEL_OBJ_SEMVER)
+            return list ? "versions" : "version";
+        return NULL;
+    default: return NULL;
+    }
+}
+
+static json_t *value_json(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_BOOL: return json_boolean(v->v.b);
+    case CEL_INT: return json_integer(v->v.i);
+    case CEL_STRING: return json_stringn(v->v.s.ptr ? v->v.s.ptr : "", v->v.s.len);
+    case CEL_OBJECT: {
+        char buf[512];
+        return json_string(dra_semver_format(&v->v.obj->u.semver, buf, sizeof buf));
+    }
+    default: return NULL;
+    }
+}
+
+dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t **attr)
+{
+    *attr = NULL;
+    if (d->error)
+        return device_error(d);
+    cel_activation act;
+    act.n = 1;
+    act.names[0] = "device";
+    act.values[0] = d->value;
+    cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
+    cel_value r = cel_eval(p, &act, &eo);
+    if (r.kind == CEL_ERROR)
+        return dra_err_new(DRA_EXIT_RUNTIME, "%s", r.v.err);
+    const char *key = NULL;
+    json_t *val = NULL;
+    if (r.kind == CEL_LIST) {
+        const cel_list *l = r.v.list;
+        const char *k0 = l->n ? value_kind_key(&l->items[0], true) : NULL;
+        if (k0) {
+            val = json_array();
+            for (size_t i = 0; i < l->n && val; i++) {
+                const char *ki = value_kind_key(&l->items[i], true);
+                if (!ki || strcmp(ki, k0) != 0) {
+                    json_decref(val);
+                    val = NULL;
+                } else {
+                    json_array_append_new(val, value_json(&l->items[i]));
+                }
+            }
+            key = k0;
+        }
+    } else if ((key = value_kind_key(&r, false))) {
+        val = value_json(&r);
+    }
+    if (!val) {
+        const char *tn = cel_value_type_name(&r);
+        return dra_err_new(DRA_EXIT_RUNTIME,
+                           "CEL result of type %s is not a string, int, bool, semver or a non-empty list of one of them",
+                           tn);
+    }
+    *attr = json_object();
+    json_object_set_new(*attr, key, val);
+    return NULL;
+}

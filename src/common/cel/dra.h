@@ -95,4 +95,16 @@ dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t
  * append to msg, or "" when none applies.  Static storage. */
 const char *cel_dra_runtime_hint(const char *msg);
 
+/* Derived attributes (KEP-6080, gate DRADerivedAttributes): an expression
+ * in the selector environment that yields a value rather than a bool.
+ * cel_dra_compile_value compiles without the bool check (same errors as
+ * cel_dra_compile otherwise).  cel_dra_eval_attribute evaluates it on a
+ * device and converts the result into a DeviceAttribute object: {"int": n},
+ * {"bool": b}, {"string": s}, {"version": v}, or the list forms ("ints",
+ * "bools", "strings", "versions") for a non-empty list of one scalar type.
+ * Any other result is a runtime error (DRA_EXIT_RUNTIME).  *attr is owned
+ * by the caller. */
+dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out);
+dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t **attr);
+
 #endif

@@ -145,7 +145,8 @@ static void convert_claim_spec(json_t *spec, dra_errs *errs, dra_buf *path)
 
 dra_err *dra_convert_to_v1(json_t *obj, dra_kind kind, dra_apiver from)
 {
-    if (!json_is_object(obj) || !dra_kind_is_resource(kind))
+    /* ResourcePoolStatusRequest exists only as v1alpha3 */
+    if (!json_is_object(obj) || !dra_kind_is_resource(kind) || kind == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST)
         return NULL;
     dra_errs errs = DRA_ERRS_INIT;
     dra_buf path = DRA_BUF_INIT;

@@ -37,6 +37,8 @@ static const struct gate {
     [DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = {"DRAWorkloadResourceClaims", false, false, DRA_STAGE_BETA},
     [DRA_FEATURE_DERIVED_ATTRIBUTES] = {"DRADerivedAttributes", false, false, DRA_STAGE_ALPHA},    /* alpha 1.37 */
     [DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS] = {"DRADeviceCompatibilityGroups", false, false, DRA_STAGE_ALPHA}, /* alpha 1.37 */
+    /* KEP-5677 ResourcePoolStatusRequest API and its controller; alpha since 1.36. */
+    [DRA_FEATURE_RESOURCE_POOL_STATUS] = {"DRAResourcePoolStatus", false, false, DRA_STAGE_ALPHA},
 };
 
 void dra_features_default(dra_features *f)

@@ -14,6 +14,7 @@ static const char *const kind_names[DRA_KIND_COUNT] = {
     [DRA_KIND_NODE] = "Node",
     [DRA_KIND_POD] = "Pod",
     [DRA_KIND_NAMESPACE] = "Namespace",
+    [DRA_KIND_RESOURCE_POOL_STATUS_REQUEST] = "ResourcePoolStatusRequest",
 };
 
 static const char *const apiver_names[] = {
@@ -52,7 +53,7 @@ bool dra_kind_namespaced(dra_kind k)
 
 bool dra_kind_is_resource(dra_kind k)
 {
-    return k >= DRA_KIND_DEVICE_CLASS && k <= DRA_KIND_DEVICE_TAINT_RULE;
+    return (k >= DRA_KIND_DEVICE_CLASS && k <= DRA_KIND_DEVICE_TAINT_RULE) || k == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST;
 }
 
 bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dra_apiver *vp)
@@ -72,6 +73,9 @@ bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dr
         break;
     case DRA_KIND_DEVICE_TAINT_RULE:
         ok = v == DRA_APIVER_RESOURCE_V1 || v == DRA_APIVER_RESOURCE_V1BETA2 || v == DRA_APIVER_RESOURCE_V1ALPHA3;
+        break;
+    case DRA_KIND_RESOURCE_POOL_STATUS_REQUEST:
+        ok = v == DRA_APIVER_RESOURCE_V1ALPHA3;
         break;
     case DRA_KIND_NODE:
     case DRA_KIND_POD:

@@ -3,6 +3,7 @@
  *   resource.k8s.io/{v1,v1beta1,v1beta2}  DeviceClass, ResourceSlice,
  *                                          ResourceClaim, ResourceClaimTemplate
  *   resource.k8s.io/{v1alpha3,v1beta2,v1} DeviceTaintRule
+ *   resource.k8s.io/v1alpha3               ResourcePoolStatusRequest (KEP-5677)
  *   v1                                     Node, Pod, Namespace
  *
  * dra_kind_of() reports a missing or non-string apiVersion/kind and unknown
@@ -28,6 +29,7 @@ typedef enum {
     DRA_KIND_NODE,
     DRA_KIND_POD,
     DRA_KIND_NAMESPACE,
+    DRA_KIND_RESOURCE_POOL_STATUS_REQUEST,
     DRA_KIND_COUNT
 } dra_kind;
 

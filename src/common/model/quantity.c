@@ -998,3 +998,21 @@ dra_quantity dra_quantity_from_int64(int64_t v, dra_qformat fmt)
     q_set_value(&q, v < 0 ? -1 : 1, &m, 0); /* 19 digits always fit */
     return q;
 }
+
+bool dra_quantity_milli_value(const dra_quantity *q, int64_t *out)
+{
+    dra_quantity s = *q;
+    if (s.sign)
+        s.exp += 3;
+    return dra_quantity_value(&s, out);
+}
+
+dra_quantity dra_quantity_from_milli(int64_t v, dra_qformat fmt)
+{
+    dra_quantity q = q_zero(fmt);
+    bignum m;
+    bn_set_u64(&m, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+    q_set_value(&q, v < 0 ? -1 : 1, &m, -3);
+    q.rep_scale = -3;
+    return q;
+}

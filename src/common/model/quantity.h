@@ -103,5 +103,9 @@ double dra_quantity_as_float(const dra_quantity *q); /* AsApproximateFloat64 */
 bool dra_quantity_value(const dra_quantity *q, int64_t *out);
 /* resource.NewQuantity(v, fmt). */
 dra_quantity dra_quantity_from_int64(int64_t v, dra_qformat fmt);
+/* Quantity.MilliValue(): the value times 1000, rounded up as Value() rounds;
+ * false when it does not fit int64.  And resource.NewMilliQuantity(v, fmt). */
+bool dra_quantity_milli_value(const dra_quantity *q, int64_t *out);
+dra_quantity dra_quantity_from_milli(int64_t v, dra_qformat fmt);
 
 #endif

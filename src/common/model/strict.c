@@ -101,9 +101,11 @@ OBJ(class_spec, {"selectors", &selectors}, {"config", &class_configs}, {"extende
 OBJ(device_class, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &class_spec})
 
 /* ---- ResourceClaim ------------------------------------------------------------- */
+OBJ(derived_attribute, {"name", NULL}, {"expression", NULL})
+LIST(derived_attributes, derived_attribute)
 #define EXACT_FIELDS                                                                                               \
     {"deviceClassName", NULL}, {"selectors", &selectors}, {"allocationMode", NULL}, {"count", NULL},             \
-        {"tolerations", &tolerations}, {"capacity", &cap_requirements}
+        {"tolerations", &tolerations}, {"capacity", &cap_requirements}, {"derivedAttributes", &derived_attributes}
 OBJ(sub_request, {"name", NULL}, EXACT_FIELDS)
 LIST(sub_requests, sub_request)
 OBJ(exact_request, EXACT_FIELDS, {"adminAccess", NULL})
@@ -169,6 +171,17 @@ OBJ(pod, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spe
 OBJ(core_object, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &open_part},
     {"status", &open_part})
 
+/* ---- ResourcePoolStatusRequest (resource.k8s.io/v1alpha3, KEP-5677) ---------- */
+OBJ(rpsr_spec, {"driver", NULL}, {"poolName", NULL}, {"limit", NULL})
+OBJ(pool_status, {"driver", NULL}, {"poolName", NULL}, {"nodeName", NULL}, {"generation", NULL},
+    {"resourceSliceCount", NULL}, {"totalDevices", NULL}, {"allocatedDevices", NULL}, {"availableDevices", NULL},
+    {"unavailableDevices", NULL}, {"validationError", NULL}, {"partitionSummary", NULL}, {"counterSets", NULL},
+    {"shareableSummary", NULL})
+LIST(pool_statuses, pool_status)
+OBJ(rpsr_status, {"conditions", &conditions}, {"poolCount", NULL}, {"pools", &pool_statuses})
+OBJ(rpsr, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &rpsr_spec},
+    {"status", &rpsr_status})
+
 static const stype *schema_of(dra_kind kind, dra_apiver ver)
 {
     bool beta1 = ver == DRA_APIVER_RESOURCE_V1BETA1;
@@ -181,6 +194,7 @@ static const stype *schema_of(dra_kind kind, dra_apiver ver)
     case DRA_KIND_POD: return &pod;
     case DRA_KIND_NODE:
     case DRA_KIND_NAMESPACE: return &core_object;
+    case DRA_KIND_RESOURCE_POOL_STATUS_REQUEST: return &rpsr;
     default: return NULL;
     }
 }

@@ -86,5 +86,6 @@ dra_err *dra_validate_device_taint_rule(const json_t *obj, const dra_validate_op
 dra_err *dra_validate_node(const json_t *obj, const dra_validate_opts *opts);
 dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts);
 dra_err *dra_validate_namespace(const json_t *obj, const dra_validate_opts *opts);
+dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_validate_opts *opts);
 
 #endif

@@ -172,6 +172,52 @@ static void v_capacity_requests(vctx *v, const json_t *r)
     }
 }
 
+/* derivedAttributes (KEP-6080, DRADerivedAttributes; resource/v1
+ * DeviceDerivedAttribute): at most 32, names as attribute names in a
+ * ResourceSlice (a domain, "/", a C identifier), unique, an expression of at
+ * most 10 Ki.  Without the gate the API server drops the field on create,
+ * so there is nothing to check. */
+#define DRA_DERIVED_ATTRIBUTES_MAX 32
+static void v_derived_attributes(vctx *v, const json_t *r)
+{
+    const json_t *das;
+    if (!vfeature(v, DRA_FEATURE_DERIVED_ATTRIBUTES) || !varr(v, r, "derivedAttributes", &das) ||
+        !v_max_items(v, "derivedAttributes", das, DRA_DERIVED_ATTRIBUTES_MAX))
+        return;
+    V_CHILD(v, "derivedAttributes")
+    {
+        for (size_t i = 0; i < json_array_size(das); i++) {
+            V_INDEX(v, i)
+            {
+                const json_t *da = json_array_get(das, i);
+                if (!vis_obj(v, da))
+                    continue;
+                const char *s = "";
+                size_t len = 0;
+                vstr(v, da, "name", &s, &len);
+                V_CHILD(v, "name")
+                {
+                    if (len == 0)
+                        dra_ferr_required(&v->errs, VP(v), "");
+                    else
+                        vcheck(v, dra_check_fully_qualified_name, s, len);
+                }
+                s = "";
+                len = 0;
+                vstr(v, da, "expression", &s, &len);
+                V_CHILD(v, "expression")
+                {
+                    if (len == 0)
+                        dra_ferr_required(&v->errs, VP(v), "");
+                    else if (len > DRA_CEL_EXPRESSION_MAX_LENGTH)
+                        dra_ferr_too_long(&v->errs, VP(v), DRA_CEL_EXPRESSION_MAX_LENGTH);
+                }
+            }
+        }
+        v_unique_names(v, das);
+    }
+}
+
 static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
 {
     if (!vis_obj(v, r))
@@ -185,6 +231,7 @@ static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
     bool admin;
     vbool(v, r, "adminAccess", &admin);
     v_capacity_requests(v, r);
+    v_derived_attributes(v, r);
 }
 
 static void v_request(vctx *v, const json_t *r)

@@ -166,6 +166,51 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
     return vctx_finish(&v);
 }
 
+/* ResourcePoolStatusRequest (KEP-5677; pkg/apis/resource/validation
+ * validateResourcePoolStatusRequestSpec): cluster-scoped, a DNS subdomain
+ * name, a driver name, an optional pool name, a limit of 1..1000.  The
+ * status is the controller's and is not checked here. */
+dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_validate_opts *opts)
+{
+    vctx v;
+    vctx_init(&v, opts);
+    v_object_meta(&v, obj, false, false);
+    const json_t *spec = NULL;
+    vobj(&v, obj, "spec", &spec);
+    V_CHILD(&v, "spec")
+    {
+        if (!spec) {
+            dra_ferr_required(&v.errs, VP(&v), "");
+            continue;
+        }
+        const char *s = "";
+        size_t len = 0;
+        vstr(&v, spec, "driver", &s, &len);
+        V_CHILD(&v, "driver")
+        {
+            if (len == 0)
+                dra_ferr_required(&v.errs, VP(&v), "driver name is required");
+            else
+                vcheck(&v, dra_check_driver_name, s, len);
+        }
+        s = "";
+        len = 0;
+        if (vstr(&v, spec, "poolName", &s, &len) && len > 0)
+            V_CHILD(&v, "poolName") vcheck(&v, dra_check_pool_name, s, len);
+        int64_t limit;
+        if (vget(spec, "limit") && vint(&v, spec, "limit", &limit)) {
+            V_CHILD(&v, "limit")
+            {
+                if (limit < 1)
+                    dra_ferr_invalid_int(&v.errs, VP(&v), limit, "must be at least 1");
+                if (limit > 1000)
+                    dra_ferr_invalid_int(&v.errs, VP(&v), limit, "must not exceed 1000");
+            }
+        }
+    }
+    return vctx_finish(&v);
+}
+
 dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts)
 {
     switch (kind) {
@@ -177,6 +222,7 @@ dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts 
     case DRA_KIND_NODE: return dra_validate_node(obj, opts);
     case DRA_KIND_POD: return dra_validate_pod(obj, opts);
     case DRA_KIND_NAMESPACE: return dra_validate_namespace(obj, opts);
+    case DRA_KIND_RESOURCE_POOL_STATUS_REQUEST: return dra_validate_resource_pool_status_request(obj, opts);
     default: return dra_err_new(DRA_EXIT_INPUT, "cannot validate an object of unknown kind");
     }
 }

@@ -1,0 +1,44 @@
+/* ResourcePoolStatusRequest answered offline (KEP-5677; upstream
+ * pkg/controller/resourcepoolstatusrequest/controller.go, calculatePoolStatus).
+ *
+ * For a request (resource.k8s.io/v1alpha3, spec.driver, optional
+ * spec.poolName and spec.limit), the status the controller in
+ * kube-controller-manager would write, computed from the ResourceSlices,
+ * ResourceClaims and DeviceTaintRules of a model:
+ *  - per pool of that driver (and pool name), only slices of the pool's
+ *    newest generation count;
+ *  - totalDevices: devices in those slices; unavailableDevices: devices with a
+ *    NoSchedule or NoExecute taint, embedded or from a DeviceTaintRule whose
+ *    driver/pool/device selector matches (rules only with DRADeviceTaintRules);
+ *  - allocatedDevices: distinct devices in allocation results of claims,
+ *    admin-access results excluded; availableDevices = total - allocated -
+ *    unavailable, at least 0;
+ *  - nodeName when every slice of the pool names the same node;
+ *  - a pool with fewer slices than resourceSliceCount gets validationError
+ *    "PoolIncomplete: pool D/P is incomplete: observed N/M slices at
+ *    generation G" and no counts (the controller retries such a request and
+ *    finally drops it; offline the answer is given as is);
+ *  - pools sorted by driver then pool name, poolCount before the limit
+ *    (default 100), and one condition Complete/True, reason
+ *    CalculationComplete, "Calculated status for N pools[ (K incomplete)]".
+ * The partition, counter-set and shareable views of 1.37 are not computed.
+ *
+ * Ownership: the returned status is a new reference owned by the caller;
+ * the model is borrowed.  Nothing here prints. */
+#ifndef DRA_SLICE_POOLSTATUS_H
+#define DRA_SLICE_POOLSTATUS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../model/features.h"
+#include "../model/load.h"
+
+#define DRA_POOL_STATUS_LIMIT_DEFAULT 100
+
+/* The status for `request` (a v1alpha3 ResourcePoolStatusRequest object);
+ * now_ns is the condition's lastTransitionTime. */
+json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now_ns);
+
+#endif
