@@ -173,7 +173,7 @@ static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
     e = dra_findings_write(stdout, &fs);
     if (fs.n)
         *rc = DRA_EXIT_NEGATIVE;
-    dra_findings_free(&fs);
+    dra_problems_free(&fs);
     dra_buf_free(&dump);
     return unload(x, e);
 }

@@ -220,17 +220,18 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
     dra_objset set = DRA_OBJSET_INIT;
     dra_err *e = dra_tool_read(&tool, a, a->pos, a->npos, 0, &set);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
+    size_t skipped = 0;
     if (!e)
-        e = dra_slice_lint(&set, &r);
-    dra_tool_report_input(&tool, a, &(dra_input_report){set.warnings, r.skipped, 0, set.files_repeated});
+        e = dra_slice_lint(&set, &r, &skipped);
+    dra_tool_report_input(&tool, a, &(dra_input_report){set.warnings, skipped, 0, set.files_repeated});
     for (size_t i = 0; !e && i < r.n; i++) {
         char *line = dra_lint_format(&r.v[i]);
         printf("%s\n", line);
         free(line);
     }
-    if (!e && dra_lint_count_errors(&r) > 0)
+    if (!e && dra_problems_count(&r, false) > 0)
         *rc = DRA_EXIT_NEGATIVE;
-    dra_lint_report_free(&r);
+    dra_problems_free(&r);
     dra_objset_free(&set);
     return e;
 }

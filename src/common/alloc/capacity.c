@@ -35,13 +35,13 @@ dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, s
     json_object_foreach((json_t *)cap, k, v) {
         al_capacity *x = &c[(*n)++];
         x->name = k;
-        parse_q(al_jget(v, "value"), &x->value);
-        const json_t *pol = al_jget(v, "requestPolicy");
+        parse_q(dra_jfield(v, "value"), &x->value);
+        const json_t *pol = dra_jfield(v, "requestPolicy");
         if (!pol)
             continue;
         x->has_policy = true;
-        x->has_default = parse_q(al_jget(pol, "default"), &x->def);
-        const json_t *vals = al_jget(pol, "validValues");
+        x->has_default = parse_q(dra_jfield(pol, "default"), &x->def);
+        const json_t *vals = dra_jfield(pol, "validValues");
         if (json_is_array(vals)) {
             x->has_values = true;
             x->values = dra_arena_zalloc(a, (json_array_size(vals) + 1) * sizeof *x->values);
@@ -49,12 +49,12 @@ dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, s
                 if (parse_q(json_array_get(vals, i), &x->values[x->nvalues]))
                     x->nvalues++;
         }
-        const json_t *rng = al_jget(pol, "validRange");
+        const json_t *rng = dra_jfield(pol, "validRange");
         if (rng) {
             x->has_range = true;
-            x->has_min = parse_q(al_jget(rng, "min"), &x->min);
-            x->has_max = parse_q(al_jget(rng, "max"), &x->max);
-            x->has_step = parse_q(al_jget(rng, "step"), &x->step);
+            x->has_min = parse_q(dra_jfield(rng, "min"), &x->min);
+            x->has_max = parse_q(dra_jfield(rng, "max"), &x->max);
+            x->has_step = parse_q(dra_jfield(rng, "step"), &x->step);
         }
     }
     *out = c;

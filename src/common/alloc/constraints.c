@@ -61,7 +61,7 @@ static int scalar_kind(const json_t *a, const json_t **val)
 {
     static const char *keys[] = {NULL, "string", "int", "bool", "version"};
     for (int k = 1; k <= 4; k++) {
-        const json_t *v = al_jget(a, keys[k]);
+        const json_t *v = dra_jfield(a, keys[k]);
         if (v) {
             *val = v;
             return k;
@@ -75,7 +75,7 @@ static bool list_kind(const json_t *a, int *kind, const json_t **arr)
 {
     static const char *keys[] = {NULL, "strings", "ints", "bools", "versions"};
     for (int k = 1; k <= 4; k++) {
-        const json_t *v = al_jget(a, keys[k]);
+        const json_t *v = dra_jfield(a, keys[k]);
         if (json_is_array(v)) {
             *kind = k;
             *arr = v;

@@ -22,10 +22,10 @@ dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, 
     for (size_t i = 0; i < json_array_size(arr); i++) {
         const json_t *j = json_array_get(arr, i);
         al_counter_set *x = &s[(*n)++];
-        x->name = al_jstr(j, setkey);
+        x->name = dra_jfield_str(j, setkey);
         if (!x->name)
             x->name = "";
-        const json_t *cs = al_jget(j, "counters");
+        const json_t *cs = dra_jfield(j, "counters");
         if (!json_is_object(cs))
             continue;
         x->c = dra_arena_zalloc(a, (json_object_size(cs) + 1) * sizeof *x->c);
@@ -34,7 +34,7 @@ dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, 
         json_object_foreach((json_t *)cs, k, v) {
             al_counter *c = &x->c[x->n++];
             c->name = k;
-            const char *q = al_jstr(v, "value");
+            const char *q = dra_jfield_str(v, "value");
             dra_err *e = q ? dra_quantity_parse(q, &c->value) : NULL;
             if (e || !q)
                 c->value = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
@@ -50,7 +50,7 @@ static al_cstate *cstate_for(al_run *r, const al_pool *pool)
     for (size_t i = 0; i < r->ncstates; i++)
         if (strcmp(r->cstates[i].pool, pool->pool) == 0 && strcmp(r->cstates[i].driver, pool->driver) == 0)
             return &r->cstates[i];
-    r->cstates = dra_xrealloc(r->cstates, (r->ncstates + 1) * sizeof *r->cstates);
+    r->cstates = dra_xgrow(r->cstates, r->ncstates, sizeof *r->cstates);
     al_cstate *c = &r->cstates[r->ncstates++];
     *c = (al_cstate){.driver = pool->driver, .pool = pool->pool};
     return c;

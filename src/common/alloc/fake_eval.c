@@ -93,7 +93,7 @@ static dra_err *fake_compile(void *ctx, const char *expr, void **prog)
 
 static const json_t *lookup(const char *driver, const json_t *device, const char *dom, const char *name)
 {
-    const json_t *attrs = al_jget(device, "attributes");
+    const json_t *attrs = dra_jfield(device, "attributes");
     char key[512];
     snprintf(key, sizeof key, "%s/%s", dom, name);
     const json_t *v = json_object_get(attrs, key);
@@ -119,13 +119,13 @@ static dra_err *fake_match(void *ctx, void *prog, const char *driver, const json
     const json_t *a = lookup(driver, device, f->a, f->b);
     if (!a)
         return dra_err_new(DRA_EXIT_INPUT, "no such key: %s", f->b);
-    const json_t *v = al_jget(a, "int");
+    const json_t *v = dra_jfield(a, "int");
     if (!v)
-        v = al_jget(a, "string");
+        v = dra_jfield(a, "string");
     if (!v)
-        v = al_jget(a, "bool");
+        v = dra_jfield(a, "bool");
     if (!v)
-        v = al_jget(a, "version");
+        v = dra_jfield(a, "version");
     *matched = v && json_equal((json_t *)v, f->val);
     return NULL;
 }

@@ -44,7 +44,7 @@ typedef struct search {
 static al_prog *get_prog(dra_alloc_world *w, const char *expr)
 {
     intptr_t v;
-    if (amap_get(&w->progs, expr, strlen(expr), &v))
+    if (dra_strmap_get(&w->progs, expr, strlen(expr), &v))
         return (al_prog *)v;
     al_prog *p = dra_xcalloc(1, sizeof *p);
     dra_err *e = w->eval.compile(w->eval.ctx, expr, &p->prog);
@@ -53,7 +53,7 @@ static al_prog *get_prog(dra_alloc_world *w, const char *expr)
         p->error = dra_xstrdup(e->msg);
         dra_err_free(e);
     }
-    amap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
+    dra_strmap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
     return p;
 }
 
@@ -65,7 +65,7 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
     size_t i;
     const json_t *sel;
     json_array_foreach(sels, i, sel) {
-        const char *expr = al_jstr(al_jget(sel, "cel"), "expression");
+        const char *expr = dra_jfield_str(dra_jfield(sel, "cel"), "expression");
         if (!expr)
             expr = "";
         al_prog *p = get_prog(r->w, expr);
@@ -187,7 +187,7 @@ static void allocating_insert(al_run *r, int lid, int ci)
 {
     if (allocating_for(r, lid, ci))
         return;
-    r->allocating[lid] = dra_xrealloc(r->allocating[lid], (size_t)(r->nallocating[lid] + 1) * sizeof(int));
+    r->allocating[lid] = dra_xgrow(r->allocating[lid], (size_t)r->nallocating[lid], sizeof(int));
     r->allocating[lid][r->nallocating[lid]++] = ci;
 }
 
@@ -558,23 +558,23 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
     q->json = j;
     q->parent = parent;
     q->full_name = parent ? dra_arena_printf(a, "%s/%s", parent->name, q->name) : q->name;
-    q->class_name = al_jstr(j, "deviceClassName");
-    q->selectors = al_jget(j, "selectors");
-    q->mode_str = al_jstr(j, "allocationMode");
+    q->class_name = dra_jfield_str(j, "deviceClassName");
+    q->selectors = dra_jfield(j, "selectors");
+    q->mode_str = dra_jfield_str(j, "allocationMode");
     if (!q->mode_str)
         q->mode_str = "";
     q->mode = !strcmp(q->mode_str, "ExactCount") ? AL_MODE_EXACT : !strcmp(q->mode_str, "All") ? AL_MODE_ALL
                                                                                                    : AL_MODE_OTHER;
-    q->count = json_integer_value(al_jget(j, "count"));
+    q->count = json_integer_value(dra_jfield(j, "count"));
     if (!parent) {
-        q->has_admin = al_jget(j, "adminAccess") != NULL;
-        q->admin = al_jbool(j, "adminAccess");
+        q->has_admin = dra_jfield(j, "adminAccess") != NULL;
+        q->admin = dra_jfield_true(j, "adminAccess");
     }
-    q->tolerations = al_jget(j, "tolerations");
+    q->tolerations = dra_jfield(j, "tolerations");
     al_parse_tolerations(a, q->tolerations, &q->tol, &q->ntol);
-    const json_t *cap = al_jget(j, "capacity");
+    const json_t *cap = dra_jfield(j, "capacity");
     q->has_capacity = cap != NULL;
-    const json_t *creq = al_jget(cap, "requests");
+    const json_t *creq = dra_jfield(cap, "requests");
     if (json_is_object(creq) && json_object_size(creq)) {
         q->capreq = dra_arena_zalloc(a, json_object_size(creq) * sizeof *q->capreq);
         const char *k;
@@ -609,7 +609,7 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
     size_t i;
     const json_t *sel;
     json_array_foreach(q->selectors, i, sel) {
-        if (!al_jget(sel, "cel"))
+        if (!dra_jfield(sel, "cel"))
             return dra_err_new(DRA_EXIT_INPUT,
                                "claim %s, request %s, selector #%zu: CEL expression empty (unsupported selector type?)",
                                c->ref, q->name, i);
@@ -621,7 +621,7 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
         return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: missing device class name (unsupported request type?)",
                            c->ref, q->name);
     intptr_t v;
-    if (!amap_get(&r->w->classes, q->class_name, strlen(q->class_name), &v))
+    if (!dra_strmap_get(&r->w->classes, q->class_name, strlen(q->class_name), &v))
         return dra_err_new(DRA_EXIT_INPUT,
                            "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
                            c->ref, q->name, q->class_name, q->class_name);
@@ -677,42 +677,42 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
     al_claim *c = &r->claims[ci];
     const al_features *f = &r->w->f;
     c->json = j;
-    const json_t *meta = al_jget(j, "metadata");
-    c->ns = al_jstr(meta, "namespace");
-    c->name = al_jstr(meta, "name");
-    c->uid = al_jstr(meta, "uid");
+    const json_t *meta = dra_jfield(j, "metadata");
+    c->ns = dra_jfield_str(meta, "namespace");
+    c->name = dra_jfield_str(meta, "name");
+    c->uid = dra_jfield_str(meta, "uid");
     if (!c->name)
         c->name = "";
     c->ref = (c->ns && *c->ns) ? dra_arena_printf(a, "%s/%s", c->ns, c->name) : dra_arena_strdup(a, c->name);
-    const json_t *devices = al_jget(al_jget(j, "spec"), "devices");
-    const json_t *reqs = al_jget(devices, "requests");
+    const json_t *devices = dra_jfield(dra_jfield(j, "spec"), "devices");
+    const json_t *reqs = dra_jfield(devices, "requests");
     c->nreqs = json_is_array(reqs) ? json_array_size(reqs) : 0;
     c->reqs = dra_arena_zalloc(a, (c->nreqs + 1) * sizeof *c->reqs);
     long min_total = 0;
     for (size_t i = 0; i < c->nreqs; i++) {
         const json_t *rj = json_array_get(reqs, i);
         al_req *q = &c->reqs[i];
-        q->name = al_jstr(rj, "name");
+        q->name = dra_jfield_str(rj, "name");
         if (!q->name)
             q->name = "";
-        const json_t *fa = al_jget(rj, "firstAvailable");
+        const json_t *fa = dra_jfield(rj, "firstAvailable");
         size_t nsub = json_is_array(fa) ? json_array_size(fa) : 0;
         if (!f->prioritized_list && nsub)
             return dra_err_new(DRA_EXIT_INPUT,
                                "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
                                c->ref, q->name);
-        const json_t *exactly = al_jget(rj, "exactly");
+        const json_t *exactly = dra_jfield(rj, "exactly");
         if (!f->consumable_capacity) {
-            if (exactly && al_jget(exactly, "capacity"))
+            if (exactly && dra_jfield(exactly, "capacity"))
                 return dra_err_new(DRA_EXIT_INPUT,
                                    "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
                                    c->ref, q->name);
             for (size_t k = 0; k < nsub; k++) {
                 const json_t *sj = json_array_get(fa, k);
-                if (al_jget(sj, "capacity"))
+                if (dra_jfield(sj, "capacity"))
                     return dra_err_new(DRA_EXIT_INPUT,
                                        "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
-                                       c->ref, al_jstr(sj, "name") ? al_jstr(sj, "name") : "");
+                                       c->ref, dra_jfield_str(sj, "name") ? dra_jfield_str(sj, "name") : "");
             }
         }
         dra_err *e;
@@ -723,7 +723,7 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
             for (size_t k = 0; k < nsub; k++) {
                 const json_t *sj = json_array_get(fa, k);
                 al_req *sq = &q->subs[k];
-                sq->name = al_jstr(sj, "name");
+                sq->name = dra_jfield_str(sj, "name");
                 if (!sq->name)
                     sq->name = "";
                 if ((e = parse_request(r, c, sq, sj, q)) || (e = validate_request(r, ci, sq)))
@@ -743,18 +743,18 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
     if (min_total > MAX_RESULTS)
         return dra_err_new(DRA_EXIT_INPUT, "claim %s: number of requested devices %ld exceeds the claim limit of %d",
                            c->ref, min_total, MAX_RESULTS);
-    const json_t *cons = al_jget(devices, "constraints");
+    const json_t *cons = dra_jfield(devices, "constraints");
     c->ncons = json_is_array(cons) ? json_array_size(cons) : 0;
     c->cons = dra_arena_zalloc(a, (c->ncons + 1) * sizeof *c->cons);
     for (size_t i = 0; i < c->ncons; i++) {
         const json_t *cj = json_array_get(cons, i);
         al_constraint *x = &c->cons[i];
-        x->requests = al_jget(cj, "requests");
-        if (al_jstr(cj, "matchAttribute")) {
+        x->requests = dra_jfield(cj, "requests");
+        if (dra_jfield_str(cj, "matchAttribute")) {
             x->match = true;
-            x->attr = al_jstr(cj, "matchAttribute");
-        } else if (al_jstr(cj, "distinctAttribute")) {
-            x->attr = al_jstr(cj, "distinctAttribute");
+            x->attr = dra_jfield_str(cj, "matchAttribute");
+        } else if (dra_jfield_str(cj, "distinctAttribute")) {
+            x->attr = dra_jfield_str(cj, "distinctAttribute");
         } else {
             return dra_err_new(DRA_EXIT_INPUT, "claim %s, constraint #%zu: empty constraint (unsupported constraint type?)",
                                c->ref, i);
@@ -809,7 +809,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     al_run *r = &run;
     r->w = w;
     r->node = node;
-    r->node_name = al_jstr(al_jget(node, "metadata"), "name");
+    r->node_name = dra_jfield_str(dra_jfield(node, "metadata"), "name");
     r->opts = opts ? opts : &defaults;
     r->run_id = ++w->run_seq;
     clock_gettime(CLOCK_MONOTONIC, &r->start);

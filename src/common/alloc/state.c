@@ -24,7 +24,7 @@ int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool,
     if (n < 0 || (size_t)n >= sizeof buf)
         return -1;
     intptr_t v;
-    return amap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
+    return dra_strmap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
 }
 
 int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
@@ -39,27 +39,27 @@ int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const
         w->st = dra_xrealloc(w->st, w->capids * sizeof *w->st);
     }
     memset(&w->st[w->nids], 0, sizeof w->st[0]);
-    amap_put(&w->ids, k, len, (intptr_t)w->nids);
+    dra_strmap_put(&w->ids, k, len, (intptr_t)w->nids);
     return (int)w->nids++;
 }
 
 void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 {
-    const json_t *results = al_jget(al_jget(al_jget(al_jget(claim, "status"), "allocation"), "devices"), "results");
+    const json_t *results = dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
     size_t n = json_is_array(results) ? json_array_size(results) : 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *res = json_array_get(results, i);
-        if (al_jbool(res, "adminAccess"))
+        if (dra_jfield_true(res, "adminAccess"))
             continue;
-        const char *driver = al_jstr(res, "driver"), *pool = al_jstr(res, "pool"), *dev = al_jstr(res, "device");
+        const char *driver = dra_jfield_str(res, "driver"), *pool = dra_jfield_str(res, "pool"), *dev = dra_jfield_str(res, "device");
         if (!driver || !pool || !dev)
             continue;
         int gid = al_intern_id(w, driver, pool, dev);
         al_idstate *st = &w->st[gid];
-        const char *share = al_jstr(res, "shareID");
+        const char *share = dra_jfield_str(res, "shareID");
         if (w->f.consumable_capacity && share && *share) {
             st->shared = true;
-            const json_t *cc = al_jget(res, "consumedCapacity");
+            const json_t *cc = dra_jfield(res, "consumedCapacity");
             al_capuse add = {0};
             add.present = true;
             const char *k;

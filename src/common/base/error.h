@@ -75,6 +75,11 @@ void dra_err_print(FILE *f, const char *prog, const dra_err *e);
 void *dra_xmalloc(size_t n);
 void *dra_xcalloc(size_t n, size_t size);
 void *dra_xrealloc(void *p, size_t n);
+/* Room for element number n (0-based) of an array that only this function
+ * grows, starting from NULL: `v = dra_xgrow(v, n, sizeof *v); v[n++] = x;`.
+ * The capacity is implied by n (4, 8, 16, ...), so n pushes cost O(log n)
+ * reallocations; an array allocated any other way must not be passed. */
+void *dra_xgrow(void *p, size_t n, size_t elem);
 char *dra_xstrdup(const char *s);
 char *dra_xstrndup(const char *s, size_t n);
 char *dra_xasprintf(const char *fmt, ...) DRA_PRINTF(1, 2);

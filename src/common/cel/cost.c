@@ -6,6 +6,7 @@
  * list/string concatenation and from the caller's size hint keyed by the
  * field path (AstNode.Path()). */
 #include "checker.h"
+#include "../base/utf8.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -104,14 +105,7 @@ static bool sized_kind(const cel_type *t)
     }
 }
 
-static uint64_t code_points(const char *s, size_t len)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            n++;
-    return n;
-}
+static uint64_t code_points(const char *s, size_t len) { return dra_utf8_len(s, len); }
 
 /* cel-go coster.sizeEstimate. */
 static est size_of(coster *c, const cel_node *n)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../base/error.h"
+#include "../io/json.h"
 #include "../io/stream.h"
 #include "../model/features.h"
 #include "../model/kinds.h"
@@ -96,15 +97,7 @@ const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it);
 /* Whether the input holds a Pod in namespace ns. */
 bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns);
 
-/* ---- JSON access (NULL-safe; paths are dot-separated object keys) ---- */
-json_t *dra_jget(const json_t *o, const char *path);
-const char *dra_jstr(const json_t *o, const char *path); /* NULL unless a string */
-const char *dra_jstr_or(const json_t *o, const char *path, const char *dflt);
-bool dra_jtrue(const json_t *o, const char *path);       /* JSON true */
-/* Array at path; NULL when absent or not an array. */
-json_t *dra_jarr(const json_t *o, const char *path);
-/* Set o[path] creating intermediate objects; steals value. */
-void dra_jset_new(json_t *o, const char *path, json_t *value);
+/* JSON access: io/json.h (dra_jget, dra_jstr, dra_jstr_or, dra_jtrue, dra_jarr, dra_jset_new). */
 
 /* Times: model/time.h (dra_time_parse, dra_time_format, dra_duration_format). */
 

@@ -1,7 +1,7 @@
 /* Read-only views of a cluster dump: `dra-claim doctor` findings and the
  * `dra-claim status` table.
  *
- * Ownership: dra_findings owns its strings (dra_findings_free); the status
+ * Ownership: dra_findings owns its strings (dra_problems_free); the status
  * rows are JSON objects the caller decrefs.  The cluster is only read.
  */
 #ifndef DRA_DOCTOR_REPORT_H
@@ -11,24 +11,17 @@
 #include <stdio.h>
 
 #include "../base/error.h"
+#include "../base/problems.h"
 #include "../model/features.h"
 #include "../cluster/cluster.h"
 #include "../io/table.h"
 
-typedef struct dra_finding {
-    char *object;  /* "ResourceClaim/ns/name", "Pod/ns/name" */
-    char *problem; /* one line */
-    char *fix;     /* one shell command line */
-} dra_finding;
-
-typedef struct dra_findings {
-    dra_finding *v;
-    size_t n, cap;
-} dra_findings;
-
-#define DRA_FINDINGS_INIT {0, 0, 0}
-
-void dra_findings_free(dra_findings *f);
+/* Findings are the list of problems (base/problems.h): object
+ * "ResourceClaim/ns/name" or "Pod/ns/name", msg one line, fix one shell
+ * command line; release with dra_problems_free(). */
+typedef dra_problem dra_finding;
+typedef dra_problems dra_findings;
+#define DRA_FINDINGS_INIT DRA_PROBLEMS_INIT
 
 typedef struct dra_doctor_opts {
     const char *dump;             /* how fixes that rerun a tool name the input ("dump.yaml"); NULL: "DUMP" */

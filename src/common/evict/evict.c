@@ -7,6 +7,7 @@
 #include "../base/buf.h"
 #include "../model/names.h"
 #include "../base/sort.h"
+#include "../model/taints.h"
 
 /* ---- rules ---- */
 
@@ -35,8 +36,9 @@ typedef struct ctx {
 
 static void warn(dra_evict_result *r, char *msg)
 {
-    r->warnings = dra_xrealloc(r->warnings, (r->nwarnings + 1) * sizeof *r->warnings);
-    r->warnings[r->nwarnings++] = msg;
+    dra_problem *p = dra_problems_add(&r->warnings);
+    p->warning = true;
+    p->msg = msg;
 }
 
 static void check_time(dra_errs *l, const json_t *taint, const char *field)
@@ -152,8 +154,8 @@ static bool rule_matches(const rule_info *r, const char *driver, const char *poo
 {
     if (!r->sel)
         return r->select_all;
-    const char *d = dra_jstr(r->sel, "driver"), *p = dra_jstr(r->sel, "pool"), *v = dra_jstr(r->sel, "device");
-    return !((d && strcmp(d, driver) != 0) || (p && strcmp(p, pool) != 0) || (v && strcmp(v, device) != 0));
+    return dra_taint_selector_matches(dra_jstr(r->sel, "driver"), dra_jstr(r->sel, "pool"), dra_jstr(r->sel, "device"),
+                                      driver, pool, device);
 }
 
 /* ---- slices ---- */
@@ -286,15 +288,9 @@ static int src_cmp(const dra_taint_src *a, const dra_taint_src *b)
 /* resourceclaim.ToleratesTaint */
 static bool tolerates(const json_t *tol, const json_t *taint)
 {
-    const char *te = dra_jstr_or(tol, "effect", ""), *tk = dra_jstr_or(tol, "key", "");
-    if (*te && strcmp(te, dra_jstr_or(taint, "effect", "")) != 0)
-        return false;
-    if (*tk && strcmp(tk, dra_jstr_or(taint, "key", "")) != 0)
-        return false;
-    const char *op = dra_jstr_or(tol, "operator", "");
-    if (!*op || strcmp(op, "Equal") == 0)
-        return strcmp(dra_jstr_or(tol, "value", ""), dra_jstr_or(taint, "value", "")) == 0;
-    return strcmp(op, "Exists") == 0;
+    return dra_tolerates(&(dra_toleration_ref){dra_jstr(tol, "key"), dra_jstr(tol, "operator"), dra_jstr(tol, "value"),
+                                               dra_jstr(tol, "effect")},
+                         &(dra_taint_ref){dra_jstr(taint, "key"), dra_jstr(taint, "value"), dra_jstr(taint, "effect")});
 }
 
 bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint)
@@ -385,7 +381,7 @@ static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t 
             t += secs * DRA_NSEC_PER_SEC;
     }
     (void)x;
-    ce->items = dra_xrealloc(ce->items, (ce->n + 1) * sizeof *ce->items);
+    ce->items = dra_xgrow(ce->items, ce->n, sizeof *ce->items);
     ce->items[ce->n++] = (item){res, ri, src, has_time, t};
     if (has_time && (!ce->has_time || t < ce->when)) {
         ce->when = t;
@@ -496,7 +492,7 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, s
             dup |= pe->claims[k] == ce;
         if (dup)
             continue;
-        pe->claims = dra_xrealloc(pe->claims, (pe->nclaims + 1) * sizeof *pe->claims);
+        pe->claims = dra_xgrow(pe->claims, pe->nclaims, sizeof *pe->claims);
         pe->claims[pe->nclaims++] = ce;
         pe->extended_only = is_ext;
         if (!pe->has_time || ce->when < pe->when) {
@@ -959,9 +955,7 @@ static void apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
 void dra_evict_result_free(dra_evict_result *r)
 {
     free(r->v);
-    for (size_t i = 0; i < r->nwarnings; i++)
-        free(r->warnings[i]);
-    free(r->warnings);
+    dra_problems_free(&r->warnings);
     for (size_t i = 0; i < r->nrules; i++)
         json_decref(r->rules[i]);
     free(r->rules);

@@ -21,7 +21,7 @@ static const char *intern_file(dra_objset *set, const char *name)
     for (size_t i = 0; i < set->nfiles; i++)
         if (strcmp(set->files[i], name) == 0)
             return set->files[i];
-    set->files = dra_xrealloc(set->files, (set->nfiles + 1) * sizeof *set->files);
+    set->files = dra_xgrow(set->files, set->nfiles, sizeof *set->files);
     set->files[set->nfiles] = dra_xstrdup(name);
     return set->files[set->nfiles++];
 }

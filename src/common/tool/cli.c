@@ -66,13 +66,13 @@ static const dra_opt *find_short(const dra_opt *opts, char c)
 
 static void push_opt(dra_args *a, int id, const char *value)
 {
-    a->opts = dra_xrealloc(a->opts, (a->nopts + 1) * sizeof *a->opts);
+    a->opts = dra_xgrow(a->opts, a->nopts, sizeof *a->opts);
     a->opts[a->nopts++] = (dra_parsed_opt){id, value};
 }
 
 static void push_pos(dra_args *a, char *arg)
 {
-    a->pos = dra_xrealloc(a->pos, (a->npos + 1) * sizeof *a->pos);
+    a->pos = dra_xgrow(a->pos, a->npos, sizeof *a->pos);
     a->pos[a->npos++] = arg;
 }
 
