@@ -9,6 +9,7 @@
 #include "model/features.h"
 #include "model/load.h"
 #include "unit.h"
+#include "fake_eval.h"
 
 /* Common objects: node-1 (zone=a), class gpu (driver gpu.example.com), and a
  * node-local slice with gpu-0 (numa 0), gpu-1 (numa 1), gpu-2 (numa 1). */

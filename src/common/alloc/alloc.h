@@ -59,12 +59,6 @@ typedef struct dra_selector_eval {
     void (*free_device_cache)(void *ctx, void *device_cache);
 } dra_selector_eval;
 
-/* A tiny evaluator for tests: `true`, `false`, `device.driver == "X"`,
- * `device.attributes["D"].N == V` (V an int, a "string" or true/false),
- * `has(device.attributes["D"].N)`, and `fail:MSG` (runtime error MSG);
- * anything else is a compile error "unsupported expression". */
-extern const dra_selector_eval dra_fake_selector_eval;
-
 /* The real CEL engine (cel_eval.c): the DRA environment for these features.
  * Free with dra_cel_selector_eval_free after every world using it is freed. */
 dra_selector_eval dra_cel_selector_eval_new(const dra_features *features);

@@ -1,9 +1,11 @@
-/* A tiny selector evaluator for tests (see alloc.h): a few fixed expression
- * shapes, matched by text, so the engine can be tested without CEL. */
+/* A tiny selector evaluator for tests (see fake_eval.h): a few fixed
+ * expression shapes, matched by text, so the engine can be tested without
+ * CEL.  Test-only: linked into the unit-test binaries, not into libdra.a. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "alloc/internal.h"
+#include "fake_eval.h"
 
 enum { F_TRUE, F_FALSE, F_DRIVER, F_ATTR_EQ, F_HAS, F_FAIL };
 
