@@ -55,7 +55,7 @@ endif
 DEV_CC_MAJOR := 12
 CC_MAJOR := $(shell $(CC) -dumpversion 2>/dev/null | cut -d. -f1)
 WERROR   ?= $(if $(filter $(DEV_CC_MAJOR),$(CC_MAJOR)),1,0)
-WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter \
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wno-unused-parameter \
             $(if $(filter 1,$(WERROR)),-Werror)
 CPPFLAGS += -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen
 CFLAGS   += -std=c17 $(WARN) $(OPTFLAGS) $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))

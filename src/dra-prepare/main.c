@@ -83,7 +83,6 @@ static dra_err *timeout_ms(const char *s, long *ms)
 
 static void log_line(void *ctx, const char *msg)
 {
-    (void)ctx;
     fprintf(stderr, "%s: %s\n", tool.prog, msg);
 }
 
@@ -91,7 +90,6 @@ static void log_line(void *ctx, const char *msg)
  * between the driver's answer and the checkpoint write. */
 static void crash_hook(void *ctx)
 {
-    (void)ctx;
     raise(SIGKILL);
 }
 

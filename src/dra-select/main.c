@@ -12,9 +12,9 @@
 #include "model/features.h"
 #include "select/commands.h"
 #include "select/select.h"
+#include "repl.h"
 
 /* repl.c */
-dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *f);
 
 enum { OPT_CLASS = DRA_OPT_TOOL_BASE, OPT_EXPR, OPT_CLAIM, OPT_REQUEST, OPT_VAR, OPT_DEVICE, OPT_NAMESPACE };
 

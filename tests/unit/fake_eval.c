@@ -60,7 +60,6 @@ static bool attr_ref(const char **p, char **dom, char **name)
 
 static dra_err *fake_compile(void *ctx, const char *expr, void **prog)
 {
-    (void)ctx;
     fprog *f = dra_xcalloc(1, sizeof *f);
     const char *p = expr;
     if (!strcmp(expr, "true")) {
@@ -107,9 +106,6 @@ static const json_t *lookup(const char *driver, const json_t *device, const char
 static dra_err *fake_match(void *ctx, void *prog, const char *driver, const json_t *device,
                            const dra_features *features, void **cache, bool *matched)
 {
-    (void)ctx;
-    (void)features;
-    (void)cache;
     fprog *f = prog;
     switch (f->kind) {
     case F_TRUE: *matched = true; return NULL;
@@ -134,7 +130,6 @@ static dra_err *fake_match(void *ctx, void *prog, const char *driver, const json
 
 static void fake_free(void *ctx, void *prog)
 {
-    (void)ctx;
     fprog *f = prog;
     free(f->a);
     free(f->b);

@@ -140,7 +140,7 @@ UNIT_TEST(strmap_put_get_add)
     dra_strmap m = {0};
     intptr_t v = -1;
     CHECK(!dra_strmap_get(&m, "x", 1, &v));
-    char keys[1000][8];
+    char keys[1000][16];
     for (int i = 0; i < 1000; i++) {
         snprintf(keys[i], sizeof keys[i], "k%d", i);
         CHECK(!dra_strmap_add(&m, keys[i], strlen(keys[i]), i, NULL));

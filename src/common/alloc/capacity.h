@@ -18,6 +18,6 @@ const dra_quantity *al_capuse_get(const al_capuse *u, const char *name);
 void al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q);
 void al_capuse_free(al_capuse *u);
 void al_capuse_copy(al_capuse *dst, const al_capuse *src);
-dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, size_t *n);
+DRA_MUST_USE dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, al_capacity **out, size_t *n);
 
 #endif

@@ -36,8 +36,6 @@ static dra_err *c_compile(void *ctx, const char *expr, void **prog)
 static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *f,
                         void **cache, bool *matched)
 {
-    (void)ctx;
-    (void)f;
     if (!*cache)
         *cache = cel_dra_device_new(device, driver);
     dra_err *e = cel_dra_match(prog, *cache, matched);
@@ -52,13 +50,11 @@ static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t 
 
 static void c_free_prog(void *ctx, void *prog)
 {
-    (void)ctx;
     cel_program_free(prog);
 }
 
 static void c_free_device(void *ctx, void *dev)
 {
-    (void)ctx;
     cel_dra_device_free(dev);
 }
 

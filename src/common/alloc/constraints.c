@@ -312,9 +312,8 @@ bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_
     return distinct_add(r, c, attr, why, whylen);
 }
 
-void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d)
+void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req)
 {
-    (void)d;
     if (!applies(c, req))
         return;
     if (!c->match) {

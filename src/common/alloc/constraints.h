@@ -7,6 +7,6 @@
 
 const json_t *al_lookup_attribute(const al_device *d, const char *attr);
 bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
-void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d);
+void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req);
 
 #endif

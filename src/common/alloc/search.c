@@ -112,9 +112,8 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
     return NULL;
 }
 
-static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, al_device *d, int lid, bool *ok)
+static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_device *d, int lid, bool *ok)
 {
-    (void)pool;
     *ok = false;
     if (!r->w->f.binding_and_status && d->has_binding) {
         if (r->opts->explain)
@@ -303,7 +302,7 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
             return R_ERR;
         }
         for (size_t e = 0; e < i; e++)
-            al_constraint_remove(r, &c->cons[e], req, d);
+            al_constraint_remove(r, &c->cons[e], req);
         if (charged)
             al_counters_release(r, pool, d);
         if (ex)
@@ -318,7 +317,7 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
          * earlier requests of this attempt consumed capacity (A2). */
         if (!al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
             for (size_t e = 0; e < c->ncons; e++)
-                al_constraint_remove(r, &c->cons[e], req, d);
+                al_constraint_remove(r, &c->cons[e], req);
             if (charged)
                 al_counters_release(r, pool, d);
             if (ex)
@@ -353,7 +352,7 @@ static void deallocate_last(al_run *r, int ci)
     al_req *req = res->req;
     bool multi = r->w->f.consumable_capacity && d->allow_multi;
     for (size_t i = 0; i < c->ncons; i++)
-        al_constraint_remove(r, &c->cons[i], req, d);
+        al_constraint_remove(r, &c->cons[i], req);
     allocating_delete(r, d->lid, ci);
     if (multi && res->has_share) {
         if (res->consumed.n > 0)
@@ -408,7 +407,7 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
                 if (req->admin ? allocating_for(r, d->lid, ci) : in_use(r, d))
                     continue;
                 bool ok;
-                dra_err *e = al_is_selectable(r, ci, req, p, d, d->lid, &ok);
+                dra_err *e = al_is_selectable(r, ci, req, d, d->lid, &ok);
                 if (e) {
                     dra_err_free(e);
                     return -1;
@@ -519,7 +518,7 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
                     continue;
                 }
                 bool ok;
-                s->err = al_is_selectable(r, ci, req, p, dev, dev->lid, &ok);
+                s->err = al_is_selectable(r, ci, req, dev, dev->lid, &ok);
                 if (s->err)
                     return R_ERR;
                 if (!ok)
@@ -655,7 +654,7 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
             for (size_t di = 0; di < p->target[si]->ndev; di++) {
                 al_device *d = &p->target[si]->dev[di];
                 bool ok;
-                dra_err *e = al_is_selectable(r, ci, q, p, d, d->lid, &ok);
+                dra_err *e = al_is_selectable(r, ci, q, d, d->lid, &ok);
                 if (e)
                     return e;
                 if (!ok)

@@ -44,24 +44,33 @@ typedef struct dra_err {
 #endif
 
 /* New error with a printf-style message.  Never returns NULL (aborts on OOM). */
-dra_err *dra_err_new(int code, const char *fmt, ...) DRA_PRINTF(2, 3);
-dra_err *dra_err_newv(int code, const char *fmt, va_list ap);
+/* Fallible functions (those returning dra_err *) are declared DRA_MUST_USE:
+ * dropping the error is a compile error (with -Werror), and a cast to void
+ * does not silence it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DRA_MUST_USE __attribute__((warn_unused_result))
+#else
+#define DRA_MUST_USE
+#endif
+
+DRA_MUST_USE dra_err *dra_err_new(int code, const char *fmt, ...) DRA_PRINTF(2, 3);
+DRA_MUST_USE dra_err *dra_err_newv(int code, const char *fmt, va_list ap);
 
 /* Setters return the error so they chain: return dra_err_at(dra_err_new(...), f, 0, 3, 1); */
-dra_err *dra_err_at(dra_err *e, const char *file, int doc, int line, int col);
-dra_err *dra_err_object(dra_err *e, const char *object);
-dra_err *dra_err_field(dra_err *e, const char *field);
+DRA_MUST_USE dra_err *dra_err_at(dra_err *e, const char *file, int doc, int line, int col);
+DRA_MUST_USE dra_err *dra_err_object(dra_err *e, const char *object);
+DRA_MUST_USE dra_err *dra_err_field(dra_err *e, const char *field);
 /* Name the parameter of the call the error is about ("device", "node"):
  * library errors name parameters, never command-line flags; a tool prints
  * the parameter as its option (tool/: "--device"). */
-dra_err *dra_err_param(dra_err *e, const char *name);
+DRA_MUST_USE dra_err *dra_err_param(dra_err *e, const char *name);
 /* Prefix the field path: "spec" + "devices[0]" -> "spec.devices[0]"; "x" + "[3]" -> "x[3]". */
-dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
+DRA_MUST_USE dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
 /* Set location/object on every error of the chain where it is not yet set. */
-dra_err *dra_err_locate_all(dra_err *e, const char *file, int doc, int line, const char *object);
+DRA_MUST_USE dra_err *dra_err_locate_all(dra_err *e, const char *file, int doc, int line, const char *object);
 
 /* Append b's chain to a's; either may be NULL.  Returns the head. */
-dra_err *dra_err_append(dra_err *a, dra_err *b);
+DRA_MUST_USE dra_err *dra_err_append(dra_err *a, dra_err *b);
 size_t dra_err_count(const dra_err *e);
 void dra_err_free(dra_err *e);
 

@@ -1,5 +1,6 @@
 /* CEL public API: environments, compile (parse + check + prepare), evaluate. */
 #include "cel.h"
+#include "functions.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -59,7 +60,6 @@ void cel_env_set_container(cel_env *env, const char *container)
 }
 
 /* Internal hook for dra.c. */
-void cel_env_mark_dra(cel_env *env);
 void cel_env_mark_dra(cel_env *env) { env->dra = true; }
 
 /* Environments with any Kubernetes library use the Kubernetes cost

@@ -506,7 +506,6 @@ void cel_estimate_cost(const cel_ast *ast, const cel_cost_options *opts, uint64_
  * ≤ 32 domains of ≤ 32 entries, domain ≤ 63, identifier ≤ 32, string values ≤ 64. */
 bool cel_dra_size_hint(void *ctx, const char *const *path, size_t n, cel_size_range *out)
 {
-    (void)ctx;
     if (n < 2 || strcmp(path[0], "device"))
         return false;
     bool attrs = !strcmp(path[1], "attributes"), caps = !strcmp(path[1], "capacity");

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "functions.h"
 #include "parser.h"
 #include "program.h"
 
 /* cel.c internal */
-void cel_env_mark_dra(cel_env *env);
 
 enum { DEV_DRIVER, DEV_ATTRIBUTES, DEV_CAPACITY, DEV_ALLOW, DEV_NFIELDS };
 

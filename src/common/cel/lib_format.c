@@ -212,7 +212,6 @@ static bool is_full_date(const char *s, size_t len)
     return d <= dim;
 }
 
-bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len); /* lib_k8s.c */
 
 static cel_value validate(cel_call_ctx *cx, int format, const char *s, size_t len)
 {

@@ -167,19 +167,6 @@ static bool key_equal(const cel_value *a, const cel_value *b)
 
 enum { MAP_INDEX_MIN = 12 };
 
-static void map_index(cel_map *m, uint32_t *tab, size_t cap)
-{
-    memset(tab, 0xff, cap * sizeof *tab);
-    for (size_t i = 0; i < m->n; i++) {
-        size_t h = hash_key(&m->keys[i]) & (cap - 1);
-        while (tab[h] != UINT32_MAX)
-            h = (h + 1) & (cap - 1);
-        tab[h] = (uint32_t)i;
-    }
-    m->index = tab;
-    m->index_mask = cap - 1;
-}
-
 /* Shared by the scratch and arena builders: dedupe (first wins) and index. */
 static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_value *keys,
                            const cel_value *vals, size_t n, unsigned flags)
@@ -226,7 +213,6 @@ static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_
         m->index = tab;
         m->index_mask = cap - 1;
     }
-    (void)map_index;
     return cel_mapval(m);
 }
 

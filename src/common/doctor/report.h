@@ -38,7 +38,7 @@ typedef struct dra_doctor_opts {
 void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings *out);
 
 /* "OBJECT: problem; fix: command" lines. */
-dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
+DRA_MUST_USE dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
 
 /* One status row per claim (input order):
  *   {"apiVersion":"dra-tools/v1alpha1","kind":"ClaimStatus","metadata":{"namespace","name"},
@@ -49,7 +49,7 @@ dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
 json_t *dra_claim_status_rows(const dra_cluster *c);
 /* The table: NAMESPACE NAME STATE DEVICES NODE USERS.  DEVICES shows the first
  * device and how many more there are; `wide` lists them all (-o wide). */
-dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide);
+DRA_MUST_USE dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide);
 
 /* The node an allocation is pinned to (nodeSelector matchFields metadata.name
  * or kubernetes.io/hostname In [one value]); "*" without nodeSelector; NULL

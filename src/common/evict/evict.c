@@ -338,7 +338,7 @@ static bool evicting(const ctx *x, size_t r, long only)
     return strcmp(x->rules[r].effect, "NoExecute") == 0;
 }
 
-static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t ri, dra_taint_src src)
+static dra_err *add_taint(claim_ev *ce, const json_t *res, size_t ri, dra_taint_src src)
 {
     const json_t *taint = src.taint;
     const char *ta = dra_jstr(taint, "timeAdded");
@@ -380,7 +380,6 @@ static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t 
         else
             t += secs * DRA_NSEC_PER_SEC;
     }
-    (void)x;
     ce->items = dra_xgrow(ce->items, ce->n, sizeof *ce->items);
     ce->items[ce->n++] = (item){res, ri, src, has_time, t};
     if (has_time && (!ce->has_time || t < ce->when)) {
@@ -408,7 +407,7 @@ static dra_err *claim_eviction(const ctx *x, const dra_obj *co, long only_rule, 
             if (strcmp(dra_jstr_or(t, "effect", ""), "NoExecute") != 0)
                 continue;
             dra_taint_src s = {NULL, slice, dra_jstr(dev, "name"), (int)k, t};
-            dra_err *e = add_taint(x, ce, res, i, s);
+            dra_err *e = add_taint(ce, res, i, s);
             if (e)
                 return dra_obj_locate(e, co);
         }
@@ -416,7 +415,7 @@ static dra_err *claim_eviction(const ctx *x, const dra_obj *co, long only_rule, 
             if (!evicting(x, r, only_rule) || !rule_matches(&x->rules[r], driver, pool, device))
                 continue;
             dra_taint_src s = {x->rules[r].o->json, NULL, NULL, 0, x->rules[r].taint};
-            dra_err *e = add_taint(x, ce, res, i, s);
+            dra_err *e = add_taint(ce, res, i, s);
             if (e)
                 return dra_obj_locate(e, co);
         }
@@ -596,7 +595,7 @@ static int rec_cmp(const void *pa, const void *pb)
     return r;
 }
 
-static void build_records(const ctx *x, const eval *ev, dra_evict_result *r)
+static void build_records(const eval *ev, dra_evict_result *r)
 {
     bool *used = dra_xcalloc(ev->ncev + 1, sizeof *used);
     for (size_t i = 0; i < ev->npev; i++) {
@@ -626,7 +625,6 @@ static void build_records(const ctx *x, const eval *ev, dra_evict_result *r)
     free(used);
     if (r->n > 1)
         dra_sort(r->v, r->n, sizeof *r->v, rec_cmp);
-    (void)x;
 }
 
 /* ---- rule status ---- */
@@ -999,7 +997,7 @@ dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra
         ctx_free(&x);
         return e;
     }
-    build_records(&x, &ev, out);
+    build_records(&ev, out);
     if (opts->apply && changes) {
         /* in eviction-time order, as the work queue fires them */
         const pod_ev **due = dra_xcalloc(ev.npev + 1, sizeof *due);

@@ -91,7 +91,7 @@ void dra_evict_result_free(dra_evict_result *r);
  * changes) then a DELETE with a UID precondition; rule status counts those
  * pods as evicted.  Input errors (invalid rules, slices, taints) are
  * DRA_EXIT_INPUT. */
-dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
+DRA_MUST_USE dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
                            dra_changes *changes);
 
 /* NoExecute taints that apply to one allocated device now (slice taints of the

@@ -81,7 +81,7 @@ dra_err *dra_obj_locate(dra_err *e, const dra_obj *o)
         free(ref);
         ref = r2;
     }
-    dra_err_locate_all(e, o->file, o->doc, o->line, ref);
+    e = dra_err_locate_all(e, o->file, o->doc, o->line, ref);
     free(ref);
     return e;
 }

@@ -70,14 +70,14 @@ static dra_err *merge_list(merged *m, json_t *doc, const char *key, const char *
         if (!json_is_object(it) || !name) {
             dra_err *e = dra_err_new(DRA_EXIT_INPUT, "an entry needs a string name");
             char *f = dra_xasprintf("%s[%zu]", key, i);
-            dra_err_field(e, f);
+            e = dra_err_field(e, f);
             free(f);
             return dra_err_at(e, file, 0, 0, 0);
         }
         if (val && !json_is_object(val) && !json_is_null(val)) {
             dra_err *e = dra_err_new(DRA_EXIT_INPUT, "must be a mapping");
             char *f = dra_xasprintf("%s[%zu].%s", key, i, inner);
-            dra_err_field(e, f);
+            e = dra_err_field(e, f);
             free(f);
             return dra_err_at(e, file, 0, 0, 0);
         }

@@ -66,7 +66,7 @@ typedef struct dra_model {
 
 /* Run the pipeline over `set` (opts may be NULL: defaults with now = 0).
  * `out` must be zeroed (DRA_MODEL_INIT) or freed before.  Returns all errors. */
-dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out);
+DRA_MUST_USE dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out);
 void dra_model_free(dra_model *m);
 
 /* Lookups; NULL when absent.  ns is ignored for cluster-scoped kinds. */

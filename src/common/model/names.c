@@ -45,7 +45,7 @@ static void add_msg(dra_errs *l, const char *field, dra_buf *msg)
 {
     dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(msg));
     if (field && *field)
-        dra_err_field(e, field);
+        e = dra_err_field(e, field);
     dra_buf_free(msg);
     dra_errs_add(l, e);
 }

@@ -44,7 +44,7 @@ typedef struct dra_errs {
 /* Append an error chain (NULL is ignored). */
 void dra_errs_add(dra_errs *l, dra_err *e);
 /* Hand the collected chain to the caller (NULL when empty); the list is empty after. */
-dra_err *dra_errs_take(dra_errs *l);
+DRA_MUST_USE dra_err *dra_errs_take(dra_errs *l);
 void dra_errs_free(dra_errs *l);
 
 /* ---- field errors (upstream field.Error types) ---- */

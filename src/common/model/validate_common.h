@@ -33,7 +33,7 @@ typedef struct vctx {
 } vctx;
 
 void vctx_init(vctx *v, const dra_validate_opts *opts);
-dra_err *vctx_finish(vctx *v); /* returns the errors, frees the rest */
+DRA_MUST_USE dra_err *vctx_finish(vctx *v); /* returns the errors, frees the rest */
 bool vfeature(const vctx *v, dra_feature f);
 
 /* Path stack: each push returns a mark for vpop.  Pointers must stay valid

@@ -287,7 +287,6 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         }
     }
 
-    bool any_pending = p->ext;
     for (size_t k = 0; k < p->npc; k++) {
         pclaim *x = &p->pc[k];
         const json_t *c = x->claim;
@@ -305,7 +304,6 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
                 p->fixed_score += dra_sched_claim_score(c, alloc);
             continue;
         }
-        any_pending = true;
         /* validateDeviceClass for every request */
         size_t ri;
         const json_t *req;
@@ -345,7 +343,6 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         if (dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
             p->max_score += dra_sched_claim_max_score(c);
     }
-    (void)any_pending;
     return NULL;
 }
 

@@ -32,7 +32,7 @@ static void problem(lint_ctx *c, const dra_obj *o, const char *field, char *msg)
 {
     dra_err *e = dra_err_new(DRA_EXIT_NEGATIVE, "%s", msg);
     free(msg);
-    dra_err_field(e, field);
+    e = dra_err_field(e, field);
     c->problems = dra_err_append(c->problems, dra_obj_locate(e, o));
 }
 
@@ -264,7 +264,6 @@ static void lint_request(lint_ctx *c, const dra_obj *o, const char *path, const 
     class_result *k = cls ? find_class(cr, ncr, cls) : NULL;
     if (!k) {
         char *field = dra_xasprintf("%s.deviceClassName", path);
-        (void)m;
         problem(c, o, field, dra_xasprintf("device class %s does not exist", cls ? cls : "\"\""));
         free(field);
     }

@@ -116,7 +116,7 @@ dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
 dra_err *dra_slice_err_prefix(dra_err *e, const char *prefix)
 {
     for (dra_err *p = e; p; p = p->next)
-        dra_err_field_prefix(p, prefix);
+        p = dra_err_field_prefix(p, prefix);
     return e;
 }
 
@@ -140,7 +140,7 @@ bool dra_slice_device_is_advanced(const json_t *device)
  * is the slice it came from, or the device itself in a plain inventory. */
 static dra_err *at_item(dra_err *e, const dra_slice_item *it)
 {
-    dra_slice_err_prefix(e, it->field);
+    e = dra_slice_err_prefix(e, it->field);
     const char *name = json_string_value(json_object_get(it->json, "name"));
     bool from_slice = it->src && json_object_get(it->src->json, "kind");
     if (!from_slice && name) {
@@ -148,11 +148,11 @@ static dra_err *at_item(dra_err *e, const dra_slice_item *it)
                                   name);
         for (dra_err *x = e; x; x = x->next)
             if (!x->object)
-                dra_err_object(x, ref);
+                x = dra_err_object(x, ref);
         free(ref);
     }
     if (it->src)
-        dra_obj_locate(e, it->src);
+        e = dra_obj_locate(e, it->src);
     return e;
 }
 
@@ -563,12 +563,12 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
             if (*tail == '.')
                 tail++;
             char *field = dra_xstrdup(tail);
-            dra_err_field(x, field);
+            x = dra_err_field(x, field);
             free(field);
             at_item(x, it);
         } else {
             char *ref = dra_obj_ref(slice);
-            dra_err_object(x, ref);
+            x = dra_err_object(x, ref);
             free(ref);
         }
         x->code = DRA_EXIT_INPUT;

@@ -39,7 +39,7 @@ enum { DRA_SRC_PCI = 1, DRA_SRC_NET = 2, DRA_SRC_NVIDIA = 4, DRA_SRC_ALL = 7 };
 
 /* "pci,net,nvidia" (any subset, any order) -> bit set; unknown names are an
  * input error naming the known ones. */
-dra_err *dra_discover_parse_sources(const char *list, unsigned *out);
+DRA_MUST_USE dra_err *dra_discover_parse_sources(const char *list, unsigned *out);
 
 typedef struct dra_discover_opts {
     const char *sysfs_root;  /* NULL = "/sys" */
@@ -62,14 +62,14 @@ typedef struct dra_discovery {
 } dra_discovery;
 
 /* Read every requested source, in the order pci, net, nvidia. */
-dra_err *dra_discover(const dra_discover_opts *opts, dra_discovery *out);
+DRA_MUST_USE dra_err *dra_discover(const dra_discover_opts *opts, dra_discovery *out);
 void dra_discovery_free(dra_discovery *d);
 
 /* The nvidia source from a `nvidia-smi -q -x` document (used by dra_discover
  * and tests).  Appends to devices and counter_sets; sysfs_root is used for
  * pcieRoot (may be NULL).  Errors name `name` (DRA_EXIT_RUNTIME: the output of
  * a program we ran is not what we expected). */
-dra_err *dra_discover_nvidia_xml(const char *xml, size_t len, const char *name, const char *sysfs_root,
+DRA_MUST_USE dra_err *dra_discover_nvidia_xml(const char *xml, size_t len, const char *name, const char *sysfs_root,
                                  json_t *devices, json_t *counter_sets);
 
 /* "pci<domain>:<bus>" for a PCI address, by the same rule as upstream's

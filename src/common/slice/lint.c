@@ -64,9 +64,8 @@ static const dra_obj *seen_put(dra_strmap *m, const char *key, const dra_obj *o)
     return dra_strmap_add(m, key, strlen(key), (intptr_t)o, &old) ? (const dra_obj *)old : NULL;
 }
 
-static const json_t *find_counter_set(const pool *p, const member *newest, size_t nnewest, const char *name)
+static const json_t *find_counter_set(const member *newest, size_t nnewest, const char *name)
 {
-    (void)p;
     for (size_t i = 0; i < nnewest; i++) {
         size_t k;
         const json_t *set;
@@ -219,7 +218,7 @@ static void lint_pool(dra_lint_report *r, pool *p)
                 const char *sn = json_string_value(json_object_get(use, "counterSet"));
                 if (!sn)
                     continue;
-                const json_t *set = find_counter_set(p, newest, nnewest, sn);
+                const json_t *set = find_counter_set(newest, nnewest, sn);
                 if (!set) {
                     add_problem(r, false, p, o, "device %s: counter set %s not found", dn, sn);
                     continue;

@@ -35,7 +35,7 @@ typedef dra_problems dra_lint_report;
 /* Lint every slice of set.  Objects of other kinds are skipped (counted in
  * *skipped when not NULL); objects without a kind are input errors
  * (returned, all of them; the report is then empty). */
-dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped);
+DRA_MUST_USE dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped);
 /* Problems that are not warnings: dra_problems_count(r, false). */
 /* "pool D/P: ResourceSlice/N: message" or "pool D/P: warning: ..."; caller frees. */
 char *dra_lint_format(const dra_lint_problem *p);

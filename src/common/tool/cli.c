@@ -302,7 +302,7 @@ dra_err *dra_args_apply(dra_args *a, const dra_optval *vals, void *opts)
             dra_err *e = apply_one(o, t, a->opts[i].value, field);
             if (e) {
                 char *flag = dra_xasprintf("--%s", o->name);
-                dra_err_field(e, flag);
+                e = dra_err_field(e, flag);
                 free(flag);
                 return e;
             }

@@ -36,7 +36,7 @@ bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, in
 int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code);
 
 /* Set a set's reading options from the shared input options (--validate, -R). */
-dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
+DRA_MUST_USE dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
 
 /* Read paths (stdin when none) into set with the shared input options.
  * DRA_READ_WORKLOADS: a manifest is not a dump: replace workloads by the
@@ -44,7 +44,7 @@ dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
  * DRA_READ_IDENTITY: also give those pods the names and UIDs the API server
  * would give them. */
 enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2 };
-dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
+DRA_MUST_USE dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
                        dra_objset *set);
 
 /* What reading the input relaxed or skipped: every warning ("prog: warning:
