@@ -40,7 +40,7 @@ static bool applies(const al_constraint *c, const al_req *req)
     return false;
 }
 
-const json_t *al_lookup_attribute(const al_device *d, const char *attr)
+const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr)
 {
     if (!d->attributes)
         return NULL;
@@ -296,11 +296,11 @@ static bool distinct_add(al_run *r, al_constraint *c, const json_t *attr, char *
     return true;
 }
 
-bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen)
+bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen)
 {
     if (!applies(c, req))
         return true;
-    const json_t *attr = al_lookup_attribute(d, c->attr);
+    const json_t *attr = dra_al_lookup_attribute(d, c->attr);
     if (!attr) {
         if (why)
             snprintf(why, whylen, "%s %s: attribute not set", c->match ? "matchAttribute" : "distinctAttribute",
@@ -312,7 +312,7 @@ bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_
     return distinct_add(r, c, attr, why, whylen);
 }
 
-void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req)
+void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req)
 {
     if (!applies(c, req))
         return;

@@ -5,8 +5,8 @@
 
 #include "internal.h"
 
-const json_t *al_lookup_attribute(const al_device *d, const char *attr);
-bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
-void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req);
+const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr);
+bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
+void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req);
 
 #endif

@@ -12,7 +12,7 @@
 #include "counters.h"
 #include "state.h"
 
-dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n)
+dra_err *dra_al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -89,7 +89,7 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
         for (size_t si = 0; si < ns; si++)
             for (size_t di = 0; di < ss[si]->ndev; di++) {
                 al_device *d = &ss[si]->dev[di];
-                if (!al_device_allocated(r->w, d->gid))
+                if (!dra_al_device_allocated(r->w, d->gid))
                     continue;
                 for (size_t k = 0; k < d->ncons; k++)
                     for (size_t m = 0; m < d->cons[k].n; m++) {
@@ -103,7 +103,7 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
     c->avail_done = true;
 }
 
-bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen)
+bool dra_al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen)
 {
     al_cstate *c = cstate_for(r, pool);
     if (!c->avail_done)
@@ -134,13 +134,13 @@ bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t 
             snprintf(why, whylen, "counter set %s, counter %s: needs %s, %s left", e->set, e->counter,
                      dra_quantity_format_canonical(&need, b1), dra_quantity_format_canonical(&left, b2));
         }
-        al_counters_release(r, pool, d);
+        dra_al_counters_release(r, pool, d);
         return false;
     }
     return true;
 }
 
-void al_counters_release(al_run *r, al_pool *pool, al_device *d)
+void dra_al_counters_release(al_run *r, al_pool *pool, al_device *d)
 {
     al_cstate *c = cstate_for(r, pool);
     for (size_t k = 0; k < d->ncons; k++)

@@ -30,7 +30,7 @@ const char *dra_reject_reason_name(dra_reject_reason r)
     return "unknown";
 }
 
-void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
+void dra_al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
 {
     al_req_trace *t = NULL;
     for (size_t i = 0; i < r->ntraces && !t; i++)
@@ -64,7 +64,7 @@ static int cmp_reject(const void *a, const void *b)
     return (x->lid > y->lid) - (x->lid < y->lid);
 }
 
-json_t *al_explain_build(al_run *r)
+json_t *dra_al_explain_build(al_run *r)
 {
     json_t *ex = json_object();
     json_object_set_new(ex, "node", json_string(r->node_name ? r->node_name : ""));

@@ -5,8 +5,8 @@
 
 #include "internal.h"
 
-void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
+void dra_al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
     DRA_PRINTF(6, 7);
-json_t *al_explain_build(al_run *r);
+json_t *dra_al_explain_build(al_run *r);
 
 #endif

@@ -123,7 +123,7 @@ dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, boo
     return NULL;
 }
 
-dra_err *al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
+dra_err *dra_al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
                          bool *match)
 {
     *match = false;
@@ -177,7 +177,7 @@ static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
     if (!f->partitionable && (s->per_device_set || s->nsets > 0))
         return NULL;
     if (s->node_name || s->all_nodes || s->node_selector) {
-        dra_err *e = al_node_matches(r->node, r->node_name, s->node_name, s->all_nodes, s->node_selector, rel);
+        dra_err *e = dra_al_node_matches(r->node, r->node_name, s->node_name, s->all_nodes, s->node_selector, rel);
         if (e) {
             dra_err *w = dra_err_new(DRA_EXIT_INPUT,
                                      "gather pool information: failed to perform node selection for slice %s: %s",
@@ -191,7 +191,7 @@ static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
         for (size_t i = 0; i < s->ndev; i++) {
             al_device *d = &s->dev[i];
             bool m;
-            dra_err *e = al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
+            dra_err *e = dra_al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
             if (e) {
                 dra_err *w = dra_err_new(DRA_EXIT_INPUT,
                                          "gather pool information: failed to perform node selection for device %s in slice %s: %s",
@@ -331,7 +331,7 @@ done:
             p->has_binding = p->target[i]->dev[j].has_binding;
 }
 
-dra_err *al_gather_pools(al_run *r)
+dra_err *dra_al_gather_pools(al_run *r)
 {
     dra_alloc_world *w = r->w;
     dra_arena *a = &r->arena;

@@ -80,7 +80,7 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
         json_t *cc = json_object();
         for (size_t i = 0; i < x->consumed.n; i++) {
             char buf[DRA_QUANTITY_STRMAX];
-            json_object_set_new(cc, names[i], json_string(dra_quantity_format(al_capuse_get(&x->consumed, names[i]), buf)));
+            json_object_set_new(cc, names[i], json_string(dra_quantity_format(dra_al_capuse_get(&x->consumed, names[i]), buf)));
         }
         free(names);
         json_object_set_new(o, "consumedCapacity", cc);
@@ -273,7 +273,7 @@ done:
     return out;
 }
 
-json_t *al_build_allocation(al_run *r, al_claim *c, dra_err **err)
+json_t *dra_al_build_allocation(al_run *r, al_claim *c, dra_err **err)
 {
     json_t *results = json_array();
     for (size_t i = 0; i < c->nres; i++)

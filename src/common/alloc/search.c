@@ -112,12 +112,12 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
     return NULL;
 }
 
-static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_device *d, int lid, bool *ok)
+static dra_err *dra_al_is_selectable(al_run *r, int ci, al_req *req, al_device *d, int lid, bool *ok)
 {
     *ok = false;
     if (!r->w->f.binding_and_status && d->has_binding) {
         if (r->opts->explain)
-            al_explain_reject(r, ci, req, lid, DRA_REJECT_BINDING_DISABLED,
+            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_BINDING_DISABLED,
                               "has binding conditions, DRADeviceBindingConditions/DRAResourceClaimDeviceStatus off");
         return NULL;
     }
@@ -132,13 +132,13 @@ static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_device *d, i
         e = selectors_match(r, ci, req->class, req->class->selectors, d, &idx, &m);
         if (e) {
             if (r->opts->explain)
-                al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
+                dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
             return e;
         }
         if (!m) {
             req->match[lid] = 1;
             if (r->opts->explain)
-                al_explain_reject(r, ci, req, lid, DRA_REJECT_CLASS_SELECTOR, "class %s selector #%d is false",
+                dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CLASS_SELECTOR, "class %s selector #%d is false",
                                   req->class->name, idx);
             return NULL;
         }
@@ -146,23 +146,23 @@ static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_device *d, i
     e = selectors_match(r, ci, NULL, req->selectors, d, &idx, &m);
     if (e) {
         if (r->opts->explain)
-            al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
+            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
         return e;
     }
     if (!m) {
         req->match[lid] = 1;
         if (r->opts->explain)
-            al_explain_reject(r, ci, req, lid, DRA_REJECT_REQUEST_SELECTOR, "request selector #%d is false", idx);
+            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_REQUEST_SELECTOR, "request selector #%d is false", idx);
         return NULL;
     }
     if (d->slice->per_device) {
-        e = al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
+        e = dra_al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
         if (e)
             return e;
         if (!m) {
             req->match[lid] = 1;
             if (r->opts->explain)
-                al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
+                dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
                                   "per-device node selection does not match node %s", r->node_name);
             return NULL;
         }
@@ -258,42 +258,42 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
 
     if (!multi && req->admin && allocating_for(r, d->lid, ci)) {
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
         return R_FAIL;
     }
     if (!req->admin && in_use(r, d)) {
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated");
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated");
         return R_FAIL;
     }
     if (!f->partitionable && d->ncons > 0) {
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
                               "consumes counters, DRAPartitionableDevices off");
         return R_FAIL;
     }
     bool skip_counters = multi && capacity_in_use(r, d);
     bool charged = false;
     if (!skip_counters && d->ncons > 0) {
-        if (!al_counters_take(r, pool, d, ex ? why : NULL, sizeof why)) {
+        if (!dra_al_counters_take(r, pool, d, ex ? why : NULL, sizeof why)) {
             if (ex)
-                al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS, "%s", why);
+                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS, "%s", why);
             return R_FAIL;
         }
         charged = true;
     }
     const al_taint *t;
-    if (f->device_taints && (t = al_taint_blocks(d, req))) {
+    if (f->device_taints && (t = dra_al_taint_blocks(d, req))) {
         if (charged)
-            al_counters_release(r, pool, d);
+            dra_al_counters_release(r, pool, d);
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_TAINT, "taint %s=%s:%s%s%s not tolerated",
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_TAINT, "taint %s=%s:%s%s%s not tolerated",
                               t->key ? t->key : "", t->value ? t->value : "", t->effect ? t->effect : "",
                               t->rule ? " from DeviceTaintRule " : "", t->rule ? t->rule : "");
         return R_FAIL;
     }
     for (size_t i = 0; i < c->ncons; i++) {
-        if (al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
+        if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
             continue;
         if (must) {
             s->err = dra_err_new(DRA_EXIT_INPUT,
@@ -302,11 +302,11 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
             return R_ERR;
         }
         for (size_t e = 0; e < i; e++)
-            al_constraint_remove(r, &c->cons[e], req);
+            dra_al_constraint_remove(r, &c->cons[e], req);
         if (charged)
-            al_counters_release(r, pool, d);
+            dra_al_counters_release(r, pool, d);
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
         return R_FAIL;
     }
 
@@ -315,18 +315,18 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
     if (f->consumable_capacity) {
         /* Repeated against the current state: an All list was built before
          * earlier requests of this attempt consumed capacity (A2). */
-        if (!al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
+        if (!dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
             for (size_t e = 0; e < c->ncons; e++)
-                al_constraint_remove(r, &c->cons[e], req);
+                dra_al_constraint_remove(r, &c->cons[e], req);
             if (charged)
-                al_counters_release(r, pool, d);
+                dra_al_counters_release(r, pool, d);
             if (ex)
-                al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
+                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
             return R_FAIL;
         }
         if (multi) {
-            al_capacity_consumed(req, d, &consumed);
-            al_capuse_add(&r->capuse[d->lid], &consumed);
+            dra_al_capacity_consumed(req, d, &consumed);
+            dra_al_capuse_add(&r->capuse[d->lid], &consumed);
             r->nshares[d->lid]++;
             has_share = true;
         }
@@ -352,16 +352,16 @@ static void deallocate_last(al_run *r, int ci)
     al_req *req = res->req;
     bool multi = r->w->f.consumable_capacity && d->allow_multi;
     for (size_t i = 0; i < c->ncons; i++)
-        al_constraint_remove(r, &c->cons[i], req);
+        dra_al_constraint_remove(r, &c->cons[i], req);
     allocating_delete(r, d->lid, ci);
     if (multi && res->has_share) {
         if (res->consumed.n > 0)
-            al_capuse_sub(&r->capuse[d->lid], &res->consumed);
+            dra_al_capuse_sub(&r->capuse[d->lid], &res->consumed);
         r->nshares[d->lid]--;
     }
     if (res->charged_counters)
-        al_counters_release(r, res->pool, d);
-    al_capuse_free(&res->consumed);
+        dra_al_counters_release(r, res->pool, d);
+    dra_al_capuse_free(&res->consumed);
     c->nres--;
     r->stats.backtracks++;
 }
@@ -407,7 +407,7 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
                 if (req->admin ? allocating_for(r, d->lid, ci) : in_use(r, d))
                     continue;
                 bool ok;
-                dra_err *e = al_is_selectable(r, ci, req, d, d->lid, &ok);
+                dra_err *e = dra_al_is_selectable(r, ci, req, d, d->lid, &ok);
                 if (e) {
                     dra_err_free(e);
                     return -1;
@@ -415,7 +415,7 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
                 if (!ok)
                     continue;
                 if (r->w->f.consumable_capacity &&
-                    !al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0))
+                    !dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0))
                     continue;
                 if (++n >= need)
                     return n;
@@ -507,28 +507,28 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
                 r->stats.devices_tried++;
                 if (req->admin && allocating_for(r, dev->lid, ci)) {
                     if (r->opts->explain)
-                        al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+                        dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
                     continue;
                 }
                 if (!req->admin && in_use(r, dev)) {
                     if (r->opts->explain)
-                        al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE,
+                        dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE,
                                           r->w->st[dev->gid].allocated ? "allocated by an in-use claim"
                                                                        : "allocated earlier in this attempt");
                     continue;
                 }
                 bool ok;
-                s->err = al_is_selectable(r, ci, req, dev, dev->lid, &ok);
+                s->err = dra_al_is_selectable(r, ci, req, dev, dev->lid, &ok);
                 if (s->err)
                     return R_ERR;
                 if (!ok)
                     continue;
                 if (f->consumable_capacity) {
                     char why[256];
-                    if (!al_capacity_fits(req, dev, agg_of(r, dev), &r->capuse[dev->lid],
+                    if (!dra_al_capacity_fits(req, dev, agg_of(r, dev), &r->capuse[dev->lid],
                                           r->opts->explain ? why : NULL, sizeof why)) {
                         if (r->opts->explain)
-                            al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_CAPACITY, "%s", why);
+                            dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_CAPACITY, "%s", why);
                         continue;
                     }
                 }
@@ -570,7 +570,7 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
         q->admin = dra_jfield_true(j, "adminAccess");
     }
     q->tolerations = dra_jfield(j, "tolerations");
-    al_parse_tolerations(a, q->tolerations, &q->tol, &q->ntol);
+    dra_al_parse_tolerations(a, q->tolerations, &q->tol, &q->ntol);
     const json_t *cap = dra_jfield(j, "capacity");
     q->has_capacity = cap != NULL;
     const json_t *creq = dra_jfield(cap, "requests");
@@ -654,13 +654,13 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
             for (size_t di = 0; di < p->target[si]->ndev; di++) {
                 al_device *d = &p->target[si]->dev[di];
                 bool ok;
-                dra_err *e = al_is_selectable(r, ci, q, d, d->lid, &ok);
+                dra_err *e = dra_al_is_selectable(r, ci, q, d, d->lid, &ok);
                 if (e)
                     return e;
                 if (!ok)
                     continue;
                 /* Static capacity test only (kubernetes#140769, corrections A3). */
-                if (f->consumable_capacity && !al_capacity_fits(q, d, NULL, NULL, NULL, 0))
+                if (f->consumable_capacity && !dra_al_capacity_fits(q, d, NULL, NULL, NULL, 0))
                     continue;
                 q->all[q->nall] = d;
                 q->all_pool[q->nall++] = p;
@@ -769,7 +769,7 @@ static void run_free(al_run *r)
     for (size_t i = 0; i < r->nldev; i++) {
         free(r->allocating ? r->allocating[i] : NULL);
         if (r->capuse)
-            al_capuse_free(&r->capuse[i]);
+            dra_al_capuse_free(&r->capuse[i]);
     }
     free(r->allocating);
     free(r->nallocating);
@@ -781,7 +781,7 @@ static void run_free(al_run *r)
     for (size_t i = 0; i < r->nclaims; i++) {
         al_claim *c = &r->claims[i];
         for (size_t k = 0; k < c->nres; k++)
-            al_capuse_free(&c->res[k].consumed);
+            dra_al_capuse_free(&c->res[k].consumed);
         free(c->res);
         for (size_t k = 0; k < c->ncons; k++) {
             free(c->cons[k].ref_set);
@@ -815,7 +815,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
 
     dra_alloc_result *res = dra_xcalloc(1, sizeof *res);
     search s = {r, NULL};
-    dra_err *err = al_gather_pools(r);
+    dra_err *err = dra_al_gather_pools(r);
     if (!err) {
         r->allocating = dra_xcalloc(r->nldev + 1, sizeof *r->allocating);
         r->nallocating = dra_xcalloc(r->nldev + 1, sizeof *r->nallocating);
@@ -837,7 +837,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
         res->nallocs = nclaims;
         res->allocs = dra_xcalloc(nclaims + 1, sizeof *res->allocs);
         for (size_t i = 0; i < nclaims && !err; i++)
-            res->allocs[i] = al_build_allocation(r, &r->claims[i], &err);
+            res->allocs[i] = dra_al_build_allocation(r, &r->claims[i], &err);
         if (err) {
             for (size_t i = 0; i < nclaims; i++)
                 json_decref(res->allocs[i]);
@@ -856,7 +856,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     r->stats.seconds = elapsed(r);
     res->stats = r->stats;
     if (r->opts->explain)
-        res->explain = al_explain_build(r);
+        res->explain = dra_al_explain_build(r);
     run_free(r);
     if (err && !r->opts->explain) {
         dra_alloc_result_free(res);

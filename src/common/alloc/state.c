@@ -17,7 +17,7 @@ static char *id_key(dra_arena *a, const char *driver, const char *pool, const ch
     return k;
 }
 
-int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device)
+int dra_al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device)
 {
     char buf[1024];
     int n = snprintf(buf, sizeof buf, "%s\x1f%s\x1f%s", driver, pool, device);
@@ -27,9 +27,9 @@ int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool,
     return dra_strmap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
 }
 
-int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
+int dra_al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
 {
-    int id = al_lookup_id(w, driver, pool, device);
+    int id = dra_al_lookup_id(w, driver, pool, device);
     if (id >= 0)
         return id;
     size_t len;
@@ -43,7 +43,7 @@ int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const
     return (int)w->nids++;
 }
 
-void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
+void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 {
     const json_t *results = dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
     size_t n = json_is_array(results) ? json_array_size(results) : 0;
@@ -54,7 +54,7 @@ void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
         const char *driver = dra_jfield_str(res, "driver"), *pool = dra_jfield_str(res, "pool"), *dev = dra_jfield_str(res, "device");
         if (!driver || !pool || !dev)
             continue;
-        int gid = al_intern_id(w, driver, pool, dev);
+        int gid = dra_al_intern_id(w, driver, pool, dev);
         al_idstate *st = &w->st[gid];
         const char *share = dra_jfield_str(res, "shareID");
         if (w->f.consumable_capacity && share && *share) {
@@ -73,10 +73,10 @@ void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
                         dra_err_free(e);
                         continue;
                     }
-                    al_capuse_set(&add, dra_arena_strdup(&w->arena, k), &q);
+                    dra_al_capuse_set(&add, dra_arena_strdup(&w->arena, k), &q);
                 }
-            al_capuse_add(&st->agg, &add);
-            al_capuse_free(&add);
+            dra_al_capuse_add(&st->agg, &add);
+            dra_al_capuse_free(&add);
         } else {
             if (!st->allocated && w->counts_ready && st->home != 0) {
                 if (st->home > 0)
@@ -90,7 +90,7 @@ void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 }
 
 /* internal.IsDeviceAllocated: exclusive, shared, or with aggregated capacity. */
-bool al_device_allocated(const dra_alloc_world *w, int gid)
+bool dra_al_device_allocated(const dra_alloc_world *w, int gid)
 {
     if (gid < 0 || (size_t)gid >= w->nids)
         return false;
@@ -104,7 +104,7 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
         return;
     for (size_t i = 0; i < r->nallocs; i++) {
         json_t *wrap = json_pack("{s:{s:O}}", "status", "allocation", r->allocs[i]);
-        al_state_add_claim(w, wrap);
+        dra_al_state_add_claim(w, wrap);
         json_decref(wrap);
     }
 }

@@ -11,7 +11,7 @@ static const char *nz(const char *s)
     return s ? s : "";
 }
 
-void al_parse_tolerations(dra_arena *a, const json_t *arr, al_toleration **out, size_t *n)
+void dra_al_parse_tolerations(dra_arena *a, const json_t *arr, al_toleration **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -29,14 +29,14 @@ void al_parse_tolerations(dra_arena *a, const json_t *arr, al_toleration **out, 
     *out = t;
 }
 
-bool al_toleration_tolerates(const al_toleration *t, const al_taint *taint)
+bool dra_al_toleration_tolerates(const al_toleration *t, const al_taint *taint)
 {
     return dra_tolerates(&(dra_toleration_ref){t->key, t->op, t->value, t->effect},
                          &(dra_taint_ref){taint->key, taint->value, taint->effect});
 }
 
 /* Only NoSchedule and NoExecute block; None and unknown effects are ignored. */
-const al_taint *al_taint_blocks(const al_device *d, const al_req *req)
+const al_taint *dra_al_taint_blocks(const al_device *d, const al_req *req)
 {
     for (size_t i = 0; i < d->ntaints; i++) {
         const al_taint *t = &d->taints[i];
@@ -45,7 +45,7 @@ const al_taint *al_taint_blocks(const al_device *d, const al_req *req)
             continue;
         bool ok = false;
         for (size_t j = 0; j < req->ntol && !ok; j++)
-            ok = al_toleration_tolerates(&req->tol[j], t);
+            ok = dra_al_toleration_tolerates(&req->tol[j], t);
         if (!ok)
             return t;
     }
@@ -58,7 +58,7 @@ const al_taint *al_taint_blocks(const al_device *d, const al_req *req)
  * (staging/src/k8s.io/dynamic-resource-allocation/resourceslice/tracker,
  * kubernetes#141422; upstream's scheduler_perf rule relies on it), while the
  * eviction controller matches nothing -- dra-evict keeps that safe default. */
-void al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n)
+void dra_al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n)
 {
     for (size_t ri = 0; ri < n; ri++) {
         const json_t *spec = dra_jfield(rules[ri], "spec");

@@ -8,7 +8,7 @@
 #include "state.h"
 #include "taints.h"
 
-static void al_features_from(al_features *f, const dra_features *src)
+static void dra_al_features_from(al_features *f, const dra_features *src)
 {
     f->admin_access = dra_feature_enabled(src, DRA_FEATURE_ADMIN_ACCESS);
     f->prioritized_list = dra_feature_enabled(src, DRA_FEATURE_PRIORITIZED_LIST);
@@ -37,9 +37,9 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
         d->attributes = NULL;
     /* Capacity parse errors make the capacity unusable; validation reports
      * them, here a bad quantity just counts as zero. */
-    dra_err *e = al_parse_capacity(a, dra_jfield(j, "capacity"), &d->cap, &d->ncap);
+    dra_err *e = dra_al_parse_capacity(a, dra_jfield(j, "capacity"), &d->cap, &d->ncap);
     dra_err_free(e);
-    e = al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
+    e = dra_al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
     dra_err_free(e);
     const json_t *taints = dra_jfield(j, "taints");
     size_t nt = json_is_array(taints) ? json_array_size(taints) : 0;
@@ -60,7 +60,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     d->node_name = dra_jfield_str(j, "nodeName");
     d->all_nodes = dra_jfield_true(j, "allNodes");
     d->node_selector = dra_jfield(j, "nodeSelector");
-    d->gid = al_intern_id(w, s->driver, s->pool, d->name);
+    d->gid = dra_al_intern_id(w, s->driver, s->pool, d->name);
     d->id_str = dra_arena_printf(a, "%s/%s/%s", s->driver, s->pool, d->name);
     d->widx = w->ndevices;
     if (w->ndevices == w->capdevices) {
@@ -106,7 +106,7 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
     s->per_device_set = dra_jfield(spec, "perDeviceNodeSelection") != NULL;
     s->per_device = dra_jfield_true(spec, "perDeviceNodeSelection");
     s->node_selector = dra_jfield(spec, "nodeSelector");
-    dra_err *e = al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
+    dra_err *e = dra_al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
     dra_err_free(e);
     const json_t *devs = dra_jfield(spec, "devices");
     size_t n = json_is_array(devs) ? json_array_size(devs) : 0;
@@ -159,7 +159,7 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
         w->features = *in->features;
     else
         dra_features_default(&w->features);
-    al_features_from(&w->f, &w->features);
+    dra_al_features_from(&w->f, &w->features);
     w->eval = *in->eval;
 
     for (size_t i = 0; i < in->nclasses; i++) {
@@ -187,10 +187,10 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
         parse_slice(w, &w->slices[i], in->slices[i]);
 
     if (w->f.taint_rules)
-        al_apply_taint_rules(w, in->taint_rules, in->ntaint_rules);
+        dra_al_apply_taint_rules(w, in->taint_rules, in->ntaint_rules);
 
     for (size_t i = 0; i < in->nin_use; i++)
-        al_state_add_claim(w, in->in_use[i]);
+        dra_al_state_add_claim(w, in->in_use[i]);
     count_free(w);
     *out = w;
     return NULL;
@@ -247,7 +247,7 @@ void dra_alloc_world_free(dra_alloc_world *w)
         free(p);
     }
     for (size_t i = 0; i < w->nids; i++)
-        al_capuse_free(&w->st[i].agg);
+        dra_al_capuse_free(&w->st[i].agg);
     free(w->st);
     free(w->node_free);
     free(w->devices);
