@@ -659,9 +659,9 @@ static int on_update(void *ctx, const dra_health_device *d, size_t n)
             j++;
         bool changed = j == h->n || h->health[j] != d[i].health || strcmp(h->msgs[j], d[i].message) != 0;
         if (j == h->n) {
-            h->keys = dra_xrealloc(h->keys, (h->n + 1) * sizeof *h->keys);
-            h->health = dra_xrealloc(h->health, (h->n + 1) * sizeof *h->health);
-            h->msgs = dra_xrealloc(h->msgs, (h->n + 1) * sizeof *h->msgs);
+            h->keys = dra_xgrow(h->keys, h->n, sizeof *h->keys);
+            h->health = dra_xgrow(h->health, h->n, sizeof *h->health);
+            h->msgs = dra_xgrow(h->msgs, h->n, sizeof *h->msgs);
             h->keys[h->n] = key;
             h->msgs[h->n] = dra_xstrdup("");
             h->n++;

@@ -83,10 +83,9 @@ static dra_err *merge_list(merged *m, json_t *doc, const char *key, const char *
         }
         if (find(*v, *n, name))
             continue; /* first file wins */
-        *v = dra_xrealloc(*v, (*n + 1) * sizeof **v);
+        *v = dra_xgrow(*v, *n, sizeof **v);
         (*v)[(*n)++] = (entry){name, json_is_object(val) ? val : NULL, dir, file};
     }
-    (void)m;
     return NULL;
 }
 
@@ -102,7 +101,7 @@ static dra_err *merge_doc(merged *m, const char *file, const char *data, size_t 
         return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "a kubeconfig holds one document, found %zu", m->docs.n - before),
                           file, 0, 0, 0);
     json_t *doc = m->docs.v[before].json;
-    m->dirs = dra_xrealloc(m->dirs, (m->ndirs + 1) * sizeof *m->dirs);
+    m->dirs = dra_xgrow(m->dirs, m->ndirs, sizeof *m->dirs);
     char *d = dra_xstrdup(dir);
     m->dirs[m->ndirs++] = d;
     const char *fname = m->docs.v[before].file;

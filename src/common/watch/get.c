@@ -21,7 +21,7 @@ dra_err *dra_watch_kinds(char *const *args, size_t n, const kube_resource ***out
                 *nout = 0;
                 return e;
             }
-            *out = dra_xrealloc(*out, (*nout + 1) * sizeof **out);
+            *out = dra_xgrow(*out, *nout, sizeof **out);
             (*out)[(*nout)++] = r;
         }
         free(list);
