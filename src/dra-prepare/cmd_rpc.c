@@ -11,9 +11,10 @@
 
 #include "base/buf.h"
 #include "tool/tool.h"
-#include "cel/value.h"
+#include "model/time.h"
 #include "io/stream.h"
 #include "io/table.h"
+#include "kubelet/cdi.h"
 #include "kubelet/health.h"
 #include "kubelet/registration.h"
 #include "kubelet/rpc.h"
@@ -106,14 +107,13 @@ static int run_start(const dra_cmd *cmd, int argc, char **argv, dra_tool *tool, 
 
 static dra_err *parse_duration_ms(const char *opt, const char *s, long *ms)
 {
-    int64_t sec;
-    int32_t nsec;
+    int64_t ns;
     if (!s)
         return NULL;
-    if (!cel_duration_parse(s, strlen(s), &sec, &nsec) || sec < 0 || (sec == 0 && nsec <= 0) || sec > 86400 * 365)
+    if (!dra_duration_parse(s, strlen(s), &ns) || ns <= 0 || ns / DRA_NSEC_PER_SEC > 86400 * 365)
         return dra_err_new(DRA_EXIT_INPUT, "--%s: invalid duration \"%s\" (want a positive Go duration such as 45s, 500ms)",
                            opt, s);
-    *ms = (long)(sec * 1000 + (nsec + 999999) / 1000000);
+    *ms = (long)((ns + 999999) / 1000000);
     return NULL;
 }
 
@@ -229,39 +229,13 @@ out:
 
 /* ---- probe ---- */
 
-/* CDI fully-qualified device name "vendor/class=name" (container-device-
- * interface pkg/parser: vendor and class start with a letter, end with a
- * letter or digit, inner [A-Za-z0-9_.-]; name starts and ends with a letter
- * or digit, inner [A-Za-z0-9_.:-]). */
-static bool alnum(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-static bool cdi_part(const char *s, size_t n, bool name)
-{
-    if (n == 0)
-        return false;
-    if (!(name ? alnum(s[0]) : ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'))))
-        return false;
-    if (!alnum(s[n - 1]))
-        return false;
-    for (size_t i = 1; i + 1 < n; i++)
-        if (!alnum(s[i]) && s[i] != '_' && s[i] != '.' && s[i] != '-' && !(name && s[i] == ':'))
-            return false;
-    return true;
-}
-
+/* A CDI fully-qualified device name "vendor/class=name" (kubelet/cdi.c,
+ * container-device-interface pkg/parser). */
 static bool cdi_id_valid(const char *id)
 {
-    const char *eq = strchr(id, '=');
-    if (!eq)
-        return false;
-    const char *sl = memchr(id, '/', (size_t)(eq - id));
-    if (!sl)
-        return false;
-    return cdi_part(id, (size_t)(sl - id), false) && cdi_part(sl + 1, (size_t)(eq - sl - 1), false) &&
-           cdi_part(eq + 1, strlen(eq + 1), true);
+    dra_err *e = dra_cdi_check_name(id);
+    dra_err_free(e);
+    return e == NULL;
 }
 
 typedef struct check {

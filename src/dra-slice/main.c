@@ -4,15 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool/cli.h"
 #include "tool/tool.h"
 #include "cel/validate.h"
-#include "io/stream.h"
-#include "model/features.h"
-#include "model/kinds.h"
-#include "model/load.h"
-#include "slice/build.h"
-#include "slice/discover.h"
 #include "slice/lint.h"
 #include "slice/publish.h"
 
@@ -117,13 +110,6 @@ static const dra_optval vals[] = {
     DRA_VAL_INT(OPT_PARTITIONS, opts, partitions, 0, 1024), DRA_VAL_END,
 };
 
-/* Write through a new writer; the first error wins. */
-static dra_err *close_writer(dra_writer *w, dra_err *e)
-{
-    dra_err *ce = dra_writer_close(w);
-    return e ? (dra_err_free(ce), e) : ce;
-}
-
 static dra_err *run_build(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
@@ -152,7 +138,7 @@ static dra_err *run_build(const dra_args *a, void *p, int *rc)
             fprintf(stderr, "dra-slice: note: previous ResourceSlice/%s is obsolete and should be deleted\n",
                     r.obsolete[i]);
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = close_writer(w, dra_slice_write(w, &r));
+        e = dra_writer_finish(w, dra_slice_write(w, &r));
     }
     dra_slice_result_free(&r);
     dra_objset_free(&in);
@@ -187,7 +173,7 @@ static dra_err *run_discover(const dra_args *a, void *p, int *rc)
     size_t found = e ? 0 : dra_discovery_count(&d);
     if (!e) {
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = close_writer(w, dra_discovery_write(w, &d, x->driver, node, x->inventory));
+        e = dra_writer_finish(w, dra_discovery_write(w, &d, x->driver, node, x->inventory));
     }
     dra_discovery_free(&d);
     if (!e && found == 0) {
@@ -212,7 +198,7 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
     if (e)
         return e;
     dra_writer *w = dra_writer_new(stdout, fmt);
-    return close_writer(w, dra_profile_write(w, &o, x->driver));
+    return dra_writer_finish(w, dra_profile_write(w, &o, x->driver));
 }
 
 static dra_err *run_lint(const dra_args *a, void *p, int *rc)

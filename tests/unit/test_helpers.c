@@ -3,11 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base64.h"
 #include "base/error.h"
 #include "base/hash.h"
 #include "base/utf8.h"
 #include "base/problems.h"
 #include "model/names.h"
+#include "model/pools.h"
 #include "model/taints.h"
 #include "model/time.h"
 #include "unit.h"
@@ -281,6 +283,97 @@ UNIT_TEST(problems_list)
     CHECK(l.v[7].object == NULL && l.v[7].fix == NULL);
     dra_problems_free(&l);
     CHECK_INT(l.n, 0);
+}
+
+/* Go's time.ParseDuration: the one duration reader. */
+UNIT_TEST(go_durations)
+{
+    struct {
+        const char *s;
+        int64_t ns;
+    } good[] = {
+        {"0", 0},
+        {"-0", 0},
+        {"5s", 5000000000},
+        {"+5s", 5000000000},
+        {"-5s", -5000000000},
+        {"1.5h", 5400000000000},
+        {"1h30m", 5400000000000},
+        {"300ms", 300000000},
+        {".5s", 500000000},
+        {"1.s", 1000000000},
+        {"2us", 2000},
+        {"2\xc2\xb5s", 2000},
+        {"2\xce\xbcs", 2000},
+        {"7ns", 7},
+        {"2562047h47m16.854775807s", INT64_MAX},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        int64_t ns = -1;
+        CHECK(dra_duration_parse(good[i].s, strlen(good[i].s), &ns));
+        CHECK(ns == good[i].ns);
+    }
+    const char *bad[] = {"", "5", "s", ".s", "1x", "1s2", "- 1s", "3000000h", "1e3s", "+", "."};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t ns;
+        CHECK(!dra_duration_parse(bad[i], strlen(bad[i]), &ns));
+    }
+    int64_t ns;
+    dra_err *e = dra_duration_parse_go("45", &ns);
+    CHECK(e && strcmp(e->msg, "time: invalid duration \"45\"") == 0);
+    dra_err_free(e);
+}
+
+static const char *b64(const char *s)
+{
+    dra_buf b = DRA_BUF_INIT;
+    dra_base64_encode(&b, s, strlen(s));
+    snprintf(qbuf, sizeof qbuf, "%s", dra_buf_str(&b));
+    dra_buf_free(&b);
+    return qbuf;
+}
+
+/* Go's encoding/base64: StdEncoding, RawStdEncoding fallback (CEL), the
+ * byte CorruptInputError names. */
+UNIT_TEST(base64_as_go)
+{
+    CHECK_STR(b64(""), "");
+    CHECK_STR(b64("f"), "Zg==");
+    CHECK_STR(b64("fo"), "Zm8=");
+    CHECK_STR(b64("foo"), "Zm9v");
+    CHECK_STR(b64("foobar"), "Zm9vYmFy");
+    dra_buf b = DRA_BUF_INIT;
+    CHECK(dra_base64_decode_go(&b, "Zm9v\r\nYg==", 10, 0, NULL));
+    CHECK_STR(dra_buf_str(&b), "foob");
+    dra_buf_reset(&b);
+    CHECK(dra_base64_decode_go(&b, "Zm9vYg", 6, DRA_B64_RAW, NULL));
+    CHECK_STR(dra_buf_str(&b), "foob");
+    size_t bad = 99;
+    CHECK(!dra_base64_decode_go(NULL, "Zm9vYg", 6, 0, &bad)); /* padding required */
+    CHECK(!dra_base64_decode_go(NULL, "Zm9v!g==", 8, DRA_B64_RAW, &bad));
+    CHECK_INT(bad, 4);
+    CHECK(!dra_base64_decode_go(NULL, "Zm9vY", 5, DRA_B64_RAW, &bad));
+    CHECK_INT(bad, 4);
+    CHECK(!dra_base64_decode_go(NULL, "Zm=v", 4, DRA_B64_RAW, &bad));
+    CHECK_INT(bad, 2);
+    CHECK(!dra_base64_decode_go(NULL, "Zm9 v", 5, 0, &bad)); /* a space is data to Go */
+    CHECK(dra_base64_decode_go(NULL, "Zm9 v", 5, DRA_B64_SPACES, NULL));
+    dra_buf_free(&b);
+}
+
+UNIT_TEST(pool_index)
+{
+    dra_pool_index x = {0};
+    dra_pool_index_add(&x, "gpu.example.com", "node-1", 1, 0);
+    dra_pool_index_add(&x, "gpu.example.com", "node-2", 3, 1);
+    dra_pool_index_add(&x, "gpu.example.com", "node-1", 2, 2);
+    dra_pool_index_add(&x, "gpu.example.com", "node-1", 1, 3);
+    CHECK_INT(x.n, 2);
+    const dra_pool *p = dra_pool_index_find(&x, "gpu.example.com", "node-1");
+    CHECK(p && p->generation == 2 && p->n == 3 && p->slices[0] == 0 && p->slices[1] == 2 && p->slices[2] == 3);
+    CHECK(dra_pool_index_find(&x, "gpu.example.com", "node-3") == NULL);
+    CHECK(dra_pool_index_find(&x, "gpu.example.co", "mnode-1") == NULL);
+    dra_pool_index_free(&x);
 }
 
 UNIT_MAIN()

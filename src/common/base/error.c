@@ -136,6 +136,13 @@ dra_err *dra_err_field(dra_err *e, const char *field)
     return e;
 }
 
+dra_err *dra_err_hint(dra_err *e, const char *name)
+{
+    if (e)
+        e->hint = name;
+    return e;
+}
+
 dra_err *dra_err_param(dra_err *e, const char *name)
 {
     if (e) {

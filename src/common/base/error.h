@@ -34,6 +34,8 @@ typedef struct dra_err {
     char *object;      /* "Kind/name" or "Kind/namespace/name", NULL when none */
     char *field;       /* field path, NULL when none */
     int param;         /* 1: field names a parameter of the call (an option), not an object field */
+    const char *hint;  /* a parameter that would change the answer ("no-pods-ok"), or NULL; a
+                          string literal, not owned (a tool names it as its option) */
     struct dra_err *next; /* further errors (validators report all they find) */
 } dra_err;
 
@@ -64,6 +66,9 @@ DRA_MUST_USE dra_err *dra_err_field(dra_err *e, const char *field);
  * library errors name parameters, never command-line flags; a tool prints
  * the parameter as its option (tool/: "--device"). */
 DRA_MUST_USE dra_err *dra_err_param(dra_err *e, const char *name);
+/* Name the parameter that would change the answer (a string literal): the
+ * library never spells command-line flags; a tool adds "(see --NAME: ...)". */
+DRA_MUST_USE dra_err *dra_err_hint(dra_err *e, const char *name);
 /* Prefix the field path: "spec" + "devices[0]" -> "spec.devices[0]"; "x" + "[3]" -> "x[3]". */
 DRA_MUST_USE dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
 /* Set location/object on every error of the chain where it is not yet set. */

@@ -24,6 +24,7 @@ typedef struct dra_problem {
     int line;         /* 1-based, 0 when unknown */
     char *msg;        /* one line */
     char *fix;        /* one shell command line that fixes it, or NULL */
+    const char *hint; /* a parameter that changes the answer (as dra_err's hint), or NULL */
 } dra_problem;
 
 typedef struct dra_problems {

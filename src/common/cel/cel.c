@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/time.h"
 #include "checker.h"
 #include "parser.h"
 #include "program.h"
@@ -108,9 +109,8 @@ static void validate_literals(const cel_ast *ast, const cel_node *n, dra_err **e
             const cel_const *c = &lit->u.constant;
             bool is_str = c->kind == CEL_CONST_STRING;
             if (!strcmp(f, "duration") && !n->u.call.target) {
-                int64_t sec;
-                int32_t nsec;
-                if (!is_str || !cel_duration_parse(c->v.s.data, c->v.s.len, &sec, &nsec))
+                int64_t ns;
+                if (!is_str || !dra_duration_parse(c->v.s.data, c->v.s.len, &ns))
                     report_at(ast, lit, errs, "invalid duration argument");
             } else if (!strcmp(f, "timestamp") && !n->u.call.target) {
                 int64_t sec;

@@ -6,6 +6,7 @@
  * pkg/api/validation NameIsDNS* with prefix masking) and those of the
  * format table (uri, uuid, byte, date, datetime). */
 #include "functions.h"
+#include "../base/base64.h"
 #include "../model/names.h"
 
 #include <string.h>
@@ -175,24 +176,10 @@ static bool is_uuid(const char *s, size_t len)
     return true;
 }
 
-/* base64.StdEncoding.DecodeString succeeds (CR and LF ignored). */
+/* base64.StdEncoding.DecodeString succeeds (CR and LF ignored, padding required). */
 static bool is_std_base64(const char *s, size_t len)
 {
-    size_t m = 0, pad = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '\r' || c == '\n')
-            continue;
-        if (c == '=') {
-            pad++;
-        } else {
-            bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
-            if (!ok || pad)
-                return false;
-        }
-        m++;
-    }
-    return m % 4 == 0 && pad <= 2;
+    return dra_base64_decode_go(NULL, s, len, 0, NULL);
 }
 
 /* time.Parse("2006-01-02", s) */

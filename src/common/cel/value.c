@@ -563,65 +563,6 @@ bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
     return true;
 }
 
-/* Go time.ParseDuration; the total must fit int64 nanoseconds. */
-bool cel_duration_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
-{
-    size_t i = 0;
-    bool neg = false;
-    if (i < n && (p[i] == '-' || p[i] == '+')) { neg = p[i] == '-'; i++; }
-    if (n - i == 1 && p[i] == '0') { *sec = 0; *nsec = 0; return true; }
-    if (i == n)
-        return false;
-    __int128 total = 0; /* nanoseconds */
-    while (i < n) {
-        __int128 whole = 0;
-        size_t st = i;
-        while (i < n && p[i] >= '0' && p[i] <= '9') {
-            whole = whole * 10 + (p[i] - '0');
-            if (whole > ((__int128)1 << 63)) return false;
-            i++;
-        }
-        bool pre = i > st;
-        __int128 frac = 0, scale = 1;
-        bool post = false;
-        if (i < n && p[i] == '.') {
-            i++;
-            size_t fs = i;
-            while (i < n && p[i] >= '0' && p[i] <= '9') {
-                if (scale < (__int128)1000000000000000000LL) { frac = frac * 10 + (p[i] - '0'); scale *= 10; }
-                i++;
-            }
-            post = i > fs;
-        }
-        if (!pre && !post)
-            return false;
-        size_t us = i;
-        while (i < n && !(p[i] == '.' || (p[i] >= '0' && p[i] <= '9')))
-            i++;
-        size_t ul = i - us;
-        int64_t unit;
-        if (ul == 2 && memcmp(p + us, "ns", 2) == 0) unit = 1;
-        else if (ul == 2 && memcmp(p + us, "us", 2) == 0) unit = 1000;
-        else if (ul == 3 && memcmp(p + us, "\xc2\xb5s", 3) == 0) unit = 1000;
-        else if (ul == 3 && memcmp(p + us, "\xce\xbcs", 3) == 0) unit = 1000;
-        else if (ul == 2 && memcmp(p + us, "ms", 2) == 0) unit = 1000000;
-        else if (ul == 1 && p[us] == 's') unit = 1000000000LL;
-        else if (ul == 1 && p[us] == 'm') unit = 60000000000LL;
-        else if (ul == 1 && p[us] == 'h') unit = 3600000000000LL;
-        else return false;
-        total += whole * unit + frac * unit / scale;
-        if (total > ((__int128)1 << 63))
-            return false;
-    }
-    if (neg) total = -total;
-    if (total > INT64_MAX || total < INT64_MIN)
-        return false;
-    int64_t t = (int64_t)total;
-    *sec = t / 1000000000;
-    *nsec = (int32_t)(t % 1000000000);
-    return true;
-}
-
 static void put_quoted(dra_buf *b, const char *p, size_t n, bool bytes)
 {
     if (bytes)

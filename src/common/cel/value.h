@@ -231,7 +231,6 @@ void cel_duration_format(int64_t sec, int32_t nsec, dra_buf *b);
 /* Parsers used by timestamp()/duration() and the literal validators.
  * Return false on a malformed or out-of-range input. */
 bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec);
-bool cel_duration_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec);
 
 /* Double to text as cel-go's string(double) does (strconv 'g'-like shortest). */
 void cel_double_format(double d, dra_buf *b);

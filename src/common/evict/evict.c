@@ -6,6 +6,7 @@
 
 #include "../base/buf.h"
 #include "../model/names.h"
+#include "../model/pools.h"
 #include "../base/sort.h"
 #include "../model/taints.h"
 
@@ -19,18 +20,12 @@ typedef struct rule_info {
     const char *effect;
 } rule_info;
 
-typedef struct pool_gen {
-    const char *driver, *pool;
-    json_int_t maxgen;
-} pool_gen;
-
 typedef struct ctx {
     const dra_cluster *c;
     const dra_evict_opts *opts;
     rule_info *rules;
     size_t nrules;
-    pool_gen *pools;
-    size_t npools;
+    dra_pool_index pools; /* slices of valid ResourceSlices by pool, newest generation */
     dra_evict_result *out;
 } ctx;
 
@@ -140,11 +135,13 @@ static dra_err *load_rules(ctx *x)
             const char *name = dra_jstr_or(o->json, "metadata.name", "");
             if (x->opts->all_devices) {
                 r->select_all = true;
-                warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: treated as selecting every device (--all)", name));
+                warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: treated as selecting every device", name));
             } else {
                 warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: it selects no device, as upstream's "
-                                           "eviction controller reads it (pass --all to treat it as every device)", name));
+                                           "eviction controller reads it", name));
             }
+            /* the caller names the parameter that decides it */
+            x->out->warnings.v[x->out->warnings.n - 1].hint = "all";
         }
     }
     return errs;
@@ -177,7 +174,6 @@ static dra_err *load_pools(ctx *x)
 {
     const dra_cluster *c = x->c;
     dra_err *errs = NULL;
-    x->pools = dra_xcalloc(c->n[DRA_KIND_RESOURCE_SLICE] + 1, sizeof *x->pools);
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
         const dra_obj *o = c->of[DRA_KIND_RESOURCE_SLICE][i];
         const char *driver = dra_jstr(o->json, "spec.driver"), *pool = dra_jstr(o->json, "spec.pool.name");
@@ -202,39 +198,28 @@ static dra_err *load_pools(ctx *x)
             errs = dra_err_append(errs, dra_obj_locate(e, o));
             continue;
         }
-        json_int_t g = slice_gen(o->json);
-        size_t p;
-        for (p = 0; p < x->npools; p++)
-            if (strcmp(x->pools[p].driver, driver) == 0 && strcmp(x->pools[p].pool, pool) == 0)
-                break;
-        if (p == x->npools)
-            x->pools[x->npools++] = (pool_gen){driver, pool, g};
-        else if (g > x->pools[p].maxgen)
-            x->pools[p].maxgen = g;
+        dra_pool_index_add(&x->pools, driver, pool, slice_gen(o->json), i);
     }
     return errs;
 }
 
-static const pool_gen *find_pool(const ctx *x, const char *driver, const char *pool)
+static const dra_pool *find_pool(const ctx *x, const char *driver, const char *pool)
 {
-    for (size_t p = 0; p < x->npools; p++)
-        if (strcmp(x->pools[p].driver, driver) == 0 && strcmp(x->pools[p].pool, pool) == 0)
-            return &x->pools[p];
-    return NULL;
+    return dra_pool_index_find(&x->pools, driver, pool);
 }
 
 /* pool.getDevice: the device in a slice of the newest generation. */
 static const json_t *find_device(const ctx *x, const char *driver, const char *pool, const char *device,
                                  const json_t **slice)
 {
-    const pool_gen *pg = find_pool(x, driver, pool);
+    const dra_pool *pg = find_pool(x, driver, pool);
     *slice = NULL;
     if (!pg)
         return NULL;
     for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
         const json_t *s = x->c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
         if (strcmp(dra_jstr_or(s, "spec.driver", ""), driver) != 0 || strcmp(dra_jstr_or(s, "spec.pool.name", ""), pool) != 0 ||
-            slice_gen(s) != pg->maxgen)
+            slice_gen(s) != pg->generation)
             continue;
         size_t j;
         json_t *d;
@@ -670,8 +655,8 @@ static void count_devices(const ctx *x, const rule_info *ri, long long *publishe
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
         const json_t *s = c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
         const char *driver = dra_jstr_or(s, "spec.driver", ""), *pool = dra_jstr_or(s, "spec.pool.name", "");
-        const pool_gen *pg = find_pool(x, driver, pool);
-        if (!pg || slice_gen(s) != pg->maxgen)
+        const dra_pool *pg = find_pool(x, driver, pool);
+        if (!pg || slice_gen(s) != pg->generation)
             continue;
         size_t j;
         json_t *d;
@@ -973,7 +958,7 @@ static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opt
 static void ctx_free(ctx *x)
 {
     free(x->rules);
-    free(x->pools);
+    dra_pool_index_free(&x->pools);
 }
 
 dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,

@@ -46,7 +46,8 @@ typedef enum {
     DRA_FV_IGNORE,     /* silently dropped */
 } dra_field_validation;
 
-/* Parse a --validate value: strict (or true), warn, ignore (or false). */
+/* Parse a field-validation value (kubectl's --validate): strict (or true),
+ * warn, ignore (or false).  The error reads `value "X": must be one of: ...`. */
 DRA_MUST_USE dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out);
 
 typedef struct dra_objset {
@@ -97,6 +98,9 @@ DRA_MUST_USE dra_err *dra_format_parse(const char *s, dra_format *out);
  *   jsonl: one compact object per line
  * Errors (including a failed write) are DRA_EXIT_RUNTIME. */
 DRA_MUST_USE dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt);
+/* The items of a JSON array as objects, as dra_write() does; every error
+ * (a failed put, then the close) is returned. */
+DRA_MUST_USE dra_err *dra_write_array(FILE *f, const json_t *arr, dra_format fmt);
 /* Streaming writer: the same bytes as dra_write() over all the objects put,
  * without holding them (json keeps at most one object back, to decide between
  * a plain object and a List).  dra_writer_close() finishes the output and
@@ -105,6 +109,9 @@ typedef struct dra_writer dra_writer;
 dra_writer *dra_writer_new(FILE *f, dra_format fmt);
 DRA_MUST_USE dra_err *dra_writer_put(dra_writer *w, const json_t *obj);
 DRA_MUST_USE dra_err *dra_writer_close(dra_writer *w);
+/* Close w after the writes that returned e: e when set (the close's error is
+ * dropped), else the close's error.  For `return dra_writer_finish(w, put(w));`. */
+DRA_MUST_USE dra_err *dra_writer_finish(dra_writer *w, dra_err *e);
 
 /* Write a single JSON value in the format (for non-object results). */
 DRA_MUST_USE dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt);

@@ -373,8 +373,9 @@ static dra_err *resolve_merged(merged *m, const kube_config_opts *o, kube_config
     if (!ctxname) {
         if (m->docs.n == 0 || (!m->nclusters && !m->ncontexts))
             return in_cluster(o, c);
-        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no current context is set in %s (use --context)",
-                           m->files.len ? dra_buf_str(&m->files) : "the kubeconfig");
+        return dra_err_hint(dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no current context is set in %s",
+                                        m->files.len ? dra_buf_str(&m->files) : "the kubeconfig"),
+                            "context");
     }
     const entry *ctx = find(m->contexts, m->ncontexts, ctxname);
     if (!ctx)

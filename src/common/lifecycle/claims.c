@@ -763,7 +763,7 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
             const char *r = NULL;
             /* E5-7: a pod missing from the cache is left to the garbage collector */
             if (!pod)
-                r = opts->delete_orphans ? "owner pod is gone (as the garbage collector would, --delete-orphans)" : NULL;
+                r = opts->delete_orphans ? "owner pod is gone (as the garbage collector would delete it)" : NULL;
             else if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(owner, "uid", "")) != 0)
                 r = "owner pod got replaced (other UID)";
             else if (dra_pod_is_done(pod->json))
@@ -796,9 +796,9 @@ dra_err *dra_claims_release(const dra_cluster *c, const dra_release_opts *opts, 
     if (bare) {
         dra_err *e = dra_err_new(DRA_EXIT_INPUT,
                                  "the input has no Pods in namespace %s, but claims there are reserved for pods: every "
-                                 "reservation would look stale; pass the pods too (kubectl get pods -A -o yaml), or "
-                                 "--no-pods-ok if those namespaces really have no pods left",
+                                 "reservation would look stale; pass the pods too (kubectl get pods -A -o yaml)",
                                  bare);
+        e = dra_err_hint(e, "no-pods-ok"); /* if those namespaces really have no pods left */
         free(bare);
         return e;
     }

@@ -121,6 +121,69 @@ char *dra_duration_format(int64_t ns)
                          (long long)(s % 60));
 }
 
+bool dra_duration_parse(const char *p, size_t n, int64_t *ns)
+{
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (p[i] == '-' || p[i] == '+')) { neg = p[i] == '-'; i++; }
+    if (n - i == 1 && p[i] == '0') { *ns = 0; return true; }
+    if (i == n)
+        return false;
+    __int128 total = 0; /* nanoseconds */
+    while (i < n) {
+        __int128 whole = 0;
+        size_t st = i;
+        while (i < n && p[i] >= '0' && p[i] <= '9') {
+            whole = whole * 10 + (p[i] - '0');
+            if (whole > ((__int128)1 << 63)) return false;
+            i++;
+        }
+        bool pre = i > st;
+        __int128 frac = 0, scale = 1;
+        bool post = false;
+        if (i < n && p[i] == '.') {
+            i++;
+            size_t fs = i;
+            while (i < n && p[i] >= '0' && p[i] <= '9') {
+                if (scale < (__int128)1000000000000000000LL) { frac = frac * 10 + (p[i] - '0'); scale *= 10; }
+                i++;
+            }
+            post = i > fs;
+        }
+        if (!pre && !post)
+            return false;
+        size_t us = i;
+        while (i < n && !(p[i] == '.' || (p[i] >= '0' && p[i] <= '9')))
+            i++;
+        size_t ul = i - us;
+        int64_t unit;
+        if (ul == 2 && memcmp(p + us, "ns", 2) == 0) unit = 1;
+        else if (ul == 2 && memcmp(p + us, "us", 2) == 0) unit = 1000;
+        else if (ul == 3 && memcmp(p + us, "\xc2\xb5s", 3) == 0) unit = 1000;
+        else if (ul == 3 && memcmp(p + us, "\xce\xbcs", 3) == 0) unit = 1000;
+        else if (ul == 2 && memcmp(p + us, "ms", 2) == 0) unit = 1000000;
+        else if (ul == 1 && p[us] == 's') unit = 1000000000LL;
+        else if (ul == 1 && p[us] == 'm') unit = 60000000000LL;
+        else if (ul == 1 && p[us] == 'h') unit = 3600000000000LL;
+        else return false;
+        total += whole * unit + frac * unit / scale;
+        if (total > ((__int128)1 << 63))
+            return false;
+    }
+    if (neg) total = -total;
+    if (total > INT64_MAX || total < INT64_MIN)
+        return false;
+    *ns = (int64_t)total;
+    return true;
+}
+
+dra_err *dra_duration_parse_go(const char *s, int64_t *ns)
+{
+    if (s && dra_duration_parse(s, strlen(s), ns))
+        return NULL;
+    return dra_err_new(DRA_EXIT_INPUT, "time: invalid duration \"%s\"", s ? s : "");
+}
+
 dra_err *dra_time_now_or(const char *rfc3339, int64_t *out_ns)
 {
     if (rfc3339) {

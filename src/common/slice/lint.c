@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/pools.h"
 #include "../model/quantity.h"
 #include "../model/validate.h"
 #include "../base/sort.h"
@@ -20,7 +21,7 @@ typedef struct member {
 typedef struct pool {
     const char *driver, *name;
     member *m;
-    size_t n, cap;
+    size_t n;
 } pool;
 
 static void add_problem(dra_lint_report *r, bool warning, const pool *p, const dra_obj *o, const char *fmt, ...)
@@ -281,8 +282,7 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *ski
     size_t nskipped = 0;
     *out = (dra_lint_report)DRA_LINT_REPORT_INIT;
     dra_err *errs = NULL;
-    pool *pools = NULL;
-    size_t npools = 0;
+    dra_pool_index idx = {0};
     for (size_t i = 0; i < set->n; i++) {
         const dra_obj *o = &set->v[i];
         const char *kind = json_string_value(json_object_get(o->json, "kind"));
@@ -307,20 +307,22 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *ski
         const json_t *spec = spec_of(o);
         const char *driver = str_or(json_object_get(spec, "driver"), "");
         const char *name = str_or(json_object_get(json_object_get(spec, "pool"), "name"), "");
-        size_t k = 0;
-        while (k < npools && !(strcmp(pools[k].driver, driver) == 0 && strcmp(pools[k].name, name) == 0))
-            k++;
-        if (k == npools) {
-            pools = dra_xgrow(pools, npools, sizeof *pools);
-            pools[npools++] = (pool){driver, name, NULL, 0, 0};
-        }
-        pool *p = &pools[k];
-        if (p->n == p->cap) {
-            p->cap = p->cap ? p->cap * 2 : 8;
-            p->m = dra_xrealloc(p->m, p->cap * sizeof *p->m);
-        }
-        p->m[p->n++] = (member){o, json_integer_value(json_object_get(json_object_get(spec, "pool"), "generation"))};
+        dra_pool_index_add(&idx, driver, name,
+                           json_integer_value(json_object_get(json_object_get(spec, "pool"), "generation")), i);
     }
+    /* the pools, their slices in input order */
+    pool *pools = dra_xcalloc(idx.n ? idx.n : 1, sizeof *pools);
+    size_t npools = idx.n;
+    for (size_t k = 0; k < npools; k++) {
+        const dra_pool *ip = &idx.v[k];
+        pools[k] = (pool){ip->driver, ip->name, dra_xcalloc(ip->n, sizeof *pools[k].m), ip->n};
+        for (size_t j = 0; j < ip->n; j++) {
+            const dra_obj *o = &set->v[ip->slices[j]];
+            const json_t *pl = json_object_get(spec_of(o), "pool");
+            pools[k].m[j] = (member){o, json_integer_value(json_object_get(pl, "generation"))};
+        }
+    }
+    dra_pool_index_free(&idx);
     if (skipped)
         *skipped = nskipped;
     if (errs) {

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "../io/stream.h"
+#include "../model/features.h"
 #include "../model/load.h"
 
 /* The whole of a main with run functions:
@@ -38,6 +39,9 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
 /* Set a set's reading options from the shared input options (--validate, -R). */
 DRA_MUST_USE dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
 
+/* The default feature gates, then every --feature-gates value in order. */
+DRA_MUST_USE dra_err *dra_tool_features(const dra_strv *gates, dra_features *f);
+
 /* Read paths (stdin when none) into set with the shared input options.
  * DRA_READ_WORKLOADS: a manifest is not a dump: replace workloads by the
  * pods their controllers would make (warnings always, notes with -v);
@@ -58,6 +62,10 @@ typedef struct dra_input_report {
 void dra_tool_report_input(const dra_tool *tool, const dra_args *a, const dra_input_report *r);
 /* dra_tool_report_input over what loading m relaxed or skipped. */
 void dra_tool_report_model(const dra_tool *tool, const dra_args *a, const dra_model *m);
+/* msg with the option a library hint names: "msg (--all)" when the option
+ * was given, else "msg (see --all: <its help>)"; msg alone without hint
+ * (or when the command has no such option).  Caller frees. */
+char *dra_tool_hinted(const dra_args *a, const char *msg, const char *hint);
 /* Every warning ("prog: warning: ..."), and with -v every note. */
 void dra_tool_notes(const dra_tool *tool, const dra_args *a, const dra_err *warnings, const dra_err *notes);
 /* One note on stderr when -v is given: "prog: " + printf. */

@@ -85,7 +85,8 @@ DRA_MUST_USE dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *
  * {"time": RFC 3339 with ns, "type", "object"}, after the initial list. */
 DRA_MUST_USE dra_err *dra_watch_record(dra_session *s, const char *path, long max_events);
 
-/* "500ms", "30s", "1m30s", "2h" -> milliseconds; NULL s leaves *ms. */
+/* A Go duration ("500ms", "30s", "1m30s", "2h"; dra_duration_parse) -> whole
+ * milliseconds; NULL s leaves *ms.  Errors are about the parameter name. */
 DRA_MUST_USE dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms);
 
 /* Statistics line for --stats ("events=... relists=... ..."); caller frees. */
