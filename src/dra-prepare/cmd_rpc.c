@@ -130,6 +130,27 @@ static dra_err *parse_count(const char *opt, const char *s, long min, long max, 
     return NULL;
 }
 
+/* What plugins, probe and health read first, each where the command has
+ * the option (absent options keep the defaults given): -o, --timeout,
+ * --max-msg-size; none of them takes arguments. */
+typedef struct rpc_common {
+    bool table;
+    dra_format fmt;
+    long timeout_ms, max_msg;
+} rpc_common;
+
+static dra_err *common_opts(const dra_args *a, rpc_common *c)
+{
+    dra_err *e;
+    if ((e = dra_format_parse_table(dra_args_get(a, DRA_OPT_OUTPUT), &c->table, &c->fmt)) ||
+        (e = parse_duration_ms("timeout", dra_args_get(a, OPT_TIMEOUT), &c->timeout_ms)) ||
+        (e = parse_count("max-msg-size", dra_args_get(a, OPT_MAX_MSG), 1024, 1L << 30, &c->max_msg)))
+        return e;
+    if (a->npos)
+        return dra_err_new(DRA_EXIT_INPUT, "%s takes no arguments (got \"%s\")", a->cmd->name, a->pos[0]);
+    return NULL;
+}
+
 static dra_err *write_objs(json_t **objs, size_t n, dra_format fmt)
 {
     return dra_write(stdout, objs, n, fmt);
@@ -153,23 +174,18 @@ int dra_prepare_cmd_plugins(int argc, char **argv)
     int rc;
     if (run_start(&dra_prepare_plugins_cmd, argc, argv, &tool, cmds, &a, &rc))
         return rc;
-    dra_err *e = NULL;
-    bool table;
-    dra_format fmt;
-    long timeout = 1000;
+    rpc_common c = {.timeout_ms = 1000};
     int ok = 0;
     dra_arena ar = DRA_ARENA_INIT;
     json_t **objs = NULL;
     size_t n = 0;
     dra_reg_plugin *p = NULL;
-    if ((e = dra_format_parse_table(dra_args_get(&a, DRA_OPT_OUTPUT), &table, &fmt)))
+    dra_err *e = common_opts(&a, &c);
+    if (e)
         goto out;
-    if ((e = parse_duration_ms("timeout", dra_args_get(&a, OPT_TIMEOUT), &timeout)))
-        goto out;
-    if (a.npos) {
-        e = dra_err_new(DRA_EXIT_INPUT, "plugins takes no arguments (got \"%s\")", a.pos[0]);
-        goto out;
-    }
+    bool table = c.table;
+    dra_format fmt = c.fmt;
+    long timeout = c.timeout_ms;
     const char *dir = dra_args_get(&a, OPT_REGISTRY_DIR);
     dra_reg_opts ro = {.timeout_ms = timeout, .notify = dra_args_has(&a, OPT_NOTIFY)};
     if ((e = dra_registry_scan(dir ? dir : "/var/lib/kubelet/plugins_registry", &ro, &ar, &p, &n)))
@@ -459,26 +475,21 @@ int dra_prepare_cmd_probe(int argc, char **argv)
     int rc;
     if (run_start(&dra_prepare_probe_cmd, argc, argv, &tool, cmds, &a, &rc))
         return rc;
-    dra_err *e = NULL;
-    bool table;
-    dra_format fmt;
-    long timeout = 45000, count = 10, max_msg = 4 << 20;
+    rpc_common c = {.timeout_ms = 45000, .max_msg = 4 << 20};
+    long count = 10;
     dra_arena ar = DRA_ARENA_INIT;
     probe pr = {0};
     const char *sock = dra_args_get(&a, OPT_SOCKET);
     const char *svc = dra_args_get(&a, OPT_SERVICE);
     int ok = 0;
-    if ((e = dra_format_parse_table(dra_args_get(&a, DRA_OPT_OUTPUT), &table, &fmt)) ||
-        (e = parse_duration_ms("timeout", dra_args_get(&a, OPT_TIMEOUT), &timeout)) ||
-        (e = parse_count("count", dra_args_get(&a, OPT_COUNT), 0, 100000, &count)) ||
-        (e = parse_count("max-msg-size", dra_args_get(&a, OPT_MAX_MSG), 1024, 1L << 30, &max_msg)))
+    dra_err *e = common_opts(&a, &c);
+    if (e || (e = parse_count("count", dra_args_get(&a, OPT_COUNT), 0, 100000, &count)))
         goto out;
+    bool table = c.table;
+    dra_format fmt = c.fmt;
+    long timeout = c.timeout_ms, max_msg = c.max_msg;
     if (!sock) {
         e = dra_err_new(DRA_EXIT_INPUT, "probe needs --socket PATH");
-        goto out;
-    }
-    if (a.npos) {
-        e = dra_err_new(DRA_EXIT_INPUT, "probe takes no arguments (got \"%s\")", a.pos[0]);
         goto out;
     }
     if (svc && strcmp(svc, "v1.DRAPlugin") != 0 && strcmp(svc, "v1beta1.DRAPlugin") != 0) {
@@ -680,21 +691,18 @@ int dra_prepare_cmd_health(int argc, char **argv)
     int rc;
     if (run_start(&dra_prepare_health_cmd, argc, argv, &tool, cmds, &a, &rc))
         return rc;
-    dra_err *e = NULL;
-    long backoff = 1000, retries = 0, max_msg = 4 << 20;
+    rpc_common c = {.max_msg = 4 << 20};
+    long backoff = 1000, retries = 0;
     hstate h = {.verbose = dra_args_has(&a, OPT_VERBOSE)};
     const char *sock = dra_args_get(&a, OPT_SOCKET);
     const char *svc = dra_args_get(&a, OPT_SERVICE);
-    if ((e = parse_duration_ms("backoff", dra_args_get(&a, OPT_BACKOFF), &backoff)) ||
-        (e = parse_count("max-retries", dra_args_get(&a, OPT_RETRIES), 0, 1000000, &retries)) ||
-        (e = parse_count("max-msg-size", dra_args_get(&a, OPT_MAX_MSG), 1024, 1L << 30, &max_msg)))
+    dra_err *e = common_opts(&a, &c);
+    if (e || (e = parse_duration_ms("backoff", dra_args_get(&a, OPT_BACKOFF), &backoff)) ||
+        (e = parse_count("max-retries", dra_args_get(&a, OPT_RETRIES), 0, 1000000, &retries)))
         goto out;
+    long max_msg = c.max_msg;
     if (!sock) {
         e = dra_err_new(DRA_EXIT_INPUT, "health needs --socket PATH");
-        goto out;
-    }
-    if (a.npos) {
-        e = dra_err_new(DRA_EXIT_INPUT, "health takes no arguments (got \"%s\")", a.pos[0]);
         goto out;
     }
     if (svc && !dra_health_method(svc)) {
