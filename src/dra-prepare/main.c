@@ -103,17 +103,7 @@ static dra_err *output_format(const dra_args *a, bool tables, bool *table, dra_f
 
 static dra_err *write_records(json_t *recs, bool table, dra_format fmt, bool actions)
 {
-    if (table)
-        return dra_kubelet_table(stdout, recs, actions);
-    dra_writer *w = dra_writer_new(stdout, fmt);
-    dra_err *e = NULL;
-    size_t i;
-    json_t *r;
-    json_array_foreach(recs, i, r) {
-        if (!e)
-            e = dra_writer_put(w, r);
-    }
-    return dra_err_append(e, dra_writer_close(w));
+    return table ? dra_kubelet_table(stdout, recs, actions) : dra_write_array(stdout, recs, fmt);
 }
 
 static dra_err *run_cdi(const dra_args *a, json_t *out)
