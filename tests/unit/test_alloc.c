@@ -593,6 +593,8 @@ UNIT_TEST(share_id_is_deterministic)
     CHECK(strcmp(a, c) != 0);
     CHECK_INT(strlen(a), 36);
     CHECK(a[8] == '-' && a[13] == '-' && a[14] == '8' && a[18] == '-' && a[23] == '-');
+    /* printed IDs stay as they were (DRA_FNV64_LEGACY_SEED) */
+    CHECK_STR(a, "7ae3e3eb-144f-8e20-8469-6d67cd9717c0");
 }
 
 /* ---- binding conditions ----------------------------------------------------------------------------- */
