@@ -105,7 +105,7 @@ static int run_start(const dra_cmd *cmd, int argc, char **argv, dra_tool *tool, 
     return dra_tool_start(tool, argc, argv, a, rc);
 }
 
-static dra_err *parse_duration_ms(const char *opt, const char *s, long *ms)
+dra_err *dra_prepare_duration_ms(const char *opt, const char *s, long *ms)
 {
     int64_t ns;
     if (!s)
@@ -143,7 +143,7 @@ static dra_err *common_opts(const dra_args *a, rpc_common *c)
 {
     dra_err *e;
     if ((e = dra_format_parse_table(dra_args_get(a, DRA_OPT_OUTPUT), &c->table, &c->fmt)) ||
-        (e = parse_duration_ms("timeout", dra_args_get(a, OPT_TIMEOUT), &c->timeout_ms)) ||
+        (e = dra_prepare_duration_ms("timeout", dra_args_get(a, OPT_TIMEOUT), &c->timeout_ms)) ||
         (e = parse_count("max-msg-size", dra_args_get(a, OPT_MAX_MSG), 1024, 1L << 30, &c->max_msg)))
         return e;
     if (a->npos)
@@ -697,7 +697,7 @@ int dra_prepare_cmd_health(int argc, char **argv)
     const char *sock = dra_args_get(&a, OPT_SOCKET);
     const char *svc = dra_args_get(&a, OPT_SERVICE);
     dra_err *e = common_opts(&a, &c);
-    if (e || (e = parse_duration_ms("backoff", dra_args_get(&a, OPT_BACKOFF), &backoff)) ||
+    if (e || (e = dra_prepare_duration_ms("backoff", dra_args_get(&a, OPT_BACKOFF), &backoff)) ||
         (e = parse_count("max-retries", dra_args_get(&a, OPT_RETRIES), 0, 1000000, &retries)))
         goto out;
     long max_msg = c.max_msg;
