@@ -49,10 +49,13 @@ endif
 # newer compiler warns about something new: WERROR defaults to 1 only with
 # the compiler the tree is developed and tested with (GCC 12, Debian 12);
 # `make WERROR=1` or `WERROR=0` overrides, .ci/run sets WERROR=1.
+# The rules: every external function has a prototype in a header
+# (-Wmissing-prototypes; no `extern` declarations inside .c files), and a
+# returned dra_err * must be used (DRA_MUST_USE, base/error.h).
 DEV_CC_MAJOR := 12
 CC_MAJOR := $(shell $(CC) -dumpversion 2>/dev/null | cut -d. -f1)
 WERROR   ?= $(if $(filter $(DEV_CC_MAJOR),$(CC_MAJOR)),1,0)
-WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter \
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Wno-unused-parameter \
             $(if $(filter 1,$(WERROR)),-Werror)
 CPPFLAGS += -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen
 CFLAGS   += -std=c17 $(WARN) $(OPTFLAGS) $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
@@ -74,6 +77,9 @@ LIB      := $(BUILD)/lib/libdra.a
 
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+# Test-only code (tests/unit/*.c that are not test_*.c): linked into the
+# unit-test binaries, never into libdra.a.
+TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c)))
 
 BINS     := $(TOOLS:%=$(BUILD)/bin/%)
 
@@ -108,7 +114,7 @@ $(BUILD)/bin/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/$(1)/*.c)) $(L
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIB)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -8,13 +8,9 @@
 
 #include "alloc/node.h"
 #include "base/buf.h"
-#include "io/stream.h"
-#include "model/features.h"
 #include "model/kinds.h"
-#include "model/load.h"
 #include "model/time.h"
 #include "sched/report.h"
-#include "tool/cli.h"
 #include "tool/tool.h"
 
 enum { OPT_TIMEOUT = DRA_OPT_TOOL_BASE, OPT_NO_VALIDATE, OPT_NO_PRUNE, OPT_NAME_SUFFIX };
@@ -99,10 +95,7 @@ static dra_err *load_input(const dra_args *a, const opts *x, input *in)
 {
     memset(in, 0, sizeof *in); /* DRA_OBJSET_INIT, DRA_MODEL_INIT, DRA_FMT_YAML */
     in->timeout = 10;
-    dra_features_default(&in->features);
-    dra_err *e = NULL;
-    for (size_t i = 0; i < x->gates.n && !e; i++)
-        e = dra_features_parse(&in->features, x->gates.v[i]);
+    dra_err *e = dra_tool_features(&x->gates, &in->features);
     if (!e && x->output)
         e = dra_format_parse(x->output, &in->fmt);
     if (!e && x->timeout) {

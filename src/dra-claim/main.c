@@ -145,14 +145,7 @@ static dra_err *run_status(const dra_args *a, void *p, int *rc)
     if (wide || (!e && table)) {
         e = dra_claim_status_table(stdout, rows, wide);
     } else if (!e) {
-        dra_writer *w = dra_writer_new(stdout, fmt);
-        size_t i;
-        json_t *r;
-        json_array_foreach(rows, i, r) {
-            if (!e)
-                e = dra_writer_put(w, r);
-        }
-        e = dra_err_append(e, dra_writer_close(w));
+        e = dra_write_array(stdout, rows, fmt);
     }
     json_decref(rows);
     return unload(x, e);
@@ -173,7 +166,7 @@ static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
     e = dra_findings_write(stdout, &fs);
     if (fs.n)
         *rc = DRA_EXIT_NEGATIVE;
-    dra_findings_free(&fs);
+    dra_problems_free(&fs);
     dra_buf_free(&dump);
     return unload(x, e);
 }

@@ -90,8 +90,11 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opt
     dra_changes ch = DRA_CHANGES_INIT;
     e = dra_evict_compute(c, &o, &res, &ch);
     dra_cluster_address_ops(c, &ch);
-    for (size_t i = 0; i < res.nwarnings; i++)
-        fprintf(stderr, "%s: warning: %s\n", tool.prog, res.warnings[i]);
+    for (size_t i = 0; i < res.warnings.n; i++) {
+        char *w = dra_tool_hinted(a, res.warnings.v[i].msg, res.warnings.v[i].hint);
+        fprintf(stderr, "%s: warning: %s\n", tool.prog, w);
+        free(w);
+    }
     if (!e) {
         bool rules = dra_args_has(a, OPT_RULE_STATUS);
         if (dra_args_has(a, OPT_PATCH)) {

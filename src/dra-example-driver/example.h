@@ -38,6 +38,6 @@ typedef struct ex_driver {
 extern const dra_driver_ops ex_ops; /* ctx: ex_driver */
 
 /* The device inventory as dra-slice build reads it (JSON on f). */
-dra_err *ex_inventory(const ex_driver *d, FILE *f);
+DRA_MUST_USE dra_err *ex_inventory(const ex_driver *d, FILE *f);
 
 #endif

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 #include "tool/tool.h"
-#include "cel/value.h"
+#include "model/time.h"
 #include "example.h"
 
 enum {
@@ -133,14 +133,13 @@ int main(int argc, char **argv)
         goto out;
     }
     const char *delay = dra_args_get(&a, OPT_DELAY);
-    int64_t sec;
-    int32_t nsec;
-    if (delay && (!cel_duration_parse(delay, strlen(delay), &sec, &nsec) || sec < 0 || sec > 86400)) {
+    int64_t ns = 0;
+    if (delay && (!dra_duration_parse(delay, strlen(delay), &ns) || ns < 0 || ns / DRA_NSEC_PER_SEC > 86400)) {
         e = dra_err_new(DRA_EXIT_INPUT, "--delay: invalid duration \"%s\" (want a Go duration such as 2s, 500ms)", delay);
         goto out;
     }
     if (delay)
-        d.delay_ms = (long)(sec * 1000 + nsec / 1000000);
+        d.delay_ms = (long)(ns / 1000000);
     collect(&a, OPT_FAIL, &fails, &d.nfail);
     d.fail = dra_xcalloc(d.nfail + 1, sizeof *d.fail);
     for (size_t i = 0; i < d.nfail; i++) {

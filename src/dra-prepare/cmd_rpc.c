@@ -11,9 +11,10 @@
 
 #include "base/buf.h"
 #include "tool/tool.h"
-#include "cel/value.h"
+#include "model/time.h"
 #include "io/stream.h"
 #include "io/table.h"
+#include "kubelet/cdi.h"
 #include "kubelet/health.h"
 #include "kubelet/registration.h"
 #include "kubelet/rpc.h"
@@ -104,16 +105,15 @@ static int run_start(const dra_cmd *cmd, int argc, char **argv, dra_tool *tool, 
     return dra_tool_start(tool, argc, argv, a, rc);
 }
 
-static dra_err *parse_duration_ms(const char *opt, const char *s, long *ms)
+dra_err *dra_prepare_duration_ms(const char *opt, const char *s, long *ms)
 {
-    int64_t sec;
-    int32_t nsec;
+    int64_t ns;
     if (!s)
         return NULL;
-    if (!cel_duration_parse(s, strlen(s), &sec, &nsec) || sec < 0 || (sec == 0 && nsec <= 0) || sec > 86400 * 365)
+    if (!dra_duration_parse(s, strlen(s), &ns) || ns <= 0 || ns / DRA_NSEC_PER_SEC > 86400 * 365)
         return dra_err_new(DRA_EXIT_INPUT, "--%s: invalid duration \"%s\" (want a positive Go duration such as 45s, 500ms)",
                            opt, s);
-    *ms = (long)(sec * 1000 + (nsec + 999999) / 1000000);
+    *ms = (long)((ns + 999999) / 1000000);
     return NULL;
 }
 
@@ -127,6 +127,27 @@ static dra_err *parse_count(const char *opt, const char *s, long min, long max, 
     if (errno || end == s || *end || v < min || v > max)
         return dra_err_new(DRA_EXIT_INPUT, "--%s: want a whole number from %ld to %ld, got \"%s\"", opt, min, max, s);
     *out = v;
+    return NULL;
+}
+
+/* What plugins, probe and health read first, each where the command has
+ * the option (absent options keep the defaults given): -o, --timeout,
+ * --max-msg-size; none of them takes arguments. */
+typedef struct rpc_common {
+    bool table;
+    dra_format fmt;
+    long timeout_ms, max_msg;
+} rpc_common;
+
+static dra_err *common_opts(const dra_args *a, rpc_common *c)
+{
+    dra_err *e;
+    if ((e = dra_format_parse_table(dra_args_get(a, DRA_OPT_OUTPUT), &c->table, &c->fmt)) ||
+        (e = dra_prepare_duration_ms("timeout", dra_args_get(a, OPT_TIMEOUT), &c->timeout_ms)) ||
+        (e = parse_count("max-msg-size", dra_args_get(a, OPT_MAX_MSG), 1024, 1L << 30, &c->max_msg)))
+        return e;
+    if (a->npos)
+        return dra_err_new(DRA_EXIT_INPUT, "%s takes no arguments (got \"%s\")", a->cmd->name, a->pos[0]);
     return NULL;
 }
 
@@ -153,23 +174,18 @@ int dra_prepare_cmd_plugins(int argc, char **argv)
     int rc;
     if (run_start(&dra_prepare_plugins_cmd, argc, argv, &tool, cmds, &a, &rc))
         return rc;
-    dra_err *e = NULL;
-    bool table;
-    dra_format fmt;
-    long timeout = 1000;
+    rpc_common c = {.timeout_ms = 1000};
     int ok = 0;
     dra_arena ar = DRA_ARENA_INIT;
     json_t **objs = NULL;
     size_t n = 0;
     dra_reg_plugin *p = NULL;
-    if ((e = dra_format_parse_table(dra_args_get(&a, DRA_OPT_OUTPUT), &table, &fmt)))
+    dra_err *e = common_opts(&a, &c);
+    if (e)
         goto out;
-    if ((e = parse_duration_ms("timeout", dra_args_get(&a, OPT_TIMEOUT), &timeout)))
-        goto out;
-    if (a.npos) {
-        e = dra_err_new(DRA_EXIT_INPUT, "plugins takes no arguments (got \"%s\")", a.pos[0]);
-        goto out;
-    }
+    bool table = c.table;
+    dra_format fmt = c.fmt;
+    long timeout = c.timeout_ms;
     const char *dir = dra_args_get(&a, OPT_REGISTRY_DIR);
     dra_reg_opts ro = {.timeout_ms = timeout, .notify = dra_args_has(&a, OPT_NOTIFY)};
     if ((e = dra_registry_scan(dir ? dir : "/var/lib/kubelet/plugins_registry", &ro, &ar, &p, &n)))
@@ -229,39 +245,13 @@ out:
 
 /* ---- probe ---- */
 
-/* CDI fully-qualified device name "vendor/class=name" (container-device-
- * interface pkg/parser: vendor and class start with a letter, end with a
- * letter or digit, inner [A-Za-z0-9_.-]; name starts and ends with a letter
- * or digit, inner [A-Za-z0-9_.:-]). */
-static bool alnum(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-static bool cdi_part(const char *s, size_t n, bool name)
-{
-    if (n == 0)
-        return false;
-    if (!(name ? alnum(s[0]) : ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'))))
-        return false;
-    if (!alnum(s[n - 1]))
-        return false;
-    for (size_t i = 1; i + 1 < n; i++)
-        if (!alnum(s[i]) && s[i] != '_' && s[i] != '.' && s[i] != '-' && !(name && s[i] == ':'))
-            return false;
-    return true;
-}
-
+/* A CDI fully-qualified device name "vendor/class=name" (kubelet/cdi.c,
+ * container-device-interface pkg/parser). */
 static bool cdi_id_valid(const char *id)
 {
-    const char *eq = strchr(id, '=');
-    if (!eq)
-        return false;
-    const char *sl = memchr(id, '/', (size_t)(eq - id));
-    if (!sl)
-        return false;
-    return cdi_part(id, (size_t)(sl - id), false) && cdi_part(sl + 1, (size_t)(eq - sl - 1), false) &&
-           cdi_part(eq + 1, strlen(eq + 1), true);
+    dra_err *e = dra_cdi_check_name(id);
+    dra_err_free(e);
+    return e == NULL;
 }
 
 typedef struct check {
@@ -485,26 +475,21 @@ int dra_prepare_cmd_probe(int argc, char **argv)
     int rc;
     if (run_start(&dra_prepare_probe_cmd, argc, argv, &tool, cmds, &a, &rc))
         return rc;
-    dra_err *e = NULL;
-    bool table;
-    dra_format fmt;
-    long timeout = 45000, count = 10, max_msg = 4 << 20;
+    rpc_common c = {.timeout_ms = 45000, .max_msg = 4 << 20};
+    long count = 10;
     dra_arena ar = DRA_ARENA_INIT;
     probe pr = {0};
     const char *sock = dra_args_get(&a, OPT_SOCKET);
     const char *svc = dra_args_get(&a, OPT_SERVICE);
     int ok = 0;
-    if ((e = dra_format_parse_table(dra_args_get(&a, DRA_OPT_OUTPUT), &table, &fmt)) ||
-        (e = parse_duration_ms("timeout", dra_args_get(&a, OPT_TIMEOUT), &timeout)) ||
-        (e = parse_count("count", dra_args_get(&a, OPT_COUNT), 0, 100000, &count)) ||
-        (e = parse_count("max-msg-size", dra_args_get(&a, OPT_MAX_MSG), 1024, 1L << 30, &max_msg)))
+    dra_err *e = common_opts(&a, &c);
+    if (e || (e = parse_count("count", dra_args_get(&a, OPT_COUNT), 0, 100000, &count)))
         goto out;
+    bool table = c.table;
+    dra_format fmt = c.fmt;
+    long timeout = c.timeout_ms, max_msg = c.max_msg;
     if (!sock) {
         e = dra_err_new(DRA_EXIT_INPUT, "probe needs --socket PATH");
-        goto out;
-    }
-    if (a.npos) {
-        e = dra_err_new(DRA_EXIT_INPUT, "probe takes no arguments (got \"%s\")", a.pos[0]);
         goto out;
     }
     if (svc && strcmp(svc, "v1.DRAPlugin") != 0 && strcmp(svc, "v1beta1.DRAPlugin") != 0) {
@@ -659,9 +644,9 @@ static int on_update(void *ctx, const dra_health_device *d, size_t n)
             j++;
         bool changed = j == h->n || h->health[j] != d[i].health || strcmp(h->msgs[j], d[i].message) != 0;
         if (j == h->n) {
-            h->keys = dra_xrealloc(h->keys, (h->n + 1) * sizeof *h->keys);
-            h->health = dra_xrealloc(h->health, (h->n + 1) * sizeof *h->health);
-            h->msgs = dra_xrealloc(h->msgs, (h->n + 1) * sizeof *h->msgs);
+            h->keys = dra_xgrow(h->keys, h->n, sizeof *h->keys);
+            h->health = dra_xgrow(h->health, h->n, sizeof *h->health);
+            h->msgs = dra_xgrow(h->msgs, h->n, sizeof *h->msgs);
             h->keys[h->n] = key;
             h->msgs[h->n] = dra_xstrdup("");
             h->n++;
@@ -706,21 +691,18 @@ int dra_prepare_cmd_health(int argc, char **argv)
     int rc;
     if (run_start(&dra_prepare_health_cmd, argc, argv, &tool, cmds, &a, &rc))
         return rc;
-    dra_err *e = NULL;
-    long backoff = 1000, retries = 0, max_msg = 4 << 20;
+    rpc_common c = {.max_msg = 4 << 20};
+    long backoff = 1000, retries = 0;
     hstate h = {.verbose = dra_args_has(&a, OPT_VERBOSE)};
     const char *sock = dra_args_get(&a, OPT_SOCKET);
     const char *svc = dra_args_get(&a, OPT_SERVICE);
-    if ((e = parse_duration_ms("backoff", dra_args_get(&a, OPT_BACKOFF), &backoff)) ||
-        (e = parse_count("max-retries", dra_args_get(&a, OPT_RETRIES), 0, 1000000, &retries)) ||
-        (e = parse_count("max-msg-size", dra_args_get(&a, OPT_MAX_MSG), 1024, 1L << 30, &max_msg)))
+    dra_err *e = common_opts(&a, &c);
+    if (e || (e = dra_prepare_duration_ms("backoff", dra_args_get(&a, OPT_BACKOFF), &backoff)) ||
+        (e = parse_count("max-retries", dra_args_get(&a, OPT_RETRIES), 0, 1000000, &retries)))
         goto out;
+    long max_msg = c.max_msg;
     if (!sock) {
         e = dra_err_new(DRA_EXIT_INPUT, "health needs --socket PATH");
-        goto out;
-    }
-    if (a.npos) {
-        e = dra_err_new(DRA_EXIT_INPUT, "health takes no arguments (got \"%s\")", a.pos[0]);
         goto out;
     }
     if (svc && !dra_health_method(svc)) {

@@ -12,6 +12,10 @@ int dra_prepare_cmd_plugins(int argc, char **argv);
 int dra_prepare_cmd_probe(int argc, char **argv);
 int dra_prepare_cmd_health(int argc, char **argv);
 
+/* --OPT: a positive Go duration (dra_duration_parse, at most a year) in
+ * milliseconds, rounded up; NULL s leaves *ms. */
+DRA_MUST_USE dra_err *dra_prepare_duration_ms(const char *opt, const char *s, long *ms);
+
 extern const dra_cmd dra_prepare_plugins_cmd, dra_prepare_probe_cmd, dra_prepare_health_cmd;
 
 #endif

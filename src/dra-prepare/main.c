@@ -14,7 +14,6 @@
 #include "kubelet/cdi.h"
 #include "kubelet/locate.h"
 #include "kubelet/prepare.h"
-#include "cel/value.h" /* the Go duration parser */
 
 enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DIR, OPT_CHECKPOINT, OPT_TIMEOUT, OPT_CDI_DIR, OPT_VERBOSE };
 
@@ -70,20 +69,8 @@ static const dra_tool tool = {"dra-prepare", "the kubelet side of DRA: prepare a
 
 static const dra_kubelet_calls rpc_ops = {dra_plugin_dial, dra_plugin_prepare, dra_plugin_unprepare, dra_plugin_close};
 
-/* --timeout: a positive Go duration (the CEL library's parser) */
-static dra_err *timeout_ms(const char *s, long *ms)
-{
-    int64_t sec;
-    int32_t nsec;
-    if (!cel_duration_parse(s, strlen(s), &sec, &nsec) || sec < 0 || (sec == 0 && nsec <= 0) || sec > 86400 * 365)
-        return dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid duration \"%s\" (want a positive Go duration such as 45s, 500ms)", s);
-    *ms = (long)(sec * 1000 + (nsec + 999999) / 1000000);
-    return NULL;
-}
-
 static void log_line(void *ctx, const char *msg)
 {
-    (void)ctx;
     fprintf(stderr, "%s: %s\n", tool.prog, msg);
 }
 
@@ -91,7 +78,6 @@ static void log_line(void *ctx, const char *msg)
  * between the driver's answer and the checkpoint write. */
 static void crash_hook(void *ctx)
 {
-    (void)ctx;
     raise(SIGKILL);
 }
 
@@ -105,17 +91,7 @@ static dra_err *output_format(const dra_args *a, bool tables, bool *table, dra_f
 
 static dra_err *write_records(json_t *recs, bool table, dra_format fmt, bool actions)
 {
-    if (table)
-        return dra_kubelet_table(stdout, recs, actions);
-    dra_writer *w = dra_writer_new(stdout, fmt);
-    dra_err *e = NULL;
-    size_t i;
-    json_t *r;
-    json_array_foreach(recs, i, r) {
-        if (!e)
-            e = dra_writer_put(w, r);
-    }
-    return dra_err_append(e, dra_writer_close(w));
+    return table ? dra_kubelet_table(stdout, recs, actions) : dra_write_array(stdout, recs, fmt);
 }
 
 static dra_err *run_cdi(const dra_args *a, json_t *out)
@@ -178,7 +154,7 @@ static dra_err *run_node(const dra_args *a, json_t *out)
     if (!loc.socket == !(loc.registry_dir || loc.plugins_dir))
         e = dra_err_new(DRA_EXIT_INPUT, "either --socket PATH or --registry-dir/--plugins-dir DIR is required");
     if (!e && dra_args_has(a, OPT_TIMEOUT))
-        e = timeout_ms(dra_args_get(a, OPT_TIMEOUT), &ko.rpc.timeout_ms);
+        e = dra_prepare_duration_ms("timeout", dra_args_get(a, OPT_TIMEOUT), &ko.rpc.timeout_ms);
     if (dra_args_has(a, OPT_VERBOSE))
         ko.log = log_line;
     const char *crash = getenv("DRA_PREPARE_TEST_CRASH");

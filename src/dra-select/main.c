@@ -5,16 +5,13 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "tool/cli.h"
 #include "tool/tool.h"
 #include "cel/dra.h"
-#include "io/stream.h"
-#include "model/features.h"
 #include "select/commands.h"
 #include "select/select.h"
+#include "repl.h"
 
 /* repl.c */
-dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *f);
 
 enum { OPT_CLASS = DRA_OPT_TOOL_BASE, OPT_EXPR, OPT_CLAIM, OPT_REQUEST, OPT_VAR, OPT_DEVICE, OPT_NAMESPACE };
 
@@ -98,11 +95,7 @@ static const dra_optval vals[] = {
 
 static dra_err *gates(opts *x)
 {
-    dra_features_default(&x->f);
-    dra_err *e = NULL;
-    for (size_t i = 0; i < x->gates.n && !e; i++)
-        e = dra_features_parse(&x->f, x->gates.v[i]);
-    return e;
+    return dra_tool_features(&x->gates, &x->f);
 }
 
 /* The gates, and an expression as the first argument of cmd. */

@@ -10,22 +10,19 @@
 
 #include "base/buf.h"
 #include "select/session.h"
+#include "repl.h"
 
-dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *f);
 
 /* readline's completion callbacks take no context pointer. */
 static dra_session *active;
 
 static char *no_matches(const char *text, int state)
 {
-    (void)text;
-    (void)state;
     return NULL;
 }
 
 static char **complete(const char *text, int start, int end)
 {
-    (void)text;
     rl_attempted_completion_over = 1; /* never fall back to file names unasked */
     dra_session_completion c;
     dra_session_complete(active, rl_line_buffer, (size_t)start, (size_t)end, &c);

@@ -4,15 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool/cli.h"
 #include "tool/tool.h"
 #include "cel/validate.h"
-#include "io/stream.h"
-#include "model/features.h"
-#include "model/kinds.h"
-#include "model/load.h"
-#include "slice/build.h"
-#include "slice/discover.h"
 #include "slice/lint.h"
 #include "slice/poolstatus.h"
 #include "model/time.h"
@@ -148,13 +141,6 @@ static const dra_optval vals[] = {
     DRA_VAL_INT(OPT_LIMIT, opts, limit, 1, 1000),         DRA_VAL_END,
 };
 
-/* Write through a new writer; the first error wins. */
-static dra_err *close_writer(dra_writer *w, dra_err *e)
-{
-    dra_err *ce = dra_writer_close(w);
-    return e ? (dra_err_free(ce), e) : ce;
-}
-
 static dra_err *run_build(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
@@ -183,7 +169,7 @@ static dra_err *run_build(const dra_args *a, void *p, int *rc)
             fprintf(stderr, "dra-slice: note: previous ResourceSlice/%s is obsolete and should be deleted\n",
                     r.obsolete[i]);
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = close_writer(w, dra_slice_write(w, &r));
+        e = dra_writer_finish(w, dra_slice_write(w, &r));
     }
     dra_slice_result_free(&r);
     dra_objset_free(&in);
@@ -218,7 +204,7 @@ static dra_err *run_discover(const dra_args *a, void *p, int *rc)
     size_t found = e ? 0 : dra_discovery_count(&d);
     if (!e) {
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = close_writer(w, dra_discovery_write(w, &d, x->driver, node, x->inventory));
+        e = dra_writer_finish(w, dra_discovery_write(w, &d, x->driver, node, x->inventory));
     }
     dra_discovery_free(&d);
     if (!e && found == 0) {
@@ -243,7 +229,7 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
     if (e)
         return e;
     dra_writer *w = dra_writer_new(stdout, fmt);
-    return close_writer(w, dra_profile_write(w, &o, x->driver));
+    return dra_writer_finish(w, dra_profile_write(w, &o, x->driver));
 }
 
 static dra_err *run_lint(const dra_args *a, void *p, int *rc)
@@ -251,17 +237,18 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
     dra_objset set = DRA_OBJSET_INIT;
     dra_err *e = dra_tool_read(&tool, a, a->pos, a->npos, 0, &set);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
+    size_t skipped = 0;
     if (!e)
-        e = dra_slice_lint(&set, &r);
-    dra_tool_report_input(&tool, a, &(dra_input_report){set.warnings, r.skipped, 0, set.files_repeated});
+        e = dra_slice_lint(&set, &r, &skipped);
+    dra_tool_report_input(&tool, a, &(dra_input_report){set.warnings, skipped, 0, set.files_repeated});
     for (size_t i = 0; !e && i < r.n; i++) {
         char *line = dra_lint_format(&r.v[i]);
         printf("%s\n", line);
         free(line);
     }
-    if (!e && dra_lint_count_errors(&r) > 0)
+    if (!e && dra_problems_count(&r, false) > 0)
         *rc = DRA_EXIT_NEGATIVE;
-    dra_lint_report_free(&r);
+    dra_problems_free(&r);
     dra_objset_free(&set);
     return e;
 }
@@ -348,7 +335,7 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
             e = dra_writer_put(w, out);
             json_decref(out);
         }
-        e = close_writer(w, e);
+        e = dra_writer_finish(w, e);
     }
     dra_model_free(&model);
     dra_objset_free(&set);

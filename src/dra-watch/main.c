@@ -103,16 +103,8 @@ static dra_err *cmd_snapshot(const dra_args *a, dra_session *s, int *ok)
     json_t *objs = NULL;
     if (!e)
         e = dra_watch_snapshot(s, dra_args_get(a, OPT_FOR_POD), &objs);
-    if (!e) {
-        dra_writer *w = dra_writer_new(stdout, f);
-        size_t i;
-        json_t *it;
-        json_array_foreach(objs, i, it) {
-            if (!e)
-                e = dra_writer_put(w, it);
-        }
-        e = dra_err_append(e, dra_writer_close(w));
-    }
+    if (!e)
+        e = dra_write_array(stdout, objs, f);
     json_decref(objs);
     return e;
 }
@@ -130,9 +122,9 @@ static dra_err *cmd_run(const dra_args *a, dra_session *s, int *ok)
     o.out = stdout;
     o.debounce_ms = 300;
     o.max_conflicts = 5;
-    dra_err *e = dra_watch_duration_parse(dra_args_get(a, OPT_INTERVAL), "--interval", &o.interval_ms);
+    dra_err *e = dra_watch_duration_parse(dra_args_get(a, OPT_INTERVAL), "interval", &o.interval_ms);
     if (!e)
-        e = dra_watch_duration_parse(dra_args_get(a, OPT_DEBOUNCE), "--debounce", &o.debounce_ms);
+        e = dra_watch_duration_parse(dra_args_get(a, OPT_DEBOUNCE), "debounce", &o.debounce_ms);
     if (!e)
         e = long_arg(a, OPT_MAX_PASSES, "--max-passes", &o.max_passes);
     if (e)

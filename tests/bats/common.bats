@@ -155,3 +155,14 @@ TOOLS="dra-slice dra-select dra-alloc dra-claim dra-evict dra-prepare dra-watch"
     run make -n --no-print-directory clean PKGS="dra-no-such-package"
     assert_success
 }
+
+@test "house rules the compiler cannot see: no extern declarations or (void)x; in .c files" {
+    cd "$BATS_TEST_DIRNAME/../.."
+    # prototypes belong in headers (-Wmissing-prototypes checks the rest)
+    run grep -rnE '^[[:space:]]*extern[[:space:]]' src --include='*.c'
+    assert_output ""
+    # an unused parameter needs no cast (-Wno-unused-parameter); anything
+    # else kept alive by one is dead code
+    run grep -rnE '^[[:space:]]*\(void\)[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[;,]' src --include='*.c'
+    assert_output ""
+}

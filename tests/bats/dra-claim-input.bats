@@ -151,6 +151,7 @@ YAML
     run "$DRA_BIN/dra-claim" release "$C/trainer-succeeded.yaml" "$BATS_TEST_TMPDIR/prod.json"
     assert_failure 2
     assert_output --partial "the input has no Pods in namespace prod, but claims there are reserved for pods"
+    assert_output --partial "(see --no-pods-ok: release in namespaces that have reservations but no Pods in the input)"
     run "$DRA_BIN/dra-claim" release --no-pods-ok --patch "$C/trainer-succeeded.yaml" "$BATS_TEST_TMPDIR/prod.json"
     assert_success
     assert_output --partial '"namespace":"prod"'

@@ -103,9 +103,12 @@ when_of() {
     run "$DRA_BIN/dra-evict" --now 2026-03-01T12:00:00Z "$D/slices.yaml" "$D/noselector.yaml" "$D/claims-pods.json"
     assert_success
     assert_output --partial "DeviceTaintRule everything has no deviceSelector: it selects no device"
+    # the library names the parameter, the tool its option
+    assert_output --partial "(see --all: treat a DeviceTaintRule without deviceSelector as selecting every device)"
     refute_output --partial "example.com/drain"
     run --separate-stderr "$DRA_BIN/dra-evict" --all --now 2026-03-01T12:00:00Z -o jsonl "$D/slices.yaml" "$D/noselector.yaml" "$D/claims-pods.json"
     assert_success
+    [[ $stderr == *"treated as selecting every device (--all)"* ]]
     assert_equal "$(jq -r 'select(.source == "DeviceTaintRule everything") | .pod.name' <<<"$output" | sort | tr '\n' ' ')" "a b c d e x "
 }
 

@@ -40,6 +40,10 @@ KC
     run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc" --context other
     assert_failure 2
     [[ $stderr == *'context "other" does not exist'* ]]
+    sed '/^current-context:/d' "$W/kc" >"$W/nocur"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/nocur"
+    assert_failure 2
+    [[ $stderr == *"no current context is set in $W/nocur (see --context: the kubeconfig context to use)"* ]]
 }
 
 @test "dra-watch: a broken kubeconfig names the file and the problem" {

@@ -9,6 +9,7 @@
 #include "model/features.h"
 #include "model/load.h"
 #include "unit.h"
+#include "fake_eval.h"
 
 /* Common objects: node-1 (zone=a), class gpu (driver gpu.example.com), and a
  * node-local slice with gpu-0 (numa 0), gpu-1 (numa 1), gpu-2 (numa 1). */
@@ -753,6 +754,8 @@ UNIT_TEST(share_id_is_deterministic)
     CHECK(strcmp(a, c) != 0);
     CHECK_INT(strlen(a), 36);
     CHECK(a[8] == '-' && a[13] == '-' && a[14] == '8' && a[18] == '-' && a[23] == '-');
+    /* printed IDs stay as they were (DRA_FNV64_LEGACY_SEED) */
+    CHECK_STR(a, "7ae3e3eb-144f-8e20-8469-6d67cd9717c0");
 }
 
 /* ---- binding conditions ----------------------------------------------------------------------------- */

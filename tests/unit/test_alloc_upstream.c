@@ -362,7 +362,6 @@ static int one_case(const char *dir, const char *file, const char *name, dra_buf
     }
     run_out_free(&pruned);
     run_out_free(&full);
-    (void)name;
     dra_objset_free(&set);
     return rc;
 }

@@ -132,7 +132,7 @@ UNIT_TEST(rules_and_selector_safety)
     /* no selector: nothing, with a warning; --all: everything */
     CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("all", "", "NoExecute"), "2026-03-01T09:00:00Z", false, NULL), 0);
     CHECK_INT(w.r.n, 0);
-    CHECK_INT(w.r.nwarnings, 1);
+    CHECK_INT(w.r.warnings.n, 1);
     done(&w);
     CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("all", "", "NoExecute"), "2026-03-01T09:00:00Z", true, NULL), 0);
     CHECK_INT(w.r.n, 1);

@@ -485,10 +485,10 @@ UNIT_TEST(doctor_and_status)
     CHECK(f.n >= 1);
     if (f.n) {
         CHECK_STR(f.v[0].object, "ResourceClaim/ns/c");
-        CHECK(strstr(f.v[0].problem, "holds it without users") != NULL);
+        CHECK(strstr(f.v[0].msg, "holds it without users") != NULL);
         CHECK(strstr(f.v[0].fix, "/status/allocation") != NULL && strstr(f.v[0].fix, "/metadata/finalizers/0") != NULL);
     }
-    dra_findings_free(&f);
+    dra_problems_free(&f);
     json_t *rows = dra_claim_status_rows(&w.c);
     CHECK_STR(dra_jstr(json_array_get(rows, 0), "state"), "deleting");
     CHECK_STR(dra_jstr(json_array_get(rows, 0), "node"), "*");

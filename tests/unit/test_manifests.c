@@ -106,6 +106,10 @@ UNIT_TEST(workloads_expand_deterministically)
             CHECK_STR(meta(a.v[i].json, "uid"), meta(b.v[i].json, "uid"));
     }
     CHECK(strncmp(meta(a.v[2].json, "name"), "web-", 4) == 0);
+    /* names and UIDs stay as they were before base/hash.h (FNV-1a) */
+    CHECK_STR(meta(a.v[0].json, "uid"), "b4a1d069-d2f1-82b9-8446-fed7151e7342");
+    CHECK_STR(meta(a.v[2].json, "name"), "web-dffkfbldll-wb5j8");
+    CHECK_STR(meta(a.v[4].json, "uid"), "98dc94bf-0653-8590-f4ba-17aa99cd5257");
     CHECK(strcmp(meta(a.v[2].json, "name"), meta(a.v[3].json, "name")) != 0);
     dra_expand_report_free(&ra);
     dra_expand_report_free(&rb);
@@ -124,6 +128,8 @@ UNIT_TEST(assumed_pod_identity)
     CHECK_INT(r.assumed, 2);
     const char *n0 = meta(s.v[0].json, "name"), *n1 = meta(s.v[1].json, "name");
     CHECK(n0 && n1 && strlen(n0) == 8 && strncmp(n0, "nb-", 3) == 0 && strcmp(n0, n1) != 0);
+    CHECK_STR(n0, "nb-m4c4w");
+    CHECK_STR(meta(s.v[1].json, "uid"), "462eeba0-bcaa-8bf6-d9bd-417b4de9b259");
     CHECK(meta(s.v[0].json, "uid") != NULL && strlen(meta(s.v[0].json, "uid")) == 36);
     CHECK_STR(meta(s.v[2].json, "uid"), "given");
     json_t *ann = json_object_get(json_object_get(s.v[0].json, "metadata"), "annotations");

@@ -182,4 +182,17 @@ UNIT_TEST(paths)
     dra_buf_free(&p);
 }
 
+/* Field errors quote values as Go's %q does: non-printable runes escaped
+ * (upstream prints "a\u00a0b\u200b"), invalid bytes as \xNN. */
+UNIT_TEST(invalid_value_quotes_like_go)
+{
+    dra_errs l = DRA_ERRS_INIT;
+    const char v[] = "a\u00a0b\u200b\xff";
+    dra_ferr_invalid_str(&l, "spec.name", v, sizeof v - 1, "bad");
+    CHECK(l.head != NULL);
+    if (l.head)
+        CHECK_STR(l.head->msg, "Invalid value: \"a\\u00a0b\\u200b\\xff\": bad");
+    dra_errs_free(&l);
+}
+
 UNIT_MAIN()

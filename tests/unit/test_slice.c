@@ -336,13 +336,16 @@ UNIT_TEST(build_reports_inventory_problems)
     json_decref(store);
 }
 
+static size_t lint_skipped;
+
 static dra_lint_report lint_text(const char *yaml, dra_err **err)
 {
     dra_objset set = DRA_OBJSET_INIT;
     dra_lint_report r = DRA_LINT_REPORT_INIT;
+    lint_skipped = 0;
     *err = dra_read_mem(&set, "slices.yaml", yaml, strlen(yaml));
     if (!*err)
-        *err = dra_slice_lint(&set, &r);
+        *err = dra_slice_lint(&set, &r, &lint_skipped);
     /* Problems keep pointers into the set's file names: format them now. */
     for (size_t i = 0; i < r.n; i++)
         r.v[i].file = NULL;
@@ -386,8 +389,8 @@ UNIT_TEST(lint_pool_problems)
     CHECK(has_problem(&r, "device gpu-1: consumes 90Gi of counter memory in counter set cs, which has only 80Gi"));
     CHECK(has_problem(&r, "ResourceSlice/old: obsolete: generation 1, the pool is at generation 2"));
     CHECK(!has_problem(&r, "incomplete"));
-    CHECK(dra_lint_count_errors(&r) == 5);
-    dra_lint_report_free(&r);
+    CHECK(dra_problems_count(&r, false) == 5);
+    dra_problems_free(&r);
 
     r = lint_text(SLICE("a", "1", "2", "  devices:\n  - name: dx\n    attributes: {m: {string: a}}\n"
                                        "  - name: dy\n    attributes: {k: {string: a}}\n"),
@@ -395,19 +398,19 @@ UNIT_TEST(lint_pool_problems)
     CHECK(e == NULL);
     CHECK(has_problem(&r, "incomplete: 1 of 2 slices at generation 1"));
     CHECK(has_problem(&r, "warning: attribute names differ: device dy: missing m; extra k (compared with dx)"));
-    CHECK_INT(dra_lint_count_errors(&r), 1);
-    dra_lint_report_free(&r);
+    CHECK_INT(dra_problems_count(&r, false), 1);
+    dra_problems_free(&r);
 
     /* other kinds are skipped and counted; a typo in a DRA kind is an error */
     r = lint_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n", &e);
     CHECK(e == NULL);
-    CHECK_INT(r.skipped, 1);
+    CHECK_INT(lint_skipped, 1);
     dra_err_free(e);
-    dra_lint_report_free(&r);
+    dra_problems_free(&r);
     r = lint_text("apiVersion: resource.k8s.io/v1\nkind: ResourceSlise\nmetadata: {name: p}\n", &e);
     CHECK(e != NULL && strstr(e->msg, "no matches for kind \"ResourceSlise\""));
     dra_err_free(e);
-    dra_lint_report_free(&r);
+    dra_problems_free(&r);
 }
 
 UNIT_TEST(discover_fake_sysfs)

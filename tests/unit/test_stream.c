@@ -292,12 +292,12 @@ UNIT_TEST(object_refs)
 UNIT_TEST(error_chain_formatting)
 {
     dra_err *e = dra_err_new(DRA_EXIT_INPUT, "Required value");
-    dra_err_field(e, "name");
-    dra_err_field_prefix(e, "devices[3]");
-    dra_err_field_prefix(e, "spec");
+    e = dra_err_field(e, "name");
+    e = dra_err_field_prefix(e, "devices[3]");
+    e = dra_err_field_prefix(e, "spec");
     dra_err *e2 = dra_err_new(DRA_EXIT_INPUT, "second");
     e = dra_err_append(e, e2);
-    dra_err_locate_all(e, "s.yaml", 2, 10, "ResourceSlice/x");
+    e = dra_err_locate_all(e, "s.yaml", 2, 10, "ResourceSlice/x");
     char *line = dra_err_format(e);
     CHECK_STR(line, "s.yaml:10 (document 2): ResourceSlice/x: spec.devices[3].name: Required value");
     free(line);
@@ -311,7 +311,7 @@ UNIT_TEST(error_lines_cap_echoed_input)
     memset(big, 'a', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     dra_err *e = dra_err_new(DRA_EXIT_INPUT, "msg %s", big);
-    dra_err_object(e, big);
+    e = dra_err_object(e, big);
     char *line = dra_err_format(e);
     CHECK(strstr(line, "...(1699 more bytes)") != NULL);  /* the object is cut */
     CHECK(strlen(line) > 2000);                            /* the message is not */

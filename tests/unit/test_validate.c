@@ -311,7 +311,6 @@ UNIT_TEST(claim_requests)
 
 static dra_err *fake_cel(void *ctx, const char *expr, size_t len, uint64_t *cost)
 {
-    (void)ctx;
     if (strstr(expr, "bad"))
         return dra_err_new(DRA_EXIT_INPUT, "compilation failed: ERROR: <input>:1:1: undeclared reference to 'bad'");
     *cost = strstr(expr, "expensive") ? 2000000 : len;
@@ -371,7 +370,9 @@ UNIT_TEST(claim_constraints)
     HAS(CLAIM("{" TWO_REQS ", constraints: [{matchAttribute: numa}]}"), "spec.devices.constraints[0].matchAttribute: Invalid value: \"numa\": a fully qualified name must be a domain and a name separated by a slash");
     HAS(CLAIM("{" TWO_REQS ", constraints: [{requests: [gpu]}]}"), "spec.devices.constraints[0]: Required value: exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set");
     dra_features_default(&gates);
-    dra_features_set(&gates, DRA_FEATURE_CONSUMABLE_CAPACITY, false);
+    dra_err *gate_err = dra_features_set(&gates, DRA_FEATURE_CONSUMABLE_CAPACITY, false);
+    CHECK(gate_err == NULL);
+    dra_err_free(gate_err);
     use_gates = &gates;
     HAS(CLAIM("{" TWO_REQS ", constraints: [{requests: [gpu]}]}"), "spec.devices.constraints[0].matchAttribute: Required value");
     use_gates = NULL;

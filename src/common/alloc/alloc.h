@@ -66,12 +66,6 @@ typedef struct dra_selector_eval {
                        json_t **attr);
 } dra_selector_eval;
 
-/* A tiny evaluator for tests: `true`, `false`, `device.driver == "X"`,
- * `device.attributes["D"].N == V` (V an int, a "string" or true/false),
- * `has(device.attributes["D"].N)`, and `fail:MSG` (runtime error MSG);
- * anything else is a compile error "unsupported expression". */
-extern const dra_selector_eval dra_fake_selector_eval;
-
 /* The real CEL engine (cel_eval.c): the DRA environment for these features.
  * Free with dra_cel_selector_eval_free after every world using it is freed. */
 dra_selector_eval dra_cel_selector_eval_new(const dra_features *features);
@@ -91,7 +85,7 @@ typedef struct dra_alloc_world_input {
 } dra_alloc_world_input;
 
 /* Build a world.  Errors: duplicate DeviceClass names (input error). */
-dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **out);
+DRA_MUST_USE dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **out);
 void dra_alloc_world_free(dra_alloc_world *w);
 
 /* Questions a pod scheduler asks before running the allocator on a node
@@ -152,7 +146,7 @@ typedef struct dra_alloc_result dra_alloc_result;
  * (DRA_EXIT_INPUT) with upstream's text; *out is then still set when the
  * explain trace was requested, else NULL.  A timeout is a fatal error
  * "timed out trying to allocate devices". */
-dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *claims, size_t nclaims,
+DRA_MUST_USE dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *claims, size_t nclaims,
                        const dra_alloc_opts *opts, dra_alloc_result **out);
 
 bool dra_alloc_result_ok(const dra_alloc_result *r);
@@ -178,7 +172,7 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r);
 /* NodeSelector matching as the scheduler's nodeaffinity package: terms are
  * ORed, requirements ANDed, matchFields support metadata.name only.  Errors
  * for malformed selectors (unknown operator, wrong number of values). */
-dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched);
+DRA_MUST_USE dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched);
 
 /* Deterministic shareID for a multi-allocatable device: an RFC 4122-shaped
  * UUID (version nibble 8, "custom") derived from a hash of the claim

@@ -32,7 +32,7 @@ static bool fractional(const dra_quantity *q)
     return m % 1000 != 0;
 }
 
-dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, al_capacity **out, size_t *n)
+dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, al_capacity **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -44,13 +44,13 @@ dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_rang
     json_object_foreach((json_t *)cap, k, v) {
         al_capacity *x = &c[(*n)++];
         x->name = k;
-        parse_q(al_jget(v, "value"), &x->value);
-        const json_t *pol = al_jget(v, "requestPolicy");
+        parse_q(dra_jfield(v, "value"), &x->value);
+        const json_t *pol = dra_jfield(v, "requestPolicy");
         if (!pol)
             continue;
         x->has_policy = true;
-        x->has_default = parse_q(al_jget(pol, "default"), &x->def);
-        const json_t *vals = al_jget(pol, "validValues");
+        x->has_default = parse_q(dra_jfield(pol, "default"), &x->def);
+        const json_t *vals = dra_jfield(pol, "validValues");
         if (json_is_array(vals)) {
             x->has_values = true;
             x->values = dra_arena_zalloc(a, (json_array_size(vals) + 1) * sizeof *x->values);
@@ -58,12 +58,12 @@ dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_rang
                 if (parse_q(json_array_get(vals, i), &x->values[x->nvalues]))
                     x->nvalues++;
         }
-        const json_t *rng = al_jget(pol, "validRange");
+        const json_t *rng = dra_jfield(pol, "validRange");
         if (rng) {
             x->has_range = true;
-            x->has_min = parse_q(al_jget(rng, "min"), &x->min);
-            x->has_max = parse_q(al_jget(rng, "max"), &x->max);
-            x->has_step = parse_q(al_jget(rng, "step"), &x->step);
+            x->has_min = parse_q(dra_jfield(rng, "min"), &x->min);
+            x->has_max = parse_q(dra_jfield(rng, "max"), &x->max);
+            x->has_step = parse_q(dra_jfield(rng, "step"), &x->step);
             /* CapacityRequestPolicyRange: "If the DRAFractionalCapacityRange
              * feature gate is enabled and at least one of Min, Max, or Step
              * is a fractional quantity, milli-unit arithmetic is used". */
@@ -101,7 +101,7 @@ static int64_t q_milli(const dra_quantity *q)
 
 /* ---- consumed-capacity bookkeeping --------------------------------------------- */
 
-const dra_quantity *al_capuse_get(const al_capuse *u, const char *name)
+const dra_quantity *dra_al_capuse_get(const al_capuse *u, const char *name)
 {
     for (size_t i = 0; i < u->n; i++)
         if (strcmp(u->names[i], name) == 0)
@@ -109,7 +109,7 @@ const dra_quantity *al_capuse_get(const al_capuse *u, const char *name)
     return NULL;
 }
 
-void al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q)
+void dra_al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q)
 {
     for (size_t i = 0; i < u->n; i++)
         if (strcmp(u->names[i], name) == 0) {
@@ -125,42 +125,42 @@ void al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q)
     u->q[u->n++] = *q;
 }
 
-void al_capuse_add(al_capuse *u, const al_capuse *add)
+void dra_al_capuse_add(al_capuse *u, const al_capuse *add)
 {
     u->present = true;
     for (size_t i = 0; i < add->n; i++) {
-        const dra_quantity *cur = al_capuse_get(u, add->names[i]);
+        const dra_quantity *cur = dra_al_capuse_get(u, add->names[i]);
         if (cur) {
             dra_quantity s;
             if (dra_quantity_add(&s, cur, &add->q[i]))
-                al_capuse_set(u, add->names[i], &s);
+                dra_al_capuse_set(u, add->names[i], &s);
         } else {
-            al_capuse_set(u, add->names[i], &add->q[i]);
+            dra_al_capuse_set(u, add->names[i], &add->q[i]);
         }
     }
 }
 
 /* ConsumedCapacityCollection.Remove: subtract what exists; an all-zero entry
  * is deleted. */
-void al_capuse_sub(al_capuse *u, const al_capuse *sub)
+void dra_al_capuse_sub(al_capuse *u, const al_capuse *sub)
 {
     if (!u->present)
         return;
     for (size_t i = 0; i < sub->n; i++) {
-        const dra_quantity *cur = al_capuse_get(u, sub->names[i]);
+        const dra_quantity *cur = dra_al_capuse_get(u, sub->names[i]);
         if (cur) {
             dra_quantity s;
             if (dra_quantity_sub(&s, cur, &sub->q[i]))
-                al_capuse_set(u, sub->names[i], &s);
+                dra_al_capuse_set(u, sub->names[i], &s);
         }
     }
-    if (al_capuse_all_zero(u)) {
+    if (dra_al_capuse_all_zero(u)) {
         u->n = 0;
         u->present = false;
     }
 }
 
-bool al_capuse_all_zero(const al_capuse *u)
+bool dra_al_capuse_all_zero(const al_capuse *u)
 {
     for (size_t i = 0; i < u->n; i++)
         if (!dra_quantity_is_zero(&u->q[i]))
@@ -168,15 +168,15 @@ bool al_capuse_all_zero(const al_capuse *u)
     return true;
 }
 
-void al_capuse_copy(al_capuse *dst, const al_capuse *src)
+void dra_al_capuse_copy(al_capuse *dst, const al_capuse *src)
 {
     *dst = (al_capuse){0};
     dst->present = src->present;
     for (size_t i = 0; i < src->n; i++)
-        al_capuse_set(dst, src->names[i], &src->q[i]);
+        dra_al_capuse_set(dst, src->names[i], &src->q[i]);
 }
 
-void al_capuse_free(al_capuse *u)
+void dra_al_capuse_free(al_capuse *u)
 {
     free(u->names);
     free(u->q);
@@ -251,7 +251,7 @@ static bool violates_policy(const dra_quantity *v, const al_capacity *c)
     return false;
 }
 
-bool al_capacity_requests_exist(const al_req *req, const al_device *d)
+bool dra_al_capacity_requests_exist(const al_req *req, const al_device *d)
 {
     for (size_t i = 0; i < req->ncapreq; i++) {
         bool found = false;
@@ -263,10 +263,10 @@ bool al_capacity_requests_exist(const al_req *req, const al_device *d)
     return true;
 }
 
-bool al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
+bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
                       char *why, size_t whylen)
 {
-    if (!al_capacity_requests_exist(req, d)) {
+    if (!dra_al_capacity_requests_exist(req, d)) {
         if (why)
             snprintf(why, whylen, "some requested capacity has not been defined");
         return false;
@@ -283,9 +283,9 @@ bool al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *ag
         }
         dra_quantity total = need, used = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
         const dra_quantity *x;
-        if (agg && agg->present && (x = al_capuse_get(agg, c->name)))
+        if (agg && agg->present && (x = dra_al_capuse_get(agg, c->name)))
             dra_quantity_add(&used, &used, x);
-        if (inprog && inprog->present && (x = al_capuse_get(inprog, c->name)))
+        if (inprog && inprog->present && (x = dra_al_capuse_get(inprog, c->name)))
             dra_quantity_add(&used, &used, x);
         dra_quantity_add(&total, &total, &used);
         if (dra_quantity_cmp(&total, &c->value) > 0) {
@@ -302,12 +302,12 @@ bool al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *ag
 }
 
 /* GetConsumedCapacityFromRequest: one amount per device capacity. */
-void al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use)
+void dra_al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use)
 {
     *use = (al_capuse){0};
     use->present = true;
     for (size_t i = 0; i < d->ncap; i++) {
         dra_quantity q = consumed_amount(requested(req, d->cap[i].name), &d->cap[i]);
-        al_capuse_set(use, d->cap[i].name, &q);
+        dra_al_capuse_set(use, d->cap[i].name, &q);
     }
 }

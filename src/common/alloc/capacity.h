@@ -5,19 +5,20 @@
 
 #include "internal.h"
 
-bool al_capacity_requests_exist(const al_req *req, const al_device *d);
+bool dra_al_capacity_requests_exist(const al_req *req, const al_device *d);
 /* Feasibility of req on d with the given consumed state (NULL = none). */
-bool al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
+bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
                       char *why, size_t whylen);
 /* Consumed amounts of req on d, one per device capacity (into use). */
-void al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use);
-void al_capuse_add(al_capuse *u, const al_capuse *add);
-void al_capuse_sub(al_capuse *u, const al_capuse *sub);
-bool al_capuse_all_zero(const al_capuse *u);
-const dra_quantity *al_capuse_get(const al_capuse *u, const char *name);
-void al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q);
-void al_capuse_free(al_capuse *u);
-void al_capuse_copy(al_capuse *dst, const al_capuse *src);
-dra_err *al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, al_capacity **out, size_t *n);
+void dra_al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use);
+void dra_al_capuse_add(al_capuse *u, const al_capuse *add);
+void dra_al_capuse_sub(al_capuse *u, const al_capuse *sub);
+bool dra_al_capuse_all_zero(const al_capuse *u);
+const dra_quantity *dra_al_capuse_get(const al_capuse *u, const char *name);
+void dra_al_capuse_set(al_capuse *u, const char *name, const dra_quantity *q);
+void dra_al_capuse_free(al_capuse *u);
+void dra_al_capuse_copy(al_capuse *dst, const al_capuse *src);
+DRA_MUST_USE dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, al_capacity **out,
+                                           size_t *n);
 
 #endif

@@ -36,8 +36,6 @@ static dra_err *c_compile(void *ctx, const char *expr, void **prog)
 static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *f,
                         void **cache, bool *matched)
 {
-    (void)ctx;
-    (void)f;
     if (!*cache)
         *cache = cel_dra_device_new(device, driver);
     dra_err *e = cel_dra_match(prog, *cache, matched);
@@ -64,7 +62,6 @@ static dra_err *c_compile_value(void *ctx, const char *expr, void **prog)
 static dra_err *c_derive(void *ctx, void *prog, const char *driver, const json_t *device, void **cache,
                          json_t **attr)
 {
-    (void)ctx;
     if (!*cache)
         *cache = cel_dra_device_new(device, driver);
     dra_err *e = cel_dra_eval_attribute(prog, *cache, attr);
@@ -78,13 +75,11 @@ static dra_err *c_derive(void *ctx, void *prog, const char *driver, const json_t
 
 static void c_free_prog(void *ctx, void *prog)
 {
-    (void)ctx;
     cel_program_free(prog);
 }
 
 static void c_free_device(void *ctx, void *dev)
 {
-    (void)ctx;
     cel_dra_device_free(dev);
 }
 

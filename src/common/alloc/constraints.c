@@ -40,7 +40,7 @@ static bool applies(const al_constraint *c, const al_req *req)
     return false;
 }
 
-const json_t *al_lookup_attribute(const al_device *d, const char *attr)
+const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr)
 {
     if (!d->attributes)
         return NULL;
@@ -61,7 +61,7 @@ static int scalar_kind(const json_t *a, const json_t **val)
 {
     static const char *keys[] = {NULL, "string", "int", "bool", "version"};
     for (int k = 1; k <= 4; k++) {
-        const json_t *v = al_jget(a, keys[k]);
+        const json_t *v = dra_jfield(a, keys[k]);
         if (v) {
             *val = v;
             return k;
@@ -75,7 +75,7 @@ static bool list_kind(const json_t *a, int *kind, const json_t **arr)
 {
     static const char *keys[] = {NULL, "strings", "ints", "bools", "versions"};
     for (int k = 1; k <= 4; k++) {
-        const json_t *v = al_jget(a, keys[k]);
+        const json_t *v = dra_jfield(a, keys[k]);
         if (json_is_array(v)) {
             *kind = k;
             *arr = v;
@@ -296,14 +296,14 @@ static bool distinct_add(al_run *r, al_constraint *c, const json_t *attr, char *
     return true;
 }
 
-bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen)
+bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen)
 {
     if (!applies(c, req))
         return true;
     /* A derived attribute of the request shadows the device's own (KEP-6080). */
-    const json_t *attr = al_derived_attribute(req, d, c->attr);
+    const json_t *attr = dra_al_derived_attribute(req, d, c->attr);
     if (!attr)
-        attr = al_lookup_attribute(d, c->attr);
+        attr = dra_al_lookup_attribute(d, c->attr);
     if (!attr) {
         if (why)
             snprintf(why, whylen, "%s %s: attribute not set", c->match ? "matchAttribute" : "distinctAttribute",
@@ -315,9 +315,8 @@ bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_
     return distinct_add(r, c, attr, why, whylen);
 }
 
-void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d)
+void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req)
 {
-    (void)d;
     if (!applies(c, req))
         return;
     if (!c->match) {

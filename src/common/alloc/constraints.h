@@ -5,11 +5,11 @@
 
 #include "internal.h"
 
-const json_t *al_lookup_attribute(const al_device *d, const char *attr);
+const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr);
 /* The value of the request's derived attribute `name` on d (search.c), or
  * NULL when the request defines no such derived attribute. */
-const json_t *al_derived_attribute(const al_req *req, const al_device *d, const char *name);
-bool al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
-void al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d);
+const json_t *dra_al_derived_attribute(const al_req *req, const al_device *d, const char *name);
+bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
+void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req);
 
 #endif

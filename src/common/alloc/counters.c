@@ -12,7 +12,7 @@
 #include "counters.h"
 #include "state.h"
 
-dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n)
+dra_err *dra_al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n)
 {
     *out = NULL;
     *n = 0;
@@ -22,12 +22,12 @@ dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, 
     for (size_t i = 0; i < json_array_size(arr); i++) {
         const json_t *j = json_array_get(arr, i);
         al_counter_set *x = &s[(*n)++];
-        x->name = al_jstr(j, setkey);
+        x->name = dra_jfield_str(j, setkey);
         if (!x->name)
             x->name = "";
-        const json_t *g = al_jget(j, "compatibilityGroups");
+        const json_t *g = dra_jfield(j, "compatibilityGroups");
         x->groups = json_is_array(g) && json_array_size(g) ? g : NULL;
-        const json_t *cs = al_jget(j, "counters");
+        const json_t *cs = dra_jfield(j, "counters");
         if (!json_is_object(cs))
             continue;
         x->c = dra_arena_zalloc(a, (json_object_size(cs) + 1) * sizeof *x->c);
@@ -36,7 +36,7 @@ dra_err *al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, 
         json_object_foreach((json_t *)cs, k, v) {
             al_counter *c = &x->c[x->n++];
             c->name = k;
-            const char *q = al_jstr(v, "value");
+            const char *q = dra_jfield_str(v, "value");
             dra_err *e = q ? dra_quantity_parse(q, &c->value) : NULL;
             if (e || !q)
                 c->value = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
@@ -52,7 +52,7 @@ static al_cstate *cstate_for(al_run *r, const al_pool *pool)
     for (size_t i = 0; i < r->ncstates; i++)
         if (strcmp(r->cstates[i].pool, pool->pool) == 0 && strcmp(r->cstates[i].driver, pool->driver) == 0)
             return &r->cstates[i];
-    r->cstates = dra_xrealloc(r->cstates, (r->ncstates + 1) * sizeof *r->cstates);
+    r->cstates = dra_xgrow(r->cstates, r->ncstates, sizeof *r->cstates);
     al_cstate *c = &r->cstates[r->ncstates++];
     *c = (al_cstate){.driver = pool->driver, .pool = pool->pool};
     return c;
@@ -143,11 +143,11 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
         for (size_t si = 0; si < ns; si++)
             for (size_t di = 0; di < ss[si]->ndev; di++) {
                 al_device *d = &ss[si]->dev[di];
-                if (!al_device_allocated(r->w, d->gid))
+                if (!dra_al_device_allocated(r->w, d->gid))
                     continue;
                 const json_t *snap = r->w->st[d->gid].compat;
                 for (size_t k = 0; k < d->ncons; k++) {
-                    const json_t *g = al_jget(snap, d->cons[k].name);
+                    const json_t *g = dra_jfield(snap, d->cons[k].name);
                     push_group(c, d->cons[k].name, json_is_array(g) && json_array_size(g) ? g : NULL, NULL);
                 }
                 for (size_t k = 0; k < d->ncons; k++)
@@ -162,7 +162,7 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
     c->avail_done = true;
 }
 
-bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen)
+bool dra_al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t whylen)
 {
     al_cstate *c = cstate_for(r, pool);
     if (!c->avail_done)
@@ -204,13 +204,13 @@ bool al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, size_t 
             snprintf(why, whylen, "counter set %s, counter %s: needs %s, %s left", e->set, e->counter,
                      dra_quantity_format_canonical(&need, b1), dra_quantity_format_canonical(&left, b2));
         }
-        al_counters_release(r, pool, d);
+        dra_al_counters_release(r, pool, d);
         return false;
     }
     return true;
 }
 
-void al_counters_release(al_run *r, al_pool *pool, al_device *d)
+void dra_al_counters_release(al_run *r, al_pool *pool, al_device *d)
 {
     al_cstate *c = cstate_for(r, pool);
     /* Last in, first out: drop the newest entries of this device. */

@@ -46,7 +46,7 @@ static bool is_dynamic(dra_reject_reason why)
            why == DRA_REJECT_CAPACITY;
 }
 
-void al_explain_push(al_run *r)
+void dra_al_explain_push(al_run *r)
 {
     if (r->ngens == r->capgens) {
         r->capgens = r->capgens ? r->capgens * 2 : 16;
@@ -55,13 +55,13 @@ void al_explain_push(al_run *r)
     r->gens[r->ngens++] = ++r->gen_seq;
 }
 
-void al_explain_pop(al_run *r)
+void dra_al_explain_pop(al_run *r)
 {
     if (r->ngens)
         r->ngens--;
 }
 
-void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
+void dra_al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
 {
     al_req_trace *t = NULL;
     for (size_t i = 0; i < r->ntraces && !t; i++)
@@ -125,7 +125,7 @@ static int cmp_reject(const void *a, const void *b)
     return (x->lid > y->lid) - (x->lid < y->lid);
 }
 
-json_t *al_explain_build(al_run *r)
+json_t *dra_al_explain_build(al_run *r)
 {
     json_t *ex = json_object();
     json_object_set_new(ex, "node", json_string(r->node_name ? r->node_name : ""));
@@ -206,7 +206,7 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
     if (!r || !r->explain)
         return;
     const json_t *ex = r->explain;
-    dra_buf_printf(b, "node %s:\n", al_jstr(ex, "node"));
+    dra_buf_printf(b, "node %s:\n", dra_jfield_str(ex, "node"));
     size_t i;
     const json_t *p;
     const json_t *pools = json_object_get(ex, "pools");
@@ -216,37 +216,37 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
             dra_buf_puts(b, "  no resource pools are available on this node: the input has no ResourceSlices\n");
         else
             dra_buf_puts(b, "  no resource pools are available on this node; the input's pools:\n");
-        json_array_foreach(other, i, p) dra_buf_printf(b, "    pool %s/%s: %s\n", al_jstr(p, "driver"),
-                                                       al_jstr(p, "pool"), al_jstr(p, "serves"));
+        json_array_foreach(other, i, p) dra_buf_printf(b, "    pool %s/%s: %s\n", dra_jfield_str(p, "driver"),
+                                                       dra_jfield_str(p, "pool"), dra_jfield_str(p, "serves"));
     }
     json_array_foreach(pools, i, p) {
-        dra_buf_printf(b, "  pool %s/%s: %s", al_jstr(p, "driver"), al_jstr(p, "pool"), al_jstr(p, "status"));
-        if (al_jstr(p, "reason"))
-            dra_buf_printf(b, " (%s)", al_jstr(p, "reason"));
+        dra_buf_printf(b, "  pool %s/%s: %s", dra_jfield_str(p, "driver"), dra_jfield_str(p, "pool"), dra_jfield_str(p, "status"));
+        if (dra_jfield_str(p, "reason"))
+            dra_buf_printf(b, " (%s)", dra_jfield_str(p, "reason"));
         dra_buf_printf(b, ", %lld devices%s\n", (long long)json_integer_value(json_object_get(p, "devices")),
-                       al_jbool(p, "bindingConditions") ? ", binding conditions (searched last)" : "");
+                       dra_jfield_true(p, "bindingConditions") ? ", binding conditions (searched last)" : "");
     }
     const json_t *c;
     json_array_foreach(json_object_get(ex, "claims"), i, c) {
         if (!json_array_size(json_object_get(c, "requests")) && !json_array_size(json_object_get(c, "allocated"))) {
             /* never an empty verdict */
-            dra_buf_printf(b, "  claim %s: nothing allocated: %s\n", al_jstr(c, "claim"),
+            dra_buf_printf(b, "  claim %s: nothing allocated: %s\n", dra_jfield_str(c, "claim"),
                            json_array_size(pools) ? "no device was tried" : "no device is available on this node");
             continue;
         }
-        dra_buf_printf(b, "  claim %s:\n", al_jstr(c, "claim"));
+        dra_buf_printf(b, "  claim %s:\n", dra_jfield_str(c, "claim"));
         size_t k;
         const json_t *q;
         json_array_foreach(json_object_get(c, "requests"), k, q) {
-            dra_buf_printf(b, "    request %s:\n", al_jstr(q, "request"));
+            dra_buf_printf(b, "    request %s:\n", dra_jfield_str(q, "request"));
             size_t m;
             const json_t *x;
             json_array_foreach(json_object_get(q, "rejected"), m, x) dra_buf_printf(
-                b, "      %s: %s: %s\n", al_jstr(x, "device"), al_jstr(x, "reason"), al_jstr(x, "detail"));
+                b, "      %s: %s: %s\n", dra_jfield_str(x, "device"), dra_jfield_str(x, "reason"), dra_jfield_str(x, "detail"));
         }
         json_array_foreach(json_object_get(c, "allocated"), k, q) dra_buf_printf(b, "    allocated %s -> %s\n",
-                                                                                 al_jstr(q, "request"),
-                                                                                 al_jstr(q, "device"));
+                                                                                 dra_jfield_str(q, "request"),
+                                                                                 dra_jfield_str(q, "device"));
     }
     const json_t *st = json_object_get(ex, "stats");
     dra_buf_printf(b, "  search: %lld invocations, %lld devices tried, %lld backtracks, %lld pruned, %.3f ms\n",

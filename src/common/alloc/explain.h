@@ -5,13 +5,13 @@
 
 #include "internal.h"
 
-void al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
+void dra_al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_reason why, const char *fmt, ...)
     DRA_PRINTF(6, 7);
-json_t *al_explain_build(al_run *r);
+json_t *dra_al_explain_build(al_run *r);
 /* The search chose a device (push) or took the last choice back (pop);
  * rejections that depend on choices later taken back are not reported
  * when the search succeeds. */
-void al_explain_push(al_run *r);
-void al_explain_pop(al_run *r);
+void dra_al_explain_push(al_run *r);
+void dra_al_explain_pop(al_run *r);
 
 #endif

@@ -17,9 +17,12 @@
 
 #include "../base/arena.h"
 #include "../base/buf.h"
+#include "../base/hash.h"
+#include "../io/json.h"
 #include "../model/quantity.h"
 #include "alloc.h"
-#include "helpers.h"
+
+/* The string map is dra_strmap (base/hash.h). */
 
 /* ---- features the allocator cares about ------------------------------------ */
 
@@ -154,19 +157,19 @@ struct dra_alloc_world {
     al_features f;
     dra_features features;
     dra_selector_eval eval;
-    amap classes;        /* name -> al_class* */
+    dra_strmap classes;        /* name -> al_class* */
     al_slice *slices;
     size_t nslices;
-    amap pools;          /* "driver\x1fpool" -> al_pool_slices* */
+    dra_strmap pools;          /* "driver\x1fpool" -> al_pool_slices* */
     al_pool_slices **poollist;
     size_t npools;
-    amap ids;            /* "driver\x1fpool\x1fdevice" -> gid */
+    dra_strmap ids;            /* "driver\x1fpool\x1fdevice" -> gid */
     al_idstate *st;
     size_t nids, capids;
-    amap progs;          /* expression -> al_prog* */
+    dra_strmap progs;          /* expression -> al_prog* */
     al_device **devices; /* every device (for freeing eval caches) */
     size_t ndevices, capdevices;
-    amap bynode;         /* node name -> al_pool_slices* (slices with that nodeName) */
+    dra_strmap bynode;         /* node name -> al_pool_slices* (slices with that nodeName) */
     al_pool_slices shared; /* slices without nodeName */
     unsigned run_seq;
     /* Free-device bound (schedule prefilter): IDs not exclusively allocated,

@@ -8,15 +8,12 @@
 
 typedef struct list {
     json_t **v;
-    size_t n, cap;
+    size_t n;
 } list;
 
 static void push(list *l, json_t *j)
 {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = dra_xrealloc(l->v, l->cap * sizeof *l->v);
-    }
+    l->v = dra_xgrow(l->v, l->n, sizeof *l->v);
     l->v[l->n++] = j;
 }
 

@@ -33,14 +33,14 @@ typedef struct dra_alloc_node_run {
 
 /* Run.  A fatal allocation error is returned (DRA_EXIT_INPUT); out is set
  * either way and must be freed.  features NULL: defaults. */
-dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_features *features,
+DRA_MUST_USE dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_features *features,
                         const dra_alloc_opts *opts, dra_alloc_node_run *out);
 void dra_alloc_node_run_free(dra_alloc_node_run *r);
 
 /* What the allocator reads differently from another component, one warning
  * each (a list the caller frees): DeviceTaintRules without deviceSelector
  * (kubernetes#141422). */
-dra_err *dra_alloc_input_warnings(const dra_model *m);
+DRA_MUST_USE dra_err *dra_alloc_input_warnings(const dra_model *m);
 
 /* Pending claim i with status.allocation set from a successful run (a new
  * object the caller decrefs). */

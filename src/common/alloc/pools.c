@@ -13,7 +13,7 @@
 
 static const char *node_label(const json_t *node, const char *key)
 {
-    return al_jstr(al_jget(al_jget(node, "metadata"), "labels"), key);
+    return dra_jfield_str(dra_jfield(dra_jfield(node, "metadata"), "labels"), key);
 }
 
 static bool in_values(const json_t *values, const char *s)
@@ -42,8 +42,8 @@ static bool parse_i64(const char *s, long long *out)
 
 static dra_err *expr_match(const json_t *req, const json_t *node, bool *ok)
 {
-    const char *key = al_jstr(req, "key"), *op = al_jstr(req, "operator");
-    const json_t *values = al_jget(req, "values");
+    const char *key = dra_jfield_str(req, "key"), *op = dra_jfield_str(req, "operator");
+    const json_t *values = dra_jfield(req, "values");
     size_t nv = json_is_array(values) ? json_array_size(values) : 0;
     if (!key || !op)
         return dra_err_new(DRA_EXIT_INPUT, "node selector requirement needs key and operator");
@@ -70,8 +70,8 @@ static dra_err *expr_match(const json_t *req, const json_t *node, bool *ok)
 
 static dra_err *field_match(const json_t *req, const json_t *node, bool *ok)
 {
-    const char *key = al_jstr(req, "key"), *op = al_jstr(req, "operator");
-    const json_t *values = al_jget(req, "values");
+    const char *key = dra_jfield_str(req, "key"), *op = dra_jfield_str(req, "operator");
+    const json_t *values = dra_jfield(req, "values");
     size_t nv = json_is_array(values) ? json_array_size(values) : 0;
     if (!key || strcmp(key, "metadata.name") != 0)
         return dra_err_new(DRA_EXIT_INPUT, "%s: not a valid field selector key", key ? key : "");
@@ -79,7 +79,7 @@ static dra_err *field_match(const json_t *req, const json_t *node, bool *ok)
         return dra_err_new(DRA_EXIT_INPUT, "%s: not a valid selector operator", op ? op : "");
     if (nv != 1)
         return dra_err_new(DRA_EXIT_INPUT, "unexpected number of value (%zu) for node field selector operator \"%s\"", nv, op);
-    const char *name = al_jstr(al_jget(node, "metadata"), "name");
+    const char *name = dra_jfield_str(dra_jfield(node, "metadata"), "name");
     bool eq = name && json_is_string(json_array_get(values, 0)) &&
               strcmp(name, json_string_value(json_array_get(values, 0))) == 0;
     *ok = !strcmp(op, "In") ? eq : !eq;
@@ -89,13 +89,13 @@ static dra_err *field_match(const json_t *req, const json_t *node, bool *ok)
 dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched)
 {
     *matched = false;
-    const json_t *terms = al_jget(selector, "nodeSelectorTerms");
+    const json_t *terms = dra_jfield(selector, "nodeSelectorTerms");
     size_t i;
     const json_t *term;
     bool any = false;
     dra_err *errs = NULL;
     json_array_foreach(terms, i, term) {
-        const json_t *exprs = al_jget(term, "matchExpressions"), *fields = al_jget(term, "matchFields");
+        const json_t *exprs = dra_jfield(term, "matchExpressions"), *fields = dra_jfield(term, "matchFields");
         size_t ne = json_is_array(exprs) ? json_array_size(exprs) : 0;
         size_t nf = json_is_array(fields) ? json_array_size(fields) : 0;
         if (!ne && !nf)
@@ -123,7 +123,7 @@ dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, boo
     return NULL;
 }
 
-dra_err *al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
+dra_err *dra_al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
                          bool *match)
 {
     *match = false;
@@ -177,7 +177,7 @@ static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
     if (!f->partitionable && (s->per_device_set || s->nsets > 0))
         return NULL;
     if (s->node_name || s->all_nodes || s->node_selector) {
-        dra_err *e = al_node_matches(r->node, r->node_name, s->node_name, s->all_nodes, s->node_selector, rel);
+        dra_err *e = dra_al_node_matches(r->node, r->node_name, s->node_name, s->all_nodes, s->node_selector, rel);
         if (e) {
             dra_err *w = dra_err_new(DRA_EXIT_INPUT,
                                      "gather pool information: failed to perform node selection for slice %s: %s",
@@ -191,7 +191,7 @@ static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
         for (size_t i = 0; i < s->ndev; i++) {
             al_device *d = &s->dev[i];
             bool m;
-            dra_err *e = al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
+            dra_err *e = dra_al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
             if (e) {
                 dra_err *w = dra_err_new(DRA_EXIT_INPUT,
                                          "gather pool information: failed to perform node selection for device %s in slice %s: %s",
@@ -269,18 +269,18 @@ static void build_pool(al_run *r, al_pool *p, group *g, al_slice **allgen, size_
             p->target[p->ntarget++] = g->s[i];
 
     /* Duplicate device names among node-targeting device slices. */
-    amap names = {0};
+    dra_strmap names = {0};
     for (size_t i = 0; i < p->ntarget && !p->invalid; i++)
         for (size_t j = 0; j < p->target[i]->ndev; j++) {
             const char *n = p->target[i]->dev[j].name;
             intptr_t v;
-            if (amap_get(&names, n, strlen(n), &v)) {
+            if (dra_strmap_get(&names, n, strlen(n), &v)) {
                 invalid(r, p, "duplicate device name %s%s", n, "");
                 break;
             }
-            amap_put(&names, n, strlen(n), 1);
+            dra_strmap_put(&names, n, strlen(n), 1);
         }
-    amap_free(&names);
+    dra_strmap_free(&names);
     if (p->invalid || !part)
         goto done;
 
@@ -331,18 +331,18 @@ done:
             p->has_binding = p->target[i]->dev[j].has_binding;
 }
 
-dra_err *al_gather_pools(al_run *r)
+dra_err *dra_al_gather_pools(al_run *r)
 {
     dra_alloc_world *w = r->w;
     dra_arena *a = &r->arena;
-    amap gidx = {0};
+    dra_strmap gidx = {0};
     group *groups = NULL;
     size_t ngroups = 0, capgroups = 0;
     dra_err *err = NULL;
 
     al_pool_slices *lists[2] = {NULL, &w->shared};
     intptr_t v;
-    if (r->node_name && amap_get(&w->bynode, r->node_name, strlen(r->node_name), &v))
+    if (r->node_name && dra_strmap_get(&w->bynode, r->node_name, strlen(r->node_name), &v))
         lists[0] = (al_pool_slices *)v;
     for (int li = 0; li < 2 && !err; li++) {
         if (!lists[li])
@@ -357,7 +357,7 @@ dra_err *al_gather_pools(al_run *r)
                 continue;
             char *key = dra_arena_printf(a, "%s\x1f%s", s->driver, s->pool);
             size_t gi;
-            if (amap_get(&gidx, key, strlen(key), &v)) {
+            if (dra_strmap_get(&gidx, key, strlen(key), &v)) {
                 gi = (size_t)v;
             } else {
                 if (ngroups == capgroups) {
@@ -366,14 +366,14 @@ dra_err *al_gather_pools(al_run *r)
                 }
                 gi = ngroups++;
                 groups[gi] = (group){0};
-                amap_get(&w->pools, key, strlen(key), &v);
+                dra_strmap_get(&w->pools, key, strlen(key), &v);
                 groups[gi].all = (al_pool_slices *)v;
-                amap_put(&gidx, key, strlen(key), (intptr_t)gi);
+                dra_strmap_put(&gidx, key, strlen(key), (intptr_t)gi);
             }
             group_add(a, &groups[gi], s);
         }
     }
-    amap_free(&gidx);
+    dra_strmap_free(&gidx);
     if (err) {
         free(groups);
         return err;

@@ -6,8 +6,8 @@
 #include "internal.h"
 
 /* Pool gathering.  Sets r->pools (run arena).  Errors are fatal. */
-dra_err *al_gather_pools(al_run *r);
-dra_err *al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
+DRA_MUST_USE dra_err *dra_al_gather_pools(al_run *r);
+DRA_MUST_USE dra_err *dra_al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
                          bool *match);
 
 #endif

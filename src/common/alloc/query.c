@@ -9,7 +9,7 @@ int64_t dra_alloc_free_bound(const dra_alloc_world *w, const char *node_name)
 {
     int64_t n = w->shared_free;
     intptr_t v;
-    if (node_name && amap_get(&w->bynode, node_name, strlen(node_name), &v))
+    if (node_name && dra_strmap_get(&w->bynode, node_name, strlen(node_name), &v))
         n += w->node_free[((al_pool_slices *)v)->node_idx];
     return n;
 }
@@ -17,7 +17,7 @@ int64_t dra_alloc_free_bound(const dra_alloc_world *w, const char *node_name)
 bool dra_alloc_world_has_class(const dra_alloc_world *w, const char *name)
 {
     intptr_t v;
-    return name && amap_get(&w->classes, name, strlen(name), &v);
+    return name && dra_strmap_get(&w->classes, name, strlen(name), &v);
 }
 
 /* A slice whose pool can be invalid: counter sets, several slices, device
@@ -26,7 +26,7 @@ static bool slice_risky(const dra_alloc_world *w, const al_slice *s)
 {
     intptr_t v;
     char *key = dra_xasprintf("%s\x1f%s", s->driver, s->pool);
-    amap_get(&w->pools, key, strlen(key), &v);
+    dra_strmap_get(&w->pools, key, strlen(key), &v);
     free(key);
     const al_pool_slices *pool = (const al_pool_slices *)v;
     if (s->nsets || pool->n > 1)
@@ -52,7 +52,7 @@ bool dra_alloc_shared_pools_risky(const dra_alloc_world *w)
 bool dra_alloc_node_pools_risky(const dra_alloc_world *w, const char *node_name)
 {
     intptr_t v;
-    if (!node_name || !amap_get(&w->bynode, node_name, strlen(node_name), &v))
+    if (!node_name || !dra_strmap_get(&w->bynode, node_name, strlen(node_name), &v))
         return false;
     const al_pool_slices *ns = (const al_pool_slices *)v;
     for (size_t k = 0; k < ns->n; k++)

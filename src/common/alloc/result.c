@@ -8,23 +8,24 @@
 
 #include "result.h"
 #include "capacity.h"
+#include "../base/hash.h"
 #include "../base/sort.h"
 
 void dra_alloc_share_id(const char *claim_key, const char *request, const char *device_id, char out[37])
 {
-    /* Two independent 64-bit FNV-1a hashes over "claim\0request\0device". */
-    uint64_t h[2] = {1469598103934665603ULL, 0x84222325cbf29ce4ULL};
+    /* Two independent 64-bit FNV-1a hashes over "claim\0request\0device".
+     * The seeds are kept as they were (the first is the offset basis with its
+     * last digit lost) so that printed share IDs stay stable. */
+    uint64_t h[2] = {DRA_FNV64_LEGACY_SEED, UINT64_C(0x84222325cbf29ce4)};
     const char *parts[3] = {claim_key, request, device_id};
     for (int k = 0; k < 2; k++)
         for (int p = 0; p < 3; p++) {
             for (const char *s = parts[p]; *s; s++) {
-                h[k] ^= (unsigned char)*s;
-                h[k] *= 1099511628211ULL;
+                h[k] = dra_fnv1a(h[k], s, 1);
                 if (k)
                     h[k] ^= h[k] >> 29;
             }
-            h[k] ^= 0xff;
-            h[k] *= 1099511628211ULL;
+            h[k] = dra_fnv1a(h[k], "\xff", 1);
         }
     unsigned char b[16];
     for (int i = 0; i < 8; i++) {
@@ -79,7 +80,7 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
         json_t *cc = json_object();
         for (size_t i = 0; i < x->consumed.n; i++) {
             char buf[DRA_QUANTITY_STRMAX];
-            json_object_set_new(cc, names[i], json_string(dra_quantity_format(al_capuse_get(&x->consumed, names[i]), buf)));
+            json_object_set_new(cc, names[i], json_string(dra_quantity_format(dra_al_capuse_get(&x->consumed, names[i]), buf)));
         }
         free(names);
         json_object_set_new(o, "consumedCapacity", cc);
@@ -174,11 +175,11 @@ static json_t *build_config(al_claim *c)
     /* Claim configs: as is when they apply to all; else once when they name
      * a request or the selected subrequest; configs naming only unselected
      * subrequests are dropped. */
-    const json_t *claim_cfg = al_jget(al_jget(al_jget(c->json, "spec"), "devices"), "config");
+    const json_t *claim_cfg = dra_jfield(dra_jfield(dra_jfield(c->json, "spec"), "devices"), "config");
     size_t i;
     const json_t *cj;
     json_array_foreach(claim_cfg, i, cj) {
-        const json_t *reqs = al_jget(cj, "requests");
+        const json_t *reqs = dra_jfield(cj, "requests");
         bool take = !json_is_array(reqs) || !json_array_size(reqs);
         for (size_t k = 0; k < c->nreqs && !take; k++) {
             al_req *q = &c->reqs[k];
@@ -216,14 +217,14 @@ static bool has_req(const json_t *list, const json_t *req)
     size_t i;
     const json_t *x;
     json_array_foreach(list, i, x) {
-        const char *k1 = al_jstr(x, "key"), *k2 = al_jstr(req, "key");
+        const char *k1 = dra_jfield_str(x, "key"), *k2 = dra_jfield_str(req, "key");
         if (strcmp(k1 ? k1 : "", k2 ? k2 : "") != 0)
             continue;
-        const char *o1 = al_jstr(x, "operator"), *o2 = al_jstr(req, "operator");
+        const char *o1 = dra_jfield_str(x, "operator"), *o2 = dra_jfield_str(req, "operator");
         if (strcmp(o1 ? o1 : "", o2 ? o2 : "") != 0)
             continue;
         /* same value *set* */
-        const json_t *v1 = al_jget(x, "values"), *v2 = al_jget(req, "values");
+        const json_t *v1 = dra_jfield(x, "values"), *v2 = dra_jfield(req, "values");
         bool same = true;
         size_t k;
         const json_t *v;
@@ -266,11 +267,11 @@ static json_t *node_selector(al_run *r, al_claim *c, dra_err **err)
             goto done;
         }
         if (sel) {
-            const json_t *terms = al_jget(sel, "nodeSelectorTerms");
+            const json_t *terms = dra_jfield(sel, "nodeSelectorTerms");
             size_t nt = json_is_array(terms) ? json_array_size(terms) : 0;
             if (nt == 1) {
-                merge_reqs(fields, al_jget(json_array_get(terms, 0), "matchFields"));
-                merge_reqs(exprs, al_jget(json_array_get(terms, 0), "matchExpressions"));
+                merge_reqs(fields, dra_jfield(json_array_get(terms, 0), "matchFields"));
+                merge_reqs(exprs, dra_jfield(json_array_get(terms, 0), "matchExpressions"));
             } else if (nt > 1) {
                 *err = dra_err_new(DRA_EXIT_INPUT,
                                    "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %zu terms",
@@ -293,7 +294,7 @@ done:
     return out;
 }
 
-json_t *al_build_allocation(al_run *r, al_claim *c, dra_err **err)
+json_t *dra_al_build_allocation(al_run *r, al_claim *c, dra_err **err)
 {
     json_t *results = json_array();
     for (size_t i = 0; i < c->nres; i++)

@@ -5,6 +5,6 @@
 
 #include "internal.h"
 
-json_t *al_build_allocation(al_run *r, al_claim *c, dra_err **err);
+json_t *dra_al_build_allocation(al_run *r, al_claim *c, dra_err **err);
 
 #endif

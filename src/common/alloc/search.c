@@ -44,7 +44,7 @@ typedef struct search {
 static al_prog *get_prog(dra_alloc_world *w, const char *expr)
 {
     intptr_t v;
-    if (amap_get(&w->progs, expr, strlen(expr), &v))
+    if (dra_strmap_get(&w->progs, expr, strlen(expr), &v))
         return (al_prog *)v;
     al_prog *p = dra_xcalloc(1, sizeof *p);
     dra_err *e = w->eval.compile(w->eval.ctx, expr, &p->prog);
@@ -53,7 +53,7 @@ static al_prog *get_prog(dra_alloc_world *w, const char *expr)
         p->error = dra_xstrdup(e->msg);
         dra_err_free(e);
     }
-    amap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
+    dra_strmap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
     return p;
 }
 
@@ -67,7 +67,7 @@ static al_prog *get_value_prog(dra_alloc_world *w, const char *expr)
     memcpy(key + 1, expr, n + 1);
     intptr_t v;
     al_prog *p;
-    if (amap_get(&w->progs, key, n + 1, &v)) {
+    if (dra_strmap_get(&w->progs, key, n + 1, &v)) {
         p = (al_prog *)v;
     } else {
         p = dra_xcalloc(1, sizeof *p);
@@ -78,7 +78,7 @@ static al_prog *get_value_prog(dra_alloc_world *w, const char *expr)
             p->error = dra_xstrdup(e->msg);
             dra_err_free(e);
         }
-        amap_put(&w->progs, key, n + 1, (intptr_t)p);
+        dra_strmap_put(&w->progs, key, n + 1, (intptr_t)p);
     }
     free(key);
     return p;
@@ -107,7 +107,7 @@ static dra_err *derive_attributes(al_run *r, int ci, al_req *req, al_device *d)
     return NULL;
 }
 
-const json_t *al_derived_attribute(const al_req *req, const al_device *d, const char *name)
+const json_t *dra_al_derived_attribute(const al_req *req, const al_device *d, const char *name)
 {
     for (size_t k = 0; k < req->nderived; k++)
         if (strcmp(req->derived[k].name, name) == 0)
@@ -123,7 +123,7 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
     size_t i;
     const json_t *sel;
     json_array_foreach(sels, i, sel) {
-        const char *expr = al_jstr(al_jget(sel, "cel"), "expression");
+        const char *expr = dra_jfield_str(dra_jfield(sel, "cel"), "expression");
         if (!expr)
             expr = "";
         al_prog *p = get_prog(r->w, expr);
@@ -170,13 +170,12 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
     return NULL;
 }
 
-static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, al_device *d, int lid, bool *ok)
+static dra_err *dra_al_is_selectable(al_run *r, int ci, al_req *req, al_device *d, int lid, bool *ok)
 {
-    (void)pool;
     *ok = false;
     if (!r->w->f.binding_and_status && d->has_binding) {
         if (r->opts->explain)
-            al_explain_reject(r, ci, req, lid, DRA_REJECT_BINDING_DISABLED,
+            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_BINDING_DISABLED,
                               "has binding conditions, DRADeviceBindingConditions/DRAResourceClaimDeviceStatus off");
         return NULL;
     }
@@ -191,13 +190,13 @@ static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, 
         e = selectors_match(r, ci, req->class, req->class->selectors, d, &idx, &m);
         if (e) {
             if (r->opts->explain)
-                al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
+                dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
             return e;
         }
         if (!m) {
             req->match[lid] = 1;
             if (r->opts->explain)
-                al_explain_reject(r, ci, req, lid, DRA_REJECT_CLASS_SELECTOR, "class %s selector #%d is false",
+                dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CLASS_SELECTOR, "class %s selector #%d is false",
                                   req->class->name, idx);
             return NULL;
         }
@@ -205,23 +204,23 @@ static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, 
     e = selectors_match(r, ci, NULL, req->selectors, d, &idx, &m);
     if (e) {
         if (r->opts->explain)
-            al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
+            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
         return e;
     }
     if (!m) {
         req->match[lid] = 1;
         if (r->opts->explain)
-            al_explain_reject(r, ci, req, lid, DRA_REJECT_REQUEST_SELECTOR, "request selector #%d is false", idx);
+            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_REQUEST_SELECTOR, "request selector #%d is false", idx);
         return NULL;
     }
     if (d->slice->per_device) {
-        e = al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
+        e = dra_al_node_matches(r->node, r->node_name, d->node_name, d->all_nodes, d->node_selector, &m);
         if (e)
             return e;
         if (!m) {
             req->match[lid] = 1;
             if (r->opts->explain)
-                al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
+                dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
                                   "per-device node selection does not match node %s", r->node_name);
             return NULL;
         }
@@ -230,7 +229,7 @@ static dra_err *al_is_selectable(al_run *r, int ci, al_req *req, al_pool *pool, 
         e = derive_attributes(r, ci, req, d);
         if (e) {
             if (r->opts->explain)
-                al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
+                dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
             return e;
         }
     }
@@ -253,7 +252,7 @@ static void allocating_insert(al_run *r, int lid, int ci)
 {
     if (allocating_for(r, lid, ci))
         return;
-    r->allocating[lid] = dra_xrealloc(r->allocating[lid], (size_t)(r->nallocating[lid] + 1) * sizeof(int));
+    r->allocating[lid] = dra_xgrow(r->allocating[lid], (size_t)r->nallocating[lid], sizeof(int));
     r->allocating[lid][r->nallocating[lid]++] = ci;
 }
 
@@ -325,24 +324,24 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
 
     if (!multi && req->admin && allocating_for(r, d->lid, ci)) {
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
         return R_FAIL;
     }
     if (!req->admin && in_use(r, d)) {
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated");
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated");
         return R_FAIL;
     }
     /* PR #140798: a device that no longer allows multiple allocations is
      * not handed out exclusively while a share of it is live. */
     if (!req->admin && !multi && capacity_in_use(r, d)) {
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "shared by an in-use claim");
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "shared by an in-use claim");
         return R_FAIL;
     }
     if (!f->partitionable && d->ncons > 0) {
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
                               "consumes counters, DRAPartitionableDevices off");
         return R_FAIL;
     }
@@ -352,7 +351,7 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
         for (size_t k = 0; k < d->ncons; k++)
             if (d->cons[k].groups) {
                 if (ex)
-                    al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
+                    dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
                                       "declares compatibilityGroups, DRADeviceCompatibilityGroups off");
                 return R_FAIL;
             }
@@ -360,25 +359,25 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
     bool skip_counters = multi && capacity_in_use(r, d);
     bool charged = false;
     if (!skip_counters && d->ncons > 0) {
-        if (!al_counters_take(r, pool, d, ex ? why : NULL, sizeof why)) {
+        if (!dra_al_counters_take(r, pool, d, ex ? why : NULL, sizeof why)) {
             if (ex)
-                al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS, "%s", why);
+                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS, "%s", why);
             return R_FAIL;
         }
         charged = true;
     }
     const al_taint *t;
-    if (f->device_taints && (t = al_taint_blocks(d, req))) {
+    if (f->device_taints && (t = dra_al_taint_blocks(d, req))) {
         if (charged)
-            al_counters_release(r, pool, d);
+            dra_al_counters_release(r, pool, d);
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_TAINT, "taint %s=%s:%s%s%s not tolerated",
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_TAINT, "taint %s=%s:%s%s%s not tolerated",
                               t->key ? t->key : "", t->value ? t->value : "", t->effect ? t->effect : "",
                               t->rule ? " from DeviceTaintRule " : "", t->rule ? t->rule : "");
         return R_FAIL;
     }
     for (size_t i = 0; i < c->ncons; i++) {
-        if (al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
+        if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
             continue;
         if (must) {
             s->err = dra_err_new(DRA_EXIT_INPUT,
@@ -387,11 +386,11 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
             return R_ERR;
         }
         for (size_t e = 0; e < i; e++)
-            al_constraint_remove(r, &c->cons[e], req, d);
+            dra_al_constraint_remove(r, &c->cons[e], req);
         if (charged)
-            al_counters_release(r, pool, d);
+            dra_al_counters_release(r, pool, d);
         if (ex)
-            al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
         return R_FAIL;
     }
 
@@ -400,18 +399,18 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
     if (f->consumable_capacity) {
         /* Repeated against the current state: an All list was built before
          * earlier requests of this attempt consumed capacity (A2). */
-        if (!al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
+        if (!dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
             for (size_t e = 0; e < c->ncons; e++)
-                al_constraint_remove(r, &c->cons[e], req, d);
+                dra_al_constraint_remove(r, &c->cons[e], req);
             if (charged)
-                al_counters_release(r, pool, d);
+                dra_al_counters_release(r, pool, d);
             if (ex)
-                al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
+                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
             return R_FAIL;
         }
         if (multi) {
-            al_capacity_consumed(req, d, &consumed);
-            al_capuse_add(&r->capuse[d->lid], &consumed);
+            dra_al_capacity_consumed(req, d, &consumed);
+            dra_al_capuse_add(&r->capuse[d->lid], &consumed);
             r->nshares[d->lid]++;
             has_share = true;
         }
@@ -427,7 +426,7 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
                            .charged_counters = charged};
     res->consumed = consumed;
     if (ex)
-        al_explain_push(r);
+        dra_al_explain_push(r);
     return R_OK;
 }
 
@@ -439,20 +438,20 @@ static void deallocate_last(al_run *r, int ci)
     al_req *req = res->req;
     bool multi = r->w->f.consumable_capacity && d->allow_multi;
     for (size_t i = 0; i < c->ncons; i++)
-        al_constraint_remove(r, &c->cons[i], req, d);
+        dra_al_constraint_remove(r, &c->cons[i], req);
     allocating_delete(r, d->lid, ci);
     if (multi && res->has_share) {
         if (res->consumed.n > 0)
-            al_capuse_sub(&r->capuse[d->lid], &res->consumed);
+            dra_al_capuse_sub(&r->capuse[d->lid], &res->consumed);
         r->nshares[d->lid]--;
     }
     if (res->charged_counters)
-        al_counters_release(r, res->pool, d);
-    al_capuse_free(&res->consumed);
+        dra_al_counters_release(r, res->pool, d);
+    dra_al_capuse_free(&res->consumed);
     c->nres--;
     r->stats.backtracks++;
     if (r->opts->explain)
-        al_explain_pop(r);
+        dra_al_explain_pop(r);
 }
 
 /* ---- bounded search ------------------------------------------------------------------ */
@@ -496,7 +495,7 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
                 if (req->admin ? allocating_for(r, d->lid, ci) : in_use(r, d))
                     continue;
                 bool ok;
-                dra_err *e = al_is_selectable(r, ci, req, p, d, d->lid, &ok);
+                dra_err *e = dra_al_is_selectable(r, ci, req, d, d->lid, &ok);
                 if (e) {
                     dra_err_free(e);
                     return -1;
@@ -504,7 +503,7 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
                 if (!ok)
                     continue;
                 if (r->w->f.consumable_capacity &&
-                    !al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0))
+                    !dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0))
                     continue;
                 if (++n >= need)
                     return n;
@@ -596,28 +595,28 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
                 r->stats.devices_tried++;
                 if (req->admin && allocating_for(r, dev->lid, ci)) {
                     if (r->opts->explain)
-                        al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+                        dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
                     continue;
                 }
                 if (!req->admin && in_use(r, dev)) {
                     if (r->opts->explain)
-                        al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE,
+                        dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE,
                                           r->w->st[dev->gid].allocated ? "allocated by an in-use claim"
                                                                        : "allocated earlier in this attempt");
                     continue;
                 }
                 bool ok;
-                s->err = al_is_selectable(r, ci, req, p, dev, dev->lid, &ok);
+                s->err = dra_al_is_selectable(r, ci, req, dev, dev->lid, &ok);
                 if (s->err)
                     return R_ERR;
                 if (!ok)
                     continue;
                 if (f->consumable_capacity) {
                     char why[256];
-                    if (!al_capacity_fits(req, dev, agg_of(r, dev), &r->capuse[dev->lid],
+                    if (!dra_al_capacity_fits(req, dev, agg_of(r, dev), &r->capuse[dev->lid],
                                           r->opts->explain ? why : NULL, sizeof why)) {
                         if (r->opts->explain)
-                            al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_CAPACITY, "%s", why);
+                            dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_CAPACITY, "%s", why);
                         continue;
                     }
                 }
@@ -646,23 +645,23 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
     q->json = j;
     q->parent = parent;
     q->full_name = parent ? dra_arena_printf(a, "%s/%s", parent->name, q->name) : q->name;
-    q->class_name = al_jstr(j, "deviceClassName");
-    q->selectors = al_jget(j, "selectors");
-    q->mode_str = al_jstr(j, "allocationMode");
+    q->class_name = dra_jfield_str(j, "deviceClassName");
+    q->selectors = dra_jfield(j, "selectors");
+    q->mode_str = dra_jfield_str(j, "allocationMode");
     if (!q->mode_str)
         q->mode_str = "";
     q->mode = !strcmp(q->mode_str, "ExactCount") ? AL_MODE_EXACT : !strcmp(q->mode_str, "All") ? AL_MODE_ALL
                                                                                                    : AL_MODE_OTHER;
-    q->count = json_integer_value(al_jget(j, "count"));
+    q->count = json_integer_value(dra_jfield(j, "count"));
     if (!parent) {
-        q->has_admin = al_jget(j, "adminAccess") != NULL;
-        q->admin = al_jbool(j, "adminAccess");
+        q->has_admin = dra_jfield(j, "adminAccess") != NULL;
+        q->admin = dra_jfield_true(j, "adminAccess");
     }
-    q->tolerations = al_jget(j, "tolerations");
-    al_parse_tolerations(a, q->tolerations, &q->tol, &q->ntol);
-    const json_t *cap = al_jget(j, "capacity");
+    q->tolerations = dra_jfield(j, "tolerations");
+    dra_al_parse_tolerations(a, q->tolerations, &q->tol, &q->ntol);
+    const json_t *cap = dra_jfield(j, "capacity");
     q->has_capacity = cap != NULL;
-    const json_t *creq = al_jget(cap, "requests");
+    const json_t *creq = dra_jfield(cap, "requests");
     if (json_is_object(creq) && json_object_size(creq)) {
         q->capreq = dra_arena_zalloc(a, json_object_size(creq) * sizeof *q->capreq);
         const char *k;
@@ -686,15 +685,15 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
         }
     }
     q->match = dra_arena_zalloc(a, r->nldev + 1);
-    const json_t *das = al_jget(j, "derivedAttributes");
+    const json_t *das = dra_jfield(j, "derivedAttributes");
     if (r->w->f.derived_attributes && json_is_array(das) && json_array_size(das)) {
         q->nderived = json_array_size(das);
         q->derived = dra_arena_zalloc(a, q->nderived * sizeof *q->derived);
         for (size_t k = 0; k < q->nderived; k++) {
             const json_t *dj = json_array_get(das, k);
             al_derived *x = &q->derived[k];
-            x->name = al_jstr(dj, "name") ? al_jstr(dj, "name") : "";
-            const char *expr = al_jstr(dj, "expression") ? al_jstr(dj, "expression") : "";
+            x->name = dra_jfield_str(dj, "name") ? dra_jfield_str(dj, "name") : "";
+            const char *expr = dra_jfield_str(dj, "expression") ? dra_jfield_str(dj, "expression") : "";
             x->prog = get_value_prog(r->w, expr);
             if (x->prog->error)
                 return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: derived attribute %s: CEL compile error: %s",
@@ -713,7 +712,7 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
     size_t i;
     const json_t *sel;
     json_array_foreach(q->selectors, i, sel) {
-        if (!al_jget(sel, "cel"))
+        if (!dra_jfield(sel, "cel"))
             return dra_err_new(DRA_EXIT_INPUT,
                                "claim %s, request %s, selector #%zu: CEL expression empty (unsupported selector type?)",
                                c->ref, q->name, i);
@@ -725,7 +724,7 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
         return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: missing device class name (unsupported request type?)",
                            c->ref, q->name);
     intptr_t v;
-    if (!amap_get(&r->w->classes, q->class_name, strlen(q->class_name), &v))
+    if (!dra_strmap_get(&r->w->classes, q->class_name, strlen(q->class_name), &v))
         return dra_err_new(DRA_EXIT_INPUT,
                            "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
                            c->ref, q->name, q->class_name, q->class_name);
@@ -759,13 +758,13 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
             for (size_t di = 0; di < p->target[si]->ndev; di++) {
                 al_device *d = &p->target[si]->dev[di];
                 bool ok;
-                dra_err *e = al_is_selectable(r, ci, q, p, d, d->lid, &ok);
+                dra_err *e = dra_al_is_selectable(r, ci, q, d, d->lid, &ok);
                 if (e)
                     return e;
                 if (!ok)
                     continue;
                 /* Static capacity test only (kubernetes#140769, corrections A3). */
-                if (f->consumable_capacity && !al_capacity_fits(q, d, NULL, NULL, NULL, 0))
+                if (f->consumable_capacity && !dra_al_capacity_fits(q, d, NULL, NULL, NULL, 0))
                     continue;
                 q->all[q->nall] = d;
                 q->all_pool[q->nall++] = p;
@@ -781,59 +780,59 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
     al_claim *c = &r->claims[ci];
     const al_features *f = &r->w->f;
     c->json = j;
-    const json_t *meta = al_jget(j, "metadata");
-    c->ns = al_jstr(meta, "namespace");
-    c->name = al_jstr(meta, "name");
-    c->uid = al_jstr(meta, "uid");
+    const json_t *meta = dra_jfield(j, "metadata");
+    c->ns = dra_jfield_str(meta, "namespace");
+    c->name = dra_jfield_str(meta, "name");
+    c->uid = dra_jfield_str(meta, "uid");
     if (!c->name)
         c->name = "";
     c->ref = (c->ns && *c->ns) ? dra_arena_printf(a, "%s/%s", c->ns, c->name) : dra_arena_strdup(a, c->name);
-    const json_t *devices = al_jget(al_jget(j, "spec"), "devices");
-    const json_t *reqs = al_jget(devices, "requests");
+    const json_t *devices = dra_jfield(dra_jfield(j, "spec"), "devices");
+    const json_t *reqs = dra_jfield(devices, "requests");
     c->nreqs = json_is_array(reqs) ? json_array_size(reqs) : 0;
     c->reqs = dra_arena_zalloc(a, (c->nreqs + 1) * sizeof *c->reqs);
     long min_total = 0;
     for (size_t i = 0; i < c->nreqs; i++) {
         const json_t *rj = json_array_get(reqs, i);
         al_req *q = &c->reqs[i];
-        q->name = al_jstr(rj, "name");
+        q->name = dra_jfield_str(rj, "name");
         if (!q->name)
             q->name = "";
-        const json_t *fa = al_jget(rj, "firstAvailable");
+        const json_t *fa = dra_jfield(rj, "firstAvailable");
         size_t nsub = json_is_array(fa) ? json_array_size(fa) : 0;
         if (!f->prioritized_list && nsub)
             return dra_err_new(DRA_EXIT_INPUT,
                                "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
                                c->ref, q->name);
-        const json_t *exactly = al_jget(rj, "exactly");
+        const json_t *exactly = dra_jfield(rj, "exactly");
         /* KEP-6080: a claim that carries derived attributes (created while
          * the gate was on) cannot be allocated correctly without them. */
         if (!f->derived_attributes) {
-            const json_t *da = al_jget(exactly, "derivedAttributes");
+            const json_t *da = dra_jfield(exactly, "derivedAttributes");
             if (json_is_array(da) && json_array_size(da))
                 return dra_err_new(DRA_EXIT_INPUT,
                                    "claim %s, request %s: has derived attributes, but the DRADerivedAttributes feature is disabled",
                                    c->ref, q->name);
             for (size_t k = 0; k < nsub; k++) {
                 const json_t *sj = json_array_get(fa, k);
-                da = al_jget(sj, "derivedAttributes");
+                da = dra_jfield(sj, "derivedAttributes");
                 if (json_is_array(da) && json_array_size(da))
                     return dra_err_new(DRA_EXIT_INPUT,
                                        "claim %s, subrequest %s: has derived attributes, but the DRADerivedAttributes feature is disabled",
-                                       c->ref, al_jstr(sj, "name") ? al_jstr(sj, "name") : "");
+                                       c->ref, dra_jfield_str(sj, "name") ? dra_jfield_str(sj, "name") : "");
             }
         }
         if (!f->consumable_capacity) {
-            if (exactly && al_jget(exactly, "capacity"))
+            if (exactly && dra_jfield(exactly, "capacity"))
                 return dra_err_new(DRA_EXIT_INPUT,
                                    "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
                                    c->ref, q->name);
             for (size_t k = 0; k < nsub; k++) {
                 const json_t *sj = json_array_get(fa, k);
-                if (al_jget(sj, "capacity"))
+                if (dra_jfield(sj, "capacity"))
                     return dra_err_new(DRA_EXIT_INPUT,
                                        "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
-                                       c->ref, al_jstr(sj, "name") ? al_jstr(sj, "name") : "");
+                                       c->ref, dra_jfield_str(sj, "name") ? dra_jfield_str(sj, "name") : "");
             }
         }
         dra_err *e;
@@ -844,7 +843,7 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
             for (size_t k = 0; k < nsub; k++) {
                 const json_t *sj = json_array_get(fa, k);
                 al_req *sq = &q->subs[k];
-                sq->name = al_jstr(sj, "name");
+                sq->name = dra_jfield_str(sj, "name");
                 if (!sq->name)
                     sq->name = "";
                 if ((e = parse_request(r, c, sq, sj, q)) || (e = validate_request(r, ci, sq)))
@@ -864,18 +863,18 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
     if (min_total > MAX_RESULTS)
         return dra_err_new(DRA_EXIT_INPUT, "claim %s: number of requested devices %ld exceeds the claim limit of %d",
                            c->ref, min_total, MAX_RESULTS);
-    const json_t *cons = al_jget(devices, "constraints");
+    const json_t *cons = dra_jfield(devices, "constraints");
     c->ncons = json_is_array(cons) ? json_array_size(cons) : 0;
     c->cons = dra_arena_zalloc(a, (c->ncons + 1) * sizeof *c->cons);
     for (size_t i = 0; i < c->ncons; i++) {
         const json_t *cj = json_array_get(cons, i);
         al_constraint *x = &c->cons[i];
-        x->requests = al_jget(cj, "requests");
-        if (al_jstr(cj, "matchAttribute")) {
+        x->requests = dra_jfield(cj, "requests");
+        if (dra_jfield_str(cj, "matchAttribute")) {
             x->match = true;
-            x->attr = al_jstr(cj, "matchAttribute");
-        } else if (al_jstr(cj, "distinctAttribute")) {
-            x->attr = al_jstr(cj, "distinctAttribute");
+            x->attr = dra_jfield_str(cj, "matchAttribute");
+        } else if (dra_jfield_str(cj, "distinctAttribute")) {
+            x->attr = dra_jfield_str(cj, "distinctAttribute");
         } else {
             return dra_err_new(DRA_EXIT_INPUT, "claim %s, constraint #%zu: empty constraint (unsupported constraint type?)",
                                c->ref, i);
@@ -891,7 +890,7 @@ static void run_free(al_run *r)
     for (size_t i = 0; i < r->nldev; i++) {
         free(r->allocating ? r->allocating[i] : NULL);
         if (r->capuse)
-            al_capuse_free(&r->capuse[i]);
+            dra_al_capuse_free(&r->capuse[i]);
     }
     free(r->allocating);
     free(r->nallocating);
@@ -905,7 +904,7 @@ static void run_free(al_run *r)
     for (size_t i = 0; i < r->nclaims; i++) {
         al_claim *c = &r->claims[i];
         for (size_t k = 0; k < c->nres; k++)
-            al_capuse_free(&c->res[k].consumed);
+            dra_al_capuse_free(&c->res[k].consumed);
         free(c->res);
         for (size_t k = 0; k < c->nreqs; k++) {
             al_req *q = &c->reqs[k];
@@ -944,14 +943,14 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     al_run *r = &run;
     r->w = w;
     r->node = node;
-    r->node_name = al_jstr(al_jget(node, "metadata"), "name");
+    r->node_name = dra_jfield_str(dra_jfield(node, "metadata"), "name");
     r->opts = opts ? opts : &defaults;
     r->run_id = ++w->run_seq;
     clock_gettime(CLOCK_MONOTONIC, &r->start);
 
     dra_alloc_result *res = dra_xcalloc(1, sizeof *res);
     search s = {r, NULL};
-    dra_err *err = al_gather_pools(r);
+    dra_err *err = dra_al_gather_pools(r);
     if (!err) {
         r->allocating = dra_xcalloc(r->nldev + 1, sizeof *r->allocating);
         r->nallocating = dra_xcalloc(r->nldev + 1, sizeof *r->nallocating);
@@ -973,7 +972,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
         res->nallocs = nclaims;
         res->allocs = dra_xcalloc(nclaims + 1, sizeof *res->allocs);
         for (size_t i = 0; i < nclaims && !err; i++)
-            res->allocs[i] = al_build_allocation(r, &r->claims[i], &err);
+            res->allocs[i] = dra_al_build_allocation(r, &r->claims[i], &err);
         if (err) {
             for (size_t i = 0; i < nclaims; i++)
                 json_decref(res->allocs[i]);
@@ -995,7 +994,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     res->stats = r->stats;
     r->succeeded = !err && outcome == R_OK;
     if (r->opts->explain)
-        res->explain = al_explain_build(r);
+        res->explain = dra_al_explain_build(r);
     run_free(r);
     if (err && !r->opts->explain) {
         dra_alloc_result_free(res);

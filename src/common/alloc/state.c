@@ -17,19 +17,19 @@ static char *id_key(dra_arena *a, const char *driver, const char *pool, const ch
     return k;
 }
 
-int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device)
+int dra_al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device)
 {
     char buf[1024];
     int n = snprintf(buf, sizeof buf, "%s\x1f%s\x1f%s", driver, pool, device);
     if (n < 0 || (size_t)n >= sizeof buf)
         return -1;
     intptr_t v;
-    return amap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
+    return dra_strmap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
 }
 
-int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
+int dra_al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
 {
-    int id = al_lookup_id(w, driver, pool, device);
+    int id = dra_al_lookup_id(w, driver, pool, device);
     if (id >= 0)
         return id;
     size_t len;
@@ -39,32 +39,32 @@ int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const
         w->st = dra_xrealloc(w->st, w->capids * sizeof *w->st);
     }
     memset(&w->st[w->nids], 0, sizeof w->st[0]);
-    amap_put(&w->ids, k, len, (intptr_t)w->nids);
+    dra_strmap_put(&w->ids, k, len, (intptr_t)w->nids);
     return (int)w->nids++;
 }
 
-void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
+void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 {
-    const json_t *results = al_jget(al_jget(al_jget(al_jget(claim, "status"), "allocation"), "devices"), "results");
+    const json_t *results = dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
     size_t n = json_is_array(results) ? json_array_size(results) : 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *res = json_array_get(results, i);
-        if (al_jbool(res, "adminAccess"))
+        if (dra_jfield_true(res, "adminAccess"))
             continue;
-        const char *driver = al_jstr(res, "driver"), *pool = al_jstr(res, "pool"), *dev = al_jstr(res, "device");
+        const char *driver = dra_jfield_str(res, "driver"), *pool = dra_jfield_str(res, "pool"), *dev = dra_jfield_str(res, "device");
         if (!driver || !pool || !dev)
             continue;
-        int gid = al_intern_id(w, driver, pool, dev);
+        int gid = dra_al_intern_id(w, driver, pool, dev);
         al_idstate *st = &w->st[gid];
         /* KEP-5963: the groups the device brought to each counter set,
          * authoritative over the slice (whatever the gate). */
-        const json_t *cg = al_jget(res, "compatibilityGroups");
+        const json_t *cg = dra_jfield(res, "compatibilityGroups");
         if (json_is_object(cg) && json_object_size(cg) && !st->compat)
             st->compat = json_deep_copy(cg);
-        const char *share = al_jstr(res, "shareID");
+        const char *share = dra_jfield_str(res, "shareID");
         if (w->f.consumable_capacity && share && *share) {
             st->shared = true;
-            const json_t *cc = al_jget(res, "consumedCapacity");
+            const json_t *cc = dra_jfield(res, "consumedCapacity");
             al_capuse add = {0};
             add.present = true;
             const char *k;
@@ -78,10 +78,10 @@ void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
                         dra_err_free(e);
                         continue;
                     }
-                    al_capuse_set(&add, dra_arena_strdup(&w->arena, k), &q);
+                    dra_al_capuse_set(&add, dra_arena_strdup(&w->arena, k), &q);
                 }
-            al_capuse_add(&st->agg, &add);
-            al_capuse_free(&add);
+            dra_al_capuse_add(&st->agg, &add);
+            dra_al_capuse_free(&add);
         } else {
             if (!st->allocated && w->counts_ready && st->home != 0) {
                 if (st->home > 0)
@@ -95,7 +95,7 @@ void al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 }
 
 /* internal.IsDeviceAllocated: exclusive, shared, or with aggregated capacity. */
-bool al_device_allocated(const dra_alloc_world *w, int gid)
+bool dra_al_device_allocated(const dra_alloc_world *w, int gid)
 {
     if (gid < 0 || (size_t)gid >= w->nids)
         return false;
@@ -109,7 +109,7 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
         return;
     for (size_t i = 0; i < r->nallocs; i++) {
         json_t *wrap = json_pack("{s:{s:O}}", "status", "allocation", r->allocs[i]);
-        al_state_add_claim(w, wrap);
+        dra_al_state_add_claim(w, wrap);
         json_decref(wrap);
     }
 }

@@ -5,10 +5,10 @@
 
 #include "internal.h"
 
-int al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device);
+int dra_al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device);
 /* -1 when unknown. */
-int al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device);
-void al_state_add_claim(dra_alloc_world *w, const json_t *claim);
-bool al_device_allocated(const dra_alloc_world *w, int gid);
+int dra_al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device);
+void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim);
+bool dra_al_device_allocated(const dra_alloc_world *w, int gid);
 
 #endif

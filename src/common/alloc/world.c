@@ -8,97 +8,7 @@
 #include "state.h"
 #include "taints.h"
 
-/* ---- string map ---------------------------------------------------------- */
-
-uint64_t amap_hash(const char *s, size_t len)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    return h ? h : 1;
-}
-
-bool amap_get(const amap *m, const char *key, size_t len, intptr_t *val)
-{
-    if (!m->cap)
-        return false;
-    uint64_t h = amap_hash(key, len);
-    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        const amap_entry *e = &m->e[i];
-        if (!e->hash)
-            return false;
-        if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
-            *val = e->val;
-            return true;
-        }
-    }
-}
-
-static void amap_insert(amap_entry *tab, size_t cap, const amap_entry *src)
-{
-    for (size_t i = src->hash & (cap - 1);; i = (i + 1) & (cap - 1))
-        if (!tab[i].hash) {
-            tab[i] = *src;
-            return;
-        }
-}
-
-void amap_put(amap *m, const char *key, size_t len, intptr_t val)
-{
-    if ((m->n + 1) * 2 > m->cap) {
-        size_t ncap = m->cap ? m->cap * 2 : 16;
-        amap_entry *t = dra_xcalloc(ncap, sizeof *t);
-        for (size_t i = 0; i < m->cap; i++)
-            if (m->e[i].hash)
-                amap_insert(t, ncap, &m->e[i]);
-        free(m->e);
-        m->e = t;
-        m->cap = ncap;
-    }
-    uint64_t h = amap_hash(key, len);
-    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-        amap_entry *e = &m->e[i];
-        if (!e->hash) {
-            *e = (amap_entry){key, len, h, val};
-            m->n++;
-            return;
-        }
-        if (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0) {
-            e->val = val;
-            return;
-        }
-    }
-}
-
-void amap_free(amap *m)
-{
-    free(m->e);
-    *m = (amap){0};
-}
-
-/* ---- JSON helpers ----------------------------------------------------------- */
-
-const json_t *al_jget(const json_t *o, const char *key)
-{
-    if (!json_is_object(o))
-        return NULL;
-    const json_t *v = json_object_get(o, key);
-    return json_is_null(v) ? NULL : v;
-}
-
-const char *al_jstr(const json_t *o, const char *key)
-{
-    return json_string_value(al_jget(o, key));
-}
-
-bool al_jbool(const json_t *o, const char *key)
-{
-    return json_is_true(al_jget(o, key));
-}
-
-static void al_features_from(al_features *f, const dra_features *src)
+static void dra_al_features_from(al_features *f, const dra_features *src)
 {
     f->admin_access = dra_feature_enabled(src, DRA_FEATURE_ADMIN_ACCESS);
     f->prioritized_list = dra_feature_enabled(src, DRA_FEATURE_PRIORITIZED_LIST);
@@ -123,38 +33,38 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     dra_arena *a = &w->arena;
     d->json = j;
     d->slice = s;
-    d->name = al_jstr(j, "name");
+    d->name = dra_jfield_str(j, "name");
     if (!d->name)
         d->name = "";
-    d->attributes = al_jget(j, "attributes");
+    d->attributes = dra_jfield(j, "attributes");
     if (!json_is_object(d->attributes))
         d->attributes = NULL;
     /* Capacity parse errors make the capacity unusable; validation reports
      * them, here a bad quantity just counts as zero. */
-    dra_err *e = al_parse_capacity(a, al_jget(j, "capacity"), w->f.fractional_capacity_range, &d->cap, &d->ncap);
+    dra_err *e = dra_al_parse_capacity(a, dra_jfield(j, "capacity"), w->f.fractional_capacity_range, &d->cap, &d->ncap);
     dra_err_free(e);
-    e = al_parse_counters(a, al_jget(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
+    e = dra_al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
     dra_err_free(e);
-    const json_t *taints = al_jget(j, "taints");
+    const json_t *taints = dra_jfield(j, "taints");
     size_t nt = json_is_array(taints) ? json_array_size(taints) : 0;
     d->taints = nt ? dra_arena_zalloc(a, nt * sizeof *d->taints) : NULL;
     for (size_t i = 0; i < nt; i++) {
         const json_t *t = json_array_get(taints, i);
         al_taint *x = &d->taints[d->ntaints++];
-        x->key = al_jstr(t, "key");
-        x->value = al_jstr(t, "value");
-        x->effect = al_jstr(t, "effect");
+        x->key = dra_jfield_str(t, "key");
+        x->value = dra_jfield_str(t, "value");
+        x->effect = dra_jfield_str(t, "effect");
         x->json = t;
     }
-    d->binding_conditions = al_jget(j, "bindingConditions");
-    d->binding_failure_conditions = al_jget(j, "bindingFailureConditions");
+    d->binding_conditions = dra_jfield(j, "bindingConditions");
+    d->binding_failure_conditions = dra_jfield(j, "bindingFailureConditions");
     d->has_binding = json_is_array(d->binding_conditions) && json_array_size(d->binding_conditions) > 0;
-    d->binds_to_node = al_jbool(j, "bindsToNode");
-    d->allow_multi = al_jbool(j, "allowMultipleAllocations");
-    d->node_name = al_jstr(j, "nodeName");
-    d->all_nodes = al_jbool(j, "allNodes");
-    d->node_selector = al_jget(j, "nodeSelector");
-    d->gid = al_intern_id(w, s->driver, s->pool, d->name);
+    d->binds_to_node = dra_jfield_true(j, "bindsToNode");
+    d->allow_multi = dra_jfield_true(j, "allowMultipleAllocations");
+    d->node_name = dra_jfield_str(j, "nodeName");
+    d->all_nodes = dra_jfield_true(j, "allNodes");
+    d->node_selector = dra_jfield(j, "nodeSelector");
+    d->gid = dra_al_intern_id(w, s->driver, s->pool, d->name);
     d->id_str = dra_arena_printf(a, "%s/%s/%s", s->driver, s->pool, d->name);
     d->widx = w->ndevices;
     if (w->ndevices == w->capdevices) {
@@ -179,30 +89,30 @@ static void list_add(dra_arena *a, al_pool_slices *ps, al_slice *s)
 static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
 {
     dra_arena *a = &w->arena;
-    const json_t *spec = al_jget(j, "spec");
-    const json_t *pool = al_jget(spec, "pool");
+    const json_t *spec = dra_jfield(j, "spec");
+    const json_t *pool = dra_jfield(spec, "pool");
     s->json = j;
-    s->name = al_jstr(al_jget(j, "metadata"), "name");
+    s->name = dra_jfield_str(dra_jfield(j, "metadata"), "name");
     if (!s->name)
         s->name = "";
-    s->driver = al_jstr(spec, "driver");
+    s->driver = dra_jfield_str(spec, "driver");
     if (!s->driver)
         s->driver = "";
-    s->pool = al_jstr(pool, "name");
+    s->pool = dra_jfield_str(pool, "name");
     if (!s->pool)
         s->pool = "";
-    s->generation = json_integer_value(al_jget(pool, "generation"));
-    s->count = json_integer_value(al_jget(pool, "resourceSliceCount"));
-    s->node_name = al_jstr(spec, "nodeName");
+    s->generation = json_integer_value(dra_jfield(pool, "generation"));
+    s->count = json_integer_value(dra_jfield(pool, "resourceSliceCount"));
+    s->node_name = dra_jfield_str(spec, "nodeName");
     if (s->node_name && !*s->node_name)
         s->node_name = NULL;
-    s->all_nodes = al_jbool(spec, "allNodes");
-    s->per_device_set = al_jget(spec, "perDeviceNodeSelection") != NULL;
-    s->per_device = al_jbool(spec, "perDeviceNodeSelection");
-    s->node_selector = al_jget(spec, "nodeSelector");
-    dra_err *e = al_parse_counters(a, al_jget(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
+    s->all_nodes = dra_jfield_true(spec, "allNodes");
+    s->per_device_set = dra_jfield(spec, "perDeviceNodeSelection") != NULL;
+    s->per_device = dra_jfield_true(spec, "perDeviceNodeSelection");
+    s->node_selector = dra_jfield(spec, "nodeSelector");
+    dra_err *e = dra_al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
     dra_err_free(e);
-    const json_t *devs = al_jget(spec, "devices");
+    const json_t *devs = dra_jfield(spec, "devices");
     size_t n = json_is_array(devs) ? json_array_size(devs) : 0;
     s->dev = n ? dra_arena_zalloc(a, n * sizeof *s->dev) : NULL;
     s->ndev = n;
@@ -214,14 +124,14 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
     klen = strlen(key);
     intptr_t v;
     al_pool_slices *ps;
-    if (amap_get(&w->pools, key, klen, &v)) {
+    if (dra_strmap_get(&w->pools, key, klen, &v)) {
         ps = (al_pool_slices *)v;
     } else {
         ps = dra_arena_zalloc(a, sizeof *ps);
         ps->driver = s->driver;
         ps->pool = s->pool;
-        amap_put(&w->pools, key, klen, (intptr_t)ps);
-        w->poollist = dra_xrealloc(w->poollist, (w->npools + 1) * sizeof *w->poollist);
+        dra_strmap_put(&w->pools, key, klen, (intptr_t)ps);
+        w->poollist = dra_xgrow(w->poollist, w->npools, sizeof *w->poollist);
         w->poollist[w->npools++] = ps;
     }
     list_add(a, ps, s);
@@ -231,13 +141,13 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
         list_add(a, &w->shared, s);
     } else {
         al_pool_slices *ns;
-        if (amap_get(&w->bynode, s->node_name, strlen(s->node_name), &v)) {
+        if (dra_strmap_get(&w->bynode, s->node_name, strlen(s->node_name), &v)) {
             ns = (al_pool_slices *)v;
         } else {
             ns = dra_arena_zalloc(a, sizeof *ns);
             ns->driver = s->node_name;
             ns->node_idx = (int)w->nnodes++;
-            amap_put(&w->bynode, s->node_name, strlen(s->node_name), (intptr_t)ns);
+            dra_strmap_put(&w->bynode, s->node_name, strlen(s->node_name), (intptr_t)ns);
         }
         list_add(a, ns, s);
     }
@@ -253,16 +163,16 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
         w->features = *in->features;
     else
         dra_features_default(&w->features);
-    al_features_from(&w->f, &w->features);
+    dra_al_features_from(&w->f, &w->features);
     w->eval = *in->eval;
 
     for (size_t i = 0; i < in->nclasses; i++) {
         const json_t *j = in->classes[i];
-        const char *name = al_jstr(al_jget(j, "metadata"), "name");
+        const char *name = dra_jfield_str(dra_jfield(j, "metadata"), "name");
         if (!name)
             name = "";
         intptr_t v;
-        if (amap_get(&w->classes, name, strlen(name), &v)) {
+        if (dra_strmap_get(&w->classes, name, strlen(name), &v)) {
             dra_err *e = dra_err_new(DRA_EXIT_INPUT, "duplicate DeviceClass %s", name);
             dra_alloc_world_free(w);
             return e;
@@ -270,9 +180,9 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
         al_class *c = dra_arena_zalloc(&w->arena, sizeof *c);
         c->name = name;
         c->json = j;
-        c->selectors = al_jget(al_jget(j, "spec"), "selectors");
-        c->config = al_jget(al_jget(j, "spec"), "config");
-        amap_put(&w->classes, name, strlen(name), (intptr_t)c);
+        c->selectors = dra_jfield(dra_jfield(j, "spec"), "selectors");
+        c->config = dra_jfield(dra_jfield(j, "spec"), "config");
+        dra_strmap_put(&w->classes, name, strlen(name), (intptr_t)c);
     }
 
     w->slices = in->nslices ? dra_arena_zalloc(&w->arena, in->nslices * sizeof *w->slices) : NULL;
@@ -281,10 +191,10 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
         parse_slice(w, &w->slices[i], in->slices[i]);
 
     if (w->f.taint_rules)
-        al_apply_taint_rules(w, in->taint_rules, in->ntaint_rules);
+        dra_al_apply_taint_rules(w, in->taint_rules, in->ntaint_rules);
 
     for (size_t i = 0; i < in->nin_use; i++)
-        al_state_add_claim(w, in->in_use[i]);
+        dra_al_state_add_claim(w, in->in_use[i]);
     count_free(w);
     *out = w;
     return NULL;
@@ -300,7 +210,7 @@ static void count_free(dra_alloc_world *w)
         int home = -1;
         if (s->node_name) {
             intptr_t v;
-            if (amap_get(&w->bynode, s->node_name, strlen(s->node_name), &v))
+            if (dra_strmap_get(&w->bynode, s->node_name, strlen(s->node_name), &v))
                 home = ((al_pool_slices *)v)->node_idx + 1;
         }
         for (size_t k = 0; k < s->ndev; k++) {
@@ -331,7 +241,7 @@ void dra_alloc_world_free(dra_alloc_world *w)
         if (w->devices[i]->eval_cache && w->eval.free_device_cache)
             w->eval.free_device_cache(w->eval.ctx, w->devices[i]->eval_cache);
     for (size_t i = 0; i < w->progs.cap; i++) {
-        if (!w->progs.e[i].hash)
+        if (!w->progs.e[i].key)
             continue;
         al_prog *p = (al_prog *)w->progs.e[i].val;
         if (p->prog && w->eval.free_prog)
@@ -341,18 +251,18 @@ void dra_alloc_world_free(dra_alloc_world *w)
         free(p);
     }
     for (size_t i = 0; i < w->nids; i++) {
-        al_capuse_free(&w->st[i].agg);
+        dra_al_capuse_free(&w->st[i].agg);
         json_decref(w->st[i].compat);
     }
     free(w->st);
     free(w->node_free);
     free(w->devices);
     free(w->poollist);
-    amap_free(&w->classes);
-    amap_free(&w->pools);
-    amap_free(&w->ids);
-    amap_free(&w->bynode);
-    amap_free(&w->progs);
+    dra_strmap_free(&w->classes);
+    dra_strmap_free(&w->pools);
+    dra_strmap_free(&w->ids);
+    dra_strmap_free(&w->bynode);
+    dra_strmap_free(&w->progs);
     dra_arena_free(&w->arena);
     free(w);
 }

@@ -32,7 +32,7 @@ void dra_buf_free(dra_buf *b);
 
 /* Read a whole stream/file.  limit = 0 means no limit; over the limit is an
  * input error naming `name`. */
-dra_err *dra_buf_read_fd(dra_buf *b, int fd, const char *name, size_t limit);
-dra_err *dra_buf_read_path(dra_buf *b, const char *path, size_t limit); /* "-" = stdin */
+DRA_MUST_USE dra_err *dra_buf_read_fd(dra_buf *b, int fd, const char *name, size_t limit);
+DRA_MUST_USE dra_err *dra_buf_read_path(dra_buf *b, const char *path, size_t limit); /* "-" = stdin */
 
 #endif

@@ -1,6 +1,7 @@
 #include "error.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,16 @@ void *dra_xrealloc(void *p, size_t n)
     if (!p)
         oom();
     return p;
+}
+
+void *dra_xgrow(void *p, size_t n, size_t elem)
+{
+    if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
+        return p; /* room left: capacity is 4, 8, 16, ... */
+    size_t cap = n ? n * 2 : 4;
+    if (elem && cap > SIZE_MAX / elem)
+        oom();
+    return dra_xrealloc(p, cap * elem);
 }
 
 char *dra_xstrdup(const char *s)
@@ -122,6 +133,13 @@ dra_err *dra_err_field(dra_err *e, const char *field)
         replace(&e->field, field);
         e->param = 0;
     }
+    return e;
+}
+
+dra_err *dra_err_hint(dra_err *e, const char *name)
+{
+    if (e)
+        e->hint = name;
     return e;
 }
 

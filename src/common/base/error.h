@@ -34,6 +34,8 @@ typedef struct dra_err {
     char *object;      /* "Kind/name" or "Kind/namespace/name", NULL when none */
     char *field;       /* field path, NULL when none */
     int param;         /* 1: field names a parameter of the call (an option), not an object field */
+    const char *hint;  /* a parameter that would change the answer ("no-pods-ok"), or NULL; a
+                          string literal, not owned (a tool names it as its option) */
     struct dra_err *next; /* further errors (validators report all they find) */
 } dra_err;
 
@@ -44,24 +46,36 @@ typedef struct dra_err {
 #endif
 
 /* New error with a printf-style message.  Never returns NULL (aborts on OOM). */
-dra_err *dra_err_new(int code, const char *fmt, ...) DRA_PRINTF(2, 3);
-dra_err *dra_err_newv(int code, const char *fmt, va_list ap);
+/* Fallible functions (those returning dra_err *) are declared DRA_MUST_USE:
+ * dropping the error is a compile error (with -Werror), and a cast to void
+ * does not silence it. */
+#if defined(__GNUC__) || defined(__clang__)
+#define DRA_MUST_USE __attribute__((warn_unused_result))
+#else
+#define DRA_MUST_USE
+#endif
+
+DRA_MUST_USE dra_err *dra_err_new(int code, const char *fmt, ...) DRA_PRINTF(2, 3);
+DRA_MUST_USE dra_err *dra_err_newv(int code, const char *fmt, va_list ap);
 
 /* Setters return the error so they chain: return dra_err_at(dra_err_new(...), f, 0, 3, 1); */
-dra_err *dra_err_at(dra_err *e, const char *file, int doc, int line, int col);
-dra_err *dra_err_object(dra_err *e, const char *object);
-dra_err *dra_err_field(dra_err *e, const char *field);
+DRA_MUST_USE dra_err *dra_err_at(dra_err *e, const char *file, int doc, int line, int col);
+DRA_MUST_USE dra_err *dra_err_object(dra_err *e, const char *object);
+DRA_MUST_USE dra_err *dra_err_field(dra_err *e, const char *field);
 /* Name the parameter of the call the error is about ("device", "node"):
  * library errors name parameters, never command-line flags; a tool prints
  * the parameter as its option (tool/: "--device"). */
-dra_err *dra_err_param(dra_err *e, const char *name);
+DRA_MUST_USE dra_err *dra_err_param(dra_err *e, const char *name);
+/* Name the parameter that would change the answer (a string literal): the
+ * library never spells command-line flags; a tool adds "(see --NAME: ...)". */
+DRA_MUST_USE dra_err *dra_err_hint(dra_err *e, const char *name);
 /* Prefix the field path: "spec" + "devices[0]" -> "spec.devices[0]"; "x" + "[3]" -> "x[3]". */
-dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
+DRA_MUST_USE dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
 /* Set location/object on every error of the chain where it is not yet set. */
-dra_err *dra_err_locate_all(dra_err *e, const char *file, int doc, int line, const char *object);
+DRA_MUST_USE dra_err *dra_err_locate_all(dra_err *e, const char *file, int doc, int line, const char *object);
 
 /* Append b's chain to a's; either may be NULL.  Returns the head. */
-dra_err *dra_err_append(dra_err *a, dra_err *b);
+DRA_MUST_USE dra_err *dra_err_append(dra_err *a, dra_err *b);
 size_t dra_err_count(const dra_err *e);
 void dra_err_free(dra_err *e);
 
@@ -75,6 +89,11 @@ void dra_err_print(FILE *f, const char *prog, const dra_err *e);
 void *dra_xmalloc(size_t n);
 void *dra_xcalloc(size_t n, size_t size);
 void *dra_xrealloc(void *p, size_t n);
+/* Room for element number n (0-based) of an array that only this function
+ * grows, starting from NULL: `v = dra_xgrow(v, n, sizeof *v); v[n++] = x;`.
+ * The capacity is implied by n (4, 8, 16, ...), so n pushes cost O(log n)
+ * reallocations; an array allocated any other way must not be passed. */
+void *dra_xgrow(void *p, size_t n, size_t elem);
 char *dra_xstrdup(const char *s);
 char *dra_xstrndup(const char *s, size_t n);
 char *dra_xasprintf(const char *fmt, ...) DRA_PRINTF(1, 2);

@@ -1,5 +1,6 @@
 /* CEL AST utilities: positions, lookup, debug rendering (see ast.h). */
 #include "ast.h"
+#include "../base/utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -23,12 +24,9 @@ void cel_ast_location(const cel_ast *ast, size_t offset, int *line, int *col)
         else
             hi = mid;
     }
-    int c = 1;
-    for (size_t i = ast->line_offsets[lo]; i < offset; i++)
-        if (((unsigned char)ast->source[i] & 0xC0) != 0x80) /* count code points */
-            c++;
+    size_t from = ast->line_offsets[lo];
     *line = (int)lo + 1;
-    *col = c;
+    *col = 1 + (int)dra_utf8_len(ast->source + from, offset > from ? offset - from : 0);
 }
 
 cel_node *cel_ast_find(cel_node *n, int64_t id)

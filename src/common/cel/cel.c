@@ -1,10 +1,12 @@
 /* CEL public API: environments, compile (parse + check + prepare), evaluate. */
 #include "cel.h"
+#include "functions.h"
 
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/time.h"
 #include "checker.h"
 #include "parser.h"
 #include "program.h"
@@ -59,7 +61,6 @@ void cel_env_set_container(cel_env *env, const char *container)
 }
 
 /* Internal hook for dra.c. */
-void cel_env_mark_dra(cel_env *env);
 void cel_env_mark_dra(cel_env *env) { env->dra = true; }
 
 /* Environments with any Kubernetes library use the Kubernetes cost
@@ -108,9 +109,8 @@ static void validate_literals(const cel_ast *ast, const cel_node *n, dra_err **e
             const cel_const *c = &lit->u.constant;
             bool is_str = c->kind == CEL_CONST_STRING;
             if (!strcmp(f, "duration") && !n->u.call.target) {
-                int64_t sec;
-                int32_t nsec;
-                if (!is_str || !cel_duration_parse(c->v.s.data, c->v.s.len, &sec, &nsec))
+                int64_t ns;
+                if (!is_str || !dra_duration_parse(c->v.s.data, c->v.s.len, &ns))
                     report_at(ast, lit, errs, "invalid duration argument");
             } else if (!strcmp(f, "timestamp") && !n->u.call.target) {
                 int64_t sec;

@@ -72,7 +72,7 @@ typedef struct cel_compile_options {
 /* Parse and type-check.  On success *out is a new program and NULL is
  * returned; on failure *out is NULL and the caller frees the error chain (one
  * dra_err per problem; msg is cel-go's "ERROR: <input>:L:C: ..." display). */
-dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts,
+DRA_MUST_USE dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts,
                      cel_program **out);
 void cel_program_free(cel_program *p);
 

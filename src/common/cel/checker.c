@@ -540,7 +540,7 @@ static void resolve(checker *c, cel_node *e, const char *fn, const cel_overload 
         free(fresh.v);
         if (!is_assignable_list(c, argv, params, n))
             continue;
-        found = dra_xrealloc(found, (nfound + 1) * sizeof *found);
+        found = dra_xgrow(found, nfound, sizeof *found);
         found[nfound++] = o;
         const cel_type *rt = substitute(c, &c->m, res, false, 0);
         if (!result)

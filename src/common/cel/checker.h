@@ -46,7 +46,7 @@ typedef struct cel_check_env {
 } cel_check_env;
 
 /* Type-check ast in place.  *result (may be NULL) receives the root type. */
-dra_err *cel_check(cel_ast *ast, const cel_check_env *env, dra_arena *arena, const cel_type **result);
+DRA_MUST_USE dra_err *cel_check(cel_ast *ast, const cel_check_env *env, dra_arena *arena, const cel_type **result);
 
 /* ---- static cost (cel-go checker/cost.go) ---- */
 

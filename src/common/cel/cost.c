@@ -6,6 +6,7 @@
  * list/string concatenation and from the caller's size hint keyed by the
  * field path (AstNode.Path()). */
 #include "checker.h"
+#include "../base/utf8.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -104,14 +105,7 @@ static bool sized_kind(const cel_type *t)
     }
 }
 
-static uint64_t code_points(const char *s, size_t len)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            n++;
-    return n;
-}
+static uint64_t code_points(const char *s, size_t len) { return dra_utf8_len(s, len); }
 
 /* cel-go coster.sizeEstimate. */
 static est size_of(coster *c, const cel_node *n)
@@ -512,7 +506,6 @@ void cel_estimate_cost(const cel_ast *ast, const cel_cost_options *opts, uint64_
  * ≤ 32 domains of ≤ 32 entries, domain ≤ 63, identifier ≤ 32, string values ≤ 64. */
 bool cel_dra_size_hint(void *ctx, const char *const *path, size_t n, cel_size_range *out)
 {
-    (void)ctx;
     if (n < 2 || strcmp(path[0], "device"))
         return false;
     bool attrs = !strcmp(path[1], "attributes"), caps = !strcmp(path[1], "capacity");

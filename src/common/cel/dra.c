@@ -1,15 +1,16 @@
 /* DRA selector environment and compiled device representation. */
 #include "dra.h"
+#include "../base/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "functions.h"
 #include "parser.h"
 #include "program.h"
 
 /* cel.c internal */
-void cel_env_mark_dra(cel_env *env);
 
 enum { DEV_DRIVER, DEV_ATTRIBUTES, DEV_CAPACITY, DEV_ALLOW, DEV_NFIELDS };
 
@@ -267,9 +268,7 @@ const char *cel_dra_runtime_hint(const char *msg)
 
 static uint64_t key_hash(const char *k, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, then a final mix */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)k[i]) * 0x100000001b3ull;
+    uint64_t h = dra_fnv1a(DRA_FNV64_OFFSET, k, n); /* then a final mix */
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;

@@ -54,7 +54,7 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts);
 
 /* Compile a selector.  Errors: "compilation failed: <cel-go issues>" or
  * "must evaluate to bool or the unknown type, not <T>". */
-dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out);
+DRA_MUST_USE dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out);
 
 typedef struct cel_dra_device cel_dra_device;
 
@@ -71,7 +71,7 @@ cel_value cel_dra_device_value(const cel_dra_device *d);
  * result.  Errors (DRA_EXIT_RUNTIME): the CEL runtime error text, e.g.
  * "no such key: x", "operation cancelled: actual cost limit exceeded",
  * "CEL result of type int could not be converted to bool: ...". */
-dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched);
+DRA_MUST_USE dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched);
 
 /* The compiled plan of a selector as text, for tests and diagnostics:
  * e.g. "and(int_cmp(semver_part(attr)), qty_test(cap))".  Appends to out
@@ -88,7 +88,7 @@ bool cel_dra_plan_format(const cel_program *p, dra_buf *out);
  * "compilation failed: ERROR: <input>:1:1: ..." or "must evaluate to bool
  * or the unknown type, not int".  The caller compares *cost with
  * CEL_DRA_MAX_COST ("too complex, exceeds cost limit"). */
-dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost);
+DRA_MUST_USE dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost);
 
 /* [1.37+] The hint upstream's EnhanceRuntimeError appends to runtime errors
  * containing "no such key:" (dra-corrections E2-8): returns the suffix to
@@ -104,7 +104,7 @@ const char *cel_dra_runtime_hint(const char *msg);
  * "bools", "strings", "versions") for a non-empty list of one scalar type.
  * Any other result is a runtime error (DRA_EXIT_RUNTIME).  *attr is owned
  * by the caller. */
-dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out);
-dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t **attr);
+DRA_MUST_USE dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out);
+DRA_MUST_USE dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t **attr);
 
 #endif

@@ -1,6 +1,7 @@
 /* The overload registry: an index by function name over the static library
  * tables, runtime argument matching and cel-go's call cost model. */
 #include "functions.h"
+#include "../base/utf8.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ cel_value cel_uint_overflow(void) { return cel_error("unsigned integer overflow"
 int64_t cel_value_size(const cel_value *v)
 {
     switch (v->kind) {
-    case CEL_STRING: return (int64_t)cel_utf8_len(v->v.s.ptr, v->v.s.len);
+    case CEL_STRING: return (int64_t)dra_utf8_len(v->v.s.ptr, v->v.s.len);
     case CEL_BYTES: return (int64_t)v->v.s.len;
     case CEL_LIST: return (int64_t)v->v.list->n;
     case CEL_MAP: return (int64_t)v->v.map->n;

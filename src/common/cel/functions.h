@@ -167,4 +167,15 @@ cel_value cel_uint_overflow(void);             /* "unsigned integer overflow" */
 /* Size of a string (code points), bytes, list or map; 0 for other kinds. */
 int64_t cel_value_size(const cel_value *v);
 
+/* Across library files (defined in lib_k8s.c): quantity-aware `+` and
+ * ordering for lists' sum()/min()/max(), and the URL check of the Format
+ * library. */
+cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y);
+int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok);
+bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len);
+
+/* Mark env as the DRA environment (cel.c; used by dra.c). */
+struct cel_env;
+void cel_env_mark_dra(struct cel_env *env);
+
 #endif

@@ -1,65 +1,9 @@
 /* CEL lexer; token rules from cel-spec CEL.g4 (see lexer.h). */
 #include "lexer.h"
+#include "../base/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-int cel_utf8_decode(const unsigned char *s, size_t n, unsigned *cp)
-{
-    if (n == 0)
-        return 0;
-    unsigned c = s[0];
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    int len;
-    unsigned min;
-    if ((c & 0xE0) == 0xC0) {
-        len = 2, c &= 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        len = 3, c &= 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        len = 4, c &= 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if ((size_t)len > n)
-        return 0;
-    for (int i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (s[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return len;
-}
-
-int cel_utf8_encode(unsigned cp, char *out)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
 
 const char *cel_tok_display(cel_tok_kind kind)
 {
@@ -389,8 +333,8 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
         }
         if (kind == CEL_TOK_EOF) {
             /* One whole UTF-8 character in the message, like ANTLR's rune input. */
-            unsigned cp;
-            int ul = cel_utf8_decode(lx.s + i, lx.n - i, &cp);
+            uint32_t cp;
+            int ul = (int)dra_utf8_decode((const char *)lx.s + i, lx.n - i, &cp);
             size_t skip = ul > 0 ? (size_t)ul : 1;
             if ((c == '=' || c == '&' || c == '|') && d >= 0)
                 skip = 1; /* "=x": ANTLR fails on the second character */
@@ -512,7 +456,7 @@ const char *cel_unescape(const char *text, size_t len, bool bytes, dra_buf *out)
         if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
             return "unable to unescape string";
         char u[4];
-        dra_buf_append(out, u, (size_t)cel_utf8_encode(v, u));
+        dra_buf_append(out, u, dra_utf8_encode(v, u));
     }
     return NULL;
 }

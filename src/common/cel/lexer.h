@@ -61,11 +61,6 @@ const char *cel_tok_display(cel_tok_kind kind);
  * on success or a static message such as "unable to unescape string". */
 const char *cel_unescape(const char *text, size_t len, bool bytes, dra_buf *out);
 
-/* Decode one UTF-8 sequence at s (n bytes available).  Returns its length
- * (1..4) and stores the code point, or 0 when the bytes are not valid UTF-8
- * (overlong forms and surrogates included). */
-int cel_utf8_decode(const unsigned char *s, size_t n, unsigned *cp);
-/* Encode cp (<= 0x10FFFF) into out (4 bytes); returns the length. */
-int cel_utf8_encode(unsigned cp, char *out);
+/* UTF-8 decoding and encoding: base/utf8.h. */
 
 #endif

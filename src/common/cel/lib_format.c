@@ -6,6 +6,8 @@
  * pkg/api/validation NameIsDNS* with prefix masking) and those of the
  * format table (uri, uuid, byte, date, datetime). */
 #include "functions.h"
+#include "../base/base64.h"
+#include "../model/names.h"
 
 #include <string.h>
 
@@ -69,49 +71,12 @@ static void add_lit(msgs *m, const char *s) { add_msg(m, cel_string(s, strlen(s)
 /* A message built in scratch memory. */
 static void add_text(msgs *m, const char *s) { add_lit(m, s); }
 
-static bool lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-static bool alnum(char c) { return lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
-
-/* ^[a-z0-9]([-a-z0-9]*[a-z0-9])?$ (first_alpha: ^[a-z]...) */
-static bool is_label(const char *s, size_t len, bool first_alpha)
-{
-    if (len == 0 || !lower_alnum(s[0]) || (first_alpha && !(s[0] >= 'a' && s[0] <= 'z')) || !lower_alnum(s[len - 1]))
-        return false;
-    for (size_t i = 1; i + 1 < len; i++)
-        if (!lower_alnum(s[i]) && s[i] != '-')
-            return false;
-    return true;
-}
-
-static bool is_subdomain(const char *s, size_t len)
-{
-    size_t start = 0;
-    for (size_t i = 0; i <= len; i++)
-        if (i == len || s[i] == '.') {
-            if (!is_label(s + start, i - start, false))
-                return false;
-            start = i + 1;
-        }
-    return true;
-}
-
-/* ^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$ */
-static bool is_qname(const char *s, size_t len)
-{
-    if (len == 0 || !alnum(s[0]) || !alnum(s[len - 1]))
-        return false;
-    for (size_t i = 1; i + 1 < len; i++)
-        if (!alnum(s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-            return false;
-    return true;
-}
-
 static void check_dns1123_label(msgs *m, const char *s, size_t len)
 {
     if (len > 63)
         add_lit(m, "must be no more than 63 characters");
-    if (!is_label(s, len, false)) {
-        if (is_subdomain(s, len))
+    if (!dra_is_dns1123_label_format(s, len)) {
+        if (dra_is_dns1123_subdomain_format(s, len))
             add_lit(m, "must not contain dots");
         else
             add_lit(m, DNS1123_LABEL_MSG " (e.g. 'my-name' or '123-abc', regex used for validation is '"
@@ -126,7 +91,7 @@ static void check_dns1123_subdomain(msgs *m, const char *s, size_t len)
                               DNS1123_SUBDOMAIN_FMT "')";
     if (len > 253)
         add_lit(m, too_long);
-    if (!is_subdomain(s, len))
+    if (!dra_is_dns1123_subdomain_format(s, len))
         add_lit(m, bad);
 }
 
@@ -134,7 +99,7 @@ static void check_dns1035_label(msgs *m, const char *s, size_t len)
 {
     if (len > 63)
         add_lit(m, "must be no more than 63 characters");
-    if (!is_label(s, len, true))
+    if (!dra_is_dns1035_label_format(s, len))
         add_lit(m, DNS1035_LABEL_MSG " (e.g. 'my-name' or 'abc-123', regex used for validation is '"
                    DNS1035_LABEL_FMT "')");
 }
@@ -169,7 +134,7 @@ static void check_qualified_name(cel_call_ctx *cx, msgs *m, const char *s, size_
         add_lit(m, "name part must be non-empty");
     else if (nlen > 63)
         add_lit(m, "name part must be no more than 63 characters");
-    if (!is_qname(name, nlen))
+    if (!dra_is_qualified_name_part_format(name, nlen))
         add_lit(m, "name part " QNAME_MSG " (e.g. 'MyName' or 'my.name' or '123-abc', regex used for "
                    "validation is '" QNAME_FMT "')");
 }
@@ -178,7 +143,7 @@ static void check_label_value(msgs *m, const char *s, size_t len)
 {
     if (len > 63)
         add_lit(m, "must be no more than 63 characters");
-    if (len > 0 && !is_qname(s, len))
+    if (len > 0 && !dra_is_qualified_name_part_format(s, len))
         add_lit(m, LABEL_VALUE_MSG " (e.g. 'MyValue' or 'my_value' or '12345', regex used for validation is '"
                    LABEL_VALUE_FMT "')");
 }
@@ -211,24 +176,10 @@ static bool is_uuid(const char *s, size_t len)
     return true;
 }
 
-/* base64.StdEncoding.DecodeString succeeds (CR and LF ignored). */
+/* base64.StdEncoding.DecodeString succeeds (CR and LF ignored, padding required). */
 static bool is_std_base64(const char *s, size_t len)
 {
-    size_t m = 0, pad = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == '\r' || c == '\n')
-            continue;
-        if (c == '=') {
-            pad++;
-        } else {
-            bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
-            if (!ok || pad)
-                return false;
-        }
-        m++;
-    }
-    return m % 4 == 0 && pad <= 2;
+    return dra_base64_decode_go(NULL, s, len, 0, NULL);
 }
 
 /* time.Parse("2006-01-02", s) */
@@ -248,7 +199,6 @@ static bool is_full_date(const char *s, size_t len)
     return d <= dim;
 }
 
-bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len); /* lib_k8s.c */
 
 static cel_value validate(cel_call_ctx *cx, int format, const char *s, size_t len)
 {

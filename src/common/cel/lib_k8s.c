@@ -113,13 +113,11 @@ F(sv_greater) { return cel_bool(dra_semver_cmp(SV(a[0]), SV(a[1])) > 0); }
 F(sv_less) { return cel_bool(dra_semver_cmp(SV(a[0]), SV(a[1])) < 0); }
 
 /* Shared with the k8s lists library: sum() and min()/max() over quantities. */
-cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y);
 cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y)
 {
     if (x->kind == CEL_OBJECT && y->kind == CEL_OBJECT && x->v.obj->kind == CEL_OBJ_QUANTITY &&
         y->v.obj->kind == CEL_OBJ_QUANTITY)
         return q_arith(cx, &x->v.obj->u.quantity, &y->v.obj->u.quantity, true);
-    cel_value args[2] = {*x, *y};
     if (x->kind == CEL_INT && y->kind == CEL_INT) {
         int64_t r;
         return __builtin_add_overflow(x->v.i, y->v.i, &r) ? cel_int_overflow() : cel_int(r);
@@ -136,11 +134,9 @@ cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y)
             return cel_int_overflow();
         return cel_duration((int64_t)(ns / 1000000000), (int32_t)(ns % 1000000000));
     }
-    (void)args;
     return cel_no_such_overload();
 }
 
-int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok);
 int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok)
 {
     *ok = false;
@@ -423,7 +419,6 @@ F(url_parse)
     return cel_objval(o);
 }
 /* For the Format library's "uri" (url.ParseRequestURI succeeds). */
-bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len);
 bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len)
 {
     cel_url u;

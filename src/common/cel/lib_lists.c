@@ -174,7 +174,6 @@ F(k_is_sorted)
     return cel_bool(true);
 }
 
-extern cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y); /* lib_k8s.c */
 
 F(k_sum)
 {
@@ -200,7 +199,6 @@ static cel_value extreme(cel_call_ctx *cx, const cel_list *l, int want)
     for (size_t i = 1; i < l->n; i++) {
         int c;
         if (l->items[i].kind == CEL_OBJECT && best.kind == CEL_OBJECT) {
-            extern int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok);
             bool ok;
             c = cel_k8s_compare(&l->items[i], &best, &ok);
             if (!ok)

@@ -189,9 +189,8 @@ static int match_at(cel_call_ctx *cx, regex_slot *s, const cel_value *str, size_
     return rc < 0 ? rc : 1;
 }
 
-static cel_value regex_failure(int rc)
+static cel_value regex_failure(void)
 {
-    (void)rc;
     return cel_error("regex match failed: backtracking limit exceeded");
 }
 
@@ -205,7 +204,7 @@ static cel_value do_matches(cel_call_ctx *cx, const cel_value *a, size_t n)
     int rc = match_at(cx, s, &a[0], 0);
     if (s == &tmp)
         slot_clear(&tmp);
-    return rc < 0 ? regex_failure(rc) : cel_bool(rc == 1);
+    return rc < 0 ? regex_failure() : cel_bool(rc == 1);
 }
 
 static cel_value do_find(cel_call_ctx *cx, const cel_value *a, size_t n)
@@ -221,7 +220,7 @@ static cel_value do_find(cel_call_ctx *cx, const cel_value *a, size_t n)
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
         r = cel_string(a[0].v.s.ptr + ov[0], ov[1] - ov[0]);
     } else if (rc < 0) {
-        r = regex_failure(rc);
+        r = regex_failure();
     }
     if (s == &tmp)
         slot_clear(&tmp);
@@ -247,7 +246,7 @@ static cel_value find_all(cel_call_ctx *cx, const cel_value *a, int64_t limit)
             break;
         int rc = match_at(cx, s, &a[0], pos);
         if (rc < 0) {
-            result = regex_failure(rc);
+            result = regex_failure();
             break;
         }
         if (rc == 0)

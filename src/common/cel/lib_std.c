@@ -2,6 +2,8 @@
  * string functions (cel-go checker/stdlib + common/types semantics).
  * matches lives in lib_regex.c, time functions in lib_time.c. */
 #include "ast.h"
+#include "../base/utf8.h"
+#include "../model/time.h"
 #include "functions.h"
 
 #include <ctype.h>
@@ -408,7 +410,7 @@ F(double_to_string) { dra_buf b = DRA_BUF_INIT; cel_double_format(a[0].v.d, &b);
 F(bool_to_string) { return a[0].v.b ? cel_string("true", 4) : cel_string("false", 5); }
 F(bytes_to_string)
 {
-    if (!cel_utf8_valid(a[0].v.s.ptr, a[0].v.s.len))
+    if (!dra_utf8_valid(a[0].v.s.ptr, a[0].v.s.len))
         return cel_error("invalid UTF-8 in bytes, cannot convert to string");
     return cel_string(a[0].v.s.ptr, a[0].v.s.len);
 }
@@ -443,10 +445,10 @@ F(int_to_ts)
 }
 F(string_to_dur)
 {
-    int64_t s; int32_t ns;
-    if (!cel_duration_parse(a[0].v.s.ptr, a[0].v.s.len, &s, &ns))
+    int64_t ns;
+    if (!dra_duration_parse(a[0].v.s.ptr, a[0].v.s.len, &ns))
         return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'google.protobuf.Duration'");
-    return cel_duration(s, ns);
+    return cel_duration(ns / DRA_NSEC_PER_SEC, (int32_t)(ns % DRA_NSEC_PER_SEC));
 }
 F(type_of) { return cel_typeval(cel_value_type(&a[0])); }
 

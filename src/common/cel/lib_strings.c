@@ -3,6 +3,7 @@
  * upperAscii, replace, split, substring, trim, join, strings.quote, format.
  * All indexes count code points.  `reverse` is v3 (CEL_LIB_STRINGS_V3). */
 #include "functions.h"
+#include "../base/utf8.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -21,12 +22,12 @@ static cel_value str_from(cel_call_ctx *cx, const char *p, size_t len) { return 
 F(char_at)
 {
     const char *s = a[0].v.s.ptr;
-    size_t len = a[0].v.s.len, cps = cel_utf8_len(s, len);
+    size_t len = a[0].v.s.len, cps = dra_utf8_len(s, len);
     int64_t i = a[1].v.i;
     if (i < 0 || (uint64_t)i > cps)
         return out_of_range(cx, i);
-    size_t off = cel_utf8_offset(s, len, (size_t)i);
-    size_t end = cel_utf8_offset(s + off, len - off, 1) + off;
+    size_t off = dra_utf8_offset(s, len, (size_t)i);
+    size_t end = dra_utf8_offset(s + off, len - off, 1) + off;
     return str_from(cx, s + off, end - off);
 }
 
@@ -40,11 +41,11 @@ F(char_at)
 /* Code point index of the first match at or after code point `from` (< length). */
 static int64_t index_of(const cel_value *s, const cel_value *sub, size_t from)
 {
-    size_t off = cel_utf8_offset(s->v.s.ptr, s->v.s.len, from);
+    size_t off = dra_utf8_offset(s->v.s.ptr, s->v.s.len, from);
     const char *hit = memmem(s->v.s.ptr + off, s->v.s.len - off, sub->v.s.ptr, sub->v.s.len);
     if (!hit)
         return -1;
-    return (int64_t)cel_utf8_len(s->v.s.ptr, (size_t)(hit - s->v.s.ptr));
+    return (int64_t)dra_utf8_len(s->v.s.ptr, (size_t)(hit - s->v.s.ptr));
 }
 
 static cel_value index_of_offset(cel_call_ctx *cx, const cel_value *s, const cel_value *sub, int64_t off)
@@ -53,7 +54,7 @@ static cel_value index_of_offset(cel_call_ctx *cx, const cel_value *s, const cel
         return cel_int(off);
     if (off < 0)
         return out_of_range(cx, off);
-    if ((uint64_t)off >= cel_utf8_len(s->v.s.ptr, s->v.s.len))
+    if ((uint64_t)off >= dra_utf8_len(s->v.s.ptr, s->v.s.len))
         return cel_int(-1);
     return cel_int(index_of(s, sub, (size_t)off));
 }
@@ -64,15 +65,15 @@ F(index_of3) { return index_of_offset(cx, &a[0], &a[1], a[2].v.i); }
 /* Last match starting at or before code point `upto` (< length). */
 static int64_t last_index_of(const cel_value *s, const cel_value *sub, size_t upto)
 {
-    size_t cps = cel_utf8_len(s->v.s.ptr, s->v.s.len);
-    size_t sublen = cel_utf8_len(sub->v.s.ptr, sub->v.s.len);
+    size_t cps = dra_utf8_len(s->v.s.ptr, s->v.s.len);
+    size_t sublen = dra_utf8_len(sub->v.s.ptr, sub->v.s.len);
     if (sublen > cps)
         return -1;
     size_t last = upto;
     if (last > cps - sublen)
         last = cps - sublen;
     for (size_t i = last + 1; i-- > 0;) {
-        size_t off = cel_utf8_offset(s->v.s.ptr, s->v.s.len, i);
+        size_t off = dra_utf8_offset(s->v.s.ptr, s->v.s.len, i);
         if (off + sub->v.s.len <= s->v.s.len && memcmp(s->v.s.ptr + off, sub->v.s.ptr, sub->v.s.len) == 0)
             return (int64_t)i;
     }
@@ -85,14 +86,14 @@ static cel_value last_index_of_offset(cel_call_ctx *cx, const cel_value *s, cons
         return cel_int(off);
     if (off < 0)
         return out_of_range(cx, off);
-    if ((uint64_t)off >= cel_utf8_len(s->v.s.ptr, s->v.s.len))
+    if ((uint64_t)off >= dra_utf8_len(s->v.s.ptr, s->v.s.len))
         return cel_int(-1);
     return cel_int(last_index_of(s, sub, (size_t)off));
 }
 
 F(last_index_of2)
 {
-    int64_t cps = (int64_t)cel_utf8_len(a[0].v.s.ptr, a[0].v.s.len);
+    int64_t cps = (int64_t)dra_utf8_len(a[0].v.s.ptr, a[0].v.s.len);
     if (a[1].v.s.len == 0)
         return cel_int(cps);
     if (cps == 0)
@@ -135,7 +136,7 @@ static cel_value replace_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
             done++;
             if (i >= len)
                 break;
-            size_t step = cel_utf8_offset(s + i, len - i, 1);
+            size_t step = dra_utf8_offset(s + i, len - i, 1);
             dra_buf_append(&b, s + i, step);
             i += step;
         }
@@ -185,7 +186,7 @@ static cel_value split_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
         if (sl == 0) {
             if (i >= len)
                 break;
-            size_t step = cel_utf8_offset(s + i, len - i, 1);
+            size_t step = dra_utf8_offset(s + i, len - i, 1);
             items[cnt++] = cel_string(s + i, step);
             i += step;
             continue;
@@ -208,7 +209,7 @@ F(split3) { return split_n(cx, a, a[2].v.i); }
 
 static cel_value substring(cel_call_ctx *cx, const cel_value *s, int64_t start, int64_t end, bool has_end)
 {
-    size_t cps = cel_utf8_len(s->v.s.ptr, s->v.s.len);
+    size_t cps = dra_utf8_len(s->v.s.ptr, s->v.s.len);
     if (!has_end)
         end = (int64_t)cps;
     if (start < 0 || (uint64_t)start > cps)
@@ -217,8 +218,8 @@ static cel_value substring(cel_call_ctx *cx, const cel_value *s, int64_t start, 
         return out_of_range(cx, end);
     if (start > end)
         return cel_errorf_s(cx->scratch, "invalid substring range. start: %" PRId64 ", end: %" PRId64, start, end);
-    size_t o1 = cel_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)start);
-    size_t o2 = cel_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)end);
+    size_t o1 = dra_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)start);
+    size_t o2 = dra_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)end);
     return cel_string(s->v.s.ptr + o1, o2 - o1);
 }
 F(substring2) { return substring(cx, &a[0], a[1].v.i, 0, false); }
@@ -301,8 +302,8 @@ F(quote)
     for (size_t i = 0; i < len;) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x80) {
-            size_t step = cel_utf8_offset(s + i, len - i, 1);
-            if (cel_utf8_valid(s + i, step))
+            size_t step = dra_utf8_offset(s + i, len - i, 1);
+            if (dra_utf8_valid(s + i, step))
                 dra_buf_append(&b, s + i, step);
             else
                 dra_buf_puts(&b, "\xef\xbf\xbd");
@@ -336,7 +337,7 @@ F(reverse)
     char *p = cel_scratch_alloc(cx->scratch, len + 1);
     size_t o = len;
     for (size_t i = 0; i < len;) {
-        size_t step = cel_utf8_offset(s + i, len - i, 1);
+        size_t step = dra_utf8_offset(s + i, len - i, 1);
         o -= step;
         memcpy(p + o, s + i, step);
         i += step;

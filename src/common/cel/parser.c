@@ -13,6 +13,7 @@
  * may report more); lexical errors are all reported first.
  */
 #include "parser.h"
+#include "../base/utf8.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -521,7 +522,7 @@ static cel_node *parse_list(parse_state *s)
             if (!s->optional_syntax) {
                 cel_p_error(&s->p, q->start, "unsupported syntax '?'");
             } else {
-                opts = dra_xrealloc(opts, (nopts + 1) * sizeof *opts);
+                opts = dra_xgrow(opts, nopts, sizeof *opts);
                 opts[nopts++] = elems.n;
             }
         }
@@ -583,7 +584,7 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
         if (e.optional && !s->optional_syntax) {
             cel_p_error(&s->p, q->start, "unsupported syntax '?'");
         } else {
-            entries = dra_xrealloc(entries, (n + 1) * sizeof *entries);
+            entries = dra_xgrow(entries, n, sizeof *entries);
             entries[n++] = e;
         }
         if (kind(s) == CEL_TOK_COMMA) {
@@ -733,8 +734,8 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
     /* Line starts, code point count, UTF-8 validity. */
     size_t nlines = 1, points = 0, bad = SIZE_MAX;
     for (size_t i = 0; i < len;) {
-        unsigned cp;
-        int ul = cel_utf8_decode((const unsigned char *)copy + i, len - i, &cp);
+        uint32_t cp;
+        int ul = (int)dra_utf8_decode(copy + i, len - i, &cp);
         if (ul == 0) {
             if (bad == SIZE_MAX)
                 bad = i;
@@ -815,15 +816,15 @@ char *cel_error_caret(const char *src, size_t len, int line, int col)
      * (U+FF0E) for multi-byte characters; the caret is U+FF3E under one. */
     size_t i = start;
     for (int c = 1; c < col && i < end; c++) {
-        unsigned cp;
-        int ul = cel_utf8_decode((const unsigned char *)src + i, end - i, &cp);
+        uint32_t cp;
+        int ul = (int)dra_utf8_decode(src + i, end - i, &cp);
         if (ul <= 0)
             ul = 1;
         dra_buf_puts(&b, ul > 1 ? "\xef\xbc\x8e" : ".");
         i += (size_t)ul;
     }
-    unsigned cp;
-    int ul = i < end ? cel_utf8_decode((const unsigned char *)src + i, end - i, &cp) : 1;
+    uint32_t cp;
+    int ul = i < end ? (int)dra_utf8_decode(src + i, end - i, &cp) : 1;
     dra_buf_puts(&b, ul > 1 ? "\xef\xbc\xbe" : "^");
     return dra_buf_detach(&b);
 }

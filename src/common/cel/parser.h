@@ -34,7 +34,7 @@ typedef struct cel_parse_limits {
  * (defaults).  On success *out is set to an AST allocated in `arena` (caller
  * owns the arena) and NULL is returned.  On failure *out is NULL and the
  * caller frees the returned error chain. */
-dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
+DRA_MUST_USE dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
                    dra_arena *arena, cel_ast **out);
 
 /* The source line `line` (1-based) followed by a caret under column `col`

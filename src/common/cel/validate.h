@@ -19,6 +19,6 @@
 #include "../model/load.h"
 
 /* Every error is DRA_EXIT_INPUT.  features NULL: the defaults. */
-dra_err *cel_dra_validate_objects(dra_objset *set, const dra_features *features, dra_model *model);
+DRA_MUST_USE dra_err *cel_dra_validate_objects(dra_objset *set, const dra_features *features, dra_model *model);
 
 #endif

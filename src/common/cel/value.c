@@ -1,6 +1,9 @@
 /* CEL runtime values: scratch memory, construction, equality, ordering, map
  * lookup, UTF-8 helpers and printing. */
 #include "value.h"
+#include "../base/hash.h"
+#include "../base/utf8.h"
+#include "../model/time.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -131,15 +134,12 @@ static bool key_numeric(const cel_value *k, int64_t *i, uint64_t *u, bool *big)
 
 static uint64_t hash_key(const cel_value *k)
 {
-    uint64_t h = 1469598103934665603ull;
     int64_t i;
     uint64_t u;
     bool big;
     switch (k->kind) {
     case CEL_STRING:
-        for (size_t j = 0; j < k->v.s.len; j++)
-            h = (h ^ (unsigned char)k->v.s.ptr[j]) * 1099511628211ull;
-        return h;
+        return dra_fnv1a(DRA_FNV64_OFFSET, k->v.s.ptr, k->v.s.len);
     case CEL_BOOL: return k->v.b ? 3 : 5;
     default:
         if (key_numeric(k, &i, &u, &big))
@@ -166,19 +166,6 @@ static bool key_equal(const cel_value *a, const cel_value *b)
 }
 
 enum { MAP_INDEX_MIN = 12 };
-
-static void map_index(cel_map *m, uint32_t *tab, size_t cap)
-{
-    memset(tab, 0xff, cap * sizeof *tab);
-    for (size_t i = 0; i < m->n; i++) {
-        size_t h = hash_key(&m->keys[i]) & (cap - 1);
-        while (tab[h] != UINT32_MAX)
-            h = (h + 1) & (cap - 1);
-        tab[h] = (uint32_t)i;
-    }
-    m->index = tab;
-    m->index_mask = cap - 1;
-}
 
 /* Shared by the scratch and arena builders: dedupe (first wins) and index. */
 static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_value *keys,
@@ -226,7 +213,6 @@ static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_
         m->index = tab;
         m->index_mask = cap - 1;
     }
-    (void)map_index;
     return cel_mapval(m);
 }
 
@@ -458,81 +444,6 @@ const char *cel_value_type_name(const cel_value *v)
     return cel_type_runtime_name(cel_value_type(v));
 }
 
-/* ---- UTF-8 ---------------------------------------------------------------- */
-
-static size_t utf8_step(const unsigned char *p, size_t n)
-{
-    unsigned char c = p[0];
-    size_t k = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    if (k > n)
-        return 1;
-    for (size_t i = 1; i < k; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 1;
-    return k;
-}
-
-size_t cel_utf8_len(const char *p, size_t n)
-{
-    /* ASCII prefix eight bytes at a time: cost accounting asks for the size
-     * of every compared string, so this is on the hot path. */
-    size_t i = 0;
-    while (i + 8 <= n) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        if (w & 0x8080808080808080ull)
-            break;
-        i += 8;
-    }
-    while (i < n && (unsigned char)p[i] < 0x80)
-        i++;
-    size_t cnt = i;
-    for (; i < n; cnt++) {
-        unsigned char c = (unsigned char)p[i];
-        i += c < 0x80 ? 1 : utf8_step((const unsigned char *)p + i, n - i);
-    }
-    return cnt;
-}
-
-size_t cel_utf8_offset(const char *p, size_t n, size_t cp)
-{
-    size_t i = 0;
-    while (cp > 0 && i < n) {
-        unsigned char c = (unsigned char)p[i];
-        i += c < 0x80 ? 1 : utf8_step((const unsigned char *)p + i, n - i);
-        cp--;
-    }
-    return i;
-}
-
-bool cel_utf8_valid(const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < n) {
-        unsigned c = p[i];
-        if (c < 0x80) { i++; continue; }
-        size_t k;
-        uint32_t cp;
-        if ((c >> 5) == 6) { k = 2; cp = c & 0x1F; }
-        else if ((c >> 4) == 14) { k = 3; cp = c & 0x0F; }
-        else if ((c >> 3) == 30) { k = 4; cp = c & 0x07; }
-        else return false;
-        if (i + k > n)
-            return false;
-        for (size_t j = 1; j < k; j++) {
-            if ((p[i + j] & 0xC0) != 0x80)
-                return false;
-            cp = (cp << 6) | (p[i + j] & 0x3F);
-        }
-        if ((k == 2 && cp < 0x80) || (k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-            (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += k;
-    }
-    return true;
-}
-
 /* ---- printing ------------------------------------------------------------- */
 
 /* Shortest round-trip digits, then Go's strconv 'g' (-1 precision) layout. */
@@ -584,17 +495,6 @@ void cel_double_format(double d, dra_buf *b)
     }
 }
 
-/* Days from civil date (proleptic Gregorian), Howard Hinnant's algorithm. */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    unsigned yoe = (unsigned)(y - era * 400);
-    unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + (int64_t)doe - 719468;
-}
-
 static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
 {
     z += 719468;
@@ -644,125 +544,22 @@ void cel_duration_format(int64_t sec, int32_t nsec, dra_buf *b)
     dra_buf_putc(b, 's');
 }
 
-static int digits_at(const char *p, size_t n, size_t at, size_t cnt)
-{
-    if (at + cnt > n)
-        return -1;
-    int v = 0;
-    for (size_t i = 0; i < cnt; i++) {
-        if (p[at + i] < '0' || p[at + i] > '9')
-            return -1;
-        v = v * 10 + (p[at + i] - '0');
-    }
-    return v;
-}
-
-/* RFC 3339 as Go's time.Parse(time.RFC3339): YYYY-MM-DDTHH:MM:SS[.frac](Z|±HH:MM).
- * The valid range is year 0001 through 9999 (cel-go timestamp bounds). */
+/* RFC 3339 through the model's reader (model/time.h), then cel-go's
+ * timestamp range: year 0001 through 9999. */
 bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
 {
-    int y = digits_at(p, n, 0, 4), mo = digits_at(p, n, 5, 2), d = digits_at(p, n, 8, 2);
-    int h = digits_at(p, n, 11, 2), mi = digits_at(p, n, 14, 2), s = digits_at(p, n, 17, 2);
-    if (y < 0 || mo < 1 || mo > 12 || d < 1 || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59)
-        return false;
-    if (p[4] != '-' || p[7] != '-' || (p[10] != 'T' && p[10] != 't') || p[13] != ':' || p[16] != ':')
-        return false;
-    static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    int maxd = mdays[mo - 1] + (mo == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
-    if (d > maxd)
-        return false;
-    size_t i = 19;
-    int32_t ns = 0;
-    if (i < n && p[i] == '.') {
-        i++;
-        size_t start = i;
-        int scale = 100000000;
-        while (i < n && p[i] >= '0' && p[i] <= '9') {
-            if (scale > 0) { ns += (p[i] - '0') * scale; scale /= 10; }
-            i++;
-        }
-        if (i == start || i - start > 9)
-            return false;
-    }
-    int64_t off = 0;
-    if (i < n && (p[i] == 'Z' || p[i] == 'z')) {
-        i++;
-    } else if (i < n && (p[i] == '+' || p[i] == '-')) {
-        int oh = digits_at(p, n, i + 1, 2), om = digits_at(p, n, i + 4, 2);
-        if (oh < 0 || om < 0 || i + 3 >= n || p[i + 3] != ':' || oh > 23 || om > 59)
-            return false;
-        off = (oh * 3600 + om * 60) * (p[i] == '-' ? -1 : 1);
-        i += 6;
-    } else {
+    int64_t t;
+    int32_t ns;
+    dra_err *e = dra_time_parse_n(p, n, &t, &ns);
+    if (e) {
+        dra_err_free(e);
         return false;
     }
-    if (i != n)
-        return false;
-    int64_t t = days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400 + h * 3600 + mi * 60 + s - off;
     /* 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z */
     if (t < -62135596800LL || t > 253402300799LL)
         return false;
     *sec = t;
     *nsec = ns;
-    return true;
-}
-
-/* Go time.ParseDuration; the total must fit int64 nanoseconds. */
-bool cel_duration_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
-{
-    size_t i = 0;
-    bool neg = false;
-    if (i < n && (p[i] == '-' || p[i] == '+')) { neg = p[i] == '-'; i++; }
-    if (n - i == 1 && p[i] == '0') { *sec = 0; *nsec = 0; return true; }
-    if (i == n)
-        return false;
-    __int128 total = 0; /* nanoseconds */
-    while (i < n) {
-        __int128 whole = 0;
-        size_t st = i;
-        while (i < n && p[i] >= '0' && p[i] <= '9') {
-            whole = whole * 10 + (p[i] - '0');
-            if (whole > ((__int128)1 << 63)) return false;
-            i++;
-        }
-        bool pre = i > st;
-        __int128 frac = 0, scale = 1;
-        bool post = false;
-        if (i < n && p[i] == '.') {
-            i++;
-            size_t fs = i;
-            while (i < n && p[i] >= '0' && p[i] <= '9') {
-                if (scale < (__int128)1000000000000000000LL) { frac = frac * 10 + (p[i] - '0'); scale *= 10; }
-                i++;
-            }
-            post = i > fs;
-        }
-        if (!pre && !post)
-            return false;
-        size_t us = i;
-        while (i < n && !(p[i] == '.' || (p[i] >= '0' && p[i] <= '9')))
-            i++;
-        size_t ul = i - us;
-        int64_t unit;
-        if (ul == 2 && memcmp(p + us, "ns", 2) == 0) unit = 1;
-        else if (ul == 2 && memcmp(p + us, "us", 2) == 0) unit = 1000;
-        else if (ul == 3 && memcmp(p + us, "\xc2\xb5s", 3) == 0) unit = 1000;
-        else if (ul == 3 && memcmp(p + us, "\xce\xbcs", 3) == 0) unit = 1000;
-        else if (ul == 2 && memcmp(p + us, "ms", 2) == 0) unit = 1000000;
-        else if (ul == 1 && p[us] == 's') unit = 1000000000LL;
-        else if (ul == 1 && p[us] == 'm') unit = 60000000000LL;
-        else if (ul == 1 && p[us] == 'h') unit = 3600000000000LL;
-        else return false;
-        total += whole * unit + frac * unit / scale;
-        if (total > ((__int128)1 << 63))
-            return false;
-    }
-    if (neg) total = -total;
-    if (total > INT64_MAX || total < INT64_MIN)
-        return false;
-    int64_t t = (int64_t)total;
-    *sec = t / 1000000000;
-    *nsec = (int32_t)(t % 1000000000);
     return true;
 }
 

@@ -23,6 +23,7 @@
 
 #include "../base/arena.h"
 #include "../base/buf.h"
+#include "../base/utf8.h"
 #include "../model/quantity.h"
 #include "../model/semver.h"
 #include "types.h"
@@ -216,11 +217,7 @@ const cel_type *cel_value_type(const cel_value *v);
 /* Type name for error texts ("int", "list", "map", "string", ...). */
 const char *cel_value_type_name(const cel_value *v);
 
-/* Number of code points in a UTF-8 string (invalid bytes count as one each). */
-size_t cel_utf8_len(const char *p, size_t n);
-/* Byte offset of the code point with index cp (n when cp == length). */
-size_t cel_utf8_offset(const char *p, size_t n, size_t cp);
-bool cel_utf8_valid(const char *p, size_t n);
+/* Code points, offsets, validity: dra_utf8_len/offset/valid in base/utf8.h. */
 
 /* Print in CEL literal syntax, as the conformance suite and tests expect:
  * 1, 1u, 1.0, 1e+100, "s", b"\x00", [1, 2], {"k": 1}, null, true, int,
@@ -234,7 +231,6 @@ void cel_duration_format(int64_t sec, int32_t nsec, dra_buf *b);
 /* Parsers used by timestamp()/duration() and the literal validators.
  * Return false on a malformed or out-of-range input. */
 bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec);
-bool cel_duration_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec);
 
 /* Double to text as cel-go's string(double) does (strconv 'g'-like shortest). */
 void cel_double_format(double d, dra_buf *b);

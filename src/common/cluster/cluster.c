@@ -115,7 +115,7 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
     for (size_t i = 0; i < set->n; i++) {
         const char *now = json_string_value(json_object_get(set->v[i].json, "apiVersion"));
         if (!errs && before[i] && now && strcmp(before[i], now) != 0) {
-            c->served = dra_xrealloc(c->served, (c->nserved + 1) * sizeof *c->served);
+            c->served = dra_xgrow(c->served, c->nserved, sizeof *c->served);
             dra_lc_index_add_ptr(&c->ix, TAG_SERVED, set->v[i].json, c->nserved);
             c->served[c->nserved++] = (dra_served_version){set->v[i].json, before[i]};
         } else {
@@ -202,67 +202,6 @@ const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it)
 bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns)
 {
     return dra_lc_index_find(&c->ix, TAG_POD_NS, ns, NULL) != 0;
-}
-
-/* ---- JSON ---- */
-
-json_t *dra_jget(const json_t *o, const char *path)
-{
-    const char *p = path;
-    json_t *cur = (json_t *)o;
-    while (cur && *p) {
-        const char *dot = strchr(p, '.');
-        size_t len = dot ? (size_t)(dot - p) : strlen(p);
-        if (!json_is_object(cur))
-            return NULL;
-        cur = json_object_getn(cur, p, len);
-        p += len + (dot ? 1 : 0);
-    }
-    return cur;
-}
-
-const char *dra_jstr(const json_t *o, const char *path)
-{
-    return json_string_value(dra_jget(o, path));
-}
-
-const char *dra_jstr_or(const json_t *o, const char *path, const char *dflt)
-{
-    const char *s = dra_jstr(o, path);
-    return s ? s : dflt;
-}
-
-bool dra_jtrue(const json_t *o, const char *path)
-{
-    return json_is_true(dra_jget(o, path));
-}
-
-json_t *dra_jarr(const json_t *o, const char *path)
-{
-    json_t *a = dra_jget(o, path);
-    return json_is_array(a) ? a : NULL;
-}
-
-void dra_jset_new(json_t *o, const char *path, json_t *value)
-{
-    const char *p = path;
-    json_t *cur = o;
-    for (;;) {
-        const char *dot = strchr(p, '.');
-        if (!dot) {
-            json_object_set_new(cur, p, value);
-            return;
-        }
-        char *key = dra_xstrndup(p, (size_t)(dot - p));
-        json_t *next = json_object_get(cur, key);
-        if (!json_is_object(next)) {
-            next = json_object();
-            json_object_set_new(cur, key, next);
-        }
-        free(key);
-        cur = next;
-        p = dot + 1;
-    }
 }
 
 /* ---- time ---- */

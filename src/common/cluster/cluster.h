@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../base/error.h"
+#include "../io/json.h"
 #include "../io/stream.h"
 #include "../model/features.h"
 #include "../model/kinds.h"
@@ -59,7 +60,7 @@ typedef struct dra_cluster {
  * validation).  Objects without apiVersion/kind are input errors;
  * well-formed kinds the tools do not know (Events, ...) are counted in
  * `unknown` and skipped. */
-dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set);
+DRA_MUST_USE dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set);
 
 /* What the tools use: run the shared load pipeline (model/load.h: kind
  * check, v1beta1/v1beta2 -> v1 conversion in place, namespace and server-side
@@ -68,13 +69,13 @@ dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set);
  * when opts->skip_unknown, else errors.  The original apiVersion of every
  * converted object is remembered for dra_cluster_served_version().  Any
  * error leaves c empty (but still to be freed).  set must outlive c. */
-dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts);
+DRA_MUST_USE dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts);
 /* The tools' way in: dra_cluster_load() with unknown kinds skipped (counted
  * in c->unknown), now_ns (ns since the epoch) for defaulted timestamps,
  * features (NULL: defaults) for validation, and CEL selectors of classes,
  * claims and templates compiled as the API server does
  * (cel_dra_validate_hook).  Every error is DRA_EXIT_INPUT. */
-dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now_ns);
+DRA_MUST_USE dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now_ns);
 void dra_cluster_free(dra_cluster *c);
 
 /* The apiVersion the input used for obj (before conversion to v1): what API
@@ -96,15 +97,7 @@ const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it);
 /* Whether the input holds a Pod in namespace ns. */
 bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns);
 
-/* ---- JSON access (NULL-safe; paths are dot-separated object keys) ---- */
-json_t *dra_jget(const json_t *o, const char *path);
-const char *dra_jstr(const json_t *o, const char *path); /* NULL unless a string */
-const char *dra_jstr_or(const json_t *o, const char *path, const char *dflt);
-bool dra_jtrue(const json_t *o, const char *path);       /* JSON true */
-/* Array at path; NULL when absent or not an array. */
-json_t *dra_jarr(const json_t *o, const char *path);
-/* Set o[path] creating intermediate objects; steals value. */
-void dra_jset_new(json_t *o, const char *path, json_t *value);
+/* JSON access: io/json.h (dra_jget, dra_jstr, dra_jstr_or, dra_jtrue, dra_jarr, dra_jset_new). */
 
 /* Times: model/time.h (dra_time_parse, dra_time_format, dra_duration_format). */
 
@@ -143,9 +136,9 @@ bool dra_has_finalizer(const json_t *obj, const char *finalizer, size_t *index);
 /* Shape checks for the fields this code relies on (status.reservedFor,
  * allocation results, pod claims), worded like upstream's field errors.
  * Returns an input error chain located at the object, NULL when fine. */
-dra_err *dra_check_claim_shape(const dra_obj *o);
+DRA_MUST_USE dra_err *dra_check_claim_shape(const dra_obj *o);
 /* The field error "Invalid value: <v as JSON>: must be of type <type>". */
 void dra_ferr_wrong_type(dra_errs *l, const char *field, const json_t *v, const char *type);
-dra_err *dra_check_pod_shape(const dra_obj *o);
+DRA_MUST_USE dra_err *dra_check_pod_shape(const dra_obj *o);
 
 #endif

@@ -1,5 +1,6 @@
 /* Hash index of positions.  See index.h. */
 #include "index.h"
+#include "../base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,21 +26,12 @@ typedef struct key {
     size_t alen, blen;
 } key;
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    for (const unsigned char *s = p; n--; s++) {
-        h ^= *s;
-        h *= UINT64_C(1099511628211);
-    }
-    return h;
-}
-
 static uint64_t key_hash(const key *k)
 {
-    uint64_t h = fnv(UINT64_C(14695981039346656037), &k->tag, 1);
-    h = fnv(h, k->a, k->alen);
-    h = fnv(h, "", 1);
-    return fnv(h, k->b, k->blen);
+    uint64_t h = dra_fnv1a(DRA_FNV64_OFFSET, &k->tag, 1);
+    h = dra_fnv1a(h, k->a, k->alen);
+    h = dra_fnv1a(h, "", 1);
+    return dra_fnv1a(h, k->b, k->blen);
 }
 
 static bool key_eq(const dra_lc_slot *s, uint64_t h, const key *k)

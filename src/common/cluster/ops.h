@@ -117,10 +117,10 @@ json_t *dra_delete_options(const char *uid);
 
 typedef enum { DRA_PATCH_JSON, DRA_PATCH_KUBECTL } dra_patch_format;
 /* "json" (also NULL or "") or "kubectl". */
-dra_err *dra_patch_format_parse(const char *s, dra_patch_format *out);
+DRA_MUST_USE dra_err *dra_patch_format_parse(const char *s, dra_patch_format *out);
 
 /* Print the operations.  Errors are DRA_EXIT_RUNTIME (failed write). */
-dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt);
+DRA_MUST_USE dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt);
 
 /* Point the operations on converted input objects (patches, applies,
  * deletes; not creates) at the version the input used (c's served

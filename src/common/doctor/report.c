@@ -7,25 +7,13 @@
 #include "../base/buf.h"
 #include "../evict/evict.h"
 
-void dra_findings_free(dra_findings *f)
-{
-    for (size_t i = 0; i < f->n; i++) {
-        free(f->v[i].object);
-        free(f->v[i].problem);
-        free(f->v[i].fix);
-    }
-    free(f->v);
-    memset(f, 0, sizeof *f);
-}
-
 /* takes problem and fix */
 static void add(dra_findings *f, const json_t *obj, char *problem, char *fix)
 {
-    if (f->n == f->cap) {
-        f->cap = f->cap ? f->cap * 2 : 16;
-        f->v = dra_xrealloc(f->v, f->cap * sizeof *f->v);
-    }
-    f->v[f->n++] = (dra_finding){dra_obj_ref(obj), problem, fix};
+    dra_problem *p = dra_problems_add(f);
+    p->object = dra_obj_ref(obj);
+    p->msg = problem;
+    p->fix = fix;
 }
 
 /* a word for sh: plain when safe, else single-quoted */
@@ -302,7 +290,7 @@ void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings 
 dra_err *dra_findings_write(FILE *f, const dra_findings *fs)
 {
     for (size_t i = 0; i < fs->n; i++)
-        if (fprintf(f, "%s: %s; fix: %s\n", fs->v[i].object, fs->v[i].problem, fs->v[i].fix) < 0)
+        if (fprintf(f, "%s: %s; fix: %s\n", fs->v[i].object, fs->v[i].msg, fs->v[i].fix) < 0)
             return dra_err_new(DRA_EXIT_RUNTIME, "write error");
     return NULL;
 }

@@ -1,7 +1,7 @@
 /* Read-only views of a cluster dump: `dra-claim doctor` findings and the
  * `dra-claim status` table.
  *
- * Ownership: dra_findings owns its strings (dra_findings_free); the status
+ * Ownership: dra_findings owns its strings (dra_problems_free); the status
  * rows are JSON objects the caller decrefs.  The cluster is only read.
  */
 #ifndef DRA_DOCTOR_REPORT_H
@@ -11,24 +11,17 @@
 #include <stdio.h>
 
 #include "../base/error.h"
+#include "../base/problems.h"
 #include "../model/features.h"
 #include "../cluster/cluster.h"
 #include "../io/table.h"
 
-typedef struct dra_finding {
-    char *object;  /* "ResourceClaim/ns/name", "Pod/ns/name" */
-    char *problem; /* one line */
-    char *fix;     /* one shell command line */
-} dra_finding;
-
-typedef struct dra_findings {
-    dra_finding *v;
-    size_t n, cap;
-} dra_findings;
-
-#define DRA_FINDINGS_INIT {0, 0, 0}
-
-void dra_findings_free(dra_findings *f);
+/* Findings are the list of problems (base/problems.h): object
+ * "ResourceClaim/ns/name" or "Pod/ns/name", msg one line, fix one shell
+ * command line; release with dra_problems_free(). */
+typedef dra_problem dra_finding;
+typedef dra_problems dra_findings;
+#define DRA_FINDINGS_INIT DRA_PROBLEMS_INIT
 
 typedef struct dra_doctor_opts {
     const char *dump;             /* how fixes that rerun a tool name the input ("dump.yaml"); NULL: "DUMP" */
@@ -45,7 +38,7 @@ typedef struct dra_doctor_opts {
 void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings *out);
 
 /* "OBJECT: problem; fix: command" lines. */
-dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
+DRA_MUST_USE dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
 
 /* One status row per claim (input order):
  *   {"apiVersion":"dra-tools/v1alpha1","kind":"ClaimStatus","metadata":{"namespace","name"},
@@ -56,7 +49,7 @@ dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
 json_t *dra_claim_status_rows(const dra_cluster *c);
 /* The table: NAMESPACE NAME STATE DEVICES NODE USERS.  DEVICES shows the first
  * device and how many more there are; `wide` lists them all (-o wide). */
-dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide);
+DRA_MUST_USE dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide);
 
 /* The node an allocation is pinned to (nodeSelector matchFields metadata.name
  * or kubernetes.io/hostname In [one value]); "*" without nodeSelector; NULL

@@ -6,7 +6,9 @@
 
 #include "../base/buf.h"
 #include "../model/names.h"
+#include "../model/pools.h"
 #include "../base/sort.h"
+#include "../model/taints.h"
 
 /* ---- rules ---- */
 
@@ -18,25 +20,20 @@ typedef struct rule_info {
     const char *effect;
 } rule_info;
 
-typedef struct pool_gen {
-    const char *driver, *pool;
-    json_int_t maxgen;
-} pool_gen;
-
 typedef struct ctx {
     const dra_cluster *c;
     const dra_evict_opts *opts;
     rule_info *rules;
     size_t nrules;
-    pool_gen *pools;
-    size_t npools;
+    dra_pool_index pools; /* slices of valid ResourceSlices by pool, newest generation */
     dra_evict_result *out;
 } ctx;
 
 static void warn(dra_evict_result *r, char *msg)
 {
-    r->warnings = dra_xrealloc(r->warnings, (r->nwarnings + 1) * sizeof *r->warnings);
-    r->warnings[r->nwarnings++] = msg;
+    dra_problem *p = dra_problems_add(&r->warnings);
+    p->warning = true;
+    p->msg = msg;
 }
 
 static void check_time(dra_errs *l, const json_t *taint, const char *field)
@@ -138,11 +135,13 @@ static dra_err *load_rules(ctx *x)
             const char *name = dra_jstr_or(o->json, "metadata.name", "");
             if (x->opts->all_devices) {
                 r->select_all = true;
-                warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: treated as selecting every device (--all)", name));
+                warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: treated as selecting every device", name));
             } else {
                 warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: it selects no device, as upstream's "
-                                           "eviction controller reads it (pass --all to treat it as every device)", name));
+                                           "eviction controller reads it", name));
             }
+            /* the caller names the parameter that decides it */
+            x->out->warnings.v[x->out->warnings.n - 1].hint = "all";
         }
     }
     return errs;
@@ -152,8 +151,8 @@ static bool rule_matches(const rule_info *r, const char *driver, const char *poo
 {
     if (!r->sel)
         return r->select_all;
-    const char *d = dra_jstr(r->sel, "driver"), *p = dra_jstr(r->sel, "pool"), *v = dra_jstr(r->sel, "device");
-    return !((d && strcmp(d, driver) != 0) || (p && strcmp(p, pool) != 0) || (v && strcmp(v, device) != 0));
+    return dra_taint_selector_matches(dra_jstr(r->sel, "driver"), dra_jstr(r->sel, "pool"), dra_jstr(r->sel, "device"),
+                                      driver, pool, device);
 }
 
 /* ---- slices ---- */
@@ -175,7 +174,6 @@ static dra_err *load_pools(ctx *x)
 {
     const dra_cluster *c = x->c;
     dra_err *errs = NULL;
-    x->pools = dra_xcalloc(c->n[DRA_KIND_RESOURCE_SLICE] + 1, sizeof *x->pools);
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
         const dra_obj *o = c->of[DRA_KIND_RESOURCE_SLICE][i];
         const char *driver = dra_jstr(o->json, "spec.driver"), *pool = dra_jstr(o->json, "spec.pool.name");
@@ -200,39 +198,28 @@ static dra_err *load_pools(ctx *x)
             errs = dra_err_append(errs, dra_obj_locate(e, o));
             continue;
         }
-        json_int_t g = slice_gen(o->json);
-        size_t p;
-        for (p = 0; p < x->npools; p++)
-            if (strcmp(x->pools[p].driver, driver) == 0 && strcmp(x->pools[p].pool, pool) == 0)
-                break;
-        if (p == x->npools)
-            x->pools[x->npools++] = (pool_gen){driver, pool, g};
-        else if (g > x->pools[p].maxgen)
-            x->pools[p].maxgen = g;
+        dra_pool_index_add(&x->pools, driver, pool, slice_gen(o->json), i);
     }
     return errs;
 }
 
-static const pool_gen *find_pool(const ctx *x, const char *driver, const char *pool)
+static const dra_pool *find_pool(const ctx *x, const char *driver, const char *pool)
 {
-    for (size_t p = 0; p < x->npools; p++)
-        if (strcmp(x->pools[p].driver, driver) == 0 && strcmp(x->pools[p].pool, pool) == 0)
-            return &x->pools[p];
-    return NULL;
+    return dra_pool_index_find(&x->pools, driver, pool);
 }
 
 /* pool.getDevice: the device in a slice of the newest generation. */
 static const json_t *find_device(const ctx *x, const char *driver, const char *pool, const char *device,
                                  const json_t **slice)
 {
-    const pool_gen *pg = find_pool(x, driver, pool);
+    const dra_pool *pg = find_pool(x, driver, pool);
     *slice = NULL;
     if (!pg)
         return NULL;
     for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
         const json_t *s = x->c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
         if (strcmp(dra_jstr_or(s, "spec.driver", ""), driver) != 0 || strcmp(dra_jstr_or(s, "spec.pool.name", ""), pool) != 0 ||
-            slice_gen(s) != pg->maxgen)
+            slice_gen(s) != pg->generation)
             continue;
         size_t j;
         json_t *d;
@@ -286,15 +273,9 @@ static int src_cmp(const dra_taint_src *a, const dra_taint_src *b)
 /* resourceclaim.ToleratesTaint */
 static bool tolerates(const json_t *tol, const json_t *taint)
 {
-    const char *te = dra_jstr_or(tol, "effect", ""), *tk = dra_jstr_or(tol, "key", "");
-    if (*te && strcmp(te, dra_jstr_or(taint, "effect", "")) != 0)
-        return false;
-    if (*tk && strcmp(tk, dra_jstr_or(taint, "key", "")) != 0)
-        return false;
-    const char *op = dra_jstr_or(tol, "operator", "");
-    if (!*op || strcmp(op, "Equal") == 0)
-        return strcmp(dra_jstr_or(tol, "value", ""), dra_jstr_or(taint, "value", "")) == 0;
-    return strcmp(op, "Exists") == 0;
+    return dra_tolerates(&(dra_toleration_ref){dra_jstr(tol, "key"), dra_jstr(tol, "operator"), dra_jstr(tol, "value"),
+                                               dra_jstr(tol, "effect")},
+                         &(dra_taint_ref){dra_jstr(taint, "key"), dra_jstr(taint, "value"), dra_jstr(taint, "effect")});
 }
 
 bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint)
@@ -342,7 +323,7 @@ static bool evicting(const ctx *x, size_t r, long only)
     return strcmp(x->rules[r].effect, "NoExecute") == 0;
 }
 
-static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t ri, dra_taint_src src)
+static dra_err *add_taint(claim_ev *ce, const json_t *res, size_t ri, dra_taint_src src)
 {
     const json_t *taint = src.taint;
     const char *ta = dra_jstr(taint, "timeAdded");
@@ -384,8 +365,7 @@ static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t 
         else
             t += secs * DRA_NSEC_PER_SEC;
     }
-    (void)x;
-    ce->items = dra_xrealloc(ce->items, (ce->n + 1) * sizeof *ce->items);
+    ce->items = dra_xgrow(ce->items, ce->n, sizeof *ce->items);
     ce->items[ce->n++] = (item){res, ri, src, has_time, t};
     if (has_time && (!ce->has_time || t < ce->when)) {
         ce->when = t;
@@ -412,7 +392,7 @@ static dra_err *claim_eviction(const ctx *x, const dra_obj *co, long only_rule, 
             if (strcmp(dra_jstr_or(t, "effect", ""), "NoExecute") != 0)
                 continue;
             dra_taint_src s = {NULL, slice, dra_jstr(dev, "name"), (int)k, t};
-            dra_err *e = add_taint(x, ce, res, i, s);
+            dra_err *e = add_taint(ce, res, i, s);
             if (e)
                 return dra_obj_locate(e, co);
         }
@@ -420,7 +400,7 @@ static dra_err *claim_eviction(const ctx *x, const dra_obj *co, long only_rule, 
             if (!evicting(x, r, only_rule) || !rule_matches(&x->rules[r], driver, pool, device))
                 continue;
             dra_taint_src s = {x->rules[r].o->json, NULL, NULL, 0, x->rules[r].taint};
-            dra_err *e = add_taint(x, ce, res, i, s);
+            dra_err *e = add_taint(ce, res, i, s);
             if (e)
                 return dra_obj_locate(e, co);
         }
@@ -496,7 +476,7 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, s
             dup |= pe->claims[k] == ce;
         if (dup)
             continue;
-        pe->claims = dra_xrealloc(pe->claims, (pe->nclaims + 1) * sizeof *pe->claims);
+        pe->claims = dra_xgrow(pe->claims, pe->nclaims, sizeof *pe->claims);
         pe->claims[pe->nclaims++] = ce;
         pe->extended_only = is_ext;
         if (!pe->has_time || ce->when < pe->when) {
@@ -600,7 +580,7 @@ static int rec_cmp(const void *pa, const void *pb)
     return r;
 }
 
-static void build_records(const ctx *x, const eval *ev, dra_evict_result *r)
+static void build_records(const eval *ev, dra_evict_result *r)
 {
     bool *used = dra_xcalloc(ev->ncev + 1, sizeof *used);
     for (size_t i = 0; i < ev->npev; i++) {
@@ -630,7 +610,6 @@ static void build_records(const ctx *x, const eval *ev, dra_evict_result *r)
     free(used);
     if (r->n > 1)
         dra_sort(r->v, r->n, sizeof *r->v, rec_cmp);
-    (void)x;
 }
 
 /* ---- rule status ---- */
@@ -676,8 +655,8 @@ static void count_devices(const ctx *x, const rule_info *ri, long long *publishe
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
         const json_t *s = c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
         const char *driver = dra_jstr_or(s, "spec.driver", ""), *pool = dra_jstr_or(s, "spec.pool.name", "");
-        const pool_gen *pg = find_pool(x, driver, pool);
-        if (!pg || slice_gen(s) != pg->maxgen)
+        const dra_pool *pg = find_pool(x, driver, pool);
+        if (!pg || slice_gen(s) != pg->generation)
             continue;
         size_t j;
         json_t *d;
@@ -959,9 +938,7 @@ static void apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
 void dra_evict_result_free(dra_evict_result *r)
 {
     free(r->v);
-    for (size_t i = 0; i < r->nwarnings; i++)
-        free(r->warnings[i]);
-    free(r->warnings);
+    dra_problems_free(&r->warnings);
     for (size_t i = 0; i < r->nrules; i++)
         json_decref(r->rules[i]);
     free(r->rules);
@@ -981,7 +958,7 @@ static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opt
 static void ctx_free(ctx *x)
 {
     free(x->rules);
-    free(x->pools);
+    dra_pool_index_free(&x->pools);
 }
 
 dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
@@ -1005,7 +982,7 @@ dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra
         ctx_free(&x);
         return e;
     }
-    build_records(&x, &ev, out);
+    build_records(&ev, out);
     if (opts->apply && changes) {
         /* in eviction-time order, as the work queue fires them */
         const pod_ev **due = dra_xcalloc(ev.npev + 1, sizeof *due);

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "../base/error.h"
+#include "../base/problems.h"
 #include "../cluster/cluster.h"
 #include "../cluster/ops.h"
 #include "../model/features.h"
@@ -74,13 +75,12 @@ typedef struct dra_evict_record {
 typedef struct dra_evict_result {
     dra_evict_record *v;
     size_t n, cap;
-    char **warnings;        /* one line each, for stderr */
-    size_t nwarnings;
+    dra_problems warnings;  /* one line (msg) each, for stderr */
     json_t **rules;         /* every DeviceTaintRule with status.conditions as upstream sets them; owned */
     size_t nrules;
 } dra_evict_result;
 
-#define DRA_EVICT_RESULT_INIT {0, 0, 0, 0, 0, 0, 0}
+#define DRA_EVICT_RESULT_INIT {0}
 
 void dra_evict_result_free(dra_evict_result *r);
 
@@ -91,7 +91,7 @@ void dra_evict_result_free(dra_evict_result *r);
  * changes) then a DELETE with a UID precondition; rule status counts those
  * pods as evicted.  Input errors (invalid rules, slices, taints) are
  * DRA_EXIT_INPUT. */
-dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
+DRA_MUST_USE dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
                            dra_changes *changes);
 
 /* NoExecute taints that apply to one allocated device now (slice taints of the

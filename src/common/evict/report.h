@@ -18,8 +18,8 @@
  * due when evictAt <= now (ns since the epoch). */
 json_t *dra_evict_record_json(const dra_evict_record *r, int64_t now);
 /* NAMESPACE POD CLAIM DEVICE TAINT EVICT-AT WHEN SOURCE */
-dra_err *dra_evict_records_table(FILE *f, const dra_evict_result *res, int64_t now);
+DRA_MUST_USE dra_err *dra_evict_records_table(FILE *f, const dra_evict_result *res, int64_t now);
 /* NAME EFFECT STATUS REASON MESSAGE (the EvictionInProgress condition) */
-dra_err *dra_evict_rules_table(FILE *f, const dra_evict_result *res);
+DRA_MUST_USE dra_err *dra_evict_rules_table(FILE *f, const dra_evict_result *res);
 
 #endif

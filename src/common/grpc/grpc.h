@@ -48,7 +48,7 @@ typedef struct dra_grpc_client dra_grpc_client;
 /* A client for the unix socket `path`.  Connects lazily on the first call
  * and again after the connection broke.  Fails only for a path that cannot
  * be a unix socket address (too long: the 107-byte sun_path limit). */
-dra_err *dra_grpc_client_new(const char *path, const dra_grpc_client_opts *opts, dra_grpc_client **out);
+DRA_MUST_USE dra_err *dra_grpc_client_new(const char *path, const dra_grpc_client_opts *opts, dra_grpc_client **out);
 void dra_grpc_client_free(dra_grpc_client *c);
 /* Connect now (a no-op when connected).  Returns DRA_GRPC_OK or UNAVAILABLE
  * with the connect error in st. */
@@ -103,7 +103,7 @@ void dra_grpc_server_stream(dra_grpc_server *s, const char *method, dra_grpc_str
 /* Listen on a unix socket (several are fine).  A stale socket file at the
  * path is replaced; any other existing file is an error.  The server removes
  * the socket files it created when freed. */
-dra_err *dra_grpc_server_listen(dra_grpc_server *s, const char *path);
+DRA_MUST_USE dra_err *dra_grpc_server_listen(dra_grpc_server *s, const char *path);
 /* Serve for up to timeout_ms (-1 = until something happened).  Returns 0, or
  * -1 with errno when poll failed (EINTR: a signal arrived; check your flag). */
 int dra_grpc_server_poll(dra_grpc_server *s, int timeout_ms);

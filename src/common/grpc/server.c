@@ -105,7 +105,7 @@ dra_grpc_server *dra_grpc_server_new(const dra_grpc_server_opts *opts)
 
 static void add_method(dra_grpc_server *s, const char *path, dra_grpc_unary_fn u, dra_grpc_stream_fn st, void *ctx)
 {
-    s->methods = dra_xrealloc(s->methods, (s->nmethods + 1) * sizeof *s->methods);
+    s->methods = dra_xgrow(s->methods, s->nmethods, sizeof *s->methods);
     s->methods[s->nmethods++] = (method){path, u, st, ctx};
 }
 
@@ -140,8 +140,8 @@ dra_err *dra_grpc_server_listen(dra_grpc_server *s, const char *path)
         close(fd);
         return dra_err_new(DRA_EXIT_RUNTIME, "listen on %s: %s", path, dra_grpc_strerror(e, eb, sizeof eb));
     }
-    s->lfds = dra_xrealloc(s->lfds, (s->nlisten + 1) * sizeof *s->lfds);
-    s->lpaths = dra_xrealloc(s->lpaths, (s->nlisten + 1) * sizeof *s->lpaths);
+    s->lfds = dra_xgrow(s->lfds, s->nlisten, sizeof *s->lfds);
+    s->lpaths = dra_xgrow(s->lpaths, s->nlisten, sizeof *s->lpaths);
     s->lfds[s->nlisten] = fd;
     s->lpaths[s->nlisten++] = dra_xstrdup(path);
     note(s, "listening on %s", path);

@@ -21,7 +21,7 @@ static const char *intern_file(dra_objset *set, const char *name)
     for (size_t i = 0; i < set->nfiles; i++)
         if (strcmp(set->files[i], name) == 0)
             return set->files[i];
-    set->files = dra_xrealloc(set->files, (set->nfiles + 1) * sizeof *set->files);
+    set->files = dra_xgrow(set->files, set->nfiles, sizeof *set->files);
     set->files[set->nfiles] = dra_xstrdup(name);
     return set->files[set->nfiles++];
 }
@@ -81,7 +81,7 @@ dra_err *dra_obj_locate(dra_err *e, const dra_obj *o)
         free(ref);
         ref = r2;
     }
-    dra_err_locate_all(e, o->file, o->doc, o->line, ref);
+    e = dra_err_locate_all(e, o->file, o->doc, o->line, ref);
     free(ref);
     return e;
 }
@@ -958,7 +958,7 @@ dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out)
     else if (strcmp(s, "ignore") == 0 || strcmp(s, "false") == 0)
         *out = DRA_FV_IGNORE;
     else
-        return dra_err_new(DRA_EXIT_INPUT, "invalid --validate value \"%s\": must be one of: strict (or true), warn, ignore (or false)", s);
+        return dra_err_new(DRA_EXIT_INPUT, "value \"%s\": must be one of: strict (or true), warn, ignore (or false)", s);
     return NULL;
 }
 
@@ -1378,6 +1378,28 @@ dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt)
         }
     }
     return dra_writer_close(w);
+}
+
+dra_err *dra_writer_finish(dra_writer *w, dra_err *e)
+{
+    dra_err *ce = dra_writer_close(w);
+    if (!e)
+        return ce;
+    dra_err_free(ce);
+    return e;
+}
+
+dra_err *dra_write_array(FILE *f, const json_t *arr, dra_format fmt)
+{
+    dra_writer *w = dra_writer_new(f, fmt);
+    dra_err *e = NULL;
+    size_t i;
+    json_t *it;
+    json_array_foreach(arr, i, it) {
+        if (!e)
+            e = dra_writer_put(w, it);
+    }
+    return dra_err_append(e, dra_writer_close(w));
 }
 
 dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt)

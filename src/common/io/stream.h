@@ -46,8 +46,9 @@ typedef enum {
     DRA_FV_IGNORE,     /* silently dropped */
 } dra_field_validation;
 
-/* Parse a --validate value: strict (or true), warn, ignore (or false). */
-dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out);
+/* Parse a field-validation value (kubectl's --validate): strict (or true),
+ * warn, ignore (or false).  The error reads `value "X": must be one of: ...`. */
+DRA_MUST_USE dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out);
 
 typedef struct dra_objset {
     dra_obj *v;
@@ -65,14 +66,14 @@ typedef struct dra_objset {
 
 /* Read every object of one file ("-" = stdin) and append them to set.
  * On error nothing of that file is appended. */
-dra_err *dra_read_path(dra_objset *set, const char *path);
+DRA_MUST_USE dra_err *dra_read_path(dra_objset *set, const char *path);
 /* Same from memory; `name` is used in locations and error messages. */
-dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_t len);
+DRA_MUST_USE dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_t len);
 /* Read all paths in order; no paths means stdin.  A directory is read as
  * kubectl reads one: its files ending in .json, .yaml or .yml in name order,
  * and with set->recursive its subdirectories too; the same file named twice
  * (a glob plus an explicit name) is read once. */
-dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths);
+DRA_MUST_USE dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths);
 
 /* Append an object (steals the reference) with a location. */
 void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, int line, int item);
@@ -80,7 +81,7 @@ void dra_objset_free(dra_objset *set);
 
 /* Location of an object as an error would print it, applied to every error in
  * the chain that has none yet (object reference included). */
-dra_err *dra_obj_locate(dra_err *e, const dra_obj *o);
+DRA_MUST_USE dra_err *dra_obj_locate(dra_err *e, const dra_obj *o);
 
 /* "Kind/name" or "Kind/namespace/name"; "<unnamed Kind>" when there is no name.
  * Caller frees. */
@@ -89,25 +90,31 @@ char *dra_obj_ref(const json_t *obj);
 typedef enum { DRA_FMT_YAML, DRA_FMT_JSON, DRA_FMT_JSONL } dra_format;
 
 /* Parse an -o value: "yaml", "json", "jsonl".  Error names the accepted values. */
-dra_err *dra_format_parse(const char *s, dra_format *out);
+DRA_MUST_USE dra_err *dra_format_parse(const char *s, dra_format *out);
 
 /* Write objects to f in the format:
  *   yaml:  documents separated by "---"
  *   json:  one object pretty-printed, or several as a kubectl-style v1 List
  *   jsonl: one compact object per line
  * Errors (including a failed write) are DRA_EXIT_RUNTIME. */
-dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt);
+DRA_MUST_USE dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt);
+/* The items of a JSON array as objects, as dra_write() does; every error
+ * (a failed put, then the close) is returned. */
+DRA_MUST_USE dra_err *dra_write_array(FILE *f, const json_t *arr, dra_format fmt);
 /* Streaming writer: the same bytes as dra_write() over all the objects put,
  * without holding them (json keeps at most one object back, to decide between
  * a plain object and a List).  dra_writer_close() finishes the output and
  * frees the writer; call it even after an error.  put() borrows obj. */
 typedef struct dra_writer dra_writer;
 dra_writer *dra_writer_new(FILE *f, dra_format fmt);
-dra_err *dra_writer_put(dra_writer *w, const json_t *obj);
-dra_err *dra_writer_close(dra_writer *w);
+DRA_MUST_USE dra_err *dra_writer_put(dra_writer *w, const json_t *obj);
+DRA_MUST_USE dra_err *dra_writer_close(dra_writer *w);
+/* Close w after the writes that returned e: e when set (the close's error is
+ * dropped), else the close's error.  For `return dra_writer_finish(w, put(w));`. */
+DRA_MUST_USE dra_err *dra_writer_finish(dra_writer *w, dra_err *e);
 
 /* Write a single JSON value in the format (for non-object results). */
-dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt);
+DRA_MUST_USE dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt);
 
 /* YAML text for one value (block style, 2-space indent, no document marker);
  * caller frees. */

@@ -11,10 +11,10 @@
 
 /* Print rows of cells (NULL cells print "-"); cells is nrows*ncols, row 0 is
  * the header.  A failed write is DRA_EXIT_RUNTIME. */
-dra_err *dra_table_write(FILE *f, const char *const *cells, size_t nrows, size_t ncols);
+DRA_MUST_USE dra_err *dra_table_write(FILE *f, const char *const *cells, size_t nrows, size_t ncols);
 
 /* Parse an -o value for a tool that also prints tables: NULL or "table" sets
  * *table; otherwise *out as dra_format_parse.  The error lists all four. */
-dra_err *dra_format_parse_table(const char *s, bool *table, dra_format *out);
+DRA_MUST_USE dra_err *dra_format_parse_table(const char *s, bool *table, dra_format *out);
 
 #endif

@@ -155,7 +155,6 @@ dra_err *kube_api_version(kube_api *a, const kube_resource *r, const char **vers
 char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, const char *ns, const char *name,
                     const char *sub)
 {
-    (void)a;
     dra_buf b = DRA_BUF_INIT;
     if (*r->group)
         dra_buf_printf(&b, "/apis/%s/%s", r->group, version);

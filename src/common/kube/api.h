@@ -48,7 +48,7 @@ typedef struct kube_api kube_api;
 kube_api *kube_api_new(kube_client *c); /* borrows c */
 void kube_api_free(kube_api *a);
 kube_client *kube_api_client(kube_api *a);
-dra_err *kube_api_version(kube_api *a, const kube_resource *r, const char **version);
+DRA_MUST_USE dra_err *kube_api_version(kube_api *a, const kube_resource *r, const char **version);
 /* "/apis/resource.k8s.io/v1/namespaces/NS/resourceclaims[/NAME[/SUB]]"; ns
  * NULL or "" = all namespaces (or a cluster-scoped resource).  Caller frees. */
 char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, const char *ns, const char *name,
@@ -56,7 +56,7 @@ char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, co
 
 /* Convert an object read from the server to v1 and give it apiVersion/kind
  * (version = the served version). */
-dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t *obj);
+DRA_MUST_USE dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t *obj);
 
 typedef struct kube_list_opts {
     const char *ns;             /* NULL/"" = all namespaces */
@@ -67,27 +67,27 @@ typedef struct kube_list_opts {
 
 /* List every page; *items is a new array of normalised objects, *rv the list's
  * resourceVersion (caller frees). */
-dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv);
-dra_err *kube_get(kube_api *a, const kube_resource *r, const char *ns, const char *name, json_t **obj, kube_resp *resp);
+DRA_MUST_USE dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv);
+DRA_MUST_USE dra_err *kube_get(kube_api *a, const kube_resource *r, const char *ns, const char *name, json_t **obj, kube_resp *resp);
 
 /* Writes.  The body is borrowed.  On success *out (may be NULL) is the
  * server's object, normalised.  resp gives the HTTP code and reason of a
  * failure (409 Conflict: a precondition failed; re-read and retry). */
 typedef enum { KUBE_PATCH_JSON, KUBE_PATCH_MERGE, KUBE_PATCH_STRATEGIC } kube_patch_type;
-dra_err *kube_create(kube_api *a, const kube_resource *r, const char *ns, const json_t *obj, json_t **out,
+DRA_MUST_USE dra_err *kube_create(kube_api *a, const kube_resource *r, const char *ns, const json_t *obj, json_t **out,
                      kube_resp *resp);
 /* PUT; obj carries metadata.resourceVersion as the precondition.  sub: NULL or "status". */
-dra_err *kube_update(kube_api *a, const kube_resource *r, const json_t *obj, const char *sub, json_t **out,
+DRA_MUST_USE dra_err *kube_update(kube_api *a, const kube_resource *r, const json_t *obj, const char *sub, json_t **out,
                      kube_resp *resp);
-dra_err *kube_patch(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *sub,
+DRA_MUST_USE dra_err *kube_patch(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *sub,
                     kube_patch_type type, const json_t *patch, json_t **out, kube_resp *resp);
 /* DELETE with DeleteOptions (preconditions uid/resourceVersion when given). */
-dra_err *kube_delete(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *uid,
+DRA_MUST_USE dra_err *kube_delete(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *uid,
                      const char *rv, kube_resp *resp);
 
 /* Any write: method, optional subresource, query ("fieldManager=x&force=true",
  * escaped) and content type; counts writes and conflicts (409). */
-dra_err *kube_write(kube_api *a, const kube_resource *r, const char *method, const char *ns, const char *name,
+DRA_MUST_USE dra_err *kube_write(kube_api *a, const kube_resource *r, const char *method, const char *ns, const char *name,
                     const char *sub, const char *query, const char *ctype, const json_t *body, json_t **out,
                     kube_resp *resp);
 
@@ -116,12 +116,12 @@ kube_informers *kube_informers_new(kube_api *a, const kube_informer_spec *specs,
                                    kube_informer_fn fn, void *ud);
 void kube_informers_free(kube_informers *in);
 /* List all (the initial ADDED events).  Errors end the run. */
-dra_err *kube_informers_sync(kube_informers *in);
+DRA_MUST_USE dra_err *kube_informers_sync(kube_informers *in);
 /* Watch for up to max_ms (< 0: until stopped or tick says stop).  tick is
  * called at least every 100 ms; a non-NULL error from it ends the run (an
  * error with code 0 ends it successfully). */
 typedef dra_err *(*kube_tick_fn)(void *ud);
-dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tick, void *ud);
+DRA_MUST_USE dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tick, void *ud);
 /* The store of informer i: a JSON object "ns/name" -> object (borrowed). */
 const json_t *kube_informers_store(const kube_informers *in, size_t i);
 /* Force a relist of every informer now (after a conflict, or SIGHUP). */

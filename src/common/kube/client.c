@@ -589,7 +589,7 @@ void kube_streams_open(kube_streams *s, const char *path, int idle_s, kube_sink_
         curl_easy_setopt(st->h, CURLOPT_LOW_SPEED_TIME, (long)idle_s);
     }
     s->c->stats.requests++;
-    s->v = dra_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+    s->v = dra_xgrow(s->v, s->n, sizeof *s->v);
     s->v[s->n++] = st;
     curl_multi_add_handle(s->m, st->h);
 }

@@ -55,7 +55,7 @@ typedef struct kube_client_opts {
 } kube_client_opts;
 
 /* Takes cfg (its contents are moved; cfg is zeroed). */
-dra_err *kube_client_new(kube_config *cfg, const kube_client_opts *o, kube_client **out);
+DRA_MUST_USE dra_err *kube_client_new(kube_config *cfg, const kube_client_opts *o, kube_client **out);
 void kube_client_free(kube_client *c);
 /* Swap in a new configuration (SIGHUP): cached credentials are dropped. */
 void kube_client_set_config(kube_client *c, kube_config *cfg);
@@ -82,7 +82,7 @@ void kube_resp_free(kube_resp *r);
 
 /* One request with retries.  2xx: NULL and resp->json.  Else an error
  * (DRA_EXIT_RUNTIME) and resp->http/reason set. */
-dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp);
+DRA_MUST_USE dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp);
 
 /* Streaming requests (watches), several at once over one curl multi handle.
  * Body bytes of a 2xx answer go to the stream's sink as they arrive; a non-2xx

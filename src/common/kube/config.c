@@ -70,23 +70,22 @@ static dra_err *merge_list(merged *m, json_t *doc, const char *key, const char *
         if (!json_is_object(it) || !name) {
             dra_err *e = dra_err_new(DRA_EXIT_INPUT, "an entry needs a string name");
             char *f = dra_xasprintf("%s[%zu]", key, i);
-            dra_err_field(e, f);
+            e = dra_err_field(e, f);
             free(f);
             return dra_err_at(e, file, 0, 0, 0);
         }
         if (val && !json_is_object(val) && !json_is_null(val)) {
             dra_err *e = dra_err_new(DRA_EXIT_INPUT, "must be a mapping");
             char *f = dra_xasprintf("%s[%zu].%s", key, i, inner);
-            dra_err_field(e, f);
+            e = dra_err_field(e, f);
             free(f);
             return dra_err_at(e, file, 0, 0, 0);
         }
         if (find(*v, *n, name))
             continue; /* first file wins */
-        *v = dra_xrealloc(*v, (*n + 1) * sizeof **v);
+        *v = dra_xgrow(*v, *n, sizeof **v);
         (*v)[(*n)++] = (entry){name, json_is_object(val) ? val : NULL, dir, file};
     }
-    (void)m;
     return NULL;
 }
 
@@ -102,7 +101,7 @@ static dra_err *merge_doc(merged *m, const char *file, const char *data, size_t 
         return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "a kubeconfig holds one document, found %zu", m->docs.n - before),
                           file, 0, 0, 0);
     json_t *doc = m->docs.v[before].json;
-    m->dirs = dra_xrealloc(m->dirs, (m->ndirs + 1) * sizeof *m->dirs);
+    m->dirs = dra_xgrow(m->dirs, m->ndirs, sizeof *m->dirs);
     char *d = dra_xstrdup(dir);
     m->dirs[m->ndirs++] = d;
     const char *fname = m->docs.v[before].file;
@@ -374,8 +373,9 @@ static dra_err *resolve_merged(merged *m, const kube_config_opts *o, kube_config
     if (!ctxname) {
         if (m->docs.n == 0 || (!m->nclusters && !m->ncontexts))
             return in_cluster(o, c);
-        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no current context is set in %s (use --context)",
-                           m->files.len ? dra_buf_str(&m->files) : "the kubeconfig");
+        return dra_err_hint(dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no current context is set in %s",
+                                        m->files.len ? dra_buf_str(&m->files) : "the kubeconfig"),
+                            "context");
     }
     const entry *ctx = find(m->contexts, m->ncontexts, ctxname);
     if (!ctx)

@@ -64,10 +64,10 @@ typedef struct kube_config_opts {
 /* Load.  Errors are DRA_EXIT_INPUT for a broken or inconsistent kubeconfig
  * (naming the file, the entry and the field), DRA_EXIT_RUNTIME for unreadable
  * files. */
-dra_err *kube_config_load(const kube_config_opts *o, kube_config *out);
+DRA_MUST_USE dra_err *kube_config_load(const kube_config_opts *o, kube_config *out);
 /* Parse one kubeconfig document in memory as if it were the only file
  * (for tests and fuzzing); dir resolves relative paths ("" = none). */
-dra_err *kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const kube_config_opts *o,
+DRA_MUST_USE dra_err *kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const kube_config_opts *o,
                            kube_config *out);
 void kube_config_free(kube_config *c);
 

@@ -38,7 +38,7 @@ typedef struct kube_event_reader {
 
 void kube_events_init(kube_event_reader *r, kube_event_fn fn, void *ud);
 /* Feed bytes; calls fn for every completed event, in order. */
-dra_err *kube_events_feed(kube_event_reader *r, const char *data, size_t len);
+DRA_MUST_USE dra_err *kube_events_feed(kube_event_reader *r, const char *data, size_t len);
 /* End of stream: true when bytes of an unfinished event were left (the
  * connection was cut mid-event; they are discarded). */
 bool kube_events_truncated(const kube_event_reader *r);

@@ -19,6 +19,6 @@ typedef struct kube_cred {
 
 void kube_cred_clear(kube_cred *c);
 /* Run cfg->exec and read its ExecCredential. */
-dra_err *kube_exec_credential(const kube_config *cfg, kube_cred *cred);
+DRA_MUST_USE dra_err *kube_exec_credential(const kube_config *cfg, kube_cred *cred);
 
 #endif

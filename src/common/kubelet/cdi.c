@@ -101,7 +101,7 @@ static void fail(sc *c, const char *fmt, ...)
     dra_err *e = dra_err_newv(DRA_EXIT_INPUT, fmt, ap);
     va_end(ap);
     if (c->path.len)
-        dra_err_field(e, dra_buf_str(&c->path));
+        e = dra_err_field(e, dra_buf_str(&c->path));
     c->errs = dra_err_append(c->errs, e);
 }
 
@@ -452,11 +452,11 @@ static void add_spec(dra_cdi *c, const char *path, int prio, dra_err **errs)
     e = dra_cdi_check_spec(o->json);
     if (e) {
         for (dra_err *x = e; x; x = x->next)
-            dra_err_at(x, path, 0, o->line, 0);
+            x = dra_err_at(x, path, 0, o->line, 0);
         *errs = dra_err_append(*errs, e);
         return;
     }
-    c->specs = dra_xrealloc(c->specs, (c->nspecs + 1) * sizeof *c->specs);
+    c->specs = dra_xgrow(c->specs, c->nspecs, sizeof *c->specs);
     c->specs[c->nspecs] = (cspec){dra_xstrdup(path), prio, o->json};
     const char *kind = sget(o->json, "kind");
     size_t i;
@@ -481,7 +481,7 @@ static void add_spec(dra_cdi *c, const char *path, int prio, dra_err **errs)
             free(q);
             continue;
         }
-        c->devs = dra_xrealloc(c->devs, (c->ndevs + 1) * sizeof *c->devs);
+        c->devs = dra_xgrow(c->devs, c->ndevs, sizeof *c->devs);
         c->devs[c->ndevs++] = (cdev){q, c->nspecs, d, NULL};
     }
     c->nspecs++;
@@ -504,7 +504,7 @@ dra_cdi *dra_cdi_load(const char *const *dirs, size_t ndirs, dra_err **spec_errs
         while ((de = readdir(dir))) {
             if (!has_ext(de->d_name))
                 continue;
-            names = dra_xrealloc(names, (n + 1) * sizeof *names);
+            names = dra_xgrow(names, n, sizeof *names);
             names[n++] = dra_xstrdup(de->d_name);
         }
         closedir(dir);
@@ -755,13 +755,13 @@ dra_err *dra_cdi_resolve_records(const dra_cdi *c, const json_t *const *records,
             const char *ct = json_string_value(json_object_get(r, "container"));
             if (p) {
                 char *o = dra_xasprintf("Pod/%s/%s", ns ? ns : "default", p);
-                dra_err_object(e, o);
+                e = dra_err_object(e, o);
                 free(o);
             }
             if (ct) {
                 char *fld = dra_xasprintf("container %s", ct);
                 if (!e->field)
-                    dra_err_field(e, fld);
+                    e = dra_err_field(e, fld);
                 free(fld);
             }
             errs = dra_err_append(errs, e);

@@ -37,10 +37,10 @@
 typedef struct dra_cdi dra_cdi;
 
 /* Check a device name's syntax (upstream's messages; DRA_EXIT_INPUT). */
-dra_err *dra_cdi_check_name(const char *id);
+DRA_MUST_USE dra_err *dra_cdi_check_name(const char *id);
 
 /* Check one decoded spec document; errors carry the field path. */
-dra_err *dra_cdi_check_spec(const json_t *spec);
+DRA_MUST_USE dra_err *dra_cdi_check_spec(const json_t *spec);
 
 /* Load every spec of `dirs` (missing directories are skipped).  Errors of
  * individual files are returned in *spec_errs (may be NULL to ignore). */
@@ -53,11 +53,11 @@ size_t dra_cdi_device_count(const dra_cdi *c);
  * "hooks":[..]} (+ "additionalGids", "intelRdt", "netDevices" when set).
  * Unknown or conflicting names are one error listing each of them with its
  * reason ("unresolvable CDI devices ..."). */
-dra_err *dra_cdi_resolve(const dra_cdi *c, char *const *ids, size_t n, json_t **edits);
+DRA_MUST_USE dra_err *dra_cdi_resolve(const dra_cdi *c, char *const *ids, size_t n, json_t **edits);
 
 /* The same for records printed by `dra-prepare prepare` or `sync` (objects
  * with "cdiDevices", or "containers" of such): one result per container,
  * with namespace, pod and container copied.  Other records are skipped. */
-dra_err *dra_cdi_resolve_records(const dra_cdi *c, const json_t *const *records, size_t n, json_t *out);
+DRA_MUST_USE dra_err *dra_cdi_resolve_records(const dra_cdi *c, const json_t *const *records, size_t n, json_t *out);
 
 #endif

@@ -146,9 +146,9 @@ static void rd_fail(rd *r, const char *field, const char *fmt, ...)
     va_end(ap);
     r->err = dra_err_new(DRA_EXIT_RUNTIME, "checkpoint is damaged: %s", msg);
     free(msg);
-    dra_err_at(r->err, r->file, 0, 0, 0);
+    r->err = dra_err_at(r->err, r->file, 0, 0, 0);
     if (field)
-        dra_err_field(r->err, field);
+        r->err = dra_err_field(r->err, field);
 }
 
 static const char *type_name(const json_t *v)

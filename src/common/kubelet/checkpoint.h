@@ -87,7 +87,7 @@ uint32_t dra_crc32(const void *data, size_t len);
 /* Parse a checkpoint file's bytes; `name` is used in errors.  `out` must be
  * zeroed; on error it is left empty.  Empty input (0 bytes) is an error: a
  * missing file is the caller's "no checkpoint yet". */
-dra_err *dra_ckpt_parse(const char *data, size_t len, const char *name, dra_checkpoint *out);
+DRA_MUST_USE dra_err *dra_ckpt_parse(const char *data, size_t len, const char *name, dra_checkpoint *out);
 /* The file's bytes (entries sorted by namespace/name, pods by UID). */
 void dra_ckpt_serialize(const dra_checkpoint *cp, dra_buf *out);
 void dra_ckpt_free(dra_checkpoint *cp);
@@ -117,8 +117,8 @@ typedef struct dra_ckpt_file {
     dra_checkpoint cp;
 } dra_ckpt_file;
 
-dra_err *dra_ckpt_open(const char *path, dra_ckpt_file **out);
-dra_err *dra_ckpt_save(dra_ckpt_file *f);
+DRA_MUST_USE dra_err *dra_ckpt_open(const char *path, dra_ckpt_file **out);
+DRA_MUST_USE dra_err *dra_ckpt_save(dra_ckpt_file *f);
 void dra_ckpt_close(dra_ckpt_file *f);
 
 #endif

@@ -56,7 +56,7 @@ typedef struct dra_health_opts {
 
 /* Returns NULL when stopped by the callback or *cancel; an error
  * (DRA_EXIT_RUNTIME) after max_attempts failures. */
-dra_err *dra_health_watch(const char *socket, const dra_health_opts *opts, dra_health_update_fn fn);
+DRA_MUST_USE dra_err *dra_health_watch(const char *socket, const dra_health_opts *opts, dra_health_update_fn fn);
 
 /* Method path of a health service name, or NULL when unknown. */
 const char *dra_health_method(const char *service);

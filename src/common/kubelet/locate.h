@@ -29,7 +29,7 @@ typedef struct dra_locator {
 } dra_locator;
 
 /* A dra_driver_resolve_fn: ctx is a dra_locator. */
-dra_err *dra_locator_resolve(void *ctx, const char *driver, dra_driver_loc *out);
+DRA_MUST_USE dra_err *dra_locator_resolve(void *ctx, const char *driver, dra_driver_loc *out);
 void dra_locator_free(dra_locator *l);
 
 #endif

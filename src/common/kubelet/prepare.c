@@ -104,7 +104,7 @@ static dra_err *plugin_for(dra_kubelet *k, const char *driver, dra_plugin **out)
     e = k->o.ops->dial(loc.socket, loc.service, &k->o.rpc, &p);
     if (e)
         return e;
-    k->conns = dra_xrealloc(k->conns, (k->nconns + 1) * sizeof *k->conns);
+    k->conns = dra_xgrow(k->conns, k->nconns, sizeof *k->conns);
     k->conns[k->nconns++] = (conn){dra_xstrdup(loc.socket), dra_xstrdup(loc.service), p};
     *out = p;
     return NULL;
@@ -381,7 +381,6 @@ static int cmp_drv(const void *a, const void *b)
 dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container, dra_checkpoint *cp,
                                    json_t *ids)
 {
-    (void)m;
     const char *ns = meta(pod, "namespace");
     if (!ns)
         ns = "default";
@@ -795,7 +794,7 @@ dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *n
                 if (strcmp(uids[x], p->uid) == 0)
                     seen = true;
             if (!seen) {
-                uids = dra_xrealloc(uids, (nu + 1) * sizeof *uids);
+                uids = dra_xgrow(uids, nu, sizeof *uids);
                 uids[nu++] = dra_xstrdup(p->uid);
             }
         }
@@ -836,7 +835,7 @@ static dra_err *about_pod(dra_err *e, const char *ns, const char *name, const ch
     char *o = name ? dra_xasprintf("Pod/%s/%s", ns, name) : dra_xasprintf("Pod/%s", uid);
     for (dra_err *x = e; x; x = x->next)
         if (!x->object)
-            dra_err_object(x, o);
+            x = dra_err_object(x, o);
     free(o);
     return e;
 }
@@ -868,8 +867,8 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
                 keep = strcmp(gone[x], p->uid) == 0;
             if (keep)
                 continue;
-            gone = dra_xrealloc(gone, (ngone + 1) * sizeof *gone);
-            gone_name = dra_xrealloc(gone_name, (ngone + 1) * sizeof *gone_name);
+            gone = dra_xgrow(gone, ngone, sizeof *gone);
+            gone_name = dra_xgrow(gone_name, ngone, sizeof *gone_name);
             gone[ngone] = dra_xstrdup(p->uid);
             gone_name[ngone++] = p->name ? dra_xstrdup(p->name) : NULL;
         }

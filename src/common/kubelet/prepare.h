@@ -71,7 +71,7 @@ typedef struct dra_driver_loc {
 /* Find a driver; an unknown driver is an error with upstream's text
  * "DRA driver D is not registered" (dra_kubelet_not_registered). */
 typedef dra_err *(*dra_driver_resolve_fn)(void *ctx, const char *driver, dra_driver_loc *out);
-dra_err *dra_kubelet_not_registered(const char *driver);
+DRA_MUST_USE dra_err *dra_kubelet_not_registered(const char *driver);
 
 typedef struct dra_kubelet_opts {
     const dra_kubelet_calls *ops;
@@ -94,18 +94,18 @@ typedef struct dra_kubelet dra_kubelet;
 dra_kubelet *dra_kubelet_new(const dra_kubelet_opts *opts, dra_ckpt_file *ckpt);
 void dra_kubelet_free(dra_kubelet *k);
 
-dra_err *dra_kubelet_prepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out);
-dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out);
-dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, json_t *out);
+DRA_MUST_USE dra_err *dra_kubelet_prepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out);
+DRA_MUST_USE dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out);
+DRA_MUST_USE dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, json_t *out);
 
 /* The CDI device IDs a container gets from prepared claims (GetResources):
  * appended to `ids` (a JSON array).  Claims missing from the checkpoint are
  * an error ("unable to get claim info for ResourceClaim C in namespace N"). */
-dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container,
+DRA_MUST_USE dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container,
                                    dra_checkpoint *cp, json_t *ids);
 
 /* Records of the calls above as a table: NAMESPACE POD CONTAINER CDI DEVICES
  * for prepare's, ACTION NAMESPACE OBJECT DETAILS (actions) for the others. */
-dra_err *dra_kubelet_table(FILE *f, const json_t *records, bool actions);
+DRA_MUST_USE dra_err *dra_kubelet_table(FILE *f, const json_t *records, bool actions);
 
 #endif

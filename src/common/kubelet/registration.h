@@ -49,7 +49,7 @@ extern const char *const dra_reg_supported[2];
 
 /* Scan `dir`.  Fails (DRA_EXIT_INPUT) only when dir cannot be read.
  * Results are sorted by socket path. */
-dra_err *dra_registry_scan(const char *dir, const dra_reg_opts *opts, dra_arena *a, dra_reg_plugin **out,
+DRA_MUST_USE dra_err *dra_registry_scan(const char *dir, const dra_reg_opts *opts, dra_arena *a, dra_reg_plugin **out,
                            size_t *n_out);
 /* Register one registration socket (GetInfo, checks, Notify). */
 void dra_registry_probe(const char *reg_socket, const dra_reg_opts *opts, dra_arena *a, dra_reg_plugin *out);

@@ -59,15 +59,15 @@ typedef struct dra_plugin dra_plugin;
 /* Connect to the unix socket `socket_path` and use `service` ("v1.DRAPlugin"
  * or "v1beta1.DRAPlugin").  Connecting is lazy where the transport allows;
  * an unreachable socket is reported by the first call at the latest. */
-dra_err *dra_plugin_dial(const char *socket_path, const char *service,
+DRA_MUST_USE dra_err *dra_plugin_dial(const char *socket_path, const char *service,
                          const dra_rpc_opts *opts, dra_plugin **out);
 
 /* NodePrepareResources / NodeUnprepareResources with all `n` claims in one
  * request.  On success *out holds the answer's entries (any order, exactly as
  * received: validating them against the request is the caller's job). */
-dra_err *dra_plugin_prepare(dra_plugin *p, const dra_claim_ref *claims, size_t n,
+DRA_MUST_USE dra_err *dra_plugin_prepare(dra_plugin *p, const dra_claim_ref *claims, size_t n,
                             dra_arena *a, dra_prep_claim **out, size_t *n_out);
-dra_err *dra_plugin_unprepare(dra_plugin *p, const dra_claim_ref *claims, size_t n,
+DRA_MUST_USE dra_err *dra_plugin_unprepare(dra_plugin *p, const dra_claim_ref *claims, size_t n,
                               dra_arena *a, dra_prep_claim **out, size_t *n_out);
 
 /* Size in bytes of the last answer received (0 before the first). */

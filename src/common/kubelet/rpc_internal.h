@@ -11,6 +11,6 @@
 /* 1 for v1, 0 for v1beta1, -1 for anything else. */
 int dra_rpc_service_version(const char *service);
 /* "WHAT SOCKET: CODE: message" as a DRA_EXIT_RUNTIME error. */
-dra_err *dra_rpc_status_err(const char *what, const char *socket, const dra_grpc_status *st);
+DRA_MUST_USE dra_err *dra_rpc_status_err(const char *what, const char *socket, const dra_grpc_status *st);
 
 #endif

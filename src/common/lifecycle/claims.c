@@ -1,5 +1,6 @@
 /* Claim lifecycle: generate, reserve, release.  See claims.h. */
 #include "claims.h"
+#include "../base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +35,8 @@ char *dra_claim_generate_name(const char *pod_name, const char *pod_claim_name)
 
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        h ^= *p;
-        h *= UINT64_C(1099511628211);
-    }
-    h ^= 0xff; /* separator, so ("ab","c") and ("a","bc") differ */
-    h *= UINT64_C(1099511628211);
-    return h;
+    /* 0xff separates the parts, so ("ab","c") and ("a","bc") differ */
+    return dra_fnv1a(dra_fnv1a_str(h, s), "\xff", 1);
 }
 
 char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const char *ns, const char *pod_uid,
@@ -60,7 +56,7 @@ char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const 
     /* The API server's name generator: base cut to 58, then 5 characters
      * from the alphabet of k8s.io/apimachinery/pkg/util/rand (no vowels). */
     static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-    uint64_t h = UINT64_C(14695981039346656037);
+    uint64_t h = DRA_FNV64_OFFSET;
     h = fnv1a(h, ns ? ns : "");
     h = fnv1a(h, pod_uid ? pod_uid : "");
     h = fnv1a(h, pod_claim_name ? pod_claim_name : "");
@@ -339,7 +335,7 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
                 got = dra_xasprintf("$DRA_NAME_%d", op->name_var);
             }
         }
-        names = dra_xrealloc(names, (nnames + 1) * sizeof *names);
+        names = dra_xgrow(names, nnames, sizeof *names);
         names[nnames].pc = pc_name;
         names[nnames].claim = got;
         nnames++;
@@ -401,12 +397,12 @@ static size_t pod_claims(const json_t *pod, dra_reserve_claim **out, dra_err **e
             free(m);
             continue;
         }
-        *out = dra_xrealloc(*out, (n + 1) * sizeof **out);
+        *out = dra_xgrow(*out, n, sizeof **out);
         (*out)[n++] = (dra_reserve_claim){.name = name, .check_owner = check};
     }
     const char *ext = dra_jstr(pod, "status.extendedResourceClaimStatus.resourceClaimName");
     if (ext && *ext) {
-        *out = dra_xrealloc(*out, (n + 1) * sizeof **out);
+        *out = dra_xgrow(*out, n, sizeof **out);
         (*out)[n++] = (dra_reserve_claim){.name = ext, .check_owner = true};
     }
     return n;
@@ -767,7 +763,7 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
             const char *r = NULL;
             /* E5-7: a pod missing from the cache is left to the garbage collector */
             if (!pod)
-                r = opts->delete_orphans ? "owner pod is gone (as the garbage collector would, --delete-orphans)" : NULL;
+                r = opts->delete_orphans ? "owner pod is gone (as the garbage collector would delete it)" : NULL;
             else if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(owner, "uid", "")) != 0)
                 r = "owner pod got replaced (other UID)";
             else if (dra_pod_is_done(pod->json))
@@ -800,9 +796,9 @@ dra_err *dra_claims_release(const dra_cluster *c, const dra_release_opts *opts, 
     if (bare) {
         dra_err *e = dra_err_new(DRA_EXIT_INPUT,
                                  "the input has no Pods in namespace %s, but claims there are reserved for pods: every "
-                                 "reservation would look stale; pass the pods too (kubectl get pods -A -o yaml), or "
-                                 "--no-pods-ok if those namespaces really have no pods left",
+                                 "reservation would look stale; pass the pods too (kubectl get pods -A -o yaml)",
                                  bare);
+        e = dra_err_hint(e, "no-pods-ok"); /* if those namespaces really have no pods left */
         free(bare);
         return e;
     }

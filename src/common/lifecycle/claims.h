@@ -38,7 +38,7 @@ typedef enum {
 } dra_name_suffix;
 
 /* "hash", "random", "none". */
-dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out);
+DRA_MUST_USE dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out);
 
 typedef struct dra_lc_opts {
     const dra_features *features; /* NULL: defaults (DRAAdminAccess, DRAPrioritizedList) */
@@ -65,7 +65,7 @@ char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const 
  * requested, but the feature is disabled"), firstAvailable with
  * DRAPrioritizedList off ("template includes a prioritized list of
  * subrequests, but the feature is disabled").  *out is new (caller decrefs). */
-dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
+DRA_MUST_USE dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
                                  const dra_lc_opts *opts, json_t **out);
 
 /* The current state of kind k ns/name in a run: the input object (first in
@@ -81,7 +81,7 @@ const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_ki
  * status.resourceClaimStatuses.  Errors name the pod as upstream does:
  * "pod NS/NAME, PodResourceClaim C: ...".  With opts->pending_only, pods
  * bound to a node or done are skipped too. */
-dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out);
+DRA_MUST_USE dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out);
 
 /* One claim to reserve for a pod. */
 typedef struct dra_reserve_claim {
@@ -114,13 +114,13 @@ typedef struct dra_reserve_opts {
  * server's texts, e.g. `ResourceClaim.resource.k8s.io "c" is invalid:
  * status.reservedFor: Forbidden: may not be specified when `allocated` is not
  * set`, exit class DRA_EXIT_NEGATIVE.  opts NULL: reserveForPod. */
-dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const json_t *pod,
+DRA_MUST_USE dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const json_t *pod,
                                const dra_reserve_claim *claims, size_t n, const dra_reserve_opts *opts);
 
 /* dra_claims_reserve_in for the pod pod_ns/pod_name of the state with the
  * pod's own claims and opts NULL (what dra-claim reserve does).  A missing
  * pod is DRA_EXIT_INPUT. */
-dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out);
+DRA_MUST_USE dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out);
 
 /* Options of dra_claims_release(); zero = upstream's claim controller only. */
 typedef struct dra_release_opts {
@@ -148,6 +148,6 @@ typedef struct dra_release_opts {
  * reservation there would look stale: a dump of pods from one namespace
  * combined with claims from all would otherwise deallocate claims of
  * running pods.  opts may be NULL (zero). */
-dra_err *dra_claims_release(const dra_cluster *c, const dra_release_opts *opts, dra_changes *out);
+DRA_MUST_USE dra_err *dra_claims_release(const dra_cluster *c, const dra_release_opts *opts, dra_changes *out);
 
 #endif

@@ -30,6 +30,6 @@
 #include "../base/error.h"
 #include "kinds.h"
 
-dra_err *dra_convert_to_v1(json_t *obj, dra_kind kind, dra_apiver from);
+DRA_MUST_USE dra_err *dra_convert_to_v1(json_t *obj, dra_kind kind, dra_apiver from);
 
 #endif

@@ -60,10 +60,10 @@ void dra_features_default(dra_features *f);
  *   "invalid value of X=v, err: strconv.ParseBool: parsing \"v\": invalid syntax"
  *   "cannot set feature gate X to false, feature is locked to true"
  * On error f is unchanged.  Input errors (DRA_EXIT_INPUT). */
-dra_err *dra_features_parse(dra_features *f, const char *spec);
+DRA_MUST_USE dra_err *dra_features_parse(dra_features *f, const char *spec);
 
 /* Set one gate; fails like dra_features_parse for a locked gate. */
-dra_err *dra_features_set(dra_features *f, dra_feature id, bool on);
+DRA_MUST_USE dra_err *dra_features_set(dra_features *f, dra_feature id, bool on);
 
 bool dra_feature_enabled(const dra_features *f, dra_feature id);
 /* NULL f means the defaults. */

@@ -51,7 +51,7 @@ bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *k, dra
  *   apiVersion: Required value: object has no apiVersion
  *   kind: Required value: object has no kind
  *   kind: no matches for kind "X" in version "Y"   (unknown; see below) */
-dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v);
+DRA_MUST_USE dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v);
 /* True when e came from dra_kind_of for a well-formed but unknown kind. */
 bool dra_kind_unknown_err(const dra_err *e);
 

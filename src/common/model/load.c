@@ -9,67 +9,19 @@
 #include "features.h"
 #include "strict.h"
 
-struct dra_model_entry {
-    char *key; /* "<kind>\x1f<ns>\x1f<name>", NULL = free slot */
-    uint64_t hash;
-    const dra_obj *obj;
-};
-
-static uint64_t fnv1a(const char *s)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
-
 static char *make_key(dra_kind kind, const char *ns, const char *name)
 {
     return dra_xasprintf("%d\x1f%s\x1f%s", (int)kind, dra_kind_namespaced(kind) && ns ? ns : "", name);
 }
 
-static dra_model_entry *slot(const dra_model *m, const char *key, uint64_t h)
-{
-    if (!m->table_cap)
-        return NULL;
-    size_t mask = m->table_cap - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        dra_model_entry *e = &m->table[i];
-        if (!e->key || (e->hash == h && strcmp(e->key, key) == 0))
-            return e;
-    }
-}
-
-static void grow(dra_model *m)
-{
-    size_t old_cap = m->table_cap;
-    dra_model_entry *old = m->table;
-    m->table_cap = old_cap ? old_cap * 2 : 64;
-    m->table = dra_xcalloc(m->table_cap, sizeof *m->table);
-    for (size_t i = 0; i < old_cap; i++) {
-        if (old[i].key)
-            *slot(m, old[i].key, old[i].hash) = old[i];
-    }
-    free(old);
-}
-
 /* Insert; returns the already indexed object on a duplicate (key freed). */
 static const dra_obj *insert(dra_model *m, char *key, const dra_obj *o)
 {
-    if ((m->table_n + 1) * 2 > m->table_cap)
-        grow(m);
-    uint64_t h = fnv1a(key);
-    dra_model_entry *e = slot(m, key, h);
-    if (e->key) {
+    intptr_t old;
+    if (dra_strmap_add(&m->index, key, strlen(key), (intptr_t)o, &old)) {
         free(key);
-        return e->obj;
+        return (const dra_obj *)old;
     }
-    e->key = key;
-    e->hash = h;
-    e->obj = o;
-    m->table_n++;
     return NULL;
 }
 
@@ -78,9 +30,10 @@ const dra_obj *dra_model_find(const dra_model *m, dra_kind kind, const char *ns,
     if (!m || !name)
         return NULL;
     char *key = make_key(kind, ns, name);
-    dra_model_entry *e = slot(m, key, fnv1a(key));
+    intptr_t o = 0;
+    bool found = dra_strmap_get(&m->index, key, strlen(key), &o);
     free(key);
-    return e && e->key ? e->obj : NULL;
+    return found ? (const dra_obj *)o : NULL;
 }
 
 const dra_obj *dra_model_class(const dra_model *m, const char *name)
@@ -118,9 +71,9 @@ void dra_model_free(dra_model *m)
     for (int k = 0; k < DRA_KIND_COUNT; k++)
         free(m->by_kind[k].v);
     dra_err_free(m->warnings);
-    for (size_t i = 0; i < m->table_cap; i++)
-        free(m->table[i].key);
-    free(m->table);
+    for (size_t i = 0; i < m->index.cap; i++)
+        free((char *)m->index.e[i].key);
+    dra_strmap_free(&m->index);
     memset(m, 0, sizeof *m);
 }
 

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "../base/error.h"
+#include "../base/hash.h"
 #include "../io/stream.h"
 #include "kinds.h"
 #include "validate.h"
@@ -52,23 +53,20 @@ typedef struct dra_model_list {
     size_t n, cap;
 } dra_model_list;
 
-typedef struct dra_model_entry dra_model_entry;
-
 typedef struct dra_model {
     dra_model_list by_kind[DRA_KIND_COUNT];
     size_t skipped;          /* unknown kinds skipped */
     size_t collapsed;        /* identical duplicates counted once */
     size_t files_repeated;   /* input files named twice and read once */
     dra_err *warnings;       /* owned: relaxed unknown/duplicate fields, unchecked admin access */
-    dra_model_entry *table;  /* name index (private) */
-    size_t table_cap, table_n;
+    dra_strmap index;        /* "<kind>\x1f<ns>\x1f<name>" -> dra_obj * (private; keys owned) */
 } dra_model;
 
 #define DRA_MODEL_INIT {0}
 
 /* Run the pipeline over `set` (opts may be NULL: defaults with now = 0).
  * `out` must be zeroed (DRA_MODEL_INIT) or freed before.  Returns all errors. */
-dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out);
+DRA_MUST_USE dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out);
 void dra_model_free(dra_model *m);
 
 /* Lookups; NULL when absent.  ns is ignored for cluster-scoped kinds. */

@@ -39,90 +39,13 @@ void dra_errs_free(dra_errs *l)
     dra_err_free(dra_errs_take(l));
 }
 
-/* ---- Go quoting ---- */
-
-/* Length of a valid UTF-8 sequence at s (1..4), 0 when invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t need;
-    unsigned min;
-    unsigned cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        need = 2;
-        min = 0x80;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        need = 3;
-        min = 0x800;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        need = 4;
-        min = 0x10000;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < need)
-        return 0;
-    for (size_t i = 1; i < need; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return need;
-}
-
-void dra_go_quote(dra_buf *b, const char *s, size_t len)
-{
-    const unsigned char *u = (const unsigned char *)s;
-    dra_buf_putc(b, '"');
-    for (size_t i = 0; i < len;) {
-        unsigned c = u[i];
-        if (c >= 0x80) {
-            size_t k = utf8_seq(u + i, len - i);
-            if (k == 0) {
-                dra_buf_printf(b, "\\x%02x", c);
-                i++;
-            } else {
-                /* Non-ASCII printable runes are kept as they are. */
-                dra_buf_append(b, s + i, k);
-                i += k;
-            }
-            continue;
-        }
-        switch (c) {
-        case '"': dra_buf_puts(b, "\\\""); break;
-        case '\\': dra_buf_puts(b, "\\\\"); break;
-        case '\a': dra_buf_puts(b, "\\a"); break;
-        case '\b': dra_buf_puts(b, "\\b"); break;
-        case '\f': dra_buf_puts(b, "\\f"); break;
-        case '\n': dra_buf_puts(b, "\\n"); break;
-        case '\r': dra_buf_puts(b, "\\r"); break;
-        case '\t': dra_buf_puts(b, "\\t"); break;
-        case '\v': dra_buf_puts(b, "\\v"); break;
-        default:
-            if (c < 0x20 || c == 0x7f)
-                dra_buf_printf(b, "\\x%02x", c);
-            else
-                dra_buf_putc(b, (char)c);
-        }
-        i++;
-    }
-    dra_buf_putc(b, '"');
-}
-
 /* ---- field errors ---- */
 
 static void add_msg(dra_errs *l, const char *field, dra_buf *msg)
 {
     dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(msg));
     if (field && *field)
-        dra_err_field(e, field);
+        e = dra_err_field(e, field);
     dra_buf_free(msg);
     dra_errs_add(l, e);
 }
@@ -305,7 +228,7 @@ static bool is_alnum(unsigned char c)
 }
 
 /* [a-z0-9]([-a-z0-9]*[a-z0-9])? without a length limit */
-static bool label_format(const char *s, size_t len)
+bool dra_is_dns1123_label_format(const char *s, size_t len)
 {
     if (len == 0 || !is_lower_alnum((unsigned char)s[0]) || !is_lower_alnum((unsigned char)s[len - 1]))
         return false;
@@ -317,12 +240,17 @@ static bool label_format(const char *s, size_t len)
     return true;
 }
 
-static bool subdomain_format(const char *s, size_t len)
+bool dra_is_dns1035_label_format(const char *s, size_t len)
+{
+    return len > 0 && s[0] >= 'a' && s[0] <= 'z' && dra_is_dns1123_label_format(s, len);
+}
+
+bool dra_is_dns1123_subdomain_format(const char *s, size_t len)
 {
     size_t start = 0;
     for (size_t i = 0; i <= len; i++) {
         if (i == len || s[i] == '.') {
-            if (!label_format(s + start, i - start))
+            if (!dra_is_dns1123_label_format(s + start, i - start))
                 return false;
             start = i + 1;
         }
@@ -330,7 +258,7 @@ static bool subdomain_format(const char *s, size_t len)
     return true;
 }
 
-static bool qualified_name_format(const char *s, size_t len)
+bool dra_is_qualified_name_part_format(const char *s, size_t len)
 {
     if (len == 0 || !is_alnum((unsigned char)s[0]) || !is_alnum((unsigned char)s[len - 1]))
         return false;
@@ -342,14 +270,24 @@ static bool qualified_name_format(const char *s, size_t len)
     return true;
 }
 
+bool dra_is_qualified_name(const char *s, size_t len)
+{
+    const char *slash = memchr(s, '/', len);
+    if (!slash)
+        return len <= DRA_QUALIFIED_NAME_MAX && dra_is_qualified_name_part_format(s, len);
+    size_t plen = (size_t)(slash - s), nlen = len - plen - 1;
+    return plen > 0 && dra_is_dns1123_subdomain(s, plen) && !memchr(slash + 1, '/', nlen) &&
+           nlen <= DRA_QUALIFIED_NAME_MAX && dra_is_qualified_name_part_format(slash + 1, nlen);
+}
+
 bool dra_is_dns1123_label(const char *s, size_t len)
 {
-    return len <= DRA_DNS1123_LABEL_MAX && label_format(s, len);
+    return len <= DRA_DNS1123_LABEL_MAX && dra_is_dns1123_label_format(s, len);
 }
 
 bool dra_is_dns1123_subdomain(const char *s, size_t len)
 {
-    return len <= DRA_DNS1123_SUBDOMAIN_MAX && subdomain_format(s, len);
+    return len <= DRA_DNS1123_SUBDOMAIN_MAX && dra_is_dns1123_subdomain_format(s, len);
 }
 
 bool dra_is_c_identifier(const char *s, size_t len)
@@ -375,9 +313,9 @@ static int label_msgs(const char *s, size_t len, const char *msgs[2])
     int n = 0;
     if (len > DRA_DNS1123_LABEL_MAX)
         msgs[n++] = "must be no more than 63 characters";
-    if (!label_format(s, len)) {
+    if (!dra_is_dns1123_label_format(s, len)) {
         /* A valid subdomain that is not a label must contain dots. */
-        msgs[n++] = subdomain_format(s, len) ? "must not contain dots" : MSG_LABEL_REGEX;
+        msgs[n++] = dra_is_dns1123_subdomain_format(s, len) ? "must not contain dots" : MSG_LABEL_REGEX;
     }
     return n;
 }
@@ -387,7 +325,7 @@ static int subdomain_msgs(const char *s, size_t len, const char *msgs[2])
     int n = 0;
     if (len > DRA_DNS1123_SUBDOMAIN_MAX)
         msgs[n++] = "must be no more than 253 characters";
-    if (!subdomain_format(s, len))
+    if (!dra_is_dns1123_subdomain_format(s, len))
         msgs[n++] = MSG_SUBDOMAIN_REGEX;
     return n;
 }
@@ -524,7 +462,7 @@ void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t 
         dra_ferr_invalid_str(l, field, s, len, "name part must be non-empty");
     else if (nlen > DRA_QUALIFIED_NAME_MAX)
         dra_ferr_invalid_str(l, field, s, len, "name part must be no more than 63 characters");
-    if (!qualified_name_format(name, nlen)) {
+    if (!dra_is_qualified_name_part_format(name, nlen)) {
         char *m = dra_xasprintf("name part %s", MSG_QUALIFIED_REGEX);
         dra_ferr_invalid_str(l, field, s, len, m);
         free(m);
@@ -535,7 +473,7 @@ void dra_check_label_value(dra_errs *l, const char *field, const char *s, size_t
 {
     if (len > DRA_LABEL_VALUE_MAX)
         dra_ferr_invalid_str(l, field, s, len, "must be no more than 63 characters");
-    if (len > 0 && !qualified_name_format(s, len))
+    if (len > 0 && !dra_is_qualified_name_part_format(s, len))
         dra_ferr_invalid_str(l, field, s, len, MSG_LABEL_VALUE_REGEX);
 }
 

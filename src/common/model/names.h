@@ -30,6 +30,7 @@
 
 #include "../base/buf.h"
 #include "../base/error.h"
+#include "../base/utf8.h"
 
 /* ---- error lists ---- */
 
@@ -43,7 +44,7 @@ typedef struct dra_errs {
 /* Append an error chain (NULL is ignored). */
 void dra_errs_add(dra_errs *l, dra_err *e);
 /* Hand the collected chain to the caller (NULL when empty); the list is empty after. */
-dra_err *dra_errs_take(dra_errs *l);
+DRA_MUST_USE dra_err *dra_errs_take(dra_errs *l);
 void dra_errs_free(dra_errs *l);
 
 /* ---- field errors (upstream field.Error types) ---- */
@@ -72,8 +73,7 @@ void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, siz
 /* "Not found: \"value\"" */
 void dra_ferr_not_found(dra_errs *l, const char *field, const char *value, size_t len);
 
-/* Go's strconv.Quote (as %q prints strings) appended to b. */
-void dra_go_quote(dra_buf *b, const char *s, size_t len);
+/* Go's strconv.Quote: dra_go_quote() in base/utf8.h. */
 
 /* ---- field paths ---- */
 
@@ -99,6 +99,16 @@ void dra_path_pop(dra_buf *p, size_t mark);
 bool dra_is_dns1123_label(const char *s, size_t len);     /* format and length */
 bool dra_is_dns1123_subdomain(const char *s, size_t len); /* format and length */
 bool dra_is_c_identifier(const char *s, size_t len);      /* format only */
+/* Formats only (no length limit), the one copy of each regex:
+ * [a-z0-9]([-a-z0-9]*[a-z0-9])?, the same starting with [a-z] (DNS-1035),
+ * dot-separated DNS-1123 labels, and a qualified name's name part
+ * ([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?). */
+bool dra_is_dns1123_label_format(const char *s, size_t len);
+bool dra_is_dns1035_label_format(const char *s, size_t len);
+bool dra_is_dns1123_subdomain_format(const char *s, size_t len);
+bool dra_is_qualified_name_part_format(const char *s, size_t len);
+/* validation.IsQualifiedName: [DNS-1123 subdomain "/"]name, name <= 63. */
+bool dra_is_qualified_name(const char *s, size_t len);
 
 /* ---- checks that append upstream's field errors ---- */
 

@@ -75,8 +75,8 @@ typedef struct dra_quantity {
  * plus "quantity too large" beyond our range.  The caller owns the error.
  * parsen takes a length (the text need not be NUL-terminated; a NUL inside
  * is just an invalid character). */
-dra_err *dra_quantity_parse(const char *s, dra_quantity *out);
-dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out);
+DRA_MUST_USE dra_err *dra_quantity_parse(const char *s, dra_quantity *out);
+DRA_MUST_USE dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out);
 
 /* Quantity.String() into buf of at least DRA_QUANTITY_STRMAX bytes; returns buf. */
 const char *dra_quantity_format(const dra_quantity *q, char *buf);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/utf8.h"
+
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* blang's "alphanum": letters, digits and '-'. */
@@ -37,101 +39,15 @@ static bool all_ident_chars(const char *s, size_t n)
 
 static bool leading_zero(const char *s, size_t n) { return n > 1 && s[0] == '0'; }
 
-/* ---- Go's %q, so error texts quote like blang's ------------------------- */
-
-/* Decode one UTF-8 rune as Go does; 0 width means invalid (one byte). */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *r)
-{
-    unsigned char c = s[0];
-    size_t w;
-    uint32_t min;
-    if (c < 0x80) {
-        *r = c;
-        return 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-        w = 2, min = 0x80, *r = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        w = 3, min = 0x800, *r = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        w = 4, min = 0x10000, *r = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < w)
-        return 0;
-    for (size_t i = 1; i < w; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        *r = (*r << 6) | (s[i] & 0x3F);
-    }
-    if (*r < min || *r > 0x10FFFF || (*r >= 0xD800 && *r <= 0xDFFF))
-        return 0;
-    return w;
-}
-
-/* Approximation of unicode.IsPrint for non-ASCII runes: the common
- * invisible ones are escaped, everything else printed as is. */
-static bool rune_printable(uint32_t r)
-{
-    return !((r >= 0x80 && r <= 0xA0) || r == 0xAD || (r >= 0x2000 && r <= 0x200F) ||
-             (r >= 0x2028 && r <= 0x202F) || (r >= 0x205F && r <= 0x206F) || r == 0x3000 || r == 0xFEFF ||
-             (r >= 0xFFF9 && r <= 0xFFFB));
-}
-
-/* strconv.Quote(s) into out (size >= 10*n + 3). */
-static void go_quote(char *out, const char *s, size_t n)
-{
-    size_t o = 0;
-    out[o++] = '"';
-    for (size_t i = 0; i < n;) {
-        uint32_t r;
-        size_t w = utf8_decode((const unsigned char *)s + i, n - i, &r);
-        if (w == 0) {
-            o += (size_t)sprintf(out + o, "\\x%02x", (unsigned char)s[i]);
-            i++;
-            continue;
-        }
-        if (r == '"' || r == '\\') {
-            out[o++] = '\\';
-            out[o++] = (char)r;
-        } else if (r >= 0x20 && r < 0x7F) {
-            out[o++] = (char)r;
-        } else if (r >= 0x80 && rune_printable(r)) {
-            memcpy(out + o, s + i, w);
-            o += w;
-        } else {
-            const char *esc = NULL;
-            switch (r) {
-            case '\a': esc = "\\a"; break;
-            case '\b': esc = "\\b"; break;
-            case '\f': esc = "\\f"; break;
-            case '\n': esc = "\\n"; break;
-            case '\r': esc = "\\r"; break;
-            case '\t': esc = "\\t"; break;
-            case '\v': esc = "\\v"; break;
-            }
-            if (esc)
-                o += (size_t)sprintf(out + o, "%s", esc);
-            else if (r < 0x80)
-                o += (size_t)sprintf(out + o, "\\x%02x", (unsigned)r);
-            else if (r < 0x10000)
-                o += (size_t)sprintf(out + o, "\\u%04x", (unsigned)r);
-            else
-                o += (size_t)sprintf(out + o, "\\U%08x", (unsigned)r);
-        }
-        i += w;
-    }
-    out[o++] = '"';
-    out[o] = '\0';
-}
+/* ---- Go's %q (base/utf8.h), so error texts quote like blang's --------- */
 
 /* New error "<prefix> <quoted part>". */
 static dra_err *err_quoted(const char *prefix, const char *s, size_t n)
 {
-    char *q = dra_xmalloc(10 * n + 3);
-    go_quote(q, s, n);
-    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s %s", prefix, q);
-    free(q);
+    dra_buf q = DRA_BUF_INIT;
+    dra_go_quote(&q, s, n);
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s %s", prefix, dra_buf_str(&q));
+    dra_buf_free(&q);
     return e;
 }
 
@@ -144,10 +60,11 @@ static dra_err *parse_uint(const char *s, size_t n, uint64_t *out)
     for (size_t i = 0; i < n; i++) {
         unsigned d = (unsigned)(s[i] - '0');
         if (v > (UINT64_MAX - d) / 10) {
-            char *q = dra_xmalloc(10 * n + 3);
-            go_quote(q, s, n);
-            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "strconv.ParseUint: parsing %s: value out of range", q);
-            free(q);
+            dra_buf q = DRA_BUF_INIT;
+            dra_go_quote(&q, s, n);
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "strconv.ParseUint: parsing %s: value out of range",
+                                     dra_buf_str(&q));
+            dra_buf_free(&q);
             return e;
         }
         v = v * 10 + d;

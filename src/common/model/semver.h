@@ -37,8 +37,8 @@ typedef struct dra_semver {
 /* Longest DRA `version` device attribute (DeviceAttributeMaxValueLength). */
 #define DRA_SEMVER_ATTRIBUTE_MAXLEN 64
 
-dra_err *dra_semver_parse(const char *s, size_t len, dra_semver *out);
-dra_err *dra_semver_parse_normalize(const char *s, size_t len, dra_semver *out);
+DRA_MUST_USE dra_err *dra_semver_parse(const char *s, size_t len, dra_semver *out);
+DRA_MUST_USE dra_err *dra_semver_parse_normalize(const char *s, size_t len, dra_semver *out);
 int dra_semver_cmp(const dra_semver *a, const dra_semver *b); /* -1, 0, 1 */
 /* "1.2.3-pre+build" into buf (size >= 3*21 + DRA_SEMVER_MAX + 3; shorter
  * buffers get a truncated, NUL-terminated string).  Returns buf. */

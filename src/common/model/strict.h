@@ -27,6 +27,6 @@
 
 /* Check (and, unless strict, prune) obj.  Returns the errors (strict) and
  * appends warnings to *warnings (warn). */
-dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, dra_err **warnings);
+DRA_MUST_USE dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, dra_err **warnings);
 
 #endif

@@ -75,17 +75,17 @@ typedef struct dra_validate_opts {
 #define DRA_CAPACITY_VALID_VALUES_MAX 10
 
 /* Any supported kind (dispatches on kind). */
-dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts);
 
-dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *opts);
-dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts *opts);
-dra_err *dra_validate_resource_claim(const json_t *obj, const dra_validate_opts *opts);
-dra_err *dra_validate_resource_claim_template(const json_t *obj, const dra_validate_opts *opts);
-dra_err *dra_validate_device_taint_rule(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_resource_claim(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_resource_claim_template(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_device_taint_rule(const json_t *obj, const dra_validate_opts *opts);
 /* Minimal sanity for core objects: metadata names, pod resourceClaims. */
-dra_err *dra_validate_node(const json_t *obj, const dra_validate_opts *opts);
-dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts);
-dra_err *dra_validate_namespace(const json_t *obj, const dra_validate_opts *opts);
-dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_node(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_namespace(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_validate_opts *opts);
 
 #endif

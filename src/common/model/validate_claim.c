@@ -55,10 +55,10 @@ static void v_request_ref(vctx *v, const json_t *requests, const char *s, size_t
     }
     const char *slash = memchr(s, '/', len);
     if (slash) {
-        vcheck(v, dra_check_dns1123_label, s, (size_t)(slash - s));
-        vcheck(v, dra_check_dns1123_label, slash + 1, len - (size_t)(slash - s) - 1);
+        dra_vcheck(v, dra_check_dns1123_label, s, (size_t)(slash - s));
+        dra_vcheck(v, dra_check_dns1123_label, slash + 1, len - (size_t)(slash - s) - 1);
     } else {
-        vcheck(v, dra_check_dns1123_label, s, len);
+        dra_vcheck(v, dra_check_dns1123_label, s, len);
     }
     if (!request_ref_exists(requests, s, len))
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, REF_MSG);
@@ -68,7 +68,7 @@ static void v_request_ref(vctx *v, const json_t *requests, const char *s, size_t
 static void v_request_refs(vctx *v, const json_t *parent, const json_t *requests)
 {
     const json_t *refs;
-    if (!varr(v, parent, "requests", &refs) || !v_max_items(v, "requests", refs, DRA_DEVICE_REQUESTS_MAX))
+    if (!dra_varr(v, parent, "requests", &refs) || !dra_v_max_items(v, "requests", refs, DRA_DEVICE_REQUESTS_MAX))
         return;
     V_CHILD(v, "requests")
     {
@@ -78,7 +78,7 @@ static void v_request_refs(vctx *v, const json_t *parent, const json_t *requests
             {
                 const char *s;
                 size_t len;
-                if (vis_str(v, json_array_get(refs, i), &s, &len))
+                if (dra_vis_str(v, json_array_get(refs, i), &s, &len))
                     v_request_ref(v, requests, s, len);
             }
         }
@@ -121,8 +121,8 @@ static void v_allocation_mode(vctx *v, const json_t *r)
     const char *mode = "";
     size_t len = 0;
     int64_t count = 0;
-    vstr(v, r, "allocationMode", &mode, &len);
-    vint(v, r, "count", &count);
+    dra_vstr(v, r, "allocationMode", &mode, &len);
+    dra_vint(v, r, "count", &count);
     if (len == 3 && memcmp(mode, "All", 3) == 0) {
         if (count != 0)
             V_CHILD(v, "count") dra_ferr_invalid_int(&v->errs, VP(v), count, "must not be specified when allocationMode is 'All'");
@@ -138,13 +138,13 @@ static void v_device_class_ref(vctx *v, const json_t *r)
 {
     const char *s = "";
     size_t len = 0;
-    vstr(v, r, "deviceClassName", &s, &len);
+    dra_vstr(v, r, "deviceClassName", &s, &len);
     V_CHILD(v, "deviceClassName")
     {
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            vcheck(v, dra_check_dns1123_subdomain, s, len);
+            dra_vcheck(v, dra_check_dns1123_subdomain, s, len);
     }
 }
 
@@ -152,11 +152,11 @@ static void v_device_class_ref(vctx *v, const json_t *r)
 static void v_capacity_requests(vctx *v, const json_t *r)
 {
     const json_t *cap, *reqs;
-    if (!vobj(v, r, "capacity", &cap))
+    if (!dra_vobj(v, r, "capacity", &cap))
         return;
     V_CHILD(v, "capacity")
     {
-        if (!vobj(v, cap, "requests", &reqs))
+        if (!dra_vobj(v, cap, "requests", &reqs))
             continue;
         V_CHILD(v, "requests")
         {
@@ -164,9 +164,9 @@ static void v_capacity_requests(vctx *v, const json_t *r)
             const json_t *q;
             json_object_foreach((json_t *)reqs, k, q)
             {
-                vcheck(v, dra_check_qualified_name, k, strlen(k));
+                dra_vcheck(v, dra_check_qualified_name, k, strlen(k));
                 dra_quantity parsed;
-                V_KEY(v, k, strlen(k)) vquantity_value(v, q, &parsed);
+                V_KEY(v, k, strlen(k)) dra_vquantity_value(v, q, &parsed);
             }
         }
     }
@@ -181,8 +181,8 @@ static void v_capacity_requests(vctx *v, const json_t *r)
 static void v_derived_attributes(vctx *v, const json_t *r)
 {
     const json_t *das;
-    if (!vfeature(v, DRA_FEATURE_DERIVED_ATTRIBUTES) || !varr(v, r, "derivedAttributes", &das) ||
-        !v_max_items(v, "derivedAttributes", das, DRA_DERIVED_ATTRIBUTES_MAX))
+    if (!dra_vfeature(v, DRA_FEATURE_DERIVED_ATTRIBUTES) || !dra_varr(v, r, "derivedAttributes", &das) ||
+        !dra_v_max_items(v, "derivedAttributes", das, DRA_DERIVED_ATTRIBUTES_MAX))
         return;
     V_CHILD(v, "derivedAttributes")
     {
@@ -190,21 +190,21 @@ static void v_derived_attributes(vctx *v, const json_t *r)
             V_INDEX(v, i)
             {
                 const json_t *da = json_array_get(das, i);
-                if (!vis_obj(v, da))
+                if (!dra_vis_obj(v, da))
                     continue;
                 const char *s = "";
                 size_t len = 0;
-                vstr(v, da, "name", &s, &len);
+                dra_vstr(v, da, "name", &s, &len);
                 V_CHILD(v, "name")
                 {
                     if (len == 0)
                         dra_ferr_required(&v->errs, VP(v), "");
                     else
-                        vcheck(v, dra_check_fully_qualified_name, s, len);
+                        dra_vcheck(v, dra_check_fully_qualified_name, s, len);
                 }
                 s = "";
                 len = 0;
-                vstr(v, da, "expression", &s, &len);
+                dra_vstr(v, da, "expression", &s, &len);
                 V_CHILD(v, "expression")
                 {
                     if (len == 0)
@@ -220,34 +220,34 @@ static void v_derived_attributes(vctx *v, const json_t *r)
 
 static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
 {
-    if (!vis_obj(v, r))
+    if (!dra_vis_obj(v, r))
         return;
     if (sub)
-        vstr_check(v, r, "name", dra_check_dns1123_label);
+        dra_vstr_check(v, r, "name", dra_check_dns1123_label);
     v_device_class_ref(v, r);
-    v_selectors(v, r);
+    dra_v_selectors(v, r);
     v_allocation_mode(v, r);
-    v_tolerations(v, r);
+    dra_v_tolerations(v, r);
     bool admin;
-    vbool(v, r, "adminAccess", &admin);
+    dra_vbool(v, r, "adminAccess", &admin);
     v_capacity_requests(v, r);
     v_derived_attributes(v, r);
 }
 
 static void v_request(vctx *v, const json_t *r)
 {
-    if (!vis_obj(v, r))
+    if (!dra_vis_obj(v, r))
         return;
-    vstr_check(v, r, "name", dra_check_dns1123_label);
-    const json_t *fa = NULL, *exactly = vget(r, "exactly");
-    varr(v, r, "firstAvailable", &fa);
+    dra_vstr_check(v, r, "name", dra_check_dns1123_label);
+    const json_t *fa = NULL, *exactly = dra_vget(r, "exactly");
+    dra_varr(v, r, "firstAvailable", &fa);
     bool has_fa = alen(fa) > 0;
     if (!has_fa && !exactly) {
         dra_ferr_required(&v->errs, VP(v), "exactly one of `exactly` or `firstAvailable` is required");
     } else if (has_fa && exactly) {
         dra_ferr_invalid_raw(&v->errs, VP(v), "null", "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
     } else if (has_fa) {
-        if (v_max_items(v, "firstAvailable", fa, DRA_FIRST_AVAILABLE_MAX)) {
+        if (dra_v_max_items(v, "firstAvailable", fa, DRA_FIRST_AVAILABLE_MAX)) {
             V_CHILD(v, "firstAvailable")
             {
                 for (size_t i = 0; i < json_array_size(fa); i++)
@@ -262,18 +262,18 @@ static void v_request(vctx *v, const json_t *r)
 
 static void v_constraint(vctx *v, const json_t *c, const json_t *requests)
 {
-    if (!vis_obj(v, c))
+    if (!dra_vis_obj(v, c))
         return;
     v_request_refs(v, c, requests);
     const char *s;
     size_t len;
-    if (vget(c, "matchAttribute")) {
-        if (vstr(v, c, "matchAttribute", &s, &len))
-            V_CHILD(v, "matchAttribute") vcheck(v, dra_check_fully_qualified_name, s, len);
-    } else if (vget(c, "distinctAttribute")) {
-        if (vstr(v, c, "distinctAttribute", &s, &len))
-            V_CHILD(v, "distinctAttribute") vcheck(v, dra_check_fully_qualified_name, s, len);
-    } else if (vfeature(v, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
+    if (dra_vget(c, "matchAttribute")) {
+        if (dra_vstr(v, c, "matchAttribute", &s, &len))
+            V_CHILD(v, "matchAttribute") dra_vcheck(v, dra_check_fully_qualified_name, s, len);
+    } else if (dra_vget(c, "distinctAttribute")) {
+        if (dra_vstr(v, c, "distinctAttribute", &s, &len))
+            V_CHILD(v, "distinctAttribute") dra_vcheck(v, dra_check_fully_qualified_name, s, len);
+    } else if (dra_vfeature(v, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
         /* Upstream's text, "multiple fields are set" included. */
         dra_ferr_required(&v->errs, VP(v), "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set");
     } else {
@@ -281,17 +281,17 @@ static void v_constraint(vctx *v, const json_t *c, const json_t *requests)
     }
 }
 
-void v_claim_spec(vctx *v, const json_t *spec)
+void dra_v_claim_spec(vctx *v, const json_t *spec)
 {
     const json_t *devices = NULL;
-    vobj(v, spec, "devices", &devices);
+    dra_vobj(v, spec, "devices", &devices);
     V_CHILD(v, "devices")
     {
         const json_t *requests = NULL, *constraints = NULL, *config = NULL;
-        varr(v, devices, "requests", &requests);
-        varr(v, devices, "constraints", &constraints);
-        varr(v, devices, "config", &config);
-        if (requests && v_max_items(v, "requests", requests, DRA_DEVICE_REQUESTS_MAX)) {
+        dra_varr(v, devices, "requests", &requests);
+        dra_varr(v, devices, "constraints", &constraints);
+        dra_varr(v, devices, "config", &config);
+        if (requests && dra_v_max_items(v, "requests", requests, DRA_DEVICE_REQUESTS_MAX)) {
             V_CHILD(v, "requests")
             {
                 for (size_t i = 0; i < json_array_size(requests); i++)
@@ -299,21 +299,21 @@ void v_claim_spec(vctx *v, const json_t *spec)
                 v_unique_names(v, requests);
             }
         }
-        if (constraints && v_max_items(v, "constraints", constraints, DRA_DEVICE_CONSTRAINTS_MAX)) {
+        if (constraints && dra_v_max_items(v, "constraints", constraints, DRA_DEVICE_CONSTRAINTS_MAX)) {
             V_CHILD(v, "constraints")
             for (size_t i = 0; i < json_array_size(constraints); i++)
                 V_INDEX(v, i) v_constraint(v, json_array_get(constraints, i), requests);
         }
-        if (config && v_max_items(v, "config", config, DRA_DEVICE_CONFIG_MAX)) {
+        if (config && dra_v_max_items(v, "config", config, DRA_DEVICE_CONFIG_MAX)) {
             V_CHILD(v, "config")
             for (size_t i = 0; i < json_array_size(config); i++) {
                 V_INDEX(v, i)
                 {
                     const json_t *cfg = json_array_get(config, i);
-                    if (!vis_obj(v, cfg))
+                    if (!dra_vis_obj(v, cfg))
                         continue;
                     v_request_refs(v, cfg, requests);
-                    v_device_configuration(v, cfg);
+                    dra_v_device_configuration(v, cfg);
                 }
             }
         }
@@ -324,53 +324,53 @@ void v_claim_spec(vctx *v, const json_t *spec)
 
 static void v_result(vctx *v, const json_t *r, const json_t *requests)
 {
-    if (!vis_obj(v, r))
+    if (!dra_vis_obj(v, r))
         return;
     const char *s = "";
     size_t len = 0;
-    vstr(v, r, "request", &s, &len);
+    dra_vstr(v, r, "request", &s, &len);
     V_CHILD(v, "request") v_request_ref(v, requests, s, len);
-    v_device_id(v, r);
-    v_binding_parameters(v, r);
+    dra_v_device_id(v, r);
+    dra_v_binding_parameters(v, r);
     const json_t *tols;
-    if (varr(v, r, "tolerations", &tols)) {
+    if (dra_varr(v, r, "tolerations", &tols)) {
         V_CHILD(v, "tolerations")
         for (size_t i = 0; i < json_array_size(tols); i++)
-            V_INDEX(v, i) v_toleration(v, json_array_get(tols, i));
+            V_INDEX(v, i) dra_v_toleration(v, json_array_get(tols, i));
     }
-    if (vstr(v, r, "shareID", &s, &len))
-        V_CHILD(v, "shareID") vcheck(v, dra_check_uuid, s, len);
+    if (dra_vstr(v, r, "shareID", &s, &len))
+        V_CHILD(v, "shareID") dra_vcheck(v, dra_check_uuid, s, len);
     bool admin;
-    vbool(v, r, "adminAccess", &admin);
-    v_skip_node_operations(v, r);
+    dra_vbool(v, r, "adminAccess", &admin);
+    dra_v_skip_node_operations(v, r);
 }
 
 static void v_allocation(vctx *v, const json_t *alloc, const json_t *requests)
 {
-    if (!vis_obj(v, alloc))
+    if (!dra_vis_obj(v, alloc))
         return;
     const json_t *devices = NULL;
-    vobj(v, alloc, "devices", &devices);
+    dra_vobj(v, alloc, "devices", &devices);
     V_CHILD(v, "devices")
     {
         const json_t *results, *config;
-        if (varr(v, devices, "results", &results) && v_max_items(v, "results", results, DRA_ALLOCATION_RESULTS_MAX)) {
+        if (dra_varr(v, devices, "results", &results) && dra_v_max_items(v, "results", results, DRA_ALLOCATION_RESULTS_MAX)) {
             V_CHILD(v, "results")
             for (size_t i = 0; i < json_array_size(results); i++)
                 V_INDEX(v, i) v_result(v, json_array_get(results, i), requests);
         }
-        if (varr(v, devices, "config", &config) && v_max_items(v, "config", config, DRA_ALLOCATION_CONFIG_MAX)) {
+        if (dra_varr(v, devices, "config", &config) && dra_v_max_items(v, "config", config, DRA_ALLOCATION_CONFIG_MAX)) {
             V_CHILD(v, "config")
             for (size_t i = 0; i < json_array_size(config); i++) {
                 V_INDEX(v, i)
                 {
                     static const char *const sources[] = {"FromClaim", "FromClass"};
                     const json_t *cfg = json_array_get(config, i);
-                    if (!vis_obj(v, cfg))
+                    if (!dra_vis_obj(v, cfg))
                         continue;
                     const char *s = "";
                     size_t len = 0;
-                    vstr(v, cfg, "source", &s, &len);
+                    dra_vstr(v, cfg, "source", &s, &len);
                     V_CHILD(v, "source")
                     {
                         if (len == 0)
@@ -379,14 +379,14 @@ static void v_allocation(vctx *v, const json_t *alloc, const json_t *requests)
                             dra_ferr_unsupported(&v->errs, VP(v), s, len, sources, 2);
                     }
                     v_request_refs(v, cfg, requests);
-                    v_device_configuration(v, cfg);
+                    dra_v_device_configuration(v, cfg);
                 }
             }
         }
     }
-    const json_t *sel = vget(alloc, "nodeSelector");
+    const json_t *sel = dra_vget(alloc, "nodeSelector");
     if (sel)
-        V_CHILD(v, "nodeSelector") v_node_selector(v, sel);
+        V_CHILD(v, "nodeSelector") dra_v_node_selector(v, sel);
 }
 
 /* (driver, pool, device, shareID) of a result or device status entry. */
@@ -394,7 +394,7 @@ static bool same_device(const json_t *a, const json_t *b)
 {
     static const char *const keys[] = {"driver", "pool", "device", "shareID"};
     for (int i = 0; i < 4; i++) {
-        const json_t *x = vget(a, keys[i]), *y = vget(b, keys[i]);
+        const json_t *x = dra_vget(a, keys[i]), *y = dra_vget(b, keys[i]);
         if (!x && !y)
             continue;
         if (!x || !y || !json_equal(x, y))
@@ -439,22 +439,22 @@ static bool parse_cidr(const char *s, size_t len, char canon[INET6_ADDRSTRLEN + 
  * Caller frees. */
 static char *shared_device_id(const json_t *d)
 {
-    const char *sid = json_string_value(vget(d, "shareID"));
-    const char *drv = json_string_value(vget(d, "driver")), *pool = json_string_value(vget(d, "pool")),
-               *dev = json_string_value(vget(d, "device"));
+    const char *sid = json_string_value(dra_vget(d, "shareID"));
+    const char *drv = json_string_value(dra_vget(d, "driver")), *pool = json_string_value(dra_vget(d, "pool")),
+               *dev = json_string_value(dra_vget(d, "device"));
     return dra_xasprintf("%s/%s/%s%s%s", drv ? drv : "", pool ? pool : "", dev ? dev : "", sid ? "/" : "",
                          sid ? sid : "");
 }
 
 static void v_device_status(vctx *v, const json_t *d, const json_t *results)
 {
-    if (!vis_obj(v, d))
+    if (!dra_vis_obj(v, d))
         return;
     const char *s = "";
     size_t len = 0;
-    v_device_id(v, d);
-    if (vstr(v, d, "shareID", &s, &len))
-        V_CHILD(v, "shareID") vcheck(v, dra_check_uuid, s, len);
+    dra_v_device_id(v, d);
+    if (dra_vstr(v, d, "shareID", &s, &len))
+        V_CHILD(v, "shareID") dra_vcheck(v, dra_check_uuid, s, len);
     bool allocated = false;
     for (size_t i = 0; i < alen(results) && !allocated; i++)
         allocated = same_device(json_array_get(results, i), d);
@@ -464,26 +464,26 @@ static void v_device_status(vctx *v, const json_t *d, const json_t *results)
         dra_ferr_invalid_raw(&v->errs, VP(v), id, "must be an allocated device in the claim");
         free(id);
     }
-    v_conditions(v, d, "conditions", DRA_DEVICE_STATUS_MAX_CONDITIONS);
-    const json_t *data = vget(d, "data");
+    dra_v_conditions(v, d, "conditions", DRA_DEVICE_STATUS_MAX_CONDITIONS);
+    const json_t *data = dra_vget(d, "data");
     if (data)
-        V_CHILD(v, "data") v_raw_extension(v, data, DRA_DEVICE_STATUS_DATA_MAX_LENGTH);
+        V_CHILD(v, "data") dra_v_raw_extension(v, data, DRA_DEVICE_STATUS_DATA_MAX_LENGTH);
     const json_t *net;
-    if (vobj(v, d, "networkData", &net)) {
+    if (dra_vobj(v, d, "networkData", &net)) {
         V_CHILD(v, "networkData")
         {
-            if (vstr(v, net, "interfaceName", &s, &len) && len > DRA_NETWORK_INTERFACE_NAME_MAX)
+            if (dra_vstr(v, net, "interfaceName", &s, &len) && len > DRA_NETWORK_INTERFACE_NAME_MAX)
                 V_CHILD(v, "interfaceName") dra_ferr_too_long(&v->errs, VP(v), DRA_NETWORK_INTERFACE_NAME_MAX);
-            if (vstr(v, net, "hardwareAddress", &s, &len) && len > DRA_NETWORK_HARDWARE_ADDRESS_MAX)
+            if (dra_vstr(v, net, "hardwareAddress", &s, &len) && len > DRA_NETWORK_HARDWARE_ADDRESS_MAX)
                 V_CHILD(v, "hardwareAddress") dra_ferr_too_long(&v->errs, VP(v), DRA_NETWORK_HARDWARE_ADDRESS_MAX);
             const json_t *ips;
-            if (varr(v, net, "ips", &ips) && v_max_items(v, "ips", ips, DRA_NETWORK_MAX_IPS)) {
+            if (dra_varr(v, net, "ips", &ips) && dra_v_max_items(v, "ips", ips, DRA_NETWORK_MAX_IPS)) {
                 V_CHILD(v, "ips")
                 for (size_t i = 0; i < json_array_size(ips); i++) {
                     V_INDEX(v, i)
                     {
                         const json_t *ip = json_array_get(ips, i);
-                        if (!vis_str(v, ip, &s, &len))
+                        if (!dra_vis_str(v, ip, &s, &len))
                             continue;
                         char canon[INET6_ADDRSTRLEN + 8];
                         if (!parse_cidr(s, len, canon)) {
@@ -508,11 +508,11 @@ static void v_device_status(vctx *v, const json_t *d, const json_t *results)
     }
 }
 
-void v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
+void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
 {
-    const json_t *requests = vget(vget(claim_spec, "devices"), "requests");
-    const json_t *reserved = NULL, *alloc = vget(status, "allocation"), *devices = NULL;
-    if (varr(v, status, "reservedFor", &reserved) && v_max_items(v, "reservedFor", reserved, DRA_RESERVED_FOR_MAX)) {
+    const json_t *requests = dra_vget(dra_vget(claim_spec, "devices"), "requests");
+    const json_t *reserved = NULL, *alloc = dra_vget(status, "allocation"), *devices = NULL;
+    if (dra_varr(v, status, "reservedFor", &reserved) && dra_v_max_items(v, "reservedFor", reserved, DRA_RESERVED_FOR_MAX)) {
         V_CHILD(v, "reservedFor")
         {
             size_t n = json_array_size(reserved);
@@ -520,25 +520,25 @@ void v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
                 V_INDEX(v, i)
                 {
                     const json_t *ref = json_array_get(reserved, i);
-                    if (!vis_obj(v, ref))
+                    if (!dra_vis_obj(v, ref))
                         continue;
                     static const char *const keys[] = {"resource", "name", "uid"};
                     for (int k = 0; k < 3; k++) {
                         const char *s = "";
                         size_t len = 0;
-                        vstr(v, ref, keys[k], &s, &len);
+                        dra_vstr(v, ref, keys[k], &s, &len);
                         if (len == 0)
                             V_CHILD(v, keys[k]) dra_ferr_required(&v->errs, VP(v), "");
                     }
                 }
             }
             for (size_t i = 1; i < n; i++) {
-                const json_t *uid = vget(json_array_get(reserved, i), "uid");
+                const json_t *uid = dra_vget(json_array_get(reserved, i), "uid");
                 if (!json_is_string(uid))
                     continue;
                 for (size_t j = 0; j < i; j++) {
-                    if (json_equal(uid, vget(json_array_get(reserved, j), "uid"))) {
-                        char *jt = vjson(uid);
+                    if (json_equal(uid, dra_vget(json_array_get(reserved, j), "uid"))) {
+                        char *jt = dra_vjson(uid);
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), jt);
                         free(jt);
                         break;
@@ -547,8 +547,8 @@ void v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
             }
         }
     }
-    const json_t *results = vget(vget(alloc, "devices"), "results");
-    if (varr(v, status, "devices", &devices)) {
+    const json_t *results = dra_vget(dra_vget(alloc, "devices"), "results");
+    if (dra_varr(v, status, "devices", &devices)) {
         V_CHILD(v, "devices")
         {
             size_t n = json_array_size(devices);
@@ -574,7 +574,7 @@ static json_t *spec_or_empty(vctx *v, const json_t *obj, json_t **tmp)
 {
     const json_t *spec = NULL;
     *tmp = NULL;
-    if (vobj(v, obj, "spec", &spec))
+    if (dra_vobj(v, obj, "spec", &spec))
         return (json_t *)spec;
     *tmp = json_object();
     return *tmp;
@@ -583,36 +583,36 @@ static json_t *spec_or_empty(vctx *v, const json_t *obj, json_t **tmp)
 dra_err *dra_validate_resource_claim(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
-    vctx_init(&v, opts);
-    v_object_meta(&v, obj, true, false);
+    dra_vctx_init(&v, opts);
+    dra_v_object_meta(&v, obj, true, false);
     json_t *tmp;
     json_t *spec = spec_or_empty(&v, obj, &tmp);
-    V_CHILD(&v, "spec") v_claim_spec(&v, spec);
+    V_CHILD(&v, "spec") dra_v_claim_spec(&v, spec);
     const json_t *status;
-    if (vobj(&v, obj, "status", &status))
-        V_CHILD(&v, "status") v_claim_status(&v, spec, status);
+    if (dra_vobj(&v, obj, "status", &status))
+        V_CHILD(&v, "status") dra_v_claim_status(&v, spec, status);
     json_decref(tmp);
-    return vctx_finish(&v);
+    return dra_vctx_finish(&v);
 }
 
 dra_err *dra_validate_resource_claim_template(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
-    vctx_init(&v, opts);
-    v_object_meta(&v, obj, true, false);
+    dra_vctx_init(&v, opts);
+    dra_v_object_meta(&v, obj, true, false);
     json_t *tmp;
     json_t *spec = spec_or_empty(&v, obj, &tmp);
     V_CHILD(&v, "spec")
     {
         const json_t *meta, *inner = NULL;
-        if (vobj(&v, spec, "metadata", &meta))
-            V_CHILD(&v, "metadata") v_labels_annotations(&v, meta);
+        if (dra_vobj(&v, spec, "metadata", &meta))
+            V_CHILD(&v, "metadata") dra_v_labels_annotations(&v, meta);
         json_t *tmp2 = NULL;
-        if (!vobj(&v, spec, "spec", &inner))
+        if (!dra_vobj(&v, spec, "spec", &inner))
             inner = tmp2 = json_object();
-        V_CHILD(&v, "spec") v_claim_spec(&v, inner);
+        V_CHILD(&v, "spec") dra_v_claim_spec(&v, inner);
         json_decref(tmp2);
     }
     json_decref(tmp);
-    return vctx_finish(&v);
+    return dra_vctx_finish(&v);
 }

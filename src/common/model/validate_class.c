@@ -23,50 +23,50 @@ static bool is_extended_resource_name(const char *s, size_t len)
 dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
-    vctx_init(&v, opts);
-    v_object_meta(&v, obj, false, false);
+    dra_vctx_init(&v, opts);
+    dra_v_object_meta(&v, obj, false, false);
     const json_t *spec = NULL;
-    vobj(&v, obj, "spec", &spec);
+    dra_vobj(&v, obj, "spec", &spec);
     V_CHILD(&v, "spec")
     {
         if (!spec)
             continue;
-        v_selectors(&v, spec);
+        dra_v_selectors(&v, spec);
         const json_t *config;
-        if (varr(&v, spec, "config", &config) && v_max_items(&v, "config", config, DRA_DEVICE_CONFIG_MAX)) {
+        if (dra_varr(&v, spec, "config", &config) && dra_v_max_items(&v, "config", config, DRA_DEVICE_CONFIG_MAX)) {
             V_CHILD(&v, "config")
             for (size_t i = 0; i < json_array_size(config); i++) {
                 V_INDEX(&v, i)
                 {
                     const json_t *cfg = json_array_get(config, i);
-                    if (vis_obj(&v, cfg))
-                        v_device_configuration(&v, cfg);
+                    if (dra_vis_obj(&v, cfg))
+                        dra_v_device_configuration(&v, cfg);
                 }
             }
         }
         const char *s;
         size_t len;
-        if (vstr(&v, spec, "extendedResourceName", &s, &len) && !is_extended_resource_name(s, len))
+        if (dra_vstr(&v, spec, "extendedResourceName", &s, &len) && !is_extended_resource_name(s, len))
             V_CHILD(&v, "extendedResourceName")
         dra_ferr_invalid_str(&v.errs, VP(&v), s, len, "must be a valid extended resource name");
     }
-    return vctx_finish(&v);
+    return dra_vctx_finish(&v);
 }
 
 dra_err *dra_validate_node(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
-    vctx_init(&v, opts);
-    v_object_meta(&v, obj, false, false);
-    return vctx_finish(&v);
+    dra_vctx_init(&v, opts);
+    dra_v_object_meta(&v, obj, false, false);
+    return dra_vctx_finish(&v);
 }
 
 dra_err *dra_validate_namespace(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
-    vctx_init(&v, opts);
-    v_object_meta(&v, obj, false, true);
-    return vctx_finish(&v);
+    dra_vctx_init(&v, opts);
+    dra_v_object_meta(&v, obj, false, true);
+    return dra_vctx_finish(&v);
 }
 
 static bool pod_claim_named(const json_t *claims, const char *s, size_t len)
@@ -83,11 +83,11 @@ static bool pod_claim_named(const json_t *claims, const char *s, size_t len)
 static void v_container_claims(vctx *v, const json_t *spec, const char *key, const json_t *pod_claims)
 {
     const json_t *containers;
-    if (!varr(v, spec, key, &containers))
+    if (!dra_varr(v, spec, key, &containers))
         return;
     V_CHILD(v, key)
     for (size_t i = 0; i < json_array_size(containers); i++) {
-        const json_t *claims = vget(vget(json_array_get(containers, i), "resources"), "claims");
+        const json_t *claims = dra_vget(dra_vget(json_array_get(containers, i), "resources"), "claims");
         if (!json_is_array(claims))
             continue;
         V_INDEX(v, i) V_CHILD(v, "resources") V_CHILD(v, "claims")
@@ -97,9 +97,9 @@ static void v_container_claims(vctx *v, const json_t *spec, const char *key, con
                 const json_t *c = json_array_get(claims, j);
                 const char *s = "";
                 size_t len = 0;
-                if (!vis_obj(v, c))
+                if (!dra_vis_obj(v, c))
                     continue;
-                vstr(v, c, "name", &s, &len);
+                dra_vstr(v, c, "name", &s, &len);
                 if (len == 0)
                     dra_ferr_required(&v->errs, VP(v), "");
                 else if (!pod_claim_named(pod_claims, s, len))
@@ -112,28 +112,28 @@ static void v_container_claims(vctx *v, const json_t *spec, const char *key, con
 dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
-    vctx_init(&v, opts);
-    v_object_meta(&v, obj, true, false);
+    dra_vctx_init(&v, opts);
+    dra_v_object_meta(&v, obj, true, false);
     const json_t *spec = NULL, *claims = NULL;
-    vobj(&v, obj, "spec", &spec);
+    dra_vobj(&v, obj, "spec", &spec);
     V_CHILD(&v, "spec")
     {
         if (!spec)
             continue;
-        if (varr(&v, spec, "resourceClaims", &claims)) {
+        if (dra_varr(&v, spec, "resourceClaims", &claims)) {
             V_CHILD(&v, "resourceClaims")
             for (size_t i = 0; i < json_array_size(claims); i++) {
                 V_INDEX(&v, i)
                 {
                     const json_t *c = json_array_get(claims, i);
-                    if (!vis_obj(&v, c))
+                    if (!dra_vis_obj(&v, c))
                         continue;
                     const char *s = "";
                     size_t len = 0;
-                    vstr(&v, c, "name", &s, &len);
+                    dra_vstr(&v, c, "name", &s, &len);
                     V_CHILD(&v, "name")
                     {
-                        vcheck(&v, dra_check_dns1123_label, s, len);
+                        dra_vcheck(&v, dra_check_dns1123_label, s, len);
                         if (len && i > 0) {
                             json_t *prefix = json_array();
                             for (size_t j = 0; j < i; j++)
@@ -145,25 +145,25 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
                     }
                     const char *cn, *tn;
                     size_t cnl, tnl;
-                    bool has_claim = vstr(&v, c, "resourceClaimName", &cn, &cnl);
-                    bool has_tmpl = vstr(&v, c, "resourceClaimTemplateName", &tn, &tnl);
-                    char *j = vjson(c);
+                    bool has_claim = dra_vstr(&v, c, "resourceClaimName", &cn, &cnl);
+                    bool has_tmpl = dra_vstr(&v, c, "resourceClaimTemplateName", &tn, &tnl);
+                    char *j = dra_vjson(c);
                     if (has_claim && has_tmpl)
                         dra_ferr_invalid_raw(&v.errs, VP(&v), j, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
                     else if (!has_claim && !has_tmpl)
                         dra_ferr_invalid_raw(&v.errs, VP(&v), j, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
                     free(j);
                     if (has_claim)
-                        V_CHILD(&v, "resourceClaimName") vcheck(&v, dra_check_dns1123_subdomain, cn, cnl);
+                        V_CHILD(&v, "resourceClaimName") dra_vcheck(&v, dra_check_dns1123_subdomain, cn, cnl);
                     if (has_tmpl)
-                        V_CHILD(&v, "resourceClaimTemplateName") vcheck(&v, dra_check_dns1123_subdomain, tn, tnl);
+                        V_CHILD(&v, "resourceClaimTemplateName") dra_vcheck(&v, dra_check_dns1123_subdomain, tn, tnl);
                 }
             }
         }
         v_container_claims(&v, spec, "initContainers", claims);
         v_container_claims(&v, spec, "containers", claims);
     }
-    return vctx_finish(&v);
+    return dra_vctx_finish(&v);
 }
 
 /* ResourcePoolStatusRequest (KEP-5677; pkg/apis/resource/validation
@@ -173,10 +173,10 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
 dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
-    vctx_init(&v, opts);
-    v_object_meta(&v, obj, false, false);
+    dra_vctx_init(&v, opts);
+    dra_v_object_meta(&v, obj, false, false);
     const json_t *spec = NULL;
-    vobj(&v, obj, "spec", &spec);
+    dra_vobj(&v, obj, "spec", &spec);
     V_CHILD(&v, "spec")
     {
         if (!spec) {
@@ -185,20 +185,20 @@ dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_
         }
         const char *s = "";
         size_t len = 0;
-        vstr(&v, spec, "driver", &s, &len);
+        dra_vstr(&v, spec, "driver", &s, &len);
         V_CHILD(&v, "driver")
         {
             if (len == 0)
                 dra_ferr_required(&v.errs, VP(&v), "driver name is required");
             else
-                vcheck(&v, dra_check_driver_name, s, len);
+                dra_vcheck(&v, dra_check_driver_name, s, len);
         }
         s = "";
         len = 0;
-        if (vstr(&v, spec, "poolName", &s, &len) && len > 0)
-            V_CHILD(&v, "poolName") vcheck(&v, dra_check_pool_name, s, len);
+        if (dra_vstr(&v, spec, "poolName", &s, &len) && len > 0)
+            V_CHILD(&v, "poolName") dra_vcheck(&v, dra_check_pool_name, s, len);
         int64_t limit;
-        if (vget(spec, "limit") && vint(&v, spec, "limit", &limit)) {
+        if (dra_vget(spec, "limit") && dra_vint(&v, spec, "limit", &limit)) {
             V_CHILD(&v, "limit")
             {
                 if (limit < 1)
@@ -208,7 +208,7 @@ dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_
             }
         }
     }
-    return vctx_finish(&v);
+    return dra_vctx_finish(&v);
 }
 
 dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts)

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-void vctx_init(vctx *v, const dra_validate_opts *opts)
+void dra_vctx_init(vctx *v, const dra_validate_opts *opts)
 {
     memset(v, 0, sizeof *v);
     v->opts = opts;
 }
 
-dra_err *vctx_finish(vctx *v)
+dra_err *dra_vctx_finish(vctx *v)
 {
     dra_buf_free(&v->path);
     free(v->seg);
@@ -33,29 +33,29 @@ static size_t vpush(vctx *v, int kind, const char *s, size_t len, size_t trunc)
     return v->nseg++;
 }
 
-size_t vpush_child(vctx *v, const char *name)
+size_t dra_vpush_child(vctx *v, const char *name)
 {
     return vpush(v, VSEG_CHILD, name, 0, 0);
 }
 
-size_t vpush_index(vctx *v, size_t i)
+size_t dra_vpush_index(vctx *v, size_t i)
 {
     return vpush(v, VSEG_INDEX, NULL, i, 0);
 }
 
-size_t vpush_key(vctx *v, const char *key, size_t len, size_t trunc)
+size_t dra_vpush_key(vctx *v, const char *key, size_t len, size_t trunc)
 {
     return vpush(v, VSEG_KEY, key, len, trunc);
 }
 
-void vpop(vctx *v, size_t mark)
+void dra_vpop(vctx *v, size_t mark)
 {
     v->nseg = mark;
     if (v->rendered > mark)
         v->rendered = mark;
 }
 
-const char *vpath(vctx *v)
+const char *dra_vpath(vctx *v)
 {
     /* Segments below `rendered` are unchanged since the last call. */
     size_t keep = v->rendered ? v->seg[v->rendered - 1].end : 0;
@@ -92,7 +92,7 @@ const char *vpath(vctx *v)
     return dra_buf_str(&v->path);
 }
 
-void vcheck(vctx *v, vcheck_fn check, const char *s, size_t len)
+void dra_vcheck(vctx *v, vcheck_fn check, const char *s, size_t len)
 {
     /* Checks allocate only for bad values: run without a path first. */
     dra_errs probe = DRA_ERRS_INIT;
@@ -100,32 +100,32 @@ void vcheck(vctx *v, vcheck_fn check, const char *s, size_t len)
     if (!probe.n)
         return;
     dra_errs_free(&probe);
-    check(&v->errs, vpath(v), s, len);
+    check(&v->errs, dra_vpath(v), s, len);
 }
 
-void vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check)
+void dra_vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check)
 {
     const char *s = "";
     size_t len = 0;
-    vstr(v, obj, key, &s, &len);
-    V_CHILD(v, key) vcheck(v, check, s, len);
+    dra_vstr(v, obj, key, &s, &len);
+    V_CHILD(v, key) dra_vcheck(v, check, s, len);
 }
 
-void v_device_id(vctx *v, const json_t *obj)
+void dra_v_device_id(vctx *v, const json_t *obj)
 {
-    vstr_check(v, obj, "driver", dra_check_driver_name);
-    vstr_check(v, obj, "pool", dra_check_pool_name);
-    vstr_check(v, obj, "device", dra_check_dns1123_label);
+    dra_vstr_check(v, obj, "driver", dra_check_driver_name);
+    dra_vstr_check(v, obj, "pool", dra_check_pool_name);
+    dra_vstr_check(v, obj, "device", dra_check_dns1123_label);
 }
 
-bool vfeature(const vctx *v, dra_feature f)
+bool dra_vfeature(const vctx *v, dra_feature f)
 {
     return dra_feature_enabled(v->opts ? v->opts->features : NULL, f);
 }
 
 /* ---- typed access ---- */
 
-const json_t *vget(const json_t *obj, const char *key)
+const json_t *dra_vget(const json_t *obj, const char *key)
 {
     if (!json_is_object(obj))
         return NULL;
@@ -133,7 +133,7 @@ const json_t *vget(const json_t *obj, const char *key)
     return json_is_null(x) ? NULL : x;
 }
 
-char *vjson(const json_t *value)
+char *dra_vjson(const json_t *value)
 {
     if (!value)
         return dra_xstrdup("null");
@@ -145,10 +145,10 @@ char *vjson(const json_t *value)
     return copy;
 }
 
-void vtype_error(vctx *v, const char *key, const json_t *value, const char *type)
+void dra_vtype_error(vctx *v, const char *key, const json_t *value, const char *type)
 {
-    size_t mark = key ? vpush_child(v, key) : v->nseg;
-    char *j = vjson(value);
+    size_t mark = key ? dra_vpush_child(v, key) : v->nseg;
+    char *j = dra_vjson(value);
     /* Keep long values out of the message. */
     if (strlen(j) > 64)
         strcpy(j + 60, "...");
@@ -156,21 +156,21 @@ void vtype_error(vctx *v, const char *key, const json_t *value, const char *type
     dra_ferr_invalid_raw(&v->errs, VP(v), j, detail);
     free(detail);
     free(j);
-    vpop(v, mark);
+    dra_vpop(v, mark);
 }
 
 /* obj[key] when present and of type t1 or t2; a wrong type is reported. */
 static const json_t *vtyped(vctx *v, const json_t *obj, const char *key, json_type t1, json_type t2, const char *type)
 {
-    const json_t *x = vget(obj, key);
+    const json_t *x = dra_vget(obj, key);
     if (x && json_typeof(x) != t1 && json_typeof(x) != t2) {
-        vtype_error(v, key, x, type);
+        dra_vtype_error(v, key, x, type);
         return NULL;
     }
     return x;
 }
 
-bool vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len)
+bool dra_vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len)
 {
     const json_t *x = vtyped(v, obj, key, JSON_STRING, JSON_STRING, "string");
     if (!x)
@@ -180,10 +180,10 @@ bool vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *l
     return true;
 }
 
-bool vis_str(vctx *v, const json_t *value, const char **s, size_t *len)
+bool dra_vis_str(vctx *v, const json_t *value, const char **s, size_t *len)
 {
     if (!json_is_string(value)) {
-        vtype_error(v, NULL, value, "string");
+        dra_vtype_error(v, NULL, value, "string");
         return false;
     }
     *s = json_string_value(value);
@@ -191,16 +191,16 @@ bool vis_str(vctx *v, const json_t *value, const char **s, size_t *len)
     return true;
 }
 
-bool vis_obj(vctx *v, const json_t *value)
+bool dra_vis_obj(vctx *v, const json_t *value)
 {
     if (!json_is_object(value)) {
-        vtype_error(v, NULL, value, "object");
+        dra_vtype_error(v, NULL, value, "object");
         return false;
     }
     return true;
 }
 
-bool vobj(vctx *v, const json_t *obj, const char *key, const json_t **out)
+bool dra_vobj(vctx *v, const json_t *obj, const char *key, const json_t **out)
 {
     const json_t *x = vtyped(v, obj, key, JSON_OBJECT, JSON_OBJECT, "object");
     if (x)
@@ -208,7 +208,7 @@ bool vobj(vctx *v, const json_t *obj, const char *key, const json_t **out)
     return x != NULL;
 }
 
-bool varr(vctx *v, const json_t *obj, const char *key, const json_t **out)
+bool dra_varr(vctx *v, const json_t *obj, const char *key, const json_t **out)
 {
     const json_t *x = vtyped(v, obj, key, JSON_ARRAY, JSON_ARRAY, "array");
     if (x)
@@ -216,7 +216,7 @@ bool varr(vctx *v, const json_t *obj, const char *key, const json_t **out)
     return x != NULL;
 }
 
-bool vint(vctx *v, const json_t *obj, const char *key, int64_t *out)
+bool dra_vint(vctx *v, const json_t *obj, const char *key, int64_t *out)
 {
     const json_t *x = vtyped(v, obj, key, JSON_INTEGER, JSON_INTEGER, "integer");
     if (x)
@@ -224,7 +224,7 @@ bool vint(vctx *v, const json_t *obj, const char *key, int64_t *out)
     return x != NULL;
 }
 
-bool vbool(vctx *v, const json_t *obj, const char *key, bool *out)
+bool dra_vbool(vctx *v, const json_t *obj, const char *key, bool *out)
 {
     const json_t *x = vtyped(v, obj, key, JSON_TRUE, JSON_FALSE, "boolean");
     if (x)
@@ -232,7 +232,7 @@ bool vbool(vctx *v, const json_t *obj, const char *key, bool *out)
     return x != NULL;
 }
 
-bool v_max_items(vctx *v, const char *key, const json_t *arr, size_t max)
+bool dra_v_max_items(vctx *v, const char *key, const json_t *arr, size_t max)
 {
     size_t n = json_is_array(arr) ? json_array_size(arr) : json_is_object(arr) ? json_object_size(arr) : 0;
     if (n <= max)
@@ -243,7 +243,7 @@ bool v_max_items(vctx *v, const char *key, const json_t *arr, size_t max)
 
 /* ---- quantities ---- */
 
-bool vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
+bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
 {
     char numbuf[64];
     const char *s;
@@ -258,7 +258,7 @@ bool vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
         len = (size_t)snprintf(numbuf, sizeof numbuf, "%.17g", json_real_value(value));
         s = numbuf;
     } else {
-        vtype_error(v, NULL, value, "quantity");
+        dra_vtype_error(v, NULL, value, "quantity");
         return false;
     }
     dra_err *e = dra_quantity_parsen(s, len, q);
@@ -270,17 +270,17 @@ bool vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
     return true;
 }
 
-bool vquantity(vctx *v, const json_t *obj, const char *key, dra_quantity *q)
+bool dra_vquantity(vctx *v, const json_t *obj, const char *key, dra_quantity *q)
 {
-    const json_t *x = vget(obj, key);
+    const json_t *x = dra_vget(obj, key);
     if (!x)
         return false;
     bool ok = false;
-    V_CHILD(v, key) ok = vquantity_value(v, x, q);
+    V_CHILD(v, key) ok = dra_vquantity_value(v, x, q);
     return ok;
 }
 
-const char *vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX])
+const char *dra_vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX])
 {
     return dra_quantity_format(q, buf);
 }
@@ -290,37 +290,37 @@ const char *vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX])
 static void check_name_subdomain_or_label(vctx *v, const char *s, size_t len, bool label)
 {
     if (label)
-        vcheck(v, dra_check_dns1123_label, s, len);
+        dra_vcheck(v, dra_check_dns1123_label, s, len);
     else
-        vcheck(v, dra_check_dns1123_subdomain, s, len);
+        dra_vcheck(v, dra_check_dns1123_subdomain, s, len);
 }
 
-void v_labels_annotations(vctx *v, const json_t *meta)
+void dra_v_labels_annotations(vctx *v, const json_t *meta)
 {
     const json_t *labels, *annotations;
-    if (vobj(v, meta, "labels", &labels)) {
+    if (dra_vobj(v, meta, "labels", &labels)) {
         V_CHILD(v, "labels")
         {
             const char *k;
             const json_t *val;
             json_object_foreach((json_t *)labels, k, val)
             {
-                vcheck(v, dra_check_label_name, k, strlen(k));
+                dra_vcheck(v, dra_check_label_name, k, strlen(k));
                 const char *s;
                 size_t len;
                 if (json_is_string(val)) {
                     s = json_string_value(val);
                     len = json_string_length(val);
-                    vcheck(v, dra_check_label_value, s, len);
+                    dra_vcheck(v, dra_check_label_value, s, len);
                 } else if (!json_is_null(val)) {
-                    size_t m = vpush_key(v, k, strlen(k), 0);
-                    vtype_error(v, NULL, val, "string");
-                    vpop(v, m);
+                    size_t m = dra_vpush_key(v, k, strlen(k), 0);
+                    dra_vtype_error(v, NULL, val, "string");
+                    dra_vpop(v, m);
                 }
             }
         }
     }
-    if (vobj(v, meta, "annotations", &annotations)) {
+    if (dra_vobj(v, meta, "annotations", &annotations)) {
         V_CHILD(v, "annotations")
         {
             const char *k;
@@ -355,14 +355,14 @@ void v_labels_annotations(vctx *v, const json_t *meta)
 
 static void v_owner_references(vctx *v, const json_t *meta);
 
-void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label)
+void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label)
 {
     const json_t *meta = NULL;
-    bool meta_ok = vobj(v, obj, "metadata", &meta); /* reports a wrong type at "metadata" itself */
+    bool meta_ok = dra_vobj(v, obj, "metadata", &meta); /* reports a wrong type at "metadata" itself */
     V_CHILD(v, "metadata")
     {
         if (!meta_ok) {
-            if (!vget(obj, "metadata"))
+            if (!dra_vget(obj, "metadata"))
                 V_CHILD(v, "name") dra_ferr_required(&v->errs, VP(v), "name or generateName is required");
             continue;
         }
@@ -370,8 +370,8 @@ void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_lab
         size_t len;
         const char *gs;
         size_t glen;
-        bool has_name = vstr(v, meta, "name", &s, &len) && len > 0;
-        bool has_gen = vstr(v, meta, "generateName", &gs, &glen) && glen > 0;
+        bool has_name = dra_vstr(v, meta, "name", &s, &len) && len > 0;
+        bool has_gen = dra_vstr(v, meta, "generateName", &gs, &glen) && glen > 0;
         V_CHILD(v, "name")
         {
             if (has_name)
@@ -379,19 +379,19 @@ void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_lab
             else if (!has_gen)
                 dra_ferr_required(&v->errs, VP(v), "name or generateName is required");
         }
-        bool has_ns = vstr(v, meta, "namespace", &s, &len) && len > 0;
+        bool has_ns = dra_vstr(v, meta, "namespace", &s, &len) && len > 0;
         V_CHILD(v, "namespace")
         {
             if (namespaced) {
                 if (!has_ns)
                     dra_ferr_required(&v->errs, VP(v), "");
                 else
-                    vcheck(v, dra_check_dns1123_label, s, len);
+                    dra_vcheck(v, dra_check_dns1123_label, s, len);
             } else if (has_ns) {
                 dra_ferr_forbidden(&v->errs, VP(v), "not allowed on this type");
             }
         }
-        v_labels_annotations(v, meta);
+        dra_v_labels_annotations(v, meta);
         v_owner_references(v, meta);
     }
 }
@@ -462,14 +462,14 @@ static size_t arr_len(const json_t *a)
 
 static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_selector)
 {
-    if (!vis_obj(v, rq))
+    if (!dra_vis_obj(v, rq))
         return;
     const char *op = "", *key = "";
     size_t oplen = 0, keylen = 0;
-    vstr(v, rq, "operator", &op, &oplen);
-    vstr(v, rq, "key", &key, &keylen);
+    dra_vstr(v, rq, "operator", &op, &oplen);
+    dra_vstr(v, rq, "key", &key, &keylen);
     const json_t *values = NULL;
-    varr(v, rq, "values", &values);
+    dra_varr(v, rq, "values", &values);
     size_t nvalues = arr_len(values);
     if (field_selector) {
         V_CHILD(v, "values")
@@ -491,8 +491,8 @@ static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_se
                 {
                     const char *s;
                     size_t len;
-                    if (vis_str(v, json_array_get(values, i), &s, &len))
-                        vcheck(v, dra_check_node_name, s, len);
+                    if (dra_vis_str(v, json_array_get(values, i), &s, &len))
+                        dra_vcheck(v, dra_check_node_name, s, len);
                 }
             }
         }
@@ -514,25 +514,25 @@ static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_se
     if (strcmp(op, "In") != 0 && strcmp(op, "NotIn") != 0 && strcmp(op, "Exists") != 0 &&
         strcmp(op, "DoesNotExist") != 0 && strcmp(op, "Gt") != 0 && strcmp(op, "Lt") != 0)
         V_CHILD(v, "operator") dra_ferr_invalid_str(&v->errs, VP(v), op, oplen, "not a valid selector operator");
-    V_CHILD(v, "key") vcheck(v, dra_check_label_name, key, keylen);
+    V_CHILD(v, "key") dra_vcheck(v, dra_check_label_name, key, keylen);
     V_CHILD(v, "values")
     for (size_t i = 0; i < nvalues; i++) {
         V_INDEX(v, i)
         {
             const char *s;
             size_t len;
-            if (vis_str(v, json_array_get(values, i), &s, &len))
-                vcheck(v, dra_check_label_value, s, len);
+            if (dra_vis_str(v, json_array_get(values, i), &s, &len))
+                dra_vcheck(v, dra_check_label_value, s, len);
         }
     }
 }
 
-void v_node_selector(vctx *v, const json_t *sel)
+void dra_v_node_selector(vctx *v, const json_t *sel)
 {
-    if (!vis_obj(v, sel))
+    if (!dra_vis_obj(v, sel))
         return;
     const json_t *terms = NULL;
-    varr(v, sel, "nodeSelectorTerms", &terms);
+    dra_varr(v, sel, "nodeSelectorTerms", &terms);
     V_CHILD(v, "nodeSelectorTerms")
     {
         if (arr_len(terms) == 0) {
@@ -543,14 +543,14 @@ void v_node_selector(vctx *v, const json_t *sel)
             V_INDEX(v, i)
             {
                 const json_t *term = json_array_get(terms, i);
-                if (!vis_obj(v, term))
+                if (!dra_vis_obj(v, term))
                     continue;
                 const json_t *exprs = NULL, *fields = NULL;
-                if (varr(v, term, "matchExpressions", &exprs))
+                if (dra_varr(v, term, "matchExpressions", &exprs))
                     V_CHILD(v, "matchExpressions")
                 for (size_t j = 0; j < json_array_size(exprs); j++)
                     V_INDEX(v, j) v_node_selector_requirement(v, json_array_get(exprs, j), false);
-                if (varr(v, term, "matchFields", &fields))
+                if (dra_varr(v, term, "matchFields", &fields))
                     V_CHILD(v, "matchFields")
                 for (size_t j = 0; j < json_array_size(fields); j++)
                     V_INDEX(v, j) v_node_selector_requirement(v, json_array_get(fields, j), true);
@@ -572,25 +572,25 @@ static bool is_effect(const char *s, size_t len)
     return false;
 }
 
-void v_toleration(vctx *v, const json_t *tol)
+void dra_v_toleration(vctx *v, const json_t *tol)
 {
-    if (!vis_obj(v, tol))
+    if (!dra_vis_obj(v, tol))
         return;
     const char *key = "", *op = "", *value = "", *effect = "";
     size_t keylen = 0, oplen = 0, valuelen = 0, effectlen = 0;
     int64_t secs;
-    vstr(v, tol, "key", &key, &keylen);
-    vstr(v, tol, "operator", &op, &oplen);
-    vstr(v, tol, "value", &value, &valuelen);
-    vstr(v, tol, "effect", &effect, &effectlen);
-    vint(v, tol, "tolerationSeconds", &secs);
+    dra_vstr(v, tol, "key", &key, &keylen);
+    dra_vstr(v, tol, "operator", &op, &oplen);
+    dra_vstr(v, tol, "value", &value, &valuelen);
+    dra_vstr(v, tol, "effect", &effect, &effectlen);
+    dra_vint(v, tol, "tolerationSeconds", &secs);
     if (keylen)
-        V_CHILD(v, "key") vcheck(v, dra_check_label_name, key, keylen);
+        V_CHILD(v, "key") dra_vcheck(v, dra_check_label_name, key, keylen);
     if (oplen == 6 && memcmp(op, "Exists", 6) == 0) {
         if (valuelen)
             V_CHILD(v, "value") dra_ferr_invalid_str(&v->errs, VP(v), value, valuelen, "must be empty for operator `Exists`");
     } else if (oplen == 5 && memcmp(op, "Equal", 5) == 0) {
-        V_CHILD(v, "value") vcheck(v, dra_check_label_value, value, valuelen);
+        V_CHILD(v, "value") dra_vcheck(v, dra_check_label_value, value, valuelen);
     } else if (oplen == 0) {
         V_CHILD(v, "operator") dra_ferr_required(&v->errs, VP(v), "");
     } else {
@@ -600,16 +600,16 @@ void v_toleration(vctx *v, const json_t *tol)
         V_CHILD(v, "effect") dra_ferr_unsupported(&v->errs, VP(v), effect, effectlen, taint_effects, 3);
 }
 
-void v_tolerations(vctx *v, const json_t *parent)
+void dra_v_tolerations(vctx *v, const json_t *parent)
 {
     const json_t *tols;
-    if (!varr(v, parent, "tolerations", &tols))
+    if (!dra_varr(v, parent, "tolerations", &tols))
         return;
-    if (!v_max_items(v, "tolerations", tols, DRA_DEVICE_TOLERATIONS_MAX))
+    if (!dra_v_max_items(v, "tolerations", tols, DRA_DEVICE_TOLERATIONS_MAX))
         return;
     V_CHILD(v, "tolerations")
     for (size_t i = 0; i < json_array_size(tols); i++)
-        V_INDEX(v, i) v_toleration(v, json_array_get(tols, i));
+        V_INDEX(v, i) dra_v_toleration(v, json_array_get(tols, i));
 }
 
 /* RFC 3339 as metav1.Time accepts it: 2006-01-02T15:04:05Z07:00 (fraction allowed). */
@@ -644,22 +644,22 @@ static void v_time(vctx *v, const json_t *obj, const char *key)
 {
     const char *s;
     size_t len;
-    if (vstr(v, obj, key, &s, &len) && !rfc3339(s, len))
+    if (dra_vstr(v, obj, key, &s, &len) && !rfc3339(s, len))
         V_CHILD(v, key) dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be an RFC 3339 date-time");
 }
 
-void v_taint(vctx *v, const json_t *taint)
+void dra_v_taint(vctx *v, const json_t *taint)
 {
-    if (!vis_obj(v, taint))
+    if (!dra_vis_obj(v, taint))
         return;
     const char *key = "", *value = "", *effect = "";
     size_t keylen = 0, valuelen = 0, effectlen = 0;
-    vstr(v, taint, "key", &key, &keylen);
-    vstr(v, taint, "value", &value, &valuelen);
-    vstr(v, taint, "effect", &effect, &effectlen);
-    V_CHILD(v, "key") vcheck(v, dra_check_label_name, key, keylen);
+    dra_vstr(v, taint, "key", &key, &keylen);
+    dra_vstr(v, taint, "value", &value, &valuelen);
+    dra_vstr(v, taint, "effect", &effect, &effectlen);
+    V_CHILD(v, "key") dra_vcheck(v, dra_check_label_name, key, keylen);
     if (valuelen)
-        V_CHILD(v, "value") vcheck(v, dra_check_label_value, value, valuelen);
+        V_CHILD(v, "value") dra_vcheck(v, dra_check_label_value, value, valuelen);
     if (effectlen == 0)
         V_CHILD(v, "effect") dra_ferr_required(&v->errs, VP(v), "");
     else if (!is_effect(effect, effectlen))
@@ -681,7 +681,7 @@ static bool str_in_array(const json_t *arr, const char *s, size_t len, size_t up
 
 static void v_condition_names(vctx *v, const char *key, const json_t *list)
 {
-    if (!list || !v_max_items(v, key, list, DRA_BINDING_CONDITIONS_MAX))
+    if (!list || !dra_v_max_items(v, key, list, DRA_BINDING_CONDITIONS_MAX))
         return;
     V_CHILD(v, key)
     for (size_t i = 0; i < json_array_size(list); i++) {
@@ -689,17 +689,17 @@ static void v_condition_names(vctx *v, const char *key, const json_t *list)
         {
             const char *s;
             size_t len;
-            if (vis_str(v, json_array_get(list, i), &s, &len))
-                vcheck(v, dra_check_label_name, s, len);
+            if (dra_vis_str(v, json_array_get(list, i), &s, &len))
+                dra_vcheck(v, dra_check_label_name, s, len);
         }
     }
 }
 
-void v_binding_parameters(vctx *v, const json_t *parent)
+void dra_v_binding_parameters(vctx *v, const json_t *parent)
 {
     const json_t *bc = NULL, *bfc = NULL;
-    varr(v, parent, "bindingConditions", &bc);
-    varr(v, parent, "bindingFailureConditions", &bfc);
+    dra_varr(v, parent, "bindingConditions", &bc);
+    dra_varr(v, parent, "bindingFailureConditions", &bfc);
     v_condition_names(v, "bindingConditions", bc);
     v_condition_names(v, "bindingFailureConditions", bfc);
     V_CHILD(v, "bindingConditions")
@@ -722,13 +722,13 @@ void v_binding_parameters(vctx *v, const json_t *parent)
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, "bindingFailureConditions must not overlap with bindingConditions");
     }
     if (arr_len(bc) == 0 && arr_len(bfc) > 0) {
-        char *j = vjson(bc);
+        char *j = dra_vjson(bc);
         V_CHILD(v, "bindingConditions")
         dra_ferr_invalid_raw(&v->errs, VP(v), j, "bindingConditions are required to use bindingFailureConditions");
         free(j);
     }
     if (arr_len(bfc) == 0 && arr_len(bc) > 0) {
-        char *j = vjson(bfc);
+        char *j = dra_vjson(bfc);
         V_CHILD(v, "bindingFailureConditions")
         dra_ferr_invalid_raw(&v->errs, VP(v), j, "bindingFailureConditions are required to use bindingConditions");
         free(j);
@@ -737,7 +737,7 @@ void v_binding_parameters(vctx *v, const json_t *parent)
 
 /* ---- selectors and CEL ---- */
 
-void v_cel_expression(vctx *v, const char *expr, size_t len)
+void dra_v_cel_expression(vctx *v, const char *expr, size_t len)
 {
     if (len > DRA_CEL_EXPRESSION_MAX_LENGTH) {
         /* Too long expressions are not compiled. */
@@ -759,20 +759,20 @@ void v_cel_expression(vctx *v, const char *expr, size_t len)
     }
 }
 
-void v_selectors(vctx *v, const json_t *parent)
+void dra_v_selectors(vctx *v, const json_t *parent)
 {
     const json_t *sels;
-    if (!varr(v, parent, "selectors", &sels) || !v_max_items(v, "selectors", sels, DRA_DEVICE_SELECTORS_MAX))
+    if (!dra_varr(v, parent, "selectors", &sels) || !dra_v_max_items(v, "selectors", sels, DRA_DEVICE_SELECTORS_MAX))
         return;
     V_CHILD(v, "selectors")
     for (size_t i = 0; i < json_array_size(sels); i++) {
         V_INDEX(v, i)
         {
             const json_t *sel = json_array_get(sels, i), *cel;
-            if (!vis_obj(v, sel))
+            if (!dra_vis_obj(v, sel))
                 continue;
-            if (!vobj(v, sel, "cel", &cel)) {
-                if (!vget(sel, "cel"))
+            if (!dra_vobj(v, sel, "cel", &cel)) {
+                if (!dra_vget(sel, "cel"))
                     V_CHILD(v, "cel") dra_ferr_required(&v->errs, VP(v), "");
                 continue;
             }
@@ -780,8 +780,8 @@ void v_selectors(vctx *v, const json_t *parent)
             {
                 const char *s = "";
                 size_t len = 0;
-                vstr(v, cel, "expression", &s, &len);
-                V_CHILD(v, "expression") v_cel_expression(v, s, len);
+                dra_vstr(v, cel, "expression", &s, &len);
+                V_CHILD(v, "expression") dra_v_cel_expression(v, s, len);
             }
         }
     }
@@ -789,7 +789,7 @@ void v_selectors(vctx *v, const json_t *parent)
 
 /* ---- opaque configuration ---- */
 
-void v_raw_extension(vctx *v, const json_t *value, size_t max)
+void dra_v_raw_extension(vctx *v, const json_t *value, size_t max)
 {
     if (!value) {
         dra_ferr_required(&v->errs, VP(v), "");
@@ -804,18 +804,18 @@ void v_raw_extension(vctx *v, const json_t *value, size_t max)
         dra_ferr_invalid_str(&v->errs, VP(v), "<value omitted>", 15, "must be a valid JSON object");
 }
 
-void v_device_configuration(vctx *v, const json_t *cfg)
+void dra_v_device_configuration(vctx *v, const json_t *cfg)
 {
     const json_t *opaque;
-    if (!vobj(v, cfg, "opaque", &opaque)) {
-        if (!vget(cfg, "opaque"))
+    if (!dra_vobj(v, cfg, "opaque", &opaque)) {
+        if (!dra_vget(cfg, "opaque"))
             V_CHILD(v, "opaque") dra_ferr_required(&v->errs, VP(v), "");
         return;
     }
     V_CHILD(v, "opaque")
     {
-        vstr_check(v, opaque, "driver", dra_check_driver_name);
-        V_CHILD(v, "parameters") v_raw_extension(v, vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
+        dra_vstr_check(v, opaque, "driver", dra_check_driver_name);
+        V_CHILD(v, "parameters") dra_v_raw_extension(v, dra_vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
     }
 }
 
@@ -836,11 +836,11 @@ static bool condition_reason_ok(const char *s, size_t len)
     return true;
 }
 
-void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
+void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
 {
     static const char *const statuses[] = {"False", "True", "Unknown"};
     const json_t *conds;
-    if (!varr(v, parent, key, &conds))
+    if (!dra_varr(v, parent, key, &conds))
         return;
     size_t n = json_array_size(conds);
     V_CHILD(v, key)
@@ -849,14 +849,14 @@ void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
             V_INDEX(v, i)
             {
                 const json_t *c = json_array_get(conds, i);
-                if (!vis_obj(v, c))
+                if (!dra_vis_obj(v, c))
                     continue;
                 const char *s = "";
                 size_t len = 0;
-                vstr(v, c, "type", &s, &len);
+                dra_vstr(v, c, "type", &s, &len);
                 V_CHILD(v, "type")
                 {
-                    vcheck(v, dra_check_label_name, s, len);
+                    dra_vcheck(v, dra_check_label_name, s, len);
                     for (size_t j = 0; j < i; j++) {
                         const json_t *t = json_object_get(json_array_get(conds, j), "type");
                         if (json_is_string(t) && json_string_length(t) == len &&
@@ -868,23 +868,23 @@ void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
                 }
                 s = "";
                 len = 0;
-                vstr(v, c, "status", &s, &len);
+                dra_vstr(v, c, "status", &s, &len);
                 if (!(len == 4 && memcmp(s, "True", 4) == 0) && !(len == 5 && memcmp(s, "False", 5) == 0) &&
                     !(len == 7 && memcmp(s, "Unknown", 7) == 0))
                     V_CHILD(v, "status") dra_ferr_unsupported(&v->errs, VP(v), s, len, statuses, 3);
                 int64_t gen;
-                if (vint(v, c, "observedGeneration", &gen) && gen < 0)
+                if (dra_vint(v, c, "observedGeneration", &gen) && gen < 0)
                     V_CHILD(v, "observedGeneration")
                 dra_ferr_invalid_int(&v->errs, VP(v), gen, "must be greater than or equal to zero");
                 s = "";
                 len = 0;
-                if (!vstr(v, c, "lastTransitionTime", &s, &len) || len == 0)
+                if (!dra_vstr(v, c, "lastTransitionTime", &s, &len) || len == 0)
                     V_CHILD(v, "lastTransitionTime") dra_ferr_required(&v->errs, VP(v), "must be set");
                 else
                     v_time(v, c, "lastTransitionTime");
                 s = "";
                 len = 0;
-                vstr(v, c, "reason", &s, &len);
+                dra_vstr(v, c, "reason", &s, &len);
                 V_CHILD(v, "reason")
                 {
                     if (len == 0) {
@@ -902,7 +902,7 @@ void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
                             dra_ferr_too_long(&v->errs, VP(v), 1024);
                     }
                 }
-                if (vstr(v, c, "message", &s, &len) && len > 32768)
+                if (dra_vstr(v, c, "message", &s, &len) && len > 32768)
                     V_CHILD(v, "message") dra_ferr_too_long(&v->errs, VP(v), 32768);
             }
         }
@@ -911,10 +911,10 @@ void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
     }
 }
 
-void v_skip_node_operations(vctx *v, const json_t *parent)
+void dra_v_skip_node_operations(vctx *v, const json_t *parent)
 {
     const json_t *ops;
-    if (!varr(v, parent, "skipNodeOperations", &ops))
+    if (!dra_varr(v, parent, "skipNodeOperations", &ops))
         return;
     bool prep = false, unprep = false, all = false;
     for (size_t i = 0; i < json_array_size(ops); i++) {
@@ -926,7 +926,7 @@ void v_skip_node_operations(vctx *v, const json_t *parent)
         all |= strcmp(s, "*") == 0;
     }
     if (prep && !unprep && !all) {
-        char *j = vjson(ops);
+        char *j = dra_vjson(ops);
         V_CHILD(v, "skipNodeOperations")
         dra_ferr_invalid_raw(&v->errs, VP(v), j, "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped");
         free(j);
@@ -935,7 +935,7 @@ void v_skip_node_operations(vctx *v, const json_t *parent)
 
 /* ---- semver ---- */
 
-bool v_valid_semver(const char *s, size_t len)
+bool dra_v_valid_semver(const char *s, size_t len)
 {
     /* validation.go semverRe; the length is reported separately. */
     return dra_semver_matches_regex(s, len);

@@ -13,7 +13,7 @@
 #include "validate.h"
 
 /* One step of the current field path.  Paths are kept as segments and only
- * rendered to text when an error needs them (vpath), so walking a valid
+ * rendered to text when an error needs them (dra_vpath), so walking a valid
  * object formats nothing. */
 typedef struct vseg {
     enum { VSEG_CHILD, VSEG_INDEX, VSEG_KEY } kind;
@@ -32,84 +32,84 @@ typedef struct vctx {
     const dra_validate_opts *opts;
 } vctx;
 
-void vctx_init(vctx *v, const dra_validate_opts *opts);
-dra_err *vctx_finish(vctx *v); /* returns the errors, frees the rest */
-bool vfeature(const vctx *v, dra_feature f);
+void dra_vctx_init(vctx *v, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_vctx_finish(vctx *v); /* returns the errors, frees the rest */
+bool dra_vfeature(const vctx *v, dra_feature f);
 
-/* Path stack: each push returns a mark for vpop.  Pointers must stay valid
+/* Path stack: each push returns a mark for dra_vpop.  Pointers must stay valid
  * until popped (JSON keys and string literals do). */
-size_t vpush_child(vctx *v, const char *name);
-size_t vpush_index(vctx *v, size_t i);
-size_t vpush_key(vctx *v, const char *key, size_t len, size_t trunc);
-void vpop(vctx *v, size_t mark);
+size_t dra_vpush_child(vctx *v, const char *name);
+size_t dra_vpush_index(vctx *v, size_t i);
+size_t dra_vpush_key(vctx *v, const char *key, size_t len, size_t trunc);
+void dra_vpop(vctx *v, size_t mark);
 /* Current path as text (valid until the path changes). */
-const char *vpath(vctx *v);
+const char *dra_vpath(vctx *v);
 
 /* A name check (the dra_check_* signature) that renders the path only when
  * the value is bad. */
 typedef void (*vcheck_fn)(dra_errs *l, const char *field, const char *s, size_t len);
-void vcheck(vctx *v, vcheck_fn check, const char *s, size_t len);
+void dra_vcheck(vctx *v, vcheck_fn check, const char *s, size_t len);
 /* obj[key] as a string ("" when absent; a wrong type is reported) checked
  * under the child path key. */
-void vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check);
+void dra_vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check);
 /* driver, pool and device of a device reference (results, device status). */
-void v_device_id(vctx *v, const json_t *obj);
+void dra_v_device_id(vctx *v, const json_t *obj);
 
-#define VP(v) vpath(v)
+#define VP(v) dra_vpath(v)
 /* Enter a child / index / key for the duration of a statement block. */
 /* `continue` inside the block leaves it (and restores the path). */
-#define V_CHILD(v, name) V_SCOPE_(v, vpush_child((v), (name)), __COUNTER__)
-#define V_INDEX(v, i) V_SCOPE_(v, vpush_index((v), (i)), __COUNTER__)
-#define V_KEY(v, k, n) V_SCOPE_(v, vpush_key((v), (k), (n), 0), __COUNTER__)
+#define V_CHILD(v, name) V_SCOPE_(v, dra_vpush_child((v), (name)), __COUNTER__)
+#define V_INDEX(v, i) V_SCOPE_(v, dra_vpush_index((v), (i)), __COUNTER__)
+#define V_KEY(v, k, n) V_SCOPE_(v, dra_vpush_key((v), (k), (n), 0), __COUNTER__)
 #define V_SCOPE_(v, push, c) V_SCOPE__(v, push, c)
 #define V_SCOPE__(v, push, c) \
-    for (size_t v_m_##c = (push), v_o_##c = 1; v_o_##c; v_o_##c = 0, vpop((v), v_m_##c))
+    for (size_t v_m_##c = (push), v_o_##c = 1; v_o_##c; v_o_##c = 0, dra_vpop((v), v_m_##c))
 
 /* Typed access.  A missing key or JSON null counts as absent (as Go decodes
  * it into a zero value); a present value of another type is reported at
  * <path>.<key> and treated as absent. */
-const json_t *vget(const json_t *obj, const char *key); /* NULL when absent or null */
-bool vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len);
-bool vobj(vctx *v, const json_t *obj, const char *key, const json_t **out);
-bool varr(vctx *v, const json_t *obj, const char *key, const json_t **out);
-bool vint(vctx *v, const json_t *obj, const char *key, int64_t *out);
-bool vbool(vctx *v, const json_t *obj, const char *key, bool *out);
+const json_t *dra_vget(const json_t *obj, const char *key); /* NULL when absent or null */
+bool dra_vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len);
+bool dra_vobj(vctx *v, const json_t *obj, const char *key, const json_t **out);
+bool dra_varr(vctx *v, const json_t *obj, const char *key, const json_t **out);
+bool dra_vint(vctx *v, const json_t *obj, const char *key, int64_t *out);
+bool dra_vbool(vctx *v, const json_t *obj, const char *key, bool *out);
 /* Type checks of a value already at the current path. */
-void vtype_error(vctx *v, const char *key, const json_t *value, const char *type);
-bool vis_str(vctx *v, const json_t *value, const char **s, size_t *len); /* reports at current path */
-bool vis_obj(vctx *v, const json_t *value);
+void dra_vtype_error(vctx *v, const char *key, const json_t *value, const char *type);
+bool dra_vis_str(vctx *v, const json_t *value, const char **s, size_t *len); /* reports at current path */
+bool dra_vis_obj(vctx *v, const json_t *value);
 
 /* Compact JSON text of a value ("null" for NULL); caller frees. */
-char *vjson(const json_t *value);
+char *dra_vjson(const json_t *value);
 
 /* Quantities: strings or numbers, parsed like resource.Quantity; errors are
  * reported at <path>.<key> (or the current path when key is NULL). */
-bool vquantity(vctx *v, const json_t *obj, const char *key, dra_quantity *q);
-bool vquantity_value(vctx *v, const json_t *value, dra_quantity *q);
-const char *vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX]);
+bool dra_vquantity(vctx *v, const json_t *obj, const char *key, dra_quantity *q);
+bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q);
+const char *dra_vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX]);
 
 /* Shared checks (names from validation.go). */
-void v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label);
-void v_labels_annotations(vctx *v, const json_t *meta); /* at current path */
-void v_node_selector(vctx *v, const json_t *sel);     /* ValidateNodeSelector at current path */
-void v_toleration(vctx *v, const json_t *tol);        /* validateDeviceToleration at current path */
-void v_tolerations(vctx *v, const json_t *parent);    /* parent.tolerations */
-void v_taint(vctx *v, const json_t *taint);           /* validateDeviceTaint at current path */
-void v_binding_parameters(vctx *v, const json_t *parent); /* validateDeviceBindingParameters */
-void v_selectors(vctx *v, const json_t *parent);      /* parent.selectors, max 32 */
-void v_cel_expression(vctx *v, const char *expr, size_t len); /* at current path */
-void v_device_configuration(vctx *v, const json_t *cfg);  /* opaque at current path's child */
-void v_raw_extension(vctx *v, const json_t *value, size_t max); /* at current path */
-void v_conditions(vctx *v, const json_t *parent, const char *key, size_t max);
-void v_skip_node_operations(vctx *v, const json_t *parent);
-bool v_valid_semver(const char *s, size_t len);
+void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label);
+void dra_v_labels_annotations(vctx *v, const json_t *meta); /* at current path */
+void dra_v_node_selector(vctx *v, const json_t *sel);     /* ValidateNodeSelector at current path */
+void dra_v_toleration(vctx *v, const json_t *tol);        /* validateDeviceToleration at current path */
+void dra_v_tolerations(vctx *v, const json_t *parent);    /* parent.tolerations */
+void dra_v_taint(vctx *v, const json_t *taint);           /* validateDeviceTaint at current path */
+void dra_v_binding_parameters(vctx *v, const json_t *parent); /* validateDeviceBindingParameters */
+void dra_v_selectors(vctx *v, const json_t *parent);      /* parent.selectors, max 32 */
+void dra_v_cel_expression(vctx *v, const char *expr, size_t len); /* at current path */
+void dra_v_device_configuration(vctx *v, const json_t *cfg);  /* opaque at current path's child */
+void dra_v_raw_extension(vctx *v, const json_t *value, size_t max); /* at current path */
+void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max);
+void dra_v_skip_node_operations(vctx *v, const json_t *parent);
+bool dra_v_valid_semver(const char *s, size_t len);
 
 /* One-level "too many" guard used by validateSlice/validateSet: reports
  * Too many at <path>.<key> and returns false when over max. */
-bool v_max_items(vctx *v, const char *key, const json_t *arr, size_t max);
+bool dra_v_max_items(vctx *v, const char *key, const json_t *arr, size_t max);
 
 /* Per-kind spec validators used across files. */
-void v_claim_spec(vctx *v, const json_t *spec); /* at current path ("spec" or "spec.spec") */
-void v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status); /* at "status" */
+void dra_v_claim_spec(vctx *v, const json_t *spec); /* at current path ("spec" or "spec.spec") */
+void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status); /* at "status" */
 
 #endif

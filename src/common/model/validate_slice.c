@@ -41,7 +41,7 @@ static void attr_fields(const json_t *a, const json_t *f[AF_COUNT])
  * (truncateIfTooLong, limits below 16 are raised to 16). */
 static size_t push_key(vctx *v, const char *key, size_t max)
 {
-    return vpush_key(v, key, strlen(key), max < 16 ? 16 : max);
+    return dra_vpush_key(v, key, strlen(key), max < 16 ? 16 : max);
 }
 
 #define ATTR_KEY_MAX (DRA_DEVICE_MAX_DOMAIN_LENGTH + 1 + DRA_DEVICE_MAX_ID_LENGTH)
@@ -55,7 +55,7 @@ static char *attr_json(const json_t *a)
     for (size_t i = 0; i < AF_COUNT; i++)
         if (f[i])
             json_object_set(o, attr_field_names[i], (json_t *)f[i]);
-    char *s = vjson(o);
+    char *s = dra_vjson(o);
     json_decref(o);
     return s;
 }
@@ -64,7 +64,7 @@ static void v_attr_string(vctx *v, const json_t *x)
 {
     const char *s;
     size_t len;
-    if (vis_str(v, x, &s, &len) && len > DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH)
+    if (dra_vis_str(v, x, &s, &len) && len > DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH)
         dra_ferr_too_long(&v->errs, VP(v), DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH);
 }
 
@@ -72,9 +72,9 @@ static void v_attr_version(vctx *v, const json_t *x)
 {
     const char *s;
     size_t len;
-    if (!vis_str(v, x, &s, &len))
+    if (!dra_vis_str(v, x, &s, &len))
         return;
-    if (!v_valid_semver(s, len))
+    if (!dra_v_valid_semver(s, len))
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be a string compatible with semver.org spec 2.0.0");
     if (len > DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH)
         dra_ferr_too_long(&v->errs, VP(v), DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH);
@@ -84,7 +84,7 @@ static void v_attr_version(vctx *v, const json_t *x)
  * items, a scalar one) to *values and sets *list for list values. */
 static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
 {
-    if (!vis_obj(v, a)) {
+    if (!dra_vis_obj(v, a)) {
         (*values)++;
         return;
     }
@@ -98,12 +98,12 @@ static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
     if ((x = f[AF_BOOL])) {
         fields++;
         if (!json_is_boolean(x))
-            vtype_error(v, "bool", x, "boolean");
+            dra_vtype_error(v, "bool", x, "boolean");
     }
     if ((x = f[AF_INT])) {
         fields++;
         if (!json_is_integer(x))
-            vtype_error(v, "int", x, "integer");
+            dra_vtype_error(v, "int", x, "integer");
     }
     if ((x = f[AF_STRING])) {
         fields++;
@@ -120,7 +120,7 @@ static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
             continue;
         fields++;
         if (!json_is_array(x)) {
-            vtype_error(v, name, x, "array");
+            dra_vtype_error(v, name, x, "array");
             continue;
         }
         V_CHILD(v, name)
@@ -132,9 +132,9 @@ static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
                 V_INDEX(v, i)
                 {
                     if (li == 0 && !json_is_boolean(item))
-                        vtype_error(v, NULL, item, "boolean");
+                        dra_vtype_error(v, NULL, item, "boolean");
                     else if (li == 1 && !json_is_integer(item))
-                        vtype_error(v, NULL, item, "integer");
+                        dra_vtype_error(v, NULL, item, "integer");
                     else if (li == 2)
                         v_attr_string(v, item);
                     else if (li == 3)
@@ -156,7 +156,7 @@ static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
 static void inv_q(vctx *v, const dra_quantity *q, const char *detail)
 {
     char b[DRA_QUANTITY_STRMAX];
-    const char *str = vqstr(q, b);
+    const char *str = dra_vqstr(q, b);
     dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), detail);
 }
 
@@ -184,7 +184,7 @@ static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity 
     /* Both fit [0, MaxInt64] (checked before), so the difference cannot overflow. */
     if ((val - mn) % st != 0) {
         char b2[DRA_QUANTITY_STRMAX], b3[DRA_QUANTITY_STRMAX];
-        char *d = dra_xasprintf("value is not a multiple of a given step (%s) from (%s)", vqstr(step, b2), vqstr(min, b3));
+        char *d = dra_xasprintf("value is not a multiple of a given step (%s) from (%s)", dra_vqstr(step, b2), dra_vqstr(min, b3));
         V_CHILD(v, "step") inv_q(v, value, d);
         free(d);
     }
@@ -194,39 +194,39 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
 {
     char b2[DRA_QUANTITY_STRMAX];
     dra_quantity min, max, step;
-    if (!vis_obj(v, range))
+    if (!dra_vis_obj(v, range))
         return;
-    if (!vquantity(v, range, "min", &min)) {
-        if (!vget(range, "min"))
+    if (!dra_vquantity(v, range, "min", &min)) {
+        if (!dra_vget(range, "min"))
             V_CHILD(v, "min") dra_ferr_required(&v->errs, VP(v), "required when validRange is defined");
         return;
     }
-    bool has_max = vquantity(v, range, "max", &max);
-    bool has_step = vquantity(v, range, "step", &step);
+    bool has_max = dra_vquantity(v, range, "max", &max);
+    bool has_step = dra_vquantity(v, range, "step", &step);
     char *d;
     if (dra_quantity_cmp(&min, cap) > 0) {
-        d = dra_xasprintf("min is larger than capacity value: %s", vqstr(cap, b2));
+        d = dra_xasprintf("min is larger than capacity value: %s", dra_vqstr(cap, b2));
         V_CHILD(v, "min") inv_q(v, &min, d);
         free(d);
     }
     if (dra_quantity_cmp(def, &min) < 0) {
-        d = dra_xasprintf("default is less than min: %s", vqstr(&min, b2));
+        d = dra_xasprintf("default is less than min: %s", dra_vqstr(&min, b2));
         V_CHILD(v, "default") inv_q(v, def, d);
         free(d);
     }
     if (has_max) {
         if (dra_quantity_cmp(&min, &max) > 0) {
-            d = dra_xasprintf("min is larger than max: %s", vqstr(&max, b2));
+            d = dra_xasprintf("min is larger than max: %s", dra_vqstr(&max, b2));
             V_CHILD(v, "max") inv_q(v, &min, d);
             free(d);
         }
         if (dra_quantity_cmp(&max, cap) > 0) {
-            d = dra_xasprintf("max is larger than capacity value: %s", vqstr(cap, b2));
+            d = dra_xasprintf("max is larger than capacity value: %s", dra_vqstr(cap, b2));
             V_CHILD(v, "max") inv_q(v, &max, d);
             free(d);
         }
         if (dra_quantity_cmp(def, &max) > 0) {
-            d = dra_xasprintf("default is more than max: %s", vqstr(&max, b2));
+            d = dra_xasprintf("default is more than max: %s", dra_vqstr(&max, b2));
             V_CHILD(v, "default") inv_q(v, def, d);
             free(d);
         }
@@ -242,7 +242,7 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
     dra_quantity added;
     if (dra_quantity_add(&added, &min, &step) && dra_quantity_cmp(&added, cap) > 0) {
         char b3[DRA_QUANTITY_STRMAX];
-        d = dra_xasprintf("one step %s is larger than capacity value: %s", vqstr(&added, b2), vqstr(cap, b3));
+        d = dra_xasprintf("one step %s is larger than capacity value: %s", dra_vqstr(&added, b2), dra_vqstr(cap, b3));
         V_CHILD(v, "step") inv_q(v, &step, d);
         free(d);
     }
@@ -267,7 +267,7 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
     V_CHILD(v, "validValues")
     {
         for (size_t i = 0; i < n; i++)
-            V_INDEX(v, i) ok[i] = vquantity_value(v, json_array_get(values, i), &q[i]);
+            V_INDEX(v, i) ok[i] = dra_vquantity_value(v, json_array_get(values, i), &q[i]);
         for (size_t i = 0; i + 1 < n; i++)
             if (ok[i] && ok[i + 1] && dra_quantity_cmp(&q[i], &q[i + 1]) > 0)
                 V_INDEX(v, i + 1)
@@ -280,7 +280,7 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
                 if (!ok[i])
                     continue;
                 if (dra_quantity_cmp(&q[i], cap) > 0) {
-                    char *d = dra_xasprintf("option is larger than capacity value: %s", vqstr(cap, b2));
+                    char *d = dra_xasprintf("option is larger than capacity value: %s", dra_vqstr(cap, b2));
                     V_INDEX(v, i) inv_q(v, &q[i], d);
                     free(d);
                 }
@@ -311,14 +311,14 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
 
 static void v_request_policy(vctx *v, const dra_quantity *cap, const json_t *policy)
 {
-    if (!vis_obj(v, policy))
+    if (!dra_vis_obj(v, policy))
         return;
     const json_t *values = NULL, *range = NULL;
-    varr(v, policy, "validValues", &values);
-    range = vget(policy, "validRange");
+    dra_varr(v, policy, "validValues", &values);
+    range = dra_vget(policy, "validRange");
     dra_quantity def;
-    bool has_def = vquantity(v, policy, "default", &def);
-    bool def_present = vget(policy, "default") != NULL;
+    bool has_def = dra_vquantity(v, policy, "default", &def);
+    bool def_present = dra_vget(policy, "default") != NULL;
     if (alen(values) > 0 && range) {
         dra_ferr_forbidden(&v->errs, VP(v), "exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at the same time");
     } else if (alen(values) > 0) {
@@ -340,18 +340,18 @@ static void v_capacity(vctx *v, const json_t *caps, bool multi)
     const json_t *c;
     json_object_foreach((json_t *)caps, k, c)
     {
-        vcheck(v, dra_check_qualified_name, k, strlen(k));
+        dra_vcheck(v, dra_check_qualified_name, k, strlen(k));
         size_t mark = push_key(v, k, ATTR_KEY_MAX);
-        if (vis_obj(v, c)) {
+        if (dra_vis_obj(v, c)) {
             dra_quantity value;
-            bool has_value = vquantity(v, c, "value", &value);
-            const json_t *policy = vget(c, "requestPolicy");
+            bool has_value = dra_vquantity(v, c, "value", &value);
+            const json_t *policy = dra_vget(c, "requestPolicy");
             if (policy && !multi)
                 V_CHILD(v, "requestPolicy") dra_ferr_forbidden(&v->errs, VP(v), "allowMultipleAllocations must be true");
             else if (policy && has_value)
                 V_CHILD(v, "requestPolicy") v_request_policy(v, &value, policy);
         }
-        vpop(v, mark);
+        dra_vpop(v, mark);
     }
 }
 
@@ -365,13 +365,13 @@ static void v_counter_map(vctx *v, const json_t *counters, size_t max)
     const json_t *c;
     json_object_foreach((json_t *)counters, k, c)
     {
-        vcheck(v, dra_check_dns1123_label, k, strlen(k));
+        dra_vcheck(v, dra_check_dns1123_label, k, strlen(k));
         size_t mark = push_key(v, k, DRA_DNS1123_LABEL_MAX);
-        if (vis_obj(v, c)) {
+        if (dra_vis_obj(v, c)) {
             dra_quantity q;
-            vquantity(v, c, "value", &q);
+            dra_vquantity(v, c, "value", &q);
         }
-        vpop(v, mark);
+        dra_vpop(v, mark);
     }
 }
 
@@ -379,20 +379,20 @@ static void v_counter_map(vctx *v, const json_t *counters, size_t max)
  * one (counterSet); both are validated alike, with their own limits. */
 static void v_named_counters(vctx *v, const json_t *o, const char *name_key, size_t max_counters)
 {
-    if (!vis_obj(v, o))
+    if (!dra_vis_obj(v, o))
         return;
     const char *s = "";
     size_t len = 0;
-    vstr(v, o, name_key, &s, &len);
+    dra_vstr(v, o, name_key, &s, &len);
     V_CHILD(v, name_key)
     {
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            vcheck(v, dra_check_dns1123_label, s, len);
+            dra_vcheck(v, dra_check_dns1123_label, s, len);
     }
     const json_t *counters = NULL;
-    vobj(v, o, "counters", &counters);
+    dra_vobj(v, o, "counters", &counters);
     V_CHILD(v, "counters")
     {
         if (json_object_size(counters) == 0)
@@ -462,17 +462,17 @@ static void v_unique_key(vctx *v, const json_t *arr, const char *key)
  * the slice's device limit (taints, counters, list attributes). */
 static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
 {
-    if (!vis_obj(v, d))
+    if (!dra_vis_obj(v, d))
         return;
     const char *s = "";
     size_t len = 0;
     bool multi = false;
-    vbool(v, d, "allowMultipleAllocations", &multi);
-    vstr_check(v, d, "name", dra_check_dns1123_label);
+    dra_vbool(v, d, "allowMultipleAllocations", &multi);
+    dra_vstr_check(v, d, "name", dra_check_dns1123_label);
 
     const json_t *attrs = NULL, *caps = NULL;
-    vobj(v, d, "attributes", &attrs);
-    vobj(v, d, "capacity", &caps);
+    dra_vobj(v, d, "attributes", &attrs);
+    dra_vobj(v, d, "capacity", &caps);
     size_t total = json_object_size(attrs) + json_object_size(caps);
     if (total > DRA_RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES)
         dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)total, "the total number of attributes and capacities must not exceed 32");
@@ -485,29 +485,29 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
             const json_t *a;
             json_object_foreach((json_t *)attrs, k, a)
             {
-                vcheck(v, dra_check_qualified_name, k, strlen(k));
+                dra_vcheck(v, dra_check_qualified_name, k, strlen(k));
                 size_t mark = push_key(v, k, ATTR_KEY_MAX);
                 v_attribute(v, a, &values, &list);
-                vpop(v, mark);
+                dra_vpop(v, mark);
             }
         }
     }
     if (values > DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES)
         dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)values, "the total number of attribute values must not exceed 48");
-    *advanced |= list || alen(vget(d, "taints")) || alen(vget(d, "consumesCounters"));
+    *advanced |= list || alen(dra_vget(d, "taints")) || alen(dra_vget(d, "consumesCounters"));
     if (caps)
         V_CHILD(v, "capacity") v_capacity(v, caps, multi);
 
     const json_t *taints = NULL;
-    if (varr(v, d, "taints", &taints) && v_max_items(v, "taints", taints, DRA_DEVICE_TAINTS_MAX)) {
+    if (dra_varr(v, d, "taints", &taints) && dra_v_max_items(v, "taints", taints, DRA_DEVICE_TAINTS_MAX)) {
         V_CHILD(v, "taints")
         for (size_t i = 0; i < json_array_size(taints); i++)
-            V_INDEX(v, i) v_taint(v, json_array_get(taints, i));
+            V_INDEX(v, i) dra_v_taint(v, json_array_get(taints, i));
     }
 
     const json_t *cc = NULL;
-    if (varr(v, d, "consumesCounters", &cc) &&
-        v_max_items(v, "consumesCounters", cc, DRA_RESOURCE_SLICE_MAX_CONSUMPTIONS_PER_DEVICE)) {
+    if (dra_varr(v, d, "consumesCounters", &cc) &&
+        dra_v_max_items(v, "consumesCounters", cc, DRA_RESOURCE_SLICE_MAX_CONSUMPTIONS_PER_DEVICE)) {
         V_CHILD(v, "consumesCounters")
         {
             for (size_t i = 0; i < json_array_size(cc); i++)
@@ -516,24 +516,24 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
         }
     }
 
-    const json_t *node_name = vget(d, "nodeName"), *node_sel = vget(d, "nodeSelector"), *all = vget(d, "allNodes");
+    const json_t *node_name = dra_vget(d, "nodeName"), *node_sel = dra_vget(d, "nodeSelector"), *all = dra_vget(d, "allNodes");
     if (per_device_nodes) {
         const char *set[3];
         int nset = 0;
-        if (vstr(v, d, "nodeName", &s, &len)) {
+        if (dra_vstr(v, d, "nodeName", &s, &len)) {
             if (len) {
                 set[nset++] = "`nodeName`";
-                V_CHILD(v, "nodeName") vcheck(v, dra_check_node_name, s, len);
+                V_CHILD(v, "nodeName") dra_vcheck(v, dra_check_node_name, s, len);
             } else {
                 V_CHILD(v, "nodeName") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "must not be empty");
             }
         }
         if (node_sel) {
             set[nset++] = "`nodeSelector`";
-            V_CHILD(v, "nodeSelector") v_node_selector(v, node_sel);
+            V_CHILD(v, "nodeSelector") dra_v_node_selector(v, node_sel);
         }
         bool b;
-        if (vbool(v, d, "allNodes", &b)) {
+        if (dra_vbool(v, d, "allNodes", &b)) {
             if (b)
                 set[nset++] = "`allNodes`";
             else
@@ -558,23 +558,23 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
                              "set to true in the ResourceSlice spec");
     }
 
-    v_binding_parameters(v, d);
+    dra_v_binding_parameters(v, d);
 }
 
 static void v_slice_spec(vctx *v, const json_t *spec)
 {
     const char *s = "";
     size_t len = 0;
-    vstr_check(v, spec, "driver", dra_check_driver_name);
+    dra_vstr_check(v, spec, "driver", dra_check_driver_name);
 
     const json_t *pool = NULL;
-    vobj(v, spec, "pool", &pool);
+    dra_vobj(v, spec, "pool", &pool);
     V_CHILD(v, "pool")
     {
-        vstr_check(v, pool, "name", dra_check_pool_name);
+        dra_vstr_check(v, pool, "name", dra_check_pool_name);
         int64_t count = 0, gen = 0;
-        vint(v, pool, "resourceSliceCount", &count);
-        vint(v, pool, "generation", &gen);
+        dra_vint(v, pool, "resourceSliceCount", &count);
+        dra_vint(v, pool, "generation", &gen);
         if (count <= 0)
             V_CHILD(v, "resourceSliceCount") dra_ferr_invalid_int(&v->errs, VP(v), count, "must be greater than zero");
         if (gen < 0)
@@ -583,38 +583,38 @@ static void v_slice_spec(vctx *v, const json_t *spec)
 
     const char *set[4];
     int nset = 0;
-    if (vstr(v, spec, "nodeName", &s, &len)) {
+    if (dra_vstr(v, spec, "nodeName", &s, &len)) {
         if (len) {
             set[nset++] = "`nodeName`";
-            V_CHILD(v, "nodeName") vcheck(v, dra_check_node_name, s, len);
+            V_CHILD(v, "nodeName") dra_vcheck(v, dra_check_node_name, s, len);
         } else {
             V_CHILD(v, "nodeName")
             dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "must be either unset or set to a non-empty string");
         }
     }
-    const json_t *sel = vget(spec, "nodeSelector");
+    const json_t *sel = dra_vget(spec, "nodeSelector");
     if (sel) {
         set[nset++] = "`nodeSelector`";
         V_CHILD(v, "nodeSelector")
         {
-            v_node_selector(v, sel);
-            const json_t *terms = vget(sel, "nodeSelectorTerms");
+            dra_v_node_selector(v, sel);
+            const json_t *terms = dra_vget(sel, "nodeSelectorTerms");
             if (alen(terms) != 1) {
-                char *j = vjson(terms);
+                char *j = dra_vjson(terms);
                 V_CHILD(v, "nodeSelectorTerms") dra_ferr_invalid_raw(&v->errs, VP(v), j, "must have exactly one node selector term");
                 free(j);
             }
         }
     }
     bool b;
-    if (vbool(v, spec, "allNodes", &b)) {
+    if (dra_vbool(v, spec, "allNodes", &b)) {
         if (b)
             set[nset++] = "`allNodes`";
         else
             V_CHILD(v, "allNodes") dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
     }
     bool per_device = false;
-    if (vbool(v, spec, "perDeviceNodeSelection", &b)) {
+    if (dra_vbool(v, spec, "perDeviceNodeSelection", &b)) {
         if (b) {
             set[nset++] = "`perDeviceNodeSelection`";
             per_device = true;
@@ -639,15 +639,15 @@ static void v_slice_spec(vctx *v, const json_t *spec)
     }
 
     const json_t *devices = NULL, *counters = NULL;
-    varr(v, spec, "devices", &devices);
-    varr(v, spec, "sharedCounters", &counters);
+    dra_varr(v, spec, "devices", &devices);
+    dra_varr(v, spec, "sharedCounters", &counters);
     if (devices && counters)
         dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "only one of `sharedCounters` or `devices` is allowed");
 
     /* The device limit is 64 when any device is "advanced", which the device
      * walk finds out: the items are validated into a separate list that is
      * dropped for Too many, so every device is visited once. */
-    if (devices && v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES)) {
+    if (devices && dra_v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES)) {
         dra_errs outer = v->errs;
         v->errs = (dra_errs)DRA_ERRS_INIT;
         bool advanced = false;
@@ -661,12 +661,12 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         v->errs = outer;
         if (advanced && json_array_size(devices) > DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED) {
             dra_errs_free(&items);
-            v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED);
+            dra_v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED);
         } else {
             dra_errs_add(&v->errs, dra_errs_take(&items));
         }
     }
-    if (counters && v_max_items(v, "sharedCounters", counters, DRA_RESOURCE_SLICE_MAX_COUNTER_SETS)) {
+    if (counters && dra_v_max_items(v, "sharedCounters", counters, DRA_RESOURCE_SLICE_MAX_COUNTER_SETS)) {
         V_CHILD(v, "sharedCounters")
         {
             for (size_t i = 0; i < json_array_size(counters); i++)
@@ -676,10 +676,10 @@ static void v_slice_spec(vctx *v, const json_t *spec)
     }
 
     /* partitionTypeAttribute [master]: devices consuming counters must carry it as a string. */
-    if (vstr(v, spec, "partitionTypeAttribute", &s, &len)) {
+    if (dra_vstr(v, spec, "partitionTypeAttribute", &s, &len)) {
         bool consumes = false;
         for (size_t i = 0; i < alen(devices); i++)
-            if (alen(vget(json_array_get(devices, i), "consumesCounters")))
+            if (alen(dra_vget(json_array_get(devices, i), "consumesCounters")))
                 consumes = true;
         if (!consumes) {
             V_CHILD(v, "partitionTypeAttribute")
@@ -690,16 +690,16 @@ static void v_slice_spec(vctx *v, const json_t *spec)
             bool malformed = tmp.n > 0;
             /* The malformed name itself is reported like the declarative rule would. */
             dra_errs_add(&v->errs, dra_errs_take(&tmp));
-            const char *driver = json_string_value(vget(spec, "driver"));
+            const char *driver = json_string_value(dra_vget(spec, "driver"));
             size_t dlen = driver ? strlen(driver) : 0;
             const char *bare = NULL;
             if (driver && len > dlen + 1 && memcmp(s, driver, dlen) == 0 && s[dlen] == '/')
                 bare = s + dlen + 1;
             for (size_t i = 0; !malformed && i < alen(devices); i++) {
                 const json_t *d = json_array_get(devices, i);
-                if (!alen(vget(d, "consumesCounters")))
+                if (!alen(dra_vget(d, "consumesCounters")))
                     continue;
-                const json_t *attrs = vget(d, "attributes");
+                const json_t *attrs = dra_vget(d, "attributes");
                 const json_t *attr = json_object_get(attrs, s);
                 if (!attr && bare)
                     attr = json_object_get(attrs, bare);
@@ -707,7 +707,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
                 {
                     if (!attr) {
                         dra_ferr_required(&v->errs, VP(v), "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set");
-                    } else if (!json_is_string(vget(attr, "string"))) {
+                    } else if (!json_is_string(dra_vget(attr, "string"))) {
                         char *j = attr_json(attr);
                         dra_ferr_invalid_raw(&v->errs, VP(v), j, "must be a string value because `partitionTypeAttribute` names this attribute");
                         free(j);
@@ -716,16 +716,16 @@ static void v_slice_spec(vctx *v, const json_t *spec)
             }
         }
     }
-    v_skip_node_operations(v, spec);
+    dra_v_skip_node_operations(v, spec);
 }
 
 dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
-    vctx_init(&v, opts);
-    v_object_meta(&v, obj, false, false);
+    dra_vctx_init(&v, opts);
+    dra_v_object_meta(&v, obj, false, false);
     const json_t *spec = NULL;
-    if (!vobj(&v, obj, "spec", &spec))
+    if (!dra_vobj(&v, obj, "spec", &spec))
         spec = NULL;
     json_t *tmp = NULL;
     if (!spec) {
@@ -735,5 +735,5 @@ dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts 
     }
     V_CHILD(&v, "spec") v_slice_spec(&v, spec);
     json_decref(tmp);
-    return vctx_finish(&v);
+    return dra_vctx_finish(&v);
 }

@@ -14,15 +14,13 @@
 #include <string.h>
 
 #include "../base/buf.h"
+#include "../base/hash.h"
 
-/* FNV-1a 64 */
+/* FNV-1a of s, then a 0x1f field separator */
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-        h = (h ^ *p) * UINT64_C(1099511628211);
-    return (h ^ 0x1f) * UINT64_C(1099511628211); /* field separator */
+    return dra_fnv1a(dra_fnv1a_str(h, s ? s : ""), "\x1f", 1);
 }
-#define HASH_SEED UINT64_C(14695981039346656037)
 
 static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
 
@@ -43,7 +41,7 @@ static char *generated_name(const char *base, uint64_t h)
  * "custom", so it never collides with a real v4 UID). */
 static char *derived_uid(const char *kind, const char *ns, const char *name)
 {
-    uint64_t a = hash_str(hash_str(hash_str(HASH_SEED, kind), ns), name);
+    uint64_t a = hash_str(hash_str(hash_str(DRA_FNV64_OFFSET, kind), ns), name);
     uint64_t b = hash_str(a, "uid");
     return dra_xasprintf("%08" PRIx64 "-%04" PRIx64 "-8%03" PRIx64 "-%04" PRIx64 "-%012" PRIx64, a >> 32,
                          (a >> 16) & 0xffff, a & 0xfff, (b >> 48) | 0x8000, b & UINT64_C(0xffffffffffff));
@@ -263,7 +261,7 @@ static long expand_one(const dra_objset *set, const dra_obj *o, const char *defa
     char *own_uid = wuid && *wuid ? dra_xstrdup(wuid) : derived_uid(kind, ns, name);
     owner own = {jstr(w, "apiVersion"), kind, name, own_uid};
     char *owner_name = NULL, *owner_uid2 = NULL, *hash = NULL;
-    uint64_t seed = hash_str(hash_str(hash_str(HASH_SEED, kind), ns), name);
+    uint64_t seed = hash_str(hash_str(hash_str(DRA_FNV64_OFFSET, kind), ns), name);
     long n = 0;
     if (deploy || rs) {
         if (deploy) {
@@ -414,7 +412,7 @@ void dra_assume_pod_identity(dra_objset *set, const char *default_namespace, dra
             /* deterministic: the namespace, the prefix and the pod's place */
             char where[32];
             snprintf(where, sizeof where, "%zu", i);
-            made = generated_name(gen, hash_str(hash_str(hash_str(HASH_SEED, ns), gen), where));
+            made = generated_name(gen, hash_str(hash_str(hash_str(DRA_FNV64_OFFSET, ns), gen), where));
             json_object_set_new(md, "name", json_string(made));
             name = made;
             named = true;

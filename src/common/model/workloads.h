@@ -51,7 +51,7 @@ typedef struct dra_expand_report {
 /* Expand workloads in place (see above).  Workloads the API server would
  * refuse (no name, no pod template) stay as they are, with a warning.
  * Returns no error today; the result is kept for callers to chain. */
-dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dra_expand_report *rep);
+DRA_MUST_USE dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dra_expand_report *rep);
 /* Names and UIDs for pods that have none (see above). */
 void dra_assume_pod_identity(dra_objset *set, const char *default_namespace, dra_expand_report *rep);
 void dra_expand_report_free(dra_expand_report *rep);

@@ -16,7 +16,7 @@
 #include "../base/buf.h"
 #include "../cluster/cluster.h"
 #include "../model/quantity.h"
-#include "../alloc/helpers.h"
+#include "../io/json.h"
 #include "schedule.h"
 #include "../base/sort.h"
 
@@ -31,14 +31,14 @@
 
 static const char *meta_str(const json_t *o, const char *key)
 {
-    return al_jstr(al_jget(o, "metadata"), key);
+    return dra_jfield_str(dra_jfield(o, "metadata"), key);
 }
 
 /* ---- small JSON helpers ------------------------------------------------------------------ */
 
 static const json_t *allocation_of(const json_t *claim)
 {
-    return al_jget(al_jget(claim, "status"), "allocation");
+    return dra_jfield(dra_jfield(claim, "status"), "allocation");
 }
 
 static json_t *ensure_obj(json_t *parent, const char *key)
@@ -92,22 +92,22 @@ static int64_t claim_min_devices(const json_t *claim)
     int64_t total = 0;
     size_t i;
     const json_t *req;
-    json_array_foreach(al_jget(al_jget(al_jget(claim, "spec"), "devices"), "requests"), i, req) {
-        const json_t *ex = al_jget(req, "exactly");
+    json_array_foreach(dra_jfield(dra_jfield(dra_jfield(claim, "spec"), "devices"), "requests"), i, req) {
+        const json_t *ex = dra_jfield(req, "exactly");
         if (ex) {
-            const char *mode = al_jstr(ex, "allocationMode");
-            if (!al_jbool(ex, "adminAccess") && (!mode || strcmp(mode, "ExactCount") == 0))
-                total += json_integer_value(al_jget(ex, "count"));
+            const char *mode = dra_jfield_str(ex, "allocationMode");
+            if (!dra_jfield_true(ex, "adminAccess") && (!mode || strcmp(mode, "ExactCount") == 0))
+                total += json_integer_value(dra_jfield(ex, "count"));
             continue;
         }
         int64_t min = -1;
         size_t k;
         const json_t *sub;
-        json_array_foreach(al_jget(req, "firstAvailable"), k, sub) {
-            const char *mode = al_jstr(sub, "allocationMode");
+        json_array_foreach(dra_jfield(req, "firstAvailable"), k, sub) {
+            const char *mode = dra_jfield_str(sub, "allocationMode");
             int64_t c = 0;
-            if (!al_jbool(sub, "adminAccess") && (!mode || strcmp(mode, "ExactCount") == 0))
-                c = json_integer_value(al_jget(sub, "count"));
+            if (!dra_jfield_true(sub, "adminAccess") && (!mode || strcmp(mode, "ExactCount") == 0))
+                c = json_integer_value(dra_jfield(sub, "count"));
             if (min < 0 || c < min)
                 min = c;
         }
@@ -122,34 +122,34 @@ static int64_t claim_min_devices(const json_t *claim)
 static bool binding_unavailable(const json_t *claim, int64_t now)
 {
     const json_t *alloc = allocation_of(claim);
-    const json_t *results = al_jget(al_jget(alloc, "devices"), "results");
-    const json_t *devs = al_jget(al_jget(claim, "status"), "devices");
+    const json_t *results = dra_jfield(dra_jfield(alloc, "devices"), "results");
+    const json_t *devs = dra_jfield(dra_jfield(claim, "status"), "devices");
     bool ready = true;
     size_t i;
     const json_t *r;
     json_array_foreach(results, i, r) {
-        const json_t *bc = al_jget(r, "bindingConditions"), *bf = al_jget(r, "bindingFailureConditions");
+        const json_t *bc = dra_jfield(r, "bindingConditions"), *bf = dra_jfield(r, "bindingFailureConditions");
         if (!json_array_size(bc))
             continue;
         const json_t *st = NULL;
         size_t k;
         const json_t *d;
         json_array_foreach(devs, k, d) {
-            const char *a = al_jstr(d, "driver"), *b = al_jstr(d, "pool"), *c = al_jstr(d, "device");
-            if (a && b && c && !strcmp(a, al_jstr(r, "driver") ? al_jstr(r, "driver") : "") &&
-                !strcmp(b, al_jstr(r, "pool") ? al_jstr(r, "pool") : "") &&
-                !strcmp(c, al_jstr(r, "device") ? al_jstr(r, "device") : ""))
+            const char *a = dra_jfield_str(d, "driver"), *b = dra_jfield_str(d, "pool"), *c = dra_jfield_str(d, "device");
+            if (a && b && c && !strcmp(a, dra_jfield_str(r, "driver") ? dra_jfield_str(r, "driver") : "") &&
+                !strcmp(b, dra_jfield_str(r, "pool") ? dra_jfield_str(r, "pool") : "") &&
+                !strcmp(c, dra_jfield_str(r, "device") ? dra_jfield_str(r, "device") : ""))
                 st = d;
         }
-        const json_t *conds = al_jget(st, "conditions");
+        const json_t *conds = dra_jfield(st, "conditions");
         size_t m;
         const json_t *want;
         json_array_foreach(bf, m, want) {
             size_t q;
             const json_t *cond;
             json_array_foreach(conds, q, cond) {
-                if (!strcmp(al_jstr(cond, "type") ? al_jstr(cond, "type") : "", json_string_value(want) ? json_string_value(want) : "") &&
-                    !strcmp(al_jstr(cond, "status") ? al_jstr(cond, "status") : "", "True"))
+                if (!strcmp(dra_jfield_str(cond, "type") ? dra_jfield_str(cond, "type") : "", json_string_value(want) ? json_string_value(want) : "") &&
+                    !strcmp(dra_jfield_str(cond, "status") ? dra_jfield_str(cond, "status") : "", "True"))
                     return true; /* binding failed */
             }
         }
@@ -158,8 +158,8 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
             size_t q;
             const json_t *cond;
             json_array_foreach(conds, q, cond) {
-                if (!strcmp(al_jstr(cond, "type") ? al_jstr(cond, "type") : "", json_string_value(want) ? json_string_value(want) : "") &&
-                    !strcmp(al_jstr(cond, "status") ? al_jstr(cond, "status") : "", "True"))
+                if (!strcmp(dra_jfield_str(cond, "type") ? dra_jfield_str(cond, "type") : "", json_string_value(want) ? json_string_value(want) : "") &&
+                    !strcmp(dra_jfield_str(cond, "status") ? dra_jfield_str(cond, "status") : "", "True"))
                     ok = true;
             }
             ready = ready && ok;
@@ -167,7 +167,7 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
     }
     if (ready)
         return false;
-    const char *ts = al_jstr(alloc, "allocationTimestamp");
+    const char *ts = dra_jfield_str(alloc, "allocationTimestamp");
     int64_t t;
     if (!ts || dra_time_parse(ts, &t) != NULL)
         return false; /* an unparsable time is left to validation */
@@ -178,14 +178,14 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
  * controlled by the pod (name and UID). */
 static bool is_ext_claim_of(const json_t *c, const podctx *p)
 {
-    const char *a = json_string_value(json_object_get(al_jget(al_jget(c, "metadata"), "annotations"), EXT_ANNOTATION));
+    const char *a = json_string_value(json_object_get(dra_jfield(dra_jfield(c, "metadata"), "annotations"), EXT_ANNOTATION));
     if (!a || strcmp(a, "true") != 0 || strcmp(meta_str(c, "namespace") ? meta_str(c, "namespace") : "", p->ns) != 0)
         return false;
     size_t m;
     const json_t *ref;
-    json_array_foreach(al_jget(al_jget(c, "metadata"), "ownerReferences"), m, ref) {
-        if (al_jbool(ref, "controller") && !strcmp(al_jstr(ref, "name") ? al_jstr(ref, "name") : "", p->name) &&
-            !strcmp(al_jstr(ref, "uid") ? al_jstr(ref, "uid") : "", p->uid))
+    json_array_foreach(dra_jfield(dra_jfield(c, "metadata"), "ownerReferences"), m, ref) {
+        if (dra_jfield_true(ref, "controller") && !strcmp(dra_jfield_str(ref, "name") ? dra_jfield_str(ref, "name") : "", p->name) &&
+            !strcmp(dra_jfield_str(ref, "uid") ? dra_jfield_str(ref, "uid") : "", p->uid))
             return true;
     }
     return false;
@@ -199,7 +199,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
     *is_error = false;
     size_t i;
     const json_t *pcj;
-    json_array_foreach(al_jget(al_jget(p->pod, "spec"), "resourceClaims"), i, pcj) {
+    json_array_foreach(dra_jfield(dra_jfield(p->pod, "spec"), "resourceClaims"), i, pcj) {
         const char *name;
         bool check_owner;
         dra_podclaim_state st = dra_pod_claim_name(p->pod, pcj, &name, &check_owner);
@@ -228,15 +228,15 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
 
     /* Extended resources (preFilterExtendedResources). */
     if (dra_feature_enabled(f, DRA_FEATURE_EXTENDED_RESOURCE)) {
-        const json_t *spec = al_jget(p->pod, "spec");
+        const json_t *spec = dra_jfield(p->pod, "spec");
         const char *lists[2] = {"initContainers", "containers"};
         for (int l = 0; l < 2; l++) {
             size_t k;
             const json_t *ctr;
-            json_array_foreach(al_jget(spec, lists[l]), k, ctr) {
+            json_array_foreach(dra_jfield(spec, lists[l]), k, ctr) {
                 const char *rn;
                 const json_t *q;
-                json_object_foreach((json_t *)al_jget(al_jget(ctr, "resources"), "requests"), rn, q) {
+                json_object_foreach((json_t *)dra_jfield(dra_jfield(ctr, "resources"), "requests"), rn, q) {
                     if (!dra_is_dra_extended_resource_name(rn))
                         continue;
                     dra_quantity qq;
@@ -256,7 +256,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
                     for (size_t x = 0; x < *cnt; x++)
                         seen = seen || strcmp((*arr)[x], rn) == 0;
                     if (!seen) {
-                        *arr = dra_xrealloc(*arr, (*cnt + 1) * sizeof **arr);
+                        *arr = dra_xgrow(*arr, *cnt, sizeof **arr);
                         (*arr)[(*cnt)++] = rn;
                     }
                 }
@@ -276,7 +276,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
                     p->ext_existing = x->obj;
             if (p->ext_existing) {
                 const json_t *c = p->ext_existing;
-                if (al_jget(al_jget(al_jget(c, "spec"), "devices"), "requests"))
+                if (dra_jfield(dra_jfield(dra_jfield(c, "spec"), "devices"), "requests"))
                     p->ext_stale = true;
                 else if (allocation_of(c)) {
                     p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
@@ -287,17 +287,16 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         }
     }
 
-    bool any_pending = p->ext;
     for (size_t k = 0; k < p->npc; k++) {
         pclaim *x = &p->pc[k];
         const json_t *c = x->claim;
         const json_t *alloc = allocation_of(c);
         if (alloc) {
-            size_t nres = json_array_size(al_jget(al_jget(c, "status"), "reservedFor"));
+            size_t nres = json_array_size(dra_jfield(dra_jfield(c, "status"), "reservedFor"));
             if (nres >= RESERVED_FOR_MAX && !dra_claim_reserved_for_uid(c, p->uid))
                 return dra_xstrdup("resourceclaim in use");
             x->allocated = true;
-            x->node_selector = al_jget(alloc, "nodeSelector");
+            x->node_selector = dra_jfield(alloc, "nodeSelector");
             if (dra_feature_enabled(f, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) &&
                 dra_feature_enabled(f, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS))
                 x->unavailable_anyway = binding_unavailable(c, o->now);
@@ -305,16 +304,15 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
                 p->fixed_score += dra_sched_claim_score(c, alloc);
             continue;
         }
-        any_pending = true;
         /* validateDeviceClass for every request */
         size_t ri;
         const json_t *req;
-        json_array_foreach(al_jget(al_jget(al_jget(c, "spec"), "devices"), "requests"), ri, req) {
-            const char *rn = al_jstr(req, "name") ? al_jstr(req, "name") : "";
-            const json_t *ex = al_jget(req, "exactly");
-            const json_t *fa = al_jget(req, "firstAvailable");
+        json_array_foreach(dra_jfield(dra_jfield(dra_jfield(c, "spec"), "devices"), "requests"), ri, req) {
+            const char *rn = dra_jfield_str(req, "name") ? dra_jfield_str(req, "name") : "";
+            const json_t *ex = dra_jfield(req, "exactly");
+            const json_t *fa = dra_jfield(req, "firstAvailable");
             if (ex) {
-                const char *cls = al_jstr(ex, "deviceClassName");
+                const char *cls = dra_jfield_str(ex, "deviceClassName");
                 if (!cls || !*cls) {
                     *is_error = true;
                     return dra_xasprintf("request %s: unsupported request type", rn);
@@ -328,8 +326,8 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
                 size_t si;
                 const json_t *sub;
                 json_array_foreach(fa, si, sub) {
-                    const char *cls = al_jstr(sub, "deviceClassName");
-                    const char *sn = al_jstr(sub, "name") ? al_jstr(sub, "name") : "";
+                    const char *cls = dra_jfield_str(sub, "deviceClassName");
+                    const char *sn = dra_jfield_str(sub, "name") ? dra_jfield_str(sub, "name") : "";
                     if (!cls || !*cls) {
                         *is_error = true;
                         return dra_xasprintf("request %s/%s: unsupported request type", rn, sn);
@@ -345,7 +343,6 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         if (dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
             p->max_score += dra_sched_claim_max_score(c);
     }
-    (void)any_pending;
     return NULL;
 }
 
@@ -374,7 +371,7 @@ static void mark_risky(const dra_alloc_world *w, snode *nodes, size_t n)
 /* Allocatable value of a resource on the node; 0 when absent. */
 static bool node_allocatable(const json_t *node, const char *resource, bool *present)
 {
-    const json_t *v = al_jget(al_jget(al_jget(node, "status"), "allocatable"), resource);
+    const json_t *v = dra_jfield(dra_jfield(dra_jfield(node, "status"), "allocatable"), resource);
     *present = v != NULL;
     if (!v)
         return false;
@@ -590,7 +587,7 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
         if (!p->ext_existing) {
             json_t *c = json_deep_copy(e->ext_claim);
             json_t *meta = ensure_obj(c, "metadata");
-            char *nm = dra_claim_name_for(al_jstr(meta, "generateName"), S->o->name_suffix, p->ns, p->uid,
+            char *nm = dra_claim_name_for(dra_jfield_str(meta, "generateName"), S->o->name_suffix, p->ns, p->uid,
                                           "extended-resources");
             if (nm)
                 json_object_set_new(meta, "name", json_string(nm));
@@ -608,7 +605,7 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
             json_t *c = dra_changes_touch(st, p->ext_existing)->obj;
             json_t *devices = ensure_obj(ensure_obj(c, "spec"), "devices");
             json_object_set_new(devices, "requests",
-                                json_deep_copy(al_jget(al_jget(al_jget(e->ext_claim, "spec"), "devices"), "requests")));
+                                json_deep_copy(dra_jfield(dra_jfield(dra_jfield(e->ext_claim, "spec"), "devices"), "requests")));
             ext = c;
         }
         ext_name = meta_str(ext, "name");
@@ -662,15 +659,15 @@ static json_t *node_trace(const snode *nd, const node_eval *e, bool tried)
  * DRA's checks are made. */
 static bool pinned_node_ok(const json_t *pod, const json_t *node)
 {
-    const json_t *req = al_jget(al_jget(al_jget(al_jget(pod, "spec"), "affinity"), "nodeAffinity"),
+    const json_t *req = dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
                                 "requiredDuringSchedulingIgnoredDuringExecution");
-    const json_t *terms = al_jget(req, "nodeSelectorTerms");
+    const json_t *terms = dra_jfield(req, "nodeSelectorTerms");
     if (!json_is_array(terms) || !json_array_size(terms))
         return true;
     size_t i;
     const json_t *t;
     json_array_foreach(terms, i, t) {
-        if (json_array_size(al_jget(t, "matchExpressions")))
+        if (json_array_size(dra_jfield(t, "matchExpressions")))
             return true; /* label affinity: not ours to check */
     }
     bool m = false;
@@ -818,7 +815,7 @@ done:
 
 static bool pod_pending(const json_t *pod)
 {
-    const char *node = al_jstr(al_jget(pod, "spec"), "nodeName");
+    const char *node = dra_jfield_str(dra_jfield(pod, "spec"), "nodeName");
     return !(node && *node) && !dra_pod_is_done(pod) && !dra_obj_deleting(pod);
 }
 
@@ -914,7 +911,7 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         }
         for (size_t i = 0; i < S.st.nobjs; i++) {
             const dra_change *x = &S.st.objs[i];
-            const char *kind = al_jstr(x->obj, "kind");
+            const char *kind = dra_jfield_str(x->obj, "kind");
             if (!x->orig && !x->deleted && kind && !strcmp(kind, "ResourceClaim"))
                 out->objs[out->nobjs++] = json_incref(x->obj);
         }

@@ -128,7 +128,7 @@ typedef struct dra_sched_result {
 /* `set` is the input (as read), `m` its loaded model (converted, defaulted,
  * validated), `nodes` the candidate Node objects (any order).  Fatal input
  * errors (duplicate classes) are returned; per-pod problems are outcomes. */
-dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
+DRA_MUST_USE dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
                       const dra_sched_opts *opts, dra_sched_result *out);
 void dra_sched_result_free(dra_sched_result *r);
 

@@ -11,7 +11,7 @@
 #include "../cluster/cluster.h"
 #include "../model/names.h"
 #include "../model/quantity.h"
-#include "../alloc/helpers.h"
+#include "../io/json.h"
 #include "schedule.h"
 #include "../base/sort.h"
 
@@ -19,11 +19,11 @@
 
 static bool results_have(const json_t *allocation, const char *ref)
 {
-    const json_t *results = al_jget(al_jget(allocation, "devices"), "results");
+    const json_t *results = dra_jfield(dra_jfield(allocation, "devices"), "results");
     size_t i;
     const json_t *r;
     json_array_foreach(results, i, r) {
-        const char *q = al_jstr(r, "request");
+        const char *q = dra_jfield_str(r, "request");
         if (q && strcmp(q, ref) == 0)
             return true;
     }
@@ -35,18 +35,18 @@ int64_t dra_sched_claim_score(const json_t *claim, const json_t *allocation)
     if (!allocation)
         return 0;
     int64_t score = 0;
-    const json_t *reqs = al_jget(al_jget(al_jget(claim, "spec"), "devices"), "requests");
+    const json_t *reqs = dra_jfield(dra_jfield(dra_jfield(claim, "spec"), "devices"), "requests");
     size_t i;
     const json_t *req;
     json_array_foreach(reqs, i, req) {
-        if (al_jget(req, "exactly"))
+        if (dra_jfield(req, "exactly"))
             continue;
-        const char *rn = al_jstr(req, "name");
+        const char *rn = dra_jfield_str(req, "name");
         size_t k;
         const json_t *sub;
-        json_array_foreach(al_jget(req, "firstAvailable"), k, sub) {
+        json_array_foreach(dra_jfield(req, "firstAvailable"), k, sub) {
             char ref[512];
-            snprintf(ref, sizeof ref, "%s/%s", rn ? rn : "", al_jstr(sub, "name") ? al_jstr(sub, "name") : "");
+            snprintf(ref, sizeof ref, "%s/%s", rn ? rn : "", dra_jfield_str(sub, "name") ? dra_jfield_str(sub, "name") : "");
             /* The set of allocated subrequests counts each once. */
             if (results_have(allocation, ref))
                 score += DRA_FIRST_AVAILABLE_MAX - (int64_t)k;
@@ -58,11 +58,11 @@ int64_t dra_sched_claim_score(const json_t *claim, const json_t *allocation)
 int64_t dra_sched_claim_max_score(const json_t *claim)
 {
     int64_t score = 0;
-    const json_t *reqs = al_jget(al_jget(al_jget(claim, "spec"), "devices"), "requests");
+    const json_t *reqs = dra_jfield(dra_jfield(dra_jfield(claim, "spec"), "devices"), "requests");
     size_t i;
     const json_t *req;
     json_array_foreach(reqs, i, req) {
-        if (!al_jget(req, "exactly") && json_array_size(al_jget(req, "firstAvailable")) > 0)
+        if (!dra_jfield(req, "exactly") && json_array_size(dra_jfield(req, "firstAvailable")) > 0)
             score += DRA_FIRST_AVAILABLE_MAX;
     }
     return score;
@@ -135,7 +135,7 @@ typedef struct ext_entry {
 } ext_entry;
 
 struct dra_extres_map {
-    amap names; /* resource -> ext_entry* */
+    dra_strmap names; /* resource -> ext_entry* */
     ext_entry *e;
     size_t n;
     char **owned;
@@ -144,7 +144,7 @@ struct dra_extres_map {
 
 static int64_t created_ns(const json_t *cls)
 {
-    const char *ts = al_jstr(al_jget(cls, "metadata"), "creationTimestamp");
+    const char *ts = dra_jfield_str(dra_jfield(cls, "metadata"), "creationTimestamp");
     int64_t ns = 0;
     if (ts) {
         dra_err *e = dra_time_parse(ts, &ns);
@@ -158,7 +158,7 @@ static int64_t created_ns(const json_t *cls)
 
 static const char *class_name(const json_t *cls)
 {
-    const char *n = al_jstr(al_jget(cls, "metadata"), "name");
+    const char *n = dra_jfield_str(dra_jfield(cls, "metadata"), "name");
     return n ? n : "";
 }
 
@@ -176,7 +176,7 @@ static void map_offer(dra_extres_map *m, const char *resource, const json_t *cls
 {
     int64_t ns = created_ns(cls);
     intptr_t v;
-    if (amap_get(&m->names, resource, strlen(resource), &v)) {
+    if (dra_strmap_get(&m->names, resource, strlen(resource), &v)) {
         ext_entry *x = &m->e[v];
         if (better_class(cls, ns, x->class, x->created_ns)) {
             x->class = cls;
@@ -185,7 +185,7 @@ static void map_offer(dra_extres_map *m, const char *resource, const json_t *cls
         return;
     }
     m->e[m->n] = (ext_entry){resource, cls, ns};
-    amap_put(&m->names, resource, strlen(resource), (intptr_t)m->n);
+    dra_strmap_put(&m->names, resource, strlen(resource), (intptr_t)m->n);
     m->n++;
 }
 
@@ -199,7 +199,7 @@ dra_extres_map *dra_extres_map_new(json_t *const *classes, size_t n)
     m->e = dra_xcalloc(2 * n + 1, sizeof *m->e);
     m->owned = dra_xcalloc(n + 1, sizeof *m->owned);
     for (size_t i = 0; i < n; i++) {
-        const char *ern = al_jstr(al_jget(classes[i], "spec"), "extendedResourceName");
+        const char *ern = dra_jfield_str(dra_jfield(classes[i], "spec"), "extendedResourceName");
         if (ern && *ern)
             map_offer(m, ern, classes[i]);
         char *implicit = dra_xasprintf(DEVICECLASS_PREFIX "%s", class_name(classes[i]));
@@ -217,38 +217,16 @@ void dra_extres_map_free(dra_extres_map *m)
         free(m->owned[i]);
     free(m->owned);
     free(m->e);
-    amap_free(&m->names);
+    dra_strmap_free(&m->names);
     free(m);
 }
 
 const char *dra_extres_class(const dra_extres_map *m, const char *resource)
 {
     intptr_t v;
-    if (!m || !resource || !amap_get(&m->names, resource, strlen(resource), &v))
+    if (!m || !resource || !dra_strmap_get(&m->names, resource, strlen(resource), &v))
         return NULL;
     return class_name(m->e[v].class);
-}
-
-static bool qualified_name_part(const char *s, size_t len)
-{
-    if (len == 0 || len > 63 || !isalnum((unsigned char)s[0]) || !isalnum((unsigned char)s[len - 1]))
-        return false;
-    for (size_t i = 0; i < len; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.')
-            return false;
-    return true;
-}
-
-/* validation.IsQualifiedName: [prefix/]name. */
-static bool is_qualified_name(const char *s)
-{
-    const char *slash = strchr(s, '/');
-    if (!slash)
-        return qualified_name_part(s, strlen(s));
-    if (strchr(slash + 1, '/'))
-        return false;
-    size_t plen = (size_t)(slash - s);
-    return plen > 0 && dra_is_dns1123_subdomain(s, plen) && qualified_name_part(slash + 1, strlen(slash + 1));
 }
 
 bool dra_is_dra_extended_resource_name(const char *name)
@@ -262,7 +240,7 @@ bool dra_is_dra_extended_resource_name(const char *name)
     if (!strchr(name, '/') || strstr(name, "kubernetes.io/") || strncmp(name, "requests.", 9) == 0)
         return false;
     char *q = dra_xasprintf("requests.%s", name);
-    bool ok = is_qualified_name(q);
+    bool ok = dra_is_qualified_name(q, strlen(q));
     free(q);
     return ok;
 }
@@ -271,7 +249,7 @@ bool dra_is_dra_extended_resource_name(const char *name)
  * not an integer. */
 static int64_t container_count(const json_t *container, const char *resource)
 {
-    const json_t *v = al_jget(al_jget(al_jget(container, "resources"), "requests"), resource);
+    const json_t *v = dra_jfield(dra_jfield(dra_jfield(container, "resources"), "requests"), resource);
     if (json_is_integer(v))
         return json_integer_value(v);
     const char *s = json_string_value(v);
@@ -295,7 +273,7 @@ static int cmp_cstr(const void *a, const void *b)
 /* Index of resource among the container's sorted request keys. */
 static size_t resource_index(const json_t *container, const char *resource)
 {
-    const json_t *reqs = al_jget(al_jget(container, "resources"), "requests");
+    const json_t *reqs = dra_jfield(dra_jfield(container, "resources"), "requests");
     size_t n = json_is_object(reqs) ? json_object_size(reqs) : 0;
     const char **keys = dra_xcalloc(n + 1, sizeof *keys);
     size_t k = 0;
@@ -320,7 +298,7 @@ typedef struct creq {
 
 static json_t *mapping(const json_t *container, const char *resource, const char *request)
 {
-    const char *cn = al_jstr(container, "name");
+    const char *cn = dra_jfield_str(container, "name");
     return json_pack("{s:s,s:s,s:s}", "containerName", cn ? cn : "", "resourceName", resource, "requestName", request);
 }
 
@@ -355,8 +333,8 @@ static int cmp_req_name(const void *a, const void *b)
 void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char *const *served, size_t n,
                          json_t **requests, json_t **mappings)
 {
-    const json_t *spec = al_jget(pod, "spec");
-    const json_t *init = al_jget(spec, "initContainers"), *main = al_jget(spec, "containers");
+    const json_t *spec = dra_jfield(pod, "spec");
+    const json_t *init = dra_jfield(spec, "initContainers"), *main = dra_jfield(spec, "containers");
     size_t ninit = json_is_array(init) ? json_array_size(init) : 0;
     size_t nmain = json_is_array(main) ? json_array_size(main) : 0;
     size_t nc = ninit + nmain;
@@ -378,7 +356,7 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
         memset(longlived, 0, (nc + 1) * sizeof *longlived);
         json_t *long_maps = json_array(), *short_maps = json_array();
         for (size_t i = 0; i < nc; i++) {
-            const char *rp = al_jstr(cs[i], "restartPolicy");
+            const char *rp = dra_jfield_str(cs[i], "restartPolicy");
             bool short_lived = i < ninit && !(rp && strcmp(rp, "Always") == 0);
             if (!short_lived)
                 longlived[i] = container_request(i, cs[i], resource, NULL, 0, long_maps);
@@ -387,13 +365,13 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
         char **short_names = NULL;
         size_t nshort = 0;
         for (size_t i = 0; i < ninit; i++) {
-            const char *rp = al_jstr(cs[i], "restartPolicy");
+            const char *rp = dra_jfield_str(cs[i], "restartPolicy");
             if (rp && strcmp(rp, "Always") == 0)
                 continue;
             creq r = container_request(i, cs[i], resource, &longlived[i], nc - i, short_maps);
             if (!r.name)
                 continue;
-            short_names = dra_xrealloc(short_names, (nshort + 1) * sizeof *short_names);
+            short_names = dra_xgrow(short_names, nshort, sizeof *short_names);
             short_names[nshort++] = dra_xstrdup(r.name);
             if (!max.name || max.count < r.count) {
                 free(max.name);
@@ -421,14 +399,14 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
         creq *add[1] = {&max};
         for (int k = 0; k < 1; k++)
             if (add[k]->name) {
-                reqs = dra_xrealloc(reqs, (nreqs + 1) * sizeof *reqs);
+                reqs = dra_xgrow(reqs, nreqs, sizeof *reqs);
                 reqs[nreqs++] = json_pack("{s:s,s:{s:s,s:s,s:I}}", "name", add[k]->name, "exactly", "deviceClassName",
                                           cls, "allocationMode", "ExactCount", "count", (json_int_t)add[k]->count);
                 free(add[k]->name);
             }
         for (size_t i = 0; i < nc; i++)
             if (longlived[i].name) {
-                reqs = dra_xrealloc(reqs, (nreqs + 1) * sizeof *reqs);
+                reqs = dra_xgrow(reqs, nreqs, sizeof *reqs);
                 reqs[nreqs++] = json_pack("{s:s,s:{s:s,s:s,s:I}}", "name", longlived[i].name, "exactly",
                                           "deviceClassName", cls, "allocationMode", "ExactCount", "count",
                                           (json_int_t)longlived[i].count);

@@ -19,13 +19,13 @@
  * One line per compiled expression, "type T, estimated cost LO..HI", and
  * one error per expression that does not compile or costs more than
  * CEL_DRA_MAX_COST; both are prefixed "#i: " when there are several. */
-dra_err *dra_sel_check(char *const *exprs, size_t n, const dra_features *f, dra_buf *out);
+DRA_MUST_USE dra_err *dra_sel_check(char *const *exprs, size_t n, const dra_features *f, dra_buf *out);
 
 /* `eval`: evaluate expr with `device` bound to the device of that ID among
  * devs (when device is set) and the variables ("NAME=CEL") declared in
  * order; appends the value in CEL syntax and a newline.  A device that is
  * not among devs is an error about the parameter "device". */
-dra_err *dra_sel_eval_expr(const char *expr, const dra_sel_devices *devs, const char *device,
+DRA_MUST_USE dra_err *dra_sel_eval_expr(const char *expr, const dra_sel_devices *devs, const char *device,
                            const char *const *vars, size_t nvars, const dra_features *f, dra_buf *out);
 
 /* `select` over devs: the devices that match, in input order (*matched, an
@@ -39,7 +39,7 @@ size_t dra_sel_select(dra_selection *s, const dra_sel_devices *devs, dra_sel_not
 
 /* --claim of `select`: a request of the claim "NS/NAME", or of a bare NAME
  * in namespace ns (NULL: "default", as kubectl). */
-dra_err *dra_sel_add_claim(dra_selection *s, const dra_model *m, const char *claim, const char *ns,
+DRA_MUST_USE dra_err *dra_sel_add_claim(dra_selection *s, const dra_model *m, const char *claim, const char *ns,
                            const char *request);
 
 /* What `select` says about a device that did not match: with ERRORS only a

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "select.h"
+#include "../io/json.h"
 #include "../base/sort.h"
 
 typedef struct slice_ref {
@@ -13,7 +14,7 @@ typedef struct slice_ref {
 
 static const char *str_at(const json_t *obj, const char *key)
 {
-    const char *s = json_string_value(json_object_get(obj, key));
+    const char *s = dra_jfield_str(obj, key);
     return s ? s : "";
 }
 
@@ -30,7 +31,7 @@ static int cmp_slice(const void *a, const void *b)
 
 static void add_note(dra_sel_devices *d, char *note)
 {
-    d->notes = dra_xrealloc(d->notes, (d->nnotes + 1) * sizeof *d->notes);
+    d->notes = dra_xgrow(d->notes, d->nnotes, sizeof *d->notes);
     d->notes[d->nnotes++] = note;
 }
 

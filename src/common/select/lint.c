@@ -32,7 +32,7 @@ static void problem(lint_ctx *c, const dra_obj *o, const char *field, char *msg)
 {
     dra_err *e = dra_err_new(DRA_EXIT_NEGATIVE, "%s", msg);
     free(msg);
-    dra_err_field(e, field);
+    e = dra_err_field(e, field);
     c->problems = dra_err_append(c->problems, dra_obj_locate(e, o));
 }
 
@@ -56,7 +56,7 @@ static void collect_versions(lint_ctx *c)
                 free(qualified);
                 continue;
             }
-            c->version_attrs = dra_xrealloc(c->version_attrs, (c->nversion + 1) * sizeof *c->version_attrs);
+            c->version_attrs = dra_xgrow(c->version_attrs, c->nversion, sizeof *c->version_attrs);
             c->version_attrs[c->nversion++] = qualified;
         }
     }
@@ -218,7 +218,7 @@ static bool lint_list(lint_ctx *c, const dra_obj *o, const char *path, const jso
                 while (f < nfails && strcmp(fails[f].msg, e->msg))
                     f++;
                 if (f == nfails) {
-                    fails = dra_xrealloc(fails, (nfails + 1) * sizeof *fails);
+                    fails = dra_xgrow(fails, nfails, sizeof *fails);
                     fails[nfails++] = (failure){dra_xstrdup(e->msg), 0, c->devs->v[k].id};
                 }
                 fails[f].count++;
@@ -264,7 +264,6 @@ static void lint_request(lint_ctx *c, const dra_obj *o, const char *path, const 
     class_result *k = cls ? find_class(cr, ncr, cls) : NULL;
     if (!k) {
         char *field = dra_xasprintf("%s.deviceClassName", path);
-        (void)m;
         problem(c, o, field, dra_xasprintf("device class %s does not exist", cls ? cls : "\"\""));
         free(field);
     }

@@ -57,7 +57,7 @@ typedef struct dra_sel_devices {
  * or perDeviceNodeSelection are skipped as the allocator skips them.
  * `out` must be zeroed.  Never fails today; returns an error chain for
  * future checks. */
-dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devices *out);
+DRA_MUST_USE dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devices *out);
 void dra_sel_devices_free(dra_sel_devices *d);
 /* Lookup by "driver/pool/device"; NULL when absent. */
 const dra_sel_device *dra_sel_find(const dra_sel_devices *d, const char *id);
@@ -76,7 +76,7 @@ typedef struct dra_sel_input {
  * groups skipped, validation with features f) and gather devices.  Errors:
  * read, parse and validation errors and unknown kinds or versions of
  * resource.k8s.io (DRA_EXIT_INPUT), all of them. */
-dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths, const dra_features *f);
+DRA_MUST_USE dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths, const dra_features *f);
 void dra_sel_input_free(dra_sel_input *in);
 
 /* ---- selections --------------------------------------------------------------- */
@@ -107,16 +107,16 @@ void dra_selection_free(dra_selection *s);
 /* Add a DeviceClass's selectors.  Errors (DRA_EXIT_INPUT):
  *   device class "C" not found
  *   class C: selector #i: CEL compile error: compilation failed: ...   */
-dra_err *dra_selection_add_class(dra_selection *s, const dra_model *m, const char *name);
+DRA_MUST_USE dra_err *dra_selection_add_class(dra_selection *s, const dra_model *m, const char *name);
 /* Add a claim request's class and selectors.  `claim` is "NS/NAME" (a
  * ResourceClaim, else a ResourceClaimTemplate of that name); `request` is
  * "R" or "R/SUB" (a firstAvailable subrequest); NULL picks the only request.
  * Errors: unknown claim or request, a request with subrequests but no SUB,
  * an unknown class ("request R: device class C does not exist"), compile
  * errors ("claim NS/N: selector #j: CEL compile error: ..."). */
-dra_err *dra_selection_add_request(dra_selection *s, const dra_model *m, const char *claim, const char *request);
+DRA_MUST_USE dra_err *dra_selection_add_request(dra_selection *s, const dra_model *m, const char *claim, const char *request);
 /* Add an extra expression ("-e #k: CEL compile error: ..."). */
-dra_err *dra_selection_add_expr(dra_selection *s, const char *expr);
+DRA_MUST_USE dra_err *dra_selection_add_expr(dra_selection *s, const char *expr);
 
 typedef struct dra_sel_verdict {
     bool matched;
@@ -159,10 +159,10 @@ void dra_sel_eval_free(dra_sel_eval *ev);
 void dra_sel_eval_set_device(dra_sel_eval *ev, const dra_sel_device *d);
 /* "NAME=CEL": evaluate and declare.  Errors: malformed, compile errors (with
  * caret), runtime errors (DRA_EXIT_INPUT). */
-dra_err *dra_sel_eval_add_var(dra_sel_eval *ev, const char *spec);
+DRA_MUST_USE dra_err *dra_sel_eval_add_var(dra_sel_eval *ev, const char *spec);
 /* Compile `expr` in ev->env (any result type).  Error text: cel-go's display
  * with carets. */
-dra_err *dra_sel_eval_compile(dra_sel_eval *ev, const char *expr, cel_program **out);
+DRA_MUST_USE dra_err *dra_sel_eval_compile(dra_sel_eval *ev, const char *expr, cel_program **out);
 /* Evaluate a program of dra_sel_eval_compile with the variables and `d` (or
  * ev->device when d is NULL) bound; the runtime cost limit is upstream's
  * 1,000,000.  The value lives until the next evaluation of p. */
@@ -184,6 +184,6 @@ bool dra_sel_uses_device(const char *expr);
  * attributes, estimated costs over or near the limit.  Problems are returned
  * as one chain (DRA_EXIT_NEGATIVE), each located at its object and field;
  * NULL when everything is fine. */
-dra_err *dra_sel_lint(const dra_model *m, const dra_sel_devices *devs, const dra_features *f);
+DRA_MUST_USE dra_err *dra_sel_lint(const dra_model *m, const dra_sel_devices *devs, const dra_features *f);
 
 #endif

@@ -61,7 +61,7 @@ dra_err *dra_session_load(dra_session *s, const char *path)
     }
     dra_sel_input_free(&s->in);
     s->in = in;
-    s->paths = dra_xrealloc(s->paths, (s->npaths + 1) * sizeof *s->paths);
+    s->paths = dra_xgrow(s->paths, s->npaths, sizeof *s->paths);
     s->paths[s->npaths++] = dra_xstrdup(path);
     return NULL;
 }
@@ -308,7 +308,7 @@ static void offer(cands *c, const char *word, const char *suffix)
             free(s);
             return;
         }
-    c->v = dra_xrealloc(c->v, (c->n + 1) * sizeof *c->v);
+    c->v = dra_xgrow(c->v, c->n, sizeof *c->v);
     c->v[c->n++] = s;
 }
 

@@ -31,7 +31,7 @@ void dra_session_free(dra_session *s);
 
 /* Add a file to the loaded input (everything is reloaded; on error the
  * previous input stays). */
-dra_err *dra_session_load(dra_session *s, const char *path);
+DRA_MUST_USE dra_err *dra_session_load(dra_session *s, const char *path);
 size_t dra_session_device_count(const dra_session *s);
 
 /* Run one line, appending the output (newline-terminated lines) to out.

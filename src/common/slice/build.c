@@ -2,6 +2,7 @@
  * staging/src/k8s.io/dynamic-resource-allocation/resourceslice/resourceslicecontroller.go
  * (syncPool, getIndexLength, encodeIndex/decodeIndex, DevicesDeepEqual). */
 #include "build.h"
+#include "../base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,7 @@ dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
 dra_err *dra_slice_err_prefix(dra_err *e, const char *prefix)
 {
     for (dra_err *p = e; p; p = p->next)
-        dra_err_field_prefix(p, prefix);
+        p = dra_err_field_prefix(p, prefix);
     return e;
 }
 
@@ -139,7 +140,7 @@ bool dra_slice_device_is_advanced(const json_t *device)
  * is the slice it came from, or the device itself in a plain inventory. */
 static dra_err *at_item(dra_err *e, const dra_slice_item *it)
 {
-    dra_slice_err_prefix(e, it->field);
+    e = dra_slice_err_prefix(e, it->field);
     const char *name = json_string_value(json_object_get(it->json, "name"));
     bool from_slice = it->src && json_object_get(it->src->json, "kind");
     if (!from_slice && name) {
@@ -147,110 +148,51 @@ static dra_err *at_item(dra_err *e, const dra_slice_item *it)
                                   name);
         for (dra_err *x = e; x; x = x->next)
             if (!x->object)
-                dra_err_object(x, ref);
+                x = dra_err_object(x, ref);
         free(ref);
     }
     if (it->src)
-        dra_obj_locate(e, it->src);
+        e = dra_obj_locate(e, it->src);
     return e;
 }
 
 /* Small open-addressing string set for duplicate detection over 100k names. */
-typedef struct strset {
-    const char **keys;
-    size_t *vals;
-    size_t cap, n;
-} strset;
-
-static uint64_t fnv1a(const void *p, size_t n, uint64_t h)
+/* Names seen so far: dra_strmap (base/hash.h) of name -> position. */
+static bool seen_before(dra_strmap *m, const char *name, size_t i)
 {
-    const unsigned char *s = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= s[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-#define FNV_OFFSET 14695981039346656037ULL
-
-static void strset_init(strset *s, size_t expect)
-{
-    s->cap = 16;
-    while (s->cap < expect * 2)
-        s->cap *= 2;
-    s->keys = dra_xcalloc(s->cap, sizeof *s->keys);
-    s->vals = dra_xcalloc(s->cap, sizeof *s->vals);
-    s->n = 0;
+    return dra_strmap_add(m, name, strlen(name), (intptr_t)i, NULL);
 }
 
-static void strset_free(strset *s)
+static bool position_of(const dra_strmap *m, const char *name, size_t *i)
 {
-    free(s->keys);
-    free(s->vals);
-}
-
-/* Insert key (borrowed); returns true and the earlier value when present. */
-static bool strset_put(strset *s, const char *key, size_t val, size_t *old)
-{
-    if ((s->n + 1) * 2 > s->cap) {
-        strset bigger;
-        strset_init(&bigger, s->cap);
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->keys[i])
-                strset_put(&bigger, s->keys[i], s->vals[i], NULL);
-        strset_free(s);
-        *s = bigger;
-    }
-    size_t mask = s->cap - 1;
-    for (size_t i = fnv1a(key, strlen(key), FNV_OFFSET) & mask;; i = (i + 1) & mask) {
-        if (!s->keys[i]) {
-            s->keys[i] = key;
-            s->vals[i] = val;
-            s->n++;
-            return false;
-        }
-        if (strcmp(s->keys[i], key) == 0) {
-            if (old)
-                *old = s->vals[i];
-            return true;
-        }
-    }
-}
-
-static bool strset_get(const strset *s, const char *key, size_t *val)
-{
-    size_t mask = s->cap - 1;
-    for (size_t i = fnv1a(key, strlen(key), FNV_OFFSET) & mask; s->keys[i]; i = (i + 1) & mask)
-        if (strcmp(s->keys[i], key) == 0) {
-            *val = s->vals[i];
-            return true;
-        }
-    return false;
+    intptr_t v;
+    if (!dra_strmap_get(m, name, strlen(name), &v))
+        return false;
+    *i = (size_t)v;
+    return true;
 }
 
 dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
 {
     dra_err *errs = NULL;
-    strset sets;
-    strset_init(&sets, inv->ncounter_sets);
+    dra_strmap sets = {0};
+    dra_strmap_reserve(&sets, inv->ncounter_sets);
     for (size_t i = 0; i < inv->ncounter_sets; i++) {
         const dra_slice_item *it = &inv->counter_sets[i];
         dra_err *e = NULL;
         const char *name = json_string_value(json_object_get(it->json, "name"));
-        size_t first;
-        if (name && strset_put(&sets, name, i, &first))
+        if (name && seen_before(&sets, name, i))
             e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in "
                                                                             "pool \"%s\"", name, pool), "name"));
         errs = dra_err_append(errs, e ? at_item(e, it) : NULL);
     }
-    strset devs;
-    strset_init(&devs, inv->ndevices);
+    dra_strmap devs = {0};
+    dra_strmap_reserve(&devs, inv->ndevices);
     for (size_t i = 0; i < inv->ndevices; i++) {
         const dra_slice_item *it = &inv->devices[i];
         dra_err *e = NULL;
         const char *name = json_string_value(json_object_get(it->json, "name"));
-        size_t first;
-        if (name && *name && strset_put(&devs, name, i, &first))
+        if (name && *name && seen_before(&devs, name, i))
             e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate device \"%s\" in pool "
                                                                             "\"%s\"", name, pool), "name"));
         /* Every consumed counter must exist in a set of this pool. */
@@ -262,7 +204,7 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
             if (!set_name)
                 continue;
             char field[96];
-            if (!strset_get(&sets, set_name, &set_index)) {
+            if (!position_of(&sets, set_name, &set_index)) {
                 snprintf(field, sizeof field, "consumesCounters[%zu].counterSet", k);
                 e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter set %s not found",
                                                                 set_name), field));
@@ -281,8 +223,8 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
         }
         errs = dra_err_append(errs, e ? at_item(e, it) : NULL);
     }
-    strset_free(&devs);
-    strset_free(&sets);
+    dra_strmap_free(&devs);
+    dra_strmap_free(&sets);
     return errs;
 }
 
@@ -354,11 +296,11 @@ char *dra_slice_name(const char *driver, const char *owner, const char *pool, si
                        : dra_xasprintf("%0*zx-%s-", dra_slice_index_width(nslices), index, driver);
     if (strlen(base) > NAME_BASE_MAX)
         base[NAME_BASE_MAX] = '\0';
-    uint64_t h = FNV_OFFSET;
-    h = fnv1a(driver, strlen(driver) + 1, h);
-    h = fnv1a(pool, strlen(pool) + 1, h);
+    uint64_t h = DRA_FNV64_OFFSET;
+    h = dra_fnv1a(h, driver, strlen(driver) + 1);
+    h = dra_fnv1a(h, pool, strlen(pool) + 1);
     uint64_t idx = index;
-    h = fnv1a(&idx, sizeof idx, h);
+    h = dra_fnv1a(h, &idx, sizeof idx);
     char suffix[NAME_SUFFIX_LEN + 1];
     for (int i = 0; i < NAME_SUFFIX_LEN; i++) {
         suffix[i] = suffix_alphabet[h % (sizeof suffix_alphabet - 1)];
@@ -621,12 +563,12 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
             if (*tail == '.')
                 tail++;
             char *field = dra_xstrdup(tail);
-            dra_err_field(x, field);
+            x = dra_err_field(x, field);
             free(field);
             at_item(x, it);
         } else {
             char *ref = dra_obj_ref(slice);
-            dra_err_object(x, ref);
+            x = dra_err_object(x, ref);
             free(ref);
         }
         x->code = DRA_EXIT_INPUT;
@@ -709,7 +651,7 @@ dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, d
             nmatched++;
             continue;
         }
-        out->obsolete = dra_xrealloc(out->obsolete, (out->nobsolete + 1) * sizeof *out->obsolete);
+        out->obsolete = dra_xgrow(out->obsolete, out->nobsolete, sizeof *out->obsolete);
         out->obsolete[out->nobsolete++] = dra_xstrdup(name ? name : "");
     }
     json_t *desired_pool = json_pack("{s:s, s:I, s:I}", "name", pool, "generation", (json_int_t)gen,

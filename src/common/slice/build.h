@@ -56,7 +56,7 @@ typedef struct dra_inventory {
  *   - a mapping without `kind` but with `name`: one device (a list of devices
  *     is flattened into such objects by the reader);
  * anything else is an input error naming the object. */
-dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o);
+DRA_MUST_USE dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o);
 /* Add one device / counter set held elsewhere (borrowed). */
 void dra_inventory_add_device(dra_inventory *inv, json_t *device, const dra_obj *src, const char *field);
 void dra_inventory_add_counter_set(dra_inventory *inv, json_t *set, const dra_obj *src, const char *field);
@@ -68,7 +68,7 @@ void dra_inventory_free(dra_inventory *inv);
  * ("counter set X not found", "counter X not found in counter set Y").  The
  * shape of each device is checked by the model validator on the built slices
  * (dra_slice_build).  Errors carry the item's file, document, line and field. */
-dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool);
+DRA_MUST_USE dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool);
 
 typedef struct dra_slice_opts {
     const char *driver;        /* required */
@@ -92,7 +92,7 @@ typedef struct dra_slice_result {
  * validates every built slice with the model validator and reports each
  * problem at the inventory item it comes from (DRA_EXIT_INPUT, every
  * problem).  On error *out is left empty. */
-dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out);
+DRA_MUST_USE dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out);
 void dra_slice_result_free(dra_slice_result *r);
 
 /* The pieces, exposed for tests and for `profile`, which streams. */
@@ -116,7 +116,7 @@ json_t *dra_slice_object(const dra_slice_opts *opts, const char *name, int64_t g
 bool dra_slice_device_is_advanced(const json_t *device);
 /* Prefix the field path of every error in the chain (dra_err_field_prefix
  * only touches the head).  Returns e. */
-dra_err *dra_slice_err_prefix(dra_err *e, const char *prefix);
+DRA_MUST_USE dra_err *dra_slice_err_prefix(dra_err *e, const char *prefix);
 
 /* Semantic equality as upstream's apiequality.Semantic for slice content:
  * absent, null, [] and {} are equal; quantities compare by value;

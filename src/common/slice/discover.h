@@ -51,7 +51,7 @@ enum { DRA_SRC_PCI = 1, DRA_SRC_NET = 2, DRA_SRC_NVIDIA = 4, DRA_SRC_ALL = 7 };
 
 /* "pci,net,nvidia" (any subset, any order) -> bit set; unknown names are an
  * input error naming the known ones. */
-dra_err *dra_discover_parse_sources(const char *list, unsigned *out);
+DRA_MUST_USE dra_err *dra_discover_parse_sources(const char *list, unsigned *out);
 
 typedef struct dra_discover_opts {
     const char *sysfs_root;  /* NULL = "/sys" */
@@ -75,7 +75,7 @@ typedef struct dra_discovery {
 } dra_discovery;
 
 /* Read every requested source, in the order pci, net, nvidia. */
-dra_err *dra_discover(const dra_discover_opts *opts, dra_discovery *out);
+DRA_MUST_USE dra_err *dra_discover(const dra_discover_opts *opts, dra_discovery *out);
 void dra_discovery_free(dra_discovery *d);
 
 /* Runs nvidia-smi with args (NULL-terminated, without the program) and
@@ -95,7 +95,7 @@ typedef struct dra_nvidia_opts {
  * `-q -x` and for the other commands only when the XML shows they are
  * needed.  Appends to devices and counter_sets.  Errors are DRA_EXIT_RUNTIME
  * (the output of a program we ran is not what we expected). */
-dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *counter_sets);
+DRA_MUST_USE dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *counter_sets);
 
 /* "pci<domain>:<bus>" for a PCI address, by the same rule as upstream's
  * resolvePCIeRoot; NULL when it cannot be determined.  Caller frees. */

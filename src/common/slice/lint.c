@@ -1,5 +1,6 @@
 /* Pool-level lint (see lint.h). */
 #include "lint.h"
+#include "../base/hash.h"
 
 #include "../model/kinds.h"
 
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../model/pools.h"
 #include "../model/quantity.h"
 #include "../model/validate.h"
 #include "../base/sort.h"
@@ -19,7 +21,7 @@ typedef struct member {
 typedef struct pool {
     const char *driver, *name;
     member *m;
-    size_t n, cap;
+    size_t n;
 } pool;
 
 static void add_problem(dra_lint_report *r, bool warning, const pool *p, const dra_obj *o, const char *fmt, ...)
@@ -27,21 +29,18 @@ static void add_problem(dra_lint_report *r, bool warning, const pool *p, const d
 
 static void add_problem(dra_lint_report *r, bool warning, const pool *p, const dra_obj *o, const char *fmt, ...)
 {
-    if (r->n == r->cap) {
-        r->cap = r->cap ? r->cap * 2 : 16;
-        r->v = dra_xrealloc(r->v, r->cap * sizeof *r->v);
-    }
     va_list ap;
     va_start(ap, fmt);
-    r->v[r->n++] = (dra_lint_problem){
+    char *msg = dra_xvasprintf(fmt, ap);
+    va_end(ap);
+    *dra_problems_add(r) = (dra_problem){
         .warning = warning,
-        .pool = dra_xasprintf("%s/%s", p->driver, p->name),
-        .slice = o ? dra_obj_ref(o->json) : NULL,
+        .scope = dra_xasprintf("%s/%s", p->driver, p->name),
+        .object = o ? dra_obj_ref(o->json) : NULL,
         .file = o ? o->file : NULL,
         .line = o ? o->line : 0,
-        .msg = dra_xvasprintf(fmt, ap),
+        .msg = msg,
     };
-    va_end(ap);
 }
 
 static const json_t *spec_of(const dra_obj *o) { return json_object_get(o->json, "spec"); }
@@ -58,55 +57,16 @@ static int cmp_pool(const void *a, const void *b)
     return c ? c : strcmp(x->name, y->name);
 }
 
-/* Lookups by name within one pool: linear scans are fine for a few thousand
- * slices, but devices need a hash; reuse a tiny open-addressing table. */
-typedef struct seen {
-    const char **keys;
-    const dra_obj **objs;
-    size_t cap, n;
-} seen;
-
-static size_t hash_str(const char *s)
+/* Names seen so far: dra_strmap (base/hash.h); returns the object that
+ * already had key, or NULL after adding it. */
+static const dra_obj *seen_put(dra_strmap *m, const char *key, const dra_obj *o)
 {
-    size_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    intptr_t old;
+    return dra_strmap_add(m, key, strlen(key), (intptr_t)o, &old) ? (const dra_obj *)old : NULL;
 }
 
-static void seen_init(seen *s, size_t expect)
+static const json_t *find_counter_set(const member *newest, size_t nnewest, const char *name)
 {
-    s->cap = 16;
-    while (s->cap < expect * 2 + 2)
-        s->cap *= 2;
-    s->keys = dra_xcalloc(s->cap, sizeof *s->keys);
-    s->objs = dra_xcalloc(s->cap, sizeof *s->objs);
-    s->n = 0;
-}
-
-static void seen_free(seen *s)
-{
-    free(s->keys);
-    free(s->objs);
-}
-
-/* Returns the slice that already had key, or NULL after inserting it. */
-static const dra_obj *seen_put(seen *s, const char *key, const dra_obj *o)
-{
-    size_t mask = s->cap - 1;
-    size_t i = hash_str(key) & mask;
-    for (; s->keys[i]; i = (i + 1) & mask)
-        if (strcmp(s->keys[i], key) == 0)
-            return s->objs[i];
-    s->keys[i] = key;
-    s->objs[i] = o;
-    s->n++;
-    return NULL;
-}
-
-static const json_t *find_counter_set(const pool *p, const member *newest, size_t nnewest, const char *name)
-{
-    (void)p;
     for (size_t i = 0; i < nnewest; i++) {
         size_t k;
         const json_t *set;
@@ -226,9 +186,9 @@ static void lint_pool(dra_lint_report *r, pool *p)
         ndev += json_array_size(json_object_get(spec_of(newest[i].obj), "devices"));
         nsets += json_array_size(json_object_get(spec_of(newest[i].obj), "sharedCounters"));
     }
-    seen sets, devs;
-    seen_init(&sets, nsets);
-    seen_init(&devs, ndev);
+    dra_strmap sets = {0}, devs = {0};
+    dra_strmap_reserve(&sets, nsets);
+    dra_strmap_reserve(&devs, ndev);
     for (size_t i = 0; i < nnewest; i++) {
         size_t k;
         const json_t *v;
@@ -259,7 +219,7 @@ static void lint_pool(dra_lint_report *r, pool *p)
                 const char *sn = json_string_value(json_object_get(use, "counterSet"));
                 if (!sn)
                     continue;
-                const json_t *set = find_counter_set(p, newest, nnewest, sn);
+                const json_t *set = find_counter_set(newest, nnewest, sn);
                 if (!set) {
                     add_problem(r, false, p, o, "device %s: counter set %s not found", dn, sn);
                     continue;
@@ -287,7 +247,7 @@ static void lint_pool(dra_lint_report *r, pool *p)
             while (g < ngroups && strcmp(groups[g].sig, sig) != 0)
                 g++;
             if (g == ngroups) {
-                groups = dra_xrealloc(groups, (ngroups + 1) * sizeof *groups);
+                groups = dra_xgrow(groups, ngroups, sizeof *groups);
                 groups[ngroups++] = (sig_group){sig, dn, 0};
             } else {
                 free(sig);
@@ -312,17 +272,17 @@ static void lint_pool(dra_lint_report *r, pool *p)
     for (size_t g = 0; g < ngroups; g++)
         free(groups[g].sig);
     free(groups);
-    seen_free(&sets);
-    seen_free(&devs);
+    dra_strmap_free(&sets);
+    dra_strmap_free(&devs);
     free(newest);
 }
 
-dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out)
+dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped)
 {
+    size_t nskipped = 0;
     *out = (dra_lint_report)DRA_LINT_REPORT_INIT;
     dra_err *errs = NULL;
-    pool *pools = NULL;
-    size_t npools = 0;
+    dra_pool_index idx = {0};
     for (size_t i = 0; i < set->n; i++) {
         const dra_obj *o = &set->v[i];
         const char *kind = json_string_value(json_object_get(o->json, "kind"));
@@ -341,26 +301,30 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out)
             if (e)
                 errs = dra_err_append(errs, dra_obj_locate(e, o));
             else
-                out->skipped++;
+                nskipped++;
             continue;
         }
         const json_t *spec = spec_of(o);
         const char *driver = str_or(json_object_get(spec, "driver"), "");
         const char *name = str_or(json_object_get(json_object_get(spec, "pool"), "name"), "");
-        size_t k = 0;
-        while (k < npools && !(strcmp(pools[k].driver, driver) == 0 && strcmp(pools[k].name, name) == 0))
-            k++;
-        if (k == npools) {
-            pools = dra_xrealloc(pools, (npools + 1) * sizeof *pools);
-            pools[npools++] = (pool){driver, name, NULL, 0, 0};
-        }
-        pool *p = &pools[k];
-        if (p->n == p->cap) {
-            p->cap = p->cap ? p->cap * 2 : 8;
-            p->m = dra_xrealloc(p->m, p->cap * sizeof *p->m);
-        }
-        p->m[p->n++] = (member){o, json_integer_value(json_object_get(json_object_get(spec, "pool"), "generation"))};
+        dra_pool_index_add(&idx, driver, name,
+                           json_integer_value(json_object_get(json_object_get(spec, "pool"), "generation")), i);
     }
+    /* the pools, their slices in input order */
+    pool *pools = dra_xcalloc(idx.n ? idx.n : 1, sizeof *pools);
+    size_t npools = idx.n;
+    for (size_t k = 0; k < npools; k++) {
+        const dra_pool *ip = &idx.v[k];
+        pools[k] = (pool){ip->driver, ip->name, dra_xcalloc(ip->n, sizeof *pools[k].m), ip->n};
+        for (size_t j = 0; j < ip->n; j++) {
+            const dra_obj *o = &set->v[ip->slices[j]];
+            const json_t *pl = json_object_get(spec_of(o), "pool");
+            pools[k].m[j] = (member){o, json_integer_value(json_object_get(pl, "generation"))};
+        }
+    }
+    dra_pool_index_free(&idx);
+    if (skipped)
+        *skipped = nskipped;
     if (errs) {
         for (size_t k = 0; k < npools; k++)
             free(pools[k].m);
@@ -385,27 +349,8 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out)
     return NULL;
 }
 
-size_t dra_lint_count_errors(const dra_lint_report *r)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < r->n; i++)
-        n += !r->v[i].warning;
-    return n;
-}
-
 char *dra_lint_format(const dra_lint_problem *p)
 {
-    return dra_xasprintf("pool %s: %s%s%s%s", p->pool, p->slice ? p->slice : "", p->slice ? ": " : "",
+    return dra_xasprintf("pool %s: %s%s%s%s", p->scope, p->object ? p->object : "", p->object ? ": " : "",
                          p->warning ? "warning: " : "", p->msg);
-}
-
-void dra_lint_report_free(dra_lint_report *r)
-{
-    for (size_t i = 0; i < r->n; i++) {
-        free(r->v[i].pool);
-        free(r->v[i].slice);
-        free(r->v[i].msg);
-    }
-    free(r->v);
-    *r = (dra_lint_report)DRA_LINT_REPORT_INIT;
 }

@@ -22,33 +22,22 @@
 #include <stddef.h>
 
 #include "../base/error.h"
+#include "../base/problems.h"
 #include "../io/stream.h"
 
-typedef struct dra_lint_problem {
-    bool warning;
-    char *pool;        /* "driver/pool" */
-    char *slice;       /* "ResourceSlice/name", NULL for pool-wide problems */
-    const char *file;  /* borrowed; NULL for pool-wide problems */
-    int line;
-    char *msg;
-} dra_lint_problem;
+/* The list of problems (base/problems.h): scope is "driver/pool", object
+ * "ResourceSlice/name" (NULL for pool-wide problems, which have no file
+ * either); release with dra_problems_free(). */
+typedef dra_problem dra_lint_problem;
+typedef dra_problems dra_lint_report;
+#define DRA_LINT_REPORT_INIT DRA_PROBLEMS_INIT
 
-typedef struct dra_lint_report {
-    dra_lint_problem *v;
-    size_t n, cap;
-    size_t skipped; /* objects of other kinds */
-} dra_lint_report;
-
-#define DRA_LINT_REPORT_INIT {0, 0, 0, 0}
-
-/* Lint every slice of set.  Objects of other kinds are skipped (counted);
- * objects without a kind are input errors (returned, all of them; the
- * report is then empty). */
-dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out);
-/* Problems that are not warnings. */
-size_t dra_lint_count_errors(const dra_lint_report *r);
+/* Lint every slice of set.  Objects of other kinds are skipped (counted in
+ * *skipped when not NULL); objects without a kind are input errors
+ * (returned, all of them; the report is then empty). */
+DRA_MUST_USE dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped);
+/* Problems that are not warnings: dra_problems_count(r, false). */
 /* "pool D/P: ResourceSlice/N: message" or "pool D/P: warning: ..."; caller frees. */
 char *dra_lint_format(const dra_lint_problem *p);
-void dra_lint_report_free(dra_lint_report *r);
 
 #endif

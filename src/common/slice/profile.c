@@ -1,5 +1,6 @@
 /* Synthetic fleets (see profile.h). */
 #include "model/quantity.h"
+#include "../base/hash.h"
 #include "profile.h"
 
 #include <stdint.h>
@@ -58,9 +59,7 @@ static uint64_t mix64(uint64_t z)
 
 static json_t *fake_uuid(const char *prefix, size_t node, const char *what, size_t index)
 {
-    uint64_t h = 14695981039346656037ULL;
-    for (const char *p = what; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+    uint64_t h = dra_fnv1a_str(DRA_FNV64_OFFSET, what);
     uint64_t hi = mix64(h ^ mix64(node * 2 + 1) ^ mix64(index + 0x9e3779b97f4a7c15ULL));
     uint64_t lo = mix64(hi ^ 0x632be59bd9b4e019ULL);
     hi = (hi & ~0xf000ULL) | 0x4000ULL;            /* version 4 */

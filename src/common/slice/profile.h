@@ -38,11 +38,11 @@ typedef struct dra_profile_opts {
 } dra_profile_opts;
 
 /* "gpu", "net", "mig"; an input error naming the known profiles otherwise. */
-dra_err *dra_profile_parse(const char *name, dra_profile_kind *out);
+DRA_MUST_USE dra_err *dra_profile_parse(const char *name, dra_profile_kind *out);
 /* Default driver name: gpu.example.com, net.example.com, gpu.nvidia.com. */
 const char *dra_profile_default_driver(dra_profile_kind kind);
 /* Option consistency (partitions only for gpu, at most 1024 per GPU, ...). */
-dra_err *dra_profile_check(const dra_profile_opts *o);
+DRA_MUST_USE dra_err *dra_profile_check(const dra_profile_opts *o);
 /* "node-<n>"; caller frees. */
 char *dra_profile_node_name(size_t node);
 /* The devices and counter sets of one node. */

@@ -17,20 +17,20 @@
 #include "profile.h"
 
 /* The slices of r, in index order. */
-dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r);
+DRA_MUST_USE dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r);
 
 /* Build one pool from inventory documents (each a list of Devices, a
  * mapping with devices and sharedCounters, or ResourceSlices). */
-dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r);
+DRA_MUST_USE dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r);
 
 /* "KEY=VAL,..." -> a v1 NodeSelector with one term of `In` expressions
  * (*out is new).  Input errors name no field: the caller knows where the
  * text came from. */
-dra_err *dra_node_selector_from_labels(const char *spec, json_t **out);
+DRA_MUST_USE dra_err *dra_node_selector_from_labels(const char *spec, json_t **out);
 
 /* nvidia-smi's time limit in milliseconds (1..3600000) from text; NULL or
  * "" leaves *ms unchanged.  Input errors name no field. */
-dra_err *dra_discover_parse_timeout(const char *text, int *ms);
+DRA_MUST_USE dra_err *dra_discover_parse_timeout(const char *text, int *ms);
 
 /* This host's name, lower-cased, into buf; false when it cannot be had. */
 bool dra_discover_host_name(char *buf, size_t size);
@@ -41,11 +41,11 @@ size_t dra_discovery_count(const dra_discovery *d);
 /* With inventory: one inventory mapping per source that found devices.
  * Otherwise the ResourceSlices of one pool per source's default driver on
  * node, or, with driver set, of one pool holding every source. */
-dra_err *dra_discovery_write(dra_writer *w, const dra_discovery *d, const char *driver, const char *node,
+DRA_MUST_USE dra_err *dra_discovery_write(dra_writer *w, const dra_discovery *d, const char *driver, const char *node,
                              bool inventory);
 
 /* A synthetic fleet, node by node (a large fleet never sits in memory at
  * once); driver NULL: the profile's default. */
-dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char *driver);
+DRA_MUST_USE dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char *driver);
 
 #endif

@@ -66,13 +66,13 @@ static const dra_opt *find_short(const dra_opt *opts, char c)
 
 static void push_opt(dra_args *a, int id, const char *value)
 {
-    a->opts = dra_xrealloc(a->opts, (a->nopts + 1) * sizeof *a->opts);
+    a->opts = dra_xgrow(a->opts, a->nopts, sizeof *a->opts);
     a->opts[a->nopts++] = (dra_parsed_opt){id, value};
 }
 
 static void push_pos(dra_args *a, char *arg)
 {
-    a->pos = dra_xrealloc(a->pos, (a->npos + 1) * sizeof *a->pos);
+    a->pos = dra_xgrow(a->pos, a->npos, sizeof *a->pos);
     a->pos[a->npos++] = arg;
 }
 
@@ -302,7 +302,7 @@ dra_err *dra_args_apply(dra_args *a, const dra_optval *vals, void *opts)
             dra_err *e = apply_one(o, t, a->opts[i].value, field);
             if (e) {
                 char *flag = dra_xasprintf("--%s", o->name);
-                dra_err_field(e, flag);
+                e = dra_err_field(e, flag);
                 free(flag);
                 return e;
             }

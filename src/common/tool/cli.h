@@ -132,7 +132,7 @@ typedef struct dra_args {
 
 /* Parse argv (argv[0] is the program).  "--" ends options; "-" is positional.
  * Options may appear after positional arguments. */
-dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *out);
+DRA_MUST_USE dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *out);
 void dra_args_free(dra_args *a);
 
 /* Last value of an option, or NULL; count of occurrences. */
@@ -143,7 +143,7 @@ bool dra_args_has(const dra_args *a, int id);
 /* Write the options given in a that vals lists into opts (the struct the
  * offsets refer to).  Errors are usage errors (DRA_EXIT_INPUT) whose field
  * is the option ("--nodes"). */
-dra_err *dra_args_apply(dra_args *a, const dra_optval *vals, void *opts);
+DRA_MUST_USE dra_err *dra_args_apply(dra_args *a, const dra_optval *vals, void *opts);
 
 /* A subcommand's work over the tool's option struct (values applied):
  * returns an error or sets *rc (DRA_EXIT_*; DRA_EXIT_OK is preset). */
@@ -156,13 +156,13 @@ typedef struct dra_runner {
 /* Help for one command (or the tool overview when cmd is NULL). */
 void dra_cli_help(FILE *f, const dra_tool *tool, const dra_cmd *cmd);
 /* Completion script for "bash", "zsh" or "fish". */
-dra_err *dra_cli_completion(FILE *f, const dra_tool *tool, const char *shell);
+DRA_MUST_USE dra_err *dra_cli_completion(FILE *f, const dra_tool *tool, const char *shell);
 
 /* Standard handling shared by every main: --help, --version, --completion.
  * Returns true when one of them was handled (the caller exits with *exit_code). */
 bool dra_cli_standard(const dra_tool *tool, const dra_args *a, int *exit_code);
 
 /* Check and flush stdout at exit: a failed write is an error (DRA_EXIT_RUNTIME). */
-dra_err *dra_stdout_close(void);
+DRA_MUST_USE dra_err *dra_stdout_close(void);
 
 #endif

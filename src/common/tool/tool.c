@@ -21,7 +21,9 @@ static void check_fds(void)
         int got = fd == 1 ? open("/", O_RDONLY | O_DIRECTORY) : -1;
         if (got < 0)
             got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
-        (void)got; /* open() returns the lowest free fd: this one */
+        /* open() returns the lowest free fd: this one */
+        if (got >= 0 && got != fd)
+            close(got);
     }
 }
 
@@ -42,10 +44,31 @@ bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, in
     return false;
 }
 
-/* Parameters the library names ("node") are this tool's options ("--node"). */
-static void name_options(dra_err *e)
+char *dra_tool_hinted(const dra_args *a, const char *msg, const char *hint)
+{
+    const dra_opt *o = a->cmd && hint ? a->cmd->opts : NULL;
+    while (o && o->name && strcmp(o->name, hint) != 0)
+        o++;
+    if (!o || !o->name)
+        return dra_xstrdup(msg);
+    for (size_t i = 0; i < a->nopts; i++)
+        if (a->opts[i].id == o->id)
+            return dra_xasprintf("%s (--%s)", msg, o->name);
+    return o->help ? dra_xasprintf("%s (see --%s: %s)", msg, o->name, o->help)
+                   : dra_xasprintf("%s (see --%s)", msg, o->name);
+}
+
+/* Parameters the library names ("node") are this tool's options ("--node"),
+ * and so are the parameters its hints name. */
+static void name_options(const dra_args *a, dra_err *e)
 {
     for (; e; e = e->next) {
+        if (e->hint) {
+            char *m = dra_tool_hinted(a, e->msg, e->hint);
+            free(e->msg);
+            e->msg = m;
+            e->hint = NULL;
+        }
         if (!e->param || !e->field)
             continue;
         char *flag = dra_xasprintf("--%s", e->field);
@@ -57,7 +80,7 @@ static void name_options(dra_err *e)
 
 int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code)
 {
-    name_options(err);
+    name_options(a, err);
     int rc = ok_code;
     /* A write that already failed was reported by its writer as err (a
      * runtime error); do not say it twice. */
@@ -140,7 +163,22 @@ dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a)
 {
     set->recursive = dra_args_has(a, DRA_OPT_RECURSIVE);
     const char *v = dra_args_get(a, DRA_OPT_VALIDATE);
-    return v ? dra_field_validation_parse(v, &set->field_validation) : NULL;
+    dra_err *e = v ? dra_field_validation_parse(v, &set->field_validation) : NULL;
+    if (e) { /* kubectl's words */
+        char *m = dra_xasprintf("invalid --validate %s", e->msg);
+        free(e->msg);
+        e->msg = m;
+    }
+    return e;
+}
+
+dra_err *dra_tool_features(const dra_strv *gates, dra_features *f)
+{
+    dra_features_default(f);
+    dra_err *e = NULL;
+    for (size_t i = 0; i < gates->n && !e; i++)
+        e = dra_features_parse(f, gates->v[i]);
+    return e;
 }
 
 dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "../io/stream.h"
+#include "../model/features.h"
 #include "../model/load.h"
 
 /* The whole of a main with run functions:
@@ -36,7 +37,10 @@ bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, in
 int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code);
 
 /* Set a set's reading options from the shared input options (--validate, -R). */
-dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
+DRA_MUST_USE dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
+
+/* The default feature gates, then every --feature-gates value in order. */
+DRA_MUST_USE dra_err *dra_tool_features(const dra_strv *gates, dra_features *f);
 
 /* Read paths (stdin when none) into set with the shared input options.
  * DRA_READ_WORKLOADS: a manifest is not a dump: replace workloads by the
@@ -44,7 +48,7 @@ dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
  * DRA_READ_IDENTITY: also give those pods the names and UIDs the API server
  * would give them. */
 enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2 };
-dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
+DRA_MUST_USE dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
                        dra_objset *set);
 
 /* What reading the input relaxed or skipped: every warning ("prog: warning:
@@ -58,6 +62,10 @@ typedef struct dra_input_report {
 void dra_tool_report_input(const dra_tool *tool, const dra_args *a, const dra_input_report *r);
 /* dra_tool_report_input over what loading m relaxed or skipped. */
 void dra_tool_report_model(const dra_tool *tool, const dra_args *a, const dra_model *m);
+/* msg with the option a library hint names: "msg (--all)" when the option
+ * was given, else "msg (see --all: <its help>)"; msg alone without hint
+ * (or when the command has no such option).  Caller frees. */
+char *dra_tool_hinted(const dra_args *a, const char *msg, const char *hint);
 /* Every warning ("prog: warning: ..."), and with -v every note. */
 void dra_tool_notes(const dra_tool *tool, const dra_args *a, const dra_err *warnings, const dra_err *notes);
 /* One note on stderr when -v is given: "prog: " + printf. */

@@ -21,7 +21,7 @@ dra_err *dra_watch_kinds(char *const *args, size_t n, const kube_resource ***out
                 *nout = 0;
                 return e;
             }
-            *out = dra_xrealloc(*out, (*nout + 1) * sizeof **out);
+            *out = dra_xgrow(*out, *nout, sizeof **out);
             (*out)[(*nout)++] = r;
         }
         free(list);
@@ -80,7 +80,7 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
         return e;
     if (s->o.replay) {
         e = o->watch ? dra_replay_get(s, rs, n, o, out)
-                     : dra_err_new(DRA_EXIT_INPUT, "--replay works with get -w, record and run");
+                     : dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a recording works with get -w, record and run"), "replay");
         free(rs);
         return e;
     }

@@ -101,7 +101,7 @@ dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds
 dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
 {
     if (s->o.replay)
-        return dra_err_new(DRA_EXIT_INPUT, "record needs a server, not --replay");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "record needs a server, not a recording"), "replay");
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (!f)
         return dra_err_new(DRA_EXIT_RUNTIME, "cannot create %s: %s", path, strerror(errno));

@@ -34,35 +34,11 @@ dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms)
 {
     if (!s)
         return NULL;
-    const char *p = s;
-    double total = 0;
-    if (!*p)
-        goto bad;
-    while (*p) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || v < 0)
-            goto bad;
-        p = end;
-        double unit;
-        if (strncmp(p, "ms", 2) == 0)
-            unit = 1, p += 2;
-        else if (*p == 's')
-            unit = 1000, p++;
-        else if (*p == 'm')
-            unit = 60000, p++;
-        else if (*p == 'h')
-            unit = 3600000, p++;
-        else
-            goto bad;
-        total += v * unit;
-    }
-    if (total > 1e12)
-        goto bad;
-    *ms = (long)total;
+    int64_t ns;
+    if (!dra_duration_parse(s, strlen(s), &ns) || ns < 0 || ns / 1000000 > INT64_C(1000000000000))
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (e.g. 500ms, 30s, 5m, 1h)", s), name);
+    *ms = (long)(ns / 1000000);
     return NULL;
-bad:
-    return dra_err_new(DRA_EXIT_INPUT, "%s: invalid duration \"%s\" (e.g. 500ms, 30s, 5m, 1h)", name, s);
 }
 
 typedef struct stage {
@@ -166,7 +142,7 @@ static dra_err *setup_stages(runner *r)
         int64_t now;
         dra_err *e = dra_time_now_or(o->now, &now);
         if (e)
-            return dra_err_field(e, "--now");
+            return e; /* about the parameter "now" */
         char *ts = dra_time_format(now);
         char *t = tool_path(r, "dra-evict");
         r->stages[0].argv = argv_new(t, "--apply-at", ts, "--patch", NULL);
@@ -184,14 +160,15 @@ static dra_err *setup_stages(runner *r)
         free(cmd);
         if (rc != 0) {
             free(t);
-            return dra_err_new(DRA_EXIT_RUNTIME, "--job node is not available: this dra-prepare has no 'sync' command");
+            return dra_err_param(dra_err_new(DRA_EXIT_RUNTIME, "node is not available: this dra-prepare has no 'sync' command"),
+                                 "job");
         }
         r->stages[0].argv = argv_new(t, "sync", "--node", o->job_arg, "--patch", NULL);
         r->nstages = 1;
         free(t);
         return NULL;
     }
-    return dra_err_new(DRA_EXIT_INPUT, "--job: unknown job \"%s\" (claims, evict, node)", o->job);
+    return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown job \"%s\" (claims, evict, node)", o->job), "job");
 }
 
 static void stages_free(runner *r)

@@ -81,13 +81,13 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
 {
     *objs = NULL;
     if (s->o.replay)
-        return dra_err_new(DRA_EXIT_INPUT, "snapshot needs a server, not --replay");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "snapshot needs a server, not a recording"), "replay");
     char *pns = NULL;
     const char *pname = NULL;
     if (for_pod) {
         const char *sl = strchr(for_pod, '/');
         if (!sl || sl == for_pod || !sl[1] || strchr(sl + 1, '/'))
-            return dra_err_new(DRA_EXIT_INPUT, "--for-pod: want NAMESPACE/NAME, got \"%s\"", for_pod);
+            return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAMESPACE/NAME, got \"%s\"", for_pod), "for-pod");
         pns = dra_xstrndup(for_pod, (size_t)(sl - for_pod));
         pname = sl + 1;
     }

@@ -41,9 +41,9 @@ typedef struct dra_session {
     const char *ns; /* effective namespace for namespaced kinds; NULL with -A (borrowed from the config) */
 } dra_session;
 
-dra_err *dra_session_open(const dra_session_opts *o, dra_session *s);
+DRA_MUST_USE dra_err *dra_session_open(const dra_session_opts *o, dra_session *s);
 /* SIGHUP: load the kubeconfig again and swap it in (the old one stays on error). */
-dra_err *dra_session_reload(dra_session *s);
+DRA_MUST_USE dra_err *dra_session_reload(dra_session *s);
 void dra_session_close(dra_session *s);
 
 typedef struct dra_get_opts {
@@ -55,13 +55,13 @@ typedef struct dra_get_opts {
 } dra_get_opts;
 
 /* `dra-watch get KIND...`. */
-dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out);
+DRA_MUST_USE dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out);
 
 /* The DRA snapshot: classes, slices, claims, templates, taint rules, the
  * pods that use claims (with their nodes and namespaces).  for_pod "NS/NAME"
  * trims it to that pod's claims, their classes, candidate slices and nodes.
  * *objs is a new array in a stable order. */
-dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs);
+DRA_MUST_USE dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs);
 
 typedef struct dra_run_opts {
     char *const *pipeline;  /* argv; one element = a shell command */
@@ -79,14 +79,15 @@ typedef struct dra_run_opts {
 } dra_run_opts;
 
 /* `dra-watch run`.  *verdict is the last pipeline's exit code (--once). */
-dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict);
+DRA_MUST_USE dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict);
 
 /* `dra-watch record FILE`: events of the DRA kinds, one JSON line each
  * {"time": RFC 3339 with ns, "type", "object"}, after the initial list. */
-dra_err *dra_watch_record(dra_session *s, const char *path, long max_events);
+DRA_MUST_USE dra_err *dra_watch_record(dra_session *s, const char *path, long max_events);
 
-/* "500ms", "30s", "1m30s", "2h" -> milliseconds; NULL s leaves *ms. */
-dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms);
+/* A Go duration ("500ms", "30s", "1m30s", "2h"; dra_duration_parse) -> whole
+ * milliseconds; NULL s leaves *ms.  Errors are about the parameter name. */
+DRA_MUST_USE dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms);
 
 /* Statistics line for --stats ("events=... relists=... ..."); caller frees. */
 char *dra_watch_stats(dra_session *s);

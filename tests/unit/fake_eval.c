@@ -1,9 +1,11 @@
-/* A tiny selector evaluator for tests (see alloc.h): a few fixed expression
- * shapes, matched by text, so the engine can be tested without CEL. */
+/* A tiny selector evaluator for tests (see fake_eval.h): a few fixed
+ * expression shapes, matched by text, so the engine can be tested without
+ * CEL.  Test-only: linked into the unit-test binaries, not into libdra.a. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "alloc/internal.h"
+#include "fake_eval.h"
 
 enum { F_TRUE, F_FALSE, F_DRIVER, F_ATTR_EQ, F_HAS, F_FAIL };
 
@@ -58,7 +60,6 @@ static bool attr_ref(const char **p, char **dom, char **name)
 
 static dra_err *fake_compile(void *ctx, const char *expr, void **prog)
 {
-    (void)ctx;
     fprog *f = dra_xcalloc(1, sizeof *f);
     const char *p = expr;
     if (!strcmp(expr, "true")) {
@@ -93,7 +94,7 @@ static dra_err *fake_compile(void *ctx, const char *expr, void **prog)
 
 static const json_t *lookup(const char *driver, const json_t *device, const char *dom, const char *name)
 {
-    const json_t *attrs = al_jget(device, "attributes");
+    const json_t *attrs = dra_jfield(device, "attributes");
     char key[512];
     snprintf(key, sizeof key, "%s/%s", dom, name);
     const json_t *v = json_object_get(attrs, key);
@@ -105,9 +106,6 @@ static const json_t *lookup(const char *driver, const json_t *device, const char
 static dra_err *fake_match(void *ctx, void *prog, const char *driver, const json_t *device,
                            const dra_features *features, void **cache, bool *matched)
 {
-    (void)ctx;
-    (void)features;
-    (void)cache;
     fprog *f = prog;
     switch (f->kind) {
     case F_TRUE: *matched = true; return NULL;
@@ -119,20 +117,19 @@ static dra_err *fake_match(void *ctx, void *prog, const char *driver, const json
     const json_t *a = lookup(driver, device, f->a, f->b);
     if (!a)
         return dra_err_new(DRA_EXIT_INPUT, "no such key: %s", f->b);
-    const json_t *v = al_jget(a, "int");
+    const json_t *v = dra_jfield(a, "int");
     if (!v)
-        v = al_jget(a, "string");
+        v = dra_jfield(a, "string");
     if (!v)
-        v = al_jget(a, "bool");
+        v = dra_jfield(a, "bool");
     if (!v)
-        v = al_jget(a, "version");
+        v = dra_jfield(a, "version");
     *matched = v && json_equal((json_t *)v, f->val);
     return NULL;
 }
 
 static void fake_free(void *ctx, void *prog)
 {
-    (void)ctx;
     fprog *f = prog;
     free(f->a);
     free(f->b);
