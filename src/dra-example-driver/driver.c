@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/hash.h"
 #include "io/stream.h"
 #include "example.h"
 
@@ -36,9 +37,7 @@ static void say(ex_driver *d, const char *fmt, ...)
 
 static unsigned device_of(const ex_driver *d, const char *uid)
 {
-    unsigned h = 2166136261u; /* FNV-1a */
-    for (const char *p = uid; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
+    uint32_t h = dra_fnv1a32_str(DRA_FNV32_OFFSET, uid);
     return h % (unsigned)(d->devices > 0 ? d->devices : 1);
 }
 

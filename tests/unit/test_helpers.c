@@ -361,6 +361,14 @@ UNIT_TEST(base64_as_go)
     dra_buf_free(&b);
 }
 
+/* Go's hash/fnv: New32a("") = 0x811c9dc5, New32a("a") = 0xe40c292c, New32a("foobar") = 0xbf9cf968. */
+UNIT_TEST(fnv1a_32)
+{
+    CHECK(dra_fnv1a32_str(DRA_FNV32_OFFSET, "") == UINT32_C(0x811c9dc5));
+    CHECK(dra_fnv1a32_str(DRA_FNV32_OFFSET, "a") == UINT32_C(0xe40c292c));
+    CHECK(dra_fnv1a32_str(DRA_FNV32_OFFSET, "foobar") == UINT32_C(0xbf9cf968));
+}
+
 UNIT_TEST(pool_index)
 {
     dra_pool_index x = {0};

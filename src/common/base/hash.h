@@ -39,6 +39,17 @@ static inline uint64_t dra_fnv1a_str(uint64_t h, const char *s)
     return h;
 }
 
+/* FNV-1a 32-bit (Go's hash/fnv New32a: the Deployment controller's
+ * pod-template-hash) over a NUL-terminated string. */
+#define DRA_FNV32_OFFSET UINT32_C(2166136261)
+#define DRA_FNV32_PRIME UINT32_C(16777619)
+static inline uint32_t dra_fnv1a32_str(uint32_t h, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        h = (h ^ *p) * DRA_FNV32_PRIME;
+    return h;
+}
+
 typedef struct dra_strmap_entry {
     const char *key; /* borrowed; NULL = free slot */
     size_t len;

@@ -13,6 +13,7 @@
  * brackets behave the same; RE2 rejects some PCRE-only escapes (\A\z are
  * shared; \Z, \G, \K, \R, \X are PCRE-only and are rejected here). */
 #include "functions.h"
+#include "../base/utf8.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -266,10 +267,9 @@ static cel_value find_all(cel_call_ctx *cx, const cel_value *a, int64_t limit)
         prev_end = (long)me;
         if (me == ms) {
             /* advance one code point past an empty match */
-            size_t step = 1;
-            while (ms + step < a[0].v.s.len && ((unsigned char)a[0].v.s.ptr[ms + step] & 0xC0) == 0x80)
-                step++;
-            pos = me + step;
+            uint32_t r;
+            size_t step = ms < a[0].v.s.len ? dra_utf8_decode(a[0].v.s.ptr + ms, a[0].v.s.len - ms, &r) : 0;
+            pos = me + (step ? step : 1); /* an invalid byte is one step, as Go's decoder reads it */
         } else {
             pos = me;
         }

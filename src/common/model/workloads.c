@@ -195,9 +195,7 @@ static size_t daemon_nodes(const dra_objset *set, const json_t *tspec, const cha
 static char *template_hash(const json_t *tmpl)
 {
     char *text = json_dumps(tmpl, JSON_COMPACT | JSON_SORT_KEYS);
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
-        h = (h ^ *p) * 16777619u;
+    uint32_t h = dra_fnv1a32_str(DRA_FNV32_OFFSET, text ? text : "");
     free(text);
     char digits[16];
     snprintf(digits, sizeof digits, "%" PRIu32, h);

@@ -2,6 +2,8 @@
 #include "model/quantity.h"
 #include "discover.h"
 
+#include "../base/hash.h"
+
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -291,9 +293,7 @@ static char *label_from(const char *prefix, const char *s, bool tag_changes)
         out[--n] = '\0';
     if (changed && tag_changes) {
         /* Keep distinct names distinct ("eth_0" vs "eth-0"). */
-        unsigned h = 2166136261u;
-        for (const char *p = s; *p; p++)
-            h = (h ^ (unsigned char)*p) * 16777619u;
+        uint32_t h = dra_fnv1a32_str(DRA_FNV32_OFFSET, s);
         if (n > 57)
             out[n = 57] = '\0';
         char *tagged = dra_xasprintf("%s-%05x", out, h & 0xfffff);
