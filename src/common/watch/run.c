@@ -55,6 +55,7 @@ typedef struct runner {
     stage stages[4];
     size_t nstages;
     bool dry;
+    bool node_job;        /* stage output is dra-prepare's records, not operations */
     bool dirty;
     int64_t changed_at, last_pass;
     long passes;
@@ -154,17 +155,22 @@ static dra_err *setup_stages(runner *r)
         return NULL;
     }
     if (strcmp(o->job, "node") == 0) {
+        /* the kubelet's DRA manager: prepare the claims of the node's active
+         * pods, unprepare those of pods gone or finished (dra-prepare sync) */
+        if (!o->node || !*o->node)
+            return dra_err_new(DRA_EXIT_INPUT, "--job node needs --node NAME");
+        if (!o->socket || !*o->socket)
+            return dra_err_new(DRA_EXIT_INPUT, "--job node needs --socket PATH (the driver's DRA socket)");
+        if (o->dry_run)
+            return dra_err_new(DRA_EXIT_INPUT, "--job node writes nothing to the API server; it has no --dry-run");
         char *t = tool_path(r, "dra-prepare");
-        char *cmd = dra_xasprintf("'%s' --help 2>/dev/null | grep -q '^  dra-prepare sync '", t);
-        int rc = system(cmd);
-        free(cmd);
-        if (rc != 0) {
-            free(t);
-            return dra_err_param(dra_err_new(DRA_EXIT_RUNTIME, "node is not available: this dra-prepare has no 'sync' command"),
-                                 "job");
-        }
-        r->stages[0].argv = argv_new(t, "sync", "--node", o->job_arg, "--patch", NULL);
+        if (o->checkpoint)
+            r->stages[0].argv = argv_new(t, "sync", "--node", o->node, "--socket", o->socket, "--checkpoint",
+                                         o->checkpoint, "-o", "jsonl", NULL);
+        else
+            r->stages[0].argv = argv_new(t, "sync", "--node", o->node, "--socket", o->socket, "-o", "jsonl", NULL);
         r->nstages = 1;
+        r->node_job = true;
         free(t);
         return NULL;
     }
@@ -286,8 +292,61 @@ static void put_obj(dra_buf *b, const json_t *o)
     free(s);
 }
 
+/* The stores of one kind (a live informer's or the replay cache's); NULL when
+ * not watched. */
+static const json_t *kind_store(runner *r, const char *kind)
+{
+    if (r->cache)
+        return json_object_get(r->cache, kind);
+    for (size_t i = 0; i < r->nspecs; i++)
+        if (strcmp(r->specs[i].res->kind, kind) == 0)
+            return kube_informers_store(r->in, i);
+    return NULL;
+}
+
+static bool on_node(const runner *r, const json_t *pod)
+{
+    const char *n = json_string_value(json_object_get(json_object_get(pod, "spec"), "nodeName"));
+    return n && strcmp(n, r->o->node) == 0;
+}
+
+/* "ns/name" of every claim a pod of the node uses. */
+static json_t *node_claims(runner *r)
+{
+    json_t *set = json_object();
+    const char *key;
+    json_t *pod;
+    json_object_foreach((json_t *)kind_store(r, "Pod"), key, pod) {
+        if (on_node(r, pod))
+            dra_watch_pod_claims(pod, set);
+    }
+    return set;
+}
+
+/* --job node: the node's pods and the claims they use, nothing else (what
+ * the kubelet reads: its pods by spec.nodeName, their claims by name). */
+static void node_snapshot_bytes(runner *r, dra_buf *b)
+{
+    json_t *claims = node_claims(r);
+    const char *key;
+    json_t *o;
+    json_object_foreach((json_t *)kind_store(r, "Pod"), key, o) {
+        if (on_node(r, o))
+            put_obj(b, o);
+    }
+    json_object_foreach((json_t *)kind_store(r, "ResourceClaim"), key, o) {
+        if (json_object_get(claims, key))
+            put_obj(b, o);
+    }
+    json_decref(claims);
+}
+
 static void snapshot_bytes(runner *r, dra_buf *b)
 {
+    if (r->node_job) {
+        node_snapshot_bytes(r, b);
+        return;
+    }
     if (r->cache) {
         const char *k;
         json_t *m;
@@ -572,6 +631,13 @@ static dra_err *pass_once(runner *r, bool *conflict)
         dra_buf_free(&in);
         rlog(r, KUBE_LOG_DEBUG, "%s%s%s: exit code %d, %zu bytes of output", label, r->o->job ? " " : "",
              r->o->job ? r->stages[si].argv[1] : "", status, out.len);
+        if (!e && r->node_job && out.len) {
+            /* dra-prepare sync's records: what was prepared and unprepared,
+             * printed even when some pods failed (the driver calls happened) */
+            if (fwrite(out.data, 1, out.len, r->o->out) != out.len || fflush(r->o->out) != 0)
+                e = dra_err_new(DRA_EXIT_RUNTIME, "write error on standard output");
+            out.len = 0;
+        }
         if (!e && status >= 2)
             e = dra_err_new(status == 2 ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "%s%s%s failed with exit code %d; nothing written",
                             label, r->o->job ? " " : "", r->o->job ? r->stages[si].argv[1] : "", status);
@@ -632,6 +698,16 @@ static dra_err *pass(runner *r)
 static void on_change(void *ud, size_t idx, kube_event_type t, json_t *obj)
 {
     runner *r = ud;
+    if (r->node_job && strcmp(r->specs[idx].res->kind, "ResourceClaim") == 0) {
+        /* another node's claim changes nothing here */
+        char *key = dra_xasprintf("%s/%s", meta(obj, "namespace") ?: "", meta(obj, "name") ?: "");
+        json_t *claims = node_claims(r);
+        bool ours = json_object_get(claims, key) != NULL;
+        json_decref(claims);
+        free(key);
+        if (!ours)
+            return;
+    }
     r->dirty = true;
     r->changed_at = mono_ms();
 }
@@ -731,15 +807,21 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
     /* Watch only what the job reads: its ClusterRole grants exactly that. */
     static const char *const claims_kinds[] = {"resourceclaims", "resourceclaimtemplates", "pods"};
     static const char *const evict_kinds[] = {"resourceslices", "devicetaintrules", "resourceclaims", "pods"};
-    static const char *const node_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "pods"};
+    /* the node agent, as the kubelet: its own pods (spec.nodeName) and claims */
+    static const char *const node_kinds[] = {"pods", "resourceclaims"};
     if (o->job && strcmp(o->job, "claims") == 0)
         e = dra_watch_specs(s, claims_kinds, 3, r.specs, &r.nspecs);
     else if (o->job && strcmp(o->job, "evict") == 0)
         e = dra_watch_specs(s, evict_kinds, 4, r.specs, &r.nspecs);
     else if (o->job)
-        e = dra_watch_specs(s, node_kinds, 4, r.specs, &r.nspecs);
+        e = dra_watch_specs(s, node_kinds, 2, r.specs, &r.nspecs);
     else
         e = dra_watch_dra_specs(s, r.specs, &r.nspecs);
+    char *pod_fs = NULL;
+    if (!e && r.node_job) {
+        pod_fs = dra_xasprintf("spec.nodeName=%s", o->node);
+        r.specs[0].field_selector = pod_fs;
+    }
     if (e) {
         stages_free(&r);
         return e;
@@ -753,5 +835,6 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
     *verdict = r.verdict;
     kube_informers_free(r.in);
     stages_free(&r);
+    free(pod_fs);
     return e;
 }

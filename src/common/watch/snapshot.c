@@ -41,9 +41,7 @@ static void set_add(json_t *set, const char *k)
         json_object_set_new(set, k, json_true());
 }
 
-/* Claim names a pod uses: spec.resourceClaims[].resourceClaimName and
- * status.resourceClaimStatuses[].resourceClaimName (from templates). */
-static void pod_claims(const json_t *pod, json_t *set)
+void dra_watch_pod_claims(const json_t *pod, json_t *set)
 {
     const char *ns = meta(pod, "namespace");
     size_t i;
@@ -63,6 +61,13 @@ static void pod_claims(const json_t *pod, json_t *set)
             set_add(set, k);
             free(k);
         }
+    }
+    const char *x = json_string_value(json_object_get(
+        json_object_get(json_object_get(pod, "status"), "extendedResourceClaimStatus"), "resourceClaimName"));
+    if (x) {
+        char *k = dra_xasprintf("%s/%s", ns ? ns : "", x);
+        set_add(set, k);
+        free(k);
     }
 }
 
@@ -127,7 +132,7 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
                 continue;
             found = true;
             json_array_append(pods, it);
-            pod_claims(it, claims);
+            dra_watch_pod_claims(it, claims);
             size_t j;
             json_t *rc;
             json_array_foreach(json_object_get(spec, "resourceClaims"), j, rc) {
