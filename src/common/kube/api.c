@@ -736,6 +736,8 @@ dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tic
                         dra_err_free(e);
                         return NULL;
                     }
+                    if (kube_err_forbidden(e)) /* a missing permission: retrying cannot help */
+                        return e;
                     char *m = dra_err_format(e);
                     int64_t d = kube_backoff_ms(c, f->failures++);
                     kube_client_log(c, KUBE_LOG_WARN, "list of %s: %s; retrying in %lld ms", f->spec.res->resource, m,

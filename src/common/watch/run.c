@@ -717,7 +717,9 @@ static dra_err *loop_pass(runner *r)
     dra_err *e = pass(r);
     r->last_pass = mono_ms();
     if (e && !stopped(r)) {
-        if (r->o->once)
+        /* --once reports every failure; the loop stops only on a missing
+         * permission (the next pass would meet it again) */
+        if (r->o->once || kube_err_forbidden(e))
             return e;
         char *m = dra_err_format(e);
         rlog(r, KUBE_LOG_WARN, "pass %ld failed: %s", r->passes, m);
