@@ -194,6 +194,9 @@ dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t 
         }
         json_decref(rest);
     }
+    /* managedFields: bookkeeping of server-side apply that no tool reads;
+     * kubectl get hides it too (--show-managed-fields=false) */
+    json_object_del(json_object_get(obj, "metadata"), "managedFields");
     dra_err *e = NULL;
     if (*r->group && strcmp(version, "v1") != 0) {
         dra_kind k;
@@ -215,22 +218,9 @@ static void add_query(dra_buf *b, bool *first, const char *k, const char *v)
     kube_query_escape(b, v);
 }
 
-static dra_err *normalize_items(const kube_resource *r, const char *version, json_t *items, json_t *out)
+dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opts *o, kube_item_fn fn, void *ud,
+                        char **rv)
 {
-    size_t i;
-    json_t *it;
-    json_array_foreach(items, i, it) {
-        dra_err *e = kube_api_normalize(r, version, it);
-        if (e)
-            return e;
-        json_array_append(out, it);
-    }
-    return NULL;
-}
-
-dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv)
-{
-    *items = NULL;
     if (rv)
         *rv = NULL;
     const char *version;
@@ -238,7 +228,6 @@ dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o,
     if (e)
         return e;
     char *base = kube_api_path(a, r, version, o ? o->ns : NULL, NULL, NULL);
-    json_t *all = json_array();
     char *cont = NULL, *listrv = NULL;
     int limit = o && o->limit > 0 ? o->limit : 500;
     for (;;) {
@@ -258,15 +247,17 @@ dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o,
         e = kube_do(a->c, &req, &resp);
         dra_buf_free(&p);
         if (e && resp.http == 410 && cont) {
-            /* the continue token expired: list everything in one go */
+            /* the continue token expired: list everything in one go, as
+             * client-go's pager does (FullListIfExpired) */
             dra_err_free(e);
             kube_resp_free(&resp);
             free(cont);
             cont = NULL;
             free(listrv);
             listrv = NULL;
-            json_array_clear(all);
             limit = 0;
+            if ((e = fn(ud, NULL)))
+                break;
             continue;
         }
         if (e) {
@@ -283,7 +274,13 @@ dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o,
             e = dra_err_new(DRA_EXIT_RUNTIME, "list of %s: items is not a list", r->resource);
             break;
         }
-        e = normalize_items(r, version, its, all);
+        /* one page at a time: the items go to fn and the page is freed */
+        size_t i;
+        json_t *it;
+        json_array_foreach(its, i, it) {
+            if ((e = kube_api_normalize(r, version, it)) || (e = fn(ud, it)))
+                break;
+        }
         const char *nc = json_string_value(json_object_get(md, "continue"));
         free(cont);
         cont = nc && *nc ? dra_xstrdup(nc) : NULL;
@@ -294,15 +291,35 @@ dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o,
     free(cont);
     free(base);
     if (e) {
-        json_decref(all);
         free(listrv);
         return e;
     }
-    *items = all;
     if (rv)
         *rv = listrv ? listrv : dra_xstrdup("");
     else
         free(listrv);
+    return NULL;
+}
+
+static dra_err *append_item(void *ud, json_t *item)
+{
+    if (item)
+        json_array_append(ud, item);
+    else
+        json_array_clear(ud);
+    return NULL;
+}
+
+dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv)
+{
+    json_t *all = json_array();
+    dra_err *e = kube_list_each(a, r, o, append_item, all, rv);
+    if (e) {
+        json_decref(all);
+        *items = NULL;
+        return e;
+    }
+    *items = all;
     return NULL;
 }
 
@@ -627,6 +644,33 @@ void kube_informers_relist(kube_informers *in)
         in->v[i].need_relist = true;
 }
 
+typedef struct relist_state {
+    inf *f;
+    json_t *seen; /* keys of this list */
+} relist_state;
+
+static dra_err *relist_item(void *ud, json_t *it)
+{
+    relist_state *st = ud;
+    inf *f = st->f;
+    kube_informers *in = f->set;
+    if (!it) { /* the list starts over */
+        json_object_clear(st->seen);
+        return NULL;
+    }
+    char *key = obj_key(it);
+    json_t *old = json_object_get(f->store, key);
+    const char *orv = old ? meta_str(old, "resourceVersion") : NULL, *nrv = meta_str(it, "resourceVersion");
+    bool same = old && orv && nrv && strcmp(orv, nrv) == 0;
+    json_object_set_new(st->seen, key, json_true());
+    if (!same) {
+        json_object_set(f->store, key, it);
+        in->fn(in->ud, f->idx, old ? KUBE_MODIFIED : KUBE_ADDED, it);
+    }
+    free(key);
+    return NULL;
+}
+
 static dra_err *relist(inf *f)
 {
     kube_informers *in = f->set;
@@ -637,37 +681,32 @@ static dra_err *relist(inf *f)
         f->base = kube_api_path(in->a, f->spec.res, f->version, f->spec.ns, NULL, NULL);
     }
     kube_list_opts lo = {f->spec.ns, f->spec.label_selector, f->spec.field_selector, 0};
-    json_t *items;
+    /* Page by page into the store: each item replaces its key at once (an
+     * event when it is new or changed); after the whole list, keys it did not
+     * have are deleted.  A list that fails half-way leaves the store as
+     * current as the events said, and the retry reports only what changed. */
+    json_t *seen = json_object();
+    relist_state st = {f, seen};
     char *rv;
-    dra_err *e = kube_list(in->a, f->spec.res, &lo, &items, &rv);
-    if (e)
+    dra_err *e = kube_list_each(in->a, f->spec.res, &lo, relist_item, &st, &rv);
+    if (e) {
+        json_decref(seen);
         return e;
+    }
     if (f->synced)
         kube_client_stats(in->a->c)->relists++;
-    json_t *nstore = json_object();
-    size_t i;
-    json_t *it;
-    json_array_foreach(items, i, it) {
-        char *key = obj_key(it);
-        json_t *old = json_object_get(f->store, key);
-        json_object_set(nstore, key, it);
-        const char *orv = old ? meta_str(old, "resourceVersion") : NULL, *nrv = meta_str(it, "resourceVersion");
-        if (!old)
-            in->fn(in->ud, f->idx, KUBE_ADDED, it);
-        else if (!(orv && nrv && strcmp(orv, nrv) == 0))
-            in->fn(in->ud, f->idx, KUBE_MODIFIED, it);
-        free(key);
-    }
     const char *k;
     json_t *v;
     void *tmp;
     json_object_foreach_safe(f->store, tmp, k, v) {
-        if (!json_object_get(nstore, k))
+        if (!json_object_get(seen, k)) {
+            json_incref(v);
+            json_object_del(f->store, k);
             in->fn(in->ud, f->idx, KUBE_DELETED, v);
+            json_decref(v);
+        }
     }
-    json_decref(f->store);
-    f->store = nstore;
-    json_decref(items);
+    json_decref(seen);
     free(f->rv);
     f->rv = rv;
     f->need_relist = false;

@@ -55,7 +55,8 @@ char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, co
                     const char *sub);
 
 /* Convert an object read from the server to v1 and give it apiVersion/kind
- * (version = the served version). */
+ * (version = the served version); metadata.managedFields is dropped, as
+ * kubectl get does. */
 DRA_MUST_USE dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t *obj);
 
 typedef struct kube_list_opts {
@@ -68,6 +69,13 @@ typedef struct kube_list_opts {
 /* List every page; *items is a new array of normalised objects, *rv the list's
  * resourceVersion (caller frees). */
 DRA_MUST_USE dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv);
+/* The same, page by page without holding the list: fn gets each normalised
+ * item (borrowed: incref to keep it; the page is freed after its items), and
+ * NULL when an expired continue token makes the list start over in one piece
+ * (forget what came before).  An error from fn ends the list. */
+typedef dra_err *(*kube_item_fn)(void *ud, json_t *item);
+DRA_MUST_USE dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opts *o, kube_item_fn fn,
+                                     void *ud, char **rv);
 DRA_MUST_USE dra_err *kube_get(kube_api *a, const kube_resource *r, const char *ns, const char *name, json_t **obj, kube_resp *resp);
 
 /* Writes.  The body is borrowed.  On success *out (may be NULL) is the
