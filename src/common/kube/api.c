@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "../model/convert.h"
 #include "../model/kinds.h"
@@ -218,6 +221,16 @@ static void add_query(dra_buf *b, bool *first, const char *k, const char *v)
     kube_query_escape(b, v);
 }
 
+/* The pages of a list are decoded trees that are freed as soon as their items
+ * are stored compactly; hand the freed pages back to the system, so the
+ * resident size stays that of the store. */
+static void trim_heap(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+}
+
 dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opts *o, kube_item_fn fn, void *ud,
                         char **rv)
 {
@@ -285,6 +298,7 @@ dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opt
         free(cont);
         cont = nc && *nc ? dra_xstrdup(nc) : NULL;
         kube_resp_free(&resp);
+        trim_heap();
         if (e || !cont)
             break;
     }
@@ -447,7 +461,7 @@ typedef struct inf {
     kube_informer_spec spec;
     const char *version;
     char *base;        /* collection path */
-    json_t *store;     /* key -> object */
+    json_t *store;     /* key -> entry (see entry_new) */
     char *rv;          /* last resourceVersion seen */
     bool open, need_relist, synced;
     int failures;
@@ -480,6 +494,34 @@ static char *obj_key(const json_t *o)
 {
     const char *ns = meta_str(o, "namespace"), *name = meta_str(o, "name");
     return dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
+}
+
+/* A stored object, kept compact: ["resourceVersion", "compact JSON"] (a
+ * tenth of the memory of the decoded tree; decoded again when asked for). */
+static json_t *entry_new(const json_t *obj)
+{
+    char *s = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    const char *rv = meta_str(obj, "resourceVersion");
+    json_t *e = json_array();
+    json_array_append_new(e, json_string_nocheck(rv ? rv : ""));
+    json_array_append_new(e, json_string_nocheck(s ? s : "{}"));
+    free(s);
+    return e;
+}
+
+static const char *entry_rv(const json_t *e) { return json_string_value(json_array_get(e, 0)); }
+
+static json_t *entry_obj(const json_t *e)
+{
+    const json_t *s = json_array_get(e, 1);
+    return json_loadb(json_string_value(s), json_string_length(s), 0, NULL);
+}
+
+/* An event for an object whose resourceVersion the store has already? */
+static bool entry_same(const json_t *old, const json_t *obj)
+{
+    const char *orv = old ? entry_rv(old) : NULL, *nrv = meta_str(obj, "resourceVersion");
+    return orv && *orv && nrv && strcmp(orv, nrv) == 0;
 }
 
 static void set_rv(inf *f, const char *rv)
@@ -522,12 +564,10 @@ static dra_err *on_event(void *ud, kube_event_type t, json_t *obj)
             in->fn(in->ud, f->idx, KUBE_DELETED, obj);
             json_decref(obj);
         }
-    } else {
-        const char *orv = old ? meta_str(old, "resourceVersion") : NULL;
-        if (!(orv && rv && strcmp(orv, rv) == 0)) {
-            json_object_set(f->store, key, obj);
-            in->fn(in->ud, f->idx, old ? KUBE_MODIFIED : KUBE_ADDED, obj);
-        }
+    } else if (!entry_same(old, obj)) {
+        bool had = old != NULL;
+        json_object_set_new(f->store, key, entry_new(obj));
+        in->fn(in->ud, f->idx, had ? KUBE_MODIFIED : KUBE_ADDED, obj);
     }
     free(key);
     set_rv(f, rv);
@@ -636,7 +676,23 @@ void kube_informers_free(kube_informers *in)
     free(in);
 }
 
-const json_t *kube_informers_store(const kube_informers *in, size_t i) { return in->v[i].store; }
+size_t kube_informers_count(const kube_informers *in, size_t i) { return json_object_size(in->v[i].store); }
+
+void kube_informers_each(const kube_informers *in, size_t i, kube_store_fn fn, void *ud)
+{
+    const char *k;
+    json_t *e;
+    json_object_foreach(in->v[i].store, k, e) {
+        const json_t *s = json_array_get(e, 1);
+        fn(ud, k, json_string_value(s), json_string_length(s));
+    }
+}
+
+json_t *kube_informers_get(const kube_informers *in, size_t i, const char *key)
+{
+    const json_t *e = json_object_get(in->v[i].store, key);
+    return e ? entry_obj(e) : NULL;
+}
 
 void kube_informers_relist(kube_informers *in)
 {
@@ -660,12 +716,11 @@ static dra_err *relist_item(void *ud, json_t *it)
     }
     char *key = obj_key(it);
     json_t *old = json_object_get(f->store, key);
-    const char *orv = old ? meta_str(old, "resourceVersion") : NULL, *nrv = meta_str(it, "resourceVersion");
-    bool same = old && orv && nrv && strcmp(orv, nrv) == 0;
     json_object_set_new(st->seen, key, json_true());
-    if (!same) {
-        json_object_set(f->store, key, it);
-        in->fn(in->ud, f->idx, old ? KUBE_MODIFIED : KUBE_ADDED, it);
+    if (!entry_same(old, it)) {
+        bool had = old != NULL;
+        json_object_set_new(f->store, key, entry_new(it));
+        in->fn(in->ud, f->idx, had ? KUBE_MODIFIED : KUBE_ADDED, it);
     }
     free(key);
     return NULL;
@@ -700,10 +755,11 @@ static dra_err *relist(inf *f)
     void *tmp;
     json_object_foreach_safe(f->store, tmp, k, v) {
         if (!json_object_get(seen, k)) {
-            json_incref(v);
+            json_t *o = entry_obj(v);
             json_object_del(f->store, k);
-            in->fn(in->ud, f->idx, KUBE_DELETED, v);
-            json_decref(v);
+            if (o)
+                in->fn(in->ud, f->idx, KUBE_DELETED, o);
+            json_decref(o);
         }
     }
     json_decref(seen);

@@ -130,8 +130,14 @@ DRA_MUST_USE dra_err *kube_informers_sync(kube_informers *in);
  * error with code 0 ends it successfully). */
 typedef dra_err *(*kube_tick_fn)(void *ud);
 DRA_MUST_USE dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tick, void *ud);
-/* The store of informer i: a JSON object "ns/name" -> object (borrowed). */
-const json_t *kube_informers_store(const kube_informers *in, size_t i);
+/* The store of informer i, keyed "ns/name" ("/name" for cluster-scoped
+ * kinds).  Objects are kept as compact JSON (the bytes json_dumps gives with
+ * JSON_COMPACT): each passes them borrowed, in no particular order; get
+ * decodes one anew (caller decrefs; NULL when absent). */
+typedef void (*kube_store_fn)(void *ud, const char *key, const char *json, size_t len);
+size_t kube_informers_count(const kube_informers *in, size_t i);
+void kube_informers_each(const kube_informers *in, size_t i, kube_store_fn fn, void *ud);
+json_t *kube_informers_get(const kube_informers *in, size_t i, const char *key);
 /* Force a relist of every informer now (after a conflict, or SIGHUP). */
 void kube_informers_relist(kube_informers *in);
 

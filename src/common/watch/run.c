@@ -284,99 +284,103 @@ static dra_err *run_stage(runner *r, char **argv, const dra_buf *in, dra_buf *ou
 
 /* ---- snapshot ---- */
 
-static void put_obj(dra_buf *b, const json_t *o)
+/* Each object of a kind as compact JSON (a live informer's store, or the
+ * replay cache's trees dumped the same way). */
+static void kind_each(runner *r, const char *kind, kube_store_fn fn, void *ud)
 {
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    dra_buf_puts(b, s);
-    dra_buf_putc(b, '\n');
-    free(s);
-}
-
-/* The stores of one kind (a live informer's or the replay cache's); NULL when
- * not watched. */
-static const json_t *kind_store(runner *r, const char *kind)
-{
-    if (r->cache)
-        return json_object_get(r->cache, kind);
+    if (r->cache) {
+        const char *key;
+        json_t *o;
+        json_object_foreach(json_object_get(r->cache, kind), key, o) {
+            char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+            fn(ud, key, s, strlen(s));
+            free(s);
+        }
+        return;
+    }
     for (size_t i = 0; i < r->nspecs; i++)
         if (strcmp(r->specs[i].res->kind, kind) == 0)
-            return kube_informers_store(r->in, i);
-    return NULL;
+            kube_informers_each(r->in, i, fn, ud);
 }
 
-static bool on_node(const runner *r, const json_t *pod)
+/* One cached object, decoded anew (caller decrefs), or NULL. */
+static json_t *cached_new(runner *r, const char *kind, const char *ns, const char *name)
 {
+    char *key = dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
+    json_t *found = NULL;
+    if (r->cache) {
+        found = json_incref(json_object_get(json_object_get(r->cache, kind), key));
+    } else {
+        for (size_t i = 0; i < r->nspecs && !found; i++)
+            if (strcmp(r->specs[i].res->kind, kind) == 0)
+                found = kube_informers_get(r->in, i, key);
+    }
+    free(key);
+    return found;
+}
+
+static void put_line(dra_buf *b, const char *json, size_t len)
+{
+    dra_buf_append(b, json, len);
+    dra_buf_putc(b, '\n');
+}
+
+typedef struct node_scan {
+    runner *r;
+    json_t *claims; /* "ns/name" of claims the node's pods use */
+    dra_buf *out;   /* NULL: only collect claims */
+} node_scan;
+
+static void node_pod(void *ud, const char *key, const char *json, size_t len)
+{
+    node_scan *ns = ud;
+    json_t *pod = json_loadb(json, len, 0, NULL);
     const char *n = json_string_value(json_object_get(json_object_get(pod, "spec"), "nodeName"));
-    return n && strcmp(n, r->o->node) == 0;
+    if (n && strcmp(n, ns->r->o->node) == 0) {
+        dra_watch_pod_claims(pod, ns->claims);
+        if (ns->out)
+            put_line(ns->out, json, len);
+    }
+    json_decref(pod);
+}
+
+static void node_claim(void *ud, const char *key, const char *json, size_t len)
+{
+    node_scan *ns = ud;
+    if (json_object_get(ns->claims, key))
+        put_line(ns->out, json, len);
 }
 
 /* "ns/name" of every claim a pod of the node uses. */
 static json_t *node_claims(runner *r)
 {
-    json_t *set = json_object();
-    const char *key;
-    json_t *pod;
-    json_object_foreach((json_t *)kind_store(r, "Pod"), key, pod) {
-        if (on_node(r, pod))
-            dra_watch_pod_claims(pod, set);
-    }
-    return set;
+    node_scan ns = {r, json_object(), NULL};
+    kind_each(r, "Pod", node_pod, &ns);
+    return ns.claims;
 }
 
-/* --job node: the node's pods and the claims they use, nothing else (what
- * the kubelet reads: its pods by spec.nodeName, their claims by name). */
-static void node_snapshot_bytes(runner *r, dra_buf *b)
-{
-    json_t *claims = node_claims(r);
-    const char *key;
-    json_t *o;
-    json_object_foreach((json_t *)kind_store(r, "Pod"), key, o) {
-        if (on_node(r, o))
-            put_obj(b, o);
-    }
-    json_object_foreach((json_t *)kind_store(r, "ResourceClaim"), key, o) {
-        if (json_object_get(claims, key))
-            put_obj(b, o);
-    }
-    json_decref(claims);
-}
+static void put_each(void *ud, const char *key, const char *json, size_t len) { put_line(ud, json, len); }
 
+/* The snapshot as JSON Lines.  --job node: the node's pods and the claims
+ * they use, nothing else (what the kubelet reads: its pods by spec.nodeName,
+ * their claims by name). */
 static void snapshot_bytes(runner *r, dra_buf *b)
 {
     if (r->node_job) {
-        node_snapshot_bytes(r, b);
+        node_scan ns = {r, json_object(), b};
+        kind_each(r, "Pod", node_pod, &ns);
+        kind_each(r, "ResourceClaim", node_claim, &ns);
+        json_decref(ns.claims);
         return;
     }
     if (r->cache) {
         const char *k;
         json_t *m;
-        json_object_foreach(r->cache, k, m) {
-            const char *key;
-            json_t *o;
-            json_object_foreach(m, key, o) put_obj(b, o);
-        }
+        json_object_foreach(r->cache, k, m) kind_each(r, k, put_each, b);
         return;
     }
-    for (size_t i = 0; i < r->nspecs; i++) {
-        const char *key;
-        json_t *o;
-        json_object_foreach((json_t *)kube_informers_store(r->in, i), key, o) put_obj(b, o);
-    }
-}
-
-static const json_t *cached(runner *r, const char *kind, const char *ns, const char *name)
-{
-    char *key = dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
-    const json_t *found = NULL;
-    if (r->cache) {
-        found = json_object_get(json_object_get(r->cache, kind), key);
-    } else {
-        for (size_t i = 0; i < r->nspecs && !found; i++)
-            if (strcmp(r->specs[i].res->kind, kind) == 0)
-                found = json_object_get(kube_informers_store(r->in, i), key);
-    }
-    free(key);
-    return found;
+    for (size_t i = 0; i < r->nspecs; i++)
+        kube_informers_each(r->in, i, put_each, b);
 }
 
 /* ---- applying ---- */
@@ -520,7 +524,7 @@ static json_t *object_op(runner *r, const json_t *obj, dra_buf *why)
 {
     const char *kind = json_string_value(json_object_get(obj, "kind"));
     const char *ns = meta(obj, "namespace"), *name = meta(obj, "name");
-    const json_t *cur = kind && name ? cached(r, kind, ns, name) : NULL;
+    json_t *cur = kind && name ? cached_new(r, kind, ns, name) : NULL;
     json_t *op = json_pack("{s:s, s:s}", "apiVersion", json_string_value(json_object_get(obj, "apiVersion")) ?: "",
                            "kind", kind ?: "");
     if (ns)
@@ -551,6 +555,7 @@ static json_t *object_op(runner *r, const json_t *obj, dra_buf *why)
     json_decref(b);
     if (!status_changed && !main_changed) {
         json_decref(op);
+        json_decref(cur);
         return NULL;
     }
     json_t *body = json_deep_copy(obj);
@@ -563,6 +568,7 @@ static json_t *object_op(runner *r, const json_t *obj, dra_buf *why)
         json_object_set_new(op, "subresource", json_string("status"));
     json_object_set_new(op, "body", body);
     dra_buf_puts(why, status_changed && !main_changed ? "status changed" : "object changed");
+    json_decref(cur);
     return op;
 }
 
