@@ -131,10 +131,12 @@ static dra_err *cmd_run(const dra_args *a, dra_session *s, int *ok)
         return e;
     o.node = dra_args_get(a, DRA_OPT_NODE);
     o.socket = dra_args_get(a, OPT_SOCKET);
+    o.registry_dir = dra_args_get(a, OPT_REGISTRY_DIR);
+    o.plugins_dir = dra_args_get(a, OPT_PLUGINS_DIR);
     o.checkpoint = dra_args_get(a, OPT_CHECKPOINT);
     bool node_job = o.job && strcmp(o.job, "node") == 0;
-    if (!node_job && (o.node || o.socket || o.checkpoint))
-        return dra_err_new(DRA_EXIT_INPUT, "--node, --socket and --checkpoint belong to --job node");
+    if (!node_job && (o.node || o.socket || o.registry_dir || o.plugins_dir || o.checkpoint))
+        return dra_err_new(DRA_EXIT_INPUT, "--node, --socket, --registry-dir, --plugins-dir and --checkpoint belong to --job node");
     if (o.job && a->npos)
         return dra_err_new(DRA_EXIT_INPUT, "--job %s takes no pipeline", o.job);
     if (!o.job && !a->npos)

@@ -55,6 +55,15 @@ UID1=9b2e6f10-0000-4000-8000-00000000c001
     assert_equal "$(jq -r '.action' <<<"$output")" prepare
 }
 
+@test "run --job node --registry-dir: the driver found through its registration, as the kubelet does" {
+    start_driver
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job node --node node-1 --registry-dir "$T/reg" \
+        --checkpoint "$T/state"
+    assert_success
+    assert_equal "$(jq -c '[.action, .pod]' <<<"$output")" '["prepare","trainer"]'
+    grep -q "$UID1" "$T/state"
+}
+
 @test "run --job node: the loop unprepares a finished pod and prepares a new one" {
     start_driver
     "$DRA_BIN/dra-watch" run --job node --node node-1 --socket "$T/p/dra.sock" --checkpoint "$T/state" \
@@ -114,7 +123,7 @@ UID1=9b2e6f10-0000-4000-8000-00000000c001
     [[ $stderr == *"it has no --dry-run"* ]]
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --job claims --node node-1
     assert_failure 2
-    [[ $stderr == *"--node, --socket and --checkpoint belong to --job node"* ]]
+    [[ $stderr == *"--node, --socket, --registry-dir, --plugins-dir and --checkpoint belong to --job node"* ]]
     run --separate-stderr node_job --once extra
     assert_failure 2
     [[ $stderr == *"--job node takes no pipeline"* ]]

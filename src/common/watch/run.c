@@ -159,19 +159,28 @@ static dra_err *setup_stages(runner *r)
          * pods, unprepare those of pods gone or finished (dra-prepare sync) */
         if (!o->node || !*o->node)
             return dra_err_new(DRA_EXIT_INPUT, "--job node needs --node NAME");
-        if (!o->socket || !*o->socket)
-            return dra_err_new(DRA_EXIT_INPUT, "--job node needs --socket PATH (the driver's DRA socket)");
+        if (!o->socket && !o->registry_dir && !o->plugins_dir)
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "--job node needs --socket PATH or --registry-dir/--plugins-dir DIR (where the drivers are)");
         if (o->dry_run)
             return dra_err_new(DRA_EXIT_INPUT, "--job node writes nothing to the API server; it has no --dry-run");
         char *t = tool_path(r, "dra-prepare");
-        if (o->checkpoint)
-            r->stages[0].argv = argv_new(t, "sync", "--node", o->node, "--socket", o->socket, "--checkpoint",
-                                         o->checkpoint, "-o", "jsonl", NULL);
-        else
-            r->stages[0].argv = argv_new(t, "sync", "--node", o->node, "--socket", o->socket, "-o", "jsonl", NULL);
+        const char *pass[][2] = {{"--socket", o->socket}, {"--registry-dir", o->registry_dir},
+                                 {"--plugins-dir", o->plugins_dir}, {"--checkpoint", o->checkpoint}};
+        char **v = argv_new(t, "sync", "--node", o->node, "-o", "jsonl", NULL);
+        size_t n = 6;
+        for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
+            if (!pass[i][1])
+                continue;
+            v = dra_xrealloc(v, (n + 3) * sizeof *v);
+            v[n++] = dra_xstrdup(pass[i][0]);
+            v[n++] = dra_xstrdup(pass[i][1]);
+            v[n] = NULL;
+        }
+        r->stages[0].argv = v;
+        free(t);
         r->nstages = 1;
         r->node_job = true;
-        free(t);
         return NULL;
     }
     return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown job \"%s\" (claims, evict, node)", o->job), "job");

@@ -68,7 +68,8 @@ typedef struct dra_run_opts {
     size_t npipeline;
     const char *job;        /* "claims", "evict", "node" (instead of pipeline) */
     const char *node;       /* --job node: the node (--node NAME) */
-    const char *socket;     /* --job node: the driver's DRA socket (dra-prepare --socket) */
+    const char *socket;     /* --job node: dra-prepare --socket, --registry-dir, --plugins-dir */
+    const char *registry_dir, *plugins_dir;
     const char *checkpoint; /* --job node: dra-prepare --checkpoint (NULL = its default) */
     const char *tools_dir;  /* where dra-claim & co live ("" = PATH) */
     bool once, dry_run, apply;
