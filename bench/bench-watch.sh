@@ -58,3 +58,33 @@ apiserver_req POST /_test/burst "{\"resource\":\"resourceslices.resource.k8s.io\
 wait "$tpid"
 printf 'watch burst of %d events  dra-watch %8s events/s  peak %6s MiB\n' "$N" "$(rate "$N" "$t0" "${dend:-$t0}")" "$(peak "$work/wtime.dra-watch")"
 printf 'watch burst of %d events  kubectl   %8s events/s  peak %6s MiB\n' "$N" "${kend:+$(rate "$N" "$t0" "$kend")}" "$(peak "$work/wtime.kubectl")"
+
+# ---- flat memory: a long watch while the server keeps changing objects (bursts of
+# BENCH_WATCH_FLAT_BURST every second, for BENCH_WATCH_FLAT_S seconds; 600 for the
+# 10-minute figure), RSS sampled every 5 s after the initial list
+FLAT_S=${BENCH_WATCH_FLAT_S:-60}
+BURST=${BENCH_WATCH_FLAT_BURST:-1000}
+"$BIN/dra-watch" get resourceslices -w >/dev/null 2>"$work/flat.err" &
+fpid=$!
+for ((i = 0; i < 600; i++)); do
+    [[ $(apiserver_req GET /_test/stats | jq .watchesOpen) -ge 1 ]] && break
+    sleep 0.1
+done
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+samples=() start=$(date +%s) next=0 events=0
+while (($(date +%s) - start < FLAT_S)); do
+    if (($(date +%s) - start >= next)); then
+        samples+=("$(rss "$fpid")")
+        next=$((next + 5))
+    fi
+    apiserver_req POST /_test/burst "{\"resource\":\"resourceslices.resource.k8s.io\",\"count\":$BURST}" >/dev/null
+    events=$((events + BURST))
+    sleep 1
+done
+samples+=("$(rss "$fpid")")
+kill -TERM "$fpid" 2>/dev/null
+wait "$fpid" 2>/dev/null
+printf '%s\n' "${samples[@]}" | awk -v s="$FLAT_S" -v ev="$events" -v n="$N" '
+    NF { v[++k] = $1; if (k == 1 || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+    END { printf "watch %d s over %d objects, %d events  dra-watch RSS first %.1f MiB  min %.1f  max %.1f  last %.1f MiB (%d samples)\n",
+                 s, n, ev, v[1] / 1024, lo / 1024, hi / 1024, v[k] / 1024, k }'

@@ -59,6 +59,11 @@ _dra_watch() {
     run)
         case "$prev" in
         --job) COMPREPLY=($(compgen -W "claims evict node" -- "$cur")); return;;
+        --node) return;;
+        --socket) COMPREPLY=($(compgen -f -- "$cur")); return;;
+        --registry-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
+        --plugins-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
+        --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --interval) return;;
         --debounce) return;;
         --max-passes) return;;
@@ -69,7 +74,7 @@ _dra_watch() {
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --job --once --dry-run --apply --interval --debounce --max-passes --now --kubeconfig --context --namespace --all-namespaces --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --now --kubeconfig --context --namespace --all-namespaces --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

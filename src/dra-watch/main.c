@@ -129,16 +129,20 @@ static dra_err *cmd_run(const dra_args *a, dra_session *s, int *ok)
         e = long_arg(a, OPT_MAX_PASSES, "--max-passes", &o.max_passes);
     if (e)
         return e;
-    if (o.job && strcmp(o.job, "node") == 0) {
-        if (a->npos != 1)
-            return dra_err_new(DRA_EXIT_INPUT, "--job node needs the node NAME as its one argument");
-        o.job_arg = a->pos[0];
-        o.npipeline = 0;
-    } else if (o.job && a->npos) {
+    o.node = dra_args_get(a, DRA_OPT_NODE);
+    o.socket = dra_args_get(a, OPT_SOCKET);
+    o.registry_dir = dra_args_get(a, OPT_REGISTRY_DIR);
+    o.plugins_dir = dra_args_get(a, OPT_PLUGINS_DIR);
+    o.checkpoint = dra_args_get(a, OPT_CHECKPOINT);
+    bool node_job = o.job && strcmp(o.job, "node") == 0;
+    if (!node_job && (o.node || o.socket || o.registry_dir || o.plugins_dir || o.checkpoint))
+        return dra_err_new(DRA_EXIT_INPUT, "--node, --socket, --registry-dir, --plugins-dir and --checkpoint belong to --job node");
+    if (o.job && a->npos)
         return dra_err_new(DRA_EXIT_INPUT, "--job %s takes no pipeline", o.job);
-    } else if (!o.job && !a->npos) {
-        return dra_err_new(DRA_EXIT_INPUT, "run needs --job claims|evict|node NAME or '-- PIPELINE'");
-    }
+    if (!o.job && !a->npos)
+        return dra_err_new(DRA_EXIT_INPUT, "run needs --job claims|evict, --job node --node NAME, or '-- PIPELINE'");
+    if (node_job && !dra_args_get(a, OPT_INTERVAL))
+        o.interval_ms = 60000; /* the kubelet DRA manager's reconcile period */
     o.tools_dir = dra_self_dir();
     int verdict = 0;
     e = dra_watch_run(s, &o, &verdict);

@@ -34,7 +34,12 @@ static const dra_opt record_opts[] = {
     KUBE_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt run_opts[] = {
-    {OPT_JOB, "job", 0, DRA_ARG_REQUIRED, "NAME", "a built-in job instead of a pipeline: claims, evict, node (NAME as argument)", "claims evict node"},
+    {OPT_JOB, "job", 0, DRA_ARG_REQUIRED, "NAME", "a built-in job instead of a pipeline: claims, evict, node (with --node)", "claims evict node"},
+    DRA_OPT_NODE_ENTRY("--job node: the node whose pods' claims to prepare"),
+    {OPT_SOCKET, "socket", 0, DRA_ARG_REQUIRED, "PATH", "--job node: reach every driver at this DRA socket (dra.sock)", "file"},
+    {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "--job node: find drivers through their registration sockets here", "dir"},
+    {OPT_PLUGINS_DIR, "plugins-dir", 0, DRA_ARG_REQUIRED, "DIR", "--job node: else find a driver at DIR/DRIVER/dra.sock", "dir"},
+    {OPT_CHECKPOINT, "checkpoint", 0, DRA_ARG_REQUIRED, "FILE", "--job node: dra-prepare's record of prepared claims", "file"},
     {OPT_ONCE, "once", 0, DRA_ARG_NONE, NULL, "one pass, then exit with the pipeline's verdict (cron mode)", NULL},
     {OPT_DRY_RUN, "dry-run", 0, DRA_ARG_NONE, NULL, "print the intended writes as a patch list; write nothing", NULL},
     {OPT_APPLY, "apply", 0, DRA_ARG_NONE, NULL, "--job evict: act (the default is --dry-run)", NULL},
@@ -56,12 +61,13 @@ static const dra_cmd cmds[] = {
      snapshot_opts, NULL},
     {"record", "record FILE [OPTIONS]", "record the DRA kinds' watch events with timestamps (replay with --replay FILE)",
      "Each line: {\"time\",\"type\",\"object\"}; the initial list first, as ADDED events.", record_opts, "file"},
-    {"run", "run [--once] [--dry-run] (--job claims|evict | --job node NAME | -- PIPELINE...)", "the reconcile loop: snapshot -> pipeline -> writes with preconditions",
+    {"run", "run [--once] [--dry-run] (--job claims|evict | --job node --node NAME (--socket PATH | --registry-dir DIR) | -- PIPELINE...)", "the reconcile loop: snapshot -> pipeline -> writes with preconditions",
      "On start and after each change (debounced) the snapshot goes to the pipeline's stdin; the\n"
      "API operations it prints (dra-claim --patch format: verb, kind, name, body with \"test\"\n"
      "preconditions) are applied in order.  A conflict re-reads and reruns; nothing is written\n"
      "blind.  Jobs: claims = dra-claim release + generate; evict = dra-evict (dry run unless\n"
-     "--apply); node NAME = dra-prepare sync --node NAME.\n"
+     "--apply); node = dra-prepare sync --node NAME for the node's pods and their claims, its\n"
+     "records printed, every 60s as well unless --interval says otherwise (the kubelet's period).\n"
      "Signals: SIGINT/SIGTERM stop cleanly, SIGHUP reloads the kubeconfig.",
      run_opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},

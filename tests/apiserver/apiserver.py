@@ -34,6 +34,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import kpatch  # noqa: E402
 import kyaml  # noqa: E402
+import kssa  # noqa: E402
 
 SERVER_VERSION = {"major": "1", "minor": "34", "emulationMajor": "1", "emulationMinor": "34",
                   "minCompatibilityMajor": "1", "minCompatibilityMinor": "33",
@@ -1549,6 +1550,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_patch(self, res, ns, name, sub):
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype == "application/apply-patch+yaml":
+            return self.do_apply(res, ns, name, sub)
+        if self.query.get("force") is not None:
+            raise invalid_patch_options("force: Forbidden: may not be specified for non-apply patch")
         kinds = {"application/json-patch+json": "json", "application/merge-patch+json": "merge",
                  "application/strategic-merge-patch+json": "strategic"}
         if ctype not in kinds:
@@ -1562,6 +1567,31 @@ class Handler(BaseHTTPRequestHandler):
         out = self.app.patch(res, ns, name, sub, kinds[ctype], patch, dry=self.dry_run(),
                              path=self.path_object(res, ns, name))
         self.send_obj(res, out)
+
+    def do_apply(self, res, ns, name, sub):
+        """Server-side apply (kssa.py); the body is YAML or JSON."""
+        fm = self.query.get("fieldManager")
+        if not fm:
+            raise invalid_patch_options("fieldManager: Required value: is required for apply patch")
+        force = self.query.get("force")
+        if force not in (None, "true", "false"):
+            raise bad_request('force: Invalid value: "%s": strconv.ParseBool: parsing "%s": invalid syntax' % (force, force))
+        try:
+            docs = kyaml.load_all((self.body or b"").decode())
+        except (kyaml.YAMLError, UnicodeDecodeError) as e:
+            raise bad_request("error decoding YAML: %s" % e)
+        if len(docs) != 1 or not isinstance(docs[0], dict):
+            raise bad_request("error decoding YAML: expected one object")
+        cfg = docs[0]
+        if cfg.get("kind") != res.kind or cfg.get("apiVersion") != res.api_version(self.version):
+            raise bad_request("invalid object type: %s, Kind=%s" % (cfg.get("apiVersion", "/"), cfg.get("kind", "")))
+        md = cfg.get("metadata") if isinstance(cfg.get("metadata"), dict) else {}
+        if md.get("name") != name:
+            raise bad_request("the name of the object (%s) does not match the name on the URL (%s)"
+                              % (md.get("name", ""), name))
+        out, created = self.app.apply(res, ns, name, sub, cfg, fm, force == "true", dry=self.dry_run(),
+                                      path=self.path_object(res, ns, name))
+        self.send_obj(res, out, 201 if created else 200)
 
     def delete_options(self):
         if not self.body:
@@ -1710,6 +1740,10 @@ def encode_error(err):
 
 def invalid_options(msg):
     return ApiError(422, "Invalid", 'DeleteOptions.meta.k8s.io "" is invalid: ' + msg, {"group": "meta.k8s.io", "kind": "DeleteOptions"})
+
+
+def invalid_patch_options(msg):
+    return ApiError(422, "Invalid", 'PatchOptions.meta.k8s.io "" is invalid: ' + msg, {"group": "meta.k8s.io", "kind": "PatchOptions"})
 
 
 def fault_status(st, res, name):
@@ -1948,8 +1982,8 @@ class App:
             except ApiError as e:  # the other writer failed: say so in the log, serve the request
                 sys.stderr.write("apiserver: concurrentWriter on %s failed: %s\n" % (w["path"], e.message))
 
-    def _finish_write(self, res, key, old, new, sub, dry):
-        """Common tail of update and patch. Holds the lock."""
+    def _finish_write(self, res, key, old, new, sub, dry, managed=None):
+        """Common tail of update, patch and apply (managed: its metadata.managedFields). Holds the lock."""
         store = self.store
         md, omd = new["metadata"], old["metadata"]
         name = omd["name"]
@@ -1969,6 +2003,8 @@ class App:
                 out["status"] = new["status"]
             else:
                 out.pop("status", None)
+            if managed is not None:
+                out["metadata"]["managedFields"] = managed
             new = out
         else:
             if res.status:
@@ -2062,6 +2098,34 @@ class App:
             if new.get("kind") != res.kind or new.get("apiVersion") != res.api_version("v1"):
                 raise bad_request("the patch changes the kind or apiVersion of the object")
             return self._finish_write(res, key, ent[0], new, sub, dry)
+
+    def apply(self, res, ns, name, sub, cfg, manager, force, dry=False, path=None):
+        """Server-side apply: (object, created)."""
+        if path is not None:
+            self._concurrent_writer(res, ns, name, path)
+        store = self.store
+        key = self.key_of(res, ns, name)
+        api_version = res.api_version("v1")
+        with store.cond:
+            ent = store.objs[res.gr].get(key)
+            if ent is not None:
+                cur = json.loads(ent[1])
+                try:
+                    new = kssa.apply(cur, cfg, manager, force, sub, api_version, self.clock.stamp())
+                except kssa.ApplyError as e:  # errors.NewApplyConflict: the message as it is
+                    raise ApiError(e.code, e.reason, str(e), {"causes": e.causes})
+                rv = (cfg.get("metadata") or {}).get("resourceVersion")
+                if rv:
+                    new["metadata"]["resourceVersion"] = rv
+                return self._finish_write(res, key, ent[0], new, sub, dry,
+                                          managed=new["metadata"].get("managedFields")), False
+        if sub:
+            raise not_found(res, name)
+        base = {"apiVersion": api_version, "kind": res.kind, "metadata": {"name": name}}
+        if res.namespaced:
+            base["metadata"]["namespace"] = ns
+        new = kssa.apply(base, cfg, manager, force, None, api_version, self.clock.stamp())
+        return self.create(res, ns, new, dry=dry), True
 
     def delete(self, res, ns, name, opts, path=None):
         if path is not None:

@@ -417,8 +417,60 @@ EOF
     run req PATCH $P '[{"op":"add","path":"/metadata/labels/a~1b","value":"1"},{"op":"copy","from":"/metadata/labels/a~1b","path":"/metadata/labels/c"},{"op":"test","path":"/metadata/labels/c","value":"1"}]' application/json-patch+json
     assert_success
     assert_equal "$(jqr .metadata.labels.c <<<"$output")" 1
-    run -1 req PATCH $P '{"metadata":{}}' application/apply-patch+yaml
-    assert_line --partial '"code":415'
+    run -1 req PATCH "$P?force=true" '{"metadata":{}}' application/merge-patch+json
+    assert_line --partial 'PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch'
+}
+
+@test "apply: server-side apply of pod status as the claim controller does it; owners, conflicts, force" {
+    req POST /api/v1/namespaces/default/pods '{"metadata":{"name":"ssa"},"spec":{"containers":[{"name":"c","image":"i"}]}}' >/dev/null
+    P=/api/v1/namespaces/default/pods/ssa/status
+    body() { # NAME CLAIM: a pod status apply configuration
+        printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"ssa","namespace":"default"},"status":{"resourceClaimStatuses":[{"name":"%s","resourceClaimName":"%s"}]}}' "$1" "$2"
+    }
+    run -1 req PATCH "$P" "$(body gpu ssa-gpu-1)" application/apply-patch+yaml
+    assert_line --partial 'PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch'
+    run req PATCH "$P?fieldManager=ResourceClaimController&force=true" "$(body gpu ssa-gpu-1)" application/apply-patch+yaml
+    assert_success
+    assert_equal "$(jq -c .status.resourceClaimStatuses <<<"$output")" '[{"name":"gpu","resourceClaimName":"ssa-gpu-1"}]'
+    assert_equal "$(jq -r .status.phase <<<"$output")" Pending
+    assert_equal "$(jq -c '.metadata.managedFields[] | [.manager, .operation, .subresource]' <<<"$output")" '["ResourceClaimController","Apply","status"]'
+    assert_equal "$(jq -c '.metadata.managedFields[0].fieldsV1' <<<"$output")" \
+        '{"f:status":{"f:resourceClaimStatuses":{".":{},"k:{\"name\":\"gpu\"}":{"f:name":{},"f:resourceClaimName":{},".":{}}}}}'
+    # another manager changing that field: a conflict naming the owner and the field; YAML bodies work
+    run -1 req PATCH "$P?fieldManager=someone" $'apiVersion: v1\nkind: Pod\nmetadata: {name: ssa}\nstatus:\n  resourceClaimStatuses: [{name: gpu, resourceClaimName: other}]\n' application/apply-patch+yaml
+    assert_line --partial '"message":"Apply failed with 1 conflict: conflict with \"ResourceClaimController\" using v1: .status.resourceClaimStatuses[name=\"gpu\"].resourceClaimName","reason":"Conflict"'
+    assert_line --partial '"causes":[{"reason":"FieldManagerConflict"'
+    # a list-map merges by key: another entry of another manager stays beside it
+    run req PATCH "$P?fieldManager=someone" "$(body net ssa-net)" application/apply-patch+yaml
+    assert_equal "$(jq -c '[.status.resourceClaimStatuses[].name]' <<<"$output")" '["gpu","net"]'
+    # applying again without an entry removes what this manager owned, nothing else
+    run req PATCH "$P?fieldManager=ResourceClaimController&force=true" '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"ssa"},"status":{}}' application/apply-patch+yaml
+    assert_equal "$(jq -c '[.status.resourceClaimStatuses[].name]' <<<"$output")" '["net"]'
+    # force takes a field over
+    run req PATCH "$P?fieldManager=ResourceClaimController&force=true" "$(body net ssa-net-2)" application/apply-patch+yaml
+    assert_success
+    assert_equal "$(jq -c '[.status.resourceClaimStatuses[] | .resourceClaimName]' <<<"$output")" '["ssa-net-2"]'
+    # wrong name, wrong kind; status of a missing object
+    run -1 req PATCH "$P?fieldManager=x" '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"other"}}' application/apply-patch+yaml
+    assert_line --partial 'the name of the object (other) does not match the name on the URL (ssa)'
+    run -1 req PATCH "$P?fieldManager=x" '{"apiVersion":"v1","kind":"Node","metadata":{"name":"ssa"}}' application/apply-patch+yaml
+    assert_line --partial '"code":400'
+    run -1 req PATCH "/api/v1/namespaces/default/pods/none/status?fieldManager=x" '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"none"}}' application/apply-patch+yaml
+    assert_line --partial '"code":404'
+}
+
+@test "apply: kubectl apply --server-side creates, then updates and prunes what it applied" {
+    need_kubectl
+    printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: ssa-gpu, labels: {a: "1", b: "2"}}\nspec:\n  selectors: [{cel: {expression: "true"}}]\n' >"$BATS_TEST_TMPDIR/c.yaml"
+    run k apply --server-side -f "$BATS_TEST_TMPDIR/c.yaml"
+    assert_success
+    assert_output "deviceclass.resource.k8s.io/ssa-gpu serverside-applied"
+    sed -i 's/, b: "2"//' "$BATS_TEST_TMPDIR/c.yaml"
+    run k apply --server-side -f "$BATS_TEST_TMPDIR/c.yaml"
+    assert_success
+    run req GET /apis/resource.k8s.io/v1/deviceclasses/ssa-gpu
+    assert_equal "$(jq -c .metadata.labels <<<"$output")" '{"a":"1"}'
+    assert_equal "$(jq -r '.metadata.managedFields[0].manager' <<<"$output")" kubectl
 }
 
 @test "deletecollection with a selector; deleting a namespace deletes its contents" {

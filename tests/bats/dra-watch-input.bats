@@ -75,7 +75,7 @@ KC
 @test "dra-watch run: usage errors" {
     run --separate-stderr "$DRA_BIN/dra-watch" run --kubeconfig "$W/kc"
     assert_failure 2
-    [[ $stderr == *"run needs --job claims|evict|node NAME or '-- PIPELINE'"* ]]
+    [[ $stderr == *"run needs --job claims|evict, --job node --node NAME, or '-- PIPELINE'"* ]]
     run --separate-stderr "$DRA_BIN/dra-watch" run --interval 5 --job claims --kubeconfig "$W/kc"
     assert_failure 2
     [[ $stderr == *'--interval: invalid duration "5"'* ]]
@@ -84,13 +84,6 @@ KC
     [[ $stderr == *'--job: unknown job "bogus"'* ]]
     run --separate-stderr "$DRA_BIN/dra-watch" run --job claims extra --kubeconfig "$W/kc"
     assert_failure 2
-}
-
-@test "dra-watch run --job node: a clear error while dra-prepare has no sync" {
-    "$DRA_BIN/dra-prepare" --help | grep -q '^  dra-prepare sync ' && skip "dra-prepare sync exists"
-    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job node node-a --replay "$REC"
-    assert_failure 3
-    [[ $stderr == *"--job node is not available"* ]]
 }
 
 @test "dra-watch get -w --replay prints the recorded events of the asked kinds" {

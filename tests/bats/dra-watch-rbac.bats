@@ -85,3 +85,84 @@ PY
     grep -q '"run", "--once", "--job", "claims"' "$DEPLOY/cronjob-claims.yaml"
     grep -q '"run", "--job", "evict", "--apply"' "$DEPLOY/deployment-evict.yaml"
 }
+
+# The taint scenario of tests/data/evict: devices tainted NoExecute by a slice and a
+# DeviceTaintRule; pods a, b, d are due by 10:05.
+start_evict() {
+    local args=() f
+    for f in "$@"; do args+=(--rbac "$f"); done
+    apiserver_start "$W/api" --load "$DATA/evict/slices.yaml" --load "$DATA/evict/rules.yaml" \
+        --load "$DATA/evict/claims-pods.json" --rbac "$DATA/watch/rbac-users.yaml" "${args[@]}"
+    sed "s/token: .*/token: evict-sa-token/" "$KUBECONFIG" >"$W/kc-evict-sa-token"
+}
+
+# The Deployment's own arguments (deploy/deployment-evict.yaml), without the leading program name.
+deployment_args() {
+    grep -o 'args: \[.*\]' "$DEPLOY/deployment-evict.yaml" | sed 's/^args: //' | jq -r '.[1:][]'
+}
+
+@test "deploy: the evict Deployment evicts with exactly the dra-tools:evict role" {
+    start_evict "$DEPLOY/evict-rbac.yaml"
+    mapfile -t args < <(deployment_args)
+    [[ ${args[*]} == "run --job evict --apply "* ]]
+    # the Deployment's loop, one pass, the clock pinned
+    run --separate-stderr "$DRA_BIN/dra-watch" "${args[@]}" --max-passes 1 --now 2026-03-01T10:05:00Z --stats \
+        --kubeconfig "$W/kc-evict-sa-token"
+    assert_success
+    [[ $stderr == *"writes=6"* ]]
+    [[ $stderr != *"failed"* && $stderr != *"Forbidden"* ]]
+    # DisruptionTarget and delete for the due pods; the rest stay
+    run "$DRA_BIN/dra-watch" get pods -A
+    assert_equal "$(jq -r .metadata.name <<<"$output" | sort | tr '\n' ' ')" "c e x "
+}
+
+@test "deploy: the evict job under the claims role fails, naming the permission" {
+    start_evict "$DEPLOY/claims-rbac.yaml" "$DEPLOY/evict-rbac.yaml"
+    sed "s/token: .*/token: claims-sa-token/" "$KUBECONFIG" >"$W/kc-claims-sa-token"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job evict --apply --now 2026-03-01T10:05:00Z \
+        --kubeconfig "$W/kc-claims-sa-token"
+    assert_failure 3
+    [[ $stderr == *'"system:serviceaccount:dra-system:dra-claims" cannot list resource "resourceslices" in API group "resource.k8s.io"'* ]]
+    assert_output ""
+}
+
+@test "deploy: without delete on pods the evict pass stops, naming the permission" {
+    sed 's/verbs: \["list", "watch", "delete"\]/verbs: ["list", "watch"]/' "$DEPLOY/evict-rbac.yaml" >"$W/less.yaml"
+    ! cmp -s "$DEPLOY/evict-rbac.yaml" "$W/less.yaml"
+    start_evict "$W/less.yaml"
+    # the loop too: a missing permission is not retried
+    run --separate-stderr timeout 60 "$DRA_BIN/dra-watch" run --job evict --apply --now 2026-03-01T10:05:00Z \
+        --kubeconfig "$W/kc-evict-sa-token"
+    assert_failure 3
+    [[ $stderr == *'cannot delete resource "pods" in API group ""'* ]]
+}
+
+@test "run: a 403 on a relist during the loop stops it with exit 3, naming verb and resource" {
+    start_evict "$DEPLOY/evict-rbac.yaml" "$DEPLOY/claims-rbac.yaml"
+    "$DRA_BIN/dra-watch" run --job evict --now 2026-03-01T09:00:00Z --kubeconfig "$W/kc-evict-sa-token" \
+        >"$W/out" 2>"$W/err" 3>&- &
+    local pid=$! i
+    # the first pass has run once the watches are open
+    for ((i = 0; i < 150; i++)); do
+        [[ $(apiserver_req GET /_test/stats | jq .watchesOpen) -ge 4 ]] && break
+        sleep 0.1
+    done
+    # the token now belongs to the claims service account (no resourceslices), then every
+    # version expires: the watches end with 410 and the relist is refused
+    apiserver_req POST /_test/tokens '{"add":{"token":"evict-sa-token","user":"system:serviceaccount:dra-system:dra-claims"}}' >/dev/null
+    apiserver_req POST /_test/faults '{"expireNow":true,"expireOpenWatches":true}' >/dev/null
+    for ((i = 0; i < 300; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        kill "$pid"
+        cat "$W/err"
+        false
+    fi
+    rc=0
+    wait "$pid" || rc=$?
+    assert_equal "$rc" 3
+    # whichever relist comes first: both kinds are outside the claims role
+    grep -Eq 'Forbidden.*cannot list resource "(resourceslices|devicetaintrules)" in API group "resource.k8s.io"' "$W/err"
+}

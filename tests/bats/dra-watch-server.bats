@@ -288,6 +288,61 @@ EOF
     assert_failure 1
 }
 
+@test "run --job claims: a claim from the template, the pod's status by server-side apply as upstream's controller" {
+    jq -c 'select(.object.kind == "ResourceClaimTemplate") | .object' "$REC" >"$W/t.jsonl"
+    load_objects "$W/t.jsonl"
+    apiserver_req POST /_test/objects '[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"ml","uid":"3f0a9c1e-0000-4000-8000-00000000a00b"},"spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]},"status":{"phase":"Pending"}}]' >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job claims --stats -v
+    assert_success
+    [[ $stderr == *"writes=2"* ]]
+    [[ $stderr == *"apply Pod ml/web status"* ]]
+    claim=$("$DRA_BIN/dra-watch" get resourceclaims -n ml | jq -r .metadata.name)
+    [[ $claim == web-gpu-?????* ]]
+    run apiserver_req GET /api/v1/namespaces/ml/pods/web
+    assert_equal "$(jq -c .status.resourceClaimStatuses <<<"$output")" "[{\"name\":\"gpu\",\"resourceClaimName\":\"$claim\"}]"
+    assert_equal "$(jq -c '.metadata.managedFields[] | [.manager, .operation, .subresource]' <<<"$output")" '["ResourceClaimController","Apply","status"]'
+    # dra-watch shows objects as kubectl does: without managedFields
+    run "$DRA_BIN/dra-watch" get pods -n ml
+    assert_equal "$(jq -c .metadata.managedFields <<<"$output")" null
+    # done: a second pass writes nothing
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job claims --stats
+    assert_success
+    [[ $stderr == *"writes=0"* ]]
+}
+
+@test "dra-watch snapshot --for-pod: the slices the scheduler could use on the pod's node" {
+    load_finished_pod
+    sl() { # NAME SPEC-FRAGMENT (jq object merged into spec)
+        jq -nc --arg n "$1" "{apiVersion: \"resource.k8s.io/v1\", kind: \"ResourceSlice\", metadata: {name: \$n},
+            spec: ({driver: \"gpu.example.com\", pool: {name: \$n, generation: 1, resourceSliceCount: 1},
+                    devices: [{name: \"gpu-0\"}]} + $2)}"
+    }
+    zone() { echo "{nodeSelectorTerms: [{matchExpressions: [{key: \"zone\", operator: \"In\", values: [\"$1\"]}]}]}"; }
+    {
+        echo '{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a","labels":{"zone":"a"}}}'
+        echo '{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-b","labels":{"zone":"b"}}}'
+        sl on-a '{nodeName: "node-a"}'
+        sl on-b '{nodeName: "node-b"}'
+        sl everywhere '{allNodes: true}'
+        sl zone-a "{nodeSelector: $(zone a)}"
+        sl zone-b "{nodeSelector: $(zone b)}"
+        sl field-a '{nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: "metadata.name", operator: "In", values: ["node-a"]}]}]}}'
+        sl per-device-a "{perDeviceNodeSelection: true, devices: [{name: \"d0\", nodeName: \"node-b\"}, {name: \"d1\", nodeSelector: $(zone a)}]}"
+        sl per-device-b '{perDeviceNodeSelection: true, devices: [{name: "d0", nodeName: "node-b"}, {name: "d1", allNodes: false, nodeName: "node-c"}]}'
+    } >"$W/cluster.jsonl"
+    load_objects "$W/cluster.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot --for-pod ml/trainer -o jsonl
+    assert_success
+    run jq -r 'select(.kind == "ResourceSlice" or .kind == "Node") | .kind + "/" + .metadata.name' <<<"$output"
+    assert_output "$(printf 'Node/node-a\nResourceSlice/everywhere\nResourceSlice/field-a\nResourceSlice/on-a\nResourceSlice/per-device-a\nResourceSlice/zone-a')"
+    # a pod not scheduled yet could go anywhere: every slice and node
+    apiserver_req POST /_test/objects '[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pending","namespace":"ml","uid":"3f0a9c1e-0000-4000-8000-00000000a009"},"spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]},"status":{"phase":"Pending"}}]' >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot --for-pod ml/pending -o jsonl
+    assert_success
+    assert_equal "$(jq -r 'select(.kind == "ResourceSlice") | .metadata.name' <<<"$output" | wc -l)" 8
+    assert_equal "$(jq -r 'select(.kind == "Node") | .metadata.name' <<<"$output" | wc -l)" 2
+}
+
 @test "kubectl dra: a kubectl plugin on PATH, with kubectl's flags" {
     load_finished_pod
     apiserver_req POST /_test/objects '[{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a"}},{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.example.com"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}]}},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pending","namespace":"ml","uid":"3f0a9c1e-0000-4000-8000-00000000a009"},"spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]},"status":{"phase":"Pending"}}]' >/dev/null

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "../model/convert.h"
 #include "../model/kinds.h"
@@ -194,6 +197,9 @@ dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t 
         }
         json_decref(rest);
     }
+    /* managedFields: bookkeeping of server-side apply that no tool reads;
+     * kubectl get hides it too (--show-managed-fields=false) */
+    json_object_del(json_object_get(obj, "metadata"), "managedFields");
     dra_err *e = NULL;
     if (*r->group && strcmp(version, "v1") != 0) {
         dra_kind k;
@@ -215,22 +221,19 @@ static void add_query(dra_buf *b, bool *first, const char *k, const char *v)
     kube_query_escape(b, v);
 }
 
-static dra_err *normalize_items(const kube_resource *r, const char *version, json_t *items, json_t *out)
+/* The pages of a list are decoded trees that are freed as soon as their items
+ * are stored compactly; hand the freed pages back to the system, so the
+ * resident size stays that of the store. */
+static void trim_heap(void)
 {
-    size_t i;
-    json_t *it;
-    json_array_foreach(items, i, it) {
-        dra_err *e = kube_api_normalize(r, version, it);
-        if (e)
-            return e;
-        json_array_append(out, it);
-    }
-    return NULL;
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
-dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv)
+dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opts *o, kube_item_fn fn, void *ud,
+                        char **rv)
 {
-    *items = NULL;
     if (rv)
         *rv = NULL;
     const char *version;
@@ -238,7 +241,6 @@ dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o,
     if (e)
         return e;
     char *base = kube_api_path(a, r, version, o ? o->ns : NULL, NULL, NULL);
-    json_t *all = json_array();
     char *cont = NULL, *listrv = NULL;
     int limit = o && o->limit > 0 ? o->limit : 500;
     for (;;) {
@@ -258,15 +260,17 @@ dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o,
         e = kube_do(a->c, &req, &resp);
         dra_buf_free(&p);
         if (e && resp.http == 410 && cont) {
-            /* the continue token expired: list everything in one go */
+            /* the continue token expired: list everything in one go, as
+             * client-go's pager does (FullListIfExpired) */
             dra_err_free(e);
             kube_resp_free(&resp);
             free(cont);
             cont = NULL;
             free(listrv);
             listrv = NULL;
-            json_array_clear(all);
             limit = 0;
+            if ((e = fn(ud, NULL)))
+                break;
             continue;
         }
         if (e) {
@@ -283,26 +287,53 @@ dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o,
             e = dra_err_new(DRA_EXIT_RUNTIME, "list of %s: items is not a list", r->resource);
             break;
         }
-        e = normalize_items(r, version, its, all);
+        /* one page at a time: the items go to fn and the page is freed */
+        size_t i;
+        json_t *it;
+        json_array_foreach(its, i, it) {
+            if ((e = kube_api_normalize(r, version, it)) || (e = fn(ud, it)))
+                break;
+        }
         const char *nc = json_string_value(json_object_get(md, "continue"));
         free(cont);
         cont = nc && *nc ? dra_xstrdup(nc) : NULL;
         kube_resp_free(&resp);
+        trim_heap();
         if (e || !cont)
             break;
     }
     free(cont);
     free(base);
     if (e) {
-        json_decref(all);
         free(listrv);
         return e;
     }
-    *items = all;
     if (rv)
         *rv = listrv ? listrv : dra_xstrdup("");
     else
         free(listrv);
+    return NULL;
+}
+
+static dra_err *append_item(void *ud, json_t *item)
+{
+    if (item)
+        json_array_append(ud, item);
+    else
+        json_array_clear(ud);
+    return NULL;
+}
+
+dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv)
+{
+    json_t *all = json_array();
+    dra_err *e = kube_list_each(a, r, o, append_item, all, rv);
+    if (e) {
+        json_decref(all);
+        *items = NULL;
+        return e;
+    }
+    *items = all;
     return NULL;
 }
 
@@ -430,7 +461,7 @@ typedef struct inf {
     kube_informer_spec spec;
     const char *version;
     char *base;        /* collection path */
-    json_t *store;     /* key -> object */
+    json_t *store;     /* key -> entry (see entry_new) */
     char *rv;          /* last resourceVersion seen */
     bool open, need_relist, synced;
     int failures;
@@ -463,6 +494,34 @@ static char *obj_key(const json_t *o)
 {
     const char *ns = meta_str(o, "namespace"), *name = meta_str(o, "name");
     return dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
+}
+
+/* A stored object, kept compact: ["resourceVersion", "compact JSON"] (a
+ * tenth of the memory of the decoded tree; decoded again when asked for). */
+static json_t *entry_new(const json_t *obj)
+{
+    char *s = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    const char *rv = meta_str(obj, "resourceVersion");
+    json_t *e = json_array();
+    json_array_append_new(e, json_string_nocheck(rv ? rv : ""));
+    json_array_append_new(e, json_string_nocheck(s ? s : "{}"));
+    free(s);
+    return e;
+}
+
+static const char *entry_rv(const json_t *e) { return json_string_value(json_array_get(e, 0)); }
+
+static json_t *entry_obj(const json_t *e)
+{
+    const json_t *s = json_array_get(e, 1);
+    return json_loadb(json_string_value(s), json_string_length(s), 0, NULL);
+}
+
+/* An event for an object whose resourceVersion the store has already? */
+static bool entry_same(const json_t *old, const json_t *obj)
+{
+    const char *orv = old ? entry_rv(old) : NULL, *nrv = meta_str(obj, "resourceVersion");
+    return orv && *orv && nrv && strcmp(orv, nrv) == 0;
 }
 
 static void set_rv(inf *f, const char *rv)
@@ -505,12 +564,10 @@ static dra_err *on_event(void *ud, kube_event_type t, json_t *obj)
             in->fn(in->ud, f->idx, KUBE_DELETED, obj);
             json_decref(obj);
         }
-    } else {
-        const char *orv = old ? meta_str(old, "resourceVersion") : NULL;
-        if (!(orv && rv && strcmp(orv, rv) == 0)) {
-            json_object_set(f->store, key, obj);
-            in->fn(in->ud, f->idx, old ? KUBE_MODIFIED : KUBE_ADDED, obj);
-        }
+    } else if (!entry_same(old, obj)) {
+        bool had = old != NULL;
+        json_object_set_new(f->store, key, entry_new(obj));
+        in->fn(in->ud, f->idx, had ? KUBE_MODIFIED : KUBE_ADDED, obj);
     }
     free(key);
     set_rv(f, rv);
@@ -619,12 +676,54 @@ void kube_informers_free(kube_informers *in)
     free(in);
 }
 
-const json_t *kube_informers_store(const kube_informers *in, size_t i) { return in->v[i].store; }
+size_t kube_informers_count(const kube_informers *in, size_t i) { return json_object_size(in->v[i].store); }
+
+void kube_informers_each(const kube_informers *in, size_t i, kube_store_fn fn, void *ud)
+{
+    const char *k;
+    json_t *e;
+    json_object_foreach(in->v[i].store, k, e) {
+        const json_t *s = json_array_get(e, 1);
+        fn(ud, k, json_string_value(s), json_string_length(s));
+    }
+}
+
+json_t *kube_informers_get(const kube_informers *in, size_t i, const char *key)
+{
+    const json_t *e = json_object_get(in->v[i].store, key);
+    return e ? entry_obj(e) : NULL;
+}
 
 void kube_informers_relist(kube_informers *in)
 {
     for (size_t i = 0; i < in->n; i++)
         in->v[i].need_relist = true;
+}
+
+typedef struct relist_state {
+    inf *f;
+    json_t *seen; /* keys of this list */
+} relist_state;
+
+static dra_err *relist_item(void *ud, json_t *it)
+{
+    relist_state *st = ud;
+    inf *f = st->f;
+    kube_informers *in = f->set;
+    if (!it) { /* the list starts over */
+        json_object_clear(st->seen);
+        return NULL;
+    }
+    char *key = obj_key(it);
+    json_t *old = json_object_get(f->store, key);
+    json_object_set_new(st->seen, key, json_true());
+    if (!entry_same(old, it)) {
+        bool had = old != NULL;
+        json_object_set_new(f->store, key, entry_new(it));
+        in->fn(in->ud, f->idx, had ? KUBE_MODIFIED : KUBE_ADDED, it);
+    }
+    free(key);
+    return NULL;
 }
 
 static dra_err *relist(inf *f)
@@ -637,37 +736,33 @@ static dra_err *relist(inf *f)
         f->base = kube_api_path(in->a, f->spec.res, f->version, f->spec.ns, NULL, NULL);
     }
     kube_list_opts lo = {f->spec.ns, f->spec.label_selector, f->spec.field_selector, 0};
-    json_t *items;
+    /* Page by page into the store: each item replaces its key at once (an
+     * event when it is new or changed); after the whole list, keys it did not
+     * have are deleted.  A list that fails half-way leaves the store as
+     * current as the events said, and the retry reports only what changed. */
+    json_t *seen = json_object();
+    relist_state st = {f, seen};
     char *rv;
-    dra_err *e = kube_list(in->a, f->spec.res, &lo, &items, &rv);
-    if (e)
+    dra_err *e = kube_list_each(in->a, f->spec.res, &lo, relist_item, &st, &rv);
+    if (e) {
+        json_decref(seen);
         return e;
+    }
     if (f->synced)
         kube_client_stats(in->a->c)->relists++;
-    json_t *nstore = json_object();
-    size_t i;
-    json_t *it;
-    json_array_foreach(items, i, it) {
-        char *key = obj_key(it);
-        json_t *old = json_object_get(f->store, key);
-        json_object_set(nstore, key, it);
-        const char *orv = old ? meta_str(old, "resourceVersion") : NULL, *nrv = meta_str(it, "resourceVersion");
-        if (!old)
-            in->fn(in->ud, f->idx, KUBE_ADDED, it);
-        else if (!(orv && nrv && strcmp(orv, nrv) == 0))
-            in->fn(in->ud, f->idx, KUBE_MODIFIED, it);
-        free(key);
-    }
     const char *k;
     json_t *v;
     void *tmp;
     json_object_foreach_safe(f->store, tmp, k, v) {
-        if (!json_object_get(nstore, k))
-            in->fn(in->ud, f->idx, KUBE_DELETED, v);
+        if (!json_object_get(seen, k)) {
+            json_t *o = entry_obj(v);
+            json_object_del(f->store, k);
+            if (o)
+                in->fn(in->ud, f->idx, KUBE_DELETED, o);
+            json_decref(o);
+        }
     }
-    json_decref(f->store);
-    f->store = nstore;
-    json_decref(items);
+    json_decref(seen);
     free(f->rv);
     f->rv = rv;
     f->need_relist = false;
@@ -736,6 +831,8 @@ dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tic
                         dra_err_free(e);
                         return NULL;
                     }
+                    if (kube_err_forbidden(e)) /* a missing permission: retrying cannot help */
+                        return e;
                     char *m = dra_err_format(e);
                     int64_t d = kube_backoff_ms(c, f->failures++);
                     kube_client_log(c, KUBE_LOG_WARN, "list of %s: %s; retrying in %lld ms", f->spec.res->resource, m,

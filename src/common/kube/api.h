@@ -55,7 +55,8 @@ char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, co
                     const char *sub);
 
 /* Convert an object read from the server to v1 and give it apiVersion/kind
- * (version = the served version). */
+ * (version = the served version); metadata.managedFields is dropped, as
+ * kubectl get does. */
 DRA_MUST_USE dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t *obj);
 
 typedef struct kube_list_opts {
@@ -68,6 +69,13 @@ typedef struct kube_list_opts {
 /* List every page; *items is a new array of normalised objects, *rv the list's
  * resourceVersion (caller frees). */
 DRA_MUST_USE dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv);
+/* The same, page by page without holding the list: fn gets each normalised
+ * item (borrowed: incref to keep it; the page is freed after its items), and
+ * NULL when an expired continue token makes the list start over in one piece
+ * (forget what came before).  An error from fn ends the list. */
+typedef dra_err *(*kube_item_fn)(void *ud, json_t *item);
+DRA_MUST_USE dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opts *o, kube_item_fn fn,
+                                     void *ud, char **rv);
 DRA_MUST_USE dra_err *kube_get(kube_api *a, const kube_resource *r, const char *ns, const char *name, json_t **obj, kube_resp *resp);
 
 /* Writes.  The body is borrowed.  On success *out (may be NULL) is the
@@ -122,8 +130,14 @@ DRA_MUST_USE dra_err *kube_informers_sync(kube_informers *in);
  * error with code 0 ends it successfully). */
 typedef dra_err *(*kube_tick_fn)(void *ud);
 DRA_MUST_USE dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tick, void *ud);
-/* The store of informer i: a JSON object "ns/name" -> object (borrowed). */
-const json_t *kube_informers_store(const kube_informers *in, size_t i);
+/* The store of informer i, keyed "ns/name" ("/name" for cluster-scoped
+ * kinds).  Objects are kept as compact JSON (the bytes json_dumps gives with
+ * JSON_COMPACT): each passes them borrowed, in no particular order; get
+ * decodes one anew (caller decrefs; NULL when absent). */
+typedef void (*kube_store_fn)(void *ud, const char *key, const char *json, size_t len);
+size_t kube_informers_count(const kube_informers *in, size_t i);
+void kube_informers_each(const kube_informers *in, size_t i, kube_store_fn fn, void *ud);
+json_t *kube_informers_get(const kube_informers *in, size_t i, const char *key);
 /* Force a relist of every informer now (after a conflict, or SIGHUP). */
 void kube_informers_relist(kube_informers *in);
 

@@ -389,6 +389,13 @@ static dra_err *answer(kube_client *c, long http, const char *body, size_t len, 
     return dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s %s: HTTP %ld", reason, method, path, http);
 }
 
+#define FORBIDDEN_PREFIX "Error from server (Forbidden): "
+
+bool kube_err_forbidden(const dra_err *e)
+{
+    return e && strstr(e->msg, FORBIDDEN_PREFIX) != NULL;
+}
+
 static bool transient_curl(CURLcode rc)
 {
     return rc == CURLE_COULDNT_CONNECT || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||

@@ -80,6 +80,11 @@ typedef struct kube_resp {
 
 void kube_resp_free(kube_resp *r);
 
+/* True when e (or an error it was wrapped in by the watch layer) is the
+ * server's 403 Forbidden: a missing permission, which retrying cannot fix.
+ * Its message names the user, verb and resource as the server said them. */
+bool kube_err_forbidden(const dra_err *e);
+
 /* One request with retries.  2xx: NULL and resp->json.  Else an error
  * (DRA_EXIT_RUNTIME) and resp->http/reason set. */
 DRA_MUST_USE dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp);

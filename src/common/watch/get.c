@@ -71,6 +71,34 @@ static dra_err *tick(void *ud)
     return NULL;
 }
 
+typedef struct list_out {
+    dra_writer *w;
+    char *last;     /* "ns/name" of the last object printed */
+    bool restarted; /* an expired continue token made the list start over */
+} list_out;
+
+static dra_err *put_item(void *ud, json_t *it)
+{
+    list_out *l = ud;
+    if (!it) {
+        /* the rest comes from a full list; the server lists in key order, so
+         * what was printed is skipped up to the last key printed */
+        l->restarted = true;
+        return NULL;
+    }
+    json_t *md = json_object_get(it, "metadata");
+    const char *ns = json_string_value(json_object_get(md, "namespace"));
+    const char *name = json_string_value(json_object_get(md, "name"));
+    char *key = dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
+    if (l->restarted && l->last && strcmp(key, l->last) <= 0) {
+        free(key);
+        return NULL;
+    }
+    free(l->last);
+    l->last = key;
+    return dra_writer_put(l->w, it);
+}
+
 dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out)
 {
     const kube_resource **rs;
@@ -85,20 +113,15 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
         return e;
     }
     if (!o->watch) {
-        dra_writer *w = dra_writer_new(out, o->fmt);
+        /* page by page: what was listed is printed and let go */
+        list_out lo_state = {dra_writer_new(out, o->fmt), NULL, false};
+        dra_writer *w = lo_state.w;
         for (size_t i = 0; i < n && !e; i++) {
             kube_list_opts lo = {rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector, 0};
-            json_t *items;
-            e = kube_list(s->api, rs[i], &lo, &items, NULL);
-            if (e)
-                break;
-            size_t j;
-            json_t *it;
-            json_array_foreach(items, j, it) {
-                if ((e = dra_writer_put(w, it)))
-                    break;
-            }
-            json_decref(items);
+            e = kube_list_each(s->api, rs[i], &lo, put_item, &lo_state, NULL);
+            free(lo_state.last);
+            lo_state.last = NULL;
+            lo_state.restarted = false;
         }
         dra_err *ce = dra_writer_close(w);
         if (!e)

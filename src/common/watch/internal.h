@@ -17,6 +17,11 @@ int dra_watch_idle_s(void);
 
 
 
+/* Claims a pod uses, as "ns/name" keys added to set (a JSON object):
+ * spec.resourceClaims[].resourceClaimName, status.resourceClaimStatuses[]
+ * (claims from templates) and status.extendedResourceClaimStatus. */
+void dra_watch_pod_claims(const json_t *pod, json_t *set);
+
 /* Replay: call fn for every recorded event in order, at the recorded pace
  * unless replay_fast.  fn returning an error with code 0 ends early, cleanly. */
 typedef dra_err *(*dra_replay_fn)(void *ud, kube_event_type t, json_t *obj);

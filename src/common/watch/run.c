@@ -55,6 +55,7 @@ typedef struct runner {
     stage stages[4];
     size_t nstages;
     bool dry;
+    bool node_job;        /* stage output is dra-prepare's records, not operations */
     bool dirty;
     int64_t changed_at, last_pass;
     long passes;
@@ -154,18 +155,32 @@ static dra_err *setup_stages(runner *r)
         return NULL;
     }
     if (strcmp(o->job, "node") == 0) {
+        /* the kubelet's DRA manager: prepare the claims of the node's active
+         * pods, unprepare those of pods gone or finished (dra-prepare sync) */
+        if (!o->node || !*o->node)
+            return dra_err_new(DRA_EXIT_INPUT, "--job node needs --node NAME");
+        if (!o->socket && !o->registry_dir && !o->plugins_dir)
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "--job node needs --socket PATH or --registry-dir/--plugins-dir DIR (where the drivers are)");
+        if (o->dry_run)
+            return dra_err_new(DRA_EXIT_INPUT, "--job node writes nothing to the API server; it has no --dry-run");
         char *t = tool_path(r, "dra-prepare");
-        char *cmd = dra_xasprintf("'%s' --help 2>/dev/null | grep -q '^  dra-prepare sync '", t);
-        int rc = system(cmd);
-        free(cmd);
-        if (rc != 0) {
-            free(t);
-            return dra_err_param(dra_err_new(DRA_EXIT_RUNTIME, "node is not available: this dra-prepare has no 'sync' command"),
-                                 "job");
+        const char *pass[][2] = {{"--socket", o->socket}, {"--registry-dir", o->registry_dir},
+                                 {"--plugins-dir", o->plugins_dir}, {"--checkpoint", o->checkpoint}};
+        char **v = argv_new(t, "sync", "--node", o->node, "-o", "jsonl", NULL);
+        size_t n = 6;
+        for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
+            if (!pass[i][1])
+                continue;
+            v = dra_xrealloc(v, (n + 3) * sizeof *v);
+            v[n++] = dra_xstrdup(pass[i][0]);
+            v[n++] = dra_xstrdup(pass[i][1]);
+            v[n] = NULL;
         }
-        r->stages[0].argv = argv_new(t, "sync", "--node", o->job_arg, "--patch", NULL);
-        r->nstages = 1;
+        r->stages[0].argv = v;
         free(t);
+        r->nstages = 1;
+        r->node_job = true;
         return NULL;
     }
     return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown job \"%s\" (claims, evict, node)", o->job), "job");
@@ -278,46 +293,103 @@ static dra_err *run_stage(runner *r, char **argv, const dra_buf *in, dra_buf *ou
 
 /* ---- snapshot ---- */
 
-static void put_obj(dra_buf *b, const json_t *o)
-{
-    char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
-    dra_buf_puts(b, s);
-    dra_buf_putc(b, '\n');
-    free(s);
-}
-
-static void snapshot_bytes(runner *r, dra_buf *b)
+/* Each object of a kind as compact JSON (a live informer's store, or the
+ * replay cache's trees dumped the same way). */
+static void kind_each(runner *r, const char *kind, kube_store_fn fn, void *ud)
 {
     if (r->cache) {
-        const char *k;
-        json_t *m;
-        json_object_foreach(r->cache, k, m) {
-            const char *key;
-            json_t *o;
-            json_object_foreach(m, key, o) put_obj(b, o);
+        const char *key;
+        json_t *o;
+        json_object_foreach(json_object_get(r->cache, kind), key, o) {
+            char *s = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+            fn(ud, key, s, strlen(s));
+            free(s);
         }
         return;
     }
-    for (size_t i = 0; i < r->nspecs; i++) {
-        const char *key;
-        json_t *o;
-        json_object_foreach((json_t *)kube_informers_store(r->in, i), key, o) put_obj(b, o);
-    }
+    for (size_t i = 0; i < r->nspecs; i++)
+        if (strcmp(r->specs[i].res->kind, kind) == 0)
+            kube_informers_each(r->in, i, fn, ud);
 }
 
-static const json_t *cached(runner *r, const char *kind, const char *ns, const char *name)
+/* One cached object, decoded anew (caller decrefs), or NULL. */
+static json_t *cached_new(runner *r, const char *kind, const char *ns, const char *name)
 {
     char *key = dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
-    const json_t *found = NULL;
+    json_t *found = NULL;
     if (r->cache) {
-        found = json_object_get(json_object_get(r->cache, kind), key);
+        found = json_incref(json_object_get(json_object_get(r->cache, kind), key));
     } else {
         for (size_t i = 0; i < r->nspecs && !found; i++)
             if (strcmp(r->specs[i].res->kind, kind) == 0)
-                found = json_object_get(kube_informers_store(r->in, i), key);
+                found = kube_informers_get(r->in, i, key);
     }
     free(key);
     return found;
+}
+
+static void put_line(dra_buf *b, const char *json, size_t len)
+{
+    dra_buf_append(b, json, len);
+    dra_buf_putc(b, '\n');
+}
+
+typedef struct node_scan {
+    runner *r;
+    json_t *claims; /* "ns/name" of claims the node's pods use */
+    dra_buf *out;   /* NULL: only collect claims */
+} node_scan;
+
+static void node_pod(void *ud, const char *key, const char *json, size_t len)
+{
+    node_scan *ns = ud;
+    json_t *pod = json_loadb(json, len, 0, NULL);
+    const char *n = json_string_value(json_object_get(json_object_get(pod, "spec"), "nodeName"));
+    if (n && strcmp(n, ns->r->o->node) == 0) {
+        dra_watch_pod_claims(pod, ns->claims);
+        if (ns->out)
+            put_line(ns->out, json, len);
+    }
+    json_decref(pod);
+}
+
+static void node_claim(void *ud, const char *key, const char *json, size_t len)
+{
+    node_scan *ns = ud;
+    if (json_object_get(ns->claims, key))
+        put_line(ns->out, json, len);
+}
+
+/* "ns/name" of every claim a pod of the node uses. */
+static json_t *node_claims(runner *r)
+{
+    node_scan ns = {r, json_object(), NULL};
+    kind_each(r, "Pod", node_pod, &ns);
+    return ns.claims;
+}
+
+static void put_each(void *ud, const char *key, const char *json, size_t len) { put_line(ud, json, len); }
+
+/* The snapshot as JSON Lines.  --job node: the node's pods and the claims
+ * they use, nothing else (what the kubelet reads: its pods by spec.nodeName,
+ * their claims by name). */
+static void snapshot_bytes(runner *r, dra_buf *b)
+{
+    if (r->node_job) {
+        node_scan ns = {r, json_object(), b};
+        kind_each(r, "Pod", node_pod, &ns);
+        kind_each(r, "ResourceClaim", node_claim, &ns);
+        json_decref(ns.claims);
+        return;
+    }
+    if (r->cache) {
+        const char *k;
+        json_t *m;
+        json_object_foreach(r->cache, k, m) kind_each(r, k, put_each, b);
+        return;
+    }
+    for (size_t i = 0; i < r->nspecs; i++)
+        kube_informers_each(r->in, i, put_each, b);
 }
 
 /* ---- applying ---- */
@@ -461,7 +533,7 @@ static json_t *object_op(runner *r, const json_t *obj, dra_buf *why)
 {
     const char *kind = json_string_value(json_object_get(obj, "kind"));
     const char *ns = meta(obj, "namespace"), *name = meta(obj, "name");
-    const json_t *cur = kind && name ? cached(r, kind, ns, name) : NULL;
+    json_t *cur = kind && name ? cached_new(r, kind, ns, name) : NULL;
     json_t *op = json_pack("{s:s, s:s}", "apiVersion", json_string_value(json_object_get(obj, "apiVersion")) ?: "",
                            "kind", kind ?: "");
     if (ns)
@@ -492,6 +564,7 @@ static json_t *object_op(runner *r, const json_t *obj, dra_buf *why)
     json_decref(b);
     if (!status_changed && !main_changed) {
         json_decref(op);
+        json_decref(cur);
         return NULL;
     }
     json_t *body = json_deep_copy(obj);
@@ -504,6 +577,7 @@ static json_t *object_op(runner *r, const json_t *obj, dra_buf *why)
         json_object_set_new(op, "subresource", json_string("status"));
     json_object_set_new(op, "body", body);
     dra_buf_puts(why, status_changed && !main_changed ? "status changed" : "object changed");
+    json_decref(cur);
     return op;
 }
 
@@ -572,6 +646,13 @@ static dra_err *pass_once(runner *r, bool *conflict)
         dra_buf_free(&in);
         rlog(r, KUBE_LOG_DEBUG, "%s%s%s: exit code %d, %zu bytes of output", label, r->o->job ? " " : "",
              r->o->job ? r->stages[si].argv[1] : "", status, out.len);
+        if (!e && r->node_job && out.len) {
+            /* dra-prepare sync's records: what was prepared and unprepared,
+             * printed even when some pods failed (the driver calls happened) */
+            if (fwrite(out.data, 1, out.len, r->o->out) != out.len || fflush(r->o->out) != 0)
+                e = dra_err_new(DRA_EXIT_RUNTIME, "write error on standard output");
+            out.len = 0;
+        }
         if (!e && status >= 2)
             e = dra_err_new(status == 2 ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "%s%s%s failed with exit code %d; nothing written",
                             label, r->o->job ? " " : "", r->o->job ? r->stages[si].argv[1] : "", status);
@@ -632,6 +713,16 @@ static dra_err *pass(runner *r)
 static void on_change(void *ud, size_t idx, kube_event_type t, json_t *obj)
 {
     runner *r = ud;
+    if (r->node_job && strcmp(r->specs[idx].res->kind, "ResourceClaim") == 0) {
+        /* another node's claim changes nothing here */
+        char *key = dra_xasprintf("%s/%s", meta(obj, "namespace") ?: "", meta(obj, "name") ?: "");
+        json_t *claims = node_claims(r);
+        bool ours = json_object_get(claims, key) != NULL;
+        json_decref(claims);
+        free(key);
+        if (!ours)
+            return;
+    }
     r->dirty = true;
     r->changed_at = mono_ms();
 }
@@ -641,7 +732,9 @@ static dra_err *loop_pass(runner *r)
     dra_err *e = pass(r);
     r->last_pass = mono_ms();
     if (e && !stopped(r)) {
-        if (r->o->once)
+        /* --once reports every failure; the loop stops only on a missing
+         * permission (the next pass would meet it again) */
+        if (r->o->once || kube_err_forbidden(e))
             return e;
         char *m = dra_err_format(e);
         rlog(r, KUBE_LOG_WARN, "pass %ld failed: %s", r->passes, m);
@@ -731,15 +824,21 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
     /* Watch only what the job reads: its ClusterRole grants exactly that. */
     static const char *const claims_kinds[] = {"resourceclaims", "resourceclaimtemplates", "pods"};
     static const char *const evict_kinds[] = {"resourceslices", "devicetaintrules", "resourceclaims", "pods"};
-    static const char *const node_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "pods"};
+    /* the node agent, as the kubelet: its own pods (spec.nodeName) and claims */
+    static const char *const node_kinds[] = {"pods", "resourceclaims"};
     if (o->job && strcmp(o->job, "claims") == 0)
         e = dra_watch_specs(s, claims_kinds, 3, r.specs, &r.nspecs);
     else if (o->job && strcmp(o->job, "evict") == 0)
         e = dra_watch_specs(s, evict_kinds, 4, r.specs, &r.nspecs);
     else if (o->job)
-        e = dra_watch_specs(s, node_kinds, 4, r.specs, &r.nspecs);
+        e = dra_watch_specs(s, node_kinds, 2, r.specs, &r.nspecs);
     else
         e = dra_watch_dra_specs(s, r.specs, &r.nspecs);
+    char *pod_fs = NULL;
+    if (!e && r.node_job) {
+        pod_fs = dra_xasprintf("spec.nodeName=%s", o->node);
+        r.specs[0].field_selector = pod_fs;
+    }
     if (e) {
         stages_free(&r);
         return e;
@@ -753,5 +852,6 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
     *verdict = r.verdict;
     kube_informers_free(r.in);
     stages_free(&r);
+    free(pod_fs);
     return e;
 }

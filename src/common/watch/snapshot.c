@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../alloc/alloc.h"
+
 static const char *meta(const json_t *o, const char *k)
 {
     return json_string_value(json_object_get(json_object_get(o, "metadata"), k));
@@ -41,9 +43,7 @@ static void set_add(json_t *set, const char *k)
         json_object_set_new(set, k, json_true());
 }
 
-/* Claim names a pod uses: spec.resourceClaims[].resourceClaimName and
- * status.resourceClaimStatuses[].resourceClaimName (from templates). */
-static void pod_claims(const json_t *pod, json_t *set)
+void dra_watch_pod_claims(const json_t *pod, json_t *set)
 {
     const char *ns = meta(pod, "namespace");
     size_t i;
@@ -64,6 +64,13 @@ static void pod_claims(const json_t *pod, json_t *set)
             free(k);
         }
     }
+    const char *x = json_string_value(json_object_get(
+        json_object_get(json_object_get(pod, "status"), "extendedResourceClaimStatus"), "resourceClaimName"));
+    if (x) {
+        char *k = dra_xasprintf("%s/%s", ns ? ns : "", x);
+        set_add(set, k);
+        free(k);
+    }
 }
 
 static void request_classes(const json_t *spec, json_t *classes)
@@ -75,6 +82,52 @@ static void request_classes(const json_t *spec, json_t *classes)
         json_array_foreach(json_object_get(rq, "firstAvailable"), j, sub)
             set_add(classes, json_string_value(json_object_get(sub, "deviceClassName")));
     }
+}
+
+/* Could the scheduler use this slice's devices on node (its object, or
+ * {"metadata":{"name"}} when the server has none)?  As the allocator's pool
+ * gathering does: spec.nodeName, allNodes, nodeSelector, or with
+ * perDeviceNodeSelection any device's nodeName/allNodes/nodeSelector.  A
+ * selector that does not parse keeps the slice, so the offline tools report
+ * it as the scheduler would. */
+static bool target_matches(const json_t *t, const json_t *node, const char *node_name, bool *known)
+{
+    const char *nn = json_string_value(json_object_get(t, "nodeName"));
+    const json_t *sel = json_object_get(t, "nodeSelector");
+    *known = true;
+    if (nn && *nn)
+        return strcmp(nn, node_name) == 0;
+    if (json_is_true(json_object_get(t, "allNodes")))
+        return true;
+    if (json_is_object(sel)) {
+        bool m = false;
+        dra_err *e = dra_node_selector_match(sel, node, &m);
+        if (e) {
+            dra_err_free(e);
+            return true;
+        }
+        return m;
+    }
+    *known = false;
+    return false;
+}
+
+static bool slice_usable_on(const json_t *slice, const json_t *node, const char *node_name)
+{
+    const json_t *spec = json_object_get(slice, "spec");
+    bool known;
+    bool m = target_matches(spec, node, node_name, &known);
+    if (known)
+        return m;
+    if (!json_is_true(json_object_get(spec, "perDeviceNodeSelection")))
+        return false; /* no node selection the scheduler knows: it ignores the slice */
+    size_t i;
+    const json_t *d;
+    json_array_foreach(json_object_get(spec, "devices"), i, d) {
+        if (target_matches(d, node, node_name, &known))
+            return true;
+    }
+    return false;
 }
 
 dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
@@ -127,7 +180,7 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
                 continue;
             found = true;
             json_array_append(pods, it);
-            pod_claims(it, claims);
+            dra_watch_pod_claims(it, claims);
             size_t j;
             json_t *rc;
             json_array_foreach(json_object_get(spec, "resourceClaims"), j, rc) {
@@ -165,10 +218,19 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
         const char *pod_node = for_pod && json_array_size(pods)
                                    ? json_string_value(json_object_get(json_object_get(json_array_get(pods, 0), "spec"), "nodeName"))
                                    : NULL;
+        json_t *pod_node_obj = NULL;
+        if (pod_node) {
+            json_array_foreach(lists[K_NODE], i, it) {
+                if (strcmp(meta(it, "name") ?: "", pod_node) == 0)
+                    pod_node_obj = json_incref(it);
+            }
+            if (!pod_node_obj)
+                pod_node_obj = json_pack("{s:{s:s}}", "metadata", "name", pod_node);
+        }
         json_array_foreach(lists[K_SLICE], i, it) {
             const char *sn = json_string_value(json_object_get(json_object_get(it, "spec"), "nodeName"));
-            /* a scheduled pod's candidates: its node's slices and the non-node-local ones */
-            if (pod_node && sn && strcmp(sn, pod_node) != 0)
+            /* a scheduled pod's candidates: the slices whose devices its node can use */
+            if (pod_node && !slice_usable_on(it, pod_node_obj, pod_node))
                 continue;
             json_array_append(keep_slices, it);
             if (!for_pod)
@@ -176,6 +238,7 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
             else if (!pod_node)
                 set_add(nodes, sn);
         }
+        json_decref(pod_node_obj);
         json_array_foreach(lists[K_NODE], i, it) {
             if (set_has(nodes, meta(it, "name")) || (for_pod && !pod_node))
                 json_array_append(keep_nodes, it);

@@ -67,7 +67,10 @@ typedef struct dra_run_opts {
     char *const *pipeline;  /* argv; one element = a shell command */
     size_t npipeline;
     const char *job;        /* "claims", "evict", "node" (instead of pipeline) */
-    const char *job_arg;    /* node name */
+    const char *node;       /* --job node: the node (--node NAME) */
+    const char *socket;     /* --job node: dra-prepare --socket, --registry-dir, --plugins-dir */
+    const char *registry_dir, *plugins_dir;
+    const char *checkpoint; /* --job node: dra-prepare --checkpoint (NULL = its default) */
     const char *tools_dir;  /* where dra-claim & co live ("" = PATH) */
     bool once, dry_run, apply;
     long interval_ms;       /* periodic pass even without changes (0 = none) */
