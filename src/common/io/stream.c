@@ -97,8 +97,9 @@ typedef struct reader {
     dra_objset *set;
     const char *name;
     dra_objset pending; /* objects of this file, moved to set on success */
-    line_note *notes;   /* lines of mappings near the top (List items) */
+    line_note *notes;   /* lines of mappings near the top (List items) of the current document */
     size_t nnotes, capnotes;
+    size_t cursor;      /* where the next noted_line search starts: items are asked for in order */
     dra_err *warnings;  /* relaxed duplicate fields (--validate=warn) */
 } reader;
 
@@ -111,12 +112,29 @@ static void note_line(reader *r, const json_t *node, int line)
     r->notes[r->nnotes++] = (line_note){node, line};
 }
 
-static int noted_line(const reader *r, const json_t *node, int fallback)
+/* Notes are recorded in document order and asked for in item order, so the
+ * search resumes where the last one matched: linear over a whole List. */
+static int noted_line(reader *r, const json_t *node, int fallback)
 {
-    for (size_t i = 0; i < r->nnotes; i++)
-        if (r->notes[i].node == node)
+    for (size_t i = r->cursor; i < r->nnotes; i++)
+        if (r->notes[i].node == node) {
+            r->cursor = i + 1;
             return r->notes[i].line;
+        }
+    for (size_t i = 0; i < r->cursor && i < r->nnotes; i++)
+        if (r->notes[i].node == node) {
+            r->cursor = i + 1;
+            return r->notes[i].line;
+        }
     return fallback;
+}
+
+/* The notes of a document are no use after it: its nodes are owned by the
+ * objects now, and a freed node's address may come back in the next one. */
+static void forget_notes(reader *r)
+{
+    r->nnotes = 0;
+    r->cursor = 0;
 }
 
 static bool is_list_kind(const json_t *v)
@@ -136,8 +154,17 @@ static dra_err *doc_err(reader *r, int doc, int line, const char *fmt, const cha
     return dra_err_at(dra_err_new(DRA_EXIT_INPUT, fmt, what), r->name, doc, line, 0);
 }
 
+static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line);
+
 /* Take one parsed document (steals v). */
 static dra_err *add_document(reader *r, json_t *v, int doc, int line)
+{
+    dra_err *e = add_document_notes(r, v, doc, line);
+    forget_notes(r);
+    return e;
+}
+
+static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line)
 {
     if (json_is_null(v)) {
         json_decref(v);
