@@ -443,7 +443,82 @@ typedef struct sched {
     size_t nnodes;
     dra_sched_result *out;
     size_t ncreated_ext;
+    /* Per-node scratch of schedule_pod, reused from pod to pod: only the
+     * entries of the nodes a pod visited are reset after it. */
+    const char **reasons;
+    char **owned_reasons;
+    int64_t *scores;
+    bool *fit;
+    /* Free-device bounds of the nodes (INT64_MAX for a risky node) as a
+     * max-tree, for finding the next node the bound does not cut.  A stored
+     * bound is never below the node's current one: bounds only fall as
+     * devices are allocated, and a node's entry is refreshed whenever it is
+     * found cut, and after a pod is bound to it. */
+    int64_t *bound_tree;
+    size_t bound_leaves; /* a power of two >= nnodes */
 } sched;
+
+static void bound_set(sched *S, size_t i, int64_t v)
+{
+    size_t k = S->bound_leaves + i;
+    S->bound_tree[k] = v;
+    for (k /= 2; k >= 1; k /= 2) {
+        int64_t a = S->bound_tree[2 * k], b = S->bound_tree[2 * k + 1];
+        S->bound_tree[k] = a > b ? a : b;
+    }
+}
+
+/* The first node at or after start whose stored bound is at least need, or
+ * S->nnodes when there is none. */
+static size_t bound_next(const sched *S, size_t start, int64_t need)
+{
+    if (start >= S->nnodes)
+        return S->nnodes;
+    size_t k = S->bound_leaves + start;
+    if (S->bound_tree[k] >= need)
+        return start;
+    /* climb until a right sibling holds a large enough bound */
+    for (;;) {
+        if (k == 1)
+            return S->nnodes;
+        if (k % 2 == 0 && S->bound_tree[k + 1] >= need) {
+            k++;
+            break;
+        }
+        k /= 2;
+    }
+    /* descend to its leftmost such leaf */
+    while (k < S->bound_leaves)
+        k = S->bound_tree[2 * k] >= need ? 2 * k : 2 * k + 1;
+    size_t i = k - S->bound_leaves;
+    return i < S->nnodes ? i : S->nnodes;
+}
+
+static void bound_init(sched *S)
+{
+    S->bound_leaves = 1;
+    while (S->bound_leaves < S->nnodes)
+        S->bound_leaves *= 2;
+    S->bound_tree = dra_xcalloc(2 * S->bound_leaves, sizeof *S->bound_tree);
+    for (size_t k = 0; k < 2 * S->bound_leaves; k++)
+        S->bound_tree[k] = INT64_MIN;
+    for (size_t i = 0; i < S->nnodes; i++)
+        S->bound_tree[S->bound_leaves + i] =
+            S->nodes[i].risky ? INT64_MAX : dra_alloc_free_bound(S->w, S->nodes[i].name);
+    for (size_t k = S->bound_leaves - 1; k >= 1; k--) {
+        int64_t a = S->bound_tree[2 * k], b = S->bound_tree[2 * k + 1];
+        S->bound_tree[k] = a > b ? a : b;
+    }
+}
+
+static void push_index(size_t **v, size_t *n, size_t *cap, size_t i)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *v = dra_xrealloc(*v, *cap * sizeof **v);
+    }
+    (*v)[(*n)++] = i;
+}
 
 /* Filter one node; fills e.  Returns an error text for an error status
  * (allocator fatal error), else NULL. */
@@ -679,6 +754,23 @@ static bool pinned_node_ok(const json_t *pod, const json_t *node)
     return m;
 }
 
+/* Whether pinned_node_ok can refuse a node for this pod. */
+static bool pinned_can_fail(const json_t *pod)
+{
+    const json_t *req = al_jget(al_jget(al_jget(al_jget(pod, "spec"), "affinity"), "nodeAffinity"),
+                                "requiredDuringSchedulingIgnoredDuringExecution");
+    const json_t *terms = al_jget(req, "nodeSelectorTerms");
+    if (!json_is_array(terms) || !json_array_size(terms))
+        return false;
+    size_t i;
+    const json_t *t;
+    json_array_foreach(terms, i, t) {
+        if (json_array_size(al_jget(t, "matchExpressions")))
+            return false;
+    }
+    return true;
+}
+
 static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
 {
     podctx p = {0};
@@ -706,18 +798,39 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
     long best_i = -1;
     int64_t best_raw = -1;
     int64_t ceiling = p.fixed_score + p.max_score;
-    const char **reasons = dra_xcalloc(S->nnodes + 1, sizeof *reasons);
-    char **owned_reasons = dra_xcalloc(S->nnodes + 1, sizeof *owned_reasons);
-    int64_t *scores = dra_xcalloc(S->nnodes + 1, sizeof *scores);
-    bool *fit = dra_xcalloc(S->nnodes + 1, sizeof *fit);
+    const char **reasons = S->reasons;
+    char **owned_reasons = S->owned_reasons;
+    int64_t *scores = S->scores;
+    bool *fit = S->fit;
+    size_t *visited = NULL, nvisited = 0, capvisited = 0; /* nodes whose scratch entries were set */
+    size_t *fits = NULL, nfits = 0, capfits = 0;          /* the fitting nodes, in order */
     size_t ntried = 0;
     bool stop = false;
     /* Fast path of the free-device cut for pods without extended resources
      * (their device needs do not depend on the node). */
     bool simple = !p.ext && !p.ext_stale && p.min_devices > 0 && !S->o->no_prune;
+    /* Runs of nodes the cut rejects are passed over through the bound tree
+     * when nothing else could have stopped at them: no trace is kept and the
+     * pod is not pinned to nodes by name. */
+    bool leap = simple && !traces && !pinned_can_fail(p.pod);
+    bool leapt = false;
     for (size_t i = 0; i < S->nnodes && !stop; i++) {
+        if (leap) {
+            size_t j = bound_next(S, i, p.min_devices);
+            if (j > i) {
+                /* each would have been checked and cut, with this reason */
+                S->out->stats.nodes_checked += (int64_t)(j - i);
+                S->out->stats.nodes_prefiltered += (int64_t)(j - i);
+                ntried += j - i;
+                leapt = true;
+                i = j;
+                if (i >= S->nnodes)
+                    break;
+            }
+        }
         node_eval e = {0};
         S->out->stats.nodes_checked++;
+        push_index(&visited, &nvisited, &capvisited, i);
         if (!pinned_node_ok(p.pod, S->nodes[i].json)) {
             reasons[i] = "node(s) didn't match Pod's node affinity/selector";
             ntried++;
@@ -727,16 +840,20 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
             }
             continue;
         }
-        if (simple && !S->nodes[i].risky && p.min_devices > dra_alloc_free_bound(S->w, S->nodes[i].name)) {
-            S->out->stats.nodes_prefiltered++;
-            reasons[i] = "cannot allocate all claims";
-            ntried++;
-            if (traces) {
-                e.reason = (char *)reasons[i];
-                e.prefiltered = true;
-                json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
+        if (simple && !S->nodes[i].risky) {
+            int64_t bound = dra_alloc_free_bound(S->w, S->nodes[i].name);
+            bound_set(S, i, bound);
+            if (p.min_devices > bound) {
+                S->out->stats.nodes_prefiltered++;
+                reasons[i] = "cannot allocate all claims";
+                ntried++;
+                if (traces) {
+                    e.reason = (char *)reasons[i];
+                    e.prefiltered = true;
+                    json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
+                }
+                continue;
             }
-            continue;
         }
         char *err = filter_node(S, &p, &S->nodes[i], &e);
         ntried++;
@@ -759,6 +876,7 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
         }
         fit[i] = true;
         scores[i] = e.score;
+        push_index(&fits, &nfits, &capfits, i);
         /* Normalisation keeps the order of raw scores (ties may appear,
          * they go to the earlier name), so the best raw score wins. */
         if (e.score > best_raw) {
@@ -777,18 +895,23 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
             json_array_append_new(traces, node_trace(&S->nodes[i], NULL, false));
     if (best_i < 0) {
         sp->outcome = DRA_POD_UNSCHEDULABLE;
+        if (leapt) /* every node was tried: the ones passed over were cut */
+            for (size_t i = 0; i < S->nnodes; i++)
+                if (!reasons[i])
+                    reasons[i] = "cannot allocate all claims";
         sp->message = dra_sched_fit_error(reasons, S->nnodes);
+        if (leapt)
+            memset(reasons, 0, S->nnodes * sizeof *reasons);
     } else {
         /* The reported score is the normalised one among the nodes tried. */
         size_t nf = 0;
-        int64_t *fs = dra_xcalloc(S->nnodes + 1, sizeof *fs);
+        int64_t *fs = dra_xcalloc(nfits + 1, sizeof *fs);
         size_t best_pos = 0;
-        for (size_t i = 0; i < ntried; i++)
-            if (fit[i]) {
-                if ((long)i == best_i)
-                    best_pos = nf;
-                fs[nf++] = scores[i];
-            }
+        for (size_t k = 0; k < nfits; k++) {
+            if ((long)fits[k] == best_i)
+                best_pos = nf;
+            fs[nf++] = scores[fits[k]];
+        }
         dra_sched_normalize(fs, nf);
         sp->score = fs[best_pos];
         free(fs);
@@ -797,15 +920,21 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
         sp->outcome = refused ? DRA_POD_ERROR : DRA_POD_SCHEDULED;
         sp->node = refused ? NULL : dra_xstrdup(S->nodes[best_i].name);
         sp->message = refused;
+        if (!S->nodes[best_i].risky)
+            bound_set(S, (size_t)best_i, dra_alloc_free_bound(S->w, S->nodes[best_i].name));
     }
 nodes_done:
     node_eval_clear(&best);
-    for (size_t k = 0; k < S->nnodes; k++)
-        free(owned_reasons[k]);
-    free(owned_reasons);
-    free(reasons);
-    free(scores);
-    free(fit);
+    for (size_t k = 0; k < nvisited; k++) {
+        size_t i = visited[k];
+        free(owned_reasons[i]);
+        owned_reasons[i] = NULL;
+        reasons[i] = NULL;
+        scores[i] = 0;
+        fit[i] = false;
+    }
+    free(visited);
+    free(fits);
 done:
     sp->trace = traces;
     free(p.pc);
@@ -885,6 +1014,11 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         }
         dra_sort(S.nodes, S.nnodes, sizeof *S.nodes, cmp_node);
         mark_risky(S.w, S.nodes, S.nnodes);
+        bound_init(&S);
+        S.reasons = dra_xcalloc(S.nnodes + 1, sizeof *S.reasons);
+        S.owned_reasons = dra_xcalloc(S.nnodes + 1, sizeof *S.owned_reasons);
+        S.scores = dra_xcalloc(S.nnodes + 1, sizeof *S.scores);
+        S.fit = dra_xcalloc(S.nnodes + 1, sizeof *S.fit);
 
         out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);
         for (size_t i = 0; i < pl->n; i++) {
@@ -925,6 +1059,11 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
     dra_cel_selector_eval_free(&ev);
     dra_extres_map_free(S.xm);
     free(S.nodes);
+    free(S.bound_tree);
+    free(S.reasons);
+    free(S.owned_reasons);
+    free(S.scores);
+    free(S.fit);
     free(classes);
     free(slices);
     free(rules);
