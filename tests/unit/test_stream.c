@@ -181,6 +181,30 @@ UNIT_TEST(limits_depth_and_aliases)
     e = read_str(&s, dra_buf_str(&b));
     CHECK(e != NULL && strstr(e->msg, "aliases expand") != NULL);
     dra_err_free(e);
+    /* the budget is the whole input's: many documents, each under it alone */
+    dra_buf_reset(&b);
+    dra_buf_puts(&b, "a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+    for (int i = 0; i < 3; i++) {
+        char from[8];
+        snprintf(from, sizeof from, i ? "b%d" : "a", i - 1);
+        dra_buf_printf(&b, "b%d: &b%d [", i, i);
+        for (int k = 0; k < 10; k++)
+            dra_buf_printf(&b, "%s*%s", k ? ", " : "", from);
+        dra_buf_puts(&b, "]\n");
+    }
+    char *one = dra_xstrdup(dra_buf_str(&b)); /* about 12,000 nodes by aliases */
+    dra_objset one_set = DRA_OBJSET_INIT;
+    e = read_str(&one_set, one);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    dra_objset_free(&one_set);
+    dra_buf_reset(&b);
+    for (int d = 0; d < 20; d++)
+        dra_buf_printf(&b, "---\n%s", one);
+    e = read_str(&s, dra_buf_str(&b));
+    CHECK(e != NULL && strstr(e->msg, "aliases expand to more than 100000 nodes in this input") != NULL);
+    dra_err_free(e);
+    free(one);
     /* small aliases and merge keys work */
     e = read_str(&s, "base: &b {x: 1, y: 2}\nm:\n  <<: *b\n  y: 3\nc: *b\n");
     CHECK(e == NULL);

@@ -414,7 +414,7 @@ typedef struct yaml_ctx {
     int doc;
     anchor *anchors;
     size_t nanchors, capanchors;
-    size_t alias_nodes;
+    size_t alias_nodes; /* produced by alias expansion in the whole input, all documents together */
     dra_buf path;       /* field path of the node being parsed, for messages */
 } yaml_ctx;
 
@@ -430,7 +430,6 @@ static void clear_anchors(yaml_ctx *y)
         json_decref(y->anchors[i].node);
     }
     y->nanchors = 0;
-    y->alias_nodes = 0;
 }
 
 static void set_anchor(yaml_ctx *y, const char *name, json_t *node)
@@ -803,7 +802,8 @@ static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **ou
                 y->alias_nodes += n;
                 if (y->alias_nodes > DRA_MAX_ALIAS_NODES) {
                     dra_err *e = yerr(y, &ev->start_mark,
-                                      "YAML aliases expand to more than %s nodes; refusing the document", "100000");
+                                      "YAML aliases expand to more than %s nodes in this input (all its documents "
+                                      "together); refusing it", "100000");
                     yaml_event_delete(ev);
                     return e;
                 }

@@ -28,7 +28,7 @@
 /* Limits on untrusted input. */
 #define DRA_MAX_INPUT_BYTES ((size_t)1 << 30)  /* one file or stdin */
 #define DRA_MAX_DEPTH 64                      /* nesting of mappings/sequences */
-#define DRA_MAX_ALIAS_NODES 100000            /* nodes produced by YAML alias expansion, per document */
+#define DRA_MAX_ALIAS_NODES 100000            /* nodes produced by YAML alias expansion, per input (one file, stdin or buffer) */
 
 typedef struct dra_obj {
     json_t *json;      /* owned reference; always a JSON object */
