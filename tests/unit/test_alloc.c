@@ -852,6 +852,62 @@ UNIT_TEST(impossible_request_is_pruned)
     outcome_free(&o2);
 }
 
+/* Many one-device requests competing for fewer devices: the cut across the
+ * claim's requests answers at once; pruning off gives the same answer on a
+ * size it can finish (7 requests, 6 devices), and a satisfiable claim (as
+ * many requests as devices, a selector leaving one device to the last
+ * request) is allocated as without pruning. */
+static void requests_claim(char *buf, size_t n, int nreq, int ndev, const char *last_sel)
+{
+    char devs[4096] = "[", reqs[8192] = "[";
+    for (int i = 0; i < ndev; i++)
+        snprintf(devs + strlen(devs), sizeof devs - strlen(devs), "%s{name: d%d, attributes: {i: {int: %d}}}",
+                 i ? "," : "", i, i);
+    strcat(devs, "]");
+    for (int i = 0; i < nreq; i++)
+        snprintf(reqs + strlen(reqs), sizeof reqs - strlen(reqs), "%s{name: r%d, exactly: {deviceClassName: gpu%s}}",
+                 i ? "," : "", i, i == nreq - 1 && last_sel ? last_sel : "");
+    strcat(reqs, "]");
+    snprintf(buf, n,
+             NODE CLASS
+             "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: "
+             "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: "
+             "%s}}\n---\n{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: c1, namespace: ns, "
+             "uid: uid-c1}, spec: {devices: {requests: %s}}}\n",
+             devs, reqs);
+}
+
+UNIT_TEST(competing_requests_are_pruned)
+{
+    char buf[16384];
+    requests_claim(buf, sizeof buf, 12, 11, NULL);
+    outcome o;
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "FAIL");
+    CHECK(o.stats.pruned >= 1);
+    CHECK(o.stats.invocations < 100);
+    outcome_free(&o);
+
+    requests_claim(buf, sizeof buf, 7, 6, NULL);
+    outcome o2;
+    run_opts(&o2, buf, "node-1", NULL, false, true);
+    run(&o, buf, NULL);
+    CHECK_STR(o.text, "FAIL");
+    CHECK_STR(o2.text, o.text);
+    CHECK(o2.stats.invocations > o.stats.invocations);
+    outcome_free(&o);
+    outcome_free(&o2);
+
+    requests_claim(buf, sizeof buf, 6, 6,
+                   ", selectors: [{cel: {expression: \"device.attributes[\\\"gpu.example.com\\\"].i == 0\"}}]");
+    run_opts(&o2, buf, "node-1", NULL, false, true);
+    run(&o, buf, NULL);
+    CHECK(strncmp(o.text, "c1[", 3) == 0);
+    CHECK_STR(o2.text, o.text);
+    outcome_free(&o);
+    outcome_free(&o2);
+}
+
 /* distinctAttribute compares a device with every device already taken, also
  * several of one request (upstream's constraint keeps all values; older
  * upstream kept one per request name and would have taken d3 here). */

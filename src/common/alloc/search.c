@@ -513,6 +513,76 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
     return n;
 }
 
+/* The same cut across the requests of the claim: the open slots of this
+ * request and of every later request of the claim against the devices that
+ * could fill any of them (devices from `start` on for this request, every
+ * device for the later ones).  The device loop skips a device in use,
+ * which includes one allocated earlier in this attempt, so each device fills
+ * at most one slot of the claim (a device allowing multiple allocations, with
+ * consumable capacity, may fill several: its presence makes the count
+ * untrusted), and when the count is short no assignment exists in whatever
+ * order the search would try them (12
+ * one-device requests competing for 11 devices: millions of branches without
+ * it).  Capacity, counters, taints and constraints are left out as above.
+ * The count stands for upstream's search only where every later request is a
+ * plain counted one: no firstAvailable (whose need depends on the subrequest
+ * chosen), no All mode (its constraint error), no admin access (an admin
+ * request may take a device in use), and the claim stays within the result
+ * limit (so no later request could stop the search with "too many").  Every device is checked against
+ * every request that could take it, so a selector error anywhere in the
+ * subtree makes the count untrusted (-1) as above.  With --explain the cut is
+ * not taken: checking later requests early would change what is recorded. */
+static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc start, int need, int *total)
+{
+    al_claim *c = &r->claims[ci];
+    if (r->opts->explain || req->admin || (size_t)ri + 1 >= c->nreqs)
+        return -1;
+    for (size_t k = (size_t)ri + 1; k < c->nreqs; k++) {
+        const al_req *q = &c->reqs[k];
+        if (q->nsubs > 0 || q->mode == AL_MODE_ALL || q->admin || q->ndevices <= 0)
+            return -1;
+        need += q->ndevices;
+    }
+    if ((int)c->nres + need > MAX_RESULTS)
+        return -1;
+    *total = need;
+    int n = 0;
+    for (size_t pi = 0; pi < r->npools; pi++) {
+        al_pool *p = &r->pools[pi];
+        if (p->incomplete || p->invalid)
+            continue;
+        for (size_t si = 0; si < p->ntarget; si++) {
+            al_slice *sl = p->target[si];
+            for (size_t di = 0; di < sl->ndev; di++) {
+                al_device *d = &sl->dev[di];
+                if (r->w->f.consumable_capacity && d->allow_multi)
+                    return -1; /* one device may fill several slots */
+                if (in_use(r, d))
+                    continue;
+                bool after = pi > start.pool || (pi == start.pool && (si > start.slice ||
+                                                                      (si == start.slice && di >= start.dev)));
+                bool any = false;
+                for (size_t k = after ? (size_t)ri : (size_t)ri + 1; k < c->nreqs; k++) {
+                    al_req *q = k == (size_t)ri ? req : &c->reqs[k];
+                    bool ok;
+                    dra_err *e = al_is_selectable(r, ci, q, p, d, d->lid, &ok);
+                    if (e) {
+                        dra_err_free(e);
+                        return -1;
+                    }
+                    if (ok) {
+                        any = true;
+                        break;
+                    }
+                }
+                if (any && ++n >= need)
+                    return n;
+            }
+        }
+    }
+    return n;
+}
+
 /* ---- allocateOne ----------------------------------------------------------------------- */
 
 static double elapsed(const al_run *r)
@@ -578,6 +648,12 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
         int need = req->ndevices - d;
         int n = count_eligible(r, ci, req, start, need);
         if (n >= 0 && n < need) {
+            r->stats.pruned++;
+            return R_FAIL;
+        }
+        int total = 0;
+        int m = n >= 0 ? count_eligible_claim(r, ci, ri, req, start, need, &total) : -1;
+        if (m >= 0 && m < total) {
             r->stats.pruned++;
             return R_FAIL;
         }
