@@ -565,7 +565,7 @@ static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc star
                 for (size_t k = after ? (size_t)ri : (size_t)ri + 1; k < c->nreqs; k++) {
                     al_req *q = k == (size_t)ri ? req : &c->reqs[k];
                     bool ok;
-                    dra_err *e = al_is_selectable(r, ci, q, p, d, d->lid, &ok);
+                    dra_err *e = dra_al_is_selectable(r, ci, q, d, d->lid, &ok);
                     if (e) {
                         dra_err_free(e);
                         return -1;

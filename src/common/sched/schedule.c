@@ -757,15 +757,15 @@ static bool pinned_node_ok(const json_t *pod, const json_t *node)
 /* Whether pinned_node_ok can refuse a node for this pod. */
 static bool pinned_can_fail(const json_t *pod)
 {
-    const json_t *req = al_jget(al_jget(al_jget(al_jget(pod, "spec"), "affinity"), "nodeAffinity"),
+    const json_t *req = dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
                                 "requiredDuringSchedulingIgnoredDuringExecution");
-    const json_t *terms = al_jget(req, "nodeSelectorTerms");
+    const json_t *terms = dra_jfield(req, "nodeSelectorTerms");
     if (!json_is_array(terms) || !json_array_size(terms))
         return false;
     size_t i;
     const json_t *t;
     json_array_foreach(terms, i, t) {
-        if (json_array_size(al_jget(t, "matchExpressions")))
+        if (json_array_size(dra_jfield(t, "matchExpressions")))
             return false;
     }
     return true;
