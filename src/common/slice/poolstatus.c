@@ -206,3 +206,35 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
     free(pools);
     return status;
 }
+
+json_t *dra_pool_status_request_new(const char *driver, const char *pool, long long limit)
+{
+    json_t *req = json_pack("{s:s,s:s,s:{s:s},s:{s:s}}", "apiVersion", "resource.k8s.io/v1alpha3", "kind",
+                            "ResourcePoolStatusRequest", "metadata", "name", driver, "spec", "driver", driver);
+    json_t *spec = json_object_get(req, "spec");
+    if (pool)
+        json_object_set_new(spec, "poolName", json_string(pool));
+    if (limit)
+        json_object_set_new(spec, "limit", json_integer(limit));
+    return req;
+}
+
+dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const char *only_file, const dra_features *features,
+                               int64_t now_ns)
+{
+    const dra_model_list *reqs = dra_model_kind(m, DRA_KIND_RESOURCE_POOL_STATUS_REQUEST);
+    if (reqs->n == 0)
+        return dra_err_hint(dra_err_new(DRA_EXIT_INPUT, "no ResourcePoolStatusRequest in the input"), "driver");
+    dra_err *e = NULL;
+    for (size_t i = 0; i < reqs->n && !e; i++) {
+        if (only_file && (!reqs->v[i]->file || strcmp(reqs->v[i]->file, only_file) != 0))
+            continue;
+        json_t *out = json_deep_copy(reqs->v[i]->json);
+        const json_t *st = json_object_get(out, "status");
+        if (!st || json_is_null(st))
+            json_object_set_new(out, "status", dra_pool_status(m, out, features, now_ns));
+        e = dra_writer_put(w, out);
+        json_decref(out);
+    }
+    return e;
+}

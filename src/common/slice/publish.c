@@ -155,3 +155,23 @@ dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char 
     }
     return e;
 }
+
+dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const char *const *prev, size_t nprev,
+                               char *const *paths, size_t npaths, dra_slice_result *r)
+{
+    dra_objset old = DRA_OBJSET_INIT, in = DRA_OBJSET_INIT;
+    dra_err *e = NULL;
+    for (size_t i = 0; !e && i < nprev; i++)
+        e = dra_read_path(&old, prev[i]);
+    dra_slice_opts oo = *o;
+    oo.previous = nprev ? &old : NULL;
+    if (!e)
+        e = dra_read_paths(&in, paths, npaths);
+    if (!e)
+        e = dra_slice_build_objs(&oo, &in, r);
+    if (!e)
+        e = dra_slice_write(w, r);
+    dra_objset_free(&in);
+    dra_objset_free(&old);
+    return e;
+}

@@ -1,0 +1,104 @@
+/* dra-slice's command table (see cmds.h). */
+#include "cmds.h"
+
+#define FORMATS "yaml json jsonl"
+
+static const dra_opt build_opts[] = {
+    {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "driver name (spec.driver), required", NULL},
+    DRA_OPT_NODE_ENTRY("node-local pool on this node (spec.nodeName)"),
+    {OPT_ALL_NODES, "all-nodes", 0, DRA_ARG_NONE, NULL, "devices usable on every node (spec.allNodes)", NULL},
+    {OPT_NODE_SELECTOR, "node-selector", 0, DRA_ARG_REQUIRED, "KEY=VAL,...",
+     "devices usable on nodes with these labels (spec.nodeSelector)", NULL},
+    {OPT_POOL, "pool", 'p', DRA_ARG_REQUIRED, "NAME", "pool name (default: the node name)", NULL},
+    {OPT_GENERATION, "generation", 0, DRA_ARG_REQUIRED, "N", "pool generation, used when above the previous one", NULL},
+    {OPT_PREVIOUS, "previous", 0, DRA_ARG_REQUIRED, "FILE", "previously published slices (repeatable)", "file"},
+    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    DRA_OPT_END,
+};
+
+static const dra_opt discover_opts[] = {
+    {OPT_SOURCE, "source", 's', DRA_ARG_REQUIRED, "LIST", "sources to read: pci,net,nvidia (default: all)",
+     "pci net nvidia pci,net pci,net,nvidia"},
+    {OPT_SYSFS_ROOT, "sysfs-root", 0, DRA_ARG_REQUIRED, "DIR", "read sysfs from DIR instead of /sys", "dir"},
+    {OPT_NVIDIA_SMI, "nvidia-smi", 0, DRA_ARG_REQUIRED, "PATH", "nvidia-smi program (default: from PATH)", "file"},
+    {OPT_DYNAMIC_MIG, "dynamic-mig", 0, DRA_ARG_NONE, NULL,
+     "MIG-capable GPUs as partitionable devices (NVIDIA's DynamicMIG)", NULL},
+    {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "one driver name for every source", NULL},
+    DRA_OPT_NODE_ENTRY("node name (default: this host's name)"),
+    {OPT_INVENTORY, "inventory", 0, DRA_ARG_NONE, NULL, "print the devices as an inventory, not slices", NULL},
+    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    DRA_OPT_END,
+};
+
+static const dra_opt profile_opts[] = {
+    {OPT_NODES, "nodes", 'n', DRA_ARG_REQUIRED, "N", "number of nodes (default 1)", NULL},
+    {OPT_DEVICES, "devices", 'm', DRA_ARG_REQUIRED, "M", "GPUs or NICs per node (default 8)", NULL},
+    {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "driver name (default: per profile)", NULL},
+    {OPT_PARTITIONS, "partitions", 'k', DRA_ARG_REQUIRED, "K", "gpu: K partitions per GPU on shared counters",
+     NULL},
+    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    DRA_OPT_END,
+};
+
+static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
+static const dra_opt validate_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
+
+static const dra_opt pool_status_opts[] = {
+    {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "ask about this driver's pools (a made-up request)", NULL},
+    {OPT_POOL, "pool", 'p', DRA_ARG_REQUIRED, "NAME", "with --driver: only this pool", NULL},
+    {OPT_LIMIT, "limit", 0, DRA_ARG_REQUIRED, "N", "with --driver: at most N pools (1..1000, default 100)", NULL},
+    DRA_OPT_NOW_ENTRY,
+    DRA_OPT_FEATURE_GATES_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
+    DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    DRA_OPT_END,
+};
+
+static const dra_cmd cmds[] = {
+    {"build", "build --driver NAME (--node NAME | --all-nodes | --node-selector KEY=VAL,...) [OPTIONS] [INVENTORY...]",
+     "split an inventory of devices into the ResourceSlices of one pool",
+     "An inventory is a list of v1 Devices, a mapping with `devices` and optional `sharedCounters`, or\n"
+     "ResourceSlices (re-slicing). Slices hold at most 128 devices (64 with taints or consumesCounters);\n"
+     "counter sets get slices of their own. Names are <index>-<driver>-<node>-<suffix> with a suffix\n"
+     "derived from driver, pool and index, so the output is reproducible. With --previous the pool\n"
+     "generation follows the resourceslice controller: kept when at most one slice changes in place,\n"
+     "bumped otherwise; previous slices that must be deleted are noted on stderr.",
+     build_opts, "file"},
+    {"discover", "discover [--source pci,net,nvidia] [--sysfs-root DIR] [--nvidia-smi PATH] [--dynamic-mig] [OPTIONS]",
+     "read this machine's devices and print them as ResourceSlices",
+     "Drivers: pci.dra-tools.io, net.dra-tools.io, gpu.nvidia.com (or --driver for all). GPUs and MIG\n"
+     "devices are published as NVIDIA's DRA driver publishes them; --dynamic-mig adds every MIG\n"
+     "placement on shared counters, so dra-alloc can tell which MIG layouts fit.\n"
+     "An absent source is skipped with a note on stderr; nothing found at all exits 1.",
+     discover_opts, ""},
+    {"profile", "profile NAME [--nodes N] [--devices M] [--driver NAME] [--partitions K] [-o FORMAT]",
+     "print a synthetic fleet: gpu, net or mig",
+     "gpu: dra-example-driver GPUs (index, uuid, model, driverVersion; memory 80Gi, compute 100), with --partitions\n"
+     "on shared counters; net: NICs with consumable bandwidth; mig: A100-like GPUs with 14 MIG\n"
+     "placements each on shared counters. Output is the same on every run.",
+     profile_opts, "gpu net mig"},
+    {"lint", "lint [FILES...]", "check pools across ResourceSlices",
+     "One line per problem: pool DRIVER/POOL: ResourceSlice/NAME: problem. Exit 1 when problems\n"
+     "(not warnings) are found. Objects of other kinds are skipped (counted with -v).",
+     plain_opts, "file"},
+    {"validate", "validate [FILES...]", "validate the DRA objects and the DRA parts of pods",
+     "Validates DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates and\n"
+     "DeviceTaintRules as the API server does, and the DRA parts of Pods, Nodes and Namespaces;\n"
+     "other kinds are skipped (counted with -v), except unknown kinds or versions of\n"
+     "resource.k8s.io, which are errors. Prints nothing and exits 0 when every object is valid;\n"
+     "otherwise every error, exit 2. Selectors are compiled as the API server compiles new ones\n"
+     "(includes() needs DRAListTypeAttributes).", validate_opts,
+     "file"},
+    {"pool-status", "pool-status [--driver NAME [--pool NAME] [--limit N]] [OPTIONS] [FILES...]",
+     "answer ResourcePoolStatusRequests from slices and claims",
+     "Prints each ResourcePoolStatusRequest of the input (resource.k8s.io/v1alpha3) with the status\n"
+     "kube-controller-manager's controller would write: per pool of the driver, total, allocated,\n"
+     "available and unavailable (tainted) devices, from the ResourceSlices, ResourceClaims and\n"
+     "DeviceTaintRules of the input.  Requests that already have a status are printed unchanged.\n"
+     "With --driver, a request named after the driver is made up and answered instead.",
+     pool_status_opts, "file"},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+const dra_tool dra_slice_tool = {"dra-slice", "discover devices, publish them as ResourceSlices, lint and validate slices",
+                              cmds, NULL};

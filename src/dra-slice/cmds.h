@@ -1,0 +1,16 @@
+/* dra-slice's command table: subcommands, options, help (cmds.c); main.c
+ * runs them.  The table is read-only data with static storage. */
+#ifndef DRA_SLICE_CMDS_H
+#define DRA_SLICE_CMDS_H
+
+#include "tool/tool.h"
+
+enum {
+    OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL_NODES, OPT_NODE_SELECTOR, OPT_POOL, OPT_GENERATION, OPT_PREVIOUS,
+    OPT_SOURCE, OPT_SYSFS_ROOT, OPT_NVIDIA_SMI, OPT_INVENTORY, OPT_NODES, OPT_DEVICES, OPT_PARTITIONS,
+    OPT_DYNAMIC_MIG, OPT_LIMIT,
+};
+
+extern const dra_tool dra_slice_tool;
+
+#endif
