@@ -50,12 +50,13 @@ _dra_slice() {
         --devices|-m) return;;
         --driver|-d) return;;
         --partitions|-k) return;;
+        --cpus-per-numa-node) return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --nodes --devices --driver --partitions --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --nodes --devices --driver --partitions --cpus-per-numa-node --output --help --version" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W "gpu net mig" -- "$cur"))
+            COMPREPLY=($(compgen -W "gpu net cpu mig" -- "$cur"))
         fi;;
     lint)
         case "$prev" in

@@ -32,9 +32,11 @@ static const dra_opt discover_opts[] = {
 
 static const dra_opt profile_opts[] = {
     {OPT_NODES, "nodes", 'n', DRA_ARG_REQUIRED, "N", "number of nodes (default 1)", NULL},
-    {OPT_DEVICES, "devices", 'm', DRA_ARG_REQUIRED, "M", "GPUs or NICs per node (default 8)", NULL},
+    {OPT_DEVICES, "devices", 'm', DRA_ARG_REQUIRED, "M", "GPUs, NICs or NUMA nodes per node (default 8)", NULL},
     {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "driver name (default: per profile)", NULL},
     {OPT_PARTITIONS, "partitions", 'k', DRA_ARG_REQUIRED, "K", "gpu: K partitions per GPU on shared counters",
+     NULL},
+    {OPT_CPUS, "cpus-per-numa-node", 0, DRA_ARG_REQUIRED, "N", "cpu: CPUs of each NUMA node device (default 4)",
      NULL},
     DRA_OPT_OUTPUT_ENTRY(FORMATS),
     DRA_OPT_END,
@@ -71,12 +73,15 @@ static const dra_cmd cmds[] = {
      "placement on shared counters, so dra-alloc can tell which MIG layouts fit.\n"
      "An absent source is skipped with a note on stderr; nothing found at all exits 1.",
      discover_opts, ""},
-    {"profile", "profile NAME [--nodes N] [--devices M] [--driver NAME] [--partitions K] [-o FORMAT]",
-     "print a synthetic fleet: gpu, net or mig",
+    {"profile", "profile NAME [--nodes N] [--devices M] [--driver NAME] [--partitions K] [--cpus-per-numa-node N]"
+     " [-o FORMAT]",
+     "print a synthetic fleet: gpu, net, cpu or mig",
      "gpu: dra-example-driver GPUs (index, uuid, model, driverVersion; memory 80Gi, compute 100), with --partitions\n"
-     "on shared counters; net: NICs with consumable bandwidth; mig: A100-like GPUs with 14 MIG\n"
-     "placements each on shared counters. Output is the same on every run.",
-     profile_opts, "gpu net mig"},
+     "on shared counters; net: dra-example-driver NICs with consumable vfs and bandwidth (100G, decimal);\n"
+     "cpu: dra-example-driver NUMA nodes numa-<i> with consumable capacity <driver>/cpu mapped to the\n"
+     "node's cpu; mig: A100-like GPUs with 14 MIG placements each on shared counters. Output is the same\n"
+     "on every run.",
+     profile_opts, "gpu net cpu mig"},
     {"lint", "lint [FILES...]", "check pools across ResourceSlices",
      "One line per problem: pool DRIVER/POOL: ResourceSlice/NAME: problem. Exit 1 when problems\n"
      "(not warnings) are found. Objects of other kinds are skipped (counted with -v).",

@@ -17,7 +17,7 @@ typedef struct opts {
     const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi, *now;
     bool all_nodes, inventory, dynamic_mig;
     dra_strv gates;
-    long long generation, nodes, devices, partitions, limit;
+    long long generation, nodes, devices, partitions, limit, cpus;
     dra_strv previous;
 } opts;
 
@@ -30,6 +30,7 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(OPT_NVIDIA_SMI, opts, nvidia_smi),     DRA_VAL_BOOL(OPT_INVENTORY, opts, inventory),
     DRA_VAL_INT(OPT_NODES, opts, nodes, 1, 1000000),      DRA_VAL_INT(OPT_DEVICES, opts, devices, 0, 10000000),
     DRA_VAL_INT(OPT_PARTITIONS, opts, partitions, 0, 1024), DRA_VAL_BOOL(OPT_DYNAMIC_MIG, opts, dynamic_mig),
+    DRA_VAL_INT(OPT_CPUS, opts, cpus, 1, 1000000),
     DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),    DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
     DRA_VAL_INT(OPT_LIMIT, opts, limit, 1, 1000),         DRA_VAL_END,
 };
@@ -101,9 +102,11 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
     opts *x = p;
     dra_format fmt = DRA_FMT_YAML;
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
-    dra_profile_opts o = {DRA_PROFILE_GPU, (size_t)x->nodes, (size_t)x->devices, (size_t)x->partitions};
+    dra_profile_opts o = {.kind = DRA_PROFILE_GPU, .nodes = (size_t)x->nodes, .devices = (size_t)x->devices,
+                          .partitions = (size_t)x->partitions, .cpus_per_numa = (size_t)x->cpus,
+                          .driver = x->driver};
     if (!e && a->npos != 1)
-        e = dra_err_new(DRA_EXIT_INPUT, "profile needs exactly one NAME (gpu, net, mig)");
+        e = dra_err_new(DRA_EXIT_INPUT, "profile needs exactly one NAME (gpu, net, cpu, mig)");
     if (!e)
         e = dra_profile_parse(a->pos[0], &o.kind);
     if (!e)

@@ -42,7 +42,7 @@ setup() {
 }
 
 @test "profile gpu with partitions, net and mig validate and lint clean" {
-    for p in "gpu --partitions 4" "net" "mig"; do
+    for p in "gpu --partitions 4" "net" "mig" "cpu"; do
         # shellcheck disable=SC2086
         "$S" profile $p --nodes 2 --devices 10 >"$BATS_TEST_TMPDIR/p.yaml"
         run "$S" validate "$BATS_TEST_TMPDIR/p.yaml"
@@ -58,6 +58,55 @@ setup() {
     assert_output --partial '"memory-slice-7"'
 }
 
+@test "profile net: dra-example-driver's NICs, bandwidth in decimal units" {
+    run --separate-stderr "$S" profile net --devices 2 -o json
+    assert_success
+    n=$(jq -r '.spec.devices[1] | [.name, .allowMultipleAllocations, .attributes.index.int, .attributes.model.string,
+        .attributes.driverVersion.version, .capacity.vfs.value, .capacity.vfs.requestPolicy.default,
+        (.capacity.vfs.requestPolicy.validValues | join(",")), .capacity.ingressBandwidth.value,
+        .capacity.ingressBandwidth.requestPolicy.default, .capacity.ingressBandwidth.requestPolicy.validRange.min,
+        .capacity.ingressBandwidth.requestPolicy.validRange.max, .capacity.egressBandwidth.requestPolicy.validRange.step]
+        | map(tostring) | join(" ")' <<<"$output")
+    assert_equal "$n" "nic-1 true 1 LATEST-NET-MODEL 1.0.0 100 1 1 100G 1G 100M 100G 1M"
+    [[ $(jq -r '.spec.devices[0].attributes.uuid.string' <<<"$output") == net-*-*-*-*-* ]]
+    [[ $(jq -r '.spec.driver' <<<"$output") == net.example.com ]]
+}
+
+@test "profile cpu: dra-example-driver's NUMA nodes, consumable <driver>/cpu mapped to the node's cpu" {
+    run --separate-stderr "$S" profile cpu --nodes 2 --devices 2 --cpus-per-numa-node 16 -o jsonl
+    assert_success
+    assert_equal "$(wc -l <<<"$output")" 2
+    d=$(head -n 1 <<<"$output" | jq -c '[.spec.driver, .spec.nodeName, .spec.devices[1]]')
+    assert_equal "$d" '["cpu.example.com","node-0",{"name":"numa-1","allowMultipleAllocations":true,"attributes":{"numaNodeID":{"int":1}},"capacity":{"cpu.example.com/cpu":{"value":"16"}},"nodeAllocatableResourceMappings":{"cpu":{"capacityKey":"cpu.example.com/cpu"}}}]'
+    # the capacity key follows the driver name, as the example driver's CapacityKey
+    run --separate-stderr "$S" profile cpu --devices 1 --driver cpu2.example.com -o jsonl
+    [[ $output == *'"cpu2.example.com/cpu":{"value":"4"}'*'"capacityKey":"cpu2.example.com/cpu"'* ]]
+    "$S" profile cpu --devices 2 >"$BATS_TEST_TMPDIR/cpu.yaml"
+    run "$S" validate "$BATS_TEST_TMPDIR/cpu.yaml"
+    assert_success
+    run "$S" lint "$BATS_TEST_TMPDIR/cpu.yaml"
+    assert_success
+    # NUMA nodes are shared by consumable capacity: 3 CPUs each from two 4-CPU
+    # NUMA nodes fit twice, not three times
+    claims() {
+        printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: cpu.example.com\nspec:\n'
+        printf '  selectors:\n  - cel:\n      expression: device.driver == "cpu.example.com"\n'
+        for c in "$@"; do
+            printf -- '---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: cpus-%s\n' "$c"
+            printf '  namespace: default\nspec:\n  devices:\n    requests:\n    - name: cpus\n      exactly:\n'
+            printf '        deviceClassName: cpu.example.com\n        capacity:\n          requests:\n'
+            printf '            cpu.example.com/cpu: "3"\n'
+        done
+    }
+    claims a b c >"$BATS_TEST_TMPDIR/three.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-0 "$BATS_TEST_TMPDIR/three.yaml" "$BATS_TEST_TMPDIR/cpu.yaml"
+    assert_failure 1
+    claims a b >"$BATS_TEST_TMPDIR/two.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-0 -o json "$BATS_TEST_TMPDIR/two.yaml" "$BATS_TEST_TMPDIR/cpu.yaml"
+    assert_success
+    assert_equal "$(jq -r '[.items[].status.allocation.devices.results[0] | .device + "=" + .consumedCapacity["cpu.example.com/cpu"]] | join(" ")' <<<"$output")" "numa-0=3 numa-1=3"
+}
+
 @test "profile: bad arguments" {
     run --separate-stderr "$S" profile tpu
     assert_failure 2
@@ -67,6 +116,12 @@ setup() {
     [[ $stderr == *"--partitions: only the gpu profile has partitions"* ]]
     run --separate-stderr "$S" profile gpu --nodes 0
     assert_failure 2
+    run --separate-stderr "$S" profile gpu --cpus-per-numa-node 4
+    assert_failure 2
+    [[ $stderr == *"--cpus-per-numa-node: only the cpu profile has CPUs per NUMA node"* && -z $output ]]
+    run --separate-stderr "$S" profile cpu --cpus-per-numa-node 0
+    assert_failure 2
+    [[ -z $output ]]
     run --separate-stderr "$S" profile
     assert_failure 2
 }

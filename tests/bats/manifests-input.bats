@@ -18,8 +18,8 @@ fleet() {
 @test "strict decoding: unknown fields are errors naming their path, as kubectl --validate=strict" {
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$M/slice-v1beta1-shape.yaml" "$M/claim-typo.yaml"
     assert_failure 2
-    [[ $stderr == *'slice-v1beta1-shape.yaml:3: ResourceSlice/node-a-gpus: unknown field "spec.devices[0].basic"'* ]]
-    [[ $stderr == *'claim-typo.yaml:1: ResourceClaim/gpu-demo/three-gpus: unknown field "spec.devices.requests[0].exactly.countt"'* ]]
+    [[ $stderr == *'slice-v1beta1-shape.yaml:16: ResourceSlice/node-a-gpus: unknown field "spec.devices[0].basic"'* ]]
+    [[ $stderr == *'claim-typo.yaml:13: ResourceClaim/gpu-demo/three-gpus: unknown field "spec.devices.requests[0].exactly.countt"'* ]]
     # the same in every tool that reads the claim
     for t in "dra-claim status" "dra-evict" "dra-select lint" "dra-alloc schedule"; do
         # shellcheck disable=SC2086
@@ -31,7 +31,7 @@ fleet() {
 @test "strict decoding: --validate=warn warns and drops, ignore is silent, bad values are usage errors" {
     run --separate-stderr "$DRA_BIN/dra-slice" validate --validate=warn "$M/claim-typo.yaml"
     assert_success
-    [[ $stderr == *'dra-slice: warning: '*'claim-typo.yaml:1: ResourceClaim/gpu-demo/three-gpus: unknown field "spec.devices.requests[0].exactly.countt"'* ]]
+    [[ $stderr == *'dra-slice: warning: '*'claim-typo.yaml:13: ResourceClaim/gpu-demo/three-gpus: unknown field "spec.devices.requests[0].exactly.countt"'* ]]
     run --separate-stderr "$DRA_BIN/dra-claim" status -o json --validate=ignore "$M/claim-typo.yaml"
     assert_success
     [[ -z $stderr ]]
@@ -89,7 +89,7 @@ YAML
 @test "ownerReferences are validated as the API server does" {
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$M/claim-bad-owner.yaml"
     assert_failure 2
-    [[ $stderr == *'claim-bad-owner.yaml:1: ResourceClaim/gpu-demo/trainer-gpu-x7k2p: metadata.ownerReferences.uid: Invalid value: "": uid must not be empty'* ]]
+    [[ $stderr == *'claim-bad-owner.yaml:6: ResourceClaim/gpu-demo/trainer-gpu-x7k2p: metadata.ownerReferences.uid: Invalid value: "": uid must not be empty'* ]]
     [[ $stderr == *'Only one reference can have Controller set to true. Found "true" in references for Pod/trainer and Job/trainer'* ]]
 }
 
@@ -147,4 +147,100 @@ YAML
         run --separate-stderr "$DRA_BIN/"$t -v "$M/gpu-demo.yaml" "$M/deviceclass.yaml" "$T/svc.yaml"
         [[ $stderr == *"skipped "*" of kinds "*" does not use"* ]] || { echo "$t: $status $stderr"; false; }
     done
+}
+
+@test "errors name the line of the offending field, in YAML, JSON Lists and JSON Lines" {
+    cat >"$T/multi.yaml" <<'EOF'
+# a namespace first, so the slice is document 2
+apiVersion: v1
+kind: Namespace
+metadata:
+  name: gpu-demo
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata:
+  name: node-a
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes:
+      model: {string: x}
+  - name: gpu-1
+    capacity:
+      memory:
+        value: 80Gi
+        valu: 1
+EOF
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/multi.yaml"
+    assert_failure 2
+    [[ $stderr == *'multi.yaml:23 (document 2): ResourceSlice/node-a: unknown field "spec.devices[1].capacity.memory.valu"'* ]]
+    # validation errors: a v1beta1 claim, its v1 paths found through the missing `exactly`
+    cat >"$T/beta.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata:
+  name: c
+  namespace: gpu-demo
+spec:
+  devices:
+    requests:
+    - name: ok
+      deviceClassName: gpu.example.com
+    - name: bad
+      deviceClassName: gpu.example.com
+      allocationMode: ExactCount
+      count: -2
+EOF
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/beta.yaml"
+    assert_failure 2
+    [[ $stderr == *'beta.yaml:14: ResourceClaim/gpu-demo/c: spec.devices.requests[1].exactly.count: Invalid value: -2'* ]]
+    # a kubectl -o json List: the item's field, not the List's first line
+    cat >"$T/list.json" <<'EOF'
+{
+  "apiVersion": "v1",
+  "kind": "List",
+  "items": [
+    {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "a"}},
+    {
+      "apiVersion": "resource.k8s.io/v1",
+      "kind": "DeviceClass",
+      "metadata": {"name": "b"},
+      "spec": {
+        "selectors": [
+          {"cel": {"expression": "true"}},
+          {"cel": {"expresion": "false"}}
+        ]
+      }
+    }
+  ]
+}
+EOF
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/list.json"
+    assert_failure 2
+    [[ $stderr == *'list.json:13: DeviceClass/b: unknown field "spec.selectors[1].cel.expresion"'* ]]
+    # JSON Lines from stdin; a warning under --validate=warn has the same line
+    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a"}}' \
+        '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"b","labelz":{}}}' >"$T/x.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --validate=warn - <"$T/x.jsonl"
+    assert_success
+    [[ $stderr == *'warning: <stdin>:2 (document 2): DeviceClass/b: unknown field "metadata.labelz"'* ]]
+    # a path the text does not have (a defaulted field) falls back to the deepest part that is there
+    cat >"$T/sel.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: c
+spec:
+  selectors:
+  - cel:
+      expression: >-
+        device.attributes["gpu.example.com"].model ==
+EOF
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/sel.yaml"
+    assert_failure 2
+    [[ $stderr == *'sel.yaml:8: DeviceClass/c: spec.selectors[0].cel.expression: Invalid value: '* ]]
 }

@@ -26,15 +26,15 @@ UNIT_TEST(strict_unknown_fields_by_version)
                               "spec:\n  driver: d\n  devices:\n  - name: x\n    basic: {attributes: {}}\n");
     CHECK(e == NULL);
     dra_err *w = NULL;
-    e = dra_strict_check(s.v[0].json, DRA_KIND_RESOURCE_SLICE, DRA_APIVER_RESOURCE_V1, DRA_FV_STRICT, &w);
+    e = dra_strict_check(s.v[0].json, DRA_KIND_RESOURCE_SLICE, DRA_APIVER_RESOURCE_V1, DRA_FV_STRICT, &w, NULL);
     CHECK(e != NULL && strcmp(e->msg, "unknown field \"spec.devices[0].basic\"") == 0);
     CHECK(w == NULL);
     dra_err_free(e);
     /* the same is v1beta1's shape */
-    e = dra_strict_check(s.v[0].json, DRA_KIND_RESOURCE_SLICE, DRA_APIVER_RESOURCE_V1BETA1, DRA_FV_STRICT, &w);
+    e = dra_strict_check(s.v[0].json, DRA_KIND_RESOURCE_SLICE, DRA_APIVER_RESOURCE_V1BETA1, DRA_FV_STRICT, &w, NULL);
     CHECK(e == NULL);
     /* warn: a warning, and the field is gone */
-    e = dra_strict_check(s.v[0].json, DRA_KIND_RESOURCE_SLICE, DRA_APIVER_RESOURCE_V1, DRA_FV_WARN, &w);
+    e = dra_strict_check(s.v[0].json, DRA_KIND_RESOURCE_SLICE, DRA_APIVER_RESOURCE_V1, DRA_FV_WARN, &w, NULL);
     CHECK(e == NULL && w != NULL);
     CHECK(json_object_get(json_array_get(json_object_get(json_object_get(s.v[0].json, "spec"), "devices"), 0),
                           "basic") == NULL);

@@ -691,7 +691,7 @@ UNIT_TEST(nvidia_tables)
 
 UNIT_TEST(profiles_are_deterministic)
 {
-    dra_profile_opts o = {DRA_PROFILE_MIG, 1, 2, 0};
+    dra_profile_opts o = {.kind = DRA_PROFILE_MIG, .nodes = 1, .devices = 2};
     json_t *d1, *s1, *d2, *s2;
     dra_profile_node(&o, 0, &d1, &s1);
     dra_profile_node(&o, 0, &d2, &s2);
@@ -701,7 +701,7 @@ UNIT_TEST(profiles_are_deterministic)
     CHECK_STR(json_string_value(json_object_get(json_array_get(d1, 1), "name")), "gpu-0-mig-1g5gb-19-0");
     json_decref(d1), json_decref(s1), json_decref(d2), json_decref(s2);
 
-    dra_profile_opts g = {DRA_PROFILE_GPU, 1, 2, 4};
+    dra_profile_opts g = {.kind = DRA_PROFILE_GPU, .nodes = 1, .devices = 2, .partitions = 4};
     dra_profile_node(&g, 3, &d1, &s1);
     CHECK_INT(json_array_size(d1), 10);
     CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(json_array_get(d1, 1), "capacity"),
@@ -710,7 +710,7 @@ UNIT_TEST(profiles_are_deterministic)
               "20Gi");
     json_decref(d1), json_decref(s1);
 
-    dra_profile_opts bad = {DRA_PROFILE_NET, 1, 2, 3};
+    dra_profile_opts bad = {.kind = DRA_PROFILE_NET, .nodes = 1, .devices = 2, .partitions = 3};
     dra_err *e = dra_profile_check(&bad);
     CHECK(e != NULL && e->param && e->field && strcmp(e->field, "partitions") == 0);
     dra_err_free(e);

@@ -344,3 +344,52 @@ UNIT_TEST(error_lines_cap_echoed_input)
 }
 
 UNIT_MAIN()
+
+UNIT_TEST(field_lines)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    /* a List in YAML after a document of its own, with a BOM */
+    const char *y = "\xEF\xBB\xBF" "kind: A\nmetadata: {name: a}\n---\nkind: List\nitems:\n- kind: B\n  spec:\n"
+                    "    x: 1\n- kind: C\n  spec:\n    devices:\n    - name: d0\n    - name: d1\n      basic:\n"
+                    "        attributes:\n          \"a/b\": {int: 1}\n    requests:\n    - name: r\n"
+                    "      count: 2\n";
+    CHECK(read_str(&s, y) == NULL);
+    CHECK_INT(s.n, 3);
+    CHECK_INT(dra_obj_field_line(&s.v[0], "metadata.name"), 2);
+    CHECK_INT(dra_obj_field_line(&s.v[1], "spec.x"), 8);
+    CHECK_INT(dra_obj_field_line(&s.v[2], "spec.devices[1]"), 13);
+    /* v1 paths into v1beta1 shapes; quoted map keys */
+    CHECK_INT(dra_obj_field_line(&s.v[2], "spec.devices[1].attributes[\"a/b\"]"), 16);
+    CHECK_INT(dra_obj_field_line(&s.v[2], "spec.devices[1].attributes[a/b].int"), 16);
+    CHECK_INT(dra_obj_field_line(&s.v[2], "spec.requests[0].exactly.count"), 19);
+    /* missing parts: the deepest part present; nothing present: 0 */
+    CHECK_INT(dra_obj_field_line(&s.v[2], "spec.devices[7].name"), 11);
+    CHECK_INT(dra_obj_field_line(&s.v[2], "status.x"), 0);
+    CHECK_INT(dra_obj_field_line(&s.v[2], ""), 0);
+    /* errors are placed by dra_obj_locate */
+    dra_err *e = dra_obj_locate(dra_err_field(dra_err_new(2, "bad"), "spec.x"), &s.v[1]);
+    CHECK_INT(e->line, 8);
+    dra_err_free(e);
+    dra_objset_free(&s);
+
+    /* JSON: a bare array of objects, then a second value on the same line */
+    const char *j = "[{\"kind\": \"A\",\n  \"spec\": {\"v\": [1,\n 2]}},\n {\"kind\": \"B\", \"z\": 1}\n] {\"kind\": \"C\",\n"
+                    "\"q\": {\"r\": 1}}\n";
+    CHECK(dra_read_mem(&s, "t.json", j, strlen(j)) == NULL);
+    CHECK_INT(s.n, 3);
+    CHECK_INT(dra_obj_field_line(&s.v[0], "spec.v[1]"), 3);
+    CHECK_INT(dra_obj_field_line(&s.v[1], "z"), 4);
+    CHECK_INT(dra_obj_field_line(&s.v[2], "q.r"), 6);
+    dra_objset_free(&s);
+
+    /* objects not read from text have no field lines */
+    dra_objset_add(&s, json_object(), "x", 1, 1, -1);
+    CHECK_INT(dra_obj_field_line(&s.v[0], "a"), 0);
+    dra_objset_free(&s);
+
+    /* bad text is no crash: a document that no longer parses */
+    CHECK(read_str(&s, "kind: A\nspec:\n  x: 1\n") == NULL);
+    ((dra_source *)s.v[0].src)->data[9] = '[';
+    CHECK(dra_obj_field_line(&s.v[0], "spec.x") >= 0);
+    dra_objset_free(&s);
+}

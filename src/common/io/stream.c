@@ -32,7 +32,16 @@ void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, in
         set->cap = set->cap ? set->cap * 2 : 16;
         set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
     }
-    set->v[set->n++] = (dra_obj){json, file ? intern_file(set, file) : NULL, doc, line, item};
+    set->v[set->n++] = (dra_obj){json, file ? intern_file(set, file) : NULL, doc, line, item, NULL, SIZE_MAX, 0};
+}
+
+static void source_free(dra_source *s)
+{
+    if (s) {
+        free(s->data);
+        free(s->line_off);
+        free(s);
+    }
 }
 
 void dra_objset_free(dra_objset *set)
@@ -41,6 +50,9 @@ void dra_objset_free(dra_objset *set)
         json_decref(set->v[i].json);
     for (size_t i = 0; i < set->nfiles; i++)
         free(set->files[i]);
+    for (size_t i = 0; i < set->nsources; i++)
+        source_free(set->sources[i]);
+    free(set->sources);
     free(set->v);
     free(set->files);
     dra_err_free(set->warnings);
@@ -81,6 +93,15 @@ dra_err *dra_obj_locate(dra_err *e, const dra_obj *o)
         free(ref);
         ref = r2;
     }
+    if (o->src) {
+        for (dra_err *i = e; i; i = i->next) {
+            if (i->file || !i->field || !*i->field)
+                continue;
+            int line = dra_obj_field_line(o, i->field);
+            if (line > 0)
+                i = dra_err_at(i, o->file, o->doc, line, 0);
+        }
+    }
     e = dra_err_locate_all(e, o->file, o->doc, o->line, ref);
     free(ref);
     return e;
@@ -100,6 +121,8 @@ typedef struct reader {
     line_note *notes;   /* lines of mappings near the top (List items) of the current document */
     size_t nnotes, capnotes;
     size_t cursor;      /* where the next noted_line search starts: items are asked for in order */
+    dra_source *src;    /* the file's text, given to the set on success */
+    size_t src_base;    /* offset of the parsed text in src (a byte-order mark) */
     dra_err *warnings;  /* relaxed duplicate fields (--validate=warn) */
 } reader;
 
@@ -154,24 +177,34 @@ static dra_err *doc_err(reader *r, int doc, int line, const char *fmt, const cha
     return dra_err_at(dra_err_new(DRA_EXIT_INPUT, fmt, what), r->name, doc, line, 0);
 }
 
-static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line);
+static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size_t off, int doc_line);
 
-/* Take one parsed document (steals v). */
-static dra_err *add_document(reader *r, json_t *v, int doc, int line)
+static void add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line)
 {
-    dra_err *e = add_document_notes(r, v, doc, line);
+    dra_objset_add(&r->pending, v, r->name, doc, line, item);
+    dra_obj *o = &r->pending.v[r->pending.n - 1];
+    o->src = r->src;
+    o->src_off = off == SIZE_MAX ? off : r->src_base + off;
+    o->src_line = doc_line;
+}
+
+/* Take one parsed document (steals v); it starts at byte `off` of the text,
+ * or, when off is SIZE_MAX, at the start of line doc_line. */
+static dra_err *add_document(reader *r, json_t *v, int doc, int line, size_t off, int doc_line)
+{
+    dra_err *e = add_document_notes(r, v, doc, line, off, doc_line);
     forget_notes(r);
     return e;
 }
 
-static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line)
+static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size_t off, int doc_line)
 {
     if (json_is_null(v)) {
         json_decref(v);
         return NULL; /* empty document */
     }
     if (json_is_object(v) && !is_list_kind(v)) {
-        dra_objset_add(&r->pending, v, r->name, doc, line, -1);
+        add_pending(r, v, doc, line, -1, off, doc_line);
         return NULL;
     }
     json_t *items = json_is_object(v) ? json_object_get(v, "items") : v;
@@ -214,7 +247,7 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line)
         json_t *lver = lk > 4 ? json_object_get(v, "apiVersion") : NULL;
         if (json_is_string(lver) && !json_object_get(item, "apiVersion"))
             json_object_set(item, "apiVersion", lver);
-        dra_objset_add(&r->pending, json_incref(item), r->name, doc, noted_line(r, item, line), (int)i);
+        add_pending(r, json_incref(item), doc, noted_line(r, item, line), (int)i, off, doc_line);
     }
     json_decref(v);
     return NULL;
@@ -226,9 +259,20 @@ static void reader_done(reader *r, bool ok)
         for (size_t i = 0; i < r->pending.n; i++) {
             dra_obj *o = &r->pending.v[i];
             dra_objset_add(r->set, o->json, o->file, o->doc, o->line, o->item);
+            dra_obj *n = &r->set->v[r->set->n - 1];
+            n->src = o->src;
+            n->src_off = o->src_off;
+            n->src_line = o->src_line;
             o->json = NULL;
         }
+        if (r->src) {
+            r->set->sources = dra_xrealloc(r->set->sources, (r->set->nsources + 1) * sizeof *r->set->sources);
+            r->set->sources[r->set->nsources++] = r->src;
+            r->src = NULL;
+        }
     }
+    source_free(r->src);
+    r->src = NULL;
     dra_objset_free(&r->pending);
     free(r->notes);
     if (ok)
@@ -392,7 +436,7 @@ static dra_err *read_json_stream(reader *r, const char *data, size_t len)
                     note_line(r, json_array_get(items, i), lines[i]);
             free(lines);
         }
-        dra_err *e = add_document(r, v, doc, line);
+        dra_err *e = add_document(r, v, doc, line, off, line);
         if (e)
             return e;
         advance_lines(data + off, used, &line, &col);
@@ -886,6 +930,7 @@ static dra_err *read_yaml_stream(reader *r, const char *data, size_t len)
         }
         y.doc++;
         clear_anchors(&y);
+        int doc_line = (int)ev.start_mark.line + 1;
         yaml_event_delete(&ev);
         yaml_event_t root;
         if (!next_event(&y, &root, &e))
@@ -896,7 +941,7 @@ static dra_err *read_yaml_stream(reader *r, const char *data, size_t len)
         e = parse_node(&y, &root, 1, &v);
         if (e)
             break;
-        e = add_document(r, v, y.doc, line);
+        e = add_document(r, v, y.doc, line, SIZE_MAX, doc_line);
         if (e)
             break;
     }
@@ -928,14 +973,19 @@ static dra_err *template_hint(dra_err *e, const char *data, size_t len)
     return e;
 }
 
-dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_t len)
+/* Read one file's text (takes src: the set keeps it on success). */
+static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
 {
+    const char *data = src->data;
+    size_t len = src->len;
     reader r = {0};
     r.set = set;
     r.name = name;
+    r.src = src;
     size_t off = 0;
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         off = 3; /* UTF-8 byte-order mark */
+    r.src_base = off;
     size_t p = off;
     while (p < len && (data[p] == ' ' || data[p] == '\t' || data[p] == '\r' || data[p] == '\n'))
         p++;
@@ -947,33 +997,51 @@ dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_
             reader r2 = {0};
             r2.set = set;
             r2.name = name;
+            r2.src = src;
+            r2.src_base = off;
             dra_err *e2 = read_yaml_stream(&r2, data + off, len - off);
             if (!e2) {
                 dra_err_free(e);
+                r.src = NULL;
                 reader_done(&r, false);
                 reader_done(&r2, true);
                 return NULL;
             }
             dra_err_free(e2);
+            r2.src = NULL;
             reader_done(&r2, false);
         }
     } else {
         e = read_yaml_stream(&r, data + off, len - off);
     }
-    reader_done(&r, e == NULL);
     if (e)
         e = template_hint(e, data, len);
+    reader_done(&r, e == NULL);
     return e;
+}
+
+dra_err *dra_read_mem(dra_objset *set, const char *name, const char *data, size_t len)
+{
+    dra_source *src = dra_xcalloc(1, sizeof *src);
+    src->data = dra_xmalloc(len + 1);
+    memcpy(src->data, data, len);
+    src->data[len] = 0;
+    src->len = len;
+    return read_source(set, name, src);
 }
 
 dra_err *dra_read_path(dra_objset *set, const char *path)
 {
     dra_buf b = DRA_BUF_INIT;
     dra_err *e = dra_buf_read_path(&b, path, DRA_MAX_INPUT_BYTES);
-    if (!e)
-        e = dra_read_mem(set, path, dra_buf_str(&b), b.len);
-    dra_buf_free(&b);
-    return e;
+    if (e) {
+        dra_buf_free(&b);
+        return e;
+    }
+    dra_source *src = dra_xcalloc(1, sizeof *src);
+    src->len = b.len;
+    src->data = b.data ? b.data : dra_xstrdup(""); /* the buffer is the source's now */
+    return read_source(set, path, src);
 }
 
 dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out)

@@ -30,12 +30,26 @@
 #define DRA_MAX_DEPTH 64                      /* nesting of mappings/sequences */
 #define DRA_MAX_ALIAS_NODES 100000            /* nodes produced by YAML alias expansion, per input (one file, stdin or buffer) */
 
+/* The text a file was read from, kept by the set so that an error can be
+ * placed at the line of its own field (private; see dra_obj_field_line). */
+typedef struct dra_source {
+    char *data;        /* the whole file */
+    size_t len;
+    size_t *line_off;  /* start of each line, built on first use */
+    size_t nlines;
+} dra_source;
+
 typedef struct dra_obj {
     json_t *json;      /* owned reference; always a JSON object */
     const char *file;  /* borrowed from the set ("-" for stdin) */
     int doc;           /* 1-based document (YAML) or value (JSON stream) index in the file */
     int line;          /* 1-based line where the object starts; 0 if unknown */
     int item;          /* -1, or the index in the List's `items` it came from */
+    /* where its document starts in the source text (NULL when not read from
+     * text): a byte offset, or SIZE_MAX and then the start of line src_line */
+    const dra_source *src;
+    size_t src_off;
+    int src_line;
 } dra_obj;
 
 /* kubectl's --validate: what an unknown or duplicate field is.  The reader
@@ -55,6 +69,8 @@ typedef struct dra_objset {
     size_t n, cap;
     char **files;      /* interned file names */
     size_t nfiles;
+    dra_source **sources; /* owned: the text of every file read */
+    size_t nsources;
     /* reading options, set before reading (kept by dra_objset_free) */
     dra_field_validation field_validation;
     bool recursive;    /* directories: descend into subdirectories (-R) */
@@ -80,8 +96,19 @@ void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, in
 void dra_objset_free(dra_objset *set);
 
 /* Location of an object as an error would print it, applied to every error in
- * the chain that has none yet (object reference included). */
+ * the chain that has none yet (object reference included).  An error with a
+ * field path gets the line of that field in the source text when it can be
+ * found there (else the deepest part of the path that can, else the object's
+ * first line). */
 DRA_MUST_USE dra_err *dra_obj_locate(dra_err *e, const dra_obj *o);
+
+/* Line (1-based) of a field of o in its source text, for a path in
+ * upstream's notation (`spec.devices[3].attributes["x/y"]`, or `a.b.c`).
+ * The deepest part of the path present in the text decides; the segments
+ * that differ between API versions (`exactly` in v1 requests, `basic` in
+ * v1beta1 devices) are matched either way.  0 when o was not read from text.
+ * The text is parsed again only when asked: reading pays nothing for it. */
+int dra_obj_field_line(const dra_obj *o, const char *path);
 
 /* "Kind/name" or "Kind/namespace/name"; "<unnamed Kind>" when there is no name.
  * Caller frees. */

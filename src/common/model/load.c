@@ -213,7 +213,7 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
             continue;
         }
         dra_err *w = NULL;
-        e = dra_strict_check(obj, kind, ver, set->field_validation, &w);
+        e = dra_strict_check(obj, kind, ver, set->field_validation, &w, o);
         out->warnings = dra_err_append(out->warnings, dra_obj_locate(w, o));
         if (e) {
             APPEND(dra_obj_locate(e, o));

@@ -58,6 +58,8 @@ MAP(counters, counter)
 OBJ(counter_consumption, {"counterSet", NULL}, {"counters", &counters}, {"compatibilityGroups", NULL})
 LIST(counter_consumptions, counter_consumption)
 OBJ(counter_set, {"name", NULL}, {"counters", &counters})
+OBJ(node_alloc_mapping, {"capacityKey", NULL}, {"allocationMultiplier", NULL})
+MAP(node_alloc_mappings, node_alloc_mapping)
 LIST(counter_sets, counter_set)
 OBJ(taint, {"key", NULL}, {"value", NULL}, {"effect", NULL}, {"timeAdded", NULL})
 LIST(taints, taint)
@@ -81,7 +83,8 @@ LIST(constraints, constraint)
     {"attributes", &attributes}, {"capacity", &capacities}, {"consumesCounters", &counter_consumptions},          \
         {"nodeName", NULL}, {"nodeSelector", &node_selector}, {"allNodes", NULL}, {"taints", &taints},            \
         {"bindsToNode", NULL}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL},                  \
-        {"allowMultipleAllocations", NULL}, {"nodeAllocatableResources", NULL}
+        {"allowMultipleAllocations", NULL}, {"nodeAllocatableResources", NULL},                                  \
+        {"nodeAllocatableResourceMappings", &node_alloc_mappings}
 OBJ(device_v1, {"name", NULL}, DEVICE_FIELDS)
 LIST(devices_v1, device_v1)
 OBJ(basic_device, DEVICE_FIELDS)
@@ -201,6 +204,7 @@ static const stype *schema_of(dra_kind kind, dra_apiver ver)
 
 typedef struct walk {
     dra_field_validation fv;
+    const dra_obj *at;
     dra_buf path;
     dra_err *errs, *warns;
 } walk;
@@ -236,6 +240,9 @@ static void check(walk *w, json_t *v, const stype *t)
             } else if (!t->open) {
                 if (w->fv != DRA_FV_IGNORE) {
                     dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unknown field \"%s\"", dra_buf_str(&w->path));
+                    int line = dra_obj_field_line(w->at, dra_buf_str(&w->path));
+                    if (line > 0)
+                        e = dra_err_at(e, w->at->file, w->at->doc, line, 0);
                     if (w->fv == DRA_FV_STRICT)
                         w->errs = dra_err_append(w->errs, e);
                     else
@@ -271,12 +278,13 @@ static void check(walk *w, json_t *v, const stype *t)
     /* a wrong type is validation's to report, with the expected type */
 }
 
-dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, dra_err **warnings)
+dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, dra_err **warnings,
+                          const dra_obj *at)
 {
     const stype *t = schema_of(kind, ver);
     if (!t)
         return NULL;
-    walk w = {.fv = fv};
+    walk w = {.fv = fv, .at = at};
     check(&w, obj, t);
     dra_buf_free(&w.path);
     if (warnings)

@@ -26,7 +26,9 @@
 #include "kinds.h"
 
 /* Check (and, unless strict, prune) obj.  Returns the errors (strict) and
- * appends warnings to *warnings (warn). */
-DRA_MUST_USE dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv, dra_err **warnings);
+ * appends warnings to *warnings (warn).  With `at` (the object as read; may
+ * be NULL), each is placed at the line of the unknown field itself. */
+DRA_MUST_USE dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv,
+                                       dra_err **warnings, const dra_obj *at);
 
 #endif

@@ -275,7 +275,7 @@ static long expand_one(const dra_objset *set, const dra_obj *o, const char *defa
             json_t *pod = make_pod(tmpl, ns, pn, &own, true);
             if (hash)
                 set_label(pod, "pod-template-hash", hash);
-            push(out, (dra_obj){pod, o->file, o->doc, o->line, o->item});
+            push(out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
             free(pn);
             n++;
         }
@@ -295,7 +295,7 @@ static long expand_one(const dra_objset *set, const dra_obj *o, const char *defa
             const char *svc = jstr(spec, "serviceName");
             if (svc && *svc)
                 json_object_set_new(pspec, "subdomain", json_string(svc));
-            push(out, (dra_obj){pod, o->file, o->doc, o->line, o->item});
+            push(out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
             free(pn);
             n++;
         }
@@ -307,7 +307,7 @@ static long expand_one(const dra_objset *set, const dra_obj *o, const char *defa
             char *pn = generated_name(base, hash_str(seed, nodes[i]));
             json_t *pod = make_pod(tmpl, ns, pn, &own, true);
             pin_to_node(pod, nodes[i]);
-            push(out, (dra_obj){pod, o->file, o->doc, o->line, o->item});
+            push(out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
             free(pn);
             n++;
         }
@@ -330,7 +330,7 @@ static long expand_one(const dra_objset *set, const dra_obj *o, const char *defa
             json_t *pod = make_pod(tmpl, ns, pn, &own, true);
             set_label(pod, "batch.kubernetes.io/job-name", own.name);
             set_label(pod, "job-name", own.name);
-            push(out, (dra_obj){pod, o->file, o->doc, o->line, o->item});
+            push(out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
             free(pn);
             n++;
         }

@@ -11,13 +11,13 @@
 dra_err *dra_profile_parse(const char *name, dra_profile_kind *out)
 {
     static const struct { const char *name; dra_profile_kind kind; } known[] = {
-        {"gpu", DRA_PROFILE_GPU}, {"net", DRA_PROFILE_NET}, {"mig", DRA_PROFILE_MIG}};
+        {"gpu", DRA_PROFILE_GPU}, {"net", DRA_PROFILE_NET}, {"mig", DRA_PROFILE_MIG}, {"cpu", DRA_PROFILE_CPU}};
     for (size_t i = 0; i < sizeof known / sizeof *known; i++)
         if (name && strcmp(name, known[i].name) == 0) {
             *out = known[i].kind;
             return NULL;
         }
-    return dra_err_new(DRA_EXIT_INPUT, "unknown profile '%s': known profiles are gpu, net, mig", name ? name : "");
+    return dra_err_new(DRA_EXIT_INPUT, "unknown profile '%s': known profiles are gpu, net, mig, cpu", name ? name : "");
 }
 
 const char *dra_profile_default_driver(dra_profile_kind kind)
@@ -25,6 +25,7 @@ const char *dra_profile_default_driver(dra_profile_kind kind)
     switch (kind) {
     case DRA_PROFILE_NET: return "net.example.com";
     case DRA_PROFILE_MIG: return "gpu.nvidia.com";
+    case DRA_PROFILE_CPU: return "cpu.example.com";
     default: return "gpu.example.com";
     }
 }
@@ -35,6 +36,9 @@ dra_err *dra_profile_check(const dra_profile_opts *o)
         return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "must be greater than zero"), "nodes");
     if (o->partitions && o->kind != DRA_PROFILE_GPU)
         return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "only the gpu profile has partitions"), "partitions");
+    if (o->cpus_per_numa && o->kind != DRA_PROFILE_CPU)
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "only the cpu profile has CPUs per NUMA node"),
+                             "cpus-per-numa-node");
     if (o->partitions > 1024)
         return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "must be at most 1024"), "partitions");
     if (o->devices > 10000000)
@@ -150,6 +154,10 @@ static void gpu_node(const dra_profile_opts *o, size_t node, json_t *devices, js
     }
 }
 
+/* dra-example-driver's net profile (internal/profiles/net/net.go): NICs
+ * nic-<i> that allow multiple allocations, with consumable capacity vfs (one
+ * at a time) and ingress/egress bandwidth in decimal units: 100G, shared in
+ * ranges of 100M..100G in steps of 1M, 1G by default. */
 static void net_node(const dra_profile_opts *o, size_t node, json_t *devices)
 {
     for (size_t i = 0; i < o->devices; i++) {
@@ -163,17 +171,39 @@ static void net_node(const dra_profile_opts *o, size_t node, json_t *devices)
         json_t *caps = json_object();
         json_object_set_new(caps, "vfs", json_pack("{s:s, s:{s:s, s:[s]}}", "value", "100", "requestPolicy",
                                                    "default", "1", "validValues", "1"));
-        /* Bandwidth is shared by ranges: at least 100Mi, in steps of 1Mi. */
         const char *bw = "{s:s, s:{s:s, s:{s:s, s:s, s:s}}}";
-        json_object_set_new(caps, "ingressBandwidth", json_pack(bw, "value", "100Gi", "requestPolicy", "default",
-                                                                "1Gi", "validRange", "min", "100Mi", "max", "100Gi",
-                                                                "step", "1Mi"));
-        json_object_set_new(caps, "egressBandwidth", json_pack(bw, "value", "100Gi", "requestPolicy", "default",
-                                                               "1Gi", "validRange", "min", "100Mi", "max", "100Gi",
-                                                               "step", "1Mi"));
+        json_object_set_new(caps, "ingressBandwidth", json_pack(bw, "value", "100G", "requestPolicy", "default",
+                                                                "1G", "validRange", "min", "100M", "max", "100G",
+                                                                "step", "1M"));
+        json_object_set_new(caps, "egressBandwidth", json_pack(bw, "value", "100G", "requestPolicy", "default",
+                                                               "1G", "validRange", "min", "100M", "max", "100G",
+                                                               "step", "1M"));
         json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:b}", "name", name, "attributes", attrs,
                                                  "capacity", caps, "allowMultipleAllocations", 1));
     }
+}
+
+/* dra-example-driver's cpu profile (internal/profiles/cpu/cpu.go): one
+ * device numa-<i> per NUMA node that allows multiple allocations, attribute
+ * numaNodeID, consumable capacity <driver>/cpu (the CPUs of that NUMA node),
+ * mapped to the node-allocatable resource cpu. */
+static void cpu_node(const dra_profile_opts *o, json_t *devices)
+{
+    const char *driver = o->driver ? o->driver : dra_profile_default_driver(DRA_PROFILE_CPU);
+    char *key = dra_xasprintf("%s/cpu", driver);
+    size_t cpus = o->cpus_per_numa ? o->cpus_per_numa : 4;
+    for (size_t i = 0; i < o->devices; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "numa-%zu", i);
+        json_t *caps = json_object();
+        json_object_set_new(caps, key, cap_int((long long)cpus));
+        json_t *maps = json_pack("{s:{s:s}}", "cpu", "capacityKey", key);
+        json_array_append_new(devices, json_pack("{s:s, s:b, s:{s:o}, s:o, s:o}", "name", name,
+                                                 "allowMultipleAllocations", 1, "attributes", "numaNodeID",
+                                                 attr_int((long long)i), "capacity", caps,
+                                                 "nodeAllocatableResourceMappings", maps));
+    }
+    free(key);
 }
 
 /* A100-40GB-like MIG geometry: 7 compute slices, 8 memory slices. */
@@ -292,5 +322,6 @@ void dra_profile_node(const dra_profile_opts *o, size_t node, json_t **devices, 
     case DRA_PROFILE_GPU: gpu_node(o, node, *devices, *counter_sets); break;
     case DRA_PROFILE_NET: net_node(o, node, *devices); break;
     case DRA_PROFILE_MIG: mig_node(o, node, *devices, *counter_sets); break;
+    case DRA_PROFILE_CPU: cpu_node(o, *devices); break;
     }
 }

@@ -7,15 +7,21 @@
  *        partitions K > 0 every GPU also gets a counter set gpu-<i>-counter-set
  *        {memory: 80Gi}; the full GPU consumes all of it and K devices
  *        gpu-<i>-part-<j> consume 1/K each.
- *   net  the dra-example-driver `net` shape: NICs nic-<i> that allow multiple
- *        allocations, with consumable capacity vfs (validValues) and
- *        ingressBandwidth/egressBandwidth (validRange).
+ *   net  the dra-example-driver `net` shape (internal/profiles/net/net.go):
+ *        NICs nic-<i> that allow multiple allocations, with consumable
+ *        capacity vfs (validValues) and ingressBandwidth/egressBandwidth
+ *        (validRange) in decimal units: 100G, 1G default, 100M..100G by 1M.
+ *   cpu  the dra-example-driver `cpu` shape (internal/profiles/cpu/cpu.go):
+ *        one device numa-<i> per NUMA node (allowMultipleAllocations,
+ *        attribute numaNodeID) with consumable capacity <driver>/cpu of
+ *        cpus_per_numa CPUs (default 4), mapped to the node-allocatable
+ *        resource cpu (nodeAllocatableResourceMappings).
  *   mig  partitionable GPUs as the NVIDIA driver publishes them with dynamic MIG
  *        (an A100-40GB-like layout): one counter set gpu-<i>-counter-set per GPU
  *        (engines, memory, memory-slice-0..7), the full device gpu-<i> consuming
  *        everything, and 14 MIG placements gpu-<i>-mig-<profile>-<id>-<start>.
  *
- * `devices` counts GPUs or NICs per node; mig therefore yields 15 devices per
+ * `devices` counts GPUs, NICs or NUMA nodes per node; mig therefore yields 15 devices per
  * GPU and gpu with partitions 1+K.  Node names are node-<n>.
  *
  * Ownership: dra_profile_node returns new arrays the caller owns (decref).
@@ -28,18 +34,21 @@
 
 #include "../base/error.h"
 
-typedef enum { DRA_PROFILE_GPU, DRA_PROFILE_NET, DRA_PROFILE_MIG } dra_profile_kind;
+typedef enum { DRA_PROFILE_GPU, DRA_PROFILE_NET, DRA_PROFILE_MIG, DRA_PROFILE_CPU } dra_profile_kind;
 
 typedef struct dra_profile_opts {
     dra_profile_kind kind;
     size_t nodes;       /* >= 1 */
     size_t devices;     /* per node, >= 0 */
     size_t partitions;  /* gpu only */
+    size_t cpus_per_numa; /* cpu only; 0 = 4, as the example driver */
+    const char *driver; /* cpu: names the capacity key; NULL = the default driver */
 } dra_profile_opts;
 
-/* "gpu", "net", "mig"; an input error naming the known profiles otherwise. */
+/* "gpu", "net", "mig", "cpu"; an input error naming the known profiles otherwise. */
 DRA_MUST_USE dra_err *dra_profile_parse(const char *name, dra_profile_kind *out);
-/* Default driver name: gpu.example.com, net.example.com, gpu.nvidia.com. */
+/* Default driver name: gpu.example.com, net.example.com, gpu.nvidia.com,
+ * cpu.example.com. */
 const char *dra_profile_default_driver(dra_profile_kind kind);
 /* Option consistency (partitions only for gpu, at most 1024 per GPU, ...). */
 DRA_MUST_USE dra_err *dra_profile_check(const dra_profile_opts *o);
