@@ -65,9 +65,10 @@ _dra_select() {
     repl)
         case "$prev" in
         --feature-gates) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

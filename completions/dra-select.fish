@@ -36,5 +36,8 @@ complete -c dra-select -n '__fish_seen_subcommand_from lint' -l verbose -s v -d 
 complete -c dra-select -n '__fish_seen_subcommand_from lint' -l help -s h -d 'show this help and exit'
 complete -c dra-select -n '__fish_seen_subcommand_from lint' -l version -d 'show the version and exit'
 complete -c dra-select -n '__fish_seen_subcommand_from repl' -l feature-gates -x -d 'enable or disable Kubernetes feature gates'
+complete -c dra-select -n '__fish_seen_subcommand_from repl' -l validate -x -a 'strict warn ignore' -d 'unknown or duplicate fields: strict (an error, the default), warn or ignore'
+complete -c dra-select -n '__fish_seen_subcommand_from repl' -l recursive -s R -d 'read directories given as input recursively'
+complete -c dra-select -n '__fish_seen_subcommand_from repl' -l verbose -s v -d 'say on stderr what was skipped and why'
 complete -c dra-select -n '__fish_seen_subcommand_from repl' -l help -s h -d 'show this help and exit'
 complete -c dra-select -n '__fish_seen_subcommand_from repl' -l version -d 'show the version and exit'

@@ -24,9 +24,10 @@ _dra_slice() {
         --generation) return;;
         --previous) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --driver --node --all-nodes --node-selector --pool --generation --previous --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --driver --node --all-nodes --node-selector --pool --generation --previous --output --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

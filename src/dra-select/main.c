@@ -11,8 +11,6 @@
 #include "select/select.h"
 #include "repl.h"
 
-/* repl.c */
-
 enum { OPT_CLASS = DRA_OPT_TOOL_BASE, OPT_EXPR, OPT_CLAIM, OPT_REQUEST, OPT_VAR, OPT_DEVICE, OPT_NAMESPACE };
 
 static const dra_opt select_opts[] = {
@@ -39,6 +37,7 @@ static const dra_opt eval_opts[] = {
 
 static const dra_opt gate_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
 static const dra_opt lint_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
+static const dra_opt repl_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
 
 static const dra_cmd cmds[] = {
     {"select", "[select] [--class NAME] [--claim NS/NAME [--request R]] [-e CEL]... [OPTIONS] [FILES]",
@@ -66,8 +65,8 @@ static const dra_cmd cmds[] = {
     {"repl", "repl [FILES]", "interactive CEL session on the input's devices",
      "Each expression prints its value, or for a bool expression over `device` the matching devices.\n"
      "Commands: :load FILE, :devices, :class [NAME], :explain [EXPR], :help, :quit. History in\n"
-     "$DRA_SELECT_HISTORY (default ~/.dra_select_history).",
-     gate_opts, "file"},
+     "$DRA_SELECT_HISTORY (default ~/.dra_select_history). --validate and -R apply to :load too.",
+     repl_opts, "file"},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -235,8 +234,11 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 static dra_err *run_repl(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
+    dra_objset reading = DRA_OBJSET_INIT;
     dra_err *e = gates(x);
-    return e ? e : dra_select_repl(a->pos, a->npos, &x->f);
+    if (!e)
+        e = dra_tool_input_options(&reading, a);
+    return e ? e : dra_select_repl(a->pos, a->npos, &x->f, &reading, dra_args_has(a, DRA_OPT_VERBOSE));
 }
 
 static const dra_runner runners[] = {

@@ -12,7 +12,6 @@
 #include "select/session.h"
 #include "repl.h"
 
-
 /* readline's completion callbacks take no context pointer. */
 static dra_session *active;
 
@@ -80,7 +79,8 @@ static char *history_path(void)
     return home && *home ? dra_xasprintf("%s/.dra_select_history", home) : NULL;
 }
 
-dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *f)
+dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *f, const dra_objset *reading,
+                         bool verbose)
 {
     /* The session reads its lines from standard input: it cannot be a file too. */
     for (size_t i = 0; i < npaths; i++)
@@ -88,13 +88,28 @@ dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *
             return dra_err_new(DRA_EXIT_INPUT, "repl reads its commands from standard input; it cannot also read objects "
                                                "from '-' (use :load FILE, or a file)");
     dra_session *s = dra_session_new(f);
+    dra_session_set_reading(s, reading->field_validation, reading->recursive);
+    dra_err *warnings = NULL;
+    size_t skipped = 0;
     for (size_t i = 0; i < npaths; i++) {
-        dra_err *e = dra_session_load(s, paths[i]);
+        dra_err_free(warnings); /* each load reads every file again: its warnings are all of them */
+        warnings = NULL;
+        dra_err *e = dra_session_load_report(s, paths[i], &warnings, &skipped);
         if (e) {
+            dra_err_free(warnings);
             dra_session_free(s);
             return e;
         }
     }
+    for (const dra_err *w = warnings; w; w = w->next) {
+        char *t = dra_err_format(w);
+        fprintf(stderr, "dra-select: warning: %s\n", t);
+        free(t);
+    }
+    dra_err_free(warnings);
+    if (verbose && skipped)
+        fprintf(stderr, "dra-select: skipped %zu object%s of kinds dra-select does not use\n", skipped,
+                skipped == 1 ? "" : "s");
     bool tty = isatty(STDIN_FILENO);
     active = s;
     rl_readline_name = "dra-select";

@@ -13,6 +13,7 @@ static const dra_opt build_opts[] = {
     {OPT_GENERATION, "generation", 0, DRA_ARG_REQUIRED, "N", "pool generation, used when above the previous one", NULL},
     {OPT_PREVIOUS, "previous", 0, DRA_ARG_REQUIRED, "FILE", "previously published slices (repeatable)", "file"},
     DRA_OPT_OUTPUT_ENTRY(FORMATS),
+    DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
 

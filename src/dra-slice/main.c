@@ -50,10 +50,18 @@ static dra_err *run_build(const dra_args *a, void *p, int *rc)
         e = dra_err_field(dra_node_selector_from_labels(x->node_selector, &selector), "--node-selector");
     o.node_selector = selector;
     dra_slice_result r = {0};
+    dra_objset reading = DRA_OBJSET_INIT; /* --validate, -R */
+    dra_err *warnings = NULL;
+    if (!e)
+        e = dra_tool_input_options(&reading, a);
     if (!e) {
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = dra_writer_finish(w, dra_slice_build_write(w, &o, x->previous.v, x->previous.n, a->pos, a->npos, &r));
+        e = dra_writer_finish(w, dra_slice_build_write(w, &o, x->previous.v, x->previous.n, a->pos, a->npos, &reading,
+                                                       &r, &warnings));
     }
+    if (!e) /* duplicate fields the reader relaxed, then unknown ones */
+        dra_tool_report_input(&dra_slice_tool, a, &(dra_input_report){warnings, 0, 0, 0});
+    dra_err_free(warnings);
     for (size_t i = 0; !e && i < r.nobsolete; i++)
         fprintf(stderr, "dra-slice: note: previous ResourceSlice/%s is obsolete and should be deleted\n", r.obsolete[i]);
     dra_slice_result_free(&r);

@@ -246,4 +246,37 @@ gpu.example.com/node-b/gpu-0'
     [[ $stderr == *"got 'types.Double', expected iterable type"* ]]
     run --separate-stderr "$DRA_BIN/dra-select" eval "dyn(null).all(x, true)"
     [[ $stderr == *"got 'types.Null', expected iterable type"* ]]
+
+@test "repl: --validate and -R mean what they mean in the other tools, for :load too" {
+    T=$BATS_TEST_TMPDIR
+    mkdir -p "$T/fleet/more"
+    "$DRA_BIN/dra-slice" profile gpu --devices 2 >"$T/fleet/more/gpus.yaml"
+    printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: c\nspec:\n  selectorz: []\n' >"$T/class.yaml"
+    # strict by default: the session does not start, nothing on stdout
+    run --separate-stderr bash -c "echo ':devices' | '$DRA_BIN/dra-select' repl '$T/class.yaml'"
+    assert_failure 2
+    [[ $stderr == *"class.yaml:6: DeviceClass/c: unknown field \"spec.selectorz\""* ]]
+    assert_output ""
+    # warn: a warning, and the session runs; :load warns the same way
+    run --separate-stderr bash -c "printf '%s\n' ':devices' ':load $T/class.yaml' | '$DRA_BIN/dra-select' repl --validate=warn -R '$T/class.yaml' '$T/fleet'"
+    assert_success
+    [[ $stderr == *"dra-select: warning: $T/class.yaml:6: DeviceClass/c: unknown field \"spec.selectorz\""* ]]
+    assert_line "(2 devices)"
+    assert_line "warning: $T/class.yaml:6: DeviceClass/c: unknown field \"spec.selectorz\""
+    # ignore: silent
+    run --separate-stderr bash -c "echo ':devices' | '$DRA_BIN/dra-select' repl --validate=ignore -R '$T/class.yaml' '$T/fleet'"
+    assert_success
+    assert_equal "$stderr" ""
+    # without -R the subdirectory is not read
+    run --separate-stderr bash -c "echo ':devices' | '$DRA_BIN/dra-select' repl '$T/fleet'"
+    assert_success
+    assert_line "(0 devices)"
+    # a strict :load reports the error and keeps the session
+    run --separate-stderr bash -c "printf '%s\n' ':load $T/class.yaml' '1 + 1' | '$DRA_BIN/dra-select' repl"
+    assert_success
+    assert_line "error: $T/class.yaml:6: DeviceClass/c: unknown field \"spec.selectorz\""
+    assert_line "2"
+    run --separate-stderr "$DRA_BIN/dra-select" repl --validate=maybe
+    assert_failure 2
+    [[ $stderr == *"--validate"* ]]
 }

@@ -95,7 +95,7 @@ setup() {
 @test "build: invalid device names name file, device and field" {
     run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/bad-name.yaml"
     assert_failure 2
-    [[ $stderr == *"bad-name.yaml:1: Device/GPU_1: devices[1].name: Invalid value: \"GPU_1\": a lowercase RFC 1123 label"* ]]
+    [[ $stderr == *"bad-name.yaml:3: Device/GPU_1: devices[1].name: Invalid value: \"GPU_1\": a lowercase RFC 1123 label"* ]]
     [[ $stderr == *"Device/GPU_1: devices[1].attributes[model]: Invalid value: {\"int\":3,\"string\":\"x\"}: exactly one value must be specified"* ]]
     assert_output ""
 }
@@ -103,13 +103,13 @@ setup() {
 @test "build: over-limit device is rejected" {
     run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/over-limit.yaml"
     assert_failure 2
-    [[ $stderr == *"over-limit.yaml:1: Device/big: devices[0]: Invalid value: 33: the total number of attributes and capacities must not exceed 32"* ]]
+    [[ $stderr == *"over-limit.yaml:2: Device/big: devices[0]: Invalid value: 33: the total number of attributes and capacities must not exceed 32"* ]]
 }
 
 @test "build: duplicate devices and dangling counters in the pool" {
     run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/duplicate.yaml"
     assert_failure 2
-    [[ $stderr == *"duplicate.yaml:1: Device/gpu-0: devices[2].name: found duplicate device \"gpu-0\" in pool \"node-1\""* ]]
+    [[ $stderr == *"duplicate.yaml:7: Device/gpu-0: devices[2].name: found duplicate device \"gpu-0\" in pool \"node-1\""* ]]
     [[ $stderr == *"Device/gpu-1: devices[1].consumesCounters[0].counterSet: counter set nowhere not found"* ]]
 }
 
@@ -125,7 +125,7 @@ setup() {
 @test "build: unknown kinds are rejected" {
     run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/unknown-kind.yaml"
     assert_failure 2
-    [[ $stderr == *"unknown-kind.yaml:1: Gadget/g: kind: unknown kind Gadget"* ]]
+    [[ $stderr == *"unknown-kind.yaml:2: Gadget/g: kind: unknown kind Gadget"* ]]
 }
 
 @test "build: bad option values" {
@@ -146,4 +146,36 @@ setup() {
     run --separate-stderr bash -c "'$S' build --driver gpu.example.com --node node-1 < '$D/devices.json'"
     assert_success
     assert_output --partial "- name: nic-0"
+}
+
+@test "build: --validate and -R as in the other tools: unknown inventory fields are errors by default" {
+    T=$BATS_TEST_TMPDIR
+    mkdir -p "$T/inv/sub"
+    printf 'devices:\n- name: gpu-0\n  attributes:\n    model: {string: x}\n- name: gpu-1\n  capacty:\n    memory: {value: 1Gi}\n' >"$T/inv/sub/devs.yaml"
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 -R "$T/inv"
+    assert_failure 2
+    [[ $stderr == *"devs.yaml:6: inventory: unknown field \"devices[1].capacty\""* ]]
+    assert_output ""
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 --validate=warn -R "$T/inv"
+    assert_success
+    [[ $stderr == *"dra-slice: warning: $T/inv/sub/devs.yaml:6: inventory: unknown field \"devices[1].capacty\""* ]]
+    [[ $output == *"name: gpu-1"* && $output != *capacty* ]]
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 --validate=ignore -R "$T/inv"
+    assert_success
+    assert_equal "$stderr" ""
+    # without -R the subdirectory is not read: an empty pool
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 -o json "$T/inv"
+    assert_success
+    assert_equal "$(jq -c '.spec.devices // [] | length' <<<"$output")" "0"
+    # a single device and a re-sliced v1beta1 slice are checked the same way
+    printf '[{"name": "a", "atributes": {}}]\n' >"$T/list.json"
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$T/list.json"
+    assert_failure 2
+    [[ $stderr == *'list.json:1: Device/a: unknown field "atributes"'* ]]
+    printf 'apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d\n  pool: {name: p, resourceSliceCount: 1}\n  allNodes: true\n  devices:\n  - name: a\n    basic:\n      atributes: {}\n' >"$T/beta.yaml"
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$T/beta.yaml"
+    assert_failure 2
+    [[ $stderr == *'beta.yaml:11: ResourceSlice/s: unknown field "spec.devices[0].basic.atributes"'* ]]
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 --validate=nope "$T/beta.yaml"
+    assert_failure 2
 }

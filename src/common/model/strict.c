@@ -293,3 +293,27 @@ dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_
         dra_err_free(w.warns);
     return w.errs;
 }
+
+/* a plain inventory: {devices: [...], sharedCounters: [...]} */
+OBJ(inventory, {"devices", &devices_v1}, {"sharedCounters", &counter_sets})
+
+dra_err *dra_strict_check_part(json_t *v, const char *part, const char *prefix, dra_field_validation fv,
+                               dra_err **warnings, const dra_obj *at)
+{
+    const stype *t = strcmp(part, "device") == 0       ? &device_v1
+                     : strcmp(part, "counterSet") == 0 ? &counter_set
+                     : strcmp(part, "inventory") == 0  ? &inventory
+                                                       : NULL;
+    if (!t)
+        return NULL;
+    walk w = {.fv = fv, .at = at};
+    if (prefix && *prefix)
+        dra_buf_puts(&w.path, prefix);
+    check(&w, v, t);
+    dra_buf_free(&w.path);
+    if (warnings)
+        *warnings = dra_err_append(*warnings, w.warns);
+    else
+        dra_err_free(w.warns);
+    return w.errs;
+}

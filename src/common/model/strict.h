@@ -31,4 +31,12 @@
 DRA_MUST_USE dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_validation fv,
                                        dra_err **warnings, const dra_obj *at);
 
+/* The same for a part of an object that stands on its own in an inventory:
+ * part "device" (a v1 Device), "counterSet" (a CounterSet) or "inventory"
+ * (a mapping of `devices` and `sharedCounters`); paths start
+ * with prefix ("devices[3]", or "" for the object itself).  Unknown part:
+ * nothing is checked. */
+dra_err *dra_strict_check_part(json_t *v, const char *part, const char *prefix, dra_field_validation fv,
+                               dra_err **warnings, const dra_obj *at);
+
 #endif

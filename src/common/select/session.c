@@ -15,7 +15,15 @@ struct dra_session {
     dra_sel_eval ev;
     char *class_name; /* :class, or NULL */
     char *last;       /* the last selector expression, for :explain */
+    dra_field_validation fv;
+    bool recursive;
 };
+
+void dra_session_set_reading(dra_session *s, dra_field_validation fv, bool recursive)
+{
+    s->fv = fv;
+    s->recursive = recursive;
+}
 
 dra_session *dra_session_new(const dra_features *f)
 {
@@ -44,6 +52,11 @@ void dra_session_free(dra_session *s)
 
 dra_err *dra_session_load(dra_session *s, const char *path)
 {
+    return dra_session_load_report(s, path, NULL, NULL);
+}
+
+dra_err *dra_session_load_report(dra_session *s, const char *path, dra_err **warnings, size_t *skipped)
+{
     /* Files are read again on every :load, and standard input carries the
      * session's own lines: neither can be read as objects. */
     if (strcmp(path, "-") == 0)
@@ -53,12 +66,20 @@ dra_err *dra_session_load(dra_session *s, const char *path)
         paths[i] = s->paths[i];
     paths[s->npaths] = (char *)path;
     dra_sel_input in = {0};
+    in.set.field_validation = s->fv;
+    in.set.recursive = s->recursive;
     dra_err *e = dra_sel_input_load(&in, paths, s->npaths + 1, &s->features);
     free(paths);
     if (e) {
         dra_sel_input_free(&in);
         return e;
     }
+    if (warnings) {
+        *warnings = dra_err_append(*warnings, in.model.warnings);
+        in.model.warnings = NULL;
+    }
+    if (skipped)
+        *skipped = in.model.skipped;
     dra_sel_input_free(&s->in);
     s->in = in;
     s->paths = dra_xgrow(s->paths, s->npaths, sizeof *s->paths);
@@ -213,7 +234,14 @@ bool dra_session_line(dra_session *s, const char *line, dra_buf *out)
         if (!path)
             dra_buf_puts(out, "error: usage: :load FILE\n");
         else {
-            dra_err *e = dra_session_load(s, path);
+            dra_err *w = NULL;
+            dra_err *e = dra_session_load_report(s, path, &w, NULL);
+            for (const dra_err *x = e ? NULL : w; x; x = x->next) {
+                char *t = dra_err_format(x);
+                dra_buf_printf(out, "warning: %s\n", t);
+                free(t);
+            }
+            dra_err_free(w);
             if (e)
                 put_err(out, e);
             else

@@ -21,6 +21,7 @@
 
 #include "../base/buf.h"
 #include "../base/error.h"
+#include "../io/stream.h"
 #include "../model/features.h"
 
 typedef struct dra_session dra_session;
@@ -29,8 +30,14 @@ typedef struct dra_session dra_session;
 dra_session *dra_session_new(const dra_features *f);
 void dra_session_free(dra_session *s);
 
+/* How files are read (--validate, -R), for every load from now on. */
+void dra_session_set_reading(dra_session *s, dra_field_validation fv, bool recursive);
+
 /* Add a file to the loaded input (everything is reloaded; on error the
- * previous input stays). */
+ * previous input stays).  Warnings of the load (relaxed unknown or
+ * duplicate fields) are appended to *warnings when it is not NULL, else
+ * freed; skipped counts objects of kinds the session does not use. */
+DRA_MUST_USE dra_err *dra_session_load_report(dra_session *s, const char *path, dra_err **warnings, size_t *skipped);
 DRA_MUST_USE dra_err *dra_session_load(dra_session *s, const char *path);
 size_t dra_session_device_count(const dra_session *s);
 

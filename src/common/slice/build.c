@@ -11,6 +11,7 @@
 #include "../model/kinds.h"
 #include "../model/names.h"
 #include "../model/quantity.h"
+#include "../model/strict.h"
 #include "../model/validate.h"
 #include "../model/time.h"
 
@@ -44,6 +45,7 @@ void dra_inventory_free(dra_inventory *inv)
         free(inv->counter_sets[i].field);
     free(inv->devices);
     free(inv->counter_sets);
+    dra_err_free(inv->warnings);
     *inv = (dra_inventory)DRA_INVENTORY_INIT;
 }
 
@@ -66,6 +68,14 @@ static dra_err *add_array(dra_inventory *inv, const dra_obj *o, json_t *arr, con
     return NULL;
 }
 
+static dra_err *name_all(dra_err *e, const char *object)
+{
+    for (dra_err *x = e; x; x = x->next)
+        if (!x->object)
+            x = dra_err_object(x, object);
+    return e;
+}
+
 dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
 {
     json_t *obj = o->json;
@@ -82,6 +92,10 @@ dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
         dra_kind k;
         dra_apiver ver;
         dra_err *ce = dra_kind_of(obj, &k, &ver);
+        dra_err *w = NULL;
+        if (!ce)
+            ce = dra_strict_check(obj, k, ver, inv->field_validation, &w, o);
+        inv->warnings = dra_err_append(inv->warnings, dra_obj_locate(w, o));
         if (!ce)
             ce = dra_convert_to_v1(obj, k, ver);
         if (ce)
@@ -95,7 +109,12 @@ dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
         return e;
     }
     if (json_object_get(obj, "devices") || json_object_get(obj, "sharedCounters")) {
-        dra_err *e = add_array(inv, o, json_object_get(obj, "devices"), "devices", true);
+        dra_err *w = NULL;
+        dra_err *e = dra_strict_check_part(obj, "inventory", "", inv->field_validation, &w, o);
+        inv->warnings = dra_err_append(inv->warnings, dra_obj_locate(name_all(w, "inventory"), o));
+        if (e)
+            return dra_obj_locate(name_all(e, "inventory"), o);
+        e = add_array(inv, o, json_object_get(obj, "devices"), "devices", true);
         if (!e)
             e = add_array(inv, o, json_object_get(obj, "sharedCounters"), "sharedCounters", false);
         return e;
@@ -105,6 +124,15 @@ dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
         char field[32] = "";
         if (o->item >= 0)
             snprintf(field, sizeof field, "[%d]", o->item);
+        dra_err *w = NULL;
+        dra_err *e = dra_strict_check_part(obj, "device", "", inv->field_validation, &w, o);
+        const char *name = json_string_value(json_object_get(obj, "name"));
+        char *ref = dra_xasprintf("Device/%s", name ? name : "");
+        inv->warnings = dra_err_append(inv->warnings, dra_obj_locate(name_all(w, ref), o));
+        e = dra_obj_locate(name_all(e, ref), o);
+        free(ref);
+        if (e)
+            return e;
         dra_inventory_add_device(inv, obj, o, field);
         return NULL;
     }

@@ -46,9 +46,14 @@ typedef struct dra_inventory {
     size_t ndevices, capdevices;
     dra_slice_item *counter_sets;
     size_t ncounter_sets, capcounter_sets;
+    /* dra_inventory_add: unknown fields of what it reads are errors
+     * (strict, the default), warnings collected here (warn, owned), or
+     * dropped (ignore), as --validate says */
+    dra_field_validation field_validation;
+    dra_err *warnings;
 } dra_inventory;
 
-#define DRA_INVENTORY_INIT {0, 0, 0, 0, 0, 0}
+#define DRA_INVENTORY_INIT {0}
 
 /* Add what one read object contributes:
  *   - a ResourceSlice: its spec.devices and spec.sharedCounters (re-slicing);

@@ -16,14 +16,20 @@ dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r)
     return NULL;
 }
 
-dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r)
+dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r,
+                              dra_err **warnings)
 {
     dra_inventory inv = DRA_INVENTORY_INIT;
+    inv.field_validation = in->field_validation;
     dra_err *e = NULL;
     for (size_t i = 0; !e && i < in->n; i++)
         e = dra_inventory_add(&inv, &in->v[i]);
     if (!e)
         e = dra_slice_build(o, &inv, r);
+    if (warnings) {
+        *warnings = dra_err_append(*warnings, inv.warnings);
+        inv.warnings = NULL;
+    }
     dra_inventory_free(&inv);
     return e;
 }
@@ -157,9 +163,14 @@ dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char 
 }
 
 dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const char *const *prev, size_t nprev,
-                               char *const *paths, size_t npaths, dra_slice_result *r)
+                               char *const *paths, size_t npaths, const dra_objset *reading, dra_slice_result *r,
+                               dra_err **warnings)
 {
     dra_objset old = DRA_OBJSET_INIT, in = DRA_OBJSET_INIT;
+    if (reading) {
+        in.field_validation = old.field_validation = reading->field_validation;
+        in.recursive = reading->recursive;
+    }
     dra_err *e = NULL;
     for (size_t i = 0; !e && i < nprev; i++)
         e = dra_read_path(&old, prev[i]);
@@ -167,10 +178,19 @@ dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const cha
     oo.previous = nprev ? &old : NULL;
     if (!e)
         e = dra_read_paths(&in, paths, npaths);
+    dra_err *w2 = NULL;
     if (!e)
-        e = dra_slice_build_objs(&oo, &in, r);
+        e = dra_slice_build_objs(&oo, &in, r, &w2);
     if (!e)
         e = dra_slice_write(w, r);
+    if (warnings && !e) {
+        /* duplicate fields the reader relaxed, then unknown ones */
+        *warnings = dra_err_append(*warnings, in.warnings);
+        in.warnings = NULL;
+        *warnings = dra_err_append(*warnings, w2);
+        w2 = NULL;
+    }
+    dra_err_free(w2);
     dra_objset_free(&in);
     dra_objset_free(&old);
     return e;

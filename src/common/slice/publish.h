@@ -20,14 +20,19 @@
 DRA_MUST_USE dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r);
 
 /* Build one pool from inventory documents (each a list of Devices, a
- * mapping with devices and sharedCounters, or ResourceSlices). */
-DRA_MUST_USE dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r);
+ * mapping with devices and sharedCounters, or ResourceSlices).  Their fields
+ * are decoded as in->field_validation says; warnings (warn) are appended to
+ * *warnings when it is not NULL. */
+DRA_MUST_USE dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r,
+                                           dra_err **warnings);
 
 /* dra-slice build: the inventory read from paths (stdin when none), the
  * previous slices from prev (obsolete ones are named in r->obsolete), one
- * pool built and written to w. */
+ * pool built and written to w.  reading (may be NULL) gives --validate and
+ * -R; relaxed fields are appended to *warnings (may be NULL). */
 DRA_MUST_USE dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const char *const *prev, size_t nprev,
-                                            char *const *paths, size_t npaths, dra_slice_result *r);
+                                            char *const *paths, size_t npaths, const dra_objset *reading,
+                                            dra_slice_result *r, dra_err **warnings);
 
 /* "KEY=VAL,..." -> a v1 NodeSelector with one term of `In` expressions
  * (*out is new).  Input errors name no field: the caller knows where the
