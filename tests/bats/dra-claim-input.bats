@@ -72,7 +72,7 @@ same_on_all_versions() {
     printf 'apiVersion: resource.k8s.io/v2\nkind: ResourceClaim\nmetadata: {name: x, namespace: ml}\n' > "$BATS_TEST_TMPDIR/v2.yaml"
     run "$DRA_BIN/dra-claim" status "$BATS_TEST_TMPDIR/v2.yaml"
     assert_failure 2
-    assert_output --partial 'v2.yaml:1: ResourceClaim/ml/x: kind: no matches for kind "ResourceClaim" in version "resource.k8s.io/v2"'
+    assert_output --partial 'v2.yaml:2: ResourceClaim/ml/x: kind: no matches for kind "ResourceClaim" in version "resource.k8s.io/v2"'
     printf 'kind: Pod\nmetadata: {name: p}\n' > "$BATS_TEST_TMPDIR/nokind.yaml"
     run "$DRA_BIN/dra-claim" doctor "$BATS_TEST_TMPDIR/nokind.yaml"
     assert_failure 2
@@ -112,9 +112,9 @@ YAML
     for cmd in generate status doctor release; do
         run "$DRA_BIN/dra-claim" $cmd "$BATS_TEST_TMPDIR/bad.yaml"
         assert_failure 2
-        assert_output --partial 'bad.yaml:1: ResourceClaimTemplate/ml/bad-cel: spec.spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "device.attributes[\"gpu.example.com\"].model ==": compilation failed: ERROR: <input>:1:46: Syntax error'
-        assert_output --partial 'bad.yaml:14 (document 2): DeviceClass/gpu.example.com: spec.selectors[0].cel.expression: Invalid value: "device.driver": must evaluate to bool or the unknown type, not string'
-        assert_output --partial 'bad.yaml:21 (document 3): ResourceClaim/ml/Bad_Name: metadata.name: Invalid value: "Bad_Name"'
+        assert_output --partial 'bad.yaml:12: ResourceClaimTemplate/ml/bad-cel: spec.spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "device.attributes[\"gpu.example.com\"].model ==": compilation failed: ERROR: <input>:1:46: Syntax error'
+        assert_output --partial 'bad.yaml:19 (document 2): DeviceClass/gpu.example.com: spec.selectors[0].cel.expression: Invalid value: "device.driver": must evaluate to bool or the unknown type, not string'
+        assert_output --partial 'bad.yaml:23 (document 3): ResourceClaim/ml/Bad_Name: metadata.name: Invalid value: "Bad_Name"'
     done
     cat "$C/cluster.yaml" "$C/cluster.yaml" > "$BATS_TEST_TMPDIR/twice.yaml"
     sed -i '0,/^apiVersion: v1$/! s/^apiVersion: v1$/---\napiVersion: v1/' "$BATS_TEST_TMPDIR/twice.yaml"

@@ -246,6 +246,7 @@ gpu.example.com/node-b/gpu-0'
     [[ $stderr == *"got 'types.Double', expected iterable type"* ]]
     run --separate-stderr "$DRA_BIN/dra-select" eval "dyn(null).all(x, true)"
     [[ $stderr == *"got 'types.Null', expected iterable type"* ]]
+}
 
 @test "repl: --validate and -R mean what they mean in the other tools, for :load too" {
     T=$BATS_TEST_TMPDIR

@@ -47,7 +47,7 @@ setup() {
 @test "lint: other kinds are skipped, unknown kinds of resource.k8s.io are input errors" {
     run --separate-stderr "$S" lint "$D/unknown-kind.yaml"
     assert_failure 2
-    [[ $stderr == *"unknown-kind.yaml:1: Gadget/g: kind: no matches for kind \"Gadget\" in version \"resource.k8s.io/v1\""* ]]
+    [[ $stderr == *"unknown-kind.yaml:2: Gadget/g: kind: no matches for kind \"Gadget\" in version \"resource.k8s.io/v1\""* ]]
     printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n' >"$BATS_TEST_TMPDIR/other.yaml"
     run --separate-stderr "$S" lint -v "$D/slices-ok.yaml" "$BATS_TEST_TMPDIR/other.yaml"
     assert_success
@@ -65,8 +65,8 @@ setup() {
 @test "validate: every error, with file, object and field" {
     run --separate-stderr "$S" validate "$D/slices-inconsistent.yaml" "$D/unknown-kind.yaml"
     assert_failure 2
-    [[ $stderr == *"slices-inconsistent.yaml:14 (document 2): ResourceSlice/00001-gpu.example.com-node-1-hjklm: spec.devices[3]: Duplicate value: \"gpu-0\""* ]]
-    [[ $stderr == *"unknown-kind.yaml:1: Gadget/g: kind: no matches for kind \"Gadget\" in version \"resource.k8s.io/v1\""* ]]
+    [[ $stderr == *"slices-inconsistent.yaml:34 (document 2): ResourceSlice/00001-gpu.example.com-node-1-hjklm: spec.devices[3]: Duplicate value: \"gpu-0\""* ]]
+    [[ $stderr == *"unknown-kind.yaml:2: Gadget/g: kind: no matches for kind \"Gadget\" in version \"resource.k8s.io/v1\""* ]]
     assert_output ""
 }
 

@@ -195,7 +195,7 @@ every_reader_fails() {
     no_sanitizer_report
     assert_failure 2
     [[ -z $output ]]
-    [[ $stderr == *"huge.yaml:1: DeviceClass/aaaa"*"metadata.name: Invalid value"* ]]
+    [[ $stderr == *"huge.yaml:4: DeviceClass/aaaa"*"metadata.name: Invalid value"* ]]
 }
 
 @test "JSON followed by trailing garbage names the second document" {
@@ -259,7 +259,7 @@ every_reader_fails() {
 
 @test "an unknown version or kind of resource.k8s.io is an error, not a silently missing object" {
     READERS=("dra-slice validate" "dra-select lint" "dra-claim status" "dra-evict")
-    every_reader_fails 2 'wrong-api.yaml:1: DeviceClass/x: kind: no matches for kind "DeviceClass" in version "resource.k8s.io/v9"' "$R/wrong-api.yaml"
+    every_reader_fails 2 'wrong-api.yaml:2: DeviceClass/x: kind: no matches for kind "DeviceClass" in version "resource.k8s.io/v9"' "$R/wrong-api.yaml"
     run --separate-stderr "$DRA_BIN/dra-claim" status "$R/wrong-api.yaml"
     [[ $stderr == *'(document 3): Frobnicator/f: kind: no matches for kind "Frobnicator"'* ]]
     # other API groups are skipped, as in a cluster dump
@@ -267,12 +267,12 @@ every_reader_fails() {
 }
 
 @test "dra-alloc: an unknown version of a DRA kind is an error, not a silently missing object" {
-    fails_cleanly 2 'wrong-api.yaml:1: DeviceClass/x: kind: no matches for kind "DeviceClass" in version "resource.k8s.io/v9"' \
+    fails_cleanly 2 'wrong-api.yaml:2: DeviceClass/x: kind: no matches for kind "DeviceClass" in version "resource.k8s.io/v9"' \
         "$DRA_BIN/dra-alloc" schedule "$R/wrong-api.yaml"
 }
 
 @test "unicode names are quoted back in the error" {
-    every_reader_fails 2 'unicode.yaml:1: DeviceClass/gpü-☃-😀: metadata.name: Invalid value: "gpü-☃-😀"' "$R/unicode.yaml"
+    every_reader_fails 2 'unicode.yaml:3: DeviceClass/gpü-☃-😀: metadata.name: Invalid value: "gpü-☃-😀"' "$R/unicode.yaml"
 }
 
 @test "numbers too large for JSON are refused where they stand" {
@@ -288,8 +288,8 @@ every_reader_fails() {
 }
 
 @test "a negative count and a count past 2^64 name the field" {
-    every_reader_fails 2 "count-neg.yaml:1: ResourceClaim/default/c: spec.devices.requests[0].exactly.count: Invalid value: -9223372036854775808: must be greater than zero" "$R/count-neg.yaml"
-    every_reader_fails 2 "count-overflow.yaml:1: ResourceClaim/default/c: spec.devices.requests[0].exactly.count: Invalid value: 1.8446744073709552e19: must be of type integer" "$R/count-overflow.yaml"
+    every_reader_fails 2 "count-neg.yaml:8: ResourceClaim/default/c: spec.devices.requests[0].exactly.count: Invalid value: -9223372036854775808: must be greater than zero" "$R/count-neg.yaml"
+    every_reader_fails 2 "count-overflow.yaml:8: ResourceClaim/default/c: spec.devices.requests[0].exactly.count: Invalid value: 1.8446744073709552e19: must be of type integer" "$R/count-overflow.yaml"
 }
 
 @test "100,000 requests in one claim are refused by the API limit, fast" {
@@ -298,7 +298,7 @@ every_reader_fails() {
         awk 'BEGIN { for (i = 0; i < 100000; i++) printf "    - {name: r%d, exactly: {deviceClassName: gpu.example.com}}\n", i }'
     } >"$BATS_TEST_TMPDIR/many.yaml"
     SECONDS=0
-    every_reader_fails 2 "many.yaml:1: ResourceClaim/default/c: spec.devices.requests: Too many: 100000: must have at most 32 items" "$BATS_TEST_TMPDIR/many.yaml"
+    every_reader_fails 2 "many.yaml:6: ResourceClaim/default/c: spec.devices.requests: Too many: 100000: must have at most 32 items" "$BATS_TEST_TMPDIR/many.yaml"
     ((SECONDS < 60))
 }
 
@@ -308,7 +308,7 @@ every_reader_fails() {
         awk 'BEGIN { for (i = 0; i < 5000; i++) printf " || true" }'
         printf '"\n'
     } >"$BATS_TEST_TMPDIR/long.yaml"
-    every_reader_fails 2 "long.yaml:1: DeviceClass/c: spec.selectors[0].cel.expression: Too long: may not be more than 10240 bytes" "$BATS_TEST_TMPDIR/long.yaml"
+    every_reader_fails 2 "long.yaml:7: DeviceClass/c: spec.selectors[0].cel.expression: Too long: may not be more than 10240 bytes" "$BATS_TEST_TMPDIR/long.yaml"
 }
 
 @test "a CEL selector nested past the parser's recursion limit is an input error" {
@@ -319,7 +319,7 @@ every_reader_fails() {
         head -c 4000 /dev/zero | tr '\0' ')'
         printf '"\n'
     } >"$BATS_TEST_TMPDIR/deepcel.yaml"
-    fails_cleanly 2 "deepcel.yaml:1: DeviceClass/c: spec.selectors[0].cel.expression: Invalid value" "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/deepcel.yaml"
+    fails_cleanly 2 "deepcel.yaml:7: DeviceClass/c: spec.selectors[0].cel.expression: Invalid value" "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/deepcel.yaml"
     [[ $stderr == *"recursion limit exceeded"* ]]
     run --separate-stderr "$DRA_BIN/dra-select" --class c "$BATS_TEST_TMPDIR/deepcel.yaml" "$C/slices.yaml"
     no_sanitizer_report
@@ -335,7 +335,7 @@ every_reader_fails() {
 }
 
 @test "dra-slice validate compiles selectors as the API server does" {
-    fails_cleanly 2 'cel-syntax-error.yaml:1: DeviceClass/c: spec.selectors[0].cel.expression: Invalid value: "x +": compilation failed: ERROR: <input>:1:4: Syntax error' \
+    fails_cleanly 2 'cel-syntax-error.yaml:6: DeviceClass/c: spec.selectors[0].cel.expression: Invalid value: "x +": compilation failed: ERROR: <input>:1:4: Syntax error' \
         "$DRA_BIN/dra-slice" validate "$R/cel-syntax-error.yaml"
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$C/classes.yaml" "$C/claims.yaml"
     assert_success
@@ -346,7 +346,7 @@ every_reader_fails() {
     no_sanitizer_report
     assert_failure 2
     [[ -z $output ]]
-    [[ $stderr == *'strings-everywhere.yaml:6 (document 2): ResourceClaim/d/c: spec.devices.requests: Invalid value: "all": must be of type array'* ]]
+    [[ $stderr == *'strings-everywhere.yaml:9 (document 2): ResourceClaim/d/c: spec.devices.requests: Invalid value: "all": must be of type array'* ]]
     [[ $stderr == *'(document 3): DeviceClass/k: spec.selectors: Invalid value: "x": must be of type array'* ]]
     [[ $stderr == *'(document 4): Pod/d/p: spec.resourceClaims: Invalid value: "x": must be of type array'* ]]
     [[ $stderr == *'(document 4): Pod/d/p: spec.containers: Invalid value: "y": must be of type array'* ]]
@@ -391,7 +391,7 @@ every_reader_fails() {
 }
 
 @test "metadata that is a string is reported at 'metadata'" {
-    fails_cleanly 2 'metadata-string.yaml:1: <unnamed ResourceSlice>: metadata: Invalid value: "x": must be of type object' \
+    fails_cleanly 2 'metadata-string.yaml:3: <unnamed ResourceSlice>: metadata: Invalid value: "x": must be of type object' \
         "$DRA_BIN/dra-slice" validate "$R/metadata-string.yaml"
     [[ $stderr != *metadata.metadata* ]]
 }

@@ -174,6 +174,6 @@ usage_error() {
 @test "unknown commands and a missing command are usage errors" {
     usage_error "dra-slice: a command is required (see 'dra-slice --help')" "$DRA_BIN/dra-slice"
     usage_error "dra-slice: unknown command 'bogus' (see 'dra-slice --help')" "$DRA_BIN/dra-slice" bogus
-    usage_error "dra-slice: profile needs exactly one NAME (gpu, net, mig)" "$DRA_BIN/dra-slice" profile
+    usage_error "dra-slice: profile needs exactly one NAME (gpu, net, cpu, mig)" "$DRA_BIN/dra-slice" profile
     usage_error "dra-select: eval: missing the expression (see 'dra-select eval --help')" "$DRA_BIN/dra-select" eval
 }

@@ -493,7 +493,7 @@ UNIT_TEST(load_pipeline)
         CHECK_STR(e->msg, "no matches for kind \"ConfigMap\" in version \"v1\"");
         CHECK_STR(e->object, "ConfigMap/cm");
         CHECK_STR(e->file, "in.yaml");
-        CHECK_INT(e->line, 21);
+        CHECK_INT(e->line, 22); /* the line of `kind` */
         CHECK_STR(e->next->msg, "duplicate object DeviceClass/gpu.example.com, first defined at in.yaml:1");
         CHECK_INT(e->next->line, 26);
         char *line = dra_err_format(e->next);
