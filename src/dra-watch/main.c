@@ -29,7 +29,7 @@ static void install_signals(void)
 
 static int verbosity;
 
-static void log_cb(void *ud, kube_log_level level, const char *msg)
+static void log_cb(void *ud, dra_kube_log_level level, const char *msg)
 {
     if ((level == KUBE_LOG_INFO && verbosity < 1) || (level == KUBE_LOG_DEBUG && verbosity < 2))
         return;

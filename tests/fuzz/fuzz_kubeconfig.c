@@ -10,23 +10,23 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    kube_config c;
-    kube_config_opts o = {NULL, NULL, NULL, "/nonexistent"};
-    dra_err *e = kube_config_parse("fuzz.yaml", (const char *)data, size, "/nonexistent", &o, &c);
+    dra_kube_config c;
+    dra_kube_config_opts o = {NULL, NULL, NULL, "/nonexistent"};
+    dra_err *e = dra_kube_config_parse("fuzz.yaml", (const char *)data, size, "/nonexistent", &o, &c);
     if (!e) {
         if (!c.ns || !c.server)
             abort();
-        kube_config_free(&c);
+        dra_kube_config_free(&c);
     }
     dra_err_free(e);
     /* the same with a context name that may not exist */
     o.context = "a";
     o.ns = "n";
-    e = kube_config_parse("fuzz.yaml", (const char *)data, size, "", &o, &c);
+    e = dra_kube_config_parse("fuzz.yaml", (const char *)data, size, "", &o, &c);
     if (!e) {
         if (strcmp(c.ns, "n") != 0)
             abort();
-        kube_config_free(&c);
+        dra_kube_config_free(&c);
     }
     dra_err_free(e);
     return 0;

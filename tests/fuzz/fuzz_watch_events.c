@@ -11,7 +11,7 @@ typedef struct tally {
     unsigned long sum;
 } tally;
 
-static dra_err *count(void *ud, kube_event_type t, json_t *obj)
+static dra_err *count(void *ud, dra_kube_event_type t, json_t *obj)
 {
     tally *s = ud;
     s->n++;
@@ -21,15 +21,15 @@ static dra_err *count(void *ud, kube_event_type t, json_t *obj)
 
 static int run(const char *d, size_t n, size_t cut, tally *t)
 {
-    kube_event_reader r;
-    kube_events_init(&r, count, t);
-    dra_err *e = kube_events_feed(&r, d, cut);
+    dra_kube_event_reader r;
+    dra_kube_events_init(&r, count, t);
+    dra_err *e = dra_kube_events_feed(&r, d, cut);
     if (!e)
-        e = kube_events_feed(&r, d + cut, n - cut);
+        e = dra_kube_events_feed(&r, d + cut, n - cut);
     int failed = e != NULL;
     dra_err_free(e);
-    (void)kube_events_truncated(&r);
-    kube_events_free(&r);
+    (void)dra_kube_events_truncated(&r);
+    dra_kube_events_free(&r);
     return failed;
 }
 

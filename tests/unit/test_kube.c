@@ -12,10 +12,10 @@
 #include "watch/watch.h"
 #include "unit.h"
 
-static dra_err *parse(const char *text, const char *ctx, const char *ns, kube_config *c)
+static dra_err *parse(const char *text, const char *ctx, const char *ns, dra_kube_config *c)
 {
-    kube_config_opts o = {NULL, ctx, ns, NULL};
-    return kube_config_parse("kc.yaml", text, strlen(text), "/base", &o, c);
+    dra_kube_config_opts o = {NULL, ctx, ns, NULL};
+    return dra_kube_config_parse("kc.yaml", text, strlen(text), "/base", &o, c);
 }
 
 static const char *KC = "apiVersion: v1\n"
@@ -58,7 +58,7 @@ static const char *KC = "apiVersion: v1\n"
 
 UNIT_TEST(kubeconfig_current_context)
 {
-    kube_config c;
+    dra_kube_config c;
     dra_err *e = parse(KC, NULL, NULL, &c);
     CHECK(e == NULL);
     CHECK_STR(c.context, "a");
@@ -70,26 +70,26 @@ UNIT_TEST(kubeconfig_current_context)
     CHECK_STR(c.token, "s3cr3t");
     CHECK_STR(c.ns, "team-a");
     CHECK(!c.insecure);
-    kube_config_free(&c);
+    dra_kube_config_free(&c);
 }
 
 UNIT_TEST(kubeconfig_context_and_namespace_flags)
 {
-    kube_config c;
+    dra_kube_config c;
     CHECK(parse(KC, "b", NULL, &c) == NULL);
     CHECK_STR(c.ns, "default");
     CHECK(c.insecure);
     CHECK_STR(c.username, "bob");
     CHECK_STR(c.password, "pw");
-    kube_config_free(&c);
+    dra_kube_config_free(&c);
     CHECK(parse(KC, "a", "other", &c) == NULL);
     CHECK_STR(c.ns, "other");
-    kube_config_free(&c);
+    dra_kube_config_free(&c);
 }
 
 UNIT_TEST(kubeconfig_exec)
 {
-    kube_config c;
+    dra_kube_config c;
     CHECK(parse(KC, "c", NULL, &c) == NULL);
     CHECK(c.exec != NULL);
     if (c.exec) {
@@ -100,12 +100,12 @@ UNIT_TEST(kubeconfig_exec)
         CHECK_STR(c.exec->env[0], "A=b");
         CHECK(c.exec->provide_cluster_info);
     }
-    kube_config_free(&c);
+    dra_kube_config_free(&c);
 }
 
 static void expect_err(int *unit_failed, const char *text, const char *ctx, const char *want)
 {
-    kube_config c;
+    dra_kube_config c;
     dra_err *e = parse(text, ctx, NULL, &c);
     CHECK(e != NULL);
     if (e) {
@@ -119,7 +119,7 @@ static void expect_err(int *unit_failed, const char *text, const char *ctx, cons
         free(m);
         dra_err_free(e);
     } else {
-        kube_config_free(&c);
+        dra_kube_config_free(&c);
     }
 }
 
@@ -180,9 +180,9 @@ UNIT_TEST(kubeconfig_merge_first_wins)
     char env[512];
     snprintf(env, sizeof env, "%s/missing:%s/one::%s/two", tmpdir, tmpdir, tmpdir);
     setenv("KUBECONFIG", env, 1);
-    kube_config c;
-    kube_config_opts o = {0};
-    dra_err *e = kube_config_load(&o, &c);
+    dra_kube_config c;
+    dra_kube_config_opts o = {0};
+    dra_err *e = dra_kube_config_load(&o, &c);
     CHECK(e == NULL);
     if (!e) {
         CHECK_STR(c.context, "a");
@@ -191,21 +191,21 @@ UNIT_TEST(kubeconfig_merge_first_wins)
         char want[256];
         snprintf(want, sizeof want, "%s/tok", tmpdir);
         CHECK_STR(c.token_file, want);
-        kube_config_free(&c);
+        dra_kube_config_free(&c);
     }
     o.context = "b";
-    e = kube_config_load(&o, &c);
+    e = dra_kube_config_load(&o, &c);
     CHECK(e == NULL);
     if (!e) {
         CHECK_STR(c.server, "https://d");
-        kube_config_free(&c);
+        dra_kube_config_free(&c);
     }
     /* --kubeconfig: only that file, and it must exist */
     char p[256];
     snprintf(p, sizeof p, "%s/missing", tmpdir);
     o.kubeconfig = p;
     o.context = NULL;
-    e = kube_config_load(&o, &c);
+    e = dra_kube_config_load(&o, &c);
     CHECK(e != NULL && e->code == DRA_EXIT_INPUT);
     dra_err_free(e);
     unsetenv("KUBECONFIG");
@@ -227,19 +227,19 @@ UNIT_TEST(in_cluster)
     setenv("KUBECONFIG", "/nonexistent/kubeconfig", 1);
     setenv("KUBERNETES_SERVICE_HOST", "10.96.0.1", 1);
     setenv("KUBERNETES_SERVICE_PORT", "443", 1);
-    kube_config c;
-    kube_config_opts o = {NULL, NULL, NULL, tmpdir};
-    dra_err *e = kube_config_load(&o, &c);
+    dra_kube_config c;
+    dra_kube_config_opts o = {NULL, NULL, NULL, tmpdir};
+    dra_err *e = dra_kube_config_load(&o, &c);
     CHECK(e == NULL);
     if (!e) {
         CHECK(c.in_cluster);
         CHECK_STR(c.server, "https://10.96.0.1:443");
         CHECK_STR(c.ns, "kube-system");
         CHECK_INT(c.ca.len, 3);
-        kube_config_free(&c);
+        dra_kube_config_free(&c);
     }
     unsetenv("KUBERNETES_SERVICE_HOST");
-    e = kube_config_load(&o, &c);
+    e = dra_kube_config_load(&o, &c);
     CHECK(e != NULL);
     dra_err_free(e);
     unsetenv("KUBECONFIG");
@@ -258,12 +258,12 @@ typedef struct seen {
     int n;
 } seen;
 
-static dra_err *collect(void *ud, kube_event_type t, json_t *obj)
+static dra_err *collect(void *ud, dra_kube_event_type t, json_t *obj)
 {
     seen *s = ud;
     const char *name = json_string_value(json_object_get(json_object_get(obj, "metadata"), "name"));
     size_t l = strlen(s->log);
-    snprintf(s->log + l, sizeof s->log - l, "%s%s:%s", s->n ? " " : "", kube_event_type_name(t), name ? name : "-");
+    snprintf(s->log + l, sizeof s->log - l, "%s%s:%s", s->n ? " " : "", dra_kube_event_type_name(t), name ? name : "-");
     s->n++;
     return NULL;
 }
@@ -279,30 +279,30 @@ UNIT_TEST(events_split_anywhere)
     /* every split point, and byte by byte */
     for (size_t cut = 0; cut <= len; cut++) {
         seen s = {{0}, 0};
-        kube_event_reader r;
-        kube_events_init(&r, collect, &s);
-        CHECK(kube_events_feed(&r, stream, cut) == NULL);
-        CHECK(kube_events_feed(&r, stream + cut, len - cut) == NULL);
+        dra_kube_event_reader r;
+        dra_kube_events_init(&r, collect, &s);
+        CHECK(dra_kube_events_feed(&r, stream, cut) == NULL);
+        CHECK(dra_kube_events_feed(&r, stream + cut, len - cut) == NULL);
         CHECK_STR(s.log, "ADDED:a MODIFIED:b BOOKMARK:- DELETED:c");
-        CHECK(!kube_events_truncated(&r));
-        kube_events_free(&r);
+        CHECK(!dra_kube_events_truncated(&r));
+        dra_kube_events_free(&r);
     }
     seen s = {{0}, 0};
-    kube_event_reader r;
-    kube_events_init(&r, collect, &s);
+    dra_kube_event_reader r;
+    dra_kube_events_init(&r, collect, &s);
     for (size_t i = 0; i < len; i++)
-        CHECK(kube_events_feed(&r, stream + i, 1) == NULL);
+        CHECK(dra_kube_events_feed(&r, stream + i, 1) == NULL);
     CHECK_INT(s.n, 4);
-    CHECK(kube_events_feed(&r, "{\"type\":\"ADD", 12) == NULL);
-    CHECK(kube_events_truncated(&r));
-    kube_events_free(&r);
+    CHECK(dra_kube_events_feed(&r, "{\"type\":\"ADD", 12) == NULL);
+    CHECK(dra_kube_events_truncated(&r));
+    dra_kube_events_free(&r);
 }
 
 static void expect_event_err(int *unit_failed, const char *line, const char *want)
 {
-    kube_event_reader r;
-    kube_events_init(&r, NULL, NULL);
-    dra_err *e = kube_events_feed(&r, line, strlen(line));
+    dra_kube_event_reader r;
+    dra_kube_events_init(&r, NULL, NULL);
+    dra_err *e = dra_kube_events_feed(&r, line, strlen(line));
     CHECK(e != NULL);
     if (e) {
         if (!strstr(e->msg, want)) {
@@ -312,7 +312,7 @@ static void expect_event_err(int *unit_failed, const char *line, const char *wan
         CHECK(strstr(e->msg, "secret") == NULL);
         dra_err_free(e);
     }
-    kube_events_free(&r);
+    dra_kube_events_free(&r);
 }
 
 UNIT_TEST(events_bad_input)
@@ -325,14 +325,14 @@ UNIT_TEST(events_bad_input)
 
 UNIT_TEST(resources)
 {
-    CHECK_STR(kube_resource_find("pods")->kind, "Pod");
-    CHECK_STR(kube_resource_find("po")->kind, "Pod");
-    CHECK_STR(kube_resource_find("ResourceClaim")->resource, "resourceclaims");
-    CHECK_STR(kube_resource_find("resourceslice")->resource, "resourceslices");
-    CHECK_STR(kube_resource_find("resourceclaims.resource.k8s.io")->kind, "ResourceClaim");
-    CHECK(kube_resource_find("pods.resource.k8s.io") == NULL);
-    CHECK(kube_resource_find("deployments") == NULL);
-    CHECK(kube_resource_by_kind("DeviceTaintRule")->namespaced == false);
+    CHECK_STR(dra_kube_resource_find("pods")->kind, "Pod");
+    CHECK_STR(dra_kube_resource_find("po")->kind, "Pod");
+    CHECK_STR(dra_kube_resource_find("ResourceClaim")->resource, "resourceclaims");
+    CHECK_STR(dra_kube_resource_find("resourceslice")->resource, "resourceslices");
+    CHECK_STR(dra_kube_resource_find("resourceclaims.resource.k8s.io")->kind, "ResourceClaim");
+    CHECK(dra_kube_resource_find("pods.resource.k8s.io") == NULL);
+    CHECK(dra_kube_resource_find("deployments") == NULL);
+    CHECK(dra_kube_resource_by_kind("DeviceTaintRule")->namespaced == false);
 }
 
 UNIT_TEST(normalize_v1beta1)
@@ -341,7 +341,7 @@ UNIT_TEST(normalize_v1beta1)
                            "\"generation\":1,\"resourceSliceCount\":1},\"allNodes\":true,\"devices\":[{\"name\":\"g\","
                            "\"basic\":{\"attributes\":{\"a\":{\"int\":1}}}}]}}",
                            0, NULL);
-    dra_err *e = kube_api_normalize(kube_resource_find("resourceslices"), "v1beta1", o);
+    dra_err *e = dra_kube_api_normalize(dra_kube_resource_find("resourceslices"), "v1beta1", o);
     CHECK(e == NULL);
     CHECK_STR(json_string_value(json_object_get(o, "apiVersion")), "resource.k8s.io/v1");
     CHECK_STR(json_string_value(json_object_get(o, "kind")), "ResourceSlice");

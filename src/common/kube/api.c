@@ -16,7 +16,7 @@
 #include "../model/convert.h"
 #include "../model/kinds.h"
 
-const kube_resource kube_resources[] = {
+const dra_kube_resource dra_kube_resources[] = {
     {"resource.k8s.io", "deviceclasses", "DeviceClass", "deviceclass", "", false, "v1 v1beta2 v1beta1"},
     {"resource.k8s.io", "resourceslices", "ResourceSlice", "resourceslice", "", false, "v1 v1beta2 v1beta1"},
     {"resource.k8s.io", "resourceclaims", "ResourceClaim", "resourceclaim", "", true, "v1 v1beta2 v1beta1"},
@@ -28,7 +28,7 @@ const kube_resource kube_resources[] = {
     {"", "namespaces", "Namespace", "namespace", "ns", false, "v1"},
     {"", "events", "Event", "event", "ev", true, "v1"},
 };
-const size_t kube_nresources = sizeof kube_resources / sizeof kube_resources[0];
+const size_t dra_kube_nresources = sizeof dra_kube_resources / sizeof dra_kube_resources[0];
 
 static bool word_in(const char *list, const char *w)
 {
@@ -45,14 +45,14 @@ static bool word_in(const char *list, const char *w)
     return false;
 }
 
-const kube_resource *kube_resource_find(const char *name)
+const dra_kube_resource *dra_kube_resource_find(const char *name)
 {
     if (!name || !*name)
         return NULL;
     const char *dot = strchr(name, '.');
     size_t n = dot ? (size_t)(dot - name) : strlen(name);
-    for (size_t i = 0; i < kube_nresources; i++) {
-        const kube_resource *r = &kube_resources[i];
+    for (size_t i = 0; i < dra_kube_nresources; i++) {
+        const dra_kube_resource *r = &dra_kube_resources[i];
         if (dot && strcmp(dot + 1, r->group) != 0)
             continue;
         if ((strlen(r->resource) == n && strncasecmp(r->resource, name, n) == 0) ||
@@ -65,28 +65,28 @@ const kube_resource *kube_resource_find(const char *name)
     return NULL;
 }
 
-const kube_resource *kube_resource_by_kind(const char *kind)
+const dra_kube_resource *dra_kube_resource_by_kind(const char *kind)
 {
-    for (size_t i = 0; kind && i < kube_nresources; i++)
-        if (strcmp(kube_resources[i].kind, kind) == 0)
-            return &kube_resources[i];
+    for (size_t i = 0; kind && i < dra_kube_nresources; i++)
+        if (strcmp(dra_kube_resources[i].kind, kind) == 0)
+            return &dra_kube_resources[i];
     return NULL;
 }
 
-struct kube_api {
-    kube_client *c;
+struct dra_kube_api {
+    dra_kube_client *c;
     json_t *disc; /* "group/version" -> {resource: true} or null (not served) */
 };
 
-kube_api *kube_api_new(kube_client *c)
+dra_kube_api *dra_kube_api_new(dra_kube_client *c)
 {
-    kube_api *a = dra_xcalloc(1, sizeof *a);
+    dra_kube_api *a = dra_xcalloc(1, sizeof *a);
     a->c = c;
     a->disc = json_object();
     return a;
 }
 
-void kube_api_free(kube_api *a)
+void dra_kube_api_free(dra_kube_api *a)
 {
     if (!a)
         return;
@@ -94,9 +94,9 @@ void kube_api_free(kube_api *a)
     free(a);
 }
 
-kube_client *kube_api_client(kube_api *a) { return a->c; }
+dra_kube_client *dra_kube_api_client(dra_kube_api *a) { return a->c; }
 
-static dra_err *discover(kube_api *a, const char *group, const char *version, json_t **set)
+static dra_err *discover(dra_kube_api *a, const char *group, const char *version, json_t **set)
 {
     char *key = dra_xasprintf("%s/%s", group, version);
     json_t *v = json_object_get(a->disc, key);
@@ -106,9 +106,9 @@ static dra_err *discover(kube_api *a, const char *group, const char *version, js
         return NULL;
     }
     char *path = dra_xasprintf("/apis/%s/%s", group, version);
-    kube_resp resp;
-    kube_req req = {"GET", path, NULL, NULL, 0};
-    dra_err *e = kube_do(a->c, &req, &resp);
+    dra_kube_resp resp;
+    dra_kube_req req = {"GET", path, NULL, NULL, 0};
+    dra_err *e = dra_kube_do(a->c, &req, &resp);
     free(path);
     if (e && (resp.http == 404 || resp.http == 503)) {
         dra_err_free(e);
@@ -127,12 +127,12 @@ static dra_err *discover(kube_api *a, const char *group, const char *version, js
         json_object_set_new(a->disc, key, s);
         *set = s;
     }
-    kube_resp_free(&resp);
+    dra_kube_resp_free(&resp);
     free(key);
     return e;
 }
 
-dra_err *kube_api_version(kube_api *a, const kube_resource *r, const char **version)
+dra_err *dra_kube_api_version(dra_kube_api *a, const dra_kube_resource *r, const char **version)
 {
     if (!*r->group) {
         *version = "v1";
@@ -155,7 +155,7 @@ dra_err *kube_api_version(kube_api *a, const kube_resource *r, const char **vers
                        r->group, r->versions);
 }
 
-char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, const char *ns, const char *name,
+char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char *version, const char *ns, const char *name,
                     const char *sub)
 {
     dra_buf b = DRA_BUF_INIT;
@@ -165,19 +165,19 @@ char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, co
         dra_buf_printf(&b, "/api/%s", version);
     if (r->namespaced && ns && *ns) {
         dra_buf_puts(&b, "/namespaces/");
-        kube_query_escape(&b, ns);
+        dra_kube_query_escape(&b, ns);
     }
     dra_buf_printf(&b, "/%s", r->resource);
     if (name) {
         dra_buf_putc(&b, '/');
-        kube_query_escape(&b, name);
+        dra_kube_query_escape(&b, name);
         if (sub)
             dra_buf_printf(&b, "/%s", sub);
     }
     return dra_buf_detach(&b);
 }
 
-dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t *obj)
+dra_err *dra_kube_api_normalize(const dra_kube_resource *r, const char *version, json_t *obj)
 {
     if (!json_is_object(obj))
         return dra_err_new(DRA_EXIT_RUNTIME, "the server sent a %s that is not an object", r->kind);
@@ -218,7 +218,7 @@ static void add_query(dra_buf *b, bool *first, const char *k, const char *v)
     dra_buf_putc(b, *first ? '?' : '&');
     *first = false;
     dra_buf_printf(b, "%s=", k);
-    kube_query_escape(b, v);
+    dra_kube_query_escape(b, v);
 }
 
 /* The pages of a list are decoded trees that are freed as soon as their items
@@ -231,16 +231,16 @@ static void trim_heap(void)
 #endif
 }
 
-dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opts *o, kube_item_fn fn, void *ud,
+dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, dra_kube_item_fn fn, void *ud,
                         char **rv)
 {
     if (rv)
         *rv = NULL;
     const char *version;
-    dra_err *e = kube_api_version(a, r, &version);
+    dra_err *e = dra_kube_api_version(a, r, &version);
     if (e)
         return e;
-    char *base = kube_api_path(a, r, version, o ? o->ns : NULL, NULL, NULL);
+    char *base = dra_kube_api_path(a, r, version, o ? o->ns : NULL, NULL, NULL);
     char *cont = NULL, *listrv = NULL;
     int limit = o && o->limit > 0 ? o->limit : 500;
     for (;;) {
@@ -255,15 +255,15 @@ dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opt
         add_query(&p, &first, "continue", cont);
         add_query(&p, &first, "labelSelector", o ? o->label_selector : NULL);
         add_query(&p, &first, "fieldSelector", o ? o->field_selector : NULL);
-        kube_resp resp;
-        kube_req req = {"GET", dra_buf_str(&p), NULL, NULL, 0};
-        e = kube_do(a->c, &req, &resp);
+        dra_kube_resp resp;
+        dra_kube_req req = {"GET", dra_buf_str(&p), NULL, NULL, 0};
+        e = dra_kube_do(a->c, &req, &resp);
         dra_buf_free(&p);
         if (e && resp.http == 410 && cont) {
             /* the continue token expired: list everything in one go, as
              * client-go's pager does (FullListIfExpired) */
             dra_err_free(e);
-            kube_resp_free(&resp);
+            dra_kube_resp_free(&resp);
             free(cont);
             cont = NULL;
             free(listrv);
@@ -274,7 +274,7 @@ dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opt
             continue;
         }
         if (e) {
-            kube_resp_free(&resp);
+            dra_kube_resp_free(&resp);
             break;
         }
         json_t *md = json_object_get(resp.json, "metadata");
@@ -283,7 +283,7 @@ dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opt
             listrv = dra_xstrdup(lrv);
         json_t *its = json_object_get(resp.json, "items");
         if (its && !json_is_array(its) && !json_is_null(its)) {
-            kube_resp_free(&resp);
+            dra_kube_resp_free(&resp);
             e = dra_err_new(DRA_EXIT_RUNTIME, "list of %s: items is not a list", r->resource);
             break;
         }
@@ -291,13 +291,13 @@ dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opt
         size_t i;
         json_t *it;
         json_array_foreach(its, i, it) {
-            if ((e = kube_api_normalize(r, version, it)) || (e = fn(ud, it)))
+            if ((e = dra_kube_api_normalize(r, version, it)) || (e = fn(ud, it)))
                 break;
         }
         const char *nc = json_string_value(json_object_get(md, "continue"));
         free(cont);
         cont = nc && *nc ? dra_xstrdup(nc) : NULL;
-        kube_resp_free(&resp);
+        dra_kube_resp_free(&resp);
         trim_heap();
         if (e || !cont)
             break;
@@ -324,10 +324,10 @@ static dra_err *append_item(void *ud, json_t *item)
     return NULL;
 }
 
-dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv)
+dra_err *dra_kube_list(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, json_t **items, char **rv)
 {
     json_t *all = json_array();
-    dra_err *e = kube_list_each(a, r, o, append_item, all, rv);
+    dra_err *e = dra_kube_list_each(a, r, o, append_item, all, rv);
     if (e) {
         json_decref(all);
         *items = NULL;
@@ -337,13 +337,13 @@ dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o,
     return NULL;
 }
 
-static dra_err *finish_obj(const kube_resource *r, const char *version, kube_resp *resp, json_t **out)
+static dra_err *finish_obj(const dra_kube_resource *r, const char *version, dra_kube_resp *resp, json_t **out)
 {
     dra_err *e = NULL;
     if (out) {
         *out = NULL;
         if (json_is_object(resp->json)) {
-            e = kube_api_normalize(r, version, resp->json);
+            e = dra_kube_api_normalize(r, version, resp->json);
             if (!e)
                 *out = json_incref(resp->json);
         }
@@ -351,50 +351,50 @@ static dra_err *finish_obj(const kube_resource *r, const char *version, kube_res
     return e;
 }
 
-dra_err *kube_get(kube_api *a, const kube_resource *r, const char *ns, const char *name, json_t **obj, kube_resp *resp)
+dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, json_t **obj, dra_kube_resp *resp)
 {
     const char *version;
     memset(resp, 0, sizeof *resp);
-    dra_err *e = kube_api_version(a, r, &version);
+    dra_err *e = dra_kube_api_version(a, r, &version);
     if (e)
         return e;
-    char *path = kube_api_path(a, r, version, ns, name, NULL);
-    kube_req req = {"GET", path, NULL, NULL, 0};
-    e = kube_do(a->c, &req, resp);
+    char *path = dra_kube_api_path(a, r, version, ns, name, NULL);
+    dra_kube_req req = {"GET", path, NULL, NULL, 0};
+    e = dra_kube_do(a->c, &req, resp);
     free(path);
     if (!e)
         e = finish_obj(r, version, resp, obj);
     return e;
 }
 
-static dra_err *write_req(kube_api *a, const kube_resource *r, const char *method, const char *ns, const char *name,
-                          const char *sub, const char *ctype, const json_t *body, json_t **out, kube_resp *resp)
+static dra_err *write_req(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns, const char *name,
+                          const char *sub, const char *ctype, const json_t *body, json_t **out, dra_kube_resp *resp)
 {
-    return kube_write(a, r, method, ns, name, sub, NULL, ctype, body, out, resp);
+    return dra_kube_write(a, r, method, ns, name, sub, NULL, ctype, body, out, resp);
 }
 
-dra_err *kube_write(kube_api *a, const kube_resource *r, const char *method, const char *ns, const char *name,
+dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns, const char *name,
                     const char *sub, const char *query, const char *ctype, const json_t *body, json_t **out,
-                    kube_resp *resp)
+                    dra_kube_resp *resp)
 {
     memset(resp, 0, sizeof *resp);
     if (out)
         *out = NULL;
     const char *version;
-    dra_err *e = kube_api_version(a, r, &version);
+    dra_err *e = dra_kube_api_version(a, r, &version);
     if (e)
         return e;
-    char *path = kube_api_path(a, r, version, ns, name, sub);
+    char *path = dra_kube_api_path(a, r, version, ns, name, sub);
     if (query && *query) {
         char *q = dra_xasprintf("%s?%s", path, query);
         free(path);
         path = q;
     }
     char *data = body ? json_dumps(body, JSON_COMPACT) : NULL;
-    kube_req req = {method, path, ctype, data, data ? strlen(data) : 0};
-    kube_stats *st = kube_client_stats(a->c);
+    dra_kube_req req = {method, path, ctype, data, data ? strlen(data) : 0};
+    dra_kube_stats *st = dra_kube_client_stats(a->c);
     st->writes++;
-    e = kube_do(a->c, &req, resp);
+    e = dra_kube_do(a->c, &req, resp);
     if (e && resp->http == 409)
         st->conflicts++;
     free(path);
@@ -409,15 +409,15 @@ static const char *meta_str(const json_t *o, const char *k)
     return json_string_value(json_object_get(json_object_get(o, "metadata"), k));
 }
 
-dra_err *kube_create(kube_api *a, const kube_resource *r, const char *ns, const json_t *obj, json_t **out,
-                     kube_resp *resp)
+dra_err *dra_kube_create(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const json_t *obj, json_t **out,
+                     dra_kube_resp *resp)
 {
     const char *ons = meta_str(obj, "namespace");
     return write_req(a, r, "POST", ns ? ns : ons, NULL, NULL, "application/json", obj, out, resp);
 }
 
-dra_err *kube_update(kube_api *a, const kube_resource *r, const json_t *obj, const char *sub, json_t **out,
-                     kube_resp *resp)
+dra_err *dra_kube_update(dra_kube_api *a, const dra_kube_resource *r, const json_t *obj, const char *sub, json_t **out,
+                     dra_kube_resp *resp)
 {
     const char *name = meta_str(obj, "name");
     if (!name) {
@@ -427,8 +427,8 @@ dra_err *kube_update(kube_api *a, const kube_resource *r, const json_t *obj, con
     return write_req(a, r, "PUT", meta_str(obj, "namespace"), name, sub, "application/json", obj, out, resp);
 }
 
-dra_err *kube_patch(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *sub,
-                    kube_patch_type type, const json_t *patch, json_t **out, kube_resp *resp)
+dra_err *dra_kube_patch(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, const char *sub,
+                    dra_kube_patch_type type, const json_t *patch, json_t **out, dra_kube_resp *resp)
 {
     const char *ct = type == KUBE_PATCH_JSON    ? "application/json-patch+json"
                      : type == KUBE_PATCH_MERGE ? "application/merge-patch+json"
@@ -436,8 +436,8 @@ dra_err *kube_patch(kube_api *a, const kube_resource *r, const char *ns, const c
     return write_req(a, r, "PATCH", ns, name, sub, ct, patch, out, resp);
 }
 
-dra_err *kube_delete(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *uid,
-                     const char *rv, kube_resp *resp)
+dra_err *dra_kube_delete(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, const char *uid,
+                     const char *rv, dra_kube_resp *resp)
 {
     json_t *opts = json_pack("{s:s, s:s}", "kind", "DeleteOptions", "apiVersion", "v1");
     if (uid || rv) {
@@ -456,9 +456,9 @@ dra_err *kube_delete(kube_api *a, const kube_resource *r, const char *ns, const 
 /* ---- informers ---- */
 
 typedef struct inf {
-    struct kube_informers *set;
+    struct dra_kube_informers *set;
     size_t idx;
-    kube_informer_spec spec;
+    dra_kube_informer_spec spec;
     const char *version;
     char *base;        /* collection path */
     json_t *store;     /* key -> entry (see entry_new) */
@@ -466,17 +466,17 @@ typedef struct inf {
     bool open, need_relist, synced;
     int failures;
     int64_t next_at;   /* monotonic ms: earliest next watch */
-    kube_event_reader reader;
+    dra_kube_event_reader reader;
 } inf;
 
-struct kube_informers {
-    kube_api *a;
+struct dra_kube_informers {
+    dra_kube_api *a;
     inf *v;
     size_t n;
     int timeout_s, idle_s;
-    kube_informer_fn fn;
+    dra_kube_informer_fn fn;
     void *ud;
-    kube_streams *streams;
+    dra_kube_streams *streams;
     dra_err *fatal;
 };
 
@@ -532,11 +532,11 @@ static void set_rv(inf *f, const char *rv)
     }
 }
 
-static dra_err *on_event(void *ud, kube_event_type t, json_t *obj)
+static dra_err *on_event(void *ud, dra_kube_event_type t, json_t *obj)
 {
     inf *f = ud;
-    kube_informers *in = f->set;
-    kube_stats *st = kube_client_stats(in->a->c);
+    dra_kube_informers *in = f->set;
+    dra_kube_stats *st = dra_kube_client_stats(in->a->c);
     if (t == KUBE_ERROR) {
         json_int_t code = json_integer_value(json_object_get(obj, "code"));
         const char *reason = json_string_value(json_object_get(obj, "reason"));
@@ -551,7 +551,7 @@ static dra_err *on_event(void *ud, kube_event_type t, json_t *obj)
         set_rv(f, meta_str(obj, "resourceVersion"));
         return NULL;
     }
-    dra_err *e = kube_api_normalize(f->spec.res, f->version, obj);
+    dra_err *e = dra_kube_api_normalize(f->spec.res, f->version, obj);
     if (e)
         return e;
     const char *rv = meta_str(obj, "resourceVersion");
@@ -577,19 +577,19 @@ static dra_err *on_event(void *ud, kube_event_type t, json_t *obj)
 static dra_err *sink(void *ud, const char *data, size_t len)
 {
     inf *f = ud;
-    return kube_events_feed(&f->reader, data, len);
+    return dra_kube_events_feed(&f->reader, data, len);
 }
 
-static void done(void *ud, dra_err *err, const kube_resp *resp, bool dropped)
+static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped)
 {
     inf *f = ud;
-    kube_informers *in = f->set;
-    kube_client *c = in->a->c;
-    kube_stats *st = kube_client_stats(c);
+    dra_kube_informers *in = f->set;
+    dra_kube_client *c = in->a->c;
+    dra_kube_stats *st = dra_kube_client_stats(c);
     f->open = false;
-    bool trunc = kube_events_truncated(&f->reader);
-    kube_events_reset(&f->reader);
-    if (kube_client_stopped(c)) {
+    bool trunc = dra_kube_events_truncated(&f->reader);
+    dra_kube_events_reset(&f->reader);
+    if (dra_kube_client_stopped(c)) {
         dra_err_free(err);
         return;
     }
@@ -599,12 +599,12 @@ static void done(void *ud, dra_err *err, const kube_resp *resp, bool dropped)
         f->failures = 0;
         f->next_at = 0;
         if (trunc)
-            kube_client_log(c, KUBE_LOG_INFO, "watch of %s ended mid-event; resuming at %s", f->spec.res->resource, f->rv);
+            dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s ended mid-event; resuming at %s", f->spec.res->resource, f->rv);
         return;
     }
     if ((err->code == 0 && strcmp(err->msg, GONE_MSG) == 0) || resp->http == 410 ||
         strcmp(resp->reason, "Expired") == 0 || strcmp(resp->reason, "Gone") == 0) {
-        kube_client_log(c, KUBE_LOG_INFO, "watch of %s: resourceVersion %s is too old; relisting", f->spec.res->resource,
+        dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s: resourceVersion %s is too old; relisting", f->spec.res->resource,
                         f->rv ? f->rv : "");
         f->need_relist = true;
         f->next_at = 0;
@@ -621,25 +621,25 @@ static void done(void *ud, dra_err *err, const kube_resp *resp, bool dropped)
     if (dropped) {
         st->resumes++;
         f->failures = 0;
-        f->next_at = mono_ms() + kube_backoff_ms(c, 0);
-        kube_client_log(c, KUBE_LOG_INFO, "watch of %s dropped; resuming at %s", f->spec.res->resource, f->rv);
+        f->next_at = mono_ms() + dra_kube_backoff_ms(c, 0);
+        dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s dropped; resuming at %s", f->spec.res->resource, f->rv);
         dra_err_free(err);
         return;
     }
     char *m = dra_err_format(err);
-    int64_t d = kube_backoff_ms(c, f->failures);
+    int64_t d = dra_kube_backoff_ms(c, f->failures);
     f->failures++;
     st->retries++;
     f->next_at = mono_ms() + d;
-    kube_client_log(c, KUBE_LOG_WARN, "watch of %s: %s; retrying in %lld ms", f->spec.res->resource, m, (long long)d);
+    dra_kube_client_log(c, KUBE_LOG_WARN, "watch of %s: %s; retrying in %lld ms", f->spec.res->resource, m, (long long)d);
     free(m);
     dra_err_free(err);
 }
 
-kube_informers *kube_informers_new(kube_api *a, const kube_informer_spec *specs, size_t n, int timeout_s, int idle_s,
-                                   kube_informer_fn fn, void *ud)
+dra_kube_informers *dra_kube_informers_new(dra_kube_api *a, const dra_kube_informer_spec *specs, size_t n, int timeout_s, int idle_s,
+                                   dra_kube_informer_fn fn, void *ud)
 {
-    kube_informers *in = dra_xcalloc(1, sizeof *in);
+    dra_kube_informers *in = dra_xcalloc(1, sizeof *in);
     in->a = a;
     in->n = n;
     in->v = dra_xcalloc(n ? n : 1, sizeof *in->v);
@@ -647,7 +647,7 @@ kube_informers *kube_informers_new(kube_api *a, const kube_informer_spec *specs,
     in->idle_s = idle_s > 0 ? idle_s : 60;
     in->fn = fn;
     in->ud = ud;
-    in->streams = kube_streams_new(kube_api_client(a));
+    in->streams = dra_kube_streams_new(dra_kube_api_client(a));
     for (size_t i = 0; i < n; i++) {
         inf *f = &in->v[i];
         f->set = in;
@@ -655,30 +655,30 @@ kube_informers *kube_informers_new(kube_api *a, const kube_informer_spec *specs,
         f->spec = specs[i];
         f->store = json_object();
         f->need_relist = true;
-        kube_events_init(&f->reader, on_event, f);
+        dra_kube_events_init(&f->reader, on_event, f);
     }
     return in;
 }
 
-void kube_informers_free(kube_informers *in)
+void dra_kube_informers_free(dra_kube_informers *in)
 {
     if (!in)
         return;
-    kube_streams_free(in->streams);
+    dra_kube_streams_free(in->streams);
     for (size_t i = 0; i < in->n; i++) {
         json_decref(in->v[i].store);
         free(in->v[i].rv);
         free(in->v[i].base);
-        kube_events_free(&in->v[i].reader);
+        dra_kube_events_free(&in->v[i].reader);
     }
     free(in->v);
     dra_err_free(in->fatal);
     free(in);
 }
 
-size_t kube_informers_count(const kube_informers *in, size_t i) { return json_object_size(in->v[i].store); }
+size_t dra_kube_informers_count(const dra_kube_informers *in, size_t i) { return json_object_size(in->v[i].store); }
 
-void kube_informers_each(const kube_informers *in, size_t i, kube_store_fn fn, void *ud)
+void dra_kube_informers_each(const dra_kube_informers *in, size_t i, dra_kube_store_fn fn, void *ud)
 {
     const char *k;
     json_t *e;
@@ -688,13 +688,13 @@ void kube_informers_each(const kube_informers *in, size_t i, kube_store_fn fn, v
     }
 }
 
-json_t *kube_informers_get(const kube_informers *in, size_t i, const char *key)
+json_t *dra_kube_informers_get(const dra_kube_informers *in, size_t i, const char *key)
 {
     const json_t *e = json_object_get(in->v[i].store, key);
     return e ? entry_obj(e) : NULL;
 }
 
-void kube_informers_relist(kube_informers *in)
+void dra_kube_informers_relist(dra_kube_informers *in)
 {
     for (size_t i = 0; i < in->n; i++)
         in->v[i].need_relist = true;
@@ -709,7 +709,7 @@ static dra_err *relist_item(void *ud, json_t *it)
 {
     relist_state *st = ud;
     inf *f = st->f;
-    kube_informers *in = f->set;
+    dra_kube_informers *in = f->set;
     if (!it) { /* the list starts over */
         json_object_clear(st->seen);
         return NULL;
@@ -728,14 +728,14 @@ static dra_err *relist_item(void *ud, json_t *it)
 
 static dra_err *relist(inf *f)
 {
-    kube_informers *in = f->set;
+    dra_kube_informers *in = f->set;
     if (!f->version) {
-        dra_err *e = kube_api_version(in->a, f->spec.res, &f->version);
+        dra_err *e = dra_kube_api_version(in->a, f->spec.res, &f->version);
         if (e)
             return e;
-        f->base = kube_api_path(in->a, f->spec.res, f->version, f->spec.ns, NULL, NULL);
+        f->base = dra_kube_api_path(in->a, f->spec.res, f->version, f->spec.ns, NULL, NULL);
     }
-    kube_list_opts lo = {f->spec.ns, f->spec.label_selector, f->spec.field_selector, 0};
+    dra_kube_list_opts lo = {f->spec.ns, f->spec.label_selector, f->spec.field_selector, 0};
     /* Page by page into the store: each item replaces its key at once (an
      * event when it is new or changed); after the whole list, keys it did not
      * have are deleted.  A list that fails half-way leaves the store as
@@ -743,13 +743,13 @@ static dra_err *relist(inf *f)
     json_t *seen = json_object();
     relist_state st = {f, seen};
     char *rv;
-    dra_err *e = kube_list_each(in->a, f->spec.res, &lo, relist_item, &st, &rv);
+    dra_err *e = dra_kube_list_each(in->a, f->spec.res, &lo, relist_item, &st, &rv);
     if (e) {
         json_decref(seen);
         return e;
     }
     if (f->synced)
-        kube_client_stats(in->a->c)->relists++;
+        dra_kube_client_stats(in->a->c)->relists++;
     const char *k;
     json_t *v;
     void *tmp;
@@ -770,7 +770,7 @@ static dra_err *relist(inf *f)
     return NULL;
 }
 
-dra_err *kube_informers_sync(kube_informers *in)
+dra_err *dra_kube_informers_sync(dra_kube_informers *in)
 {
     for (size_t i = 0; i < in->n; i++) {
         dra_err *e = relist(&in->v[i]);
@@ -782,31 +782,31 @@ dra_err *kube_informers_sync(kube_informers *in)
 
 static void open_watch(inf *f)
 {
-    kube_informers *in = f->set;
+    dra_kube_informers *in = f->set;
     dra_buf p = DRA_BUF_INIT;
     dra_buf_puts(&p, f->base);
     dra_buf_puts(&p, "?watch=1&allowWatchBookmarks=true&resourceVersion=");
-    kube_query_escape(&p, f->rv ? f->rv : "");
+    dra_kube_query_escape(&p, f->rv ? f->rv : "");
     dra_buf_printf(&p, "&timeoutSeconds=%d", in->timeout_s);
     if (f->spec.label_selector && *f->spec.label_selector) {
         dra_buf_puts(&p, "&labelSelector=");
-        kube_query_escape(&p, f->spec.label_selector);
+        dra_kube_query_escape(&p, f->spec.label_selector);
     }
     if (f->spec.field_selector && *f->spec.field_selector) {
         dra_buf_puts(&p, "&fieldSelector=");
-        kube_query_escape(&p, f->spec.field_selector);
+        dra_kube_query_escape(&p, f->spec.field_selector);
     }
     f->open = true;
-    kube_streams_open(in->streams, dra_buf_str(&p), in->idle_s, sink, done, f);
+    dra_kube_streams_open(in->streams, dra_buf_str(&p), in->idle_s, sink, done, f);
     dra_buf_free(&p);
 }
 
-dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tick, void *ud)
+dra_err *dra_kube_informers_run(dra_kube_informers *in, int64_t max_ms, dra_kube_tick_fn tick, void *ud)
 {
-    kube_client *c = in->a->c;
+    dra_kube_client *c = in->a->c;
     int64_t end = max_ms >= 0 ? mono_ms() + max_ms : -1;
     for (;;) {
-        if (kube_client_stopped(c))
+        if (dra_kube_client_stopped(c))
             return NULL;
         if (in->fatal) {
             dra_err *e = in->fatal;
@@ -827,15 +827,15 @@ dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tic
             if (f->need_relist) {
                 dra_err *e = relist(f);
                 if (e) {
-                    if (kube_client_stopped(c)) {
+                    if (dra_kube_client_stopped(c)) {
                         dra_err_free(e);
                         return NULL;
                     }
-                    if (kube_err_forbidden(e)) /* a missing permission: retrying cannot help */
+                    if (dra_kube_err_forbidden(e)) /* a missing permission: retrying cannot help */
                         return e;
                     char *m = dra_err_format(e);
-                    int64_t d = kube_backoff_ms(c, f->failures++);
-                    kube_client_log(c, KUBE_LOG_WARN, "list of %s: %s; retrying in %lld ms", f->spec.res->resource, m,
+                    int64_t d = dra_kube_backoff_ms(c, f->failures++);
+                    dra_kube_client_log(c, KUBE_LOG_WARN, "list of %s: %s; retrying in %lld ms", f->spec.res->resource, m,
                                     (long long)d);
                     free(m);
                     dra_err_free(e);
@@ -845,7 +845,7 @@ dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tic
             }
             open_watch(f);
         }
-        kube_streams_poll(in->streams, (int)(wait < 1 ? 1 : wait));
+        dra_kube_streams_poll(in->streams, (int)(wait < 1 ? 1 : wait));
         if (tick) {
             dra_err *e = tick(ud);
             if (e) {

@@ -1,4 +1,4 @@
-/* The Kubernetes REST API over kube_client: the resources dra-tools use,
+/* The Kubernetes REST API over dra_kube_client: the resources dra-tools use,
  * discovery of their served versions, list/get/create/update/patch/delete,
  * and informers (list, then watch with relist and resume).
  *
@@ -25,7 +25,7 @@
 #include "client.h"
 #include "events.h"
 
-typedef struct kube_resource {
+typedef struct dra_kube_resource {
     const char *group;       /* "" for core */
     const char *resource;    /* plural: "resourceclaims" */
     const char *kind;        /* "ResourceClaim" */
@@ -33,71 +33,71 @@ typedef struct kube_resource {
     const char *shortnames;  /* space-separated, "" for none */
     bool namespaced;
     const char *versions;    /* preferred first: "v1 v1beta2 v1beta1" */
-} kube_resource;
+} dra_kube_resource;
 
-extern const kube_resource kube_resources[];
-extern const size_t kube_nresources;
+extern const dra_kube_resource dra_kube_resources[];
+extern const size_t dra_kube_nresources;
 
 /* By plural, singular, kind (any case), short name, or "plural.group". */
-const kube_resource *kube_resource_find(const char *name);
-const kube_resource *kube_resource_by_kind(const char *kind);
+const dra_kube_resource *dra_kube_resource_find(const char *name);
+const dra_kube_resource *dra_kube_resource_by_kind(const char *kind);
 
 /* The version the server serves for r ("v1", "v1beta2", ...), by discovery
  * (cached in the api handle).  An error when none of r's versions is served. */
-typedef struct kube_api kube_api;
-kube_api *kube_api_new(kube_client *c); /* borrows c */
-void kube_api_free(kube_api *a);
-kube_client *kube_api_client(kube_api *a);
-DRA_MUST_USE dra_err *kube_api_version(kube_api *a, const kube_resource *r, const char **version);
+typedef struct dra_kube_api dra_kube_api;
+dra_kube_api *dra_kube_api_new(dra_kube_client *c); /* borrows c */
+void dra_kube_api_free(dra_kube_api *a);
+dra_kube_client *dra_kube_api_client(dra_kube_api *a);
+DRA_MUST_USE dra_err *dra_kube_api_version(dra_kube_api *a, const dra_kube_resource *r, const char **version);
 /* "/apis/resource.k8s.io/v1/namespaces/NS/resourceclaims[/NAME[/SUB]]"; ns
  * NULL or "" = all namespaces (or a cluster-scoped resource).  Caller frees. */
-char *kube_api_path(kube_api *a, const kube_resource *r, const char *version, const char *ns, const char *name,
+char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char *version, const char *ns, const char *name,
                     const char *sub);
 
 /* Convert an object read from the server to v1 and give it apiVersion/kind
  * (version = the served version); metadata.managedFields is dropped, as
  * kubectl get does. */
-DRA_MUST_USE dra_err *kube_api_normalize(const kube_resource *r, const char *version, json_t *obj);
+DRA_MUST_USE dra_err *dra_kube_api_normalize(const dra_kube_resource *r, const char *version, json_t *obj);
 
-typedef struct kube_list_opts {
+typedef struct dra_kube_list_opts {
     const char *ns;             /* NULL/"" = all namespaces */
     const char *label_selector; /* NULL = none */
     const char *field_selector;
     int limit;                  /* page size; 0 = 500 */
-} kube_list_opts;
+} dra_kube_list_opts;
 
 /* List every page; *items is a new array of normalised objects, *rv the list's
  * resourceVersion (caller frees). */
-DRA_MUST_USE dra_err *kube_list(kube_api *a, const kube_resource *r, const kube_list_opts *o, json_t **items, char **rv);
+DRA_MUST_USE dra_err *dra_kube_list(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, json_t **items, char **rv);
 /* The same, page by page without holding the list: fn gets each normalised
  * item (borrowed: incref to keep it; the page is freed after its items), and
  * NULL when an expired continue token makes the list start over in one piece
  * (forget what came before).  An error from fn ends the list. */
-typedef dra_err *(*kube_item_fn)(void *ud, json_t *item);
-DRA_MUST_USE dra_err *kube_list_each(kube_api *a, const kube_resource *r, const kube_list_opts *o, kube_item_fn fn,
+typedef dra_err *(*dra_kube_item_fn)(void *ud, json_t *item);
+DRA_MUST_USE dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, dra_kube_item_fn fn,
                                      void *ud, char **rv);
-DRA_MUST_USE dra_err *kube_get(kube_api *a, const kube_resource *r, const char *ns, const char *name, json_t **obj, kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, json_t **obj, dra_kube_resp *resp);
 
 /* Writes.  The body is borrowed.  On success *out (may be NULL) is the
  * server's object, normalised.  resp gives the HTTP code and reason of a
  * failure (409 Conflict: a precondition failed; re-read and retry). */
-typedef enum { KUBE_PATCH_JSON, KUBE_PATCH_MERGE, KUBE_PATCH_STRATEGIC } kube_patch_type;
-DRA_MUST_USE dra_err *kube_create(kube_api *a, const kube_resource *r, const char *ns, const json_t *obj, json_t **out,
-                     kube_resp *resp);
+typedef enum { KUBE_PATCH_JSON, KUBE_PATCH_MERGE, KUBE_PATCH_STRATEGIC } dra_kube_patch_type;
+DRA_MUST_USE dra_err *dra_kube_create(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const json_t *obj, json_t **out,
+                     dra_kube_resp *resp);
 /* PUT; obj carries metadata.resourceVersion as the precondition.  sub: NULL or "status". */
-DRA_MUST_USE dra_err *kube_update(kube_api *a, const kube_resource *r, const json_t *obj, const char *sub, json_t **out,
-                     kube_resp *resp);
-DRA_MUST_USE dra_err *kube_patch(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *sub,
-                    kube_patch_type type, const json_t *patch, json_t **out, kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_update(dra_kube_api *a, const dra_kube_resource *r, const json_t *obj, const char *sub, json_t **out,
+                     dra_kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_patch(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, const char *sub,
+                    dra_kube_patch_type type, const json_t *patch, json_t **out, dra_kube_resp *resp);
 /* DELETE with DeleteOptions (preconditions uid/resourceVersion when given). */
-DRA_MUST_USE dra_err *kube_delete(kube_api *a, const kube_resource *r, const char *ns, const char *name, const char *uid,
-                     const char *rv, kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_delete(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, const char *uid,
+                     const char *rv, dra_kube_resp *resp);
 
 /* Any write: method, optional subresource, query ("fieldManager=x&force=true",
  * escaped) and content type; counts writes and conflicts (409). */
-DRA_MUST_USE dra_err *kube_write(kube_api *a, const kube_resource *r, const char *method, const char *ns, const char *name,
+DRA_MUST_USE dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns, const char *name,
                     const char *sub, const char *query, const char *ctype, const json_t *body, json_t **out,
-                    kube_resp *resp);
+                    dra_kube_resp *resp);
 
 /* ---- informers ---- */
 
@@ -110,35 +110,35 @@ DRA_MUST_USE dra_err *kube_write(kube_api *a, const kube_resource *r, const char
  * (so nothing is reported twice); other failures back off exponentially
  * with jitter.  An event whose object's resourceVersion equals the stored
  * one is not reported again. */
-typedef void (*kube_informer_fn)(void *ud, size_t informer, kube_event_type type, json_t *obj);
+typedef void (*dra_kube_informer_fn)(void *ud, size_t informer, dra_kube_event_type type, json_t *obj);
 
-typedef struct kube_informer_spec {
-    const kube_resource *res;
+typedef struct dra_kube_informer_spec {
+    const dra_kube_resource *res;
     const char *ns, *label_selector, *field_selector; /* borrowed for the informers' life */
-} kube_informer_spec;
+} dra_kube_informer_spec;
 
-typedef struct kube_informers kube_informers;
+typedef struct dra_kube_informers dra_kube_informers;
 /* timeout_s: the watch's timeoutSeconds (0 = 300); idle_s: a watch silent
  * this long (plus curl's averaging) is dropped and resumed (0 = 60). */
-kube_informers *kube_informers_new(kube_api *a, const kube_informer_spec *specs, size_t n, int timeout_s, int idle_s,
-                                   kube_informer_fn fn, void *ud);
-void kube_informers_free(kube_informers *in);
+dra_kube_informers *dra_kube_informers_new(dra_kube_api *a, const dra_kube_informer_spec *specs, size_t n, int timeout_s, int idle_s,
+                                   dra_kube_informer_fn fn, void *ud);
+void dra_kube_informers_free(dra_kube_informers *in);
 /* List all (the initial ADDED events).  Errors end the run. */
-DRA_MUST_USE dra_err *kube_informers_sync(kube_informers *in);
+DRA_MUST_USE dra_err *dra_kube_informers_sync(dra_kube_informers *in);
 /* Watch for up to max_ms (< 0: until stopped or tick says stop).  tick is
  * called at least every 100 ms; a non-NULL error from it ends the run (an
  * error with code 0 ends it successfully). */
-typedef dra_err *(*kube_tick_fn)(void *ud);
-DRA_MUST_USE dra_err *kube_informers_run(kube_informers *in, int64_t max_ms, kube_tick_fn tick, void *ud);
+typedef dra_err *(*dra_kube_tick_fn)(void *ud);
+DRA_MUST_USE dra_err *dra_kube_informers_run(dra_kube_informers *in, int64_t max_ms, dra_kube_tick_fn tick, void *ud);
 /* The store of informer i, keyed "ns/name" ("/name" for cluster-scoped
  * kinds).  Objects are kept as compact JSON (the bytes json_dumps gives with
  * JSON_COMPACT): each passes them borrowed, in no particular order; get
  * decodes one anew (caller decrefs; NULL when absent). */
-typedef void (*kube_store_fn)(void *ud, const char *key, const char *json, size_t len);
-size_t kube_informers_count(const kube_informers *in, size_t i);
-void kube_informers_each(const kube_informers *in, size_t i, kube_store_fn fn, void *ud);
-json_t *kube_informers_get(const kube_informers *in, size_t i, const char *key);
+typedef void (*dra_kube_store_fn)(void *ud, const char *key, const char *json, size_t len);
+size_t dra_kube_informers_count(const dra_kube_informers *in, size_t i);
+void dra_kube_informers_each(const dra_kube_informers *in, size_t i, dra_kube_store_fn fn, void *ud);
+json_t *dra_kube_informers_get(const dra_kube_informers *in, size_t i, const char *key);
 /* Force a relist of every informer now (after a conflict, or SIGHUP). */
-void kube_informers_relist(kube_informers *in);
+void dra_kube_informers_relist(dra_kube_informers *in);
 
 #endif

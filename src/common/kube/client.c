@@ -14,12 +14,12 @@
 
 #define BODY_MAX ((size_t)1 << 30)
 
-struct kube_client {
-    kube_config cfg;
-    kube_client_opts o;
+struct dra_kube_client {
+    dra_kube_config cfg;
+    dra_kube_client_opts o;
     CURL *easy;
-    kube_stats stats;
-    kube_cred cred;       /* exec plugin credential */
+    dra_kube_stats stats;
+    dra_kube_cred cred;       /* exec plugin credential */
     char *file_token;     /* tokenFile contents */
     struct timespec file_mtime;
     off_t file_size;
@@ -27,7 +27,7 @@ struct kube_client {
 };
 
 
-void kube_client_log(kube_client *c, kube_log_level level, const char *fmt, ...)
+void dra_kube_client_log(dra_kube_client *c, dra_kube_log_level level, const char *fmt, ...)
 {
     if (!c->o.log)
         return;
@@ -39,11 +39,11 @@ void kube_client_log(kube_client *c, kube_log_level level, const char *fmt, ...)
     free(m);
 }
 
-dra_err *kube_client_new(kube_config *cfg, const kube_client_opts *o, kube_client **out)
+dra_err *dra_kube_client_new(dra_kube_config *cfg, const dra_kube_client_opts *o, dra_kube_client **out)
 {
     *out = NULL;
-    curl_global_init(CURL_GLOBAL_DEFAULT); /* reference-counted; paired in kube_client_free */
-    kube_client *c = dra_xcalloc(1, sizeof *c);
+    curl_global_init(CURL_GLOBAL_DEFAULT); /* reference-counted; paired in dra_kube_client_free */
+    dra_kube_client *c = dra_xcalloc(1, sizeof *c);
     c->cfg = *cfg;
     memset(cfg, 0, sizeof *cfg);
     if (o)
@@ -61,46 +61,46 @@ dra_err *kube_client_new(kube_config *cfg, const kube_client_opts *o, kube_clien
     c->rng = (uint64_t)ts.tv_nsec * 6364136223846793005ull + (uint64_t)(uintptr_t)c;
     c->easy = curl_easy_init();
     if (!c->easy) {
-        kube_client_free(c);
+        dra_kube_client_free(c);
         return dra_err_new(DRA_EXIT_RUNTIME, "cannot initialise libcurl");
     }
     *out = c;
     return NULL;
 }
 
-void kube_client_free(kube_client *c)
+void dra_kube_client_free(dra_kube_client *c)
 {
     if (!c)
         return;
     if (c->easy)
         curl_easy_cleanup(c->easy);
-    kube_cred_clear(&c->cred);
+    dra_kube_cred_clear(&c->cred);
     if (c->file_token) {
         memset(c->file_token, 0, strlen(c->file_token));
         free(c->file_token);
     }
-    kube_config_free(&c->cfg);
+    dra_kube_config_free(&c->cfg);
     free(c);
     curl_global_cleanup();
 }
 
-void kube_client_set_config(kube_client *c, kube_config *cfg)
+void dra_kube_client_set_config(dra_kube_client *c, dra_kube_config *cfg)
 {
-    kube_config_free(&c->cfg);
+    dra_kube_config_free(&c->cfg);
     c->cfg = *cfg;
     memset(cfg, 0, sizeof *cfg);
-    kube_cred_clear(&c->cred);
+    dra_kube_cred_clear(&c->cred);
     free(c->file_token);
     c->file_token = NULL;
     memset(&c->file_mtime, 0, sizeof c->file_mtime);
     curl_easy_reset(c->easy);
 }
 
-const kube_config *kube_client_config(const kube_client *c) { return &c->cfg; }
-kube_stats *kube_client_stats(kube_client *c) { return &c->stats; }
-bool kube_client_stopped(const kube_client *c) { return c->o.stop && *c->o.stop; }
+const dra_kube_config *dra_kube_client_config(const dra_kube_client *c) { return &c->cfg; }
+dra_kube_stats *dra_kube_client_stats(dra_kube_client *c) { return &c->stats; }
+bool dra_kube_client_stopped(const dra_kube_client *c) { return c->o.stop && *c->o.stop; }
 
-void kube_resp_free(kube_resp *r)
+void dra_kube_resp_free(dra_kube_resp *r)
 {
     json_decref(r->json);
     memset(r, 0, sizeof *r);
@@ -120,11 +120,11 @@ static int64_t wall_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-bool kube_sleep_ms(kube_client *c, int64_t ms)
+bool dra_kube_sleep_ms(dra_kube_client *c, int64_t ms)
 {
     int64_t end = now_ms() + ms;
     for (;;) {
-        if (kube_client_stopped(c))
+        if (dra_kube_client_stopped(c))
             return false;
         int64_t left = end - now_ms();
         if (left <= 0)
@@ -136,7 +136,7 @@ bool kube_sleep_ms(kube_client *c, int64_t ms)
     }
 }
 
-int64_t kube_backoff_ms(kube_client *c, int n)
+int64_t dra_kube_backoff_ms(dra_kube_client *c, int n)
 {
     int64_t d = c->o.backoff_base_ms;
     for (int i = 0; i < n && d < c->o.backoff_cap_ms; i++)
@@ -149,7 +149,7 @@ int64_t kube_backoff_ms(kube_client *c, int n)
     return d < 1 ? 1 : d;
 }
 
-void kube_query_escape(dra_buf *b, const char *s)
+void dra_kube_query_escape(dra_buf *b, const char *s)
 {
     static const char hex[] = "0123456789ABCDEF";
     for (; *s; s++) {
@@ -166,17 +166,17 @@ void kube_query_escape(dra_buf *b, const char *s)
 }
 
 /* The bearer token to send now, or NULL; refreshes tokenFile and exec. */
-static dra_err *current_token(kube_client *c, const char **tok)
+static dra_err *current_token(dra_kube_client *c, const char **tok)
 {
     *tok = NULL;
-    kube_config *cfg = &c->cfg;
+    dra_kube_config *cfg = &c->cfg;
     if (cfg->exec) {
         if (c->cred.valid && c->cred.expiry_ns && wall_ns() >= c->cred.expiry_ns) {
-            kube_client_log(c, KUBE_LOG_INFO, "exec credential expired; running %s again", cfg->exec->command);
-            kube_cred_clear(&c->cred);
+            dra_kube_client_log(c, KUBE_LOG_INFO, "exec credential expired; running %s again", cfg->exec->command);
+            dra_kube_cred_clear(&c->cred);
         }
         if (!c->cred.valid) {
-            dra_err *e = kube_exec_credential(cfg, &c->cred);
+            dra_err *e = dra_kube_exec_credential(cfg, &c->cred);
             if (e)
                 return e;
         }
@@ -197,7 +197,7 @@ static dra_err *current_token(kube_client *c, const char **tok)
                 if (c->file_token) {
                     memset(c->file_token, 0, strlen(c->file_token));
                     free(c->file_token);
-                    kube_client_log(c, KUBE_LOG_INFO, "token file %s changed; using the new token", cfg->token_file);
+                    dra_kube_client_log(c, KUBE_LOG_INFO, "token file %s changed; using the new token", cfg->token_file);
                 }
                 c->file_token = dra_xstrndup(b.data ? b.data : "", n);
                 c->file_mtime = st.st_mtim;
@@ -220,7 +220,7 @@ static dra_err *current_token(kube_client *c, const char **tok)
 }
 
 typedef struct xfer {
-    kube_client *c;
+    dra_kube_client *c;
     dra_buf body;
     int64_t retry_after_s; /* -1 none */
 } xfer;
@@ -261,15 +261,15 @@ static size_t write_header(char *p, size_t sz, size_t n, void *ud)
 
 static int xferinfo(void *ud, curl_off_t a, curl_off_t b, curl_off_t cc, curl_off_t d)
 {
-    kube_client *c = ud;
-    return kube_client_stopped(c) ? 1 : 0;
+    dra_kube_client *c = ud;
+    return dra_kube_client_stopped(c) ? 1 : 0;
 }
 
 /* Configure h for url (path appended to the server); returns the header list
  * the caller frees after the transfer. */
-static dra_err *setup(kube_client *c, CURL *h, const char *path, struct curl_slist **hdrs, struct curl_slist **connect_to)
+static dra_err *setup(dra_kube_client *c, CURL *h, const char *path, struct curl_slist **hdrs, struct curl_slist **connect_to)
 {
-    kube_config *cfg = &c->cfg;
+    dra_kube_config *cfg = &c->cfg;
     const char *tok = NULL;
     dra_err *e = current_token(c, &tok);
     if (e)
@@ -350,8 +350,8 @@ static void free_slist(struct curl_slist *l)
 }
 
 /* Fill resp from an answer's body; an error for non-2xx. */
-static dra_err *answer(kube_client *c, long http, const char *body, size_t len, const char *method, const char *path,
-                       kube_resp *resp)
+static dra_err *answer(dra_kube_client *c, long http, const char *body, size_t len, const char *method, const char *path,
+                       dra_kube_resp *resp)
 {
     resp->http = http;
     json_decref(resp->json);
@@ -391,7 +391,7 @@ static dra_err *answer(kube_client *c, long http, const char *body, size_t len, 
 
 #define FORBIDDEN_PREFIX "Error from server (Forbidden): "
 
-bool kube_err_forbidden(const dra_err *e)
+bool dra_kube_err_forbidden(const dra_err *e)
 {
     return e && strstr(e->msg, FORBIDDEN_PREFIX) != NULL;
 }
@@ -402,13 +402,13 @@ static bool transient_curl(CURLcode rc)
            rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING || rc == CURLE_OPERATION_TIMEDOUT;
 }
 
-dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp)
+dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp *resp)
 {
     memset(resp, 0, sizeof *resp);
     bool reauthed = false;
     bool idempotent = strcmp(req->method, "POST") != 0;
     for (int attempt = 0;; attempt++) {
-        if (kube_client_stopped(c))
+        if (dra_kube_client_stopped(c))
             return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
         CURL *h = c->easy;
         curl_easy_reset(h);
@@ -451,11 +451,11 @@ dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp)
             if (rc == CURLE_ABORTED_BY_CALLBACK)
                 return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
             if (idempotent && transient_curl(rc) && attempt < c->o.max_retries) {
-                int64_t d = kube_backoff_ms(c, attempt);
+                int64_t d = dra_kube_backoff_ms(c, attempt);
                 c->stats.retries++;
-                kube_client_log(c, KUBE_LOG_WARN, "%s %s: %s; retrying in %lld ms", req->method, req->path,
+                dra_kube_client_log(c, KUBE_LOG_WARN, "%s %s: %s; retrying in %lld ms", req->method, req->path,
                                 errbuf[0] ? errbuf : curl_easy_strerror(rc), (long long)d);
-                if (!kube_sleep_ms(c, d))
+                if (!dra_kube_sleep_ms(c, d))
                     return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
                 continue;
             }
@@ -469,24 +469,24 @@ dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp)
         if (http == 401 && c->cfg.exec && !reauthed) {
             reauthed = true;
             c->stats.reauths++;
-            kube_client_log(c, KUBE_LOG_INFO, "401 Unauthorized: running the exec credential plugin %s again",
+            dra_kube_client_log(c, KUBE_LOG_INFO, "401 Unauthorized: running the exec credential plugin %s again",
                             c->cfg.exec->command);
-            kube_cred_clear(&c->cred);
+            dra_kube_cred_clear(&c->cred);
             dra_err_free(e);
-            kube_resp_free(resp);
+            dra_kube_resp_free(resp);
             continue;
         }
         bool retryable = http == 429 || (http >= 500 && (idempotent || x.retry_after_s >= 0));
         if (retryable && attempt < c->o.max_retries) {
-            int64_t d = x.retry_after_s >= 0 ? x.retry_after_s * 1000 : kube_backoff_ms(c, attempt);
+            int64_t d = x.retry_after_s >= 0 ? x.retry_after_s * 1000 : dra_kube_backoff_ms(c, attempt);
             if (d > c->o.backoff_cap_ms)
                 d = c->o.backoff_cap_ms;
             c->stats.retries++;
-            kube_client_log(c, KUBE_LOG_WARN, "%s %s: HTTP %ld; retrying in %lld ms", req->method, req->path, http,
+            dra_kube_client_log(c, KUBE_LOG_WARN, "%s %s: HTTP %ld; retrying in %lld ms", req->method, req->path, http,
                             (long long)d);
             dra_err_free(e);
-            kube_resp_free(resp);
-            if (!kube_sleep_ms(c, d))
+            dra_kube_resp_free(resp);
+            if (!dra_kube_sleep_ms(c, d))
                 return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
             continue;
         }
@@ -499,33 +499,33 @@ dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp)
 typedef struct stream {
     CURL *h;
     struct curl_slist *hdrs, *cto;
-    kube_sink_fn sink;
-    kube_done_fn done;
+    dra_kube_sink_fn sink;
+    dra_kube_done_fn done;
     void *ud;
     long http;
     dra_buf errbody;
     dra_err *sink_err;
     char errbuf[CURL_ERROR_SIZE];
     char *path;
-    struct kube_streams *owner;
+    struct dra_kube_streams *owner;
 } stream;
 
-struct kube_streams {
-    kube_client *c;
+struct dra_kube_streams {
+    dra_kube_client *c;
     CURLM *m;
     stream **v;
     size_t n;
 };
 
-kube_streams *kube_streams_new(kube_client *c)
+dra_kube_streams *dra_kube_streams_new(dra_kube_client *c)
 {
-    kube_streams *s = dra_xcalloc(1, sizeof *s);
+    dra_kube_streams *s = dra_xcalloc(1, sizeof *s);
     s->c = c;
     s->m = curl_multi_init();
     return s;
 }
 
-static void stream_free(kube_streams *s, stream *st)
+static void stream_free(dra_kube_streams *s, stream *st)
 {
     curl_multi_remove_handle(s->m, st->h);
     curl_easy_cleanup(st->h);
@@ -537,7 +537,7 @@ static void stream_free(kube_streams *s, stream *st)
     free(st);
 }
 
-void kube_streams_free(kube_streams *s)
+void dra_kube_streams_free(dra_kube_streams *s)
 {
     if (!s)
         return;
@@ -570,7 +570,7 @@ static size_t stream_write(char *p, size_t sz, size_t n, void *ud)
     return len;
 }
 
-void kube_streams_open(kube_streams *s, const char *path, int idle_s, kube_sink_fn sink, kube_done_fn done, void *ud)
+void dra_kube_streams_open(dra_kube_streams *s, const char *path, int idle_s, dra_kube_sink_fn sink, dra_kube_done_fn done, void *ud)
 {
     stream *st = dra_xcalloc(1, sizeof *st);
     st->h = curl_easy_init();
@@ -581,7 +581,7 @@ void kube_streams_open(kube_streams *s, const char *path, int idle_s, kube_sink_
     st->path = dra_xstrdup(path);
     dra_err *e = setup(s->c, st->h, path, &st->hdrs, &st->cto);
     if (e) {
-        kube_resp r = {0};
+        dra_kube_resp r = {0};
         stream_free(s, st);
         done(ud, e, &r, false);
         return;
@@ -601,7 +601,7 @@ void kube_streams_open(kube_streams *s, const char *path, int idle_s, kube_sink_
     curl_multi_add_handle(s->m, st->h);
 }
 
-size_t kube_streams_poll(kube_streams *s, int timeout_ms)
+size_t dra_kube_streams_poll(dra_kube_streams *s, int timeout_ms)
 {
     int running = 0;
     curl_multi_perform(s->m, &running);
@@ -616,9 +616,9 @@ size_t kube_streams_poll(kube_streams *s, int timeout_ms)
         stream *st = NULL;
         curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&st);
         CURLcode rc = msg->data.result;
-        kube_done_fn done = st->done;
+        dra_kube_done_fn done = st->done;
         void *ud = st->ud;
-        kube_resp r = {0};
+        dra_kube_resp r = {0};
         long http = st->http;
         if (!http)
             curl_easy_getinfo(st->h, CURLINFO_RESPONSE_CODE, &http);
@@ -632,7 +632,7 @@ size_t kube_streams_poll(kube_streams *s, int timeout_ms)
             e = answer(s->c, http, dra_buf_str(&st->errbody), st->errbody.len, "GET", st->path, &r);
             if (http == 401 && s->c->cfg.exec) {
                 s->c->stats.reauths++;
-                kube_cred_clear(&s->c->cred);
+                dra_kube_cred_clear(&s->c->cred);
             }
         } else if (rc != CURLE_OK) {
             r.http = http;
@@ -651,7 +651,7 @@ size_t kube_streams_poll(kube_streams *s, int timeout_ms)
             }
         stream_free(s, st);
         done(ud, e, &r, dropped);
-        kube_resp_free(&r);
+        dra_kube_resp_free(&r);
     }
     return s->n;
 }

@@ -9,7 +9,7 @@
  * is on unless the kubeconfig says insecure-skip-tls-verify.
  *
  * Errors: a non-2xx answer becomes an error "Error from server (Reason):
- * message" (kubectl's wording) with the HTTP code in kube_resp; transport
+ * message" (kubectl's wording) with the HTTP code in dra_kube_resp; transport
  * failures are DRA_EXIT_RUNTIME naming the server URL and curl's reason.
  * 429 and 5xx are retried (at most `max_retries` times) after Retry-After
  * seconds when the server sends it, else after an exponential backoff with
@@ -19,9 +19,9 @@
  * Nothing here prints: messages go to the log callback, and neither they nor
  * errors ever hold a token, password or key.
  *
- * Ownership: kube_client owns its config (taken by kube_client_new), curl
- * handles and cached credentials; kube_client_free().  kube_resp owns its
- * json (kube_resp_free).  A client is used from one thread.
+ * Ownership: dra_kube_client owns its config (taken by dra_kube_client_new), curl
+ * handles and cached credentials; dra_kube_client_free().  dra_kube_resp owns its
+ * json (dra_kube_resp_free).  A client is used from one thread.
  */
 #ifndef DRA_KUBE_CLIENT_H
 #define DRA_KUBE_CLIENT_H
@@ -35,59 +35,59 @@
 #include "../base/error.h"
 #include "config.h"
 
-typedef enum { KUBE_LOG_DEBUG, KUBE_LOG_INFO, KUBE_LOG_WARN } kube_log_level;
-typedef void (*kube_log_fn)(void *ud, kube_log_level level, const char *msg);
+typedef enum { KUBE_LOG_DEBUG, KUBE_LOG_INFO, KUBE_LOG_WARN } dra_kube_log_level;
+typedef void (*dra_kube_log_fn)(void *ud, dra_kube_log_level level, const char *msg);
 
-typedef struct kube_stats {
+typedef struct dra_kube_stats {
     uint64_t requests, retries, events, relists, resumes, writes, conflicts, reauths;
-} kube_stats;
+} dra_kube_stats;
 
-typedef struct kube_client kube_client;
+typedef struct dra_kube_client dra_kube_client;
 
-typedef struct kube_client_opts {
-    kube_log_fn log;                 /* NULL = silent */
+typedef struct dra_kube_client_opts {
+    dra_kube_log_fn log;                 /* NULL = silent */
     void *log_ud;
     volatile sig_atomic_t *stop;     /* set by a signal handler: requests and sleeps end early */
     int max_retries;                 /* 0 = default 8 */
     int backoff_cap_ms;              /* 0 = default 30000 */
     int backoff_base_ms;             /* 0 = default 200 */
     const char *user_agent;          /* NULL = "dra-tools" */
-} kube_client_opts;
+} dra_kube_client_opts;
 
 /* Takes cfg (its contents are moved; cfg is zeroed). */
-DRA_MUST_USE dra_err *kube_client_new(kube_config *cfg, const kube_client_opts *o, kube_client **out);
-void kube_client_free(kube_client *c);
+DRA_MUST_USE dra_err *dra_kube_client_new(dra_kube_config *cfg, const dra_kube_client_opts *o, dra_kube_client **out);
+void dra_kube_client_free(dra_kube_client *c);
 /* Swap in a new configuration (SIGHUP): cached credentials are dropped. */
-void kube_client_set_config(kube_client *c, kube_config *cfg);
-const kube_config *kube_client_config(const kube_client *c);
-kube_stats *kube_client_stats(kube_client *c);
-bool kube_client_stopped(const kube_client *c);
-void kube_client_log(kube_client *c, kube_log_level level, const char *fmt, ...) DRA_PRINTF(3, 4);
+void dra_kube_client_set_config(dra_kube_client *c, dra_kube_config *cfg);
+const dra_kube_config *dra_kube_client_config(const dra_kube_client *c);
+dra_kube_stats *dra_kube_client_stats(dra_kube_client *c);
+bool dra_kube_client_stopped(const dra_kube_client *c);
+void dra_kube_client_log(dra_kube_client *c, dra_kube_log_level level, const char *fmt, ...) DRA_PRINTF(3, 4);
 
-typedef struct kube_req {
+typedef struct dra_kube_req {
     const char *method;       /* "GET", "POST", "PUT", "PATCH", "DELETE" */
     const char *path;         /* "/apis/...?...", already escaped */
     const char *content_type; /* for a body */
     const char *body;
     size_t body_len;
-} kube_req;
+} dra_kube_req;
 
-typedef struct kube_resp {
+typedef struct dra_kube_resp {
     long http;                /* 0 when no answer arrived */
     json_t *json;             /* the decoded body (2xx: the object; else the Status if any) */
     char reason[48];          /* Status reason ("Conflict", "NotFound", "Expired", ...) or "" */
-} kube_resp;
+} dra_kube_resp;
 
-void kube_resp_free(kube_resp *r);
+void dra_kube_resp_free(dra_kube_resp *r);
 
 /* True when e (or an error it was wrapped in by the watch layer) is the
  * server's 403 Forbidden: a missing permission, which retrying cannot fix.
  * Its message names the user, verb and resource as the server said them. */
-bool kube_err_forbidden(const dra_err *e);
+bool dra_kube_err_forbidden(const dra_err *e);
 
 /* One request with retries.  2xx: NULL and resp->json.  Else an error
  * (DRA_EXIT_RUNTIME) and resp->http/reason set. */
-DRA_MUST_USE dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp *resp);
 
 /* Streaming requests (watches), several at once over one curl multi handle.
  * Body bytes of a 2xx answer go to the stream's sink as they arrive; a non-2xx
@@ -97,23 +97,23 @@ DRA_MUST_USE dra_err *kube_do(kube_client *c, const kube_req *req, kube_resp *re
  * *dropped true when a 2xx stream was cut or went idle (no byte for about
  * idle_s seconds).  No retries here: the watch layer decides (resume, relist,
  * back off). */
-typedef dra_err *(*kube_sink_fn)(void *ud, const char *data, size_t len);
-typedef void (*kube_done_fn)(void *ud, dra_err *err /* owned by callee */, const kube_resp *resp, bool dropped);
-typedef struct kube_streams kube_streams;
-kube_streams *kube_streams_new(kube_client *c);
-void kube_streams_free(kube_streams *s); /* aborts open streams without calling done */
+typedef dra_err *(*dra_kube_sink_fn)(void *ud, const char *data, size_t len);
+typedef void (*dra_kube_done_fn)(void *ud, dra_err *err /* owned by callee */, const dra_kube_resp *resp, bool dropped);
+typedef struct dra_kube_streams dra_kube_streams;
+dra_kube_streams *dra_kube_streams_new(dra_kube_client *c);
+void dra_kube_streams_free(dra_kube_streams *s); /* aborts open streams without calling done */
 /* Start a GET stream; sink and done get ud. */
-void kube_streams_open(kube_streams *s, const char *path, int idle_s, kube_sink_fn sink, kube_done_fn done, void *ud);
+void dra_kube_streams_open(dra_kube_streams *s, const char *path, int idle_s, dra_kube_sink_fn sink, dra_kube_done_fn done, void *ud);
 /* Wait up to timeout_ms for data and run the callbacks; returns the number of
  * streams still open. */
-size_t kube_streams_poll(kube_streams *s, int timeout_ms);
+size_t dra_kube_streams_poll(dra_kube_streams *s, int timeout_ms);
 
 /* Sleep ms milliseconds or until stopped; false when stopped. */
-bool kube_sleep_ms(kube_client *c, int64_t ms);
+bool dra_kube_sleep_ms(dra_kube_client *c, int64_t ms);
 /* Backoff before retry n (0-based): base*2^n with +-25% jitter, capped. */
-int64_t kube_backoff_ms(kube_client *c, int n);
+int64_t dra_kube_backoff_ms(dra_kube_client *c, int n);
 
 /* Percent-encode a query value into b. */
-void kube_query_escape(dra_buf *b, const char *s);
+void dra_kube_query_escape(dra_buf *b, const char *s);
 
 #endif

@@ -178,7 +178,7 @@ static dra_err *read_file_into(dra_buf *out, const char *path, const char *what)
     return NULL;
 }
 
-static dra_err *load_cluster(kube_config *c, const entry *en)
+static dra_err *load_cluster(dra_kube_config *c, const entry *en)
 {
     const json_t *cl = en->val;
     const char *server = str_field(cl, "server");
@@ -219,9 +219,9 @@ static dra_err *load_cluster(kube_config *c, const entry *en)
     return NULL;
 }
 
-static dra_err *load_exec(kube_config *c, const entry *en, const json_t *ex)
+static dra_err *load_exec(dra_kube_config *c, const entry *en, const json_t *ex)
 {
-    kube_exec *x = dra_xcalloc(1, sizeof *x);
+    dra_kube_exec *x = dra_xcalloc(1, sizeof *x);
     c->exec = x;
     const char *cmd = str_field(ex, "command");
     const char *av = str_field(ex, "apiVersion");
@@ -263,7 +263,7 @@ static dra_err *load_exec(kube_config *c, const entry *en, const json_t *ex)
     return NULL;
 }
 
-static dra_err *load_user(kube_config *c, const entry *en)
+static dra_err *load_user(dra_kube_config *c, const entry *en)
 {
     const json_t *u = en->val;
     if (!u)
@@ -332,7 +332,7 @@ static dra_err *load_user(kube_config *c, const entry *en)
     return NULL;
 }
 
-static dra_err *in_cluster(const kube_config_opts *o, kube_config *c)
+static dra_err *in_cluster(const dra_kube_config_opts *o, dra_kube_config *c)
 {
     const char *host = getenv("KUBERNETES_SERVICE_HOST"), *port = getenv("KUBERNETES_SERVICE_PORT");
     if (!host || !*host || !port || !*port)
@@ -367,7 +367,7 @@ static dra_err *in_cluster(const kube_config_opts *o, kube_config *c)
     return NULL;
 }
 
-static dra_err *resolve_merged(merged *m, const kube_config_opts *o, kube_config *c)
+static dra_err *resolve_merged(merged *m, const dra_kube_config_opts *o, dra_kube_config *c)
 {
     const char *ctxname = o && o->context && *o->context ? o->context : m->current;
     if (!ctxname) {
@@ -408,17 +408,17 @@ static dra_err *resolve_merged(merged *m, const kube_config_opts *o, kube_config
     return NULL;
 }
 
-static dra_err *finish(dra_err *e, kube_config *c)
+static dra_err *finish(dra_err *e, dra_kube_config *c)
 {
     if (e) {
-        kube_config_free(c);
+        dra_kube_config_free(c);
         return e;
     }
     return NULL;
 }
 
-dra_err *kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const kube_config_opts *o,
-                           kube_config *out)
+dra_err *dra_kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const dra_kube_config_opts *o,
+                           dra_kube_config *out)
 {
     memset(out, 0, sizeof *out);
     merged m = {0};
@@ -429,7 +429,7 @@ dra_err *kube_config_parse(const char *name, const char *data, size_t len, const
     return finish(e, out);
 }
 
-dra_err *kube_config_load(const kube_config_opts *o, kube_config *out)
+dra_err *dra_kube_config_load(const dra_kube_config_opts *o, dra_kube_config *out)
 {
     memset(out, 0, sizeof *out);
     merged m = {0};
@@ -478,7 +478,7 @@ static void wipe_buf(dra_buf *b)
     dra_buf_free(b);
 }
 
-void kube_config_free(kube_config *c)
+void dra_kube_config_free(dra_kube_config *c)
 {
     if (!c)
         return;

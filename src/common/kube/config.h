@@ -16,10 +16,10 @@
  * certificate/key files are read at load time into memory (libcurl takes them
  * as blobs, so nothing is ever written to disk).
  *
- * Secrets (tokens, passwords, keys) live only in kube_config; no error or log
+ * Secrets (tokens, passwords, keys) live only in dra_kube_config; no error or log
  * message built here contains them.
  *
- * Ownership: kube_config owns every string and buffer; kube_config_free().
+ * Ownership: dra_kube_config owns every string and buffer; dra_kube_config_free().
  */
 #ifndef DRA_KUBE_CONFIG_H
 #define DRA_KUBE_CONFIG_H
@@ -29,16 +29,16 @@
 #include "../base/buf.h"
 #include "../base/error.h"
 
-typedef struct kube_exec {
+typedef struct dra_kube_exec {
     char *api_version;  /* client.authentication.k8s.io/v1 or v1beta1 */
     char *command;      /* resolved against the kubeconfig's folder when it holds a '/' */
     char **args;        /* NULL-terminated */
     char **env;         /* "NAME=VALUE", NULL-terminated */
     char *install_hint;
     bool provide_cluster_info;
-} kube_exec;
+} dra_kube_exec;
 
-typedef struct kube_config {
+typedef struct dra_kube_config {
     char *context, *cluster_name, *user_name; /* names, for messages; NULL in-cluster */
     char *ns;                                 /* effective namespace, never NULL */
     char *server;                             /* "https://host:port", no trailing '/' */
@@ -49,26 +49,26 @@ typedef struct kube_config {
     char *token;                              /* bearer token */
     char *token_file;                         /* re-read when it changes (service account rotation) */
     char *username, *password;
-    kube_exec *exec;
+    dra_kube_exec *exec;
     bool in_cluster;
     char *origin;                             /* "kubeconfig FILE[:FILE]" or "in-cluster config", for messages */
-} kube_config;
+} dra_kube_config;
 
-typedef struct kube_config_opts {
+typedef struct dra_kube_config_opts {
     const char *kubeconfig; /* --kubeconfig */
     const char *context;    /* --context */
     const char *ns;         /* --namespace */
     const char *sa_dir;     /* service-account folder; NULL = /var/run/secrets/kubernetes.io/serviceaccount */
-} kube_config_opts;
+} dra_kube_config_opts;
 
 /* Load.  Errors are DRA_EXIT_INPUT for a broken or inconsistent kubeconfig
  * (naming the file, the entry and the field), DRA_EXIT_RUNTIME for unreadable
  * files. */
-DRA_MUST_USE dra_err *kube_config_load(const kube_config_opts *o, kube_config *out);
+DRA_MUST_USE dra_err *dra_kube_config_load(const dra_kube_config_opts *o, dra_kube_config *out);
 /* Parse one kubeconfig document in memory as if it were the only file
  * (for tests and fuzzing); dir resolves relative paths ("" = none). */
-DRA_MUST_USE dra_err *kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const kube_config_opts *o,
-                           kube_config *out);
-void kube_config_free(kube_config *c);
+DRA_MUST_USE dra_err *dra_kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const dra_kube_config_opts *o,
+                           dra_kube_config *out);
+void dra_kube_config_free(dra_kube_config *c);
 
 #endif

@@ -4,29 +4,29 @@
 
 static const char *const names[] = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};
 
-const char *kube_event_type_name(kube_event_type t)
+const char *dra_kube_event_type_name(dra_kube_event_type t)
 {
     return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
-bool kube_event_type_parse(const char *s, kube_event_type *t)
+bool dra_kube_event_type_parse(const char *s, dra_kube_event_type *t)
 {
     for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
         if (strcmp(s, names[i]) == 0) {
-            *t = (kube_event_type)i;
+            *t = (dra_kube_event_type)i;
             return true;
         }
     return false;
 }
 
-void kube_events_init(kube_event_reader *r, kube_event_fn fn, void *ud)
+void dra_kube_events_init(dra_kube_event_reader *r, dra_kube_event_fn fn, void *ud)
 {
     memset(r, 0, sizeof *r);
     r->fn = fn;
     r->ud = ud;
 }
 
-static dra_err *one_line(kube_event_reader *r, const char *p, size_t n)
+static dra_err *one_line(dra_kube_event_reader *r, const char *p, size_t n)
 {
     while (n > 0 && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
         n--;
@@ -39,12 +39,12 @@ static dra_err *one_line(kube_event_reader *r, const char *p, size_t n)
     json_t *ev = json_loadb(p, n, JSON_REJECT_DUPLICATES, &jerr);
     if (!ev)
         return dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: invalid JSON at column %d", no, jerr.column);
-    kube_event_type t = KUBE_ERROR;
+    dra_kube_event_type t = KUBE_ERROR;
     json_t *obj = json_object_get(ev, "object");
     dra_err *e = NULL;
     if (!json_is_object(ev))
         e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: not a JSON object", no);
-    else if (!kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t))
+    else if (!dra_kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t))
         e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: type must be ADDED, MODIFIED, DELETED, BOOKMARK or ERROR", no);
     else if (!json_is_object(obj))
         e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: object must be a JSON object", no);
@@ -56,7 +56,7 @@ static dra_err *one_line(kube_event_reader *r, const char *p, size_t n)
     return e;
 }
 
-dra_err *kube_events_feed(kube_event_reader *r, const char *data, size_t len)
+dra_err *dra_kube_events_feed(dra_kube_event_reader *r, const char *data, size_t len)
 {
     /* Whole lines straight from data when nothing is pending. */
     while (len > 0) {
@@ -95,7 +95,7 @@ dra_err *kube_events_feed(kube_event_reader *r, const char *data, size_t len)
     return NULL;
 }
 
-bool kube_events_truncated(const kube_event_reader *r)
+bool dra_kube_events_truncated(const dra_kube_event_reader *r)
 {
     for (size_t i = 0; i < r->pending.len; i++)
         if (r->pending.data[i] != ' ' && r->pending.data[i] != '\r' && r->pending.data[i] != '\t')
@@ -103,12 +103,12 @@ bool kube_events_truncated(const kube_event_reader *r)
     return false;
 }
 
-void kube_events_reset(kube_event_reader *r)
+void dra_kube_events_reset(dra_kube_event_reader *r)
 {
     dra_buf_reset(&r->pending);
 }
 
-void kube_events_free(kube_event_reader *r)
+void dra_kube_events_free(dra_kube_event_reader *r)
 {
     dra_buf_free(&r->pending);
 }

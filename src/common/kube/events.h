@@ -9,7 +9,7 @@
  * is an error (DRA_EXIT_RUNTIME: the server sent something we cannot read),
  * naming the event number but never echoing its content.
  *
- * Ownership: the reader owns its pending bytes (kube_events_free).  The
+ * Ownership: the reader owns its pending bytes (dra_kube_events_free).  The
  * callback borrows the event's object; json_incref to keep it.
  */
 #ifndef DRA_KUBE_EVENTS_H
@@ -22,30 +22,30 @@
 #include "../base/buf.h"
 #include "../base/error.h"
 
-typedef enum { KUBE_ADDED, KUBE_MODIFIED, KUBE_DELETED, KUBE_BOOKMARK, KUBE_ERROR } kube_event_type;
+typedef enum { KUBE_ADDED, KUBE_MODIFIED, KUBE_DELETED, KUBE_BOOKMARK, KUBE_ERROR } dra_kube_event_type;
 
 /* Return non-NULL to stop reading (the error is handed back by feed). */
-typedef dra_err *(*kube_event_fn)(void *ud, kube_event_type type, json_t *object);
+typedef dra_err *(*dra_kube_event_fn)(void *ud, dra_kube_event_type type, json_t *object);
 
 #define KUBE_EVENT_MAX_BYTES ((size_t)64 << 20) /* one event; larger is an error */
 
-typedef struct kube_event_reader {
+typedef struct dra_kube_event_reader {
     dra_buf pending;  /* bytes of the incomplete last line */
     size_t nevents;   /* events delivered so far */
-    kube_event_fn fn;
+    dra_kube_event_fn fn;
     void *ud;
-} kube_event_reader;
+} dra_kube_event_reader;
 
-void kube_events_init(kube_event_reader *r, kube_event_fn fn, void *ud);
+void dra_kube_events_init(dra_kube_event_reader *r, dra_kube_event_fn fn, void *ud);
 /* Feed bytes; calls fn for every completed event, in order. */
-DRA_MUST_USE dra_err *kube_events_feed(kube_event_reader *r, const char *data, size_t len);
+DRA_MUST_USE dra_err *dra_kube_events_feed(dra_kube_event_reader *r, const char *data, size_t len);
 /* End of stream: true when bytes of an unfinished event were left (the
  * connection was cut mid-event; they are discarded). */
-bool kube_events_truncated(const kube_event_reader *r);
-void kube_events_reset(kube_event_reader *r); /* drop pending bytes, keep memory */
-void kube_events_free(kube_event_reader *r);
+bool dra_kube_events_truncated(const dra_kube_event_reader *r);
+void dra_kube_events_reset(dra_kube_event_reader *r); /* drop pending bytes, keep memory */
+void dra_kube_events_free(dra_kube_event_reader *r);
 
-const char *kube_event_type_name(kube_event_type t); /* "ADDED" ... */
-bool kube_event_type_parse(const char *s, kube_event_type *t);
+const char *dra_kube_event_type_name(dra_kube_event_type t); /* "ADDED" ... */
+bool dra_kube_event_type_parse(const char *s, dra_kube_event_type *t);
 
 #endif

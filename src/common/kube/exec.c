@@ -19,7 +19,7 @@
 
 #define EXEC_MAX_OUTPUT ((size_t)1 << 20)
 
-void kube_cred_clear(kube_cred *c)
+void dra_kube_cred_clear(dra_kube_cred *c)
 {
     if (c->token) {
         memset(c->token, 0, strlen(c->token));
@@ -32,7 +32,7 @@ void kube_cred_clear(kube_cred *c)
     memset(c, 0, sizeof *c);
 }
 
-static char *exec_info(const kube_config *cfg)
+static char *exec_info(const dra_kube_config *cfg)
 {
     json_t *info = json_pack("{s:s, s:s, s:{s:b}}", "kind", "ExecCredential", "apiVersion", cfg->exec->api_version,
                              "spec", "interactive", 0);
@@ -51,7 +51,7 @@ static char *exec_info(const kube_config *cfg)
     return s;
 }
 
-static dra_err *parse_cred(const kube_config *cfg, const char *out, size_t len, kube_cred *cred)
+static dra_err *parse_cred(const dra_kube_config *cfg, const char *out, size_t len, dra_kube_cred *cred)
 {
     const char *cmd = cfg->exec->command;
     json_error_t jerr;
@@ -103,10 +103,10 @@ static dra_err *parse_cred(const kube_config *cfg, const char *out, size_t len, 
     return e;
 }
 
-dra_err *kube_exec_credential(const kube_config *cfg, kube_cred *cred)
+dra_err *dra_kube_exec_credential(const dra_kube_config *cfg, dra_kube_cred *cred)
 {
-    kube_cred_clear(cred);
-    const kube_exec *x = cfg->exec;
+    dra_kube_cred_clear(cred);
+    const dra_kube_exec *x = cfg->exec;
     int pfd[2];
     if (pipe2(pfd, O_CLOEXEC) != 0)
         return dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: pipe: %s", x->command, strerror(errno));

@@ -9,16 +9,16 @@
 #include "../base/buf.h"
 #include "config.h"
 
-/* A credential from an exec plugin.  Owned; kube_cred_clear wipes it. */
-typedef struct kube_cred {
+/* A credential from an exec plugin.  Owned; dra_kube_cred_clear wipes it. */
+typedef struct dra_kube_cred {
     bool valid;
     char *token;
     dra_buf cert, key; /* PEM */
     int64_t expiry_ns; /* 0 = does not expire */
-} kube_cred;
+} dra_kube_cred;
 
-void kube_cred_clear(kube_cred *c);
+void dra_kube_cred_clear(dra_kube_cred *c);
 /* Run cfg->exec and read its ExecCredential. */
-DRA_MUST_USE dra_err *kube_exec_credential(const kube_config *cfg, kube_cred *cred);
+DRA_MUST_USE dra_err *dra_kube_exec_credential(const dra_kube_config *cfg, dra_kube_cred *cred);
 
 #endif

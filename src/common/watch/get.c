@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-dra_err *dra_watch_kinds(char *const *args, size_t n, const kube_resource ***out, size_t *nout)
+dra_err *dra_watch_kinds(char *const *args, size_t n, const dra_kube_resource ***out, size_t *nout)
 {
     *out = NULL;
     *nout = 0;
@@ -12,7 +12,7 @@ dra_err *dra_watch_kinds(char *const *args, size_t n, const kube_resource ***out
         char *list = dra_xstrdup(args[i]);
         char *save = NULL;
         for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-            const kube_resource *r = kube_resource_find(k);
+            const dra_kube_resource *r = dra_kube_resource_find(k);
             if (!r) {
                 dra_err *e = dra_err_new(DRA_EXIT_INPUT, "the server doesn't have a resource type \"%s\"", k);
                 free(list);
@@ -39,9 +39,9 @@ typedef struct get_state {
     volatile sig_atomic_t *stop;
 } get_state;
 
-dra_err *dra_watch_put_event(FILE *out, dra_format fmt, kube_event_type t, const json_t *obj)
+dra_err *dra_watch_put_event(FILE *out, dra_format fmt, dra_kube_event_type t, const json_t *obj)
 {
-    json_t *ev = json_pack("{s:s, s:O}", "type", kube_event_type_name(t), "object", obj);
+    json_t *ev = json_pack("{s:s, s:O}", "type", dra_kube_event_type_name(t), "object", obj);
     dra_err *e = dra_write_value(out, ev, fmt);
     json_decref(ev);
     if (!e && fflush(out) != 0)
@@ -49,7 +49,7 @@ dra_err *dra_watch_put_event(FILE *out, dra_format fmt, kube_event_type t, const
     return e;
 }
 
-static void on_change(void *ud, size_t idx, kube_event_type t, json_t *obj)
+static void on_change(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
 {
     get_state *g = ud;
     if (g->err || (g->o->max_events > 0 && g->n >= g->o->max_events))
@@ -101,7 +101,7 @@ static dra_err *put_item(void *ud, json_t *it)
 
 dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out)
 {
-    const kube_resource **rs;
+    const dra_kube_resource **rs;
     size_t n;
     dra_err *e = dra_watch_kinds(kinds, nkinds, &rs, &n);
     if (e)
@@ -117,8 +117,8 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
         list_out lo_state = {dra_writer_new(out, o->fmt), NULL, false};
         dra_writer *w = lo_state.w;
         for (size_t i = 0; i < n && !e; i++) {
-            kube_list_opts lo = {rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector, 0};
-            e = kube_list_each(s->api, rs[i], &lo, put_item, &lo_state, NULL);
+            dra_kube_list_opts lo = {rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector, 0};
+            e = dra_kube_list_each(s->api, rs[i], &lo, put_item, &lo_state, NULL);
             free(lo_state.last);
             lo_state.last = NULL;
             lo_state.restarted = false;
@@ -131,20 +131,20 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
         free(rs);
         return e;
     }
-    kube_informer_spec *specs = dra_xcalloc(n, sizeof *specs);
+    dra_kube_informer_spec *specs = dra_xcalloc(n, sizeof *specs);
     for (size_t i = 0; i < n; i++)
-        specs[i] = (kube_informer_spec){rs[i], rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector};
+        specs[i] = (dra_kube_informer_spec){rs[i], rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector};
     get_state g = {out, o, 0, NULL, s->o.stop};
-    kube_informers *in = kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &g);
-    e = kube_informers_sync(in);
+    dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &g);
+    e = dra_kube_informers_sync(in);
     if (!e && g.err) {
         e = g.err;
         g.err = NULL;
     }
     if (!e && !(o->max_events > 0 && g.n >= o->max_events))
-        e = kube_informers_run(in, -1, tick, &g);
+        e = dra_kube_informers_run(in, -1, tick, &g);
     dra_err_free(g.err);
-    kube_informers_free(in);
+    dra_kube_informers_free(in);
     free(specs);
     free(rs);
     return e;

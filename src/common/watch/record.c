@@ -45,13 +45,13 @@ typedef struct rec_state {
     dra_err *err;
 } rec_state;
 
-static void on_rec(void *ud, size_t idx, kube_event_type t, json_t *obj)
+static void on_rec(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
 {
     rec_state *r = ud;
     if (r->err || (r->max > 0 && r->n >= r->max))
         return;
     char *ts = stamp();
-    json_t *ev = json_pack("{s:s, s:s, s:O}", "time", ts, "type", kube_event_type_name(t), "object", obj);
+    json_t *ev = json_pack("{s:s, s:s, s:O}", "time", ts, "type", dra_kube_event_type_name(t), "object", obj);
     free(ts);
     char *line = json_dumps(ev, JSON_COMPACT);
     json_decref(ev);
@@ -73,18 +73,18 @@ static dra_err *rec_tick(void *ud)
 }
 
 /* The DRA kinds; DeviceTaintRule is left out when the server does not serve it. */
-dra_err *dra_watch_dra_specs(dra_session *s, kube_informer_spec *specs, size_t *n)
+dra_err *dra_watch_dra_specs(dra_session *s, dra_kube_informer_spec *specs, size_t *n)
 {
     return dra_watch_specs(s, dra_kinds, sizeof dra_kinds / sizeof dra_kinds[0], specs, n);
 }
 
-dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds, kube_informer_spec *specs, size_t *n)
+dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds, dra_kube_informer_spec *specs, size_t *n)
 {
     *n = 0;
     for (size_t i = 0; i < nkinds && *n < 16; i++) {
-        const kube_resource *r = kube_resource_find(kinds[i]);
+        const dra_kube_resource *r = dra_kube_resource_find(kinds[i]);
         const char *v;
-        dra_err *e = kube_api_version(s->api, r, &v);
+        dra_err *e = dra_kube_api_version(s->api, r, &v);
         if (e && strcmp(r->resource, "devicetaintrules") == 0 && strstr(e->msg, "doesn't have a resource type")) {
             dra_err_free(e);
             continue;
@@ -93,7 +93,7 @@ dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds
             return e;
         /* cluster-wide unless -n was given: claims, pods and templates of every namespace */
         const char *ns = s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL;
-        specs[(*n)++] = (kube_informer_spec){r, r->namespaced ? ns : NULL, NULL, NULL};
+        specs[(*n)++] = (dra_kube_informer_spec){r, r->namespaced ? ns : NULL, NULL, NULL};
     }
     return NULL;
 }
@@ -105,7 +105,7 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (!f)
         return dra_err_new(DRA_EXIT_RUNTIME, "cannot create %s: %s", path, strerror(errno));
-    kube_informer_spec specs[16];
+    dra_kube_informer_spec specs[16];
     size_t n;
     dra_err *se = dra_watch_dra_specs(s, specs, &n);
     if (se) {
@@ -114,16 +114,16 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
         return se;
     }
     rec_state r = {f, 0, max_events, NULL};
-    kube_informers *in = kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_rec, &r);
-    dra_err *e = kube_informers_sync(in);
+    dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_rec, &r);
+    dra_err *e = dra_kube_informers_sync(in);
     if (!e && !r.err && !(max_events > 0 && r.n >= max_events))
-        e = kube_informers_run(in, -1, rec_tick, &r);
+        e = dra_kube_informers_run(in, -1, rec_tick, &r);
     if (!e && r.err) {
         e = r.err;
         r.err = NULL;
     }
     dra_err_free(r.err);
-    kube_informers_free(in);
+    dra_kube_informers_free(in);
     if (f != stdout && fclose(f) != 0 && !e)
         e = dra_err_new(DRA_EXIT_RUNTIME, "write error on %s: %s", path, strerror(errno));
     return e;
@@ -167,12 +167,12 @@ dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud)
             continue;
         json_error_t jerr;
         json_t *ev = json_loadb(line, (size_t)len, 0, &jerr);
-        kube_event_type t;
+        dra_kube_event_type t;
         const char *ts = json_string_value(json_object_get(ev, "time"));
         json_t *obj = json_object_get(ev, "object");
         int64_t at = 0;
         dra_err *te = ts ? dra_time_parse(ts, &at) : NULL;
-        if (!ev || !kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t) || !json_is_object(obj) ||
+        if (!ev || !dra_kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t) || !json_is_object(obj) ||
             !ts || te) {
             dra_err_free(te);
             e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "not a recorded watch event {\"time\",\"type\",\"object\"}"),
@@ -206,7 +206,7 @@ dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud)
 }
 
 typedef struct rget {
-    const kube_resource **rs;
+    const dra_kube_resource **rs;
     size_t n;
     const dra_get_opts *o;
     FILE *out;
@@ -214,7 +214,7 @@ typedef struct rget {
     long count;
 } rget;
 
-static dra_err *rget_one(void *ud, kube_event_type t, json_t *obj)
+static dra_err *rget_one(void *ud, dra_kube_event_type t, json_t *obj)
 {
     rget *g = ud;
     const char *kind = json_string_value(json_object_get(obj, "kind"));
@@ -232,7 +232,7 @@ static dra_err *rget_one(void *ud, kube_event_type t, json_t *obj)
     return e;
 }
 
-dra_err *dra_replay_get(dra_session *s, const kube_resource **rs, size_t n, const dra_get_opts *o, FILE *out)
+dra_err *dra_replay_get(dra_session *s, const dra_kube_resource **rs, size_t n, const dra_get_opts *o, FILE *out)
 {
     rget g = {rs, n, o, out, s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL, 0};
     return dra_replay_each(s, rget_one, &g);

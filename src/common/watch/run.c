@@ -48,9 +48,9 @@ typedef struct stage {
 typedef struct runner {
     dra_session *s;
     const dra_run_opts *o;
-    kube_informer_spec specs[16];
+    dra_kube_informer_spec specs[16];
     size_t nspecs;
-    kube_informers *in;
+    dra_kube_informers *in;
     json_t *cache;        /* replay: "Kind" -> {"ns/name": obj} */
     stage stages[4];
     size_t nstages;
@@ -73,8 +73,8 @@ static int64_t mono_ms(void)
 
 static bool stopped(const runner *r) { return r->s->o.stop && *r->s->o.stop; }
 
-static void rlog(runner *r, kube_log_level lv, const char *fmt, ...) DRA_PRINTF(3, 4);
-static void rlog(runner *r, kube_log_level lv, const char *fmt, ...)
+static void rlog(runner *r, dra_kube_log_level lv, const char *fmt, ...) DRA_PRINTF(3, 4);
+static void rlog(runner *r, dra_kube_log_level lv, const char *fmt, ...)
 {
     if (!r->s->o.log)
         return;
@@ -295,7 +295,7 @@ static dra_err *run_stage(runner *r, char **argv, const dra_buf *in, dra_buf *ou
 
 /* Each object of a kind as compact JSON (a live informer's store, or the
  * replay cache's trees dumped the same way). */
-static void kind_each(runner *r, const char *kind, kube_store_fn fn, void *ud)
+static void kind_each(runner *r, const char *kind, dra_kube_store_fn fn, void *ud)
 {
     if (r->cache) {
         const char *key;
@@ -309,7 +309,7 @@ static void kind_each(runner *r, const char *kind, kube_store_fn fn, void *ud)
     }
     for (size_t i = 0; i < r->nspecs; i++)
         if (strcmp(r->specs[i].res->kind, kind) == 0)
-            kube_informers_each(r->in, i, fn, ud);
+            dra_kube_informers_each(r->in, i, fn, ud);
 }
 
 /* One cached object, decoded anew (caller decrefs), or NULL. */
@@ -322,7 +322,7 @@ static json_t *cached_new(runner *r, const char *kind, const char *ns, const cha
     } else {
         for (size_t i = 0; i < r->nspecs && !found; i++)
             if (strcmp(r->specs[i].res->kind, kind) == 0)
-                found = kube_informers_get(r->in, i, key);
+                found = dra_kube_informers_get(r->in, i, key);
     }
     free(key);
     return found;
@@ -389,7 +389,7 @@ static void snapshot_bytes(runner *r, dra_buf *b)
         return;
     }
     for (size_t i = 0; i < r->nspecs; i++)
-        kube_informers_each(r->in, i, put_each, b);
+        dra_kube_informers_each(r->in, i, put_each, b);
 }
 
 /* ---- applying ---- */
@@ -431,7 +431,7 @@ static json_t *subst(json_t *v, const json_t *names)
  * 422 on a JSON patch that carries "test" operations (upstream answers a
  * failed test with NewGenericServerResponse(422), whose message no longer
  * says which operation failed; a rerun on fresh data decides). */
-static bool is_conflict(const kube_resp *resp, const char *verb, const json_t *body)
+static bool is_conflict(const dra_kube_resp *resp, const char *verb, const json_t *body)
 {
     if (resp->http == 409)
         return true;
@@ -458,7 +458,7 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *confl
     json_t *namev = json_object_get(op, "name");
     const char *sub = json_string_value(json_object_get(op, "subresource"));
     json_t *body = json_object_get(op, "body");
-    const kube_resource *res = kube_resource_by_kind(kind);
+    const dra_kube_resource *res = dra_kube_resource_by_kind(kind);
     if (!verb || !res || !json_is_object(op))
         return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: an operation needs a verb and a known kind", line);
     json_t *nm = namev ? subst(namev, names) : NULL;
@@ -468,39 +468,39 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *confl
         return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: %s was never created", line, name);
     }
     json_t *b = body ? subst(body, names) : NULL;
-    kube_resp resp = {0};
+    dra_kube_resp resp = {0};
     json_t *out = NULL;
     dra_err *e = NULL;
     char *ref = dra_xasprintf("%s %s%s%s%s%s", kind, ns ? ns : "", ns ? "/" : "", name ? name : "(generated)",
                               sub ? " " : "", sub ? sub : "");
     if (strcmp(verb, "create") == 0) {
-        e = kube_create(r->s->api, res, ns, b, &out, &resp);
+        e = dra_kube_create(r->s->api, res, ns, b, &out, &resp);
         const char *var = json_string_value(json_object_get(op, "nameVar"));
         if (!e && var && meta(out, "name"))
             json_object_set_new(names, var, json_string(meta(out, "name")));
     } else if (strcmp(verb, "patch") == 0) {
         const char *pt = json_string_value(json_object_get(op, "patchType"));
-        kube_patch_type t = !pt || strcmp(pt, "json") == 0 ? KUBE_PATCH_JSON
+        dra_kube_patch_type t = !pt || strcmp(pt, "json") == 0 ? KUBE_PATCH_JSON
                             : strcmp(pt, "merge") == 0     ? KUBE_PATCH_MERGE
                                                            : KUBE_PATCH_STRATEGIC;
         if (t == KUBE_PATCH_JSON && !json_is_array(b))
             e = dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: a JSON patch body must be a list", line);
         else
-            e = kube_patch(r->s->api, res, ns, name, sub, t, b, &out, &resp);
+            e = dra_kube_patch(r->s->api, res, ns, name, sub, t, b, &out, &resp);
     } else if (strcmp(verb, "apply") == 0) {
         const char *fm = json_string_value(json_object_get(op, "fieldManager"));
         dra_buf q = DRA_BUF_INIT;
         dra_buf_puts(&q, "fieldManager=");
-        kube_query_escape(&q, fm ? fm : "dra-watch");
+        dra_kube_query_escape(&q, fm ? fm : "dra-watch");
         if (json_is_true(json_object_get(op, "force")))
             dra_buf_puts(&q, "&force=true");
-        e = kube_write(r->s->api, res, "PATCH", ns, name, sub, dra_buf_str(&q), "application/apply-patch+yaml", b, &out,
+        e = dra_kube_write(r->s->api, res, "PATCH", ns, name, sub, dra_buf_str(&q), "application/apply-patch+yaml", b, &out,
                        &resp);
         dra_buf_free(&q);
     } else if (strcmp(verb, "delete") == 0) {
-        e = kube_write(r->s->api, res, "DELETE", ns, name, NULL, NULL, "application/json", b, NULL, &resp);
+        e = dra_kube_write(r->s->api, res, "DELETE", ns, name, NULL, NULL, "application/json", b, NULL, &resp);
     } else if (strcmp(verb, "update") == 0) {
-        e = kube_update(r->s->api, res, b, sub, &out, &resp);
+        e = dra_kube_update(r->s->api, res, b, sub, &out, &resp);
     } else {
         e = dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: unknown verb \"%s\"", line, verb);
     }
@@ -512,7 +512,7 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *confl
         e = NULL;
         *conflict = true;
         if (resp.http != 409) /* 409s are counted by the client */
-            kube_client_stats(r->s->client)->conflicts++;
+            dra_kube_client_stats(r->s->client)->conflicts++;
     } else if (!e) {
         const char *why = json_string_value(json_object_get(op, "reason"));
         rlog(r, KUBE_LOG_INFO, "%s %s%s%s", verb, ref, why ? ": " : "", why ? why : "");
@@ -521,7 +521,7 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *confl
     }
     free(ref);
     json_decref(out);
-    kube_resp_free(&resp);
+    dra_kube_resp_free(&resp);
     json_decref(b);
     json_decref(nm);
     return e;
@@ -689,7 +689,7 @@ static dra_err *relist(runner *r)
 {
     if (r->cache)
         return NULL;
-    return kube_informers_sync(r->in);
+    return dra_kube_informers_sync(r->in);
 }
 
 static dra_err *pass(runner *r)
@@ -710,7 +710,7 @@ static dra_err *pass(runner *r)
     }
 }
 
-static void on_change(void *ud, size_t idx, kube_event_type t, json_t *obj)
+static void on_change(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
 {
     runner *r = ud;
     if (r->node_job && strcmp(r->specs[idx].res->kind, "ResourceClaim") == 0) {
@@ -734,7 +734,7 @@ static dra_err *loop_pass(runner *r)
     if (e && !stopped(r)) {
         /* --once reports every failure; the loop stops only on a missing
          * permission (the next pass would meet it again) */
-        if (r->o->once || kube_err_forbidden(e))
+        if (r->o->once || dra_kube_err_forbidden(e))
             return e;
         char *m = dra_err_format(e);
         rlog(r, KUBE_LOG_WARN, "pass %ld failed: %s", r->passes, m);
@@ -757,7 +757,7 @@ static dra_err *tick(void *ud)
             free(m);
             dra_err_free(e);
         } else {
-            kube_informers_relist(r->in);
+            dra_kube_informers_relist(r->in);
         }
     }
     int64_t now = mono_ms();
@@ -775,7 +775,7 @@ static dra_err *tick(void *ud)
 
 /* ---- replay ---- */
 
-static dra_err *replay_event(void *ud, kube_event_type t, json_t *obj)
+static dra_err *replay_event(void *ud, dra_kube_event_type t, json_t *obj)
 {
     runner *r = ud;
     const char *kind = json_string_value(json_object_get(obj, "kind"));
@@ -843,14 +843,14 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
         stages_free(&r);
         return e;
     }
-    r.in = kube_informers_new(s->api, r.specs, r.nspecs, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &r);
-    e = kube_informers_sync(r.in);
+    r.in = dra_kube_informers_new(s->api, r.specs, r.nspecs, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &r);
+    e = dra_kube_informers_sync(r.in);
     if (!e)
         e = loop_pass(&r);
     if (!e && !o->once && !(o->max_passes > 0 && r.passes >= o->max_passes))
-        e = kube_informers_run(r.in, -1, tick, &r);
+        e = dra_kube_informers_run(r.in, -1, tick, &r);
     *verdict = r.verdict;
-    kube_informers_free(r.in);
+    dra_kube_informers_free(r.in);
     stages_free(&r);
     free(pod_fs);
     return e;

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static kube_config_opts cfg_opts(const dra_session_opts *o)
+static dra_kube_config_opts cfg_opts(const dra_session_opts *o)
 {
-    kube_config_opts co = {o->kubeconfig, o->context, o->ns, getenv("DRA_SERVICEACCOUNT_DIR")};
+    dra_kube_config_opts co = {o->kubeconfig, o->context, o->ns, getenv("DRA_SERVICEACCOUNT_DIR")};
     return co;
 }
 
@@ -16,12 +16,12 @@ dra_err *dra_session_open(const dra_session_opts *o, dra_session *s)
     s->o = *o;
     if (o->replay)
         return NULL; /* no server */
-    kube_config cfg;
-    kube_config_opts co = cfg_opts(o);
-    dra_err *e = kube_config_load(&co, &cfg);
+    dra_kube_config cfg;
+    dra_kube_config_opts co = cfg_opts(o);
+    dra_err *e = dra_kube_config_load(&co, &cfg);
     if (e)
         return e;
-    kube_client_opts ko = {0};
+    dra_kube_client_opts ko = {0};
     ko.log = o->log;
     ko.log_ud = o->log_ud;
     ko.stop = o->stop;
@@ -32,13 +32,13 @@ dra_err *dra_session_open(const dra_session_opts *o, dra_session *s)
     if (base && *base)
         ko.backoff_base_ms = atoi(base);
     ko.user_agent = "dra-watch/" DRA_VERSION;
-    e = kube_client_new(&cfg, &ko, &s->client);
+    e = dra_kube_client_new(&cfg, &ko, &s->client);
     if (e) {
-        kube_config_free(&cfg);
+        dra_kube_config_free(&cfg);
         return e;
     }
-    s->api = kube_api_new(s->client);
-    s->ns = o->all_namespaces ? NULL : kube_client_config(s->client)->ns;
+    s->api = dra_kube_api_new(s->client);
+    s->ns = o->all_namespaces ? NULL : dra_kube_client_config(s->client)->ns;
     return NULL;
 }
 
@@ -46,29 +46,29 @@ dra_err *dra_session_reload(dra_session *s)
 {
     if (!s->client)
         return NULL;
-    kube_config cfg;
-    kube_config_opts co = cfg_opts(&s->o);
-    dra_err *e = kube_config_load(&co, &cfg);
+    dra_kube_config cfg;
+    dra_kube_config_opts co = cfg_opts(&s->o);
+    dra_err *e = dra_kube_config_load(&co, &cfg);
     if (e)
         return e;
-    kube_client_set_config(s->client, &cfg);
-    s->ns = s->o.all_namespaces ? NULL : kube_client_config(s->client)->ns;
-    kube_client_log(s->client, KUBE_LOG_INFO, "reloaded %s (context %s)", kube_client_config(s->client)->origin,
-                    kube_client_config(s->client)->context ? kube_client_config(s->client)->context : "-");
+    dra_kube_client_set_config(s->client, &cfg);
+    s->ns = s->o.all_namespaces ? NULL : dra_kube_client_config(s->client)->ns;
+    dra_kube_client_log(s->client, KUBE_LOG_INFO, "reloaded %s (context %s)", dra_kube_client_config(s->client)->origin,
+                    dra_kube_client_config(s->client)->context ? dra_kube_client_config(s->client)->context : "-");
     return NULL;
 }
 
 void dra_session_close(dra_session *s)
 {
-    kube_api_free(s->api);
-    kube_client_free(s->client);
+    dra_kube_api_free(s->api);
+    dra_kube_client_free(s->client);
     memset(s, 0, sizeof *s);
 }
 
 char *dra_watch_stats(dra_session *s)
 {
-    kube_stats z = {0};
-    kube_stats *st = s->client ? kube_client_stats(s->client) : &z;
+    dra_kube_stats z = {0};
+    dra_kube_stats *st = s->client ? dra_kube_client_stats(s->client) : &z;
     return dra_xasprintf("requests=%llu events=%llu relists=%llu resumes=%llu writes=%llu conflicts=%llu retries=%llu "
                          "reauths=%llu",
                          (unsigned long long)st->requests, (unsigned long long)st->events,

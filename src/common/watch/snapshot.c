@@ -151,18 +151,18 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
     json_t *lists[K_N] = {0};
     dra_err *e = NULL;
     for (int k = 0; k < K_N && !e; k++) {
-        const kube_resource *r = kube_resource_find(kinds[k]);
+        const dra_kube_resource *r = dra_kube_resource_find(kinds[k]);
         const char *v;
         if (k == K_RULE) {
-            dra_err *ve = kube_api_version(s->api, r, &v);
+            dra_err *ve = dra_kube_api_version(s->api, r, &v);
             if (ve) { /* optional: servers without DeviceTaintRule */
                 dra_err_free(ve);
                 lists[k] = json_array();
                 continue;
             }
         }
-        kube_list_opts lo = {r->namespaced ? ns : NULL, NULL, NULL, 0};
-        e = kube_list(s->api, r, &lo, &lists[k], NULL);
+        dra_kube_list_opts lo = {r->namespaced ? ns : NULL, NULL, NULL, 0};
+        e = dra_kube_list(s->api, r, &lo, &lists[k], NULL);
     }
     json_t *out = json_array();
     if (!e) {

@@ -26,7 +26,7 @@
 typedef struct dra_session_opts {
     const char *kubeconfig, *context, *ns; /* kubectl's --kubeconfig, --context, --namespace */
     bool all_namespaces;                   /* -A */
-    kube_log_fn log;
+    dra_kube_log_fn log;
     void *log_ud;
     volatile sig_atomic_t *stop;           /* SIGINT/SIGTERM */
     volatile sig_atomic_t *reload;         /* SIGHUP: reload the kubeconfig */
@@ -36,8 +36,8 @@ typedef struct dra_session_opts {
 
 typedef struct dra_session {
     dra_session_opts o;
-    kube_client *client;
-    kube_api *api;
+    dra_kube_client *client;
+    dra_kube_api *api;
     const char *ns; /* effective namespace for namespaced kinds; NULL with -A (borrowed from the config) */
 } dra_session;
 
