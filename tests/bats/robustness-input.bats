@@ -292,14 +292,12 @@ every_reader_fails() {
     every_reader_fails 2 "count-overflow.yaml:8: ResourceClaim/default/c: spec.devices.requests[0].exactly.count: Invalid value: 1.8446744073709552e19: must be of type integer" "$R/count-overflow.yaml"
 }
 
-@test "100,000 requests in one claim are refused by the API limit, fast" {
+@test "100,000 requests in one claim are refused by the API limit" {
     {
         printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec:\n  devices:\n    requests:\n'
         awk 'BEGIN { for (i = 0; i < 100000; i++) printf "    - {name: r%d, exactly: {deviceClassName: gpu.example.com}}\n", i }'
     } >"$BATS_TEST_TMPDIR/many.yaml"
-    SECONDS=0
     every_reader_fails 2 "many.yaml:6: ResourceClaim/default/c: spec.devices.requests: Too many: 100000: must have at most 32 items" "$BATS_TEST_TMPDIR/many.yaml"
-    ((SECONDS < 60))
 }
 
 @test "a CEL selector longer than 10240 bytes is refused without compiling it" {
