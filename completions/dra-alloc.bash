@@ -7,11 +7,11 @@ _dra_alloc() {
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            allocate|schedule) cmd="${COMP_WORDS[i]}"; break;;
+            allocate|schedule|capacity) cmd="${COMP_WORDS[i]}"; break;;
         esac
     done
     if [[ -z "$cmd" && "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "allocate schedule" -- "$cur"))
+        COMPREPLY=($(compgen -W "allocate schedule capacity" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -40,6 +40,23 @@ _dra_alloc() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W " --feature-gates --explain --output --timeout --name-suffix --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi;;
+    capacity)
+        case "$prev" in
+        --class|-c) return;;
+        --by) COMPREPLY=($(compgen -W "class node pool" -- "$cur")); return;;
+        --fail-below) return;;
+        --match-attribute) return;;
+        --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
+        --feature-gates) return;;
+        --timeout) return;;
+        --now) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --class --by --fail-below --match-attribute --output --feature-gates --timeout --no-validate --now --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -12,8 +12,7 @@
 #include "model/time.h"
 #include "sched/report.h"
 #include "tool/tool.h"
-
-enum { OPT_TIMEOUT = DRA_OPT_TOOL_BASE, OPT_NO_VALIDATE, OPT_NO_PRUNE, OPT_NAME_SUFFIX };
+#include "alloc_tool.h"
 
 /* The entries both commands share, with the same meaning. */
 #define HEAD_ENTRIES DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_EXPLAIN_ENTRY, DRA_OPT_OUTPUT_ENTRY("yaml json jsonl")
@@ -57,19 +56,12 @@ static const dra_cmd cmds[] = {
      "Output: changed claims (input order, then created), then changed pods (input order).\n"
      "Exit: 0 all placed, 1 some pod fits nowhere (reasons on stderr), 2 input or fatal error.",
      schedule_opts, NULL},
+    DRA_ALLOC_CAPACITY_CMD,
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-static const dra_tool tool = {"dra-alloc", "allocate devices to ResourceClaims as the scheduler's structured allocator does",
+const dra_tool dra_alloc_tool = {"dra-alloc", "allocate devices to ResourceClaims as the scheduler's structured allocator does",
                               cmds, "allocate"};
-
-/* Every option's value, written by the table below. */
-typedef struct opts {
-    const char *node, *output, *timeout, *name_suffix, *now;
-    dra_strv gates;
-    bool explain, no_validate, no_prune;
-    int explain_fmt; /* 0 text, 1 json */
-} opts;
 
 static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_NODE, opts, node),         DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),
@@ -77,94 +69,34 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),     DRA_VAL_STRING(OPT_TIMEOUT, opts, timeout),
     DRA_VAL_STRING(OPT_NAME_SUFFIX, opts, name_suffix), DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),
     DRA_VAL_BOOL(OPT_NO_PRUNE, opts, no_prune),       DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
+    DRA_VAL_STRINGS(OPT_CLASS, opts, classes),        DRA_VAL_STRINGS(OPT_FAIL_BELOW, opts, fail_below),
+    DRA_VAL_STRING(OPT_MATCH_ATTRIBUTE, opts, match_attribute), DRA_VAL_ENUM(OPT_BY, opts, by, "grouping"),
     DRA_VAL_END,
 };
-
-/* What both commands share: gates, output format, timeout, now; then the
- * input, read and loaded (converted, defaulted, validated unless told not). */
-typedef struct input {
-    dra_features features;
-    dra_format fmt;
-    double timeout; /* seconds */
-    int64_t now;    /* Unix seconds: --now, or the clock */
-    dra_objset set;
-    dra_model model;
-} input;
-
-static dra_err *load_input(const dra_args *a, const opts *x, input *in)
-{
-    memset(in, 0, sizeof *in); /* DRA_OBJSET_INIT, DRA_MODEL_INIT, DRA_FMT_YAML */
-    in->timeout = 10;
-    dra_err *e = dra_tool_features(&x->gates, &in->features);
-    if (!e && x->output)
-        e = dra_format_parse(x->output, &in->fmt);
-    if (!e && x->timeout) {
-        char *end;
-        in->timeout = strtod(x->timeout, &end);
-        if (*end || end == x->timeout || in->timeout < 0)
-            e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", x->timeout);
-    }
-    int64_t ns = 0;
-    if (!e)
-        e = dra_time_now_or(x->now, &ns);
-    in->now = ns / DRA_NSEC_PER_SEC;
-    return e;
-}
-
-static dra_err *read_input(const dra_args *a, const opts *x, int flags, input *in)
-{
-    dra_err *e = dra_tool_read(&tool, a, a->pos, a->npos, flags, &in->set);
-    if (!e) {
-        dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = in->now};
-        lo.validate.features = &in->features;
-        e = dra_load(&in->set, &lo, &in->model);
-        dra_tool_report_model(&tool, a, &in->model);
-        for (dra_err *y = e; y; y = y->next)
-            y->code = DRA_EXIT_INPUT;
-    }
-    if (!e) {
-        dra_err *w = dra_alloc_input_warnings(&in->model);
-        dra_tool_notes(&tool, a, w, NULL);
-        dra_err_free(w);
-    }
-    return e;
-}
-
-static void input_free(input *in)
-{
-    dra_model_free(&in->model);
-    dra_objset_free(&in->set);
-}
-
-static void print_buf(dra_buf *b)
-{
-    fputs(dra_buf_str(b), stderr);
-    dra_buf_free(b);
-}
 
 static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
     input in;
-    dra_err *e = load_input(a, x, &in);
+    dra_err *e = dra_alloc_load_input(a, x, false, &in);
     if (!e && !x->node)
         e = dra_err_new(DRA_EXIT_INPUT, "--node is required");
     else if (!e && !*x->node)
         e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: a node name"), "--node");
     if (!e)
-        e = read_input(a, x, 0, &in);
+        e = dra_alloc_read_input(a, x, 0, &in);
     if (e) {
-        input_free(&in);
+        dra_alloc_input_free(&in);
         return e;
     }
     dra_alloc_opts ao = {.timeout = in.timeout, .explain = x->explain, .no_prune = x->no_prune};
     dra_alloc_node_run r;
     e = dra_alloc_node(&in.model, x->node, &in.features, &ao, &r);
-    dra_tool_notes(&tool, a, r.warnings, NULL);
+    dra_tool_notes(&dra_alloc_tool, a, r.warnings, NULL);
     if (x->explain && r.res) {
         dra_buf b = DRA_BUF_INIT;
         dra_alloc_explain_render(r.res, e, x->explain_fmt == 1, &b);
-        print_buf(&b);
+        dra_alloc_print_err(&b);
     }
     if (!e && r.res && !dra_alloc_result_ok(r.res)) {
         const char *why = dra_alloc_result_reason(r.res);
@@ -180,7 +112,7 @@ static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
         free(claims);
     }
     dra_alloc_node_run_free(&r);
-    input_free(&in);
+    dra_alloc_input_free(&in);
     return e;
 }
 
@@ -189,14 +121,14 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     opts *x = p;
     input in;
     dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH};
-    dra_err *e = load_input(a, x, &in);
+    dra_err *e = dra_alloc_load_input(a, x, false, &in);
     if (!e && x->name_suffix) {
         e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
         if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)
             e = dra_err_new(DRA_EXIT_INPUT, "--name-suffix: random is not possible here: claims need names to be reserved");
     }
     if (!e) /* a manifest is not a dump: the pods controllers would make, named as the API server would */
-        e = read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
+        e = dra_alloc_read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
     so.timeout = in.timeout;
     so.now = in.now;
     so.features = &in.features;
@@ -220,7 +152,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
             dra_sched_pod_trace(sp, x->explain_fmt == 1, &b);
         else if (sp->outcome == DRA_POD_UNSCHEDULABLE || sp->outcome == DRA_POD_ERROR)
             dra_buf_printf(&b, "dra-alloc: pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
-        print_buf(&b);
+        dra_alloc_print_err(&b);
         if (sp->outcome == DRA_POD_UNSCHEDULABLE && *rc == DRA_EXIT_OK)
             *rc = DRA_EXIT_NEGATIVE;
         if (sp->outcome == DRA_POD_ERROR)
@@ -231,20 +163,21 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         dra_buf_puts(&b, "dra-alloc: stats: ");
         dra_sched_stats_format(&res.stats, &b);
         dra_buf_puts(&b, "\n");
-        print_buf(&b);
+        dra_alloc_print_err(&b);
     }
     if (!e && *rc != DRA_EXIT_INPUT) /* an error exit prints no objects: half an answer looks like one */
         e = dra_write(stdout, res.objs, res.nobjs, in.fmt);
     dra_sched_result_free(&res);
     dra_sched_nodes_free(&nodes);
-    input_free(&in);
+    dra_alloc_input_free(&in);
     return e;
 }
 
-static const dra_runner runners[] = {{"allocate", run_allocate}, {"schedule", run_schedule}, {NULL, NULL}};
+static const dra_runner runners[] = {{"allocate", run_allocate}, {"schedule", run_schedule},
+                                    {"capacity", dra_alloc_run_capacity}, {NULL, NULL}};
 
 int main(int argc, char **argv)
 {
     opts o = {0};
-    return dra_tool_main(&tool, runners, vals, argc, argv, &o);
+    return dra_tool_main(&dra_alloc_tool, runners, vals, argc, argv, &o);
 }

@@ -1,0 +1,73 @@
+/* Fleet capacity: how much of each DeviceClass is left, where, and how
+ * fragmented it is (`dra-alloc capacity`).
+ *
+ * Devices are those of the newest generation of every pool, matched by the
+ * class's selectors with the allocator's own CEL cache; DeviceTaintRules are
+ * applied as the allocator applies them.  Per device of a class:
+ *   allocated  exclusively allocated by an in-use claim (status.allocation)
+ *   shared     multi-allocatable and in use through shares (consumed capacity)
+ *   tainted    a NoSchedule or NoExecute taint (slice or DeviceTaintRule;
+ *              DRADeviceTaints on)
+ *   unhealthy  a claim's status.devices reports condition Ready False for it
+ *   blocked    not in use, but its shared counters no longer fit
+ *   free       none of allocated, tainted, unhealthy, blocked, and (for a
+ *              multi-allocatable device) capacity left in every dimension
+ * The categories overlap (a tainted device may be allocated); free excludes
+ * all of them.  Fragmentation, "largestFit": the largest N such that one
+ * claim asking `exactly: {deviceClassName: C, count: N}` (with
+ * matchAttribute when asked) is allocated on one node by the real allocator
+ * (dra_alloc_run): nodes are tried in order of their free-device bound and
+ * the search stops as soon as no remaining node could do better.
+ *
+ * Ownership: the report (json_t) belongs to the caller (json_decref), and so
+ * do the returned errors and warnings.  The model and nodes are borrowed.
+ * Nothing here prints or exits.
+ */
+#ifndef DRA_ALLOC_FLEET_H
+#define DRA_ALLOC_FLEET_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "../base/error.h"
+#include "../model/features.h"
+#include "../model/load.h"
+
+typedef enum { DRA_FLEET_BY_CLASS, DRA_FLEET_BY_NODE, DRA_FLEET_BY_POOL } dra_fleet_by;
+
+typedef struct dra_fleet_opts {
+    const char *const *classes; /* report only these (input errors for unknown names); NULL/0 = every class */
+    size_t nclasses;
+    dra_fleet_by by;            /* NODE: per-node rows and largest fit; POOL: per-pool rows, counters, capacity */
+    const char *match_attribute; /* fragmentation probe adds matchAttribute on this attribute; NULL = none */
+    const dra_features *features; /* NULL = defaults */
+    double timeout;             /* per allocator run, seconds; <= 0 none */
+} dra_fleet_opts;
+
+/* The report:
+ *   {"classes": [{"name", "total", "allocated", "shared", "tainted", "unhealthy", "blocked", "free",
+ *                 "largestFit": {"devices": N, "node": NAME|null},
+ *                 "partitions": [{"shape", "devices", "fit", "counterSets"}],
+ *                 "nodes": [...]  (by node: {"name", counts..., "largestFit"}),
+ *                 "pools": [...]  (by pool: {"driver", "pool", "node", counts..., "counterSets":
+ *                                   [{"name", "counters": {C: {"total", "left"}}}],
+ *                                   "consumable": [{"device", "capacity": {C: {"total", "left"}}}]})}]}
+ * nodes are Node objects (a fragmentation probe runs on them); devices
+ * published for nodes not in the list are still counted.  Errors: unknown
+ * --class names, CEL compile errors of class selectors, fatal allocator
+ * errors (DRA_EXIT_INPUT).  Warnings: CEL runtime errors (the device counts
+ * as not matching), allocator timeouts. */
+DRA_MUST_USE dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nnodes,
+                                         const dra_fleet_opts *o, json_t **report, dra_err **warnings);
+
+/* The report as a table for people (one row per class, node or pool), then
+ * one line per class on the partition shapes left.  Write errors are
+ * DRA_EXIT_RUNTIME. */
+DRA_MUST_USE dra_err *dra_fleet_table(FILE *f, const json_t *report, dra_fleet_by by);
+
+/* The free devices of class `name` in a report, or -1 when it has no such class. */
+long long dra_fleet_free(const json_t *report, const char *name);
+
+#endif

@@ -1,0 +1,76 @@
+/* What the files of dra-alloc share: the option struct every subcommand's
+ * values are written into, the tool description, reading the input, and the
+ * subcommands kept in their own files (capacity.c, diff.c). */
+#ifndef DRA_ALLOC_TOOL_LOCAL_H
+#define DRA_ALLOC_TOOL_LOCAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "io/stream.h"
+#include "model/features.h"
+#include "model/load.h"
+#include "tool/tool.h"
+
+/* Option ids of every subcommand (one number space for the tool). */
+enum {
+    OPT_TIMEOUT = DRA_OPT_TOOL_BASE,
+    OPT_NO_VALIDATE,
+    OPT_NO_PRUNE,
+    OPT_NAME_SUFFIX,
+    OPT_CLASS,
+    OPT_BY,
+    OPT_FAIL_BELOW,
+    OPT_MATCH_ATTRIBUTE,
+};
+
+/* Every option's value, written by main.c's value table. */
+typedef struct opts {
+    const char *node, *output, *timeout, *name_suffix, *now;
+    dra_strv gates;
+    bool explain, no_validate, no_prune;
+    int explain_fmt; /* 0 text, 1 json */
+    /* capacity */
+    dra_strv classes, fail_below;
+    const char *match_attribute;
+    int by; /* 0 class, 1 node, 2 pool */
+} opts;
+
+extern const dra_tool dra_alloc_tool;
+
+/* Gates, output format (tables too when table is non-NULL), timeout and now,
+ * then the input read and loaded (converted, defaulted, validated unless told not). */
+typedef struct input {
+    dra_features features;
+    dra_format fmt;
+    bool table;     /* -o table (or no -o) where the command offers tables */
+    double timeout; /* seconds */
+    int64_t now;    /* Unix seconds: --now, or the clock */
+    dra_objset set;
+    dra_model model;
+} input;
+
+DRA_MUST_USE dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, input *in);
+DRA_MUST_USE dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int flags, input *in);
+void dra_alloc_input_free(input *in);
+/* Print b to stderr and free it. */
+void dra_alloc_print_err(dra_buf *b);
+
+/* capacity.c */
+extern const dra_opt dra_alloc_capacity_opts[];
+#define DRA_ALLOC_CAPACITY_CMD                                                                                         \
+    {"capacity", "capacity [--class NAME]... [--by class|node|pool] [--fail-below CLASS=N]... [OPTIONS] [FILES]",        \
+     "how much of each DeviceClass is left, where, and how fragmented",                                               \
+     "Input: a cluster dump (DeviceClasses, ResourceSlices, DeviceTaintRules, ResourceClaims, Nodes).\n"              \
+     "Per class: devices its selectors match (newest pool generations), allocated, shared\n"                          \
+     "(multi-allocatable, in use through shares), tainted (NoSchedule/NoExecute), unhealthy (a\n"                     \
+     "claim's status.devices says Ready False), blocked (shared counters exhausted), free; the\n"                     \
+     "partition shapes that still fit; LARGEST-FIT: the most devices of the class one claim\n"                        \
+     "still gets on one node, found by the allocator itself.  --by node|pool adds rows per node\n"                    \
+     "(largest fit each) or per pool (counters and consumable capacity left).\n"                                      \
+     "Exit: 0, 1 when a --fail-below class has fewer free devices, 2 input error.",                                   \
+     dra_alloc_capacity_opts, "file"}
+dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc);
+
+#endif

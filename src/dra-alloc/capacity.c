@@ -1,0 +1,107 @@
+/* dra-alloc capacity: options -> alloc/fleet.h -> table or objects; the
+ * --fail-below checks decide the exit code. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/fleet.h"
+#include "sched/report.h"
+#include "alloc_tool.h"
+
+const dra_opt dra_alloc_capacity_opts[] = {
+    {OPT_CLASS, "class", 'c', DRA_ARG_REQUIRED, "NAME", "report this DeviceClass (repeatable; default: every class)",
+     NULL},
+    {OPT_BY, "by", 0, DRA_ARG_REQUIRED, "GROUPING", "rows per class (default), node or pool", "class node pool"},
+    {OPT_FAIL_BELOW, "fail-below", 0, DRA_ARG_REQUIRED, "CLASS=N",
+     "exit 1 when CLASS has fewer than N free devices (repeatable)", NULL},
+    {OPT_MATCH_ATTRIBUTE, "match-attribute", 0, DRA_ARG_REQUIRED, "NAME",
+     "largest fit of devices sharing this attribute's value (matchAttribute)", NULL},
+    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"),
+    DRA_OPT_FEATURE_GATES_ENTRY,
+    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up on one probe after this long (default 10, 0 = never)",
+     NULL},
+    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)",
+     NULL},
+    DRA_OPT_NOW_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
+    DRA_OPT_END,
+};
+
+typedef struct floor_ {
+    char *cls; /* owned */
+    long long n;
+} floor_;
+
+static void floors_free(floor_ *f, size_t n)
+{
+    for (size_t i = 0; f && i < n; i++)
+        free(f[i].cls);
+    free(f);
+}
+
+/* "CLASS=N" values of --fail-below. */
+static dra_err *parse_floors(const dra_strv *v, floor_ **out)
+{
+    *out = dra_xcalloc(v->n + 1, sizeof **out);
+    for (size_t i = 0; i < v->n; i++) {
+        const char *s = v->v[i], *eq = strrchr(s, '=');
+        char *end = NULL;
+        long long n = eq ? strtoll(eq + 1, &end, 10) : -1;
+        if (!eq || eq == s || !eq[1] || *end || n < 0)
+            return dra_err_new(DRA_EXIT_INPUT, "--fail-below: want CLASS=N with N a whole number, not '%s'", s);
+        (*out)[i] = (floor_){dra_xstrndup(s, (size_t)(eq - s)), n};
+    }
+    return NULL;
+}
+
+static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by)
+{
+    if (in->table)
+        return dra_fleet_table(stdout, rep, by);
+    if (in->fmt == DRA_FMT_JSONL)
+        return dra_write_array(stdout, json_object_get(rep, "classes"), in->fmt);
+    json_t *one = (json_t *)rep;
+    return dra_write(stdout, &one, 1, in->fmt);
+}
+
+dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    input in;
+    floor_ *floors = NULL;
+    dra_err *e = dra_alloc_load_input(a, x, true, &in);
+    if (!e)
+        e = parse_floors(&x->fail_below, &floors);
+    if (!e)
+        e = dra_alloc_read_input(a, x, 0, &in);
+    dra_sched_nodes nodes = {0};
+    json_t *rep = NULL;
+    dra_err *warn = NULL;
+    if (!e) {
+        dra_sched_nodes_from_model(&in.model, &nodes);
+        dra_fleet_opts fo = {(const char *const *)x->classes.v, x->classes.n, (dra_fleet_by)x->by, x->match_attribute,
+                             &in.features, in.timeout};
+        e = dra_fleet_capacity(&in.model, nodes.v, nodes.n, &fo, &rep, &warn);
+        dra_tool_notes(&dra_alloc_tool, a, warn, NULL);
+    }
+    for (size_t i = 0; !e && i < x->fail_below.n; i++)
+        if (dra_fleet_free(rep, floors[i].cls) < 0)
+            e = dra_err_new(DRA_EXIT_INPUT, "--fail-below: DeviceClass %s is not in the report%s", floors[i].cls,
+                            x->classes.n ? " (not named by --class, or not in the input)" : " (not in the input)");
+    if (!e)
+        e = write_report(&in, rep, (dra_fleet_by)x->by);
+    for (size_t i = 0; !e && i < x->fail_below.n; i++) {
+        long long have = dra_fleet_free(rep, floors[i].cls);
+        if (have >= floors[i].n)
+            continue;
+        fprintf(stderr, "dra-alloc: class %s: %lld free device%s, fewer than %lld\n", floors[i].cls, have,
+                have == 1 ? "" : "s", floors[i].n);
+        *rc = DRA_EXIT_NEGATIVE;
+    }
+    json_decref(rep);
+    dra_err_free(warn);
+    floors_free(floors, x->fail_below.n);
+    dra_sched_nodes_free(&nodes);
+    dra_alloc_input_free(&in);
+    return e;
+}

@@ -1,0 +1,164 @@
+/* Fleet capacity (alloc/fleet.h): counts, counters, shapes, largest fit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alloc/fleet.h"
+#include "io/json.h"
+#include "unit.h"
+
+typedef struct fx {
+    dra_objset set;
+    dra_model m;
+    json_t *rep;
+    dra_err *warn;
+} fx;
+
+#define CLASS "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n" \
+              "spec: {selectors: [{cel: {expression: 'device.driver == \"g.example.com\"'}}]}\n---\n"
+#define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
+/* n devices d0..d{n-1} on node N, pool N */
+#define SLICE(N, devs) "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " N "}\n" \
+                       "spec: {driver: g.example.com, nodeName: " N ", pool: {name: " N ", generation: 1, resourceSliceCount: 1},\n" \
+                       "  devices: " devs "}\n---\n"
+#define INUSE(name, N, dev) "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
+                            "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n" \
+                            "status: {allocation: {devices: {results: [{request: r, driver: g.example.com, pool: " N ", device: " dev "}]}}}\n---\n"
+
+static int run(fx *f, const char *yaml, dra_fleet_by by, const char *attr)
+{
+    memset(f, 0, sizeof *f);
+    dra_err *e = dra_read_mem(&f->set, "t.yaml", yaml, strlen(yaml));
+    dra_load_opts lo = {.skip_unknown = true};
+    if (!e)
+        e = dra_load(&f->set, &lo, &f->m);
+    json_t *nodes[8];
+    size_t nn = 0;
+    const dra_model_list *l = dra_model_kind(&f->m, DRA_KIND_NODE);
+    for (size_t i = 0; i < l->n && nn < 8; i++)
+        nodes[nn++] = l->v[i]->json;
+    dra_fleet_opts o = {.by = by, .match_attribute = attr, .timeout = 10};
+    if (!e)
+        e = dra_fleet_capacity(&f->m, nodes, nn, &o, &f->rep, &f->warn);
+    int code = e ? e->code : 0;
+    dra_err_free(e);
+    return code;
+}
+
+static void done(fx *f)
+{
+    json_decref(f->rep);
+    dra_err_free(f->warn);
+    dra_model_free(&f->m);
+    dra_objset_free(&f->set);
+}
+
+static long long num(const json_t *o, const char *path)
+{
+    return (long long)json_integer_value(dra_jget(o, path));
+}
+
+UNIT_TEST(counts_free_and_largest_fit)
+{
+    fx f;
+    CHECK_INT(run(&f,
+                  CLASS NODE("n1") NODE("n2") SLICE("n1", "[{name: d0}, {name: d1}, {name: d2}]")
+                      SLICE("n2", "[{name: d0}, {name: d1, taints: [{key: k, effect: NoSchedule}]}]")
+                          INUSE("a", "n1", "d0"),
+                  DRA_FLEET_BY_CLASS, NULL),
+              0);
+    const json_t *c = json_array_get(dra_jget(f.rep, "classes"), 0);
+    CHECK_INT(num(c, "total"), 5);
+    CHECK_INT(num(c, "allocated"), 1);
+    CHECK_INT(num(c, "tainted"), 1);
+    CHECK_INT(num(c, "free"), 3);
+    CHECK_INT(num(c, "largestFit.devices"), 2);
+    CHECK_STR(dra_jstr(c, "largestFit.node"), "n1");
+    CHECK_INT(dra_fleet_free(f.rep, "gpu"), 3);
+    CHECK_INT(dra_fleet_free(f.rep, "other"), -1);
+    done(&f);
+}
+
+UNIT_TEST(by_node_probes_every_node)
+{
+    fx f;
+    CHECK_INT(run(&f, CLASS NODE("n1") NODE("n2") SLICE("n1", "[{name: d0}]") SLICE("n2", "[{name: d0}, {name: d1}]"),
+                  DRA_FLEET_BY_NODE, NULL),
+              0);
+    const json_t *nodes = dra_jget(json_array_get(dra_jget(f.rep, "classes"), 0), "nodes");
+    CHECK_INT(json_array_size(nodes), 2);
+    CHECK_STR(dra_jstr(json_array_get(nodes, 0), "name"), "n1");
+    CHECK_INT(num(json_array_get(nodes, 0), "largestFit"), 1);
+    CHECK_INT(num(json_array_get(nodes, 1), "largestFit"), 2);
+    done(&f);
+}
+
+UNIT_TEST(match_attribute_limits_the_fit)
+{
+    fx f;
+    CHECK_INT(run(&f,
+                  CLASS NODE("n1") SLICE("n1", "[{name: d0, attributes: {numa: {int: 0}}}, {name: d1, attributes: {numa: {int: 1}}},"
+                                               " {name: d2, attributes: {numa: {int: 1}}}]"),
+                  DRA_FLEET_BY_CLASS, "numa"),
+              0);
+    const json_t *c = json_array_get(dra_jget(f.rep, "classes"), 0);
+    CHECK_INT(num(c, "largestFit.devices"), 2);
+    done(&f);
+}
+
+UNIT_TEST(counters_block_and_shapes_fit)
+{
+    fx f;
+    const char *y = CLASS NODE("n1")
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: c}\n"
+        "spec: {driver: g.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 2},\n"
+        "  sharedCounters: [{name: cs, counters: {mem: {value: '4'}}}]}\n---\n"
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: d}\n"
+        "spec: {driver: g.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 2}, devices: [\n"
+        "  {name: whole, consumesCounters: [{counterSet: cs, counters: {mem: {value: '4'}}}]},\n"
+        "  {name: q0, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
+        "  {name: q1, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
+        "  {name: q2, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
+        "  {name: q3, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]}]}\n---\n"
+        INUSE("a", "n1", "q0");
+    CHECK_INT(run(&f, y, DRA_FLEET_BY_POOL, NULL), 0);
+    const json_t *c = json_array_get(dra_jget(f.rep, "classes"), 0);
+    CHECK_INT(num(c, "blocked"), 1);
+    CHECK_INT(num(c, "free"), 3);
+    CHECK_INT(num(c, "largestFit.devices"), 3);
+    const json_t *parts = dra_jget(c, "partitions");
+    CHECK_INT(json_array_size(parts), 2);
+    CHECK_STR(dra_jstr(json_array_get(parts, 0), "shape"), "mem=4");
+    CHECK_INT(num(json_array_get(parts, 0), "fit"), 0);
+    CHECK_INT(num(json_array_get(parts, 1), "fit"), 3);
+    const json_t *pool = json_array_get(dra_jget(c, "pools"), 0);
+    const json_t *mem = dra_jget(json_array_get(dra_jget(pool, "counterSets"), 0), "counters");
+    CHECK_STR(dra_jstr(json_object_get(mem, "mem"), "left"), "3");
+    done(&f);
+}
+
+UNIT_TEST(unknown_class_and_compile_error)
+{
+    fx f;
+    memset(&f, 0, sizeof f);
+    const char *y = CLASS;
+    dra_err *e = dra_read_mem(&f.set, "t.yaml", y, strlen(y));
+    CHECK(!e);
+    dra_load_opts lo = {.skip_unknown = true};
+    e = dra_load(&f.set, &lo, &f.m);
+    CHECK(!e);
+    const char *want[] = {"nope"};
+    dra_fleet_opts o = {.classes = want, .nclasses = 1};
+    e = dra_fleet_capacity(&f.m, NULL, 0, &o, &f.rep, &f.warn);
+    CHECK(e && e->code == DRA_EXIT_INPUT && strstr(e->msg, "DeviceClass nope is not in the input"));
+    CHECK(!f.rep);
+    dra_err_free(e);
+    done(&f);
+    CHECK_INT(run(&f, "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: bad}\n"
+                      "spec: {selectors: [{cel: {expression: 'device.driver =='}}]}\n---\n" SLICE("n1", "[{name: d0}]"),
+                  DRA_FLEET_BY_CLASS, NULL),
+              2);
+    CHECK(!f.rep);
+    done(&f);
+}
+
+UNIT_MAIN()
