@@ -21,6 +21,7 @@ complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l explain -d 'e
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l output -s o -x -a 'yaml json jsonl' -d 'output format: yaml json jsonl'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l timeout -x -d 'give up on one node after this long (default 10, 0 = never)'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l name-suffix -x -a 'hash none' -d 'names of claims made here: hash (default) or none'
+complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l classic-driver -x -d 'classic DRA: COMMAND plays DRIVER\'s control-plane controller (repeatable)'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l no-validate -d 'skip API validation of the input (allocator checks only)'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l no-prune -d 'search exhaustively like upstream (no bounded-search cuts)'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l now -x -d 'evaluate as of this time instead of the clock'

@@ -7,11 +7,11 @@ _dra_claim() {
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            generate|reserve|release|doctor|status) cmd="${COMP_WORDS[i]}"; break;;
+            generate|reserve|release|doctor|status|convert) cmd="${COMP_WORDS[i]}"; break;;
         esac
     done
     if [[ -z "$cmd" && "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "generate reserve release doctor status" -- "$cur"))
+        COMPREPLY=($(compgen -W "generate reserve release doctor status convert" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -69,6 +69,16 @@ _dra_claim() {
         esac
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W " --output --feature-gates --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi;;
+    convert)
+        case "$prev" in
+        --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --output --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

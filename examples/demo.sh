@@ -125,3 +125,17 @@ if apiserver_start "$work/api" --load "$work/finished.jsonl" >/dev/null; then
 else
     echo "(the test server did not start; skipped)"
 fi
+
+step "16. Classic DRA (Kubernetes 1.27-1.30): the PodSchedulingContext negotiation with a fake driver's controller" \
+    "dra-alloc schedule --classic-driver gpu.resource.example.com=classic/fake-driver.sh classic/cluster.yaml > classic.yaml"
+FAKE_UNSUITABLE_NODES=node-a "$BIN/dra-alloc" schedule --classic-driver gpu.resource.example.com=classic/fake-driver.sh \
+    classic/cluster.yaml >"$work/classic.yaml"
+echo "(exit $?)"
+"$BIN/dra-claim" status "$work/classic.yaml"
+
+step "17. ... and what of it carries over to structured parameters (v1)" \
+    "dra-claim convert classic/cluster.yaml"
+"$BIN/dra-claim" convert classic/cluster.yaml >"$work/v1.yaml"
+rc=$?
+grep -E '^(kind|  name| +deviceClassName| +expression)' "$work/v1.yaml"
+echo "(exit $rc: 1 means something could not be carried over, named above)"

@@ -23,6 +23,7 @@ enum {
     OPT_BY,
     OPT_FAIL_BELOW,
     OPT_MATCH_ATTRIBUTE,
+    OPT_CLASSIC_DRIVER,
 };
 
 /* Every option's value, written by main.c's value table. */
@@ -35,6 +36,8 @@ typedef struct opts {
     dra_strv classes, fail_below;
     const char *match_attribute;
     int by; /* 0 class, 1 node, 2 pool */
+    /* schedule: classic DRA drivers' controllers, DRIVER=COMMAND */
+    dra_strv classic;
 } opts;
 
 extern const dra_tool dra_alloc_tool;

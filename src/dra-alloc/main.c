@@ -13,6 +13,7 @@
 #include "sched/report.h"
 #include "tool/tool.h"
 #include "alloc_tool.h"
+#include "classic.h"
 
 /* The entries both commands share, with the same meaning. */
 #define HEAD_ENTRIES DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_EXPLAIN_ENTRY, DRA_OPT_OUTPUT_ENTRY("yaml json jsonl")
@@ -36,6 +37,8 @@ static const dra_opt schedule_opts[] = {
      NULL},
     {OPT_NAME_SUFFIX, "name-suffix", 0, DRA_ARG_REQUIRED, "MODE",
      "names of claims made here: hash (default) or none", "hash none"},
+    {OPT_CLASSIC_DRIVER, "classic-driver", 0, DRA_ARG_REQUIRED, "DRIVER=COMMAND",
+     "classic DRA: COMMAND plays DRIVER's control-plane controller (repeatable)", NULL},
     TAIL_ENTRIES,
 };
 
@@ -54,7 +57,10 @@ static const dra_cmd cmds[] = {
      "order; claims are made from templates first; later pods see earlier allocations.\n"
      "Node choice: highest DRA score (firstAvailable preference), then the smallest node name.\n"
      "Output: changed claims (input order, then created), then changed pods (input order).\n"
-     "Exit: 0 all placed, 1 some pod fits nowhere (reasons on stderr), 2 input or fatal error.",
+     "Exit: 0 all placed, 1 some pod fits nowhere (reasons on stderr), 2 input or fatal error.\n"
+     "Classic DRA (resource.k8s.io/v1alpha2): with --classic-driver DRIVER=COMMAND, pods using classic\n"
+     "claims are placed first through the PodSchedulingContext negotiation, COMMAND answering each\n"
+     "question (JSON on stdin and stdout); its failure is a runtime error (exit 3).",
      schedule_opts, NULL},
     DRA_ALLOC_CAPACITY_CMD,
     {NULL, NULL, NULL, NULL, NULL, NULL},
@@ -71,7 +77,7 @@ static const dra_optval vals[] = {
     DRA_VAL_BOOL(OPT_NO_PRUNE, opts, no_prune),       DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
     DRA_VAL_STRINGS(OPT_CLASS, opts, classes),        DRA_VAL_STRINGS(OPT_FAIL_BELOW, opts, fail_below),
     DRA_VAL_STRING(OPT_MATCH_ATTRIBUTE, opts, match_attribute), DRA_VAL_ENUM(OPT_BY, opts, by, "grouping"),
-    DRA_VAL_END,
+    DRA_VAL_STRINGS(OPT_CLASSIC_DRIVER, opts, classic), DRA_VAL_END,
 };
 
 static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
@@ -136,27 +142,24 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     so.no_prune = x->no_prune;
     dra_sched_nodes nodes = {0};
     dra_sched_result res = {0};
+    classic_pass cp = {0};
     if (!e) {
         dra_sched_nodes_from_model(&in.model, &nodes);
         if (nodes.made && dra_model_kind(&in.model, DRA_KIND_POD)->n)
             fprintf(stderr, "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices (no labels)\n",
                     nodes.n);
-        e = dra_schedule(&in.set, &in.model, nodes.v, nodes.n, &so, &res);
+        dra_objset *set = &in.set;
+        dra_model *model = &in.model;
+        e = classic_run(&x->classic, &set, &model, nodes.v, nodes.n, in.now, &in.features, &cp, rc);
+        if (!e)
+            e = dra_schedule(set, model, nodes.v, nodes.n, &so, &res);
     }
     for (dra_err *w = e ? NULL : res.warnings; w; w = w->next)
         fprintf(stderr, "dra-alloc: warning: %s\n", w->msg);
-    for (size_t i = 0; !e && i < res.npods; i++) {
-        const dra_sched_pod *sp = &res.pods[i];
+    if (!e) {
         dra_buf b = DRA_BUF_INIT;
-        if (x->explain)
-            dra_sched_pod_trace(sp, x->explain_fmt == 1, &b);
-        else if (sp->outcome == DRA_POD_UNSCHEDULABLE || sp->outcome == DRA_POD_ERROR)
-            dra_buf_printf(&b, "dra-alloc: pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
+        dra_sched_report_pods(&res, "dra-alloc", x->explain, x->explain_fmt == 1, &b, rc);
         dra_alloc_print_err(&b);
-        if (sp->outcome == DRA_POD_UNSCHEDULABLE && *rc == DRA_EXIT_OK)
-            *rc = DRA_EXIT_NEGATIVE;
-        if (sp->outcome == DRA_POD_ERROR)
-            *rc = DRA_EXIT_INPUT;
     }
     if (!e && getenv("DRA_ALLOC_STATS")) {
         dra_buf b = DRA_BUF_INIT;
@@ -166,7 +169,8 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         dra_alloc_print_err(&b);
     }
     if (!e && *rc != DRA_EXIT_INPUT) /* an error exit prints no objects: half an answer looks like one */
-        e = dra_write(stdout, res.objs, res.nobjs, in.fmt);
+        e = classic_write(stdout, &cp, res.objs, res.nobjs, in.fmt);
+    classic_pass_free(&cp);
     dra_sched_result_free(&res);
     dra_sched_nodes_free(&nodes);
     dra_alloc_input_free(&in);

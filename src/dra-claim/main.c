@@ -1,5 +1,6 @@
 /* dra-claim: ResourceClaim lifecycle offline: generate from templates, reserve,
- * release, doctor, status.  The work is in src/common/lifecycle/. */
+ * release, doctor, status, convert.  The work is in src/common/lifecycle/,
+ * doctor/ and model/classic.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "io/stream.h"
 #include "lifecycle/claims.h"
 #include "doctor/report.h"
+#include "model/classic.h"
 
 enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD, OPT_NO_VALIDATE, OPT_DELETE_ORPHANS, OPT_NO_PODS_OK };
 
@@ -35,6 +37,9 @@ static const dra_opt release_opts[] = {
 static const dra_opt doctor_opts[] = {
     DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
+static const dra_opt convert_opts[] = {
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+};
 static const dra_opt status_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("table wide yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
@@ -53,10 +58,18 @@ static const dra_cmd cmds[] = {
      "Namespaces with pod reservations but no Pods in the input are refused (exit 2).", release_opts, NULL},
     {"doctor", "doctor [OPTIONS] [FILES]", "report stuck or suspicious claims and pods, one line each with the fix; exit 1 when anything is found",
      NULL, doctor_opts, NULL},
-    {"status", "status [OPTIONS] [FILES]", "claims with state, devices, node and users", NULL, status_opts, NULL},
+    {"status", "status [OPTIONS] [FILES]", "claims with state, devices, node and users",
+     "Classic claims (resource.k8s.io/v1alpha2) are shown too, with their PodSchedulingContext negotiation.",
+     status_opts, NULL},
+    {"convert", "convert [OPTIONS] [FILES]", "turn classic DRA objects (resource.k8s.io/v1alpha2) into v1 ones",
+     "ResourceClass -> DeviceClass selecting its driver; ResourceClaim and ResourceClaimTemplate -> one\n"
+     "request for a device of that class. What cannot be carried over (parametersRef, suitableNodes,\n"
+     "Immediate allocation, status, PodSchedulingContexts) is named on stderr, per object and field;\n"
+     "then the exit status is 1. Other objects are not printed.",
+     convert_opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
-static const dra_tool tool = {"dra-claim", "ResourceClaim lifecycle: generate from templates, reserve, release, doctor, status", cmds, NULL};
+static const dra_tool tool = {"dra-claim", "ResourceClaim lifecycle: generate from templates, reserve, release, doctor, status, convert", cmds, NULL};
 
 /* Every option's value, written by the table below. */
 typedef struct opts {
@@ -206,9 +219,30 @@ static dra_err *run_changes(const dra_args *a, void *p, int *rc)
     return unload(x, e);
 }
 
+static dra_err *run_convert(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    dra_err *e = load(a, x);
+    if (e)
+        return unload(x, e);
+    dra_classic_result r = {0};
+    dra_classic_convert(&x->set, &x->c.model, &r);
+    dra_format fmt = DRA_FMT_YAML;
+    e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
+    if (!e)
+        e = dra_write(stdout, r.objs, r.n, fmt);
+    if (!e && r.lost) {
+        dra_err_print(stderr, tool.prog, r.lost);
+        *rc = DRA_EXIT_NEGATIVE;
+    }
+    dra_classic_result_free(&r);
+    return unload(x, e);
+}
+
 static const dra_runner runners[] = {
     {"generate", run_changes}, {"reserve", run_changes}, {"release", run_changes},
-    {"doctor", run_doctor},    {"status", run_status},   {NULL, NULL},
+    {"doctor", run_doctor},    {"status", run_status},   {"convert", run_convert},
+    {NULL, NULL},
 };
 
 int main(int argc, char **argv)

@@ -299,26 +299,7 @@ dra_err *dra_findings_write(FILE *f, const dra_findings *fs)
 
 const char *dra_allocation_node(const json_t *claim)
 {
-    json_t *ns = dra_jget(claim, "status.allocation.nodeSelector");
-    if (!ns || json_is_null(ns))
-        return "*";
-    json_t *terms = dra_jarr(ns, "nodeSelectorTerms");
-    if (json_array_size(terms) != 1)
-        return NULL;
-    json_t *t = json_array_get(terms, 0);
-    static const char *const lists[] = {"matchFields", "matchExpressions"};
-    for (int l = 0; l < 2; l++) {
-        size_t i;
-        json_t *r;
-        json_array_foreach(dra_jarr(t, lists[l]), i, r) {
-            const char *key = dra_jstr_or(r, "key", "");
-            json_t *vals = dra_jarr(r, "values");
-            if (strcmp(dra_jstr_or(r, "operator", ""), "In") == 0 && json_array_size(vals) == 1 &&
-                (strcmp(key, "metadata.name") == 0 || strcmp(key, "kubernetes.io/hostname") == 0))
-                return json_string_value(json_array_get(vals, 0));
-        }
-    }
-    return NULL;
+    return dra_selector_node(dra_jget(claim, "status.allocation.nodeSelector"));
 }
 
 json_t *dra_claim_status_rows(const dra_cluster *c)
@@ -355,14 +336,18 @@ json_t *dra_claim_status_rows(const dra_cluster *c)
                                 "users", users);
         json_array_append_new(rows, row);
     }
+    dra_classic_status_rows(c, rows);
     return rows;
 }
 
 dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide)
 {
     size_t n = json_array_size(rows), ncols = 6;
+    for (size_t i = 0; i < n; i++)
+        if (json_object_get(json_array_get(rows, i), "classic"))
+            ncols = 7; /* classic claims: their scheduling negotiation */
     char **cells = dra_xcalloc((n + 1) * ncols, sizeof *cells);
-    static const char *const hdr[] = {"NAMESPACE", "NAME", "STATE", "DEVICES", "NODE", "USERS"};
+    static const char *const hdr[] = {"NAMESPACE", "NAME", "STATE", "DEVICES", "NODE", "USERS", "NEGOTIATION"};
     for (size_t k = 0; k < ncols; k++)
         cells[k] = dra_xstrdup(hdr[k]);
     size_t i;
@@ -382,9 +367,14 @@ dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide)
                 dra_buf_printf(&b, " (+%zu more, -o wide lists them)", ndev - 1);
                 break;
             }
-            dra_buf_printf(&b, "%s%s/%s/%s", j ? "," : "", dra_jstr_or(d, "driver", ""), dra_jstr_or(d, "pool", ""),
-                           dra_jstr_or(d, "device", ""));
+            if (!dra_jstr(d, "device")) /* classic: a resource handle of the driver */
+                dra_buf_printf(&b, "%s%s:handle", j ? "," : "", dra_jstr_or(d, "driver", ""));
+            else
+                dra_buf_printf(&b, "%s%s/%s/%s", j ? "," : "", dra_jstr_or(d, "driver", ""),
+                               dra_jstr_or(d, "pool", ""), dra_jstr_or(d, "device", ""));
         }
+        if (!ndev && json_object_get(row, "classic"))
+            dra_buf_printf(&b, "class %s", dra_jstr_or(row, "classic.resourceClassName", ""));
         c[3] = b.len ? dra_buf_detach(&b) : NULL;
         c[4] = dra_jstr(row, "node") ? dra_xstrdup(dra_jstr(row, "node")) : NULL;
         json_array_foreach(dra_jarr(row, "users"), j, d) {
@@ -393,6 +383,8 @@ dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide)
             dra_buf_puts(&b, dra_jstr_or(d, "name", ""));
         }
         c[5] = b.len ? dra_buf_detach(&b) : NULL;
+        if (ncols == 7)
+            c[6] = dra_classic_negotiation_text(row);
         dra_buf_free(&b);
     }
     dra_err *e = dra_table_write(f, (const char *const *)cells, n + 1, ncols);

@@ -47,8 +47,26 @@ DRA_MUST_USE dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
  *    "users":[{"resource","name","uid"}]}
  * Returns a new array (caller decrefs). */
 json_t *dra_claim_status_rows(const dra_cluster *c);
-/* The table: NAMESPACE NAME STATE DEVICES NODE USERS.  DEVICES shows the first
- * device and how many more there are; `wide` lists them all (-o wide). */
+/* Classic DRA claims (resource.k8s.io/v1alpha2), appended to rows in input
+ * order (dra_claim_status_rows does it): state also "deallocating"
+ * (deallocationRequested); devices [{"driver","data"}] from the resource
+ * handles; node from availableOnNodes; and
+ *   "classic": {"resourceClassName","allocationMode","driverName",
+ *               "parametersRef","shareable","deallocationRequested",
+ *               "scheduling": {"podSchedulingContext","selectedNode",
+ *                              "potentialNodes","unsuitableNodes"}}
+ * where scheduling is the PodSchedulingContext of the pod that owns, uses or
+ * names the claim (classic.c). */
+void dra_classic_status_rows(const dra_cluster *c, json_t *rows);
+/* "WaitForFirstConsumer; selected node-1; potential 3; unsuitable node-2"
+ * for a classic row, NULL for others; caller frees. */
+char *dra_classic_negotiation_text(const json_t *row);
+/* The one node a NodeSelector pins (matchFields metadata.name or
+ * kubernetes.io/hostname In [one value]); "*" for no selector; NULL else. */
+const char *dra_selector_node(const json_t *sel);
+/* The table: NAMESPACE NAME STATE DEVICES NODE USERS, and NEGOTIATION when
+ * there are classic claims.  DEVICES shows the first device and how many
+ * more there are; `wide` lists them all (-o wide). */
 DRA_MUST_USE dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide);
 
 /* The node an allocation is pinned to (nodeSelector matchFields metadata.name

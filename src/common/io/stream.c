@@ -94,9 +94,13 @@ dra_err *dra_obj_locate(dra_err *e, const dra_obj *o)
         ref = r2;
     }
     if (o->src) {
-        for (dra_err *i = e; i; i = i->next) {
+        /* each lookup parses the object's document again: the first errors
+         * get their field's line, a flood of them the object's */
+        int budget = DRA_FIELD_LINE_LOOKUPS;
+        for (dra_err *i = e; i && budget > 0; i = i->next) {
             if (i->file || !i->field || !*i->field)
                 continue;
+            budget--;
             int line = dra_obj_field_line(o, i->field);
             if (line > 0)
                 i = dra_err_at(i, o->file, o->doc, line, 0);

@@ -109,6 +109,9 @@ DRA_MUST_USE dra_err *dra_obj_locate(dra_err *e, const dra_obj *o);
  * v1beta1 devices) are matched either way.  0 when o was not read from text.
  * The text is parsed again only when asked: reading pays nothing for it. */
 int dra_obj_field_line(const dra_obj *o, const char *path);
+/* How many errors of one chain (or one strict check) get their field's line;
+ * the rest get the object's: each lookup parses the document again. */
+#define DRA_FIELD_LINE_LOOKUPS 64
 
 /* "Kind/name" or "Kind/namespace/name"; "<unnamed Kind>" when there is no name.
  * Caller frees. */

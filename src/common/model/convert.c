@@ -143,10 +143,36 @@ static void convert_claim_spec(json_t *spec, dra_errs *errs, dra_buf *path)
     dra_path_pop(path, m);
 }
 
+/* Pods of Kubernetes 1.26-1.30: spec.resourceClaims[].source.{resourceClaimName,
+ * resourceClaimTemplateName} (core/v1 ClaimSource, flattened in 1.31). */
+static void flatten_pod_claim_sources(json_t *pod)
+{
+    json_t *claims = json_object_get(json_object_get(pod, "spec"), "resourceClaims");
+    size_t i;
+    json_t *c;
+    json_array_foreach(claims, i, c) {
+        json_t *src = json_object_get(c, "source");
+        if (!json_is_object(src))
+            continue;
+        static const char *const keys[] = {"resourceClaimName", "resourceClaimTemplateName"};
+        for (size_t k = 0; k < N(keys); k++) {
+            json_t *v = json_object_get(src, keys[k]);
+            if (v && !json_is_null(v) && !json_object_get(c, keys[k]))
+                json_object_set(c, keys[k], v);
+        }
+        json_object_del(c, "source");
+    }
+}
+
 dra_err *dra_convert_to_v1(json_t *obj, dra_kind kind, dra_apiver from)
 {
-    /* ResourcePoolStatusRequest exists only as v1alpha3 */
-    if (!json_is_object(obj) || !dra_kind_is_resource(kind) || kind == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST)
+    if (json_is_object(obj) && kind == DRA_KIND_POD)
+        flatten_pod_claim_sources(obj);
+    /* ResourcePoolStatusRequest exists only as v1alpha3; classic DRA objects
+     * stay as they are: `convert` (classic.h) says what of them carries over
+     * to v1 */
+    if (!json_is_object(obj) || !dra_kind_is_resource(kind) || kind == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST ||
+        dra_kind_is_classic(kind))
         return NULL;
     dra_errs errs = DRA_ERRS_INIT;
     dra_buf path = DRA_BUF_INIT;

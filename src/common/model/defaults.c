@@ -113,6 +113,15 @@ void dra_default_object(json_t *obj, dra_kind kind, int64_t now)
     case DRA_KIND_RESOURCE_CLAIM_TEMPLATE:
         default_claim_spec(json_object_get(spec, "spec"));
         break;
+    case DRA_KIND_CLASSIC_CLAIM:
+    case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: {
+        /* v1alpha2 SetDefaults_ResourceClaimSpec: WaitForFirstConsumer */
+        json_t *cs = kind == DRA_KIND_CLASSIC_CLAIM ? spec : json_object_get(spec, "spec");
+        json_t *mode = json_object_get(cs, "allocationMode");
+        if (json_is_object(cs) && (!mode || json_is_null(mode) || (json_is_string(mode) && !json_string_length(mode))))
+            json_object_set_new(cs, "allocationMode", json_string("WaitForFirstConsumer"));
+        break;
+    }
     case DRA_KIND_RESOURCE_SLICE: {
         json_t *devices = json_object_get(spec, "devices");
         for (size_t i = 0; json_is_array(devices) && i < json_array_size(devices); i++) {

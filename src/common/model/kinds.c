@@ -15,6 +15,10 @@ static const char *const kind_names[DRA_KIND_COUNT] = {
     [DRA_KIND_POD] = "Pod",
     [DRA_KIND_NAMESPACE] = "Namespace",
     [DRA_KIND_RESOURCE_POOL_STATUS_REQUEST] = "ResourcePoolStatusRequest",
+    [DRA_KIND_RESOURCE_CLASS] = "ResourceClass",
+    [DRA_KIND_CLASSIC_CLAIM] = "ResourceClaim",
+    [DRA_KIND_CLASSIC_CLAIM_TEMPLATE] = "ResourceClaimTemplate",
+    [DRA_KIND_POD_SCHEDULING_CONTEXT] = "PodSchedulingContext",
 };
 
 static const char *const apiver_names[] = {
@@ -23,6 +27,7 @@ static const char *const apiver_names[] = {
     [DRA_APIVER_RESOURCE_V1BETA2] = "resource.k8s.io/v1beta2",
     [DRA_APIVER_RESOURCE_V1BETA1] = "resource.k8s.io/v1beta1",
     [DRA_APIVER_RESOURCE_V1ALPHA3] = "resource.k8s.io/v1alpha3",
+    [DRA_APIVER_RESOURCE_V1ALPHA2] = "resource.k8s.io/v1alpha2",
     [DRA_APIVER_CORE_V1] = "v1",
 };
 
@@ -48,12 +53,20 @@ dra_kind dra_kind_from_name(const char *kind)
 
 bool dra_kind_namespaced(dra_kind k)
 {
-    return k == DRA_KIND_RESOURCE_CLAIM || k == DRA_KIND_RESOURCE_CLAIM_TEMPLATE || k == DRA_KIND_POD;
+    return k == DRA_KIND_RESOURCE_CLAIM || k == DRA_KIND_RESOURCE_CLAIM_TEMPLATE || k == DRA_KIND_POD ||
+           k == DRA_KIND_CLASSIC_CLAIM || k == DRA_KIND_CLASSIC_CLAIM_TEMPLATE || k == DRA_KIND_POD_SCHEDULING_CONTEXT;
+}
+
+bool dra_kind_is_classic(dra_kind k)
+{
+    return k == DRA_KIND_RESOURCE_CLASS || k == DRA_KIND_CLASSIC_CLAIM || k == DRA_KIND_CLASSIC_CLAIM_TEMPLATE ||
+           k == DRA_KIND_POD_SCHEDULING_CONTEXT;
 }
 
 bool dra_kind_is_resource(dra_kind k)
 {
-    return (k >= DRA_KIND_DEVICE_CLASS && k <= DRA_KIND_DEVICE_TAINT_RULE) || k == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST;
+    return (k >= DRA_KIND_DEVICE_CLASS && k <= DRA_KIND_DEVICE_TAINT_RULE) || k == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST ||
+           dra_kind_is_classic(k);
 }
 
 bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dra_apiver *vp)
@@ -65,11 +78,24 @@ bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dr
     dra_kind k = dra_kind_from_name(kind);
     bool ok;
     switch (k) {
-    case DRA_KIND_DEVICE_CLASS:
-    case DRA_KIND_RESOURCE_SLICE:
     case DRA_KIND_RESOURCE_CLAIM:
     case DRA_KIND_RESOURCE_CLAIM_TEMPLATE:
+        if (v == DRA_APIVER_RESOURCE_V1ALPHA2) {
+            /* classic DRA: a kind of its own */
+            k = k == DRA_KIND_RESOURCE_CLAIM ? DRA_KIND_CLASSIC_CLAIM : DRA_KIND_CLASSIC_CLAIM_TEMPLATE;
+            ok = true;
+            break;
+        }
+        /* fall through */
+    case DRA_KIND_DEVICE_CLASS:
+    case DRA_KIND_RESOURCE_SLICE:
         ok = v == DRA_APIVER_RESOURCE_V1 || v == DRA_APIVER_RESOURCE_V1BETA1 || v == DRA_APIVER_RESOURCE_V1BETA2;
+        break;
+    case DRA_KIND_RESOURCE_CLASS:
+        ok = v == DRA_APIVER_RESOURCE_V1ALPHA2;
+        break;
+    case DRA_KIND_POD_SCHEDULING_CONTEXT:
+        ok = v == DRA_APIVER_RESOURCE_V1ALPHA2 || v == DRA_APIVER_RESOURCE_V1ALPHA3;
         break;
     case DRA_KIND_DEVICE_TAINT_RULE:
         ok = v == DRA_APIVER_RESOURCE_V1 || v == DRA_APIVER_RESOURCE_V1BETA2 || v == DRA_APIVER_RESOURCE_V1ALPHA3;

@@ -5,6 +5,14 @@
  *   resource.k8s.io/{v1alpha3,v1beta2,v1} DeviceTaintRule
  *   resource.k8s.io/v1alpha3               ResourcePoolStatusRequest (KEP-5677)
  *   v1                                     Node, Pod, Namespace
+ *   resource.k8s.io/v1alpha2               classic DRA (Kubernetes 1.27-1.30,
+ *                                          KEP-3063): ResourceClass,
+ *                                          ResourceClaim, ResourceClaimTemplate,
+ *                                          PodSchedulingContext (also v1alpha3,
+ *                                          where 1.31 kept it)
+ * Classic claims and templates are kinds of their own (DRA_KIND_CLASSIC_*):
+ * they are never converted to v1, and engines that know only structured
+ * parameters do not see them.
  *
  * dra_kind_of() reports a missing or non-string apiVersion/kind and unknown
  * combinations as errors; tools decide whether to skip unknown kinds
@@ -30,6 +38,10 @@ typedef enum {
     DRA_KIND_POD,
     DRA_KIND_NAMESPACE,
     DRA_KIND_RESOURCE_POOL_STATUS_REQUEST,
+    DRA_KIND_RESOURCE_CLASS,          /* classic DRA, v1alpha2 */
+    DRA_KIND_CLASSIC_CLAIM,           /* ResourceClaim of v1alpha2 */
+    DRA_KIND_CLASSIC_CLAIM_TEMPLATE,  /* ResourceClaimTemplate of v1alpha2 */
+    DRA_KIND_POD_SCHEDULING_CONTEXT,  /* classic DRA, v1alpha2 (and 1.31's v1alpha3) */
     DRA_KIND_COUNT
 } dra_kind;
 
@@ -39,7 +51,8 @@ typedef enum {
     DRA_APIVER_RESOURCE_V1BETA2,  /* resource.k8s.io/v1beta2 */
     DRA_APIVER_RESOURCE_V1BETA1,  /* resource.k8s.io/v1beta1 */
     DRA_APIVER_RESOURCE_V1ALPHA3, /* resource.k8s.io/v1alpha3 */
-    DRA_APIVER_CORE_V1,           /* v1 */
+    DRA_APIVER_RESOURCE_V1ALPHA2, /* resource.k8s.io/v1alpha2: classic DRA */
+    DRA_APIVER_CORE_V1,           /* v1 (last: the table is walked up to it) */
 } dra_apiver;
 
 #define DRA_RESOURCE_V1 "resource.k8s.io/v1"
@@ -56,6 +69,7 @@ DRA_MUST_USE dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v)
 bool dra_kind_unknown_err(const dra_err *e);
 
 const char *dra_kind_name(dra_kind k);          /* "ResourceSlice"; "" for unknown */
+bool dra_kind_is_classic(dra_kind k);           /* ResourceClass, classic claims/templates, PodSchedulingContext */
 const char *dra_apiver_name(dra_apiver v);      /* "resource.k8s.io/v1beta1" */
 bool dra_kind_namespaced(dra_kind k);           /* ResourceClaim(Template), Pod */
 bool dra_kind_is_resource(dra_kind k);          /* in group resource.k8s.io */

@@ -161,7 +161,10 @@ OBJ(taint_rule, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}
     {"status", &taint_rule_status})
 
 /* ---- core/v1: metadata and the DRA parts of a pod -------------------------------- */
-OBJ(pod_claim, {"name", NULL}, {"resourceClaimName", NULL}, {"resourceClaimTemplateName", NULL})
+/* Pods of Kubernetes 1.26-1.30 wrap the claim in `source` (ClaimSource) */
+OBJ(pod_claim_source, {"resourceClaimName", NULL}, {"resourceClaimTemplateName", NULL})
+OBJ(pod_claim, {"name", NULL}, {"resourceClaimName", NULL}, {"resourceClaimTemplateName", NULL},
+    {"source", &pod_claim_source})
 LIST(pod_claims, pod_claim)
 OBJ(container_claim, {"name", NULL}, {"request", NULL})
 LIST(container_claims, container_claim)
@@ -184,6 +187,31 @@ LIST(pool_statuses, pool_status)
 OBJ(rpsr_status, {"conditions", &conditions}, {"poolCount", NULL}, {"pools", &pool_statuses})
 OBJ(rpsr, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &rpsr_spec},
     {"status", &rpsr_status})
+/* ---- classic DRA (release-1.30 staging/src/k8s.io/api/resource/v1alpha2/types.go) ---- */
+OBJ(class_params_ref, {"apiGroup", NULL}, {"kind", NULL}, {"name", NULL}, {"namespace", NULL})
+OBJ(claim_params_ref, {"apiGroup", NULL}, {"kind", NULL}, {"name", NULL})
+OBJ(resource_class, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"driverName", NULL},
+    {"parametersRef", &class_params_ref}, {"suitableNodes", &node_selector}, {"structuredParameters", NULL})
+OBJ(classic_claim_spec, {"resourceClassName", NULL}, {"parametersRef", &claim_params_ref}, {"allocationMode", NULL})
+OBJ(structured_handle, {"vendorClassParameters", NULL}, {"vendorClaimParameters", NULL}, {"nodeName", NULL},
+    {"results", NULL})
+OBJ(resource_handle, {"driverName", NULL}, {"data", NULL}, {"structuredData", &structured_handle})
+LIST(resource_handles, resource_handle)
+OBJ(classic_allocation, {"resourceHandles", &resource_handles}, {"availableOnNodes", &node_selector},
+    {"shareable", NULL})
+OBJ(classic_claim_status, {"driverName", NULL}, {"allocation", &classic_allocation}, {"reservedFor", &consumer_refs},
+    {"deallocationRequested", NULL})
+OBJ(classic_claim, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &classic_claim_spec},
+    {"status", &classic_claim_status})
+OBJ(classic_template_spec, {"metadata", &object_meta}, {"spec", &classic_claim_spec})
+OBJ(classic_template, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta},
+    {"spec", &classic_template_spec})
+OBJ(psc_spec, {"selectedNode", NULL}, {"potentialNodes", NULL})
+OBJ(claim_sched_status, {"name", NULL}, {"unsuitableNodes", NULL})
+LIST(claim_sched_statuses, claim_sched_status)
+OBJ(psc_status, {"resourceClaims", &claim_sched_statuses})
+OBJ(pod_scheduling_context, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &psc_spec},
+    {"status", &psc_status})
 
 static const stype *schema_of(dra_kind kind, dra_apiver ver)
 {
@@ -198,6 +226,10 @@ static const stype *schema_of(dra_kind kind, dra_apiver ver)
     case DRA_KIND_NODE:
     case DRA_KIND_NAMESPACE: return &core_object;
     case DRA_KIND_RESOURCE_POOL_STATUS_REQUEST: return &rpsr;
+    case DRA_KIND_RESOURCE_CLASS: return &resource_class;
+    case DRA_KIND_CLASSIC_CLAIM: return &classic_claim;
+    case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: return &classic_template;
+    case DRA_KIND_POD_SCHEDULING_CONTEXT: return &pod_scheduling_context;
     default: return NULL;
     }
 }
@@ -205,6 +237,7 @@ static const stype *schema_of(dra_kind kind, dra_apiver ver)
 typedef struct walk {
     dra_field_validation fv;
     const dra_obj *at;
+    int lookups;        /* field lines looked up so far */
     dra_buf path;
     dra_err *errs, *warns;
 } walk;
@@ -240,7 +273,8 @@ static void check(walk *w, json_t *v, const stype *t)
             } else if (!t->open) {
                 if (w->fv != DRA_FV_IGNORE) {
                     dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unknown field \"%s\"", dra_buf_str(&w->path));
-                    int line = dra_obj_field_line(w->at, dra_buf_str(&w->path));
+                    int line = w->lookups++ < DRA_FIELD_LINE_LOOKUPS
+                                   ? dra_obj_field_line(w->at, dra_buf_str(&w->path)) : 0;
                     if (line > 0)
                         e = dra_err_at(e, w->at->file, w->at->doc, line, 0);
                     if (w->fv == DRA_FV_STRICT)

@@ -87,5 +87,10 @@ DRA_MUST_USE dra_err *dra_validate_node(const json_t *obj, const dra_validate_op
 DRA_MUST_USE dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_namespace(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_validate_opts *opts);
+/* classic DRA, resource.k8s.io/v1alpha2 (validate_classic.c) */
+DRA_MUST_USE dra_err *dra_validate_resource_class(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_classic_claim(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_classic_claim_template(const json_t *obj, const dra_validate_opts *opts);
+DRA_MUST_USE dra_err *dra_validate_pod_scheduling_context(const json_t *obj, const dra_validate_opts *opts);
 
 #endif

@@ -223,6 +223,10 @@ dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts 
     case DRA_KIND_POD: return dra_validate_pod(obj, opts);
     case DRA_KIND_NAMESPACE: return dra_validate_namespace(obj, opts);
     case DRA_KIND_RESOURCE_POOL_STATUS_REQUEST: return dra_validate_resource_pool_status_request(obj, opts);
+    case DRA_KIND_RESOURCE_CLASS: return dra_validate_resource_class(obj, opts);
+    case DRA_KIND_CLASSIC_CLAIM: return dra_validate_classic_claim(obj, opts);
+    case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: return dra_validate_classic_claim_template(obj, opts);
+    case DRA_KIND_POD_SCHEDULING_CONTEXT: return dra_validate_pod_scheduling_context(obj, opts);
     default: return dra_err_new(DRA_EXIT_INPUT, "cannot validate an object of unknown kind");
     }
 }

@@ -1,0 +1,23 @@
+/* dra-alloc schedule --classic-driver DRIVER=COMMAND: the drivers'
+ * control-plane controllers of classic DRA as commands (one run per
+ * question: the question on stdin, the answer on stdout; see
+ * sched/classic.h), and the classic pass before the structured one. */
+#ifndef DRA_ALLOC_CLASSIC_H
+#define DRA_ALLOC_CLASSIC_H
+
+#include "sched/classic.h"
+#include "tool/cli.h"
+
+typedef struct classic_pass {
+    dra_classic_sched_result res;
+    dra_objset rest;   /* the input without the pods the classic pass placed or kept */
+    dra_model model;   /* rest, loaded */
+} classic_pass;
+
+/* Run the classic pass when specs (DRIVER=COMMAND...) are given; then
+ * *set / *m point at what the structured pass should see. */
+dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, json_t *const *nodes, size_t nnodes,
+                     int64_t now, const dra_features *f, classic_pass *out);
+void classic_pass_free(classic_pass *p);
+
+#endif
