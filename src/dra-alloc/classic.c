@@ -1,18 +1,13 @@
 /* The classic drivers' controllers as commands; see classic.h. */
 #include "classic.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "base/buf.h"
+#include "base/proc.h"
+#include "io/stream.h"
 
 #define ANSWER_TIMEOUT_MS 60000 /* a controller that says nothing for a minute is broken */
 
@@ -26,99 +21,30 @@ typedef struct drivers {
     const char **names;
 } drivers;
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* sh -c COMMAND with in on stdin; its stdout into out. */
 static dra_err *run_command(const char *driver, const char *command, const char *in, size_t inlen, dra_buf *out)
 {
-    int pin[2], pout[2];
-    if (pipe(pin) != 0)
-        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: pipe: %s", driver, strerror(errno));
-    if (pipe(pout) != 0) {
-        close(pin[0]), close(pin[1]);
-        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: pipe: %s", driver, strerror(errno));
+    dra_proc p = {.shell = command, .in = in, .inlen = inlen, .timeout_ms = ANSWER_TIMEOUT_MS,
+                  .max_out = DRA_MAX_INPUT_BYTES};
+    dra_proc_status st;
+    dra_err *e = dra_proc_run(&p, out, &st);
+    if (e) {
+        dra_err *w = dra_err_new(e->code, "classic driver %s: %s", driver, e->msg);
+        dra_err_free(e);
+        return w;
     }
-    pid_t pid = fork();
-    if (pid < 0) {
-        int err = errno;
-        close(pin[0]), close(pin[1]), close(pout[0]), close(pout[1]);
-        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: fork: %s", driver, strerror(err));
-    }
-    if (pid == 0) {
-        dup2(pin[0], 0);
-        dup2(pout[1], 1);
-        close(pin[0]), close(pin[1]), close(pout[0]), close(pout[1]);
-        signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-        _exit(127);
-    }
-    close(pin[0]);
-    close(pout[1]);
-    fcntl(pin[1], F_SETFL, O_NONBLOCK);
-    int wfd = pin[1], rfd = pout[0];
-    size_t off = 0;
-    if (inlen == 0)
-        close(wfd), wfd = -1;
-    dra_err *e = NULL;
-    int64_t deadline = now_ms() + ANSWER_TIMEOUT_MS;
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-    while (rfd >= 0) {
-        int64_t left = deadline - now_ms();
-        if (left <= 0) {
-            kill(pid, SIGKILL);
-            e = dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' gave no answer within %d s", driver, command,
-                            ANSWER_TIMEOUT_MS / 1000);
-            break;
-        }
-        struct pollfd p[2] = {{rfd, POLLIN, 0}, {wfd, POLLOUT, 0}};
-        int n = poll(p, wfd >= 0 ? 2 : 1, (int)(left > 1000 ? 1000 : left));
-        if (n < 0 && errno != EINTR) {
-            e = dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: poll: %s", driver, strerror(errno));
-            break;
-        }
-        if (n <= 0)
-            continue;
-        if (wfd >= 0 && p[1].revents) {
-            ssize_t w = write(wfd, in + off, inlen - off);
-            if (w > 0)
-                off += (size_t)w;
-            if ((w < 0 && errno != EAGAIN && errno != EINTR) || off == inlen)
-                close(wfd), wfd = -1;
-        }
-        if (p[0].revents) {
-            char buf[65536];
-            ssize_t got = read(rfd, buf, sizeof buf);
-            if (got > 0) {
-                if (out->len + (size_t)got > DRA_MAX_INPUT_BYTES) {
-                    kill(pid, SIGKILL);
-                    e = dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' printed too much", driver, command);
-                    break;
-                }
-                dra_buf_append(out, buf, (size_t)got);
-            } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-                close(rfd), rfd = -1;
-            }
-        }
-    }
-    if (wfd >= 0)
-        close(wfd);
-    if (rfd >= 0)
-        close(rfd);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    signal(SIGPIPE, old);
-    if (!e && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
-        e = WIFEXITED(st) ? dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' exited with status %d", driver,
-                                        command, WEXITSTATUS(st))
-                          : dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' was killed by signal %d", driver,
-                                        command, WTERMSIG(st));
-    return e;
+    if (st.timed_out)
+        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' gave no answer within %d s", driver, command,
+                           ANSWER_TIMEOUT_MS / 1000);
+    if (st.too_much)
+        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' printed too much", driver, command);
+    if (st.signal)
+        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' was killed by signal %d", driver, command,
+                           st.signal);
+    if (st.code != 0)
+        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' exited with status %d", driver, command,
+                           st.code);
+    return NULL;
 }
 
 static dra_err *ask(void *ctx, const char *driver, const json_t *q, json_t **answer)
@@ -147,7 +73,7 @@ static dra_err *ask(void *ctx, const char *driver, const json_t *q, json_t **ans
 }
 
 dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, json_t *const *nodes, size_t nnodes,
-                     int64_t now, const dra_features *f, classic_pass *out)
+                     int64_t now, const dra_features *f, classic_pass *out, int *rc)
 {
     memset(out, 0, sizeof *out);
     if (!specs->n)
@@ -168,6 +94,11 @@ dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, jso
     dra_classic_sched_opts o = {d.names, d.n, ask, &d};
     if (!e)
         e = dra_classic_schedule(*set, *m, nodes, nnodes, &o, &out->res);
+    for (size_t i = 0; !e && i < out->res.npods; i++)
+        if (!out->res.pods[i].scheduled) {
+            fprintf(stderr, "dra-alloc: pod %s: %s\n", out->res.pods[i].ref, out->res.pods[i].message);
+            *rc = DRA_EXIT_NEGATIVE;
+        }
     if (!e && out->res.npods) {
         /* the structured pass sees everything but the pods placed (or kept) here */
         for (size_t i = 0; i < (*set)->n; i++) {
@@ -188,6 +119,19 @@ dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, jso
         free(d.v[i].driver), free(d.v[i].command);
     free(d.v);
     free(d.names);
+    return e;
+}
+
+dra_err *classic_write(FILE *f, const classic_pass *p, json_t *const *objs, size_t n, dra_format fmt)
+{
+    size_t total = p->res.nobjs + n;
+    json_t **all = dra_xcalloc(total + 1, sizeof *all);
+    for (size_t i = 0; i < p->res.nobjs; i++)
+        all[i] = p->res.objs[i];
+    for (size_t i = 0; i < n; i++)
+        all[p->res.nobjs + i] = objs[i];
+    dra_err *e = dra_write(f, all, total, fmt);
+    free(all);
     return e;
 }
 

@@ -15,9 +15,12 @@ typedef struct classic_pass {
 } classic_pass;
 
 /* Run the classic pass when specs (DRIVER=COMMAND...) are given; then
- * *set / *m point at what the structured pass should see. */
+ * *set / *m point at what the structured pass should see.  Pods it could
+ * not place are named on stderr and set *rc to 1. */
 dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, json_t *const *nodes, size_t nnodes,
-                     int64_t now, const dra_features *f, classic_pass *out);
+                     int64_t now, const dra_features *f, classic_pass *out, int *rc);
+/* Write the classic pass's objects, then objs[0..n). */
+dra_err *classic_write(FILE *f, const classic_pass *p, json_t *const *objs, size_t n, dra_format fmt);
 void classic_pass_free(classic_pass *p);
 
 #endif

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../base/proc.h"
 #include "../model/time.h"
 
 #define EXEC_MAX_OUTPUT ((size_t)1 << 20)
@@ -107,59 +108,42 @@ dra_err *dra_kube_exec_credential(const dra_kube_config *cfg, dra_kube_cred *cre
 {
     dra_kube_cred_clear(cred);
     const dra_kube_exec *x = cfg->exec;
-    int pfd[2];
-    if (pipe2(pfd, O_CLOEXEC) != 0)
-        return dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: pipe: %s", x->command, strerror(errno));
-    char *info = exec_info(cfg);
-    size_t nargs = 0;
+    size_t nargs = 0, nenv = 0;
     while (x->args && x->args[nargs])
         nargs++;
+    while (x->env && x->env[nenv])
+        nenv++;
     char **argv = dra_xcalloc(nargs + 2, sizeof *argv);
     argv[0] = x->command;
     for (size_t i = 0; i < nargs; i++)
         argv[i + 1] = x->args[i];
-    pid_t pid = fork();
-    if (pid < 0) {
-        int err = errno;
-        close(pfd[0]);
-        close(pfd[1]);
-        free(info);
-        free(argv);
-        return dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: fork: %s", x->command, strerror(err));
-    }
-    if (pid == 0) {
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        dup2(pfd[1], 1);
-        for (char **p = x->env; p && *p; p++)
-            putenv(*p);
-        setenv("KUBERNETES_EXEC_INFO", info, 1);
-        signal(SIGPIPE, SIG_DFL);
-        execvp(argv[0], argv);
-        _exit(errno == ENOENT ? 127 : 126);
-    }
+    char **env = dra_xcalloc(nenv + 2, sizeof *env);
+    for (size_t i = 0; i < nenv; i++)
+        env[i] = x->env[i];
+    char *info = exec_info(cfg);
+    env[nenv] = dra_xasprintf("KUBERNETES_EXEC_INFO=%s", info);
     free(info);
-    free(argv);
-    close(pfd[1]);
+    dra_proc p = {.argv = argv, .env = env, .max_out = EXEC_MAX_OUTPUT};
+    dra_proc_status ps;
     dra_buf out = DRA_BUF_INIT;
-    dra_err *e = dra_buf_read_fd(&out, pfd[0], x->command, EXEC_MAX_OUTPUT);
-    close(pfd[0]);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!e) {
-        if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-            e = dra_err_new(DRA_EXIT_RUNTIME, "exec: executable %s not found%s%s", x->command,
-                            x->install_hint ? "\n\n" : "", x->install_hint ? x->install_hint : "");
-        else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-            e = dra_err_new(DRA_EXIT_RUNTIME, "exec: executable %s failed with exit code %d", x->command,
-                            WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-        else
-            e = parse_cred(cfg, dra_buf_str(&out), out.len, cred);
-    } else {
+    dra_err *e = dra_proc_run(&p, &out, &ps);
+    free(env[nenv]);
+    free(env);
+    free(argv);
+    if (e) {
+        dra_err *w = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: %s", x->command, e->msg);
         dra_err_free(e);
+        e = w;
+    } else if (ps.too_much) {
         e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: unreadable output", x->command);
+    } else if (ps.exec_errno == ENOENT) {
+        e = dra_err_new(DRA_EXIT_RUNTIME, "exec: executable %s not found%s%s", x->command,
+                        x->install_hint ? "\n\n" : "", x->install_hint ? x->install_hint : "");
+    } else if (ps.code != 0) {
+        e = dra_err_new(DRA_EXIT_RUNTIME, "exec: executable %s failed with exit code %d", x->command,
+                        ps.exec_errno ? 126 : ps.code);
+    } else {
+        e = parse_cred(cfg, dra_buf_str(&out), out.len, cred);
     }
     if (out.data)
         memset(out.data, 0, out.cap);

@@ -84,6 +84,22 @@ static void trace_rejections(const json_t *alloc, dra_buf *b)
     }
 }
 
+void dra_sched_report_pods(const dra_sched_result *res, const char *prog, bool explain, bool json, dra_buf *b,
+                           int *rc)
+{
+    for (size_t i = 0; i < res->npods; i++) {
+        const dra_sched_pod *sp = &res->pods[i];
+        if (explain)
+            dra_sched_pod_trace(sp, json, b);
+        else if (sp->outcome == DRA_POD_UNSCHEDULABLE || sp->outcome == DRA_POD_ERROR)
+            dra_buf_printf(b, "%s: pod %s: %s\n", prog, sp->ref, sp->message ? sp->message : "");
+        if (sp->outcome == DRA_POD_UNSCHEDULABLE && *rc == 0)
+            *rc = 1;
+        if (sp->outcome == DRA_POD_ERROR)
+            *rc = 2;
+    }
+}
+
 void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
 {
     if (json) {

@@ -31,6 +31,13 @@ void dra_sched_nodes_free(dra_sched_nodes *n);
  * device).  Appended to b. */
 void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b);
 
+/* What `schedule` tells people about its pods, appended to b: each pod's
+ * trace when explain is set (text or JSON lines), else one line
+ * "<prog>: pod NS/NAME: reason" per pod that did not fit or failed.
+ * Raises *rc to 1 for a pod that fits nowhere, sets 2 for a failed pod. */
+void dra_sched_report_pods(const dra_sched_result *res, const char *prog, bool explain, bool json, dra_buf *b,
+                           int *rc);
+
 /* "P pods, S scheduled, ... , T s" */
 void dra_sched_stats_format(const dra_sched_stats *st, dra_buf *b);
 

@@ -2,6 +2,7 @@
 #include "model/quantity.h"
 #include "discover.h"
 
+#include "../base/proc.h"
 #include "../base/hash.h"
 
 #include <ctype.h>
@@ -1129,43 +1130,6 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
     return e;
 }
 
-static long long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* Read fd to EOF, giving up at deadline (monotonic ms): *late is then set. */
-static dra_err *read_until(int fd, const char *name, dra_buf *out, size_t limit, long long deadline, bool *late)
-{
-    for (;;) {
-        long long left = deadline - now_ms();
-        struct pollfd p = {fd, POLLIN, 0};
-        int r = left > 0 ? poll(&p, 1, left > INT_MAX ? INT_MAX : (int)left) : 0;
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return dra_err_new(DRA_EXIT_RUNTIME, "%s: poll: %s", name, strerror(errno));
-        if (r == 0) {
-            *late = true;
-            return NULL;
-        }
-        dra_buf_grow(out, 65536);
-        ssize_t n = read(fd, out->data + out->len, out->cap - out->len - 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return dra_err_new(DRA_EXIT_RUNTIME, "%s: read error: %s", name, strerror(errno));
-        if (n == 0)
-            return NULL;
-        out->len += (size_t)n;
-        out->data[out->len] = '\0';
-        if (out->len > limit)
-            return dra_err_new(DRA_EXIT_RUNTIME, "%s: output larger than the limit of %zu bytes", name, limit);
-    }
-}
-
 /* Run `prog ARGS...` and collect its stdout.  Not a shell: prog is exec'd.
  * nvidia-smi hangs when a GPU or its driver is wedged; discovery must not
  * hang with it, so the child is killed after timeout_ms. */
@@ -1179,45 +1143,17 @@ static dra_err *run_nvidia_smi(const char *prog, const char *const *args, int ti
     for (size_t i = 0; i < nargs; i++)
         argv[i + 1] = (char *)args[i];
     char *cl = cmdline(prog, args);
-    int fds[2];
-    dra_err *e = NULL;
-    if (pipe(fds) != 0) {
-        e = dra_err_new(DRA_EXIT_RUNTIME, "pipe: %s", strerror(errno));
-        goto out;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        e = dra_err_new(DRA_EXIT_RUNTIME, "fork: %s", strerror(errno));
-        goto out;
-    }
-    if (pid == 0) {
-        dup2(fds[1], 1);
-        close(fds[0]);
-        close(fds[1]);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0)
-            dup2(devnull, 0);
-        execvp(prog, argv);
-        _exit(127);
-    }
-    close(fds[1]);
-    bool late = false;
     int ms = timeout_ms > 0 ? timeout_ms : 60000;
-    e = read_until(fds[0], prog, out, 64u << 20, now_ms() + ms, &late);
-    close(fds[0]);
-    if (e || late)
-        kill(pid, SIGKILL); /* it may still be writing, or hanging */
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (!e && late)
+    dra_proc p = {.argv = argv, .timeout_ms = ms, .max_out = 64u << 20};
+    dra_proc_status st;
+    dra_err *e = dra_proc_run(&p, out, &st);
+    if (!e && st.timed_out)
         e = dra_err_new(DRA_EXIT_RUNTIME, "%s did not finish within %d ms; killed it", cl, ms);
-    else if (!e && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
-        e = dra_err_new(DRA_EXIT_RUNTIME, "%s failed (%s %d)", cl, WIFEXITED(status) ? "exit status" : "signal",
-                        WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-out:
+    else if (!e && st.too_much)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "%s: output larger than the limit of %zu bytes", prog, (size_t)64u << 20);
+    else if (!e && (st.signal || st.code != 0))
+        e = dra_err_new(DRA_EXIT_RUNTIME, "%s failed (%s %d)", cl, st.signal ? "signal" : "exit status",
+                        st.signal ? st.signal : st.code);
     free(cl);
     free(argv);
     return e;

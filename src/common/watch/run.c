@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/proc.h"
 #include "../model/time.h"
 
 dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms)
@@ -61,7 +62,6 @@ typedef struct runner {
     long passes;
     int verdict;
     dra_err *err;         /* ends the loop */
-    pid_t child;
 } runner;
 
 static int64_t mono_ms(void)
@@ -198,96 +198,17 @@ static void stages_free(runner *r)
 /* Run one stage: input to its stdin, its stdout into out. */
 static dra_err *run_stage(runner *r, char **argv, const dra_buf *in, dra_buf *out, int *status)
 {
-    int pin[2], pout[2];
-    if (pipe2(pin, O_CLOEXEC) != 0)
-        return dra_err_new(DRA_EXIT_RUNTIME, "pipe: %s", strerror(errno));
-    if (pipe2(pout, O_CLOEXEC) != 0) {
-        close(pin[0]);
-        close(pin[1]);
-        return dra_err_new(DRA_EXIT_RUNTIME, "pipe: %s", strerror(errno));
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        int err = errno;
-        close(pin[0]), close(pin[1]), close(pout[0]), close(pout[1]);
-        return dra_err_new(DRA_EXIT_RUNTIME, "fork: %s", strerror(err));
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(pin[0], 0);
-        dup2(pout[1], 1);
-        signal(SIGPIPE, SIG_DFL);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
-        signal(SIGHUP, SIG_DFL);
-        execvp(argv[0], argv);
-        fprintf(stderr, "dra-watch: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    setpgid(pid, pid);
-    r->child = pid;
-    close(pin[0]);
-    close(pout[1]);
-    fcntl(pin[1], F_SETFL, O_NONBLOCK);
-    size_t off = 0;
-    int wfd = pin[1], rfd = pout[0];
-    if (in->len == 0) {
-        close(wfd);
-        wfd = -1;
-    }
-    dra_err *e = NULL;
-    while (rfd >= 0) {
-        if (stopped(r)) {
-            kill(-pid, SIGTERM);
-            e = dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
-            break;
-        }
-        struct pollfd p[2];
-        int np = 0;
-        p[np++] = (struct pollfd){rfd, POLLIN, 0};
-        if (wfd >= 0)
-            p[np++] = (struct pollfd){wfd, POLLOUT, 0};
-        int n = poll(p, (nfds_t)np, 100);
-        if (n < 0 && errno != EINTR) {
-            e = dra_err_new(DRA_EXIT_RUNTIME, "poll: %s", strerror(errno));
-            break;
-        }
-        if (n <= 0)
-            continue;
-        if (wfd >= 0 && p[1].revents) {
-            ssize_t w = write(wfd, in->data + off, in->len - off);
-            if (w > 0)
-                off += (size_t)w;
-            if ((w < 0 && errno != EAGAIN && errno != EINTR) || off == in->len) {
-                close(wfd); /* EPIPE: the stage stopped reading; its verdict tells */
-                wfd = -1;
-            }
-        }
-        if (p[0].revents) {
-            char buf[65536];
-            ssize_t got = read(rfd, buf, sizeof buf);
-            if (got > 0) {
-                if (out->len + (size_t)got > DRA_MAX_INPUT_BYTES) {
-                    kill(-pid, SIGTERM);
-                    e = dra_err_new(DRA_EXIT_RUNTIME, "%s: output larger than %zu bytes", argv[0], DRA_MAX_INPUT_BYTES);
-                    break;
-                }
-                dra_buf_append(out, buf, (size_t)got);
-            } else if (got == 0 || (errno != EINTR && errno != EAGAIN)) {
-                close(rfd);
-                rfd = -1;
-            }
-        }
-    }
-    if (wfd >= 0)
-        close(wfd);
-    if (rfd >= 0)
-        close(rfd);
-    int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    r->child = 0;
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    dra_proc p = {.argv = argv, .in = in->data ? in->data : "", .inlen = in->len, .max_out = DRA_MAX_INPUT_BYTES,
+                  .group = true, .stop = r->s->o.stop};
+    dra_proc_status st;
+    dra_err *e = dra_proc_run(&p, out, &st);
+    *status = st.code;
+    if (!e && st.stopped)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
+    else if (!e && st.too_much)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "%s: output larger than %zu bytes", argv[0], DRA_MAX_INPUT_BYTES);
+    else if (!e && st.exec_errno)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "cannot run %s: %s", argv[0], strerror(st.exec_errno));
     return e;
 }
 
