@@ -142,3 +142,26 @@ when_of() {
     run "$DRA_BIN/dra-evict" -o xml "${IN[@]}"
     assert_failure 2
 }
+
+@test "rule status across passes: the evicted count goes on from the rule's condition; NoEffect is computed once" {
+    # the rules as a pass of the loop left them: 2 pods evicted before, NoEffect already said
+    cat >"$BATS_TEST_TMPDIR/rules.jsonl" <<'EOF'
+{"apiVersion":"resource.k8s.io/v1","kind":"DeviceTaintRule","metadata":{"name":"maintenance-node-b","uid":"51a0e7c2-0000-4000-8000-0000000000b1","generation":1},"spec":{"deviceSelector":{"driver":"gpu.example.com","pool":"node-b"},"taint":{"key":"example.com/maintenance","effect":"NoExecute","timeAdded":"2026-03-01T10:05:00Z"}},"status":{"conditions":[{"type":"EvictionInProgress","status":"False","observedGeneration":1,"lastTransitionTime":"2026-03-01T09:00:00Z","reason":"Completed","message":"2 pods evicted since starting the controller."}]}}
+{"apiVersion":"resource.k8s.io/v1","kind":"DeviceTaintRule","metadata":{"name":"what-if-all-gpus","uid":"51a0e7c2-0000-4000-8000-0000000000b2","generation":3},"spec":{"deviceSelector":{"driver":"gpu.example.com"},"taint":{"key":"example.com/what-if","effect":"None","timeAdded":"2026-03-01T10:00:00Z"}},"status":{"conditions":[{"type":"EvictionInProgress","status":"False","observedGeneration":3,"lastTransitionTime":"2026-03-01T09:00:00Z","reason":"NoEffect","message":"said once"}]}}
+EOF
+    local in=("$DATA/evict/slices.yaml" "$BATS_TEST_TMPDIR/rules.jsonl" "$DATA/evict/claims-pods.json")
+    run "$DRA_BIN/dra-evict" --apply-at 2026-03-01T10:05:00Z --rule-status -o json "${in[@]}"
+    assert_success
+    assert_equal "$(jq -c '.items[] | .status.conditions[0] | [.reason, .message, .lastTransitionTime]' <<<"$output")" \
+        '["Completed","3 pods evicted since starting the controller.","2026-03-01T10:05:00Z"]
+["NoEffect","said once","2026-03-01T09:00:00Z"]'
+    # nothing new: nothing to write
+    run "$DRA_BIN/dra-evict" --now 2026-03-01T10:06:00Z --rule-status --patch "$DATA/evict/slices.yaml" "$BATS_TEST_TMPDIR/rules.jsonl"
+    assert_success
+    assert_equal "$(jq -c 'select(.kind == "DeviceTaintRule") | .name' <<<"$output")" ""
+    # a new generation starts afresh
+    jq -c '.metadata.generation = 2' "$BATS_TEST_TMPDIR/rules.jsonl" | head -1 >"$BATS_TEST_TMPDIR/gen2.jsonl"
+    run "$DRA_BIN/dra-evict" --now 2026-03-01T10:06:00Z --rule-status -o json "$DATA/evict/slices.yaml" "$BATS_TEST_TMPDIR/gen2.jsonl"
+    assert_success
+    assert_equal "$(jq -c '(.items // [.])[0].status.conditions[0] | [.reason, .message, .observedGeneration]' <<<"$output")" '["NotStarted","",2]'
+}

@@ -84,6 +84,7 @@ PY
     done
     grep -q '"run", "--once", "--job", "claims"' "$DEPLOY/cronjob-claims.yaml"
     grep -q '"run", "--job", "evict", "--apply"' "$DEPLOY/deployment-evict.yaml"
+    grep -q '"run", "--job", "node", "--node", "$(NODE_NAME)"' "$DEPLOY/daemonset-node.yaml"
 }
 
 # The taint scenario of tests/data/evict: devices tainted NoExecute by a slice and a
@@ -109,11 +110,20 @@ deployment_args() {
     run --separate-stderr "$DRA_BIN/dra-watch" "${args[@]}" --max-passes 1 --now 2026-03-01T10:05:00Z --stats \
         --kubeconfig "$W/kc-evict-sa-token"
     assert_success
-    [[ $stderr == *"writes=6"* ]]
+    # DisruptionTarget and delete for 3 due pods, the EvictionInProgress condition of 2 rules
+    [[ $stderr == *"writes=8"* ]]
     [[ $stderr != *"failed"* && $stderr != *"Forbidden"* ]]
     # DisruptionTarget and delete for the due pods; the rest stay
     run "$DRA_BIN/dra-watch" get pods -A
     assert_equal "$(jq -r .metadata.name <<<"$output" | sort | tr '\n' ' ')" "c e x "
+    run "$DRA_BIN/dra-watch" get devicetaintrules
+    assert_equal "$(jq -c '[.metadata.name, .status.conditions[0].reason, .status.conditions[0].message]' <<<"$output" | head -1)" \
+        '["maintenance-node-b","Completed","1 pod evicted since starting the controller."]'
+    # the next pass, a minute later: nothing changed, nothing written (the count lives in the condition)
+    run --separate-stderr "$DRA_BIN/dra-watch" "${args[@]}" --max-passes 1 --now 2026-03-01T10:06:00Z --stats \
+        --kubeconfig "$W/kc-evict-sa-token"
+    assert_success
+    [[ $stderr == *"writes=0"* ]]
 }
 
 @test "deploy: the evict job under the claims role fails, naming the permission" {
@@ -127,7 +137,7 @@ deployment_args() {
 }
 
 @test "deploy: without delete on pods the evict pass stops, naming the permission" {
-    sed 's/verbs: \["list", "watch", "delete"\]/verbs: ["list", "watch"]/' "$DEPLOY/evict-rbac.yaml" >"$W/less.yaml"
+    sed 's/verbs: \["list", "watch", "delete"\]/verbs: ["list", "watch"]/' "$DEPLOY/evict-rbac.yaml" <"$DEPLOY/node-rbac.yaml" >"$W/less.yaml"
     ! cmp -s "$DEPLOY/evict-rbac.yaml" "$W/less.yaml"
     start_evict "$W/less.yaml"
     # the loop too: a missing permission is not retried
@@ -165,4 +175,45 @@ deployment_args() {
     assert_equal "$rc" 3
     # whichever relist comes first: both kinds are outside the claims role
     grep -Eq 'Forbidden.*cannot list resource "(resourceslices|devicetaintrules)" in API group "resource.k8s.io"' "$W/err"
+}
+
+# The DaemonSet's own arguments (deploy/daemonset-node.yaml), for node-1 and
+# this test's driver directories.
+daemonset_args() {
+    grep -o 'args: \[.*\]' "$DEPLOY/daemonset-node.yaml" | sed 's/^args: //' |
+        jq -r --arg reg "$T/reg" --arg state "$T/state" \
+            '.[1:] | map(if . == "$(NODE_NAME)" then "node-1" elif . == "/var/lib/kubelet/plugins_registry" then $reg
+                         elif . == "/var/lib/dra-tools/dra_manager_state" then $state else . end)[]'
+}
+
+start_node() {
+    local args=() f
+    for f in "$@"; do args+=(--rbac "$f"); done
+    apiserver_start "$W/api" --load "$DATA/watch/node-agent.jsonl" --rbac "$DATA/watch/rbac-users.yaml" "${args[@]}"
+    sed "s/token: .*/token: node-sa-token/" "$KUBECONFIG" >"$W/kc-node-sa-token"
+}
+
+@test "deploy: the node DaemonSet prepares its node's claims with exactly the dra-tools:node role" {
+    load rpc-helpers
+    rpc_setup
+    start_driver
+    start_node "$DEPLOY/node-rbac.yaml"
+    mapfile -t args < <(daemonset_args)
+    [[ ${args[*]} == "run --job node --node node-1 --registry-dir $T/reg "* ]]
+    run --separate-stderr "$DRA_BIN/dra-watch" "${args[@]}" --max-passes 1 --stats --kubeconfig "$W/kc-node-sa-token"
+    local st=$status out=$output err=$stderr
+    rpc_teardown
+    [[ $st == 0 ]] || { echo "exit $st: $err"; false; }
+    [[ $err != *"Forbidden"* ]]
+    assert_equal "$(jq -r .action <<<"$out")" prepare
+    # without watch on claims the agent stops, naming the permission
+    python3 -c 'import sys; t = sys.stdin.read(); print(t.replace("resources: [\"resourceclaims\"]\n  verbs: [\"list\", \"watch\"]", "resources: [\"resourceclaims\"]\n  verbs: [\"watch\"]"))' <"$DEPLOY/node-rbac.yaml" >"$W/less.yaml"
+    ! cmp -s "$DEPLOY/node-rbac.yaml" "$W/less.yaml"
+    apiserver_stop
+    rm -rf "$W/api"
+    start_node "$W/less.yaml"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job node --node node-1 --socket /nonexistent.sock \
+        --kubeconfig "$W/kc-node-sa-token"
+    assert_failure 3
+    [[ $stderr == *'"system:serviceaccount:dra-system:dra-node" cannot list resource "resourceclaims" in API group "resource.k8s.io"'* ]]
 }

@@ -678,6 +678,30 @@ static void count_devices(const ctx *x, const rule_info *ri, long long *publishe
     }
 }
 
+/* N of a message ending "N pods evicted since starting the controller."
+ * ("1 pod ..."), else 0. */
+static long long evicted_before(const char *msg)
+{
+    static const char tail[] = " evicted since starting the controller.";
+    size_t n = strlen(msg), t = sizeof tail - 1;
+    if (n < t || strcmp(msg + n - t, tail) != 0)
+        return 0;
+    const char *end = msg + n - t, *word = end;
+    while (word > msg && word[-1] != ' ')
+        word--; /* "pod" or "pods" */
+    if (word == msg || (strncmp(word, "pod", 3) != 0))
+        return 0;
+    const char *num = word - 1;
+    while (num > msg && num[-1] >= '0' && num[-1] <= '9')
+        num--;
+    if (num == word - 1 || (num > msg && num[-1] != ' '))
+        return 0;
+    long long v = 0;
+    for (const char *p = num; p < word - 1 && v < (1LL << 40); p++)
+        v = v * 10 + (*p - '0');
+    return v;
+}
+
 static dra_err *rule_status(const ctx *x, const eval *ev, size_t r, json_t **out, dra_changes *changes)
 {
     const rule_info *ri = &x->rules[r];
@@ -685,8 +709,26 @@ static dra_err *rule_status(const ctx *x, const eval *ev, size_t r, json_t **out
     long long pods = 0, nss = 0, evicted = 0;
     dra_buf msg = DRA_BUF_INIT;
     const char *status = "False", *reason;
+    json_int_t gen = json_integer_value(dra_jget(rule, "metadata.generation"));
+    /* keep lastTransitionTime when nothing of the condition changes */
+    const json_t *old = NULL;
+    size_t i, old_index = 0;
+    json_t *cnd;
+    json_array_foreach(dra_jarr(rule, "status.conditions"), i, cnd) {
+        if (strcmp(dra_jstr_or(cnd, "type", ""), "EvictionInProgress") == 0) {
+            old = cnd;
+            old_index = i;
+            break;
+        }
+    }
+    bool old_current = old && json_integer_value(json_object_get(old, "observedGeneration")) == gen;
     if (strcmp(ri->effect, "NoExecute") == 0) {
         count_pending(x, ev, rule, true, &pods, &nss, &evicted);
+        /* A controller keeps the pods it evicted because of a rule in memory;
+         * each pass of the loop runs afresh, so the count lives in the rule's
+         * own condition (same generation) and goes on from there. */
+        if (old_current)
+            evicted += evicted_before(dra_jstr_or(old, "message", ""));
         if (pods > 0) {
             status = "True";
             reason = "PodsPendingEviction";
@@ -698,6 +740,11 @@ static dra_err *rule_status(const ctx *x, const eval *ev, size_t r, json_t **out
         } else {
             reason = evicted > 0 ? "Completed" : "NotStarted";
         }
+    } else if (strcmp(ri->effect, "None") == 0 && old_current &&
+               strcmp(dra_jstr_or(old, "reason", ""), "NoEffect") == 0) {
+        /* computed once per spec change ("will not be updated again") */
+        reason = "NoEffect";
+        dra_buf_puts(&msg, dra_jstr_or(old, "message", ""));
     } else if (strcmp(ri->effect, "None") == 0) {
         reason = "NoEffect";
         eval sim;
@@ -734,18 +781,6 @@ static dra_err *rule_status(const ctx *x, const eval *ev, size_t r, json_t **out
         free(p);
     }
 
-    json_int_t gen = json_integer_value(dra_jget(rule, "metadata.generation"));
-    /* keep lastTransitionTime when nothing of the condition changes */
-    const json_t *old = NULL;
-    size_t i, old_index = 0;
-    json_t *cnd;
-    json_array_foreach(dra_jarr(rule, "status.conditions"), i, cnd) {
-        if (strcmp(dra_jstr_or(cnd, "type", ""), "EvictionInProgress") == 0) {
-            old = cnd;
-            old_index = i;
-            break;
-        }
-    }
     bool same = old && strcmp(dra_jstr_or(old, "status", ""), status) == 0 &&
                 strcmp(dra_jstr_or(old, "reason", ""), reason) == 0 &&
                 strcmp(dra_jstr_or(old, "message", ""), dra_buf_str(&msg)) == 0 &&

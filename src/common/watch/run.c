@@ -146,7 +146,8 @@ static dra_err *setup_stages(runner *r)
             return e; /* about the parameter "now" */
         char *ts = dra_time_format(now);
         char *t = tool_path(r, "dra-evict");
-        r->stages[0].argv = argv_new(t, "--apply-at", ts, "--patch", NULL);
+        /* evictions and the rules' EvictionInProgress condition */
+        r->stages[0].argv = argv_new(t, "--apply-at", ts, "--rule-status", "--patch", NULL);
         r->nstages = 1;
         free(t);
         free(ts);
