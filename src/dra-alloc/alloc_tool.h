@@ -56,6 +56,9 @@ typedef struct input {
 
 DRA_MUST_USE dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, input *in);
 DRA_MUST_USE dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int flags, input *in);
+/* The same over the given paths instead of the positional arguments. */
+DRA_MUST_USE dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, char *const *paths, size_t n, int flags,
+                                           input *in);
 void dra_alloc_input_free(input *in);
 /* Print b to stderr and free it. */
 void dra_alloc_print_err(dra_buf *b);
@@ -75,5 +78,17 @@ extern const dra_opt dra_alloc_capacity_opts[];
      "Exit: 0, 1 when a --fail-below class has fewer free devices, 2 input error.",                                   \
      dra_alloc_capacity_opts, "file"}
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc);
+
+/* diff.c */
+extern const dra_opt dra_alloc_diff_opts[];
+#define DRA_ALLOC_DIFF_CMD                                                                                             \
+    {"diff", "diff [OPTIONS] A B", "what changed between two allocation results or two dumps",                        \
+     "A and B: files or directories (- for stdin, once) holding ResourceClaims and Pods, e.g. two\n"                   \
+     "outputs of dra-alloc schedule, or dumps before and after a change.  Per claim: devices\n"                       \
+     "(allocation results), node (allocation nodeSelector), config and reservations (reservedFor);\n"                \
+     "per pod: its node.  Then a summary line.  Claims match by namespace and name.\n"                                \
+     "Exit: 0 equal, 1 they differ, 2 input error.",                                                                 \
+     dra_alloc_diff_opts, "file"}
+dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc);
 
 #endif

@@ -32,7 +32,12 @@ dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, inp
 
 dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int flags, input *in)
 {
-    dra_err *e = dra_tool_read(&dra_alloc_tool, a, a->pos, a->npos, flags, &in->set);
+    return dra_alloc_read_paths(a, x, a->pos, a->npos, flags, in);
+}
+
+dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, char *const *paths, size_t n, int flags, input *in)
+{
+    dra_err *e = dra_tool_read(&dra_alloc_tool, a, paths, n, flags, &in->set);
     if (!e) {
         dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = in->now};
         lo.validate.features = &in->features;

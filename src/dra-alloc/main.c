@@ -63,6 +63,7 @@ static const dra_cmd cmds[] = {
      "question (JSON on stdin and stdout); its failure is a runtime error (exit 3).",
      schedule_opts, NULL},
     DRA_ALLOC_CAPACITY_CMD,
+    DRA_ALLOC_DIFF_CMD,
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -178,7 +179,8 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
 }
 
 static const dra_runner runners[] = {{"allocate", run_allocate}, {"schedule", run_schedule},
-                                    {"capacity", dra_alloc_run_capacity}, {NULL, NULL}};
+                                    {"capacity", dra_alloc_run_capacity},
+                                    {"diff", dra_alloc_run_diff}, {NULL, NULL}};
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,52 @@
+/* dra-alloc diff A B: two inputs -> insight/diff.h -> lines or objects; exit 1 when they differ. */
+#include <stdio.h>
+#include <string.h>
+
+#include "insight/diff.h"
+#include "alloc_tool.h"
+
+const dra_opt dra_alloc_diff_opts[] = {
+    DRA_OPT_OUTPUT_ENTRY("text yaml json jsonl"),
+    DRA_OPT_FEATURE_GATES_ENTRY,
+    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input", NULL},
+    DRA_OPT_NOW_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
+    DRA_OPT_END,
+};
+
+dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    opts plain = *x;
+    bool text = !x->output || strcmp(x->output, "text") == 0;
+    if (text)
+        plain.output = NULL;
+    input in[2];
+    dra_err *e = dra_alloc_load_input(a, &plain, false, &in[0]);
+    dra_err *e1 = dra_alloc_load_input(a, &plain, false, &in[1]);
+    dra_err_free(e1); /* the same options: the same answer */
+    if (!e && a->npos != 2)
+        e = dra_err_new(DRA_EXIT_INPUT, "diff needs two inputs, A and B (got %zu)", a->npos);
+    if (!e && strcmp(a->pos[0], "-") == 0 && strcmp(a->pos[1], "-") == 0)
+        e = dra_err_new(DRA_EXIT_INPUT, "diff: standard input can be only one of A and B");
+    for (int i = 0; i < 2 && !e; i++)
+        e = dra_alloc_read_paths(a, x, &a->pos[i], 1, 0, &in[i]);
+    json_t *rep = e ? NULL : dra_diff_models(&in[0].model, &in[1].model);
+    if (rep && text) {
+        dra_buf b = DRA_BUF_INIT;
+        dra_diff_text(rep, &b);
+        if (fputs(dra_buf_str(&b), stdout) < 0)
+            e = dra_err_new(DRA_EXIT_RUNTIME, "write error");
+        dra_buf_free(&b);
+    } else if (rep && in[0].fmt == DRA_FMT_JSONL) {
+        e = dra_write_array(stdout, json_object_get(rep, "changes"), in[0].fmt);
+    } else if (rep) {
+        e = dra_write(stdout, &rep, 1, in[0].fmt);
+    }
+    if (!e && dra_diff_differs(rep))
+        *rc = DRA_EXIT_NEGATIVE;
+    json_decref(rep);
+    dra_alloc_input_free(&in[0]);
+    dra_alloc_input_free(&in[1]);
+    return e;
+}

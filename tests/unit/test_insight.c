@@ -1,0 +1,88 @@
+/* Fleet insight engines: the allocation diff (insight/diff.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "insight/diff.h"
+#include "io/json.h"
+#include "unit.h"
+
+typedef struct side {
+    dra_objset set;
+    dra_model m;
+} side;
+
+static void load(side *s, const char *yaml)
+{
+    memset(s, 0, sizeof *s);
+    dra_err *e = dra_read_mem(&s->set, "t.yaml", yaml, strlen(yaml));
+    dra_load_opts lo = {.skip_unknown = true};
+    if (!e)
+        e = dra_load(&s->set, &lo, &s->m);
+    dra_err_free(e);
+}
+
+static void unload(side *s)
+{
+    dra_model_free(&s->m);
+    dra_objset_free(&s->set);
+}
+
+#define CLAIM(name, dev, node) \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
+    "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n" \
+    "status: {allocation: {devices: {results: [{request: r, driver: d.example.com, pool: p, device: " dev "}]},\n" \
+    "  nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [" node "]}]}]}}}\n---\n"
+#define POD(name, node) "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
+                        "spec: {nodeName: " node ", containers: [{name: c, image: x}]}\n---\n"
+
+UNIT_TEST(diff_equal_and_moved)
+{
+    side a, b;
+    load(&a, CLAIM("c1", "x", "n1") CLAIM("c2", "z", "n1") POD("p", "n1"));
+    load(&b, CLAIM("c1", "x", "n1") CLAIM("c2", "w", "n2") POD("p", "n2"));
+    json_t *r = dra_diff_models(&a.m, &a.m);
+    CHECK(!dra_diff_differs(r));
+    CHECK_INT(json_integer_value(dra_jget(r, "summary.unchanged")), 2);
+    json_decref(r);
+    r = dra_diff_models(&a.m, &b.m);
+    CHECK(dra_diff_differs(r));
+    CHECK_INT(json_array_size(dra_jget(r, "changes")), 2);
+    const json_t *c = json_array_get(dra_jget(r, "changes"), 0);
+    CHECK_STR(dra_jstr(c, "name"), "c2");
+    CHECK_STR(dra_jstr(c, "node.from"), "n1");
+    CHECK_STR(dra_jstr(c, "node.to"), "n2");
+    CHECK_STR(dra_jstr(json_array_get(dra_jget(c, "devices.added"), 0), "device"), "w");
+    CHECK_INT(json_integer_value(dra_jget(r, "summary.podsMoved")), 1);
+    dra_buf t = DRA_BUF_INIT;
+    dra_diff_text(r, &t);
+    CHECK(strstr(dra_buf_str(&t), "ResourceClaim ns/c2: devices -d.example.com/p/z (r) +d.example.com/p/w (r); node n1 -> n2\n"));
+    CHECK(strstr(dra_buf_str(&t), "Pod ns/p: node n1 -> n2\n"));
+    dra_buf_free(&t);
+    json_decref(r);
+    unload(&a);
+    unload(&b);
+}
+
+UNIT_TEST(alloc_node_forms)
+{
+    json_t *a = json_loads("{\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\","
+                           "\"operator\":\"In\",\"values\":[\"n1\"]}]}]}}", 0, NULL);
+    char *s = dra_diff_alloc_node(a);
+    CHECK_STR(s, "n1");
+    free(s);
+    json_decref(a);
+    a = json_loads("{\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\","
+                   "\"operator\":\"In\",\"values\":[\"a\"]}]}]}}", 0, NULL);
+    s = dra_diff_alloc_node(a);
+    CHECK(s && strstr(s, "\"zone\""));
+    free(s);
+    json_decref(a);
+    a = json_object();
+    s = dra_diff_alloc_node(a);
+    CHECK_STR(s, "");
+    free(s);
+    json_decref(a);
+    CHECK(dra_diff_alloc_node(NULL) == NULL);
+}
+
+UNIT_MAIN()
