@@ -167,3 +167,61 @@ setup() {
     assert_failure 2
     [[ $stderr == *"no ResourcePoolStatusRequest in the input"* ]]
 }
+
+@test "pool-status: partitionSummary and shareableSummary (1.37), from the slices and the devices in use" {
+    local views=(--now 2026-03-02T00:00:00Z -o jsonl --driver gpu.example.com)
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status "${views[@]}" "$DATA/slice/pool-views.yaml"
+    assert_success
+    # half-0 in use: 4 of 8 left, so no full GPU, one more half, two quarters (each type measured alone)
+    assert_equal "$(jq -c '.status.pools[0].partitionSummary[] | [.type, .total, .allocatable]' <<<"$output")" \
+        '["full",1,0]
+["half",2,1]
+["quarter",4,2]'
+    assert_equal "$(jq -c '.status.pools[0].partitionSummary[0].attribute' <<<"$output")" '"gpu.example.com/shape"'
+    assert_equal "$(jq -c '.status.pools[1].shareableSummary' <<<"$output")" \
+        '{"fullyAvailableDevices":1,"partiallyAvailableDevices":1,"capacity":[{"name":"memory","total":"32Gi","consumed":"4Gi","available":"28Gi"}]}'
+    assert_equal "$(jq -c '[.status.pools[] | has("validationError")]' <<<"$output")" '[false,false]'
+    # the request's defaultPartitionTypeAttribute stands in for a slice that declares none
+    sed '/partitionTypeAttribute:/d' "$DATA/slice/pool-views.yaml" >"$BATS_TEST_TMPDIR/nodecl.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status "${views[@]}" "$BATS_TEST_TMPDIR/nodecl.yaml"
+    assert_success
+    assert_equal "$(jq -c '.status.pools[0] | has("partitionSummary")' <<<"$output")" false
+    cat "$BATS_TEST_TMPDIR/nodecl.yaml" - >"$BATS_TEST_TMPDIR/default.yaml" <<'EOF'
+---
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourcePoolStatusRequest
+metadata: {name: gpus}
+spec: {driver: gpu.example.com, defaultPartitionTypeAttribute: gpu.example.com/shape}
+EOF
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2026-03-02T00:00:00Z -o jsonl "$BATS_TEST_TMPDIR/default.yaml"
+    assert_success
+    assert_equal "$(jq -c '[.status.pools[0].partitionSummary[] | .allocatable]' <<<"$output")" '[0,1,2]'
+}
+
+@test "pool-status: a pool the views cannot summarize gets upstream's validationError, counts kept" {
+    local views=(--now 2026-03-02T00:00:00Z -o jsonl --driver gpu.example.com --pool node-a)
+    # a partition without the attribute the request names (a slice that declares it must carry it)
+    { sed -e '/partitionTypeAttribute:/d' -e 's/attributes: {shape: {string: full}}/attributes: {other: {string: full}}/' \
+        "$DATA/slice/pool-views.yaml"
+      printf -- '---\napiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\nmetadata: {name: gpus}\n'
+      printf 'spec: {driver: gpu.example.com, poolName: node-a, defaultPartitionTypeAttribute: gpu.example.com/shape}\n'
+    } >"$BATS_TEST_TMPDIR/missing.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2026-03-02T00:00:00Z -o jsonl "$BATS_TEST_TMPDIR/missing.yaml"
+    assert_success
+    assert_equal "$(jq -r '.status.pools[0].validationError' <<<"$output")" \
+        'PartitionTypeMissing: device "full" in pool gpu.example.com/node-a does not carry partition type attribute "gpu.example.com/shape"'
+    assert_equal "$(jq -c '.status.pools[0] | [.totalDevices, .allocatedDevices, has("partitionSummary")]' <<<"$output")" '[7,1,false]'
+    assert_equal "$(jq -r '.status.conditions[0].message' <<<"$output")" 'Calculated status for 1 pools (1 incomplete)'
+    # two quarters that cost differently
+    awk '/name: quarter-3/ { q = 1 } q && /memory: \{value: 2Gi\}/ { sub(/2Gi/, "1Gi"); q = 0 } { print }' \
+        "$DATA/slice/pool-views.yaml" >"$BATS_TEST_TMPDIR/cost.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status "${views[@]}" "$BATS_TEST_TMPDIR/cost.yaml"
+    assert_success
+    assert_equal "$(jq -r '.status.pools[0].validationError' <<<"$output")" \
+        'PartitionCostMismatch: devices of partition type "quarter" in pool gpu.example.com/node-a consume different counters'
+    # a malformed default attribute is an input error
+    printf 'apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\nmetadata: {name: r}\nspec: {driver: gpu.example.com, defaultPartitionTypeAttribute: "no/such/name"}\n' >"$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 2
+    [[ $stderr == *"bad.yaml:4: ResourcePoolStatusRequest/r: spec.defaultPartitionTypeAttribute: Invalid value"* ]]
+}

@@ -765,3 +765,48 @@ UNIT_TEST(pool_status_counts_as_the_controller)
     dra_objset_free(&set);
     free(path);
 }
+
+/* The views of 1.37: partitionSummary over the counters left after the
+ * devices in use, each type alone; shareableSummary sums capacity over the
+ * shareable devices (views.go computePartitionSummary, computeShareableSummary). */
+UNIT_TEST(pool_status_views)
+{
+    char *path = data_path("pool-views.yaml");
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model m = DRA_MODEL_INIT;
+    CHECK(!dra_read_path(&set, path));
+    dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
+    CHECK(!dra_load(&set, &lo, &m));
+    dra_features f;
+    dra_features_default(&f);
+    json_t *req = dra_pool_status_request_new("gpu.example.com", NULL, 0);
+    json_t *st = dra_pool_status(&m, req, &f, 0);
+    const json_t *pools = json_object_get(st, "pools");
+    const json_t *ps = json_object_get(json_array_get(pools, 0), "partitionSummary");
+    CHECK_INT(json_array_size(ps), 3);
+    static const int want[][2] = {{1, 0}, {2, 1}, {4, 2}}; /* full, half, quarter: total, allocatable */
+    for (size_t i = 0; i < 3 && i < json_array_size(ps); i++) {
+        CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, i), "total")), want[i][0]);
+        CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, i), "allocatable")), want[i][1]);
+    }
+    const json_t *sh = json_object_get(json_array_get(pools, 1), "shareableSummary");
+    CHECK_INT(json_integer_value(json_object_get(sh, "partiallyAvailableDevices")), 1);
+    const json_t *cap = json_array_get(json_object_get(sh, "capacity"), 0);
+    CHECK_STR(json_string_value(json_object_get(cap, "available")), "28Gi");
+    json_decref(st);
+    /* nothing in use: every type fits as often as the whole GPU allows */
+    dra_model_list *cl = (dra_model_list *)dra_model_kind(&m, DRA_KIND_RESOURCE_CLAIM);
+    size_t saved = cl->n;
+    cl->n = 0;
+    st = dra_pool_status(&m, req, &f, 0);
+    ps = json_object_get(json_array_get(json_object_get(st, "pools"), 0), "partitionSummary");
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, 0), "allocatable")), 1);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, 1), "allocatable")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, 2), "allocatable")), 4);
+    cl->n = saved;
+    json_decref(st);
+    json_decref(req);
+    dra_model_free(&m);
+    dra_objset_free(&set);
+    free(path);
+}

@@ -178,7 +178,7 @@ OBJ(core_object, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta
     {"status", &open_part})
 
 /* ---- ResourcePoolStatusRequest (resource.k8s.io/v1alpha3, KEP-5677) ---------- */
-OBJ(rpsr_spec, {"driver", NULL}, {"poolName", NULL}, {"limit", NULL})
+OBJ(rpsr_spec, {"driver", NULL}, {"poolName", NULL}, {"limit", NULL}, {"defaultPartitionTypeAttribute", NULL})
 OBJ(pool_status, {"driver", NULL}, {"poolName", NULL}, {"nodeName", NULL}, {"generation", NULL},
     {"resourceSliceCount", NULL}, {"totalDevices", NULL}, {"allocatedDevices", NULL}, {"availableDevices", NULL},
     {"unavailableDevices", NULL}, {"validationError", NULL}, {"partitionSummary", NULL}, {"counterSets", NULL},

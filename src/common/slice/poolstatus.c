@@ -4,15 +4,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/sort.h"
 #include "../base/buf.h"
+#include "../base/hash.h"
+#include "../base/sort.h"
+#include "../model/quantity.h"
 #include "../model/time.h"
+
+/* Status lists hold at most 32 items (+k8s:maxItems=32): a view over that is
+ * a validationError, not a truncated list. */
+#define MAX_STATUS_ITEMS 32
+
+/* One device of a pool's current generation, with the grouping attribute its
+ * slice declared (NULL: none). */
+typedef struct pdev {
+    const json_t *dev;
+    const char *attr;
+} pdev;
+
+/* One named quantity (a consumed capacity, a counter of a set). */
+typedef struct nq {
+    const char *set, *name;
+    dra_quantity q;
+} nq;
 
 typedef struct pinfo {
     const char *driver, *pool;
     const char *node;
     bool node_mixed;
     int64_t total, unavailable, slices, expected, generation;
+    pdev *devs;
+    size_t ndev;
+    const json_t **sets; /* sharedCounters arrays of the pool's current slices */
+    size_t nsets;
+    dra_strmap in_use;   /* device name -> 1: in a non-admin allocation result */
+    nq *consumed;        /* consumed capacity over those results, per name */
+    size_t nconsumed;
 } pinfo;
 
 static const char *jstr(const json_t *o, const char *k)
@@ -57,20 +83,324 @@ static int cmp_pool(const void *a, const void *b)
     return c ? c : strcmp(x->pool, y->pool);
 }
 
-static pinfo *find(pinfo *v, size_t n, const char *pool)
+/* A quantity field ({"value": Q} or Q itself); zero when absent or bad. */
+static dra_quantity qty(const json_t *v)
+{
+    dra_quantity q = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+    if (json_is_object(v))
+        v = json_object_get(v, "value");
+    const char *s = json_string_value(v);
+    if (s) {
+        dra_err *e = dra_quantity_parse(s, &q);
+        if (e) {
+            dra_err_free(e);
+            q = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+        }
+    }
+    return q;
+}
+
+static nq *nq_find(nq *v, size_t n, const char *set, const char *name)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(v[i].pool, pool) == 0)
+        if ((set == v[i].set || (set && v[i].set && strcmp(set, v[i].set) == 0)) && strcmp(name, v[i].name) == 0)
             return &v[i];
     return NULL;
 }
 
-/* Distinct allocated devices of one pool (admin access excluded). */
-static int64_t allocated(const dra_model *m, const char *driver, const char *pool)
+static void nq_add(nq **v, size_t *n, const char *set, const char *name, const dra_quantity *q)
+{
+    nq *x = nq_find(*v, *n, set, name);
+    if (x) {
+        dra_quantity sum;
+        if (dra_quantity_add(&sum, &x->q, q))
+            x->q = sum;
+        return;
+    }
+    *v = dra_xgrow(*v, *n, sizeof **v);
+    (*v)[(*n)++] = (nq){set, name, *q};
+}
+
+/* Every counter of the pool's shared counter sets, as published. */
+static void counters_published(const pinfo *x, nq **v, size_t *n)
+{
+    for (size_t s = 0; s < x->nsets; s++) {
+        size_t i;
+        const json_t *cs;
+        json_array_foreach(x->sets[s], i, cs) {
+            const char *set = jstr(cs, "name"), *name;
+            const json_t *c;
+            if (!set)
+                continue;
+            json_object_foreach((json_t *)json_object_get(cs, "counters"), name, c) {
+                dra_quantity q = qty(c);
+                if (!nq_find(*v, *n, set, name)) {
+                    *v = dra_xgrow(*v, *n, sizeof **v);
+                    (*v)[(*n)++] = (nq){set, name, q};
+                }
+            }
+        }
+    }
+}
+
+/* Whether a device's counter cost fits in avail (a counter it names that the
+ * pool does not publish never fits). */
+static bool cost_fits(const json_t *dev, const nq *avail, size_t n)
+{
+    size_t i;
+    const json_t *cc;
+    json_array_foreach(json_object_get(dev, "consumesCounters"), i, cc) {
+        const char *set = jstr(cc, "counterSet"), *name;
+        const json_t *c;
+        json_object_foreach((json_t *)json_object_get(cc, "counters"), name, c) {
+            const nq *have = set ? nq_find((nq *)avail, n, set, name) : NULL;
+            dra_quantity q = qty(c);
+            if (!have || dra_quantity_cmp(&have->q, &q) < 0)
+                return false;
+        }
+    }
+    return true;
+}
+
+static void cost_deduct(const json_t *dev, nq *avail, size_t n)
+{
+    size_t i;
+    const json_t *cc;
+    json_array_foreach(json_object_get(dev, "consumesCounters"), i, cc) {
+        const char *set = jstr(cc, "counterSet"), *name;
+        const json_t *c;
+        json_object_foreach((json_t *)json_object_get(cc, "counters"), name, c) {
+            nq *have = set ? nq_find(avail, n, set, name) : NULL;
+            dra_quantity q = qty(c), d;
+            if (have && dra_quantity_sub(&d, &have->q, &q))
+                have->q = d;
+        }
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A stable text of a device's counter cost ("set/counter=Q,..." sorted), to
+ * find partitions of one type with different costs. */
+static char *cost_key(const json_t *dev)
+{
+    const char **parts = NULL;
+    size_t n = 0;
+    size_t i;
+    const json_t *cc;
+    json_array_foreach(json_object_get(dev, "consumesCounters"), i, cc) {
+        const char *name;
+        const json_t *c;
+        json_object_foreach((json_t *)json_object_get(cc, "counters"), name, c) {
+            dra_quantity q = qty(c);
+            char buf[DRA_QUANTITY_STRMAX];
+            parts = dra_xgrow(parts, n, sizeof *parts);
+            parts[n++] = dra_xasprintf("%s/%s=%s", jstr(cc, "counterSet") ? jstr(cc, "counterSet") : "", name,
+                                       dra_quantity_format(&q, buf));
+        }
+    }
+    if (n > 1)
+        dra_sort(parts, n, sizeof *parts, cmp_str);
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t k = 0; k < n; k++) {
+        if (k)
+            dra_buf_putc(&b, ',');
+        dra_buf_puts(&b, parts[k]);
+        free((char *)parts[k]);
+    }
+    free(parts);
+    return dra_buf_detach(&b);
+}
+
+/* The string value of attribute fqn on a device; an attribute in the driver's
+ * domain may also be written bare (the qualified spelling wins). */
+static const char *partition_type(const char *driver, const json_t *dev, const char *fqn)
+{
+    const json_t *attrs = json_object_get(dev, "attributes");
+    const json_t *a = json_object_get(attrs, fqn);
+    size_t dl = strlen(driver);
+    if (!a && strncmp(fqn, driver, dl) == 0 && fqn[dl] == '/')
+        a = json_object_get(attrs, fqn + dl + 1);
+    return jstr(a, "string");
+}
+
+typedef struct pgroup {
+    const char *attr, *type;
+    int64_t total;
+    const json_t **fresh;
+    size_t nfresh;
+    char *cost;
+} pgroup;
+
+static int cmp_group(const void *a, const void *b)
+{
+    const pgroup *x = a, *y = b;
+    int c = strcmp(x->attr, y->attr);
+    return c ? c : strcmp(x->type, y->type);
+}
+
+static bool used(const pinfo *x, const json_t *dev)
+{
+    const char *n = jstr(dev, "name");
+    intptr_t v;
+    return n && dra_strmap_get(&x->in_use, n, strlen(n), &v);
+}
+
+/* partitionSummary (upstream computePartitionSummary): partitionable devices
+ * grouped by (grouping attribute, partition type): how many there are and
+ * how many more fit in the counters left after the devices in use, each type
+ * measured alone.  NULL with *err set when the pool cannot be summarized. */
+static json_t *partition_summary(const pinfo *x, const char *default_attr, char **err)
+{
+    bool declares = false;
+    for (size_t i = 0; i < x->ndev && !declares; i++)
+        declares = x->devs[i].attr != NULL;
+    pgroup *g = NULL;
+    size_t ng = 0;
+    json_t *out = NULL;
+    for (size_t i = 0; i < x->ndev && !*err; i++) {
+        const json_t *dev = x->devs[i].dev;
+        /* the slice's own attribute; the request's default only for a pool
+         * where no slice declares one */
+        const char *attr = x->devs[i].attr ? x->devs[i].attr : declares ? NULL : default_attr;
+        if (!attr || !json_array_size(json_object_get(dev, "consumesCounters")))
+            continue;
+        const char *type = partition_type(x->driver, dev, attr);
+        if (!type) {
+            *err = dra_xasprintf("PartitionTypeMissing: device \"%s\" in pool %s/%s does not carry partition type "
+                                 "attribute \"%s\"", jstr(dev, "name") ? jstr(dev, "name") : "", x->driver, x->pool,
+                                 attr);
+            break;
+        }
+        pgroup *p = NULL;
+        for (size_t k = 0; k < ng && !p; k++)
+            if (strcmp(g[k].attr, attr) == 0 && strcmp(g[k].type, type) == 0)
+                p = &g[k];
+        char *key = cost_key(dev);
+        if (!p) {
+            g = dra_xgrow(g, ng, sizeof *g);
+            p = &g[ng++];
+            *p = (pgroup){attr, type, 0, NULL, 0, key};
+            key = NULL;
+        } else if (strcmp(key, p->cost) != 0) {
+            *err = dra_xasprintf("PartitionCostMismatch: devices of partition type \"%s\" in pool %s/%s consume "
+                                 "different counters", type, x->driver, x->pool);
+        }
+        free(key);
+        p->total++;
+        if (!used(x, dev)) {
+            p->fresh = dra_xgrow(p->fresh, p->nfresh, sizeof *p->fresh);
+            p->fresh[p->nfresh++] = dev;
+        }
+    }
+    if (!*err && ng > MAX_STATUS_ITEMS)
+        *err = dra_xasprintf("PartitionSummaryOverCap: pool %s/%s has %zu partition types, exceeding the maximum of %d",
+                             x->driver, x->pool, ng, MAX_STATUS_ITEMS);
+    if (!*err && ng) {
+        /* the counters left after the devices in use (once per device, not per claim) */
+        nq *base = NULL;
+        size_t nb = 0;
+        counters_published(x, &base, &nb);
+        for (size_t i = 0; i < x->ndev; i++)
+            if (used(x, x->devs[i].dev))
+                cost_deduct(x->devs[i].dev, base, nb);
+        nq *avail = dra_xcalloc(nb + 1, sizeof *avail);
+        dra_sort(g, ng, sizeof *g, cmp_group);
+        out = json_array();
+        for (size_t k = 0; k < ng; k++) {
+            memcpy(avail, base, nb * sizeof *avail);
+            int64_t fit = 0;
+            for (size_t i = 0; i < g[k].nfresh; i++)
+                if (cost_fits(g[k].fresh[i], avail, nb)) {
+                    fit++;
+                    cost_deduct(g[k].fresh[i], avail, nb);
+                }
+            json_array_append_new(out, json_pack("{s:s,s:s,s:I,s:I}", "attribute", g[k].attr, "type", g[k].type,
+                                                 "total", (json_int_t)g[k].total, "allocatable", (json_int_t)fit));
+        }
+        free(avail);
+        free(base);
+    }
+    for (size_t k = 0; k < ng; k++) {
+        free(g[k].fresh);
+        free(g[k].cost);
+    }
+    free(g);
+    return out;
+}
+
+static int cmp_nq(const void *a, const void *b)
+{
+    return strcmp(((const nq *)a)->name, ((const nq *)b)->name);
+}
+
+/* shareableSummary (upstream computeShareableSummary): for a pool with
+ * devices that allow multiple allocations, how many are untouched and how
+ * many partly used, and per capacity the total over them, what claims
+ * consume and what is left (never below zero).  NULL when the pool has no
+ * such device, or with *err set over the list cap. */
+static json_t *shareable_summary(const pinfo *x, char **err)
+{
+    int64_t full = 0, partial = 0;
+    bool any = false;
+    nq *total = NULL;
+    size_t nt = 0;
+    for (size_t i = 0; i < x->ndev; i++) {
+        const json_t *dev = x->devs[i].dev;
+        if (!json_is_true(json_object_get(dev, "allowMultipleAllocations")))
+            continue;
+        any = true;
+        if (used(x, dev))
+            partial++;
+        else
+            full++;
+        const char *name;
+        const json_t *c;
+        json_object_foreach((json_t *)json_object_get(dev, "capacity"), name, c) {
+            dra_quantity q = qty(c);
+            nq_add(&total, &nt, NULL, name, &q);
+        }
+    }
+    json_t *out = NULL;
+    if (any && nt > MAX_STATUS_ITEMS) {
+        *err = dra_xasprintf("ShareableSummaryOverCap: pool %s/%s has %zu shareable capacity keys, exceeding the "
+                             "maximum of %d", x->driver, x->pool, nt, MAX_STATUS_ITEMS);
+    } else if (any) {
+        if (nt > 1)
+            dra_sort(total, nt, sizeof *total, cmp_nq);
+        json_t *caps = json_array();
+        for (size_t k = 0; k < nt; k++) {
+            const nq *cons = nq_find(x->consumed, x->nconsumed, NULL, total[k].name);
+            dra_quantity zero = dra_quantity_from_int64(0, total[k].q.format), left;
+            dra_quantity c = cons ? cons->q : zero;
+            if (!dra_quantity_sub(&left, &total[k].q, &c) || dra_quantity_sign(&left) < 0)
+                left = zero;
+            char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_STRMAX], b3[DRA_QUANTITY_STRMAX];
+            json_array_append_new(caps, json_pack("{s:s,s:s,s:s,s:s}", "name", total[k].name, "total",
+                                                  dra_quantity_format(&total[k].q, b1), "consumed",
+                                                  dra_quantity_format(&c, b2), "available",
+                                                  dra_quantity_format(&left, b3)));
+        }
+        out = json_pack("{s:I,s:I}", "fullyAvailableDevices", (json_int_t)full, "partiallyAvailableDevices",
+                        (json_int_t)partial);
+        if (nt)
+            json_object_set_new(out, "capacity", caps);
+        else
+            json_decref(caps);
+    }
+    free(total);
+    return out;
+}
+
+/* The devices in use of every pool of the request's driver (admin access
+ * excluded: observers, not consumers) and their consumed capacity, in one
+ * pass over the claims. */
+static void mark_in_use(const dra_model *m, const char *driver, pinfo *pools, const dra_strmap *index)
 {
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    const char **seen = NULL;
-    size_t n = 0, cap = 0;
     for (size_t c = 0; c < cl->n; c++) {
         const json_t *res = json_object_get(
             json_object_get(json_object_get(json_object_get(cl->v[c]->json, "status"), "allocation"), "devices"),
@@ -81,22 +411,19 @@ static int64_t allocated(const dra_model *m, const char *driver, const char *poo
             if (json_is_true(json_object_get(r, "adminAccess")))
                 continue;
             const char *d = jstr(r, "driver"), *p = jstr(r, "pool"), *dev = jstr(r, "device");
-            if (!d || !p || !dev || strcmp(d, driver) != 0 || strcmp(p, pool) != 0)
+            intptr_t k;
+            if (!d || !p || !dev || strcmp(d, driver) != 0 || !dra_strmap_get(index, p, strlen(p), &k))
                 continue;
-            bool dup = false;
-            for (size_t k = 0; k < n && !dup; k++)
-                dup = strcmp(seen[k], dev) == 0;
-            if (dup)
-                continue;
-            if (n == cap) {
-                cap = cap ? cap * 2 : 16;
-                seen = dra_xrealloc(seen, cap * sizeof *seen);
+            pinfo *x = &pools[k];
+            dra_strmap_put(&x->in_use, dev, strlen(dev), 1);
+            const char *name;
+            const json_t *q;
+            json_object_foreach((json_t *)json_object_get(r, "consumedCapacity"), name, q) {
+                dra_quantity v = qty(q);
+                nq_add(&x->consumed, &x->nconsumed, NULL, name, &v);
             }
-            seen[n++] = dev;
         }
     }
-    free(seen);
-    return (int64_t)n;
 }
 
 json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now_ns)
@@ -104,8 +431,11 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
     const json_t *spec = json_object_get(request, "spec");
     const char *driver = jstr(spec, "driver") ? jstr(spec, "driver") : "";
     const char *filter = jstr(spec, "poolName");
+    const char *default_attr = jstr(spec, "defaultPartitionTypeAttribute");
     if (filter && !*filter)
         filter = NULL;
+    if (default_attr && !*default_attr)
+        default_attr = NULL;
     int64_t limit = DRA_POOL_STATUS_LIMIT_DEFAULT;
     if (json_is_integer(json_object_get(spec, "limit")))
         limit = json_integer_value(json_object_get(spec, "limit"));
@@ -115,6 +445,7 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
                                       : NULL;
     pinfo *pools = dra_xcalloc(sl->n + 1, sizeof *pools);
     size_t np = 0;
+    dra_strmap index = {0}; /* pool name -> index in pools */
     /* pass 1: the newest generation per pool */
     for (size_t i = 0; i < sl->n; i++) {
         const json_t *ss = json_object_get(sl->v[i]->json, "spec");
@@ -123,22 +454,23 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
         if (!d || !p || strcmp(d, driver) != 0 || (filter && strcmp(p, filter) != 0))
             continue;
         int64_t gen = json_integer_value(json_object_get(pj, "generation"));
-        pinfo *x = find(pools, np, p);
-        if (!x) {
-            x = &pools[np++];
-            *x = (pinfo){.driver = d, .pool = p, .generation = gen};
-        } else if (gen > x->generation) {
-            x->generation = gen;
+        intptr_t k;
+        if (!dra_strmap_get(&index, p, strlen(p), &k)) {
+            dra_strmap_put(&index, p, strlen(p), (intptr_t)np);
+            pools[np++] = (pinfo){.driver = d, .pool = p, .generation = gen};
+        } else if (gen > pools[k].generation) {
+            pools[k].generation = gen;
         }
     }
-    /* pass 2: count the slices of that generation */
+    /* pass 2: the slices of that generation, their devices and counter sets */
     for (size_t i = 0; i < sl->n; i++) {
         const json_t *ss = json_object_get(sl->v[i]->json, "spec");
         const json_t *pj = json_object_get(ss, "pool");
         const char *d = jstr(ss, "driver"), *p = jstr(pj, "name");
-        if (!d || !p || strcmp(d, driver) != 0 || (filter && strcmp(p, filter) != 0))
+        intptr_t k;
+        if (!d || !p || strcmp(d, driver) != 0 || !dra_strmap_get(&index, p, strlen(p), &k))
             continue;
-        pinfo *x = find(pools, np, p);
+        pinfo *x = &pools[k];
         if (json_integer_value(json_object_get(pj, "generation")) < x->generation)
             continue;
         const char *node = jstr(ss, "nodeName") ? jstr(ss, "nodeName") : "";
@@ -149,14 +481,24 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
             x->node_mixed = true;
         }
         x->slices++;
-        size_t k;
+        const char *attr = jstr(ss, "partitionTypeAttribute");
+        const json_t *sets = json_object_get(ss, "sharedCounters");
+        if (json_array_size(sets)) {
+            x->sets = dra_xgrow(x->sets, x->nsets, sizeof *x->sets);
+            x->sets[x->nsets++] = sets;
+        }
+        size_t j;
         const json_t *dev;
-        json_array_foreach(json_object_get(ss, "devices"), k, dev) {
+        json_array_foreach(json_object_get(ss, "devices"), j, dev) {
             x->total++;
             if (device_unavailable(d, p, dev, rules))
                 x->unavailable++;
+            x->devs = dra_xgrow(x->devs, x->ndev, sizeof *x->devs);
+            x->devs[x->ndev++] = (pdev){dev, attr && *attr ? attr : NULL};
         }
     }
+    mark_in_use(m, driver, pools, &index);
+    dra_strmap_free(&index);
     dra_sort(pools, np, sizeof *pools, cmp_pool);
     size_t shown = (int64_t)np > limit ? (size_t)(limit > 0 ? limit : 0) : np;
     json_t *arr = json_array();
@@ -169,23 +511,49 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
         if (x->node && *x->node && !x->node_mixed)
             json_object_set_new(o, "nodeName", json_string(x->node));
         json_object_set_new(o, "generation", json_integer(x->generation));
+        char *verr = NULL;
         if (x->slices < x->expected) {
-            char *msg = dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %lld/%lld slices at generation %lld",
-                                      x->driver, x->pool, (long long)x->slices, (long long)x->expected,
-                                      (long long)x->generation);
-            if (strlen(msg) > 256)
-                msg[256] = 0;
-            json_object_set_new(o, "validationError", json_string(msg));
-            free(msg);
-            incomplete++;
+            verr = dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %lld/%lld slices at generation %lld",
+                                 x->driver, x->pool, (long long)x->slices, (long long)x->expected,
+                                 (long long)x->generation);
         } else {
-            int64_t alloc = allocated(m, x->driver, x->pool);
+            int64_t alloc = (int64_t)x->in_use.n;
             int64_t avail = x->total - alloc - x->unavailable;
             json_object_set_new(o, "resourceSliceCount", json_integer(x->slices));
             json_object_set_new(o, "totalDevices", json_integer(x->total));
             json_object_set_new(o, "allocatedDevices", json_integer(alloc));
             json_object_set_new(o, "availableDevices", json_integer(avail > 0 ? avail : 0));
             json_object_set_new(o, "unavailableDevices", json_integer(x->unavailable));
+            /* the views of 1.37; the counts above stay valid when a view fails */
+            bool grouped = false;
+            for (size_t k = 0; k < x->ndev && !grouped; k++)
+                grouped = x->devs[k].attr != NULL;
+            if (!grouped && default_attr)
+                for (size_t k = 0; k < x->ndev && !grouped; k++)
+                    grouped = json_array_size(json_object_get(x->devs[k].dev, "consumesCounters")) > 0;
+            json_t *parts = NULL;
+            if (grouped && !x->nsets)
+                verr = dra_xasprintf("PartitionTypeMissing: pool %s/%s declares partitionTypeAttribute but publishes "
+                                     "no sharedCounters", x->driver, x->pool);
+            else if (grouped)
+                parts = partition_summary(x, default_attr, &verr);
+            char *serr = NULL;
+            json_t *share = shareable_summary(x, &serr);
+            if (!verr)
+                verr = serr, serr = NULL;
+            free(serr);
+            if (parts && !verr && json_array_size(parts))
+                json_object_set(o, "partitionSummary", parts);
+            json_decref(parts);
+            if (share)
+                json_object_set_new(o, "shareableSummary", share);
+        }
+        if (verr) {
+            if (strlen(verr) > 256)
+                verr[256] = 0;
+            json_object_set_new(o, "validationError", json_string(verr));
+            incomplete++; /* upstream counts every pool with a validationError */
+            free(verr);
         }
         json_array_append_new(arr, o);
     }
@@ -203,6 +571,12 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
                                   "lastTransitionTime", when, "reason", "CalculationComplete", "message", msg));
     free(when);
     free(msg);
+    for (size_t i = 0; i < np; i++) {
+        free(pools[i].devs);
+        free(pools[i].sets);
+        free(pools[i].consumed);
+        dra_strmap_free(&pools[i].in_use);
+    }
     free(pools);
     return status;
 }

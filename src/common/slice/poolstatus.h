@@ -21,7 +21,19 @@
  *  - pools sorted by driver then pool name, poolCount before the limit
  *    (default 100), and one condition Complete/True, reason
  *    CalculationComplete, "Calculated status for N pools[ (K incomplete)]".
- * The partition, counter-set and shareable views of 1.37 are not computed.
+ *  - the views of 1.37 (pkg/controller/resourcepoolstatusrequest/views.go),
+ *    for complete pools: partitionSummary (counter-consuming devices grouped
+ *    by their slice's partitionTypeAttribute, or the request's
+ *    defaultPartitionTypeAttribute where no slice of the pool declares one:
+ *    total, and allocatable = how many more fit greedily in the counters left
+ *    after the devices in use, each type alone) and shareableSummary (devices
+ *    with allowMultipleAllocations, untouched or partly used, capacity total /
+ *    consumed / available); a view that cannot be computed sets a prefixed
+ *    validationError (PartitionTypeMissing:, PartitionCostMismatch:,
+ *    ...OverCap:) and keeps the counts.  The counterSets view of some
+ *    revisions is not computed.
+ * Pools are found by name through a hash map and claims are read once, so
+ * the cost is linear in slices, devices and allocation results.
  *
  * Ownership: the returned status is a new reference owned by the caller;
  * the model is borrowed.  Nothing here prints. */
