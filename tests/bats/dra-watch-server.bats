@@ -204,6 +204,33 @@ wait_lines() {
     assert_output "$(printf 'ADDED a\nADDED b\nADDED c\nADDED d')"
 }
 
+@test "dra-watch get -w: an object a relist finds gone is DELETED with the metadata it had" {
+    ns gone2
+    apiserver_req POST /api/v1/namespaces/gone2/pods "$(pod gone2 a)" >/dev/null
+    "$KUBECTL" label pod -n gone2 a tier=gold >/dev/null
+    "$DRA_BIN/dra-watch" get pods -n gone2 -w >"$W/ev" 2>"$W/err" &
+    local pid=$!
+    wait_lines "$W/ev" 1
+    # b's event cuts the watch and the resumes fail until a is gone and the
+    # history compacted: only the relist can tell
+    apiserver_req POST /_test/faults '{"status":{"code":503,"count":100,"path":"/api/v1/namespaces/gone2/pods","verb":"watch"}}' >/dev/null
+    apiserver_req POST /_test/faults '{"dropWatchAfter":{"events":1}}' >/dev/null
+    apiserver_req POST /api/v1/namespaces/gone2/pods "$(pod gone2 b)" >/dev/null
+    wait_lines "$W/ev" 2
+    "$KUBECTL" delete pod -n gone2 a --wait=false >/dev/null
+    apiserver_req POST /_test/compact '{}' >/dev/null
+    apiserver_req POST /_test/reset '{}' >/dev/null
+    apiserver_req POST /api/v1/namespaces/gone2/pods "$(pod gone2 d)" >/dev/null
+    wait_lines "$W/ev" 4
+    kill -TERM "$pid"
+    wait "$pid"
+    run jq -r '.type + " " + .object.metadata.name + " " + (.object.metadata.labels.tier // "-") + " " + (.object | has("spec") | tostring)' "$W/ev"
+    assert_line --index 0 "ADDED a gold true"
+    assert_line "ADDED b - true"
+    assert_line "DELETED a gold false"
+    assert_line "ADDED d - true"
+}
+
 @test "dra-watch: an exec credential plugin runs once, again when expired, and again on 401" {
     local tok
     tok=$(cat "$APISERVER_DIR/admin.token")

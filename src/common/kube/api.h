@@ -115,6 +115,11 @@ typedef void (*dra_kube_informer_fn)(void *ud, size_t informer, dra_kube_event_t
 typedef struct dra_kube_informer_spec {
     const dra_kube_resource *res;
     const char *ns, *label_selector, *field_selector; /* borrowed for the informers' life */
+    /* Keep only apiVersion, kind and metadata of each object: enough to tell
+     * changes apart and to report a DELETED object found by a relist, for a
+     * reader of events (dra-watch get -w) that never asks the store for
+     * whole objects; a tenth of the memory. */
+    bool meta_only;
 } dra_kube_informer_spec;
 
 typedef struct dra_kube_informers dra_kube_informers;

@@ -132,8 +132,11 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
         return e;
     }
     dra_kube_informer_spec *specs = dra_xcalloc(n, sizeof *specs);
+    /* events are printed as they come; the store only tells changes apart
+     * and names what a relist finds gone */
     for (size_t i = 0; i < n; i++)
-        specs[i] = (dra_kube_informer_spec){rs[i], rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector};
+        specs[i] = (dra_kube_informer_spec){rs[i], rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector,
+                                            true};
     get_state g = {out, o, 0, NULL, s->o.stop};
     dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &g);
     e = dra_kube_informers_sync(in);

@@ -93,7 +93,7 @@ dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds
             return e;
         /* cluster-wide unless -n was given: claims, pods and templates of every namespace */
         const char *ns = s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL;
-        specs[(*n)++] = (dra_kube_informer_spec){r, r->namespaced ? ns : NULL, NULL, NULL};
+        specs[(*n)++] = (dra_kube_informer_spec){r, r->namespaced ? ns : NULL, NULL, NULL, false};
     }
     return NULL;
 }
