@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/clock.h"
 #include "tool/tool.h"
 #include "model/time.h"
 #include "io/stream.h"
@@ -292,13 +293,6 @@ static void add(probe *p, const char *name, const char *result, const char *fmt,
         p->failed = true;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int cmp_double(const void *x, const void *y)
 {
     double a = *(const double *)x, b = *(const double *)y;
@@ -429,9 +423,9 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
     double *lat = dra_xcalloc((size_t)count, sizeof *lat);
     long done = 0;
     for (; done < count; done++) {
-        double t0 = now_ms();
+        double t0 = (dra_mono_ns() / 1e6);
         e = dra_plugin_prepare(pl, claim, 1, ar, &out2, &n2);
-        lat[done] = now_ms() - t0;
+        lat[done] = (dra_mono_ns() / 1e6) - t0;
         if (e) {
             add_err(pr, "latency", e);
             break;

@@ -1,5 +1,6 @@
 /* Run one child process; see proc.h. */
 #include "proc.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,13 +11,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-long long dra_monotonic_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static void close_fd(int *fd)
 {
@@ -82,7 +76,7 @@ dra_err *dra_proc_run(const dra_proc *p, dra_buf *out, dra_proc_status *st)
             close_fd(&wfd);
     }
     pid_t target = p->group ? -pid : pid;
-    long long deadline = p->timeout_ms > 0 ? dra_monotonic_ms() + p->timeout_ms : 0;
+    int64_t deadline = p->timeout_ms > 0 ? dra_mono_ms() + p->timeout_ms : 0;
     size_t off = 0;
     dra_err *e = NULL;
     while (rfd >= 0) {
@@ -93,7 +87,7 @@ dra_err *dra_proc_run(const dra_proc *p, dra_buf *out, dra_proc_status *st)
         }
         int wait = 100;
         if (deadline) {
-            long long left = deadline - dra_monotonic_ms();
+            int64_t left = deadline - dra_mono_ms();
             if (left <= 0) {
                 kill(target, SIGKILL);
                 st->timed_out = true;

@@ -48,7 +48,4 @@ typedef struct dra_proc_status {
 
 DRA_MUST_USE dra_err *dra_proc_run(const dra_proc *p, dra_buf *out, dra_proc_status *st);
 
-/* Milliseconds of the monotonic clock. */
-long long dra_monotonic_ms(void);
-
 #endif

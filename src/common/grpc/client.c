@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "grpc/internal.h"
+#include "../base/clock.h"
 
 struct dra_grpc_client {
     int fd;                 /* first member: the send callback reads it */
@@ -55,19 +56,6 @@ struct call {
     void *ctx;
     bool stopped;           /* on_msg asked to stop */
 };
-
-static void note(dra_grpc_client *c, const char *fmt, ...) DRA_PRINTF(2, 3);
-static void note(dra_grpc_client *c, const char *fmt, ...)
-{
-    if (!c->log)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    char *line = dra_xvasprintf(fmt, ap);
-    va_end(ap);
-    c->log(c->log_ctx, line);
-    free(line);
-}
 
 static void call_fail(struct call *k, int code, const char *fmt, ...) DRA_PRINTF(3, 4);
 static void call_fail(struct call *k, int code, const char *fmt, ...)
@@ -272,7 +260,7 @@ int dra_grpc_client_connect(dra_grpc_client *c, dra_grpc_status *st)
         dra_grpc_status_set(st, DRA_GRPC_UNAVAILABLE,
                             "connection error: desc = \"transport: Error while dialing: dial unix %s: connect: %s\"",
                             c->path, dra_grpc_strerror(e, eb, sizeof eb));
-        note(c, "connect %s: %s", c->path, eb);
+        dra_grpc_note(c->log, c->log_ctx, "connect %s: %s", c->path, eb);
         return st->code;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
@@ -295,7 +283,7 @@ int dra_grpc_client_connect(dra_grpc_client *c, dra_grpc_status *st)
     };
     nghttp2_submit_settings(c->s, NGHTTP2_FLAG_NONE, iv, sizeof iv / sizeof *iv);
     nghttp2_session_set_local_window_size(c->s, NGHTTP2_FLAG_NONE, 0, 1 << 24);
-    note(c, "connected to %s", c->path);
+    dra_grpc_note(c->log, c->log_ctx, "connected to %s", c->path);
     return DRA_GRPC_OK;
 }
 
@@ -325,7 +313,7 @@ static int pump(dra_grpc_client *c, struct call *k, long long deadline, long tim
         }
         int wait = -1;
         if (deadline) {
-            long long left = deadline - dra_grpc_now_ms();
+            long long left = deadline - dra_mono_ms();
             if (left <= 0) {
                 nghttp2_submit_rst_stream(c->s, NGHTTP2_FLAG_NONE, k->id, NGHTTP2_CANCEL);
                 nghttp2_session_send(c->s);
@@ -420,7 +408,7 @@ static int do_call(dra_grpc_client *c, const char *method, const void *req, size
                             req_len, c->max_msg);
         return st->code;
     }
-    long long deadline = timeout_ms > 0 ? dra_grpc_now_ms() + timeout_ms : 0;
+    long long deadline = timeout_ms > 0 ? dra_mono_ms() + timeout_ms : 0;
     bool reused = c->s && !c->broken && c->calls_done > 0;
     if (dra_grpc_client_connect(c, st) != DRA_GRPC_OK)
         return st->code;
@@ -491,7 +479,7 @@ int dra_grpc_unary(dra_grpc_client *c, const char *method, const void *req, size
     bool retry;
     int code = do_call(c, method, req, req_len, timeout_ms, false, unary_msg, &u, st, &retry);
     if (code != DRA_GRPC_OK && retry) {
-        note(c, "%s: %s on a reused connection; retrying once", method, st->message ? st->message : "");
+        dra_grpc_note(c->log, c->log_ctx, "%s: %s on a reused connection; retrying once", method, st->message ? st->message : "");
         resp->len = start;
         disconnect(c);
         code = do_call(c, method, req, req_len, timeout_ms, false, unary_msg, &u, st, &retry);

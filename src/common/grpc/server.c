@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "grpc/internal.h"
+#include "../base/clock.h"
 
 #define MAX_CONNS 64
 
@@ -77,19 +78,6 @@ struct dra_grpc_server {
     size_t nconns;
 };
 
-static void note(dra_grpc_server *s, const char *fmt, ...) DRA_PRINTF(2, 3);
-static void note(dra_grpc_server *s, const char *fmt, ...)
-{
-    if (!s->log)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    char *line = dra_xvasprintf(fmt, ap);
-    va_end(ap);
-    s->log(s->log_ctx, line);
-    free(line);
-}
-
 dra_grpc_server *dra_grpc_server_new(const dra_grpc_server_opts *opts)
 {
     dra_grpc_server *s = dra_xcalloc(1, sizeof *s);
@@ -144,7 +132,7 @@ dra_err *dra_grpc_server_listen(dra_grpc_server *s, const char *path)
     s->lpaths = dra_xgrow(s->lpaths, s->nlisten, sizeof *s->lpaths);
     s->lfds[s->nlisten] = fd;
     s->lpaths[s->nlisten++] = dra_xstrdup(path);
-    note(s, "listening on %s", path);
+    dra_grpc_note(s->log, s->log_ctx, "listening on %s", path);
     return NULL;
 }
 
@@ -207,7 +195,7 @@ static void send_error(conn *c, struct dra_grpc_call *k, int code, const char *m
                        DRA_H2_NVC("grpc-status", cs), DRA_H2_NVC("grpc-message", dra_buf_str(&enc))};
     nghttp2_submit_response(c->s, k->id, h, enc.len ? 4 : 3, NULL);
     k->answered = true;
-    note(c->srv, "%s: %s %s", k->path, dra_grpc_code_name(code), msg);
+    dra_grpc_note(c->srv->log, c->srv->log_ctx, "%s: %s %s", k->path, dra_grpc_code_name(code), msg);
     dra_buf_free(&enc);
 }
 
@@ -275,7 +263,7 @@ static void dispatch(conn *c, struct dra_grpc_call *k)
     else
         k->m->stream(k->m->ctx, (const uint8_t *)k->req.data, k->req.len, &k->rep);
     if (k->rep.delay_ms > 0) {
-        k->due = dra_grpc_now_ms() + k->rep.delay_ms;
+        k->due = dra_mono_ms() + k->rep.delay_ms;
         return;
     }
     send_reply(c, k);
@@ -406,7 +394,7 @@ static void accept_one(dra_grpc_server *s, int lfd)
     if (fd < 0)
         return;
     if (s->nconns == MAX_CONNS) {
-        note(s, "too many connections; refusing one");
+        dra_grpc_note(s->log, s->log_ctx, "too many connections; refusing one");
         close(fd);
         return;
     }
@@ -451,7 +439,7 @@ int dra_grpc_server_poll(dra_grpc_server *s, int timeout_ms)
 {
     struct pollfd p[MAX_CONNS + 16];
     size_t n = 0;
-    long long now = dra_grpc_now_ms();
+    long long now = dra_mono_ms();
     /* due delayed answers */
     for (size_t i = 0; i < s->nconns; i++) {
         conn *c = s->conns[i];

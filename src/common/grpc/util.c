@@ -27,13 +27,6 @@ void dra_grpc_status_clear(dra_grpc_status *st)
     st->code = DRA_GRPC_OK;
 }
 
-long long dra_grpc_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 ssize_t dra_grpc_sock_send(int fd, const uint8_t *data, size_t len)
 {
     for (;;) {
@@ -77,4 +70,16 @@ const char *dra_grpc_strerror(int err, char *buf, size_t size)
     if (buf[0] && isupper((unsigned char)buf[0]) && !(buf[1] && isupper((unsigned char)buf[1])))
         buf[0] = (char)tolower((unsigned char)buf[0]);
     return buf;
+}
+
+void dra_grpc_note(dra_grpc_log_fn log, void *ctx, const char *fmt, ...)
+{
+    if (!log)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *line = dra_xvasprintf(fmt, ap);
+    va_end(ap);
+    log(ctx, line);
+    free(line);
 }

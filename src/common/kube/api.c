@@ -4,6 +4,7 @@
  * seen version; backoff with jitter) and tools/pager (limit/continue, full
  * list when a continue token expires). */
 #include "api.h"
+#include "../base/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -489,13 +490,6 @@ struct dra_kube_informers {
 /* Sentinel: the stream reported 410 inside an ERROR event. */
 #define GONE_MSG "resourceVersion expired"
 
-static int64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static char *obj_key(const json_t *o)
 {
     const char *ns = meta_str(o, "namespace"), *name = meta_str(o, "name");
@@ -655,7 +649,7 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
     if (dropped) {
         st->resumes++;
         f->failures = 0;
-        f->next_at = mono_ms() + dra_kube_backoff_ms(c, 0);
+        f->next_at = dra_mono_ms() + dra_kube_backoff_ms(c, 0);
         dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s dropped; resuming at %s", f->spec.res->resource, f->rv);
         dra_err_free(err);
         return;
@@ -664,7 +658,7 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
     int64_t d = dra_kube_backoff_ms(c, f->failures);
     f->failures++;
     st->retries++;
-    f->next_at = mono_ms() + d;
+    f->next_at = dra_mono_ms() + d;
     dra_kube_client_log(c, KUBE_LOG_WARN, "watch of %s: %s; retrying in %lld ms", f->spec.res->resource, m, (long long)d);
     free(m);
     dra_err_free(err);
@@ -839,7 +833,7 @@ static void open_watch(inf *f)
 dra_err *dra_kube_informers_run(dra_kube_informers *in, int64_t max_ms, dra_kube_tick_fn tick, void *ud)
 {
     dra_kube_client *c = in->a->c;
-    int64_t end = max_ms >= 0 ? mono_ms() + max_ms : -1;
+    int64_t end = max_ms >= 0 ? dra_mono_ms() + max_ms : -1;
     for (;;) {
         if (dra_kube_client_stopped(c))
             return NULL;
@@ -848,7 +842,7 @@ dra_err *dra_kube_informers_run(dra_kube_informers *in, int64_t max_ms, dra_kube
             in->fatal = NULL;
             return e;
         }
-        int64_t now = mono_ms();
+        int64_t now = dra_mono_ms();
         int64_t wait = 100;
         for (size_t i = 0; i < in->n; i++) {
             inf *f = &in->v[i];
@@ -891,7 +885,7 @@ dra_err *dra_kube_informers_run(dra_kube_informers *in, int64_t max_ms, dra_kube
                 return e;
             }
         }
-        if (end >= 0 && mono_ms() >= end)
+        if (end >= 0 && dra_mono_ms() >= end)
             return NULL;
     }
 }

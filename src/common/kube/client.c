@@ -2,6 +2,7 @@
  * certificates, CONNECT_TO for tls-server-name, CURLE_PARTIAL_FILE on a cut
  * stream, LOW_SPEED_* for dead connections). */
 #include "client.h"
+#include "../base/clock.h"
 #include "internal.h"
 
 #include <curl/curl.h>
@@ -106,13 +107,6 @@ void dra_kube_resp_free(dra_kube_resp *r)
     memset(r, 0, sizeof *r);
 }
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int64_t wall_ns(void)
 {
     struct timespec ts;
@@ -122,11 +116,11 @@ static int64_t wall_ns(void)
 
 bool dra_kube_sleep_ms(dra_kube_client *c, int64_t ms)
 {
-    int64_t end = now_ms() + ms;
+    int64_t end = dra_mono_ms() + ms;
     for (;;) {
         if (dra_kube_client_stopped(c))
             return false;
-        int64_t left = end - now_ms();
+        int64_t left = end - dra_mono_ms();
         if (left <= 0)
             return true;
         if (left > 50)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "../base/clock.h"
 #include "grpc/grpc.h"
 #include "kubelet/registration.h"
 #include "kubelet/rpc_internal.h"
@@ -54,13 +55,6 @@ const char *dra_registry_choose(char *const *services, size_t n, dra_arena *a, c
     return NULL;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void notify(dra_grpc_client *c, long timeout, bool ok, const char *msg)
 {
     Pluginregistration__RegistrationStatus st;
@@ -94,9 +88,9 @@ void dra_registry_probe(const char *sock, const dra_reg_opts *opts, dra_arena *a
     }
     dra_buf resp = DRA_BUF_INIT;
     dra_grpc_status st = {0};
-    double t0 = now_ms();
+    double t0 = (dra_mono_ns() / 1e6);
     int code = dra_grpc_unary(c, "/pluginregistration.Registration/GetInfo", "", 0, timeout, &resp, &st);
-    p->getinfo_ms = now_ms() - t0;
+    p->getinfo_ms = (dra_mono_ns() / 1e6) - t0;
     Pluginregistration__PluginInfo *info = NULL;
     if (code != DRA_GRPC_OK) {
         p->error = dra_arena_printf(a,

@@ -16,6 +16,7 @@
  * precondition.  Exit codes of the stages: 0 and 1 are verdicts (their
  * operations are applied); 2 and above fail the pass and nothing is written. */
 #include "internal.h"
+#include "../base/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -63,13 +64,6 @@ typedef struct runner {
     int verdict;
     dra_err *err;         /* ends the loop */
 } runner;
-
-static int64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static bool stopped(const runner *r) { return r->s->o.stop && *r->s->o.stop; }
 
@@ -646,13 +640,13 @@ static void on_change(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
             return;
     }
     r->dirty = true;
-    r->changed_at = mono_ms();
+    r->changed_at = dra_mono_ms();
 }
 
 static dra_err *loop_pass(runner *r)
 {
     dra_err *e = pass(r);
-    r->last_pass = mono_ms();
+    r->last_pass = dra_mono_ms();
     if (e && !stopped(r)) {
         /* --once reports every failure; the loop stops only on a missing
          * permission (the next pass would meet it again) */
@@ -682,7 +676,7 @@ static dra_err *tick(void *ud)
             dra_kube_informers_relist(r->in);
         }
     }
-    int64_t now = mono_ms();
+    int64_t now = dra_mono_ms();
     bool due = (r->dirty && now - r->changed_at >= r->o->debounce_ms) ||
                (r->o->interval_ms > 0 && now - r->last_pass >= r->o->interval_ms);
     if (due) {
@@ -713,7 +707,7 @@ static dra_err *replay_event(void *ud, dra_kube_event_type t, json_t *obj)
         json_object_set(m, key, obj);
     free(key);
     r->dirty = true;
-    r->changed_at = mono_ms();
+    r->changed_at = dra_mono_ms();
     if (!r->o->once && !r->s->o.replay_fast) {
         /* paced replay: passes as the live loop would run them */
         return NULL;
