@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
 # dra-claim: generate, reserve, release, doctor, status on realistic dumps, and bad inputs.
 load helpers
 
@@ -191,4 +192,47 @@ setup() {
     assert_failure 2
     run "$DRA_BIN/dra-claim" status /nonexistent.yaml
     assert_failure 2
+}
+
+@test "status -o wide: what the drivers reported about each device (status.devices), matched by device and share" {
+    cat >"$BATS_TEST_TMPDIR/net.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: nic, namespace: ml, uid: 3d7a0c1e-0000-4000-8000-0000000000c1}
+spec:
+  devices:
+    requests:
+    - {name: nic, exactly: {deviceClassName: nic.example.com, count: 2}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: nic, driver: nic.example.com, pool: node-a, device: eth1}
+      - {request: nic, driver: nic.example.com, pool: node-a, device: eth2}
+  devices:
+  - driver: nic.example.com
+    pool: node-a
+    device: eth1
+    conditions:
+    - {type: Ready, status: "True", reason: LinkUp, message: "", lastTransitionTime: "2026-03-01T10:00:00Z"}
+    data: {mtu: 9000}
+    networkData:
+      interfaceName: net1
+      ips: [10.9.8.7/24, "2001:db8::7/64"]
+      hardwareAddress: "02:42:ac:11:00:07"
+EOF
+    run --separate-stderr "$DRA_BIN/dra-claim" status -o wide "$BATS_TEST_TMPDIR/net.yaml"
+    assert_success
+    assert_line --index 0 --regexp 'DEVICE-STATUS$'
+    assert_line --index 1 --regexp 'Ready=True net1 10\.9\.8\.7/24 2001:db8::7/64 02:42:ac:11:00:07, -$'
+    # the plain table keeps its columns; the objects carry the whole report per device
+    run --separate-stderr "$DRA_BIN/dra-claim" status "$BATS_TEST_TMPDIR/net.yaml"
+    refute_line --index 0 --regexp 'DEVICE-STATUS'
+    run --separate-stderr "$DRA_BIN/dra-claim" status -o json "$BATS_TEST_TMPDIR/net.yaml"
+    assert_equal "$(jq -c '.devices | map(.status.networkData.interfaceName, .status.data.mtu)' <<<"$output")" '["net1",9000,null,null]'
+    # a report for a device that is not allocated is refused, as the API server does
+    sed 's/^    device: eth1$/    device: eth9/' "$BATS_TEST_TMPDIR/net.yaml" >"$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" status "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 2
+    [[ $stderr == *"ResourceClaim/ml/nic: status.devices[0]"* ]]
 }

@@ -302,6 +302,54 @@ const char *dra_allocation_node(const json_t *claim)
     return dra_selector_node(dra_jget(claim, "status.allocation.nodeSelector"));
 }
 
+/* What the driver reported for an allocated device (the claim's
+ * status.devices entry with its driver, pool, device and shareID): its
+ * conditions, data and networkData; NULL when it reported nothing. */
+static json_t *device_status(const json_t *claim, const json_t *result)
+{
+    const char *share = dra_jstr(result, "shareID");
+    size_t i;
+    json_t *d;
+    json_array_foreach(dra_jarr(claim, "status.devices"), i, d) {
+        const char *ds = dra_jstr(d, "shareID");
+        if (strcmp(dra_jstr_or(d, "driver", ""), dra_jstr_or(result, "driver", "")) != 0 ||
+            strcmp(dra_jstr_or(d, "pool", ""), dra_jstr_or(result, "pool", "")) != 0 ||
+            strcmp(dra_jstr_or(d, "device", ""), dra_jstr_or(result, "device", "")) != 0 ||
+            ((share || ds) && (!share || !ds || strcmp(share, ds) != 0)))
+            continue;
+        json_t *st = json_object();
+        static const char *const keep[] = {"conditions", "data", "networkData"};
+        for (size_t k = 0; k < sizeof keep / sizeof *keep; k++)
+            if (json_object_get(d, keep[k]) && !json_is_null(json_object_get(d, keep[k])))
+                json_object_set(st, keep[k], json_object_get(d, keep[k]));
+        if (json_object_size(st))
+            return st;
+        json_decref(st);
+        return NULL;
+    }
+    return NULL;
+}
+
+/* One device's reported status for people: "Ready=True" per condition, then
+ * the interface, its IPs and hardware address ("-" when nothing). */
+static void device_status_text(const json_t *st, dra_buf *b)
+{
+    size_t i, start = b->len;
+    json_t *c;
+    json_array_foreach(dra_jarr(st, "conditions"), i, c)
+        dra_buf_printf(b, "%s%s=%s", b->len > start ? " " : "", dra_jstr_or(c, "type", "?"), dra_jstr_or(c, "status", "?"));
+    const json_t *net = dra_jget(st, "networkData");
+    if (dra_jstr(net, "interfaceName"))
+        dra_buf_printf(b, "%s%s", b->len > start ? " " : "", dra_jstr(net, "interfaceName"));
+    json_array_foreach(dra_jarr(net, "ips"), i, c)
+        if (json_is_string(c))
+            dra_buf_printf(b, "%s%s", b->len > start ? " " : "", json_string_value(c));
+    if (dra_jstr(net, "hardwareAddress"))
+        dra_buf_printf(b, "%s%s", b->len > start ? " " : "", dra_jstr(net, "hardwareAddress"));
+    if (b->len == start)
+        dra_buf_putc(b, '-');
+}
+
 json_t *dra_claim_status_rows(const dra_cluster *c)
 {
     json_t *rows = json_array();
@@ -316,9 +364,13 @@ json_t *dra_claim_status_rows(const dra_cluster *c)
         size_t j;
         json_t *r;
         json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), j, r) {
-            json_array_append_new(devs, json_pack("{s:s,s:s,s:s,s:s}", "request", dra_jstr_or(r, "request", ""), "driver",
-                                                  dra_jstr_or(r, "driver", ""), "pool", dra_jstr_or(r, "pool", ""), "device",
-                                                  dra_jstr_or(r, "device", "")));
+            json_t *d = json_pack("{s:s,s:s,s:s,s:s}", "request", dra_jstr_or(r, "request", ""), "driver",
+                                  dra_jstr_or(r, "driver", ""), "pool", dra_jstr_or(r, "pool", ""), "device",
+                                  dra_jstr_or(r, "device", ""));
+            json_t *st = device_status(claim, r);
+            if (st)
+                json_object_set_new(d, "status", st);
+            json_array_append_new(devs, d);
         }
         json_t *users = json_array();
         json_array_foreach(rf, j, r) {
@@ -343,13 +395,20 @@ json_t *dra_claim_status_rows(const dra_cluster *c)
 dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide)
 {
     size_t n = json_array_size(rows), ncols = 6;
+    bool classic = false;
     for (size_t i = 0; i < n; i++)
         if (json_object_get(json_array_get(rows, i), "classic"))
-            ncols = 7; /* classic claims: their scheduling negotiation */
+            classic = true; /* classic claims: their scheduling negotiation */
+    /* -o wide: what the drivers reported about the devices (status.devices) */
+    size_t neg = classic ? ncols++ : 0, devst = wide ? ncols++ : 0;
     char **cells = dra_xcalloc((n + 1) * ncols, sizeof *cells);
-    static const char *const hdr[] = {"NAMESPACE", "NAME", "STATE", "DEVICES", "NODE", "USERS", "NEGOTIATION"};
-    for (size_t k = 0; k < ncols; k++)
+    static const char *const hdr[] = {"NAMESPACE", "NAME", "STATE", "DEVICES", "NODE", "USERS"};
+    for (size_t k = 0; k < 6; k++)
         cells[k] = dra_xstrdup(hdr[k]);
+    if (neg)
+        cells[neg] = dra_xstrdup("NEGOTIATION");
+    if (devst)
+        cells[devst] = dra_xstrdup("DEVICE-STATUS");
     size_t i;
     json_t *row;
     json_array_foreach(rows, i, row) {
@@ -383,8 +442,19 @@ dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide)
             dra_buf_puts(&b, dra_jstr_or(d, "name", ""));
         }
         c[5] = b.len ? dra_buf_detach(&b) : NULL;
-        if (ncols == 7)
-            c[6] = dra_classic_negotiation_text(row);
+        if (neg)
+            c[neg] = dra_classic_negotiation_text(row);
+        if (devst) {
+            /* one entry per device, in the order of DEVICES */
+            bool any = false;
+            json_array_foreach(dra_jarr(row, "devices"), j, d) {
+                any |= dra_jget(d, "status") != NULL;
+                if (j)
+                    dra_buf_puts(&b, ", ");
+                device_status_text(dra_jget(d, "status"), &b);
+            }
+            c[devst] = any ? dra_buf_detach(&b) : NULL;
+        }
         dra_buf_free(&b);
     }
     dra_err *e = dra_table_write(f, (const char *const *)cells, n + 1, ncols);
