@@ -3,7 +3,9 @@
  * at link time: -Wl,--wrap=malloc,...; see bench-cel.sh).
  *
  *   cel_bench ITERATIONS
- * prints one line per selector: "c <name> <ns/eval> <allocations/eval> <result>". */
+ * prints one line per selector: "c <name> <ns/eval> <allocations/eval> <result>",
+ * then "conv device <ns/device> <allocations/device> <bytes/device>" for
+ * converting the device itself (build and free). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,20 @@ int main(int argc, char **argv)
                (double)allocs / (double)iterations, hits == (size_t)iterations ? "true" : "false");
         cel_program_free(p);
     }
+    /* Converting a device: ns, heap allocations and bytes held per device
+     * (one allocation of the bytes it uses, not an arena block each). */
+    long nconv = iterations / 20 ? iterations / 20 : 1;
+    size_t before = allocations, bytes = 0;
+    double t0 = now_ns();
+    for (long i = 0; i < nconv; i++) {
+        cel_dra_device *x = cel_dra_device_new(dev, "test-driver.cdi.k8s.io");
+        bool single;
+        bytes = cel_dra_device_bytes(x, &single);
+        cel_dra_device_free(x);
+    }
+    double t1 = now_ns();
+    printf("conv device %.1f %.3f %zu\n", (t1 - t0) / (double)nconv, (double)(allocations - before) / (double)nconv,
+           bytes);
     cel_dra_device_free(d);
     cel_env_free(env);
     json_decref(dev);

@@ -882,6 +882,57 @@ UNIT_TEST(dra_device)
     json_decref(j);
 }
 
+/* A converted device is one allocation of the bytes it uses; one too large
+ * for an arena block keeps its arena.  Both answer the same way, lists,
+ * strings, versions, quantities and conversion errors included. */
+UNIT_TEST(dra_device_one_allocation)
+{
+    cel_env *env = cel_dra_env_new(NULL);
+    json_t *j = json_loads(device_json, 0, NULL);
+    cel_dra_device *dev = cel_dra_device_new(j, "gpu.example.com");
+    bool single = false;
+    size_t bytes = cel_dra_device_bytes(dev, &single);
+    CHECK(single);
+    CHECK(bytes > 0 && bytes < 8192);
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].model == 'a100'"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['other.example.com'].zone == 'z1'"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) > 0"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].exists(k, k == 'model')"), "true");
+    cel_dra_device_free(dev);
+    json_decref(j);
+
+    /* lists and a conversion error, moved with the rest */
+    json_t *l = json_loads("{\"attributes\": {\"s\": {\"strings\": [\"a\", \"bc\"]}, \"v\": {\"versions\": [\"1.2.3\"]},"
+                           " \"i\": {\"ints\": [4, 5]}}}", 0, NULL);
+    dev = cel_dra_device_new(l, "d.example.com");
+    (void)cel_dra_device_bytes(dev, &single);
+    CHECK(single);
+    CHECK_STR(dra_eval(env, dev, "device.attributes['d.example.com'].s[1] == 'bc'"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['d.example.com'].v[0].major() == 1"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['d.example.com'].i.size() == 2"), "true");
+    cel_dra_device_free(dev);
+    json_decref(l);
+    json_t *bad = json_loads("{\"attributes\": {\"x\": {}}}", 0, NULL);
+    dev = cel_dra_device_new(bad, "d.example.com");
+    CHECK_STR(dra_eval(env, dev, "true"), "ERROR: attribute x: unsupported attribute value");
+    cel_dra_device_free(dev);
+    json_decref(bad);
+
+    /* 9,000 strings: more than one arena block */
+    json_t *big = json_pack("{s:{s:{s:[]}}}", "attributes", "s", "strings");
+    json_t *arr = json_object_get(json_object_get(json_object_get(big, "attributes"), "s"), "strings");
+    for (int i = 0; i < 9000; i++)
+        json_array_append_new(arr, json_sprintf("item-%d", i));
+    dev = cel_dra_device_new(big, "d.example.com");
+    bytes = cel_dra_device_bytes(dev, &single);
+    CHECK(!single);
+    CHECK(bytes > 65536);
+    CHECK_STR(dra_eval(env, dev, "device.attributes['d.example.com'].s[8999] == 'item-8999'"), "true");
+    cel_dra_device_free(dev);
+    json_decref(big);
+    cel_env_free(env);
+}
+
 UNIT_TEST(dra_no_heap_after_warmup)
 {
     /* Evaluating repeatedly must reuse the scratch memory: the result of a

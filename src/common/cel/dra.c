@@ -27,12 +27,17 @@ typedef struct dev_table {
     size_t mask, n;
 } dev_table;
 
+/* A device is built in a scratch arena and then moved into one allocation of
+ * exactly the bytes it uses, the struct first (see device_compact); `arena`
+ * is set only when the build did not fit one arena block, and then the
+ * struct lives in that arena. */
 struct cel_dra_device {
     dra_arena arena;
     cel_value value;       /* the `device` map */
     cel_value fields[DEV_NFIELDS]; /* its values, for compiled plans */
     dev_table attrs, caps; /* attributes / capacity by (domain, name), for compiled plans */
     const char *error;     /* conversion error shared by every match, or NULL */
+    size_t size;           /* bytes of the one allocation; 0 with an arena */
 };
 
 static void table_build(dra_arena *a, dev_table *t, cel_value grouped);
@@ -213,10 +218,114 @@ static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, 
     return ents;
 }
 
+/* ---- one allocation per device ----------------------------------------------
+ * Conversion allocates from a scratch arena: the device struct first, then
+ * its strings, lists, maps, objects and lookup tables.  When all of that
+ * sits in the arena's first block (every device of normal size: a few KiB),
+ * those bytes are copied into one allocation of exactly that size and every
+ * pointer into the old block is moved by the distance between the two;
+ * pointers elsewhere (static strings, the shared empty map) stay.  Moving
+ * is idempotent (a moved pointer no longer points into the old block), so
+ * values reached twice (the lookup tables share the maps' values) are
+ * safe. */
+
+typedef struct reloc {
+    uintptr_t lo, hi; /* the scratch block's bytes in use */
+    uintptr_t to;     /* the copy's start */
+} reloc;
+
+static const void *moved(const reloc *r, const void *p)
+{
+    uintptr_t u = (uintptr_t)p;
+    return u >= r->lo && u < r->hi ? (const void *)(r->to + (u - r->lo)) : p;
+}
+
+static void reloc_value(const reloc *r, cel_value *v);
+
+static void reloc_values(const reloc *r, const cel_value *vals, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        reloc_value(r, (cel_value *)&vals[i]);
+}
+
+static void reloc_value(const reloc *r, cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_STRING:
+    case CEL_BYTES: v->v.s.ptr = moved(r, v->v.s.ptr); break;
+    case CEL_ERROR: v->v.err = moved(r, v->v.err); break;
+    case CEL_OBJECT: v->v.obj = moved(r, v->v.obj); break; /* quantities and semvers hold no pointers */
+    case CEL_OPTIONAL:
+        if (v->v.opt) {
+            v->v.opt = moved(r, v->v.opt);
+            reloc_value(r, (cel_value *)v->v.opt);
+        }
+        break;
+    case CEL_LIST: {
+        cel_list *l = (cel_list *)(v->v.list = moved(r, v->v.list));
+        if (l == &cel_empty_list)
+            break;
+        l->items = moved(r, l->items);
+        reloc_values(r, l->items, l->n);
+        break;
+    }
+    case CEL_MAP: {
+        cel_map *m = (cel_map *)(v->v.map = moved(r, v->v.map));
+        if (m == &cel_empty_map)
+            break;
+        m->keys = moved(r, m->keys);
+        m->vals = moved(r, m->vals);
+        m->index = moved(r, m->index);
+        reloc_values(r, m->keys, m->n);
+        reloc_values(r, m->vals, m->n);
+        break;
+    }
+    default: break;
+    }
+}
+
+static void reloc_table(const reloc *r, dev_table *t)
+{
+    if (!t->n)
+        return;
+    t->slots = (dev_entry *)moved(r, t->slots);
+    for (size_t i = 0; i <= t->mask; i++) {
+        if (!t->slots[i].key)
+            continue;
+        t->slots[i].key = moved(r, t->slots[i].key);
+        reloc_value(r, &t->slots[i].val);
+    }
+}
+
+/* d is the first allocation of a, a fresh arena. */
+static cel_dra_device *device_compact(cel_dra_device *d, dra_arena *a)
+{
+    size_t used = a->total;
+    /* The next allocation follows the last one in the same block exactly
+     * when everything so far is one run from d: one block, no one-off
+     * allocation elsewhere. */
+    if ((char *)dra_arena_alloc(a, 1) != (char *)d + used) {
+        d->arena = *a; /* a large device: it keeps its arena */
+        return d;
+    }
+    cel_dra_device *c = dra_xmalloc(used);
+    memcpy(c, d, used);
+    reloc r = {(uintptr_t)d, (uintptr_t)d + used, (uintptr_t)c};
+    reloc_value(&r, &c->value);
+    for (size_t i = 0; i < DEV_NFIELDS; i++)
+        reloc_value(&r, &c->fields[i]);
+    reloc_table(&r, &c->attrs);
+    reloc_table(&r, &c->caps);
+    c->error = moved(&r, c->error);
+    c->size = used;
+    dra_arena_free(a);
+    return c;
+}
+
 cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
 {
-    cel_dra_device *d = dra_xcalloc(1, sizeof *d);
-    dra_arena *a = &d->arena;
+    dra_arena arena = DRA_ARENA_INIT, *a = &arena;
+    cel_dra_device *d = dra_arena_zalloc(a, sizeof *d);
     json_t *dev = (json_t *)device;
     if (!driver)
         driver = "";
@@ -237,15 +346,25 @@ cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
     memcpy(d->fields, vals, sizeof d->fields);
     table_build(a, &d->attrs, vals[DEV_ATTRIBUTES]);
     table_build(a, &d->caps, vals[DEV_CAPACITY]);
-    return d;
+    return device_compact(d, a);
 }
 
 void cel_dra_device_free(cel_dra_device *d)
 {
     if (!d)
         return;
-    dra_arena_free(&d->arena);
-    free(d);
+    if (d->arena.head) {
+        dra_arena a = d->arena; /* d lives in it */
+        dra_arena_free(&a);
+    } else {
+        free(d);
+    }
+}
+
+size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
+{
+    *single = !d->arena.head;
+    return d->arena.head ? dra_arena_capacity(&d->arena) : d->size;
 }
 
 cel_value cel_dra_device_value(const cel_dra_device *d) { return d->value; }
@@ -1104,15 +1223,12 @@ static __attribute__((noinline, cold)) dra_err *device_error(const cel_dra_devic
     return dra_err_new(DRA_EXIT_RUNTIME, "%s", d->error);
 }
 
-/* The hot path stays small: plan steps inline, everything else out of line. */
-dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
+/* Plans: the steps inline here, everything else out of line. */
+static __attribute__((noinline)) dra_err *match_plan(cel_program *p, const step *pl, const cel_dra_device *d,
+                                                     bool *matched)
 {
-    *matched = false;
     if (d->error)
         return device_error(d);
-    const step *pl = p->ext;
-    if (!pl)
-        return match_general(p, d, matched);
     plan_ctx c; /* `other` is written before it is read */
     c.dev = d;
     c.cx.scratch = &p->scratch;
@@ -1125,6 +1241,25 @@ dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
     if (c.used_scratch)
         cel_scratch_reset(&p->scratch);
     return NULL;
+}
+
+/* The commonest selector, a device field against a string (`device.driver
+ * == "x"`), is answered before anything else is set up; the rest of the
+ * plans go to match_plan and selectors without one to the evaluator. */
+dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
+{
+    *matched = false;
+    const step *pl = p->ext;
+    if (!pl)
+        return d->error ? device_error(d) : match_general(p, d, matched);
+    if ((pl->op == S_STR_EQ || pl->op == S_STR_NE) && pl->a0.op == S_FIELD && !d->error) {
+        const cel_value *v = &d->fields[pl->a0.sub];
+        if (v->kind == CEL_STRING) {
+            *matched = same_string(v, &pl->value) == (pl->op == S_STR_EQ);
+            return NULL;
+        }
+    }
+    return match_plan(p, pl, d, matched);
 }
 
 dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost)

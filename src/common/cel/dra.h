@@ -23,7 +23,8 @@
  *
  * Ownership: the env (cel_env_free), programs (cel_program_free) and devices
  * (cel_dra_device_free) are owned by the caller; a device does not keep a
- * reference to the JSON it was built from.
+ * reference to the JSON it was built from.  A device is one heap allocation
+ * of the bytes it uses (a few KiB; built in a scratch arena, then moved).
  */
 #ifndef DRA_CEL_DRA_H
 #define DRA_CEL_DRA_H
@@ -64,6 +65,10 @@ typedef struct cel_dra_device cel_dra_device;
  * fail with "attribute <name>: ..." (dra-corrections A4/E2-5). */
 cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver);
 void cel_dra_device_free(cel_dra_device *d);
+/* Heap bytes the device holds.  *single is true when they are one
+ * allocation (every device whose conversion fits one arena block, 64 KiB;
+ * larger ones keep their arena). */
+size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single);
 /* The `device` value (a map), e.g. for tests or custom activations. */
 cel_value cel_dra_device_value(const cel_dra_device *d);
 
