@@ -87,3 +87,42 @@ row "schedule $((NN * 2))/$((NN * 4)) pods on $NN nodes (placement)" "$a" "$b"
 p=$(DRA_ALLOC_STATS=1 "$B/dra-alloc" schedule --now 2026-01-01T00:00:00Z "$T/c12.jsonl" "$T/f12.jsonl" 2>&1 >/dev/null |
     sed -n 's/.*allocator runs, \([0-9.]*\) s/\1/p')
 awk -v p="$p" 'BEGIN { printf "%-48s %7.3f ms per node (target < 1 ms; was the 10 s timeout)\n", "12 requests competing for 11 devices, 5 nodes", p * 1000 / 5 }'
+
+# dra-evict with allocated claims: n pools of one device, a claim on each
+# device and a pod using each claim (every tenth device tainted NoExecute).
+# Each claim's device was once found by walking every slice, and each pod's
+# claim by walking every claim.
+evict_input() {
+    awk -v n="$1" 'BEGIN {
+        for (i = 0; i < n; i++) {
+            t = (i % 10 == 0) ? ",\"taints\":[{\"key\":\"k\",\"effect\":\"NoExecute\",\"timeAdded\":\"2025-12-01T00:00:00Z\"}]" : ""
+            printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSlice\",\"metadata\":{\"name\":\"s-%d\"},\"spec\":{\"driver\":\"gpu.example.com\",\"pool\":{\"name\":\"node-%d\",\"generation\":1,\"resourceSliceCount\":1},\"nodeName\":\"node-%d\",\"devices\":[{\"name\":\"gpu-0\"%s}]}}\n", i, i, i, t
+            printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"c-%d\",\"namespace\":\"bench\",\"uid\":\"cu-%d\"},\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\"}}]}},\"status\":{\"allocation\":{\"devices\":{\"results\":[{\"request\":\"r\",\"driver\":\"gpu.example.com\",\"pool\":\"node-%d\",\"device\":\"gpu-0\"}]}},\"reservedFor\":[{\"resource\":\"pods\",\"name\":\"p-%d\",\"uid\":\"u-%d\"}]}}\n", i, i, i, i, i
+            printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p-%d\",\"namespace\":\"bench\",\"uid\":\"u-%d\"},\"spec\":{\"nodeName\":\"node-%d\",\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"g\",\"resourceClaimName\":\"c-%d\"}]}}\n", i, i, i, i
+        } }' >"$2"
+}
+evict_input $((N / 2)) "$T/ev1.jsonl"
+evict_input "$N" "$T/ev2.jsonl"
+a=$(secs "$B/dra-evict" --now 2026-01-01T00:00:00Z "$T/ev1.jsonl")
+b=$(secs "$B/dra-evict" --now 2026-01-01T00:00:00Z "$T/ev2.jsonl")
+va=$(secs "$B/dra-slice" validate "$T/ev2.jsonl")
+row "dra-evict, claims and pods (lookups)" "$a" "$b" "validate" "$va"
+
+# Pods pinned to one node each by name (matchFields metadata.name In
+# [node], as DaemonSets are): n pods on n nodes, then 2n on 2n.  Each pod
+# once walked every node to find its own.
+pinned() { # placement seconds of NODES pinned pods on NODES nodes of one device each
+    "$B/dra-slice" profile gpu --nodes "$1" --devices 1 -o jsonl >"$T/pf.jsonl"
+    {
+        printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \\"gpu.example.com\\""}}]}}\n'
+        printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"one","namespace":"bench"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}}\n'
+        awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) {
+            printf "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"}}\n", i
+            printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"node-%d\"]}]}]}}},\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"one\"}]}}\n", i, i, (i * 7919) % n } }'
+    } >"$T/pp.jsonl"
+    DRA_ALLOC_STATS=1 "$B/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$T/pp.jsonl" "$T/pf.jsonl" 2>&1 >/dev/null |
+        sed -n 's/.*allocator runs, \([0-9.]*\) s/\1/p'
+}
+a=$(pinned "$NN")
+b=$(pinned $((NN * 2)))
+row "schedule, $NN/$((NN * 2)) pods pinned by name" "$a" "$b"

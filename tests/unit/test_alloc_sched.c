@@ -216,4 +216,53 @@ UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
     dra_objset_free(&set);
 }
 
+/* Pods pinned to nodes by name (matchFields metadata.name In [node], as the
+ * DaemonSet controller writes) visit only the nodes named; what they get,
+ * the messages and the node-check count are those of walking every node.
+ * A selector that is an error (two values) pins nothing. */
+#define PSLICE(n) \
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s-" n "}\nspec:\n  driver: d.example.com\n" \
+    "  nodeName: " n "\n  pool: {name: " n ", generation: 1, resourceSliceCount: 1}\n  devices: [{name: g0}]\n---\n"
+#define PNODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
+#define PPOD(name, terms) \
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
+    "spec: {containers: [{name: c}], resourceClaims: [{name: g, resourceClaimTemplateName: t}],\n" \
+    "  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: " terms "}}}}\n---\n"
+#define PIN(n) "{matchFields: [{key: metadata.name, operator: In, values: [" n "]}]}"
+
+UNIT_TEST(schedule_pods_pinned_by_name_visit_only_their_nodes)
+{
+    const char *yaml = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}\n---\n" TEMPLATE
+        PSLICE("n1") PSLICE("n2") PSLICE("n3") PNODE("n3") PNODE("n1") PNODE("n2")
+        PPOD("a", "[" PIN("n3") "]") PPOD("b", "[" PIN("n3") "]") PPOD("c", "[" PIN("n1, n2") "]")
+        PPOD("d", "[{}, " PIN("nx") ", " PIN("n2") "]");
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model m = DRA_MODEL_INIT;
+    CHECK(dra_read_mem(&set, "t.yaml", yaml, strlen(yaml)) == NULL);
+    dra_load_opts lo = {.skip_unknown = true, .now = 1767225600};
+    dra_err *e = dra_load(&set, &lo, &m);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    const dra_model_list *nl = dra_model_kind(&m, DRA_KIND_NODE);
+    json_t *nodes[3];
+    for (size_t i = 0; i < 3 && i < nl->n; i++)
+        nodes[i] = nl->v[i]->json;
+    dra_sched_opts so = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE};
+    dra_sched_result r;
+    CHECK(nl->n == 3 && dra_schedule(&set, &m, nodes, 3, &so, &r) == NULL);
+    CHECK_INT(r.npods, 4);
+    if (r.npods == 4) {
+        CHECK_STR(r.pods[0].node, "n3");
+        CHECK(r.pods[1].outcome == DRA_POD_UNSCHEDULABLE);
+        CHECK_STR(r.pods[1].message, "0/3 nodes are available: 1 cannot allocate all claims, "
+                                     "2 node(s) didn't match Pod's node affinity/selector.");
+        CHECK_STR(r.pods[2].node, "n1"); /* two values: an error, every node accepted */
+        CHECK_STR(r.pods[3].node, "n2");
+    }
+    CHECK_INT(r.stats.nodes_checked, 3 + 3 + 1 + 2); /* up to the node taken, or all */
+    dra_sched_result_free(&r);
+    dra_model_free(&m);
+    dra_objset_free(&set);
+}
+
 UNIT_MAIN()

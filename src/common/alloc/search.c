@@ -170,11 +170,16 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
     return NULL;
 }
 
-static dra_err *dra_al_is_selectable(al_run *r, int ci, al_req *req, al_device *d, int lid, bool *ok)
+/* isSelectable.  `quiet`: a look ahead of the search (count_eligible_claim)
+ * that must leave the explain trace as the search would leave it: nothing
+ * is recorded, and with --explain the request's verdict is not remembered
+ * either, so that the search's own visit records the reason. */
+static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid, bool quiet, bool *ok)
 {
     *ok = false;
+    bool ex = r->opts->explain && !quiet, keep = !(r->opts->explain && quiet);
     if (!r->w->f.binding_and_status && d->has_binding) {
-        if (r->opts->explain)
+        if (ex)
             dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_BINDING_DISABLED,
                               "has binding conditions, DRADeviceBindingConditions/DRAResourceClaimDeviceStatus off");
         return NULL;
@@ -189,13 +194,14 @@ static dra_err *dra_al_is_selectable(al_run *r, int ci, al_req *req, al_device *
     if (req->class) {
         e = selectors_match(r, ci, req->class, req->class->selectors, d, &idx, &m);
         if (e) {
-            if (r->opts->explain)
+            if (ex)
                 dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
             return e;
         }
         if (!m) {
-            req->match[lid] = 1;
-            if (r->opts->explain)
+            if (keep)
+                req->match[lid] = 1;
+            if (ex)
                 dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CLASS_SELECTOR, "class %s selector #%d is false",
                                   req->class->name, idx);
             return NULL;
@@ -203,13 +209,14 @@ static dra_err *dra_al_is_selectable(al_run *r, int ci, al_req *req, al_device *
     }
     e = selectors_match(r, ci, NULL, req->selectors, d, &idx, &m);
     if (e) {
-        if (r->opts->explain)
+        if (ex)
             dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
         return e;
     }
     if (!m) {
-        req->match[lid] = 1;
-        if (r->opts->explain)
+        if (keep)
+                req->match[lid] = 1;
+        if (ex)
             dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_REQUEST_SELECTOR, "request selector #%d is false", idx);
         return NULL;
     }
@@ -218,8 +225,9 @@ static dra_err *dra_al_is_selectable(al_run *r, int ci, al_req *req, al_device *
         if (e)
             return e;
         if (!m) {
-            req->match[lid] = 1;
-            if (r->opts->explain)
+            if (keep)
+                req->match[lid] = 1;
+            if (ex)
                 dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
                                   "per-device node selection does not match node %s", r->node_name);
             return NULL;
@@ -228,14 +236,20 @@ static dra_err *dra_al_is_selectable(al_run *r, int ci, al_req *req, al_device *
     if (req->nderived) {
         e = derive_attributes(r, ci, req, d);
         if (e) {
-            if (r->opts->explain)
+            if (ex)
                 dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
             return e;
         }
     }
-    req->match[lid] = 2;
+    if (keep)
+        req->match[lid] = 2;
     *ok = true;
     return NULL;
+}
+
+static dra_err *dra_al_is_selectable(al_run *r, int ci, al_req *req, al_device *d, int lid, bool *ok)
+{
+    return selectable(r, ci, req, d, lid, false, ok);
 }
 
 /* ---- in-progress device marks (allocatingDevices) -------------------------------------- */
@@ -530,12 +544,13 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
  * request may take a device in use), and the claim stays within the result
  * limit (so no later request could stop the search with "too many").  Every device is checked against
  * every request that could take it, so a selector error anywhere in the
- * subtree makes the count untrusted (-1) as above.  With --explain the cut is
- * not taken: checking later requests early would change what is recorded. */
+ * subtree makes the count untrusted (-1) as above.  The look ahead records
+ * nothing for --explain (selectable's quiet mode): each reason is recorded
+ * when the search itself reaches the device. */
 static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc start, int need, int *total)
 {
     al_claim *c = &r->claims[ci];
-    if (r->opts->explain || req->admin || (size_t)ri + 1 >= c->nreqs)
+    if (req->admin || (size_t)ri + 1 >= c->nreqs)
         return -1;
     for (size_t k = (size_t)ri + 1; k < c->nreqs; k++) {
         const al_req *q = &c->reqs[k];
@@ -565,7 +580,7 @@ static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc star
                 for (size_t k = after ? (size_t)ri : (size_t)ri + 1; k < c->nreqs; k++) {
                     al_req *q = k == (size_t)ri ? req : &c->reqs[k];
                     bool ok;
-                    dra_err *e = dra_al_is_selectable(r, ci, q, d, d->lid, &ok);
+                    dra_err *e = selectable(r, ci, q, d, d->lid, true, &ok);
                     if (e) {
                         dra_err_free(e);
                         return -1;

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/arena.h"
 #include "../base/buf.h"
+#include "../base/hash.h"
 #include "../model/names.h"
 #include "../model/pools.h"
 #include "../base/sort.h"
@@ -26,6 +28,14 @@ typedef struct ctx {
     rule_info *rules;
     size_t nrules;
     dra_pool_index pools; /* slices of valid ResourceSlices by pool, newest generation */
+    /* Devices of the pools' newest generations (see index_devices):
+     * "driver\0pool\0device" (keys in `keys`) -> position in devs. */
+    dra_strmap devmap;
+    struct dev_ref {
+        const json_t *slice, *dev;
+    } *devs;
+    size_t ndevs;
+    dra_arena keys;
     dra_evict_result *out;
 } ctx;
 
@@ -208,29 +218,68 @@ static const dra_pool *find_pool(const ctx *x, const char *driver, const char *p
     return dra_pool_index_find(&x->pools, driver, pool);
 }
 
-/* pool.getDevice: the device in a slice of the newest generation. */
-static const json_t *find_device(const ctx *x, const char *driver, const char *pool, const char *device,
-                                 const json_t **slice)
+/* "driver\0pool\0device" (no other triple of C strings has it) into k,
+ * which holds device_key_len bytes. */
+static size_t device_key_len(const char *driver, const char *pool, const char *device)
 {
-    const dra_pool *pg = find_pool(x, driver, pool);
-    *slice = NULL;
-    if (!pg)
-        return NULL;
-    for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
-        const json_t *s = x->c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
-        if (strcmp(dra_jstr_or(s, "spec.driver", ""), driver) != 0 || strcmp(dra_jstr_or(s, "spec.pool.name", ""), pool) != 0 ||
-            slice_gen(s) != pg->generation)
+    return strlen(driver) + strlen(pool) + strlen(device) + 2;
+}
+
+static void device_key(char *k, const char *driver, const char *pool, const char *device)
+{
+    size_t dl = strlen(driver), pl = strlen(pool);
+    memcpy(k, driver, dl);
+    k[dl] = '\0';
+    memcpy(k + dl + 1, pool, pl);
+    k[dl + 1 + pl] = '\0';
+    memcpy(k + dl + pl + 2, device, strlen(device));
+}
+
+/* After load_pools: every device of a slice at its pool's newest
+ * generation, the first of a name winning (slices in input order, devices
+ * in slice order), as pool.getDevice finds it.  Slices that failed the
+ * checks but name a known pool are searched too, as before the index. */
+static void index_devices(ctx *x)
+{
+    const dra_cluster *c = x->c;
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
+        const json_t *s = c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
+        const char *driver = dra_jstr_or(s, "spec.driver", ""), *pool = dra_jstr_or(s, "spec.pool.name", "");
+        const dra_pool *pg = find_pool(x, driver, pool);
+        if (!pg || slice_gen(s) != pg->generation)
             continue;
         size_t j;
         json_t *d;
         json_array_foreach(dra_jarr(s, "spec.devices"), j, d) {
-            if (strcmp(dra_jstr_or(d, "name", ""), device) == 0) {
-                *slice = s;
-                return d;
-            }
+            const char *name = dra_jstr_or(d, "name", "");
+            size_t len = device_key_len(driver, pool, name);
+            char *k = dra_arena_alloc(&x->keys, len);
+            device_key(k, driver, pool, name);
+            if (dra_strmap_add(&x->devmap, k, len, (intptr_t)x->ndevs, NULL))
+                continue;
+            x->devs = dra_xgrow(x->devs, x->ndevs, sizeof *x->devs);
+            x->devs[x->ndevs++] = (struct dev_ref){s, d};
         }
     }
-    return NULL;
+}
+
+/* pool.getDevice: the device in a slice of the newest generation. */
+static const json_t *find_device(const ctx *x, const char *driver, const char *pool, const char *device,
+                                 const json_t **slice)
+{
+    *slice = NULL;
+    char buf[512];
+    size_t len = device_key_len(driver, pool, device);
+    char *k = len <= sizeof buf ? buf : dra_xmalloc(len);
+    device_key(k, driver, pool, device);
+    intptr_t v;
+    bool found = dra_strmap_get(&x->devmap, k, len, &v);
+    if (k != buf)
+        free(k);
+    if (!found)
+        return NULL;
+    *slice = x->devs[v].slice;
+    return x->devs[v].dev;
 }
 
 /* ---- taints and tolerations ---- */
@@ -419,16 +468,16 @@ typedef struct pod_ev {
     bool extended_only;
 } pod_ev;
 
-static const claim_ev *claim_for(const claim_ev *cev, size_t n, const json_t *claim)
+/* The claim's entry: by_claim maps the bytes of each entry's dra_obj
+ * pointer (borrowed from the entry) to its position. */
+static const claim_ev *claim_for(const claim_ev *cev, const dra_strmap *by_claim, const dra_obj *co)
 {
-    for (size_t i = 0; i < n; i++)
-        if (cev[i].co->json == claim)
-            return &cev[i];
-    return NULL;
+    intptr_t v;
+    return dra_strmap_get(by_claim, (const char *)&co, sizeof co, &v) ? &cev[v] : NULL;
 }
 
-/* podEvictionTime */
-static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, size_t ncev, pod_ev *pe)
+static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, const dra_strmap *by_claim,
+                         pod_ev *pe)
 {
     memset(pe, 0, sizeof *pe);
     pe->po = po;
@@ -468,7 +517,7 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, s
         }
         if (!dra_claim_reserved_for_uid(co->json, uid))
             continue;
-        const claim_ev *ce = claim_for(cev, ncev, co->json);
+        const claim_ev *ce = claim_for(cev, by_claim, co);
         if (!ce || !ce->has_time)
             continue;
         bool dup = false;
@@ -500,6 +549,7 @@ static bool pod_has_rule(const pod_ev *pe, const json_t *rule)
 typedef struct eval {
     claim_ev *cev;
     size_t ncev;
+    dra_strmap by_claim; /* claim object -> position in cev (see claim_for) */
     pod_ev *pev;
     size_t npev;
 } eval;
@@ -512,6 +562,7 @@ static void eval_free(eval *ev)
         free(ev->pev[i].claims);
     free(ev->cev);
     free(ev->pev);
+    dra_strmap_free(&ev->by_claim);
     memset(ev, 0, sizeof *ev);
 }
 
@@ -534,9 +585,12 @@ static dra_err *evaluate(const ctx *x, long only_rule, eval *ev)
         }
         ev->ncev++;
     }
+    dra_strmap_reserve(&ev->by_claim, ev->ncev);
+    for (size_t i = 0; i < ev->ncev; i++)
+        dra_strmap_put(&ev->by_claim, (const char *)&ev->cev[i].co, sizeof ev->cev[i].co, (intptr_t)i);
     ev->pev = dra_xcalloc(c->n[DRA_KIND_POD] + 1, sizeof *ev->pev);
     for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++) {
-        pod_eviction(x, c->of[DRA_KIND_POD][i], ev->cev, ev->ncev, &ev->pev[ev->npev]);
+        pod_eviction(x, c->of[DRA_KIND_POD][i], ev->cev, &ev->by_claim, &ev->pev[ev->npev]);
         ev->npev++;
     }
     return errs;
@@ -987,13 +1041,28 @@ static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opt
     x->opts = opts;
     x->out = out;
     dra_err *e = load_rules(x);
-    return dra_err_append(e, load_pools(x));
+    e = dra_err_append(e, load_pools(x));
+    index_devices(x);
+    return e;
 }
 
 static void ctx_free(ctx *x)
 {
     free(x->rules);
     dra_pool_index_free(&x->pools);
+    dra_strmap_free(&x->devmap);
+    free(x->devs);
+    dra_arena_free(&x->keys);
+}
+
+/* Eviction time, then input order (the entries point into one array in
+ * input order): the order a stable sort by time gives. */
+static int due_cmp(const void *pa, const void *pb)
+{
+    const pod_ev *a = *(const pod_ev *const *)pa, *b = *(const pod_ev *const *)pb;
+    if (a->when != b->when)
+        return a->when < b->when ? -1 : 1;
+    return a < b ? -1 : a > b;
 }
 
 dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
@@ -1025,12 +1094,7 @@ dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra
         for (size_t i = 0; i < ev.npev; i++)
             if (pod_evicted_at_apply(&x, &ev.pev[i]))
                 due[ndue++] = &ev.pev[i];
-        for (size_t a = 1; a < ndue; a++)
-            for (size_t b = a; b > 0 && due[b - 1]->when > due[b]->when; b--) {
-                const pod_ev *t = due[b - 1];
-                due[b - 1] = due[b];
-                due[b] = t;
-            }
+        dra_sort(due, ndue, sizeof *due, due_cmp);
         for (size_t i = 0; i < ndue; i++)
             apply_pod(&x, due[i], changes);
         free(due);
@@ -1088,6 +1152,7 @@ bool dra_evict_device_published(const dra_cluster *c, const char *driver, const 
     x.opts = &o;
     x.out = &scratch;
     dra_err_free(load_pools(&x));
+    index_devices(&x);
     *pool_known = find_pool(&x, driver, pool) != NULL;
     const json_t *slice;
     bool found = find_device(&x, driver, pool, device, &slice) != NULL;

@@ -771,6 +771,85 @@ static bool pinned_can_fail(const json_t *pod)
     return true;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A valid node field requirement (as pools.c field_match takes it):
+ * metadata.name, In or NotIn, exactly one value.  *in is true for In. */
+static bool name_requirement(const json_t *r, bool *in)
+{
+    const char *key = dra_jfield_str(r, "key"), *op = dra_jfield_str(r, "operator");
+    const json_t *values = dra_jfield(r, "values");
+    if (!key || strcmp(key, "metadata.name") || !op || (strcmp(op, "In") && strcmp(op, "NotIn")) ||
+        !json_is_array(values) || json_array_size(values) != 1)
+        return false;
+    *in = !strcmp(op, "In");
+    return true;
+}
+
+static size_t node_lower_bound(const sched *S, const char *name)
+{
+    size_t lo = 0, hi = S->nnodes; /* the first node named so or after */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(S->nodes[mid].name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The nodes a pod pinned by name can go to, as indexes into S->nodes in
+ * order.  Its required affinity has fields only (see pinned_can_fail); when
+ * every requirement is valid (else the selector is an error and
+ * pinned_node_ok accepts every node) and every non-empty term has a
+ * `metadata.name In [name]` requirement (terms are ORed, a term's
+ * requirements ANDed, an empty term matches nothing), the nodes so named are
+ * the only ones pinned_node_ok can accept and the others need not be
+ * walked.  False (and nothing allocated) otherwise. */
+static bool pinned_candidates(const sched *S, const json_t *pod, size_t **out, size_t *n)
+{
+    const json_t *req = dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
+                                "requiredDuringSchedulingIgnoredDuringExecution");
+    const json_t *terms = dra_jfield(req, "nodeSelectorTerms");
+    size_t i, k;
+    const json_t *t, *r;
+    json_array_foreach(terms, i, t) {
+        const json_t *fields = dra_jfield(t, "matchFields");
+        bool named = !json_array_size(fields), in;
+        json_array_foreach(fields, k, r) {
+            if (!name_requirement(r, &in))
+                return false;
+            named |= in;
+        }
+        if (!named)
+            return false;
+    }
+    size_t *v = NULL, nv = 0, cap = 0;
+    json_array_foreach(terms, i, t) {
+        json_array_foreach(dra_jfield(t, "matchFields"), k, r) {
+            bool in;
+            const char *name = json_string_value(json_array_get(dra_jfield(r, "values"), 0));
+            if (!name_requirement(r, &in) || !in || !name)
+                continue;
+            for (size_t x = node_lower_bound(S, name); x < S->nnodes && !strcmp(S->nodes[x].name, name); x++)
+                push_index(&v, &nv, &cap, x);
+        }
+    }
+    dra_sort(v, nv, sizeof *v, cmp_size);
+    size_t u = 0;
+    for (size_t j = 0; j < nv; j++)
+        if (!u || v[u - 1] != v[j])
+            v[u++] = v[j];
+    *out = v;
+    *n = u;
+    return true;
+}
+
 static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
 {
     podctx p = {0};
@@ -812,9 +891,17 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
     /* Runs of nodes the cut rejects are passed over through the bound tree
      * when nothing else could have stopped at them: no trace is kept and the
      * pod is not pinned to nodes by name. */
-    bool leap = simple && !traces && !pinned_can_fail(p.pod);
+    bool can_fail = pinned_can_fail(p.pod);
+    bool leap = simple && !traces && !can_fail;
     bool leapt = false;
-    for (size_t i = 0; i < S->nnodes && !stop; i++) {
+    /* A pod pinned to nodes by name visits only those (without a trace,
+     * which lists every node): the others would all be refused for node
+     * affinity. */
+    size_t *cand = NULL, ncand = 0, kc = 0, last = S->nnodes;
+    bool pinned = can_fail && !traces && pinned_candidates(S, p.pod, &cand, &ncand);
+    for (size_t i = pinned ? (ncand ? cand[0] : S->nnodes) : 0; i < S->nnodes && !stop;
+         i = pinned ? (++kc < ncand ? cand[kc] : S->nnodes) : i + 1) {
+        last = i;
         if (leap) {
             size_t j = bound_next(S, i, p.min_devices);
             if (j > i) {
@@ -890,17 +977,21 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
         if (best_raw >= ceiling)
             stop = true;
     }
+    if (pinned) { /* the nodes passed over count as checked, up to where the walk ended */
+        size_t upto = stop ? last + 1 : S->nnodes, walked = kc;
+        S->out->stats.nodes_checked += (int64_t)(upto - walked);
+    }
     if (traces)
         for (size_t i = ntried; i < S->nnodes; i++)
             json_array_append_new(traces, node_trace(&S->nodes[i], NULL, false));
     if (best_i < 0) {
         sp->outcome = DRA_POD_UNSCHEDULABLE;
-        if (leapt) /* every node was tried: the ones passed over were cut */
+        if (leapt || pinned) /* every node was tried: the ones passed over were cut or not named */
             for (size_t i = 0; i < S->nnodes; i++)
                 if (!reasons[i])
-                    reasons[i] = "cannot allocate all claims";
+                    reasons[i] = leapt ? "cannot allocate all claims" : "node(s) didn't match Pod's node affinity/selector";
         sp->message = dra_sched_fit_error(reasons, S->nnodes);
-        if (leapt)
+        if (leapt || pinned)
             memset(reasons, 0, S->nnodes * sizeof *reasons);
     } else {
         /* The reported score is the normalised one among the nodes tried. */
@@ -935,6 +1026,7 @@ nodes_done:
     }
     free(visited);
     free(fits);
+    free(cand);
 done:
     sp->trace = traces;
     free(p.pc);
