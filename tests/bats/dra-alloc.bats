@@ -557,3 +557,24 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAFractionalCapacityRange=true "$A/fractional.yaml" <(head -n 32 "$T/more.yaml")
     assert_success
 }
+
+@test "--explain: twelve one-device requests competing for eleven devices are cut, and the cut is explained" {
+    {
+        printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec:\n  selectors:\n  - cel: {expression: "device.attributes[\\"gpu.example.com\\"].index < 11"}\n---\n'
+        printf 'apiVersion: v1\nkind: Node\nmetadata: {name: node-0}\n---\n'
+        printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c12, namespace: default}\nspec:\n  devices:\n    requests:\n'
+        for i in $(seq 0 11); do printf '    - {name: r%d, exactly: {deviceClassName: gpu}}\n' "$i"; done
+    } >"$T/c12.yaml"
+    "$DRA_BIN/dra-slice" profile gpu --nodes 1 --devices 12 >"$T/fleet.yaml"
+    for ex in "" --explain; do
+        run --separate-stderr "$DRA_BIN/dra-alloc" --node node-0 $ex "$T/c12.yaml" "$T/fleet.yaml"
+        assert_failure 1
+        [[ $stderr != *"timed out"* ]]
+    done
+    [[ $stderr == *"claim default/c12: nothing allocated: request r0 and the ones after it need 12 devices; 11 could serve them"* ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-0 --explain=json "$T/c12.yaml" "$T/fleet.yaml"
+    assert_failure 1
+    run jq -c '.claims[0].cut' <<<"${stderr%dra-alloc:*}"
+    assert_success
+    assert_output '{"request":"r0","laterRequests":true,"need":12,"available":11}'
+}

@@ -929,6 +929,27 @@ UNIT_TEST(dra_device_one_allocation)
     CHECK(bytes > 65536);
     CHECK_STR(dra_eval(env, dev, "device.attributes['d.example.com'].s[8999] == 'item-8999'"), "true");
     cel_dra_device_free(dev);
+
+    /* through one scratch arena: small, large (which takes the arena with
+     * it), small again; every device outlives the next build */
+    json_t *small = json_loads(device_json, 0, NULL);
+    dra_arena scratch = DRA_ARENA_INIT;
+    cel_dra_device *v[3] = {cel_dra_device_build(small, "gpu.example.com", &scratch),
+                            cel_dra_device_build(big, "d.example.com", &scratch),
+                            cel_dra_device_build(small, "gpu.example.com", &scratch)};
+    (void)cel_dra_device_bytes(v[0], &single);
+    CHECK(single);
+    (void)cel_dra_device_bytes(v[1], &single);
+    CHECK(!single);
+    (void)cel_dra_device_bytes(v[2], &single);
+    CHECK(single);
+    CHECK_STR(dra_eval(env, v[0], "device.attributes['gpu.example.com'].model == 'a100'"), "true");
+    CHECK_STR(dra_eval(env, v[1], "device.attributes['d.example.com'].s[1] == 'item-1'"), "true");
+    CHECK_STR(dra_eval(env, v[2], "device.attributes['other.example.com'].zone == 'z1'"), "true");
+    for (int i = 0; i < 3; i++)
+        cel_dra_device_free(v[i]);
+    dra_arena_free(&scratch);
+    json_decref(small);
     json_decref(big);
     cel_env_free(env);
 }

@@ -1,6 +1,7 @@
 /* The real CEL engine behind dra_selector_eval (src/common/cel/dra.h): one
  * DRA environment per evaluator, one converted device per device (kept in
- * the engine's per-device cache slot). */
+ * the engine's per-device cache slot, built when a selector first needs it,
+ * through the evaluator's scratch arena). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 
 typedef struct cel_ctx {
     cel_env *env;
+    dra_arena scratch; /* for converting devices (cel_dra_device_build) */
 } cel_ctx;
 
 static dra_err *c_compile(void *ctx, const char *expr, void **prog)
@@ -36,8 +38,9 @@ static dra_err *c_compile(void *ctx, const char *expr, void **prog)
 static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *f,
                         void **cache, bool *matched)
 {
+    cel_ctx *c = ctx;
     if (!*cache)
-        *cache = cel_dra_device_new(device, driver);
+        *cache = cel_dra_device_build(device, driver, &c->scratch);
     dra_err *e = cel_dra_match(prog, *cache, matched);
     if (e) {
         /* upstream cel.EnhanceRuntimeError */
@@ -62,8 +65,9 @@ static dra_err *c_compile_value(void *ctx, const char *expr, void **prog)
 static dra_err *c_derive(void *ctx, void *prog, const char *driver, const json_t *device, void **cache,
                          json_t **attr)
 {
+    cel_ctx *c = ctx;
     if (!*cache)
-        *cache = cel_dra_device_new(device, driver);
+        *cache = cel_dra_device_build(device, driver, &c->scratch);
     dra_err *e = cel_dra_eval_attribute(prog, *cache, attr);
     if (e) {
         dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s%s", e->msg, cel_dra_runtime_hint(e->msg));
@@ -97,6 +101,7 @@ void dra_cel_selector_eval_free(dra_selector_eval *ev)
     if (!c)
         return;
     cel_env_free(c->env);
+    dra_arena_free(&c->scratch);
     free(c);
     ev->ctx = NULL;
 }

@@ -184,8 +184,13 @@ json_t *dra_al_explain_build(al_run *r)
         for (size_t k = 0; k < c->nres; k++)
             json_array_append_new(chosen, json_pack("{s:s,s:s}", "request", c->res[k].req->full_name, "device",
                                                     c->res[k].dev->id_str));
-        json_array_append_new(claims, json_pack("{s:s,s:o,s:o}", "claim", c->ref ? c->ref : "", "requests", reqs,
-                                                "allocated", chosen));
+        json_t *co = json_pack("{s:s,s:o,s:o}", "claim", c->ref ? c->ref : "", "requests", reqs, "allocated", chosen);
+        /* A failed search says where it last found too few devices. */
+        if (!r->succeeded && c->cut_req)
+            json_object_set_new(co, "cut",
+                                json_pack("{s:s,s:b,s:i,s:i}", "request", c->cut_req, "laterRequests", c->cut_claim,
+                                          "need", c->cut_need, "available", c->cut_have));
+        json_array_append_new(claims, co);
     }
     json_object_set_new(ex, "claims", claims);
     json_object_set_new(ex, "stats",
@@ -228,13 +233,31 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
     }
     const json_t *c;
     json_array_foreach(json_object_get(ex, "claims"), i, c) {
+        const json_t *cut = json_object_get(c, "cut");
+        char *cut_text = NULL;
+        if (cut) {
+            long long need = (long long)json_integer_value(json_object_get(cut, "need"));
+            long long have = (long long)json_integer_value(json_object_get(cut, "available"));
+            if (dra_jfield_true(cut, "laterRequests"))
+                cut_text = dra_xasprintf("request %s and the ones after it need %lld devices; %lld could serve them",
+                                         dra_jfield_str(cut, "request"), need, have);
+            else
+                cut_text = dra_xasprintf("request %s needs %lld device%s; %lld could serve it",
+                                         dra_jfield_str(cut, "request"), need, need == 1 ? "" : "s", have);
+        }
         if (!json_array_size(json_object_get(c, "requests")) && !json_array_size(json_object_get(c, "allocated"))) {
             /* never an empty verdict */
             dra_buf_printf(b, "  claim %s: nothing allocated: %s\n", dra_jfield_str(c, "claim"),
-                           json_array_size(pools) ? "no device was tried" : "no device is available on this node");
+                           !json_array_size(pools) ? "no device is available on this node"
+                           : cut_text              ? cut_text
+                                                   : "no device was tried");
+            free(cut_text);
             continue;
         }
         dra_buf_printf(b, "  claim %s:\n", dra_jfield_str(c, "claim"));
+        if (cut_text)
+            dra_buf_printf(b, "    search cut where %s\n", cut_text);
+        free(cut_text);
         size_t k;
         const json_t *q;
         json_array_foreach(json_object_get(c, "requests"), k, q) {

@@ -288,6 +288,13 @@ typedef struct al_claim {
     size_t ncons;
     al_result_dev *res;
     size_t nres, capres;
+    /* The last branch the bounded search cut (for --explain): the request
+     * (full name) whose open slots, with every later request's when
+     * cut_claim, need cut_need devices where cut_have could serve them.
+     * cut_req NULL: none. */
+    const char *cut_req;
+    bool cut_claim;
+    int cut_need, cut_have;
 } al_claim;
 
 /* ---- explain --------------------------------------------------------------------- */

@@ -600,6 +600,14 @@ static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc star
 
 /* ---- allocateOne ----------------------------------------------------------------------- */
 
+static void note_cut(al_claim *c, const al_req *req, bool claim_wide, int need, int have)
+{
+    c->cut_req = req->full_name;
+    c->cut_claim = claim_wide;
+    c->cut_need = need;
+    c->cut_have = have;
+}
+
 static double elapsed(const al_run *r)
 {
     struct timespec now;
@@ -664,12 +672,14 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
         int n = count_eligible(r, ci, req, start, need);
         if (n >= 0 && n < need) {
             r->stats.pruned++;
+            note_cut(c, req, false, need, n);
             return R_FAIL;
         }
         int total = 0;
         int m = n >= 0 ? count_eligible_claim(r, ci, ri, req, start, need, &total) : -1;
         if (m >= 0 && m < total) {
             r->stats.pruned++;
+            note_cut(c, req, true, total, m);
             return R_FAIL;
         }
     }

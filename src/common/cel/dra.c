@@ -297,7 +297,8 @@ static void reloc_table(const reloc *r, dev_table *t)
     }
 }
 
-/* d is the first allocation of a, a fresh arena. */
+/* d is the first allocation of a, a fresh or reset arena.  The arena is
+ * left reset for the next device, or empty when the device keeps it. */
 static cel_dra_device *device_compact(cel_dra_device *d, dra_arena *a)
 {
     size_t used = a->total;
@@ -306,6 +307,7 @@ static cel_dra_device *device_compact(cel_dra_device *d, dra_arena *a)
      * allocation elsewhere. */
     if ((char *)dra_arena_alloc(a, 1) != (char *)d + used) {
         d->arena = *a; /* a large device: it keeps its arena */
+        *a = (dra_arena)DRA_ARENA_INIT;
         return d;
     }
     cel_dra_device *c = dra_xmalloc(used);
@@ -318,13 +320,21 @@ static cel_dra_device *device_compact(cel_dra_device *d, dra_arena *a)
     reloc_table(&r, &c->caps);
     c->error = moved(&r, c->error);
     c->size = used;
-    dra_arena_free(a);
+    dra_arena_reset(a);
     return c;
 }
 
 cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
 {
-    dra_arena arena = DRA_ARENA_INIT, *a = &arena;
+    dra_arena scratch = DRA_ARENA_INIT;
+    cel_dra_device *d = cel_dra_device_build(device, driver, &scratch);
+    dra_arena_free(&scratch);
+    return d;
+}
+
+cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *a)
+{
+    dra_arena_reset(a);
     cel_dra_device *d = dra_arena_zalloc(a, sizeof *d);
     json_t *dev = (json_t *)device;
     if (!driver)

@@ -32,6 +32,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "../base/arena.h"
 #include "../base/buf.h"
 #include "../base/error.h"
 #include "cel.h"
@@ -64,6 +65,10 @@ typedef struct cel_dra_device cel_dra_device;
  * cannot be converted is remembered and makes every match on this device
  * fail with "attribute <name>: ..." (dra-corrections A4/E2-5). */
 cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver);
+/* The same, converting in `scratch` (reset first and left reset; owned by
+ * the caller, who frees it after the last build): converting many devices
+ * through one scratch arena allocates nothing but each device's one block. */
+cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *scratch);
 void cel_dra_device_free(cel_dra_device *d);
 /* Heap bytes the device holds.  *single is true when they are one
  * allocation (every device whose conversion fits one arena block, 64 KiB;
