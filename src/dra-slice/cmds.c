@@ -93,7 +93,8 @@ static const dra_cmd cmds[] = {
      "other kinds are skipped (counted with -v), except unknown kinds or versions of\n"
      "resource.k8s.io, which are errors. Prints nothing and exits 0 when every object is valid;\n"
      "otherwise every error, exit 2. Selectors are compiled as the API server compiles new ones\n"
-     "(includes() needs DRAListTypeAttributes).", validate_opts,
+     "(includes() needs DRAListTypeAttributes). Input streams: JSON and JSON Lines are read a\n"
+     "document at a time, in memory bounded by the largest document.", validate_opts,
      "file"},
     {"pool-status", "pool-status [--driver NAME [--pool NAME] [--limit N]] [OPTIONS] [FILES...]",
      "answer ResourcePoolStatusRequests from slices and claims",

@@ -146,23 +146,46 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
     return e;
 }
 
+/* validate streams: one object at a time as it is read, nothing kept but
+ * what finds duplicates; every object is checked (the exit code reflects
+ * all of them), and errors print at the end as every tool prints them. */
+typedef struct validating {
+    cel_dra_validator *v;
+    dra_tool_errs errs;
+} validating;
+
+static dra_err *validate_one(void *p, dra_obj *o)
+{
+    validating *c = p;
+    dra_tool_errs_add(&c->errs, cel_dra_validator_add(c->v, o));
+    return NULL;
+}
+
 static dra_err *run_validate(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
     dra_objset set = DRA_OBJSET_INIT;
-    dra_model model = DRA_MODEL_INIT;
+    dra_model stats = DRA_MODEL_INIT;
     dra_features f;
     dra_err *e = dra_tool_features(&x->gates, &f);
+    if (e)
+        return e;
+    e = dra_tool_input_options(&set, a);
+    if (e)
+        return e;
+    validating c = {cel_dra_validator_new(&f, set.field_validation), {0}};
     /* the DRA parts of pod templates are checked on the pods they make */
-    if (!e)
-        e = dra_tool_read(&dra_slice_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set);
-    if (!e) {
-        e = cel_dra_validate_objects(&set, &f, &model);
-        dra_tool_report_model(&dra_slice_tool, a, &model);
-    }
-    dra_model_free(&model);
+    dra_tool_errs_add(&c.errs, dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set,
+                                                  validate_one, &c));
+    dra_tool_errs_add(&c.errs, cel_dra_validator_finish(c.v, &stats));
+    /* duplicate fields the reader relaxed, then the rest */
+    stats.warnings = dra_err_append(set.warnings, stats.warnings);
+    set.warnings = NULL;
+    stats.files_repeated = set.files_repeated;
+    dra_tool_report_model(&dra_slice_tool, a, &stats);
+    dra_model_free(&stats);
     dra_objset_free(&set);
-    return e;
+    return dra_tool_errs_take(&dra_slice_tool, &c.errs);
 }
 
 static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)

@@ -1,14 +1,42 @@
-/* Fuzz the object-stream reader and the YAML writer on whatever it accepts. */
+/* Fuzz the object-stream reader and the YAML writer on whatever it accepts;
+ * the fast JSON path against jansson on the same bytes; the streaming reader
+ * (a few bytes per read) against the whole-file reader. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "io/jparse.h"
 #include "io/stream.h"
+
+typedef struct collected {
+    json_t *all; /* every object handed out, in order */
+} collected;
+
+static dra_err *collect(void *ctx, dra_obj *o)
+{
+    json_array_append(((collected *)ctx)->all, o->json);
+    return NULL;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    const char *text = (const char *)data;
+    /* the fast path takes only what jansson takes, and builds the same tree */
+    size_t used = 0;
+    json_t *fast = dra_json_parse(text, size, DRA_MAX_DEPTH, &used);
+    if (fast) {
+        json_error_t jerr;
+        json_t *slow = json_loadb(text, size, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+        if (!slow || !json_equal(fast, slow) || (size_t)jerr.position != used)
+            abort();
+        json_decref(slow);
+        json_decref(fast);
+    }
+
     dra_objset set = DRA_OBJSET_INIT;
-    dra_err *e = dra_read_mem(&set, "fuzz", (const char *)data, size);
+    dra_err *e = dra_read_mem(&set, "fuzz", text, size);
     if (!e) {
         for (size_t i = 0; i < set.n; i++) {
             char *y = dra_yaml_dump(set.v[i].json);
@@ -22,6 +50,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             free(y);
         }
     }
+
+    /* streaming, 7 bytes a read: the same objects when the file reads */
+    int fd = memfd_create("fuzz", 0);
+    if (fd >= 0 && write(fd, data, size) == (ssize_t)size && lseek(fd, 0, SEEK_SET) == 0) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        dra_objset st = DRA_OBJSET_INIT;
+        st.stream_chunk = 7;
+        collected c = {json_array()};
+        dra_err *se = dra_read_each(&st, path, collect, &c);
+        if (!e && !se) {
+            if (json_array_size(c.all) != set.n)
+                abort();
+            for (size_t i = 0; i < set.n; i++)
+                if (!json_equal(json_array_get(c.all, i), set.v[i].json))
+                    abort();
+        }
+        if (!e != !se) /* a file reads whole or not at all, both ways */
+            abort();
+        dra_err_free(se);
+        json_decref(c.all);
+        dra_objset_free(&st);
+    }
+    if (fd >= 0)
+        close(fd);
     dra_err_free(e);
     dra_objset_free(&set);
     return 0;

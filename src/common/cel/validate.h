@@ -21,4 +21,13 @@
 /* Every error is DRA_EXIT_INPUT.  features NULL: the defaults. */
 DRA_MUST_USE dra_err *cel_dra_validate_objects(dra_objset *set, const dra_features *features, dra_model *model);
 
+/* The same one object at a time, as they are read (dra_read_each): see
+ * dra_loader in load.h for what differs.  add() returns the object's
+ * errors; finish() the held checks' errors, adds the counts and warnings
+ * to stats, and frees v. */
+typedef struct cel_dra_validator cel_dra_validator;
+cel_dra_validator *cel_dra_validator_new(const dra_features *features, dra_field_validation fv);
+DRA_MUST_USE dra_err *cel_dra_validator_add(cel_dra_validator *v, dra_obj *o);
+DRA_MUST_USE dra_err *cel_dra_validator_finish(cel_dra_validator *v, dra_model *stats);
+
 #endif

@@ -10,9 +10,12 @@
 #include <string.h>
 #include <yaml.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../base/buf.h"
+#include "jparse.h"
 
 /* ---- object sets ------------------------------------------------------- */
 
@@ -128,6 +131,10 @@ typedef struct reader {
     dra_source *src;    /* the file's text, given to the set on success */
     size_t src_base;    /* offset of the parsed text in src (a byte-order mark) */
     dra_err *warnings;  /* relaxed duplicate fields (--validate=warn) */
+    dra_obj_fn fn;      /* streaming: each object goes to fn instead of pending */
+    void *fn_ctx;
+    size_t delivered;   /* streaming: objects given to fn so far */
+    bool stopped;       /* streaming: fn returned an error */
 } reader;
 
 static void note_line(reader *r, const json_t *node, int line)
@@ -183,13 +190,23 @@ static dra_err *doc_err(reader *r, int doc, int line, const char *fmt, const cha
 
 static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size_t off, int doc_line);
 
-static void add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line)
+static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line)
 {
+    if (r->fn) {
+        dra_obj o = {v, intern_file(r->set, r->name), doc, line, item, r->src,
+                     off == SIZE_MAX ? off : r->src_base + off, doc_line};
+        dra_err *e = r->fn(r->fn_ctx, &o);
+        json_decref(v);
+        r->delivered++;
+        r->stopped = e != NULL;
+        return e;
+    }
     dra_objset_add(&r->pending, v, r->name, doc, line, item);
     dra_obj *o = &r->pending.v[r->pending.n - 1];
     o->src = r->src;
     o->src_off = off == SIZE_MAX ? off : r->src_base + off;
     o->src_line = doc_line;
+    return NULL;
 }
 
 /* Take one parsed document (steals v); it starts at byte `off` of the text,
@@ -207,10 +224,8 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
         json_decref(v);
         return NULL; /* empty document */
     }
-    if (json_is_object(v) && !is_list_kind(v)) {
-        add_pending(r, v, doc, line, -1, off, doc_line);
-        return NULL;
-    }
+    if (json_is_object(v) && !is_list_kind(v))
+        return add_pending(r, v, doc, line, -1, off, doc_line);
     json_t *items = json_is_object(v) ? json_object_get(v, "items") : v;
     if (json_is_object(v) && (!items || json_is_null(items))) {
         json_decref(v);
@@ -251,7 +266,13 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
         json_t *lver = lk > 4 ? json_object_get(v, "apiVersion") : NULL;
         if (json_is_string(lver) && !json_object_get(item, "apiVersion"))
             json_object_set(item, "apiVersion", lver);
-        add_pending(r, json_incref(item), doc, noted_line(r, item, line), (int)i, off, doc_line);
+        dra_err *e = add_pending(r, json_incref(item), doc, noted_line(r, item, line), (int)i, off, doc_line);
+        if (r->fn) /* streaming: an item nobody kept is freed now, not with the whole List */
+            json_array_set_new(items, i, json_null());
+        if (e) {
+            json_decref(v);
+            return e;
+        }
     }
     json_decref(v);
     return NULL;
@@ -259,7 +280,7 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
 
 static void reader_done(reader *r, bool ok)
 {
-    if (ok) {
+    if (ok && !r->fn) {
         for (size_t i = 0; i < r->pending.n; i++) {
             dra_obj *o = &r->pending.v[i];
             dra_objset_add(r->set, o->json, o->file, o->doc, o->line, o->item);
@@ -318,14 +339,15 @@ static int depth_of(const json_t *v, int limit)
 
 static void advance_lines(const char *p, size_t n, int *line, int *col)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '\n') {
-            (*line)++;
-            *col = 1;
-        } else {
-            (*col)++;
-        }
+    const char *end = p + n, *last = NULL;
+    for (const char *q = p; q < end && (q = memchr(q, '\n', (size_t)(end - q))); q++) {
+        (*line)++;
+        last = q;
     }
+    if (last)
+        *col = 1 + (int)(end - last - 1);
+    else
+        *col += (int)n;
 }
 
 /* Lines of the elements of a JSON document's top-level "items" array (or of
@@ -391,61 +413,262 @@ static void json_item_lines(const char *p, size_t len, int first_line, int *line
     }
 }
 
+/* The lines of a List's items (or a top-level array's), from its text. */
+static void note_items(reader *r, const json_t *v, const char *p, size_t used, int line)
+{
+    json_t *items = json_is_array(v) ? (json_t *)v : (is_list_kind(v) ? json_object_get(v, "items") : NULL);
+    if (items && json_array_size(items) > 0) {
+        size_t ni = json_array_size(items);
+        int *lines = dra_xcalloc(ni, sizeof *lines);
+        json_item_lines(p, used, line, lines, ni);
+        for (size_t i = 0; i < ni; i++)
+            if (lines[i] > 0)
+                note_line(r, json_array_get(items, i), lines[i]);
+        free(lines);
+    }
+}
+
+/* One JSON document at the start of p[0..n) (document doc, at line:col):
+ * parsed with the relaxed duplicate rule and the depth limit, the lines of
+ * its List items noted; *used is the bytes it took. */
+static dra_err *json_document(reader *r, const char *p, size_t n, int doc, int line, int col, json_t **out,
+                              size_t *used)
+{
+    json_t *v = dra_json_parse(p, n, DRA_MAX_DEPTH, used);
+    if (v) { /* the fast path took it: the text is valid and shallow enough */
+        note_items(r, v, p, *used, line);
+        *out = v;
+        return NULL;
+    }
+    json_error_t jerr;
+    v = json_loadb(p, n, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+    if (!v && r->set->field_validation != DRA_FV_STRICT && strstr(jerr.text, "duplicate object key")) {
+        /* relaxed: the last value wins, as in encoding/json */
+        json_error_t jerr2;
+        v = json_loadb(p, n, JSON_DISABLE_EOF_CHECK, &jerr2);
+        if (v && r->set->field_validation == DRA_FV_WARN) {
+            int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
+            r->warnings = dra_err_append(r->warnings, dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", jerr.text),
+                                                                 r->name, doc, eline, 0));
+        }
+        if (v)
+            jerr = jerr2;
+    }
+    if (!v) {
+        int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
+        int ecol = jerr.line <= 1 ? col + (jerr.column > 0 ? jerr.column - 1 : 0) : jerr.column;
+        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "invalid JSON: %s", jerr.text), r->name, doc, eline, ecol);
+    }
+    *used = (size_t)jerr.position;
+    if (*used == 0 || *used > n)
+        *used = n;
+    if (depth_of(v, DRA_MAX_DEPTH + 1) > DRA_MAX_DEPTH) {
+        json_decref(v);
+        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name,
+                          doc, line, col);
+    }
+    note_items(r, v, p, *used, line);
+    *out = v;
+    return NULL;
+}
+
+static bool json_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 static dra_err *read_json_stream(reader *r, const char *data, size_t len)
 {
     size_t off = 0;
     int line = 1, col = 1, doc = 0;
     for (;;) {
         size_t start = off;
-        while (off < len && (data[off] == ' ' || data[off] == '\t' || data[off] == '\r' || data[off] == '\n'))
+        while (off < len && json_space(data[off]))
             off++;
         advance_lines(data + start, off - start, &line, &col);
         if (off >= len)
             return NULL;
         doc++;
-        json_error_t jerr;
-        json_t *v = json_loadb(data + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
-        if (!v && r->set->field_validation != DRA_FV_STRICT && strstr(jerr.text, "duplicate object key")) {
-            /* relaxed: the last value wins, as in encoding/json */
-            json_error_t jerr2;
-            v = json_loadb(data + off, len - off, JSON_DISABLE_EOF_CHECK, &jerr2);
-            if (v && r->set->field_validation == DRA_FV_WARN) {
-                int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
-                r->warnings = dra_err_append(r->warnings, dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", jerr.text),
-                                                                     r->name, doc, eline, 0));
-            }
-            if (v)
-                jerr = jerr2;
-        }
-        if (!v) {
-            int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
-            int ecol = jerr.line <= 1 ? col + (jerr.column > 0 ? jerr.column - 1 : 0) : jerr.column;
-            return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "invalid JSON: %s", jerr.text), r->name, doc, eline, ecol);
-        }
-        size_t used = (size_t)jerr.position;
-        if (used == 0 || used > len - off)
-            used = len - off;
-        if (depth_of(v, DRA_MAX_DEPTH + 1) > DRA_MAX_DEPTH) {
-            json_decref(v);
-            return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name,
-                              doc, line, col);
-        }
-        json_t *items = json_is_array(v) ? v : (is_list_kind(v) ? json_object_get(v, "items") : NULL);
-        if (items && json_array_size(items) > 0) {
-            size_t n = json_array_size(items);
-            int *lines = dra_xcalloc(n, sizeof *lines);
-            json_item_lines(data + off, used, line, lines, n);
-            for (size_t i = 0; i < n; i++)
-                if (lines[i] > 0)
-                    note_line(r, json_array_get(items, i), lines[i]);
-            free(lines);
-        }
-        dra_err *e = add_document(r, v, doc, line, off, line);
+        json_t *v;
+        size_t used;
+        dra_err *e = json_document(r, data + off, len - off, doc, line, col, &v, &used);
+        if (!e)
+            e = add_document(r, v, doc, line, off, line);
         if (e)
             return e;
         advance_lines(data + off, used, &line, &col);
         off += used;
         /* values must be separated by white space or follow one another directly ("}{") */
+    }
+}
+
+/* ---- streaming JSON: a document at a time from a file descriptor ---------- */
+
+/* Where the JSON container that starts a text ends, found across reads: the
+ * brackets outside strings are counted, nothing else is checked (the parser
+ * does that on exactly the document's bytes). */
+typedef struct value_scan {
+    size_t pos; /* bytes of the document scanned so far */
+    long depth;
+    bool in_string, escape;
+} value_scan;
+
+/* True when the container's end is within p[0..n): s->pos is then just past it. */
+static bool scan_value(value_scan *s, const char *p, size_t n)
+{
+    size_t i = s->pos;
+    long depth = s->depth;
+    bool in_string = s->in_string, escape = s->escape;
+    while (i < n) {
+        if (in_string) {
+            /* the bulk of a document: runs of plain string bytes */
+            while (i < n && p[i] != '"' && p[i] != '\\' && !escape)
+                i++;
+            if (i >= n)
+                break;
+            char c = p[i++];
+            if (escape)
+                escape = false;
+            else if (c == '\\')
+                escape = true;
+            else
+                in_string = false;
+            continue;
+        }
+        char c = p[i++];
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (--depth <= 0) {
+                s->pos = i;
+                return true;
+            }
+        }
+    }
+    s->pos = i;
+    s->depth = depth;
+    s->in_string = in_string;
+    s->escape = escape;
+    return false;
+}
+
+typedef struct inbuf {
+    int fd;
+    const char *name;
+    char *data;
+    size_t start, len, cap; /* unread bytes are data[start..len) */
+    size_t chunk;           /* bytes asked of each read */
+    bool eof;
+} inbuf;
+
+/* Read more: at least a chunk, and as much again as is unread (a document
+ * that spans reads is scanned in a linear number of steps). */
+static dra_err *inbuf_more(inbuf *b)
+{
+    if (b->eof)
+        return NULL;
+    if (b->start > 0) {
+        memmove(b->data, b->data + b->start, b->len - b->start);
+        b->len -= b->start;
+        b->start = 0;
+    }
+    size_t want = b->len > b->chunk ? b->len : b->chunk;
+    if (b->len > DRA_MAX_INPUT_BYTES)
+        return dra_err_new(DRA_EXIT_INPUT, "%s: a document larger than the limit of %zu bytes",
+                           strcmp(b->name, "-") == 0 ? "<stdin>" : b->name, DRA_MAX_INPUT_BYTES);
+    if (b->cap - b->len < want + 1) {
+        b->cap = b->len + want + 1;
+        b->data = dra_xrealloc(b->data, b->cap);
+    }
+    for (;;) {
+        ssize_t n = read(b->fd, b->data + b->len, b->cap - b->len - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return dra_err_new(DRA_EXIT_INPUT, "%s: read error: %s", strcmp(b->name, "-") == 0 ? "<stdin>" : b->name,
+                               strerror(errno));
+        if (n == 0)
+            b->eof = true;
+        b->len += (size_t)n;
+        b->data[b->len] = '\0';
+        return NULL;
+    }
+}
+
+/* The rest of the input, all of it (for YAML, which is read whole). */
+static dra_err *inbuf_all(inbuf *b)
+{
+    while (!b->eof) {
+        if (b->len - b->start > DRA_MAX_INPUT_BYTES)
+            return dra_err_new(DRA_EXIT_INPUT, "%s: input larger than the limit of %zu bytes",
+                               strcmp(b->name, "-") == 0 ? "<stdin>" : b->name, DRA_MAX_INPUT_BYTES);
+        dra_err *e = inbuf_more(b);
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
+/* JSON values one at a time; each document's text is its objects' source
+ * while they are handed out, and is dropped after. */
+static dra_err *stream_json(reader *r, inbuf *b)
+{
+    int line = 1, col = 1, doc = 0;
+    for (;;) {
+        for (;;) {
+            const char *p = b->data + b->start;
+            size_t n = b->len - b->start, i = 0;
+            while (i < n && json_space(p[i]))
+                i++;
+            advance_lines(p, i, &line, &col);
+            b->start += i;
+            if (b->start < b->len || b->eof)
+                break;
+            dra_err *e = inbuf_more(b);
+            if (e)
+                return e;
+        }
+        if (b->start >= b->len)
+            return NULL;
+        doc++;
+        value_scan sc = {0};
+        bool found = false;
+        char c0 = b->data[b->start];
+        /* JSON Lines: a document usually ends its line; the parser finds
+         * whether it does (and the scan is not needed) */
+        const char *nl = memchr(b->data + b->start, '\n', b->len - b->start);
+        size_t used = 0;
+        json_t *fast = nl ? dra_json_parse(b->data + b->start, (size_t)(nl - b->data) - b->start, DRA_MAX_DEPTH, &used)
+                          : NULL;
+        if (fast) {
+            sc.pos = used;
+            found = true;
+        } else if (c0 == '{' || c0 == '[') {
+            while (!(found = scan_value(&sc, b->data + b->start, b->len - b->start)) && !b->eof) {
+                dra_err *e = inbuf_more(b);
+                if (e)
+                    return e;
+            }
+        }
+        dra_source src = {b->data + b->start, found ? sc.pos : b->len - b->start, NULL, 0};
+        r->src = &src;
+        r->src_base = 0;
+        json_t *v = fast;
+        dra_err *e = NULL;
+        if (fast)
+            note_items(r, v, src.data, used, line);
+        else
+            e = json_document(r, src.data, src.len, doc, line, col, &v, &used);
+        if (!e)
+            e = add_document(r, v, doc, line, 0, line);
+        free(src.line_off);
+        r->src = NULL;
+        if (e)
+            return e;
+        advance_lines(b->data + b->start, used, &line, &col);
+        b->start += used;
     }
 }
 
@@ -1048,6 +1271,90 @@ dra_err *dra_read_path(dra_objset *set, const char *path)
     return read_source(set, path, src);
 }
 
+/* Streaming one file: JSON a document at a time, YAML read whole (its text,
+ * not its trees).  See dra_read_each(). */
+static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_fn fn, void *ctx)
+{
+    inbuf b = {fd, name, NULL, 0, 0, 0, set->stream_chunk ? set->stream_chunk : 65536, false};
+    dra_err *e = NULL;
+    while (!e && !b.eof && b.len < 3)
+        e = inbuf_more(&b);
+    size_t bom = b.len >= 3 && memcmp(b.data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    size_t p = bom;
+    while (!e) {
+        while (p < b.len && json_space(b.data[p]))
+            p++;
+        if (p < b.len || b.eof)
+            break;
+        e = inbuf_more(&b);
+    }
+    reader r = {0};
+    r.set = set;
+    r.name = name;
+    r.fn = fn;
+    r.fn_ctx = ctx;
+    if (!e && p < b.len && (b.data[p] == '{' || b.data[p] == '[')) {
+        b.start = bom;
+        e = stream_json(&r, &b);
+        if (e && !r.stopped && r.delivered == 0 && e->doc == 1) {
+            /* maybe YAML in flow style after all: tried whole, handed out
+             * only when all of it reads */
+            b.start = 0;
+            dra_err *e2 = inbuf_all(&b);
+            reader r2 = {0};
+            r2.set = set;
+            r2.name = name;
+            dra_source src = {b.data, b.len, NULL, 0};
+            r2.src = &src;
+            r2.src_base = bom;
+            if (!e2)
+                e2 = read_yaml_stream(&r2, b.data + bom, b.len - bom);
+            r2.src = NULL;
+            if (!e2) {
+                dra_err_free(e);
+                e = NULL;
+                r.src = &src;
+                for (size_t i = 0; i < r2.pending.n && !e; i++) {
+                    dra_obj *o = &r2.pending.v[i];
+                    json_t *v = o->json;
+                    o->json = NULL;
+                    e = add_pending(&r, v, o->doc, o->line, o->item, SIZE_MAX, o->src_line);
+                }
+                r.src = NULL;
+            }
+            dra_err_free(e2);
+            free(src.line_off);
+            reader_done(&r2, false);
+        }
+    } else if (!e) {
+        e = inbuf_all(&b);
+        dra_source src = {b.data, b.len, NULL, 0};
+        r.src = &src;
+        r.src_base = bom;
+        if (!e)
+            e = read_yaml_stream(&r, b.data + bom, b.len - bom);
+        r.src = NULL;
+        free(src.line_off);
+    }
+    if (e && !r.stopped && b.data)
+        e = template_hint(e, b.data, b.len);
+    reader_done(&r, e == NULL);
+    free(b.data);
+    return e;
+}
+
+dra_err *dra_read_each(dra_objset *set, const char *path, dra_obj_fn fn, void *ctx)
+{
+    if (strcmp(path, "-") == 0)
+        return read_each_fd(set, path, 0, fn, ctx);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return dra_err_new(DRA_EXIT_INPUT, "%s: %s", *path ? path : "'' (empty file name)", strerror(errno));
+    dra_err *e = read_each_fd(set, path, fd, fn, ctx);
+    close(fd);
+    return e;
+}
+
 dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out)
 {
     if (strcmp(s, "strict") == 0 || strcmp(s, "true") == 0)
@@ -1094,11 +1401,27 @@ static bool manifest_ext(const char *name)
            (n > 4 && strcmp(name + n - 4, ".yml") == 0);
 }
 
-static dra_err *read_one(dra_objset *set, const char *path, seen_files *seen, bool top, int depth);
+/* Streaming reads: the callback, and whether it asked to stop. */
+typedef struct each {
+    dra_obj_fn fn;
+    void *ctx;
+    bool stopped;
+} each;
+
+static dra_err *each_call(void *ctx, dra_obj *o)
+{
+    each *ea = ctx;
+    dra_err *e = ea->fn(ea->ctx, o);
+    if (e)
+        ea->stopped = true;
+    return e;
+}
+
+static dra_err *read_one(dra_objset *set, const char *path, seen_files *seen, bool top, int depth, each *ea);
 
 /* kubectl's directory walk (FileVisitorForSTDIN aside): files with a
  * manifest extension, in lexical order; subdirectories only with -R. */
-static dra_err *read_dir(dra_objset *set, const char *path, seen_files *seen, int depth)
+static dra_err *read_dir(dra_objset *set, const char *path, seen_files *seen, int depth, each *ea)
 {
     if (depth > 32)
         return dra_err_new(DRA_EXIT_INPUT, "%s: directories nested deeper than 32 levels", path);
@@ -1123,13 +1446,17 @@ static dra_err *read_dir(dra_objset *set, const char *path, seen_files *seen, in
     dra_err *all = NULL;
     size_t plen = strlen(path);
     for (size_t i = 0; i < n; i++) {
+        if (ea && ea->stopped) {
+            free(names[i]);
+            continue;
+        }
         char *full = dra_xasprintf("%s%s%s", path, plen && path[plen - 1] == '/' ? "" : "/", names[i]);
         struct stat st;
         if (stat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
             if (set->recursive)
-                all = dra_err_append(all, read_dir(set, full, seen, depth + 1));
+                all = dra_err_append(all, read_dir(set, full, seen, depth + 1, ea));
         } else if (manifest_ext(names[i])) {
-            all = dra_err_append(all, read_one(set, full, seen, false, depth));
+            all = dra_err_append(all, read_one(set, full, seen, false, depth, ea));
         }
         free(full);
         free(names[i]);
@@ -1138,24 +1465,24 @@ static dra_err *read_dir(dra_objset *set, const char *path, seen_files *seen, in
     return all;
 }
 
-static dra_err *read_one(dra_objset *set, const char *path, seen_files *seen, bool top, int depth)
+static dra_err *read_one(dra_objset *set, const char *path, seen_files *seen, bool top, int depth, each *ea)
 {
     struct stat st;
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0) {
         if (top && S_ISDIR(st.st_mode))
-            return read_dir(set, path, seen, depth);
+            return read_dir(set, path, seen, depth, ea);
         if (S_ISREG(st.st_mode) && seen_before(seen, &st)) {
             set->files_repeated++;
             return NULL;
         }
     }
-    return dra_read_path(set, path);
+    return ea ? dra_read_each(set, path, each_call, ea) : dra_read_path(set, path);
 }
 
-dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths)
+static dra_err *read_paths(dra_objset *set, char *const *paths, size_t npaths, each *ea)
 {
     if (npaths == 0)
-        return dra_read_path(set, "-");
+        return ea ? dra_read_each(set, "-", each_call, ea) : dra_read_path(set, "-");
     /* A second "-" would read an already drained stdin as an empty file:
      * objects silently missing from the answer.  Refuse before reading. */
     size_t stdin_uses = 0;
@@ -1165,10 +1492,21 @@ dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths)
         return dra_err_new(DRA_EXIT_INPUT, "standard input ('-') is named %zu times; it can be read only once", stdin_uses);
     dra_err *all = NULL;
     seen_files seen = {0};
-    for (size_t i = 0; i < npaths; i++)
-        all = dra_err_append(all, read_one(set, paths[i], &seen, true, 0));
+    for (size_t i = 0; i < npaths && !(ea && ea->stopped); i++)
+        all = dra_err_append(all, read_one(set, paths[i], &seen, true, 0, ea));
     free(seen.v);
     return all;
+}
+
+dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths)
+{
+    return read_paths(set, paths, npaths, NULL);
+}
+
+dra_err *dra_read_paths_each(dra_objset *set, char *const *paths, size_t npaths, dra_obj_fn fn, void *ctx)
+{
+    each ea = {fn, ctx, false};
+    return read_paths(set, paths, npaths, &ea);
 }
 
 /* ---- writing --------------------------------------------------------------- */

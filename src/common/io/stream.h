@@ -76,6 +76,7 @@ typedef struct dra_objset {
     bool recursive;    /* directories: descend into subdirectories (-R) */
     dra_err *warnings; /* owned: problems relaxed by field_validation, in input order */
     size_t files_repeated; /* files named more than once and read once */
+    size_t stream_chunk; /* streaming reads (dra_read_each): bytes per read; 0 = 64 KiB */
 } dra_objset;
 
 #define DRA_OBJSET_INIT {0}
@@ -90,6 +91,33 @@ DRA_MUST_USE dra_err *dra_read_mem(dra_objset *set, const char *name, const char
  * and with set->recursive its subdirectories too; the same file named twice
  * (a glob plus an explicit name) is read once. */
 DRA_MUST_USE dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t npaths);
+
+/* Streaming: the objects of a file one at a time, for tools that look at one
+ * object at a time.  fn is called for every object in input order with o
+ * borrowed for the call: o->json is the reader's reference (fn may change
+ * the object, and takes a reference of its own to keep it), o->src is valid
+ * only during the call, so locate errors (dra_obj_locate) inside fn.  set
+ * gives the reading options and collects the file names and warnings; its
+ * object list is not used.
+ *
+ * Memory follows the largest document, not the file: JSON (a stream of
+ * values, JSON Lines) is read a document at a time, each document's text
+ * dropped after its objects; the items of a List are handed out one by one
+ * and freed unless fn keeps them (the List itself is one document); YAML
+ * files are read whole as text, their trees built one document at a time.
+ * A single document is limited to DRA_MAX_INPUT_BYTES; the file is not.
+ *
+ * Unlike dra_read_path, objects before an error of the file (invalid syntax
+ * at document N) have been handed to fn already: the caller decides what
+ * that means (a validator reports them and fails).  An error fn returns
+ * stops reading (every file) and is returned as it is. */
+typedef dra_err *(*dra_obj_fn)(void *ctx, dra_obj *o);
+DRA_MUST_USE dra_err *dra_read_each(dra_objset *set, const char *path, dra_obj_fn fn, void *ctx);
+/* dra_read_paths() streaming: paths, directories and stdin as it reads them,
+ * each file through dra_read_each(); read errors of one file are collected
+ * and reading goes on with the next, as dra_read_paths() does. */
+DRA_MUST_USE dra_err *dra_read_paths_each(dra_objset *set, char *const *paths, size_t npaths, dra_obj_fn fn,
+                                          void *ctx);
 
 /* Append an object (steals the reference) with a location. */
 void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, int line, int item);

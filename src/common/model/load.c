@@ -169,19 +169,90 @@ static dra_err *check_admin_access(const json_t *obj, dra_kind kind, const json_
     return NULL;
 }
 
-dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
+/* What one object's pipeline needs besides the object. */
+typedef struct steps {
+    const dra_load_opts *opts;
+    const char *default_ns;
+    dra_field_validation fv;
+    bool admin_gate;
+} steps;
+
+static steps steps_of(const dra_load_opts *opts, dra_field_validation fv)
 {
     static const dra_load_opts defaults = {0};
     if (!opts)
         opts = &defaults;
-    const char *default_ns = opts->default_namespace ? opts->default_namespace : "default";
+    return (steps){opts, opts->default_namespace ? opts->default_namespace : "default", fv,
+                   dra_feature_enabled(opts->validate.features, DRA_FEATURE_ADMIN_ACCESS)};
+}
+
+/* Steps 1-5 on one object (changed in place): its errors, located (NULL and
+ * *kind set when it passed); *skipped when its kind is skipped.  Warnings
+ * (relaxed fields, admin access unchecked) go to *warnings. */
+static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *o, dra_kind *kind_out, bool *skipped,
+                           dra_err **warnings)
+{
+    const dra_load_opts *opts = st->opts;
+    json_t *obj = o->json;
+    dra_kind kind;
+    dra_apiver ver;
+    *skipped = false;
+    dra_err *e = dra_kind_of(obj, &kind, &ver);
+    if (e) {
+        /* Skipping suits cluster dumps full of other kinds, but an object
+         * of the DRA group we cannot read (a typo in kind, a version we do
+         * not know) would silently drop out of every answer. */
+        const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+        bool dra_group = av && strncmp(av, "resource.k8s.io/", 16) == 0;
+        if (opts->skip_unknown && dra_kind_unknown_err(e) && !dra_group) {
+            dra_err_free(e);
+            *skipped = true;
+            return NULL;
+        }
+        return dra_obj_locate(e, o);
+    }
+    dra_err *w = NULL;
+    e = dra_strict_check(obj, kind, ver, st->fv, &w, o);
+    *warnings = dra_err_append(*warnings, dra_obj_locate(w, o));
+    if (e)
+        return dra_obj_locate(e, o);
+    e = dra_convert_to_v1(obj, kind, ver);
+    if (e)
+        return dra_obj_locate(e, o);
+    if (dra_kind_namespaced(kind)) {
+        json_t *md = json_object_get(obj, "metadata");
+        if (json_is_object(md)) {
+            json_t *ns = json_object_get(md, "namespace");
+            if (!ns || json_is_null(ns) || (json_is_string(ns) && json_string_length(ns) == 0))
+                json_object_set_new(md, "namespace", json_string(st->default_ns));
+        }
+    }
+    dra_default_object(obj, kind, opts->now);
+    if (!opts->no_validate) {
+        e = dra_validate(obj, kind, &opts->validate);
+        if (e)
+            return dra_obj_locate(e, o);
+        if (st->admin_gate && namespaces) {
+            w = NULL;
+            e = check_admin_access(obj, kind, namespaces, &w);
+            *warnings = dra_err_append(*warnings, dra_obj_locate(w, o));
+            if (e)
+                return dra_obj_locate(e, o);
+        }
+    }
+    *kind_out = kind;
+    return NULL;
+}
+
+dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
+{
+    steps st = steps_of(opts, set->field_validation);
     dra_err *all = NULL, **tail = &all;
     /* duplicate fields the reader relaxed come first, in input order */
     out->warnings = dra_err_append(out->warnings, set->warnings);
     set->warnings = NULL;
     out->files_repeated = set->files_repeated;
     const json_t **namespaces = input_namespaces(set);
-    bool admin_gate = dra_feature_enabled(opts->validate.features, DRA_FEATURE_ADMIN_ACCESS);
 #define APPEND(e)                                \
     do {                                         \
         dra_err *e_ = (e);                       \
@@ -195,59 +266,13 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
     for (size_t i = 0; i < set->n; i++) {
         dra_obj *o = &set->v[i];
         json_t *obj = o->json;
-        dra_kind kind;
-        dra_apiver ver;
-        dra_err *e = dra_kind_of(obj, &kind, &ver);
-        if (e) {
-            /* Skipping suits cluster dumps full of other kinds, but an object
-             * of the DRA group we cannot read (a typo in kind, a version we do
-             * not know) would silently drop out of every answer. */
-            const char *av = json_string_value(json_object_get(obj, "apiVersion"));
-            bool dra_group = av && strncmp(av, "resource.k8s.io/", 16) == 0;
-            if (opts->skip_unknown && dra_kind_unknown_err(e) && !dra_group) {
-                dra_err_free(e);
-                out->skipped++;
-            } else {
-                APPEND(dra_obj_locate(e, o));
-            }
+        dra_kind kind = (dra_kind)0;
+        bool skipped;
+        dra_err *e = load_steps(&st, namespaces, o, &kind, &skipped, &out->warnings);
+        out->skipped += skipped;
+        if (e || skipped) {
+            APPEND(e);
             continue;
-        }
-        dra_err *w = NULL;
-        e = dra_strict_check(obj, kind, ver, set->field_validation, &w, o);
-        out->warnings = dra_err_append(out->warnings, dra_obj_locate(w, o));
-        if (e) {
-            APPEND(dra_obj_locate(e, o));
-            continue;
-        }
-        e = dra_convert_to_v1(obj, kind, ver);
-        if (e) {
-            APPEND(dra_obj_locate(e, o));
-            continue;
-        }
-        if (dra_kind_namespaced(kind)) {
-            json_t *md = json_object_get(obj, "metadata");
-            if (json_is_object(md)) {
-                json_t *ns = json_object_get(md, "namespace");
-                if (!ns || json_is_null(ns) || (json_is_string(ns) && json_string_length(ns) == 0))
-                    json_object_set_new(md, "namespace", json_string(default_ns));
-            }
-        }
-        dra_default_object(obj, kind, opts->now);
-        if (!opts->no_validate) {
-            e = dra_validate(obj, kind, &opts->validate);
-            if (e) {
-                APPEND(dra_obj_locate(e, o));
-                continue;
-            }
-            if (admin_gate) {
-                w = NULL;
-                e = check_admin_access(obj, kind, namespaces, &w);
-                out->warnings = dra_err_append(out->warnings, dra_obj_locate(w, o));
-                if (e) {
-                    APPEND(dra_obj_locate(e, o));
-                    continue;
-                }
-            }
         }
         json_t *md = json_object_get(obj, "metadata");
         const char *name = json_string_value(json_object_get(md, "name"));
@@ -274,5 +299,213 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
     }
 #undef APPEND
     free(namespaces);
+    return all;
+}
+
+/* ---- streaming ------------------------------------------------------------ */
+
+/* A hash of a JSON value's content, equal for json_equal values (object
+ * members in any order). */
+static uint64_t content_hash(const json_t *v)
+{
+    uint64_t h = DRA_FNV64_OFFSET ^ (uint64_t)json_typeof(v);
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        uint64_t sum = 0;
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            uint64_t m = dra_fnv1a_str(DRA_FNV64_OFFSET, k) * 31 + content_hash(x);
+            sum += m ^ (m >> 29);
+        }
+        return dra_fnv1a(h, &sum, sizeof sum);
+    }
+    case JSON_ARRAY: {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            uint64_t c = content_hash(x);
+            h = dra_fnv1a(h, &c, sizeof c);
+        }
+        return h;
+    }
+    case JSON_STRING: {
+        /* eight bytes a step: this runs over every string of the input */
+        const char *p = json_string_value(v);
+        size_t n = json_string_length(v), i = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            h = (h ^ w) * DRA_FNV64_PRIME;
+            h ^= h >> 32;
+        }
+        return dra_fnv1a(h, p + i, n - i);
+    }
+    case JSON_INTEGER: {
+        json_int_t n = json_integer_value(v);
+        return dra_fnv1a(h, &n, sizeof n);
+    }
+    case JSON_REAL: {
+        double d = json_real_value(v);
+        return dra_fnv1a(h, &d, sizeof d);
+    }
+    default:
+        return h;
+    }
+}
+
+/* One named object seen: its key's and content's hashes and its place. */
+typedef struct seen_obj {
+    uint64_t key;      /* 0 = free slot */
+    uint64_t content;
+    const char *file;  /* the set's */
+    int doc, line;
+} seen_obj;
+
+/* An object whose admin access waits for its Namespace (later in the input). */
+typedef struct held_obj {
+    json_t *json;
+    dra_kind kind;
+    const char *file;
+    int doc, line, item;
+} held_obj;
+
+struct dra_loader {
+    steps st;
+    dra_load_opts opts;
+    seen_obj *seen;         /* open addressing, cap a power of two */
+    size_t nseen, capseen;
+    const json_t **namespaces; /* NULL-terminated, one reference each */
+    size_t nns;
+    held_obj *held;
+    size_t nheld;
+    size_t skipped, collapsed;
+    dra_err *warnings;
+};
+
+dra_loader *dra_loader_new(const dra_load_opts *opts, dra_field_validation fv)
+{
+    dra_loader *l = dra_xcalloc(1, sizeof *l);
+    if (opts)
+        l->opts = *opts;
+    l->st = steps_of(&l->opts, fv);
+    l->namespaces = dra_xcalloc(1, sizeof *l->namespaces);
+    return l;
+}
+
+/* The slot of key: its own, or the free one where it goes. */
+static seen_obj *seen_slot(dra_loader *l, uint64_t key)
+{
+    size_t mask = l->capseen - 1;
+    for (size_t i = (size_t)key & mask;; i = (i + 1) & mask)
+        if (l->seen[i].key == key || l->seen[i].key == 0)
+            return &l->seen[i];
+}
+
+static void seen_grow(dra_loader *l)
+{
+    seen_obj *old = l->seen;
+    size_t oldcap = l->capseen;
+    l->capseen = oldcap ? oldcap * 2 : 1024;
+    l->seen = dra_xcalloc(l->capseen, sizeof *l->seen);
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].key)
+            *seen_slot(l, old[i].key) = old[i];
+    free(old);
+}
+
+static bool is_namespace(const json_t *obj)
+{
+    const char *k = json_string_value(json_object_get(obj, "kind"));
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    return k && av && strcmp(k, "Namespace") == 0 && strcmp(av, "v1") == 0;
+}
+
+dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
+{
+    *passed = false;
+    json_t *obj = o->json;
+    if (is_namespace(obj)) {
+        l->namespaces = dra_xrealloc(l->namespaces, (l->nns + 2) * sizeof *l->namespaces);
+        l->namespaces[l->nns++] = json_incref(obj);
+        l->namespaces[l->nns] = NULL;
+    }
+    bool skipped;
+    dra_err *w = NULL;
+    dra_err *e = load_steps(&l->st, l->namespaces, o, kind, &skipped, &w);
+    l->skipped += skipped;
+    if (e || skipped) {
+        l->warnings = dra_err_append(l->warnings, w);
+        return e;
+    }
+    /* Admin access not checkable yet: the Namespace may come later.  Hold
+     * the object and check at the end (only such claims are held). */
+    for (dra_err **p = &w; *p;) {
+        dra_err *x = *p;
+        if (strncmp(x->msg, "admin access could not be checked", 33) == 0) {
+            *p = x->next;
+            x->next = NULL;
+            dra_err_free(x);
+            l->held = dra_xgrow(l->held, l->nheld, sizeof *l->held);
+            l->held[l->nheld++] = (held_obj){json_incref(obj), *kind, o->file, o->doc, o->line, o->item};
+        } else {
+            p = &x->next;
+        }
+    }
+    l->warnings = dra_err_append(l->warnings, w);
+    json_t *md = json_object_get(obj, "metadata");
+    const char *name = json_string_value(json_object_get(md, "name"));
+    const char *ns = json_string_value(json_object_get(md, "namespace"));
+    if (name && *name) {
+        char *k = make_key(*kind, ns, name);
+        uint64_t key = dra_fnv1a_str(DRA_FNV64_OFFSET, k);
+        free(k);
+        key += key == 0;
+        if (2 * (l->nseen + 1) > l->capseen)
+            seen_grow(l);
+        seen_obj *prev = seen_slot(l, key);
+        uint64_t content = content_hash(obj);
+        if (prev->key == key && prev->content == content) {
+            l->collapsed++; /* the same object twice: one object */
+            return NULL;
+        }
+        if (prev->key == key) {
+            dra_obj first = {.file = prev->file, .doc = prev->doc, .line = prev->line};
+            char *where = location(&first);
+            char *ref = dra_obj_ref(obj);
+            e = dra_err_new(DRA_EXIT_INPUT, "duplicate object %s, first defined at %s", ref, where);
+            free(ref);
+            free(where);
+            return dra_obj_locate(e, o);
+        }
+        *prev = (seen_obj){key, content, o->file, o->doc, o->line};
+        l->nseen++;
+    }
+    *passed = true;
+    return NULL;
+}
+
+dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
+{
+    dra_err *all = NULL;
+    for (size_t i = 0; i < l->nheld; i++) {
+        held_obj *h = &l->held[i];
+        dra_obj o = {.json = h->json, .file = h->file, .doc = h->doc, .line = h->line, .item = h->item,
+                     .src_off = SIZE_MAX};
+        dra_err *w = NULL;
+        dra_err *e = check_admin_access(h->json, h->kind, l->namespaces, &w);
+        l->warnings = dra_err_append(l->warnings, dra_obj_locate(w, &o));
+        all = dra_err_append(all, dra_obj_locate(e, &o));
+        json_decref(h->json);
+    }
+    stats->skipped += l->skipped;
+    stats->collapsed += l->collapsed;
+    stats->warnings = dra_err_append(stats->warnings, l->warnings);
+    for (size_t i = 0; i < l->nns; i++)
+        json_decref((json_t *)l->namespaces[i]);
+    free(l->namespaces);
+    free(l->held);
+    free(l->seen);
+    free(l);
     return all;
 }

@@ -69,6 +69,26 @@ typedef struct dra_model {
 DRA_MUST_USE dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out);
 void dra_model_free(dra_model *m);
 
+/* Streaming load, for tools that look at one object at a time (validate):
+ * the same pipeline as dra_load, one object at a time as they are read
+ * (dra_read_each), holding none of them.  Differences, by necessity:
+ *   - duplicates are found by hashes of the key and the content (32 bytes
+ *     per named object are kept, not the objects);
+ *   - a claim or template asking for admin access whose Namespace comes
+ *     later in the input is checked in dra_loader_finish (its error located
+ *     at the object's line, not the field's), after the other errors.
+ * Ownership: the loader keeps references to Namespaces and held claims
+ * only; dra_loader_finish frees it. */
+typedef struct dra_loader dra_loader;
+dra_loader *dra_loader_new(const dra_load_opts *opts, dra_field_validation fv);
+/* Steps 1-5 and the duplicate check on o (changed in place): its errors,
+ * located.  *passed when it is a valid object of *kind (not skipped, no
+ * errors, not an identical repeat). */
+DRA_MUST_USE dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed);
+/* The held checks' errors; adds the counts (skipped, collapsed) and the
+ * warnings to stats (a model used for its counts only).  Frees l. */
+DRA_MUST_USE dra_err *dra_loader_finish(dra_loader *l, dra_model *stats);
+
 /* Lookups; NULL when absent.  ns is ignored for cluster-scoped kinds. */
 const dra_obj *dra_model_find(const dra_model *m, dra_kind kind, const char *ns, const char *name);
 const dra_obj *dra_model_class(const dra_model *m, const char *name);

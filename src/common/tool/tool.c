@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/arena.h"
+#include "../base/hash.h"
 #include "../model/workloads.h"
 
 /* Make sure fds 0-2 exist so that files we open never become "stdout".
@@ -88,7 +90,7 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
     dra_err *out = dra_stdout_close();
     if (err) {
         /* every error up to a screenful; then how many more there were */
-        enum { MAX_PRINTED = 100 };
+        enum { MAX_PRINTED = DRA_TOOL_MAX_ERRORS };
         size_t n = dra_err_count(err);
         dra_err *rest = NULL;
         if (n > MAX_PRINTED) {
@@ -195,6 +197,144 @@ dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *pat
         dra_tool_notes(tool, a, xr.warnings, xr.notes);
         dra_expand_report_free(&xr);
     }
+    return e;
+}
+
+void dra_tool_errs_add(dra_tool_errs *c, dra_err *e)
+{
+    if (!c->tail)
+        c->tail = &c->head;
+    while (e) {
+        dra_err *next = e->next;
+        e->next = NULL;
+        if (c->n < DRA_TOOL_MAX_ERRORS) {
+            *c->tail = e;
+            c->tail = &e->next;
+            c->n++;
+        } else {
+            c->dropped++;
+            dra_err_free(e);
+        }
+        e = next;
+    }
+}
+
+dra_err *dra_tool_errs_take(const dra_tool *tool, dra_tool_errs *c)
+{
+    dra_err *e = c->head;
+    size_t dropped = c->dropped;
+    *c = (dra_tool_errs){0};
+    if (!dropped)
+        return e;
+    int code = e->code;
+    dra_err_print(stderr, tool->prog, e);
+    dra_err_free(e);
+    return dra_err_new(code, "... and %zu more errors", dropped);
+}
+
+/* Streaming reads with the workload rules of dra_tool_read. */
+typedef struct tool_each {
+    const dra_tool *tool;
+    const dra_args *a;
+    int flags;
+    dra_obj_fn fn;
+    void *ctx;
+    dra_objset deferred; /* workloads (and anything with a pod template): expanded at the end */
+    dra_objset context;  /* Nodes: where DaemonSets go */
+    dra_strmap nodes;    /* node names of ResourceSlices (without Nodes, DaemonSets go there) */
+    dra_arena names;     /* their keys */
+    const char **node_order; /* the same names in input order */
+} tool_each;
+
+static bool has_pod_template(const json_t *obj)
+{
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    const json_t *spec = json_object_get(obj, "spec");
+    return (av && (strcmp(av, "apps/v1") == 0 || strcmp(av, "batch/v1") == 0)) || json_object_get(spec, "template") ||
+           json_object_get(spec, "jobTemplate");
+}
+
+static dra_err *deliver(tool_each *te, dra_obj *o)
+{
+    const char *kind = json_string_value(json_object_get(o->json, "kind"));
+    if ((te->flags & DRA_READ_IDENTITY) && kind && strcmp(kind, "Pod") == 0) {
+        dra_objset one = DRA_OBJSET_INIT;
+        dra_objset_add(&one, json_incref(o->json), o->file, o->doc, o->line, o->item);
+        dra_expand_report xr = {0};
+        dra_assume_pod_identity(&one, NULL, &xr);
+        dra_expand_report_free(&xr);
+        dra_objset_free(&one);
+    }
+    return te->fn(te->ctx, o);
+}
+
+static dra_err *each_object(void *ctx, dra_obj *o)
+{
+    tool_each *te = ctx;
+    if (!(te->flags & DRA_READ_WORKLOADS))
+        return deliver(te, o);
+    json_t *obj = o->json;
+    if (has_pod_template(obj)) {
+        dra_objset_add(&te->deferred, json_incref(obj), o->file, o->doc, o->line, o->item);
+        return NULL;
+    }
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    if (kind && av && strcmp(kind, "Node") == 0 && strcmp(av, "v1") == 0) {
+        dra_objset_add(&te->context, json_incref(obj), NULL, 0, 0, -1);
+    } else if (kind && strcmp(kind, "ResourceSlice") == 0) {
+        const char *nn = json_string_value(json_object_get(json_object_get(obj, "spec"), "nodeName"));
+        if (nn && *nn && !dra_strmap_get(&te->nodes, nn, strlen(nn), NULL)) {
+            const char *key = dra_arena_strdup(&te->names, nn);
+            te->node_order = dra_xgrow(te->node_order, te->nodes.n, sizeof *te->node_order);
+            te->node_order[te->nodes.n] = key;
+            dra_strmap_put(&te->nodes, key, strlen(key), 1);
+        }
+    }
+    return deliver(te, o);
+}
+
+dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
+                            dra_objset *set, dra_obj_fn fn, void *ctx)
+{
+    dra_err *e = dra_tool_input_options(set, a);
+    if (e)
+        return e;
+    tool_each te = {tool, a, flags, fn, ctx, DRA_OBJSET_INIT, DRA_OBJSET_INIT, {0}, {0}, NULL};
+    e = dra_read_paths_each(set, paths, n, each_object, &te);
+    if (te.deferred.n) {
+        /* one stub ResourceSlice per node name, as the slices gave them */
+        for (size_t i = 0; i < te.nodes.n; i++)
+            dra_objset_add(&te.context, json_pack("{s:s, s:{s:s}}", "kind", "ResourceSlice", "spec", "nodeName",
+                                                  te.node_order[i]), NULL, 0, 0, -1);
+        /* the workloads, then the context, in one set: the pods take the
+         * workloads' places and the context stays at the end */
+        size_t nctx = te.context.n;
+        for (size_t i = 0; i < nctx; i++) {
+            dra_obj *c = &te.context.v[i];
+            dra_objset_add(&te.deferred, c->json, NULL, 0, 0, -1);
+            c->json = NULL;
+        }
+        te.context.n = 0;
+        dra_expand_report xr = {0};
+        dra_err *xe = dra_expand_workloads(&te.deferred, NULL, &xr);
+        dra_tool_notes(tool, a, xr.warnings, xr.notes);
+        dra_expand_report_free(&xr);
+        e = dra_err_append(e, xe);
+        size_t last = te.deferred.n - nctx;
+        for (size_t i = 0; i < last; i++) {
+            dra_err *fe = deliver(&te, &te.deferred.v[i]);
+            if (fe) {
+                e = dra_err_append(e, fe);
+                break;
+            }
+        }
+    }
+    dra_objset_free(&te.deferred);
+    dra_objset_free(&te.context);
+    dra_strmap_free(&te.nodes);
+    dra_arena_free(&te.names);
+    free(te.node_order);
     return e;
 }
 

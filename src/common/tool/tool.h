@@ -51,6 +51,35 @@ enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2 };
 DRA_MUST_USE dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
                        dra_objset *set);
 
+/* Errors printed at most (dra_tool_finish): the first this many, then how
+ * many more there were. */
+#define DRA_TOOL_MAX_ERRORS 100
+
+/* Errors of a streaming run, kept only as many as will be printed, so that
+ * memory stays bounded however many objects fail.  Zero-initialise. */
+typedef struct dra_tool_errs {
+    dra_err *head, **tail;
+    size_t n, dropped;
+} dra_tool_errs;
+/* Take a chain (NULL is fine). */
+void dra_tool_errs_add(dra_tool_errs *c, dra_err *e);
+/* The errors for a runner to return, c emptied.  When some were dropped the
+ * kept ones are printed here (the tool's main prints through this) and one
+ * error "... and N more errors" is returned, so the output is what
+ * dra_tool_finish prints for the whole chain. */
+DRA_MUST_USE dra_err *dra_tool_errs_take(const dra_tool *tool, dra_tool_errs *c);
+
+/* dra_tool_read for tools that look at one object at a time: each object
+ * goes to fn as it is read (dra_read_paths_each; see there for what fn may
+ * do and what the caller must decide about objects before a read error).
+ * With DRA_READ_WORKLOADS, workloads are held until the end (with the
+ * Nodes, and the node names of ResourceSlices, that DaemonSets need) and
+ * their pods handed to fn then, after every other object; DRA_READ_IDENTITY
+ * names pods as they come.  set gives the options and collects the file
+ * names and the reader's warnings. */
+DRA_MUST_USE dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n,
+                                         int flags, dra_objset *set, dra_obj_fn fn, void *ctx);
+
 /* What reading the input relaxed or skipped: every warning ("prog: warning:
  * ..."), and with -v (DRA_OPT_VERBOSE) one line per kind of skip. */
 typedef struct dra_input_report {

@@ -1,0 +1,312 @@
+/* Fast JSON documents into jansson trees; see jparse.h. */
+#include "jparse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../base/buf.h"
+#include "../base/utf8.h"
+
+typedef struct jp {
+    const char *p, *end;
+    int max_depth;
+    dra_buf scratch; /* a string with escapes, decoded */
+} jp;
+
+static void skip_space(jp *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\n' || *s->p == '\r' || *s->p == '\t'))
+        s->p++;
+}
+
+static int hex4(const char *q, const char *end)
+{
+    if (end - q < 4)
+        return -1;
+    int v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = q[i];
+        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* The string whose opening quote was just passed: *out points into the text
+ * (no escapes) or into s->scratch (valid until the next string). */
+static bool string(jp *s, const char **out, size_t *len)
+{
+    const char *q = s->p, *end = s->end;
+    bool high = false;
+    while (q < end) {
+        unsigned char c = (unsigned char)*q;
+        if (c == '"') {
+            *out = s->p;
+            *len = (size_t)(q - s->p);
+            s->p = q + 1;
+            return !high || dra_utf8_valid(*out, *len);
+        }
+        if (c == '\\')
+            break;
+        if (c < 0x20)
+            return false;
+        high |= c >= 0x80;
+        q++;
+    }
+    if (q >= end)
+        return false;
+    dra_buf *b = &s->scratch;
+    dra_buf_reset(b);
+    dra_buf_append(b, s->p, (size_t)(q - s->p));
+    while (q < end) {
+        unsigned char c = (unsigned char)*q;
+        if (c == '"') {
+            s->p = q + 1;
+            *out = dra_buf_str(b);
+            *len = b->len;
+            return !high || dra_utf8_valid(*out, *len);
+        }
+        if (c < 0x20)
+            return false;
+        if (c != '\\') {
+            const char *run = q;
+            while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20) {
+                high |= (unsigned char)*q >= 0x80;
+                q++;
+            }
+            dra_buf_append(b, run, (size_t)(q - run));
+            continue;
+        }
+        if (++q >= end)
+            return false;
+        char e = *q++;
+        switch (e) {
+        case '"':
+        case '\\':
+        case '/':
+            dra_buf_putc(b, e);
+            break;
+        case 'b':
+            dra_buf_putc(b, '\b');
+            break;
+        case 'f':
+            dra_buf_putc(b, '\f');
+            break;
+        case 'n':
+            dra_buf_putc(b, '\n');
+            break;
+        case 'r':
+            dra_buf_putc(b, '\r');
+            break;
+        case 't':
+            dra_buf_putc(b, '\t');
+            break;
+        case 'u': {
+            int cp = hex4(q, end);
+            if (cp <= 0) /* invalid, or \u0000 (jansson refuses it) */
+                return false;
+            q += 4;
+            if (cp >= 0xDC00 && cp <= 0xDFFF)
+                return false;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (end - q < 6 || q[0] != '\\' || q[1] != 'u')
+                    return false;
+                int lo = hex4(q + 2, end);
+                if (lo < 0xDC00 || lo > 0xDFFF)
+                    return false;
+                q += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            }
+            char u[4];
+            dra_buf_append(b, u, dra_utf8_encode((uint32_t)cp, u));
+            break;
+        }
+        default:
+            return false;
+        }
+    }
+    return false;
+}
+
+static json_t *number(jp *s)
+{
+    const char *q = s->p, *end = s->end;
+    bool real = false;
+    if (q < end && *q == '-')
+        q++;
+    if (q < end && *q == '0')
+        q++;
+    else if (q < end && *q >= '1' && *q <= '9')
+        while (q < end && *q >= '0' && *q <= '9')
+            q++;
+    else
+        return NULL;
+    if (q < end && *q == '.') {
+        real = true;
+        q++;
+        if (q >= end || *q < '0' || *q > '9')
+            return NULL;
+        while (q < end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    if (q < end && (*q == 'e' || *q == 'E')) {
+        real = true;
+        q++;
+        if (q < end && (*q == '+' || *q == '-'))
+            q++;
+        if (q >= end || *q < '0' || *q > '9')
+            return NULL;
+        while (q < end && *q >= '0' && *q <= '9')
+            q++;
+    }
+    char buf[64];
+    size_t n = (size_t)(q - s->p);
+    if (n >= sizeof buf)
+        return NULL; /* long numbers: jansson's */
+    memcpy(buf, s->p, n);
+    buf[n] = 0;
+    s->p = q;
+    errno = 0;
+    if (!real) {
+        long long v = strtoll(buf, NULL, 10);
+        return errno == ERANGE ? NULL : json_integer((json_int_t)v);
+    }
+    double d = strtod(buf, NULL);
+    return isinf(d) || isnan(d) ? NULL : json_real(d);
+}
+
+static json_t *value(jp *s, int depth);
+
+static json_t *object(jp *s, int depth)
+{
+    if (depth > s->max_depth)
+        return NULL;
+    json_t *o = json_object();
+    s->p++;
+    skip_space(s);
+    if (s->p < s->end && *s->p == '}') {
+        s->p++;
+        return o;
+    }
+    char *owned = NULL;
+    for (;;) {
+        if (s->p >= s->end || *s->p != '"')
+            break;
+        s->p++;
+        const char *k;
+        size_t kl;
+        if (!string(s, &k, &kl))
+            break;
+        if (k == s->scratch.data) /* the value's strings reuse the scratch */
+            k = owned = dra_xstrndup(k, kl);
+        skip_space(s);
+        if (s->p >= s->end || *s->p != ':')
+            break;
+        s->p++;
+        skip_space(s);
+        json_t *v = value(s, depth + 1);
+        if (!v)
+            break;
+        size_t before = json_object_size(o);
+        if (json_object_setn_new_nocheck(o, k, kl, v) != 0 || json_object_size(o) == before)
+            break; /* a duplicate key: jansson's error */
+        free(owned);
+        owned = NULL;
+        skip_space(s);
+        if (s->p < s->end && *s->p == ',') {
+            s->p++;
+            skip_space(s);
+            continue;
+        }
+        if (s->p < s->end && *s->p == '}') {
+            s->p++;
+            return o;
+        }
+        break;
+    }
+    free(owned);
+    json_decref(o);
+    return NULL;
+}
+
+static json_t *array(jp *s, int depth)
+{
+    if (depth > s->max_depth)
+        return NULL;
+    json_t *a = json_array();
+    s->p++;
+    skip_space(s);
+    if (s->p < s->end && *s->p == ']') {
+        s->p++;
+        return a;
+    }
+    for (;;) {
+        json_t *v = value(s, depth + 1);
+        if (!v || json_array_append_new(a, v) != 0)
+            break;
+        skip_space(s);
+        if (s->p < s->end && *s->p == ',') {
+            s->p++;
+            skip_space(s);
+            continue;
+        }
+        if (s->p < s->end && *s->p == ']') {
+            s->p++;
+            return a;
+        }
+        break;
+    }
+    json_decref(a);
+    return NULL;
+}
+
+static json_t *literal(jp *s, const char *word, size_t n, json_t *v)
+{
+    if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n) != 0)
+        return NULL;
+    s->p += n;
+    return v;
+}
+
+static json_t *value(jp *s, int depth)
+{
+    if (s->p >= s->end)
+        return NULL;
+    switch (*s->p) {
+    case '{':
+        return object(s, depth);
+    case '[':
+        return array(s, depth);
+    case '"': {
+        s->p++;
+        const char *v;
+        size_t n;
+        return string(s, &v, &n) ? json_stringn_nocheck(v, n) : NULL;
+    }
+    case 't':
+        return literal(s, "true", 4, json_true());
+    case 'f':
+        return literal(s, "false", 5, json_false());
+    case 'n':
+        return literal(s, "null", 4, json_null());
+    default:
+        return number(s);
+    }
+}
+
+json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used)
+{
+    if (n == 0 || (p[0] != '{' && p[0] != '['))
+        return NULL;
+    jp s = {p, p + n, max_depth, DRA_BUF_INIT};
+    json_t *v = value(&s, 1);
+    dra_buf_free(&s.scratch);
+    if (v)
+        *used = (size_t)(s.p - p);
+    return v;
+}

@@ -1,0 +1,269 @@
+/* Streaming reads: the fast JSON path against jansson, dra_read_each against
+ * the whole-file reader (at any read size), errors mid-stream, and the
+ * streaming loader's duplicates and held admin-access checks. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "io/jparse.h"
+#include "io/stream.h"
+#include "model/features.h"
+#include "model/load.h"
+#include "unit.h"
+
+static json_t *slow_parse(const char *s, size_t *used)
+{
+    json_error_t jerr;
+    json_t *v = json_loadb(s, strlen(s), JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
+    *used = v ? (size_t)jerr.position : 0;
+    return v;
+}
+
+UNIT_TEST(jparse_takes_what_jansson_takes_and_builds_the_same)
+{
+    static const char *const taken[] = {
+        "{}", "[]", "{\"a\":1}", " [1, -2, 0, -0, 3.5, -1e3, 2E+2, 1e-400, true, false, null, \"x\"]",
+        "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{}}} trailing",
+        "{\"s\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20AC\\ud83d\\ude00\"}", "{\"k\\u00e9y\":{\"k\\n\":[]}}",
+        "{\"u\":\"caf\xc3\xa9 \xe2\x82\xac\"}", "[9223372036854775807,-9223372036854775808]", "{\"a\":{\"b\":[{\"c\":[]}]}}",
+        "[\n\t1 ,\r\n 2 ]", "{\"a\":1}{\"b\":2}",
+    };
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
+        const char *s = taken[i];
+        while (*s == ' ')
+            s++;
+        size_t used = 0, sused = 0;
+        json_t *fast = dra_json_parse(s, strlen(s), DRA_MAX_DEPTH, &used);
+        json_t *slow = slow_parse(s, &sused);
+        CHECK(fast != NULL);
+        CHECK(slow != NULL);
+        if (fast && slow) {
+            CHECK(json_equal(fast, slow));
+            CHECK_INT(used, sused);
+            /* same member order as jansson */
+            char *a = json_dumps(fast, JSON_COMPACT), *b = json_dumps(slow, JSON_COMPACT);
+            CHECK_STR(a, b);
+            free(a);
+            free(b);
+        }
+        json_decref(fast);
+        json_decref(slow);
+    }
+    /* declined: jansson gives its own error (or its own tree) */
+    static const char *const declined[] = {
+        "", "1", "\"x\"", "{", "{\"a\":1,\"a\":2}", "{\"a\":01}", "[1.]", "[1e]", "[-]", "[9223372036854775808]",
+        "[1e400]", "{\"a\":\"\\u0000\"}", "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00x\"}", "{\"a\":\"\\x\"}",
+        "{\"a\":\"\x01\"}", "{\"a\":\"\xc3\"}", "{\"a\":\"\xed\xa0\x80\"}", "[tru]", "[nul]", "{\"a\" 1}", "{a:1}",
+        "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\":[1}",
+    };
+    for (size_t i = 0; i < sizeof declined / sizeof *declined; i++) {
+        size_t used = 0;
+        json_t *fast = dra_json_parse(declined[i], strlen(declined[i]), DRA_MAX_DEPTH, &used);
+        if (fast)
+            fprintf(stderr, "  taken: %s\n", declined[i]);
+        CHECK(fast == NULL);
+        json_decref(fast);
+    }
+    /* depth: 64 levels taken, 65 declined */
+    char deep[200];
+    for (int d = 64; d <= 65; d++) {
+        memset(deep, '[', (size_t)d);
+        memset(deep + d, ']', (size_t)d);
+        size_t used;
+        json_t *v = dra_json_parse(deep, 2 * (size_t)d, DRA_MAX_DEPTH, &used);
+        CHECK((v != NULL) == (d == 64));
+        json_decref(v);
+    }
+}
+
+typedef struct got {
+    json_t *objs;   /* copies of what was handed out */
+    json_t *lines;  /* [line, doc, item, field line of "spec.x" or 0] per object */
+    int stop_at;    /* return an error at this object (1-based), 0 never */
+} got;
+
+static dra_err *keep(void *ctx, dra_obj *o)
+{
+    got *g = ctx;
+    json_array_append(g->objs, o->json);
+    json_array_append_new(g->lines, json_pack("[iiii]", o->line, o->doc, o->item, dra_obj_field_line(o, "spec.x")));
+    if (g->stop_at && (int)json_array_size(g->objs) == g->stop_at)
+        return dra_err_new(DRA_EXIT_RUNTIME, "stop here");
+    return NULL;
+}
+
+/* A file with the text, as a path (memfd). */
+static char *text_file(const char *text, int *fd)
+{
+    *fd = memfd_create("t", 0);
+    size_t n = strlen(text);
+    if (*fd < 0 || write(*fd, text, n) != (ssize_t)n)
+        return NULL;
+    return dra_xasprintf("/proc/self/fd/%d", *fd);
+}
+
+static dra_err *read_each_text(const char *text, size_t chunk, got *g)
+{
+    int fd;
+    char *path = text_file(text, &fd);
+    dra_objset set = DRA_OBJSET_INIT;
+    set.stream_chunk = chunk;
+    g->objs = json_array();
+    g->lines = json_array();
+    dra_err *e = path ? dra_read_each(&set, path, keep, g) : dra_err_new(3, "no memfd");
+    dra_objset_free(&set);
+    free(path);
+    if (fd >= 0)
+        close(fd);
+    return e;
+}
+
+static void got_free(got *g)
+{
+    json_decref(g->objs);
+    json_decref(g->lines);
+}
+
+UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
+{
+    static const char *const texts[] = {
+        "{\"kind\":\"A\",\"spec\":{\"x\":1}}\n{\"kind\":\"B\"}\n\n{\"kind\":\"C\",\"s\":\"}]\\\"{\"}\n",
+        "{\n  \"kind\": \"A\",\n  \"spec\": {\n    \"x\": 1\n  }\n}\n{\"kind\": \"B\",\n \"spec\": {\"x\": 2}}",
+        "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{\"kind\":\"A\"},\n {\"kind\":\"B\",\n\"spec\":{\"x\":1}}]}\n"
+        "{\"kind\":\"C\"}",
+        "[{\"kind\":\"A\"},{\"kind\":\"B\"}]{\"kind\":\"C\",\"spec\":{\"x\":[1]}}",
+        "\xEF\xBB\xBF{\"kind\":\"A\",\"d\":{\"a\":1,\"a\":2}}",
+        "kind: A\nspec:\n  x: 1\n---\nkind: B\n",
+        "{kind: A, spec: {x: 1}}\n",
+        "  \n\n",
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        dra_objset whole = DRA_OBJSET_INIT;
+        whole.field_validation = DRA_FV_IGNORE;
+        dra_err *we = dra_read_mem(&whole, "t", texts[t], strlen(texts[t]));
+        static const size_t chunks[] = {1, 2, 5, 64, 0};
+        for (size_t c = 0; c < sizeof chunks / sizeof *chunks; c++) {
+            got g = {0};
+            int fd;
+            char *path = text_file(texts[t], &fd);
+            dra_objset set = DRA_OBJSET_INIT;
+            set.stream_chunk = chunks[c];
+            set.field_validation = DRA_FV_IGNORE;
+            g.objs = json_array();
+            g.lines = json_array();
+            dra_err *e = dra_read_each(&set, path, keep, &g);
+            CHECK((e == NULL) == (we == NULL));
+            if (!e && !we) {
+                CHECK_INT(json_array_size(g.objs), whole.n);
+                for (size_t i = 0; i < whole.n && i < json_array_size(g.objs); i++) {
+                    const dra_obj *o = &whole.v[i];
+                    json_t *l = json_array_get(g.lines, i);
+                    CHECK(json_equal(json_array_get(g.objs, i), o->json));
+                    CHECK_INT(json_integer_value(json_array_get(l, 0)), o->line);
+                    CHECK_INT(json_integer_value(json_array_get(l, 1)), o->doc);
+                    CHECK_INT(json_integer_value(json_array_get(l, 2)), o->item);
+                    CHECK_INT(json_integer_value(json_array_get(l, 3)), dra_obj_field_line(o, "spec.x"));
+                }
+            }
+            dra_err_free(e);
+            dra_objset_free(&set);
+            got_free(&g);
+            free(path);
+            close(fd);
+        }
+        dra_err_free(we);
+        dra_objset_free(&whole);
+    }
+}
+
+UNIT_TEST(read_each_error_in_the_middle_of_a_stream)
+{
+    /* objects before the bad line were handed out; the error names its line */
+    got g = {0};
+    dra_err *e = read_each_text("{\"kind\":\"A\"}\n{\"kind\":\"B\"}\n{\"kind\": \"C\", \"x\n{\"kind\":\"D\"}\n", 4, &g);
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_INT(e->line, 3);
+        CHECK_INT(e->doc, 3);
+        CHECK(strstr(e->msg, "invalid JSON") != NULL);
+    }
+    CHECK_INT(json_array_size(g.objs), 2);
+    dra_err_free(e);
+    got_free(&g);
+
+    /* a truncated last document */
+    g = (got){0};
+    e = read_each_text("{\"kind\":\"A\"}\n{\"kind\":\"B\",\"spec\":{", 0, &g);
+    CHECK(e && strstr(e->msg, "near end of file") && e->line == 2);
+    CHECK_INT(json_array_size(g.objs), 1);
+    dra_err_free(e);
+    got_free(&g);
+
+    /* an error fn returns stops reading and comes back as it is */
+    g = (got){.stop_at = 2};
+    e = read_each_text("{\"kind\":\"A\"}\n{\"kind\":\"B\"}\n{\"kind\":\"C\"}\n", 0, &g);
+    CHECK(e && strcmp(e->msg, "stop here") == 0 && e->file == NULL);
+    CHECK_INT(json_array_size(g.objs), 2);
+    dra_err_free(e);
+    got_free(&g);
+
+    /* a missing file */
+    dra_objset set = DRA_OBJSET_INIT;
+    e = dra_read_each(&set, "/nonexistent/x.json", keep, &g);
+    CHECK(e && strstr(e->msg, "No such file"));
+    dra_err_free(e);
+    dra_objset_free(&set);
+}
+
+static const char *const claim_admin =
+    "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"x\"},"
+    "\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"adminAccess\":true}}]}}}";
+
+static dra_err *load_text(dra_loader *l, const char *text, int line, bool *passed)
+{
+    json_error_t jerr;
+    dra_obj o = {json_loads(text, 0, &jerr), "t", 1, line, -1, NULL, SIZE_MAX, 0};
+    dra_kind k;
+    dra_err *e = dra_loader_add(l, &o, &k, passed);
+    json_decref(o.json);
+    return e;
+}
+
+UNIT_TEST(loader_duplicates_and_held_admin_checks)
+{
+    dra_features f;
+    dra_features_default(&f);
+    dra_load_opts lo = {.skip_unknown = true, .validate = {.features = &f}};
+    dra_loader *l = dra_loader_new(&lo, DRA_FV_STRICT);
+    const char *node = "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"}}";
+    bool passed;
+    CHECK(load_text(l, node, 1, &passed) == NULL && passed);
+    CHECK(load_text(l, node, 2, &passed) == NULL && !passed); /* the same again: one object */
+    dra_err *e = load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":\"b\"}}}",
+                           3, &passed);
+    CHECK(e && strstr(e->msg, "duplicate object Node/n, first defined at t:1"));
+    dra_err_free(e);
+    CHECK(load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"n\"}}", 4, &passed) == NULL);
+    /* admin access before its Namespace: checked at the end */
+    e = load_text(l, claim_admin, 5, &passed);
+    CHECK(e == NULL);
+    CHECK(load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"x\"}}", 6, &passed) == NULL);
+    dra_model stats = DRA_MODEL_INIT;
+    e = dra_loader_finish(l, &stats);
+    CHECK(e && strstr(e->msg, "admin access to devices requires") && e->line == 5);
+    CHECK(stats.warnings == NULL);
+    CHECK_INT(stats.collapsed, 1);
+    dra_err_free(e);
+    dra_model_free(&stats);
+
+    /* no Namespace at all: a warning, as dra_load gives */
+    l = dra_loader_new(&lo, DRA_FV_STRICT);
+    CHECK(load_text(l, claim_admin, 1, &passed) == NULL && passed);
+    stats = (dra_model)DRA_MODEL_INIT;
+    e = dra_loader_finish(l, &stats);
+    CHECK(e == NULL);
+    CHECK(stats.warnings && strstr(stats.warnings->msg, "could not be checked"));
+    dra_model_free(&stats);
+}
+UNIT_MAIN()
