@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "base/buf.h"
 #include "io/jparse.h"
 #include "io/stream.h"
 #include "model/features.h"
@@ -136,6 +137,7 @@ UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
         "\xEF\xBB\xBF{\"kind\":\"A\",\"d\":{\"a\":1,\"a\":2}}",
         "kind: A\nspec:\n  x: 1\n---\nkind: B\n",
         "{kind: A, spec: {x: 1}}\n",
+        "\xEF\xBB\xBF\n\n  [{kind: A, spec: {x: 1}},\n {kind: B}]", /* flow YAML after a few reads */
         "  \n\n",
     };
     for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
@@ -175,6 +177,58 @@ UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
         dra_err_free(we);
         dra_objset_free(&whole);
     }
+}
+
+/* A List too big to build whole: items handed out one at a time, with the
+ * same lines, items and field lines as the whole-file reader gives. */
+UNIT_TEST(read_each_big_list_item_by_item)
+{
+    dra_buf b = DRA_BUF_INIT;
+    for (int form = 0; form < 3; form++) {
+        dra_buf_reset(&b);
+        dra_buf_puts(&b, form == 2 ? "{\"apiVersion\":\"example.com/v1\",\"items\":[" : "{\"apiVersion\":\"v1\",\"items\": [\n");
+        for (int i = 0; i < 3000; i++)
+            dra_buf_printf(&b, "%s{\"kind\":\"Thing\",\"metadata\":{\"name\":\"t-%d\"},%s\"spec\":{\"x\":%d,\"s\":\"a\\\"]}\"}}",
+                           i ? (form == 1 ? "," : ",\n ") : "", i, form == 0 && i % 7 == 0 ? "\n" : "", i);
+        dra_buf_puts(&b, form == 2 ? "],\"kind\":\"ThingList\"}\n{\"kind\":\"After\"}" : "\n],\n\"kind\": \"List\"}\n{\"kind\":\"After\"}\n");
+        CHECK(b.len > (64 << 10));
+        dra_objset whole = DRA_OBJSET_INIT;
+        CHECK(dra_read_mem(&whole, "t", b.data, b.len) == NULL);
+        got g = {0};
+        dra_err *e = read_each_text(b.data, 4096, &g);
+        CHECK(e == NULL);
+        CHECK_INT(json_array_size(g.objs), whole.n);
+        CHECK_INT(whole.n, 3001);
+        for (size_t i = 0; i < whole.n && i < json_array_size(g.objs); i++) {
+            const dra_obj *o = &whole.v[i];
+            json_t *l = json_array_get(g.lines, i);
+            if (!json_equal(json_array_get(g.objs, i), o->json) || json_integer_value(json_array_get(l, 0)) != o->line ||
+                json_integer_value(json_array_get(l, 2)) != o->item ||
+                json_integer_value(json_array_get(l, 3)) != dra_obj_field_line(o, "spec.x")) {
+                fprintf(stderr, "  form %d object %zu: line %lld/%d field line %lld/%d\n", form, i,
+                        json_integer_value(json_array_get(l, 0)), o->line, json_integer_value(json_array_get(l, 3)),
+                        dra_obj_field_line(o, "spec.x"));
+                CHECK(0);
+                break;
+            }
+        }
+        dra_err_free(e);
+        got_free(&g);
+        dra_objset_free(&whole);
+    }
+    /* a bad item after good ones: those were handed out, the error names the item's line */
+    dra_buf_reset(&b);
+    dra_buf_puts(&b, "{\"kind\":\"List\",\"items\":[\n");
+    for (int i = 0; i < 3000; i++)
+        dra_buf_printf(&b, "{\"kind\":\"Thing\",\"metadata\":{\"name\":\"t-%d\"},\"spec\":{\"x\":%d}},\n", i, i);
+    dra_buf_puts(&b, "{\"kind\":\"Bad\",\"x\":1,\"x\":2}]}\n");
+    got g = {0};
+    dra_err *e = read_each_text(b.data, 0, &g);
+    CHECK(e && strstr(e->msg, "duplicate object key") && e->line == 3002 && e->col == 23);
+    CHECK_INT(json_array_size(g.objs), 3000);
+    dra_err_free(e);
+    got_free(&g);
+    dra_buf_free(&b);
 }
 
 UNIT_TEST(read_each_error_in_the_middle_of_a_stream)
@@ -223,7 +277,7 @@ static const char *const claim_admin =
 static dra_err *load_text(dra_loader *l, const char *text, int line, bool *passed)
 {
     json_error_t jerr;
-    dra_obj o = {json_loads(text, 0, &jerr), "t", 1, line, -1, NULL, SIZE_MAX, 0};
+    dra_obj o = {.json = json_loads(text, 0, &jerr), .file = "t", .doc = 1, .line = line, .item = -1, .src_off = SIZE_MAX};
     dra_kind k;
     dra_err *e = dra_loader_add(l, &o, &k, passed);
     json_decref(o.json);

@@ -220,7 +220,7 @@ int dra_obj_field_line(const dra_obj *o, const char *path)
         return 0;
     seg segs[MAX_SEGS];
     size_t prefix = 0;
-    if (o->item >= 0) {
+    if (o->item >= 0 && !o->src_item) {
         segs[0] = (seg){dra_xstrdup("items"), -1};
         segs[1] = (seg){NULL, o->item};
         prefix = 2;

@@ -310,3 +310,97 @@ json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used)
         *used = (size_t)(s.p - p);
     return v;
 }
+
+/* Past the array that starts at p (its brackets counted outside strings;
+ * the parser checks its items later), or NULL when the text ends first. */
+static const char *skip_array(const char *p, const char *end)
+{
+    long depth = 0;
+    while (p < end) {
+        char c = *p++;
+        if (c == '"') {
+            while (p < end && *p != '"') {
+                if (*p == '\\')
+                    p++;
+                p++;
+            }
+            if (p >= end)
+                return NULL;
+            p++;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if (c == ']' || c == '}') {
+            if (--depth == 0)
+                return c == ']' ? p : NULL;
+        }
+    }
+    return NULL;
+}
+
+json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *used, size_t *items_off,
+                                size_t *items_len)
+{
+    if (n == 0 || p[0] != '{')
+        return NULL;
+    jp s = {p, p + n, max_depth, DRA_BUF_INIT};
+    json_t *o = json_object();
+    const char *items = NULL, *items_end = NULL;
+    bool ok = false;
+    s.p++;
+    skip_space(&s);
+    if (s.p < s.end && *s.p == '}') {
+        s.p++;
+        ok = true;
+    }
+    while (!ok) {
+        if (s.p >= s.end || *s.p != '"')
+            break;
+        s.p++;
+        const char *k;
+        size_t kl;
+        if (!string(&s, &k, &kl) || k == s.scratch.data) /* escaped keys: not an envelope */
+            break;
+        skip_space(&s);
+        if (s.p >= s.end || *s.p != ':')
+            break;
+        s.p++;
+        skip_space(&s);
+        if (kl == 5 && memcmp(k, "items", 5) == 0 && s.p < s.end && *s.p == '[') {
+            if (items || json_object_get(o, "items"))
+                break; /* a duplicate key */
+            items = s.p;
+            items_end = skip_array(s.p, s.end);
+            if (!items_end)
+                break;
+            s.p = items_end;
+        } else {
+            json_t *v = value(&s, 2);
+            if (!v)
+                break;
+            size_t before = json_object_size(o);
+            if (json_object_setn_new_nocheck(o, k, kl, v) != 0 || json_object_size(o) == before ||
+                (kl == 5 && memcmp(k, "items", 5) == 0 && items))
+                break;
+        }
+        skip_space(&s);
+        if (s.p < s.end && *s.p == ',') {
+            s.p++;
+            skip_space(&s);
+            continue;
+        }
+        if (s.p < s.end && *s.p == '}') {
+            s.p++;
+            ok = true;
+        }
+        break;
+    }
+    dra_buf_free(&s.scratch);
+    if (!ok || !items) {
+        json_decref(o);
+        return NULL;
+    }
+    *used = (size_t)(s.p - p);
+    *items_off = (size_t)(items - p);
+    *items_len = (size_t)(items_end - items);
+    return o;
+}

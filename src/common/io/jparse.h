@@ -24,4 +24,12 @@
  * NULL: not taken (see above). */
 json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used);
 
+/* A List read item by item: the object at p (as dra_json_parse takes it)
+ * without its top-level member "items", whose value must be an array: its
+ * text is p[*items_off .. + *items_len) (the brackets included), its
+ * brackets counted but its items not parsed (parse them one at a time with
+ * dra_json_parse).  NULL when not taken, or when there is no such member. */
+json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *used, size_t *items_off,
+                                size_t *items_len);
+
 #endif

@@ -35,7 +35,7 @@ void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, in
         set->cap = set->cap ? set->cap * 2 : 16;
         set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
     }
-    set->v[set->n++] = (dra_obj){json, file ? intern_file(set, file) : NULL, doc, line, item, NULL, SIZE_MAX, 0};
+    set->v[set->n++] = (dra_obj){json, file ? intern_file(set, file) : NULL, doc, line, item, NULL, SIZE_MAX, 0, false};
 }
 
 static void source_free(dra_source *s)
@@ -135,6 +135,8 @@ typedef struct reader {
     void *fn_ctx;
     size_t delivered;   /* streaming: objects given to fn so far */
     bool stopped;       /* streaming: fn returned an error */
+    bool item_src;      /* streaming a List: src is the item's own text */
+    const char *file;   /* streaming: name as the set keeps it */
 } reader;
 
 static void note_line(reader *r, const json_t *node, int line)
@@ -193,8 +195,10 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
 static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line)
 {
     if (r->fn) {
-        dra_obj o = {v, intern_file(r->set, r->name), doc, line, item, r->src,
-                     off == SIZE_MAX ? off : r->src_base + off, doc_line};
+        if (!r->file)
+            r->file = intern_file(r->set, r->name);
+        dra_obj o = {v, r->file, doc, line, item, r->src,
+                     off == SIZE_MAX ? off : r->src_base + off, doc_line, r->item_src};
         dra_err *e = r->fn(r->fn_ctx, &o);
         json_decref(v);
         r->delivered++;
@@ -216,6 +220,20 @@ static dra_err *add_document(reader *r, json_t *v, int doc, int line, size_t off
     dra_err *e = add_document_notes(r, v, doc, line, off, doc_line);
     forget_notes(r);
     return e;
+}
+
+/* A typed List (ResourceClaimList, PodList...) as the API server returns it
+ * to curl and client-go: its items carry no kind or apiVersion of their
+ * own; they are the List's. */
+static void list_item_type(const json_t *list, json_t *item)
+{
+    const char *lkind = json_string_value(json_object_get(list, "kind"));
+    size_t lk = lkind ? strlen(lkind) : 0;
+    if (lk > 4 && !json_object_get(item, "kind"))
+        json_object_set_new(item, "kind", json_stringn(lkind, lk - 4));
+    json_t *lver = lk > 4 ? json_object_get(list, "apiVersion") : NULL;
+    if (json_is_string(lver) && !json_object_get(item, "apiVersion"))
+        json_object_set(item, "apiVersion", lver);
 }
 
 static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size_t off, int doc_line)
@@ -256,16 +274,8 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
             json_decref(v);
             return e;
         }
-        /* A typed List (ResourceClaimList, PodList...) as the API server
-         * returns it to curl and client-go: its items carry no kind or
-         * apiVersion of their own; they are the List's. */
-        const char *lkind = json_is_object(v) ? json_string_value(json_object_get(v, "kind")) : NULL;
-        size_t lk = lkind ? strlen(lkind) : 0;
-        if (lk > 4 && !json_object_get(item, "kind"))
-            json_object_set_new(item, "kind", json_stringn(lkind, lk - 4));
-        json_t *lver = lk > 4 ? json_object_get(v, "apiVersion") : NULL;
-        if (json_is_string(lver) && !json_object_get(item, "apiVersion"))
-            json_object_set(item, "apiVersion", lver);
+        if (json_is_object(v))
+            list_item_type(v, item);
         dra_err *e = add_pending(r, json_incref(item), doc, noted_line(r, item, line), (int)i, off, doc_line);
         if (r->fn) /* streaming: an item nobody kept is freed now, not with the whole List */
             json_array_set_new(items, i, json_null());
@@ -561,6 +571,7 @@ typedef struct inbuf {
     size_t start, len, cap; /* unread bytes are data[start..len) */
     size_t chunk;           /* bytes asked of each read */
     bool eof;
+    bool keep;              /* keep read bytes from the start: the first document may be YAML after all */
 } inbuf;
 
 /* Read more: at least a chunk, and as much again as is unread (a document
@@ -569,7 +580,7 @@ static dra_err *inbuf_more(inbuf *b)
 {
     if (b->eof)
         return NULL;
-    if (b->start > 0) {
+    if (b->start > 0 && !b->keep) {
         memmove(b->data, b->data + b->start, b->len - b->start);
         b->len -= b->start;
         b->start = 0;
@@ -611,6 +622,118 @@ static dra_err *inbuf_all(inbuf *b)
     return NULL;
 }
 
+/* Lists of at least this many bytes are handed out item by item (unless the
+ * set says otherwise). */
+#define LIST_STREAM_MIN ((size_t)64 << 10)
+
+/* One List item at p[0..n) (at line:col) that the fast path did not take:
+ * jansson's tree or its error, placed in the document. */
+static dra_err *list_item_slow(reader *r, const char *p, size_t n, int doc, int line, int col, size_t i,
+                               json_t **out, size_t *used)
+{
+    int flags = JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY;
+    json_error_t jerr;
+    json_t *v = json_loadb(p, n, flags | JSON_REJECT_DUPLICATES, &jerr);
+    if (!v && r->set->field_validation != DRA_FV_STRICT && strstr(jerr.text, "duplicate object key")) {
+        json_error_t jerr2;
+        v = json_loadb(p, n, flags, &jerr2);
+        if (v && r->set->field_validation == DRA_FV_WARN) {
+            int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
+            r->warnings = dra_err_append(r->warnings, dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", jerr.text),
+                                                                 r->name, doc, eline, 0));
+        }
+        if (v)
+            jerr = jerr2;
+    }
+    if (!v) {
+        int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
+        int ecol = jerr.line <= 1 ? col + (jerr.column > 0 ? jerr.column - 1 : 0) : jerr.column;
+        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "invalid JSON: %s", jerr.text), r->name, doc, eline, ecol);
+    }
+    if (!json_is_object(v)) {
+        json_decref(v);
+        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "items[%zu]: expected an object", i), r->name, doc, line, 0);
+    }
+    if (depth_of(v, DRA_MAX_DEPTH) > DRA_MAX_DEPTH - 2) {
+        json_decref(v);
+        return NULL; /* the document's depth error: left to the whole-document path */
+    }
+    *used = (size_t)jerr.position;
+    if (*used == 0 || *used > n)
+        *used = n;
+    *out = v;
+    return NULL;
+}
+
+/* A big JSON object that is a List (kubectl get -o json): its items handed
+ * out one at a time from the document's text, each the source of its own
+ * field lines, instead of building the whole List first.  *taken: it was a
+ * List with an array of items (else nothing was done). */
+static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, int line, int col, bool *taken,
+                            size_t *used)
+{
+    size_t ioff, ilen;
+    json_t *env = dra_json_parse_envelope(text, len, DRA_MAX_DEPTH, used, &ioff, &ilen);
+    *taken = env && is_list_kind(env);
+    if (!*taken) {
+        json_decref(env);
+        return NULL;
+    }
+    int l = line, c = col;
+    advance_lines(text, ioff + 1, &l, &c);
+    const char *p = text + ioff + 1, *end = text + ioff + ilen - 1; /* inside the brackets */
+    dra_err *e = NULL;
+    for (size_t i = 0; !e; i++) {
+        const char *q = p;
+        while (q < end && json_space(*q))
+            q++;
+        bool comma = i > 0 && q < end && *q == ',';
+        if (comma) {
+            q++;
+            while (q < end && json_space(*q))
+                q++;
+        }
+        if ((i > 0 && q < end && !comma) || (comma && q >= end)) {
+            /* not a list of values: jansson's error for the whole document */
+            json_t *v = NULL;
+            size_t u;
+            e = json_document(r, text, len, doc, line, col, &v, &u);
+            json_decref(v);
+            if (!e)
+                e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", "invalid JSON"), r->name, doc, l, c);
+            break;
+        }
+        advance_lines(p, (size_t)(q - p), &l, &c);
+        p = q;
+        if (p >= end)
+            break;
+        size_t n = 0;
+        json_t *item = *p == '{' ? dra_json_parse(p, (size_t)(end - p), DRA_MAX_DEPTH - 2, &n) : NULL;
+        if (!item) {
+            e = list_item_slow(r, p, (size_t)(end - p), doc, l, c, i, &item, &n);
+            if (!e && !item) { /* too deep: the whole document's error */
+                e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name,
+                               doc, line, col);
+            }
+            if (e)
+                break;
+        }
+        list_item_type(env, item);
+        dra_source isrc = {(char *)p, n, NULL, 0};
+        r->src = &isrc;
+        r->src_base = 0;
+        r->item_src = true;
+        e = add_pending(r, item, doc, l, (int)i, 0, l);
+        r->item_src = false;
+        r->src = NULL;
+        free(isrc.line_off);
+        advance_lines(p, n, &l, &c);
+        p += n;
+    }
+    json_decref(env);
+    return e;
+}
+
 /* JSON values one at a time; each document's text is its objects' source
  * while they are handed out, and is dropped after. */
 static dra_err *stream_json(reader *r, inbuf *b)
@@ -640,6 +763,9 @@ static dra_err *stream_json(reader *r, inbuf *b)
          * whether it does (and the scan is not needed) */
         const char *nl = memchr(b->data + b->start, '\n', b->len - b->start);
         size_t used = 0;
+        size_t list_min = r->set->stream_list_min ? r->set->stream_list_min : LIST_STREAM_MIN;
+        if (nl && (size_t)(nl - b->data) - b->start > list_min)
+            nl = NULL; /* a long line may be a List: see below */
         json_t *fast = nl ? dra_json_parse(b->data + b->start, (size_t)(nl - b->data) - b->start, DRA_MAX_DEPTH, &used)
                           : NULL;
         if (fast) {
@@ -653,6 +779,19 @@ static dra_err *stream_json(reader *r, inbuf *b)
             }
         }
         dra_source src = {b->data + b->start, found ? sc.pos : b->len - b->start, NULL, 0};
+        if (!fast && found && c0 == '{' && src.len > list_min) {
+            /* a big object: maybe a List, handed out an item at a time */
+            bool taken = false;
+            dra_err *e = stream_list(r, src.data, src.len, doc, line, col, &taken, &used);
+            if (e)
+                return e;
+            if (taken) {
+                b->keep = false;
+                advance_lines(b->data + b->start, used, &line, &col);
+                b->start += used;
+                continue;
+            }
+        }
         r->src = &src;
         r->src_base = 0;
         json_t *v = fast;
@@ -667,6 +806,7 @@ static dra_err *stream_json(reader *r, inbuf *b)
         r->src = NULL;
         if (e)
             return e;
+        b->keep = false;
         advance_lines(b->data + b->start, used, &line, &col);
         b->start += used;
     }
@@ -1275,7 +1415,7 @@ dra_err *dra_read_path(dra_objset *set, const char *path)
  * not its trees).  See dra_read_each(). */
 static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_fn fn, void *ctx)
 {
-    inbuf b = {fd, name, NULL, 0, 0, 0, set->stream_chunk ? set->stream_chunk : 65536, false};
+    inbuf b = {fd, name, NULL, 0, 0, 0, set->stream_chunk ? set->stream_chunk : 65536, false, true};
     dra_err *e = NULL;
     while (!e && !b.eof && b.len < 3)
         e = inbuf_more(&b);

@@ -50,6 +50,7 @@ typedef struct dra_obj {
     const dra_source *src;
     size_t src_off;
     int src_line;
+    bool src_item;     /* the source text is this List item alone (streaming), not its List */
 } dra_obj;
 
 /* kubectl's --validate: what an unknown or duplicate field is.  The reader
@@ -77,6 +78,7 @@ typedef struct dra_objset {
     dra_err *warnings; /* owned: problems relaxed by field_validation, in input order */
     size_t files_repeated; /* files named more than once and read once */
     size_t stream_chunk; /* streaming reads (dra_read_each): bytes per read; 0 = 64 KiB */
+    size_t stream_list_min; /* streaming: Lists longer are handed out item by item; 0 = 64 KiB */
 } dra_objset;
 
 #define DRA_OBJSET_INIT {0}
@@ -102,10 +104,14 @@ DRA_MUST_USE dra_err *dra_read_paths(dra_objset *set, char *const *paths, size_t
  *
  * Memory follows the largest document, not the file: JSON (a stream of
  * values, JSON Lines) is read a document at a time, each document's text
- * dropped after its objects; the items of a List are handed out one by one
- * and freed unless fn keeps them (the List itself is one document); YAML
- * files are read whole as text, their trees built one document at a time.
- * A single document is limited to DRA_MAX_INPUT_BYTES; the file is not.
+ * dropped after its objects.  A big JSON List (kubectl get -o json; over
+ * stream_list_min bytes) is held as text only: its items are parsed and
+ * handed out one at a time, each the source of its own field lines, and a
+ * bad item is an error after the items before it were handed out (such a
+ * List is not tried as flow YAML, as a whole file's first document is).
+ * YAML files are read whole as text, their trees built one document at a
+ * time.  A single document is limited to DRA_MAX_INPUT_BYTES; the file is
+ * not.
  *
  * Unlike dra_read_path, objects before an error of the file (invalid syntax
  * at document N) have been handed to fn already: the caller decides what
