@@ -270,6 +270,49 @@ UNIT_TEST(read_each_error_in_the_middle_of_a_stream)
     dra_objset_free(&set);
 }
 
+static json_t *dig(json_t *v, const char *a, const char *b, const char *c)
+{
+    json_t *dev = json_array_get(json_object_get(json_object_get(v, "spec"), "devices"), 0);
+    json_t *x = json_object_get(json_object_get(dev, a), b);
+    return c ? json_object_get(x, c) : x;
+}
+
+UNIT_TEST(whole_file_reads_share_repeated_attribute_and_capacity_values)
+{
+    const char *t =
+        "{\"kind\":\"ResourceSlice\",\"spec\":{\"devices\":[{\"name\":\"a\",\"attributes\":{\"model\":{\"string\":\"X\"},"
+        "\"odd\":{\"value\":\"1\"},\"u\":{\"string\":\"u1\"}},\"capacity\":{\"mem\":{\"value\":\"1\"}}}],"
+        "\"x\":{\"string\":\"X\"}}}\n"
+        "{\"kind\":\"ResourceSlice\",\"spec\":{\"devices\":[{\"name\":\"b\",\"attributes\":{\"model\":{\"string\":\"X\"},"
+        "\"odd\":{\"value\":\"1\"},\"u\":{\"string\":\"u2\"}},\"capacity\":{\"mem\":{\"value\":\"1\"}}}],"
+        "\"x\":{\"string\":\"X\"}}}\n";
+    dra_objset s = DRA_OBJSET_INIT;
+    CHECK(dra_read_mem(&s, "t.json", t, strlen(t)) == NULL);
+    CHECK_INT(s.n, 2);
+    if (s.n == 2) {
+        json_t *a = s.v[0].json, *b = s.v[1].json;
+        CHECK(dig(a, "attributes", "model", NULL) == dig(b, "attributes", "model", NULL));
+        CHECK(dig(a, "attributes", "u", NULL) != dig(b, "attributes", "u", NULL));
+        CHECK(dig(a, "capacity", "mem", NULL) == dig(b, "capacity", "mem", NULL));
+        CHECK(json_object_get(json_array_get(json_object_get(json_object_get(a, "spec"), "devices"), 0), "capacity") ==
+              json_object_get(json_array_get(json_object_get(json_object_get(b, "spec"), "devices"), 0), "capacity"));
+        /* a capacity-shaped attribute is not shared, nor with a capacity value */
+        CHECK(dig(a, "attributes", "odd", NULL) != dig(b, "attributes", "odd", NULL));
+        CHECK(dig(a, "attributes", "odd", NULL) != dig(a, "capacity", "mem", NULL));
+        /* nor anything outside attributes and capacity */
+        CHECK(json_object_get(json_object_get(a, "spec"), "x") != json_object_get(json_object_get(b, "spec"), "x"));
+        json_t *want = json_pack("{s:s}", "string", "X");
+        CHECK(json_equal(dig(a, "attributes", "model", NULL), want));
+        json_decref(want);
+    }
+    dra_objset_free(&s);
+    /* streaming shares nothing (each object is freed after its turn) */
+    got g = {0};
+    CHECK(read_each_text(t, 0, &g) == NULL);
+    CHECK(dig(json_array_get(g.objs, 0), "attributes", "model", NULL) != dig(json_array_get(g.objs, 1), "attributes", "model", NULL));
+    got_free(&g);
+}
+
 static const char *const claim_admin =
     "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"x\"},"
     "\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"adminAccess\":true}}]}}}";

@@ -8,12 +8,14 @@
 #include <string.h>
 
 #include "../base/buf.h"
+#include "../base/hash.h"
 #include "../base/utf8.h"
 
 typedef struct jp {
     const char *p, *end;
     int max_depth;
     dra_buf scratch; /* a string with escapes, decoded */
+    dra_json_interner *in; /* shared leaves, or NULL */
 } jp;
 
 static void skip_space(jp *s)
@@ -180,9 +182,26 @@ static json_t *number(jp *s)
     return isinf(d) || isnan(d) ? NULL : json_real(d);
 }
 
-static json_t *value(jp *s, int depth);
+/* Where an object sits, for sharing (see dra_json_intern): the value of
+ * an "attributes" or "capacity" member, or a value inside one of those. */
+enum { AT_NONE, AT_ATTRS, AT_CAPS, AT_ATTR_VALUE, AT_CAP_VALUE };
 
-static json_t *object(jp *s, int depth)
+static json_t *value(jp *s, int depth, int at);
+
+static int child_at(int at, const char *k, size_t kl)
+{
+    if (at == AT_ATTRS)
+        return AT_ATTR_VALUE;
+    if (at == AT_CAPS)
+        return AT_CAP_VALUE;
+    if (kl == 10 && memcmp(k, "attributes", 10) == 0)
+        return AT_ATTRS;
+    if (kl == 8 && memcmp(k, "capacity", 8) == 0)
+        return AT_CAPS;
+    return AT_NONE;
+}
+
+static json_t *object(jp *s, int depth, int at)
 {
     if (depth > s->max_depth)
         return NULL;
@@ -209,7 +228,7 @@ static json_t *object(jp *s, int depth)
             break;
         s->p++;
         skip_space(s);
-        json_t *v = value(s, depth + 1);
+        json_t *v = value(s, depth + 1, child_at(at, k, kl));
         if (!v)
             break;
         size_t before = json_object_size(o);
@@ -225,6 +244,11 @@ static json_t *object(jp *s, int depth)
         }
         if (s->p < s->end && *s->p == '}') {
             s->p++;
+            if (s->in && at != AT_NONE && depth >= DRA_JSON_INTERN_DEPTH)
+                return dra_json_intern(s->in, o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE
+                                                 : at == AT_CAP_VALUE ? DRA_SHARE_CAPACITY
+                                                 : at == AT_CAPS      ? DRA_SHARE_CAPACITY_MAP
+                                                                      : DRA_SHARE_NONE);
             return o;
         }
         break;
@@ -246,7 +270,7 @@ static json_t *array(jp *s, int depth)
         return a;
     }
     for (;;) {
-        json_t *v = value(s, depth + 1);
+        json_t *v = value(s, depth + 1, AT_NONE);
         if (!v || json_array_append_new(a, v) != 0)
             break;
         skip_space(s);
@@ -273,13 +297,13 @@ static json_t *literal(jp *s, const char *word, size_t n, json_t *v)
     return v;
 }
 
-static json_t *value(jp *s, int depth)
+static json_t *value(jp *s, int depth, int at)
 {
     if (s->p >= s->end)
         return NULL;
     switch (*s->p) {
     case '{':
-        return object(s, depth);
+        return object(s, depth, at);
     case '[':
         return array(s, depth);
     case '"': {
@@ -301,10 +325,15 @@ static json_t *value(jp *s, int depth)
 
 json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used)
 {
+    return dra_json_parse_shared(p, n, max_depth, used, NULL);
+}
+
+json_t *dra_json_parse_shared(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in)
+{
     if (n == 0 || (p[0] != '{' && p[0] != '['))
         return NULL;
-    jp s = {p, p + n, max_depth, DRA_BUF_INIT};
-    json_t *v = value(&s, 1);
+    jp s = {p, p + n, max_depth, DRA_BUF_INIT, in};
+    json_t *v = value(&s, 1, AT_NONE);
     dra_buf_free(&s.scratch);
     if (v)
         *used = (size_t)(s.p - p);
@@ -342,7 +371,7 @@ json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *
 {
     if (n == 0 || p[0] != '{')
         return NULL;
-    jp s = {p, p + n, max_depth, DRA_BUF_INIT};
+    jp s = {p, p + n, max_depth, DRA_BUF_INIT, NULL};
     json_t *o = json_object();
     const char *items = NULL, *items_end = NULL;
     bool ok = false;
@@ -374,7 +403,7 @@ json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *
                 break;
             s.p = items_end;
         } else {
-            json_t *v = value(&s, 2);
+            json_t *v = value(&s, 2, AT_NONE);
             if (!v)
                 break;
             size_t before = json_object_size(o);
@@ -403,4 +432,143 @@ json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *
     *items_off = (size_t)(items - p);
     *items_len = (size_t)(items_end - items);
     return o;
+}
+
+/* ---- shared leaves ---------------------------------------------------------- */
+
+struct dra_json_interner {
+    json_t **v;     /* open addressing; NULL = free */
+    uint64_t *hash;
+    size_t n, cap;  /* cap: 0 or a power of two */
+};
+
+dra_json_interner *dra_json_interner_new(void)
+{
+    return dra_xcalloc(1, sizeof(dra_json_interner));
+}
+
+void dra_json_interner_free(dra_json_interner *in)
+{
+    if (!in)
+        return;
+    for (size_t i = 0; i < in->cap; i++)
+        json_decref(in->v[i]);
+    free(in->v);
+    free(in->hash);
+    free(in);
+}
+
+/* The hash of a shareable leaf ({"int"|"string"|"bool"|"version"|"value":
+ * scalar}), or 0 when obj is not one. */
+static uint64_t leaf_hash(json_t *obj, dra_share kind)
+{
+    if (json_object_size(obj) != 1)
+        return 0;
+    void *it = json_object_iter(obj);
+    const char *k = json_object_iter_key(it);
+    size_t kl = json_object_iter_key_len(it);
+    bool attr = (kl == 3 && memcmp(k, "int", 3) == 0) || (kl == 6 && memcmp(k, "string", 6) == 0) ||
+                (kl == 4 && memcmp(k, "bool", 4) == 0) || (kl == 7 && memcmp(k, "version", 7) == 0);
+    bool cap = kl == 5 && memcmp(k, "value", 5) == 0;
+    if (!(kind == DRA_SHARE_ATTRIBUTE ? attr : kind == DRA_SHARE_CAPACITY ? cap : attr || cap))
+        return 0;
+    json_t *v = json_object_iter_value(it);
+    uint64_t h = dra_fnv1a(DRA_FNV64_OFFSET, k, kl);
+    h = dra_fnv1a(h, &(int){json_typeof(v)}, sizeof(int));
+    if (json_is_string(v))
+        h = dra_fnv1a(h, json_string_value(v), json_string_length(v));
+    else if (json_is_integer(v))
+        h = dra_fnv1a(h, &(json_int_t){json_integer_value(v)}, sizeof(json_int_t));
+    else if (!json_is_boolean(v))
+        return 0;
+    return h ? h : 1;
+}
+
+static void intern_grow(dra_json_interner *in)
+{
+    size_t oldcap = in->cap;
+    json_t **ov = in->v;
+    uint64_t *oh = in->hash;
+    in->cap = oldcap ? oldcap * 2 : 256;
+    in->v = dra_xcalloc(in->cap, sizeof *in->v);
+    in->hash = dra_xcalloc(in->cap, sizeof *in->hash);
+    for (size_t i = 0; i < oldcap; i++) {
+        if (!ov[i])
+            continue;
+        size_t j = (size_t)oh[i] & (in->cap - 1);
+        while (in->v[j])
+            j = (j + 1) & (in->cap - 1);
+        in->v[j] = ov[i];
+        in->hash[j] = oh[i];
+    }
+    free(ov);
+    free(oh);
+}
+
+/* Whether v is a leaf the interner shares (by address). */
+static bool is_shared(const dra_json_interner *in, json_t *v)
+{
+    uint64_t h = in->cap ? leaf_hash(v, DRA_SHARE_CAPACITY) : 0;
+    if (!h)
+        return false;
+    for (size_t j = (size_t)h & (in->cap - 1); in->v[j]; j = (j + 1) & (in->cap - 1))
+        if (in->v[j] == v)
+            return true;
+    return false;
+}
+
+/* The hash of a small map whose values are all shared leaves (a device's
+ * capacity: {"memory": {"value": "80Gi"}, ...}), from its keys and their
+ * leaves' addresses; 0 when obj is not one. */
+static uint64_t map_hash(const dra_json_interner *in, json_t *obj)
+{
+    size_t n = json_object_size(obj);
+    if (n == 0 || n > 16)
+        return 0;
+    uint64_t h = DRA_FNV64_OFFSET ^ 0x6d6170; /* apart from the leaves' */
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v) {
+        if (!is_shared(in, v))
+            return 0;
+        h = dra_fnv1a_str(h, k);
+        uintptr_t a = (uintptr_t)v;
+        h = dra_fnv1a(h, &a, sizeof a);
+    }
+    return h ? h : 1;
+}
+
+/* Maps of shared leaves compare by their leaves' addresses. */
+static bool same_map(json_t *a, json_t *b)
+{
+    if (json_object_size(a) != json_object_size(b))
+        return false;
+    const char *k;
+    json_t *v;
+    json_object_foreach(a, k, v) {
+        if (json_object_get(b, k) != v)
+            return false;
+    }
+    return true;
+}
+
+json_t *dra_json_intern(dra_json_interner *in, json_t *obj, dra_share kind)
+{
+    bool map = kind == DRA_SHARE_CAPACITY_MAP;
+    uint64_t h = kind == DRA_SHARE_NONE ? 0 : map ? map_hash(in, obj) : leaf_hash(obj, kind);
+    if (!h)
+        return obj;
+    if (2 * (in->n + 1) > in->cap)
+        intern_grow(in);
+    size_t j = (size_t)h & (in->cap - 1);
+    for (; in->v[j]; j = (j + 1) & (in->cap - 1)) {
+        if (in->hash[j] == h && (map ? same_map(in->v[j], obj) : json_equal(in->v[j], obj))) {
+            json_decref(obj);
+            return json_incref(in->v[j]);
+        }
+    }
+    in->v[j] = json_incref(obj);
+    in->hash[j] = h;
+    in->n++;
+    return obj;
 }

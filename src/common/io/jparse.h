@@ -32,4 +32,41 @@ json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used);
 json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *used, size_t *items_off,
                                 size_t *items_len);
 
+/* Sharing the small leaf objects that repeat across a fleet: a device
+ * attribute value ({"string": "A100"}, {"int": 3}, {"bool": true},
+ * {"version": "1.0.0"}) or a capacity value ({"value": "80Gi"}) read twice
+ * is one object with two references, and so is a small map whose values
+ * are all such shared leaves (a device's capacity map), compared by its
+ * keys and the leaves' addresses.  Only these shapes are shared, and only
+ * deep in a document (DRA_JSON_INTERN_DEPTH): nothing in the library
+ * changes such an object in place after reading (strict decoding drops
+ * unknown fields, and these have none; conversion and defaulting move or
+ * add whole maps one level up).  Code that would change one must copy it
+ * first (json_deep_copy).
+ *
+ * Ownership: the interner holds one reference to each object it shares;
+ * dra_json_interner_free() drops them (the objects live on in their
+ * documents). */
+typedef struct dra_json_interner dra_json_interner;
+dra_json_interner *dra_json_interner_new(void);
+void dra_json_interner_free(dra_json_interner *in);
+/* What an object is taken for: its shape must match, else it is kept as
+ * it is.  An attribute value is shared only in an "attributes" map, a
+ * capacity value and a capacity map only under "capacity". */
+typedef enum {
+    DRA_SHARE_NONE,
+    DRA_SHARE_ATTRIBUTE,    /* {"int"|"string"|"bool"|"version": scalar} */
+    DRA_SHARE_CAPACITY,     /* {"value": scalar} */
+    DRA_SHARE_CAPACITY_MAP, /* {name: shared capacity value, ...} */
+} dra_share;
+/* The shallowest nesting at which readers share leaves (the document is 1;
+ * a ResourceSlice device's attribute and capacity maps are at 5, their
+ * values at 6). */
+#define DRA_JSON_INTERN_DEPTH 5
+/* obj itself (steals the reference), or the equal leaf already seen (one
+ * new reference; obj is released). */
+json_t *dra_json_intern(dra_json_interner *in, json_t *obj, dra_share kind);
+/* dra_json_parse sharing leaves through in (NULL: none). */
+json_t *dra_json_parse_shared(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in);
+
 #endif

@@ -137,6 +137,7 @@ typedef struct reader {
     bool stopped;       /* streaming: fn returned an error */
     bool item_src;      /* streaming a List: src is the item's own text */
     const char *file;   /* streaming: name as the set keeps it */
+    dra_json_interner *in; /* whole-file reads: leaves shared across the file's documents */
 } reader;
 
 static void note_line(reader *r, const json_t *node, int line)
@@ -444,7 +445,7 @@ static void note_items(reader *r, const json_t *v, const char *p, size_t used, i
 static dra_err *json_document(reader *r, const char *p, size_t n, int doc, int line, int col, json_t **out,
                               size_t *used)
 {
-    json_t *v = dra_json_parse(p, n, DRA_MAX_DEPTH, used);
+    json_t *v = dra_json_parse_shared(p, n, DRA_MAX_DEPTH, used, r->in);
     if (v) { /* the fast path took it: the text is valid and shallow enough */
         note_items(r, v, p, *used, line);
         *out = v;
@@ -1349,6 +1350,7 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
     r.set = set;
     r.name = name;
     r.src = src;
+    r.in = dra_json_interner_new();
     size_t off = 0;
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         off = 3; /* UTF-8 byte-order mark */
@@ -1366,12 +1368,14 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
             r2.name = name;
             r2.src = src;
             r2.src_base = off;
+            r2.in = r.in;
             dra_err *e2 = read_yaml_stream(&r2, data + off, len - off);
             if (!e2) {
                 dra_err_free(e);
                 r.src = NULL;
                 reader_done(&r, false);
                 reader_done(&r2, true);
+                dra_json_interner_free(r.in);
                 return NULL;
             }
             dra_err_free(e2);
@@ -1384,6 +1388,7 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
     if (e)
         e = template_hint(e, data, len);
     reader_done(&r, e == NULL);
+    dra_json_interner_free(r.in);
     return e;
 }
 
