@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Resident memory (issue 11): tools that hold the whole input, on 100,000
+# devices (dra-slice profile gpu --nodes 10000 --devices 10; 27 MB of JSON
+# Lines), peak RSS and time beside a peer holding the same objects: Python's
+# json.loads of every line kept in a list (/usr/bin/python3).  The profile's
+# devices repeat model, driver version and capacities (shared when read) and
+# have a unique uuid each; the "unique" fleet gives every device a unique
+# model and memory too, as a fleet that shares little would.  Target: every
+# tool under 128 MiB.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B=${DRA_BIN:-$PWD/build/bin}
+PY=/usr/bin/python3
+NOW=2026-01-01T00:00:00Z
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+measure() { # "elapsed cpu peakKiB" of one command, output discarded
+    /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null 2>"$T/err"
+    awk '{ printf "%.2f %.2f %d", $1, $2 + $3, $4 }' "$T/time"
+}
+row() {
+    awk -v l="$1" -v a="$2" -v p="$3" 'BEGIN {
+        split(a, x, " "); split(p, y, " ")
+        printf "%-40s %7.2f s %8.1f MiB%s | python holding it %.1f MiB, ratio %.2f\n", l, x[1], x[3] / 1024,
+            (x[3] / 1024 < 128 ? "" : " (over 128)"), y[3] / 1024, (y[3] > 0 ? x[3] / y[3] : 0) }'
+}
+cat >"$T/hold.py" <<'PY'
+import json, sys
+objs = []
+for path in sys.argv[1:]:
+    with open(path, "rb") as f:
+        objs.extend(json.loads(l) for l in f if l.strip())
+print(len(objs))
+PY
+
+"$B/dra-slice" profile gpu --nodes 10000 --devices 10 -o jsonl >"$T/fleet.jsonl"
+awk '{ n = 0; while (sub(/"LATEST-GPU-MODEL"/, "\"model-" NR "-" n "\"")) n++; n = 0; while (sub(/"80Gi"/, "\"" (80000 + NR * 10 + n) "Mi\"")) n++; print }' \
+    "$T/fleet.jsonl" >"$T/unique.jsonl"
+{
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \\"gpu.example.com\\""}}]}}\n'
+    awk 'BEGIN { for (i = 0; i < 10000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"}}\n", i }'
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"one","namespace":"bench"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}}\n'
+} >"$T/base.jsonl"
+awk 'BEGIN { for (i = 0; i < 5000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"one\"}]}}\n", i, i }' >"$T/pods.jsonl"
+
+for f in fleet unique; do
+    echo "== 100,000 devices, $f fleet ($(($(stat -c %s "$T/$f.jsonl") / 1000000)) MB)"
+    peer=$(measure "$PY" "$T/hold.py" "$T/base.jsonl" "$T/$f.jsonl")
+    peerp=$(measure "$PY" "$T/hold.py" "$T/base.jsonl" "$T/$f.jsonl" "$T/pods.jsonl")
+    row "dra-slice validate (streams)" "$(measure "$B/dra-slice" validate "$T/$f.jsonl")" "$peer"
+    row "dra-slice lint" "$(measure "$B/dra-slice" lint "$T/$f.jsonl")" "$peer"
+    row "dra-claim status" "$(measure "$B/dra-claim" status "$T/base.jsonl" "$T/$f.jsonl")" "$peer"
+    row "dra-select --class gpu" "$(measure "$B/dra-select" --class gpu "$T/base.jsonl" "$T/$f.jsonl")" "$peer"
+    row "dra-evict (no taints)" "$(measure "$B/dra-evict" --now "$NOW" "$T/base.jsonl" "$T/$f.jsonl")" "$peer"
+    row "dra-alloc schedule, 5,000 pods" \
+        "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/base.jsonl" "$T/$f.jsonl" "$T/pods.jsonl")" "$peerp"
+done
