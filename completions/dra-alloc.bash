@@ -36,11 +36,15 @@ _dra_alloc() {
         --timeout) return;;
         --name-suffix) COMPREPLY=($(compgen -W "hash none" -- "$cur")); return;;
         --classic-driver) return;;
+        --drain) return;;
+        --remove-device) return;;
+        --taint) return;;
+        --add) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --now) return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --explain --output --timeout --name-suffix --classic-driver --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --explain --output --timeout --name-suffix --classic-driver --what-if --drain --remove-device --taint --add --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -23,6 +23,11 @@ enum {
     OPT_BY,
     OPT_FAIL_BELOW,
     OPT_MATCH_ATTRIBUTE,
+    OPT_WHAT_IF,
+    OPT_DRAIN,
+    OPT_REMOVE_DEVICE,
+    OPT_TAINT,
+    OPT_ADD,
     OPT_CLASSIC_DRIVER,
 };
 
@@ -36,6 +41,9 @@ typedef struct opts {
     dra_strv classes, fail_below;
     const char *match_attribute;
     int by; /* 0 class, 1 node, 2 pool */
+    /* schedule --what-if */
+    bool what_if;
+    dra_strv drain, remove_device, taint, add;
     /* schedule: classic DRA drivers' controllers, DRIVER=COMMAND */
     dra_strv classic;
 } opts;
@@ -59,6 +67,8 @@ DRA_MUST_USE dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int
 /* The same over the given paths instead of the positional arguments. */
 DRA_MUST_USE dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, char *const *paths, size_t n, int flags,
                                            input *in);
+/* Load in->set (already read) into in->model, as dra_alloc_read_input does. */
+DRA_MUST_USE dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in);
 void dra_alloc_input_free(input *in);
 /* Print b to stderr and free it. */
 void dra_alloc_print_err(dra_buf *b);
@@ -78,6 +88,22 @@ extern const dra_opt dra_alloc_capacity_opts[];
      "Exit: 0, 1 when a --fail-below class has fewer free devices, 2 input error.",                                   \
      dra_alloc_capacity_opts, "file"}
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc);
+
+/* whatif.c: schedule --what-if */
+#define DRA_ALLOC_WHATIF_ENTRIES                                                                                       \
+    {OPT_WHAT_IF, "what-if", 0, DRA_ARG_NONE, NULL, "report what the changes below would do instead of scheduling", NULL}, \
+    {OPT_DRAIN, "drain", 0, DRA_ARG_REQUIRED, "NODE", "what-if: the node takes no pods; its pods lose their devices", NULL}, \
+    {OPT_REMOVE_DEVICE, "remove-device", 0, DRA_ARG_REQUIRED, "DRIVER/POOL/DEVICE", "what-if: the device is gone", NULL}, \
+    {OPT_TAINT, "taint", 0, DRA_ARG_REQUIRED, "SELECTOR:KEY=VALUE:EFFECT",                                              \
+     "what-if: a DeviceTaintRule dry run (SELECTOR: DRIVER[/POOL[/DEVICE]])", NULL},                                  \
+    {OPT_ADD, "add", 0, DRA_ARG_REQUIRED, "FILE", "what-if: more input (new slices, pods)", "file"}
+#define DRA_ALLOC_WHATIF_VALS                                                                                          \
+    DRA_VAL_BOOL(OPT_WHAT_IF, opts, what_if), DRA_VAL_STRINGS(OPT_DRAIN, opts, drain),                                 \
+        DRA_VAL_STRINGS(OPT_REMOVE_DEVICE, opts, remove_device), DRA_VAL_STRINGS(OPT_TAINT, opts, taint),              \
+        DRA_VAL_STRINGS(OPT_ADD, opts, add)
+/* Set when a what-if option is given without --what-if (and the error to return). */
+DRA_MUST_USE dra_err *dra_alloc_whatif_check(const opts *x);
+dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc);
 
 /* diff.c */
 extern const dra_opt dra_alloc_diff_opts[];

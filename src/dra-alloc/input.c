@@ -38,14 +38,17 @@ dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int flags, input
 dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, char *const *paths, size_t n, int flags, input *in)
 {
     dra_err *e = dra_tool_read(&dra_alloc_tool, a, paths, n, flags, &in->set);
-    if (!e) {
-        dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = in->now};
-        lo.validate.features = &in->features;
-        e = dra_load(&in->set, &lo, &in->model);
-        dra_tool_report_model(&dra_alloc_tool, a, &in->model);
-        for (dra_err *y = e; y; y = y->next)
-            y->code = DRA_EXIT_INPUT;
-    }
+    return e ? e : dra_alloc_load_set(a, x, in);
+}
+
+dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in)
+{
+    dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = in->now};
+    lo.validate.features = &in->features;
+    dra_err *e = dra_load(&in->set, &lo, &in->model);
+    dra_tool_report_model(&dra_alloc_tool, a, &in->model);
+    for (dra_err *y = e; y; y = y->next)
+        y->code = DRA_EXIT_INPUT;
     if (!e) {
         dra_err *w = dra_alloc_input_warnings(&in->model);
         dra_tool_notes(&dra_alloc_tool, a, w, NULL);

@@ -39,6 +39,7 @@ static const dra_opt schedule_opts[] = {
      "names of claims made here: hash (default) or none", "hash none"},
     {OPT_CLASSIC_DRIVER, "classic-driver", 0, DRA_ARG_REQUIRED, "DRIVER=COMMAND",
      "classic DRA: COMMAND plays DRIVER's control-plane controller (repeatable)", NULL},
+    DRA_ALLOC_WHATIF_ENTRIES,
     TAIL_ENTRIES,
 };
 
@@ -60,7 +61,10 @@ static const dra_cmd cmds[] = {
      "Exit: 0 all placed, 1 some pod fits nowhere (reasons on stderr), 2 input or fatal error.\n"
      "Classic DRA (resource.k8s.io/v1alpha2): with --classic-driver DRIVER=COMMAND, pods using classic\n"
      "claims are placed first through the PodSchedulingContext negotiation, COMMAND answering each\n"
-     "question (JSON on stdin and stdout); its failure is a runtime error (exit 3).",
+     "question (JSON on stdin and stdout); its failure is a runtime error (exit 3).\n"
+     "--what-if: schedule the input as it is and with --drain/--remove-device/--taint/--add applied;\n"
+     "report pods that lose their devices, now fit, stop fitting or move, and the claims that change\n"
+     "(exit 1 when a pod is hurt).",
      schedule_opts, NULL},
     DRA_ALLOC_CAPACITY_CMD,
     DRA_ALLOC_DIFF_CMD,
@@ -78,7 +82,7 @@ static const dra_optval vals[] = {
     DRA_VAL_BOOL(OPT_NO_PRUNE, opts, no_prune),       DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
     DRA_VAL_STRINGS(OPT_CLASS, opts, classes),        DRA_VAL_STRINGS(OPT_FAIL_BELOW, opts, fail_below),
     DRA_VAL_STRING(OPT_MATCH_ATTRIBUTE, opts, match_attribute), DRA_VAL_ENUM(OPT_BY, opts, by, "grouping"),
-    DRA_VAL_STRINGS(OPT_CLASSIC_DRIVER, opts, classic), DRA_VAL_END,
+    DRA_VAL_STRINGS(OPT_CLASSIC_DRIVER, opts, classic), DRA_ALLOC_WHATIF_VALS, DRA_VAL_END,
 };
 
 static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
@@ -127,8 +131,12 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
     input in;
+    if (x->what_if)
+        return dra_alloc_run_whatif(a, p, rc);
     dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH};
     dra_err *e = dra_alloc_load_input(a, x, false, &in);
+    if (!e)
+        e = dra_alloc_whatif_check(x);
     if (!e && x->name_suffix) {
         e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
         if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "insight/diff.h"
+#include "insight/whatif.h"
 #include "io/json.h"
 #include "unit.h"
 
@@ -83,6 +84,59 @@ UNIT_TEST(alloc_node_forms)
     free(s);
     json_decref(a);
     CHECK(dra_diff_alloc_node(NULL) == NULL);
+}
+
+UNIT_TEST(whatif_taint_rule)
+{
+    json_t *r = NULL;
+    dra_err *e = dra_whatif_taint_rule("d.example.com/p:example.com/k=v:NoExecute", 2, &r);
+    CHECK(!e);
+    CHECK_STR(dra_jstr(r, "metadata.name"), "whatif-taint-2");
+    CHECK_STR(dra_jstr(r, "spec.deviceSelector.driver"), "d.example.com");
+    CHECK_STR(dra_jstr(r, "spec.deviceSelector.pool"), "p");
+    CHECK(!dra_jget(r, "spec.deviceSelector.device"));
+    CHECK_STR(dra_jstr(r, "spec.taint.key"), "example.com/k");
+    CHECK_STR(dra_jstr(r, "spec.taint.value"), "v");
+    CHECK_STR(dra_jstr(r, "spec.taint.effect"), "NoExecute");
+    json_decref(r);
+    e = dra_whatif_taint_rule("d/p/x:k:None", 0, &r);
+    CHECK(!e && !dra_jget(r, "spec.taint.value") && dra_jstr(r, "spec.deviceSelector.device"));
+    json_decref(r);
+    static const char *const bad[] = {"d", "d:k", ":k:NoSchedule", "d:=v:NoSchedule", "d:k:Never", "a/b/c/d:k:None"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        r = NULL;
+        e = dra_whatif_taint_rule(bad[i], 0, &r);
+        CHECK(e && e->code == DRA_EXIT_INPUT && !r);
+        dra_err_free(e);
+    }
+}
+
+UNIT_TEST(whatif_drain_releases_claims)
+{
+    side a;
+    load(&a, "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n" CLAIM("c1", "x", "n1") POD("p", "n1") POD("q", "n2"));
+    /* the pod names its claim directly */
+    json_t *pod = (json_t *)dra_model_pod(&a.m, "ns", "p")->json;
+    json_object_set_new(json_object_get(pod, "spec"), "resourceClaims",
+                        json_pack("[{s:s,s:s}]", "name", "gpu", "resourceClaimName", "c1"));
+    const char *drain[] = {"n1"};
+    dra_whatif_spec sp = {.drain = drain, .ndrain = 1};
+    json_t *lost = NULL;
+    dra_err *e = dra_whatif_apply(&a.m, &sp, &lost);
+    CHECK(!e);
+    CHECK_INT(json_array_size(lost), 1);
+    CHECK_STR(dra_jstr(json_array_get(lost, 0), "pod"), "ns/p");
+    CHECK_STR(dra_jstr(json_array_get(lost, 0), "reason"), "node n1 drained");
+    CHECK(!dra_jget(pod, "spec.nodeName"));
+    CHECK(!dra_jget(dra_model_claim(&a.m, "ns", "c1")->json, "status.allocation"));
+    CHECK(dra_whatif_drained(&sp, "n1") && !dra_whatif_drained(&sp, "n2"));
+    json_decref(lost);
+    const char *unknown[] = {"n9"};
+    dra_whatif_spec sp2 = {.drain = unknown, .ndrain = 1};
+    e = dra_whatif_apply(&a.m, &sp2, &lost);
+    CHECK(e && strstr(e->msg, "node n9 is not in the input") && !lost);
+    dra_err_free(e);
+    unload(&a);
 }
 
 UNIT_MAIN()

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../io/json.h"
+#include "../base/hash.h"
 #include "../model/kinds.h"
 
 char *dra_diff_alloc_node(const json_t *allocation)
@@ -195,25 +196,95 @@ static json_t *pod_change(const json_t *a, const json_t *b, summary *s)
     return c;
 }
 
+static char *key_of(const json_t *obj)
+{
+    const json_t *meta = dra_jfield(obj, "metadata");
+    const char *ns = dra_jfield_str(meta, "namespace"), *name = dra_jfield_str(meta, "name");
+    return dra_xasprintf("%s\x1f%s", ns ? ns : "", name ? name : "");
+}
+
+typedef struct keyed {
+    dra_strmap map; /* key -> index + 1 */
+    char **keys;
+    size_t n;
+} keyed;
+
+static void keyed_build(keyed *k, json_t *const *v, size_t n)
+{
+    *k = (keyed){0};
+    k->keys = dra_xcalloc(n + 1, sizeof *k->keys);
+    k->n = n;
+    for (size_t i = 0; i < n; i++) {
+        k->keys[i] = key_of(v[i]);
+        dra_strmap_put(&k->map, k->keys[i], strlen(k->keys[i]), (intptr_t)i + 1);
+    }
+}
+
+static void keyed_free(keyed *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->keys[i]);
+    free(k->keys);
+    dra_strmap_free(&k->map);
+}
+
+static const json_t *keyed_find(const keyed *k, json_t *const *v, const char *key)
+{
+    intptr_t x;
+    return dra_strmap_get(&k->map, key, strlen(key), &x) ? v[x - 1] : NULL;
+}
+
+static void compare_lists(json_t *const *a, size_t na, json_t *const *b, size_t nb, json_t *changes, summary *s,
+                          json_t *(*cmp)(const json_t *, const json_t *, summary *))
+{
+    keyed ka, kb;
+    keyed_build(&ka, a, na);
+    keyed_build(&kb, b, nb);
+    for (size_t i = 0; i < na; i++) {
+        json_t *c = cmp(a[i], keyed_find(&kb, b, ka.keys[i]), s);
+        if (c)
+            json_array_append_new(changes, c);
+    }
+    for (size_t i = 0; i < nb; i++) {
+        if (keyed_find(&ka, a, kb.keys[i]))
+            continue;
+        json_t *c = cmp(NULL, b[i], s);
+        if (c)
+            json_array_append_new(changes, c);
+    }
+    keyed_free(&ka);
+    keyed_free(&kb);
+}
+
 static void compare_kind(const dra_model *a, const dra_model *b, dra_kind kind, json_t *changes, summary *s,
                          json_t *(*cmp)(const json_t *, const json_t *, summary *))
 {
     const dra_model_list *la = dra_model_kind(a, kind), *lb = dra_model_kind(b, kind);
-    for (size_t i = 0; i < la->n; i++) {
-        const json_t *meta = dra_jfield(la->v[i]->json, "metadata");
-        const dra_obj *o = dra_model_find(b, kind, dra_jfield_str(meta, "namespace"), dra_jfield_str(meta, "name"));
-        json_t *c = cmp(la->v[i]->json, o ? o->json : NULL, s);
-        if (c)
-            json_array_append_new(changes, c);
-    }
-    for (size_t i = 0; i < lb->n; i++) {
-        const json_t *meta = dra_jfield(lb->v[i]->json, "metadata");
-        if (dra_model_find(a, kind, dra_jfield_str(meta, "namespace"), dra_jfield_str(meta, "name")))
-            continue;
-        json_t *c = cmp(NULL, lb->v[i]->json, s);
-        if (c)
-            json_array_append_new(changes, c);
-    }
+    json_t **va = dra_xcalloc(la->n + 1, sizeof *va), **vb = dra_xcalloc(lb->n + 1, sizeof *vb);
+    for (size_t i = 0; i < la->n; i++)
+        va[i] = la->v[i]->json;
+    for (size_t i = 0; i < lb->n; i++)
+        vb[i] = lb->v[i]->json;
+    compare_lists(va, la->n, vb, lb->n, changes, s, cmp);
+    free(va);
+    free(vb);
+}
+
+static json_t *summary_json(const summary *s)
+{
+    return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "claims", (json_int_t)s->claims, "changed",
+                     (json_int_t)s->changed, "added", (json_int_t)s->added, "removed", (json_int_t)s->removed,
+                     "unchanged", (json_int_t)s->unchanged, "devices", (json_int_t)s->devices, "node",
+                     (json_int_t)s->node, "config", (json_int_t)s->config, "reservations", (json_int_t)s->reservations,
+                     "pods", (json_int_t)s->pods, "podsMoved", (json_int_t)s->pods_moved);
+}
+
+json_t *dra_diff_claim_lists(json_t *const *a, size_t na, json_t *const *b, size_t nb)
+{
+    summary s = {0};
+    json_t *changes = json_array();
+    compare_lists(a, na, b, nb, changes, &s, claim_change);
+    return json_pack("{s:o,s:o}", "changes", changes, "summary", summary_json(&s));
 }
 
 json_t *dra_diff_models(const dra_model *a, const dra_model *b)
@@ -222,12 +293,7 @@ json_t *dra_diff_models(const dra_model *a, const dra_model *b)
     json_t *changes = json_array();
     compare_kind(a, b, DRA_KIND_RESOURCE_CLAIM, changes, &s, claim_change);
     compare_kind(a, b, DRA_KIND_POD, changes, &s, pod_change);
-    json_t *sum = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "claims", (json_int_t)s.claims, "changed",
-                            (json_int_t)s.changed, "added", (json_int_t)s.added, "removed", (json_int_t)s.removed,
-                            "unchanged", (json_int_t)s.unchanged, "devices", (json_int_t)s.devices, "node",
-                            (json_int_t)s.node, "config", (json_int_t)s.config, "reservations",
-                            (json_int_t)s.reservations, "pods", (json_int_t)s.pods, "podsMoved",
-                            (json_int_t)s.pods_moved);
+    json_t *sum = summary_json(&s);
     return json_pack("{s:o,s:o}", "changes", changes, "summary", sum);
 }
 

@@ -28,6 +28,9 @@
 
 /* The report (a new object).  Never fails. */
 json_t *dra_diff_models(const dra_model *a, const dra_model *b);
+/* The same over two lists of ResourceClaims (borrowed), matched by
+ * namespace and name (pods: none). */
+json_t *dra_diff_claim_lists(json_t *const *a, size_t na, json_t *const *b, size_t nb);
 /* Whether the report has any change. */
 bool dra_diff_differs(const json_t *report);
 /* One line per change, then the summary line, appended to out. */

@@ -1,0 +1,71 @@
+/* What-if over the scheduler (`dra-alloc schedule --what-if`): changes
+ * applied to a dump before scheduling, and what they do.
+ *
+ * Changes:
+ *   drain NODE               the node takes no pods: it leaves the candidate
+ *                            nodes, and its running pods lose their devices
+ *   remove DRIVER/POOL/DEV   the device leaves its ResourceSlice; running pods
+ *                            whose claims hold it lose their devices
+ *   taint SEL:KEY=VAL:EFFECT a DeviceTaintRule dry run (SEL = DRIVER[/POOL[/DEVICE]]);
+ *                            NoExecute: running pods whose devices it taints
+ *                            and whose results do not tolerate it lose them
+ *   (new slices or pods are simply more input: the caller reads them in)
+ * A pod that loses its devices is pending again (spec.nodeName cleared) and
+ * its claims lose their reservation for it, and their allocation when no
+ * other pod keeps them: the scheduler places it again if it can.
+ *
+ * Ownership: models are borrowed (dra_whatif_apply changes the objects of
+ * the model it is given); reports belong to the caller.  Nothing prints.
+ */
+#ifndef DRA_INSIGHT_WHATIF_H
+#define DRA_INSIGHT_WHATIF_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../base/buf.h"
+#include "../base/error.h"
+#include "../model/load.h"
+#include "../sched/schedule.h"
+
+typedef struct dra_whatif_spec {
+    const char *const *drain;  /* node names */
+    size_t ndrain;
+    const char *const *remove; /* DRIVER/POOL/DEVICE */
+    size_t nremove;
+    const char *const *taint;  /* SELECTOR:KEY=VALUE:EFFECT */
+    size_t ntaint;
+    const char *const *add;    /* files of more input (named in the report only) */
+    size_t nadd;
+} dra_whatif_spec;
+
+/* The DeviceTaintRule (resource.k8s.io/v1, named whatif-taint-<index>) that
+ * taint value i describes.  Errors name the parameter "taint" (input class). */
+DRA_MUST_USE dra_err *dra_whatif_taint_rule(const char *spec, size_t index, json_t **rule);
+
+/* Apply drain, remove and NoExecute taints to the loaded model m (its
+ * objects change in place).  *lost: [{"pod": "ns/name", "node", "claims":
+ * ["ns/name"], "reason"}] of the running pods that lose their devices.
+ * Errors: a drained node or removed device the input does not have
+ * (parameters "drain", "remove-device"). */
+DRA_MUST_USE dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost);
+
+/* Whether node `name` is drained by s. */
+bool dra_whatif_drained(const dra_whatif_spec *s, const char *name);
+
+/* The report of two scheduling runs, before (the input) and after (the
+ * changed input):
+ *   {"changes": [strings], "lost": (as above),
+ *    "pods": [{"pod", "before", "after", "change": "now fits|stops fitting|moves"}]
+ *            before/after: {"node": N} or {"fits": false, "reason"} or {"running": N},
+ *    "claims": [changes as insight/diff.h, claims that move],
+ *    "summary": {"lost", "nowFit", "stopFitting", "moved", "claimsMoved"}} */
+json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, const dra_sched_result *rb,
+                          const dra_model *after, const dra_sched_result *ra, json_t *lost);
+/* Whether the change hurts: a running pod loses its devices or a pending pod stops fitting. */
+bool dra_whatif_hurts(const json_t *report);
+/* Lines for people, appended to out. */
+void dra_whatif_text(const json_t *report, dra_buf *out);
+
+#endif

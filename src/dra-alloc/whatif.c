@@ -1,0 +1,103 @@
+/* dra-alloc schedule --what-if: the input and a changed copy (drain,
+ * remove-device, taint, add) -> two scheduling runs -> insight/whatif.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "insight/whatif.h"
+#include "sched/report.h"
+#include "alloc_tool.h"
+
+dra_err *dra_alloc_whatif_check(const opts *x)
+{
+    const char *given = x->drain.n ? "--drain" : x->remove_device.n ? "--remove-device" : x->taint.n ? "--taint"
+                        : x->add.n                                                     ? "--add"
+                                                                                       : NULL;
+    if (!x->what_if && given)
+        return dra_err_new(DRA_EXIT_INPUT, "%s needs --what-if", given);
+    if (x->what_if && (x->explain || x->classic.n))
+        return dra_err_new(DRA_EXIT_INPUT, "--what-if: %s is not possible here", x->explain ? "--explain" : "--classic-driver");
+    return NULL;
+}
+
+static dra_err *schedule(const input *in, const dra_sched_opts *so, const dra_whatif_spec *spec, dra_sched_result *res)
+{
+    dra_sched_nodes nodes = {0};
+    dra_sched_nodes_from_model(&in->model, &nodes);
+    json_t **v = dra_xcalloc(nodes.n + 1, sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < nodes.n; i++) {
+        const char *name = json_string_value(json_object_get(json_object_get(nodes.v[i], "metadata"), "name"));
+        if (!spec || !dra_whatif_drained(spec, name))
+            v[n++] = nodes.v[i];
+    }
+    dra_err *e = dra_schedule(&in->set, &in->model, v, n, so, res);
+    free(v);
+    dra_sched_nodes_free(&nodes);
+    return e;
+}
+
+dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    input before, after;
+    dra_err *e = dra_alloc_load_input(a, x, false, &before);
+    dra_err_free(dra_alloc_load_input(a, x, false, &after)); /* the same options: the same answer */
+    if (!e)
+        e = dra_alloc_whatif_check(x);
+    dra_sched_opts so = {.timeout = before.timeout, .now = before.now, .features = &before.features,
+                         .no_prune = x->no_prune, .name_suffix = DRA_NAME_SUFFIX_HASH};
+    if (!e && x->name_suffix)
+        e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
+    int flags = DRA_READ_WORKLOADS | DRA_READ_IDENTITY;
+    if (!e)
+        e = dra_tool_read(&dra_alloc_tool, a, a->pos, a->npos, flags, &before.set);
+    /* the changed input: a copy of the input, the --taint rules, the --add files */
+    for (size_t i = 0; !e && i < before.set.n; i++) {
+        const dra_obj *o = &before.set.v[i];
+        dra_objset_add(&after.set, json_deep_copy(o->json), o->file, o->doc, o->line, o->item);
+    }
+    for (size_t i = 0; !e && i < x->taint.n; i++) {
+        json_t *rule;
+        e = dra_whatif_taint_rule(x->taint.v[i], i, &rule);
+        if (!e)
+            dra_objset_add(&after.set, rule, "--taint", (int)i + 1, 0, -1);
+    }
+    if (!e && x->add.n)
+        e = dra_tool_read(&dra_alloc_tool, a, (char *const *)x->add.v, x->add.n, flags, &after.set);
+    if (!e)
+        e = dra_alloc_load_set(a, x, &before);
+    if (!e)
+        e = dra_alloc_load_set(a, x, &after);
+    dra_whatif_spec spec = {x->drain.v, x->drain.n, x->remove_device.v, x->remove_device.n, x->taint.v, x->taint.n,
+                            x->add.v,   x->add.n};
+    json_t *lost = NULL;
+    if (!e)
+        e = dra_whatif_apply(&after.model, &spec, &lost);
+    dra_sched_result rb = {0}, ra = {0};
+    if (!e)
+        e = schedule(&before, &so, NULL, &rb);
+    if (!e)
+        e = schedule(&after, &so, &spec, &ra);
+    for (dra_err *w = e ? NULL : ra.warnings; w; w = w->next)
+        fprintf(stderr, "dra-alloc: warning: %s\n", w->msg);
+    json_t *rep = e ? NULL : dra_whatif_report(&spec, &before.model, &rb, &after.model, &ra, lost);
+    if (rep && !x->output) {
+        dra_buf b = DRA_BUF_INIT;
+        dra_whatif_text(rep, &b);
+        if (fputs(dra_buf_str(&b), stdout) < 0)
+            e = dra_err_new(DRA_EXIT_RUNTIME, "write error");
+        dra_buf_free(&b);
+    } else if (rep) {
+        e = dra_write(stdout, &rep, 1, before.fmt);
+    }
+    if (!e && rep && dra_whatif_hurts(rep))
+        *rc = DRA_EXIT_NEGATIVE;
+    json_decref(rep);
+    json_decref(lost);
+    dra_sched_result_free(&rb);
+    dra_sched_result_free(&ra);
+    dra_alloc_input_free(&before);
+    dra_alloc_input_free(&after);
+    return e;
+}
