@@ -7,11 +7,11 @@ _dra_alloc() {
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            allocate|schedule|capacity|diff) cmd="${COMP_WORDS[i]}"; break;;
+            allocate|schedule|capacity|diff|quota) cmd="${COMP_WORDS[i]}"; break;;
         esac
     done
     if [[ -z "$cmd" && "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "allocate schedule capacity diff" -- "$cur"))
+        COMPREPLY=($(compgen -W "allocate schedule capacity diff quota" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -68,6 +68,18 @@ _dra_alloc() {
     diff)
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "text yaml json jsonl" -- "$cur")); return;;
+        --feature-gates) return;;
+        --now) return;;
+        --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --output --feature-gates --no-validate --now --validate --recursive --verbose --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -- "$cur"))
+        fi;;
+    quota)
+        case "$prev" in
+        --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
         --now) return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;

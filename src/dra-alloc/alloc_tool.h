@@ -105,6 +105,19 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc);
 DRA_MUST_USE dra_err *dra_alloc_whatif_check(const opts *x);
 dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc);
 
+/* quota.c */
+extern const dra_opt dra_alloc_quota_opts[];
+#define DRA_ALLOC_QUOTA_CMD                                                                                            \
+    {"quota", "quota [OPTIONS] [FILES]", "DRA ResourceQuota use per namespace; claims the API server would refuse",     \
+     "Input: ResourceQuotas (v1), ResourceClaims and DeviceClasses.  Claims are charged in input order as\n"           \
+     "quota admission charges them at creation: count/resourceclaims.resource.k8s.io, and per request\n"              \
+     "<class>.deviceclass.resource.k8s.io/devices (admin-access requests too, as upstream), with the\n"              \
+     "DRAExtendedResource gate also requests.deviceclass.resource.kubernetes.io/<class>.  A claim that\n"             \
+     "would exceed a quota is refused with the API server's message on stderr and not charged.\n"                    \
+     "Exit: 0 every claim fits, 1 some claim is refused, 2 input error.",                                             \
+     dra_alloc_quota_opts, "file"}
+dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc);
+
 /* diff.c */
 extern const dra_opt dra_alloc_diff_opts[];
 #define DRA_ALLOC_DIFF_CMD                                                                                             \

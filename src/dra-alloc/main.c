@@ -68,6 +68,7 @@ static const dra_cmd cmds[] = {
      schedule_opts, NULL},
     DRA_ALLOC_CAPACITY_CMD,
     DRA_ALLOC_DIFF_CMD,
+    DRA_ALLOC_QUOTA_CMD,
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -188,7 +189,8 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
 
 static const dra_runner runners[] = {{"allocate", run_allocate}, {"schedule", run_schedule},
                                     {"capacity", dra_alloc_run_capacity},
-                                    {"diff", dra_alloc_run_diff}, {NULL, NULL}};
+                                    {"diff", dra_alloc_run_diff},
+                                    {"quota", dra_alloc_run_quota}, {NULL, NULL}};
 
 int main(int argc, char **argv)
 {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "insight/diff.h"
+#include "insight/quota.h"
 #include "insight/whatif.h"
 #include "io/json.h"
 #include "unit.h"
@@ -136,6 +137,30 @@ UNIT_TEST(whatif_drain_releases_claims)
     e = dra_whatif_apply(&a.m, &sp2, &lost);
     CHECK(e && strstr(e->msg, "node n9 is not in the input") && !lost);
     dra_err_free(e);
+    unload(&a);
+}
+
+UNIT_TEST(quota_usage_and_refusal)
+{
+    side a;
+    load(&a, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ns}\n"
+             "spec: {hard: {count/resourceclaims.resource.k8s.io: '1', cpu: '4'}}\n---\n"
+             CLAIM("c1", "x", "n1") CLAIM("c2", "z", "n1"));
+    json_t *u = dra_quota_claim_usage(dra_model_claim(&a.m, "ns", "c1")->json, &a.m, NULL);
+    CHECK_INT(json_integer_value(json_object_get(u, "count/resourceclaims.resource.k8s.io")), 1);
+    CHECK_INT(json_integer_value(json_object_get(u, "gpu.deviceclass.resource.k8s.io/devices")), 1);
+    json_decref(u);
+    json_t *r = NULL;
+    dra_err *e = dra_quota_evaluate(&a.set, &a.m, NULL, &r);
+    CHECK(!e);
+    const json_t *q = json_array_get(dra_jget(r, "quotas"), 0);
+    CHECK_INT(json_object_size(dra_jget(q, "resources")), 1); /* cpu is not DRA's */
+    CHECK_INT(json_array_size(dra_jget(r, "refused")), 1);
+    CHECK_STR(dra_jstr(json_array_get(dra_jget(r, "refused"), 0), "message"),
+              "resourceclaims.resource.k8s.io \"c2\" is forbidden: exceeded quota: q, requested: "
+              "count/resourceclaims.resource.k8s.io=1, used: count/resourceclaims.resource.k8s.io=1, limited: "
+              "count/resourceclaims.resource.k8s.io=1");
+    json_decref(r);
     unload(&a);
 }
 

@@ -1,0 +1,41 @@
+/* dra-alloc quota: input -> insight/quota.h -> table or objects; refused claims on stderr, exit 1. */
+#include <stdio.h>
+
+#include "insight/quota.h"
+#include "alloc_tool.h"
+
+const dra_opt dra_alloc_quota_opts[] = {
+    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"),
+    DRA_OPT_FEATURE_GATES_ENTRY,
+    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input", NULL},
+    DRA_OPT_NOW_ENTRY,
+    DRA_OPT_INPUT_ENTRIES,
+    DRA_OPT_END,
+};
+
+dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
+{
+    opts *x = p;
+    input in;
+    dra_err *e = dra_alloc_load_input(a, x, true, &in);
+    if (!e)
+        e = dra_alloc_read_input(a, x, 0, &in);
+    json_t *rep = NULL;
+    if (!e)
+        e = dra_quota_evaluate(&in.set, &in.model, &in.features, &rep);
+    if (!e && in.table)
+        e = dra_quota_table(stdout, rep);
+    else if (!e && in.fmt == DRA_FMT_JSONL)
+        e = dra_write_array(stdout, json_object_get(rep, "quotas"), in.fmt);
+    else if (!e)
+        e = dra_write(stdout, &rep, 1, in.fmt);
+    size_t i;
+    const json_t *r;
+    json_array_foreach(e ? NULL : json_object_get(rep, "refused"), i, r) {
+        fprintf(stderr, "dra-alloc: %s\n", json_string_value(json_object_get(r, "message")));
+        *rc = DRA_EXIT_NEGATIVE;
+    }
+    json_decref(rep);
+    dra_alloc_input_free(&in);
+    return e;
+}
