@@ -114,3 +114,14 @@ Y
     run jq -c . <<<"$output"
     assert_output '{"classes":[]}'
 }
+
+@test "capacity on a dra-slice mig profile: MIG shapes by profile, the whole GPU by type" {
+    {
+        printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"mig"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \\"gpu.nvidia.com\\""}}]}}\n'
+        "$DRA_BIN/dra-slice" profile mig --nodes 1 --devices 1 -o jsonl
+    } >"$T/mig.jsonl"
+    run "$DRA_BIN/dra-alloc" capacity $NOW "$T/mig.jsonl"
+    assert_success
+    assert_line --index 1 --regexp '^mig +15 +0 +0 +0 +0 +0 +15 +7 on node-0$'
+    assert_line --index 2 "mig partitions: 1 x gpu left on 1 counter set; 7 x 1g.5gb left on 1 counter set; 3 x 2g.10gb left on 1 counter set; 2 x 3g.20gb left on 1 counter set; 1 x 4g.20gb left on 1 counter set; 1 x 7g.40gb left on 1 counter set"
+}

@@ -434,17 +434,29 @@ typedef struct shape {
     int64_t devices, fit, sets;
 } shape;
 
-/* A partition's shape: its "profile" attribute (any domain) when it has one,
- * else what it consumes ("memory=40Gi"). */
-static char *shape_name(const al_device *d)
+/* A string attribute by its name in any domain, or NULL. */
+static const char *attr_str(const al_device *d, const char *name)
 {
     const char *k;
     const json_t *v;
     json_object_foreach((json_t *)d->attributes, k, v) {
         const char *slash = strrchr(k, '/');
-        if (strcmp(slash ? slash + 1 : k, "profile") == 0 && dra_jfield_str(v, "string"))
-            return dra_xstrdup(dra_jfield_str(v, "string"));
+        if (strcmp(slash ? slash + 1 : k, name) == 0 && dra_jfield_str(v, "string"))
+            return dra_jfield_str(v, "string");
     }
+    return NULL;
+}
+
+/* A partition's shape: its "profile" attribute (any domain) when it has one,
+ * else its "type" attribute (a whole GPU next to its MIG partitions), else
+ * what it consumes ("memory=40Gi"). */
+static char *shape_name(const al_device *d)
+{
+    const char *n = attr_str(d, "profile");
+    if (!n)
+        n = attr_str(d, "type");
+    if (n)
+        return dra_xstrdup(n);
     dra_buf b = DRA_BUF_INIT;
     for (size_t i = 0; i < d->ncons; i++)
         for (size_t k2 = 0; k2 < d->cons[i].n; k2++) {
@@ -800,7 +812,7 @@ static char *counters_cell(const json_t *pool)
         json_object_foreach((json_t *)dra_jfield(s, "counters"), k, v) {
             const char *t = dra_jfield_str(v, "total"), *l = dra_jfield_str(v, "left");
             full = full && t && l && strcmp(t, l) == 0;
-            empty = empty || (l && strcmp(l, "0") == 0);
+            empty = empty || (l && t && strcmp(l, "0") == 0 && strcmp(t, "0") != 0);
             if (nctr <= 4)
                 dra_buf_printf(&b, " %s %s/%s", k, l ? l : "", t ? t : "");
         }
