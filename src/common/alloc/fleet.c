@@ -12,6 +12,7 @@
 #include "../io/table.h"
 #include "../model/kinds.h"
 #include "capacity.h"
+#include "node.h"
 #include "state.h"
 
 typedef struct counts {
@@ -88,26 +89,6 @@ static json_t *qstr(const dra_quantity *q)
 }
 
 /* ---- the world's devices ----------------------------------------------------------- */
-
-typedef struct list {
-    json_t **v;
-    size_t n;
-} list;
-
-static void push(list *l, json_t *j)
-{
-    l->v = dra_xgrow(l->v, l->n, sizeof *l->v);
-    l->v[l->n++] = j;
-}
-
-static list of_kind(const dra_model *m, dra_kind k)
-{
-    list l = {0};
-    const dra_model_list *ml = dra_model_kind(m, k);
-    for (size_t i = 0; i < ml->n; i++)
-        push(&l, ml->v[i]->json);
-    return l;
-}
 
 static pctr *find_ctr(fpool *p, const char *set, const char *counter)
 {
@@ -274,24 +255,6 @@ static void fleet_free(fleet *f)
 
 /* ---- class selectors, through the allocator's compiled-expression cache ---------- */
 
-/* The allocator's entry for expr (w->progs; same layout as search.c's), so
- * that probes after the report reuse the per-device results. */
-static al_prog *prog_of(dra_alloc_world *w, const char *expr)
-{
-    intptr_t v;
-    if (dra_strmap_get(&w->progs, expr, strlen(expr), &v))
-        return (al_prog *)v;
-    al_prog *p = dra_xcalloc(1, sizeof *p);
-    dra_err *e = w->eval.compile(w->eval.ctx, expr, &p->prog);
-    if (e) {
-        p->prog = NULL;
-        p->error = dra_xstrdup(e->msg);
-        dra_err_free(e);
-    }
-    dra_strmap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
-    return p;
-}
-
 /* *ok: every selector of class c is true on d.  A runtime error is a warning
  * (once per class) and the device does not match. */
 static dra_err *class_matches(dra_alloc_world *w, const al_class *c, al_device *d, bool *ok, dra_err **warn,
@@ -302,7 +265,7 @@ static dra_err *class_matches(dra_alloc_world *w, const al_class *c, al_device *
     const json_t *sel;
     json_array_foreach(c->selectors, i, sel) {
         const char *expr = dra_jfield_str(dra_jfield(sel, "cel"), "expression");
-        al_prog *p = prog_of(w, expr ? expr : "");
+        al_prog *p = dra_al_prog(w, expr ? expr : "");
         if (p->error)
             return dra_err_new(DRA_EXIT_INPUT, "class %s: selector #%zu: CEL compile error: %s", c->name, i, p->error);
         if (!p->memo)
@@ -705,15 +668,7 @@ dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nno
 {
     *report = NULL;
     *warnings = NULL;
-    list classes = of_kind(m, DRA_KIND_DEVICE_CLASS), slices = of_kind(m, DRA_KIND_RESOURCE_SLICE),
-         rules = of_kind(m, DRA_KIND_DEVICE_TAINT_RULE), in_use = {0};
-    const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    for (size_t i = 0; i < l->n; i++) {
-        json_t *c = l->v[i]->json;
-        const json_t *al = dra_jfield(dra_jfield(c, "status"), "allocation");
-        if (al)
-            push(&in_use, c);
-    }
+    const dra_model_list *classes = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);
     dra_err *e = NULL;
     for (size_t i = 0; i < o->nclasses; i++)
         if (!dra_model_class(m, o->classes[i]))
@@ -721,17 +676,15 @@ dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nno
                                                             o->classes[i]),
                                                 "class"));
     dra_selector_eval ev = dra_cel_selector_eval_new(o->features);
-    dra_alloc_world_input in = {classes.v, classes.n, slices.v, slices.n, rules.v, rules.n, in_use.v, in_use.n,
-                                o->features, &ev};
     dra_alloc_world *w = NULL;
     if (!e)
-        e = dra_alloc_world_new(&in, &w);
+        e = dra_alloc_world_of_model(m, o->features, &ev, &w, NULL, NULL);
     json_t *arr = json_array();
     if (!e) {
         fleet f = {.w = w};
         fleet_build(&f, m);
-        for (size_t i = 0; i < classes.n && !e; i++) {
-            const char *name = dra_jfield_str(dra_jfield(classes.v[i], "metadata"), "name");
+        for (size_t i = 0; i < classes->n && !e; i++) {
+            const char *name = dra_jfield_str(dra_jfield(classes->v[i]->json, "metadata"), "name");
             bool want = !o->nclasses;
             for (size_t k = 0; k < o->nclasses && !want; k++)
                 want = name && strcmp(name, o->classes[k]) == 0;
@@ -747,10 +700,6 @@ dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nno
     }
     dra_alloc_world_free(w);
     dra_cel_selector_eval_free(&ev);
-    free(classes.v);
-    free(slices.v);
-    free(rules.v);
-    free(in_use.v);
     if (e) {
         json_decref(arr);
         return e;

@@ -26,31 +26,50 @@ static list of_kind(const dra_model *m, dra_kind k)
     return l;
 }
 
-dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_features *features,
-                        const dra_alloc_opts *opts, dra_alloc_node_run *out)
+dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_features *features, dra_selector_eval *eval,
+                                  dra_alloc_world **world, json_t ***pending, size_t *npending)
 {
-    *out = (dra_alloc_node_run){0};
     list classes = of_kind(m, DRA_KIND_DEVICE_CLASS), slices = of_kind(m, DRA_KIND_RESOURCE_SLICE),
-         rules = of_kind(m, DRA_KIND_DEVICE_TAINT_RULE), in_use = {0}, pending = {0};
+         rules = of_kind(m, DRA_KIND_DEVICE_TAINT_RULE), in_use = {0}, rest = {0};
     const dra_model_list *l = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
     for (size_t i = 0; i < l->n; i++) {
         json_t *c = l->v[i]->json;
         const json_t *st = json_object_get(c, "status");
         const json_t *al = st ? json_object_get(st, "allocation") : NULL;
-        push(al && !json_is_null(al) ? &in_use : &pending, c);
+        if (al && !json_is_null(al))
+            push(&in_use, c);
+        else if (pending)
+            push(&rest, c);
     }
-    out->pending = pending.v;
-    out->npending = pending.n;
-    out->eval = dra_cel_selector_eval_new(features);
+    if (pending) {
+        *pending = rest.v;
+        *npending = rest.n;
+    }
     dra_alloc_world_input in = {classes.v, classes.n, slices.v, slices.n, rules.v, rules.n,
-                                in_use.v,  in_use.n,  features,  &out->eval};
-    dra_err *e = dra_alloc_world_new(&in, &out->world);
-    if (!e && pending.n) {
+                                in_use.v,  in_use.n,  features,  eval};
+    dra_err *e = dra_alloc_world_new(&in, world);
+    free(classes.v);
+    free(slices.v);
+    free(rules.v);
+    free(in_use.v);
+    return e;
+}
+
+dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_features *features,
+                        const dra_alloc_opts *opts, dra_alloc_node_run *out)
+{
+    *out = (dra_alloc_node_run){0};
+    out->eval = dra_cel_selector_eval_new(features);
+    dra_err *e = dra_alloc_world_of_model(m, features, &out->eval, &out->world, &out->pending, &out->npending);
+    json_t **pending_v = out->pending;
+    size_t pending_n = out->npending;
+    if (!e && pending_n) {
         const dra_obj *o = dra_model_node(m, node_name);
         const json_t *node = o ? o->json : NULL;
         bool named = node != NULL;
-        for (size_t i = 0; !named && i < slices.n; i++) {
-            const char *nn = json_string_value(json_object_get(json_object_get(slices.v[i], "spec"), "nodeName"));
+        const dra_model_list *sl = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
+        for (size_t i = 0; !named && i < sl->n; i++) {
+            const char *nn = json_string_value(json_object_get(json_object_get(sl->v[i]->json, "spec"), "nodeName"));
             named = nn && strcmp(nn, node_name) == 0;
         }
         if (!named)
@@ -60,12 +79,8 @@ dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_fea
         if (!node)
             node = out->bare_node = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata",
                                               "name", node_name);
-        e = dra_alloc_run(out->world, node, pending.v, pending.n, opts, &out->res);
+        e = dra_alloc_run(out->world, node, pending_v, pending_n, opts, &out->res);
     }
-    free(classes.v);
-    free(slices.v);
-    free(rules.v);
-    free(in_use.v);
     return e;
 }
 

@@ -24,6 +24,7 @@
 #include "explain.h"
 #include "pools.h"
 #include "result.h"
+#include "state.h"
 #include "taints.h"
 
 enum { R_FAIL = 0, R_OK, R_TOOMANY, R_ERR };
@@ -40,22 +41,6 @@ typedef struct search {
 } search;
 
 /* ---- selectors -------------------------------------------------------------------- */
-
-static al_prog *get_prog(dra_alloc_world *w, const char *expr)
-{
-    intptr_t v;
-    if (dra_strmap_get(&w->progs, expr, strlen(expr), &v))
-        return (al_prog *)v;
-    al_prog *p = dra_xcalloc(1, sizeof *p);
-    dra_err *e = w->eval.compile(w->eval.ctx, expr, &p->prog);
-    if (e) {
-        p->prog = NULL;
-        p->error = dra_xstrdup(e->msg);
-        dra_err_free(e);
-    }
-    dra_strmap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
-    return p;
-}
 
 /* A derived attribute's expression (KEP-6080), cached beside the selectors
  * under a key no selector text can have. */
@@ -126,7 +111,7 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
         const char *expr = dra_jfield_str(dra_jfield(sel, "cel"), "expression");
         if (!expr)
             expr = "";
-        al_prog *p = get_prog(r->w, expr);
+        al_prog *p = dra_al_prog(r->w, expr);
         if (p->error) {
             if (class)
                 return dra_err_new(DRA_EXIT_INPUT, "class %s: selector #%zu: CEL compile error: %s", class->name, i,

@@ -113,3 +113,19 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
         json_decref(wrap);
     }
 }
+
+al_prog *dra_al_prog(dra_alloc_world *w, const char *expr)
+{
+    intptr_t v;
+    if (dra_strmap_get(&w->progs, expr, strlen(expr), &v))
+        return (al_prog *)v;
+    al_prog *p = dra_xcalloc(1, sizeof *p);
+    dra_err *e = w->eval.compile(w->eval.ctx, expr, &p->prog);
+    if (e) {
+        p->prog = NULL;
+        p->error = dra_xstrdup(e->msg);
+        dra_err_free(e);
+    }
+    dra_strmap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
+    return p;
+}

@@ -439,6 +439,34 @@ static void note_items(reader *r, const json_t *v, const char *p, size_t used, i
     }
 }
 
+/* json_loadb of p[0..n) (document doc, at line:col) with the reader's rule
+ * for duplicate keys: strict rejects them; warn and ignore take the last
+ * value, as encoding/json does (warn notes it).  A parse error names its
+ * place in the file; *jerr is the successful parse's (for its position). */
+static dra_err *load_json(reader *r, const char *p, size_t n, int flags, int doc, int line, int col, json_t **out,
+                          json_error_t *jerr)
+{
+    json_t *v = json_loadb(p, n, flags | JSON_REJECT_DUPLICATES, jerr);
+    if (!v && r->set->field_validation != DRA_FV_STRICT && strstr(jerr->text, "duplicate object key")) {
+        json_error_t jerr2;
+        v = json_loadb(p, n, flags, &jerr2);
+        if (v && r->set->field_validation == DRA_FV_WARN) {
+            int eline = line + (jerr->line > 0 ? jerr->line - 1 : 0);
+            r->warnings = dra_err_append(r->warnings, dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", jerr->text),
+                                                                 r->name, doc, eline, 0));
+        }
+        if (v)
+            *jerr = jerr2;
+    }
+    *out = v;
+    if (!v) {
+        int eline = line + (jerr->line > 0 ? jerr->line - 1 : 0);
+        int ecol = jerr->line <= 1 ? col + (jerr->column > 0 ? jerr->column - 1 : 0) : jerr->column;
+        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "invalid JSON: %s", jerr->text), r->name, doc, eline, ecol);
+    }
+    return NULL;
+}
+
 /* One JSON document at the start of p[0..n) (document doc, at line:col):
  * parsed with the relaxed duplicate rule and the depth limit, the lines of
  * its List items noted; *used is the bytes it took. */
@@ -452,24 +480,9 @@ static dra_err *json_document(reader *r, const char *p, size_t n, int doc, int l
         return NULL;
     }
     json_error_t jerr;
-    v = json_loadb(p, n, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &jerr);
-    if (!v && r->set->field_validation != DRA_FV_STRICT && strstr(jerr.text, "duplicate object key")) {
-        /* relaxed: the last value wins, as in encoding/json */
-        json_error_t jerr2;
-        v = json_loadb(p, n, JSON_DISABLE_EOF_CHECK, &jerr2);
-        if (v && r->set->field_validation == DRA_FV_WARN) {
-            int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
-            r->warnings = dra_err_append(r->warnings, dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", jerr.text),
-                                                                 r->name, doc, eline, 0));
-        }
-        if (v)
-            jerr = jerr2;
-    }
-    if (!v) {
-        int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
-        int ecol = jerr.line <= 1 ? col + (jerr.column > 0 ? jerr.column - 1 : 0) : jerr.column;
-        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "invalid JSON: %s", jerr.text), r->name, doc, eline, ecol);
-    }
+    dra_err *e = load_json(r, p, n, JSON_DISABLE_EOF_CHECK, doc, line, col, &v, &jerr);
+    if (e)
+        return e;
     *used = (size_t)jerr.position;
     if (*used == 0 || *used > n)
         *used = n;
@@ -634,23 +647,10 @@ static dra_err *list_item_slow(reader *r, const char *p, size_t n, int doc, int 
 {
     int flags = JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY;
     json_error_t jerr;
-    json_t *v = json_loadb(p, n, flags | JSON_REJECT_DUPLICATES, &jerr);
-    if (!v && r->set->field_validation != DRA_FV_STRICT && strstr(jerr.text, "duplicate object key")) {
-        json_error_t jerr2;
-        v = json_loadb(p, n, flags, &jerr2);
-        if (v && r->set->field_validation == DRA_FV_WARN) {
-            int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
-            r->warnings = dra_err_append(r->warnings, dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", jerr.text),
-                                                                 r->name, doc, eline, 0));
-        }
-        if (v)
-            jerr = jerr2;
-    }
-    if (!v) {
-        int eline = line + (jerr.line > 0 ? jerr.line - 1 : 0);
-        int ecol = jerr.line <= 1 ? col + (jerr.column > 0 ? jerr.column - 1 : 0) : jerr.column;
-        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "invalid JSON: %s", jerr.text), r->name, doc, eline, ecol);
-    }
+    json_t *v;
+    dra_err *e = load_json(r, p, n, flags, doc, line, col, &v, &jerr);
+    if (e)
+        return e;
     if (!json_is_object(v)) {
         json_decref(v);
         return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "items[%zu]: expected an object", i), r->name, doc, line, 0);

@@ -144,25 +144,9 @@ static void counters_published(const pinfo *x, nq **v, size_t *n)
 }
 
 /* Whether a device's counter cost fits in avail (a counter it names that the
- * pool does not publish never fits). */
-static bool cost_fits(const json_t *dev, const nq *avail, size_t n)
-{
-    size_t i;
-    const json_t *cc;
-    json_array_foreach(json_object_get(dev, "consumesCounters"), i, cc) {
-        const char *set = jstr(cc, "counterSet"), *name;
-        const json_t *c;
-        json_object_foreach((json_t *)json_object_get(cc, "counters"), name, c) {
-            const nq *have = set ? nq_find((nq *)avail, n, set, name) : NULL;
-            dra_quantity q = qty(c);
-            if (!have || dra_quantity_cmp(&have->q, &q) < 0)
-                return false;
-        }
-    }
-    return true;
-}
-
-static void cost_deduct(const json_t *dev, nq *avail, size_t n)
+ * pool does not publish never fits); with deduct, take the cost from avail
+ * instead (what is there). */
+static bool cost_apply(const json_t *dev, nq *avail, size_t n, bool deduct)
 {
     size_t i;
     const json_t *cc;
@@ -172,10 +156,13 @@ static void cost_deduct(const json_t *dev, nq *avail, size_t n)
         json_object_foreach((json_t *)json_object_get(cc, "counters"), name, c) {
             nq *have = set ? nq_find(avail, n, set, name) : NULL;
             dra_quantity q = qty(c), d;
-            if (have && dra_quantity_sub(&d, &have->q, &q))
+            if (!deduct && (!have || dra_quantity_cmp(&have->q, &q) < 0))
+                return false;
+            if (deduct && have && dra_quantity_sub(&d, &have->q, &q))
                 have->q = d;
         }
     }
+    return true;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -306,7 +293,7 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
         counters_published(x, &base, &nb);
         for (size_t i = 0; i < x->ndev; i++)
             if (used(x, x->devs[i].dev))
-                cost_deduct(x->devs[i].dev, base, nb);
+                cost_apply(x->devs[i].dev, base, nb, true);
         nq *avail = dra_xcalloc(nb + 1, sizeof *avail);
         dra_sort(g, ng, sizeof *g, cmp_group);
         out = json_array();
@@ -314,9 +301,9 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
             memcpy(avail, base, nb * sizeof *avail);
             int64_t fit = 0;
             for (size_t i = 0; i < g[k].nfresh; i++)
-                if (cost_fits(g[k].fresh[i], avail, nb)) {
+                if (cost_apply(g[k].fresh[i], avail, nb, false)) {
                     fit++;
-                    cost_deduct(g[k].fresh[i], avail, nb);
+                    cost_apply(g[k].fresh[i], avail, nb, true);
                 }
             json_array_append_new(out, json_pack("{s:s,s:s,s:I,s:I}", "attribute", g[k].attr, "type", g[k].type,
                                                  "total", (json_int_t)g[k].total, "allocatable", (json_int_t)fit));
