@@ -557,7 +557,14 @@ static dra_err *one_class(fleet *f, const al_class *c, json_t *const *nodes, siz
     dra_err *e = NULL;
     for (size_t i = 0; i < f->ndevs && !e; i++) {
         bool ok;
-        e = class_matches(f->w, c, f->devs[i].d, &ok, warn, &warned);
+        al_device *d = f->devs[i].d;
+        e = class_matches(f->w, c, d, &ok, warn, &warned);
+        /* The answers stay in the selector memo; the device's converted CEL
+         * form would otherwise stay for every device of the fleet. */
+        if (d->eval_cache && f->w->eval.free_device_cache) {
+            f->w->eval.free_device_cache(f->w->eval.ctx, d->eval_cache);
+            d->eval_cache = NULL;
+        }
         if (e || !ok)
             continue;
         match[i] = 1;
