@@ -35,8 +35,13 @@ print(len(objs))
 PY
 
 "$B/dra-slice" profile gpu --nodes 10000 --devices 10 -o jsonl >"$T/fleet.jsonl"
-awk '{ n = 0; while (sub(/"LATEST-GPU-MODEL"/, "\"model-" NR "-" n "\"")) n++; n = 0; while (sub(/"80Gi"/, "\"" (80000 + NR * 10 + n) "Mi\"")) n++; print }' \
-    "$T/fleet.jsonl" >"$T/unique.jsonl"
+"$PY" -c '
+import itertools, re, sys
+c = itertools.count()
+for line in open(sys.argv[1]):
+    line = re.sub("\"LATEST-GPU-MODEL\"", lambda m: "\"model-%d\"" % next(c), line)
+    sys.stdout.write(re.sub("\"80Gi\"", lambda m: "\"%dMi\"" % (80000 + next(c)), line))
+' "$T/fleet.jsonl" >"$T/unique.jsonl"
 {
     printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \\"gpu.example.com\\""}}]}}\n'
     awk 'BEGIN { for (i = 0; i < 10000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"}}\n", i }'
