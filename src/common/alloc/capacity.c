@@ -42,13 +42,14 @@ dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_
     const char *k;
     json_t *v;
     json_object_foreach((json_t *)cap, k, v) {
-        al_capacity *x = &c[(*n)++];
-        x->name = k;
-        parse_q(dra_jfield(v, "value"), &x->value);
+        al_capacity *c1 = &c[(*n)++];
+        c1->name = k;
+        parse_q(dra_jfield(v, "value"), &c1->value);
         const json_t *pol = dra_jfield(v, "requestPolicy");
         if (!pol)
             continue;
-        x->has_policy = true;
+        al_cap_policy *x = dra_arena_zalloc(a, sizeof *x);
+        c1->policy = x;
         x->has_default = parse_q(dra_jfield(pol, "default"), &x->def);
         const json_t *vals = dra_jfield(pol, "validValues");
         if (json_is_array(vals)) {
@@ -194,11 +195,12 @@ static const dra_quantity *requested(const al_req *req, const char *name)
 }
 
 /* calculateConsumedCapacity */
-static dra_quantity consumed_amount(const dra_quantity *req, const al_capacity *c)
+static dra_quantity consumed_amount(const dra_quantity *req, const al_capacity *cap)
 {
+    const al_cap_policy *c = cap->policy;
     if (!req)
-        return (c->has_policy && c->has_default) ? c->def : c->value;
-    if (!c->has_policy)
+        return (c && c->has_default) ? c->def : cap->value;
+    if (!c)
         return *req;
     if (c->has_range && c->has_min) {
         if (dra_quantity_cmp(req, &c->min) < 0)
@@ -225,9 +227,10 @@ static dra_quantity consumed_amount(const dra_quantity *req, const al_capacity *
     return *req;
 }
 
-static bool violates_policy(const dra_quantity *v, const al_capacity *c)
+static bool violates_policy(const dra_quantity *v, const al_capacity *cap)
 {
-    if (!c->has_policy)
+    const al_cap_policy *c = cap->policy;
+    if (!c)
         return false;
     if (c->has_default && dra_quantity_cmp(v, &c->def) == 0)
         return false;

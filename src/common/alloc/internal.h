@@ -49,14 +49,20 @@ typedef struct al_counter_set {
     const json_t *groups; /* consumesCounters[].compatibilityGroups: non-empty array, or NULL */
 } al_counter_set;
 
-typedef struct al_capacity {
-    const char *name;
-    dra_quantity value;
-    bool has_policy, has_default, has_range, has_min, has_max, has_step, has_values;
+typedef struct al_cap_policy {
+    bool has_default, has_range, has_min, has_max, has_step, has_values;
     bool milli; /* DRAFractionalCapacityRange and a fractional min, max or step: milli-unit arithmetic */
     dra_quantity def, min, max, step;
     dra_quantity *values;
     size_t nvalues;
+} al_cap_policy;
+
+/* A quantity is ~100 bytes: the policy, rare, is held apart, and devices
+ * whose capacity is the same JSON value (shared when read) share one parse. */
+typedef struct al_capacity {
+    const char *name;
+    dra_quantity value;
+    const al_cap_policy *policy; /* NULL: no requestPolicy */
 } al_capacity;
 
 typedef struct al_taint {
@@ -167,6 +173,9 @@ struct dra_alloc_world {
     al_idstate *st;
     size_t nids, capids;
     dra_strmap progs;          /* expression -> al_prog* */
+    const json_t *last_cap_json; /* the last device's capacity map and its parse: */
+    al_capacity *last_cap;       /* devices whose map is the same (shared) value */
+    size_t last_ncap;            /* share it */
     al_device **devices; /* every device (for freeing eval caches) */
     size_t ndevices, capdevices;
     dra_strmap bynode;         /* node name -> al_pool_slices* (slices with that nodeName) */

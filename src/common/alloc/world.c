@@ -41,8 +41,18 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
         d->attributes = NULL;
     /* Capacity parse errors make the capacity unusable; validation reports
      * them, here a bad quantity just counts as zero. */
-    dra_err *e = dra_al_parse_capacity(a, dra_jfield(j, "capacity"), w->f.fractional_capacity_range, &d->cap, &d->ncap);
-    dra_err_free(e);
+    const json_t *cap = dra_jfield(j, "capacity");
+    if (cap && cap == w->last_cap_json) {
+        d->cap = w->last_cap;
+        d->ncap = w->last_ncap;
+    } else {
+        dra_err *ce = dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &d->ncap);
+        dra_err_free(ce);
+        w->last_cap_json = cap;
+        w->last_cap = d->cap;
+        w->last_ncap = d->ncap;
+    }
+    dra_err *e;
     e = dra_al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
     dra_err_free(e);
     const json_t *taints = dra_jfield(j, "taints");

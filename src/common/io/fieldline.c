@@ -12,7 +12,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yaml.h>
+
+#include "../base/buf.h"
 
 #define MAX_SEGS (DRA_MAX_DEPTH + 2)
 
@@ -209,12 +212,37 @@ static size_t line_start(dra_source *src, int line)
     return src->line_off[line - 1];
 }
 
+/* A regular file's text is not held after reading: read it again, once,
+ * when a line is asked for, if it is still the file that was read. */
+static bool source_text(dra_source *src)
+{
+    if (src->data)
+        return true;
+    if (!src->path)
+        return false;
+    struct stat st;
+    if (stat(src->path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != src->len ||
+        (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec != src->mtime_ns)
+        return false;
+    dra_buf b = DRA_BUF_INIT;
+    dra_err *e = dra_buf_read_path(&b, src->path, src->len + 1);
+    if (e || b.len != src->len) {
+        dra_err_free(e);
+        dra_buf_free(&b);
+        return false;
+    }
+    src->data = b.data ? b.data : dra_xstrdup("");
+    return true;
+}
+
 int dra_obj_field_line(const dra_obj *o, const char *path)
 {
     if (!o || !o->src || !path || o->src_line < 1)
         return 0;
-    /* the line index is built on first use: the source is the set's own */
+    /* the text and the line index come on first use: the source is the set's own */
     dra_source *src = (dra_source *)o->src;
+    if (!source_text(src))
+        return 0;
     size_t off = o->src_off != SIZE_MAX ? o->src_off : line_start(src, o->src_line);
     if (off == SIZE_MAX || off > src->len)
         return 0;

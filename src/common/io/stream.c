@@ -43,6 +43,7 @@ static void source_free(dra_source *s)
     if (s) {
         free(s->data);
         free(s->line_off);
+        free(s->path);
         free(s);
     }
 }
@@ -302,6 +303,10 @@ static void reader_done(reader *r, bool ok)
             o->json = NULL;
         }
         if (r->src) {
+            if (r->src->path) { /* read again if an error needs a line */
+                free(r->src->data);
+                r->src->data = NULL;
+            }
             r->set->sources = dra_xrealloc(r->set->sources, (r->set->nsources + 1) * sizeof *r->set->sources);
             r->set->sources[r->set->nsources++] = r->src;
             r->src = NULL;
@@ -720,7 +725,7 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
                 break;
         }
         list_item_type(env, item);
-        dra_source isrc = {(char *)p, n, NULL, 0};
+        dra_source isrc = {.data = (char *)p, .len = n};
         r->src = &isrc;
         r->src_base = 0;
         r->item_src = true;
@@ -779,7 +784,7 @@ static dra_err *stream_json(reader *r, inbuf *b)
                     return e;
             }
         }
-        dra_source src = {b->data + b->start, found ? sc.pos : b->len - b->start, NULL, 0};
+        dra_source src = {.data = b->data + b->start, .len = found ? sc.pos : b->len - b->start};
         if (!fast && found && c0 == '{' && src.len > list_min) {
             /* a big object: maybe a List, handed out an item at a time */
             bool taken = false;
@@ -1413,6 +1418,11 @@ dra_err *dra_read_path(dra_objset *set, const char *path)
     dra_source *src = dra_xcalloc(1, sizeof *src);
     src->len = b.len;
     src->data = b.data ? b.data : dra_xstrdup(""); /* the buffer is the source's now */
+    struct stat st;
+    if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == b.len) {
+        src->path = dra_xstrdup(path);
+        src->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    }
     return read_source(set, path, src);
 }
 
@@ -1449,7 +1459,7 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
             reader r2 = {0};
             r2.set = set;
             r2.name = name;
-            dra_source src = {b.data, b.len, NULL, 0};
+            dra_source src = {.data = b.data, .len = b.len};
             r2.src = &src;
             r2.src_base = bom;
             if (!e2)
@@ -1473,7 +1483,7 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
         }
     } else if (!e) {
         e = inbuf_all(&b);
-        dra_source src = {b.data, b.len, NULL, 0};
+        dra_source src = {.data = b.data, .len = b.len};
         r.src = &src;
         r.src_base = bom;
         if (!e)

@@ -33,10 +33,13 @@
 /* The text a file was read from, kept by the set so that an error can be
  * placed at the line of its own field (private; see dra_obj_field_line). */
 typedef struct dra_source {
-    char *data;        /* the whole file */
+    char *data;        /* the whole file; NULL while a regular file's text is
+                        * not held (read again from `path` when asked) */
     size_t len;
     size_t *line_off;  /* start of each line, built on first use */
     size_t nlines;
+    char *path;        /* a regular file: its text is dropped after reading */
+    long long mtime_ns; /* and must read back the same: size and mtime */
 } dra_source;
 
 typedef struct dra_obj {

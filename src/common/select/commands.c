@@ -96,7 +96,10 @@ size_t dra_sel_select(dra_selection *s, const dra_sel_devices *devs, dra_sel_not
     for (size_t i = 0; i < devs->n; i++) {
         const dra_sel_device *d = &devs->v[i];
         dra_sel_verdict v;
+        bool kept = d->cel_cache != NULL;
         dra_selection_match(s, d, &v);
+        if (!kept)
+            dra_sel_device_release(d); /* one pass: no need to keep the conversion */
         if (v.matched) {
             (*matched)[n++] = d;
         } else {

@@ -35,7 +35,7 @@ static void add_note(dra_sel_devices *d, char *note)
     d->notes[d->nnotes++] = note;
 }
 
-static void add_devices(dra_sel_devices *out, size_t *cap, const slice_ref *s, dra_arena *scratch)
+static void add_devices(dra_sel_devices *out, size_t *cap, const slice_ref *s)
 {
     const json_t *spec = json_object_get(s->slice, "spec");
     const char *node = json_string_value(json_object_get(spec, "nodeName"));
@@ -56,7 +56,7 @@ static void add_devices(dra_sel_devices *out, size_t *cap, const slice_ref *s, d
         d->device = dev;
         d->slice = s->slice;
         d->id = dra_xasprintf("%s/%s/%s", d->driver, d->pool, d->name);
-        d->cel = cel_dra_device_build(dev, d->driver, scratch);
+        d->cel_cache = NULL;
     }
 }
 
@@ -85,7 +85,6 @@ dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devic
     }
     dra_sort(refs, n, sizeof *refs, cmp_slice);
     size_t cap = 0;
-    dra_arena scratch = DRA_ARENA_INIT; /* for converting devices */
     for (size_t i = 0; i < n;) {
         size_t j = i;
         json_int_t gen = refs[i].generation;
@@ -101,7 +100,7 @@ dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devic
             if (!have)
                 want = refs[k].count; /* upstream uses the first slice's count */
             have++;
-            add_devices(out, &cap, &refs[k], &scratch);
+            add_devices(out, &cap, &refs[k]);
         }
         if (have < want)
             add_note(out, dra_xasprintf("pool %s/%s is incomplete (%lld of %lld slices at generation %lld): "
@@ -111,15 +110,29 @@ dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devic
         i = j;
     }
     free(refs);
-    dra_arena_free(&scratch);
     return NULL;
+}
+
+/* The cache is the one field a reader fills in: a const device is const
+ * to its users, not to its lazily built conversion. */
+const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d)
+{
+    if (!d->cel_cache)
+        ((dra_sel_device *)d)->cel_cache = cel_dra_device_new(d->device, d->driver);
+    return d->cel_cache;
+}
+
+void dra_sel_device_release(const dra_sel_device *d)
+{
+    cel_dra_device_free(d->cel_cache);
+    ((dra_sel_device *)d)->cel_cache = NULL;
 }
 
 void dra_sel_devices_free(dra_sel_devices *d)
 {
     for (size_t i = 0; i < d->n; i++) {
         free(d->v[i].id);
-        cel_dra_device_free(d->v[i].cel);
+        cel_dra_device_free(d->v[i].cel_cache);
     }
     for (size_t i = 0; i < d->nnotes; i++)
         free(d->notes[i]);

@@ -212,7 +212,7 @@ static bool lint_list(lint_ctx *c, const dra_obj *o, const char *path, const jso
                 continue;
             reached++;
             bool ok = false;
-            dra_err *e = cel_dra_match(progs[i], c->devs->v[k].cel, &ok);
+            dra_err *e = cel_dra_match(progs[i], dra_sel_device_cel(&c->devs->v[k]), &ok);
             if (e) {
                 size_t f = 0;
                 while (f < nfails && strcmp(fails[f].msg, e->msg))

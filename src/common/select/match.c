@@ -213,7 +213,7 @@ void dra_selection_match(dra_selection *s, const dra_sel_device *d, dra_sel_verd
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < s->n; i++) {
         bool ok = false;
-        dra_err *e = cel_dra_match(s->v[i].prog, d->cel, &ok);
+        dra_err *e = cel_dra_match(s->v[i].prog, dra_sel_device_cel(d), &ok);
         if (e) {
             /* upstream cel.EnhanceRuntimeError (dra-corrections E2-8) */
             out->error = dra_xasprintf("%s%s", e->msg, cel_dra_runtime_hint(e->msg));
@@ -368,7 +368,7 @@ dra_err *dra_sel_eval_add_var(dra_sel_eval *ev, const char *spec)
     }
     cel_activation act = CEL_ACTIVATION_INIT;
     if (ev->device)
-        cel_activation_bind(&act, "device", cel_dra_device_value(ev->device->cel));
+        cel_activation_bind(&act, "device", cel_dra_device_value(dra_sel_device_cel(ev->device)));
     cel_value v = run(p, &act);
     if (v.kind == CEL_ERROR) {
         e = var_err(name, v.v.err);
@@ -394,7 +394,7 @@ cel_value dra_sel_eval_run(dra_sel_eval *ev, cel_program *p, const dra_sel_devic
     if (!d)
         d = ev->device;
     if (d)
-        cel_activation_bind(&act, "device", cel_dra_device_value(d->cel));
+        cel_activation_bind(&act, "device", cel_dra_device_value(dra_sel_device_cel(d)));
     for (size_t i = 0; i < ev->nvars; i++)
         cel_activation_bind(&act, ev->var_names[i], ev->var_values[i]);
     return run(p, &act);

@@ -42,8 +42,16 @@ typedef struct dra_sel_device {
     const json_t *device;             /* the v1 Device object (borrowed) */
     const json_t *slice;              /* the ResourceSlice (borrowed) */
     char *id;                         /* "driver/pool/device" (owned) */
-    cel_dra_device *cel;              /* converted for CEL (owned) */
+    cel_dra_device *cel_cache;        /* converted for CEL on first use (owned): read it through
+                                       * dra_sel_device_cel */
 } dra_sel_device;
+
+/* The device converted for CEL, built on first use and kept until
+ * dra_sel_device_release or dra_sel_devices_free.  The conversion is most of
+ * a device's memory (a few KiB), so one pass over many devices releases each
+ * one after use: memory then follows one device, not the input. */
+const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d);
+void dra_sel_device_release(const dra_sel_device *d);
 
 typedef struct dra_sel_devices {
     dra_sel_device *v;
