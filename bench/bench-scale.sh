@@ -108,6 +108,13 @@ b=$(secs "$B/dra-evict" --now 2026-01-01T00:00:00Z "$T/ev2.jsonl")
 va=$(secs "$B/dra-slice" validate "$T/ev2.jsonl")
 row "dra-evict, claims and pods (lookups)" "$a" "$b" "validate" "$va"
 
+# A DaemonSet over a dump with slices and no Node objects: its pods go to
+# the slices' node names, which were once de-duplicated by a linear search.
+printf '{"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent","namespace":"bench"},"spec":{"selector":{"matchLabels":{"app":"agent"}},"template":{"metadata":{"labels":{"app":"agent"}},"spec":{"containers":[{"name":"c","image":"x"}]}}}}\n' >"$T/ds.jsonl"
+a=$(secs "$B/dra-slice" validate "$T/ds.jsonl" "$T/p1.jsonl")
+b=$(secs "$B/dra-slice" validate "$T/ds.jsonl" "$T/p2.jsonl")
+row "DaemonSet over n/2n slice nodes (validate)" "$a" "$b" "validate" "$v2"
+
 # Pods pinned to one node each by name (matchFields metadata.name In
 # [node], as DaemonSets are): n pods on n nodes, then 2n on 2n.  Each pod
 # once walked every node to find its own.

@@ -174,18 +174,17 @@ static size_t daemon_nodes(const dra_objset *set, const json_t *tspec, const cha
             v[n++] = name;
     }
     if (!nodes) {
+        dra_strmap seen = {0}; /* node names already taken: linear in the slices */
         for (size_t i = 0; i < set->n; i++) {
             const json_t *o = set->v[i].json;
             const char *k = jstr(o, "kind");
             const char *nn = jstr(json_object_get(o, "spec"), "nodeName");
             if (!k || strcmp(k, "ResourceSlice") != 0 || !nn || !*nn || json_object_size((json_t *)sel))
                 continue;
-            bool dup = false;
-            for (size_t j = 0; j < n && !dup; j++)
-                dup = strcmp(v[j], nn) == 0;
-            if (!dup)
+            if (!dra_strmap_add(&seen, nn, strlen(nn), 1, NULL))
                 v[n++] = nn;
         }
+        dra_strmap_free(&seen);
     }
     *out = v;
     return n;
