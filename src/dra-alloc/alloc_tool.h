@@ -72,6 +72,15 @@ DRA_MUST_USE dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input
 void dra_alloc_input_free(input *in);
 /* Print b to stderr and free it. */
 void dra_alloc_print_err(dra_buf *b);
+/* A report object on stdout: with -o jsonl the elements of its array `key`,
+ * one per line; otherwise the object itself. */
+DRA_MUST_USE dra_err *dra_alloc_write_report(const json_t *rep, const char *key, dra_format fmt);
+
+/* The last option entries of the report subcommands (diff, quota). */
+#define DRA_ALLOC_REPORT_OPT_ENTRIES                                                                                   \
+    DRA_OPT_FEATURE_GATES_ENTRY,                                                                                       \
+        {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input", NULL},             \
+        DRA_OPT_NOW_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_END
 
 /* capacity.c */
 extern const dra_opt dra_alloc_capacity_opts[];

@@ -58,10 +58,7 @@ static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by
 {
     if (in->table)
         return dra_fleet_table(stdout, rep, by);
-    if (in->fmt == DRA_FMT_JSONL)
-        return dra_write_array(stdout, json_object_get(rep, "classes"), in->fmt);
-    json_t *one = (json_t *)rep;
-    return dra_write(stdout, &one, 1, in->fmt);
+    return dra_alloc_write_report(rep, "classes", in->fmt);
 }
 
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)

@@ -7,11 +7,7 @@
 
 const dra_opt dra_alloc_diff_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("text yaml json jsonl"),
-    DRA_OPT_FEATURE_GATES_ENTRY,
-    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input", NULL},
-    DRA_OPT_NOW_ENTRY,
-    DRA_OPT_INPUT_ENTRIES,
-    DRA_OPT_END,
+    DRA_ALLOC_REPORT_OPT_ENTRIES,
 };
 
 dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc)
@@ -38,10 +34,8 @@ dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc)
         if (fputs(dra_buf_str(&b), stdout) < 0)
             e = dra_err_new(DRA_EXIT_RUNTIME, "write error");
         dra_buf_free(&b);
-    } else if (rep && in[0].fmt == DRA_FMT_JSONL) {
-        e = dra_write_array(stdout, json_object_get(rep, "changes"), in[0].fmt);
     } else if (rep) {
-        e = dra_write(stdout, &rep, 1, in[0].fmt);
+        e = dra_alloc_write_report(rep, "changes", in[0].fmt);
     }
     if (!e && dra_diff_differs(rep))
         *rc = DRA_EXIT_NEGATIVE;

@@ -68,3 +68,11 @@ void dra_alloc_print_err(dra_buf *b)
     fputs(dra_buf_str(b), stderr);
     dra_buf_free(b);
 }
+
+dra_err *dra_alloc_write_report(const json_t *rep, const char *key, dra_format fmt)
+{
+    if (fmt == DRA_FMT_JSONL)
+        return dra_write_array(stdout, json_object_get(rep, key), fmt);
+    json_t *one = (json_t *)rep;
+    return dra_write(stdout, &one, 1, fmt);
+}

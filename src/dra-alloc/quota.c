@@ -6,11 +6,7 @@
 
 const dra_opt dra_alloc_quota_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"),
-    DRA_OPT_FEATURE_GATES_ENTRY,
-    {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input", NULL},
-    DRA_OPT_NOW_ENTRY,
-    DRA_OPT_INPUT_ENTRIES,
-    DRA_OPT_END,
+    DRA_ALLOC_REPORT_OPT_ENTRIES,
 };
 
 dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
@@ -25,10 +21,8 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
         e = dra_quota_evaluate(&in.set, &in.model, &in.features, &rep);
     if (!e && in.table)
         e = dra_quota_table(stdout, rep);
-    else if (!e && in.fmt == DRA_FMT_JSONL)
-        e = dra_write_array(stdout, json_object_get(rep, "quotas"), in.fmt);
     else if (!e)
-        e = dra_write(stdout, &rep, 1, in.fmt);
+        e = dra_alloc_write_report(rep, "quotas", in.fmt);
     size_t i;
     const json_t *r;
     json_array_foreach(e ? NULL : json_object_get(rep, "refused"), i, r) {

@@ -65,7 +65,7 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts)
     return env;
 }
 
-dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out)
+dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out)
 {
     dra_err *e = cel_compile(env, expr, len, NULL, out);
     if (e) {
@@ -75,6 +75,14 @@ dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program
         dra_err_free(e);
         return r;
     }
+    return NULL;
+}
+
+dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out)
+{
+    dra_err *e = cel_dra_compile_value(env, expr, len, out);
+    if (e)
+        return e;
     const cel_type *t = cel_program_result_type(*out);
     if (t->kind != CEL_T_BOOL && t->kind != CEL_T_ANY) {
         dra_err *r = dra_err_new(DRA_EXIT_INPUT, "must evaluate to bool or the unknown type, not %s",
@@ -95,6 +103,20 @@ typedef struct entry {
     cel_value key, val;
 } entry;
 
+/* A version attribute; the first conversion error is kept in *err. */
+static cel_value semver_value(dra_arena *a, const char *name, const char *s, size_t len, const char **err)
+{
+    cel_object *o = dra_arena_zalloc(a, sizeof *o);
+    o->kind = CEL_OBJ_SEMVER;
+    dra_err *e = dra_semver_parse(s, len, &o->u.semver);
+    if (e) {
+        if (!*err)
+            *err = dra_arena_printf(a, "attribute %s: parse semantic version: %s", name, e->msg);
+        dra_err_free(e);
+    }
+    return cel_objval(o);
+}
+
 static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, const char **err)
 {
     static const char *const list_fields[] = {"ints", "bools", "strings", "versions"};
@@ -108,16 +130,8 @@ static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, cons
             for (size_t i = 0; i < n; i++) {
                 json_t *x = json_array_get(arr, i);
                 if (f == 3) {
-                    cel_object *o = dra_arena_zalloc(a, sizeof *o);
-                    o->kind = CEL_OBJ_SEMVER;
                     const char *s = json_string_value(x);
-                    dra_err *e = dra_semver_parse(s ? s : "", s ? strlen(s) : 0, &o->u.semver);
-                    if (e) {
-                        if (!*err)
-                            *err = dra_arena_printf(a, "attribute %s: parse semantic version: %s", name, e->msg);
-                        dra_err_free(e);
-                    }
-                    items[i] = cel_objval(o);
+                    items[i] = semver_value(a, name, s ? s : "", s ? strlen(s) : 0, err);
                 } else {
                     items[i] = cel_value_from_json(a, x);
                 }
@@ -131,17 +145,8 @@ static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, cons
             return cel_bool(json_is_true(v));
         if ((v = json_object_get(attr, "string")) && json_is_string(v))
             return cel_string_copy_a(a, json_string_value(v), json_string_length(v));
-        if ((v = json_object_get(attr, "version")) && json_is_string(v)) {
-            cel_object *o = dra_arena_zalloc(a, sizeof *o);
-            o->kind = CEL_OBJ_SEMVER;
-            dra_err *e = dra_semver_parse(json_string_value(v), json_string_length(v), &o->u.semver);
-            if (e) {
-                if (!*err)
-                    *err = dra_arena_printf(a, "attribute %s: parse semantic version: %s", name, e->msg);
-                dra_err_free(e);
-            }
-            return cel_objval(o);
-        }
+        if ((v = json_object_get(attr, "version")) && json_is_string(v))
+            return semver_value(a, name, json_string_value(v), json_string_length(v), err);
     }
     if (!*err)
         *err = dra_arena_printf(a, "attribute %s: unsupported attribute value", name);
@@ -1287,19 +1292,6 @@ dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t
 }
 
 /* ---- derived attributes (KEP-6080, DRADerivedAttributes) ---- */
-
-dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out)
-{
-    dra_err *e = cel_compile(env, expr, len, NULL, out);
-    if (e) {
-        char *shown = cel_errors_display(e, expr, len);
-        dra_err *r = dra_err_new(DRA_EXIT_INPUT, "compilation failed: %s", shown ? shown : e->msg);
-        free(shown);
-        dra_err_free(e);
-        return r;
-    }
-    return NULL;
-}
 
 static const char *value_kind_key(const cel_value *v, bool list)
 {

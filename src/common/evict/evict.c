@@ -235,18 +235,27 @@ static void device_key(char *k, const char *driver, const char *pool, const char
     memcpy(k + dl + pl + 2, device, strlen(device));
 }
 
+/* Slice i of the input when it is at its pool's newest generation (with
+ * its driver and pool names), else NULL. */
+static const json_t *newest_slice(const ctx *x, size_t i, const char **driver, const char **pool)
+{
+    const json_t *s = x->c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
+    *driver = dra_jstr_or(s, "spec.driver", "");
+    *pool = dra_jstr_or(s, "spec.pool.name", "");
+    const dra_pool *pg = find_pool(x, *driver, *pool);
+    return pg && slice_gen(s) == pg->generation ? s : NULL;
+}
+
 /* After load_pools: every device of a slice at its pool's newest
  * generation, the first of a name winning (slices in input order, devices
  * in slice order), as pool.getDevice finds it.  Slices that failed the
  * checks but name a known pool are searched too, as before the index. */
 static void index_devices(ctx *x)
 {
-    const dra_cluster *c = x->c;
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
-        const json_t *s = c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
-        const char *driver = dra_jstr_or(s, "spec.driver", ""), *pool = dra_jstr_or(s, "spec.pool.name", "");
-        const dra_pool *pg = find_pool(x, driver, pool);
-        if (!pg || slice_gen(s) != pg->generation)
+    for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
+        const char *driver, *pool;
+        const json_t *s = newest_slice(x, i, &driver, &pool);
+        if (!s)
             continue;
         size_t j;
         json_t *d;
@@ -707,10 +716,9 @@ static void count_devices(const ctx *x, const rule_info *ri, long long *publishe
     *published = *alloc = 0;
     const dra_cluster *c = x->c;
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
-        const json_t *s = c->of[DRA_KIND_RESOURCE_SLICE][i]->json;
-        const char *driver = dra_jstr_or(s, "spec.driver", ""), *pool = dra_jstr_or(s, "spec.pool.name", "");
-        const dra_pool *pg = find_pool(x, driver, pool);
-        if (!pg || slice_gen(s) != pg->generation)
+        const char *driver, *pool;
+        const json_t *s = newest_slice(x, i, &driver, &pool);
+        if (!s)
             continue;
         size_t j;
         json_t *d;

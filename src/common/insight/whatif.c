@@ -313,12 +313,11 @@ static json_t **final_claims(const dra_model *m, const dra_sched_result *r, size
 }
 
 /* A pod's state: {"node"} scheduled, {"running"} bound before, {"fits": false, "reason"} */
-static json_t *pod_state(const dra_model *m, const dra_sched_result *r, const char *ref)
+static json_t *pod_state(const dra_model *m, const dra_sched_result *r, const dra_strmap *at, const char *ref)
 {
-    for (size_t i = 0; i < r->npods; i++) {
+    intptr_t i;
+    if (dra_strmap_get(at, ref, strlen(ref), &i)) {
         const dra_sched_pod *sp = &r->pods[i];
-        if (strcmp(sp->ref, ref) != 0)
-            continue;
         if (sp->outcome == DRA_POD_SCHEDULED)
             return json_pack("{s:s}", "node", sp->node ? sp->node : "");
         return json_pack("{s:b,s:s}", "fits", 0, "reason", sp->message ? sp->message : "");
@@ -335,6 +334,14 @@ static const char *where(const json_t *st)
 {
     const char *n = dra_jfield_str(st, "node");
     return n ? n : dra_jfield_str(st, "running");
+}
+
+/* Each pod of a run by its ref, the first result of a ref winning (the map
+ * borrows the refs). */
+static void index_pods(const dra_sched_result *r, dra_strmap *at)
+{
+    for (size_t i = 0; i < r->npods; i++)
+        dra_strmap_add(at, r->pods[i].ref, strlen(r->pods[i].ref), (intptr_t)i, NULL);
 }
 
 /* The pods a run placed or tried, each once (the map borrows the results' refs). */
@@ -365,13 +372,16 @@ json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, con
     pods_of(rb, refs, &seen);
     pods_of(ra, refs, &seen);
     dra_strmap_free(&seen);
+    dra_strmap at_b = {0}, at_a = {0};
+    index_pods(rb, &at_b);
+    index_pods(ra, &at_a);
     json_t *pods = json_array();
     long long now_fit = 0, stop = 0, moved = 0;
     size_t i;
     const json_t *rj;
     json_array_foreach(refs, i, rj) {
         const char *ref = json_string_value(rj);
-        json_t *b = pod_state(before, rb, ref), *a = pod_state(after, ra, ref);
+        json_t *b = pod_state(before, rb, &at_b, ref), *a = pod_state(after, ra, &at_a, ref);
         const char *wb = where(b), *wa = where(a), *change = NULL;
         if (wb && !wa)
             change = "stops fitting", stop++;
@@ -386,6 +396,8 @@ json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, con
         json_decref(b);
     }
     json_decref(refs);
+    dra_strmap_free(&at_b);
+    dra_strmap_free(&at_a);
     size_t nb, na;
     json_t **cb = final_claims(before, rb, &nb), **ca = final_claims(after, ra, &na);
     json_t *d = dra_diff_claim_lists(cb, nb, ca, na);

@@ -83,6 +83,17 @@ static void copy_name(char *dst, const char *src)
 
 /* Output with no recognised rows is fine when it says so ("No MIG-enabled
  * devices found.", "No devices were found") or is empty. */
+/* A parser's last step: on an error its partial table is dropped (the
+ * caller clears its pointer when this returns e). */
+static dra_err *drop_on_error(dra_err *e, void *table, size_t *n)
+{
+    if (e) {
+        free(table);
+        *n = 0;
+    }
+    return e;
+}
+
 static dra_err *nothing_found(const char *text, size_t len, const char *name, const char *what)
 {
     reader r = {text, text + len, 0};
@@ -176,11 +187,8 @@ dra_err *dra_nvidia_parse_lgip(const char *text, size_t len, const char *name, d
         e = bad(name, r.lineno, "a profile without its 'CE JPEG OFA' row");
     if (!e && *n == 0)
         e = nothing_found(text, len, name, "no GPU instance profiles");
-    if (e) {
-        free(*out);
+    if (drop_on_error(e, *out, n))
         *out = NULL;
-        *n = 0;
-    }
     return e;
 }
 
@@ -228,11 +236,8 @@ dra_err *dra_nvidia_parse_lgipp(const char *text, size_t len, const char *name, 
     }
     if (!e && *n == 0)
         e = nothing_found(text, len, name, "no placements");
-    if (e) {
-        free(*out);
+    if (drop_on_error(e, *out, n))
         *out = NULL;
-        *n = 0;
-    }
     return e;
 }
 
@@ -270,11 +275,8 @@ dra_err *dra_nvidia_parse_lgi(const char *text, size_t len, const char *name, dr
     }
     if (!e && *n == 0)
         e = nothing_found(text, len, name, "no GPU instances");
-    if (e) {
-        free(*out);
+    if (drop_on_error(e, *out, n))
         *out = NULL;
-        *n = 0;
-    }
     return e;
 }
 
@@ -326,11 +328,8 @@ dra_err *dra_nvidia_parse_list(const char *text, size_t len, const char *name, d
     }
     if (!e && !any)
         e = nothing_found(text, len, name, "no GPU lines");
-    if (e) {
-        free(*out);
+    if (drop_on_error(e, *out, n))
         *out = NULL;
-        *n = 0;
-    }
     return e;
 }
 
@@ -404,11 +403,8 @@ dra_err *dra_nvidia_parse_query(const char *text, size_t len, const char *name, 
     }
     if (!e && !header)
         e = bad(name, 1, "no CSV header");
-    if (e) {
-        free(*out);
+    if (drop_on_error(e, *out, n))
         *out = NULL;
-        *n = 0;
-    }
     return e;
 }
 
