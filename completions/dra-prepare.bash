@@ -23,10 +23,11 @@ _dra_prepare() {
         --registry-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
+        --feature-gates) return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -38,10 +39,11 @@ _dra_prepare() {
         --registry-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
+        --feature-gates) return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -53,10 +55,11 @@ _dra_prepare() {
         --registry-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
+        --feature-gates) return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --node --socket --plugins-dir --registry-dir --checkpoint --timeout --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --node --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

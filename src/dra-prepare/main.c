@@ -24,7 +24,8 @@ enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DI
     {OPT_PLUGINS_DIR, "plugins-dir", 0, DRA_ARG_REQUIRED, "DIR", "else find a driver at DIR/DRIVER/dra.sock (/var/lib/kubelet/plugins)", "dir"}, \
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "find drivers through their registration sockets here (/var/lib/kubelet/plugins_registry)", "dir"}, \
     {OPT_CHECKPOINT, "checkpoint", 0, DRA_ARG_REQUIRED, "FILE", "the record of prepared claims (default " DEFAULT_CHECKPOINT ")", "file"}, \
-    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "deadline of each driver call (default 45s, as the kubelet)", NULL}
+    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "deadline of each driver call (default 45s, as the kubelet)", NULL}, \
+    DRA_OPT_FEATURE_GATES_ENTRY
 #define VERBOSE_ENTRY {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what is done", NULL}
 
 static const dra_opt prepare_opts[] = {
@@ -134,6 +135,22 @@ static dra_err *run_cdi(const dra_args *a, json_t *out)
     return e;
 }
 
+/* The kubelet's feature gates (every --feature-gates in order). */
+static dra_err *kubelet_features(const dra_args *a, dra_kubelet_opts *ko)
+{
+    size_t n = dra_args_count(a, DRA_OPT_FEATURE_GATES), k = 0;
+    const char **v = dra_xcalloc(n + 1, sizeof *v);
+    for (size_t i = 0; i < a->nopts; i++)
+        if (a->opts[i].id == DRA_OPT_FEATURE_GATES)
+            v[k++] = a->opts[i].value;
+    dra_strv gates = {v, n};
+    dra_features f;
+    dra_err *e = dra_tool_features(&gates, &f);
+    free(v);
+    ko->optional_node_operations = dra_feature_enabled(&f, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
+    return e;
+}
+
 static dra_err *run_node(const dra_args *a, json_t *out)
 {
     const char *cmd = a->cmd->name, *pod = dra_args_get(a, OPT_POD), *node = dra_args_get(a, DRA_OPT_NODE);
@@ -155,6 +172,8 @@ static dra_err *run_node(const dra_args *a, json_t *out)
         e = dra_err_new(DRA_EXIT_INPUT, "either --socket PATH or --registry-dir/--plugins-dir DIR is required");
     if (!e && dra_args_has(a, OPT_TIMEOUT))
         e = dra_prepare_duration_ms("timeout", dra_args_get(a, OPT_TIMEOUT), &ko.rpc.timeout_ms);
+    if (!e)
+        e = kubelet_features(a, &ko);
     if (dra_args_has(a, OPT_VERBOSE))
         ko.log = log_line;
     const char *crash = getenv("DRA_PREPARE_TEST_CRASH");

@@ -467,17 +467,27 @@ YAML
     [[ $stderr == *"unrecognized feature gate: DRANoSuchGate"* ]]
 }
 
-@test "skipNodeOperations is copied into results with DRAOptionalNodeOperations" {
+@test "skipNodeOperations is copied into results with DRAOptionalNodeOperations on a node that declares it" {
     sed 's/^  driver: gpu.example.com$/  driver: gpu.example.com\n  skipNodeOperations: ["*"]/' "$A/basic.yaml" >"$T/skip.yaml"
     grep -q skipNodeOperations "$T/skip.yaml"
+    # the node does not declare DRAOptionalNodeOperations: nothing fits (KEP-5945)
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRAOptionalNodeOperations=true "$T/skip.yaml"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain --feature-gates DRAOptionalNodeOperations=true "$T/skip.yaml"
+    assert_failure 1
+    [[ $output$stderr == *"node-1 does not declare DRAOptionalNodeOperations"* ]]
+    # declared in status.declaredFeatures: allocated, the set copied
+    yq_node='/^kind: Node$/,/^---/ s/^metadata:$/status: {declaredFeatures: [DRAOptionalNodeOperations]}\nmetadata:/'
+    sed "$yq_node" "$T/skip.yaml" >"$T/skip-decl.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRAOptionalNodeOperations=true "$T/skip-decl.yaml"
     assert_success
     run jq -c '.status.allocation.devices.results[0].skipNodeOperations' <<<"$output"
     assert_output '["*"]'
-    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$T/skip.yaml"
-    assert_success
-    run jq -c '.status.allocation.devices.results[0].skipNodeOperations' <<<"$output"
-    assert_output 'null'
+    # gate off: such devices are not allocatable at all
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$T/skip-decl.yaml"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain "$T/skip-decl.yaml"
+    [[ $output$stderr == *"DRAOptionalNodeOperations off"* ]]
 }
 
 @test "derived attributes: a GPU and a NIC on one NUMA node through derivedAttributes (DRADerivedAttributes)" {

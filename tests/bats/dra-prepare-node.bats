@@ -320,3 +320,111 @@ YAML
         [[ $stderr == *"${case#*|}"* ]] || { echo "want: ${case#*|}"; echo "got: $stderr"; false; }
     done
 }
+
+# skipclaim NAME UID OPS...: claim NAME of pod p1 (u-p1) allocated to
+# gpu.example.com (gpu-0, with skipNodeOperations OPS when given) and
+# gpu-1 (without), or only gpu-0 when OPS ends in "one"
+skipsnap() {
+    local ops=$1 two=${2:-}
+    cat <<YAML
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: ns1, uid: u-p1}
+spec:
+  nodeName: node-1
+  containers: [{name: main, image: x, resources: {claims: [{name: c}]}}]
+  resourceClaims: [{name: c, resourceClaimName: c1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c1, namespace: ns1, uid: uid-c1}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-0, skipNodeOperations: $ops}
+$([[ -n $two ]] && printf '      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1, skipNodeOperations: %s}\n' "$two")
+  reservedFor: [{resource: pods, name: p1, uid: u-p1}]
+YAML
+}
+
+@test "node: skipNodeOperations [\"*\"]: no driver looked up or called (DRAOptionalNodeOperations, KEP-5945)" {
+    mkdir -p "$T/reg"   # no driver registered at all
+    skipsnap '["*"]' >"$T/snap.yaml"
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 --registry-dir "$T/reg" --checkpoint "$CK" \
+        --feature-gates DRAOptionalNodeOperations=true -o jsonl -v "$T/snap.yaml"
+    assert_success
+    assert_output '{"namespace":"ns1","pod":"p1","container":"main","cdiDevices":[]}'
+    [[ $stderr == *"gpu.example.com: NodePrepareResources skipped for 1 ResourceClaim (skipNodeOperations)"* ]]
+    # the set is kept with the claim, so unprepare needs neither input nor driver
+    run jq -r '.Data | fromjson | .Entries[0].DriverState["gpu.example.com"].SkipNodeOperations | join(",")' "$CK"
+    assert_output "NodePrepareResources,NodeUnprepareResources"
+    run jq -r '.Data | fromjson | .Entries[0].Prepared' "$CK"
+    assert_output true
+    run --separate-stderr "$DRA_BIN/dra-prepare" unprepare --pod ns1/p1 --registry-dir "$T/reg" --checkpoint "$CK" -o jsonl -v
+    assert_success
+    assert_output '{"action":"unprepare","namespace":"ns1","claim":"c1","uid":"uid-c1","pods":["u-p1"]}'
+    [[ $stderr == *"gpu.example.com: NodeUnprepareResources skipped for 1 ResourceClaim (skipNodeOperations)"* ]]
+    # sync too
+    run --separate-stderr "$DRA_BIN/dra-prepare" sync --node node-1 --registry-dir "$T/reg" --checkpoint "$CK" \
+        --feature-gates DRAOptionalNodeOperations=true -o jsonl "$T/snap.yaml"
+    assert_success
+    [[ $output == *'"action":"prepare","namespace":"ns1","pod":"p1"'* ]]
+}
+
+@test "node: skipNodeOperations with the gate off is refused before anything is written (upstream's text)" {
+    mkdir -p "$T/reg"
+    skipsnap '["*"]' >"$T/snap.yaml"
+    for gates in "" "--feature-gates DRAOptionalNodeOperations=false"; do
+        run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 --registry-dir "$T/reg" --checkpoint "$CK" $gates "$T/snap.yaml"
+        assert_failure 1
+        [[ -z $output ]]
+        [[ $stderr == *"ResourceClaim c1: DRAOptionalNodeOperations feature gate is disabled on kubelet"* ]]
+        [[ ! -s $CK ]] || [[ $(jq -r '.Data | fromjson | .Entries | length' "$CK") == 0 ]]
+    done
+    # an unknown value alone still asks for something the gate does not allow
+    skipsnap '["SomethingNew"]' >"$T/snap.yaml"
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 --registry-dir "$T/reg" --checkpoint "$CK" "$T/snap.yaml"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 --registry-dir "$T/reg" --checkpoint "$CK" --feature-gates Bogus=true "$T/snap.yaml"
+    assert_failure 2
+    [[ $stderr == *"unrecognized feature gate: Bogus"* ]]
+}
+
+@test "node: a call is skipped only when every device of the driver skips it; unknown values are ignored" {
+    start_py
+    py() { "$DRA_BIN/dra-prepare" "$@" --socket "$T/dra.sock" --checkpoint "$CK" --feature-gates DRAOptionalNodeOperations=true; }
+    # NodeUnprepareResources only: prepared as usual, never unprepared by a call
+    skipsnap '[NodeUnprepareResources]' >"$T/snap.yaml"
+    run --separate-stderr py prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    [[ $(grep -c NodePrepareResources "$T/calls.log") -eq 1 ]]
+    run --separate-stderr py unprepare --pod ns1/p1 -o jsonl
+    assert_success
+    ! grep -q NodeUnprepareResources "$T/calls.log"
+    # one device of two skips everything: both calls are made
+    skipsnap '["*"]' '[]' >"$T/snap.yaml"
+    run --separate-stderr py prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    [[ $(grep -c NodePrepareResources "$T/calls.log") -eq 2 ]]
+    run jq -r '.Data | fromjson | .Entries[0].DriverState["gpu.example.com"] | has("SkipNodeOperations")' "$CK"
+    assert_output false
+    run --separate-stderr py unprepare --pod ns1/p1 -o jsonl
+    assert_success
+    grep -q NodeUnprepareResources "$T/calls.log"
+    # "*" and [NodePrepareResources, NodeUnprepareResources, SomethingNew]: both skipped
+    skipsnap '["*"]' '[NodePrepareResources, NodeUnprepareResources, SomethingNew]' >"$T/snap.yaml"
+    run --separate-stderr py prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    [[ $(grep -c NodePrepareResources "$T/calls.log") -eq 2 ]]
+}
+
+@test "node: a checkpoint whose SkipNodeOperations is not a list is an error naming the field" {
+    printf '{"kind":"DRACheckpoint","apiVersion":"checkpoint.dra.kubelet.k8s.io/v1","Entries":[{"ClaimUID":"u","ClaimName":"c1","Namespace":"ns1","PodUIDs":{"u-p1":{}},"DriverState":{"d.example.com":{"Devices":[],"SkipNodeOperations":"*"}}}]}' >"$T/data"
+    jq -n --rawfile d "$T/data" '{Data: ($d | rtrimstr("\n")), Checksum: 0}' >"$CK"
+    python3 -c 'import json,zlib,sys; f=sys.argv[1]; o=json.load(open(f)); o["Checksum"]=zlib.crc32(o["Data"].encode()); json.dump(o,open(f,"w"))' "$CK"
+    run --separate-stderr "$DRA_BIN/dra-prepare" unprepare --pod ns1/p1 --socket "$T/none.sock" --checkpoint "$CK"
+    assert_failure 3
+    [[ $stderr == *'Entries[0].DriverState[d.example.com].SkipNodeOperations'*'expected an array, got string'* ]]
+}

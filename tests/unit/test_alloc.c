@@ -340,10 +340,15 @@ UNIT_TEST(inconsistent_slice_count)
 
 /* DRAOptionalNodeOperations: skipNodeOperations is "a copy of the
  * ResourceSlice.spec.skipNodeOperations value at the time when the device
- * was allocated" (resource/v1 DeviceRequestAllocationResult). */
+ * was allocated" (resource/v1 DeviceRequestAllocationResult); such a device
+ * is unallocatable with the gate off or on a node that does not declare the
+ * feature in status.declaredFeatures (KEP-5945, Allocator Changes). */
+#define NODE_OPT                                                                                                       \
+    "{apiVersion: v1, kind: Node, metadata: {name: node-1, labels: {zone: a}}, status: {declaredFeatures: "             \
+    "[DRAOptionalNodeOperations]}}\n---\n"
 UNIT_TEST(skip_node_operations_copied)
 {
-    const char *yaml = NODE CLASS
+    const char *yaml = NODE_OPT CLASS
         "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: gpu.example.com, "
         "nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, skipNodeOperations: ['*'], "
         "devices: [{name: d0}]}}\n---\n" CLAIM("c1", REQ1);
@@ -356,11 +361,32 @@ UNIT_TEST(skip_node_operations_copied)
     const json_t *skip = json_object_get(res, "skipNodeOperations");
     CHECK(json_array_size(skip) == 1 && strcmp(json_string_value(json_array_get(skip, 0)), "*") == 0);
     outcome_free(&o);
-    run(&o, yaml, NULL); /* gate off (the 1.37 default): not copied */
-    CHECK_STR(o.text, "c1[r=p/d0]");
-    res = json_array_get(json_object_get(json_object_get(o.nallocs ? o.allocs[0] : NULL, "devices"), "results"), 0);
-    CHECK(res && json_object_get(res, "skipNodeOperations") == NULL);
+    run(&o, yaml, NULL); /* gate off (the 1.37 default): not allocatable */
+    CHECK_STR(o.text, "FAIL");
     outcome_free(&o);
+    /* a node that does not declare the feature: not allocatable; a device of
+     * a slice without skipNodeOperations is taken instead */
+    const char *plain = NODE CLASS
+        "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: gpu.example.com, "
+        "nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, skipNodeOperations: ['*'], "
+        "devices: [{name: d0}]}}\n---\n" CLAIM("c1", REQ1);
+    run(&o, plain, "DRAOptionalNodeOperations=true");
+    CHECK_STR(o.text, "FAIL");
+    outcome_free(&o);
+    const char *mixed = NODE CLASS
+        "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: gpu.example.com, "
+        "nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, skipNodeOperations: ['*'], "
+        "devices: [{name: d0}]}}\n---\n" SLICE("t", "q", 1, 1, "node-1", "[{name: e0}]") CLAIM("c1", REQ1);
+    run(&o, mixed, "DRAOptionalNodeOperations=true");
+    CHECK_STR(o.text, "c1[r=q/e0]");
+    outcome_free(&o);
+    CHECK(!dra_node_declares_feature(NULL, "DRAOptionalNodeOperations"));
+    json_t *alloc = json_loads("{\"devices\":{\"results\":[{\"device\":\"a\"},{\"device\":\"b\",\"skipNodeOperations\":[\"*\"]}]}}", 0, NULL);
+    CHECK(dra_allocation_skips_node_operations(alloc));
+    json_decref(alloc);
+    alloc = json_loads("{\"devices\":{\"results\":[{\"device\":\"a\",\"skipNodeOperations\":[]}]}}", 0, NULL);
+    CHECK(!dra_allocation_skips_node_operations(alloc));
+    json_decref(alloc);
 }
 
 UNIT_TEST(pool_order_is_sorted)

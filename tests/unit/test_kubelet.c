@@ -536,6 +536,89 @@ UNIT_TEST(prepare_refuses_what_the_kubelet_refuses)
     world_close(&w);
 }
 
+/* DRAOptionalNodeOperations (KEP-5945): a driver is neither looked up nor
+ * called for a claim when every one of its devices skips the call; the set
+ * is kept in the checkpoint and unprepare follows it. */
+#define NIC_SKIP(ops) "      - {request: nic, driver: nic.example.com, pool: node-a, device: eth0, skipNodeOperations: " ops "}\n"
+
+static void world_gate(world *w, bool on)
+{
+    dra_kubelet_opts o = {.ops = &fake_ops, .resolve = resolve_known, .optional_node_operations = on};
+    dra_kubelet_free(w->k);
+    w->k = dra_kubelet_new(&o, w->f);
+}
+
+UNIT_TEST(skip_node_operations_mask_and_checkpoint)
+{
+    json_t *v = json_loads("[\"NodeUnprepareResources\", \"Later\", 3]", 0, NULL);
+    CHECK_INT(dra_skip_ops_mask(v), DRA_SKIP_UNPREPARE);
+    json_decref(v);
+    v = json_loads("[\"*\"]", 0, NULL);
+    CHECK_INT(dra_skip_ops_mask(v), DRA_SKIP_ALL);
+    json_decref(v);
+    CHECK_INT(dra_skip_ops_mask(NULL), 0);
+
+    dra_checkpoint cp = DRA_CHECKPOINT_INIT;
+    dra_ckpt_claim *c = dra_ckpt_add(&cp, "ns", "c", "u");
+    dra_ckpt_driver_get(&cp, c, "a.example.com")->skip = DRA_SKIP_ALL;
+    dra_ckpt_driver_get(&cp, c, "b.example.com")->skip = DRA_SKIP_UNPREPARE;
+    dra_ckpt_driver_get(&cp, c, "c.example.com");
+    dra_buf b = DRA_BUF_INIT;
+    dra_ckpt_serialize(&cp, &b);
+    CHECK(strstr(b.data, "\\\"SkipNodeOperations\\\":[\\\"NodePrepareResources\\\",\\\"NodeUnprepareResources\\\"]") != NULL);
+    dra_checkpoint back = DRA_CHECKPOINT_INIT;
+    dra_err *e = dra_ckpt_parse(b.data, b.len, "f", &back);
+    CHECK(e == NULL);
+    dra_ckpt_claim *bc = dra_ckpt_find(&back, "ns", "c");
+    CHECK(bc && bc->n_drivers == 3);
+    for (size_t i = 0; bc && i < bc->n_drivers; i++) {
+        unsigned want = strcmp(bc->drivers[i].name, "a.example.com") == 0   ? DRA_SKIP_ALL
+                        : strcmp(bc->drivers[i].name, "b.example.com") == 0 ? DRA_SKIP_UNPREPARE
+                                                                            : 0;
+        CHECK_INT(bc->drivers[i].skip, want);
+    }
+    dra_err_free(e);
+    dra_buf_free(&b);
+    dra_ckpt_free(&cp);
+    dra_ckpt_free(&back);
+}
+
+UNIT_TEST(prepare_skips_drivers_whose_devices_all_skip)
+{
+    world w;
+    const char *snap = POD("p1", "u-p1", "node-a", STATUS("p1-own"))
+        CLAIM("p1-own", "c-p1", OWNER("u-p1"), RES("p1", "u-p1"), NIC_SKIP("['*']"))
+        CLAIM("shared", "c-sh", "", RES("p1", "u-p1"), NIC_SKIP("[NodeUnprepareResources]"));
+    CHECK(world_open(&w, snap) == 0);
+    /* gate off: refused, nothing written */
+    dra_err *e = dra_kubelet_prepare(w.k, &w.m, "ns", "p1", w.out);
+    CHECK(e && e->code == DRA_EXIT_NEGATIVE);
+    CHECK_STR(e ? e->msg : NULL, "ResourceClaim p1-own: DRAOptionalNodeOperations feature gate is disabled on kubelet");
+    CHECK(!file_exists(w.path));
+    CHECK_INT(w.fk.prepares, 0);
+    dra_err_free(e);
+    world_gate(&w, true);
+    e = dra_kubelet_prepare(w.k, &w.m, "ns", "p1", w.out);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    /* gpu: both claims; nic: only "shared" (p1-own's nic skips everything) */
+    CHECK_INT(w.fk.prepares, 2);
+    CHECK_STR(w.fk.last_names, "shared,");
+    dra_ckpt_claim *c = dra_ckpt_find(&w.f->cp, "ns", "p1-own");
+    CHECK(c && c->prepared);
+    for (size_t i = 0; c && i < c->n_drivers; i++)
+        CHECK_INT(c->drivers[i].skip, strcmp(c->drivers[i].name, "nic.example.com") == 0 ? DRA_SKIP_ALL : 0);
+    /* unprepare, with the gate off: what the checkpoint says counts */
+    world_rerun(&w);
+    e = dra_kubelet_unprepare(w.k, &w.m, "ns", "p1", w.out);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(w.fk.unprepares, 1); /* gpu only: both nic entries skip NodeUnprepareResources */
+    CHECK_STR(w.fk.last_names, "p1-own,shared,");
+    CHECK(dra_ckpt_find(&w.f->cp, "ns", "shared") == NULL);
+    world_close(&w);
+}
+
 UNIT_TEST(prepare_checks_answers_with_upstream_messages)
 {
     static const struct {

@@ -111,6 +111,7 @@ typedef enum {
     DRA_REJECT_CLASS_SELECTOR,    /* class selector #i false */
     DRA_REJECT_REQUEST_SELECTOR,  /* request selector #i false */
     DRA_REJECT_NODE_MISMATCH,     /* per-device node selection does not match */
+    DRA_REJECT_NODE_FEATURE,      /* skipNodeOperations: gate off or the node does not declare the feature */
     DRA_REJECT_CAPACITY,          /* consumable capacity missing, policy or left */
     DRA_REJECT_COUNTERS_DISABLED, /* consumes counters, partitionable off */
     DRA_REJECT_COUNTERS,          /* shared counters exhausted */
@@ -172,6 +173,15 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r);
 /* NodeSelector matching as the scheduler's nodeaffinity package: terms are
  * ORed, requirements ANDed, matchFields support metadata.name only.  Errors
  * for malformed selectors (unknown operator, wrong number of values). */
+/* Whether the Node lists `feature` in status.declaredFeatures (Node
+ * Declared Features, as the scheduler reads them). */
+bool dra_node_declares_feature(const json_t *node, const char *feature);
+/* Whether an allocation result (status.allocation) has a device with a
+ * non-empty skipNodeOperations: such a claim may only be used on a node that
+ * declares DRAOptionalNodeOperations (KEP-5945, the dynamicresources Filter
+ * of an allocated claim). */
+bool dra_allocation_skips_node_operations(const json_t *allocation);
+
 DRA_MUST_USE dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched);
 
 /* Deterministic shareID for a multi-allocatable device: an RFC 4122-shaped

@@ -25,6 +25,7 @@ static const char *const reason_names[] = {
     [DRA_REJECT_CLASS_SELECTOR] = "class-selector",
     [DRA_REJECT_REQUEST_SELECTOR] = "request-selector",
     [DRA_REJECT_NODE_MISMATCH] = "node-selector",
+    [DRA_REJECT_NODE_FEATURE] = "node-feature",
     [DRA_REJECT_CAPACITY] = "capacity",
     [DRA_REJECT_COUNTERS_DISABLED] = "counters-disabled",
     [DRA_REJECT_COUNTERS] = "counters",

@@ -104,6 +104,7 @@ typedef struct al_slice {
     int64_t generation, count;
     const char *node_name;
     bool all_nodes, per_device, per_device_set;
+    bool skip_node_ops;               /* spec.skipNodeOperations is not empty */
     const json_t *node_selector;
     al_counter_set *sets;             /* sharedCounters */
     size_t nsets;
@@ -355,6 +356,7 @@ typedef struct al_run {
     dra_arena arena;
     const json_t *node;
     const char *node_name;
+    bool optional_node_ops;           /* gate on and the node declares DRAOptionalNodeOperations */
     const dra_alloc_opts *opts;
     al_pool *pools;
     size_t npools;

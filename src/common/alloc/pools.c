@@ -86,6 +86,26 @@ static dra_err *field_match(const json_t *req, const json_t *node, bool *ok)
     return NULL;
 }
 
+bool dra_node_declares_feature(const json_t *node, const char *feature)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(dra_jfield(dra_jfield(node, "status"), "declaredFeatures"), i, v)
+        if (json_is_string(v) && strcmp(json_string_value(v), feature) == 0)
+            return true;
+    return false;
+}
+
+bool dra_allocation_skips_node_operations(const json_t *allocation)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(dra_jfield(dra_jfield(allocation, "devices"), "results"), i, r)
+        if (json_array_size(dra_jfield(r, "skipNodeOperations")) > 0)
+            return true;
+    return false;
+}
+
 dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched)
 {
     *matched = false;

@@ -218,6 +218,21 @@ static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid
             return NULL;
         }
     }
+    /* DRAOptionalNodeOperations (KEP-5945): a device whose slice skips node
+     * operations is not allocatable with the gate off, nor on a node that
+     * does not declare the feature (its kubelet would call a driver that may
+     * not exist there). */
+    if (d->slice->skip_node_ops && !r->optional_node_ops) {
+        if (keep)
+            req->match[lid] = 1;
+        if (ex)
+            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_FEATURE,
+                                  r->w->f.optional_node_operations
+                                      ? "skipNodeOperations: node %s does not declare DRAOptionalNodeOperations"
+                                      : "skipNodeOperations: DRAOptionalNodeOperations off%s",
+                                  r->w->f.optional_node_operations ? r->node_name : "");
+        return NULL;
+    }
     if (req->nderived) {
         e = derive_attributes(r, ci, req, d);
         if (e) {
@@ -1030,6 +1045,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     r->w = w;
     r->node = node;
     r->node_name = dra_jfield_str(dra_jfield(node, "metadata"), "name");
+    r->optional_node_ops = w->f.optional_node_operations && dra_node_declares_feature(node, "DRAOptionalNodeOperations");
     r->opts = opts ? opts : &defaults;
     r->run_id = ++w->run_seq;
     clock_gettime(CLOCK_MONOTONIC, &r->start);

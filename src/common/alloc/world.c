@@ -120,6 +120,7 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
     s->per_device_set = dra_jfield(spec, "perDeviceNodeSelection") != NULL;
     s->per_device = dra_jfield_true(spec, "perDeviceNodeSelection");
     s->node_selector = dra_jfield(spec, "nodeSelector");
+    s->skip_node_ops = json_array_size(dra_jfield(spec, "skipNodeOperations")) > 0;
     dra_err *e = dra_al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
     dra_err_free(e);
     const json_t *devs = dra_jfield(spec, "devices");

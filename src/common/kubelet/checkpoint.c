@@ -103,6 +103,25 @@ void dra_ckpt_remove_pod(dra_ckpt_claim *c, const char *pod_uid)
     }
 }
 
+unsigned dra_skip_ops_mask(const json_t *ops)
+{
+    unsigned m = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(ops, i, v) {
+        const char *s = json_string_value(v);
+        if (!s)
+            continue;
+        if (strcmp(s, "*") == 0)
+            m |= DRA_SKIP_ALL;
+        else if (strcmp(s, "NodePrepareResources") == 0)
+            m |= DRA_SKIP_PREPARE;
+        else if (strcmp(s, "NodeUnprepareResources") == 0)
+            m |= DRA_SKIP_UNPREPARE;
+    }
+    return m;
+}
+
 dra_ckpt_driver *dra_ckpt_driver_get(dra_checkpoint *cp, dra_ckpt_claim *c, const char *driver)
 {
     for (size_t i = 0; i < c->n_drivers; i++)
@@ -303,6 +322,12 @@ static void rd_entry(rd *r, dra_checkpoint *cp, const json_t *e, size_t idx)
             rd_devices(r, json_object_get(v, "Devices"), P("%s.Devices", q), d);
             if (r->err)
                 return;
+            json_t *skip = json_object_get(v, "SkipNodeOperations");
+            if (skip && !json_is_null(skip) && !json_is_array(skip)) {
+                rd_fail(r, P("%s.SkipNodeOperations", q), "expected an array, got %s", type_name(skip));
+                return;
+            }
+            d->skip = dra_skip_ops_mask(skip);
         }
     }
     json_t *prep = json_object_get(e, "Prepared");
@@ -464,6 +489,14 @@ void dra_ckpt_serialize(const dra_checkpoint *cp, dra_buf *out)
             }
             json_t *st = json_object();
             json_object_set_new(st, "Devices", devs);
+            if (drv[j].skip) {
+                json_t *ops = json_array();
+                if (drv[j].skip & DRA_SKIP_PREPARE)
+                    json_array_append_new(ops, json_string("NodePrepareResources"));
+                if (drv[j].skip & DRA_SKIP_UNPREPARE)
+                    json_array_append_new(ops, json_string("NodeUnprepareResources"));
+                json_object_set_new(st, "SkipNodeOperations", ops);
+            }
             json_object_set_new(ds, drv[j].name, st);
         }
         free(drv);

@@ -12,8 +12,17 @@
  *    "Entries":[{"ClaimUID":..,"ClaimName":..,"Namespace":..,
  *                "PodUIDs":{"<pod uid>":{}},
  *                "DriverState":{"<driver>":{"Devices":[{"PoolName":..,"DeviceName":..,
- *                   "ShareID":null|"..","RequestNames":[..],"CDIDeviceIDs":[..]}]}},
+ *                   "ShareID":null|"..","RequestNames":[..],"CDIDeviceIDs":[..]}],
+ *                   "SkipNodeOperations":["NodePrepareResources","NodeUnprepareResources"]}},
  *                "Prepared":true,"PodNames":{"<pod uid>":"<ns>/<name>"}}]}
+ *
+ * `SkipNodeOperations` (DRAOptionalNodeOperations, KEP-5945) is the set of
+ * driver calls that every device of that driver in the claim's allocation
+ * skips, computed once when the claim is first recorded and kept so that an
+ * unprepare follows what the prepare saw.  Upstream keeps this set in the
+ * claim's checkpointed state too; its JSON name there is not published in a
+ * form we could read, so a kubelet may not share it.  Written only when not
+ * empty; unknown values are ignored when read ("*" means both).
  *
  * `Prepared` and `PodNames` are ours (the kubelet ignores unknown fields): a
  * kubelet keeps "prepared" in memory only and calls the driver again after a
@@ -32,6 +41,7 @@
 #ifndef DRA_KUBELET_CHECKPOINT_H
 #define DRA_KUBELET_CHECKPOINT_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,10 +63,14 @@ typedef struct dra_ckpt_device {
     size_t n_cdi_ids;
 } dra_ckpt_device;
 
+/* Bits of dra_ckpt_driver.skip (resource/v1 SkipNodeOperation). */
+enum { DRA_SKIP_PREPARE = 1, DRA_SKIP_UNPREPARE = 2, DRA_SKIP_ALL = 3 };
+
 typedef struct dra_ckpt_driver {
     char *name;
     dra_ckpt_device *devices;
     size_t n_devices;
+    unsigned skip;           /* DRA_SKIP_* bits: driver calls not made for this claim */
 } dra_ckpt_driver;
 
 typedef struct dra_ckpt_pod {
@@ -91,6 +105,11 @@ DRA_MUST_USE dra_err *dra_ckpt_parse(const char *data, size_t len, const char *n
 /* The file's bytes (entries sorted by namespace/name, pods by UID). */
 void dra_ckpt_serialize(const dra_checkpoint *cp, dra_buf *out);
 void dra_ckpt_free(dra_checkpoint *cp);
+
+/* The DRA_SKIP_* bits of one skipNodeOperations list (a JSON array of
+ * strings, NULL or not an array = 0): "*" is every operation, unknown values
+ * are ignored as the kubelet must. */
+unsigned dra_skip_ops_mask(const json_t *ops);
 
 /* Lookups and changes. */
 dra_ckpt_claim *dra_ckpt_find(dra_checkpoint *cp, const char *ns, const char *name);

@@ -217,6 +217,39 @@ static size_t claim_drivers(const json_t *claim, const char **drv, size_t max)
 
 #define MAX_DRIVERS 64
 
+static const json_t *alloc_results(const json_t *claim)
+{
+    return json_object_get(jpath(jpath(claim, "status", "allocation"), "devices", NULL), "results");
+}
+
+/* The operations every allocated device of `driver` skips (the kubelet's
+ * aggregation per claim and driver, KEP-5945). */
+static unsigned claim_skip(const json_t *claim, const char *driver)
+{
+    unsigned m = DRA_SKIP_ALL;
+    bool any = false;
+    size_t i;
+    json_t *r;
+    json_array_foreach(alloc_results(claim), i, r) {
+        const char *d = jstr(r, "driver");
+        if (!d || strcmp(d, driver) != 0)
+            continue;
+        any = true;
+        m &= dra_skip_ops_mask(json_object_get(r, "skipNodeOperations"));
+    }
+    return any ? m : 0;
+}
+
+static bool claim_asks_skip(const json_t *claim)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(alloc_results(claim), i, r)
+        if (json_array_size(json_object_get(r, "skipNodeOperations")))
+            return true;
+    return false;
+}
+
 static dra_err *pod_ident(const json_t *pod, const char **ns, const char **name, const char **uid)
 {
     *ns = meta(pod, "namespace");
@@ -254,6 +287,9 @@ static dra_err *check_pod(dra_kubelet *k, const dra_model *m, const json_t *pod,
                                pcs[i].claim_name, cuid ? cuid : "");
         if (!json_is_object(jpath(c, "status", "allocation")))
             return dra_err_new(DRA_EXIT_NEGATIVE, "ResourceClaim %s: not allocated", pcs[i].claim_name);
+        if (!k->o.optional_node_operations && claim_asks_skip(c))
+            return dra_err_new(DRA_EXIT_NEGATIVE, "ResourceClaim %s: DRAOptionalNodeOperations feature gate is disabled on kubelet",
+                               pcs[i].claim_name);
         if (!cuid || !*cuid)
             return dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the kubelet identifies claims by UID"),
                                                 "metadata.uid"),
@@ -261,6 +297,8 @@ static dra_err *check_pod(dra_kubelet *k, const dra_model *m, const json_t *pod,
         const char *drv[MAX_DRIVERS];
         size_t nd = claim_drivers(c, drv, MAX_DRIVERS);
         for (size_t j = 0; j < nd; j++) {
+            if (claim_skip(c, drv[j]) & DRA_SKIP_PREPARE)
+                continue; /* no lookup: the driver may have no node-local part */
             /* registered?  (connecting is the call's business, as upstream's GetPlugin) */
             dra_driver_loc loc = {0};
             if ((e = k->o.resolve ? k->o.resolve(k->o.resolve_ctx, drv[j], &loc) : dra_kubelet_not_registered(drv[j])))
@@ -556,7 +594,7 @@ static dra_err *plan_record(dra_kubelet *k, const dra_model *m, const json_t *po
             const char *drv[MAX_DRIVERS];
             size_t nd = claim_drivers(c, drv, MAX_DRIVERS);
             for (size_t j = 0; j < nd; j++)
-                dra_ckpt_driver_get(cp, ent, drv[j]);
+                dra_ckpt_driver_get(cp, ent, drv[j])->skip = claim_skip(c, drv[j]);
             *dirty = true;
         }
         bool had_name = false;
@@ -582,9 +620,20 @@ static dra_err *plan_record(dra_kubelet *k, const dra_model *m, const json_t *po
     return NULL;
 }
 
+/* Whether the checkpoint says `driver` is not called for `ref`'s claim. */
+static bool driver_skips(dra_checkpoint *cp, const dra_claim_ref *ref, const char *driver, unsigned op)
+{
+    dra_ckpt_claim *c = dra_ckpt_find(cp, ref->namespace_, ref->name);
+    for (size_t i = 0; c && i < c->n_drivers; i++)
+        if (strcmp(c->drivers[i].name, driver) == 0)
+            return (c->drivers[i].skip & op) != 0;
+    return false;
+}
+
 /* One call per driver with all the pod's claims not prepared yet; marks
- * them prepared in memory.  *called: a driver was called. */
-static dra_err *plan_call(dra_kubelet *k, plan *p, bool *called)
+ * them prepared in memory.  *called: a driver was called; *marked: a claim
+ * was marked prepared (with every driver call skipped, none was made). */
+static dra_err *plan_call(dra_kubelet *k, plan *p, bool *called, bool *marked)
 {
     dra_checkpoint *cp = &k->f->cp;
     /* a claim shared with a pod prepared earlier in this run is done */
@@ -614,22 +663,32 @@ static dra_err *plan_call(dra_kubelet *k, plan *p, bool *called)
     dra_err *e = NULL;
     dra_claim_ref *batch = dra_xcalloc(n + 1, sizeof *batch);
     for (size_t d = 0; d < ndrivers && !e; d++) {
-        size_t nb = 0;
+        size_t nb = 0, nskip = 0;
         for (size_t i = 0; i < n; i++) {
             const char *drv[MAX_DRIVERS];
             size_t nd = claim_drivers(p->todo_claim[i], drv, MAX_DRIVERS);
-            for (size_t j = 0; j < nd; j++)
-                if (strcmp(drv[j], drivers[d]) == 0)
+            for (size_t j = 0; j < nd; j++) {
+                if (strcmp(drv[j], drivers[d]) != 0)
+                    continue;
+                if (driver_skips(cp, &p->todo[i], drivers[d], DRA_SKIP_PREPARE))
+                    nskip++;
+                else
                     batch[nb++] = p->todo[i];
+            }
         }
+        if (nskip)
+            logf_(k, "%s: NodePrepareResources skipped for %zu ResourceClaim%s (skipNodeOperations)", drivers[d], nskip,
+                  nskip == 1 ? "" : "s");
+        if (!nb)
+            continue;
         *called = true;
         e = call_driver(k, true, drivers[d], batch, nb);
     }
     free(batch);
     for (size_t i = 0; i < n && !e; i++) {
         dra_ckpt_claim *ent = dra_ckpt_find(cp, p->todo[i].namespace_, p->todo[i].name);
-        if (ent)
-            ent->prepared = true;
+        if (ent && !ent->prepared)
+            ent->prepared = *marked = true;
     }
     return e;
 }
@@ -647,7 +706,7 @@ static dra_err *save(dra_kubelet *k, const char *what)
 static dra_err *prepare_pod(dra_kubelet *k, const dra_model *m, const json_t *pod)
 {
     plan p;
-    bool dirty = false, called = false;
+    bool dirty = false, called = false, marked = false;
     dra_err *e = plan_record(k, m, pod, &p, &dirty);
     if (e)
         return e;
@@ -655,12 +714,11 @@ static dra_err *prepare_pod(dra_kubelet *k, const dra_model *m, const json_t *po
     if (dirty)
         e = save(k, "checkpoint ResourceClaim cache");
     if (!e)
-        e = plan_call(k, &p, &called);
-    if (!e && called) {
-        if (k->o.after_rpc)
-            k->o.after_rpc(k->o.after_rpc_ctx);
+        e = plan_call(k, &p, &called, &marked);
+    if (!e && called && k->o.after_rpc)
+        k->o.after_rpc(k->o.after_rpc_ctx);
+    if (!e && (called || marked))
         e = save(k, "checkpoint ResourceClaim state");
-    }
     plan_free(&p);
     return e;
 }
@@ -736,16 +794,23 @@ static dra_err *unprepare_uid(dra_kubelet *k, const char *pod_uid, json_t *out, 
             if (seen)
                 continue;
             dra_claim_ref *batch = dra_xcalloc(n + 1, sizeof *batch);
-            size_t nb = 0;
+            size_t nb = 0, nskip = 0;
             for (size_t j = i; j < n; j++) {
                 dra_ckpt_claim *cj = dra_ckpt_find(cp, refs[j].namespace_, refs[j].name);
                 for (size_t x = 0; x < cj->n_drivers; x++)
                     if (strcmp(cj->drivers[x].name, drv) == 0) {
-                        batch[nb++] = refs[j];
+                        if (cj->drivers[x].skip & DRA_SKIP_UNPREPARE)
+                            nskip++;
+                        else
+                            batch[nb++] = refs[j];
                         break;
                     }
             }
-            e = call_driver(k, false, drv, batch, nb);
+            if (nskip)
+                logf_(k, "%s: NodeUnprepareResources skipped for %zu ResourceClaim%s (skipNodeOperations)", drv, nskip,
+                      nskip == 1 ? "" : "s");
+            if (nb)
+                e = call_driver(k, false, drv, batch, nb);
             free(batch);
         }
     }
@@ -900,15 +965,14 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
         perr[i] = plan_record(k, m, pod, &plans[i], &dirty);
     }
     dra_err *se = dirty ? save(k, "checkpoint ResourceClaim cache") : NULL;
-    bool called = false;
+    bool called = false, marked = false;
     for (size_t i = 0; i < pods->n && !se; i++)
         if (want[i] && !perr[i])
-            perr[i] = plan_call(k, &plans[i], &called);
-    if (!se && called) {
-        if (k->o.after_rpc)
-            k->o.after_rpc(k->o.after_rpc_ctx);
+            perr[i] = plan_call(k, &plans[i], &called, &marked);
+    if (!se && called && k->o.after_rpc)
+        k->o.after_rpc(k->o.after_rpc_ctx);
+    if (!se && (called || marked))
         se = save(k, "checkpoint ResourceClaim state");
-    }
     for (size_t i = 0; i < pods->n; i++) {
         const json_t *pod = pods->v[i]->json;
         if (!want[i])

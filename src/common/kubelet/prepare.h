@@ -17,9 +17,13 @@
  *    prepared are skipped; the rest go to one NodePrepareResources per
  *    driver; answers are checked as the kubelet checks them; the claims are
  *    marked prepared and the checkpoint is written again.
+ *    skipNodeOperations (KEP-5945): a driver whose devices in the claim's
+ *    allocation all list "NodePrepareResources" (or "*") is neither looked
+ *    up nor called for that claim; the set is kept in the checkpoint.
  *  unprepare(pod): claims of the checkpoint that reference the pod: drop the
  *    reference where other pods remain, otherwise NodeUnprepareResources per
- *    driver, then drop the entries.
+ *    driver, then drop the entries; drivers whose recorded set has
+ *    "NodeUnprepareResources" are not called.
  *  sync(node): unprepare for every pod of the checkpoint that is not an
  *    active pod of the node in the snapshot (gone, finished, elsewhere),
  *    then prepare every active pod (spec.nodeName == node, phase neither
@@ -78,6 +82,13 @@ typedef struct dra_kubelet_opts {
     dra_driver_resolve_fn resolve;
     void *resolve_ctx;
     dra_rpc_opts rpc;
+    /* DRAOptionalNodeOperations on this kubelet: calls that every device of
+     * a driver in a claim lists in skipNodeOperations are not made (nor is
+     * the driver looked up for them).  Off: a claim whose allocation asks to
+     * skip anything is refused ("DRAOptionalNodeOperations feature gate is
+     * disabled on kubelet"); claims recorded before keep what the checkpoint
+     * says. */
+    bool optional_node_operations;
     void (*log)(void *ctx, const char *msg);   /* optional */
     void *log_ctx;
     /* Optional: called after the driver calls of a prepare succeeded and
