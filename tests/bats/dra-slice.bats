@@ -225,3 +225,44 @@ EOF
     assert_failure 2
     [[ $stderr == *"bad.yaml:4: ResourcePoolStatusRequest/r: spec.defaultPartitionTypeAttribute: Invalid value"* ]]
 }
+
+@test "validate: fractional validRange with DRAFractionalCapacityRange (milli units, upstream's texts)" {
+    cat >"$BATS_TEST_TMPDIR/frac.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: cpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: aligned
+    allowMultipleAllocations: true
+    capacity:
+      cpu: {value: "1", requestPolicy: {default: 200m, validRange: {min: 200m, max: "1", step: 100m}}}
+  - name: misaligned
+    allowMultipleAllocations: true
+    capacity:
+      cpu: {value: "1", requestPolicy: {default: 250m, validRange: {min: 200m, max: "1", step: 100m}}}
+  - name: too-fine
+    allowMultipleAllocations: true
+    capacity:
+      cpu: {value: "1", requestPolicy: {default: 20u, validRange: {min: 10u}}}
+  - name: values
+    allowMultipleAllocations: true
+    capacity:
+      cpu: {value: "10", requestPolicy: {default: 100m, validValues: [100m, 100m, "1"]}}
+YAML
+    # gate off (the default): the integer path, no misalignment is seen
+    run --separate-stderr "$S" validate "$BATS_TEST_TMPDIR/frac.yaml"
+    [[ $stderr != *misaligned* && $stderr != *too-fine* ]]
+    [[ $stderr != *"milli value"* ]]
+    [[ $stderr == *'validValues[1]: Duplicate value: "1"'* ]] # integer keys: 100m reads as 1
+    run --separate-stderr "$S" validate --feature-gates DRAFractionalCapacityRange=true "$BATS_TEST_TMPDIR/frac.yaml"
+    assert_failure 2
+    [[ $stderr == *'spec.devices[1].capacity[cpu].requestPolicy.validRange.step: Invalid value: "250m": value is not a multiple of a given step (100m) from (200m)'* ]]
+    [[ $stderr == *'spec.devices[2].capacity[cpu].requestPolicy.validRange.default: Invalid value: "20u": value cannot be represented as a milli value'* ]]
+    [[ $stderr == *'spec.devices[2].capacity[cpu].requestPolicy.validRange.min: Invalid value: "10u": value cannot be represented as a milli value'* ]]
+    [[ $stderr == *'spec.devices[3].capacity[cpu].requestPolicy.validValues[1]: Duplicate value: "0.100"'* ]]
+    [[ $stderr != *'spec.devices[0]'* ]]
+}

@@ -612,3 +612,37 @@ T_(from_milli)
     q = dra_quantity_from_milli(0, DRA_QFMT_DECIMAL_SI);
     CHECK_STR(str(&q), "0");
 }
+
+/* Quantity.AsDec().String() (validValues keys with DRAFractionalCapacityRange):
+ * the representation's unscaled integer and scale as inf.Dec prints them. */
+static void check_dec(int *unit_failed, const char *in, const char *want)
+{
+    dra_quantity q = must(unit_failed, in);
+    char buf[DRA_QUANTITY_DECMAX];
+    CHECK_STR(dra_quantity_dec_string(&q, buf), want);
+}
+#define DEC(in, want) \
+    T_(CAT(dec_L, __LINE__)) { check_dec(unit_failed, in, want); }
+DEC("100m", "0.100")
+DEC("1Ki", "1024")
+DEC("1024", "1024")
+DEC("1Gi", "1073741824")
+DEC("1.5", "1.5")
+DEC("-250m", "-0.250")
+DEC("1k", "1000")
+DEC("0", "0")
+DEC("9900m", "9.900")
+
+T_(is_fractional)
+{
+    static const char *yes[] = {"100m", "1.5", "1u", "-0.5", "1001m"};
+    static const char *no[] = {"0", "1", "1000m", "1Ki", "10P", "-3", "1e3"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+        dra_quantity q = must(unit_failed, yes[i]);
+        CHECK(dra_quantity_is_fractional(&q));
+    }
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        dra_quantity q = must(unit_failed, no[i]);
+        CHECK(!dra_quantity_is_fractional(&q));
+    }
+}

@@ -209,6 +209,51 @@ UNIT_TEST(slice_capacity_policies)
     HAS(DEV("capacity: {mem: {value: 1x}}"), "spec.devices[0].capacity[mem].value: Invalid value: \"1x\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
 }
 
+/* DRAFractionalCapacityRange (beta in 1.37, off by default): milli-unit
+ * checks of validRange and AsDec keys of validValues, the cases of upstream's
+ * pkg/apis/resource/validation/validation_device_capacity_test.go. */
+#define CAP1(policy) DEV("allowMultipleAllocations: true, capacity: {mem: {value: '1', requestPolicy: " policy "}}")
+#define CAPP(policy) DEV("allowMultipleAllocations: true, capacity: {mem: {value: 100P, requestPolicy: " policy "}}")
+#define RP "spec.devices[0].capacity[mem].requestPolicy."
+UNIT_TEST(slice_capacity_fractional_range)
+{
+    /* gate off (the default): integer arithmetic sees no misalignment */
+    CLEAN(CAP1("{default: 200m, validRange: {min: 200m, max: '1', step: 100m}}"));
+    CLEAN(CAP1("{default: 250m, validRange: {min: 200m, max: '1', step: 100m}}"));
+    CLEAN(CAP1("{default: 20u, validRange: {min: 10u}}"));
+    dra_features_default(&gates);
+    dra_err *gate_err = dra_features_set(&gates, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE, true);
+    CHECK(gate_err == NULL);
+    dra_err_free(gate_err);
+    use_gates = &gates;
+    CLEAN(CAP1("{default: 200m, validRange: {min: 200m, max: '1', step: 100m}}"));
+    HAS(CAP1("{default: 250m, validRange: {min: 200m, max: '1', step: 100m}}"),
+        RP "validRange.step: Invalid value: \"250m\": value is not a multiple of a given step (100m) from (200m)");
+    /* a fractional default alone selects milli arithmetic */
+    HAS(CAP1("{default: 500m, validRange: {min: '0', step: '1'}}"),
+        RP "validRange.step: Invalid value: \"500m\": value is not a multiple of a given step (1) from (0)");
+    HAS(CAP1("{default: 20u, validRange: {min: 10u}}"),
+        RP "validRange.default: Invalid value: \"20u\": value cannot be represented as a milli value");
+    HAS(CAP1("{default: 20u, validRange: {min: 10u}}"),
+        RP "validRange.min: Invalid value: \"10u\": value cannot be represented as a milli value");
+    HAS(CAPP("{default: 20P, validRange: {min: 10P, step: 100m}}"),
+        RP "validRange.default: Invalid value: \"20P\": value cannot be represented as a milli value");
+    HAS(CAPP("{default: 20P, validRange: {min: 10P, step: 100m}}"),
+        RP "validRange.min: Invalid value: \"10P\": value cannot be represented as a milli value");
+    /* nothing more is checked once a value is not a milli value */
+    LACKS(CAPP("{default: 20P, validRange: {min: 10P, step: 100m}}"), RP "validRange.step: Invalid value: \"100m\": value is not a multiple of a given step (100m) from (10P)");
+    /* integral ranges keep the integer path with the gate on */
+    HAS(CAP("{default: 2Gi, validRange: {min: 1Gi, step: 2Gi}}"),
+        RP "validRange.step: Invalid value: \"2Gi\": value is not a multiple of a given step (2Gi) from (1Gi)");
+    /* validValues: 100m, 200m and 1 are distinct; keys are AsDec().String() */
+    CLEAN(CAP("{default: 100m, validValues: [100m, 200m, '1']}"));
+    HAS(CAP("{default: 100m, validValues: [100m, 100m]}"), RP "validValues[1]: Duplicate value: \"0.100\"");
+    HAS(CAP("{default: 1Ki, validValues: [1Ki, '1024']}"), RP "validValues[1]: Duplicate value: \"1024\"");
+    CLEAN(CAP("{default: 9900m, validValues: [9900m, '10']}")); /* the same integer key without the gate */
+    use_gates = NULL;
+    HAS(CAP("{default: 9900m, validValues: [9900m, '10']}"), RP "validValues[1]: Duplicate value: \"10\"");
+}
+
 UNIT_TEST(slice_taints)
 {
     CLEAN(DEV("taints: [{key: example.com/broken, value: 'yes', effect: NoExecute, timeAdded: '2025-01-02T03:04:05Z'}]"));

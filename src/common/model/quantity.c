@@ -1016,3 +1016,57 @@ dra_quantity dra_quantity_from_milli(int64_t v, dra_qformat fmt)
     q.rep_scale = -3;
     return q;
 }
+
+const char *dra_quantity_dec_string(const dra_quantity *q, char *buf)
+{
+    if (q->sign == 0) {
+        strcpy(buf, "0");
+        return buf;
+    }
+    bignum m;
+    mag_to_bn(q, &m);
+    char digits[BN_LIMBS * 10 + 1];
+    size_t nd = bn_to_dec(&m, digits, sizeof digits);
+    /* unscaled = mag * 10^(exp - rep_scale), inf.Dec scale = -rep_scale */
+    int64_t scale = -(int64_t)q->rep_scale, zeros = (int64_t)q->exp - q->rep_scale;
+    if (zeros < 0) { /* not a representation upstream has; print the value */
+        scale -= zeros;
+        zeros = 0;
+    }
+    int64_t ulen = (int64_t)nd + zeros; /* digits of |unscaled| */
+    int64_t total = 2 + (scale > 0 ? (scale > ulen ? scale + 1 : ulen) : ulen - scale);
+    if (total >= DRA_QUANTITY_DECMAX)
+        return dra_quantity_format_canonical(q, buf);
+    char u[DRA_QUANTITY_DECMAX];
+    memcpy(u, digits, nd);
+    memset(u + nd, '0', (size_t)zeros);
+    char *o = buf;
+    if (q->sign < 0)
+        *o++ = '-';
+    if (scale <= 0) {
+        memcpy(o, u, (size_t)ulen);
+        o += ulen;
+        memset(o, '0', (size_t)-scale);
+        o += -scale;
+    } else if (ulen <= scale) {
+        *o++ = '0';
+        *o++ = '.';
+        memset(o, '0', (size_t)(scale - ulen));
+        o += scale - ulen;
+        memcpy(o, u, (size_t)ulen);
+        o += ulen;
+    } else {
+        memcpy(o, u, (size_t)(ulen - scale));
+        o += ulen - scale;
+        *o++ = '.';
+        memcpy(o, u + ulen - scale, (size_t)scale);
+        o += scale;
+    }
+    *o = 0;
+    return buf;
+}
+
+bool dra_quantity_is_fractional(const dra_quantity *q)
+{
+    return q->sign != 0 && q->exp < 0; /* mag has no trailing zeros */
+}

@@ -106,6 +106,17 @@ dra_quantity dra_quantity_from_int64(int64_t v, dra_qformat fmt);
 /* Quantity.MilliValue(): the value times 1000, rounded up as Value() rounds;
  * false when it does not fit int64.  And resource.NewMilliQuantity(v, fmt). */
 bool dra_quantity_milli_value(const dra_quantity *q, int64_t *out);
+/* Quantity.AsDec().String(): upstream's internal unscaled integer and scale
+ * printed as inf.Dec prints them ("0.100" for "100m", "1024" for "1Ki",
+ * "1.5" for "1.5"), into buf of at least DRA_QUANTITY_DECMAX bytes; returns
+ * buf.  The text depends on the representation, not only on the value (the
+ * API server keys validValues by it with DRAFractionalCapacityRange).  A text
+ * longer than the buffer (exponents beyond a few hundred digits) is replaced
+ * by the canonical form. */
+#define DRA_QUANTITY_DECMAX 512
+/* The value has a fractional part (the validation's isFractionalQuantity). */
+bool dra_quantity_is_fractional(const dra_quantity *q);
+const char *dra_quantity_dec_string(const dra_quantity *q, char *buf);
 dra_quantity dra_quantity_from_milli(int64_t v, dra_qformat fmt);
 
 #endif

@@ -176,13 +176,32 @@ static bool v_int64_range(vctx *v, const char *name, const dra_quantity *q)
     return true;
 }
 
-static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity *min, const dra_quantity *step)
+/* The milli-value guard: q equals NewMilliQuantity(q.MilliValue()), i.e. it
+ * is a whole number of milli-units that fits int64. */
+static bool v_milli_exact(vctx *v, const char *name, const dra_quantity *q)
+{
+    int64_t m;
+    if (dra_quantity_milli_value(q, &m)) {
+        dra_quantity back = dra_quantity_from_milli(m, DRA_QFMT_DECIMAL_SI);
+        if (dra_quantity_cmp(q, &back) == 0)
+            return true;
+    }
+    V_CHILD(v, name) inv_q(v, q, "value cannot be represented as a milli value");
+    return false;
+}
+
+/* validateRequestPolicyRangeStep: (value - min) is a multiple of step, in
+ * integers (Value()) or, with `milli`, in milli-units (MilliValue()); the
+ * values were checked to fit before. */
+static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity *min, const dra_quantity *step, bool milli)
 {
     int64_t val, mn, st;
-    if (!dra_quantity_value(value, &val) || !dra_quantity_value(min, &mn) || !dra_quantity_value(step, &st) || st == 0)
+    bool (*get)(const dra_quantity *, int64_t *) = milli ? dra_quantity_milli_value : dra_quantity_value;
+    if (!get(value, &val) || !get(min, &mn) || !get(step, &st) || st <= 0)
         return;
-    /* Both fit [0, MaxInt64] (checked before), so the difference cannot overflow. */
-    if ((val - mn) % st != 0) {
+    /* Both fit [0, MaxInt64] (or are exact milli values, which need not be
+     * positive): the difference is taken in 128 bits. */
+    if ((__int128)((__int128)val - mn) % st != 0) {
         char b2[DRA_QUANTITY_STRMAX], b3[DRA_QUANTITY_STRMAX];
         char *d = dra_xasprintf("value is not a multiple of a given step (%s) from (%s)", dra_vqstr(step, b2), dra_vqstr(min, b3));
         V_CHILD(v, "step") inv_q(v, value, d);
@@ -231,8 +250,24 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
             free(d);
         }
     }
-    /* DRAFractionalCapacityRange's milli-value path is not implemented: the
-     * integer path below is what upstream uses with the gate off. */
+    /* DRAFractionalCapacityRange: milli-unit arithmetic when min, max, step
+     * or the default has a fraction; every one of them must then be an exact
+     * int64 milli value, else nothing more is checked. */
+    bool milli = false;
+    if (dra_vfeature(v, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE)) {
+        milli = dra_quantity_is_fractional(def) || dra_quantity_is_fractional(&min) || (has_max && dra_quantity_is_fractional(&max)) ||
+                (has_step && dra_quantity_is_fractional(&step));
+        if (milli) {
+            bool unsafe = !v_milli_exact(v, "default", def);
+            unsafe |= !v_milli_exact(v, "min", &min);
+            if (has_max)
+                unsafe |= !v_milli_exact(v, "max", &max);
+            if (has_step)
+                unsafe |= !v_milli_exact(v, "step", &step);
+            if (unsafe)
+                return;
+        }
+    }
     if (!has_step)
         return;
     if (dra_quantity_sign(&step) <= 0) {
@@ -246,16 +281,18 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
         V_CHILD(v, "step") inv_q(v, &step, d);
         free(d);
     }
-    bool safe = v_int64_range(v, "default", def);
-    safe &= v_int64_range(v, "min", &min);
+    if (!milli) {
+        bool safe = v_int64_range(v, "default", def);
+        safe &= v_int64_range(v, "min", &min);
+        if (has_max)
+            safe &= v_int64_range(v, "max", &max);
+        safe &= v_int64_range(v, "step", &step);
+        if (!safe)
+            return;
+    }
+    v_range_step(v, def, &min, &step, milli);
     if (has_max)
-        safe &= v_int64_range(v, "max", &max);
-    safe &= v_int64_range(v, "step", &step);
-    if (!safe)
-        return;
-    v_range_step(v, def, &min, &step);
-    if (has_max)
-        v_range_step(v, &max, &min, &step);
+        v_range_step(v, &max, &min, &step, milli);
 }
 
 static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity *cap, const json_t *values)
@@ -287,17 +324,35 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
                 if (dra_quantity_cmp(&q[i], def) == 0)
                     found = true;
             }
-            /* Duplicates are keyed by the integer value (quantityKeyInt). */
-            for (size_t i = 0; i < n; i++) {
-                int64_t vi, vj;
-                if (!ok[i] || !dra_quantity_value(&q[i], &vi))
-                    continue;
-                for (size_t j = 0; j < i; j++) {
-                    if (ok[j] && dra_quantity_value(&q[j], &vj) && vi == vj) {
-                        char key[32];
-                        snprintf(key, sizeof key, "%lld", (long long)vi);
-                        V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), key, strlen(key));
-                        break;
+            /* Duplicates are keyed by the integer value (quantityKeyInt) or,
+             * with DRAFractionalCapacityRange, by AsDec().String()
+             * (quantityKeyAsDec), which tells "500m" from "0.5". */
+            if (dra_vfeature(v, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE)) {
+                char (*keys)[DRA_QUANTITY_DECMAX] = dra_xcalloc(n ? n : 1, sizeof *keys);
+                for (size_t i = 0; i < n; i++)
+                    if (ok[i])
+                        dra_quantity_dec_string(&q[i], keys[i]);
+                for (size_t i = 0; i < n; i++) {
+                    for (size_t j = 0; ok[i] && j < i; j++) {
+                        if (ok[j] && strcmp(keys[i], keys[j]) == 0) {
+                            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), keys[i], strlen(keys[i]));
+                            break;
+                        }
+                    }
+                }
+                free(keys);
+            } else {
+                for (size_t i = 0; i < n; i++) {
+                    int64_t vi, vj;
+                    if (!ok[i] || !dra_quantity_value(&q[i], &vi))
+                        continue;
+                    for (size_t j = 0; j < i; j++) {
+                        if (ok[j] && dra_quantity_value(&q[j], &vj) && vi == vj) {
+                            char key[32];
+                            snprintf(key, sizeof key, "%lld", (long long)vi);
+                            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), key, strlen(key));
+                            break;
+                        }
                     }
                 }
             }
