@@ -77,7 +77,7 @@ setup() {
     assert_success
     assert_equal "$(wc -l <<<"$output")" 2
     d=$(head -n 1 <<<"$output" | jq -c '[.spec.driver, .spec.nodeName, .spec.devices[1]]')
-    assert_equal "$d" '["cpu.example.com","node-0",{"name":"numa-1","allowMultipleAllocations":true,"attributes":{"numaNodeID":{"int":1}},"capacity":{"cpu.example.com/cpu":{"value":"16"}},"nodeAllocatableResourceMappings":{"cpu":{"capacityKey":"cpu.example.com/cpu"}}}]'
+    assert_equal "$d" '["cpu.example.com","node-0",{"name":"numa-1","allowMultipleAllocations":true,"attributes":{"numaNodeID":{"int":1}},"capacity":{"cpu.example.com/cpu":{"value":"16"}},"nodeAllocatableResources":{"cpu":{"mapping":{"capacityKey":"cpu.example.com/cpu","capacityMultiplier":"1"}}}}]'
     # the capacity key follows the driver name, as the example driver's CapacityKey
     run --separate-stderr "$S" profile cpu --devices 1 --driver cpu2.example.com -o jsonl
     [[ $output == *'"cpu2.example.com/cpu":{"value":"4"}'*'"capacityKey":"cpu2.example.com/cpu"'* ]]
@@ -265,4 +265,45 @@ YAML
     [[ $stderr == *'spec.devices[2].capacity[cpu].requestPolicy.validRange.min: Invalid value: "10u": value cannot be represented as a milli value'* ]]
     [[ $stderr == *'spec.devices[3].capacity[cpu].requestPolicy.validValues[1]: Duplicate value: "0.100"'* ]]
     [[ $stderr != *'spec.devices[0]'* ]]
+}
+
+@test "validate: nodeAllocatableResources (DRANodeAllocatableResources, the 1.37 shape) with upstream's texts" {
+    cat >"$BATS_TEST_TMPDIR/nar.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: cpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: numa-0
+    allowMultipleAllocations: true
+    capacity:
+      cpu.example.com/cpu: {value: "16"}
+    nodeAllocatableResources:
+      cpu: {mapping: {capacityKey: cpu.example.com/cpu, capacityMultiplier: "1"}}
+      memory: {overhead: {perPod: 64Mi, perContainer: 1Mi}}
+      hugepages-2Mi: {mapping: {deviceMultiplier: 4Mi}}
+YAML
+    run --separate-stderr "$S" validate "$BATS_TEST_TMPDIR/nar.yaml"
+    assert_success
+    # the profile publishes it too
+    run --separate-stderr bash -c "'$S' profile cpu --devices 2 -o jsonl | '$S' validate"
+    assert_success
+    sed -e 's|^      cpu: {mapping: .*|      ephemeral-storage: {mapping: {capacityKey: cpu.example.com/nope, deviceMultiplier: "1"}}|' \
+        -e 's/perContainer: 1Mi/perContainer: -1Mi/' "$BATS_TEST_TMPDIR/nar.yaml" >"$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$S" validate "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 2
+    [[ -z $output ]]
+    [[ $stderr == *'spec.devices[0].nodeAllocatableResources[ephemeral-storage]: Invalid value: "ephemeral-storage": must be a node allocatable resource name'* ]]
+    [[ $stderr == *'spec.devices[0].nodeAllocatableResources[ephemeral-storage].mapping.capacityKey: Not found: "cpu.example.com/nope"'* ]]
+    [[ $stderr == *'mapping.capacityMultiplier: Required value: capacityMultiplier is required when capacityKey is set'* ]]
+    [[ $stderr == *'mapping: Invalid value: "{capacityKey, deviceMultiplier}": must specify exactly one of: `capacityKey`, `deviceMultiplier`'* ]]
+    [[ $stderr == *'spec.devices[0].nodeAllocatableResources[memory].overhead.perContainer: Invalid value: "-1Mi": must be non-negative'* ]]
+    # 1.36's nodeAllocatableResourceMappings is gone from the API (tombstoned)
+    printf '%s\n' '  - name: numa-1' '    nodeAllocatableResourceMappings: {cpu: {capacityKey: cpu.example.com/cpu}}' >>"$BATS_TEST_TMPDIR/nar.yaml"
+    run --separate-stderr "$S" validate "$BATS_TEST_TMPDIR/nar.yaml"
+    assert_failure 2
+    [[ $stderr == *'unknown field "spec.devices[1].nodeAllocatableResourceMappings"'* ]]
 }

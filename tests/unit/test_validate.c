@@ -254,6 +254,32 @@ UNIT_TEST(slice_capacity_fractional_range)
     HAS(CAP("{default: 9900m, validValues: [9900m, '10']}"), RP "validValues[1]: Duplicate value: \"10\"");
 }
 
+/* nodeAllocatableResources (DRANodeAllocatableResources, 1.37 shape):
+ * pkg/apis/resource/validation validateNodeAllocatableResources. */
+#define NAR(x) DEV("allowMultipleAllocations: true, capacity: {example.com/cores: {value: '8'}}, nodeAllocatableResources: " x)
+#define NP "spec.devices[0].nodeAllocatableResources"
+UNIT_TEST(slice_node_allocatable_resources)
+{
+    CLEAN(NAR("{cpu: {mapping: {capacityKey: example.com/cores, capacityMultiplier: '2'}}}"));
+    CLEAN(NAR("{cpu: {mapping: {deviceMultiplier: '8'}}, memory: {overhead: {perPod: 1Gi}}, hugepages-2Mi: {overhead: {perContainer: 2Mi}}}"));
+    CLEAN(NAR("{memory: {mapping: {deviceMultiplier: 1Gi}, overhead: {perPod: 1Gi, perContainer: '0'}}}"));
+    HAS(NAR("{ephemeral-storage: {overhead: {perPod: 1Gi}}}"), NP "[ephemeral-storage]: Invalid value: \"ephemeral-storage\": must be a node allocatable resource name");
+    HAS(NAR("{example.com/gpu: {overhead: {perPod: '1'}}}"), NP "[example.com/gpu]: Invalid value: \"example.com/gpu\": must be a node allocatable resource name");
+    HAS(NAR("{cpu: {}}"), NP "[cpu]: Required value: at least one of mapping or overhead must be set");
+    HAS(NAR("{cpu: {mapping: {capacityKey: example.com/none, capacityMultiplier: '1'}}}"), NP "[cpu].mapping.capacityKey: Not found: \"example.com/none\"");
+    HAS(NAR("{cpu: {mapping: {capacityKey: '', capacityMultiplier: '1'}}}"), NP "[cpu].mapping.capacityKey: Invalid value: \"\": capacityKey must not be an empty string");
+    HAS(NAR("{cpu: {mapping: {capacityKey: example.com/cores}}}"), NP "[cpu].mapping.capacityMultiplier: Required value: capacityMultiplier is required when capacityKey is set");
+    HAS(NAR("{cpu: {mapping: {capacityKey: example.com/cores, capacityMultiplier: '0'}}}"), NP "[cpu].mapping.capacityMultiplier: Invalid value: \"0\": must be positive");
+    HAS(NAR("{cpu: {mapping: {deviceMultiplier: '-1'}}}"), NP "[cpu].mapping.deviceMultiplier: Invalid value: \"-1\": must be positive");
+    HAS(NAR("{cpu: {mapping: {capacityMultiplier: '2', deviceMultiplier: '1'}}}"), NP "[cpu].mapping.capacityKey: Required value: capacityKey is required when capacityMultiplier is set");
+    HAS(NAR("{cpu: {mapping: {capacityKey: example.com/cores, capacityMultiplier: '1', deviceMultiplier: '1'}}}"), NP "[cpu].mapping: Invalid value: \"{capacityKey, deviceMultiplier}\": must specify exactly one of: `capacityKey`, `deviceMultiplier`");
+    HAS(NAR("{cpu: {mapping: {}}}"), NP "[cpu].mapping: Invalid value: \"\": must specify one of: `capacityKey`, `deviceMultiplier`");
+    HAS(NAR("{cpu: {overhead: {}}}"), NP "[cpu].overhead: Invalid value: \"\": at least one of perPod or perContainer must be set");
+    HAS(NAR("{cpu: {overhead: {perPod: -100m}}}"), NP "[cpu].overhead.perPod: Invalid value: \"-100m\": must be non-negative");
+    HAS(NAR("{cpu: {overhead: {perContainer: -1}}}"), NP "[cpu].overhead.perContainer: Invalid value: \"-1\": must be non-negative");
+    HAS(NAR("{cpu: {overhead: {perPod: 1x}}}"), NP "[cpu].overhead.perPod: Invalid value: \"1x\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+}
+
 UNIT_TEST(slice_taints)
 {
     CLEAN(DEV("taints: [{key: example.com/broken, value: 'yes', effect: NoExecute, timeAdded: '2025-01-02T03:04:05Z'}]"));

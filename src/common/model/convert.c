@@ -10,7 +10,7 @@
 static const char *const basic_fields[] = {
     "attributes", "capacity", "consumesCounters", "nodeName", "nodeSelector", "allNodes", "taints",
     "bindsToNode", "bindingConditions", "bindingFailureConditions", "allowMultipleAllocations",
-    "nodeAllocatableResources", "nodeAllocatableResourceMappings",
+    "nodeAllocatableResources",
 };
 
 /* v1beta1 DeviceRequest fields that v1 keeps under `exactly`. */

@@ -58,8 +58,12 @@ MAP(counters, counter)
 OBJ(counter_consumption, {"counterSet", NULL}, {"counters", &counters}, {"compatibilityGroups", NULL})
 LIST(counter_consumptions, counter_consumption)
 OBJ(counter_set, {"name", NULL}, {"counters", &counters})
-OBJ(node_alloc_mapping, {"capacityKey", NULL}, {"allocationMultiplier", NULL})
-MAP(node_alloc_mappings, node_alloc_mapping)
+/* nodeAllocatableResources (DRANodeAllocatableResources, 1.37); 1.36's
+ * nodeAllocatableResourceMappings is tombstoned upstream. */
+OBJ(node_alloc_mapping, {"capacityKey", NULL}, {"capacityMultiplier", NULL}, {"deviceMultiplier", NULL})
+OBJ(node_alloc_overhead, {"perPod", NULL}, {"perContainer", NULL})
+OBJ(node_alloc_resource, {"mapping", &node_alloc_mapping}, {"overhead", &node_alloc_overhead})
+MAP(node_alloc_resources, node_alloc_resource)
 LIST(counter_sets, counter_set)
 OBJ(taint, {"key", NULL}, {"value", NULL}, {"effect", NULL}, {"timeAdded", NULL})
 LIST(taints, taint)
@@ -83,8 +87,7 @@ LIST(constraints, constraint)
     {"attributes", &attributes}, {"capacity", &capacities}, {"consumesCounters", &counter_consumptions},          \
         {"nodeName", NULL}, {"nodeSelector", &node_selector}, {"allNodes", NULL}, {"taints", &taints},            \
         {"bindsToNode", NULL}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL},                  \
-        {"allowMultipleAllocations", NULL}, {"nodeAllocatableResources", NULL},                                  \
-        {"nodeAllocatableResourceMappings", &node_alloc_mappings}
+        {"allowMultipleAllocations", NULL}, {"nodeAllocatableResources", &node_alloc_resources}
 OBJ(device_v1, {"name", NULL}, DEVICE_FIELDS)
 LIST(devices_v1, device_v1)
 OBJ(basic_device, DEVICE_FIELDS)

@@ -515,6 +515,118 @@ static void v_unique_key(vctx *v, const json_t *arr, const char *key)
 
 /* Validates one device; sets *advanced when it uses a feature that lowers
  * the slice's device limit (taints, counters, list attributes). */
+/* IsNodeAllocatableResourceName (pkg/apis/core/helper): cpu, memory and
+ * hugepages-<size>; not ephemeral-storage. */
+static bool node_allocatable_name(const char *k)
+{
+    return strcmp(k, "cpu") == 0 || strcmp(k, "memory") == 0 || strncmp(k, "hugepages-", 10) == 0;
+}
+
+/* validateNodeAllocatableMapping, plus the declarative union of capacityKey
+ * and deviceMultiplier (+k8s:unionMember). */
+static void v_node_alloc_mapping(vctx *v, const json_t *m, const json_t *caps)
+{
+    if (!dra_vis_obj(v, m))
+        return;
+    const json_t *key = dra_vget(m, "capacityKey"), *cmul = dra_vget(m, "capacityMultiplier");
+    const json_t *dmul = dra_vget(m, "deviceMultiplier");
+    if (key && json_is_null(key))
+        key = NULL;
+    if (cmul && json_is_null(cmul))
+        cmul = NULL;
+    if (dmul && json_is_null(dmul))
+        dmul = NULL;
+    dra_quantity q;
+    char b[DRA_QUANTITY_STRMAX];
+    if (key) {
+        const char *k;
+        size_t klen;
+        if (dra_vstr(v, m, "capacityKey", &k, &klen)) {
+            if (klen == 0)
+                V_CHILD(v, "capacityKey") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "capacityKey must not be an empty string");
+            else if (!json_object_getn(caps, k, klen))
+                V_CHILD(v, "capacityKey") dra_ferr_not_found(&v->errs, VP(v), k, klen);
+        }
+        if (!cmul) {
+            V_CHILD(v, "capacityMultiplier")
+            dra_ferr_required(&v->errs, VP(v), "capacityMultiplier is required when capacityKey is set");
+        } else if (dra_vquantity(v, m, "capacityMultiplier", &q) && dra_quantity_sign(&q) <= 0) {
+            const char *str = dra_vqstr(&q, b);
+            V_CHILD(v, "capacityMultiplier") dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), "must be positive");
+        }
+    }
+    if (dmul && dra_vquantity(v, m, "deviceMultiplier", &q) && dra_quantity_sign(&q) <= 0) {
+        const char *str = dra_vqstr(&q, b);
+        V_CHILD(v, "deviceMultiplier") dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), "must be positive");
+    }
+    if (cmul && !key)
+        V_CHILD(v, "capacityKey") dra_ferr_required(&v->errs, VP(v), "capacityKey is required when capacityMultiplier is set");
+    if (key && dmul)
+        dra_ferr_invalid_str(&v->errs, VP(v), "{capacityKey, deviceMultiplier}", 31,
+                             "must specify exactly one of: `capacityKey`, `deviceMultiplier`");
+    else if (!key && !dmul)
+        dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "must specify one of: `capacityKey`, `deviceMultiplier`");
+}
+
+/* validateNodeAllocatableOverheadMapping */
+static void v_node_alloc_overhead(vctx *v, const json_t *o)
+{
+    if (!dra_vis_obj(v, o))
+        return;
+    static const char *const fields[] = {"perPod", "perContainer"};
+    bool any = false;
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *x = dra_vget(o, fields[i]);
+        any |= x && !json_is_null(x);
+    }
+    if (!any) {
+        dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "at least one of perPod or perContainer must be set");
+        return;
+    }
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *x = dra_vget(o, fields[i]);
+        dra_quantity q;
+        if (x && !json_is_null(x) && dra_vquantity(v, o, fields[i], &q) && dra_quantity_sign(&q) < 0) {
+            char b[DRA_QUANTITY_STRMAX];
+            const char *str = dra_vqstr(&q, b);
+            V_CHILD(v, fields[i]) dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), "must be non-negative");
+        }
+    }
+}
+
+/* validateNodeAllocatableResources (DRANodeAllocatableResources). */
+static void v_node_allocatable(vctx *v, const json_t *d, const json_t *caps)
+{
+    const json_t *nar = NULL;
+    if (!dra_vobj(v, d, "nodeAllocatableResources", &nar) || !nar)
+        return;
+    V_CHILD(v, "nodeAllocatableResources")
+    {
+        const char *k;
+        const json_t *r;
+        json_object_foreach((json_t *)nar, k, r)
+        {
+            size_t mark = push_key(v, k, strlen(k));
+            if (!node_allocatable_name(k))
+                dra_ferr_invalid_str(&v->errs, VP(v), k, strlen(k), "must be a node allocatable resource name");
+            if (dra_vis_obj(v, r)) {
+                const json_t *m = dra_vget(r, "mapping"), *o = dra_vget(r, "overhead");
+                if (m && json_is_null(m))
+                    m = NULL;
+                if (o && json_is_null(o))
+                    o = NULL;
+                if (!m && !o)
+                    dra_ferr_required(&v->errs, VP(v), "at least one of mapping or overhead must be set");
+                if (m)
+                    V_CHILD(v, "mapping") v_node_alloc_mapping(v, m, caps);
+                if (o)
+                    V_CHILD(v, "overhead") v_node_alloc_overhead(v, o);
+            }
+            dra_vpop(v, mark);
+        }
+    }
+}
+
 static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
 {
     if (!dra_vis_obj(v, d))
@@ -614,6 +726,7 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
     }
 
     dra_v_binding_parameters(v, d);
+    v_node_allocatable(v, d, caps);
 }
 
 static void v_slice_spec(vctx *v, const json_t *spec)

@@ -197,11 +197,11 @@ static void cpu_node(const dra_profile_opts *o, json_t *devices)
         snprintf(name, sizeof name, "numa-%zu", i);
         json_t *caps = json_object();
         json_object_set_new(caps, key, cap_int((long long)cpus));
-        json_t *maps = json_pack("{s:{s:s}}", "cpu", "capacityKey", key);
+        json_t *maps = json_pack("{s:{s:{s:s,s:s}}}", "cpu", "mapping", "capacityKey", key, "capacityMultiplier", "1");
         json_array_append_new(devices, json_pack("{s:s, s:b, s:{s:o}, s:o, s:o}", "name", name,
                                                  "allowMultipleAllocations", 1, "attributes", "numaNodeID",
                                                  attr_int((long long)i), "capacity", caps,
-                                                 "nodeAllocatableResourceMappings", maps));
+                                                 "nodeAllocatableResources", maps));
     }
     free(key);
 }

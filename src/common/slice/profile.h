@@ -15,7 +15,7 @@
  *        one device numa-<i> per NUMA node (allowMultipleAllocations,
  *        attribute numaNodeID) with consumable capacity <driver>/cpu of
  *        cpus_per_numa CPUs (default 4), mapped to the node-allocatable
- *        resource cpu (nodeAllocatableResourceMappings).
+ *        resource cpu (nodeAllocatableResources: a mapping with multiplier 1).
  *   mig  partitionable GPUs as the NVIDIA driver publishes them with dynamic MIG
  *        (an A100-40GB-like layout): one counter set gpu-<i>-counter-set per GPU
  *        (engines, memory, memory-slice-0..7), the full device gpu-<i> consuming
