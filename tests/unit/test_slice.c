@@ -810,3 +810,47 @@ UNIT_TEST(pool_status_views)
     dra_objset_free(&set);
     free(path);
 }
+
+/* partitionSummary: each type's cost is parsed once and is the group's
+ * cost; a cost naming a counter the pool does not publish never fits;
+ * devices in use are debited once. */
+UNIT_TEST(pool_status_partition_costs)
+{
+    static const char yaml[] =
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
+        "spec:\n  driver: gpu.example.com\n  nodeName: n\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
+        "  partitionTypeAttribute: gpu.example.com/type\n"
+        "  sharedCounters: [{name: s, counters: {mem: {value: '10'}, eng: {value: '4'}}}]\n"
+        "  devices:\n"
+        "  - {name: a0, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '3'}, eng: {value: '1'}}}]}\n"
+        "  - {name: a1, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {eng: {value: '1'}, mem: {value: 3000m}}}]}\n"
+        "  - {name: a2, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '3'}, eng: {value: '1'}}}]}\n"
+        "  - {name: a3, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '3'}, eng: {value: '1'}}}]}\n"
+        "  - {name: b0, attributes: {type: {string: B}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '1'}, other: {value: '1'}}}]}\n"
+        "  - {name: b1, attributes: {type: {string: B}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '1'}, other: {value: '1'}}}]}\n"
+        "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns, uid: u}\n"
+        "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: x}}]}}\n"
+        "status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, pool: p, device: a0}]}}}\n";
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model m = DRA_MODEL_INIT;
+    CHECK(!dra_read_mem(&set, "pc.yaml", yaml, sizeof yaml - 1));
+    dra_load_opts lo = {.skip_unknown = true, .no_validate = true};
+    CHECK(!dra_load(&set, &lo, &m));
+    dra_features f;
+    dra_features_default(&f);
+    json_t *req = dra_pool_status_request_new("gpu.example.com", NULL, 0);
+    json_t *st = dra_pool_status(&m, req, &f, 0);
+    /* a1 spells its cost "3000m": the same quantity, so the same type cost */
+    const json_t *ps = json_object_get(json_array_get(json_object_get(st, "pools"), 0), "partitionSummary");
+    CHECK_INT(json_array_size(ps), 2);
+    /* A: 3 fresh, mem 10-3=7 fits 2 more, eng 4-1=3: 2; B: "other" is not published */
+    CHECK_STR(json_string_value(json_object_get(json_array_get(ps, 0), "type")), "A");
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, 0), "total")), 4);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, 0), "allocatable")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, 1), "total")), 2);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, 1), "allocatable")), 0);
+    json_decref(st);
+    json_decref(req);
+    dra_model_free(&m);
+    dra_objset_free(&set);
+}

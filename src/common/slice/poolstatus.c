@@ -143,26 +143,49 @@ static void counters_published(const pinfo *x, nq **v, size_t *n)
     }
 }
 
-/* Whether a device's counter cost fits in avail (a counter it names that the
- * pool does not publish never fits); with deduct, take the cost from avail
- * instead (what is there). */
-static bool cost_apply(const json_t *dev, nq *avail, size_t n, bool deduct)
+/* A device's counter cost (consumesCounters), parsed once. */
+typedef struct pcost {
+    nq *v;
+    size_t n;
+} pcost;
+
+static pcost cost_parse(const json_t *dev)
 {
+    pcost c = {NULL, 0};
     size_t i;
     const json_t *cc;
     json_array_foreach(json_object_get(dev, "consumesCounters"), i, cc) {
-        const char *set = jstr(cc, "counterSet"), *name;
-        const json_t *c;
-        json_object_foreach((json_t *)json_object_get(cc, "counters"), name, c) {
-            nq *have = set ? nq_find(avail, n, set, name) : NULL;
-            dra_quantity q = qty(c), d;
-            if (!deduct && (!have || dra_quantity_cmp(&have->q, &q) < 0))
-                return false;
-            if (deduct && have && dra_quantity_sub(&d, &have->q, &q))
-                have->q = d;
+        const char *name;
+        const json_t *q;
+        json_object_foreach((json_t *)json_object_get(cc, "counters"), name, q) {
+            c.v = dra_xgrow(c.v, c.n, sizeof *c.v);
+            c.v[c.n++] = (nq){jstr(cc, "counterSet"), name, qty(q)};
         }
     }
+    return c;
+}
+
+/* Whether a cost fits in avail (a counter it names that the pool does not
+ * publish never fits). */
+static bool cost_fits(const pcost *c, nq *avail, size_t n)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        const nq *have = c->v[i].set ? nq_find(avail, n, c->v[i].set, c->v[i].name) : NULL;
+        if (!have || dra_quantity_cmp(&have->q, &c->v[i].q) < 0)
+            return false;
+    }
     return true;
+}
+
+/* Take a cost from avail (what is there of it). */
+static void cost_take(const pcost *c, nq *avail, size_t n)
+{
+    for (size_t i = 0; i < c->n; i++) {
+        nq *have = c->v[i].set ? nq_find(avail, n, c->v[i].set, c->v[i].name) : NULL;
+        dra_quantity d;
+        if (have && dra_quantity_sub(&d, &have->q, &c->v[i].q))
+            have->q = d;
+    }
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -170,33 +193,24 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* A stable text of a device's counter cost ("set/counter=Q,..." sorted), to
- * find partitions of one type with different costs. */
-static char *cost_key(const json_t *dev)
+/* A stable text of a cost ("set/counter=Q,..." sorted), to find partitions of
+ * one type with different costs. */
+static char *cost_key(const pcost *c)
 {
-    const char **parts = NULL;
-    size_t n = 0;
-    size_t i;
-    const json_t *cc;
-    json_array_foreach(json_object_get(dev, "consumesCounters"), i, cc) {
-        const char *name;
-        const json_t *c;
-        json_object_foreach((json_t *)json_object_get(cc, "counters"), name, c) {
-            dra_quantity q = qty(c);
-            char buf[DRA_QUANTITY_STRMAX];
-            parts = dra_xgrow(parts, n, sizeof *parts);
-            parts[n++] = dra_xasprintf("%s/%s=%s", jstr(cc, "counterSet") ? jstr(cc, "counterSet") : "", name,
-                                       dra_quantity_format(&q, buf));
-        }
+    char **parts = dra_xcalloc(c->n + 1, sizeof *parts);
+    for (size_t i = 0; i < c->n; i++) {
+        char buf[DRA_QUANTITY_STRMAX];
+        parts[i] = dra_xasprintf("%s/%s=%s", c->v[i].set ? c->v[i].set : "", c->v[i].name,
+                                 dra_quantity_format(&c->v[i].q, buf));
     }
-    if (n > 1)
-        dra_sort(parts, n, sizeof *parts, cmp_str);
+    if (c->n > 1)
+        dra_sort(parts, c->n, sizeof *parts, cmp_str);
     dra_buf b = DRA_BUF_INIT;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < c->n; k++) {
         if (k)
             dra_buf_putc(&b, ',');
         dra_buf_puts(&b, parts[k]);
-        free((char *)parts[k]);
+        free(parts[k]);
     }
     free(parts);
     return dra_buf_detach(&b);
@@ -214,12 +228,13 @@ static const char *partition_type(const char *driver, const json_t *dev, const c
     return jstr(a, "string");
 }
 
+/* One partition type: its devices, those not in use, and the one cost all
+ * of them have (parsed from its first device). */
 typedef struct pgroup {
     const char *attr, *type;
-    int64_t total;
-    const json_t **fresh;
-    size_t nfresh;
-    char *cost;
+    int64_t total, nfresh;
+    pcost cost;
+    char *key;
 } pgroup;
 
 static int cmp_group(const void *a, const void *b)
@@ -266,22 +281,23 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
         for (size_t k = 0; k < ng && !p; k++)
             if (strcmp(g[k].attr, attr) == 0 && strcmp(g[k].type, type) == 0)
                 p = &g[k];
-        char *key = cost_key(dev);
+        pcost cost = cost_parse(dev);
+        char *key = cost_key(&cost);
         if (!p) {
             g = dra_xgrow(g, ng, sizeof *g);
             p = &g[ng++];
-            *p = (pgroup){attr, type, 0, NULL, 0, key};
+            *p = (pgroup){attr, type, 0, 0, cost, key};
+            cost = (pcost){NULL, 0};
             key = NULL;
-        } else if (strcmp(key, p->cost) != 0) {
+        } else if (strcmp(key, p->key) != 0) {
             *err = dra_xasprintf("PartitionCostMismatch: devices of partition type \"%s\" in pool %s/%s consume "
                                  "different counters", type, x->driver, x->pool);
         }
         free(key);
+        free(cost.v);
         p->total++;
-        if (!used(x, dev)) {
-            p->fresh = dra_xgrow(p->fresh, p->nfresh, sizeof *p->fresh);
-            p->fresh[p->nfresh++] = dev;
-        }
+        if (!used(x, dev))
+            p->nfresh++;
     }
     if (!*err && ng > MAX_STATUS_ITEMS)
         *err = dra_xasprintf("PartitionSummaryOverCap: pool %s/%s has %zu partition types, exceeding the maximum of %d",
@@ -291,20 +307,24 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
         nq *base = NULL;
         size_t nb = 0;
         counters_published(x, &base, &nb);
-        for (size_t i = 0; i < x->ndev; i++)
-            if (used(x, x->devs[i].dev))
-                cost_apply(x->devs[i].dev, base, nb, true);
+        for (size_t i = 0; i < x->ndev; i++) {
+            if (used(x, x->devs[i].dev)) {
+                pcost c = cost_parse(x->devs[i].dev);
+                cost_take(&c, base, nb);
+                free(c.v);
+            }
+        }
         nq *avail = dra_xcalloc(nb + 1, sizeof *avail);
         dra_sort(g, ng, sizeof *g, cmp_group);
         out = json_array();
         for (size_t k = 0; k < ng; k++) {
+            /* every fresh device of the type has the group's cost */
             memcpy(avail, base, nb * sizeof *avail);
             int64_t fit = 0;
-            for (size_t i = 0; i < g[k].nfresh; i++)
-                if (cost_apply(g[k].fresh[i], avail, nb, false)) {
-                    fit++;
-                    cost_apply(g[k].fresh[i], avail, nb, true);
-                }
+            for (int64_t i = 0; i < g[k].nfresh && cost_fits(&g[k].cost, avail, nb); i++) {
+                fit++;
+                cost_take(&g[k].cost, avail, nb);
+            }
             json_array_append_new(out, json_pack("{s:s,s:s,s:I,s:I}", "attribute", g[k].attr, "type", g[k].type,
                                                  "total", (json_int_t)g[k].total, "allocatable", (json_int_t)fit));
         }
@@ -312,8 +332,8 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
         free(base);
     }
     for (size_t k = 0; k < ng; k++) {
-        free(g[k].fresh);
-        free(g[k].cost);
+        free(g[k].cost.v);
+        free(g[k].key);
     }
     free(g);
     return out;
