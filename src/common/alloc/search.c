@@ -907,7 +907,11 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
                                c->ref, q->name);
         const json_t *exactly = dra_jfield(rj, "exactly");
         /* KEP-6080: a claim that carries derived attributes (created while
-         * the gate was on) cannot be allocated correctly without them. */
+         * the gate was on) cannot be allocated correctly without them.  The
+         * wording follows our other disabled-feature errors: upstream's
+         * allocator code of kubernetes PR #140029 is not in the sources we
+         * could read (the staging snapshot predates it), and the KEP's text
+         * says the scheduler ignores derivedAttributes with the gate off. */
         if (!f->derived_attributes) {
             const json_t *da = dra_jfield(exactly, "derivedAttributes");
             if (json_is_array(da) && json_array_size(da))
