@@ -101,13 +101,15 @@ static dra_err *load(const dra_args *a, opts *x)
         e = dra_features_parse(&x->f, x->gates.v[x->gates.n - 1]);
     if (!e)
         e = dra_err_field(dra_time_now_or(x->now, &x->now_ns), "--now");
-    /* manifests: generate makes claims for the pods of workloads, named as the API server would */
-    if (!e)
-        e = dra_tool_read(&tool, a, a->pos, a->npos,
-                          strcmp(a->cmd->name, "generate") == 0 ? DRA_READ_WORKLOADS | DRA_READ_IDENTITY : 0, &x->set);
     x->c.no_validate = x->no_validate;
+    /* generate makes claims for workloads' pods, named as the API server would; the others skip device descriptions */
+    bool generate = strcmp(a->cmd->name, "generate") == 0;
+    if (!e)
+        e = generate ? dra_tool_read(&tool, a, a->pos, a->npos, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &x->set)
+                     : dra_tool_input_options(&x->set, a);
     if (!e) {
-        e = dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_ns);
+        e = generate ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_ns)
+                     : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_ns);
         dra_input_report ir = {x->c.model.warnings, x->c.unknown, x->c.model.collapsed, x->c.model.files_repeated};
         dra_tool_report_input(&tool, a, &ir);
     }

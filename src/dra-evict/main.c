@@ -151,11 +151,9 @@ int main(int argc, char **argv)
     dra_err *e = parse_opts(&a, &f, &o);
     if (!e)
         e = dra_tool_input_options(&set, &a);
-    if (!e)
-        e = dra_read_paths(&set, a.pos, a.npos);
     c.no_validate = dra_args_has(&a, OPT_NO_VALIDATE);
     if (!e) {
-        e = dra_cluster_load_input(&c, &set, &f, o.now);
+        e = dra_cluster_read_input(&c, &set, a.pos, a.npos, &f, o.now);
         dra_input_report ir = {c.model.warnings, c.unknown, c.model.collapsed, c.model.files_repeated};
         dra_tool_report_input(&tool, &a, &ir);
     }

@@ -1,6 +1,7 @@
 /* Claim lifecycle: names, generate, reserve, release, doctor, status. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "lifecycle/claims.h"
@@ -519,3 +520,107 @@ UNIT_TEST(time_parse_and_format)
 }
 
 UNIT_MAIN()
+
+/* dra_cluster_read_input: checked as read, kept unconverted without device
+ * descriptions; field lines found by reading the file again. */
+static char *write_temp(const char *text)
+{
+    char *path = strdup("/tmp/dra-unit-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        free(path);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#define SLICE_V1BETA1 \
+    "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata: {name: s1}\n" \
+    "spec:\n  driver: d.example.com\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n  nodeName: n1\n" \
+    "  devices:\n  - name: gpu-0\n    basic:\n      attributes: {model: {string: big}}\n      capacity: {memory: {value: 8Gi}}\n---\n"
+#define CLASS "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\n---\n"
+
+UNIT_TEST(cluster_read_input_keeps_what_the_tools_use)
+{
+    char *path = write_temp(SLICE_V1BETA1 CLASS CLASS "apiVersion: v1\nkind: Event\nmetadata: {name: e, namespace: ns}\n---\n" TMPL);
+    CHECK(path != NULL);
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_cluster c = DRA_CLUSTER_INIT;
+    char *paths[] = {path};
+    dra_err *e = dra_cluster_read_input(&c, &set, paths, 1, NULL, 0);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(c.n[DRA_KIND_RESOURCE_SLICE], 1);
+    CHECK_INT(c.n[DRA_KIND_DEVICE_CLASS], 1);
+    CHECK_INT(c.model.collapsed, 1); /* the class twice */
+    CHECK_INT(c.unknown, 1);         /* the Event */
+    if (c.n[DRA_KIND_RESOURCE_SLICE]) {
+        const json_t *s = c.of[DRA_KIND_RESOURCE_SLICE][0]->json;
+        const json_t *dev = json_array_get(dra_jget(s, "spec.devices"), 0);
+        CHECK_STR(dra_jstr(dev, "name"), "gpu-0");
+        CHECK(json_object_get(dev, "attributes") == NULL && json_object_get(dev, "capacity") == NULL);
+        CHECK_STR(dra_cluster_served_version(&c, s), "resource.k8s.io/v1beta1");
+    }
+    dra_cluster_free(&c);
+    dra_objset_free(&set);
+    unlink(path);
+    free(path);
+}
+
+UNIT_TEST(cluster_read_input_errors_name_the_field_line)
+{
+    /* found while reading: the document's own text */
+    char *path = write_temp(CLASS "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bad, namespace: ns}\n"
+                                  "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: c\n"
+                                  "        allocationMode: Sometimes\n");
+    CHECK(path != NULL);
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_cluster c = DRA_CLUSTER_INIT;
+    char *paths[] = {path};
+    dra_err *e = dra_cluster_read_input(&c, &set, paths, 1, NULL, 0);
+    CHECK(e != NULL);
+    if (e) {
+        CHECK_INT(e->code, DRA_EXIT_INPUT);
+        CHECK_INT(e->line, 14);
+        CHECK(e->field && strstr(e->field, "allocationMode") != NULL);
+    }
+    dra_err_free(e);
+    dra_cluster_free(&c);
+    dra_objset_free(&set);
+    unlink(path);
+    free(path);
+    /* asked for later: the file read again, and nothing once it changed */
+    path = write_temp(CLASS TMPL);
+    CHECK(path != NULL);
+    set = (dra_objset)DRA_OBJSET_INIT;
+    c = (dra_cluster)DRA_CLUSTER_INIT;
+    paths[0] = path;
+    e = dra_cluster_read_input(&c, &set, paths, 1, NULL, 0);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(c.n[DRA_KIND_RESOURCE_CLAIM_TEMPLATE], 1);
+    CHECK_INT(c.n[DRA_KIND_DEVICE_CLASS], 1);
+    if (c.n[DRA_KIND_RESOURCE_CLAIM_TEMPLATE] && c.n[DRA_KIND_DEVICE_CLASS]) {
+        CHECK_INT(dra_obj_field_line(c.of[DRA_KIND_RESOURCE_CLAIM_TEMPLATE][0], "spec.spec.devices"), 10);
+    }
+    dra_cluster_free(&c);
+    dra_objset_free(&set);
+    /* read again, then changed before a line is asked for: no line rather than a wrong one */
+    set = (dra_objset)DRA_OBJSET_INIT;
+    c = (dra_cluster)DRA_CLUSTER_INIT;
+    e = dra_cluster_read_input(&c, &set, paths, 1, NULL, 0);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    FILE *f = fopen(path, "a");
+    fputs("# changed\n", f);
+    fclose(f);
+    if (c.n[DRA_KIND_RESOURCE_CLAIM_TEMPLATE])
+        CHECK_INT(dra_obj_field_line(c.of[DRA_KIND_RESOURCE_CLAIM_TEMPLATE][0], "spec.spec.devices"), 0);
+    dra_cluster_free(&c);
+    dra_objset_free(&set);
+    unlink(path);
+    free(path);
+}

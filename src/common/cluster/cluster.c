@@ -139,16 +139,110 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
     return errs;
 }
 
+static dra_load_opts input_opts(const dra_cluster *c, const dra_features *features, int64_t now_ns, cel_env *env)
+{
+    return (dra_load_opts){.skip_unknown = true,
+                           .no_validate = c->no_validate,
+                           .now = now_ns / DRA_NSEC_PER_SEC - (now_ns % DRA_NSEC_PER_SEC < 0 ? 1 : 0),
+                           .validate = {.features = features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
+}
+
 dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now_ns)
 {
     cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
     cel_env *env = cel_dra_env_new(&co);
-    dra_load_opts lo = {.skip_unknown = true,
-                        .no_validate = c->no_validate,
-                        .now = now_ns / DRA_NSEC_PER_SEC - (now_ns % DRA_NSEC_PER_SEC < 0 ? 1 : 0),
-                        .validate = {.features = features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
+    dra_load_opts lo = input_opts(c, features, now_ns, env);
     dra_err *e = dra_cluster_load(c, set, &lo);
     cel_env_free(env);
+    for (dra_err *x = e; x; x = x->next)
+        x->code = DRA_EXIT_INPUT;
+    return e;
+}
+
+/* ---- reading without device descriptions ---- */
+
+typedef struct slim_ctx {
+    dra_objset *set;
+    dra_loader *loader;
+    dra_err *errs;
+    const char *file; /* the last object's file and its source */
+    const dra_source *src;
+} slim_ctx;
+
+static void drop_descriptions(json_t *dev)
+{
+    json_object_del(dev, "attributes");
+    json_object_del(dev, "capacity");
+    json_t *basic = json_object_get(dev, "basic"); /* v1beta1 */
+    if (json_is_object(basic)) {
+        json_object_del(basic, "attributes");
+        json_object_del(basic, "capacity");
+    }
+}
+
+static dra_err *slim_one(void *ctx, dra_obj *o)
+{
+    slim_ctx *s = ctx;
+    dra_obj copy = *o;
+    copy.json = json_deep_copy(o->json); /* the pipeline converts in place: the tool sees what was read */
+    dra_kind kind;
+    bool passed = false;
+    dra_err *e = dra_loader_add(s->loader, &copy, &kind, &passed);
+    json_decref(copy.json);
+    if (e) {
+        s->errs = dra_err_append(s->errs, e);
+        return NULL;
+    }
+    if (!passed) /* a kind the tools skip, or the same object again */
+        return NULL;
+    if (kind == DRA_KIND_RESOURCE_SLICE) {
+        size_t i;
+        json_t *dev;
+        json_array_foreach(json_object_get(json_object_get(o->json, "spec"), "devices"), i, dev)
+            drop_descriptions(dev);
+    }
+    if (o->file != s->file) {
+        s->file = o->file;
+        s->src = dra_objset_file_source(s->set, o->file);
+    }
+    dra_objset_add(s->set, json_incref(o->json), o->file, o->doc, o->line, o->item);
+    dra_obj *n = &s->set->v[s->set->n - 1];
+    n->src = s->src;
+    n->src_off = SIZE_MAX;
+    n->src_line = s->src ? o->src_line : 0;
+    n->src_item = o->src_item;
+    return NULL;
+}
+
+dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *paths, size_t npaths,
+                                const dra_features *features, int64_t now_ns)
+{
+    cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+    cel_env *env = cel_dra_env_new(&co);
+    dra_load_opts lo = input_opts(c, features, now_ns, env);
+    slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), NULL, NULL, NULL};
+    dra_err *e = dra_read_paths_each(set, paths, npaths, slim_one, &s);
+    dra_model stats = {0};
+    dra_err *fin = dra_loader_finish(s.loader, &stats);
+    if (e) { /* the reading error alone, as a whole read gives it */
+        dra_err_free(s.errs);
+        dra_err_free(fin);
+    } else {
+        e = dra_err_append(s.errs, fin);
+    }
+    if (!e) {
+        /* checked already: the second pass converts, defaults and indexes */
+        dra_field_validation fv = set->field_validation;
+        set->field_validation = DRA_FV_IGNORE;
+        lo.no_validate = true;
+        e = dra_cluster_load(c, set, &lo);
+        set->field_validation = fv;
+    }
+    cel_env_free(env);
+    c->unknown += stats.skipped;
+    c->model.skipped += stats.skipped;
+    c->model.collapsed += stats.collapsed;
+    c->model.warnings = dra_err_append(c->model.warnings, stats.warnings);
     for (dra_err *x = e; x; x = x->next)
         x->code = DRA_EXIT_INPUT;
     return e;

@@ -76,6 +76,16 @@ DRA_MUST_USE dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dr
  * claims and templates compiled as the API server does
  * (cel_dra_validate_hook).  Every error is DRA_EXIT_INPUT. */
 DRA_MUST_USE dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now_ns);
+/* dra_cluster_load_input over paths read as a stream, for the tools that
+ * never look inside devices (dra-evict, dra-claim): every object is checked
+ * (kind, strict fields, conversion, defaults, validation, duplicates) on a
+ * copy as it is read, then kept unconverted with its ResourceSlices' device
+ * attributes and capacity dropped, so memory follows the objects the tool
+ * uses, not the devices' descriptions.  The objects go into set (with the
+ * reading options already set); errors and warnings are those of
+ * dra_cluster_load_input; field lines are found by reading a file again. */
+DRA_MUST_USE dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *paths, size_t npaths,
+                                             const dra_features *features, int64_t now_ns);
 void dra_cluster_free(dra_cluster *c);
 
 /* The apiVersion the input used for obj (before conversion to v1): what API

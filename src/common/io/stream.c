@@ -2011,3 +2011,22 @@ dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt)
         return write_failed(f);
     return NULL;
 }
+
+const dra_source *dra_objset_file_source(dra_objset *set, const char *file)
+{
+    if (!file || strcmp(file, "-") == 0)
+        return NULL;
+    for (size_t i = 0; i < set->nsources; i++)
+        if (set->sources[i]->path && strcmp(set->sources[i]->path, file) == 0)
+            return set->sources[i];
+    struct stat st;
+    if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL;
+    dra_source *src = dra_xcalloc(1, sizeof *src);
+    src->len = (size_t)st.st_size;
+    src->path = dra_xstrdup(file);
+    src->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    set->sources = dra_xrealloc(set->sources, (set->nsources + 1) * sizeof *set->sources);
+    set->sources[set->nsources++] = src;
+    return src;
+}

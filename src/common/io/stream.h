@@ -128,6 +128,13 @@ DRA_MUST_USE dra_err *dra_read_each(dra_objset *set, const char *path, dra_obj_f
 DRA_MUST_USE dra_err *dra_read_paths_each(dra_objset *set, char *const *paths, size_t npaths, dra_obj_fn fn,
                                           void *ctx);
 
+/* The source of objects a caller keeps from a streaming read: `file` (a
+ * name the set interned, as dra_obj.file), whose text is read again when an
+ * error asks for a field's line (dra_obj_field_line, with src_off SIZE_MAX
+ * and src_line the object's document line).  NULL for stdin and anything
+ * but a regular file.  Owned by the set; one per file. */
+const dra_source *dra_objset_file_source(dra_objset *set, const char *file);
+
 /* Append an object (steals the reference) with a location. */
 void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, int line, int item);
 void dra_objset_free(dra_objset *set);
