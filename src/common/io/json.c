@@ -82,3 +82,17 @@ bool dra_jfield_true(const json_t *o, const char *key)
 {
     return json_is_true(dra_jfield(o, key));
 }
+
+const char *dra_json_type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "object";
+    case JSON_ARRAY: return "array";
+    case JSON_STRING: return "string";
+    case JSON_INTEGER: return "integer";
+    case JSON_REAL: return "number";
+    case JSON_TRUE:
+    case JSON_FALSE: return "boolean";
+    default: return "null";
+    }
+}

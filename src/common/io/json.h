@@ -27,4 +27,8 @@ const json_t *dra_jfield(const json_t *o, const char *key);
 const char *dra_jfield_str(const json_t *o, const char *key); /* NULL unless a string */
 bool dra_jfield_true(const json_t *o, const char *key);       /* JSON true */
 
+/* The JSON type of v as a schema names it: object, array, string, integer,
+ * number, boolean or null. */
+const char *dra_json_type_name(const json_t *v);
+
 #endif

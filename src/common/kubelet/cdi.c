@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/sort.h"
+#include "io/json.h"
 #include "io/stream.h"
 
 /* ---- names (pkg/parser/parser.go) ---- */
@@ -133,25 +134,11 @@ typedef struct field {
     enum ftype t;
 } field;
 
-static const char *tname(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "object";
-    case JSON_ARRAY: return "array";
-    case JSON_STRING: return "string";
-    case JSON_INTEGER: return "integer";
-    case JSON_REAL: return "number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "boolean";
-    default: return "null";
-    }
-}
-
 /* Known keys and their types; unknown keys are errors (UnmarshalStrict). */
 static bool check_fields(sc *c, const json_t *o, const field *fs)
 {
     if (!json_is_object(o)) {
-        fail(c, "expected an object, got %s", tname(o));
+        fail(c, "expected an object, got %s", dra_json_type_name(o));
         return false;
     }
     bool ok = true;
@@ -192,7 +179,7 @@ static bool check_fields(sc *c, const json_t *o, const field *fs)
                 break;
             }
             if (want) {
-                fail(c, "expected %s, got %s", want, tname(v));
+                fail(c, "expected %s, got %s", want, dra_json_type_name(v));
                 ok = false;
             }
         }
@@ -304,7 +291,7 @@ static void check_edits(sc *c, const json_t *e)
         m = push(c, "additionalGids");
         push_i(c, i);
         if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 0xFFFFFFFFll)
-            fail(c, "expected an unsigned 32-bit integer, got %s", tname(v));
+            fail(c, "expected an unsigned 32-bit integer, got %s", dra_json_type_name(v));
         pop(c, m);
     }
     json_array_foreach(json_object_get(e, "netDevices"), i, v) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/sort.h"
+#include "io/json.h"
 
 uint32_t dra_crc32(const void *data, size_t len)
 {
@@ -170,20 +171,6 @@ static void rd_fail(rd *r, const char *field, const char *fmt, ...)
         r->err = dra_err_field(r->err, field);
 }
 
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "object";
-    case JSON_ARRAY: return "array";
-    case JSON_STRING: return "string";
-    case JSON_INTEGER: return "integer";
-    case JSON_REAL: return "number";
-    case JSON_TRUE:
-    case JSON_FALSE: return "boolean";
-    default: return "null";
-    }
-}
-
 /* A string member; NULL when absent or null and !required. */
 static char *rd_str(rd *r, const json_t *obj, const char *key, const char *path, bool required)
 {
@@ -194,7 +181,7 @@ static char *rd_str(rd *r, const json_t *obj, const char *key, const char *path,
         return NULL;
     }
     if (!json_is_string(v)) {
-        rd_fail(r, path, "expected a string, got %s", type_name(v));
+        rd_fail(r, path, "expected a string, got %s", dra_json_type_name(v));
         return NULL;
     }
     return dra_arena_strndup(r->a, json_string_value(v), json_string_length(v));
@@ -207,7 +194,7 @@ static char **rd_strs(rd *r, const json_t *obj, const char *key, const char *pat
     if (!v || json_is_null(v))
         return NULL;
     if (!json_is_array(v)) {
-        rd_fail(r, path, "expected an array, got %s", type_name(v));
+        rd_fail(r, path, "expected an array, got %s", dra_json_type_name(v));
         return NULL;
     }
     char **out = dra_arena_zalloc(r->a, (json_array_size(v) + 1) * sizeof *out);
@@ -215,7 +202,7 @@ static char **rd_strs(rd *r, const json_t *obj, const char *key, const char *pat
     json_t *s;
     json_array_foreach(v, i, s) {
         if (!json_is_string(s)) {
-            rd_fail(r, P("%s[%zu]", path, i), "expected a string, got %s", type_name(s));
+            rd_fail(r, P("%s[%zu]", path, i), "expected a string, got %s", dra_json_type_name(s));
             return NULL;
         }
         out[i] = dra_arena_strndup(r->a, json_string_value(s), json_string_length(s));
@@ -229,7 +216,7 @@ static void rd_devices(rd *r, const json_t *devs, const char *path, dra_ckpt_dri
     if (!devs || json_is_null(devs))
         return;
     if (!json_is_array(devs)) {
-        rd_fail(r, path, "expected an array, got %s", type_name(devs));
+        rd_fail(r, path, "expected an array, got %s", dra_json_type_name(devs));
         return;
     }
     d->n_devices = json_array_size(devs);
@@ -239,7 +226,7 @@ static void rd_devices(rd *r, const json_t *devs, const char *path, dra_ckpt_dri
     json_array_foreach(devs, i, dv) {
         const char *p = P("%s[%zu]", path, i);
         if (!json_is_object(dv)) {
-            rd_fail(r, p, "expected an object, got %s", type_name(dv));
+            rd_fail(r, p, "expected an object, got %s", dra_json_type_name(dv));
             return;
         }
         dra_ckpt_device *x = &d->devices[i];
@@ -261,7 +248,7 @@ static void rd_entry(rd *r, dra_checkpoint *cp, const json_t *e, size_t idx)
 {
     const char *p = P("Data.Entries[%zu]", idx), *q;
     if (!json_is_object(e)) {
-        rd_fail(r, p, "expected an object, got %s", type_name(e));
+        rd_fail(r, p, "expected an object, got %s", dra_json_type_name(e));
         return;
     }
     q = P("%s.ClaimUID", p);
@@ -282,13 +269,13 @@ static void rd_entry(rd *r, dra_checkpoint *cp, const json_t *e, size_t idx)
     json_t *pods = json_object_get(e, "PodUIDs");
     q = P("%s.PodUIDs", p);
     if (pods && !json_is_null(pods) && !json_is_object(pods)) {
-        rd_fail(r, q, "expected an object, got %s", type_name(pods));
+        rd_fail(r, q, "expected an object, got %s", dra_json_type_name(pods));
         return;
     }
     json_t *names = json_object_get(e, "PodNames");
     if (names && !json_is_null(names) && !json_is_object(names)) {
         q = P("%s.PodNames", p);
-        rd_fail(r, q, "expected an object, got %s", type_name(names));
+        rd_fail(r, q, "expected an object, got %s", dra_json_type_name(names));
         return;
     }
     const char *k;
@@ -298,7 +285,7 @@ static void rd_entry(rd *r, dra_checkpoint *cp, const json_t *e, size_t idx)
             json_t *nm = names ? json_object_get(names, k) : NULL;
             if (nm && !json_is_string(nm)) {
                 q = P("%s.PodNames[%.200s]", p, k);
-                rd_fail(r, q, "expected a string, got %s", type_name(nm));
+                rd_fail(r, q, "expected a string, got %s", dra_json_type_name(nm));
                 return;
             }
             dra_ckpt_add_pod(cp, c, k, nm ? json_string_value(nm) : NULL);
@@ -309,13 +296,13 @@ static void rd_entry(rd *r, dra_checkpoint *cp, const json_t *e, size_t idx)
     if (ds && !json_is_null(ds)) {
         if (!json_is_object(ds)) {
             q = P("%s.DriverState", p);
-            rd_fail(r, q, "expected an object, got %s", type_name(ds));
+            rd_fail(r, q, "expected an object, got %s", dra_json_type_name(ds));
             return;
         }
         json_object_foreach(ds, k, v) {
             q = P("%s.DriverState[%.200s]", p, k);
             if (!json_is_object(v)) {
-                rd_fail(r, q, "expected an object, got %s", type_name(v));
+                rd_fail(r, q, "expected an object, got %s", dra_json_type_name(v));
                 return;
             }
             dra_ckpt_driver *d = dra_ckpt_driver_get(cp, c, k);
@@ -324,7 +311,7 @@ static void rd_entry(rd *r, dra_checkpoint *cp, const json_t *e, size_t idx)
                 return;
             json_t *skip = json_object_get(v, "SkipNodeOperations");
             if (skip && !json_is_null(skip) && !json_is_array(skip)) {
-                rd_fail(r, P("%s.SkipNodeOperations", q), "expected an array, got %s", type_name(skip));
+                rd_fail(r, P("%s.SkipNodeOperations", q), "expected an array, got %s", dra_json_type_name(skip));
                 return;
             }
             d->skip = dra_skip_ops_mask(skip);
@@ -334,7 +321,7 @@ static void rd_entry(rd *r, dra_checkpoint *cp, const json_t *e, size_t idx)
     if (prep && !json_is_null(prep)) {
         if (!json_is_boolean(prep)) {
             q = P("%s.Prepared", p);
-            rd_fail(r, q, "expected a boolean, got %s", type_name(prep));
+            rd_fail(r, q, "expected a boolean, got %s", dra_json_type_name(prep));
             return;
         }
         c->prepared = json_is_true(prep);
@@ -352,7 +339,7 @@ dra_err *dra_ckpt_parse(const char *data, size_t len, const char *name, dra_chec
     }
     json_t *inner = NULL;
     if (!json_is_object(outer)) {
-        rd_fail(&r, NULL, "expected a JSON object, got %s", type_name(outer));
+        rd_fail(&r, NULL, "expected a JSON object, got %s", dra_json_type_name(outer));
         goto done;
     }
     json_t *d = json_object_get(outer, "Data");
@@ -378,7 +365,7 @@ dra_err *dra_ckpt_parse(const char *data, size_t len, const char *name, dra_chec
     }
     inner = json_loadb(json_string_value(d), json_string_length(d), JSON_DECODE_ANY, &je);
     if (inner && !json_is_object(inner)) {
-        rd_fail(&r, "Data", "expected a JSON object, got %s", type_name(inner));
+        rd_fail(&r, "Data", "expected a JSON object, got %s", dra_json_type_name(inner));
         goto done;
     }
     if (!inner) {
@@ -397,7 +384,7 @@ dra_err *dra_ckpt_parse(const char *data, size_t len, const char *name, dra_chec
     json_t *entries = json_object_get(inner, "Entries");
     if (entries && !json_is_null(entries)) {
         if (!json_is_array(entries)) {
-            rd_fail(&r, "Data.Entries", "expected an array, got %s", type_name(entries));
+            rd_fail(&r, "Data.Entries", "expected an array, got %s", dra_json_type_name(entries));
             goto done;
         }
         size_t i;
