@@ -4,6 +4,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/hash.h"
 #include "unit.h"
 
 UNIT_TEST(arena_alignment_and_strings)
@@ -83,3 +84,37 @@ UNIT_TEST(read_limits)
 }
 
 UNIT_MAIN()
+
+UNIT_TEST(fnv1a128_vectors)
+{
+    /* the published FNV-1a 128 values */
+    dra_hash128 h = dra_fnv1a128(DRA_FNV128_OFFSET, "", 0);
+    CHECK(h.hi == UINT64_C(0x6c62272e07bb0142) && h.lo == UINT64_C(0x62b821756295c58d));
+    h = dra_fnv1a128(DRA_FNV128_OFFSET, "a", 1);
+    CHECK(h.hi == UINT64_C(0xd228cb696f1a8caf) && h.lo == UINT64_C(0x78912b704e4a8964));
+    h = dra_fnv1a128(dra_fnv1a128(DRA_FNV128_OFFSET, "foo", 3), "bar", 3);
+    CHECK(h.hi == UINT64_C(0x343e1662793c64bf) && h.lo == UINT64_C(0x6f0d3597ba446f18));
+    CHECK(!dra_hash128_eq(h, dra_fnv1a128(DRA_FNV128_OFFSET, "foobaz", 6)));
+}
+
+UNIT_TEST(strset_keeps_order_and_dedups)
+{
+    dra_strset s = {0};
+    bool added;
+    char name[32];
+    for (int round = 0; round < 2; round++)
+        for (int i = 0; i < 5000; i++) {
+            int n = snprintf(name, sizeof name, "node-%d", i);
+            CHECK_INT(dra_strset_add(&s, name, (size_t)n, &added), i);
+            CHECK(added == (round == 0));
+        }
+    CHECK_INT(s.n, 5000);
+    CHECK_STR(dra_strset_at(&s, 0), "node-0");
+    CHECK_STR(dra_strset_at(&s, 4999), "node-4999");
+    /* a prefix of a member is a string of its own */
+    CHECK_INT(dra_strset_add(&s, "node-1", 5, &added), 5000);
+    CHECK(added);
+    CHECK_STR(dra_strset_at(&s, 5000), "node-");
+    dra_strset_free(&s);
+    CHECK(s.n == 0 && s.text == NULL);
+}

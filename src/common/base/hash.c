@@ -93,3 +93,66 @@ void dra_strmap_free(dra_strmap *m)
     free(m->e);
     *m = (dra_strmap){0};
 }
+
+/* ---- the compact string set ---------------------------------------------- */
+
+static size_t strset_probe(const dra_strset *set, const char *s, size_t n, uint64_t h)
+{
+    size_t mask = set->nslot - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        uint32_t v = set->slot[i];
+        if (!v)
+            return i;
+        const char *t = set->text + set->off[v - 1];
+        if (strncmp(t, s, n) == 0 && t[n] == 0)
+            return i;
+    }
+}
+
+static void strset_rehash(dra_strset *set, size_t nslot)
+{
+    free(set->slot);
+    set->slot = dra_xcalloc(nslot, sizeof *set->slot);
+    set->nslot = nslot;
+    for (size_t k = 0; k < set->n; k++) {
+        const char *t = set->text + set->off[k];
+        size_t tl = strlen(t);
+        set->slot[strset_probe(set, t, tl, key_hash(t, tl))] = (uint32_t)(k + 1);
+    }
+}
+
+size_t dra_strset_add(dra_strset *set, const char *s, size_t n, bool *added)
+{
+    if (2 * (set->n + 1) > set->nslot)
+        strset_rehash(set, set->nslot ? 2 * set->nslot : 64);
+    size_t i = strset_probe(set, s, n, key_hash(s, n));
+    if (set->slot[i]) {
+        if (added)
+            *added = false;
+        return set->slot[i] - 1;
+    }
+    if (set->n >= UINT32_MAX - 1 || set->len + n + 1 > UINT32_MAX)
+        abort(); /* past its 32-bit offsets: as out of memory */
+    if (set->len + n + 1 > set->cap) {
+        while (set->len + n + 1 > set->cap)
+            set->cap = set->cap ? 2 * set->cap : 1024;
+        set->text = dra_xrealloc(set->text, set->cap);
+    }
+    memcpy(set->text + set->len, s, n);
+    set->text[set->len + n] = 0;
+    set->off = dra_xgrow(set->off, set->n, sizeof *set->off);
+    set->off[set->n] = (uint32_t)set->len;
+    set->len += n + 1;
+    set->slot[i] = (uint32_t)(++set->n);
+    if (added)
+        *added = true;
+    return set->n - 1;
+}
+
+void dra_strset_free(dra_strset *set)
+{
+    free(set->text);
+    free(set->off);
+    free(set->slot);
+    *set = (dra_strset){0};
+}

@@ -50,6 +50,63 @@ static inline uint32_t dra_fnv1a32_str(uint32_t h, const char *s)
     return h;
 }
 
+/* FNV-1a 128-bit (offset basis 0x6c62272e07bb014262b821756295c58d, prime
+ * 2^88 + 0x13b), as two 64-bit halves, for keys kept as hashes alone: n
+ * distinct keys, if the hash behaves as a random function, all differ but
+ * with probability at most n(n-1)/2 * 2^-128 (below 2^-68 for n = 2^30).
+ * Not a defence against input crafted to collide (FNV is not keyed). */
+typedef struct dra_hash128 {
+    uint64_t hi, lo;
+} dra_hash128;
+#define DRA_FNV128_OFFSET ((dra_hash128){UINT64_C(0x6c62272e07bb0142), UINT64_C(0x62b821756295c58d)})
+
+/* h = FNV-1a 128 of n bytes at p, continuing from h. */
+static inline dra_hash128 dra_fnv1a128(dra_hash128 h, const void *p, size_t n)
+{
+    const unsigned char *s = p;
+    for (size_t i = 0; i < n; i++) {
+        h.lo ^= s[i];
+        /* h * (2^88 + 0x13b) mod 2^128: the low half times 0x13b with its
+         * carry, plus the low half shifted up by 88 */
+        uint64_t a = h.lo >> 32, b = h.lo & 0xffffffffu;
+        uint64_t bl = b * 0x13b, ah = a * 0x13b + (bl >> 32);
+        uint64_t lo = (ah << 32) | (bl & 0xffffffffu);
+        h.hi = h.hi * 0x13b + (ah >> 32) + (h.lo << 24);
+        h.lo = lo;
+    }
+    return h;
+}
+
+static inline bool dra_hash128_eq(dra_hash128 a, dra_hash128 b)
+{
+    return a.hi == b.hi && a.lo == b.lo;
+}
+
+/* An ordered set of strings held compactly: each distinct string once, its
+ * bytes copied into one buffer (NUL-terminated), 4 bytes of index a slot
+ * (at most half full) and 4 bytes of order a string.  For large sets of
+ * short names (a node name per ResourceSlice of a fleet); at most 2^32-1
+ * strings and 4 GiB of text.  Zero-initialised is empty; dra_strset_free()
+ * releases it (reusable after).  Never fails (aborts on OOM). */
+typedef struct dra_strset {
+    char *text;       /* the strings, NUL-terminated, in insertion order */
+    size_t len, cap;
+    uint32_t *off;    /* off[i]: where string i starts in text */
+    size_t n;         /* strings */
+    uint32_t *slot;   /* open addressing: 0 = free, else i + 1 */
+    size_t nslot;     /* 0 or a power of two */
+} dra_strset;
+
+/* Add s (n bytes, no NUL inside) when absent; returns its ordinal, new or
+ * old, and *added (may be NULL) says which. */
+size_t dra_strset_add(dra_strset *set, const char *s, size_t n, bool *added);
+/* String i (i < set->n), valid until the next add or the free. */
+static inline const char *dra_strset_at(const dra_strset *set, size_t i)
+{
+    return set->text + set->off[i];
+}
+void dra_strset_free(dra_strset *set);
+
 typedef struct dra_strmap_entry {
     const char *key; /* borrowed; NULL = free slot */
     size_t len;

@@ -354,12 +354,23 @@ static uint64_t content_hash(const json_t *v)
     }
 }
 
-/* One named object seen: its key's and content's hashes and its place. */
+/* One named object seen: its key's and content's hashes and its place.
+ *
+ * Kept as hashes alone, 40 bytes an object and 4 bytes of index slot (at
+ * most half full), so that a stream of a million objects costs tens of MB.
+ * The key is FNV-1a 128 of kind, namespace and name: two different keys
+ * are taken for one (a false "duplicate object" error) with probability
+ * at most n(n-1)/2 * 2^-128 over n named objects (< 2^-68 for 2^30
+ * objects).  The content hash (64 bits) decides only between objects of
+ * one key: a different object taken for an identical repeat has
+ * probability 2^-64 a repeated key.  Neither holds against input crafted
+ * to collide.  The first object is named by its place (file, document,
+ * line), as the error names it, not by its strings. */
 typedef struct seen_obj {
-    uint64_t key;      /* 0 = free slot */
+    dra_hash128 key;
     uint64_t content;
-    const char *file;  /* the set's */
-    int doc, line;
+    uint32_t file;     /* index in the loader's files */
+    int32_t doc, line;
 } seen_obj;
 
 /* An object whose admin access waits for its Namespace (later in the input). */
@@ -373,8 +384,12 @@ typedef struct held_obj {
 struct dra_loader {
     steps st;
     dra_load_opts opts;
-    seen_obj *seen;         /* open addressing, cap a power of two */
-    size_t nseen, capseen;
+    seen_obj *seen;         /* in input order */
+    size_t nseen;
+    uint32_t *slot;         /* open addressing: 0 free, else seen index + 1 */
+    size_t nslot;           /* 0 or a power of two */
+    const char **files;     /* the file names (the set's) of seen objects */
+    size_t nfiles;
     const json_t **namespaces; /* NULL-terminated, one reference each */
     size_t nns;
     held_obj *held;
@@ -394,24 +409,43 @@ dra_loader *dra_loader_new(const dra_load_opts *opts, dra_field_validation fv)
 }
 
 /* The slot of key: its own, or the free one where it goes. */
-static seen_obj *seen_slot(dra_loader *l, uint64_t key)
+static uint32_t *seen_slot(dra_loader *l, dra_hash128 key)
 {
-    size_t mask = l->capseen - 1;
-    for (size_t i = (size_t)key & mask;; i = (i + 1) & mask)
-        if (l->seen[i].key == key || l->seen[i].key == 0)
-            return &l->seen[i];
+    size_t mask = l->nslot - 1;
+    for (size_t i = (size_t)key.lo & mask;; i = (i + 1) & mask)
+        if (l->slot[i] == 0 || dra_hash128_eq(l->seen[l->slot[i] - 1].key, key))
+            return &l->slot[i];
 }
 
 static void seen_grow(dra_loader *l)
 {
-    seen_obj *old = l->seen;
-    size_t oldcap = l->capseen;
-    l->capseen = oldcap ? oldcap * 2 : 1024;
-    l->seen = dra_xcalloc(l->capseen, sizeof *l->seen);
-    for (size_t i = 0; i < oldcap; i++)
-        if (old[i].key)
-            *seen_slot(l, old[i].key) = old[i];
-    free(old);
+    free(l->slot);
+    l->nslot = l->nslot ? l->nslot * 2 : 1024;
+    l->slot = dra_xcalloc(l->nslot, sizeof *l->slot);
+    for (size_t i = 0; i < l->nseen; i++)
+        *seen_slot(l, l->seen[i].key) = (uint32_t)(i + 1);
+}
+
+/* The key of kind/namespace/name (namespace "" for cluster-scoped kinds),
+ * each part with its length: no two keys share their bytes. */
+static dra_hash128 object_key(dra_kind kind, const char *ns, const char *name)
+{
+    if (!dra_kind_namespaced(kind) || !ns)
+        ns = "";
+    size_t parts[3] = {(size_t)kind, strlen(ns), strlen(name)};
+    dra_hash128 h = dra_fnv1a128(DRA_FNV128_OFFSET, parts, sizeof parts);
+    h = dra_fnv1a128(h, ns, parts[1]);
+    return dra_fnv1a128(h, name, parts[2]);
+}
+
+/* The index of file in l->files (consecutive objects share theirs). */
+static uint32_t file_index(dra_loader *l, const char *file)
+{
+    if (!l->nfiles || l->files[l->nfiles - 1] != file) {
+        l->files = dra_xgrow(l->files, l->nfiles, sizeof *l->files);
+        l->files[l->nfiles++] = file;
+    }
+    return (uint32_t)(l->nfiles - 1);
 }
 
 static bool is_namespace(const json_t *obj)
@@ -457,20 +491,18 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
     const char *name = json_string_value(json_object_get(md, "name"));
     const char *ns = json_string_value(json_object_get(md, "namespace"));
     if (name && *name) {
-        char *k = make_key(*kind, ns, name);
-        uint64_t key = dra_fnv1a_str(DRA_FNV64_OFFSET, k);
-        free(k);
-        key += key == 0;
-        if (2 * (l->nseen + 1) > l->capseen)
+        dra_hash128 key = object_key(*kind, ns, name);
+        if (2 * (l->nseen + 1) > l->nslot)
             seen_grow(l);
-        seen_obj *prev = seen_slot(l, key);
+        uint32_t *slot = seen_slot(l, key);
         uint64_t content = content_hash(obj);
-        if (prev->key == key && prev->content == content) {
+        seen_obj *prev = *slot ? &l->seen[*slot - 1] : NULL;
+        if (prev && prev->content == content) {
             l->collapsed++; /* the same object twice: one object */
             return NULL;
         }
-        if (prev->key == key) {
-            dra_obj first = {.file = prev->file, .doc = prev->doc, .line = prev->line};
+        if (prev) {
+            dra_obj first = {.file = l->files[prev->file], .doc = prev->doc, .line = prev->line};
             char *where = location(&first);
             char *ref = dra_obj_ref(obj);
             e = dra_err_new(DRA_EXIT_INPUT, "duplicate object %s, first defined at %s", ref, where);
@@ -478,8 +510,11 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
             free(where);
             return dra_obj_locate(e, o);
         }
-        *prev = (seen_obj){key, content, o->file, o->doc, o->line};
-        l->nseen++;
+        if (l->nseen >= UINT32_MAX - 1)
+            abort(); /* past the 32-bit slots: as out of memory */
+        l->seen = dra_xgrow(l->seen, l->nseen, sizeof *l->seen);
+        l->seen[l->nseen] = (seen_obj){key, content, file_index(l, o->file), o->doc, o->line};
+        *slot = (uint32_t)(++l->nseen);
     }
     *passed = true;
     return NULL;
@@ -506,6 +541,8 @@ dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
     free(l->namespaces);
     free(l->held);
     free(l->seen);
+    free(l->slot);
+    free(l->files);
     free(l);
     return all;
 }

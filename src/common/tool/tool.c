@@ -241,9 +241,7 @@ typedef struct tool_each {
     void *ctx;
     dra_objset deferred; /* workloads (and anything with a pod template): expanded at the end */
     dra_objset context;  /* Nodes: where DaemonSets go */
-    dra_strmap nodes;    /* node names of ResourceSlices (without Nodes, DaemonSets go there) */
-    dra_arena names;     /* their keys */
-    const char **node_order; /* the same names in input order */
+    dra_strset nodes;    /* node names of ResourceSlices in input order (without Nodes, DaemonSets go there) */
 } tool_each;
 
 static bool has_pod_template(const json_t *obj)
@@ -284,12 +282,8 @@ static dra_err *each_object(void *ctx, dra_obj *o)
         dra_objset_add(&te->context, json_incref(obj), NULL, 0, 0, -1);
     } else if (kind && strcmp(kind, "ResourceSlice") == 0) {
         const char *nn = json_string_value(json_object_get(json_object_get(obj, "spec"), "nodeName"));
-        if (nn && *nn && !dra_strmap_get(&te->nodes, nn, strlen(nn), NULL)) {
-            const char *key = dra_arena_strdup(&te->names, nn);
-            te->node_order = dra_xgrow(te->node_order, te->nodes.n, sizeof *te->node_order);
-            te->node_order[te->nodes.n] = key;
-            dra_strmap_put(&te->nodes, key, strlen(key), 1);
-        }
+        if (nn && *nn)
+            dra_strset_add(&te->nodes, nn, strlen(nn), NULL);
     }
     return deliver(te, o);
 }
@@ -300,13 +294,13 @@ dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const
     dra_err *e = dra_tool_input_options(set, a);
     if (e)
         return e;
-    tool_each te = {tool, a, flags, fn, ctx, DRA_OBJSET_INIT, DRA_OBJSET_INIT, {0}, {0}, NULL};
+    tool_each te = {tool, a, flags, fn, ctx, DRA_OBJSET_INIT, DRA_OBJSET_INIT, {0}};
     e = dra_read_paths_each(set, paths, n, each_object, &te);
     if (te.deferred.n) {
         /* one stub ResourceSlice per node name, as the slices gave them */
         for (size_t i = 0; i < te.nodes.n; i++)
             dra_objset_add(&te.context, json_pack("{s:s, s:{s:s}}", "kind", "ResourceSlice", "spec", "nodeName",
-                                                  te.node_order[i]), NULL, 0, 0, -1);
+                                                  dra_strset_at(&te.nodes, i)), NULL, 0, 0, -1);
         /* the workloads, then the context, in one set: the pods take the
          * workloads' places and the context stays at the end */
         size_t nctx = te.context.n;
@@ -332,9 +326,7 @@ dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const
     }
     dra_objset_free(&te.deferred);
     dra_objset_free(&te.context);
-    dra_strmap_free(&te.nodes);
-    dra_arena_free(&te.names);
-    free(te.node_order);
+    dra_strset_free(&te.nodes);
     return e;
 }
 
