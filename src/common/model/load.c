@@ -304,6 +304,31 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
 
 /* ---- streaming ------------------------------------------------------------ */
 
+/* One word into h (a multiply and a shift: this runs over every key and
+ * string of the input). */
+static inline uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * DRA_FNV64_PRIME;
+    return h ^ (h >> 32);
+}
+
+/* n bytes into h, eight at a time; the tail zero-padded, the length last. */
+static uint64_t hash_words(uint64_t h, const char *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = mix(h, w);
+    }
+    if (i < n) {
+        uint64_t w = 0;
+        memcpy(&w, p + i, n - i);
+        h = mix(h, w);
+    }
+    return mix(h, n);
+}
+
 /* A hash of a JSON value's content, equal for json_equal values (object
  * members in any order). */
 static uint64_t content_hash(const json_t *v)
@@ -312,42 +337,29 @@ static uint64_t content_hash(const json_t *v)
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
         uint64_t sum = 0;
-        const char *k;
-        json_t *x;
-        json_object_foreach((json_t *)v, k, x) {
-            uint64_t m = dra_fnv1a_str(DRA_FNV64_OFFSET, k) * 31 + content_hash(x);
+        for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
+            uint64_t m = hash_words(DRA_FNV64_OFFSET, json_object_iter_key(it), json_object_iter_key_len(it)) * 31 +
+                         content_hash(json_object_iter_value(it));
             sum += m ^ (m >> 29);
         }
-        return dra_fnv1a(h, &sum, sizeof sum);
+        return mix(h, sum);
     }
     case JSON_ARRAY: {
         size_t i;
         json_t *x;
-        json_array_foreach(v, i, x) {
-            uint64_t c = content_hash(x);
-            h = dra_fnv1a(h, &c, sizeof c);
-        }
+        json_array_foreach(v, i, x)
+            h = mix(h, content_hash(x));
         return h;
     }
-    case JSON_STRING: {
-        /* eight bytes a step: this runs over every string of the input */
-        const char *p = json_string_value(v);
-        size_t n = json_string_length(v), i = 0;
-        for (; i + 8 <= n; i += 8) {
-            uint64_t w;
-            memcpy(&w, p + i, 8);
-            h = (h ^ w) * DRA_FNV64_PRIME;
-            h ^= h >> 32;
-        }
-        return dra_fnv1a(h, p + i, n - i);
-    }
-    case JSON_INTEGER: {
-        json_int_t n = json_integer_value(v);
-        return dra_fnv1a(h, &n, sizeof n);
-    }
+    case JSON_STRING:
+        return hash_words(h, json_string_value(v), json_string_length(v));
+    case JSON_INTEGER:
+        return mix(h, (uint64_t)json_integer_value(v));
     case JSON_REAL: {
         double d = json_real_value(v);
-        return dra_fnv1a(h, &d, sizeof d);
+        uint64_t w;
+        memcpy(&w, &d, sizeof w);
+        return mix(h, w);
     }
     default:
         return h;

@@ -237,11 +237,19 @@ static const stype *schema_of(dra_kind kind, dra_apiver ver)
     }
 }
 
+/* One step of the path to the value being checked: a key, or an index. */
+typedef struct step {
+    const char *key; /* NULL: index */
+    size_t index;
+} step;
+
 typedef struct walk {
     dra_field_validation fv;
     const dra_obj *at;
     int lookups;        /* field lines looked up so far */
-    dra_buf path;
+    const char *prefix; /* the path of the value checked, or NULL */
+    step path[DRA_MAX_DEPTH + 1]; /* the path below it, written out only for an error */
+    size_t depth;
     dra_err *errs, *warns;
 } walk;
 
@@ -256,11 +264,42 @@ static const stype *field_type(const stype *t, const char *key, bool *known)
     return NULL;
 }
 
+/* The path as upstream writes it: a.b[3].c */
+static void path_text(const walk *w, dra_buf *b)
+{
+    if (w->prefix)
+        dra_buf_puts(b, w->prefix);
+    for (size_t i = 0; i < w->depth; i++) {
+        if (!w->path[i].key) {
+            dra_buf_printf(b, "[%zu]", w->path[i].index);
+            continue;
+        }
+        if (b->len)
+            dra_buf_putc(b, '.');
+        dra_buf_puts(b, w->path[i].key);
+    }
+}
+
+static void unknown_field(walk *w)
+{
+    dra_buf path = DRA_BUF_INIT;
+    path_text(w, &path);
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unknown field \"%s\"", dra_buf_str(&path));
+    int line = w->lookups++ < DRA_FIELD_LINE_LOOKUPS ? dra_obj_field_line(w->at, dra_buf_str(&path)) : 0;
+    if (line > 0)
+        e = dra_err_at(e, w->at->file, w->at->doc, line, 0);
+    if (w->fv == DRA_FV_STRICT)
+        w->errs = dra_err_append(w->errs, e);
+    else
+        w->warns = dra_err_append(w->warns, e);
+    dra_buf_free(&path);
+}
+
 static void check(walk *w, json_t *v, const stype *t)
 {
-    if (!t || !v)
+    if (!t || !v || w->depth >= DRA_MAX_DEPTH)
         return;
-    size_t plen = w->path.len;
+    step *at = &w->path[w->depth++];
     if (t->kind == 'o' && json_is_object(v)) {
         const char *k;
         json_t *x;
@@ -268,50 +307,32 @@ static void check(walk *w, json_t *v, const stype *t)
         json_object_foreach_safe(v, tmp, k, x) {
             bool known;
             const stype *ft = field_type(t, k, &known);
-            if (plen)
-                dra_buf_putc(&w->path, '.');
-            dra_buf_puts(&w->path, k);
+            *at = (step){k, 0};
             if (known) {
                 check(w, x, ft);
             } else if (!t->open) {
-                if (w->fv != DRA_FV_IGNORE) {
-                    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unknown field \"%s\"", dra_buf_str(&w->path));
-                    int line = w->lookups++ < DRA_FIELD_LINE_LOOKUPS
-                                   ? dra_obj_field_line(w->at, dra_buf_str(&w->path)) : 0;
-                    if (line > 0)
-                        e = dra_err_at(e, w->at->file, w->at->doc, line, 0);
-                    if (w->fv == DRA_FV_STRICT)
-                        w->errs = dra_err_append(w->errs, e);
-                    else
-                        w->warns = dra_err_append(w->warns, e);
-                }
+                if (w->fv != DRA_FV_IGNORE)
+                    unknown_field(w);
                 if (w->fv != DRA_FV_STRICT)
                     json_object_del(v, k);
             }
-            w->path.len = plen;
-            w->path.data[plen] = 0;
         }
     } else if (t->kind == 'l' && json_is_array(v)) {
         size_t i;
         json_t *x;
         json_array_foreach(v, i, x) {
-            dra_buf_printf(&w->path, "[%zu]", i);
+            *at = (step){NULL, i};
             check(w, x, t->elem);
-            w->path.len = plen;
-            w->path.data[plen] = 0;
         }
-    } else if (t->kind == 'm' && json_is_object(v)) {
+    } else if (t->kind == 'm' && json_is_object(v) && t->elem) {
         const char *k;
         json_t *x;
         json_object_foreach(v, k, x) {
-            if (plen)
-                dra_buf_putc(&w->path, '.');
-            dra_buf_puts(&w->path, k);
+            *at = (step){k, 0};
             check(w, x, t->elem);
-            w->path.len = plen;
-            w->path.data[plen] = 0;
         }
     }
+    w->depth--;
     /* a wrong type is validation's to report, with the expected type */
 }
 
@@ -323,7 +344,6 @@ dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_
         return NULL;
     walk w = {.fv = fv, .at = at};
     check(&w, obj, t);
-    dra_buf_free(&w.path);
     if (warnings)
         *warnings = dra_err_append(*warnings, w.warns);
     else
@@ -343,11 +363,8 @@ dra_err *dra_strict_check_part(json_t *v, const char *part, const char *prefix, 
                                                        : NULL;
     if (!t)
         return NULL;
-    walk w = {.fv = fv, .at = at};
-    if (prefix && *prefix)
-        dra_buf_puts(&w.path, prefix);
+    walk w = {.fv = fv, .at = at, .prefix = prefix && *prefix ? prefix : NULL};
     check(&w, v, t);
-    dra_buf_free(&w.path);
     if (warnings)
         *warnings = dra_err_append(*warnings, w.warns);
     else

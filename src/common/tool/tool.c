@@ -9,6 +9,7 @@
 
 #include "../base/arena.h"
 #include "../base/hash.h"
+#include "../io/jalloc.h"
 #include "../model/workloads.h"
 
 /* Make sure fds 0-2 exist so that files we open never become "stdout".
@@ -31,6 +32,7 @@ static void check_fds(void)
 
 bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, int *rc)
 {
+    dra_jalloc_install(); /* before jansson allocates anything */
     check_fds();
     dra_err *e = dra_cli_parse(tool, argc, argv, a);
     if (e) {
