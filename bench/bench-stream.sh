@@ -41,7 +41,7 @@ row() {
 
 "$B/dra-slice" profile gpu --nodes 10000 --devices 10 -o jsonl >"$T/f100k.jsonl"
 for i in 1 2 3 4; do cat "$T/f100k.jsonl"; done >"$T/f400k.jsonl" # 110 MB, names repeat (identical: counted once)
-echo "JSON Lines read + validate, ours against a Python json.loads loop (reading only); ratio < 1 is faster"
+echo "JSON Lines read + validate, ours against a Python json.loads loop (reading only); ratio < 1 is faster (target: <= 1)"
 row "validate 100k devices ($(($(stat -c %s "$T/f100k.jsonl") / 1000000)) MB)" "$(measure "$B/dra-slice" validate "$T/f100k.jsonl")" \
     "python" "$(measure "$PY" "$T/loop.py" "$T/f100k.jsonl")"
 row "validate 400k devices ($(($(stat -c %s "$T/f400k.jsonl") / 1000000)) MB)" "$(measure "$B/dra-slice" validate "$T/f400k.jsonl")" \

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "io/jalloc.h"
 #include "io/stream.h"
 #include "unit.h"
 
@@ -392,4 +393,31 @@ UNIT_TEST(field_lines)
     ((dra_source *)s.v[0].src)->data[9] = '[';
     CHECK(dra_obj_field_line(&s.v[0], "spec.x") >= 0);
     dra_objset_free(&s);
+}
+
+UNIT_TEST(jalloc_recycles_and_changes_nothing)
+{
+    /* a tree built before installing is freed after it; what jansson
+     * returns may still go to free(); the same text reads the same */
+    const char *text = "{\"a\": [1, 2.5, \"x\", {\"b\": null, \"c\": true}], \"d\": \"a longer string than sixteen bytes\"}";
+    json_t *before = json_loads(text, 0, NULL);
+    dra_jalloc_install(); /* false in AddressSanitizer builds: the same checks hold */
+    for (int round = 0; round < 3; round++) {
+        json_t *v = json_loads(text, 0, NULL);
+        CHECK(v && json_equal(v, before));
+        char *s = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+        CHECK_STR(s, "{\"a\":[1,2.5,\"x\",{\"b\":null,\"c\":true}],\"d\":\"a longer string than sixteen bytes\"}");
+        free(s);
+        json_decref(v);
+    }
+    json_t *big = json_array();
+    for (int i = 0; i < 1000; i++)
+        json_array_append_new(big, json_sprintf("item %d", i));
+    CHECK_STR(json_string_value(json_array_get(big, 999)), "item 999");
+    json_decref(big);
+    json_decref(before);
+    dra_jalloc_uninstall();
+    json_t *after = json_loads(text, 0, NULL);
+    CHECK(after != NULL);
+    json_decref(after);
 }

@@ -15,6 +15,8 @@
 
 #define CLASSES (DRA_JALLOC_MAX / 16)
 
+#ifndef DRA_JALLOC_OFF
+
 /* Free blocks by size class: class c holds blocks of at least 16c usable
  * bytes and serves requests of up to 16c.  The allocator's one state. */
 static struct {
@@ -51,6 +53,8 @@ static void ja_free(void *p)
     cache.kept += c << 4;
 }
 
+#endif
+
 bool dra_jalloc_install(void)
 {
 #ifdef DRA_JALLOC_OFF
@@ -66,6 +70,7 @@ bool dra_jalloc_install(void)
 
 void dra_jalloc_uninstall(void)
 {
+#ifndef DRA_JALLOC_OFF
     if (!cache.on)
         return;
     json_set_alloc_funcs(malloc, free);
@@ -77,4 +82,5 @@ void dra_jalloc_uninstall(void)
         }
     cache.kept = 0;
     cache.on = false;
+#endif
 }
