@@ -206,11 +206,11 @@ static dra_err *run_changes(const dra_args *a, void *p, int *rc)
             e = dra_err_new(DRA_EXIT_INPUT, "reserve needs --pod NAMESPACE/NAME");
         } else {
             char *ns = dra_xstrndup(pod, (size_t)(slash - pod));
-            e = dra_claims_reserve(&x->c, ns, slash + 1, &ch);
+            e = dra_claims_reserve(&x->c, ns, slash + 1, &x->f, &ch);
             free(ns);
         }
     } else {
-        dra_release_opts ro = {.delete_orphans = x->delete_orphans, .no_pods_ok = x->no_pods_ok};
+        dra_release_opts ro = {.delete_orphans = x->delete_orphans, .no_pods_ok = x->no_pods_ok, .features = &x->f};
         e = dra_claims_release(&x->c, &ro, &ch);
     }
     dra_cluster_address_ops(&x->c, &ch);

@@ -193,7 +193,7 @@ UNIT_TEST(reserve_appends_and_refuses)
     world w;
     dra_changes ch = DRA_CHANGES_INIT;
     CHECK(!load(&w, CLAIM("", ALLOC) RPOD("p", "u1", "")));
-    CHECK(dra_claims_reserve(&w.c, "ns", "p", &ch) == NULL);
+    CHECK(dra_claims_reserve(&w.c, "ns", "p", NULL, &ch) == NULL);
     CHECK_INT(ch.nops, 1);
     const json_t *e0 = json_array_get(dra_jarr(ch.objs[0].obj, "status.reservedFor"), 0);
     CHECK_STR(dra_jstr(e0, "resource"), "pods");
@@ -207,7 +207,7 @@ UNIT_TEST(reserve_appends_and_refuses)
     unload(&w);
 
     CHECK(!load(&w, CLAIM("", "") RPOD("p", "u1", "")));
-    dra_err *e = dra_claims_reserve(&w.c, "ns", "p", &ch);
+    dra_err *e = dra_claims_reserve(&w.c, "ns", "p", NULL, &ch);
     CHECK(e && e->code == DRA_EXIT_NEGATIVE);
     if (e)
         CHECK_STR(e->msg, "ResourceClaim.resource.k8s.io \"c\" is invalid: status.reservedFor: Forbidden: "
@@ -217,7 +217,7 @@ UNIT_TEST(reserve_appends_and_refuses)
     unload(&w);
 
     CHECK(!load(&w, CLAIM("  deletionTimestamp: \"2026-01-01T00:00:00Z\"\n", ALLOC) RPOD("p", "u1", "")));
-    e = dra_claims_reserve(&w.c, "ns", "p", &ch);
+    e = dra_claims_reserve(&w.c, "ns", "p", NULL, &ch);
     CHECK(e && strstr(e->msg, "new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set"));
     dra_err_free(e);
     unload(&w);
@@ -231,7 +231,7 @@ UNIT_TEST(reserve_appends_and_refuses)
         dra_buf_printf(&b, "  - {resource: pods, name: q%d, uid: q%d}\n", i, i);
     dra_buf_puts(&b, "---\n" RPOD("p", "u1", ""));
     CHECK(!load(&w, dra_buf_str(&b)));
-    e = dra_claims_reserve(&w.c, "ns", "p", &ch);
+    e = dra_claims_reserve(&w.c, "ns", "p", NULL, &ch);
     CHECK(e && strstr(e->msg, "status.reservedFor: Too many: 257: must have at most 256 items"));
     dra_err_free(e);
     unload(&w);
@@ -253,7 +253,7 @@ UNIT_TEST(bind_reserves_claims_made_earlier_in_the_same_state)
     CHECK(claim != NULL);
     json_t *alloc = json_pack("{s:{s:[{s:s,s:s,s:s,s:s}]}}", "devices", "results", "request", "r", "driver", "d",
                               "pool", "p", "device", "x");
-    dra_reserve_claim rc = {"p-gpu", claim, true, alloc};
+    dra_reserve_claim rc = {"p-gpu", claim, true, alloc, NULL};
     dra_reserve_opts ro = {.bind = true, .now_ns = INT64_C(1767225600) * DRA_NSEC_PER_SEC};
     size_t nops = ch.nops;
     CHECK(dra_claims_reserve_in(&w.c, &ch, pod, &rc, 1, &ro) == NULL);
@@ -272,7 +272,7 @@ UNIT_TEST(bind_reserves_claims_made_earlier_in_the_same_state)
     ro.now_ns += 60 * DRA_NSEC_PER_SEC;
     json_t *other = json_pack("{s:s,s:s,s:{s:s,s:s,s:s}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name", "q",
                               "namespace", "ns", "uid", "u2");
-    dra_reserve_claim rc2 = {"p-gpu", NULL, false, NULL};
+    dra_reserve_claim rc2 = {"p-gpu", NULL, false, NULL, NULL};
     CHECK(dra_claims_reserve_in(&w.c, &ch, other, &rc2, 1, &ro) == NULL);
     claim = dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "p-gpu");
     CHECK_INT(json_array_size(dra_jarr(claim, "status.reservedFor")), 2);

@@ -377,12 +377,82 @@ char *dra_claim_is_for_pod(const json_t *pod, const json_t *claim)
                          dra_jstr_or(claim, "metadata.name", ""), pns, dra_jstr_or(pod, "metadata.name", ""));
 }
 
+char *dra_claim_is_for_pod_or_group(const json_t *pod, const json_t *claim, const char *group)
+{
+    char *why = dra_claim_is_for_pod(pod, claim);
+    if (!why || !group)
+        return why;
+    free(why);
+    const char *pns = dra_jstr_or(pod, "metadata.namespace", ""), *cns = dra_jstr_or(claim, "metadata.namespace", "");
+    if (strcmp(pns, cns) == 0 && dra_claim_controlled_by_group_name(claim, group))
+        return NULL;
+    return dra_xasprintf("ResourceClaim %s/%s was not created for Pod %s/%s (neither Pod nor PodGroup %s is the owner)",
+                         cns, dra_jstr_or(claim, "metadata.name", ""), pns, dra_jstr_or(pod, "metadata.name", ""), group);
+}
+
 bool dra_claim_reserved_for_uid(const json_t *claim, const char *uid)
 {
     size_t i;
     json_t *r;
     json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, r) {
         if (uid && strcmp(dra_jstr_or(r, "uid", ""), uid) == 0)
+            return true;
+    }
+    return false;
+}
+
+const char *dra_pod_group_name(const json_t *pod)
+{
+    const char *g = dra_jstr(pod, "spec.schedulingGroup.podGroupName");
+    return g && *g ? g : NULL;
+}
+
+/* ptr.Equal on two optional strings */
+static bool same_optional(const json_t *a, const json_t *b, const char *key)
+{
+    const char *x = dra_jstr(a, key), *y = dra_jstr(b, key);
+    return x && y ? strcmp(x, y) == 0 : !x && !y;
+}
+
+const json_t *dra_pod_group_claim_match(const json_t *group, const json_t *pod_claim)
+{
+    size_t i;
+    json_t *gc;
+    json_array_foreach(dra_jarr(group, "spec.resourceClaims"), i, gc) {
+        if (same_optional(gc, pod_claim, "name") && same_optional(gc, pod_claim, "resourceClaimName") &&
+            same_optional(gc, pod_claim, "resourceClaimTemplateName"))
+            return gc;
+    }
+    return NULL;
+}
+
+static bool group_ref(const json_t *ref)
+{
+    const char *av = dra_jstr_or(ref, "apiVersion", "");
+    /* the version may change; the group is still checked */
+    return ref && strcmp(dra_jstr_or(ref, "kind", ""), "PodGroup") == 0 &&
+           strncmp(av, DRA_SCHEDULING_GROUP "/", sizeof DRA_SCHEDULING_GROUP) == 0;
+}
+
+bool dra_claim_controlled_by_group_name(const json_t *claim, const char *group)
+{
+    const json_t *ref = dra_controller_ref(claim);
+    return group && group_ref(ref) && strcmp(dra_jstr_or(ref, "name", ""), group) == 0;
+}
+
+bool dra_claim_controlled_by_uid(const json_t *claim, const char *uid)
+{
+    const json_t *ref = dra_controller_ref(claim);
+    return ref && uid && strcmp(dra_jstr_or(ref, "uid", ""), uid) == 0;
+}
+
+bool dra_claim_reserved_for_group(const json_t *claim, const char *group)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, r) {
+        if (group && strcmp(dra_jstr_or(r, "apiGroup", ""), DRA_SCHEDULING_GROUP) == 0 &&
+            strcmp(dra_jstr_or(r, "resource", ""), "podgroups") == 0 && strcmp(dra_jstr_or(r, "name", ""), group) == 0)
             return true;
     }
     return false;

@@ -134,6 +134,28 @@ const json_t *dra_owning_pod_ref(const json_t *claim);
  * the upstream text "ResourceClaim NS/C was not created for pod NS/P (pod is
  * not owner)"; caller frees. */
 char *dra_claim_is_for_pod(const json_t *pod, const json_t *claim);
+/* IsForPod with acceptPodGroupOwner: group is the pod's PodGroup name (NULL:
+ * as dra_claim_is_for_pod); a claim controlled by that PodGroup is fine too,
+ * else "ResourceClaim NS/C was not created for Pod NS/P (neither Pod nor
+ * PodGroup G is the owner)". */
+char *dra_claim_is_for_pod_or_group(const json_t *pod, const json_t *claim, const char *group);
+/* ---- PodGroup claims (DRAWorkloadResourceClaims; DRA/resourceclaim
+ * resourceclaim.go BindTo, IsForPod, IsReservedForPod, isForPodGroupByPod) ---- */
+#define DRA_SCHEDULING_GROUP "scheduling.k8s.io"
+/* spec.schedulingGroup.podGroupName, or NULL (borrowed). */
+const char *dra_pod_group_name(const json_t *pod);
+/* The entry of group.spec.resourceClaims a pod claim matches: name,
+ * resourceClaimName and resourceClaimTemplateName all equal (absent equals
+ * absent only); NULL when none does (borrowed). */
+const json_t *dra_pod_group_claim_match(const json_t *group, const json_t *pod_claim);
+/* The claim's controller is a PodGroup of scheduling.k8s.io (any version)
+ * named `group` (isForPodGroupByPod) / with that UID (IsControlledBy). */
+bool dra_claim_controlled_by_group_name(const json_t *claim, const char *group);
+bool dra_claim_controlled_by_uid(const json_t *claim, const char *uid);
+/* status.reservedFor has {apiGroup: scheduling.k8s.io, resource: podgroups,
+ * name: group} (pods know their group's name, not its UID). */
+bool dra_claim_reserved_for_group(const json_t *claim, const char *group);
+
 /* Whether status.allocation is set (not absent, not null). */
 bool dra_claim_allocated(const json_t *claim);
 /* Whether status.reservedFor lists the pod's UID. */

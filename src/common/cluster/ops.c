@@ -220,7 +220,7 @@ const char *dra_kind_resource(const char *kind)
     static const struct { const char *kind, *res; } map[] = {
         {"ResourceClaim", "resourceclaims"}, {"ResourceClaimTemplate", "resourceclaimtemplates"},
         {"Pod", "pods"}, {"DeviceTaintRule", "devicetaintrules"}, {"ResourceSlice", "resourceslices"},
-        {"DeviceClass", "deviceclasses"}, {"Node", "nodes"},
+        {"DeviceClass", "deviceclasses"}, {"Node", "nodes"}, {"PodGroup", "podgroups"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (kind && strcmp(kind, map[i].kind) == 0)

@@ -190,7 +190,11 @@ static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_docto
     const char *pcn = json_string_value(json_object_get(ann, DRA_POD_CLAIM_NAME_ANNOTATION));
     dra_buf fix = DRA_BUF_INIT;
     kubectl_claim(&fix, "delete", claim);
-    if (pcn && !owner) {
+    /* a claim a PodGroup made for its own claim entry is not a pod's orphan */
+    const json_t *ctl = dra_controller_ref(claim);
+    bool group_owned = ctl && strcmp(dra_jstr_or(ctl, "kind", ""), "PodGroup") == 0 &&
+                       strncmp(dra_jstr_or(ctl, "apiVersion", ""), DRA_SCHEDULING_GROUP "/", sizeof DRA_SCHEDULING_GROUP) == 0;
+    if (pcn && !owner && !group_owned) {
         add(out, claim, dra_xasprintf("was generated for pod claim %s but has no owning pod", pcn), dra_buf_detach(&fix));
     } else if (owner && c->n[DRA_KIND_POD] && !dra_obj_deleting(claim)) {
         const char *pn = dra_jstr_or(owner, "name", "");
@@ -220,6 +224,10 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
     if (dra_pod_is_done(pod) || dra_obj_deleting(pod))
         return;
     const char *ns = dra_jstr_or(pod, "metadata.namespace", "");
+    /* DRAWorkloadResourceClaims: claims shared with the pod's PodGroup are owned by and reserved for the group */
+    const char *group = dra_feature_enabled(o ? o->features : NULL, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS)
+                            ? dra_pod_group_name(pod)
+                            : NULL;
     size_t i;
     json_t *pc;
     json_array_foreach(dra_jarr(pod, "spec.resourceClaims"), i, pc) {
@@ -260,13 +268,14 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
                                             "will not start it", bound, name),
                     dra_xasprintf("kubectl delete pod -n %s %s  # let its controller recreate it for the scheduler", ns,
                                   dra_jstr_or(pod, "metadata.name", "")));
-            else if (*puid && !dra_claim_reserved_for_uid(co->json, puid))
+            else if (*puid && !dra_claim_reserved_for_uid(co->json, puid) &&
+                     !(group && dra_claim_reserved_for_group(co->json, group)))
                 add(out, pod, dra_xasprintf("is bound to node %s but its ResourceClaim %s is not reserved for it: the "
                                             "kubelet will not start it", bound, name),
                     reserve_fix(ns, dra_jstr_or(pod, "metadata.name", ""), o));
         }
         if (check) {
-            char *why = dra_claim_is_for_pod(pod, co->json);
+            char *why = dra_claim_is_for_pod_or_group(pod, co->json, group);
             if (why) {
                 const json_t *ref = dra_controller_ref(co->json);
                 add(out, pod,

@@ -89,8 +89,15 @@ static bool request_has(const json_t *tmpl_spec, const char *what)
     return false;
 }
 
-dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
-                                 const dra_lc_opts *opts, json_t **out)
+/* The controller a claim made from a template gets: a Pod or a PodGroup. */
+typedef struct claim_owner {
+    const char *api_version, *kind, *name, *ns, *uid;
+} claim_owner;
+
+/* handleClaim / handlePodGroupClaim: the claim for entry `entry` (the pod's
+ * or the group's claim name) of ow from tmpl. */
+static dra_err *claim_for_owner(const claim_owner *ow, const char *entry, const json_t *tmpl, const dra_lc_opts *opts,
+                                json_t **out)
 {
     *out = NULL;
     const dra_features *f = opts ? opts->features : NULL;
@@ -100,12 +107,8 @@ dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, con
     if (!dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST) && request_has(tspec, "firstAvailable"))
         return dra_err_new(DRA_EXIT_INPUT, "template includes a prioritized list of subrequests, but the feature is disabled");
 
-    const char *pod_name = dra_jstr_or(pod, "metadata.name", "");
-    const char *ns = dra_jstr_or(pod, "metadata.namespace", "");
-    const char *uid = dra_jstr_or(pod, "metadata.uid", "");
-    const char *pc_name = dra_jstr_or(pod_claim, "name", "");
-    char *gen = dra_claim_generate_name(pod_name, pc_name);
-    char *name = dra_claim_name_for(gen, opts ? opts->name_suffix : DRA_NAME_SUFFIX_HASH, ns, uid, pc_name);
+    char *gen = dra_claim_generate_name(ow->name, entry);
+    char *name = dra_claim_name_for(gen, opts ? opts->name_suffix : DRA_NAME_SUFFIX_HASH, ow->ns, ow->uid, entry);
 
     json_t *claim = json_object();
     json_object_set_new(claim, "apiVersion", json_string(dra_jstr_or(tmpl, "apiVersion", DRA_RESOURCE_V1)));
@@ -114,24 +117,41 @@ dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, con
     if (name)
         json_object_set_new(md, "name", json_string(name));
     json_object_set_new(md, "generateName", json_string(gen));
-    json_object_set_new(md, "namespace", json_string(ns));
+    json_object_set_new(md, "namespace", json_string(ow->ns));
     json_t *labels = dra_jget(tmpl, "spec.metadata.labels");
     if (json_is_object(labels) && json_object_size(labels))
         json_object_set_new(md, "labels", json_deep_copy(labels));
     json_t *ann = dra_jget(tmpl, "spec.metadata.annotations");
     ann = json_is_object(ann) ? json_deep_copy(ann) : json_object();
-    json_object_set_new(ann, DRA_POD_CLAIM_NAME_ANNOTATION, json_string(pc_name));
+    json_object_set_new(ann, DRA_POD_CLAIM_NAME_ANNOTATION, json_string(entry));
     json_object_set_new(md, "annotations", ann);
     /* E5-1: no blockOwnerDeletion */
     json_object_set_new(md, "ownerReferences",
-                        json_pack("[{s:s,s:s,s:s,s:s,s:b}]", "apiVersion", "v1", "kind", "Pod", "name", pod_name,
-                                  "uid", uid, "controller", 1));
+                        json_pack("[{s:s,s:s,s:s,s:s,s:b}]", "apiVersion", ow->api_version, "kind", ow->kind, "name",
+                                  ow->name, "uid", ow->uid, "controller", 1));
     json_object_set_new(claim, "metadata", md);
     json_object_set_new(claim, "spec", tspec ? json_deep_copy(tspec) : json_object());
     free(gen);
     free(name);
     *out = claim;
     return NULL;
+}
+
+dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
+                                 const dra_lc_opts *opts, json_t **out)
+{
+    claim_owner ow = {"v1", "Pod", dra_jstr_or(pod, "metadata.name", ""), dra_jstr_or(pod, "metadata.namespace", ""),
+                dra_jstr_or(pod, "metadata.uid", "")};
+    return claim_for_owner(&ow, dra_jstr_or(pod_claim, "name", ""), tmpl, opts, out);
+}
+
+dra_err *dra_claim_from_template_for_group(const json_t *group, const json_t *group_claim, const json_t *tmpl,
+                                           const dra_lc_opts *opts, json_t **out)
+{
+    claim_owner ow = {dra_jstr_or(group, "apiVersion", DRA_SCHEDULING_GROUP "/v1beta1"), "PodGroup",
+                dra_jstr_or(group, "metadata.name", ""), dra_jstr_or(group, "metadata.namespace", ""),
+                dra_jstr_or(group, "metadata.uid", "")};
+    return claim_for_owner(&ow, dra_jstr_or(group_claim, "name", ""), tmpl, opts, out);
 }
 
 /* claimPodOwnerIndexFunc: a controller reference v1/Pod with this UID. */
@@ -261,6 +281,195 @@ static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dr
     json_decref(applied);
 }
 
+/* ---- PodGroup claims (E5-9) ---- */
+
+static bool workload_claims(const dra_lc_opts *opts)
+{
+    return dra_feature_enabled(opts ? opts->features : NULL, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS);
+}
+
+/* findPodGroupResourceClaim: a claim the group controls (by UID) whose
+ * annotation names the group's claim entry; NULL when none. */
+static const dra_obj *find_group_orphan(const dra_cluster *c, const json_t *group, const char *entry)
+{
+    const char *ns = dra_jstr_or(group, "metadata.namespace", ""), *uid = dra_jstr_or(group, "metadata.uid", "");
+    const dra_obj *o;
+    for (size_t it = dra_cluster_owned(c, uid); (o = dra_cluster_owned_next(c, &it));) {
+        const json_t *ref = dra_controller_ref(o->json);
+        if (strcmp(dra_jstr_or(o->json, "metadata.namespace", ""), ns) != 0 || !ref ||
+            strcmp(dra_jstr_or(ref, "uid", ""), uid) != 0 ||
+            !dra_claim_controlled_by_group_name(o->json, dra_jstr_or(group, "metadata.name", "")))
+            continue;
+        const char *a = json_string_value(json_object_get(dra_jget(o->json, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
+        if (a && strcmp(a, entry) == 0)
+            return o;
+    }
+    return NULL;
+}
+
+/* The group's status entry for a claim entry name; NULL when none. */
+static const json_t *group_status_entry(const json_t *group, const char *entry)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(dra_jarr(group, "status.resourceClaimStatuses"), i, e) {
+        if (strcmp(dra_jstr_or(e, "name", ""), entry) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static dra_err *group_err(const dra_obj *g, const char *entry, const char *fmt, ...) DRA_PRINTF(3, 4);
+static dra_err *group_err(const dra_obj *g, const char *entry, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = dra_xvasprintf(fmt, ap);
+    va_end(ap);
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "PodGroup %s/%s, PodGroupResourceClaim %s: %s",
+                             dra_jstr_or(g->json, "metadata.namespace", ""), dra_jstr_or(g->json, "metadata.name", ""),
+                             entry, msg);
+    free(msg);
+    return dra_err_at(e, g->file, g->doc, g->line, 0);
+}
+
+/* The apply of syncPodGroup: only the new entries, in spec order. */
+static void apply_group_statuses(const dra_obj *g, const new_name *names, size_t n, dra_changes *out)
+{
+    const json_t *gj = g->json;
+    json_t *applied = json_array();
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(applied, json_pack("{s:s,s:s}", "name", names[k].pc, "resourceClaimName", names[k].claim));
+    dra_change *ch = dra_changes_touch(out, gj);
+    ch->versioned = true;
+    if (!out->objects_only) {
+        json_t *body = json_pack("{s:s,s:s,s:{s:s,s:s},s:{s:O}}", "apiVersion",
+                                 dra_jstr_or(gj, "apiVersion", DRA_SCHEDULING_GROUP "/v1beta1"), "kind", "PodGroup",
+                                 "metadata", "name", dra_jstr_or(gj, "metadata.name", ""), "namespace",
+                                 dra_jstr_or(gj, "metadata.namespace", ""), "status", "resourceClaimStatuses", applied);
+        dra_op *op = dra_changes_op(out, DRA_OP_APPLY, gj, "status", body, NULL);
+        op->field_manager = dra_xstrdup("ResourceClaimController");
+        op->reason = dra_xasprintf("PodGroup %s/%s: record generated ResourceClaims in status.resourceClaimStatuses",
+                                   dra_jstr_or(gj, "metadata.namespace", ""), dra_jstr_or(gj, "metadata.name", ""));
+    }
+    json_t *st = dra_jarr(ch->obj, "status.resourceClaimStatuses");
+    if (!st) {
+        st = json_array();
+        dra_jset_new(ch->obj, "status.resourceClaimStatuses", st);
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(applied, i, e) {
+        json_t *x = (json_t *)group_status_entry(ch->obj, dra_jstr(e, "name"));
+        if (x)
+            json_object_set(x, "resourceClaimName", json_object_get(e, "resourceClaimName"));
+        else
+            json_array_append(st, e);
+    }
+    json_decref(applied);
+}
+
+/* syncPodGroup for one group. */
+static dra_err *generate_group(const dra_cluster *c, const dra_obj *g, const dra_lc_opts *opts, dra_changes *out)
+{
+    const json_t *gj = dra_changes_current(out, g->json);
+    const char *ns = dra_jstr_or(gj, "metadata.namespace", ""), *uid = dra_jstr_or(gj, "metadata.uid", "");
+    new_name *names = NULL;
+    size_t nnames = 0;
+    dra_err *err = NULL;
+    size_t i;
+    json_t *gc;
+    json_array_foreach(dra_jarr(gj, "spec.resourceClaims"), i, gc) {
+        const char *entry = dra_jstr_or(gc, "name", "");
+        const char *tname = dra_jstr(gc, "resourceClaimTemplateName");
+        if (!tname)
+            continue; /* resourceClaimName: the user's claim */
+        const json_t *se = group_status_entry(gj, entry);
+        if (se) {
+            const char *cn = dra_jstr(se, "resourceClaimName");
+            if (!cn)
+                continue; /* not needed */
+            const json_t *existing = dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, ns, cn);
+            if (existing && dra_claim_controlled_by_uid(existing, uid))
+                continue; /* already created */
+            /* gone, or not the group's: made anew */
+        }
+        char *got = NULL;
+        const dra_obj *orphan = find_group_orphan(c, gj, entry);
+        if (orphan) {
+            got = dra_xstrdup(dra_jstr_or(orphan->json, "metadata.name", ""));
+        } else {
+            const dra_obj *tmpl = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM_TEMPLATE, ns, tname);
+            if (!tmpl) {
+                err = group_err(g, entry, "resource claim template \"%s\": resourceclaimtemplate.resource.k8s.io \"%s\" not found",
+                                tname, tname);
+                break;
+            }
+            json_t *claim;
+            dra_err *e = dra_claim_from_template_for_group(gj, gc, tmpl->json, opts, &claim);
+            if (e) {
+                err = group_err(g, entry, "%s", e->msg);
+                dra_err_free(e);
+                break;
+            }
+            const char *cn = dra_jstr(claim, "metadata.name");
+            if (cn && name_taken(c, out, ns, cn)) {
+                err = group_err(g, entry, "create ResourceClaim : resourceclaims.resource.k8s.io \"%s\" already exists", cn);
+                json_decref(claim);
+                break;
+            }
+            dra_changes_add_created(out, claim);
+            dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, out->objects_only ? NULL : json_deep_copy(claim), NULL);
+            if (!out->objects_only)
+                op->reason = dra_xasprintf("PodGroup %s/%s: ResourceClaim for group claim %s from template %s", ns,
+                                           dra_jstr_or(gj, "metadata.name", ""), entry, tname);
+            if (cn) {
+                got = dra_xstrdup(cn);
+            } else {
+                op->name_var = out->nvars++;
+                got = dra_xasprintf("$DRA_NAME_%d", op->name_var);
+            }
+        }
+        names = dra_xgrow(names, nnames, sizeof *names);
+        names[nnames].pc = entry;
+        names[nnames].claim = got;
+        nnames++;
+    }
+    if (!err && nnames)
+        apply_group_statuses(g, names, nnames, out);
+    for (size_t k = 0; k < nnames; k++)
+        free(names[k].claim);
+    free(names);
+    return err;
+}
+
+/* The name of the claim a group made for its entry gc, in the run's state:
+ * from status.resourceClaimStatuses, else a claim the group controls with
+ * the annotation.  NULL: not made yet.  *not_needed: the status says none is. */
+static const char *group_claim_name(const dra_cluster *c, const json_t *group, const json_t *gc, bool *not_needed)
+{
+    *not_needed = false;
+    const char *entry = dra_jstr_or(gc, "name", "");
+    const json_t *se = group_status_entry(group, entry);
+    if (se) {
+        const char *cn = dra_jstr(se, "resourceClaimName");
+        *not_needed = !cn;
+        return cn;
+    }
+    const dra_obj *o = find_group_orphan(c, group, entry);
+    return o ? dra_jstr(o->json, "metadata.name") : NULL;
+}
+
+const json_t *dra_pod_claim_group(const dra_cluster *c, const dra_changes *ch, const json_t *pod,
+                                  const json_t *pod_claim, const dra_features *f)
+{
+    const char *gname = dra_pod_group_name(pod);
+    if (!gname || !dra_feature_enabled(f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS))
+        return NULL;
+    const json_t *g = dra_state_find(c, ch, DRA_KIND_POD_GROUP, dra_jstr_or(pod, "metadata.namespace", ""), gname);
+    return g && dra_pod_group_claim_match(g, pod_claim) ? g : NULL;
+}
+
 static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra_lc_opts *opts, dra_changes *out)
 {
     const json_t *p = pod->json;
@@ -268,10 +477,40 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     new_name *names = NULL;
     size_t nnames = 0;
     dra_err *err = NULL;
+    /* the pod's PodGroup (E5-9): with the gate a missing one stops the pod */
+    const char *gname = dra_pod_group_name(p);
+    bool wl = workload_claims(opts);
+    const json_t *group = gname ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
+    if (wl && gname && !group && json_array_size(dra_jarr(p, "spec.resourceClaims")))
+        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "pod %s/%s: podgroup.scheduling.k8s.io \"%s\" not found", ns,
+                                      dra_jstr_or(p, "metadata.name", ""), gname),
+                          pod->file, pod->doc, pod->line, 0);
     size_t i;
     json_t *pc;
     json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
         const char *pc_name = dra_jstr_or(pc, "name", "");
+        const json_t *gc = group ? dra_pod_group_claim_match(group, pc) : NULL;
+        if (gc && !wl) {
+            err = pod_err(pod, pc_name, "matches a claim of PodGroup %s, but the DRAWorkloadResourceClaims feature is disabled",
+                          gname);
+            break;
+        }
+        if (gc) {
+            /* the group's claim: nothing to create here, only its name to record */
+            bool not_needed;
+            const char *gcn = dra_jstr(gc, "resourceClaimTemplateName") ? group_claim_name(c, group, gc, &not_needed) : NULL;
+            if (!gcn)
+                continue;
+            const char *have;
+            bool check;
+            if (dra_pod_claim_name(p, pc, &have, &check) == DRA_PODCLAIM_NAMED && strcmp(have, gcn) == 0)
+                continue;
+            names = dra_xgrow(names, nnames, sizeof *names);
+            names[nnames].pc = pc_name;
+            names[nnames].claim = dra_xstrdup(gcn);
+            nnames++;
+            continue;
+        }
         const char *claim_name;
         bool check_owner;
         dra_podclaim_state st = dra_pod_claim_name(p, pc, &claim_name, &check_owner);
@@ -357,6 +596,12 @@ static bool pod_pending(const json_t *pod)
 dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out)
 {
     dra_err *errs = NULL;
+    if (workload_claims(opts))
+        for (size_t i = 0; i < c->n[DRA_KIND_POD_GROUP]; i++) {
+            const dra_obj *g = c->of[DRA_KIND_POD_GROUP][i];
+            if (!dra_obj_deleting(g->json))
+                errs = dra_err_append(errs, generate_group(c, g, opts, out));
+        }
     for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++) {
         const dra_obj *pod = c->of[DRA_KIND_POD][i];
         if (dra_obj_deleting(pod->json) || dra_pod_is_done(pod->json) || (opts && opts->pending_only && !pod_pending(pod->json)))
@@ -378,14 +623,24 @@ const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_ki
 
 /* ---- reserve ---- */
 
-/* The claims a pod uses, as resourceclaim.PodClaims lists them. */
-static size_t pod_claims(const json_t *pod, dra_reserve_claim **out, dra_err **err)
+/* The claims a pod uses, as resourceclaim.PodClaims lists them; claims of
+ * the pod's PodGroup are the group's to reserve (BindTo), and with the gate
+ * off they are left alone (upstream skips them). */
+static size_t pod_claims(const dra_cluster *c, const dra_changes *ch, const json_t *pod, const dra_features *f,
+                         dra_reserve_claim **out, dra_err **err)
 {
     size_t n = 0;
     *out = NULL;
+    const char *gname = dra_pod_group_name(pod);
+    const json_t *group = gname ? dra_state_find(c, ch, DRA_KIND_POD_GROUP, dra_jstr_or(pod, "metadata.namespace", ""), gname)
+                                : NULL;
+    bool wl = dra_feature_enabled(f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS);
     size_t i;
     json_t *pc;
     json_array_foreach(dra_jarr(pod, "spec.resourceClaims"), i, pc) {
+        const json_t *shared = group && dra_pod_group_claim_match(group, pc) ? group : NULL;
+        if (shared && !wl)
+            continue;
         const char *name;
         bool check;
         dra_podclaim_state st = dra_pod_claim_name(pod, pc, &name, &check);
@@ -398,7 +653,7 @@ static size_t pod_claims(const json_t *pod, dra_reserve_claim **out, dra_err **e
             continue;
         }
         *out = dra_xgrow(*out, n, sizeof **out);
-        (*out)[n++] = (dra_reserve_claim){.name = name, .check_owner = check};
+        (*out)[n++] = (dra_reserve_claim){.name = name, .check_owner = check, .group = shared};
     }
     const char *ext = dra_jstr(pod, "status.extendedResourceClaimStatus.resourceClaimName");
     if (ext && *ext) {
@@ -531,8 +786,12 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
         if (patch)
             json_array_append_new(patch, json_pack("{s:s,s:s,s:O}", "op", "add", "path", "/status/allocation", "value", a));
     }
-    append_with_patch(patch, st, "reservedFor", "/status/reservedFor",
-                      json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", pod_name, "uid", uid));
+    /* BindTo: the PodGroup for a claim the pod shares with its group */
+    json_t *entry = rc->group ? json_pack("{s:s,s:s,s:s,s:s}", "apiGroup", DRA_SCHEDULING_GROUP, "resource", "podgroups",
+                                          "name", dra_jstr_or(rc->group, "metadata.name", ""), "uid",
+                                          dra_jstr_or(rc->group, "metadata.uid", ""))
+                              : json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", pod_name, "uid", uid);
+    append_with_patch(patch, st, "reservedFor", "/status/reservedFor", entry);
     json_t *a = json_object_get(st, "allocation");
     if (ts && !allocating && json_is_object(a) && lacks(a, "allocationTimestamp")) {
         json_object_set_new(a, "allocationTimestamp", json_string(ts));
@@ -540,12 +799,22 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
                                                "value", ts));
     }
     char *reason = out->objects_only ? NULL
-                                     : dra_xasprintf("%s: %s pod %s (uid %s)", ref,
-                                                     allocating ? "allocate and reserve for" : "reserve for", pod_name, uid);
+                   : rc->group ? dra_xasprintf("%s: %s PodGroup %s (uid %s) of pod %s", ref,
+                                               allocating ? "allocate and reserve for" : "reserve for",
+                                               dra_jstr_or(rc->group, "metadata.name", ""),
+                                               dra_jstr_or(rc->group, "metadata.uid", ""), pod_name)
+                               : dra_xasprintf("%s: %s pod %s (uid %s)", ref,
+                                               allocating ? "allocate and reserve for" : "reserve for", pod_name, uid);
     dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
     free(reason);
     free(ts);
     free(ref);
+}
+
+/* IsReservedForPod; gname: the pod's group when DRAWorkloadResourceClaims is on. */
+static bool reserved_for(const json_t *claim, const char *uid, const char *gname)
+{
+    return dra_claim_reserved_for_uid(claim, uid) || (gname && dra_claim_reserved_for_group(claim, gname));
 }
 
 dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const json_t *pod,
@@ -563,9 +832,11 @@ dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const jso
     dra_err *errs = NULL;
     dra_reserve_claim *own = NULL;
     if (!claims) {
-        n = pod_claims(pod, &own, &errs);
+        n = pod_claims(c, out, pod, opts->features, &own, &errs);
         claims = own;
     }
+    bool wl = dra_feature_enabled(opts->features, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS);
+    const char *gname = wl ? dra_pod_group_name(pod) : NULL;
     const json_t **cur = dra_xcalloc(n + 1, sizeof *cur);
     /* first pass: refuse before recording anything */
     for (size_t i = 0; i < n; i++) {
@@ -576,7 +847,7 @@ dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const jso
             continue;
         }
         if (rc->check_owner) {
-            char *why = dra_claim_is_for_pod(pod, cur[i]);
+            char *why = dra_claim_is_for_pod_or_group(pod, cur[i], gname);
             if (why) {
                 errs = dra_err_append(errs, locate_in_input(dra_err_new(DRA_EXIT_NEGATIVE, "%s", why), c, out, cur[i]));
                 free(why);
@@ -584,7 +855,7 @@ dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const jso
             }
         }
         bool allocating = opts->bind && rc->allocation;
-        if (!allocating && dra_claim_reserved_for_uid(cur[i], uid))
+        if (!allocating && reserved_for(cur[i], uid, gname))
             continue;
         dra_err *e = reserve_refusal(rc->name, cur[i], allocating);
         if (e)
@@ -594,7 +865,7 @@ dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const jso
         for (size_t i = 0; i < n; i++) {
             dra_change *ch = dra_changes_touch(out, cur[i]);
             /* listed twice by the pod, or already reserved */
-            if (!(opts->bind && claims[i].allocation) && dra_claim_reserved_for_uid(ch->obj, uid))
+            if (!(opts->bind && claims[i].allocation) && reserved_for(ch->obj, uid, gname))
                 continue;
             reserve_one(out, ch, pod, &claims[i], opts);
         }
@@ -604,12 +875,14 @@ dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const jso
     return errs;
 }
 
-dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out)
+dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, const dra_features *f,
+                            dra_changes *out)
 {
     const json_t *pod = dra_state_find(c, out, DRA_KIND_POD, pod_ns, pod_name);
     if (!pod)
         return dra_err_new(DRA_EXIT_INPUT, "pods \"%s\" not found in namespace \"%s\"", pod_name, pod_ns);
-    return dra_claims_reserve_in(c, out, pod, NULL, 0, NULL);
+    dra_reserve_opts ro = {.features = f};
+    return dra_claims_reserve_in(c, out, pod, NULL, 0, &ro);
 }
 
 /* ---- release ---- */
@@ -625,16 +898,44 @@ static bool has_pod_reservation(const json_t *claim)
     return false;
 }
 
-/* Namespaces with pod reservations but without any Pod in the input,
- * "a, b" in input order; NULL when there are none.  Caller frees. */
-static char *namespaces_without_pods(const dra_cluster *c)
+static bool is_group_entry(const json_t *e)
+{
+    return strcmp(dra_jstr_or(e, "apiGroup", ""), DRA_SCHEDULING_GROUP) == 0 &&
+           strcmp(dra_jstr_or(e, "resource", ""), "podgroups") == 0;
+}
+
+static bool has_group_reservation(const json_t *claim)
+{
+    size_t j;
+    json_t *r;
+    json_array_foreach(dra_jarr(claim, "status.reservedFor"), j, r) {
+        if (is_group_entry(r))
+            return true;
+    }
+    return false;
+}
+
+static bool has_groups_in(const dra_cluster *c, const char *ns)
+{
+    for (size_t i = 0; i < c->n[DRA_KIND_POD_GROUP]; i++)
+        if (strcmp(dra_jstr_or(c->of[DRA_KIND_POD_GROUP][i]->json, "metadata.namespace", ""), ns) == 0)
+            return true;
+    return false;
+}
+
+/* Namespaces with pod reservations but without any Pod in the input (with
+ * `groups`: PodGroup reservations without any PodGroup instead), "a, b" in
+ * input order; NULL when there are none.  Caller frees. */
+static char *namespaces_without_pods(const dra_cluster *c, bool groups)
 {
     dra_buf b = DRA_BUF_INIT;
     dra_lc_index seen = {0};
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         const json_t *claim = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
         const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
-        if (!has_pod_reservation(claim) || dra_cluster_has_pods_in(c, ns) || dra_lc_index_find(&seen, 0, ns, NULL))
+        bool bare = groups ? has_group_reservation(claim) && !has_groups_in(c, ns)
+                           : has_pod_reservation(claim) && !dra_cluster_has_pods_in(c, ns);
+        if (!bare || dra_lc_index_find(&seen, 0, ns, NULL))
             continue;
         dra_lc_index_add(&seen, 0, ns, NULL, i);
         dra_buf_printf(&b, "%s%s", b.len ? ", " : "", ns);
@@ -645,6 +946,17 @@ static char *namespaces_without_pods(const dra_cluster *c)
         return NULL;
     }
     return dra_buf_detach(&b);
+}
+
+/* Why a reservedFor PodGroup entry is stale (DRAWorkloadResourceClaims), or NULL. */
+static const char *stale_group_reason(const dra_cluster *c, const char *ns, const json_t *entry)
+{
+    const dra_obj *g = dra_cluster_find(c, DRA_KIND_POD_GROUP, ns, dra_jstr_or(entry, "name", ""));
+    if (!g)
+        return "is gone";
+    if (strcmp(dra_jstr_or(g->json, "metadata.uid", ""), dra_jstr_or(entry, "uid", "")) != 0)
+        return "got replaced (other UID)";
+    return NULL;
 }
 
 /* Why a reservedFor pod entry is stale, or NULL to keep it (syncClaim). */
@@ -698,12 +1010,15 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
     json_t *e;
     json_array_foreach(rf, i, e) {
         const char *r = NULL;
+        bool group = false;
         if (!*dra_jstr_or(e, "apiGroup", "") && strcmp(dra_jstr_or(e, "resource", ""), "pods") == 0)
             r = stale_reason(c, ns, e);
+        else if (dra_feature_enabled(opts->features, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS) && is_group_entry(e))
+            r = stale_group_reason(c, ns, e), group = true;
         /* E5-5: other consumer kinds are kept */
         if (r) {
             drop[i] = true;
-            dra_buf_printf(&why, "%spod %s %s", why.len ? ", " : "", dra_jstr_or(e, "name", ""), r);
+            dra_buf_printf(&why, "%s%s %s %s", why.len ? ", " : "", group ? "PodGroup" : "pod", dra_jstr_or(e, "name", ""), r);
         } else {
             nvalid++;
         }
@@ -792,13 +1107,27 @@ dra_err *dra_claims_release(const dra_cluster *c, const dra_release_opts *opts, 
     static const dra_release_opts zero = {0};
     if (!opts)
         opts = &zero;
-    char *bare = opts->no_pods_ok ? NULL : namespaces_without_pods(c);
+    char *bare = opts->no_pods_ok ? NULL : namespaces_without_pods(c, false);
     if (bare) {
         dra_err *e = dra_err_new(DRA_EXIT_INPUT,
                                  "the input has no Pods in namespace %s, but claims there are reserved for pods: every "
                                  "reservation would look stale; pass the pods too (kubectl get pods -A -o yaml)",
                                  bare);
         e = dra_err_hint(e, "no-pods-ok"); /* if those namespaces really have no pods left */
+        free(bare);
+        return e;
+    }
+    /* the same for PodGroup reservations, which the gate makes stale when the group is gone */
+    bare = opts->no_pods_ok || !dra_feature_enabled(opts->features, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS)
+               ? NULL
+               : namespaces_without_pods(c, true);
+    if (bare) {
+        dra_err *e = dra_err_new(DRA_EXIT_INPUT,
+                                 "the input has no PodGroups in namespace %s, but claims there are reserved for "
+                                 "PodGroups: every such reservation would look stale; pass the PodGroups too "
+                                 "(kubectl get podgroups -A -o yaml)",
+                                 bare);
+        e = dra_err_hint(e, "no-pods-ok");
         free(bare);
         return e;
     }

@@ -68,6 +68,14 @@ char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const 
 DRA_MUST_USE dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
                                  const dra_lc_opts *opts, json_t **out);
 
+/* The same for PodGroup group.spec.resourceClaims[] entry group_claim
+ * (handlePodGroupClaim, DRAWorkloadResourceClaims): generateName
+ * "<group>-<claim>-" (cut as above), the annotation with the group's claim
+ * name, ownerReferences = [{apiVersion of the group (scheduling.k8s.io/...),
+ * kind PodGroup, name, uid, controller: true}]. */
+DRA_MUST_USE dra_err *dra_claim_from_template_for_group(const json_t *group, const json_t *group_claim,
+                                                        const json_t *tmpl, const dra_lc_opts *opts, json_t **out);
+
 /* The current state of kind k ns/name in a run: the input object (first in
  * input order) or its working copy in ch, else the first object of that kind
  * created in ch; NULL when missing or deleted in ch.  Pods and
@@ -82,6 +90,24 @@ const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_ki
  * "pod NS/NAME, PodResourceClaim C: ...".  With opts->pending_only, pods
  * bound to a node or done are skipped too. */
 DRA_MUST_USE dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out);
+/*
+ * With DRAWorkloadResourceClaims on (dra-corrections.md E5-9; upstream
+ * syncPodGroup / handlePodGroupClaim / findPodGroupResourceClaim), PodGroups
+ * come first, in input order (all of them, pending_only or not; those being
+ * deleted are skipped): each spec.resourceClaims[] entry with a template
+ * reuses the claim named in status.resourceClaimStatuses while the group
+ * controls it, else a claim the group controls with the annotation naming
+ * the entry, else gets a new claim (dra_claim_from_template_for_group); the
+ * new names are server-side-applied to status.resourceClaimStatuses (only
+ * the new entries, unsorted).  Errors: "PodGroup NS/NAME,
+ * PodGroupResourceClaim C: ...".  Then pods: a pod claim that matches a claim
+ * of the pod's group (dra_pod_group_claim_match) creates nothing; once the
+ * group's claim exists its name goes into the pod's resourceClaimStatuses.
+ * A pod with claims whose group is missing is refused ("pod NS/NAME:
+ * podgroup.scheduling.k8s.io \"G\" not found").  With the gate off a matched
+ * pod claim is refused ("... the DRAWorkloadResourceClaims feature is
+ * disabled"); pods whose claims match no group claim are unaffected.
+ */
 
 /* One claim to reserve for a pod. */
 typedef struct dra_reserve_claim {
@@ -90,7 +116,14 @@ typedef struct dra_reserve_claim {
     bool check_owner;         /* a claim from a template: must be controlled by the pod (IsForPod) */
     json_t *allocation;       /* bind: status.allocation made for it now; the claim takes a reference and
                                * may add allocationTimestamp to it.  NULL: must be allocated already */
+    const json_t *group;      /* the pod's PodGroup when the claim is the group's (BindTo): reserved for
+                               * {apiGroup scheduling.k8s.io, resource podgroups, name, uid}; NULL: the pod */
 } dra_reserve_claim;
+
+/* BindTo with DRAWorkloadResourceClaims on: the PodGroup (current state in
+ * (c, ch)) pod_claim of pod is shared with, else NULL. */
+const json_t *dra_pod_claim_group(const dra_cluster *c, const dra_changes *ch, const json_t *pod,
+                                  const json_t *pod_claim, const dra_features *f);
 
 typedef struct dra_reserve_opts {
     /* false: the claim controller's reserveForPod (status.reservedFor only).
@@ -105,8 +138,11 @@ typedef struct dra_reserve_opts {
 } dra_reserve_opts;
 
 /* Reserve claims for pod (its current state) in the state (c, out): append
- * {resource: pods, name, uid} to status.reservedFor of each claim not yet
- * reserved for the pod's UID, reading and writing the working copies in out.
+ * {resource: pods, name, uid} (or, for a claim with .group, the PodGroup's
+ * entry) to status.reservedFor of each claim not yet reserved for the pod's
+ * UID (with DRAWorkloadResourceClaims: nor for the pod's PodGroup, by name,
+ * as IsReservedForPod), reading and writing the working copies in out.
+ * Ownership checks accept the pod's PodGroup as owner under that gate.
  * claims NULL: the pod's claims as resourceclaim.PodClaims lists them
  * (including status.extendedResourceClaimStatus).  All-or-nothing: any
  * refusal (claim not created, missing, not owned, not allocated, being
@@ -118,9 +154,10 @@ DRA_MUST_USE dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *o
                                const dra_reserve_claim *claims, size_t n, const dra_reserve_opts *opts);
 
 /* dra_claims_reserve_in for the pod pod_ns/pod_name of the state with the
- * pod's own claims and opts NULL (what dra-claim reserve does).  A missing
- * pod is DRA_EXIT_INPUT. */
-DRA_MUST_USE dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name, dra_changes *out);
+ * pod's own claims (what dra-claim reserve does; f: the gates, NULL =
+ * defaults).  A missing pod is DRA_EXIT_INPUT. */
+DRA_MUST_USE dra_err *dra_claims_reserve(const dra_cluster *c, const char *pod_ns, const char *pod_name,
+                                         const dra_features *f, dra_changes *out);
 
 /* Options of dra_claims_release(); zero = upstream's claim controller only. */
 typedef struct dra_release_opts {
@@ -132,6 +169,10 @@ typedef struct dra_release_opts {
     /* Do not refuse namespaces that have pod reservations but no Pods in the
      * input (see below): the caller vouches that the input is complete. */
     bool no_pods_ok;
+    /* DRAWorkloadResourceClaims on: reservedFor PodGroup entries whose group
+     * is missing from the input or has another UID are stale too.  NULL:
+     * defaults (off: such entries are kept). */
+    const dra_features *features;
 } dra_release_opts;
 
 /* Claim sync for every claim (syncClaim): drop reservedFor pods that are gone

@@ -19,6 +19,7 @@ static const char *const kind_names[DRA_KIND_COUNT] = {
     [DRA_KIND_CLASSIC_CLAIM] = "ResourceClaim",
     [DRA_KIND_CLASSIC_CLAIM_TEMPLATE] = "ResourceClaimTemplate",
     [DRA_KIND_POD_SCHEDULING_CONTEXT] = "PodSchedulingContext",
+    [DRA_KIND_POD_GROUP] = "PodGroup",
 };
 
 static const char *const apiver_names[] = {
@@ -29,6 +30,8 @@ static const char *const apiver_names[] = {
     [DRA_APIVER_RESOURCE_V1ALPHA3] = "resource.k8s.io/v1alpha3",
     [DRA_APIVER_RESOURCE_V1ALPHA2] = "resource.k8s.io/v1alpha2",
     [DRA_APIVER_CORE_V1] = "v1",
+    [DRA_APIVER_SCHEDULING_V1BETA1] = "scheduling.k8s.io/v1beta1",
+    [DRA_APIVER_SCHEDULING_V1ALPHA3] = "scheduling.k8s.io/v1alpha3",
 };
 
 #define UNKNOWN_PREFIX "no matches for kind "
@@ -40,7 +43,7 @@ const char *dra_kind_name(dra_kind k)
 
 const char *dra_apiver_name(dra_apiver v)
 {
-    return (unsigned)v <= DRA_APIVER_CORE_V1 ? apiver_names[v] : "";
+    return (unsigned)v < DRA_APIVER_COUNT ? apiver_names[v] : "";
 }
 
 dra_kind dra_kind_from_name(const char *kind)
@@ -54,7 +57,8 @@ dra_kind dra_kind_from_name(const char *kind)
 bool dra_kind_namespaced(dra_kind k)
 {
     return k == DRA_KIND_RESOURCE_CLAIM || k == DRA_KIND_RESOURCE_CLAIM_TEMPLATE || k == DRA_KIND_POD ||
-           k == DRA_KIND_CLASSIC_CLAIM || k == DRA_KIND_CLASSIC_CLAIM_TEMPLATE || k == DRA_KIND_POD_SCHEDULING_CONTEXT;
+           k == DRA_KIND_CLASSIC_CLAIM || k == DRA_KIND_CLASSIC_CLAIM_TEMPLATE || k == DRA_KIND_POD_SCHEDULING_CONTEXT ||
+           k == DRA_KIND_POD_GROUP;
 }
 
 bool dra_kind_is_classic(dra_kind k)
@@ -72,7 +76,7 @@ bool dra_kind_is_resource(dra_kind k)
 bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dra_apiver *vp)
 {
     dra_apiver v = DRA_APIVER_UNKNOWN;
-    for (int i = 1; i <= DRA_APIVER_CORE_V1; i++)
+    for (int i = 1; i < DRA_APIVER_COUNT; i++)
         if (strcmp(apiver_names[i], api_version) == 0)
             v = (dra_apiver)i;
     dra_kind k = dra_kind_from_name(kind);
@@ -107,6 +111,10 @@ bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dr
     case DRA_KIND_POD:
     case DRA_KIND_NAMESPACE:
         ok = v == DRA_APIVER_CORE_V1;
+        break;
+    case DRA_KIND_POD_GROUP:
+        /* 1.37 serves v1beta1 and v1alpha3 (v1alpha2 of 1.36 was removed) */
+        ok = v == DRA_APIVER_SCHEDULING_V1BETA1 || v == DRA_APIVER_SCHEDULING_V1ALPHA3;
         break;
     default:
         ok = false;

@@ -5,6 +5,8 @@
  *   resource.k8s.io/{v1alpha3,v1beta2,v1} DeviceTaintRule
  *   resource.k8s.io/v1alpha3               ResourcePoolStatusRequest (KEP-5677)
  *   v1                                     Node, Pod, Namespace
+ *   scheduling.k8s.io/{v1beta1,v1alpha3}   PodGroup (the group's shared
+ *                                          claims, DRAWorkloadResourceClaims)
  *   resource.k8s.io/v1alpha2               classic DRA (Kubernetes 1.27-1.30,
  *                                          KEP-3063): ResourceClass,
  *                                          ResourceClaim, ResourceClaimTemplate,
@@ -42,6 +44,7 @@ typedef enum {
     DRA_KIND_CLASSIC_CLAIM,           /* ResourceClaim of v1alpha2 */
     DRA_KIND_CLASSIC_CLAIM_TEMPLATE,  /* ResourceClaimTemplate of v1alpha2 */
     DRA_KIND_POD_SCHEDULING_CONTEXT,  /* classic DRA, v1alpha2 (and 1.31's v1alpha3) */
+    DRA_KIND_POD_GROUP,               /* scheduling.k8s.io PodGroup (workload claims) */
     DRA_KIND_COUNT
 } dra_kind;
 
@@ -52,7 +55,10 @@ typedef enum {
     DRA_APIVER_RESOURCE_V1BETA1,  /* resource.k8s.io/v1beta1 */
     DRA_APIVER_RESOURCE_V1ALPHA3, /* resource.k8s.io/v1alpha3 */
     DRA_APIVER_RESOURCE_V1ALPHA2, /* resource.k8s.io/v1alpha2: classic DRA */
-    DRA_APIVER_CORE_V1,           /* v1 (last: the table is walked up to it) */
+    DRA_APIVER_CORE_V1,           /* v1 */
+    DRA_APIVER_SCHEDULING_V1BETA1,  /* scheduling.k8s.io/v1beta1 (PodGroup, 1.37) */
+    DRA_APIVER_SCHEDULING_V1ALPHA3, /* scheduling.k8s.io/v1alpha3 (PodGroup, 1.37) */
+    DRA_APIVER_COUNT
 } dra_apiver;
 
 #define DRA_RESOURCE_V1 "resource.k8s.io/v1"
@@ -71,7 +77,7 @@ bool dra_kind_unknown_err(const dra_err *e);
 const char *dra_kind_name(dra_kind k);          /* "ResourceSlice"; "" for unknown */
 bool dra_kind_is_classic(dra_kind k);           /* ResourceClass, classic claims/templates, PodSchedulingContext */
 const char *dra_apiver_name(dra_apiver v);      /* "resource.k8s.io/v1beta1" */
-bool dra_kind_namespaced(dra_kind k);           /* ResourceClaim(Template), Pod */
+bool dra_kind_namespaced(dra_kind k);           /* ResourceClaim(Template), Pod, PodGroup, ... */
 bool dra_kind_is_resource(dra_kind k);          /* in group resource.k8s.io */
 dra_kind dra_kind_from_name(const char *kind);  /* by kind alone, any version */
 

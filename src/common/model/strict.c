@@ -174,7 +174,9 @@ LIST(container_claims, container_claim)
 OBJ(resources, {"limits", NULL}, {"requests", NULL}, {"claims", &container_claims})
 OPEN(container, {"resources", &resources})
 LIST(containers, container)
-OPEN(pod_spec, {"containers", &containers}, {"initContainers", &containers}, {"resourceClaims", &pod_claims})
+OBJ(pod_scheduling_group, {"podGroupName", NULL})
+OPEN(pod_spec, {"containers", &containers}, {"initContainers", &containers}, {"resourceClaims", &pod_claims},
+     {"schedulingGroup", &pod_scheduling_group})
 OPEN(open_part, {NULL, NULL})
 OBJ(pod, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &pod_spec}, {"status", &open_part})
 OBJ(core_object, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &open_part},
@@ -216,6 +218,28 @@ OBJ(psc_status, {"resourceClaims", &claim_sched_statuses})
 OBJ(pod_scheduling_context, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &psc_spec},
     {"status", &psc_status})
 
+/* ---- PodGroup (scheduling.k8s.io/{v1beta1,v1alpha3} types.go, Kubernetes 1.37) ---- */
+static const sfield empty_f[] = {F_END};
+static const stype empty_obj = {'o', false, empty_f, NULL};
+OBJ(workload_ref, {"workloadName", NULL}, {"templateName", NULL})
+OBJ(gang_policy, {"minCount", NULL})
+OBJ(pg_sched_policy, {"basic", &empty_obj}, {"gang", &gang_policy})
+OBJ(topology_constraint, {"key", NULL})
+LIST(topology_constraints, topology_constraint)
+OBJ(pg_sched_constraints, {"topology", &topology_constraints})
+OBJ(pg_claim, {"name", NULL}, {"resourceClaimName", NULL}, {"resourceClaimTemplateName", NULL})
+LIST(pg_claims, pg_claim)
+OBJ(disruption_mode, {"single", &empty_obj}, {"all", &empty_obj})
+OBJ(pg_spec, {"parentCompositePodGroupName", NULL}, {"workloadRef", &workload_ref},
+    {"schedulingPolicy", &pg_sched_policy}, {"schedulingConstraints", &pg_sched_constraints},
+    {"resourceClaims", &pg_claims}, {"disruptionMode", &disruption_mode}, {"priorityClassName", NULL},
+    {"priority", NULL}, {"preemptionPolicy", NULL})
+OBJ(pg_claim_status, {"name", NULL}, {"resourceClaimName", NULL})
+LIST(pg_claim_statuses, pg_claim_status)
+OBJ(pg_status, {"conditions", &conditions}, {"resourceClaimStatuses", &pg_claim_statuses})
+OBJ(pod_group, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &pg_spec},
+    {"status", &pg_status})
+
 static const stype *schema_of(dra_kind kind, dra_apiver ver)
 {
     bool beta1 = ver == DRA_APIVER_RESOURCE_V1BETA1;
@@ -233,6 +257,7 @@ static const stype *schema_of(dra_kind kind, dra_apiver ver)
     case DRA_KIND_CLASSIC_CLAIM: return &classic_claim;
     case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: return &classic_template;
     case DRA_KIND_POD_SCHEDULING_CONTEXT: return &pod_scheduling_context;
+    case DRA_KIND_POD_GROUP: return &pod_group;
     default: return NULL;
     }
 }

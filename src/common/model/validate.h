@@ -92,5 +92,10 @@ DRA_MUST_USE dra_err *dra_validate_resource_class(const json_t *obj, const dra_v
 DRA_MUST_USE dra_err *dra_validate_classic_claim(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_classic_claim_template(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_pod_scheduling_context(const json_t *obj, const dra_validate_opts *opts);
+/* scheduling.k8s.io PodGroup: metadata, schedulingPolicy, resourceClaims (at
+ * most 4, unique names, exactly one of resourceClaimName /
+ * resourceClaimTemplateName), status.resourceClaimStatuses
+ * (validate_podgroup.c) */
+DRA_MUST_USE dra_err *dra_validate_pod_group(const json_t *obj, const dra_validate_opts *opts);
 
 #endif

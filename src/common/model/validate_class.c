@@ -109,6 +109,14 @@ static void v_container_claims(vctx *v, const json_t *spec, const char *key, con
     }
 }
 
+static void v_long_name_field(vctx *v, const json_t *obj, const char *key)
+{
+    const char *s;
+    size_t len;
+    if (dra_vstr(v, obj, key, &s, &len))
+        V_CHILD(v, key) dra_vcheck(v, dra_check_dns1123_subdomain, s, len);
+}
+
 dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
@@ -162,6 +170,10 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
         }
         v_container_claims(&v, spec, "initContainers", claims);
         v_container_claims(&v, spec, "containers", claims);
+        /* PodSchedulingGroup.podGroupName: a DNS subdomain (core/v1 types.go) */
+        const json_t *sg;
+        if (dra_vobj(&v, spec, "schedulingGroup", &sg))
+            V_CHILD(&v, "schedulingGroup") v_long_name_field(&v, sg, "podGroupName");
     }
     return dra_vctx_finish(&v);
 }
@@ -231,6 +243,7 @@ dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts 
     case DRA_KIND_CLASSIC_CLAIM: return dra_validate_classic_claim(obj, opts);
     case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: return dra_validate_classic_claim_template(obj, opts);
     case DRA_KIND_POD_SCHEDULING_CONTEXT: return dra_validate_pod_scheduling_context(obj, opts);
+    case DRA_KIND_POD_GROUP: return dra_validate_pod_group(obj, opts);
     default: return dra_err_new(DRA_EXIT_INPUT, "cannot validate an object of unknown kind");
     }
 }

@@ -57,6 +57,7 @@ typedef struct pclaim {
     const json_t *claim;   /* current state (identity in the run's dra_changes) */
     const char *name;
     bool check_owner;      /* a claim from a template */
+    const json_t *group;   /* the pod's PodGroup when the claim is the group's (DRAWorkloadResourceClaims) */
     bool allocated;
     bool unavailable_anyway; /* binding failed or timed out */
     const json_t *node_selector;
@@ -65,6 +66,7 @@ typedef struct pclaim {
 typedef struct podctx {
     const json_t *pod;
     const char *ns, *name, *uid;
+    const char *group;     /* spec.schedulingGroup.podGroupName with DRAWorkloadResourceClaims, else NULL */
     pclaim *pc;
     size_t npc;
     /* extended resources */
@@ -191,6 +193,12 @@ static bool is_ext_claim_of(const json_t *c, const podctx *p)
     return false;
 }
 
+/* IsReservedForPod (with the pod's group when DRAWorkloadResourceClaims is on). */
+static bool reserved_for_pod(const podctx *p, const json_t *claim)
+{
+    return dra_claim_reserved_for_uid(claim, p->uid) || (p->group && dra_claim_reserved_for_group(claim, p->group));
+}
+
 /* PreEnqueue + PreFilter for one pod.  Returns NULL when the pod can go on to
  * Filter, else the message (caller frees) and *is_error for error statuses. */
 static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dra_extres_map *xm, const dra_sched_opts *o, const dra_features *f,
@@ -213,7 +221,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         if (dra_obj_deleting(c))
             return dra_xasprintf("resourceclaim \"%s\" is being deleted", name);
         if (check_owner) {
-            char *why = dra_claim_is_for_pod(p->pod, c);
+            char *why = dra_claim_is_for_pod_or_group(p->pod, c, p->group);
             if (why)
                 return why;
         }
@@ -223,7 +231,8 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         if (dup)
             continue; /* the same claim twice: allocate it once */
         p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
-        p->pc[p->npc++] = (pclaim){.claim = c, .name = name, .check_owner = check_owner};
+        p->pc[p->npc++] = (pclaim){.claim = c, .name = name, .check_owner = check_owner,
+                                   .group = dra_pod_claim_group(cl, state, p->pod, pcj, f)};
     }
 
     /* Extended resources (preFilterExtendedResources). */
@@ -293,7 +302,7 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         const json_t *alloc = allocation_of(c);
         if (alloc) {
             size_t nres = json_array_size(dra_jfield(dra_jfield(c, "status"), "reservedFor"));
-            if (nres >= RESERVED_FOR_MAX && !dra_claim_reserved_for_uid(c, p->uid))
+            if (nres >= RESERVED_FOR_MAX && !reserved_for_pod(p, c))
                 return dra_xstrdup("resourceclaim in use");
             x->allocated = true;
             x->node_selector = dra_jfield(alloc, "nodeSelector");
@@ -650,9 +659,9 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
         pclaim *x = &p->pc[i];
         json_t *alloc = x->allocated ? NULL : dra_alloc_result_allocation(e->res, ai++);
         /* already reserved for the pod and allocated: nothing to update */
-        if (!alloc && dra_claim_reserved_for_uid(x->claim, p->uid))
+        if (!alloc && reserved_for_pod(p, x->claim))
             continue;
-        rc[n++] = (dra_reserve_claim){x->name, x->claim, x->check_owner, alloc};
+        rc[n++] = (dra_reserve_claim){x->name, x->claim, x->check_owner, alloc, x->group};
     }
     size_t created = SIZE_MAX; /* change number of a new special claim */
     const char *ext_name = NULL;
@@ -684,7 +693,7 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
             ext = c;
         }
         ext_name = meta_str(ext, "name");
-        rc[n++] = (dra_reserve_claim){ext_name ? ext_name : "", ext, false, alloc};
+        rc[n++] = (dra_reserve_claim){ext_name ? ext_name : "", ext, false, alloc, NULL};
     }
     dra_reserve_opts ro = {.bind = true, .features = &S->f, .now_ns = S->o->now * DRA_NSEC_PER_SEC};
     dra_err *err = dra_claims_reserve_in(S->c, st, p->pod, rc, n, &ro);
@@ -857,6 +866,7 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
     p.ns = meta_str(p.pod, "namespace") ? meta_str(p.pod, "namespace") : "";
     p.name = meta_str(p.pod, "name") ? meta_str(p.pod, "name") : "";
     p.uid = meta_str(p.pod, "uid") ? meta_str(p.pod, "uid") : "";
+    p.group = dra_feature_enabled(&S->f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS) ? dra_pod_group_name(p.pod) : NULL;
     json_t *traces = S->o->explain ? json_array() : NULL;
     bool is_error = false;
     char *msg = prefilter(S->c, &S->st, S->xm, S->o, &S->f, &p, S->w, &is_error);
@@ -1143,6 +1153,13 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         }
         for (size_t i = 0; i < pl->n; i++) {
             const dra_change *x = dra_changes_find(&S.st, pl->v[i]->json);
+            if (x && !x->deleted)
+                out->objs[out->nobjs++] = json_incref(x->obj);
+        }
+        /* PodGroups whose status.resourceClaimStatuses got new claims */
+        const dra_model_list *gl = dra_model_kind(m, DRA_KIND_POD_GROUP);
+        for (size_t i = 0; i < gl->n; i++) {
+            const dra_change *x = dra_changes_find(&S.st, gl->v[i]->json);
             if (x && !x->deleted)
                 out->objs[out->nobjs++] = json_incref(x->obj);
         }

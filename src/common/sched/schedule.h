@@ -7,7 +7,9 @@
  * input order: claims from templates are made first, as the resourceclaim
  * controller would (lifecycle/claims.h dra_claims_generate, one call over the
  * whole dump); then the pod's
- * claims are resolved, extended resources backed by DRA become the special
+ * claims are resolved (with DRAWorkloadResourceClaims a claim the pod shares
+ * with its PodGroup is allocated once and reserved for the group, as
+ * BindTo says), extended resources backed by DRA become the special
  * claim, every candidate node is filtered (allocated claims' node selectors,
  * the allocator for the pending claims), feasible nodes are scored by
  * firstAvailable preference, the best node is taken and the claims are
@@ -117,7 +119,8 @@ typedef struct dra_sched_stats {
 } dra_sched_stats;
 
 typedef struct dra_sched_result {
-    json_t **objs;            /* changed claims (input order, then created ones), then changed pods (input order) */
+    json_t **objs;            /* changed claims (input order, then created ones), then changed pods (input order),
+                               * then PodGroups whose status changed (DRAWorkloadResourceClaims) */
     size_t nobjs;
     dra_sched_pod *pods;      /* one per pending pod, input order */
     size_t npods;
