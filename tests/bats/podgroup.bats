@@ -146,3 +146,24 @@ EOF
     assert_failure 2
     assert_line --partial 'the input has no PodGroups in namespace default'
 }
+
+@test "podgroup: dra-evict visits the members of a PodGroup whose claim is tainted, only with the gate" {
+    "$DRA_BIN/dra-alloc" schedule $NOW $ON "$A/sched-cluster.yaml" "$G/group.yaml" > "$T/sched.yaml"
+    cat > "$T/rule.yaml" <<'EOF2'
+apiVersion: resource.k8s.io/v1
+kind: DeviceTaintRule
+metadata: {name: node-a-maintenance, uid: rule-uid-1, generation: 1}
+spec:
+  deviceSelector: {driver: gpu.example.com, pool: node-a}
+  taint: {key: example.com/maintenance, effect: NoExecute, timeAdded: "2026-03-01T10:00:00Z"}
+EOF2
+    run "$DRA_BIN/dra-evict" $ON --now 2026-03-01T10:01:00Z "$A/sched-cluster.yaml" "$T/sched.yaml" "$T/rule.yaml"
+    assert_success
+    assert_line --regexp '^default +worker-0 +train-gpus-rzk9l +gpu.example.com/node-a/gpu-0 .*DeviceTaintRule node-a-maintenance$'
+    assert_line --regexp '^default +worker-1 +train-gpus-rzk9l +gpu.example.com/node-a/gpu-0 '
+    refute_line --partial 'loader'
+    # without the gate the group's reservation is not the pods'
+    run "$DRA_BIN/dra-evict" --now 2026-03-01T10:01:00Z "$A/sched-cluster.yaml" "$T/sched.yaml" "$T/rule.yaml"
+    assert_success
+    refute_line --partial 'worker-'
+}

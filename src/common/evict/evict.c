@@ -494,6 +494,11 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
     if (!*dra_jstr_or(pod, "spec.nodeName", ""))
         return;
     const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *uid = dra_jstr_or(pod, "metadata.uid", "");
+    /* E7-3: with DRAWorkloadResourceClaims a claim controlled by and reserved
+     * for the pod's PodGroup counts as the pod's */
+    const char *group = dra_feature_enabled(x->opts->features, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS)
+                            ? dra_pod_group_name(pod)
+                            : NULL;
     /* podEvictionTime looks at spec.resourceClaims only.  The claim named in
      * status.extendedResourceClaimStatus is the known upstream gap (E7-3): it
      * is looked at only when no spec claim gives a time, and such a pod is
@@ -519,12 +524,12 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
         if (!co || !allocated(co->json))
             continue;
         if (check) {
-            char *why = dra_claim_is_for_pod(pod, co->json);
+            char *why = dra_claim_is_for_pod_or_group(pod, co->json, group);
             free(why);
             if (why)
                 continue;
         }
-        if (!dra_claim_reserved_for_uid(co->json, uid))
+        if (!dra_claim_reserved_for_uid(co->json, uid) && !(group && dra_claim_reserved_for_group(co->json, group)))
             continue;
         const claim_ev *ce = claim_for(cev, by_claim, co);
         if (!ce || !ce->has_time)
