@@ -915,25 +915,19 @@ static bool has_group_reservation(const json_t *claim)
     return false;
 }
 
-static bool has_groups_in(const dra_cluster *c, const char *ns)
-{
-    for (size_t i = 0; i < c->n[DRA_KIND_POD_GROUP]; i++)
-        if (strcmp(dra_jstr_or(c->of[DRA_KIND_POD_GROUP][i]->json, "metadata.namespace", ""), ns) == 0)
-            return true;
-    return false;
-}
-
 /* Namespaces with pod reservations but without any Pod in the input (with
  * `groups`: PodGroup reservations without any PodGroup instead), "a, b" in
  * input order; NULL when there are none.  Caller frees. */
 static char *namespaces_without_pods(const dra_cluster *c, bool groups)
 {
     dra_buf b = DRA_BUF_INIT;
-    dra_lc_index seen = {0};
+    dra_lc_index seen = {0}, group_ns = {0};
+    for (size_t i = 0; groups && i < c->n[DRA_KIND_POD_GROUP]; i++)
+        dra_lc_index_add(&group_ns, 1, dra_jstr_or(c->of[DRA_KIND_POD_GROUP][i]->json, "metadata.namespace", ""), NULL, i);
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         const json_t *claim = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
         const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
-        bool bare = groups ? has_group_reservation(claim) && !has_groups_in(c, ns)
+        bool bare = groups ? has_group_reservation(claim) && !dra_lc_index_find(&group_ns, 1, ns, NULL)
                            : has_pod_reservation(claim) && !dra_cluster_has_pods_in(c, ns);
         if (!bare || dra_lc_index_find(&seen, 0, ns, NULL))
             continue;
@@ -941,6 +935,7 @@ static char *namespaces_without_pods(const dra_cluster *c, bool groups)
         dra_buf_printf(&b, "%s%s", b.len ? ", " : "", ns);
     }
     dra_lc_index_free(&seen);
+    dra_lc_index_free(&group_ns);
     if (!b.len) {
         dra_buf_free(&b);
         return NULL;
