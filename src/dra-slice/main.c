@@ -128,11 +128,13 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
 static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    dra_err *e = dra_tool_read(&dra_slice_tool, a, a->pos, a->npos, 0, &set);
+    dra_lint_kept kept = {.set = &set};
+    dra_err *e = dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, 0, &set, dra_lint_keep, &kept);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
     size_t skipped = 0;
     if (!e)
-        e = dra_slice_lint(&set, &r, &skipped);
+        e = dra_slice_lint_kept(&kept, &r, &skipped);
+    dra_lint_kept_free(&kept);
     dra_tool_report_input(&dra_slice_tool, a, &(dra_input_report){set.warnings, skipped, 0, set.files_repeated});
     for (size_t i = 0; !e && i < r.n; i++) {
         char *line = dra_lint_format(&r.v[i]);

@@ -165,8 +165,6 @@ typedef struct slim_ctx {
     dra_objset *set;
     dra_loader *loader;
     dra_err *errs;
-    const char *file; /* the last object's file and its source */
-    const dra_source *src;
 } slim_ctx;
 
 static void drop_descriptions(json_t *dev)
@@ -201,16 +199,7 @@ static dra_err *slim_one(void *ctx, dra_obj *o)
         json_array_foreach(json_object_get(json_object_get(o->json, "spec"), "devices"), i, dev)
             drop_descriptions(dev);
     }
-    if (o->file != s->file) {
-        s->file = o->file;
-        s->src = dra_objset_file_source(s->set, o->file);
-    }
-    dra_objset_add(s->set, json_incref(o->json), o->file, o->doc, o->line, o->item);
-    dra_obj *n = &s->set->v[s->set->n - 1];
-    n->src = s->src;
-    n->src_off = SIZE_MAX;
-    n->src_line = s->src ? o->src_line : 0;
-    n->src_item = o->src_item;
+    dra_objset_keep(s->set, o);
     return NULL;
 }
 
@@ -220,7 +209,7 @@ dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *pa
     cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
     cel_env *env = cel_dra_env_new(&co);
     dra_load_opts lo = input_opts(c, features, now_ns, env);
-    slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), NULL, NULL, NULL};
+    slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), NULL};
     dra_err *e = dra_read_paths_each(set, paths, npaths, slim_one, &s);
     dra_model stats = {0};
     dra_err *fin = dra_loader_finish(s.loader, &stats);

@@ -2012,7 +2012,9 @@ dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt)
     return NULL;
 }
 
-const dra_source *dra_objset_file_source(dra_objset *set, const char *file)
+/* A regular file's source that reads its text again when asked (owned by
+ * the set, one per file); NULL for stdin and anything else. */
+static const dra_source *file_source(dra_objset *set, const char *file)
 {
     if (!file || strcmp(file, "-") == 0)
         return NULL;
@@ -2029,4 +2031,18 @@ const dra_source *dra_objset_file_source(dra_objset *set, const char *file)
     set->sources = dra_xrealloc(set->sources, (set->nsources + 1) * sizeof *set->sources);
     set->sources[set->nsources++] = src;
     return src;
+}
+
+void dra_objset_keep(dra_objset *set, const dra_obj *o)
+{
+    if (o->file != set->kept_file || !set->kept_file) {
+        set->kept_file = o->file;
+        set->kept_src = file_source(set, o->file);
+    }
+    dra_objset_add(set, json_incref(o->json), o->file, o->doc, o->line, o->item);
+    dra_obj *n = &set->v[set->n - 1];
+    n->src = set->kept_src;
+    n->src_off = SIZE_MAX;
+    n->src_line = set->kept_src ? o->src_line : 0;
+    n->src_item = o->src_item;
 }

@@ -82,6 +82,8 @@ typedef struct dra_objset {
     size_t files_repeated; /* files named more than once and read once */
     size_t stream_chunk; /* streaming reads (dra_read_each): bytes per read; 0 = 64 KiB */
     size_t stream_list_min; /* streaming: Lists longer are handed out item by item; 0 = 64 KiB */
+    const char *kept_file;  /* dra_objset_keep: the last file and its source (private) */
+    const dra_source *kept_src;
 } dra_objset;
 
 #define DRA_OBJSET_INIT {0}
@@ -128,12 +130,11 @@ DRA_MUST_USE dra_err *dra_read_each(dra_objset *set, const char *path, dra_obj_f
 DRA_MUST_USE dra_err *dra_read_paths_each(dra_objset *set, char *const *paths, size_t npaths, dra_obj_fn fn,
                                           void *ctx);
 
-/* The source of objects a caller keeps from a streaming read: `file` (a
- * name the set interned, as dra_obj.file), whose text is read again when an
- * error asks for a field's line (dra_obj_field_line, with src_off SIZE_MAX
- * and src_line the object's document line).  NULL for stdin and anything
- * but a regular file.  Owned by the set; one per file. */
-const dra_source *dra_objset_file_source(dra_objset *set, const char *file);
+/* Keep an object handed out by a streaming read (dra_read_each): append it
+ * to set (a new reference) with its place, its field lines found later by
+ * reading its file again (dra_obj_field_line; none for stdin, or once the
+ * file changed). */
+void dra_objset_keep(dra_objset *set, const dra_obj *o);
 
 /* Append an object (steals the reference) with a location. */
 void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, int line, int item);

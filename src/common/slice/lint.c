@@ -94,6 +94,8 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 static char *attr_signature(const json_t *device)
 {
     const json_t *attrs = json_object_get(device, "attributes");
+    if (json_is_string(attrs)) /* kept by dra_lint_keep: the signature itself */
+        return dra_xstrdup(json_string_value(attrs));
     size_t n = json_object_size(attrs), i = 0;
     const char **keys = dra_xmalloc((n + 1) * sizeof *keys);
     const char *k;
@@ -277,7 +279,7 @@ static void lint_pool(dra_lint_report *r, pool *p)
     free(newest);
 }
 
-dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped)
+static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint_report *out, size_t *skipped)
 {
     size_t nskipped = 0;
     *out = (dra_lint_report)DRA_LINT_REPORT_INIT;
@@ -336,17 +338,104 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *ski
     for (size_t k = 0; k < npools; k++) {
         /* Shape and limits of each slice first. */
         for (size_t i = 0; i < pools[k].n; i++) {
-            dra_err *e = dra_validate_resource_slice(pools[k].m[i].obj->json, NULL);
+            const dra_obj *o = pools[k].m[i].obj;
+            dra_err *e = checks ? checks[o - set->v] : dra_validate_resource_slice(o->json, NULL);
             for (dra_err *x = e; x; x = x->next)
-                add_problem(out, false, &pools[k], pools[k].m[i].obj, "%s%s%s", x->field ? x->field : "",
-                            x->field ? ": " : "", x->msg);
-            dra_err_free(e);
+                add_problem(out, false, &pools[k], o, "%s%s%s", x->field ? x->field : "", x->field ? ": " : "", x->msg);
+            if (!checks)
+                dra_err_free(e);
         }
         lint_pool(out, &pools[k]);
         free(pools[k].m);
     }
     free(pools);
     return NULL;
+}
+
+dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped)
+{
+    return lint_set(set, NULL, out, skipped);
+}
+
+/* ---- reading for lint ---- */
+
+/* Lint's answer for an object that is not a ResourceSlice: reported (kept)
+ * or skipped. */
+static bool lint_reports(const json_t *obj)
+{
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    if (!kind)
+        return true;
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    if (!av || strncmp(av, "resource.k8s.io/", 16) != 0)
+        return false;
+    dra_kind k;
+    dra_apiver v;
+    dra_err *e = dra_kind_of(obj, &k, &v);
+    dra_err_free(e);
+    return e != NULL;
+}
+
+static void keep_names_only(dra_lint_kept *k, json_t *dev)
+{
+    json_object_del(dev, "capacity");
+    if (!json_object_get(dev, "attributes"))
+        return;
+    char *sig = attr_signature(dev);
+    size_t len = strlen(sig);
+    intptr_t v;
+    json_t *shared;
+    if (dra_strmap_get(&k->sigs, sig, len, &v)) {
+        shared = (json_t *)v;
+        free(sig);
+    } else {
+        shared = json_stringn(sig, len); /* the map's reference; its text is the key */
+        free(sig);
+        dra_strmap_put(&k->sigs, json_string_value(shared), len, (intptr_t)shared);
+    }
+    json_object_set(dev, "attributes", shared);
+}
+
+dra_err *dra_lint_keep(void *ctx, dra_obj *o)
+{
+    dra_lint_kept *k = ctx;
+    const char *kind = json_string_value(json_object_get(o->json, "kind"));
+    dra_err *checks = NULL;
+    if (kind && strcmp(kind, "ResourceSlice") == 0) {
+        checks = dra_validate_resource_slice(o->json, NULL);
+        size_t i;
+        json_t *dev;
+        json_array_foreach(json_object_get(json_object_get(o->json, "spec"), "devices"), i, dev)
+            if (json_is_object(dev))
+                keep_names_only(k, dev);
+    } else if (!lint_reports(o->json)) {
+        k->skipped++;
+        return NULL;
+    }
+    dra_objset_keep(k->set, o);
+    k->checks = dra_xgrow(k->checks, k->nchecks, sizeof *k->checks);
+    k->checks[k->nchecks++] = checks;
+    return NULL;
+}
+
+dra_err *dra_slice_lint_kept(const dra_lint_kept *k, dra_lint_report *out, size_t *skipped)
+{
+    dra_err *e = lint_set(k->set, k->checks, out, skipped);
+    if (skipped)
+        *skipped += k->skipped;
+    return e;
+}
+
+void dra_lint_kept_free(dra_lint_kept *k)
+{
+    for (size_t i = 0; i < k->nchecks; i++)
+        dra_err_free(k->checks[i]);
+    free(k->checks);
+    for (size_t i = 0; i < k->sigs.cap; i++)
+        if (k->sigs.e[i].key)
+            json_decref((json_t *)k->sigs.e[i].val);
+    dra_strmap_free(&k->sigs);
+    memset(k, 0, sizeof *k);
 }
 
 char *dra_lint_format(const dra_lint_problem *p)

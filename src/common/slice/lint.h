@@ -22,6 +22,7 @@
 #include <stddef.h>
 
 #include "../base/error.h"
+#include "../base/hash.h"
 #include "../base/problems.h"
 #include "../io/stream.h"
 
@@ -36,6 +37,26 @@ typedef dra_problems dra_lint_report;
  * *skipped when not NULL); objects without a kind are input errors
  * (returned, all of them; the report is then empty). */
 DRA_MUST_USE dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped);
+
+/* Reading for lint, one object at a time (dra_lint_keep is a dra_obj_fn for
+ * dra_read_each): each ResourceSlice is checked (its shape and limits) as it
+ * is read, then kept with only what lint reads: its devices' attribute
+ * values and capacity are dropped (a device keeps the sorted list of its
+ * attribute names, shared between devices that have the same).  Objects of
+ * other kinds are counted and dropped, unless lint reports them (no kind,
+ * an unknown kind of the DRA group).  Then dra_slice_lint_kept answers as
+ * dra_slice_lint does on the whole input.  Zero-initialise with set set;
+ * dra_lint_kept_free releases all but the set. */
+typedef struct dra_lint_kept {
+    dra_objset *set;   /* the objects kept (borrowed; the caller frees it) */
+    dra_err **checks;  /* per kept object: its slice checks (owned) */
+    size_t nchecks, skipped;
+    dra_strmap sigs;   /* attribute-name lists -> their shared JSON string */
+} dra_lint_kept;
+DRA_MUST_USE dra_err *dra_lint_keep(void *ctx, dra_obj *o);
+DRA_MUST_USE dra_err *dra_slice_lint_kept(const dra_lint_kept *k, dra_lint_report *out, size_t *skipped);
+void dra_lint_kept_free(dra_lint_kept *k);
+
 /* Problems that are not warnings: dra_problems_count(r, false). */
 /* "pool D/P: ResourceSlice/N: message" or "pool D/P: warning: ..."; caller frees. */
 char *dra_lint_format(const dra_lint_problem *p);
