@@ -1,7 +1,9 @@
 /* Unit tests of src/common/select: gathering, selections, explain, eval,
  * lint and the REPL session engine. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "select/select.h"
 #include "select/session.h"
@@ -248,3 +250,52 @@ UNIT_TEST(session_lines_and_completion)
 }
 
 UNIT_MAIN()
+
+/* dra_sel_input_load keeps devices as text: the same devices, answers and
+ * objects as a whole load. */
+UNIT_TEST(input_load_keeps_devices_as_text)
+{
+    char path[] = "/tmp/dra-unit-sel-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(slices, f);
+    fclose(f);
+    dra_sel_input whole, text;
+    dra_err *e = load(&whole);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    memset(&text, 0, sizeof text);
+    char *paths[] = {path};
+    e = dra_sel_input_load(&text, paths, 1, NULL);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    CHECK_INT(text.devs.n, whole.devs.n);
+    for (size_t i = 0; i < text.devs.n && i < whole.devs.n; i++) {
+        const dra_sel_device *t = &text.devs.v[i], *w = &whole.devs.v[i];
+        CHECK_STR(t->id, w->id);
+        CHECK(t->text != NULL && t->device == NULL);
+        CHECK((t->node == NULL) == (w->node == NULL) && (!t->node || strcmp(t->node, w->node) == 0));
+        json_t *a = dra_sel_device_ref(t), *b = dra_sel_device_ref(w);
+        CHECK(json_equal(a, b));
+        json_decref(a);
+        json_decref(b);
+    }
+    dra_selection s;
+    dra_selection_init(&s, NULL);
+    e = dra_selection_add_class(&s, &text.model, "by-model");
+    CHECK(e == NULL);
+    dra_err_free(e);
+    size_t matched = 0;
+    for (size_t i = 0; i < text.devs.n; i++) {
+        dra_sel_verdict v;
+        dra_selection_match(&s, &text.devs.v[i], &v);
+        matched += v.matched;
+        dra_sel_verdict_clear(&v);
+    }
+    CHECK_INT(matched, 1);
+    dra_selection_free(&s);
+    dra_sel_input_free(&text);
+    dra_sel_input_free(&whole);
+    unlink(path);
+}

@@ -4,6 +4,7 @@
 
 #include "base/buf.h"
 #include "io/jalloc.h"
+#include "io/json.h"
 #include "io/stream.h"
 #include "unit.h"
 
@@ -420,4 +421,24 @@ UNIT_TEST(jalloc_recycles_and_changes_nothing)
     json_t *after = json_loads(text, 0, NULL);
     CHECK(after != NULL);
     json_decref(after);
+}
+
+UNIT_TEST(json_write_compact_reads_back_the_same)
+{
+    json_t *v = json_pack("{s:s, s:i, s:f, s:f, s:b, s:n, s:[s, {}, []], s:{s:s}}", "quote\"back\\slash", "a\tb\x01\n/é",
+                          "int", -42, "real", 1.5, "whole", 3.0, "yes", 1, "none", "list", "x", "nested", "empty", "k",
+                          "ctl\x1f");
+    json_object_set_new(v, "nul", json_stringn("a\0b", 3));
+    dra_buf b = DRA_BUF_INIT;
+    dra_json_write_compact(&b, v);
+    CHECK(strstr(b.data, "\"whole\":3.0") != NULL);
+    CHECK(strstr(b.data, "\\u0001") != NULL && strstr(b.data, "\\\"back\\\\slash") != NULL);
+    json_t *back = json_loadb(b.data, b.len, JSON_ALLOW_NUL, NULL);
+    CHECK(back != NULL && json_equal(v, back));
+    /* the members in their order */
+    const char *k1 = strstr(b.data, "\"int\""), *k2 = strstr(b.data, "\"real\""), *k3 = strstr(b.data, "\"nested\"");
+    CHECK(k1 && k2 && k3 && k1 < k2 && k2 < k3);
+    json_decref(back);
+    json_decref(v);
+    dra_buf_free(&b);
 }

@@ -1,6 +1,8 @@
 /* JSON getters; see json.h. */
 #include "json.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,5 +96,71 @@ const char *dra_json_type_name(const json_t *v)
     case JSON_TRUE:
     case JSON_FALSE: return "boolean";
     default: return "null";
+    }
+}
+
+static void write_string(dra_buf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    dra_buf_putc(b, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        dra_buf_append(b, s + run, i - run);
+        run = i + 1;
+        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        if (c == '"' || c == '\\')
+            dra_buf_append(b, (char[]){'\\', (char)c}, 2);
+        else
+            dra_buf_append(b, esc, sizeof esc);
+    }
+    dra_buf_append(b, s + run, n - run);
+    dra_buf_putc(b, '"');
+}
+
+void dra_json_write_compact(dra_buf *b, const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        dra_buf_putc(b, '{');
+        const char *k;
+        size_t klen;
+        json_t *x;
+        bool first = true;
+        json_object_keylen_foreach((json_t *)v, k, klen, x) {
+            if (!first)
+                dra_buf_putc(b, ',');
+            first = false;
+            write_string(b, k, klen);
+            dra_buf_putc(b, ':');
+            dra_json_write_compact(b, x);
+        }
+        dra_buf_putc(b, '}');
+        break;
+    }
+    case JSON_ARRAY:
+        dra_buf_putc(b, '[');
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            if (i)
+                dra_buf_putc(b, ',');
+            dra_json_write_compact(b, json_array_get(v, i));
+        }
+        dra_buf_putc(b, ']');
+        break;
+    case JSON_STRING: write_string(b, json_string_value(v), json_string_length(v)); break;
+    case JSON_INTEGER: dra_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); break;
+    case JSON_REAL: {
+        char num[40];
+        int n = snprintf(num, sizeof num, "%.17g", json_real_value(v));
+        if (n > 0 && (size_t)n < sizeof num && !strpbrk(num, ".eE"))
+            strcat(num, ".0");
+        dra_buf_puts(b, num);
+        break;
+    }
+    case JSON_TRUE: dra_buf_puts(b, "true"); break;
+    case JSON_FALSE: dra_buf_puts(b, "false"); break;
+    default: dra_buf_puts(b, "null"); break;
     }
 }

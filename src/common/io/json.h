@@ -11,6 +11,8 @@
 #define DRA_IO_JSON_H
 
 #include <jansson.h>
+
+#include "../base/buf.h"
 #include <stdbool.h>
 
 json_t *dra_jget(const json_t *o, const char *path);
@@ -26,6 +28,12 @@ void dra_jset_new(json_t *o, const char *path, json_t *value);
 const json_t *dra_jfield(const json_t *o, const char *key);
 const char *dra_jfield_str(const json_t *o, const char *key); /* NULL unless a string */
 bool dra_jfield_true(const json_t *o, const char *key);       /* JSON true */
+
+/* Append v to b as compact JSON (object members in their order), for text
+ * read back by this project's parsers: strings escaped only where JSON must
+ * (", \\ and control characters), reals with 17 digits and a ".0" when
+ * they would read back as integers.  Several times faster than json_dumps. */
+void dra_json_write_compact(dra_buf *b, const json_t *v);
 
 /* The JSON type of v as a schema names it: object, array, string, integer,
  * number, boolean or null. */

@@ -86,6 +86,16 @@ static void list_add(dra_model_list *l, const dra_obj *o)
     l->v[l->n++] = o;
 }
 
+void dra_model_add(dra_model *m, const dra_obj *o, dra_kind kind)
+{
+    json_t *md = json_object_get(o->json, "metadata");
+    const char *name = json_string_value(json_object_get(md, "name"));
+    const char *ns = json_string_value(json_object_get(md, "namespace"));
+    if (name && *name && insert(m, make_key(kind, ns, name), o))
+        return;
+    list_add(&m->by_kind[kind], o);
+}
+
 static char *location(const dra_obj *o)
 {
     if (o->line > 0)

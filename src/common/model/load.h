@@ -89,6 +89,11 @@ DRA_MUST_USE dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, 
  * warnings to stats (a model used for its counts only).  Frees l. */
 DRA_MUST_USE dra_err *dra_loader_finish(dra_loader *l, dra_model *stats);
 
+/* Index o (already checked and converted, e.g. by a dra_loader, and kept
+ * where it will not move) as dra_load would; a second object of the same
+ * name is left out (the loader reported or collapsed it). */
+void dra_model_add(dra_model *m, const dra_obj *o, dra_kind kind);
+
 /* Lookups; NULL when absent.  ns is ignored for cluster-scoped kinds. */
 const dra_obj *dra_model_find(const dra_model *m, dra_kind kind, const char *ns, const char *name);
 const dra_obj *dra_model_class(const dra_model *m, const char *name);

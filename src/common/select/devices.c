@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "select.h"
+#include "../base/buf.h"
+#include "../io/jparse.h"
 #include "../io/json.h"
 #include "../base/sort.h"
 
@@ -49,11 +51,20 @@ static void add_devices(dra_sel_devices *out, size_t *cap, const slice_ref *s)
             out->v = dra_xrealloc(out->v, *cap * sizeof *out->v);
         }
         dra_sel_device *d = &out->v[out->n++];
+        memset(d, 0, sizeof *d);
         d->driver = s->driver;
         d->pool = s->pool;
-        d->name = str_at(dev, "name");
-        d->node = node ? node : json_string_value(json_object_get(dev, "nodeName"));
-        d->device = dev;
+        if (json_is_string(dev)) { /* kept as text: see kept_text() */
+            d->name = json_string_value(dev);
+            const char *own = d->name + strlen(d->name) + 1;
+            d->text = own + strlen(own) + 1;
+            d->text_len = json_string_length(dev) - (size_t)(d->text - d->name);
+            d->node = node ? node : *own ? own : NULL;
+        } else {
+            d->name = str_at(dev, "name");
+            d->node = node ? node : json_string_value(json_object_get(dev, "nodeName"));
+            d->device = dev;
+        }
         d->slice = s->slice;
         d->id = dra_xasprintf("%s/%s/%s", d->driver, d->pool, d->name);
         d->cel_cache = NULL;
@@ -115,24 +126,39 @@ dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devic
 
 /* The cache is the one field a reader fills in: a const device is const
  * to its users, not to its lazily built conversion. */
+json_t *dra_sel_device_ref(const dra_sel_device *d)
+{
+    if (d->device)
+        return json_incref((json_t *)d->device);
+    size_t used;
+    json_t *v = dra_json_parse(d->text, d->text_len, DRA_MAX_DEPTH, &used);
+    if (!v)
+        v = json_loadb(d->text, d->text_len, JSON_ALLOW_NUL, NULL);
+    return v ? v : json_object(); /* the text is our own dump: it parses */
+}
+
 const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d)
 {
-    if (!d->cel_cache)
-        ((dra_sel_device *)d)->cel_cache = cel_dra_device_new(d->device, d->driver);
+    if (!d->cel_cache) {
+        json_t *dev = dra_sel_device_ref(d);
+        ((dra_sel_device *)d)->cel_cache = cel_dra_device_new(dev, d->driver);
+        json_decref(dev);
+    }
     return d->cel_cache;
 }
 
 void dra_sel_device_release(const dra_sel_device *d)
 {
-    cel_dra_device_free(d->cel_cache);
-    ((dra_sel_device *)d)->cel_cache = NULL;
+    dra_sel_device *w = (dra_sel_device *)d;
+    cel_dra_device_free(w->cel_cache);
+    w->cel_cache = NULL;
 }
 
 void dra_sel_devices_free(dra_sel_devices *d)
 {
     for (size_t i = 0; i < d->n; i++) {
         free(d->v[i].id);
-        cel_dra_device_free(d->v[i].cel_cache);
+        dra_sel_device_release(&d->v[i]);
     }
     for (size_t i = 0; i < d->nnotes; i++)
         free(d->notes[i]);
@@ -156,20 +182,86 @@ json_t *dra_sel_device_json(const dra_sel_device *d)
     json_object_set_new(o, "pool", json_string(d->pool));
     if (d->node)
         json_object_set_new(o, "node", json_string(d->node));
-    json_object_set(o, "device", (json_t *)d->device);
+    json_object_set_new(o, "device", dra_sel_device_ref(d));
     return o;
+}
+
+/* ---- reading ---- */
+
+/* A device kept as one JSON string: "name\0node\0json" (node empty when the
+ * device names none), the compact JSON of the whole device object. */
+static json_t *kept_text(dra_buf *b, const json_t *dev)
+{
+    const char *name = json_string_value(json_object_get(dev, "name"));
+    const char *node = json_string_value(json_object_get(dev, "nodeName"));
+    if (!name || strlen(name) != json_string_length(json_object_get(dev, "name")) ||
+        (node && strlen(node) != json_string_length(json_object_get(dev, "nodeName"))))
+        return NULL; /* an odd device (no name, a NUL inside): kept as it is */
+    dra_buf_reset(b);
+    dra_buf_append(b, name, strlen(name) + 1);
+    dra_buf_append(b, node ? node : "", (node ? strlen(node) : 0) + 1);
+    dra_json_write_compact(b, dev);
+    return json_stringn(b->data, b->len);
+}
+
+typedef struct sel_reader {
+    dra_objset *set;
+    dra_loader *loader;
+    dra_err *errs;
+    dra_kind *kinds; /* of the kept objects */
+    size_t nkinds;
+    dra_buf text;    /* scratch for a device's text */
+} sel_reader;
+
+static dra_err *keep_one(void *ctx, dra_obj *o)
+{
+    sel_reader *r = ctx;
+    dra_kind kind;
+    bool passed = false;
+    dra_err *e = dra_loader_add(r->loader, o, &kind, &passed); /* converts in place */
+    if (e) {
+        r->errs = dra_err_append(r->errs, e);
+        return NULL;
+    }
+    if (!passed)
+        return NULL;
+    if (kind == DRA_KIND_RESOURCE_SLICE) {
+        json_t *devs = json_object_get(json_object_get(o->json, "spec"), "devices");
+        for (size_t i = 0; i < json_array_size(devs); i++) {
+            json_t *t = json_is_object(json_array_get(devs, i)) ? kept_text(&r->text, json_array_get(devs, i)) : NULL;
+            if (t)
+                json_array_set_new(devs, i, t);
+        }
+    }
+    dra_objset_keep(r->set, o);
+    r->kinds = dra_xgrow(r->kinds, r->nkinds, sizeof *r->kinds);
+    r->kinds[r->nkinds++] = kind;
+    return NULL;
 }
 
 dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths, const dra_features *f)
 {
-    dra_err *e = dra_read_paths(&in->set, paths, npaths);
-    if (!e) {
-        dra_load_opts lo = {.skip_unknown = true};
-        lo.validate.features = f;
-        e = dra_load(&in->set, &lo, &in->model);
-        for (dra_err *x = e; x; x = x->next)
-            x->code = DRA_EXIT_INPUT;
+    dra_load_opts lo = {.skip_unknown = true};
+    lo.validate.features = f;
+    sel_reader r = {&in->set, dra_loader_new(&lo, in->set.field_validation), NULL, NULL, 0, DRA_BUF_INIT};
+    dra_err *e = dra_read_paths_each(&in->set, paths, npaths, keep_one, &r);
+    /* the reader's relaxed fields first, as a whole load gives them */
+    in->model.warnings = dra_err_append(in->model.warnings, in->set.warnings);
+    in->set.warnings = NULL;
+    in->model.files_repeated = in->set.files_repeated;
+    dra_err *fin = dra_loader_finish(r.loader, &in->model);
+    if (e) { /* the reading error alone, as a whole read gives it */
+        dra_err_free(r.errs);
+        dra_err_free(fin);
+    } else {
+        e = dra_err_append(r.errs, fin);
     }
+    for (dra_err *x = e; x; x = x->next)
+        x->code = DRA_EXIT_INPUT;
+    for (size_t i = 0; !e && i < in->set.n; i++)
+        dra_model_add(&in->model, &in->set.v[i], r.kinds[i]);
+    free(r.kinds);
+    dra_buf_free(&r.text);
     if (!e)
         e = dra_sel_gather(&in->model, f, &in->devs);
     return e;

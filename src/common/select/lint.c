@@ -44,7 +44,8 @@ static void collect_versions(lint_ctx *c)
         const dra_sel_device *d = &c->devs->v[i];
         const char *key;
         json_t *val;
-        json_object_foreach(json_object_get(d->device, "attributes"), key, val)
+        json_t *dev = dra_sel_device_ref(d);
+        json_object_foreach(json_object_get(dev, "attributes"), key, val)
         {
             if (!json_object_get(val, "version"))
                 continue;
@@ -59,6 +60,7 @@ static void collect_versions(lint_ctx *c)
             c->version_attrs = dra_xgrow(c->version_attrs, c->nversion, sizeof *c->version_attrs);
             c->version_attrs[c->nversion++] = qualified;
         }
+        json_decref(dev);
     }
 }
 

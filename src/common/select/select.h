@@ -39,7 +39,10 @@
 typedef struct dra_sel_device {
     const char *driver, *pool, *name; /* borrowed from the slice JSON */
     const char *node;                 /* spec.nodeName or the device's nodeName; NULL otherwise */
-    const json_t *device;             /* the v1 Device object (borrowed) */
+    const json_t *device;             /* the v1 Device object (borrowed), or NULL when it is kept as
+                                       * text: read it through dra_sel_device_obj */
+    const char *text;                 /* the Device as compact JSON (borrowed), or NULL */
+    size_t text_len;
     const json_t *slice;              /* the ResourceSlice (borrowed) */
     char *id;                         /* "driver/pool/device" (owned) */
     cel_dra_device *cel_cache;        /* converted for CEL on first use (owned): read it through
@@ -51,6 +54,11 @@ typedef struct dra_sel_device {
  * a device's memory (a few KiB), so one pass over many devices releases each
  * one after use: memory then follows one device, not the input. */
 const cel_dra_device *dra_sel_device_cel(const dra_sel_device *d);
+/* The v1 Device object as a new reference (the caller's to drop): the
+ * input's, or parsed from its text now (not kept: memory stays with the
+ * text). */
+json_t *dra_sel_device_ref(const dra_sel_device *d);
+/* Drop the CEL form built on first use. */
 void dra_sel_device_release(const dra_sel_device *d);
 
 typedef struct dra_sel_devices {
@@ -81,7 +89,10 @@ typedef struct dra_sel_input {
 } dra_sel_input;
 
 /* Read `paths` (stdin when npaths == 0), load them (kinds of other API
- * groups skipped, validation with features f) and gather devices.  Errors:
+ * groups skipped, validation with features f) and gather devices.  Objects
+ * are checked one at a time as they are read; a ResourceSlice keeps each
+ * device as compact JSON text (about a quarter of its tree), parsed again
+ * when a command needs the object.  Errors:
  * read, parse and validation errors and unknown kinds or versions of
  * resource.k8s.io (DRA_EXIT_INPUT), all of them. */
 DRA_MUST_USE dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths, const dra_features *f);

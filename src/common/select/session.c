@@ -348,7 +348,8 @@ static void offer_keys(cands *c, const dra_session *s, bool capacity, const char
         const dra_sel_device *d = &s->in.devs.v[i];
         const char *key;
         json_t *val;
-        json_object_foreach(json_object_get(d->device, capacity ? "capacity" : "attributes"), key, val)
+        json_t *dev = dra_sel_device_ref(d);
+        json_object_foreach(json_object_get(dev, capacity ? "capacity" : "attributes"), key, val)
         {
             const char *slash = strchr(key, '/');
             char *dom = slash ? dra_xstrndup(key, (size_t)(slash - key)) : dra_xstrdup(d->driver);
@@ -363,6 +364,7 @@ static void offer_keys(cands *c, const dra_session *s, bool capacity, const char
             free(word);
             free(dom);
         }
+        json_decref(dev);
     }
 }
 
