@@ -212,6 +212,35 @@ static bool name_taken(const dra_cluster *c, const dra_changes *out, const char 
 }
 
 /* status.resourceClaimStatuses as the apply leaves it (E5-3). */
+/* A claim made from a template goes into the changes: its name (or the
+ * $DRA_NAME_n the server's generated name becomes) in *got.  NULL, or the
+ * "already exists" text (a new string; claim and reason are then dropped). */
+static char *add_created_claim(const dra_cluster *c, dra_changes *out, const char *ns, json_t *claim, char *reason,
+                               char **got)
+{
+    const char *cn = dra_jstr(claim, "metadata.name");
+    if (cn && name_taken(c, out, ns, cn)) {
+        char *msg = dra_xasprintf("create ResourceClaim : resourceclaims.resource.k8s.io \"%s\" already exists", cn);
+        json_decref(claim);
+        free(reason);
+        return msg;
+    }
+    dra_changes_add_created(out, claim);
+    /* a copy: later steps of the run (allocate, reserve) change the object */
+    dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, out->objects_only ? NULL : json_deep_copy(claim), NULL);
+    if (!out->objects_only)
+        op->reason = reason;
+    else
+        free(reason);
+    if (cn) {
+        *got = dra_xstrdup(cn);
+    } else {
+        op->name_var = out->nvars++;
+        *got = dra_xasprintf("$DRA_NAME_%d", op->name_var);
+    }
+    return NULL;
+}
+
 static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dra_changes *out)
 {
     dra_sort(names, n, sizeof *names, cmp_new_name);
@@ -412,22 +441,14 @@ static dra_err *generate_group(const dra_cluster *c, const dra_obj *g, const dra
                 dra_err_free(e);
                 break;
             }
-            const char *cn = dra_jstr(claim, "metadata.name");
-            if (cn && name_taken(c, out, ns, cn)) {
-                err = group_err(g, entry, "create ResourceClaim : resourceclaims.resource.k8s.io \"%s\" already exists", cn);
-                json_decref(claim);
+            char *taken = add_created_claim(c, out, ns, claim,
+                                            dra_xasprintf("PodGroup %s/%s: ResourceClaim for group claim %s from template %s",
+                                                          ns, dra_jstr_or(gj, "metadata.name", ""), entry, tname),
+                                            &got);
+            if (taken) {
+                err = group_err(g, entry, "%s", taken);
+                free(taken);
                 break;
-            }
-            dra_changes_add_created(out, claim);
-            dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, out->objects_only ? NULL : json_deep_copy(claim), NULL);
-            if (!out->objects_only)
-                op->reason = dra_xasprintf("PodGroup %s/%s: ResourceClaim for group claim %s from template %s", ns,
-                                           dra_jstr_or(gj, "metadata.name", ""), entry, tname);
-            if (cn) {
-                got = dra_xstrdup(cn);
-            } else {
-                op->name_var = out->nvars++;
-                got = dra_xasprintf("$DRA_NAME_%d", op->name_var);
             }
         }
         names = dra_xgrow(names, nnames, sizeof *names);
@@ -555,23 +576,14 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
                 dra_err_free(e);
                 break;
             }
-            const char *cn = dra_jstr(claim, "metadata.name");
-            if (cn && name_taken(c, out, ns, cn)) {
-                err = pod_err(pod, pc_name, "create ResourceClaim : resourceclaims.resource.k8s.io \"%s\" already exists", cn);
-                json_decref(claim);
+            char *taken = add_created_claim(c, out, ns, claim,
+                                            dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s", ns,
+                                                          dra_jstr_or(p, "metadata.name", ""), pc_name, tname),
+                                            &got);
+            if (taken) {
+                err = pod_err(pod, pc_name, "%s", taken);
+                free(taken);
                 break;
-            }
-            dra_changes_add_created(out, claim);
-            /* a copy: later steps of the run (allocate, reserve) change the object */
-            dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, out->objects_only ? NULL : json_deep_copy(claim), NULL);
-            if (!out->objects_only)
-                op->reason = dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s", ns,
-                                           dra_jstr_or(p, "metadata.name", ""), pc_name, tname);
-            if (cn) {
-                got = dra_xstrdup(cn);
-            } else {
-                op->name_var = out->nvars++;
-                got = dra_xasprintf("$DRA_NAME_%d", op->name_var);
             }
         }
         names = dra_xgrow(names, nnames, sizeof *names);
