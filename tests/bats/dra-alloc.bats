@@ -588,3 +588,15 @@ YAML
     assert_success
     assert_output '{"request":"r0","laterRequests":true,"need":12,"available":11}'
 }
+
+@test "schedule: a pod sharing an allocated claim goes to its node, or says why every node refused" {
+    "$DRA_BIN/dra-slice" profile gpu --nodes 5 --devices 1 >"$T/fleet.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$A/shared-claim.yaml" "$T/fleet.yaml"
+    assert_failure 1
+    [[ $stderr == *"pod ns/second: 0/5 nodes are available: 1 cannot allocate all claims, 4 resourceclaim not available on the node."* ]]
+    # without claim b the second pod joins the first on its node
+    sed 's/, {name: z, resourceClaimName: b}//' "$A/shared-claim.yaml" >"$T/two.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$T/two.yaml" "$T/fleet.yaml"
+    assert_success
+    [ "$(jq -r 'select(.kind == "Pod") | .spec.nodeName' <<<"$output" | sort -u | wc -l)" -eq 1 ]
+}

@@ -820,10 +820,8 @@ static size_t node_lower_bound(const sched *S, const char *name)
  * requirements ANDed, an empty term matches nothing), the nodes so named are
  * the only ones pinned_node_ok can accept and the others need not be
  * walked.  False (and nothing allocated) otherwise. */
-static bool pinned_candidates(const sched *S, const json_t *pod, size_t **out, size_t *n)
+static bool named_candidates(const sched *S, const json_t *req, size_t **out, size_t *n)
 {
-    const json_t *req = dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
-                                "requiredDuringSchedulingIgnoredDuringExecution");
     const json_t *terms = dra_jfield(req, "nodeSelectorTerms");
     size_t i, k;
     const json_t *t, *r;
@@ -857,6 +855,37 @@ static bool pinned_candidates(const sched *S, const json_t *pod, size_t **out, s
     *out = v;
     *n = u;
     return true;
+}
+
+static bool pinned_candidates(const sched *S, const json_t *pod, size_t **out, size_t *n)
+{
+    return named_candidates(S,
+                            dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
+                                       "requiredDuringSchedulingIgnoredDuringExecution"),
+                            out, n);
+}
+
+/* The nodes an allocated claim can be used on when its node selector names
+ * them (what the allocator writes for node-local devices: matchFields
+ * metadata.name In [node]); false when it selects by labels or not at all.
+ * Another member of a PodGroup, or any pod sharing the claim, can only go
+ * there: no other node can fit. */
+static bool claim_candidates(const sched *S, const podctx *p, size_t **out, size_t *n)
+{
+    for (size_t k = 0; k < p->npc; k++) {
+        const pclaim *x = &p->pc[k];
+        if (!x->allocated || x->unavailable_anyway || !x->node_selector)
+            continue;
+        const json_t *terms = dra_jfield(x->node_selector, "nodeSelectorTerms");
+        bool labels = !json_array_size(terms);
+        size_t i;
+        const json_t *t;
+        json_array_foreach(terms, i, t) labels |= json_array_size(dra_jfield(t, "matchExpressions")) > 0 ||
+                                               !json_array_size(dra_jfield(t, "matchFields"));
+        if (!labels && named_candidates(S, x->node_selector, out, n))
+            return true;
+    }
+    return false;
 }
 
 static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
@@ -909,6 +938,15 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
      * affinity. */
     size_t *cand = NULL, ncand = 0, kc = 0, last = S->nnodes;
     bool pinned = can_fail && !traces && pinned_candidates(S, p.pod, &cand, &ncand);
+    /* A pod sharing an allocated claim that names its node visits that node
+     * first; only when it does not fit there are all nodes walked, for the
+     * reasons each gives. */
+    bool claim_pinned = !pinned && !traces && claim_candidates(S, &p, &cand, &ncand);
+    if (claim_pinned) {
+        pinned = true;
+        leap = false;
+    }
+walk:
     for (size_t i = pinned ? (ncand ? cand[0] : S->nnodes) : 0; i < S->nnodes && !stop;
          i = pinned ? (++kc < ncand ? cand[kc] : S->nnodes) : i + 1) {
         last = i;
@@ -986,6 +1024,21 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
         }
         if (best_raw >= ceiling)
             stop = true;
+    }
+    if (claim_pinned && best_i < 0) { /* no fit on the claim's nodes: every node, for its reason */
+        for (size_t k = 0; k < nvisited; k++) {
+            size_t i = visited[k];
+            free(owned_reasons[i]);
+            owned_reasons[i] = NULL;
+            reasons[i] = NULL;
+            scores[i] = 0;
+            fit[i] = false;
+        }
+        nvisited = nfits = ntried = kc = 0;
+        last = S->nnodes;
+        stop = false;
+        claim_pinned = pinned = false;
+        goto walk;
     }
     if (pinned) { /* the nodes passed over count as checked, up to where the walk ended */
         size_t upto = stop ? last + 1 : S->nnodes, walked = kc;
