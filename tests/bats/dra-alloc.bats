@@ -600,3 +600,16 @@ YAML
     assert_success
     [ "$(jq -r 'select(.kind == "Pod") | .spec.nodeName' <<<"$output" | sort -u | wc -l)" -eq 1 ]
 }
+
+@test "schedule: a claim allocated with skipNodeOperations is for nodes that declare DRAOptionalNodeOperations" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --feature-gates DRAOptionalNodeOperations=true -o jsonl "$A/skip-allocated.yaml"
+    assert_failure 1
+    [[ $stderr == *"pod ns/user: 0/1 nodes are available: 1 resourceclaim not available on the node."* ]]
+    sed 's/^metadata: {name: node-1}$/metadata: {name: node-1}\nstatus: {declaredFeatures: [DRAOptionalNodeOperations]}/' "$A/skip-allocated.yaml" >"$T/declared.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --feature-gates DRAOptionalNodeOperations=true -o jsonl "$T/declared.yaml"
+    assert_success
+    [ "$(jq -r 'select(.kind == "Pod") | .spec.nodeName' <<<"$output")" = node-1 ]
+    # gate off: not checked
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$A/skip-allocated.yaml"
+    assert_success
+}

@@ -60,6 +60,7 @@ typedef struct pclaim {
     const json_t *group;   /* the pod's PodGroup when the claim is the group's (DRAWorkloadResourceClaims) */
     bool allocated;
     bool unavailable_anyway; /* binding failed or timed out */
+    bool skips_node_ops;     /* DRAOptionalNodeOperations: only for nodes that declare it */
     const json_t *node_selector;
 } pclaim;
 
@@ -306,6 +307,10 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
                 return dra_xstrdup("resourceclaim in use");
             x->allocated = true;
             x->node_selector = dra_jfield(alloc, "nodeSelector");
+            /* KEP-5945: devices that skip NodePrepare/Unprepare are only for
+             * nodes whose kubelet declares it (as the allocator checks) */
+            x->skips_node_ops = dra_feature_enabled(f, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS) &&
+                                dra_allocation_skips_node_operations(alloc);
             if (dra_feature_enabled(f, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) &&
                 dra_feature_enabled(f, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS))
                 x->unavailable_anyway = binding_unavailable(c, o->now);
@@ -580,6 +585,8 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
                 }
                 unavailable = unavailable || !m;
             }
+            if (x->skips_node_ops && !dra_node_declares_feature(nd->json, "DRAOptionalNodeOperations"))
+                unavailable = true;
             continue;
         }
         pending[npending++] = (json_t *)x->claim;
