@@ -895,6 +895,19 @@ static bool claim_candidates(const sched *S, const podctx *p, size_t **out, size
     return false;
 }
 
+/* The per-node scratch of the nodes a walk visited, back to empty. */
+static void clear_visited(sched *S, const size_t *visited, size_t nvisited)
+{
+    for (size_t k = 0; k < nvisited; k++) {
+        size_t i = visited[k];
+        free(S->owned_reasons[i]);
+        S->owned_reasons[i] = NULL;
+        S->reasons[i] = NULL;
+        S->scores[i] = 0;
+        S->fit[i] = false;
+    }
+}
+
 static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
 {
     podctx p = {0};
@@ -1033,14 +1046,7 @@ walk:
             stop = true;
     }
     if (claim_pinned && best_i < 0) { /* no fit on the claim's nodes: every node, for its reason */
-        for (size_t k = 0; k < nvisited; k++) {
-            size_t i = visited[k];
-            free(owned_reasons[i]);
-            owned_reasons[i] = NULL;
-            reasons[i] = NULL;
-            scores[i] = 0;
-            fit[i] = false;
-        }
+        clear_visited(S, visited, nvisited);
         nvisited = nfits = ntried = kc = 0;
         last = S->nnodes;
         stop = false;
@@ -1086,14 +1092,7 @@ walk:
     }
 nodes_done:
     node_eval_clear(&best);
-    for (size_t k = 0; k < nvisited; k++) {
-        size_t i = visited[k];
-        free(owned_reasons[i]);
-        owned_reasons[i] = NULL;
-        reasons[i] = NULL;
-        scores[i] = 0;
-        fit[i] = false;
-    }
+    clear_visited(S, visited, nvisited);
     free(visited);
     free(fits);
     free(cand);
