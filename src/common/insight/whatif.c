@@ -151,6 +151,16 @@ static void pod_claims(const json_t *pod, json_t *out)
     }
 }
 
+/* The object of a "namespace/name" ref (the refs this file makes). */
+static const dra_obj *by_ref(const dra_model *m, dra_kind kind, const char *ref)
+{
+    const char *slash = strchr(ref, '/');
+    char *ns = dra_xstrndup(ref, (size_t)(slash - ref));
+    const dra_obj *o = dra_model_find(m, kind, ns, slash + 1);
+    free(ns);
+    return o;
+}
+
 /* The pod loses its node; its claims lose the reservation, and the allocation
  * when no other pod holds them. */
 static void release(dra_model *m, json_t *pod, const json_t *claims)
@@ -159,10 +169,7 @@ static void release(dra_model *m, json_t *pod, const json_t *claims)
     size_t i;
     const json_t *c;
     json_array_foreach(claims, i, c) {
-        const char *ref = json_string_value(c), *slash = strchr(ref, '/');
-        char *ns = dra_xstrndup(ref, (size_t)(slash - ref));
-        const dra_obj *o = dra_model_claim(m, ns, slash + 1);
-        free(ns);
+        const dra_obj *o = by_ref(m, DRA_KIND_RESOURCE_CLAIM, json_string_value(c));
         json_t *st = o ? json_object_get(o->json, "status") : NULL;
         json_t *rf = json_object_get(st, "reservedFor");
         for (size_t k = json_array_size(rf); k-- > 0;) {
@@ -238,10 +245,7 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
         size_t k;
         const json_t *c;
         json_array_foreach(claims, k, c) {
-            const char *ref = json_string_value(c), *slash = strchr(ref, '/');
-            char *ns = dra_xstrndup(ref, (size_t)(slash - ref));
-            const dra_obj *o = dra_model_claim(m, ns, slash + 1);
-            free(ns);
+            const dra_obj *o = by_ref(m, DRA_KIND_RESOURCE_CLAIM, json_string_value(c));
             size_t r;
             const json_t *res;
             json_array_foreach(dra_jget(o ? o->json : NULL, "status.allocation.devices.results"), r, res) {
@@ -322,10 +326,7 @@ static json_t *pod_state(const dra_model *m, const dra_sched_result *r, const dr
             return json_pack("{s:s}", "node", sp->node ? sp->node : "");
         return json_pack("{s:b,s:s}", "fits", 0, "reason", sp->message ? sp->message : "");
     }
-    const char *slash = strchr(ref, '/');
-    char *ns = dra_xstrndup(ref, (size_t)(slash - ref));
-    const dra_obj *o = dra_model_pod(m, ns, slash + 1);
-    free(ns);
+    const dra_obj *o = by_ref(m, DRA_KIND_POD, ref);
     const char *node = o ? dra_jstr(o->json, "spec.nodeName") : NULL;
     return node ? json_pack("{s:s}", "running", node) : NULL;
 }

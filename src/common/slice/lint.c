@@ -279,6 +279,28 @@ static void lint_pool(dra_lint_report *r, pool *p)
     free(newest);
 }
 
+static bool is_slice(const json_t *obj)
+{
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    return kind && strcmp(kind, "ResourceSlice") == 0;
+}
+
+/* Lint's answer for an object that is not a ResourceSlice: its error, or
+ * NULL when it is skipped.  A dump of everything: lint what is a slice; but
+ * an object without kind, or a kind of the DRA group we do not know (maybe a
+ * slice with a typo), is an input error. */
+static dra_err *not_a_slice(const json_t *obj)
+{
+    if (!json_string_value(json_object_get(obj, "kind")))
+        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "expected a ResourceSlice, got an object without kind"), "kind");
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    if (!av || strncmp(av, "resource.k8s.io/", 16) != 0)
+        return NULL;
+    dra_kind k;
+    dra_apiver v;
+    return dra_kind_of(obj, &k, &v);
+}
+
 static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint_report *out, size_t *skipped)
 {
     size_t nskipped = 0;
@@ -287,19 +309,8 @@ static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint
     dra_pool_index idx = {0};
     for (size_t i = 0; i < set->n; i++) {
         const dra_obj *o = &set->v[i];
-        const char *kind = json_string_value(json_object_get(o->json, "kind"));
-        if (!kind) {
-            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "expected a ResourceSlice, got an object without kind");
-            errs = dra_err_append(errs, dra_obj_locate(dra_err_field(e, "kind"), o));
-            continue;
-        }
-        if (strcmp(kind, "ResourceSlice") != 0) {
-            /* a dump of everything: lint what is a slice; but a kind of the
-             * DRA group we do not know may be a slice with a typo */
-            dra_kind k;
-            dra_apiver v;
-            const char *av = json_string_value(json_object_get(o->json, "apiVersion"));
-            dra_err *e = av && strncmp(av, "resource.k8s.io/", 16) == 0 ? dra_kind_of(o->json, &k, &v) : NULL;
+        if (!is_slice(o->json)) {
+            dra_err *e = not_a_slice(o->json);
             if (e)
                 errs = dra_err_append(errs, dra_obj_locate(e, o));
             else
@@ -359,23 +370,6 @@ dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *ski
 
 /* ---- reading for lint ---- */
 
-/* Lint's answer for an object that is not a ResourceSlice: reported (kept)
- * or skipped. */
-static bool lint_reports(const json_t *obj)
-{
-    const char *kind = json_string_value(json_object_get(obj, "kind"));
-    if (!kind)
-        return true;
-    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
-    if (!av || strncmp(av, "resource.k8s.io/", 16) != 0)
-        return false;
-    dra_kind k;
-    dra_apiver v;
-    dra_err *e = dra_kind_of(obj, &k, &v);
-    dra_err_free(e);
-    return e != NULL;
-}
-
 static void keep_names_only(dra_lint_kept *k, json_t *dev)
 {
     json_object_del(dev, "capacity");
@@ -399,18 +393,22 @@ static void keep_names_only(dra_lint_kept *k, json_t *dev)
 dra_err *dra_lint_keep(void *ctx, dra_obj *o)
 {
     dra_lint_kept *k = ctx;
-    const char *kind = json_string_value(json_object_get(o->json, "kind"));
     dra_err *checks = NULL;
-    if (kind && strcmp(kind, "ResourceSlice") == 0) {
+    if (is_slice(o->json)) {
         checks = dra_validate_resource_slice(o->json, NULL);
         size_t i;
         json_t *dev;
         json_array_foreach(json_object_get(json_object_get(o->json, "spec"), "devices"), i, dev)
             if (json_is_object(dev))
                 keep_names_only(k, dev);
-    } else if (!lint_reports(o->json)) {
-        k->skipped++;
-        return NULL;
+    } else {
+        dra_err *e = not_a_slice(o->json); /* reported by lint, else dropped */
+        bool reported = e != NULL;
+        dra_err_free(e);
+        if (!reported) {
+            k->skipped++;
+            return NULL;
+        }
     }
     dra_objset_keep(k->set, o);
     k->checks = dra_xgrow(k->checks, k->nchecks, sizeof *k->checks);
