@@ -41,11 +41,17 @@ dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, char *const *pat
     return e ? e : dra_alloc_load_set(a, x, in);
 }
 
-dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in)
+static dra_load_opts load_opts(const opts *x, input *in)
 {
     dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = in->now};
     lo.validate.features = &in->features;
-    dra_err *e = dra_load(&in->set, &lo, &in->model);
+    return lo;
+}
+
+/* What every read ends with: the input report, input errors' exit code, the
+ * notes on what was read. */
+static dra_err *loaded(const dra_args *a, input *in, dra_err *e)
+{
     dra_tool_report_model(&dra_alloc_tool, a, &in->model);
     for (dra_err *y = e; y; y = y->next)
         y->code = DRA_EXIT_INPUT;
@@ -57,10 +63,70 @@ dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in)
     return e;
 }
 
+dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in)
+{
+    dra_load_opts lo = load_opts(x, in);
+    return loaded(a, in, dra_load(&in->set, &lo, &in->model));
+}
+
+typedef struct packing {
+    input *in;
+    dra_loader *loader;
+    dra_err *errs;
+} packing;
+
+static dra_err *pack_one(void *ctx, dra_obj *o)
+{
+    packing *p = ctx;
+    dra_kind kind;
+    bool passed = false;
+    dra_err *e = dra_loader_add(p->loader, o, &kind, &passed); /* converts o in place, as dra_load would */
+    if (e)
+        p->errs = dra_err_append(p->errs, e);
+    if (e || !passed) /* a kind the tools skip, or the same object again */
+        return NULL;
+    if (kind == DRA_KIND_RESOURCE_SLICE)
+        dra_slice_pack(&p->in->packs, o->json);
+    dra_objset_keep(&p->in->set, o);
+    return NULL;
+}
+
+dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, input *in)
+{
+    dra_err *oe = dra_tool_input_options(&in->set, a); /* the loader needs --validate */
+    if (oe)
+        return oe;
+    dra_load_opts lo = load_opts(x, in);
+    packing p = {in, dra_loader_new(&lo, in->set.field_validation), NULL};
+    dra_err *e = dra_tool_read_each(&dra_alloc_tool, a, a->pos, a->npos, flags | DRA_READ_IN_ORDER, &in->set,
+                                    pack_one, &p);
+    dra_model stats = {0};
+    dra_err *fin = dra_loader_finish(p.loader, &stats);
+    if (e) { /* the reading error alone, as a whole read gives it */
+        dra_err_free(p.errs);
+        dra_err_free(fin);
+    } else {
+        e = dra_err_append(p.errs, fin);
+    }
+    if (!e) {
+        /* checked and converted already: this pass defaults and indexes */
+        dra_field_validation fv = in->set.field_validation;
+        in->set.field_validation = DRA_FV_IGNORE;
+        lo.no_validate = true;
+        e = dra_load(&in->set, &lo, &in->model);
+        in->set.field_validation = fv;
+    }
+    in->model.skipped += stats.skipped;
+    in->model.collapsed += stats.collapsed;
+    in->model.warnings = dra_err_append(in->model.warnings, stats.warnings);
+    return loaded(a, in, e);
+}
+
 void dra_alloc_input_free(input *in)
 {
     dra_model_free(&in->model);
     dra_objset_free(&in->set);
+    dra_slice_packs_free(&in->packs);
 }
 
 void dra_alloc_print_err(dra_buf *b)

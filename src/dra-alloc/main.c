@@ -143,8 +143,14 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)
             e = dra_err_new(DRA_EXIT_INPUT, "--name-suffix: random is not possible here: claims need names to be reserved");
     }
-    if (!e) /* a manifest is not a dump: the pods controllers would make, named as the API server would */
+    /* a manifest is not a dump: the pods controllers would make, named as the
+     * API server would; the devices held as text (the classic pass rewrites
+     * the input, so it reads it whole) */
+    if (!e && x->classic.n)
         e = dra_alloc_read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
+    else if (!e)
+        e = dra_alloc_read_packed(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
+    so.packs = &in.packs;
     so.timeout = in.timeout;
     so.now = in.now;
     so.features = &in.features;

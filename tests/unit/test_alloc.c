@@ -94,7 +94,7 @@ static void run_opts(outcome *o, const char *yaml, const char *node, const char 
     }
     const dra_obj *nodeobj = dra_model_node(&model, node);
     json_t *nodej = nodeobj ? json_incref(nodeobj->json) : json_pack("{s:{s:s}}", "metadata", "name", node);
-    dra_alloc_world_input in = {cls, ncls, sl, nsl, rules, nrules, used, nused, &f, &dra_fake_selector_eval};
+    dra_alloc_world_input in = {cls, ncls, sl, nsl, rules, nrules, used, nused, &f, &dra_fake_selector_eval, NULL, 0};
     dra_alloc_world *w = NULL;
     e = dra_alloc_world_new(&in, &w);
     dra_alloc_result *res = NULL;
@@ -1004,7 +1004,7 @@ UNIT_TEST(explain_records_reasons)
     json_t *cls = dra_model_kind(&model, DRA_KIND_DEVICE_CLASS)->v[0]->json;
     json_t *sl = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE)->v[0]->json;
     json_t *cl = dra_model_kind(&model, DRA_KIND_RESOURCE_CLAIM)->v[0]->json;
-    dra_alloc_world_input in = {&cls, 1, &sl, 1, NULL, 0, NULL, 0, NULL, &dra_fake_selector_eval};
+    dra_alloc_world_input in = {&cls, 1, &sl, 1, NULL, 0, NULL, 0, NULL, &dra_fake_selector_eval, NULL, 0};
     dra_alloc_world *w;
     CHECK(!dra_alloc_world_new(&in, &w));
     dra_alloc_result *res = NULL;
@@ -1044,7 +1044,7 @@ UNIT_TEST(commit_makes_devices_taken)
     json_t *cls = dra_model_kind(&model, DRA_KIND_DEVICE_CLASS)->v[0]->json;
     json_t *sl = dra_model_kind(&model, DRA_KIND_RESOURCE_SLICE)->v[0]->json;
     json_t *cl = dra_model_kind(&model, DRA_KIND_RESOURCE_CLAIM)->v[0]->json;
-    dra_alloc_world_input in = {&cls, 1, &sl, 1, NULL, 0, NULL, 0, NULL, &dra_fake_selector_eval};
+    dra_alloc_world_input in = {&cls, 1, &sl, 1, NULL, 0, NULL, 0, NULL, &dra_fake_selector_eval, NULL, 0};
     dra_alloc_world *w;
     CHECK(!dra_alloc_world_new(&in, &w));
     const char *want[] = {"gpu-0", "gpu-1", "gpu-2"};

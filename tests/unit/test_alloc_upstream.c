@@ -191,17 +191,32 @@ typedef struct objs {
 
 enum { O_CLASS, O_SLICE, O_RULE, O_USED, O_PEND };
 
-static void run_case(const objs *ob, const dra_features *f, bool no_prune, run_out *out)
+/* packed: the slices' devices as compact text (dra_slice_pack), the run done
+ * twice with every parsed device released in between (the answer of the
+ * second is checked). */
+static void run_case(const objs *ob, const dra_features *f, bool no_prune, bool packed, run_out *out)
 {
     memset(out, 0, sizeof *out);
     dra_selector_eval ev = dra_cel_selector_eval_new(f);
-    dra_alloc_world_input in = {ob->v[O_CLASS], ob->n[O_CLASS], ob->v[O_SLICE], ob->n[O_SLICE],
-                                ob->v[O_RULE],  ob->n[O_RULE],  ob->v[O_USED],  ob->n[O_USED],
-                                f,              &ev};
+    json_t *slices[256];
+    dra_slice_packs packs = {0};
+    for (size_t i = 0; i < ob->n[O_SLICE]; i++) {
+        slices[i] = packed ? json_deep_copy(ob->v[O_SLICE][i]) : json_incref(ob->v[O_SLICE][i]);
+        if (packed)
+            dra_slice_pack(&packs, slices[i]);
+    }
+    dra_alloc_world_input in = {ob->v[O_CLASS], ob->n[O_CLASS], slices, ob->n[O_SLICE], ob->v[O_RULE], ob->n[O_RULE],
+                                ob->v[O_USED],  ob->n[O_USED],  f,      &ev,            packed ? &packs : NULL,
+                                packed ? 1 : 0};
     dra_alloc_world *w = NULL;
     dra_alloc_result *res = NULL;
     dra_err *e = dra_alloc_world_new(&in, &w);
     dra_alloc_opts ao = {.timeout = 10, .no_prune = no_prune};
+    if (!e && packed) {
+        e = dra_alloc_run(w, ob->node, ob->v[O_PEND], ob->n[O_PEND], &ao, &res);
+        dra_alloc_result_free(res);
+        res = NULL;
+    }
     if (!e)
         e = dra_alloc_run(w, ob->node, ob->v[O_PEND], ob->n[O_PEND], &ao, &res);
     if (e) {
@@ -221,6 +236,9 @@ static void run_case(const objs *ob, const dra_features *f, bool no_prune, run_o
     dra_alloc_result_free(res);
     dra_alloc_world_free(w);
     dra_cel_selector_eval_free(&ev);
+    for (size_t i = 0; i < ob->n[O_SLICE]; i++)
+        json_decref(slices[i]);
+    dra_slice_packs_free(&packs);
 }
 
 /* Compare one run with the expectation; on mismatch append why to b. */
@@ -339,9 +357,10 @@ static int one_case(const char *dir, const char *file, const char *name, dra_buf
         f.on[id] = true;
     }
     const json_t *expect = json_object_get(meta, "expect");
-    run_out pruned, full;
-    run_case(&ob, &f, false, &pruned);
-    run_case(&ob, &f, true, &full);
+    run_out pruned, full, packed;
+    run_case(&ob, &f, false, false, &pruned);
+    run_case(&ob, &f, true, false, &full);
+    run_case(&ob, &f, false, true, &packed);
     if (getenv("DRA_UPSTREAM_CASE")) {
         char *s = full.allocs ? json_dumps(full.allocs, JSON_INDENT(2)) : NULL;
         fprintf(stderr, "# %s: ok=%d error=%s invocations=%lld\n%s\n", name, full.ok, full.error ? full.error : "-",
@@ -353,6 +372,13 @@ static int one_case(const char *dir, const char *file, const char *name, dra_buf
     else if (!matches(expect, &full, why)) {
         dra_buf_puts(why, " (with pruning off)");
         rc = 0;
+    } else if (!matches(expect, &packed, why)) {
+        dra_buf_puts(why, " (devices packed)");
+        rc = 0;
+    } else if (packed.invocations != pruned.invocations) {
+        dra_buf_printf(why, "devices packed: %lld invocations, unpacked %lld", (long long)packed.invocations,
+                       (long long)pruned.invocations);
+        rc = 0;
     }
     const json_t *inv = json_object_get(meta, "invocations");
     if (rc == 1 && json_is_integer(inv) && json_integer_value(inv) != full.invocations) {
@@ -362,6 +388,7 @@ static int one_case(const char *dir, const char *file, const char *name, dra_buf
     }
     run_out_free(&pruned);
     run_out_free(&full);
+    run_out_free(&packed);
     dra_objset_free(&set);
     return rc;
 }

@@ -42,9 +42,11 @@ static bool applies(const al_constraint *c, const al_req *req)
 
 const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr)
 {
-    if (!d->attributes)
+    /* parsing a packed device on first use changes only its cache */
+    const json_t *attrs = dra_al_device_attrs((al_device *)d);
+    if (!attrs)
         return NULL;
-    const json_t *v = json_object_get(d->attributes, attr);
+    const json_t *v = json_object_get(attrs, attr);
     if (v)
         return v;
     const char *slash = strchr(attr, '/');
@@ -53,7 +55,7 @@ const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr)
     size_t dl = (size_t)(slash - attr);
     if (strlen(d->slice->driver) != dl || strncmp(attr, d->slice->driver, dl) != 0)
         return NULL;
-    return json_object_get(d->attributes, slash + 1);
+    return json_object_get(attrs, slash + 1);
 }
 
 /* Scalar kind: 0 none, 1 string, 2 int, 3 bool, 4 version. */

@@ -279,7 +279,7 @@ static dra_err *class_matches(dra_alloc_world *w, const al_class *c, al_device *
             continue;
         }
         bool mt = false;
-        dra_err *e = w->eval.match(w->eval.ctx, p->prog, d->slice->driver, d->json, &w->features, &d->eval_cache, &mt);
+        dra_err *e = w->eval.match(w->eval.ctx, p->prog, d->slice->driver, dra_al_device_json(d), &w->features, &d->eval_cache, &mt);
         if (e) {
             if (!*warned)
                 *warn = dra_err_append(*warn, dra_err_new(DRA_EXIT_INPUT,
@@ -402,7 +402,7 @@ static const char *attr_str(const al_device *d, const char *name)
 {
     const char *k;
     const json_t *v;
-    json_object_foreach((json_t *)d->attributes, k, v) {
+    json_object_foreach((json_t *)dra_al_device_attrs((al_device *)d), k, v) {
         const char *slash = strrchr(k, '/');
         if (strcmp(slash ? slash + 1 : k, name) == 0 && dra_jfield_str(v, "string"))
             return dra_jfield_str(v, "string");

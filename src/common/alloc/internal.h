@@ -75,8 +75,11 @@ struct al_slice;
 
 typedef struct al_device {
     const char *name;
-    const json_t *json;
-    const json_t *attributes;         /* object or NULL */
+    /* The device's JSON: borrowed from the slice, or (packed slices) parsed
+     * from `text` on first use by dra_al_device_json and released again by
+     * dra_al_trim between runs.  Use the accessors, not these fields. */
+    const json_t *tree;
+    const char *text;                 /* packed: compact JSON (borrowed from the packs), else NULL */
     al_capacity *cap;
     size_t ncap;
     al_counter_set *cons;             /* consumesCounters: set name + counters */
@@ -90,6 +93,7 @@ typedef struct al_device {
     bool all_nodes;
     const json_t *node_selector;
     struct al_slice *slice;
+    bool materialized;                /* tree parsed from text, listed in world->mat */
     int gid;                          /* interned device ID */
     char *id_str;                     /* "driver/pool/device" */
     void *eval_cache;
@@ -99,6 +103,7 @@ typedef struct al_device {
 } al_device;
 
 typedef struct al_slice {
+    struct dra_alloc_world *w;
     const json_t *json;
     const char *name, *driver, *pool;
     int64_t generation, count;
@@ -178,6 +183,14 @@ struct dra_alloc_world {
     al_capacity *last_cap;       /* devices whose map is the same (shared) value */
     size_t last_ncap;            /* share it */
     al_device **devices; /* every device (for freeing eval caches) */
+    /* Packed devices whose tree is parsed (dra_al_device_json), released
+     * with their CEL forms by dra_al_trim when there are too many. */
+    al_device **mat;
+    size_t nmat, max_mat;
+    json_t *keep;        /* parts of packed devices' trees the world keeps (taints, selectors, groups) */
+    dra_strmap strs;     /* interned strings of packed devices (keys and values in the arena) */
+    dra_strmap caps;     /* packed devices: capacity map text -> its parse (world.c) */
+    dra_buf scratch;     /* while building */
     size_t ndevices, capdevices;
     dra_strmap bynode;         /* node name -> al_pool_slices* (slices with that nodeName) */
     al_pool_slices shared; /* slices without nodeName */
@@ -190,6 +203,15 @@ struct dra_alloc_world {
     bool counts_ready;
 };
 
+
+/* A device's JSON (parsed on first use for a packed device), its attributes
+ * (object or NULL).  Valid until the next dra_al_trim. */
+const json_t *dra_al_device_json(al_device *d);
+const json_t *dra_al_device_attrs(al_device *d);
+/* Release the trees and CEL forms of packed devices when more than a few
+ * thousand are held; call only where no device JSON is borrowed (between
+ * runs). */
+void dra_al_trim(struct dra_alloc_world *w);
 
 /* ---- pools of one run ------------------------------------------------------------- */
 

@@ -46,7 +46,7 @@ dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_features *featur
         *npending = rest.n;
     }
     dra_alloc_world_input in = {classes.v, classes.n, slices.v, slices.n, rules.v, rules.n,
-                                in_use.v,  in_use.n,  features,  eval};
+                                in_use.v,  in_use.n,  features,  eval, NULL, 0};
     dra_err *e = dra_alloc_world_new(&in, world);
     free(classes.v);
     free(slices.v);

@@ -79,7 +79,7 @@ static dra_err *derive_attributes(al_run *r, int ci, al_req *req, al_device *d)
         if (vals[k])
             continue;
         al_derived *x = &req->derived[k];
-        dra_err *e = r->w->eval.derive(r->w->eval.ctx, x->prog->prog, d->slice->driver, d->json, &d->eval_cache,
+        dra_err *e = r->w->eval.derive(r->w->eval.ctx, x->prog->prog, d->slice->driver, dra_al_device_json(d), &d->eval_cache,
                                        &vals[k]);
         if (e) {
             dra_err *w = dra_err_new(DRA_EXIT_INPUT,
@@ -131,7 +131,7 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
             continue;
         }
         bool m = false;
-        dra_err *e = r->w->eval.match(r->w->eval.ctx, p->prog, d->slice->driver, d->json, &r->w->features,
+        dra_err *e = r->w->eval.match(r->w->eval.ctx, p->prog, d->slice->driver, dra_al_device_json(d), &r->w->features,
                                       &d->eval_cache, &m);
         if (!e && memo)
             *memo = m ? 2 : 1;
@@ -1046,6 +1046,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     *out = NULL;
     al_run run = {0};
     al_run *r = &run;
+    dra_al_trim(w); /* nothing borrows device JSON between runs */
     r->w = w;
     r->node = node;
     r->node_name = dra_jfield_str(dra_jfield(node, "metadata"), "name");

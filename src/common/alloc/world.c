@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/jparse.h"
 #include "capacity.h"
 #include "counters.h"
 #include "state.h"
@@ -28,30 +29,91 @@ static void dra_al_features_from(al_features *f, const dra_features *src)
 
 /* ---- parsing slices ----------------------------------------------------------------- */
 
-static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const json_t *j)
+/* A packed device's strings outlive its tree: one arena copy per distinct string. */
+static const char *intern(dra_alloc_world *w, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s);
+    intptr_t v;
+    if (dra_strmap_get(&w->strs, s, n, &v))
+        return (const char *)v;
+    char *c = dra_arena_alloc(&w->arena, n + 1);
+    memcpy(c, s, n + 1);
+    dra_strmap_put(&w->strs, c, n, (intptr_t)c);
+    return c;
+}
+
+/* Keep a part of a packed device's tree alive past the tree (NULL-safe). */
+static const json_t *keep(dra_alloc_world *w, const json_t *j)
+{
+    if (j) {
+        if (!w->keep)
+            w->keep = json_array();
+        json_array_append(w->keep, (json_t *)j);
+    }
+    return j;
+}
+
+typedef struct capset {
+    al_capacity *cap;
+    size_t n;
+} capset;
+
+/* Capacity parse errors make the capacity unusable; validation reports them,
+ * here a bad quantity just counts as zero.  Devices share one parse of the
+ * same capacity map: by identity for trees (maps shared when read), by text
+ * for packed devices. */
+static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, bool packed)
 {
     dra_arena *a = &w->arena;
-    d->json = j;
+    if (!packed) {
+        if (cap && cap == w->last_cap_json) {
+            d->cap = w->last_cap;
+            d->ncap = w->last_ncap;
+            return;
+        }
+        dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &d->ncap));
+        w->last_cap_json = cap;
+        w->last_cap = d->cap;
+        w->last_ncap = d->ncap;
+        return;
+    }
+    if (!cap)
+        return;
+    dra_buf *b = &w->scratch;
+    dra_buf_reset(b);
+    dra_json_write_compact(b, cap);
+    intptr_t v;
+    if (dra_strmap_get(&w->caps, b->data, b->len, &v)) {
+        d->cap = ((capset *)v)->cap;
+        d->ncap = ((capset *)v)->n;
+        return;
+    }
+    dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &d->ncap));
+    for (size_t i = 0; i < d->ncap; i++)
+        d->cap[i].name = intern(w, d->cap[i].name);
+    capset *c = dra_arena_zalloc(a, sizeof *c);
+    *c = (capset){d->cap, d->ncap};
+    char *key = dra_arena_alloc(a, b->len);
+    memcpy(key, b->data, b->len);
+    dra_strmap_put(&w->caps, key, b->len, (intptr_t)c);
+}
+
+/* j is the device's tree: borrowed from the slice, or (packed) parsed from
+ * text and freed after this, so what the device keeps of it is interned or
+ * kept (keep). */
+static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const json_t *j, const char *text)
+{
+    dra_arena *a = &w->arena;
+    bool packed = text != NULL;
+    d->tree = packed ? NULL : j;
+    d->text = text;
     d->slice = s;
     d->name = dra_jfield_str(j, "name");
     if (!d->name)
         d->name = "";
-    d->attributes = dra_jfield(j, "attributes");
-    if (!json_is_object(d->attributes))
-        d->attributes = NULL;
-    /* Capacity parse errors make the capacity unusable; validation reports
-     * them, here a bad quantity just counts as zero. */
-    const json_t *cap = dra_jfield(j, "capacity");
-    if (cap && cap == w->last_cap_json) {
-        d->cap = w->last_cap;
-        d->ncap = w->last_ncap;
-    } else {
-        dra_err *ce = dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &d->ncap);
-        dra_err_free(ce);
-        w->last_cap_json = cap;
-        w->last_cap = d->cap;
-        w->last_ncap = d->ncap;
-    }
+    parse_capacity(w, d, dra_jfield(j, "capacity"), packed);
     dra_err *e;
     e = dra_al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
     dra_err_free(e);
@@ -74,6 +136,21 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     d->node_name = dra_jfield_str(j, "nodeName");
     d->all_nodes = dra_jfield_true(j, "allNodes");
     d->node_selector = dra_jfield(j, "nodeSelector");
+    if (packed) {
+        d->name = intern(w, d->name);
+        d->node_name = intern(w, d->node_name);
+        for (size_t i = 0; i < d->ncons; i++) {
+            al_counter_set *c = &d->cons[i];
+            c->name = intern(w, c->name);
+            keep(w, c->groups);
+            for (size_t k = 0; k < c->n; k++)
+                c->c[k].name = intern(w, c->c[k].name);
+        }
+        keep(w, taints); /* its strings stay where they are */
+        keep(w, d->binding_conditions);
+        keep(w, d->binding_failure_conditions);
+        keep(w, d->node_selector);
+    }
     d->gid = dra_al_intern_id(w, s->driver, s->pool, d->name);
     d->id_str = dra_arena_printf(a, "%s/%s/%s", s->driver, s->pool, d->name);
     d->widx = w->ndevices;
@@ -82,6 +159,54 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
         w->devices = dra_xrealloc(w->devices, w->capdevices * sizeof *w->devices);
     }
     w->devices[w->ndevices++] = d;
+}
+
+static json_t *parse_text(const char *text)
+{
+    size_t used;
+    return dra_json_parse(text, strlen(text), 64, &used);
+}
+
+const json_t *dra_al_device_json(al_device *d)
+{
+    if (d->tree || !d->text)
+        return d->tree;
+    dra_alloc_world *w = d->slice->w;
+    d->tree = parse_text(d->text);
+    d->materialized = true;
+    w->mat = dra_xgrow(w->mat, w->nmat, sizeof *w->mat);
+    w->mat[w->nmat++] = d;
+    return d->tree;
+}
+
+const json_t *dra_al_device_attrs(al_device *d)
+{
+    const json_t *a = dra_jfield(dra_al_device_json(d), "attributes");
+    return json_is_object(a) ? a : NULL;
+}
+
+static void release(dra_alloc_world *w, al_device *d)
+{
+    if (d->eval_cache && w->eval.free_device_cache)
+        w->eval.free_device_cache(w->eval.ctx, d->eval_cache);
+    d->eval_cache = NULL;
+    json_decref((json_t *)d->tree);
+    d->tree = NULL;
+    d->materialized = false;
+}
+
+/* A parsed device and its CEL form cost ~5 KiB: 1024 of them bound it (the
+ * selector memo keeps the answers; a device is parsed again only for a new
+ * selector or a constraint). */
+#define AL_MATERIALIZED_MAX 1024
+
+void dra_al_trim(dra_alloc_world *w)
+{
+    if (w->nmat <= w->max_mat)
+        return;
+    for (size_t i = 0; i < w->nmat; i++)
+        release(w, w->mat[i]);
+    w->nmat = 0;
 }
 
 static void list_add(dra_arena *a, al_pool_slices *ps, al_slice *s)
@@ -96,9 +221,10 @@ static void list_add(dra_arena *a, al_pool_slices *ps, al_slice *s)
     ps->s[ps->n++] = s;
 }
 
-static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
+static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const dra_packed_devices *packed)
 {
     dra_arena *a = &w->arena;
+    s->w = w;
     const json_t *spec = dra_jfield(j, "spec");
     const json_t *pool = dra_jfield(spec, "pool");
     s->json = j;
@@ -123,12 +249,27 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j)
     s->skip_node_ops = json_array_size(dra_jfield(spec, "skipNodeOperations")) > 0;
     dra_err *e = dra_al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
     dra_err_free(e);
-    const json_t *devs = dra_jfield(spec, "devices");
-    size_t n = json_is_array(devs) ? json_array_size(devs) : 0;
-    s->dev = n ? dra_arena_zalloc(a, n * sizeof *s->dev) : NULL;
-    s->ndev = n;
-    for (size_t i = 0; i < n; i++)
-        parse_device(w, s, &s->dev[i], json_array_get(devs, i));
+    if (packed) {
+        s->dev = packed->n ? dra_arena_zalloc(a, packed->n * sizeof *s->dev) : NULL;
+        size_t i = 0;
+        for (const char *t = dra_packed_next(packed, NULL); t && i < packed->n; t = dra_packed_next(packed, t)) {
+            json_t *dj = parse_text(t);
+            if (!json_is_object(dj)) { /* packed by dra_slice_pack: cannot happen */
+                json_decref(dj);
+                continue;
+            }
+            parse_device(w, s, &s->dev[i++], dj, t);
+            json_decref(dj);
+        }
+        s->ndev = i;
+    } else {
+        const json_t *devs = dra_jfield(spec, "devices");
+        size_t n = json_is_array(devs) ? json_array_size(devs) : 0;
+        s->dev = n ? dra_arena_zalloc(a, n * sizeof *s->dev) : NULL;
+        s->ndev = n;
+        for (size_t i = 0; i < n; i++)
+            parse_device(w, s, &s->dev[i], json_array_get(devs, i), NULL);
+    }
 
     size_t klen;
     char *key = dra_arena_printf(a, "%s\x1f%s", s->driver, s->pool);
@@ -176,6 +317,7 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
         dra_features_default(&w->features);
     dra_al_features_from(&w->f, &w->features);
     w->eval = *in->eval;
+    w->max_mat = in->max_parsed ? in->max_parsed : AL_MATERIALIZED_MAX;
 
     for (size_t i = 0; i < in->nclasses; i++) {
         const json_t *j = in->classes[i];
@@ -199,7 +341,8 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
     w->slices = in->nslices ? dra_arena_zalloc(&w->arena, in->nslices * sizeof *w->slices) : NULL;
     w->nslices = in->nslices;
     for (size_t i = 0; i < in->nslices; i++)
-        parse_slice(w, &w->slices[i], in->slices[i]);
+        parse_slice(w, &w->slices[i], in->slices[i], dra_slice_packed(in->packs, in->slices[i]));
+    dra_buf_free(&w->scratch);
 
     if (w->f.taint_rules)
         dra_al_apply_taint_rules(w, in->taint_rules, in->ntaint_rules);
@@ -251,6 +394,12 @@ void dra_alloc_world_free(dra_alloc_world *w)
     for (size_t i = 0; i < w->ndevices; i++)
         if (w->devices[i]->eval_cache && w->eval.free_device_cache)
             w->eval.free_device_cache(w->eval.ctx, w->devices[i]->eval_cache);
+    for (size_t i = 0; i < w->nmat; i++)
+        json_decref((json_t *)w->mat[i]->tree);
+    free(w->mat);
+    json_decref(w->keep);
+    dra_strmap_free(&w->strs);
+    dra_strmap_free(&w->caps);
     for (size_t i = 0; i < w->progs.cap; i++) {
         if (!w->progs.e[i].key)
             continue;

@@ -1162,7 +1162,7 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         if (allocation_of(cl->v[i]->json))
             in_use[nin_use++] = cl->v[i]->json;
     dra_selector_eval ev = dra_cel_selector_eval_new(&S.f);
-    dra_alloc_world_input in = {classes, kl->n, slices, sl->n, rules, rl->n, in_use, nin_use, &S.f, &ev};
+    dra_alloc_world_input in = {classes, kl->n, slices, sl->n, rules, rl->n, in_use, nin_use, &S.f, &ev, opts->packs, 0};
     err = dra_alloc_world_new(&in, &S.w);
     if (!err) {
         S.xm = dra_extres_map_new(classes, kl->n);

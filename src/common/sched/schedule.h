@@ -96,6 +96,7 @@ typedef struct dra_sched_opts {
     bool no_prune;
     int64_t now;                  /* Unix seconds for allocationTimestamp */
     dra_name_suffix name_suffix;  /* names of claims made here */
+    const dra_slice_packs *packs; /* slices whose devices were packed (dra_slice_pack), or NULL */
 } dra_sched_opts;
 
 typedef enum { DRA_POD_SCHEDULED, DRA_POD_UNSCHEDULABLE, DRA_POD_ERROR, DRA_POD_SKIPPED } dra_pod_outcome;

@@ -274,15 +274,18 @@ static dra_err *each_object(void *ctx, dra_obj *o)
     if (!(te->flags & DRA_READ_WORKLOADS))
         return deliver(te, o);
     json_t *obj = o->json;
-    if (has_pod_template(obj)) {
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    bool node = kind && av && strcmp(kind, "Node") == 0 && strcmp(av, "v1") == 0;
+    bool slice = kind && strcmp(kind, "ResourceSlice") == 0;
+    if (has_pod_template(obj) ||
+        ((te->flags & DRA_READ_IN_ORDER) && te->deferred.n && !node && !slice)) {
         dra_objset_add(&te->deferred, json_incref(obj), o->file, o->doc, o->line, o->item);
         return NULL;
     }
-    const char *kind = json_string_value(json_object_get(obj, "kind"));
-    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
-    if (kind && av && strcmp(kind, "Node") == 0 && strcmp(av, "v1") == 0) {
+    if (node) {
         dra_objset_add(&te->context, json_incref(obj), NULL, 0, 0, -1);
-    } else if (kind && strcmp(kind, "ResourceSlice") == 0) {
+    } else if (slice) {
         const char *nn = json_string_value(json_object_get(json_object_get(obj, "spec"), "nodeName"));
         if (nn && *nn)
             dra_strset_add(&te->nodes, nn, strlen(nn), NULL);

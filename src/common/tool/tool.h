@@ -47,7 +47,7 @@ DRA_MUST_USE dra_err *dra_tool_features(const dra_strv *gates, dra_features *f);
  * pods their controllers would make (warnings always, notes with -v);
  * DRA_READ_IDENTITY: also give those pods the names and UIDs the API server
  * would give them. */
-enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2 };
+enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2, DRA_READ_IN_ORDER = 4 };
 DRA_MUST_USE dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
                        dra_objset *set);
 
@@ -75,7 +75,10 @@ DRA_MUST_USE dra_err *dra_tool_errs_take(const dra_tool *tool, dra_tool_errs *c)
  * With DRA_READ_WORKLOADS, workloads are held until the end (with the
  * Nodes, and the node names of ResourceSlices, that DaemonSets need) and
  * their pods handed to fn then, after every other object; DRA_READ_IDENTITY
- * names pods as they come.  set gives the options and collects the file
+ * names pods as they come.  DRA_READ_IN_ORDER (where the order of pods
+ * matters, as in scheduling): after the first workload every object but
+ * ResourceSlices and Nodes is held too, so the objects reach fn in the order
+ * of a whole read (dra_tool_read), the held ones as small as pods are.  set gives the options and collects the file
  * names and the reader's warnings. */
 DRA_MUST_USE dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n,
                                          int flags, dra_objset *set, dra_obj_fn fn, void *ctx);
