@@ -145,7 +145,7 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
                 al_device *d = &ss[si]->dev[di];
                 if (!dra_al_device_allocated(r->w, d->gid))
                     continue;
-                const json_t *snap = r->w->st[d->gid].compat;
+                const json_t *snap = dra_al_compat(r->w, d->gid);
                 for (size_t k = 0; k < d->ncons; k++) {
                     const json_t *g = dra_jfield(snap, d->cons[k].name);
                     push_group(c, d->cons[k].name, json_is_array(g) && json_array_size(g) ? g : NULL, NULL);

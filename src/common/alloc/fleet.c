@@ -138,7 +138,7 @@ static bool blocking_taint(const al_device *d)
 /* Capacity left in every dimension of a multi-allocatable device. */
 static bool capacity_left(const dra_alloc_world *w, const al_device *d)
 {
-    const al_capuse *agg = &w->st[d->gid].agg;
+    const al_capuse *agg = dra_al_agg(w, d->gid);
     for (size_t i = 0; i < d->ncap; i++) {
         const dra_quantity *used = dra_al_capuse_get(agg, d->cap[i].name);
         if (used && dra_quantity_cmp(used, &d->cap[i].value) >= 0)
@@ -220,8 +220,9 @@ static void fleet_build(fleet *f, const dra_model *m)
                 *x = (fdev){.d = d, .pool = pi};
                 x->node = d->node_name && *d->node_name ? d->node_name : s->node_name;
                 x->allocated = st->allocated;
-                x->shared = d->allow_multi && (st->shared || st->agg.present);
-                x->inuse = st->allocated || st->shared || st->agg.present;
+                bool agg = dra_al_agg(w, d->gid)->present;
+                x->shared = d->allow_multi && (st->shared || agg);
+                x->inuse = st->allocated || st->shared || agg;
                 x->tainted = w->f.device_taints && blocking_taint(d);
                 x->unhealthy = bad[d->gid] != 0;
             }
@@ -525,7 +526,7 @@ static json_t *pool_json(fleet *f, group *g, const uint8_t *match)
         if (!match[i] || x->pool != g->pool || !x->d->allow_multi || !x->d->ncap)
             continue;
         json_t *c = json_object();
-        const al_capuse *agg = &f->w->st[x->d->gid].agg;
+        const al_capuse *agg = dra_al_agg(f->w, x->d->gid);
         for (size_t k = 0; k < x->d->ncap; k++) {
             dra_quantity left = x->d->cap[k].value;
             const dra_quantity *used = dra_al_capuse_get(agg, x->d->cap[k].name);

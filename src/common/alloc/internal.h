@@ -81,25 +81,23 @@ typedef struct al_device {
     const json_t *tree;
     const char *text;                 /* packed: compact JSON (borrowed from the packs), else NULL */
     al_capacity *cap;
-    size_t ncap;
     al_counter_set *cons;             /* consumesCounters: set name + counters */
-    size_t ncons;
     al_taint *taints;
-    size_t ntaints;
     const json_t *binding_conditions, *binding_failure_conditions; /* arrays or NULL */
-    bool binds_to_node, allow_multi, has_binding;
     /* per-device node selection */
     const char *node_name;
-    bool all_nodes;
     const json_t *node_selector;
     struct al_slice *slice;
-    bool materialized;                /* tree parsed from text, listed in world->mat */
-    int gid;                          /* interned device ID */
     char *id_str;                     /* "driver/pool/device" */
     void *eval_cache;
-    size_t widx;                      /* index in world->devices (selector memo) */
+    /* a million devices are held at once: counts and flags packed */
+    uint32_t ncap, ncons, ntaints;
+    uint32_t widx;                    /* index in world->devices (selector memo) */
+    int gid;                          /* interned device ID */
     int lid;                          /* run-local index, valid when run_id matches */
     unsigned run_id;
+    bool binds_to_node, allow_multi, has_binding, all_nodes;
+    bool materialized;                /* tree parsed from text, listed in world->mat */
 } al_device;
 
 typedef struct al_slice {
@@ -160,9 +158,13 @@ typedef struct al_idstate {
     int home;
     bool allocated;   /* exclusive use by an in-use claim */
     bool shared;      /* some in-use result carries a shareID */
+    struct al_idextra *x; /* owned, NULL until needed (dra_al_idextra): most IDs never need it */
+} al_idstate;
+
+typedef struct al_idextra {
     al_capuse agg;    /* aggregated consumed capacity of in-use claims */
     json_t *compat;   /* owned: the compatibilityGroups snapshot of an in-use result (counter set -> groups) */
-} al_idstate;
+} al_idextra;
 
 struct dra_alloc_world {
     dra_arena arena;
@@ -203,6 +205,13 @@ struct dra_alloc_world {
     bool counts_ready;
 };
 
+
+/* ID gid's aggregated consumed capacity (an empty one when none) and its
+ * compatibilityGroups snapshot (NULL when none). */
+const al_capuse *dra_al_agg(const struct dra_alloc_world *w, int gid);
+const json_t *dra_al_compat(const struct dra_alloc_world *w, int gid);
+/* ID gid's extra state, made on first use. */
+al_idextra *dra_al_idextra(struct dra_alloc_world *w, int gid);
 
 /* A device's JSON (parsed on first use for a packed device), its attributes
  * (object or NULL).  Valid until the next dra_al_trim. */

@@ -286,12 +286,12 @@ static bool in_use(const al_run *r, const al_device *d)
 
 static bool capacity_in_use(const al_run *r, const al_device *d)
 {
-    return r->w->st[d->gid].agg.present || r->w->st[d->gid].shared || r->nshares[d->lid] > 0;
+    return dra_al_agg(r->w, d->gid)->present || r->w->st[d->gid].shared || r->nshares[d->lid] > 0;
 }
 
-static al_capuse *agg_of(al_run *r, const al_device *d)
+static const al_capuse *agg_of(al_run *r, const al_device *d)
 {
-    return &r->w->st[d->gid].agg;
+    return dra_al_agg(r->w, d->gid);
 }
 
 /* ---- allocateDevice -------------------------------------------------------------------- */

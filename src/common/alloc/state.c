@@ -59,8 +59,8 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
         /* KEP-5963: the groups the device brought to each counter set,
          * authoritative over the slice (whatever the gate). */
         const json_t *cg = dra_jfield(res, "compatibilityGroups");
-        if (json_is_object(cg) && json_object_size(cg) && !st->compat)
-            st->compat = json_deep_copy(cg);
+        if (json_is_object(cg) && json_object_size(cg) && !dra_al_compat(w, gid))
+            dra_al_idextra(w, gid)->compat = json_deep_copy(cg);
         const char *share = dra_jfield_str(res, "shareID");
         if (w->f.consumable_capacity && share && *share) {
             st->shared = true;
@@ -80,7 +80,7 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
                     }
                     dra_al_capuse_set(&add, dra_arena_strdup(&w->arena, k), &q);
                 }
-            dra_al_capuse_add(&st->agg, &add);
+            dra_al_capuse_add(&dra_al_idextra(w, gid)->agg, &add);
             dra_al_capuse_free(&add);
         } else {
             if (!st->allocated && w->counts_ready && st->home != 0) {
@@ -100,7 +100,28 @@ bool dra_al_device_allocated(const dra_alloc_world *w, int gid)
     if (gid < 0 || (size_t)gid >= w->nids)
         return false;
     const al_idstate *st = &w->st[gid];
-    return st->allocated || st->shared || st->agg.present;
+    return st->allocated || st->shared || (st->x && st->x->agg.present);
+}
+
+const al_capuse *dra_al_agg(const dra_alloc_world *w, int gid)
+{
+    static const al_capuse none = {0};
+    const al_idstate *st = &w->st[gid];
+    return st->x ? &st->x->agg : &none;
+}
+
+const json_t *dra_al_compat(const dra_alloc_world *w, int gid)
+{
+    const al_idstate *st = &w->st[gid];
+    return st->x ? st->x->compat : NULL;
+}
+
+al_idextra *dra_al_idextra(dra_alloc_world *w, int gid)
+{
+    al_idstate *st = &w->st[gid];
+    if (!st->x)
+        st->x = dra_xcalloc(1, sizeof *st->x);
+    return st->x;
 }
 
 void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)

@@ -70,10 +70,12 @@ static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, 
     if (!packed) {
         if (cap && cap == w->last_cap_json) {
             d->cap = w->last_cap;
-            d->ncap = w->last_ncap;
+            d->ncap = (uint32_t)w->last_ncap;
             return;
         }
-        dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &d->ncap));
+        size_t n = 0;
+        dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &n));
+        d->ncap = (uint32_t)n;
         w->last_cap_json = cap;
         w->last_cap = d->cap;
         w->last_ncap = d->ncap;
@@ -87,10 +89,12 @@ static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, 
     intptr_t v;
     if (dra_strmap_get(&w->caps, b->data, b->len, &v)) {
         d->cap = ((capset *)v)->cap;
-        d->ncap = ((capset *)v)->n;
+        d->ncap = (uint32_t)((capset *)v)->n;
         return;
     }
-    dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &d->ncap));
+    size_t n = 0;
+    dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &n));
+    d->ncap = (uint32_t)n;
     for (size_t i = 0; i < d->ncap; i++)
         d->cap[i].name = intern(w, d->cap[i].name);
     capset *c = dra_arena_zalloc(a, sizeof *c);
@@ -115,8 +119,10 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
         d->name = "";
     parse_capacity(w, d, dra_jfield(j, "capacity"), packed);
     dra_err *e;
-    e = dra_al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", &d->cons, &d->ncons);
+    size_t ncons = 0;
+    e = dra_al_parse_counters(a, dra_jfield(j, "consumesCounters"), "counterSet", &d->cons, &ncons);
     dra_err_free(e);
+    d->ncons = (uint32_t)ncons;
     const json_t *taints = dra_jfield(j, "taints");
     size_t nt = json_is_array(taints) ? json_array_size(taints) : 0;
     d->taints = nt ? dra_arena_zalloc(a, nt * sizeof *d->taints) : NULL;
@@ -153,7 +159,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     }
     d->gid = dra_al_intern_id(w, s->driver, s->pool, d->name);
     d->id_str = dra_arena_printf(a, "%s/%s/%s", s->driver, s->pool, d->name);
-    d->widx = w->ndevices;
+    d->widx = (uint32_t)w->ndevices;
     if (w->ndevices == w->capdevices) {
         w->capdevices = w->capdevices ? w->capdevices * 2 : 256;
         w->devices = dra_xrealloc(w->devices, w->capdevices * sizeof *w->devices);
@@ -411,8 +417,11 @@ void dra_alloc_world_free(dra_alloc_world *w)
         free(p);
     }
     for (size_t i = 0; i < w->nids; i++) {
-        dra_al_capuse_free(&w->st[i].agg);
-        json_decref(w->st[i].compat);
+        if (w->st[i].x) {
+            dra_al_capuse_free(&w->st[i].x->agg);
+            json_decref(w->st[i].x->compat);
+            free(w->st[i].x);
+        }
     }
     free(w->st);
     free(w->node_free);
