@@ -81,7 +81,8 @@ dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set)
             errs = dra_err_append(errs, shape);
             continue;
         }
-        push(c, k, o);
+        if (k != DRA_KIND_RESOURCE_SLICE && k != DRA_KIND_NODE)
+            push(c, k, o);
     }
     return errs;
 }

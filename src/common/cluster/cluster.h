@@ -57,9 +57,10 @@ typedef struct dra_cluster {
 #define DRA_CLUSTER_INIT {0}
 
 /* Index every object of set as it is (no conversion, defaulting or
- * validation).  Objects without apiVersion/kind are input errors;
- * well-formed kinds the tools do not know (Events, ...) are counted in
- * `unknown` and skipped. */
+ * validation), for the claim lifecycle (lifecycle/claims.h): ResourceSlices
+ * and Nodes, which it never looks up and a fleet has most of, are left out.
+ * Objects without apiVersion/kind are input errors; well-formed kinds the
+ * tools do not know (Events, ...) are counted in `unknown` and skipped. */
 DRA_MUST_USE dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set);
 
 /* What the tools use: run the shared load pipeline (model/load.h: kind
