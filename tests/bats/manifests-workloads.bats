@@ -285,3 +285,37 @@ YAML
     assert_success
     [[ $output != *'"uid": null'* && $output != *'"uid":null'* ]]
 }
+
+@test "schedule keeps the input's order: a Deployment's pod goes before a pod after it in the file" {
+    "$DRA_BIN/dra-slice" profile gpu --nodes 1 --devices 1 >"$T/one.yaml"
+    cat >"$T/apps.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: one, namespace: default}
+spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu.example.com}}]}}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: first, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: first}}
+  template:
+    metadata: {labels: {app: first}}
+    spec:
+      containers: [{name: c, image: x}]
+      resourceClaims: [{name: g, resourceClaimTemplateName: one}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: later, namespace: default}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: one}]
+YAML
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-03-01T10:00:00Z "$M/deviceclass.yaml" "$T/one.yaml" "$T/apps.yaml"
+    assert_failure 1
+    [[ $stderr == *"pod default/later: 0/1 nodes are available"* ]]
+    assert_line --regexp '^  name: first-[a-z0-9]+-[a-z0-9]{5}$'
+    assert_line '  nodeName: node-0'
+}

@@ -11,6 +11,7 @@
 #include "io/stream.h"
 #include "model/features.h"
 #include "model/load.h"
+#include "model/packed.h"
 #include "unit.h"
 
 static json_t *slow_parse(const char *s, size_t *used)
@@ -362,5 +363,32 @@ UNIT_TEST(loader_duplicates_and_held_admin_checks)
     CHECK(e == NULL);
     CHECK(stats.warnings && strstr(stats.warnings->msg, "could not be checked"));
     dra_model_free(&stats);
+}
+UNIT_TEST(slice_pack_moves_devices_out_as_compact_text)
+{
+    json_t *slice = json_loads("{\"kind\":\"ResourceSlice\",\"spec\":{\"driver\":\"d\",\"devices\":["
+                               "{\"name\":\"a\",\"attributes\":{\"m\":{\"string\":\"x y\"}}},"
+                               "{\"name\":\"b\",\"capacity\":{\"mem\":{\"value\":\"1Gi\"}}}]}}",
+                               0, NULL);
+    json_t *none = json_loads("{\"kind\":\"ResourceSlice\",\"spec\":{\"driver\":\"d\"}}", 0, NULL);
+    dra_slice_packs p = {0};
+    dra_slice_pack(&p, slice);
+    dra_slice_pack(&p, none); /* no devices array: left alone, no entry */
+    dra_slice_pack(&p, slice); /* the same object again: nothing more */
+    CHECK_INT(p.n, 1);
+    CHECK(json_object_get(json_object_get(slice, "spec"), "devices") == NULL);
+    CHECK(dra_slice_packed(&p, none) == NULL);
+    CHECK(dra_slice_packed(NULL, slice) == NULL);
+    const dra_packed_devices *d = dra_slice_packed(&p, slice);
+    CHECK(d && d->n == 2);
+    const char *t = dra_packed_next(d, NULL);
+    CHECK_STR(t, "{\"name\":\"a\",\"attributes\":{\"m\":{\"string\":\"x y\"}}}");
+    t = dra_packed_next(d, t);
+    CHECK_STR(t, "{\"name\":\"b\",\"capacity\":{\"mem\":{\"value\":\"1Gi\"}}}");
+    CHECK(dra_packed_next(d, t) == NULL);
+    CHECK_INT(p.bytes, d->len);
+    dra_slice_packs_free(&p);
+    json_decref(slice);
+    json_decref(none);
 }
 UNIT_MAIN()

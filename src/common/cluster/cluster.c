@@ -55,7 +55,7 @@ static void push(dra_cluster *c, dra_kind k, const dra_obj *o)
     }
 }
 
-dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set)
+static dra_err *build(dra_cluster *c, const dra_objset *set, bool fleet)
 {
     dra_err *errs = NULL;
     for (size_t i = 0; i < set->n; i++) {
@@ -81,10 +81,20 @@ dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set)
             errs = dra_err_append(errs, shape);
             continue;
         }
-        if (k != DRA_KIND_RESOURCE_SLICE && k != DRA_KIND_NODE)
+        if (fleet || (k != DRA_KIND_RESOURCE_SLICE && k != DRA_KIND_NODE))
             push(c, k, o);
     }
     return errs;
+}
+
+dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set)
+{
+    return build(c, set, true);
+}
+
+dra_err *dra_cluster_build_lifecycle(dra_cluster *c, const dra_objset *set)
+{
+    return build(c, set, false);
 }
 
 dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts)

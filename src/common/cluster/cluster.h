@@ -57,11 +57,13 @@ typedef struct dra_cluster {
 #define DRA_CLUSTER_INIT {0}
 
 /* Index every object of set as it is (no conversion, defaulting or
- * validation), for the claim lifecycle (lifecycle/claims.h): ResourceSlices
- * and Nodes, which it never looks up and a fleet has most of, are left out.
- * Objects without apiVersion/kind are input errors; well-formed kinds the
- * tools do not know (Events, ...) are counted in `unknown` and skipped. */
+ * validation).  Objects without apiVersion/kind are input errors;
+ * well-formed kinds the tools do not know (Events, ...) are counted in
+ * `unknown` and skipped. */
 DRA_MUST_USE dra_err *dra_cluster_build(dra_cluster *c, const dra_objset *set);
+/* The same for the claim lifecycle alone (lifecycle/claims.h): ResourceSlices
+ * and Nodes, which it never looks up and a fleet has most of, are left out. */
+DRA_MUST_USE dra_err *dra_cluster_build_lifecycle(dra_cluster *c, const dra_objset *set);
 
 /* What the tools use: run the shared load pipeline (model/load.h: kind
  * check, v1beta1/v1beta2 -> v1 conversion in place, namespace and server-side

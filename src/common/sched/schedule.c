@@ -1131,7 +1131,7 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
 
     /* The claim controller step, for pending pods only. */
     dra_cluster c = DRA_CLUSTER_INIT;
-    dra_err *err = dra_cluster_build(&c, set);
+    dra_err *err = dra_cluster_build_lifecycle(&c, set);
     if (err) {
         dra_cluster_free(&c);
         return err;
