@@ -101,13 +101,7 @@ dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, inpu
     dra_err *e = dra_tool_read_each(&dra_alloc_tool, a, a->pos, a->npos, flags | DRA_READ_IN_ORDER, &in->set,
                                     pack_one, &p);
     dra_model stats = {0};
-    dra_err *fin = dra_loader_finish(p.loader, &stats);
-    if (e) { /* the reading error alone, as a whole read gives it */
-        dra_err_free(p.errs);
-        dra_err_free(fin);
-    } else {
-        e = dra_err_append(p.errs, fin);
-    }
+    e = dra_loader_end(p.loader, e, p.errs, &stats);
     if (!e) {
         /* checked and converted already: this pass defaults and indexes */
         dra_field_validation fv = in->set.field_validation;

@@ -223,13 +223,7 @@ dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *pa
     slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), NULL};
     dra_err *e = dra_read_paths_each(set, paths, npaths, slim_one, &s);
     dra_model stats = {0};
-    dra_err *fin = dra_loader_finish(s.loader, &stats);
-    if (e) { /* the reading error alone, as a whole read gives it */
-        dra_err_free(s.errs);
-        dra_err_free(fin);
-    } else {
-        e = dra_err_append(s.errs, fin);
-    }
+    e = dra_loader_end(s.loader, e, s.errs, &stats);
     if (!e) {
         /* checked already: the second pass converts, defaults and indexes */
         dra_field_validation fv = set->field_validation;

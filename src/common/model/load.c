@@ -542,6 +542,16 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
     return NULL;
 }
 
+dra_err *dra_loader_end(dra_loader *l, dra_err *read_err, dra_err *obj_errs, dra_model *stats)
+{
+    dra_err *fin = dra_loader_finish(l, stats);
+    if (!read_err)
+        return dra_err_append(obj_errs, fin);
+    dra_err_free(obj_errs);
+    dra_err_free(fin);
+    return read_err;
+}
+
 dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
 {
     dra_err *all = NULL;

@@ -88,6 +88,11 @@ DRA_MUST_USE dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, 
 /* The held checks' errors; adds the counts (skipped, collapsed) and the
  * warnings to stats (a model used for its counts only).  Frees l. */
 DRA_MUST_USE dra_err *dra_loader_finish(dra_loader *l, dra_model *stats);
+/* The end of a streaming read through l, errors as a whole read gives them:
+ * the reading error alone when there is one (obj_errs then freed), else the
+ * objects' errors (obj_errs, owned) then the held checks'.  Finishes l into
+ * stats as dra_loader_finish does. */
+DRA_MUST_USE dra_err *dra_loader_end(dra_loader *l, dra_err *read_err, dra_err *obj_errs, dra_model *stats);
 
 /* Index o (already checked and converted, e.g. by a dra_loader, and kept
  * where it will not move) as dra_load would; a second object of the same
