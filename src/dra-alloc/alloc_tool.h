@@ -61,7 +61,7 @@ typedef struct input {
     int64_t now;    /* Unix seconds: --now, or the clock */
     dra_objset set;
     dra_model model;
-    dra_slice_packs packs; /* dra_alloc_read_packed: the slices' devices */
+    dra_slice_packs packs; /* dra_alloc_read_packed: the ResourceSlices (not in set or model) */
 } input;
 
 DRA_MUST_USE dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, input *in);
@@ -71,8 +71,9 @@ DRA_MUST_USE dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, cha
                                            input *in);
 /* dra_alloc_read_input for a run that needs the whole fleet but only the
  * allocator's view of its devices (schedule): objects are checked as they
- * are read, and each ResourceSlice's devices are moved into in->packs as
- * compact text, so a fleet costs about the size of its text. */
+ * are read, and each ResourceSlice is kept in in->packs as compact text
+ * alone (not in in->set or in->model), so a fleet costs about the size of
+ * its text. */
 DRA_MUST_USE dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, input *in);
 /* Load in->set (already read) into in->model, as dra_alloc_read_input does. */
 DRA_MUST_USE dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in);

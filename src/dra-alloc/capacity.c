@@ -75,7 +75,7 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     json_t *rep = NULL;
     dra_err *warn = NULL;
     if (!e) {
-        dra_sched_nodes_from_model(&in.model, &nodes);
+        dra_sched_nodes_from_model(&in.model, NULL, &nodes);
         dra_fleet_opts fo = {(const char *const *)x->classes.v, x->classes.n, (dra_fleet_by)x->by, x->match_attribute,
                              &in.features, in.timeout};
         e = dra_fleet_capacity(&in.model, nodes.v, nodes.n, &fo, &rep, &warn);

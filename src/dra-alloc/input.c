@@ -85,9 +85,10 @@ static dra_err *pack_one(void *ctx, dra_obj *o)
         p->errs = dra_err_append(p->errs, e);
     if (e || !passed) /* a kind the tools skip, or the same object again */
         return NULL;
-    if (kind == DRA_KIND_RESOURCE_SLICE)
+    if (kind == DRA_KIND_RESOURCE_SLICE) /* held as text alone, in the allocator's input */
         dra_slice_pack(&p->in->packs, o->json);
-    dra_objset_keep(&p->in->set, o);
+    else
+        dra_objset_keep(&p->in->set, o);
     return NULL;
 }
 

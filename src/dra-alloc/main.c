@@ -160,7 +160,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     dra_sched_result res = {0};
     classic_pass cp = {0};
     if (!e) {
-        dra_sched_nodes_from_model(&in.model, &nodes);
+        dra_sched_nodes_from_model(&in.model, &in.packs, &nodes);
         if (nodes.made && dra_model_kind(&in.model, DRA_KIND_POD)->n)
             fprintf(stderr, "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices (no labels)\n",
                     nodes.n);

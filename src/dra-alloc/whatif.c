@@ -23,7 +23,7 @@ dra_err *dra_alloc_whatif_check(const opts *x)
 static dra_err *schedule(const input *in, const dra_sched_opts *so, const dra_whatif_spec *spec, dra_sched_result *res)
 {
     dra_sched_nodes nodes = {0};
-    dra_sched_nodes_from_model(&in->model, &nodes);
+    dra_sched_nodes_from_model(&in->model, NULL, &nodes);
     json_t **v = dra_xcalloc(nodes.n + 1, sizeof *v);
     size_t n = 0;
     for (size_t i = 0; i < nodes.n; i++) {

@@ -191,22 +191,19 @@ typedef struct objs {
 
 enum { O_CLASS, O_SLICE, O_RULE, O_USED, O_PEND };
 
-/* packed: the slices' devices as compact text (dra_slice_pack), the run done
+/* packed: the slices as compact text (dra_slice_pack), the run done
  * twice with every parsed device released in between (the answer of the
  * second is checked). */
 static void run_case(const objs *ob, const dra_features *f, bool no_prune, bool packed, run_out *out)
 {
     memset(out, 0, sizeof *out);
     dra_selector_eval ev = dra_cel_selector_eval_new(f);
-    json_t *slices[256];
     dra_slice_packs packs = {0};
-    for (size_t i = 0; i < ob->n[O_SLICE]; i++) {
-        slices[i] = packed ? json_deep_copy(ob->v[O_SLICE][i]) : json_incref(ob->v[O_SLICE][i]);
-        if (packed)
-            dra_slice_pack(&packs, slices[i]);
-    }
-    dra_alloc_world_input in = {ob->v[O_CLASS], ob->n[O_CLASS], slices, ob->n[O_SLICE], ob->v[O_RULE], ob->n[O_RULE],
-                                ob->v[O_USED],  ob->n[O_USED],  f,      &ev,            packed ? &packs : NULL,
+    for (size_t i = 0; packed && i < ob->n[O_SLICE]; i++)
+        dra_slice_pack(&packs, ob->v[O_SLICE][i]);
+    dra_alloc_world_input in = {ob->v[O_CLASS], ob->n[O_CLASS], ob->v[O_SLICE], packed ? 0 : ob->n[O_SLICE],
+                                ob->v[O_RULE],  ob->n[O_RULE],  ob->v[O_USED],  ob->n[O_USED],
+                                f,              &ev,            packed ? &packs : NULL,
                                 packed ? 1 : 0};
     dra_alloc_world *w = NULL;
     dra_alloc_result *res = NULL;
@@ -236,8 +233,6 @@ static void run_case(const objs *ob, const dra_features *f, bool no_prune, bool 
     dra_alloc_result_free(res);
     dra_alloc_world_free(w);
     dra_cel_selector_eval_free(&ev);
-    for (size_t i = 0; i < ob->n[O_SLICE]; i++)
-        json_decref(slices[i]);
     dra_slice_packs_free(&packs);
 }
 

@@ -364,30 +364,36 @@ UNIT_TEST(loader_duplicates_and_held_admin_checks)
     CHECK(stats.warnings && strstr(stats.warnings->msg, "could not be checked"));
     dra_model_free(&stats);
 }
-UNIT_TEST(slice_pack_moves_devices_out_as_compact_text)
+UNIT_TEST(slice_pack_keeps_a_slice_as_compact_text)
 {
-    json_t *slice = json_loads("{\"kind\":\"ResourceSlice\",\"spec\":{\"driver\":\"d\",\"devices\":["
-                               "{\"name\":\"a\",\"attributes\":{\"m\":{\"string\":\"x y\"}}},"
+    json_t *slice = json_loads("{\"kind\":\"ResourceSlice\",\"spec\":{\"driver\":\"d\",\"nodeName\":\"n1\","
+                               "\"devices\":[{\"name\":\"a\",\"attributes\":{\"m\":{\"string\":\"x y\"}}},"
                                "{\"name\":\"b\",\"capacity\":{\"mem\":{\"value\":\"1Gi\"}}}]}}",
                                0, NULL);
-    json_t *none = json_loads("{\"kind\":\"ResourceSlice\",\"spec\":{\"driver\":\"d\"}}", 0, NULL);
+    json_t *none = json_loads("{\"kind\":\"ResourceSlice\",\"spec\":{\"driver\":\"d\",\"nodeName\":\"\"}}", 0, NULL);
+    char *before = json_dumps(slice, JSON_SORT_KEYS);
     dra_slice_packs p = {0};
     dra_slice_pack(&p, slice);
-    dra_slice_pack(&p, none); /* no devices array: left alone, no entry */
-    dra_slice_pack(&p, slice); /* the same object again: nothing more */
-    CHECK_INT(p.n, 1);
-    CHECK(json_object_get(json_object_get(slice, "spec"), "devices") == NULL);
-    CHECK(dra_slice_packed(&p, none) == NULL);
-    CHECK(dra_slice_packed(NULL, slice) == NULL);
-    const dra_packed_devices *d = dra_slice_packed(&p, slice);
-    CHECK(d && d->n == 2);
+    dra_slice_pack(&p, none);
+    CHECK_INT(p.n, 2);
+    char *after = json_dumps(slice, JSON_SORT_KEYS);
+    CHECK_STR(after, before); /* the object is not changed */
+    const dra_packed_slice *d = p.v[0];
+    CHECK_STR(d->rest, "{\"kind\":\"ResourceSlice\",\"spec\":{\"driver\":\"d\",\"nodeName\":\"n1\"}}");
+    CHECK_STR(d->node_name, "n1");
+    CHECK_INT(d->n, 2);
     const char *t = dra_packed_next(d, NULL);
     CHECK_STR(t, "{\"name\":\"a\",\"attributes\":{\"m\":{\"string\":\"x y\"}}}");
     t = dra_packed_next(d, t);
     CHECK_STR(t, "{\"name\":\"b\",\"capacity\":{\"mem\":{\"value\":\"1Gi\"}}}");
     CHECK(dra_packed_next(d, t) == NULL);
-    CHECK_INT(p.bytes, d->len);
+    /* no devices, an empty nodeName */
+    CHECK_INT(p.v[1]->n, 0);
+    CHECK(p.v[1]->node_name == NULL);
+    CHECK(dra_packed_next(p.v[1], NULL) == NULL);
     dra_slice_packs_free(&p);
+    free(before);
+    free(after);
     json_decref(slice);
     json_decref(none);
 }

@@ -83,10 +83,10 @@ typedef struct dra_alloc_world_input {
     json_t *const *in_use;      size_t nin_use;      /* ResourceClaims with status.allocation */
     const dra_features *features;                    /* NULL = defaults */
     const dra_selector_eval *eval;                   /* required */
-    /* Optional: slices whose spec.devices was packed (dra_slice_pack); their
-     * devices are read from the text, which must outlive the world.  The
-     * world then holds a device as a few hundred bytes and parses its JSON
-     * again only while a selector or constraint needs it. */
+    /* Optional: more slices, as text (dra_slice_pack), after those in
+     * `slices`, in pack order; the text must outlive the world.  The world
+     * holds a packed device as a few hundred bytes and parses its JSON again
+     * only while a selector or constraint needs it. */
     const dra_slice_packs *packs;
     size_t max_parsed; /* packed devices whose JSON may stay parsed between runs; 0 = 1024 */
 } dra_alloc_world_input;

@@ -102,12 +102,12 @@ typedef struct al_device {
 
 typedef struct al_slice {
     struct dra_alloc_world *w;
-    const json_t *json;
+    const json_t *skip_ops;           /* spec.skipNodeOperations when not empty, else NULL */
     const char *name, *driver, *pool;
     int64_t generation, count;
     const char *node_name;
     bool all_nodes, per_device, per_device_set;
-    bool skip_node_ops;               /* spec.skipNodeOperations is not empty */
+    bool skip_node_ops;               /* skip_ops != NULL */
     const json_t *node_selector;
     al_counter_set *sets;             /* sharedCounters */
     size_t nsets;

@@ -102,7 +102,7 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
      * skipNodeOperations value at the time when the device was allocated"
      * (resource/v1 DeviceRequestAllocationResult.SkipNodeOperations). */
     if (r->w->f.optional_node_operations) {
-        const json_t *skip = json_object_get(json_object_get(x->dev->slice->json, "spec"), "skipNodeOperations");
+        const json_t *skip = x->dev->slice->skip_ops;
         if (json_is_array(skip) && json_array_size(skip))
             json_object_set_new(o, "skipNodeOperations", json_deep_copy(skip));
     }

@@ -55,6 +55,18 @@ static const json_t *keep(dra_alloc_world *w, const json_t *j)
     return j;
 }
 
+/* A packed device's or whole slice's counter sets outlive its tree. */
+static void own_counters(dra_alloc_world *w, al_counter_set *sets, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        al_counter_set *c = &sets[i];
+        c->name = intern(w, c->name);
+        keep(w, c->groups);
+        for (size_t k = 0; k < c->n; k++)
+            c->c[k].name = intern(w, c->c[k].name);
+    }
+}
+
 typedef struct capset {
     al_capacity *cap;
     size_t n;
@@ -145,13 +157,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     if (packed) {
         d->name = intern(w, d->name);
         d->node_name = intern(w, d->node_name);
-        for (size_t i = 0; i < d->ncons; i++) {
-            al_counter_set *c = &d->cons[i];
-            c->name = intern(w, c->name);
-            keep(w, c->groups);
-            for (size_t k = 0; k < c->n; k++)
-                c->c[k].name = intern(w, c->c[k].name);
-        }
+        own_counters(w, d->cons, d->ncons);
         keep(w, taints); /* its strings stay where they are */
         keep(w, d->binding_conditions);
         keep(w, d->binding_failure_conditions);
@@ -227,13 +233,14 @@ static void list_add(dra_arena *a, al_pool_slices *ps, al_slice *s)
     ps->s[ps->n++] = s;
 }
 
-static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const dra_packed_devices *packed)
+/* j is the slice: borrowed, or (packed) parsed from packed->rest and freed
+ * after this, so what the slice keeps of it is interned or kept. */
+static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const dra_packed_slice *packed)
 {
     dra_arena *a = &w->arena;
     s->w = w;
     const json_t *spec = dra_jfield(j, "spec");
     const json_t *pool = dra_jfield(spec, "pool");
-    s->json = j;
     s->name = dra_jfield_str(dra_jfield(j, "metadata"), "name");
     if (!s->name)
         s->name = "";
@@ -252,9 +259,20 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const 
     s->per_device_set = dra_jfield(spec, "perDeviceNodeSelection") != NULL;
     s->per_device = dra_jfield_true(spec, "perDeviceNodeSelection");
     s->node_selector = dra_jfield(spec, "nodeSelector");
-    s->skip_node_ops = json_array_size(dra_jfield(spec, "skipNodeOperations")) > 0;
+    const json_t *skip = dra_jfield(spec, "skipNodeOperations");
+    s->skip_ops = json_is_array(skip) && json_array_size(skip) ? skip : NULL;
+    s->skip_node_ops = s->skip_ops != NULL;
     dra_err *e = dra_al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
     dra_err_free(e);
+    if (packed) {
+        s->name = intern(w, s->name);
+        s->driver = intern(w, s->driver);
+        s->pool = intern(w, s->pool);
+        s->node_name = intern(w, s->node_name);
+        keep(w, s->node_selector);
+        keep(w, s->skip_ops);
+        own_counters(w, s->sets, s->nsets);
+    }
     if (packed) {
         s->dev = packed->n ? dra_arena_zalloc(a, packed->n * sizeof *s->dev) : NULL;
         size_t i = 0;
@@ -344,10 +362,16 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
         dra_strmap_put(&w->classes, name, strlen(name), (intptr_t)c);
     }
 
-    w->slices = in->nslices ? dra_arena_zalloc(&w->arena, in->nslices * sizeof *w->slices) : NULL;
-    w->nslices = in->nslices;
+    w->nslices = in->nslices + (in->packs ? in->packs->n : 0);
+    w->slices = w->nslices ? dra_arena_zalloc(&w->arena, w->nslices * sizeof *w->slices) : NULL;
     for (size_t i = 0; i < in->nslices; i++)
-        parse_slice(w, &w->slices[i], in->slices[i], dra_slice_packed(in->packs, in->slices[i]));
+        parse_slice(w, &w->slices[i], in->slices[i], NULL);
+    for (size_t i = 0; in->packs && i < in->packs->n; i++) {
+        const dra_packed_slice *x = in->packs->v[i];
+        json_t *j = parse_text(x->rest);
+        parse_slice(w, &w->slices[in->nslices + i], j, x);
+        json_decref(j);
+    }
     dra_buf_free(&w->scratch);
 
     if (w->f.taint_rules)

@@ -1,15 +1,15 @@
-/* ResourceSlice device lists held as compact JSON text instead of trees.
+/* ResourceSlices held as compact JSON text instead of trees.
  *
- * A tool that holds a whole fleet (dra-alloc schedule) moves each slice's
- * spec.devices out of its tree as it reads it: a device as a JSON tree costs
- * about ten times its text.  The allocator's world reads the devices from the
- * text (dra_alloc_world_input.packs) and parses one again only when a CEL
- * selector or a constraint needs its attributes.
+ * A tool that holds a whole fleet for the allocator (dra-alloc schedule)
+ * keeps each slice as text as it reads it: a device as a JSON tree costs
+ * about ten times its text.  The allocator's world reads the slices from the
+ * text (dra_alloc_world_input.packs), keeps what it needs of each device,
+ * and parses a device's JSON again only while a CEL selector or a constraint
+ * needs it.
  *
- * Ownership: a dra_slice_packs owns its packed lists (one allocation each);
- * it borrows the slice objects only as keys (it never reads them after
- * dra_slice_pack).  dra_slice_packs_free() releases it.  Never fails (aborts
- * on OOM).
+ * Ownership: a dra_slice_packs owns its packed slices (a few allocations
+ * each) and keeps no reference to the objects packed.  dra_slice_packs_free()
+ * releases it.  Never fails (aborts on OOM).
  */
 #ifndef DRA_MODEL_PACKED_H
 #define DRA_MODEL_PACKED_H
@@ -17,29 +17,24 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "../base/hash.h"
-
-typedef struct dra_packed_devices {
-    const json_t *slice; /* the key: the slice object the devices came from */
-    size_t n;            /* devices */
-    size_t len;          /* bytes of text, the NULs included */
-    char text[];         /* n compact JSON objects, each NUL-terminated, in order */
-} dra_packed_devices;
+typedef struct dra_packed_slice {
+    char *rest;      /* the slice without spec.devices, compact JSON */
+    char *node_name; /* its spec.nodeName when not empty, else NULL */
+    size_t n;        /* devices */
+    size_t len;      /* bytes of device text, the NULs included */
+    char text[];     /* the n devices of spec.devices, compact JSON, each NUL-terminated, in order */
+} dra_packed_slice;
 
 typedef struct dra_slice_packs {
-    dra_strmap by_slice; /* slice pointer's bytes -> dra_packed_devices * */
-    dra_packed_devices **v;
+    dra_packed_slice **v; /* in the order packed */
     size_t n;
-    size_t bytes;        /* text held, for reports */
+    size_t bytes;         /* text held */
 } dra_slice_packs;
 
-/* Move slice's spec.devices (an array) out of the tree into p.  A slice
- * without a devices array is left as it is and gets no entry. */
-void dra_slice_pack(dra_slice_packs *p, json_t *slice);
-/* The packed devices of slice, or NULL when it was not packed. */
-const dra_packed_devices *dra_slice_packed(const dra_slice_packs *p, const json_t *slice);
+/* Append slice (not changed) to p as text. */
+void dra_slice_pack(dra_slice_packs *p, const json_t *slice);
 /* The device after `cur` (NULL: the first); NULL after the last. */
-const char *dra_packed_next(const dra_packed_devices *d, const char *cur);
+const char *dra_packed_next(const dra_packed_slice *s, const char *cur);
 void dra_slice_packs_free(dra_slice_packs *p);
 
 #endif

@@ -17,7 +17,12 @@ static int cmp_node(const void *a, const void *b)
     return strcmp(node_name(*(json_t *const *)a), node_name(*(json_t *const *)b));
 }
 
-void dra_sched_nodes_from_model(const dra_model *m, dra_sched_nodes *out)
+static json_t *bare_node(const char *name)
+{
+    return json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", name);
+}
+
+void dra_sched_nodes_from_model(const dra_model *m, const dra_slice_packs *packs, dra_sched_nodes *out)
 {
     *out = (dra_sched_nodes){0};
     const dra_model_list *l = dra_model_kind(m, DRA_KIND_NODE);
@@ -28,12 +33,15 @@ void dra_sched_nodes_from_model(const dra_model *m, dra_sched_nodes *out)
         return;
     }
     l = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
-    out->v = dra_xcalloc(l->n + 1, sizeof *out->v);
+    out->v = dra_xcalloc(l->n + (packs ? packs->n : 0) + 1, sizeof *out->v);
     for (size_t i = 0; i < l->n; i++) {
         const char *nn = json_string_value(json_object_get(json_object_get(l->v[i]->json, "spec"), "nodeName"));
         if (nn && *nn)
-            out->v[out->n++] = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", nn);
+            out->v[out->n++] = bare_node(nn);
     }
+    for (size_t i = 0; packs && i < packs->n; i++)
+        if (packs->v[i]->node_name)
+            out->v[out->n++] = bare_node(packs->v[i]->node_name);
     dra_sort(out->v, out->n, sizeof *out->v, cmp_node);
     size_t u = 0;
     for (size_t i = 0; i < out->n; i++) {

@@ -13,6 +13,7 @@
 
 #include "../base/buf.h"
 #include "../model/load.h"
+#include "../model/packed.h"
 #include "schedule.h"
 
 typedef struct dra_sched_nodes {
@@ -23,7 +24,7 @@ typedef struct dra_sched_nodes {
 
 /* The input's Node objects; without any, one bare Node (no labels) per
  * distinct spec.nodeName of the ResourceSlices, in name order. */
-void dra_sched_nodes_from_model(const dra_model *m, dra_sched_nodes *out);
+void dra_sched_nodes_from_model(const dra_model *m, const dra_slice_packs *packs, dra_sched_nodes *out);
 void dra_sched_nodes_free(dra_sched_nodes *n);
 
 /* One pod's outcome and node-by-node trace: a JSON line, or text lines
