@@ -48,7 +48,7 @@ for line in open(sys.argv[1]):
     printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"one","namespace":"bench"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}}\n'
 } >"$T/base.jsonl"
 # The same pods through a class that reads an attribute: every device a pod
-# looks at is parsed for CEL (at most 1,024 held at once).
+# looks at is parsed for CEL (at most 256 held at once).
 sed -e 's/device.driver == \\"gpu.example.com\\"/device.attributes[\\"gpu.example.com\\"].model == \\"LATEST-GPU-MODEL\\"/' \
     "$T/base.jsonl" >"$T/base-attr.jsonl"
 awk 'BEGIN { for (i = 0; i < 5000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"one\"}]}}\n", i, i }' >"$T/pods.jsonl"

@@ -88,7 +88,7 @@ typedef struct dra_alloc_world_input {
      * holds a packed device as a few hundred bytes and parses its JSON again
      * only while a selector or constraint needs it. */
     const dra_slice_packs *packs;
-    size_t max_parsed; /* packed devices whose JSON may stay parsed between runs; 0 = 1024 */
+    size_t max_parsed; /* packed devices whose JSON may stay parsed between runs; 0 = 256 */
 } dra_alloc_world_input;
 
 /* Build a world.  Errors: duplicate DeviceClass names (input error). */

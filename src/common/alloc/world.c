@@ -207,10 +207,10 @@ static void release(dra_alloc_world *w, al_device *d)
     d->materialized = false;
 }
 
-/* A parsed device and its CEL form cost ~5 KiB: 1024 of them bound it (the
+/* A parsed device and its CEL form cost ~5 KiB: 256 of them bound it (the
  * selector memo keeps the answers; a device is parsed again only for a new
  * selector or a constraint). */
-#define AL_MATERIALIZED_MAX 1024
+#define AL_MATERIALIZED_MAX 256
 
 void dra_al_trim(dra_alloc_world *w)
 {
