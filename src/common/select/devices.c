@@ -249,13 +249,7 @@ dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths
     in->model.warnings = dra_err_append(in->model.warnings, in->set.warnings);
     in->set.warnings = NULL;
     in->model.files_repeated = in->set.files_repeated;
-    dra_err *fin = dra_loader_finish(r.loader, &in->model);
-    if (e) { /* the reading error alone, as a whole read gives it */
-        dra_err_free(r.errs);
-        dra_err_free(fin);
-    } else {
-        e = dra_err_append(r.errs, fin);
-    }
+    e = dra_loader_end(r.loader, e, r.errs, &in->model);
     for (dra_err *x = e; x; x = x->next)
         x->code = DRA_EXIT_INPUT;
     for (size_t i = 0; !e && i < in->set.n; i++)
