@@ -151,6 +151,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     else if (!e)
         e = dra_alloc_read_packed(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
     so.packs = &in.packs;
+    so.in_place = !x->classic.n; /* only the result is written */
     so.timeout = in.timeout;
     so.now = in.now;
     so.features = &in.features;

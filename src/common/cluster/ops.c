@@ -68,7 +68,7 @@ dra_change *dra_changes_touch(dra_changes *c, const json_t *orig)
     size_t i = c->nobjs;
     dra_change *ch = new_change(c);
     ch->orig = orig;
-    ch->obj = json_deep_copy(orig);
+    ch->obj = c->in_place ? json_incref((json_t *)orig) : json_deep_copy(orig);
     if (!ch->obj)
         ch->obj = json_object();
     dra_lc_index_add_ptr(&c->ix, TAG_OBJ, orig, i);

@@ -69,6 +69,10 @@ typedef struct dra_changes {
      * operations are recorded (dra_changes_new_patch gives NULL, and
      * dra_changes_op drops the body and returns a scratch op). */
     bool objects_only;
+    /* Set before the first change when the caller never reads an original
+     * after it changed (through dra_changes_current instead): the working
+     * copy is the original itself, changed in place (no deep copy). */
+    bool in_place;
     dra_op scratch;  /* (private) */
     dra_lc_index ix; /* object identities, created objects by name and owner (private) */
 } dra_changes;

@@ -1138,6 +1138,7 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
     }
     S.c = &c;
     S.st.objects_only = true; /* the result is objects; no operations are printed */
+    S.st.in_place = opts->in_place;
     dra_lc_opts lo = {.features = &S.f, .name_suffix = opts->name_suffix, .pending_only = true};
     out->warnings = dra_claims_generate(&c, &lo, &S.st);
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);

@@ -96,7 +96,11 @@ typedef struct dra_sched_opts {
     bool no_prune;
     int64_t now;                  /* Unix seconds for allocationTimestamp */
     dra_name_suffix name_suffix;  /* names of claims made here */
-    const dra_slice_packs *packs; /* slices whose devices were packed (dra_slice_pack), or NULL */
+    const dra_slice_packs *packs; /* more slices, as text (dra_slice_pack), or NULL */
+    /* The caller gives the input up: pods and claims are changed in place
+     * (the result's objects are then the input's own), saving a copy of
+     * each.  The input is not to be read again after. */
+    bool in_place;
 } dra_sched_opts;
 
 typedef enum { DRA_POD_SCHEDULED, DRA_POD_UNSCHEDULABLE, DRA_POD_ERROR, DRA_POD_SKIPPED } dra_pod_outcome;
