@@ -127,8 +127,9 @@ static void counters_take(fpool *p, pctr *c, const al_device *d)
 
 static bool blocking_taint(const al_device *d)
 {
-    for (size_t i = 0; i < d->ntaints; i++) {
-        const char *e = d->taints[i].effect ? d->taints[i].effect : "";
+    const al_devx *dx = al_x(d);
+    for (size_t i = 0; i < dx->ntaints; i++) {
+        const char *e = dx->taints[i].effect ? dx->taints[i].effect : "";
         if (strcmp(e, "NoSchedule") == 0 || strcmp(e, "NoExecute") == 0)
             return true;
     }
@@ -218,7 +219,8 @@ static void fleet_build(fleet *f, const dra_model *m)
                 const al_idstate *st = &w->st[d->gid];
                 fdev *x = &f->devs[f->ndevs++];
                 *x = (fdev){.d = d, .pool = pi};
-                x->node = d->node_name && *d->node_name ? d->node_name : s->node_name;
+                const char *dn = al_x(d)->node_name;
+                x->node = dn && *dn ? dn : s->node_name;
                 x->allocated = st->allocated;
                 bool agg = dra_al_agg(w, d->gid)->present;
                 x->shared = d->allow_multi && (st->shared || agg);

@@ -82,16 +82,12 @@ typedef struct al_device {
     const char *text;                 /* packed: compact JSON (borrowed from the packs), else NULL */
     al_capacity *cap;
     al_counter_set *cons;             /* consumesCounters: set name + counters */
-    al_taint *taints;
-    const json_t *binding_conditions, *binding_failure_conditions; /* arrays or NULL */
-    /* per-device node selection */
-    const char *node_name;
-    const json_t *node_selector;
+    struct al_devx *x;                /* what few devices have (read through al_x), NULL when none of it */
     struct al_slice *slice;
     char *id_str;                     /* "driver/pool/device" */
     void *eval_cache;
     /* a million devices are held at once: counts and flags packed */
-    uint32_t ncap, ncons, ntaints;
+    uint32_t ncap, ncons;
     uint32_t widx;                    /* index in world->devices (selector memo) */
     int gid;                          /* interned device ID */
     int lid;                          /* run-local index, valid when run_id matches */
@@ -99,6 +95,23 @@ typedef struct al_device {
     bool binds_to_node, allow_multi, has_binding, all_nodes;
     bool materialized;                /* tree parsed from text, listed in world->mat */
 } al_device;
+
+/* What few devices have: taints, binding conditions, node selection of
+ * their own. */
+typedef struct al_devx {
+    al_taint *taints;
+    size_t ntaints;
+    const json_t *binding_conditions, *binding_failure_conditions; /* arrays or NULL */
+    /* per-device node selection */
+    const char *node_name;
+    const json_t *node_selector;
+} al_devx;
+
+static inline const al_devx *al_x(const al_device *d)
+{
+    static const al_devx none = {0};
+    return d->x ? d->x : &none;
+}
 
 typedef struct al_slice {
     struct dra_alloc_world *w;
@@ -212,6 +225,9 @@ const al_capuse *dra_al_agg(const struct dra_alloc_world *w, int gid);
 const json_t *dra_al_compat(const struct dra_alloc_world *w, int gid);
 /* ID gid's extra state, made on first use. */
 al_idextra *dra_al_idextra(struct dra_alloc_world *w, int gid);
+
+/* d's rare parts, made (in the world's arena) on first use. */
+al_devx *dra_al_devx(struct dra_alloc_world *w, al_device *d);
 
 /* A device's JSON (parsed on first use for a packed device), its attributes
  * (object or NULL).  Valid until the next dra_al_trim. */

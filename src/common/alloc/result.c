@@ -62,10 +62,11 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
     if (json_is_array(x->req->tolerations) && json_array_size(x->req->tolerations))
         json_object_set_new(o, "tolerations", json_deep_copy(x->req->tolerations));
     if (r->w->f.binding_and_status) {
-        if (json_is_array(x->dev->binding_conditions) && json_array_size(x->dev->binding_conditions))
-            json_object_set_new(o, "bindingConditions", json_deep_copy(x->dev->binding_conditions));
-        if (json_is_array(x->dev->binding_failure_conditions) && json_array_size(x->dev->binding_failure_conditions))
-            json_object_set_new(o, "bindingFailureConditions", json_deep_copy(x->dev->binding_failure_conditions));
+        const al_devx *dx = al_x(x->dev);
+        if (json_is_array(dx->binding_conditions) && json_array_size(dx->binding_conditions))
+            json_object_set_new(o, "bindingConditions", json_deep_copy(dx->binding_conditions));
+        if (json_is_array(dx->binding_failure_conditions) && json_array_size(dx->binding_failure_conditions))
+            json_object_set_new(o, "bindingFailureConditions", json_deep_copy(dx->binding_failure_conditions));
     }
     if (x->has_share) {
         const char *key = (c->uid && *c->uid) ? c->uid : c->ref;
@@ -255,8 +256,8 @@ static json_t *node_selector(al_run *r, al_claim *c, dra_err **err)
         const char *name;
         const json_t *sel;
         if (d->slice->per_device) {
-            name = d->node_name;
-            sel = d->node_selector;
+            name = al_x(d)->node_name;
+            sel = al_x(d)->node_selector;
         } else {
             name = d->slice->node_name;
             sel = d->slice->node_selector;

@@ -38,8 +38,9 @@ bool dra_al_toleration_tolerates(const al_toleration *t, const al_taint *taint)
 /* Only NoSchedule and NoExecute block; None and unknown effects are ignored. */
 const al_taint *dra_al_taint_blocks(const al_device *d, const al_req *req)
 {
-    for (size_t i = 0; i < d->ntaints; i++) {
-        const al_taint *t = &d->taints[i];
+    const al_devx *dx = al_x(d);
+    for (size_t i = 0; i < dx->ntaints; i++) {
+        const al_taint *t = &dx->taints[i];
         const char *eff = nz(t->effect);
         if (strcmp(eff, "NoSchedule") != 0 && strcmp(eff, "NoExecute") != 0)
             continue;
@@ -72,13 +73,14 @@ void dra_al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n
             al_device *d = w->devices[di];
             if (!dra_taint_selector_matches(drv, pool, dev, d->slice->driver, d->slice->pool, d->name))
                 continue;
-            al_taint *nt = dra_arena_alloc(&w->arena, (d->ntaints + 1) * sizeof *nt);
-            if (d->ntaints)
-                memcpy(nt, d->taints, d->ntaints * sizeof *nt);
-            nt[d->ntaints] = (al_taint){dra_jfield_str(taint, "key"), dra_jfield_str(taint, "value"), dra_jfield_str(taint, "effect"),
-                                        taint, rname ? rname : ""};
-            d->taints = nt;
-            d->ntaints++;
+            al_devx *dx = dra_al_devx(w, d);
+            al_taint *nt = dra_arena_alloc(&w->arena, (dx->ntaints + 1) * sizeof *nt);
+            if (dx->ntaints)
+                memcpy(nt, dx->taints, dx->ntaints * sizeof *nt);
+            nt[dx->ntaints] = (al_taint){dra_jfield_str(taint, "key"), dra_jfield_str(taint, "value"), dra_jfield_str(taint, "effect"),
+                                         taint, rname ? rname : ""};
+            dx->taints = nt;
+            dx->ntaints++;
         }
     }
 }

@@ -137,31 +137,38 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     d->ncons = (uint32_t)ncons;
     const json_t *taints = dra_jfield(j, "taints");
     size_t nt = json_is_array(taints) ? json_array_size(taints) : 0;
-    d->taints = nt ? dra_arena_zalloc(a, nt * sizeof *d->taints) : NULL;
-    for (size_t i = 0; i < nt; i++) {
-        const json_t *t = json_array_get(taints, i);
-        al_taint *x = &d->taints[d->ntaints++];
-        x->key = dra_jfield_str(t, "key");
-        x->value = dra_jfield_str(t, "value");
-        x->effect = dra_jfield_str(t, "effect");
-        x->json = t;
+    const json_t *bc = dra_jfield(j, "bindingConditions"), *bfc = dra_jfield(j, "bindingFailureConditions");
+    const char *node_name = dra_jfield_str(j, "nodeName");
+    const json_t *node_selector = dra_jfield(j, "nodeSelector");
+    if (nt || bc || bfc || node_name || node_selector) {
+        al_devx *x = dra_al_devx(w, d);
+        x->taints = nt ? dra_arena_zalloc(a, nt * sizeof *x->taints) : NULL;
+        for (size_t i = 0; i < nt; i++) {
+            const json_t *t = json_array_get(taints, i);
+            al_taint *y = &x->taints[x->ntaints++];
+            y->key = dra_jfield_str(t, "key");
+            y->value = dra_jfield_str(t, "value");
+            y->effect = dra_jfield_str(t, "effect");
+            y->json = t;
+        }
+        x->binding_conditions = bc;
+        x->binding_failure_conditions = bfc;
+        x->node_name = packed ? intern(w, node_name) : node_name;
+        x->node_selector = node_selector;
+        if (packed) {
+            keep(w, taints); /* its strings stay where they are */
+            keep(w, bc);
+            keep(w, bfc);
+            keep(w, node_selector);
+        }
     }
-    d->binding_conditions = dra_jfield(j, "bindingConditions");
-    d->binding_failure_conditions = dra_jfield(j, "bindingFailureConditions");
-    d->has_binding = json_is_array(d->binding_conditions) && json_array_size(d->binding_conditions) > 0;
+    d->has_binding = json_is_array(bc) && json_array_size(bc) > 0;
     d->binds_to_node = dra_jfield_true(j, "bindsToNode");
     d->allow_multi = dra_jfield_true(j, "allowMultipleAllocations");
-    d->node_name = dra_jfield_str(j, "nodeName");
     d->all_nodes = dra_jfield_true(j, "allNodes");
-    d->node_selector = dra_jfield(j, "nodeSelector");
     if (packed) {
         d->name = intern(w, d->name);
-        d->node_name = intern(w, d->node_name);
         own_counters(w, d->cons, d->ncons);
-        keep(w, taints); /* its strings stay where they are */
-        keep(w, d->binding_conditions);
-        keep(w, d->binding_failure_conditions);
-        keep(w, d->node_selector);
     }
     d->gid = dra_al_intern_id(w, s->driver, s->pool, d->name);
     d->id_str = dra_arena_printf(a, "%s/%s/%s", s->driver, s->pool, d->name);
@@ -171,6 +178,13 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
         w->devices = dra_xrealloc(w->devices, w->capdevices * sizeof *w->devices);
     }
     w->devices[w->ndevices++] = d;
+}
+
+al_devx *dra_al_devx(dra_alloc_world *w, al_device *d)
+{
+    if (!d->x)
+        d->x = dra_arena_zalloc(&w->arena, sizeof *d->x);
+    return d->x;
 }
 
 static json_t *parse_text(const char *text)
