@@ -171,6 +171,8 @@ typedef struct al_idstate {
     int home;
     bool allocated;   /* exclusive use by an in-use claim */
     bool shared;      /* some in-use result carries a shareID */
+    /* the ID (borrowed: world strings, or the slices' and claims' JSON) */
+    const char *driver, *pool, *device;
     struct al_idextra *x; /* owned, NULL until needed (dra_al_idextra): most IDs never need it */
 } al_idstate;
 
@@ -190,7 +192,8 @@ struct dra_alloc_world {
     dra_strmap pools;          /* "driver\x1fpool" -> al_pool_slices* */
     al_pool_slices **poollist;
     size_t npools;
-    dra_strmap ids;            /* "driver\x1fpool\x1fdevice" -> gid */
+    uint32_t *idslot;          /* device IDs: open addressing, 0 free, else gid + 1 (state.c) */
+    size_t nidslot;            /* 0 or a power of two, at most half full */
     al_idstate *st;
     size_t nids, capids;
     dra_strmap progs;          /* expression -> al_prog* */
@@ -225,6 +228,9 @@ const al_capuse *dra_al_agg(const struct dra_alloc_world *w, int gid);
 const json_t *dra_al_compat(const struct dra_alloc_world *w, int gid);
 /* ID gid's extra state, made on first use. */
 al_idextra *dra_al_idextra(struct dra_alloc_world *w, int gid);
+
+/* s copied into the world's arena, once per distinct string (NULL: NULL). */
+const char *dra_al_intern_str(struct dra_alloc_world *w, const char *s);
 
 /* d's rare parts, made (in the world's arena) on first use. */
 al_devx *dra_al_devx(struct dra_alloc_world *w, al_device *d);

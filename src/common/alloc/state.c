@@ -10,36 +10,60 @@
 
 /* ---- device IDs ------------------------------------------------------------------ */
 
-static char *id_key(dra_arena *a, const char *driver, const char *pool, const char *device, size_t *len)
+/* A million devices have a million IDs: the table holds 4 bytes a slot, the
+ * ID's strings are the ones its devices and claims already have. */
+static uint64_t id_hash(const char *driver, const char *pool, const char *device)
 {
-    char *k = dra_arena_printf(a, "%s\x1f%s\x1f%s", driver, pool, device);
-    *len = strlen(k);
-    return k;
+    uint64_t h = dra_fnv1a_str(DRA_FNV64_OFFSET, driver);
+    h = (h ^ 0x1f) * DRA_FNV64_PRIME;
+    h = dra_fnv1a_str(h, pool);
+    h = (h ^ 0x1f) * DRA_FNV64_PRIME;
+    return dra_fnv1a_str(h, device);
+}
+
+/* The slot of the ID, or the free slot where it would go. */
+static size_t id_slot(const dra_alloc_world *w, const char *driver, const char *pool, const char *device, uint64_t h)
+{
+    for (size_t i = h & (w->nidslot - 1);; i = (i + 1) & (w->nidslot - 1)) {
+        uint32_t v = w->idslot[i];
+        if (!v)
+            return i;
+        const al_idstate *st = &w->st[v - 1];
+        if (strcmp(st->device, device) == 0 && strcmp(st->pool, pool) == 0 && strcmp(st->driver, driver) == 0)
+            return i;
+    }
 }
 
 int dra_al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device)
 {
-    char buf[1024];
-    int n = snprintf(buf, sizeof buf, "%s\x1f%s\x1f%s", driver, pool, device);
-    if (n < 0 || (size_t)n >= sizeof buf)
+    if (!w->nidslot)
         return -1;
-    intptr_t v;
-    return dra_strmap_get(&w->ids, buf, (size_t)n, &v) ? (int)v : -1;
+    uint32_t v = w->idslot[id_slot(w, driver, pool, device, id_hash(driver, pool, device))];
+    return v ? (int)v - 1 : -1;
 }
 
 int dra_al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device)
 {
-    int id = dra_al_lookup_id(w, driver, pool, device);
-    if (id >= 0)
-        return id;
-    size_t len;
-    char *k = id_key(&w->arena, driver, pool, device, &len);
+    if ((w->nids + 1) * 2 > w->nidslot) {
+        size_t n = w->nidslot ? w->nidslot * 2 : 256;
+        free(w->idslot);
+        w->idslot = dra_xcalloc(n, sizeof *w->idslot);
+        w->nidslot = n;
+        for (size_t g = 0; g < w->nids; g++) {
+            const al_idstate *st = &w->st[g];
+            w->idslot[id_slot(w, st->driver, st->pool, st->device, id_hash(st->driver, st->pool, st->device))] =
+                (uint32_t)g + 1;
+        }
+    }
+    size_t i = id_slot(w, driver, pool, device, id_hash(driver, pool, device));
+    if (w->idslot[i])
+        return (int)w->idslot[i] - 1;
     if (w->nids == w->capids) {
         w->capids = w->capids ? w->capids * 2 : 256;
         w->st = dra_xrealloc(w->st, w->capids * sizeof *w->st);
     }
-    memset(&w->st[w->nids], 0, sizeof w->st[0]);
-    dra_strmap_put(&w->ids, k, len, (intptr_t)w->nids);
+    w->st[w->nids] = (al_idstate){.driver = driver, .pool = pool, .device = device};
+    w->idslot[i] = (uint32_t)w->nids + 1;
     return (int)w->nids++;
 }
 
@@ -54,7 +78,9 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
         const char *driver = dra_jfield_str(res, "driver"), *pool = dra_jfield_str(res, "pool"), *dev = dra_jfield_str(res, "device");
         if (!driver || !pool || !dev)
             continue;
-        int gid = dra_al_intern_id(w, driver, pool, dev);
+        /* the ID keeps its strings: the world's own, whatever becomes of the claim */
+        int gid = dra_al_intern_id(w, dra_al_intern_str(w, driver), dra_al_intern_str(w, pool),
+                                   dra_al_intern_str(w, dev));
         al_idstate *st = &w->st[gid];
         /* KEP-5963: the groups the device brought to each counter set,
          * authoritative over the slice (whatever the gate). */

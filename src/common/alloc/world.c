@@ -30,7 +30,7 @@ static void dra_al_features_from(al_features *f, const dra_features *src)
 /* ---- parsing slices ----------------------------------------------------------------- */
 
 /* A packed device's strings outlive its tree: one arena copy per distinct string. */
-static const char *intern(dra_alloc_world *w, const char *s)
+const char *dra_al_intern_str(dra_alloc_world *w, const char *s)
 {
     if (!s)
         return NULL;
@@ -60,10 +60,10 @@ static void own_counters(dra_alloc_world *w, al_counter_set *sets, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         al_counter_set *c = &sets[i];
-        c->name = intern(w, c->name);
+        c->name = dra_al_intern_str(w, c->name);
         keep(w, c->groups);
         for (size_t k = 0; k < c->n; k++)
-            c->c[k].name = intern(w, c->c[k].name);
+            c->c[k].name = dra_al_intern_str(w, c->c[k].name);
     }
 }
 
@@ -108,7 +108,7 @@ static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, 
     dra_err_free(dra_al_parse_capacity(a, cap, w->f.fractional_capacity_range, &d->cap, &n));
     d->ncap = (uint32_t)n;
     for (size_t i = 0; i < d->ncap; i++)
-        d->cap[i].name = intern(w, d->cap[i].name);
+        d->cap[i].name = dra_al_intern_str(w, d->cap[i].name);
     capset *c = dra_arena_zalloc(a, sizeof *c);
     *c = (capset){d->cap, d->ncap};
     char *key = dra_arena_alloc(a, b->len);
@@ -153,7 +153,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
         }
         x->binding_conditions = bc;
         x->binding_failure_conditions = bfc;
-        x->node_name = packed ? intern(w, node_name) : node_name;
+        x->node_name = packed ? dra_al_intern_str(w, node_name) : node_name;
         x->node_selector = node_selector;
         if (packed) {
             keep(w, taints); /* its strings stay where they are */
@@ -167,7 +167,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     d->allow_multi = dra_jfield_true(j, "allowMultipleAllocations");
     d->all_nodes = dra_jfield_true(j, "allNodes");
     if (packed) {
-        d->name = intern(w, d->name);
+        d->name = dra_al_intern_str(w, d->name);
         own_counters(w, d->cons, d->ncons);
     }
     d->gid = dra_al_intern_id(w, s->driver, s->pool, d->name);
@@ -279,10 +279,10 @@ static void parse_slice(dra_alloc_world *w, al_slice *s, const json_t *j, const 
     dra_err *e = dra_al_parse_counters(a, dra_jfield(spec, "sharedCounters"), "name", &s->sets, &s->nsets);
     dra_err_free(e);
     if (packed) {
-        s->name = intern(w, s->name);
-        s->driver = intern(w, s->driver);
-        s->pool = intern(w, s->pool);
-        s->node_name = intern(w, s->node_name);
+        s->name = dra_al_intern_str(w, s->name);
+        s->driver = dra_al_intern_str(w, s->driver);
+        s->pool = dra_al_intern_str(w, s->pool);
+        s->node_name = dra_al_intern_str(w, s->node_name);
         keep(w, s->node_selector);
         keep(w, s->skip_ops);
         own_counters(w, s->sets, s->nsets);
@@ -467,7 +467,7 @@ void dra_alloc_world_free(dra_alloc_world *w)
     free(w->poollist);
     dra_strmap_free(&w->classes);
     dra_strmap_free(&w->pools);
-    dra_strmap_free(&w->ids);
+    free(w->idslot);
     dra_strmap_free(&w->bynode);
     dra_strmap_free(&w->progs);
     dra_arena_free(&w->arena);
