@@ -164,6 +164,7 @@ json_t *dra_al_explain_build(al_run *r)
         json_object_set_new(ex, "otherPools", other);
     }
     json_t *claims = json_array();
+    al_idbuf ib;
     for (size_t ci = 0; ci < r->nclaims; ci++) {
         al_claim *c = &r->claims[ci];
         json_t *reqs = json_array();
@@ -176,7 +177,7 @@ json_t *dra_al_explain_build(al_run *r)
             for (size_t k = 0; k < t->n; k++)
                 if (!r->succeeded || !t->rej[k].dynamic ||
                     (live(r, t->rej[k].gen) && !chosen_for(c, t->req, t->rej[k].lid)))
-                json_array_append_new(rej, json_pack("{s:s,s:s,s:s}", "device", r->ldev[t->rej[k].lid]->id_str,
+                json_array_append_new(rej, json_pack("{s:s,s:s,s:s}", "device", dra_al_id(r->ldev[t->rej[k].lid], &ib),
                                                      "reason", dra_reject_reason_name(t->rej[k].reason), "detail",
                                                      t->rej[k].detail));
             json_array_append_new(reqs, json_pack("{s:s,s:o}", "request", t->req->full_name, "rejected", rej));
@@ -184,7 +185,7 @@ json_t *dra_al_explain_build(al_run *r)
         json_t *chosen = json_array();
         for (size_t k = 0; k < c->nres; k++)
             json_array_append_new(chosen, json_pack("{s:s,s:s}", "request", c->res[k].req->full_name, "device",
-                                                    c->res[k].dev->id_str));
+                                                    dra_al_id(c->res[k].dev, &ib)));
         json_t *co = json_pack("{s:s,s:o,s:o}", "claim", c->ref ? c->ref : "", "requests", reqs, "allocated", chosen);
         /* A failed search says where it last found too few devices. */
         if (!r->succeeded && c->cut_req)

@@ -284,11 +284,12 @@ static dra_err *class_matches(dra_alloc_world *w, const al_class *c, al_device *
         bool mt = false;
         dra_err *e = w->eval.match(w->eval.ctx, p->prog, d->slice->driver, dra_al_device_json(d), &w->features, &d->eval_cache, &mt);
         if (e) {
+            al_idbuf ib;
             if (!*warned)
                 *warn = dra_err_append(*warn, dra_err_new(DRA_EXIT_INPUT,
                                                           "class %s: selector #%zu on device %s: CEL runtime error: %s "
                                                           "(counted as not matching)",
-                                                          c->name, i, d->id_str, e->msg));
+                                                          c->name, i, dra_al_id(d, &ib), e->msg));
             *warned = true;
             dra_err_free(e);
             *ok = false;

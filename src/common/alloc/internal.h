@@ -84,7 +84,6 @@ typedef struct al_device {
     al_counter_set *cons;             /* consumesCounters: set name + counters */
     struct al_devx *x;                /* what few devices have (read through al_x), NULL when none of it */
     struct al_slice *slice;
-    char *id_str;                     /* "driver/pool/device" */
     void *eval_cache;
     /* a million devices are held at once: counts and flags packed */
     uint32_t ncap, ncons;
@@ -228,6 +227,13 @@ const al_capuse *dra_al_agg(const struct dra_alloc_world *w, int gid);
 const json_t *dra_al_compat(const struct dra_alloc_world *w, int gid);
 /* ID gid's extra state, made on first use. */
 al_idextra *dra_al_idextra(struct dra_alloc_world *w, int gid);
+
+/* "driver/pool/device" of d for messages, written into b (cut at 383 bytes:
+ * an ID of valid names has at most 381). */
+typedef struct al_idbuf {
+    char s[384];
+} al_idbuf;
+const char *dra_al_id(const al_device *d, al_idbuf *b);
 
 /* s copied into the world's arena, once per distinct string (NULL: NULL). */
 const char *dra_al_intern_str(struct dra_alloc_world *w, const char *s);

@@ -70,7 +70,9 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
     }
     if (x->has_share) {
         const char *key = (c->uid && *c->uid) ? c->uid : c->ref;
-        dra_alloc_share_id(key, x->req->full_name, x->dev->id_str, x->share_id);
+        char *id = dra_xasprintf("%s/%s/%s", x->dev->slice->driver, x->dev->slice->pool, x->dev->name);
+        dra_alloc_share_id(key, x->req->full_name, id, x->share_id);
+        free(id);
         json_object_set_new(o, "shareID", json_string(x->share_id));
     }
     if (x->consumed.n > 0) {

@@ -79,12 +79,13 @@ static dra_err *derive_attributes(al_run *r, int ci, al_req *req, al_device *d)
         if (vals[k])
             continue;
         al_derived *x = &req->derived[k];
+        al_idbuf ib;
         dra_err *e = r->w->eval.derive(r->w->eval.ctx, x->prog->prog, d->slice->driver, dra_al_device_json(d), &d->eval_cache,
                                        &vals[k]);
         if (e) {
             dra_err *w = dra_err_new(DRA_EXIT_INPUT,
                                      "claim %s, request %s: derived attribute %s on device %s: CEL runtime error: %s",
-                                     r->claims[ci].ref, req->full_name, x->name, d->id_str, e->msg);
+                                     r->claims[ci].ref, req->full_name, x->name, dra_al_id(d, &ib), e->msg);
             dra_err_free(e);
             return w;
         }
@@ -137,12 +138,13 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
             *memo = m ? 2 : 1;
         if (e) {
             dra_err *w;
+            al_idbuf ib;
             if (class)
                 w = dra_err_new(DRA_EXIT_INPUT, "class %s: selector #%zu on device %s: CEL runtime error: %s",
-                                class->name, i, d->id_str, e->msg);
+                                class->name, i, dra_al_id(d, &ib), e->msg);
             else
                 w = dra_err_new(DRA_EXIT_INPUT, "claim %s: selector #%zu on device %s: CEL runtime error: %s",
-                                r->claims[ci].ref, i, d->id_str, e->msg);
+                                r->claims[ci].ref, i, dra_al_id(d, &ib), e->msg);
             dra_err_free(e);
             return w;
         }
@@ -394,9 +396,10 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
         if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
             continue;
         if (must) {
+            al_idbuf ib;
             s->err = dra_err_new(DRA_EXIT_INPUT,
                                  "claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied",
-                                 c->ref, bare(req), d->id_str);
+                                 c->ref, bare(req), dra_al_id(d, &ib));
             return R_ERR;
         }
         for (size_t e = 0; e < i; e++)

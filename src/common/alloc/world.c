@@ -1,5 +1,6 @@
 /* The allocator's world: classes, slices (parsed once), device IDs and the
  * allocated state.  See alloc.h for ownership. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,13 +172,18 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
         own_counters(w, d->cons, d->ncons);
     }
     d->gid = dra_al_intern_id(w, s->driver, s->pool, d->name);
-    d->id_str = dra_arena_printf(a, "%s/%s/%s", s->driver, s->pool, d->name);
     d->widx = (uint32_t)w->ndevices;
     if (w->ndevices == w->capdevices) {
         w->capdevices = w->capdevices ? w->capdevices * 2 : 256;
         w->devices = dra_xrealloc(w->devices, w->capdevices * sizeof *w->devices);
     }
     w->devices[w->ndevices++] = d;
+}
+
+const char *dra_al_id(const al_device *d, al_idbuf *b)
+{
+    snprintf(b->s, sizeof b->s, "%s/%s/%s", d->slice->driver, d->slice->pool, d->name);
+    return b->s;
 }
 
 al_devx *dra_al_devx(dra_alloc_world *w, al_device *d)
