@@ -613,3 +613,44 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$A/skip-allocated.yaml"
     assert_success
 }
+
+@test "schedule: without Node objects the slices' node names are the nodes; a matchAttribute constraint reads packed devices" {
+    "$DRA_BIN/dra-slice" profile gpu --nodes 3 --devices 2 >"$T/fleet.yaml"
+    cat >"$T/pods.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "LATEST-GPU-MODEL"'}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: pair, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - {name: a, exactly: {deviceClassName: gpu}}
+      - {name: b, exactly: {deviceClassName: gpu}}
+      constraints:
+      - {requests: [a, b], matchAttribute: gpu.example.com/model}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: default, uid: uid-p1}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: pair}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p2, namespace: default, uid: uid-p2}
+spec:
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: pair}]
+YAML
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$T/fleet.yaml" "$T/pods.yaml"
+    assert_success
+    [[ $stderr == *"no Node objects in the input; using the 3 node names of the ResourceSlices (no labels)"* ]]
+    run placed <<<"$output"
+    assert_output $'p1: node-0\np2: node-1'
+}
