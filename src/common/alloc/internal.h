@@ -207,6 +207,7 @@ struct dra_alloc_world {
     json_t *keep;        /* parts of packed devices' trees the world keeps (taints, selectors, groups) */
     dra_strmap strs;     /* interned strings of packed devices (keys and values in the arena) */
     dra_strmap caps;     /* packed devices: capacity map text -> its parse (world.c) */
+    size_t cap_hits;     /* devices that found theirs there */
     dra_buf scratch;     /* while building */
     size_t ndevices, capdevices;
     dra_strmap bynode;         /* node name -> al_pool_slices* (slices with that nodeName) */

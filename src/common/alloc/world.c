@@ -103,6 +103,7 @@ static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, 
     if (dra_strmap_get(&w->caps, b->data, b->len, &v)) {
         d->cap = ((capset *)v)->cap;
         d->ncap = (uint32_t)((capset *)v)->n;
+        w->cap_hits++;
         return;
     }
     size_t n = 0;
@@ -110,6 +111,10 @@ static void parse_capacity(dra_alloc_world *w, al_device *d, const json_t *cap, 
     d->ncap = (uint32_t)n;
     for (size_t i = 0; i < d->ncap; i++)
         d->cap[i].name = dra_al_intern_str(w, d->cap[i].name);
+    /* a fleet whose capacities are all different shares nothing: past a few
+     * thousand maps, remember new ones only while sharing pays */
+    if (w->caps.n >= 4096 && w->cap_hits < w->caps.n)
+        return;
     capset *c = dra_arena_zalloc(a, sizeof *c);
     *c = (capset){d->cap, d->ncap};
     char *key = dra_arena_alloc(a, b->len);
