@@ -64,7 +64,10 @@ for f in fleet unique; do
     row "dra-evict (no taints)" "$(measure "$B/dra-evict" --now "$NOW" "$T/base.jsonl" "$T/$f.jsonl")" "$peer"
     row "dra-alloc schedule, 5,000 pods" \
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/base.jsonl" "$T/$f.jsonl" "$T/pods.jsonl")" "$peerp"
-    row "dra-alloc schedule, 5,000 pods, attribute" \
+    # the fleet alone, and (profile fleet: its model matches) through a class
+    # that reads an attribute
+    row "dra-alloc schedule, no pods" "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/base.jsonl" "$T/$f.jsonl")" "$peer"
+    [ "$f" = fleet ] && row "dra-alloc schedule, 5,000 pods, attribute" \
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/base-attr.jsonl" "$T/$f.jsonl" "$T/pods.jsonl")" "$peerp"
 done
 
