@@ -3,9 +3,12 @@
  * (capacity.h, counters.h, ...), so the include lines show who uses whom.
  *
  * Memory: everything of a world lives in the world's arena (w->arena) except
- * the per-ID state arrays (heap, grown as IDs are interned) and the compiled
- * selector programs (freed through the evaluator).  Everything of one run
- * lives in the run's arena.  JSON is borrowed from the caller.
+ * the per-ID state arrays and ID table (heap, grown as IDs are interned), the
+ * compiled selector programs (freed through the evaluator), and what packed
+ * slices need kept: parsed device trees (w->mat, released by dra_al_trim)
+ * and the parts of their trees the world points into (w->keep).  Everything
+ * of one run lives in the run's arena.  Other JSON, and the packed text, is
+ * borrowed from the caller.
  */
 #ifndef DRA_ALLOC_INTERNAL_H
 #define DRA_ALLOC_INTERNAL_H
