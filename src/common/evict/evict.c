@@ -250,9 +250,31 @@ static const json_t *newest_slice(const ctx *x, size_t i, const char **driver, c
  * generation, the first of a name winning (slices in input order, devices
  * in slice order), as pool.getDevice finds it.  Slices that failed the
  * checks but name a known pool are searched too, as before the index. */
-static void index_devices(ctx *x)
+static void want(dra_strmap *m, dra_arena *a, const char *driver, const char *pool, const char *device)
 {
-    for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
+    size_t len = device_key_len(driver, pool, device);
+    char *k = dra_arena_alloc(a, len);
+    device_key(k, driver, pool, device);
+    dra_strmap_add(m, k, len, 0, NULL);
+}
+
+/* Only the devices find_device can be asked for are indexed: those of the
+ * claims' allocations, and (extra_device not NULL) one more; a fleet of a
+ * million devices with a few claims indexes a few. */
+static void index_devices(ctx *x, const char *extra_driver, const char *extra_pool, const char *extra_device)
+{
+    dra_strmap wanted = {0};
+    dra_arena wkeys = DRA_ARENA_INIT;
+    for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
+        size_t j;
+        json_t *res;
+        json_array_foreach(dra_jarr(x->c->of[DRA_KIND_RESOURCE_CLAIM][i]->json, "status.allocation.devices.results"), j, res)
+            want(&wanted, &wkeys, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""),
+                 dra_jstr_or(res, "device", ""));
+    }
+    if (extra_device)
+        want(&wanted, &wkeys, extra_driver, extra_pool, extra_device);
+    for (size_t i = 0; wanted.n && i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
         const char *driver, *pool;
         const json_t *s = newest_slice(x, i, &driver, &pool);
         if (!s)
@@ -262,7 +284,15 @@ static void index_devices(ctx *x)
         json_array_foreach(dra_jarr(s, "spec.devices"), j, d) {
             const char *name = dra_jstr_or(d, "name", "");
             size_t len = device_key_len(driver, pool, name);
-            char *k = dra_arena_alloc(&x->keys, len);
+            char buf[512];
+            char *k = len <= sizeof buf ? buf : dra_xmalloc(len);
+            device_key(k, driver, pool, name);
+            bool wanted_one = dra_strmap_get(&wanted, k, len, NULL);
+            if (k != buf)
+                free(k);
+            if (!wanted_one)
+                continue;
+            k = dra_arena_alloc(&x->keys, len);
             device_key(k, driver, pool, name);
             if (dra_strmap_add(&x->devmap, k, len, (intptr_t)x->ndevs, NULL))
                 continue;
@@ -270,6 +300,8 @@ static void index_devices(ctx *x)
             x->devs[x->ndevs++] = (struct dev_ref){s, d};
         }
     }
+    dra_strmap_free(&wanted);
+    dra_arena_free(&wkeys);
 }
 
 /* pool.getDevice: the device in a slice of the newest generation. */
@@ -1047,7 +1079,10 @@ void dra_evict_result_free(dra_evict_result *r)
     memset(r, 0, sizeof *r);
 }
 
-static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out)
+/* device: one more device find_device will be asked for (driver, pool,
+ * device), or NULL. */
+static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
+                         const char *const *device)
 {
     memset(x, 0, sizeof *x);
     x->c = c;
@@ -1055,7 +1090,7 @@ static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opt
     x->out = out;
     dra_err *e = load_rules(x);
     e = dra_err_append(e, load_pools(x));
-    index_devices(x);
+    index_devices(x, device ? device[0] : NULL, device ? device[1] : NULL, device ? device[2] : NULL);
     return e;
 }
 
@@ -1082,7 +1117,7 @@ dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra
                            dra_changes *changes)
 {
     ctx x;
-    dra_err *e = ctx_init(&x, c, opts, out);
+    dra_err *e = ctx_init(&x, c, opts, out, NULL);
     if (e) {
         ctx_free(&x);
         return e;
@@ -1128,7 +1163,8 @@ size_t dra_evict_device_taints(const dra_cluster *c, const dra_evict_opts *opts,
 {
     dra_evict_result scratch = DRA_EVICT_RESULT_INIT;
     ctx x;
-    dra_err *e = ctx_init(&x, c, opts, &scratch);
+    const char *id[3] = {driver, pool, device};
+    dra_err *e = ctx_init(&x, c, opts, &scratch, id);
     dra_err_free(e); /* invalid objects simply contribute nothing here */
     size_t n = 0;
     const json_t *slice;
@@ -1165,7 +1201,7 @@ bool dra_evict_device_published(const dra_cluster *c, const char *driver, const 
     x.opts = &o;
     x.out = &scratch;
     dra_err_free(load_pools(&x));
-    index_devices(&x);
+    index_devices(&x, driver, pool, device);
     *pool_known = find_pool(&x, driver, pool) != NULL;
     const json_t *slice;
     bool found = find_device(&x, driver, pool, device, &slice) != NULL;
