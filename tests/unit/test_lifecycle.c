@@ -6,29 +6,8 @@
 #include "base/buf.h"
 #include "lifecycle/claims.h"
 #include "doctor/report.h"
+#include "cluster_world.h"
 #include "unit.h"
-
-typedef struct world {
-    dra_objset set;
-    dra_cluster c;
-} world;
-
-static int load(world *w, const char *yaml)
-{
-    memset(w, 0, sizeof *w);
-    dra_err *e = dra_read_mem(&w->set, "t.yaml", yaml, strlen(yaml));
-    if (!e)
-        e = dra_cluster_build(&w->c, &w->set);
-    int bad = e != NULL;
-    dra_err_free(e);
-    return bad;
-}
-
-static void unload(world *w)
-{
-    dra_cluster_free(&w->c);
-    dra_objset_free(&w->set);
-}
 
 #define POD(name, uid, extra) \
     "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: " uid "}\n" \

@@ -16,29 +16,8 @@
 #include "model/kinds.h"
 #include "model/load.h"
 #include "model/validate.h"
+#include "cluster_world.h"
 #include "unit.h"
-
-typedef struct world {
-    dra_objset set;
-    dra_cluster c;
-} world;
-
-static int load(world *w, const char *yaml)
-{
-    memset(w, 0, sizeof *w);
-    dra_err *e = dra_read_mem(&w->set, "t.yaml", yaml, strlen(yaml));
-    if (!e)
-        e = dra_cluster_build(&w->c, &w->set);
-    int bad = e != NULL;
-    dra_err_free(e);
-    return bad;
-}
-
-static void unload(world *w)
-{
-    dra_cluster_free(&w->c);
-    dra_objset_free(&w->set);
-}
 
 static dra_features gate_on(void)
 {
