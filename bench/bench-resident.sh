@@ -47,6 +47,7 @@ for line in open(sys.argv[1]):
     awk 'BEGIN { for (i = 0; i < 10000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\"}}\n", i }'
     printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"one","namespace":"bench"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}}\n'
 } >"$T/base.jsonl"
+printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"bench"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}\n' >"$T/claim.jsonl"
 # The same pods through a class that reads an attribute: every device a pod
 # looks at is parsed for CEL (at most 256 held at once).
 sed -e 's/device.driver == \\"gpu.example.com\\"/device.attributes[\\"gpu.example.com\\"].model == \\"LATEST-GPU-MODEL\\"/' \
@@ -66,6 +67,7 @@ for f in fleet unique; do
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/base.jsonl" "$T/$f.jsonl" "$T/pods.jsonl")" "$peerp"
     # the fleet alone, and (profile fleet: its model matches) through a class
     # that reads an attribute
+    row "dra-alloc --node (one claim)" "$(measure "$B/dra-alloc" --node node-77 -o jsonl "$T/base.jsonl" "$T/claim.jsonl" "$T/$f.jsonl")" "$peer"
     row "dra-alloc schedule, no pods" "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/base.jsonl" "$T/$f.jsonl")" "$peer"
     [ "$f" = fleet ] && row "dra-alloc schedule, 5,000 pods, attribute" \
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/base-attr.jsonl" "$T/$f.jsonl" "$T/pods.jsonl")" "$peerp"

@@ -95,15 +95,15 @@ static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
         e = dra_err_new(DRA_EXIT_INPUT, "--node is required");
     else if (!e && !*x->node)
         e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: a node name"), "--node");
-    if (!e)
-        e = dra_alloc_read_input(a, x, 0, &in);
+    if (!e) /* the slices held as text: a large dump costs about its text */
+        e = dra_alloc_read_packed(a, x, 0, &in);
     if (e) {
         dra_alloc_input_free(&in);
         return e;
     }
     dra_alloc_opts ao = {.timeout = in.timeout, .explain = x->explain, .no_prune = x->no_prune};
     dra_alloc_node_run r;
-    e = dra_alloc_node(&in.model, x->node, &in.features, &ao, &r);
+    e = dra_alloc_node(&in.model, &in.packs, x->node, &in.features, &ao, &r);
     dra_tool_notes(&dra_alloc_tool, a, r.warnings, NULL);
     if (x->explain && r.res) {
         dra_buf b = DRA_BUF_INIT;

@@ -26,8 +26,9 @@ static list of_kind(const dra_model *m, dra_kind k)
     return l;
 }
 
-dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_features *features, dra_selector_eval *eval,
-                                  dra_alloc_world **world, json_t ***pending, size_t *npending)
+dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *packs, const dra_features *features,
+                                  dra_selector_eval *eval, dra_alloc_world **world, json_t ***pending,
+                                  size_t *npending)
 {
     list classes = of_kind(m, DRA_KIND_DEVICE_CLASS), slices = of_kind(m, DRA_KIND_RESOURCE_SLICE),
          rules = of_kind(m, DRA_KIND_DEVICE_TAINT_RULE), in_use = {0}, rest = {0};
@@ -46,7 +47,7 @@ dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_features *featur
         *npending = rest.n;
     }
     dra_alloc_world_input in = {classes.v, classes.n, slices.v, slices.n, rules.v, rules.n,
-                                in_use.v,  in_use.n,  features,  eval, NULL, 0};
+                                in_use.v,  in_use.n,  features,  eval, packs, 0};
     dra_err *e = dra_alloc_world_new(&in, world);
     free(classes.v);
     free(slices.v);
@@ -55,12 +56,12 @@ dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_features *featur
     return e;
 }
 
-dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_features *features,
-                        const dra_alloc_opts *opts, dra_alloc_node_run *out)
+dra_err *dra_alloc_node(const dra_model *m, const dra_slice_packs *packs, const char *node_name,
+                        const dra_features *features, const dra_alloc_opts *opts, dra_alloc_node_run *out)
 {
     *out = (dra_alloc_node_run){0};
     out->eval = dra_cel_selector_eval_new(features);
-    dra_err *e = dra_alloc_world_of_model(m, features, &out->eval, &out->world, &out->pending, &out->npending);
+    dra_err *e = dra_alloc_world_of_model(m, packs, features, &out->eval, &out->world, &out->pending, &out->npending);
     json_t **pending_v = out->pending;
     size_t pending_n = out->npending;
     if (!e && pending_n) {
@@ -72,6 +73,8 @@ dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_fea
             const char *nn = json_string_value(json_object_get(json_object_get(sl->v[i]->json, "spec"), "nodeName"));
             named = nn && strcmp(nn, node_name) == 0;
         }
+        for (size_t i = 0; !named && packs && i < packs->n; i++)
+            named = packs->v[i]->node_name && strcmp(packs->v[i]->node_name, node_name) == 0;
         if (!named)
             out->warnings = dra_err_new(DRA_EXIT_INPUT, "node %s is not in the input: no Node object and no "
                                         "ResourceSlice names it (only pools for all nodes or a matching nodeSelector "

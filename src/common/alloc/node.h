@@ -32,18 +32,20 @@ typedef struct dra_alloc_node_run {
 } dra_alloc_node_run;
 
 /* The allocator's world of a loaded input: its DeviceClasses,
- * ResourceSlices, DeviceTaintRules and in-use claims (with
- * status.allocation).  When pending is not NULL it gets the other claims
- * (input order, borrowed from the model; the array is the caller's).  The
- * world borrows the model and eval; dra_alloc_world_free() releases it. */
-DRA_MUST_USE dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_features *features,
-                                               dra_selector_eval *eval, dra_alloc_world **world, json_t ***pending,
-                                               size_t *npending);
+ * ResourceSlices (the model's, then packs' when not NULL), DeviceTaintRules
+ * and in-use claims (with status.allocation).  When pending is not NULL it
+ * gets the other claims (input order, borrowed from the model; the array is
+ * the caller's).  The world borrows the model, packs and eval;
+ * dra_alloc_world_free() releases it. */
+DRA_MUST_USE dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *packs,
+                                               const dra_features *features, dra_selector_eval *eval,
+                                               dra_alloc_world **world, json_t ***pending, size_t *npending);
 
 /* Run.  A fatal allocation error is returned (DRA_EXIT_INPUT); out is set
- * either way and must be freed.  features NULL: defaults. */
-DRA_MUST_USE dra_err *dra_alloc_node(const dra_model *m, const char *node_name, const dra_features *features,
-                        const dra_alloc_opts *opts, dra_alloc_node_run *out);
+ * either way and must be freed.  features NULL: defaults; packs as above. */
+DRA_MUST_USE dra_err *dra_alloc_node(const dra_model *m, const dra_slice_packs *packs, const char *node_name,
+                                     const dra_features *features, const dra_alloc_opts *opts,
+                                     dra_alloc_node_run *out);
 void dra_alloc_node_run_free(dra_alloc_node_run *r);
 
 /* What the allocator reads differently from another component, one warning
