@@ -104,12 +104,8 @@ dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, inpu
     dra_model stats = {0};
     e = dra_loader_end(p.loader, e, p.errs, &stats);
     if (!e) {
-        /* checked and converted already: this pass defaults and indexes */
-        dra_field_validation fv = in->set.field_validation;
-        in->set.field_validation = DRA_FV_IGNORE;
-        lo.no_validate = true;
+        lo.checked = true; /* and converted: this pass defaults and indexes */
         e = dra_load(&in->set, &lo, &in->model);
-        in->set.field_validation = fv;
     }
     in->model.skipped += stats.skipped;
     in->model.collapsed += stats.collapsed;

@@ -56,6 +56,11 @@ dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *pac
     return e;
 }
 
+json_t *dra_alloc_bare_node(const char *name)
+{
+    return json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", name);
+}
+
 dra_err *dra_alloc_node(const dra_model *m, const dra_slice_packs *packs, const char *node_name,
                         const dra_features *features, const dra_alloc_opts *opts, dra_alloc_node_run *out)
 {
@@ -80,8 +85,7 @@ dra_err *dra_alloc_node(const dra_model *m, const dra_slice_packs *packs, const 
                                         "ResourceSlice names it (only pools for all nodes or a matching nodeSelector "
                                         "can serve it)", node_name);
         if (!node)
-            node = out->bare_node = json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata",
-                                              "name", node_name);
+            node = out->bare_node = dra_alloc_bare_node(node_name);
         e = dra_alloc_run(out->world, node, pending_v, pending_n, opts, &out->res);
     }
     return e;

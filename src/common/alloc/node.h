@@ -41,6 +41,10 @@ DRA_MUST_USE dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_sli
                                                const dra_features *features, dra_selector_eval *eval,
                                                dra_alloc_world **world, json_t ***pending, size_t *npending);
 
+/* A Node with a name alone (apiVersion v1, no labels), for a node the input
+ * names only in slices.  Caller owns it. */
+json_t *dra_alloc_bare_node(const char *name);
+
 /* Run.  A fatal allocation error is returned (DRA_EXIT_INPUT); out is set
  * either way and must be freed.  features NULL: defaults; packs as above. */
 DRA_MUST_USE dra_err *dra_alloc_node(const dra_model *m, const dra_slice_packs *packs, const char *node_name,

@@ -225,12 +225,8 @@ dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *pa
     dra_model stats = {0};
     e = dra_loader_end(s.loader, e, s.errs, &stats);
     if (!e) {
-        /* checked already: the second pass converts, defaults and indexes */
-        dra_field_validation fv = set->field_validation;
-        set->field_validation = DRA_FV_IGNORE;
-        lo.no_validate = true;
+        lo.checked = true; /* the second pass converts, defaults and indexes */
         e = dra_cluster_load(c, set, &lo);
-        set->field_validation = fv;
     }
     cel_env_free(env);
     c->unknown += stats.skipped;

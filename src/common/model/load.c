@@ -192,7 +192,7 @@ static steps steps_of(const dra_load_opts *opts, dra_field_validation fv)
     static const dra_load_opts defaults = {0};
     if (!opts)
         opts = &defaults;
-    return (steps){opts, opts->default_namespace ? opts->default_namespace : "default", fv,
+    return (steps){opts, opts->default_namespace ? opts->default_namespace : "default", opts->checked ? DRA_FV_IGNORE : fv,
                    dra_feature_enabled(opts->validate.features, DRA_FEATURE_ADMIN_ACCESS)};
 }
 
@@ -238,7 +238,7 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         }
     }
     dra_default_object(obj, kind, opts->now);
-    if (!opts->no_validate) {
+    if (!opts->no_validate && !opts->checked) {
         e = dra_validate(obj, kind, &opts->validate);
         if (e)
             return dra_obj_locate(e, o);

@@ -42,6 +42,9 @@
 typedef struct dra_load_opts {
     bool skip_unknown;             /* skip unknown kinds instead of reporting them */
     bool no_validate;              /* convert and default only */
+    /* The objects were checked already (a dra_loader as they were read): no
+     * strict decoding and no validation, convert, default and index only. */
+    bool checked;
     int64_t now;                   /* Unix seconds used for defaulted timestamps */
     const char *default_namespace; /* for namespaced objects without one; NULL = "default" */
     dra_validate_opts validate;    /* features (NULL = defaults) and CEL hook */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../alloc/node.h"
 #include "../base/sort.h"
 #include "../model/kinds.h"
 
@@ -15,11 +16,6 @@ static const char *node_name(const json_t *n)
 static int cmp_node(const void *a, const void *b)
 {
     return strcmp(node_name(*(json_t *const *)a), node_name(*(json_t *const *)b));
-}
-
-static json_t *bare_node(const char *name)
-{
-    return json_pack("{s:s,s:s,s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", name);
 }
 
 void dra_sched_nodes_from_model(const dra_model *m, const dra_slice_packs *packs, dra_sched_nodes *out)
@@ -37,11 +33,11 @@ void dra_sched_nodes_from_model(const dra_model *m, const dra_slice_packs *packs
     for (size_t i = 0; i < l->n; i++) {
         const char *nn = json_string_value(json_object_get(json_object_get(l->v[i]->json, "spec"), "nodeName"));
         if (nn && *nn)
-            out->v[out->n++] = bare_node(nn);
+            out->v[out->n++] = dra_alloc_bare_node(nn);
     }
     for (size_t i = 0; packs && i < packs->n; i++)
         if (packs->v[i]->node_name)
-            out->v[out->n++] = bare_node(packs->v[i]->node_name);
+            out->v[out->n++] = dra_alloc_bare_node(packs->v[i]->node_name);
     dra_sort(out->v, out->n, sizeof *out->v, cmp_node);
     size_t u = 0;
     for (size_t i = 0; i < out->n; i++) {
