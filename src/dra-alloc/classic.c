@@ -122,17 +122,18 @@ dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, jso
     return e;
 }
 
-dra_err *classic_write(FILE *f, const classic_pass *p, json_t *const *objs, size_t n, dra_format fmt)
+dra_err *classic_write(FILE *f, const classic_pass *p, const dra_sched_result *res, dra_format fmt)
 {
-    size_t total = p->res.nobjs + n;
-    json_t **all = dra_xcalloc(total + 1, sizeof *all);
-    for (size_t i = 0; i < p->res.nobjs; i++)
-        all[i] = p->res.objs[i];
-    for (size_t i = 0; i < n; i++)
-        all[p->res.nobjs + i] = objs[i];
-    dra_err *e = dra_write(f, all, total, fmt);
-    free(all);
-    return e;
+    dra_writer *w = dra_writer_new(f, fmt);
+    dra_err *e = NULL;
+    for (size_t i = 0; !e && i < p->res.nobjs; i++)
+        e = dra_writer_put(w, p->res.objs[i]);
+    for (size_t i = 0; !e && i < res->nobjs; i++) {
+        json_t *o = dra_sched_result_obj(res, i); /* one at a time: text results stay text */
+        e = dra_writer_put(w, o);
+        json_decref(o);
+    }
+    return dra_writer_finish(w, e);
 }
 
 void classic_pass_free(classic_pass *p)

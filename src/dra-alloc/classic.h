@@ -6,6 +6,7 @@
 #define DRA_ALLOC_CLASSIC_H
 
 #include "sched/classic.h"
+#include "sched/schedule.h"
 #include "tool/cli.h"
 
 typedef struct classic_pass {
@@ -19,8 +20,8 @@ typedef struct classic_pass {
  * not place are named on stderr and set *rc to 1. */
 dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, json_t *const *nodes, size_t nnodes,
                      int64_t now, const dra_features *f, classic_pass *out, int *rc);
-/* Write the classic pass's objects, then objs[0..n). */
-dra_err *classic_write(FILE *f, const classic_pass *p, json_t *const *objs, size_t n, dra_format fmt);
+/* Write the classic pass's objects, then the structured pass's result. */
+dra_err *classic_write(FILE *f, const classic_pass *p, const dra_sched_result *res, dra_format fmt);
 void classic_pass_free(classic_pass *p);
 
 #endif

@@ -151,7 +151,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     else if (!e)
         e = dra_alloc_read_packed(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
     so.packs = &in.packs;
-    so.in_place = !x->classic.n; /* only the result is written */
+    so.in_place = so.text_results = !x->classic.n; /* only the result is written */
     so.timeout = in.timeout;
     so.now = in.now;
     so.features = &in.features;
@@ -186,7 +186,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         dra_alloc_print_err(&b);
     }
     if (!e && *rc != DRA_EXIT_INPUT) /* an error exit prints no objects: half an answer looks like one */
-        e = classic_write(stdout, &cp, res.objs, res.nobjs, in.fmt);
+        e = classic_write(stdout, &cp, &res, in.fmt);
     classic_pass_free(&cp);
     dra_sched_result_free(&res);
     dra_sched_nodes_free(&nodes);

@@ -216,6 +216,47 @@ UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
     dra_objset_free(&set);
 }
 
+/* text_results: created claims held as text give the same objects, in the
+ * same order, as trees. */
+UNIT_TEST(schedule_text_results_are_the_same_objects)
+{
+    const char *yaml = SLICE CLASS NODE SHARED TEMPLATE SPOD("a", "{name: g, resourceClaimName: shared}")
+        SPOD("t", "{name: g, resourceClaimTemplateName: t}") EPOD("e") SPOD("u", "{name: g, resourceClaimTemplateName: t}");
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model m = DRA_MODEL_INIT;
+    CHECK(dra_read_mem(&set, "t.yaml", yaml, strlen(yaml)) == NULL);
+    dra_load_opts lo = {.skip_unknown = true, .now = 1767225600};
+    dra_err *e = dra_load(&set, &lo, &m);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    const dra_model_list *nl = dra_model_kind(&m, DRA_KIND_NODE);
+    json_t *node = nl->n ? nl->v[0]->json : NULL;
+    dra_sched_opts so = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE};
+    dra_sched_result trees, texts;
+    CHECK(dra_schedule(&set, &m, &node, 1, &so, &trees) == NULL);
+    so.text_results = true;
+    CHECK(dra_schedule(&set, &m, &node, 1, &so, &texts) == NULL);
+    CHECK_INT(texts.nobjs, trees.nobjs);
+    CHECK(trees.texts == NULL && texts.texts != NULL);
+    size_t ntext = 0;
+    for (size_t i = 0; i < texts.nobjs && i < trees.nobjs; i++) {
+        ntext += texts.objs[i] == NULL;
+        json_t *a = dra_sched_result_obj(&trees, i), *b = dra_sched_result_obj(&texts, i);
+        char *sa = json_dumps(a, JSON_COMPACT), *sb = json_dumps(b, JSON_COMPACT);
+        CHECK_STR(sb, sa);
+        free(sa);
+        free(sb);
+        json_decref(a);
+        json_decref(b);
+    }
+    CHECK_INT(ntext, 3); /* two claims from the template (u's not allocated: three devices), the extended-resources claim */
+    CHECK_INT(texts.stats.scheduled, 3);
+    dra_sched_result_free(&trees);
+    dra_sched_result_free(&texts);
+    dra_model_free(&m);
+    dra_objset_free(&set);
+}
+
 /* Pods pinned to nodes by name (matchFields metadata.name In [node], as the
  * DaemonSet controller writes) visit only the nodes named; what they get,
  * the messages and the node-check count are those of walking every node.

@@ -102,6 +102,61 @@ UNIT_TEST(generate_creates_claim_and_pod_status)
     unload(&w);
 }
 
+/* A frozen created object is held as text and comes back, equal and in
+ * member order, into the same object through every accessor; objects that
+ * are not the changes' own alone are left as trees. */
+UNIT_TEST(changes_freeze_holds_created_objects_as_text)
+{
+    const char *src = "{\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\","
+                      "\"ownerReferences\":[{\"uid\":\"u1\",\"controller\":true}]},"
+                      "\"spec\":{\"z\":1,\"a\":[0.5,true,null,\"x\\u0000y\",\"\xc3\xa9\"],\"m\":{}}}";
+    json_t *obj = json_loads(src, JSON_ALLOW_NUL, NULL);
+    CHECK(obj != NULL);
+    char *before = json_dumps(obj, JSON_COMPACT);
+    dra_changes ch = DRA_CHANGES_INIT;
+    dra_change *x = dra_changes_add_created(&ch, obj);
+    dra_changes_freeze(x);
+    CHECK(x->text != NULL);
+    CHECK_INT(json_object_size(obj), 0);
+    dra_changes_freeze(x); /* twice: still the one text */
+    x = dra_changes_find(&ch, obj);
+    CHECK(x != NULL && x->obj == obj && x->text == NULL);
+    char *after = json_dumps(obj, JSON_COMPACT);
+    CHECK_STR(after, before);
+    free(after);
+    /* by name and by owner, too */
+    dra_changes_freeze(x);
+    CHECK(dra_changes_created(&ch, "ResourceClaim", "ns", "c") == x && json_object_size(obj) == 3);
+    dra_changes_freeze(x);
+    size_t it = dra_changes_owned(&ch, "u1");
+    CHECK(dra_changes_owned_next(&ch, &it) == x && json_object_size(obj) == 3);
+    /* the text given up for writing */
+    dra_changes_freeze(x);
+    size_t len;
+    char *text = dra_changes_take_text(x, &len);
+    CHECK(text != NULL && len == strlen(text) && x->text == NULL);
+    json_t *back = json_loadb(text, len, JSON_ALLOW_NUL, NULL);
+    after = json_dumps(back, JSON_COMPACT);
+    CHECK_STR(after, before);
+    free(after);
+    json_decref(back);
+    free(text);
+    /* held elsewhere too, or an original's working copy: not frozen */
+    json_t *shared = json_pack("{s:s}", "kind", "ResourceClaim");
+    dra_change *y = dra_changes_add_created(&ch, json_incref(shared));
+    dra_changes_freeze(y);
+    CHECK(y->text == NULL && json_object_size(shared) == 1);
+    json_decref(shared);
+    json_t *orig = json_pack("{s:s}", "kind", "Pod");
+    dra_change *z = dra_changes_touch(&ch, orig);
+    dra_changes_freeze(z);
+    CHECK(z->text == NULL && json_object_size(z->obj) == 1);
+    dra_changes_freeze(&ch.objs[0]); /* freed with the changes */
+    dra_changes_free(&ch);
+    json_decref(orig);
+    free(before);
+}
+
 UNIT_TEST(generate_reuses_owned_and_orphan_claims)
 {
     const char *owned =

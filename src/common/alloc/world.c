@@ -200,8 +200,7 @@ al_devx *dra_al_devx(dra_alloc_world *w, al_device *d)
 
 static json_t *parse_text(const char *text)
 {
-    size_t used;
-    return dra_json_parse(text, strlen(text), 64, &used);
+    return dra_json_read_compact(text, strlen(text));
 }
 
 const json_t *dra_al_device_json(al_device *d)

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "../base/buf.h"
+#include "../io/json.h"
+#include "../io/jparse.h"
 #include "cluster.h"
 
 static void op_free(dra_op *op)
@@ -25,8 +27,10 @@ void dra_changes_free(dra_changes *c)
     for (size_t i = 0; i < c->nops; i++)
         op_free(&c->ops[i]);
     op_free(&c->scratch);
-    for (size_t i = 0; i < c->nobjs; i++)
+    for (size_t i = 0; i < c->nobjs; i++) {
         json_decref(c->objs[i].obj);
+        free(c->objs[i].text);
+    }
     free(c->ops);
     free(c->objs);
     dra_lc_index_free(&c->ix);
@@ -48,10 +52,46 @@ static dra_change *new_change(dra_changes *c)
     return ch;
 }
 
+void dra_changes_freeze(dra_change *ch)
+{
+    if (ch->text || ch->orig || !json_is_object(ch->obj) || ch->obj->refcount != 1)
+        return;
+    dra_buf b = DRA_BUF_INIT;
+    dra_json_write_compact(&b, ch->obj);
+    ch->text_len = b.len;
+    ch->text = dra_xrealloc(b.data, b.len + 1); /* exact size: the buffer grew by doubling */
+    ch->text[b.len] = '\0';
+    json_object_clear(ch->obj);
+}
+
+/* The change at i, its tree rebuilt when frozen. */
+static dra_change *thawed(const dra_changes *c, size_t i)
+{
+    dra_change *ch = &c->objs[i];
+    if (!ch->text)
+        return ch;
+    json_t *v = dra_json_read_compact(ch->text, ch->text_len);
+    json_object_update(ch->obj, v); /* members in their order: the object is empty */
+    json_decref(v);
+    free(ch->text);
+    ch->text = NULL;
+    ch->text_len = 0;
+    return ch;
+}
+
+char *dra_changes_take_text(dra_change *ch, size_t *len)
+{
+    char *t = ch->text;
+    *len = ch->text_len;
+    ch->text = NULL;
+    ch->text_len = 0;
+    return t;
+}
+
 dra_change *dra_changes_find(const dra_changes *c, const json_t *obj)
 {
     size_t i;
-    return obj && dra_lc_index_first_ptr(&c->ix, TAG_OBJ, obj, &i) ? &c->objs[i] : NULL;
+    return obj && dra_lc_index_first_ptr(&c->ix, TAG_OBJ, obj, &i) ? thawed(c, i) : NULL;
 }
 
 const json_t *dra_changes_current(const dra_changes *c, const json_t *obj)
@@ -117,7 +157,7 @@ dra_change *dra_changes_created(const dra_changes *c, const char *kind, const ch
     bool found = dra_lc_index_first(&c->ix, TAG_CREATED, k, name, &i);
     if (k != buf)
         free(k);
-    return found ? &c->objs[i] : NULL;
+    return found ? thawed(c, i) : NULL;
 }
 
 size_t dra_changes_owned(const dra_changes *c, const char *uid)
@@ -128,7 +168,7 @@ size_t dra_changes_owned(const dra_changes *c, const char *uid)
 dra_change *dra_changes_owned_next(const dra_changes *c, size_t *it)
 {
     size_t i;
-    return dra_lc_index_next(&c->ix, it, &i) ? &c->objs[i] : NULL;
+    return dra_lc_index_next(&c->ix, it, &i) ? thawed(c, i) : NULL;
 }
 
 static char *dup_or_null(const char *s)

@@ -57,6 +57,11 @@ typedef struct dra_change {
     json_t *obj;        /* owned current state */
     bool deleted;       /* gone at the end of the run */
     bool versioned;     /* a change already went out (later patches cannot test resourceVersion) */
+    /* Held as compact JSON (dra_changes_freeze): obj is then an empty object
+     * (the same one, so identities hold) until an accessor below gives the
+     * change out again, filled from the text.  Private. */
+    char *text;
+    size_t text_len;
 } dra_change;
 
 typedef struct dra_changes {
@@ -88,6 +93,18 @@ dra_change *dra_changes_touch(dra_changes *c, const json_t *orig);
 /* Record a created object (steals obj); returns its change.  Its kind,
  * namespace, name and controller owner UIDs are indexed as they are now. */
 dra_change *dra_changes_add_created(dra_changes *c, json_t *obj);
+
+/* Hold a created object's state as compact text (a few times smaller than
+ * the tree) while nothing works on it: every accessor here that gives the
+ * change out (find, current, touch, created, owned_next) first rebuilds the
+ * tree, into the same object.  Pointers into the old tree die; the object's
+ * own pointer stays valid.  Only created objects that the changes alone hold
+ * are frozen (no original, one reference); others are left as they are. */
+void dra_changes_freeze(dra_change *ch);
+/* A frozen change's text, given up (the caller frees it; *len its length),
+ * leaving the change without a state: for writing results out without
+ * rebuilding every tree at once.  NULL when ch is not frozen. */
+char *dra_changes_take_text(dra_change *ch, size_t *len);
 
 /* The change of obj (an original, a working copy or a created object), or
  * NULL when the run has not touched it. */

@@ -328,6 +328,13 @@ json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used)
     return dra_json_parse_shared(p, n, max_depth, used, NULL);
 }
 
+json_t *dra_json_read_compact(const char *p, size_t n)
+{
+    size_t used;
+    json_t *v = dra_json_parse(p, n, 64, &used); /* the readers' nesting limit; deeper: jansson */
+    return v ? v : json_loadb(p, n, JSON_ALLOW_NUL, NULL);
+}
+
 json_t *dra_json_parse_shared(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in)
 {
     if (n == 0 || (p[0] != '{' && p[0] != '['))

@@ -24,6 +24,11 @@
  * NULL: not taken (see above). */
 json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used);
 
+/* Text dra_json_write_compact() wrote (p[0..n), an object or an array),
+ * read back: this parser, and jansson for what it does not take (\u0000,
+ * deep nesting).  NULL only for text that is not JSON. */
+json_t *dra_json_read_compact(const char *p, size_t n);
+
 /* A List read item by item: the object at p (as dra_json_parse takes it)
  * without its top-level member "items", whose value must be an array: its
  * text is p[*items_off .. + *items_len) (the brackets included), its

@@ -618,7 +618,10 @@ dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_
         const dra_obj *pod = c->of[DRA_KIND_POD][i];
         if (dra_obj_deleting(pod->json) || dra_pod_is_done(pod->json) || (opts && opts->pending_only && !pod_pending(pod->json)))
             continue;
+        size_t first = out->nobjs;
         errs = dra_err_append(errs, generate_pod(c, pod, opts, out));
+        for (size_t k = first; opts && opts->freeze && k < out->nobjs; k++)
+            dra_changes_freeze(&out->objs[k]); /* created objects only */
     }
     return errs;
 }

@@ -44,6 +44,7 @@ typedef struct dra_lc_opts {
     const dra_features *features; /* NULL: defaults (DRAAdminAccess, DRAPrioritizedList) */
     dra_name_suffix name_suffix;
     bool pending_only;            /* generate: only pods a scheduler would place (no nodeName, not done) */
+    bool freeze;                  /* generate: hold each created claim as text at once (dra_changes_freeze) */
 } dra_lc_opts;
 
 /* generateName upstream uses for a pod claim: "<pod>-<podClaimName>-", or, when

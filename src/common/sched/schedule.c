@@ -17,6 +17,7 @@
 #include "../cluster/cluster.h"
 #include "../model/quantity.h"
 #include "../io/json.h"
+#include "../io/jparse.h"
 #include "schedule.h"
 #include "../base/sort.h"
 
@@ -1103,6 +1104,31 @@ done:
     free(p.ext_unmapped);
 }
 
+static bool is_claim(const json_t *obj)
+{
+    const char *kind = dra_jfield_str(obj, "kind");
+    return kind && strcmp(kind, "ResourceClaim") == 0;
+}
+
+/* text_results: the claims a placed pod names in its status, created here,
+ * held as text again (the next pod that needs one rebuilds it). */
+static void freeze_pod_claims(dra_changes *st, const json_t *pod)
+{
+    const char *ns = meta_str(pod, "namespace");
+    const json_t *status = dra_jfield(pod, "status");
+    size_t i;
+    const json_t *cs;
+    json_array_foreach(dra_jfield(status, "resourceClaimStatuses"), i, cs) {
+        dra_change *ch = dra_changes_created(st, "ResourceClaim", ns, dra_jfield_str(cs, "resourceClaimName"));
+        if (ch)
+            dra_changes_freeze(ch);
+    }
+    const char *ext = dra_jfield_str(dra_jfield(status, "extendedResourceClaimStatus"), "resourceClaimName");
+    dra_change *ch = ext ? dra_changes_created(st, "ResourceClaim", ns, ext) : NULL;
+    if (ch)
+        dra_changes_freeze(ch);
+}
+
 static bool pod_pending(const json_t *pod)
 {
     const char *node = dra_jfield_str(dra_jfield(pod, "spec"), "nodeName");
@@ -1140,6 +1166,7 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
     S.st.objects_only = true; /* the result is objects; no operations are printed */
     S.st.in_place = opts->in_place;
     dra_lc_opts lo = {.features = &S.f, .name_suffix = opts->name_suffix, .pending_only = true};
+    lo.freeze = opts->text_results;
     out->warnings = dra_claims_generate(&c, &lo, &S.st);
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
     const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
@@ -1192,6 +1219,8 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
             sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
                                     meta_str(pod, "name") ? meta_str(pod, "name") : "");
             schedule_pod(&S, pod, sp);
+            if (opts->text_results)
+                freeze_pod_claims(&S.st, dra_changes_current(&S.st, pod));
             out->stats.pods++;
             out->stats.scheduled += sp->outcome == DRA_POD_SCHEDULED;
             out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;
@@ -1200,15 +1229,22 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
 
         /* Changed objects: input claims in input order, created claims, pods in input order. */
         out->objs = dra_xcalloc(S.st.nobjs + 1, sizeof *out->objs);
+        if (opts->text_results)
+            out->texts = dra_xcalloc(S.st.nobjs + 1, sizeof *out->texts);
         for (size_t i = 0; i < cl->n; i++) {
             const dra_change *x = dra_changes_find(&S.st, cl->v[i]->json);
             if (x && !x->deleted)
                 out->objs[out->nobjs++] = json_incref(x->obj);
         }
         for (size_t i = 0; i < S.st.nobjs; i++) {
-            const dra_change *x = &S.st.objs[i];
-            const char *kind = dra_jfield_str(x->obj, "kind");
-            if (!x->orig && !x->deleted && kind && !strcmp(kind, "ResourceClaim"))
+            dra_change *x = &S.st.objs[i];
+            if (x->orig || x->deleted)
+                continue;
+            size_t len;
+            char *text = dra_changes_take_text(x, &len); /* only claims are frozen */
+            if (text)
+                out->texts[out->nobjs++] = text;
+            else if (is_claim(x->obj))
                 out->objs[out->nobjs++] = json_incref(x->obj);
         }
         for (size_t i = 0; i < pl->n; i++) {
@@ -1243,13 +1279,25 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
     return err;
 }
 
+json_t *dra_sched_result_obj(const dra_sched_result *r, size_t i)
+{
+    if (r->objs[i])
+        return json_incref(r->objs[i]);
+    json_t *v = r->texts && r->texts[i] ? dra_json_read_compact(r->texts[i], strlen(r->texts[i])) : NULL;
+    return v ? v : json_object(); /* our own text: it parses */
+}
+
 void dra_sched_result_free(dra_sched_result *r)
 {
     if (!r)
         return;
-    for (size_t i = 0; i < r->nobjs; i++)
+    for (size_t i = 0; i < r->nobjs; i++) {
         json_decref(r->objs[i]);
+        if (r->texts)
+            free(r->texts[i]);
+    }
     free(r->objs);
+    free(r->texts);
     for (size_t i = 0; i < r->npods; i++) {
         free(r->pods[i].ref);
         free(r->pods[i].node);

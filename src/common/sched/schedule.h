@@ -101,6 +101,10 @@ typedef struct dra_sched_opts {
      * (the result's objects are then the input's own), saving a copy of
      * each.  The input is not to be read again after. */
     bool in_place;
+    /* Created claims are held as compact text while their pod is not being
+     * placed, and the result gives them as text (dra_sched_result.texts):
+     * for a caller that only writes the result out. */
+    bool text_results;
 } dra_sched_opts;
 
 typedef enum { DRA_POD_SCHEDULED, DRA_POD_UNSCHEDULABLE, DRA_POD_ERROR, DRA_POD_SKIPPED } dra_pod_outcome;
@@ -125,13 +129,18 @@ typedef struct dra_sched_stats {
 
 typedef struct dra_sched_result {
     json_t **objs;            /* changed claims (input order, then created ones), then changed pods (input order),
-                               * then PodGroups whose status changed (DRAWorkloadResourceClaims) */
+                               * then PodGroups whose status changed (DRAWorkloadResourceClaims); with
+                               * text_results a created claim's entry is NULL and its text in texts */
+    char **texts;             /* text_results: compact JSON of the entries objs leaves NULL (else NULL) */
     size_t nobjs;
     dra_sched_pod *pods;      /* one per pending pod, input order */
     size_t npods;
     dra_err *warnings;        /* problems of the claim controller step (pods stay pending) */
     dra_sched_stats stats;
 } dra_sched_result;
+
+/* Result object i, whichever way it is held: a new reference. */
+json_t *dra_sched_result_obj(const dra_sched_result *r, size_t i);
 
 /* `set` is the input (as read), `m` its loaded model (converted, defaulted,
  * validated), `nodes` the candidate Node objects (any order).  Fatal input

@@ -130,10 +130,7 @@ json_t *dra_sel_device_ref(const dra_sel_device *d)
 {
     if (d->device)
         return json_incref((json_t *)d->device);
-    size_t used;
-    json_t *v = dra_json_parse(d->text, d->text_len, DRA_MAX_DEPTH, &used);
-    if (!v)
-        v = json_loadb(d->text, d->text_len, JSON_ALLOW_NUL, NULL);
+    json_t *v = dra_json_read_compact(d->text, d->text_len);
     return v ? v : json_object(); /* the text is our own dump: it parses */
 }
 
