@@ -159,3 +159,23 @@ shared() { # placement seconds of NODES/2 claims shared by two pods each, on NOD
 a=$(shared "$NN")
 b=$(shared $((NN * 2)))
 row "schedule, $NN/$((NN * 2)) pods sharing claims by two" "$a" "$b"
+
+# Error floods: every object invalid (a bad driver name), and one pool whose
+# device names all repeat.  Each error was once appended by walking the list
+# of the errors before it, and each field-line lookup decoded 16 KiB of the
+# file ahead of its document.
+for k in 1 2; do
+    sed 's/"driver":"gpu.example.com"/"driver":"Bad_Driver"/' "$T/p$k.jsonl" >"$T/bad$k.jsonl"
+done
+vb=$(secs "$B/dra-slice" validate "$T/bad2.jsonl")
+row "validate, every object invalid (reference)" "$(secs "$B/dra-slice" validate "$T/bad1.jsonl")" "$vb"
+a=$(secs "$B/dra-claim" status "$T/bad1.jsonl")
+b=$(secs "$B/dra-claim" status "$T/bad2.jsonl")
+row "dra-claim status, every object invalid" "$a" "$b" "validate" "$vb"
+a=$(secs "$B/dra-alloc" schedule --now 2026-01-01T00:00:00Z "$T/bad1.jsonl")
+b=$(secs "$B/dra-alloc" schedule --now 2026-01-01T00:00:00Z "$T/bad2.jsonl")
+row "dra-alloc schedule, every object invalid" "$a" "$b" "validate" "$vb"
+# one pool of n/2n devices named gpu-0 (every one but the first a duplicate)
+a=$(secs "$B/dra-slice" build --driver gpu.example.com --all-nodes --pool big "$T/p1.jsonl")
+b=$(secs "$B/dra-slice" build --driver gpu.example.com --all-nodes --pool big "$T/p2.jsonl")
+row "build, every device name a duplicate" "$a" "$b" "validate" "$vb"

@@ -72,7 +72,7 @@ dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in)
 typedef struct packing {
     input *in;
     dra_loader *loader;
-    dra_err *errs;
+    dra_errs errs; /* of the objects: many, so not appended one by one */
 } packing;
 
 static dra_err *pack_one(void *ctx, dra_obj *o)
@@ -82,7 +82,7 @@ static dra_err *pack_one(void *ctx, dra_obj *o)
     bool passed = false;
     dra_err *e = dra_loader_add(p->loader, o, &kind, &passed); /* converts o in place, as dra_load would */
     if (e)
-        p->errs = dra_err_append(p->errs, e);
+        dra_errs_add(&p->errs, e);
     if (e || !passed) /* a kind the tools skip, or the same object again */
         return NULL;
     if (kind == DRA_KIND_RESOURCE_SLICE) /* held as text alone, in the allocator's input */
@@ -98,11 +98,11 @@ dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, inpu
     if (oe)
         return oe;
     dra_load_opts lo = load_opts(x, in);
-    packing p = {in, dra_loader_new(&lo, in->set.field_validation), NULL};
+    packing p = {in, dra_loader_new(&lo, in->set.field_validation), DRA_ERRS_INIT};
     dra_err *e = dra_tool_read_each(&dra_alloc_tool, a, a->pos, a->npos, flags | DRA_READ_IN_ORDER, &in->set,
                                     pack_one, &p);
     dra_model stats = {0};
-    e = dra_loader_end(p.loader, e, p.errs, &stats);
+    e = dra_loader_end(p.loader, e, dra_errs_take(&p.errs), &stats);
     if (!e) {
         lo.checked = true; /* and converted: this pass defaults and indexes */
         e = dra_load(&in->set, &lo, &in->model);

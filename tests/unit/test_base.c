@@ -4,6 +4,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/error.h"
 #include "base/hash.h"
 #include "unit.h"
 
@@ -68,6 +69,32 @@ UNIT_TEST(buffer_appends_and_detaches)
     CHECK_INT(strlen(s), 20000);
     CHECK(b.data == NULL);
     free(s);
+}
+
+/* An error list keeps every chain added, in order, counted; taking it
+ * leaves it empty and reusable.  100,000 errors go in at their own cost. */
+UNIT_TEST(error_list_appends_chains_in_order)
+{
+    dra_errs l = DRA_ERRS_INIT;
+    dra_errs_add(&l, NULL);
+    CHECK(dra_errs_take(&l) == NULL);
+    dra_errs_add(&l, dra_err_append(dra_err_new(2, "a"), dra_err_new(2, "b")));
+    dra_errs_add(&l, NULL);
+    dra_errs_add(&l, dra_err_new(2, "c"));
+    CHECK_INT(l.n, 3);
+    dra_err *e = dra_errs_take(&l);
+    CHECK(l.head == NULL && l.tail == NULL && l.n == 0);
+    CHECK_INT(dra_err_count(e), 3);
+    CHECK_STR(e->msg, "a");
+    CHECK_STR(e->next->msg, "b");
+    CHECK_STR(e->next->next->msg, "c");
+    dra_err_free(e);
+    for (int i = 0; i < 100000; i++)
+        dra_errs_add(&l, dra_err_new(2, "x%d", i));
+    CHECK_INT(l.n, 100000);
+    CHECK_STR(l.tail->msg, "x99999");
+    dra_errs_free(&l);
+    CHECK(l.head == NULL);
 }
 
 UNIT_TEST(read_limits)

@@ -193,6 +193,35 @@ dra_err *dra_err_append(dra_err *a, dra_err *b)
     return a;
 }
 
+void dra_errs_add(dra_errs *l, dra_err *e)
+{
+    if (!e)
+        return;
+    if (l->tail)
+        l->tail->next = e;
+    else
+        l->head = e;
+    l->n++;
+    while (e->next) {
+        e = e->next;
+        l->n++;
+    }
+    l->tail = e;
+}
+
+dra_err *dra_errs_take(dra_errs *l)
+{
+    dra_err *h = l->head;
+    l->head = l->tail = NULL;
+    l->n = 0;
+    return h;
+}
+
+void dra_errs_free(dra_errs *l)
+{
+    dra_err_free(dra_errs_take(l));
+}
+
 size_t dra_err_count(const dra_err *e)
 {
     size_t n = 0;

@@ -74,8 +74,26 @@ DRA_MUST_USE dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
 /* Set location/object on every error of the chain where it is not yet set. */
 DRA_MUST_USE dra_err *dra_err_locate_all(dra_err *e, const char *file, int doc, int line, const char *object);
 
-/* Append b's chain to a's; either may be NULL.  Returns the head. */
+/* Append b's chain to a's; either may be NULL.  Returns the head.  It walks
+ * a: to gather the errors of many objects, use a dra_errs. */
 DRA_MUST_USE dra_err *dra_err_append(dra_err *a, dra_err *b);
+
+/* A chain grown at its end, each error added in time of its own length,
+ * not the chain's (appending with dra_err_append in a loop over many
+ * objects takes time quadratic in the errors).  The chain is the list's
+ * until taken; nothing else may change it meanwhile. */
+typedef struct dra_errs {
+    dra_err *head, *tail;
+    size_t n;
+} dra_errs;
+
+#define DRA_ERRS_INIT {0, 0, 0}
+
+/* Append an error chain (NULL is ignored). */
+void dra_errs_add(dra_errs *l, dra_err *e);
+/* Hand the collected chain to the caller (NULL when empty); the list is empty after. */
+DRA_MUST_USE dra_err *dra_errs_take(dra_errs *l);
+void dra_errs_free(dra_errs *l);
 size_t dra_err_count(const dra_err *e);
 void dra_err_free(dra_err *e);
 

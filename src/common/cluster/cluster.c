@@ -175,7 +175,7 @@ dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_featu
 typedef struct slim_ctx {
     dra_objset *set;
     dra_loader *loader;
-    dra_err *errs;
+    dra_errs errs; /* of the objects: many, so not appended one by one */
 } slim_ctx;
 
 static void drop_descriptions(json_t *dev)
@@ -199,7 +199,7 @@ static dra_err *slim_one(void *ctx, dra_obj *o)
     dra_err *e = dra_loader_add(s->loader, &copy, &kind, &passed);
     json_decref(copy.json);
     if (e) {
-        s->errs = dra_err_append(s->errs, e);
+        dra_errs_add(&s->errs, e);
         return NULL;
     }
     if (!passed) /* a kind the tools skip, or the same object again */
@@ -220,10 +220,10 @@ dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *pa
     cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
     cel_env *env = cel_dra_env_new(&co);
     dra_load_opts lo = input_opts(c, features, now_ns, env);
-    slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), NULL};
+    slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), DRA_ERRS_INIT};
     dra_err *e = dra_read_paths_each(set, paths, npaths, slim_one, &s);
     dra_model stats = {0};
-    e = dra_loader_end(s.loader, e, s.errs, &stats);
+    e = dra_loader_end(s.loader, e, dra_errs_take(&s.errs), &stats);
     if (!e) {
         lo.checked = true; /* the second pass converts, defaults and indexes */
         e = dra_cluster_load(c, set, &lo);

@@ -235,6 +235,27 @@ static bool source_text(dra_source *src)
     return true;
 }
 
+/* The text after a document's start, handed to libyaml a little at a time:
+ * given the whole rest of a file at once, it decodes 16 KiB ahead, and a
+ * lookup in a short document (a JSON Lines object) costs that each time. */
+typedef struct chunked {
+    const char *p;
+    size_t left;
+} chunked;
+
+static int read_chunk(void *data, unsigned char *buf, size_t size, size_t *got)
+{
+    chunked *c = data;
+    size_t n = size < 1024 ? size : 1024;
+    if (n > c->left)
+        n = c->left;
+    memcpy(buf, c->p, n);
+    c->p += n;
+    c->left -= n;
+    *got = n;
+    return 1;
+}
+
 int dra_obj_field_line(const dra_obj *o, const char *path)
 {
     if (!o || !o->src || !path || o->src_line < 1)
@@ -256,8 +277,9 @@ int dra_obj_field_line(const dra_obj *o, const char *path)
     size_t n = prefix + parse_path(path, segs + prefix, MAX_SEGS - prefix);
     walker w = {0};
     int line = 0;
+    chunked text = {src->data + off, src->len - off};
     if (yaml_parser_initialize(&w.parser)) {
-        yaml_parser_set_input_string(&w.parser, (const unsigned char *)src->data + off, src->len - off);
+        yaml_parser_set_input(&w.parser, read_chunk, &text);
         yaml_event_t ev;
         /* stream start, document start, then the root */
         bool ok = next(&w, &ev) && (yaml_event_delete(&ev), next(&w, &ev));

@@ -200,7 +200,7 @@ static steps steps_of(const dra_load_opts *opts, dra_field_validation fv)
  * *kind set when it passed); *skipped when its kind is skipped.  Warnings
  * (relaxed fields, admin access unchecked) go to *warnings. */
 static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *o, dra_kind *kind_out, bool *skipped,
-                           dra_err **warnings)
+                           dra_errs *warnings)
 {
     const dra_load_opts *opts = st->opts;
     json_t *obj = o->json;
@@ -223,7 +223,7 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
     }
     dra_err *w = NULL;
     e = dra_strict_check(obj, kind, ver, st->fv, &w, o);
-    *warnings = dra_err_append(*warnings, dra_obj_locate(w, o));
+    dra_errs_add(warnings, dra_obj_locate(w, o));
     if (e)
         return dra_obj_locate(e, o);
     e = dra_convert_to_v1(obj, kind, ver);
@@ -245,7 +245,7 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         if (st->admin_gate && namespaces) {
             w = NULL;
             e = check_admin_access(obj, kind, namespaces, &w);
-            *warnings = dra_err_append(*warnings, dra_obj_locate(w, o));
+            dra_errs_add(warnings, dra_obj_locate(w, o));
             if (e)
                 return dra_obj_locate(e, o);
         }
@@ -257,31 +257,23 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
 dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
 {
     steps st = steps_of(opts, set->field_validation);
-    dra_err *all = NULL, **tail = &all;
+    dra_errs all = DRA_ERRS_INIT, warns = DRA_ERRS_INIT;
     /* duplicate fields the reader relaxed come first, in input order */
-    out->warnings = dra_err_append(out->warnings, set->warnings);
+    dra_errs_add(&warns, out->warnings);
+    dra_errs_add(&warns, set->warnings);
     set->warnings = NULL;
     out->files_repeated = set->files_repeated;
     const json_t **namespaces = input_namespaces(set);
-#define APPEND(e)                                \
-    do {                                         \
-        dra_err *e_ = (e);                       \
-        if (e_) {                                \
-            *tail = e_;                          \
-            while (*tail)                        \
-                tail = &(*tail)->next;           \
-        }                                        \
-    } while (0)
 
     for (size_t i = 0; i < set->n; i++) {
         dra_obj *o = &set->v[i];
         json_t *obj = o->json;
         dra_kind kind = (dra_kind)0;
         bool skipped;
-        dra_err *e = load_steps(&st, namespaces, o, &kind, &skipped, &out->warnings);
+        dra_err *e = load_steps(&st, namespaces, o, &kind, &skipped, &warns);
         out->skipped += skipped;
         if (e || skipped) {
-            APPEND(e);
+            dra_errs_add(&all, e);
             continue;
         }
         json_t *md = json_object_get(obj, "metadata");
@@ -301,15 +293,15 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
                 e = dra_err_new(DRA_EXIT_INPUT, "duplicate object %s, first defined at %s", ref, where);
                 free(ref);
                 free(where);
-                APPEND(dra_obj_locate(e, o));
+                dra_errs_add(&all, dra_obj_locate(e, o));
                 continue;
             }
         }
         list_add(&out->by_kind[kind], o);
     }
-#undef APPEND
+    out->warnings = dra_errs_take(&warns);
     free(namespaces);
-    return all;
+    return dra_errs_take(&all);
 }
 
 /* ---- streaming ------------------------------------------------------------ */
@@ -417,7 +409,7 @@ struct dra_loader {
     held_obj *held;
     size_t nheld;
     size_t skipped, collapsed;
-    dra_err *warnings;
+    dra_errs warnings; /* of every object: many */
 };
 
 dra_loader *dra_loader_new(const dra_load_opts *opts, dra_field_validation fv)
@@ -487,11 +479,12 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
         l->namespaces[l->nns] = NULL;
     }
     bool skipped;
-    dra_err *w = NULL;
-    dra_err *e = load_steps(&l->st, l->namespaces, o, kind, &skipped, &w);
+    dra_errs ow = DRA_ERRS_INIT;
+    dra_err *e = load_steps(&l->st, l->namespaces, o, kind, &skipped, &ow);
+    dra_err *w = dra_errs_take(&ow);
     l->skipped += skipped;
     if (e || skipped) {
-        l->warnings = dra_err_append(l->warnings, w);
+        dra_errs_add(&l->warnings, w);
         return e;
     }
     /* Admin access not checkable yet: the Namespace may come later.  Hold
@@ -508,7 +501,7 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
             p = &x->next;
         }
     }
-    l->warnings = dra_err_append(l->warnings, w);
+    dra_errs_add(&l->warnings, w);
     json_t *md = json_object_get(obj, "metadata");
     const char *name = json_string_value(json_object_get(md, "name"));
     const char *ns = json_string_value(json_object_get(md, "namespace"));
@@ -554,20 +547,20 @@ dra_err *dra_loader_end(dra_loader *l, dra_err *read_err, dra_err *obj_errs, dra
 
 dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
 {
-    dra_err *all = NULL;
+    dra_errs all = DRA_ERRS_INIT;
     for (size_t i = 0; i < l->nheld; i++) {
         held_obj *h = &l->held[i];
         dra_obj o = {.json = h->json, .file = h->file, .doc = h->doc, .line = h->line, .item = h->item,
                      .src_off = SIZE_MAX};
         dra_err *w = NULL;
         dra_err *e = check_admin_access(h->json, h->kind, l->namespaces, &w);
-        l->warnings = dra_err_append(l->warnings, dra_obj_locate(w, &o));
-        all = dra_err_append(all, dra_obj_locate(e, &o));
+        dra_errs_add(&l->warnings, dra_obj_locate(w, &o));
+        dra_errs_add(&all, dra_obj_locate(e, &o));
         json_decref(h->json);
     }
     stats->skipped += l->skipped;
     stats->collapsed += l->collapsed;
-    stats->warnings = dra_err_append(stats->warnings, l->warnings);
+    stats->warnings = dra_err_append(stats->warnings, dra_errs_take(&l->warnings));
     for (size_t i = 0; i < l->nns; i++)
         json_decref((json_t *)l->namespaces[i]);
     free(l->namespaces);
@@ -576,5 +569,5 @@ dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
     free(l->slot);
     free(l->files);
     free(l);
-    return all;
+    return dra_errs_take(&all);
 }

@@ -10,35 +10,6 @@
 
 /* ---- error lists ---- */
 
-void dra_errs_add(dra_errs *l, dra_err *e)
-{
-    if (!e)
-        return;
-    if (l->tail)
-        l->tail->next = e;
-    else
-        l->head = e;
-    l->n++;
-    while (e->next) {
-        e = e->next;
-        l->n++;
-    }
-    l->tail = e;
-}
-
-dra_err *dra_errs_take(dra_errs *l)
-{
-    dra_err *h = l->head;
-    l->head = l->tail = NULL;
-    l->n = 0;
-    return h;
-}
-
-void dra_errs_free(dra_errs *l)
-{
-    dra_err_free(dra_errs_take(l));
-}
-
 /* ---- field errors ---- */
 
 static void add_msg(dra_errs *l, const char *field, dra_buf *msg)

@@ -32,21 +32,6 @@
 #include "../base/error.h"
 #include "../base/utf8.h"
 
-/* ---- error lists ---- */
-
-typedef struct dra_errs {
-    dra_err *head, *tail;
-    size_t n;
-} dra_errs;
-
-#define DRA_ERRS_INIT {0, 0, 0}
-
-/* Append an error chain (NULL is ignored). */
-void dra_errs_add(dra_errs *l, dra_err *e);
-/* Hand the collected chain to the caller (NULL when empty); the list is empty after. */
-DRA_MUST_USE dra_err *dra_errs_take(dra_errs *l);
-void dra_errs_free(dra_errs *l);
-
 /* ---- field errors (upstream field.Error types) ---- */
 
 /* "Required value[: detail]" */

@@ -204,7 +204,7 @@ static json_t *kept_text(dra_buf *b, const json_t *dev)
 typedef struct sel_reader {
     dra_objset *set;
     dra_loader *loader;
-    dra_err *errs;
+    dra_errs errs; /* of the objects: many, so not appended one by one */
     dra_kind *kinds; /* of the kept objects */
     size_t nkinds;
     dra_buf text;    /* scratch for a device's text */
@@ -217,7 +217,7 @@ static dra_err *keep_one(void *ctx, dra_obj *o)
     bool passed = false;
     dra_err *e = dra_loader_add(r->loader, o, &kind, &passed); /* converts in place */
     if (e) {
-        r->errs = dra_err_append(r->errs, e);
+        dra_errs_add(&r->errs, e);
         return NULL;
     }
     if (!passed)
@@ -240,13 +240,13 @@ dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths
 {
     dra_load_opts lo = {.skip_unknown = true};
     lo.validate.features = f;
-    sel_reader r = {&in->set, dra_loader_new(&lo, in->set.field_validation), NULL, NULL, 0, DRA_BUF_INIT};
+    sel_reader r = {&in->set, dra_loader_new(&lo, in->set.field_validation), DRA_ERRS_INIT, NULL, 0, DRA_BUF_INIT};
     dra_err *e = dra_read_paths_each(&in->set, paths, npaths, keep_one, &r);
     /* the reader's relaxed fields first, as a whole load gives them */
     in->model.warnings = dra_err_append(in->model.warnings, in->set.warnings);
     in->set.warnings = NULL;
     in->model.files_repeated = in->set.files_repeated;
-    e = dra_loader_end(r.loader, e, r.errs, &in->model);
+    e = dra_loader_end(r.loader, e, dra_errs_take(&r.errs), &in->model);
     for (dra_err *x = e; x; x = x->next)
         x->code = DRA_EXIT_INPUT;
     for (size_t i = 0; !e && i < in->set.n; i++)

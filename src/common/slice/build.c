@@ -202,7 +202,7 @@ static bool position_of(const dra_strmap *m, const char *name, size_t *i)
 
 dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
 {
-    dra_err *errs = NULL;
+    dra_errs errs = DRA_ERRS_INIT;
     dra_strmap sets = {0};
     dra_strmap_reserve(&sets, inv->ncounter_sets);
     for (size_t i = 0; i < inv->ncounter_sets; i++) {
@@ -212,7 +212,7 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
         if (name && seen_before(&sets, name, i))
             e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in "
                                                                             "pool \"%s\"", name, pool), "name"));
-        errs = dra_err_append(errs, e ? at_item(e, it) : NULL);
+        dra_errs_add(&errs, e ? at_item(e, it) : NULL);
     }
     dra_strmap devs = {0};
     dra_strmap_reserve(&devs, inv->ndevices);
@@ -249,11 +249,11 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
                                                                 "set %s", cname, set_name), field));
             }
         }
-        errs = dra_err_append(errs, e ? at_item(e, it) : NULL);
+        dra_errs_add(&errs, e ? at_item(e, it) : NULL);
     }
     dra_strmap_free(&devs);
     dra_strmap_free(&sets);
-    return errs;
+    return dra_errs_take(&errs);
 }
 
 /* ---- splitting and naming ---- */
@@ -569,7 +569,8 @@ static void copy_taint_time_added(const json_t *from_devices, json_t *to_devices
  * inventory item it is about ("spec.devices[3].x" -> that device's ".x"). */
 static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv, size_t first)
 {
-    dra_err *all = dra_validate_resource_slice(slice, NULL), *out = NULL;
+    dra_err *all = dra_validate_resource_slice(slice, NULL);
+    dra_errs out = DRA_ERRS_INIT;
     while (all) {
         dra_err *x = all;
         all = x->next;
@@ -600,9 +601,9 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
             free(ref);
         }
         x->code = DRA_EXIT_INPUT;
-        out = dra_err_append(out, x);
+        dra_errs_add(&out, x);
     }
-    return out;
+    return dra_errs_take(&out);
 }
 
 dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out)
@@ -729,11 +730,11 @@ dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, d
     free(content);
     free(content_key);
 
-    dra_err *errs = NULL;
+    dra_errs errs = DRA_ERRS_INIT;
     for (size_t i = 0; i < n; i++)
-        errs = dra_err_append(errs, validation_errors(out->slices[i], inv, first[i]));
+        dra_errs_add(&errs, validation_errors(out->slices[i], inv, first[i]));
     free(first);
-    if (errs)
+    if (errs.head)
         dra_slice_result_free(out);
-    return errs;
+    return dra_errs_take(&errs);
 }
