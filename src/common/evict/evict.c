@@ -29,7 +29,8 @@ typedef struct ctx {
     size_t nrules;
     dra_pool_index pools; /* slices of valid ResourceSlices by pool, newest generation */
     /* Devices of the pools' newest generations (see index_devices):
-     * "driver\0pool\0device" (keys in `keys`) -> position in devs. */
+     * "driver\0pool\0device" (keys in `keys`) -> position in devs + 1,
+     * or 0 for a device asked for that no such slice has. */
     dra_strmap devmap;
     struct dev_ref {
         const json_t *slice, *dev;
@@ -249,32 +250,30 @@ static const json_t *newest_slice(const ctx *x, size_t i, const char **driver, c
 /* After load_pools: every device of a slice at its pool's newest
  * generation, the first of a name winning (slices in input order, devices
  * in slice order), as pool.getDevice finds it.  Slices that failed the
- * checks but name a known pool are searched too, as before the index. */
-static void want(dra_strmap *m, dra_arena *a, const char *driver, const char *pool, const char *device)
+ * checks but name a known pool are searched too, as before the index.
+ * Only the devices find_device can be asked for are indexed: those of the
+ * claims' allocations, and (extra_device not NULL) one more; a fleet of a
+ * million devices with a few claims indexes a few.  The wanted keys are the
+ * index: 0 while not found, else the position in devs + 1. */
+static void want(ctx *x, const char *driver, const char *pool, const char *device)
 {
     size_t len = device_key_len(driver, pool, device);
-    char *k = dra_arena_alloc(a, len);
+    char *k = dra_arena_alloc(&x->keys, len);
     device_key(k, driver, pool, device);
-    dra_strmap_add(m, k, len, 0, NULL);
+    dra_strmap_add(&x->devmap, k, len, 0, NULL);
 }
 
-/* Only the devices find_device can be asked for are indexed: those of the
- * claims' allocations, and (extra_device not NULL) one more; a fleet of a
- * million devices with a few claims indexes a few. */
 static void index_devices(ctx *x, const char *extra_driver, const char *extra_pool, const char *extra_device)
 {
-    dra_strmap wanted = {0};
-    dra_arena wkeys = DRA_ARENA_INIT;
     for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         size_t j;
         json_t *res;
         json_array_foreach(dra_jarr(x->c->of[DRA_KIND_RESOURCE_CLAIM][i]->json, "status.allocation.devices.results"), j, res)
-            want(&wanted, &wkeys, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""),
-                 dra_jstr_or(res, "device", ""));
+            want(x, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""), dra_jstr_or(res, "device", ""));
     }
     if (extra_device)
-        want(&wanted, &wkeys, extra_driver, extra_pool, extra_device);
-    for (size_t i = 0; wanted.n && i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
+        want(x, extra_driver, extra_pool, extra_device);
+    for (size_t i = 0; x->devmap.n && i < x->c->n[DRA_KIND_RESOURCE_SLICE]; i++) {
         const char *driver, *pool;
         const json_t *s = newest_slice(x, i, &driver, &pool);
         if (!s)
@@ -287,21 +286,16 @@ static void index_devices(ctx *x, const char *extra_driver, const char *extra_po
             char buf[512];
             char *k = len <= sizeof buf ? buf : dra_xmalloc(len);
             device_key(k, driver, pool, name);
-            bool wanted_one = dra_strmap_get(&wanted, k, len, NULL);
+            intptr_t at;
+            if (dra_strmap_get(&x->devmap, k, len, &at) && at == 0) {
+                dra_strmap_put(&x->devmap, k, len, (intptr_t)x->ndevs + 1); /* the key stays the wanted one */
+                x->devs = dra_xgrow(x->devs, x->ndevs, sizeof *x->devs);
+                x->devs[x->ndevs++] = (struct dev_ref){s, d};
+            }
             if (k != buf)
                 free(k);
-            if (!wanted_one)
-                continue;
-            k = dra_arena_alloc(&x->keys, len);
-            device_key(k, driver, pool, name);
-            if (dra_strmap_add(&x->devmap, k, len, (intptr_t)x->ndevs, NULL))
-                continue;
-            x->devs = dra_xgrow(x->devs, x->ndevs, sizeof *x->devs);
-            x->devs[x->ndevs++] = (struct dev_ref){s, d};
         }
     }
-    dra_strmap_free(&wanted);
-    dra_arena_free(&wkeys);
 }
 
 /* pool.getDevice: the device in a slice of the newest generation. */
@@ -317,10 +311,10 @@ static const json_t *find_device(const ctx *x, const char *driver, const char *p
     bool found = dra_strmap_get(&x->devmap, k, len, &v);
     if (k != buf)
         free(k);
-    if (!found)
+    if (!found || v == 0) /* wanted, not published */
         return NULL;
-    *slice = x->devs[v].slice;
-    return x->devs[v].dev;
+    *slice = x->devs[v - 1].slice;
+    return x->devs[v - 1].dev;
 }
 
 /* ---- taints and tolerations ---- */
