@@ -172,19 +172,25 @@ static const json_t *result_obj(const dra_sched_result *r, const char *kind, con
     return NULL;
 }
 
+/* Read and load a dump with one Node; that Node. */
+static json_t *load_one_node(int *unit_failed, const char *yaml, dra_objset *set, dra_model *m)
+{
+    CHECK(dra_read_mem(set, "t.yaml", yaml, strlen(yaml)) == NULL);
+    dra_load_opts lo = {.skip_unknown = true, .now = 1767225600};
+    dra_err *e = dra_load(set, &lo, m);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    const dra_model_list *nl = dra_model_kind(m, DRA_KIND_NODE);
+    return nl->n ? nl->v[0]->json : NULL;
+}
+
 UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
 {
     const char *yaml = SLICE CLASS NODE SHARED TEMPLATE SPOD("a", "{name: g, resourceClaimName: shared}")
         SPOD("b", "{name: g, resourceClaimName: shared}") SPOD("t", "{name: g, resourceClaimTemplateName: t}") EPOD("e");
     dra_objset set = DRA_OBJSET_INIT;
     dra_model m = DRA_MODEL_INIT;
-    CHECK(dra_read_mem(&set, "t.yaml", yaml, strlen(yaml)) == NULL);
-    dra_load_opts lo = {.skip_unknown = true, .now = 1767225600};
-    dra_err *e = dra_load(&set, &lo, &m);
-    CHECK(e == NULL);
-    dra_err_free(e);
-    const dra_model_list *nl = dra_model_kind(&m, DRA_KIND_NODE);
-    json_t *node = nl->n ? nl->v[0]->json : NULL;
+    json_t *node = load_one_node(unit_failed, yaml, &set, &m);
     dra_sched_opts so = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE};
     dra_sched_result r;
     CHECK(dra_schedule(&set, &m, &node, 1, &so, &r) == NULL);
@@ -224,13 +230,7 @@ UNIT_TEST(schedule_text_results_are_the_same_objects)
         SPOD("t", "{name: g, resourceClaimTemplateName: t}") EPOD("e") SPOD("u", "{name: g, resourceClaimTemplateName: t}");
     dra_objset set = DRA_OBJSET_INIT;
     dra_model m = DRA_MODEL_INIT;
-    CHECK(dra_read_mem(&set, "t.yaml", yaml, strlen(yaml)) == NULL);
-    dra_load_opts lo = {.skip_unknown = true, .now = 1767225600};
-    dra_err *e = dra_load(&set, &lo, &m);
-    CHECK(e == NULL);
-    dra_err_free(e);
-    const dra_model_list *nl = dra_model_kind(&m, DRA_KIND_NODE);
-    json_t *node = nl->n ? nl->v[0]->json : NULL;
+    json_t *node = load_one_node(unit_failed, yaml, &set, &m);
     dra_sched_opts so = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE};
     dra_sched_result trees, texts;
     CHECK(dra_schedule(&set, &m, &node, 1, &so, &trees) == NULL);
