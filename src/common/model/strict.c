@@ -281,7 +281,7 @@ typedef struct walk {
 static const stype *field_type(const stype *t, const char *key, bool *known)
 {
     for (const sfield *f = t->f; f->name; f++)
-        if (strcmp(f->name, key) == 0) {
+        if (f->name[0] == key[0] && strcmp(f->name, key) == 0) {
             *known = true;
             return f->t;
         }
