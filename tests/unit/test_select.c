@@ -249,6 +249,65 @@ UNIT_TEST(session_lines_and_completion)
     dra_session_free(s);
 }
 
+static void write_temp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Completion of attribute and capacity keys: domains (a key without one is
+ * in its driver's), then names within a domain, in first-seen order; a
+ * second :load brings the new file's keys. */
+UNIT_TEST(session_completes_device_keys)
+{
+    char a[] = "/tmp/dra-unit-sel-XXXXXX", b[] = "/tmp/dra-unit-sel-XXXXXX";
+    write_temp(a, "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: a}\nspec:\n"
+                  "  driver: gpu.example.com\n  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+                  "  devices:\n  - {name: g0, attributes: {model: {string: A}, example.com/numa: {int: 0}},"
+                  " capacity: {memory: {value: 1Gi}}}\n"
+                  "  - {name: g1, attributes: {mode: {string: B}, model: {string: C}}}\n");
+    write_temp(b, "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: b}\nspec:\n"
+                  "  driver: nic.example.com\n  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+                  "  devices: [{name: e0, attributes: {speed: {int: 100}}}]\n");
+    dra_session *s = dra_session_new(NULL);
+    dra_err *e = dra_session_load(s, a);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    dra_session_completion c;
+    const char *line = "device.attributes[\"";
+    dra_session_complete(s, line, strlen(line) - 1, strlen(line), &c);
+    CHECK_INT(c.n, 2);
+    CHECK_STR(c.n > 1 ? c.v[0] : "", "\"gpu.example.com\"]");
+    CHECK_STR(c.n > 1 ? c.v[1] : "", "\"example.com\"]");
+    dra_session_completion_free(&c);
+    line = "device.attributes[\"gpu.example.com\"].mod";
+    dra_session_complete(s, line, strlen(line) - 3, strlen(line), &c);
+    CHECK_INT(c.n, 2);
+    CHECK_STR(c.n > 1 ? c.v[0] : "", "model");
+    CHECK_STR(c.n > 1 ? c.v[1] : "", "mode");
+    dra_session_completion_free(&c);
+    line = "device.capacity[\"gpu.example.com\"][\"";
+    dra_session_complete(s, line, strlen(line) - 1, strlen(line), &c);
+    CHECK_INT(c.n, 1);
+    CHECK_STR(c.n ? c.v[0] : "", "\"memory\"]");
+    dra_session_completion_free(&c);
+    e = dra_session_load(s, b);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    line = "device.attributes[\"";
+    dra_session_complete(s, line, strlen(line) - 1, strlen(line), &c);
+    CHECK_INT(c.n, 3);
+    CHECK_STR(c.n > 2 ? c.v[2] : "", "\"nic.example.com\"]");
+    dra_session_completion_free(&c);
+    dra_session_free(s);
+    unlink(a);
+    unlink(b);
+}
+
 UNIT_MAIN()
 
 /* dra_sel_input_load keeps devices as text: the same devices, answers and

@@ -17,7 +17,19 @@ struct dra_session {
     char *last;       /* the last selector expression, for :explain */
     dra_field_validation fv;
     bool recursive;
+    /* Completion: the attribute [0] and capacity [1] keys of the loaded
+     * devices, "domain/name", in first-seen order; made on the first Tab
+     * after a load (the one part of a const session that is filled in). */
+    dra_strset keys[2];
+    bool keys_ready;
 };
+
+static void forget_keys(dra_session *s)
+{
+    dra_strset_free(&s->keys[0]);
+    dra_strset_free(&s->keys[1]);
+    s->keys_ready = false;
+}
 
 void dra_session_set_reading(dra_session *s, dra_field_validation fv, bool recursive)
 {
@@ -42,6 +54,7 @@ void dra_session_free(dra_session *s)
         return;
     dra_sel_eval_free(&s->ev);
     dra_sel_input_free(&s->in);
+    forget_keys(s);
     for (size_t i = 0; i < s->npaths; i++)
         free(s->paths[i]);
     free(s->paths);
@@ -82,6 +95,7 @@ dra_err *dra_session_load_report(dra_session *s, const char *path, dra_err **war
         *skipped = in.model.skipped;
     dra_sel_input_free(&s->in);
     s->in = in;
+    forget_keys(s);
     s->paths = dra_xgrow(s->paths, s->npaths, sizeof *s->paths);
     s->paths[s->npaths++] = dra_xstrdup(path);
     return NULL;
@@ -340,31 +354,49 @@ static void offer(cands *c, const char *word, const char *suffix)
     c->v[c->n++] = s;
 }
 
+static const dra_strset *device_keys(const dra_session *cs, bool capacity)
+{
+    dra_session *s = (dra_session *)cs;
+    if (!s->keys_ready) {
+        dra_buf b = DRA_BUF_INIT;
+        for (size_t i = 0; i < s->in.devs.n; i++) {
+            const dra_sel_device *d = &s->in.devs.v[i];
+            json_t *dev = dra_sel_device_ref(d);
+            for (int k = 0; k < 2; k++) {
+                const char *key;
+                json_t *val;
+                json_object_foreach(json_object_get(dev, k ? "capacity" : "attributes"), key, val)
+                {
+                    dra_buf_reset(&b);
+                    if (!strchr(key, '/'))
+                        dra_buf_printf(&b, "%s/", d->driver); /* the driver's own domain */
+                    dra_buf_puts(&b, key);
+                    dra_strset_add(&s->keys[k], b.data, b.len, NULL);
+                }
+            }
+            json_decref(dev);
+        }
+        dra_buf_free(&b);
+        s->keys_ready = true;
+    }
+    return &s->keys[capacity];
+}
+
 /* Domains, or names within `domain`, of device attributes or capacities. */
 static void offer_keys(cands *c, const dra_session *s, bool capacity, const char *domain, size_t dlen,
                        const char *open, const char *close)
 {
-    for (size_t i = 0; i < s->in.devs.n; i++) {
-        const dra_sel_device *d = &s->in.devs.v[i];
-        const char *key;
-        json_t *val;
-        json_t *dev = dra_sel_device_ref(d);
-        json_object_foreach(json_object_get(dev, capacity ? "capacity" : "attributes"), key, val)
-        {
-            const char *slash = strchr(key, '/');
-            char *dom = slash ? dra_xstrndup(key, (size_t)(slash - key)) : dra_xstrdup(d->driver);
-            const char *name = slash ? slash + 1 : key;
-            char *word = NULL;
-            if (!domain)
-                word = dra_xasprintf("%s%s", open, dom);
-            else if (strlen(dom) == dlen && !strncmp(dom, domain, dlen))
-                word = dra_xasprintf("%s%s", open, name);
-            if (word)
-                offer(c, word, close);
-            free(word);
-            free(dom);
-        }
-        json_decref(dev);
+    const dra_strset *keys = device_keys(s, capacity);
+    for (size_t i = 0; i < keys->n; i++) {
+        const char *key = dra_strset_at(keys, i), *slash = strchr(key, '/');
+        char *word = NULL;
+        if (!domain)
+            word = dra_xasprintf("%s%.*s", open, (int)(slash - key), key);
+        else if ((size_t)(slash - key) == dlen && !strncmp(key, domain, dlen))
+            word = dra_xasprintf("%s%s", open, slash + 1);
+        if (word)
+            offer(c, word, close);
+        free(word);
     }
 }
 
