@@ -654,3 +654,52 @@ YAML
     run placed <<<"$output"
     assert_output $'p1: node-0\np2: node-1'
 }
+
+@test "schedule: a claim made from one pod's template, named by later pods, is theirs too (a claim held as text comes back)" {
+    cat >"$T/in.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s1}
+spec:
+  driver: d.example.com
+  nodeName: n1
+  pool: {name: n1, generation: 1, resourceSliceCount: 1}
+  devices: [{name: g0}, {name: g1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: t, namespace: ns}
+spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p0, namespace: ns, uid: u0}
+spec: {containers: [{name: c}], resourceClaims: [{name: gpu, resourceClaimTemplateName: t}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: q, namespace: ns, uid: uq}
+spec: {containers: [{name: c}], resourceClaims: [{name: x, resourceClaimName: p0-gpu}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: ns, uid: u1}
+spec: {containers: [{name: c}], resourceClaims: [{name: gpu, resourceClaimTemplateName: t}, {name: z, resourceClaimName: p0-gpu}]}
+YAML
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --name-suffix none -o jsonl "$T/in.yaml"
+    assert_success
+    [ "${#lines[@]}" -eq 5 ]
+    [[ ${lines[0]} == *'"name":"p0-gpu"'*'"device":"g0"'*'"reservedFor":[{"resource":"pods","name":"p0","uid":"u0"},{"resource":"pods","name":"q","uid":"uq"},{"resource":"pods","name":"p1","uid":"u1"}]'* ]]
+    [[ ${lines[1]} == *'"name":"p1-gpu"'*'"device":"g1"'*'"reservedFor":[{"resource":"pods","name":"p1","uid":"u1"}]'* ]]
+    run placed <<<"$output"
+    assert_output $'p0: n1\nq: n1\np1: n1'
+}
