@@ -45,7 +45,7 @@ void dra_inventory_free(dra_inventory *inv)
         free(inv->counter_sets[i].field);
     free(inv->devices);
     free(inv->counter_sets);
-    dra_err_free(inv->warnings);
+    dra_errs_free(&inv->warnings);
     *inv = (dra_inventory)DRA_INVENTORY_INIT;
 }
 
@@ -95,7 +95,7 @@ dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
         dra_err *w = NULL;
         if (!ce)
             ce = dra_strict_check(obj, k, ver, inv->field_validation, &w, o);
-        inv->warnings = dra_err_append(inv->warnings, dra_obj_locate(w, o));
+        dra_errs_add(&inv->warnings, dra_obj_locate(w, o));
         if (!ce)
             ce = dra_convert_to_v1(obj, k, ver);
         if (ce)
@@ -111,7 +111,7 @@ dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
     if (json_object_get(obj, "devices") || json_object_get(obj, "sharedCounters")) {
         dra_err *w = NULL;
         dra_err *e = dra_strict_check_part(obj, "inventory", "", inv->field_validation, &w, o);
-        inv->warnings = dra_err_append(inv->warnings, dra_obj_locate(name_all(w, "inventory"), o));
+        dra_errs_add(&inv->warnings, dra_obj_locate(name_all(w, "inventory"), o));
         if (e)
             return dra_obj_locate(name_all(e, "inventory"), o);
         e = add_array(inv, o, json_object_get(obj, "devices"), "devices", true);
@@ -128,7 +128,7 @@ dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o)
         dra_err *e = dra_strict_check_part(obj, "device", "", inv->field_validation, &w, o);
         const char *name = json_string_value(json_object_get(obj, "name"));
         char *ref = dra_xasprintf("Device/%s", name ? name : "");
-        inv->warnings = dra_err_append(inv->warnings, dra_obj_locate(name_all(w, ref), o));
+        dra_errs_add(&inv->warnings, dra_obj_locate(name_all(w, ref), o));
         e = dra_obj_locate(name_all(e, ref), o);
         free(ref);
         if (e)

@@ -50,7 +50,7 @@ typedef struct dra_inventory {
      * (strict, the default), warnings collected here (warn, owned), or
      * dropped (ignore), as --validate says */
     dra_field_validation field_validation;
-    dra_err *warnings;
+    dra_errs warnings;
 } dra_inventory;
 
 #define DRA_INVENTORY_INIT {0}

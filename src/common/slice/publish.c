@@ -27,8 +27,7 @@ dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra
     if (!e)
         e = dra_slice_build(o, &inv, r);
     if (warnings) {
-        *warnings = dra_err_append(*warnings, inv.warnings);
-        inv.warnings = NULL;
+        *warnings = dra_err_append(*warnings, dra_errs_take(&inv.warnings));
     }
     dra_inventory_free(&inv);
     return e;
