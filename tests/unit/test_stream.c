@@ -6,6 +6,7 @@
 #include "io/jalloc.h"
 #include "io/json.h"
 #include "io/stream.h"
+#include "io/jparse.h"
 #include "unit.h"
 
 static dra_err *read_str(dra_objset *set, const char *text)
@@ -435,6 +436,21 @@ UNIT_TEST(json_write_compact_reads_back_the_same)
     CHECK(strstr(b.data, "\\u0001") != NULL && strstr(b.data, "\\\"back\\\\slash") != NULL);
     json_t *back = json_loadb(b.data, b.len, JSON_ALLOW_NUL, NULL);
     CHECK(back != NULL && json_equal(v, back));
+    /* and through this project's reader (\u0000: jansson's part) */
+    json_t *ours = dra_json_read_compact(b.data, b.len);
+    CHECK(ours != NULL && json_equal(v, ours));
+    json_decref(ours);
+    /* deeper than the fast parser goes */
+    dra_buf deep = DRA_BUF_INIT;
+    for (int i = 0; i < 100; i++)
+        dra_buf_putc(&deep, '[');
+    for (int i = 0; i < 100; i++)
+        dra_buf_putc(&deep, ']');
+    ours = dra_json_read_compact(deep.data, deep.len);
+    CHECK(json_is_array(ours));
+    json_decref(ours);
+    CHECK(dra_json_read_compact("{\"a\":", 5) == NULL);
+    dra_buf_free(&deep);
     /* the members in their order */
     const char *k1 = strstr(b.data, "\"int\""), *k2 = strstr(b.data, "\"real\""), *k3 = strstr(b.data, "\"nested\"");
     CHECK(k1 && k2 && k3 && k1 < k2 && k2 < k3);
