@@ -177,6 +177,66 @@ static json_int_t generation_of(const json_t *slice)
     return json_integer_value(json_object_get(json_object_get(json_object_get(slice, "spec"), "pool"), "generation"));
 }
 
+typedef struct collected {
+    json_t *slices;
+} collected;
+
+static dra_err *collect(void *ctx, json_t *slice)
+{
+    json_array_append(((collected *)ctx)->slices, slice);
+    return NULL;
+}
+
+/* The inventory held as text, slices given out one at a time: the same
+ * slices, generation and obsolete names as a whole build, against previous
+ * slices too; a problem anywhere gives no slice at all. */
+UNIT_TEST(build_each_from_text_is_the_whole_build)
+{
+    json_t *store = json_array();
+    dra_inventory inv = DRA_INVENTORY_INIT;
+    make_inventory(&inv, store, 300, "a");
+    json_t *set = json_pack("{s:s, s:{s:{s:s}}}", "name", "mem", "counters", "bytes", "value", "1Gi");
+    json_array_append_new(store, set);
+    dra_inventory_add_counter_set(&inv, set, NULL, NULL);
+    dra_slice_opts o = {.driver = "gpu.example.com", .node_name = "node-1"};
+    dra_slice_result whole;
+    CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
+    dra_objset prev = result_as_set(&whole);
+    json_object_set_new(json_object_get(json_array_get(store, 5), "attributes"), "model", json_pack("{s:s}", "string", "b"));
+    o.previous = &prev;
+    dra_slice_result_free(&whole);
+    CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
+
+    dra_inventory_hold(&inv, 0, 0);
+    CHECK(inv.devices[0].json == NULL && inv.devices[0].text != NULL && inv.counter_sets[0].text != NULL);
+    collected c = {json_array()};
+    dra_slice_result each;
+    CHECK(dra_slice_build_each(&o, &inv, collect, &c, &each) == NULL);
+    CHECK_INT(json_array_size(c.slices), whole.nslices);
+    CHECK_INT(each.generation, whole.generation);
+    CHECK_INT(each.nobsolete, whole.nobsolete);
+    for (size_t i = 0; i < whole.nslices && i < json_array_size(c.slices); i++)
+        CHECK(json_equal(json_array_get(c.slices, i), whole.slices[i]));
+    dra_slice_result_free(&each);
+    json_array_clear(c.slices);
+
+    /* a bad device name: errors, and nothing given out */
+    dra_inventory bad = DRA_INVENTORY_INIT;
+    make_inventory(&bad, store, 3, "a");
+    json_object_set_new(json_array_get(store, json_array_size(store) - 1), "name", json_string("Bad_Name"));
+    dra_inventory_hold(&bad, 0, 0);
+    dra_err *e = dra_slice_build_each(&o, &bad, collect, &c, &each);
+    CHECK(e != NULL && json_array_size(c.slices) == 0 && each.nobsolete == 0);
+    dra_err_free(e);
+    dra_inventory_free(&bad);
+
+    json_decref(c.slices);
+    dra_slice_result_free(&whole);
+    dra_objset_free(&prev);
+    dra_inventory_free(&inv);
+    json_decref(store);
+}
+
 UNIT_TEST(build_new_pool_and_generations)
 {
     json_t *store = json_array();

@@ -14,6 +14,8 @@
 #include "../model/strict.h"
 #include "../model/validate.h"
 #include "../model/time.h"
+#include "../io/json.h"
+#include "../io/jparse.h"
 
 /* ---- inventory ---- */
 
@@ -24,7 +26,7 @@ static void push_item(dra_slice_item **v, size_t *n, size_t *cap, json_t *json, 
         *cap = *cap ? *cap * 2 : 64;
         *v = dra_xrealloc(*v, *cap * sizeof **v);
     }
-    (*v)[(*n)++] = (dra_slice_item){json, src, dra_xstrdup(field ? field : "")};
+    (*v)[(*n)++] = (dra_slice_item){.json = json, .src = src, .field = dra_xstrdup(field ? field : "")};
 }
 
 void dra_inventory_add_device(dra_inventory *inv, json_t *device, const dra_obj *src, const char *field)
@@ -37,12 +39,47 @@ void dra_inventory_add_counter_set(dra_inventory *inv, json_t *set, const dra_ob
     push_item(&inv->counter_sets, &inv->ncounter_sets, &inv->capcounter_sets, set, src, field);
 }
 
+static void hold(dra_slice_item *it, bool device, dra_buf *b)
+{
+    if (!it->json)
+        return;
+    if (device)
+        it->advanced = dra_slice_device_is_advanced(it->json);
+    dra_buf_reset(b);
+    dra_json_write_compact(b, it->json);
+    it->text = dra_xstrdup(dra_buf_str(b));
+    it->json = NULL;
+}
+
+void dra_inventory_hold(dra_inventory *inv, size_t d0, size_t c0)
+{
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t i = d0; i < inv->ndevices; i++)
+        hold(&inv->devices[i], true, &b);
+    for (size_t i = c0; i < inv->ncounter_sets; i++)
+        hold(&inv->counter_sets[i], false, &b);
+    dra_buf_free(&b);
+}
+
+/* An item's JSON: a new reference (parsed again when held as text). */
+static json_t *item_ref(const dra_slice_item *it)
+{
+    if (it->json)
+        return json_incref(it->json);
+    json_t *v = it->text ? dra_json_read_compact(it->text, strlen(it->text)) : NULL;
+    return v ? v : json_object(); /* our own text: it parses */
+}
+
 void dra_inventory_free(dra_inventory *inv)
 {
-    for (size_t i = 0; i < inv->ndevices; i++)
+    for (size_t i = 0; i < inv->ndevices; i++) {
         free(inv->devices[i].field);
-    for (size_t i = 0; i < inv->ncounter_sets; i++)
+        free(inv->devices[i].text);
+    }
+    for (size_t i = 0; i < inv->ncounter_sets; i++) {
         free(inv->counter_sets[i].field);
+        free(inv->counter_sets[i].text);
+    }
     free(inv->devices);
     free(inv->counter_sets);
     dra_errs_free(&inv->warnings);
@@ -169,7 +206,8 @@ bool dra_slice_device_is_advanced(const json_t *device)
 static dra_err *at_item(dra_err *e, const dra_slice_item *it)
 {
     e = dra_slice_err_prefix(e, it->field);
-    const char *name = json_string_value(json_object_get(it->json, "name"));
+    json_t *j = item_ref(it);
+    const char *name = json_string_value(json_object_get(j, "name"));
     bool from_slice = it->src && json_object_get(it->src->json, "kind");
     if (!from_slice && name) {
         char *ref = dra_xasprintf("%s/%s", strncmp(it->field, "sharedCounters", 14) == 0 ? "CounterSet" : "Device",
@@ -179,6 +217,7 @@ static dra_err *at_item(dra_err *e, const dra_slice_item *it)
                 x = dra_err_object(x, ref);
         free(ref);
     }
+    json_decref(j);
     if (it->src)
         e = dra_obj_locate(e, it->src);
     return e;
@@ -205,28 +244,33 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
     dra_errs errs = DRA_ERRS_INIT;
     dra_strmap sets = {0};
     dra_strmap_reserve(&sets, inv->ncounter_sets);
+    json_t **set_json = dra_xcalloc(inv->ncounter_sets + 1, sizeof *set_json); /* each parsed once */
     for (size_t i = 0; i < inv->ncounter_sets; i++) {
         const dra_slice_item *it = &inv->counter_sets[i];
+        set_json[i] = item_ref(it);
         dra_err *e = NULL;
-        const char *name = json_string_value(json_object_get(it->json, "name"));
+        const char *name = json_string_value(json_object_get(set_json[i], "name"));
         if (name && seen_before(&sets, name, i))
             e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in "
                                                                             "pool \"%s\"", name, pool), "name"));
         dra_errs_add(&errs, e ? at_item(e, it) : NULL);
     }
-    dra_strmap devs = {0};
-    dra_strmap_reserve(&devs, inv->ndevices);
+    dra_strset devs = {0}; /* the names, copied: a device held as text is parsed for this loop alone */
     for (size_t i = 0; i < inv->ndevices; i++) {
         const dra_slice_item *it = &inv->devices[i];
+        json_t *dev = item_ref(it);
         dra_err *e = NULL;
-        const char *name = json_string_value(json_object_get(it->json, "name"));
-        if (name && *name && seen_before(&devs, name, i))
+        const char *name = json_string_value(json_object_get(dev, "name"));
+        bool added = true;
+        if (name && *name)
+            dra_strset_add(&devs, name, strlen(name), &added);
+        if (!added)
             e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate device \"%s\" in pool "
                                                                             "\"%s\"", name, pool), "name"));
         /* Every consumed counter must exist in a set of this pool. */
         size_t k;
         json_t *use;
-        json_array_foreach(json_object_get(it->json, "consumesCounters"), k, use) {
+        json_array_foreach(json_object_get(dev, "consumesCounters"), k, use) {
             const char *set_name = json_string_value(json_object_get(use, "counterSet"));
             size_t set_index;
             if (!set_name)
@@ -238,7 +282,7 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
                                                                 set_name), field));
                 continue;
             }
-            const json_t *have = json_object_get(inv->counter_sets[set_index].json, "counters");
+            const json_t *have = json_object_get(set_json[set_index], "counters");
             const char *cname;
             json_t *c;
             json_object_foreach(json_object_get(use, "counters"), cname, c) {
@@ -250,33 +294,17 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
             }
         }
         dra_errs_add(&errs, e ? at_item(e, it) : NULL);
+        json_decref(dev);
     }
-    dra_strmap_free(&devs);
+    for (size_t i = 0; i < inv->ncounter_sets; i++)
+        json_decref(set_json[i]);
+    free(set_json);
+    dra_strset_free(&devs);
     dra_strmap_free(&sets);
     return dra_errs_take(&errs);
 }
 
 /* ---- splitting and naming ---- */
-
-size_t dra_slice_split_devices(json_t *const *devices, size_t ndevices, size_t *ends)
-{
-    size_t nchunks = 0, start = 0;
-    bool advanced = false;
-    for (size_t i = 0; i < ndevices; i++) {
-        bool adv = advanced || dra_slice_device_is_advanced(devices[i]);
-        size_t limit = adv ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED : DRA_RESOURCE_SLICE_MAX_DEVICES;
-        if (i - start + 1 > limit) {
-            /* Device i does not fit: close the chunk before it. */
-            ends[nchunks++] = i;
-            start = i;
-            adv = dra_slice_device_is_advanced(devices[i]);
-        }
-        advanced = adv;
-    }
-    if (ndevices > start || nchunks == 0)
-        ends[nchunks++] = ndevices;
-    return nchunks;
-}
 
 int dra_slice_index_width(size_t nslices)
 {
@@ -606,50 +634,106 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
     return dra_errs_take(&out);
 }
 
-dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out)
+/* What a build decides before making any slice: the chunks, the previous
+ * slices they update, the generation. */
+typedef struct plan {
+    const char *pool;
+    size_t n, nset_slices;  /* slices; the first nset_slices hold counter sets */
+    size_t *first, *end;    /* slice i holds items [first, end) of its kind */
+    const json_t **matched; /* the previous slice slice i updates, or NULL */
+    int64_t gen;
+} plan;
+
+static void plan_free(plan *p)
 {
-    memset(out, 0, sizeof *out);
+    free(p->first);
+    free(p->end);
+    free(p->matched);
+}
+
+static bool is_set_slice(const plan *p, size_t i) { return i < p->nset_slices; }
+
+/* Slice i's content (devices or sharedCounters): a new array, or NULL for
+ * the one empty slice of an empty pool. */
+static json_t *content_of(const dra_inventory *inv, const plan *p, size_t i)
+{
+    const dra_slice_item *items = is_set_slice(p, i) ? inv->counter_sets : inv->devices;
+    if (p->end[i] == p->first[i])
+        return NULL;
+    json_t *a = json_array();
+    for (size_t k = p->first[i]; k < p->end[i]; k++)
+        json_array_append_new(a, item_ref(&items[k]));
+    return a;
+}
+
+/* Cut devices into chunks by the 64/128 limits; adv(k) says whether device k
+ * is advanced. */
+static size_t split(size_t ndevices, bool (*adv)(const void *, size_t), const void *ctx, size_t *ends)
+{
+    size_t nchunks = 0, start = 0;
+    bool advanced = false;
+    for (size_t i = 0; i < ndevices; i++) {
+        bool a = advanced || adv(ctx, i);
+        size_t limit = a ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED : DRA_RESOURCE_SLICE_MAX_DEVICES;
+        if (i - start + 1 > limit) {
+            /* Device i does not fit: close the chunk before it. */
+            ends[nchunks++] = i;
+            start = i;
+            a = adv(ctx, i);
+        }
+        advanced = a;
+    }
+    if (ndevices > start || nchunks == 0)
+        ends[nchunks++] = ndevices;
+    return nchunks;
+}
+
+static bool json_advanced(const void *ctx, size_t i) { return dra_slice_device_is_advanced(((json_t *const *)ctx)[i]); }
+
+static bool item_advanced(const void *ctx, size_t i)
+{
+    const dra_slice_item *it = &((const dra_slice_item *)ctx)[i];
+    return it->json ? dra_slice_device_is_advanced(it->json) : it->advanced;
+}
+
+size_t dra_slice_split_devices(json_t *const *devices, size_t ndevices, size_t *ends)
+{
+    return split(ndevices, json_advanced, devices, ends);
+}
+
+static dra_err *make_plan(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out, plan *p)
+{
+    memset(p, 0, sizeof *p);
     dra_err *e = check_opts(opts);
     if (e)
         return e;
     const char *pool = opts->pool ? opts->pool : opts->node_name;
+    p->pool = pool;
     e = dra_inventory_check(inv, pool);
     if (e)
         return e;
 
     /* Desired content: counter-set slices first, then device slices. */
     size_t nset_slices = (inv->ncounter_sets + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS - 1) / DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
-    json_t **devs = dra_xmalloc((inv->ndevices + 1) * sizeof *devs);
-    for (size_t i = 0; i < inv->ndevices; i++)
-        devs[i] = inv->devices[i].json;
     size_t *ends = dra_xmalloc((inv->ndevices + 1) * sizeof *ends);
     size_t ndev_slices = 0;
     if (inv->ndevices > 0 || nset_slices == 0)
-        ndev_slices = dra_slice_split_devices(devs, inv->ndevices, ends);
+        ndev_slices = split(inv->ndevices, item_advanced, inv->devices, ends);
     size_t n = nset_slices + ndev_slices;
-    json_t **content = dra_xcalloc(n, sizeof *content);
-    const char **content_key = dra_xcalloc(n, sizeof *content_key);
-    size_t *first = dra_xcalloc(n, sizeof *first); /* index of the slice's first item in the inventory */
+    p->n = n;
+    p->nset_slices = nset_slices;
+    p->first = dra_xcalloc(n, sizeof *p->first);
+    p->end = dra_xcalloc(n, sizeof *p->end);
     for (size_t k = 0; k < nset_slices; k++) {
-        content[k] = json_array();
-        content_key[k] = "sharedCounters";
-        first[k] = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
-        for (size_t i = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
-             i < inv->ncounter_sets && i < (k + 1) * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS; i++)
-            json_array_append(content[k], inv->counter_sets[i].json);
+        p->first[k] = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
+        p->end[k] = p->first[k] + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
+        if (p->end[k] > inv->ncounter_sets)
+            p->end[k] = inv->ncounter_sets;
     }
     for (size_t k = 0, start = 0; k < ndev_slices; k++) {
-        size_t idx = nset_slices + k;
-        content_key[idx] = "devices";
-        first[idx] = start;
-        if (ends[k] > start) {
-            content[idx] = json_array();
-            for (size_t i = start; i < ends[k]; i++)
-                json_array_append(content[idx], devs[i]);
-        }
-        start = ends[k];
+        p->first[nset_slices + k] = start;
+        p->end[nset_slices + k] = start = ends[k];
     }
-    free(devs);
     free(ends);
 
     /* Match previous slices by index (syncPool), then decide the generation. */
@@ -664,7 +748,7 @@ dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, d
         if (g > gen)
             gen = g;
     }
-    const json_t **matched = dra_xcalloc(n, sizeof *matched);
+    const json_t **matched = p->matched = dra_xcalloc(n, sizeof *matched);
     int width = dra_slice_index_width(n);
     size_t nmatched = 0;
     for (size_t i = 0; prev && i < prev->n; i++) {
@@ -691,14 +775,16 @@ dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, d
             continue;
         const json_t *spec = json_object_get(matched[i], "spec");
         bool all_nodes = json_is_true(json_object_get(spec, "allNodes"));
-        const json_t *want_devices = strcmp(content_key[i], "devices") == 0 ? content[i] : NULL;
-        const json_t *want_sets = strcmp(content_key[i], "sharedCounters") == 0 ? content[i] : NULL;
+        json_t *content = content_of(inv, p, i);
+        const json_t *want_devices = is_set_slice(p, i) ? NULL : content;
+        const json_t *want_sets = is_set_slice(p, i) ? content : NULL;
         if (!dra_slice_json_equal(json_object_get(spec, "pool"), desired_pool) ||
             !dra_slice_json_equal(json_object_get(spec, "nodeSelector"), opts->node_selector) ||
             all_nodes != opts->all_nodes || !dra_slice_json_equal(json_object_get(spec, "devices"), want_devices) ||
             !dra_slice_json_equal(json_object_get(spec, "sharedCounters"), want_sets) ||
             !dra_slice_json_equal(json_object_get(spec, "perDeviceNodeSelection"), NULL))
             nchanged++;
+        json_decref(content);
     }
     json_decref(desired_pool);
     size_t nnew = n - nmatched;
@@ -706,35 +792,75 @@ dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, d
         gen = opts->generation;
     else if (!(nnew == 0 && nchanged <= 1))
         gen++;
-    out->generation = gen;
+    out->generation = p->gen = gen;
+    return NULL;
+}
 
-    out->slices = dra_xcalloc(n, sizeof *out->slices);
-    out->nslices = n;
-    for (size_t i = 0; i < n; i++) {
-        if (matched[i]) {
-            /* Updated in place: keep the object's name and metadata. */
-            const json_t *old_devices = json_object_get(json_object_get(matched[i], "spec"), "devices");
-            if (content[i] && strcmp(content_key[i], "devices") == 0)
-                copy_taint_time_added(old_devices, content[i]);
-            const char *name = json_string_value(json_object_get(json_object_get(matched[i], "metadata"), "name"));
-            json_t *obj = dra_slice_object(opts, name, gen, n, content_key[i], content[i]);
-            json_object_set_new(obj, "metadata", json_deep_copy(json_object_get(matched[i], "metadata")));
-            out->slices[i] = obj;
-        } else {
-            char *name = dra_slice_name(opts->driver, opts->node_name, pool, i, n);
-            out->slices[i] = dra_slice_object(opts, name, gen, n, content_key[i], content[i]);
-            free(name);
-        }
+/* Slice i of the plan, made anew (the same object every time). */
+static json_t *make_slice(const dra_slice_opts *opts, const dra_inventory *inv, const plan *p, size_t i)
+{
+    const char *key = is_set_slice(p, i) ? "sharedCounters" : "devices";
+    json_t *content = content_of(inv, p, i);
+    if (p->matched[i]) {
+        /* Updated in place: keep the object's name and metadata. */
+        const json_t *old_devices = json_object_get(json_object_get(p->matched[i], "spec"), "devices");
+        if (content && !is_set_slice(p, i))
+            copy_taint_time_added(old_devices, content);
+        const char *name = json_string_value(json_object_get(json_object_get(p->matched[i], "metadata"), "name"));
+        json_t *obj = dra_slice_object(opts, name, p->gen, p->n, key, content);
+        json_object_set_new(obj, "metadata", json_deep_copy(json_object_get(p->matched[i], "metadata")));
+        return obj;
     }
-    free(matched);
-    free(content);
-    free(content_key);
+    char *name = dra_slice_name(opts->driver, opts->node_name, p->pool, i, p->n);
+    json_t *obj = dra_slice_object(opts, name, p->gen, p->n, key, content);
+    free(name);
+    return obj;
+}
 
+dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out)
+{
+    memset(out, 0, sizeof *out);
+    plan p;
+    dra_err *e = make_plan(opts, inv, out, &p);
+    if (e) {
+        plan_free(&p);
+        dra_slice_result_free(out);
+        return e;
+    }
+    out->slices = dra_xcalloc(p.n, sizeof *out->slices);
+    out->nslices = p.n;
     dra_errs errs = DRA_ERRS_INIT;
-    for (size_t i = 0; i < n; i++)
-        dra_errs_add(&errs, validation_errors(out->slices[i], inv, first[i]));
-    free(first);
+    for (size_t i = 0; i < p.n; i++) {
+        out->slices[i] = make_slice(opts, inv, &p, i);
+        dra_errs_add(&errs, validation_errors(out->slices[i], inv, p.first[i]));
+    }
+    plan_free(&p);
     if (errs.head)
         dra_slice_result_free(out);
     return dra_errs_take(&errs);
+}
+
+dra_err *dra_slice_build_each(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_fn fn, void *ctx,
+                              dra_slice_result *out)
+{
+    memset(out, 0, sizeof *out);
+    plan p;
+    dra_err *e = make_plan(opts, inv, out, &p);
+    dra_errs errs = DRA_ERRS_INIT;
+    for (size_t i = 0; !e && i < p.n; i++) { /* every slice checked before any is given out */
+        json_t *slice = make_slice(opts, inv, &p, i);
+        dra_errs_add(&errs, validation_errors(slice, inv, p.first[i]));
+        json_decref(slice);
+    }
+    if (!e)
+        e = dra_errs_take(&errs);
+    for (size_t i = 0; !e && i < p.n; i++) {
+        json_t *slice = make_slice(opts, inv, &p, i);
+        e = fn(ctx, slice);
+        json_decref(slice);
+    }
+    plan_free(&p);
+    if (e)
+        dra_slice_result_free(out);
+    return e;
 }

@@ -36,9 +36,11 @@
 
 /* One device or counter set and where it came from (for error messages). */
 typedef struct dra_slice_item {
-    json_t *json;         /* borrowed */
+    json_t *json;         /* borrowed; NULL when held as text */
     const dra_obj *src;   /* borrowed; NULL for items made in memory */
     char *field;          /* owned path inside src: "spec.devices[3]", "devices[0]", "" */
+    char *text;           /* owned compact JSON while json is NULL (dra_inventory_hold) */
+    bool advanced;        /* held as text: dra_slice_device_is_advanced() of the device */
 } dra_slice_item;
 
 typedef struct dra_inventory {
@@ -62,6 +64,11 @@ typedef struct dra_inventory {
  *     is flattened into such objects by the reader);
  * anything else is an input error naming the object. */
 DRA_MUST_USE dra_err *dra_inventory_add(dra_inventory *inv, const dra_obj *o);
+/* Hold the devices from d0 and the counter sets from c0 on as compact text
+ * instead of borrowing their JSON (for a streaming read, whose objects are
+ * gone after each one; repoint their src at what stays).  A few times
+ * smaller than the trees; they are parsed again slice by slice. */
+void dra_inventory_hold(dra_inventory *inv, size_t d0, size_t c0);
 /* Add one device / counter set held elsewhere (borrowed). */
 void dra_inventory_add_device(dra_inventory *inv, json_t *device, const dra_obj *src, const char *field);
 void dra_inventory_add_counter_set(dra_inventory *inv, json_t *set, const dra_obj *src, const char *field);
@@ -99,6 +106,16 @@ typedef struct dra_slice_result {
  * problem).  On error *out is left empty. */
 DRA_MUST_USE dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out);
 void dra_slice_result_free(dra_slice_result *r);
+
+/* The same pool, its slices handed to fn one at a time, in index order,
+ * each built only when every slice has passed validation (so an inventory
+ * with a problem gives no slice at all); out gets the generation and the
+ * obsolete names, no slices.  An error fn returns stops it and is returned.
+ * With the inventory held as text (dra_inventory_hold), memory follows the
+ * text and one slice, not every device's tree. */
+typedef dra_err *(*dra_slice_fn)(void *ctx, json_t *slice);
+DRA_MUST_USE dra_err *dra_slice_build_each(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_fn fn,
+                                          void *ctx, dra_slice_result *out);
 
 /* The pieces, exposed for tests and for `profile`, which streams. */
 

@@ -161,6 +161,63 @@ dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char 
     return e;
 }
 
+/* dra-slice build reads as it goes: each object is added to the inventory
+ * as it is read, its devices and counter sets then held as text; what stays
+ * of the object is a stub that names it (apiVersion, kind, name, namespace)
+ * with its place, for messages. */
+typedef struct build_reader {
+    dra_inventory *inv;
+    dra_objset *stubs;
+    size_t *dev_src, *set_src; /* the stub of each device / counter set */
+    dra_err *err;              /* the first problem; later objects are only read */
+} build_reader;
+
+static json_t *stub_of(const json_t *obj)
+{
+    json_t *stub = json_object(), *md = json_object_get(obj, "metadata"), *smd = json_object();
+    static const char *const top[] = {"apiVersion", "kind"}, *const meta[] = {"name", "namespace"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *v = json_object_get(obj, top[i]);
+        if (v)
+            json_object_set(stub, top[i], v);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        json_t *v = json_object_get(md, meta[i]);
+        if (v)
+            json_object_set(smd, meta[i], v);
+    }
+    json_object_set_new(stub, "metadata", smd);
+    return stub;
+}
+
+static dra_err *add_read(void *ctx, dra_obj *o)
+{
+    build_reader *r = ctx;
+    if (r->err)
+        return NULL;
+    size_t d0 = r->inv->ndevices, c0 = r->inv->ncounter_sets;
+    r->err = dra_inventory_add(r->inv, o);
+    if (r->err)
+        return NULL;
+    dra_obj kept = *o;
+    kept.json = stub_of(o->json);
+    dra_objset_keep(r->stubs, &kept);
+    json_decref(kept.json);
+    dra_inventory_hold(r->inv, d0, c0);
+    r->dev_src = dra_xrealloc(r->dev_src, (r->inv->ndevices + 1) * sizeof *r->dev_src);
+    r->set_src = dra_xrealloc(r->set_src, (r->inv->ncounter_sets + 1) * sizeof *r->set_src);
+    for (size_t i = d0; i < r->inv->ndevices; i++)
+        r->dev_src[i] = r->stubs->n - 1;
+    for (size_t i = c0; i < r->inv->ncounter_sets; i++)
+        r->set_src[i] = r->stubs->n - 1;
+    return NULL;
+}
+
+static dra_err *put_slice(void *ctx, json_t *slice)
+{
+    return dra_writer_put(ctx, slice);
+}
+
 dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const char *const *prev, size_t nprev,
                                char *const *paths, size_t npaths, const dra_objset *reading, dra_slice_result *r,
                                dra_err **warnings)
@@ -175,21 +232,32 @@ dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const cha
         e = dra_read_path(&old, prev[i]);
     dra_slice_opts oo = *o;
     oo.previous = nprev ? &old : NULL;
+    dra_inventory inv = DRA_INVENTORY_INIT;
+    inv.field_validation = in.field_validation;
+    build_reader br = {&inv, &in, NULL, NULL, NULL};
     if (!e)
-        e = dra_read_paths(&in, paths, npaths);
-    dra_err *w2 = NULL;
-    if (!e)
-        e = dra_slice_build_objs(&oo, &in, r, &w2);
-    if (!e)
-        e = dra_slice_write(w, r);
+        e = dra_read_paths_each(&in, paths, npaths, add_read, &br);
+    if (!e) { /* read errors first, as a whole read gives them */
+        e = br.err;
+        br.err = NULL;
+    }
+    dra_err_free(br.err);
+    if (!e) {
+        for (size_t i = 0; i < inv.ndevices; i++)
+            inv.devices[i].src = &in.v[br.dev_src[i]]; /* the stubs no longer move */
+        for (size_t i = 0; i < inv.ncounter_sets; i++)
+            inv.counter_sets[i].src = &in.v[br.set_src[i]];
+        e = dra_slice_build_each(&oo, &inv, put_slice, w, r);
+    }
     if (warnings && !e) {
         /* duplicate fields the reader relaxed, then unknown ones */
         *warnings = dra_err_append(*warnings, in.warnings);
         in.warnings = NULL;
-        *warnings = dra_err_append(*warnings, w2);
-        w2 = NULL;
+        *warnings = dra_err_append(*warnings, dra_errs_take(&inv.warnings));
     }
-    dra_err_free(w2);
+    free(br.dev_src);
+    free(br.set_src);
+    dra_inventory_free(&inv);
     dra_objset_free(&in);
     dra_objset_free(&old);
     return e;
