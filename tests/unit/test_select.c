@@ -259,6 +259,18 @@ static void write_temp(char *path, const char *text)
     }
 }
 
+/* Completing line (the word: its last `back` bytes) gives want[0..n). */
+static void expect_completion(int *unit_failed, const dra_session *s, const char *line, size_t back,
+                              const char *const *want, size_t n)
+{
+    dra_session_completion c;
+    dra_session_complete(s, line, strlen(line) - back, strlen(line), &c);
+    CHECK_INT(c.n, n);
+    for (size_t i = 0; i < n && i < c.n; i++)
+        CHECK_STR(c.v[i], want[i]);
+    dra_session_completion_free(&c);
+}
+
 /* Completion of attribute and capacity keys: domains (a key without one is
  * in its driver's), then names within a domain, in first-seen order; a
  * second :load brings the new file's keys. */
@@ -277,32 +289,16 @@ UNIT_TEST(session_completes_device_keys)
     dra_err *e = dra_session_load(s, a);
     CHECK(e == NULL);
     dra_err_free(e);
-    dra_session_completion c;
-    const char *line = "device.attributes[\"";
-    dra_session_complete(s, line, strlen(line) - 1, strlen(line), &c);
-    CHECK_INT(c.n, 2);
-    CHECK_STR(c.n > 1 ? c.v[0] : "", "\"gpu.example.com\"]");
-    CHECK_STR(c.n > 1 ? c.v[1] : "", "\"example.com\"]");
-    dra_session_completion_free(&c);
-    line = "device.attributes[\"gpu.example.com\"].mod";
-    dra_session_complete(s, line, strlen(line) - 3, strlen(line), &c);
-    CHECK_INT(c.n, 2);
-    CHECK_STR(c.n > 1 ? c.v[0] : "", "model");
-    CHECK_STR(c.n > 1 ? c.v[1] : "", "mode");
-    dra_session_completion_free(&c);
-    line = "device.capacity[\"gpu.example.com\"][\"";
-    dra_session_complete(s, line, strlen(line) - 1, strlen(line), &c);
-    CHECK_INT(c.n, 1);
-    CHECK_STR(c.n ? c.v[0] : "", "\"memory\"]");
-    dra_session_completion_free(&c);
+    const char *const domains[] = {"\"gpu.example.com\"]", "\"example.com\"]", "\"nic.example.com\"]"};
+    expect_completion(unit_failed, s, "device.attributes[\"", 1, domains, 2);
+    const char *const names[] = {"model", "mode"};
+    expect_completion(unit_failed, s, "device.attributes[\"gpu.example.com\"].mod", 3, names, 2);
+    const char *const caps[] = {"\"memory\"]"};
+    expect_completion(unit_failed, s, "device.capacity[\"gpu.example.com\"][\"", 1, caps, 1);
     e = dra_session_load(s, b);
     CHECK(e == NULL);
     dra_err_free(e);
-    line = "device.attributes[\"";
-    dra_session_complete(s, line, strlen(line) - 1, strlen(line), &c);
-    CHECK_INT(c.n, 3);
-    CHECK_STR(c.n > 2 ? c.v[2] : "", "\"nic.example.com\"]");
-    dra_session_completion_free(&c);
+    expect_completion(unit_failed, s, "device.attributes[\"", 1, domains, 3);
     dra_session_free(s);
     unlink(a);
     unlink(b);
