@@ -111,6 +111,38 @@ setup() {
     assert_failure 2
     [[ $stderr == *"duplicate.yaml:7: Device/gpu-0: devices[2].name: found duplicate device \"gpu-0\" in pool \"node-1\""* ]]
     [[ $stderr == *"Device/gpu-1: devices[1].consumesCounters[0].counterSet: counter set nowhere not found"* ]]
+    # the same lines from standard input (read whole: no file to read again) and from a slice file read as it goes
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 - <"$D/duplicate.yaml"
+    assert_failure 2
+    [[ $stderr == *"<stdin>:7: Device/gpu-0: devices[2].name: found duplicate device \"gpu-0\" in pool \"node-1\""* ]]
+    [[ $stderr == *"<stdin>:5: Device/gpu-1: devices[1].consumesCounters[0].counterSet: counter set nowhere not found"* ]]
+    cat >"$BATS_TEST_TMPDIR/slices.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: a}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+  - name: gpu-1
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: b}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-2
+  - name: gpu-1
+YAML
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$BATS_TEST_TMPDIR/slices.yaml"
+    assert_failure 2
+    assert_output ""
+    [[ $stderr == *"slices.yaml:21 (document 2): ResourceSlice/b: spec.devices[1].name: found duplicate device \"gpu-1\" in pool \"node-1\""* ]]
 }
 
 @test "build: malformed YAML and JSON are input errors with a position" {

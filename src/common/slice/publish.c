@@ -235,20 +235,29 @@ dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const cha
     dra_inventory inv = DRA_INVENTORY_INIT;
     inv.field_validation = in.field_validation;
     build_reader br = {&inv, &in, NULL, NULL, NULL};
-    if (!e)
+    /* Standard input is read whole: its text is not there to read again for
+     * the lines of fields that problems found after reading name. */
+    bool stdin_read = npaths == 0;
+    for (size_t i = 0; i < npaths; i++)
+        stdin_read |= strcmp(paths[i], "-") == 0;
+    if (!e && stdin_read) {
+        e = dra_read_paths(&in, paths, npaths);
+        for (size_t i = 0; !e && i < in.n; i++)
+            e = dra_inventory_add(&inv, &in.v[i]);
+    } else if (!e) {
         e = dra_read_paths_each(&in, paths, npaths, add_read, &br);
-    if (!e) { /* read errors first, as a whole read gives them */
-        e = br.err;
-        br.err = NULL;
+        if (!e) { /* read errors first, as a whole read gives them */
+            e = br.err;
+            br.err = NULL;
+        }
+        for (size_t i = 0; !e && i < inv.ndevices; i++)
+            inv.devices[i].src = &in.v[br.dev_src[i]]; /* the stubs no longer move */
+        for (size_t i = 0; !e && i < inv.ncounter_sets; i++)
+            inv.counter_sets[i].src = &in.v[br.set_src[i]];
     }
     dra_err_free(br.err);
-    if (!e) {
-        for (size_t i = 0; i < inv.ndevices; i++)
-            inv.devices[i].src = &in.v[br.dev_src[i]]; /* the stubs no longer move */
-        for (size_t i = 0; i < inv.ncounter_sets; i++)
-            inv.counter_sets[i].src = &in.v[br.set_src[i]];
+    if (!e)
         e = dra_slice_build_each(&oo, &inv, put_slice, w, r);
-    }
     if (warnings && !e) {
         /* duplicate fields the reader relaxed, then unknown ones */
         *warnings = dra_err_append(*warnings, in.warnings);

@@ -28,8 +28,11 @@ DRA_MUST_USE dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_ob
 
 /* dra-slice build: the inventory read from paths (stdin when none), the
  * previous slices from prev (obsolete ones are named in r->obsolete), one
- * pool built and written to w.  reading (may be NULL) gives --validate and
- * -R; relaxed fields are appended to *warnings (may be NULL). */
+ * pool built and written to w, slice by slice once all have passed their
+ * checks.  Files are read as they go, their devices held as text; stdin is
+ * read whole (messages name the lines of its fields).  reading (may be
+ * NULL) gives --validate and -R; relaxed fields are appended to *warnings
+ * (may be NULL). */
 DRA_MUST_USE dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const char *const *prev, size_t nprev,
                                             char *const *paths, size_t npaths, const dra_objset *reading,
                                             dra_slice_result *r, dra_err **warnings);
