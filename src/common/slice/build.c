@@ -202,12 +202,13 @@ bool dra_slice_device_is_advanced(const json_t *device)
 }
 
 /* Locate errors about one item: its file/line and field prefix; the object
- * is the slice it came from, or the device itself in a plain inventory. */
-static dra_err *at_item(dra_err *e, const dra_slice_item *it)
+ * is the slice it came from, or the device itself in a plain inventory.
+ * item: the item's JSON when the caller has it at hand, else NULL. */
+static dra_err *at_item(dra_err *e, const dra_slice_item *it, const json_t *item)
 {
     e = dra_slice_err_prefix(e, it->field);
-    json_t *j = item_ref(it);
-    const char *name = json_string_value(json_object_get(j, "name"));
+    json_t *parsed = item ? NULL : item_ref(it);
+    const char *name = json_string_value(json_object_get(item ? item : parsed, "name"));
     bool from_slice = it->src && json_object_get(it->src->json, "kind");
     if (!from_slice && name) {
         char *ref = dra_xasprintf("%s/%s", strncmp(it->field, "sharedCounters", 14) == 0 ? "CounterSet" : "Device",
@@ -217,7 +218,7 @@ static dra_err *at_item(dra_err *e, const dra_slice_item *it)
                 x = dra_err_object(x, ref);
         free(ref);
     }
-    json_decref(j);
+    json_decref(parsed);
     if (it->src)
         e = dra_obj_locate(e, it->src);
     return e;
@@ -253,7 +254,7 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
         if (name && seen_before(&sets, name, i))
             e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in "
                                                                             "pool \"%s\"", name, pool), "name"));
-        dra_errs_add(&errs, e ? at_item(e, it) : NULL);
+        dra_errs_add(&errs, e ? at_item(e, it, set_json[i]) : NULL);
     }
     dra_strset devs = {0}; /* the names, copied: a device held as text is parsed for this loop alone */
     for (size_t i = 0; i < inv->ndevices; i++) {
@@ -293,7 +294,7 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
                                                                 "set %s", cname, set_name), field));
             }
         }
-        dra_errs_add(&errs, e ? at_item(e, it) : NULL);
+        dra_errs_add(&errs, e ? at_item(e, it, dev) : NULL);
         json_decref(dev);
     }
     for (size_t i = 0; i < inv->ncounter_sets; i++)
@@ -606,11 +607,11 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
         const char *f = x->field ? x->field : "";
         const dra_slice_item *items = NULL;
         size_t nitems = 0;
-        const char *rest = NULL;
+        const char *rest = NULL, *key = NULL;
         if (strncmp(f, "spec.devices[", 13) == 0) {
-            items = inv->devices, nitems = inv->ndevices, rest = f + 13;
+            items = inv->devices, nitems = inv->ndevices, rest = f + 13, key = "devices";
         } else if (strncmp(f, "spec.sharedCounters[", 20) == 0) {
-            items = inv->counter_sets, nitems = inv->ncounter_sets, rest = f + 20;
+            items = inv->counter_sets, nitems = inv->ncounter_sets, rest = f + 20, key = "sharedCounters";
         }
         char *end = NULL;
         unsigned long j = rest ? strtoul(rest, &end, 10) : 0;
@@ -622,7 +623,7 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
             char *field = dra_xstrdup(tail);
             x = dra_err_field(x, field);
             free(field);
-            at_item(x, it);
+            at_item(x, it, json_array_get(dra_jfield(dra_jfield(slice, "spec"), key), j)); /* the slice has it parsed */
         } else {
             char *ref = dra_obj_ref(slice);
             x = dra_err_object(x, ref);
@@ -666,20 +667,19 @@ static json_t *content_of(const dra_inventory *inv, const plan *p, size_t i)
     return a;
 }
 
-/* Cut devices into chunks by the 64/128 limits; adv(k) says whether device k
- * is advanced. */
-static size_t split(size_t ndevices, bool (*adv)(const void *, size_t), const void *ctx, size_t *ends)
+/* Cut devices into chunks by the 64/128 limits; adv[k]: device k is advanced. */
+static size_t split(const bool *adv, size_t ndevices, size_t *ends)
 {
     size_t nchunks = 0, start = 0;
     bool advanced = false;
     for (size_t i = 0; i < ndevices; i++) {
-        bool a = advanced || adv(ctx, i);
+        bool a = advanced || adv[i];
         size_t limit = a ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED : DRA_RESOURCE_SLICE_MAX_DEVICES;
         if (i - start + 1 > limit) {
             /* Device i does not fit: close the chunk before it. */
             ends[nchunks++] = i;
             start = i;
-            a = adv(ctx, i);
+            a = adv[i];
         }
         advanced = a;
     }
@@ -688,17 +688,14 @@ static size_t split(size_t ndevices, bool (*adv)(const void *, size_t), const vo
     return nchunks;
 }
 
-static bool json_advanced(const void *ctx, size_t i) { return dra_slice_device_is_advanced(((json_t *const *)ctx)[i]); }
-
-static bool item_advanced(const void *ctx, size_t i)
-{
-    const dra_slice_item *it = &((const dra_slice_item *)ctx)[i];
-    return it->json ? dra_slice_device_is_advanced(it->json) : it->advanced;
-}
-
 size_t dra_slice_split_devices(json_t *const *devices, size_t ndevices, size_t *ends)
 {
-    return split(ndevices, json_advanced, devices, ends);
+    bool *adv = dra_xcalloc(ndevices + 1, sizeof *adv);
+    for (size_t i = 0; i < ndevices; i++)
+        adv[i] = dra_slice_device_is_advanced(devices[i]);
+    size_t n = split(adv, ndevices, ends);
+    free(adv);
+    return n;
 }
 
 static dra_err *make_plan(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out, plan *p)
@@ -717,8 +714,15 @@ static dra_err *make_plan(const dra_slice_opts *opts, const dra_inventory *inv, 
     size_t nset_slices = (inv->ncounter_sets + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS - 1) / DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
     size_t *ends = dra_xmalloc((inv->ndevices + 1) * sizeof *ends);
     size_t ndev_slices = 0;
-    if (inv->ndevices > 0 || nset_slices == 0)
-        ndev_slices = split(inv->ndevices, item_advanced, inv->devices, ends);
+    if (inv->ndevices > 0 || nset_slices == 0) {
+        bool *adv = dra_xcalloc(inv->ndevices + 1, sizeof *adv);
+        for (size_t i = 0; i < inv->ndevices; i++) {
+            const dra_slice_item *it = &inv->devices[i];
+            adv[i] = it->json ? dra_slice_device_is_advanced(it->json) : it->advanced;
+        }
+        ndev_slices = split(adv, inv->ndevices, ends);
+        free(adv);
+    }
     size_t n = nset_slices + ndev_slices;
     p->n = n;
     p->nset_slices = nset_slices;

@@ -16,23 +16,6 @@ dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r)
     return NULL;
 }
 
-dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r,
-                              dra_err **warnings)
-{
-    dra_inventory inv = DRA_INVENTORY_INIT;
-    inv.field_validation = in->field_validation;
-    dra_err *e = NULL;
-    for (size_t i = 0; !e && i < in->n; i++)
-        e = dra_inventory_add(&inv, &in->v[i]);
-    if (!e)
-        e = dra_slice_build(o, &inv, r);
-    if (warnings) {
-        *warnings = dra_err_append(*warnings, dra_errs_take(&inv.warnings));
-    }
-    dra_inventory_free(&inv);
-    return e;
-}
-
 dra_err *dra_node_selector_from_labels(const char *spec, json_t **out)
 {
     json_t *exprs = json_array();
@@ -204,12 +187,14 @@ static dra_err *add_read(void *ctx, dra_obj *o)
     dra_objset_keep(r->stubs, &kept);
     json_decref(kept.json);
     dra_inventory_hold(r->inv, d0, c0);
-    r->dev_src = dra_xrealloc(r->dev_src, (r->inv->ndevices + 1) * sizeof *r->dev_src);
-    r->set_src = dra_xrealloc(r->set_src, (r->inv->ncounter_sets + 1) * sizeof *r->set_src);
-    for (size_t i = d0; i < r->inv->ndevices; i++)
+    for (size_t i = d0; i < r->inv->ndevices; i++) {
+        r->dev_src = dra_xgrow(r->dev_src, i, sizeof *r->dev_src);
         r->dev_src[i] = r->stubs->n - 1;
-    for (size_t i = c0; i < r->inv->ncounter_sets; i++)
+    }
+    for (size_t i = c0; i < r->inv->ncounter_sets; i++) {
+        r->set_src = dra_xgrow(r->set_src, i, sizeof *r->set_src);
         r->set_src[i] = r->stubs->n - 1;
+    }
     return NULL;
 }
 

@@ -19,13 +19,6 @@
 /* The slices of r, in index order. */
 DRA_MUST_USE dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r);
 
-/* Build one pool from inventory documents (each a list of Devices, a
- * mapping with devices and sharedCounters, or ResourceSlices).  Their fields
- * are decoded as in->field_validation says; warnings (warn) are appended to
- * *warnings when it is not NULL. */
-DRA_MUST_USE dra_err *dra_slice_build_objs(const dra_slice_opts *o, const dra_objset *in, dra_slice_result *r,
-                                           dra_err **warnings);
-
 /* dra-slice build: the inventory read from paths (stdin when none), the
  * previous slices from prev (obsolete ones are named in r->obsolete), one
  * pool built and written to w, slice by slice once all have passed their
