@@ -478,8 +478,10 @@ static bool interpret_suffix(const char *s, size_t n, int *base, int64_t *expone
         {"Gi", 2, 30, DRA_QFMT_BINARY_SI},  {"Ti", 2, 40, DRA_QFMT_BINARY_SI},
         {"Pi", 2, 50, DRA_QFMT_BINARY_SI},  {"Ei", 2, 60, DRA_QFMT_BINARY_SI},
     };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        if (strlen(table[i].text) == n && memcmp(table[i].text, s, n) == 0) {
+    /* Every text is "", one letter, or a letter and 'i'. */
+    for (size_t i = 0; i < sizeof table / sizeof table[0] && n <= 2; i++) {
+        const char *t = table[i].text;
+        if (n == 0 ? t[0] == 0 : t[0] == s[0] && (n == 1 ? t[1] == 0 : t[1] == 'i' && s[1] == 'i')) {
             *base = table[i].base;
             *exponent = table[i].exp;
             *fmt = table[i].fmt;
@@ -653,10 +655,23 @@ dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out)
         value = value * 10 + (uint64_t)(digit_at(&sc, i) - '0');
     dra_quantity q = q_zero(fmt);
     q.rep_scale = (int32_t)scale;
-    bignum m;
-    bn_set_u64(&m, base == 2 ? value << exponent : value);
-    if (!q_set_value(&q, sc.positive ? 1 : -1, &m, scale))
-        return too_large();
+    /* value << exponent fits: the fast path's estimate keeps it under 2^53.
+     * Its trailing decimal zeros go into the exponent, as q_set_value's
+     * bignum would take them, in 64-bit arithmetic. */
+    uint64_t mag = base == 2 ? value << exponent : value;
+    if (mag) {
+        int64_t exp = scale;
+        while (mag % 10 == 0) {
+            mag /= 10;
+            exp++;
+        }
+        if (exp > INT32_MAX || exp < (int64_t)INT32_MIN + 3) /* q_set_value's headroom */
+            return too_large();
+        q.mag[0] = (uint32_t)mag;
+        q.mag[1] = (uint32_t)(mag >> 32);
+        q.exp = (int32_t)exp;
+        q.sign = (int8_t)(sc.positive ? 1 : -1);
+    }
 
     /* Upstream keeps the input as String() when it looks canonical. */
     bool keep;

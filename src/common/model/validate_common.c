@@ -133,6 +133,43 @@ const json_t *dra_vget(const json_t *obj, const char *key)
     return json_is_null(x) ? NULL : x;
 }
 
+size_t dra_vmemo_push(vctx *v, const json_t *obj)
+{
+    size_t mark = v->nmemo;
+    if (mark == DRA_VMEMO_DEPTH || !json_is_object(obj) || json_object_size(obj) > DRA_VMEMO_KEYS)
+        return mark;
+    vmemo *m = &v->memo[v->nmemo++];
+    m->obj = obj;
+    m->n = 0;
+    const char *k;
+    json_t *x;
+    json_object_foreach((json_t *)obj, k, x)
+    {
+        m->key[m->n] = k;
+        m->val[m->n++] = x;
+    }
+    return mark;
+}
+
+void dra_vmemo_pop(vctx *v, size_t mark)
+{
+    v->nmemo = mark;
+}
+
+const json_t *dra_vfield(vctx *v, const json_t *obj, const char *key)
+{
+    for (size_t i = v->nmemo; i-- > 0;) {
+        const vmemo *m = &v->memo[i];
+        if (m->obj != obj)
+            continue;
+        for (size_t j = 0; j < m->n; j++)
+            if (m->key[j][0] == key[0] && strcmp(m->key[j], key) == 0)
+                return json_is_null(m->val[j]) ? NULL : m->val[j];
+        return NULL;
+    }
+    return dra_vget(obj, key);
+}
+
 char *dra_vjson(const json_t *value)
 {
     if (!value)
@@ -162,7 +199,7 @@ void dra_vtype_error(vctx *v, const char *key, const json_t *value, const char *
 /* obj[key] when present and of type t1 or t2; a wrong type is reported. */
 static const json_t *vtyped(vctx *v, const json_t *obj, const char *key, json_type t1, json_type t2, const char *type)
 {
-    const json_t *x = dra_vget(obj, key);
+    const json_t *x = dra_vfield(v, obj, key);
     if (x && json_typeof(x) != t1 && json_typeof(x) != t2) {
         dra_vtype_error(v, key, x, type);
         return NULL;
@@ -272,7 +309,7 @@ bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
 
 bool dra_vquantity(vctx *v, const json_t *obj, const char *key, dra_quantity *q)
 {
-    const json_t *x = dra_vget(obj, key);
+    const json_t *x = dra_vfield(v, obj, key);
     if (!x)
         return false;
     bool ok = false;

@@ -23,8 +23,20 @@ typedef struct vseg {
     size_t end;     /* rendered length of the path up to this segment */
 } vseg;
 
+/* The members of one small object, gathered once (see V_MEMO). */
+#define DRA_VMEMO_KEYS 8
+#define DRA_VMEMO_DEPTH 4
+typedef struct vmemo {
+    const json_t *obj;
+    size_t n;
+    const char *key[DRA_VMEMO_KEYS];
+    const json_t *val[DRA_VMEMO_KEYS];
+} vmemo;
+
 typedef struct vctx {
     dra_errs errs;
+    vmemo memo[DRA_VMEMO_DEPTH]; /* memo[0..nmemo): objects in scope of V_MEMO */
+    size_t nmemo;
     vseg *seg;          /* current path, seg[0..nseg) */
     size_t nseg, cap;
     size_t rendered;    /* segments whose text is in `path` */
@@ -69,6 +81,20 @@ void dra_v_device_id(vctx *v, const json_t *obj);
  * it into a zero value); a present value of another type is reported at
  * <path>.<key> and treated as absent. */
 const json_t *dra_vget(const json_t *obj, const char *key); /* NULL when absent or null */
+const json_t *dra_vfield(vctx *v, const json_t *obj, const char *key); /* dra_vget, memo first */
+
+/* Within the statement block, lookups through v on obj (dra_vfield and the
+ * typed access below) compare its few member names instead of hashing each
+ * name asked for: a validator asks a device for some twenty fields, most of
+ * them absent.  obj must not change inside the block; objects of more than
+ * DRA_VMEMO_KEYS members, and blocks nested deeper than DRA_VMEMO_DEPTH,
+ * take jansson's lookup. */
+size_t dra_vmemo_push(vctx *v, const json_t *obj);
+void dra_vmemo_pop(vctx *v, size_t mark);
+#define V_MEMO(v, obj) V_MEMO_(v, obj, __COUNTER__)
+#define V_MEMO_(v, obj, c) V_MEMO__(v, obj, c)
+#define V_MEMO__(v, obj, c) \
+    for (size_t v_mm_##c = dra_vmemo_push((v), (obj)), v_mo_##c = 1; v_mo_##c; v_mo_##c = 0, dra_vmemo_pop((v), v_mm_##c))
 bool dra_vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len);
 bool dra_vobj(vctx *v, const json_t *obj, const char *key, const json_t **out);
 bool dra_varr(vctx *v, const json_t *obj, const char *key, const json_t **out);

@@ -397,15 +397,17 @@ static void v_capacity(vctx *v, const json_t *caps, bool multi)
     {
         dra_vcheck(v, dra_check_qualified_name, k, strlen(k));
         size_t mark = push_key(v, k, ATTR_KEY_MAX);
-        if (dra_vis_obj(v, c)) {
-            dra_quantity value;
-            bool has_value = dra_vquantity(v, c, "value", &value);
-            const json_t *policy = dra_vget(c, "requestPolicy");
-            if (policy && !multi)
-                V_CHILD(v, "requestPolicy") dra_ferr_forbidden(&v->errs, VP(v), "allowMultipleAllocations must be true");
-            else if (policy && has_value)
-                V_CHILD(v, "requestPolicy") v_request_policy(v, &value, policy);
-        }
+        if (dra_vis_obj(v, c))
+            V_MEMO(v, c)
+            {
+                dra_quantity value;
+                bool has_value = dra_vquantity(v, c, "value", &value);
+                const json_t *policy = dra_vfield(v, c, "requestPolicy");
+                if (policy && !multi)
+                    V_CHILD(v, "requestPolicy") dra_ferr_forbidden(&v->errs, VP(v), "allowMultipleAllocations must be true");
+                else if (policy && has_value)
+                    V_CHILD(v, "requestPolicy") v_request_policy(v, &value, policy);
+            }
         dra_vpop(v, mark);
     }
 }
@@ -627,10 +629,8 @@ static void v_node_allocatable(vctx *v, const json_t *d, const json_t *caps)
     }
 }
 
-static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
+static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
 {
-    if (!dra_vis_obj(v, d))
-        return;
     const char *s = "";
     size_t len = 0;
     bool multi = false;
@@ -661,7 +661,7 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
     }
     if (values > DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES)
         dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)values, "the total number of attribute values must not exceed 48");
-    *advanced |= list || alen(dra_vget(d, "taints")) || alen(dra_vget(d, "consumesCounters"));
+    *advanced |= list || alen(dra_vfield(v, d, "taints")) || alen(dra_vfield(v, d, "consumesCounters"));
     if (caps)
         V_CHILD(v, "capacity") v_capacity(v, caps, multi);
 
@@ -683,7 +683,7 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
         }
     }
 
-    const json_t *node_name = dra_vget(d, "nodeName"), *node_sel = dra_vget(d, "nodeSelector"), *all = dra_vget(d, "allNodes");
+    const json_t *node_name = dra_vfield(v, d, "nodeName"), *node_sel = dra_vfield(v, d, "nodeSelector"), *all = dra_vfield(v, d, "allNodes");
     if (per_device_nodes) {
         const char *set[3];
         int nset = 0;
@@ -727,6 +727,13 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
 
     dra_v_binding_parameters(v, d);
     v_node_allocatable(v, d, caps);
+}
+
+/* A device: its fields looked up through the memo (see V_MEMO). */
+static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
+{
+    if (dra_vis_obj(v, d))
+        V_MEMO(v, d) v_device_fields(v, d, per_device_nodes, advanced);
 }
 
 static void v_slice_spec(vctx *v, const json_t *spec)
