@@ -79,6 +79,57 @@ UNIT_TEST(jparse_takes_what_jansson_takes_and_builds_the_same)
     }
 }
 
+/* The hash taken while parsing is the tree's hash: the same whatever the
+ * member order, the escapes or the shared leaves; different content, a
+ * different hash. */
+UNIT_TEST(jparse_hash_while_parsing_is_the_content_hash)
+{
+    static const char *const texts[] = {
+        "{}", "[]", "{\"a\":1}", "[1, -2, 0, -0, 3.5, -1e3, 2E+2, 1e-400, true, false, null, \"x\", {}, []]",
+        "{\"s\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20AC\\ud83d\\ude00\"}", "{\"k\\u00e9y\":{\"k\\n\":[]}}",
+        "{\"u\":\"caf\xc3\xa9 \xe2\x82\xac, a string longer than eight bytes\"}",
+        "[9223372036854775807,-9223372036854775808]", "{\"a\":{\"b\":[{\"c\":[]}]}}",
+        "{\"spec\":{\"devices\":[{\"name\":\"gpu-0\",\"attributes\":{\"model\":{\"string\":\"A\"},\"i\":{\"int\":1}},"
+        "\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}},{\"name\":\"gpu-1\",\"attributes\":{\"model\":{\"string\":\"A\"}},"
+        "\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}}]}}",
+    };
+    dra_json_interner *in = dra_json_interner_new();
+    uint64_t seen[sizeof texts / sizeof *texts];
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        for (int shared = 0; shared < 2; shared++) {
+            size_t used = 0;
+            uint64_t h = 0;
+            json_t *v = dra_json_parse_hashed(texts[i], strlen(texts[i]), DRA_MAX_DEPTH, &used, shared ? in : NULL, &h);
+            CHECK(v != NULL);
+            if (!v)
+                continue;
+            CHECK(h == dra_json_content_hash(v));
+            json_t *slow = slow_parse(texts[i], &used);
+            CHECK(h == dra_json_content_hash(slow));
+            json_decref(slow);
+            json_decref(v);
+            seen[i] = h;
+        }
+        for (size_t j = 0; j < i; j++)
+            CHECK(seen[j] != seen[i]);
+    }
+    dra_json_interner_free(in);
+    /* members in another order, an escape for a plain letter: the same */
+    const char *a = "{\"x\":[1,{\"p\":\"q\",\"r\":2.5}],\"y\":\"z\"}", *b = "{\"y\":\"\\u007a\",\"x\":[1,{\"r\":2.5,\"p\":\"q\"}]}";
+    const char *c = "{\"y\":\"z\",\"x\":[{\"r\":2.5,\"p\":\"q\"},1]}"; /* items in another order: not */
+    uint64_t ha, hb, hc;
+    size_t used;
+    json_t *va = dra_json_parse_hashed(a, strlen(a), DRA_MAX_DEPTH, &used, NULL, &ha);
+    json_t *vb = dra_json_parse_hashed(b, strlen(b), DRA_MAX_DEPTH, &used, NULL, &hb);
+    json_t *vc = dra_json_parse_hashed(c, strlen(c), DRA_MAX_DEPTH, &used, NULL, &hc);
+    CHECK(va && vb && vc);
+    CHECK(ha == hb);
+    CHECK(ha != hc);
+    json_decref(va);
+    json_decref(vb);
+    json_decref(vc);
+}
+
 typedef struct got {
     json_t *objs;   /* copies of what was handed out */
     json_t *lines;  /* [line, doc, item, field line of "spec.x" or 0] per object */

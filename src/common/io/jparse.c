@@ -16,7 +16,92 @@ typedef struct jp {
     int max_depth;
     dra_buf scratch; /* a string with escapes, decoded */
     dra_json_interner *in; /* shared leaves, or NULL */
+    bool hashing;          /* h: the content hash of the value just parsed */
+    uint64_t h;
 } jp;
+
+/* ---- content hash (dra_json_content_hash) ---------------------------------- */
+
+/* One word into h (a multiply and a shift: this runs over every key and
+ * string of the input). */
+static inline uint64_t mix(uint64_t h, uint64_t w)
+{
+    h = (h ^ w) * DRA_FNV64_PRIME;
+    return h ^ (h >> 32);
+}
+
+/* n bytes into h, eight at a time; the tail zero-padded, the length last. */
+static inline uint64_t hash_words(uint64_t h, const char *p, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = mix(h, w);
+    }
+    if (i < n) {
+        uint64_t w = 0;
+        memcpy(&w, p + i, n - i);
+        h = mix(h, w);
+    }
+    return mix(h, n);
+}
+
+/* The parts of an object's hash: each member's, summed (so that order does
+ * not count), then the sum. */
+static inline uint64_t member_hash(const char *k, size_t kl, uint64_t vh)
+{
+    uint64_t m = hash_words(DRA_FNV64_OFFSET, k, kl) * 31 + vh;
+    return m ^ (m >> 29);
+}
+
+static inline uint64_t seed(json_type t)
+{
+    return DRA_FNV64_OFFSET ^ (uint64_t)t;
+}
+
+/* A scalar's hash (strings hash their bytes). */
+static uint64_t scalar_hash(const json_t *v)
+{
+    uint64_t h = seed(json_typeof(v));
+    switch (json_typeof(v)) {
+    case JSON_STRING:
+        return hash_words(h, json_string_value(v), json_string_length(v));
+    case JSON_INTEGER:
+        return mix(h, (uint64_t)json_integer_value(v));
+    case JSON_REAL: {
+        double d = json_real_value(v);
+        uint64_t w;
+        memcpy(&w, &d, sizeof w);
+        return mix(h, w);
+    }
+    default:
+        return h;
+    }
+}
+
+uint64_t dra_json_content_hash(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
+        uint64_t sum = 0;
+        for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it))
+            sum += member_hash(json_object_iter_key(it), json_object_iter_key_len(it),
+                               dra_json_content_hash(json_object_iter_value(it)));
+        return mix(seed(JSON_OBJECT), sum);
+    }
+    case JSON_ARRAY: {
+        uint64_t h = seed(JSON_ARRAY);
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x)
+            h = mix(h, dra_json_content_hash(x));
+        return h;
+    }
+    default:
+        return scalar_hash(v);
+    }
+}
 
 static void skip_space(jp *s)
 {
@@ -41,11 +126,42 @@ static int hex4(const char *q, const char *end)
 
 /* The string whose opening quote was just passed: *out points into the text
  * (no escapes) or into s->scratch (valid until the next string). */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* A high bit in each byte of w that is a quote, a backslash, a control
+ * character or non-ASCII: exact for the lowest such byte (a borrow only
+ * runs upwards, so bits above it may be spurious). */
+static inline uint64_t special_bytes(uint64_t w)
+{
+    uint64_t quote = w ^ ONES * '"', bslash = w ^ ONES * '\\';
+    return ((quote - ONES) & ~quote) | ((bslash - ONES) & ~bslash) | ((w - ONES * 0x20) & ~w) | w;
+}
+
+static bool string_escaped(jp *s, const char *q, bool high, const char **out, size_t *len);
+
 static bool string(jp *s, const char **out, size_t *len)
 {
     const char *q = s->p, *end = s->end;
     bool high = false;
     while (q < end) {
+        /* Eight bytes at a time to the next byte that needs a look. */
+        while (end - q >= 8) {
+            uint64_t w;
+            memcpy(&w, q, 8);
+            uint64_t m = special_bytes(w) & HIGHS;
+            if (m) {
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+                q += (unsigned)__builtin_clzll(m) >> 3;
+#else
+                q += (unsigned)__builtin_ctzll(m) >> 3;
+#endif
+                break;
+            }
+            q += 8;
+        }
+        if (q >= end)
+            break;
         unsigned char c = (unsigned char)*q;
         if (c == '"') {
             *out = s->p;
@@ -54,14 +170,20 @@ static bool string(jp *s, const char **out, size_t *len)
             return !high || dra_utf8_valid(*out, *len);
         }
         if (c == '\\')
-            break;
+            return string_escaped(s, q, high, out, len);
         if (c < 0x20)
             return false;
         high |= c >= 0x80;
         q++;
     }
-    if (q >= end)
-        return false;
+    return false;
+}
+
+/* The rest of a string from its first backslash at q, decoded into the
+ * scratch buffer (kept apart so that the common case stays small). */
+static __attribute__((noinline)) bool string_escaped(jp *s, const char *q, bool high, const char **out, size_t *len)
+{
+    const char *end = s->end;
     dra_buf *b = &s->scratch;
     dra_buf_reset(b);
     dra_buf_append(b, s->p, (size_t)(q - s->p));
@@ -206,6 +328,8 @@ static json_t *object(jp *s, int depth, int at)
     if (depth > s->max_depth)
         return NULL;
     json_t *o = json_object();
+    uint64_t sum = 0;
+    s->h = mix(seed(JSON_OBJECT), 0);
     s->p++;
     skip_space(s);
     if (s->p < s->end && *s->p == '}') {
@@ -231,6 +355,8 @@ static json_t *object(jp *s, int depth, int at)
         json_t *v = value(s, depth + 1, child_at(at, k, kl));
         if (!v)
             break;
+        if (s->hashing)
+            sum += member_hash(k, kl, s->h);
         size_t before = json_object_size(o);
         if (json_object_setn_new_nocheck(o, k, kl, v) != 0 || json_object_size(o) == before)
             break; /* a duplicate key: jansson's error */
@@ -244,6 +370,7 @@ static json_t *object(jp *s, int depth, int at)
         }
         if (s->p < s->end && *s->p == '}') {
             s->p++;
+            s->h = mix(seed(JSON_OBJECT), sum);
             if (s->in && at != AT_NONE && depth >= DRA_JSON_INTERN_DEPTH)
                 return dra_json_intern(s->in, o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE
                                                  : at == AT_CAP_VALUE ? DRA_SHARE_CAPACITY
@@ -263,6 +390,8 @@ static json_t *array(jp *s, int depth)
     if (depth > s->max_depth)
         return NULL;
     json_t *a = json_array();
+    uint64_t h = seed(JSON_ARRAY);
+    s->h = h;
     s->p++;
     skip_space(s);
     if (s->p < s->end && *s->p == ']') {
@@ -273,6 +402,7 @@ static json_t *array(jp *s, int depth)
         json_t *v = value(s, depth + 1, AT_NONE);
         if (!v || json_array_append_new(a, v) != 0)
             break;
+        h = mix(h, s->h);
         skip_space(s);
         if (s->p < s->end && *s->p == ',') {
             s->p++;
@@ -281,6 +411,7 @@ static json_t *array(jp *s, int depth)
         }
         if (s->p < s->end && *s->p == ']') {
             s->p++;
+            s->h = h;
             return a;
         }
         break;
@@ -310,16 +441,27 @@ static json_t *value(jp *s, int depth, int at)
         s->p++;
         const char *v;
         size_t n;
-        return string(s, &v, &n) ? json_stringn_nocheck(v, n) : NULL;
+        if (!string(s, &v, &n))
+            return NULL;
+        if (s->hashing)
+            s->h = hash_words(seed(JSON_STRING), v, n);
+        return json_stringn_nocheck(v, n);
     }
     case 't':
+        s->h = seed(JSON_TRUE);
         return literal(s, "true", 4, json_true());
     case 'f':
+        s->h = seed(JSON_FALSE);
         return literal(s, "false", 5, json_false());
     case 'n':
+        s->h = seed(JSON_NULL);
         return literal(s, "null", 4, json_null());
-    default:
-        return number(s);
+    default: {
+        json_t *v = number(s);
+        if (v && s->hashing)
+            s->h = scalar_hash(v);
+        return v;
+    }
     }
 }
 
@@ -335,16 +477,30 @@ json_t *dra_json_read_compact(const char *p, size_t n)
     return v ? v : json_loadb(p, n, JSON_ALLOW_NUL, NULL);
 }
 
-json_t *dra_json_parse_shared(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in)
+static json_t *parse(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in, uint64_t *hash)
 {
     if (n == 0 || (p[0] != '{' && p[0] != '['))
         return NULL;
-    jp s = {p, p + n, max_depth, DRA_BUF_INIT, in};
+    jp s = {p, p + n, max_depth, DRA_BUF_INIT, in, hash != NULL, 0};
     json_t *v = value(&s, 1, AT_NONE);
     dra_buf_free(&s.scratch);
-    if (v)
+    if (v) {
         *used = (size_t)(s.p - p);
+        if (hash)
+            *hash = s.h;
+    }
     return v;
+}
+
+json_t *dra_json_parse_shared(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in)
+{
+    return parse(p, n, max_depth, used, in, NULL);
+}
+
+json_t *dra_json_parse_hashed(const char *p, size_t n, int max_depth, size_t *used, dra_json_interner *in,
+                              uint64_t *hash)
+{
+    return parse(p, n, max_depth, used, in, hash);
 }
 
 /* Past the array that starts at p (its brackets counted outside strings;
@@ -378,7 +534,7 @@ json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *
 {
     if (n == 0 || p[0] != '{')
         return NULL;
-    jp s = {p, p + n, max_depth, DRA_BUF_INIT, NULL};
+    jp s = {.p = p, .end = p + n, .max_depth = max_depth, .scratch = DRA_BUF_INIT};
     json_t *o = json_object();
     const char *items = NULL, *items_end = NULL;
     bool ok = false;

@@ -35,7 +35,7 @@ void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, in
         set->cap = set->cap ? set->cap * 2 : 16;
         set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
     }
-    set->v[set->n++] = (dra_obj){json, file ? intern_file(set, file) : NULL, doc, line, item, NULL, SIZE_MAX, 0, false};
+    set->v[set->n++] = (dra_obj){.json = json, .file = file ? intern_file(set, file) : NULL, .doc = doc, .line = line, .item = item, .src_off = SIZE_MAX};
 }
 
 static void source_free(dra_source *s)
@@ -139,6 +139,8 @@ typedef struct reader {
     bool item_src;      /* streaming a List: src is the item's own text */
     const char *file;   /* streaming: name as the set keeps it */
     dra_json_interner *in; /* whole-file reads: leaves shared across the file's documents */
+    const json_t *hashed;  /* the document whose content hash the parser gave (doc_hash) */
+    uint64_t doc_hash;
 } reader;
 
 static void note_line(reader *r, const json_t *node, int line)
@@ -200,7 +202,7 @@ static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, s
         if (!r->file)
             r->file = intern_file(r->set, r->name);
         dra_obj o = {v, r->file, doc, line, item, r->src,
-                     off == SIZE_MAX ? off : r->src_base + off, doc_line, r->item_src};
+                     off == SIZE_MAX ? off : r->src_base + off, doc_line, r->item_src, v == r->hashed, r->doc_hash};
         dra_err *e = r->fn(r->fn_ctx, &o);
         json_decref(v);
         r->delivered++;
@@ -211,7 +213,7 @@ static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, s
     dra_obj *o = &r->pending.v[r->pending.n - 1];
     o->src = r->src;
     o->src_off = off == SIZE_MAX ? off : r->src_base + off;
-    o->src_line = doc_line;
+    o->src_line = doc_line; /* no content hash: a set's objects may change before they are loaded */
     return NULL;
 }
 
@@ -221,6 +223,7 @@ static dra_err *add_document(reader *r, json_t *v, int doc, int line, size_t off
 {
     dra_err *e = add_document_notes(r, v, doc, line, off, doc_line);
     forget_notes(r);
+    r->hashed = NULL;
     return e;
 }
 
@@ -478,7 +481,8 @@ static dra_err *load_json(reader *r, const char *p, size_t n, int flags, int doc
 static dra_err *json_document(reader *r, const char *p, size_t n, int doc, int line, int col, json_t **out,
                               size_t *used)
 {
-    json_t *v = dra_json_parse_shared(p, n, DRA_MAX_DEPTH, used, r->in);
+    json_t *v = dra_json_parse_hashed(p, n, DRA_MAX_DEPTH, used, r->in, &r->doc_hash);
+    r->hashed = v;
     if (v) { /* the fast path took it: the text is valid and shallow enough */
         note_items(r, v, p, *used, line);
         *out = v;
@@ -705,6 +709,7 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
             size_t u;
             e = json_document(r, text, len, doc, line, col, &v, &u);
             json_decref(v);
+            r->hashed = NULL;
             if (!e)
                 e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", "invalid JSON"), r->name, doc, l, c);
             break;
@@ -772,8 +777,10 @@ static dra_err *stream_json(reader *r, inbuf *b)
         size_t list_min = r->set->stream_list_min ? r->set->stream_list_min : LIST_STREAM_MIN;
         if (nl && (size_t)(nl - b->data) - b->start > list_min)
             nl = NULL; /* a long line may be a List: see below */
-        json_t *fast = nl ? dra_json_parse(b->data + b->start, (size_t)(nl - b->data) - b->start, DRA_MAX_DEPTH, &used)
+        json_t *fast = nl ? dra_json_parse_hashed(b->data + b->start, (size_t)(nl - b->data) - b->start,
+                                                  DRA_MAX_DEPTH, &used, NULL, &r->doc_hash)
                           : NULL;
+        r->hashed = fast;
         if (fast) {
             sc.pos = used;
             found = true;

@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
 
@@ -54,6 +55,11 @@ typedef struct dra_obj {
     size_t src_off;
     int src_line;
     bool src_item;     /* the source text is this List item alone (streaming), not its List */
+    /* dra_json_content_hash(json) as read, when a streaming reader computed
+     * it while parsing (a JSON document that is one object); a callback that
+     * changes json before it reaches the loader clears content_known. */
+    bool content_known;
+    uint64_t content;
 } dra_obj;
 
 /* kubectl's --validate: what an unknown or duplicate field is.  The reader

@@ -18,11 +18,13 @@
 #define DRA_MODEL_DEFAULTS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kinds.h"
 
-void dra_default_object(json_t *obj, dra_kind kind, int64_t now);
+/* Returns whether it changed obj. */
+bool dra_default_object(json_t *obj, dra_kind kind, int64_t now);
 
 /* "2006-01-02T15:04:05Z" for a Unix time into buf (at least 32 bytes). */
 const char *dra_format_rfc3339(int64_t unix_seconds, char *buf, size_t size);

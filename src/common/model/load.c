@@ -6,6 +6,7 @@
 
 #include "convert.h"
 #include "defaults.h"
+#include "../io/jparse.h"
 #include "features.h"
 #include "strict.h"
 
@@ -199,8 +200,10 @@ static steps steps_of(const dra_load_opts *opts, dra_field_validation fv)
 /* Steps 1-5 on one object (changed in place): its errors, located (NULL and
  * *kind set when it passed); *skipped when its kind is skipped.  Warnings
  * (relaxed fields, admin access unchecked) go to *warnings. */
+/* *as_read (may be NULL): the object passed unchanged, as far as its
+ * content goes (a v1 resource object, nothing dropped or defaulted). */
 static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *o, dra_kind *kind_out, bool *skipped,
-                           dra_errs *warnings)
+                           dra_errs *warnings, bool *as_read)
 {
     const dra_load_opts *opts = st->opts;
     json_t *obj = o->json;
@@ -229,15 +232,20 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
     e = dra_convert_to_v1(obj, kind, ver);
     if (e)
         return dra_obj_locate(e, o);
+    bool changed = false;
     if (dra_kind_namespaced(kind)) {
         json_t *md = json_object_get(obj, "metadata");
         if (json_is_object(md)) {
             json_t *ns = json_object_get(md, "namespace");
-            if (!ns || json_is_null(ns) || (json_is_string(ns) && json_string_length(ns) == 0))
+            if (!ns || json_is_null(ns) || (json_is_string(ns) && json_string_length(ns) == 0)) {
                 json_object_set_new(md, "namespace", json_string(st->default_ns));
+                changed = true;
+            }
         }
     }
-    dra_default_object(obj, kind, opts->now);
+    changed |= dra_default_object(obj, kind, opts->now);
+    if (as_read) /* only v1 resource kinds convert to themselves; strict decoding drops nothing */
+        *as_read = !changed && ver == DRA_APIVER_RESOURCE_V1 && st->fv == DRA_FV_STRICT;
     if (!opts->no_validate && !opts->checked) {
         e = dra_validate(obj, kind, &opts->validate);
         if (e)
@@ -270,7 +278,7 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
         json_t *obj = o->json;
         dra_kind kind = (dra_kind)0;
         bool skipped;
-        dra_err *e = load_steps(&st, namespaces, o, &kind, &skipped, &warns);
+        dra_err *e = load_steps(&st, namespaces, o, &kind, &skipped, &warns, NULL);
         out->skipped += skipped;
         if (e || skipped) {
             dra_errs_add(&all, e);
@@ -305,68 +313,6 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
 }
 
 /* ---- streaming ------------------------------------------------------------ */
-
-/* One word into h (a multiply and a shift: this runs over every key and
- * string of the input). */
-static inline uint64_t mix(uint64_t h, uint64_t w)
-{
-    h = (h ^ w) * DRA_FNV64_PRIME;
-    return h ^ (h >> 32);
-}
-
-/* n bytes into h, eight at a time; the tail zero-padded, the length last. */
-static uint64_t hash_words(uint64_t h, const char *p, size_t n)
-{
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = mix(h, w);
-    }
-    if (i < n) {
-        uint64_t w = 0;
-        memcpy(&w, p + i, n - i);
-        h = mix(h, w);
-    }
-    return mix(h, n);
-}
-
-/* A hash of a JSON value's content, equal for json_equal values (object
- * members in any order). */
-static uint64_t content_hash(const json_t *v)
-{
-    uint64_t h = DRA_FNV64_OFFSET ^ (uint64_t)json_typeof(v);
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: {
-        uint64_t sum = 0;
-        for (void *it = json_object_iter((json_t *)v); it; it = json_object_iter_next((json_t *)v, it)) {
-            uint64_t m = hash_words(DRA_FNV64_OFFSET, json_object_iter_key(it), json_object_iter_key_len(it)) * 31 +
-                         content_hash(json_object_iter_value(it));
-            sum += m ^ (m >> 29);
-        }
-        return mix(h, sum);
-    }
-    case JSON_ARRAY: {
-        size_t i;
-        json_t *x;
-        json_array_foreach(v, i, x)
-            h = mix(h, content_hash(x));
-        return h;
-    }
-    case JSON_STRING:
-        return hash_words(h, json_string_value(v), json_string_length(v));
-    case JSON_INTEGER:
-        return mix(h, (uint64_t)json_integer_value(v));
-    case JSON_REAL: {
-        double d = json_real_value(v);
-        uint64_t w;
-        memcpy(&w, &d, sizeof w);
-        return mix(h, w);
-    }
-    default:
-        return h;
-    }
-}
 
 /* One named object seen: its key's and content's hashes and its place.
  *
@@ -480,7 +426,8 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
     }
     bool skipped;
     dra_errs ow = DRA_ERRS_INIT;
-    dra_err *e = load_steps(&l->st, l->namespaces, o, kind, &skipped, &ow);
+    bool as_read = false;
+    dra_err *e = load_steps(&l->st, l->namespaces, o, kind, &skipped, &ow, &as_read);
     dra_err *w = dra_errs_take(&ow);
     l->skipped += skipped;
     if (e || skipped) {
@@ -510,7 +457,8 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
         if (2 * (l->nseen + 1) > l->nslot)
             seen_grow(l);
         uint32_t *slot = seen_slot(l, key);
-        uint64_t content = content_hash(obj);
+        /* the hash the reader took while parsing, when the text is the object */
+        uint64_t content = o->content_known && as_read ? o->content : dra_json_content_hash(obj);
         seen_obj *prev = *slot ? &l->seen[*slot - 1] : NULL;
         if (prev && prev->content == content) {
             l->collapsed++; /* the same object twice: one object */

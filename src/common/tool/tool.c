@@ -264,6 +264,7 @@ static dra_err *deliver(tool_each *te, dra_obj *o)
         dra_assume_pod_identity(&one, NULL, &xr);
         dra_expand_report_free(&xr);
         dra_objset_free(&one);
+        o->content_known = false; /* changed since it was read */
     }
     return te->fn(te->ctx, o);
 }
