@@ -326,10 +326,10 @@ static void check(walk *w, json_t *v, const stype *t)
         return;
     step *at = &w->path[w->depth++];
     if (t->kind == 'o' && json_is_object(v)) {
-        const char *k;
-        json_t *x;
-        void *tmp;
-        json_object_foreach_safe(v, tmp, k, x) {
+        for (void *it = json_object_iter(v), *next; it; it = next) {
+            next = json_object_iter_next(v, it); /* it may be deleted below */
+            const char *k = json_object_iter_key(it);
+            json_t *x = json_object_iter_value(it);
             bool known;
             const stype *ft = field_type(t, k, &known);
             *at = (step){k, 0};
@@ -350,11 +350,9 @@ static void check(walk *w, json_t *v, const stype *t)
             check(w, x, t->elem);
         }
     } else if (t->kind == 'm' && json_is_object(v) && t->elem) {
-        const char *k;
-        json_t *x;
-        json_object_foreach(v, k, x) {
-            *at = (step){k, 0};
-            check(w, x, t->elem);
+        for (void *it = json_object_iter(v); it; it = json_object_iter_next(v, it)) {
+            *at = (step){json_object_iter_key(it), 0};
+            check(w, json_object_iter_value(it), t->elem);
         }
     }
     w->depth--;

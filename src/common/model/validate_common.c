@@ -141,12 +141,9 @@ size_t dra_vmemo_push(vctx *v, const json_t *obj)
     vmemo *m = &v->memo[v->nmemo++];
     m->obj = obj;
     m->n = 0;
-    const char *k;
-    json_t *x;
-    json_object_foreach((json_t *)obj, k, x)
-    {
-        m->key[m->n] = k;
-        m->val[m->n++] = x;
+    for (void *it = json_object_iter((json_t *)obj); it; it = json_object_iter_next((json_t *)obj, it)) {
+        m->key[m->n] = json_object_iter_key(it);
+        m->val[m->n++] = json_object_iter_value(it);
     }
     return mark;
 }

@@ -19,21 +19,33 @@ enum { AF_INT, AF_BOOL, AF_STRING, AF_VERSION, AF_INTS, AF_BOOLS, AF_STRINGS, AF
 static const char *const attr_field_names[AF_COUNT] = {"int",  "bool",  "string",  "version",
                                                        "ints", "bools", "strings", "versions"};
 
+/* The field a key names, or -1: by its first letter, then the rest. */
+static int attr_field_of(const char *k)
+{
+    int i;
+    switch (k[0]) {
+    case 'i': i = AF_INT; break;
+    case 'b': i = AF_BOOL; break;
+    case 's': i = AF_STRING; break;
+    case 'v': i = AF_VERSION; break;
+    default: return -1;
+    }
+    static const size_t len[] = {3, 4, 6, 7}; /* of "int", "bool", "string", "version" */
+    size_t n = len[i];
+    if (strncmp(k + 1, attr_field_names[i] + 1, n - 1) != 0)
+        return -1;
+    return k[n] == 0 ? i : k[n] == 's' && k[n + 1] == 0 ? i + (AF_INTS - AF_INT) : -1;
+}
+
 static void attr_fields(const json_t *a, const json_t *f[AF_COUNT])
 {
     for (int i = 0; i < AF_COUNT; i++)
         f[i] = NULL;
-    const char *k;
-    const json_t *x;
-    json_object_foreach((json_t *)a, k, x)
-    {
-        if (json_is_null(x))
-            continue;
-        for (int i = 0; i < AF_COUNT; i++)
-            if (strcmp(k, attr_field_names[i]) == 0) {
-                f[i] = x;
-                break;
-            }
+    for (void *it = json_object_iter((json_t *)a); it; it = json_object_iter_next((json_t *)a, it)) {
+        const json_t *x = json_object_iter_value(it);
+        int i = json_is_null(x) ? -1 : attr_field_of(json_object_iter_key(it));
+        if (i >= 0)
+            f[i] = x;
     }
 }
 
