@@ -56,6 +56,16 @@ setup() {
     [[ $stderr == *"dup.jsonl:2001 (document 2001): ResourceSlice/"*"duplicate object ResourceSlice/"*"first defined at "*"dup.jsonl:1"* ]]
 }
 
+@test "validate: a value repeated across a stream is checked in every object that has it" {
+    "$S" profile gpu --nodes 5 --devices 2 -o jsonl | sed 's/"version":"1.0.0"/"version":"1.0"/g' >"$BATS_TEST_TMPDIR/v.jsonl"
+    run --separate-stderr "$S" validate "$BATS_TEST_TMPDIR/v.jsonl"
+    assert_failure 2
+    [[ $(grep -c 'attributes\[driverVersion\].version: Invalid value: "1.0": must be a string compatible with semver' <<<"$stderr") -eq 10 ]]
+    for d in 2 3 4 5; do
+        [[ $(grep -c "v.jsonl:$d (document $d): " <<<"$stderr") -eq 2 ]]
+    done
+}
+
 @test "validate: more than 100 errors print 100 and a count, exit 2" {
     for i in $(seq 1 250); do printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"Bad_%d"}}\n' "$i"; done >"$BATS_TEST_TMPDIR/bad.jsonl"
     run --separate-stderr "$S" validate "$BATS_TEST_TMPDIR/bad.jsonl"

@@ -130,6 +130,69 @@ UNIT_TEST(jparse_hash_while_parsing_is_the_content_hash)
     json_decref(vc);
 }
 
+/* A bounded interner: leaves that repeat across documents are parsed once
+ * (the second document on shares them), every tree is still the one
+ * jansson reads, and the content hash is unchanged; leaves that do not
+ * qualify (long, nested, a real, two members) are read as they are. */
+UNIT_TEST(jparse_bounded_interner_shares_repeated_leaves)
+{
+    static const char *const docs[] = {
+        "{\"spec\":{\"devices\":[{\"name\":\"a\",\"attributes\":{\"m\":{\"string\":\"A100\"},\"i\":{\"int\":3},"
+        "\"b\":{\"bool\":true},\"v\":{\"version\":\"1.0.0\"},\"e\":{\"string\":\"x\\\"}y\"},"
+        "\"r\":{\"int\":1.5},\"two\":{\"int\":1,\"bogus\":2},\"l\":{\"ints\":[1,2]},"
+        "\"long\":{\"string\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
+        "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123\"}},"
+        "\"capacity\":{\"memory\":{\"value\":\"80Gi\"},\"n\":{\"value\":null}}}]}}",
+    };
+    dra_json_interner *in = dra_json_interner_bounded(64);
+    json_t *prev = NULL;
+    for (int round = 0; round < 4; round++) {
+        size_t used;
+        uint64_t h;
+        json_t *v = dra_json_parse_hashed(docs[0], strlen(docs[0]), DRA_MAX_DEPTH, &used, in, &h);
+        json_t *slow = slow_parse(docs[0], &used);
+        CHECK(v && slow && json_equal(v, slow));
+        CHECK(v && h == dra_json_content_hash(v));
+        json_t *attrs = json_object_get(json_array_get(json_object_get(json_object_get(v, "spec"), "devices"), 0), "attributes");
+        json_t *pattrs = prev ? json_object_get(json_array_get(json_object_get(json_object_get(prev, "spec"), "devices"), 0), "attributes") : NULL;
+        if (round >= 2) { /* kept on the second sighting, shared from the third */
+            CHECK(json_object_get(attrs, "m") == json_object_get(pattrs, "m"));
+            CHECK(json_object_get(attrs, "e") == json_object_get(pattrs, "e"));
+            CHECK(json_object_get(attrs, "i") == json_object_get(pattrs, "i"));
+        }
+        if (pattrs) { /* never shared: not a one-member scalar leaf, or too long */
+            static const char *const own[] = {"r", "two", "l", "long"};
+            for (size_t i = 0; i < 4; i++)
+                CHECK(json_object_get(attrs, own[i]) != json_object_get(pattrs, own[i]));
+        }
+        json_decref(slow);
+        json_decref(prev);
+        prev = v;
+    }
+    json_decref(prev);
+    /* many values that never repeat, then many that do, past the bound:
+     * every tree is still right */
+    char buf[128];
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(buf, sizeof buf, "{\"attributes\":{\"a\":{\"string\":\"v%d\"},\"b\":{\"int\":%d}}}",
+                         i < 2500 ? i : i % 100, i % 7);
+        size_t used;
+        uint64_t h;
+        json_t *v = dra_json_parse_hashed(buf, (size_t)n, DRA_MAX_DEPTH, &used, in, &h);
+        json_t *slow = slow_parse(buf, &used);
+        if (!v || !json_equal(v, slow) || h != dra_json_content_hash(v)) {
+            CHECK(false);
+            fprintf(stderr, "  at %s\n", buf);
+            json_decref(v);
+            json_decref(slow);
+            break;
+        }
+        json_decref(v);
+        json_decref(slow);
+    }
+    dra_json_interner_free(in);
+}
+
 typedef struct got {
     json_t *objs;   /* copies of what was handed out */
     json_t *lines;  /* [line, doc, item, field line of "spec.x" or 0] per object */

@@ -20,6 +20,48 @@ typedef struct jp {
     uint64_t h;
 } jp;
 
+/* A leaf of a bounded interner, found by its text. */
+typedef struct leaf_entry {
+    uint64_t key;    /* hash of the text; 0: a free slot */
+    char *text;
+    size_t len;
+    json_t *v;       /* one reference */
+    uint64_t content; /* dra_json_content_hash(v) */
+} leaf_entry;
+
+struct dra_json_interner {
+    json_t **v;     /* open addressing; NULL = free */
+    uint64_t *hash;
+    size_t n, cap;  /* cap: 0 or a power of two */
+    /* bounded (dra_json_interner_bounded): leaves by text, the above unused */
+    size_t max;        /* 0: unbounded, by content */
+    leaf_entry *leaf;  /* open addressing over LEAF_SLOTS(max) */
+    size_t nleaf;
+    uint64_t *seen;    /* texts seen once: direct-mapped, LEAF_SLOTS(max) */
+};
+
+/* Slots for a bounded interner of max leaves: a power of two, at most half full. */
+static size_t leaf_slots(size_t max)
+{
+    size_t n = 16;
+    while (n < 2 * max)
+        n *= 2;
+    return n;
+}
+
+static void leaves_clear(dra_json_interner *in)
+{
+    size_t slots = leaf_slots(in->max);
+    for (size_t i = 0; i < slots; i++) {
+        if (!in->leaf[i].key)
+            continue;
+        json_decref(in->leaf[i].v);
+        free(in->leaf[i].text);
+        in->leaf[i] = (leaf_entry){0};
+    }
+    in->nleaf = 0;
+}
+
 /* ---- content hash (dra_json_content_hash) ---------------------------------- */
 
 /* One word into h (a multiply and a shift: this runs over every key and
@@ -323,10 +365,91 @@ static int child_at(int at, const char *k, size_t kl)
     return AT_NONE;
 }
 
+/* ---- leaves by text (bounded interners) ---------------------------------- */
+
+#define LEAF_TEXT_MAX 160 /* longer leaves are not kept */
+
+static uint64_t leaf_hash(json_t *obj, dra_share kind);
+
+/* The leaf object whose text starts at s->p ('{'), when a bounded interner
+ * holds it: s->p moves past it, s->h is its content hash.  Otherwise NULL,
+ * and *key and *len say which text to remember once it is parsed (0: none:
+ * not a flat object of a bounded length). */
+static json_t *leaf_lookup(jp *s, uint64_t *key, size_t *len)
+{
+    *key = 0;
+    const char *p = s->p, *q = p + 1;
+    const char *limit = s->end - p > LEAF_TEXT_MAX ? p + LEAF_TEXT_MAX : s->end;
+    for (;;) {
+        if (q >= limit)
+            return NULL;
+        char c = *q;
+        if (c == '"') {
+            for (q++; q < limit && *q != '"'; q++)
+                if (*q == '\\')
+                    q++;
+            q++;
+        } else if (c == '}') {
+            break;
+        } else if (c == '{' || c == '[') {
+            return NULL;
+        } else {
+            q++;
+        }
+    }
+    size_t n = (size_t)(q + 1 - p);
+    uint64_t h = hash_words(DRA_FNV64_OFFSET, p, n) | 1;
+    const dra_json_interner *in = s->in;
+    size_t mask = leaf_slots(in->max) - 1;
+    for (size_t i = (size_t)h & mask; in->leaf[i].key; i = (i + 1) & mask) {
+        const leaf_entry *e = &in->leaf[i];
+        if (e->key == h && e->len == n && memcmp(e->text, p, n) == 0) {
+            s->p = q + 1;
+            s->h = e->content;
+            return json_incref(e->v);
+        }
+    }
+    *key = h;
+    *len = n;
+    return NULL;
+}
+
+/* o was parsed from the text of a leaf_lookup miss: kept when it is a
+ * shareable leaf whose text was seen before (a text seen once is only
+ * noted, so that values that never repeat cost no copies).  A full
+ * interner starts over. */
+static void leaf_remember(jp *s, const char *text, uint64_t key, size_t len, json_t *o, int at)
+{
+    dra_json_interner *in = s->in;
+    size_t mask = leaf_slots(in->max) - 1;
+    if (in->seen[key & mask] != key) {
+        in->seen[key & mask] = key;
+        return;
+    }
+    if (!leaf_hash(o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE : DRA_SHARE_CAPACITY))
+        return;
+    if (in->nleaf >= in->max)
+        leaves_clear(in);
+    size_t i = (size_t)key & mask;
+    while (in->leaf[i].key)
+        i = (i + 1) & mask;
+    in->leaf[i] = (leaf_entry){key, dra_xstrndup(text, len), len, json_incref(o),
+                               s->hashing ? s->h : dra_json_content_hash(o)};
+    in->nleaf++;
+}
+
 static json_t *object(jp *s, int depth, int at)
 {
     if (depth > s->max_depth)
         return NULL;
+    const char *start = s->p;
+    uint64_t leaf_key = 0;
+    size_t leaf_len = 0;
+    if (s->in && s->in->max && (at == AT_ATTR_VALUE || at == AT_CAP_VALUE) && depth >= DRA_JSON_INTERN_DEPTH) {
+        json_t *hit = leaf_lookup(s, &leaf_key, &leaf_len);
+        if (hit)
+            return hit;
+    }
     json_t *o = json_object();
     uint64_t sum = 0;
     s->h = mix(seed(JSON_OBJECT), 0);
@@ -371,7 +494,9 @@ static json_t *object(jp *s, int depth, int at)
         if (s->p < s->end && *s->p == '}') {
             s->p++;
             s->h = mix(seed(JSON_OBJECT), sum);
-            if (s->in && at != AT_NONE && depth >= DRA_JSON_INTERN_DEPTH)
+            if (leaf_key && (size_t)(s->p - start) == leaf_len)
+                leaf_remember(s, start, leaf_key, leaf_len, o, at);
+            else if (s->in && !s->in->max && at != AT_NONE && depth >= DRA_JSON_INTERN_DEPTH)
                 return dra_json_intern(s->in, o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE
                                                  : at == AT_CAP_VALUE ? DRA_SHARE_CAPACITY
                                                  : at == AT_CAPS      ? DRA_SHARE_CAPACITY_MAP
@@ -599,15 +724,18 @@ json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *
 
 /* ---- shared leaves ---------------------------------------------------------- */
 
-struct dra_json_interner {
-    json_t **v;     /* open addressing; NULL = free */
-    uint64_t *hash;
-    size_t n, cap;  /* cap: 0 or a power of two */
-};
-
 dra_json_interner *dra_json_interner_new(void)
 {
     return dra_xcalloc(1, sizeof(dra_json_interner));
+}
+
+dra_json_interner *dra_json_interner_bounded(size_t max)
+{
+    dra_json_interner *in = dra_xcalloc(1, sizeof(dra_json_interner));
+    in->max = max ? max : 1;
+    in->leaf = dra_xcalloc(leaf_slots(in->max), sizeof *in->leaf);
+    in->seen = dra_xcalloc(leaf_slots(in->max), sizeof *in->seen);
+    return in;
 }
 
 void dra_json_interner_free(dra_json_interner *in)
@@ -618,6 +746,10 @@ void dra_json_interner_free(dra_json_interner *in)
         json_decref(in->v[i]);
     free(in->v);
     free(in->hash);
+    if (in->max)
+        leaves_clear(in);
+    free(in->leaf);
+    free(in->seen);
     free(in);
 }
 

@@ -139,6 +139,7 @@ typedef struct reader {
     bool item_src;      /* streaming a List: src is the item's own text */
     const char *file;   /* streaming: name as the set keeps it */
     dra_json_interner *in; /* whole-file reads: leaves shared across the file's documents */
+    dra_json_interner *leaves; /* streaming JSON Lines: repeated leaves parsed once (bounded) */
     const json_t *hashed;  /* the document whose content hash the parser gave (doc_hash) */
     uint64_t doc_hash;
 } reader;
@@ -648,6 +649,9 @@ static dra_err *inbuf_all(inbuf *b)
 /* Lists of at least this many bytes are handed out item by item (unless the
  * set says otherwise). */
 #define LIST_STREAM_MIN ((size_t)64 << 10)
+/* Leaves (attribute and capacity values) a JSON Lines stream keeps parsed,
+ * so that the values a fleet repeats are read once: at most this many. */
+#define STREAM_LEAVES 4096
 
 /* One List item at p[0..n) (at line:col) that the fast path did not take:
  * jansson's tree or its error, placed in the document. */
@@ -777,8 +781,10 @@ static dra_err *stream_json(reader *r, inbuf *b)
         size_t list_min = r->set->stream_list_min ? r->set->stream_list_min : LIST_STREAM_MIN;
         if (nl && (size_t)(nl - b->data) - b->start > list_min)
             nl = NULL; /* a long line may be a List: see below */
+        if (nl && !r->leaves)
+            r->leaves = dra_json_interner_bounded(STREAM_LEAVES);
         json_t *fast = nl ? dra_json_parse_hashed(b->data + b->start, (size_t)(nl - b->data) - b->start,
-                                                  DRA_MAX_DEPTH, &used, NULL, &r->doc_hash)
+                                                  DRA_MAX_DEPTH, &used, r->leaves, &r->doc_hash)
                           : NULL;
         r->hashed = fast;
         if (fast) {
@@ -1500,6 +1506,7 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
     }
     if (e && !r.stopped && b.data)
         e = template_hint(e, b.data, b.len);
+    dra_json_interner_free(r.leaves);
     reader_done(&r, e == NULL);
     free(b.data);
     return e;
