@@ -378,25 +378,14 @@ static uint64_t leaf_hash(json_t *obj, dra_share kind);
 static json_t *leaf_lookup(jp *s, uint64_t *key, size_t *len)
 {
     *key = 0;
-    const char *p = s->p, *q = p + 1;
-    const char *limit = s->end - p > LEAF_TEXT_MAX ? p + LEAF_TEXT_MAX : s->end;
-    for (;;) {
-        if (q >= limit)
-            return NULL;
-        char c = *q;
-        if (c == '"') {
-            for (q++; q < limit && *q != '"'; q++)
-                if (*q == '\\')
-                    q++;
-            q++;
-        } else if (c == '}') {
-            break;
-        } else if (c == '{' || c == '[') {
-            return NULL;
-        } else {
-            q++;
-        }
-    }
+    /* The text up to the first '}': if it is a leaf's whole text, a parse
+     * ends there too (the same bytes parse the same way), so a match is
+     * that leaf even when this '}' sits inside a string; when it does, or
+     * the object nests, the parse ends elsewhere and nothing is kept. */
+    const char *p = s->p;
+    const char *q = memchr(p, '}', (size_t)(s->end - p) < LEAF_TEXT_MAX ? (size_t)(s->end - p) : LEAF_TEXT_MAX);
+    if (!q)
+        return NULL;
     size_t n = (size_t)(q + 1 - p);
     uint64_t h = hash_words(DRA_FNV64_OFFSET, p, n) | 1;
     const dra_json_interner *in = s->in;
