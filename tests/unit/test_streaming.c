@@ -142,7 +142,8 @@ UNIT_TEST(jparse_bounded_interner_shares_repeated_leaves)
         "\"r\":{\"int\":1.5},\"two\":{\"int\":1,\"bogus\":2},\"l\":{\"ints\":[1,2]},"
         "\"long\":{\"string\":\"0123456789012345678901234567890123456789012345678901234567890123456789"
         "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123\"}},"
-        "\"capacity\":{\"memory\":{\"value\":\"80Gi\"},\"n\":{\"value\":null}}}]}}",
+        "\"capacity\":{\"memory\":{\"value\":\"80Gi\"},\"c\":{\"value\":\"100\"}}},"
+        "{\"name\":\"b\",\"capacity\":{\"n\":{\"value\":null}}}]}}",
     };
     dra_json_interner *in = dra_json_interner_bounded(64);
     json_t *prev = NULL;
@@ -155,10 +156,17 @@ UNIT_TEST(jparse_bounded_interner_shares_repeated_leaves)
         CHECK(v && h == dra_json_content_hash(v));
         json_t *attrs = json_object_get(json_array_get(json_object_get(json_object_get(v, "spec"), "devices"), 0), "attributes");
         json_t *pattrs = prev ? json_object_get(json_array_get(json_object_get(json_object_get(prev, "spec"), "devices"), 0), "attributes") : NULL;
+        json_t *devs = json_object_get(json_object_get(v, "spec"), "devices");
+        json_t *pdevs = prev ? json_object_get(json_object_get(prev, "spec"), "devices") : NULL;
         if (round >= 2) { /* kept on the second sighting, shared from the third */
+            CHECK(json_object_get(json_array_get(devs, 0), "capacity") ==
+                  json_object_get(json_array_get(pdevs, 0), "capacity"));
             CHECK(json_object_get(attrs, "m") == json_object_get(pattrs, "m"));
             CHECK(json_object_get(attrs, "i") == json_object_get(pattrs, "i"));
         }
+        if (pdevs) /* a capacity map with a value that is not shared */
+            CHECK(json_object_get(json_array_get(devs, 1), "capacity") !=
+                  json_object_get(json_array_get(pdevs, 1), "capacity"));
         if (pattrs) { /* never shared: not a one-member scalar leaf, too long, or a '}' inside */
             static const char *const own[] = {"r", "two", "l", "long", "e"};
             for (size_t i = 0; i < 5; i++)

@@ -375,7 +375,33 @@ static uint64_t leaf_hash(json_t *obj, dra_share kind);
  * holds it: s->p moves past it, s->h is its content hash.  Otherwise NULL,
  * and *key and *len say which text to remember once it is parsed (0: none:
  * not a flat object of a bounded length). */
-static json_t *leaf_lookup(jp *s, uint64_t *key, size_t *len)
+/* The closing brace of the object at p whose members are objects of
+ * scalars (a capacity map), brackets counted outside strings; NULL when
+ * it nests deeper, holds an array or runs past LEAF_TEXT_MAX. */
+static const char *map_end(const char *p, const char *end)
+{
+    const char *limit = end - p > LEAF_TEXT_MAX ? p + LEAF_TEXT_MAX : end;
+    int depth = 0;
+    for (const char *q = p; q < limit; q++) {
+        char c = *q;
+        if (c == '"') {
+            for (q++; q < limit && *q != '"'; q++)
+                if (*q == '\\')
+                    q++;
+        } else if (c == '{') {
+            if (++depth > 2)
+                return NULL;
+        } else if (c == '}') {
+            if (--depth == 0)
+                return q;
+        } else if (c == '[') {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+static json_t *leaf_lookup(jp *s, bool map, uint64_t *key, size_t *len)
 {
     *key = 0;
     /* The text up to the first '}': if it is a leaf's whole text, a parse
@@ -383,7 +409,7 @@ static json_t *leaf_lookup(jp *s, uint64_t *key, size_t *len)
      * that leaf even when this '}' sits inside a string; when it does, or
      * the object nests, the parse ends elsewhere and nothing is kept. */
     const char *p = s->p;
-    const char *q = memchr(p, '}', (size_t)(s->end - p) < LEAF_TEXT_MAX ? (size_t)(s->end - p) : LEAF_TEXT_MAX);
+    const char *q = map ? map_end(p, s->end) : memchr(p, '}', (size_t)(s->end - p) < LEAF_TEXT_MAX ? (size_t)(s->end - p) : LEAF_TEXT_MAX);
     if (!q)
         return NULL;
     size_t n = (size_t)(q + 1 - p);
@@ -403,19 +429,34 @@ static json_t *leaf_lookup(jp *s, uint64_t *key, size_t *len)
     return NULL;
 }
 
+/* Whether o is a capacity map of shareable capacity values. */
+static bool capacity_map(json_t *o)
+{
+    size_t n = json_object_size(o);
+    if (n == 0 || n > 16)
+        return false;
+    for (void *it = json_object_iter(o); it; it = json_object_iter_next(o, it))
+        if (!leaf_hash(json_object_iter_value(it), DRA_SHARE_CAPACITY))
+            return false;
+    return true;
+}
+
 /* o was parsed from the text of a leaf_lookup miss: kept when it is a
- * shareable leaf whose text was seen before (a text seen once is only
- * noted, so that values that never repeat cost no copies).  A full
- * interner starts over. */
+ * shareable leaf (or map of them) whose text was seen before (a text seen
+ * once is only noted, so that values that never repeat cost no copies).
+ * A full interner starts over. */
 static void leaf_remember(jp *s, const char *text, uint64_t key, size_t len, json_t *o, int at)
 {
     dra_json_interner *in = s->in;
     size_t mask = leaf_slots(in->max) - 1;
-    if (in->seen[key & mask] != key) {
-        in->seen[key & mask] = key;
+    /* seen once: noted in one of two places (two texts that share one
+     * place do not keep pushing each other out) */
+    uint64_t *a = &in->seen[key & mask], *b = &in->seen[(key >> 32) & mask];
+    if (*a != key && *b != key) {
+        *(*a < *b ? a : b) = key;
         return;
     }
-    if (!leaf_hash(o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE : DRA_SHARE_CAPACITY))
+    if (at == AT_CAPS ? !capacity_map(o) : !leaf_hash(o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE : DRA_SHARE_CAPACITY))
         return;
     if (in->nleaf >= in->max)
         leaves_clear(in);
@@ -434,8 +475,9 @@ static json_t *object(jp *s, int depth, int at)
     const char *start = s->p;
     uint64_t leaf_key = 0;
     size_t leaf_len = 0;
-    if (s->in && s->in->max && (at == AT_ATTR_VALUE || at == AT_CAP_VALUE) && depth >= DRA_JSON_INTERN_DEPTH) {
-        json_t *hit = leaf_lookup(s, &leaf_key, &leaf_len);
+    if (s->in && s->in->max && (at == AT_ATTR_VALUE || at == AT_CAP_VALUE || at == AT_CAPS) &&
+        depth >= DRA_JSON_INTERN_DEPTH) {
+        json_t *hit = leaf_lookup(s, at == AT_CAPS, &leaf_key, &leaf_len);
         if (hit)
             return hit;
     }
