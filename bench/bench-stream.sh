@@ -5,11 +5,14 @@
 # 200,000 objects against the same objects as JSON Lines.
 #   DRA_BENCH_STREAM_NODES  nodes of the big fleet (10 GPUs each; default
 #                           370000, about 1 GB of JSON Lines)
+#   DRA_BENCH_STREAM_RUNS   runs of each timed pair, interleaved, the median
+#                           reported (default 5; one run of the big file)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B=${DRA_BIN:-$PWD/build/bin}
 PY=/usr/bin/python3
 BIG=${DRA_BENCH_STREAM_NODES:-370000}
+RUNS=${DRA_BENCH_STREAM_RUNS:-5}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
@@ -31,6 +34,28 @@ with open(sys.argv[1], "rb") as f:
             n += 1
 PY
 
+# The run of median CPU time among a file of "e cpu kib" lines.
+median() {
+    sort -k2,2n "$1" | awk 'NF { a[++n] = $0 } END { print a[int((n + 1) / 2)] }'
+}
+
+# versus A-FILE B-FILE CMD-A... -- CMD-B...: RUNS runs of each, interleaved
+# (A, B, A, B...: a machine's speed drifts), appended to the two files.
+versus() {
+    local fa=$1 fb=$2 seen=0
+    shift 2
+    local a=() b=()
+    for x in "$@"; do
+        if [[ $x == -- ]]; then seen=1; elif ((seen)); then b+=("$x"); else a+=("$x"); fi
+    done
+    : >"$fa"
+    : >"$fb"
+    for ((i = 0; i < RUNS; i++)); do
+        { measure "${a[@]}"; echo; } >>"$fa"
+        { measure "${b[@]}"; echo; } >>"$fb"
+    done
+}
+
 # row LABEL "e cpu kib" [PEER-LABEL "e cpu kib"]
 row() {
     awk -v l="$1" -v a="$2" -v pl="${3:-}" -v p="${4:-}" 'BEGIN {
@@ -41,17 +66,38 @@ row() {
 
 "$B/dra-slice" profile gpu --nodes 10000 --devices 10 -o jsonl >"$T/f100k.jsonl"
 for i in 1 2 3 4; do cat "$T/f100k.jsonl"; done >"$T/f400k.jsonl" # 110 MB, names repeat (identical: counted once)
-echo "JSON Lines read + validate, ours against a Python json.loads loop (reading only); ratio < 1 is faster (target: <= 1)"
-row "validate 100k devices ($(($(stat -c %s "$T/f100k.jsonl") / 1000000)) MB)" "$(measure "$B/dra-slice" validate "$T/f100k.jsonl")" \
-    "python" "$(measure "$PY" "$T/loop.py" "$T/f100k.jsonl")"
-row "validate 400k devices ($(($(stat -c %s "$T/f400k.jsonl") / 1000000)) MB)" "$(measure "$B/dra-slice" validate "$T/f400k.jsonl")" \
-    "python" "$(measure "$PY" "$T/loop.py" "$T/f400k.jsonl")"
+# the same fleet with every attribute and capacity value unique (nothing repeats)
+"$PY" - "$T/f100k.jsonl" >"$T/u100k.jsonl" <<'PY'
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    for d in o["spec"]["devices"]:
+        n += 1
+        d["attributes"]["model"] = {"string": "MODEL-%d" % n}
+        d["attributes"]["driverVersion"] = {"version": "1.0.%d" % n}
+        d["capacity"]["memory"] = {"value": "%dMi" % (80000 + n)}
+        d["capacity"]["compute"] = {"value": "%d" % (100 + n)}
+    print(json.dumps(o, separators=(",", ":")))
+PY
+echo "JSON Lines read + validate, ours against a Python json.loads loop (reading only); ratio < 1 is faster (target: <= 1);"
+echo "medians of $RUNS interleaved runs"
+for f in f100k "f400k" u100k; do
+    case $f in
+    f100k) what="validate 100k devices" ;;
+    f400k) what="validate 400k devices" ;;
+    u100k) what="100k devices, every value unique" ;;
+    esac
+    versus "$T/a" "$T/b" "$B/dra-slice" validate "$T/$f.jsonl" -- "$PY" "$T/loop.py" "$T/$f.jsonl"
+    row "$what ($(($(stat -c %s "$T/$f.jsonl") / 1000000)) MB)" "$(median "$T/a")" "python" "$(median "$T/b")"
+done
 
 # 200,000 one-device slices: a List against JSON Lines (target: within 1.5x)
 "$B/dra-slice" profile gpu --nodes 200000 --devices 1 -o jsonl >"$T/l.jsonl"
 { printf '{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[\n'; paste -sd, "$T/l.jsonl"; printf ']}\n'; } >"$T/l.json"
-jl=$(measure "$B/dra-slice" validate "$T/l.jsonl")
-li=$(measure "$B/dra-slice" validate "$T/l.json")
+versus "$T/a" "$T/b" "$B/dra-slice" validate "$T/l.jsonl" -- "$B/dra-slice" validate "$T/l.json"
+jl=$(median "$T/a")
+li=$(median "$T/b")
 row "200k objects as JSON Lines" "$jl"
 row "the same as one List (target: cpu within 1.5x)" "$li" "JSON Lines" "$jl"
 

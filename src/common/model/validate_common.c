@@ -400,6 +400,7 @@ void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is
                 V_CHILD(v, "name") dra_ferr_required(&v->errs, VP(v), "name or generateName is required");
             continue;
         }
+        size_t memo = dra_vmemo_push(v, meta);
         const char *s;
         size_t len;
         const char *gs;
@@ -427,6 +428,7 @@ void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is
         }
         dra_v_labels_annotations(v, meta);
         v_owner_references(v, meta);
+        dra_vmemo_pop(v, memo);
     }
 }
 

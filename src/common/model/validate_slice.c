@@ -757,6 +757,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
     const json_t *pool = NULL;
     dra_vobj(v, spec, "pool", &pool);
     V_CHILD(v, "pool")
+    V_MEMO(v, pool)
     {
         dra_vstr_check(v, pool, "name", dra_check_pool_name);
         int64_t count = 0, gen = 0;
@@ -910,17 +911,20 @@ dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts 
 {
     vctx v;
     dra_vctx_init(&v, opts);
-    dra_v_object_meta(&v, obj, false, false);
     const json_t *spec = NULL;
-    if (!dra_vobj(&v, obj, "spec", &spec))
-        spec = NULL;
+    V_MEMO(&v, obj)
+    {
+        dra_v_object_meta(&v, obj, false, false);
+        if (!dra_vobj(&v, obj, "spec", &spec))
+            spec = NULL;
+    }
     json_t *tmp = NULL;
     if (!spec) {
         /* A missing spec is validated as an empty one, as Go's zero value would be. */
         tmp = json_object();
         spec = tmp;
     }
-    V_CHILD(&v, "spec") v_slice_spec(&v, spec);
+    V_CHILD(&v, "spec") V_MEMO(&v, spec) v_slice_spec(&v, spec);
     json_decref(tmp);
     return dra_vctx_finish(&v);
 }

@@ -246,18 +246,17 @@ typedef struct tool_each {
     dra_strset nodes;    /* node names of ResourceSlices in input order (without Nodes, DaemonSets go there) */
 } tool_each;
 
-static bool has_pod_template(const json_t *obj)
+/* av: obj's apiVersion; spec: its spec */
+static bool has_pod_template(const char *av, const json_t *spec)
 {
-    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
-    const json_t *spec = json_object_get(obj, "spec");
     return (av && (strcmp(av, "apps/v1") == 0 || strcmp(av, "batch/v1") == 0)) || json_object_get(spec, "template") ||
            json_object_get(spec, "jobTemplate");
 }
 
 static dra_err *deliver(tool_each *te, dra_obj *o)
 {
-    const char *kind = json_string_value(json_object_get(o->json, "kind"));
-    if ((te->flags & DRA_READ_IDENTITY) && kind && strcmp(kind, "Pod") == 0) {
+    const char *kind = te->flags & DRA_READ_IDENTITY ? json_string_value(json_object_get(o->json, "kind")) : NULL;
+    if (kind && strcmp(kind, "Pod") == 0) {
         dra_objset one = DRA_OBJSET_INIT;
         dra_objset_add(&one, json_incref(o->json), o->file, o->doc, o->line, o->item);
         dra_expand_report xr = {0};
@@ -279,7 +278,8 @@ static dra_err *each_object(void *ctx, dra_obj *o)
     const char *av = json_string_value(json_object_get(obj, "apiVersion"));
     bool node = kind && av && strcmp(kind, "Node") == 0 && strcmp(av, "v1") == 0;
     bool slice = kind && strcmp(kind, "ResourceSlice") == 0;
-    if (has_pod_template(obj) ||
+    const json_t *spec = json_object_get(obj, "spec");
+    if (has_pod_template(av, spec) ||
         ((te->flags & DRA_READ_IN_ORDER) && te->deferred.n && !node && !slice)) {
         dra_objset_add(&te->deferred, json_incref(obj), o->file, o->doc, o->line, o->item);
         return NULL;
@@ -287,7 +287,7 @@ static dra_err *each_object(void *ctx, dra_obj *o)
     if (node) {
         dra_objset_add(&te->context, json_incref(obj), NULL, 0, 0, -1);
     } else if (slice) {
-        const char *nn = json_string_value(json_object_get(json_object_get(obj, "spec"), "nodeName"));
+        const char *nn = json_string_value(json_object_get(spec, "nodeName"));
         if (nn && *nn)
             dra_strset_add(&te->nodes, nn, strlen(nn), NULL);
     }
