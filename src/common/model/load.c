@@ -316,8 +316,9 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
 
 /* One named object seen: its key's and content's hashes and its place.
  *
- * Kept as hashes alone, 40 bytes an object and 4 bytes of index slot (at
- * most half full), so that a stream of a million objects costs tens of MB.
+ * Kept as hashes alone, 40 bytes an object and two 4-byte index slots
+ * (by key and by content, at most half full), so that a stream of a
+ * million objects costs tens of MB.
  * The key is FNV-1a 128 of kind, namespace and name: two different keys
  * are taken for one (a false "duplicate object" error) with probability
  * at most n(n-1)/2 * 2^-128 over n named objects (< 2^-68 for 2^30
@@ -347,7 +348,8 @@ struct dra_loader {
     seen_obj *seen;         /* in input order */
     size_t nseen;
     uint32_t *slot;         /* open addressing: 0 free, else seen index + 1 */
-    size_t nslot;           /* 0 or a power of two */
+    uint32_t *cslot;        /* the same by content hash (several may share one) */
+    size_t nslot;           /* 0 or a power of two, of slot and of cslot */
     const char **files;     /* the file names (the set's) of seen objects */
     size_t nfiles;
     const json_t **namespaces; /* NULL-terminated, one reference each */
@@ -377,15 +379,6 @@ static uint32_t *seen_slot(dra_loader *l, dra_hash128 key)
             return &l->slot[i];
 }
 
-static void seen_grow(dra_loader *l)
-{
-    free(l->slot);
-    l->nslot = l->nslot ? l->nslot * 2 : 1024;
-    l->slot = dra_xcalloc(l->nslot, sizeof *l->slot);
-    for (size_t i = 0; i < l->nseen; i++)
-        *seen_slot(l, l->seen[i].key) = (uint32_t)(i + 1);
-}
-
 /* The key of kind/namespace/name (namespace "" for cluster-scoped kinds),
  * each part with its length: no two keys share their bytes. */
 static dra_hash128 object_key(dra_kind kind, const char *ns, const char *name)
@@ -396,6 +389,67 @@ static dra_hash128 object_key(dra_kind kind, const char *ns, const char *name)
     dra_hash128 h = dra_fnv1a128(DRA_FNV128_OFFSET, parts, sizeof parts);
     h = dra_fnv1a128(h, ns, parts[1]);
     return dra_fnv1a128(h, name, parts[2]);
+}
+
+/* A free slot in cslot for content. */
+static uint32_t *content_slot(dra_loader *l, uint64_t content)
+{
+    size_t mask = l->nslot - 1;
+    size_t i = (size_t)content & mask;
+    while (l->cslot[i])
+        i = (i + 1) & mask;
+    return &l->cslot[i];
+}
+
+static void seen_grow(dra_loader *l)
+{
+    free(l->slot);
+    free(l->cslot);
+    l->nslot = l->nslot ? l->nslot * 2 : 1024;
+    l->slot = dra_xcalloc(l->nslot, sizeof *l->slot);
+    l->cslot = dra_xcalloc(l->nslot, sizeof *l->cslot);
+    for (size_t i = 0; i < l->nseen; i++) {
+        *seen_slot(l, l->seen[i].key) = (uint32_t)(i + 1);
+        *content_slot(l, l->seen[i].content) = (uint32_t)(i + 1);
+    }
+}
+
+/* Whether some object seen has this content hash. */
+static bool content_seen(const dra_loader *l, uint64_t content)
+{
+    if (!l->nslot)
+        return false;
+    size_t mask = l->nslot - 1;
+    for (size_t i = (size_t)content & mask; l->cslot[i]; i = (i + 1) & mask)
+        if (l->seen[l->cslot[i] - 1].content == content)
+            return true;
+    return false;
+}
+
+/* An object read as the text of one seen before (by content hash, then by
+ * kind, namespace and name): one object, loaded once.  Only for strict
+ * field validation, where loading the copy could say nothing new. */
+static bool repeat_of_seen(dra_loader *l, const dra_obj *o, dra_kind *kind)
+{
+    if (!o->content_known || l->st.fv != DRA_FV_STRICT || !content_seen(l, o->content))
+        return false;
+    dra_kind k;
+    dra_apiver ver;
+    dra_err *e = dra_kind_of(o->json, &k, &ver);
+    if (e) {
+        dra_err_free(e);
+        return false;
+    }
+    json_t *md = json_object_get(o->json, "metadata");
+    const char *name = json_string_value(json_object_get(md, "name"));
+    const char *ns = json_string_value(json_object_get(md, "namespace"));
+    if (!name || !*name || (dra_kind_namespaced(k) && (!ns || !*ns)))
+        return false;
+    uint32_t *slot = seen_slot(l, object_key(k, ns, name));
+    if (!*slot || l->seen[*slot - 1].content != o->content)
+        return false;
+    *kind = k;
+    return true;
 }
 
 /* The index of file in l->files (consecutive objects share theirs). */
@@ -423,6 +477,10 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
         l->namespaces = dra_xrealloc(l->namespaces, (l->nns + 2) * sizeof *l->namespaces);
         l->namespaces[l->nns++] = json_incref(obj);
         l->namespaces[l->nns] = NULL;
+    }
+    if (repeat_of_seen(l, o, kind)) {
+        l->collapsed++; /* the same object twice: one object */
+        return NULL;
     }
     bool skipped;
     dra_errs ow = DRA_ERRS_INIT;
@@ -478,6 +536,7 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
         l->seen = dra_xgrow(l->seen, l->nseen, sizeof *l->seen);
         l->seen[l->nseen] = (seen_obj){key, content, file_index(l, o->file), o->doc, o->line};
         *slot = (uint32_t)(++l->nseen);
+        *content_slot(l, content) = (uint32_t)l->nseen;
     }
     *passed = true;
     return NULL;
@@ -515,6 +574,7 @@ dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
     free(l->held);
     free(l->seen);
     free(l->slot);
+    free(l->cslot);
     free(l->files);
     free(l);
     return dra_errs_take(&all);
