@@ -1,5 +1,6 @@
 /* Fuzz the object-stream reader and the YAML writer on whatever it accepts;
- * the fast JSON path against jansson on the same bytes; the streaming reader
+ * the fast JSON path against jansson on the same bytes (and with its content
+ * hash and shared leaves); the streaming reader
  * (a few bytes per read) against the whole-file reader. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,8 +33,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!slow || !json_equal(fast, slow) || (size_t)jerr.position != used)
             abort();
         json_decref(slow);
-        json_decref(fast);
     }
+    /* hashed while parsing, leaves shared through a bounded interner that
+     * lives across inputs (read three times: a leaf is kept the second
+     * time it is seen, shared the third): the same tree, the tree's hash */
+    static dra_json_interner *leaves;
+    if (!leaves)
+        leaves = dra_json_interner_bounded(64);
+    for (int round = 0; round < 3; round++) {
+        size_t hused = 0;
+        uint64_t h = 0;
+        json_t *hashed = dra_json_parse_hashed(text, size, DRA_MAX_DEPTH, &hused, leaves, &h);
+        if ((hashed != NULL) != (fast != NULL) ||
+            (hashed && (!json_equal(hashed, fast) || hused != used || h != dra_json_content_hash(hashed))))
+            abort();
+        json_decref(hashed);
+    }
+    json_decref(fast);
 
     /* a List's envelope: the document without its items, which are where it says */
     size_t ioff = 0, ilen = 0;
