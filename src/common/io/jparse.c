@@ -35,9 +35,9 @@ struct dra_json_interner {
     size_t n, cap;  /* cap: 0 or a power of two */
     /* bounded (dra_json_interner_bounded): leaves by text, the above unused */
     size_t max;        /* 0: unbounded, by content */
-    leaf_entry *leaf;  /* open addressing over LEAF_SLOTS(max) */
+    leaf_entry *leaf;  /* open addressing over leaf_slots(max) */
     size_t nleaf;
-    uint64_t *seen;    /* texts seen once: direct-mapped, LEAF_SLOTS(max) */
+    uint64_t *seen;    /* hashes of texts seen once, each in one of two places (leaf_slots(max)) */
 };
 
 /* Slots for a bounded interner of max leaves: a power of two, at most half full. */
@@ -166,8 +166,6 @@ static int hex4(const char *q, const char *end)
     return v;
 }
 
-/* The string whose opening quote was just passed: *out points into the text
- * (no escapes) or into s->scratch (valid until the next string). */
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
@@ -182,6 +180,8 @@ static inline uint64_t special_bytes(uint64_t w)
 
 static bool string_escaped(jp *s, const char *q, bool high, const char **out, size_t *len);
 
+/* The string whose opening quote was just passed: *out points into the text
+ * (no escapes) or into s->scratch (valid until the next string). */
 static bool string(jp *s, const char **out, size_t *len)
 {
     const char *q = s->p, *end = s->end;
@@ -371,10 +371,6 @@ static int child_at(int at, const char *k, size_t kl)
 
 static uint64_t leaf_hash(json_t *obj, dra_share kind);
 
-/* The leaf object whose text starts at s->p ('{'), when a bounded interner
- * holds it: s->p moves past it, s->h is its content hash.  Otherwise NULL,
- * and *key and *len say which text to remember once it is parsed (0: none:
- * not a flat object of a bounded length). */
 /* The closing brace of the object at p whose members are objects of
  * scalars (a capacity map), brackets counted outside strings; NULL when
  * it nests deeper, holds an array or runs past LEAF_TEXT_MAX. */
@@ -401,15 +397,21 @@ static const char *map_end(const char *p, const char *end)
     return NULL;
 }
 
+/* The leaf (map: the capacity map) whose text starts at s->p ('{'), when a
+ * bounded interner holds it: s->p moves past it, s->h is its content hash.
+ * Otherwise NULL, and *key and *len say which text to remember once it is
+ * parsed (*key 0: none).
+ *
+ * A leaf's text is taken up to its first '}': if that is a kept leaf's
+ * whole text, a parse ends there too (the same bytes parse the same way),
+ * so a match is that leaf even when this '}' sits inside a string; when it
+ * does, or the object nests, the parse ends elsewhere and nothing is kept. */
 static json_t *leaf_lookup(jp *s, bool map, uint64_t *key, size_t *len)
 {
     *key = 0;
-    /* The text up to the first '}': if it is a leaf's whole text, a parse
-     * ends there too (the same bytes parse the same way), so a match is
-     * that leaf even when this '}' sits inside a string; when it does, or
-     * the object nests, the parse ends elsewhere and nothing is kept. */
     const char *p = s->p;
-    const char *q = map ? map_end(p, s->end) : memchr(p, '}', (size_t)(s->end - p) < LEAF_TEXT_MAX ? (size_t)(s->end - p) : LEAF_TEXT_MAX);
+    size_t room = (size_t)(s->end - p) < LEAF_TEXT_MAX ? (size_t)(s->end - p) : LEAF_TEXT_MAX;
+    const char *q = map ? map_end(p, s->end) : memchr(p, '}', room);
     if (!q)
         return NULL;
     size_t n = (size_t)(q + 1 - p);

@@ -35,7 +35,9 @@ void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, in
         set->cap = set->cap ? set->cap * 2 : 16;
         set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
     }
-    set->v[set->n++] = (dra_obj){.json = json, .file = file ? intern_file(set, file) : NULL, .doc = doc, .line = line, .item = item, .src_off = SIZE_MAX};
+    set->v[set->n++] = (dra_obj){
+        .json = json, .file = file ? intern_file(set, file) : NULL, .doc = doc, .line = line, .item = item,
+        .src_off = SIZE_MAX};
 }
 
 static void source_free(dra_source *s)
@@ -482,8 +484,9 @@ static dra_err *load_json(reader *r, const char *p, size_t n, int flags, int doc
 static dra_err *json_document(reader *r, const char *p, size_t n, int doc, int line, int col, json_t **out,
                               size_t *used)
 {
-    json_t *v = dra_json_parse_hashed(p, n, DRA_MAX_DEPTH, used, r->in, &r->doc_hash);
-    r->hashed = v;
+    /* streaming: the content hash too (a set's objects are hashed when loaded) */
+    json_t *v = dra_json_parse_hashed(p, n, DRA_MAX_DEPTH, used, r->in, r->fn ? &r->doc_hash : NULL);
+    r->hashed = r->fn ? v : NULL;
     if (v) { /* the fast path took it: the text is valid and shallow enough */
         note_items(r, v, p, *used, line);
         *out = v;

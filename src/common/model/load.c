@@ -199,9 +199,9 @@ static steps steps_of(const dra_load_opts *opts, dra_field_validation fv)
 
 /* Steps 1-5 on one object (changed in place): its errors, located (NULL and
  * *kind set when it passed); *skipped when its kind is skipped.  Warnings
- * (relaxed fields, admin access unchecked) go to *warnings. */
-/* *as_read (may be NULL): the object passed unchanged, as far as its
- * content goes (a v1 resource object, nothing dropped or defaulted). */
+ * (relaxed fields, admin access unchecked) go to *warnings.  *as_read (may
+ * be NULL): whether its content is still as read (a v1 resource object,
+ * nothing dropped, set or defaulted). */
 static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *o, dra_kind *kind_out, bool *skipped,
                            dra_errs *warnings, bool *as_read)
 {

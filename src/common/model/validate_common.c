@@ -143,6 +143,10 @@ size_t dra_vmemo_push(vctx *v, const json_t *obj)
     m->n = 0;
     for (void *it = json_object_iter((json_t *)obj); it; it = json_object_iter_next((json_t *)obj, it)) {
         m->key[m->n] = json_object_iter_key(it);
+        if (strlen(m->key[m->n]) != json_object_iter_key_len(it)) { /* a NUL inside: jansson's lookup */
+            v->nmemo = mark;
+            return mark;
+        }
         m->val[m->n++] = json_object_iter_value(it);
     }
     return mark;
