@@ -179,9 +179,10 @@ UNIT_TEST(jparse_bounded_interner_shares_repeated_leaves)
     json_decref(prev);
     /* many values that never repeat, then many that do, past the bound:
      * every tree is still right */
-    char buf[128];
+    char buf[160];
     for (int i = 0; i < 5000; i++) {
-        int n = snprintf(buf, sizeof buf, "{\"attributes\":{\"a\":{\"string\":\"v%d\"},\"b\":{\"int\":%d}}}",
+        int n = snprintf(buf, sizeof buf,
+                         "{\"spec\":{\"devices\":[{\"attributes\":{\"a\":{\"string\":\"v%d\"},\"b\":{\"int\":%d}}}]}}",
                          i < 2500 ? i : i % 100, i % 7);
         size_t used;
         uint64_t h;
@@ -197,6 +198,27 @@ UNIT_TEST(jparse_bounded_interner_shares_repeated_leaves)
         json_decref(v);
         json_decref(slow);
     }
+    dra_json_interner_free(in);
+
+    /* values that never repeat: it stops looking, and looks again later */
+    in = dra_json_interner_bounded(64);
+    json_t *last[2] = {NULL, NULL};
+    for (int i = 0; i < 30000; i++) {
+        int n = snprintf(buf, sizeof buf, "{\"spec\":{\"devices\":[{\"attributes\":{\"a\":{\"string\":\"v%d\"}}}]}}",
+                         i < 3000 ? i : -1);
+        size_t used;
+        uint64_t h;
+        json_t *v = dra_json_parse_hashed(buf, (size_t)n, DRA_MAX_DEPTH, &used, in, &h);
+        CHECK(v != NULL);
+        json_decref(last[0]);
+        last[0] = last[1];
+        last[1] = v;
+    }
+    json_t *a0 = json_object_get(json_array_get(json_object_get(json_object_get(last[0], "spec"), "devices"), 0), "attributes");
+    json_t *a1 = json_object_get(json_array_get(json_object_get(json_object_get(last[1], "spec"), "devices"), 0), "attributes");
+    CHECK(a0 && json_object_get(a0, "a") == json_object_get(a1, "a"));
+    json_decref(last[0]);
+    json_decref(last[1]);
     dra_json_interner_free(in);
 }
 

@@ -38,7 +38,14 @@ struct dra_json_interner {
     leaf_entry *leaf;  /* open addressing over leaf_slots(max) */
     size_t nleaf;
     uint64_t *seen;    /* hashes of texts seen once, each in one of two places (leaf_slots(max)) */
+    uint32_t tries, hits; /* lookups in the current window, and how many found their leaf */
+    uint32_t rest;        /* lookups left out: a stream whose values do not repeat */
 };
+
+/* Lookups are counted in windows of LEAF_WINDOW: when fewer than one in
+ * eight of a window finds its leaf, the next LEAF_REST are not made. */
+#define LEAF_WINDOW 1024
+#define LEAF_REST 16384
 
 /* Slots for a bounded interner of max leaves: a power of two, at most half full. */
 static size_t leaf_slots(size_t max)
@@ -409,6 +416,16 @@ static const char *map_end(const char *p, const char *end)
 static json_t *leaf_lookup(jp *s, bool map, uint64_t *key, size_t *len)
 {
     *key = 0;
+    dra_json_interner *in = s->in;
+    if (in->rest) {
+        in->rest--;
+        return NULL;
+    }
+    if (++in->tries == LEAF_WINDOW) {
+        if (in->hits < LEAF_WINDOW / 8)
+            in->rest = LEAF_REST;
+        in->tries = in->hits = 0;
+    }
     const char *p = s->p;
     size_t room = (size_t)(s->end - p) < LEAF_TEXT_MAX ? (size_t)(s->end - p) : LEAF_TEXT_MAX;
     const char *q = map ? map_end(p, s->end) : memchr(p, '}', room);
@@ -416,13 +433,13 @@ static json_t *leaf_lookup(jp *s, bool map, uint64_t *key, size_t *len)
         return NULL;
     size_t n = (size_t)(q + 1 - p);
     uint64_t h = hash_words(DRA_FNV64_OFFSET, p, n) | 1;
-    const dra_json_interner *in = s->in;
     size_t mask = leaf_slots(in->max) - 1;
     for (size_t i = (size_t)h & mask; in->leaf[i].key; i = (i + 1) & mask) {
         const leaf_entry *e = &in->leaf[i];
         if (e->key == h && e->len == n && memcmp(e->text, p, n) == 0) {
             s->p = q + 1;
             s->h = e->content;
+            in->hits++;
             return json_incref(e->v);
         }
     }

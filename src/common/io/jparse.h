@@ -56,10 +56,12 @@ json_t *dra_json_parse_envelope(const char *p, size_t n, int max_depth, size_t *
 typedef struct dra_json_interner dra_json_interner;
 dra_json_interner *dra_json_interner_new(void);
 /* A bounded interner, for reading a stream of documents: it holds at most
- * max leaves (attribute and capacity values, not maps), found by their
- * text before they are built, so a leaf that repeats is parsed once; a
- * text is kept the second time it is seen, and a full interner starts
- * over.  Its memory is bounded by max, not by the input. */
+ * max leaves (attribute and capacity values, and capacity maps of them),
+ * found by their text before they are built, so a leaf that repeats is
+ * parsed once; a text is kept the second time it is seen, and a full
+ * interner starts over.  Its memory is bounded by max, not by the input.
+ * When few lookups find their leaf (values that do not repeat), it stops
+ * looking for a while. */
 dra_json_interner *dra_json_interner_bounded(size_t max);
 void dra_json_interner_free(dra_json_interner *in);
 /* What an object is taken for: its shape must match, else it is kept as
