@@ -252,8 +252,8 @@ static const json_t *newest_slice(const ctx *x, size_t i, const char **driver, c
  * in slice order), as pool.getDevice finds it.  Slices that failed the
  * checks but name a known pool are searched too, as before the index.
  * Only the devices find_device can be asked for are indexed: those of the
- * claims' allocations, and (extra_device not NULL) one more; a fleet of a
- * million devices with a few claims indexes a few.  The wanted keys are the
+ * claims' allocations (when claims), and (extra_device not NULL) one more;
+ * a fleet of a million devices with a few claims indexes a few.  The wanted keys are the
  * index: 0 while not found, else the position in devs + 1. */
 static void want(ctx *x, const char *driver, const char *pool, const char *device)
 {
@@ -263,9 +263,10 @@ static void want(ctx *x, const char *driver, const char *pool, const char *devic
     dra_strmap_add(&x->devmap, k, len, 0, NULL);
 }
 
-static void index_devices(ctx *x, const char *extra_driver, const char *extra_pool, const char *extra_device)
+static void index_devices(ctx *x, bool claims, const char *extra_driver, const char *extra_pool,
+                          const char *extra_device)
 {
-    for (size_t i = 0; i < x->c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
+    for (size_t i = 0; claims && i < x->c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         size_t j;
         json_t *res;
         json_array_foreach(dra_jarr(x->c->of[DRA_KIND_RESOURCE_CLAIM][i]->json, "status.allocation.devices.results"), j, res)
@@ -1084,7 +1085,7 @@ static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opt
     x->out = out;
     dra_err *e = load_rules(x);
     e = dra_err_append(e, load_pools(x));
-    index_devices(x, device ? device[0] : NULL, device ? device[1] : NULL, device ? device[2] : NULL);
+    index_devices(x, true, device ? device[0] : NULL, device ? device[1] : NULL, device ? device[2] : NULL);
     return e;
 }
 
@@ -1195,7 +1196,7 @@ bool dra_evict_device_published(const dra_cluster *c, const char *driver, const 
     x.opts = &o;
     x.out = &scratch;
     dra_err_free(load_pools(&x));
-    index_devices(&x, driver, pool, device);
+    index_devices(&x, false, driver, pool, device); /* the one device asked about */
     *pool_known = find_pool(&x, driver, pool) != NULL;
     const json_t *slice;
     bool found = find_device(&x, driver, pool, device, &slice) != NULL;
