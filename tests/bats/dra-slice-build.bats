@@ -211,3 +211,15 @@ YAML
     run --separate-stderr "$S" build --driver gpu.example.com --node node-1 --validate=nope "$T/beta.yaml"
     assert_failure 2
 }
+
+@test "build: a flood of duplicate names in one inventory document names the printed ones at their lines" {
+    awk 'BEGIN { printf "{\"devices\": [\n"
+        for (i = 0; i < 2000; i++) printf "%s  {\"name\": \"gpu-0\", \"attributes\": {\"index\": {\"int\": %d}}}\n", (i ? "," : ""), i
+        printf "]}\n" }' >"$BATS_TEST_TMPDIR/inv.json"
+    run --separate-stderr "$S" build --driver gpu.example.com --all-nodes --pool big "$BATS_TEST_TMPDIR/inv.json"
+    assert_failure 2
+    [[ -z $output ]]
+    [[ $(sed -n 1p <<<"$stderr") == *"inv.json:3: Device/gpu-0: devices[1].name: found duplicate device \"gpu-0\" in pool \"big\"" ]]
+    [[ $(sed -n 100p <<<"$stderr") == *"inv.json:102: Device/gpu-0: devices[100].name: found duplicate"* ]]
+    [[ $stderr == *"dra-slice: ... and 1899 more errors" ]]
+}

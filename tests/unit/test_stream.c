@@ -373,6 +373,19 @@ UNIT_TEST(field_lines)
     dra_err *e = dra_obj_locate(dra_err_field(dra_err_new(2, "bad"), "spec.x"), &s.v[1]);
     CHECK_INT(e->line, 8);
     dra_err_free(e);
+    /* a budget of lookups shared across objects: once spent, an error
+     * gets its object's line */
+    int lookups = 2;
+    e = dra_obj_locate_within(dra_err_field(dra_err_new(2, "bad"), "spec.x"), &s.v[1], &lookups);
+    CHECK_INT(e->line, 8);
+    dra_err_free(e);
+    e = dra_obj_locate_within(dra_err_append(dra_err_field(dra_err_new(2, "one"), "spec.devices[1]"),
+                                             dra_err_field(dra_err_new(2, "two"), "spec.devices[1]")),
+                              &s.v[2], &lookups);
+    CHECK_INT(e->line, 13);
+    CHECK(e->next && e->next->line == s.v[2].line && s.v[2].line != 13);
+    CHECK_INT(lookups, 0);
+    dra_err_free(e);
     dra_objset_free(&s);
 
     /* JSON: a bare array of objects, then a second value on the same line */

@@ -90,6 +90,12 @@ char *dra_obj_ref(const json_t *obj)
 
 dra_err *dra_obj_locate(dra_err *e, const dra_obj *o)
 {
+    int lookups = DRA_FIELD_LINE_LOOKUPS;
+    return dra_obj_locate_within(e, o, &lookups);
+}
+
+dra_err *dra_obj_locate_within(dra_err *e, const dra_obj *o, int *lookups)
+{
     if (!e || !o)
         return e;
     char *ref = o->json ? dra_obj_ref(o->json) : NULL;
@@ -102,11 +108,10 @@ dra_err *dra_obj_locate(dra_err *e, const dra_obj *o)
     if (o->src) {
         /* each lookup parses the object's document again: the first errors
          * get their field's line, a flood of them the object's */
-        int budget = DRA_FIELD_LINE_LOOKUPS;
-        for (dra_err *i = e; i && budget > 0; i = i->next) {
+        for (dra_err *i = e; i && *lookups > 0; i = i->next) {
             if (i->file || !i->field || !*i->field)
                 continue;
-            budget--;
+            --*lookups;
             int line = dra_obj_field_line(o, i->field);
             if (line > 0)
                 i = dra_err_at(i, o->file, o->doc, line, 0);

@@ -152,6 +152,11 @@ void dra_objset_free(dra_objset *set);
  * found there (else the deepest part of the path that can, else the object's
  * first line). */
 DRA_MUST_USE dra_err *dra_obj_locate(dra_err *e, const dra_obj *o);
+/* dra_obj_locate with the field-line lookups counted down from *lookups,
+ * which the caller shares across objects: a check that finds thousands of
+ * errors gives the first ones their fields' lines and the rest their
+ * objects' (dra_obj_locate allows DRA_FIELD_LINE_LOOKUPS per chain). */
+DRA_MUST_USE dra_err *dra_obj_locate_within(dra_err *e, const dra_obj *o, int *lookups);
 
 /* Line (1-based) of a field of o in its source text, for a path in
  * upstream's notation (`spec.devices[3].attributes["x/y"]`, or `a.b.c`).

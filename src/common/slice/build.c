@@ -204,7 +204,7 @@ bool dra_slice_device_is_advanced(const json_t *device)
 /* Locate errors about one item: its file/line and field prefix; the object
  * is the slice it came from, or the device itself in a plain inventory.
  * item: the item's JSON when the caller has it at hand, else NULL. */
-static dra_err *at_item(dra_err *e, const dra_slice_item *it, const json_t *item)
+static dra_err *at_item(dra_err *e, const dra_slice_item *it, const json_t *item, int *lookups)
 {
     e = dra_slice_err_prefix(e, it->field);
     json_t *parsed = item ? NULL : item_ref(it);
@@ -220,11 +220,15 @@ static dra_err *at_item(dra_err *e, const dra_slice_item *it, const json_t *item
     }
     json_decref(parsed);
     if (it->src)
-        e = dra_obj_locate(e, it->src);
+        e = dra_obj_locate_within(e, it->src, lookups);
     return e;
 }
 
-/* Small open-addressing string set for duplicate detection over 100k names. */
+/* Field lines looked up for the errors of one check (each parses the item's
+ * document again): more than a tool prints (100); a flood of errors past
+ * them is placed at its items' lines. */
+#define CHECK_FIELD_LINES 256
+
 /* Names seen so far: dra_strmap (base/hash.h) of name -> position. */
 static bool seen_before(dra_strmap *m, const char *name, size_t i)
 {
@@ -243,6 +247,7 @@ static bool position_of(const dra_strmap *m, const char *name, size_t *i)
 dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
 {
     dra_errs errs = DRA_ERRS_INIT;
+    int lookups = CHECK_FIELD_LINES;
     dra_strmap sets = {0};
     dra_strmap_reserve(&sets, inv->ncounter_sets);
     json_t **set_json = dra_xcalloc(inv->ncounter_sets + 1, sizeof *set_json); /* each parsed once */
@@ -254,7 +259,7 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
         if (name && seen_before(&sets, name, i))
             e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in "
                                                                             "pool \"%s\"", name, pool), "name"));
-        dra_errs_add(&errs, e ? at_item(e, it, set_json[i]) : NULL);
+        dra_errs_add(&errs, e ? at_item(e, it, set_json[i], &lookups) : NULL);
     }
     dra_strset devs = {0}; /* the names, copied: a device held as text is parsed for this loop alone */
     for (size_t i = 0; i < inv->ndevices; i++) {
@@ -294,7 +299,7 @@ dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
                                                                 "set %s", cname, set_name), field));
             }
         }
-        dra_errs_add(&errs, e ? at_item(e, it, dev) : NULL);
+        dra_errs_add(&errs, e ? at_item(e, it, dev, &lookups) : NULL);
         json_decref(dev);
     }
     for (size_t i = 0; i < inv->ncounter_sets; i++)
@@ -596,7 +601,7 @@ static void copy_taint_time_added(const json_t *from_devices, json_t *to_devices
 
 /* The model validator's findings on one built slice, each moved to the
  * inventory item it is about ("spec.devices[3].x" -> that device's ".x"). */
-static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv, size_t first)
+static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv, size_t first, int *lookups)
 {
     dra_err *all = dra_validate_resource_slice(slice, NULL);
     dra_errs out = DRA_ERRS_INIT;
@@ -623,7 +628,8 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
             char *field = dra_xstrdup(tail);
             x = dra_err_field(x, field);
             free(field);
-            at_item(x, it, json_array_get(dra_jfield(dra_jfield(slice, "spec"), key), j)); /* the slice has it parsed */
+            /* the slice has the item parsed */
+            x = at_item(x, it, json_array_get(dra_jfield(dra_jfield(slice, "spec"), key), j), lookups);
         } else {
             char *ref = dra_obj_ref(slice);
             x = dra_err_object(x, ref);
@@ -834,9 +840,10 @@ dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, d
     out->slices = dra_xcalloc(p.n, sizeof *out->slices);
     out->nslices = p.n;
     dra_errs errs = DRA_ERRS_INIT;
+    int lookups = CHECK_FIELD_LINES;
     for (size_t i = 0; i < p.n; i++) {
         out->slices[i] = make_slice(opts, inv, &p, i);
-        dra_errs_add(&errs, validation_errors(out->slices[i], inv, p.first[i]));
+        dra_errs_add(&errs, validation_errors(out->slices[i], inv, p.first[i], &lookups));
     }
     plan_free(&p);
     if (errs.head)
@@ -851,9 +858,10 @@ dra_err *dra_slice_build_each(const dra_slice_opts *opts, const dra_inventory *i
     plan p;
     dra_err *e = make_plan(opts, inv, out, &p);
     dra_errs errs = DRA_ERRS_INIT;
+    int lookups = CHECK_FIELD_LINES;
     for (size_t i = 0; !e && i < p.n; i++) { /* every slice checked before any is given out */
         json_t *slice = make_slice(opts, inv, &p, i);
-        dra_errs_add(&errs, validation_errors(slice, inv, p.first[i]));
+        dra_errs_add(&errs, validation_errors(slice, inv, p.first[i], &lookups));
         json_decref(slice);
     }
     if (!e)
