@@ -35,6 +35,7 @@ struct dra_json_interner {
     size_t n, cap;  /* cap: 0 or a power of two */
     /* bounded (dra_json_interner_bounded): leaves by text, the above unused */
     size_t max;        /* 0: unbounded, by content */
+    size_t mask;       /* leaf_slots(max) - 1, for leaf and seen */
     leaf_entry *leaf;  /* open addressing over leaf_slots(max) */
     size_t nleaf;
     uint64_t *seen;    /* hashes of texts seen once, each in one of two places (leaf_slots(max)) */
@@ -58,8 +59,7 @@ static size_t leaf_slots(size_t max)
 
 static void leaves_clear(dra_json_interner *in)
 {
-    size_t slots = leaf_slots(in->max);
-    for (size_t i = 0; i < slots; i++) {
+    for (size_t i = 0; i <= in->mask; i++) {
         if (!in->leaf[i].key)
             continue;
         json_decref(in->leaf[i].v);
@@ -433,7 +433,7 @@ static json_t *leaf_lookup(jp *s, bool map, uint64_t *key, size_t *len)
         return NULL;
     size_t n = (size_t)(q + 1 - p);
     uint64_t h = hash_words(DRA_FNV64_OFFSET, p, n) | 1;
-    size_t mask = leaf_slots(in->max) - 1;
+    size_t mask = in->mask;
     for (size_t i = (size_t)h & mask; in->leaf[i].key; i = (i + 1) & mask) {
         const leaf_entry *e = &in->leaf[i];
         if (e->key == h && e->len == n && memcmp(e->text, p, n) == 0) {
@@ -467,7 +467,7 @@ static bool capacity_map(json_t *o)
 static void leaf_remember(jp *s, const char *text, uint64_t key, size_t len, json_t *o, int at)
 {
     dra_json_interner *in = s->in;
-    size_t mask = leaf_slots(in->max) - 1;
+    size_t mask = in->mask;
     /* seen once: noted in one of two places (two texts that share one
      * place do not keep pushing each other out) */
     uint64_t *a = &in->seen[key & mask], *b = &in->seen[(key >> 32) & mask];
@@ -783,8 +783,9 @@ dra_json_interner *dra_json_interner_bounded(size_t max)
 {
     dra_json_interner *in = dra_xcalloc(1, sizeof(dra_json_interner));
     in->max = max ? max : 1;
-    in->leaf = dra_xcalloc(leaf_slots(in->max), sizeof *in->leaf);
-    in->seen = dra_xcalloc(leaf_slots(in->max), sizeof *in->seen);
+    in->mask = leaf_slots(in->max) - 1;
+    in->leaf = dra_xcalloc(in->mask + 1, sizeof *in->leaf);
+    in->seen = dra_xcalloc(in->mask + 1, sizeof *in->seen);
     return in;
 }
 

@@ -655,9 +655,9 @@ dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out)
         value = value * 10 + (uint64_t)(digit_at(&sc, i) - '0');
     dra_quantity q = q_zero(fmt);
     q.rep_scale = (int32_t)scale;
-    /* value << exponent fits: the fast path's estimate keeps it under 2^53.
-     * Its trailing decimal zeros go into the exponent, as q_set_value's
-     * bignum would take them, in 64-bit arithmetic. */
+    /* value << exponent fits 64 bits: the fast path's estimate keeps it
+     * under 10^18.  Its trailing decimal zeros go into the exponent, as
+     * q_set_value's bignum would take them, in 64-bit arithmetic. */
     uint64_t mag = base == 2 ? value << exponent : value;
     if (mag) {
         int64_t exp = scale;
