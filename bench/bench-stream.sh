@@ -107,3 +107,12 @@ mb=$(($(stat -c %s "$T/big.jsonl") / 1000000))
 big=$(measure "$B/dra-slice" validate "$T/big.jsonl") || echo "validate of the big file failed: $(head -c 300 "$T/err")"
 row "validate $((BIG * 10 / 1000))k devices ($mb MB; target < 64 MiB)" "$big" \
     "python" "$(measure "$PY" "$T/loop.py" "$T/big.jsonl")"
+
+# the same devices as one pool (device names made unique): dra-slice build
+# reads the file three times as a stream and holds 4 bytes a device between
+rm -f "$T/f100k.jsonl" "$T/f400k.jsonl" "$T/u100k.jsonl" "$T/l.jsonl" "$T/l.json"
+awk '{ gsub(/"name":"gpu-/, "\"name\":\"g" NR "-"); print }' "$T/big.jsonl" >"$T/pool.jsonl"
+rm -f "$T/big.jsonl"
+pool=$(measure "$B/dra-slice" build --driver gpu.example.com --all-nodes --pool all -o jsonl "$T/pool.jsonl") ||
+    echo "build of the big pool failed: $(head -c 300 "$T/err")"
+row "build one pool of them ($mb MB; target < 64 MiB)" "$pool" "python" "$(measure "$PY" "$T/loop.py" "$T/pool.jsonl")"

@@ -223,3 +223,30 @@ YAML
     [[ $(sed -n 100p <<<"$stderr") == *"inv.json:102: Device/gpu-0: devices[100].name: found duplicate"* ]]
     [[ $stderr == *"dra-slice: ... and 1899 more errors" ]]
 }
+
+@test "build: files are read as a stream, three times: the same slices and messages as standard input or a pipe" {
+    T=$BATS_TEST_TMPDIR
+    "$S" profile gpu --devices 300 --partitions 2 -o jsonl >"$T/pool.jsonl"
+    "$S" build --driver gpu.example.com --node node-0 -o jsonl - <"$T/pool.jsonl" >"$T/stdin.jsonl"
+    [[ $(wc -l <"$T/stdin.jsonl") -gt 5 ]]
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-0 -o jsonl "$T/pool.jsonl"
+    assert_success
+    assert_equal "$output" "$(cat "$T/stdin.jsonl")"
+    run --separate-stderr bash -c "'$S' build --driver gpu.example.com --node node-0 -o jsonl <(cat '$T/pool.jsonl')"
+    assert_success
+    assert_equal "$output" "$(cat "$T/stdin.jsonl")"
+    # against the previous slices: unchanged, the same generation and names
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-0 -o jsonl --previous "$T/stdin.jsonl" "$T/pool.jsonl"
+    assert_success
+    assert_equal "$output" "$(cat "$T/stdin.jsonl")"
+    # a device named again in a second file: the error at its line there, nothing printed
+    printf '{"name": "x"}\n{"name": "gpu-0-partition-1"}\n' >"$T/more.jsonl"
+    run --separate-stderr "$S" build --driver gpu.example.com --node node-0 "$T/pool.jsonl" "$T/more.jsonl"
+    assert_failure 2
+    assert_output ""
+    [[ $stderr == *"more.jsonl:2 (document 2): Device/gpu-0-partition-1: name: found duplicate device \"gpu-0-partition-1\" in pool \"node-0\""* ]]
+    run --separate-stderr bash -c "cat '$T/pool.jsonl' '$T/more.jsonl' | '$S' build --driver gpu.example.com --node node-0"
+    assert_failure 2
+    n=$(( $(wc -l <"$T/pool.jsonl") + 2 ))
+    [[ $stderr == *"<stdin>:$n (document $n): Device/gpu-0-partition-1: name: found duplicate device"* ]]
+}

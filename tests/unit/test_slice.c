@@ -237,6 +237,133 @@ UNIT_TEST(build_each_from_text_is_the_whole_build)
     json_decref(store);
 }
 
+/* The stream builder over JSON Lines read three times; texts[k] is the
+ * input of pass k + 1 (the same text three times, or one that changed). */
+static dra_err *stream_build(const dra_slice_opts *o, const char *const texts[3], collected *c, dra_slice_result *out)
+{
+    dra_slice_builder *b = dra_slice_builder_new(o, DRA_FV_STRICT, collect, c, out);
+    dra_err *e = NULL;
+    for (int pass = 0; !e && pass < 3; pass++) {
+        dra_objset set = DRA_OBJSET_INIT;
+        e = dra_read_mem(&set, "inv.jsonl", texts[pass], strlen(texts[pass]));
+        for (size_t i = 0; !e && i < set.n; i++)
+            e = dra_slice_builder_read(b, &set.v[i]);
+        if (!e)
+            e = dra_slice_builder_next(b);
+        dra_objset_free(&set);
+    }
+    dra_slice_builder_free(b);
+    return e;
+}
+
+/* n devices gpu-<i> as JSON Lines, one attribute of device `odd` set to b,
+ * then a line with one counter set. */
+static char *inventory_lines(size_t n, size_t odd)
+{
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        dra_buf_printf(&b, "{\"name\":\"gpu-%zu\",\"attributes\":{\"model\":{\"string\":\"%s\"}}}\n", i,
+                       i == odd ? "b" : "a");
+    dra_buf_printf(&b, "{\"sharedCounters\":[{\"name\":\"mem\",\"counters\":{\"bytes\":{\"value\":\"1Gi\"}}}]}\n");
+    char *s = dra_xstrdup(dra_buf_str(&b));
+    dra_buf_free(&b);
+    return s;
+}
+
+/* A stream read three times gives the slices, generation and obsolete
+ * names of the build from memory, against previous slices too. */
+UNIT_TEST(build_stream_is_the_whole_build)
+{
+    json_t *store = json_array();
+    dra_inventory inv = DRA_INVENTORY_INIT;
+    make_inventory(&inv, store, 300, "a");
+    json_t *set = json_pack("{s:s, s:{s:{s:s}}}", "name", "mem", "counters", "bytes", "value", "1Gi");
+    json_array_append_new(store, set);
+    dra_inventory_add_counter_set(&inv, set, NULL, NULL);
+    dra_slice_opts o = {.driver = "gpu.example.com", .node_name = "node-1"};
+    dra_slice_result whole;
+    CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
+    dra_objset prev = result_as_set(&whole);
+    for (int round = 0; round < 2; round++) {
+        if (round == 1) { /* one device changed against the previous slices */
+            json_object_set_new(json_object_get(json_array_get(store, 5), "attributes"), "model",
+                                json_pack("{s:s}", "string", "b"));
+            o.previous = &prev;
+            dra_slice_result_free(&whole);
+            CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
+        }
+        char *text = inventory_lines(300, round == 1 ? 5 : SIZE_MAX);
+        const char *texts[3] = {text, text, text};
+        collected c = {json_array()};
+        dra_slice_result each;
+        CHECK(stream_build(&o, texts, &c, &each) == NULL);
+        CHECK_INT(json_array_size(c.slices), whole.nslices);
+        CHECK_INT(each.generation, whole.generation);
+        CHECK_INT(each.nobsolete, whole.nobsolete);
+        for (size_t i = 0; i < whole.nslices && i < json_array_size(c.slices); i++)
+            CHECK(json_equal(json_array_get(c.slices, i), whole.slices[i]));
+        dra_slice_result_free(&each);
+        json_decref(c.slices);
+        free(text);
+    }
+    dra_slice_result_free(&whole);
+    dra_objset_free(&prev);
+    dra_inventory_free(&inv);
+    json_decref(store);
+}
+
+/* Duplicate names are found through a 32-bit hash of each: names whose
+ * hashes collide ("costarring" and "liquid" under FNV-1a) are not
+ * duplicates; a name given twice is, once, at its second device. */
+UNIT_TEST(build_stream_duplicates_past_hash_collisions)
+{
+    dra_slice_opts o = {.driver = "gpu.example.com", .node_name = "node-1"};
+    const char *ok = "{\"name\":\"costarring\"}\n{\"name\":\"liquid\"}\n";
+    const char *texts[3] = {ok, ok, ok};
+    collected c = {json_array()};
+    dra_slice_result r;
+    CHECK(stream_build(&o, texts, &c, &r) == NULL);
+    CHECK_INT(json_array_size(c.slices), 1);
+    dra_slice_result_free(&r);
+    const char *dup = "{\"name\":\"liquid\"}\n{\"name\":\"costarring\"}\n{\"name\":\"x\"}\n{\"name\":\"liquid\"}\n";
+    const char *texts2[3] = {dup, dup, dup};
+    dra_err *e = stream_build(&o, texts2, &c, &r);
+    CHECK(e != NULL && e->next == NULL);
+    CHECK_STR(e ? e->msg : "", "found duplicate device \"liquid\" in pool \"node-1\"");
+    CHECK_INT(e ? e->line : 0, 4);
+    CHECK_INT(json_array_size(c.slices), 1); /* nothing more given */
+    dra_err_free(e);
+    json_decref(c.slices);
+}
+
+/* Input that changes between the passes is an error, not slices built from
+ * two different inputs: a device renamed before the checks, or changed
+ * before its slice is given out (the slices before it were). */
+UNIT_TEST(build_stream_input_that_changed)
+{
+    dra_slice_opts o = {.driver = "gpu.example.com", .node_name = "node-1"};
+    char *text = inventory_lines(300, SIZE_MAX), *changed = inventory_lines(300, 200);
+    char *renamed = dra_xstrdup(text);
+    memcpy(strstr(renamed, "gpu-7\""), "gpu-X", 5);
+    const char *fewer = "{\"name\":\"gpu-0\"}\n";
+    const char *const cases[][3] = {{text, renamed, text}, {text, fewer, text}, {text, text, changed}};
+    for (size_t k = 0; k < 3; k++) {
+        collected c = {json_array()};
+        dra_slice_result r;
+        dra_err *e = stream_build(&o, cases[k], &c, &r);
+        CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME);
+        CHECK(e && strstr(e->msg, "changed while it was read"));
+        /* the counter-set slice and the first device slice (gpu-0..127) went out */
+        CHECK_INT(json_array_size(c.slices), k == 2 ? 2 : 0);
+        dra_err_free(e);
+        dra_slice_result_free(&r);
+        json_decref(c.slices);
+    }
+    free(text);
+    free(changed);
+    free(renamed);
+}
+
 UNIT_TEST(build_new_pool_and_generations)
 {
     json_t *store = json_array();

@@ -3,6 +3,7 @@
  * (syncPool, getIndexLength, encodeIndex/decodeIndex, DevicesDeepEqual). */
 #include "build.h"
 #include "../base/hash.h"
+#include "../base/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -244,70 +245,64 @@ static bool position_of(const dra_strmap *m, const char *name, size_t *i)
     return true;
 }
 
-dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool)
+/* The counter sets' problems (duplicate names); fills the name -> index map
+ * and the parsed sets (each parsed once) that device checks use. */
+static dra_err *check_sets(const dra_inventory *inv, const char *pool, dra_strmap *sets, json_t **set_json,
+                           int *lookups)
 {
     dra_errs errs = DRA_ERRS_INIT;
-    int lookups = CHECK_FIELD_LINES;
-    dra_strmap sets = {0};
-    dra_strmap_reserve(&sets, inv->ncounter_sets);
-    json_t **set_json = dra_xcalloc(inv->ncounter_sets + 1, sizeof *set_json); /* each parsed once */
+    dra_strmap_reserve(sets, inv->ncounter_sets);
     for (size_t i = 0; i < inv->ncounter_sets; i++) {
         const dra_slice_item *it = &inv->counter_sets[i];
         set_json[i] = item_ref(it);
         dra_err *e = NULL;
         const char *name = json_string_value(json_object_get(set_json[i], "name"));
-        if (name && seen_before(&sets, name, i))
-            e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in "
-                                                                            "pool \"%s\"", name, pool), "name"));
-        dra_errs_add(&errs, e ? at_item(e, it, set_json[i], &lookups) : NULL);
+        if (name && seen_before(sets, name, i))
+            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in pool \"%s\"", name,
+                                          pool),
+                              "name");
+        dra_errs_add(&errs, e ? at_item(e, it, set_json[i], lookups) : NULL);
     }
-    dra_strset devs = {0}; /* the names, copied: a device held as text is parsed for this loop alone */
-    for (size_t i = 0; i < inv->ndevices; i++) {
-        const dra_slice_item *it = &inv->devices[i];
-        json_t *dev = item_ref(it);
-        dra_err *e = NULL;
-        const char *name = json_string_value(json_object_get(dev, "name"));
-        bool added = true;
-        if (name && *name)
-            dra_strset_add(&devs, name, strlen(name), &added);
-        if (!added)
-            e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate device \"%s\" in pool "
-                                                                            "\"%s\"", name, pool), "name"));
-        /* Every consumed counter must exist in a set of this pool. */
-        size_t k;
-        json_t *use;
-        json_array_foreach(json_object_get(dev, "consumesCounters"), k, use) {
-            const char *set_name = json_string_value(json_object_get(use, "counterSet"));
-            size_t set_index;
-            if (!set_name)
-                continue;
-            char field[96];
-            if (!position_of(&sets, set_name, &set_index)) {
-                snprintf(field, sizeof field, "consumesCounters[%zu].counterSet", k);
-                e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter set %s not found",
-                                                                set_name), field));
-                continue;
-            }
-            const json_t *have = json_object_get(set_json[set_index], "counters");
-            const char *cname;
-            json_t *c;
-            json_object_foreach(json_object_get(use, "counters"), cname, c) {
-                if (json_object_get(have, cname))
-                    continue;
-                snprintf(field, sizeof field, "consumesCounters[%zu].counters", k);
-                e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter %s not found in counter "
-                                                                "set %s", cname, set_name), field));
-            }
-        }
-        dra_errs_add(&errs, e ? at_item(e, it, dev, &lookups) : NULL);
-        json_decref(dev);
-    }
-    for (size_t i = 0; i < inv->ncounter_sets; i++)
-        json_decref(set_json[i]);
-    free(set_json);
-    dra_strset_free(&devs);
-    dra_strmap_free(&sets);
     return dra_errs_take(&errs);
+}
+
+/* One device's problems (unlocated): its name given before (repeated), and
+ * every consumed counter that is not in a set of this pool. */
+static dra_err *check_device(const json_t *dev, const char *pool, bool repeated, const dra_strmap *sets,
+                             json_t *const *set_json)
+{
+    dra_err *e = NULL;
+    if (repeated)
+        e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate device \"%s\" in pool \"%s\"",
+                                      json_string_value(json_object_get(dev, "name")), pool),
+                          "name");
+    size_t k;
+    json_t *use;
+    json_array_foreach(json_object_get(dev, "consumesCounters"), k, use) {
+        const char *set_name = json_string_value(json_object_get(use, "counterSet"));
+        size_t set_index;
+        if (!set_name)
+            continue;
+        char field[96];
+        if (!position_of(sets, set_name, &set_index)) {
+            snprintf(field, sizeof field, "consumesCounters[%zu].counterSet", k);
+            e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter set %s not found", set_name),
+                                                field));
+            continue;
+        }
+        const json_t *have = json_object_get(set_json[set_index], "counters");
+        const char *cname;
+        json_t *c;
+        json_object_foreach(json_object_get(use, "counters"), cname, c) {
+            if (json_object_get(have, cname))
+                continue;
+            snprintf(field, sizeof field, "consumesCounters[%zu].counters", k);
+            e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter %s not found in counter set %s",
+                                                            cname, set_name),
+                                                field));
+        }
+    }
+    return e;
 }
 
 /* ---- splitting and naming ---- */
@@ -600,8 +595,9 @@ static void copy_taint_time_added(const json_t *from_devices, json_t *to_devices
 }
 
 /* The model validator's findings on one built slice, each moved to the
- * inventory item it is about ("spec.devices[3].x" -> that device's ".x"). */
-static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv, size_t first, int *lookups)
+ * inventory item it is about ("spec.devices[3].x" -> that device's ".x");
+ * items: the slice's devices or counter sets, in its order. */
+static dra_err *validation_errors(const json_t *slice, const dra_slice_item *items, size_t nitems, int *lookups)
 {
     dra_err *all = dra_validate_resource_slice(slice, NULL);
     dra_errs out = DRA_ERRS_INIT;
@@ -610,18 +606,15 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
         all = x->next;
         x->next = NULL;
         const char *f = x->field ? x->field : "";
-        const dra_slice_item *items = NULL;
-        size_t nitems = 0;
         const char *rest = NULL, *key = NULL;
-        if (strncmp(f, "spec.devices[", 13) == 0) {
-            items = inv->devices, nitems = inv->ndevices, rest = f + 13, key = "devices";
-        } else if (strncmp(f, "spec.sharedCounters[", 20) == 0) {
-            items = inv->counter_sets, nitems = inv->ncounter_sets, rest = f + 20, key = "sharedCounters";
-        }
+        if (strncmp(f, "spec.devices[", 13) == 0)
+            rest = f + 13, key = "devices";
+        else if (strncmp(f, "spec.sharedCounters[", 20) == 0)
+            rest = f + 20, key = "sharedCounters";
         char *end = NULL;
         unsigned long j = rest ? strtoul(rest, &end, 10) : 0;
-        if (rest && end && *end == ']' && first + j < nitems) {
-            const dra_slice_item *it = &items[first + j];
+        if (rest && end && *end == ']' && j < nitems) {
+            const dra_slice_item *it = &items[j];
             const char *tail = end + 1;
             if (*tail == '.')
                 tail++;
@@ -641,238 +634,630 @@ static dra_err *validation_errors(const json_t *slice, const dra_inventory *inv,
     return dra_errs_take(&out);
 }
 
-/* What a build decides before making any slice: the chunks, the previous
- * slices they update, the generation. */
-typedef struct plan {
-    const char *pool;
-    size_t n, nset_slices;  /* slices; the first nset_slices hold counter sets */
-    size_t *first, *end;    /* slice i holds items [first, end) of its kind */
-    const json_t **matched; /* the previous slice slice i updates, or NULL */
-    int64_t gen;
-} plan;
+/* Devices cut into chunks by the 64/128 limits as they come: a device
+ * that does not fit closes the chunk before it. */
+typedef struct splitter {
+    size_t i, start; /* devices seen; where the open chunk starts */
+    bool advanced;   /* the open chunk holds an advanced device */
+    size_t *ends;    /* dra_xgrow: one past the last device of each closed chunk */
+    size_t n;
+} splitter;
 
-static void plan_free(plan *p)
+static void split_add(splitter *s, bool adv)
 {
-    free(p->first);
-    free(p->end);
-    free(p->matched);
-}
-
-static bool is_set_slice(const plan *p, size_t i) { return i < p->nset_slices; }
-
-/* Slice i's content (devices or sharedCounters): a new array, or NULL for
- * the one empty slice of an empty pool. */
-static json_t *content_of(const dra_inventory *inv, const plan *p, size_t i)
-{
-    const dra_slice_item *items = is_set_slice(p, i) ? inv->counter_sets : inv->devices;
-    if (p->end[i] == p->first[i])
-        return NULL;
-    json_t *a = json_array();
-    for (size_t k = p->first[i]; k < p->end[i]; k++)
-        json_array_append_new(a, item_ref(&items[k]));
-    return a;
-}
-
-/* Cut devices into chunks by the 64/128 limits; adv[k]: device k is advanced. */
-static size_t split(const bool *adv, size_t ndevices, size_t *ends)
-{
-    size_t nchunks = 0, start = 0;
-    bool advanced = false;
-    for (size_t i = 0; i < ndevices; i++) {
-        bool a = advanced || adv[i];
-        size_t limit = a ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED : DRA_RESOURCE_SLICE_MAX_DEVICES;
-        if (i - start + 1 > limit) {
-            /* Device i does not fit: close the chunk before it. */
-            ends[nchunks++] = i;
-            start = i;
-            a = adv[i];
-        }
-        advanced = a;
+    bool a = s->advanced || adv;
+    size_t limit = a ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED : DRA_RESOURCE_SLICE_MAX_DEVICES;
+    if (s->i - s->start + 1 > limit) {
+        s->ends = dra_xgrow(s->ends, s->n, sizeof *s->ends);
+        s->ends[s->n++] = s->i;
+        s->start = s->i;
+        a = adv;
     }
-    if (ndevices > start || nchunks == 0)
-        ends[nchunks++] = ndevices;
-    return nchunks;
+    s->advanced = a;
+    s->i++;
+}
+
+static void split_close(splitter *s)
+{
+    if (s->i > s->start || s->n == 0) {
+        s->ends = dra_xgrow(s->ends, s->n, sizeof *s->ends);
+        s->ends[s->n++] = s->i;
+    }
 }
 
 size_t dra_slice_split_devices(json_t *const *devices, size_t ndevices, size_t *ends)
 {
-    bool *adv = dra_xcalloc(ndevices + 1, sizeof *adv);
+    splitter s = {0};
     for (size_t i = 0; i < ndevices; i++)
-        adv[i] = dra_slice_device_is_advanced(devices[i]);
-    size_t n = split(adv, ndevices, ends);
-    free(adv);
-    return n;
+        split_add(&s, dra_slice_device_is_advanced(devices[i]));
+    split_close(&s);
+    memcpy(ends, s.ends, s.n * sizeof *ends);
+    free(s.ends);
+    return s.n;
 }
 
-static dra_err *make_plan(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out, plan *p)
+/* A device's name for the duplicate check, as 32 bits never 0; 0 for a
+ * device without a (non-empty string) name, which the check skips. */
+static uint32_t name_hash(const json_t *dev)
 {
-    memset(p, 0, sizeof *p);
-    dra_err *e = check_opts(opts);
-    if (e)
-        return e;
-    const char *pool = opts->pool ? opts->pool : opts->node_name;
-    p->pool = pool;
-    e = dra_inventory_check(inv, pool);
-    if (e)
-        return e;
+    const char *name = json_string_value(json_object_get(dev, "name"));
+    if (!name || !*name)
+        return 0;
+    uint32_t h = dra_fnv1a32_str(DRA_FNV32_OFFSET, name);
+    return h ? h : 1;
+}
 
-    /* Desired content: counter-set slices first, then device slices. */
-    size_t nset_slices = (inv->ncounter_sets + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS - 1) / DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
-    size_t *ends = dra_xmalloc((inv->ndevices + 1) * sizeof *ends);
-    size_t ndev_slices = 0;
-    if (inv->ndevices > 0 || nset_slices == 0) {
-        bool *adv = dra_xcalloc(inv->ndevices + 1, sizeof *adv);
-        for (size_t i = 0; i < inv->ndevices; i++) {
-            const dra_slice_item *it = &inv->devices[i];
-            adv[i] = it->json ? dra_slice_device_is_advanced(it->json) : it->advanced;
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A pool is built in three passes over its devices, in the same order
+ * each time: the first counts them, cuts them into chunks and keeps a hash
+ * of each name; the second checks each device (a name given twice, the
+ * counters it consumes) and validates each slice as its chunk fills, and
+ * compares it with the previous slice it updates; the third makes the
+ * slices again and gives them out.  The first pass holds 4 bytes a device
+ * (the name hashes, sorted at its end to find the names that may repeat);
+ * after it the builder holds 24 bytes a slice, those names, the counter
+ * sets, and during a pass one slice's devices. */
+struct dra_slice_builder {
+    dra_slice_opts opts;
+    const char *pool;
+    int pass;                 /* 1, 2, 3; 4 when done */
+    bool failed;              /* a problem ended the build: only free it */
+    bool stable;              /* the items' sources outlive the build (an inventory in memory) */
+    /* pass 1 */
+    size_t ndevices;
+    uint32_t *hash;           /* dra_xgrow: name_hash() of each device, until the plan */
+    uint64_t names;           /* the name hashes in order, in one: the next pass must see the same */
+    uint64_t names_again;     /* the same in pass 2 */
+    splitter split;
+    /* the plan */
+    const dra_inventory *sets; /* the counter sets (borrowed) */
+    size_t n, nset_slices;    /* slices, the first nset_slices of counter sets */
+    const json_t **matched;   /* the previous slice that slice i updates, or NULL */
+    size_t nmatched, nchanged;
+    int64_t prev_gen;         /* the highest of the previous slices */
+    int64_t gen;              /* provisional in pass 2, final in pass 3 */
+    uint32_t *repeated;       /* sorted name hashes of more than one device */
+    size_t nrepeated;
+    dra_strmap set_names;
+    json_t **set_json;
+    /* passes 2 and 3: the device chunk being filled */
+    size_t at, chunk;         /* devices and device chunks done in this pass */
+    json_t *content;          /* the chunk's devices */
+    dra_slice_item *items;    /* pass 2: the chunk's items (fields owned), src resolved at the end */
+    size_t *item_stub;        /* !stable: the stub of each item's source */
+    size_t nitems;
+    dra_objset stubs;         /* !stable: the chunk's sources, named, for messages */
+    const char *stub_file;    /* the source of the last stub */
+    int stub_doc, stub_item;
+    dra_strset seen;          /* pass 2: names of `repeated` given so far */
+    dra_errs problems, invalid; /* pass 2: the checks' findings; the validator's */
+    int problem_lookups, invalid_lookups;
+    uint64_t *chunk_hash;     /* !stable: content hash of each device chunk in pass 2, for pass 3 */
+    dra_slice_fn fn;
+    void *ctx;
+    dra_slice_result *out;
+    /* a stream (dra_slice_builder_read): each object's items; the counter sets held */
+    dra_inventory scratch, held;
+    dra_errs warnings;        /* the first pass's */
+    size_t *held_stub;
+    dra_objset held_stubs;
+};
+
+static bool is_set_slice(const dra_slice_builder *b, size_t i) { return i < b->nset_slices; }
+
+/* Slice i around content (stolen; NULL for the empty slice of an empty pool). */
+static json_t *make_slice(const dra_slice_builder *b, size_t i, json_t *content)
+{
+    const char *key = is_set_slice(b, i) ? "sharedCounters" : "devices";
+    const json_t *m = b->matched[i];
+    if (m) {
+        /* Updated in place: keep the object's name and metadata. */
+        if (content && !is_set_slice(b, i))
+            copy_taint_time_added(json_object_get(json_object_get(m, "spec"), "devices"), content);
+        const char *name = json_string_value(json_object_get(json_object_get(m, "metadata"), "name"));
+        json_t *obj = dra_slice_object(&b->opts, name, b->gen, b->n, key, content);
+        json_object_set_new(obj, "metadata", json_deep_copy(json_object_get(m, "metadata")));
+        return obj;
+    }
+    char *name = dra_slice_name(b->opts.driver, b->opts.node_name, b->pool, i, b->n);
+    json_t *obj = dra_slice_object(&b->opts, name, b->gen, b->n, key, content);
+    free(name);
+    return obj;
+}
+
+/* Pass 2 on slice i: does it change the previous slice it updates (for
+ * the generation), and what does the validator say of it. */
+static void check_slice(dra_slice_builder *b, size_t i, json_t *content, const dra_slice_item *items, size_t nitems)
+{
+    const json_t *m = b->matched[i];
+    if (m) {
+        const json_t *spec = json_object_get(m, "spec");
+        json_t *want_pool = json_pack("{s:s, s:I, s:I}", "name", b->pool, "generation", (json_int_t)b->prev_gen,
+                                      "resourceSliceCount", (json_int_t)b->n);
+        bool sets = is_set_slice(b, i);
+        if (!dra_slice_json_equal(json_object_get(spec, "pool"), want_pool) ||
+            !dra_slice_json_equal(json_object_get(spec, "nodeSelector"), b->opts.node_selector) ||
+            json_is_true(json_object_get(spec, "allNodes")) != b->opts.all_nodes ||
+            !dra_slice_json_equal(json_object_get(spec, "devices"), sets ? NULL : content) ||
+            !dra_slice_json_equal(json_object_get(spec, "sharedCounters"), sets ? content : NULL) ||
+            !dra_slice_json_equal(json_object_get(spec, "perDeviceNodeSelection"), NULL))
+            b->nchanged++;
+        json_decref(want_pool);
+    }
+    json_t *slice = make_slice(b, i, content);
+    dra_errs_add(&b->invalid, validation_errors(slice, items, nitems, &b->invalid_lookups));
+    json_decref(slice);
+}
+
+static dra_err *changed(void)
+{
+    return dra_err_new(DRA_EXIT_RUNTIME, "the input changed while it was read: its devices differ from the "
+                                         "first reading");
+}
+
+/* Pass 1: one more device. */
+static void count_device(dra_slice_builder *b, const json_t *dev, bool advanced)
+{
+    uint32_t h = name_hash(dev);
+    b->hash = dra_xgrow(b->hash, b->ndevices, sizeof *b->hash);
+    b->hash[b->ndevices++] = h;
+    b->names = b->names * DRA_FNV64_PRIME + h;
+    split_add(&b->split, advanced);
+}
+
+/* End of pass 1: the options, the counter sets, the plan. */
+static dra_err *plan(dra_slice_builder *b, const dra_inventory *sets)
+{
+    dra_err *e = check_opts(&b->opts);
+    if (e)
+        return e;
+    b->pool = b->opts.pool ? b->opts.pool : b->opts.node_name;
+    b->sets = sets;
+    b->set_json = dra_xcalloc(sets->ncounter_sets + 1, sizeof *b->set_json);
+    dra_errs_add(&b->problems, check_sets(sets, b->pool, &b->set_names, b->set_json, &b->problem_lookups));
+
+    /* names that may repeat: hashes given to more than one device */
+    uint32_t *sorted = b->hash;
+    size_t nsorted = 0;
+    for (size_t i = 0; i < b->ndevices; i++)
+        if (b->hash[i])
+            sorted[nsorted++] = b->hash[i];
+    dra_sort(sorted, nsorted, sizeof *sorted, cmp_u32);
+    for (size_t i = 1; i < nsorted; i++)
+        if (sorted[i] == sorted[i - 1] && (b->nrepeated == 0 || b->repeated[b->nrepeated - 1] != sorted[i])) {
+            b->repeated = dra_xgrow(b->repeated, b->nrepeated, sizeof *b->repeated);
+            b->repeated[b->nrepeated++] = sorted[i];
         }
-        ndev_slices = split(adv, inv->ndevices, ends);
-        free(adv);
-    }
-    size_t n = nset_slices + ndev_slices;
-    p->n = n;
-    p->nset_slices = nset_slices;
-    p->first = dra_xcalloc(n, sizeof *p->first);
-    p->end = dra_xcalloc(n, sizeof *p->end);
-    for (size_t k = 0; k < nset_slices; k++) {
-        p->first[k] = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
-        p->end[k] = p->first[k] + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
-        if (p->end[k] > inv->ncounter_sets)
-            p->end[k] = inv->ncounter_sets;
-    }
-    for (size_t k = 0, start = 0; k < ndev_slices; k++) {
-        p->first[nset_slices + k] = start;
-        p->end[nset_slices + k] = start = ends[k];
-    }
-    free(ends);
+    free(sorted);
+    b->hash = NULL;
+    b->names_again = 0;
 
-    /* Match previous slices by index (syncPool), then decide the generation. */
+    /* counter-set slices first, then device slices */
+    split_close(&b->split);
+    size_t ns = sets->ncounter_sets;
+    b->nset_slices = (ns + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS - 1) / DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
+    size_t ndev_slices = b->ndevices > 0 || b->nset_slices == 0 ? b->split.n : 0;
+    b->n = b->nset_slices + ndev_slices;
+
+    /* Match previous slices by index (syncPool); the generation starts at the highest. */
     int64_t gen = 0;
-    const dra_objset *prev = opts->previous;
+    const dra_objset *prev = b->opts.previous;
     for (size_t i = 0; prev && i < prev->n; i++) {
         const json_t *s = prev->v[i].json;
-        if (!is_pool_member(opts, pool, s))
+        if (!is_pool_member(&b->opts, b->pool, s))
             continue;
         json_int_t g = json_integer_value(json_object_get(json_object_get(json_object_get(s, "spec"), "pool"),
                                                           "generation"));
         if (g > gen)
             gen = g;
     }
-    const json_t **matched = p->matched = dra_xcalloc(n, sizeof *matched);
-    int width = dra_slice_index_width(n);
-    size_t nmatched = 0;
+    const json_t **matched = b->matched = dra_xcalloc(b->n + 1, sizeof *matched);
+    int width = dra_slice_index_width(b->n);
     for (size_t i = 0; prev && i < prev->n; i++) {
         const json_t *s = prev->v[i].json;
-        if (!is_pool_member(opts, pool, s))
+        if (!is_pool_member(&b->opts, b->pool, s))
             continue;
         const char *name = json_string_value(json_object_get(json_object_get(s, "metadata"), "name"));
         json_int_t g = json_integer_value(json_object_get(json_object_get(json_object_get(s, "spec"), "pool"),
                                                           "generation"));
         long index = name && g >= gen ? dra_slice_decode_index(name, width) : -1;
-        if (index >= 0 && (size_t)index < n && !matched[index]) {
+        if (index >= 0 && (size_t)index < b->n && !matched[index]) {
             matched[index] = s;
-            nmatched++;
+            b->nmatched++;
             continue;
         }
-        out->obsolete = dra_xgrow(out->obsolete, out->nobsolete, sizeof *out->obsolete);
-        out->obsolete[out->nobsolete++] = dra_xstrdup(name ? name : "");
+        b->out->obsolete = dra_xgrow(b->out->obsolete, b->out->nobsolete, sizeof *b->out->obsolete);
+        b->out->obsolete[b->out->nobsolete++] = dra_xstrdup(name ? name : "");
     }
-    json_t *desired_pool = json_pack("{s:s, s:I, s:I}", "name", pool, "generation", (json_int_t)gen,
-                                     "resourceSliceCount", (json_int_t)n);
-    size_t nchanged = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!matched[i])
-            continue;
-        const json_t *spec = json_object_get(matched[i], "spec");
-        bool all_nodes = json_is_true(json_object_get(spec, "allNodes"));
-        json_t *content = content_of(inv, p, i);
-        const json_t *want_devices = is_set_slice(p, i) ? NULL : content;
-        const json_t *want_sets = is_set_slice(p, i) ? content : NULL;
-        if (!dra_slice_json_equal(json_object_get(spec, "pool"), desired_pool) ||
-            !dra_slice_json_equal(json_object_get(spec, "nodeSelector"), opts->node_selector) ||
-            all_nodes != opts->all_nodes || !dra_slice_json_equal(json_object_get(spec, "devices"), want_devices) ||
-            !dra_slice_json_equal(json_object_get(spec, "sharedCounters"), want_sets) ||
-            !dra_slice_json_equal(json_object_get(spec, "perDeviceNodeSelection"), NULL))
-            nchanged++;
-        json_decref(content);
+    b->prev_gen = b->gen = gen;
+    if (b->opts.generation > b->gen)
+        b->gen = b->opts.generation; /* provisional: the one to validate with */
+
+    /* the counter-set slices, checked now */
+    for (size_t k = 0; !b->problems.head && k < b->nset_slices; k++) {
+        size_t first = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
+        size_t end = first + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS < ns ? first + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS : ns;
+        json_t *content = json_array();
+        for (size_t j = first; j < end; j++)
+            json_array_append(content, b->set_json[j]);
+        check_slice(b, k, content, &sets->counter_sets[first], end - first);
     }
-    json_decref(desired_pool);
-    size_t nnew = n - nmatched;
-    if (opts->generation > gen)
-        gen = opts->generation;
-    else if (!(nnew == 0 && nchanged <= 1))
-        gen++;
-    out->generation = p->gen = gen;
     return NULL;
 }
 
-/* Slice i of the plan, made anew (the same object every time). */
-static json_t *make_slice(const dra_slice_opts *opts, const dra_inventory *inv, const plan *p, size_t i)
+/* The chunk's items, their sources where they stay for messages. */
+static void resolve_items(dra_slice_builder *b)
 {
-    const char *key = is_set_slice(p, i) ? "sharedCounters" : "devices";
-    json_t *content = content_of(inv, p, i);
-    if (p->matched[i]) {
-        /* Updated in place: keep the object's name and metadata. */
-        const json_t *old_devices = json_object_get(json_object_get(p->matched[i], "spec"), "devices");
-        if (content && !is_set_slice(p, i))
-            copy_taint_time_added(old_devices, content);
-        const char *name = json_string_value(json_object_get(json_object_get(p->matched[i], "metadata"), "name"));
-        json_t *obj = dra_slice_object(opts, name, p->gen, p->n, key, content);
-        json_object_set_new(obj, "metadata", json_deep_copy(json_object_get(p->matched[i], "metadata")));
-        return obj;
-    }
-    char *name = dra_slice_name(opts->driver, opts->node_name, p->pool, i, p->n);
-    json_t *obj = dra_slice_object(opts, name, p->gen, p->n, key, content);
-    free(name);
-    return obj;
+    for (size_t k = 0; !b->stable && k < b->nitems; k++)
+        b->items[k].src = &b->stubs.v[b->item_stub[k]];
 }
 
-dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out)
+static void clear_chunk(dra_slice_builder *b)
 {
+    for (size_t k = 0; k < b->nitems; k++)
+        free(b->items[k].field);
+    b->nitems = 0;
+    b->content = NULL;
+    if (!b->stable && b->stubs.n) {
+        dra_field_validation fv = b->stubs.field_validation;
+        dra_objset_free(&b->stubs);
+        b->stubs.field_validation = fv;
+        b->stub_file = NULL;
+    }
+}
+
+/* What stays of an object for the messages about its devices: its
+ * apiVersion, kind, name and namespace, with its place. */
+static json_t *stub_of(const json_t *obj)
+{
+    json_t *stub = json_object(), *md = json_object_get(obj, "metadata"), *smd = json_object();
+    static const char *const top[] = {"apiVersion", "kind"}, *const meta[] = {"name", "namespace"};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *v = json_object_get(obj, top[i]);
+        if (v)
+            json_object_set(stub, top[i], v);
+    }
+    for (size_t i = 0; i < 2; i++) {
+        json_t *v = json_object_get(md, meta[i]);
+        if (v)
+            json_object_set(smd, meta[i], v);
+    }
+    json_object_set_new(stub, "metadata", smd);
+    return stub;
+}
+
+/* The stub of an object in objs: the last one when it is the same object. */
+static size_t keep_stub(dra_objset *objs, const dra_obj *o, const char **file, int *doc, int *item)
+{
+    if (objs->n && *file == o->file && *doc == o->doc && *item == o->item)
+        return objs->n - 1;
+    dra_obj kept = *o;
+    kept.json = stub_of(o->json);
+    dra_objset_keep(objs, &kept);
+    json_decref(kept.json);
+    *file = o->file, *doc = o->doc, *item = o->item;
+    return objs->n - 1;
+}
+
+/* Pass 2: one more device (dev: its JSON, it: where it comes from). */
+static dra_err *check_next(dra_slice_builder *b, const dra_slice_item *it, json_t *dev)
+{
+    uint32_t h = name_hash(dev);
+    if (b->at++ >= b->ndevices)
+        return changed();
+    b->names_again = b->names_again * DRA_FNV64_PRIME + h;
+    bool repeated = false;
+    if (h && bsearch(&h, b->repeated, b->nrepeated, sizeof h, cmp_u32)) {
+        const char *name = json_string_value(json_object_get(dev, "name"));
+        bool added = true;
+        dra_strset_add(&b->seen, name, strlen(name), &added);
+        repeated = !added;
+    }
+    dra_err *e = check_device(dev, b->pool, repeated, &b->set_names, b->set_json);
+    if (e)
+        dra_errs_add(&b->problems, at_item(e, it, dev, &b->problem_lookups));
+    if (b->problems.head) /* the slices are not looked at */
+        return NULL;
+    if (!b->content)
+        b->content = json_array();
+    json_array_append(b->content, dev);
+    b->items = dra_xgrow(b->items, b->nitems, sizeof *b->items);
+    b->items[b->nitems] = (dra_slice_item){.src = it->src, .field = dra_xstrdup(it->field)};
+    if (!b->stable) {
+        b->item_stub = dra_xgrow(b->item_stub, b->nitems, sizeof *b->item_stub);
+        b->item_stub[b->nitems] = keep_stub(&b->stubs, it->src, &b->stub_file, &b->stub_doc, &b->stub_item);
+    }
+    b->nitems++;
+    if (b->at < b->split.ends[b->chunk])
+        return NULL;
+    json_t *content = b->content;
+    if (!b->stable) {
+        b->chunk_hash = dra_xgrow(b->chunk_hash, b->chunk, sizeof *b->chunk_hash);
+        b->chunk_hash[b->chunk] = dra_json_content_hash(content);
+    }
+    resolve_items(b);
+    check_slice(b, b->nset_slices + b->chunk++, content, b->items, b->nitems);
+    clear_chunk(b);
+    return NULL;
+}
+
+/* End of pass 2: every problem found, or the generation. */
+static dra_err *checked(dra_slice_builder *b)
+{
+    if (b->at != b->ndevices || b->names_again != b->names)
+        return changed();
+    if (!b->problems.head && b->n > b->nset_slices && b->ndevices == 0)
+        check_slice(b, b->nset_slices, NULL, NULL, 0); /* the empty slice of an empty pool */
+    if (b->problems.head) {
+        dra_errs_free(&b->invalid);
+        return dra_errs_take(&b->problems);
+    }
+    if (b->invalid.head)
+        return dra_errs_take(&b->invalid);
+    size_t nnew = b->n - b->nmatched;
+    b->gen = b->prev_gen;
+    if (b->opts.generation > b->gen)
+        b->gen = b->opts.generation;
+    else if (!(nnew == 0 && b->nchanged <= 1))
+        b->gen++;
+    b->out->generation = b->gen;
+    return NULL;
+}
+
+/* Pass 3: the counter-set slices, before the first device slice. */
+static dra_err *give_sets(dra_slice_builder *b)
+{
+    dra_err *e = NULL;
+    for (size_t k = 0; !e && k < b->nset_slices; k++) {
+        size_t first = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS, ns = b->sets->ncounter_sets;
+        size_t end = first + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS < ns ? first + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS : ns;
+        json_t *content = json_array();
+        for (size_t j = first; j < end; j++)
+            json_array_append(content, b->set_json[j]);
+        json_t *slice = make_slice(b, k, content);
+        e = b->fn(b->ctx, slice);
+        json_decref(slice);
+    }
+    return e;
+}
+
+/* Pass 3: one more device. */
+static dra_err *put_next(dra_slice_builder *b, json_t *dev)
+{
+    if (b->at == 0) {
+        dra_err *e = give_sets(b);
+        if (e)
+            return e;
+    }
+    if (b->at++ >= b->ndevices)
+        return changed();
+    if (!b->content)
+        b->content = json_array();
+    json_array_append(b->content, dev);
+    if (b->at < b->split.ends[b->chunk])
+        return NULL;
+    json_t *content = b->content;
+    b->content = NULL;
+    if (!b->stable && dra_json_content_hash(content) != b->chunk_hash[b->chunk]) {
+        json_decref(content);
+        return changed();
+    }
+    json_t *slice = make_slice(b, b->nset_slices + b->chunk++, content);
+    dra_err *e = b->fn(b->ctx, slice);
+    json_decref(slice);
+    return e;
+}
+
+/* End of pass 3. */
+static dra_err *put_done(dra_slice_builder *b)
+{
+    if (b->at != b->ndevices)
+        return changed();
+    dra_err *e = b->ndevices == 0 ? give_sets(b) : NULL;
+    if (!e && b->n > b->nset_slices && b->ndevices == 0) {
+        json_t *slice = make_slice(b, b->nset_slices, NULL);
+        e = b->fn(b->ctx, slice);
+        json_decref(slice);
+    }
+    return e;
+}
+
+/* Between passes: the next one starts at the first device. */
+static void next_pass(dra_slice_builder *b)
+{
+    b->pass++;
+    b->at = b->chunk = 0;
+    json_decref(b->content);
+    clear_chunk(b);
+}
+
+static dra_slice_builder *builder_new(const dra_slice_opts *opts, bool stable, dra_slice_fn fn, void *ctx,
+                                      dra_slice_result *out)
+{
+    dra_slice_builder *b = dra_xcalloc(1, sizeof *b);
+    b->opts = *opts;
+    b->stable = stable;
+    b->pass = 1;
+    b->fn = fn;
+    b->ctx = ctx;
+    b->out = out;
+    b->problem_lookups = b->invalid_lookups = CHECK_FIELD_LINES;
     memset(out, 0, sizeof *out);
-    plan p;
-    dra_err *e = make_plan(opts, inv, out, &p);
-    if (e) {
-        plan_free(&p);
-        dra_slice_result_free(out);
-        return e;
-    }
-    out->slices = dra_xcalloc(p.n, sizeof *out->slices);
-    out->nslices = p.n;
-    dra_errs errs = DRA_ERRS_INIT;
-    int lookups = CHECK_FIELD_LINES;
-    for (size_t i = 0; i < p.n; i++) {
-        out->slices[i] = make_slice(opts, inv, &p, i);
-        dra_errs_add(&errs, validation_errors(out->slices[i], inv, p.first[i], &lookups));
-    }
-    plan_free(&p);
-    if (errs.head)
-        dra_slice_result_free(out);
-    return dra_errs_take(&errs);
+    return b;
+}
+
+static void builder_free(dra_slice_builder *b)
+{
+    if (!b)
+        return;
+    json_decref(b->content);
+    clear_chunk(b);
+    free(b->items);
+    free(b->item_stub);
+    dra_objset_free(&b->stubs);
+    for (size_t i = 0; b->sets && i < b->sets->ncounter_sets; i++)
+        json_decref(b->set_json[i]);
+    free(b->set_json);
+    dra_strmap_free(&b->set_names);
+    dra_strset_free(&b->seen);
+    free(b->hash);
+    free(b->split.ends);
+    free(b->repeated);
+    free(b->matched);
+    free(b->chunk_hash);
+    dra_errs_free(&b->problems);
+    dra_errs_free(&b->invalid);
+    dra_inventory_free(&b->scratch);
+    dra_errs_free(&b->warnings);
+    dra_inventory_free(&b->held);
+    free(b->held_stub);
+    dra_objset_free(&b->held_stubs);
+    free(b);
 }
 
 dra_err *dra_slice_build_each(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_fn fn, void *ctx,
                               dra_slice_result *out)
 {
-    memset(out, 0, sizeof *out);
-    plan p;
-    dra_err *e = make_plan(opts, inv, out, &p);
-    dra_errs errs = DRA_ERRS_INIT;
-    int lookups = CHECK_FIELD_LINES;
-    for (size_t i = 0; !e && i < p.n; i++) { /* every slice checked before any is given out */
-        json_t *slice = make_slice(opts, inv, &p, i);
-        dra_errs_add(&errs, validation_errors(slice, inv, p.first[i], &lookups));
-        json_decref(slice);
+    dra_slice_builder *b = builder_new(opts, true, fn, ctx, out);
+    for (size_t i = 0; i < inv->ndevices; i++) {
+        const dra_slice_item *it = &inv->devices[i];
+        json_t *dev = it->json ? NULL : item_ref(it);
+        count_device(b, it->json ? it->json : dev, it->json ? dra_slice_device_is_advanced(it->json) : it->advanced);
+        json_decref(dev);
+    }
+    dra_err *e = plan(b, inv);
+    next_pass(b);
+    for (size_t i = 0; !e && i < inv->ndevices; i++) {
+        json_t *dev = item_ref(&inv->devices[i]);
+        e = check_next(b, &inv->devices[i], dev);
+        json_decref(dev);
     }
     if (!e)
-        e = dra_errs_take(&errs);
-    for (size_t i = 0; !e && i < p.n; i++) {
-        json_t *slice = make_slice(opts, inv, &p, i);
-        e = fn(ctx, slice);
-        json_decref(slice);
+        e = checked(b);
+    next_pass(b);
+    for (size_t i = 0; !e && i < inv->ndevices; i++) {
+        json_t *dev = item_ref(&inv->devices[i]);
+        e = put_next(b, dev);
+        json_decref(dev);
     }
-    plan_free(&p);
+    if (!e)
+        e = put_done(b);
+    builder_free(b);
     if (e)
         dra_slice_result_free(out);
     return e;
+}
+
+typedef struct gathered {
+    json_t **v;
+    size_t n;
+} gathered;
+
+static dra_err *gather(void *ctx, json_t *slice)
+{
+    gathered *g = ctx;
+    g->v = dra_xgrow(g->v, g->n, sizeof *g->v);
+    g->v[g->n++] = json_incref(slice);
+    return NULL;
+}
+
+dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out)
+{
+    gathered g = {0};
+    dra_err *e = dra_slice_build_each(opts, inv, gather, &g, out);
+    if (e) {
+        for (size_t i = 0; i < g.n; i++)
+            json_decref(g.v[i]);
+        free(g.v);
+        return e;
+    }
+    out->slices = g.v;
+    out->nslices = g.n;
+    return NULL;
+}
+
+/* ---- a stream read three times ---- */
+
+dra_slice_builder *dra_slice_builder_new(const dra_slice_opts *opts, dra_field_validation fv, dra_slice_fn fn,
+                                         void *ctx, dra_slice_result *out)
+{
+    dra_slice_builder *b = builder_new(opts, false, fn, ctx, out);
+    b->scratch.field_validation = b->held.field_validation = fv;
+    b->stubs.field_validation = b->held_stubs.field_validation = fv;
+    return b;
+}
+
+dra_err *dra_slice_builder_read(dra_slice_builder *b, const dra_obj *o)
+{
+    if (b->failed || b->pass > 3)
+        return NULL;
+    dra_inventory *s = &b->scratch;
+    for (size_t i = 0; i < s->ndevices; i++)
+        free(s->devices[i].field);
+    for (size_t i = 0; i < s->ncounter_sets; i++)
+        free(s->counter_sets[i].field);
+    s->ndevices = s->ncounter_sets = 0;
+    dra_err *e = dra_inventory_add(s, o);
+    if (b->pass == 1)
+        dra_errs_add(&b->warnings, dra_errs_take(&s->warnings));
+    else
+        dra_errs_free(&s->warnings); /* said in the first pass */
+    for (size_t i = 0; !e && i < s->ndevices; i++) {
+        dra_slice_item *it = &s->devices[i];
+        if (b->pass == 1)
+            count_device(b, it->json, dra_slice_device_is_advanced(it->json));
+        else if (b->pass == 2)
+            e = check_next(b, it, it->json);
+        else
+            e = put_next(b, it->json);
+    }
+    if (!e && b->pass == 1 && s->ncounter_sets) {
+        /* held as text, with a stub of their object, until the build ends */
+        size_t c0 = b->held.ncounter_sets;
+        const char *file = NULL;
+        int doc = 0, item = 0;
+        size_t stub = keep_stub(&b->held_stubs, o, &file, &doc, &item);
+        for (size_t i = 0; i < s->ncounter_sets; i++) {
+            dra_inventory_add_counter_set(&b->held, s->counter_sets[i].json, NULL, s->counter_sets[i].field);
+            b->held_stub = dra_xgrow(b->held_stub, c0 + i, sizeof *b->held_stub);
+            b->held_stub[c0 + i] = stub;
+        }
+        dra_inventory_hold(&b->held, b->held.ndevices, c0);
+    }
+    b->failed = e != NULL;
+    return e;
+}
+
+dra_err *dra_slice_builder_next(dra_slice_builder *b)
+{
+    if (b->failed)
+        return dra_err_new(DRA_EXIT_RUNTIME, "internal error: a failed build goes on");
+    dra_err *e = NULL;
+    if (b->pass == 1) {
+        for (size_t i = 0; i < b->held.ncounter_sets; i++)
+            b->held.counter_sets[i].src = &b->held_stubs.v[b->held_stub[i]]; /* the stubs no longer move */
+        e = plan(b, &b->held);
+    } else if (b->pass == 2) {
+        e = checked(b);
+    } else if (b->pass == 3) {
+        e = put_done(b);
+    }
+    next_pass(b);
+    b->failed = e != NULL;
+    return e;
+}
+
+dra_err *dra_slice_builder_warnings(dra_slice_builder *b)
+{
+    return dra_errs_take(&b->warnings);
+}
+
+void dra_slice_builder_free(dra_slice_builder *b)
+{
+    builder_free(b);
 }

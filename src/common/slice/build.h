@@ -74,14 +74,6 @@ void dra_inventory_add_device(dra_inventory *inv, json_t *device, const dra_obj 
 void dra_inventory_add_counter_set(dra_inventory *inv, json_t *set, const dra_obj *src, const char *field);
 void dra_inventory_free(dra_inventory *inv);
 
-/* Every problem that keeps the inventory from being published, all of them:
- * duplicate device or counter set names ("found duplicate device %q in pool
- * %q", as upstream's pre-validation) and dangling counter references
- * ("counter set X not found", "counter X not found in counter set Y").  The
- * shape of each device is checked by the model validator on the built slices
- * (dra_slice_build).  Errors carry the item's file, document, line and field. */
-DRA_MUST_USE dra_err *dra_inventory_check(const dra_inventory *inv, const char *pool);
-
 typedef struct dra_slice_opts {
     const char *driver;        /* required */
     const char *node_name;     /* node-local pool: spec.nodeName, and the owner in names */
@@ -100,10 +92,14 @@ typedef struct dra_slice_result {
     int64_t generation;        /* the pool generation written */
 } dra_slice_result;
 
-/* Build the pool's slices.  Checks options and the inventory first, then
- * validates every built slice with the model validator and reports each
- * problem at the inventory item it comes from (DRA_EXIT_INPUT, every
- * problem).  On error *out is left empty. */
+/* Build the pool's slices.  Checks options and the inventory first (every
+ * problem that keeps it from being published: duplicate device or counter
+ * set names, "found duplicate device %q in pool %q" as upstream's
+ * pre-validation, and dangling counter references, "counter set X not
+ * found", "counter X not found in counter set Y"), then validates every
+ * built slice with the model validator, and reports each problem at the
+ * inventory item it comes from with its file, document, line and field
+ * (DRA_EXIT_INPUT, every problem).  On error *out is left empty. */
 DRA_MUST_USE dra_err *dra_slice_build(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_result *out);
 void dra_slice_result_free(dra_slice_result *r);
 
@@ -116,6 +112,33 @@ void dra_slice_result_free(dra_slice_result *r);
 typedef dra_err *(*dra_slice_fn)(void *ctx, json_t *slice);
 DRA_MUST_USE dra_err *dra_slice_build_each(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_fn fn,
                                           void *ctx, dra_slice_result *out);
+
+/* The same build over a stream read three times, in the same order each
+ * time (files that can be read again): every object of the input is given
+ * to dra_slice_builder_read() once a pass, and dra_slice_builder_next()
+ * ends a pass.  The first pass counts the devices and holds the counter
+ * sets; its end checks the options and the counter sets and plans the
+ * slices.  The second checks every device and validates every slice; its
+ * end returns every problem, as dra_slice_build does, or decides the
+ * generation.  The third gives the slices to fn, one at a time; its end
+ * gives the last ones.  Memory follows one slice, the counter sets and 4
+ * bytes a device, not the input.  Objects that differ from the first pass
+ * (the input changed while read) are a runtime error.
+ *
+ * Objects are borrowed for the call.  An error from either call ends the
+ * build: free it.  Reading problems of the first pass (an object that is
+ * not an inventory) are returned by read(), and the object after them is
+ * not looked at: the caller may go on reading to find read errors, as a
+ * whole read would.  out gets the generation and the obsolete names (free
+ * it with dra_slice_result_free), and must outlive the builder. */
+typedef struct dra_slice_builder dra_slice_builder;
+dra_slice_builder *dra_slice_builder_new(const dra_slice_opts *opts, dra_field_validation fv, dra_slice_fn fn,
+                                         void *ctx, dra_slice_result *out);
+DRA_MUST_USE dra_err *dra_slice_builder_read(dra_slice_builder *b, const dra_obj *o);
+DRA_MUST_USE dra_err *dra_slice_builder_next(dra_slice_builder *b);
+/* Unknown fields relaxed by fv in the first pass (owned by the caller). */
+DRA_MUST_USE dra_err *dra_slice_builder_warnings(dra_slice_builder *b);
+void dra_slice_builder_free(dra_slice_builder *b);
 
 /* The pieces, exposed for tests and for `profile`, which streams. */
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r)
@@ -144,58 +145,39 @@ dra_err *dra_profile_write(dra_writer *w, const dra_profile_opts *o, const char 
     return e;
 }
 
-/* dra-slice build reads as it goes: each object is added to the inventory
- * as it is read, its devices and counter sets then held as text; what stays
- * of the object is a stub that names it (apiVersion, kind, name, namespace)
- * with its place, for messages. */
+/* dra-slice build reads its files three times as a stream (see
+ * dra_slice_builder); the first problem of the first pass is kept while
+ * reading goes on, so that read errors come first as a whole read gives them. */
 typedef struct build_reader {
-    dra_inventory *inv;
-    dra_objset *stubs;
-    size_t *dev_src, *set_src; /* the stub of each device / counter set */
-    dra_err *err;              /* the first problem; later objects are only read */
+    dra_slice_builder *b;
+    int pass;
+    dra_err *err;
 } build_reader;
 
-static json_t *stub_of(const json_t *obj)
-{
-    json_t *stub = json_object(), *md = json_object_get(obj, "metadata"), *smd = json_object();
-    static const char *const top[] = {"apiVersion", "kind"}, *const meta[] = {"name", "namespace"};
-    for (size_t i = 0; i < 2; i++) {
-        json_t *v = json_object_get(obj, top[i]);
-        if (v)
-            json_object_set(stub, top[i], v);
-    }
-    for (size_t i = 0; i < 2; i++) {
-        json_t *v = json_object_get(md, meta[i]);
-        if (v)
-            json_object_set(smd, meta[i], v);
-    }
-    json_object_set_new(stub, "metadata", smd);
-    return stub;
-}
-
-static dra_err *add_read(void *ctx, dra_obj *o)
+static dra_err *build_read(void *ctx, dra_obj *o)
 {
     build_reader *r = ctx;
     if (r->err)
         return NULL;
-    size_t d0 = r->inv->ndevices, c0 = r->inv->ncounter_sets;
-    r->err = dra_inventory_add(r->inv, o);
-    if (r->err)
-        return NULL;
-    dra_obj kept = *o;
-    kept.json = stub_of(o->json);
-    dra_objset_keep(r->stubs, &kept);
-    json_decref(kept.json);
-    dra_inventory_hold(r->inv, d0, c0);
-    for (size_t i = d0; i < r->inv->ndevices; i++) {
-        r->dev_src = dra_xgrow(r->dev_src, i, sizeof *r->dev_src);
-        r->dev_src[i] = r->stubs->n - 1;
-    }
-    for (size_t i = c0; i < r->inv->ncounter_sets; i++) {
-        r->set_src = dra_xgrow(r->set_src, i, sizeof *r->set_src);
-        r->set_src[i] = r->stubs->n - 1;
-    }
+    dra_err *e = dra_slice_builder_read(r->b, o);
+    if (r->pass > 1)
+        return e;
+    r->err = e;
     return NULL;
+}
+
+/* Files and directories can be read again; standard input, pipes and
+ * process substitutions cannot. */
+static bool can_read_again(char *const *paths, size_t npaths)
+{
+    if (npaths == 0)
+        return false;
+    for (size_t i = 0; i < npaths; i++) {
+        struct stat st;
+        if (strcmp(paths[i], "-") == 0 || stat(paths[i], &st) != 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+            return false;
+    }
+    return true;
 }
 
 static dra_err *put_slice(void *ctx, json_t *slice)
@@ -219,38 +201,44 @@ dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const cha
     oo.previous = nprev ? &old : NULL;
     dra_inventory inv = DRA_INVENTORY_INIT;
     inv.field_validation = in.field_validation;
-    build_reader br = {&inv, &in, NULL, NULL, NULL};
-    /* Standard input is read whole: its text is not there to read again for
-     * the lines of fields that problems found after reading name. */
-    bool stdin_read = npaths == 0;
-    for (size_t i = 0; i < npaths; i++)
-        stdin_read |= strcmp(paths[i], "-") == 0;
-    if (!e && stdin_read) {
+    if (!e && !can_read_again(paths, npaths)) {
+        /* Read whole: its text is not there to read again, for the devices
+         * nor for the lines of fields that problems found after reading name. */
         e = dra_read_paths(&in, paths, npaths);
         for (size_t i = 0; !e && i < in.n; i++)
             e = dra_inventory_add(&inv, &in.v[i]);
+        if (!e)
+            e = dra_slice_build_each(&oo, &inv, put_slice, w, r);
     } else if (!e) {
-        e = dra_read_paths_each(&in, paths, npaths, add_read, &br);
-        if (!e) { /* read errors first, as a whole read gives them */
+        build_reader br = {dra_slice_builder_new(&oo, in.field_validation, put_slice, w, r), 1, NULL};
+        e = dra_read_paths_each(&in, paths, npaths, build_read, &br);
+        if (!e) /* read errors first, as a whole read gives them */
             e = br.err;
-            br.err = NULL;
+        else
+            dra_err_free(br.err);
+        if (!e)
+            e = dra_slice_builder_next(br.b);
+        for (br.pass = 2; !e && br.pass <= 3; br.pass++) {
+            dra_objset again = DRA_OBJSET_INIT;
+            again.field_validation = in.field_validation;
+            again.recursive = in.recursive;
+            again.stream_chunk = in.stream_chunk;
+            e = dra_read_paths_each(&again, paths, npaths, build_read, &br);
+            if (!e)
+                e = dra_slice_builder_next(br.b);
+            dra_objset_free(&again);
         }
-        for (size_t i = 0; !e && i < inv.ndevices; i++)
-            inv.devices[i].src = &in.v[br.dev_src[i]]; /* the stubs no longer move */
-        for (size_t i = 0; !e && i < inv.ncounter_sets; i++)
-            inv.counter_sets[i].src = &in.v[br.set_src[i]];
+        dra_errs_add(&inv.warnings, dra_slice_builder_warnings(br.b));
+        dra_slice_builder_free(br.b);
+        if (e)
+            dra_slice_result_free(r);
     }
-    dra_err_free(br.err);
-    if (!e)
-        e = dra_slice_build_each(&oo, &inv, put_slice, w, r);
     if (warnings && !e) {
         /* duplicate fields the reader relaxed, then unknown ones */
         *warnings = dra_err_append(*warnings, in.warnings);
         in.warnings = NULL;
         *warnings = dra_err_append(*warnings, dra_errs_take(&inv.warnings));
     }
-    free(br.dev_src);
-    free(br.set_src);
     dra_inventory_free(&inv);
     dra_objset_free(&in);
     dra_objset_free(&old);
