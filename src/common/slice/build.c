@@ -952,7 +952,7 @@ static dra_err *check_next(dra_slice_builder *b, const dra_slice_item *it, json_
         return changed();
     b->names_again = b->names_again * DRA_FNV64_PRIME + h;
     bool repeated = false;
-    if (h && bsearch(&h, b->repeated, b->nrepeated, sizeof h, cmp_u32)) {
+    if (h && b->nrepeated && bsearch(&h, b->repeated, b->nrepeated, sizeof h, cmp_u32)) {
         const char *name = json_string_value(json_object_get(dev, "name"));
         bool added = true;
         dra_strset_add(&b->seen, name, strlen(name), &added);
