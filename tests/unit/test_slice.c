@@ -187,54 +187,24 @@ static dra_err *collect(void *ctx, json_t *slice)
     return NULL;
 }
 
-/* The inventory held as text, slices given out one at a time: the same
- * slices, generation and obsolete names as a whole build, against previous
- * slices too; a problem anywhere gives no slice at all. */
-UNIT_TEST(build_each_from_text_is_the_whole_build)
+/* 300 devices gpu-<i> of model "a" and the counter set "mem", held in store. */
+static void make_pool_with_set(dra_inventory *inv, json_t *store)
 {
-    json_t *store = json_array();
-    dra_inventory inv = DRA_INVENTORY_INIT;
-    make_inventory(&inv, store, 300, "a");
+    make_inventory(inv, store, 300, "a");
     json_t *set = json_pack("{s:s, s:{s:{s:s}}}", "name", "mem", "counters", "bytes", "value", "1Gi");
     json_array_append_new(store, set);
-    dra_inventory_add_counter_set(&inv, set, NULL, NULL);
-    dra_slice_opts o = {.driver = "gpu.example.com", .node_name = "node-1"};
-    dra_slice_result whole;
-    CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
-    dra_objset prev = result_as_set(&whole);
-    json_object_set_new(json_object_get(json_array_get(store, 5), "attributes"), "model", json_pack("{s:s}", "string", "b"));
-    o.previous = &prev;
-    dra_slice_result_free(&whole);
-    CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
+    dra_inventory_add_counter_set(inv, set, NULL, NULL);
+}
 
-    dra_inventory_hold(&inv, 0, 0);
-    CHECK(inv.devices[0].json == NULL && inv.devices[0].text != NULL && inv.counter_sets[0].text != NULL);
-    collected c = {json_array()};
-    dra_slice_result each;
-    CHECK(dra_slice_build_each(&o, &inv, collect, &c, &each) == NULL);
-    CHECK_INT(json_array_size(c.slices), whole.nslices);
-    CHECK_INT(each.generation, whole.generation);
-    CHECK_INT(each.nobsolete, whole.nobsolete);
-    for (size_t i = 0; i < whole.nslices && i < json_array_size(c.slices); i++)
-        CHECK(json_equal(json_array_get(c.slices, i), whole.slices[i]));
-    dra_slice_result_free(&each);
-    json_array_clear(c.slices);
-
-    /* a bad device name: errors, and nothing given out */
-    dra_inventory bad = DRA_INVENTORY_INIT;
-    make_inventory(&bad, store, 3, "a");
-    json_object_set_new(json_array_get(store, json_array_size(store) - 1), "name", json_string("Bad_Name"));
-    dra_inventory_hold(&bad, 0, 0);
-    dra_err *e = dra_slice_build_each(&o, &bad, collect, &c, &each);
-    CHECK(e != NULL && json_array_size(c.slices) == 0 && each.nobsolete == 0);
-    dra_err_free(e);
-    dra_inventory_free(&bad);
-
-    json_decref(c.slices);
-    dra_slice_result_free(&whole);
-    dra_objset_free(&prev);
-    dra_inventory_free(&inv);
-    json_decref(store);
+/* The slices given out one at a time, the generation and the obsolete
+ * names are those of the whole build. */
+static void check_same_build(int *unit_failed, const collected *c, const dra_slice_result *each, const dra_slice_result *whole)
+{
+    CHECK_INT(json_array_size(c->slices), whole->nslices);
+    CHECK_INT(each->generation, whole->generation);
+    CHECK_INT(each->nobsolete, whole->nobsolete);
+    for (size_t i = 0; i < whole->nslices && i < json_array_size(c->slices); i++)
+        CHECK(json_equal(json_array_get(c->slices, i), whole->slices[i]));
 }
 
 /* The stream builder over JSON Lines read three times; texts[k] is the
@@ -270,42 +240,60 @@ static char *inventory_lines(size_t n, size_t odd)
     return s;
 }
 
-/* A stream read three times gives the slices, generation and obsolete
- * names of the build from memory, against previous slices too. */
-UNIT_TEST(build_stream_is_the_whole_build)
+/* The inventory held as text, slices given out one at a time, and the same
+ * devices as JSON Lines read three times as a stream: the same slices,
+ * generation and obsolete names as a whole build, without and against
+ * previous slices; a problem anywhere gives no slice at all. */
+UNIT_TEST(build_each_and_stream_are_the_whole_build)
 {
     json_t *store = json_array();
     dra_inventory inv = DRA_INVENTORY_INIT;
-    make_inventory(&inv, store, 300, "a");
-    json_t *set = json_pack("{s:s, s:{s:{s:s}}}", "name", "mem", "counters", "bytes", "value", "1Gi");
-    json_array_append_new(store, set);
-    dra_inventory_add_counter_set(&inv, set, NULL, NULL);
+    make_pool_with_set(&inv, store);
     dra_slice_opts o = {.driver = "gpu.example.com", .node_name = "node-1"};
-    dra_slice_result whole;
+    dra_slice_result first, whole;
+    CHECK(dra_slice_build(&o, &inv, &first) == NULL);
+    collected c = {json_array()};
+    dra_slice_result each;
+    char *text = inventory_lines(300, SIZE_MAX);
+    const char *texts[3] = {text, text, text};
+    CHECK(stream_build(&o, texts, &c, &each) == NULL);
+    check_same_build(unit_failed, &c, &each, &first);
+    dra_slice_result_free(&each);
+    json_array_clear(c.slices);
+    free(text);
+
+    /* one device changed against the previous slices */
+    dra_objset prev = result_as_set(&first);
+    json_object_set_new(json_object_get(json_array_get(store, 5), "attributes"), "model", json_pack("{s:s}", "string", "b"));
+    o.previous = &prev;
     CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
-    dra_objset prev = result_as_set(&whole);
-    for (int round = 0; round < 2; round++) {
-        if (round == 1) { /* one device changed against the previous slices */
-            json_object_set_new(json_object_get(json_array_get(store, 5), "attributes"), "model",
-                                json_pack("{s:s}", "string", "b"));
-            o.previous = &prev;
-            dra_slice_result_free(&whole);
-            CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
-        }
-        char *text = inventory_lines(300, round == 1 ? 5 : SIZE_MAX);
-        const char *texts[3] = {text, text, text};
-        collected c = {json_array()};
-        dra_slice_result each;
-        CHECK(stream_build(&o, texts, &c, &each) == NULL);
-        CHECK_INT(json_array_size(c.slices), whole.nslices);
-        CHECK_INT(each.generation, whole.generation);
-        CHECK_INT(each.nobsolete, whole.nobsolete);
-        for (size_t i = 0; i < whole.nslices && i < json_array_size(c.slices); i++)
-            CHECK(json_equal(json_array_get(c.slices, i), whole.slices[i]));
-        dra_slice_result_free(&each);
-        json_decref(c.slices);
-        free(text);
-    }
+    text = inventory_lines(300, 5);
+    texts[0] = texts[1] = texts[2] = text;
+    CHECK(stream_build(&o, texts, &c, &each) == NULL);
+    check_same_build(unit_failed, &c, &each, &whole);
+    dra_slice_result_free(&each);
+    json_array_clear(c.slices);
+    free(text);
+
+    dra_inventory_hold(&inv, 0, 0);
+    CHECK(inv.devices[0].json == NULL && inv.devices[0].text != NULL && inv.counter_sets[0].text != NULL);
+    CHECK(dra_slice_build_each(&o, &inv, collect, &c, &each) == NULL);
+    check_same_build(unit_failed, &c, &each, &whole);
+    dra_slice_result_free(&each);
+    json_array_clear(c.slices);
+
+    /* a bad device name: errors, and nothing given out */
+    dra_inventory bad = DRA_INVENTORY_INIT;
+    make_inventory(&bad, store, 3, "a");
+    json_object_set_new(json_array_get(store, json_array_size(store) - 1), "name", json_string("Bad_Name"));
+    dra_inventory_hold(&bad, 0, 0);
+    dra_err *e = dra_slice_build_each(&o, &bad, collect, &c, &each);
+    CHECK(e != NULL && json_array_size(c.slices) == 0 && each.nobsolete == 0);
+    dra_err_free(e);
+    dra_inventory_free(&bad);
+
+    json_decref(c.slices);
+    dra_slice_result_free(&first);
     dra_slice_result_free(&whole);
     dra_objset_free(&prev);
     dra_inventory_free(&inv);
