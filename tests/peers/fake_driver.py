@@ -121,7 +121,9 @@ def dra_handlers(mod, service):
     })
 
 
-health_cond = threading.Condition()
+# Set by signal handlers, which take no lock: a handler runs in the main
+# thread between two bytecodes, possibly while that thread holds the lock it
+# would take (Event.set() inside Event.wait() deadlocks).
 health_gen = [0]
 stopping = [False]
 
@@ -144,18 +146,15 @@ def watch(request, context):
     log({"service": "v1alpha1.DRAResourceHealth", "method": "NodeWatchResources"})
     gen = -1
     while context.is_active() and not stopping[0]:
-        with health_cond:
-            if gen == health_gen[0]:
-                health_cond.wait(0.2)
-                continue
-            gen = health_gen[0]
+        if gen == health_gen[0]:
+            time.sleep(0.05)
+            continue
+        gen = health_gen[0]
         yield health_message()
 
 
 def on_usr1(signum, frame):
-    with health_cond:
-        health_gen[0] += 1
-        health_cond.notify_all()
+    health_gen[0] += 1
 
 
 def main():
@@ -200,13 +199,13 @@ def main():
         servers.append(reg)
     for s in servers:
         s.start()
-    done = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *a: done.set())
-    signal.signal(signal.SIGINT, lambda *a: done.set())
+    done = [False]
+    signal.signal(signal.SIGTERM, lambda *a: done.__setitem__(0, True))
+    signal.signal(signal.SIGINT, lambda *a: done.__setitem__(0, True))
     signal.signal(signal.SIGUSR1, on_usr1)
     print("ready", flush=True)
-    while not done.wait(0.1):
-        pass
+    while not done[0]:
+        time.sleep(0.05)
     stopping[0] = True
     for s in servers:
         s.stop(0)
