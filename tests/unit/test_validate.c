@@ -184,6 +184,57 @@ UNIT_TEST(slice_attributes)
     free(s);
 }
 
+/* Validation errors of obj as "field: msg" lines (caller frees). */
+static char *lines_of(dra_err *e)
+{
+    dra_buf out = DRA_BUF_INIT;
+    for (dra_err *i = e; i; i = i->next)
+        dra_buf_printf(&out, "%s: %s\n", i->field ? i->field : "", i->msg);
+    dra_err_free(e);
+    dra_buf_puts(&out, "");
+    return dra_buf_detach(&out);
+}
+
+/* Devices that share one json_t (as the readers' interner makes them) are
+ * checked once for it, with the same findings: what a shared value counts
+ * still counts at every device that has it, and a bad shared value is
+ * reported at every device. */
+UNIT_TEST(slice_shared_values_count_and_report_everywhere)
+{
+    json_t *ints = json_array();
+    for (int i = 0; i < 30; i++)
+        json_array_append_new(ints, json_integer(i));
+    json_t *list = json_pack("{s:o}", "ints", ints);         /* 30 values, shared by two attributes */
+    json_t *bad_caps = json_pack("{s:{s:s}}", "mem", "value", "8Qi"); /* shared by two devices */
+    json_t *ok_caps = json_pack("{s:{s:s}}", "mem", "value", "8Gi");
+    json_t *devices = json_array();
+    for (int d = 0; d < 3; d++) {
+        json_t *dev = json_pack("{s:s, s:{s:O, s:O}}", "name", d == 0 ? "a" : d == 1 ? "b" : "c", "attributes",
+                                "x", list, "y", list);
+        json_object_set(dev, "capacity", d < 2 ? bad_caps : ok_caps);
+        json_array_append_new(devices, dev);
+    }
+    json_t *slice = json_pack("{s:s, s:s, s:{s:s}, s:{s:s, s:{s:s, s:i, s:i}, s:s, s:o}}", "apiVersion",
+                              "resource.k8s.io/v1", "kind", "ResourceSlice", "metadata", "name", "s", "spec", "driver",
+                              "gpu.example.com", "pool", "name", "p", "generation", 1, "resourceSliceCount", 1,
+                              "nodeName", "node-1", "devices", devices);
+    char *got = lines_of(dra_validate_resource_slice(slice, NULL));
+    for (int d = 0; d < 3; d++) {
+        char want[160];
+        snprintf(want, sizeof want, "spec.devices[%d]: Invalid value: 60: the total number of attribute values must "
+                                    "not exceed 48\n", d);
+        CHECK(strstr(got, want) != NULL);
+    }
+    CHECK(strstr(got, "spec.devices[0].capacity[mem].value: Invalid value: \"8Qi\"") != NULL);
+    CHECK(strstr(got, "spec.devices[1].capacity[mem].value: Invalid value: \"8Qi\"") != NULL);
+    CHECK(strstr(got, "spec.devices[2].capacity") == NULL);
+    free(got);
+    json_decref(slice);
+    json_decref(list);
+    json_decref(bad_caps);
+    json_decref(ok_caps);
+}
+
 #define CAP(policy) DEV("allowMultipleAllocations: true, capacity: {mem: {value: 8Gi, requestPolicy: " policy "}}")
 
 UNIT_TEST(slice_capacity_policies)

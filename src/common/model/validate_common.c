@@ -15,6 +15,25 @@ void dra_vctx_init(vctx *v, const dra_validate_opts *opts)
     v->opts = opts;
 }
 
+/* A value held once (refcount 1) is in this tree alone: not shared. */
+const vshared *dra_vshared_find(const vctx *v, const json_t *val, int tag)
+{
+    if (val->refcount < 2)
+        return NULL;
+    size_t n = v->nshared < DRA_VSHARED ? v->nshared : DRA_VSHARED;
+    for (size_t i = 0; i < n; i++)
+        if (v->shared[i].val == val && v->shared[i].tag == tag)
+            return &v->shared[i];
+    return NULL;
+}
+
+void dra_vshared_keep(vctx *v, const json_t *val, int tag, size_t count, bool flag)
+{
+    if (val->refcount < 2)
+        return;
+    v->shared[v->nshared++ % DRA_VSHARED] = (vshared){val, tag, count, flag};
+}
+
 dra_err *dra_vctx_finish(vctx *v)
 {
     dra_buf_free(&v->path);

@@ -33,8 +33,19 @@ typedef struct vmemo {
     const json_t *val[DRA_VMEMO_KEYS];
 } vmemo;
 
+/* A value found valid in this object (see dra_vshared_find). */
+#define DRA_VSHARED 8
+typedef struct vshared {
+    const json_t *val;
+    int tag;        /* what it was checked as, in what setting */
+    size_t count;   /* what the check counted of it (attribute values) */
+    bool flag;      /* and noted (a list-typed attribute) */
+} vshared;
+
 typedef struct vctx {
     dra_errs errs;
+    vshared shared[DRA_VSHARED]; /* the last values found valid, by pointer */
+    size_t nshared;
     vmemo memo[DRA_VMEMO_DEPTH]; /* memo[0..nmemo): objects in scope of V_MEMO */
     size_t nmemo;
     vseg *seg;          /* current path, seg[0..nseg) */
@@ -45,6 +56,15 @@ typedef struct vctx {
 } vctx;
 
 void dra_vctx_init(vctx *v, const dra_validate_opts *opts);
+/* Readers share one json_t among the devices whose attribute value or
+ * capacity map has the same text (the interner of io/jparse): such a value,
+ * found valid once in the object being validated, need not be checked
+ * again; what its check counted is kept with it.  Only within one
+ * validation, whose tree no one frees or changes meanwhile (a pointer seen
+ * again is the same value), and only values whose check added no error, so
+ * that a bad value is reported wherever it is.  NULL when not seen. */
+const vshared *dra_vshared_find(const vctx *v, const json_t *val, int tag);
+void dra_vshared_keep(vctx *v, const json_t *val, int tag, size_t count, bool flag);
 DRA_MUST_USE dra_err *dra_vctx_finish(vctx *v); /* returns the errors, frees the rest */
 bool dra_vfeature(const vctx *v, dra_feature f);
 

@@ -641,6 +641,9 @@ static void v_node_allocatable(vctx *v, const json_t *d, const json_t *caps)
     }
 }
 
+/* What a shared value was found valid as (dra_vshared_find). */
+enum { SHARED_ATTRIBUTE = 1, SHARED_CAPACITY, SHARED_CAPACITY_MULTI };
+
 static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
 {
     const char *s = "";
@@ -666,7 +669,18 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
             {
                 dra_vcheck(v, dra_check_qualified_name, k, strlen(k));
                 size_t mark = push_key(v, k, ATTR_KEY_MAX);
-                v_attribute(v, a, &values, &list);
+                const vshared *seen = json_is_object(a) ? dra_vshared_find(v, a, SHARED_ATTRIBUTE) : NULL;
+                if (seen) {
+                    values += seen->count;
+                    list |= seen->flag;
+                } else {
+                    size_t errs = v->errs.n, before = values;
+                    bool is_list = false;
+                    v_attribute(v, a, &values, &is_list);
+                    list |= is_list;
+                    if (v->errs.n == errs && json_is_object(a))
+                        dra_vshared_keep(v, a, SHARED_ATTRIBUTE, values - before, is_list);
+                }
                 dra_vpop(v, mark);
             }
         }
@@ -674,8 +688,12 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
     if (values > DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES)
         dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)values, "the total number of attribute values must not exceed 48");
     *advanced |= list || alen(dra_vfield(v, d, "taints")) || alen(dra_vfield(v, d, "consumesCounters"));
-    if (caps)
+    if (caps && !dra_vshared_find(v, caps, multi ? SHARED_CAPACITY_MULTI : SHARED_CAPACITY)) {
+        size_t errs = v->errs.n;
         V_CHILD(v, "capacity") v_capacity(v, caps, multi);
+        if (v->errs.n == errs)
+            dra_vshared_keep(v, caps, multi ? SHARED_CAPACITY_MULTI : SHARED_CAPACITY, 0, false);
+    }
 
     const json_t *taints = NULL;
     if (dra_varr(v, d, "taints", &taints) && dra_v_max_items(v, "taints", taints, DRA_DEVICE_TAINTS_MAX)) {
