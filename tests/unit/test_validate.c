@@ -235,6 +235,25 @@ UNIT_TEST(slice_shared_values_count_and_report_everywhere)
     json_decref(ok_caps);
 }
 
+/* Names checked once per object when valid (dra_vcheck_name): a bad one is
+ * still reported at every device that has it. */
+UNIT_TEST(slice_repeated_names_report_everywhere)
+{
+    char *s = repeat_list(SLICE("nodeName: node-1, devices: [%s]"),
+                          "{name: d%d, attributes: {ok: {int: 1}, bad-name: {int: 1}}, capacity: {mem: {value: 1Gi}}}",
+                          3);
+    char *got = errs_of(s);
+    static const char msg[] = "attributes: Invalid value: \"bad-name\": a valid C identifier must start";
+    for (int d = 0; d < 3; d++) {
+        char want[160];
+        snprintf(want, sizeof want, "spec.devices[%d].%s", d, msg);
+        CHECK(strstr(got, want) != NULL);
+    }
+    CHECK(strstr(got, "[ok]") == NULL && strstr(got, "mem") == NULL);
+    free(got);
+    free(s);
+}
+
 #define CAP(policy) DEV("allowMultipleAllocations: true, capacity: {mem: {value: 8Gi, requestPolicy: " policy "}}")
 
 UNIT_TEST(slice_capacity_policies)

@@ -122,6 +122,20 @@ void dra_vcheck(vctx *v, vcheck_fn check, const char *s, size_t len)
     check(&v->errs, dra_vpath(v), s, len);
 }
 
+void dra_vcheck_name(vctx *v, vcheck_fn check, const char *s, size_t len)
+{
+    size_t n = v->nnamed < DRA_VSHARED ? v->nnamed : DRA_VSHARED;
+    for (size_t i = 0; i < n; i++)
+        if (v->named[i].len == len && v->named[i].check == check && memcmp(v->named[i].s, s, len) == 0)
+            return;
+    size_t errs = v->errs.n;
+    dra_vcheck(v, check, s, len);
+    if (v->errs.n == errs) {
+        size_t i = v->nnamed++ % DRA_VSHARED;
+        v->named[i].check = check, v->named[i].s = s, v->named[i].len = len;
+    }
+}
+
 void dra_vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check)
 {
     const char *s = "";

@@ -33,6 +33,10 @@ typedef struct vmemo {
     const json_t *val[DRA_VMEMO_KEYS];
 } vmemo;
 
+/* A name check (the dra_check_* signature) that renders the path only when
+ * the value is bad (dra_vcheck). */
+typedef void (*vcheck_fn)(dra_errs *l, const char *field, const char *s, size_t len);
+
 /* A value found valid in this object (see dra_vshared_find). */
 #define DRA_VSHARED 8
 typedef struct vshared {
@@ -46,6 +50,12 @@ typedef struct vctx {
     dra_errs errs;
     vshared shared[DRA_VSHARED]; /* the last values found valid, by pointer */
     size_t nshared;
+    struct {
+        vcheck_fn check;
+        const char *s;  /* borrowed from the object being validated */
+        size_t len;
+    } named[DRA_VSHARED]; /* the last names found valid (dra_vcheck_name) */
+    size_t nnamed;
     vmemo memo[DRA_VMEMO_DEPTH]; /* memo[0..nmemo): objects in scope of V_MEMO */
     size_t nmemo;
     vseg *seg;          /* current path, seg[0..nseg) */
@@ -77,10 +87,11 @@ void dra_vpop(vctx *v, size_t mark);
 /* Current path as text (valid until the path changes). */
 const char *dra_vpath(vctx *v);
 
-/* A name check (the dra_check_* signature) that renders the path only when
- * the value is bad. */
-typedef void (*vcheck_fn)(dra_errs *l, const char *field, const char *s, size_t len);
 void dra_vcheck(vctx *v, vcheck_fn check, const char *s, size_t len);
+/* dra_vcheck for a name that repeats within the object (the attribute and
+ * capacity names of its devices): one found valid by the same check is not
+ * checked again. */
+void dra_vcheck_name(vctx *v, vcheck_fn check, const char *s, size_t len);
 /* obj[key] as a string ("" when absent; a wrong type is reported) checked
  * under the child path key. */
 void dra_vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check);

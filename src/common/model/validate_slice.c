@@ -407,7 +407,7 @@ static void v_capacity(vctx *v, const json_t *caps, bool multi)
     const json_t *c;
     json_object_foreach((json_t *)caps, k, c)
     {
-        dra_vcheck(v, dra_check_qualified_name, k, strlen(k));
+        dra_vcheck_name(v, dra_check_qualified_name, k, strlen(k));
         size_t mark = push_key(v, k, ATTR_KEY_MAX);
         if (dra_vis_obj(v, c))
             V_MEMO(v, c)
@@ -667,7 +667,7 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
             const json_t *a;
             json_object_foreach((json_t *)attrs, k, a)
             {
-                dra_vcheck(v, dra_check_qualified_name, k, strlen(k));
+                dra_vcheck_name(v, dra_check_qualified_name, k, strlen(k));
                 size_t mark = push_key(v, k, ATTR_KEY_MAX);
                 const vshared *seen = json_is_object(a) ? dra_vshared_find(v, a, SHARED_ATTRIBUTE) : NULL;
                 if (seen) {
