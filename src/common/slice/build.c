@@ -40,12 +40,10 @@ void dra_inventory_add_counter_set(dra_inventory *inv, json_t *set, const dra_ob
     push_item(&inv->counter_sets, &inv->ncounter_sets, &inv->capcounter_sets, set, src, field);
 }
 
-static void hold(dra_slice_item *it, bool device, dra_buf *b)
+static void hold(dra_slice_item *it, dra_buf *b)
 {
     if (!it->json)
         return;
-    if (device)
-        it->advanced = dra_slice_device_is_advanced(it->json);
     dra_buf_reset(b);
     dra_json_write_compact(b, it->json);
     it->text = dra_xstrdup(dra_buf_str(b));
@@ -56,9 +54,9 @@ void dra_inventory_hold(dra_inventory *inv, size_t d0, size_t c0)
 {
     dra_buf b = DRA_BUF_INIT;
     for (size_t i = d0; i < inv->ndevices; i++)
-        hold(&inv->devices[i], true, &b);
+        hold(&inv->devices[i], &b);
     for (size_t i = c0; i < inv->ncounter_sets; i++)
-        hold(&inv->counter_sets[i], false, &b);
+        hold(&inv->counter_sets[i], &b);
     dra_buf_free(&b);
 }
 
@@ -71,7 +69,8 @@ static json_t *item_ref(const dra_slice_item *it)
     return v ? v : json_object(); /* our own text: it parses */
 }
 
-void dra_inventory_free(dra_inventory *inv)
+/* Drop the items, keeping the arrays for more. */
+static void inventory_clear(dra_inventory *inv)
 {
     for (size_t i = 0; i < inv->ndevices; i++) {
         free(inv->devices[i].field);
@@ -81,6 +80,12 @@ void dra_inventory_free(dra_inventory *inv)
         free(inv->counter_sets[i].field);
         free(inv->counter_sets[i].text);
     }
+    inv->ndevices = inv->ncounter_sets = 0;
+}
+
+void dra_inventory_free(dra_inventory *inv)
+{
+    inventory_clear(inv);
     free(inv->devices);
     free(inv->counter_sets);
     dra_errs_free(&inv->warnings);
@@ -770,6 +775,18 @@ static json_t *make_slice(const dra_slice_builder *b, size_t i, json_t *content)
     return obj;
 }
 
+/* Counter-set slice k's content: its sets (new references); *first is the
+ * index of its first set. */
+static json_t *set_content(const dra_slice_builder *b, size_t k, size_t *first)
+{
+    size_t ns = b->sets->ncounter_sets, max = DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
+    size_t end = (k + 1) * max < ns ? (k + 1) * max : ns;
+    json_t *content = json_array();
+    for (size_t j = *first = k * max; j < end; j++)
+        json_array_append(content, b->set_json[j]);
+    return content;
+}
+
 /* Pass 2 on slice i: does it change the previous slice it updates (for
  * the generation), and what does the validator say of it. */
 static void check_slice(dra_slice_builder *b, size_t i, json_t *content, const dra_slice_item *items, size_t nitems)
@@ -801,13 +818,13 @@ static dra_err *changed(void)
 }
 
 /* Pass 1: one more device. */
-static void count_device(dra_slice_builder *b, const json_t *dev, bool advanced)
+static void count_device(dra_slice_builder *b, const json_t *dev)
 {
     uint32_t h = name_hash(dev);
     b->hash = dra_xgrow(b->hash, b->ndevices, sizeof *b->hash);
     b->hash[b->ndevices++] = h;
     b->names = b->names * DRA_FNV64_PRIME + h;
-    split_add(&b->split, advanced);
+    split_add(&b->split, dra_slice_device_is_advanced(dev));
 }
 
 /* End of pass 1: the options, the counter sets, the plan. */
@@ -880,12 +897,9 @@ static dra_err *plan(dra_slice_builder *b, const dra_inventory *sets)
 
     /* the counter-set slices, checked now */
     for (size_t k = 0; !b->problems.head && k < b->nset_slices; k++) {
-        size_t first = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS;
-        size_t end = first + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS < ns ? first + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS : ns;
-        json_t *content = json_array();
-        for (size_t j = first; j < end; j++)
-            json_array_append(content, b->set_json[j]);
-        check_slice(b, k, content, &sets->counter_sets[first], end - first);
+        size_t first;
+        json_t *content = set_content(b, k, &first);
+        check_slice(b, k, content, &sets->counter_sets[first], json_array_size(content));
     }
     return NULL;
 }
@@ -931,17 +945,24 @@ static json_t *stub_of(const json_t *obj)
     return stub;
 }
 
-/* The stub of an object in objs: the last one when it is the same object. */
-static size_t keep_stub(dra_objset *objs, const dra_obj *o, const char **file, int *doc, int *item)
+/* Keep a stub of o in objs; returns its index. */
+static size_t keep_stub(dra_objset *objs, const dra_obj *o)
 {
-    if (objs->n && *file == o->file && *doc == o->doc && *item == o->item)
-        return objs->n - 1;
     dra_obj kept = *o;
     kept.json = stub_of(o->json);
     dra_objset_keep(objs, &kept);
     json_decref(kept.json);
-    *file = o->file, *doc = o->doc, *item = o->item;
     return objs->n - 1;
+}
+
+/* The stub of the chunk's item from o: the last one when o is the same
+ * object (its devices come one after another). */
+static size_t chunk_stub(dra_slice_builder *b, const dra_obj *o)
+{
+    if (b->stubs.n && b->stub_file == o->file && b->stub_doc == o->doc && b->stub_item == o->item)
+        return b->stubs.n - 1;
+    b->stub_file = o->file, b->stub_doc = o->doc, b->stub_item = o->item;
+    return keep_stub(&b->stubs, o);
 }
 
 /* Pass 2: one more device (dev: its JSON, it: where it comes from). */
@@ -970,7 +991,7 @@ static dra_err *check_next(dra_slice_builder *b, const dra_slice_item *it, json_
     b->items[b->nitems] = (dra_slice_item){.src = it->src, .field = dra_xstrdup(it->field)};
     if (!b->stable) {
         b->item_stub = dra_xgrow(b->item_stub, b->nitems, sizeof *b->item_stub);
-        b->item_stub[b->nitems] = keep_stub(&b->stubs, it->src, &b->stub_file, &b->stub_doc, &b->stub_item);
+        b->item_stub[b->nitems] = chunk_stub(b, it->src);
     }
     b->nitems++;
     if (b->at < b->split.ends[b->chunk])
@@ -1014,12 +1035,8 @@ static dra_err *give_sets(dra_slice_builder *b)
 {
     dra_err *e = NULL;
     for (size_t k = 0; !e && k < b->nset_slices; k++) {
-        size_t first = k * DRA_RESOURCE_SLICE_MAX_COUNTER_SETS, ns = b->sets->ncounter_sets;
-        size_t end = first + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS < ns ? first + DRA_RESOURCE_SLICE_MAX_COUNTER_SETS : ns;
-        json_t *content = json_array();
-        for (size_t j = first; j < end; j++)
-            json_array_append(content, b->set_json[j]);
-        json_t *slice = make_slice(b, k, content);
+        size_t first;
+        json_t *slice = make_slice(b, k, set_content(b, k, &first));
         e = b->fn(b->ctx, slice);
         json_decref(slice);
     }
@@ -1125,9 +1142,8 @@ dra_err *dra_slice_build_each(const dra_slice_opts *opts, const dra_inventory *i
 {
     dra_slice_builder *b = builder_new(opts, true, fn, ctx, out);
     for (size_t i = 0; i < inv->ndevices; i++) {
-        const dra_slice_item *it = &inv->devices[i];
-        json_t *dev = it->json ? NULL : item_ref(it);
-        count_device(b, it->json ? it->json : dev, it->json ? dra_slice_device_is_advanced(it->json) : it->advanced);
+        json_t *dev = item_ref(&inv->devices[i]);
+        count_device(b, dev);
         json_decref(dev);
     }
     dra_err *e = plan(b, inv);
@@ -1197,11 +1213,7 @@ dra_err *dra_slice_builder_read(dra_slice_builder *b, const dra_obj *o)
     if (b->failed || b->pass > 3)
         return NULL;
     dra_inventory *s = &b->scratch;
-    for (size_t i = 0; i < s->ndevices; i++)
-        free(s->devices[i].field);
-    for (size_t i = 0; i < s->ncounter_sets; i++)
-        free(s->counter_sets[i].field);
-    s->ndevices = s->ncounter_sets = 0;
+    inventory_clear(s);
     dra_err *e = dra_inventory_add(s, o);
     if (b->pass == 1)
         dra_errs_add(&b->warnings, dra_errs_take(&s->warnings));
@@ -1210,7 +1222,7 @@ dra_err *dra_slice_builder_read(dra_slice_builder *b, const dra_obj *o)
     for (size_t i = 0; !e && i < s->ndevices; i++) {
         dra_slice_item *it = &s->devices[i];
         if (b->pass == 1)
-            count_device(b, it->json, dra_slice_device_is_advanced(it->json));
+            count_device(b, it->json);
         else if (b->pass == 2)
             e = check_next(b, it, it->json);
         else
@@ -1218,10 +1230,7 @@ dra_err *dra_slice_builder_read(dra_slice_builder *b, const dra_obj *o)
     }
     if (!e && b->pass == 1 && s->ncounter_sets) {
         /* held as text, with a stub of their object, until the build ends */
-        size_t c0 = b->held.ncounter_sets;
-        const char *file = NULL;
-        int doc = 0, item = 0;
-        size_t stub = keep_stub(&b->held_stubs, o, &file, &doc, &item);
+        size_t c0 = b->held.ncounter_sets, stub = keep_stub(&b->held_stubs, o);
         for (size_t i = 0; i < s->ncounter_sets; i++) {
             dra_inventory_add_counter_set(&b->held, s->counter_sets[i].json, NULL, s->counter_sets[i].field);
             b->held_stub = dra_xgrow(b->held_stub, c0 + i, sizeof *b->held_stub);

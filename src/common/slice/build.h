@@ -40,7 +40,6 @@ typedef struct dra_slice_item {
     const dra_obj *src;   /* borrowed; NULL for items made in memory */
     char *field;          /* owned path inside src: "spec.devices[3]", "devices[0]", "" */
     char *text;           /* owned compact JSON while json is NULL (dra_inventory_hold) */
-    bool advanced;        /* held as text: dra_slice_device_is_advanced() of the device */
 } dra_slice_item;
 
 typedef struct dra_inventory {
