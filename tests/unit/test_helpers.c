@@ -173,6 +173,21 @@ UNIT_TEST(strmap_put_get_add)
     CHECK(!dra_strmap_get(&m, "k1", 2, NULL));
 }
 
+UNIT_TEST(strmap_keys_intact)
+{
+    dra_strmap m = {0};
+    CHECK(dra_strmap_keys_intact(&m));
+    char a[] = "device.driver == \"a\"", b[] = "x";
+    dra_strmap_put(&m, a, strlen(a), 1);
+    dra_strmap_put(&m, b, 1, 2);
+    CHECK(dra_strmap_keys_intact(&m));
+    a[0] = 'D'; /* a borrowed key written by its owner */
+    CHECK(!dra_strmap_keys_intact(&m));
+    a[0] = 'd';
+    CHECK(dra_strmap_keys_intact(&m));
+    dra_strmap_free(&m);
+}
+
 UNIT_TEST(xgrow_doubles)
 {
     int *v = NULL;

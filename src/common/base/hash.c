@@ -88,6 +88,14 @@ void dra_strmap_put(dra_strmap *m, const char *key, size_t len, intptr_t val)
     e->val = val;
 }
 
+bool dra_strmap_keys_intact(const dra_strmap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        if (m->e[i].key && key_hash(m->e[i].key, m->e[i].len) != m->e[i].hash)
+            return false;
+    return true;
+}
+
 void dra_strmap_free(dra_strmap *m)
 {
     free(m->e);

@@ -128,6 +128,11 @@ void dra_strmap_put(dra_strmap *m, const char *key, size_t len, intptr_t val);
 bool dra_strmap_add(dra_strmap *m, const char *key, size_t len, intptr_t val, intptr_t *old);
 /* Make room for n entries without growing again. */
 void dra_strmap_reserve(dra_strmap *m, size_t n);
+/* Whether every key still holds the bytes it was added with (it hashes as
+ * it did then).  A key freed or written since fails this, or, under
+ * AddressSanitizer, the read reports it: DRA_ASSERT(dra_strmap_keys_intact(m))
+ * checks that a map's keys outlive it.  Time: the keys' length. */
+bool dra_strmap_keys_intact(const dra_strmap *m);
 void dra_strmap_free(dra_strmap *m);
 
 #endif
