@@ -1067,4 +1067,148 @@ UNIT_TEST(commit_makes_devices_taken)
     dra_objset_free(&set);
 }
 
+/* ---- lifetimes: what the world keeps outlives the claims of a run ----------------- */
+
+/* An evaluator that counts compilations and passes every call on. */
+typedef struct counting_eval {
+    const dra_selector_eval *inner;
+    int compiles, value_compiles;
+} counting_eval;
+
+static dra_err *ce_compile(void *ctx, const char *expr, void **prog)
+{
+    counting_eval *c = ctx;
+    c->compiles++;
+    return c->inner->compile(c->inner->ctx, expr, prog);
+}
+
+static dra_err *ce_match(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *f,
+                         void **cache, bool *matched)
+{
+    counting_eval *c = ctx;
+    return c->inner->match(c->inner->ctx, prog, driver, device, f, cache, matched);
+}
+
+static void ce_free_prog(void *ctx, void *prog)
+{
+    counting_eval *c = ctx;
+    if (c->inner->free_prog)
+        c->inner->free_prog(c->inner->ctx, prog);
+}
+
+static void ce_free_cache(void *ctx, void *cache)
+{
+    counting_eval *c = ctx;
+    if (c->inner->free_device_cache)
+        c->inner->free_device_cache(c->inner->ctx, cache);
+}
+
+static dra_err *ce_compile_value(void *ctx, const char *expr, void **prog)
+{
+    counting_eval *c = ctx;
+    c->value_compiles++;
+    return c->inner->compile_value(c->inner->ctx, expr, prog);
+}
+
+static dra_err *ce_derive(void *ctx, void *prog, const char *driver, const json_t *device, void **cache, json_t **attr)
+{
+    counting_eval *c = ctx;
+    return c->inner->derive(c->inner->ctx, prog, driver, device, cache, attr);
+}
+
+static dra_selector_eval counting(counting_eval *c)
+{
+    return (dra_selector_eval){c,           ce_compile,       ce_match, ce_free_prog, ce_free_cache,
+                               c->inner->compile_value ? ce_compile_value : NULL,
+                               c->inner->derive ? ce_derive : NULL};
+}
+
+/* A set and model read from yaml (freed together by loaded_free). */
+typedef struct loaded {
+    dra_objset set;
+    dra_model model;
+} loaded;
+
+static bool load_yaml(loaded *l, const char *yaml)
+{
+    memset(l, 0, sizeof *l); /* DRA_OBJSET_INIT, DRA_MODEL_INIT */
+    dra_load_opts lo = {.no_validate = true};
+    dra_err *e = dra_read_mem(&l->set, "test", yaml, strlen(yaml));
+    if (!e)
+        e = dra_load(&l->set, &lo, &l->model);
+    if (e)
+        fprintf(stderr, "  load: %s\n", e->msg);
+    dra_err_free(e);
+    return !e;
+}
+
+static void loaded_free(loaded *l)
+{
+    dra_model_free(&l->model);
+    dra_objset_free(&l->set);
+}
+
+/* "pool/device ..." of claim i of a result. */
+static void result_devices(const dra_alloc_result *res, size_t i, char *out, size_t n)
+{
+    json_t *a = dra_alloc_result_allocation(res, i);
+    size_t k, used = 0;
+    json_t *x;
+    out[0] = 0;
+    json_array_foreach(json_object_get(json_object_get(a, "devices"), "results"), k, x) {
+        int w = snprintf(out + used, n - used, "%s%s/%s", k ? " " : "", json_string_value(json_object_get(x, "pool")),
+                         json_string_value(json_object_get(x, "device")));
+        if (w > 0 && (size_t)w < n - used)
+            used += (size_t)w;
+    }
+    json_decref(a);
+}
+
+/* Two pods from one template: each run gets its own claim, a copy with the
+ * same selector text, and the first is dropped before the second runs (as
+ * the scheduler freezes a placed pod's claims).  The world's compiled
+ * selector must not be keyed by the dropped claim's text: each distinct
+ * expression is compiled once per world, whatever becomes of the claims
+ * (under AddressSanitizer the second lookup read freed memory). */
+UNIT_TEST(selector_program_outlives_its_claim)
+{
+    loaded base, c1, c2;
+    CHECK(load_yaml(&base, BASE));
+#define SEL_NUMA1                                                                                                      \
+    "{requests: [{name: r, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: "                            \
+    "'device.attributes[\"gpu.example.com\"].numa == 1'}}]}}]}"
+    CHECK(load_yaml(&c1, CLAIM("pod-1-gpu", SEL_NUMA1)));
+    CHECK(load_yaml(&c2, CLAIM("pod-2-gpu", SEL_NUMA1)));
+    counting_eval ce = {&dra_fake_selector_eval, 0, 0};
+    dra_selector_eval ev = counting(&ce);
+    json_t *cls = dra_model_kind(&base.model, DRA_KIND_DEVICE_CLASS)->v[0]->json;
+    json_t *sl = dra_model_kind(&base.model, DRA_KIND_RESOURCE_SLICE)->v[0]->json;
+    const json_t *node = dra_model_node(&base.model, "node-1")->json;
+    dra_alloc_world_input in = {&cls, 1, &sl, 1, NULL, 0, NULL, 0, NULL, &ev, NULL, 0};
+    dra_alloc_world *w = NULL;
+    CHECK(!dra_alloc_world_new(&in, &w));
+    char got[256];
+    json_t *claim = dra_model_kind(&c1.model, DRA_KIND_RESOURCE_CLAIM)->v[0]->json;
+    dra_alloc_result *res = NULL;
+    CHECK(!dra_alloc_run(w, node, &claim, 1, NULL, &res));
+    CHECK(dra_alloc_result_ok(res));
+    result_devices(res, 0, got, sizeof got);
+    CHECK_STR(got, "node-1/gpu-1");
+    dra_alloc_commit(w, res);
+    dra_alloc_result_free(res);
+    loaded_free(&c1); /* the first pod's claim is gone */
+    claim = dra_model_kind(&c2.model, DRA_KIND_RESOURCE_CLAIM)->v[0]->json;
+    res = NULL;
+    CHECK(!dra_alloc_run(w, node, &claim, 1, NULL, &res));
+    CHECK(dra_alloc_result_ok(res));
+    result_devices(res, 0, got, sizeof got);
+    CHECK_STR(got, "node-1/gpu-2");
+    dra_alloc_result_free(res);
+    CHECK_INT(ce.compiles, 2); /* the class's selector and the request's, once each */
+    dra_alloc_world_free(w);
+    loaded_free(&c2);
+    loaded_free(&base);
+#undef SEL_NUMA1
+}
+
 UNIT_MAIN()

@@ -198,7 +198,7 @@ struct dra_alloc_world {
     size_t nidslot;            /* 0 or a power of two, at most half full */
     al_idstate *st;
     size_t nids, capids;
-    dra_strmap progs;          /* expression -> al_prog* */
+    dra_strmap progs;          /* selector expression -> al_prog* (keys: the world's copies, in the arena) */
     const json_t *last_cap_json; /* the last device's capacity map and its parse: */
     al_capacity *last_cap;       /* devices whose map is the same (shared) value */
     size_t last_ncap;            /* share it */

@@ -161,18 +161,29 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
     }
 }
 
-al_prog *dra_al_prog(dra_alloc_world *w, const char *expr)
+/* The program of expr in the world's map m, compiled on first use (a compile
+ * error is kept in ->error).  The map outlives the claims whose text it
+ * sees (a scheduler drops or freezes a pod's generated claims once the pod
+ * is placed), so its key is the world's copy, never the claim's string. */
+static al_prog *world_prog(dra_alloc_world *w, dra_strmap *m, const char *expr,
+                           dra_err *(*compile)(void *ctx, const char *expr, void **prog), const char *unsupported)
 {
+    size_t n = strlen(expr);
     intptr_t v;
-    if (dra_strmap_get(&w->progs, expr, strlen(expr), &v))
+    if (dra_strmap_get(m, expr, n, &v))
         return (al_prog *)v;
     al_prog *p = dra_xcalloc(1, sizeof *p);
-    dra_err *e = w->eval.compile(w->eval.ctx, expr, &p->prog);
+    dra_err *e = compile ? compile(w->eval.ctx, expr, &p->prog) : dra_err_new(DRA_EXIT_INPUT, "%s", unsupported);
     if (e) {
         p->prog = NULL;
         p->error = dra_xstrdup(e->msg);
         dra_err_free(e);
     }
-    dra_strmap_put(&w->progs, expr, strlen(expr), (intptr_t)p);
+    dra_strmap_put(m, dra_arena_strndup(&w->arena, expr, n), n, (intptr_t)p);
     return p;
+}
+
+al_prog *dra_al_prog(dra_alloc_world *w, const char *expr)
+{
+    return world_prog(w, &w->progs, expr, w->eval.compile, "selectors are not supported here");
 }

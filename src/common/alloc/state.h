@@ -12,7 +12,8 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim);
 bool dra_al_device_allocated(const dra_alloc_world *w, int gid);
 /* The world's compiled expression for expr (w->progs, compiled on first
  * use; a compile error is kept in ->error), so every user of the world shares
- * the per-device results. */
+ * the per-device results.  expr is borrowed for the call only: the world
+ * keeps a copy of its own. */
 al_prog *dra_al_prog(dra_alloc_world *w, const char *expr);
 
 #endif

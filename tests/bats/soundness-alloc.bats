@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# The allocator's memory is sound on realistic input: what the allocator
+# keeps between runs (compiled selectors, derived-attribute programs) is its
+# own, not borrowed from claims a scheduler drops or freezes once their pod
+# is placed.  Run against the sanitized tools (DRA_BIN=build/san/bin) these
+# catch a use-after-free; against the -O2 tools they check the answers.
+load helpers
+bats_require_minimum_version 1.5.0
+
+S="$DATA/alloc/template-selector"
+NOW="--now 2026-03-02T10:00:00Z"
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+}
+
+placed() { # placed < jsonl: "claim: node/device ..." for each allocated claim
+    jq -r 'select(.kind == "ResourceClaim") | .metadata.ownerReferences[0].name + ": " +
+        ([.status.allocation.devices.results[] | .pool + "/" + .device] | join(" "))'
+}
+
+@test "schedule: a Deployment's two pods share a template with a CEL selector (the selector's program outlives the first claim)" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$S/cluster.yaml"
+    assert_success
+    assert_equal "$stderr" ""
+    run placed <<<"$output"
+    assert_output "trainer-6d8f9b7c5d-4xq2n: gpu-node-1/gpu-0
+trainer-6d8f9b7c5d-hz7wk: gpu-node-2/gpu-1"
+}
+
+@test "every tool that allocates or inspects allocations reads the template dump cleanly" {
+    "$DRA_BIN/dra-claim" generate "$S/cluster.yaml" >"$T/generated.yaml"
+    sed '/^- apiVersion: v1$/{N;/kind: Pod/Q}' "$S/cluster.yaml" >"$T/objects.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --what-if --drain gpu-node-1 "$S/cluster.yaml"
+    assert_failure 1
+    assert_line "stops fitting: pod ml/trainer-6d8f9b7c5d-hz7wk: fits on gpu-node-2 -> fits nowhere (0/1 nodes are available: 1 cannot allocate all claims.)"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --what-if --taint gpu.example.com/gpu-node-2:example.com/maint=x:NoSchedule "$S/cluster.yaml"
+    assert_failure 1
+    assert_equal "$stderr" ""
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity "$S/cluster.yaml"
+    assert_success
+    assert_line --regexp '^gpu.example.com +4 +0 +0 +0 +0 +0 +4 +2 on gpu-node-1$'
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota "$T/objects.yaml" "$T/generated.yaml"
+    assert_success
+    assert_equal "$stderr" ""
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node gpu-node-1 -o jsonl "$T/objects.yaml" "$T/generated.yaml"
+    assert_failure 1 # one 80Gi GPU per node: both claims do not fit on one node
+    assert_equal "$stderr" "dra-alloc: cannot allocate all claims"
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor $NOW "$S/cluster.yaml"
+    assert_failure 1
+    assert_line --partial "ResourceClaim not created yet"
+    run --separate-stderr "$DRA_BIN/dra-evict" $NOW "$T/objects.yaml" "$T/generated.yaml"
+    assert_success
+    assert_equal "$stderr" ""
+}
