@@ -28,6 +28,27 @@ placed() { # placed < jsonl: "claim: node/device ..." for each allocated claim
 trainer-6d8f9b7c5d-hz7wk: gpu-node-2/gpu-1"
 }
 
+@test "schedule: two pods from a template with derived attributes (the expressions' programs outlive each claim)" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl --feature-gates DRADerivedAttributes=true "$S/derived.yaml"
+    assert_success
+    assert_equal "$stderr" ""
+    run placed <<<"$output"
+    assert_output "worker-0-x8k2j: node-1/gpu-0 node-1/nic-1
+worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
+}
+
+@test "allocate: two claims with the same derived attributes in one run" {
+    "$DRA_BIN/dra-claim" generate "$S/derived.yaml" >"$T/generated.yaml"
+    sed '/^- apiVersion: v1$/{N;/kind: Pod/Q}' "$S/derived.yaml" >"$T/objects.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRADerivedAttributes=true \
+        "$T/objects.yaml" "$T/generated.yaml"
+    assert_success
+    assert_equal "$stderr" ""
+    run placed <<<"$output"
+    assert_output "worker-0-x8k2j: node-1/gpu-0 node-1/nic-1
+worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
+}
+
 @test "every tool that allocates or inspects allocations reads the template dump cleanly" {
     "$DRA_BIN/dra-claim" generate "$S/cluster.yaml" >"$T/generated.yaml"
     sed '/^- apiVersion: v1$/{N;/kind: Pod/Q}' "$S/cluster.yaml" >"$T/objects.yaml"

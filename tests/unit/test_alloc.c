@@ -1211,4 +1211,42 @@ UNIT_TEST(selector_program_outlives_its_claim)
 #undef SEL_NUMA1
 }
 
+/* Derived attributes (KEP-6080): two claims of one run with the same
+ * expressions share one compiled program per expression.  The program's
+ * key was a copy freed right after it was stored, so the second claim
+ * compiled it again (and read freed memory under AddressSanitizer). */
+UNIT_TEST(derived_attribute_program_keeps_its_key)
+{
+    dra_features f;
+    dra_features_default(&f);
+    CHECK(!dra_features_parse(&f, "DRADerivedAttributes=true"));
+    loaded l;
+#define DERIVED_PAIR                                                                                                   \
+    "{requests: [{name: r, exactly: {deviceClassName: gpu, derivedAttributes: [{name: derived/numa, expression: "      \
+    "'device.attributes[\"gpu.example.com\"].numa'}]}}]}"
+    CHECK(load_yaml(&l, BASE CLAIM("c1", DERIVED_PAIR) CLAIM("c2", DERIVED_PAIR)));
+#undef DERIVED_PAIR
+    dra_selector_eval cel = dra_cel_selector_eval_new(&f);
+    counting_eval ce = {&cel, 0, 0};
+    dra_selector_eval ev = counting(&ce);
+    json_t *cls = dra_model_kind(&l.model, DRA_KIND_DEVICE_CLASS)->v[0]->json;
+    json_t *sl = dra_model_kind(&l.model, DRA_KIND_RESOURCE_SLICE)->v[0]->json;
+    const dra_model_list *cl = dra_model_kind(&l.model, DRA_KIND_RESOURCE_CLAIM);
+    json_t *claims[2] = {cl->v[0]->json, cl->v[1]->json};
+    dra_alloc_world_input in = {&cls, 1, &sl, 1, NULL, 0, NULL, 0, &f, &ev, NULL, 0};
+    dra_alloc_world *w = NULL;
+    CHECK(!dra_alloc_world_new(&in, &w));
+    dra_alloc_result *res = NULL;
+    CHECK(!dra_alloc_run(w, dra_model_node(&l.model, "node-1")->json, claims, 2, NULL, &res));
+    CHECK(dra_alloc_result_ok(res));
+    char got[256];
+    result_devices(res, 1, got, sizeof got);
+    CHECK_STR(got, "node-1/gpu-1");
+    dra_alloc_result_free(res);
+    CHECK_INT(ce.value_compiles, 1);
+    dra_alloc_world_free(w);
+    dra_cel_selector_eval_free(&cel);
+    loaded_free(&l);
+}
+
 UNIT_MAIN()

@@ -199,6 +199,7 @@ struct dra_alloc_world {
     al_idstate *st;
     size_t nids, capids;
     dra_strmap progs;          /* selector expression -> al_prog* (keys: the world's copies, in the arena) */
+    dra_strmap value_progs;    /* derived attribute expression -> al_prog* (likewise) */
     const json_t *last_cap_json; /* the last device's capacity map and its parse: */
     al_capacity *last_cap;       /* devices whose map is the same (shared) value */
     size_t last_ncap;            /* share it */

@@ -42,33 +42,6 @@ typedef struct search {
 
 /* ---- selectors -------------------------------------------------------------------- */
 
-/* A derived attribute's expression (KEP-6080), cached beside the selectors
- * under a key no selector text can have. */
-static al_prog *get_value_prog(dra_alloc_world *w, const char *expr)
-{
-    size_t n = strlen(expr);
-    char *key = dra_xmalloc(n + 2);
-    key[0] = '\x01';
-    memcpy(key + 1, expr, n + 1);
-    intptr_t v;
-    al_prog *p;
-    if (dra_strmap_get(&w->progs, key, n + 1, &v)) {
-        p = (al_prog *)v;
-    } else {
-        p = dra_xcalloc(1, sizeof *p);
-        dra_err *e = w->eval.compile_value ? w->eval.compile_value(w->eval.ctx, expr, &p->prog)
-                                           : dra_err_new(DRA_EXIT_INPUT, "derived attributes are not supported here");
-        if (e) {
-            p->prog = NULL;
-            p->error = dra_xstrdup(e->msg);
-            dra_err_free(e);
-        }
-        dra_strmap_put(&w->progs, key, n + 1, (intptr_t)p);
-    }
-    free(key);
-    return p;
-}
-
 /* Evaluate the request's derived attributes on a device that passed its
  * selectors ("evaluated once for each candidate device, after the request's
  * own CEL selectors have filtered it"); a runtime error aborts allocation. */
@@ -798,7 +771,7 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
             al_derived *x = &q->derived[k];
             x->name = dra_jfield_str(dj, "name") ? dra_jfield_str(dj, "name") : "";
             const char *expr = dra_jfield_str(dj, "expression") ? dra_jfield_str(dj, "expression") : "";
-            x->prog = get_value_prog(r->w, expr);
+            x->prog = dra_al_value_prog(r->w, expr);
             if (x->prog->error)
                 return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: derived attribute %s: CEL compile error: %s",
                                    c->ref, q->full_name, x->name, x->prog->error);

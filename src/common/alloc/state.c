@@ -187,3 +187,8 @@ al_prog *dra_al_prog(dra_alloc_world *w, const char *expr)
 {
     return world_prog(w, &w->progs, expr, w->eval.compile, "selectors are not supported here");
 }
+
+al_prog *dra_al_value_prog(dra_alloc_world *w, const char *expr)
+{
+    return world_prog(w, &w->value_progs, expr, w->eval.compile_value, "derived attributes are not supported here");
+}

@@ -441,6 +441,22 @@ static void count_free(dra_alloc_world *w)
     w->counts_ready = true;
 }
 
+/* The programs of a map, and the map (its keys are in the arena). */
+static void progs_free(dra_alloc_world *w, dra_strmap *m)
+{
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->e[i].key)
+            continue;
+        al_prog *p = (al_prog *)m->e[i].val;
+        if (p->prog && w->eval.free_prog)
+            w->eval.free_prog(w->eval.ctx, p->prog);
+        free(p->error);
+        free(p->memo);
+        free(p);
+    }
+    dra_strmap_free(m);
+}
+
 void dra_alloc_world_free(dra_alloc_world *w)
 {
     if (!w)
@@ -454,16 +470,8 @@ void dra_alloc_world_free(dra_alloc_world *w)
     json_decref(w->keep);
     dra_strmap_free(&w->strs);
     dra_strmap_free(&w->caps);
-    for (size_t i = 0; i < w->progs.cap; i++) {
-        if (!w->progs.e[i].key)
-            continue;
-        al_prog *p = (al_prog *)w->progs.e[i].val;
-        if (p->prog && w->eval.free_prog)
-            w->eval.free_prog(w->eval.ctx, p->prog);
-        free(p->error);
-        free(p->memo);
-        free(p);
-    }
+    progs_free(w, &w->progs);
+    progs_free(w, &w->value_progs);
     for (size_t i = 0; i < w->nids; i++) {
         if (w->st[i].x) {
             dra_al_capuse_free(&w->st[i].x->agg);
@@ -479,7 +487,6 @@ void dra_alloc_world_free(dra_alloc_world *w)
     dra_strmap_free(&w->pools);
     free(w->idslot);
     dra_strmap_free(&w->bynode);
-    dra_strmap_free(&w->progs);
     dra_arena_free(&w->arena);
     free(w);
 }
