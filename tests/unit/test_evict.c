@@ -262,4 +262,30 @@ UNIT_TEST(extended_resource_claim_reported_not_applied)
     done(&w);
 }
 
+/* Every change of a run is found by its working copy (dra_changes_find:
+ * "an original, a working copy or a created object").  The rule status
+ * replaced a rule's working copy after the changes had indexed it: the new
+ * copy was not found, and the freed one's address stayed in the index, where
+ * the next object allocated there would have found the rule's change. */
+UNIT_TEST(rule_status_keeps_the_working_copy_found)
+{
+    world w;
+    CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("pool-p", "deviceSelector: {pool: p}, ", "NoExecute")
+                      RULE("other", "deviceSelector: {driver: other.example.com}, ", "NoExecute"),
+                  "2026-03-01T11:00:00Z", false, "2026-03-01T11:00:00Z"),
+              0);
+    CHECK(w.ch.nobjs >= 3); /* the pod, then both rules */
+    for (size_t i = 0; i < w.ch.nobjs; i++) {
+        dra_change *ch = &w.ch.objs[i];
+        CHECK(dra_changes_find(&w.ch, ch->obj) == ch);
+        CHECK(dra_changes_find(&w.ch, ch->orig) == ch);
+    }
+    /* the rule's working copy is its new state */
+    const dra_change *r = dra_changes_find(&w.ch, w.c.of[DRA_KIND_DEVICE_TAINT_RULE][0]->json);
+    CHECK(r != NULL);
+    if (r)
+        CHECK_STR(dra_jstr(json_array_get(dra_jarr(r->obj, "status.conditions"), 0), "type"), "EvictionInProgress");
+    done(&w);
+}
+
 UNIT_MAIN()

@@ -920,9 +920,11 @@ static dra_err *rule_status(const ctx *x, const eval *ev, size_t r, json_t **out
         dra_op *op = dra_changes_op(changes, DRA_OP_APPLY, rule, "status", body, why);
         op->field_manager = dra_xstrdup(DRA_EVICT_CONTROLLER_NAME);
         free(why);
+        /* the working copy takes the new state in place: the changes know
+         * the copy by its address, which must stay the copy's */
         dra_change *ch = dra_changes_touch(changes, rule);
-        json_decref(ch->obj);
-        ch->obj = json_incref(obj);
+        json_object_clear(ch->obj);
+        json_object_update(ch->obj, obj);
     }
     json_decref(cond);
     return NULL;
