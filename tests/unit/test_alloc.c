@@ -504,6 +504,17 @@ UNIT_TEST(all_mode_constraint_violation_is_fatal)
            NULL,
            "ERR: claim ns/c1, request r: cannot add device gpu.example.com/node-1/gpu-1 because a claim constraint "
            "would not be satisfied");
+    /* The second constraint refuses d1 after the first took its value: the
+     * fatal error gives the value back too, so that the search unwinds in
+     * order (d0's value is on top when d0 goes; DRA_ASSERT checks it). */
+    EXPECT(NODE CLASS SLICE("s", "p", 1, 1, "node-1",
+                            "[{name: d0, attributes: {y: {int: 0}, z: {int: 0}}}, "
+                            "{name: d1, attributes: {y: {int: 1}, z: {int: 1}}}]")
+               CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}], "
+                           "constraints: [{distinctAttribute: gpu.example.com/y}, {matchAttribute: gpu.example.com/z}]}"),
+           NULL,
+           "ERR: claim ns/c1, request r: cannot add device gpu.example.com/p/d1 because a claim constraint "
+           "would not be satisfied");
 }
 
 UNIT_TEST(list_attributes)

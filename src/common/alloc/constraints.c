@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "constraints.h"
+#include "../base/assert.h"
 
 static bool applies(const al_constraint *c, const al_req *req)
 {
@@ -298,14 +299,19 @@ static bool distinct_add(al_run *r, al_constraint *c, const json_t *attr, char *
     return true;
 }
 
+/* The value of c's attribute for d under req: a derived attribute of the
+ * request shadows the device's own (KEP-6080). */
+static const json_t *value_of(const al_constraint *c, const al_req *req, const al_device *d)
+{
+    const json_t *attr = dra_al_derived_attribute(req, d, c->attr);
+    return attr ? attr : dra_al_lookup_attribute(d, c->attr);
+}
+
 bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen)
 {
     if (!applies(c, req))
         return true;
-    /* A derived attribute of the request shadows the device's own (KEP-6080). */
-    const json_t *attr = dra_al_derived_attribute(req, d, c->attr);
-    if (!attr)
-        attr = dra_al_lookup_attribute(d, c->attr);
+    const json_t *attr = value_of(c, req, d);
     if (!attr) {
         if (why)
             snprintf(why, whylen, "%s %s: attribute not set", c->match ? "matchAttribute" : "distinctAttribute",
@@ -317,15 +323,18 @@ bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const
     return distinct_add(r, c, attr, why, whylen);
 }
 
-void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req)
+void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d)
 {
     if (!applies(c, req))
         return;
     if (!c->match) {
+        /* last in, first out: the value on top is d's */
+        DRA_ASSERT(c->nvals > 0 && c->vals[c->nvals - 1] == value_of(c, req, d));
         if (c->nvals > 0)
             c->nvals--;
         return;
     }
+    DRA_ASSERT(c->ndevices > 0);
     if (c->ndevices <= 0)
         return;
     c->ndevices--;

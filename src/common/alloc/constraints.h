@@ -10,6 +10,8 @@ const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr);
  * NULL when the request defines no such derived attribute. */
 const json_t *dra_al_derived_attribute(const al_req *req, const al_device *d, const char *name);
 bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
-void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req);
+/* Take back d, which req added last: the search removes devices in the
+ * reverse order it added them (DRA_ASSERT checks it). */
+void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "../base/assert.h"
 #include "state.h"
 
 dra_err *dra_al_parse_counters(dra_arena *a, const json_t *arr, const char *setkey, al_counter_set **out, size_t *n)
@@ -213,7 +214,10 @@ bool dra_al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, siz
 void dra_al_counters_release(al_run *r, al_pool *pool, al_device *d)
 {
     al_cstate *c = cstate_for(r, pool);
-    /* Last in, first out: drop the newest entries of this device. */
+    /* Last in, first out: the newest entries are this device's (one per
+     * counter set it consumes), and go. */
+    for (size_t k = 0; k < d->ncons; k++)
+        DRA_ASSERT(k < c->ng && c->g[c->ng - 1 - k].dev == d);
     for (size_t k = 0; k < d->ncons; k++)
         for (size_t i = c->ng; i-- > 0;)
             if (c->g[i].dev == d) {
@@ -225,5 +229,6 @@ void dra_al_counters_release(al_run *r, al_pool *pool, al_device *d)
         for (size_t m = 0; m < d->cons[k].n; m++) {
             al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);
             dra_quantity_sub(&e->consumed, &e->consumed, &d->cons[k].c[m].value);
+            DRA_ASSERT(dra_quantity_sign(&e->consumed) >= 0); /* what was taken, no more */
         }
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/assert.h"
 #include "../base/buf.h"
 #include "explain.h"
 #include "../base/sort.h"
@@ -58,6 +59,7 @@ void dra_al_explain_push(al_run *r)
 
 void dra_al_explain_pop(al_run *r)
 {
+    DRA_ASSERT(r->ngens > 0); /* one pop per push: deallocate_last undoes allocate_device */
     if (r->ngens)
         r->ngens--;
 }

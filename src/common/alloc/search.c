@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/assert.h"
 #include "capacity.h"
 #include "constraints.h"
 #include "counters.h"
@@ -245,13 +246,15 @@ static void allocating_insert(al_run *r, int lid, int ci)
     r->allocating[lid][r->nallocating[lid]++] = ci;
 }
 
-static void allocating_delete(al_run *r, int lid, int ci)
+/* Whether ci was marked (and is no longer). */
+static bool allocating_delete(al_run *r, int lid, int ci)
 {
     for (int i = 0; i < r->nallocating[lid]; i++)
         if (r->allocating[lid][i] == ci) {
             r->allocating[lid][i] = r->allocating[lid][--r->nallocating[lid]];
-            return;
+            return true;
         }
+    return false;
 }
 
 static bool in_use(const al_run *r, const al_device *d)
@@ -368,6 +371,10 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
     for (size_t i = 0; i < c->ncons; i++) {
         if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
             continue;
+        for (size_t e = 0; e < i; e++)
+            dra_al_constraint_remove(r, &c->cons[e], req, d);
+        if (charged)
+            dra_al_counters_release(r, pool, d);
         if (must) {
             al_idbuf ib;
             s->err = dra_err_new(DRA_EXIT_INPUT,
@@ -375,10 +382,6 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
                                  c->ref, bare(req), dra_al_id(d, &ib));
             return R_ERR;
         }
-        for (size_t e = 0; e < i; e++)
-            dra_al_constraint_remove(r, &c->cons[e], req);
-        if (charged)
-            dra_al_counters_release(r, pool, d);
         if (ex)
             dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", why);
         return R_FAIL;
@@ -391,7 +394,7 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
          * earlier requests of this attempt consumed capacity (A2). */
         if (!dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
             for (size_t e = 0; e < c->ncons; e++)
-                dra_al_constraint_remove(r, &c->cons[e], req);
+                dra_al_constraint_remove(r, &c->cons[e], req, d);
             if (charged)
                 dra_al_counters_release(r, pool, d);
             if (ex)
@@ -420,19 +423,25 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
     return R_OK;
 }
 
-static void deallocate_last(al_run *r, int ci)
+/* Give back d, the device claim ci took last: the search undoes in the
+ * reverse order it took (constraints, marks, shares and counters are
+ * stacks; DRA_ASSERT checks each). */
+static void deallocate_last(al_run *r, int ci, const al_device *taken)
 {
     al_claim *c = &r->claims[ci];
+    DRA_ASSERT(c->nres > 0 && c->res[c->nres - 1].dev == taken);
     al_result_dev *res = &c->res[c->nres - 1];
     al_device *d = res->dev;
     al_req *req = res->req;
     bool multi = r->w->f.consumable_capacity && d->allow_multi;
     for (size_t i = 0; i < c->ncons; i++)
-        dra_al_constraint_remove(r, &c->cons[i], req);
-    allocating_delete(r, d->lid, ci);
+        dra_al_constraint_remove(r, &c->cons[i], req, d);
+    bool marked = allocating_delete(r, d->lid, ci);
+    DRA_ASSERT(marked || multi);
     if (multi && res->has_share) {
         if (res->consumed.n > 0)
             dra_al_capuse_sub(&r->capuse[d->lid], &res->consumed);
+        DRA_ASSERT(r->nshares[d->lid] > 0);
         r->nshares[d->lid]--;
     }
     if (res->charged_counters)
@@ -604,6 +613,8 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
         return R_OK;
     al_claim *c = &r->claims[ci];
     if ((size_t)ri >= c->nreqs) {
+        /* what an earlier attempt at the next claim took, it gave back */
+        DRA_ASSERT((size_t)ci + 1 >= r->nclaims || r->claims[ci + 1].nres == 0);
         int res = allocate_one(s, ci + 1, 0, 0, 0, false, (loc){0, 0, 0});
         return res == R_TOOMANY ? R_FAIL : res;
     }
@@ -634,12 +645,15 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
         return R_TOOMANY;
 
     if (all) {
+        size_t taken = c->nres;
         int res = allocate_device(s, ci, req, req->all_pool[d], req->all[d], true);
         if (res != R_OK)
             return res;
         res = allocate_one(s, ci, ri, si, d + 1, in_sub, (loc){0, 0, 0});
-        if (res != R_OK)
-            deallocate_last(r, ci);
+        if (res != R_OK) {
+            DRA_ASSERT(c->nres == taken + 1);
+            deallocate_last(r, ci, req->all[d]);
+        }
         return res;
     }
 
@@ -697,6 +711,7 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
                         continue;
                     }
                 }
+                size_t taken = c->nres;
                 int res = allocate_device(s, ci, req, p, dev, false);
                 if (res == R_ERR)
                     return R_ERR;
@@ -705,7 +720,8 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
                 res = allocate_one(s, ci, ri, si, d + 1, in_sub, (loc){pi, sli, di + 1});
                 if (res == R_OK)
                     return R_OK;
-                deallocate_last(r, ci);
+                DRA_ASSERT(c->nres == taken + 1);
+                deallocate_last(r, ci, dev);
                 if (res != R_FAIL)
                     return res;
             }
@@ -1015,9 +1031,45 @@ static void run_free(al_run *r)
     dra_arena_free(&r->arena);
 }
 
+/* A search that did not succeed gave back everything it took, in the
+ * reverse order it took it: no results, marks, shares, consumed capacity,
+ * constraint values or counters left (what in-use claims hold stays), and
+ * no explain generation open.  For DRA_ASSERT. */
+static bool all_given_back(const al_run *r)
+{
+    for (size_t i = 0; i < r->nclaims; i++) {
+        const al_claim *c = &r->claims[i];
+        if (c->nres)
+            return false;
+        for (size_t k = 0; k < c->ncons; k++)
+            if (c->cons[k].ndevices || c->cons[k].nvals || c->cons[k].nref_set)
+                return false;
+    }
+    for (size_t l = 0; r->nallocating && l < r->nldev; l++) {
+        if (r->nallocating[l] || r->nshares[l])
+            return false;
+        for (size_t k = 0; k < r->capuse[l].n; k++)
+            if (dra_quantity_sign(&r->capuse[l].q[k]))
+                return false;
+    }
+    for (size_t i = 0; i < r->ncstates; i++) {
+        const al_cstate *cs = &r->cstates[i];
+        for (size_t k = 0; k < cs->ng; k++)
+            if (cs->g[k].dev)
+                return false;
+        for (size_t k = 0; k < cs->n; k++)
+            if (dra_quantity_sign(&cs->e[k].consumed))
+                return false;
+    }
+    return r->ngens == 0;
+}
+
 dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *claims, size_t nclaims,
                        const dra_alloc_opts *opts, dra_alloc_result **out)
 {
+    /* the world's programs are keyed by its own copies, never by the text
+     * of claims of earlier runs, which may be gone by now */
+    DRA_ASSERT(dra_strmap_keys_intact(&w->progs) && dra_strmap_keys_intact(&w->value_progs));
     static const dra_alloc_opts defaults = {0};
     *out = NULL;
     al_run run = {0};
@@ -1049,6 +1101,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
         outcome = allocate_one(&s, 0, 0, 0, 0, false, (loc){0, 0, 0});
         if (outcome == R_ERR)
             err = s.err;
+        DRA_ASSERT(outcome == R_OK || all_given_back(r));
     }
     if (!err && outcome == R_OK) {
         res->ok = true;

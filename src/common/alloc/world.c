@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/assert.h"
 #include "../io/jparse.h"
 #include "capacity.h"
 #include "counters.h"
@@ -461,6 +462,13 @@ void dra_alloc_world_free(dra_alloc_world *w)
 {
     if (!w)
         return;
+    /* Maps own their keys (the arena's: pools, strs, caps, progs,
+     * value_progs) or borrow them from input that outlives the world
+     * (classes, bynode): every key is intact to the end. */
+    DRA_ASSERT(dra_strmap_keys_intact(&w->classes) && dra_strmap_keys_intact(&w->pools) &&
+               dra_strmap_keys_intact(&w->bynode) && dra_strmap_keys_intact(&w->strs) &&
+               dra_strmap_keys_intact(&w->caps) && dra_strmap_keys_intact(&w->progs) &&
+               dra_strmap_keys_intact(&w->value_progs));
     for (size_t i = 0; i < w->ndevices; i++)
         if (w->devices[i]->eval_cache && w->eval.free_device_cache)
             w->eval.free_device_cache(w->eval.ctx, w->devices[i]->eval_cache);
