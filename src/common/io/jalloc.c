@@ -5,12 +5,10 @@
 #include <malloc.h>
 #include <stdlib.h>
 
-#if defined(__SANITIZE_ADDRESS__)
+#include "../base/assert.h"
+
+#ifdef DRA_HAVE_ASAN
 #define DRA_JALLOC_OFF 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define DRA_JALLOC_OFF 1
-#endif
 #endif
 
 #define CLASSES (DRA_JALLOC_MAX / 16)
@@ -32,6 +30,7 @@ static void *ja_malloc(size_t n)
         return malloc(n);
     void *p = cache.head[c];
     if (p) {
+        DRA_ASSERT(malloc_usable_size(p) >= c << 4); /* a class holds blocks of at least its size */
         cache.head[c] = *(void **)p;
         cache.kept -= c << 4;
         return p;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/assert.h"
 #include "../base/buf.h"
 #include "../base/hash.h"
 #include "../base/utf8.h"
@@ -62,6 +63,8 @@ static void leaves_clear(dra_json_interner *in)
     for (size_t i = 0; i <= in->mask; i++) {
         if (!in->leaf[i].key)
             continue;
+        /* shared leaves are never written (jparse.h) */
+        DRA_ASSERT(dra_json_content_hash(in->leaf[i].v) == in->leaf[i].content);
         json_decref(in->leaf[i].v);
         free(in->leaf[i].text);
         in->leaf[i] = (leaf_entry){0};
@@ -377,6 +380,7 @@ static int child_at(int at, const char *k, size_t kl)
 #define LEAF_TEXT_MAX 160 /* longer leaves are not kept */
 
 static uint64_t leaf_hash(json_t *obj, dra_share kind);
+static uint64_t shared_hash(const dra_json_interner *in, json_t *v);
 
 /* The closing brace of the object at p whose members are objects of
  * scalars (a capacity map), brackets counted outside strings; NULL when
@@ -437,6 +441,8 @@ static json_t *leaf_lookup(jp *s, bool map, uint64_t *key, size_t *len)
     for (size_t i = (size_t)h & mask; in->leaf[i].key; i = (i + 1) & mask) {
         const leaf_entry *e = &in->leaf[i];
         if (e->key == h && e->len == n && memcmp(e->text, p, n) == 0) {
+            /* handed out again: it must still be what its text says */
+            DRA_ASSERT(dra_json_content_hash(e->v) == e->content);
             s->p = q + 1;
             s->h = e->content;
             in->hits++;
@@ -793,6 +799,11 @@ void dra_json_interner_free(dra_json_interner *in)
 {
     if (!in)
         return;
+    /* Shared leaves are never written (jparse.h): each still hashes as it
+     * did when it was shared (checked before any is released: a map's hash
+     * is its leaves' addresses). */
+    for (size_t i = 0; i < in->cap; i++)
+        DRA_ASSERT(!in->v[i] || shared_hash(in, in->v[i]) == in->hash[i]);
     for (size_t i = 0; i < in->cap; i++)
         json_decref(in->v[i]);
     free(in->v);
@@ -882,6 +893,13 @@ static uint64_t map_hash(const dra_json_interner *in, json_t *obj)
         h = dra_fnv1a(h, &a, sizeof a);
     }
     return h ? h : 1;
+}
+
+/* The hash an object was shared under: a leaf's, else a map's. */
+static uint64_t shared_hash(const dra_json_interner *in, json_t *v)
+{
+    uint64_t h = leaf_hash(v, DRA_SHARE_NONE);
+    return h ? h : map_hash(in, v);
 }
 
 /* Maps of shared leaves compare by their leaves' addresses. */
