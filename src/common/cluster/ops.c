@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/assert.h"
 #include "../base/buf.h"
 #include "../io/json.h"
 #include "../io/jparse.h"
@@ -91,7 +92,12 @@ char *dra_changes_take_text(dra_change *ch, size_t *len)
 dra_change *dra_changes_find(const dra_changes *c, const json_t *obj)
 {
     size_t i;
-    return obj && dra_lc_index_first_ptr(&c->ix, TAG_OBJ, obj, &i) ? thawed(c, i) : NULL;
+    if (!obj || !dra_lc_index_first_ptr(&c->ix, TAG_OBJ, obj, &i))
+        return NULL;
+    /* Identities are keys: the object found is the change's original or its
+     * working copy, never a freed one whose address came back. */
+    DRA_ASSERT(c->objs[i].orig == obj || c->objs[i].obj == obj);
+    return thawed(c, i);
 }
 
 const json_t *dra_changes_current(const dra_changes *c, const json_t *obj)

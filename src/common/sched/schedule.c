@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/assert.h"
 #include "../base/buf.h"
 #include "../cluster/cluster.h"
 #include "../model/quantity.h"
@@ -998,6 +999,9 @@ walk:
         }
         if (simple && !S->nodes[i].risky) {
             int64_t bound = dra_alloc_free_bound(S->w, S->nodes[i].name);
+            /* the leap passed over nodes by their stored bound: it is never
+             * below the current one (bounds only fall) */
+            DRA_ASSERT(S->bound_tree[S->bound_leaves + i] >= bound);
             bound_set(S, i, bound);
             if (p.min_devices > bound) {
                 S->out->stats.nodes_prefiltered++;
