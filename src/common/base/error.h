@@ -10,6 +10,27 @@
  * its location as is known: file, document index, line, column, the object
  * ("ResourceSlice/name", "ResourceClaim/ns/name") and the field path in
  * upstream's notation (`spec.devices[3].attributes["x/y"]`).
+ *
+ * Ownership, library-wide (every header says which applies to what it
+ * hands out).  A returned value is owned by the caller unless its header
+ * says it is borrowed: the caller frees it with the function the header
+ * names (errors with dra_err_free, JSON with json_decref).  A borrowed
+ * pointer (`const`, "borrowed" in the comment) stays valid only as long as
+ * its owner, which is named, and may not be freed or written through; an
+ * object that keeps a borrowed pointer documents what must outlive it (a
+ * dra_alloc_world borrows the model's JSON, so the model is freed after
+ * the world).  Per-document and per-run data live in an arena (base/arena.h)
+ * freed at once, never piece by piece.  A map or cache owns its keys (a
+ * copy in its owner's arena) unless every key comes from input that the
+ * header says outlives the map: a cache that outlives the call that filled
+ * it, like the allocator's compiled selectors, never keys by a string of a
+ * claim, a request or a document that may be gone before it.  Shared JSON
+ * (io/jparse.h: leaves read once and referenced from many devices) is never
+ * written; copy it first.  DRA_ASSERT (base/assert.h) checks these where a
+ * check is cheap: in sanitized and DRA_DEBUG builds a map whose keys were
+ * freed or changed (dra_strmap_keys_intact), a written shared leaf, or an
+ * undo out of order aborts with file, line and condition; the -O2 tools
+ * compile the checks out.
  */
 #ifndef DRA_BASE_ERROR_H
 #define DRA_BASE_ERROR_H
