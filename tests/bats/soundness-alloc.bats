@@ -74,3 +74,27 @@ worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
     assert_success
     assert_equal "$stderr" ""
 }
+
+@test "allocate: a request with neither exactly nor firstAvailable is an input error, and nothing leaks" {
+    cat >"$T/bare.yaml" <<'YAML'
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec: {}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: bare, namespace: default, uid: 0d6e2a51-7b3c-4f8e-9a10-2c4d6e8f0a01}
+spec:
+  devices:
+    requests:
+    - name: gpu
+YAML
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --no-validate "$T/bare.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-alloc: claim default/bare, request gpu: missing device class name (unsupported request type?)"
+}

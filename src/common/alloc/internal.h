@@ -293,7 +293,7 @@ typedef struct al_req {
     const char *name;         /* request or subrequest name */
     const char *full_name;    /* "req" or "req/sub" */
     struct al_req *parent;    /* the request of a subrequest */
-    const json_t *json;       /* exactly / subrequest object */
+    const json_t *json;       /* exactly / subrequest object (NULL: neither) */
     const char *class_name;
     al_class *class;
     const json_t *selectors;

@@ -950,7 +950,7 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
             }
             min_total += min;
         } else {
-            if ((e = parse_request(r, c, q, exactly ? exactly : json_object(), NULL)))
+            if ((e = parse_request(r, c, q, exactly, NULL))) /* no exactly: every field absent */
                 return e;
             if ((e = validate_request(r, ci, q)))
                 return e;
