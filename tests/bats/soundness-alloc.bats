@@ -14,44 +14,45 @@ setup() {
     T=$BATS_TEST_TMPDIR
 }
 
-placed() { # placed < jsonl: "claim: node/device ..." for each allocated claim
+placed() { # placed < jsonl: "owner: pool/device ..." for each allocated claim
     jq -r 'select(.kind == "ResourceClaim") | .metadata.ownerReferences[0].name + ": " +
         ([.status.allocation.devices.results[] | .pool + "/" + .device] | join(" "))'
 }
 
-@test "schedule: a Deployment's two pods share a template with a CEL selector (the selector's program outlives the first claim)" {
-    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$S/cluster.yaml"
+allocates() { # allocates TOOL ARGS...: succeeds silently; $output is then what placed() says
+    run --separate-stderr "$@"
     assert_success
     assert_equal "$stderr" ""
     run placed <<<"$output"
+}
+
+generated() { # generated DUMP: $T/objects.yaml (the dump without its pods) and $T/generated.yaml (claims, pods)
+    "$DRA_BIN/dra-claim" generate "$1" >"$T/generated.yaml"
+    sed '/^- apiVersion: v1$/{N;/kind: Pod/Q}' "$1" >"$T/objects.yaml"
+}
+
+@test "schedule: a Deployment's two pods share a template with a CEL selector (the selector's program outlives the first claim)" {
+    allocates "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$S/cluster.yaml"
     assert_output "trainer-6d8f9b7c5d-4xq2n: gpu-node-1/gpu-0
 trainer-6d8f9b7c5d-hz7wk: gpu-node-2/gpu-1"
 }
 
 @test "schedule: two pods from a template with derived attributes (the expressions' programs outlive each claim)" {
-    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl --feature-gates DRADerivedAttributes=true "$S/derived.yaml"
-    assert_success
-    assert_equal "$stderr" ""
-    run placed <<<"$output"
+    allocates "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl --feature-gates DRADerivedAttributes=true "$S/derived.yaml"
     assert_output "worker-0-x8k2j: node-1/gpu-0 node-1/nic-1
 worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
 }
 
 @test "allocate: two claims with the same derived attributes in one run" {
-    "$DRA_BIN/dra-claim" generate "$S/derived.yaml" >"$T/generated.yaml"
-    sed '/^- apiVersion: v1$/{N;/kind: Pod/Q}' "$S/derived.yaml" >"$T/objects.yaml"
-    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRADerivedAttributes=true \
+    generated "$S/derived.yaml"
+    allocates "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRADerivedAttributes=true \
         "$T/objects.yaml" "$T/generated.yaml"
-    assert_success
-    assert_equal "$stderr" ""
-    run placed <<<"$output"
     assert_output "worker-0-x8k2j: node-1/gpu-0 node-1/nic-1
 worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
 }
 
 @test "every tool that allocates or inspects allocations reads the template dump cleanly" {
-    "$DRA_BIN/dra-claim" generate "$S/cluster.yaml" >"$T/generated.yaml"
-    sed '/^- apiVersion: v1$/{N;/kind: Pod/Q}' "$S/cluster.yaml" >"$T/objects.yaml"
+    generated "$S/cluster.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --what-if --drain gpu-node-1 "$S/cluster.yaml"
     assert_failure 1
     assert_line "stops fitting: pod ml/trainer-6d8f9b7c5d-hz7wk: fits on gpu-node-2 -> fits nowhere (0/1 nodes are available: 1 cannot allocate all claims.)"
@@ -76,25 +77,7 @@ worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
 }
 
 @test "allocate: a request with neither exactly nor firstAvailable is an input error, and nothing leaks" {
-    cat >"$T/bare.yaml" <<'YAML'
-apiVersion: v1
-kind: Node
-metadata: {name: node-1}
----
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu.example.com}
-spec: {}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: bare, namespace: default, uid: 0d6e2a51-7b3c-4f8e-9a10-2c4d6e8f0a01}
-spec:
-  devices:
-    requests:
-    - name: gpu
-YAML
-    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --no-validate "$T/bare.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --no-validate "$DATA/alloc/bare-request.yaml"
     assert_failure 2
     assert_equal "$stderr" "dra-alloc: claim default/bare, request gpu: missing device class name (unsupported request type?)"
 }
