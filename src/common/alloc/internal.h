@@ -4,7 +4,9 @@
  *
  * Memory: everything of a world lives in the world's arena (w->arena) except
  * the per-ID state arrays and ID table (heap, grown as IDs are interned), the
- * compiled selector programs (freed through the evaluator), and what packed
+ * compiled selector and derived-attribute programs (freed through the
+ * evaluator; their keys, copies of the expressions, are in the arena: the
+ * claims they came from do not outlive their run), and what packed
  * slices need kept: parsed device trees (w->mat, released by dra_al_trim)
  * and the parts of their trees the world points into (w->keep).  Everything
  * of one run lives in the run's arena.  Other JSON, and the packed text, is

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/assert.h"
 #include "../base/buf.h"
+#include "../base/hash.h"
 #include "../cluster/cluster.h"
 #include "../model/names.h"
 #include "../model/quantity.h"
@@ -213,6 +215,7 @@ void dra_extres_map_free(dra_extres_map *m)
 {
     if (!m)
         return;
+    DRA_ASSERT(dra_strmap_keys_intact(&m->names)); /* the classes outlived the map */
     for (size_t i = 0; i < m->nowned; i++)
         free(m->owned[i]);
     free(m->owned);
