@@ -277,6 +277,18 @@ def expired(msg):
     return ApiError(410, "Expired", msg)
 
 
+def too_large(rv, current):
+    """k8s.io/apiserver/pkg/storage.NewTooLargeResourceVersionError: 504 Timeout with a cause."""
+    return ApiError(504, "Timeout", "Timeout: Too large resource version: %d, current: %d" % (rv, current),
+                    {"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}],
+                     "retryAfterSeconds": 1})
+
+
+# How long a watch from a future resourceVersion waits for it before failing (the watch
+# cache waits up to 3 s).
+TOO_LARGE_WAIT = 1.0
+
+
 NOT_FOUND_PATH = ApiError(404, "NotFound", "the server could not find the requested resource", {})
 METHOD_NOT_ALLOWED = ApiError(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {})
 CONTINUE_EXPIRED = ("The provided continue parameter is too old to display a consistent list result. You can start "
@@ -305,6 +317,7 @@ class Store:
         self.clock = clock
         self.stopping = False
         self.expire_gen = 0  # bumped to end open watches with 410
+        self.restart_gen = 0  # bumped to cut open watches, as a restarted server does
 
     # All callers hold self.cond.
     def commit(self, res, key, etype, obj, prev):
@@ -360,6 +373,21 @@ class Store:
             else:
                 cur[ev.key] = (ev.prev, dumps(ev.prev))
         return cur
+
+    def restore(self, rv):
+        """etcd restored from a backup taken at rv: the objects as they were then, the
+        revision counter back at rv (later versions are handed out again), the events
+        after it forgotten, open watches cut as by a restart."""
+        rv = int(rv)
+        if rv < self.compacted or rv > self.rv:
+            raise bad_request("restore: resourceVersion %d is outside the history [%d, %d]" % (rv, self.compacted, self.rv))
+        for gr in self.objs:
+            self.objs[gr] = self.snapshot(gr, rv)
+        while self.log and self.log[-1].rv > rv:
+            self.log.pop()
+        self.rv = rv
+        self.restart_gen += 1
+        self.cond.notify_all()
 
     def events_after(self, rv, maxn=2000):
         """Events with resourceVersion > rv, or None if rv is compacted away."""
@@ -551,6 +579,8 @@ class Faults:
         self.writers = []  # dicts: path, patch, patchType, count
         self.expire_mode = "event"  # 410 on a watch: "event" (ERROR event) or "http"
         self.stall_watches = 0.0  # seconds a watch stream pauses before each event batch
+        self.too_large_mode = "event"  # a watch from a future version: ERROR event (504) or "http" 504
+        self.foreign = []  # dicts: object, type, path, count -- events of another kind put into watches
 
     def configure(self, body, store):
         with self.lock:
@@ -587,9 +617,22 @@ class Faults:
                 for w in (v if isinstance(v, list) else [v]):
                     if not isinstance(w, dict) or "path" not in w or "patch" not in w:
                         raise bad_request("concurrentWriter needs path and patch")
+                    until = time.monotonic() + float(w["seconds"]) if w.get("seconds") else None
                     self.writers.append({"path": w["path"].rstrip("/"), "patch": w["patch"],
-                                         "patchType": w.get("patchType", "merge"), "count": int(w.get("count", 1)),
+                                         "patchType": w.get("patchType", "merge"),
+                                         "count": -1 if until else int(w.get("count", 1)), "until": until,
                                          "afterGet": bool(w.get("afterGet", False)), "armed": not w.get("afterGet")})
+            if "tooLargeMode" in body:
+                if body["tooLargeMode"] not in ("event", "http"):
+                    raise bad_request("tooLargeMode is event or http")
+                self.too_large_mode = body["tooLargeMode"]
+            if "foreignEvent" in body:
+                v = body["foreignEvent"]
+                for fe in (v if isinstance(v, list) else [v]):
+                    if not isinstance(fe, dict) or not isinstance(fe.get("object"), dict):
+                        raise bad_request("foreignEvent needs an object")
+                    self.foreign.append({"object": fe["object"], "type": fe.get("type", "ADDED"),
+                                         "path": fe.get("path", ""), "count": int(fe.get("count", 1))})
             if "expireMode" in body:
                 if body["expireMode"] not in ("event", "http"):
                     raise bad_request("expireMode is event or http")
@@ -610,6 +653,17 @@ class Faults:
                         s[1] -= 1
                     return s[0]
         return 0
+
+    def take_foreign(self, path):
+        """Events of another kind for a watch of path (each entry serves count watches)."""
+        out = []
+        with self.lock:
+            for fe in self.foreign:
+                if fe["count"] != 0 and path.startswith(fe["path"]):
+                    if fe["count"] > 0:
+                        fe["count"] -= 1
+                    out.append(b'{"type":"%s","object":%s}\n' % (fe["type"].encode(), dumps(fe["object"])))
+        return out
 
     def take_status(self, path, verb):
         with self.lock:
@@ -942,7 +996,13 @@ class Handler(BaseHTTPRequestHandler):
                 cert = self.connection.getpeercert()
             except (AttributeError, ValueError):
                 pass
-            self.user = self.app.auth.authenticate(self.headers, cert)
+            if getattr(self.server, "plain", False):
+                # the plain http port (kube-apiserver's old insecure port): no authentication,
+                # every request is the admin's; the headers it came with are kept for the tests
+                self.app.note_plain_request(method, self.path, self.headers)
+                self.user = User("admin", ["system:masters"])
+            else:
+                self.user = self.app.auth.authenticate(self.headers, cert)
             if self.user is None:
                 raise ApiError(401, "Unauthorized", "Unauthorized")
             if path.startswith("/_test/"):
@@ -1257,14 +1317,10 @@ class Handler(BaseHTTPRequestHandler):
                 if at < store.compacted:
                     raise expired("The resourceVersion for the provided list is too old.")
                 if at > store.rv:
-                    raise ApiError(504, "Timeout", "Timeout: Too large resource version: %s, current: %d" % (rvp, store.rv),
-                                   {"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}],
-                                    "retryAfterSeconds": 1})
+                    raise too_large(at, store.rv)
             else:
                 if rvp and rvp != "0" and int(rvp) > store.rv:
-                    raise ApiError(504, "Timeout", "Timeout: Too large resource version: %s, current: %d" % (rvp, store.rv),
-                                   {"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}],
-                                    "retryAfterSeconds": 1})
+                    raise too_large(int(rvp), store.rv)
                 at = store.rv
             snap = store.snapshot(res.gr, at)
         keys = sorted(snap)
@@ -1330,9 +1386,19 @@ class Handler(BaseHTTPRequestHandler):
         f = app.faults
         with store.cond:
             expired_gen = store.expire_gen
+            restart_gen = store.restart_gen
             if rvp and rvp != "0" and not initial:
                 pos = int(rvp)
-                if pos < store.compacted:
+                end = time.monotonic() + TOO_LARGE_WAIT
+                while pos > store.rv and not store.stopping and time.monotonic() < end:
+                    store.cond.wait(max(0.0, end - time.monotonic()))
+                if pos > store.rv:
+                    # after an etcd restore the server's versions are behind the client's
+                    err = too_large(pos, store.rv)
+                    if f.too_large_mode == "http":
+                        raise err
+                    initial_objs, pos = None, None
+                elif pos < store.compacted:
                     err = expired("too old resource version: %d (%d)" % (pos, store.compacted))
                     if f.expire_mode == "http":
                         raise err
@@ -1405,6 +1471,9 @@ class Handler(BaseHTTPRequestHandler):
                     write(b"".join(buf))
                 if f.drop_events and sent >= f.drop_events:
                     return finish(f.drop_clean)
+            foreign = f.take_foreign(urllib.parse.urlsplit(self.path).path)
+            if foreign:
+                write(b"".join(foreign))
             if initial:
                 write(bookmark(pos, {"k8s.io/initial-events-end": "true"}))
             last_bookmark = time.monotonic()
@@ -1419,14 +1488,18 @@ class Handler(BaseHTTPRequestHandler):
                     wait = min(wait, started + f.drop_seconds - now)
                 with store.cond:
                     evs = store.events_after(pos)
-                    if evs == [] and not store.stopping and store.expire_gen == expired_gen:
+                    if (evs == [] and not store.stopping and store.expire_gen == expired_gen
+                            and store.restart_gen == restart_gen):
                         store.cond.wait(max(0.0, wait))
                         evs = store.events_after(pos)
                     stopping = store.stopping
                     comp = store.compacted
                     gen = store.expire_gen
+                    restarted = store.restart_gen != restart_gen
                 if stopping:
                     return finish()
+                if restarted:
+                    return finish(False)
                 if evs is None or gen != expired_gen:
                     write(encode_error(expired("too old resource version: %d (%d)" % (pos, comp))))
                     return finish()
@@ -1673,6 +1746,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_body(200, {"loaded": n, "resourceVersion": str(app.store.rv)})
         if path == "/_test/tokens":
             return self.send_body(200, app.auth.configure_tokens(body))
+        if path == "/_test/restore":
+            if "resourceVersion" not in body:
+                raise bad_request("restore needs resourceVersion")
+            with app.store.cond:
+                app.store.restore(int(body["resourceVersion"]))
+            return self.send_body(200, {"resourceVersion": str(app.store.rv)})
         if path == "/_test/compact":
             app.faults.configure({"expireNow": True}, app.store)
             return self.send_body(200, {"resourceVersion": str(app.store.rv)})
@@ -1775,6 +1854,17 @@ class App:
         self.min_request_timeout = args.min_request_timeout
         self.dra_versions = args.dra_versions.split(",")
         self.gets = collections.Counter()
+        self.writes_by_writer = 0
+        self.plain_log = None  # --plain-http: file of the requests' headers, one JSON line each
+        self.plain_lock = threading.Lock()
+
+    def note_plain_request(self, method, path, headers):
+        if self.plain_log is None:
+            return
+        line = dumps({"method": method, "path": path, "headers": [[k, v] for k, v in headers.items()]})
+        with self.plain_lock:
+            with open(self.plain_log, "ab") as f:
+                f.write(line + b"\n")
 
     # ----- versions
     def versions_of(self, group):
@@ -1970,8 +2060,11 @@ class App:
         todo = []
         with self.faults.lock:
             for w in self.faults.writers:
+                if w["until"] is not None and time.monotonic() >= w["until"]:
+                    w["count"] = 0
                 if w["count"] and w["armed"] and self.writer_matches(w, res, ns, name):
-                    w["count"] -= 1
+                    if w["count"] > 0:
+                        w["count"] -= 1
                     if w["afterGet"]:
                         w["armed"] = False
                     todo.append(w)
@@ -1979,6 +2072,11 @@ class App:
             sub = "status" if w["path"].endswith("/status") else None
             try:
                 self.patch(res, ns, name, sub, w["patchType"], w["patch"], dry=False, path=None)
+                if w["until"] is not None:
+                    # a busy writer: every write of its changes the object
+                    self.writes_by_writer += 1
+                    bump = {"metadata": {"annotations": {"test.dra-tools/concurrent-writes": str(self.writes_by_writer)}}}
+                    self.patch(res, ns, name, None, "merge", bump, dry=False, path=None)
             except ApiError as e:  # the other writer failed: say so in the log, serve the request
                 sys.stderr.write("apiserver: concurrentWriter on %s failed: %s\n" % (w["path"], e.message))
 
@@ -2352,7 +2450,8 @@ def write_atomic(path, text, mode=0o644):
 
 
 def kubeconfig(server, ca_path, user_name, user_lines, ca_data=None):
-    ca = "    certificate-authority-data: %s\n" % ca_data if ca_data else "    certificate-authority: %s\n" % ca_path
+    ca = ("    certificate-authority-data: %s\n" % ca_data if ca_data else
+          "    certificate-authority: %s\n" % ca_path if ca_path else "")
     return ("apiVersion: v1\nkind: Config\nclusters:\n- name: test\n  cluster:\n    server: %s\n%s"
             "contexts:\n- name: test\n  context:\n    cluster: test\n    user: %s\ncurrent-context: test\n"
             "preferences: {}\nusers:\n- name: %s\n  user:\n%s") % (server, ca, user_name, user_name, user_lines)
@@ -2413,6 +2512,22 @@ class Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+class PlainServer(ThreadingHTTPServer):
+    """--plain-http: the same API over plain http, for tests of what clients send there."""
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+    plain = True
+
+    def __init__(self, addr, app):
+        self.app = app
+        super().__init__(addr, Handler)
+
+    def handle_error(self, request, client_address):
+        if self.app.verbose:
+            super().handle_error(request, client_address)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Stand-in Kubernetes API server for the dra-tools tests.")
     ap.add_argument("--dir", required=True, help="state directory (certificates, port, pid, kubeconfigs)")
@@ -2429,6 +2544,9 @@ def main(argv=None):
     ap.add_argument("--token", help="admin bearer token (default: random)")
     ap.add_argument("--graceful-pods", action="store_true", help="deleting a scheduled, running pod only sets "
                     "deletionTimestamp; a DELETE with gracePeriodSeconds=0 removes it (as the kubelet does)")
+    ap.add_argument("--plain-http", action="store_true", help="also serve plain http (no authentication, every "
+                    "request is the admin's) on another port: DIR/http-port, DIR/kubeconfig-http, and the headers of "
+                    "every request there in DIR/http-requests.jsonl")
     ap.add_argument("-v", "--verbose", action="store_true", help="log requests to stderr")
     args = ap.parse_args(argv)
     for v in args.dra_versions.split(","):
@@ -2497,6 +2615,17 @@ def main(argv=None):
         write_atomic(os.path.join(d, "kubeconfig-" + fn.replace("user-", "") + "-cert"), kubeconfig(
             server, ca, name, "    client-certificate: %s\n    client-key: %s\n" % (
                 os.path.join(d, fn + ".crt"), os.path.join(d, fn + ".key"))), 0o600)
+    plain = None
+    if args.plain_http:
+        plain = PlainServer(("127.0.0.1", 0), app)
+        app.plain_log = os.path.join(d, "http-requests.jsonl")
+        open(app.plain_log, "wb").close()
+        pport = plain.server_address[1]
+        # the admin token, which a client must not send over plain http
+        write_atomic(os.path.join(d, "kubeconfig-http"), kubeconfig(
+            "http://127.0.0.1:%d" % pport, None, "admin", "    token: %s\n" % token), 0o600)
+        write_atomic(os.path.join(d, "http-port"), "%d\n" % pport)
+        threading.Thread(target=plain.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     write_atomic(os.path.join(d, "pid"), "%d\n" % os.getpid())
     write_atomic(os.path.join(d, "port"), "%d\n" % port)
 
@@ -2505,6 +2634,8 @@ def main(argv=None):
             app.store.stopping = True
             app.store.cond.notify_all()
         threading.Thread(target=httpd.shutdown, daemon=True).start()
+        if plain is not None:
+            threading.Thread(target=plain.shutdown, daemon=True).start()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
@@ -2512,7 +2643,7 @@ def main(argv=None):
         httpd.serve_forever(poll_interval=0.2)
     finally:
         httpd.server_close()
-        for f in ("port", "pid"):
+        for f in ("port", "pid", "http-port"):
             try:
                 os.unlink(os.path.join(d, f))
             except FileNotFoundError:
