@@ -1,5 +1,7 @@
 /* kube/: kubeconfig reading and merging, the watch-event push reader,
- * resources, base64; watch/: durations. */
+ * resources, base64, strings in messages, exec plugin failures; watch/:
+ * durations. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -7,8 +9,11 @@
 
 #include "base/base64.h"
 #include "kube/api.h"
+#include "kube/client.h"
 #include "kube/config.h"
 #include "kube/events.h"
+#include "kube/internal.h"
+#include "kube/text.h"
 #include "watch/watch.h"
 #include "unit.h"
 
@@ -383,6 +388,199 @@ UNIT_TEST(durations)
     e = dra_watch_duration_parse("", "interval", &ms);
     CHECK(e != NULL);
     dra_err_free(e);
+}
+
+/* ---- strings in messages, server URLs ---- */
+
+UNIT_TEST(text_quote_and_show)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    CHECK_STR(dra_kube_q(&a, "a\"b"), "\"a\\\"b\"");
+    CHECK_STR(dra_kube_q(&a, "x\r\ny"), "\"x\\r\\ny\"");
+    const char *plain = "https://h:6443/ünï";
+    CHECK(dra_kube_v(&a, plain) == plain); /* nothing to escape: the string itself */
+    CHECK_STR(dra_kube_v(&a, "a\nb"), "\"a\\nb\"");
+    CHECK_STR(dra_kube_v(&a, "\x1b[31mred"), "\"\\x1b[31mred\"");
+    CHECK_STR(dra_kube_v(&a, "bad\xff"), "\"bad\\xff\"");
+    CHECK_STR(dra_kube_v(&a, NULL), "");
+    CHECK_STR(dra_kube_strerror(&a, ENOENT), "no such file or directory");
+    CHECK_STR(dra_kube_strerror(&a, E2BIG), "argument list too long");
+    dra_arena_free(&a);
+    char *h = dra_kube_clean_ansi("run \x1b[1mkubectl\x1b[0m\n\tnow\xff");
+    CHECK_STR(h, "run U+001B[1mkubectlU+001B[0m\n\tnow\xef\xbf\xbd");
+    free(h);
+}
+
+UNIT_TEST(text_redacted_urls)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    CHECK_STR(dra_kube_redacted(&a, "https://alice:pw@10.0.0.1:6443"), "https://alice:***@10.0.0.1:6443");
+    CHECK_STR(dra_kube_redacted(&a, "https://alice:p@w:d@h/x@y"), "https://alice:***@h/x@y");
+    CHECK_STR(dra_kube_redacted(&a, "https://alice@h"), "https://alice@h"); /* no password */
+    CHECK_STR(dra_kube_redacted(&a, "bob:pw@h:8080"), "bob:***@h:8080");   /* no scheme: client-go adds http:// */
+    CHECK_STR(dra_kube_redacted(&a, "https://h/p?q=a:b@c"), "https://h/p?q=a:b@c");
+    CHECK_STR(dra_kube_redacted(&a, "https://h:6443"), "https://h:6443");
+    dra_arena_free(&a);
+}
+
+UNIT_TEST(text_server_tls)
+{
+    CHECK(dra_kube_server_tls("https://10.0.0.1:6443"));
+    CHECK(dra_kube_server_tls("HTTPS://h"));
+    CHECK(dra_kube_server_tls("https://u:p@h"));
+    CHECK(!dra_kube_server_tls("http://10.0.0.1:8080"));
+    CHECK(!dra_kube_server_tls("10.0.0.1:6443")); /* host:port is http:// to client-go */
+    CHECK(!dra_kube_server_tls("localhost"));
+    CHECK(!dra_kube_server_tls("https:///path"));
+    CHECK(!dra_kube_server_tls("https://u:p@"));
+    CHECK(!dra_kube_server_tls("https://h\r\n"));
+    CHECK(!dra_kube_server_tls("unix:///run/k.sock"));
+    CHECK(dra_kube_url_check("https://h:1") == NULL);
+    dra_err *e = dra_kube_url_check("https://h:1\r\nX: y");
+    CHECK(e != NULL);
+    if (e)
+        CHECK_STR(e->msg, "parse \"https://h:1\\r\\nX: y\": net/url: invalid control character in URL");
+    dra_err_free(e);
+}
+
+static char *err_text(dra_err *e)
+{
+    char *m = e ? dra_err_format(e) : dra_xstrdup("(no error)");
+    dra_err_free(e);
+    return m;
+}
+
+UNIT_TEST(kubeconfig_control_characters_escaped)
+{
+    dra_kube_config c;
+    char *m = err_text(parse("clusters: [{name: c, cluster: {server: \"https://h:1\\r\\nX-Injected: 1\"}}]\n"
+                             "contexts: [{name: a, context: {cluster: c}}]\ncurrent-context: a\n",
+                             NULL, NULL, &c));
+    CHECK(strstr(m, "parse \"https://h:1\\r\\nX-Injected: 1\": net/url: invalid control character in URL") != NULL);
+    CHECK(strchr(m, '\r') == NULL && strchr(m, '\n') == NULL);
+    free(m);
+    m = err_text(parse(KC, "x\ny", NULL, &c));
+    CHECK_STR(m, "context \"x\\ny\" does not exist");
+    free(m);
+    m = err_text(parse("clusters: [{name: \"\\e]0;pwned\\a\", cluster: {insecure-skip-tls-verify: true}}]\n"
+                       "contexts: [{name: a, context: {cluster: \"\\e]0;pwned\\a\"}}]\ncurrent-context: a\n",
+                       NULL, NULL, &c));
+    CHECK(strstr(m, "no server found for cluster \"\\x1b]0;pwned\\a\"") != NULL);
+    CHECK(strchr(m, '\x1b') == NULL);
+    free(m);
+    /* the in-cluster server from the environment */
+    setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1\n", 1);
+    setenv("KUBERNETES_SERVICE_PORT", "443", 1);
+    dra_kube_config_opts o = {NULL, NULL, NULL, "/nonexistent"};
+    m = err_text(dra_kube_config_parse("kc", "", 0, "", &o, &c));
+    CHECK(strstr(m, "parse \"https://10.0.0.1\\n:443\": net/url: invalid control character in URL") != NULL);
+    free(m);
+    unsetenv("KUBERNETES_SERVICE_HOST");
+    unsetenv("KUBERNETES_SERVICE_PORT");
+}
+
+UNIT_TEST(kubeconfig_unreadable_files_say_why)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/test_kube.XXXXXX");
+    CHECK(mkdtemp(tmpdir) != NULL);
+    char big[256], kc[1024];
+    snprintf(big, sizeof big, "%s/big.crt", tmpdir);
+    FILE *f = fopen(big, "w");
+    CHECK(f != NULL);
+    if (f) {
+        CHECK(ftruncate(fileno(f), (off_t)17 << 20) == 0);
+        fclose(f);
+    }
+    snprintf(kc, sizeof kc,
+             "clusters: [{name: c, cluster: {server: 'https://x', certificate-authority: big.crt}}]\n"
+             "users: [{name: u, user: {client-certificate: missing.crt, client-key: big.crt}}]\n"
+             "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n");
+    dra_kube_config c;
+    dra_kube_config_opts o = {0};
+    dra_err *e = dra_kube_config_parse("kc", kc, strlen(kc), tmpdir, &o, &c);
+    CHECK(e != NULL && e->code == DRA_EXIT_INPUT);
+    char *m = err_text(e);
+    char want[1024];
+    snprintf(want, sizeof want, "unable to read certificate-authority %s for c due to %s: input larger than the limit of "
+             "16777216 bytes", big, big);
+    CHECK_STR(m, want);
+    free(m);
+    /* the CA read, the client certificate is missing: client-go's words, errno of that open */
+    snprintf(kc, sizeof kc,
+             "clusters: [{name: c, cluster: {server: 'https://x'}}]\n"
+             "users: [{name: u, user: {client-certificate: missing.crt, client-key: big.crt}}]\n"
+             "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n");
+    e = dra_kube_config_parse("kc", kc, strlen(kc), tmpdir, &o, &c);
+    CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME);
+    m = err_text(e);
+    snprintf(want, sizeof want, "unable to read client-cert %s/missing.crt for u due to open %s/missing.crt: no such file or "
+             "directory", tmpdir, tmpdir);
+    CHECK_STR(m, want);
+    free(m);
+    unlink(big);
+    rmdir(tmpdir);
+}
+
+
+static char *exec_error(const char *command, const char *arg)
+{
+    dra_kube_exec x = {0};
+    char *args[2] = {(char *)arg, NULL};
+    char *env[1] = {NULL};
+    x.api_version = "client.authentication.k8s.io/v1";
+    x.command = (char *)command;
+    x.args = args;
+    x.env = env;
+    x.install_hint = "install it";
+    dra_kube_config cfg = {0};
+    cfg.server = "https://x";
+    cfg.exec = &x;
+    dra_kube_cred cred = {0};
+    dra_err *e = dra_kube_exec_credential(&cfg, &cred);
+    dra_kube_cred_clear(&cred);
+    return err_text(e);
+}
+
+UNIT_TEST(exec_failures_in_client_go_words)
+{
+    char *big = malloc(300000);
+    memset(big, 'a', 299999);
+    big[299999] = 0;
+    char *m = exec_error("/bin/true", big);
+    CHECK_STR(m, "exec: fork/exec /bin/true: argument list too long");
+    free(m);
+    free(big);
+    m = exec_error("no-such-plugin-for-dra-tools", NULL);
+    CHECK(strncmp(m, "exec: executable no-such-plugin-for-dra-tools not found\n\nIt looks like you are trying to use a "
+                     "client-go credential plugin that is not installed.",
+                  120) == 0);
+    CHECK(strstr(m, "#client-go-credential-plugins\n\ninstall it") != NULL);
+    free(m);
+    m = exec_error("/nonexistent/plugin", NULL);
+    CHECK_STR(m, "exec: fork/exec /nonexistent/plugin: no such file or directory");
+    free(m);
+    m = exec_error("/dev/null", NULL);
+    CHECK_STR(m, "exec: fork/exec /dev/null: permission denied");
+    free(m);
+}
+
+UNIT_TEST(exec_killed_plugin_exit_code)
+{
+    dra_kube_exec x = {0};
+    char *args[3] = {"-c", "kill -9 $$", NULL};
+    char *env[1] = {NULL};
+    x.api_version = "client.authentication.k8s.io/v1";
+    x.command = "sh";
+    x.args = args;
+    x.env = env;
+    dra_kube_config cfg = {0};
+    cfg.server = "https://x";
+    cfg.exec = &x;
+    dra_kube_cred cred = {0};
+    char *m = err_text(dra_kube_exec_credential(&cfg, &cred));
+    CHECK_STR(m, "exec: executable sh failed with exit code -1"); /* ProcessState.ExitCode() */
+    free(m);
+    dra_kube_cred_clear(&cred);
 }
 
 UNIT_MAIN()

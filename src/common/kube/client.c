@@ -4,6 +4,7 @@
 #include "client.h"
 #include "../base/clock.h"
 #include "internal.h"
+#include "text.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -25,7 +26,18 @@ struct dra_kube_client {
     struct timespec file_mtime;
     off_t file_size;
     uint64_t rng;
+    char *server_shown;   /* the server URL for messages: password redacted, control characters escaped */
 };
+
+/* What a new configuration needs: the server as messages show it. */
+static void adopt_config(dra_kube_client *c)
+{
+    dra_kube_config *cfg = &c->cfg;
+    dra_arena a = DRA_ARENA_INIT;
+    free(c->server_shown);
+    c->server_shown = dra_xstrdup(dra_kube_v(&a, dra_kube_redacted(&a, cfg->server)));
+    dra_arena_free(&a);
+}
 
 
 void dra_kube_client_log(dra_kube_client *c, dra_kube_log_level level, const char *fmt, ...)
@@ -60,6 +72,7 @@ dra_err *dra_kube_client_new(dra_kube_config *cfg, const dra_kube_client_opts *o
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     c->rng = (uint64_t)ts.tv_nsec * 6364136223846793005ull + (uint64_t)(uintptr_t)c;
+    adopt_config(c);
     c->easy = curl_easy_init();
     if (!c->easy) {
         dra_kube_client_free(c);
@@ -81,6 +94,7 @@ void dra_kube_client_free(dra_kube_client *c)
         free(c->file_token);
     }
     dra_kube_config_free(&c->cfg);
+    free(c->server_shown);
     free(c);
     curl_global_cleanup();
 }
@@ -94,6 +108,7 @@ void dra_kube_client_set_config(dra_kube_client *c, dra_kube_config *cfg)
     free(c->file_token);
     c->file_token = NULL;
     memset(&c->file_mtime, 0, sizeof c->file_mtime);
+    adopt_config(c);
     curl_easy_reset(c->easy);
 }
 
@@ -378,9 +393,16 @@ static dra_err *answer(dra_kube_client *c, long http, const char *body, size_t l
         if (!resp->reason[0])
             snprintf(resp->reason, sizeof resp->reason, "%s", reason);
     }
+    dra_arena a = DRA_ARENA_INIT;
+    dra_err *e;
     if (msg && *msg)
-        return dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s (HTTP %ld)", reason, msg, http);
-    return dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s %s: HTTP %ld", reason, method, path, http);
+        e = dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s (HTTP %ld)", dra_kube_v(&a, reason), dra_kube_v(&a, msg),
+                        http);
+    else
+        e = dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s %s: HTTP %ld", dra_kube_v(&a, reason), method, path,
+                        http);
+    dra_arena_free(&a);
+    return e;
 }
 
 #define FORBIDDEN_PREFIX "Error from server (Forbidden): "
@@ -447,14 +469,19 @@ dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp 
             if (idempotent && transient_curl(rc) && attempt < c->o.max_retries) {
                 int64_t d = dra_kube_backoff_ms(c, attempt);
                 c->stats.retries++;
+                dra_arena a = DRA_ARENA_INIT;
                 dra_kube_client_log(c, KUBE_LOG_WARN, "%s %s: %s; retrying in %lld ms", req->method, req->path,
-                                errbuf[0] ? errbuf : curl_easy_strerror(rc), (long long)d);
+                                    dra_kube_v(&a, errbuf[0] ? errbuf : curl_easy_strerror(rc)), (long long)d);
+                dra_arena_free(&a);
                 if (!dra_kube_sleep_ms(c, d))
                     return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
                 continue;
             }
-            return dra_err_new(DRA_EXIT_RUNTIME, "unable to connect to the server %s: %s", c->cfg.server,
-                               errbuf[0] ? errbuf : curl_easy_strerror(rc));
+            dra_arena a = DRA_ARENA_INIT;
+            dra_err *ce = dra_err_new(DRA_EXIT_RUNTIME, "unable to connect to the server %s: %s", c->server_shown,
+                                      dra_kube_v(&a, errbuf[0] ? errbuf : curl_easy_strerror(rc)));
+            dra_arena_free(&a);
+            return ce;
         }
         e = answer(c, http, dra_buf_str(&x.body), x.body.len, req->method, req->path, resp);
         dra_buf_free(&x.body);
@@ -631,9 +658,11 @@ size_t dra_kube_streams_poll(dra_kube_streams *s, int timeout_ms)
         } else if (rc != CURLE_OK) {
             r.http = http;
             dropped = http != 0;
+            dra_arena a = DRA_ARENA_INIT;
             e = dra_err_new(DRA_EXIT_RUNTIME, "%s %s: %s",
-                            http ? "watch connection lost" : "unable to connect to the server", s->c->cfg.server,
-                            st->errbuf[0] ? st->errbuf : curl_easy_strerror(rc));
+                            http ? "watch connection lost" : "unable to connect to the server", s->c->server_shown,
+                            dra_kube_v(&a, st->errbuf[0] ? st->errbuf : curl_easy_strerror(rc)));
+            dra_arena_free(&a);
         } else {
             r.http = http;
         }

@@ -17,7 +17,10 @@
  * (POST) are retried on 5xx only when the server sent Retry-After.
  *
  * Nothing here prints: messages go to the log callback, and neither they nor
- * errors ever hold a token, password or key.
+ * errors ever hold a token, password or key; the server URL appears with
+ * the password of its userinfo redacted ("https://user:***@host"), and
+ * strings from the server or the kubeconfig with control characters escaped
+ * (kube/text.h).
  *
  * Ownership: dra_kube_client owns its config (taken by dra_kube_client_new), curl
  * handles and cached credentials; dra_kube_client_free().  dra_kube_resp owns its

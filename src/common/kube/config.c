@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "../base/base64.h"
 #include "../io/stream.h"
+#include "text.h"
 
 #define KUBE_CONFIG_MAX_BYTES ((size_t)16 << 20)
 #define SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
@@ -143,7 +145,12 @@ static dra_err *merge_file(merged *m, const char *path, bool must_exist)
     if (stat(path, &st) != 0) {
         if (!must_exist && errno == ENOENT)
             return NULL;
-        return dra_err_new(must_exist ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "stat %s: %s", path, strerror(errno));
+        int err = errno;
+        dra_arena a = DRA_ARENA_INIT;
+        dra_err *e = dra_err_new(must_exist ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "stat %s: %s", dra_kube_v(&a, path),
+                                 strerror(err));
+        dra_arena_free(&a);
+        return e;
     }
     dra_buf b = DRA_BUF_INIT;
     dra_err *e = dra_buf_read_path(&b, path, KUBE_CONFIG_MAX_BYTES);
@@ -162,20 +169,45 @@ static const char *str_field(const json_t *o, const char *k)
     return s && *s ? s : NULL;
 }
 
-static dra_err *cfg_err(const char *fmt, const char *name)
+/* An input error about the entry `name`, shown as it is (upstream's %v) or,
+ * with cfg_errq, quoted (upstream's %q); control characters are escaped
+ * either way (text.h). */
+static dra_err *cfg_err_as(const char *fmt, const char *name, bool quote)
 {
-    return dra_err_new(DRA_EXIT_INPUT, fmt, name);
+    dra_arena a = DRA_ARENA_INIT;
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, fmt, quote ? dra_kube_q(&a, name) : dra_kube_v(&a, name));
+    dra_arena_free(&a);
+    return e;
 }
 
-static dra_err *read_file_into(dra_buf *out, const char *path, const char *what)
+static dra_err *cfg_err(const char *fmt, const char *name) { return cfg_err_as(fmt, name, false); }
+static dra_err *cfg_errq(const char *fmt, const char *name) { return cfg_err_as(fmt, name, true); }
+
+/* A file a kubeconfig names (what: "certificate-authority", "client-cert",
+ * "client-key"; owner: its cluster or user), read whole; errors in
+ * clientcmd's words (validation.go): "unable to read WHAT PATH for OWNER due
+ * to open PATH: no such file or directory" (DRA_EXIT_RUNTIME), or what is
+ * wrong with the file once open (too large: DRA_EXIT_INPUT). */
+static dra_err *read_file_into(dra_buf *out, const char *path, const char *what, const char *owner)
 {
     dra_buf_reset(out);
-    dra_err *e = dra_buf_read_path(out, path, KUBE_CONFIG_MAX_BYTES);
-    if (e) {
-        dra_err_free(e);
-        return dra_err_new(DRA_EXIT_RUNTIME, "unable to read %s %s: %s", what, path, strerror(errno ? errno : EIO));
+    dra_arena a = DRA_ARENA_INIT;
+    const char *shown = dra_kube_v(&a, path);
+    dra_err *e = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        e = dra_err_new(DRA_EXIT_RUNTIME, "unable to read %s %s for %s due to open %s: %s", what, shown, dra_kube_v(&a, owner),
+                        shown, dra_kube_strerror(&a, errno));
+    } else {
+        dra_err *re = dra_buf_read_fd(out, fd, shown, KUBE_CONFIG_MAX_BYTES);
+        close(fd);
+        if (re) {
+            e = dra_err_new(re->code, "unable to read %s %s for %s due to %s", what, shown, dra_kube_v(&a, owner), re->msg);
+            dra_err_free(re);
+        }
     }
-    return NULL;
+    dra_arena_free(&a);
+    return e;
 }
 
 static dra_err *load_cluster(dra_kube_config *c, const entry *en)
@@ -183,7 +215,10 @@ static dra_err *load_cluster(dra_kube_config *c, const entry *en)
     const json_t *cl = en->val;
     const char *server = str_field(cl, "server");
     if (!server)
-        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no server found for cluster \"%s\"", en->name);
+        return cfg_errq("invalid configuration: no server found for cluster %s", en->name);
+    dra_err *ue = dra_kube_url_check(server);
+    if (ue) /* url.Parse's error, as kubectl fails with it before any request */
+        return dra_err_at(ue, en->file, 0, 0, 0);
     size_t n = strlen(server);
     while (n > 0 && server[n - 1] == '/')
         n--;
@@ -204,10 +239,10 @@ static dra_err *load_cluster(dra_kube_config *c, const entry *en)
     if (cad) {
         dra_buf_reset(&c->ca);
         if (!dra_base64_decode(&c->ca, cad, strlen(cad)))
-            return cfg_err("cluster \"%s\": certificate-authority-data: illegal base64 data", en->name);
+            return cfg_errq("cluster %s: certificate-authority-data: illegal base64 data", en->name);
     } else if (ca) {
         char *p = resolve(en->dir, ca);
-        e = read_file_into(&c->ca, p, "certificate-authority");
+        e = read_file_into(&c->ca, p, "certificate-authority", en->name);
         free(p);
         if (e)
             return e;
@@ -232,7 +267,7 @@ static dra_err *load_exec(dra_kube_config *c, const entry *en, const json_t *ex)
         return cfg_err("invalid configuration: apiVersion must be specified for %s to use exec authentication plugin",
                        en->name);
     if (strcmp(av, "client.authentication.k8s.io/v1") != 0 && strcmp(av, "client.authentication.k8s.io/v1beta1") != 0)
-        return dra_err_new(DRA_EXIT_INPUT, "exec plugin: invalid apiVersion \"%s\"", av);
+        return cfg_errq("exec plugin: invalid apiVersion %s", av);
     x->api_version = dra_xstrdup(av);
     x->command = strchr(cmd, '/') ? resolve(en->dir, cmd) : dra_xstrdup(cmd);
     json_t *args = json_object_get(ex, "args");
@@ -258,7 +293,7 @@ static dra_err *load_exec(dra_kube_config *c, const entry *en, const json_t *ex)
         x->env[i] = dra_xasprintf("%s=%s", nm, val ? val : "");
     }
     const char *hint = str_field(ex, "installHint");
-    x->install_hint = hint ? dra_xstrdup(hint) : NULL;
+    x->install_hint = hint ? dra_kube_clean_ansi(hint) : NULL; /* as clientcmd does */
     x->provide_cluster_info = json_is_true(json_object_get(ex, "provideClusterInfo"));
     return NULL;
 }
@@ -276,7 +311,7 @@ static dra_err *load_user(dra_kube_config *c, const entry *en)
                        "basicAuth], only one is allowed",
                        en->name);
     if (json_object_get(u, "auth-provider"))
-        return cfg_err("user \"%s\": auth-provider plugins are not supported (use an exec credential plugin)", en->name);
+        return cfg_errq("user %s: auth-provider plugins are not supported (use an exec credential plugin)", en->name);
     const char *cc = str_field(u, "client-certificate"), *ccd = str_field(u, "client-certificate-data");
     const char *ck = str_field(u, "client-key"), *ckd = str_field(u, "client-key-data");
     if (cc && ccd)
@@ -289,19 +324,19 @@ static dra_err *load_user(dra_kube_config *c, const entry *en)
                        en->name);
     dra_err *e;
     if (ccd && !dra_base64_decode(&c->cert, ccd, strlen(ccd)))
-        return cfg_err("user \"%s\": client-certificate-data: illegal base64 data", en->name);
+        return cfg_errq("user %s: client-certificate-data: illegal base64 data", en->name);
     if (ckd && !dra_base64_decode(&c->key, ckd, strlen(ckd)))
-        return cfg_err("user \"%s\": client-key-data: illegal base64 data", en->name);
+        return cfg_errq("user %s: client-key-data: illegal base64 data", en->name);
     if (cc) {
         char *p = resolve(en->dir, cc);
-        e = read_file_into(&c->cert, p, "client-certificate");
+        e = read_file_into(&c->cert, p, "client-cert", en->name);
         free(p);
         if (e)
             return e;
     }
     if (ck) {
         char *p = resolve(en->dir, ck);
-        e = read_file_into(&c->key, p, "client-key");
+        e = read_file_into(&c->key, p, "client-key", en->name);
         free(p);
         if (e)
             return e;
@@ -321,7 +356,7 @@ static dra_err *load_user(dra_kube_config *c, const entry *en)
     json_t *ex = json_object_get(u, "exec");
     if (ex && !json_is_null(ex)) {
         if (!json_is_object(ex))
-            return cfg_err("user \"%s\": exec must be a mapping", en->name);
+            return cfg_errq("user %s: exec must be a mapping", en->name);
         if (user || pass)
             return cfg_err("invalid configuration: more than one authentication method found for %s; found [basicAuth "
                            "exec], only one is allowed",
@@ -342,11 +377,20 @@ static dra_err *in_cluster(const dra_kube_config_opts *o, dra_kube_config *c)
     c->in_cluster = true;
     c->origin = dra_xstrdup("in-cluster config");
     c->server = strchr(host, ':') ? dra_xasprintf("https://[%s]:%s", host, port) : dra_xasprintf("https://%s:%s", host, port);
+    dra_err *e = dra_kube_url_check(c->server);
+    if (e)
+        return e;
     c->token_file = dra_xasprintf("%s/token", dir);
-    if (access(c->token_file, R_OK) != 0)
-        return dra_err_new(DRA_EXIT_RUNTIME, "in-cluster config: open %s: %s", c->token_file, strerror(errno));
+    if (access(c->token_file, R_OK) != 0) {
+        int err = errno;
+        dra_arena a = DRA_ARENA_INIT;
+        e = dra_err_new(DRA_EXIT_RUNTIME, "in-cluster config: open %s: %s", dra_kube_v(&a, c->token_file),
+                        dra_kube_strerror(&a, err));
+        dra_arena_free(&a);
+        return e;
+    }
     char *ca = dra_xasprintf("%s/ca.crt", dir);
-    dra_err *e = read_file_into(&c->ca, ca, "in-cluster CA");
+    e = read_file_into(&c->ca, ca, "certificate-authority", "in-cluster config");
     free(ca);
     if (e)
         return e;
@@ -367,19 +411,28 @@ static dra_err *in_cluster(const dra_kube_config_opts *o, dra_kube_config *c)
     return NULL;
 }
 
+/* "cluster X of context Y was not found": both names quoted. */
+static dra_err *of_context(const char *fmt, const char *name, const char *ctx)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, fmt, dra_kube_q(&a, name), dra_kube_q(&a, ctx));
+    dra_arena_free(&a);
+    return e;
+}
+
 static dra_err *resolve_merged(merged *m, const dra_kube_config_opts *o, dra_kube_config *c)
 {
     const char *ctxname = o && o->context && *o->context ? o->context : m->current;
     if (!ctxname) {
         if (m->docs.n == 0 || (!m->nclusters && !m->ncontexts))
             return in_cluster(o, c);
-        return dra_err_hint(dra_err_new(DRA_EXIT_INPUT, "invalid configuration: no current context is set in %s",
-                                        m->files.len ? dra_buf_str(&m->files) : "the kubeconfig"),
+        return dra_err_hint(cfg_err("invalid configuration: no current context is set in %s",
+                                    m->files.len ? dra_buf_str(&m->files) : "the kubeconfig"),
                             "context");
     }
     const entry *ctx = find(m->contexts, m->ncontexts, ctxname);
     if (!ctx)
-        return dra_err_new(DRA_EXIT_INPUT, "context \"%s\" does not exist", ctxname);
+        return cfg_errq("context %s does not exist", ctxname);
     c->context = dra_xstrdup(ctxname);
     c->origin = dra_xasprintf("kubeconfig %s", dra_buf_str(&m->files));
     const char *cl = ctx->val ? str_field(ctx->val, "cluster") : NULL;
@@ -387,11 +440,10 @@ static dra_err *resolve_merged(merged *m, const dra_kube_config_opts *o, dra_kub
     const char *ns = ctx->val ? str_field(ctx->val, "namespace") : NULL;
     c->ns = dra_xstrdup(o && o->ns && *o->ns ? o->ns : ns ? ns : "default");
     if (!cl)
-        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: context \"%s\" names no cluster", ctxname);
+        return cfg_errq("invalid configuration: context %s names no cluster", ctxname);
     const entry *cle = find(m->clusters, m->nclusters, cl);
     if (!cle || !cle->val)
-        return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: cluster \"%s\" of context \"%s\" was not found", cl,
-                           ctxname);
+        return of_context("invalid configuration: cluster %s of context %s was not found", cl, ctxname);
     c->cluster_name = dra_xstrdup(cl);
     dra_err *e = load_cluster(c, cle);
     if (e)
@@ -399,8 +451,7 @@ static dra_err *resolve_merged(merged *m, const dra_kube_config_opts *o, dra_kub
     if (us) {
         const entry *ue = find(m->users, m->nusers, us);
         if (!ue)
-            return dra_err_new(DRA_EXIT_INPUT, "invalid configuration: user \"%s\" of context \"%s\" was not found", us,
-                               ctxname);
+            return of_context("invalid configuration: user %s of context %s was not found", us, ctxname);
         c->user_name = dra_xstrdup(us);
         if ((e = load_user(c, ue)))
             return e;

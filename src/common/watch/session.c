@@ -1,5 +1,6 @@
 /* Connecting: kubeconfig -> client -> api. */
 #include "watch.h"
+#include "../kube/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +54,11 @@ dra_err *dra_session_reload(dra_session *s)
         return e;
     dra_kube_client_set_config(s->client, &cfg);
     s->ns = s->o.all_namespaces ? NULL : dra_kube_client_config(s->client)->ns;
-    dra_kube_client_log(s->client, KUBE_LOG_INFO, "reloaded %s (context %s)", dra_kube_client_config(s->client)->origin,
-                    dra_kube_client_config(s->client)->context ? dra_kube_client_config(s->client)->context : "-");
+    const dra_kube_config *c = dra_kube_client_config(s->client);
+    dra_arena a = DRA_ARENA_INIT;
+    dra_kube_client_log(s->client, KUBE_LOG_INFO, "reloaded %s (context %s)", dra_kube_v(&a, c->origin),
+                        c->context ? dra_kube_v(&a, c->context) : "-");
+    dra_arena_free(&a);
     return NULL;
 }
 

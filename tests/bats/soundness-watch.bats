@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
+# dra-watch where servers and inputs misbehave (tests/apiserver): passwords
+# in server URLs, control characters in kubeconfigs, unreadable files and
+# exec plugins that cannot start.
+load helpers
+
+setup_file() {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    apiserver_start "$BATS_FILE_TMPDIR/api" --bookmark-interval 1 --plain-http
+}
+
+teardown_file() {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    apiserver_stop
+}
+
+setup() {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    W="$BATS_TEST_TMPDIR"
+    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=1000
+    apiserver_req POST /_test/reset '{"objects":true}' >/dev/null
+    : >"$APISERVER_DIR/http-requests.jsonl"
+    HTTP_URL="http://127.0.0.1:$(cat "$APISERVER_DIR/http-port")"
+}
+
+teardown() {
+    # a watch left running by a failed test would keep bats waiting
+    local pid
+    for pid in ${BG_PIDS:-}; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+}
+
+# Run a command in the background, away from bats' output; its pid in $!.
+bg() {
+    "$@" 3>&- &
+    BG_PIDS="${BG_PIDS:-} $!"
+}
+
+ns() { # NAME
+    apiserver_req POST /api/v1/namespaces "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"$1\"}}" >/dev/null
+}
+
+pod() { # NS NAME
+    apiserver_req POST "/api/v1/namespaces/$1/pods" \
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"$2\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}" >/dev/null
+}
+
+server_rv() {
+    apiserver_req GET /_test/stats | jq -r .resourceVersion
+}
+
+# Wait until FILE has N lines (at most ~15 s).
+wait_lines() {
+    local i
+    for ((i = 0; i < 150; i++)); do
+        [[ -f $1 && $(wc -l <"$1") -ge $2 ]] && return 0
+        sleep 0.1
+    done
+    echo "only $(wc -l <"$1") of $2 lines in $1" >&2
+    return 1
+}
+
+# A kubeconfig for SERVER with the user's fields USERLINES (YAML, indented 4).
+kc() { # SERVER USERLINES [CLUSTER-NAME]
+    printf 'apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: "%s"\n  cluster:\n    server: "%s"\nusers:\n- name: u\n  user:\n%s\ncontexts:\n- name: t\n  context: {cluster: "%s", user: u}\n' \
+        "${3:-c}" "$1" "$2" "${3:-c}"
+}
+
+@test "a password in the server URL is shown as user:***@ in every message" {
+    kc "https://alice:PW-IN-URL@127.0.0.1:1" "    token: t" >"$W/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods -v -v --kubeconfig "$W/kc"
+    assert_failure 3
+    [[ $stderr == *"https://alice:***@127.0.0.1:1"* ]]
+    [[ $stderr != *PW-IN-URL* && $output != *PW-IN-URL* ]]
+    # a watch whose connection fails: the same
+    kc "https://alice:PW-IN-URL@127.0.0.1:1" "    token: t" >"$W/kc"
+    run --separate-stderr timeout 5 "$DRA_BIN/dra-watch" record - -v -v --kubeconfig "$W/kc"
+    [[ $stderr == *"alice:***@"* ]]
+    [[ $stderr != *PW-IN-URL* ]]
+}
+
+@test "control characters from a kubeconfig or the command line are escaped as Go's %q, never echoed" {
+    kc 'https://127.0.0.1:1\r\nX-Injected: 1' "    token: t" >"$W/kc" # YAML's escapes: CR LF
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc"
+    assert_failure 2
+    [[ $stderr == *'parse "https://127.0.0.1:1\r\nX-Injected: 1": net/url: invalid control character in URL'* ]]
+    [[ $stderr != *$'\r'* ]]
+    assert_equal "$(wc -l <<<"$stderr")" 1
+    # a context named on the command line
+    kc "https://127.0.0.1:1" "    token: t" >"$W/kc2"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc2" --context $'x\ny'
+    assert_failure 2
+    [[ $stderr == *'context "x\ny" does not exist'* ]]
+    assert_equal "$(wc -l <<<"$stderr")" 1
+    # a cluster name with an escape sequence, in a message about that cluster
+    printf 'apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: "\\e[31mred"\n  cluster: {insecure-skip-tls-verify: true}\ncontexts:\n- name: t\n  context: {cluster: "\\e[31mred"}\n' >"$W/kc3"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc3"
+    assert_failure 2
+    [[ $stderr == *'no server found for cluster "\x1b[31mred"'* ]]
+    [[ $stderr != *$'\e'* ]]
+}
+
+@test "an oversized certificate-authority file is named as such, not with a stale errno" {
+    truncate -s 17M "$W/huge-ca.crt"
+    kc "https://127.0.0.1:1" "    token: t" >"$W/kc"
+    sed -i "s|    server: .*|&\n    certificate-authority: $W/huge-ca.crt|" "$W/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc"
+    assert_failure 2
+    [[ $stderr == *"unable to read certificate-authority $W/huge-ca.crt for c due to "*"larger than the limit of 16777216 bytes"* ]]
+    [[ $stderr != *"No such file"* && $stderr != *"no such file"* ]]
+    # a missing one says so, in client-go's words
+    sed -i "s|huge-ca.crt|missing-ca.crt|" "$W/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc"
+    assert_failure 3
+    [[ $stderr == *"unable to read certificate-authority $W/missing-ca.crt for c due to open $W/missing-ca.crt: no such file or directory"* ]]
+}
+
+@test "an exec plugin that cannot start is reported as client-go words it, not as exit code 126" {
+    local big
+    big=$(head -c 200000 /dev/zero | tr '\0' a)
+    kc "https://127.0.0.1:1" "    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: /bin/true
+      args: [\"$big\"]" >"$W/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc"
+    assert_failure 3
+    [[ $stderr == *"exec: fork/exec /bin/true: argument list too long"* ]]
+    [[ $stderr != *"exit code 126"* ]]
+    # not executable
+    printf '#!/bin/sh\n' >"$W/noexec"
+    kc "https://127.0.0.1:1" "    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: $W/noexec" >"$W/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc"
+    assert_failure 3
+    [[ $stderr == *"exec: fork/exec $W/noexec: permission denied"* ]]
+}
