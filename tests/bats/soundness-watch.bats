@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 bats_require_minimum_version 1.5.0
-# dra-watch where servers and inputs misbehave (tests/apiserver): passwords
-# in server URLs, control characters in kubeconfigs, unreadable files and
-# exec plugins that cannot start.
+# dra-watch where servers and inputs misbehave (tests/apiserver): credentials
+# over plain http, passwords in server URLs, control characters in
+# kubeconfigs, unreadable files and exec plugins that cannot start.
 load helpers
 
 setup_file() {
@@ -66,6 +66,62 @@ wait_lines() {
 kc() { # SERVER USERLINES [CLUSTER-NAME]
     printf 'apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: "%s"\n  cluster:\n    server: "%s"\nusers:\n- name: u\n  user:\n%s\ncontexts:\n- name: t\n  context: {cluster: "%s", user: u}\n' \
         "${3:-c}" "$1" "$2" "${3:-c}"
+}
+
+@test "plain http: no credential of any kind is sent, as kubectl does, and stderr says so once" {
+    local tok
+    tok=$(cat "$APISERVER_DIR/admin.token")
+    echo "$tok" >"$W/token"
+    cat >"$W/plugin" <<EOF
+#!/bin/sh
+touch "$W/plugin-ran"
+echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"$tok"}}'
+EOF
+    chmod +x "$W/plugin"
+    kc "$HTTP_URL" "    token: $tok" >"$W/kc.token"
+    kc "$HTTP_URL" "    tokenFile: $W/token" >"$W/kc.tokenfile"
+    kc "$HTTP_URL" "    username: admin
+    password: PLAIN-PASSWORD" >"$W/kc.basic"
+    kc "$HTTP_URL" "    client-certificate: $APISERVER_DIR/admin.crt
+    client-key: $APISERVER_DIR/admin.key" >"$W/kc.cert"
+    kc "$HTTP_URL" "    exec:
+      apiVersion: client.authentication.k8s.io/v1
+      command: $W/plugin" >"$W/kc.exec"
+    # no scheme: client-go takes host:port as http://host:port
+    kc "${HTTP_URL#http://}" "    token: $tok" >"$W/kc.noscheme"
+    local k
+    for k in token tokenfile basic cert exec noscheme; do
+        run --separate-stderr "$DRA_BIN/dra-watch" get pods,nodes,namespaces -A --kubeconfig "$W/kc.$k"
+        assert_success
+        assert_equal "$(grep -c 'is not https' <<<"$stderr")" 1
+        [[ $stderr == *"not sending the credentials of user \"u\""* ]]
+        [[ $stderr != *"$tok"* && $stderr != *PLAIN-PASSWORD* ]]
+    done
+    (($(wc -l <"$APISERVER_DIR/http-requests.jsonl") >= 18))
+    run jq -r '.headers[][0]' "$APISERVER_DIR/http-requests.jsonl"
+    assert_success
+    refute_line --regexp '^(Authorization|Proxy-Authorization|Impersonate-.*)$'
+    run grep -c "$tok" "$APISERVER_DIR/http-requests.jsonl"
+    assert_output 0
+    [[ ! -e $W/plugin-ran ]]
+    # over https the same token is sent and works
+    run "$DRA_BIN/dra-watch" get pods -A
+    assert_success
+}
+
+@test "plain http: a watch and its resumes send no credentials either" {
+    ns plainw
+    bg "$DRA_BIN/dra-watch" get pods -n plainw -w --max-events 2 --kubeconfig "$APISERVER_DIR/kubeconfig-http" >"$W/ev" 2>"$W/err"
+    local pid=$!
+    sleep 1
+    pod plainw a
+    pod plainw b
+    wait "$pid"
+    assert_equal "$(jq -r .object.metadata.name "$W/ev" | tr '\n' ' ')" "a b "
+    run grep -c 'watch=1' "$APISERVER_DIR/http-requests.jsonl"
+    (( output >= 1 ))
+    run jq -r '.headers[][0]' "$APISERVER_DIR/http-requests.jsonl"
+    refute_line Authorization
 }
 
 @test "a password in the server URL is shown as user:***@ in every message" {

@@ -1,6 +1,6 @@
 /* kube/: kubeconfig reading and merging, the watch-event push reader,
- * resources, base64, strings in messages, exec plugin failures; watch/:
- * durations. */
+ * resources, base64, strings in messages, plain http, exec plugin failures;
+ * watch/: durations. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -521,6 +521,81 @@ UNIT_TEST(kubeconfig_unreadable_files_say_why)
     rmdir(tmpdir);
 }
 
+UNIT_TEST(kubeconfig_auth_provider_only_refused_over_https)
+{
+    const char *users = "users: [{name: u, user: {auth-provider: {name: oidc}}}]\n"
+                        "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n";
+    char kc[512];
+    dra_kube_config c;
+    snprintf(kc, sizeof kc, "clusters: [{name: c, cluster: {server: 'https://x'}}]\n%s", users);
+    char *m = err_text(parse(kc, NULL, NULL, &c));
+    CHECK(strstr(m, "user \"u\": auth-provider plugins are not supported") != NULL);
+    free(m);
+    /* kubectl never reads the user's credentials for a plain http server */
+    snprintf(kc, sizeof kc, "clusters: [{name: c, cluster: {server: 'http://x:8080'}}]\n%s", users);
+    CHECK(parse(kc, NULL, NULL, &c) == NULL);
+    dra_kube_config_free(&c);
+}
+
+typedef struct logged {
+    int n;
+    char last[512];
+} logged;
+
+static void log_to(void *ud, dra_kube_log_level level, const char *msg)
+{
+    logged *l = ud;
+    if (level == KUBE_LOG_WARN) {
+        l->n++;
+        snprintf(l->last, sizeof l->last, "%s", msg);
+    }
+}
+
+UNIT_TEST(plain_http_sends_no_credentials)
+{
+    static const char *const users[] = {
+        "{token: s3cr3t}", "{tokenFile: /tmp/x}", "{username: bob, password: pw}",
+        "{client-certificate-data: aGk=, client-key-data: aGk=}",
+        "{exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/false}}"};
+    for (size_t i = 0; i < sizeof users / sizeof *users; i++) {
+        char kc[512];
+        snprintf(kc, sizeof kc,
+                 "clusters: [{name: c, cluster: {server: 'http://alice:pw@10.0.0.1:8080'}}]\nusers: [{name: u, user: %s}]\n"
+                 "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
+                 users[i]);
+        dra_kube_config cfg;
+        CHECK(parse(kc, NULL, NULL, &cfg) == NULL);
+        logged l = {0, ""};
+        dra_kube_client_opts o = {log_to, &l, NULL, 0, 0, 0, NULL};
+        dra_kube_client *c = NULL;
+        CHECK(dra_kube_client_new(&cfg, &o, &c) == NULL);
+        if (!c)
+            continue;
+        const dra_kube_config *k = dra_kube_client_config(c);
+        CHECK(!k->token && !k->token_file && !k->username && !k->password && !k->exec && !k->cert.len && !k->key.len);
+        CHECK_INT(l.n, 1);
+        CHECK(strstr(l.last, "server http://alice:***@10.0.0.1:8080 is not https: not sending the credentials of user \"u\"") !=
+              NULL);
+        CHECK(strstr(l.last, "pw@") == NULL && strstr(l.last, "s3cr3t") == NULL);
+        /* a reload to the same: said once */
+        CHECK(parse(kc, NULL, NULL, &cfg) == NULL);
+        dra_kube_client_set_config(c, &cfg);
+        CHECK_INT(l.n, 1);
+        dra_kube_client_free(c);
+    }
+    /* https keeps them */
+    dra_kube_config cfg;
+    CHECK(parse(KC, NULL, NULL, &cfg) == NULL);
+    logged l = {0, ""};
+    dra_kube_client_opts o = {log_to, &l, NULL, 0, 0, 0, NULL};
+    dra_kube_client *c = NULL;
+    CHECK(dra_kube_client_new(&cfg, &o, &c) == NULL);
+    if (c) {
+        CHECK_STR(dra_kube_client_config(c)->token, "s3cr3t");
+        CHECK_INT(l.n, 0);
+        dra_kube_client_free(c);
+    }
+}
 
 static char *exec_error(const char *command, const char *arg)
 {

@@ -27,15 +27,40 @@ struct dra_kube_client {
     off_t file_size;
     uint64_t rng;
     char *server_shown;   /* the server URL for messages: password redacted, control characters escaped */
+    bool told_plain;      /* the plain-http warning was given */
 };
 
-/* What a new configuration needs: the server as messages show it. */
+/* What a new configuration needs: the server as messages show it, and over
+ * plain http no credentials at all.  clientcmd's ClientConfig loads the
+ * user's token, tokenFile, basic auth, client certificate, auth provider and
+ * exec plugin only when rest.IsConfigTransportTLS (client_config.go: "only
+ * try to read the auth information if we are secure"), so kubectl sends
+ * none of them to an http:// (or scheme-less) server; the client drops them
+ * and says so once. */
 static void adopt_config(dra_kube_client *c)
 {
     dra_kube_config *cfg = &c->cfg;
     dra_arena a = DRA_ARENA_INIT;
     free(c->server_shown);
     c->server_shown = dra_xstrdup(dra_kube_v(&a, dra_kube_redacted(&a, cfg->server)));
+    if (cfg->server && !dra_kube_server_tls(cfg->server)) {
+        dra_buf what = DRA_BUF_INIT;
+        const char *kinds[] = {cfg->token ? "token" : NULL, cfg->token_file ? "tokenFile" : NULL,
+                               cfg->username || cfg->password ? "basic auth" : NULL,
+                               cfg->cert.len || cfg->key.len ? "client certificate" : NULL, cfg->exec ? "exec plugin" : NULL};
+        for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+            if (kinds[i])
+                dra_buf_printf(&what, "%s%s", what.len ? ", " : "", kinds[i]);
+        if (what.len && !c->told_plain) {
+            c->told_plain = true;
+            dra_kube_client_log(c, KUBE_LOG_WARN,
+                                "server %s is not https: not sending the credentials of user %s (%s), as kubectl "
+                                "sends none without TLS",
+                                c->server_shown, dra_kube_q(&a, cfg->user_name ? cfg->user_name : ""), dra_buf_str(&what));
+        }
+        dra_buf_free(&what);
+        dra_kube_config_drop_credentials(cfg);
+    }
     dra_arena_free(&a);
 }
 

@@ -16,6 +16,10 @@
  * jitter, both capped at `backoff_cap_ms`.  Writes that are not idempotent
  * (POST) are retried on 5xx only when the server sent Retry-After.
  *
+ * Plain http: a server whose URL is not https (http://, or host:port without
+ * a scheme) gets no credentials at all, as kubectl sends none there; the
+ * client drops them from its configuration and logs one warning.
+ *
  * Nothing here prints: messages go to the log callback, and neither they nor
  * errors ever hold a token, password or key; the server URL appears with
  * the password of its userinfo redacted ("https://user:***@host"), and

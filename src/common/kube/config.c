@@ -310,7 +310,9 @@ static dra_err *load_user(dra_kube_config *c, const entry *en)
         return cfg_err("invalid configuration: more than one authentication method found for %s; found [token "
                        "basicAuth], only one is allowed",
                        en->name);
-    if (json_object_get(u, "auth-provider"))
+    /* over plain http kubectl never looks at the user's credentials (and so
+     * never runs an auth provider): neither does the client, see client.h */
+    if (json_object_get(u, "auth-provider") && dra_kube_server_tls(c->server))
         return cfg_errq("user %s: auth-provider plugins are not supported (use an exec credential plugin)", en->name);
     const char *cc = str_field(u, "client-certificate"), *ccd = str_field(u, "client-certificate-data");
     const char *ck = str_field(u, "client-key"), *ckd = str_field(u, "client-key-data");
@@ -529,6 +531,30 @@ static void wipe_buf(dra_buf *b)
     dra_buf_free(b);
 }
 
+void dra_kube_config_drop_credentials(dra_kube_config *c)
+{
+    dra_buf_free(&c->cert);
+    wipe_buf(&c->key);
+    wipe(c->token);
+    free(c->token_file);
+    free(c->username);
+    wipe(c->password);
+    c->token = c->token_file = c->username = c->password = NULL;
+    if (c->exec) {
+        free(c->exec->api_version);
+        free(c->exec->command);
+        for (char **p = c->exec->args; p && *p; p++)
+            free(*p);
+        free(c->exec->args);
+        for (char **p = c->exec->env; p && *p; p++)
+            wipe(*p);
+        free(c->exec->env);
+        free(c->exec->install_hint);
+        free(c->exec);
+        c->exec = NULL;
+    }
+}
+
 void dra_kube_config_free(dra_kube_config *c)
 {
     if (!c)
@@ -541,24 +567,7 @@ void dra_kube_config_free(dra_kube_config *c)
     dra_buf_free(&c->ca);
     free(c->tls_server_name);
     free(c->proxy_url);
-    dra_buf_free(&c->cert);
-    wipe_buf(&c->key);
-    wipe(c->token);
-    free(c->token_file);
-    free(c->username);
-    wipe(c->password);
-    if (c->exec) {
-        free(c->exec->api_version);
-        free(c->exec->command);
-        for (char **p = c->exec->args; p && *p; p++)
-            free(*p);
-        free(c->exec->args);
-        for (char **p = c->exec->env; p && *p; p++)
-            wipe(*p);
-        free(c->exec->env);
-        free(c->exec->install_hint);
-        free(c->exec);
-    }
+    dra_kube_config_drop_credentials(c);
     free(c->origin);
     memset(c, 0, sizeof *c);
 }

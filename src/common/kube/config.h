@@ -70,5 +70,9 @@ DRA_MUST_USE dra_err *dra_kube_config_load(const dra_kube_config_opts *o, dra_ku
 DRA_MUST_USE dra_err *dra_kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const dra_kube_config_opts *o,
                            dra_kube_config *out);
 void dra_kube_config_free(dra_kube_config *c);
+/* Forget (and wipe) the user's credentials: token, tokenFile, basic auth,
+ * client certificate and key, exec plugin.  The client does this for a
+ * server that is not https (client.h). */
+void dra_kube_config_drop_credentials(dra_kube_config *c);
 
 #endif
