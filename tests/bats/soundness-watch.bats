@@ -2,7 +2,8 @@
 bats_require_minimum_version 1.5.0
 # dra-watch where servers and inputs misbehave (tests/apiserver): credentials
 # over plain http, passwords in server URLs, control characters in
-# kubeconfigs, unreadable files and exec plugins that cannot start.
+# kubeconfigs, unreadable files, exec plugins that cannot start, a server
+# restored from an etcd backup and events of another kind.
 load helpers
 
 setup_file() {
@@ -192,4 +193,80 @@ EOF
     run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc"
     assert_failure 3
     [[ $stderr == *"exec: fork/exec $W/noexec: permission denied"* ]]
+}
+
+# After an etcd restore the server's resourceVersion is behind the client's.
+restore_scenario() { # tooLargeMode
+    apiserver_req POST /_test/faults "{\"tooLargeMode\":\"$1\"}" >/dev/null
+    ns restore
+    pod restore a
+    local rv0
+    rv0=$(server_rv)
+    bg "$DRA_BIN/dra-watch" get pods -n restore -w -v --stats >"$W/ev" 2>"$W/err"
+    local pid=$!
+    wait_lines "$W/ev" 1
+    pod restore b
+    pod restore c
+    wait_lines "$W/ev" 3
+    sleep 1.2 # a bookmark at c's version
+    apiserver_req POST /_test/restore "{\"resourceVersion\": $rv0}" >/dev/null
+    pod restore d # the version b had
+    wait_lines "$W/ev" 6
+    pod restore e
+    wait_lines "$W/ev" 7
+    kill -TERM "$pid"
+    wait "$pid"
+    run jq -r '.type + " " + .object.metadata.name' "$W/ev"
+    assert_line --index 0 "ADDED a"
+    assert_line --index 1 "ADDED b"
+    assert_line --index 2 "ADDED c"
+    assert_equal "$(sed -n 4,6p <<<"$output" | sort | tr '\n' ' ')" "ADDED d DELETED b DELETED c "
+    assert_line --index 6 "ADDED e"
+    assert_equal "${#lines[@]}" 7
+    grep -q 'Too large resource version' "$W/err"
+    grep -q 'relists=1' "$W/err"
+}
+
+@test "etcd restore: a watch resumed past the server's version relists (ERROR event 504 ResourceVersionTooLarge)" {
+    restore_scenario event
+}
+
+@test "etcd restore: a watch resumed past the server's version relists (HTTP 504 ResourceVersionTooLarge)" {
+    restore_scenario http
+}
+
+@test "a watch event of another known kind is dropped; the watch goes on" {
+    ns wk
+    pod wk a
+    apiserver_req POST /_test/faults '{"foreignEvent":{"object":{"apiVersion":"v1","kind":"Node","metadata":{"name":"intruder","resourceVersion":"999999"}},"path":"/api/v1/namespaces/wk/pods","count":1}}' >/dev/null
+    bg "$DRA_BIN/dra-watch" get pods -n wk -w -v --stats >"$W/ev" 2>"$W/err"
+    local pid=$!
+    wait_lines "$W/ev" 1
+    sleep 0.5
+    pod wk b
+    wait_lines "$W/ev" 2
+    kill -TERM "$pid"
+    wait "$pid"
+    run jq -r '.type + " " + .object.kind + " " + .object.metadata.name' "$W/ev"
+    assert_output "$(printf 'ADDED Pod a\nADDED Pod b')"
+    grep -q 'an event of another kind (v1 Node intruder)' "$W/err"
+    grep -q 'relists=0' "$W/err"
+}
+
+@test "a watch event of a kind nobody knows ends the watch, which relists" {
+    ns wk2
+    pod wk2 a
+    apiserver_req POST /_test/faults '{"foreignEvent":{"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","resourceVersion":"999999"}},"path":"/api/v1/namespaces/wk2/pods","count":1}}' >/dev/null
+    bg "$DRA_BIN/dra-watch" get pods -n wk2 -w -v --stats >"$W/ev" 2>"$W/err"
+    local pid=$!
+    wait_lines "$W/ev" 1
+    sleep 1
+    pod wk2 b
+    wait_lines "$W/ev" 2
+    kill -TERM "$pid"
+    wait "$pid"
+    run jq -r '.type + " " + .object.kind + " " + .object.metadata.name' "$W/ev"
+    assert_output "$(printf 'ADDED Pod a\nADDED Pod b')"
+    grep -q 'unable to decode an event from the watch stream: unable to decode watch event: no kind "Widget" is registered for version "example.com/v1"' "$W/err"
+    grep -q 'relists=1' "$W/err"
 }

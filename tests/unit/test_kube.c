@@ -1,5 +1,6 @@
 /* kube/: kubeconfig reading and merging, the watch-event push reader,
- * resources, base64, strings in messages, plain http, exec plugin failures;
+ * resources, base64, strings in messages, plain http, exec plugin failures,
+ * what failed watches say about resourceVersions, events of other kinds;
  * watch/: durations. */
 #include <errno.h>
 #include <stdlib.h>
@@ -657,5 +658,73 @@ UNIT_TEST(exec_killed_plugin_exit_code)
     free(m);
     dra_kube_cred_clear(&cred);
 }
+
+/* ---- failed watches, events of other kinds ---- */
+
+static dra_kube_rv_problem rv_problem(const char *status, long http)
+{
+    json_t *j = status ? json_loads(status, 0, NULL) : NULL;
+    dra_kube_rv_problem p = dra_kube_rv_problem_of(j, http);
+    json_decref(j);
+    return p;
+}
+
+UNIT_TEST(rv_problems_as_the_reflector_tells_them)
+{
+    CHECK_INT(rv_problem("{\"kind\":\"Status\",\"code\":410,\"reason\":\"Expired\",\"message\":\"too old\"}", 0), KUBE_RV_EXPIRED);
+    CHECK_INT(rv_problem("{\"reason\":\"Gone\"}", 0), KUBE_RV_EXPIRED);
+    CHECK_INT(rv_problem(NULL, 410), KUBE_RV_EXPIRED);          /* no Status: the code */
+    CHECK_INT(rv_problem("{\"reason\":\"Conflict\",\"code\":410}", 0), KUBE_RV_OTHER); /* a known reason wins */
+    const char *too_large = "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"Timeout: Too large resource version: 9, "
+                            "current: 6\",\"reason\":\"Timeout\",\"details\":{\"causes\":[{\"reason\":\"ResourceVersionTooLarge\","
+                            "\"message\":\"Too large resource version\"}],\"retryAfterSeconds\":1},\"code\":504}";
+    CHECK_INT(rv_problem(too_large, 0), KUBE_RV_TOO_LARGE);
+    CHECK_INT(rv_problem(too_large, 504), KUBE_RV_TOO_LARGE);
+    /* 1.17.0-1.18.5: the cause's message only; before: the Status's message (details present) */
+    CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"code\":504,\"details\":{\"causes\":[{\"message\":\"Too large resource "
+                         "version\"}]}}", 0),
+              KUBE_RV_TOO_LARGE);
+    CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"message\":\"Too large resource version: 5\",\"details\":{}}", 0),
+              KUBE_RV_TOO_LARGE);
+    CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"message\":\"Too large resource version: 5\"}", 0), KUBE_RV_OTHER);
+    CHECK_INT(rv_problem("{\"message\":\"Too large resource version\",\"details\":{}}", 504), KUBE_RV_TOO_LARGE);
+    CHECK_INT(rv_problem("{\"reason\":\"InternalError\",\"code\":500,\"message\":\"Too large resource version\",\"details\":{}}", 0),
+              KUBE_RV_OTHER);
+    CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"code\":504,\"message\":\"request did not complete\"}", 504), KUBE_RV_OTHER);
+    CHECK_INT(rv_problem("[1]", 504), KUBE_RV_OTHER);
+    CHECK_INT(rv_problem(NULL, 0), KUBE_RV_OTHER);
+}
+
+static dra_kube_obj_match match(const char *res, const char *version, const char *obj, char **why)
+{
+    json_t *j = json_loads(obj, 0, NULL);
+    dra_kube_obj_match m = dra_kube_api_match(dra_kube_resource_find(res), version, j, why);
+    json_decref(j);
+    return m;
+}
+
+UNIT_TEST(events_of_other_kinds)
+{
+    char *why = NULL;
+    CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}", &why), KUBE_OBJ_EXPECTED);
+    CHECK(why == NULL);
+    CHECK_INT(match("pods", "v1", "{\"metadata\":{}}", NULL), KUBE_OBJ_EXPECTED);
+    CHECK_INT(match("resourceslices", "v1beta2", "{\"apiVersion\":\"resource.k8s.io/v1beta2\",\"kind\":\"ResourceSlice\"}", NULL),
+              KUBE_OBJ_EXPECTED);
+    CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\\r\"}}", &why),
+              KUBE_OBJ_OTHER);
+    CHECK_STR(why, "v1 Node \"n\\r\"");
+    free(why);
+    /* the same kind at another version is another Go type */
+    CHECK_INT(match("resourceslices", "v1", "{\"apiVersion\":\"resource.k8s.io/v1beta2\",\"kind\":\"ResourceSlice\"}", NULL),
+              KUBE_OBJ_OTHER);
+    CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\"}", &why), KUBE_OBJ_UNKNOWN);
+    CHECK_STR(why, "unable to decode an event from the watch stream: unable to decode watch event: no kind \"Widget\" is "
+                   "registered for version \"example.com/v1\"");
+    free(why);
+    CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"v2\",\"kind\":\"Pod\"}", NULL), KUBE_OBJ_UNKNOWN);
+    CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"Pod\"}", NULL), KUBE_OBJ_UNKNOWN);
+}
+
 
 UNIT_MAIN()

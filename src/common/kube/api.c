@@ -16,6 +16,7 @@
 
 #include "../model/convert.h"
 #include "../model/kinds.h"
+#include "text.h"
 
 const dra_kube_resource dra_kube_resources[] = {
     {"resource.k8s.io", "deviceclasses", "DeviceClass", "deviceclass", "", false, "v1 v1beta2 v1beta1"},
@@ -210,6 +211,44 @@ dra_err *dra_kube_api_normalize(const dra_kube_resource *r, const char *version,
     }
     free(av);
     return e;
+}
+
+/* Does apiVersion av name a version r may be served at? */
+static bool serves(const dra_kube_resource *r, const char *av)
+{
+    const char *slash = strchr(av, '/');
+    if (!*r->group)
+        return !slash && word_in(r->versions, av);
+    size_t g = slash ? (size_t)(slash - av) : 0;
+    return slash && strlen(r->group) == g && strncmp(av, r->group, g) == 0 && word_in(r->versions, slash + 1);
+}
+
+dra_kube_obj_match dra_kube_api_match(const dra_kube_resource *r, const char *version, const json_t *obj, char **why)
+{
+    if (why)
+        *why = NULL;
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    char *want = *r->group ? dra_xasprintf("%s/%s", r->group, version) : dra_xstrdup(version);
+    bool same_av = !av || strcmp(av, want) == 0, same_kind = !kind || strcmp(kind, r->kind) == 0;
+    free(want);
+    if (same_av && same_kind)
+        return KUBE_OBJ_EXPECTED;
+    const char *name = json_string_value(json_object_get(json_object_get(obj, "metadata"), "name"));
+    const dra_kube_resource *other = dra_kube_resource_by_kind(kind ? kind : r->kind);
+    bool known = other && serves(other, av ? av : "");
+    if (why) {
+        dra_arena a = DRA_ARENA_INIT;
+        if (known)
+            *why = dra_xasprintf("%s %s %s", dra_kube_v(&a, av ? av : ""), dra_kube_v(&a, kind ? kind : r->kind),
+                                 dra_kube_v(&a, name ? name : ""));
+        else /* apimachinery's runtime.notRegisteredErr, in the watch decoder's words */
+            *why = dra_xasprintf("unable to decode an event from the watch stream: unable to decode watch event: no kind "
+                                 "%s is registered for version %s",
+                                 dra_kube_q(&a, kind ? kind : r->kind), dra_kube_q(&a, av ? av : ""));
+        dra_arena_free(&a);
+    }
+    return known ? KUBE_OBJ_OTHER : KUBE_OBJ_UNKNOWN;
 }
 
 static void add_query(dra_buf *b, bool *first, const char *k, const char *v)
@@ -456,6 +495,9 @@ dra_err *dra_kube_delete(dra_kube_api *a, const dra_kube_resource *r, const char
 
 /* ---- informers ---- */
 
+/* Why a watch stream was ended from inside (the event reader's callback). */
+typedef enum { END_NONE, END_EXPIRED, END_TOO_LARGE, END_UNDECODABLE } end_why;
+
 typedef struct inf {
     struct dra_kube_informers *set;
     size_t idx;
@@ -468,6 +510,8 @@ typedef struct inf {
     int failures;
     int64_t next_at;   /* monotonic ms: earliest next watch */
     dra_kube_event_reader reader;
+    end_why ended;     /* the stream was ended for a relist ... */
+    char *ended_msg;   /* ... with this message (escaped) */
 } inf;
 
 struct dra_kube_informers {
@@ -487,8 +531,8 @@ struct dra_kube_informers {
  * store's entries scattered across it. */
 #define TRIM_EVERY 2048
 
-/* Sentinel: the stream reported 410 inside an ERROR event. */
-#define GONE_MSG "resourceVersion expired"
+/* The error that ends a stream for a relist (inf.ended says why). */
+#define END_MSG "relist"
 
 static char *obj_key(const json_t *o)
 {
@@ -556,19 +600,41 @@ static void set_rv(inf *f, const char *rv)
     }
 }
 
+/* End the stream: the informer relists (done()). */
+static dra_err *end_stream(inf *f, end_why why, char *msg /* taken */)
+{
+    f->ended = why;
+    free(f->ended_msg);
+    f->ended_msg = msg;
+    return dra_err_new(0, END_MSG);
+}
+
 static dra_err *on_event(void *ud, dra_kube_event_type t, json_t *obj)
 {
     inf *f = ud;
     dra_kube_informers *in = f->set;
-    dra_kube_stats *st = dra_kube_client_stats(in->a->c);
+    dra_kube_client *c = in->a->c;
+    dra_kube_stats *st = dra_kube_client_stats(c);
     if (t == KUBE_ERROR) {
-        json_int_t code = json_integer_value(json_object_get(obj, "code"));
         const char *reason = json_string_value(json_object_get(obj, "reason"));
         const char *msg = json_string_value(json_object_get(obj, "message"));
-        if (code == 410 || (reason && (strcmp(reason, "Expired") == 0 || strcmp(reason, "Gone") == 0)))
-            return dra_err_new(0, GONE_MSG);
-        return dra_err_new(DRA_EXIT_RUNTIME, "watch of %s: Error from server (%s): %s", f->spec.res->resource,
-                           reason ? reason : "Unknown", msg ? msg : "");
+        dra_arena a = DRA_ARENA_INIT;
+        dra_kube_rv_problem p = dra_kube_rv_problem_of(obj, 0);
+        dra_err *e = p != KUBE_RV_OTHER
+                         ? end_stream(f, p == KUBE_RV_EXPIRED ? END_EXPIRED : END_TOO_LARGE, dra_xstrdup(dra_kube_v(&a, msg)))
+                         : dra_err_new(DRA_EXIT_RUNTIME, "watch of %s: Error from server (%s): %s", f->spec.res->resource,
+                                       reason ? dra_kube_v(&a, reason) : "Unknown", dra_kube_v(&a, msg));
+        dra_arena_free(&a);
+        return e;
+    }
+    char *why;
+    dra_kube_obj_match m = dra_kube_api_match(f->spec.res, f->version, obj, &why);
+    if (m == KUBE_OBJ_UNKNOWN)
+        return end_stream(f, END_UNDECODABLE, why);
+    if (m == KUBE_OBJ_OTHER) {
+        dra_kube_client_log(c, KUBE_LOG_WARN, "watch of %s: dropped an event of another kind (%s)", f->spec.res->resource, why);
+        free(why);
+        return NULL;
     }
     st->events++;
     if (t == KUBE_BOOKMARK) {
@@ -617,6 +683,8 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
     f->open = false;
     bool trunc = dra_kube_events_truncated(&f->reader);
     dra_kube_events_reset(&f->reader);
+    end_why ended = f->ended;
+    f->ended = END_NONE;
     if (dra_kube_client_stopped(c)) {
         dra_err_free(err);
         return;
@@ -630,12 +698,35 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
             dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s ended mid-event; resuming at %s", f->spec.res->resource, f->rv);
         return;
     }
-    if ((err->code == 0 && strcmp(err->msg, GONE_MSG) == 0) || resp->http == 410 ||
-        strcmp(resp->reason, "Expired") == 0 || strcmp(resp->reason, "Gone") == 0) {
-        dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s: resourceVersion %s is too old; relisting", f->spec.res->resource,
-                        f->rv ? f->rv : "");
+    dra_kube_rv_problem p = ended == END_EXPIRED     ? KUBE_RV_EXPIRED
+                            : ended == END_TOO_LARGE ? KUBE_RV_TOO_LARGE
+                            : ended == END_NONE && resp->http && (resp->http < 200 || resp->http >= 300)
+                                ? dra_kube_rv_problem_of(resp->json, resp->http)
+                                : KUBE_RV_OTHER;
+    if (p == KUBE_RV_EXPIRED || p == KUBE_RV_TOO_LARGE || ended == END_UNDECODABLE) {
+        /* as the reflector: list again, from the current state (a
+         * consistent read, resourceVersion ""), and watch from its version */
+        dra_arena a = DRA_ARENA_INIT;
+        const char *rv = dra_kube_v(&a, f->rv ? f->rv : "");
+        if (p == KUBE_RV_EXPIRED) {
+            dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s: resourceVersion %s is too old; relisting",
+                                f->spec.res->resource, rv);
+            f->next_at = 0;
+        } else if (p == KUBE_RV_TOO_LARGE) {
+            const char *m = ended ? f->ended_msg : json_string_value(json_object_get(resp->json, "message"));
+            dra_kube_client_log(c, KUBE_LOG_WARN,
+                                "watch of %s: %s: the server no longer has resourceVersion %s (restored from a backup?); "
+                                "relisting",
+                                f->spec.res->resource, m ? dra_kube_v(&a, m) : "Too large resource version", rv);
+            f->next_at = 0;
+        } else {
+            int64_t d = dra_kube_backoff_ms(c, f->failures++);
+            dra_kube_client_log(c, KUBE_LOG_WARN, "watch of %s: %s; relisting in %lld ms", f->spec.res->resource,
+                                f->ended_msg, (long long)d);
+            f->next_at = dra_mono_ms() + d;
+        }
+        dra_arena_free(&a);
         f->need_relist = true;
-        f->next_at = 0;
         dra_err_free(err);
         return;
     }
@@ -697,6 +788,7 @@ void dra_kube_informers_free(dra_kube_informers *in)
         json_decref(in->v[i].store);
         free(in->v[i].rv);
         free(in->v[i].base);
+        free(in->v[i].ended_msg);
         dra_kube_events_free(&in->v[i].reader);
     }
     free(in->v);

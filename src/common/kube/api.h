@@ -59,6 +59,23 @@ char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char 
  * kubectl get does. */
 DRA_MUST_USE dra_err *dra_kube_api_normalize(const dra_kube_resource *r, const char *version, json_t *obj);
 
+/* Is obj, from a watch of r at the served version, of that kind?  As
+ * client-go's typed watch decoding and reflector see it
+ * (rest/watch/decoder.go, tools/cache/reflector.go handleAnyWatch):
+ *   KUBE_OBJ_EXPECTED  r's apiVersion and kind (either may be absent:
+ *                      they are taken as r's);
+ *   KUBE_OBJ_OTHER     another kind or version the client knows (a resource
+ *                      of dra_kube_resources at a version it may serve): the
+ *                      reflector drops the event ("Unexpected watch event
+ *                      object type") and the watch goes on;
+ *   KUBE_OBJ_UNKNOWN   a kind it cannot decode: the decoder fails, the watch
+ *                      ends with "unable to decode an event from the watch
+ *                      stream" and the reflector lists again.
+ * *why (when not NULL): for OTHER "v1 Node name", for UNKNOWN the decoder's
+ * message; malloc'd, caller frees, control characters escaped. */
+typedef enum { KUBE_OBJ_EXPECTED, KUBE_OBJ_OTHER, KUBE_OBJ_UNKNOWN } dra_kube_obj_match;
+dra_kube_obj_match dra_kube_api_match(const dra_kube_resource *r, const char *version, const json_t *obj, char **why);
+
 typedef struct dra_kube_list_opts {
     const char *ns;             /* NULL/"" = all namespaces */
     const char *label_selector; /* NULL = none */
@@ -107,9 +124,14 @@ DRA_MUST_USE dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r
  * resourceVersion with allowWatchBookmarks; a cut or idle connection resumes
  * from the last version seen (bookmarks included); 410 Gone / Expired (HTTP
  * or ERROR event) relists and reports only the differences from the store
- * (so nothing is reported twice); other failures back off exponentially
- * with jitter.  An event whose object's resourceVersion equals the stored
- * one is not reported again. */
+ * (so nothing is reported twice), and so does a resourceVersion the server
+ * finds too large (504 Timeout, cause ResourceVersionTooLarge: its versions
+ * went back, as after an etcd restore); the relist lists the current state
+ * and the watch starts again from the list's version.  An event of another
+ * known kind is dropped; one that cannot be decoded ends the watch, which
+ * relists after a backoff (dra_kube_api_match).  Other failures back off
+ * exponentially with jitter.  An event whose object's resourceVersion equals
+ * the stored one is not reported again. */
 typedef void (*dra_kube_informer_fn)(void *ud, size_t informer, dra_kube_event_type type, json_t *obj);
 
 typedef struct dra_kube_informer_spec {

@@ -19,6 +19,61 @@ bool dra_kube_event_type_parse(const char *s, dra_kube_event_type *t)
     return false;
 }
 
+/* apimachinery's knownReasons: a Status with another reason is judged by its code. */
+static bool known_reason(const char *r)
+{
+    static const char *const known[] = {"Unauthorized",  "Forbidden",        "NotFound",
+                                        "AlreadyExists", "Conflict",         "Gone",
+                                        "Invalid",       "ServerTimeout",    "StoreReadError",
+                                        "Timeout",       "TooManyRequests",  "BadRequest",
+                                        "MethodNotAllowed", "NotAcceptable", "RequestEntityTooLarge",
+                                        "UnsupportedMediaType", "InternalError", "Expired",
+                                        "ServiceUnavailable"};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        if (strcmp(r, known[i]) == 0)
+            return true;
+    return false;
+}
+
+#define TOO_LARGE_MSG "Too large resource version" /* k8s.io/apiserver/pkg/storage/errors.go */
+
+dra_kube_rv_problem dra_kube_rv_problem_of(const json_t *status, long http)
+{
+    const char *reason = NULL, *msg = NULL;
+    json_int_t code = 0;
+    const json_t *details = NULL, *causes = NULL;
+    if (json_is_object(status)) {
+        reason = json_string_value(json_object_get(status, "reason"));
+        msg = json_string_value(json_object_get(status, "message"));
+        code = json_integer_value(json_object_get(status, "code"));
+        details = json_object_get(status, "details");
+        causes = json_object_get(details, "causes");
+    }
+    if (!reason)
+        reason = "";
+    if (!code)
+        code = http;
+    bool known = known_reason(reason);
+    if (strcmp(reason, "Expired") == 0 || strcmp(reason, "Gone") == 0 || (!known && code == 410))
+        return KUBE_RV_EXPIRED;
+    bool cause_msg = false;
+    size_t i;
+    const json_t *c;
+    json_array_foreach(causes, i, c) {
+        const char *type = json_string_value(json_object_get(c, "reason")); /* StatusCause.Type's JSON name */
+        const char *m = json_string_value(json_object_get(c, "message"));
+        if (type && strcmp(type, "ResourceVersionTooLarge") == 0)
+            return KUBE_RV_TOO_LARGE;
+        if (m && strcmp(m, TOO_LARGE_MSG) == 0)
+            cause_msg = true;
+    }
+    /* servers before 1.17 and 1.17.0-1.18.5: no cause type, only its message or the Status's */
+    bool timeout = strcmp(reason, "Timeout") == 0 || (!known && code == 504);
+    if (timeout && json_is_object(details) && (cause_msg || (msg && strstr(msg, TOO_LARGE_MSG))))
+        return KUBE_RV_TOO_LARGE;
+    return KUBE_RV_OTHER;
+}
+
 void dra_kube_events_init(dra_kube_event_reader *r, dra_kube_event_fn fn, void *ud)
 {
     memset(r, 0, sizeof *r);

@@ -46,6 +46,24 @@ void dra_kube_events_reset(dra_kube_event_reader *r); /* drop pending bytes, kee
 void dra_kube_events_free(dra_kube_event_reader *r);
 
 const char *dra_kube_event_type_name(dra_kube_event_type t); /* "ADDED" ... */
+
+/* What a failed watch or list says about the resourceVersion it started
+ * from, as client-go's reflector tells (tools/cache/reflector.go
+ * isExpiredError and isTooLargeResourceVersionError, over apimachinery's
+ * errors.IsResourceExpired, IsGone, IsTimeout and HasStatusCause):
+ *   KUBE_RV_EXPIRED    reason Expired or Gone, or 410 without a reason
+ *                      apimachinery knows: older than the server's history.
+ *   KUBE_RV_TOO_LARGE  the cause ResourceVersionTooLarge, or reason Timeout
+ *                      (504 without a known reason) with the cause message
+ *                      or a message saying "Too large resource version":
+ *                      newer than anything the server has, as after an
+ *                      etcd restore.
+ * Both mean: list again from the current state.  status: the Status (an
+ * ERROR event's object, or the body of a failed answer; NULL or any other
+ * value when there is none); http: the answer's HTTP code, 0 for an ERROR
+ * event (the Status's own code counts when it has one). */
+typedef enum { KUBE_RV_OTHER, KUBE_RV_EXPIRED, KUBE_RV_TOO_LARGE } dra_kube_rv_problem;
+dra_kube_rv_problem dra_kube_rv_problem_of(const json_t *status, long http);
 bool dra_kube_event_type_parse(const char *s, dra_kube_event_type *t);
 
 #endif
