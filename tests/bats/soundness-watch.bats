@@ -2,8 +2,8 @@
 bats_require_minimum_version 1.5.0
 # dra-watch where servers and inputs misbehave (tests/apiserver): credentials
 # over plain http, passwords in server URLs, control characters in
-# kubeconfigs, unreadable files, exec plugins that cannot start, a server
-# restored from an etcd backup and events of another kind.
+# kubeconfigs, a server restored from an etcd backup, events of another kind,
+# and concurrent writers.
 load helpers
 
 setup_file() {
@@ -269,4 +269,56 @@ restore_scenario() { # tooLargeMode
     assert_output "$(printf 'ADDED Pod a\nADDED Pod b')"
     grep -q 'unable to decode an event from the watch stream: unable to decode watch event: no kind "Widget" is registered for version "example.com/v1"' "$W/err"
     grep -q 'relists=1' "$W/err"
+}
+
+# N finished pods, each with its generated, allocated and reserved claim.
+finished_pods() { # N
+    local rec="$DATA/watch/finished-pod.rec.jsonl" i h
+    {
+        jq -c 'select(.object.kind == "ResourceClaimTemplate") | .object' "$rec"
+        for ((i = 0; i < $1; i++)); do
+            h=$(printf '%04d' "$i")
+            jq -c --arg i "$i" --arg h "$h" '.object
+              | if .kind == "Pod" then .metadata.name = "trainer-\($i)" | .metadata.uid = "3f0a9c1e-0000-4000-8000-00000000\($h)"
+                  | .status.resourceClaimStatuses[0].resourceClaimName = "trainer-\($i)-gpu"
+                elif .kind == "ResourceClaim" then .metadata.name = "trainer-\($i)-gpu" | .metadata.uid = "9b2e6f10-0000-4000-8000-00000000\($h)"
+                  | .metadata.ownerReferences[0] |= (.name = "trainer-\($i)" | .uid = "3f0a9c1e-0000-4000-8000-00000000\($h)")
+                  | .status.reservedFor[0] |= (.name = "trainer-\($i)" | .uid = "3f0a9c1e-0000-4000-8000-00000000\($h)")
+                else empty end' "$rec"
+        done
+    } | jq -s . >"$W/load.json"
+    apiserver_req POST /_test/objects "$(cat "$W/load.json")" >/dev/null
+}
+
+@test "run --once: conflicts with a busy writer are re-read with backoff until they pass" {
+    finished_pods 1
+    # another writer changes the claim before each of our writes for 4 s: longer
+    # than six passes right after each other, shorter than the backoff's 7.8 s
+    apiserver_req POST /_test/faults '{"concurrentWriter":{"path":"/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/trainer-0-gpu","patch":{"metadata":{"labels":{"other":"writer"}}},"seconds":4}}' >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --stats -v -- \
+        'jq -c "select(.kind == \"ResourceClaim\") | .metadata.labels.seen = \"yes\""'
+    assert_success
+    [[ $stderr == *"re-reading in "*" ms"* ]]
+    [[ $stderr =~ conflicts=([2-5]) ]]
+    run "$DRA_BIN/dra-watch" get resourceclaims -n ml
+    assert_equal "$(jq -c '.metadata.labels | {other, seen}' <<<"$output")" '{"other":"writer","seen":"yes"}'
+}
+
+@test "two run --once --job claims at the same time both succeed and the cluster ends right" {
+    finished_pods 10
+    bg "$DRA_BIN/dra-watch" run --once --job claims --stats >"$W/o1" 2>"$W/e1"
+    local p1=$!
+    bg "$DRA_BIN/dra-watch" run --once --job claims --stats >"$W/o2" 2>"$W/e2"
+    local p2=$!
+    local r1=0 r2=0
+    wait "$p1" || r1=$?
+    wait "$p2" || r2=$?
+    assert_equal "$r1 $r2" "0 0"
+    # every claim released, deallocated and deleted; the pods are still there
+    run "$DRA_BIN/dra-watch" get resourceclaims -A
+    assert_success
+    assert_output ""
+    run "$DRA_BIN/dra-watch" get pods -n ml
+    assert_equal "${#lines[@]}" 10
+    cat "$W/e1" "$W/e2" | grep -q 'conflicts=[1-9]'
 }

@@ -1,7 +1,7 @@
 /* kube/: kubeconfig reading and merging, the watch-event push reader,
  * resources, base64, strings in messages, plain http, exec plugin failures,
- * what failed watches say about resourceVersions, events of other kinds;
- * watch/: durations. */
+ * what failed watches say about resourceVersions, events of other kinds,
+ * conflict backoff; watch/: durations. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -726,5 +726,21 @@ UNIT_TEST(events_of_other_kinds)
     CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"Pod\"}", NULL), KUBE_OBJ_UNKNOWN);
 }
 
+UNIT_TEST(conflict_backoff_as_retry_default_backoff)
+{
+    dra_kube_config cfg;
+    CHECK(parse(KC, NULL, NULL, &cfg) == NULL);
+    dra_kube_client *c = NULL;
+    CHECK(dra_kube_client_new(&cfg, NULL, &c) == NULL);
+    if (!c)
+        return;
+    static const int64_t base[] = {10, 50, 250, 1250, 6250};
+    for (int round = 0; round < 50; round++)
+        for (int n = 0; n < 5; n++) {
+            int64_t d = dra_kube_conflict_backoff_ms(c, n);
+            CHECK(d >= base[n] && d <= base[n] + base[n] / 10);
+        }
+    dra_kube_client_free(c);
+}
 
 UNIT_MAIN()

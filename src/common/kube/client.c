@@ -170,6 +170,13 @@ bool dra_kube_sleep_ms(dra_kube_client *c, int64_t ms)
     }
 }
 
+/* A random number below n (n > 0). */
+static uint64_t rand_below(dra_kube_client *c, uint64_t n)
+{
+    c->rng = c->rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (c->rng >> 33) % n;
+}
+
 int64_t dra_kube_backoff_ms(dra_kube_client *c, int n)
 {
     int64_t d = c->o.backoff_base_ms;
@@ -177,10 +184,19 @@ int64_t dra_kube_backoff_ms(dra_kube_client *c, int n)
         d *= 2;
     if (d > c->o.backoff_cap_ms)
         d = c->o.backoff_cap_ms;
-    c->rng = c->rng * 6364136223846793005ull + 1442695040888963407ull;
-    int64_t jitter = (int64_t)((c->rng >> 33) % (uint64_t)(d / 2 + 1)) - d / 4; /* +-25% */
+    int64_t jitter = (int64_t)rand_below(c, (uint64_t)(d / 2 + 1)) - d / 4; /* +-25% */
     d += jitter;
     return d < 1 ? 1 : d;
+}
+
+int64_t dra_kube_conflict_backoff_ms(dra_kube_client *c, int n)
+{
+    /* retry.DefaultBackoff: {Duration: 10ms, Factor: 5.0, Jitter: 0.1};
+     * wait.Jitter adds up to Jitter*d */
+    int64_t d = 10;
+    for (int i = 0; i < n && d < 3600000; i++)
+        d *= 5;
+    return d + (int64_t)rand_below(c, (uint64_t)(d / 10 + 1));
 }
 
 void dra_kube_query_escape(dra_buf *b, const char *s)

@@ -119,6 +119,10 @@ size_t dra_kube_streams_poll(dra_kube_streams *s, int timeout_ms);
 bool dra_kube_sleep_ms(dra_kube_client *c, int64_t ms);
 /* Backoff before retry n (0-based): base*2^n with +-25% jitter, capped. */
 int64_t dra_kube_backoff_ms(dra_kube_client *c, int n);
+/* Wait before re-reading after conflict n (0-based), as client-go's
+ * retry.RetryOnConflict(retry.DefaultBackoff, ...): 10 ms * 5^n plus up to
+ * 10% jitter (10, 50, 250, 1250, 6250 ms ...). */
+int64_t dra_kube_conflict_backoff_ms(dra_kube_client *c, int n);
 
 /* Percent-encode a query value into b. */
 void dra_kube_query_escape(dra_buf *b, const char *s);

@@ -11,10 +11,12 @@
  *     they differ from the cache, as an update carrying the cached
  *     resourceVersion (status separately), or a create.
  * A conflict (409, a failed "test" (422), or a 404 on a write to an object the
- * snapshot had) stops the pass: everything is listed again and the pass
- * reruns, at most max_conflicts times.  Nothing is written without a
- * precondition.  Exit codes of the stages: 0 and 1 are verdicts (their
- * operations are applied); 2 and above fail the pass and nothing is written. */
+ * snapshot had) stops the pass: after a backoff with jitter (client-go's
+ * retry.DefaultBackoff: 10 ms, 50 ms, 250 ms, 1.25 s, 6.25 s) everything is
+ * listed again and the pass reruns, at most max_conflicts times.  Nothing is
+ * written without a precondition.  Exit codes of the stages: 0 and 1 are
+ * verdicts (their operations are applied); 2 and above fail the pass and
+ * nothing is written. */
 #include "internal.h"
 #include "../base/clock.h"
 
@@ -620,6 +622,13 @@ static dra_err *pass(runner *r)
             return e;
         if (attempt >= r->o->max_conflicts)
             return dra_err_new(DRA_EXIT_RUNTIME, "still conflicting after %d re-reads; giving up this pass", attempt + 1);
+        /* another writer is at work (another run of the same job, a
+         * controller): give it time, as retry.RetryOnConflict does, rather
+         * than re-read at once and meet it again */
+        int64_t d = dra_kube_conflict_backoff_ms(r->s->client, attempt);
+        rlog(r, KUBE_LOG_INFO, "conflict %d: re-reading in %lld ms", attempt + 1, (long long)d);
+        if (!dra_kube_sleep_ms(r->s->client, d))
+            return NULL; /* stopped */
         if ((e = relist(r)))
             return e;
         r->dirty = false;
