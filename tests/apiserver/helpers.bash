@@ -5,6 +5,7 @@
 # KUBECONFIG=$APISERVER_DIR/kubeconfig (context "test", admin bearer token), plus KUBECACHEDIR so
 # kubectl keeps its discovery cache inside the test directory.
 # apiserver_req METHOD PATH [BODY [CONTENT-TYPE]] sends one admin request (for /_test/ endpoints).
+# wait_lines FILE N waits until a watch's output FILE has N lines (at most ~15 s).
 
 APISERVER_PY="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/apiserver.py"
 APISERVER_REQ="$(dirname "$APISERVER_PY")/kreq.py"
@@ -55,4 +56,15 @@ apiserver_stop() {
 
 apiserver_req() {
     /usr/bin/python3 "$APISERVER_REQ" "$APISERVER_DIR" "$@"
+}
+
+# Wait until FILE has N lines (at most ~15 s).
+wait_lines() {
+    local i
+    for ((i = 0; i < 150; i++)); do
+        [[ -f $1 && $(wc -l <"$1") -ge $2 ]] && return 0
+        sleep 0.1
+    done
+    echo "only $(wc -l <"$1") of $2 lines in $1" >&2
+    return 1
 }

@@ -45,17 +45,6 @@ pod() { # NS NAME [LABEL]
     printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"%s","labels":{"app":"%s"}},"spec":{"containers":[{"name":"c","image":"i"}]}}' "$2" "$1" "${3:-x}"
 }
 
-# Wait until FILE has N lines (at most ~15 s).
-wait_lines() {
-    local i
-    for ((i = 0; i < 150; i++)); do
-        [[ -f $1 && $(wc -l <"$1") -ge $2 ]] && return 0
-        sleep 0.1
-    done
-    echo "only $(wc -l <"$1") of $2 lines in $1" >&2
-    return 1
-}
-
 @test "dra-watch get prints what kubectl get -o json prints, kind by kind" {
     load_finished_pod
     apiserver_req POST /api/v1/namespaces/ml/pods "$(pod ml web serve)" >/dev/null
