@@ -6,18 +6,12 @@ bats_require_minimum_version 1.5.0
 # and concurrent writers.
 load helpers
 
-setup_file() {
-    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
-    apiserver_start "$BATS_FILE_TMPDIR/api" --bookmark-interval 1 --plain-http
-}
-
-teardown_file() {
-    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
-    apiserver_stop
-}
+HELPERS="${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+setup_file() { source "$HELPERS" && apiserver_start "$BATS_FILE_TMPDIR/api" --bookmark-interval 1 --plain-http; }
+teardown_file() { source "$HELPERS" && apiserver_stop; }
 
 setup() {
-    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    source "$HELPERS"
     W="$BATS_TEST_TMPDIR"
     export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=1000
     apiserver_req POST /_test/reset '{"objects":true}' >/dev/null
@@ -50,17 +44,6 @@ pod() { # NS NAME
 
 server_rv() {
     apiserver_req GET /_test/stats | jq -r .resourceVersion
-}
-
-# Wait until FILE has N lines (at most ~15 s).
-wait_lines() {
-    local i
-    for ((i = 0; i < 150; i++)); do
-        [[ -f $1 && $(wc -l <"$1") -ge $2 ]] && return 0
-        sleep 0.1
-    done
-    echo "only $(wc -l <"$1") of $2 lines in $1" >&2
-    return 1
 }
 
 # A kubeconfig for SERVER with the user's fields USERLINES (YAML, indented 4).
@@ -235,38 +218,32 @@ restore_scenario() { # tooLargeMode
     restore_scenario http
 }
 
-@test "a watch event of another known kind is dropped; the watch goes on" {
-    ns wk
-    pod wk a
-    apiserver_req POST /_test/faults '{"foreignEvent":{"object":{"apiVersion":"v1","kind":"Node","metadata":{"name":"intruder","resourceVersion":"999999"}},"path":"/api/v1/namespaces/wk/pods","count":1}}' >/dev/null
-    bg "$DRA_BIN/dra-watch" get pods -n wk -w -v --stats >"$W/ev" 2>"$W/err"
+# A watch of pods in NS whose first event is OBJECT, of another kind; a pod
+# made before and one after.  Leaves the events in $W/ev, stderr in $W/err.
+foreign_event() { # NS OBJECT
+    ns "$1"
+    pod "$1" a
+    apiserver_req POST /_test/faults "{\"foreignEvent\":{\"object\":$2,\"path\":\"/api/v1/namespaces/$1/pods\",\"count\":1}}" >/dev/null
+    bg "$DRA_BIN/dra-watch" get pods -n "$1" -w -v --stats >"$W/ev" 2>"$W/err"
     local pid=$!
     wait_lines "$W/ev" 1
-    sleep 0.5
-    pod wk b
+    sleep 1
+    pod "$1" b
     wait_lines "$W/ev" 2
     kill -TERM "$pid"
     wait "$pid"
     run jq -r '.type + " " + .object.kind + " " + .object.metadata.name' "$W/ev"
     assert_output "$(printf 'ADDED Pod a\nADDED Pod b')"
+}
+
+@test "a watch event of another known kind is dropped; the watch goes on" {
+    foreign_event wk '{"apiVersion":"v1","kind":"Node","metadata":{"name":"intruder","resourceVersion":"999999"}}'
     grep -q 'an event of another kind (v1 Node intruder)' "$W/err"
     grep -q 'relists=0' "$W/err"
 }
 
 @test "a watch event of a kind nobody knows ends the watch, which relists" {
-    ns wk2
-    pod wk2 a
-    apiserver_req POST /_test/faults '{"foreignEvent":{"object":{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","resourceVersion":"999999"}},"path":"/api/v1/namespaces/wk2/pods","count":1}}' >/dev/null
-    bg "$DRA_BIN/dra-watch" get pods -n wk2 -w -v --stats >"$W/ev" 2>"$W/err"
-    local pid=$!
-    wait_lines "$W/ev" 1
-    sleep 1
-    pod wk2 b
-    wait_lines "$W/ev" 2
-    kill -TERM "$pid"
-    wait "$pid"
-    run jq -r '.type + " " + .object.kind + " " + .object.metadata.name' "$W/ev"
-    assert_output "$(printf 'ADDED Pod a\nADDED Pod b')"
+    foreign_event wk2 '{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w","resourceVersion":"999999"}}'
     grep -q 'unable to decode an event from the watch stream: unable to decode watch event: no kind "Widget" is registered for version "example.com/v1"' "$W/err"
     grep -q 'relists=1' "$W/err"
 }

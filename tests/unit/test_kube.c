@@ -552,6 +552,17 @@ static void log_to(void *ud, dra_kube_log_level level, const char *msg)
     }
 }
 
+/* A client for kubeconfig text kc, its warnings counted in l. */
+static dra_kube_client *client_for(int *unit_failed, const char *kc, logged *l)
+{
+    dra_kube_config cfg;
+    CHECK(parse(kc, NULL, NULL, &cfg) == NULL);
+    dra_kube_client_opts o = {log_to, l, NULL, 0, 0, 0, NULL};
+    dra_kube_client *c = NULL;
+    CHECK(dra_kube_client_new(&cfg, &o, &c) == NULL);
+    return c;
+}
+
 UNIT_TEST(plain_http_sends_no_credentials)
 {
     static const char *const users[] = {
@@ -564,12 +575,8 @@ UNIT_TEST(plain_http_sends_no_credentials)
                  "clusters: [{name: c, cluster: {server: 'http://alice:pw@10.0.0.1:8080'}}]\nusers: [{name: u, user: %s}]\n"
                  "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
                  users[i]);
-        dra_kube_config cfg;
-        CHECK(parse(kc, NULL, NULL, &cfg) == NULL);
         logged l = {0, ""};
-        dra_kube_client_opts o = {log_to, &l, NULL, 0, 0, 0, NULL};
-        dra_kube_client *c = NULL;
-        CHECK(dra_kube_client_new(&cfg, &o, &c) == NULL);
+        dra_kube_client *c = client_for(unit_failed, kc, &l);
         if (!c)
             continue;
         const dra_kube_config *k = dra_kube_client_config(c);
@@ -579,18 +586,15 @@ UNIT_TEST(plain_http_sends_no_credentials)
               NULL);
         CHECK(strstr(l.last, "pw@") == NULL && strstr(l.last, "s3cr3t") == NULL);
         /* a reload to the same: said once */
+        dra_kube_config cfg;
         CHECK(parse(kc, NULL, NULL, &cfg) == NULL);
         dra_kube_client_set_config(c, &cfg);
         CHECK_INT(l.n, 1);
         dra_kube_client_free(c);
     }
     /* https keeps them */
-    dra_kube_config cfg;
-    CHECK(parse(KC, NULL, NULL, &cfg) == NULL);
     logged l = {0, ""};
-    dra_kube_client_opts o = {log_to, &l, NULL, 0, 0, 0, NULL};
-    dra_kube_client *c = NULL;
-    CHECK(dra_kube_client_new(&cfg, &o, &c) == NULL);
+    dra_kube_client *c = client_for(unit_failed, KC, &l);
     if (c) {
         CHECK_STR(dra_kube_client_config(c)->token, "s3cr3t");
         CHECK_INT(l.n, 0);
