@@ -140,6 +140,12 @@ EOF
     assert_failure 2
     [[ $stderr == *'no server found for cluster "\x1b[31mred"'* ]]
     [[ $stderr != *$'\e'* ]]
+    # a token file named with a newline, which cannot be read
+    kc "https://127.0.0.1:1" '    tokenFile: "/nonexistent/a\nb"' >"$W/kc4"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$W/kc4"
+    assert_failure 3
+    [[ $stderr == *'cannot read token file "/nonexistent/a\nb"'* ]]
+    assert_equal "$(wc -l <<<"$stderr")" 1
 }
 
 @test "an oversized certificate-authority file is named as such, not with a stale errno" {

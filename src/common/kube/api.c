@@ -668,6 +668,13 @@ static dra_err *on_event(void *ud, dra_kube_event_type t, json_t *obj)
     return NULL;
 }
 
+/* The resourceVersion a watch resumes at, as messages show it (a server's
+ * string). */
+static const char *rv_shown(dra_arena *a, const inf *f)
+{
+    return dra_kube_v(a, f->rv ? f->rv : "");
+}
+
 static dra_err *sink(void *ud, const char *data, size_t len)
 {
     inf *f = ud;
@@ -694,8 +701,12 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
         st->resumes++;
         f->failures = 0;
         f->next_at = 0;
-        if (trunc)
-            dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s ended mid-event; resuming at %s", f->spec.res->resource, f->rv);
+        if (trunc) {
+            dra_arena a = DRA_ARENA_INIT;
+            dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s ended mid-event; resuming at %s", f->spec.res->resource,
+                                rv_shown(&a, f));
+            dra_arena_free(&a);
+        }
         return;
     }
     dra_kube_rv_problem p = ended == END_EXPIRED     ? KUBE_RV_EXPIRED
@@ -707,7 +718,7 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
         /* as the reflector: list again, from the current state (a
          * consistent read, resourceVersion ""), and watch from its version */
         dra_arena a = DRA_ARENA_INIT;
-        const char *rv = dra_kube_v(&a, f->rv ? f->rv : "");
+        const char *rv = rv_shown(&a, f);
         if (p == KUBE_RV_EXPIRED) {
             dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s: resourceVersion %s is too old; relisting",
                                 f->spec.res->resource, rv);
@@ -741,7 +752,10 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
         st->resumes++;
         f->failures = 0;
         f->next_at = dra_mono_ms() + dra_kube_backoff_ms(c, 0);
-        dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s dropped; resuming at %s", f->spec.res->resource, f->rv);
+        dra_arena a = DRA_ARENA_INIT;
+        dra_kube_client_log(c, KUBE_LOG_INFO, "watch of %s dropped; resuming at %s", f->spec.res->resource,
+                            rv_shown(&a, f));
+        dra_arena_free(&a);
         dra_err_free(err);
         return;
     }

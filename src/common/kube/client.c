@@ -222,7 +222,10 @@ static dra_err *current_token(dra_kube_client *c, const char **tok)
     dra_kube_config *cfg = &c->cfg;
     if (cfg->exec) {
         if (c->cred.valid && c->cred.expiry_ns && wall_ns() >= c->cred.expiry_ns) {
-            dra_kube_client_log(c, KUBE_LOG_INFO, "exec credential expired; running %s again", cfg->exec->command);
+            dra_arena a = DRA_ARENA_INIT;
+            dra_kube_client_log(c, KUBE_LOG_INFO, "exec credential expired; running %s again",
+                                dra_kube_v(&a, cfg->exec->command));
+            dra_arena_free(&a);
             dra_kube_cred_clear(&c->cred);
         }
         if (!c->cred.valid) {
@@ -247,7 +250,10 @@ static dra_err *current_token(dra_kube_client *c, const char **tok)
                 if (c->file_token) {
                     memset(c->file_token, 0, strlen(c->file_token));
                     free(c->file_token);
-                    dra_kube_client_log(c, KUBE_LOG_INFO, "token file %s changed; using the new token", cfg->token_file);
+                    dra_arena a = DRA_ARENA_INIT;
+                    dra_kube_client_log(c, KUBE_LOG_INFO, "token file %s changed; using the new token",
+                                        dra_kube_v(&a, cfg->token_file));
+                    dra_arena_free(&a);
                 }
                 c->file_token = dra_xstrndup(b.data ? b.data : "", n);
                 c->file_mtime = st.st_mtim;
@@ -262,8 +268,12 @@ static dra_err *current_token(dra_kube_client *c, const char **tok)
             *tok = c->file_token;
             return NULL;
         }
-        if (!cfg->token)
-            return dra_err_new(DRA_EXIT_RUNTIME, "cannot read token file %s", cfg->token_file);
+        if (!cfg->token) {
+            dra_arena a = DRA_ARENA_INIT;
+            dra_err *e = dra_err_new(DRA_EXIT_RUNTIME, "cannot read token file %s", dra_kube_v(&a, cfg->token_file));
+            dra_arena_free(&a);
+            return e;
+        }
     }
     *tok = cfg->token;
     return NULL;
@@ -531,8 +541,10 @@ dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp 
         if (http == 401 && c->cfg.exec && !reauthed) {
             reauthed = true;
             c->stats.reauths++;
+            dra_arena a = DRA_ARENA_INIT;
             dra_kube_client_log(c, KUBE_LOG_INFO, "401 Unauthorized: running the exec credential plugin %s again",
-                            c->cfg.exec->command);
+                                dra_kube_v(&a, c->cfg.exec->command));
+            dra_arena_free(&a);
             dra_kube_cred_clear(&c->cred);
             dra_err_free(e);
             dra_kube_resp_free(resp);
