@@ -423,6 +423,75 @@ UNIT_TEST(checkpoint_file_is_0600_and_locked)
     free(path);
 }
 
+static void put_text(const char *path, const char *text, mode_t mode)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+        abort();
+    close(fd);
+    chmod(path, mode);
+}
+
+/* Links planted at the names the checkpoint writer uses are never followed:
+ * a link at the old fixed temporary name "<path>.tmp" is left alone (its
+ * target keeps its bytes and mode), one at the checkpoint is replaced by the
+ * file, one at the lock is refused with a message naming it. */
+UNIT_TEST(checkpoint_writer_follows_no_symlink)
+{
+    char dir[] = "/tmp/dra-ckpt-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char *path = dra_xasprintf("%s/state", dir), *tmp = dra_xasprintf("%s.tmp", path);
+    char *lock = dra_xasprintf("%s.lock", path), *victim = dra_xasprintf("%s/victim", dir);
+    char *gone = dra_xasprintf("%s/gone", dir);
+    put_text(victim, "precious\n", 0644);
+    CHECK(symlink(victim, tmp) == 0);
+    dra_ckpt_file *f = NULL;
+    CHECK(dra_ckpt_open(path, &f) == NULL);
+    dra_ckpt_add(&f->cp, "ns", "c", "u");
+    CHECK(dra_ckpt_save(f) == NULL);
+    dra_ckpt_close(f);
+    dra_buf b = DRA_BUF_INIT;
+    CHECK(dra_buf_read_path(&b, victim, 0) == NULL);
+    CHECK(b.len == 9 && memcmp(b.data, "precious\n", 9) == 0);
+    dra_buf_free(&b);
+    struct stat st;
+    CHECK(stat(victim, &st) == 0 && (st.st_mode & 07777) == 0644);
+    CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0600);
+    /* the checkpoint itself a link: replaced, the target untouched */
+    unlink(path);
+    CHECK(symlink(victim, path) == 0);
+    dra_err *e = dra_ckpt_open(path, &f);
+    CHECK(e != NULL); /* "precious" is no checkpoint */
+    dra_err_free(e);
+    if (!e)
+        dra_ckpt_close(f);
+    unlink(path);
+    CHECK(symlink(gone, path) == 0);
+    CHECK(dra_ckpt_open(path, &f) == NULL);
+    dra_ckpt_add(&f->cp, "ns", "c", "u");
+    CHECK(dra_ckpt_save(f) == NULL);
+    dra_ckpt_close(f);
+    CHECK(lstat(path, &st) == 0 && S_ISREG(st.st_mode));
+    CHECK(!file_exists(gone));
+    /* the lock a link: refused, its target neither created nor opened */
+    unlink(lock);
+    CHECK(symlink(gone, lock) == 0);
+    f = NULL;
+    e = dra_ckpt_open(path, &f);
+    CHECK(e && e->code == DRA_EXIT_RUNTIME && strstr(e->msg, lock) && strstr(e->msg, "symbolic link"));
+    dra_err_free(e);
+    CHECK(f == NULL && !file_exists(gone));
+    dra_ckpt_close(f);
+    char *cmd = dra_xasprintf("rm -rf '%s'", dir);
+    CHECK(system(cmd) == 0);
+    free(cmd);
+    free(gone);
+    free(victim);
+    free(lock);
+    free(tmp);
+    free(path);
+}
+
 /* ---- prepare ---- */
 
 UNIT_TEST(prepare_batches_per_driver_and_maps_requests)

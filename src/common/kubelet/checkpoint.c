@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -13,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/sort.h"
+#include "base/wfile.h"
 #include "io/json.h"
 
 uint32_t dra_crc32(const void *data, size_t len)
@@ -525,9 +525,19 @@ dra_err *dra_ckpt_open(const char *path, dra_ckpt_file **out)
 {
     *out = NULL;
     char *lock = dra_xasprintf("%s.lock", path);
-    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    /* never through a link planted at the lock's name; only a regular file */
+    int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+        errno = EINVAL;
+    }
     if (fd < 0) {
-        dra_err *e = sys_err("opening checkpoint lock", lock);
+        dra_err *e = errno == ELOOP ? dra_err_new(DRA_EXIT_RUNTIME,
+                                                  "checkpoint lock %s is a symbolic link, which is not followed: remove it", lock)
+                     : errno == EINVAL ? dra_err_new(DRA_EXIT_RUNTIME, "checkpoint lock %s is not a regular file", lock)
+                                       : sys_err("opening checkpoint lock", lock);
         free(lock);
         return e;
     }
@@ -572,59 +582,11 @@ dra_err *dra_ckpt_open(const char *path, dra_ckpt_file **out)
     return NULL;
 }
 
-static dra_err *write_all(int fd, const char *p, size_t n, const char *path)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return sys_err("writing", path);
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return NULL;
-}
-
 dra_err *dra_ckpt_save(dra_ckpt_file *f)
 {
     dra_buf b = DRA_BUF_INIT;
     dra_ckpt_serialize(&f->cp, &b);
-    char *tmp = dra_xasprintf("%s.tmp", f->path);
-    dra_err *e = NULL;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        e = sys_err("creating", tmp);
-        goto out;
-    }
-    if (fchmod(fd, 0600) != 0)
-        e = sys_err("setting the mode of", tmp);
-    if (!e)
-        e = write_all(fd, b.data, b.len, tmp);
-    if (!e && fsync(fd) != 0)
-        e = sys_err("syncing", tmp);
-    if (close(fd) != 0 && !e)
-        e = sys_err("closing", tmp);
-    if (e) {
-        unlink(tmp);
-        goto out;
-    }
-    if (rename(tmp, f->path) != 0) {
-        e = sys_err("replacing checkpoint", f->path);
-        unlink(tmp);
-        goto out;
-    }
-    char *dcopy = dra_xstrdup(f->path);
-    const char *dir = dirname(dcopy);
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0 || fsync(dfd) != 0)
-        e = sys_err("syncing directory", dir);
-    if (dfd >= 0)
-        close(dfd);
-    free(dcopy);
-out:
-    free(tmp);
+    dra_err *e = dra_wfile_replace(f->path, b.data, b.len, 0600, DRA_WFILE_SYNC | DRA_WFILE_EXACT_MODE);
     dra_buf_free(&b);
     return e;
 }

@@ -125,11 +125,13 @@ dra_ckpt_driver *dra_ckpt_driver_get(dra_checkpoint *cp, dra_ckpt_claim *c, cons
 
 /* A checkpoint file held under its lock.
  *
- * dra_ckpt_open takes an exclusive flock(2) on "<path>.lock" (created 0600),
- * waiting for other runs to finish, then reads <path> (missing = empty).
- * dra_ckpt_save writes "<path>.tmp" (0600), fsyncs it, renames it over
- * <path> and fsyncs the directory.  dra_ckpt_close releases the lock and
- * everything (NULL is fine). */
+ * dra_ckpt_open takes an exclusive flock(2) on "<path>.lock" (created 0600;
+ * a symbolic link or anything but a regular file there is an error, never
+ * followed), waiting for other runs to finish, then reads <path> (missing =
+ * empty).  dra_ckpt_save replaces <path> through base/wfile.h: a fresh
+ * temporary file in its directory (0600), fsynced, renamed over it, the
+ * directory fsynced.  dra_ckpt_close releases the lock and everything (NULL
+ * is fine). */
 typedef struct dra_ckpt_file {
     char *path;
     int lock_fd;
