@@ -284,7 +284,11 @@ UNIT_TEST(checkpoint_round_trip_and_kubelet_format)
     d->devices[0].cdi_ids = ids;
     d->devices[0].n_cdi_ids = 1;
     c->prepared = true;
-    dra_ckpt_add(&cp, "ns", "a", "uid-a");
+    dra_ckpt_driver_add_file(&cp, d, "/run/cdi/x-b-dev.json");
+    dra_ckpt_driver_add_file(&cp, d, "/run/cdi/x-b-dev.json"); /* once */
+    dra_ckpt_driver_add_file(&cp, d, "/run/cdi/x-b-dev2.json");
+    dra_ckpt_claim *ca = dra_ckpt_add(&cp, "ns", "a", "uid-a");
+    dra_ckpt_driver_get(&cp, ca, "gpu.example.com"); /* no files: none written */
     dra_buf b = DRA_BUF_INIT;
     dra_ckpt_serialize(&cp, &b);
     dra_checkpoint back = DRA_CHECKPOINT_INIT;
@@ -299,6 +303,11 @@ UNIT_TEST(checkpoint_round_trip_and_kubelet_format)
     CHECK_STR(bb ? bb->pods[0].uid : NULL, "pod-1");
     CHECK(bb && bb->pods[0].name == NULL);
     CHECK_STR(bb ? bb->pods[1].name : NULL, "ns/p2");
+    CHECK(bb && bb->drivers[0].n_spec_files == 2);
+    CHECK_STR(bb ? bb->drivers[0].spec_files[1] : NULL, "/run/cdi/x-b-dev2.json");
+    CHECK(back.claims[0].n_drivers == 1 && back.claims[0].drivers[0].n_spec_files == 0);
+    CHECK(strstr(b.data, "\\\"CDISpecFiles\\\":[\\\"/run/cdi/x-b-dev.json\\\",\\\"/run/cdi/x-b-dev2.json\\\"]"));
+    CHECK(strstr(b.data, "{\\\"gpu.example.com\\\":{\\\"Devices\\\":[]}}"));
     /* The same bytes again. */
     dra_buf b2 = DRA_BUF_INIT;
     dra_ckpt_serialize(&back, &b2);
@@ -366,6 +375,11 @@ UNIT_TEST(checkpoint_damage_is_an_error_with_a_field_path)
     char *t = wrap("{\"Entries\":[{\"ClaimUID\":\"u\",\"ClaimName\":\"c\",\"Namespace\":\"n\",\"DriverState\":{\"d\":{\"Devices\":[{\"CDIDeviceIDs\":[1]}]}}}]}", 0);
     s = parse_err(t);
     CHECK(strstr(s, "Data.Entries[0].DriverState[d].Devices[0].CDIDeviceIDs[0]: checkpoint is damaged: expected a string, got integer") != NULL);
+    free(s);
+    free(t);
+    t = wrap("{\"Entries\":[{\"ClaimUID\":\"u\",\"ClaimName\":\"c\",\"Namespace\":\"n\",\"DriverState\":{\"d\":{\"CDISpecFiles\":\"/x\"}}}]}", 0);
+    s = parse_err(t);
+    CHECK(strstr(s, "Data.Entries[0].DriverState[d].CDISpecFiles: checkpoint is damaged: expected an array, got string") != NULL);
     free(s);
     free(t);
     t = wrap("{\"Entries\":[{\"ClaimName\":\"c\",\"Namespace\":\"n\"}]}", 0);

@@ -41,6 +41,14 @@ static void *agrow(dra_arena *a, void *old, size_t n, size_t *cap, size_t size)
     return p;
 }
 
+dra_ckpt_claim *dra_ckpt_find_uid(dra_checkpoint *cp, const char *uid)
+{
+    for (size_t i = 0; i < cp->n; i++)
+        if (strcmp(cp->claims[i].uid, uid) == 0)
+            return &cp->claims[i];
+    return NULL;
+}
+
 dra_ckpt_claim *dra_ckpt_find(dra_checkpoint *cp, const char *ns, const char *name)
 {
     for (size_t i = 0; i < cp->n; i++)
@@ -135,6 +143,45 @@ dra_ckpt_driver *dra_ckpt_driver_get(dra_checkpoint *cp, dra_ckpt_claim *c, cons
     d = &c->drivers[c->n_drivers++];
     d->name = dra_arena_strdup(&cp->arena, driver);
     return d;
+}
+
+static char **copy_strs(dra_arena *a, char *const *v, size_t n)
+{
+    char **o = dra_arena_zalloc(a, (n + 1) * sizeof *o);
+    for (size_t i = 0; i < n; i++)
+        o[i] = dra_arena_strdup(a, v[i] ? v[i] : "");
+    return o;
+}
+
+dra_ckpt_driver *dra_ckpt_set_devices(dra_checkpoint *cp, dra_ckpt_claim *c, const char *driver,
+                                      const dra_prep_device *devs, size_t n)
+{
+    dra_ckpt_driver *d = dra_ckpt_driver_get(cp, c, driver);
+    d->n_devices = n;
+    d->devices = dra_arena_zalloc(&cp->arena, (n + 1) * sizeof *d->devices);
+    for (size_t i = 0; i < n; i++) {
+        const dra_prep_device *s = &devs[i];
+        dra_ckpt_device *x = &d->devices[i];
+        x->pool = dra_arena_strdup(&cp->arena, s->pool ? s->pool : "");
+        x->device = dra_arena_strdup(&cp->arena, s->device ? s->device : "");
+        x->requests = copy_strs(&cp->arena, s->requests, s->n_requests);
+        x->n_requests = s->n_requests;
+        x->cdi_ids = copy_strs(&cp->arena, s->cdi_ids, s->n_cdi_ids);
+        x->n_cdi_ids = s->n_cdi_ids;
+    }
+    return d;
+}
+
+void dra_ckpt_driver_add_file(dra_checkpoint *cp, dra_ckpt_driver *d, const char *path)
+{
+    for (size_t i = 0; i < d->n_spec_files; i++)
+        if (strcmp(d->spec_files[i], path) == 0)
+            return;
+    char **v = dra_arena_zalloc(&cp->arena, (d->n_spec_files + 1) * sizeof *v);
+    if (d->n_spec_files)
+        memcpy(v, d->spec_files, d->n_spec_files * sizeof *v);
+    v[d->n_spec_files++] = dra_arena_strdup(&cp->arena, path);
+    d->spec_files = v;
 }
 
 void dra_ckpt_free(dra_checkpoint *cp)
@@ -315,6 +362,9 @@ static void rd_entry(rd *r, dra_checkpoint *cp, const json_t *e, size_t idx)
                 return;
             }
             d->skip = dra_skip_ops_mask(skip);
+            d->spec_files = rd_strs(r, v, "CDISpecFiles", P("%s.CDISpecFiles", q), &d->n_spec_files);
+            if (r->err)
+                return;
         }
     }
     json_t *prep = json_object_get(e, "Prepared");
@@ -484,6 +534,8 @@ void dra_ckpt_serialize(const dra_checkpoint *cp, dra_buf *out)
                     json_array_append_new(ops, json_string("NodeUnprepareResources"));
                 json_object_set_new(st, "SkipNodeOperations", ops);
             }
+            if (drv[j].n_spec_files)
+                json_object_set_new(st, "CDISpecFiles", strs_json(drv[j].spec_files, drv[j].n_spec_files));
             json_object_set_new(ds, drv[j].name, st);
         }
         free(drv);

@@ -13,7 +13,8 @@
  *                "PodUIDs":{"<pod uid>":{}},
  *                "DriverState":{"<driver>":{"Devices":[{"PoolName":..,"DeviceName":..,
  *                   "ShareID":null|"..","RequestNames":[..],"CDIDeviceIDs":[..]}],
- *                   "SkipNodeOperations":["NodePrepareResources","NodeUnprepareResources"]}},
+ *                   "SkipNodeOperations":["NodePrepareResources","NodeUnprepareResources"],
+ *                   "CDISpecFiles":["/var/run/cdi/.."]}},
  *                "Prepared":true,"PodNames":{"<pod uid>":"<ns>/<name>"}}]}
  *
  * `SkipNodeOperations` (DRAOptionalNodeOperations, KEP-5945) is the set of
@@ -23,6 +24,13 @@
  * claim's checkpointed state too; its JSON name there is not published in a
  * form we could read, so a kubelet may not share it.  Written only when not
  * empty; unknown values are ignored when read ("*" means both).
+ *
+ * `CDISpecFiles` (in a driver's state, next to Devices) is ours too: the CDI
+ * spec files the driver wrote for the claim, as dra-example-driver records
+ * them in its own checkpoint so that unprepare removes exactly those.
+ * Written only when not empty, so dra-prepare's files do not change.  A
+ * state without it (an older checkpoint, or any kubelet's) names no files:
+ * nothing is ever derived from file names or CDI device IDs.
  *
  * `Prepared` and `PodNames` are ours (the kubelet ignores unknown fields): a
  * kubelet keeps "prepared" in memory only and calls the driver again after a
@@ -49,6 +57,7 @@
 #include "base/arena.h"
 #include "base/buf.h"
 #include "base/error.h"
+#include "kubelet/rpc.h"
 
 #define DRA_CKPT_KIND "DRACheckpoint"
 #define DRA_CKPT_API_VERSION "checkpoint.dra.kubelet.k8s.io/v1"
@@ -71,6 +80,8 @@ typedef struct dra_ckpt_driver {
     dra_ckpt_device *devices;
     size_t n_devices;
     unsigned skip;           /* DRA_SKIP_* bits: driver calls not made for this claim */
+    char **spec_files;       /* CDISpecFiles: what the driver wrote for the claim */
+    size_t n_spec_files;
 } dra_ckpt_driver;
 
 typedef struct dra_ckpt_pod {
@@ -113,6 +124,8 @@ unsigned dra_skip_ops_mask(const json_t *ops);
 
 /* Lookups and changes. */
 dra_ckpt_claim *dra_ckpt_find(dra_checkpoint *cp, const char *ns, const char *name);
+/* The first entry with this claim UID, or NULL. */
+dra_ckpt_claim *dra_ckpt_find_uid(dra_checkpoint *cp, const char *uid);
 /* A new, unprepared entry (no pods, no drivers). */
 dra_ckpt_claim *dra_ckpt_add(dra_checkpoint *cp, const char *ns, const char *name, const char *uid);
 void dra_ckpt_remove(dra_checkpoint *cp, dra_ckpt_claim *c);
@@ -122,6 +135,11 @@ bool dra_ckpt_add_pod(dra_checkpoint *cp, dra_ckpt_claim *c, const char *pod_uid
 void dra_ckpt_remove_pod(dra_ckpt_claim *c, const char *pod_uid);
 /* The driver's entry, created (without devices) when missing. */
 dra_ckpt_driver *dra_ckpt_driver_get(dra_checkpoint *cp, dra_ckpt_claim *c, const char *driver);
+/* The driver's entry with these devices (copied), replacing those it had. */
+dra_ckpt_driver *dra_ckpt_set_devices(dra_checkpoint *cp, dra_ckpt_claim *c, const char *driver,
+                                      const dra_prep_device *devs, size_t n);
+/* Adds a CDISpecFiles path unless it is listed already. */
+void dra_ckpt_driver_add_file(dra_checkpoint *cp, dra_ckpt_driver *d, const char *path);
 
 /* A checkpoint file held under its lock.
  *

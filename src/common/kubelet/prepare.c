@@ -324,31 +324,6 @@ static const dra_claim_ref *lookup_claim(const dra_claim_ref *refs, size_t n, co
     return NULL;
 }
 
-static char **copy_strs(dra_arena *a, char *const *v, size_t n)
-{
-    char **o = dra_arena_zalloc(a, (n + 1) * sizeof *o);
-    for (size_t i = 0; i < n; i++)
-        o[i] = dra_arena_strdup(a, v[i] ? v[i] : "");
-    return o;
-}
-
-static void set_devices(dra_checkpoint *cp, dra_ckpt_claim *c, const char *driver, const dra_prep_claim *ans)
-{
-    dra_ckpt_driver *d = dra_ckpt_driver_get(cp, c, driver);
-    d->n_devices = ans->n_devices;
-    d->devices = dra_arena_zalloc(&cp->arena, (ans->n_devices + 1) * sizeof *d->devices);
-    for (size_t i = 0; i < ans->n_devices; i++) {
-        const dra_prep_device *s = &ans->devices[i];
-        dra_ckpt_device *x = &d->devices[i];
-        x->pool = dra_arena_strdup(&cp->arena, s->pool ? s->pool : "");
-        x->device = dra_arena_strdup(&cp->arena, s->device ? s->device : "");
-        x->requests = copy_strs(&cp->arena, s->requests, s->n_requests);
-        x->n_requests = s->n_requests;
-        x->cdi_ids = copy_strs(&cp->arena, s->cdi_ids, s->n_cdi_ids);
-        x->n_cdi_ids = s->n_cdi_ids;
-    }
-}
-
 /* One driver call for `refs`; checks the answer as the kubelet does. */
 static dra_err *call_driver(dra_kubelet *k, bool prepare, const char *driver, const dra_claim_ref *refs, size_t n)
 {
@@ -378,7 +353,7 @@ static dra_err *call_driver(dra_kubelet *k, bool prepare, const char *driver, co
         } else if (prepare) {
             dra_ckpt_claim *c = dra_ckpt_find(&k->f->cp, r->namespace_, r->name);
             if (c)
-                set_devices(&k->f->cp, c, driver, &ans[i]);
+                dra_ckpt_set_devices(&k->f->cp, c, driver, ans[i].devices, ans[i].n_devices);
         }
     }
     if (!e && nans != n)
