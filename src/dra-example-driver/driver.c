@@ -2,12 +2,11 @@
  * <cdi-dir>/<driver>-<claim uid>-<device>.json per device (atomically, so a
  * repeated prepare rewrites the same bytes: idempotent) and answering each
  * device with the CDI ID <driver>/gpu=<claim uid>-<device>; unprepare removes
- * the claim's files.
+ * the files the driver's checkpoint (state.c) says it wrote for the claim.
  * The devices are those of the claim's allocation for this driver, read from
  * --claims (a snapshot standing in for the API server GET a driver makes,
  * with the kubelet plugin helper's checks); without --claims, one device
  * derived from the claim UID. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -19,6 +18,7 @@
 
 #include "base/buf.h"
 #include "base/hash.h"
+#include "base/wfile.h"
 #include "io/stream.h"
 #include "example.h"
 
@@ -73,37 +73,6 @@ static char *spec_path(const ex_driver *d, dra_arena *a, const char *name)
     return dra_arena_printf(a, "%s/%s-%s.json", d->cdi_dir, d->name, name);
 }
 
-static dra_err *write_atomic(const char *path, const char *data, size_t len)
-{
-    char *tmp = dra_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    dra_err *e = NULL;
-    if (fd < 0) {
-        e = dra_err_new(DRA_EXIT_RUNTIME, "create %s: %s", tmp, strerror(errno));
-    } else {
-        size_t off = 0;
-        while (off < len) {
-            ssize_t n = write(fd, data + off, len - off);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                e = dra_err_new(DRA_EXIT_RUNTIME, "write %s: %s", tmp, strerror(errno));
-                break;
-            }
-            off += (size_t)n;
-        }
-        if (!e && fsync(fd) < 0)
-            e = dra_err_new(DRA_EXIT_RUNTIME, "fsync %s: %s", tmp, strerror(errno));
-        close(fd);
-        if (!e && rename(tmp, path) < 0)
-            e = dra_err_new(DRA_EXIT_RUNTIME, "rename %s: %s", path, strerror(errno));
-        if (e)
-            unlink(tmp);
-    }
-    free(tmp);
-    return e;
-}
-
 /* The CDI spec of one prepared claim. */
 static dra_err *write_spec(const ex_driver *d, const char *path, const char *name, const dra_claim_ref *c, const char *dev)
 {
@@ -125,7 +94,8 @@ static dra_err *write_spec(const ex_driver *d, const char *path, const char *nam
     free(v);
     json_object_set_new(spec, "kind", json_sprintf("%s/gpu", d->name));
     char *text = json_dumps(spec, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    dra_err *e = write_atomic(path, text, strlen(text));
+    /* 0600, as the CDI library writes spec files (pkg/cdi/spec.go: os.CreateTemp) */
+    dra_err *e = dra_wfile_replace(path, text, strlen(text), 0600, DRA_WFILE_EXACT_MODE);
     free(text);
     json_decref(spec);
     return e;
@@ -208,6 +178,73 @@ static const char *allocated(const ex_driver *d, const dra_objset *set, const dr
     return NULL;
 }
 
+/* The checkpoint for one call; NULL, or what every claim of the call answers
+ * when it cannot be read (upstream's wording). */
+static const char *ckpt_open(const ex_driver *d, dra_arena *a, dra_ckpt_file **f)
+{
+    dra_err *e = dra_ckpt_open(d->checkpoint, f);
+    if (!e)
+        return NULL;
+    char *msg = dra_err_format(e);
+    const char *out = dra_arena_printf(a, "unable to sync from checkpoint: %s", msg);
+    free(msg);
+    dra_err_free(e);
+    return out;
+}
+
+static const char *ckpt_save(dra_ckpt_file *f, dra_arena *a)
+{
+    dra_err *e = dra_ckpt_save(f);
+    if (!e)
+        return NULL;
+    const char *out = dra_arena_printf(a, "unable to sync to checkpoint: %s", e->msg);
+    dra_err_free(e);
+    return out;
+}
+
+/* The CDI IDs of device `dv` named `name` (and the --pad-answer ones). */
+static void set_cdi_ids(const ex_driver *d, dra_arena *a, dra_prep_device *dv, const char *name)
+{
+    size_t extra = d->pad_bytes ? d->pad_bytes / 64 + 1 : 0;
+    dv->cdi_ids = dra_arena_zalloc(a, (1 + extra) * sizeof *dv->cdi_ids);
+    dv->cdi_ids[0] = dra_arena_printf(a, "%s/gpu=%s", d->name, name);
+    for (size_t x = 0; x < extra; x++)
+        dv->cdi_ids[1 + x] = dra_arena_printf(a, "%s/gpu=pad-%048zu", d->name, x);
+    dv->n_cdi_ids = 1 + extra;
+}
+
+/* A claim recorded in the checkpoint whose spec files are to be written. */
+typedef struct planned {
+    dra_prep_claim *o;
+    const dra_claim_ref *c;
+    dra_prep_device *dv;
+    size_t ndv;
+    char **names, **paths; /* per device */
+} planned;
+
+/* The devices of claim `c` and the files they get, recorded in `cp`; NULL,
+ * or the claim's error. */
+static const char *plan(ex_driver *d, const dra_objset *set, const char *read_err, dra_checkpoint *cp,
+                        const dra_claim_ref *c, dra_arena *a, planned *p)
+{
+    const char *err = read_err ? dra_arena_printf(a, "retrieve claim %s/%s: %s", c->namespace_, c->name, read_err)
+                               : allocated(d, set, c, a, &p->dv, &p->ndv);
+    if (err)
+        return err;
+    p->c = c;
+    p->names = dra_arena_zalloc(a, (p->ndv + 1) * sizeof *p->names);
+    p->paths = dra_arena_zalloc(a, (p->ndv + 1) * sizeof *p->paths);
+    for (size_t j = 0; j < p->ndv; j++) {
+        p->names[j] = cdi_name(a, c->uid, p->dv[j].device);
+        p->paths[j] = spec_path(d, a, p->names[j]);
+        set_cdi_ids(d, a, &p->dv[j], p->names[j]);
+    }
+    return ex_state_record(d, cp, c, p->dv, p->ndv, p->paths, p->ndv, a);
+}
+
+/* Prepare: the claims' devices and spec files are recorded first (one
+ * checkpoint write), then the files written, then the claims marked
+ * prepared (a second write). */
 static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, size_t n, dra_arena *a,
                     dra_prep_claim **out, size_t *n_out, dra_grpc_reply *rep)
 {
@@ -215,7 +252,8 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
     d->calls++;
     say(d, "NodePrepareResources (%s): %zu claim(s)", svc, n);
     dra_prep_claim *cl = dra_arena_zalloc(a, (n + d->nextra + 1) * sizeof *cl);
-    size_t k = 0;
+    planned *pl = dra_arena_zalloc(a, (n + 1) * sizeof *pl);
+    size_t k = 0, np = 0;
     /* the claims as the driver would GET them now */
     dra_objset set = DRA_OBJSET_INIT;
     const char *read_err = NULL;
@@ -226,7 +264,8 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
             dra_err_free(e);
         }
     }
-    const bool claims_ok = !read_err;
+    dra_ckpt_file *ck = NULL;
+    const char *ck_err = ckpt_open(d, a, &ck);
     for (size_t i = 0; i < n; i++) {
         const dra_claim_ref *c = &claims[i];
         if (listed(d->omit, d->nomit, c->uid))
@@ -242,35 +281,52 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
             o->error = "claim UID is empty";
             continue;
         }
-        dra_prep_device *dv = NULL;
-        size_t ndv = 0;
-        const char *err = claims_ok ? allocated(d, &set, c, a, &dv, &ndv)
-                                    : dra_arena_printf(a, "retrieve claim %s/%s: %s", c->namespace_, c->name, read_err);
-        for (size_t j = 0; !err && j < ndv; j++) {
-            char *name = cdi_name(a, c->uid, dv[j].device);
-            dra_err *e = write_spec(d, spec_path(d, a, name), name, c, dv[j].device);
-            if (e) {
-                err = dra_arena_printf(a, "prepare claim %s/%s: %s", c->namespace_, c->name, e->msg);
-                dra_err_free(e);
-                break;
-            }
-            size_t extra = d->pad_bytes ? d->pad_bytes / 64 + 1 : 0;
-            dv[j].cdi_ids = dra_arena_zalloc(a, (1 + extra) * sizeof *dv[j].cdi_ids);
-            dv[j].cdi_ids[0] = dra_arena_printf(a, "%s/gpu=%s", d->name, name);
-            for (size_t x = 0; x < extra; x++)
-                dv[j].cdi_ids[1 + x] = dra_arena_printf(a, "%s/gpu=pad-%048zu", d->name, x);
-            dv[j].n_cdi_ids = 1 + extra;
-            say(d, "prepared %s/%s (%s): %s", c->namespace_, c->name, c->uid, dv[j].device);
-        }
+        planned *p = &pl[np];
+        const char *err = ck_err ? ck_err : plan(d, &set, read_err, &ck->cp, c, a, p);
         if (err) {
             o->error = (char *)err;
             continue;
         }
-        o->devices = dv;
-        o->n_devices = ndv;
+        p->o = o;
+        np++;
     }
     if (d->claims_path)
         dra_objset_free(&set);
+    const char *save_err = np ? ckpt_save(ck, a) : NULL;
+    size_t done = 0;
+    for (size_t i = 0; i < np; i++) {
+        planned *p = &pl[i];
+        const char *err = save_err;
+        for (size_t j = 0; !err && j < p->ndv; j++) {
+            dra_err *e = write_spec(d, p->paths[j], p->names[j], p->c, p->dv[j].device);
+            if (e) {
+                err = dra_arena_printf(a, "prepare claim %s/%s: %s", p->c->namespace_, p->c->name, e->msg);
+                dra_err_free(e);
+            }
+        }
+        if (err) {
+            p->o->error = (char *)err;
+            p->o = NULL;
+            continue;
+        }
+        dra_ckpt_find_uid(&ck->cp, p->c->uid)->prepared = true;
+        done++;
+    }
+    save_err = done ? ckpt_save(ck, a) : NULL;
+    for (size_t i = 0; i < np; i++) {
+        planned *p = &pl[i];
+        if (!p->o)
+            continue;
+        if (save_err) {
+            p->o->error = (char *)save_err;
+            continue;
+        }
+        p->o->devices = p->dv;
+        p->o->n_devices = p->ndv;
+        for (size_t j = 0; j < p->ndv; j++)
+            say(d, "prepared %s/%s (%s): %s", p->c->namespace_, p->c->name, p->c->uid, p->dv[j].device);
+    }
+    dra_ckpt_close(ck);
     for (size_t i = 0; i < d->nextra; i++)
         cl[k++].uid = d->extra[i];
     *out = cl;
@@ -278,6 +334,8 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
     pause_for(d, rep);
 }
 
+/* Unprepare: the files the checkpoint records for each claim, then the
+ * claims' entries (one checkpoint write). */
 static void unprepare(void *ctx, const char *svc, const dra_claim_ref *claims, size_t n, dra_arena *a,
                       dra_prep_claim **out, size_t *n_out, dra_grpc_reply *rep)
 {
@@ -285,37 +343,29 @@ static void unprepare(void *ctx, const char *svc, const dra_claim_ref *claims, s
     d->calls++;
     say(d, "NodeUnprepareResources (%s): %zu claim(s)", svc, n);
     dra_prep_claim *cl = dra_arena_zalloc(a, (n + d->nextra + 1) * sizeof *cl);
+    const dra_claim_ref **of = dra_arena_zalloc(a, (n + 1) * sizeof *of); /* the claim of each answer */
     size_t k = 0;
+    dra_ckpt_file *ck = NULL;
+    const char *ck_err = ckpt_open(d, a, &ck);
+    bool changed = false;
     for (size_t i = 0; i < n; i++) {
         const dra_claim_ref *c = &claims[i];
         if (listed(d->omit, d->nomit, c->uid))
             continue;
+        of[k] = c;
         dra_prep_claim *o = &cl[k++];
         o->uid = (char *)c->uid;
         const char *f = fault_of(d, c->uid);
-        if (f) {
-            o->error = (char *)f;
-            continue;
-        }
-        /* every device file of the claim: <driver>-<uid>-<device>.json */
-        char *prefix = dra_arena_printf(a, "%s-%s-", d->name, cdi_name(a, c->uid, NULL));
-        size_t plen = strlen(prefix);
-        DIR *dir = opendir(d->cdi_dir);
-        struct dirent *de;
-        while (dir && !o->error && (de = readdir(dir))) {
-            size_t len = strlen(de->d_name);
-            if (len <= plen + 5 || strncmp(de->d_name, prefix, plen) != 0 || strcmp(de->d_name + len - 5, ".json") != 0)
-                continue;
-            char *path = dra_arena_printf(a, "%s/%s", d->cdi_dir, de->d_name);
-            if (unlink(path) < 0 && errno != ENOENT)
-                o->error = dra_arena_printf(a, "unprepare claim %s/%s: remove %s: %s", c->namespace_, c->name, path,
-                                            strerror(errno));
-        }
-        if (dir)
-            closedir(dir);
-        if (!o->error)
-            say(d, "unprepared %s/%s (%s)", c->namespace_, c->name, c->uid);
+        o->error = (char *)(f ? f : ck_err ? ck_err : ex_state_forget(d, &ck->cp, c, a, &changed));
     }
+    const char *save_err = changed ? ckpt_save(ck, a) : NULL;
+    for (size_t i = 0; i < k; i++) {
+        if (!cl[i].error && save_err)
+            cl[i].error = (char *)save_err;
+        if (!cl[i].error)
+            say(d, "unprepared %s/%s (%s)", of[i]->namespace_, of[i]->name, of[i]->uid);
+    }
+    dra_ckpt_close(ck);
     for (size_t i = 0; i < d->nextra; i++)
         cl[k++].uid = d->extra[i];
     *out = cl;

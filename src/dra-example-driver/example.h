@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "kubelet/checkpoint.h"
 #include "kubelet/driver.h"
 
 typedef struct ex_fault {
@@ -16,7 +17,9 @@ typedef struct ex_fault {
 
 typedef struct ex_driver {
     const char *name;          /* driver name, also the CDI vendor */
-    const char *cdi_dir;       /* where CDI specs are written */
+    const char *cdi_dir;       /* where CDI specs are written (absolute after ex_state_open) */
+    char *checkpoint;          /* <plugin-dir>/checkpoint.json, owned (ex_state_open) */
+    char *cdi_abs;             /* owned copy behind cdi_dir when it was made absolute */
     const char *health_file;   /* JSON [{pool, device, health, message}] */
     const char *claims_path;   /* ResourceClaims (file or directory), re-read per prepare; NULL: by UID */
     const char *node;          /* pool name */
@@ -36,6 +39,30 @@ typedef struct ex_driver {
 } ex_driver;
 
 extern const dra_driver_ops ex_ops; /* ctx: ex_driver */
+
+/* The driver's checkpoint (state.c): <plugin-dir>/checkpoint.json in the
+ * kubelet's DRA checkpoint format (kubelet/checkpoint.h), one entry per
+ * claim the driver prepared, with the devices it answered and, under
+ * CDISpecFiles, the paths of the CDI spec files it wrote; unprepare removes
+ * exactly those (upstream dra-example-driver keeps checkpoint.json in its
+ * plugin directory too, keyed by claim UID).
+ *
+ * ex_state_open sets d->checkpoint, makes d->cdi_dir absolute (so recorded
+ * paths stay right whatever the working directory) and reads the checkpoint
+ * once, so a damaged one stops the driver before it serves.  ex_state_free
+ * releases what it set. */
+DRA_MUST_USE dra_err *ex_state_open(ex_driver *d, const char *plugin_dir);
+void ex_state_free(ex_driver *d);
+/* Record that `c` gets devices `dv` (CDI IDs set) and spec files `files`
+ * (before they are written, so a crash leaves nothing unrecorded).  NULL, or
+ * the claim's error (arena). */
+const char *ex_state_record(const ex_driver *d, dra_checkpoint *cp, const dra_claim_ref *c, const dra_prep_device *dv,
+                            size_t n, char *const *files, size_t n_files, dra_arena *a);
+/* Remove the spec files recorded for claim `c` (found by UID) and its
+ * entry; a claim not recorded has nothing to remove.  *changed when the
+ * checkpoint changed.  NULL, or the claim's error (arena). */
+const char *ex_state_forget(const ex_driver *d, dra_checkpoint *cp, const dra_claim_ref *c, dra_arena *a,
+                            bool *changed);
 
 /* The device inventory as dra-slice build reads it (JSON on f). */
 DRA_MUST_USE dra_err *ex_inventory(const ex_driver *d, FILE *f);

@@ -23,7 +23,7 @@ enum {
 static const dra_opt opts[] = {
     {OPT_NAME, "driver-name", 'd', DRA_ARG_REQUIRED, "NAME", "driver name and CDI vendor (default gpu.example.com)", NULL},
     DRA_OPT_NODE_ENTRY("node name, used as the pool name (default: pool)"),
-    {OPT_PLUGIN_DIR, "plugin-dir", 0, DRA_ARG_REQUIRED, "DIR", "where dra.sock goes (default /var/lib/kubelet/plugins/NAME)", "dir"},
+    {OPT_PLUGIN_DIR, "plugin-dir", 0, DRA_ARG_REQUIRED, "DIR", "where dra.sock and checkpoint.json go (default /var/lib/kubelet/plugins/NAME)", "dir"},
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "where NAME-reg.sock goes (default /var/lib/kubelet/plugins_registry)", "dir"},
     {OPT_CDI_DIR, "cdi-dir", 0, DRA_ARG_REQUIRED, "DIR", "where CDI specs are written (default /var/run/cdi)", "dir"},
     {OPT_DEVICES, "devices", 0, DRA_ARG_REQUIRED, "N", "number of devices gpu-0 ... (default 4)", NULL},
@@ -47,10 +47,11 @@ static const dra_cmd cmds[] = {
     {NULL, "[OPTIONS]", "an example DRA driver kubelet plugin that prepares devices as CDI spec files",
      "Serves pluginregistration on REGISTRY-DIR/NAME-reg.sock and DRAPlugin v1, v1beta1 and\n"
      "DRAResourceHealth v1alpha1 and v1 on PLUGIN-DIR/dra.sock.  A prepared claim gets one device\n"
-     "gpu-K and a CDI spec CDI-DIR/NAME-UID-gpu-K.json with CDI ID NAME/gpu=UID-gpu-K; unprepare\n"
-     "removes it.  Publish the devices with: dra-example-driver --inventory | dra-slice build\n"
-     "--driver NAME --node NODE.  SIGHUP re-reads --health-file; SIGTERM or SIGINT stops the\n"
-     "driver and removes its sockets.",
+     "gpu-K and a CDI spec CDI-DIR/NAME-UID-gpu-K.json with CDI ID NAME/gpu=UID-gpu-K, recorded in\n"
+     "PLUGIN-DIR/checkpoint.json; unprepare removes the files recorded for the claim.  Publish\n"
+     "the devices with: dra-example-driver --inventory | dra-slice build --driver NAME --node\n"
+     "NODE.  SIGHUP re-reads --health-file; SIGTERM or SIGINT stops the driver and removes its\n"
+     "sockets.",
      opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
@@ -171,11 +172,13 @@ int main(int argc, char **argv)
     char *sd = dra_xstrdup(dra_sock);
     *strrchr(sd, '/') = 0;
     e = mkdirs(sd);
-    free(sd);
     if (!e)
         e = mkdirs(rdir ? rdir : "/var/lib/kubelet/plugins_registry");
     if (!e)
         e = mkdirs(d.cdi_dir);
+    if (!e)
+        e = ex_state_open(&d, sd); /* the checkpoint beside dra.sock */
+    free(sd);
     if (e)
         goto out;
 
@@ -218,6 +221,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "dra-example-driver: stopping\n");
 out:
     dra_grpc_server_free(srv); /* removes the sockets */
+    ex_state_free(&d);
     for (size_t i = 0; i < d.nfail; i++)
         free(d.fail[i].uid);
     free(d.fail);

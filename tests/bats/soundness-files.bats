@@ -98,3 +98,79 @@ prep() {
     assert_failure 3
     assert_file_not_exists "$T/made"
 }
+
+# client.py against the example driver: prepare|unprepare NS/NAME/UID...
+drv_call() {
+    "$PY" "$PEERS/client.py" --socket "$T/p/dra.sock" "$@"
+}
+
+@test "dra-example-driver: unprepare of claim a leaves claim a-b's spec" {
+    start_driver --devices 1
+    run drv_call prepare ns1/a/a ns1/ab/a-b
+    assert_success
+    assert_output --partial '"gpu.example.com/gpu=a-gpu-0"'
+    assert_output --partial '"gpu.example.com/gpu=a-b-gpu-0"'
+    assert_file_exists "$T/cdi/gpu.example.com-a-gpu-0.json"
+    assert_file_exists "$T/cdi/gpu.example.com-a-b-gpu-0.json"
+    run drv_call unprepare ns1/a/a
+    assert_success
+    assert_output '{"a": {"error": ""}}'
+    assert_file_not_exists "$T/cdi/gpu.example.com-a-gpu-0.json"
+    assert_file_exists "$T/cdi/gpu.example.com-a-b-gpu-0.json"
+    run drv_call unprepare ns1/ab/a-b
+    assert_success
+    assert_file_not_exists "$T/cdi/gpu.example.com-a-b-gpu-0.json"
+}
+
+@test "dra-example-driver: unprepare removes only the files its checkpoint records" {
+    start_driver --devices 1
+    run drv_call prepare ns1/a/a
+    assert_success
+    # the record: the claim, its device and the spec file written
+    run jq -r '.Data | fromjson | .Entries[] | [.ClaimUID, .Namespace, .ClaimName, (.DriverState["gpu.example.com"].CDISpecFiles | join(","))] | join(" ")' "$T/p/checkpoint.json"
+    assert_output "a ns1 a $T/cdi/gpu.example.com-a-gpu-0.json"
+    # a spec the driver never wrote for a claim it never prepared stays
+    echo '{}' >"$T/cdi/gpu.example.com-z-gpu-0.json"
+    run drv_call unprepare ns1/z/z ns1/a/a
+    assert_success
+    assert_output '{"a": {"error": ""}, "z": {"error": ""}}'
+    assert_file_exists "$T/cdi/gpu.example.com-z-gpu-0.json"
+    assert_file_not_exists "$T/cdi/gpu.example.com-a-gpu-0.json"
+    run jq -c '.Data | fromjson | .Entries' "$T/p/checkpoint.json"
+    assert_output '[]'
+}
+
+@test "dra-example-driver: links at a CDI spec's name and its old temporary name are not written through" {
+    start_driver --devices 1
+    ln -s "$T/victim" "$T/cdi/gpu.example.com-a-gpu-0.json"
+    ln -s "$T/victim" "$T/cdi/gpu.example.com-b-gpu-0.json.tmp.$DRV_PID"
+    run drv_call prepare ns1/a/a ns1/b/b
+    assert_success
+    victim_untouched
+    for u in a b; do
+        f=$T/cdi/gpu.example.com-$u-gpu-0.json
+        [[ -f $f && ! -L $f ]]
+        grep -q "DRA_CLAIM_UID=$u" "$f"
+    done
+}
+
+@test "dra-example-driver: a damaged checkpoint stops it at start (exit 3); a reused name is refused" {
+    mkdir -p "$T/p"
+    echo '{"Data":"{}","Checksum":1}' >"$T/p/checkpoint.json"
+    run --separate-stderr "$DRA_BIN/dra-example-driver" --plugin-dir "$T/p" --registry-dir "$T/reg" --cdi-dir "$T/cdi"
+    assert_failure 3
+    [[ $stderr == *"$T/p/checkpoint.json"*"checkpoint is corrupt"* ]]
+    assert_file_not_exists "$T/p/dra.sock"
+    rm "$T/p/checkpoint.json"
+    start_driver --devices 1
+    run drv_call prepare ns1/c/u1
+    assert_success
+    # the same namespace/name with another UID while the first is recorded
+    run drv_call prepare ns1/c/u2
+    assert_success
+    assert_output '{"u2": {"devices": [], "error": "old ResourceClaim with same name c and different UID u1 still exists"}}'
+    assert_file_not_exists "$T/cdi/gpu.example.com-u2-gpu-0.json"
+    run drv_call unprepare ns1/c/u1
+    run drv_call prepare ns1/c/u2
+    assert_output --partial '"error": ""'
+}
