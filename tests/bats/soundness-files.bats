@@ -15,7 +15,17 @@ setup() {
     printf 'precious\n' >"$T/victim"
     chmod 0644 "$T/victim"
 }
-teardown() { rpc_teardown; }
+teardown() {
+    [[ -n ${APISERVER_PID:-} ]] && apiserver_stop
+    rpc_teardown
+}
+
+# the test API server, for dra-watch record (stopped in teardown)
+with_apiserver() {
+    source "$BATS_TEST_DIRNAME/../apiserver/helpers.bash"
+    apiserver_start "$T/api"
+    apiserver_req POST /api/v1/namespaces '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"ns1"}}' >/dev/null
+}
 
 # the planted link's target kept its bytes and mode
 victim_untouched() {
@@ -173,4 +183,57 @@ drv_call() {
     run drv_call unprepare ns1/c/u1
     run drv_call prepare ns1/c/u2
     assert_output --partial '"error": ""'
+}
+
+@test "dra-watch record: a link at the recording's name is replaced, its target untouched" {
+    with_apiserver
+    ln -s "$T/victim" "$T/rec.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-watch" record --max-events 1 "$T/rec.jsonl"
+    assert_success
+    victim_untouched
+    [[ -f $T/rec.jsonl && ! -L $T/rec.jsonl ]]
+    run jq -r '.type + " " + .object.kind' "$T/rec.jsonl"
+    assert_output 'ADDED Namespace'
+    # a dangling link: its target is not created
+    rm "$T/rec.jsonl"
+    ln -s "$T/made" "$T/rec.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-watch" record --max-events 1 "$T/rec.jsonl"
+    assert_success
+    assert_file_not_exists "$T/made"
+    [[ -f $T/rec.jsonl && ! -L $T/rec.jsonl ]]
+    # a directory or a device is not replaced
+    run --separate-stderr "$DRA_BIN/dra-watch" record --max-events 1 "$T"
+    assert_failure 3
+    [[ $stderr == *"cannot replace $T: it is a directory, not a regular file"* ]]
+    run bash -c "ls -A '$T' | grep -c '^\\.rec\\.jsonl\\.'"
+    assert_output 0
+}
+
+@test "dra-watch record: a failed recording leaves the file as it was" {
+    with_apiserver
+    echo old >"$T/rec.jsonl"
+    # the server gone: discovery fails after the file was begun
+    apiserver_stop
+    unset APISERVER_PID
+    run --separate-stderr "$DRA_BIN/dra-watch" record --max-events 1 "$T/rec.jsonl"
+    assert_failure 3
+    [[ $(cat "$T/rec.jsonl") == old ]]
+    run bash -c "ls -A '$T' | grep -c '^\\.rec\\.jsonl\\.'"
+    assert_output 0
+}
+
+@test "dra-watch record: the recording appears under its name when it ends on SIGINT" {
+    with_apiserver
+    "$DRA_BIN/dra-watch" record "$T/live.jsonl" 2>"$T/rec.err" &
+    R=$!
+    PIDS+=("$R")
+    wait_until bash -c "cat '$T'/.live.jsonl.* 2>/dev/null | grep -q Namespace"
+    assert_file_not_exists "$T/live.jsonl"
+    kill -INT "$R"
+    reap "$R"
+    assert_equal "$rc" 0
+    run jq -r '.object.metadata.name' "$T/live.jsonl"
+    assert_line ns1
+    run bash -c "ls -A '$T' | grep -c '^\\.live\\.jsonl\\.'"
+    assert_output 0
 }

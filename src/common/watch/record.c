@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../base/wfile.h"
 #include "../model/time.h"
 
 static const char *const dra_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "resourceclaimtemplates",
@@ -40,7 +41,8 @@ static char *stamp(void)
 }
 
 typedef struct rec_state {
-    FILE *f;
+    FILE *f;       /* standard output, or NULL */
+    dra_wfile *w;  /* the recording file (base/wfile.h), or NULL */
     long n, max;
     dra_err *err;
 } rec_state;
@@ -55,8 +57,13 @@ static void on_rec(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
     free(ts);
     char *line = json_dumps(ev, JSON_COMPACT);
     json_decref(ev);
-    if (fputs(line, r->f) == EOF || fputc('\n', r->f) == EOF || fflush(r->f) != 0)
+    if (r->w) {
+        size_t len = strlen(line);
+        line[len] = '\n'; /* the NUL becomes the line's end: written by length */
+        r->err = dra_wfile_write(r->w, line, len + 1);
+    } else if (fputs(line, r->f) == EOF || fputc('\n', r->f) == EOF || fflush(r->f) != 0) {
         r->err = dra_err_new(DRA_EXIT_RUNTIME, "write error: %s", strerror(errno));
+    }
     free(line);
     r->n++;
 }
@@ -102,18 +109,24 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
 {
     if (s->o.replay)
         return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "record needs a server, not a recording"), "replay");
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f)
-        return dra_err_new(DRA_EXIT_RUNTIME, "cannot create %s: %s", path, strerror(errno));
+    /* a file is written beside its name and renamed over it when the
+     * recording ends: never through a link planted there, never half */
+    dra_wfile w, *wp = NULL;
+    if (strcmp(path, "-") != 0) {
+        dra_err *e = dra_wfile_begin(&w, path, 0666, 0);
+        if (e)
+            return e;
+        wp = &w;
+    }
     dra_kube_informer_spec specs[16];
     size_t n;
     dra_err *se = dra_watch_dra_specs(s, specs, &n);
     if (se) {
-        if (f != stdout)
-            fclose(f);
+        if (wp)
+            dra_wfile_abort(wp);
         return se;
     }
-    rec_state r = {f, 0, max_events, NULL};
+    rec_state r = {wp ? NULL : stdout, wp, 0, max_events, NULL};
     dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_rec, &r);
     dra_err *e = dra_kube_informers_sync(in);
     if (!e && !r.err && !(max_events > 0 && r.n >= max_events))
@@ -124,8 +137,10 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
     }
     dra_err_free(r.err);
     dra_kube_informers_free(in);
-    if (f != stdout && fclose(f) != 0 && !e)
-        e = dra_err_new(DRA_EXIT_RUNTIME, "write error on %s: %s", path, strerror(errno));
+    if (wp && e)
+        dra_wfile_abort(wp);
+    else if (wp)
+        e = dra_wfile_commit(wp);
     return e;
 }
 
