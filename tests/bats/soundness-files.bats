@@ -237,3 +237,31 @@ drv_call() {
     run bash -c "ls -A '$T' | grep -c '^\\.live\\.jsonl\\.'"
     assert_output 0
 }
+
+@test "dra-example-driver: a link at a socket's name is refused (exit 3), its target untouched" {
+    mkdir -p "$T/p"
+    ln -s "$T/victim" "$T/p/dra.sock"
+    run --separate-stderr "$DRA_BIN/dra-example-driver" --plugin-dir "$T/p" --registry-dir "$T/reg" --cdi-dir "$T/cdi"
+    assert_failure 3
+    [[ $stderr == *"$T/p/dra.sock exists and is not a socket"* ]]
+    victim_untouched
+    [[ -L $T/p/dra.sock ]]
+    rm "$T/p/dra.sock"
+    ln -s "$T/victim" "$T/reg/gpu.example.com-reg.sock"
+    run --separate-stderr "$DRA_BIN/dra-example-driver" --plugin-dir "$T/p" --registry-dir "$T/reg" --cdi-dir "$T/cdi"
+    assert_failure 3
+    [[ $stderr == *"$T/reg/gpu.example.com-reg.sock exists and is not a socket"* ]]
+    victim_untouched
+    assert_file_not_exists "$T/p/dra.sock"
+}
+
+@test "dra-example-driver: on stop it removes its own sockets, not what replaced them" {
+    start_driver
+    rm "$T/p/dra.sock"
+    echo mine >"$T/p/dra.sock"
+    kill -TERM "$DRV_PID"
+    reap "$DRV_PID"
+    assert_equal "$rc" 0
+    [[ $(cat "$T/p/dra.sock") == mine ]]
+    assert_file_not_exists "$T/reg/gpu.example.com-reg.sock"
+}

@@ -101,8 +101,9 @@ dra_grpc_server *dra_grpc_server_new(const dra_grpc_server_opts *opts);
 void dra_grpc_server_unary(dra_grpc_server *s, const char *method, dra_grpc_unary_fn fn, void *ctx);
 void dra_grpc_server_stream(dra_grpc_server *s, const char *method, dra_grpc_stream_fn fn, void *ctx);
 /* Listen on a unix socket (several are fine).  A stale socket file at the
- * path is replaced; any other existing file is an error.  The server removes
- * the socket files it created when freed. */
+ * path is replaced; any other existing file, a symbolic link too, is an
+ * error (DRA_EXIT_RUNTIME).  When freed, the server removes the socket
+ * files it created, each only if the path still names that file. */
 DRA_MUST_USE dra_err *dra_grpc_server_listen(dra_grpc_server *s, const char *path);
 /* Serve for up to timeout_ms (-1 = until something happened).  Returns 0, or
  * -1 with errno when poll failed (EINTR: a signal arrived; check your flag). */

@@ -73,6 +73,7 @@ struct dra_grpc_server {
     size_t nmethods;
     int *lfds;
     char **lpaths;
+    struct stat *lstats; /* each socket file as bound: removed at the end only if still that file */
     size_t nlisten;
     conn *conns[MAX_CONNS];
     size_t nconns;
@@ -116,8 +117,8 @@ dra_err *dra_grpc_server_listen(dra_grpc_server *s, const char *path)
     snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
     struct stat stb;
     if (lstat(path, &stb) == 0) {
-        if (!S_ISSOCK(stb.st_mode))
-            return dra_err_new(DRA_EXIT_INPUT, "%s exists and is not a socket", path);
+        if (!S_ISSOCK(stb.st_mode)) /* a link is not followed: never replaced, never written through */
+            return dra_err_new(DRA_EXIT_RUNTIME, "%s exists and is not a socket", path);
         unlink(path); /* a stale socket of an earlier run */
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -130,6 +131,9 @@ dra_err *dra_grpc_server_listen(dra_grpc_server *s, const char *path)
     }
     s->lfds = dra_xgrow(s->lfds, s->nlisten, sizeof *s->lfds);
     s->lpaths = dra_xgrow(s->lpaths, s->nlisten, sizeof *s->lpaths);
+    s->lstats = dra_xgrow(s->lstats, s->nlisten, sizeof *s->lstats);
+    if (lstat(path, &s->lstats[s->nlisten]) != 0)
+        memset(&s->lstats[s->nlisten], 0, sizeof stb);
     s->lfds[s->nlisten] = fd;
     s->lpaths[s->nlisten++] = dra_xstrdup(path);
     dra_grpc_note(s->log, s->log_ctx, "listening on %s", path);
@@ -530,11 +534,15 @@ void dra_grpc_server_free(dra_grpc_server *s)
     }
     for (size_t i = 0; i < s->nlisten; i++) {
         close(s->lfds[i]);
-        unlink(s->lpaths[i]);
+        struct stat st;
+        const struct stat *b = &s->lstats[i];
+        if (lstat(s->lpaths[i], &st) == 0 && S_ISSOCK(st.st_mode) && st.st_ino == b->st_ino && st.st_dev == b->st_dev)
+            unlink(s->lpaths[i]);
         free(s->lpaths[i]);
     }
     free(s->lfds);
     free(s->lpaths);
+    free(s->lstats);
     free(s->methods);
     free(s);
 }
