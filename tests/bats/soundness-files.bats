@@ -265,3 +265,13 @@ drv_call() {
     [[ $(cat "$T/p/dra.sock") == mine ]]
     assert_file_not_exists "$T/reg/gpu.example.com-reg.sock"
 }
+
+@test "dra-example-driver: a link at its checkpoint lock stops it at start (exit 3), its target untouched" {
+    mkdir -p "$T/p"
+    ln -s "$T/victim" "$T/p/checkpoint.json.lock"
+    run --separate-stderr "$DRA_BIN/dra-example-driver" --plugin-dir "$T/p" --registry-dir "$T/reg" --cdi-dir "$T/cdi"
+    assert_failure 3
+    [[ $stderr == *"checkpoint lock $T/p/checkpoint.json.lock is a symbolic link, which is not followed"* ]]
+    victim_untouched
+    assert_file_not_exists "$T/p/dra.sock"
+}
