@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/path.h"
 #include "tool/tool.h"
 #include "model/time.h"
 #include "example.h"
@@ -169,8 +170,7 @@ int main(int argc, char **argv)
     size_t nsvc = 0;
     for (char *save, *t = strtok_r(svc_copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
         svcs[nsvc++] = t;
-    char *sd = dra_xstrdup(dra_sock);
-    *strrchr(sd, '/') = 0;
+    char *sd = dra_path_dir(dra_sock);
     e = mkdirs(sd);
     if (!e)
         e = mkdirs(rdir ? rdir : "/var/lib/kubelet/plugins_registry");

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/path.h"
 #include "base/wfile.h"
 #include "unit.h"
 
@@ -180,6 +181,17 @@ UNIT_TEST(wfile_refuses_what_is_not_a_regular_file)
     free(sub);
     free(fifo);
     clean(dir);
+}
+
+UNIT_TEST(path_dir_and_base)
+{
+    const char *cases[][3] = {{"a/b/c", "a/b", "c"}, {"/x", "/", "x"}, {"x", ".", "x"}, {"a/", "a", ""}, {"/", "/", ""}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *d = dra_path_dir(cases[i][0]);
+        CHECK_STR(d, cases[i][1]);
+        CHECK_STR(dra_path_base(cases[i][0]), cases[i][2]);
+        free(d);
+    }
 }
 
 UNIT_MAIN()

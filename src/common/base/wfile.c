@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/path.h"
 
 /* The longest part of the target's name kept in the temporary name, so the
  * temporary name stays within NAME_MAX (255). */
@@ -38,23 +39,11 @@ static void suffix(char *out, unsigned attempt)
     out[10] = 0;
 }
 
-/* The directory part of `path` ("." when none) and where the name starts. */
-static char *dir_of(const char *path, const char **name)
-{
-    const char *slash = strrchr(path, '/');
-    *name = slash ? slash + 1 : path;
-    if (!slash)
-        return dra_xstrdup(".");
-    if (slash == path)
-        return dra_xstrdup("/");
-    return dra_xstrndup(path, (size_t)(slash - path));
-}
-
 dra_err *dra_wfile_begin(dra_wfile *w, const char *path, unsigned mode, unsigned flags)
 {
     *w = (dra_wfile){-1, NULL, NULL, flags};
-    const char *name;
-    char *dir = dir_of(path, &name);
+    const char *name = dra_path_base(path);
+    char *dir = dra_path_dir(path);
     dra_err *e = NULL;
     struct stat st;
     if (!*name || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
@@ -143,8 +132,7 @@ dra_err *dra_wfile_commit(dra_wfile *w)
         return e;
     }
     if (w->flags & DRA_WFILE_SYNC) {
-        const char *name;
-        char *dir = dir_of(w->path, &name);
+        char *dir = dra_path_dir(w->path);
         int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0 || fsync(dfd) != 0)
             e = sys_err("syncing directory", dir, errno);
