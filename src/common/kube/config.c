@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../base/base64.h"
+#include "../base/path.h"
 #include "../io/stream.h"
 #include "text.h"
 
@@ -120,16 +121,6 @@ static dra_err *merge_doc(merged *m, const char *file, const char *data, size_t 
     return NULL;
 }
 
-static char *dir_of(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    if (!s)
-        return dra_xstrdup(".");
-    if (s == path)
-        return dra_xstrdup("/");
-    return dra_xstrndup(path, (size_t)(s - path));
-}
-
 static char *resolve(const char *dir, const char *p)
 {
     if (!p || !*p)
@@ -155,7 +146,7 @@ static dra_err *merge_file(merged *m, const char *path, bool must_exist)
     dra_buf b = DRA_BUF_INIT;
     dra_err *e = dra_buf_read_path(&b, path, KUBE_CONFIG_MAX_BYTES);
     if (!e) {
-        char *d = dir_of(path);
+        char *d = dra_path_dir(path);
         e = merge_doc(m, path, dra_buf_str(&b), b.len, d);
         free(d);
     }
