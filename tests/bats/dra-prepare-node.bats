@@ -15,62 +15,6 @@ setup() {
 }
 teardown() { rpc_teardown; }
 
-# pod NAME UID NODE [PHASE] [CLAIM...]: a pod with one template claim "own"
-# (claim NAME-own) and optionally a shared claim "shared"
-pod() {
-    local name=$1 uid=$2 node=$3 phase=${4:-Running} shared=${5:-}
-    cat <<YAML
----
-apiVersion: v1
-kind: Pod
-metadata: {name: $name, namespace: ns1, uid: $uid}
-spec:
-  nodeName: $node
-  containers:
-  - name: main
-    image: x
-    resources:
-      claims:
-      - name: own
-$([[ -n $shared ]] && printf '      - name: shared\n')
-  resourceClaims:
-  - {name: own, resourceClaimTemplateName: t}
-$([[ -n $shared ]] && printf '  - {name: shared, resourceClaimName: %s}\n' "$shared")
-status:
-  phase: $phase
-  resourceClaimStatuses:
-  - {name: own, resourceClaimName: $name-own}
-YAML
-}
-
-# claim NAME UID OWNER_UID RESERVED_UIDS...: allocated to gpu.example.com
-claim() {
-    local name=$1 uid=$2 owner=$3
-    shift 3
-    cat <<YAML
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata:
-  name: $name
-  namespace: ns1
-  uid: $uid
-$([[ -n $owner ]] && printf '  ownerReferences:\n  - {apiVersion: v1, kind: Pod, name: x, uid: %s, controller: true}\n' "$owner")
-spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-0}
-  reservedFor:
-$(for u in "$@"; do printf '  - {resource: pods, name: x, uid: %s}\n' "$u"; done)
-YAML
-}
-
-prep() { # prepare with the example driver's socket
-    "$DRA_BIN/dra-prepare" "$@" --socket "$T/p/dra.sock" --checkpoint "$CK"
-}
-
 @test "node: prepare, what containers get, cdi of the driver's specs, unprepare" {
     start_driver
     { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } >"$T/snap.yaml"
