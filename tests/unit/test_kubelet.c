@@ -420,6 +420,17 @@ UNIT_TEST(checkpoint_file_is_0600_and_locked)
     CHECK(flock(fd, LOCK_EX | LOCK_NB) == 0);
     close(fd);
     CHECK(dra_ckpt_open(path, &f) == NULL && f->cp.n == 1);
+    /* the same bytes are not written again: the file stays the one renamed in */
+    struct stat before, after;
+    CHECK(stat(path, &before) == 0);
+    CHECK(dra_ckpt_save(f) == NULL);
+    CHECK(stat(path, &after) == 0 && after.st_ino == before.st_ino);
+    dra_ckpt_add(&f->cp, "ns", "d", "u2");
+    CHECK(dra_ckpt_save(f) == NULL);
+    CHECK(stat(path, &after) == 0 && after.st_ino != before.st_ino);
+    before = after;
+    CHECK(dra_ckpt_save(f) == NULL); /* as last saved */
+    CHECK(stat(path, &after) == 0 && after.st_ino == before.st_ino);
     dra_ckpt_close(f);
     /* An empty file is damage, not "no checkpoint". */
     int w = open(path, O_WRONLY | O_TRUNC);

@@ -625,7 +625,8 @@ dra_err *dra_ckpt_open(const char *path, dra_ckpt_file **out)
     } else {
         e = dra_ckpt_parse(b.data, b.len, path, &f->cp);
     }
-    dra_buf_free(&b);
+    f->disk = b;
+    f->on_disk = true;
     if (e) {
         dra_ckpt_close(f);
         return e;
@@ -638,9 +639,19 @@ dra_err *dra_ckpt_save(dra_ckpt_file *f)
 {
     dra_buf b = DRA_BUF_INIT;
     dra_ckpt_serialize(&f->cp, &b);
+    if (f->on_disk && b.len == f->disk.len && memcmp(b.data, f->disk.data, b.len) == 0) {
+        dra_buf_free(&b);
+        return NULL;
+    }
     dra_err *e = dra_wfile_replace(f->path, b.data, b.len, 0600, DRA_WFILE_SYNC | DRA_WFILE_EXACT_MODE);
-    dra_buf_free(&b);
-    return e;
+    if (e) {
+        dra_buf_free(&b);
+        return e;
+    }
+    dra_buf_free(&f->disk);
+    f->disk = b;
+    f->on_disk = true;
+    return NULL;
 }
 
 void dra_ckpt_close(dra_ckpt_file *f)
@@ -648,6 +659,7 @@ void dra_ckpt_close(dra_ckpt_file *f)
     if (!f)
         return;
     dra_ckpt_free(&f->cp);
+    dra_buf_free(&f->disk);
     if (f->lock_fd >= 0)
         close(f->lock_fd); /* releases the flock */
     free(f->path);

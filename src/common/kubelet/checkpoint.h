@@ -148,12 +148,15 @@ void dra_ckpt_driver_add_file(dra_checkpoint *cp, dra_ckpt_driver *d, const char
  * followed), waiting for other runs to finish, then reads <path> (missing =
  * empty).  dra_ckpt_save replaces <path> through base/wfile.h: a fresh
  * temporary file in its directory (0600), fsynced, renamed over it, the
- * directory fsynced.  dra_ckpt_close releases the lock and everything (NULL
- * is fine). */
+ * directory fsynced; unless the bytes are those the file holds already (as
+ * read or last saved), when nothing is written.  dra_ckpt_close releases the
+ * lock and everything (NULL is fine). */
 typedef struct dra_ckpt_file {
     char *path;
     int lock_fd;
     dra_checkpoint cp;
+    dra_buf disk;      /* the file's bytes as read or last saved */
+    bool on_disk;      /* false: no file yet */
 } dra_ckpt_file;
 
 DRA_MUST_USE dra_err *dra_ckpt_open(const char *path, dra_ckpt_file **out);
