@@ -39,6 +39,25 @@ static void suffix(char *out, unsigned attempt)
     out[10] = 0;
 }
 
+/* DRA_WFILE_STREAM: the target opened for writing in place, a link at its
+ * name replaced by a new file rather than followed. */
+static dra_err *begin_stream(dra_wfile *w, const char *path, unsigned mode)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, (mode_t)mode & 07777);
+    if (fd < 0 && errno == ELOOP) {
+        /* a link: removed, and a file made where it was; a link planted
+         * again in between makes O_EXCL fail, never a write through it */
+        if (unlink(path) != 0)
+            return sys_err("replacing the symbolic link", path, errno);
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, (mode_t)mode & 07777);
+    }
+    if (fd < 0)
+        return sys_err("cannot write", path, errno);
+    w->fd = fd;
+    w->path = dra_xstrdup(path);
+    return NULL;
+}
+
 dra_err *dra_wfile_begin(dra_wfile *w, const char *path, unsigned mode, unsigned flags)
 {
     *w = (dra_wfile){-1, NULL, NULL, flags};
@@ -52,9 +71,9 @@ dra_err *dra_wfile_begin(dra_wfile *w, const char *path, unsigned mode, unsigned
         e = dra_err_new(DRA_EXIT_RUNTIME, "cannot replace %s: it is %s, not a regular file", path,
                         S_ISDIR(st.st_mode) ? "a directory" : "a special file");
     }
-    if (e) {
+    if (e || (flags & DRA_WFILE_STREAM)) {
         free(dir);
-        return e;
+        return e ? e : begin_stream(w, path, mode);
     }
     char sfx[11];
     int fd = -1, err = 0;
@@ -125,13 +144,13 @@ dra_err *dra_wfile_commit(dra_wfile *w)
     w->fd = -1;
     if (close(fd) != 0 && !e)
         e = sys_err("closing", w->path, errno);
-    if (!e && rename(w->tmp, w->path) != 0)
+    if (!e && w->tmp && rename(w->tmp, w->path) != 0)
         e = sys_err("replacing", w->path, errno);
     if (e) {
         end(w, true);
         return e;
     }
-    if (w->flags & DRA_WFILE_SYNC) {
+    if ((w->flags & DRA_WFILE_SYNC) && w->tmp) {
         char *dir = dra_path_dir(w->path);
         int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (dfd < 0 || fsync(dfd) != 0)

@@ -43,12 +43,18 @@ enum {
     /* the file gets exactly `mode`, whatever the umask (else the umask
      * narrows it, as for open(2)) */
     DRA_WFILE_EXACT_MODE = 2,
+    /* write the target itself as the content comes (a recording someone
+     * follows with tail -f, kept up to where a crash stopped it): created
+     * or truncated by begin, never through a symbolic link (a link at the
+     * name is removed and a new file made in its place, O_EXCL|O_NOFOLLOW),
+     * only a regular file; commit and abort both keep what was written */
+    DRA_WFILE_STREAM = 4,
 };
 
 typedef struct dra_wfile {
     int fd;          /* the temporary file, open for writing; -1 once ended */
     char *path;      /* the target */
-    char *tmp;       /* the temporary file's name, in the target's directory */
+    char *tmp;       /* the temporary file's name, in the target's directory (NULL when streaming) */
     unsigned flags;  /* DRA_WFILE_* */
 } dra_wfile;
 

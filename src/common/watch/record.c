@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "../base/wfile.h"
@@ -41,8 +42,9 @@ static char *stamp(void)
 }
 
 typedef struct rec_state {
-    FILE *f;       /* standard output, or NULL */
-    dra_wfile *w;  /* the recording file (base/wfile.h), or NULL */
+    FILE *f;          /* standard output, or NULL */
+    const char *path; /* the recording file, or NULL */
+    dra_wfile w;      /* open on it once the first event came (w.fd >= 0) */
     long n, max;
     dra_err *err;
 } rec_state;
@@ -57,10 +59,13 @@ static void on_rec(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
     free(ts);
     char *line = json_dumps(ev, JSON_COMPACT);
     json_decref(ev);
-    if (r->w) {
+    if (r->path) {
         size_t len = strlen(line);
         line[len] = '\n'; /* the NUL becomes the line's end: written by length */
-        r->err = dra_wfile_write(r->w, line, len + 1);
+        if (r->w.fd < 0)
+            r->err = dra_wfile_begin(&r->w, r->path, 0666, DRA_WFILE_STREAM);
+        if (!r->err)
+            r->err = dra_wfile_write(&r->w, line, len + 1);
     } else if (fputs(line, r->f) == EOF || fputc('\n', r->f) == EOF || fflush(r->f) != 0) {
         r->err = dra_err_new(DRA_EXIT_RUNTIME, "write error: %s", strerror(errno));
     }
@@ -109,24 +114,24 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
 {
     if (s->o.replay)
         return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "record needs a server, not a recording"), "replay");
-    /* a file is written beside its name and renamed over it when the
-     * recording ends: never through a link planted there, never half */
-    dra_wfile w, *wp = NULL;
+    /* the file is made when the first event comes (a server that cannot
+     * be listed leaves it as it was) and written as events come: it can be
+     * followed with tail -f and keeps what was recorded when the run fails;
+     * a symbolic link at its name is replaced, never written through */
     if (strcmp(path, "-") != 0) {
-        dra_err *e = dra_wfile_begin(&w, path, 0666, 0);
-        if (e)
-            return e;
-        wp = &w;
+        struct stat st;
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            return dra_err_new(DRA_EXIT_RUNTIME, "cannot replace %s: it is %s, not a regular file", path,
+                               S_ISDIR(st.st_mode) ? "a directory" : "a special file");
     }
     dra_kube_informer_spec specs[16];
     size_t n;
     dra_err *se = dra_watch_dra_specs(s, specs, &n);
-    if (se) {
-        if (wp)
-            dra_wfile_abort(wp);
+    if (se)
         return se;
-    }
-    rec_state r = {wp ? NULL : stdout, wp, 0, max_events, NULL};
+    rec_state r = {.f = stdout, .w = {.fd = -1}, .max = max_events};
+    if (strcmp(path, "-") != 0)
+        r = (rec_state){.path = path, .w = {.fd = -1}, .max = max_events};
     dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_rec, &r);
     dra_err *e = dra_kube_informers_sync(in);
     if (!e && !r.err && !(max_events > 0 && r.n >= max_events))
@@ -137,10 +142,15 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
     }
     dra_err_free(r.err);
     dra_kube_informers_free(in);
-    if (wp && e)
-        dra_wfile_abort(wp);
-    else if (wp)
-        e = dra_wfile_commit(wp);
+    if (!e && r.path && r.w.fd < 0) /* no event at all: an empty recording */
+        e = dra_wfile_begin(&r.w, r.path, 0666, DRA_WFILE_STREAM);
+    if (r.w.fd >= 0) {
+        dra_err *ce = dra_wfile_commit(&r.w);
+        if (e)
+            dra_err_free(ce);
+        else
+            e = ce;
+    }
     return e;
 }
 
