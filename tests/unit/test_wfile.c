@@ -183,6 +183,43 @@ UNIT_TEST(wfile_refuses_what_is_not_a_regular_file)
     clean(dir);
 }
 
+UNIT_TEST(wfile_stream_writes_in_place_and_replaces_a_link)
+{
+    char *dir = scratch_dir();
+    char *p = dra_xasprintf("%s/rec", dir), *victim = dra_xasprintf("%s/victim", dir);
+    put(victim, "precious");
+    CHECK(symlink(victim, p) == 0);
+    dra_wfile w;
+    CHECK(dra_wfile_begin(&w, p, 0644, DRA_WFILE_STREAM) == NULL);
+    CHECK(w.tmp == NULL);
+    CHECK(dra_wfile_write(&w, "one\n", 4) == NULL);
+    /* readable under its own name while it is written */
+    char *s = slurp(p);
+    CHECK_STR(s, "one\n");
+    free(s);
+    struct stat st;
+    CHECK(lstat(p, &st) == 0 && S_ISREG(st.st_mode));
+    s = slurp(victim);
+    CHECK_STR(s, "precious");
+    free(s);
+    /* abort keeps what was written; no temporary file was made */
+    dra_wfile_abort(&w);
+    s = slurp(p);
+    CHECK_STR(s, "one\n");
+    free(s);
+    CHECK_INT(entries(dir), 2);
+    /* begun again: truncated */
+    CHECK(dra_wfile_begin(&w, p, 0644, DRA_WFILE_STREAM) == NULL);
+    CHECK(dra_wfile_commit(&w) == NULL);
+    CHECK(stat(p, &st) == 0 && st.st_size == 0);
+    dra_err *e = dra_wfile_begin(&w, dir, 0644, DRA_WFILE_STREAM);
+    CHECK(e && strstr(e->msg, "is a directory, not a regular file"));
+    dra_err_free(e);
+    free(p);
+    free(victim);
+    clean(dir);
+}
+
 UNIT_TEST(path_dir_and_base)
 {
     const char *cases[][3] = {{"a/b/c", "a/b", "c"}, {"/x", "/", "x"}, {"x", ".", "x"}, {"a/", "a", ""}, {"/", "/", ""}};
