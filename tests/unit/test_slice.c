@@ -588,6 +588,84 @@ UNIT_TEST(lint_pool_problems)
     dra_problems_free(&r);
 }
 
+/* Pools validation refuses: lint reports the slices and answers for the
+ * pool as the allocator would count it, never reading past its slices. */
+UNIT_TEST(lint_refused_pools)
+{
+    dra_err *e;
+    /* every slice below generation 0 (the newest is then negative) */
+    dra_lint_report r = lint_text(SLICE("a", "-3", "2", "  devices:\n  - name: d0\n")
+                                      SLICE("b", "-2", "2", "  devices:\n  - name: d1\n")
+                                          SLICE("c", "-2", "1", "  devices:\n  - name: d2\n"),
+                                  &e);
+    CHECK(e == NULL);
+    CHECK(has_problem(&r, "ResourceSlice/a: spec.pool.generation: Invalid value: -3: must be greater than or equal to zero"));
+    CHECK(has_problem(&r, "ResourceSlice/a: obsolete: generation -3, the pool is at generation -2"));
+    CHECK(has_problem(&r, "ResourceSlice/c: resourceSliceCount 1 differs from 2 in ResourceSlice/b"));
+    CHECK_INT(dra_problems_count(&r, false), 5);
+    dra_problems_free(&r);
+
+    r = lint_text(SLICE("a", "-1", "1", "  devices:\n  - name: d0\n"), &e);
+    CHECK(e == NULL);
+    CHECK_INT(dra_problems_count(&r, false), 1);
+    dra_problems_free(&r);
+
+    /* the int64 edges; a generation past them is not an integer: that
+     * slice is no part of the pool (not "generation 0") */
+    r = lint_text(SLICE("a", "9223372036854775807", "2", "  devices:\n  - name: d0\n")
+                      SLICE("b", "-9223372036854775808", "2", "  devices:\n  - name: d1\n")
+                          SLICE("c", "9223372036854775808", "2", "  devices:\n  - name: d2\n"),
+                  &e);
+    CHECK(e == NULL);
+    CHECK(has_problem(&r, "ResourceSlice/b: obsolete: generation -9223372036854775808, the pool is at generation "
+                          "9223372036854775807"));
+    CHECK(has_problem(&r, "ResourceSlice/c: spec.pool.generation: Invalid value: 9.2233720368547758e18: must be of type integer"));
+    CHECK(!has_problem(&r, "ResourceSlice/c: obsolete"));
+    CHECK(has_problem(&r, "incomplete: 1 of 2 slices at generation 9223372036854775807"));
+    dra_problems_free(&r);
+
+    /* nothing of the pool decodes: only the slices' own problems */
+    r = lint_text(SLICE("a", "'1'", "1", "  devices:\n  - name: d0\n"), &e);
+    CHECK(e == NULL);
+    CHECK(has_problem(&r, "ResourceSlice/a: spec.pool.generation: Invalid value: \"1\": must be of type integer"));
+    CHECK(!has_problem(&r, "incomplete") && !has_problem(&r, "obsolete"));
+    dra_problems_free(&r);
+
+    /* resourceSliceCount 0, negative, huge */
+    r = lint_text(SLICE("a", "1", "0", "  devices:\n  - name: d0\n") SLICE("b", "1", "-1", "  devices:\n  - name: d1\n"),
+                  &e);
+    CHECK(e == NULL);
+    CHECK(has_problem(&r, "ResourceSlice/a: spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero"));
+    CHECK(has_problem(&r, "ResourceSlice/b: resourceSliceCount -1 differs from 0 in ResourceSlice/a"));
+    CHECK(!has_problem(&r, "incomplete") && !has_problem(&r, "but resourceSliceCount is"));
+    dra_problems_free(&r);
+    r = lint_text(SLICE("a", "1", "9223372036854775807", "  devices:\n  - name: d0\n"), &e);
+    CHECK(e == NULL);
+    CHECK(has_problem(&r, "incomplete: 1 of 9223372036854775807 slices at generation 1"));
+    dra_problems_free(&r);
+
+    /* a pool split across versions: the v1beta1 slice is read as the
+     * cluster keeps it (v1), its devices' fields out of `basic` */
+    r = lint_text("apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata: {name: old}\nspec:\n"
+                  "  driver: gpu.example.com\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
+                  "  nodeName: node-a\n  devices:\n  - name: d0\n    basic:\n      attributes: {'bad name': {int: 1}}\n"
+                  "      consumesCounters:\n      - counterSet: nope\n        counters: {m: {value: '1'}}\n---\n"
+                  SLICE("new", "1", "2", "  devices:\n  - name: d0\n"),
+                  &e);
+    CHECK(e == NULL);
+    CHECK(has_problem(&r, "ResourceSlice/old: spec.devices[0].attributes: Invalid value: \"bad name\""));
+    CHECK(has_problem(&r, "ResourceSlice/old: device d0: counter set nope not found"));
+    CHECK(has_problem(&r, "ResourceSlice/new: duplicate device name d0"));
+    dra_problems_free(&r);
+
+    /* a ResourceSlice of another group is not a slice of resource.k8s.io */
+    r = lint_text("apiVersion: example.com/v1\nkind: ResourceSlice\nmetadata: {name: x}\nspec: {devices: 5}\n", &e);
+    CHECK(e == NULL);
+    CHECK_INT(lint_skipped, 1);
+    CHECK_INT((long long)r.n, 0);
+    dra_problems_free(&r);
+}
+
 UNIT_TEST(discover_fake_sysfs)
 {
     char *root = data_path("sysfs");

@@ -2,6 +2,7 @@
 #include "lint.h"
 #include "../base/hash.h"
 
+#include "../model/convert.h"
 #include "../model/kinds.h"
 
 #include <stdarg.h>
@@ -16,6 +17,10 @@
 typedef struct member {
     const dra_obj *obj;
     long long generation;
+    /* pool is an object, its generation and resourceSliceCount integers
+     * (or absent, 0): a slice the API server could decode; one it could
+     * not is no part of its pool (its checks say why) */
+    bool decodes;
 } member;
 
 typedef struct pool {
@@ -145,15 +150,25 @@ static char *signature_diff(const char *want, const char *have)
     return out;
 }
 
+/* The pool's slices that decode, compared by generation as the allocator
+ * does (negative ones, which validation refuses, too); nothing when none
+ * decodes. */
 static void lint_pool(dra_lint_report *r, pool *p)
 {
-    long long maxgen = 0;
-    for (size_t i = 0; i < p->n; i++)
-        if (p->m[i].generation > maxgen)
+    size_t lead = 0;
+    while (lead < p->n && !p->m[lead].decodes)
+        lead++;
+    if (lead == p->n)
+        return;
+    long long maxgen = p->m[lead].generation;
+    for (size_t i = lead; i < p->n; i++)
+        if (p->m[i].decodes && p->m[i].generation > maxgen)
             maxgen = p->m[i].generation;
     member *newest = dra_xmalloc(p->n * sizeof *newest);
     size_t nnewest = 0;
-    for (size_t i = 0; i < p->n; i++) {
+    for (size_t i = lead; i < p->n; i++) {
+        if (!p->m[i].decodes)
+            continue;
         if (p->m[i].generation < maxgen)
             add_problem(r, false, p, p->m[i].obj, "obsolete: generation %lld, the pool is at generation %lld",
                         p->m[i].generation, maxgen);
@@ -279,10 +294,23 @@ static void lint_pool(dra_lint_report *r, pool *p)
     free(newest);
 }
 
-static bool is_slice(const json_t *obj)
+/* A ResourceSlice of any version of resource.k8s.io (kind alone is not
+ * enough: a "ResourceSlice" of another group is someone else's object). */
+static bool is_slice(const json_t *obj, dra_apiver *ver)
 {
-    const char *kind = json_string_value(json_object_get(obj, "kind"));
-    return kind && strcmp(kind, "ResourceSlice") == 0;
+    dra_kind k;
+    return dra_kind_lookup(json_string_value(json_object_get(obj, "apiVersion")),
+                           json_string_value(json_object_get(obj, "kind")), &k, ver) &&
+           k == DRA_KIND_RESOURCE_SLICE;
+}
+
+/* A slice's own checks, as the cluster sees it: an older version is
+ * converted to v1 in place first (v1beta1 keeps a device's fields under
+ * `basic`), then its shape and limits are validated. */
+static dra_err *slice_checks(json_t *obj, dra_apiver ver)
+{
+    dra_err *e = dra_convert_to_v1(obj, DRA_KIND_RESOURCE_SLICE, ver);
+    return dra_err_append(e, dra_validate_resource_slice(obj, NULL));
 }
 
 /* Lint's answer for an object that is not a ResourceSlice: its error, or
@@ -309,7 +337,8 @@ static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint
     dra_pool_index idx = {0};
     for (size_t i = 0; i < set->n; i++) {
         const dra_obj *o = &set->v[i];
-        if (!is_slice(o->json)) {
+        dra_apiver ver;
+        if (!is_slice(o->json, &ver)) {
             dra_err *e = not_a_slice(o->json);
             if (e)
                 errs = dra_err_append(errs, dra_obj_locate(e, o));
@@ -332,7 +361,10 @@ static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint
         for (size_t j = 0; j < ip->n; j++) {
             const dra_obj *o = &set->v[ip->slices[j]];
             const json_t *pl = json_object_get(spec_of(o), "pool");
-            pools[k].m[j] = (member){o, json_integer_value(json_object_get(pl, "generation"))};
+            const json_t *gen = json_object_get(pl, "generation"), *count = json_object_get(pl, "resourceSliceCount");
+            pools[k].m[j] = (member){o, json_integer_value(gen),
+                                     (!pl || json_is_object(pl)) && (!gen || json_is_integer(gen)) &&
+                                         (!count || json_is_integer(count))};
         }
     }
     dra_pool_index_free(&idx);
@@ -350,11 +382,8 @@ static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint
         /* Shape and limits of each slice first. */
         for (size_t i = 0; i < pools[k].n; i++) {
             const dra_obj *o = pools[k].m[i].obj;
-            dra_err *e = checks ? checks[o - set->v] : dra_validate_resource_slice(o->json, NULL);
-            for (dra_err *x = e; x; x = x->next)
+            for (const dra_err *x = checks[o - set->v]; x; x = x->next)
                 add_problem(out, false, &pools[k], o, "%s%s%s", x->field ? x->field : "", x->field ? ": " : "", x->msg);
-            if (!checks)
-                dra_err_free(e);
         }
         lint_pool(out, &pools[k]);
         free(pools[k].m);
@@ -365,7 +394,16 @@ static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint
 
 dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped)
 {
-    return lint_set(set, NULL, out, skipped);
+    dra_err **checks = dra_xcalloc(set->n ? set->n : 1, sizeof *checks);
+    dra_apiver ver;
+    for (size_t i = 0; i < set->n; i++)
+        if (is_slice(set->v[i].json, &ver))
+            checks[i] = slice_checks(set->v[i].json, ver);
+    dra_err *e = lint_set(set, checks, out, skipped);
+    for (size_t i = 0; i < set->n; i++)
+        dra_err_free(checks[i]);
+    free(checks);
+    return e;
 }
 
 /* ---- reading for lint ---- */
@@ -394,8 +432,9 @@ dra_err *dra_lint_keep(void *ctx, dra_obj *o)
 {
     dra_lint_kept *k = ctx;
     dra_err *checks = NULL;
-    if (is_slice(o->json)) {
-        checks = dra_validate_resource_slice(o->json, NULL);
+    dra_apiver ver;
+    if (is_slice(o->json, &ver)) {
+        checks = slice_checks(o->json, ver);
         size_t i;
         json_t *dev;
         json_array_foreach(json_object_get(json_object_get(o->json, "spec"), "devices"), i, dev)
