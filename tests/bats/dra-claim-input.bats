@@ -139,7 +139,7 @@ YAML
     assert_failure 2
     run "$DRA_BIN/dra-claim" doctor --now tomorrow "$C/cluster.yaml"
     assert_failure 2
-    assert_output --partial 'parsing time "tomorrow" as RFC3339'
+    assert_output --partial 'parsing time "tomorrow" as "2006-01-02T15:04:05Z07:00": cannot parse "tomorrow" as "2006"'
     run "$DRA_BIN/dra-claim" doctor --feature-gates NoSuchGate=true "$C/cluster.yaml"
     assert_failure 2
 }

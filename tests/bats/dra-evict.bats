@@ -132,7 +132,7 @@ when_of() {
     assert_output --partial 'DeviceTaintRule/old-cel-rule: spec.deviceSelector.driver: Invalid value: "Not_A_Driver!"'
     run "$DRA_BIN/dra-evict" --now yesterday "${IN[@]}"
     assert_failure 2
-    assert_output --partial 'parsing time "yesterday" as RFC3339'
+    assert_output --partial 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'
     yq '.spec.taint.timeAdded = "soon"' "$D/noselector.yaml" > "$BATS_TEST_TMPDIR/r.yaml"
     run "$DRA_BIN/dra-evict" "$BATS_TEST_TMPDIR/r.yaml"
     assert_failure 2

@@ -495,27 +495,12 @@ void cel_double_format(double d, dra_buf *b)
     }
 }
 
-static void civil_from_days(int64_t z, int64_t *y, unsigned *m, unsigned *d)
-{
-    z += 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    unsigned doe = (unsigned)(z - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    int64_t yy = (int64_t)yoe + era * 400;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    *d = doy - (153 * mp + 2) / 5 + 1;
-    *m = mp < 10 ? mp + 3 : mp - 9;
-    *y = yy + (*m <= 2);
-}
-
 void cel_timestamp_format(int64_t sec, int32_t nsec, dra_buf *b)
 {
-    int64_t days = sec / 86400, rem = sec % 86400;
-    if (rem < 0) { rem += 86400; days--; }
-    int64_t y; unsigned m, d;
-    civil_from_days(days, &y, &m, &d);
-    dra_buf_printf(b, "%04" PRId64 "-%02u-%02uT%02d:%02d:%02d", y, m, d, (int)(rem / 3600), (int)(rem / 60 % 60), (int)(rem % 60));
+    /* within cel-go's range (years 0001-9999): four digits, no sign */
+    dra_civil c;
+    dra_civil_from_unix(sec, &c);
+    dra_buf_printf(b, "%04" PRId64 "-%02d-%02dT%02d:%02d:%02d", c.year, c.month, c.day, c.hour, c.min, c.sec);
     if (nsec) {
         char frac[16];
         snprintf(frac, sizeof frac, "%09d", (int)nsec);
@@ -545,22 +530,37 @@ void cel_duration_format(int64_t sec, int32_t nsec, dra_buf *b)
 }
 
 /* RFC 3339 through the model's reader (model/time.h), then cel-go's
- * timestamp range: year 0001 through 9999. */
-bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
+ * timestamp range: year 0001 through 9999 (t.Unix(), the floor second). */
+static int ts_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
 {
-    int64_t t;
-    int32_t ns;
-    dra_err *e = dra_time_parse_n(p, n, &t, &ns);
+    dra_time t;
+    dra_err *e = dra_time_parse_n(p, n, &t);
     if (e) {
         dra_err_free(e);
-        return false;
+        return -1;
     }
-    /* 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z */
-    if (t < -62135596800LL || t > 253402300799LL)
-        return false;
-    *sec = t;
-    *nsec = ns;
-    return true;
+    if (t.sec < CEL_TS_MIN_SEC || t.sec > CEL_TS_MAX_SEC)
+        return 1;
+    *sec = t.sec;
+    *nsec = t.nsec;
+    return 0;
+}
+
+bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec)
+{
+    return ts_parse(p, n, sec, nsec) == 0;
+}
+
+cel_value cel_timestamp_of_string(const char *p, size_t n)
+{
+    int64_t sec;
+    int32_t nsec;
+    int r = ts_parse(p, n, &sec, &nsec);
+    if (r < 0)
+        return cel_error("type conversion error from 'string' to 'google.protobuf.Timestamp'");
+    if (r > 0)
+        return cel_error("timestamp overflow");
+    return cel_timestamp(sec, nsec);
 }
 
 static void put_quoted(dra_buf *b, const char *p, size_t n, bool bytes)

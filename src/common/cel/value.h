@@ -228,9 +228,17 @@ void cel_value_format(const cel_value *v, dra_buf *b);
  * nanos trimmed; duration as seconds "1.5s"). */
 void cel_timestamp_format(int64_t sec, int32_t nsec, dra_buf *b);
 void cel_duration_format(int64_t sec, int32_t nsec, dra_buf *b);
-/* Parsers used by timestamp()/duration() and the literal validators.
- * Return false on a malformed or out-of-range input. */
+/* cel-go's timestamp range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z,
+ * in seconds since the epoch (types/timestamp.go minUnixTime, maxUnixTime). */
+#define CEL_TS_MIN_SEC INT64_C(-62135596800)
+#define CEL_TS_MAX_SEC INT64_C(253402300799)
+/* The timestamp parser of the literal validators: Go's
+ * time.Parse(time.RFC3339) (model/time.h), then the range; false on a
+ * malformed or out-of-range text. */
 bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec);
+/* timestamp(string) as cel-go converts: the timestamp, or the error
+ * "timestamp overflow" past the range, a conversion error when malformed. */
+cel_value cel_timestamp_of_string(const char *p, size_t n);
 
 /* Double to text as cel-go's string(double) does (strconv 'g'-like shortest). */
 void cel_double_format(double d, dra_buf *b);

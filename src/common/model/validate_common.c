@@ -5,6 +5,7 @@
 #include "validate_common.h"
 
 #include "semver.h"
+#include "time.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -685,32 +686,14 @@ void dra_v_tolerations(vctx *v, const json_t *parent)
         V_INDEX(v, i) dra_v_toleration(v, json_array_get(tols, i));
 }
 
-/* RFC 3339 as metav1.Time accepts it: 2006-01-02T15:04:05Z07:00 (fraction allowed). */
+/* RFC 3339 as metav1.Time reads it: Go's time.Parse(time.RFC3339) through
+ * the one reader (time.h), so what validation passes the tools can use. */
 static bool rfc3339(const char *s, size_t len)
 {
-    const char *pat = "dddd-dd-ddTdd:dd:dd";
-    size_t n = strlen(pat);
-    if (len < n + 1)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        if (pat[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != pat[i])
-            return false;
-    }
-    size_t i = n;
-    if (s[i] == '.') {
-        i++;
-        size_t start = i;
-        while (i < len && s[i] >= '0' && s[i] <= '9')
-            i++;
-        if (i == start)
-            return false;
-    }
-    if (i + 1 == len && s[i] == 'Z')
-        return true;
-    if (i + 6 == len && (s[i] == '+' || s[i] == '-') && s[i + 3] == ':')
-        return s[i + 1] >= '0' && s[i + 1] <= '9' && s[i + 2] >= '0' && s[i + 2] <= '9' && s[i + 4] >= '0' &&
-               s[i + 4] <= '9' && s[i + 5] >= '0' && s[i + 5] <= '9';
-    return false;
+    dra_time t;
+    dra_err *e = dra_time_parse_n(s, len, &t);
+    dra_err_free(e);
+    return e == NULL;
 }
 
 static void v_time(vctx *v, const json_t *obj, const char *key)
