@@ -23,10 +23,10 @@ dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, inp
         if (*end || end == x->timeout || in->timeout < 0)
             e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", x->timeout);
     }
-    int64_t ns = 0;
+    dra_time now = {0};
     if (!e)
-        e = dra_time_now_or(x->now, &ns);
-    in->now = ns / DRA_NSEC_PER_SEC;
+        e = dra_time_now_or(x->now, &now);
+    in->now = now.sec;
     return e;
 }
 

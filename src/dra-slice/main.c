@@ -198,7 +198,7 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
     dra_features f;
     if (!e)
         e = dra_tool_features(&x->gates, &f);
-    int64_t now = 0;
+    dra_time now = {0};
     if (!e)
         e = dra_time_now_or(x->now, &now);
     if (!e && !x->driver && (x->pool || x->limit))
@@ -210,13 +210,13 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
         e = dra_tool_read(&dra_slice_tool, a, a->pos, a->npos, 0, &set);
     dra_model model = DRA_MODEL_INIT;
     if (!e) {
-        dra_load_opts lo = {.skip_unknown = true, .now = now / DRA_NSEC_PER_SEC, .validate = {.features = &f}};
+        dra_load_opts lo = {.skip_unknown = true, .now = now.sec, .validate = {.features = &f}};
         e = dra_load(&set, &lo, &model);
         dra_tool_report_model(&dra_slice_tool, a, &model);
     }
     if (!e) { /* with --driver only the made-up request is answered */
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = dra_writer_finish(w, dra_pool_status_write(w, &model, x->driver ? "--driver" : NULL, &f, now));
+        e = dra_writer_finish(w, dra_pool_status_write(w, &model, x->driver ? "--driver" : NULL, &f, now.sec));
     }
     dra_model_free(&model);
     dra_objset_free(&set);

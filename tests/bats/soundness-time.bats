@@ -39,3 +39,11 @@ slice() { # name generation resourceSliceCount
     assert_failure 1
     assert_output "pool d.example.com/p: ResourceSlice/old: device dev-0: counter set none not found"
 }
+
+# ---- times past what nanoseconds since 1970 hold (1677-2262) ----
+
+@test "dra-slice pool-status --now 2600: the condition's time is 2600" {
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2600-01-01T00:00:00Z --driver gpu.example.com "$DATA/slice/slices-ok.yaml"
+    assert_success
+    assert_line "    lastTransitionTime: 2600-01-01T00:00:00Z"
+}

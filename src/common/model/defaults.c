@@ -9,7 +9,7 @@
 
 const char *dra_format_rfc3339(int64_t unix_seconds, char *buf, size_t size)
 {
-    char *s = dra_time_format(unix_seconds * DRA_NSEC_PER_SEC);
+    char *s = dra_time_format((dra_time){unix_seconds, 0});
     snprintf(buf, size, "%s", s);
     free(s);
     return buf;

@@ -419,13 +419,13 @@ static bool quantities_equal(const json_t *a, const json_t *b)
 /* RFC 3339 seconds since the epoch; false when unparsable. */
 static bool parse_time(const char *s, long long *out)
 {
-    int64_t ns;
-    dra_err *e = dra_time_parse(s, &ns);
+    dra_time t;
+    dra_err *e = dra_time_parse(s, &t);
     if (e) {
         dra_err_free(e);
         return false;
     }
-    *out = (long long)(ns / DRA_NSEC_PER_SEC);
+    *out = t.sec;
     return true;
 }
 

@@ -433,7 +433,7 @@ static void mark_in_use(const dra_model *m, const char *driver, pinfo *pools, co
     }
 }
 
-json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now_ns)
+json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now)
 {
     const json_t *spec = json_object_get(request, "spec");
     const char *driver = jstr(spec, "driver") ? jstr(spec, "driver") : "";
@@ -566,7 +566,7 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
     }
     char *msg = incomplete ? dra_xasprintf("Calculated status for %zu pools (%zu incomplete)", shown, incomplete)
                            : dra_xasprintf("Calculated status for %zu pools", shown);
-    char *when = dra_time_format(now_ns);
+    char *when = dra_time_format((dra_time){now, 0});
     json_t *status = json_object();
     json_object_set_new(status, "poolCount", json_integer((json_int_t)np));
     if (shown)
@@ -601,7 +601,7 @@ json_t *dra_pool_status_request_new(const char *driver, const char *pool, long l
 }
 
 dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const char *only_file, const dra_features *features,
-                               int64_t now_ns)
+                               int64_t now)
 {
     const dra_model_list *reqs = dra_model_kind(m, DRA_KIND_RESOURCE_POOL_STATUS_REQUEST);
     if (reqs->n == 0)
@@ -613,7 +613,7 @@ dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const char *on
         json_t *out = json_deep_copy(reqs->v[i]->json);
         const json_t *st = json_object_get(out, "status");
         if (!st || json_is_null(st))
-            json_object_set_new(out, "status", dra_pool_status(m, out, features, now_ns));
+            json_object_set_new(out, "status", dra_pool_status(m, out, features, now));
         e = dra_writer_put(w, out);
         json_decref(out);
     }

@@ -52,8 +52,8 @@
 #define DRA_POOL_STATUS_LIMIT_DEFAULT 100
 
 /* The status for `request` (a v1alpha3 ResourcePoolStatusRequest object);
- * now_ns is the condition's lastTransitionTime. */
-json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now_ns);
+ * now (Unix seconds) is the condition's lastTransitionTime. */
+json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now);
 
 /* A new ResourcePoolStatusRequest named after `driver` for that driver and,
  * when given, one pool and a limit (0: none). */
@@ -63,6 +63,6 @@ json_t *dra_pool_status_request_new(const char *driver, const char *pool, long l
  * file named `only_file`, when not NULL) to w, with the status above where
  * the request has none.  An input error when there is no request. */
 DRA_MUST_USE dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const char *only_file,
-                                            const dra_features *features, int64_t now_ns);
+                                            const dra_features *features, int64_t now);
 
 #endif
