@@ -78,7 +78,7 @@ typedef struct opts {
     bool patch, no_validate, delete_orphans, no_pods_ok;
     /* the input, loaded before a subcommand runs */
     dra_features f;
-    int64_t now_ns;
+    dra_time now_at;
     dra_objset set;
     dra_cluster c;
 } opts;
@@ -100,7 +100,7 @@ static dra_err *load(const dra_args *a, opts *x)
     if (x->gates.n)
         e = dra_features_parse(&x->f, x->gates.v[x->gates.n - 1]);
     if (!e)
-        e = dra_err_field(dra_time_now_or(x->now, &x->now_ns), "--now");
+        e = dra_err_field(dra_time_now_or(x->now, &x->now_at), "--now");
     x->c.no_validate = x->no_validate;
     /* generate makes claims for workloads' pods, named as the API server would; the others skip device descriptions */
     bool generate = strcmp(a->cmd->name, "generate") == 0;
@@ -108,8 +108,8 @@ static dra_err *load(const dra_args *a, opts *x)
         e = generate ? dra_tool_read(&tool, a, a->pos, a->npos, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &x->set)
                      : dra_tool_input_options(&x->set, a);
     if (!e) {
-        e = generate ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_ns)
-                     : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_ns);
+        e = generate ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_at.sec)
+                     : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_at.sec);
         dra_input_report ir = {x->c.model.warnings, x->c.unknown, x->c.model.collapsed, x->c.model.files_repeated};
         dra_tool_report_input(&tool, a, &ir);
     }
@@ -175,7 +175,7 @@ static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
     dra_buf dump = DRA_BUF_INIT; /* how fixes that rerun a tool name the input */
     for (size_t i = 0; i < a->npos && !(a->npos == 1 && strcmp(a->pos[0], "-") == 0); i++)
         dra_buf_printf(&dump, "%s%s", i ? " " : "", a->pos[i]);
-    dra_doctor_opts o = {dump.len ? dra_buf_str(&dump) : "DUMP", &x->f, x->now_ns};
+    dra_doctor_opts o = {dump.len ? dra_buf_str(&dump) : "DUMP", &x->f, x->now_at};
     dra_findings fs = DRA_FINDINGS_INIT;
     dra_doctor(&x->c, &o, &fs);
     e = dra_findings_write(stdout, &fs);

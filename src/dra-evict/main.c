@@ -153,7 +153,7 @@ int main(int argc, char **argv)
         e = dra_tool_input_options(&set, &a);
     c.no_validate = dra_args_has(&a, OPT_NO_VALIDATE);
     if (!e) {
-        e = dra_cluster_read_input(&c, &set, a.pos, a.npos, &f, o.now);
+        e = dra_cluster_read_input(&c, &set, a.pos, a.npos, &f, o.now.sec);
         dra_input_report ir = {c.model.warnings, c.unknown, c.model.collapsed, c.model.files_repeated};
         dra_tool_report_input(&tool, &a, &ir);
     }

@@ -47,3 +47,48 @@ slice() { # name generation resourceSliceCount
     assert_success
     assert_line "    lastTransitionTime: 2600-01-01T00:00:00Z"
 }
+
+@test "dra-evict: a taint added in year 2600 is not due in 2026, tolerated or not" {
+    D="$DATA/evict"
+    sed 's/timeAdded: "2026-03-01T10:00:00Z"/timeAdded: "2600-01-01T00:00:00Z"/' "$D/slices.yaml" >"$BATS_TEST_TMPDIR/s.yaml"
+    local in=("$BATS_TEST_TMPDIR/s.yaml" "$D/rules.yaml" "$D/claims-pods.json")
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:02:00Z -o jsonl "${in[@]}"
+    assert_success
+    # a tolerates the taint for 300 s, d not at all
+    assert_equal "$(jq -r 'select(.pod.name == "a") | [.evictAt, .due] | @tsv' <<<"$output")" "$(printf '2600-01-01T00:05:00Z\tfalse')"
+    assert_equal "$(jq -r 'select(.pod.name == "d") | [.evictAt, .due] | @tsv' <<<"$output")" "$(printf '2600-01-01T00:00:00Z\tfalse')"
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:02:00Z "${in[@]}"
+    assert_line --regexp '^ml +a +a-gpu .* 2600-01-01T00:05:00Z +in 5030150h3m0s '
+    # what the controller does now: nothing to pods a and d
+    run --separate-stderr "$DRA_BIN/dra-evict" --apply-at 2026-03-01T10:02:00Z --patch "${in[@]}"
+    assert_success
+    refute_output --partial '"name":"a"'
+    refute_output --partial '"name":"d"'
+    # and in 2600 it is due
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2600-01-01T00:05:00Z -o jsonl "${in[@]}"
+    assert_equal "$(jq -r 'select(.pod.name == "a") | .due' <<<"$output")" true
+}
+
+@test "dra-evict: tolerationSeconds past Go's Duration wraps around as upstream's does" {
+    D="$DATA/evict"
+    jq '(.items[] | select(.kind == "ResourceClaim" and .metadata.name == "a-gpu") | .status.allocation.devices.results[0].tolerations[0].tolerationSeconds) = 10000000000' \
+        "$D/claims-pods.json" >"$BATS_TEST_TMPDIR/c.json"
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:02:00Z -o jsonl "$D/slices.yaml" "$D/rules.yaml" "$BATS_TEST_TMPDIR/c.json"
+    assert_success
+    # 2026-03-01T10:00:00Z + time.Duration(1e10) * time.Second (wrapped: -8446744073.709551616 s)
+    assert_equal "$(jq -r 'select(.pod.name == "a") | [.evictAt, .due] | @tsv' <<<"$output")" "$(printf '1758-07-01T04:12:06Z\ttrue')"
+    [[ $stderr == *"tolerationSeconds 10000000000 is past what Go's time.Duration holds"*"evicts at 1758-07-01T04:12:06Z"* ]]
+}
+
+@test "dra-evict: --now and --apply-at read what Go reads, years 0000 to 9999" {
+    D="$DATA/evict"
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 9999-12-31T23:59:59Z -o jsonl "$D/slices.yaml" "$D/rules.yaml" "$D/claims-pods.json"
+    assert_success
+    assert_equal "$(jq -r 'select(.pod.name == "a") | .due' <<<"$output")" true
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 0000-01-01T00:00:00Z -o jsonl "$D/slices.yaml" "$D/rules.yaml" "$D/claims-pods.json"
+    assert_success
+    assert_equal "$(jq -r 'select(.pod.name == "a") | .due' <<<"$output")" false
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 10000-01-01T00:00:00Z "$D/slices.yaml"
+    assert_failure 2
+    assert_equal "$stderr" 'dra-evict: --now: parsing time "10000-01-01T00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "0-01-01T00:00:00Z" as "-"'
+}

@@ -150,19 +150,19 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
     return errs;
 }
 
-static dra_load_opts input_opts(const dra_cluster *c, const dra_features *features, int64_t now_ns, cel_env *env)
+static dra_load_opts input_opts(const dra_cluster *c, const dra_features *features, int64_t now, cel_env *env)
 {
     return (dra_load_opts){.skip_unknown = true,
                            .no_validate = c->no_validate,
-                           .now = now_ns / DRA_NSEC_PER_SEC - (now_ns % DRA_NSEC_PER_SEC < 0 ? 1 : 0),
+                           .now = now,
                            .validate = {.features = features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
 }
 
-dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now_ns)
+dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now)
 {
     cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
     cel_env *env = cel_dra_env_new(&co);
-    dra_load_opts lo = input_opts(c, features, now_ns, env);
+    dra_load_opts lo = input_opts(c, features, now, env);
     dra_err *e = dra_cluster_load(c, set, &lo);
     cel_env_free(env);
     for (dra_err *x = e; x; x = x->next)
@@ -215,11 +215,11 @@ static dra_err *slim_one(void *ctx, dra_obj *o)
 }
 
 dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *paths, size_t npaths,
-                                const dra_features *features, int64_t now_ns)
+                                const dra_features *features, int64_t now)
 {
     cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
     cel_env *env = cel_dra_env_new(&co);
-    dra_load_opts lo = input_opts(c, features, now_ns, env);
+    dra_load_opts lo = input_opts(c, features, now, env);
     slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), DRA_ERRS_INIT};
     dra_err *e = dra_read_paths_each(set, paths, npaths, slim_one, &s);
     dra_model stats = {0};

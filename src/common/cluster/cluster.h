@@ -74,11 +74,11 @@ DRA_MUST_USE dra_err *dra_cluster_build_lifecycle(dra_cluster *c, const dra_objs
  * error leaves c empty (but still to be freed).  set must outlive c. */
 DRA_MUST_USE dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts);
 /* The tools' way in: dra_cluster_load() with unknown kinds skipped (counted
- * in c->unknown), now_ns (ns since the epoch) for defaulted timestamps,
+ * in c->unknown), now (Unix seconds) for defaulted timestamps,
  * features (NULL: defaults) for validation, and CEL selectors of classes,
  * claims and templates compiled as the API server does
  * (cel_dra_validate_hook).  Every error is DRA_EXIT_INPUT. */
-DRA_MUST_USE dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now_ns);
+DRA_MUST_USE dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now);
 /* dra_cluster_load_input over paths read as a stream, for the tools that
  * never look inside devices (dra-evict, dra-claim): every object is checked
  * (kind, strict fields, conversion, defaults, validation, duplicates) on a
@@ -88,7 +88,7 @@ DRA_MUST_USE dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, co
  * reading options already set); errors and warnings are those of
  * dra_cluster_load_input; field lines are found by reading a file again. */
 DRA_MUST_USE dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *paths, size_t npaths,
-                                             const dra_features *features, int64_t now_ns);
+                                             const dra_features *features, int64_t now);
 void dra_cluster_free(dra_cluster *c);
 
 /* The apiVersion the input used for obj (before conversion to v1): what API
@@ -112,7 +112,7 @@ bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns);
 
 /* JSON access: io/json.h (dra_jget, dra_jstr, dra_jstr_or, dra_jtrue, dra_jarr, dra_jset_new). */
 
-/* Times: model/time.h (dra_time_parse, dra_time_format, dra_duration_format). */
+/* Times: model/time.h (dra_time_parse, dra_time_format, dra_time_cmp). */
 
 /* ---- pods and claims (DRA/resourceclaim, pkg/controller/resourceclaim) ---- */
 

@@ -167,7 +167,7 @@ static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_docto
                     add(out, claim, dra_xasprintf("is allocated device %s/%s/%s which the newest generation of its pool no longer publishes", d, p, v),
                         fix_users_or_deallocate(claim));
             }
-            dra_evict_opts eo = {.now = o ? o->now : 0, .features = o ? o->features : NULL};
+            dra_evict_opts eo = {.now = o ? o->now : (dra_time){0, 0}, .features = o ? o->features : NULL};
             dra_taint_src srcs[8];
             size_t n = dra_evict_device_taints(c, &eo, d, p, v, srcs, 8);
             for (size_t k = 0; k < n && k < 8; k++) {

@@ -26,7 +26,7 @@ typedef dra_problems dra_findings;
 typedef struct dra_doctor_opts {
     const char *dump;             /* how fixes that rerun a tool name the input ("dump.yaml"); NULL: "DUMP" */
     const dra_features *features; /* NULL: defaults */
-    int64_t now;                  /* for taint rules' view; ns since the epoch */
+    dra_time now;                 /* for taint rules' view */
 } dra_doctor_opts;
 
 /* Every stuck or suspicious claim and pod, in input order (claims, then pods):

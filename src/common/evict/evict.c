@@ -52,8 +52,8 @@ static void check_time(dra_errs *l, const json_t *taint, const char *field)
     json_t *t = json_object_get(taint, "timeAdded");
     if (!t || json_is_null(t))
         return;
-    int64_t ns;
-    dra_err *e = json_is_string(t) ? dra_time_parse(json_string_value(t), &ns)
+    dra_time at;
+    dra_err *e = json_is_string(t) ? dra_time_parse(json_string_value(t), &at)
                                    : dra_err_new(DRA_EXIT_INPUT, "must be of type string");
     if (e) {
         char *f = dra_xasprintf("%s.timeAdded", field);
@@ -383,7 +383,7 @@ typedef struct item {
     size_t result_index;
     dra_taint_src src;
     bool has_time;
-    int64_t t;
+    dra_time t;
 } item;
 
 typedef struct claim_ev {
@@ -391,7 +391,7 @@ typedef struct claim_ev {
     item *items;
     size_t n;
     bool has_time;
-    int64_t when;
+    dra_time when;
 } claim_ev;
 
 static bool allocated(const json_t *claim)
@@ -408,16 +408,18 @@ static bool evicting(const ctx *x, size_t r, long only)
     return strcmp(x->rules[r].effect, "NoExecute") == 0;
 }
 
-static dra_err *add_taint(claim_ev *ce, const json_t *res, size_t ri, dra_taint_src src)
+/* warn: report a tolerationSeconds Go's time.Duration cannot hold (once). */
+static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t ri, dra_taint_src src, bool warn_wrap)
 {
     const json_t *taint = src.taint;
     const char *ta = dra_jstr(taint, "timeAdded");
     bool has_time = ta != NULL;
-    int64_t t = 0;
+    dra_time t = {0, 0};
     if (ta) {
         dra_err *e = dra_time_parse(ta, &t);
         if (e)
             return e;
+        t.nsec = 0; /* metav1.Time as stored: whole seconds (Unix(), the floor) */
     }
     bool have_tol = false;
     int64_t secs = INT64_MAX;
@@ -444,15 +446,29 @@ static dra_err *add_taint(claim_ev *ce, const json_t *res, size_t ri, dra_taint_
             free(what);
             return e;
         }
-        /* clamp instead of overflowing on absurd tolerationSeconds */
-        if (secs > (INT64_MAX - t) / DRA_NSEC_PER_SEC)
-            t = INT64_MAX;
-        else
-            t += secs * DRA_NSEC_PER_SEC;
+        /* newEvictionTime.Add(time.Duration(tolerationSeconds) * time.Second):
+         * past ±292 years the duration wraps around as Go's int64 does */
+        int64_t d = dra_duration_of_seconds(secs);
+        if (warn_wrap && d / DRA_NSEC_PER_SEC != secs) {
+            char *what = dra_taint_src_string(&src), *due = dra_time_format(dra_time_add(t, d));
+            char *msg = dra_xasprintf("%s: tolerationSeconds %lld is past what Go's time.Duration holds (about 292 "
+                                      "years): upstream's sum wraps around and evicts at %s",
+                                      what, (long long)secs, due);
+            bool seen = false;
+            for (size_t w = 0; w < x->out->warnings.n && !seen; w++)
+                seen = strcmp(x->out->warnings.v[w].msg, msg) == 0;
+            if (seen)
+                free(msg);
+            else
+                warn(x->out, msg);
+            free(what);
+            free(due);
+        }
+        t = dra_time_add(t, d);
     }
     ce->items = dra_xgrow(ce->items, ce->n, sizeof *ce->items);
     ce->items[ce->n++] = (item){res, ri, src, has_time, t};
-    if (has_time && (!ce->has_time || t < ce->when)) {
+    if (has_time && (!ce->has_time || dra_time_cmp(t, ce->when) < 0)) {
         ce->when = t;
         ce->has_time = true;
     }
@@ -477,7 +493,7 @@ static dra_err *claim_eviction(const ctx *x, const dra_obj *co, long only_rule, 
             if (strcmp(dra_jstr_or(t, "effect", ""), "NoExecute") != 0)
                 continue;
             dra_taint_src s = {NULL, slice, dra_jstr(dev, "name"), (int)k, t};
-            dra_err *e = add_taint(ce, res, i, s);
+            dra_err *e = add_taint(x, ce, res, i, s, only_rule < 0);
             if (e)
                 return dra_obj_locate(e, co);
         }
@@ -485,7 +501,7 @@ static dra_err *claim_eviction(const ctx *x, const dra_obj *co, long only_rule, 
             if (!evicting(x, r, only_rule) || !rule_matches(&x->rules[r], driver, pool, device))
                 continue;
             dra_taint_src s = {x->rules[r].o->json, NULL, NULL, 0, x->rules[r].taint};
-            dra_err *e = add_taint(ce, res, i, s);
+            dra_err *e = add_taint(x, ce, res, i, s, only_rule < 0);
             if (e)
                 return dra_obj_locate(e, co);
         }
@@ -500,7 +516,7 @@ typedef struct pod_ev {
     const claim_ev **claims; /* contributing claims (with an eviction time) */
     size_t nclaims;
     bool has_time;
-    int64_t when;
+    dra_time when;
     bool extended_only;
 } pod_ev;
 
@@ -569,7 +585,7 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
         pe->claims = dra_xgrow(pe->claims, pe->nclaims, sizeof *pe->claims);
         pe->claims[pe->nclaims++] = ce;
         pe->extended_only = is_ext;
-        if (!pe->has_time || ce->when < pe->when) {
+        if (!pe->has_time || dra_time_cmp(ce->when, pe->when) < 0) {
             pe->when = ce->when;
             pe->has_time = true;
         }
@@ -639,7 +655,7 @@ static dra_err *evaluate(const ctx *x, long only_rule, eval *ev)
 
 static bool pod_evicted_at_apply(const ctx *x, const pod_ev *pe)
 {
-    return x->opts->apply && pe->has_time && !pe->extended_only && pe->when <= x->opts->apply_at &&
+    return x->opts->apply && pe->has_time && !pe->extended_only && dra_time_cmp(pe->when, x->opts->apply_at) <= 0 &&
            !dra_obj_deleting(pe->po->json);
 }
 
@@ -659,8 +675,8 @@ static int rec_cmp(const void *pa, const void *pb)
     const dra_evict_record *a = pa, *b = pb;
     if (a->has_time != b->has_time)
         return a->has_time ? -1 : 1;
-    if (a->has_time && a->evict_at != b->evict_at)
-        return a->evict_at < b->evict_at ? -1 : 1;
+    if (a->has_time && dra_time_cmp(a->evict_at, b->evict_at) != 0)
+        return dra_time_cmp(a->evict_at, b->evict_at);
     int r = strcmp(dra_jstr_or(a->claim, "metadata.namespace", ""), dra_jstr_or(b->claim, "metadata.namespace", ""));
     if (!r && (a->pod == NULL) != (b->pod == NULL))
         r = a->pod ? -1 : 1;
@@ -1053,7 +1069,8 @@ static void apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
     json_t *g = dra_jget(pod, "spec.terminationGracePeriodSeconds");
     if (json_is_integer(g))
         grace = json_integer_value(g);
-    char *dt = dra_time_format(x->opts->apply_at + grace * DRA_NSEC_PER_SEC);
+    /* BeforeDelete: now.Add(time.Second * time.Duration(grace)), wrapping as Go */
+    char *dt = dra_time_format(dra_time_add(x->opts->apply_at, dra_duration_of_seconds(grace)));
     json_t *md = json_object_get(ch->obj, "metadata");
     if (json_is_object(md)) {
         json_object_set_new(md, "deletionTimestamp", json_string(dt));
@@ -1105,8 +1122,8 @@ static void ctx_free(ctx *x)
 static int due_cmp(const void *pa, const void *pb)
 {
     const pod_ev *a = *(const pod_ev *const *)pa, *b = *(const pod_ev *const *)pb;
-    if (a->when != b->when)
-        return a->when < b->when ? -1 : 1;
+    if (dra_time_cmp(a->when, b->when) != 0)
+        return dra_time_cmp(a->when, b->when);
     return a < b ? -1 : a > b;
 }
 

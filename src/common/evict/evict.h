@@ -7,7 +7,9 @@
  * NoExecute taints evict.  Per allocated claim the tolerations of each
  * allocation result count when their effect is exactly NoExecute; a matching
  * toleration without tolerationSeconds ignores the taint, otherwise the
- * smallest tolerationSeconds (negative as 0) delays it from timeAdded.  A pod
+ * smallest tolerationSeconds (negative as 0) delays it from timeAdded (whole
+ * seconds, as metav1.Time is stored) by time.Duration(s) * time.Second, which
+ * wraps around past about 292 years as Go's does (a warning says so).  A pod
  * is evicted at the earliest time over its claims: it must be bound, use the
  * claim (template claims owned by it) and be listed in reservedFor by UID.
  *
@@ -36,11 +38,11 @@
 #define DRA_EVICT_CONTROLLER_NAME "device-taint-eviction-controller"
 
 typedef struct dra_evict_opts {
-    int64_t now;                  /* ns since the epoch */
+    dra_time now;
     bool all_devices;             /* a rule without deviceSelector selects every device */
     const dra_features *features; /* NULL: defaults */
     bool apply;                   /* record the changes made at apply_at */
-    int64_t apply_at;             /* with apply: evict every pod due at this time */
+    dra_time apply_at;            /* with apply: evict every pod due at this time */
 } dra_evict_opts;
 
 /* Where a taint comes from (upstream's trackedTaint). */
@@ -64,10 +66,10 @@ typedef struct dra_evict_record {
     const json_t *claim;
     const json_t *result;   /* status.allocation.devices.results[i] */
     dra_taint_src src;
-    bool taint_has_time;    /* false when the taint has no timeAdded */
-    int64_t taint_evict_at; /* this taint on this device */
-    bool has_time;          /* the pod (or claim) has an eviction time */
-    int64_t evict_at;       /* the pod's (or claim's) eviction time */
+    bool taint_has_time;     /* false when the taint has no timeAdded */
+    dra_time taint_evict_at; /* this taint on this device */
+    bool has_time;           /* the pod (or claim) has an eviction time */
+    dra_time evict_at;       /* the pod's (or claim's) eviction time */
     bool pod_deleting;      /* already being deleted: nothing left to do */
     bool extended_only;     /* only the extended-resource claim makes it go (upstream gap) */
 } dra_evict_record;

@@ -6,7 +6,7 @@
 
 #include "../io/table.h"
 
-json_t *dra_evict_record_json(const dra_evict_record *r, int64_t now)
+json_t *dra_evict_record_json(const dra_evict_record *r, dra_time now)
 {
     json_t *o = json_pack("{s:s,s:s}", "apiVersion", "dra-tools/v1alpha1", "kind", "Eviction");
     if (r->pod)
@@ -33,7 +33,7 @@ json_t *dra_evict_record_json(const dra_evict_record *r, int64_t now)
     char *t = dra_time_format(r->evict_at);
     json_object_set_new(o, "evictAt", json_string(t));
     free(t);
-    json_object_set_new(o, "due", json_boolean(r->evict_at <= now));
+    json_object_set_new(o, "due", json_boolean(dra_time_cmp(r->evict_at, now) <= 0));
     if (r->pod_deleting)
         json_object_set_new(o, "podDeleting", json_true());
     if (!r->pod)
@@ -44,7 +44,7 @@ json_t *dra_evict_record_json(const dra_evict_record *r, int64_t now)
     return o;
 }
 
-dra_err *dra_evict_records_table(FILE *f, const dra_evict_result *res, int64_t now)
+dra_err *dra_evict_records_table(FILE *f, const dra_evict_result *res, dra_time now)
 {
     const size_t ncols = 8;
     char **cells = dra_xcalloc((res->n + 1) * ncols, sizeof *cells);
@@ -63,10 +63,10 @@ dra_err *dra_evict_records_table(FILE *f, const dra_evict_result *res, int64_t n
         c[5] = dra_time_format(r->evict_at);
         if (r->pod_deleting) {
             c[6] = dra_xstrdup("deleting");
-        } else if (r->evict_at <= now) {
+        } else if (dra_time_cmp(r->evict_at, now) <= 0) {
             c[6] = dra_xstrdup("due");
         } else {
-            char *d = dra_duration_format(r->evict_at - now);
+            char *d = dra_duration_format_sec(dra_time_sub_sec(r->evict_at, now));
             c[6] = dra_xasprintf("in %s", d);
             free(d);
         }

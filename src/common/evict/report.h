@@ -15,10 +15,11 @@
 #include "evict.h"
 
 /* {apiVersion, kind: Eviction, pod, claim, device, taint, source, taintEvictAt?, evictAt, due, podDeleting?, note?};
- * due when evictAt <= now (ns since the epoch). */
-json_t *dra_evict_record_json(const dra_evict_record *r, int64_t now);
-/* NAMESPACE POD CLAIM DEVICE TAINT EVICT-AT WHEN SOURCE */
-DRA_MUST_USE dra_err *dra_evict_records_table(FILE *f, const dra_evict_result *res, int64_t now);
+ * due when evictAt <= now. */
+json_t *dra_evict_record_json(const dra_evict_record *r, dra_time now);
+/* NAMESPACE POD CLAIM DEVICE TAINT EVICT-AT WHEN SOURCE; WHEN is "due",
+ * "deleting" or "in 1h2m3s" (whole seconds, exact for any two times). */
+DRA_MUST_USE dra_err *dra_evict_records_table(FILE *f, const dra_evict_result *res, dra_time now);
 /* NAME EFFECT STATUS REASON MESSAGE (the EvictionInProgress condition) */
 DRA_MUST_USE dra_err *dra_evict_rules_table(FILE *f, const dra_evict_result *res);
 
