@@ -92,3 +92,36 @@ slice() { # name generation resourceSliceCount
     assert_failure 2
     assert_equal "$stderr" 'dra-evict: --now: parsing time "10000-01-01T00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "0-01-01T00:00:00Z" as "-"'
 }
+
+# ---- replay ----
+
+rec_pod() { # TIME NAME
+    printf '{"time":"%s","type":"ADDED","object":{"apiVersion":"v1","kind":"Pod","metadata":{"name":"%s","namespace":"ml"}}}\n' "$1" "$2"
+}
+
+@test "dra-watch --replay: records at years 0001 and 9999" {
+    { rec_pod 0001-01-01T00:00:00Z p1; rec_pod 9999-12-31T23:59:59.999999999Z p2; rec_pod 0001-01-01T00:00:00Z p3; } >"$BATS_TEST_TMPDIR/r.rec"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods -w --replay "$BATS_TEST_TMPDIR/r.rec" --replay-fast -A
+    assert_success
+    assert_equal "$(jq -r .object.metadata.name <<<"$output" | tr '\n' ' ')" "p1 p2 p3 "
+    # paced: p2 is about 8000 years after p1, so it does not come now
+    run --separate-stderr timeout -s TERM 2 "$DRA_BIN/dra-watch" get pods -w --replay "$BATS_TEST_TMPDIR/r.rec" -A
+    assert_equal "$(jq -r .object.metadata.name <<<"$output" | tr '\n' ' ')" "p1 "
+    [[ $stderr != *"runtime error"* ]]
+    # going back in time is no wait
+    { rec_pod 9999-12-31T23:59:59Z p1; rec_pod 0001-01-01T00:00:00Z p2; } >"$BATS_TEST_TMPDIR/b.rec"
+    run --separate-stderr timeout 20 "$DRA_BIN/dra-watch" get pods -w --replay "$BATS_TEST_TMPDIR/b.rec" -A
+    assert_success
+    assert_equal "${#lines[@]}" 2
+}
+
+@test "dra-watch --replay: a time Go cannot read names the file, line and reason" {
+    { rec_pod 2026-01-01T00:00:00Z p1; rec_pod 10000-01-01T00:00:00Z p2; } >"$BATS_TEST_TMPDIR/r.rec"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods -w --replay "$BATS_TEST_TMPDIR/r.rec" --replay-fast -A
+    assert_failure 2
+    [[ $stderr == *"r.rec:2: time: parsing time \"10000-01-01T00:00:00Z\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"0-01-01T00:00:00Z\" as \"-\""* ]]
+    rec_pod 2026-01-01t00:00:00z p1 >"$BATS_TEST_TMPDIR/l.rec"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods -w --replay "$BATS_TEST_TMPDIR/l.rec" --replay-fast -A
+    assert_failure 2
+    [[ $stderr == *"l.rec:1: time: parsing time \"2026-01-01t00:00:00z\""*"cannot parse \"t00:00:00z\" as \"T\""* ]]
+}

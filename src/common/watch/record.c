@@ -33,12 +33,7 @@ static char *stamp(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    struct tm tm;
-    gmtime_r(&ts.tv_sec, &tm);
-    char b[64];
-    size_t n = strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(b + n, sizeof b - n, ".%09ldZ", ts.tv_nsec);
-    return dra_xstrdup(b);
+    return dra_time_format_ns((dra_time){(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec});
 }
 
 typedef struct rec_state {
@@ -156,17 +151,22 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
 
 /* ---- replay ---- */
 
-static bool sleep_until(dra_session *s, int64_t ns_from_start, int64_t start_mono_ns)
+/* Sleep until ns_from_start (the event's offset from the first one, as
+ * dra_time_sub saturates it: a recording may span years 0000 to 10000)
+ * after start, in slices so a stop is seen. */
+static bool sleep_until(dra_session *s, int64_t ns_from_start, struct timespec start)
 {
     for (;;) {
         if (s->o.stop && *s->o.stop)
             return false;
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        int64_t now = (int64_t)ts.tv_sec * DRA_NSEC_PER_SEC + ts.tv_nsec;
-        int64_t left = start_mono_ns + ns_from_start - now;
-        if (left <= 0)
+        dra_time now = {(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec}, from = {(int64_t)start.tv_sec, (int32_t)start.tv_nsec};
+        /* compared first, so the difference cannot overflow (elapsed >= 0) */
+        int64_t elapsed = dra_time_sub(now, from);
+        if (ns_from_start <= elapsed)
             return true;
+        int64_t left = ns_from_start - elapsed;
         if (left > 50000000)
             left = 50000000;
         struct timespec d = {0, (long)left};
@@ -183,7 +183,8 @@ dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud)
     size_t cap = 0;
     ssize_t len;
     long lineno = 0;
-    int64_t first = 0, start = 0;
+    dra_time first = {0, 0};
+    struct timespec start = {0, 0};
     bool have_first = false;
     dra_err *e = NULL;
     while (!e && (len = getline(&line, &cap, f)) >= 0) {
@@ -195,24 +196,27 @@ dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud)
         dra_kube_event_type t;
         const char *ts = json_string_value(json_object_get(ev, "time"));
         json_t *obj = json_object_get(ev, "object");
-        int64_t at = 0;
-        dra_err *te = ts ? dra_time_parse(ts, &at) : NULL;
+        dra_time at = {0, 0};
         if (!ev || !dra_kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t) || !json_is_object(obj) ||
-            !ts || te) {
-            dra_err_free(te);
+            !ts) {
             e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "not a recorded watch event {\"time\",\"type\",\"object\"}"),
                            s->o.replay, 0, (int)lineno, 0);
+            json_decref(ev);
+            break;
+        }
+        /* a time Go cannot read (year 10000, a bad offset): its reason */
+        e = dra_time_parse(ts, &at);
+        if (e) {
+            e = dra_err_at(dra_err_field(e, "time"), s->o.replay, 0, (int)lineno, 0);
             json_decref(ev);
             break;
         }
         if (!have_first) {
             have_first = true;
             first = at;
-            struct timespec now;
-            clock_gettime(CLOCK_MONOTONIC, &now);
-            start = (int64_t)now.tv_sec * DRA_NSEC_PER_SEC + now.tv_nsec;
+            clock_gettime(CLOCK_MONOTONIC, &start);
         }
-        if (!s->o.replay_fast && !sleep_until(s, at - first, start)) {
+        if (!s->o.replay_fast && !sleep_until(s, dra_time_sub(at, first), start)) {
             json_decref(ev);
             break;
         }
