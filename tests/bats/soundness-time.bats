@@ -125,3 +125,43 @@ rec_pod() { # TIME NAME
     assert_failure 2
     [[ $stderr == *"l.rec:1: time: parsing time \"2026-01-01t00:00:00z\""*"cannot parse \"t00:00:00z\" as \"T\""* ]]
 }
+
+# ---- exec credentials ----
+
+teardown() {
+    if [[ -n ${APISERVER_PID:-} ]]; then
+        source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+        apiserver_stop
+    fi
+}
+
+@test "exec credential: kept until it expires, for any year Go reads" {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    apiserver_start "$BATS_TEST_TMPDIR/api"
+    local W=$BATS_TEST_TMPDIR tok
+    tok=$(cat "$APISERVER_DIR/admin.token")
+    cat >"$W/plugin" <<PLUGIN
+#!/bin/bash
+echo \$(( \$(cat "$W/count" 2>/dev/null || echo 0) + 1 )) >"$W/count"
+echo "{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{\"token\":\"$tok\",\"expirationTimestamp\":\"\$(cat $W/expiry)\"}}"
+PLUGIN
+    chmod +x "$W/plugin"
+    sed -e "/^users:/,\$d" "$KUBECONFIG" >"$W/kc"
+    printf 'users:\n- name: admin\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: %s\n      interactiveMode: Never\n' "$W/plugin" >>"$W/kc"
+    # three lists and their requests: one run of the plugin while it is valid
+    for exp in 2600-01-01T00:00:00Z 9999-12-31T23:59:59Z 0001-01-01T00:00:00Z; do
+        echo "$exp" >"$W/expiry"
+        rm -f "$W/count"
+        run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims,pods,nodes -A --kubeconfig "$W/kc"
+        assert_success
+        assert_equal "$exp $(cat "$W/count")" "$exp 1"
+    done
+    # expired (0000 is before Go's zero time, which means no expiry): every request runs it
+    for exp in 0000-01-01T00:00:00Z 2000-01-01T00:00:00Z; do
+        echo "$exp" >"$W/expiry"
+        rm -f "$W/count"
+        run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims,pods,nodes -A --kubeconfig "$W/kc"
+        assert_success
+        (($(cat "$W/count") >= 3))
+    done
+}

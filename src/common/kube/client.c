@@ -147,11 +147,11 @@ void dra_kube_resp_free(dra_kube_resp *r)
     memset(r, 0, sizeof *r);
 }
 
-static int64_t wall_ns(void)
+static dra_time wall_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return (dra_time){(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec};
 }
 
 bool dra_kube_sleep_ms(dra_kube_client *c, int64_t ms)
@@ -221,7 +221,7 @@ static dra_err *current_token(dra_kube_client *c, const char **tok)
     *tok = NULL;
     dra_kube_config *cfg = &c->cfg;
     if (cfg->exec) {
-        if (c->cred.valid && c->cred.expiry_ns && wall_ns() >= c->cred.expiry_ns) {
+        if (c->cred.valid && dra_kube_cred_expired(&c->cred, wall_now())) {
             dra_arena a = DRA_ARENA_INIT;
             dra_kube_client_log(c, KUBE_LOG_INFO, "exec credential expired; running %s again",
                                 dra_kube_v(&a, cfg->exec->command));

@@ -63,6 +63,14 @@ static char *look_path(const char *name)
     return NULL;
 }
 
+/* Go's zero time.Time, 0001-01-01T00:00:00Z, in seconds since the epoch. */
+#define GO_ZERO_TIME_SEC INT64_C(-62135596800)
+
+bool dra_kube_cred_expired(const dra_kube_cred *c, dra_time now)
+{
+    return c->expires && dra_time_cmp(now, c->expiry) > 0; /* credsExpired: now.After(exp) */
+}
+
 void dra_kube_cred_clear(dra_kube_cred *c)
 {
     if (c->token) {
@@ -123,15 +131,17 @@ static dra_err *parse_cred(const dra_kube_config *cfg, const char *out, size_t l
         const char *tok = json_string_value(json_object_get(st, "token"));
         const char *cd = json_string_value(json_object_get(st, "clientCertificateData"));
         const char *kd = json_string_value(json_object_get(st, "clientKeyData"));
-        const char *exp = json_string_value(json_object_get(st, "expirationTimestamp"));
+        const json_t *expj = json_object_get(st, "expirationTimestamp");
+        const char *exp = json_string_value(expj);
         if ((!tok || !*tok) && (!cd || !*cd || !kd || !*kd))
             e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin didn't return a token or cert/key pair");
         else if ((cd && *cd) != (kd && *kd))
             e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin returned only certificate or key, not both");
-        if (!e && exp) {
-            dra_err *te = dra_time_parse(exp, &cred->expiry_ns);
-            if (!te && cred->expiry_ns <= 0)
-                cred->expiry_ns = INT64_MAX; /* beyond what nanoseconds hold: never expires here */
+        if (!e && expj && !json_is_null(expj)) {
+            /* metav1.Time: Go's time.Parse(time.RFC3339); the zero time
+             * (0001-01-01T00:00:00Z) is no expiry, as an absent one */
+            dra_err *te = exp ? dra_time_parse(exp, &cred->expiry) : dra_err_new(DRA_EXIT_RUNTIME, "not a string");
+            cred->expires = !te && !(cred->expiry.sec == GO_ZERO_TIME_SEC && cred->expiry.nsec == 0);
             if (te) {
                 dra_err_free(te);
                 e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: status.expirationTimestamp is not an RFC 3339 time", cmd);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "../base/buf.h"
+#include "../model/time.h"
 #include "config.h"
 
 /* A credential from an exec plugin.  Owned; dra_kube_cred_clear wipes it. */
@@ -14,10 +15,14 @@ typedef struct dra_kube_cred {
     bool valid;
     char *token;
     dra_buf cert, key; /* PEM */
-    int64_t expiry_ns; /* 0 = does not expire */
+    bool expires;      /* status.expirationTimestamp was set (and not Go's zero time) */
+    dra_time expiry;
 } dra_kube_cred;
 
 void dra_kube_cred_clear(dra_kube_cred *c);
+/* Whether the credential has expired at now: strictly after its expiry, as
+ * client-go's credsExpired (no skew); never without an expiry. */
+bool dra_kube_cred_expired(const dra_kube_cred *c, dra_time now);
 /* Run cfg->exec and read its ExecCredential. */
 DRA_MUST_USE dra_err *dra_kube_exec_credential(const dra_kube_config *cfg, dra_kube_cred *cred);
 
