@@ -48,6 +48,13 @@ slice() { # name generation resourceSliceCount
     assert_line "    lastTransitionTime: 2600-01-01T00:00:00Z"
 }
 
+@test "dra-alloc schedule --now 2600: allocationTimestamp is 2600" {
+    local C="$EXAMPLES/cluster"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2600-03-01T12:00:00Z -o json "$C/classes.yaml" "$C/claims.yaml" "$C/nodes.yaml" "$C/pods.yaml" "$C/slices.yaml"
+    [[ $output == *'"allocationTimestamp": "2600-03-01T12:00:00Z"'* ]]
+    [[ $output != *'"allocationTimestamp": "2015'* ]]
+}
+
 @test "dra-evict: a taint added in year 2600 is not due in 2026, tolerated or not" {
     D="$DATA/evict"
     sed 's/timeAdded: "2026-03-01T10:00:00Z"/timeAdded: "2600-01-01T00:00:00Z"/' "$D/slices.yaml" >"$BATS_TEST_TMPDIR/s.yaml"

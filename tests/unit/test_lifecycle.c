@@ -288,7 +288,7 @@ UNIT_TEST(bind_reserves_claims_made_earlier_in_the_same_state)
     json_t *alloc = json_pack("{s:{s:[{s:s,s:s,s:s,s:s}]}}", "devices", "results", "request", "r", "driver", "d",
                               "pool", "p", "device", "x");
     dra_reserve_claim rc = {"p-gpu", claim, true, alloc, NULL};
-    dra_reserve_opts ro = {.bind = true, .now_ns = INT64_C(1767225600) * DRA_NSEC_PER_SEC};
+    dra_reserve_opts ro = {.bind = true, .now = INT64_C(1767225600)};
     size_t nops = ch.nops;
     CHECK(dra_claims_reserve_in(&w.c, &ch, pod, &rc, 1, &ro) == NULL);
     json_decref(alloc);
@@ -303,7 +303,7 @@ UNIT_TEST(bind_reserves_claims_made_earlier_in_the_same_state)
     CHECK_STR(dra_jstr(json_array_get(ch.ops[nops + 1].body, 0), "path"), "/status/allocation");
 
     /* a second pod reserving the now allocated claim: reservedFor only, no second finalizer */
-    ro.now_ns += 60 * DRA_NSEC_PER_SEC;
+    ro.now += 60;
     json_t *other = json_pack("{s:s,s:s,s:{s:s,s:s,s:s}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name", "q",
                               "namespace", "ns", "uid", "u2");
     dra_reserve_claim rc2 = {"p-gpu", NULL, false, NULL, NULL};
@@ -333,7 +333,7 @@ UNIT_TEST(bind_stamps_existing_allocations_only_when_gated)
     dra_features f;
     dra_features_default(&f);
     dra_err_free(dra_features_parse(&f, "DRADeviceBindingConditions=false"));
-    dra_reserve_opts ro = {.bind = true, .features = &f, .now_ns = 0};
+    dra_reserve_opts ro = {.bind = true, .features = &f, .now = 0};
     dra_changes ch = DRA_CHANGES_INIT;
     const json_t *pod = dra_state_find(&w.c, &ch, DRA_KIND_POD, "ns", "p");
     CHECK(dra_claims_reserve_in(&w.c, &ch, pod, NULL, 0, &ro) == NULL);
@@ -533,7 +533,7 @@ UNIT_TEST(doctor_and_status)
 
 UNIT_TEST(time_parse_and_format)
 {
-    int64_t t;
+    dra_time t;
     CHECK(dra_time_parse("2026-03-01T10:00:00Z", &t) == NULL);
     char *s = dra_time_format(t);
     CHECK_STR(s, "2026-03-01T10:00:00Z");
@@ -545,10 +545,10 @@ UNIT_TEST(time_parse_and_format)
     dra_err *e = dra_time_parse("yesterday", &t);
     CHECK(e != NULL);
     dra_err_free(e);
-    s = dra_duration_format(90 * DRA_NSEC_PER_SEC);
+    s = dra_duration_format_sec(90);
     CHECK_STR(s, "1m30s");
     free(s);
-    s = dra_duration_format(7200 * DRA_NSEC_PER_SEC);
+    s = dra_duration_format_sec(7200);
     CHECK_STR(s, "2h0m0s");
     free(s);
 }

@@ -792,7 +792,7 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
     json_t *st = ensure_object(ch->obj, "status");
     bool stamp = o->bind && dra_feature_enabled(o->features, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) &&
                  dra_feature_enabled(o->features, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
-    char *ts = stamp ? dra_time_format(o->now_ns) : NULL;
+    char *ts = stamp ? dra_time_format((dra_time){o->now, 0}) : NULL;
     if (allocating) {
         json_t *a = json_incref(rc->allocation); /* fresh from the allocator: no copy needed */
         if (ts && json_is_object(a) && lacks(a, "allocationTimestamp"))

@@ -135,7 +135,7 @@ typedef struct dra_reserve_opts {
      * the allocation has none. */
     bool bind;
     const dra_features *features; /* NULL: defaults */
-    int64_t now_ns;               /* allocationTimestamp (bind) */
+    int64_t now;                  /* allocationTimestamp (bind), Unix seconds */
 } dra_reserve_opts;
 
 /* Reserve claims for pod (its current state) in the state (c, out): append

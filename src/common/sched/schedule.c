@@ -173,10 +173,10 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
     if (ready)
         return false;
     const char *ts = dra_jfield_str(alloc, "allocationTimestamp");
-    int64_t t;
+    dra_time t;
     if (!ts || dra_time_parse(ts, &t) != NULL)
         return false; /* an unparsable time is left to validation */
-    return now - t / DRA_NSEC_PER_SEC > BINDING_TIMEOUT_S;
+    return now - t.sec > BINDING_TIMEOUT_S;
 }
 
 /* The special claim of an earlier cycle: annotated, in the pod's namespace,
@@ -704,7 +704,7 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
         ext_name = meta_str(ext, "name");
         rc[n++] = (dra_reserve_claim){ext_name ? ext_name : "", ext, false, alloc, NULL};
     }
-    dra_reserve_opts ro = {.bind = true, .features = &S->f, .now_ns = S->o->now * DRA_NSEC_PER_SEC};
+    dra_reserve_opts ro = {.bind = true, .features = &S->f, .now = S->o->now};
     dra_err *err = dra_claims_reserve_in(S->c, st, p->pod, rc, n, &ro);
     for (size_t i = 0; i < n; i++)
         json_decref(rc[i].allocation);

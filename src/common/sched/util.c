@@ -133,7 +133,7 @@ char *dra_sched_fit_error(const char *const *reasons, size_t n)
 typedef struct ext_entry {
     const char *resource;
     const json_t *class; /* winner */
-    int64_t created_ns;
+    dra_time created;
 } ext_entry;
 
 struct dra_extres_map {
@@ -144,18 +144,18 @@ struct dra_extres_map {
     size_t nowned;
 };
 
-static int64_t created_ns(const json_t *cls)
+static dra_time created_at(const json_t *cls)
 {
     const char *ts = dra_jfield_str(dra_jfield(cls, "metadata"), "creationTimestamp");
-    int64_t ns = 0;
+    dra_time t = {0, 0};
     if (ts) {
-        dra_err *e = dra_time_parse(ts, &ns);
+        dra_err *e = dra_time_parse(ts, &t);
         if (e) {
             dra_err_free(e);
-            ns = 0;
+            t = (dra_time){0, 0};
         }
     }
-    return ns;
+    return t;
 }
 
 static const char *class_name(const json_t *cls)
@@ -165,28 +165,28 @@ static const char *class_name(const json_t *cls)
 }
 
 /* betterDeviceClass: the newer class wins, equal times the smaller name. */
-static bool better_class(const json_t *a, int64_t a_ns, const json_t *b, int64_t b_ns)
+static bool better_class(const json_t *a, dra_time a_t, const json_t *b, dra_time b_t)
 {
     if (!b)
         return true;
-    if (a_ns != b_ns)
-        return a_ns > b_ns;
+    if (dra_time_cmp(a_t, b_t) != 0)
+        return dra_time_cmp(a_t, b_t) > 0;
     return strcmp(class_name(a), class_name(b)) < 0;
 }
 
 static void map_offer(dra_extres_map *m, const char *resource, const json_t *cls)
 {
-    int64_t ns = created_ns(cls);
+    dra_time t = created_at(cls);
     intptr_t v;
     if (dra_strmap_get(&m->names, resource, strlen(resource), &v)) {
         ext_entry *x = &m->e[v];
-        if (better_class(cls, ns, x->class, x->created_ns)) {
+        if (better_class(cls, t, x->class, x->created)) {
             x->class = cls;
-            x->created_ns = ns;
+            x->created = t;
         }
         return;
     }
-    m->e[m->n] = (ext_entry){resource, cls, ns};
+    m->e[m->n] = (ext_entry){resource, cls, t};
     dra_strmap_put(&m->names, resource, strlen(resource), (intptr_t)m->n);
     m->n++;
 }
