@@ -100,6 +100,15 @@ slice() { # name generation resourceSliceCount
     assert_equal "$stderr" 'dra-evict: --now: parsing time "10000-01-01T00:00:00Z" as "2006-01-02T15:04:05Z07:00": cannot parse "0-01-01T00:00:00Z" as "-"'
 }
 
+@test "dra-watch run --job evict --now 2600: the taints of 2026 are due" {
+    D="$DATA/evict"
+    { yq -c . "$D/slices.yaml"; yq -c . "$D/rules.yaml"; jq -c '.items[]' "$D/claims-pods.json"; } |
+        jq -c '{time: "2026-03-01T10:00:00Z", type: "ADDED", object: .}' >"$BATS_TEST_TMPDIR/ev.rec"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job evict --now 2600-01-01T00:00:00Z --replay "$BATS_TEST_TMPDIR/ev.rec" --replay-fast
+    assert_success
+    assert_equal "$(jq -r 'select(.verb == "delete") | .name' <<<"$output" | sort | tr '\n' ' ')" "a b d "
+}
+
 # ---- replay ----
 
 rec_pod() { # TIME NAME

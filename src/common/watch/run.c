@@ -136,7 +136,7 @@ static dra_err *setup_stages(runner *r)
         return NULL;
     }
     if (strcmp(o->job, "evict") == 0) {
-        int64_t now;
+        dra_time now;
         dra_err *e = dra_time_now_or(o->now, &now);
         if (e)
             return e; /* about the parameter "now" */
