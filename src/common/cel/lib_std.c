@@ -104,7 +104,7 @@ static cel_value ts_from_ns(__int128 sec, __int128 nsec)
     sec += nsec / 1000000000;
     nsec %= 1000000000;
     if (nsec < 0) { nsec += 1000000000; sec -= 1; }
-    if (sec < -62135596800LL || sec > 253402300799LL)
+    if (sec < CEL_TS_MIN_SEC || sec > CEL_TS_MAX_SEC)
         return cel_error("timestamp overflow");
     return cel_timestamp((int64_t)sec, (int32_t)nsec);
 }
@@ -113,10 +113,21 @@ F(sub_dur_dur) { return dur_from_ns(dur_ns(&a[0]) - dur_ns(&a[1])); }
 F(neg_dur) { return dur_from_ns(-dur_ns(&a[0])); }
 F(add_ts_dur) { return ts_from_ns(a[0].v.t.sec, (__int128)a[0].v.t.nsec + dur_ns(&a[1])); }
 F(add_dur_ts) { return ts_from_ns(a[1].v.t.sec, (__int128)a[1].v.t.nsec + dur_ns(&a[0])); }
-F(sub_ts_dur) { return ts_from_ns(a[0].v.t.sec, (__int128)a[0].v.t.nsec - dur_ns(&a[1])); }
+/* cel-go negates the duration first: the most negative one overflows */
+F(sub_ts_dur)
+{
+    if (dur_ns(&a[1]) == INT64_MIN)
+        return cel_int_overflow();
+    return ts_from_ns(a[0].v.t.sec, (__int128)a[0].v.t.nsec - dur_ns(&a[1]));
+}
+/* cel-go scales the seconds to nanoseconds before adding the nanoseconds:
+ * a difference whose seconds alone overflow is an overflow */
 F(sub_ts_ts)
 {
-    return dur_from_ns(((__int128)a[0].v.t.sec - a[1].v.t.sec) * 1000000000 + (a[0].v.t.nsec - a[1].v.t.nsec));
+    __int128 secs = ((__int128)a[0].v.t.sec - a[1].v.t.sec) * 1000000000;
+    if (secs > INT64_MAX || secs < INT64_MIN)
+        return cel_int_overflow();
+    return dur_from_ns(secs + (a[0].v.t.nsec - a[1].v.t.nsec));
 }
 
 /* ---- logic, equality, ordering ---------------------------------------------- */
@@ -430,16 +441,10 @@ F(string_to_bool)
     }
     return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'bool'");
 }
-F(string_to_ts)
-{
-    int64_t s; int32_t ns;
-    if (!cel_timestamp_parse(a[0].v.s.ptr, a[0].v.s.len, &s, &ns))
-        return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'google.protobuf.Timestamp'");
-    return cel_timestamp(s, ns);
-}
+F(string_to_ts) { return cel_timestamp_of_string(a[0].v.s.ptr, a[0].v.s.len); }
 F(int_to_ts)
 {
-    if (a[0].v.i < -62135596800LL || a[0].v.i > 253402300799LL)
+    if (a[0].v.i < CEL_TS_MIN_SEC || a[0].v.i > CEL_TS_MAX_SEC)
         return cel_error("timestamp overflow");
     return cel_timestamp(a[0].v.i, 0);
 }
