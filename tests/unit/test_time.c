@@ -225,7 +225,8 @@ UNIT_TEST(now_or)
 }
 
 /* CEL's timestamps: cel-go's range (0001-01-01 to 9999-12-31), its overflow
- * checks; every answer below is cel-go v0.29.2's. */
+ * checks and its time zone argument (stdlib inTimeZone); every answer below
+ * is cel-go v0.29.2's. */
 static const char *cel(const char *expr)
 {
     static char out[512];
@@ -275,6 +276,24 @@ UNIT_TEST(cel_timestamps)
     CHECK_STR(cel("timestamp('2023-01-01T00:00:00Z') - duration('-2562047h47m16.854775808s')"), "ERROR: integer overflow");
     CHECK_STR(cel("timestamp('2023-01-01T00:00:00Z') + duration('-2562047h47m16.854775808s')"),
               "timestamp(\"1730-09-22T00:12:43.145224192Z\")");
+    /* time zones */
+    CHECK_STR(cel("timestamp('9999-12-31T23:59:59Z').getFullYear('+23:59')"), "10000");
+    CHECK_STR(cel("timestamp('0001-01-01T00:00:00Z').getFullYear('-01:00')"), "0");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getHours('5:30')"), "12");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getHours('-0:30')"), "6");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getHours('+5:60')"), "13");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getMinutes('+5:-30')"), "38");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getHours('')"), "7");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getHours('Z')"), "ERROR: unknown time zone Z");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getHours('../etc')"), "ERROR: time: invalid location name");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getHours('x5:30')"), "ERROR: strconv.Atoi: parsing \"x5\": invalid syntax");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getHours('99999999999999999999:00')"),
+              "ERROR: strconv.Atoi: parsing \"99999999999999999999\": value out of range");
+    /* offsets past a Duration wrap around as Go's arithmetic does */
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getFullYear('99999999999:00')"), "1812");
+    CHECK_STR(cel("timestamp('2023-05-06T07:08:09Z').getFullYear('-153722867280912930:07')"), "2023");
+    CHECK_STR(cel("timestamp('9999-12-31T23:59:59Z').getFullYear('2562047:00')"), "10292");
+    CHECK_STR(cel("timestamp('0001-01-01T00:00:00Z').getFullYear('-2562047:00')"), "-292");
 }
 
 UNIT_MAIN()

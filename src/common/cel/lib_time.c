@@ -1,8 +1,11 @@
 /* Timestamp and duration accessors (cel-go checker/stdlib timestamp and
  * duration getters).  Timestamps are UTC unless a time zone argument is
- * given (DefaultUTCTimeZone): "UTC", a fixed offset "+05:30" / "-08:00", or
- * an IANA name read from the system tz database (/usr/share/zoneinfo). */
+ * given (DefaultUTCTimeZone): "UTC", an offset "+05:30" / "-8:00", or an
+ * IANA name read from the system tz database (/usr/share/zoneinfo); see
+ * zone_offset. */
 #include "functions.h"
+#include "../base/utf8.h"
+#include "../model/time.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,51 +65,96 @@ out:
     return ok;
 }
 
-static bool zone_offset(const cel_value *tz, int64_t t, int64_t *off)
+/* Go's strconv.Atoi (base 10, int64): an optional sign and digits; on
+ * failure *why is "invalid syntax" or "value out of range" (range first when
+ * the digits overflow before a bad byte, as ParseUint stops there). */
+static bool go_atoi(const char *s, size_t n, int64_t *out, const char **why)
 {
-    char name[128];
-    if (tz->v.s.len == 0 || tz->v.s.len >= sizeof name)
+    size_t i = 0;
+    bool neg = false;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    if (i == n) {
+        *why = "invalid syntax";
         return false;
-    memcpy(name, tz->v.s.ptr, tz->v.s.len);
-    name[tz->v.s.len] = 0;
-    if (strcmp(name, "UTC") == 0 || strcmp(name, "Z") == 0) {
-        *off = 0;
-        return true;
     }
-    if (name[0] == '+' || name[0] == '-' || (name[0] >= '0' && name[0] <= '9')) {
-        int sign = name[0] == '-' ? -1 : 1;
-        const char *p = (name[0] == '+' || name[0] == '-') ? name + 1 : name;
-        int h, m;
-        if (sscanf(p, "%2d:%2d", &h, &m) != 2 || strlen(p) != 5)
+    uint64_t v = 0;
+    bool range = false;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            *why = "invalid syntax";
             return false;
-        *off = sign * (h * 3600 + m * 60);
-        return true;
+        }
+        uint64_t v1 = v * 10 + (uint64_t)(s[i] - '0');
+        if (v >= UINT64_MAX / 10 + 1 || v1 < v) {
+            range = true;
+            break;
+        }
+        v = v1;
     }
-    return tzif_offset(name, t, off);
+    if (range || (!neg && v > (uint64_t)INT64_MAX) || (neg && v > (uint64_t)INT64_MAX + 1)) {
+        *why = "value out of range";
+        return false;
+    }
+    *out = neg ? (int64_t)((uint64_t)0 - v) : (int64_t)v;
+    return true;
 }
 
-typedef struct civil { int64_t year; int month, mday, yday, wday, hour, min, sec; } civil;
-
-static void to_civil(int64_t t, civil *c)
+static cel_value atoi_error(cel_call_ctx *cx, const char *s, size_t n, const char *why)
 {
-    int64_t days = t / 86400, rem = t % 86400;
-    if (rem < 0) { rem += 86400; days--; }
-    c->hour = (int)(rem / 3600);
-    c->min = (int)(rem / 60 % 60);
-    c->sec = (int)(rem % 60);
-    c->wday = (int)((days % 7 + 11) % 7); /* 1970-01-01 was a Thursday (4) */
-    int64_t z = days + 719468;
-    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    unsigned doe = (unsigned)(z - era * 146097);
-    unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    unsigned mp = (5 * doy + 2) / 153;
-    c->mday = (int)(doy - (153 * mp + 2) / 5 + 1);
-    c->month = (int)(mp < 10 ? mp + 3 : mp - 9);
-    c->year = (int64_t)yoe + era * 400 + (c->month <= 2);
-    static const int cum[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
-    bool leapy = (c->year % 4 == 0 && c->year % 100 != 0) || c->year % 400 == 0;
-    c->yday = cum[c->month - 1] + c->mday - 1 + (leapy && c->month > 2);
+    dra_buf b = DRA_BUF_INIT;
+    dra_go_quote(&b, s, n);
+    cel_value e = cel_errorf_s(cx->scratch, "strconv.Atoi: parsing %s: %s", dra_buf_str(&b), why);
+    dra_buf_free(&b);
+    return e;
+}
+
+/* The offset east of UTC (seconds) of time zone argument tz at instant t,
+ * as cel-go's stdlib inTimeZone: without ':' a location (time.LoadLocation:
+ * "" and "UTC" are UTC, as is "Local" in the API server's images; else an
+ * IANA name from the system tz database), with one "H:M" read by
+ * strconv.Atoi each, the offset H*60 +/- M minutes (- when tz starts with
+ * '-'), scaled as time.Duration(offset) * time.Minute: int64 arithmetic
+ * that wraps around as Go's does.  Returns the error value, or a non-error
+ * value on success. */
+static cel_value zone_offset(cel_call_ctx *cx, const cel_value *tz, int64_t t, int64_t *off)
+{
+    const char *s = tz->v.s.ptr;
+    size_t n = tz->v.s.len;
+    const char *colon = memchr(s, ':', n);
+    if (!colon) {
+        if (n == 0 || (n == 3 && memcmp(s, "UTC", 3) == 0) || (n == 5 && memcmp(s, "Local", 5) == 0)) {
+            *off = 0;
+            return cel_bool(true);
+        }
+        bool dotdot = false;
+        for (size_t i = 0; i + 1 < n && !dotdot; i++)
+            dotdot = s[i] == '.' && s[i + 1] == '.';
+        if (dotdot || s[0] == '/' || s[0] == '\\')
+            return cel_error("time: invalid location name");
+        char name[256];
+        if (n < sizeof name && !memchr(s, '\0', n)) {
+            memcpy(name, s, n);
+            name[n] = '\0';
+            if (tzif_offset(name, t, off))
+                return cel_bool(true);
+        }
+        return cel_errorf_s(cx->scratch, "unknown time zone %.*s", (int)n, s);
+    }
+    size_t hl = (size_t)(colon - s);
+    int64_t hr, min;
+    const char *why;
+    if (!go_atoi(s, hl, &hr, &why))
+        return atoi_error(cx, s, hl, why);
+    if (!go_atoi(colon + 1, n - hl - 1, &min, &why))
+        return atoi_error(cx, colon + 1, n - hl - 1, why);
+    uint64_t minutes = (uint64_t)hr * 60u;
+    minutes = s[0] == '-' ? minutes - (uint64_t)min : minutes + (uint64_t)min;
+    /* time.Duration(offset) * time.Minute, then Duration.Seconds() as an int */
+    int64_t d = (int64_t)(minutes * UINT64_C(60000000000));
+    int64_t sec = d / DRA_NSEC_PER_SEC, nsec = d % DRA_NSEC_PER_SEC;
+    *off = (int64_t)((double)sec + (double)nsec / 1e9);
+    return cel_bool(true);
 }
 
 enum { G_YEAR, G_MONTH, G_DOY, G_DOM, G_DATE, G_DOW, G_HOURS, G_MINUTES, G_SECONDS, G_MILLIS };
@@ -114,16 +162,21 @@ enum { G_YEAR, G_MONTH, G_DOY, G_DOM, G_DATE, G_DOW, G_HOURS, G_MINUTES, G_SECON
 static cel_value ts_get(cel_call_ctx *cx, const cel_value *a, size_t n, int what)
 {
     int64_t off = 0;
-    if (n == 2 && !zone_offset(&a[1], a[0].v.t.sec, &off))
-        return cel_errorf_s(cx->scratch, "unknown time zone %.*s", (int)(a[1].v.s.len > 64 ? 64 : a[1].v.s.len), a[1].v.s.ptr);
-    civil c;
-    to_civil(a[0].v.t.sec + off, &c);
+    if (n == 2) {
+        cel_value z = zone_offset(cx, &a[1], a[0].v.t.sec, &off);
+        if (z.kind == CEL_ERROR)
+            return z;
+    }
+    /* a timestamp is within years 0001-9999 and an offset within about 292
+     * years (the most a Duration holds): no overflow */
+    dra_civil c;
+    dra_civil_from_unix(a[0].v.t.sec + off, &c);
     switch (what) {
     case G_YEAR: return cel_int(c.year);
     case G_MONTH: return cel_int(c.month - 1);
     case G_DOY: return cel_int(c.yday);
-    case G_DOM: return cel_int(c.mday - 1);
-    case G_DATE: return cel_int(c.mday);
+    case G_DOM: return cel_int(c.day - 1);
+    case G_DATE: return cel_int(c.day);
     case G_DOW: return cel_int(c.wday);
     case G_HOURS: return cel_int(c.hour);
     case G_MINUTES: return cel_int(c.min);
