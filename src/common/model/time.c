@@ -270,7 +270,7 @@ dra_err *dra_time_parse_n(const char *s, size_t n, dra_time *out)
     return NULL;
 }
 
-dra_err *(dra_time_parse)(const char *s, dra_time *out)
+dra_err *dra_time_parse(const char *s, dra_time *out)
 {
     if (!s)
         return dra_err_new(DRA_EXIT_INPUT, "missing time");
@@ -292,7 +292,7 @@ static char *format(dra_time t, bool nanos)
                          c.day, c.hour, c.min, c.sec, frac);
 }
 
-char *(dra_time_format)(dra_time t) { return format(t, false); }
+char *dra_time_format(dra_time t) { return format(t, false); }
 char *dra_time_format_ns(dra_time t) { return format(t, true); }
 
 /* ---- durations ---- */
@@ -440,7 +440,7 @@ dra_err *dra_duration_parse_go(const char *s, int64_t *ns)
     return e;
 }
 
-dra_err *(dra_time_now_or)(const char *rfc3339, dra_time *out)
+dra_err *dra_time_now_or(const char *rfc3339, dra_time *out)
 {
     if (rfc3339)
         return dra_err_param(dra_time_parse(rfc3339, out), "now");
@@ -449,28 +449,3 @@ dra_err *(dra_time_now_or)(const char *rfc3339, dra_time *out)
     *out = (dra_time){(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec};
     return NULL;
 }
-
-/* ---- transitional ---- */
-
-static int64_t legacy_ns(dra_time t) { return (int64_t)((uint64_t)t.sec * (uint64_t)DRA_NSEC_PER_SEC + (uint64_t)t.nsec); }
-
-dra_err *dra_time_parse_legacy(const char *s, int64_t *ns)
-{
-    dra_time t;
-    dra_err *e = (dra_time_parse)(s, &t);
-    if (!e)
-        *ns = legacy_ns(t);
-    return e;
-}
-
-dra_err *dra_time_now_or_legacy(const char *rfc3339, int64_t *ns)
-{
-    dra_time t;
-    dra_err *e = (dra_time_now_or)(rfc3339, &t);
-    if (!e)
-        *ns = legacy_ns(t);
-    return e;
-}
-
-char *dra_time_format_legacy(int64_t ns) { return (dra_time_format)(dra_time_from_ns(ns)); }
-char *dra_duration_format(int64_t ns) { return dra_duration_format_sec(ns / DRA_NSEC_PER_SEC); }

@@ -92,15 +92,4 @@ DRA_MUST_USE dra_err *dra_duration_parse_go(const char *s, int64_t *ns);
 /* The value of a --now option, or the clock when it is NULL (for mains). */
 DRA_MUST_USE dra_err *dra_time_now_or(const char *rfc3339, dra_time *out);
 
-/* ---- transitional: callers still on int64 nanoseconds since 1970 ----
- * (wrapping past 1677-2262 as before); removed once every caller moved.
- * The parenthesised names in the macros are the functions above. */
-DRA_MUST_USE dra_err *dra_time_parse_legacy(const char *s, int64_t *ns);
-DRA_MUST_USE dra_err *dra_time_now_or_legacy(const char *rfc3339, int64_t *ns);
-char *dra_time_format_legacy(int64_t ns);
-char *dra_duration_format(int64_t ns);
-#define dra_time_parse(s, ...) _Generic((__VA_ARGS__), dra_time *: (dra_time_parse), default: dra_time_parse_legacy)(s, __VA_ARGS__)
-#define dra_time_now_or(s, ...) _Generic((__VA_ARGS__), dra_time *: (dra_time_now_or), default: dra_time_now_or_legacy)(s, __VA_ARGS__)
-#define dra_time_format(...) _Generic((__VA_ARGS__), dra_time: (dra_time_format), default: dra_time_format_legacy)(__VA_ARGS__)
-
 #endif
