@@ -40,6 +40,13 @@ slice() { # name generation resourceSliceCount
     assert_output "pool d.example.com/p: ResourceSlice/old: device dev-0: counter set none not found"
 }
 
+@test "lint: a ResourceSlice without apiVersion is an input error, not a crash" {
+    printf 'kind: ResourceSlice\nmetadata: {name: a}\nspec: {driver: d.example.com}\n' >"$BATS_TEST_TMPDIR/noav.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" lint "$BATS_TEST_TMPDIR/noav.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/noav.yaml:1: ResourceSlice/a: apiVersion: Required value: object has no apiVersion"
+}
+
 # ---- times past what nanoseconds since 1970 hold (1677-2262) ----
 
 @test "dra-slice pool-status --now 2600: the condition's time is 2600" {

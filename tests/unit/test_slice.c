@@ -658,6 +658,12 @@ UNIT_TEST(lint_refused_pools)
     CHECK(has_problem(&r, "ResourceSlice/new: duplicate device name d0"));
     dra_problems_free(&r);
 
+    /* a ResourceSlice without apiVersion is an input error (it crashed) */
+    r = lint_text("kind: ResourceSlice\nmetadata: {name: x}\n", &e);
+    CHECK(e != NULL && strstr(e->msg, "object has no apiVersion"));
+    dra_err_free(e);
+    dra_problems_free(&r);
+
     /* a ResourceSlice of another group is not a slice of resource.k8s.io */
     r = lint_text("apiVersion: example.com/v1\nkind: ResourceSlice\nmetadata: {name: x}\nspec: {devices: 5}\n", &e);
     CHECK(e == NULL);

@@ -298,10 +298,10 @@ static void lint_pool(dra_lint_report *r, pool *p)
  * enough: a "ResourceSlice" of another group is someone else's object). */
 static bool is_slice(const json_t *obj, dra_apiver *ver)
 {
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
     dra_kind k;
-    return dra_kind_lookup(json_string_value(json_object_get(obj, "apiVersion")),
-                           json_string_value(json_object_get(obj, "kind")), &k, ver) &&
-           k == DRA_KIND_RESOURCE_SLICE;
+    return av && kind && dra_kind_lookup(av, kind, &k, ver) && k == DRA_KIND_RESOURCE_SLICE;
 }
 
 /* A slice's own checks, as the cluster sees it: an older version is
@@ -316,17 +316,17 @@ static dra_err *slice_checks(json_t *obj, dra_apiver ver)
 /* Lint's answer for an object that is not a ResourceSlice: its error, or
  * NULL when it is skipped.  A dump of everything: lint what is a slice; but
  * an object without kind, or a kind of the DRA group we do not know (maybe a
- * slice with a typo), is an input error. */
+ * slice with a typo), is an input error, as is one without apiVersion. */
 static dra_err *not_a_slice(const json_t *obj)
 {
     if (!json_string_value(json_object_get(obj, "kind")))
         return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "expected a ResourceSlice, got an object without kind"), "kind");
     const char *av = json_string_value(json_object_get(obj, "apiVersion"));
-    if (!av || strncmp(av, "resource.k8s.io/", 16) != 0)
-        return NULL;
     dra_kind k;
     dra_apiver v;
-    return dra_kind_of(obj, &k, &v);
+    if (av && strncmp(av, "resource.k8s.io/", 16) != 0)
+        return NULL;
+    return dra_kind_of(obj, &k, &v); /* no apiVersion: "Required value", as the loader says */
 }
 
 static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint_report *out, size_t *skipped)
