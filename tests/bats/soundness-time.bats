@@ -116,6 +116,18 @@ slice() { # name generation resourceSliceCount
     assert_equal "$(jq -r 'select(.verb == "delete") | .name' <<<"$output" | sort | tr '\n' ' ')" "a b d "
 }
 
+@test "a file dated 2300 is read, its field lines found" {
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: a}\nspec:\n  driver: d.example.com\n  pool: {name: p, generation: -1, resourceSliceCount: 1}\n  allNodes: true\n' >"$BATS_TEST_TMPDIR/f.yaml"
+    touch -d 2300-01-01T00:00:00Z "$BATS_TEST_TMPDIR/f.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/f.yaml"
+    assert_failure 2
+    [[ $stderr == *"f.yaml:6: ResourceSlice/a: spec.pool.generation: Invalid value: -1"* ]]
+    [[ $stderr != *"runtime error"* ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" lint "$BATS_TEST_TMPDIR/f.yaml"
+    assert_failure 1
+    [[ $stderr != *"runtime error"* ]]
+}
+
 # ---- replay ----
 
 rec_pod() { # TIME NAME

@@ -222,7 +222,7 @@ static bool source_text(dra_source *src)
         return false;
     struct stat st;
     if (stat(src->path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != src->len ||
-        (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec != src->mtime_ns)
+        (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec) != src->mtime_ns)
         return false;
     dra_buf b = DRA_BUF_INIT;
     dra_err *e = dra_buf_read_path(&b, src->path, src->len + 1);

@@ -1442,7 +1442,7 @@ dra_err *dra_read_path(dra_objset *set, const char *path)
     struct stat st;
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == b.len) {
         src->path = dra_xstrdup(path);
-        src->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+        src->mtime_ns = (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec);
     }
     return read_source(set, path, src);
 }
@@ -2049,7 +2049,7 @@ static const dra_source *file_source(dra_objset *set, const char *file)
     dra_source *src = dra_xcalloc(1, sizeof *src);
     src->len = (size_t)st.st_size;
     src->path = dra_xstrdup(file);
-    src->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    src->mtime_ns = (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec);
     set->sources = dra_xrealloc(set->sources, (set->nsources + 1) * sizeof *set->sources);
     set->sources[set->nsources++] = src;
     return src;

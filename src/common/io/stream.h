@@ -40,7 +40,7 @@ typedef struct dra_source {
     size_t *line_off;  /* start of each line, built on first use */
     size_t nlines;
     char *path;        /* a regular file: its text is dropped after reading */
-    long long mtime_ns; /* and must read back the same: size and mtime */
+    long long mtime_ns; /* and must read back the same: size and mtime (a fingerprint: it wraps past 2262) */
 } dra_source;
 
 typedef struct dra_obj {
