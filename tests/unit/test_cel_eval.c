@@ -1226,4 +1226,49 @@ UNIT_TEST(dra_selector_no_heap_and_speed)
     cel_env_free(env);
 }
 
+/* CEL's timestamps at the ends of cel-go's range (0001-01-01 to 9999-12-31):
+ * its overflow checks and its time zone argument (stdlib inTimeZone); every
+ * answer below is cel-go v0.29.2's. */
+UNIT_TEST(cel_timestamps)
+{
+    EV("timestamp('0001-01-01T00:00:00Z')", "timestamp(\"0001-01-01T00:00:00Z\")");
+    EV("timestamp('9999-12-31T23:59:59.999999999Z')", "timestamp(\"9999-12-31T23:59:59.999999999Z\")");
+    EV("timestamp('0000-12-31T23:59:59Z')", "ERROR: timestamp overflow");
+    EV("timestamp('0001-01-01T00:00:00+01:00')", "ERROR: timestamp overflow");
+    EV("timestamp('9999-12-31T23:59:59-01:00')", "ERROR: timestamp overflow");
+    EV("timestamp('10000-01-01T00:00:00Z')",
+       "ERROR: type conversion error from 'string' to 'google.protobuf.Timestamp'");
+    EV("timestamp('2023-01-01t00:00:00Z')",
+       "ERROR: type conversion error from 'string' to 'google.protobuf.Timestamp'");
+    EV("timestamp('2023-01-01T1:00:00,5Z')", "timestamp(\"2023-01-01T01:00:00.5Z\")");
+    EV("timestamp(253402300800)", "ERROR: timestamp overflow");
+    EV("timestamp('0001-01-01T00:00:00Z') - duration('1ns')", "ERROR: timestamp overflow");
+    /* a - b: the seconds are scaled before the nanoseconds are added */
+    EV("timestamp('2262-04-11T23:47:16Z') - timestamp('1970-01-01T00:00:00.5Z')", "duration(\"9223372035.5s\")");
+    EV("timestamp('2262-04-11T23:47:17Z') - timestamp('1970-01-01T00:00:00.5Z')", "ERROR: integer overflow");
+    EV("timestamp('9999-12-31T23:59:59Z') - timestamp('0001-01-01T00:00:00Z')", "ERROR: integer overflow");
+    /* t - d negates d first: the most negative duration overflows */
+    EV("timestamp('2023-01-01T00:00:00Z') - duration('-2562047h47m16.854775808s')", "ERROR: integer overflow");
+    EV("timestamp('2023-01-01T00:00:00Z') + duration('-2562047h47m16.854775808s')",
+       "timestamp(\"1730-09-22T00:12:43.145224192Z\")");
+    /* time zones */
+    EV("timestamp('9999-12-31T23:59:59Z').getFullYear('+23:59')", "10000");
+    EV("timestamp('0001-01-01T00:00:00Z').getFullYear('-01:00')", "0");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('5:30')", "12");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('-0:30')", "6");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('+5:60')", "13");
+    EV("timestamp('2023-05-06T07:08:09Z').getMinutes('+5:-30')", "38");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('')", "7");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('Z')", "ERROR: unknown time zone Z");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('../etc')", "ERROR: time: invalid location name");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('x5:30')", "ERROR: strconv.Atoi: parsing \"x5\": invalid syntax");
+    EV("timestamp('2023-05-06T07:08:09Z').getHours('99999999999999999999:00')",
+       "ERROR: strconv.Atoi: parsing \"99999999999999999999\": value out of range");
+    /* offsets past a Duration wrap around as Go's arithmetic does */
+    EV("timestamp('2023-05-06T07:08:09Z').getFullYear('99999999999:00')", "1812");
+    EV("timestamp('2023-05-06T07:08:09Z').getFullYear('-153722867280912930:07')", "2023");
+    EV("timestamp('9999-12-31T23:59:59Z').getFullYear('2562047:00')", "10292");
+    EV("timestamp('0001-01-01T00:00:00Z').getFullYear('-2562047:00')", "-292");
+}
+
 UNIT_MAIN()
