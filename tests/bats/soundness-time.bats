@@ -47,6 +47,20 @@ slice() { # name generation resourceSliceCount
     assert_equal "$stderr" "dra-slice: $BATS_TEST_TMPDIR/noav.yaml:1: ResourceSlice/a: apiVersion: Required value: object has no apiVersion"
 }
 
+@test "lint: unknown fields as --validate says" {
+    printf 'apiVersion: resource.k8s.io/v1beta2\nkind: ResourceSlice\nmetadata: {name: a}\nspec:\n  driver: d.example.com\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n  allNodes: true\n  devices:\n  - name: d0\n    basic: {}\n' >"$BATS_TEST_TMPDIR/u.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" lint "$BATS_TEST_TMPDIR/u.yaml"
+    assert_failure 1
+    assert_output 'pool d.example.com/p: ResourceSlice/a: unknown field "spec.devices[0].basic"'
+    run --separate-stderr "$DRA_BIN/dra-slice" lint --validate warn "$BATS_TEST_TMPDIR/u.yaml"
+    assert_success
+    assert_output ""
+    assert_equal "$stderr" "dra-slice: warning: $BATS_TEST_TMPDIR/u.yaml:10: ResourceSlice/a: unknown field \"spec.devices[0].basic\""
+    run --separate-stderr "$DRA_BIN/dra-slice" lint --validate ignore "$BATS_TEST_TMPDIR/u.yaml"
+    assert_success
+    assert_equal "$stderr" ""
+}
+
 # ---- times past what nanoseconds since 1970 hold (1677-2262) ----
 
 @test "dra-slice pool-status --now 2600: the condition's time is 2600" {

@@ -658,6 +658,16 @@ UNIT_TEST(lint_refused_pools)
     CHECK(has_problem(&r, "ResourceSlice/new: duplicate device name d0"));
     dra_problems_free(&r);
 
+    /* unknown fields are problems (strict field validation, the default):
+     * v1beta2 has no `basic`; it was linted silently */
+    r = lint_text("apiVersion: resource.k8s.io/v1beta2\nkind: ResourceSlice\nmetadata: {name: b2}\nspec:\n"
+                  "  driver: gpu.example.com\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
+                  "  nodeName: node-a\n  devices:\n  - name: d0\n    basic: {}\n",
+                  &e);
+    CHECK(e == NULL);
+    CHECK(has_problem(&r, "pool gpu.example.com/p: ResourceSlice/b2: unknown field \"spec.devices[0].basic\""));
+    dra_problems_free(&r);
+
     /* a ResourceSlice without apiVersion is an input error (it crashed) */
     r = lint_text("kind: ResourceSlice\nmetadata: {name: x}\n", &e);
     CHECK(e != NULL && strstr(e->msg, "object has no apiVersion"));

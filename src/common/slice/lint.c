@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../model/pools.h"
+#include "../model/strict.h"
 #include "../model/quantity.h"
 #include "../model/validate.h"
 #include "../base/sort.h"
@@ -304,13 +305,17 @@ static bool is_slice(const json_t *obj, dra_apiver *ver)
     return av && kind && dra_kind_lookup(av, kind, &k, ver) && k == DRA_KIND_RESOURCE_SLICE;
 }
 
-/* A slice's own checks, as the cluster sees it: an older version is
- * converted to v1 in place first (v1beta1 keeps a device's fields under
- * `basic`), then its shape and limits are validated. */
-static dra_err *slice_checks(json_t *obj, dra_apiver ver)
+/* A slice's own checks, as the cluster sees it: its unknown fields as the
+ * set's field validation says (strict: problems; warn: warnings added to
+ * the set), then an older version converted to v1 in place (v1beta1 keeps
+ * a device's fields under `basic`), then its shape and limits. */
+static dra_err *slice_checks(dra_objset *set, const dra_obj *o, dra_apiver ver)
 {
-    dra_err *e = dra_convert_to_v1(obj, DRA_KIND_RESOURCE_SLICE, ver);
-    return dra_err_append(e, dra_validate_resource_slice(obj, NULL));
+    dra_err *w = NULL;
+    dra_err *e = dra_strict_check(o->json, DRA_KIND_RESOURCE_SLICE, ver, set->field_validation, &w, o);
+    set->warnings = dra_err_append(set->warnings, dra_obj_locate(w, o));
+    e = dra_err_append(e, dra_convert_to_v1(o->json, DRA_KIND_RESOURCE_SLICE, ver));
+    return dra_err_append(e, dra_validate_resource_slice(o->json, NULL));
 }
 
 /* Lint's answer for an object that is not a ResourceSlice: its error, or
@@ -392,13 +397,13 @@ static dra_err *lint_set(const dra_objset *set, dra_err *const *checks, dra_lint
     return NULL;
 }
 
-dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped)
+dra_err *dra_slice_lint(dra_objset *set, dra_lint_report *out, size_t *skipped)
 {
     dra_err **checks = dra_xcalloc(set->n ? set->n : 1, sizeof *checks);
     dra_apiver ver;
     for (size_t i = 0; i < set->n; i++)
         if (is_slice(set->v[i].json, &ver))
-            checks[i] = slice_checks(set->v[i].json, ver);
+            checks[i] = slice_checks(set, &set->v[i], ver);
     dra_err *e = lint_set(set, checks, out, skipped);
     for (size_t i = 0; i < set->n; i++)
         dra_err_free(checks[i]);
@@ -434,7 +439,7 @@ dra_err *dra_lint_keep(void *ctx, dra_obj *o)
     dra_err *checks = NULL;
     dra_apiver ver;
     if (is_slice(o->json, &ver)) {
-        checks = slice_checks(o->json, ver);
+        checks = slice_checks(k->set, o, ver);
         size_t i;
         json_t *dev;
         json_array_foreach(json_object_get(json_object_get(o->json, "spec"), "devices"), i, dev)

@@ -33,24 +33,26 @@ typedef dra_problem dra_lint_problem;
 typedef dra_problems dra_lint_report;
 #define DRA_LINT_REPORT_INIT DRA_PROBLEMS_INIT
 
-/* Lint every slice of set.  Slices of older versions of resource.k8s.io are
- * converted to v1 in place first (convert.h), as the cluster keeps them.
+/* Lint every slice of set.  Unknown fields are problems or warnings (added
+ * to set->warnings) as set->field_validation says (strict.h); slices of
+ * older versions of resource.k8s.io are converted to v1 in place
+ * (convert.h), as the cluster keeps them.
  * Objects of other kinds are skipped (counted in *skipped when not NULL);
  * objects without a kind or apiVersion, and unknown kinds of
  * resource.k8s.io, are input errors (returned, all of them; the report is
  * then empty). */
-DRA_MUST_USE dra_err *dra_slice_lint(const dra_objset *set, dra_lint_report *out, size_t *skipped);
+DRA_MUST_USE dra_err *dra_slice_lint(dra_objset *set, dra_lint_report *out, size_t *skipped);
 
 /* Reading for lint, one object at a time (dra_lint_keep is a dra_obj_fn for
- * dra_read_each): each ResourceSlice is converted to v1 and checked (its
- * shape and limits) as it is read, then kept with only what lint reads: its
- * devices' attribute values and capacity are dropped (a device keeps the
- * sorted list of its attribute names, shared between devices that have the
- * same).  Objects of other kinds are counted and dropped, unless lint
- * reports them (no kind or apiVersion, an unknown kind of the DRA group).
- * Then dra_slice_lint_kept answers as dra_slice_lint does on the whole
- * input.  Zero-initialise with set set; dra_lint_kept_free releases all but
- * the set. */
+ * dra_read_each): each ResourceSlice is checked (unknown fields, as above),
+ * converted to v1 and checked again (its shape and limits) as it is read,
+ * then kept with only what lint reads: its devices' attribute values and
+ * capacity are dropped (a device keeps the sorted list of its attribute
+ * names, shared between devices that have the same).  Objects of other
+ * kinds are counted and dropped, unless lint reports them (no kind or
+ * apiVersion, an unknown kind of the DRA group).  Then dra_slice_lint_kept
+ * answers as dra_slice_lint does on the whole input.  Zero-initialise with
+ * set set; dra_lint_kept_free releases all but the set. */
 typedef struct dra_lint_kept {
     dra_objset *set;   /* the objects kept (borrowed; the caller frees it) */
     dra_err **checks;  /* per kept object: its slice checks (owned) */
