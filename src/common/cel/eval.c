@@ -89,6 +89,8 @@ enum {
     OP_INDEX,
     OP_OPT_OR,       /* opt.or(x): x evaluated only when opt is none */
     OP_OPT_OR_VALUE, /* opt.orValue(x) */
+    OP_ADD,          /* a + b: appends in place to a mutable accumulator */
+    OP_MAP_INSERT,   /* cel.@mapInsert(m, ...): inserts in place into one */
 };
 
 static int dispatch_code(const cel_node *n)
@@ -103,6 +105,10 @@ static int dispatch_code(const cel_node *n)
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
             if (strcmp(f, ops[i].name) == 0)
                 return ops[i].op;
+        if (n->u.call.nargs == 2 && strcmp(f, CEL_OP_ADD) == 0)
+            return OP_ADD;
+        if (strcmp(f, "cel.@mapInsert") == 0)
+            return OP_MAP_INSERT;
         return OP_CALL;
     }
     if (n->u.call.nargs == 1 && strcmp(f, "or") == 0)
@@ -245,6 +251,21 @@ void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, c
 
 enum { MAX_LOCALS = 64 };
 
+/* An accumulator cel-go keeps mutable (interpreter/interpretable.go,
+ * folder.ResolveName and evalResult): one that starts as an empty list or
+ * map, while its comprehension runs.  `_+_` with it on the left appends to
+ * it and cel.@mapInsert inserts into it in place, wherever the call is (so
+ * cel.bind(x, [], ...) sees its own additions, as upstream does); the
+ * comprehension's result is an ordinary value again.  map(), filter() and
+ * the transforms thus build their result in linear time and memory, where
+ * copying the accumulator at each step was quadratic. */
+typedef struct accu_frame {
+    struct accu_frame *up; /* the enclosing comprehension's, or NULL */
+    cel_list *list;        /* the mutable list, or NULL */
+    cel_map *map;          /* the mutable map, or NULL */
+    size_t cap;            /* of the list's items or the map's entries */
+} accu_frame;
+
 typedef struct ev {
     const cel_eval_params *prm;
     cel_call_ctx cx;
@@ -253,6 +274,7 @@ typedef struct ev {
     size_t nlocals;
     const char *local_names[MAX_LOCALS];
     cel_value local_vals[MAX_LOCALS];
+    accu_frame *accus;      /* innermost mutable accumulator, or NULL */
 } ev;
 
 static const cel_value cancelled_value = {.kind = CEL_ERROR, .v.err = CEL_COST_LIMIT_ERROR};
@@ -410,22 +432,104 @@ static cel_value eval_select(ev *e, const cel_node *n)
     return select_field(e, obj, n->u.select.field, n->u.select.test_only);
 }
 
-static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
+/* The overload of n that takes these arguments, or NULL. */
+static const cel_overload *pick_overload(const cel_node *n, const cel_value *args, size_t nargs)
 {
     for (size_t i = 0; i < n->u.call.noverloads; i++) {
         const cel_overload *o = n->u.call.overloads[i];
-        if (!o->impl || !cel_overload_accepts(o, args, nargs))
-            continue;
-        cel_value r = o->impl(&e->cx, args, nargs);
-        if (e->prm->flags & CEL_EVAL_NO_COST)
-            return r;
-        if (!charge(e, call_cost(n, o, args, nargs, &r)))
-            return cancelled_value;
-        return r;
+        if (o->impl && cel_overload_accepts(o, args, nargs))
+            return o;
     }
+    return NULL;
+}
+
+/* Charge the call of o that gave r (as cel-go's cost tracker does after the call). */
+static cel_value charged(ev *e, const cel_node *n, const cel_overload *o, const cel_value *args, size_t nargs,
+                         cel_value r)
+{
+    if (e->prm->flags & CEL_EVAL_NO_COST)
+        return r;
+    if (!charge(e, call_cost(n, o, args, nargs, &r)))
+        return cancelled_value;
+    return r;
+}
+
+static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
+{
+    const cel_overload *o = pick_overload(n, args, nargs);
+    if (o)
+        return charged(e, n, o, args, nargs, o->impl(&e->cx, args, nargs));
     if (!charge(e, 1))
         return cancelled_value;
     return cel_no_such_overload();
+}
+
+static accu_frame *mutable_list(ev *e, const cel_list *l)
+{
+    for (accu_frame *f = e->accus; f; f = f->up)
+        if (f->list == l)
+            return f;
+    return NULL;
+}
+
+static accu_frame *mutable_map(ev *e, const cel_map *m)
+{
+    for (accu_frame *f = e->accus; f; f = f->up)
+        if (f->map == m)
+            return f;
+    return NULL;
+}
+
+/* a + b with a mutable list a: b's items are appended to a, which is the
+ * result (cel-go common/types/list.go, mutableList.Add). */
+static cel_value add_in_place(ev *e, const cel_node *n, cel_value *args)
+{
+    accu_frame *f = args[0].kind == CEL_LIST && args[1].kind == CEL_LIST ? mutable_list(e, args[0].v.list) : NULL;
+    const cel_overload *o = f ? pick_overload(n, args, 2) : NULL;
+    if (!o)
+        return call_overloads(e, n, args, 2);
+    cel_list_append_s(e->cx.scratch, f->list, &f->cap, args[1].v.list->items, args[1].v.list->n);
+    return charged(e, n, o, args, 2, args[0]);
+}
+
+/* A key as Go's %v prints it in cel-go's "insert failed" error. */
+static cel_value insert_failed(ev *e, const cel_value *k)
+{
+    switch (k->kind) {
+    case CEL_STRING:
+        return cel_errorf_s(e->cx.scratch, "insert failed: key %.*s already exists", (int)k->v.s.len, k->v.s.ptr);
+    case CEL_BOOL: return cel_errorf_s(e->cx.scratch, "insert failed: key %s already exists", k->v.b ? "true" : "false");
+    case CEL_UINT: return cel_errorf_s(e->cx.scratch, "insert failed: key %" PRIu64 " already exists", k->v.u);
+    default: return cel_errorf_s(e->cx.scratch, "insert failed: key %" PRId64 " already exists", k->v.i);
+    }
+}
+
+/* cel.@mapInsert(m, k, v) and cel.@mapInsert(m, other) with a mutable map m
+ * (cel-go ext/comprehensions.go, types.InsertMapKeyValue on a mutableMap):
+ * the keys go into m, which is the result; a key already there is an error. */
+static cel_value insert_in_place(ev *e, const cel_node *n, cel_value *args, size_t nargs)
+{
+    accu_frame *f = args[0].kind == CEL_MAP ? mutable_map(e, args[0].v.map) : NULL;
+    const cel_overload *o = f ? pick_overload(n, args, nargs) : NULL;
+    if (!o)
+        return call_overloads(e, n, args, nargs);
+    const cel_value *keys = &args[1], *vals = &args[2];
+    size_t cnt = 1;
+    if (nargs == 2) {
+        keys = args[1].v.map->keys;
+        vals = args[1].v.map->vals;
+        cnt = args[1].v.map->n;
+    } else if (keys->kind != CEL_INT && keys->kind != CEL_UINT && keys->kind != CEL_BOOL && keys->kind != CEL_STRING) {
+        return charged(e, n, o, args, nargs,
+                       cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(keys)));
+    }
+    cel_value r = args[0];
+    for (size_t i = 0; i < cnt; i++)
+        if (!cel_map_insert_s(e->cx.scratch, f->map, &f->cap, &keys[i], &vals[i])) {
+            r = insert_failed(e, &keys[i]);
+            break;
+        }
+    return charged(e, n, o, args, nargs, r);
 }
 
 static cel_value eval_logic(ev *e, const cel_node *n, bool is_and)
@@ -623,6 +727,10 @@ static cel_value eval_call(ev *e, const cel_node *n)
             return cancelled_value;
         return first_err;
     }
+    if (e->accus && n->eval_op == OP_ADD)
+        return add_in_place(e, n, args);
+    if (e->accus && n->eval_op == OP_MAP_INSERT)
+        return insert_in_place(e, n, args, nargs);
     return call_overloads(e, n, args, nargs);
 }
 
@@ -748,6 +856,14 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
     if (range.kind != CEL_LIST && range.kind != CEL_MAP)
         return cel_errorf_s(e->cx.scratch, "got '%s', expected iterable type", go_type_name(&range));
     EVAL_OR_RETURN(accu, n->u.comp.accu_init);
+    accu_frame frame = {e->accus, NULL, NULL, 0};
+    if (accu.kind == CEL_LIST && accu.v.list->n == 0) {
+        frame.list = cel_scratch_zalloc(e->cx.scratch, sizeof *frame.list);
+        accu = cel_listval(frame.list);
+    } else if (accu.kind == CEL_MAP && accu.v.map->n == 0) {
+        frame.map = cel_scratch_zalloc(e->cx.scratch, sizeof *frame.map);
+        accu = cel_mapval(frame.map);
+    }
     size_t base = e->nlocals;
     bool two = n->u.comp.iter_var2 != NULL;
     if (!push_local(e, n->u.comp.accu_var, accu) || !push_local(e, n->u.comp.iter_var, cel_null()) ||
@@ -755,6 +871,8 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
         e->nlocals = base;
         return cel_error("comprehension nesting too deep");
     }
+    if (frame.list || frame.map)
+        e->accus = &frame;
     size_t accu_slot = base, it1 = base + 1, it2 = base + 2;
     size_t cnt = range.kind == CEL_LIST ? range.v.list->n : range.v.map->n;
     cel_value result;
@@ -772,23 +890,20 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
                 e->local_vals[it2] = range.v.map->vals[i];
         }
         cel_value c = eval(e, n->u.comp.loop_condition);
-        if (e->cancelled) {
-            e->nlocals = base;
-            return cancelled_value;
-        }
+        if (e->cancelled)
+            break;
         if (c.kind == CEL_BOOL && !c.v.b)
             break;
         cel_value s = eval(e, n->u.comp.loop_step);
-        if (e->cancelled) {
-            e->nlocals = base;
-            return cancelled_value;
-        }
+        if (e->cancelled)
+            break;
         e->local_vals[accu_slot] = s;
     }
     /* the result sees the accumulator only (iteration variables go out of scope) */
     e->nlocals = base + 1;
     result = eval(e, n->u.comp.result);
     e->nlocals = base;
+    e->accus = frame.up;
     if (e->cancelled)
         return cancelled_value;
     return result;
@@ -835,6 +950,7 @@ cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint
     e.cost = 0;
     e.cancelled = false;
     e.nlocals = 0;
+    e.accus = NULL;
     cel_value r = eval(&e, root);
     if (e.cancelled)
         r = cancelled_value;

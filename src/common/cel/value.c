@@ -92,6 +92,27 @@ cel_value cel_list_copy_a(dra_arena *a, const cel_value *items, size_t n)
     return list_fill(l, dra_arena_alloc(a, (n ? n : 1) * sizeof(cel_value)), items, n);
 }
 
+/* Accumulators: capacity doubles, so n appends copy O(n) values in all. */
+void cel_list_append_s(cel_scratch *s, cel_list *l, size_t *cap, const cel_value *items, size_t n)
+{
+    if (n == 0)
+        return;
+    if (l->n + n > *cap) {
+        size_t want = *cap ? *cap * 2 : 8;
+        if (want < l->n + n)
+            want = l->n + n;
+        cel_value *grown = cel_scratch_alloc(s, want * sizeof *grown);
+        if (l->n)
+            memcpy(grown, l->items, l->n * sizeof *grown);
+        l->items = grown;
+        *cap = want;
+    }
+    /* `items` may be l's own (x + x): its values were copied above, and the
+     * old array stays valid (scratch memory is never freed piecemeal) */
+    memcpy((cel_value *)l->items + l->n, items, n * sizeof *items);
+    l->n += n;
+}
+
 /* ---- hashing and keys ----------------------------------------------------- */
 
 /* Numeric keys as cel-go's map Find sees them: an int, a uint, or a double
@@ -214,6 +235,54 @@ static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_
         m->index_mask = cap - 1;
     }
     return cel_mapval(m);
+}
+
+/* Index slot of `key` in m's table: where it is, or the empty slot where it goes. */
+static size_t index_slot(const cel_map *m, const cel_value *key)
+{
+    size_t h = hash_key(key) & m->index_mask;
+    while (m->index[h] != UINT32_MAX && !key_equal(&m->keys[m->index[h]], key))
+        h = (h + 1) & m->index_mask;
+    return h;
+}
+
+static void map_reindex(cel_scratch *s, cel_map *m, size_t cap)
+{
+    size_t size = 16;
+    while (size < cap * 2)
+        size <<= 1;
+    uint32_t *tab = cel_scratch_alloc(s, size * sizeof *tab);
+    memset(tab, 0xff, size * sizeof *tab);
+    m->index = tab;
+    m->index_mask = size - 1;
+    for (size_t i = 0; i < m->n; i++)
+        tab[index_slot(m, &m->keys[i])] = (uint32_t)i;
+}
+
+bool cel_map_insert_s(cel_scratch *s, cel_map *m, size_t *cap, const cel_value *key, const cel_value *val)
+{
+    if (cel_map_find(m, key))
+        return false;
+    if (m->n == *cap) {
+        size_t want = *cap ? *cap * 2 : 8;
+        cel_value *k = cel_scratch_alloc(s, want * sizeof *k);
+        cel_value *v = cel_scratch_alloc(s, want * sizeof *v);
+        if (m->n) {
+            memcpy(k, m->keys, m->n * sizeof *k);
+            memcpy(v, m->vals, m->n * sizeof *v);
+        }
+        m->keys = k;
+        m->vals = v;
+        *cap = want;
+        if (want >= MAP_INDEX_MIN)
+            map_reindex(s, m, want);
+    }
+    ((cel_value *)m->keys)[m->n] = *key;
+    ((cel_value *)m->vals)[m->n] = *val;
+    if (m->index)
+        ((uint32_t *)m->index)[index_slot(m, key)] = (uint32_t)m->n;
+    m->n++;
+    return true;
 }
 
 static void *scratch_alloc_cb(void *mem, size_t n) { return cel_scratch_alloc(mem, n); }

@@ -198,6 +198,15 @@ cel_value cel_list_copy_a(dra_arena *a, const cel_value *items, size_t n);
 cel_value cel_map_build_s(cel_scratch *s, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags);
 cel_value cel_map_build_a(dra_arena *a, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags);
 
+/* Growing a list or map in place, for an accumulator the evaluator owns
+ * (eval.c: cel-go's mutable comprehension results); nobody else may hold
+ * the list or map while it grows.  `*cap` is the capacity the caller keeps
+ * (0 for a new, empty {0} list or map); memory doubles in `s`, so building
+ * n items costs O(n).  cel_map_insert_s returns false, changing nothing,
+ * when the key is present (cel_map_find's key semantics). */
+void cel_list_append_s(cel_scratch *s, cel_list *l, size_t *cap, const cel_value *items, size_t n);
+bool cel_map_insert_s(cel_scratch *s, cel_map *m, size_t *cap, const cel_value *key, const cel_value *val);
+
 /* ---- semantics ------------------------------------------------------------ */
 /* CEL equality (cel-go types Equal): heterogeneous numeric equality (1 == 1u == 1.0),
  * NaN != NaN, lists/maps element-wise, different kinds are unequal. */
