@@ -15,7 +15,7 @@ DESTDIR  ?=
 CC       ?= cc
 SANITIZE ?=
 
-PKGS     := yaml-0.1 jansson libpcre2-8 libprotobuf-c libnghttp2 libcurl readline
+PKGS     := yaml-0.1 jansson libprotobuf-c libnghttp2 libcurl readline re2
 # A missing package stops the build naming it (one failed lookup would
 # otherwise empty every flag); goals that need no compiler skip the check.
 NO_PKG_GOALS := deps clean
@@ -66,6 +66,27 @@ TOOLS    := dra-slice dra-select dra-alloc dra-claim dra-prepare dra-evict dra-w
 
 LIB_SRC  := $(sort $(shell find src/common -name '*.c'))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+
+# C++ in the library: the RE2 shim (src/common/cel/re2.cc), C++17, the
+# same warnings; the tools, tests and fuzzers link libstdc++ for it.
+CXX      ?= g++
+LIB_CXX  := $(sort $(shell find src/common -name '*.cc'))
+LIB_OBJ  += $(LIB_CXX:%.cc=$(BUILD)/obj/%.o)
+CXXFLAGS += -std=c++17 -Wall -Wextra -Wshadow -Wno-unused-parameter $(if $(filter 1,$(WERROR)),-Werror) \
+            $(OPTFLAGS) $(PKG_CFLAGS)
+LDLIBS   += -lstdc++
+$(BUILD)/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(call say,CXX,$<)
+	$(Q)$(CXX) $(CPPFLAGS) $(CXXFLAGS) -MMD -MP -c $< -o $@
+FUZZ_CXX_OBJ := $(LIB_CXX:%.cc=build/fuzz/obj/%.o)
+# fuzz_regex also compares with PCRE2 when that is installed (tests only).
+FUZZ_PCRE2 := $(shell pkg-config --exists libpcre2-8 2>/dev/null && echo -DFUZZ_PCRE2 `pkg-config --cflags --libs libpcre2-8`)
+build/fuzz/fuzz_regex: FUZZ_EXTRA := $(FUZZ_PCRE2)
+build/fuzz/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(call say,CLANG++,$<)
+	$(Q)clang++ -std=c++17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -Isrc/common $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 # protobuf-c code generated from proto/*.proto into build/gen (only
 # src/common/kubelet/ includes it).
@@ -142,7 +163,7 @@ deps:
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_CFLAGS := -std=c17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) $(GEN_C:%.c=build/fuzz/obj/%.o)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) $(GEN_C:%.c=build/fuzz/obj/%.o) $(FUZZ_CXX_OBJ)
 $(patsubst %.c,build/fuzz/obj/%.o,$(wildcard src/common/kubelet/*.c)): $(GEN_H)
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -151,7 +172,7 @@ build/fuzz/obj/%.o: %.c
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(call say,FUZZ,$@)
-	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS) $(FUZZ_EXTRA) -lstdc++ -lm
 fuzz: $(FUZZ_BIN)
 	@tests/fuzz/run.sh $(FUZZ_BIN)
 

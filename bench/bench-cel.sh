@@ -12,11 +12,11 @@ mkdir -p "$out"
 
 # The Makefile's flags, against the library `make` built.
 [[ -f build/lib/libdra.a ]] || make --no-print-directory build/lib/libdra.a >/dev/null
-pkgs="yaml-0.1 jansson libpcre2-8 libprotobuf-c libnghttp2 libcurl readline"
+pkgs="yaml-0.1 jansson libprotobuf-c libnghttp2 libcurl readline re2"
 cflags=$(pkg-config --cflags $pkgs | sed 's/-D_XOPEN_SOURCE=[^ ]*//g')
 cc -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter -O2 -g \
     -D_GNU_SOURCE -Isrc/common -Ibuild/gen $cflags -o "$out/cel_bench" bench/cel_bench.c build/lib/libdra.a \
-    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc $(pkg-config --libs $pkgs) -lm
+    -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc $(pkg-config --libs $pkgs) -lstdc++ -lm
 
 all_out=$("$out/cel_bench" "$iters")
 c_out=$(grep '^c ' <<<"$all_out")

@@ -21,10 +21,10 @@ if ! "$PY" -c 'import grpc, grpc_tools' 2>/dev/null; then
 fi
 
 [[ -f build/lib/libdra.a ]] || make --no-print-directory build/lib/libdra.a >/dev/null
-pkgs="yaml-0.1 jansson libpcre2-8 libprotobuf-c libnghttp2 libcurl readline"
+pkgs="yaml-0.1 jansson libprotobuf-c libnghttp2 libcurl readline re2"
 cflags=$(pkg-config --cflags $pkgs | sed 's/-D_XOPEN_SOURCE=[^ ]*//g')
 cc -std=c17 -Wall -Wextra -Werror -O2 -g -D_GNU_SOURCE -Isrc/common -Ibuild/gen $cflags -o "$out/grpc_bench" \
-    bench/grpc_bench.c build/lib/libdra.a $(pkg-config --libs $pkgs) -lm
+    bench/grpc_bench.c build/lib/libdra.a $(pkg-config --libs $pkgs) -lstdc++ -lm
 
 T=$(mktemp -d /tmp/dra-bench.XXXXXX)
 # CDI specs on tmpfs when there is one: the driver fsyncs every spec it

@@ -2,7 +2,7 @@
 # Install the Debian packages dra-tools needs to build and test, if missing.
 # Safe to run repeatedly: does nothing when everything is present.
 set -eu
-PKGS="build-essential pkg-config libyaml-dev libjansson-dev libpcre2-dev libprotobuf-c-dev protobuf-c-compiler
+PKGS="build-essential pkg-config libyaml-dev libjansson-dev libre2-dev libprotobuf-c-dev protobuf-c-compiler
 libreadline-dev libcurl4-openssl-dev libnghttp2-dev bats bats-assert bats-support bats-file jq
 python3-grpcio python3-grpc-tools clang libclang-rt-14-dev tmux openssl python3"
 missing=""

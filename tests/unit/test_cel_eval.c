@@ -7,6 +7,7 @@
 
 #include "cel/cel.h"
 #include "cel/dra.h"
+#include "cel/regex.h"
 
 /* Compile (checked unless `unchecked`) and evaluate with x=5, s="hello", l=[1,2,3],
  * m={"a":1}; return the result printed (or "ERROR: msg" / "COMPILE: msg"). */
@@ -246,7 +247,7 @@ UNIT_TEST(strings_std)
     EV("'hello'.endsWith('hello!')", "false");
     EV("'hello'.matches('^h.*o$')", "true");
     EV("matches('abc', 'b')", "true");
-    EV("'abc'.matches('(?=a)')", "ERROR: error parsing regexp: invalid or unsupported Perl syntax: `(?=a)`");
+    EV("'abc'.matches('(?=a)')", "ERROR: error parsing regexp: invalid or unsupported Perl syntax: `(?=`");
     EV("'a\\nb'.matches('a$')", "false");
     EV("'héllo'.matches('^h.llo$')", "true");
 }
@@ -932,6 +933,130 @@ static const char *dra_eval(cel_env *env, cel_dra_device *dev, const char *expr)
     }
     cel_program_free(p);
     return out;
+}
+
+/* Go's regexp, which Kubernetes' CEL runs, on RE2: each row is a pattern,
+ * a text, and what regexp.Compile and FindAllStringIndex answer (Go 1.26,
+ * the regexp of Kubernetes 1.37): its error text, or the matches. */
+static void emit_match(void *ud, size_t start, size_t end)
+{
+    dra_buf *b = ud;
+    dra_buf_printf(b, "%s[%zu %zu]", b->len > 1 ? " " : "", start, end);
+}
+
+static char *go_regexp(const char *pattern, size_t plen, const char *text, size_t tlen)
+{
+    char *err = NULL;
+    cel_regex *re = cel_regex_compile(pattern, plen, &err);
+    if (!re)
+        return err;
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_putc(&b, '[');
+    cel_regex_find_all(re, text, tlen, -1, emit_match, &b);
+    dra_buf_putc(&b, ']');
+    cel_regex_free(re);
+    return dra_buf_detach(&b);
+}
+
+UNIT_TEST(regex_as_go)
+{
+    static const struct {
+        const char *pattern, *text, *want;
+    } rows[] = {
+        /* linear time: no backtracking limit to run into */
+        {"(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", "[]"},
+        {"(a|aa)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!", "[]"},
+        /* repeat counts: at most 1,000, nested ones multiplied */
+        {"a{1001}", "", "error parsing regexp: invalid repeat count: `{1001}`"},
+        {"a{2,1}", "", "error parsing regexp: invalid repeat count: `{2,1}`"},
+        {"(a{10}){101}", "", "error parsing regexp: invalid repeat count: `{101}`"},
+        {"\\pL*{1001}", "", "error parsing regexp: invalid repeat count: `{1001}`"},
+        {"a{1001}?", "", "error parsing regexp: invalid repeat count: `{1001}`"},
+        {"a{1000}", "", "[]"},
+        /* what RE2 C++ reads differently from Go */
+        {"\\C", "", "error parsing regexp: invalid escape sequence: `\\C`"},
+        {"[\\C]", "", "error parsing regexp: invalid escape sequence: `\\C`"},
+        {"(?<n>a)", "xa", "[[1 2]]"},
+        {"(?<=a)b", "", "error parsing regexp: invalid named capture: `(?<=a)b`"},
+        {"(?P<\xc3\xa9>a)", "", "error parsing regexp: invalid named capture: `(?P<\xc3\xa9>`"},
+        {"\\p{greek}+", "x\xce\xb1\xce\xb2", "[[1 5]]"},
+        {"\\p{Old_Italic}", "", "error parsing regexp: invalid character class range: `\\p{Old_Italic}`"},
+        {"\\p{Lc}", "aB1", "[[0 1] [1 2]]"},
+        {"[^\\p{C}]+", "a\x01" "b", "[[0 1] [2 3]]"},
+        {"\\p{Cn}", "\xcd\xb8" "a", "[[0 2]]"},
+        {"[\\P{Lc}0]+", "ab12..", "[[2 6]]"},
+        {"\\B", "A\xce\xa3\xcf\x83", "[[3 3] [5 5]]"},
+        {"\\x{", "", "error parsing regexp: invalid escape sequence: `\\x{`"},
+        {"\\x{110000}", "", "error parsing regexp: invalid escape sequence: `\\x{110000`"},
+        {"(?i)k", "\xe2\x84\xaa", "[[0 3]]"},
+        /* each byte of invalid UTF-8 in the text is one U+FFFD */
+        {".", "a\xff" "b", "[[0 1] [1 2] [2 3]]"},
+        {"x*", "\xff" "a", "[[0 0] [1 1] [2 2]]"},
+        /* Go's error texts */
+        {"[a", "", "error parsing regexp: missing closing ]: `[a`"},
+        {"a)", "", "error parsing regexp: unexpected ): `a)`"},
+        {"(a", "", "error parsing regexp: missing closing ): `(a`"},
+        {"a\\", "", "error parsing regexp: trailing backslash at end of expression: ``"},
+        {"*", "", "error parsing regexp: missing argument to repetition operator: `*`"},
+        {"a**", "", "error parsing regexp: invalid nested repetition operator: `**`"},
+        {"(?x)a", "", "error parsing regexp: invalid or unsupported Perl syntax: `(?x`"},
+        {"\\8", "", "error parsing regexp: invalid escape sequence: `\\8`"},
+        {"a\xff", "", "error parsing regexp: invalid UTF-8: `\xff`"},
+        {"[[:foo:]]", "", "error parsing regexp: invalid character class range: `[:foo:]`"},
+        {"\\Qa.b\\E+", "a.bb", "[[0 4]]"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char *got = go_regexp(rows[i].pattern, strlen(rows[i].pattern), rows[i].text, strlen(rows[i].text));
+        CHECK_STR(got, rows[i].want);
+        free(got);
+    }
+    /* nesting deeper than Go's 1,000 */
+    char deep[4096];
+    size_t n = 0;
+    for (int k = 0; k < 1001; k++)
+        deep[n++] = '(';
+    deep[n++] = 'a';
+    for (int k = 0; k < 1001; k++)
+        deep[n++] = ')';
+    char *got = go_regexp(deep, n, "", 0);
+    CHECK(strncmp(got, "error parsing regexp: expression nests too deeply: `((((", 56) == 0);
+    free(got);
+    got = go_regexp(deep + 2, n - 4, "a", 1);
+    CHECK_STR(got, "[[0 1]]");
+    free(got);
+}
+
+/* The regex functions in CEL: runtime and compile-time errors worded as
+ * cel-go and Kubernetes word them. */
+UNIT_TEST(regex_in_cel)
+{
+    EV("'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!'.matches('(a+)+$')", "false");
+    EV("'x'.matches('a{' + '1001}')", "ERROR: error parsing regexp: invalid repeat count: `{1001}`");
+    EV("'x'.find('[' + '')", "ERROR: Illegal regex: error parsing regexp: missing closing ]: `[`");
+    EV("'x'.findAll('(?=' + 'x)')", "ERROR: Illegal regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`");
+    EV("'a\\u03a3a'.matches('\\\\B')", "false");
+    EV("'\\u00e9!'.findAll('\\\\B')", "[\"\", \"\", \"\"]");
+    EV("'abc'.matches('(?<n>b)')", "true");
+    cel_env *env = cel_dra_env_new(NULL);
+    json_t *j = json_loads("{\"name\": \"d\"}", 0, NULL);
+    cel_dra_device *dev = cel_dra_device_new(j, "gpu.example.com");
+    /* a constant pattern of matches() is checked with the literals ... */
+    CHECK_STR(dra_eval(env, dev, "device.driver.matches('a{1001}')"),
+              "COMPILE: compilation failed: ERROR: <input>:1:23: invalid matches argument\n"
+              " | device.driver.matches('a{1001}')\n | ......................^");
+    /* ... one of find() and findAll() when the program is made, after the result type */
+    CHECK_STR(dra_eval(env, dev, "device.driver.find('a{1001}') == ''"),
+              "COMPILE: program instantiation failed: error parsing regexp: invalid repeat count: `{1001}`");
+    CHECK_STR(dra_eval(env, dev, "device.driver.findAll('[a-').size() == 0 && device.driver.find('(') == ''"),
+              "COMPILE: program instantiation failed: error parsing regexp: missing closing ]: `[a-`");
+    CHECK_STR(dra_eval(env, dev, "device.driver.find('[')"),
+              "COMPILE: must evaluate to bool or the unknown type, not string");
+    CHECK_STR(dra_eval(env, dev, "device.driver.find(device.driver + '[') == ''"),
+              "ERROR: Illegal regex: error parsing regexp: missing closing ]: `[`");
+    CHECK_STR(dra_eval(env, dev, "device.driver.matches('^gpu\\\\.example\\\\.com$')"), "true");
+    cel_dra_device_free(dev);
+    json_decref(j);
+    cel_env_free(env);
 }
 
 UNIT_TEST(dra_device)

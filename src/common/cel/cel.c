@@ -153,6 +153,57 @@ static void validate_literals(const cel_ast *ast, const cel_node *n, dra_err **e
     }
 }
 
+/* The first constant pattern of find() or findAll() that does not compile,
+ * in the order cel-go plans the calls (operands first, left to right). */
+static char *constant_regex_error(const cel_node *n)
+{
+    if (!n)
+        return NULL;
+    char *e = NULL;
+    switch (n->kind) {
+    case CEL_NODE_SELECT: return constant_regex_error(n->u.select.operand);
+    case CEL_NODE_CALL: {
+        e = constant_regex_error(n->u.call.target);
+        for (size_t i = 0; !e && i < n->u.call.nargs; i++)
+            e = constant_regex_error(n->u.call.args[i]);
+        const char *f = n->u.call.function;
+        const cel_node *pat = n->u.call.target && n->u.call.nargs ? n->u.call.args[0]
+                            : !n->u.call.target && n->u.call.nargs > 1 ? n->u.call.args[1] : NULL;
+        if (!e && pat && pat->kind == CEL_NODE_CONST && pat->u.constant.kind == CEL_CONST_STRING &&
+            (!strcmp(f, "find") || !strcmp(f, "findAll")))
+            e = cel_regex_check(pat->u.constant.v.s.data, pat->u.constant.v.s.len);
+        return e;
+    }
+    case CEL_NODE_LIST:
+        for (size_t i = 0; !e && i < n->u.list.nelems; i++)
+            e = constant_regex_error(n->u.list.elems[i]);
+        return e;
+    case CEL_NODE_MAP:
+    case CEL_NODE_STRUCT:
+        for (size_t i = 0; !e && i < n->u.map.nentries; i++) {
+            e = constant_regex_error(n->u.map.entries[i].key);
+            if (!e)
+                e = constant_regex_error(n->u.map.entries[i].value);
+        }
+        return e;
+    case CEL_NODE_COMPREHENSION: {
+        const cel_node *parts[] = {n->u.comp.iter_range, n->u.comp.accu_init, n->u.comp.loop_condition,
+                                   n->u.comp.loop_step, n->u.comp.result};
+        for (size_t i = 0; !e && i < sizeof parts / sizeof parts[0]; i++)
+            e = constant_regex_error(parts[i]);
+        return e;
+    }
+    default: return NULL;
+    }
+}
+
+char *cel_program_regex_error(const cel_program *p)
+{
+    if (!(p->env->libs & CEL_LIB_K8S_REGEX))
+        return NULL;
+    return constant_regex_error(p->ast->root);
+}
+
 dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts,
                      cel_program **out)
 {

@@ -76,6 +76,14 @@ DRA_MUST_USE dra_err *cel_compile(cel_env *env, const char *src, size_t len, con
                      cel_program **out);
 void cel_program_free(cel_program *p);
 
+/* What making the program fails on in cel-go (env.Program) with the
+ * Kubernetes regex library (apiserver library/regex.go, OptimizeRegex of
+ * find and findAll): the first constant pattern of find() or findAll()
+ * that does not compile, as Go's "error parsing regexp: ..." text (caller
+ * frees), or NULL.  cel_compile does not check this: callers report it
+ * where upstream does (after the result type, dra.c). */
+char *cel_program_regex_error(const cel_program *p);
+
 /* Static result type (dyn when unchecked), and as cel-go prints it. */
 const cel_type *cel_program_result_type(const cel_program *p);
 const char *cel_program_result_type_str(const cel_program *p);

@@ -65,7 +65,7 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts)
     return env;
 }
 
-dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out)
+static dra_err *compile(cel_env *env, const char *expr, size_t len, cel_program **out)
 {
     dra_err *e = cel_compile(env, expr, len, NULL, out);
     if (e) {
@@ -78,9 +78,29 @@ dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_p
     return NULL;
 }
 
+/* After the result type, as CompileCELExpression (dynamic-resource-allocation
+ * cel/compile.go) makes the program: "program instantiation failed: ...". */
+static dra_err *instantiate(cel_program **out)
+{
+    char *rx = cel_program_regex_error(*out);
+    if (!rx)
+        return NULL;
+    dra_err *r = dra_err_new(DRA_EXIT_INPUT, "program instantiation failed: %s", rx);
+    free(rx);
+    cel_program_free(*out);
+    *out = NULL;
+    return r;
+}
+
+dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out)
+{
+    dra_err *e = compile(env, expr, len, out);
+    return e ? e : instantiate(out);
+}
+
 dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out)
 {
-    dra_err *e = cel_dra_compile_value(env, expr, len, out);
+    dra_err *e = compile(env, expr, len, out);
     if (e)
         return e;
     const cel_type *t = cel_program_result_type(*out);
@@ -91,6 +111,9 @@ dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program
         *out = NULL;
         return r;
     }
+    e = instantiate(out);
+    if (e)
+        return e;
     build_plan(*out);
     return NULL;
 }

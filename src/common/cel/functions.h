@@ -131,12 +131,12 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
 uint64_t cel_cost_size(const cel_value *v);
 
 /* Compiled-regex cache used by matches/find/findAll (lib_regex.c).  Owned by
- * a program; not thread-safe.  Patterns are compiled with PCRE2 (UTF mode)
- * on first use and kept until cel_regex_cache_free. */
+ * a program; not thread-safe.  Patterns are compiled as Go's regexp reads
+ * them (regex.h) on first use and kept until cel_regex_cache_free. */
 cel_regex_cache *cel_regex_cache_new(void);
 void cel_regex_cache_free(cel_regex_cache *c);
 /* Validate a pattern at compile time (ValidateRegexLiterals); NULL when valid,
- * else a static/heap message the caller frees with free(). */
+ * else Go's error text, which the caller frees with free(). */
 char *cel_regex_check(const char *pattern, size_t len);
 
 /* "no such key: <k>" as cel-go prints the key (lib_std.c). */

@@ -360,7 +360,7 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
     free(lx.errs);
 }
 
-static int unhex(int c)
+int cel_hex_digit(int c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -428,7 +428,7 @@ const char *cel_unescape(const char *text, size_t len, bool bytes, dra_buf *out)
             if (end - p < n)
                 return "unable to unescape string";
             for (int j = 0; j < n; j++) {
-                int h = unhex((unsigned char)p[j]);
+                int h = cel_hex_digit((unsigned char)p[j]);
                 if (h < 0)
                     return "unable to unescape string";
                 v = (v << 4) | (unsigned)h;

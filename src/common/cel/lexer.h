@@ -61,6 +61,9 @@ const char *cel_tok_display(cel_tok_kind kind);
  * on success or a static message such as "unable to unescape string". */
 const char *cel_unescape(const char *text, size_t len, bool bytes, dra_buf *out);
 
+/* The value of hex digit c (0-9, a-f, A-F), -1 for anything else. */
+int cel_hex_digit(int c);
+
 /* UTF-8 decoding and encoding: base/utf8.h. */
 
 #endif
