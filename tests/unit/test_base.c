@@ -50,6 +50,39 @@ UNIT_TEST(arena_reset_reuses_memory)
     dra_arena_free(&a);
 }
 
+/* A mark frees what came after it, small and large allocations and new
+ * blocks alike, and keeps what came before. */
+UNIT_TEST(arena_mark_and_release)
+{
+    for (int start = 0; start < 3; start++) {
+        dra_arena a = DRA_ARENA_INIT;
+        char *before = NULL;
+        if (start > 0) {
+            before = dra_arena_strdup(&a, "kept");
+            if (start > 1)
+                dra_arena_alloc(&a, 40000); /* a one-off block after the current one */
+        }
+        size_t cap = dra_arena_capacity(&a), total = a.total;
+        dra_arena_mark m = dra_arena_mark_get(&a);
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < 20; i++)
+                memset(dra_arena_alloc(&a, i % 3 ? 100 : 30000), 7, 100);
+            memset(dra_arena_alloc(&a, 1 << 20), 1, 1 << 20);
+            dra_arena_mark inner = dra_arena_mark_get(&a);
+            dra_arena_alloc(&a, 70000);
+            dra_arena_release(&a, inner);
+            dra_arena_release(&a, m);
+            CHECK_INT(dra_arena_capacity(&a), cap);
+            CHECK_INT(a.total, total);
+            if (before)
+                CHECK_STR(before, "kept");
+        }
+        char *after = dra_arena_strdup(&a, "new");
+        CHECK_STR(after, "new");
+        dra_arena_free(&a);
+    }
+}
+
 UNIT_TEST(buffer_appends_and_detaches)
 {
     dra_buf b = DRA_BUF_INIT;

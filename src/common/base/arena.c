@@ -131,3 +131,35 @@ void dra_arena_reset(dra_arena *a)
     nb->size = size;
     a->head = nb;
 }
+
+dra_arena_mark dra_arena_mark_get(const dra_arena *a)
+{
+    dra_arena_mark m = {a->head, a->head ? a->head->next : NULL, a->head ? a->head->used : 0, a->total};
+    return m;
+}
+
+/* Blocks come in two ways (dra_arena_alloc): a new current block goes in
+ * front, a large one-off goes right after the current one.  So what came
+ * since the mark is in front of the marked block, and between it and the
+ * block that followed it then. */
+void dra_arena_release(dra_arena *a, dra_arena_mark m)
+{
+    dra_arena_block *b = a->head;
+    while (b && b != m.head) {
+        dra_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = b;
+    if (b) {
+        dra_arena_block *x = b->next;
+        while (x && x != m.next) {
+            dra_arena_block *next = x->next;
+            free(x);
+            x = next;
+        }
+        b->next = m.next;
+        b->used = m.used;
+    }
+    a->total = m.total;
+}

@@ -35,4 +35,15 @@ void dra_arena_free(dra_arena *a); /* releases everything; the arena is reusable
  * calling malloc after the first.  Pointers handed out before are invalid. */
 void dra_arena_reset(dra_arena *a);
 
+/* A point to come back to: dra_arena_release(a, m) frees everything
+ * allocated since dra_arena_mark(a) returned m (pointers handed out since
+ * are invalid, those from before stay valid).  Marks nest like a stack;
+ * no reset or free may happen between a mark and its release. */
+typedef struct dra_arena_mark {
+    dra_arena_block *head, *next; /* the current block and the one after it */
+    size_t used, total;
+} dra_arena_mark;
+dra_arena_mark dra_arena_mark_get(const dra_arena *a);
+void dra_arena_release(dra_arena *a, dra_arena_mark m);
+
 #endif
