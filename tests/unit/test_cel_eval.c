@@ -814,6 +814,35 @@ UNIT_TEST(comprehension_memory_linear)
     }
 }
 
+/* What a step makes and nothing keeps is freed before the next step: a
+ * concatenation of 2,000 items in each of 2,000 steps (96 MB when kept)
+ * stays within a few blocks whether the result is a bool, an int or the
+ * iteration variable. */
+UNIT_TEST(comprehension_step_garbage_freed)
+{
+    const char *shapes[] = {
+        "cel.bind(l, lists.range(1000), lists.range(2000).all(x, (l + l).size() > 0))",
+        "cel.bind(l, lists.range(1000), lists.range(2000).exists(x, (l + l).size() == 0) == false)",
+        "cel.bind(l, lists.range(1000), lists.range(2000).exists_one(x, (l + l).size() == x + 1))",
+        "cel.bind(l, lists.range(1000), lists.range(2000).filter(x, (l + l).size() > x).size() == 2000)",
+        "cel.bind(l, lists.range(1000), lists.range(2000).map(x, (l + l).size() + x)[1999] == 3999)",
+        "cel.bind(l, lists.range(1000), lists.range(2000).transformMap(i, v, (l + l).size())[5] == 2000)",
+        "cel.bind(l, lists.range(1000), lists.range(2000).map(x, l.map(y, string(y)).size()).size() == 2000)",
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        size_t b = scratch_after(shapes[i]);
+        if (!(b > 0 && b < 2 * 1024 * 1024))
+            fprintf(stderr, "  %s: %zu bytes\n", shapes[i], b);
+        CHECK(b > 0 && b < 2 * 1024 * 1024);
+    }
+    /* kept values stay valid: strings made in the step, maps built in it */
+    EV("lists.range(3).map(x, string(x) + '!')", "[\"0!\", \"1!\", \"2!\"]");
+    EV("lists.range(3).filter(x, [x, x].size() == 2).map(y, {'k': [y]})",
+       "[{\"k\": [0]}, {\"k\": [1]}, {\"k\": [2]}]");
+    EV("cel.bind(x, [], lists.range(3).all(y, (x + [string(y)]).size() > 0) ? x : [])", "[\"0\", \"1\", \"2\"]");
+    EV("lists.range(20).transformMapEntry(i, v, {string(v): [v]})['19']", "[19]");
+}
+
 /* What upstream's mutable accumulator makes visible: cel.bind(x, [], ...)
  * binds x to a list the additions grow in place (cel-go
  * common/types/list.go mutableList.Add), and a key inserted twice is

@@ -264,6 +264,9 @@ typedef struct accu_frame {
     cel_list *list;        /* the mutable list, or NULL */
     cel_map *map;          /* the mutable map, or NULL */
     size_t cap;            /* of the list's items or the map's entries */
+    size_t iter[2], niter; /* local slots of the iteration variables */
+    unsigned long adds;    /* additions to this accumulator */
+    bool keeps_new;        /* an addition kept a value made in this step */
 } accu_frame;
 
 typedef struct ev {
@@ -480,6 +483,45 @@ static accu_frame *mutable_map(ev *e, const cel_map *m)
     return NULL;
 }
 
+/* Whether v points at nothing: no memory of its own to keep alive. */
+static bool is_scalar(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_NULL: case CEL_BOOL: case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_TIMESTAMP:
+    case CEL_DURATION:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Note an addition of v to f's accumulator: whether it may keep memory
+ * the current step made (anything but a scalar or the value of one of
+ * f's iteration variables, which come from before the step). */
+static void note_addition(ev *e, accu_frame *f, const cel_value *v)
+{
+    f->adds++;
+    if (is_scalar(v))
+        return;
+    for (size_t k = 0; k < f->niter; k++) {
+        const cel_value *it = &e->local_vals[f->iter[k]];
+        if (it->kind == v->kind && memcmp(&it->v, &v->v, sizeof v->v) == 0)
+            return;
+    }
+    f->keeps_new = true;
+}
+
+/* Additions to the accumulators of the comprehensions around f (a step
+ * that adds to one of those, as cel.bind(x, [], ...) allows, keeps what
+ * it adds). */
+static unsigned long outer_additions(const accu_frame *f)
+{
+    unsigned long n = 0;
+    for (const accu_frame *o = f->up; o; o = o->up)
+        n += o->adds;
+    return n;
+}
+
 /* a + b with a mutable list a: b's items are appended to a, which is the
  * result (cel-go common/types/list.go, mutableList.Add). */
 static cel_value add_in_place(ev *e, const cel_node *n, cel_value *args)
@@ -488,7 +530,10 @@ static cel_value add_in_place(ev *e, const cel_node *n, cel_value *args)
     const cel_overload *o = f ? pick_overload(n, args, 2) : NULL;
     if (!o)
         return call_overloads(e, n, args, 2);
-    cel_list_append_s(e->cx.scratch, f->list, &f->cap, args[1].v.list->items, args[1].v.list->n);
+    const cel_list *add = args[1].v.list;
+    for (size_t i = 0; i < add->n; i++)
+        note_addition(e, f, &add->items[i]);
+    cel_list_append_s(e->cx.scratch, f->list, &f->cap, add->items, add->n);
     return charged(e, n, o, args, 2, args[0]);
 }
 
@@ -524,11 +569,14 @@ static cel_value insert_in_place(ev *e, const cel_node *n, cel_value *args, size
                        cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(keys)));
     }
     cel_value r = args[0];
-    for (size_t i = 0; i < cnt; i++)
+    for (size_t i = 0; i < cnt; i++) {
         if (!cel_map_insert_s(e->cx.scratch, f->map, &f->cap, &keys[i], &vals[i])) {
             r = insert_failed(e, &keys[i]);
             break;
         }
+        note_addition(e, f, &keys[i]);
+        note_addition(e, f, &vals[i]);
+    }
     return charged(e, n, o, args, nargs, r);
 }
 
@@ -856,7 +904,7 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
     if (range.kind != CEL_LIST && range.kind != CEL_MAP)
         return cel_errorf_s(e->cx.scratch, "got '%s', expected iterable type", go_type_name(&range));
     EVAL_OR_RETURN(accu, n->u.comp.accu_init);
-    accu_frame frame = {e->accus, NULL, NULL, 0};
+    accu_frame frame = {.up = e->accus};
     if (accu.kind == CEL_LIST && accu.v.list->n == 0) {
         frame.list = cel_scratch_zalloc(e->cx.scratch, sizeof *frame.list);
         accu = cel_listval(frame.list);
@@ -874,6 +922,9 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
     if (frame.list || frame.map)
         e->accus = &frame;
     size_t accu_slot = base, it1 = base + 1, it2 = base + 2;
+    frame.iter[0] = it1;
+    frame.iter[1] = it2;
+    frame.niter = two ? 2 : 1;
     size_t cnt = range.kind == CEL_LIST ? range.v.list->n : range.v.map->n;
     cel_value result;
     for (size_t i = 0; i < cnt; i++) {
@@ -889,6 +940,18 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
             if (two)
                 e->local_vals[it2] = range.v.map->vals[i];
         }
+        /* What the step makes is freed after it when nothing kept points
+         * into it: the accumulator is a scalar, or this comprehension's own
+         * and only given scalars or the iteration variables' values (room
+         * for one more is taken before, so that growing it is not freed). */
+        if (frame.list)
+            cel_list_reserve_s(e->cx.scratch, frame.list, &frame.cap, 1);
+        else if (frame.map)
+            cel_map_reserve_s(e->cx.scratch, frame.map, &frame.cap, 1);
+        size_t cap = frame.cap;
+        unsigned long outer = outer_additions(&frame);
+        frame.keeps_new = false;
+        dra_arena_mark mark = dra_arena_mark_get(e->cx.scratch);
         cel_value c = eval(e, n->u.comp.loop_condition);
         if (e->cancelled)
             break;
@@ -898,6 +961,11 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
         if (e->cancelled)
             break;
         e->local_vals[accu_slot] = s;
+        bool own_accu = (frame.list && s.kind == CEL_LIST && s.v.list == frame.list) ||
+                        (frame.map && s.kind == CEL_MAP && s.v.map == frame.map);
+        if ((is_scalar(&s) || own_accu) && frame.cap == cap && !frame.keeps_new &&
+            outer_additions(&frame) == outer)
+            dra_arena_release(e->cx.scratch, mark);
     }
     /* the result sees the accumulator only (iteration variables go out of scope) */
     e->nlocals = base + 1;

@@ -93,22 +93,26 @@ cel_value cel_list_copy_a(dra_arena *a, const cel_value *items, size_t n)
 }
 
 /* Accumulators: capacity doubles, so n appends copy O(n) values in all. */
+void cel_list_reserve_s(cel_scratch *s, cel_list *l, size_t *cap, size_t extra)
+{
+    if (l->n + extra <= *cap)
+        return;
+    size_t want = *cap ? *cap * 2 : 8;
+    if (want < l->n + extra)
+        want = l->n + extra;
+    cel_value *grown = cel_scratch_alloc(s, want * sizeof *grown);
+    if (l->n)
+        memcpy(grown, l->items, l->n * sizeof *grown);
+    l->items = grown;
+    *cap = want;
+}
+
 void cel_list_append_s(cel_scratch *s, cel_list *l, size_t *cap, const cel_value *items, size_t n)
 {
     if (n == 0)
         return;
-    if (l->n + n > *cap) {
-        size_t want = *cap ? *cap * 2 : 8;
-        if (want < l->n + n)
-            want = l->n + n;
-        cel_value *grown = cel_scratch_alloc(s, want * sizeof *grown);
-        if (l->n)
-            memcpy(grown, l->items, l->n * sizeof *grown);
-        l->items = grown;
-        *cap = want;
-    }
-    /* `items` may be l's own (x + x): its values were copied above, and the
-     * old array stays valid (scratch memory is never freed piecemeal) */
+    /* `items` may be l's own (x + x): the array it points at stays valid */
+    cel_list_reserve_s(s, l, cap, n);
     memcpy((cel_value *)l->items + l->n, items, n * sizeof *items);
     l->n += n;
 }
@@ -259,24 +263,31 @@ static void map_reindex(cel_scratch *s, cel_map *m, size_t cap)
         tab[index_slot(m, &m->keys[i])] = (uint32_t)i;
 }
 
+void cel_map_reserve_s(cel_scratch *s, cel_map *m, size_t *cap, size_t extra)
+{
+    if (m->n + extra <= *cap)
+        return;
+    size_t want = *cap ? *cap * 2 : 8;
+    if (want < m->n + extra)
+        want = m->n + extra;
+    cel_value *k = cel_scratch_alloc(s, want * sizeof *k);
+    cel_value *v = cel_scratch_alloc(s, want * sizeof *v);
+    if (m->n) {
+        memcpy(k, m->keys, m->n * sizeof *k);
+        memcpy(v, m->vals, m->n * sizeof *v);
+    }
+    m->keys = k;
+    m->vals = v;
+    *cap = want;
+    if (want >= MAP_INDEX_MIN)
+        map_reindex(s, m, want);
+}
+
 bool cel_map_insert_s(cel_scratch *s, cel_map *m, size_t *cap, const cel_value *key, const cel_value *val)
 {
     if (cel_map_find(m, key))
         return false;
-    if (m->n == *cap) {
-        size_t want = *cap ? *cap * 2 : 8;
-        cel_value *k = cel_scratch_alloc(s, want * sizeof *k);
-        cel_value *v = cel_scratch_alloc(s, want * sizeof *v);
-        if (m->n) {
-            memcpy(k, m->keys, m->n * sizeof *k);
-            memcpy(v, m->vals, m->n * sizeof *v);
-        }
-        m->keys = k;
-        m->vals = v;
-        *cap = want;
-        if (want >= MAP_INDEX_MIN)
-            map_reindex(s, m, want);
-    }
+    cel_map_reserve_s(s, m, cap, 1);
     ((cel_value *)m->keys)[m->n] = *key;
     ((cel_value *)m->vals)[m->n] = *val;
     if (m->index)

@@ -206,6 +206,9 @@ cel_value cel_map_build_a(dra_arena *a, const cel_value *keys, const cel_value *
  * when the key is present (cel_map_find's key semantics). */
 void cel_list_append_s(cel_scratch *s, cel_list *l, size_t *cap, const cel_value *items, size_t n);
 bool cel_map_insert_s(cel_scratch *s, cel_map *m, size_t *cap, const cel_value *key, const cel_value *val);
+/* Room for `extra` more items or entries without growing (memory taken now). */
+void cel_list_reserve_s(cel_scratch *s, cel_list *l, size_t *cap, size_t extra);
+void cel_map_reserve_s(cel_scratch *s, cel_map *m, size_t *cap, size_t extra);
 
 /* ---- semantics ------------------------------------------------------------ */
 /* CEL equality (cel-go types Equal): heterogeneous numeric equality (1 == 1u == 1.0),
