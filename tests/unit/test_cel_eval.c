@@ -964,6 +964,65 @@ static const char *dra_eval(cel_env *env, cel_dra_device *dev, const char *expr)
     return out;
 }
 
+/* Actual costs as cel-go v0.29.2 counts them for variables, selections,
+ * indexes and ternaries (attributes: 1 for the attribute, 1 per constant
+ * qualifier, nothing for an attribute ternary branch itself, 1 more for a
+ * relative attribute), which filter(), map(x, p, f) and exists_one() hit
+ * with their accumulator, and for opt.or() and opt.orValue() (no call). */
+UNIT_TEST(costs_as_cel_go)
+{
+    static const struct {
+        const char *expr;
+        uint64_t cost;
+    } rows[] = {
+        {"[1, 2, 3].filter(y, y > 1)", 53},
+        {"[1, 2, 3].filter(y, y > 5)", 27},
+        {"[1, 2, 3].map(y, y > 1, y)", 53},
+        {"[1, 2, 3].exists_one(y, y == 2)", 20},
+        {"[1, 2, 3].filter(y, y > 1).map(z, z * 2)", 92},
+        {"{'a': 1, 'b': 2}.transformMap(k, v, v > 1, v)", 69},
+        {"[1, 2].transformList(i, v, i > 0, v * 2)", 39},
+        {"cel.bind(x, [1, 2], true ? x : [2])", 20},
+        {"cel.bind(x, [1, 2], false ? [2] : x)", 20},
+        {"cel.bind(x, {'a': {'b': 1}}, true ? x.a.b : 2)", 72},
+        {"cel.bind(x, {'a': {'b': 1}}, true ? x['a']['b'] : 2)", 72},
+        {"cel.bind(x, [1, 2], cel.bind(i, 1, true ? x[i] : 3))", 31},
+        {"cel.bind(x, [1, 2], cel.bind(i, 1, x[i]))", 32},
+        {"cel.bind(x, [[1], [2]], cel.bind(i, 1, x[i][0]))", 53},
+        {"cel.bind(x, {'a': {'b': 1}}, cel.bind(k, 'a', x[k].b))", 83},
+        {"cel.bind(x, 1, true ? (true ? x : 2) : 3)", 10},
+        {"cel.bind(x, 1, (true ? x : 3) + 1)", 11},
+        {"cel.bind(x, {'a': 1}, (true ? x : {}).a)", 41},
+        {"[1, 2][0]", 12},
+        {"{'a': 1}.a", 32},
+        {"{'a': {'b': 1}}.a.b", 63},
+        {"true ? [1, 2][0] : 3", 11},
+        {"optional.of(1).orValue(2)", 1},
+        {"optional.none().orValue(2)", 1},
+        {"optional.of(1).or(optional.of(2))", 1},
+        {"optional.none().or(optional.of(2))", 2},
+        {"cel.bind(x, {'a': {'b': 1}}, true ? x.?a.b.orValue(0) : 3)", 73},
+    };
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_compile(env, rows[i].expr, strlen(rows[i].expr), NULL, &p);
+        CHECK(e == NULL);
+        dra_err_free(e);
+        if (!p)
+            continue;
+        uint64_t cost = 0;
+        cel_eval_options eo = {.actual_cost = &cost};
+        cel_value v = cel_eval(p, NULL, &eo);
+        CHECK(v.kind != CEL_ERROR);
+        if (cost != rows[i].cost)
+            fprintf(stderr, "  cost of %s\n", rows[i].expr);
+        CHECK_INT(cost, rows[i].cost);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+}
+
 /* Go's regexp, which Kubernetes' CEL runs, on RE2: each row is a pattern,
  * a text, and what regexp.Compile and FindAllStringIndex answer (Go 1.26,
  * the regexp of Kubernetes 1.37): its error text, or the matches. */

@@ -278,6 +278,7 @@ typedef struct ev {
     const char *local_names[MAX_LOCALS];
     cel_value local_vals[MAX_LOCALS];
     accu_frame *accus;      /* innermost mutable accumulator, or NULL */
+    const cel_node *free_base; /* an attribute whose own cost is waived (a ternary's branch) */
 } ev;
 
 static const cel_value cancelled_value = {.kind = CEL_ERROR, .v.err = CEL_COST_LIMIT_ERROR};
@@ -293,6 +294,60 @@ static bool charge(ev *e, uint64_t c)
 }
 
 static cel_value eval(ev *e, const cel_node *n);
+
+/* Costs of variables, field selections and indexes as cel-go counts them
+ * (interpreter/runtimecost.go, CostObserver): it plans them as attributes
+ * (interpreter/attributes.go) and charges 1 for the attribute and 1 for
+ * each constant qualifier (a field, a constant key); a key that is itself
+ * an attribute costs what evaluating it costs, and nothing more.  An
+ * attribute whose operand is no attribute ([1, 2][0], f(x).y) is
+ * relative and also costs 1.  A ternary's branch that is an attribute is
+ * resolved without being charged for the attribute itself (its
+ * qualifiers still are): `c ? x : y` costs c and nothing for x, which is
+ * what filter(), map(x, p, f) and exists_one() do with the accumulator. */
+static bool is_attribute(const cel_node *n)
+{
+    switch (n->kind) {
+    case CEL_NODE_IDENT: return true;
+    case CEL_NODE_SELECT: return !n->u.select.test_only;
+    case CEL_NODE_CALL:
+        return !n->folded && (n->eval_op == OP_INDEX || n->eval_op == OP_OPT_INDEX || n->eval_op == OP_OPT_SELECT ||
+                              n->eval_op == OP_CONDITIONAL);
+    default: return false;
+    }
+}
+
+/* The node that pays for an attribute itself: the identifier it starts
+ * from, or its first qualifier on an operand that is no attribute. */
+static const cel_node *attribute_root(const cel_node *n)
+{
+    for (;;) {
+        const cel_node *op = n->kind == CEL_NODE_SELECT ? n->u.select.operand
+                           : n->kind == CEL_NODE_CALL && n->eval_op != OP_CONDITIONAL ? n->u.call.args[0]
+                           : NULL;
+        if (!op || !is_attribute(op))
+            return n;
+        n = op;
+    }
+}
+
+/* 1 for the attribute n starts, unless it is the waived one. */
+static uint64_t base_cost(ev *e, const cel_node *n)
+{
+    if (n == e->free_base) {
+        e->free_base = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* What a field selection (key NULL) or an index at n costs besides its
+ * operands.  A ternary as the key is charged 1 as cel-go watches it. */
+static uint64_t qualifier_cost(ev *e, const cel_node *n, const cel_node *operand, const cel_node *key)
+{
+    bool key_attribute = key && is_attribute(key) && !(key->kind == CEL_NODE_CALL && key->eval_op == OP_CONDITIONAL);
+    return (key_attribute ? 0 : 1) + (is_attribute(operand) ? 0 : base_cost(e, n));
+}
 
 #define EVAL_OR_RETURN(var, node)                 \
     cel_value var = eval(e, node);                \
@@ -350,7 +405,7 @@ static cel_value resolve_name(ev *e, const char *name)
 static cel_value eval_ident(ev *e, const cel_node *n)
 {
     const char *name = n->u.ident.name;
-    if (!charge(e, 1))
+    if (!charge(e, base_cost(e, n)))
         return cancelled_value;
     const cel_value *v = name[0] == '.' ? NULL : find_local(e, name);
     if (v)
@@ -429,7 +484,7 @@ static cel_value eval_select(ev *e, const cel_node *n)
     if (n->u.select.test_only) {
         if ((e->prm->flags & CEL_EVAL_PRESENCE_COSTS) && !charge(e, 1))
             return cancelled_value;
-    } else if (!charge(e, 1)) {
+    } else if (!charge(e, qualifier_cost(e, n, op, NULL))) {
         return cancelled_value;
     }
     return select_field(e, obj, n->u.select.field, n->u.select.test_only);
@@ -673,7 +728,7 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
     if (obj.kind == CEL_OPTIONAL) {
         /* opt[k] on an optional value: optional.of(v[k]), none when v has no
          * such key or index (cel-go optional_map_index_value / list_index) */
-        if (!charge(e, 1))
+        if (!charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])))
             return cancelled_value;
         if (!obj.v.opt)
             return obj;
@@ -688,7 +743,7 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
         return cel_optional_of_s(e->cx.scratch, r);
     }
     if (obj.kind == CEL_LIST || obj.kind == CEL_MAP) {
-        if (!charge(e, 1))
+        if (!charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])))
             return cancelled_value;
         return index_value(e, obj, key, &missing);
     }
@@ -708,9 +763,13 @@ static cel_value eval_call(ev *e, const cel_node *n)
     case OP_OR: return eval_logic(e, n, false);
     case OP_CONDITIONAL: {
         EVAL_OR_RETURN(c, n->u.call.args[0]);
-        if (c.kind == CEL_BOOL)
-            return eval(e, n->u.call.args[c.v.b ? 1 : 2]);
-        return c.kind == CEL_ERROR ? c : cel_no_such_overload();
+        if (c.kind != CEL_BOOL)
+            return c.kind == CEL_ERROR ? c : cel_no_such_overload();
+        const cel_node *branch = n->u.call.args[c.v.b ? 1 : 2];
+        e->free_base = is_attribute(branch) ? attribute_root(branch) : NULL;
+        cel_value r = eval(e, branch);
+        e->free_base = NULL;
+        return r;
     }
     case OP_NOT_STRICTLY_FALSE: {
         EVAL_OR_RETURN(v, n->u.call.args[0]);
@@ -726,9 +785,23 @@ static cel_value eval_call(ev *e, const cel_node *n)
         EVAL_OR_RETURN(key, n->u.call.args[1]);
         if (key.kind == CEL_ERROR)
             return key;
-        if (!charge(e, 1))
+        if (!charge(e, 1 + (is_attribute(n->u.call.args[0]) ? 0 : base_cost(e, n))))
             return cancelled_value;
         return opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
+    }
+    case OP_OPT_OR:
+    case OP_OPT_OR_VALUE: {
+        /* opt.or(x), opt.orValue(x): no call and no cost, x evaluated only
+         * when opt is none (cel-go cel/library.go, evalOptionalOr and
+         * evalOptionalOrValue) */
+        EVAL_OR_RETURN(t, n->u.call.target);
+        if (t.kind == CEL_ERROR)
+            return t;
+        if (t.kind != CEL_OPTIONAL)
+            return cel_no_such_overload();
+        if (t.v.opt)
+            return n->eval_op == OP_OPT_OR_VALUE ? *t.v.opt : t;
+        return eval(e, n->u.call.args[0]);
     }
     case OP_INDEX: {
         EVAL_OR_RETURN(obj, n->u.call.args[0]);
@@ -756,12 +829,6 @@ static cel_value eval_call(ev *e, const cel_node *n)
         args[nargs++] = t;
         if (t.kind == CEL_ERROR && !first_err.kind)
             first_err = t;
-        /* opt.or(x) / opt.orValue(x) do not evaluate x when opt has a value */
-        if (t.kind == CEL_OPTIONAL && t.v.opt && (n->eval_op == OP_OPT_OR || n->eval_op == OP_OPT_OR_VALUE)) {
-            if (!charge(e, 1))
-                return cancelled_value;
-            return n->eval_op == OP_OPT_OR_VALUE ? *t.v.opt : t;
-        }
     }
     for (size_t i = 0; i < n->u.call.nargs; i++) {
         EVAL_OR_RETURN(a, n->u.call.args[i]);
@@ -1019,6 +1086,7 @@ cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint
     e.cancelled = false;
     e.nlocals = 0;
     e.accus = NULL;
+    e.free_base = NULL;
     cel_value r = eval(&e, root);
     if (e.cancelled)
         r = cancelled_value;
