@@ -1023,6 +1023,82 @@ UNIT_TEST(costs_as_cel_go)
     cel_env_free(env);
 }
 
+/* ext.Lists version 3 (cel-go ext/lists.go): the actual costs of its
+ * cost trackers (cel-go v0.29.2) and, in the DRA environment, the
+ * estimates Kubernetes 1.37 makes (dynamic-resource-allocation
+ * CompileCELExpression MaxCost), cel.bind's variable sized by its value. */
+UNIT_TEST(lists_ext_costs_as_cel_go)
+{
+    static const struct {
+        const char *expr;
+        uint64_t cost;
+    } actual[] = {
+        {"lists.range(5)", 16},
+        {"lists.range(0)", 11},
+        {"[1, 2, 3].slice(0, 2)", 23},
+        {"[[1], [2, 3]].flatten()", 43},
+        {"[[1], [[2], 3]].flatten(2)", 55},
+        {"[3, 1, 2].sort()", 39},
+        {"['b', 'a'].sort()", 29},
+        {"[1, 1, 2].distinct()", 39},
+        {"[].distinct()", 21},
+        {"[1, 2].reverse()", 23},
+        {"[3, 1, 2].sortBy(x, -x)", 104},
+        {"['a', 'bb'].sortBy(x, x)", 78},
+        {"[b'a'].distinct()", 23},
+    }, estimated[] = {
+        {"lists.range(5).size() > 0", 18},
+        {"lists.range(100000).size() > 0", 100013},
+        {"[3,1,2].sort().size() > 0", 41},
+        {"['b','a'].sort().size() > 0", 32},
+        {"[1,2,3].slice(0, 2).size() > 0", 25},
+        {"[1,2,3].slice(1, 2).size() > 0", 24},
+        {"[[1],[2,3]].flatten().size() > 0", 45},
+        {"[1,1,2].distinct().size() > 0", 41},
+        {"[1,2].reverse().size() > 0", 25},
+        {"[3,1,2].sortBy(x, -x).size() > 0", 106},
+        {"['a','bb'].sortBy(x, x).size() > 0", 81},
+        {"lists.range(10).map(x, x * 2).size() > 0", 174},
+        {"lists.range(3).sort().size() > 0", 45},
+        {"cel.bind(x, [1,2,3], x.map(y, y).size() > 0)", 73},
+        {"cel.bind(x, [1,2,3], x.size() > 0)", 23},
+        {"cel.bind(x, device.attributes['dra.example.com'], x.s == 'a')", 16},
+    };
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    for (size_t i = 0; i < sizeof actual / sizeof actual[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_compile(env, actual[i].expr, strlen(actual[i].expr), NULL, &p);
+        CHECK(e == NULL);
+        dra_err_free(e);
+        if (!p)
+            continue;
+        uint64_t cost = 0;
+        cel_eval_options eo = {.actual_cost = &cost};
+        cel_eval(p, NULL, &eo);
+        if (cost != actual[i].cost)
+            fprintf(stderr, "  cost of %s\n", actual[i].expr);
+        CHECK_INT(cost, actual[i].cost);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+    env = cel_dra_env_new(NULL);
+    for (size_t i = 0; i < sizeof estimated / sizeof estimated[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, estimated[i].expr, strlen(estimated[i].expr), &p);
+        CHECK(e == NULL);
+        dra_err_free(e);
+        if (!p)
+            continue;
+        uint64_t min = 0, max = 0;
+        cel_program_estimated_cost(p, &min, &max);
+        if (max != estimated[i].cost)
+            fprintf(stderr, "  estimated cost of %s\n", estimated[i].expr);
+        CHECK_INT(max, estimated[i].cost);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+}
+
 /* Go's regexp, which Kubernetes' CEL runs, on RE2: each row is a pattern,
  * a text, and what regexp.Compile and FindAllStringIndex answer (Go 1.26,
  * the regexp of Kubernetes 1.37): its error text, or the matches. */

@@ -242,18 +242,55 @@ static uint64_t cost_traverse_list(const cel_value *args, size_t n, const cel_va
     return n > 0 ? cel_cost_size(&args[0]) : 1;
 }
 
+/* The cost trackers of cel-go's ext.Lists version 3 (ext/lists.go,
+ * trackAllocatingListCall and its callers): a factor times a size, plus 1
+ * for the call and 10 for the list made.  cel-go consults them before any
+ * other estimator, Kubernetes' included. */
+static uint64_t allocating_list(double factor, uint64_t size)
+{
+    return (uint64_t)((double)size * factor) + 1 + 10;
+}
+
+/* slice, range, reverse: the size of the result. */
+static uint64_t cost_output_size(const cel_value *args, size_t n, const cel_value *result)
+{
+    return allocating_list(1, result->kind == CEL_LIST ? result->v.list->n : 0);
+}
+
+/* flatten(depth): the depth times the size of the input. */
+static uint64_t cost_flatten(const cel_value *args, size_t n, const cel_value *result)
+{
+    double depth = n > 1 && args[1].kind == CEL_INT ? (double)args[1].v.i : 1.0;
+    return allocating_list(depth < 0 ? 1.0 : depth, cel_cost_size(&args[0]));
+}
+
+/* distinct, sort: every item against every other (trackListSelfCompare),
+ * a little more for strings and bytes. */
+static uint64_t self_compare(const cel_value *list)
+{
+    uint64_t n = list->kind == CEL_LIST ? list->v.list->n : 0;
+    if (n == 0)
+        return allocating_list(2.0, 0);
+    cel_kind k = list->v.list->items[0].kind;
+    return allocating_list(k == CEL_STRING || k == CEL_BYTES ? 2.1 : 2.0, n * n);
+}
+static uint64_t cost_self_compare(const cel_value *args, size_t n, const cel_value *result) { return self_compare(&args[0]); }
+/* @sortByAssociatedKeys: over the keys. */
+static uint64_t cost_sort_keys(const cel_value *args, size_t n, const cel_value *result) { return self_compare(&args[1]); }
+
 #define T_LA (&cel_t_list_a)
 #define T_I (&cel_t_int)
 #define L(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_CUSTOM, 1, cost_traverse_list, lib, false}
+#define X(id, fn, mem, res, impl, cost, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_CUSTOM, 1, cost, CEL_LIB_LISTS, false}
 const cel_overload cel_lib_lists[] = {
-    L("list_slice", "slice", true, T_LA, slice, CEL_LIB_LISTS, 3, T_LA, T_I, T_I),
-    L("list_flatten", "flatten", true, T_LA, flatten1, CEL_LIB_LISTS, 1, &cel_t_list_list_a),
-    L("list_flatten_int", "flatten", true, &cel_t_list_dyn, flatten2, CEL_LIB_LISTS, 2, &cel_t_list_dyn, T_I),
-    L("list_distinct", "distinct", true, T_LA, distinct, CEL_LIB_LISTS, 1, T_LA),
-    L("lists_range", "lists.range", false, &cel_t_list_int, range, CEL_LIB_LISTS, 1, T_I),
-    L("list_reverse", "reverse", true, T_LA, reverse, CEL_LIB_LISTS, 1, T_LA),
-    L("list_sort", "sort", true, T_LA, sort, CEL_LIB_LISTS, 1, T_LA),
-    L("list_@sortByAssociatedKeys", "@sortByAssociatedKeys", true, T_LA, sort_by_assoc, CEL_LIB_LISTS, 2, T_LA, &cel_t_list_b),
+    X("list_slice", "slice", true, T_LA, slice, cost_output_size, 3, T_LA, T_I, T_I),
+    X("list_flatten", "flatten", true, T_LA, flatten1, cost_flatten, 1, &cel_t_list_list_a),
+    X("list_flatten_int", "flatten", true, &cel_t_list_dyn, flatten2, cost_flatten, 2, &cel_t_list_dyn, T_I),
+    X("list_distinct", "distinct", true, T_LA, distinct, cost_self_compare, 1, T_LA),
+    X("lists_range", "lists.range", false, &cel_t_list_int, range, cost_output_size, 1, T_I),
+    X("list_reverse", "reverse", true, T_LA, reverse, cost_output_size, 1, T_LA),
+    X("list_sort", "sort", true, T_LA, sort, cost_self_compare, 1, T_LA),
+    X("list_@sortByAssociatedKeys", "@sortByAssociatedKeys", true, T_LA, sort_by_assoc, cost_sort_keys, 2, T_LA, &cel_t_list_b),
     L("list_is_sorted", "isSorted", true, &cel_t_bool, k_is_sorted, CEL_LIB_K8S_LISTS, 1, T_LA),
     L("list_sum", "sum", true, &cel_t_param_a, k_sum, CEL_LIB_K8S_LISTS, 1, T_LA),
     L("list_min", "min", true, &cel_t_param_a, k_min, CEL_LIB_K8S_LISTS, 1, T_LA),
