@@ -1099,6 +1099,51 @@ UNIT_TEST(lists_ext_costs_as_cel_go)
     cel_env_free(env);
 }
 
+/* An accumulator's initial value is evaluated when the variable is first
+ * read (cel-go folder.ResolveName): cel.bind(x, e, r) costs nothing for e
+ * when r does not read x, and a step that never read the accumulator
+ * still replaces it.  Values and costs as cel-go v0.29.2. */
+UNIT_TEST(accumulator_initialised_when_read)
+{
+    static const struct {
+        const char *expr, *value;
+        uint64_t cost;
+    } rows[] = {
+        {"cel.bind(x, [1,2,3].map(y, y), 1)", "1", 10},
+        {"cel.bind(x, 1/0, 1)", "1", 10},
+        {"cel.bind(x, [1,2], cel.bind(i, 1, 0))", "0", 20},
+        {"cel.bind(x, 1/0, false ? x : 2)", "2", 10},
+        {"cel.bind(x, [1, 2], true ? 0 : x.size())", "0", 10},
+        {"cel.bind(x, lists.range(3).map(y, string(y)), lists.range(100).all(i, x[0] == '0') ? x : [])", "[\"0\", \"1\", \"2\"]", 789},
+        {"cel.bind(x, [3, 2, 1, 0].exists_one(v, 6 / v > 1), 1)", "1", 10},
+        {"cel.bind(a, 1, cel.bind(b, a + 1, cel.bind(c, b + a, c * 2)))", "6", 37},
+        {"cel.bind(a, [1, 2], [3, 4].map(y, cel.bind(b, a.size() + y, b)))", "[5, 6]", 95},
+        {"[1, 2].map(y, cel.bind(b, [y, y], b.size()))", "[2, 2]", 93},
+    };
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_compile(env, rows[i].expr, strlen(rows[i].expr), NULL, &p);
+        CHECK(e == NULL);
+        dra_err_free(e);
+        if (!p)
+            continue;
+        uint64_t cost = 0;
+        cel_eval_options eo = {.actual_cost = &cost};
+        cel_value v = cel_eval(p, NULL, &eo);
+        char *got = cel_value_to_string(&v);
+        CHECK_STR(got, rows[i].value);
+        free(got);
+        if (cost != rows[i].cost)
+            fprintf(stderr, "  cost of %s\n", rows[i].expr);
+        CHECK_INT(cost, rows[i].cost);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+    EV("[3, 2, 1, 0].exists_one(v, 6 / v > 1)", "ERROR: division by zero");
+    EV("[2, 1, 0].map(v, 6 / v > 2, v)", "ERROR: division by zero");
+}
+
 /* Go's regexp, which Kubernetes' CEL runs, on RE2: each row is a pattern,
  * a text, and what regexp.Compile and FindAllStringIndex answer (Go 1.26,
  * the regexp of Kubernetes 1.37): its error text, or the matches. */

@@ -277,6 +277,11 @@ typedef struct ev {
     size_t nlocals;
     const char *local_names[MAX_LOCALS];
     cel_value local_vals[MAX_LOCALS];
+    /* An accumulator not yet initialised: its initial expression (cel-go
+     * evaluates it when the variable is first read) and comprehension. */
+    const cel_node *local_init[MAX_LOCALS];
+    struct accu_frame *local_frame[MAX_LOCALS];
+    unsigned long inits[MAX_LOCALS]; /* accumulators initialised in each slot so far */
     accu_frame *accus;      /* innermost mutable accumulator, or NULL */
     const cel_node *free_base; /* an attribute whose own cost is waived (a ternary's branch) */
 } ev;
@@ -354,11 +359,25 @@ static uint64_t qualifier_cost(ev *e, const cel_node *n, const cel_node *operand
     if (e->cancelled)                             \
         return cancelled_value
 
-static const cel_value *find_local(ev *e, const char *name)
+static bool has_local(const ev *e, const char *name)
 {
     for (size_t i = e->nlocals; i > 0; i--)
         if (strcmp(e->local_names[i - 1], name) == 0)
+            return true;
+    return false;
+}
+
+static void init_accumulator(ev *e, size_t slot);
+
+/* A local variable's value, the accumulator initialised on first use. */
+static const cel_value *find_local(ev *e, const char *name)
+{
+    for (size_t i = e->nlocals; i > 0; i--)
+        if (strcmp(e->local_names[i - 1], name) == 0) {
+            if (e->local_init[i - 1])
+                init_accumulator(e, i - 1);
             return &e->local_vals[i - 1];
+        }
     return NULL;
 }
 
@@ -469,7 +488,7 @@ static cel_value eval_select(ev *e, const cel_node *n)
         size_t rl = strcspn(bare, ".");
         memcpy(root, bare, rl);
         root[rl] = 0;
-        if (q[0] == '.' || !find_local(e, root)) {
+        if (q[0] == '.' || !has_local(e, root)) {
             cel_value r = resolve_name(e, q);
             if (r.kind) {
                 if (r.kind != CEL_TYPE && !charge(e, 1))
@@ -926,8 +945,65 @@ static bool push_local(ev *e, const char *name, cel_value v)
     if (e->nlocals >= MAX_LOCALS)
         return false;
     e->local_names[e->nlocals] = name;
+    e->local_init[e->nlocals] = NULL;
     e->local_vals[e->nlocals++] = v;
     return true;
+}
+
+/* cel-go's folder.ResolveName: an accumulator's initial expression is
+ * evaluated when the variable is first read, in the scope around the
+ * comprehension; one that starts as an empty list or map is mutable (see
+ * accu_frame).  cel.bind(x, e, r) thus costs nothing for e when r never
+ * reads x.  The locals above the comprehension's are kept aside meanwhile
+ * (the initial expression may run comprehensions of its own). */
+static void init_accumulator(ev *e, size_t slot)
+{
+    const cel_node *init = e->local_init[slot];
+    accu_frame *f = e->local_frame[slot];
+    e->local_init[slot] = NULL;
+    size_t top = e->nlocals, kept = top - slot;
+    struct saved_local {
+        const char *name;
+        cel_value val;
+        const cel_node *init;
+        accu_frame *frame;
+    } saved[MAX_LOCALS];
+    for (size_t i = 0; i < kept; i++)
+        saved[i] = (struct saved_local){e->local_names[slot + i], e->local_vals[slot + i], e->local_init[slot + i],
+                                        e->local_frame[slot + i]};
+    accu_frame *accus = e->accus;
+    const cel_node *free_base = e->free_base;
+    e->nlocals = slot;
+    e->accus = f->up;
+    e->free_base = NULL;
+    cel_value v = eval(e, init);
+    e->nlocals = top;
+    e->accus = accus;
+    e->free_base = free_base;
+    for (size_t i = 0; i < kept; i++) {
+        e->local_names[slot + i] = saved[i].name;
+        e->local_vals[slot + i] = saved[i].val;
+        e->local_init[slot + i] = saved[i].init;
+        e->local_frame[slot + i] = saved[i].frame;
+    }
+    if (v.kind == CEL_LIST && v.v.list->n == 0) {
+        f->list = cel_scratch_zalloc(e->cx.scratch, sizeof *f->list);
+        v = cel_listval(f->list);
+    } else if (v.kind == CEL_MAP && v.v.map->n == 0) {
+        f->map = cel_scratch_zalloc(e->cx.scratch, sizeof *f->map);
+        v = cel_mapval(f->map);
+    }
+    e->local_vals[slot] = v;
+    e->inits[slot]++;
+}
+
+/* Accumulators initialised so far in slots 0..upto. */
+static unsigned long inits_upto(const ev *e, size_t upto)
+{
+    unsigned long n = 0;
+    for (size_t i = 0; i <= upto; i++)
+        n += e->inits[i];
+    return n;
 }
 
 /* The Go type cel-go's evalFold names (%T) when a comprehension ranges over
@@ -970,24 +1046,17 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
         return range;
     if (range.kind != CEL_LIST && range.kind != CEL_MAP)
         return cel_errorf_s(e->cx.scratch, "got '%s', expected iterable type", go_type_name(&range));
-    EVAL_OR_RETURN(accu, n->u.comp.accu_init);
     accu_frame frame = {.up = e->accus};
-    if (accu.kind == CEL_LIST && accu.v.list->n == 0) {
-        frame.list = cel_scratch_zalloc(e->cx.scratch, sizeof *frame.list);
-        accu = cel_listval(frame.list);
-    } else if (accu.kind == CEL_MAP && accu.v.map->n == 0) {
-        frame.map = cel_scratch_zalloc(e->cx.scratch, sizeof *frame.map);
-        accu = cel_mapval(frame.map);
-    }
     size_t base = e->nlocals;
     bool two = n->u.comp.iter_var2 != NULL;
-    if (!push_local(e, n->u.comp.accu_var, accu) || !push_local(e, n->u.comp.iter_var, cel_null()) ||
+    if (!push_local(e, n->u.comp.accu_var, cel_null()) || !push_local(e, n->u.comp.iter_var, cel_null()) ||
         (two && !push_local(e, n->u.comp.iter_var2, cel_null()))) {
         e->nlocals = base;
         return cel_error("comprehension nesting too deep");
     }
-    if (frame.list || frame.map)
-        e->accus = &frame;
+    e->local_init[base] = n->u.comp.accu_init; /* evaluated when first read */
+    e->local_frame[base] = &frame;
+    e->accus = &frame;
     size_t accu_slot = base, it1 = base + 1, it2 = base + 2;
     frame.iter[0] = it1;
     frame.iter[1] = it2;
@@ -1016,7 +1085,8 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
         else if (frame.map)
             cel_map_reserve_s(e->cx.scratch, frame.map, &frame.cap, 1);
         size_t cap = frame.cap;
-        unsigned long outer = outer_additions(&frame);
+        /* nor when this accumulator or an enclosing one got its initial value in the step */
+        unsigned long outer = outer_additions(&frame), inits = inits_upto(e, base);
         frame.keeps_new = false;
         dra_arena_mark mark = dra_arena_mark_get(e->cx.scratch);
         cel_value c = eval(e, n->u.comp.loop_condition);
@@ -1028,10 +1098,11 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
         if (e->cancelled)
             break;
         e->local_vals[accu_slot] = s;
+        e->local_init[accu_slot] = NULL; /* the step's value, even when it never read the initial one */
         bool own_accu = (frame.list && s.kind == CEL_LIST && s.v.list == frame.list) ||
                         (frame.map && s.kind == CEL_MAP && s.v.map == frame.map);
         if ((is_scalar(&s) || own_accu) && frame.cap == cap && !frame.keeps_new &&
-            outer_additions(&frame) == outer)
+            outer_additions(&frame) == outer && inits_upto(e, base) == inits)
             dra_arena_release(e->cx.scratch, mark);
     }
     /* the result sees the accumulator only (iteration variables go out of scope) */
@@ -1087,6 +1158,7 @@ cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint
     e.nlocals = 0;
     e.accus = NULL;
     e.free_base = NULL;
+    memset(e.inits, 0, sizeof e.inits);
     cel_value r = eval(&e, root);
     if (e.cancelled)
         r = cancelled_value;
