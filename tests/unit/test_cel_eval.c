@@ -791,6 +791,33 @@ static size_t scratch_after(const char *expr)
     return bytes;
 }
 
+/* Check the value (when want_value is set, else that it is no error) and
+ * the actual cost of expr in the Kubernetes environment. */
+static void check_cost(int *unit_failed, const char *expr, uint64_t want, const char *want_value)
+{
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    cel_program *p = NULL;
+    dra_err *e = cel_compile(env, expr, strlen(expr), NULL, &p);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    if (p) {
+        uint64_t cost = 0;
+        cel_eval_options eo = {.actual_cost = &cost};
+        cel_value v = cel_eval(p, NULL, &eo);
+        char *got = cel_value_to_string(&v);
+        if (want_value)
+            CHECK_STR(got, want_value);
+        else
+            CHECK(v.kind != CEL_ERROR);
+        free(got);
+        if (cost != want)
+            fprintf(stderr, "  cost of %s\n", expr);
+        CHECK_INT(cost, want);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+}
+
 UNIT_TEST(comprehension_memory_linear)
 {
     const char *shapes[] = {
@@ -872,23 +899,8 @@ UNIT_TEST(comprehension_mutable_accumulator)
                            "{'a': 1, 'b': 2}.transformMapEntry(k, v, {v: k})", "cel.bind(m, {}, m.size())",
                            "[1, 2, 3].exists(y, y == 1)", "[1, 2, 3].all(y, y > 0)", "[].map(y, y)"};
     const uint64_t want[] = {63, 131, 66, 51, 36, 91, 129, 42, 20, 26, 21};
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
-    for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
-        cel_program *p = NULL;
-        dra_err *e = cel_compile(env, exprs[i], strlen(exprs[i]), NULL, &p);
-        CHECK(e == NULL);
-        dra_err_free(e);
-        if (!p)
-            continue;
-        uint64_t cost = 0;
-        cel_eval_options eo = {.actual_cost = &cost};
-        cel_eval(p, NULL, &eo);
-        if (cost != want[i])
-            fprintf(stderr, "  cost of %s\n", exprs[i]);
-        CHECK_INT(cost, want[i]);
-        cel_program_free(p);
-    }
-    cel_env_free(env);
+    for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++)
+        check_cost(unit_failed, exprs[i], want[i], NULL);
 }
 
 UNIT_TEST(value_printing)
@@ -1003,24 +1015,8 @@ UNIT_TEST(costs_as_cel_go)
         {"optional.none().or(optional.of(2))", 2},
         {"cel.bind(x, {'a': {'b': 1}}, true ? x.?a.b.orValue(0) : 3)", 73},
     };
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        cel_program *p = NULL;
-        dra_err *e = cel_compile(env, rows[i].expr, strlen(rows[i].expr), NULL, &p);
-        CHECK(e == NULL);
-        dra_err_free(e);
-        if (!p)
-            continue;
-        uint64_t cost = 0;
-        cel_eval_options eo = {.actual_cost = &cost};
-        cel_value v = cel_eval(p, NULL, &eo);
-        CHECK(v.kind != CEL_ERROR);
-        if (cost != rows[i].cost)
-            fprintf(stderr, "  cost of %s\n", rows[i].expr);
-        CHECK_INT(cost, rows[i].cost);
-        cel_program_free(p);
-    }
-    cel_env_free(env);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        check_cost(unit_failed, rows[i].expr, rows[i].cost, NULL);
 }
 
 /* ext.Lists version 3 (cel-go ext/lists.go): the actual costs of its
@@ -1064,24 +1060,9 @@ UNIT_TEST(lists_ext_costs_as_cel_go)
         {"cel.bind(x, [1,2,3], x.size() > 0)", 23},
         {"cel.bind(x, device.attributes['dra.example.com'], x.s == 'a')", 16},
     };
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
-    for (size_t i = 0; i < sizeof actual / sizeof actual[0]; i++) {
-        cel_program *p = NULL;
-        dra_err *e = cel_compile(env, actual[i].expr, strlen(actual[i].expr), NULL, &p);
-        CHECK(e == NULL);
-        dra_err_free(e);
-        if (!p)
-            continue;
-        uint64_t cost = 0;
-        cel_eval_options eo = {.actual_cost = &cost};
-        cel_eval(p, NULL, &eo);
-        if (cost != actual[i].cost)
-            fprintf(stderr, "  cost of %s\n", actual[i].expr);
-        CHECK_INT(cost, actual[i].cost);
-        cel_program_free(p);
-    }
-    cel_env_free(env);
-    env = cel_dra_env_new(NULL);
+    for (size_t i = 0; i < sizeof actual / sizeof actual[0]; i++)
+        check_cost(unit_failed, actual[i].expr, actual[i].cost, NULL);
+    cel_env *env = cel_dra_env_new(NULL);
     for (size_t i = 0; i < sizeof estimated / sizeof estimated[0]; i++) {
         cel_program *p = NULL;
         dra_err *e = cel_dra_compile(env, estimated[i].expr, strlen(estimated[i].expr), &p);
@@ -1120,26 +1101,8 @@ UNIT_TEST(accumulator_initialised_when_read)
         {"cel.bind(a, [1, 2], [3, 4].map(y, cel.bind(b, a.size() + y, b)))", "[5, 6]", 95},
         {"[1, 2].map(y, cel.bind(b, [y, y], b.size()))", "[2, 2]", 93},
     };
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
-    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        cel_program *p = NULL;
-        dra_err *e = cel_compile(env, rows[i].expr, strlen(rows[i].expr), NULL, &p);
-        CHECK(e == NULL);
-        dra_err_free(e);
-        if (!p)
-            continue;
-        uint64_t cost = 0;
-        cel_eval_options eo = {.actual_cost = &cost};
-        cel_value v = cel_eval(p, NULL, &eo);
-        char *got = cel_value_to_string(&v);
-        CHECK_STR(got, rows[i].value);
-        free(got);
-        if (cost != rows[i].cost)
-            fprintf(stderr, "  cost of %s\n", rows[i].expr);
-        CHECK_INT(cost, rows[i].cost);
-        cel_program_free(p);
-    }
-    cel_env_free(env);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);
     EV("[3, 2, 1, 0].exists_one(v, 6 / v > 1)", "ERROR: division by zero");
     EV("[2, 1, 0].map(v, 6 / v > 2, v)", "ERROR: division by zero");
 }
