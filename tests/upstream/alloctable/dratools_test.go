@@ -1,0 +1,292 @@
+// Upstream's own allocator test table run against dra-alloc.
+//
+// `make upstream-alloctable` copies the pinned k8s.io/dynamic-resource-allocation
+// module into build/upstream/ and places this file beside upstream's shared
+// table (structured/internal/allocatortesting), which only code inside that
+// module may import.  TestDraAlloc hands the table an allocator that writes
+// each case's inputs to a file, runs `dra-alloc --node` on it and reads the
+// results back, so every expectation upstream holds its own allocators to is
+// checked against the C allocator, unmodified.
+package allocatortesting_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/dynamic-resource-allocation/cel"
+	"k8s.io/dynamic-resource-allocation/structured/internal"
+	"k8s.io/dynamic-resource-allocation/structured/internal/allocatortesting"
+	"k8s.io/dynamic-resource-allocation/structured/internal/experimental"
+	"k8s.io/klog/v2"
+)
+
+// Every feature the newest allocator supports: a case runs unless it needs
+// more than that.
+func TestDraAlloc(t *testing.T) {
+	bin := os.Getenv("DRA_ALLOC")
+	if bin == "" {
+		t.Skip("DRA_ALLOC (the dra-alloc binary to test) is not set")
+	}
+	keep := os.Getenv("DRA_ALLOCTABLE_KEEP") // a folder: each case's input is kept there
+	allocatortesting.TestAllocator(t, experimental.SupportedFeatures,
+		func(ctx context.Context, features internal.Features, state internal.AllocatedState,
+			classes internal.DeviceClassLister, slices []*resourceapi.ResourceSlice, _ *cel.Cache) (internal.Allocator, error) {
+			return &cAllocator{bin: bin, keep: keep, features: features, state: state, classes: classes, slices: slices}, nil
+		})
+}
+
+type cAllocator struct {
+	bin      string
+	keep     string
+	features internal.Features
+	state    internal.AllocatedState
+	classes  internal.DeviceClassLister
+	slices   []*resourceapi.ResourceSlice
+}
+
+func (a *cAllocator) Channel() internal.AllocatorChannel { return "dra-tools" }
+
+// Gates locked on in the release dra-alloc answers for: a cluster cannot
+// turn them off, so they are not named.
+var locked = map[string]bool{
+	"DRAAdminAccess":               true,
+	"DRAPrioritizedList":           true,
+	"DRAResourceClaimDeviceStatus": true,
+}
+
+// gates spells the case's features as --feature-gates, every gate the
+// allocator knows named explicitly (dra-alloc's defaults are a release's,
+// the table's are all off).
+func gates(f internal.Features) string {
+	g := map[string]bool{
+		"DRAAdminAccess":               f.AdminAccess,
+		"DRADeviceCompatibilityGroups": f.CompatibilityGroups,
+		"DRAConsumableCapacity":        f.ConsumableCapacity,
+		"DRADerivedAttributes":         f.DerivedAttributes,
+		"DRADeviceTaints":              f.DeviceTaints,
+		"DRAFractionalCapacityRange":   f.FractionalCapacityRange,
+		"DRAListTypeAttributes":        f.ListTypeAttributes,
+		"DRAOptionalNodeOperations":    f.OptionalNodeOperations,
+		"DRAPartitionableDevices":      f.PartitionableDevices,
+		"DRAPrioritizedList":           f.PrioritizedList,
+		"DRADeviceBindingConditions":   f.DeviceBindingAndStatus,
+		"DRAResourceClaimDeviceStatus": f.DeviceBindingAndStatus,
+	}
+	var out []string
+	for k, v := range g {
+		if locked[k] {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s=%t", k, v))
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+// stateClaim expresses the allocated state as one allocated claim, the way
+// the scheduler derives that state from claims: a result without a shareID
+// marks a device allocated; a shared one adds its shareID and its consumed
+// capacity.
+func (a *cAllocator) stateClaim() *resourceapi.ResourceClaim {
+	var results []resourceapi.DeviceRequestAllocationResult
+	ids := a.state.AllocatedDevices.UnsortedList()
+	sort.Slice(ids, func(i, j int) bool { return ids[i].String() < ids[j].String() })
+	for _, id := range ids {
+		results = append(results, resourceapi.DeviceRequestAllocationResult{
+			Request: "r", Driver: id.Driver.String(), Pool: id.Pool.String(), Device: id.Device.String(),
+		})
+	}
+	capacityLeft := map[internal.DeviceID]bool{}
+	for id := range a.state.AggregatedCapacity {
+		capacityLeft[id] = true
+	}
+	shared := a.state.AllocatedSharedDeviceIDs.UnsortedList()
+	sort.Slice(shared, func(i, j int) bool { return shared[i].String() < shared[j].String() })
+	n := 0
+	add := func(id internal.DeviceID, share types.UID) {
+		r := resourceapi.DeviceRequestAllocationResult{
+			Request: "r", Driver: id.Driver.String(), Pool: id.Pool.String(), Device: id.Device.String(),
+			ShareID: &share,
+		}
+		if capacityLeft[id] {
+			r.ConsumedCapacity = map[resourceapi.QualifiedName]resource.Quantity{}
+			for name, q := range a.state.AggregatedCapacity[id] {
+				if q != nil {
+					r.ConsumedCapacity[name] = *q
+				}
+			}
+			delete(capacityLeft, id)
+		}
+		results = append(results, r)
+	}
+	for _, s := range shared {
+		add(internal.DeviceID{Driver: s.Driver, Pool: s.Pool, Device: s.Device}, types.UID(s.ShareID.String()))
+	}
+	var rest []internal.DeviceID
+	for id := range capacityLeft {
+		rest = append(rest, id)
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].String() < rest[j].String() })
+	for _, id := range rest {
+		n++
+		add(id, types.UID(fmt.Sprintf("dra-tools-state-%d", n)))
+	}
+	if len(results) == 0 {
+		return nil
+	}
+	c := &resourceapi.ResourceClaim{}
+	c.APIVersion, c.Kind = "resource.k8s.io/v1", "ResourceClaim"
+	c.Name, c.Namespace = "dra-tools-allocated-state", "default"
+	c.Status.Allocation = &resourceapi.AllocationResult{Devices: resourceapi.DeviceAllocationResult{Results: results}}
+	return c
+}
+
+func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*resourceapi.ResourceClaim) ([]resourceapi.AllocationResult, error) {
+	var in bytes.Buffer
+	enc := json.NewEncoder(&in)
+	// The table reuses names (one slice name in two pools, one claim
+	// allocated twice); the tools refuse an object given twice, so a
+	// repeated name gets a suffix.  Results come back in input order.
+	seen := map[string]int{}
+	put := func(apiVersion, kind string, obj any) {
+		b, _ := json.Marshal(obj)
+		var m map[string]any
+		_ = json.Unmarshal(b, &m)
+		m["apiVersion"], m["kind"] = apiVersion, kind
+		if md, ok := m["metadata"].(map[string]any); ok {
+			key := fmt.Sprintf("%s/%v/%v", kind, md["namespace"], md["name"])
+			if n := seen[key]; n > 0 {
+				md["name"] = fmt.Sprintf("%v-dra-tools-%d", md["name"], n)
+			}
+			seen[key]++
+		}
+		_ = enc.Encode(m)
+	}
+	if node != nil {
+		put("v1", "Node", node)
+	}
+	classes, err := a.classes.List()
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range classes {
+		put("resource.k8s.io/v1", "DeviceClass", c)
+	}
+	for _, s := range a.slices {
+		put("resource.k8s.io/v1", "ResourceSlice", s)
+	}
+	if c := a.stateClaim(); c != nil {
+		put("resource.k8s.io/v1", "ResourceClaim", c)
+	}
+	for _, c := range claims {
+		put("resource.k8s.io/v1", "ResourceClaim", c)
+	}
+	logger := klog.FromContext(ctx)
+	dir, err := os.MkdirTemp(a.keep, "case-")
+	if err != nil {
+		return nil, fmt.Errorf("dra-tools harness: %w", err)
+	}
+	if a.keep == "" {
+		defer os.RemoveAll(dir)
+	}
+	file := filepath.Join(dir, "input.jsonl")
+	if err := os.WriteFile(file, in.Bytes(), 0o644); err != nil {
+		return nil, fmt.Errorf("dra-tools harness: %w", err)
+	}
+	nodeName := "node-1"
+	if node != nil {
+		nodeName = node.Name
+	}
+	args := []string{"--node", nodeName, "--no-validate", "--no-prune", "--timeout", "0",
+		"--feature-gates", gates(a.features), "-o", "json", file}
+	cmd := exec.CommandContext(ctx, a.bin, args...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	err = cmd.Run()
+	logger.Info("dra-alloc", "args", strings.Join(args, " "), "stderr", stderr.String(), "stdout", out.String())
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit) && exit.ExitCode() == 1:
+		return nil, nil // cannot allocate on this node
+	case errors.As(err, &exit) && exit.ExitCode() == 2:
+		return nil, errors.New(strings.TrimSpace(stderr.String()))
+	default:
+		return nil, fmt.Errorf("dra-tools harness: dra-alloc failed: %v: %s", err, stderr.String())
+	}
+	var got []resourceapi.ResourceClaim
+	var list struct {
+		Kind  string                      `json:"kind"`
+		Items []resourceapi.ResourceClaim `json:"items"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &list); err != nil {
+		return nil, fmt.Errorf("dra-tools harness: dra-alloc output: %v", err)
+	}
+	if list.Kind == "List" || list.Kind == "ResourceClaimList" {
+		got = list.Items
+	} else if len(bytes.TrimSpace(out.Bytes())) > 0 {
+		var one resourceapi.ResourceClaim
+		if err := json.Unmarshal(out.Bytes(), &one); err != nil {
+			return nil, fmt.Errorf("dra-tools harness: dra-alloc output: %v", err)
+		}
+		got = append(got, one)
+	}
+	// Opaque parameters come back re-encoded: hand back the input's own
+	// bytes for the same JSON value, as the allocator copies them.
+	raws := map[string][]byte{}
+	keepRaw := func(cfgs []resourceapi.DeviceConfiguration) {
+		for _, cfg := range cfgs {
+			if cfg.Opaque != nil {
+				raws[compact(cfg.Opaque.Parameters.Raw)] = cfg.Opaque.Parameters.Raw
+			}
+		}
+	}
+	for _, c := range claims {
+		for _, cfg := range c.Spec.Devices.Config {
+			keepRaw([]resourceapi.DeviceConfiguration{cfg.DeviceConfiguration})
+		}
+	}
+	for _, c := range classes {
+		for _, cfg := range c.Spec.Config {
+			keepRaw([]resourceapi.DeviceConfiguration{cfg.DeviceConfiguration})
+		}
+	}
+	var results []resourceapi.AllocationResult
+	for _, c := range got {
+		if c.Status.Allocation != nil {
+			for i, cfg := range c.Status.Allocation.Devices.Config {
+				if cfg.Opaque != nil {
+					if raw, ok := raws[compact(cfg.Opaque.Parameters.Raw)]; ok {
+						c.Status.Allocation.Devices.Config[i].Opaque.Parameters.Raw = raw
+					}
+				}
+			}
+		}
+		if c.Status.Allocation == nil {
+			return nil, fmt.Errorf("dra-tools harness: dra-alloc exited 0 but claim %s has no allocation", c.Name)
+		}
+		results = append(results, *c.Status.Allocation)
+	}
+	return results, nil
+}
+
+func compact(raw []byte) string {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
