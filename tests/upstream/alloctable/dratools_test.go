@@ -267,6 +267,14 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 	var results []resourceapi.AllocationResult
 	for _, c := range got {
 		if c.Status.Allocation != nil {
+			// A quantity read from JSON keeps its text and a format of its
+			// own; the table compares Go values, built as the device's
+			// capacity is: the value again, in the capacity's format.
+			for i, r := range c.Status.Allocation.Devices.Results {
+				for name, q := range r.ConsumedCapacity {
+					c.Status.Allocation.Devices.Results[i].ConsumedCapacity[name] = a.likeCapacity(r, name, q)
+				}
+			}
 			for i, cfg := range c.Status.Allocation.Devices.Config {
 				if cfg.Opaque != nil {
 					if raw, ok := raws[compact(cfg.Opaque.Parameters.Raw)]; ok {
@@ -289,4 +297,25 @@ func compact(raw []byte) string {
 		return string(raw)
 	}
 	return b.String()
+}
+
+// likeCapacity rebuilds q in the format of the capacity it was taken from.
+func (a *cAllocator) likeCapacity(r resourceapi.DeviceRequestAllocationResult, name resourceapi.QualifiedName, q resource.Quantity) resource.Quantity {
+	format := q.Format
+	for _, s := range a.slices {
+		if s.Spec.Driver != r.Driver || s.Spec.Pool.Name != r.Pool {
+			continue
+		}
+		for _, d := range s.Spec.Devices {
+			if d.Name == r.Device {
+				if c, ok := d.Capacity[name]; ok {
+					format = c.Value.Format
+				}
+			}
+		}
+	}
+	if q.MilliValue()%1000 == 0 {
+		return *resource.NewQuantity(q.Value(), format)
+	}
+	return *resource.NewMilliQuantity(q.MilliValue(), format)
 }
