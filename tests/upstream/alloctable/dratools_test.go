@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -31,6 +32,7 @@ import (
 	"k8s.io/dynamic-resource-allocation/structured/internal/allocatortesting"
 	"k8s.io/dynamic-resource-allocation/structured/internal/experimental"
 	"k8s.io/klog/v2"
+	"k8s.io/klog/v2/ktesting"
 )
 
 // Every feature the newest allocator supports: a case runs unless it needs
@@ -44,8 +46,32 @@ func TestDraAlloc(t *testing.T) {
 	allocatortesting.TestAllocator(t, experimental.SupportedFeatures,
 		func(ctx context.Context, features internal.Features, state internal.AllocatedState,
 			classes internal.DeviceClassLister, slices []*resourceapi.ResourceSlice, _ *cel.Cache) (internal.Allocator, error) {
+			if t := caseT(ctx); t != nil {
+				name := t.Name()[strings.LastIndex(t.Name(), "/")+1:]
+				if why, ok := unreachable[name]; ok {
+					t.Skipf("unreachable in a 1.37 cluster: %s", why)
+				}
+			}
 			return &cAllocator{bin: bin, keep: keep, features: features, state: state, classes: classes, slices: slices}, nil
 		})
+}
+
+// Cases a 1.37 cluster cannot reach, by name, with the reason: they turn
+// off a gate that release locks on.  Every other case runs.
+var unreachable = map[string]string{
+	"admin-access-disabled":     "DRAAdminAccess is locked on (GA in 1.36)",
+	"prioritized-list-disabled": "DRAPrioritizedList is locked on (GA, locked in 1.37)",
+}
+
+// caseT is the running case's *testing.T, which the table hands the
+// allocator only inside its logger.
+func caseT(ctx context.Context) *testing.T {
+	if u, ok := klog.FromContext(ctx).GetSink().(ktesting.Underlier); ok {
+		if t, ok := u.GetUnderlying().(*testing.T); ok {
+			return t
+		}
+	}
+	return nil
 }
 
 type cAllocator struct {
@@ -218,12 +244,21 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 	err = cmd.Run()
 	logger.Info("dra-alloc", "args", strings.Join(args, " "), "stderr", stderr.String(), "stdout", out.String())
 	var exit *exec.ExitError
+	msg := unqualify(strings.TrimSpace(stderr.String()), claims)
 	switch {
+	case ctx.Err() != nil:
+		// The table's context ended: the process was not started, or killed.
+		return nil, fmt.Errorf("dra-tools harness: dra-alloc stopped: %w", ctx.Err())
 	case err == nil:
+	case errors.As(err, &exit) && exit.ExitCode() == 1 && strings.Contains(msg, invalidPools):
+		// Upstream's one node-local error: an error wrapping
+		// ErrFailedAllocationOnNode, where the tool answers "not on this
+		// node" (exit 1) and says why.
+		return nil, fmt.Errorf("%s%w", msg, internal.ErrFailedAllocationOnNode)
 	case errors.As(err, &exit) && exit.ExitCode() == 1:
 		return nil, nil // cannot allocate on this node
 	case errors.As(err, &exit) && exit.ExitCode() == 2:
-		return nil, errors.New(strings.TrimSpace(stderr.String()))
+		return nil, errors.New(msg)
 	default:
 		return nil, fmt.Errorf("dra-tools harness: dra-alloc failed: %v: %s", err, stderr.String())
 	}
@@ -232,17 +267,21 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 		Kind  string                      `json:"kind"`
 		Items []resourceapi.ResourceClaim `json:"items"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &list); err != nil {
+	if len(bytes.TrimSpace(out.Bytes())) == 0 {
+		// No objects: nothing was pending.
+	} else if err := json.Unmarshal(out.Bytes(), &list); err != nil {
 		return nil, fmt.Errorf("dra-tools harness: dra-alloc output: %v", err)
-	}
-	if list.Kind == "List" || list.Kind == "ResourceClaimList" {
+	} else if list.Kind == "List" || list.Kind == "ResourceClaimList" {
 		got = list.Items
-	} else if len(bytes.TrimSpace(out.Bytes())) > 0 {
+	} else {
 		var one resourceapi.ResourceClaim
 		if err := json.Unmarshal(out.Bytes(), &one); err != nil {
 			return nil, fmt.Errorf("dra-tools harness: dra-alloc output: %v", err)
 		}
 		got = append(got, one)
+	}
+	if len(got) != len(claims) {
+		return nil, fmt.Errorf("dra-tools harness: %d claims given, dra-alloc returned %d", len(claims), len(got))
 	}
 	// Opaque parameters come back re-encoded: hand back the input's own
 	// bytes for the same JSON value, as the allocator copies them.
@@ -289,6 +328,23 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 		results = append(results, *c.Status.Allocation)
 	}
 	return results, nil
+}
+
+// The text of upstream's one non-fatal error.
+const invalidPools = "invalid resource pools were encountered"
+
+// unqualify undoes the tools' namespace default in msg: the table's claims
+// have none, which a cluster never stores, so the tools read them as in
+// "default" and name them "default/NAME" where upstream prints the bare name
+// (klog.KObj of an object without a namespace).
+func unqualify(msg string, claims []*resourceapi.ResourceClaim) string {
+	for _, c := range claims {
+		if c.Namespace == "" {
+			re := regexp.MustCompile(`\bdefault/` + regexp.QuoteMeta(c.Name) + `\b`)
+			msg = re.ReplaceAllLiteralString(msg, c.Name)
+		}
+	}
+	return msg
 }
 
 func compact(raw []byte) string {
