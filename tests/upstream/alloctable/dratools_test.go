@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -26,6 +27,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/dynamic-resource-allocation/cel"
 	"k8s.io/dynamic-resource-allocation/structured/internal"
@@ -187,7 +189,9 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 	// allocated twice); the tools refuse an object given twice, so a
 	// repeated name gets a suffix.  Results come back in input order.
 	seen := map[string]int{}
-	put := func(apiVersion, kind string, obj any) {
+	put := func(apiVersion, kind string, obj runtime.Object) {
+		obj = obj.DeepCopyObject()
+		exactQuantities(reflect.ValueOf(obj))
 		b, _ := json.Marshal(obj)
 		var m map[string]any
 		_ = json.Unmarshal(b, &m)
@@ -304,14 +308,13 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 		}
 	}
 	var results []resourceapi.AllocationResult
-	for _, c := range got {
+	for ci, c := range got {
 		if c.Status.Allocation != nil {
-			// A quantity read from JSON keeps its text and a format of its
-			// own; the table compares Go values, built as the device's
-			// capacity is: the value again, in the capacity's format.
+			// A quantity read from JSON has a representation of its own;
+			// the table compares Go values as upstream builds them.
 			for i, r := range c.Status.Allocation.Devices.Results {
 				for name, q := range r.ConsumedCapacity {
-					c.Status.Allocation.Devices.Results[i].ConsumedCapacity[name] = a.likeCapacity(r, name, q)
+					c.Status.Allocation.Devices.Results[i].ConsumedCapacity[name] = a.asUpstream(claims[ci], r, name, q)
 				}
 			}
 			for i, cfg := range c.Status.Allocation.Devices.Config {
@@ -328,6 +331,57 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 		results = append(results, *c.Status.Allocation)
 	}
 	return results, nil
+}
+
+// exactQuantities rewrites, in place, every quantity under v whose text
+// does not read back as its value: Quantity.String() drops a decimal
+// exponent past 10^18 ("1000000000000000000000" prints as "1"), so such a
+// value is written with its exponent ("1e21").
+func exactQuantities(v reflect.Value) {
+	quantity := reflect.TypeOf(resource.Quantity{})
+	exact := func(q resource.Quantity) (resource.Quantity, bool) {
+		back, err := resource.ParseQuantity(q.String())
+		if err == nil && back.Cmp(q) == 0 {
+			return q, false
+		}
+		return *resource.NewDecimalQuantity(*q.AsDec(), resource.DecimalExponent), true
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			exactQuantities(v.Elem())
+		}
+	case reflect.Struct:
+		if v.Type() == quantity {
+			if q, changed := exact(v.Interface().(resource.Quantity)); changed && v.CanSet() {
+				v.Set(reflect.ValueOf(q))
+			}
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				exactQuantities(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			exactQuantities(v.Index(i))
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := v.MapIndex(k)
+			if e.Type() == quantity {
+				if q, changed := exact(e.Interface().(resource.Quantity)); changed {
+					v.SetMapIndex(k, reflect.ValueOf(q))
+				}
+				continue
+			}
+			c := reflect.New(e.Type()).Elem()
+			c.Set(e)
+			exactQuantities(c)
+			v.SetMapIndex(k, c)
+		}
+	}
 }
 
 // The text of upstream's one non-fatal error.
@@ -355,23 +409,117 @@ func compact(raw []byte) string {
 	return b.String()
 }
 
-// likeCapacity rebuilds q in the format of the capacity it was taken from.
-func (a *cAllocator) likeCapacity(r resourceapi.DeviceRequestAllocationResult, name resourceapi.QualifiedName, q resource.Quantity) resource.Quantity {
-	format := q.Format
+// asUpstream gives the consumed capacity q (dra-alloc's value) the
+// representation upstream's allocator gives it.  That allocator copies one
+// of the quantities it was given (the request, the policy's default, minimum
+// or valid value, the capacity) or builds a new one in the step's format
+// (calculateConsumedCapacity and roundUpRange in experimental/
+// consumable_capacity.go).  Which one follows its decision, taken here on
+// dra-alloc's value; the value itself is never changed: a quantity that
+// differs from the one chosen is returned as read, and the table fails.
+func (a *cAllocator) asUpstream(claim *resourceapi.ResourceClaim, r resourceapi.DeviceRequestAllocationResult,
+	name resourceapi.QualifiedName, q resource.Quantity) resource.Quantity {
+	capacity, ok := a.deviceCapacity(r, name)
+	if !ok {
+		return q
+	}
+	same := func(src *resource.Quantity) resource.Quantity {
+		if src != nil && src.Cmp(q) == 0 {
+			return src.DeepCopy()
+		}
+		return q
+	}
+	built := func(b *resource.Quantity) resource.Quantity {
+		if b.Cmp(q) == 0 {
+			return *b
+		}
+		return q
+	}
+	req := requestedCapacity(claim, r.Request, name)
+	policy := capacity.RequestPolicy
+	switch {
+	case req == nil && policy != nil && policy.Default != nil:
+		return same(policy.Default)
+	case req == nil:
+		return same(&capacity.Value)
+	case policy == nil:
+		return same(req)
+	case policy.ValidRange != nil && policy.ValidRange.Min != nil:
+		rng := policy.ValidRange
+		switch {
+		case req.Cmp(*rng.Min) < 0:
+			return same(rng.Min)
+		case rng.Step == nil:
+			return same(req)
+		case useMilli(rng, a.features.FractionalCapacityRange):
+			if q.MilliValue()%1000 == 0 {
+				return built(resource.NewQuantity(q.MilliValue()/1000, rng.Step.Format))
+			}
+			return built(resource.NewMilliQuantity(q.MilliValue(), rng.Step.Format))
+		default:
+			return built(resource.NewQuantity(q.Value(), rng.Step.Format))
+		}
+	case policy.ValidValues != nil:
+		for i := range policy.ValidValues {
+			if req.Cmp(policy.ValidValues[i]) <= 0 {
+				return same(&policy.ValidValues[i])
+			}
+		}
+	}
+	return same(req)
+}
+
+// useMilli is upstream's choice of milli-unit range arithmetic: the gate on,
+// every bound a whole number of milli-units, the step at least 1m.
+func useMilli(rng *resourceapi.CapacityRequestPolicyRange, gate bool) bool {
+	if !gate {
+		return false
+	}
+	for _, b := range []*resource.Quantity{rng.Min, rng.Max, rng.Step} {
+		if b != nil && b.Cmp(*resource.NewMilliQuantity(b.MilliValue(), b.Format)) != 0 {
+			return false
+		}
+	}
+	return rng.Step == nil || rng.Step.MilliValue() >= 1
+}
+
+// deviceCapacity is the capacity name of the device of result r.
+func (a *cAllocator) deviceCapacity(r resourceapi.DeviceRequestAllocationResult, name resourceapi.QualifiedName) (resourceapi.DeviceCapacity, bool) {
 	for _, s := range a.slices {
 		if s.Spec.Driver != r.Driver || s.Spec.Pool.Name != r.Pool {
 			continue
 		}
 		for _, d := range s.Spec.Devices {
-			if d.Name == r.Device {
-				if c, ok := d.Capacity[name]; ok {
-					format = c.Value.Format
-				}
+			if c, ok := d.Capacity[name]; ok && d.Name == r.Device {
+				return c, true
 			}
 		}
 	}
-	if q.MilliValue()%1000 == 0 {
-		return *resource.NewQuantity(q.Value(), format)
+	return resourceapi.DeviceCapacity{}, false
+}
+
+// requestedCapacity is what request ("req" or "req/sub") of claim asks of
+// capacity name, nil when nothing.
+func requestedCapacity(claim *resourceapi.ResourceClaim, request string, name resourceapi.QualifiedName) *resource.Quantity {
+	parent, sub, _ := strings.Cut(request, "/")
+	for _, rq := range claim.Spec.Devices.Requests {
+		if rq.Name != parent {
+			continue
+		}
+		var c *resourceapi.CapacityRequirements
+		if rq.Exactly != nil && sub == "" {
+			c = rq.Exactly.Capacity
+		}
+		for _, s := range rq.FirstAvailable {
+			if s.Name == sub {
+				c = s.Capacity
+			}
+		}
+		if c != nil {
+			if v, ok := c.Requests[name]; ok {
+				return &v
+			}
+		}
 	}
-	return *resource.NewMilliQuantity(q.MilliValue(), format)
+	return nil
 }
