@@ -90,7 +90,7 @@ devices() { # devices CLAIM-OUTPUT: "claim: dev dev" lines from jsonl output
       exactly: {deviceClassName: gpu, count: 13}" >"$T/c.yaml"
     run "$DRA_BIN/dra-alloc" --node node-1 --no-validate "$A/basic.yaml" "$T/c.yaml"
     assert_failure 2
-    assert_output --partial "claim default/c: number of requested devices 33 exceeds the claim limit of 32"
+    assert_output --partial "claim default/c, request more: adding 13 devices exceeds the claim limit of 32, with 20 already accounted for"
 }
 
 @test "identical duplicates are one object; conflicting ones are input errors" {
@@ -510,7 +510,7 @@ YAML
 @test "derived attributes: with the gate off a claim that has them is an error" {
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --validate ignore "$A/derived.yaml"
     assert_failure
-    [[ $stderr == *"claim default/aligned, request gpu: has derived attributes, but the DRADerivedAttributes feature is disabled"* ]]
+    [[ $stderr == *"claim default/aligned, request gpu: cannot handle request with derived attributes, the feature is disabled"* ]]
 }
 
 @test "derived attributes: a runtime error aborts the allocation; a result that is no attribute value is an error" {

@@ -225,8 +225,24 @@ UNIT_TEST(admin_access)
 
 UNIT_TEST(errors)
 {
+    /* The claim limit, request by request (a count too large to add is not
+     * an error of its own), and the derived attributes gate: the texts of
+     * structured/internal/experimental/allocator_experimental.go. */
     EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 33}}]}"), NULL,
-           "ERR: claim ns/c1: number of requested devices 33 exceeds the claim limit of 32");
+           "ERR: claim ns/c1, request r: adding 33 devices exceeds the claim limit of 32, with 0 already accounted for");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 30}}, {name: s, exactly: "
+                            "{deviceClassName: gpu, count: 9223372036854775807}}]}"),
+           NULL,
+           "ERR: claim ns/c1, request s: adding 9223372036854775807 devices exceeds the claim limit of 32, with 30 "
+           "already accounted for");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, derivedAttributes: [{name: x/y, "
+                            "expression: 'true'}]}}]}"),
+           "DRADerivedAttributes=false",
+           "ERR: claim ns/c1, request r: cannot handle request with derived attributes, the feature is disabled");
+    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, firstAvailable: [{name: s, deviceClassName: gpu, derivedAttributes: "
+                            "[{name: x/y, expression: 'true'}]}]}]}"),
+           "DRADerivedAttributes=false",
+           "ERR: claim ns/c1, request s: cannot handle request with derived attributes, the feature is disabled");
     EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: nope}}]}"), NULL,
            "ERR: claim ns/c1, request r: could not retrieve device class nope: deviceclass.resource.k8s.io \"nope\" "
            "not found");

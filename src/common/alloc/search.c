@@ -802,6 +802,12 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
 {
     al_claim *c = &r->claims[ci];
     const al_features *f = &r->w->f;
+    /* KEP-6080: a claim made while the gate was on cannot be allocated
+     * correctly without its derived attributes. */
+    if (!f->derived_attributes && json_array_size(dra_jfield(q->json, "derivedAttributes")))
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "claim %s, request %s: cannot handle request with derived attributes, the feature is disabled",
+                           c->ref, q->name);
     size_t i;
     const json_t *sel;
     json_array_foreach(q->selectors, i, sel) {
@@ -824,10 +830,11 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
     q->class = (al_class *)v;
     switch (q->mode) {
     case AL_MODE_EXACT:
-        if (q->count > INT32_MAX)
-            return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: exact count %lld is too large", c->ref, q->name,
-                               (long long)q->count);
-        q->ndevices = (int)q->count;
+        /* Upstream refuses only a count past math.MaxInt (never, on 64
+         * bits); the claim limit refuses a large one.  Any count past the
+         * limit searches alike (the slot check gives up), so it is held
+         * clamped; the limit check reads q->count. */
+        q->ndevices = q->count > MAX_RESULTS ? MAX_RESULTS + 1 : q->count < 0 ? -1 : (int)q->count;
         return NULL;
     case AL_MODE_ALL:
         break;
@@ -867,6 +874,13 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
     return NULL;
 }
 
+/* The devices request q needs (upstream's numDevices): its count, or how
+ * many devices All mode found. */
+static int64_t request_devices(const al_req *q)
+{
+    return q->mode == AL_MODE_EXACT ? q->count : q->ndevices;
+}
+
 static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
 {
     dra_arena *a = &r->arena;
@@ -884,7 +898,7 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
     const json_t *reqs = dra_jfield(devices, "requests");
     c->nreqs = json_is_array(reqs) ? json_array_size(reqs) : 0;
     c->reqs = dra_arena_zalloc(a, (c->nreqs + 1) * sizeof *c->reqs);
-    long min_total = 0;
+    int64_t min_total = 0;
     for (size_t i = 0; i < c->nreqs; i++) {
         const json_t *rj = json_array_get(reqs, i);
         al_req *q = &c->reqs[i];
@@ -898,27 +912,6 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
                                "claim %s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
                                c->ref, q->name);
         const json_t *exactly = dra_jfield(rj, "exactly");
-        /* KEP-6080: a claim that carries derived attributes (created while
-         * the gate was on) cannot be allocated correctly without them.  The
-         * wording follows our other disabled-feature errors: upstream's
-         * allocator code of kubernetes PR #140029 is not in the sources we
-         * could read (the staging snapshot predates it), and the KEP's text
-         * says the scheduler ignores derivedAttributes with the gate off. */
-        if (!f->derived_attributes) {
-            const json_t *da = dra_jfield(exactly, "derivedAttributes");
-            if (json_is_array(da) && json_array_size(da))
-                return dra_err_new(DRA_EXIT_INPUT,
-                                   "claim %s, request %s: has derived attributes, but the DRADerivedAttributes feature is disabled",
-                                   c->ref, q->name);
-            for (size_t k = 0; k < nsub; k++) {
-                const json_t *sj = json_array_get(fa, k);
-                da = dra_jfield(sj, "derivedAttributes");
-                if (json_is_array(da) && json_array_size(da))
-                    return dra_err_new(DRA_EXIT_INPUT,
-                                       "claim %s, subrequest %s: has derived attributes, but the DRADerivedAttributes feature is disabled",
-                                       c->ref, dra_jfield_str(sj, "name") ? dra_jfield_str(sj, "name") : "");
-            }
-        }
         if (!f->consumable_capacity) {
             if (exactly && dra_jfield(exactly, "capacity"))
                 return dra_err_new(DRA_EXIT_INPUT,
@@ -933,10 +926,10 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
             }
         }
         dra_err *e;
+        int64_t min = INT64_MAX;
         if (nsub) {
             q->subs = dra_arena_zalloc(a, nsub * sizeof *q->subs);
             q->nsubs = nsub;
-            long min = -1;
             for (size_t k = 0; k < nsub; k++) {
                 const json_t *sj = json_array_get(fa, k);
                 al_req *sq = &q->subs[k];
@@ -945,21 +938,24 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
                     sq->name = "";
                 if ((e = parse_request(r, c, sq, sj, q)) || (e = validate_request(r, ci, sq)))
                     return e;
-                if (min < 0 || sq->ndevices < min)
-                    min = sq->ndevices;
+                min = min < request_devices(sq) ? min : request_devices(sq);
             }
-            min_total += min;
         } else {
             if ((e = parse_request(r, c, q, exactly, NULL))) /* no exactly: every field absent */
                 return e;
             if ((e = validate_request(r, ci, q)))
                 return e;
-            min_total += q->ndevices;
+            min = request_devices(q);
         }
+        /* Each request against what is left, so that no count can wrap the
+         * sum (Go's int arithmetic, wrapping, as upstream computes it). */
+        if (min > (int64_t)((uint64_t)MAX_RESULTS - (uint64_t)min_total))
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "claim %s, request %s: adding %lld devices exceeds the claim limit of %d, with %lld already "
+                               "accounted for",
+                               c->ref, q->name, (long long)min, MAX_RESULTS, (long long)min_total);
+        min_total = (int64_t)((uint64_t)min_total + (uint64_t)min);
     }
-    if (min_total > MAX_RESULTS)
-        return dra_err_new(DRA_EXIT_INPUT, "claim %s: number of requested devices %ld exceeds the claim limit of %d",
-                           c->ref, min_total, MAX_RESULTS);
     const json_t *cons = dra_jfield(devices, "constraints");
     c->ncons = json_is_array(cons) ? json_array_size(cons) : 0;
     c->cons = dra_arena_zalloc(a, (c->ncons + 1) * sizeof *c->cons);

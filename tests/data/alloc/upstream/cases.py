@@ -405,6 +405,31 @@ case("too-many-devices-total",
      classes=[cls(classA, driverA)],
      slices=[sliceWithMultipleDevices(slice1, node1, pool1, driverA, 33)],
      expectError="exceeds the claim limit")
+# The claim limit is checked request by request, against what is left, so
+# no count can wrap the sum; the error names the request.
+case("exact-count-sum-exceeds-claim-limit",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 20), request(req1, classA, 20))],
+     classes=[cls(classA, driverA)],
+     expectError="claim claim-0, request req-1: adding 20 devices exceeds the claim limit of 32, with 20 already "
+                 "accounted for")
+case("exact-count-total-overflows-claim-limit",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 2**62), request(req1, classA, 2**62))],
+     classes=[cls(classA, driverA)],
+     expectError="exceeds the claim limit")
+case("exact-count-total-would-wrap-to-zero",
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 2**62), request(req1, classA, 2**62),
+                                         request(req2, classA, 2**62), request(req3, classA, 2**62))],
+     classes=[cls(classA, driverA)],
+     expectError="claim claim-0, request req-0: adding 4611686018427387904 devices exceeds the claim limit of 32, "
+                 "with 0 already accounted for")
+case("prioritized-list-minimum-sum-exceeds-claim-limit",
+     features=["PrioritizedList"],
+     claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 20),
+                                         requestWithPrioritizedList(req1, subRequest(subReq0, classA, 20),
+                                                                    subRequest(subReq1, classA, 24)))],
+     classes=[cls(classA, driverA)],
+     expectError="claim claim-0, request req-1: adding 20 devices exceeds the claim limit of 32, with 20 already "
+                 "accounted for")
 case("all-devices-invalid-CEL",
      claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 500))],
      classes=[cls(classA, driverA)],
