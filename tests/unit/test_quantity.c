@@ -601,6 +601,23 @@ MILLI("1u", true, 1)                   /* rounded up */
 MILLI("0", true, 0)
 MILLI("9223372036854775807", false, 0)
 
+/* safeMilliValue: exact milli values only. */
+static void check_milli_exact(int *unit_failed, const char *in, bool ok, int64_t want)
+{
+    dra_quantity q = must(unit_failed, in);
+    int64_t v = 0;
+    CHECK_INT(dra_quantity_milli_exact(&q, &v), ok);
+    if (ok)
+        CHECK(v == want);
+}
+#define MILLI_EXACT(in, ok, want) \
+    T_(CAT(milli_exact_L, __LINE__)) { check_milli_exact(unit_failed, in, ok, want); }
+MILLI_EXACT("1.5", true, 1500)
+MILLI_EXACT("-2", true, -2000)
+MILLI_EXACT("1u", false, 0)            /* 1m after rounding: not the same value */
+MILLI_EXACT("9223372036854775807", false, 0)
+MILLI_EXACT("9223372036854775807m", true, INT64_MAX)
+
 T_(from_milli)
 {
     dra_quantity q = dra_quantity_from_milli(750, DRA_QFMT_DECIMAL_SI);

@@ -1032,6 +1032,18 @@ dra_quantity dra_quantity_from_milli(int64_t v, dra_qformat fmt)
     return q;
 }
 
+bool dra_quantity_milli_exact(const dra_quantity *q, int64_t *out)
+{
+    int64_t m;
+    if (!dra_quantity_milli_value(q, &m))
+        return false;
+    dra_quantity back = dra_quantity_from_milli(m, q->format);
+    if (dra_quantity_cmp(&back, q) != 0)
+        return false;
+    *out = m;
+    return true;
+}
+
 const char *dra_quantity_dec_string(const dra_quantity *q, char *buf)
 {
     if (q->sign == 0) {

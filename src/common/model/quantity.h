@@ -118,5 +118,9 @@ bool dra_quantity_milli_value(const dra_quantity *q, int64_t *out);
 bool dra_quantity_is_fractional(const dra_quantity *q);
 const char *dra_quantity_dec_string(const dra_quantity *q, char *buf);
 dra_quantity dra_quantity_from_milli(int64_t v, dra_qformat fmt);
+/* The milli value when it is exact: q equals NewMilliQuantity(q.MilliValue())
+ * (a whole number of milli-units that fits int64), as the DRA allocator's
+ * safeMilliValue and the API validation's milli guard ask. */
+bool dra_quantity_milli_exact(const dra_quantity *q, int64_t *out);
 
 #endif
