@@ -702,6 +702,43 @@ UNIT_TEST(consumable_capacity)
            NULL, "FAIL");
 }
 
+/* Range arithmetic as upstream's roundUpRange and CmpRequestOverCapacity do
+ * it (structured/internal/experimental/consumable_capacity.go, v0.37.2):
+ * a rounded amount in the step's format; milli-units whenever the gate is
+ * on and the bounds allow them, fractional or not; an amount that cannot be
+ * had (past the arithmetic, negative) aborts instead of skipping. */
+#define NIC_WITH(cap)                                                                                                  \
+    "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: nic}, spec: {driver: gpu.example.com, "   \
+    "nodeName: node-1, pool: {name: nic, generation: 1, resourceSliceCount: 1}, devices: [{name: nic-0, "             \
+    "allowMultipleAllocations: true, capacity: {bw: " cap "}}]}}\n---\n"
+
+UNIT_TEST(capacity_range_arithmetic)
+{
+    outcome o;
+    run(&o, NODE CLASS NIC_WITH("{value: 10k, requestPolicy: {default: 1k, validRange: {min: 1k, step: 1k}}}")
+                CLAIM("c1", BWREQ("1500")),
+        NULL);
+    CHECK_STR(o.text, "c1[r=nic/nic-0]");
+    if (o.nallocs == 1) {
+        json_t *r0 = json_array_get(json_object_get(json_object_get(o.allocs[0], "devices"), "results"), 0);
+        CHECK_STR(json_string_value(json_object_get(json_object_get(r0, "consumedCapacity"), "bw")), "2k");
+    }
+    outcome_free(&o);
+    EXPECT(NODE CLASS NIC_WITH("{value: 1E, requestPolicy: {default: 1, validRange: {min: 1, step: 1}}}")
+               CLAIM("c1", BWREQ("100P")),
+           "DRAFractionalCapacityRange=true",
+           "ERR: claim ns/c1, request r: checking capacity for device gpu.example.com/nic/nic-0: capacity \"bw\": "
+           "capacity request cannot be represented in the device's range arithmetic: request 100P is not a "
+           "representable milli value");
+    EXPECT(NODE CLASS NIC_WITH("{value: 1E, requestPolicy: {default: 1, validRange: {min: 1, step: 1}}}")
+               CLAIM("c1", BWREQ("100P")),
+           NULL, "c1[r=nic/nic-0]");
+    EXPECT(NODE CLASS NIC_WITH("{value: '-1'}") CLAIM("c1", REQ1), NULL,
+           "ERR: claim ns/c1, request r: checking capacity for device gpu.example.com/nic/nic-0: capacity \"bw\": "
+           "capacity value is negative");
+}
+#undef NIC_WITH
+
 /* kubernetes/kubernetes PR #140798 ("DRA: block a dedicated allocation over a
  * device's live persisted share", issue #140797): the slice flipped
  * allowMultipleAllocations to false while a share is still live. */

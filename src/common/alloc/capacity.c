@@ -1,9 +1,9 @@
 /* Consumable capacity (dra.md §3.8; upstream incubating/consumable_capacity.go
  * CmpRequestOverCapacity, calculateConsumedCapacity, violatesPolicy). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/assert.h"
 #include "capacity.h"
 
 static bool parse_q(const json_t *v, dra_quantity *q)
@@ -23,13 +23,17 @@ static bool parse_q(const json_t *v, dra_quantity *q)
     return true;
 }
 
-/* rangeHasFractional: a bound or step whose value is not an integer. */
-static bool fractional(const dra_quantity *q)
+/* useMilli: the gate on, every bound and the step an exact milli value,
+ * the step at least 1m.  (The API's documentation asks for a fractional
+ * bound too; upstream's code does not, and its code wins.) */
+static bool use_milli(const al_cap_policy *x, bool gate)
 {
-    int64_t v, m;
-    if (!dra_quantity_value(q, &v) || !dra_quantity_milli_value(q, &m))
+    int64_t m;
+    if (!gate)
         return false;
-    return m % 1000 != 0;
+    if ((x->has_min && !dra_quantity_milli_exact(&x->min, &m)) || (x->has_max && !dra_quantity_milli_exact(&x->max, &m)))
+        return false;
+    return !x->has_step || (dra_quantity_milli_exact(&x->step, &m) && m >= 1);
 }
 
 dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_range, al_capacity **out, size_t *n)
@@ -65,39 +69,56 @@ dra_err *dra_al_parse_capacity(dra_arena *a, const json_t *cap, bool fractional_
             x->has_min = parse_q(dra_jfield(rng, "min"), &x->min);
             x->has_max = parse_q(dra_jfield(rng, "max"), &x->max);
             x->has_step = parse_q(dra_jfield(rng, "step"), &x->step);
-            /* CapacityRequestPolicyRange: "If the DRAFractionalCapacityRange
-             * feature gate is enabled and at least one of Min, Max, or Step
-             * is a fractional quantity, milli-unit arithmetic is used". */
-            x->milli = fractional_range && ((x->has_min && fractional(&x->min)) ||
-                                            (x->has_max && fractional(&x->max)) ||
-                                            (x->has_step && fractional(&x->step)));
+            x->milli = use_milli(x, fractional_range);
         }
     }
     *out = c;
     return NULL;
 }
 
-/* resource.Quantity.Value(): the value rounded up to an integer. */
+/* Quantity.Value() / MilliValue(), saturating where upstream's int64 would
+ * wrap (only bounds beyond the API's limits get there). */
 static int64_t q_value(const dra_quantity *q)
 {
     int64_t v;
-    if (dra_quantity_as_int64(q, &v))
+    if (dra_quantity_value(q, &v))
         return v;
-    double d = ceil(dra_quantity_as_float(q));
-    if (d >= 9.2e18)
-        return INT64_MAX;
-    if (d <= -9.2e18)
-        return INT64_MIN;
-    return (int64_t)d;
+    return dra_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
 }
 
-/* Quantity.MilliValue(), saturating like q_value. */
 static int64_t q_milli(const dra_quantity *q)
 {
     int64_t v;
     if (dra_quantity_milli_value(q, &v))
         return v;
     return dra_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
+}
+
+/* Go's int64 arithmetic: wrapping, never undefined. */
+static int64_t wadd(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+
+static int64_t wsub(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
+static int64_t wmul(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
+/* a / b and a % b truncated, b != 0; MinInt64 / -1 is MinInt64 as in Go. */
+static int64_t wdiv(int64_t a, int64_t b)
+{
+    return b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b;
+}
+
+static int64_t wmod(int64_t a, int64_t b)
+{
+    return b == -1 ? 0 : a % b;
 }
 
 /* ---- consumed-capacity bookkeeping --------------------------------------------- */
@@ -194,37 +215,78 @@ static const dra_quantity *requested(const al_req *req, const char *name)
     return NULL;
 }
 
-/* calculateConsumedCapacity */
-static dra_quantity consumed_amount(const dra_quantity *req, const al_capacity *cap)
+/* errCapacityRequestNotRepresentable's text, which roundUpRange extends. */
+#define NOT_REPRESENTABLE "capacity request cannot be represented in the device's range arithmetic"
+
+/* roundUpRange past the minimum, with a step: min plus whole steps, in
+ * milli-units or integers as use_milli chose, in the step's format. */
+static dra_err *round_up_step(const dra_quantity *req, const al_cap_policy *c, dra_quantity *out)
+{
+    int64_t r, step, min;
+    char b[DRA_QUANTITY_STRMAX];
+    if (c->milli) {
+        if (!dra_quantity_milli_exact(req, &r))
+            return dra_err_new(DRA_EXIT_INPUT, NOT_REPRESENTABLE ": request %s is not a representable milli value",
+                               dra_quantity_format(req, b));
+        step = q_milli(&c->step), min = q_milli(&c->min);
+    } else {
+        /* Above MaxInt64, Value() would wrap. */
+        dra_quantity top = dra_quantity_from_int64(INT64_MAX, DRA_QFMT_DECIMAL_SI);
+        if (dra_quantity_cmp(req, &top) > 0)
+            return dra_err_new(DRA_EXIT_INPUT, NOT_REPRESENTABLE ": request %s exceeds MaxInt64",
+                               dra_quantity_format(req, b));
+        r = q_value(req), step = q_value(&c->step), min = q_value(&c->min);
+    }
+    if (step == 0) { /* upstream divides by zero; the API refuses such a step */
+        *out = *req;
+        return NULL;
+    }
+    int64_t added = wsub(r, min), n = wdiv(added, step);
+    if (wmod(added, step) != 0)
+        n++;
+    if (c->milli) {
+        if (n > wdiv(wsub(INT64_MAX, min), step))
+            return dra_err_new(DRA_EXIT_INPUT,
+                               NOT_REPRESENTABLE ": rounding request %s up to the next step passes the milli-value range",
+                               dra_quantity_format(req, b));
+        int64_t v = wadd(min, wmul(step, n));
+        *out = v % 1000 == 0 ? dra_quantity_from_int64(v / 1000, c->step.format)
+                             : dra_quantity_from_milli(v, c->step.format);
+        return NULL;
+    }
+    /* Guarded only for a minimum the API allows (not negative). */
+    if (min >= 0 && n > wdiv(INT64_MAX - min, step))
+        return dra_err_new(DRA_EXIT_INPUT, NOT_REPRESENTABLE ": rounding request %s up to the next step passes MaxInt64",
+                           dra_quantity_format(req, b));
+    *out = dra_quantity_from_int64(wadd(min, wmul(step, n)), c->step.format);
+    return NULL;
+}
+
+/* calculateConsumedCapacity.  An error: the amount cannot be computed
+ * (upstream aborts the allocation). */
+static dra_err *consumed_amount(const dra_quantity *req, const al_capacity *cap, dra_quantity *out)
 {
     const al_cap_policy *c = cap->policy;
     if (!req)
-        return (c && c->has_default) ? c->def : cap->value;
-    if (!c)
-        return *req;
-    if (c->has_range && c->has_min) {
+        *out = (c && c->has_default) ? c->def : cap->value;
+    else if (!c)
+        *out = *req;
+    else if (c->has_range && c->has_min) {
         if (dra_quantity_cmp(req, &c->min) < 0)
-            return c->min;
-        if (!c->has_step)
-            return *req;
-        int64_t (*val)(const dra_quantity *) = c->milli ? q_milli : q_value;
-        int64_t r = val(req), step = val(&c->step), min = val(&c->min);
-        if (step == 0)
-            return *req;
-        int64_t added = r - min, n = added / step;
-        if (added % step != 0)
-            n++;
-        if (c->milli)
-            return dra_quantity_from_milli(min + step * n, DRA_QFMT_DECIMAL_SI);
-        return dra_quantity_from_int64(min + step * n, DRA_QFMT_BINARY_SI);
+            *out = c->min;
+        else if (!c->has_step)
+            *out = *req;
+        else
+            return round_up_step(req, c, out);
+    } else {
+        *out = *req;
+        for (size_t i = 0; c->has_values && i < c->nvalues; i++)
+            if (dra_quantity_cmp(req, &c->values[i]) <= 0) {
+                *out = c->values[i];
+                break;
+            }
     }
-    if (c->has_values) {
-        for (size_t i = 0; i < c->nvalues; i++)
-            if (dra_quantity_cmp(req, &c->values[i]) <= 0)
-                return c->values[i];
-        return *req;
-    }
-    return *req;
+    return NULL;
 }
 
 static bool violates_policy(const dra_quantity *v, const al_capacity *cap)
@@ -239,8 +301,10 @@ static bool violates_policy(const dra_quantity *v, const al_capacity *cap)
             return true;
         if (c->has_step) {
             int64_t (*val)(const dra_quantity *) = c->milli ? q_milli : q_value;
-            int64_t step = val(&c->step), min = c->has_min ? val(&c->min) : 0;
-            if (step != 0 && (val(v) - min) % step != 0)
+            int64_t step = val(&c->step), min = c->has_min ? val(&c->min) : 0, got = val(v);
+            if (c->milli && !dra_quantity_milli_exact(v, &got))
+                return true;
+            if (step != 0 && wmod(wsub(got, min), step) != 0)
                 return true;
         }
         return false;
@@ -267,24 +331,40 @@ bool dra_al_capacity_requests_exist(const al_req *req, const al_device *d)
 }
 
 bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
-                      char *why, size_t whylen)
+                          char *why, size_t whylen, dra_err **fatal)
 {
+    *fatal = NULL;
     if (!dra_al_capacity_requests_exist(req, d)) {
         if (why)
             snprintf(why, whylen, "some requested capacity has not been defined");
         return false;
     }
-    for (size_t i = 0; i < d->ncap; i++) {
+    /* Every amount first: an amount that cannot be had aborts, whichever
+     * capacity the soft checks below would have stopped at. */
+    dra_quantity small[8];
+    dra_quantity *need = d->ncap <= 8 ? small : dra_xcalloc(d->ncap, sizeof *need);
+    bool fits = true;
+    for (size_t i = 0; i < d->ncap && !*fatal; i++) {
         const al_capacity *c = &d->cap[i];
-        dra_quantity need = consumed_amount(requested(req, c->name), c);
+        dra_err *e = consumed_amount(requested(req, c->name), c, &need[i]);
+        if (!e && dra_quantity_sign(&need[i]) < 0)
+            e = dra_err_new(DRA_EXIT_INPUT, "capacity value is negative");
+        if (e) {
+            *fatal = dra_err_new(DRA_EXIT_INPUT, "capacity \"%s\": %s", c->name, e->msg);
+            dra_err_free(e);
+        }
+    }
+    for (size_t i = 0; i < d->ncap && fits && !*fatal; i++) {
+        const al_capacity *c = &d->cap[i];
         char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_STRMAX];
-        if (violates_policy(&need, c)) {
+        if (violates_policy(&need[i], c)) {
             if (why)
                 snprintf(why, whylen, "capacity %s: %s violates the request policy", c->name,
-                         dra_quantity_format(&need, b1));
-            return false;
+                         dra_quantity_format(&need[i], b1));
+            fits = false;
+            break;
         }
-        dra_quantity total = need, used = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+        dra_quantity total = need[i], used = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
         const dra_quantity *x;
         if (agg && agg->present && (x = dra_al_capuse_get(agg, c->name)))
             dra_quantity_add(&used, &used, x);
@@ -295,22 +375,31 @@ bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse
             if (why) {
                 dra_quantity left;
                 dra_quantity_sub(&left, &c->value, &used);
-                snprintf(why, whylen, "capacity %s: needs %s, %s left", c->name, dra_quantity_format(&need, b1),
+                snprintf(why, whylen, "capacity %s: needs %s, %s left", c->name, dra_quantity_format(&need[i], b1),
                          dra_quantity_format_canonical(&left, b2));
             }
-            return false;
+            fits = false;
         }
     }
-    return true;
+    if (need != small)
+        free(need);
+    return fits && !*fatal;
 }
 
-/* GetConsumedCapacityFromRequest: one amount per device capacity. */
+/* GetConsumedCapacityFromRequest: one amount per device capacity.  Only
+ * after dra_al_capacity_fits said yes, so every amount can be had. */
 void dra_al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use)
 {
     *use = (al_capuse){0};
     use->present = true;
     for (size_t i = 0; i < d->ncap; i++) {
-        dra_quantity q = consumed_amount(requested(req, d->cap[i].name), &d->cap[i]);
+        dra_quantity q;
+        dra_err *e = consumed_amount(requested(req, d->cap[i].name), &d->cap[i], &q);
+        DRA_ASSERT(!e);
+        if (e) { /* not reached; a result must still have an amount */
+            dra_err_free(e);
+            q = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+        }
         dra_al_capuse_set(use, d->cap[i].name, &q);
     }
 }

@@ -6,9 +6,14 @@
 #include "internal.h"
 
 bool dra_al_capacity_requests_exist(const al_req *req, const al_device *d);
-/* Feasibility of req on d with the given consumed state (NULL = none). */
+/* CmpRequestOverCapacity: whether req fits on d with the given consumed
+ * state (NULL = none).  When not, *fatal is NULL when the device does not
+ * fit (skip it; `why`, when given, says why), or an error the caller owns
+ * when an amount cannot be had at all (a request or rounded value past the
+ * range arithmetic, a negative amount), which upstream treats as fatal: its
+ * text is upstream's ("capacity \"NAME\": ..."), for the caller to prefix. */
 bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
-                      char *why, size_t whylen);
+                          char *why, size_t whylen, dra_err **fatal);
 /* Consumed amounts of req on d, one per device capacity (into use). */
 void dra_al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *use);
 void dra_al_capuse_add(al_capuse *u, const al_capuse *add);

@@ -392,11 +392,19 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
     if (f->consumable_capacity) {
         /* Repeated against the current state: an All list was built before
          * earlier requests of this attempt consumed capacity (A2). */
-        if (!dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why)) {
+        dra_err *fatal;
+        if (!dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], ex ? why : NULL, sizeof why, &fatal)) {
             for (size_t e = 0; e < c->ncons; e++)
                 dra_al_constraint_remove(r, &c->cons[e], req, d);
             if (charged)
                 dra_al_counters_release(r, pool, d);
+            if (fatal) {
+                al_idbuf ib;
+                s->err = dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: rechecking capacity for device %s: %s",
+                                     c->ref, bare(req), dra_al_id(d, &ib), fatal->msg);
+                dra_err_free(fatal);
+                return R_ERR;
+            }
             if (ex)
                 dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CAPACITY, "%s", why);
             return R_FAIL;
@@ -501,9 +509,15 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
                 }
                 if (!ok)
                     continue;
+                dra_err *fatal = NULL;
                 if (r->w->f.consumable_capacity &&
-                    !dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0))
+                    !dra_al_capacity_fits(req, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0, &fatal)) {
+                    if (fatal) { /* the search raises it */
+                        dra_err_free(fatal);
+                        return -1;
+                    }
                     continue;
+                }
                 if (++n >= need)
                     return n;
             }
@@ -528,8 +542,9 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
  * chosen), no All mode (its constraint error), no admin access (an admin
  * request may take a device in use), and the claim stays within the result
  * limit (so no later request could stop the search with "too many").  Every device is checked against
- * every request that could take it, so a selector error anywhere in the
- * subtree makes the count untrusted (-1) as above.  The look ahead records
+ * every request that could take it, so a selector error or an amount of
+ * capacity that cannot be had anywhere in the subtree makes the count
+ * untrusted (-1) as above.  The look ahead records
  * nothing for --explain (selectable's quiet mode): each reason is recorded
  * when the search itself reaches the device. */
 static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc start, int need, int *total)
@@ -566,6 +581,8 @@ static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc star
                     al_req *q = k == (size_t)ri ? req : &c->reqs[k];
                     bool ok;
                     dra_err *e = selectable(r, ci, q, d, d->lid, true, &ok);
+                    if (!e && ok && r->w->f.consumable_capacity)
+                        ok = dra_al_capacity_fits(q, d, agg_of(r, d), &r->capuse[d->lid], NULL, 0, &e);
                     if (e) {
                         dra_err_free(e);
                         return -1;
@@ -704,8 +721,17 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
                     continue;
                 if (f->consumable_capacity) {
                     char why[256];
+                    dra_err *fatal;
                     if (!dra_al_capacity_fits(req, dev, agg_of(r, dev), &r->capuse[dev->lid],
-                                          r->opts->explain ? why : NULL, sizeof why)) {
+                                              r->opts->explain ? why : NULL, sizeof why, &fatal)) {
+                        if (fatal) {
+                            al_idbuf ib;
+                            s->err = dra_err_new(DRA_EXIT_INPUT,
+                                                 "claim %s, request %s: checking capacity for device %s: %s", c->ref,
+                                                 bare(req), dra_al_id(dev, &ib), fatal->msg);
+                            dra_err_free(fatal);
+                            return R_ERR;
+                        }
                         if (r->opts->explain)
                             dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_CAPACITY, "%s", why);
                         continue;
@@ -864,8 +890,16 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
                 if (!ok)
                     continue;
                 /* Static capacity test only (kubernetes#140769, corrections A3). */
-                if (f->consumable_capacity && !dra_al_capacity_fits(q, d, NULL, NULL, NULL, 0))
+                dra_err *fatal = NULL;
+                if (f->consumable_capacity && !dra_al_capacity_fits(q, d, NULL, NULL, NULL, 0, &fatal)) {
+                    if (fatal) { /* upstream names the device alone here */
+                        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: checking capacity for device %s: %s",
+                                                 c->ref, q->name, d->name, fatal->msg);
+                        dra_err_free(fatal);
+                        return w;
+                    }
                     continue;
+                }
                 q->all[q->nall] = d;
                 q->all_pool[q->nall++] = p;
             }

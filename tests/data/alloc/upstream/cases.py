@@ -1090,6 +1090,31 @@ case("consumable-capacity-multi-allocatable-device-with-range-policy-with-capaci
      classes=[amaC()], slices=oneSlice(rangeDev(device1, four)),
      expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two))),
                     allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(two)))])
+# An amount of capacity that cannot be had aborts the allocation instead of
+# skipping the device: a request past the range arithmetic, a rounded value
+# past it, a negative amount.
+_huge = "18446744073709551616"
+_aborts = 'claim claim-0, request req-0: checking capacity for device %s: capacity "capacity-0": '
+_unrepresentable = "capacity request cannot be represented in the device's range arithmetic: "
+case("consumable-capacity-negative-request-aborts", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, "-5")])], classes=[amaC()],
+     slices=oneSlice(multi(device(device1, c0("10")))),
+     expectError=_aborts % "driver-a/pool-1/device-1" + "capacity value is negative")
+case("consumable-capacity-range-policy-allocation-mode-all-overflow-aborts", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [allC(req0, _huge)])], classes=[amaC()], slices=oneSlice(rangeDev(device1, four)),
+     expectError=_aborts % device1 + _unrepresentable + "request 18446744073709551616 exceeds MaxInt64")
+case("consumable-capacity-range-policy-overflow-aborts-not-skip", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, _huge)])], classes=[amaC()],
+     slices=oneSlice(rangeDev(device1, four), multi(device(device2, c0("36893488147419103232")))),
+     expectError=_aborts % "driver-a/pool-1/device-1" + _unrepresentable + "request 18446744073709551616 exceeds MaxInt64")
+case("consumable-capacity-range-policy-request-above-int64-rejected", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, _huge)])], classes=[amaC()], slices=oneSlice(rangeDev(device1, four)),
+     expectError=_aborts % "driver-a/pool-1/device-1" + _unrepresentable + "request 18446744073709551616 exceeds MaxInt64")
+case("consumable-capacity-range-policy-rounded-value-overflow-rejected", features=["ConsumableCapacity"],
+     claimsToAllocate=[claim(claim0, [reqC(req0, "9223372036854775807")])], classes=[amaC()],
+     slices=oneSlice(rangeDev(device1, four)),
+     expectError=_aborts % "driver-a/pool-1/device-1" + _unrepresentable +
+     "rounding request 9223372036854775807 up to the next step passes MaxInt64")
 case("consumable-capacity-multi-allocatable-device-with-range-policy-step", features=["ConsumableCapacity"],
      claimsToAllocate=[claim(claim0, [reqC(req0, three)])], classes=[amaC()], slices=oneSlice(rangeDev(device1, four)),
      expectResults=[allocationResult(localNodeSelector(node1), dar(req0, pool1, device1, c0(four)))])
