@@ -1,5 +1,7 @@
 /* Shared counters of partitionable devices (dra.md §3.7; upstream
- * allocator_incubating.go checkAvailableCounters, deallocateCountersForDevice).
+ * allocator_incubating.go checkAvailableCounters, deallocateCountersForDevice)
+ * and their compatibility groups (KEP-5963; allocator_experimental.go
+ * checkAndConsumeCompatibilityGroups, compatibilityGroupsBaselineForPool).
  *
  * Counter state is kept per pool ID (driver and pool name).  Older upstream
  * keyed it by pool *name* only (dra-corrections.md, "Counter bookkeeping is
@@ -146,11 +148,10 @@ static void compute_available(al_run *r, al_pool *pool, al_cstate *c)
                 al_device *d = &ss[si]->dev[di];
                 if (!dra_al_device_allocated(r->w, d->gid))
                     continue;
-                const json_t *snap = dra_al_compat(r->w, d->gid);
-                for (size_t k = 0; k < d->ncons; k++) {
-                    const json_t *g = dra_jfield(snap, d->cons[k].name);
-                    push_group(c, d->cons[k].name, json_is_array(g) && json_array_size(g) ? g : NULL, NULL);
-                }
+                /* compatibilityGroupsBaselineForPool: an allocated device's
+                 * groups, read live from its slice like its counters. */
+                for (size_t k = 0; k < d->ncons; k++)
+                    push_group(c, d->cons[k].name, d->cons[k].groups, NULL);
                 for (size_t k = 0; k < d->ncons; k++)
                     for (size_t m = 0; m < d->cons[k].n; m++) {
                         al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, false);
@@ -168,17 +169,18 @@ bool dra_al_counters_take(al_run *r, al_pool *pool, al_device *d, char *why, siz
     al_cstate *c = cstate_for(r, pool);
     if (!c->avail_done)
         compute_available(r, pool, c);
-    for (size_t k = 0; k < d->ncons; k++) {
+    /* checkAndConsumeCompatibilityGroups, before the counters; with the gate
+     * off no device with groups gets here (their slices are ignored). */
+    for (size_t k = 0; k < d->ncons && r->w->f.compatibility_groups; k++) {
         const char *reason = NULL;
-        const json_t *mine = r->w->f.compatibility_groups ? d->cons[k].groups : NULL;
-        if (!groups_fit(c, d->cons[k].name, mine, &reason)) {
+        if (!groups_fit(c, d->cons[k].name, d->cons[k].groups, &reason)) {
             if (why)
                 snprintf(why, whylen, "counter set %s: %s", d->cons[k].name, reason);
             return false;
         }
     }
     for (size_t k = 0; k < d->ncons; k++)
-        push_group(c, d->cons[k].name, r->w->f.compatibility_groups ? d->cons[k].groups : NULL, d);
+        push_group(c, d->cons[k].name, d->cons[k].groups, d);
     for (size_t k = 0; k < d->ncons; k++)
         for (size_t m = 0; m < d->cons[k].n; m++) {
             al_cstate_entry *e = entry(c, d->cons[k].name, d->cons[k].c[m].name, true);

@@ -125,6 +125,7 @@ typedef struct al_slice {
     const char *node_name;
     bool all_nodes, per_device, per_device_set;
     bool skip_node_ops;               /* skip_ops != NULL */
+    bool uses_groups;                 /* a device declares consumesCounters[].compatibilityGroups */
     const json_t *node_selector;
     al_counter_set *sets;             /* sharedCounters */
     size_t nsets;
@@ -182,7 +183,6 @@ typedef struct al_idstate {
 
 typedef struct al_idextra {
     al_capuse agg;    /* aggregated consumed capacity of in-use claims */
-    json_t *compat;   /* owned: the compatibilityGroups snapshot of an in-use result (counter set -> groups) */
 } al_idextra;
 
 struct dra_alloc_world {
@@ -228,10 +228,8 @@ struct dra_alloc_world {
 };
 
 
-/* ID gid's aggregated consumed capacity (an empty one when none) and its
- * compatibilityGroups snapshot (NULL when none). */
+/* ID gid's aggregated consumed capacity (an empty one when none). */
 const al_capuse *dra_al_agg(const struct dra_alloc_world *w, int gid);
-const json_t *dra_al_compat(const struct dra_alloc_world *w, int gid);
 /* ID gid's extra state, made on first use. */
 al_idextra *dra_al_idextra(struct dra_alloc_world *w, int gid);
 

@@ -196,6 +196,10 @@ static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
     *rel = false;
     if (!f->partitionable && (s->per_device_set || s->nsets > 0))
         return NULL;
+    /* KEP-5963: with the gate off such a slice is ignored, which leaves its
+     * pool incomplete (GatherPools, sliceUsesCompatibilityGroups). */
+    if (!f->compatibility_groups && s->uses_groups)
+        return NULL;
     if (s->node_name || s->all_nodes || s->node_selector) {
         dra_err *e = dra_al_node_matches(r->node, r->node_name, s->node_name, s->all_nodes, s->node_selector, rel);
         if (e) {
@@ -439,8 +443,8 @@ dra_err *dra_al_gather_pools(al_run *r)
             al_slice *s = g->all->s[i];
             if (s->generation > gen)
                 obsolete = true;
-            else if (s->generation == gen)
-                allgen[nall++] = s;
+            else if (s->generation == gen && (r->w->f.compatibility_groups || !s->uses_groups))
+                allgen[nall++] = s; /* slicesWithoutCompatibilityGroups when the gate is off */
         }
         if (obsolete)
             continue;

@@ -88,19 +88,6 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
         free(names);
         json_object_set_new(o, "consumedCapacity", cc);
     }
-    /* KEP-5963: a snapshot of the groups the device declares, per counter
-     * set (only when it declares some). */
-    if (r->w->f.compatibility_groups) {
-        json_t *snap = NULL;
-        for (size_t k = 0; k < x->dev->ncons; k++)
-            if (x->dev->cons[k].groups) {
-                if (!snap)
-                    snap = json_object();
-                json_object_set_new(snap, x->dev->cons[k].name, json_deep_copy(x->dev->cons[k].groups));
-            }
-        if (snap)
-            json_object_set_new(o, "compatibilityGroups", snap);
-    }
     /* DRAOptionalNodeOperations: "a copy of the ResourceSlice.spec.
      * skipNodeOperations value at the time when the device was allocated"
      * (resource/v1 DeviceRequestAllocationResult.SkipNodeOperations). */

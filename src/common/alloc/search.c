@@ -337,17 +337,6 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
                               "consumes counters, DRAPartitionableDevices off");
         return R_FAIL;
     }
-    /* KEP-5963: with DRADeviceCompatibilityGroups off, devices declaring
-     * compatibilityGroups are skipped (in-use snapshots still count). */
-    if (!f->compatibility_groups) {
-        for (size_t k = 0; k < d->ncons; k++)
-            if (d->cons[k].groups) {
-                if (ex)
-                    dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
-                                      "declares compatibilityGroups, DRADeviceCompatibilityGroups off");
-                return R_FAIL;
-            }
-    }
     bool skip_counters = multi && capacity_in_use(r, d);
     bool charged = false;
     if (!skip_counters && d->ncons > 0) {

@@ -82,11 +82,6 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
         int gid = dra_al_intern_id(w, dra_al_intern_str(w, driver), dra_al_intern_str(w, pool),
                                    dra_al_intern_str(w, dev));
         al_idstate *st = &w->st[gid];
-        /* KEP-5963: the groups the device brought to each counter set,
-         * authoritative over the slice (whatever the gate). */
-        const json_t *cg = dra_jfield(res, "compatibilityGroups");
-        if (json_is_object(cg) && json_object_size(cg) && !dra_al_compat(w, gid))
-            dra_al_idextra(w, gid)->compat = json_deep_copy(cg);
         const char *share = dra_jfield_str(res, "shareID");
         if (w->f.consumable_capacity && share && *share) {
             st->shared = true;
@@ -134,12 +129,6 @@ const al_capuse *dra_al_agg(const dra_alloc_world *w, int gid)
     static const al_capuse none = {0};
     const al_idstate *st = &w->st[gid];
     return st->x ? &st->x->agg : &none;
-}
-
-const json_t *dra_al_compat(const dra_alloc_world *w, int gid)
-{
-    const al_idstate *st = &w->st[gid];
-    return st->x ? st->x->compat : NULL;
 }
 
 al_idextra *dra_al_idextra(dra_alloc_world *w, int gid)

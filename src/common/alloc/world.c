@@ -173,6 +173,8 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     d->binds_to_node = dra_jfield_true(j, "bindsToNode");
     d->allow_multi = dra_jfield_true(j, "allowMultipleAllocations");
     d->all_nodes = dra_jfield_true(j, "allNodes");
+    for (size_t k = 0; k < d->ncons; k++)
+        s->uses_groups |= d->cons[k].groups != NULL;
     if (packed) {
         d->name = dra_al_intern_str(w, d->name);
         own_counters(w, d->cons, d->ncons);
@@ -483,7 +485,6 @@ void dra_alloc_world_free(dra_alloc_world *w)
     for (size_t i = 0; i < w->nids; i++) {
         if (w->st[i].x) {
             dra_al_capuse_free(&w->st[i].x->agg);
-            json_decref(w->st[i].x->compat);
             free(w->st[i].x);
         }
     }

@@ -576,6 +576,41 @@ case("prioritized-list-too-many-in-first-subrequest",
      classes=[cls(classA, driverA), cls(classB, driverB)],
      slices=[sliceWithOneDevice(slice1, node1, pool1, driverA)],
      expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0SubReq1, driverA, pool1, device1))])
+# KEP-5963 compatibility groups: an allocated device's groups are read from
+# its slice; with the gate off a slice declaring groups is ignored, which
+# leaves its pool incomplete.
+_cg = lambda name, group: withDeviceCounterConsumption(
+    device(name), deviceCounterConsumptionWithGroups(counterSet1, {capacity0: one}, group))
+for _name, _peer, _expect in [
+        ("compatibility-groups-compatible-with-allocated-peer", "mig",
+         [allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool1, device2))]),
+        ("compatibility-groups-incompatible-with-allocated-peer", "vgpu", None)]:
+    case(_name, features=["PartitionableDevices", "CompatibilityGroups"],
+         claimsToAllocate=[claimWithRequest(claim0, req0, classA)], allocatedDevices=[(driverA, pool1, device1)],
+         classes=[cls(classA, driverA)],
+         slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA, _cg(device1, "mig"),
+                                  _cg(device2, _peer)),
+                 sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA,
+                                      counterSet(counterSet1, {capacity0: four}))],
+         expectResults=_expect)
+case("compatibility-groups-disabled-skips-grouped-pool", features=["PartitionableDevices"],
+     claimsToAllocate=[claimWithRequest(claim0, req0, classA)], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 2), driverA,
+                              withDeviceCounterConsumption(device(device1), deviceCounterConsumptionWithGroups(
+                                  counterSet1, {capacity0: two}, "mig"))),
+             sliceWithCounterSets(slice2, node1, resourcePool(pool1, 2), driverA, counterSet(counterSet1, {capacity0: four})),
+             sliceWithDevices(slice3, node1, resourcePool(pool2, 2), driverA,
+                              withDeviceCounterConsumption(device(device2),
+                                                           deviceCounterConsumption(counterSet2, {capacity0: two}))),
+             sliceWithCounterSets(slice4, node1, resourcePool(pool2, 2), driverA, counterSet(counterSet2, {capacity0: four}))],
+     expectResults=[allocationResult(localNodeSelector(node1), deviceAllocationResult(req0, driverA, pool2, device2))])
+case("compatibility-groups-disabled-skips-ungrouped-device-in-grouped-pool", features=["PartitionableDevices"],
+     claimsToAllocate=[claimWithRequest(claim0, req0, classA)], classes=[cls(classA, driverA)],
+     slices=[sliceWithDevices(slice1, node1, resourcePool(pool1, 3), driverA, _cg(device1, "mig")),
+             sliceWithDevices(slice2, node1, resourcePool(pool1, 3), driverA,
+                              withDeviceCounterConsumption(device(device2),
+                                                           deviceCounterConsumption(counterSet1, {capacity0: one}))),
+             sliceWithCounterSets(slice3, node1, resourcePool(pool1, 3), driverA, counterSet(counterSet1, {capacity0: four}))])
 case("partitionable-devices-single-device",
      features=["PartitionableDevices"],
      claimsToAllocate=[claimWithRequests(claim0, None, request(req0, classA, 1))],

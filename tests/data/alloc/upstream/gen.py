@@ -66,6 +66,7 @@ FEATURES = {
     "DeviceStatus": ["DRAResourceClaimDeviceStatus"],
     "ConsumableCapacity": ["DRAConsumableCapacity"],
     "ListTypeAttributes": ["DRAListTypeAttributes"],
+    "CompatibilityGroups": ["DRADeviceCompatibilityGroups"],
 }
 
 
@@ -325,6 +326,12 @@ def withCapacityRequestPolicyValidValues(d, default, capacity, additional):
 
 def deviceCounterConsumption(counter_set, counters):
     return {"counterSet": counter_set, "counters": {k: {"value": v} for k, v in (counters or {}).items()}}
+
+
+def deviceCounterConsumptionWithGroups(counter_set, counters, *groups):
+    c = deviceCounterConsumption(counter_set, counters)
+    c["compatibilityGroups"] = list(groups)
+    return c
 
 
 def counterSet(name, counters):
