@@ -193,4 +193,5 @@ install: $(BINS)
 clean:
 	rm -rf build
 
+include tests/upstream/upstream.mk
 -include $(shell find $(BUILD)/obj build/fuzz/obj -name '*.d' 2>/dev/null)

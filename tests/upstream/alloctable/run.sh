@@ -1,0 +1,69 @@
+#!/bin/sh
+# Run upstream's allocator test table against dra-alloc (`make
+# upstream-alloctable`).
+#
+#   run.sh DRA_ALLOC WORKDIR
+#
+# Copies the pinned k8s.io/dynamic-resource-allocation module (from the Go
+# module cache, downloaded through the module proxy when missing) into
+# WORKDIR, places dratools_test.go beside its shared table
+# (structured/internal/allocatortesting, which only code inside the module
+# may import), runs it and prints "N passed, N failed, N skipped" (leaf
+# cases), the failing cases above it.  The go test -json log stays in
+# WORKDIR/test.json.  Exit 0 when nothing failed, 1 when a case failed, 2
+# when the table could not be run.
+set -eu
+
+MODULE=k8s.io/dynamic-resource-allocation
+VERSION=v0.37.2
+PKG=./structured/internal/allocatortesting/
+
+GO=${GO:-go}
+[ $# -eq 2 ] || { echo "usage: $0 DRA_ALLOC WORKDIR" >&2; exit 2; }
+alloc=$1 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+[ -x "$alloc" ] || { echo "upstream-alloctable: $alloc: not an executable" >&2; exit 2; }
+
+mod="$work/$MODULE@$VERSION"
+if [ ! -f "$mod/go.mod" ]; then
+    # Outside any module: the download is of the module alone.
+    info=$(cd / && "$GO" mod download -json "$MODULE@$VERSION") || {
+        echo "upstream-alloctable: cannot download $MODULE@$VERSION" >&2
+        exit 2
+    }
+    dir=$(printf '%s\n' "$info" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
+    [ -n "$dir" ] && [ -f "$dir/go.mod" ] || {
+        echo "upstream-alloctable: go mod download gave no directory for $MODULE@$VERSION" >&2
+        exit 2
+    }
+    rm -rf "$mod.tmp" && mkdir -p "$(dirname "$mod")"
+    # The module cache is read-only, and go -overlay refuses files there.
+    cp -R "$dir" "$mod.tmp" && chmod -R u+w "$mod.tmp" && mv "$mod.tmp" "$mod"
+fi
+cp "$here/dratools_test.go" "$mod/structured/internal/allocatortesting/dratools_test.go"
+
+log="$work/test.json"
+set +e
+(cd "$mod" && DRA_ALLOC="$alloc" "$GO" test -json -count=1 -run '^TestDraAlloc$' "$PKG") >"$log" 2>"$work/test.stderr"
+rc=$?
+set -e
+
+# Leaf cases: a case whose name no other case extends ("interrupt" is only
+# the parent of "interrupt/cancel" and the others).
+sed -nE 's/.*"Action":"(pass|fail|skip)".*"Test":"TestDraAlloc\/([^"]*)".*/\1 \2/p' "$log" | awk '
+    { action[$2] = $1; n = split($2, part, "/"); p = part[1]
+      for (i = 2; i <= n; i++) { parent[p] = 1; p = p "/" part[i] } }
+    END {
+        for (t in action) if (!(t in parent)) { count[action[t]]++; if (action[t] == "fail") print "FAIL " t | "sort" }
+        close("sort")
+        printf "%d passed, %d failed, %d skipped\n", count["pass"], count["fail"], count["skip"]
+        exit count["fail"] > 0
+    }' && counted=0 || counted=$?
+
+if [ "$rc" -ne 0 ] && [ "$counted" -eq 0 ]; then
+    # go test failed without a failing case: it did not build or run.
+    echo "upstream-alloctable: go test failed (exit $rc), see $log and $work/test.stderr" >&2
+    tail -n 20 "$work/test.stderr" >&2 || true
+    exit 2
+fi
+exit "$counted"
