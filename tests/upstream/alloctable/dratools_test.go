@@ -83,9 +83,48 @@ type cAllocator struct {
 	state    internal.AllocatedState
 	classes  internal.DeviceClassLister
 	slices   []*resourceapi.ResourceSlice
+	// The last Allocate's input and arguments (but the file), for GetStats.
+	lastInput []byte
+	lastArgs  []string
+	logger    klog.Logger
 }
 
 func (a *cAllocator) Channel() internal.AllocatorChannel { return "dra-tools" }
+
+var _ internal.AllocatorExtended = &cAllocator{}
+
+// GetStats runs the last allocation again with --explain=json, whose stats
+// count allocateOne calls as upstream does (the search unpruned, as the
+// harness always runs it).  -1 when it cannot tell, so that the table fails.
+func (a *cAllocator) GetStats() internal.Stats {
+	fail := func(err error) internal.Stats {
+		a.logger.Error(err, "dra-tools harness: no stats")
+		return internal.Stats{NumAllocateOneInvocations: -1}
+	}
+	dir, err := os.MkdirTemp("", "dra-tools-stats-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "input.jsonl")
+	if err := os.WriteFile(file, a.lastInput, 0o644); err != nil {
+		return fail(err)
+	}
+	args := append(append([]string{"--explain=json"}, a.lastArgs...), file)
+	cmd := exec.Command(a.bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	_ = cmd.Run() // the outcome is Allocate's; the trace comes first on stderr either way
+	var trace struct {
+		Stats struct {
+			Invocations *int64 `json:"invocations"`
+		} `json:"stats"`
+	}
+	if err := json.NewDecoder(&stderr).Decode(&trace); err != nil || trace.Stats.Invocations == nil {
+		return fail(fmt.Errorf("dra-alloc %s: no stats.invocations in the trace (%v)", strings.Join(args, " "), err))
+	}
+	return internal.Stats{NumAllocateOneInvocations: *trace.Stats.Invocations}
+}
 
 // Gates locked on in the release dra-alloc answers for: a cluster cannot
 // turn them off, so they are not named.
@@ -194,7 +233,9 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 		exactQuantities(reflect.ValueOf(obj))
 		b, _ := json.Marshal(obj)
 		var m map[string]any
-		_ = json.Unmarshal(b, &m)
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber() // a count past 2^53 stays exact
+		_ = dec.Decode(&m)
 		m["apiVersion"], m["kind"] = apiVersion, kind
 		if md, ok := m["metadata"].(map[string]any); ok {
 			key := fmt.Sprintf("%s/%v/%v", kind, md["namespace"], md["name"])
@@ -241,7 +282,9 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 		nodeName = node.Name
 	}
 	args := []string{"--node", nodeName, "--no-validate", "--no-prune", "--timeout", "0",
-		"--feature-gates", gates(a.features), "-o", "json", file}
+		"--feature-gates", gates(a.features), "-o", "json"}
+	a.lastInput, a.lastArgs, a.logger = in.Bytes(), args, logger
+	args = append(args, file)
 	cmd := exec.CommandContext(ctx, a.bin, args...)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -316,6 +359,7 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 				for name, q := range r.ConsumedCapacity {
 					c.Status.Allocation.Devices.Results[i].ConsumedCapacity[name] = a.asUpstream(claims[ci], r, name, q)
 				}
+				a.emptyAsUpstream(claims[ci], &c.Status.Allocation.Devices.Results[i])
 			}
 			for i, cfg := range c.Status.Allocation.Devices.Config {
 				if cfg.Opaque != nil {
@@ -467,6 +511,53 @@ func (a *cAllocator) asUpstream(claim *resourceapi.ResourceClaim, r resourceapi.
 		}
 	}
 	return same(req)
+}
+
+// emptyAsUpstream gives r the empty lists upstream copies into a result
+// from the device (binding conditions), its slice (skipNodeOperations) and
+// the request (tolerations): JSON drops an empty list (omitempty), so a
+// list read back is nil where upstream's Go value is empty but not nil.
+// Only a list dra-alloc left out is filled, and only with an empty one.
+func (a *cAllocator) emptyAsUpstream(claim *resourceapi.ResourceClaim, r *resourceapi.DeviceRequestAllocationResult) {
+	for _, s := range a.slices {
+		if s.Spec.Driver != r.Driver || s.Spec.Pool.Name != r.Pool {
+			continue
+		}
+		for _, d := range s.Spec.Devices {
+			if d.Name != r.Device {
+				continue
+			}
+			emptyList(&r.SkipNodeOperations, s.Spec.SkipNodeOperations)
+			if a.features.DeviceBindingAndStatus {
+				emptyList(&r.BindingConditions, d.BindingConditions)
+				emptyList(&r.BindingFailureConditions, d.BindingFailureConditions)
+			}
+		}
+	}
+	parent, sub, _ := strings.Cut(r.Request, "/")
+	for _, rq := range claim.Spec.Devices.Requests {
+		var tolerations []resourceapi.DeviceToleration
+		switch {
+		case rq.Name != parent:
+			continue
+		case sub == "" && rq.Exactly != nil:
+			tolerations = rq.Exactly.Tolerations
+		default:
+			for _, s := range rq.FirstAvailable {
+				if s.Name == sub {
+					tolerations = s.Tolerations
+				}
+			}
+		}
+		emptyList(&r.Tolerations, tolerations)
+	}
+}
+
+// emptyList sets *dst to src when dst is nil and src empty but not nil.
+func emptyList[T any](dst *[]T, src []T) {
+	if *dst == nil && src != nil && len(src) == 0 {
+		*dst = src
+	}
 }
 
 // useMilli is upstream's choice of milli-unit range arithmetic: the gate on,

@@ -50,20 +50,30 @@ set -e
 
 # Leaf cases: a case whose name no other case extends ("interrupt" is only
 # the parent of "interrupt/cancel" and the others).
-sed -nE 's/.*"Action":"(pass|fail|skip)".*"Test":"TestDraAlloc\/([^"]*)".*/\1 \2/p' "$log" | awk '
+summary=$(sed -nE 's/.*"Action":"(pass|fail|skip)".*"Test":"TestDraAlloc\/([^"]*)".*/\1 \2/p' "$log" | awk '
     { action[$2] = $1; n = split($2, part, "/"); p = part[1]
       for (i = 2; i <= n; i++) { parent[p] = 1; p = p "/" part[i] } }
     END {
         for (t in action) if (!(t in parent)) { count[action[t]]++; if (action[t] == "fail") print "FAIL " t | "sort" }
         close("sort")
         printf "%d passed, %d failed, %d skipped\n", count["pass"], count["fail"], count["skip"]
-        exit count["fail"] > 0
-    }' && counted=0 || counted=$?
+    }')
 
-if [ "$rc" -ne 0 ] && [ "$counted" -eq 0 ]; then
-    # go test failed without a failing case: it did not build or run.
-    echo "upstream-alloctable: go test failed (exit $rc), see $log and $work/test.stderr" >&2
+case $summary in
+"0 passed, 0 failed, 0 skipped")
+    # go test failed before any case ran: it did not build or run.
+    echo "upstream-alloctable: go test ran no case (exit $rc), see $log and $work/test.stderr" >&2
+    sed -n 's/.*"Action":"build-output","Output":"\(.*\)\\n"}$/\1/p' "$log" | head -n 20 >&2
     tail -n 20 "$work/test.stderr" >&2 || true
     exit 2
+    ;;
+esac
+printf '%s\n' "$summary"
+case $summary in
+*" 0 failed,"*) ;;
+*) exit 1 ;;
+esac
+if [ "$rc" -ne 0 ]; then
+    echo "upstream-alloctable: go test failed (exit $rc) outside the cases, see $log" >&2
+    exit 2
 fi
-exit "$counted"
