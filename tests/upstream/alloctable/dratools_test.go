@@ -309,23 +309,14 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 	default:
 		return nil, fmt.Errorf("dra-tools harness: dra-alloc failed: %v: %s", err, stderr.String())
 	}
-	var got []resourceapi.ResourceClaim
-	var list struct {
-		Kind  string                      `json:"kind"`
-		Items []resourceapi.ResourceClaim `json:"items"`
+	got, err := decodeClaims[resourceapi.ResourceClaim](out.Bytes())
+	if err != nil {
+		return nil, err
 	}
-	if len(bytes.TrimSpace(out.Bytes())) == 0 {
-		// No objects: nothing was pending.
-	} else if err := json.Unmarshal(out.Bytes(), &list); err != nil {
-		return nil, fmt.Errorf("dra-tools harness: dra-alloc output: %v", err)
-	} else if list.Kind == "List" || list.Kind == "ResourceClaimList" {
-		got = list.Items
-	} else {
-		var one resourceapi.ResourceClaim
-		if err := json.Unmarshal(out.Bytes(), &one); err != nil {
-			return nil, fmt.Errorf("dra-tools harness: dra-alloc output: %v", err)
-		}
-		got = append(got, one)
+	// The text of each consumed capacity, as dra-alloc wrote it.
+	texts, err := decodeClaims[claimText](out.Bytes())
+	if err != nil {
+		return nil, err
 	}
 	if len(got) != len(claims) {
 		return nil, fmt.Errorf("dra-tools harness: %d claims given, dra-alloc returned %d", len(claims), len(got))
@@ -357,7 +348,18 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 			// the table compares Go values as upstream builds them.
 			for i, r := range c.Status.Allocation.Devices.Results {
 				for name, q := range r.ConsumedCapacity {
-					c.Status.Allocation.Devices.Results[i].ConsumedCapacity[name] = a.asUpstream(claims[ci], r, name, q)
+					u := a.asUpstream(claims[ci], r, name, q)
+					// The API server stores upstream's quantity as its
+					// String(), unless that text loses the value (see
+					// exactQuantities): dra-alloc must write the same.
+					text := texts[ci].Status.Allocation.Devices.Results[i].ConsumedCapacity[name]
+					cp := u.DeepCopy() // String() caches its text in the quantity
+					want := cp.String()
+					if back, err := resource.ParseQuantity(want); err == nil && back.Cmp(u) == 0 && text != want {
+						return nil, fmt.Errorf("dra-tools harness: claim %s, result #%d, consumedCapacity %s: dra-alloc wrote %q, upstream's quantity is written %q",
+							c.Name, i, name, text, want)
+					}
+					c.Status.Allocation.Devices.Results[i].ConsumedCapacity[name] = u
 				}
 				a.emptyAsUpstream(claims[ci], &c.Status.Allocation.Devices.Results[i])
 			}
@@ -426,6 +428,42 @@ func exactQuantities(v reflect.Value) {
 			v.SetMapIndex(k, c)
 		}
 	}
+}
+
+// claimText is what the harness reads of a claim as text.
+type claimText struct {
+	Status struct {
+		Allocation struct {
+			Devices struct {
+				Results []struct {
+					ConsumedCapacity map[resourceapi.QualifiedName]string `json:"consumedCapacity"`
+				} `json:"results"`
+			} `json:"devices"`
+		} `json:"allocation"`
+	} `json:"status"`
+}
+
+// decodeClaims reads dra-alloc's -o json output: nothing (no pending
+// claims), one claim, or a List of them.
+func decodeClaims[T any](out []byte) ([]T, error) {
+	if len(bytes.TrimSpace(out)) == 0 {
+		return nil, nil
+	}
+	var list struct {
+		Kind  string `json:"kind"`
+		Items []T    `json:"items"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		return nil, fmt.Errorf("dra-tools harness: dra-alloc output: %v", err)
+	}
+	if list.Kind == "List" || list.Kind == "ResourceClaimList" {
+		return list.Items, nil
+	}
+	var one T
+	if err := json.Unmarshal(out, &one); err != nil {
+		return nil, fmt.Errorf("dra-tools harness: dra-alloc output: %v", err)
+	}
+	return []T{one}, nil
 }
 
 // The text of upstream's one non-fatal error.
