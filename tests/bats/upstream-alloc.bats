@@ -1,0 +1,142 @@
+#!/usr/bin/env bats
+# dra-alloc answers as upstream's allocator (k8s.io/dynamic-resource-
+# allocation v0.37.2) where its own test table found it did not, and
+# `make upstream-alloctable`, which runs that table, without Go.
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+}
+
+# A node, a class, and a slice of pool p on node-1 with the devices given
+# (and one with the shared counters given).
+cluster() { # cluster DEVICES-YAML [SHARED-COUNTERS-YAML]
+    local count=1
+    [[ -z ${2:-} ]] || count=2
+    cat <<EOF
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: devs}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: $count}
+  devices:
+$1
+---
+EOF
+    if [[ -n ${2:-} ]]; then
+        cat <<EOF
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: counters}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: 2}
+  sharedCounters:
+$2
+---
+EOF
+    fi
+}
+
+claim() { # claim NAME REQUEST-YAML [STATUS-YAML]
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: %s, namespace: default}\nspec:\n  devices:\n    requests:\n%s\n%s---\n' \
+        "$1" "$2" "${3:-}"
+}
+
+@test "compatibility groups: an allocated device brings the groups its slice declares" {
+    cluster "  - {name: d0, consumesCounters: [{counterSet: cs, compatibilityGroups: [mig], counters: {u: {value: '1'}}}]}
+  - {name: d1, consumesCounters: [{counterSet: cs, compatibilityGroups: [mig], counters: {u: {value: '1'}}}]}" \
+        "  - {name: cs, counters: {u: {value: '4'}}}" >"$T/cluster.yaml"
+    claim used "    - {name: r, exactly: {deviceClassName: gpu}}" "status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: gpu.example.com, pool: p, device: d0}
+" >"$T/used.yaml"
+    claim c "    - {name: r, exactly: {deviceClassName: gpu}}" >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o json \
+        --feature-gates DRADeviceCompatibilityGroups=true "$T/cluster.yaml" "$T/used.yaml" "$T/c.yaml"
+    assert_success
+    [[ $(jq -r '.status.allocation.devices.results[] | .device + " " + (has("compatibilityGroups") | tostring)' <<<"$output") == "d1 false" ]]
+}
+
+@test "compatibility groups off: a pool with a slice declaring them is incomplete, none of its devices is allocated" {
+    cluster "  - {name: plain, consumesCounters: [{counterSet: cs, counters: {u: {value: '1'}}}]}" \
+        "  - {name: cs, counters: {u: {value: '4'}}}" >"$T/cluster.yaml"
+    cat >>"$T/cluster.yaml" <<EOF
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: grouped}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: 3}
+  devices:
+  - {name: mig, consumesCounters: [{counterSet: cs, compatibilityGroups: [mig], counters: {u: {value: '1'}}}]}
+EOF
+    sed -i 's/resourceSliceCount: 2/resourceSliceCount: 3/' "$T/cluster.yaml"
+    claim c "    - {name: r, exactly: {deviceClassName: gpu}}" >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADeviceCompatibilityGroups=false \
+        "$T/cluster.yaml" "$T/c.yaml"
+    assert_failure 1
+    [[ $stderr == *"cannot allocate all claims"* ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o json --feature-gates DRADeviceCompatibilityGroups=true \
+        "$T/cluster.yaml" "$T/c.yaml"
+    assert_success
+}
+
+@test "consumable capacity: a request past the range arithmetic aborts the allocation, with upstream's text" {
+    cluster "  - name: nic
+    allowMultipleAllocations: true
+    capacity:
+      bw: {value: '4', requestPolicy: {default: '2', validRange: {min: '2', step: '2', max: '4'}}}
+  - name: big
+    allowMultipleAllocations: true
+    capacity:
+      bw: {value: '36893488147419103232'}" >"$T/cluster.yaml"
+    claim c "    - {name: r, exactly: {deviceClassName: gpu, capacity: {requests: {bw: '18446744073709551616'}}}}" >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --no-validate "$T/cluster.yaml" "$T/c.yaml"
+    assert_failure 2
+    assert_output ""
+    [[ $stderr == *'claim default/c, request r: checking capacity for device gpu.example.com/p/nic: capacity "bw": capacity request cannot be represented in the device'"'"'s range arithmetic: request 18446744073709551616 exceeds MaxInt64'* ]]
+}
+
+@test "consumable capacity: a negative amount aborts the allocation" {
+    cluster "  - {name: nic, allowMultipleAllocations: true, capacity: {bw: {value: '10'}}}" >"$T/cluster.yaml"
+    claim c "    - {name: r, exactly: {deviceClassName: gpu, capacity: {requests: {bw: '-5'}}}}" >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --no-validate "$T/cluster.yaml" "$T/c.yaml"
+    assert_failure 2
+    [[ $stderr == *'claim default/c, request r: checking capacity for device gpu.example.com/p/nic: capacity "bw": capacity value is negative'* ]]
+}
+
+@test "consumable capacity: a rounded amount is written in the step's format" {
+    cluster "  - name: nic
+    allowMultipleAllocations: true
+    capacity:
+      bw: {value: 10k, requestPolicy: {default: 1k, validRange: {min: 1k, step: 1k}}}" >"$T/cluster.yaml"
+    claim c "    - {name: r, exactly: {deviceClassName: gpu, capacity: {requests: {bw: '1500'}}}}" >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o json "$T/cluster.yaml" "$T/c.yaml"
+    assert_success
+    [[ $(jq -r '.status.allocation.devices.results[0].consumedCapacity.bw' <<<"$output") == 2k ]]
+}
+
+@test "make upstream-alloctable without Go says so in one line and succeeds" {
+    run --separate-stderr make -s -C "$BATS_TEST_DIRNAME/../.." upstream-alloctable GO=/nonexistent/go
+    assert_success
+    assert_output "upstream-alloctable: skipped: no Go toolchain ('/nonexistent/go' not found; set GO=/path/to/go)"
+}
