@@ -58,6 +58,18 @@ claim() { # claim NAME REQUEST-YAML [STATUS-YAML]
         "$1" "$2" "${3:-}"
 }
 
+@test "an allocation result has no compatibilityGroups field: it is refused as unknown, as the API server does" {
+    claim used "    - {name: r, exactly: {deviceClassName: gpu}}" "status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: gpu.example.com, pool: p, device: d0, compatibilityGroups: {cs: [mig]}}
+" >"$T/used.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/used.yaml"
+    assert_failure 2
+    [[ $stderr == *'ResourceClaim/default/used: unknown field "status.allocation.devices.results[0].compatibilityGroups"'* ]]
+}
+
 @test "compatibility groups: an allocated device brings the groups its slice declares" {
     cluster "  - {name: d0, consumesCounters: [{counterSet: cs, compatibilityGroups: [mig], counters: {u: {value: '1'}}}]}
   - {name: d1, consumesCounters: [{counterSet: cs, compatibilityGroups: [mig], counters: {u: {value: '1'}}}]}" \

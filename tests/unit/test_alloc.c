@@ -809,11 +809,10 @@ UNIT_TEST(compatibility_groups)
     const char *mixed = NODE CLASS CG_SETS CG_DEVS(CGN("g", "[x]", "10") "," CGN("n", "[]", "10"));
     snprintf(buf, sizeof buf, "%s%s%s", mixed, PICK("a", "g"), PICK("b", "n"));
     EXPECT(buf, on, "FAIL");
-    /* an allocated device brings the groups its slice declares; a
-     * compatibilityGroups field in a result is no API field and not read */
+    /* an allocated device brings the groups its slice declares */
     const char *used = "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: used, namespace: ns}, "
                        "spec: {devices: " REQ1 "}, status: {allocation: {devices: {results: [{request: r, driver: "
-                       "gpu.example.com, pool: p, device: mig1, compatibilityGroups: {cs: [vgpu]}}]}}}}\n---\n";
+                       "gpu.example.com, pool: p, device: mig1}]}}}}\n---\n";
     snprintf(buf, sizeof buf, "%s%s%s", mig_vgpu, used, PICK("a", "mig0"));
     EXPECT(buf, on, "a[r=p/mig0]");
     snprintf(buf, sizeof buf, "%s%s%s", mig_vgpu, used, PICK("a", "vgpu0"));

@@ -126,8 +126,7 @@ OBJ(claim_spec_v1beta1, {"devices", &device_claim_v1beta1})
 
 OBJ(alloc_result, {"request", NULL}, {"driver", NULL}, {"pool", NULL}, {"device", NULL}, {"adminAccess", NULL},
     {"tolerations", &tolerations}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL},
-    {"shareID", NULL}, {"consumedCapacity", NULL}, {"skipNodeOperations", NULL},
-    {"compatibilityGroups", NULL})
+    {"shareID", NULL}, {"consumedCapacity", NULL}, {"skipNodeOperations", NULL})
 LIST(alloc_results, alloc_result)
 OBJ(alloc_config, {"source", NULL}, {"requests", NULL}, {"opaque", &opaque})
 LIST(alloc_configs, alloc_config)
