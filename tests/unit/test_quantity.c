@@ -518,17 +518,20 @@ T_(as_int_arith_chain)
     CHECK(!dra_quantity_is_int64(&one));
 }
 
-/* Quantity.Value() */
-static void check_value(int *unit_failed, const char *in, bool ok, int64_t want)
+/* An int64 read of a quantity: whether it has one, and which. */
+static void check_int64(int *unit_failed, const char *in, bool (*read)(const dra_quantity *, int64_t *), bool ok,
+                        int64_t want)
 {
     dra_quantity q = must(unit_failed, in);
     int64_t v = 0;
-    CHECK_INT(dra_quantity_value(&q, &v), ok);
+    CHECK_INT(read(&q, &v), ok);
     if (ok)
         CHECK(v == want);
 }
+
+/* Quantity.Value() */
 #define VALUE(in, ok, want) \
-    T_(CAT(value_L, __LINE__)) { check_value(unit_failed, in, ok, want); }
+    T_(CAT(value_L, __LINE__)) { check_int64(unit_failed, in, dra_quantity_value, ok, want); }
 VALUE("1000m", true, 1)
 VALUE("1001m", true, 2)
 VALUE("-1001m", true, -2)              /* int64-backed: away from zero */
@@ -584,16 +587,8 @@ T_(round_trip_samples)
 UNIT_MAIN()
 
 /* Quantity.MilliValue() and NewMilliQuantity (DRAFractionalCapacityRange) */
-static void check_milli(int *unit_failed, const char *in, bool ok, int64_t want)
-{
-    dra_quantity q = must(unit_failed, in);
-    int64_t v = 0;
-    CHECK_INT(dra_quantity_milli_value(&q, &v), ok);
-    if (ok)
-        CHECK(v == want);
-}
 #define MILLI(in, ok, want) \
-    T_(CAT(milli_L, __LINE__)) { check_milli(unit_failed, in, ok, want); }
+    T_(CAT(milli_L, __LINE__)) { check_int64(unit_failed, in, dra_quantity_milli_value, ok, want); }
 MILLI("1", true, 1000)
 MILLI("250m", true, 250)
 MILLI("1.5", true, 1500)
@@ -602,16 +597,8 @@ MILLI("0", true, 0)
 MILLI("9223372036854775807", false, 0)
 
 /* safeMilliValue: exact milli values only. */
-static void check_milli_exact(int *unit_failed, const char *in, bool ok, int64_t want)
-{
-    dra_quantity q = must(unit_failed, in);
-    int64_t v = 0;
-    CHECK_INT(dra_quantity_milli_exact(&q, &v), ok);
-    if (ok)
-        CHECK(v == want);
-}
 #define MILLI_EXACT(in, ok, want) \
-    T_(CAT(milli_exact_L, __LINE__)) { check_milli_exact(unit_failed, in, ok, want); }
+    T_(CAT(milli_exact_L, __LINE__)) { check_int64(unit_failed, in, dra_quantity_milli_exact, ok, want); }
 MILLI_EXACT("1.5", true, 1500)
 MILLI_EXACT("-2", true, -2000)
 MILLI_EXACT("1u", false, 0)            /* 1m after rounding: not the same value */
