@@ -44,9 +44,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (dra_quantity_sign(&q) != dra_quantity_cmp(&q, &(dra_quantity){0}))
         abort();
 
-    int64_t v;
+    int64_t v, m;
     (void)dra_quantity_as_float(&q);
     (void)dra_quantity_value(&q, &v);
+    /* An exact milli value is MilliValue() and reads back as the value. */
+    if (dra_quantity_milli_exact(&q, &m)) {
+        dra_quantity x = dra_quantity_from_milli(m, q.format);
+        if (!dra_quantity_milli_value(&q, &v) || v != m || dra_quantity_cmp(&x, &q) != 0)
+            abort();
+    }
     if (dra_quantity_as_int64(&q, &v)) {
         dra_quantity i = dra_quantity_from_int64(v, DRA_QFMT_DECIMAL_SI);
         if (dra_quantity_cmp(&i, &q) != 0)
