@@ -2,9 +2,13 @@
  *
  * Semantics follow the "incubating" allocator of k8s.io/dynamic-resource-
  * allocation (structured/internal/incubating/allocator_incubating.go,
- * pools_incubating.go, constraint.go, consumable_capacity.go) as described in
- * dra.md §3 and dra-corrections.md A1–A8: the same pools, the same first-fit
- * depth-first search order and therefore the same devices for the same input.
+ * pools_incubating.go, constraint.go, consumable_capacity.go), and the
+ * "experimental" one for the alpha features only it has (compatibility
+ * groups, derived attributes), as described in dra.md §3 and
+ * dra-corrections.md A1–A8: the same pools, the same first-fit depth-first
+ * search order and therefore the same devices for the same input.  Where
+ * those notes and upstream's code of v0.37.2 differ, the code wins: `make
+ * upstream-alloctable` runs upstream's own test table through dra-alloc.
  *
  * Two objects:
  *   dra_alloc_world  everything that does not depend on the node: classes,

@@ -31,7 +31,9 @@ static bool use_milli(const al_cap_policy *x, bool gate)
     int64_t m;
     if (!gate)
         return false;
-    if ((x->has_min && !dra_quantity_milli_exact(&x->min, &m)) || (x->has_max && !dra_quantity_milli_exact(&x->max, &m)))
+    if (x->has_min && !dra_quantity_milli_exact(&x->min, &m))
+        return false;
+    if (x->has_max && !dra_quantity_milli_exact(&x->max, &m))
         return false;
     return !x->has_step || (dra_quantity_milli_exact(&x->step, &m) && m >= 1);
 }

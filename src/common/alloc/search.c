@@ -882,8 +882,9 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
                 dra_err *fatal = NULL;
                 if (f->consumable_capacity && !dra_al_capacity_fits(q, d, NULL, NULL, NULL, 0, &fatal)) {
                     if (fatal) { /* upstream names the device alone here */
-                        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: checking capacity for device %s: %s",
-                                                 c->ref, q->name, d->name, fatal->msg);
+                        dra_err *w = dra_err_new(DRA_EXIT_INPUT,
+                                                 "claim %s, request %s: checking capacity for device %s: %s", c->ref,
+                                                 q->name, d->name, fatal->msg);
                         dra_err_free(fatal);
                         return w;
                     }
