@@ -144,10 +144,11 @@ usage_error() {
     usage_error "dra-select: lists.range: size too large" "$DRA_BIN/dra-select" eval 'lists.range(9223372036854775807)'
 }
 
-@test "a catastrophic regex stops at the backtracking limit" {
-    SECONDS=0
-    usage_error "dra-select: regex match failed: backtracking limit exceeded" "$DRA_BIN/dra-select" eval "'$(head -c 60 /dev/zero | tr '\0' a)!'.matches('^(a+)+\$')"
-    ((SECONDS < 20))
+@test "a regex that backtracks exponentially elsewhere answers as RE2 does" {
+    # Go's regexp (RE2) matches in linear time: false, not an error
+    run --separate-stderr "$DRA_BIN/dra-select" eval "'$(head -c 60 /dev/zero | tr '\0' a)!'.matches('^(a+)+\$')"
+    assert_success
+    assert_output false
 }
 
 @test "huge quantities compare correctly" {
