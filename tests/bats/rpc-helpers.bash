@@ -37,6 +37,9 @@ wait_until() {
 
 # start_py [fake_driver.py options]: Python grpcio driver on $T/dra.sock, $T/reg/py-reg.sock
 start_py() {
+    # the old "ready" gone first: the background job truncates py.out only
+    # once it runs, and a restart must not be taken for ready before that
+    rm -f "$T/py.out"
     "$PY" "$PEERS/fake_driver.py" --socket "$T/dra.sock" --reg-socket "$T/reg/py-reg.sock" --log "$T/calls.log" "$@" \
         >"$T/py.out" 2>"$T/py.err" &
     PY_PID=$!
