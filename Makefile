@@ -5,7 +5,8 @@
 #   make check SANITIZE=address,undefined   the same under ASan+UBSan (build/san/)
 #   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
 #
-# Dependencies come from pkg-config; `make deps` installs the Debian packages.
+# Dependencies come from pkg-config; `make deps` installs the Debian packages
+# (and `make demo` or `make check` does first on a machine without them).
 #   make WERROR=0             warnings are not errors (default with compilers
 #                             other than the developers' GCC 12; see WARN)
 
@@ -18,15 +19,41 @@ SANITIZE ?=
 PKGS     := yaml-0.1 jansson libprotobuf-c libnghttp2 libcurl readline re2
 # A missing package stops the build naming it (one failed lookup would
 # otherwise empty every flag); goals that need no compiler skip the check.
+# The first commands on a fresh machine, `make demo` and `make check`,
+# install the packages instead (scripts/install-deps.sh) and then run again
+# in a new make that finds them (DEPS_DONE=1 marks it); `make -n` there shows
+# the whole plan.
 NO_PKG_GOALS := deps clean
+FRESH_GOALS  := demo check
+FRESH        :=
+INSTALL_DEPS ?= scripts/install-deps.sh
 ifneq ($(filter-out $(NO_PKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell pkg-config --exists $(p) && echo y),,$(p))))
 ifneq ($(PKG_MISSING),)
+ifneq ($(and $(filter $(FRESH_GOALS),$(MAKECMDGOALS)),$(if $(DEPS_DONE),,y)),)
+FRESH := y
+else ifeq ($(DEPS_DONE)$(findstring n,$(firstword -$(MAKEFLAGS))),1n)
+# a dry run after the (not run) dependency step: show the rest
+else ifneq ($(DEPS_DONE),)
+$(error pkg-config still cannot find: $(PKG_MISSING) after scripts/install-deps.sh)
+else
 $(error pkg-config cannot find: $(PKG_MISSING) (run `make deps` or scripts/install-deps.sh))
 endif
+else
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 endif
+endif
+
+ifneq ($(FRESH),)
+.PHONY: $(MAKECMDGOALS) fresh-machine
+$(MAKECMDGOALS): fresh-machine
+	@:
+fresh-machine:
+	@echo "missing packages ($(PKG_MISSING)): installing them first"
+	$(INSTALL_DEPS)
+	+@$(MAKE) --no-print-directory DEPS_DONE=1 $(MAKECMDGOALS)
+else
 
 ifeq ($(SANITIZE),)
 BUILD    := build
@@ -152,12 +179,11 @@ bats: $(BINS)
 bench: $(BINS)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin bench/run.sh
 
-demo: deps
-	@$(MAKE) --no-print-directory all
+demo: $(BINS)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin examples/demo.sh
 
 deps:
-	@scripts/install-deps.sh
+	@$(INSTALL_DEPS)
 
 # libFuzzer targets: tests/fuzz/fuzz_*.c, built with clang into build/fuzz/.
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -195,3 +221,4 @@ clean:
 
 include tests/upstream/upstream.mk
 -include $(shell find $(BUILD)/obj build/fuzz/obj -name '*.d' 2>/dev/null)
+endif # FRESH
