@@ -1,8 +1,10 @@
 # dra-tools — build, test, benchmark, install.
 #
 #   make                      build every tool into build/bin/
-#   make check                C unit tests + bats (prints "N passed, N failed")
+#   make check                C unit tests, the fuzz seed replay and bats
+#                             (prints "N passed, N failed")
 #   make check SANITIZE=address,undefined   the same under ASan+UBSan (build/san/)
+#   make unit | replay | bats  one part of make check
 #   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
 #
 # Dependencies come from pkg-config; `make deps` installs the Debian packages
@@ -131,7 +133,7 @@ TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(UNIT_SRC),$(w
 
 BINS     := $(TOOLS:%=$(BUILD)/bin/%)
 
-.PHONY: all check unit bats bench demo fuzz install clean deps tools
+.PHONY: all check unit replay bats bench demo fuzz install clean deps tools
 .SECONDARY:
 all: $(BINS)
 tools: $(BINS)
@@ -167,11 +169,28 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-check: $(BINS) $(UNIT_BIN)
-	@DRA_BIN=$(CURDIR)/$(BUILD)/bin DRA_UNIT=$(CURDIR)/$(BUILD)/tests tests/run-tests.sh
+# Fuzz seed replay (part of make check): every libFuzzer target
+# tests/fuzz/fuzz_NAME.c, built with this build's compiler and flags
+# (sanitizers included) and linked with tests/fuzz/replay.c into
+# $(BUILD)/fuzz-replay/fuzz_NAME; tests/run-tests.sh runs it on
+# tests/fuzz/seeds/NAME/.  New targets are picked up by the wildcard.
+FUZZ_SRC   := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+REPLAY_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
+$(BUILD)/obj/tests/fuzz/%.o: CPPFLAGS += -include tests/fuzz/fuzz.h
+$(BUILD)/fuzz-replay/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/replay.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+check: $(BINS) $(UNIT_BIN) $(REPLAY_BIN)
+	@DRA_BIN=$(CURDIR)/$(BUILD)/bin DRA_UNIT=$(CURDIR)/$(BUILD)/tests DRA_FUZZ_REPLAY=$(CURDIR)/$(BUILD)/fuzz-replay \
+	  tests/run-tests.sh
 
 unit: $(UNIT_BIN)
 	@DRA_UNIT=$(CURDIR)/$(BUILD)/tests tests/run-tests.sh --unit-only
+
+replay: $(REPLAY_BIN)
+	@DRA_FUZZ_REPLAY=$(CURDIR)/$(BUILD)/fuzz-replay tests/run-tests.sh --replay-only
 
 bats: $(BINS)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin tests/run-tests.sh --bats-only
@@ -186,7 +205,6 @@ deps:
 	@$(INSTALL_DEPS)
 
 # libFuzzer targets: tests/fuzz/fuzz_*.c, built with clang into build/fuzz/.
-FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_CFLAGS := -std=c17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) $(GEN_C:%.c=build/fuzz/obj/%.o) $(FUZZ_CXX_OBJ)

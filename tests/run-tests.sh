@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Run the C unit tests and the bats suites; print one closing line
-# "N passed, N failed" counted from the real results; exit 1 on any failure.
-#   DRA_UNIT  folder of unit-test binaries (make check sets it)
-#   DRA_BIN   folder of the tool binaries
-#   --unit-only / --bats-only, and optional bats file arguments
+# Run the C unit tests, the fuzz seed replay and the bats suites;
+# print one closing line "N passed, N failed" counted from the real results;
+# exit 1 on any failure.
+#   DRA_UNIT         folder of unit-test binaries (make check sets it)
+#   DRA_FUZZ_REPLAY  folder of the fuzz targets built for seed replay
+#                    (fuzz_NAME, run on tests/fuzz/seeds/NAME/; one test each)
+#   DRA_BIN          folder of the tool binaries (bats)
+#   --unit-only / --replay-only / --bats-only, and optional bats file arguments
 set -u
 cd "$(dirname "$0")/.."
 mode=all
@@ -11,27 +14,37 @@ files=()
 for a in "$@"; do
     case $a in
     --unit-only) mode=unit ;;
+    --replay-only) mode=replay ;;
     --bats-only) mode=bats ;;
     *) files+=("$a") ;;
     esac
 done
+# runs MODE: this run includes MODE's tests
+runs() { [[ $mode == all || $mode == "$1" ]]; }
+# tally OUTFILE RC: add the closing "N passed, N failed" line of OUTFILE
+# (none, or a bad exit with none failed, counts as one failure); sets p f
+tally() {
+    local line
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+    p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line")
+    f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
+    if [[ -z $line ]]; then p=0 f=1; fi
+    if [[ $2 -ne 0 && ${f:-0} -eq 0 ]]; then f=1; fi
+    passed=$((passed + p)) failed=$((failed + f))
+}
 passed=0 failed=0 skipped=0
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
-if [[ $mode != bats ]]; then
+if runs unit; then
     for t in "${DRA_UNIT:?DRA_UNIT is not set}"/test_*; do
         [[ -x $t ]] || continue
         name=$(basename "$t")
         "$t" >"$log/$name.out" 2>&1
         rc=$?
-        line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/$name.out" | tail -n 1)
-        p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"$line")
-        f=$(sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/' <<<"$line")
-        s=$(grep -oE '[0-9]+ skipped' <<<"$line" | grep -oE '[0-9]+' || true)
-        if [[ -z $line ]]; then p=0 f=1; fi
-        if [[ $rc -ne 0 && ${f:-0} -eq 0 ]]; then f=1; fi # crashed or exited badly
-        passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${s:-0}))
+        tally "$log/$name.out" "$rc" # a crash or bad exit is a failure
+        s=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log/$name.out" | tail -n 1 | grep -oE '[0-9]+ skipped' | grep -oE '[0-9]+' || true)
+        skipped=$((skipped + ${s:-0}))
         if [[ $f -ne 0 ]]; then
             echo "FAIL unit $name (exit $rc):"
             grep -vE '^ok ' "$log/$name.out" | tail -n 40
@@ -41,7 +54,36 @@ if [[ $mode != bats ]]; then
     done
 fi
 
-if [[ $mode != unit ]]; then
+if runs replay; then
+    # Every fuzz target's seeds, once each, in the build's own flags (a
+    # sanitizer report or crash fails; a target without seeds fails too).
+    for t in "${DRA_FUZZ_REPLAY:?DRA_FUZZ_REPLAY is not set}"/fuzz_*; do
+        [[ -x $t ]] || continue
+        name=$(basename "$t")
+        seeds=()
+        for s in "tests/fuzz/seeds/${name#fuzz_}"/*; do
+            [[ -f $s ]] && seeds+=("$s")
+        done
+        if ((${#seeds[@]} == 0)); then
+            echo "FAIL replay $name: no seeds in tests/fuzz/seeds/${name#fuzz_}/"
+            failed=$((failed + 1))
+            continue
+        fi
+        timeout -k 5 600 "$t" "${seeds[@]}" >"$log/$name.out" 2>&1
+        rc=$?
+        if ((rc == 0)); then
+            passed=$((passed + 1))
+            echo "replay $name: $(grep -E '^[0-9]+ inputs?$' "$log/$name.out" | tail -n 1)"
+        else
+            failed=$((failed + 1))
+            echo "FAIL replay $name (exit $rc):"
+            grep -vE '^input ' "$log/$name.out" | head -n 40
+            grep -E '^input ' "$log/$name.out" | tail -n 1
+        fi
+    done
+fi
+
+if runs bats; then
     if ((${#files[@]} == 0)); then
         files=(tests/bats/*.bats)
     fi

@@ -1,7 +1,6 @@
 #!/usr/bin/env bats
-# Guards on the tree itself: the first command on a fresh machine, the
-# sanitized sweep of every data file through every reader, the fuzz seed
-# replay.
+# Guards on the tree itself: the first command on a fresh machine, the fuzz
+# seed replay.
 bats_require_minimum_version 1.5.0
 load helpers
 
@@ -70,4 +69,78 @@ fresh_make() {
     assert_success
     assert_line "fake installer ran"
     assert_output --partial "1. Validate every object of the example cluster"
+}
+
+# ---- the fuzz seed replay -----------------------------------------------------------
+
+@test "replay: every fuzz target has seeds and a replay binary in this build" {
+    local f name
+    for f in "$TOP"/tests/fuzz/fuzz_*.c; do
+        name=$(basename "$f" .c)
+        compgen -G "$TOP/tests/fuzz/seeds/${name#fuzz_}/*" >/dev/null ||
+            { echo "$name has no seeds in tests/fuzz/seeds/${name#fuzz_}/"; return 1; }
+        [[ -x $DRA_BIN/../fuzz-replay/$name ]] || { echo "$DRA_BIN/../fuzz-replay/$name is not built"; return 1; }
+    done
+}
+
+@test "replay: the driver calls LLVMFuzzerInitialize first, then each input in a block of its exact size" {
+    local lib=$DRA_BIN/../lib/libdra.a san=
+    [[ -e $lib ]] || skip "no libdra.a beside $DRA_BIN"
+    [[ $DRA_BIN == */san/* ]] && san=-fsanitize=address,undefined
+    cat >"$BATS_TEST_TMPDIR/t.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include "fuzz.h"
+static int ready;
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    printf("init %d\n", *argc);
+    ready = 1;
+    return 0;
+}
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (!ready)
+        abort();
+    printf("input %zu", size);
+    if (getenv("READ_PAST_END") && data[size] == 0x7f) /* a sanitizer must stop this */
+        printf(" (past the end)");
+    if (size)
+        printf(" last %c", data[size - 1]); /* the last byte is the file's */
+    printf("\n");
+    return 0;
+}
+C
+    run cc -std=c17 $san -I"$TOP/src/common" -I"$TOP/tests/fuzz" -o "$BATS_TEST_TMPDIR/t" \
+        "$TOP/tests/fuzz/replay.c" "$BATS_TEST_TMPDIR/t.c" "$lib" $(pkg-config --libs jansson yaml-0.1 libpcre2-8) -lm
+    assert_success
+    printf 'abc' >"$BATS_TEST_TMPDIR/a"
+    : >"$BATS_TEST_TMPDIR/empty"
+    run --separate-stderr "$BATS_TEST_TMPDIR/t" "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/empty"
+    assert_success
+    assert_equal "$output" $'init 3\ninput 3 last c\ninput 0\n2 inputs'
+    [[ $stderr == *"input $BATS_TEST_TMPDIR/a (3 bytes)"* ]]
+    run --separate-stderr "$BATS_TEST_TMPDIR/t" "$BATS_TEST_TMPDIR/no-such"
+    assert_failure 2
+    [[ $stderr == *"no-such"* ]]
+    if [[ -n $san ]]; then
+        run --separate-stderr env READ_PAST_END=1 "$BATS_TEST_TMPDIR/t" "$BATS_TEST_TMPDIR/a"
+        assert_failure
+        [[ $stderr == *heap-buffer-overflow* ]]
+    fi
+}
+
+@test "replay: a target without seeds and a crashing input fail, named, in the closing count" {
+    local d=$BATS_TEST_TMPDIR/replay
+    mkdir -p "$d"
+    printf '#!/bin/sh\necho "$# inputs"\n' >"$d/fuzz_dra_no_such_target"
+    # a stand-in for fuzz_cdi that crashes on its second seed
+    printf '#!/bin/sh\necho "input $1" >&2\necho "input $2" >&2\nkill -SEGV $$\n' >"$d/fuzz_cdi"
+    chmod +x "$d"/fuzz_*
+    run env DRA_FUZZ_REPLAY="$d" "$TOP/tests/run-tests.sh" --replay-only
+    assert_failure 1
+    assert_line "FAIL replay fuzz_dra_no_such_target: no seeds in tests/fuzz/seeds/dra_no_such_target/"
+    assert_line --regexp '^FAIL replay fuzz_cdi \(exit 139\):$'
+    assert_line --regexp '^input tests/fuzz/seeds/cdi/'
+    assert_line "0 passed, 2 failed"
 }
