@@ -1,10 +1,11 @@
 # dra-tools — build, test, benchmark, install.
 #
 #   make                      build every tool into build/bin/
-#   make check                C unit tests, the fuzz seed replay and bats
-#                             (prints "N passed, N failed")
+#   make check                C unit tests, the fuzz seed replay, bats and the
+#                             sweep (tests/sweep/: every data file through
+#                             every reader); prints "N passed, N failed"
 #   make check SANITIZE=address,undefined   the same under ASan+UBSan (build/san/)
-#   make unit | replay | bats  one part of make check
+#   make unit | replay | bats | sweep       one part of make check
 #   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
 #
 # Dependencies come from pkg-config; `make deps` installs the Debian packages
@@ -133,7 +134,7 @@ TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(UNIT_SRC),$(w
 
 BINS     := $(TOOLS:%=$(BUILD)/bin/%)
 
-.PHONY: all check unit replay bats bench demo fuzz install clean deps tools
+.PHONY: all check unit replay bats sweep bench demo fuzz install clean deps tools
 .SECONDARY:
 all: $(BINS)
 tools: $(BINS)
@@ -191,6 +192,9 @@ unit: $(UNIT_BIN)
 
 replay: $(REPLAY_BIN)
 	@DRA_FUZZ_REPLAY=$(CURDIR)/$(BUILD)/fuzz-replay tests/run-tests.sh --replay-only
+
+sweep: $(BINS)
+	@DRA_BIN=$(CURDIR)/$(BUILD)/bin tests/run-tests.sh --sweep-only
 
 bats: $(BINS)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin tests/run-tests.sh --bats-only

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Run the C unit tests, the fuzz seed replay and the bats suites;
+# Run the C unit tests, the fuzz seed replay, the bats suites and the sweep;
 # print one closing line "N passed, N failed" counted from the real results;
 # exit 1 on any failure.
 #   DRA_UNIT         folder of unit-test binaries (make check sets it)
 #   DRA_FUZZ_REPLAY  folder of the fuzz targets built for seed replay
 #                    (fuzz_NAME, run on tests/fuzz/seeds/NAME/; one test each)
-#   DRA_BIN          folder of the tool binaries (bats)
-#   --unit-only / --replay-only / --bats-only, and optional bats file arguments
+#   DRA_BIN          folder of the tool binaries (bats, and the sweep:
+#                    tests/sweep/run.sh, one test per command of its table)
+#   --unit-only / --replay-only / --bats-only / --sweep-only, and optional
+#   bats file arguments
 set -u
 cd "$(dirname "$0")/.."
 mode=all
@@ -16,6 +18,7 @@ for a in "$@"; do
     --unit-only) mode=unit ;;
     --replay-only) mode=replay ;;
     --bats-only) mode=bats ;;
+    --sweep-only) mode=sweep ;;
     *) files+=("$a") ;;
     esac
 done
@@ -101,6 +104,14 @@ if runs bats; then
         fi
         echo "bats: $((p - s)) passed, $f failed, $s skipped"
     fi
+fi
+
+if runs sweep; then
+    export DRA_BIN=${DRA_BIN:?DRA_BIN is not set}
+    tests/sweep/run.sh --bin "$DRA_BIN" >"$log/sweep.out" 2>&1
+    rc=$?
+    tally "$log/sweep.out" "$rc"
+    grep -vE '^[0-9]+ passed, [0-9]+ failed' "$log/sweep.out" | head -n 400
 fi
 
 if ((skipped > 0)); then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Guards on the tree itself: the first command on a fresh machine, the fuzz
-# seed replay.
+# seed replay, the sweep of every data file through every reader.
 bats_require_minimum_version 1.5.0
 load helpers
 
@@ -143,4 +143,103 @@ C
     assert_line --regexp '^FAIL replay fuzz_cdi \(exit 139\):$'
     assert_line --regexp '^input tests/fuzz/seeds/cdi/'
     assert_line "0 passed, 2 failed"
+}
+
+# ---- the sweep ------------------------------------------------------------------------
+
+# A tree of files and a table of stand-in commands, one per way a run can end.
+sweep_fixture() {
+    local d=$BATS_TEST_TMPDIR/sw
+    mkdir -p "$d/bin" "$d/data/sub"
+    ln -sf "$DRA_BIN/dra-example-driver" "$d/bin/dra-example-driver"
+    cat >"$d/bin/tool" <<'SH'
+#!/bin/sh
+log=$(printf '%s' "$ASAN_OPTIONS" | sed -n 's/.*log_path=\([^:]*\).*/\1/p')
+case $1 in
+code) exit "$2" ;;
+segv) kill -SEGV $$ ;;
+san) echo "ERROR: AddressSanitizer: heap-use-after-free (stand-in)" >"$log.$$"; exit 97 ;;
+sanlog) echo "runtime error: stand-in" >"$log.$$"; exit 0 ;;
+hang) exec sleep 30 ;;
+esac
+SH
+    chmod +x "$d/bin/tool"
+    for f in a.ok b.crash c.code d.san e.sanlog f.hang; do echo x >"$d/data/$f"; done
+    cat >"$d/table" <<'T'
+# stand-ins
+@all = *
+%codes = 0 | 3
+@all       tool code {%codes} {}
+*.crash    tool segv {}
+*.code     tool code 7 {}
+*.san      tool san {}
+*.sanlog   tool sanlog {}
+*.hang     tool hang {}
+*/         tool code 1 {}
+*.ok       tool code 2 {} | cat
+T
+}
+
+@test "sweep: exit statuses 0-3 pass; a signal, another status, a sanitizer report or a time-out fails, named" {
+    sweep_fixture
+    local d=$BATS_TEST_TMPDIR/sw
+    run "$TOP/tests/sweep/run.sh" --bin "$d/bin" --table "$d/table" --root "$d/data" --timeout 2 -j 2
+    assert_failure 1
+    assert_line "sweep: 6 files and 1 directories x 9 commands = 19 runs (${d#"$TOP"/}/bin, 2 at a time)"
+    assert_line "FAIL sweep ($d/table:5): tool segv $d/data/b.crash: killed by signal 11 (SIGSEGV)"
+    assert_line "FAIL sweep ($d/table:6): tool code 7 $d/data/c.code: exit 7 (outside 0-3)"
+    assert_line "FAIL sweep ($d/table:7): tool san $d/data/d.san: sanitizer report (exit 97)"
+    assert_line "    ERROR: AddressSanitizer: heap-use-after-free (stand-in)"
+    assert_line "FAIL sweep ($d/table:8): tool sanlog $d/data/e.sanlog: sanitizer report (exit 0)"
+    assert_line "FAIL sweep ($d/table:9): tool hang $d/data/f.hang: no answer within 2 s"
+    refute_output --partial "a.ok"
+    refute_output --partial "data/sub"
+    refute_output --partial "Segmentation fault"
+    assert_line --regexp '^sweep: 19 runs in [0-9]+ s, 5 failed$'
+    # code 0, code 3, the directory and the pipeline pass, and the shared driver
+    assert_line "5 passed, 5 failed"
+}
+
+@test "sweep: --list prints each run's command line, the path quoted" {
+    sweep_fixture
+    local d=$BATS_TEST_TMPDIR/sw
+    mkdir -p "$d/data/with space"
+    echo x >"$d/data/with space/g.code"
+    run "$TOP/tests/sweep/run.sh" --bin "$d/bin" --table "$d/table" --root "$d/data" --list --only 'code 7'
+    assert_success
+    assert_output "tool code 7 $d/data/c.code
+tool code 7 $d/data/with\\ space/g.code"
+    run "$TOP/tests/sweep/run.sh" --table "$d/no-such-table"
+    assert_failure 2
+    printf '@all = *\nbad-line-without-command\n' >"$d/bad"
+    run "$TOP/tests/sweep/run.sh" --table "$d/bad" --root "$d/data" --list
+    assert_failure 2
+    assert_output --partial "$d/bad:2: want SCOPE COMMAND"
+}
+
+@test "sweep: the table has a line for every subcommand and file option the tools' --help lists" {
+    # the table, and the script it runs the example driver with
+    local table=$BATS_TEST_TMPDIR/table t c o cmds
+    cat "$TOP/tests/sweep/commands" "$TOP/tests/sweep/driver-probe" >"$table"
+    # readers of nothing but the command line, a server or a socket
+    local -A none=([dra-slice profile]=generates [dra-select check]="expressions only"
+        [dra-prepare health]="a socket's stream" [dra-watch snapshot]="a server"
+        [dra-watch record]="a server; writes FILE")
+    local -A not_files=([--socket]=socket [--reg-socket]=socket [--plugins-dir]=sockets [--registry-dir]=sockets
+        ["dra-example-driver --plugin-dir"]=written ["dra-example-driver --cdi-dir"]=written)
+    for t in dra-slice dra-select dra-alloc dra-claim dra-evict dra-prepare dra-watch dra-example-driver; do
+        cmds=$("$DRA_BIN/$t" --help | awk '/^Commands:/ { f = 1; next } /^$/ { f = 0 } f { print $1 }')
+        grep -qE "(^|[ |;&(])$t( |$)" "$table" || { echo "no line runs $t"; return 1; }
+        for c in $cmds; do
+            [[ -n ${none[$t $c]+x} ]] && continue
+            grep -qE "(^|[ |;&(])$t $c( |$)" "$table" || { echo "no line runs $t $c"; return 1; }
+        done
+        for c in "" $cmds; do
+            for o in $("$DRA_BIN/$t" $c --help | grep -oE -- '--[a-z-]+ (FILE|DIR|PATH)' | awk '{ print $1 }'); do
+                [[ -n ${not_files[$o]+x} || -n ${not_files[$t $o]+x} ]] && continue
+                grep -qE -- "(^|[ |;&(])$t( [^|;&]*)? $o( |$)" "$table" ||
+                    { echo "no line gives $t${c:+ $c} $o a file"; return 1; }
+            done
+        done
+    done
 }
