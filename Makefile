@@ -209,6 +209,9 @@ deps:
 	@$(INSTALL_DEPS)
 
 # libFuzzer targets: tests/fuzz/fuzz_*.c, built with clang into build/fuzz/.
+# `make fuzz` runs each for FUZZ_SECONDS (default 60) and documents every
+# run: tests/fuzz/run.sh prints each target's time, executions, corpus and
+# coverage, and writes them as a table to build/fuzz/summary.md.
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_CFLAGS := -std=c17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined -D_GNU_SOURCE -DDRA_VERSION='"$(VERSION)"' -Isrc/common -Ibuild/gen $(filter-out -D_XOPEN_SOURCE=%,$(PKG_CFLAGS))
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=build/fuzz/obj/%.o) $(GEN_C:%.c=build/fuzz/obj/%.o) $(FUZZ_CXX_OBJ)

@@ -243,3 +243,26 @@ tool code 7 $d/data/with\\ space/g.code"
         done
     done
 }
+
+# ---- make fuzz ------------------------------------------------------------------------
+
+@test "make fuzz: each target's time and executions, printed and as a table in summary.md" {
+    local d=$BATS_TEST_TMPDIR/fz
+    mkdir -p "$d"
+    # stand-ins printing what libFuzzer prints with -print_final_stats=1
+    printf '#!/bin/sh\necho "#4096 DONE cov: 812 ft: 900 corp: 40/2Kb exec/s: 2048"\necho "stat::number_of_executed_units: 4096"\necho "stat::average_exec_per_sec:     2048"\n' >"$d/fuzz_semver"
+    printf '#!/bin/sh\necho "stat::number_of_executed_units: 17"\nexit 77\n' >"$d/fuzz_cdi"
+    chmod +x "$d"/fuzz_*
+    run env FUZZ_OUT="$d/out" FUZZ_SECONDS=1 "$TOP/tests/fuzz/run.sh" "$d/fuzz_semver" "$d/fuzz_cdi"
+    assert_failure 1
+    assert_line --regexp '^fuzz_semver: 4096 executions in [0-9.]+ s \(2048/s\), corpus [0-9]+, coverage 812, no crashes$'
+    assert_line --regexp "^fuzz_cdi: CRASH after 17 executions in [0-9.]+ s \\(see $d/out/fuzz_cdi.log\\)$"
+    assert_line --regexp "^fuzz: 2 targets, 4113 executions in [0-9.]+ s; table in $d/out/summary.md$"
+    run cat "$d/out/summary.md"
+    assert_line "| target | seconds | executions | exec/s | corpus | coverage | result |"
+    assert_line --regexp '^\| fuzz_semver \| [0-9.]+ \| 4096 \| 2048 \| [0-9]+ \| 812 \| no crashes \|$'
+    assert_line --regexp '^\| fuzz_cdi \| [0-9.]+ \| 17 \| \? \| [0-9]+ \| \? \| CRASH'
+    assert_line --regexp '^\| all 2 targets \| [0-9.]+ \| 4113 \|'
+    # the tree is only read: the seeds went to the copy
+    assert_file_exists "$d/out/corpus/fuzz_semver/1_2_3"
+}
