@@ -111,7 +111,7 @@ if runs sweep; then
     tests/sweep/run.sh --bin "$DRA_BIN" >"$log/sweep.out" 2>&1
     rc=$?
     tally "$log/sweep.out" "$rc"
-    grep -vE '^[0-9]+ passed, [0-9]+ failed' "$log/sweep.out" | head -n 400
+    grep -vE '^[0-9]+ passed, [0-9]+ failed' "$log/sweep.out" | head -n 1000
 fi
 
 if ((skipped > 0)); then

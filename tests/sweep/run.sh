@@ -311,10 +311,14 @@ describe() { # RC: why a run failed
         echo "sanitizer report (exit $rc)"
     fi
 }
-show() { # LOGPREFIX ERRFILE: the sanitizer logs, else standard error, indented
+show() { # LOGPREFIX ERRFILE: the start of the sanitizer logs (and their
+    # SUMMARY lines), else of standard error, indented
     local logs=("$1".*)
     [[ -e ${logs[0]} ]] || logs=("$2")
-    cat "${logs[@]}" 2>/dev/null | grep -v '^[[:space:]]*$' | head -n 30 | sed 's/^/    /'
+    {
+        cat "${logs[@]}" 2>/dev/null | grep -v -e '^[[:space:]]*$' -e '^=*$' | head -n 15
+        grep -h '^SUMMARY: ' "${logs[@]}" 2>/dev/null
+    } | sed 's/^/    /'
 }
 
 per_cmd_failed=()
