@@ -18,8 +18,10 @@
 #   --timeout S   a run taking longer fails (default 120)
 #   --list        print the command lines instead of running them
 #
-# Sanitizers: ASAN_OPTIONS and UBSAN_OPTIONS send a report to a log file of
-# the run's own and make the process exit 97 (leak checking stays on).
+# Sanitizers: ASAN_OPTIONS and UBSAN_OPTIONS make a process exit 97 on a
+# report (leak checking stays on) and send ASan's and LSan's reports to a
+# log file of the run's own (GCC's UBSan writes its report to standard
+# error whatever log_path says; the failure shows either).
 # Runs start from the top of the tree with the tools first on PATH, HOME in
 # scratch and no KUBECONFIG; one dra-example-driver, started (and checked)
 # by the sweep, serves the {sock} of every run.
