@@ -189,10 +189,8 @@ int main(int argc, char **argv)
     srv = dra_grpc_server_new(&so);
     dra_driver_serve_registration(srv, &info, &ops);
     dra_driver_serve_plugin(srv, &ops);
-    /* the service socket first: when the registration socket appears, the
-     * kubelet may call the endpoint at once */
-    if ((e = dra_grpc_server_listen(srv, dra_sock)) || (e = dra_grpc_server_listen(srv, reg_sock)))
-        goto out;
+    /* the handlers before the sockets: a signal once they exist stops the
+     * loop, which removes them */
     struct sigaction sa = {.sa_handler = on_stop};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
@@ -200,6 +198,10 @@ int main(int argc, char **argv)
     sa.sa_handler = on_hup;
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* the service socket first: when the registration socket appears, the
+     * kubelet may call the endpoint at once */
+    if ((e = dra_grpc_server_listen(srv, dra_sock)) || (e = dra_grpc_server_listen(srv, reg_sock)))
+        goto out;
     if (d.verbose)
         fprintf(stderr, "dra-example-driver: %s serving %s and %s\n", d.name, dra_sock, reg_sock);
     while (!stop) {

@@ -234,3 +234,20 @@ drv_call() {
     [[ $(cat "$T/p/dra.sock") == mine ]]
     assert_file_not_exists "$T/reg/gpu.example.com-reg.sock"
 }
+
+@test "dra-example-driver: a signal as soon as its socket exists is handled, the sockets removed" {
+    # the handlers are set before the sockets are made: SIGHUP reloads,
+    # SIGTERM stops cleanly (exit 0) and the sockets go with it
+    for i in $(seq 10); do
+        rm -rf "$T/s$i"
+        "$DRA_BIN/dra-example-driver" --plugin-dir "$T/s$i/p" --registry-dir "$T/s$i/r" --cdi-dir "$T/s$i/c" 2>"$T/s$i.err" &
+        local pid=$!
+        until [[ -S $T/s$i/p/dra.sock ]]; do :; done
+        kill -HUP "$pid"
+        kill -TERM "$pid"
+        local rc=0
+        wait "$pid" || rc=$?
+        assert_equal "$rc" 0
+        assert_file_not_exists "$T/s$i/p/dra.sock"
+    done
+}
