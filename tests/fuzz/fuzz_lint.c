@@ -79,7 +79,7 @@ static json_t *slice_of(bytes *b, int i)
         json_t *devs = json_array();
         for (size_t k = 0; k < ndev; k++) {
             uint8_t d = u8(b);
-            json_t *dev = json_pack("{s:s++}", "name", "dev-", (const char[]){(char)('0' + d % 4), 0});
+            json_t *dev = json_pack("{s:s+}", "name", "dev-", (const char[]){(char)('0' + d % 4), 0});
             json_t *attrs = json_object();
             if (d & 4)
                 json_object_set_new(attrs, d & 8 ? "model" : "index", json_pack("{s:i}", "int", d));
