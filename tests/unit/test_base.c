@@ -130,6 +130,69 @@ UNIT_TEST(error_list_appends_chains_in_order)
     CHECK(l.head == NULL);
 }
 
+/* Appending to a chain costs what is appended: the head remembers its end,
+ * and finds it again when the chain was extended by hand. */
+UNIT_TEST(error_append_keeps_order_and_finds_the_end)
+{
+    dra_err *e = NULL;
+    for (int i = 0; i < 200000; i++)
+        e = dra_err_append(e, dra_err_new(2, "e%d", i));
+    CHECK_INT(dra_err_count(e), 200000);
+    CHECK_STR(e->msg, "e0");
+    /* extended by hand at its end: the next append goes after that */
+    dra_err *t = e;
+    while (t->next)
+        t = t->next;
+    CHECK_STR(t->msg, "e199999");
+    t->next = dra_err_new(2, "hand");
+    e = dra_err_append(e, dra_err_append(dra_err_new(2, "b1"), dra_err_new(2, "b2")));
+    CHECK_STR(t->next->msg, "hand");
+    CHECK_STR(t->next->next->msg, "b1");
+    CHECK_STR(t->next->next->next->msg, "b2");
+    CHECK(t->next->next->next->next == NULL);
+    CHECK_INT(dra_err_count(e), 200003);
+    dra_err_free(e);
+}
+
+/* Taking errors off the front leaves a chain that appends at its end. */
+UNIT_TEST(error_pop_takes_the_first_alone)
+{
+    dra_err *e = NULL;
+    CHECK(dra_err_pop(&e) == NULL);
+    for (int i = 0; i < 5; i++)
+        e = dra_err_append(e, dra_err_new(2, "e%d", i));
+    dra_err *x = dra_err_pop(&e);
+    CHECK_STR(x->msg, "e0");
+    CHECK(x->next == NULL);
+    CHECK_STR(e->msg, "e1");
+    /* the popped error heads a chain of its own */
+    x = dra_err_append(x, dra_err_new(2, "x1"));
+    CHECK_INT(dra_err_count(x), 2);
+    e = dra_err_append(e, dra_err_new(2, "e5"));
+    CHECK_INT(dra_err_count(e), 5);
+    dra_err *last = e;
+    while (last->next)
+        last = last->next;
+    CHECK_STR(last->msg, "e5");
+    /* down to one, then none */
+    while (e->next)
+        dra_err_free(dra_err_pop(&e));
+    CHECK_STR(e->msg, "e5");
+    e = dra_err_append(e, dra_err_new(2, "e6"));
+    CHECK_STR(e->next->msg, "e6");
+    dra_err_free(dra_err_pop(&e));
+    dra_err_free(dra_err_pop(&e));
+    CHECK(e == NULL);
+    dra_err_free(x);
+    /* a list's chain, taken, appends at its end too */
+    dra_errs l = DRA_ERRS_INIT;
+    dra_errs_add(&l, dra_err_new(2, "l0"));
+    dra_errs_add(&l, dra_err_new(2, "l1"));
+    e = dra_err_append(dra_errs_take(&l), dra_err_new(2, "l2"));
+    CHECK_STR(e->next->next->msg, "l2");
+    dra_err_free(e);
+}
+
 UNIT_TEST(read_limits)
 {
     dra_buf b = DRA_BUF_INIT;

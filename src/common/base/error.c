@@ -182,15 +182,47 @@ dra_err *dra_err_locate_all(dra_err *e, const char *file, int doc, int line, con
     return e;
 }
 
+/* The last error of the chain that starts at e, found from where e last
+ * saw its end (a chain extended by hand is walked from there); e keeps it. */
+static dra_err *chain_end(dra_err *e)
+{
+    if (!e->next) {
+        e->last = NULL; /* alone: whatever it remembered is gone */
+        return e;
+    }
+    dra_err *t = e->last ? e->last : e->next;
+    while (t->next)
+        t = t->next;
+    e->last = t;
+    return t;
+}
+
 dra_err *dra_err_append(dra_err *a, dra_err *b)
 {
     if (!a)
         return b;
-    dra_err *t = a;
-    while (t->next)
-        t = t->next;
-    t->next = b;
+    if (!b)
+        return a;
+    dra_err *end = chain_end(a);
+    dra_err *b_end = chain_end(b);
+    end->next = b;
+    b->last = NULL; /* no longer a head */
+    a->last = b_end;
     return a;
+}
+
+dra_err *dra_err_pop(dra_err **chain)
+{
+    dra_err *e = *chain;
+    if (!e)
+        return NULL;
+    dra_err *rest = e->next;
+    if (rest) /* the end e knew is the rest's end too, unless it is the rest's head */
+        rest->last = e->last != rest ? e->last : NULL;
+    e->next = NULL;
+    e->last = NULL;
+    *chain = rest;
+    return e;
 }
 
 void dra_errs_add(dra_errs *l, dra_err *e)
@@ -201,6 +233,7 @@ void dra_errs_add(dra_errs *l, dra_err *e)
         l->tail->next = e;
     else
         l->head = e;
+    e->last = NULL;
     l->n++;
     while (e->next) {
         e = e->next;
@@ -212,6 +245,8 @@ void dra_errs_add(dra_errs *l, dra_err *e)
 dra_err *dra_errs_take(dra_errs *l)
 {
     dra_err *h = l->head;
+    if (h)
+        h->last = h != l->tail ? l->tail : NULL;
     l->head = l->tail = NULL;
     l->n = 0;
     return h;

@@ -58,6 +58,13 @@ typedef struct dra_err {
     const char *hint;  /* a parameter that would change the answer ("no-pods-ok"), or NULL; a
                           string literal, not owned (a tool names it as its option) */
     struct dra_err *next; /* further errors (validators report all they find) */
+    /* private to error.c: on the first error of a chain, an error further
+     * down the same chain (NULL: none known) from which its end is found,
+     * so that an append costs the length of what is appended, not of the
+     * chain.  Code outside error.c never sets it, and takes errors out of
+     * a chain only with dra_err_pop (a chain cut by hand could leave it
+     * pointing past the cut). */
+    struct dra_err *last;
 } dra_err;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -95,14 +102,20 @@ DRA_MUST_USE dra_err *dra_err_field_prefix(dra_err *e, const char *prefix);
 /* Set location/object on every error of the chain where it is not yet set. */
 DRA_MUST_USE dra_err *dra_err_locate_all(dra_err *e, const char *file, int doc, int line, const char *object);
 
-/* Append b's chain to a's; either may be NULL.  Returns the head.  It walks
- * a: to gather the errors of many objects, use a dra_errs. */
+/* Append b's chain to a's; either may be NULL.  Returns the head.  The
+ * head remembers where its chain ends, so n appends of single errors to one
+ * chain take time linear in n (a chain built by hand, with `next`, is
+ * walked once, from where the head last saw its end). */
 DRA_MUST_USE dra_err *dra_err_append(dra_err *a, dra_err *b);
+/* Take the first error off *chain: it is returned alone (next NULL) and
+ * *chain is the rest.  NULL when *chain is empty.  The one way to take
+ * errors out of a chain: setting `next` by hand to cut one may leave its
+ * head remembering an end that is no longer its own. */
+DRA_MUST_USE dra_err *dra_err_pop(dra_err **chain);
 
-/* A chain grown at its end, each error added in time of its own length,
- * not the chain's (appending with dra_err_append in a loop over many
- * objects takes time quadratic in the errors).  The chain is the list's
- * until taken; nothing else may change it meanwhile. */
+/* A chain grown at its end and counted as it grows (dra_err_append keeps
+ * no count).  The chain is the list's until taken; nothing else may change
+ * it meanwhile. */
 typedef struct dra_errs {
     dra_err *head, *tail;
     size_t n;
