@@ -234,7 +234,7 @@ static dra_err *run_convert(const dra_args *a, void *p, int *rc)
     if (!e)
         e = dra_write(stdout, r.objs, r.n, fmt);
     if (!e && r.lost) {
-        dra_err_print(stderr, tool.prog, r.lost);
+        dra_tool_print_errs(stderr, tool.prog, NULL, r.lost);
         *rc = DRA_EXIT_NEGATIVE;
     }
     dra_classic_result_free(&r);

@@ -109,7 +109,7 @@ static dra_err *run_cdi(const dra_args *a, json_t *out)
     dra_cdi *c = dra_cdi_load(dirs, nd, &spec_errs);
     free(dirs);
     if (spec_errs) {
-        dra_err_print(stderr, "dra-prepare: warning", spec_errs);
+        dra_tool_print_errs(stderr, tool.prog, "warning", spec_errs);
         dra_err_free(spec_errs);
     }
     if (dra_args_has(a, OPT_VERBOSE))

@@ -175,7 +175,7 @@ static dra_err *run_validate(const dra_args *a, void *p, int *rc)
     e = dra_tool_input_options(&set, a);
     if (e)
         return e;
-    validating c = {cel_dra_validator_new(&f, set.field_validation), {0}};
+    validating c = {.v = cel_dra_validator_new(&f, set.field_validation)};
     /* the DRA parts of pod templates are checked on the pods they make */
     dra_tool_errs_add(&c.errs, dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set,
                                                   validate_one, &c));

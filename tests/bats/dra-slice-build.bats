@@ -220,8 +220,8 @@ YAML
     assert_failure 2
     [[ -z $output ]]
     [[ $(sed -n 1p <<<"$stderr") == *"inv.json:3: Device/gpu-0: devices[1].name: found duplicate device \"gpu-0\" in pool \"big\"" ]]
-    [[ $(sed -n 100p <<<"$stderr") == *"inv.json:102: Device/gpu-0: devices[100].name: found duplicate"* ]]
-    [[ $stderr == *"dra-slice: ... and 1899 more errors" ]]
+    [[ $(sed -n 10p <<<"$stderr") == *"inv.json:12: Device/gpu-0: devices[10].name: found duplicate"* ]]
+    [[ $stderr == *"dra-slice: ... and 1989 more like the one above" ]]
 }
 
 @test "build: files are read as a stream, three times: the same slices and messages as standard input or a pipe" {

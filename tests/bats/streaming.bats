@@ -66,12 +66,12 @@ setup() {
     done
 }
 
-@test "validate: more than 100 errors print 100 and a count, exit 2" {
+@test "validate: more than 10 errors of a kind print 10 and a count, exit 2" {
     for i in $(seq 1 250); do printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"Bad_%d"}}\n' "$i"; done >"$BATS_TEST_TMPDIR/bad.jsonl"
     run --separate-stderr "$S" validate "$BATS_TEST_TMPDIR/bad.jsonl"
     assert_failure 2
-    [[ $(grep -c 'bad.jsonl:[0-9].*: DeviceClass/Bad_' <<<"$stderr") -eq 100 ]]
-    [[ $stderr == *"dra-slice: ... and 150 more errors"* ]]
+    [[ $(grep -c 'bad.jsonl:[0-9].*: DeviceClass/Bad_' <<<"$stderr") -eq 10 ]]
+    [[ $stderr == *"dra-slice: ... and 240 more like the one above"* ]]
 }
 
 @test "validate: a workload's pods are checked at the end of a stream" {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "tool/cli.h"
+#include "tool/flood.h"
 #include "unit.h"
 
 enum { OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL };
@@ -195,6 +196,108 @@ UNIT_TEST(typed_value_errors_name_the_option)
     free(s);
     dra_err_free(e);
     dra_args_free(&a);
+}
+
+/* ---- printing a flood of errors ---- */
+
+static char *print_errs(const char *label, const dra_err *e)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    dra_tool_print_errs(f, "t", label, e);
+    fclose(f);
+    return out;
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* A kind no other shares: letters, since digits and quoted text are not
+ * part of a kind. */
+static dra_err *kind_err(int i)
+{
+    char name[8];
+    int k = 0;
+    do
+        name[k++] = (char)('a' + i % 26);
+    while ((i /= 26) > 0 && k < 7);
+    name[k] = 0;
+    return dra_err_new(2, "problem %s", name);
+}
+
+/* Quoted names, numbers and indices do not make a new kind: ten of a kind
+ * print, then how many more; another kind after them still prints. */
+UNIT_TEST(flood_prints_ten_of_a_kind_then_a_count)
+{
+    dra_err *a = dra_err_field(dra_err_new(2, "unknown field \"a\""), "spec.devices[3].x");
+    dra_err *b = dra_err_field(dra_err_new(2, "unknown field \"bcd\""), "spec.devices[12].x");
+    dra_err *c = dra_err_field(dra_err_new(2, "unknown field \"a\""), "spec.pools[3].x");
+    CHECK(dra_tool_err_kind(a) == dra_tool_err_kind(b));
+    CHECK(dra_tool_err_kind(a) != dra_tool_err_kind(c));
+    dra_err_free(a);
+    dra_err_free(b);
+    dra_err_free(c);
+    dra_err *e = NULL;
+    for (int i = 0; i < 25; i++) {
+        e = dra_err_append(e, dra_err_new(2, "unknown field \"spec.x%d\"", i));
+        if (i == 19)
+            e = dra_err_append(e, dra_err_field(dra_err_new(2, "Invalid value: \"A\": bad"), "spec.a"));
+    }
+    char *out = print_errs(NULL, e);
+    CHECK(strstr(out, "t: unknown field \"spec.x9\"\nt: ... and 15 more like the one above\n"
+                      "t: spec.a: Invalid value: \"A\": bad\n") != NULL);
+    CHECK(strstr(out, "spec.x10\"") == NULL);
+    CHECK_INT(count_lines(out), 12);
+    free(out);
+    out = print_errs("warning", e);
+    CHECK(strstr(out, "t: warning: ... and 15 more like the one above\n") != NULL);
+    free(out);
+    dra_err_free(e);
+    /* 150 kinds of one error each: 100 print, then the count */
+    e = NULL;
+    for (int i = 0; i < 150; i++)
+        e = dra_err_append(e, kind_err(i));
+    out = print_errs(NULL, e);
+    CHECK_INT(count_lines(out), 101);
+    CHECK(strstr(out, "\nt: ... and 50 more errors\n") != NULL);
+    free(out);
+    dra_err_free(e);
+}
+
+/* A streaming run keeps ten of a kind (the last kept counts the rest) and a
+ * hundred in all; kinds first seen after that are counted alone. */
+UNIT_TEST(flood_gatherer_keeps_few_and_counts_the_rest)
+{
+    dra_tool_errs c = {0};
+    for (int i = 0; i < 1000; i++) {
+        dra_tool_errs_add(&c, dra_err_new(2, "duplicate \"d%d\"", i));
+        if (i % 300 == 0)
+            dra_tool_errs_add(&c, dra_err_new(2, "other"));
+    }
+    CHECK_INT(c.kept.n, 14);
+    CHECK_INT(c.dropped, 0);
+    dra_err *e = dra_errs_take(&c.kept);
+    size_t more = 0;
+    for (dra_err *x = e; x; x = x->next)
+        more += x->more;
+    CHECK_INT(more, 990);
+    char *out = print_errs(NULL, e);
+    CHECK(strstr(out, "t: duplicate \"d9\"\nt: ... and 990 more like the one above\n") != NULL);
+    CHECK_INT(count_lines(out), 15);
+    free(out);
+    dra_err_free(e);
+    dra_tool_errs d = {0};
+    for (int i = 0; i < 150; i++)
+        dra_tool_errs_add(&d, kind_err(i));
+    CHECK_INT(d.kept.n, 100);
+    CHECK_INT(d.dropped, 50);
+    dra_errs_free(&d.kept);
 }
 
 UNIT_MAIN()

@@ -36,6 +36,7 @@
 #define DRA_BASE_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Exit codes shared by every tool. */
@@ -57,6 +58,8 @@ typedef struct dra_err {
     int param;         /* 1: field names a parameter of the call (an option), not an object field */
     const char *hint;  /* a parameter that would change the answer ("no-pods-ok"), or NULL; a
                           string literal, not owned (a tool names it as its option) */
+    size_t more;       /* errors like this one left out after it, counted (a gatherer of a flood
+                          keeps a few of a kind); 0 when new */
     struct dra_err *next; /* further errors (validators report all they find) */
     /* private to error.c: on the first error of a chain, an error further
      * down the same chain (NULL: none known) from which its end is found,

@@ -91,23 +91,9 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
     bool reported = ferror(stdout) && err && err->code == DRA_EXIT_RUNTIME;
     dra_err *out = dra_stdout_close();
     if (err) {
-        /* every error up to a screenful; then how many more there were */
-        enum { MAX_PRINTED = DRA_TOOL_MAX_ERRORS };
-        size_t n = dra_err_count(err);
-        dra_err *rest = NULL;
-        if (n > MAX_PRINTED) {
-            dra_err *last = err;
-            for (int i = 1; i < MAX_PRINTED; i++)
-                last = last->next;
-            rest = last->next;
-            last->next = NULL;
-        }
-        dra_err_print(stderr, tool->prog, err);
-        if (rest)
-            fprintf(stderr, "%s: ... and %zu more errors\n", tool->prog, n - MAX_PRINTED);
+        dra_tool_print_errs(stderr, tool->prog, NULL, err);
         rc = err->code;
         dra_err_free(err);
-        dra_err_free(rest);
     }
     if (out && reported) {
         dra_err_free(out);
@@ -122,11 +108,7 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
 
 void dra_tool_report_input(const dra_tool *tool, const dra_args *a, const dra_input_report *r)
 {
-    for (const dra_err *w = r->warnings; w; w = w->next) {
-        char *line = dra_err_format(w);
-        fprintf(stderr, "%s: warning: %s\n", tool->prog, line);
-        free(line);
-    }
+    dra_tool_print_errs(stderr, tool->prog, "warning", r->warnings);
     if (r->skipped)
         dra_tool_verbose(tool, a, "skipped %zu object%s of kinds %s does not use", r->skipped,
                          r->skipped == 1 ? "" : "s", tool->prog);
@@ -202,34 +184,16 @@ dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *pat
     return e;
 }
 
-void dra_tool_errs_add(dra_tool_errs *c, dra_err *e)
-{
-    if (!c->tail)
-        c->tail = &c->head;
-    while (e) {
-        dra_err *next = e->next;
-        e->next = NULL;
-        if (c->n < DRA_TOOL_MAX_ERRORS) {
-            *c->tail = e;
-            c->tail = &e->next;
-            c->n++;
-        } else {
-            c->dropped++;
-            dra_err_free(e);
-        }
-        e = next;
-    }
-}
-
 dra_err *dra_tool_errs_take(const dra_tool *tool, dra_tool_errs *c)
 {
-    dra_err *e = c->head;
+    dra_err *e = dra_errs_take(&c->kept);
     size_t dropped = c->dropped;
-    *c = (dra_tool_errs){0};
+    memset(c, 0, sizeof *c);
     if (!dropped)
         return e;
+    /* the kept ones, then one error with the count of the kinds left out */
     int code = e->code;
-    dra_err_print(stderr, tool->prog, e);
+    dra_tool_print_errs(stderr, tool->prog, NULL, e);
     dra_err_free(e);
     return dra_err_new(code, "... and %zu more errors", dropped);
 }

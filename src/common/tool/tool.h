@@ -12,6 +12,7 @@
 #define DRA_TOOL_TOOL_H
 
 #include "cli.h"
+#include "flood.h"
 #include "../io/stream.h"
 #include "../model/features.h"
 #include "../model/load.h"
@@ -32,7 +33,8 @@ int dra_tool_main(const dra_tool *tool, const dra_runner *runners, const dra_opt
 /* Parse argv and handle --help/--version/--completion and usage errors.
  * Returns true when main should return *rc right away (a is then freed). */
 bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, int *rc);
-/* Print err (if any, freeing it), flush and check stdout, free a.
+/* Print err (if any, freeing it; a flood as flood.h says), flush and check
+ * stdout, free a.
  * Returns the exit code: err's class, DRA_EXIT_RUNTIME when stdout failed, else ok_code. */
 int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code);
 
@@ -51,22 +53,11 @@ enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2, DRA_READ_IN_ORDER = 4 };
 DRA_MUST_USE dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
                        dra_objset *set);
 
-/* Errors printed at most (dra_tool_finish): the first this many, then how
- * many more there were. */
-#define DRA_TOOL_MAX_ERRORS 100
-
-/* Errors of a streaming run, kept only as many as will be printed, so that
- * memory stays bounded however many objects fail.  Zero-initialise. */
-typedef struct dra_tool_errs {
-    dra_err *head, **tail;
-    size_t n, dropped;
-} dra_tool_errs;
-/* Take a chain (NULL is fine). */
-void dra_tool_errs_add(dra_tool_errs *c, dra_err *e);
-/* The errors for a runner to return, c emptied.  When some were dropped the
- * kept ones are printed here (the tool's main prints through this) and one
- * error "... and N more errors" is returned, so the output is what
- * dra_tool_finish prints for the whole chain. */
+/* The errors a dra_tool_errs kept (flood.h), for a runner to return; c is
+ * emptied.  When errors of kinds not kept were dropped, the kept ones are
+ * printed here (the tool's main prints through this) and one error "...
+ * and N more errors" is returned, so the output is what dra_tool_finish
+ * prints for the whole chain. */
 DRA_MUST_USE dra_err *dra_tool_errs_take(const dra_tool *tool, dra_tool_errs *c);
 
 /* dra_tool_read for tools that look at one object at a time: each object

@@ -1,0 +1,54 @@
+/* Printing many errors: a flood of one kind does not hide the others.
+ *
+ * The kind of an error is its exit class, field path and message with the
+ * parts that name one particular thing left out: quoted text, numbers and
+ * what stands in brackets.  `unknown field "spec.x1"` and `unknown field
+ * "spec.x2"` are one kind, and so is one problem in many objects.  A tool
+ * prints at most DRA_TOOL_MAX_OF_KIND errors of a kind, then "... and N more
+ * like the one above", and at most DRA_TOOL_MAX_ERRORS errors in all, then
+ * "... and N more errors".  Warnings print the same way.  What is printed
+ * changes nothing else: the exit code is the first error's.
+ *
+ * An error's `more` (base/error.h) counts errors of its kind a gatherer left
+ * out after it; they print as part of its kind's count.
+ */
+#ifndef DRA_TOOL_FLOOD_H
+#define DRA_TOOL_FLOOD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../base/error.h"
+
+#define DRA_TOOL_MAX_OF_KIND 10 /* errors of one kind printed */
+#define DRA_TOOL_MAX_ERRORS 100 /* errors printed in all */
+
+/* The kind of e, as a 64-bit hash (see above). */
+uint64_t dra_tool_err_kind(const dra_err *e);
+
+/* Print a chain: each error "prog: [label: ]file:line: ...", capped as
+ * above.  label: NULL for errors, "warning" for warnings (the counts then
+ * say "warnings").  The chain is only read. */
+void dra_tool_print_errs(FILE *f, const char *prog, const char *label, const dra_err *e);
+
+/* Errors of a streaming run, kept only as many as will be printed, so that
+ * memory stays bounded however many objects fail: at most
+ * DRA_TOOL_MAX_OF_KIND of a kind and DRA_TOOL_MAX_ERRORS in all; the rest
+ * are counted on the last kept error of their kind, or, for a kind first
+ * seen when all are kept, in `dropped`.  Zero-initialise. */
+enum { DRA_TOOL_KIND_SLOTS = 256 }; /* a power of two, over twice DRA_TOOL_MAX_ERRORS */
+typedef struct dra_tool_kind {
+    uint64_t key;
+    size_t kept;  /* 0: a free slot */
+    dra_err *last; /* the last kept error of the kind */
+} dra_tool_kind;
+typedef struct dra_tool_errs {
+    dra_errs kept;
+    dra_tool_kind kinds[DRA_TOOL_KIND_SLOTS];
+    size_t dropped;
+} dra_tool_errs;
+
+/* Take a chain (NULL is fine). */
+void dra_tool_errs_add(dra_tool_errs *c, dra_err *e);
+
+#endif

@@ -1,0 +1,59 @@
+#!/usr/bin/env bats
+# Soundness of reading and writing: floods of errors cost linear time and
+# print a few of each kind; nested Lists are read as kubectl reads them; a
+# failed run leaves no partial document on standard output; long values are
+# cut in error lines.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    S="$DRA_BIN/dra-slice"
+    T=$BATS_TEST_TMPDIR
+}
+
+# One DeviceClass with N unknown fields under spec, as one JSON line.
+unknown_fields() {
+    awk -v n="$1" 'BEGIN { printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"c\"},\"spec\":{"
+        for (i = 0; i < n; i++) printf "%s\"x%d\":1", (i ? "," : ""), i
+        printf "}}\n" }'
+}
+
+# ---- floods of errors ----------------------------------------------------
+
+@test "errors: ten of a kind print, then how many more; another kind after them still prints" {
+    unknown_fields 40 >"$T/c.json"
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"Bad_Name"}}\n' >>"$T/c.json"
+    run --separate-stderr "$S" validate "$T/c.json"
+    assert_failure 2
+    [[ -z $output ]]
+    [[ $(grep -c 'DeviceClass/c: unknown field "spec.x' <<<"$stderr") -eq 10 ]]
+    [[ $stderr == *'unknown field "spec.x9"'$'\n''dra-slice: ... and 30 more like the one above'$'\n'* ]]
+    [[ $stderr == *'c.json:2 (document 2): DeviceClass/Bad_Name: metadata.name: Invalid value: "Bad_Name"'* ]]
+    [[ $(wc -l <<<"$stderr") -eq 12 ]]
+}
+
+@test "errors: 300,000 unknown fields in one object are found and counted in linear time" {
+    unknown_fields 300000 >"$T/big.json"
+    # CPU seconds, not a clock: appending each error to the end of a growing
+    # list took minutes here
+    run --separate-stderr bash -c 'ulimit -t 60; exec "$0" validate "$1"' "$S" "$T/big.json"
+    assert_failure 2
+    [[ $stderr == *"dra-slice: ... and 299990 more like the one above" ]]
+}
+
+@test "lint: 100,000 objects without a kind are each an error, found in linear time" {
+    awk 'BEGIN { for (i = 0; i < 100000; i++) printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"metadata\":{\"name\":\"s%d\"}}\n", i }' >"$T/nokind.jsonl"
+    run --separate-stderr bash -c 'ulimit -t 60; exec "$0" lint "$1"' "$S" "$T/nokind.jsonl"
+    assert_failure 2
+    [[ $stderr == *"object/s9: kind: expected a ResourceSlice, got an object without kind"$'\n'"dra-slice: ... and 99990 more like the one above" ]]
+}
+
+@test "cdi: a spec with 1,000,000 unknown keys warns ten times and counts the rest, in linear time" {
+    mkdir -p "$T/cdi"
+    awk 'BEGIN { printf "{\"cdiVersion\":\"0.6.0\",\"kind\":\"vendor.com/gpu\",\"devices\":[{\"name\":\"a\",\"containerEdits\":{\"env\":[\"A=1\"]}}]"
+        for (i = 0; i < 1000000; i++) printf ",\"x%d\":1", i
+        printf "}\n" }' >"$T/cdi/big.json"
+    run --separate-stderr bash -c 'ulimit -t 120; exec "$0" cdi --cdi-dir "$1"' "$DRA_BIN/dra-prepare" "$T/cdi"
+    [[ $(grep -c 'warning: .*big.json:1: x[0-9]*: unknown field' <<<"$stderr") -eq 10 ]]
+    [[ $stderr == *'dra-prepare: warning: ... and 999990 more like the one above'* ]]
+}
