@@ -494,19 +494,16 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
     }
     /* Admin access not checkable yet: the Namespace may come later.  Hold
      * the object and check at the end (only such claims are held). */
-    for (dra_err **p = &w; *p;) {
-        dra_err *x = *p;
+    while (w) {
+        dra_err *x = dra_err_pop(&w);
         if (strncmp(x->msg, "admin access could not be checked", 33) == 0) {
-            *p = x->next;
-            x->next = NULL;
             dra_err_free(x);
             l->held = dra_xgrow(l->held, l->nheld, sizeof *l->held);
             l->held[l->nheld++] = (held_obj){json_incref(obj), *kind, o->file, o->doc, o->line, o->item};
         } else {
-            p = &x->next;
+            dra_errs_add(&l->warnings, x);
         }
     }
-    dra_errs_add(&l->warnings, w);
     json_t *md = json_object_get(obj, "metadata");
     const char *name = json_string_value(json_object_get(md, "name"));
     const char *ns = json_string_value(json_object_get(md, "namespace"));

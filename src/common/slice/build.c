@@ -607,9 +607,7 @@ static dra_err *validation_errors(const json_t *slice, const dra_slice_item *ite
     dra_err *all = dra_validate_resource_slice(slice, NULL);
     dra_errs out = DRA_ERRS_INIT;
     while (all) {
-        dra_err *x = all;
-        all = x->next;
-        x->next = NULL;
+        dra_err *x = dra_err_pop(&all);
         const char *f = x->field ? x->field : "";
         const char *rest = NULL, *key = NULL;
         if (strncmp(f, "spec.devices[", 13) == 0)
