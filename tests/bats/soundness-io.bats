@@ -57,3 +57,76 @@ unknown_fields() {
     [[ $(grep -c 'warning: .*big.json:1: x[0-9]*: unknown field' <<<"$stderr") -eq 10 ]]
     [[ $stderr == *'dra-prepare: warning: ... and 999990 more like the one above'* ]]
 }
+
+# ---- Lists in Lists ------------------------------------------------------
+
+nested_list_yaml() {
+    cat <<'Y'
+apiVersion: v1
+kind: List
+items:
+- apiVersion: resource.k8s.io/v1
+  kind: DeviceClass
+  metadata:
+    name: good
+- apiVersion: v1
+  kind: List
+  items:
+  - apiVersion: resource.k8s.io/v1
+    kind: DeviceClass
+    metadata:
+      name: Bad_Name
+  - apiVersion: v1
+    kind: List
+  - apiVersion: resource.k8s.io/v1
+    kind: DeviceClassList
+    items: null
+Y
+}
+
+@test "lists: an invalid DeviceClass in a List in a List is an error naming file, line, object and field" {
+    nested_list_yaml >"$T/nested.yaml"
+    run --separate-stderr "$S" validate "$T/nested.yaml"
+    assert_failure 2
+    [[ $stderr == *'nested.yaml:14: DeviceClass/Bad_Name: metadata.name: Invalid value: "Bad_Name"'* ]]
+    # the same as JSON, from a file and from standard input
+    cat >"$T/nested.json" <<'J'
+{"apiVersion": "v1", "kind": "List", "items": [
+  {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "good"}},
+  {"apiVersion": "v1", "kind": "List", "items": [
+    {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass",
+     "metadata": {
+       "name": "Bad_Name"}},
+    {"apiVersion": "v1", "kind": "List"},
+    {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClassList", "items": null}]}]}
+J
+    run --separate-stderr "$S" validate "$T/nested.json"
+    assert_failure 2
+    [[ $stderr == *'nested.json:6: DeviceClass/Bad_Name: metadata.name: Invalid value: "Bad_Name"'* ]]
+    run --separate-stderr "$S" validate - <"$T/nested.json"
+    assert_failure 2
+    [[ $stderr == *'<stdin>:6: DeviceClass/Bad_Name: metadata.name: Invalid value: "Bad_Name"'* ]]
+}
+
+@test "lists: objects of Lists in a List come after the List's own objects, as kubectl flattens them" {
+    printf '{"kind":"List","items":[{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"A_a"}},{"kind":"List","items":[{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"C_c"}}]},{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"B_b"}}]}\n' >"$T/order.json"
+    run --separate-stderr "$S" validate "$T/order.json"
+    assert_failure 2
+    [[ $(grep -o 'DeviceClass/[A-C]_[a-c]' <<<"$stderr" | tr '\n' ' ') == "DeviceClass/A_a DeviceClass/B_b DeviceClass/C_c " ]]
+}
+
+@test "lists: a List in a List whose items are not a list is an error, at any size" {
+    printf 'kind: List\nitems:\n- kind: DeviceClassList\n  items: 5\n' >"$T/bad.yaml"
+    run --separate-stderr "$S" validate "$T/bad.yaml"
+    assert_failure 2
+    [[ $stderr == *'bad.yaml:3: DeviceClassList: items[0].items: must be a list of objects'* ]]
+    # a List big enough to be read item by item
+    awk 'BEGIN { printf "{\"kind\":\"List\",\"items\":["
+        for (i = 0; i < 2000; i++) printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"c%d\"}},\n", i
+        printf "{\"kind\":\"List\",\"items\":[{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"Deep_Bad\"}}]},\n"
+        printf "{\"kind\":\"List\",\"items\":{}}]}\n" }' >"$T/big.json"
+    run --separate-stderr "$S" validate "$T/big.json"
+    assert_failure 2
+    [[ $stderr == *'big.json:2001: DeviceClass/Deep_Bad: metadata.name: Invalid value'* ]]
+    [[ $stderr == *'big.json:2002: List: items[2001].items: must be a list of objects'* ]]
+}

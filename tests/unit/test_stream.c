@@ -115,6 +115,64 @@ UNIT_TEST(lists_are_flattened)
     dra_objset_free(&s);
 }
 
+/* A List in a List is flattened as kubectl's FlattenListVisitor does it:
+ * the outer List's objects first, then the inner Lists' (breadth first);
+ * a List without items is empty wherever it is; each object knows its line
+ * and the lines of its fields. */
+UNIT_TEST(nested_lists_are_flattened_breadth_first)
+{
+    static const char *const texts[] = {
+        "apiVersion: v1\nkind: List\nitems:\n- kind: A\n- apiVersion: v1\n  kind: List\n  items:\n  - kind: C\n"
+        "    spec:\n      x: 1\n  - kind: List\n  - {kind: List, items: null}\n  - kind: DList\n    items:\n"
+        "    - metadata: {name: d}\n- kind: B\n",
+        "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n {\"kind\": \"A\"},\n {\"apiVersion\": \"v1\",\n"
+        "  \"kind\": \"List\", \"items\": [\n  {\"kind\": \"C\",\n   \"spec\": {\n    \"x\": 1}},\n  {\"kind\": \"List\"},\n"
+        "  {\"kind\": \"List\", \"items\": null},\n  {\"kind\": \"DList\",\n   \"items\": [\n"
+        "    {\"metadata\": {\"name\": \"d\"}}]}]},\n {\"kind\": \"B\"}]}\n",
+    };
+    for (size_t t = 0; t < 2; t++) {
+        dra_objset s = DRA_OBJSET_INIT;
+        CHECK(dra_read_mem(&s, t ? "n.json" : "n.yaml", texts[t], strlen(texts[t])) == NULL);
+        CHECK_INT(s.n, 4);
+        if (s.n != 4)
+            continue;
+        static const char *const kinds[] = {"A", "B", "C", "D"};
+        static const int lines[2][4] = {{4, 16, 8, 15}, {2, 13, 5, 12}};
+        for (size_t i = 0; i < 4; i++) {
+            CHECK_STR(json_string_value(json_object_get(s.v[i].json, "kind")), kinds[i]);
+            CHECK_INT(s.v[i].line, lines[t][i]);
+        }
+        CHECK(s.v[0].src_path == NULL && s.v[1].src_path == NULL);
+        CHECK_STR(s.v[2].src_path, "items[1].items[0]");
+        CHECK_STR(s.v[3].src_path, "items[1].items[3].items[0]");
+        CHECK_INT(dra_obj_field_line(&s.v[2], "spec.x"), t ? 7 : 10);
+        CHECK_INT(dra_obj_field_line(&s.v[3], "metadata.name"), t ? 12 : 15);
+        /* an unnamed object is named by its place */
+        dra_err *e = dra_obj_locate(dra_err_new(2, "bad"), &s.v[2]);
+        CHECK_STR(e->object, "items[1].items[0] <unnamed C>");
+        dra_err_free(e);
+        dra_objset_free(&s);
+    }
+    /* a List in a document that is an array; items that are not objects */
+    dra_objset s = DRA_OBJSET_INIT;
+    const char *a = "[{\"kind\": \"A\"}, {\"kind\": \"List\", \"items\": [{\"kind\": \"B\"}]}, {\"kind\": \"C\"}]";
+    CHECK(dra_read_mem(&s, "a.json", a, strlen(a)) == NULL);
+    CHECK_INT(s.n, 3);
+    if (s.n == 3) {
+        CHECK_STR(json_string_value(json_object_get(s.v[2].json, "kind")), "B");
+        CHECK_STR(s.v[2].src_path, "items[1].items[0]");
+    }
+    dra_objset_free(&s);
+    dra_err *e = read_str(&s, "kind: List\nitems:\n- kind: List\n  items:\n  - 3\n");
+    CHECK(e != NULL && strcmp(e->msg, "items[0].items[0]: expected an object") == 0 && e->line == 3);
+    dra_err_free(e);
+    e = read_str(&s, "kind: List\nitems:\n- kind: A\n- kind: BList\n  items: {}\n");
+    CHECK(e != NULL && strcmp(e->msg, "BList: items[1].items: must be a list of objects") == 0 && e->line == 4);
+    CHECK_INT(s.n, 0);
+    dra_err_free(e);
+    dra_objset_free(&s);
+}
+
 UNIT_TEST(errors_carry_locations)
 {
     dra_objset s = DRA_OBJSET_INIT;

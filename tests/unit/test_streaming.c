@@ -283,6 +283,10 @@ UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
         "{kind: A, spec: {x: 1}}\n",
         "\xEF\xBB\xBF\n\n  [{kind: A, spec: {x: 1}},\n {kind: B}]", /* flow YAML after a few reads */
         "  \n\n",
+        /* Lists in Lists, some empty */
+        "{\"kind\":\"List\",\"items\":[{\"kind\":\"A\"},{\"kind\":\"List\",\"items\":[\n{\"kind\":\"C\",\"spec\":\n{\"x\":1}},"
+        "{\"kind\":\"List\"}]},{\"kind\":\"B\"}]}\n[{\"kind\":\"List\",\"items\":null},{\"kind\":\"DList\",\"items\":[{}]}]",
+        "kind: List\nitems:\n- kind: List\n  items:\n  - kind: C\n    spec:\n      x: 1\n- kind: B\n",
     };
     for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
         dra_objset whole = DRA_OBJSET_INIT;
@@ -328,12 +332,17 @@ UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
 UNIT_TEST(read_each_big_list_item_by_item)
 {
     dra_buf b = DRA_BUF_INIT;
-    for (int form = 0; form < 3; form++) {
+    for (int form = 0; form < 4; form++) {
         dra_buf_reset(&b);
         dra_buf_puts(&b, form == 2 ? "{\"apiVersion\":\"example.com/v1\",\"items\":[" : "{\"apiVersion\":\"v1\",\"items\": [\n");
-        for (int i = 0; i < 3000; i++)
-            dra_buf_printf(&b, "%s{\"kind\":\"Thing\",\"metadata\":{\"name\":\"t-%d\"},%s\"spec\":{\"x\":%d,\"s\":\"a\\\"]}\"}}",
-                           i ? (form == 1 ? "," : ",\n ") : "", i, form == 0 && i % 7 == 0 ? "\n" : "", i);
+        for (int i = 0; i < 3000; i++) {
+            /* form 3: Lists in the List, some empty, some two deep */
+            bool nest = form == 3 && i % 500 == 1, empty = form == 3 && i % 500 == 2;
+            dra_buf_printf(&b, "%s%s%s{\"kind\":\"Thing\",\"metadata\":{\"name\":\"t-%d\"},%s\"spec\":{\"x\":%d,\"s\":\"a\\\"]}\"}}%s",
+                           i ? (form == 1 ? "," : ",\n ") : "", empty ? "{\"kind\":\"List\"},\n{\"kind\":\"ThingList\",\"items\":null}, " : "",
+                           nest ? "{\"kind\":\"List\",\n \"items\":[{\"kind\":\"List\",\"items\":[\n  " : "", i,
+                           (form == 0 || form == 3) && i % 7 == 0 ? "\n" : "", i, nest ? "]}]}" : "");
+        }
         dra_buf_puts(&b, form == 2 ? "],\"kind\":\"ThingList\"}\n{\"kind\":\"After\"}" : "\n],\n\"kind\": \"List\"}\n{\"kind\":\"After\"}\n");
         CHECK(b.len > (64 << 10));
         dra_objset whole = DRA_OBJSET_INIT;

@@ -269,7 +269,9 @@ int dra_obj_field_line(const dra_obj *o, const char *path)
         return 0;
     seg segs[MAX_SEGS];
     size_t prefix = 0;
-    if (o->item >= 0 && !o->src_item) {
+    if (o->src_path) {
+        prefix = parse_path(o->src_path, segs, MAX_SEGS);
+    } else if (o->item >= 0 && !o->src_item) {
         segs[0] = (seg){dra_xstrdup("items"), -1};
         segs[1] = (seg){NULL, o->item};
         prefix = 2;

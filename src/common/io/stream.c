@@ -56,6 +56,9 @@ void dra_objset_free(dra_objset *set)
         json_decref(set->v[i].json);
     for (size_t i = 0; i < set->nfiles; i++)
         free(set->files[i]);
+    for (size_t i = 0; i < set->npaths; i++)
+        free(set->paths[i]);
+    free(set->paths);
     for (size_t i = 0; i < set->nsources; i++)
         source_free(set->sources[i]);
     free(set->sources);
@@ -101,7 +104,7 @@ dra_err *dra_obj_locate_within(dra_err *e, const dra_obj *o, int *lookups)
     char *ref = o->json ? dra_obj_ref(o->json) : NULL;
     /* an unnamed object from a List is best named by its position */
     if (ref && ref[0] == '<' && o->item >= 0) {
-        char *r2 = dra_xasprintf("items[%d] %s", o->item, ref);
+        char *r2 = o->src_path ? dra_xasprintf("%s %s", o->src_path, ref) : dra_xasprintf("items[%d] %s", o->item, ref);
         free(ref);
         ref = r2;
     }
@@ -204,13 +207,28 @@ static dra_err *doc_err(reader *r, int doc, int line, const char *fmt, const cha
 
 static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size_t off, int doc_line);
 
-static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line)
+/* A copy of path the set owns (NULL for NULL). */
+static const char *own_path(dra_objset *set, const char *path)
+{
+    if (!path)
+        return NULL;
+    set->paths = dra_xgrow(set->paths, set->npaths, sizeof *set->paths);
+    set->paths[set->npaths] = dra_xstrdup(path);
+    return set->paths[set->npaths++];
+}
+
+/* One object found (steals v): to fn when streaming, else to the pending
+ * set.  path: where it is in its document when not at its root or at
+ * items[item] (an item of a List in a List), else NULL. */
+static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line,
+                            const char *path)
 {
     if (r->fn) {
         if (!r->file)
             r->file = intern_file(r->set, r->name);
-        dra_obj o = {v, r->file, doc, line, item, r->src,
-                     off == SIZE_MAX ? off : r->src_base + off, doc_line, r->item_src, v == r->hashed, r->doc_hash};
+        dra_obj o = {.json = v, .file = r->file, .doc = doc, .line = line, .item = item, .src_path = path,
+                     .src = r->src, .src_off = off == SIZE_MAX ? off : r->src_base + off, .src_line = doc_line,
+                     .src_item = r->item_src, .content_known = v == r->hashed, .content = r->doc_hash};
         dra_err *e = r->fn(r->fn_ctx, &o);
         json_decref(v);
         r->delivered++;
@@ -222,6 +240,7 @@ static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, s
     o->src = r->src;
     o->src_off = off == SIZE_MAX ? off : r->src_base + off;
     o->src_line = doc_line; /* no content hash: a set's objects may change before they are loaded */
+    o->src_path = own_path(&r->pending, path);
     return NULL;
 }
 
@@ -249,6 +268,101 @@ static void list_item_type(const json_t *list, json_t *item)
         json_object_set(item, "apiVersion", lver);
 }
 
+/* Lists waiting to be flattened, in the order their items are handed out. */
+typedef struct waiting_list {
+    json_t *list;   /* a reference: a List object, or a document that is an array */
+    char *path;     /* where it is in its document: "" for the document, "items[3]" */
+    int line;
+    size_t text_off, text_len; /* streaming a big List: its text in the document's */
+} waiting_list;
+
+typedef struct list_queue {
+    waiting_list *v;
+    size_t head, n;
+} list_queue;
+
+static void queue_push(list_queue *q, json_t *list, char *path, int line)
+{
+    q->v = dra_xgrow(q->v, q->n, sizeof *q->v);
+    q->v[q->n++] = (waiting_list){list, path, line, 0, 0};
+}
+
+static void queue_free(list_queue *q)
+{
+    for (size_t i = q->head; i < q->n; i++) {
+        json_decref(q->v[i].list);
+        free(q->v[i].path);
+    }
+    free(q->v);
+    *q = (list_queue){0};
+}
+
+static dra_err *list_err(reader *r, int doc, int line, char *msg)
+{
+    dra_err *e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", msg), r->name, doc, line, 0);
+    free(msg);
+    return e;
+}
+
+/* The items of one waiting List: objects handed out, Lists among them
+ * queued behind the ones already waiting. */
+static dra_err *flatten_one(reader *r, list_queue *q, const waiting_list *w, int doc, size_t off, int doc_line)
+{
+    json_t *v = w->list;
+    bool list = json_is_object(v); /* else a document that is an array of objects */
+    json_t *items = list ? json_object_get(v, "items") : v;
+    const char *dot = *w->path ? "." : "";
+    if (list && (!items || json_is_null(items)))
+        return NULL; /* an empty List, as kubectl prints `items: []` trimmed */
+    if (!json_is_array(items))
+        return list_err(r, doc, w->line, dra_xasprintf("%s: %s%sitems: must be a list of objects",
+                                                       json_string_value(json_object_get(v, "kind")), w->path, dot));
+    size_t i;
+    json_t *item;
+    json_array_foreach(items, i, item) {
+        int line = noted_line(r, item, w->line);
+        if (!json_is_object(item)) {
+            if (!list)
+                return list_err(r, doc, line, dra_xasprintf("list item[%zu]: expected an object", i));
+            return list_err(r, doc, line, dra_xasprintf("%s%sitems[%zu]: expected an object", w->path, dot, i));
+        }
+        if (list)
+            list_item_type(v, item);
+        /* its place, when items[i] alone does not say it */
+        bool nested = is_list_kind(item);
+        char *path = nested || *w->path ? dra_xasprintf("%s%sitems[%zu]", w->path, dot, i) : NULL;
+        dra_err *e = NULL;
+        if (nested)
+            queue_push(q, json_incref(item), path, line);
+        else
+            e = add_pending(r, json_incref(item), doc, line, (int)i, off, doc_line, path);
+        if (!nested)
+            free(path);
+        if (r->fn) /* streaming: an item nobody kept is freed now, not with the whole List */
+            json_array_set_new(items, i, json_null());
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
+/* The objects of the queued Lists, as kubectl's FlattenListVisitor
+ * (cli-runtime pkg/resource/visitor.go) flattens a List in a List: the
+ * objects among a List's items in order, each List among them queued after
+ * the Lists already waiting (breadth first).  Empties the queue. */
+static dra_err *flatten(reader *r, list_queue *q, int doc, size_t off, int doc_line)
+{
+    dra_err *e = NULL;
+    while (!e && q->head < q->n) {
+        waiting_list w = q->v[q->head++];
+        e = flatten_one(r, q, &w, doc, off, doc_line);
+        json_decref(w.list);
+        free(w.path);
+    }
+    queue_free(q);
+    return e;
+}
+
 static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size_t off, int doc_line)
 {
     if (json_is_null(v)) {
@@ -256,49 +370,17 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
         return NULL; /* empty document */
     }
     if (json_is_object(v) && !is_list_kind(v))
-        return add_pending(r, v, doc, line, -1, off, doc_line);
-    json_t *items = json_is_object(v) ? json_object_get(v, "items") : v;
-    if (json_is_object(v) && (!items || json_is_null(items))) {
-        json_decref(v);
-        return NULL; /* an empty List */
-    }
-    if (json_is_object(v) && !json_is_array(items)) {
-        dra_err *e = doc_err(r, doc, line, "%s", "");
-        free(e->msg);
-        e->msg = dra_xasprintf("%s: items: must be a list of objects", json_string_value(json_object_get(v, "kind")));
-        json_decref(v);
-        return e;
-    }
-    if (!json_is_array(items)) {
+        return add_pending(r, v, doc, line, -1, off, doc_line, NULL);
+    if (!json_is_object(v) && !json_is_array(v)) {
         const char *what = json_is_string(v) ? "a string" : json_is_integer(v) || json_is_real(v) ? "a number"
                            : json_is_boolean(v) ? "a boolean" : "not an object";
         dra_err *e = doc_err(r, doc, line, "document is %s; expected an object, a list of objects or a List", what);
         json_decref(v);
         return e;
     }
-    size_t i;
-    json_t *item;
-    json_array_foreach(items, i, item) {
-        if (!json_is_object(item)) {
-            dra_err *e = doc_err(r, doc, noted_line(r, item, line), "%s: expected an object", json_is_object(v) ? "items[]" : "list item");
-            char *m = dra_xasprintf("%s[%zu]: expected an object", json_is_object(v) ? "items" : "list item", i);
-            free(e->msg);
-            e->msg = m;
-            json_decref(v);
-            return e;
-        }
-        if (json_is_object(v))
-            list_item_type(v, item);
-        dra_err *e = add_pending(r, json_incref(item), doc, noted_line(r, item, line), (int)i, off, doc_line);
-        if (r->fn) /* streaming: an item nobody kept is freed now, not with the whole List */
-            json_array_set_new(items, i, json_null());
-        if (e) {
-            json_decref(v);
-            return e;
-        }
-    }
-    json_decref(v);
-    return NULL;
+    list_queue q = {0};
+    queue_push(&q, v, dra_xstrdup(""), line);
+    return flatten(r, &q, doc, off, doc_line);
 }
 
 static void reader_done(reader *r, bool ok)
@@ -311,8 +393,14 @@ static void reader_done(reader *r, bool ok)
             n->src = o->src;
             n->src_off = o->src_off;
             n->src_line = o->src_line;
+            n->src_path = o->src_path; /* the string moves with the set's paths below */
             o->json = NULL;
         }
+        for (size_t i = 0; i < r->pending.npaths; i++) {
+            r->set->paths = dra_xgrow(r->set->paths, r->set->npaths, sizeof *r->set->paths);
+            r->set->paths[r->set->npaths++] = r->pending.paths[i];
+        }
+        r->pending.npaths = 0;
         if (r->src) {
             if (r->src->path) { /* read again if an error needs a line */
                 free(r->src->data);
@@ -377,82 +465,107 @@ static void advance_lines(const char *p, size_t n, int *line, int *col)
         *col += (int)n;
 }
 
-/* Lines of the elements of a JSON document's top-level "items" array (or of
- * the top-level array itself), so errors in kubectl -o json Lists point at
- * the item.  A light scan over text jansson has already accepted. */
-static void json_item_lines(const char *p, size_t len, int first_line, int *lines, size_t nlines)
+/* The elements of a document's Lists, in text order: the elements of the
+ * document if it is an array, else of its "items" array, and after each
+ * element that is an object with an "items" array, the elements of that
+ * (a List in a List), depth first.  Kind is not looked at: the text scan
+ * below goes by the same shape, so the two orders match. */
+static void list_elements(const json_t *arr, const json_t ***v, size_t *n, int depth)
 {
-    int line = first_line, depth = 0;
-    const int item_depth = p[0] == '[' ? 1 : 2; /* depth of the items' first character */
-    bool in_string = false, want_items = false, in_items = false;
-    size_t item = 0;
-    const char *key_start = NULL;
-    for (size_t i = 0; i < len && item < nlines; i++) {
-        char ch = p[i];
-        if (in_string) {
-            if (ch == '\\')
-                i++;
-            else if (ch == '"') {
-                in_string = false;
-                if (depth == 1 && key_start && (size_t)(p + i - key_start) == 5 && memcmp(key_start, "items", 5) == 0)
-                    want_items = true;
-                key_start = NULL;
-            }
-            continue;
-        }
-        switch (ch) {
-        case '\n':
-            line++;
-            break;
-        case '"':
-            in_string = true;
-            key_start = p + i + 1;
-            if (in_items && depth == item_depth)
-                lines[item++] = line; /* a string item: still an item */
-            break;
-        case '{':
-        case '[':
-            if (depth == 0 && ch == '[')
-                in_items = true; /* a plain array of objects */
-            else if (depth == 1 && ch == '[' && want_items)
-                in_items = true;
-            else if (in_items && depth == item_depth)
-                lines[item++] = line;
-            depth++;
-            break;
-        case '}':
-        case ']':
-            depth--;
-            if (in_items && depth == item_depth - 1)
-                in_items = false, want_items = false;
-            break;
-        case ',':
-        case ':':
-            if (depth == 1 && ch == ',')
-                want_items = false;
-            break;
-        default:
-            if (in_items && depth == item_depth && ch != ' ' && ch != '\t' && ch != '\r' &&
-                (i == 0 || p[i - 1] == '[' || p[i - 1] == ',' || p[i - 1] == ' ' || p[i - 1] == '\n' || p[i - 1] == '\t'))
-                lines[item++] = line; /* a scalar item */
-            break;
-        }
+    size_t i;
+    json_t *x;
+    json_array_foreach(arr, i, x) {
+        *v = dra_xgrow(*v, *n, sizeof **v);
+        (*v)[(*n)++] = x;
+        const json_t *items = json_object_get(x, "items");
+        if (json_is_array(items) && depth < DRA_MAX_DEPTH)
+            list_elements(items, v, n, depth + 1);
     }
 }
 
-/* The lines of a List's items (or a top-level array's), from its text. */
+/* The lines of those elements from the document's text (p[0..len), which
+ * jansson has accepted), at most max of them: the errors of a kubectl -o
+ * json List then point at the item.  A light scan: brackets are counted
+ * outside strings, and an "items" key is recognised by its text. */
+static size_t json_element_lines(const char *p, size_t len, int first_line, int *lines, size_t max)
+{
+    enum { OTHER, CHAIN_OBJ, CHAIN_ARR, MAX_OPEN = DRA_MAX_DEPTH + 2 };
+    unsigned char open[MAX_OPEN]; /* what each open bracket is */
+    bool want[MAX_OPEN];          /* CHAIN_OBJ: the last string at this level was "items" */
+    bool next_elem = false;       /* CHAIN_ARR on top: an element starts at the next value */
+    int depth = 0, line = first_line;
+    size_t n = 0;
+    for (size_t i = 0; i < len && n < max; i++) {
+        char ch = p[i];
+        unsigned char top = depth > 0 ? open[depth - 1] : OTHER;
+        if (ch == '\n') {
+            line++;
+            continue;
+        }
+        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == ':')
+            continue;
+        if (ch == ',') {
+            if (top == CHAIN_ARR)
+                next_elem = true;
+            else if (top == CHAIN_OBJ)
+                want[depth - 1] = false;
+            continue;
+        }
+        if (top == CHAIN_ARR && next_elem && ch != ']') {
+            lines[n++] = line;
+            next_elem = false;
+        }
+        if (ch == '"') {
+            size_t k = i + 1;
+            while (k < len && p[k] != '"')
+                k += p[k] == '\\' ? 2 : 1;
+            if (top == CHAIN_OBJ && k - i - 1 == 5 && memcmp(p + i + 1, "items", 5) == 0)
+                want[depth - 1] = true;
+            i = k; /* strings hold no newline JSON accepts */
+            continue;
+        }
+        if (ch == '{' || ch == '[') {
+            if (depth >= MAX_OPEN)
+                break;
+            unsigned char what = OTHER;
+            if (ch == '{' && (depth == 0 || top == CHAIN_ARR))
+                what = CHAIN_OBJ;
+            else if (ch == '[' && (depth == 0 || (top == CHAIN_OBJ && want[depth - 1])))
+                what = CHAIN_ARR;
+            if (top == CHAIN_OBJ)
+                want[depth - 1] = false;
+            open[depth] = what;
+            want[depth] = false;
+            depth++;
+            next_elem = what == CHAIN_ARR;
+            continue;
+        }
+        if (ch == '}' || ch == ']') {
+            if (depth == 0)
+                break;
+            depth--;
+            next_elem = false;
+        }
+    }
+    return n;
+}
+
+/* The lines of the items of the document's Lists, from its text, noted for
+ * the items' lookups. */
 static void note_items(reader *r, const json_t *v, const char *p, size_t used, int line)
 {
-    json_t *items = json_is_array(v) ? (json_t *)v : (is_list_kind(v) ? json_object_get(v, "items") : NULL);
-    if (items && json_array_size(items) > 0) {
-        size_t ni = json_array_size(items);
-        int *lines = dra_xcalloc(ni, sizeof *lines);
-        json_item_lines(p, used, line, lines, ni);
-        for (size_t i = 0; i < ni; i++)
-            if (lines[i] > 0)
-                note_line(r, json_array_get(items, i), lines[i]);
-        free(lines);
-    }
+    const json_t *items = json_is_array(v) ? v : json_object_get(v, "items");
+    if (!json_is_array(items) || json_array_size(items) == 0)
+        return;
+    const json_t **nodes = NULL;
+    size_t n = 0;
+    list_elements(items, &nodes, &n, 0);
+    int *lines = dra_xcalloc(n, sizeof *lines);
+    size_t got = json_element_lines(p, used, line, lines, n);
+    for (size_t i = 0; i < got; i++)
+        note_line(r, nodes[i], lines[i]);
+    free(lines);
+    free(nodes);
 }
 
 /* json_loadb of p[0..n) (document doc, at line:col) with the reader's rule
@@ -705,6 +818,7 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
     advance_lines(text, ioff + 1, &l, &c);
     const char *p = text + ioff + 1, *end = text + ioff + ilen - 1; /* inside the brackets */
     dra_err *e = NULL;
+    list_queue lists = {0}; /* Lists among the items: flattened after them */
     for (size_t i = 0; !e; i++) {
         const char *q = p;
         while (q < end && json_space(*q))
@@ -742,17 +856,36 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
                 break;
         }
         list_item_type(env, item);
-        dra_source isrc = {.data = (char *)p, .len = n};
-        r->src = &isrc;
-        r->src_base = 0;
-        r->item_src = true;
-        e = add_pending(r, item, doc, l, (int)i, 0, l);
-        r->item_src = false;
-        r->src = NULL;
-        free(isrc.line_off);
+        if (is_list_kind(item)) {
+            queue_push(&lists, item, dra_xasprintf("items[%zu]", i), l);
+            lists.v[lists.n - 1].text_off = (size_t)(p - text);
+            lists.v[lists.n - 1].text_len = n;
+        } else {
+            dra_source isrc = {.data = (char *)p, .len = n};
+            r->src = &isrc;
+            r->src_base = 0;
+            r->item_src = true;
+            e = add_pending(r, item, doc, l, (int)i, 0, l, NULL);
+            r->item_src = false;
+            r->src = NULL;
+            free(isrc.line_off);
+        }
         advance_lines(p, n, &l, &c);
         p += n;
     }
+    if (!e && lists.n) {
+        /* their items' source is the whole document, their place in it a path */
+        dra_source dsrc = {.data = (char *)text, .len = *used};
+        r->src = &dsrc;
+        r->src_base = 0;
+        for (size_t k = 0; k < lists.n; k++)
+            note_items(r, lists.v[k].list, text + lists.v[k].text_off, lists.v[k].text_len, lists.v[k].line);
+        e = flatten(r, &lists, doc, 0, line);
+        forget_notes(r);
+        r->src = NULL;
+        free(dsrc.line_off);
+    }
+    queue_free(&lists);
     json_decref(env);
     return e;
 }
@@ -1058,11 +1191,34 @@ static dra_err *merge_into(yaml_ctx *y, json_t *map, json_t *src, const yaml_mar
     return yerr(y, m, "%s", "map merge requires a map or a sequence of maps as the value");
 }
 
+/* Whether a node's path is that of an item of a List in a List (or in a
+ * document that is an array): "items[1].items[0]", "[2].items[0]". */
+static bool in_nested_list(const char *path)
+{
+    int level = 0;
+    for (const char *p = path; *p; level++) {
+        if (level > 0 && *p++ != '.')
+            return false;
+        if (strncmp(p, "items[", 6) == 0)
+            p += 5;
+        else if (level > 0 || *p != '[')
+            return false;
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return false;
+        while (isdigit((unsigned char)*p))
+            p++;
+        if (*p++ != ']')
+            return false;
+    }
+    return level > 1;
+}
+
 static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_t **out)
 {
     json_t *map = json_object();
     yaml_mark_t start_mark = start->start_mark;
-    if (depth <= 3) /* a document's root and the items of a List */
+    if (depth <= 3 || in_nested_list(dra_buf_str(&y->path))) /* a document's root and the items of its Lists */
         note_line(y->r, map, (int)start_mark.line + 1);
     char *anchor_name = start->data.mapping_start.anchor ? dra_xstrdup((char *)start->data.mapping_start.anchor) : NULL;
     yaml_event_delete(start);
@@ -1494,7 +1650,7 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
                     dra_obj *o = &r2.pending.v[i];
                     json_t *v = o->json;
                     o->json = NULL;
-                    e = add_pending(&r, v, o->doc, o->line, o->item, SIZE_MAX, o->src_line);
+                    e = add_pending(&r, v, o->doc, o->line, o->item, SIZE_MAX, o->src_line, o->src_path);
                 }
                 r.src = NULL;
             }
@@ -2067,4 +2223,5 @@ void dra_objset_keep(dra_objset *set, const dra_obj *o)
     n->src_off = SIZE_MAX;
     n->src_line = set->kept_src ? o->src_line : 0;
     n->src_item = o->src_item;
+    n->src_path = own_path(set, o->src_path);
 }

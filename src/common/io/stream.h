@@ -6,8 +6,13 @@
  *
  * Input formats, detected per file: multi-document YAML, a JSON object, a JSON
  * array of objects, concatenated JSON values / JSON Lines, and Lists
- * (`kind: List` or any `*List` kind with `items`) in either syntax, which are
- * flattened into their items.  YAML scalars resolve like sigs.k8s.io/yaml
+ * (`kind: List` or any `*List` kind) in either syntax, which are flattened
+ * into their items wherever they are: a List among a List's items (or a JSON
+ * array's) is flattened too, in the order cli-runtime's FlattenListVisitor
+ * gives (a List's own objects first, then the items of the Lists among
+ * them, breadth first).  A List without `items` (or with `items: null`) is
+ * an empty List at any depth; `items` that is not an array is an error.
+ * YAML scalars resolve like sigs.k8s.io/yaml
  * (go-yaml v2): true/false/yes/no/on/off, null/~, ints, floats; quoted scalars
  * stay strings.
  *
@@ -49,6 +54,10 @@ typedef struct dra_obj {
     int doc;           /* 1-based document (YAML) or value (JSON stream) index in the file */
     int line;          /* 1-based line where the object starts; 0 if unknown */
     int item;          /* -1, or the index in the List's `items` it came from */
+    /* where the object is in its source text when that is not `items[item]`
+     * or the root: "items[1].items[0]" for an item of a List in a List;
+     * NULL otherwise (owned by the set, or by the reader while streaming) */
+    const char *src_path;
     /* where its document starts in the source text (NULL when not read from
      * text): a byte offset, or SIZE_MAX and then the start of line src_line */
     const dra_source *src;
@@ -79,6 +88,8 @@ typedef struct dra_objset {
     size_t n, cap;
     char **files;      /* interned file names */
     size_t nfiles;
+    char **paths;      /* the objects' src_path strings */
+    size_t npaths;
     dra_source **sources; /* owned: the text of every file read */
     size_t nsources;
     /* reading options, set before reading (kept by dra_objset_free) */
