@@ -123,11 +123,7 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
             lo_state.last = NULL;
             lo_state.restarted = false;
         }
-        dra_err *ce = dra_writer_close(w);
-        if (!e)
-            e = ce;
-        else
-            dra_err_free(ce);
+        e = dra_writer_finish(w, e); /* failed part way: nothing, or a complete document */
         free(rs);
         return e;
     }
