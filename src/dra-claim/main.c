@@ -144,7 +144,7 @@ static dra_err *write_changes(const opts *x, const dra_changes *ch)
         }
         e = dra_writer_put(w, ch->objs[i].obj);
     }
-    return dra_err_append(e, dra_writer_close(w));
+    return dra_writer_finish(w, e);
 }
 
 static dra_err *run_status(const dra_args *a, void *p, int *rc)

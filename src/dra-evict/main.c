@@ -48,7 +48,7 @@ static dra_err *write_objects(const char *o, json_t **objs, size_t n)
     dra_writer *w = dra_writer_new(stdout, fmt);
     for (size_t i = 0; i < n && !e; i++)
         e = dra_writer_put(w, objs[i]);
-    return dra_err_append(e, dra_writer_close(w));
+    return dra_writer_finish(w, e);
 }
 
 /* Options, parsed before the input is read: usage errors come first. */

@@ -161,7 +161,7 @@ static dra_err *run_select(const dra_args *a, void *p, int *rc)
             json_decref(j);
         }
         if (w)
-            e = dra_err_append(e, dra_writer_close(w));
+            e = dra_writer_finish(w, e);
         fputs(dra_buf_str(&notes), stderr);
         dra_buf_free(&notes);
         free(m);

@@ -11,6 +11,12 @@ setup() {
     T=$BATS_TEST_TMPDIR
 }
 
+teardown() {
+    if declare -F apiserver_stop >/dev/null; then
+        apiserver_stop
+    fi
+}
+
 # One DeviceClass with N unknown fields under spec, as one JSON line.
 unknown_fields() {
     awk -v n="$1" 'BEGIN { printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"c\"},\"spec\":{"
@@ -129,4 +135,51 @@ J
     assert_failure 2
     [[ $stderr == *'big.json:2001: DeviceClass/Deep_Bad: metadata.name: Invalid value'* ]]
     [[ $stderr == *'big.json:2002: List: items[2001].items: must be a list of objects'* ]]
+}
+
+# ---- no partial output ------------------------------------------------------
+
+@test "failed runs: no tool writes anything on standard output when its input is invalid" {
+    C=$EXAMPLES/cluster
+    printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata:\n  name: Bad_Name\n' >"$T/bad.yaml"
+    awk 'BEGIN { for (i = 0; i < 300; i++) printf "{\"name\":\"gpu-%d\"}\n", i; printf "{\"name\":\"Bad_Name\"}\n" }' >"$T/inv.jsonl"
+    local o cmd
+    for o in yaml json jsonl; do
+        for cmd in "dra-slice build --driver gpu.example.com --node n $T/inv.jsonl" \
+            "dra-slice pool-status $C/slices.yaml $T/bad.yaml" \
+            "dra-select --class gpu.example.com $C/slices.yaml $C/classes.yaml $T/bad.yaml" \
+            "dra-alloc --node node-a $C/slices.yaml $C/classes.yaml $C/claims.yaml $T/bad.yaml" \
+            "dra-alloc schedule $C/slices.yaml $C/classes.yaml $C/claims.yaml $C/pods.yaml $T/bad.yaml" \
+            "dra-alloc capacity $C/slices.yaml $C/classes.yaml $T/bad.yaml" \
+            "dra-alloc quota $C/slices.yaml $T/bad.yaml" \
+            "dra-alloc diff $C/slices.yaml $T/bad.yaml" \
+            "dra-claim generate $C/claims.yaml $C/pods.yaml $T/bad.yaml" \
+            "dra-claim status $C/claims.yaml $T/bad.yaml" \
+            "dra-claim convert $C/claims.yaml $T/bad.yaml" \
+            "dra-evict --now 2026-03-01T11:00:00Z $C/slices.yaml $T/bad.yaml"; do
+            # shellcheck disable=SC2086
+            run --separate-stderr "$DRA_BIN"/$cmd -o "$o"
+            [[ $status -eq 2 ]] || { echo "exit $status: $cmd -o $o"; return 1; }
+            [[ -z $output ]] || { echo "stdout of a failed $cmd -o $o: ${output:0:200}"; return 1; }
+        done
+    done
+}
+
+@test "failed runs: a list that fails part way prints nothing, exit 3" {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    jq -c .object "$DATA/watch/finished-pod.rec.jsonl" >"$T/objs.jsonl"
+    apiserver_start "$T/api" --load "$T/objs.jsonl" --rbac "$DATA/watch/rbac-users.yaml" \
+        --rbac "$BATS_TEST_DIRNAME/../../deploy/evict-rbac.yaml"
+    sed 's/token: .*/token: evict-sa-token/' "$KUBECONFIG" >"$T/kc"
+    for o in json yaml jsonl; do
+        # the role lists claims, not templates: the second kind fails after the first was listed
+        run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims resourceclaimtemplates -A -o "$o" --kubeconfig "$T/kc"
+        assert_failure 3
+        [[ $stderr == *'cannot list resource "resourceclaimtemplates"'* ]]
+        [[ -z $output ]]
+    done
+    # the claims alone list
+    run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims -A -o json --kubeconfig "$T/kc"
+    assert_success
+    [[ -n $output ]]
 }

@@ -1,4 +1,5 @@
 /* Object streams: format detection, Lists, locations, limits, writing. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,6 +300,60 @@ UNIT_TEST(yaml_writer_round_trips)
     free(y);
     dra_objset_free(&s);
     dra_objset_free(&s2);
+}
+
+/* A run that fails leaves nothing on its output while the writer holds it
+ * all, and a complete document when some was written already; a List is
+ * opened only at its second object. */
+UNIT_TEST(writer_leaves_no_partial_document)
+{
+    dra_objset s = DRA_OBJSET_INIT;
+    CHECK(read_str(&s, "kind: A\nspec: {x: [1, 2]}\n---\nkind: B\n---\nkind: C\n") == NULL);
+    static const dra_format fmts[] = {DRA_FMT_YAML, DRA_FMT_JSON, DRA_FMT_JSONL};
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t hold = 0; hold < 3; hold++) {
+            /* hold 0: nothing held; 1: a few bytes; 2: the default */
+            for (size_t nput = 0; nput <= 3; nput++) {
+                char *out = NULL;
+                size_t len = 0;
+                FILE *f = open_memstream(&out, &len);
+                dra_writer *w = dra_writer_new(f, fmts[k]);
+                if (hold < 2)
+                    dra_writer_hold(w, hold ? 10 : 0);
+                for (size_t i = 0; i < nput; i++)
+                    CHECK(dra_writer_put(w, s.v[i].json) == NULL);
+                dra_err *e = dra_writer_finish(w, dra_err_new(2, "failed"));
+                CHECK(e != NULL && strcmp(e->msg, "failed") == 0);
+                dra_err_free(e);
+                fclose(f);
+                /* nothing, or a complete document of what was written */
+                bool written = hold < 2 && (fmts[k] == DRA_FMT_JSON ? nput >= 2 : nput >= 1);
+                CHECK((len > 0) == written);
+                if (len > 0) {
+                    dra_objset back = DRA_OBJSET_INIT;
+                    CHECK(dra_read_mem(&back, "out", out, len) == NULL);
+                    CHECK_INT(back.n, nput);
+                    dra_objset_free(&back);
+                }
+                free(out);
+                /* the same run succeeding writes it all */
+                f = open_memstream(&out, &len);
+                w = dra_writer_new(f, fmts[k]);
+                if (hold < 2)
+                    dra_writer_hold(w, hold ? 10 : 0);
+                for (size_t i = 0; i < nput; i++)
+                    CHECK(dra_writer_put(w, s.v[i].json) == NULL);
+                CHECK(dra_writer_close(w) == NULL);
+                fclose(f);
+                dra_objset back = DRA_OBJSET_INIT;
+                CHECK(dra_read_mem(&back, "out", out, len) == NULL);
+                CHECK_INT(back.n, nput);
+                dra_objset_free(&back);
+                free(out);
+            }
+        }
+    }
+    dra_objset_free(&s);
 }
 
 UNIT_TEST(write_formats)

@@ -2016,11 +2016,17 @@ static int buf_cb(const char *buffer, size_t size, void *data)
     return 0;
 }
 
-/* jansson's dumper emits a token at a time; collect them and write once. */
+/* jansson's dumper emits a token at a time; collect them in b. */
+static int dump_json_buf(dra_buf *b, const json_t *v, size_t flags)
+{
+    return json_dump_callback(v, buf_cb, b, flags);
+}
+
+/* The same, written once to f. */
 static int dump_json(FILE *f, const json_t *v, size_t flags, dra_buf *scratch)
 {
     dra_buf_reset(scratch);
-    if (json_dump_callback(v, buf_cb, scratch, flags) != 0)
+    if (dump_json_buf(scratch, v, flags) != 0)
         return -1;
     return fwrite(dra_buf_str(scratch), 1, scratch->len, f) == scratch->len ? 0 : -1;
 }
@@ -2036,6 +2042,9 @@ struct dra_writer {
     size_t count;   /* objects put so far */
     json_t *held;   /* json: the first object, until we know whether a List is needed */
     dra_buf text;   /* reused for each object's text */
+    dra_buf out;    /* text not written yet */
+    size_t hold;    /* write nothing until out holds this much */
+    bool started;   /* some of the output reached f */
     dra_err *err;   /* first error; later puts do nothing */
 };
 
@@ -2044,49 +2053,78 @@ dra_writer *dra_writer_new(FILE *f, dra_format fmt)
     dra_writer *w = dra_xcalloc(1, sizeof *w);
     w->f = f;
     w->fmt = fmt;
+    w->hold = DRA_WRITER_HOLD;
     return w;
 }
 
-/* One List item: the object dumped with 4-space indentation, shifted right by 8. */
-static int put_list_item(FILE *f, const json_t *obj, bool first)
+void dra_writer_hold(dra_writer *w, size_t bytes)
 {
-    char *s = json_dumps(obj, JSON_INDENT(4) | JSON_REAL_PRECISION(17));
-    if (!s)
+    w->hold = bytes;
+}
+
+/* Write what the writer holds. */
+static void flush_out(dra_writer *w)
+{
+    if (w->err || w->out.len == 0)
+        return;
+    w->started = true;
+    if (fwrite(w->out.data, 1, w->out.len, w->f) != w->out.len || ferror(w->f))
+        w->err = write_failed(w->f);
+    dra_buf_reset(&w->out);
+}
+
+/* Output text: held while the writer holds less than its limit. */
+static void put_text(dra_writer *w, const char *p, size_t n)
+{
+    dra_buf_append(&w->out, p, n);
+    if (w->out.len >= w->hold)
+        flush_out(w);
+}
+
+/* One List item: the object dumped with 4-space indentation, shifted right by 8. */
+static int put_list_item(dra_writer *w, const json_t *obj, bool first)
+{
+    dra_buf_reset(&w->text);
+    if (dump_json_buf(&w->text, obj, JSON_INDENT(4) | JSON_REAL_PRECISION(17)) != 0)
         return -1;
-    if (!first && fputs(",\n", f) == EOF) {
-        free(s);
-        return -1;
-    }
-    int rc = 0;
-    for (char *line = s; line && *line && rc == 0;) {
-        char *nl = strchr(line, '\n');
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        if (fputs("        ", f) == EOF || fwrite(line, 1, n, f) != n || (nl && fputc('\n', f) == EOF))
-            rc = -1;
+    if (!first)
+        put_text(w, ",\n", 2);
+    const char *s = dra_buf_str(&w->text);
+    for (const char *line = s; line && *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        put_text(w, "        ", 8);
+        put_text(w, line, n);
         line = nl ? nl + 1 : NULL;
     }
-    free(s);
-    return rc;
+    return 0;
 }
+
+#define LIST_HEAD "{\n    \"apiVersion\": \"v1\",\n    \"items\": ["
+#define LIST_TAIL "\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n"
 
 dra_err *dra_writer_put(dra_writer *w, const json_t *obj)
 {
     if (w->err)
         return NULL;
-    FILE *f = w->f;
+    int rc = 0;
     switch (w->fmt) {
     case DRA_FMT_YAML: {
-        if (w->count > 0 && fputs("---\n", f) == EOF) {
-            w->err = write_failed(f);
-            break;
-        }
-        sink s = {f, NULL, 0};
+        if (w->count > 0)
+            put_text(w, "---\n", 4);
+        dra_buf_reset(&w->text);
+        sink s = {NULL, &w->text, 0};
         w->err = emit_yaml(&s, &obj, 1, false);
+        if (!w->err)
+            put_text(w, w->text.data, w->text.len);
         break;
     }
     case DRA_FMT_JSONL:
-        if (dump_json(f, obj, JSON_COMPACT | JSON_REAL_PRECISION(17), &w->text) != 0 || fputc('\n', f) == EOF)
-            w->err = write_failed(f);
+        dra_buf_reset(&w->text);
+        rc = dump_json_buf(&w->text, obj, JSON_COMPACT | JSON_REAL_PRECISION(17));
+        dra_buf_putc(&w->text, '\n');
+        if (rc == 0)
+            put_text(w, w->text.data, w->text.len);
         break;
     case DRA_FMT_JSON:
         if (w->count == 0) {
@@ -2094,47 +2132,66 @@ dra_err *dra_writer_put(dra_writer *w, const json_t *obj)
             break;
         }
         if (w->count == 1) {
-            if (fputs("{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n", f) == EOF ||
-                put_list_item(f, w->held, true) != 0) {
-                w->err = write_failed(f);
-                break;
-            }
+            put_text(w, LIST_HEAD "\n", strlen(LIST_HEAD "\n"));
+            rc = put_list_item(w, w->held, true);
             json_decref(w->held);
             w->held = NULL;
         }
-        if (put_list_item(f, obj, false) != 0)
-            w->err = write_failed(f);
+        if (rc == 0)
+            rc = put_list_item(w, obj, false);
         break;
     }
     w->count++;
-    if (!w->err && ferror(f))
-        w->err = write_failed(f);
+    if (rc != 0 && !w->err)
+        w->err = dra_err_new(DRA_EXIT_RUNTIME, "cannot write JSON");
     return w->err ? dra_err_new(w->err->code, "%s", w->err->msg) : NULL;
+}
+
+/* The end of the document: a JSON List closed, or its one object. */
+static void put_end(dra_writer *w)
+{
+    if (w->err || w->fmt != DRA_FMT_JSON)
+        return;
+    if (w->count == 1) {
+        dra_buf_reset(&w->text);
+        if (dump_json_buf(&w->text, w->held, JSON_INDENT(4) | JSON_REAL_PRECISION(17)) != 0) {
+            w->err = dra_err_new(DRA_EXIT_RUNTIME, "cannot write JSON");
+            return;
+        }
+        dra_buf_putc(&w->text, '\n');
+        put_text(w, w->text.data, w->text.len);
+    } else {
+        const char *mid = w->count == 0 ? "]," : "\n    ],";
+        put_text(w, w->count == 0 ? LIST_HEAD : "", w->count == 0 ? strlen(LIST_HEAD) : 0);
+        put_text(w, mid, strlen(mid));
+        put_text(w, LIST_TAIL, strlen(LIST_TAIL));
+    }
+}
+
+dra_err *dra_writer_finish(dra_writer *w, dra_err *e)
+{
+    /* a run that failed before any output was written writes none; one
+     * that failed later ends what it wrote as a complete document */
+    if (!e || w->started) {
+        put_end(w);
+        flush_out(w);
+        if (!w->err && ferror(w->f))
+            w->err = write_failed(w->f);
+    }
+    dra_err *ce = w->err;
+    json_decref(w->held);
+    dra_buf_free(&w->text);
+    dra_buf_free(&w->out);
+    free(w);
+    if (!e)
+        return ce;
+    dra_err_free(ce);
+    return e;
 }
 
 dra_err *dra_writer_close(dra_writer *w)
 {
-    FILE *f = w->f;
-    dra_err *e = w->err;
-    if (!e && w->fmt == DRA_FMT_JSON) {
-        int rc = 0;
-        if (w->count == 1)
-            rc = dump_json(f, w->held, JSON_INDENT(4) | JSON_REAL_PRECISION(17), &w->text);
-        else if (w->count == 0)
-            rc = fputs("{\n    \"apiVersion\": \"v1\",\n    \"items\": [],", f) == EOF ? -1 : 0;
-        else
-            rc = fputs("\n    ],", f) == EOF ? -1 : 0;
-        if (rc == 0 && w->count != 1)
-            rc = fputs("\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}", f) == EOF ? -1 : 0;
-        if (rc != 0 || fputc('\n', f) == EOF)
-            e = write_failed(f);
-    }
-    if (!e && ferror(f))
-        e = write_failed(f);
-    json_decref(w->held);
-    dra_buf_free(&w->text);
-    free(w);
-    return e;
+    return dra_writer_finish(w, NULL);
 }
 
 dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt)
@@ -2150,15 +2207,6 @@ dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_format fmt)
     return dra_writer_close(w);
 }
 
-dra_err *dra_writer_finish(dra_writer *w, dra_err *e)
-{
-    dra_err *ce = dra_writer_close(w);
-    if (!e)
-        return ce;
-    dra_err_free(ce);
-    return e;
-}
-
 dra_err *dra_write_array(FILE *f, const json_t *arr, dra_format fmt)
 {
     dra_writer *w = dra_writer_new(f, fmt);
@@ -2169,7 +2217,7 @@ dra_err *dra_write_array(FILE *f, const json_t *arr, dra_format fmt)
         if (!e)
             e = dra_writer_put(w, it);
     }
-    return dra_err_append(e, dra_writer_close(w));
+    return dra_writer_finish(w, e);
 }
 
 dra_err *dra_write_value(FILE *f, const json_t *v, dra_format fmt)

@@ -199,15 +199,27 @@ DRA_MUST_USE dra_err *dra_write(FILE *f, json_t *const *objs, size_t n, dra_form
  * (a failed put, then the close) is returned. */
 DRA_MUST_USE dra_err *dra_write_array(FILE *f, const json_t *arr, dra_format fmt);
 /* Streaming writer: the same bytes as dra_write() over all the objects put,
- * without holding them (json keeps at most one object back, to decide between
- * a plain object and a List).  dra_writer_close() finishes the output and
- * frees the writer; call it even after an error.  put() borrows obj. */
+ * without holding them all.  It writes nothing to f until it holds
+ * DRA_WRITER_HOLD bytes of output (or is finished): a run that fails before
+ * that leaves nothing on f, never half a document, and one that fails later
+ * ends what it wrote as a complete document.  json keeps the first object
+ * back besides, to decide between a plain object and a List, so a List is
+ * opened only at its second object.  put() borrows obj. */
+#define DRA_WRITER_HOLD ((size_t)8 << 20)
 typedef struct dra_writer dra_writer;
 dra_writer *dra_writer_new(FILE *f, dra_format fmt);
+/* Hold at most this many bytes instead (0: write each object as it is put). */
+void dra_writer_hold(dra_writer *w, size_t bytes);
 DRA_MUST_USE dra_err *dra_writer_put(dra_writer *w, const json_t *obj);
+/* Finish the output of a run that succeeded and free the writer: what is
+ * held is written and the document ended (an empty json List when nothing
+ * was put).  The error of a failed write, or NULL. */
 DRA_MUST_USE dra_err *dra_writer_close(dra_writer *w);
-/* Close w after the writes that returned e: e when set (the close's error is
- * dropped), else the close's error.  For `return dra_writer_finish(w, put(w));`. */
+/* Finish the output of a run that ended with e and free the writer (call
+ * it even after an error).  With e set (the run failed): when nothing was
+ * written yet nothing is, else what was written is ended as a complete
+ * document; e is returned (the writer's own error dropped).  Without e:
+ * dra_writer_close().  For `return dra_writer_finish(w, put_all(w));`. */
 DRA_MUST_USE dra_err *dra_writer_finish(dra_writer *w, dra_err *e);
 
 /* Write a single JSON value in the format (for non-object results). */
