@@ -193,6 +193,34 @@ UNIT_TEST(error_pop_takes_the_first_alone)
     dra_err_free(e);
 }
 
+/* Upstream's truncateIfTooLong: limits under 16 count as 16; both ends
+ * kept around "...", the head one byte longer when the rest is odd. */
+UNIT_TEST(echo_cut_is_upstreams_rule)
+{
+    size_t head = 0, tail = 0;
+    CHECK(!dra_echo_cut(16, 16, &head, &tail));
+    CHECK(!dra_echo_cut(10, 4, &head, &tail));
+    CHECK(dra_echo_cut(20, 4, &head, &tail));
+    CHECK_INT(head, 7); /* "abcdefg...opqrst" */
+    CHECK_INT(tail, 6);
+    CHECK(dra_echo_cut(100, 20, &head, &tail));
+    CHECK_INT(head + 3 + tail, 20);
+    CHECK(dra_echo_cut((size_t)100 << 20, DRA_ECHO_MAX, &head, &tail));
+    CHECK_INT(head, 8191);
+    CHECK_INT(tail, 8190);
+    /* an error line cuts its message past DRA_MSG_MAX */
+    char *big = dra_xmalloc(DRA_MSG_MAX + 1001);
+    memset(big, 'x', DRA_MSG_MAX + 1000);
+    big[DRA_MSG_MAX + 1000] = 0;
+    dra_err *e = dra_err_new(2, "%s", big);
+    char *line = dra_err_format(e);
+    CHECK(strlen(line) < DRA_MSG_MAX + 64);
+    CHECK(strstr(line, "...(1000 more bytes)") != NULL);
+    free(line);
+    free(big);
+    dra_err_free(e);
+}
+
 UNIT_TEST(read_limits)
 {
     dra_buf b = DRA_BUF_INIT;

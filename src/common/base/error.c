@@ -282,6 +282,18 @@ void dra_err_free(dra_err *e)
  * become a 20 MB error line. */
 enum { MAX_ECHO = 300 };
 
+bool dra_echo_cut(size_t n, size_t max, size_t *head, size_t *tail)
+{
+    if (max < 16)
+        max = 16;
+    if (n <= max)
+        return false;
+    size_t remaining = max - 3;
+    *head = (remaining + 1) / 2;
+    *tail = remaining / 2;
+    return true;
+}
+
 static void put_capped(dra_buf_lite *b, const char *s, size_t cap);
 
 char *dra_err_format(const dra_err *e)
@@ -312,7 +324,7 @@ char *dra_err_format(const dra_err *e)
         put_capped(&b, e->field, MAX_ECHO);
         put_capped(&b, ": ", MAX_ECHO);
     }
-    put_capped(&b, e->msg, (size_t)-1); /* messages are ours; carets need all of them */
+    put_capped(&b, e->msg, DRA_MSG_MAX); /* room for a CEL error's caret under a 10 KiB expression */
     return b.data ? b.data : dra_xstrdup("");
 }
 

@@ -36,6 +36,7 @@
 #define DRA_BASE_ERROR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -135,8 +136,21 @@ size_t dra_err_count(const dra_err *e);
 void dra_err_free(dra_err *e);
 
 /* One error as a line: "file:line: Kind/name: field: message" (no newline).
- * Caller frees the result. */
+ * The file, object and field are cut at 300 bytes and the message at
+ * DRA_MSG_MAX, each saying how many bytes were left out.  Caller frees. */
 char *dra_err_format(const dra_err *e);
+#define DRA_MSG_MAX ((size_t)64 << 10)
+
+/* Input an error echoes (a value, a key) is cut past DRA_ECHO_MAX bytes:
+ * more than any value upstream's checks echo within its own limits (a CEL
+ * expression, 10 KiB), so no message upstream gives for a value of a
+ * size the API server takes is changed. */
+#define DRA_ECHO_MAX ((size_t)16 << 10)
+/* Upstream's rule for cutting a long text it echoes (truncateIfTooLong,
+ * k8s.io/kubernetes pkg/apis/resource/validation/validation.go): a text of
+ * n bytes over max (a max under 16 counts as 16) keeps its first *head and
+ * its last *tail bytes around "...", max bytes in all.  False when n fits. */
+bool dra_echo_cut(size_t n, size_t max, size_t *head, size_t *tail);
 /* Print every error of the chain to f, each prefixed "prog: ". */
 void dra_err_print(FILE *f, const char *prog, const dra_err *e);
 

@@ -167,3 +167,27 @@ void dra_go_quote(dra_buf *b, const char *s, size_t n)
     }
     dra_buf_putc(b, '"');
 }
+
+void dra_put_echo(dra_buf *b, const char *s, size_t n)
+{
+    size_t head, tail;
+    if (!dra_echo_cut(n, DRA_ECHO_MAX, &head, &tail)) {
+        dra_buf_append(b, s, n);
+        return;
+    }
+    dra_buf_append(b, s, head);
+    dra_buf_puts(b, "...");
+    dra_buf_append(b, s + n - tail, tail);
+}
+
+void dra_go_quote_echo(dra_buf *b, const char *s, size_t n)
+{
+    if (n <= DRA_ECHO_MAX) {
+        dra_go_quote(b, s, n);
+        return;
+    }
+    dra_buf cut = DRA_BUF_INIT;
+    dra_put_echo(&cut, s, n);
+    dra_go_quote(b, cut.data, cut.len);
+    dra_buf_free(&cut);
+}

@@ -2,7 +2,7 @@
  *
  * Decoding is strict, as Go's unicode/utf8 is: overlong forms, surrogates
  * (U+D800..U+DFFF), runes past U+10FFFF and truncated sequences are invalid.
- * Nothing here allocates except dra_go_quote, which appends to a caller-owned
+ * Nothing here allocates except the quoting, which appends to a caller-owned
  * buffer.  Inputs are (pointer, length) pairs and may hold NUL bytes.
  */
 #ifndef DRA_BASE_UTF8_H
@@ -43,5 +43,11 @@ bool dra_rune_is_print(uint32_t r);
  * runes below U+0080 as \xNN, others as \uNNNN or \UNNNNNNNN, and each byte
  * of invalid UTF-8 as \xNN. */
 void dra_go_quote(dra_buf *b, const char *s, size_t n);
+/* Input an error echoes (a value, a field path), appended to b: cut in the
+ * middle past DRA_ECHO_MAX bytes by upstream's rule (dra_echo_cut in
+ * error.h); quoted by dra_go_quote after the cut, as Go would slice the
+ * string before quoting it. */
+void dra_put_echo(dra_buf *b, const char *s, size_t n);
+void dra_go_quote_echo(dra_buf *b, const char *s, size_t n);
 
 #endif

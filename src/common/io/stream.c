@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../base/buf.h"
+#include "../base/utf8.h"
 #include "jparse.h"
 
 /* ---- object sets ------------------------------------------------------- */
@@ -1289,7 +1290,10 @@ static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_
             /* kubectl's strict decoding: an error by default; with
              * --validate=warn a warning, with ignore nothing; the last
              * value wins as in sigs.k8s.io/yaml. */
-            char *msg = dra_xasprintf("duplicate field \"%s\"", dra_buf_str(&y->path));
+            dra_buf text = DRA_BUF_INIT; /* sigs.k8s.io/json's strictError: the path strconv.Quote'd */
+            dra_buf_puts(&text, "duplicate field ");
+            dra_go_quote_echo(&text, y->path.data ? y->path.data : "", y->path.len);
+            char *msg = dra_buf_detach(&text);
             dra_field_validation fv = y->r->set->field_validation;
             if (fv == DRA_FV_STRICT) {
                 e = yerr(y, &key_mark, "%s", msg);

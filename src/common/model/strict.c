@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../base/buf.h"
+#include "../base/utf8.h"
 
 typedef struct stype stype;
 typedef struct sfield {
@@ -308,7 +309,12 @@ static void unknown_field(walk *w)
 {
     dra_buf path = DRA_BUF_INIT;
     path_text(w, &path);
-    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unknown field \"%s\"", dra_buf_str(&path));
+    /* sigs.k8s.io/json's strictError: the path strconv.Quote'd (cut when huge) */
+    dra_buf msg = DRA_BUF_INIT;
+    dra_buf_puts(&msg, "unknown field ");
+    dra_go_quote_echo(&msg, path.data ? path.data : "", path.len);
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(&msg));
+    dra_buf_free(&msg);
     int line = w->lookups++ < DRA_FIELD_LINE_LOOKUPS ? dra_obj_field_line(w->at, dra_buf_str(&path)) : 0;
     if (line > 0)
         e = dra_err_at(e, w->at->file, w->at->doc, line, 0);
