@@ -183,3 +183,29 @@ J
     assert_success
     [[ -n $output ]]
 }
+
+# ---- long values -------------------------------------------------------------
+
+@test "errors: a 1 MiB value is echoed cut in the middle, as upstream cuts what it echoes" {
+    awk 'BEGIN { printf "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"c\",\"labels\":{\"x\":\"A"
+        for (i = 0; i < 1048576; i++) printf "a"
+        printf "Z\"}}}\n{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"DeviceClass\",\"metadata\":{\"name\":\"d\"},\"spec\":{\""
+        for (i = 0; i < 100000; i++) printf "k"; printf "\":1}}\n" }' >"$T/long.json"
+    run --separate-stderr "$S" validate "$T/long.json"
+    assert_failure 2
+    [[ $(wc -l <<<"$stderr") -eq 2 ]]
+    while IFS= read -r line; do
+        ((${#line} < 17000)) || { echo "line of ${#line} bytes"; return 1; }
+    done <<<"$stderr"
+    # first 8191 and last 8190 bytes of the value around "..." (truncateIfTooLong at 16 KiB)
+    local a8190 k8190
+    a8190=$(printf 'a%.0s' $(seq 1 8190))
+    k8190=$(printf 'k%.0s' $(seq 1 8190))
+    [[ $stderr == *"metadata.labels: Invalid value: \"A${a8190}...${a8190:1}Z\": "* ]]
+    [[ $stderr == *"unknown field \"spec.${k8190:5}k...${k8190}\""* ]]
+    # a value of ordinary length is echoed whole, as upstream does
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"c","labels":{"x":"%s"}}}\n' "${a8190:0:100}" >"$T/short.json"
+    run --separate-stderr "$S" validate "$T/short.json"
+    assert_failure 2
+    [[ $stderr == *"Invalid value: \"${a8190:0:100}\": must be no more than 63 characters"* ]]
+}

@@ -8,8 +8,6 @@
 #include <strings.h>
 #include <string.h>
 
-/* ---- error lists ---- */
-
 /* ---- field errors ---- */
 
 static void add_msg(dra_errs *l, const char *field, dra_buf *msg)
@@ -49,7 +47,7 @@ void dra_ferr_invalid_str(dra_errs *l, const char *field, const char *value, siz
 {
     dra_buf m = DRA_BUF_INIT;
     dra_buf_puts(&m, "Invalid value: ");
-    dra_go_quote(&m, value ? value : "", value ? len : 0);
+    dra_go_quote_echo(&m, value ? value : "", value ? len : 0);
     add_detail(&m, detail);
     add_msg(l, field, &m);
 }
@@ -66,7 +64,10 @@ void dra_ferr_invalid_raw(dra_errs *l, const char *field, const char *rendered, 
 {
     dra_buf m = DRA_BUF_INIT;
     dra_buf_puts(&m, "Invalid value: ");
-    dra_buf_puts(&m, rendered ? rendered : "null");
+    if (rendered)
+        dra_put_echo(&m, rendered, strlen(rendered));
+    else
+        dra_buf_puts(&m, "null");
     add_detail(&m, detail);
     add_msg(l, field, &m);
 }
@@ -89,7 +90,7 @@ void dra_ferr_duplicate_str(dra_errs *l, const char *field, const char *value, s
 {
     dra_buf m = DRA_BUF_INIT;
     dra_buf_puts(&m, "Duplicate value: ");
-    dra_go_quote(&m, value, len);
+    dra_go_quote_echo(&m, value, len);
     add_msg(l, field, &m);
 }
 
@@ -97,7 +98,7 @@ void dra_ferr_duplicate_raw(dra_errs *l, const char *field, const char *rendered
 {
     dra_buf m = DRA_BUF_INIT;
     dra_buf_puts(&m, "Duplicate value: ");
-    dra_buf_puts(&m, rendered);
+    dra_put_echo(&m, rendered, strlen(rendered));
     add_msg(l, field, &m);
 }
 
@@ -106,7 +107,7 @@ void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, siz
 {
     dra_buf m = DRA_BUF_INIT;
     dra_buf_puts(&m, "Unsupported value: ");
-    dra_go_quote(&m, value, len);
+    dra_go_quote_echo(&m, value, len);
     if (nsupported) {
         dra_buf_puts(&m, ": supported values: ");
         for (size_t i = 0; i < nsupported; i++) {
@@ -122,7 +123,7 @@ void dra_ferr_not_found(dra_errs *l, const char *field, const char *value, size_
 {
     dra_buf m = DRA_BUF_INIT;
     dra_buf_puts(&m, "Not found: ");
-    dra_go_quote(&m, value, len);
+    dra_go_quote_echo(&m, value, len);
     add_msg(l, field, &m);
 }
 

@@ -58,7 +58,12 @@ void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, siz
 /* "Not found: \"value\"" */
 void dra_ferr_not_found(dra_errs *l, const char *field, const char *value, size_t len);
 
-/* Go's strconv.Quote: dra_go_quote() in base/utf8.h. */
+/* Go's strconv.Quote: dra_go_quote() in base/utf8.h; values a field error
+ * echoes (Invalid, Unsupported, Duplicate, Not found) go through
+ * dra_go_quote_echo(), cut in the middle past DRA_ECHO_MAX bytes.
+ * Upstream's field/errors.go prints them whole (bounded there by the API
+ * server's 3 MiB request limit); values within the fields' own limits are
+ * never that long. */
 
 /* ---- field paths ---- */
 

@@ -93,9 +93,8 @@ const char *dra_vpath(vctx *v)
             dra_path_index(&v->path, g->len);
             break;
         case VSEG_KEY:
-            if (g->trunc && g->len > g->trunc) {
-                /* validation.go truncateIfTooLong: keep both ends around "...". */
-                size_t remaining = g->trunc - 3, head = (remaining + 1) / 2, tail = remaining / 2;
+            size_t head, tail;
+            if (g->trunc && dra_echo_cut(g->len, g->trunc, &head, &tail)) {
                 dra_buf_putc(&v->path, '[');
                 dra_buf_append(&v->path, g->s, head);
                 dra_buf_puts(&v->path, "...");
