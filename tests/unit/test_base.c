@@ -221,6 +221,42 @@ UNIT_TEST(echo_cut_is_upstreams_rule)
     dra_err_free(e);
 }
 
+/* A folding list keeps a hundred of a kind; the last one kept counts the
+ * rest, so its memory follows the kinds of errors, not their number. */
+UNIT_TEST(error_list_folds_a_flood)
+{
+    dra_errs l = DRA_ERRS_INIT;
+    l.fold = DRA_ERRS_FOLD;
+    for (int i = 0; i < 100000; i++) {
+        dra_errs_add(&l, dra_err_field(dra_err_new(2, "unknown field \"x%d\"", i), "spec"));
+        if (i % 1000 == 0)
+            dra_errs_add(&l, dra_err_new(2, "another kind"));
+    }
+    CHECK_INT(l.n, 200);
+    dra_err *e = dra_errs_take(&l);
+    CHECK_INT(l.fold, DRA_ERRS_FOLD); /* kept for the list's next use */
+    size_t all = 0, x = 0;
+    const dra_err *last_x = NULL;
+    for (const dra_err *y = e; y; y = y->next) {
+        all += 1 + y->more;
+        if (strncmp(y->msg, "unknown", 7) == 0)
+            x++, last_x = y;
+    }
+    CHECK_INT(all, 100100);
+    CHECK_INT(x, 100);
+    CHECK(last_x && last_x->more == 99900 && strcmp(last_x->msg, "unknown field \"x99\"") == 0);
+    dra_err_free(e);
+    /* kinds: quoted text, numbers and brackets do not count; the field does */
+    dra_err *a = dra_err_field(dra_err_new(2, "Invalid value: \"a\": bad"), "spec.devices[3].name");
+    dra_err *b = dra_err_field(dra_err_new(2, "Invalid value: \"bcd\": bad"), "spec.devices[12].name");
+    dra_err *c = dra_err_field(dra_err_new(2, "Invalid value: \"a\": bad"), "spec.pool.name");
+    CHECK(dra_err_kind(a) == dra_err_kind(b));
+    CHECK(dra_err_kind(a) != dra_err_kind(c));
+    dra_err_free(a);
+    dra_err_free(b);
+    dra_err_free(c);
+}
+
 UNIT_TEST(read_limits)
 {
     dra_buf b = DRA_BUF_INIT;

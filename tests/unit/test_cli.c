@@ -238,8 +238,8 @@ UNIT_TEST(flood_prints_ten_of_a_kind_then_a_count)
     dra_err *a = dra_err_field(dra_err_new(2, "unknown field \"a\""), "spec.devices[3].x");
     dra_err *b = dra_err_field(dra_err_new(2, "unknown field \"bcd\""), "spec.devices[12].x");
     dra_err *c = dra_err_field(dra_err_new(2, "unknown field \"a\""), "spec.pools[3].x");
-    CHECK(dra_tool_err_kind(a) == dra_tool_err_kind(b));
-    CHECK(dra_tool_err_kind(a) != dra_tool_err_kind(c));
+    CHECK(dra_err_kind(a) == dra_err_kind(b));
+    CHECK(dra_err_kind(a) != dra_err_kind(c));
     dra_err_free(a);
     dra_err_free(b);
     dra_err_free(c);

@@ -225,38 +225,6 @@ dra_err *dra_err_pop(dra_err **chain)
     return e;
 }
 
-void dra_errs_add(dra_errs *l, dra_err *e)
-{
-    if (!e)
-        return;
-    if (l->tail)
-        l->tail->next = e;
-    else
-        l->head = e;
-    e->last = NULL;
-    l->n++;
-    while (e->next) {
-        e = e->next;
-        l->n++;
-    }
-    l->tail = e;
-}
-
-dra_err *dra_errs_take(dra_errs *l)
-{
-    dra_err *h = l->head;
-    if (h)
-        h->last = h != l->tail ? l->tail : NULL;
-    l->head = l->tail = NULL;
-    l->n = 0;
-    return h;
-}
-
-void dra_errs_free(dra_errs *l)
-{
-    dra_err_free(dra_errs_take(l));
-}
-
 size_t dra_err_count(const dra_err *e)
 {
     size_t n = 0;

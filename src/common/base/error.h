@@ -38,6 +38,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes shared by every tool. */
@@ -119,19 +120,37 @@ DRA_MUST_USE dra_err *dra_err_pop(dra_err **chain);
 
 /* A chain grown at its end and counted as it grows (dra_err_append keeps
  * no count).  The chain is the list's until taken; nothing else may change
- * it meanwhile. */
+ * it meanwhile.
+ *
+ * A list that gathers the errors of a stream of objects can fold floods:
+ * with `fold` set, it keeps at most that many errors of a kind
+ * (dra_err_kind) and counts the rest on the last one kept (its `more`), so
+ * its memory follows the kinds of errors, not the objects.  A tool prints
+ * fewer of a kind than DRA_ERRS_FOLD (tool/flood.h), so nothing it would
+ * print is lost. */
+struct dra_errs_kinds;
 typedef struct dra_errs {
     dra_err *head, *tail;
-    size_t n;
+    size_t n;      /* errors in the chain (the ones folded away not counted) */
+    size_t fold;   /* 0: keep every error; else at most this many of a kind */
+    struct dra_errs_kinds *kinds; /* private: the kinds seen when folding */
 } dra_errs;
 
-#define DRA_ERRS_INIT {0, 0, 0}
+#define DRA_ERRS_INIT {0, 0, 0, 0, 0}
+#define DRA_ERRS_FOLD 100
 
 /* Append an error chain (NULL is ignored). */
 void dra_errs_add(dra_errs *l, dra_err *e);
-/* Hand the collected chain to the caller (NULL when empty); the list is empty after. */
+/* Hand the collected chain to the caller (NULL when empty); the list is
+ * empty after (its fold kept). */
 DRA_MUST_USE dra_err *dra_errs_take(dra_errs *l);
 void dra_errs_free(dra_errs *l);
+/* The kind of an error, as a 64-bit hash: its exit class, field path and
+ * message with the parts that name one particular thing left out (quoted
+ * text, numbers, what stands in brackets), so `unknown field "spec.x1"`
+ * and `unknown field "spec.x2"` are one kind, and so is one problem in
+ * many objects. */
+uint64_t dra_err_kind(const dra_err *e);
 size_t dra_err_count(const dra_err *e);
 void dra_err_free(dra_err *e);
 

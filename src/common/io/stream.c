@@ -136,7 +136,9 @@ typedef struct line_note {
 typedef struct reader {
     dra_objset *set;
     const char *name;
-    dra_objset pending; /* objects of this file, moved to set on success */
+    dra_objset pending; /* streaming's flow-YAML retry: the objects before they go to fn */
+    dra_objset *into;   /* where objects go when not streaming: the set, or pending */
+    size_t first, first_path; /* the set's objects and paths before this reader's */
     line_note *notes;   /* lines of mappings near the top (List items) of the current document */
     size_t nnotes, capnotes;
     size_t cursor;      /* where the next noted_line search starts: items are asked for in order */
@@ -148,7 +150,7 @@ typedef struct reader {
     size_t delivered;   /* streaming: objects given to fn so far */
     bool stopped;       /* streaming: fn returned an error */
     bool item_src;      /* streaming a List: src is the item's own text */
-    const char *file;   /* streaming: name as the set keeps it */
+    const char *file;   /* the file's name as the set keeps it */
     dra_json_interner *in; /* whole-file reads: leaves shared across the file's documents */
     dra_json_interner *leaves; /* streaming JSON Lines: repeated leaves parsed once (bounded) */
     const json_t *hashed;  /* the document whose content hash the parser gave (doc_hash) */
@@ -236,12 +238,17 @@ static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, s
         r->stopped = e != NULL;
         return e;
     }
-    dra_objset_add(&r->pending, v, r->name, doc, line, item);
-    dra_obj *o = &r->pending.v[r->pending.n - 1];
-    o->src = r->src;
-    o->src_off = off == SIZE_MAX ? off : r->src_base + off;
-    o->src_line = doc_line; /* no content hash: a set's objects may change before they are loaded */
-    o->src_path = own_path(&r->pending, path);
+    dra_objset *set = r->into;
+    if (!r->file)
+        r->file = intern_file(set, r->name);
+    if (set->n == set->cap) {
+        set->cap = set->cap ? set->cap * 2 : 16;
+        set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
+    }
+    /* no content hash: a set's objects may change before they are loaded */
+    set->v[set->n++] = (dra_obj){.json = v, .file = r->file, .doc = doc, .line = line, .item = item,
+                                 .src_path = own_path(set, path), .src = r->src,
+                                 .src_off = off == SIZE_MAX ? off : r->src_base + off, .src_line = doc_line};
     return NULL;
 }
 
@@ -384,33 +391,36 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
     return flatten(r, &q, doc, off, doc_line);
 }
 
+/* A reader that reads into a set (whole files): start at the set's end. */
+static void reader_into(reader *r, dra_objset *set)
+{
+    r->set = set;
+    r->into = set;
+    r->first = set->n;
+    r->first_path = set->npaths;
+}
+
+/* Done with a file: on success its text goes to the set (to be read again
+ * for a field's line); on failure the objects it added to the set go. */
 static void reader_done(reader *r, bool ok)
 {
-    if (ok && !r->fn) {
-        for (size_t i = 0; i < r->pending.n; i++) {
-            dra_obj *o = &r->pending.v[i];
-            dra_objset_add(r->set, o->json, o->file, o->doc, o->line, o->item);
-            dra_obj *n = &r->set->v[r->set->n - 1];
-            n->src = o->src;
-            n->src_off = o->src_off;
-            n->src_line = o->src_line;
-            n->src_path = o->src_path; /* the string moves with the set's paths below */
-            o->json = NULL;
+    if (!ok && r->into == r->set && r->set) {
+        dra_objset *set = r->set;
+        for (size_t i = r->first; i < set->n; i++)
+            json_decref(set->v[i].json);
+        set->n = r->first;
+        for (size_t i = r->first_path; i < set->npaths; i++)
+            free(set->paths[i]);
+        set->npaths = r->first_path;
+    }
+    if (ok && !r->fn && r->into == r->set && r->src) {
+        if (r->src->path) { /* read again if an error needs a line */
+            free(r->src->data);
+            r->src->data = NULL;
         }
-        for (size_t i = 0; i < r->pending.npaths; i++) {
-            r->set->paths = dra_xgrow(r->set->paths, r->set->npaths, sizeof *r->set->paths);
-            r->set->paths[r->set->npaths++] = r->pending.paths[i];
-        }
-        r->pending.npaths = 0;
-        if (r->src) {
-            if (r->src->path) { /* read again if an error needs a line */
-                free(r->src->data);
-                r->src->data = NULL;
-            }
-            r->set->sources = dra_xrealloc(r->set->sources, (r->set->nsources + 1) * sizeof *r->set->sources);
-            r->set->sources[r->set->nsources++] = r->src;
-            r->src = NULL;
-        }
+        r->set->sources = dra_xrealloc(r->set->sources, (r->set->nsources + 1) * sizeof *r->set->sources);
+        r->set->sources[r->set->nsources++] = r->src;
+        r->src = NULL;
     }
     source_free(r->src);
     r->src = NULL;
@@ -1533,7 +1543,7 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
     const char *data = src->data;
     size_t len = src->len;
     reader r = {0};
-    r.set = set;
+    reader_into(&r, set);
     r.name = name;
     r.src = src;
     r.in = dra_json_interner_new();
@@ -1547,10 +1557,10 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
     dra_err *e;
     if (p < len && (data[p] == '{' || data[p] == '[')) {
         e = read_json_stream(&r, data + off, len - off);
-        if (e && r.pending.n == 0 && e->doc == 1) {
+        if (e && set->n == r.first && e->doc == 1) {
             /* maybe YAML in flow style after all */
             reader r2 = {0};
-            r2.set = set;
+            reader_into(&r2, set);
             r2.name = name;
             r2.src = src;
             r2.src_base = off;
@@ -1559,6 +1569,7 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
             if (!e2) {
                 dra_err_free(e);
                 r.src = NULL;
+                r.into = NULL; /* it added nothing; the set's new objects are r2's */
                 reader_done(&r, false);
                 reader_done(&r2, true);
                 dra_json_interner_free(r.in);
@@ -1639,6 +1650,7 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
             dra_err *e2 = inbuf_all(&b);
             reader r2 = {0};
             r2.set = set;
+            r2.into = &r2.pending; /* handed to fn only when all of it reads */
             r2.name = name;
             dra_source src = {.data = b.data, .len = b.len};
             r2.src = &src;

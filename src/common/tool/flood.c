@@ -5,46 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/hash.h"
-
-/* h continued over s with quoted text, digits and bracketed parts left
- * out: `unknown field "spec.x1"` and `unknown field "spec.x2"` hash alike. */
-static uint64_t hash_shape(uint64_t h, const char *s)
-{
-    static const unsigned char sep = 0x1f;
-    for (const char *p = s ? s : ""; *p; p++) {
-        char c = *p;
-        if (c == '"') { /* a Go-quoted value: its quotes stay, its text goes */
-            for (p++; *p && *p != '"'; p++)
-                if (*p == '\\' && p[1])
-                    p++;
-            if (!*p)
-                break;
-        } else if (c == '[') { /* an index or a key */
-            int depth = 1;
-            while (p[1] && depth > 0) {
-                p++;
-                depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
-            }
-            c = ']';
-            h = dra_fnv1a(h, "[", 1);
-        } else if (c >= '0' && c <= '9') {
-            while (p[1] >= '0' && p[1] <= '9')
-                p++;
-            c = '#';
-        }
-        h = dra_fnv1a(h, &c, 1);
-    }
-    return dra_fnv1a(h, &sep, 1);
-}
-
-uint64_t dra_tool_err_kind(const dra_err *e)
-{
-    unsigned char code = (unsigned char)e->code;
-    uint64_t h = dra_fnv1a(DRA_FNV64_OFFSET, &code, 1);
-    h = hash_shape(h, e->field);
-    return hash_shape(h, e->msg);
-}
 
 /* ---- printing ---- */
 
@@ -103,7 +63,7 @@ void dra_tool_print_errs(FILE *f, const char *prog, const char *label, const dra
     kind_table t = {0};
     size_t all = 0; /* errors, with the ones they stand for */
     for (const dra_err *x = e; x; x = x->next) {
-        kind_count *k = kind_slot(&t, dra_tool_err_kind(x));
+        kind_count *k = kind_slot(&t, dra_err_kind(x));
         k->entries++;
         k->total += 1 + x->more;
         all += 1 + x->more;
@@ -112,7 +72,7 @@ void dra_tool_print_errs(FILE *f, const char *prog, const char *label, const dra
      * keeping one pointer per error into a table that moves as it grows */
     size_t printed = 0, told = 0;
     for (const dra_err *x = e; x; x = x->next) {
-        kind_count *k = kind_slot(&t, dra_tool_err_kind(x));
+        kind_count *k = kind_slot(&t, dra_err_kind(x));
         k->seen++;
         if (k->told || printed >= DRA_TOOL_MAX_ERRORS)
             continue;
@@ -148,7 +108,7 @@ void dra_tool_errs_add(dra_tool_errs *c, dra_err *e)
 {
     while (e) {
         dra_err *x = dra_err_pop(&e);
-        uint64_t key = dra_tool_err_kind(x);
+        uint64_t key = dra_err_kind(x);
         size_t j = (size_t)key & (DRA_TOOL_KIND_SLOTS - 1);
         while (c->kinds[j].kept && c->kinds[j].key != key)
             j = (j + 1) & (DRA_TOOL_KIND_SLOTS - 1);

@@ -1,9 +1,8 @@
 /* Printing many errors: a flood of one kind does not hide the others.
  *
- * The kind of an error is its exit class, field path and message with the
- * parts that name one particular thing left out: quoted text, numbers and
- * what stands in brackets.  `unknown field "spec.x1"` and `unknown field
- * "spec.x2"` are one kind, and so is one problem in many objects.  A tool
+ * The kind of an error is dra_err_kind's (base/error.h): its message and
+ * field path without the parts that name one particular thing, so one
+ * problem about many names or objects is one kind.  A tool
  * prints at most DRA_TOOL_MAX_OF_KIND errors of a kind, then "... and N more
  * like the one above", and at most DRA_TOOL_MAX_ERRORS errors in all, then
  * "... and N more errors".  Warnings print the same way.  What is printed
@@ -22,9 +21,6 @@
 
 #define DRA_TOOL_MAX_OF_KIND 10 /* errors of one kind printed */
 #define DRA_TOOL_MAX_ERRORS 100 /* errors printed in all */
-
-/* The kind of e, as a 64-bit hash (see above). */
-uint64_t dra_tool_err_kind(const dra_err *e);
 
 /* Print a chain: each error "prog: [label: ]file:line: ...", capped as
  * above.  label: NULL for errors, "warning" for warnings (the counts then
