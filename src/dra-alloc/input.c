@@ -99,6 +99,7 @@ dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, inpu
         return oe;
     dra_load_opts lo = load_opts(x, in);
     packing p = {in, dra_loader_new(&lo, in->set.field_validation), DRA_ERRS_INIT};
+    p.errs.fold = DRA_ERRS_FOLD; /* a flood is counted, not kept */
     dra_err *e = dra_tool_read_each(&dra_alloc_tool, a, a->pos, a->npos, flags | DRA_READ_IN_ORDER, &in->set,
                                     pack_one, &p);
     dra_model stats = {0};

@@ -209,3 +209,20 @@ J
     assert_failure 2
     [[ $stderr == *"Invalid value: \"${a8190:0:100}\": must be no more than 63 characters"* ]]
 }
+
+# ---- memory ------------------------------------------------------------------
+
+@test "memory: a million invalid documents read as a stream keep a hundred errors of a kind, not a million" {
+    if ldd "$DRA_BIN/dra-claim" | grep -q libasan; then
+        skip "a sanitizer reserves more address space than the bound"
+    fi
+    yes '{}' | head -n 1000000 >"$T/empty.jsonl"
+    local cmd
+    for cmd in "dra-claim status" "dra-evict --now 2026-01-01T00:00:00Z" "dra-select lint"; do
+        # 100 MB of address space: each error held cost ~270 bytes (270 MB)
+        # shellcheck disable=SC2086
+        run --separate-stderr bash -c 'ulimit -v 100000; exec "$@"' _ "$DRA_BIN"/$cmd "$T/empty.jsonl"
+        [[ $status -eq 2 ]] || { echo "$cmd: exit $status: ${stderr: -300}"; return 1; }
+        [[ $stderr == *"... and 999990 more like the one above" ]]
+    done
+}

@@ -221,6 +221,7 @@ dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *pa
     cel_env *env = cel_dra_env_new(&co);
     dra_load_opts lo = input_opts(c, features, now, env);
     slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), DRA_ERRS_INIT};
+    s.errs.fold = DRA_ERRS_FOLD; /* a flood is counted, not kept: memory follows the kinds of errors */
     dra_err *e = dra_read_paths_each(set, paths, npaths, slim_one, &s);
     dra_model stats = {0};
     e = dra_loader_end(s.loader, e, dra_errs_take(&s.errs), &stats);

@@ -266,6 +266,7 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
 {
     steps st = steps_of(opts, set->field_validation);
     dra_errs all = DRA_ERRS_INIT, warns = DRA_ERRS_INIT;
+    all.fold = warns.fold = DRA_ERRS_FOLD; /* a flood is counted, not kept */
     /* duplicate fields the reader relaxed come first, in input order */
     dra_errs_add(&warns, out->warnings);
     dra_errs_add(&warns, set->warnings);
@@ -367,6 +368,7 @@ dra_loader *dra_loader_new(const dra_load_opts *opts, dra_field_validation fv)
         l->opts = *opts;
     l->st = steps_of(&l->opts, fv);
     l->namespaces = dra_xcalloc(1, sizeof *l->namespaces);
+    l->warnings.fold = DRA_ERRS_FOLD; /* a flood is counted, not kept */
     return l;
 }
 
@@ -552,6 +554,7 @@ dra_err *dra_loader_end(dra_loader *l, dra_err *read_err, dra_err *obj_errs, dra
 dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
 {
     dra_errs all = DRA_ERRS_INIT;
+    all.fold = DRA_ERRS_FOLD;
     for (size_t i = 0; i < l->nheld; i++) {
         held_obj *h = &l->held[i];
         dra_obj o = {.json = h->json, .file = h->file, .doc = h->doc, .line = h->line, .item = h->item,

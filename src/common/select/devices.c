@@ -241,6 +241,7 @@ dra_err *dra_sel_input_load(dra_sel_input *in, char *const *paths, size_t npaths
     dra_load_opts lo = {.skip_unknown = true};
     lo.validate.features = f;
     sel_reader r = {&in->set, dra_loader_new(&lo, in->set.field_validation), DRA_ERRS_INIT, NULL, 0, DRA_BUF_INIT};
+    r.errs.fold = DRA_ERRS_FOLD; /* a flood is counted, not kept */
     dra_err *e = dra_read_paths_each(&in->set, paths, npaths, keep_one, &r);
     /* the reader's relaxed fields first, as a whole load gives them */
     in->model.warnings = dra_err_append(in->model.warnings, in->set.warnings);
