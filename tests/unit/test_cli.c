@@ -235,14 +235,6 @@ static dra_err *kind_err(int i)
  * print, then how many more; another kind after them still prints. */
 UNIT_TEST(flood_prints_ten_of_a_kind_then_a_count)
 {
-    dra_err *a = dra_err_field(dra_err_new(2, "unknown field \"a\""), "spec.devices[3].x");
-    dra_err *b = dra_err_field(dra_err_new(2, "unknown field \"bcd\""), "spec.devices[12].x");
-    dra_err *c = dra_err_field(dra_err_new(2, "unknown field \"a\""), "spec.pools[3].x");
-    CHECK(dra_err_kind(a) == dra_err_kind(b));
-    CHECK(dra_err_kind(a) != dra_err_kind(c));
-    dra_err_free(a);
-    dra_err_free(b);
-    dra_err_free(c);
     dra_err *e = NULL;
     for (int i = 0; i < 25; i++) {
         e = dra_err_append(e, dra_err_new(2, "unknown field \"spec.x%d\"", i));
@@ -280,9 +272,9 @@ UNIT_TEST(flood_gatherer_keeps_few_and_counts_the_rest)
         if (i % 300 == 0)
             dra_tool_errs_add(&c, dra_err_new(2, "other"));
     }
-    CHECK_INT(c.kept.n, 14);
-    CHECK_INT(c.dropped, 0);
-    dra_err *e = dra_errs_take(&c.kept);
+    CHECK_INT(c.errs.n, 14);
+    CHECK_INT(c.errs.dropped, 0);
+    dra_err *e = dra_errs_take(&c.errs);
     size_t more = 0;
     for (dra_err *x = e; x; x = x->next)
         more += x->more;
@@ -295,9 +287,9 @@ UNIT_TEST(flood_gatherer_keeps_few_and_counts_the_rest)
     dra_tool_errs d = {0};
     for (int i = 0; i < 150; i++)
         dra_tool_errs_add(&d, kind_err(i));
-    CHECK_INT(d.kept.n, 100);
-    CHECK_INT(d.dropped, 50);
-    dra_errs_free(&d.kept);
+    CHECK_INT(d.errs.n, 100);
+    CHECK_INT(d.errs.dropped, 50);
+    dra_errs_free(&d.errs);
 }
 
 UNIT_MAIN()

@@ -133,16 +133,19 @@ typedef struct dra_errs {
     dra_err *head, *tail;
     size_t n;      /* errors in the chain (the ones folded away not counted) */
     size_t fold;   /* 0: keep every error; else at most this many of a kind */
+    size_t cap;    /* with fold: at most this many in all (0: no limit); errors of a kind
+                      first seen after are counted in dropped */
+    size_t dropped;
     struct dra_errs_kinds *kinds; /* private: the kinds seen when folding */
 } dra_errs;
 
-#define DRA_ERRS_INIT {0, 0, 0, 0, 0}
+#define DRA_ERRS_INIT {0, 0, 0, 0, 0, 0, 0}
 #define DRA_ERRS_FOLD 100
 
 /* Append an error chain (NULL is ignored). */
 void dra_errs_add(dra_errs *l, dra_err *e);
 /* Hand the collected chain to the caller (NULL when empty); the list is
- * empty after (its fold kept). */
+ * empty after (its fold and cap kept, dropped zero). */
 DRA_MUST_USE dra_err *dra_errs_take(dra_errs *l);
 void dra_errs_free(dra_errs *l);
 /* The kind of an error, as a 64-bit hash: its exit class, field path and
@@ -151,6 +154,18 @@ void dra_errs_free(dra_errs *l);
  * and `unknown field "spec.x2"` are one kind, and so is one problem in
  * many objects. */
 uint64_t dra_err_kind(const dra_err *e);
+/* A set of kinds, each numbered in the order first seen (0, 1, ...), for
+ * the per-kind counts a caller keeps in arrays of its own.  Zero-initialise;
+ * dra_err_kinds_free() releases it (reusable after). */
+typedef struct dra_err_kinds {
+    uint64_t *keys;  /* keys[i]: kind number i */
+    size_t n;
+    uint32_t *slot;  /* open addressing: 0 = free, else number + 1 */
+    size_t nslot;    /* 0 or a power of two, at most half full */
+} dra_err_kinds;
+/* The number of key, new (then n - 1) or old. */
+size_t dra_err_kinds_index(dra_err_kinds *t, uint64_t key);
+void dra_err_kinds_free(dra_err_kinds *t);
 size_t dra_err_count(const dra_err *e);
 void dra_err_free(dra_err *e);
 

@@ -44,41 +44,47 @@ uint64_t dra_err_kind(const dra_err *e)
     return hash_shape(h, e->msg);
 }
 
-/* The kinds a folding list has seen: open addressing, at most half full. */
-typedef struct errs_kind {
-    uint64_t key;
-    size_t kept;   /* 0: a free slot */
-    dra_err *last; /* the last error of the kind kept */
-} errs_kind;
-
-struct dra_errs_kinds {
-    errs_kind *v;
-    size_t cap, n;
-};
-
-static errs_kind *kind_slot(struct dra_errs_kinds *t, uint64_t key)
+size_t dra_err_kinds_index(dra_err_kinds *t, uint64_t key)
 {
-    if (2 * (t->n + 1) > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        errs_kind *v = dra_xcalloc(cap, sizeof *v);
-        for (size_t i = 0; i < t->cap; i++) {
-            if (!t->v[i].kept)
-                continue;
-            size_t j = (size_t)t->v[i].key & (cap - 1);
-            while (v[j].kept)
-                j = (j + 1) & (cap - 1);
-            v[j] = t->v[i];
+    if (2 * (t->n + 1) > t->nslot) {
+        size_t nslot = t->nslot ? 2 * t->nslot : 64;
+        uint32_t *slot = dra_xcalloc(nslot, sizeof *slot);
+        for (size_t i = 0; i < t->n; i++) {
+            size_t j = (size_t)t->keys[i] & (nslot - 1);
+            while (slot[j])
+                j = (j + 1) & (nslot - 1);
+            slot[j] = (uint32_t)(i + 1);
         }
-        free(t->v);
-        t->v = v;
-        t->cap = cap;
+        free(t->slot);
+        t->slot = slot;
+        t->nslot = nslot;
     }
-    size_t j = (size_t)key & (t->cap - 1);
-    while (t->v[j].kept && t->v[j].key != key)
-        j = (j + 1) & (t->cap - 1);
-    return &t->v[j];
+    size_t j = (size_t)key & (t->nslot - 1);
+    while (t->slot[j] && t->keys[t->slot[j] - 1] != key)
+        j = (j + 1) & (t->nslot - 1);
+    if (!t->slot[j]) {
+        t->keys = dra_xgrow(t->keys, t->n, sizeof *t->keys);
+        t->keys[t->n] = key;
+        t->slot[j] = (uint32_t)(++t->n);
+    }
+    return t->slot[j] - 1;
 }
 
+void dra_err_kinds_free(dra_err_kinds *t)
+{
+    free(t->keys);
+    free(t->slot);
+    *t = (dra_err_kinds){0};
+}
+
+/* A folding list's kinds: how many of each it kept, and the last one. */
+struct dra_errs_kinds {
+    dra_err_kinds set;
+    size_t *kept;
+    dra_err **last;
+};
+
+/* Append e alone (next NULL). */
 static void link_one(dra_errs *l, dra_err *e)
 {
     if (l->tail)
@@ -93,37 +99,39 @@ void dra_errs_add(dra_errs *l, dra_err *e)
 {
     if (!e)
         return;
-    if (!l->fold) {
-        if (l->tail)
-            l->tail->next = e;
-        else
-            l->head = e;
+    if (!l->fold) { /* the whole chain at once: its end found by walking it */
+        dra_err *end = e;
+        size_t n = 1;
+        for (; end->next; end = end->next)
+            n++;
+        link_one(l, e);
         e->last = NULL;
-        l->n++;
-        while (e->next) {
-            e = e->next;
-            l->n++;
-        }
-        l->tail = e;
+        l->tail = end;
+        l->n += n - 1;
         return;
     }
     if (!l->kinds)
         l->kinds = dra_xcalloc(1, sizeof *l->kinds);
+    struct dra_errs_kinds *k = l->kinds;
     while (e) {
         dra_err *x = dra_err_pop(&e);
-        uint64_t key = dra_err_kind(x);
-        errs_kind *k = kind_slot(l->kinds, key);
-        if (k->kept < l->fold) {
-            if (!k->kept)
-                l->kinds->n++;
-            k->key = key;
-            k->kept++;
-            k->last = x;
-            link_one(l, x);
-        } else {
-            k->last->more += 1 + x->more;
-            dra_err_free(x);
+        size_t before = k->set.n, i = dra_err_kinds_index(&k->set, dra_err_kind(x));
+        if (k->set.n > before) {
+            k->kept = dra_xgrow(k->kept, before, sizeof *k->kept);
+            k->last = dra_xgrow(k->last, before, sizeof *k->last);
+            k->kept[i] = 0;
         }
+        if (k->kept[i] < l->fold && (!l->cap || l->n < l->cap)) {
+            k->kept[i]++;
+            k->last[i] = x;
+            link_one(l, x);
+            continue;
+        }
+        if (k->kept[i]) /* a kind kept: its last one stands for the rest */
+            k->last[i]->more += 1 + x->more;
+        else
+            l->dropped += 1 + x->more;
+        dra_err_free(x);
     }
 }
 
@@ -133,12 +141,15 @@ dra_err *dra_errs_take(dra_errs *l)
     if (h)
         h->last = h != l->tail ? l->tail : NULL;
     if (l->kinds) {
-        free(l->kinds->v);
+        dra_err_kinds_free(&l->kinds->set);
+        free(l->kinds->kept);
+        free(l->kinds->last);
         free(l->kinds);
     }
-    size_t fold = l->fold;
+    size_t fold = l->fold, cap = l->cap;
     *l = (dra_errs)DRA_ERRS_INIT;
     l->fold = fold;
+    l->cap = cap;
     return h;
 }
 

@@ -31,17 +31,10 @@ void dra_tool_print_errs(FILE *f, const char *prog, const char *label, const dra
  * memory stays bounded however many objects fail: at most
  * DRA_TOOL_MAX_OF_KIND of a kind and DRA_TOOL_MAX_ERRORS in all; the rest
  * are counted on the last kept error of their kind, or, for a kind first
- * seen when all are kept, in `dropped`.  Zero-initialise. */
-enum { DRA_TOOL_KIND_SLOTS = 256 }; /* a power of two, over twice DRA_TOOL_MAX_ERRORS */
-typedef struct dra_tool_kind {
-    uint64_t key;
-    size_t kept;  /* 0: a free slot */
-    dra_err *last; /* the last kept error of the kind */
-} dra_tool_kind;
+ * seen when all are kept, in errs.dropped.  Zero-initialise; the errors
+ * are taken by dra_tool_errs_take (tool.h). */
 typedef struct dra_tool_errs {
-    dra_errs kept;
-    dra_tool_kind kinds[DRA_TOOL_KIND_SLOTS];
-    size_t dropped;
+    dra_errs errs; /* folding at DRA_TOOL_MAX_OF_KIND, capped at DRA_TOOL_MAX_ERRORS */
 } dra_tool_errs;
 
 /* Take a chain (NULL is fine). */

@@ -186,9 +186,8 @@ dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *pat
 
 dra_err *dra_tool_errs_take(const dra_tool *tool, dra_tool_errs *c)
 {
-    dra_err *e = dra_errs_take(&c->kept);
-    size_t dropped = c->dropped;
-    memset(c, 0, sizeof *c);
+    size_t dropped = c->errs.dropped;
+    dra_err *e = dra_errs_take(&c->errs);
     if (!dropped)
         return e;
     /* the kept ones, then one error with the count of the kinds left out */
