@@ -92,7 +92,7 @@ const char *dra_vpath(vctx *v)
         case VSEG_INDEX:
             dra_path_index(&v->path, g->len);
             break;
-        case VSEG_KEY:
+        case VSEG_KEY: {
             size_t head, tail;
             if (g->trunc && dra_echo_cut(g->len, g->trunc, &head, &tail)) {
                 dra_buf_putc(&v->path, '[');
@@ -104,6 +104,7 @@ const char *dra_vpath(vctx *v)
                 dra_path_key(&v->path, g->s, g->len);
             }
             break;
+        }
         }
         g->end = v->path.len;
     }
