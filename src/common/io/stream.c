@@ -22,11 +22,12 @@
 
 static const char *intern_file(dra_objset *set, const char *name)
 {
-    for (size_t i = 0; i < set->nfiles; i++)
-        if (strcmp(set->files[i], name) == 0)
-            return set->files[i];
+    intptr_t i;
+    if (dra_strmap_get(&set->file_index, name, strlen(name), &i))
+        return set->files[i];
     set->files = dra_xgrow(set->files, set->nfiles, sizeof *set->files);
-    set->files[set->nfiles] = dra_xstrdup(name);
+    char *copy = set->files[set->nfiles] = dra_xstrdup(name);
+    dra_strmap_put(&set->file_index, copy, strlen(copy), (intptr_t)set->nfiles);
     return set->files[set->nfiles++];
 }
 
@@ -65,6 +66,8 @@ void dra_objset_free(dra_objset *set)
     free(set->sources);
     free(set->v);
     free(set->files);
+    dra_strmap_free(&set->file_index);
+    dra_strmap_free(&set->source_index);
     dra_err_free(set->warnings);
     dra_field_validation fv = set->field_validation;
     bool rec = set->recursive;
@@ -209,6 +212,16 @@ static dra_err *doc_err(reader *r, int doc, int line, const char *fmt, const cha
 }
 
 static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size_t off, int doc_line);
+
+/* Give src to the set, found by its path when it has one. */
+static void add_source(dra_objset *set, dra_source *src)
+{
+    set->sources = dra_xgrow(set->sources, set->nsources, sizeof *set->sources);
+    set->sources[set->nsources] = src;
+    if (src->path)
+        dra_strmap_put(&set->source_index, src->path, strlen(src->path), (intptr_t)set->nsources);
+    set->nsources++;
+}
 
 /* A copy of path the set owns (NULL for NULL). */
 static const char *own_path(dra_objset *set, const char *path)
@@ -418,8 +431,7 @@ static void reader_done(reader *r, bool ok)
             free(r->src->data);
             r->src->data = NULL;
         }
-        r->set->sources = dra_xrealloc(r->set->sources, (r->set->nsources + 1) * sizeof *r->set->sources);
-        r->set->sources[r->set->nsources++] = r->src;
+        add_source(r->set, r->src);
         r->src = NULL;
     }
     source_free(r->src);
@@ -933,7 +945,7 @@ static dra_err *stream_json(reader *r, inbuf *b)
         size_t list_min = r->set->stream_list_min ? r->set->stream_list_min : LIST_STREAM_MIN;
         if (nl && (size_t)(nl - b->data) - b->start > list_min)
             nl = NULL; /* a long line may be a List: see below */
-        if (nl && !r->leaves)
+        if (nl && !r->leaves && doc > 1) /* a file of one document has no leaves to share */
             r->leaves = dra_json_interner_bounded(STREAM_LEAVES);
         json_t *fast = nl ? dra_json_parse_hashed(b->data + b->start, (size_t)(nl - b->data) - b->start,
                                                   DRA_MAX_DEPTH, &used, r->leaves, &r->doc_hash)
@@ -1717,25 +1729,16 @@ dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out)
     return NULL;
 }
 
-typedef struct seen_files {
-    struct { dev_t dev; ino_t ino; } *v;
-    size_t n, cap;
-} seen_files;
+typedef dra_strset seen_files; /* "dev:ino" of the files read */
 
 /* True when the file was read already (a glob plus an explicit name). */
 static bool seen_before(seen_files *seen, const struct stat *st)
 {
-    for (size_t i = 0; i < seen->n; i++)
-        if (seen->v[i].dev == st->st_dev && seen->v[i].ino == st->st_ino)
-            return true;
-    if (seen->n == seen->cap) {
-        seen->cap = seen->cap ? seen->cap * 2 : 16;
-        seen->v = dra_xrealloc(seen->v, seen->cap * sizeof *seen->v);
-    }
-    seen->v[seen->n].dev = st->st_dev;
-    seen->v[seen->n].ino = st->st_ino;
-    seen->n++;
-    return false;
+    char key[48];
+    int n = snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)st->st_dev, (unsigned long long)st->st_ino);
+    bool added;
+    dra_strset_add(seen, key, (size_t)n, &added);
+    return !added;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -1843,7 +1846,7 @@ static dra_err *read_paths(dra_objset *set, char *const *paths, size_t npaths, e
     seen_files seen = {0};
     for (size_t i = 0; i < npaths && !(ea && ea->stopped); i++)
         all = dra_err_append(all, read_one(set, paths[i], &seen, true, 0, ea));
-    free(seen.v);
+    dra_strset_free(&seen);
     return all;
 }
 
@@ -2260,9 +2263,9 @@ static const dra_source *file_source(dra_objset *set, const char *file)
 {
     if (!file || strcmp(file, "-") == 0)
         return NULL;
-    for (size_t i = 0; i < set->nsources; i++)
-        if (set->sources[i]->path && strcmp(set->sources[i]->path, file) == 0)
-            return set->sources[i];
+    intptr_t i;
+    if (dra_strmap_get(&set->source_index, file, strlen(file), &i))
+        return set->sources[i];
     struct stat st;
     if (stat(file, &st) != 0 || !S_ISREG(st.st_mode))
         return NULL;
@@ -2270,8 +2273,7 @@ static const dra_source *file_source(dra_objset *set, const char *file)
     src->len = (size_t)st.st_size;
     src->path = dra_xstrdup(file);
     src->mtime_ns = (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec);
-    set->sources = dra_xrealloc(set->sources, (set->nsources + 1) * sizeof *set->sources);
-    set->sources[set->nsources++] = src;
+    add_source(set, src);
     return src;
 }
 

@@ -30,6 +30,7 @@
 #include <stddef.h>
 
 #include "../base/error.h"
+#include "../base/hash.h"
 
 /* Limits on untrusted input. */
 #define DRA_MAX_INPUT_BYTES ((size_t)1 << 30)  /* one file or stdin */
@@ -101,6 +102,8 @@ typedef struct dra_objset {
     size_t stream_list_min; /* streaming: Lists longer are handed out item by item; 0 = 64 KiB */
     const char *kept_file;  /* dra_objset_keep: the last file and its source (private) */
     const dra_source *kept_src;
+    dra_strmap file_index;   /* private: files by name, sources by path (many files read in */
+    dra_strmap source_index; /* time linear in their number) */
 } dra_objset;
 
 #define DRA_OBJSET_INIT {0}
