@@ -528,6 +528,39 @@ class Auth:
         return False
 
 
+def impersonate(auth, user, headers):
+    """kube-apiserver's impersonation filter (k8s.io/apiserver pkg/endpoints/filters/impersonation.go):
+    Impersonate-User, -Uid, -Group (repeated) and -Extra-KEY headers, each allowed by the verb
+    "impersonate" on users (serviceaccounts for system:serviceaccount:NS:NAME), uids, groups and
+    userextras/KEY; the request then runs as that user, in those groups."""
+    name = headers.get("Impersonate-User")
+    groups = headers.get_all("Impersonate-Group") or []
+    uid = headers.get("Impersonate-Uid")
+    extras = [(k[len("impersonate-extra-"):].lower(), v) for k, v in headers.items()
+              if k.lower().startswith("impersonate-extra-")]
+    if not name:
+        if groups or uid or extras:
+            raise ApiError(500, "InternalError", "Internal error occurred: requested impersonation of groups, uid or "
+                           "extra without impersonating a user")
+        return user
+    checks = []
+    if name.startswith("system:serviceaccount:") and name.count(":") == 3:
+        _, _, ns, sa = name.split(":")
+        checks.append(("", "serviceaccounts", None, ns, sa))
+    else:
+        checks.append(("", "users", None, None, name))
+    checks += [("", "groups", None, None, g) for g in groups]
+    if uid is not None:
+        checks.append(("authentication.k8s.io", "uids", None, None, uid))
+    checks += [("authentication.k8s.io", "userextras", k, None, v) for k, v in extras]
+    for group, resource, sub, ns, obj in checks:
+        if not auth.allowed(user, "impersonate", group, resource, sub, ns, obj):
+            raise forbidden(user, "impersonate", None, group, resource, sub, ns, obj)
+    if name.startswith("system:serviceaccount:") and not groups:
+        groups = ["system:serviceaccounts", "system:serviceaccounts:" + name.split(":")[2]]
+    return User(name, groups)
+
+
 def _in(lst, v):
     lst = lst or []
     return "*" in lst or v in lst
@@ -1005,6 +1038,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.user = self.app.auth.authenticate(self.headers, cert)
             if self.user is None:
                 raise ApiError(401, "Unauthorized", "Unauthorized")
+            self.user = impersonate(self.app.auth, self.user, self.headers)
             if path.startswith("/_test/"):
                 if not self.user.admin:
                     raise forbidden(self.user, method.lower(), None, None, None, None, None, None, path)
