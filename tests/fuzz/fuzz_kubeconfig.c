@@ -11,7 +11,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     dra_kube_config c;
-    dra_kube_config_opts o = {NULL, NULL, NULL, "/nonexistent"};
+    dra_kube_config_opts o = {.sa_dir = "/nonexistent"};
     dra_err *e = dra_kube_config_parse("fuzz.yaml", (const char *)data, size, "/nonexistent", &o, &c);
     if (!e) {
         if (!c.ns || !c.server)

@@ -20,7 +20,7 @@
 
 static dra_err *parse(const char *text, const char *ctx, const char *ns, dra_kube_config *c)
 {
-    dra_kube_config_opts o = {NULL, ctx, ns, NULL};
+    dra_kube_config_opts o = {.context = ctx, .ns = ns};
     return dra_kube_config_parse("kc.yaml", text, strlen(text), "/base", &o, c);
 }
 
@@ -234,7 +234,7 @@ UNIT_TEST(in_cluster)
     setenv("KUBERNETES_SERVICE_HOST", "10.96.0.1", 1);
     setenv("KUBERNETES_SERVICE_PORT", "443", 1);
     dra_kube_config c;
-    dra_kube_config_opts o = {NULL, NULL, NULL, tmpdir};
+    dra_kube_config_opts o = {.sa_dir = tmpdir};
     dra_err *e = dra_kube_config_load(&o, &c);
     CHECK(e == NULL);
     if (!e) {
@@ -242,6 +242,18 @@ UNIT_TEST(in_cluster)
         CHECK_STR(c.server, "https://10.96.0.1:443");
         CHECK_STR(c.ns, "kube-system");
         CHECK_INT(c.ca.len, 3);
+        CHECK(c.as.user == NULL);
+        dra_kube_config_free(&c);
+    }
+    /* --as applies to the service account too */
+    const char *groups[] = {"g"};
+    dra_kube_config_opts as = {.sa_dir = tmpdir, .as = "alice", .as_groups = groups, .nas_groups = 1};
+    e = dra_kube_config_load(&as, &c);
+    CHECK(e == NULL);
+    if (!e) {
+        CHECK(c.in_cluster);
+        CHECK_STR(c.as.user, "alice");
+        CHECK_INT(c.as.ngroups, 1);
         dra_kube_config_free(&c);
     }
     unsetenv("KUBERNETES_SERVICE_HOST");
@@ -472,7 +484,7 @@ UNIT_TEST(kubeconfig_control_characters_escaped)
     /* the in-cluster server from the environment */
     setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1\n", 1);
     setenv("KUBERNETES_SERVICE_PORT", "443", 1);
-    dra_kube_config_opts o = {NULL, NULL, NULL, "/nonexistent"};
+    dra_kube_config_opts o = {.sa_dir = "/nonexistent"};
     m = err_text(dra_kube_config_parse("kc", "", 0, "", &o, &c));
     CHECK(strstr(m, "parse \"https://10.0.0.1\\n:443\": net/url: invalid control character in URL") != NULL);
     free(m);
@@ -745,6 +757,140 @@ UNIT_TEST(conflict_backoff_as_retry_default_backoff)
             CHECK(d >= base[n] && d <= base[n] + base[n] / 10);
         }
     dra_kube_client_free(c);
+}
+
+/* The user's as, as-uid, as-groups, as-user-extra, and kubectl's flags over
+ * them (clientcmd client_config.go getAuthInfo merging its overrides). */
+static const char *KC_AS = "current-context: a\n"
+                           "clusters: [{name: c, cluster: {server: 'http://127.0.0.1:1'}}]\n"
+                           "users:\n"
+                           "- name: u\n"
+                           "  user:\n"
+                           "    token: t\n"
+                           "    as: alice\n"
+                           "    as-uid: '42'\n"
+                           "    as-groups: [g1, '']\n"
+                           "    as-user-extra: {scopes: [a, b], reason: [r]}\n"
+                           "contexts: [{name: a, context: {cluster: c, user: u}}]\n";
+
+static dra_err *parse_as(const char *text, const dra_kube_config_opts *o, dra_kube_config *c)
+{
+    return dra_kube_config_parse("kc.yaml", text, strlen(text), "/base", o, c);
+}
+
+UNIT_TEST(impersonation_from_kubeconfig)
+{
+    dra_kube_config c;
+    dra_kube_config_opts o = {0};
+    dra_err *e = parse_as(KC_AS, &o, &c);
+    CHECK(e == NULL);
+    if (e)
+        return;
+    CHECK_STR(c.as.user, "alice");
+    CHECK_STR(c.as.uid, "42");
+    CHECK_INT(c.as.ngroups, 2);
+    CHECK_STR(c.as.groups[0], "g1");
+    CHECK_STR(c.as.groups[1], "");
+    CHECK_INT(c.as.nextra, 2);
+    CHECK_STR(c.as.extra[0].key, "scopes");
+    CHECK_INT(c.as.extra[0].nvalues, 2);
+    CHECK_STR(c.as.extra[0].values[1], "b");
+    CHECK_STR(c.as.extra[1].key, "reason");
+    /* plain http: the token goes, whom to act as stays */
+    dra_kube_config_drop_credentials(&c);
+    CHECK(c.token == NULL);
+    CHECK_STR(c.as.user, "alice");
+    dra_kube_config_free(&c);
+}
+
+UNIT_TEST(impersonation_flags_win)
+{
+    dra_kube_config c;
+    const char *groups[] = {"x"};
+    const char *extra[] = {"scopes=z", "new=1", "new=2"};
+    dra_kube_config_opts o = {.as = "bob", .as_uid = "", .as_groups = groups, .nas_groups = 1, .as_extra = extra,
+                              .nas_extra = 3};
+    dra_err *e = parse_as(KC_AS, &o, &c);
+    CHECK(e == NULL);
+    if (e)
+        return;
+    CHECK_STR(c.as.user, "bob");
+    CHECK_STR(c.as.uid, "42"); /* an empty flag leaves the kubeconfig's */
+    CHECK_INT(c.as.ngroups, 1);
+    CHECK_STR(c.as.groups[0], "x");
+    CHECK_INT(c.as.nextra, 3);
+    CHECK_STR(c.as.extra[0].key, "scopes"); /* replaced, not added to */
+    CHECK_INT(c.as.extra[0].nvalues, 1);
+    CHECK_STR(c.as.extra[0].values[0], "z");
+    CHECK_STR(c.as.extra[1].key, "reason");
+    CHECK_STR(c.as.extra[2].key, "new");
+    CHECK_INT(c.as.extra[2].nvalues, 2);
+    dra_kube_config_free(&c);
+}
+
+UNIT_TEST(impersonation_errors)
+{
+    static const char *base = "current-context: a\n"
+                              "clusters: [{name: c, cluster: {server: 'https://h'}}]\n"
+                              "contexts: [{name: a, context: {cluster: c, user: u}}]\n"
+                              "users: [{name: u, user: {%s}}]\n";
+    static const struct {
+        const char *user, *flag_group, *want;
+    } cases[] = {
+        {"as-groups: [g]", NULL, "invalid configuration: requesting uid, groups or user-extra for u without "
+                                 "impersonating a user"},
+        {"as-uid: '1'", NULL, "requesting uid, groups or user-extra for u"},
+        {"as-user-extra: {k: [v]}", NULL, "requesting uid, groups or user-extra for u"},
+        {"token: t", "g", "requesting uid, groups or user-extra for u"},
+        {"as: 5", NULL, "as of user \"u\" must be a string"},
+        {"as: alice, as-groups: g", NULL, "as-groups of user \"u\" must be a list of strings"},
+        {"as: alice, as-user-extra: {k: v}", NULL, "as-user-extra[\"k\"] of user \"u\" must be a list of strings"},
+        {"as: \"alice\\r\\nX-Injected: 1\"", NULL, "net/http: invalid header field value for \"Impersonate-User\""},
+        {"as: alice, as-groups: [\"a\\nb\"]", NULL, "invalid header field value for \"Impersonate-Group\""},
+        {"as: alice, as-user-extra: {\"k/y\": [\"\\u007f\"]}", NULL,
+         "invalid header field value for \"Impersonate-Extra-K%2fy\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[512];
+        snprintf(text, sizeof text, base, cases[i].user);
+        const char *g[] = {cases[i].flag_group};
+        dra_kube_config_opts o = {.as_groups = g, .nas_groups = cases[i].flag_group ? 1 : 0};
+        dra_kube_config c;
+        dra_err *e = parse_as(text, &o, &c);
+        CHECK(e != NULL && e->code == DRA_EXIT_INPUT);
+        if (e && !strstr(e->msg, cases[i].want)) {
+            fprintf(stderr, "  case %zu: %s\n", i, e->msg);
+            CHECK(false);
+        }
+        dra_err_free(e);
+        if (!e)
+            dra_kube_config_free(&c);
+    }
+    /* a flag value without '=' */
+    const char *extra[] = {"novalue"};
+    dra_kube_config_opts o = {.as = "a", .as_extra = extra, .nas_extra = 1};
+    dra_kube_config c;
+    dra_err *e = parse_as(KC_AS, &o, &c);
+    CHECK(e != NULL && strstr(e->msg, "--as-user-extra: want KEY=VALUE, not \"novalue\""));
+    dra_err_free(e);
+}
+
+UNIT_TEST(impersonation_extra_header_names)
+{
+    /* client-go's headerKeyEscape, then net/http's canonical case */
+    static const char *cases[][2] = {
+        {"scopes", "Impersonate-Extra-Scopes"},
+        {"example.com/team", "Impersonate-Extra-Example.com%2fteam"},
+        {"a b%c", "Impersonate-Extra-A%20b%25c"},
+        {"k\xc3\xa9", "Impersonate-Extra-K%c3%a9"},
+        {"UP-down_x", "Impersonate-Extra-Up-Down_x"},
+        {"", "Impersonate-Extra-"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *h = dra_kube_extra_header(cases[i][0]);
+        CHECK_STR(h, cases[i][1]);
+        free(h);
+    }
 }
 
 UNIT_MAIN()

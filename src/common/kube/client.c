@@ -327,6 +327,46 @@ static int xferinfo(void *ud, curl_off_t a, curl_off_t b, curl_off_t cc, curl_of
 
 /* Configure h for url (path appended to the server); returns the header list
  * the caller frees after the transfer. */
+/* One header line; a value that is empty once trimmed goes as "Name;",
+ * libcurl's way of sending a header without a value ("Name:" would remove
+ * it).  Go's net/http trims a value's surrounding spaces and tabs when it
+ * writes it (textproto.TrimString). */
+static struct curl_slist *header_add(struct curl_slist *l, const char *name, const char *value)
+{
+    size_t n = strlen(value);
+    while (n && (value[n - 1] == ' ' || value[n - 1] == '\t'))
+        n--;
+    while (n && (*value == ' ' || *value == '\t')) {
+        value++;
+        n--;
+    }
+    char *line = n ? dra_xasprintf("%s: %.*s", name, (int)n, value) : dra_xasprintf("%s;", name);
+    l = curl_slist_append(l, line);
+    free(line);
+    return l;
+}
+
+/* client-go's impersonatingRoundTripper (transport/round_trippers.go):
+ * Impersonate-User, Impersonate-Uid when set, one Impersonate-Group per
+ * group, one Impersonate-Extra-KEY per value.  The values were checked at
+ * load (config.c): no control character reaches a header. */
+static void impersonate_headers(const dra_kube_impersonate *as, struct curl_slist **hdrs)
+{
+    if (!as->user)
+        return;
+    *hdrs = header_add(*hdrs, "Impersonate-User", as->user);
+    if (as->uid)
+        *hdrs = header_add(*hdrs, "Impersonate-Uid", as->uid);
+    for (size_t i = 0; i < as->ngroups; i++)
+        *hdrs = header_add(*hdrs, "Impersonate-Group", as->groups[i]);
+    for (size_t i = 0; i < as->nextra; i++) {
+        char *h = dra_kube_extra_header(as->extra[i].key);
+        for (size_t k = 0; k < as->extra[i].nvalues; k++)
+            *hdrs = header_add(*hdrs, h, as->extra[i].values[k]);
+        free(h);
+    }
+}
+
 static dra_err *setup(dra_kube_client *c, CURL *h, const char *path, struct curl_slist **hdrs, struct curl_slist **connect_to)
 {
     dra_kube_config *cfg = &c->cfg;
@@ -385,6 +425,7 @@ static dra_err *setup(dra_kube_client *c, CURL *h, const char *path, struct curl
     if (cfg->proxy_url)
         curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
     *hdrs = curl_slist_append(*hdrs, "Accept: application/json");
+    impersonate_headers(&cfg->as, hdrs);
     if (tok && *tok) {
         char *a = dra_xasprintf("Authorization: Bearer %s", tok);
         *hdrs = curl_slist_append(*hdrs, a);

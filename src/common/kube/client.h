@@ -16,9 +16,14 @@
  * jitter, both capped at `backoff_cap_ms`.  Writes that are not idempotent
  * (POST) are retried on 5xx only when the server sent Retry-After.
  *
+ * Impersonation (config.h) goes as client-go's Impersonate-User,
+ * Impersonate-Uid, Impersonate-Group (one per group) and
+ * Impersonate-Extra-KEY (one per value) headers on every request.
+ *
  * Plain http: a server whose URL is not https (http://, or host:port without
  * a scheme) gets no credentials at all, as kubectl sends none there; the
- * client drops them from its configuration and logs one warning.
+ * client drops them from its configuration and logs one warning.  The
+ * impersonation headers are sent there too, as kubectl sends them.
  *
  * Nothing here prints: messages go to the log callback, and neither they nor
  * errors ever hold a token, password or key; the server URL appears with

@@ -289,11 +289,235 @@ static dra_err *load_exec(dra_kube_config *c, const entry *en, const json_t *ex)
     return NULL;
 }
 
+/* ---- impersonation ---- */
+
+static void extra_add(dra_kube_impersonate *as, const char *key, const char *value, bool replace)
+{
+    dra_kube_extra *x = NULL;
+    for (size_t i = 0; i < as->nextra && !x; i++)
+        if (strcmp(as->extra[i].key, key) == 0)
+            x = &as->extra[i];
+    if (!x) {
+        as->extra = dra_xgrow(as->extra, as->nextra, sizeof *as->extra);
+        x = &as->extra[as->nextra++];
+        *x = (dra_kube_extra){dra_xstrdup(key), NULL, 0};
+    } else if (replace) {
+        for (size_t i = 0; i < x->nvalues; i++)
+            free(x->values[i]);
+        x->nvalues = 0;
+    }
+    x->values = dra_xgrow(x->values, x->nvalues, sizeof *x->values);
+    x->values[x->nvalues++] = dra_xstrdup(value);
+}
+
+static void impersonate_free(dra_kube_impersonate *as)
+{
+    free(as->user);
+    free(as->uid);
+    for (size_t i = 0; i < as->ngroups; i++)
+        free(as->groups[i]);
+    free(as->groups);
+    for (size_t i = 0; i < as->nextra; i++) {
+        free(as->extra[i].key);
+        for (size_t k = 0; k < as->extra[i].nvalues; k++)
+            free(as->extra[i].values[k]);
+        free(as->extra[i].values);
+    }
+    free(as->extra);
+    memset(as, 0, sizeof *as);
+}
+
+/* A field of the user that must be a string: anything else (a YAML number
+ * or boolean too) is refused, not silently dropped. */
+static dra_err *as_string(const entry *en, const char *field, const json_t *v, const char **out)
+{
+    *out = NULL;
+    if (!v || json_is_null(v))
+        return NULL;
+    if (!json_is_string(v)) {
+        dra_arena a = DRA_ARENA_INIT;
+        dra_err *e = dra_err_new(DRA_EXIT_INPUT, "invalid configuration: %s of user %s must be a string (quote it)",
+                                 field, dra_kube_q(&a, en->name));
+        dra_arena_free(&a);
+        return dra_err_at(e, en->file, 0, 0, 0);
+    }
+    *out = json_string_value(v);
+    return NULL;
+}
+
+static dra_err *as_strings(const entry *en, const char *field, const json_t *v)
+{
+    size_t i;
+    const json_t *it;
+    bool list = !v || json_is_null(v) || json_is_array(v);
+    json_array_foreach(v, i, it)
+        list = list && json_is_string(it);
+    if (list)
+        return NULL;
+    dra_arena a = DRA_ARENA_INIT;
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "invalid configuration: %s of user %s must be a list of strings", field,
+                             dra_kube_q(&a, en->name));
+    dra_arena_free(&a);
+    return dra_err_at(e, en->file, 0, 0, 0);
+}
+
+/* The user's as, as-uid, as-groups and as-user-extra. */
+static dra_err *load_impersonation(dra_kube_config *c, const entry *en)
+{
+    const json_t *u = en->val;
+    dra_kube_impersonate *as = &c->as;
+    const char *user, *uid;
+    dra_err *e;
+    if ((e = as_string(en, "as", json_object_get(u, "as"), &user)) ||
+        (e = as_string(en, "as-uid", json_object_get(u, "as-uid"), &uid)))
+        return e;
+    const json_t *groups = json_object_get(u, "as-groups");
+    if ((e = as_strings(en, "as-groups", groups)))
+        return e;
+    const json_t *extra = json_object_get(u, "as-user-extra");
+    if (extra && !json_is_null(extra) && !json_is_object(extra)) {
+        dra_arena a = DRA_ARENA_INIT;
+        e = dra_err_new(DRA_EXIT_INPUT, "invalid configuration: as-user-extra of user %s must be a mapping of lists "
+                        "of strings", dra_kube_q(&a, en->name));
+        dra_arena_free(&a);
+        return dra_err_at(e, en->file, 0, 0, 0);
+    }
+    if (user && *user)
+        as->user = dra_xstrdup(user);
+    if (uid && *uid)
+        as->uid = dra_xstrdup(uid);
+    size_t i;
+    const json_t *it;
+    json_array_foreach(groups, i, it) {
+        as->groups = dra_xgrow(as->groups, as->ngroups, sizeof *as->groups);
+        as->groups[as->ngroups++] = dra_xstrdup(json_string_value(it));
+    }
+    const char *key;
+    const json_t *vals;
+    json_object_foreach((json_t *)extra, key, vals) {
+        dra_arena a = DRA_ARENA_INIT;
+        char *f = dra_xasprintf("as-user-extra[%s]", dra_kube_q(&a, key));
+        dra_arena_free(&a);
+        e = as_strings(en, f, vals);
+        free(f);
+        if (e)
+            return e;
+        json_array_foreach(vals, i, it)
+            extra_add(as, key, json_string_value(it), false);
+    }
+    return NULL;
+}
+
+/* Go's net/http refuses a header value holding a control character other
+ * than tab (httpguts.ValidHeaderFieldValue), in its words. */
+static dra_err *header_value_check(const char *header, const char *v)
+{
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        if ((*p < ' ' && *p != '\t') || *p == 0x7f)
+            return dra_err_new(DRA_EXIT_INPUT, "net/http: invalid header field value for \"%s\"", header);
+    return NULL;
+}
+
+char *dra_kube_extra_header(const char *key)
+{
+    /* transport/round_trippers.go headerKeyEscape: bytes outside an HTTP
+     * token (and '%') as %XX; then net/http's CanonicalMIMEHeaderKey */
+    static const char token[] = "!#$&'*+-.^_`|~";
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_puts(&b, "Impersonate-Extra-");
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
+        bool plain = (*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                     (*p && strchr(token, *p));
+        if (plain)
+            dra_buf_putc(&b, (char)*p);
+        else
+            dra_buf_printf(&b, "%%%02X", *p);
+    }
+    char *h = dra_buf_detach(&b);
+    bool upper = true;
+    for (char *p = h; *p; p++) {
+        if (upper && *p >= 'a' && *p <= 'z')
+            *p = (char)(*p - 'a' + 'A');
+        else if (!upper && *p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+        upper = *p == '-';
+    }
+    return h;
+}
+
+/* The flags over the kubeconfig's impersonation (clientcmd merges its
+ * overrides into the user so), then clientcmd's check. */
+static dra_err *impersonation_flags(const dra_kube_config_opts *o, dra_kube_config *c)
+{
+    dra_kube_impersonate *as = &c->as;
+    if (o && o->as && *o->as) {
+        free(as->user);
+        as->user = dra_xstrdup(o->as);
+    }
+    if (o && o->as_uid && *o->as_uid) {
+        free(as->uid);
+        as->uid = dra_xstrdup(o->as_uid);
+    }
+    if (o && o->nas_groups) {
+        for (size_t i = 0; i < as->ngroups; i++)
+            free(as->groups[i]);
+        as->groups = dra_xrealloc(as->groups, o->nas_groups * sizeof *as->groups);
+        for (size_t i = 0; i < o->nas_groups; i++)
+            as->groups[i] = dra_xstrdup(o->as_groups[i]);
+        as->ngroups = o->nas_groups;
+    }
+    /* --as-user-extra: a map of the flags' values, whose keys replace the
+     * kubeconfig's (cli-runtime's config_flags.go builds it so; kubectl
+     * skips a value without '=', which is refused here) */
+    dra_kube_impersonate flags = {0};
+    for (size_t i = 0; o && i < o->nas_extra; i++) {
+        const char *kv = o->as_extra[i], *eq = strchr(kv, '=');
+        if (!eq) {
+            impersonate_free(&flags);
+            dra_arena a = DRA_ARENA_INIT;
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "--as-user-extra: want KEY=VALUE, not %s", dra_kube_q(&a, kv));
+            dra_arena_free(&a);
+            return e;
+        }
+        char *key = dra_xstrndup(kv, (size_t)(eq - kv));
+        extra_add(&flags, key, eq + 1, false);
+        free(key);
+    }
+    for (size_t i = 0; i < flags.nextra; i++)
+        for (size_t k = 0; k < flags.extra[i].nvalues; k++)
+            extra_add(as, flags.extra[i].key, flags.extra[i].values[k], k == 0);
+    impersonate_free(&flags);
+    if (!as->user && (as->uid || as->ngroups || as->nextra)) {
+        impersonate_free(as);
+        return cfg_err("invalid configuration: requesting uid, groups or user-extra for %s without impersonating a user",
+                       c->user_name ? c->user_name : "");
+    }
+    if (!as->user) {
+        impersonate_free(as);
+        return NULL;
+    }
+    dra_err *e = header_value_check("Impersonate-User", as->user);
+    if (!e && as->uid)
+        e = header_value_check("Impersonate-Uid", as->uid);
+    for (size_t i = 0; !e && i < as->ngroups; i++)
+        e = header_value_check("Impersonate-Group", as->groups[i]);
+    for (size_t i = 0; !e && i < as->nextra; i++) {
+        char *h = dra_kube_extra_header(as->extra[i].key);
+        for (size_t k = 0; !e && k < as->extra[i].nvalues; k++)
+            e = header_value_check(h, as->extra[i].values[k]);
+        free(h);
+    }
+    return e;
+}
+
 static dra_err *load_user(dra_kube_config *c, const entry *en)
 {
     const json_t *u = en->val;
     if (!u)
         return NULL;
+    dra_err *ie = load_impersonation(c, en);
+    if (ie)
+        return ie;
     const char *token = str_field(u, "token"), *tf = str_field(u, "tokenFile");
     const char *user = str_field(u, "username"), *pass = str_field(u, "password");
     int methods = (token || tf) + (user || pass);
@@ -469,6 +693,8 @@ dra_err *dra_kube_config_parse(const char *name, const char *data, size_t len, c
     dra_err *e = merge_doc(&m, name, data, len, dir ? dir : "");
     if (!e)
         e = resolve_merged(&m, o, out);
+    if (!e)
+        e = impersonation_flags(o, out);
     merged_free(&m);
     return finish(e, out);
 }
@@ -498,6 +724,8 @@ dra_err *dra_kube_config_load(const dra_kube_config_opts *o, dra_kube_config *ou
     }
     if (!e)
         e = resolve_merged(&m, o, out);
+    if (!e)
+        e = impersonation_flags(o, out);
     merged_free(&m);
     return finish(e, out);
 }
@@ -559,6 +787,7 @@ void dra_kube_config_free(dra_kube_config *c)
     free(c->tls_server_name);
     free(c->proxy_url);
     dra_kube_config_drop_credentials(c);
+    impersonate_free(&c->as);
     free(c->origin);
     memset(c, 0, sizeof *c);
 }
