@@ -23,11 +23,15 @@ _dra_watch() {
         --output|-o) COMPREPLY=($(compgen -W "jsonl yaml json" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --context) return;;
+        --as) return;;
+        --as-group) return;;
+        --as-uid) return;;
+        --as-user-extra) return;;
         --namespace|-n) return;;
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --watch --selector --field-selector --max-events --output --kubeconfig --context --namespace --all-namespaces --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --watch --selector --field-selector --max-events --output --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "resourceslices resourceclaims resourceclaimtemplates deviceclasses devicetaintrules pods nodes namespaces events" -- "$cur"))
         fi;;
@@ -37,10 +41,14 @@ _dra_watch() {
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --context) return;;
+        --as) return;;
+        --as-group) return;;
+        --as-uid) return;;
+        --as-user-extra) return;;
         --namespace|-n) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --for-pod --output --kubeconfig --context --namespace --all-namespaces --stats --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --for-pod --output --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --stats --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -49,10 +57,14 @@ _dra_watch() {
         --max-events) return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --context) return;;
+        --as) return;;
+        --as-group) return;;
+        --as-uid) return;;
+        --as-user-extra) return;;
         --namespace|-n) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --max-events --kubeconfig --context --namespace --all-namespaces --stats --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --max-events --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --stats --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -70,11 +82,15 @@ _dra_watch() {
         --now) return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --context) return;;
+        --as) return;;
+        --as-group) return;;
+        --as-uid) return;;
+        --as-user-extra) return;;
         --namespace|-n) return;;
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --now --kubeconfig --context --namespace --all-namespaces --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --now --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -49,7 +49,20 @@ static dra_err *long_arg(const dra_args *a, int id, const char *name, long *out)
     return NULL;
 }
 
-static dra_err *open_session(const dra_args *a, dra_session *s)
+/* Every value of a repeatable option, in order (the array is the caller's;
+ * the values are argv's). */
+static const char **all_values(const dra_args *a, int id, size_t *n)
+{
+    const char **v = dra_xcalloc(a->nopts + 1, sizeof *v);
+    *n = 0;
+    for (size_t i = 0; i < a->nopts; i++)
+        if (a->opts[i].id == id)
+            v[(*n)++] = a->opts[i].value;
+    return v;
+}
+
+static dra_err *open_session(const dra_args *a, dra_session *s, const char **groups, size_t ngroups,
+                             const char **extra, size_t nextra)
 {
     if (dra_args_get(a, OPT_NAMESPACE) && dra_args_has(a, OPT_ALL_NS) && strcmp(a->cmd->name, "get") != 0)
         return dra_err_new(DRA_EXIT_INPUT, "--namespace and --all-namespaces exclude each other");
@@ -57,6 +70,12 @@ static dra_err *open_session(const dra_args *a, dra_session *s)
     o.kubeconfig = dra_args_get(a, OPT_KUBECONFIG);
     o.context = dra_args_get(a, OPT_CONTEXT);
     o.ns = dra_args_get(a, OPT_NAMESPACE);
+    o.as = dra_args_get(a, OPT_AS); /* kubectl's: the last one */
+    o.as_uid = dra_args_get(a, OPT_AS_UID);
+    o.as_groups = groups;
+    o.nas_groups = ngroups;
+    o.as_extra = extra;
+    o.nas_extra = nextra;
     o.all_namespaces = dra_args_has(a, OPT_ALL_NS);
     o.log = log_cb;
     o.stop = &stop_flag;
@@ -162,7 +181,9 @@ int main(int argc, char **argv)
     install_signals();
     dra_session s;
     int ok = 0;
-    dra_err *e = open_session(&a, &s);
+    size_t ngroups, nextra; /* kept for the session's reloads */
+    const char **groups = all_values(&a, OPT_AS_GROUP, &ngroups), **extra = all_values(&a, OPT_AS_USER_EXTRA, &nextra);
+    dra_err *e = open_session(&a, &s, groups, ngroups, extra, nextra);
     if (!e) {
         const char *c = a.cmd->name;
         e = strcmp(c, "get") == 0        ? cmd_get(&a, &s, &ok)
@@ -176,6 +197,8 @@ int main(int argc, char **argv)
         }
         dra_session_close(&s);
     }
+    free(groups);
+    free(extra);
     if (stop_flag && (!e || strcmp(e->msg, "interrupted") == 0)) {
         dra_err_free(e); /* a requested stop is a clean end */
         e = NULL;

@@ -7,7 +7,10 @@
 
 static dra_kube_config_opts cfg_opts(const dra_session_opts *o)
 {
-    dra_kube_config_opts co = {o->kubeconfig, o->context, o->ns, getenv("DRA_SERVICEACCOUNT_DIR")};
+    dra_kube_config_opts co = {.kubeconfig = o->kubeconfig, .context = o->context, .ns = o->ns,
+                               .sa_dir = getenv("DRA_SERVICEACCOUNT_DIR"), .as = o->as, .as_uid = o->as_uid,
+                               .as_groups = o->as_groups, .nas_groups = o->nas_groups, .as_extra = o->as_extra,
+                               .nas_extra = o->nas_extra};
     return co;
 }
 

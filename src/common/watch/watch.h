@@ -25,6 +25,11 @@
 
 typedef struct dra_session_opts {
     const char *kubeconfig, *context, *ns; /* kubectl's --kubeconfig, --context, --namespace */
+    const char *as, *as_uid;               /* kubectl's --as, --as-uid */
+    const char *const *as_groups;          /* --as-group values */
+    size_t nas_groups;
+    const char *const *as_extra;           /* --as-user-extra KEY=VALUE values */
+    size_t nas_extra;
     bool all_namespaces;                   /* -A */
     dra_kube_log_fn log;
     void *log_ud;

@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# Soundness, second round: whom a server client acts as (impersonation),
+# memory that follows what a command uses, capped warnings, linear CDI
+# lookups, capacity that agrees with the allocator.
+bats_require_minimum_version 1.5.0
+load helpers
+
+HELPERS="${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+    if declare -F apiserver_stop >/dev/null; then
+        apiserver_stop
+    fi
+}
+
+# ---- impersonation -------------------------------------------------------
+
+# A kubeconfig for SERVER whose user has USERLINES (YAML, indented 4).
+kc() { # SERVER USERLINES
+    printf 'apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: c\n  cluster:\n    server: "%s"\nusers:\n- name: u\n  user:\n%s\ncontexts:\n- name: t\n  context: {cluster: c, user: u}\n' \
+        "$1" "$2"
+}
+
+rbac() {
+    cat >"$T/rbac.yaml" <<'EOF'
+apiVersion: dra-tools.test/v1
+kind: TestUsers
+users:
+- name: viewer
+  token: viewer-token
+  rules:
+  - {apiGroups: [""], resources: [pods], verbs: [list, watch, get]}
+- name: impersonator
+  token: impersonator-token
+  rules:
+  - {apiGroups: [""], resources: [users], verbs: [impersonate], resourceNames: [viewer]}
+EOF
+}
+
+# The Impersonate-* headers of the last request on the plain http port, one
+# "Name: value" line each, sorted.
+impersonate_headers() {
+    tail -n 1 "$APISERVER_DIR/http-requests.jsonl" |
+        jq -r '.headers[] | select(.[0] | test("^Impersonate-")) | "\(.[0]): \(.[1])"' | LC_ALL=C sort
+}
+
+@test "impersonation: the kubeconfig user's as, as-uid, as-groups, as-user-extra go as kubectl sends them" {
+    source "$HELPERS"
+    apiserver_start "$T/api" --plain-http
+    kc "http://127.0.0.1:$(cat "$APISERVER_DIR/http-port")" '    token: t
+    as: alice
+    as-uid: "1234"
+    as-groups: [team-a, "", " spaced "]
+    as-user-extra:
+      scopes.example.com/x: [a, b]
+      "ké y": ["v"]' >"$T/kc"
+    # the server acts as alice, who may not list pods
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods -A --kubeconfig "$T/kc"
+    assert_failure 3
+    [[ $stderr == *'pods is forbidden: User "alice" cannot list resource "pods"'* ]]
+    # kubectl v1.32 sends exactly these (its headers recorded the same way)
+    run impersonate_headers
+    assert_output "Impersonate-Extra-K%c3%a9%20y: v
+Impersonate-Extra-Scopes.example.com%2fx: a
+Impersonate-Extra-Scopes.example.com%2fx: b
+Impersonate-Group: 
+Impersonate-Group: spaced
+Impersonate-Group: team-a
+Impersonate-Uid: 1234
+Impersonate-User: alice"
+    # no credential over plain http, but whom to act as all the same
+    run jq -r '.headers[][0]' "$APISERVER_DIR/http-requests.jsonl"
+    refute_line Authorization
+}
+
+@test "impersonation: --as, --as-group, --as-uid, --as-user-extra win over the kubeconfig as kubectl's flags do" {
+    source "$HELPERS"
+    apiserver_start "$T/api" --plain-http
+    kc "http://127.0.0.1:$(cat "$APISERVER_DIR/http-port")" '    as: alice
+    as-uid: "1"
+    as-groups: [g0]
+    as-user-extra: {k: [a, b], j: [c]}' >"$T/kc"
+    run "$DRA_BIN/dra-watch" get pods -A --kubeconfig "$T/kc" --as bob --as-group g1 --as-group g2 --as-uid 2 \
+        --as-user-extra k=z --as-user-extra n=1 --as-user-extra n=2
+    assert_failure 3
+    assert_output --partial 'User "bob" cannot list resource "pods"'
+    run impersonate_headers
+    assert_output "Impersonate-Extra-J: c
+Impersonate-Extra-K: z
+Impersonate-Extra-N: 1
+Impersonate-Extra-N: 2
+Impersonate-Group: g1
+Impersonate-Group: g2
+Impersonate-Uid: 2
+Impersonate-User: bob"
+    # an empty --as leaves the kubeconfig's
+    run "$DRA_BIN/dra-watch" get pods -A --kubeconfig "$T/kc" --as=
+    assert_failure 3
+    assert_output --partial 'User "alice" cannot list resource "pods"'
+    run impersonate_headers
+    assert_line "Impersonate-User: alice"
+    assert_line "Impersonate-Group: g0"
+}
+
+@test "impersonation over https: the server acts as the user asked for, and refuses an impersonator without the right" {
+    source "$HELPERS"
+    rbac
+    apiserver_start "$T/api" --rbac "$T/rbac.yaml"
+    run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims -A
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims -A --as viewer
+    assert_failure 3
+    assert_equal "$stderr" 'dra-watch: Error from server (Forbidden): resourceclaims.resource.k8s.io is forbidden: User "viewer" cannot list resource "resourceclaims" in API group "resource.k8s.io" at the cluster scope (HTTP 403)'
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods -A --as viewer
+    assert_success
+    # the same from the kubeconfig's user
+    sed 's/^    token: \(.*\)$/    token: \1\n    as: viewer/' "$KUBECONFIG" >"$T/kc"
+    grep -q '    as: viewer' "$T/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims -A --kubeconfig "$T/kc"
+    assert_failure 3
+    [[ $stderr == *'User "viewer" cannot list resource "resourceclaims"'* ]]
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods -A --kubeconfig "$APISERVER_DIR/kubeconfig-impersonator" --as viewer
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods -A --kubeconfig "$APISERVER_DIR/kubeconfig-impersonator" --as bob
+    assert_failure 3
+    assert_equal "$stderr" 'dra-watch: Error from server (Forbidden): users "bob" is forbidden: User "impersonator" cannot impersonate resource "users" in API group "" at the cluster scope (HTTP 403)'
+}
+
+@test "impersonation: groups, uid or extras without a user, and values no header can hold, are input errors" {
+    kc "https://127.0.0.1:1" '    token: t' >"$T/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$T/kc" --as-group g
+    assert_failure 2
+    assert_equal "$stderr" "dra-watch: invalid configuration: requesting uid, groups or user-extra for u without impersonating a user"
+    kc "https://127.0.0.1:1" '    as-uid: "7"' >"$T/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$T/kc"
+    assert_failure 2
+    [[ $stderr == *"requesting uid, groups or user-extra for u without impersonating a user" ]]
+    kc "https://127.0.0.1:1" '    as: "alice\r\nX-Injected: 1"' >"$T/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$T/kc"
+    assert_failure 2
+    assert_equal "$stderr" 'dra-watch: net/http: invalid header field value for "Impersonate-User"'
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$T/kc" --as "$(printf 'bob\nX: 1')"
+    assert_failure 2
+    [[ $stderr == *'invalid header field value for "Impersonate-User"' ]]
+    kc "https://127.0.0.1:1" '    as: 5' >"$T/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$T/kc"
+    assert_failure 2
+    [[ $stderr == *'as of user "u" must be a string (quote it)' ]]
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$T/kc" --as a --as-user-extra novalue
+    assert_failure 2
+}
