@@ -171,8 +171,8 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         if (!e)
             e = dra_schedule(set, model, nodes.v, nodes.n, &so, &res);
     }
-    for (dra_err *w = e ? NULL : res.warnings; w; w = w->next)
-        fprintf(stderr, "dra-alloc: warning: %s\n", w->msg);
+    if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
+        dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", res.warnings);
     if (!e) {
         dra_buf b = DRA_BUF_INIT;
         dra_sched_report_pods(&res, "dra-alloc", x->explain, x->explain_fmt == 1, &b, rc);

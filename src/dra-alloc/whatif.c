@@ -79,8 +79,8 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
         e = schedule(&before, &so, NULL, &rb);
     if (!e)
         e = schedule(&after, &so, &spec, &ra);
-    for (dra_err *w = e ? NULL : ra.warnings; w; w = w->next)
-        fprintf(stderr, "dra-alloc: warning: %s\n", w->msg);
+    if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
+        dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", ra.warnings);
     json_t *rep = e ? NULL : dra_whatif_report(&spec, &before.model, &rb, &after.model, &ra, lost);
     if (rep && !x->output) {
         dra_buf b = DRA_BUF_INIT;

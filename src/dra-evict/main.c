@@ -90,11 +90,15 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opt
     dra_changes ch = DRA_CHANGES_INIT;
     e = dra_evict_compute(c, &o, &res, &ch);
     dra_cluster_address_ops(c, &ch);
+    dra_errs warns = DRA_ERRS_INIT; /* printed capped, as every tool prints a flood */
     for (size_t i = 0; i < res.warnings.n; i++) {
         char *w = dra_tool_hinted(a, res.warnings.v[i].msg, res.warnings.v[i].hint);
-        fprintf(stderr, "%s: warning: %s\n", tool.prog, w);
+        dra_errs_add(&warns, dra_err_new(DRA_EXIT_OK, "%s", w));
         free(w);
     }
+    dra_err *wl = dra_errs_take(&warns);
+    dra_tool_print_errs(stderr, tool.prog, "warning", wl);
+    dra_err_free(wl);
     if (!e) {
         bool rules = dra_args_has(a, OPT_RULE_STATUS);
         if (dra_args_has(a, OPT_PATCH)) {

@@ -442,7 +442,7 @@ YAML
     assert_failure 1
     assert_output --partial 'pod default/lost: 0/3 nodes are available: resourceclaim.resource.k8s.io "nowhere" not found.'
     assert_output --partial 'pod default/notmpl: 0/3 nodes are available: pod "default/notmpl": ResourceClaim not created yet.'
-    assert_output --partial 'warning: pod default/notmpl, PodResourceClaim g'
+    assert_output --partial "warning: $T/pods.yaml:8 (document 2): pod default/notmpl, PodResourceClaim g"
 }
 
 @test "schedule: unknown class is unschedulable before any node is tried" {

@@ -153,3 +153,32 @@ Impersonate-User: bob"
     run --separate-stderr "$DRA_BIN/dra-watch" get pods --kubeconfig "$T/kc" --as a --as-user-extra novalue
     assert_failure 2
 }
+
+# ---- capped warnings -----------------------------------------------------
+
+@test "schedule: a flood of warnings prints ten of a kind, then how many more" {
+    local i
+    for ((i = 0; i < 300; i++)); do
+        printf -- '---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%d, namespace: default, uid: uid-%d}\nspec:\n  containers: [{name: c}]\n  resourceClaims: [{name: g, resourceClaimTemplateName: nowhere}]\n' "$i" "$i"
+    done >"$T/pods.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2025-01-01T00:00:00Z "$DATA/alloc/sched-cluster.yaml" "$T/pods.yaml"
+    assert_failure 1
+    assert_equal "$(grep -c '^dra-alloc: warning: .*PodResourceClaim g: resource claim template "nowhere"' <<<"$stderr")" 10
+    [[ $stderr == *"dra-alloc: warning: ... and 290 more like the one above"* ]]
+    # with the place of the pod
+    [[ $stderr == *"dra-alloc: warning: $T/pods.yaml:2: pod default/p0, PodResourceClaim g:"* ]]
+    # --what-if prints the same way
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --what-if --drain node-a --now 2025-01-01T00:00:00Z "$DATA/alloc/sched-cluster.yaml" "$T/pods.yaml"
+    assert_equal "$(grep -c '^dra-alloc: warning: .*resource claim template "nowhere"' <<<"$stderr")" 10
+}
+
+@test "dra-evict: a flood of warnings prints ten of a kind, then how many more" {
+    local i
+    for ((i = 0; i < 30; i++)); do
+        printf -- '---\napiVersion: resource.k8s.io/v1alpha3\nkind: DeviceTaintRule\nmetadata: {name: r%d}\nspec:\n  taint: {key: k, value: v, effect: NoExecute}\n' "$i"
+    done >"$T/rules.yaml"
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2025-01-01T00:00:00Z "$T/rules.yaml"
+    assert_success
+    assert_equal "$(grep -c '^dra-evict: warning: DeviceTaintRule r[0-9]* has no deviceSelector' <<<"$stderr")" 10
+    [[ $stderr == *"dra-evict: warning: ... and 20 more like the one above"* ]]
+}
