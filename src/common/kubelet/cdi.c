@@ -354,20 +354,19 @@ dra_err *dra_cdi_check_spec(const json_t *spec)
     }
     size_t i;
     json_t *d;
+    dra_strmap names = {0}; /* the devices' names so far (the spec's strings) */
     json_array_foreach(json_object_get(spec, "devices"), i, d) {
         m = push(&c, "devices");
         push_i(&c, i);
         if (check_fields(&c, d, device_fields) || json_is_object(d)) {
             const char *name = sget(d, "name");
-            for (size_t j = 0; j < i; j++) {
-                if (strcmp(sget(json_array_get(json_object_get(spec, "devices"), j), "name"), name) == 0) {
-                    size_t m2 = push(&c, "name");
-                    fail(&c, "invalid spec, multiple device \"%s\"", name);
-                    pop(&c, m2);
-                    break;
-                }
+            size_t m2;
+            if (dra_strmap_add(&names, name, strlen(name), 0, NULL)) {
+                m2 = push(&c, "name");
+                fail(&c, "invalid spec, multiple device \"%s\"", name);
+                pop(&c, m2);
             }
-            size_t m2 = push(&c, "name");
+            m2 = push(&c, "name");
             if ((e = check_device_name(name))) {
                 fail(&c, "invalid device \"%s\": %s", name, e->msg);
                 dra_err_free(e);
@@ -383,6 +382,7 @@ dra_err *dra_cdi_check_spec(const json_t *spec)
         }
         pop(&c, m);
     }
+    dra_strmap_free(&names);
 out:
     dra_buf_free(&c.path);
     return c.errs;
@@ -409,6 +409,7 @@ struct dra_cdi {
     size_t nspecs;
     cdev *devs;
     size_t ndevs;
+    dra_strmap by_name; /* qualified name -> index in devs (keys are the devs' names) */
 };
 
 static int cmp_str(const void *a, const void *b)
@@ -450,10 +451,8 @@ static void add_spec(dra_cdi *c, const char *path, int prio, dra_err **errs)
     json_t *d;
     json_array_foreach(json_object_get(o->json, "devices"), i, d) {
         char *q = dra_xasprintf("%s=%s", kind, sget(d, "name"));
-        size_t j;
-        for (j = 0; j < c->ndevs && strcmp(c->devs[j].name, q) != 0; j++)
-            ;
-        if (j < c->ndevs) {
+        intptr_t j;
+        if (dra_strmap_get(&c->by_name, q, strlen(q), &j)) {
             cdev *old = &c->devs[j];
             int oldprio = c->specs[old->spec].prio;
             if (prio > oldprio) { /* higher priority replaces */
@@ -469,7 +468,8 @@ static void add_spec(dra_cdi *c, const char *path, int prio, dra_err **errs)
             continue;
         }
         c->devs = dra_xgrow(c->devs, c->ndevs, sizeof *c->devs);
-        c->devs[c->ndevs++] = (cdev){q, c->nspecs, d, NULL};
+        c->devs[c->ndevs] = (cdev){q, c->nspecs, d, NULL};
+        dra_strmap_put(&c->by_name, q, strlen(q), (intptr_t)c->ndevs++);
     }
     c->nspecs++;
 }
@@ -523,6 +523,7 @@ void dra_cdi_free(dra_cdi *c)
         free(c->devs[i].name);
         free(c->devs[i].conflict);
     }
+    dra_strmap_free(&c->by_name);
     free(c->specs);
     free(c->devs);
     dra_objset_free(&c->set);
@@ -539,8 +540,13 @@ size_t dra_cdi_device_count(const dra_cdi *c)
 
 /* ---- merging (container-edits.go Append + Apply) ---- */
 
+/* The edits so far.  A replaced device node or mount leaves a hole (JSON
+ * null) where it was, so that each edit costs a lookup, not a scan: the
+ * holes go when the result is built.  The maps' keys are strings of the
+ * specs' own JSON, which outlives a resolve. */
 typedef struct merged {
     json_t *env, *nodes, *mounts, *hooks, *gids, *net, *rdt;
+    dra_strmap env_at, node_at, mount_at, gid_seen; /* variable / path / container path / gid -> index */
 } merged;
 
 static size_t env_key_len(const char *s)
@@ -549,54 +555,51 @@ static size_t env_key_len(const char *s)
     return eq ? (size_t)(eq - s) : strlen(s);
 }
 
+/* Append v to arr in place of the entry with the same key (a hole now),
+ * as upstream removes it and appends the new one. */
+static void replace_append(json_t *arr, dra_strmap *at, const char *key, json_t *v)
+{
+    intptr_t old;
+    if (dra_strmap_get(at, key, strlen(key), &old))
+        json_array_set_new(arr, (size_t)old, json_null());
+    dra_strmap_put(at, key, strlen(key), (intptr_t)json_array_size(arr));
+    json_array_append_new(arr, v);
+}
+
 static void apply(merged *m, const json_t *e)
 {
-    size_t i, j;
-    json_t *v, *w;
+    size_t i;
+    json_t *v;
     json_array_foreach(json_object_get(e, "env"), i, v) {
         const char *s = json_string_value(v);
         size_t kl = env_key_len(s);
-        bool replaced = false;
-        json_array_foreach(m->env, j, w) {
-            const char *t = json_string_value(w);
-            if (env_key_len(t) == kl && strncmp(s, t, kl) == 0) {
-                json_array_set(m->env, j, v);
-                replaced = true;
-                break;
-            }
-        }
-        if (!replaced)
+        intptr_t at;
+        if (dra_strmap_get(&m->env_at, s, kl, &at)) {
+            json_array_set(m->env, (size_t)at, v);
+        } else {
+            dra_strmap_put(&m->env_at, s, kl, (intptr_t)json_array_size(m->env));
             json_array_append(m->env, v);
+        }
     }
     json_array_foreach(json_object_get(e, "deviceNodes"), i, v) {
         json_t *n = json_deep_copy(v);
-        const char *p = sget(n, "path");
+        const char *p = sget(v, "path");
         if (!*sget(n, "hostPath"))
             json_object_set_new(n, "hostPath", json_string(p));
-        for (j = 0; j < json_array_size(m->nodes); j++)
-            if (strcmp(sget(json_array_get(m->nodes, j), "path"), p) == 0) {
-                json_array_remove(m->nodes, j);
-                break;
-            }
-        json_array_append_new(m->nodes, n);
+        replace_append(m->nodes, &m->node_at, p, n);
     }
-    json_array_foreach(json_object_get(e, "mounts"), i, v) {
-        const char *p = sget(v, "containerPath");
-        for (j = 0; j < json_array_size(m->mounts); j++)
-            if (strcmp(sget(json_array_get(m->mounts, j), "containerPath"), p) == 0) {
-                json_array_remove(m->mounts, j);
-                break;
-            }
-        json_array_append(m->mounts, v);
-    }
+    json_array_foreach(json_object_get(e, "mounts"), i, v)
+        replace_append(m->mounts, &m->mount_at, sget(v, "containerPath"), json_incref(v));
     json_array_foreach(json_object_get(e, "hooks"), i, v) json_array_append(m->hooks, v);
     json_array_foreach(json_object_get(e, "additionalGids"), i, v) {
-        if (json_integer_value(v) == 0)
+        json_int_t g = json_integer_value(v);
+        char key[24];
+        int kl = snprintf(key, sizeof key, "%lld", (long long)g);
+        if (g == 0 || dra_strmap_get(&m->gid_seen, key, (size_t)kl, NULL))
             continue;
-        bool dup = false;
-        json_array_foreach(m->gids, j, w) dup |= json_integer_value(w) == json_integer_value(v);
-        if (!dup)
-            json_array_append(m->gids, v);
+        /* the key must outlive the map: the gid's place in the array stands for it */
+        json_array_append(m->gids, v);
+        dra_strmap_put(&m->gid_seen, dra_xstrdup(key), (size_t)kl, 0);
     }
     json_array_foreach(json_object_get(e, "netDevices"), i, v) json_array_append(m->net, v);
     json_t *rdt = json_object_get(e, "intelRdt");
@@ -604,6 +607,30 @@ static void apply(merged *m, const json_t *e)
         json_decref(m->rdt);
         m->rdt = json_incref(rdt);
     }
+}
+
+/* arr without its holes. */
+static void drop_holes(json_t *arr)
+{
+    size_t k = 0, i;
+    json_t *v;
+    json_array_foreach(arr, i, v)
+        if (!json_is_null(v))
+            json_array_set(arr, k++, v);
+    while (json_array_size(arr) > k)
+        json_array_remove(arr, json_array_size(arr) - 1);
+}
+
+static void merged_free(merged *m)
+{
+    json_decref(m->env), json_decref(m->nodes), json_decref(m->mounts), json_decref(m->hooks);
+    json_decref(m->gids), json_decref(m->net), json_decref(m->rdt);
+    for (size_t i = 0; i < m->gid_seen.cap; i++)
+        free((char *)m->gid_seen.e[i].key);
+    dra_strmap_free(&m->env_at);
+    dra_strmap_free(&m->node_at);
+    dra_strmap_free(&m->mount_at);
+    dra_strmap_free(&m->gid_seen);
 }
 
 static size_t depth(const char *p)
@@ -631,14 +658,12 @@ dra_err *dra_cdi_resolve(const dra_cdi *c, char *const *ids, size_t n, json_t **
 {
     *edits = NULL;
     dra_buf why = DRA_BUF_INIT;
-    merged m = {json_array(), json_array(), json_array(), json_array(), json_array(), json_array(), NULL};
+    merged m = {json_array(), json_array(), json_array(), json_array(), json_array(), json_array(), NULL, {0}, {0}, {0}, {0}};
     bool *spec_done = dra_xcalloc(c->nspecs + 1, sizeof *spec_done);
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
-        const cdev *d = NULL;
-        for (size_t j = 0; j < c->ndevs && !d; j++)
-            if (strcmp(c->devs[j].name, ids[i]) == 0)
-                d = &c->devs[j];
+        intptr_t j;
+        const cdev *d = dra_strmap_get(&c->by_name, ids[i], strlen(ids[i]), &j) ? &c->devs[j] : NULL;
         dra_err *ne = NULL;
         if (!d || d->conflict) {
             ne = dra_cdi_check_name(ids[i]);
@@ -664,11 +689,12 @@ dra_err *dra_cdi_resolve(const dra_cdi *c, char *const *ids, size_t n, json_t **
         dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unresolvable CDI devices %s: %s", dra_buf_str(&list), dra_buf_str(&why));
         dra_buf_free(&list);
         dra_buf_free(&why);
-        json_decref(m.env), json_decref(m.nodes), json_decref(m.mounts), json_decref(m.hooks);
-        json_decref(m.gids), json_decref(m.net), json_decref(m.rdt);
+        merged_free(&m);
         return e;
     }
     dra_buf_free(&why);
+    drop_holes(m.nodes);
+    drop_holes(m.mounts);
     /* mounts sorted by depth, then container path */
     size_t nm = json_array_size(m.mounts);
     json_t **mv = dra_xmalloc((nm + 1) * sizeof *mv);
@@ -698,6 +724,8 @@ dra_err *dra_cdi_resolve(const dra_cdi *c, char *const *ids, size_t n, json_t **
         json_decref(m.net);
     if (m.rdt)
         json_object_set_new(o, "intelRdt", m.rdt);
+    m.env = m.nodes = m.mounts = m.hooks = m.gids = m.net = m.rdt = NULL; /* o's now */
+    merged_free(&m);
     *edits = o;
     return NULL;
 }
