@@ -98,7 +98,8 @@ extern const dra_opt dra_alloc_capacity_opts[];
      "Input: a cluster dump (DeviceClasses, ResourceSlices, DeviceTaintRules, ResourceClaims, Nodes).\n"              \
      "Per class: devices its selectors match (newest pool generations), allocated, shared\n"                          \
      "(multi-allocatable, in use through shares), tainted (NoSchedule/NoExecute), unhealthy (a\n"                     \
-     "claim's status.devices says Ready False), blocked (shared counters exhausted), free; the\n"                     \
+     "claim's status.devices says Ready False), blocked (shared counters exhausted), unusable (in\n"                 \
+     "a pool the allocator skips: incomplete or invalid, named with why), free; the\n"                                \
      "partition shapes that still fit; LARGEST-FIT: the most devices of the class one claim\n"                        \
      "still gets on one node, found by the allocator itself.  --by node|pool adds rows per node\n"                    \
      "(largest fit each) or per pool (counters and consumable capacity left).\n"                                      \

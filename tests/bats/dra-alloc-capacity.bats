@@ -14,9 +14,9 @@ setup() {
 @test "capacity: one row per class, partition shapes, largest fit from the allocator" {
     run "$DRA_BIN/dra-alloc" capacity $NOW "$C"
     assert_success
-    assert_line --index 0 --regexp '^CLASS +TOTAL +ALLOCATED +SHARED +TAINTED +UNHEALTHY +BLOCKED +FREE +LARGEST-FIT$'
-    assert_line --index 1 --regexp '^gpu +10 +3 +0 +1 +1 +1 +5 +3 on node-a$'
-    assert_line --index 2 --regexp '^nic +1 +0 +1 +0 +0 +0 +1 +1 on node-a$'
+    assert_line --index 0 --regexp '^CLASS +TOTAL +ALLOCATED +SHARED +TAINTED +UNHEALTHY +BLOCKED +UNUSABLE +FREE +LARGEST-FIT$'
+    assert_line --index 1 --regexp '^gpu +10 +3 +0 +1 +1 +1 +0 +5 +3 on node-a$'
+    assert_line --index 2 --regexp '^nic +1 +0 +1 +0 +0 +0 +0 +1 +1 on node-a$'
     # gpu-0 is blocked by its half in use; three halves fit, one whole GPU
     assert_line --index 3 "gpu partitions: 1 x 7g.80gb left on 1 counter set; 3 x 3g.40gb left on 2 counter sets"
 }
@@ -122,6 +122,6 @@ Y
     } >"$T/mig.jsonl"
     run "$DRA_BIN/dra-alloc" capacity $NOW "$T/mig.jsonl"
     assert_success
-    assert_line --index 1 --regexp '^mig +15 +0 +0 +0 +0 +0 +15 +7 on node-0$'
+    assert_line --index 1 --regexp '^mig +15 +0 +0 +0 +0 +0 +0 +15 +7 on node-0$'
     assert_line --index 2 "mig partitions: 1 x gpu left on 1 counter set; 7 x 1g.5gb left on 1 counter set; 3 x 2g.10gb left on 1 counter set; 2 x 3g.20gb left on 1 counter set; 1 x 4g.20gb left on 1 counter set; 1 x 7g.40gb left on 1 counter set"
 }

@@ -61,7 +61,7 @@ worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
     assert_equal "$stderr" ""
     run --separate-stderr "$DRA_BIN/dra-alloc" capacity "$S/cluster.yaml"
     assert_success
-    assert_line --regexp '^gpu.example.com +4 +0 +0 +0 +0 +0 +4 +2 on gpu-node-1$'
+    assert_line --regexp '^gpu.example.com +4 +0 +0 +0 +0 +0 +0 +4 +2 on gpu-node-1$'
     run --separate-stderr "$DRA_BIN/dra-alloc" quota "$T/objects.yaml" "$T/generated.yaml"
     assert_success
     assert_equal "$stderr" ""

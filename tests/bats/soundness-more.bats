@@ -225,3 +225,71 @@ PY
     assert_equal "$(jq -c '[(.mounts | length), .mounts[0].containerPath, .mounts[0].hostPath]' <<<"$output")" '[500,"/c/0","/h19500"]'
     assert_equal "$(jq -c '[(.additionalGids | length), .additionalGids[0], .additionalGids[-1]]' <<<"$output")" '[1000,1,1000]'
 }
+
+# ---- capacity agrees with the allocator ------------------------------------
+
+incomplete_pool() {
+    cat <<'EOF2'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-a}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-a-gpu-1}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 1, resourceSliceCount: 2}
+  devices:
+  - name: gpu-0
+EOF2
+}
+
+@test "capacity: devices of an incomplete pool are unusable, not free, and the table says why" {
+    incomplete_pool >"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity "$T/c.yaml"
+    assert_success
+    assert_line --index 0 --regexp '^CLASS +TOTAL +ALLOCATED +SHARED +TAINTED +UNHEALTHY +BLOCKED +UNUSABLE +FREE +LARGEST-FIT$'
+    assert_line --index 1 --regexp '^gpu +1 +0 +0 +0 +0 +0 +1 +0 +0$'
+    assert_line --index 2 "gpu: 1 device unusable: pool gpu.example.com/node-a: incomplete: 1 of 2 ResourceSlices at generation 1"
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity -o json "$T/c.yaml"
+    assert_equal "$(jq -c '.classes[0] | [.total, .unusable, .free, .largestFit.devices, .unusablePools]' <<<"$output")" \
+        '[1,1,0,0,[{"driver":"gpu.example.com","pool":"node-a","reason":"incomplete: 1 of 2 ResourceSlices at generation 1","devices":1}]]'
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity --by pool -o json "$T/c.yaml"
+    assert_equal "$(jq -c '.classes[0].pools[0] | [.unusable, .free, .unusableReason]' <<<"$output")" \
+        '[1,0,"incomplete: 1 of 2 ResourceSlices at generation 1"]'
+    # --fail-below counts what the allocator can use
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity --fail-below gpu=1 "$T/c.yaml"
+    assert_failure 1
+    assert_equal "$stderr" "dra-alloc: class gpu: 0 free devices, fewer than 1"
+    # the allocator agrees: nothing to allocate on node-a
+    printf -- '---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\nspec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n' >>"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a "$T/c.yaml"
+    assert_failure 1
+    # pool-status reports the pool incomplete, without counts, as upstream does
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --driver gpu.example.com "$T/c.yaml"
+    assert_success
+    assert_line "    validationError: 'PoolIncomplete: pool gpu.example.com/node-a is incomplete: observed 1/2 slices at generation 1'"
+    [[ $output != *availableDevices* ]]
+}
+
+@test "capacity: many unusable pools name ten, then how many more" {
+    incomplete_pool >"$T/c.yaml"
+    local i
+    for ((i = 0; i < 25; i++)); do
+        printf -- '---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s%d}\nspec:\n  driver: gpu.example.com\n  nodeName: node-a\n  pool: {name: p%02d, generation: 0, resourceSliceCount: 3}\n  devices: [{name: gpu-0}]\n' "$i" "$i"
+    done >>"$T/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity "$T/c.yaml"
+    assert_success
+    assert_line --index 1 --regexp '^gpu +26 +0 +0 +0 +0 +0 +26 +0 +0$'
+    assert_equal "$(grep -c '^gpu: 1 device unusable: pool' <<<"$output")" 10
+    assert_line "gpu: ... and 16 more unusable pools"
+}

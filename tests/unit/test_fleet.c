@@ -136,6 +136,57 @@ UNIT_TEST(counters_block_and_shapes_fit)
     done(&f);
 }
 
+/* A slice of pool N (generation 1, count slices) with the given spec tail. */
+#define PSLICE(name, N, count, rest) "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n" \
+                                     "spec: {driver: g.example.com, nodeName: " N ", pool: {name: " N ", generation: 1, " \
+                                     "resourceSliceCount: " count "},\n  " rest "}\n---\n"
+
+/* Devices of pools the allocator skips (incomplete, invalid) are not free:
+ * the counts agree with the largest fit the allocator finds. */
+UNIT_TEST(unusable_pools_are_not_free)
+{
+    static const struct {
+        const char *yaml, *reason;
+        long long total;
+    } cases[] = {
+        {PSLICE("a", "n1", "2", "devices: [{name: d0}]"), "incomplete: 1 of 2 ResourceSlices at generation 1", 1},
+        {PSLICE("a", "n1", "1", "devices: [{name: d0}]") PSLICE("b", "n1", "1", "devices: [{name: d1}]"),
+         "incomplete: 2 ResourceSlices at generation 1, but resourceSliceCount is 1", 2},
+        {PSLICE("a", "n1", "2", "devices: [{name: d0}]") PSLICE("b", "n1", "3", "devices: [{name: d1}]"),
+         "ResourceSlices in the pool generation declare inconsistent resourceSliceCount", 2},
+        {PSLICE("a", "n1", "2", "devices: [{name: d0}]") PSLICE("b", "n1", "2", "devices: [{name: d0}, {name: d1}]"),
+         "duplicate device name d0", 3},
+        {PSLICE("a", "n1", "2", "sharedCounters: [{name: cs, counters: {mem: {value: 8}}}]")
+             PSLICE("b", "n1", "2", "devices: [{name: d0, consumesCounters: [{counterSet: cs, counters: {x: {value: 1}}}]}]"),
+         "counter x not found in counter set cs", 1},
+        {PSLICE("a", "n1", "1", "devices: [{name: d0, consumesCounters: [{counterSet: nope, counters: {x: {value: 1}}}]}]"),
+         "counter set nope not found", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char yaml[2048];
+        snprintf(yaml, sizeof yaml, "%s%s%s%s", CLASS NODE("n1"), NODE("n2"), cases[i].yaml, SLICE("n2", "[{name: d0}]"));
+        fx f;
+        CHECK_INT(run(&f, yaml, DRA_FLEET_BY_POOL, NULL), 0);
+        const json_t *c = json_array_get(dra_jget(f.rep, "classes"), 0);
+        CHECK_INT(num(c, "total"), cases[i].total + 1);
+        CHECK_INT(num(c, "unusable"), cases[i].total);
+        CHECK_INT(num(c, "free"), 1); /* n2's */
+        CHECK_INT(num(c, "largestFit.devices"), 1);
+        CHECK_STR(dra_jstr(c, "largestFit.node"), "n2");
+        const json_t *up = dra_jget(c, "unusablePools");
+        CHECK_INT(json_array_size(up), 1);
+        CHECK_STR(dra_jstr(json_array_get(up, 0), "pool"), "n1");
+        CHECK_STR(dra_jstr(json_array_get(up, 0), "reason"), cases[i].reason);
+        CHECK_INT(num(json_array_get(up, 0), "devices"), cases[i].total);
+        const json_t *pools = dra_jget(c, "pools");
+        CHECK_STR(dra_jstr(json_array_get(pools, 0), "unusableReason"), cases[i].reason);
+        CHECK(dra_jget(json_array_get(pools, 1), "unusableReason") == NULL);
+        if (!c || num(c, "unusable") != cases[i].total)
+            fprintf(stderr, "  case %zu\n", i);
+        done(&f);
+    }
+}
+
 UNIT_TEST(unknown_class_and_compile_error)
 {
     fx f;

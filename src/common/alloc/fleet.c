@@ -16,7 +16,7 @@
 #include "state.h"
 
 typedef struct counts {
-    int64_t total, allocated, shared, tainted, unhealthy, blocked, free;
+    int64_t total, allocated, shared, tainted, unhealthy, blocked, unusable, free;
 } counts;
 
 /* One counter of one counter set of a pool: published and left. */
@@ -31,13 +31,14 @@ typedef struct fpool {
     const char *node; /* the nodeName of its slices when they all share one, else NULL */
     pctr *c;
     size_t n;
+    char *unusable;   /* why the allocator takes none of its devices (owned), or NULL */
 } fpool;
 
 typedef struct fdev {
     al_device *d;
     size_t pool; /* index into pools */
     const char *node;
-    bool inuse, allocated, shared, tainted, unhealthy, blocked, free;
+    bool inuse, allocated, shared, tainted, unhealthy, blocked, unusable, free;
 } fdev;
 
 typedef struct fleet {
@@ -59,11 +60,12 @@ typedef struct group {
 
 static int64_t *counter_of(counts *c, int k)
 {
-    int64_t *v[] = {&c->total, &c->allocated, &c->shared, &c->tainted, &c->unhealthy, &c->blocked, &c->free};
+    int64_t *v[] = {&c->total, &c->allocated, &c->shared, &c->tainted, &c->unhealthy, &c->blocked, &c->unusable, &c->free};
     return v[k];
 }
-static const char *const count_names[] = {"total", "allocated", "shared", "tainted", "unhealthy", "blocked", "free"};
-enum { NCOUNTS = 7 };
+static const char *const count_names[] = {"total", "allocated", "shared", "tainted", "unhealthy", "blocked", "unusable",
+                                          "free"};
+enum { NCOUNTS = 8 };
 
 static void count_add(counts *c, const fdev *f)
 {
@@ -73,6 +75,7 @@ static void count_add(counts *c, const fdev *f)
     c->tainted += f->tainted;
     c->unhealthy += f->unhealthy;
     c->blocked += f->blocked;
+    c->unusable += f->unusable;
     c->free += f->free;
 }
 
@@ -176,6 +179,97 @@ static void mark_unhealthy(const dra_alloc_world *w, const dra_model *m, uint8_t
     }
 }
 
+/* Why the allocator takes no device of a pool at its newest generation gen,
+ * or NULL (malloc'd): GatherPools skips an incomplete pool and buildPool
+ * refuses an invalid one (k8s.io/dynamic-resource-allocation v0.37.2
+ * structured/internal/experimental pools_experimental.go; the allocator's
+ * own pools.c), in upstream's words where it has them.  Pool-wide: the
+ * allocator checks the slices of one node, which for a node's pool are all
+ * of them. */
+static char *pool_unusable(const dra_alloc_world *w, const al_pool_slices *ps, int64_t gen)
+{
+    int64_t want = 0;
+    size_t n = 0;
+    bool first = true, inconsistent = false;
+    for (size_t i = 0; i < ps->n; i++) {
+        const al_slice *s = ps->s[i];
+        if (s->generation != gen)
+            continue;
+        inconsistent |= !first && s->count != want;
+        if (first)
+            want = s->count;
+        first = false;
+        /* with DRADeviceCompatibilityGroups off such a slice is ignored,
+         * leaving its pool incomplete */
+        n += w->f.compatibility_groups || !s->uses_groups;
+    }
+    if (inconsistent)
+        return dra_xstrdup("ResourceSlices in the pool generation declare inconsistent resourceSliceCount");
+    if ((int64_t)n < want)
+        return dra_xasprintf("incomplete: %zu of %lld ResourceSlices at generation %lld", n, (long long)want,
+                             (long long)gen);
+    if ((int64_t)n != want)
+        return dra_xasprintf("incomplete: %zu ResourceSlices at generation %lld, but resourceSliceCount is %lld", n,
+                             (long long)gen, (long long)want);
+    char *why = NULL;
+    bool part = w->f.partitionable;
+    dra_strmap names = {0}, sets = {0};
+    dra_buf key = DRA_BUF_INIT;
+    char **keys = NULL; /* the names map's keys, owned here */
+    size_t nkeys = 0;
+    for (size_t i = 0; i < ps->n && !why; i++) {
+        const al_slice *s = ps->s[i];
+        if (s->generation != gen)
+            continue;
+        for (size_t k = 0; k < s->nsets && part && !why; k++)
+            if (dra_strmap_add(&sets, s->sets[k].name, strlen(s->sets[k].name), (intptr_t)&s->sets[k], NULL))
+                why = dra_xasprintf("duplicate counter set name %s", s->sets[k].name);
+        if (part && s->nsets)
+            continue; /* a counter slice's devices are not the node's (buildPool) */
+        for (size_t k = 0; k < s->ndev && !why; k++) {
+            /* device names repeat across nodes of a pool only where no node sees both */
+            dra_buf_reset(&key);
+            dra_buf_printf(&key, "%s\x1f%s", s->node_name ? s->node_name : "", s->dev[k].name);
+            char *kc = dra_buf_detach(&key);
+            if (dra_strmap_add(&names, kc, strlen(kc), 0, NULL)) {
+                why = dra_xasprintf("duplicate device name %s", s->dev[k].name);
+                free(kc);
+            } else {
+                keys = dra_xgrow(keys, nkeys, sizeof *keys);
+                keys[nkeys++] = kc;
+            }
+        }
+    }
+    for (size_t i = 0; i < ps->n && !why && part; i++) {
+        const al_slice *s = ps->s[i];
+        for (size_t j = 0; s->generation == gen && j < s->ndev && !why; j++) {
+            const al_device *d = &s->dev[j];
+            for (size_t k = 0; k < d->ncons && !why; k++) {
+                intptr_t v;
+                if (!dra_strmap_get(&sets, d->cons[k].name, strlen(d->cons[k].name), &v)) {
+                    why = dra_xasprintf("counter set %s not found", d->cons[k].name);
+                    break;
+                }
+                const al_counter_set *set = (const al_counter_set *)v;
+                for (size_t c = 0; c < d->cons[k].n && !why; c++) {
+                    bool found = false;
+                    for (size_t m = 0; m < set->n && !found; m++)
+                        found = strcmp(set->c[m].name, d->cons[k].c[c].name) == 0;
+                    if (!found)
+                        why = dra_xasprintf("counter %s not found in counter set %s", d->cons[k].c[c].name, set->name);
+                }
+            }
+        }
+    }
+    for (size_t i = 0; i < nkeys; i++)
+        free(keys[i]);
+    free(keys);
+    dra_buf_free(&key);
+    dra_strmap_free(&names);
+    dra_strmap_free(&sets);
+    return why;
+}
+
 static void fleet_build(fleet *f, const dra_model *m)
 {
     dra_alloc_world *w = f->w;
@@ -192,6 +286,7 @@ static void fleet_build(fleet *f, const dra_model *m)
         for (size_t i = 0; i < ps->n; i++)
             if (ps->s[i]->generation > p->gen)
                 p->gen = ps->s[i]->generation;
+        p->unusable = pool_unusable(w, ps, p->gen);
         bool first = true;
         for (size_t i = 0; i < ps->n; i++) {
             const al_slice *s = ps->s[i];
@@ -227,6 +322,7 @@ static void fleet_build(fleet *f, const dra_model *m)
                 x->inuse = st->allocated || st->shared || agg;
                 x->tainted = w->f.device_taints && blocking_taint(d);
                 x->unhealthy = bad[d->gid] != 0;
+                x->unusable = p->unusable != NULL;
             }
         }
     }
@@ -241,8 +337,8 @@ static void fleet_build(fleet *f, const dra_model *m)
     for (size_t i = 0; i < f->ndevs; i++) {
         fdev *x = &f->devs[i];
         fpool *p = &f->pools[x->pool];
-        x->blocked = !x->inuse && x->d->ncons && !counters_fit(p, p->c, x->d);
-        x->free = !x->allocated && !x->tainted && !x->unhealthy && !x->blocked &&
+        x->blocked = !x->inuse && !x->unusable && x->d->ncons && !counters_fit(p, p->c, x->d);
+        x->free = !x->allocated && !x->tainted && !x->unhealthy && !x->blocked && !x->unusable &&
                   (!x->d->allow_multi || capacity_left(w, x->d));
     }
     free(bad);
@@ -250,8 +346,10 @@ static void fleet_build(fleet *f, const dra_model *m)
 
 static void fleet_free(fleet *f)
 {
-    for (size_t i = 0; i < f->npools; i++)
+    for (size_t i = 0; i < f->npools; i++) {
         free(f->pools[i].c);
+        free(f->pools[i].unusable);
+    }
     free(f->pools);
     free(f->devs);
 }
@@ -479,7 +577,7 @@ static json_t *partitions(fleet *f, const uint8_t *match)
                 if (p->n)
                     memcpy(work, p->c, p->n * sizeof *work);
             }
-            if (x->inuse || x->tainted || x->unhealthy || !counters_fit(p, work, x->d))
+            if (x->inuse || x->tainted || x->unhealthy || x->unusable || !counters_fit(p, work, x->d))
                 continue;
             counters_take(p, work, x->d);
             sh[s].fit++;
@@ -512,6 +610,8 @@ static json_t *pool_json(fleet *f, group *g, const uint8_t *match)
     json_t *o = json_pack("{s:s,s:s}", "driver", p->ps->driver, "pool", p->ps->pool);
     json_object_set_new(o, "node", p->node ? json_string(p->node) : json_null());
     counts_json(o, &g->c);
+    if (p->unusable)
+        json_object_set_new(o, "unusableReason", json_string(p->unusable));
     json_t *sets = json_array();
     for (size_t i = 0; i < p->n; i++) {
         json_t *last = json_array_size(sets) ? json_array_get(sets, json_array_size(sets) - 1) : NULL;
@@ -556,6 +656,7 @@ static dra_err *one_class(fleet *f, const al_class *c, json_t *const *nodes, siz
     group *g = NULL;
     size_t ng = 0;
     group *pg = o->by == DRA_FLEET_BY_POOL ? dra_xcalloc(f->npools + 1, sizeof *pg) : NULL;
+    int64_t *unusable = dra_xcalloc(f->npools + 1, sizeof *unusable); /* matched devices per unusable pool */
     g = dra_xgrow(g, ng, sizeof *g);
     g[ng++] = (group){.name = "", .largest = 0};
     dra_err *e = NULL;
@@ -574,6 +675,7 @@ static dra_err *one_class(fleet *f, const al_class *c, json_t *const *nodes, siz
         match[i] = 1;
         const fdev *x = &f->devs[i];
         count_add(&total, x);
+        unusable[x->pool] += x->unusable;
         size_t gi = 0;
         if (x->node) {
             intptr_t v;
@@ -639,6 +741,13 @@ static dra_err *one_class(fleet *f, const al_class *c, json_t *const *nodes, siz
             json_object_set_new(lf, "matchAttribute", json_string(o->match_attribute));
         json_object_set_new(r, "largestFit", lf);
         json_object_set_new(r, "partitions", partitions(f, match));
+        json_t *up = json_array(); /* why devices counted unusable are */
+        for (size_t i = 0; i < f->npools; i++)
+            if (unusable[i])
+                json_array_append_new(up, json_pack("{s:s,s:s,s:s,s:I}", "driver", f->pools[i].ps->driver, "pool",
+                                                    f->pools[i].ps->pool, "reason", f->pools[i].unusable, "devices",
+                                                    (json_int_t)unusable[i]));
+        json_object_set_new(r, "unusablePools", up);
         if (o->by == DRA_FLEET_BY_NODE) {
             json_t *arr = json_array();
             for (size_t i = 0; i < ng; i++) {
@@ -665,6 +774,7 @@ static dra_err *one_class(fleet *f, const al_class *c, json_t *const *nodes, siz
         r = NULL;
     }
     free(pg);
+    free(unusable);
     free(g);
     free(match);
     dra_strmap_free(&bynode);
@@ -784,9 +894,28 @@ static char *counters_cell(const json_t *pool)
     return dra_buf_detach(&b);
 }
 
+/* Pools whose devices the allocator cannot take, with why: the first
+ * UNUSABLE_NOTES of a class, then how many more. */
+#define UNUSABLE_NOTES 10
+static void unusable_notes(dra_buf *notes, const char *cls, const json_t *pools)
+{
+    size_t i, n = json_array_size(pools);
+    const json_t *p;
+    json_array_foreach(pools, i, p) {
+        if (i == UNUSABLE_NOTES) {
+            dra_buf_printf(notes, "%s: ... and %zu more unusable pools\n", cls, n - i);
+            break;
+        }
+        long long d = json_integer_value(dra_jfield(p, "devices"));
+        dra_buf_printf(notes, "%s: %lld device%s unusable: pool %s/%s: %s\n", cls, d, d == 1 ? "" : "s",
+                       dra_jfield_str(p, "driver"), dra_jfield_str(p, "pool"), dra_jfield_str(p, "reason"));
+    }
+}
+
 dra_err *dra_fleet_table(FILE *f, const json_t *report, dra_fleet_by by)
 {
-    static const char *const head[] = {"TOTAL", "ALLOCATED", "SHARED", "TAINTED", "UNHEALTHY", "BLOCKED", "FREE"};
+    static const char *const head[] = {"TOTAL", "ALLOCATED", "SHARED", "TAINTED", "UNHEALTHY", "BLOCKED", "UNUSABLE",
+                                       "FREE"};
     cells c = {0};
     size_t ncols = 0;
     cell(&c, dra_xstrdup("CLASS"));
@@ -833,6 +962,7 @@ dra_err *dra_fleet_table(FILE *f, const json_t *report, dra_fleet_by by)
             else
                 cell(&c, counters_cell(r));
         }
+        unusable_notes(&notes, name, dra_jfield(cl, "unusablePools"));
         const json_t *parts = dra_jfield(cl, "partitions");
         if (json_array_size(parts)) {
             dra_buf_printf(&notes, "%s partitions:", name);

@@ -10,7 +10,12 @@
  *              DRADeviceTaints on)
  *   unhealthy  a claim's status.devices reports condition Ready False for it
  *   blocked    not in use, but its shared counters no longer fit
- *   free       none of allocated, tainted, unhealthy, blocked, and (for a
+ *   unusable   of a pool the allocator takes nothing from: incomplete at its
+ *              newest generation, or invalid (inconsistent resourceSliceCount,
+ *              duplicate device or counter set names, a missing counter set
+ *              or counter), as GatherPools and buildPool decide
+ *              (pools_experimental.go); each such pool is listed with why
+ *   free       none of allocated, tainted, unhealthy, blocked, unusable, and (for a
  *              multi-allocatable device) capacity left in every dimension
  * The categories overlap (a tainted device may be allocated); free excludes
  * all of them.  Fragmentation, "largestFit": the largest N such that one
@@ -47,11 +52,12 @@ typedef struct dra_fleet_opts {
 } dra_fleet_opts;
 
 /* The report:
- *   {"classes": [{"name", "total", "allocated", "shared", "tainted", "unhealthy", "blocked", "free",
+ *   {"classes": [{"name", "total", "allocated", "shared", "tainted", "unhealthy", "blocked", "unusable", "free",
  *                 "largestFit": {"devices": N, "node": NAME|null},
+ *                 "unusablePools": [{"driver", "pool", "reason", "devices"}],
  *                 "partitions": [{"shape", "devices", "fit", "counterSets"}],
  *                 "nodes": [...]  (by node: {"name", counts..., "largestFit"}),
- *                 "pools": [...]  (by pool: {"driver", "pool", "node", counts..., "counterSets":
+ *                 "pools": [...]  (by pool: {"driver", "pool", "node", counts..., "unusableReason" (when so), "counterSets":
  *                                   [{"name", "counters": {C: {"total", "left"}}}],
  *                                   "consumable": [{"device", "capacity": {C: {"total", "left"}}}]})}]}
  * nodes are Node objects (a fragmentation probe runs on them); devices
@@ -63,7 +69,8 @@ DRA_MUST_USE dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *node
                                          const dra_fleet_opts *o, json_t **report, dra_err **warnings);
 
 /* The report as a table for people (one row per class, node or pool), then
- * one line per class on the partition shapes left.  Write errors are
+ * per class a line for each unusable pool (ten at most) and one on the
+ * partition shapes left.  Write errors are
  * DRA_EXIT_RUNTIME. */
 DRA_MUST_USE dra_err *dra_fleet_table(FILE *f, const json_t *report, dra_fleet_by by);
 
