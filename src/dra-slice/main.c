@@ -128,12 +128,16 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
 static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    dra_lint_kept kept = {.set = &set};
+    dra_tool_errs errs = DRA_TOOL_ERRS_INIT; /* objects that are input errors: as many as print, and counts */
+    dra_lint_kept kept = {.set = &set, .errs = &errs.errs};
     dra_err *e = dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, 0, &set, dra_lint_keep, &kept);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
     size_t skipped = 0;
     if (!e)
         e = dra_slice_lint_kept(&kept, &r, &skipped);
+    if (!e)
+        e = dra_tool_errs_take(&dra_slice_tool, &errs);
+    dra_errs_free(&errs.errs);
     dra_lint_kept_free(&kept);
     dra_tool_report_input(&dra_slice_tool, a, &(dra_input_report){set.warnings, skipped, 0, set.files_repeated});
     for (size_t i = 0; !e && i < r.n; i++) {

@@ -293,3 +293,37 @@ EOF2
     assert_equal "$(grep -c '^gpu: 1 device unusable: pool' <<<"$output")" 10
     assert_line "gpu: ... and 16 more unusable pools"
 }
+
+# ---- memory that follows what a command uses -------------------------------
+
+@test "lint: a million documents that are not slices keep what is printed and the counts, not the objects" {
+    if ldd "$DRA_BIN/dra-slice" | grep -q libasan; then
+        skip "a sanitizer reserves more address space than the bound"
+    fi
+    yes '{}' | head -n 1000000 >"$T/empty.jsonl"
+    # 591 MB before: every such object and every error kept
+    run --separate-stderr bash -c 'ulimit -v 100000; exec "$@"' _ "$DRA_BIN/dra-slice" lint "$T/empty.jsonl"
+    assert_failure 2
+    assert_equal "$(grep -c 'got an object without kind' <<<"$stderr")" 10
+    [[ $stderr == *"dra-slice: ... and 999990 more like the one above" ]]
+    assert_output ""
+    # from stdin the same
+    run --separate-stderr bash -c 'ulimit -v 100000; exec "$@" <"$0"' "$T/empty.jsonl" "$DRA_BIN/dra-slice" lint -
+    assert_failure 2
+    [[ $stderr == *"dra-slice: ... and 999990 more like the one above" ]]
+}
+
+@test "lint: each kind of input error prints ten, then how many more, in one run" {
+    local i
+    for ((i = 0; i < 300; i++)); do
+        printf '{"apiVersion":"resource.k8s.io/v1","kind":"Kind%d","metadata":{"name":"x"}}\n{"kind":"K","metadata":{"name":"y%d"}}\n{}\n' "$i" "$i"
+    done >"$T/kinds.jsonl"
+    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n","devices":[{"name":"a"}]}}' >>"$T/kinds.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-slice" lint "$T/kinds.jsonl"
+    assert_failure 2
+    assert_equal "$(grep -c 'no matches for kind "Kind[0-9]*" in version "resource.k8s.io/v1"' <<<"$stderr")" 10
+    assert_equal "$(grep -c 'Required value: object has no apiVersion' <<<"$stderr")" 10
+    assert_equal "$(grep -c 'got an object without kind' <<<"$stderr")" 10
+    assert_equal "$(grep -c '^dra-slice: ... and 290 more like the one above$' <<<"$stderr")" 3
+    assert_output ""
+}

@@ -447,12 +447,11 @@ dra_err *dra_lint_keep(void *ctx, dra_obj *o)
                 keep_names_only(k, dev);
     } else {
         dra_err *e = not_a_slice(o->json); /* reported by lint, else dropped */
-        bool reported = e != NULL;
-        dra_err_free(e);
-        if (!reported) {
+        if (e)
+            dra_errs_add(k->errs ? k->errs : &k->own, dra_obj_locate(e, o));
+        else
             k->skipped++;
-            return NULL;
-        }
+        return NULL;
     }
     dra_objset_keep(k->set, o);
     k->checks = dra_xgrow(k->checks, k->nchecks, sizeof *k->checks);
@@ -460,8 +459,15 @@ dra_err *dra_lint_keep(void *ctx, dra_obj *o)
     return NULL;
 }
 
-dra_err *dra_slice_lint_kept(const dra_lint_kept *k, dra_lint_report *out, size_t *skipped)
+dra_err *dra_slice_lint_kept(dra_lint_kept *k, dra_lint_report *out, size_t *skipped)
 {
+    const dra_errs *l = k->errs ? k->errs : &k->own;
+    if (l->head || l->dropped) { /* input errors: no report */
+        *out = (dra_lint_report)DRA_LINT_REPORT_INIT;
+        if (skipped)
+            *skipped = k->skipped;
+        return dra_errs_take(&k->own);
+    }
     dra_err *e = lint_set(k->set, k->checks, out, skipped);
     if (skipped)
         *skipped += k->skipped;
@@ -470,6 +476,7 @@ dra_err *dra_slice_lint_kept(const dra_lint_kept *k, dra_lint_report *out, size_
 
 void dra_lint_kept_free(dra_lint_kept *k)
 {
+    dra_errs_free(&k->own);
     for (size_t i = 0; i < k->nchecks; i++)
         dra_err_free(k->checks[i]);
     free(k->checks);

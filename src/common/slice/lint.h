@@ -49,18 +49,28 @@ DRA_MUST_USE dra_err *dra_slice_lint(dra_objset *set, dra_lint_report *out, size
  * then kept with only what lint reads: its devices' attribute values and
  * capacity are dropped (a device keeps the sorted list of its attribute
  * names, shared between devices that have the same).  Objects of other
- * kinds are counted and dropped, unless lint reports them (no kind or
- * apiVersion, an unknown kind of the DRA group).  Then dra_slice_lint_kept
- * answers as dra_slice_lint does on the whole input.  Zero-initialise with
- * set set; dra_lint_kept_free releases all but the set. */
+ * kinds are counted and dropped; so are the ones lint reports (no kind or
+ * apiVersion, an unknown kind of the DRA group), their errors located as
+ * they are read and added to `errs`, which a caller makes a folding list
+ * (dra_errs fold and cap) so that a flood of them costs what is printed and
+ * the counts, not an object each.  Then dra_slice_lint_kept answers as
+ * dra_slice_lint does on the whole input: no report when there are such
+ * errors.  Zero-initialise with set set (and errs, else the errors are
+ * kept whole in `own` and returned by dra_slice_lint_kept);
+ * dra_lint_kept_free releases all but the set and errs. */
 typedef struct dra_lint_kept {
     dra_objset *set;   /* the objects kept (borrowed; the caller frees it) */
+    dra_errs *errs;    /* where input errors go (borrowed; NULL: own) */
+    dra_errs own;
     dra_err **checks;  /* per kept object: its slice checks (owned) */
     size_t nchecks, skipped;
     dra_strmap sigs;   /* attribute-name lists -> their shared JSON string */
 } dra_lint_kept;
 DRA_MUST_USE dra_err *dra_lint_keep(void *ctx, dra_obj *o);
-DRA_MUST_USE dra_err *dra_slice_lint_kept(const dra_lint_kept *k, dra_lint_report *out, size_t *skipped);
+/* The report, or, when objects were input errors, none: the errors are
+ * returned when they went to `own`, else they are in *k->errs (and NULL is
+ * returned with the report empty). */
+DRA_MUST_USE dra_err *dra_slice_lint_kept(dra_lint_kept *k, dra_lint_report *out, size_t *skipped);
 void dra_lint_kept_free(dra_lint_kept *k);
 
 /* Problems that are not warnings: dra_problems_count(r, false). */
