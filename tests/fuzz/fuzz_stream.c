@@ -1,8 +1,12 @@
 /* Fuzz the object-stream reader and the YAML writer on whatever it accepts;
  * the fast JSON path against jansson on the same bytes (and with its content
  * hash and shared leaves); the streaming reader
- * (a few bytes per read) against the whole-file reader. */
+ * (a few bytes per read) against the whole-file reader; objects kept from a
+ * pipe (dra_objset_keep copies their documents' text) against the field
+ * lines they had while they were read. */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -19,6 +23,58 @@ static dra_err *collect(void *ctx, dra_obj *o)
 {
     json_array_append(((collected *)ctx)->all, o->json);
     return NULL;
+}
+
+static const char *const paths[] = {"kind", "metadata.name", "spec.x", "spec.devices[1].name", "items[0]"};
+#define NPATHS (sizeof paths / sizeof *paths)
+
+typedef struct kept_lines {
+    dra_objset set; /* the objects kept */
+    int *lines;     /* NPATHS per object, as found while it was read */
+    size_t n;
+} kept_lines;
+
+static dra_err *keep_noting(void *ctx, dra_obj *o)
+{
+    kept_lines *k = ctx;
+    dra_objset_keep(&k->set, o);
+    k->lines = realloc(k->lines, (k->n + 1) * NPATHS * sizeof *k->lines);
+    if (!k->lines)
+        abort();
+    for (size_t i = 0; i < NPATHS; i++)
+        k->lines[k->n * NPATHS + i] = dra_obj_field_line(o, paths[i]);
+    k->n++;
+    return NULL;
+}
+
+/* Through a pipe (not readable again, as stdin): the kept objects' field
+ * lines after the read are the ones they had while they were read. */
+static void kept_from_a_pipe(const uint8_t *data, size_t size)
+{
+    int p[2];
+    if (size > 32768 || pipe(p) != 0)
+        return;
+    bool written = write(p[1], data, size) == (ssize_t)size;
+    close(p[1]);
+    if (written) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", p[0]);
+        dra_objset rd = DRA_OBJSET_INIT;
+        rd.stream_chunk = 5;
+        rd.stream_list_min = size % 3 == 0; /* 1: Lists item by item */
+        kept_lines k = {DRA_OBJSET_INIT, NULL, 0};
+        dra_err_free(dra_read_each(&rd, path, keep_noting, &k));
+        if (k.set.n != k.n)
+            abort();
+        for (size_t i = 0; i < k.n; i++)
+            for (size_t j = 0; j < NPATHS; j++)
+                if (dra_obj_field_line(&k.set.v[i], paths[j]) != k.lines[i * NPATHS + j])
+                    abort();
+        free(k.lines);
+        dra_objset_free(&k.set);
+        dra_objset_free(&rd);
+    }
+    close(p[0]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -118,6 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (fd >= 0)
         close(fd);
+    kept_from_a_pipe(data, size);
     dra_err_free(e);
     dra_objset_free(&set);
     return 0;

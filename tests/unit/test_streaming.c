@@ -327,6 +327,55 @@ UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
     }
 }
 
+static dra_err *keep_in_set(void *ctx, dra_obj *o)
+{
+    dra_objset_keep(ctx, o);
+    return NULL;
+}
+
+/* Objects kept from input that cannot be read again (a pipe, as stdin is)
+ * find their fields' lines after the read, from their documents' text. */
+UNIT_TEST(kept_objects_from_a_pipe_keep_their_field_lines)
+{
+    static const char *const texts[] = {
+        "{\"kind\":\"A\",\"spec\":{\"x\":1}}\n{\"kind\":\"B\"}\n\n{\"kind\":\"C\",\"spec\":\n {\"x\":3}}\n",
+        "kind: A\nspec:\n  x: 1\n---\nkind: B\n---\n# c\nkind: C\nspec:\n  y: 0\n  x: 2\n...\n---\nkind: D\nspec: {x: 4}\n",
+        "kind: List\nitems:\n- kind: A\n  spec:\n    x: 1\n- kind: B\n  spec:\n\n    x: 2\n---\nkind: C\nspec:\n  x: 3\n",
+        "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{\"kind\":\"A\"},\n {\"kind\":\"B\",\n\"spec\":{\"x\":1}},\n"
+        "{\"kind\":\"List\",\"items\":[{\"kind\":\"C\",\n\"spec\":{\"x\":1}}]}]}\n{\"kind\":\"D\",\"spec\":{\"x\":5}}",
+        "[{kind: A, spec: {x: 1}},\n {kind: B,\n  spec: {x: 2}}]",
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        dra_objset whole = DRA_OBJSET_INIT;
+        CHECK(dra_read_mem(&whole, "t", texts[t], strlen(texts[t])) == NULL);
+        for (int list_min = 0; list_min < 2; list_min++) {
+            int p[2];
+            CHECK(pipe(p) == 0);
+            CHECK(write(p[1], texts[t], strlen(texts[t])) == (ssize_t)strlen(texts[t]));
+            close(p[1]);
+            char *path = dra_xasprintf("/proc/self/fd/%d", p[0]);
+            dra_objset reading = DRA_OBJSET_INIT, kept = DRA_OBJSET_INIT;
+            reading.stream_list_min = list_min ? 1 : 0; /* 1: every JSON List item by item */
+            reading.stream_chunk = 7;
+            CHECK(dra_read_each(&reading, path, keep_in_set, &kept) == NULL);
+            CHECK_INT(kept.n, whole.n);
+            for (size_t i = 0; i < whole.n && i < kept.n; i++) {
+                int want = dra_obj_field_line(&whole.v[i], "spec.x"), have = dra_obj_field_line(&kept.v[i], "spec.x");
+                bool has_x = json_object_get(json_object_get(whole.v[i].json, "spec"), "x") != NULL;
+                if (want != have || (has_x && want == 0)) {
+                    fprintf(stderr, "  text %zu object %zu: line %d, want %d\n", t, i, have, want);
+                    CHECK(false);
+                }
+            }
+            dra_objset_free(&kept);
+            dra_objset_free(&reading);
+            free(path);
+            close(p[0]);
+        }
+        dra_objset_free(&whole);
+    }
+}
+
 /* A List too big to build whole: items handed out one at a time, with the
  * same lines, items and field lines as the whole-file reader gives. */
 UNIT_TEST(read_each_big_list_item_by_item)

@@ -194,7 +194,7 @@ static void walk(walker *w, yaml_event_t *ev, size_t idx, int depth)
     yaml_event_delete(ev);
 }
 
-static size_t line_start(dra_source *src, int line)
+size_t dra_source_line_start(dra_source *src, int line)
 {
     if (!src->line_off) {
         size_t n = 1;
@@ -264,7 +264,7 @@ int dra_obj_field_line(const dra_obj *o, const char *path)
     dra_source *src = (dra_source *)o->src;
     if (!source_text(src))
         return 0;
-    size_t off = o->src_off != SIZE_MAX ? o->src_off : line_start(src, o->src_line);
+    size_t off = o->src_off != SIZE_MAX ? o->src_off : dra_source_line_start(src, o->src_line);
     if (off == SIZE_MAX || off > src->len)
         return 0;
     seg segs[MAX_SEGS];

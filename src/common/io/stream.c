@@ -2277,17 +2277,72 @@ static const dra_source *file_source(dra_objset *set, const char *file)
     return src;
 }
 
+/* A YAML document marker: "---" or "..." at the start of a line, alone or
+ * followed by a blank. */
+static bool doc_marker(const char *p, const char *end)
+{
+    if (end - p < 3 || (memcmp(p, "---", 3) != 0 && memcmp(p, "...", 3) != 0))
+        return false;
+    return end - p == 3 || p[3] == ' ' || p[3] == '\t' || p[3] == '\r' || p[3] == '\n';
+}
+
+/* The text of o's document as a source of its own (the set's), for input
+ * that cannot be read again: from where the document starts to where the
+ * text handed out with it ends (a JSON document, a List item), or, in
+ * YAML read whole, to the next document marker.  The objects of one
+ * document share one copy.  NULL when o has no text. */
+static const dra_source *document_copy(dra_objset *set, const dra_obj *o)
+{
+    dra_source *from = (dra_source *)o->src; /* the reader's; its line index is built here at most */
+    if (!from || !from->data || o->src_line < 1)
+        return NULL;
+    size_t start = o->src_off != SIZE_MAX ? o->src_off : dra_source_line_start(from, o->src_line);
+    if (start == SIZE_MAX || start > from->len)
+        return NULL;
+    /* the same document's text again (the items of a List; each item of a
+     * List streamed item by item is a text of its own) */
+    if (set->copied_src && set->copied_file == o->file && set->copied_doc == o->doc &&
+        set->copied_at == from->data + start)
+        return set->copied_src;
+    size_t end = from->len;
+    if (o->src_off == SIZE_MAX) {
+        const char *p = from->data + start, *stop = from->data + from->len;
+        const char *nl = memchr(p, '\n', (size_t)(stop - p)); /* the first line is the document's own */
+        while (nl && nl + 1 < stop && !doc_marker(nl + 1, stop))
+            nl = memchr(nl + 1, '\n', (size_t)(stop - nl - 1));
+        if (nl && nl + 1 < stop)
+            end = (size_t)(nl + 1 - from->data);
+    }
+    dra_source *copy = dra_xcalloc(1, sizeof *copy);
+    copy->len = end - start;
+    copy->data = dra_xmalloc(copy->len + 1);
+    memcpy(copy->data, from->data + start, copy->len);
+    copy->data[copy->len] = 0;
+    add_source(set, copy);
+    set->copied_file = o->file;
+    set->copied_doc = o->doc;
+    set->copied_at = from->data + start;
+    set->copied_src = copy;
+    return copy;
+}
+
 void dra_objset_keep(dra_objset *set, const dra_obj *o)
 {
     if (o->file != set->kept_file || !set->kept_file) {
         set->kept_file = o->file;
         set->kept_src = file_source(set, o->file);
     }
+    const dra_source *src = set->kept_src;
+    size_t off = SIZE_MAX;
+    if (!src) { /* stdin: the document's text, copied */
+        src = document_copy(set, o);
+        off = 0;
+    }
     dra_objset_add(set, json_incref(o->json), o->file, o->doc, o->line, o->item);
     dra_obj *n = &set->v[set->n - 1];
-    n->src = set->kept_src;
-    n->src_off = SIZE_MAX;
-    n->src_line = set->kept_src ? o->src_line : 0;
+    n->src = src;
+    n->src_off = off;
+    n->src_line = src ? o->src_line : 0;
     n->src_item = o->src_item;
     n->src_path = own_path(set, o->src_path);
 }

@@ -102,6 +102,10 @@ typedef struct dra_objset {
     size_t stream_list_min; /* streaming: Lists longer are handed out item by item; 0 = 64 KiB */
     const char *kept_file;  /* dra_objset_keep: the last file and its source (private) */
     const dra_source *kept_src;
+    const char *copied_file; /* dra_objset_keep: the last document whose text was copied (private) */
+    int copied_doc;
+    const char *copied_at;   /* where its text was */
+    const dra_source *copied_src;
     dra_strmap file_index;   /* private: files by name, sources by path (many files read in */
     dra_strmap source_index; /* time linear in their number) */
 } dra_objset;
@@ -152,9 +156,15 @@ DRA_MUST_USE dra_err *dra_read_paths_each(dra_objset *set, char *const *paths, s
 
 /* Keep an object handed out by a streaming read (dra_read_each): append it
  * to set (a new reference) with its place, its field lines found later by
- * reading its file again (dra_obj_field_line; none for stdin, or once the
- * file changed). */
+ * reading its file again (dra_obj_field_line; none once the file changed).
+ * Input that cannot be read again (stdin, a pipe) keeps the text of the
+ * kept object's document instead (copied once for the objects of one
+ * document): memory follows what is kept, not the input. */
 void dra_objset_keep(dra_objset *set, const dra_obj *o);
+
+/* Private to io/: where line `line` (1-based) of src starts, or SIZE_MAX;
+ * builds src's line index on first use. */
+size_t dra_source_line_start(dra_source *src, int line);
 
 /* Append an object (steals the reference) with a location. */
 void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, int line, int item);
