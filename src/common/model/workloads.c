@@ -388,45 +388,48 @@ dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dr
     return errs;
 }
 
-void dra_assume_pod_identity(dra_objset *set, const char *default_namespace, dra_expand_report *rep)
+void dra_assume_pod_identity_at(json_t *o, size_t place, const char *default_namespace, dra_expand_report *rep)
 {
     const char *dns = default_namespace ? default_namespace : "default";
-    for (size_t i = 0; i < set->n; i++) {
-        json_t *o = set->v[i].json;
-        if (!is_kind(o, "v1", "Pod"))
-            continue;
-        json_t *md = json_object_get(o, "metadata");
-        if (!json_is_object(md))
-            continue;
-        const char *ns = jstr(md, "namespace");
-        if (!ns || !*ns)
-            ns = dns;
-        const char *name = jstr(md, "name");
-        const char *gen = jstr(md, "generateName");
-        bool named = false, uided = false;
-        char *made = NULL;
-        if ((!name || !*name) && gen && *gen) {
-            /* deterministic: the namespace, the prefix and the pod's place */
-            char where[32];
-            snprintf(where, sizeof where, "%zu", i);
-            made = generated_name(gen, hash_str(hash_str(hash_str(DRA_FNV64_OFFSET, ns), gen), where));
-            json_object_set_new(md, "name", json_string(made));
-            name = made;
-            named = true;
-        }
-        const char *uid = jstr(md, "uid");
-        if (name && *name && (!uid || !*uid)) {
-            char *u = derived_uid("Pod", ns, name);
-            json_object_set_new(md, "uid", json_string(u));
-            free(u);
-            uided = true;
-        }
-        if (named || uided) {
-            add_assumed(md, named && uided ? "name,uid" : named ? "name" : "uid");
-            rep->assumed++;
-        }
-        free(made);
+    if (!is_kind(o, "v1", "Pod"))
+        return;
+    json_t *md = json_object_get(o, "metadata");
+    if (!json_is_object(md))
+        return;
+    const char *ns = jstr(md, "namespace");
+    if (!ns || !*ns)
+        ns = dns;
+    const char *name = jstr(md, "name");
+    const char *gen = jstr(md, "generateName");
+    bool named = false, uided = false;
+    char *made = NULL;
+    if ((!name || !*name) && gen && *gen) {
+        /* deterministic: the namespace, the prefix and the pod's place */
+        char where[32];
+        snprintf(where, sizeof where, "%zu", place);
+        made = generated_name(gen, hash_str(hash_str(hash_str(DRA_FNV64_OFFSET, ns), gen), where));
+        json_object_set_new(md, "name", json_string(made));
+        name = made;
+        named = true;
     }
+    const char *uid = jstr(md, "uid");
+    if (name && *name && (!uid || !*uid)) {
+        char *u = derived_uid("Pod", ns, name);
+        json_object_set_new(md, "uid", json_string(u));
+        free(u);
+        uided = true;
+    }
+    if (named || uided) {
+        add_assumed(md, named && uided ? "name,uid" : named ? "name" : "uid");
+        rep->assumed++;
+    }
+    free(made);
+}
+
+void dra_assume_pod_identity(dra_objset *set, const char *default_namespace, dra_expand_report *rep)
+{
+    for (size_t i = 0; i < set->n; i++)
+        dra_assume_pod_identity_at(set->v[i].json, i, default_namespace, rep);
 }
 
 void dra_expand_report_free(dra_expand_report *rep)

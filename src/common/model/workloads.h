@@ -54,6 +54,10 @@ typedef struct dra_expand_report {
 DRA_MUST_USE dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dra_expand_report *rep);
 /* Names and UIDs for pods that have none (see above). */
 void dra_assume_pod_identity(dra_objset *set, const char *default_namespace, dra_expand_report *rep);
+/* The same for one object (left alone unless a Pod) at place `place` of its
+ * input, for readers that see one object at a time: pods of one input get
+ * distinct places, so two alike pods with generateName get two names. */
+void dra_assume_pod_identity_at(json_t *obj, size_t place, const char *default_namespace, dra_expand_report *rep);
 void dra_expand_report_free(dra_expand_report *rep);
 
 #endif

@@ -207,6 +207,7 @@ typedef struct tool_each {
     dra_objset deferred; /* workloads (and anything with a pod template): expanded at the end */
     dra_objset context;  /* Nodes: where DaemonSets go */
     dra_strset nodes;    /* node names of ResourceSlices in input order (without Nodes, DaemonSets go there) */
+    size_t delivered;    /* objects handed to fn so far */
 } tool_each;
 
 /* av: obj's apiVersion; spec: its spec */
@@ -219,14 +220,13 @@ static bool has_pod_template(const char *av, const json_t *spec)
 static dra_err *deliver(tool_each *te, dra_obj *o)
 {
     const char *kind = te->flags & DRA_READ_IDENTITY ? json_string_value(json_object_get(o->json, "kind")) : NULL;
+    size_t place = te->delivered++; /* distinct per object: alike pods get distinct names */
     if (kind && strcmp(kind, "Pod") == 0) {
-        dra_objset one = DRA_OBJSET_INIT;
-        dra_objset_add(&one, json_incref(o->json), o->file, o->doc, o->line, o->item);
         dra_expand_report xr = {0};
-        dra_assume_pod_identity(&one, NULL, &xr);
+        dra_assume_pod_identity_at(o->json, place, NULL, &xr);
+        if (xr.assumed)
+            o->content_known = false; /* changed since it was read */
         dra_expand_report_free(&xr);
-        dra_objset_free(&one);
-        o->content_known = false; /* changed since it was read */
     }
     return te->fn(te->ctx, o);
 }
@@ -263,7 +263,7 @@ dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const
     dra_err *e = dra_tool_input_options(set, a);
     if (e)
         return e;
-    tool_each te = {tool, a, flags, fn, ctx, DRA_OBJSET_INIT, DRA_OBJSET_INIT, {0}};
+    tool_each te = {tool, a, flags, fn, ctx, DRA_OBJSET_INIT, DRA_OBJSET_INIT, {0}, 0};
     e = dra_read_paths_each(set, paths, n, each_object, &te);
     if (te.deferred.n) {
         /* one stub ResourceSlice per node name, as the slices gave them */
