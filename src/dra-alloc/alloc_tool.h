@@ -65,16 +65,25 @@ typedef struct input {
 } input;
 
 DRA_MUST_USE dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, input *in);
-DRA_MUST_USE dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int flags, input *in);
+/* The input read and loaded, keeping in in->set and in->model only the
+ * objects of the kinds the command reads (dra_tool_load: the others are
+ * counted as skipped and dropped while reading). */
+DRA_MUST_USE dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int flags, const dra_tool_uses *uses,
+                                           input *in);
 /* The same over the given paths instead of the positional arguments. */
 DRA_MUST_USE dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, char *const *paths, size_t n, int flags,
-                                           input *in);
+                                           const dra_tool_uses *uses, input *in);
 /* dra_alloc_read_input for a run that needs the whole fleet but only the
- * allocator's view of its devices (schedule): objects are checked as they
- * are read, and each ResourceSlice is kept in in->packs as compact text
+ * allocator's view of its devices (allocate, schedule): objects of the
+ * given kinds (1u << dra_kind) are kept, in the order of a whole read
+ * (DRA_READ_IN_ORDER), and each ResourceSlice in in->packs as compact text
  * alone (not in in->set or in->model), so a fleet costs about the size of
  * its text. */
-DRA_MUST_USE dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, input *in);
+DRA_MUST_USE dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint32_t kinds, input *in);
+/* The kinds allocate and capacity read: what the allocator builds its world from. */
+#define DRA_ALLOC_WORLD_KINDS                                                                                          \
+    ((1u << DRA_KIND_DEVICE_CLASS) | (1u << DRA_KIND_RESOURCE_SLICE) | (1u << DRA_KIND_DEVICE_TAINT_RULE) |           \
+     (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_NODE))
 /* Load in->set (already read) into in->model, as dra_alloc_read_input does. */
 DRA_MUST_USE dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in);
 void dra_alloc_input_free(input *in);

@@ -69,8 +69,9 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err *e = dra_alloc_load_input(a, x, true, &in);
     if (!e)
         e = parse_floors(&x->fail_below, &floors);
+    dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS};
     if (!e)
-        e = dra_alloc_read_input(a, x, 0, &in);
+        e = dra_alloc_read_input(a, x, 0, &uses, &in);
     dra_sched_nodes nodes = {0};
     json_t *rep = NULL;
     dra_err *warn = NULL;

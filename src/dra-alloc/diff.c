@@ -25,8 +25,9 @@ dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc)
         e = dra_err_new(DRA_EXIT_INPUT, "diff needs two inputs, A and B (got %zu)", a->npos);
     if (!e && strcmp(a->pos[0], "-") == 0 && strcmp(a->pos[1], "-") == 0)
         e = dra_err_new(DRA_EXIT_INPUT, "diff: standard input can be only one of A and B");
+    dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD)};
     for (int i = 0; i < 2 && !e; i++)
-        e = dra_alloc_read_paths(a, x, &a->pos[i], 1, 0, &in[i]);
+        e = dra_alloc_read_paths(a, x, &a->pos[i], 1, 0, &uses, &in[i]);
     json_t *rep = e ? NULL : dra_diff_models(&in[0].model, &in[1].model);
     if (rep && text) {
         dra_buf b = DRA_BUF_INIT;

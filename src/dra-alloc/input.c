@@ -30,17 +30,6 @@ dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, inp
     return e;
 }
 
-dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int flags, input *in)
-{
-    return dra_alloc_read_paths(a, x, a->pos, a->npos, flags, in);
-}
-
-dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, char *const *paths, size_t n, int flags, input *in)
-{
-    dra_err *e = dra_tool_read(&dra_alloc_tool, a, paths, n, flags, &in->set);
-    return e ? e : dra_alloc_load_set(a, x, in);
-}
-
 static dra_load_opts load_opts(const opts *x, input *in)
 {
     dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = in->now};
@@ -63,55 +52,33 @@ static dra_err *loaded(const dra_args *a, input *in, dra_err *e)
     return e;
 }
 
+dra_err *dra_alloc_read_input(const dra_args *a, const opts *x, int flags, const dra_tool_uses *uses, input *in)
+{
+    return dra_alloc_read_paths(a, x, a->pos, a->npos, flags, uses, in);
+}
+
+dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, char *const *paths, size_t n, int flags,
+                              const dra_tool_uses *uses, input *in)
+{
+    dra_load_opts lo = load_opts(x, in);
+    return loaded(a, in, dra_tool_load(&dra_alloc_tool, a, paths, n, flags, uses, &lo, &in->set, &in->model));
+}
+
 dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in)
 {
     dra_load_opts lo = load_opts(x, in);
     return loaded(a, in, dra_load(&in->set, &lo, &in->model));
 }
 
-typedef struct packing {
-    input *in;
-    dra_loader *loader;
-    dra_errs errs; /* of the objects: many, so not appended one by one */
-} packing;
-
-static dra_err *pack_one(void *ctx, dra_obj *o)
+static void pack(void *ctx, const json_t *slice)
 {
-    packing *p = ctx;
-    dra_kind kind;
-    bool passed = false;
-    dra_err *e = dra_loader_add(p->loader, o, &kind, &passed); /* converts o in place, as dra_load would */
-    if (e)
-        dra_errs_add(&p->errs, e);
-    if (e || !passed) /* a kind the tools skip, or the same object again */
-        return NULL;
-    if (kind == DRA_KIND_RESOURCE_SLICE) /* held as text alone, in the allocator's input */
-        dra_slice_pack(&p->in->packs, o->json);
-    else
-        dra_objset_keep(&p->in->set, o);
-    return NULL;
+    dra_slice_pack(ctx, slice); /* held as text alone, in the allocator's input */
 }
 
-dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, input *in)
+dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint32_t kinds, input *in)
 {
-    dra_err *oe = dra_tool_input_options(&in->set, a); /* the loader needs --validate */
-    if (oe)
-        return oe;
-    dra_load_opts lo = load_opts(x, in);
-    packing p = {in, dra_loader_new(&lo, in->set.field_validation), DRA_ERRS_INIT};
-    p.errs.fold = DRA_ERRS_FOLD; /* a flood is counted, not kept */
-    dra_err *e = dra_tool_read_each(&dra_alloc_tool, a, a->pos, a->npos, flags | DRA_READ_IN_ORDER, &in->set,
-                                    pack_one, &p);
-    dra_model stats = {0};
-    e = dra_loader_end(p.loader, e, dra_errs_take(&p.errs), &stats);
-    if (!e) {
-        lo.checked = true; /* and converted: this pass defaults and indexes */
-        e = dra_load(&in->set, &lo, &in->model);
-    }
-    in->model.skipped += stats.skipped;
-    in->model.collapsed += stats.collapsed;
-    in->model.warnings = dra_err_append(in->model.warnings, stats.warnings);
-    return loaded(a, in, e);
+    dra_tool_uses uses = {.kinds = kinds, .slice = pack, .ctx = &in->packs};
+    return dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &uses, in);
 }
 
 void dra_alloc_input_free(input *in)

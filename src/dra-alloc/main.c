@@ -96,7 +96,7 @@ static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
     else if (!e && !*x->node)
         e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: a node name"), "--node");
     if (!e) /* the slices held as text: a large dump costs about its text */
-        e = dra_alloc_read_packed(a, x, 0, &in);
+        e = dra_alloc_read_packed(a, x, 0, DRA_ALLOC_WORLD_KINDS, &in);
     if (e) {
         dra_alloc_input_free(&in);
         return e;
@@ -146,10 +146,11 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     /* a manifest is not a dump: the pods controllers would make, named as the
      * API server would; the devices held as text (the classic pass rewrites
      * the input, so it reads it whole) */
+    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS};
     if (!e && x->classic.n)
-        e = dra_alloc_read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
+        e = dra_alloc_read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY | DRA_READ_IN_ORDER, &all, &in);
     else if (!e)
-        e = dra_alloc_read_packed(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &in);
+        e = dra_alloc_read_packed(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, DRA_TOOL_ALL_KINDS, &in);
     so.packs = &in.packs;
     so.in_place = so.text_results = !x->classic.n; /* only the result is written */
     so.timeout = in.timeout;

@@ -50,9 +50,11 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     if (!e && x->name_suffix)
         e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
     int flags = DRA_READ_WORKLOADS | DRA_READ_IDENTITY;
+    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS}; /* objects of other kinds are dropped as they are read */
     if (!e)
-        e = dra_tool_read(&dra_alloc_tool, a, a->pos, a->npos, flags, &before.set);
-    /* the changed input: a copy of the input, the --taint rules, the --add files */
+        e = dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &all, &before);
+    /* the changed input: a copy of the input (loaded: converted and
+     * defaulted, which loading again keeps), the --taint rules, the --add files */
     for (size_t i = 0; !e && i < before.set.n; i++) {
         const dra_obj *o = &before.set.v[i];
         dra_objset_add(&after.set, json_deep_copy(o->json), o->file, o->doc, o->line, o->item);
@@ -65,8 +67,6 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     }
     if (!e && x->add.n)
         e = dra_tool_read(&dra_alloc_tool, a, (char *const *)x->add.v, x->add.n, flags, &after.set);
-    if (!e)
-        e = dra_alloc_load_set(a, x, &before);
     if (!e)
         e = dra_alloc_load_set(a, x, &after);
     dra_whatif_spec spec = {x->drain.v, x->drain.n, x->remove_device.v, x->remove_device.n, x->taint.v, x->taint.n,

@@ -12,64 +12,7 @@
 #include "lifecycle/claims.h"
 #include "doctor/report.h"
 #include "model/classic.h"
-
-enum { OPT_PATCH = DRA_OPT_TOOL_BASE, OPT_NAME_SUFFIX, OPT_POD, OPT_NO_VALIDATE, OPT_DELETE_ORPHANS, OPT_NO_PODS_OK };
-
-#define PATCH_ENTRY {OPT_PATCH, "patch", 0, DRA_ARG_OPTIONAL, "json|kubectl", "print the API operations instead of the objects", "json kubectl"}
-#define VERBOSE_ENTRY DRA_OPT_INPUT_ENTRIES
-#define NO_VALIDATE_ENTRY {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (inspect a slightly-off dump)", NULL}
-
-static const dra_opt generate_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY,
-    {OPT_NAME_SUFFIX, "name-suffix", 0, DRA_ARG_REQUIRED, "MODE", "names of new claims: hash (default), random (server picks), none", "hash random none"},
-    DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-static const dra_opt reserve_opts[] = {
-    {OPT_POD, "pod", 0, DRA_ARG_REQUIRED, "NS/NAME", "the pod to reserve its claims for (required)", NULL},
-    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-static const dra_opt release_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY,
-    {OPT_DELETE_ORPHANS, "delete-orphans", 0, DRA_ARG_NONE, NULL, "also delete generated claims whose pod is missing from the input (the garbage collector's job)", NULL},
-    {OPT_NO_PODS_OK, "no-pods-ok", 0, DRA_ARG_NONE, NULL, "release in namespaces that have reservations but no Pods in the input", NULL},
-    DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-static const dra_opt doctor_opts[] = {
-    DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-static const dra_opt convert_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-static const dra_opt status_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("table wide yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-
-static const dra_cmd cmds[] = {
-    {"generate", "generate [OPTIONS] [FILES]", "create claims for pods from their ResourceClaimTemplates, as the claim controller does",
-     "Reads Pods, ResourceClaimTemplates and ResourceClaims; prints the new claims and the pods'\n"
-     "status.resourceClaimStatuses, or with --patch the create and apply operations.",
-     generate_opts, NULL},
-    {"reserve", "reserve --pod NS/NAME [OPTIONS] [FILES]", "add a pod to status.reservedFor of its allocated claims",
-     "Refuses, with the API server's texts, claims that are not allocated, being deleted or\n"
-     "reserved 256 times; nothing is changed then (exit 1).",
-     reserve_opts, NULL},
-    {"release", "release [OPTIONS] [FILES]", "drop reservations of gone or finished pods, deallocate, remove finalizers, delete unused generated claims",
-     "Needs the Pods of the namespaces involved: a pod missing from the input counts as gone.\n"
-     "Namespaces with pod reservations but no Pods in the input are refused (exit 2).", release_opts, NULL},
-    {"doctor", "doctor [OPTIONS] [FILES]", "report stuck or suspicious claims and pods, one line each with the fix; exit 1 when anything is found",
-     NULL, doctor_opts, NULL},
-    {"status", "status [OPTIONS] [FILES]", "claims with state, devices, node and users",
-     "Classic claims (resource.k8s.io/v1alpha2) are shown too, with their PodSchedulingContext negotiation.",
-     status_opts, NULL},
-    {"convert", "convert [OPTIONS] [FILES]", "turn classic DRA objects (resource.k8s.io/v1alpha2) into v1 ones",
-     "ResourceClass -> DeviceClass selecting its driver; ResourceClaim and ResourceClaimTemplate -> one\n"
-     "request for a device of that class. What cannot be carried over (parametersRef, suitableNodes,\n"
-     "Immediate allocation, status, PodSchedulingContexts) is named on stderr, per object and field;\n"
-     "then the exit status is 1. Other objects are not printed.",
-     convert_opts, NULL},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
-};
-static const dra_tool tool = {"dra-claim", "ResourceClaim lifecycle: generate from templates, reserve, release, doctor, status, convert", cmds, NULL};
+#include "cmds.h"
 
 /* Every option's value, written by the table below. */
 typedef struct opts {
@@ -104,15 +47,31 @@ static dra_err *load(const dra_args *a, opts *x)
     x->c.no_validate = x->no_validate;
     /* generate makes claims for workloads' pods, named as the API server would; the others skip device descriptions */
     bool generate = strcmp(a->cmd->name, "generate") == 0;
-    if (!e)
-        e = generate ? dra_tool_read(&tool, a, a->pos, a->npos, DRA_READ_WORKLOADS | DRA_READ_IDENTITY, &x->set)
-                     : dra_tool_input_options(&x->set, a);
+    /* generate: objects of the kinds the claim lifecycle never looks up
+     * (ResourceSlices, Nodes: most of a fleet) and of unknown kinds are
+     * checked and dropped as they are read; the rest are loaded below */
+    dra_tool_uses uses = {.kinds = DRA_TOOL_ALL_KINDS & ~((1u << DRA_KIND_RESOURCE_SLICE) | (1u << DRA_KIND_NODE)),
+                          .as_read = true};
+    dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = x->now_at.sec,
+                        .validate = {.features = &x->f}};
+    dra_model dropped = DRA_MODEL_INIT;
+    dra_err *de = NULL;
+    if (!e && generate)
+        de = dra_tool_load(&dra_claim_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS | DRA_READ_IDENTITY | DRA_READ_IN_ORDER,
+                           &uses, &lo, &x->set, &dropped);
+    else if (!e)
+        e = dra_tool_input_options(&x->set, a);
     if (!e) {
         e = generate ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_at.sec)
                      : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_at.sec);
-        dra_input_report ir = {x->c.model.warnings, x->c.unknown, x->c.model.collapsed, x->c.model.files_repeated};
-        dra_tool_report_input(&tool, a, &ir);
+        e = dra_err_append(de, e); /* the dropped objects' errors, then the kept ones' */
+        x->c.model.warnings = dra_err_append(x->c.model.warnings, dropped.warnings);
+        dropped.warnings = NULL;
+        dra_input_report ir = {x->c.model.warnings, x->c.unknown + dropped.skipped,
+                               x->c.model.collapsed + dropped.collapsed, x->c.model.files_repeated};
+        dra_tool_report_input(&dra_claim_tool, a, &ir);
     }
+    dra_model_free(&dropped);
     return e;
 }
 
@@ -138,7 +97,7 @@ static dra_err *write_changes(const opts *x, const dra_changes *ch)
     for (size_t i = 0; i < ch->nobjs && !e; i++) {
         if (ch->objs[i].deleted) {
             char *ref = dra_obj_ref(ch->objs[i].obj);
-            fprintf(stderr, "%s: deleted %s\n", tool.prog, ref);
+            fprintf(stderr, "%s: deleted %s\n", dra_claim_tool.prog, ref);
             free(ref);
             continue;
         }
@@ -234,7 +193,7 @@ static dra_err *run_convert(const dra_args *a, void *p, int *rc)
     if (!e)
         e = dra_write(stdout, r.objs, r.n, fmt);
     if (!e && r.lost) {
-        dra_tool_print_errs(stderr, tool.prog, NULL, r.lost);
+        dra_tool_print_errs(stderr, dra_claim_tool.prog, NULL, r.lost);
         *rc = DRA_EXIT_NEGATIVE;
     }
     dra_classic_result_free(&r);
@@ -250,5 +209,5 @@ static const dra_runner runners[] = {
 int main(int argc, char **argv)
 {
     opts o = {0}; /* DRA_OBJSET_INIT, DRA_CLUSTER_INIT */
-    return dra_tool_main(&tool, runners, vals, argc, argv, &o);
+    return dra_tool_main(&dra_claim_tool, runners, vals, argc, argv, &o);
 }

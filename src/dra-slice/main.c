@@ -210,12 +210,12 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
     dra_objset set = DRA_OBJSET_INIT;
     if (!e && x->driver) /* validated like a request of the input */
         dra_objset_add(&set, dra_pool_status_request_new(x->driver, x->pool, x->limit), "--driver", 1, 0, -1);
-    if (!e)
-        e = dra_tool_read(&dra_slice_tool, a, a->pos, a->npos, 0, &set);
     dra_model model = DRA_MODEL_INIT;
-    if (!e) {
+    if (!e) { /* objects of other kinds are dropped as they are read */
+        dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_POOL_STATUS_REQUEST) | (1u << DRA_KIND_RESOURCE_SLICE) |
+                                       (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_TAINT_RULE)};
         dra_load_opts lo = {.skip_unknown = true, .now = now.sec, .validate = {.features = &f}};
-        e = dra_load(&set, &lo, &model);
+        e = dra_tool_load(&dra_slice_tool, a, a->pos, a->npos, 0, &uses, &lo, &set, &model);
         dra_tool_report_model(&dra_slice_tool, a, &model);
     }
     if (!e) { /* with --driver only the made-up request is answered */

@@ -74,6 +74,38 @@ DRA_MUST_USE dra_err *dra_tool_errs_take(const dra_tool *tool, dra_tool_errs *c)
 DRA_MUST_USE dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n,
                                          int flags, dra_objset *set, dra_obj_fn fn, void *ctx);
 
+/* What a command reads of its input (dra_tool_load). */
+typedef struct dra_tool_uses {
+    uint32_t kinds;                   /* 1u << k for each dra_kind it reads; DRA_TOOL_ALL_KINDS */
+    bool (*other)(const json_t *obj); /* an object of a kind outside the model that it reads from
+                                       * the set (a ResourceQuota); NULL: none */
+    /* NULL, or where ResourceSlices go instead of the set (converted and
+     * checked; borrowed for the call), e.g. packed as text */
+    void (*slice)(void *ctx, const json_t *slice);
+    void *ctx;
+    /* keep the objects of the kinds read as they were read, unchecked, and
+     * load none into model, for a command that loads what is kept its own
+     * way (errors, warnings and counts of model are then the dropped
+     * objects'); `other` and `slice` are not used */
+    bool as_read;
+} dra_tool_uses;
+#define DRA_TOOL_ALL_KINDS UINT32_MAX
+
+/* The input read (dra_tool_read_each, flags as there) and loaded
+ * (dra_load) as dra_tool_read then dra_load would, one object at a time:
+ * each object is checked as it is read (a dra_loader: the same errors and
+ * warnings), then kept in set only when the command reads its kind, else
+ * dropped.  So memory follows the objects the command uses, not the input:
+ * objects of other kinds, and ones that are errors, cost nothing once read
+ * (their errors fold, base/error.h).  Kept objects keep their field lines,
+ * stdin's too (dra_objset_keep).  Objects already in set (made up by the
+ * command) are checked first and kept.  model gets the kept objects;
+ * model->skipped counts every object dropped for its kind (unknown kinds
+ * included), for dra_tool_report_model. */
+DRA_MUST_USE dra_err *dra_tool_load(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
+                                    const dra_tool_uses *uses, const dra_load_opts *lo, dra_objset *set,
+                                    dra_model *model);
+
 /* What reading the input relaxed or skipped: every warning ("prog: warning:
  * ..."), and with -v (DRA_OPT_VERBOSE) one line per kind of skip. */
 typedef struct dra_input_report {
