@@ -34,12 +34,18 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
         e = dra_quota_table(stdout, rep);
     else if (!e)
         e = dra_alloc_write_report(rep, "quotas", in.fmt);
+    /* the API server's refusals, capped as every tool caps a flood (the
+     * report lists them all) */
+    dra_errs refused = DRA_ERRS_INIT;
     size_t i;
     const json_t *r;
     json_array_foreach(e ? NULL : json_object_get(rep, "refused"), i, r) {
-        fprintf(stderr, "dra-alloc: %s\n", json_string_value(json_object_get(r, "message")));
+        dra_errs_add(&refused, dra_err_new(DRA_EXIT_NEGATIVE, "%s", json_string_value(json_object_get(r, "message"))));
         *rc = DRA_EXIT_NEGATIVE;
     }
+    dra_err *rl = dra_errs_take(&refused);
+    dra_tool_print_errs(stderr, dra_alloc_tool.prog, NULL, rl);
+    dra_err_free(rl);
     json_decref(rep);
     dra_alloc_input_free(&in);
     return e;
