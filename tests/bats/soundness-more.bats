@@ -405,3 +405,28 @@ EOF2
     assert_equal "$(grep -cE '^dra-alloc: pod ml/notebook-[a-z0-9]{5}: 0/0 nodes are available' <<<"$stderr")" 2
     assert_equal "$(grep -oE 'pod ml/notebook-[a-z0-9]{5}:' <<<"$stderr" | sort -u | wc -l)" 2
 }
+
+@test "quota: each claim is charged to its namespace's quotas, found by name, not by a scan of all" {
+    python3 - "$T/q.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1], "w") as out:
+    out.write(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "gpu"}}) + "\n")
+    for n in range(20000):
+        out.write(json.dumps({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q", "namespace": "ns%d" % n},
+                              "spec": {"hard": {"count/resourceclaims.resource.k8s.io": "2"}}}) + "\n")
+    for i in range(50000):
+        out.write(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                              "metadata": {"name": "c%d" % i, "namespace": "ns%d" % (i % 20000)},
+                              "spec": {"devices": {"requests": [{"name": "r", "exactly": {"deviceClassName": "gpu"}}]}}}) + "\n")
+PY
+    # 16.0 s of CPU before (every claim compared with every quota), 1.6 s after
+    run --separate-stderr bash -c 'ulimit -t 10; exec "$@"' _ "$DRA_BIN/dra-alloc" quota -o json "$T/q.jsonl"
+    assert_failure 1
+    # ns0..ns9999 hold 3 claims each: the third is refused; the others 2
+    assert_equal "$(jq '.refused | length' <<<"$output")" 10000
+    assert_equal "$(jq -c '[.quotas[0].resources["count/resourceclaims.resource.k8s.io"], .quotas[19999].resources["count/resourceclaims.resource.k8s.io"]]' <<<"$output")" \
+        '[{"used":2,"hard":2},{"used":2,"hard":2}]'
+    # on stderr as every flood: ten, then how many more (10,000 lines before)
+    assert_equal "$(grep -c 'exceeded quota: q, requested: count/resourceclaims.resource.k8s.io=1' <<<"$stderr")" 10
+    assert_equal "$(tail -n 1 <<<"$stderr")" "dra-alloc: ... and 9990 more like the one above"
+}

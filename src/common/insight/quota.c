@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/hash.h"
 #include "../base/sort.h"
 #include "../io/json.h"
 #include "../io/table.h"
@@ -160,6 +161,16 @@ dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra
         q = dra_xgrow(q, nq, sizeof *q);
         q[nq++] = x;
     }
+    /* the quotas of each namespace, in input order: first[ns] and next[k]
+     * (index + 1, 0 at the end), so a claim looks at its namespace's alone */
+    dra_strmap first = {0};
+    size_t *next = dra_xcalloc(nq + 1, sizeof *next);
+    for (size_t k = nq; k-- > 0;) {
+        intptr_t h = 0;
+        dra_strmap_get(&first, q[k].ns, strlen(q[k].ns), &h);
+        next[k] = (size_t)h;
+        dra_strmap_put(&first, q[k].ns, strlen(q[k].ns), (intptr_t)(k + 1));
+    }
     json_t *refused = json_array();
     const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
     for (size_t ci = 0; ci < claims->n && !e; ci++) {
@@ -167,9 +178,10 @@ dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra
         const char *ns = dra_jstr_or(c, "metadata.namespace", "default"), *name = dra_jstr_or(c, "metadata.name", "");
         json_t *use = dra_quota_claim_usage(c, m, features);
         bool ok = true;
-        for (size_t k = 0; k < nq && ok; k++) {
-            if (strcmp(q[k].ns, ns) != 0)
-                continue;
+        intptr_t head = 0;
+        dra_strmap_get(&first, ns, strlen(ns), &head);
+        for (size_t k1 = (size_t)head; k1 && ok; k1 = next[k1 - 1]) {
+            size_t k = k1 - 1;
             const char **names = dra_xcalloc(json_object_size(use) + 1, sizeof *names);
             size_t nn = 0;
             const char *r;
@@ -197,9 +209,8 @@ dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra
             }
             free(names);
         }
-        for (size_t k = 0; k < nq && ok; k++) {
-            if (strcmp(q[k].ns, ns) != 0)
-                continue;
+        for (size_t k1 = (size_t)head; k1 && ok; k1 = next[k1 - 1]) {
+            size_t k = k1 - 1;
             const char *r;
             json_t *v;
             json_object_foreach(use, r, v) {
@@ -209,6 +220,8 @@ dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra
         }
         json_decref(use);
     }
+    dra_strmap_free(&first);
+    free(next);
     json_t *qs = json_array();
     for (size_t k = 0; k < nq; k++) {
         json_t *res = json_object();
