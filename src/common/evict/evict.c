@@ -38,6 +38,7 @@ typedef struct ctx {
     size_t ndevs;
     dra_arena keys;
     dra_evict_result *out;
+    dra_strset *warned;   /* messages of the warnings given once (the wrap-around); ctx_init's */
 } ctx;
 
 static void warn(dra_evict_result *r, char *msg)
@@ -454,13 +455,12 @@ static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t 
             char *msg = dra_xasprintf("%s: tolerationSeconds %lld is past what Go's time.Duration holds (about 292 "
                                       "years): upstream's sum wraps around and evicts at %s",
                                       what, (long long)secs, due);
-            bool seen = false;
-            for (size_t w = 0; w < x->out->warnings.n && !seen; w++)
-                seen = strcmp(x->out->warnings.v[w].msg, msg) == 0;
-            if (seen)
-                free(msg);
-            else
+            bool added = false;
+            dra_strset_add(x->warned, msg, strlen(msg), &added);
+            if (added)
                 warn(x->out, msg);
+            else
+                free(msg);
             free(what);
             free(due);
         }
@@ -1102,6 +1102,7 @@ static dra_err *ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opt
     x->c = c;
     x->opts = opts;
     x->out = out;
+    x->warned = dra_xcalloc(1, sizeof *x->warned);
     dra_err *e = load_rules(x);
     e = dra_err_append(e, load_pools(x));
     index_devices(x, true, device ? device[0] : NULL, device ? device[1] : NULL, device ? device[2] : NULL);
@@ -1115,6 +1116,9 @@ static void ctx_free(ctx *x)
     dra_strmap_free(&x->devmap);
     free(x->devs);
     dra_arena_free(&x->keys);
+    if (x->warned)
+        dra_strset_free(x->warned);
+    free(x->warned);
 }
 
 /* Eviction time, then input order (the entries point into one array in
