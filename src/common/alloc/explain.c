@@ -104,6 +104,16 @@ void dra_al_explain_reject(al_run *r, int ci, al_req *req, int lid, dra_reject_r
     va_end(ap);
 }
 
+bool dra_al_explain_seen(const al_run *r, int ci, const al_req *req, int lid)
+{
+    if (lid < 0 || (size_t)lid >= r->nldev)
+        return false;
+    for (size_t i = 0; i < r->ntraces; i++)
+        if (r->traces[i].claim == ci && r->traces[i].req == req)
+            return r->traces[i].seen[lid] != 0;
+    return false;
+}
+
 static bool live(const al_run *r, unsigned gen)
 {
     if (gen == 0)
