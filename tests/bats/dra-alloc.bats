@@ -581,7 +581,8 @@ YAML
         assert_failure 1
         [[ $stderr != *"timed out"* ]]
     done
-    [[ $stderr == *"claim default/c12: nothing allocated: request r0 and the ones after it need 12 devices; 11 could serve them"* ]]
+    [[ $stderr == *"search cut where request r0 and the ones after it need 12 devices; 11 could serve them"* ]]
+    [[ $stderr == *"gpu.example.com/node-0/gpu-11: class-selector: class gpu selector #0 is false"* ]]
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-0 --explain=json "$T/c12.yaml" "$T/fleet.yaml"
     assert_failure 1
     run jq -c '.claims[0].cut' <<<"${stderr%dra-alloc:*}"

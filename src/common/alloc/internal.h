@@ -183,6 +183,10 @@ typedef struct al_idstate {
 
 typedef struct al_idextra {
     al_capuse agg;    /* aggregated consumed capacity of in-use claims */
+    /* Who holds the ID, for --explain: "claim NS/NAME" and, when the claim
+     * is reserved, ", reserved for pod NS/POD" (the world's arena; the
+     * first in-use claim seen).  NULL: none recorded. */
+    const char *holder;
 } al_idextra;
 
 struct dra_alloc_world {

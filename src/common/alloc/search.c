@@ -272,6 +272,30 @@ static const al_capuse *agg_of(al_run *r, const al_device *d)
     return dra_al_agg(r->w, d->gid);
 }
 
+/* Whether the search loop passes over d for req because d is taken: by
+ * this claim (an admin request), by an in-use claim or earlier in this
+ * attempt.  With --explain the reason names the holder when known. */
+static bool busy(al_run *r, int ci, al_req *req, al_device *d)
+{
+    if (req->admin && allocating_for(r, d->lid, ci)) {
+        if (r->opts->explain)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+        return true;
+    }
+    if (req->admin || !in_use(r, d))
+        return false;
+    if (r->opts->explain) {
+        const al_idstate *st = &r->w->st[d->gid];
+        if (!st->allocated)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "allocated earlier in this attempt");
+        else if (st->x && st->x->holder)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "allocated to %s", st->x->holder);
+        else
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "allocated by an in-use claim");
+    }
+    return true;
+}
+
 /* ---- allocateDevice -------------------------------------------------------------------- */
 
 static al_req *req_of(al_claim *c, int ri, int si)
@@ -328,7 +352,9 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
      * not handed out exclusively while a share of it is live. */
     if (!req->admin && !multi && capacity_in_use(r, d)) {
         if (ex)
-            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "shared by an in-use claim");
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "shared by %s",
+                                  r->w->st[d->gid].x && r->w->st[d->gid].x->holder ? r->w->st[d->gid].x->holder
+                                                                                   : "an in-use claim");
         return R_FAIL;
     }
     if (!f->partitionable && d->ncons > 0) {
@@ -599,6 +625,50 @@ static void note_cut(al_claim *c, const al_req *req, bool claim_wide, int need, 
     c->cut_have = have;
 }
 
+/* --explain at a cut: the reasons the search would have given, had it
+ * tried each device, for the request cut (and, when the cut spans the
+ * claim, for every later request): a device taken, not selected, or
+ * without the capacity asked for.  Devices that could serve get no reason:
+ * there are too few of them, which the cut itself says.  A device the
+ * search already gave a reason for keeps it (the search's own reason is
+ * the one --no-prune reports).  Errors are left to the search (the look
+ * ahead did not trust its count then). */
+static void explain_cut(al_run *r, int ci, int ri, al_req *req, bool claim_wide)
+{
+    al_claim *c = &r->claims[ci];
+    size_t end = claim_wide ? c->nreqs : (size_t)ri + 1;
+    for (size_t k = (size_t)ri; k < end; k++) {
+        al_req *q = k == (size_t)ri ? req : &c->reqs[k];
+        if (q->nsubs > 0)
+            continue;
+        for (size_t pi = 0; pi < r->npools; pi++) {
+            al_pool *p = &r->pools[pi];
+            if (p->incomplete || p->invalid)
+                continue;
+            for (size_t si = 0; si < p->ntarget; si++)
+                for (size_t di = 0; di < p->target[si]->ndev; di++) {
+                    al_device *d = &p->target[si]->dev[di];
+                    bool ok;
+                    if (dra_al_explain_seen(r, ci, q, d->lid) || busy(r, ci, q, d))
+                        continue;
+                    dra_err *e = dra_al_is_selectable(r, ci, q, d, d->lid, &ok);
+                    if (e) {
+                        dra_err_free(e);
+                        continue;
+                    }
+                    char why[256];
+                    if (ok && r->w->f.consumable_capacity &&
+                        !dra_al_capacity_fits(q, d, agg_of(r, d), &r->capuse[d->lid], why, sizeof why, &e)) {
+                        if (e)
+                            dra_err_free(e);
+                        else
+                            dra_al_explain_reject(r, ci, q, d->lid, DRA_REJECT_CAPACITY, "%s", why);
+                    }
+                }
+        }
+    }
+}
+
 static double elapsed(const al_run *r)
 {
     struct timespec now;
@@ -669,6 +739,8 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
         if (n >= 0 && n < need) {
             r->stats.pruned++;
             note_cut(c, req, false, need, n);
+            if (r->opts->explain)
+                explain_cut(r, ci, ri, req, false);
             return R_FAIL;
         }
         int total = 0;
@@ -676,6 +748,8 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
         if (m >= 0 && m < total) {
             r->stats.pruned++;
             note_cut(c, req, true, total, m);
+            if (r->opts->explain)
+                explain_cut(r, ci, ri, req, true);
             return R_FAIL;
         }
     }
@@ -690,18 +764,8 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
             for (size_t di = (pi == start.pool && sli == start.slice) ? start.dev : 0; di < sl->ndev; di++) {
                 al_device *dev = &sl->dev[di];
                 r->stats.devices_tried++;
-                if (req->admin && allocating_for(r, dev->lid, ci)) {
-                    if (r->opts->explain)
-                        dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE, "already allocated to this claim");
+                if (busy(r, ci, req, dev))
                     continue;
-                }
-                if (!req->admin && in_use(r, dev)) {
-                    if (r->opts->explain)
-                        dra_al_explain_reject(r, ci, req, dev->lid, DRA_REJECT_IN_USE,
-                                          r->w->st[dev->gid].allocated ? "allocated by an in-use claim"
-                                                                       : "allocated earlier in this attempt");
-                    continue;
-                }
                 bool ok;
                 s->err = dra_al_is_selectable(r, ci, req, dev, dev->lid, &ok);
                 if (s->err)
@@ -1129,6 +1193,13 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
         res->allocs = dra_xcalloc(nclaims + 1, sizeof *res->allocs);
         for (size_t i = 0; i < nclaims && !err; i++)
             res->allocs[i] = dra_al_build_allocation(r, &r->claims[i], &err);
+        /* names for dra_alloc_commit: whom the devices are held by */
+        res->claim_copies = dra_xcalloc(nclaims + 1, sizeof *res->claim_copies);
+        res->nclaims = nclaims;
+        for (size_t i = 0; i < nclaims; i++)
+            if (r->claims[i].name)
+                res->claim_copies[i] = json_pack("{s:s,s:s}", "namespace", r->claims[i].ns ? r->claims[i].ns : "",
+                                                 "name", r->claims[i].name);
         if (err) {
             for (size_t i = 0; i < nclaims; i++)
                 json_decref(res->allocs[i]);
@@ -1189,6 +1260,9 @@ void dra_alloc_result_free(dra_alloc_result *r)
     for (size_t i = 0; i < r->nallocs; i++)
         json_decref(r->allocs[i]);
     free(r->allocs);
+    for (size_t i = 0; i < r->nclaims; i++)
+        json_decref(r->claim_copies[i]);
+    free(r->claim_copies);
     free(r->reason);
     json_decref(r->explain);
     free(r);

@@ -67,8 +67,38 @@ int dra_al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, c
     return (int)w->nids++;
 }
 
+/* "claim NS/NAME[, reserved for pod NS/POD[ and N more]]" in the world's
+ * arena, or NULL for a claim without a name. */
+static const char *holder_of(dra_alloc_world *w, const json_t *claim)
+{
+    const json_t *meta = dra_jfield(claim, "metadata");
+    const char *ns = dra_jfield_str(meta, "namespace"), *name = dra_jfield_str(meta, "name");
+    if (!name)
+        return NULL;
+    const json_t *rf = dra_jfield(dra_jfield(claim, "status"), "reservedFor");
+    const char *pod = NULL;
+    size_t npods = 0, i;
+    const json_t *x;
+    json_array_foreach(rf, i, x) {
+        const char *res = dra_jfield_str(x, "resource"), *n = dra_jfield_str(x, "name");
+        if (!n || (res && strcmp(res, "pods") != 0))
+            continue;
+        if (!npods++)
+            pod = n;
+    }
+    const char *nsp = ns && *ns ? ns : "default";
+    if (!pod)
+        return dra_arena_printf(&w->arena, "claim %s/%s", nsp, name);
+    if (npods == 1)
+        return dra_arena_printf(&w->arena, "claim %s/%s, reserved for pod %s/%s", nsp, name, nsp, pod);
+    return dra_arena_printf(&w->arena, "claim %s/%s, reserved for pod %s/%s and %zu more", nsp, name, nsp, pod,
+                            npods - 1);
+}
+
 void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 {
+    const char *holder = NULL;
+    bool named = false;
     const json_t *results = dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
     size_t n = json_is_array(results) ? json_array_size(results) : 0;
     for (size_t i = 0; i < n; i++) {
@@ -81,6 +111,12 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
         /* the ID keeps its strings: the world's own, whatever becomes of the claim */
         int gid = dra_al_intern_id(w, dra_al_intern_str(w, driver), dra_al_intern_str(w, pool),
                                    dra_al_intern_str(w, dev));
+        if (!named) {
+            holder = holder_of(w, claim);
+            named = true;
+        }
+        if (holder && !(w->st[gid].x && w->st[gid].x->holder))
+            dra_al_idextra(w, gid)->holder = holder;
         al_idstate *st = &w->st[gid];
         const char *share = dra_jfield_str(res, "shareID");
         if (w->f.consumable_capacity && share && *share) {
@@ -145,6 +181,8 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
         return;
     for (size_t i = 0; i < r->nallocs; i++) {
         json_t *wrap = json_pack("{s:{s:O}}", "status", "allocation", r->allocs[i]);
+        if (r->claim_copies && r->claim_copies[i]) /* the claim's metadata: who holds the devices */
+            json_object_set(wrap, "metadata", r->claim_copies[i]);
         dra_al_state_add_claim(w, wrap);
         json_decref(wrap);
     }

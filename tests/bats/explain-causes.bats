@@ -1,0 +1,59 @@
+#!/usr/bin/env bats
+# Explanations that name the cause: reasons at a bounded-search cut, the
+# claim and pod holding a device, capacity names, one-line pod verdicts,
+# --explain-file, and pools whose slices disagree.
+load helpers
+bats_require_minimum_version 1.5.0
+
+A="$DATA/alloc"
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+    # the node, class and slice of basic.yaml, without its claim
+    sed '/^kind: ResourceClaim$/,$d' "$A/basic.yaml" | sed '$d' >"$T/world.yaml"
+}
+
+held() { # held CLAIM DEVICE POD: an in-use claim holding DEVICE of node-1, reserved for POD
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: %s, namespace: default, uid: uid-%s}\n' "$1" "$1"
+    printf 'spec:\n  devices:\n    requests:\n    - {name: gpu, exactly: {deviceClassName: gpu}}\n'
+    printf 'status:\n  allocation:\n    devices:\n      results:\n      - {request: gpu, driver: gpu.example.com, pool: node-1, device: %s}\n' "$2"
+    printf '    nodeSelector:\n      nodeSelectorTerms:\n      - matchFields:\n        - {key: metadata.name, operator: In, values: [node-1]}\n'
+    printf '  reservedFor:\n  - {resource: pods, name: %s, uid: uid-%s}\n---\n' "$3" "$3"
+}
+
+want() { # want NAME COUNT: a pending claim for COUNT gpus
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: %s, namespace: default, uid: uid-%s}\n' "$1" "$1"
+    printf 'spec:\n  devices:\n    requests:\n    - {name: gpus, exactly: {deviceClassName: gpu, count: %s}}\n---\n' "$2"
+}
+
+@test "a cut before any device is tried still gives each device's reason, naming the claim and pod that hold it" {
+    { held held gpu-0 trainer; want three 3; } >"$T/claims.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain "$T/world.yaml" "$T/claims.yaml"
+    assert_failure 1
+    [[ $stderr == *"search cut where request gpus needs 3 devices; 2 could serve it"* ]]
+    [[ $stderr == *"0 devices tried"* ]]
+    [[ $stderr == *"gpu.example.com/node-1/gpu-0: in-use: allocated to claim default/held, reserved for pod default/trainer"* ]]
+    # the same reason as the exhaustive search gives
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain --no-prune "$T/world.yaml" "$T/claims.yaml"
+    assert_failure 1
+    [[ $stderr == *"gpu.example.com/node-1/gpu-0: in-use: allocated to claim default/held, reserved for pod default/trainer"* ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain=json "$T/world.yaml" "$T/claims.yaml"
+    assert_failure 1
+    run jq -c '.claims[0].requests[0].rejected' <<<"${stderr%dra-alloc:*}"
+    assert_output '[{"device":"gpu.example.com/node-1/gpu-0","reason":"in-use","detail":"allocated to claim default/held, reserved for pod default/trainer"}]'
+}
+
+@test "a cut across a claim's requests gives the reasons of every request it spans" {
+    {
+        printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec:\n  selectors:\n  - cel: {expression: "device.attributes[\\"gpu.example.com\\"].index < 11"}\n---\n'
+        printf 'apiVersion: v1\nkind: Node\nmetadata: {name: node-0}\n---\n'
+        printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c12, namespace: default}\nspec:\n  devices:\n    requests:\n'
+        for i in $(seq 0 11); do printf '    - {name: r%d, exactly: {deviceClassName: gpu}}\n' "$i"; done
+    } >"$T/c12.yaml"
+    "$DRA_BIN/dra-slice" profile gpu --nodes 1 --devices 12 >"$T/fleet.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-0 --explain=json "$T/c12.yaml" "$T/fleet.yaml"
+    assert_failure 1
+    run jq -r '.claims[0].requests[] | .request + " " + (.rejected | map(.device + " " + .reason) | join(","))' <<<"${stderr%dra-alloc:*}"
+    assert_line --index 0 'r0 gpu.example.com/node-0/gpu-11 class-selector'
+    assert_line --index 11 'r11 gpu.example.com/node-0/gpu-11 class-selector'
+}
