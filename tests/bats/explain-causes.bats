@@ -57,3 +57,29 @@ want() { # want NAME COUNT: a pending claim for COUNT gpus
     assert_line --index 0 'r0 gpu.example.com/node-0/gpu-11 class-selector'
     assert_line --index 11 'r11 gpu.example.com/node-0/gpu-11 class-selector'
 }
+
+@test "a capacity request names the capacity asked for and what the device publishes (README example cluster)" {
+    cat >"$T/mem.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: mem, namespace: default, uid: uid-mem}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        capacity:
+          requests:
+            gpu.example.com/memory: 40Gi
+YAML
+    C="$EXAMPLES/cluster"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --explain "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/mem.yaml"
+    assert_failure 1
+    [[ $stderr == *"gpu.example.com/node-a/gpu-0: capacity: capacity gpu.example.com/memory requested; the device publishes memory"* ]]
+    [[ $stderr == *"net.example.com/node-a/eth1: class-selector: class gpu.example.com selector #0 is false"* ]]
+    # the name the device publishes is allocated
+    sed -i 's|gpu.example.com/memory: 40Gi|memory: 40Gi|' "$T/mem.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a -o jsonl "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/mem.yaml"
+    assert_success
+}

@@ -332,13 +332,36 @@ bool dra_al_capacity_requests_exist(const al_req *req, const al_device *d)
     return true;
 }
 
+/* Why req's capacity requests do not exist on d: the first name asked for
+ * and the names d publishes ("gpu.example.com/memory requested; the device
+ * publishes memory"), cut to whylen. */
+static void missing_capacity(const al_req *req, const al_device *d, char *why, size_t whylen)
+{
+    const char *name = "";
+    for (size_t i = 0; i < req->ncapreq && !*name; i++) {
+        bool found = false;
+        for (size_t j = 0; j < d->ncap && !found; j++)
+            found = strcmp(d->cap[j].name, req->capreq[i].name) == 0;
+        if (!found)
+            name = req->capreq[i].name;
+    }
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_printf(&b, "capacity %s requested; the device publishes ", name);
+    if (!d->ncap)
+        dra_buf_puts(&b, "no capacity");
+    for (size_t j = 0; j < d->ncap; j++)
+        dra_buf_printf(&b, "%s%s", j ? ", " : "", d->cap[j].name);
+    snprintf(why, whylen, "%s", dra_buf_str(&b));
+    dra_buf_free(&b);
+}
+
 bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse *agg, const al_capuse *inprog,
                           char *why, size_t whylen, dra_err **fatal)
 {
     *fatal = NULL;
     if (!dra_al_capacity_requests_exist(req, d)) {
         if (why)
-            snprintf(why, whylen, "some requested capacity has not been defined");
+            missing_capacity(req, d, why, whylen);
         return false;
     }
     /* Every amount first: an amount that cannot be had aborts, whichever
