@@ -285,6 +285,16 @@ static bool busy(al_run *r, int ci, al_req *req, al_device *d)
     if (req->admin || !in_use(r, d))
         return false;
     if (r->opts->explain) {
+        /* A device the request would not select is explained by that,
+         * not by who holds it (upstream looks at use first; the outcome
+         * is the same).  A selector error is recorded, not raised: the
+         * search never evaluates a device in use. */
+        bool ok;
+        dra_err *e = dra_al_is_selectable(r, ci, req, d, d->lid, &ok);
+        bool failed = e != NULL;
+        dra_err_free(e);
+        if (failed || !ok)
+            return true;
         const al_idstate *st = &r->w->st[d->gid];
         if (!st->allocated)
             dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "allocated earlier in this attempt");
