@@ -173,6 +173,12 @@ const dra_alloc_stats *dra_alloc_result_stats(const dra_alloc_result *r);
 json_t *dra_alloc_explain_json(const dra_alloc_result *r);
 struct dra_buf;
 void dra_alloc_explain_text(const dra_alloc_result *r, struct dra_buf *b);
+/* One sentence for a pod no node could take, from the explain traces of
+ * the nodes tried (traces[i], as dra_alloc_explain_json gives, for node
+ * names[i]; NULL entries are skipped): what is missing, where, and the
+ * nearest fix.  A new string the caller frees; NULL when the traces say
+ * nothing (no node tried). */
+char *dra_alloc_explain_verdict(const json_t *const *traces, const char *const *names, size_t n);
 void dra_alloc_result_free(dra_alloc_result *r);
 
 /* Record claim i's allocation of a successful result in the world, as an

@@ -11,6 +11,7 @@
  * and is dropped, and so is any reason for a device the solution gives to
  * that request.  When the search fails there is no final choice; the latest
  * reason per device (the last branch tried) is reported. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,4 +293,120 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
                    (long long)json_integer_value(json_object_get(st, "backtracks")),
                    (long long)json_integer_value(json_object_get(st, "pruned")),
                    json_real_value(json_object_get(st, "seconds")) * 1000.0);
+}
+
+/* ---- one sentence per pod ------------------------------------------------ */
+
+/* What to do about a device rejected for a reason, ranked: the lower the
+ * rank, the less there is to change (freeing a device in use beats
+ * changing a selector, which beats moving to another node). */
+typedef struct fix_rule {
+    const char *reason;
+    int rank;
+    const char *fix;
+} fix_rule;
+
+static const fix_rule fixes[] = {
+    {"in-use", 0, "free it (delete that claim or end its pod), or add a device"},
+    {"counters", 1, "free the counters its pool's other devices hold, or add a device"},
+    {"capacity", 2, "ask for less capacity, or free the claims sharing the device"},
+    {"constraint", 3, "relax the claim's constraint"},
+    {"taint", 4, "tolerate the taint in the request, or remove it"},
+    {"binding-conditions-disabled", 6, "enable the feature gates it names"},
+    {"counters-disabled", 6, "enable the feature gate it names"},
+    {"node-feature", 6, "enable the feature the node lacks"},
+    {"request-selector", 7, "widen the request's selectors"},
+    {"class-selector", 8, "ask for a device class that selects it"},
+    {"node-selector", 9, "run the pod where the device is available"},
+    {"cel-error", 10, "fix the expression"},
+};
+
+typedef struct nearest {
+    int rank; /* INT_MAX: none yet */
+    const char *node, *claim, *request, *device, *detail, *fix;
+} nearest;
+
+static void consider(nearest *best, int rank, const char *node, const char *claim, const char *request,
+                     const json_t *rej, const char *fix)
+{
+    if (rank >= best->rank)
+        return;
+    *best = (nearest){rank, node, claim, request, dra_jfield_str(rej, "device"), dra_jfield_str(rej, "detail"), fix};
+}
+
+/* The nearest rejection of one node's trace. */
+static void nearest_in(const json_t *ex, const char *node, nearest *best)
+{
+    size_t i, k, m;
+    const json_t *c, *q, *x;
+    json_array_foreach(json_object_get(ex, "claims"), i, c) json_array_foreach(json_object_get(c, "requests"), k, q)
+        json_array_foreach(json_object_get(q, "rejected"), m, x)
+    {
+        const char *reason = dra_jfield_str(x, "reason"), *detail = dra_jfield_str(x, "detail");
+        if (!reason || !detail)
+            continue;
+        if (!strcmp(reason, "in-use") && !strcmp(detail, "allocated earlier in this attempt"))
+            continue; /* the pod's own other requests: too few devices, which the cut tells */
+        if (!strcmp(reason, "capacity") && strstr(detail, " requested; the device publishes ")) {
+            consider(best, 5, node, dra_jfield_str(c, "claim"), dra_jfield_str(q, "request"), x,
+                     "ask for a capacity the device publishes");
+            continue;
+        }
+        for (size_t f = 0; f < sizeof fixes / sizeof fixes[0]; f++)
+            if (!strcmp(reason, fixes[f].reason))
+                consider(best, fixes[f].rank, node, dra_jfield_str(c, "claim"), dra_jfield_str(q, "request"), x,
+                         fixes[f].fix);
+    }
+}
+
+char *dra_alloc_explain_verdict(const json_t *const *traces, const char *const *names, size_t n)
+{
+    nearest best = {.rank = INT_MAX};
+    size_t tried = 0, with_pools = 0;
+    const json_t *cut = NULL, *cut_claim = NULL;
+    const char *cut_node = NULL;
+    long long cut_have = -1;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *ex = traces[i];
+        if (!ex)
+            continue;
+        tried++;
+        if (json_array_size(json_object_get(ex, "pools")))
+            with_pools++;
+        nearest_in(ex, names[i], &best);
+        size_t k;
+        const json_t *c;
+        json_array_foreach(json_object_get(ex, "claims"), k, c) {
+            const json_t *x = json_object_get(c, "cut");
+            long long have = x ? (long long)json_integer_value(json_object_get(x, "available")) : -1;
+            if (x && have > cut_have) {
+                cut = x;
+                cut_claim = c;
+                cut_node = names[i];
+                cut_have = have;
+            }
+        }
+    }
+    if (!tried)
+        return NULL;
+    if (!with_pools)
+        return dra_xasprintf("no device reaches %s: no ResourceSlice serves %s; publish devices there (is the "
+                             "driver running on %s?)",
+                             tried == 1 ? "the node tried" : "any node tried", tried == 1 ? "it" : "them",
+                             tried == 1 ? "it" : "them");
+    if (best.rank != INT_MAX)
+        return dra_xasprintf("claim %s, request %s finds no device on %zu node%s; nearest: %s on %s, %s; fix: %s",
+                             best.claim ? best.claim : "", best.request ? best.request : "", tried,
+                             tried == 1 ? "" : "s", best.device ? best.device : "", best.node ? best.node : "",
+                             best.detail, best.fix);
+    if (cut) {
+        long long need = (long long)json_integer_value(json_object_get(cut, "need"));
+        return dra_xasprintf("claim %s, request %s%s needs %lld device%s, and at most %lld could serve on %s; "
+                             "fix: add devices, or ask for fewer",
+                             dra_jfield_str(cut_claim, "claim"), dra_jfield_str(cut, "request"),
+                             dra_jfield_true(cut, "laterRequests") ? " with the ones after it" : "", need,
+                             need == 1 ? "" : "s", cut_have, cut_node);
+    }
+    return dra_xasprintf("the devices of %zu node%s could not serve the claims together; fix: add devices", tried,
+                         tried == 1 ? "" : "s");
 }
