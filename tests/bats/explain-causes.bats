@@ -83,3 +83,56 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a -o jsonl "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/mem.yaml"
     assert_success
 }
+
+@test "schedule --explain ends each unschedulable pod with one sentence: what is missing, where, the nearest fix (README example cluster)" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --explain "$EXAMPLES/cluster/"*.yaml
+    assert_failure 1
+    # the pod's verdict is the last line of its block
+    run grep -A100 '^pod default/fast-path:' <<<"$stderr"
+    assert_line --index $((${#lines[@]} - 1)) --regexp '^  in short: claim default/fast-path-devices-[a-z0-9]+, request gpu finds no device on 2 nodes; nearest: gpu.example.com/node-a/gpu-0 on node-a, allocated to claim default/trainer-gpu-[a-z0-9]+; fix: free it \(delete that claim or end its pod\), or add a device$'
+    # a device the request does not select is explained by its selector, not by who holds it
+    [[ $stderr == *"request nic: gpu.example.com/node-a/gpu-0: class nic.example.com selector #0 is false"* ]]
+    # scheduled pods get no verdict
+    [ "$(grep -c 'in short:' <<<"$stderr")" -eq 1 ]
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --explain=json "$EXAMPLES/cluster/"*.yaml
+    assert_failure 1
+    run jq -r 'select(.pod == "default/fast-path") | .summary' <<<"$(grep '^{' <<<"$stderr")"
+    assert_output --regexp '^claim default/fast-path-devices-[a-z0-9]+, request gpu finds no device on 2 nodes; nearest: '
+}
+
+@test "schedule --explain: a pod whose nodes have no devices, or too few, is told so in one sentence" {
+    "$DRA_BIN/dra-slice" profile gpu --nodes 2 --devices 1 >"$T/fleet.yaml"
+    cat >"$T/pod.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: two, namespace: default}
+spec:
+  spec:
+    devices:
+      requests:
+      - {name: gpus, exactly: {deviceClassName: gpu, count: 2}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: default, uid: uid-p}
+spec:
+  containers: [{name: c, image: x, resources: {claims: [{name: g}]}}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: two}]
+YAML
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --explain "$T/fleet.yaml" "$T/pod.yaml"
+    assert_failure 1
+    [[ $stderr == *"  in short: 2 nodes refused before allocating: fewer free devices than the claims need; fix: add devices, or free some" ]]
+    # two devices a node, one of which the class does not select: the allocator's cut, with the reason
+    "$DRA_BIN/dra-slice" profile gpu --nodes 2 --devices 2 >"$T/fleet.yaml"
+    sed -i 's/device.driver == "gpu.example.com"/device.attributes["gpu.example.com"].index == 0/' "$T/pod.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --explain "$T/fleet.yaml" "$T/pod.yaml"
+    assert_failure 1
+    [[ $stderr == *"  in short: claim default/p-g-"*", request gpus finds no device on 2 nodes; nearest: gpu.example.com/node-0/gpu-1 on node-0, class gpu selector #0 is false; fix: ask for a device class that selects it" ]]
+}

@@ -104,8 +104,37 @@ void dra_sched_report_pods(const dra_sched_result *res, const char *prog, bool e
     }
 }
 
+/* One sentence for an unschedulable pod (dra_alloc_explain_verdict over
+ * the allocator traces of the nodes tried), else its message; NULL for a
+ * pod that is not unschedulable.  The caller frees it. */
+static char *verdict(const dra_sched_pod *sp)
+{
+    if (sp->outcome != DRA_POD_UNSCHEDULABLE)
+        return NULL;
+    size_t n = json_array_size(sp->trace);
+    const json_t **traces = dra_xcalloc(n + 1, sizeof *traces);
+    const char **names = dra_xcalloc(n + 1, sizeof *names);
+    size_t i, npre = 0;
+    json_t *t;
+    const char *pre = NULL;
+    json_array_foreach(sp->trace, i, t) {
+        traces[i] = json_object_get(t, "allocator");
+        names[i] = jstr(t, "node");
+        if (jstr(t, "prefiltered") && !npre++)
+            pre = jstr(t, "prefiltered");
+    }
+    char *v = dra_alloc_explain_verdict(traces, names, n);
+    free(traces);
+    free(names);
+    if (!v && npre) /* no allocator ran: the free-device bound refused every node */
+        v = dra_xasprintf("%zu node%s refused before allocating: %s; fix: add devices, or free some", npre,
+                          npre == 1 ? "" : "s", pre);
+    return v ? v : dra_xstrdup(sp->message ? sp->message : "no node was tried");
+}
+
 void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
 {
+    char *summary = verdict(sp);
     if (json) {
         json_t *o = json_pack("{s:s,s:s}", "pod", sp->ref, "outcome", outcome_name(sp->outcome));
         if (sp->node) {
@@ -116,9 +145,12 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
             json_object_set_new(o, "message", json_string(sp->message));
         if (sp->trace)
             json_object_set(o, "nodes", sp->trace);
+        if (summary)
+            json_object_set_new(o, "summary", json_string(summary));
         char *s = json_dumps(o, JSON_COMPACT);
         dra_buf_printf(b, "%s\n", s ? s : "");
         free(s);
+        free(summary);
         json_decref(o);
         return;
     }
@@ -139,6 +171,9 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
             trace_rejections(json_object_get(t, "allocator"), b);
         }
     }
+    if (summary)
+        dra_buf_printf(b, "  in short: %s\n", summary);
+    free(summary);
 }
 
 void dra_sched_stats_format(const dra_sched_stats *st, dra_buf *b)
