@@ -60,7 +60,8 @@ static const dra_cmd cmds[] = {
      gate_opts, ""},
     {"lint", "lint [FILES]", "check every class and claim selector against the input's devices",
      "One line per problem: compile errors, keys that raise `no such key`, selectors no device\n"
-     "passes, string comparisons with version attributes, costs near the limit. Exit 1 on problems.",
+     "passes, string comparisons with version attributes, capacity names no device publishes (in\n"
+     "selectors and capacity requests), costs near the limit. Exit 1 on problems.",
      lint_opts, "file"},
     {"repl", "repl [FILES]", "interactive CEL session on the input's devices",
      "Each expression prints its value, or for a bool expression over `device` the matching devices.\n"

@@ -136,3 +136,33 @@ YAML
     assert_failure 1
     [[ $stderr == *"  in short: claim default/p-g-"*", request gpus finds no device on 2 nodes; nearest: gpu.example.com/node-0/gpu-1 on node-0, class gpu selector #0 is false; fix: ask for a device class that selects it" ]]
 }
+
+@test "dra-select lint reports capacity names no device publishes, in capacity requests and selectors (README example cluster)" {
+    cat >"$T/mem.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: mem, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        capacity:
+          requests:
+            gpu.example.com/memory: 40Gi
+        selectors:
+        - cel: {expression: 'has(device.capacity["gpu.example.com"].vram) || device.capacity["gpu.example.com"].mem.compareTo(quantity("40Gi")) >= 0'}
+YAML
+    C="$EXAMPLES/cluster"
+    run --separate-stderr "$DRA_BIN/dra-select" lint "$C/slices.yaml" "$C/classes.yaml" "$T/mem.yaml"
+    assert_failure 1
+    assert_line "$T/mem.yaml:12: ResourceClaim/default/mem: spec.devices.requests[0].exactly.capacity.requests[gpu.example.com/memory]: capacity gpu.example.com/memory is published by none of the 3 devices the class selects (they publish: memory)"
+    assert_line "$T/mem.yaml:14: ResourceClaim/default/mem: spec.devices.requests[0].exactly.selectors[0].cel.expression: capacity gpu.example.com/mem is published by no device (the devices publish: gpu.example.com/memory, net.example.com/bandwidth)"
+    # a has() test is a guard: vram is not reported
+    refute_output --partial 'vram'
+    # the README's own claims, which ask for bandwidth and read memory, are clean
+    run --separate-stderr "$DRA_BIN/dra-select" lint "$C/slices.yaml" "$C/classes.yaml" "$C/claims.yaml"
+    assert_success
+    assert_output ''
+}

@@ -19,6 +19,9 @@ typedef struct lint_ctx {
     /* (domain, name) of every version attribute some device has */
     char **version_attrs;
     size_t nversion;
+    /* "domain/name" of every capacity some device publishes */
+    char **caps;
+    size_t ncaps;
 } lint_ctx;
 
 /* One class's verdicts, reused by the requests that name it. */
@@ -38,6 +41,25 @@ static void problem(lint_ctx *c, const dra_obj *o, const char *field, char *msg)
 
 /* ---- version attributes compared with strings ---- */
 
+/* Add s (taken) to the set v of n strings unless it is there. */
+static void add_name(char ***v, size_t *n, char *s)
+{
+    for (size_t k = 0; k < *n; k++)
+        if (!strcmp((*v)[k], s)) {
+            free(s);
+            return;
+        }
+    *v = dra_xgrow(*v, *n, sizeof **v);
+    (*v)[(*n)++] = s;
+}
+
+/* A device's name as CEL sees it: domain/name, the driver the domain of a
+ * bare name. */
+static char *qualify(const dra_sel_device *d, const char *key)
+{
+    return strchr(key, '/') ? dra_xstrdup(key) : dra_xasprintf("%s/%s", d->driver, key);
+}
+
 static void collect_versions(lint_ctx *c)
 {
     for (size_t i = 0; i < c->devs->n; i++) {
@@ -47,21 +69,36 @@ static void collect_versions(lint_ctx *c)
         json_t *dev = dra_sel_device_ref(d);
         json_object_foreach(json_object_get(dev, "attributes"), key, val)
         {
-            if (!json_object_get(val, "version"))
-                continue;
-            char *qualified = strchr(key, '/') ? dra_xstrdup(key) : dra_xasprintf("%s/%s", d->driver, key);
-            bool seen = false;
-            for (size_t k = 0; k < c->nversion && !seen; k++)
-                seen = !strcmp(c->version_attrs[k], qualified);
-            if (seen) {
-                free(qualified);
-                continue;
-            }
-            c->version_attrs = dra_xgrow(c->version_attrs, c->nversion, sizeof *c->version_attrs);
-            c->version_attrs[c->nversion++] = qualified;
+            if (json_object_get(val, "version"))
+                add_name(&c->version_attrs, &c->nversion, qualify(d, key));
         }
+        json_object_foreach(json_object_get(dev, "capacity"), key, val)
+            add_name(&c->caps, &c->ncaps, qualify(d, key));
         json_decref(dev);
     }
+}
+
+static bool has_name(char *const *v, size_t n, const char *s)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(v[k], s))
+            return true;
+    return false;
+}
+
+/* "a, b, c" of up to five names, "and N more" after. */
+static char *name_list(char *const *v, size_t n)
+{
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t k = 0; k < n && k < 5; k++)
+        dra_buf_printf(&b, "%s%s", k ? ", " : "", v[k]);
+    if (n > 5)
+        dra_buf_printf(&b, " and %zu more", n - 5);
+    if (!n)
+        dra_buf_puts(&b, "none");
+    char *r = dra_xstrdup(dra_buf_str(&b));
+    dra_buf_free(&b);
+    return r;
 }
 
 /* `name` of `X.name` / `X["name"]`, with its operand. */
@@ -79,16 +116,22 @@ static const char *member_name(const cel_node *n, const cel_node **operand)
     return NULL;
 }
 
-/* "dom/name" when n is device.attributes[dom][name] (any spelling). */
-static char *attribute_ref(const cel_node *n)
+/* "dom/name" when n is device.<map>[dom][name] (any spelling), map being
+ * "attributes" or "capacity". */
+static char *device_ref(const cel_node *n, const char *map)
 {
     const cel_node *dom_node, *attrs, *dev;
     const char *name = member_name(n, &dom_node);
     const char *dom = name ? member_name(dom_node, &attrs) : NULL;
     const char *field = dom ? member_name(attrs, &dev) : NULL;
-    if (!field || strcmp(field, "attributes") || dev->kind != CEL_NODE_IDENT || strcmp(dev->u.ident.name, "device"))
+    if (!field || strcmp(field, map) || dev->kind != CEL_NODE_IDENT || strcmp(dev->u.ident.name, "device"))
         return NULL;
     return dra_xasprintf("%s/%s", dom, name);
+}
+
+static char *attribute_ref(const cel_node *n)
+{
+    return device_ref(n, "attributes");
 }
 
 static bool is_comparison(const char *f)
@@ -97,53 +140,72 @@ static bool is_comparison(const char *f)
            !strcmp(f, CEL_OP_LESS_EQUALS) || !strcmp(f, CEL_OP_GREATER) || !strcmp(f, CEL_OP_GREATER_EQUALS);
 }
 
-static void find_version_strings(lint_ctx *c, const cel_node *n, const dra_obj *o, const char *field)
+typedef void visit_fn(lint_ctx *c, const cel_node *n, const dra_obj *o, const char *field);
+
+/* visit on n and every node below it. */
+static void walk(lint_ctx *c, const cel_node *n, const dra_obj *o, const char *field, visit_fn *visit)
 {
     if (!n)
         return;
+    visit(c, n, o, field);
     switch (n->kind) {
-    case CEL_NODE_SELECT: find_version_strings(c, n->u.select.operand, o, field); return;
+    case CEL_NODE_SELECT: walk(c, n->u.select.operand, o, field, visit); return;
     case CEL_NODE_CALL:
-        if (is_comparison(n->u.call.function) && n->u.call.nargs == 2) {
-            for (int side = 0; side < 2; side++) {
-                const cel_node *lit = n->u.call.args[1 - side];
-                if (lit->kind != CEL_NODE_CONST || lit->u.constant.kind != CEL_CONST_STRING)
-                    continue;
-                char *ref = attribute_ref(n->u.call.args[side]);
-                for (size_t k = 0; ref && k < c->nversion; k++)
-                    if (!strcmp(ref, c->version_attrs[k])) {
-                        problem(c, o, field,
-                                dra_xasprintf("compares the version attribute %s with the string \"%s\": a version "
-                                              "never equals a string and cannot be ordered against one; compare "
-                                              "with semver(\"%s\")",
-                                              ref, lit->u.constant.v.s.data, lit->u.constant.v.s.data));
-                        break;
-                    }
-                free(ref);
-            }
-        }
-        find_version_strings(c, n->u.call.target, o, field);
+        walk(c, n->u.call.target, o, field, visit);
         for (size_t i = 0; i < n->u.call.nargs; i++)
-            find_version_strings(c, n->u.call.args[i], o, field);
+            walk(c, n->u.call.args[i], o, field, visit);
         return;
     case CEL_NODE_LIST:
         for (size_t i = 0; i < n->u.list.nelems; i++)
-            find_version_strings(c, n->u.list.elems[i], o, field);
+            walk(c, n->u.list.elems[i], o, field, visit);
         return;
     case CEL_NODE_MAP:
         for (size_t i = 0; i < n->u.map.nentries; i++) {
-            find_version_strings(c, n->u.map.entries[i].key, o, field);
-            find_version_strings(c, n->u.map.entries[i].value, o, field);
+            walk(c, n->u.map.entries[i].key, o, field, visit);
+            walk(c, n->u.map.entries[i].value, o, field, visit);
         }
         return;
     case CEL_NODE_COMPREHENSION:
-        find_version_strings(c, n->u.comp.iter_range, o, field);
-        find_version_strings(c, n->u.comp.accu_init, o, field);
-        find_version_strings(c, n->u.comp.loop_step, o, field);
-        find_version_strings(c, n->u.comp.result, o, field);
+        walk(c, n->u.comp.iter_range, o, field, visit);
+        walk(c, n->u.comp.accu_init, o, field, visit);
+        walk(c, n->u.comp.loop_step, o, field, visit);
+        walk(c, n->u.comp.result, o, field, visit);
         return;
     default: return;
     }
+}
+
+static void version_strings(lint_ctx *c, const cel_node *n, const dra_obj *o, const char *field)
+{
+    if (n->kind != CEL_NODE_CALL || !is_comparison(n->u.call.function) || n->u.call.nargs != 2)
+        return;
+    for (int side = 0; side < 2; side++) {
+        const cel_node *lit = n->u.call.args[1 - side];
+        if (lit->kind != CEL_NODE_CONST || lit->u.constant.kind != CEL_CONST_STRING)
+            continue;
+        char *ref = attribute_ref(n->u.call.args[side]);
+        if (ref && has_name(c->version_attrs, c->nversion, ref))
+            problem(c, o, field,
+                    dra_xasprintf("compares the version attribute %s with the string \"%s\": a version "
+                                  "never equals a string and cannot be ordered against one; compare "
+                                  "with semver(\"%s\")",
+                                  ref, lit->u.constant.v.s.data, lit->u.constant.v.s.data));
+        free(ref);
+    }
+}
+
+/* device.capacity[dom][name] of a capacity no device publishes (a has()
+ * test is a guard, not a use). */
+static void unknown_capacity(lint_ctx *c, const cel_node *n, const dra_obj *o, const char *field)
+{
+    char *ref = c->devs->n ? device_ref(n, "capacity") : NULL;
+    if (ref && !has_name(c->caps, c->ncaps, ref)) {
+        char *list = name_list(c->caps, c->ncaps);
+        problem(c, o, field,
+                dra_xasprintf("capacity %s is published by no device (the devices publish: %s)", ref, list));
+        free(list);
+    }
+    free(ref);
 }
 
 /* ---- one selector list ---- */
@@ -192,8 +254,10 @@ static bool lint_list(lint_ctx *c, const dra_obj *o, const char *path, const jso
             dra_arena a = DRA_ARENA_INIT;
             cel_ast *ast = NULL;
             dra_err *pe = cel_parse(expr, strlen(expr), NULL, &a, &ast);
-            if (!pe)
-                find_version_strings(c, ast->root, o, field);
+            if (!pe) {
+                walk(c, ast->root, o, field, version_strings);
+                walk(c, ast->root, o, field, unknown_capacity);
+            }
             dra_err_free(pe);
             dra_arena_free(&a);
         }
@@ -259,6 +323,48 @@ static class_result *find_class(class_result *cr, size_t n, const char *name)
     return NULL;
 }
 
+/* capacity.requests names that no device reaching the request publishes:
+ * the allocator matches them exactly, so such a request gets no device. */
+static void lint_capacity_requests(lint_ctx *c, const dra_obj *o, const char *path, const json_t *exact,
+                                   const bool *reach)
+{
+    const json_t *reqs = json_object_get(json_object_get(exact, "capacity"), "requests");
+    if (!json_object_size(reqs) || !c->devs->n)
+        return;
+    /* the names the reaching devices publish, as written in their slices */
+    char **names = NULL;
+    size_t nnames = 0, nreach = 0;
+    for (size_t i = 0; i < c->devs->n; i++) {
+        if (!reach[i])
+            continue;
+        nreach++;
+        const char *key;
+        json_t *val;
+        json_t *dev = dra_sel_device_ref(&c->devs->v[i]);
+        json_object_foreach(json_object_get(dev, "capacity"), key, val)
+            add_name(&names, &nnames, dra_xstrdup(key));
+        json_decref(dev);
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)reqs, key, val)
+    {
+        if (!nreach || has_name(names, nnames, key))
+            continue;
+        char *field = dra_xasprintf("%s.capacity.requests[%s]", path, key);
+        char *list = name_list(names, nnames);
+        problem(c, o, field,
+                dra_xasprintf("capacity %s is published by none of the %zu device%s the class selects (they "
+                              "publish: %s)",
+                              key, nreach, nreach == 1 ? "" : "s", list));
+        free(list);
+        free(field);
+    }
+    for (size_t i = 0; i < nnames; i++)
+        free(names[i]);
+    free(names);
+}
+
 static void lint_request(lint_ctx *c, const dra_obj *o, const char *path, const json_t *exact, class_result *cr,
                          size_t ncr, const dra_model *m)
 {
@@ -275,6 +381,7 @@ static void lint_request(lint_ctx *c, const dra_obj *o, const char *path, const 
      * compile the request's selectors. */
     for (size_t i = 0; k && k->known && i < c->devs->n; i++)
         reach[i] = k->passes[i];
+    lint_capacity_requests(c, o, path, exact, reach);
     char *spath = dra_xasprintf("%s.selectors", path);
     lint_list(c, o, spath, sels, reach);
     free(spath);
@@ -339,6 +446,9 @@ dra_err *dra_sel_lint(const dra_model *m, const dra_sel_devices *devs, const dra
     for (size_t i = 0; i < c.nversion; i++)
         free(c.version_attrs[i]);
     free(c.version_attrs);
+    for (size_t i = 0; i < c.ncaps; i++)
+        free(c.caps[i]);
+    free(c.caps);
     cel_env_free(c.env);
     return c.problems;
 }
