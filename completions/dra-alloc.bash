@@ -19,19 +19,21 @@ _dra_alloc() {
         case "$prev" in
         --node) return;;
         --feature-gates) return;;
+        --explain-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --timeout) return;;
         --now) return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --node --feature-gates --explain --output --timeout --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --node --feature-gates --explain --explain-file --output --timeout --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     schedule)
         case "$prev" in
         --feature-gates) return;;
+        --explain-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --timeout) return;;
         --name-suffix) COMPREPLY=($(compgen -W "hash none" -- "$cur")); return;;
@@ -44,7 +46,7 @@ _dra_alloc() {
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --explain --output --timeout --name-suffix --classic-driver --what-if --drain --remove-device --taint --add --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --explain --explain-file --output --timeout --name-suffix --classic-driver --what-if --drain --remove-device --taint --add --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -23,11 +23,12 @@ _dra_select() {
         --namespace|-n) return;;
         --request|-r) return;;
         --feature-gates) return;;
+        --explain-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --class --expr --claim --namespace --request --feature-gates --explain --output --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --class --expr --claim --namespace --request --feature-gates --explain --explain-file --output --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -12,6 +12,7 @@ complete -c dra-select -n '__fish_seen_subcommand_from select' -l namespace -s n
 complete -c dra-select -n '__fish_seen_subcommand_from select' -l request -s r -x -d 'the request of --claim (default: its only one)'
 complete -c dra-select -n '__fish_seen_subcommand_from select' -l feature-gates -x -d 'enable or disable Kubernetes feature gates'
 complete -c dra-select -n '__fish_seen_subcommand_from select' -l explain -d 'explain the decisions on stderr'
+complete -c dra-select -n '__fish_seen_subcommand_from select' -l explain-file -r -F -d 'the explanation to FILE, not stderr (implies --explain)'
 complete -c dra-select -n '__fish_seen_subcommand_from select' -l output -s o -x -a 'yaml json jsonl' -d 'output format: yaml json jsonl'
 complete -c dra-select -n '__fish_seen_subcommand_from select' -l validate -x -a 'strict warn ignore' -d 'unknown or duplicate fields: strict (an error, the default), warn or ignore'
 complete -c dra-select -n '__fish_seen_subcommand_from select' -l recursive -s R -d 'read directories given as input recursively'

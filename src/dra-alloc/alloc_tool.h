@@ -38,6 +38,7 @@ typedef struct opts {
     dra_strv gates;
     bool explain, no_validate, no_prune;
     int explain_fmt; /* 0 text, 1 json */
+    const char *explain_file; /* --explain-file: the explanation there, not on stderr */
     /* capacity */
     dra_strv classes, fail_below;
     const char *match_attribute;

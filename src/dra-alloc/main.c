@@ -16,7 +16,7 @@
 #include "classic.h"
 
 /* The entries both commands share, with the same meaning. */
-#define HEAD_ENTRIES DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_EXPLAIN_ENTRY, DRA_OPT_OUTPUT_ENTRY("yaml json jsonl")
+#define HEAD_ENTRIES DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_EXPLAIN_ENTRIES, DRA_OPT_OUTPUT_ENTRY("yaml json jsonl")
 #define TAIL_ENTRIES                                                                                                   \
     {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)", \
      NULL},                                                                                                            \
@@ -78,6 +78,7 @@ const dra_tool dra_alloc_tool = {"dra-alloc", "allocate devices to ResourceClaim
 static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_NODE, opts, node),         DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),
     DRA_VAL_BOOL(DRA_OPT_EXPLAIN, opts, explain),     DRA_VAL_ENUM(DRA_OPT_EXPLAIN, opts, explain_fmt, "format"),
+    DRA_VAL_STRING(DRA_OPT_EXPLAIN_FILE, opts, explain_file),
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),     DRA_VAL_STRING(OPT_TIMEOUT, opts, timeout),
     DRA_VAL_STRING(OPT_NAME_SUFFIX, opts, name_suffix), DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),
     DRA_VAL_BOOL(OPT_NO_PRUNE, opts, no_prune),       DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
@@ -90,6 +91,7 @@ static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
     input in;
+    x->explain |= x->explain_file != NULL;
     dra_err *e = dra_alloc_load_input(a, x, false, &in);
     if (!e && !x->node)
         e = dra_err_new(DRA_EXIT_INPUT, "--node is required");
@@ -105,10 +107,12 @@ static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
     dra_alloc_node_run r;
     e = dra_alloc_node(&in.model, &in.packs, x->node, &in.features, &ao, &r);
     dra_tool_notes(&dra_alloc_tool, a, r.warnings, NULL);
+    dra_err *we = NULL; /* the explanation's write: after the verdict, whose exit code it keeps */
     if (x->explain && r.res) {
         dra_buf b = DRA_BUF_INIT;
         dra_alloc_explain_render(r.res, e, x->explain_fmt == 1, &b);
-        dra_alloc_print_err(&b);
+        we = dra_tool_explain_write(x->explain_file, &b);
+        dra_buf_free(&b);
     }
     if (!e && r.res && !dra_alloc_result_ok(r.res)) {
         const char *why = dra_alloc_result_reason(r.res);
@@ -123,6 +127,7 @@ static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
             json_decref(claims[i]);
         free(claims);
     }
+    e = dra_err_append(e, we);
     dra_alloc_node_run_free(&r);
     dra_alloc_input_free(&in);
     return e;
@@ -132,6 +137,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
     input in;
+    x->explain |= x->explain_file != NULL;
     if (x->what_if)
         return dra_alloc_run_whatif(a, p, rc);
     dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH};
@@ -175,9 +181,15 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
         dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", res.warnings);
     if (!e) {
+        /* with --explain-file, stderr keeps the pods' verdicts */
         dra_buf b = DRA_BUF_INIT;
-        dra_sched_report_pods(&res, "dra-alloc", x->explain, x->explain_fmt == 1, &b, rc);
+        dra_sched_report_pods(&res, "dra-alloc", x->explain && !x->explain_file, x->explain_fmt == 1, &b, rc);
         dra_alloc_print_err(&b);
+        if (x->explain_file) {
+            dra_sched_report_pods(&res, "dra-alloc", true, x->explain_fmt == 1, &b, rc);
+            e = dra_tool_explain_write(x->explain_file, &b);
+            dra_buf_free(&b);
+        }
     }
     if (!e && getenv("DRA_ALLOC_STATS")) {
         dra_buf b = DRA_BUF_INIT;

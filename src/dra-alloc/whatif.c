@@ -16,7 +16,8 @@ dra_err *dra_alloc_whatif_check(const opts *x)
     if (!x->what_if && given)
         return dra_err_new(DRA_EXIT_INPUT, "%s needs --what-if", given);
     if (x->what_if && (x->explain || x->classic.n))
-        return dra_err_new(DRA_EXIT_INPUT, "--what-if: %s is not possible here", x->explain ? "--explain" : "--classic-driver");
+        return dra_err_new(DRA_EXIT_INPUT, "--what-if: %s is not possible here",
+                           x->explain_file ? "--explain-file" : x->explain ? "--explain" : "--classic-driver");
     return NULL;
 }
 

@@ -20,7 +20,7 @@ static const dra_opt select_opts[] = {
     {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", "namespace of --claim NAME (default: default, as kubectl)", NULL},
     {OPT_REQUEST, "request", 'r', DRA_ARG_REQUIRED, "R[/SUB]", "the request of --claim (default: its only one)", NULL},
     DRA_OPT_FEATURE_GATES_ENTRY,
-    DRA_OPT_EXPLAIN_ENTRY,
+    DRA_OPT_EXPLAIN_ENTRIES,
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"),
     DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
@@ -45,9 +45,10 @@ static const dra_cmd cmds[] = {
      "Devices come from the newest generation of every pool in the input's ResourceSlices (devices\n"
      "of incomplete pools are listed, with a note). A device matches when every class selector, then\n"
      "every request selector, then every -e expression is true. Output: driver/pool/device lines, or\n"
-     "{driver, pool, node, device} objects with -o. --explain tells on stderr, for every other device,\n"
-     "the first selector that was false or failed. Exit: 0 matches, 1 none, 2 input, compile or\n"
-     "CEL runtime errors (upstream's scheduler fails the allocation on any CEL error).",
+     "{driver, pool, node, device} objects with -o. --explain tells on stderr (--explain-file: in a\n"
+     "file), for every other device, the first selector that was false or failed. Exit: 0 matches,\n"
+     "1 none, 2 input, compile or CEL runtime errors (upstream's scheduler fails the allocation\n"
+     "on any CEL error).",
      select_opts, "file"},
     {"eval", "eval [--var NAME=CEL]... [--device DRIVER/POOL/DEVICE] EXPR [FILES]",
      "evaluate a CEL expression and print its value in CEL syntax",
@@ -79,8 +80,9 @@ typedef struct opts {
     const char *class, *claim, *namespace, *request, *output, *device;
     dra_strv exprs, vars, gates;
     bool explain;
-    int explain_fmt; /* 0 text, 1 json */
-    dra_features f;  /* from gates */
+    int explain_fmt;          /* 0 text, 1 json */
+    const char *explain_file; /* --explain-file: the explanation there, not on stderr */
+    dra_features f;           /* from gates */
 } opts;
 
 static const dra_optval vals[] = {
@@ -90,6 +92,7 @@ static const dra_optval vals[] = {
     DRA_VAL_STRINGS(OPT_VAR, opts, vars),         DRA_VAL_STRING(OPT_DEVICE, opts, device),
     DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),
     DRA_VAL_BOOL(DRA_OPT_EXPLAIN, opts, explain), DRA_VAL_ENUM(DRA_OPT_EXPLAIN, opts, explain_fmt, "format"),
+    DRA_VAL_STRING(DRA_OPT_EXPLAIN_FILE, opts, explain_file),
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output), DRA_VAL_END,
 };
 
@@ -129,6 +132,7 @@ static dra_err *run_select(const dra_args *a, void *p, int *rc)
     opts *x = p;
     dra_err *e = gates(x);
     dra_format fmt = DRA_FMT_YAML;
+    x->explain |= x->explain_file != NULL;
     dra_sel_note_mode mode = !x->explain ? DRA_SEL_NOTE_ERRORS : x->explain_fmt ? DRA_SEL_NOTE_JSON : DRA_SEL_NOTE_TEXT;
     if (!e && x->output)
         e = dra_format_parse(x->output, &fmt);
@@ -163,7 +167,7 @@ static dra_err *run_select(const dra_args *a, void *p, int *rc)
         }
         if (w)
             e = dra_writer_finish(w, e);
-        fputs(dra_buf_str(&notes), stderr);
+        e = dra_err_append(e, dra_tool_explain_write(x->explain ? x->explain_file : NULL, &notes));
         dra_buf_free(&notes);
         free(m);
     }

@@ -166,3 +166,48 @@ YAML
     assert_success
     assert_output ''
 }
+
+@test "--explain-file: the explanation goes to the file, whole; warnings and verdicts stay on stderr" {
+    { held held gpu-0 trainer; want three 3; } >"$T/claims.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-2 --explain=json --explain-file "$T/ex.json" "$T/world.yaml" "$T/claims.yaml"
+    assert_failure 1
+    # stderr has the warning and the verdict, the file one JSON document and nothing else
+    [[ $stderr == *"warning: node node-2 is not in the input"* ]]
+    [[ $stderr == *"dra-alloc: cannot allocate all claims"* ]]
+    [[ $stderr != *'"claims"'* ]]
+    run jq -r '.node' "$T/ex.json"
+    assert_success
+    assert_output 'node-2'
+    # --explain-file alone is --explain (text)
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain-file "$T/ex.txt" "$T/world.yaml" "$T/claims.yaml"
+    assert_failure 1
+    [[ $stderr != *"search cut"* ]]
+    grep -q 'gpu.example.com/node-1/gpu-0: in-use: allocated to claim default/held, reserved for pod default/trainer' "$T/ex.txt"
+    # a file that cannot be written is a runtime failure naming it, after the verdict
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain-file "$T/no/such/dir/ex.txt" "$T/world.yaml" "$T/claims.yaml"
+    assert_failure 3
+    [[ $stderr == *"$T/no/such/dir/ex.txt"* ]]
+    # an explanation replaces the file: a successful run leaves its own, not the last one's
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --explain-file "$T/ex.txt" "$A/basic.yaml"
+    assert_success
+    grep -q 'allocated gpu -> gpu.example.com/node-1/gpu-0' "$T/ex.txt"
+    ! grep -q 'search cut' "$T/ex.txt"
+}
+
+@test "--explain-file on schedule and dra-select; not with --what-if" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --explain=json --explain-file "$T/pods.jsonl" "$EXAMPLES/cluster/"*.yaml
+    assert_failure 1
+    # stderr keeps the scheduler's summary of the pod that fits nowhere
+    [[ $stderr == *"dra-alloc: pod default/fast-path: 0/2 nodes are available: 2 cannot allocate all claims."* ]]
+    [[ $stderr != *'{"pod"'* ]]
+    run jq -r '.pod + " " + .outcome' "$T/pods.jsonl"
+    assert_line 'default/trainer scheduled'
+    assert_line 'default/fast-path unschedulable'
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --what-if --drain node-a --explain-file "$T/x" "$EXAMPLES/cluster/"*.yaml
+    assert_failure 2
+    [[ $stderr == *"--what-if: --explain-file is not possible here"* ]]
+    run --separate-stderr "$DRA_BIN/dra-select" --class gpu.example.com --explain-file "$T/sel.txt" "$EXAMPLES/cluster/"{slices,classes}.yaml
+    assert_success
+    [ -z "$stderr" ]
+    grep -q 'net.example.com/node-a/eth1' "$T/sel.txt"
+}

@@ -81,6 +81,7 @@ enum {
     DRA_OPT_VALIDATE,      /* --validate strict|warn|ignore: unknown and duplicate fields, as kubectl */
     DRA_OPT_RECURSIVE,     /* -R: directories recursively, as kubectl */
     DRA_OPT_VERBOSE,       /* -v: say what was skipped and why */
+    DRA_OPT_EXPLAIN_FILE,  /* --explain-file FILE: the explanation to FILE, not stderr (dra_tool_explain_write) */
     DRA_OPT_TOOL_BASE = 100,
 };
 
@@ -91,6 +92,9 @@ enum {
 #define DRA_OPT_NODE_ENTRY(help) {DRA_OPT_NODE, "node", 0, DRA_ARG_REQUIRED, "NAME", help, NULL}
 #define DRA_OPT_NOW_ENTRY {DRA_OPT_NOW, "now", 0, DRA_ARG_REQUIRED, "RFC3339", "evaluate as of this time instead of the clock", NULL}
 #define DRA_OPT_EXPLAIN_ENTRY {DRA_OPT_EXPLAIN, "explain", 0, DRA_ARG_OPTIONAL, "text|json", "explain the decisions on stderr", "text json"}
+#define DRA_OPT_EXPLAIN_FILE_ENTRY {DRA_OPT_EXPLAIN_FILE, "explain-file", 0, DRA_ARG_REQUIRED, "FILE", "the explanation to FILE, not stderr (implies --explain)", "file"}
+/* Every tool that explains offers both. */
+#define DRA_OPT_EXPLAIN_ENTRIES DRA_OPT_EXPLAIN_ENTRY, DRA_OPT_EXPLAIN_FILE_ENTRY
 #define DRA_OPT_VALIDATE_ENTRY {DRA_OPT_VALIDATE, "validate", 0, DRA_ARG_REQUIRED, "MODE", "unknown or duplicate fields: strict (an error, the default), warn or ignore", "strict warn ignore"}
 #define DRA_OPT_RECURSIVE_ENTRY {DRA_OPT_RECURSIVE, "recursive", 'R', DRA_ARG_NONE, NULL, "read directories given as input recursively", NULL}
 #define DRA_OPT_VERBOSE_ENTRY {DRA_OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what was skipped and why", NULL}

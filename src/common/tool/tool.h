@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "flood.h"
+#include "../base/buf.h"
 #include "../io/stream.h"
 #include "../model/features.h"
 #include "../model/load.h"
@@ -29,6 +30,11 @@
  * finishes (dra_tool_finish).  Returns the exit code. */
 int dra_tool_main(const dra_tool *tool, const dra_runner *runners, const dra_optval *vals, int argc, char **argv,
                   void *opts);
+
+/* Write an explanation (--explain): to `file` when not NULL (--explain-file:
+ * created or replaced whole and atomically, base/wfile.h, mode 0644 less
+ * the umask), else to stderr.  Errors (DRA_EXIT_RUNTIME) name the file. */
+DRA_MUST_USE dra_err *dra_tool_explain_write(const char *file, const dra_buf *b);
 
 /* Parse argv and handle --help/--version/--completion and usage errors.
  * Returns true when main should return *rc right away (a is then freed). */
