@@ -1,0 +1,63 @@
+/* The pool rule.  See poolrule.h. */
+#include "poolrule.h"
+
+#include <stdio.h>
+
+void dra_pool_tally_init(dra_pool_tally *t, int64_t gen)
+{
+    *t = (dra_pool_tally){.gen = gen};
+}
+
+void dra_pool_tally_add(dra_pool_tally *t, int64_t generation, int64_t count, bool counted)
+{
+    if (generation > t->gen)
+        t->newer = true;
+    if (generation != t->gen)
+        return;
+    if (t->seen && count != t->want)
+        t->inconsistent = true;
+    if (!t->seen)
+        t->want = count;
+    t->seen = true;
+    t->n += counted;
+}
+
+/* GatherPools: slices that disagree make the pool invalid unless a newer
+ * generation makes it obsolete; a node that found as many slices as
+ * resourceSliceCount uses them as they are; otherwise a newer generation
+ * makes the pool obsolete, and the pool-wide count decides completeness. */
+dra_pool_verdict dra_pool_tally_verdict(const dra_pool_tally *t, size_t relevant)
+{
+    if (t->inconsistent)
+        return t->newer ? DRA_POOL_OBSOLETE : DRA_POOL_INCONSISTENT;
+    if (relevant != DRA_POOL_ALL && (int64_t)relevant == t->want)
+        return DRA_POOL_COMPLETE_NODE;
+    if (t->newer)
+        return DRA_POOL_OBSOLETE;
+    if ((int64_t)t->n != t->want)
+        return DRA_POOL_INCOMPLETE;
+    return DRA_POOL_COMPLETE;
+}
+
+const char *dra_pool_verdict_reason(const dra_pool_tally *t, dra_pool_verdict v, char *buf, size_t len)
+{
+    switch (v) {
+    case DRA_POOL_COMPLETE_NODE:
+    case DRA_POOL_COMPLETE: return NULL;
+    case DRA_POOL_OBSOLETE:
+        snprintf(buf, len, "obsolete: a newer generation than %lld exists", (long long)t->gen);
+        break;
+    case DRA_POOL_INCONSISTENT:
+        snprintf(buf, len, "ResourceSlices in the pool generation declare inconsistent resourceSliceCount");
+        break;
+    case DRA_POOL_INCOMPLETE:
+        if ((int64_t)t->n < t->want)
+            snprintf(buf, len, "incomplete: %zu of %lld ResourceSlices at generation %lld", t->n, (long long)t->want,
+                     (long long)t->gen);
+        else
+            snprintf(buf, len, "incomplete: %zu ResourceSlices at generation %lld, but resourceSliceCount is %lld", t->n,
+                     (long long)t->gen, (long long)t->want);
+        break;
+    }
+    return buf;
+}

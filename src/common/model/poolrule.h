@@ -1,0 +1,59 @@
+/* The pool rule: whether the allocator uses a pool at a generation, from
+ * its ResourceSlices' generation and resourceSliceCount alone (upstream
+ * k8s.io/dynamic-resource-allocation v0.37.2
+ * structured/internal/experimental/pools_experimental.go GatherPools, PR
+ * #141118 for slices that disagree).  The one copy for every tool that says
+ * whether a pool is usable: the allocator's per-node pools
+ * (alloc/pools.c), dra-alloc capacity (alloc/fleet.c) and dra-select's
+ * device list (select/devices.c).
+ *
+ * A tally is fed every slice of the pool, cluster-wide, and judged:
+ *
+ *   dra_pool_tally t;
+ *   dra_pool_tally_init(&t, gen);
+ *   for each slice: dra_pool_tally_add(&t, s.generation, s.count, counted);
+ *   v = dra_pool_tally_verdict(&t, relevant);
+ *
+ * `counted` is false for a slice the allocator ignores (one using
+ * compatibility groups with DRADeviceCompatibilityGroups off): it still
+ * takes part in the consistency check, not in the count.  `relevant` is the
+ * number of slices at gen a node's allocator found for itself, or
+ * DRA_POOL_ALL for a pool-wide view.
+ *
+ * No allocation, no global state. */
+#ifndef DRA_MODEL_POOLRULE_H
+#define DRA_MODEL_POOLRULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DRA_POOL_ALL ((size_t)-1)
+
+typedef struct dra_pool_tally {
+    int64_t gen;        /* the generation judged */
+    int64_t want;       /* resourceSliceCount of a slice at gen */
+    size_t n;           /* counted slices at gen */
+    bool seen;          /* some slice at gen was added */
+    bool inconsistent;  /* slices at gen disagree on resourceSliceCount */
+    bool newer;         /* some slice has a newer generation */
+} dra_pool_tally;
+
+typedef enum {
+    DRA_POOL_COMPLETE_NODE, /* the node's own slices at gen are the whole pool */
+    DRA_POOL_COMPLETE,      /* every counted slice at gen makes the pool */
+    DRA_POOL_OBSOLETE,      /* a newer generation exists: the pool at gen is skipped */
+    DRA_POOL_INCONSISTENT,  /* invalid: its slices disagree on resourceSliceCount */
+    DRA_POOL_INCOMPLETE,    /* skipped: not as many slices as resourceSliceCount */
+} dra_pool_verdict;
+
+void dra_pool_tally_init(dra_pool_tally *t, int64_t gen);
+void dra_pool_tally_add(dra_pool_tally *t, int64_t generation, int64_t count, bool counted);
+dra_pool_verdict dra_pool_tally_verdict(const dra_pool_tally *t, size_t relevant);
+/* Why the allocator takes no device of the pool, in upstream's words where
+ * it has them ("ResourceSlices in the pool generation declare inconsistent
+ * resourceSliceCount"), into buf (always terminated); NULL for a complete
+ * verdict. */
+const char *dra_pool_verdict_reason(const dra_pool_tally *t, dra_pool_verdict v, char *buf, size_t len);
+
+#endif

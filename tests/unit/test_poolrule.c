@@ -1,0 +1,70 @@
+/* The pool rule (model/poolrule.h): the allocator's GatherPools verdicts. */
+#include "../../src/common/model/poolrule.h"
+#include "unit.h"
+
+typedef struct sl {
+    int64_t gen, count;
+    bool counted;
+} sl;
+
+static dra_pool_verdict judge(int64_t gen, const sl *v, size_t n, size_t relevant, dra_pool_tally *t)
+{
+    dra_pool_tally_init(t, gen);
+    for (size_t i = 0; i < n; i++)
+        dra_pool_tally_add(t, v[i].gen, v[i].count, v[i].counted);
+    return dra_pool_tally_verdict(t, relevant);
+}
+
+UNIT_TEST(poolrule_complete_and_incomplete)
+{
+    dra_pool_tally t;
+    char buf[160];
+    sl two[] = {{1, 2, true}, {1, 2, true}};
+    CHECK_INT(judge(1, two, 2, DRA_POOL_ALL, &t), DRA_POOL_COMPLETE);
+    CHECK(dra_pool_verdict_reason(&t, DRA_POOL_COMPLETE, buf, sizeof buf) == NULL);
+    CHECK_INT(judge(1, two, 1, DRA_POOL_ALL, &t), DRA_POOL_INCOMPLETE);
+    CHECK_STR(dra_pool_verdict_reason(&t, DRA_POOL_INCOMPLETE, buf, sizeof buf),
+              "incomplete: 1 of 2 ResourceSlices at generation 1");
+    sl three[] = {{1, 2, true}, {1, 2, true}, {1, 2, true}};
+    CHECK_INT(judge(1, three, 3, DRA_POOL_ALL, &t), DRA_POOL_INCOMPLETE);
+    CHECK_STR(dra_pool_verdict_reason(&t, DRA_POOL_INCOMPLETE, buf, sizeof buf),
+              "incomplete: 3 ResourceSlices at generation 1, but resourceSliceCount is 2");
+    /* a slice the gate hides takes no part in the count */
+    sl hidden[] = {{1, 2, true}, {1, 2, false}};
+    CHECK_INT(judge(1, hidden, 2, DRA_POOL_ALL, &t), DRA_POOL_INCOMPLETE);
+}
+
+UNIT_TEST(poolrule_slices_that_disagree_are_invalid_unless_obsolete)
+{
+    dra_pool_tally t;
+    char buf[160];
+    /* two slices, counts 2 and 1: observed 2 meets either count, still invalid */
+    sl v[] = {{1, 2, true}, {1, 1, true}};
+    CHECK_INT(judge(1, v, 2, DRA_POOL_ALL, &t), DRA_POOL_INCONSISTENT);
+    CHECK_STR(dra_pool_verdict_reason(&t, DRA_POOL_INCONSISTENT, buf, sizeof buf),
+              "ResourceSlices in the pool generation declare inconsistent resourceSliceCount");
+    /* in either order, and for a node that sees only the one whose count it meets */
+    sl w[] = {{1, 1, true}, {1, 2, true}};
+    CHECK_INT(judge(1, w, 2, 1, &t), DRA_POOL_INCONSISTENT);
+    /* a hidden slice still takes part in the consistency check */
+    sl h[] = {{1, 1, true}, {1, 2, false}};
+    CHECK_INT(judge(1, h, 2, 1, &t), DRA_POOL_INCONSISTENT);
+    /* a newer generation makes the disagreeing one obsolete */
+    sl n[] = {{1, 2, true}, {1, 1, true}, {2, 1, true}};
+    CHECK_INT(judge(1, n, 3, 2, &t), DRA_POOL_OBSOLETE);
+}
+
+UNIT_TEST(poolrule_a_node_with_the_whole_pool_uses_it_even_when_newer_exists)
+{
+    dra_pool_tally t;
+    /* GatherPools checks the newer generation only when the node's own
+     * slices fall short */
+    sl v[] = {{1, 1, true}, {2, 2, true}};
+    CHECK_INT(judge(1, v, 2, 1, &t), DRA_POOL_COMPLETE_NODE);
+    sl u[] = {{1, 2, true}, {1, 2, true}, {2, 2, true}};
+    CHECK_INT(judge(1, u, 3, 1, &t), DRA_POOL_OBSOLETE);
+    sl c[] = {{1, 2, true}, {1, 2, true}};
+    CHECK_INT(judge(1, c, 2, 1, &t), DRA_POOL_COMPLETE);
+}
+
+UNIT_MAIN()
