@@ -11,6 +11,7 @@
 #include "../base/sort.h"
 #include "../io/table.h"
 #include "../model/kinds.h"
+#include "../model/poolrule.h"
 #include "capacity.h"
 #include "node.h"
 #include "state.h"
@@ -188,29 +189,15 @@ static void mark_unhealthy(const dra_alloc_world *w, const dra_model *m, uint8_t
  * of them. */
 static char *pool_unusable(const dra_alloc_world *w, const al_pool_slices *ps, int64_t gen)
 {
-    int64_t want = 0;
-    size_t n = 0;
-    bool first = true, inconsistent = false;
-    for (size_t i = 0; i < ps->n; i++) {
-        const al_slice *s = ps->s[i];
-        if (s->generation != gen)
-            continue;
-        inconsistent |= !first && s->count != want;
-        if (first)
-            want = s->count;
-        first = false;
-        /* with DRADeviceCompatibilityGroups off such a slice is ignored,
-         * leaving its pool incomplete */
-        n += w->f.compatibility_groups || !s->uses_groups;
-    }
-    if (inconsistent)
-        return dra_xstrdup("ResourceSlices in the pool generation declare inconsistent resourceSliceCount");
-    if ((int64_t)n < want)
-        return dra_xasprintf("incomplete: %zu of %lld ResourceSlices at generation %lld", n, (long long)want,
-                             (long long)gen);
-    if ((int64_t)n != want)
-        return dra_xasprintf("incomplete: %zu ResourceSlices at generation %lld, but resourceSliceCount is %lld", n,
-                             (long long)gen, (long long)want);
+    /* the pool rule, pool-wide (model/poolrule.h); gen is the newest */
+    dra_pool_tally t;
+    dra_pool_tally_init(&t, gen);
+    for (size_t i = 0; i < ps->n; i++)
+        dra_pool_tally_add(&t, ps->s[i]->generation, ps->s[i]->count, w->f.compatibility_groups || !ps->s[i]->uses_groups);
+    char buf[160];
+    const char *rule = dra_pool_verdict_reason(&t, dra_pool_tally_verdict(&t, DRA_POOL_ALL), buf, sizeof buf);
+    if (rule)
+        return dra_xstrdup(rule);
     char *why = NULL;
     bool part = w->f.partitionable;
     dra_strmap names = {0}, sets = {0};

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pools.h"
+#include "../model/poolrule.h"
 #include "../base/sort.h"
 
 /* ---- node selectors ---------------------------------------------------------------- */
@@ -409,49 +410,45 @@ dra_err *dra_al_gather_pools(al_run *r)
         al_pool *p = &r->pools[r->npools];
         p->driver = g->s[0]->driver;
         p->pool = g->s[0]->pool;
-        int64_t gen = g->s[0]->generation, want = g->s[0]->count;
-        /* PR #141118: slices of one generation that disagree on
-         * resourceSliceCount make the pool invalid, or obsolete when a newer
-         * generation exists (experimental/pools_experimental.go). */
-        bool inconsistent = false, newer = false;
+        /* The pool rule (model/poolrule.h): PR #141118, slices of one
+         * generation that disagree on resourceSliceCount make the pool
+         * invalid, or obsolete when a newer generation exists
+         * (experimental/pools_experimental.go). */
+        int64_t gen = g->s[0]->generation;
+        dra_pool_tally t;
+        dra_pool_tally_init(&t, gen);
         for (size_t i = 0; g->all && i < g->all->n; i++) {
             const al_slice *s = g->all->s[i];
-            newer |= s->generation > gen;
-            inconsistent |= s->generation == gen && s->count != want;
+            /* slicesWithoutCompatibilityGroups when the gate is off */
+            dra_pool_tally_add(&t, s->generation, s->count, r->w->f.compatibility_groups || !s->uses_groups);
         }
-        if (inconsistent) {
-            if (newer)
-                continue;
+        dra_pool_verdict pv = dra_pool_tally_verdict(&t, g->n);
+        if (pv == DRA_POOL_OBSOLETE)
+            continue;
+        if (pv == DRA_POOL_INCONSISTENT) {
+            char why[160];
             p->invalid = true;
-            p->invalid_reason =
-                dra_arena_strdup(a, "ResourceSlices in the pool generation declare inconsistent resourceSliceCount");
+            p->invalid_reason = dra_arena_strdup(a, dra_pool_verdict_reason(&t, pv, why, sizeof why));
             r->npools++;
             continue;
         }
-        if ((int64_t)g->n == want) {
+        if (pv == DRA_POOL_COMPLETE_NODE) {
             build_pool(r, p, g, NULL, 0);
             r->npools++;
             continue;
         }
-        /* Scan every slice of the pool, including those skipped above
-         * (other nodes, gates off): a newer generation makes this one
-         * obsolete; otherwise recount at this generation. */
-        bool obsolete = false;
-        al_slice **allgen = dra_arena_alloc(a, (g->all->n + 1) * sizeof *allgen);
-        size_t nall = 0;
-        for (size_t i = 0; i < g->all->n && !obsolete; i++) {
-            al_slice *s = g->all->s[i];
-            if (s->generation > gen)
-                obsolete = true;
-            else if (s->generation == gen && (r->w->f.compatibility_groups || !s->uses_groups))
-                allgen[nall++] = s; /* slicesWithoutCompatibilityGroups when the gate is off */
-        }
-        if (obsolete)
-            continue;
-        if ((int64_t)nall != want) {
+        if (pv == DRA_POOL_INCOMPLETE) {
             p->incomplete = true;
             r->npools++;
             continue;
+        }
+        /* complete with slices other nodes see: every counted slice of gen */
+        al_slice **allgen = dra_arena_alloc(a, (g->all->n + 1) * sizeof *allgen);
+        size_t nall = 0;
+        for (size_t i = 0; i < g->all->n; i++) {
+            al_slice *s = g->all->s[i];
+            if (s->generation == gen && (r->w->f.compatibility_groups || !s->uses_groups))
+                allgen[nall++] = s;
         }
         build_pool(r, p, g, allgen, nall);
         r->npools++;
