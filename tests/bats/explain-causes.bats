@@ -211,3 +211,65 @@ YAML
     [ -z "$stderr" ]
     grep -q 'net.example.com/node-a/eth1' "$T/sel.txt"
 }
+
+# A second slice of node-a's GPU pool in the README example cluster, at the
+# same generation, declaring resourceSliceCount 2 where the first says 1.
+late_slice() {
+    cat <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-a-gpu.example.com-late}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 1, resourceSliceCount: 2}
+  devices:
+  - name: gpu-2
+    attributes:
+      type: {string: gpu}
+      index: {int: 2}
+YAML
+}
+
+@test "a pool whose slices disagree on resourceSliceCount is invalid wherever the allocator is asked, by one rule" {
+    C="$EXAMPLES/cluster"
+    late_slice >"$T/late.yaml"
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: one, namespace: default, uid: uid-one}\nspec:\n  devices:\n    requests:\n    - {name: gpu, exactly: {deviceClassName: gpu.example.com}}\n' >"$T/one.yaml"
+    why="ResourceSlices in the pool generation declare inconsistent resourceSliceCount"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --explain "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/late.yaml" "$T/one.yaml"
+    assert_failure 1
+    [[ $stderr == *"pool gpu.example.com/node-a: invalid ($why)"* ]]
+    [[ $stderr == *"dra-alloc: invalid resource pools were encountered (gpu.example.com/node-a: $why)"* ]]
+    # capacity: none of its 3 devices free, the column and the line under the table say why
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity --by pool -o json "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/late.yaml"
+    assert_success
+    run jq -c '.classes[] | select(.name == "gpu.example.com") | .pools[] | select(.pool == "node-a") | [.total, .unusable, .free, .unusableReason]' <<<"$output"
+    assert_output "[3,3,0,\"$why\"]"
+    # dra-select still lists the devices, and says the allocator does not use the pool
+    run --separate-stderr "$DRA_BIN/dra-select" --class gpu.example.com "$C/classes.yaml" "$C/slices.yaml" "$T/late.yaml"
+    assert_success
+    [[ $stderr == *"dra-select: note: pool gpu.example.com/node-a: $why: the allocator does not use it"* ]]
+    assert_line 'gpu.example.com/node-a/gpu-2'
+    # a newer generation makes the disagreeing one obsolete: the pool is the newer one
+    sed 's/generation: 1, resourceSliceCount: 2/generation: 2, resourceSliceCount: 1/; s/-late}/-newer}/' "$T/late.yaml" >"$T/newer.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a -o jsonl "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/late.yaml" "$T/newer.yaml" "$T/one.yaml"
+    assert_success
+    run jq -r '.status.allocation.devices.results[0].device' <<<"$output"
+    assert_output 'gpu-2'
+    run --separate-stderr "$DRA_BIN/dra-select" --class gpu.example.com "$C/classes.yaml" "$C/slices.yaml" "$T/late.yaml" "$T/newer.yaml"
+    assert_success
+    [ -z "$stderr" ]
+}
+
+@test "pool-status answers as the v1.37.2 controller: slices that disagree are no validationError by themselves" {
+    # pkg/controller/resourcepoolstatusrequest/controller.go calculatePoolStatus compares the
+    # slices observed at the newest generation with the first slice's resourceSliceCount only
+    C="$EXAMPLES/cluster"
+    late_slice >"$T/late.yaml"
+    for order in "$C/slices.yaml $T/late.yaml" "$T/late.yaml $C/slices.yaml"; do
+        run --separate-stderr "$DRA_BIN/dra-slice" pool-status --driver gpu.example.com -o json $order
+        assert_success
+        run jq -c '.status.pools[] | select(.poolName == "node-a") | [.resourceSliceCount, .totalDevices, .validationError]' <<<"$output"
+        assert_output '[2,3,null]'
+    done
+}

@@ -7,6 +7,7 @@
 #include "../io/jparse.h"
 #include "../io/json.h"
 #include "../base/sort.h"
+#include "../model/poolrule.h"
 
 typedef struct slice_ref {
     const json_t *slice;
@@ -104,20 +105,23 @@ dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devic
                 gen = refs[j].generation;
             j++;
         }
-        json_int_t have = 0, want = 0;
+        /* the allocator's pool rule, pool-wide (model/poolrule.h) */
+        dra_pool_tally t;
+        dra_pool_tally_init(&t, gen);
         for (size_t k = i; k < j; k++) {
-            if (refs[k].generation != gen)
-                continue;
-            if (!have)
-                want = refs[k].count; /* upstream uses the first slice's count */
-            have++;
-            add_devices(out, &cap, &refs[k]);
+            dra_pool_tally_add(&t, refs[k].generation, refs[k].count, true);
+            if (refs[k].generation == gen)
+                add_devices(out, &cap, &refs[k]);
         }
-        if (have < want)
-            add_note(out, dra_xasprintf("pool %s/%s is incomplete (%lld of %lld slices at generation %lld): "
+        dra_pool_verdict v = dra_pool_tally_verdict(&t, DRA_POOL_ALL);
+        char why[160];
+        if (v == DRA_POOL_INCOMPLETE && (json_int_t)t.n < t.want)
+            add_note(out, dra_xasprintf("pool %s/%s is incomplete (%zu of %lld slices at generation %lld): "
                                         "the allocator does not use it",
-                                        refs[i].driver, refs[i].pool, (long long)have, (long long)want,
-                                        (long long)gen));
+                                        refs[i].driver, refs[i].pool, t.n, (long long)t.want, (long long)gen));
+        else if (v != DRA_POOL_COMPLETE)
+            add_note(out, dra_xasprintf("pool %s/%s: %s: the allocator does not use it", refs[i].driver, refs[i].pool,
+                                        dra_pool_verdict_reason(&t, v, why, sizeof why)));
         i = j;
     }
     free(refs);
