@@ -21,6 +21,23 @@ held() { # held CLAIM DEVICE POD: an in-use claim holding DEVICE of node-1, rese
     printf '  reservedFor:\n  - {resource: pods, name: %s, uid: uid-%s}\n---\n' "$3" "$3"
 }
 
+mem_claim() { # a claim asking for capacity gpu.example.com/memory, which the README's GPUs publish as memory
+    cat <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: mem, namespace: default, uid: uid-mem}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly:
+        deviceClassName: gpu.example.com
+        capacity:
+          requests:
+            gpu.example.com/memory: 40Gi
+YAML
+}
+
 want() { # want NAME COUNT: a pending claim for COUNT gpus
     printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: %s, namespace: default, uid: uid-%s}\n' "$1" "$1"
     printf 'spec:\n  devices:\n    requests:\n    - {name: gpus, exactly: {deviceClassName: gpu, count: %s}}\n---\n' "$2"
@@ -59,20 +76,7 @@ want() { # want NAME COUNT: a pending claim for COUNT gpus
 }
 
 @test "a capacity request names the capacity asked for and what the device publishes (README example cluster)" {
-    cat >"$T/mem.yaml" <<'YAML'
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: mem, namespace: default, uid: uid-mem}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        capacity:
-          requests:
-            gpu.example.com/memory: 40Gi
-YAML
+    mem_claim >"$T/mem.yaml"
     C="$EXAMPLES/cluster"
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --explain "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/mem.yaml"
     assert_failure 1
@@ -138,22 +142,11 @@ YAML
 }
 
 @test "dra-select lint reports capacity names no device publishes, in capacity requests and selectors (README example cluster)" {
-    cat >"$T/mem.yaml" <<'YAML'
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: mem, namespace: default}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly:
-        deviceClassName: gpu.example.com
-        capacity:
-          requests:
-            gpu.example.com/memory: 40Gi
-        selectors:
-        - cel: {expression: 'has(device.capacity["gpu.example.com"].vram) || device.capacity["gpu.example.com"].mem.compareTo(quantity("40Gi")) >= 0'}
-YAML
+    {
+        mem_claim
+        printf '%s\n' '        selectors:' \
+            "        - cel: {expression: 'has(device.capacity[\"gpu.example.com\"].vram) || device.capacity[\"gpu.example.com\"].mem.compareTo(quantity(\"40Gi\")) >= 0'}"
+    } >"$T/mem.yaml"
     C="$EXAMPLES/cluster"
     run --separate-stderr "$DRA_BIN/dra-select" lint "$C/slices.yaml" "$C/classes.yaml" "$T/mem.yaml"
     assert_failure 1
