@@ -266,3 +266,29 @@ YAML
         assert_output '[2,3,null]'
     done
 }
+
+@test "the dra-example-driver's consumable capacity demo on the README cluster: each pod's verdict and lint name the capacity" {
+    # tests/data/explain/net-consumable-capacity.yaml: kubernetes-sigs/dra-example-driver
+    # demo/examples/net-consumable-capacity (asks for ingressBandwidth and egressBandwidth)
+    C="$EXAMPLES/cluster"
+    M="$DATA/explain/net-consumable-capacity.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --explain "$C/"*.yaml "$M"
+    assert_failure 1
+    [[ $stderr == *"request nic: net.example.com/node-a/eth1: capacity ingressBandwidth requested; the device publishes bandwidth"* ]]
+    for pod in pod0 pod1; do
+        run grep -A20 "^pod net-consumable-capacity/$pod:" <<<"$stderr"
+        assert_line --regexp "^  in short: claim net-consumable-capacity/$pod-nic-[a-z0-9]+, request nic finds no device on 2 nodes; nearest: net.example.com/node-a/eth1 on node-a, capacity ingressBandwidth requested; the device publishes bandwidth; fix: ask for a capacity the device publishes$"
+    done
+    run --separate-stderr "$DRA_BIN/dra-select" lint "$C/slices.yaml" "$C/classes.yaml" "$M"
+    assert_failure 1
+    assert_line --partial "ResourceClaimTemplate/net-consumable-capacity/nic-10g-in-5g-out: spec.spec.devices.requests[0].exactly.capacity.requests[ingressBandwidth]: capacity ingressBandwidth is published by none of the 2 devices the class selects (they publish: bandwidth)"
+    [ "${#lines[@]}" -eq 4 ]
+    # NICs that publish the demo's names: both pods share node-a's NIC, as the demo expects
+    sed 's/^      bandwidth:$/      ingressBandwidth: {value: 100G}\n      egressBandwidth:/' "$C/slices.yaml" >"$T/slices.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$C/classes.yaml" "$C/nodes.yaml" "$T/slices.yaml" "$M"
+    assert_success
+    run jq -r 'select(.kind == "ResourceClaim") | .status.allocation.devices.results[0] | .pool + "/" + .device + " " + .consumedCapacity.ingressBandwidth' <<<"$output"
+    assert_output $'node-a/eth1 10G\nnode-a/eth1 5G'
+    run --separate-stderr "$DRA_BIN/dra-select" lint "$C/classes.yaml" "$T/slices.yaml" "$M"
+    assert_success
+}
