@@ -184,6 +184,10 @@ void dra_alloc_result_free(dra_alloc_result *r);
 /* Record claim i's allocation of a successful result in the world, as an
  * in-use claim (later runs see its devices, shared IDs and capacity). */
 void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r);
+/* The same for claims now reserved for pod `pod` (a name in the claims'
+ * namespace; NULL: none), whom --explain then names as the devices'
+ * holder. */
+void dra_alloc_commit_for(dra_alloc_world *w, const dra_alloc_result *r, const char *pod);
 
 /* ---- helpers shared with other tools ------------------------------------------ */
 

@@ -177,12 +177,20 @@ al_idextra *dra_al_idextra(dra_alloc_world *w, int gid)
 
 void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r)
 {
+    dra_alloc_commit_for(w, r, NULL);
+}
+
+void dra_alloc_commit_for(dra_alloc_world *w, const dra_alloc_result *r, const char *pod)
+{
     if (!r || !r->ok)
         return;
     for (size_t i = 0; i < r->nallocs; i++) {
         json_t *wrap = json_pack("{s:{s:O}}", "status", "allocation", r->allocs[i]);
         if (r->claim_copies && r->claim_copies[i]) /* the claim's metadata: who holds the devices */
             json_object_set(wrap, "metadata", r->claim_copies[i]);
+        if (pod)
+            json_object_set_new(json_object_get(wrap, "status"), "reservedFor",
+                                json_pack("[{s:s,s:s}]", "resource", "pods", "name", pod));
         dra_al_state_add_claim(w, wrap);
         json_decref(wrap);
     }
