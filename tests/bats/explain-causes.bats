@@ -93,7 +93,7 @@ want() { # want NAME COUNT: a pending claim for COUNT gpus
     assert_failure 1
     # the pod's verdict is the last line of its block
     run grep -A100 '^pod default/fast-path:' <<<"$stderr"
-    assert_line --index $((${#lines[@]} - 1)) --regexp '^  in short: claim default/fast-path-devices-[a-z0-9]+, request gpu finds no device on 2 nodes; nearest: gpu.example.com/node-a/gpu-0 on node-a, allocated to claim default/trainer-gpu-[a-z0-9]+; fix: free it \(delete that claim or end its pod\), or add a device$'
+    assert_line --index $((${#lines[@]} - 1)) --regexp '^  in short: claim default/fast-path-devices-[a-z0-9]+, request gpu finds no device on 2 nodes; nearest: gpu.example.com/node-a/gpu-0 on node-a, allocated to claim default/trainer-gpu-[a-z0-9]+, reserved for pod default/trainer; fix: free it \(delete that claim or end its pod\), or add a device$'
     # a device the request does not select is explained by its selector, not by who holds it
     [[ $stderr == *"request nic: gpu.example.com/node-a/gpu-0: class nic.example.com selector #0 is false"* ]]
     # scheduled pods get no verdict

@@ -716,8 +716,8 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
             st->objs[created].deleted = true; /* never sent */
         return msg;
     }
-    if (e->res)
-        dra_alloc_commit(S->w, e->res);
+    if (e->res) /* the pod, when it alone holds its claims: --explain names it */
+        dra_alloc_commit_for(S->w, e->res, p->group ? NULL : meta_str(p->pod, "name"));
     json_t *pod = dra_changes_touch(st, p->pod)->obj;
     if (e->ext_claim)
         json_object_set_new(ensure_obj(pod, "status"), "extendedResourceClaimStatus",
