@@ -134,11 +134,13 @@ YAML
     assert_failure 1
     [[ $stderr == *"  in short: 2 nodes refused before allocating: fewer free devices than the claims need; fix: add devices, or free some" ]]
     # two devices a node, one of which the class does not select: the allocator's cut, with the reason
+    # (and a node of one device, which the free-device bound refuses)
     "$DRA_BIN/dra-slice" profile gpu --nodes 2 --devices 2 >"$T/fleet.yaml"
+    "$DRA_BIN/dra-slice" profile gpu --nodes 1 --devices 1 | sed 's/node-0/node-9/g' >"$T/small.yaml"
     sed -i 's/device.driver == "gpu.example.com"/device.attributes["gpu.example.com"].index == 0/' "$T/pod.yaml"
-    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --explain "$T/fleet.yaml" "$T/pod.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z --explain "$T/fleet.yaml" "$T/small.yaml" "$T/pod.yaml"
     assert_failure 1
-    [[ $stderr == *"  in short: claim default/p-g-"*", request gpus finds no device on 2 nodes; nearest: gpu.example.com/node-0/gpu-1 on node-0, class gpu selector #0 is false; fix: ask for a device class that selects it" ]]
+    [[ $stderr == *"  in short: claim default/p-g-"*", request gpus finds no device on 2 nodes; nearest: gpu.example.com/node-0/gpu-1 on node-0, class gpu selector #0 is false; fix: ask for a device class that selects it (1 more node refused before allocating: fewer free devices than the claims need)" ]]
 }
 
 @test "dra-select lint reports capacity names no device publishes, in capacity requests and selectors (README example cluster)" {

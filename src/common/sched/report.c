@@ -129,6 +129,12 @@ static char *verdict(const dra_sched_pod *sp)
     if (!v && npre) /* no allocator ran: the free-device bound refused every node */
         v = dra_xasprintf("%zu node%s refused before allocating: %s; fix: add devices, or free some", npre,
                           npre == 1 ? "" : "s", pre);
+    else if (v && npre) { /* and the nodes the allocator never saw */
+        char *w = dra_xasprintf("%s (%zu more node%s refused before allocating: %s)", v, npre, npre == 1 ? "" : "s",
+                                pre);
+        free(v);
+        v = w;
+    }
     return v ? v : dra_xstrdup(sp->message ? sp->message : "no node was tried");
 }
 
