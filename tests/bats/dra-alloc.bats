@@ -588,6 +588,10 @@ YAML
     run jq -c '.claims[0].cut' <<<"${stderr%dra-alloc:*}"
     assert_success
     assert_output '{"request":"r0","laterRequests":true,"need":12,"available":11}'
+    # no device was tried, yet each request the cut spans gives gpu-11's reason
+    run jq -r '.claims[0].requests[] | .request + " " + (.rejected | map(.device + " " + .reason) | join(","))' <<<"${stderr%dra-alloc:*}"
+    assert_line --index 0 'r0 gpu.example.com/node-0/gpu-11 class-selector'
+    assert_line --index 11 'r11 gpu.example.com/node-0/gpu-11 class-selector'
 }
 
 @test "schedule: a pod sharing an allocated claim goes to its node, or says why every node refused" {
