@@ -118,7 +118,7 @@ static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
         const char *why = dra_alloc_result_reason(r.res);
         fprintf(stderr, "dra-alloc: %s\n", why ? why : "cannot allocate all claims");
         *rc = DRA_EXIT_NEGATIVE;
-    } else if (!e && r.res) {
+    } else if (!e && !we && r.res) { /* an error exit prints no objects */
         json_t **claims = dra_xcalloc(r.npending, sizeof *claims);
         for (size_t i = 0; i < r.npending; i++)
             claims[i] = dra_alloc_node_claim(&r, i);

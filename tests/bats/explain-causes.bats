@@ -131,6 +131,10 @@ want() { # want NAME COUNT: a pending claim for COUNT gpus
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain-file "$T/no/such/dir/ex.txt" "$T/world.yaml" "$T/claims.yaml"
     assert_failure 3
     [[ $stderr == *"$T/no/such/dir/ex.txt"* ]]
+    # ... and an allocation that succeeds prints no claims then: an error exit prints no objects
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --explain-file "$T/no/such/dir/ex.txt" "$A/basic.yaml"
+    assert_failure 3
+    assert_output ''
     # an explanation replaces the file: a successful run leaves its own, not the last one's
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --explain-file "$T/ex.txt" "$A/basic.yaml"
     assert_success
