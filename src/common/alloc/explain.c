@@ -390,10 +390,8 @@ char *dra_alloc_explain_verdict(const json_t *const *traces, const char *const *
     if (!tried)
         return NULL;
     if (!with_pools)
-        return dra_xasprintf("no device reaches %s: no ResourceSlice serves %s; publish devices there (is the "
-                             "driver running on %s?)",
-                             tried == 1 ? "the node tried" : "any node tried", tried == 1 ? "it" : "them",
-                             tried == 1 ? "it" : "them");
+        return dra_xasprintf("no ResourceSlice serves %s; fix: publish devices there (is the driver running?)",
+                             tried == 1 ? "the node tried" : "any of the nodes tried");
     if (best.rank != INT_MAX)
         return dra_xasprintf("claim %s, request %s finds no device on %zu node%s; nearest: %s on %s, %s; fix: %s",
                              best.claim ? best.claim : "", best.request ? best.request : "", tried,
