@@ -186,7 +186,7 @@ YAML
     why="ResourceSlices in the pool generation declare inconsistent resourceSliceCount"
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-a --explain "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/late.yaml" "$T/one.yaml"
     assert_failure 1
-    [[ $stderr == *"pool gpu.example.com/node-a: invalid ($why)"* ]]
+    [[ $stderr == *"  pool gpu.example.com/node-a: invalid ($why)"$'\n'* ]]
     [[ $stderr == *"dra-alloc: invalid resource pools were encountered (gpu.example.com/node-a: $why)"* ]]
     # capacity: none of its 3 devices free, the column and the line under the table say why
     run --separate-stderr "$DRA_BIN/dra-alloc" capacity --by pool -o json "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/late.yaml"

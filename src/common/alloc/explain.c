@@ -243,8 +243,10 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
         dra_buf_printf(b, "  pool %s/%s: %s", dra_jfield_str(p, "driver"), dra_jfield_str(p, "pool"), dra_jfield_str(p, "status"));
         if (dra_jfield_str(p, "reason"))
             dra_buf_printf(b, " (%s)", dra_jfield_str(p, "reason"));
-        dra_buf_printf(b, ", %lld devices%s\n", (long long)json_integer_value(json_object_get(p, "devices")),
-                       dra_jfield_true(p, "bindingConditions") ? ", binding conditions (searched last)" : "");
+        long long nd = (long long)json_integer_value(json_object_get(p, "devices"));
+        if (nd || !dra_jfield_str(p, "reason")) /* a pool refused whole was not read for its devices */
+            dra_buf_printf(b, ", %lld devices", nd);
+        dra_buf_printf(b, "%s\n", dra_jfield_true(p, "bindingConditions") ? ", binding conditions (searched last)" : "");
     }
     const json_t *c;
     json_array_foreach(json_object_get(ex, "claims"), i, c) {
