@@ -247,3 +247,17 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-select" lint "$C/classes.yaml" "$T/slices.yaml" "$M"
     assert_success
 }
+
+@test "a claim with nothing allocated says whether its devices were given back or it was never reached" {
+    want three 3 >"$T/three.yaml"
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: one, namespace: default, uid: uid-one}\nspec:\n  devices:\n    requests:\n    - {name: gpu, exactly: {deviceClassName: gpu}}\n' >"$T/one.yaml"
+    # one takes a GPU, then three cannot have all three: one gives it back
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain "$T/world.yaml" "$T/one.yaml" "$T/three.yaml"
+    assert_failure 1
+    [[ $stderr == *"claim default/one: nothing allocated: its devices were given back when a claim after it could not be served"* ]]
+    # a claim for four first, which no node of three GPUs serves: one is never reached
+    want four 4 >"$T/four.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain "$T/world.yaml" "$T/four.yaml" "$T/one.yaml"
+    assert_failure 1
+    [[ $stderr == *"claim default/one: nothing allocated: not reached: a claim before it could not be served"* ]]
+}

@@ -249,6 +249,10 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
         dra_buf_printf(b, "%s\n", dra_jfield_true(p, "bindingConditions") ? ", binding conditions (searched last)" : "");
     }
     const json_t *c;
+    long last = -1; /* the last claim the search reached: one with reasons or a cut */
+    json_array_foreach(json_object_get(ex, "claims"), i, c)
+        if (json_array_size(json_object_get(c, "requests")) || json_object_get(c, "cut"))
+            last = (long)i;
     json_array_foreach(json_object_get(ex, "claims"), i, c) {
         const json_t *cut = json_object_get(c, "cut");
         char *cut_text = NULL;
@@ -267,6 +271,8 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
             dra_buf_printf(b, "  claim %s: nothing allocated: %s\n", dra_jfield_str(c, "claim"),
                            !json_array_size(pools) ? "no device is available on this node"
                            : cut_text              ? cut_text
+                           : (long)i < last        ? "its devices were given back when a claim after it could not be served"
+                           : last >= 0             ? "not reached: a claim before it could not be served"
                                                    : "no device was tried");
             free(cut_text);
             continue;
