@@ -108,9 +108,10 @@ static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
     e = dra_alloc_node(&in.model, &in.packs, x->node, &in.features, &ao, &r);
     dra_tool_notes(&dra_alloc_tool, a, r.warnings, NULL);
     dra_err *we = NULL; /* the explanation's write: after the verdict, whose exit code it keeps */
-    if (x->explain && r.res) {
+    if (x->explain && (r.res || x->explain_file)) { /* a file is written even empty: never a stale one */
         dra_buf b = DRA_BUF_INIT;
-        dra_alloc_explain_render(r.res, e, x->explain_fmt == 1, &b);
+        if (r.res)
+            dra_alloc_explain_render(r.res, e, x->explain_fmt == 1, &b);
         we = dra_tool_explain_write(x->explain_file, &b);
         dra_buf_free(&b);
     }

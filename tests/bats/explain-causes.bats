@@ -261,3 +261,10 @@ YAML
     assert_failure 1
     [[ $stderr == *"claim default/one: nothing allocated: not reached: a claim before it could not be served"* ]]
 }
+
+@test "--explain-file is written even when there is nothing to explain, never left stale" {
+    echo stale >"$T/explain.txt"
+    run --separate-stderr "$DRA_BIN/dra-alloc" allocate --node node-a --explain-file "$T/explain.txt" -o json "$BATS_TEST_DIRNAME/../../examples/classic/cluster.yaml"
+    assert_success
+    assert_equal "$(cat "$T/explain.txt")" ""
+}
