@@ -1,0 +1,272 @@
+package main
+
+// Reading the input as dra-slice reads it: files, directories (their .json,
+// .yaml and .yml files in name order, subdirectories with -R), `-` for
+// standard input; YAML streams of documents, JSON values one after another
+// (JSON Lines), and Lists whose items are the objects.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+)
+
+// One object of the input.
+type object struct {
+	file string // as named, "<stdin>" for -
+	doc  int    // 1-based document of the file
+	line int    // first line of the document (of the item in JSON)
+	item int    // index in a List, -1 when not in one
+	raw  []byte // the object's own text: YAML for a YAML document, else JSON
+	yaml bool
+	m    map[string]interface{} // the object read leniently (kind, names)
+}
+
+func (o *object) where() string {
+	s := fmt.Sprintf("%s:%d", o.file, o.line)
+	if o.doc > 1 {
+		s += fmt.Sprintf(" (document %d)", o.doc)
+	}
+	return s
+}
+
+func isInputFile(name string) bool {
+	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
+}
+
+// The files named by the arguments, each once.
+func inputFiles(o *options) ([]string, []string) {
+	var files, errs []string
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	for _, in := range o.inputs {
+		if in == "-" {
+			add(in)
+			continue
+		}
+		st, err := os.Stat(in)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", in, err))
+			continue
+		}
+		if !st.IsDir() {
+			add(filepath.Clean(in))
+			continue
+		}
+		var walk func(dir string)
+		walk = func(dir string) {
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				errs = append(errs, fmt.Sprintf("%s: %v", dir, err))
+				return
+			}
+			sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+			for _, e := range ents {
+				p := filepath.Join(dir, e.Name())
+				if e.IsDir() {
+					if o.recursive {
+						walk(p)
+					}
+				} else if isInputFile(e.Name()) {
+					add(p)
+				}
+			}
+		}
+		walk(in)
+	}
+	return files, errs
+}
+
+// collect reads every input file into objects; read errors (a syntax error
+// stops its file) are returned as problem lines.
+func collect(o *options) ([]*object, []string) {
+	files, errs := inputFiles(o)
+	var objs []*object
+	for _, f := range files {
+		var data []byte
+		var err error
+		name := f
+		if f == "-" {
+			name = "<stdin>"
+			data, err = io.ReadAll(os.Stdin)
+		} else {
+			data, err = os.ReadFile(f)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		got, ferrs := splitFile(name, data)
+		objs = append(objs, got...)
+		errs = append(errs, ferrs...)
+	}
+	return objs, errs
+}
+
+func splitFile(name string, data []byte) ([]*object, []string) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	t := bytes.TrimLeft(data, " \t\r\n")
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		return splitJSON(name, data)
+	}
+	return splitYAML(name, data)
+}
+
+func lineAt(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+func splitJSON(name string, data []byte) ([]*object, []string) {
+	var objs []*object
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	doc := 0
+	for {
+		start := dec.InputOffset()
+		// the value starts after the white space the decoder skips
+		for start < int64(len(data)) && strings.IndexByte(" \t\r\n", data[start]) >= 0 {
+			start++
+		}
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return objs, []string{fmt.Sprintf("%s:%d: invalid JSON: %v", name, lineAt(data, start), err)}
+		}
+		doc++
+		got, errs := objectsOf(name, doc, lineAt(data, start), raw, []byte(raw), false)
+		objs = append(objs, got...)
+		if len(errs) > 0 {
+			return objs, errs
+		}
+	}
+	return objs, nil
+}
+
+// YAML documents are split at lines starting with "---" as kubectl splits
+// them (k8s.io/apimachinery/pkg/util/yaml.YAMLReader).
+func splitYAML(name string, data []byte) ([]*object, []string) {
+	var objs []*object
+	r := bufio.NewReader(bytes.NewReader(data))
+	var buf bytes.Buffer
+	line, docLine, doc := 0, 1, 0
+	flush := func() []string {
+		defer buf.Reset()
+		doc++
+		text := append([]byte(nil), buf.Bytes()...)
+		j, err := yaml.YAMLToJSON(text)
+		if err != nil {
+			return []string{fmt.Sprintf("%s:%d: %v", name, docLine, err)}
+		}
+		got, errs := objectsOf(name, doc, docLine, j, text, true)
+		objs = append(objs, got...)
+		return errs
+	}
+	for {
+		l, err := r.ReadBytes('\n')
+		if len(l) > 0 {
+			line++
+			if bytes.HasPrefix(l, []byte("---")) {
+				rest := strings.TrimSpace(string(l[3:]))
+				if rest != "" && rest[0] != '#' {
+					return objs, []string{fmt.Sprintf("%s:%d: invalid YAML document separator: %s", name, line, rest)}
+				}
+				if errs := flush(); errs != nil {
+					return objs, errs
+				}
+				docLine = line + 1
+				continue
+			}
+			buf.Write(l)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if errs := flush(); errs != nil {
+		return objs, errs
+	}
+	return objs, nil
+}
+
+// objectsOf turns one document (its JSON form j, its own text raw) into
+// objects: nothing for an empty document, the items of a List, or itself.
+func objectsOf(name string, doc, line int, j, raw []byte, isYAML bool) ([]*object, []string) {
+	t := bytes.TrimSpace(j)
+	if len(t) == 0 || string(t) == "null" {
+		return nil, nil
+	}
+	var v interface{}
+	d := json.NewDecoder(bytes.NewReader(t))
+	d.UseNumber()
+	if err := d.Decode(&v); err != nil {
+		return nil, []string{fmt.Sprintf("%s:%d: %v", name, line, err)}
+	}
+	m, ok := v.(map[string]interface{})
+	if !ok {
+		return nil, []string{fmt.Sprintf("%s:%d: document is not an object", name, line)}
+	}
+	kind, _ := m["kind"].(string)
+	apiVersion, _ := m["apiVersion"].(string)
+	if items, isList := m["items"]; isList && strings.HasSuffix(kind, "List") {
+		var l struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		if _, isArr := items.([]interface{}); !isArr || json.Unmarshal(t, &l) != nil {
+			return nil, []string{fmt.Sprintf("%s:%d: %s: items: must be a list of objects", name, line, kind)}
+		}
+		itemKind := strings.TrimSuffix(kind, "List")
+		var objs []*object
+		for i, it := range l.Items {
+			var im map[string]interface{}
+			d := json.NewDecoder(bytes.NewReader(it))
+			d.UseNumber()
+			if d.Decode(&im) != nil || im == nil {
+				return objs, []string{fmt.Sprintf("%s:%d: %s: items[%d]: must be an object", name, line, kind, i)}
+			}
+			itRaw := []byte(it)
+			if kind != "List" && im["kind"] == nil && im["apiVersion"] == nil {
+				// a typed List (ResourceClaimList ...) as the API server returns it
+				im["kind"], im["apiVersion"] = itemKind, apiVersion
+				itRaw = injectTypeMeta(it, itemKind, apiVersion)
+			}
+			objs = append(objs, &object{file: name, doc: doc, line: line, item: i, raw: itRaw, m: im})
+		}
+		return objs, nil
+	}
+	if !isYAML {
+		raw = t
+	}
+	return []*object{{file: name, doc: doc, line: line, item: -1, raw: raw, yaml: isYAML, m: m}}, nil
+}
+
+// injectTypeMeta puts kind and apiVersion first into a JSON object's text.
+func injectTypeMeta(it []byte, kind, apiVersion string) []byte {
+	k, _ := json.Marshal(kind)
+	a, _ := json.Marshal(apiVersion)
+	t := bytes.TrimSpace(it)
+	rest := bytes.TrimSpace(t[1:])
+	sep := ","
+	if len(rest) > 0 && rest[0] == '}' {
+		sep = ""
+	}
+	return []byte(fmt.Sprintf(`{"kind":%s,"apiVersion":%s%s%s`, k, a, sep, rest))
+}

@@ -1,0 +1,290 @@
+package main
+
+// One object through what kube-apiserver does with a create request:
+// decoding (k8s.io/apiserver/pkg/endpoints/handlers/create.go: strict
+// decoding errors as fieldValidation says), defaulting and conversion to the
+// internal version (the versioning codec), system metadata and a generated
+// name (k8s.io/apiserver/pkg/registry/generic/registry/store.go), the
+// strategy's PrepareForCreate and rest.ValidateCreate
+// (k8s.io/apiserver/pkg/registry/rest/create.go: BeforeCreate).
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/rest"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
+	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	nsregistry "k8s.io/kubernetes/pkg/registry/core/namespace"
+	noderegistry "k8s.io/kubernetes/pkg/registry/core/node"
+	podregistry "k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
+	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceclaimtemplate"
+	"k8s.io/kubernetes/pkg/registry/resource/resourcepoolstatusrequest"
+	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
+	"k8s.io/kubernetes/pkg/registry/scheduling/podgroup"
+)
+
+const adminLabel = "resource.kubernetes.io/admin-access"
+
+// A kind the peer validates: its strategy, its REST resource, and which of
+// the strategy's errors count (nil: all; the core kinds: their DRA parts).
+type kindInfo struct {
+	strategy rest.RESTCreateStrategy
+	resource string
+	keep     func(path string) bool
+}
+
+type run struct {
+	o        *options
+	kinds    map[schema.GroupKind]*kindInfo
+	ns       map[string]*corev1.Namespace // the Namespaces of the input
+	nsc      *namespaces                  // the strategies' namespace lookups
+	problems []string
+	warnings []string
+	checked  int
+	skipped  int
+}
+
+// namespaces answers the registry's namespace lookups (admin access) from
+// the Namespaces of the input; a namespace that is not in the input cannot
+// be checked offline, which is a warning, as dra-slice says it.
+type namespaces struct {
+	typedcorev1.NamespaceInterface
+	r   *run
+	obj *object
+}
+
+func (n *namespaces) Get(ctx context.Context, name string, _ metav1.GetOptions) (*corev1.Namespace, error) {
+	if ns, ok := n.r.ns[name]; ok {
+		return ns, nil
+	}
+	n.r.warnings = append(n.r.warnings, fmt.Sprintf("%s: %s: admin access could not be checked: Namespace %s is not in the input",
+		n.obj.where(), ref(n.obj.m), name))
+	return &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{adminLabel: "true"}}}, nil
+}
+
+// The DRA parts of a Pod (what dra-slice validate checks of one).
+func podDRAPart(path string) bool {
+	if strings.HasPrefix(path, "metadata") || strings.HasPrefix(path, "spec.resourceClaims") ||
+		strings.HasPrefix(path, "spec.schedulingGroup") {
+		return true
+	}
+	for _, c := range []string{"spec.containers[", "spec.initContainers["} {
+		if strings.HasPrefix(path, c) {
+			if i := strings.Index(path, "]"); i > 0 && strings.HasPrefix(path[i+1:], ".resources.claims") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func metadataOnly(path string) bool { return strings.HasPrefix(path, "metadata") }
+
+func newRun(o *options) *run {
+	r := &run{o: o, ns: map[string]*corev1.Namespace{}}
+	nsc := &namespaces{r: r}
+	r.nsc = nsc
+	r.kinds = map[schema.GroupKind]*kindInfo{
+		{Group: "resource.k8s.io", Kind: "DeviceClass"}:               {deviceclass.Strategy, "deviceclasses", nil},
+		{Group: "resource.k8s.io", Kind: "ResourceSlice"}:             {resourceslice.Strategy, "resourceslices", nil},
+		{Group: "resource.k8s.io", Kind: "ResourceClaim"}:             {resourceclaim.NewStrategy(nsc, nil), "resourceclaims", nil},
+		{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}:     {resourceclaimtemplate.NewStrategy(nsc), "resourceclaimtemplates", nil},
+		{Group: "resource.k8s.io", Kind: "DeviceTaintRule"}:           {devicetaintrule.Strategy, "devicetaintrules", nil},
+		{Group: "resource.k8s.io", Kind: "ResourcePoolStatusRequest"}: {resourcepoolstatusrequest.Strategy, "resourcepoolstatusrequests", nil},
+		{Group: "scheduling.k8s.io", Kind: "PodGroup"}:                {podgroup.NewStrategy(), "podgroups", nil},
+		{Group: "", Kind: "Pod"}:                                      {podregistry.Strategy, "pods", podDRAPart},
+		{Group: "", Kind: "Node"}:                                     {noderegistry.Strategy, "nodes", metadataOnly},
+		{Group: "", Kind: "Namespace"}:                                {nsregistry.Strategy, "namespaces", metadataOnly},
+	}
+	return r
+}
+
+func (r *run) problem(s string) { r.problems = append(r.problems, s) }
+
+// ref names an object as dra-slice does: Kind/namespace/name.
+func ref(m map[string]interface{}) string {
+	kind, _ := m["kind"].(string)
+	md, _ := m["metadata"].(map[string]interface{})
+	name, _ := md["name"].(string)
+	ns, _ := md["namespace"].(string)
+	if kind == "" {
+		kind = "object"
+	}
+	if name == "" {
+		if gen, _ := md["generateName"].(string); gen != "" {
+			if ns != "" {
+				return fmt.Sprintf("%s/%s/%s*", kind, ns, gen)
+			}
+			return fmt.Sprintf("%s/%s*", kind, gen)
+		}
+		return fmt.Sprintf("<unnamed %s>", kind)
+	}
+	if ns != "" {
+		return fmt.Sprintf("%s/%s/%s", kind, ns, name)
+	}
+	return fmt.Sprintf("%s/%s", kind, name)
+}
+
+func jsonText(v interface{}) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// typeMeta: the group/version/kind of an object, or why there is none.
+func typeMeta(m map[string]interface{}) (schema.GroupVersionKind, string) {
+	for _, k := range []string{"apiVersion", "kind"} {
+		v, present := m[k]
+		if present && v != nil {
+			if _, ok := v.(string); !ok {
+				return schema.GroupVersionKind{}, fmt.Sprintf("%s: Invalid value: %s: must be of type string", k, jsonText(v))
+			}
+		}
+		if s, _ := v.(string); s == "" {
+			return schema.GroupVersionKind{}, fmt.Sprintf("%s: Required value: object has no %s", k, k)
+		}
+	}
+	gv, err := schema.ParseGroupVersion(m["apiVersion"].(string))
+	if err != nil {
+		return schema.GroupVersionKind{}, fmt.Sprintf("apiVersion: %v", err)
+	}
+	return gv.WithKind(m["kind"].(string)), ""
+}
+
+func (r *run) validateAll(objs []*object) {
+	// Namespaces first: a claim's admin access looks its namespace up.
+	for _, o := range objs {
+		if gvk, why := typeMeta(o.m); why == "" && gvk.Group == "" && gvk.Version == "v1" && gvk.Kind == "Namespace" {
+			ns := &corev1.Namespace{}
+			if b, err := json.Marshal(o.m); err == nil && json.Unmarshal(b, ns) == nil && ns.Name != "" {
+				if _, dup := r.ns[ns.Name]; !dup {
+					r.ns[ns.Name] = ns
+				}
+			}
+		}
+	}
+	for _, o := range objs {
+		r.validate(o)
+	}
+}
+
+func (r *run) report(o *object, path, msg string) {
+	name := ref(o.m)
+	if strings.HasPrefix(name, "<") && o.item >= 0 {
+		name = fmt.Sprintf("items[%d] %s", o.item, name)
+	}
+	if path != "" {
+		msg = path + ": " + msg
+	}
+	r.problem(fmt.Sprintf("%s: %s: %s", o.where(), name, msg))
+}
+
+func (r *run) decoder(yaml bool) runtime.Decoder {
+	s := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, legacyscheme.Scheme, legacyscheme.Scheme,
+		kjson.SerializerOptions{Yaml: yaml, Strict: r.o.fieldVal != "Ignore"})
+	return versioning.NewDefaultingCodecForScheme(legacyscheme.Scheme, nil, s, nil, runtime.InternalGroupVersioner)
+}
+
+func (r *run) validate(o *object) {
+	gvk, why := typeMeta(o.m)
+	if why != "" {
+		r.report(o, "", why)
+		return
+	}
+	info := r.kinds[gvk.GroupKind()]
+	if info == nil || !legacyscheme.Scheme.Recognizes(gvk) {
+		if gvk.Group == "resource.k8s.io" || info != nil && gvk.Group != "" {
+			r.report(o, "kind", fmt.Sprintf("no matches for kind %q in version %q", gvk.Kind, gvk.GroupVersion().String()))
+			return
+		}
+		r.skipped++
+		if r.o.verbose {
+			fmt.Fprintf(os.Stderr, "%s: %s: %s: skipped: not a kind this peer validates\n", prog, o.where(), ref(o.m))
+		}
+		return
+	}
+	r.checked++
+	// Namespaced objects without a namespace get kubectl's context
+	// namespace, "default", before anything else (as dra-slice does).
+	if info.strategy.NamespaceScoped() {
+		md, _ := o.m["metadata"].(map[string]interface{})
+		if md != nil {
+			if ns, _ := md["namespace"].(string); ns == "" {
+				md["namespace"] = "default"
+			}
+		}
+	}
+	obj, _, err := r.decoder(o.yaml).Decode(o.raw, nil, nil)
+	if err != nil {
+		strictErr, isStrict := runtime.AsStrictDecodingError(err)
+		switch {
+		case isStrict && obj != nil && r.o.fieldVal == "Warn":
+			for _, e := range strictErr.Errors() {
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: %s: %v", o.where(), ref(o.m), e))
+			}
+		case isStrict:
+			for _, e := range strictErr.Errors() {
+				r.report(o, "", e.Error())
+			}
+			return
+		default:
+			r.report(o, "", "decode: "+err.Error())
+			return
+		}
+	}
+	if obj == nil {
+		r.report(o, "", "decode: no object")
+		return
+	}
+	accessor, err := meta.Accessor(obj)
+	if err != nil {
+		r.report(o, "", "metadata: "+err.Error())
+		return
+	}
+	ns := ""
+	if info.strategy.NamespaceScoped() {
+		if accessor.GetNamespace() == "" {
+			accessor.SetNamespace("default")
+		}
+		ns = accessor.GetNamespace()
+	}
+	rest.FillObjectMetaSystemFields(accessor)
+	if accessor.GetGenerateName() != "" && accessor.GetName() == "" {
+		accessor.SetName(info.strategy.GenerateName(accessor.GetGenerateName()))
+	}
+	ctx := genericapirequest.WithNamespace(context.Background(), ns)
+	ctx = genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
+		IsResourceRequest: true, Verb: "create", APIPrefix: "apis", APIGroup: gvk.Group, APIVersion: gvk.Version,
+		Namespace: ns, Resource: info.resource, Name: accessor.GetName(),
+	})
+	r.nsc.obj = o
+	info.strategy.PrepareForCreate(ctx, obj)
+	errs := rest.ValidateCreate(ctx, obj, info.strategy)
+	r.reportErrs(o, info, errs)
+}
+
+func (r *run) reportErrs(o *object, info *kindInfo, errs field.ErrorList) {
+	for _, e := range errs {
+		if info.keep == nil || info.keep(e.Field) {
+			r.report(o, e.Field, e.ErrorBody())
+		}
+	}
+}
