@@ -23,6 +23,8 @@ import (
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"k8s.io/apimachinery/pkg/runtime/serializer/versioning"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/authentication/user"
+	"k8s.io/apiserver/pkg/authorization/authorizer"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	"k8s.io/apiserver/pkg/registry/rest"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -50,6 +52,7 @@ type kindInfo struct {
 	strategy rest.RESTCreateStrategy
 	resource string
 	keep     func(path string) bool
+	status   rest.RESTUpdateStrategy // the status subresource's, for a status given on create
 }
 
 type run struct {
@@ -59,6 +62,7 @@ type run struct {
 	nsc      *namespaces                  // the strategies' namespace lookups
 	problems []string
 	warnings []string
+	seen     map[string]seenObj // valid named objects by kind/namespace/name
 	checked  int
 	skipped  int
 }
@@ -100,25 +104,50 @@ func podDRAPart(path string) bool {
 func metadataOnly(path string) bool { return strings.HasPrefix(path, "metadata") }
 
 func newRun(o *options) *run {
-	r := &run{o: o, ns: map[string]*corev1.Namespace{}}
+	r := &run{o: o, ns: map[string]*corev1.Namespace{}, seen: map[string]seenObj{}}
 	nsc := &namespaces{r: r}
 	r.nsc = nsc
+	claims := resourceclaim.NewStrategy(nsc, allowAll{})
+	podGroups := podgroup.NewStrategy()
 	r.kinds = map[schema.GroupKind]*kindInfo{
-		{Group: "resource.k8s.io", Kind: "DeviceClass"}:               {deviceclass.Strategy, "deviceclasses", nil},
-		{Group: "resource.k8s.io", Kind: "ResourceSlice"}:             {resourceslice.Strategy, "resourceslices", nil},
-		{Group: "resource.k8s.io", Kind: "ResourceClaim"}:             {resourceclaim.NewStrategy(nsc, nil), "resourceclaims", nil},
-		{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}:     {resourceclaimtemplate.NewStrategy(nsc), "resourceclaimtemplates", nil},
-		{Group: "resource.k8s.io", Kind: "DeviceTaintRule"}:           {devicetaintrule.Strategy, "devicetaintrules", nil},
-		{Group: "resource.k8s.io", Kind: "ResourcePoolStatusRequest"}: {resourcepoolstatusrequest.Strategy, "resourcepoolstatusrequests", nil},
-		{Group: "scheduling.k8s.io", Kind: "PodGroup"}:                {podgroup.NewStrategy(), "podgroups", nil},
-		{Group: "", Kind: "Pod"}:                                      {podregistry.Strategy, "pods", podDRAPart},
-		{Group: "", Kind: "Node"}:                                     {noderegistry.Strategy, "nodes", metadataOnly},
-		{Group: "", Kind: "Namespace"}:                                {nsregistry.Strategy, "namespaces", metadataOnly},
+		{Group: "resource.k8s.io", Kind: "DeviceClass"}:               {deviceclass.Strategy, "deviceclasses", nil, nil},
+		{Group: "resource.k8s.io", Kind: "ResourceSlice"}:             {resourceslice.Strategy, "resourceslices", nil, nil},
+		{Group: "resource.k8s.io", Kind: "ResourceClaim"}:             {claims, "resourceclaims", nil, resourceclaim.NewStatusStrategy(claims)},
+		{Group: "resource.k8s.io", Kind: "ResourceClaimTemplate"}:     {resourceclaimtemplate.NewStrategy(nsc), "resourceclaimtemplates", nil, nil},
+		{Group: "resource.k8s.io", Kind: "DeviceTaintRule"}:           {devicetaintrule.Strategy, "devicetaintrules", nil, nil},
+		{Group: "resource.k8s.io", Kind: "ResourcePoolStatusRequest"}: {resourcepoolstatusrequest.Strategy, "resourcepoolstatusrequests", nil, nil},
+		{Group: "scheduling.k8s.io", Kind: "PodGroup"}:                {podGroups, "podgroups", nil, podgroup.NewStatusStrategy(podGroups)},
+		{Group: "", Kind: "Pod"}:                                      {podregistry.Strategy, "pods", podDRAPart, nil},
+		{Group: "", Kind: "Node"}:                                     {noderegistry.Strategy, "nodes", metadataOnly, nil},
+		{Group: "", Kind: "Namespace"}:                                {nsregistry.Strategy, "namespaces", metadataOnly, nil},
 	}
 	return r
 }
 
 func (r *run) problem(s string) { r.problems = append(r.problems, s) }
+
+type seenObj struct {
+	where   string
+	content string
+}
+
+// once: a second valid object of one kind, namespace and name is a
+// problem (the API server would refuse to create it); an identical repeat
+// is the same object (a manifest's steps repeating a Namespace).
+func (r *run) once(o *object, gk schema.GroupKind, ns, name string) {
+	if name == "" {
+		return
+	}
+	key := gk.String() + "/" + ns + "/" + name
+	content := jsonText(o.m)
+	if prev, ok := r.seen[key]; ok {
+		if prev.content != content {
+			r.report(o, "", fmt.Sprintf("duplicate object %s, first defined at %s", ref(o.m), prev.where))
+		}
+		return
+	}
+	r.seen[key] = seenObj{o.where(), content}
+}
 
 // ref names an object as dra-slice does: Kind/namespace/name.
 func ref(m map[string]interface{}) string {
@@ -276,15 +305,45 @@ func (r *run) validate(o *object) {
 		Namespace: ns, Resource: info.resource, Name: accessor.GetName(),
 	})
 	r.nsc.obj = o
+	given := obj.DeepCopyObject()
 	info.strategy.PrepareForCreate(ctx, obj)
 	errs := rest.ValidateCreate(ctx, obj, info.strategy)
-	r.reportErrs(o, info, errs)
+	// A status given with the object (a dump of a cluster) is checked as
+	// the API server checks it when it is written: an update of the status
+	// subresource of the object as created.
+	if st, _ := o.m["status"].(map[string]interface{}); info.status != nil && len(st) > 0 {
+		sctx := genericapirequest.WithRequestInfo(ctx, &genericapirequest.RequestInfo{
+			IsResourceRequest: true, Verb: "update", APIPrefix: "apis", APIGroup: gvk.Group, APIVersion: gvk.Version,
+			Namespace: ns, Resource: info.resource, Subresource: "status", Name: accessor.GetName(),
+		})
+		sctx = genericapirequest.WithUser(sctx, &user.DefaultInfo{Name: "dra-tools", Groups: []string{user.SystemPrivilegedGroup}})
+		info.status.PrepareForUpdate(sctx, given, obj)
+		for _, e := range rest.ValidateUpdate(sctx, given, obj, info.status) {
+			if strings.HasPrefix(e.Field, "status") {
+				errs = append(errs, e)
+			}
+		}
+	}
+	if !r.reportErrs(o, info, errs) {
+		r.once(o, gvk.GroupKind(), ns, accessor.GetName())
+	}
 }
 
-func (r *run) reportErrs(o *object, info *kindInfo, errs field.ErrorList) {
+// allowAll authorizes every status write (the writer of a dump was allowed).
+type allowAll struct{}
+
+func (allowAll) Authorize(context.Context, authorizer.Attributes) (authorizer.Decision, string, error) {
+	return authorizer.DecisionAllow, "", nil
+}
+
+// reportErrs reports the errors that count; whether there was one.
+func (r *run) reportErrs(o *object, info *kindInfo, errs field.ErrorList) bool {
+	any := false
 	for _, e := range errs {
 		if info.keep == nil || info.keep(e.Field) {
 			r.report(o, e.Field, e.ErrorBody())
+			any = true
 		}
 	}
+	return any
 }

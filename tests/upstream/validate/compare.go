@@ -1,0 +1,193 @@
+package main
+
+// Reading what the tools print and comparing it object by object.
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// One problem a tool printed: where (line of the file, 0 when none) and
+// what (the text after the file and line).
+type problem struct {
+	line int
+	text string
+}
+
+var locRe = regexp.MustCompile(`^(\d+)(?::\d+)?(?: \(document \d+\))?: `)
+
+// parseOutput splits a tool's standard error into problems (warnings and
+// the closing "... and N more errors" are returned apart).
+func parseOutput(out, prog, file string) (probs []problem, more int) {
+	var cur *problem
+	flush := func() {
+		if cur != nil {
+			probs = append(probs, *cur)
+			cur = nil
+		}
+	}
+	warn := false
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		if strings.HasPrefix(l, prog+": ") {
+			flush()
+			rest := strings.TrimPrefix(l, prog+": ")
+			warn = strings.HasPrefix(rest, "warning: ")
+			if warn {
+				continue
+			}
+			if strings.HasPrefix(rest, "... and ") && strings.HasSuffix(rest, " more errors") {
+				more, _ = strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(rest, "... and "), " more errors"))
+				continue
+			}
+			p := problem{text: rest}
+			if strings.HasPrefix(rest, file+":") {
+				after := rest[len(file)+1:]
+				if m := locRe.FindStringSubmatch(after); m != nil {
+					p.line, _ = strconv.Atoi(m[1])
+					p.text = after[len(m[0]):]
+				} else {
+					p.text = after
+				}
+			}
+			cur = &p
+			continue
+		}
+		if cur != nil && !warn {
+			cur.text += "\n" + l
+		}
+	}
+	flush()
+	return probs, more
+}
+
+// How dra-slice and upstream-validate name an object.
+func refOf(o *node, namespaced bool) string {
+	kind := o.str("kind")
+	if kind == "" {
+		kind = "object"
+	}
+	md := o.get("metadata")
+	name, ns := md.str("name"), md.str("namespace")
+	if md != nil && md.kind == 'o' && namespaced && ns == "" {
+		if v := md.get("namespace"); v == nil || v.kind == 'z' || v.kind == 's' {
+			ns = "default"
+		}
+	}
+	if name == "" {
+		if gen := md.str("generateName"); gen != "" {
+			if ns != "" {
+				return kind + "/" + ns + "/" + gen + "*"
+			}
+			return kind + "/" + gen + "*"
+		}
+		return "<unnamed " + kind + ">"
+	}
+	if ns != "" {
+		return kind + "/" + ns + "/" + name
+	}
+	return kind + "/" + name
+}
+
+var goFieldRe = regexp.MustCompile(`Go struct field [A-Za-z0-9_]+\.([A-Za-z0-9_.]+) of type`)
+var indexRe = regexp.MustCompile(`\[[^\]]*\]`)
+
+// verdict of one object's comparison
+type verdict int
+
+const (
+	same        verdict = iota // the same problems
+	sameVerdict                // both refuse it; the messages cannot be compared (decoding errors)
+	differ
+)
+
+// compareObject compares one object's problems (texts after the object's
+// name).  Upstream's decoding errors stop at the first wrong type, where
+// dra-slice goes on and reports every one as "must be of type": the first
+// must be among dra-slice's, and nothing else is compared for that object.
+//
+// dra-slice prints the first 100 problems and how many more there were
+// (more): then its problems must be among upstream's, as many in all.
+func compareObject(c, u []string, more int) (verdict, []string, []string) {
+	for _, t := range u {
+		if !strings.HasPrefix(t, "decode: ") && !strings.HasPrefix(t, "yaml: ") {
+			continue
+		}
+		if len(c) == 0 {
+			return differ, nil, u
+		}
+		if m := goFieldRe.FindStringSubmatch(t); m != nil {
+			for _, ct := range c {
+				path := ct
+				if i := strings.Index(ct, ": "); i >= 0 {
+					path = ct[:i]
+				}
+				if strings.HasPrefix(indexRe.ReplaceAllString(path, ""), m[1]) && strings.Contains(ct, "must be of type") {
+					return same, nil, nil
+				}
+			}
+			return differ, c, u
+		}
+		return sameVerdict, nil, nil
+	}
+	var cs, us []string
+	for _, t := range c {
+		cs = append(cs, normalize(t))
+	}
+	for _, t := range u {
+		us = append(us, normalize(t))
+	}
+	sort.Strings(cs)
+	sort.Strings(us)
+	var onlyC, onlyU []string
+	i, j := 0, 0
+	for i < len(cs) || j < len(us) {
+		switch {
+		case j >= len(us) || i < len(cs) && cs[i] < us[j]:
+			onlyC = append(onlyC, cs[i])
+			i++
+		case i >= len(cs) || us[j] < cs[i]:
+			onlyU = append(onlyU, us[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	if len(onlyC) == 0 && len(onlyU) == 0 || more > 0 && len(onlyC) == 0 && len(cs)+more == len(us) {
+		return same, nil, nil
+	}
+	return differ, onlyC, onlyU
+}
+
+// normalize: what must be left out of a problem to compare it (the place
+// of the first of two objects of one name is a field's line in dra-slice,
+// the document's in upstream-validate).
+func normalize(text string) string {
+	if i := strings.Index(text, ", first defined at "); i >= 0 && strings.Contains(text[:i], "duplicate object ") {
+		return text[:i]
+	}
+	return text
+}
+
+func stripRef(text, ref string) string {
+	if strings.HasPrefix(text, ref+": ") {
+		return text[len(ref)+2:]
+	}
+	return text
+}
+
+func describe(onlyC, onlyU []string) string {
+	var b strings.Builder
+	for _, t := range onlyC {
+		fmt.Fprintf(&b, "    dra-slice only: %s\n", indent(t))
+	}
+	for _, t := range onlyU {
+		fmt.Fprintf(&b, "    upstream only:  %s\n", indent(t))
+	}
+	return b.String()
+}
+
+func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n                    ") }

@@ -1,0 +1,501 @@
+// Command upstream-validate-diff is the differential suite of `dra-slice
+// validate` against upstream-validate (the Kubernetes 1.37.2 API server's
+// own decoding, defaulting and validation; tests/upstream/cmd):
+//
+//  1. every seed file (tests/data, examples, tests/fuzz/seeds) as it is;
+//  2. every object of those files, and seeded mutations of each
+//     (mutate.go), as JSON Lines batches, under the default feature gates
+//     and, for the seeds and a share of the mutations, under other gate sets.
+//
+// For each file and each object, both must give the same verdict, and the
+// same problems (object, field path, message); only the line numbers are
+// not compared for whole files (dra-slice names a field's own line,
+// upstream-validate its document's).  Prints the counts and `N passed, N
+// failed`, then each disagreement; exit 1 when there is one.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+var (
+	root      = flag.String("root", ".", "the dra-tools tree")
+	draSlice  = flag.String("dra-slice", "build/bin/dra-slice", "dra-slice to test")
+	peer      = flag.String("peer", "build/upstream/bin/upstream-validate", "the upstream peer")
+	work      = flag.String("work", "build/upstream/validate", "scratch directory (batches, failures)")
+	seed      = flag.Int64("seed", 1, "mutator seed")
+	perObject = flag.Int("mutations", 8, "random mutations per seed object")
+	limits    = flag.Int("limits", 2, "probes of list limits per seed object")
+	share     = flag.Int("gate-share", 32, "under the other gate sets, every Nth mutation (and every seed)")
+	batchSize = flag.Int("batch", 40, "objects per batch")
+	jobs      = flag.Int("jobs", 2, "tools run at once")
+	maxShown  = flag.Int("show", 400, "disagreements printed (all are in WORK/report.txt)")
+	dry       = flag.Bool("n", false, "count the cases only")
+)
+
+// Gate sets beside the defaults: each gate the validation depends on, the
+// other way round from its 1.37 default, and all alpha and beta gates on.
+var gateSets = []string{
+	"",
+	"AllAlpha=true,AllBeta=true",
+	"DRAPartitionableDevices=false",
+	"DRAConsumableCapacity=false",
+	"DRADeviceTaints=false,DRADeviceTaintRules=false",
+	"DRADeviceTaintRules=false",
+	"DRADeviceBindingConditions=false",
+	"DRAListTypeAttributes=true",
+	"DRANodeAllocatableResources=true",
+	"DRAFractionalCapacityRange=true",
+	"DRADeviceCompatibilityGroups=true",
+	"DRAPartitionableDevicesType=true,DRAResourcePoolStatus=true",
+	"DRAOptionalNodeOperations=true",
+	"DRAResourcePoolStatus=true",
+	"DRADerivedAttributes=true",
+}
+
+// Kinds both tools validate (classic v1alpha2 DRA has no 1.37 peer;
+// workloads are expanded into pods by dra-slice only).
+var validated = map[string]bool{
+	"resource.k8s.io/DeviceClass": true, "resource.k8s.io/ResourceSlice": true,
+	"resource.k8s.io/ResourceClaim": true, "resource.k8s.io/ResourceClaimTemplate": true,
+	"resource.k8s.io/DeviceTaintRule": true, "resource.k8s.io/ResourcePoolStatusRequest": true,
+	"/Pod": true, "/Node": true, "/Namespace": true, "scheduling.k8s.io/PodGroup": true,
+}
+var namespacedKinds = map[string]bool{"ResourceClaim": true, "ResourceClaimTemplate": true, "Pod": true, "PodGroup": true}
+
+// A Pod of classic DRA (resourceClaims[].source), which dra-slice reads as
+// the flat v1 fields and the API server does not know.
+func classicPod(o *node) bool {
+	for _, c := range o.get("spec").get("resourceClaims").valsOf() {
+		if c.get("source") != nil {
+			return true
+		}
+	}
+	return false
+}
+
+type testCase struct {
+	desc  string
+	gates string
+	obj   *node
+	text  string
+	ref   string // as the tools name it
+	ref0  string // before the namespace is defaulted (reading errors)
+	dup   bool
+}
+
+type result struct {
+	c       *testCase
+	verdict verdict
+	onlyC   []string
+	onlyU   []string
+}
+
+func groupKind(o *node) string {
+	av, kind := o.str("apiVersion"), o.str("kind")
+	g := ""
+	if i := strings.IndexByte(av, '/'); i >= 0 {
+		g = av[:i]
+	}
+	if av == "resource.k8s.io/v1alpha2" {
+		return "classic"
+	}
+	return g + "/" + kind
+}
+
+// seedFiles: the files of the tree that may hold objects.
+func seedFiles() []string {
+	var files []string
+	for _, d := range []string{"tests/data", "examples", "tests/fuzz/seeds"} {
+		fuzz := d == "tests/fuzz/seeds"
+		_ = filepath.WalkDir(filepath.Join(*root, d), func(p string, e os.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return nil
+			}
+			n := e.Name()
+			if fuzz && (strings.Contains(p, "/seeds/strict/") || strings.Contains(p, "/seeds/stream/") ||
+				strings.Contains(p, "/seeds/workloads/")) || strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") ||
+				strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".jsonl") {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	sort.Strings(files)
+	return files
+}
+
+// objectsOf splits a file into objects (documents, List items) as JSON
+// trees; files that do not read are left to the whole-file comparison.
+func objectsOf(data []byte) []*node {
+	var docs [][]byte
+	t := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	if len(t) > 0 && t[0] == '{' {
+		for _, l := range bytes.Split(t, []byte("\n")) {
+			docs = append(docs, l)
+		}
+		if n, err := parseTree(t); err == nil { // one JSON value over several lines
+			docs = [][]byte{[]byte(n.text())}
+		}
+	} else {
+		for _, d := range regexpSplitDocs(data) {
+			j, err := yaml.YAMLToJSON(d)
+			if err != nil {
+				return nil
+			}
+			docs = append(docs, j)
+		}
+	}
+	var out []*node
+	for _, d := range docs {
+		n, err := parseTree(bytes.TrimSpace(d))
+		if err != nil || n.kind != 'o' {
+			continue
+		}
+		if items := n.get("items"); items != nil && items.kind == 'a' && strings.HasSuffix(n.str("kind"), "List") {
+			for _, it := range items.vals {
+				if it.kind != 'o' {
+					continue
+				}
+				if it.get("kind") == nil && it.get("apiVersion") == nil && n.str("kind") != "List" {
+					it.set("apiVersion", sNode(n.str("apiVersion")))
+					it.set("kind", sNode(strings.TrimSuffix(n.str("kind"), "List")))
+				}
+				out = append(out, it)
+			}
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func regexpSplitDocs(data []byte) [][]byte {
+	var docs [][]byte
+	var cur bytes.Buffer
+	for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+		if bytes.HasPrefix(l, []byte("---")) {
+			docs = append(docs, append([]byte(nil), cur.Bytes()...))
+			cur.Reset()
+			continue
+		}
+		cur.Write(l)
+	}
+	return append(docs, cur.Bytes())
+}
+
+func runTool(bin string, gates string, file string) (string, int) {
+	var args []string
+	if strings.HasSuffix(bin, "dra-slice") {
+		args = append(args, "validate")
+	}
+	if gates != "" {
+		args = append(args, "--feature-gates", gates)
+	}
+	args = append(args, file)
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Stdout = &stderr
+	err := cmd.Run()
+	rc := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		rc = ee.ExitCode()
+	} else if err != nil {
+		rc = -1
+		stderr.WriteString(err.Error())
+	}
+	return stderr.String(), rc
+}
+
+type runner struct {
+	mu      sync.Mutex
+	results []result
+	nbatch  int
+	sem     chan struct{}
+	wg      sync.WaitGroup
+}
+
+// runBatch validates cases as one JSON Lines file with both tools; a batch
+// that prints more than dra-slice's 100 problems, or a reading error, is
+// split in two and run again.
+func (r *runner) runBatch(cases []*testCase, gates string) {
+	r.mu.Lock()
+	r.nbatch++
+	name := filepath.Join(*work, "batches", fmt.Sprintf("b%05d.jsonl", r.nbatch))
+	r.mu.Unlock()
+	var b bytes.Buffer
+	for _, c := range cases {
+		b.WriteString(c.text)
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	r.sem <- struct{}{}
+	cout, _ := runTool(*draSlice, gates, name)
+	uout, _ := runTool(*peer, gates, name)
+	<-r.sem
+	cprobs, more := parseOutput(cout, "dra-slice", name)
+	uprobs, _ := parseOutput(uout, "upstream-validate", name)
+	// a reading error stops dra-slice's file: the objects after it are
+	// not checked
+	broken := more > 0 && len(cases) > 1
+	for _, p := range append(cprobs, uprobs...) {
+		if p.line < 1 || p.line > len(cases) || !strings.HasPrefix(p.text, cases[p.line-1].ref+": ") &&
+			!strings.HasPrefix(p.text, cases[p.line-1].ref0+": ") {
+			broken = true
+		}
+	}
+	if broken && len(cases) > 1 {
+		h := len(cases) / 2
+		r.runBatch(cases[:h], gates)
+		r.runBatch(cases[h:], gates)
+		return
+	}
+	byLine := func(ps []problem) map[int][]string {
+		m := map[int][]string{}
+		for _, p := range ps {
+			l := p.line
+			if l < 1 || l > len(cases) {
+				l = 1
+			}
+			m[l] = append(m[l], stripRef(stripRef(p.text, cases[l-1].ref), cases[l-1].ref0))
+		}
+		return m
+	}
+	cm, um := byLine(cprobs), byLine(uprobs)
+	_ = os.Remove(name)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, c := range cases {
+		v, oc, ou := compareObject(cm[i+1], um[i+1], more)
+		if c.dup && v == differ && len(cm[i+1]) > 0 && len(um[i+1]) > 0 {
+			// a field given twice: dra-slice's reader refuses the document,
+			// the API server's decoder the object; both refuse
+			v, oc, ou = sameVerdict, nil, nil
+		}
+		r.results = append(r.results, result{c, v, oc, ou})
+	}
+}
+
+func (r *runner) submit(cases []*testCase, gates string) {
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		r.runBatch(cases, gates)
+	}()
+}
+
+func main() {
+	flag.Parse()
+	start := time.Now()
+	for _, d := range []string{"batches", "failures"} {
+		_ = os.RemoveAll(filepath.Join(*work, d))
+		if err := os.MkdirAll(filepath.Join(*work, d), 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
+	rng := rand.New(rand.NewSource(*seed))
+	r := &runner{sem: make(chan struct{}, *jobs)}
+
+	// 1. the seed files as they are
+	files := seedFiles()
+	var fileResults []result
+	var fileSkipped []string
+	var mu sync.Mutex
+	var seeds []*testCase
+	seen := map[string]bool{}
+	var wg sync.WaitGroup
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		objs := objectsOf(data)
+		comparable := true
+		for _, o := range objs {
+			gk := groupKind(o)
+			if gk == "classic" || strings.HasPrefix(gk, "apps/") || strings.HasPrefix(gk, "batch/") ||
+				gk == "kubeflow.org/MPIJob" || classicPod(o) {
+				comparable = false
+			}
+			if validated[gk] && !classicPod(o) {
+				t := o.text()
+				if !seen[t] {
+					seen[t] = true
+					seeds = append(seeds, &testCase{desc: f, obj: o, text: t})
+				}
+			}
+		}
+		if !comparable {
+			fileSkipped = append(fileSkipped, f)
+			continue
+		}
+		wg.Add(1)
+		r.sem <- struct{}{}
+		go func(f string) {
+			defer wg.Done()
+			cout, _ := runTool(*draSlice, "", f)
+			uout, _ := runTool(*peer, "", f)
+			<-r.sem
+			cp, more := parseOutput(cout, "dra-slice", f)
+			up, _ := parseOutput(uout, "upstream-validate", f)
+			var ct, ut []string
+			for _, p := range cp {
+				ct = append(ct, p.text)
+			}
+			for _, p := range up {
+				ut = append(ut, p.text)
+			}
+			v, oc, ou := compareObject(ct, ut, more)
+			mu.Lock()
+			fileResults = append(fileResults, result{&testCase{desc: f + " (whole file)"}, v, oc, ou})
+			mu.Unlock()
+		}(f)
+	}
+	wg.Wait()
+
+	// 2. objects and mutants, in batches
+	var mutants []*testCase
+	for i, s := range seeds {
+		for _, m := range mutate(rng, s.obj, *limits, *perObject) {
+			mutants = append(mutants, &testCase{desc: fmt.Sprintf("%s, object %d: %s", s.desc, i, m.desc),
+				obj: m.obj, text: m.obj.text(), dup: m.dup})
+		}
+	}
+	if *dry {
+		fmt.Printf("%d seed files, %d seed objects, %d mutations\n", len(files), len(seeds), len(mutants))
+		return
+	}
+	nGated := 0
+	for gi, g := range gateSets {
+		var cases []*testCase
+		for _, s := range seeds {
+			c := *s
+			c.desc = fmt.Sprintf("%s: %s", s.desc, refOf(s.obj, namespacedKinds[s.obj.str("kind")]))
+			cases = append(cases, &c)
+		}
+		for i, m := range mutants {
+			if gi == 0 || i%*share == gi%*share {
+				cases = append(cases, m)
+			}
+		}
+		for _, c := range cases {
+			c2 := *c
+			c2.gates = g
+			c2.ref = refOf(c.obj, namespacedKinds[c.obj.str("kind")])
+			c2.ref0 = refOf(c.obj, false)
+			if gi > 0 {
+				nGated++
+			}
+			cp := &c2
+			if cp.dup {
+				r.submit([]*testCase{cp}, g)
+				continue
+			}
+			pending = addToBatches(r, pending, cp, g)
+		}
+		for _, b := range pending {
+			r.submit(b.cases, g)
+		}
+		pending = nil
+	}
+	r.wg.Wait()
+
+	// 3. the report
+	all := append(fileResults, r.results...)
+	passed, failed, verdictOnly := 0, 0, 0
+	var fails []result
+	for _, x := range all {
+		switch x.verdict {
+		case same:
+			passed++
+		case sameVerdict:
+			passed++
+			verdictOnly++
+		default:
+			failed++
+			fails = append(fails, x)
+		}
+	}
+	sort.SliceStable(fails, func(i, j int) bool { return fails[i].c.desc < fails[j].c.desc })
+	var rep bytes.Buffer
+	for i, f := range fails {
+		fmt.Fprintf(&rep, "FAIL %s", f.c.desc)
+		if f.c.gates != "" {
+			fmt.Fprintf(&rep, " [--feature-gates %s]", f.c.gates)
+		}
+		rep.WriteString("\n")
+		if f.c.text != "" {
+			p := filepath.Join(*work, "failures", fmt.Sprintf("f%05d.json", i))
+			_ = os.WriteFile(p, []byte(f.c.text+"\n"), 0o644)
+			fmt.Fprintf(&rep, "    input: %s\n", p)
+		}
+		rep.WriteString(describe(f.onlyC, f.onlyU))
+	}
+	_ = os.WriteFile(filepath.Join(*work, "report.txt"), rep.Bytes(), 0o644)
+	lines := strings.SplitAfter(rep.String(), "\n")
+	shown := 0
+	for _, l := range lines {
+		if strings.HasPrefix(l, "FAIL ") {
+			shown++
+			if shown > *maxShown {
+				fmt.Printf("... %d more disagreements in %s\n", len(fails)-*maxShown, filepath.Join(*work, "report.txt"))
+				break
+			}
+		}
+		fmt.Print(l)
+	}
+	fmt.Printf("seed files: %d compared whole, %d not comparable (classic DRA or workloads)\n", len(fileResults), len(fileSkipped))
+	fmt.Printf("objects: %d seed objects, %d mutations; %d cases under %d gate sets (%d beyond the defaults); %d batches\n",
+		len(seeds), len(mutants), len(r.results), len(gateSets), nGated, r.nbatch)
+	fmt.Printf("verdict only (upstream stops at a decoding error): %d\n", verdictOnly)
+	fmt.Printf("time: %s\n", time.Since(start).Round(time.Second))
+	fmt.Printf("%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		os.Exit(1)
+	}
+}
+
+type batch struct {
+	cases []*testCase
+	keys  map[string]bool
+}
+
+var pending []*batch
+
+// addToBatches puts a case in the first open batch without an object of
+// its name (dra-slice reports two objects of one name; the API server
+// would refuse the second), and submits batches that are full.
+func addToBatches(r *runner, bs []*batch, c *testCase, gates string) []*batch {
+	key := c.ref
+	named := !strings.HasPrefix(key, "<") && !strings.HasSuffix(key, "*")
+	for i, b := range bs {
+		if named && b.keys[key] {
+			continue
+		}
+		b.cases = append(b.cases, c)
+		b.keys[key] = true
+		if len(b.cases) >= *batchSize {
+			r.submit(b.cases, gates)
+			return append(bs[:i:i], bs[i+1:]...)
+		}
+		return bs
+	}
+	return append(bs, &batch{cases: []*testCase{c}, keys: map[string]bool{key: true}})
+}
