@@ -245,5 +245,7 @@ clean:
 	rm -rf build
 
 include tests/upstream/upstream.mk
+include tests/upstream/peers.mk
+
 -include $(shell find $(BUILD)/obj build/fuzz/obj -name '*.d' 2>/dev/null)
 endif # FRESH
