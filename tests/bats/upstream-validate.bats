@@ -1,0 +1,29 @@
+#!/usr/bin/env bats
+# dra-slice validate gives the API server's answers: each fixture
+# tests/data/validate-upstream/NAME.jsonl comes with NAME.expected, the
+# problems the Kubernetes 1.37.2 API server's own code reports for it
+# (regen.sh there, from upstream-validate; `make upstream-check-validate`
+# compares thousands more), and NAME.args, the feature gates if any.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    U="$DATA/validate-upstream"
+}
+
+# upstream NAME: dra-slice validate prints NAME.expected's problems (in any
+# order) and exits 2, or nothing and 0 when none are expected.
+upstream() {
+    local n=$1 args=()
+    [[ -f $U/$n.args ]] && read -ra args <"$U/$n.args"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "${args[@]}" "$U/$n.jsonl"
+    local got want
+    got=$(grep -v '^dra-slice: warning: ' <<<"$stderr" | sed "s|^dra-slice: $U/$n.jsonl:|dra-slice: FILE:|" | LC_ALL=C sort)
+    want=$(cat "$U/$n.expected")
+    [[ $got == "$want" ]] || { diff <(echo "$want") <(echo "$got"); false; }
+    if [[ -n $want ]]; then assert_failure 2; else assert_success; fi
+}
+
+@test "the names of a claim's capacity requests are not checked (validation.go has no rule for them)" {
+    upstream claim-capacity-request-names
+}
