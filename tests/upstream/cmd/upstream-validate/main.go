@@ -24,6 +24,8 @@ import (
 	"strings"
 
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
 )
 
 const prog = "upstream-validate"
@@ -111,6 +113,9 @@ func parseArgs(args []string) (*options, error) {
 }
 
 func main() {
+	// upstream's own logging (feature gate warnings, declarative
+	// validation mismatches) is not the peer's output
+	klog.SetLogger(logr.Discard())
 	o, err := parseArgs(os.Args[1:])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", prog, err)
