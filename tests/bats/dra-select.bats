@@ -200,20 +200,22 @@ gpu.example.com/node-b/gpu-0'
 }
 
 @test "includes(): list-type and scalar attributes (DRAListTypeAttributes docs' examples)" {
-    local f="$DATA/select/list-attributes.yaml"
-    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].model.includes('model-a')" "$f"
+    # list-type attributes exist only with DRAListTypeAttributes (the API
+    # server drops them without it)
+    local f="$DATA/select/list-attributes.yaml" g=(--feature-gates DRAListTypeAttributes=true)
+    run --separate-stderr "$DRA_BIN/dra-select" "${g[@]}" -e "device.attributes['dra.example.com'].model.includes('model-a')" "$f"
     assert_success
     assert_output "dra.example.com/n1/cpu-0"
-    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].model.includes('model-b')" "$f"
+    run --separate-stderr "$DRA_BIN/dra-select" "${g[@]}" -e "device.attributes['dra.example.com'].model.includes('model-b')" "$f"
     assert_failure 1
-    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].supportedModels.includes('model-b')" "$f"
+    run --separate-stderr "$DRA_BIN/dra-select" "${g[@]}" -e "device.attributes['dra.example.com'].supportedModels.includes('model-b')" "$f"
     assert_success
-    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].supportedModels.includes('model-c')" "$f"
+    run --separate-stderr "$DRA_BIN/dra-select" "${g[@]}" -e "device.attributes['dra.example.com'].supportedModels.includes('model-c')" "$f"
     assert_failure 1
-    run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['resource.kubernetes.io'].pcieRoot.includes('pci0000:01')" "$f"
+    run --separate-stderr "$DRA_BIN/dra-select" "${g[@]}" -e "device.attributes['resource.kubernetes.io'].pcieRoot.includes('pci0000:01')" "$f"
     assert_success
     # a class using it (the scheduler compiles stored expressions: always declared)
-    run --separate-stderr "$DRA_BIN/dra-select" --class model-a "$f"
+    run --separate-stderr "$DRA_BIN/dra-select" "${g[@]}" --class model-a "$f"
     assert_success
     assert_output "dra.example.com/n1/cpu-0"
     run --separate-stderr "$DRA_BIN/dra-select" check "device.attributes['dra.example.com'].supportedModels.includes('model-b')"
@@ -236,7 +238,7 @@ gpu.example.com/node-b/gpu-0'
     local f="$DATA/select/list-attributes.yaml" x
     for x in "count.exists(x, true)=types.Int" "flag.all(x, true)=types.Bool" "model.exists_one(x, true)=types.String" \
         "ver.exists(x, true)=cel.Semver" "model.map(x, x).size() > 0=types.String" "count.filter(x, true).size() > 0=types.Int"; do
-        run --separate-stderr "$DRA_BIN/dra-select" -e "device.attributes['dra.example.com'].${x%=*}" "$f"
+        run --separate-stderr "$DRA_BIN/dra-select" --feature-gates DRAListTypeAttributes=true -e "device.attributes['dra.example.com'].${x%=*}" "$f"
         assert_failure 2
         [[ $stderr == *"CEL runtime error: got '${x#*=}', expected iterable type"* ]]
     done

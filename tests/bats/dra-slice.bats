@@ -219,9 +219,10 @@ EOF
     assert_success
     assert_equal "$(jq -r '.status.pools[0].validationError' <<<"$output")" \
         'PartitionCostMismatch: devices of partition type "quarter" in pool gpu.example.com/node-a consume different counters'
-    # a malformed default attribute is an input error
+    # a malformed default attribute is an input error (with its gate: without
+    # it the API server drops the field)
     printf 'apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\nmetadata: {name: r}\nspec: {driver: gpu.example.com, defaultPartitionTypeAttribute: "no/such/name"}\n' >"$BATS_TEST_TMPDIR/bad.yaml"
-    run --separate-stderr "$DRA_BIN/dra-slice" pool-status "$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --feature-gates DRAPartitionableDevicesType=true,DRAResourcePoolStatus=true "$BATS_TEST_TMPDIR/bad.yaml"
     assert_failure 2
     [[ $stderr == *"bad.yaml:4: ResourcePoolStatusRequest/r: spec.defaultPartitionTypeAttribute: Invalid value"* ]]
 }
@@ -293,7 +294,10 @@ YAML
     assert_success
     sed -e 's|^      cpu: {mapping: .*|      ephemeral-storage: {mapping: {capacityKey: cpu.example.com/nope, deviceMultiplier: "1"}}|' \
         -e 's/perContainer: 1Mi/perContainer: -1Mi/' "$BATS_TEST_TMPDIR/nar.yaml" >"$BATS_TEST_TMPDIR/bad.yaml"
+    # without the gate (alpha, off) the API server drops the field
     run --separate-stderr "$S" validate "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_success
+    run --separate-stderr "$S" validate --feature-gates DRANodeAllocatableResources=true "$BATS_TEST_TMPDIR/bad.yaml"
     assert_failure 2
     [[ -z $output ]]
     [[ $stderr == *'spec.devices[0].nodeAllocatableResources[ephemeral-storage]: Invalid value: "ephemeral-storage": must be a node allocatable resource name'* ]]

@@ -111,7 +111,11 @@ spec:
   - {name: a, resourceClaimName: c}
   - {name: Not_A_Label, resourceClaimTemplateName: t}
 EOF
+    # resourceClaims are dropped by the API server without DRAWorkloadResourceClaims
     run "$DRA_BIN/dra-slice" validate "$T/bad.yaml"
+    assert_failure 2
+    refute_output --partial 'spec.resourceClaims'
+    run "$DRA_BIN/dra-slice" validate --feature-gates DRAWorkloadResourceClaims=true "$T/bad.yaml"
     assert_failure 2
     assert_line --partial 'PodGroup/default/g: spec.schedulingPolicy: Invalid value: "": must specify one of: `basic`, `gang`'
     assert_line --partial 'spec.resourceClaims[0]: Invalid value: "{resourceClaimName, resourceClaimTemplateName}": must specify exactly one of: `resourceClaimName`, `resourceClaimTemplateName`'

@@ -27,3 +27,23 @@ upstream() {
 @test "the names of a claim's capacity requests are not checked (validation.go has no rule for them)" {
     upstream claim-capacity-request-names
 }
+
+@test "fields of disabled features are dropped before validation: drop-list-attributes" {
+    upstream drop-list-attributes
+}
+
+@test "fields of disabled features are dropped before validation: drop-list-attributes-on" {
+    upstream drop-list-attributes-on
+}
+
+@test "fields of disabled features are dropped before validation: drop-consumable-off" {
+    upstream drop-consumable-off
+}
+
+@test "fields of disabled features are dropped before validation: drop-partitionable-off" {
+    upstream drop-partitionable-off
+}
+
+@test "fields of disabled features are dropped before validation: drop-alpha-fields" {
+    upstream drop-alpha-fields
+}

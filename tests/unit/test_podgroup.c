@@ -58,14 +58,20 @@ UNIT_TEST(podgroup_kind_and_versions)
     CHECK(!dra_kind_is_resource(DRA_KIND_POD_GROUP));
 }
 
-/* Load one document through the whole pipeline; its errors as lines. */
+/* Load one document through the whole pipeline; its errors as lines.
+ * DRAWorkloadResourceClaims is on: without it the API server drops a
+ * PodGroup's resourceClaims and resourceClaimStatuses. */
 static char *errs_of(const char *text)
 {
     dra_objset set = DRA_OBJSET_INIT;
     dra_buf out = DRA_BUF_INIT;
     dra_err *e = dra_read_mem(&set, "t.yaml", text, strlen(text));
+    dra_features gates;
+    dra_features_default(&gates);
+    dra_err_free(dra_features_set(&gates, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS, true));
     if (!e) {
         dra_load_opts opts = {0};
+        opts.validate.features = &gates;
         dra_model m = DRA_MODEL_INIT;
         e = dra_load(&set, &opts, &m);
         dra_model_free(&m);

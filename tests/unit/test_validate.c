@@ -54,6 +54,17 @@ static int expect(const char *text, const char *line, int want, const char *file
     return ok;
 }
 
+/* Validate with the defaults and one gate set to on (until use_gates = NULL). */
+static void with_gate(dra_feature id, bool on)
+{
+    dra_features_default(&gates);
+    dra_err *e = dra_features_set(&gates, id, on);
+    if (e)
+        fprintf(stderr, "  with_gate: %s\n", e->msg);
+    dra_err_free(e);
+    use_gates = &gates;
+}
+
 /* CLEAN: no errors.  HAS: the errors include this exact line.  LACKS: they do not. */
 #define CLEAN(t) CHECK(expect((t), NULL, 1, __FILE__, __LINE__))
 #define HAS(t, l) CHECK(expect((t), (l), 1, __FILE__, __LINE__))
@@ -162,8 +173,10 @@ UNIT_TEST(slice_devices)
 UNIT_TEST(slice_attributes)
 {
     CLEAN(DEV("attributes: {model: {string: a100}, gpu.example.com/numa: {int: 1}, ok: {bool: true}, v: {version: 1.0.0-rc.1+build.5}}"));
-    HAS(DEV("attributes: {a: {int: 1, bool: true}}"), "spec.devices[0].attributes[a]: Invalid value: {\"int\":1,\"bool\":true}: exactly one value must be specified");
-    HAS(DEV("attributes: {a: {}}"), "spec.devices[0].attributes[a]: Invalid value: \"\": exactly one value must be specified");
+    /* the declarative union of resource/v1 DeviceAttribute, in place of
+     * validation.go's "exactly one value must be specified" */
+    HAS(DEV("attributes: {a: {int: 1, bool: true}}"), "spec.devices[0].attributes[a]: Invalid value: \"{int, bool}\": must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
+    HAS(DEV("attributes: {a: {}}"), "spec.devices[0].attributes[a]: Invalid value: \"\": must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
     HAS(DEV("attributes: {a: {string: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa}}"), "spec.devices[0].attributes[a].string: Too long: may not be more than 64 bytes");
     HAS(DEV("attributes: {a: {version: '1.0'}}"), "spec.devices[0].attributes[a].version: Invalid value: \"1.0\": must be a string compatible with semver.org spec 2.0.0");
     HAS(DEV("attributes: {a: {version: 01.0.0}}"), "spec.devices[0].attributes[a].version: Invalid value: \"01.0.0\": must be a string compatible with semver.org spec 2.0.0");
@@ -171,16 +184,25 @@ UNIT_TEST(slice_attributes)
     HAS(DEV("attributes: {a-b: {int: 1}}"), "spec.devices[0].attributes: Invalid value: \"a-b\": a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')");
     HAS(DEV("attributes: {/x: {int: 1}}"), "spec.devices[0].attributes: Invalid value: \"\": the domain must not be empty");
     HAS(DEV("attributes: {a: {int: x}}"), "spec.devices[0].attributes[a].int: Invalid value: \"x\": must be of type integer");
+    /* lists only with DRAListTypeAttributes: without it the API server
+     * drops them, leaving no value */
+    HAS(DEV("attributes: {a: {ints: [1, 2]}}"), "spec.devices[0].attributes[a]: Invalid value: \"\": must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
+    CLEAN(DEV("attributes: {a: {int: 1, ints: [1, 2]}}"));
+    with_gate(DRA_FEATURE_LIST_TYPE_ATTRIBUTES, true);
     HAS(DEV("attributes: {a: {ints: []}}"), "spec.devices[0].attributes[a].ints: Invalid value: []: must not be empty if specified");
+    /* an empty list is not a value of the union */
+    HAS(DEV("attributes: {a: {ints: []}}"), "spec.devices[0].attributes[a]: Invalid value: \"\": must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
+    HAS(DEV("attributes: {a: {string: x, strings: [y]}}"), "spec.devices[0].attributes[a]: Invalid value: \"{string, strings}\": must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
     CLEAN(DEV("attributes: {a: {ints: [1, 2]}, b: {strings: [x]}}"));
-    char *s = repeat_list(SLICE("nodeName: node-1, devices: [{name: d, attributes: {%s}}]"), "a%d: {int: %d}", 33);
+    char *s = repeat_list(SLICE("nodeName: node-1, devices: [{name: d, attributes: {a: {ints: [%s]}}}]"), "%d", 49);
+    HAS(s, "spec.devices[0]: Invalid value: 49: the total number of attribute values must not exceed 48");
+    free(s);
+    use_gates = NULL;
+    s = repeat_list(SLICE("nodeName: node-1, devices: [{name: d, attributes: {%s}}]"), "a%d: {int: %d}", 33);
     HAS(s, "spec.devices[0]: Invalid value: 33: the total number of attributes and capacities must not exceed 32");
     free(s);
     s = repeat_list(SLICE("nodeName: node-1, devices: [{name: d, attributes: {%s}}]"), "a%d: {int: %d}", 32);
     CLEAN(s);
-    free(s);
-    s = repeat_list(SLICE("nodeName: node-1, devices: [{name: d, attributes: {a: {ints: [%s]}}}]"), "%d", 49);
-    HAS(s, "spec.devices[0]: Invalid value: 49: the total number of attribute values must not exceed 48");
     free(s);
 }
 
@@ -330,6 +352,9 @@ UNIT_TEST(slice_capacity_fractional_range)
 #define NP "spec.devices[0].nodeAllocatableResources"
 UNIT_TEST(slice_node_allocatable_resources)
 {
+    /* dropped by the API server without the gate (alpha, off) */
+    CLEAN(NAR("{ephemeral-storage: {overhead: {perPod: 1Gi}}}"));
+    with_gate(DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES, true);
     CLEAN(NAR("{cpu: {mapping: {capacityKey: example.com/cores, capacityMultiplier: '2'}}}"));
     CLEAN(NAR("{cpu: {mapping: {deviceMultiplier: '8'}}, memory: {overhead: {perPod: 1Gi}}, hugepages-2Mi: {overhead: {perContainer: 2Mi}}}"));
     CLEAN(NAR("{memory: {mapping: {deviceMultiplier: 1Gi}, overhead: {perPod: 1Gi, perContainer: '0'}}}"));
@@ -348,6 +373,7 @@ UNIT_TEST(slice_node_allocatable_resources)
     HAS(NAR("{cpu: {overhead: {perPod: -100m}}}"), NP "[cpu].overhead.perPod: Invalid value: \"-100m\": must be non-negative");
     HAS(NAR("{cpu: {overhead: {perContainer: -1}}}"), NP "[cpu].overhead.perContainer: Invalid value: \"-1\": must be non-negative");
     HAS(NAR("{cpu: {overhead: {perPod: 1x}}}"), NP "[cpu].overhead.perPod: Invalid value: \"1x\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    use_gates = NULL;
 }
 
 UNIT_TEST(slice_taints)

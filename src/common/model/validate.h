@@ -74,8 +74,14 @@ typedef struct dra_validate_opts {
 #define DRA_TAINT_RULE_MAX_CONDITIONS 8
 #define DRA_CAPACITY_VALID_VALUES_MAX 10
 
-/* Any supported kind (dispatches on kind). */
+/* Any supported kind (dispatches on kind).  Fields of features that are
+ * disabled in opts->features are left out first, as the API server's
+ * strategies drop them from a new object (PrepareForCreate) before they
+ * validate it; the kind validators below see the object as it is. */
 DRA_MUST_USE dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts);
+/* The same without dropping anything: the rules of validation.go alone, as
+ * upstream's unit tests call them on an object as it is. */
+DRA_MUST_USE dra_err *dra_validate_as_is(const json_t *obj, dra_kind kind, const dra_validate_opts *opts);
 
 DRA_MUST_USE dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts *opts);

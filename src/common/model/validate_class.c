@@ -227,7 +227,7 @@ dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_
     return dra_vctx_finish(&v);
 }
 
-dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts)
+dra_err *dra_validate_as_is(const json_t *obj, dra_kind kind, const dra_validate_opts *opts)
 {
     switch (kind) {
     case DRA_KIND_DEVICE_CLASS: return dra_validate_device_class(obj, opts);
@@ -246,4 +246,13 @@ dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts 
     case DRA_KIND_POD_GROUP: return dra_validate_pod_group(obj, opts);
     default: return dra_err_new(DRA_EXIT_INPUT, "cannot validate an object of unknown kind");
     }
+}
+
+/* Fields of disabled features are dropped first, as the API server does. */
+dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts)
+{
+    json_t *dropped = dra_v_drop_disabled(obj, kind, opts ? opts->features : NULL);
+    dra_err *e = dra_validate_as_is(dropped ? dropped : obj, kind, opts);
+    json_decref(dropped);
+    return e;
 }

@@ -165,6 +165,14 @@ bool dra_v_valid_semver(const char *s, size_t len);
  * Too many at <path>.<key> and returns false when over max. */
 bool dra_v_max_items(vctx *v, const char *key, const json_t *arr, size_t max);
 
+/* What the API server's strategies drop from a new object when a feature
+ * is disabled, before validating it (PrepareForCreate: the registry's
+ * dropDisabledFields of each kind; a claim's or PodGroup's status as the
+ * status subresource drops them): NULL when obj has none of those fields,
+ * else a copy without them (the caller's; obj is not changed) to validate
+ * instead (validate_drop.c). */
+json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features *features);
+
 /* Per-kind spec validators used across files. */
 void dra_v_claim_spec(vctx *v, const json_t *spec); /* at current path ("spec" or "spec.spec") */
 void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status); /* at "status" */

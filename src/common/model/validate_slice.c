@@ -92,6 +92,30 @@ static void v_attr_version(vctx *v, const json_t *x)
         dra_ferr_too_long(&v->errs, VP(v), DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH);
 }
 
+/* Exactly one value: the declarative union of resource/v1 DeviceAttribute
+ * (pkg/apis/resource/v1/zz_generated.validations.go, validate.Union), which
+ * the API server enforces in place of validation.go's "exactly one value
+ * must be specified".  An empty list is not a value there (though
+ * validation.go counts it, and says it must not be empty). */
+static void attr_union(vctx *v, const json_t *f[AF_COUNT])
+{
+    static const char all[] = "must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
+    dra_buf set = DRA_BUF_INIT;
+    int n = 0;
+    for (int i = 0; i < AF_COUNT; i++) {
+        if (!f[i] || (i >= AF_INTS && json_is_array(f[i]) && json_array_size(f[i]) == 0))
+            continue;
+        dra_buf_printf(&set, "%s%s", n++ ? ", " : "{", attr_field_names[i]);
+    }
+    if (n == 0) {
+        dra_ferr_invalid_str(&v->errs, VP(v), "", 0, all);
+    } else if (n > 1) {
+        dra_buf_putc(&set, '}');
+        dra_ferr_invalid_str(&v->errs, VP(v), set.data, set.len, "must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
+    }
+    dra_buf_free(&set);
+}
+
 /* Validates one attribute; adds its number of values (a list counts its
  * items, a scalar one) to *values and sets *list for list values. */
 static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
@@ -105,24 +129,19 @@ static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
     size_t items = alen(f[AF_BOOLS]) + alen(f[AF_INTS]) + alen(f[AF_STRINGS]) + alen(f[AF_VERSIONS]);
     *values += items ? items : 1;
     *list |= f[AF_BOOLS] || f[AF_INTS] || f[AF_STRINGS] || f[AF_VERSIONS];
-    int fields = 0;
     const json_t *x;
     if ((x = f[AF_BOOL])) {
-        fields++;
         if (!json_is_boolean(x))
             dra_vtype_error(v, "bool", x, "boolean");
     }
     if ((x = f[AF_INT])) {
-        fields++;
         if (!json_is_integer(x))
             dra_vtype_error(v, "int", x, "integer");
     }
     if ((x = f[AF_STRING])) {
-        fields++;
         V_CHILD(v, "string") v_attr_string(v, x);
     }
     if ((x = f[AF_VERSION])) {
-        fields++;
         V_CHILD(v, "version") v_attr_version(v, x);
     }
     static const int lists[] = {AF_BOOLS, AF_INTS, AF_STRINGS, AF_VERSIONS};
@@ -130,7 +149,6 @@ static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
         const char *name = attr_field_names[lists[li]];
         if (!(x = f[lists[li]]))
             continue;
-        fields++;
         if (!json_is_array(x)) {
             dra_vtype_error(v, name, x, "array");
             continue;
@@ -155,13 +173,7 @@ static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
             }
         }
     }
-    if (fields == 0) {
-        dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "exactly one value must be specified");
-    } else if (fields > 1) {
-        char *j = attr_json(a);
-        dra_ferr_invalid_raw(&v->errs, VP(v), j, "exactly one value must be specified");
-        free(j);
-    }
+    attr_union(v, f);
 }
 
 /* Invalid value: "<quantity>": detail */
