@@ -89,7 +89,7 @@ YAML
 @test "ownerReferences are validated as the API server does" {
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$M/claim-bad-owner.yaml"
     assert_failure 2
-    [[ $stderr == *'claim-bad-owner.yaml:6: ResourceClaim/gpu-demo/trainer-gpu-x7k2p: metadata.ownerReferences.uid: Invalid value: "": uid must not be empty'* ]]
+    [[ $stderr == *'claim-bad-owner.yaml:7: ResourceClaim/gpu-demo/trainer-gpu-x7k2p: metadata.ownerReferences[0].uid: Required value: must not be empty'* ]]
     [[ $stderr == *'Only one reference can have Controller set to true. Found "true" in references for Pod/trainer and Job/trainer'* ]]
 }
 

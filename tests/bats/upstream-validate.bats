@@ -47,3 +47,7 @@ upstream() {
 @test "fields of disabled features are dropped before validation: drop-alpha-fields" {
     upstream drop-alpha-fields
 }
+
+@test "ownerReferences: each reference's problems at its index, with apimachinery 0.37's texts" {
+    upstream owner-references
+}

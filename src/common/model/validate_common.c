@@ -470,9 +470,29 @@ void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is
     }
 }
 
-/* ValidateOwnerReferences (apimachinery/pkg/api/validation/objectmeta.go):
- * every reference's errors are reported at metadata.ownerReferences itself,
- * not at an index, as upstream does. */
+/* metav1.OwnerReference as Go's json.Marshal renders it: the four names
+ * always, controller and blockOwnerDeletion when set. */
+static json_t *owner_ref_go(const json_t *ref)
+{
+    static const char *const strs[] = {"apiVersion", "kind", "name", "uid"};
+    static const char *const bools[] = {"controller", "blockOwnerDeletion"};
+    json_t *o = json_object();
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+        const char *s = json_string_value(json_object_get(ref, strs[i]));
+        json_object_set_new(o, strs[i], json_string(s ? s : ""));
+    }
+    for (size_t i = 0; i < sizeof bools / sizeof *bools; i++) {
+        json_t *b = json_object_get(ref, bools[i]);
+        if (json_is_boolean(b))
+            json_object_set(o, bools[i], b);
+    }
+    return o;
+}
+
+/* ValidateOwnerReferences (k8s.io/apimachinery v0.37.2
+ * pkg/api/validation/objectmeta.go): each reference's problems at its
+ * index, "Required value: must not be empty" for a missing name; a second
+ * controller at metadata.ownerReferences itself, with the whole list. */
 static void v_owner_references(vctx *v, const json_t *meta)
 {
     const json_t *refs = json_object_get(meta, "ownerReferences");
@@ -490,32 +510,50 @@ static void v_owner_references(vctx *v, const json_t *meta)
             const char *kind = json_string_value(json_object_get(ref, "kind"));
             const char *name = json_string_value(json_object_get(ref, "name"));
             const char *uid = json_string_value(json_object_get(ref, "uid"));
-            /* the version of "group/version" or "version"; more than one
-             * slash does not parse and leaves it empty */
-            const char *slash = av ? strchr(av, '/') : NULL;
-            bool version_ok = av && *av && (!slash || (slash[1] && !strchr(slash + 1, '/')));
-            if (!version_ok)
-                V_CHILD(v, "apiVersion") dra_ferr_invalid_str(&v->errs, VP(v), av ? av : "", av ? strlen(av) : 0,
-                                                              "version must not be empty");
-            if (!kind || !*kind)
-                V_CHILD(v, "kind") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "kind must not be empty");
-            if (!name || !*name)
-                V_CHILD(v, "name") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "name must not be empty");
-            if (!uid || !*uid)
-                V_CHILD(v, "uid") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "uid must not be empty");
-            if (av && kind && strcmp(av, "v1") == 0 && strcmp(kind, "Event") == 0) {
-                char *r = json_dumps(ref, JSON_COMPACT);
-                dra_ferr_invalid_raw(&v->errs, VP(v), r ? r : "{...}", "/v1, Kind=Event is disallowed from being an owner");
-                free(r);
+            av = av ? av : "";
+            kind = kind ? kind : "";
+            /* schema.ParseGroupVersion: "" and "/" are empty, "v" a
+             * version, "g/v" a group and a version, more slashes an error */
+            const char *slash = strchr(av, '/');
+            bool parses = !slash || !strchr(slash + 1, '/');
+            bool legacy_v1 = strcmp(av, "v1") == 0 || strcmp(av, "/v1") == 0;
+            bool has_version = *av && strcmp(av, "/") != 0 && (slash ? slash[1] != '\0' : true);
+            V_INDEX(v, i)
+            {
+                if (!*av)
+                    V_CHILD(v, "apiVersion") dra_ferr_required(&v->errs, VP(v), "must not be empty");
+                else if (!parses || !has_version)
+                    V_CHILD(v, "apiVersion") dra_ferr_invalid_str(&v->errs, VP(v), av, strlen(av),
+                                                                  "must be <group>/<version> or <version>");
+                if (!*kind)
+                    V_CHILD(v, "kind") dra_ferr_required(&v->errs, VP(v), "must not be empty");
+                if (!name || !*name)
+                    V_CHILD(v, "name") dra_ferr_required(&v->errs, VP(v), "must not be empty");
+                if (!uid || !*uid)
+                    V_CHILD(v, "uid") dra_ferr_required(&v->errs, VP(v), "must not be empty");
+                if (parses && legacy_v1 && strcmp(kind, "Event") == 0) {
+                    json_t *go = owner_ref_go(ref);
+                    char *r = dra_vjson(go);
+                    dra_ferr_invalid_raw(&v->errs, VP(v), r, "/v1, Kind=Event is disallowed from being an owner");
+                    free(r);
+                    json_decref(go);
+                }
             }
             if (json_is_true(json_object_get(ref, "controller"))) {
-                char *cur = dra_xasprintf("%s/%s", kind ? kind : "", name ? name : "");
+                char *cur = dra_xasprintf("%s/%s", kind, name ? name : "");
                 if (first_controller) {
                     char *d = dra_xasprintf("Only one reference can have Controller set to true. Found \"true\" in "
                                             "references for %s and %s", first_controller, cur);
-                    char *r = json_dumps(refs, JSON_COMPACT);
-                    dra_ferr_invalid_raw(&v->errs, VP(v), r ? r : "[...]", d);
+                    json_t *all = json_array();
+                    size_t j;
+                    const json_t *x;
+                    json_array_foreach(refs, j, x) {
+                        json_array_append_new(all, json_is_object(x) ? owner_ref_go(x) : json_object());
+                    }
+                    char *r = dra_vjson(all);
+                    dra_ferr_invalid_raw(&v->errs, VP(v), r, d);
                     free(r);
+                    json_decref(all);
                     free(d);
                     free(cur);
                 } else {
