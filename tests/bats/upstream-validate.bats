@@ -51,3 +51,11 @@ upstream() {
 @test "ownerReferences: each reference's problems at its index, with apimachinery 0.37's texts" {
     upstream owner-references
 }
+
+@test "a repeated request, subrequest, consumer, device status or counter set is reported whole, as Go renders it" {
+    upstream duplicate-items
+}
+
+@test "conditions: a repeated type at the condition's index, empty fields \"Required value\" (metav1 ValidateConditions)" {
+    upstream conditions
+}

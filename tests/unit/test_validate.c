@@ -394,7 +394,7 @@ UNIT_TEST(slice_counters)
     CLEAN(SLICE("nodeName: node-1, sharedCounters: [{name: gpu-0, counters: {memory: {value: 80Gi}}}]"));
     HAS(SLICE("nodeName: node-1, sharedCounters: [{counters: {memory: {value: 1}}}]"), "spec.sharedCounters[0].name: Required value");
     HAS(SLICE("nodeName: node-1, sharedCounters: [{name: cs}]"), "spec.sharedCounters[0].counters: Required value");
-    HAS(SLICE("nodeName: node-1, sharedCounters: [{name: cs, counters: {a: {value: 1}}}, {name: cs, counters: {a: {value: 1}}}]"), "spec.sharedCounters[1]: Duplicate value: \"cs\"");
+    HAS(SLICE("nodeName: node-1, sharedCounters: [{name: cs, counters: {a: {value: 1}}}, {name: cs, counters: {a: {value: 1}}}]"), "spec.sharedCounters[1]: Duplicate value: {\"name\":\"cs\",\"counters\":{\"a\":{\"value\":\"1\"}}}");
     char want[1024];
     snprintf(want, sizeof want, "spec.sharedCounters[0].counters: Invalid value: \"Mem\": %s", LABEL_RE);
     HAS(SLICE("nodeName: node-1, sharedCounters: [{name: cs, counters: {Mem: {value: 1}}}]"), want);
@@ -407,7 +407,7 @@ UNIT_TEST(slice_counters)
     CLEAN(DEV("consumesCounters: [{counterSet: gpu-0, counters: {memory: {value: 10Gi}}}]"));
     HAS(DEV("consumesCounters: [{counters: {memory: {value: 1}}}]"), "spec.devices[0].consumesCounters[0].counterSet: Required value");
     HAS(DEV("consumesCounters: [{counterSet: cs}]"), "spec.devices[0].consumesCounters[0].counters: Required value");
-    HAS(DEV("consumesCounters: [{counterSet: cs, counters: {a: {value: 1}}}, {counterSet: cs, counters: {a: {value: 1}}}]"), "spec.devices[0].consumesCounters[1]: Duplicate value: \"cs\"");
+    HAS(DEV("consumesCounters: [{counterSet: cs, counters: {a: {value: 1}}}, {counterSet: cs, counters: {a: {value: 1}}}]"), "spec.devices[0].consumesCounters[1]: Duplicate value: {\"counterSet\":\"cs\",\"counters\":{\"a\":{\"value\":\"1\"}}}");
     HAS(DEV("consumesCounters: [{counterSet: a, counters: {a: {value: 1}}}, {counterSet: b, counters: {a: {value: 1}}}, {counterSet: c, counters: {a: {value: 1}}}]"), "spec.devices[0].consumesCounters: Too many: 3: must have at most 2 items");
 }
 
@@ -460,7 +460,7 @@ UNIT_TEST(claim_requests)
     HAS(REQ("allocationMode: All, count: 2"), "spec.devices.requests[0].exactly.count: Invalid value: 2: must not be specified when allocationMode is 'All'");
     CLEAN(REQ("allocationMode: All"));
     HAS(REQ("allocationMode: Foo"), "spec.devices.requests[0].exactly.allocationMode: Unsupported value: \"Foo\": supported values: \"All\", \"ExactCount\"");
-    HAS(CLAIM("{requests: [{name: gpu, exactly: {deviceClassName: c}}, {name: gpu, exactly: {deviceClassName: c}}]}"), "spec.devices.requests[1]: Duplicate value: \"gpu\"");
+    HAS(CLAIM("{requests: [{name: gpu, exactly: {deviceClassName: c}}, {name: gpu, exactly: {deviceClassName: c}}]}"), "spec.devices.requests[1]: Duplicate value: {\"name\":\"gpu\",\"exactly\":{\"deviceClassName\":\"c\",\"allocationMode\":\"ExactCount\",\"count\":1}}");
     char want[1024];
     snprintf(want, sizeof want, "spec.devices.requests[0].name: Invalid value: \"GPU\": %s", LABEL_RE);
     HAS(CLAIM("{requests: [{name: GPU, exactly: {deviceClassName: c}}]}"), want);
@@ -470,7 +470,7 @@ UNIT_TEST(claim_requests)
     s = repeat_list(CLAIM("{requests: [{name: r, firstAvailable: [%s]}]}"), "{name: s%d, deviceClassName: c%d}", 9);
     HAS(s, "spec.devices.requests[0].firstAvailable: Too many: 9: must have at most 8 items");
     free(s);
-    HAS(CLAIM("{requests: [{name: r, firstAvailable: [{name: a, deviceClassName: c}, {name: a, deviceClassName: c}]}]}"), "spec.devices.requests[0].firstAvailable[1]: Duplicate value: \"a\"");
+    HAS(CLAIM("{requests: [{name: r, firstAvailable: [{name: a, deviceClassName: c}, {name: a, deviceClassName: c}]}]}"), "spec.devices.requests[0].firstAvailable[1]: Duplicate value: {\"name\":\"a\",\"deviceClassName\":\"c\",\"allocationMode\":\"ExactCount\",\"count\":1}");
     HAS(CLAIM("{requests: [{name: r, firstAvailable: [{name: a}]}]}"), "spec.devices.requests[0].firstAvailable[0].deviceClassName: Required value");
     CLEAN(REQ("capacity: {requests: {dra.example.com/memory: 4Gi}}"));
     HAS(REQ("capacity: {requests: {mem: 4Xi}}"), "spec.devices.requests[0].exactly.capacity.requests[mem]: Invalid value: \"4Xi\": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
@@ -574,7 +574,7 @@ UNIT_TEST(claim_status)
     CLEAN(STATUS("{allocation: {devices: {results: [{request: nic/fast, driver: d.example.com, pool: p, device: d, shareID: 123e4567-e89b-12d3-a456-426614174000}]}}, reservedFor: [{resource: pods, name: p, uid: u1}]}"));
     HAS(STATUS("{reservedFor: [{resource: pods, name: p, uid: u1}]}"), "status.reservedFor: Forbidden: may not be specified when `allocated` is not set");
     HAS(STATUS("{allocation: {}, reservedFor: [{resource: pods, name: p}]}"), "status.reservedFor[0].uid: Required value");
-    HAS(STATUS("{allocation: {}, reservedFor: [{resource: pods, name: p, uid: u}, {resource: pods, name: q, uid: u}]}"), "status.reservedFor[1]: Duplicate value: \"u\"");
+    HAS(STATUS("{allocation: {}, reservedFor: [{resource: pods, name: p, uid: u}, {resource: pods, name: q, uid: u}]}"), "status.reservedFor[1]: Duplicate value: {\"resource\":\"pods\",\"name\":\"q\",\"uid\":\"u\"}");
     HAS(RESULT(", shareID: ABC"), "status.allocation.devices.results[0].shareID: Invalid value: \"ABC\": error validating uid: invalid UUID length: 3");
     HAS(STATUS("{allocation: {devices: {results: [{request: nic/slow, driver: d, pool: p, device: d}]}}}"), "status.allocation.devices.results[0].request: Invalid value: \"nic/slow\": must be the name of a request in the claim or the name of a request and a subrequest separated by '/'");
     HAS(RESULT(", tolerations: [{key: k, operator: Exists, value: v}]"), "status.allocation.devices.results[0].tolerations[0].value: Invalid value: \"v\": must be empty for operator `Exists`");

@@ -96,7 +96,10 @@ static void v_request_refs(vctx *v, const json_t *parent, const json_t *requests
     }
 }
 
-static void v_unique_names(vctx *v, const json_t *arr)
+/* Items of arr with the name of an earlier item: the name is the value
+ * reported, or, with a go_type (>= 0), the whole item as Go renders it (the
+ * declarative listType=map check the API server enforces). */
+static void v_unique_names(vctx *v, const json_t *arr, int go_type)
 {
     size_t n = alen(arr);
     for (size_t i = 1; i < n; i++) {
@@ -108,7 +111,13 @@ static void v_unique_names(vctx *v, const json_t *arr)
             const char *t = json_is_string(b) ? json_string_value(b) : "";
             size_t tl = json_is_string(b) ? json_string_length(b) : 0;
             if (tl == len && memcmp(s, t, len) == 0) {
-                V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                if (go_type < 0) {
+                    V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                } else {
+                    char *r = dra_v_go_json(json_array_get(arr, i), (dra_go_type)go_type);
+                    V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), r);
+                    free(r);
+                }
                 break;
             }
         }
@@ -215,7 +224,7 @@ static void v_derived_attributes(vctx *v, const json_t *r)
                 }
             }
         }
-        v_unique_names(v, das);
+        v_unique_names(v, das, -1);
     }
 }
 
@@ -253,7 +262,7 @@ static void v_request(vctx *v, const json_t *r)
             {
                 for (size_t i = 0; i < json_array_size(fa); i++)
                     V_INDEX(v, i) v_exact_or_sub(v, json_array_get(fa, i), true);
-                v_unique_names(v, fa);
+                v_unique_names(v, fa, DRA_GO_DEVICE_SUB_REQUEST);
             }
         }
     } else {
@@ -297,7 +306,7 @@ void dra_v_claim_spec(vctx *v, const json_t *spec)
             {
                 for (size_t i = 0; i < json_array_size(requests); i++)
                     V_INDEX(v, i) v_request(v, json_array_get(requests, i));
-                v_unique_names(v, requests);
+                v_unique_names(v, requests, DRA_GO_DEVICE_REQUEST);
             }
         }
         if (constraints && dra_v_max_items(v, "constraints", constraints, DRA_DEVICE_CONSTRAINTS_MAX)) {
@@ -539,7 +548,7 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
                     continue;
                 for (size_t j = 0; j < i; j++) {
                     if (json_equal(uid, dra_vget(json_array_get(reserved, j), "uid"))) {
-                        char *jt = dra_vjson(uid);
+                        char *jt = dra_v_go_json(json_array_get(reserved, i), DRA_GO_CONSUMER_REFERENCE);
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), jt);
                         free(jt);
                         break;
@@ -558,7 +567,7 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
             for (size_t i = 1; i < n; i++)
                 for (size_t j = 0; j < i; j++)
                     if (same_device(json_array_get(devices, i), json_array_get(devices, j))) {
-                        char *id = shared_device_id(json_array_get(devices, i));
+                        char *id = dra_v_go_json(json_array_get(devices, i), DRA_GO_ALLOCATED_DEVICE_STATUS);
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), id);
                         free(id);
                         break;

@@ -948,22 +948,29 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                 const char *s = "";
                 size_t len = 0;
                 dra_vstr(v, c, "type", &s, &len);
+                /* a repeated type is reported at the condition's index */
+                for (size_t j = 0; j < i; j++) {
+                    const json_t *t = json_object_get(json_array_get(conds, j), "type");
+                    const char *ts = json_is_string(t) ? json_string_value(t) : "";
+                    size_t tl = json_is_string(t) ? json_string_length(t) : 0;
+                    if (tl == len && memcmp(ts, s, len) == 0) {
+                        dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                        break;
+                    }
+                }
                 V_CHILD(v, "type")
                 {
-                    dra_vcheck(v, dra_check_label_name, s, len);
-                    for (size_t j = 0; j < i; j++) {
-                        const json_t *t = json_object_get(json_array_get(conds, j), "type");
-                        if (json_is_string(t) && json_string_length(t) == len &&
-                            memcmp(json_string_value(t), s, len) == 0) {
-                            dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
-                            break;
-                        }
-                    }
+                    if (len == 0)
+                        dra_ferr_required(&v->errs, VP(v), "is required");
+                    else
+                        dra_vcheck(v, dra_check_label_name, s, len);
                 }
                 s = "";
                 len = 0;
                 dra_vstr(v, c, "status", &s, &len);
-                if (!(len == 4 && memcmp(s, "True", 4) == 0) && !(len == 5 && memcmp(s, "False", 5) == 0) &&
+                if (len == 0)
+                    V_CHILD(v, "status") dra_ferr_required(&v->errs, VP(v), "");
+                else if (!(len == 4 && memcmp(s, "True", 4) == 0) && !(len == 5 && memcmp(s, "False", 5) == 0) &&
                     !(len == 7 && memcmp(s, "Unknown", 7) == 0))
                     V_CHILD(v, "status") dra_ferr_unsupported(&v->errs, VP(v), s, len, statuses, 3);
                 int64_t gen;
@@ -973,7 +980,7 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                 s = "";
                 len = 0;
                 if (!dra_vstr(v, c, "lastTransitionTime", &s, &len) || len == 0)
-                    V_CHILD(v, "lastTransitionTime") dra_ferr_required(&v->errs, VP(v), "must be set");
+                    V_CHILD(v, "lastTransitionTime") dra_ferr_required(&v->errs, VP(v), "");
                 else
                     v_time(v, c, "lastTransitionTime");
                 s = "";
@@ -982,7 +989,7 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                 V_CHILD(v, "reason")
                 {
                     if (len == 0) {
-                        dra_ferr_required(&v->errs, VP(v), "must be set");
+                        dra_ferr_required(&v->errs, VP(v), "");
                     } else {
                         if (!condition_reason_ok(s, len))
                             dra_ferr_invalid_str(

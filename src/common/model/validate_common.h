@@ -173,6 +173,21 @@ bool dra_v_max_items(vctx *v, const char *key, const json_t *arr, size_t max);
  * instead (validate_drop.c). */
 json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features *features);
 
+/* A value of one of these resource/v1 types as Go's encoding/json writes
+ * it (fields in declaration order, omitempty, map keys sorted, quantities
+ * in their String() form): the value of a declarative "Duplicate value"
+ * (validate.ValSliceUnique reports the whole item).  Caller frees
+ * (validate_gojson.c). */
+typedef enum {
+    DRA_GO_DEVICE_REQUEST,
+    DRA_GO_DEVICE_SUB_REQUEST,
+    DRA_GO_CONSUMER_REFERENCE,
+    DRA_GO_ALLOCATED_DEVICE_STATUS,
+    DRA_GO_COUNTER_SET,
+    DRA_GO_COUNTER_CONSUMPTION,
+} dra_go_type;
+char *dra_v_go_json(const json_t *value, dra_go_type t);
+
 /* Per-kind spec validators used across files. */
 void dra_v_claim_spec(vctx *v, const json_t *spec); /* at current path ("spec" or "spec.spec") */
 void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status); /* at "status" */

@@ -512,7 +512,9 @@ static int ukey_cmp(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static void v_unique_key(vctx *v, const json_t *arr, const char *key)
+/* go_type >= 0: the whole item is the value reported, as Go renders it
+ * (the declarative listType=map check the API server enforces). */
+static void v_unique_key(vctx *v, const json_t *arr, const char *key, int go_type)
 {
     size_t n = alen(arr), m = 0;
     if (n < 2)
@@ -533,7 +535,13 @@ static void v_unique_key(vctx *v, const json_t *arr, const char *key)
         if (!dup[i])
             continue;
         const json_t *k = json_object_get(json_array_get(arr, i), key);
-        V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), k ? json_string_value(k) : "", k ? json_string_length(k) : 0);
+        if (go_type < 0) {
+            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), k ? json_string_value(k) : "", k ? json_string_length(k) : 0);
+        } else {
+            char *r = dra_v_go_json(json_array_get(arr, i), (dra_go_type)go_type);
+            V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), r);
+            free(r);
+        }
     }
     free(dup);
     free(keys);
@@ -721,7 +729,7 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
         {
             for (size_t i = 0; i < json_array_size(cc); i++)
                 V_INDEX(v, i) v_counter_consumption(v, json_array_get(cc, i));
-            v_unique_key(v, cc, "counterSet");
+            v_unique_key(v, cc, "counterSet", DRA_GO_COUNTER_CONSUMPTION);
         }
     }
 
@@ -873,7 +881,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         {
             for (size_t i = 0; i < json_array_size(devices); i++)
                 V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device, &advanced);
-            v_unique_key(v, devices, "name");
+            v_unique_key(v, devices, "name", -1);
         }
         dra_errs items = v->errs;
         v->errs = outer;
@@ -889,7 +897,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         {
             for (size_t i = 0; i < json_array_size(counters); i++)
                 V_INDEX(v, i) v_counter_set(v, json_array_get(counters, i));
-            v_unique_key(v, counters, "name");
+            v_unique_key(v, counters, "name", DRA_GO_COUNTER_SET);
         }
     }
 

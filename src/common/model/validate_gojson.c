@@ -1,0 +1,164 @@
+/* Values rendered as Go's encoding/json renders the resource/v1 structs
+ * (see validate_common.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate_common.h"
+#include "../base/sort.h"
+
+typedef enum { GJ_STR, GJ_INT, GJ_BOOL, GJ_QTY, GJ_OBJ, GJ_LIST, GJ_MAP, GJ_RAW } gj_kind;
+
+enum { GJ_OMITEMPTY = 1, GJ_POINTER = 2 };
+
+typedef struct gj_type gj_type;
+
+/* One field: its JSON name, kind, flags; for lists and maps the kind of
+ * the items; the struct type of a struct or of struct items. */
+typedef struct gj_field {
+    const char *name;
+    gj_kind kind;
+    unsigned flags;
+    gj_kind item;
+    const gj_type *type;
+} gj_field;
+
+struct gj_type {
+    const gj_field *f;
+    size_t n;
+};
+
+#define GJ_TYPE(name, ...)                                      \
+    static const gj_field name##_fields[] = {__VA_ARGS__};      \
+    static const gj_type name = {name##_fields, sizeof name##_fields / sizeof *name##_fields}
+
+/* k8s.io/api v0.37.2 resource/v1 types.go, meta/v1 Condition */
+GJ_TYPE(gj_cel, {"expression", GJ_STR, 0, 0, NULL});
+GJ_TYPE(gj_selector, {"cel", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_cel});
+GJ_TYPE(gj_toleration, {"key", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"operator", GJ_STR, GJ_OMITEMPTY, 0, NULL},
+        {"value", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"effect", GJ_STR, GJ_OMITEMPTY, 0, NULL},
+        {"tolerationSeconds", GJ_INT, GJ_OMITEMPTY | GJ_POINTER, 0, NULL});
+GJ_TYPE(gj_capacity_req, {"requests", GJ_MAP, GJ_OMITEMPTY, GJ_QTY, NULL});
+GJ_TYPE(gj_derived, {"name", GJ_STR, 0, 0, NULL}, {"expression", GJ_STR, 0, 0, NULL});
+GJ_TYPE(gj_exact, {"deviceClassName", GJ_STR, 0, 0, NULL}, {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector},
+        {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL},
+        {"adminAccess", GJ_BOOL, GJ_OMITEMPTY | GJ_POINTER, 0, NULL},
+        {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration},
+        {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req},
+        {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived});
+GJ_TYPE(gj_sub_request, {"name", GJ_STR, 0, 0, NULL}, {"deviceClassName", GJ_STR, 0, 0, NULL},
+        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector}, {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL},
+        {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL}, {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration},
+        {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req},
+        {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived});
+GJ_TYPE(gj_request, {"name", GJ_STR, 0, 0, NULL}, {"exactly", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_exact},
+        {"firstAvailable", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_sub_request});
+GJ_TYPE(gj_consumer, {"apiGroup", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"resource", GJ_STR, 0, 0, NULL},
+        {"name", GJ_STR, 0, 0, NULL}, {"uid", GJ_STR, 0, 0, NULL});
+GJ_TYPE(gj_condition, {"type", GJ_STR, 0, 0, NULL}, {"status", GJ_STR, 0, 0, NULL},
+        {"observedGeneration", GJ_INT, GJ_OMITEMPTY, 0, NULL}, {"lastTransitionTime", GJ_RAW, 0, 0, NULL},
+        {"reason", GJ_STR, 0, 0, NULL}, {"message", GJ_STR, 0, 0, NULL});
+GJ_TYPE(gj_network, {"interfaceName", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"ips", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL},
+        {"hardwareAddress", GJ_STR, GJ_OMITEMPTY, 0, NULL});
+GJ_TYPE(gj_device_status, {"driver", GJ_STR, 0, 0, NULL}, {"pool", GJ_STR, 0, 0, NULL}, {"device", GJ_STR, 0, 0, NULL},
+        {"shareID", GJ_STR, GJ_OMITEMPTY | GJ_POINTER, 0, NULL},
+        {"conditions", GJ_LIST, 0, GJ_OBJ, &gj_condition}, {"data", GJ_RAW, GJ_OMITEMPTY | GJ_POINTER, 0, NULL},
+        {"networkData", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_network});
+GJ_TYPE(gj_counter, {"value", GJ_QTY, 0, 0, NULL});
+GJ_TYPE(gj_counter_set, {"name", GJ_STR, 0, 0, NULL}, {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter});
+GJ_TYPE(gj_consumption, {"counterSet", GJ_STR, 0, 0, NULL}, {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter},
+        {"compatibilityGroups", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL});
+
+static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type);
+
+static int key_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static json_t *render_struct(const json_t *obj, const gj_type *t)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; i < t->n; i++) {
+        const gj_field *f = &t->f[i];
+        const json_t *v = json_object_get(obj, f->name);
+        if (v && json_is_null(v))
+            v = NULL;
+        bool empty = !v || (f->kind == GJ_STR && json_is_string(v) && json_string_length(v) == 0) ||
+                     (f->kind == GJ_INT && json_is_integer(v) && json_integer_value(v) == 0) ||
+                     (f->kind == GJ_BOOL && json_is_false(v)) ||
+                     (f->kind == GJ_LIST && json_is_array(v) && json_array_size(v) == 0) ||
+                     (f->kind == GJ_MAP && json_is_object(v) && json_object_size(v) == 0);
+        /* omitempty leaves out zero values, and nil pointers only */
+        if ((f->flags & GJ_OMITEMPTY) && (!v || (empty && !(f->flags & GJ_POINTER))))
+            continue;
+        json_object_set_new(o, f->name, render(v, f->kind, f->item, f->type));
+    }
+    return o;
+}
+
+/* The value of a field as Go holds it after decoding; NULL is its zero. */
+static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type)
+{
+    switch (kind) {
+    case GJ_STR: return json_string(json_is_string(v) ? json_string_value(v) : "");
+    case GJ_INT: return json_integer(json_is_integer(v) ? json_integer_value(v) : 0);
+    case GJ_BOOL: return json_boolean(json_is_true(v));
+    case GJ_QTY: {
+        dra_quantity q;
+        char buf[DRA_QUANTITY_STRMAX];
+        /* a number is read as its text (Quantity.UnmarshalJSON) */
+        char *text = json_is_number(v) ? dra_vjson(v) : NULL;
+        dra_err *e = json_is_string(v) ? dra_quantity_parsen(json_string_value(v), json_string_length(v), &q)
+                                       : dra_quantity_parse(text ? text : "0", &q);
+        free(text);
+        json_t *r = e ? json_deep_copy(v) : json_string(dra_quantity_format(&q, buf));
+        dra_err_free(e);
+        return r ? r : json_null();
+    }
+    case GJ_OBJ: return type ? render_struct(json_is_object(v) ? v : NULL, type) : json_null();
+    case GJ_LIST: {
+        if (!json_is_array(v))
+            return json_null();
+        json_t *a = json_array();
+        size_t i;
+        const json_t *x;
+        json_array_foreach(v, i, x) {
+            json_array_append_new(a, render(x, item, 0, type));
+        }
+        return a;
+    }
+    case GJ_MAP: {
+        if (!json_is_object(v))
+            return json_null();
+        /* Go writes map keys sorted */
+        size_t n = json_object_size(v), i = 0;
+        const char **keys = dra_xcalloc(n ? n : 1, sizeof *keys);
+        const char *k;
+        const json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            keys[i++] = k;
+        }
+        dra_sort(keys, n, sizeof *keys, key_cmp);
+        json_t *o = json_object();
+        for (i = 0; i < n; i++)
+            json_object_set_new(o, keys[i], render(json_object_get(v, keys[i]), item, 0, type));
+        free(keys);
+        return o;
+    }
+    case GJ_RAW:
+    default: return v ? json_deep_copy(v) : json_null();
+    }
+}
+
+char *dra_v_go_json(const json_t *value, dra_go_type t)
+{
+    static const gj_type *const types[] = {
+        [DRA_GO_DEVICE_REQUEST] = &gj_request,           [DRA_GO_DEVICE_SUB_REQUEST] = &gj_sub_request,
+        [DRA_GO_CONSUMER_REFERENCE] = &gj_consumer,       [DRA_GO_ALLOCATED_DEVICE_STATUS] = &gj_device_status,
+        [DRA_GO_COUNTER_SET] = &gj_counter_set,           [DRA_GO_COUNTER_CONSUMPTION] = &gj_consumption,
+    };
+    json_t *o = render_struct(json_is_object(value) ? value : NULL, types[t]);
+    char *s = dra_vjson(o);
+    json_decref(o);
+    return s;
+}
