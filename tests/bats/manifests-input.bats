@@ -96,7 +96,7 @@ YAML
 @test "admin access: refused without the namespace label; said to be unchecked without the Namespace" {
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$M/admin-access.yaml"
     assert_failure 2
-    [[ $stderr == *'ResourceClaimTemplate/gpu-monitoring/all-gpus-admin: spec.spec.devices.requests[0].exactly.adminAccess: Forbidden: admin access to devices requires the `resource.kubernetes.io/admin-access: true` label on the containing namespace'* ]]
+    [[ $stderr == *'ResourceClaimTemplate/gpu-monitoring/all-gpus-admin: spec.devices.requests[0].adminAccess: Forbidden: admin access to devices requires the `resource.kubernetes.io/admin-access: true` label on the containing namespace'* ]]
     sed 's/team: observability/resource.kubernetes.io\/admin-access: "true"/' "$M/admin-access.yaml" >"$T/labelled.yaml"
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/labelled.yaml"
     assert_success

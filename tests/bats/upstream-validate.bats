@@ -59,3 +59,7 @@ upstream() {
 @test "conditions: a repeated type at the condition's index, empty fields \"Required value\" (metav1 ValidateConditions)" {
     upstream conditions
 }
+
+@test "admin access: upstream's path (requests[i].adminAccess), the status too, reported with the other errors" {
+    upstream admin-access
+}

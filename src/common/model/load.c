@@ -129,55 +129,65 @@ static const json_t **input_namespaces(const dra_objset *set)
 
 #define ADMIN_LABEL "resource.kubernetes.io/admin-access"
 
-/* AuthorizedForAdmin (pkg/registry/resource/resourceclaim/adminaccess.go
- * and the template strategy): a claim or template that asks for admin access
- * must live in a namespace labelled ADMIN_LABEL=true.  The API server looks
- * the namespace up; offline, we can only when the Namespace is in the input,
- * and say so when it is not. */
+/* The first request asking for admin access ("spec.devices.requests[i].
+ * adminAccess", without "exactly": the path upstream reports), or of a
+ * claim's allocation results ("status.allocation.devices.results[i].
+ * adminAccess"); NULL when none.  Caller frees. */
+static char *admin_path(const json_t *list, bool results)
+{
+    size_t i;
+    const json_t *r;
+    json_array_foreach(list, i, r) {
+        const json_t *x = results ? r : json_object_get(r, "exactly");
+        if (json_is_true(json_object_get(x, "adminAccess")))
+            return dra_xasprintf("%s[%zu].adminAccess", results ? "status.allocation.devices.results" : "spec.devices.requests", i);
+    }
+    return NULL;
+}
+
+/* AuthorizedForAdmin and AuthorizedForAdminStatus (k8s.io/kubernetes v1.37.2
+ * pkg/registry/resource/utils.go, called by the resourceclaim and
+ * resourceclaimtemplate strategies): a claim or template that asks for
+ * admin access, or a claim whose allocation grants it, must live in a
+ * namespace labelled ADMIN_LABEL=true.  The API server looks the namespace
+ * up; offline, we can only when the Namespace is in the input, and say so
+ * when it is not. */
 static dra_err *check_admin_access(const json_t *obj, dra_kind kind, const json_t **namespaces, dra_err **warnings)
 {
     const json_t *spec = json_object_get(obj, "spec");
-    const char *prefix = "spec.devices.requests";
-    if (kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE) {
+    if (kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE)
         spec = json_object_get(spec, "spec");
-        prefix = "spec.spec.devices.requests";
-    } else if (kind != DRA_KIND_RESOURCE_CLAIM) {
-        return NULL;
-    }
-    const json_t *reqs = json_object_get(json_object_get(spec, "devices"), "requests");
-    size_t i;
-    const json_t *r;
-    long first = -1;
-    json_array_foreach(reqs, i, r) {
-        if (json_is_true(json_object_get(json_object_get(r, "exactly"), "adminAccess"))) {
-            first = (long)i;
-            break;
-        }
-    }
-    if (first < 0)
+    else if (kind != DRA_KIND_RESOURCE_CLAIM)
         return NULL;
     const char *ns = json_string_value(json_object_get(json_object_get(obj, "metadata"), "namespace"));
     if (!ns)
         return NULL;
-    char *path = dra_xasprintf("%s[%ld].exactly.adminAccess", prefix, first);
+    char *paths[2] = {admin_path(json_object_get(json_object_get(spec, "devices"), "requests"), false), NULL};
+    if (kind == DRA_KIND_RESOURCE_CLAIM)
+        paths[1] = admin_path(json_object_get(json_object_get(json_object_get(json_object_get(obj, "status"), "allocation"), "devices"), "results"), true);
     dra_err *e = NULL;
-    for (const json_t **n = namespaces; *n; n++) {
-        const json_t *md = json_object_get(*n, "metadata");
-        const char *name = json_string_value(json_object_get(md, "name"));
-        if (!name || strcmp(name, ns) != 0)
+    for (int p = 0; p < 2; p++) {
+        if (!paths[p])
             continue;
-        const char *label = json_string_value(json_object_get(json_object_get(md, "labels"), ADMIN_LABEL));
-        if (!label || strcmp(label, "true") != 0)
-            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Forbidden: admin access to devices requires the `"
-                                          ADMIN_LABEL ": true` label on the containing namespace"), path);
-        free(path);
-        return e;
+        const json_t **n = namespaces;
+        for (; *n; n++) {
+            const char *name = json_string_value(json_object_get(json_object_get(*n, "metadata"), "name"));
+            if (name && strcmp(name, ns) == 0)
+                break;
+        }
+        if (!*n) {
+            *warnings = dra_err_append(*warnings, dra_err_field(dra_err_new(DRA_EXIT_INPUT,
+                "admin access could not be checked: Namespace %s is not in the input (the API server requires the `"
+                ADMIN_LABEL ": true` label on it)", ns), paths[p]));
+        } else {
+            const char *label = json_string_value(json_object_get(json_object_get(json_object_get(*n, "metadata"), "labels"), ADMIN_LABEL));
+            if (!label || strcmp(label, "true") != 0)
+                e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Forbidden: admin access to devices requires the `"
+                                                                ADMIN_LABEL ": true` label on the containing namespace"), paths[p]));
+        }
+        free(paths[p]);
     }
-    *warnings = dra_err_append(*warnings, dra_err_field(dra_err_new(DRA_EXIT_INPUT,
-        "admin access could not be checked: Namespace %s is not in the input (the API server requires the `"
-        ADMIN_LABEL ": true` label on it)", ns), path));
-    free(path);
-    return NULL;
+    return e;
 }
 
 /* What one object's pipeline needs besides the object. */
@@ -247,16 +257,17 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
     if (as_read) /* only v1 resource kinds convert to themselves; strict decoding drops nothing */
         *as_read = !changed && ver == DRA_APIVER_RESOURCE_V1 && st->fv == DRA_FV_STRICT;
     if (!opts->no_validate && !opts->checked) {
-        e = dra_validate(obj, kind, &opts->validate);
-        if (e)
-            return dra_obj_locate(e, o);
+        /* the strategies' admin access check first, then validation: the
+         * API server reports both */
+        dra_err *admin = NULL;
         if (st->admin_gate && namespaces) {
             w = NULL;
-            e = check_admin_access(obj, kind, namespaces, &w);
+            admin = check_admin_access(obj, kind, namespaces, &w);
             dra_errs_add(warnings, dra_obj_locate(w, o));
-            if (e)
-                return dra_obj_locate(e, o);
         }
+        e = dra_err_append(admin, dra_validate(obj, kind, &opts->validate));
+        if (e)
+            return dra_obj_locate(e, o);
     }
     *kind_out = kind;
     return NULL;
@@ -496,12 +507,16 @@ dra_err *dra_loader_add(dra_loader *l, dra_obj *o, dra_kind *kind, bool *passed)
     }
     /* Admin access not checkable yet: the Namespace may come later.  Hold
      * the object and check at the end (only such claims are held). */
+    bool hold = false;
     while (w) {
         dra_err *x = dra_err_pop(&w);
         if (strncmp(x->msg, "admin access could not be checked", 33) == 0) {
             dra_err_free(x);
-            l->held = dra_xgrow(l->held, l->nheld, sizeof *l->held);
-            l->held[l->nheld++] = (held_obj){json_incref(obj), *kind, o->file, o->doc, o->line, o->item};
+            if (!hold) { /* once, for the spec and the status alike */
+                hold = true;
+                l->held = dra_xgrow(l->held, l->nheld, sizeof *l->held);
+                l->held[l->nheld++] = (held_obj){json_incref(obj), *kind, o->file, o->doc, o->line, o->item};
+            }
         } else {
             dra_errs_add(&l->warnings, x);
         }
