@@ -460,8 +460,12 @@ YAML
         assert_failure 2
         [[ $stderr == *"cannot set feature gate $g to false, feature is locked to true"* ]]
     done
-    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true,DRADeviceCompatibilityGroups=true,DRAWorkloadResourceClaims=true,DRAFractionalCapacityRange=true "$A/basic.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true,DRADeviceCompatibilityGroups=true,DRAWorkloadResourceClaims=true,GenericWorkload=true,DRAFractionalCapacityRange=true "$A/basic.yaml"
     assert_success
+    # a gate whose dependency is off (kube_features.go's dependencies)
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAWorkloadResourceClaims=true "$A/basic.yaml"
+    assert_failure 2
+    [[ $stderr == *"DRAWorkloadResourceClaims is enabled, but depends on features that are disabled: [GenericWorkload]"* ]]
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRANoSuchGate=true "$A/basic.yaml"
     assert_failure 2
     [[ $stderr == *"unrecognized feature gate: DRANoSuchGate"* ]]

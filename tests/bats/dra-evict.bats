@@ -117,7 +117,8 @@ when_of() {
     assert_success
     refute_output --partial "maintenance"
     assert_output --partial "DRADeviceTaintRules is disabled"
-    run "$DRA_BIN/dra-evict" --feature-gates DRADeviceTaints=false --now 2026-03-01T10:02:00Z "${IN[@]}"
+    # DRADeviceTaintRules depends on DRADeviceTaints
+    run "$DRA_BIN/dra-evict" --feature-gates DRADeviceTaints=false,DRADeviceTaintRules=false --now 2026-03-01T10:02:00Z "${IN[@]}"
     assert_success
     assert_output --partial "DRADeviceTaints is disabled"
 }

@@ -10,7 +10,7 @@ setup() {
     G="$DATA/podgroup"
     T="$BATS_TEST_TMPDIR"
     NOW="--now 2026-02-01T00:00:00Z"
-    ON="--feature-gates DRAWorkloadResourceClaims=true"
+    ON="--feature-gates DRAWorkloadResourceClaims=true,GenericWorkload=true"
 }
 
 @test "podgroup: generate makes the group's claim once and records it on the group and its members" {
@@ -115,7 +115,7 @@ EOF
     run "$DRA_BIN/dra-slice" validate "$T/bad.yaml"
     assert_failure 2
     refute_output --partial 'spec.resourceClaims'
-    run "$DRA_BIN/dra-slice" validate --feature-gates DRAWorkloadResourceClaims=true "$T/bad.yaml"
+    run "$DRA_BIN/dra-slice" validate $ON "$T/bad.yaml"
     assert_failure 2
     assert_line --partial 'PodGroup/default/g: spec.schedulingPolicy: Invalid value: "": must specify one of: `basic`, `gang`'
     assert_line --partial 'spec.resourceClaims[0]: Invalid value: "{resourceClaimName, resourceClaimTemplateName}": must specify exactly one of: `resourceClaimName`, `resourceClaimTemplateName`'

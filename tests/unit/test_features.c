@@ -78,4 +78,40 @@ UNIT_TEST(parse_errors)
     dra_err_free(e);
 }
 
+/* kube_features.go's defaultKubernetesFeatureGateDependencies, checked once
+ * every gate is set, in component-base's words. */
+UNIT_TEST(parse_dependencies)
+{
+    dra_features f;
+    dra_features_default(&f);
+    dra_err *e = dra_features_parse(&f, "DRADeviceTaints=false");
+    CHECK_STR(e ? e->msg : NULL, "DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints]");
+    dra_err_free(e);
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_DEVICE_TAINTS)); /* nothing applied */
+    e = dra_features_parse(&f, "DRADeviceTaints=false,DRADeviceTaintRules=false");
+    CHECK(e == NULL);
+    dra_err_free(e);
+    dra_features_default(&f);
+    e = dra_features_parse(&f, "DRAWorkloadResourceClaims=true");
+    CHECK_STR(e ? e->msg : NULL, "DRAWorkloadResourceClaims is enabled, but depends on features that are disabled: [GenericWorkload]");
+    dra_err_free(e);
+    e = dra_features_parse(&f, "DRAWorkloadResourceClaims=true,GenericWorkload=true");
+    CHECK(e == NULL);
+    dra_err_free(e);
+    dra_features_default(&f);
+    e = dra_features_parse(&f, "DRAPartitionableDevices=false,DRAPartitionableDevicesType=true");
+    CHECK_STR(e ? e->msg : NULL, "DRAPartitionableDevicesType is enabled, but depends on features that are disabled: "
+                                 "[DRAPartitionableDevices DRAResourcePoolStatus]");
+    dra_err_free(e);
+    /* several: as utilerrors.NewAggregate prints them */
+    e = dra_features_parse(&f, "DRAConsumableCapacity=false,DRAFractionalCapacityRange=true,DRADeviceTaints=false");
+    CHECK_STR(e ? e->msg : NULL, "[DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints], "
+                                 "DRAFractionalCapacityRange is enabled, but depends on features that are disabled: "
+                                 "[DRAConsumableCapacity]]");
+    dra_err_free(e);
+    /* all alpha and beta gates on satisfy every dependency */
+    CHECK(dra_features_parse(&f, "AllAlpha=true,AllBeta=true") == NULL);
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_GENERIC_WORKLOAD));
+}
+
 UNIT_MAIN()

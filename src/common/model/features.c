@@ -39,6 +39,22 @@ static const struct gate {
     [DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS] = {"DRADeviceCompatibilityGroups", false, false, DRA_STAGE_ALPHA}, /* alpha 1.37 */
     /* KEP-5677 ResourcePoolStatusRequest API and its controller; alpha since 1.36. */
     [DRA_FEATURE_RESOURCE_POOL_STATUS] = {"DRAResourcePoolStatus", false, false, DRA_STAGE_ALPHA},
+    [DRA_FEATURE_GENERIC_WORKLOAD] = {"GenericWorkload", false, false, DRA_STAGE_BETA},          /* beta 1.37, off */
+    [DRA_FEATURE_NODE_DECLARED_FEATURES] = {"NodeDeclaredFeatures", true, true, DRA_STAGE_GA},   /* GA 1.37, locked */
+};
+
+/* defaultKubernetesFeatureGateDependencies (k8s.io/kubernetes v1.37.2
+ * pkg/features/kube_features.go): a gate may be on only when these are;
+ * DynamicResourceAllocation, which nearly all depend on, is locked on. */
+#define DEPS_MAX 3
+static const dra_feature deps[DRA_FEATURE_COUNT][DEPS_MAX] = {
+    [DRA_FEATURE_DEVICE_BINDING_CONDITIONS] = {DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS},
+    [DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS] = {DRA_FEATURE_PARTITIONABLE_DEVICES},
+    [DRA_FEATURE_DEVICE_TAINT_RULES] = {DRA_FEATURE_DEVICE_TAINTS},
+    [DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE] = {DRA_FEATURE_CONSUMABLE_CAPACITY},
+    [DRA_FEATURE_OPTIONAL_NODE_OPERATIONS] = {DRA_FEATURE_NODE_DECLARED_FEATURES},
+    [DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE] = {DRA_FEATURE_PARTITIONABLE_DEVICES, DRA_FEATURE_RESOURCE_POOL_STATUS},
+    [DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = {DRA_FEATURE_GENERIC_WORKLOAD},
 };
 
 void dra_features_default(dra_features *f)
@@ -145,6 +161,29 @@ static dra_err *apply_one(dra_features *f, const char *key, bool on)
     return dra_features_set(f, id, on);
 }
 
+/* The gates that are on with a dependency off, as unsafeSetFromMap says
+ * it: one error alone, several as utilerrors.NewAggregate prints them. */
+static dra_err *check_dependencies(const dra_features *f)
+{
+    dra_buf all = DRA_BUF_INIT;
+    int n = 0;
+    for (int i = 0; i < DRA_FEATURE_COUNT; i++) {
+        if (!f->on[i])
+            continue;
+        dra_buf off = DRA_BUF_INIT;
+        for (int d = 0; d < DEPS_MAX && deps[i][d]; d++)
+            if (!f->on[deps[i][d]])
+                dra_buf_printf(&off, "%s%s", off.len ? " " : "", gates[deps[i][d]].name);
+        if (off.len)
+            dra_buf_printf(&all, "%s%s is enabled, but depends on features that are disabled: [%s]", n++ ? ", " : "",
+                           gates[i].name, dra_buf_str(&off));
+        dra_buf_free(&off);
+    }
+    dra_err *e = n == 0 ? NULL : dra_err_new(DRA_EXIT_INPUT, n == 1 ? "%s" : "[%s]", dra_buf_str(&all));
+    dra_buf_free(&all);
+    return e;
+}
+
 dra_err *dra_features_parse(dra_features *f, const char *spec)
 {
     dra_features work = *f;
@@ -173,6 +212,8 @@ dra_err *dra_features_parse(dra_features *f, const char *spec)
         err = apply_one(&work, k, on);
     }
     free(copy);
+    if (!err)
+        err = check_dependencies(&work);
     if (!err)
         *f = work;
     return err;

@@ -7,7 +7,8 @@
  * may still clear a locked gate in dra_features.on directly, as upstream's
  * tests emulate an older version to test the gate off.  Gates that are
  * not DRA's own are unknown here and rejected, as the component-base parser
- * rejects gates it does not know.
+ * rejects gates it does not know, except the two that DRA gates depend on
+ * (GenericWorkload, NodeDeclaredFeatures).
  *
  * A dra_features is a value type (no heap memory): copy it freely.  Start with
  * dra_features_default(), then apply any number of --feature-gates values.
@@ -40,6 +41,9 @@ typedef enum {
     DRA_FEATURE_DERIVED_ATTRIBUTES,
     DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS,
     DRA_FEATURE_RESOURCE_POOL_STATUS,
+    /* not DRA's own, but DRA gates depend on them */
+    DRA_FEATURE_GENERIC_WORKLOAD,
+    DRA_FEATURE_NODE_DECLARED_FEATURES,
     DRA_FEATURE_COUNT
 } dra_feature;
 
@@ -59,6 +63,8 @@ void dra_features_default(dra_features *f);
  *   "missing bool value for X"
  *   "invalid value of X=v, err: strconv.ParseBool: parsing \"v\": invalid syntax"
  *   "cannot set feature gate X to false, feature is locked to true"
+ *   "X is enabled, but depends on features that are disabled: [Y]" (the
+ *   dependencies of kube_features.go; several such errors as "[e1, e2]")
  * On error f is unchanged.  Input errors (DRA_EXIT_INPUT). */
 DRA_MUST_USE dra_err *dra_features_parse(dra_features *f, const char *spec);
 
