@@ -124,7 +124,7 @@ func main() {
 	}
 	if o.gates != "" {
 		if err := utilfeature.DefaultMutableFeatureGate.Set(o.gates); err != nil {
-			fmt.Fprintf(os.Stderr, "%s: --feature-gates: %v\n", prog, err)
+			fmt.Fprintf(os.Stderr, "%s: %v\n", prog, err)
 			os.Exit(2)
 		}
 	}
