@@ -63,3 +63,7 @@ upstream() {
 @test "admin access: upstream's path (requests[i].adminAccess), the status too, reported with the other errors" {
     upstream admin-access
 }
+
+@test "shareID: the declarative k8s-uuid format (\"must be a lowercase UUID in 8-4-4-4-12 format\")" {
+    upstream share-id
+}

@@ -575,7 +575,7 @@ UNIT_TEST(claim_status)
     HAS(STATUS("{reservedFor: [{resource: pods, name: p, uid: u1}]}"), "status.reservedFor: Forbidden: may not be specified when `allocated` is not set");
     HAS(STATUS("{allocation: {}, reservedFor: [{resource: pods, name: p}]}"), "status.reservedFor[0].uid: Required value");
     HAS(STATUS("{allocation: {}, reservedFor: [{resource: pods, name: p, uid: u}, {resource: pods, name: q, uid: u}]}"), "status.reservedFor[1]: Duplicate value: {\"resource\":\"pods\",\"name\":\"q\",\"uid\":\"u\"}");
-    HAS(RESULT(", shareID: ABC"), "status.allocation.devices.results[0].shareID: Invalid value: \"ABC\": error validating uid: invalid UUID length: 3");
+    HAS(RESULT(", shareID: ABC"), "status.allocation.devices.results[0].shareID: Invalid value: \"ABC\": must be a lowercase UUID in 8-4-4-4-12 format");
     HAS(STATUS("{allocation: {devices: {results: [{request: nic/slow, driver: d, pool: p, device: d}]}}}"), "status.allocation.devices.results[0].request: Invalid value: \"nic/slow\": must be the name of a request in the claim or the name of a request and a subrequest separated by '/'");
     HAS(RESULT(", tolerations: [{key: k, operator: Exists, value: v}]"), "status.allocation.devices.results[0].tolerations[0].value: Invalid value: \"v\": must be empty for operator `Exists`");
     HAS(STATUS("{allocation: {devices: {config: [{source: FromNowhere, opaque: {driver: d, parameters: {}}}]}}}"), "status.allocation.devices.config[0].source: Unsupported value: \"FromNowhere\": supported values: \"FromClaim\", \"FromClass\"");
@@ -583,7 +583,7 @@ UNIT_TEST(claim_status)
     char *s = repeat_list(STATUS("{allocation: {devices: {results: [%s]}}}"), "{request: gpu, driver: d, pool: p, device: d%d}", 33);
     HAS(s, "status.allocation.devices.results: Too many: 33: must have at most 32 items");
     free(s);
-    HAS(STATUS("{allocation: {devices: {results: [{request: gpu, driver: d, pool: p, device: d}]}}, devices: [{driver: d, pool: p, device: other}]}"), "status.devices[0]: Invalid value: d/p/other: must be an allocated device in the claim");
+    HAS(STATUS("{allocation: {devices: {results: [{request: gpu, driver: d, pool: p, device: d}]}}, devices: [{driver: d, pool: p, device: other}]}"), "status.devices[0]: Invalid value: {\"Driver\":\"d\",\"Pool\":\"p\",\"Device\":\"other\",\"ShareID\":\"\"}: must be an allocated device in the claim");
     CLEAN(STATUS("{allocation: {devices: {results: [{request: gpu, driver: d, pool: p, device: d}]}}, devices: [{driver: d, pool: p, device: d, conditions: [{type: Ready, status: 'True', reason: Configured, lastTransitionTime: '2025-01-01T00:00:00Z'}], data: {x: 1}, networkData: {interfaceName: eth0, ips: [10.0.0.1/24, '2001:db8::1/64']}}]}"));
     HAS(STATUS("{allocation: {devices: {results: [{request: gpu, driver: d, pool: p, device: d}]}}, devices: [{driver: d, pool: p, device: d, conditions: [{type: Ready, status: Maybe, reason: R, lastTransitionTime: '2025-01-01T00:00:00Z'}]}]}"), "status.devices[0].conditions[0].status: Unsupported value: \"Maybe\": supported values: \"False\", \"True\", \"Unknown\"");
     HAS(STATUS("{allocation: {devices: {results: [{request: gpu, driver: d, pool: p, device: d}]}}, devices: [{driver: d, pool: p, device: d, networkData: {ips: [10.0.0.1]}}]}"), "status.devices[0].networkData.ips[0]: Invalid value: \"10.0.0.1\": must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)");

@@ -122,7 +122,8 @@ void dra_check_c_identifier(dra_errs *l, const char *field, const char *s, size_
 void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t len);
 /* Label values (IsValidLabelValue; taint and toleration values). */
 void dra_check_label_value(dra_errs *l, const char *field, const char *s, size_t len);
-/* shareID: github.com/google/uuid Validate, then the normalized 36-char lower-case form. */
+/* shareID: the declarative k8s-uuid format the API server enforces in place
+ * of validation.go's validateUID (google/uuid's Validate). */
 void dra_check_uuid(dra_errs *l, const char *field, const char *s, size_t len);
 
 #endif

@@ -445,15 +445,21 @@ static bool parse_cidr(const char *s, size_t len, char canon[INET6_ADDRSTRLEN + 
     return true;
 }
 
-/* SharedDeviceID as its String() prints it: driver/pool/device[/shareID].
- * Caller frees. */
+/* A SharedDeviceID as field.Error renders a value (json.Marshal first, a
+ * String() only when that fails): its exported fields, unique strings
+ * marshalled as strings, ShareID "" when there is none.  Caller frees. */
 static char *shared_device_id(const json_t *d)
 {
-    const char *sid = json_string_value(dra_vget(d, "shareID"));
-    const char *drv = json_string_value(dra_vget(d, "driver")), *pool = json_string_value(dra_vget(d, "pool")),
-               *dev = json_string_value(dra_vget(d, "device"));
-    return dra_xasprintf("%s/%s/%s%s%s", drv ? drv : "", pool ? pool : "", dev ? dev : "", sid ? "/" : "",
-                         sid ? sid : "");
+    static const char *const keys[] = {"driver", "pool", "device", "shareID"};
+    static const char *const go[] = {"Driver", "Pool", "Device", "ShareID"};
+    json_t *o = json_object();
+    for (size_t i = 0; i < 4; i++) {
+        const char *s = json_string_value(dra_vget(d, keys[i]));
+        json_object_set_new(o, go[i], json_string(s ? s : ""));
+    }
+    char *r = dra_vjson(o);
+    json_decref(o);
+    return r;
 }
 
 static void v_device_status(vctx *v, const json_t *d, const json_t *results)
@@ -469,7 +475,6 @@ static void v_device_status(vctx *v, const json_t *d, const json_t *results)
     for (size_t i = 0; i < alen(results) && !allocated; i++)
         allocated = same_device(json_array_get(results, i), d);
     if (!allocated) {
-        /* The bad value is a SharedDeviceID, a fmt.Stringer: printed unquoted. */
         char *id = shared_device_id(d);
         dra_ferr_invalid_raw(&v->errs, VP(v), id, "must be an allocated device in the claim");
         free(id);

@@ -1027,7 +1027,7 @@ def gen_claims():
         c = alloc_claim()
         c["status"]["devices"] = [{"driver": "b", "pool": "a", "device": "r"}]
         case(F, "status: invalid-device-status-no-device" + sfx, c,
-             ["status.devices[0]: Invalid value: b/a/r: must be an allocated device in the claim"], features=feat)
+             ['status.devices[0]: Invalid value: {"Driver":"b","Pool":"a","Device":"r","ShareID":""}: must be an allocated device in the claim'], features=feat)
     c = alloc_claim()
     c["status"]["allocation"]["nodeSelector"] = {"nodeSelectorTerms": [{"matchExpressions": [
         {"key": "foo", "operator": "In", "values": ["-1"]}]}]}
