@@ -103,6 +103,52 @@ func podDRAPart(path string) bool {
 
 func metadataOnly(path string) bool { return strings.HasPrefix(path, "metadata") }
 
+// dra-slice reads only the DRA parts of a Pod (and the metadata of Nodes
+// and Namespaces): the rest is left out before decoding, so that neither
+// its unknown fields nor its wrong types count, and list indices stay.
+func draPartOf(kind string, m map[string]interface{}) map[string]interface{} {
+	out := map[string]interface{}{}
+	for k, v := range m {
+		if k != "spec" && k != "status" {
+			out[k] = v
+		}
+	}
+	if kind != "Pod" {
+		return out
+	}
+	spec, ok := m["spec"].(map[string]interface{})
+	if !ok {
+		if m["spec"] != nil {
+			out["spec"] = m["spec"]
+		}
+		return out
+	}
+	ns := map[string]interface{}{}
+	for _, k := range []string{"resourceClaims", "schedulingGroup"} {
+		if v, ok := spec[k]; ok {
+			ns[k] = v
+		}
+	}
+	for _, k := range []string{"containers", "initContainers"} {
+		list, ok := spec[k].([]interface{})
+		if !ok {
+			continue
+		}
+		var cs []interface{}
+		for _, c := range list {
+			cm, _ := c.(map[string]interface{})
+			nc := map[string]interface{}{}
+			if r, ok := cm["resources"]; ok {
+				nc["resources"] = r
+			}
+			cs = append(cs, nc)
+		}
+		ns[k] = cs
+	}
+	out["spec"] = ns
+	return out
+}
+
 func newRun(o *options) *run {
 	r := &run{o: o, ns: map[string]*corev1.Namespace{}, seen: map[string]seenObj{}}
 	nsc := &namespaces{r: r}
@@ -261,7 +307,11 @@ func (r *run) validate(o *object) {
 			}
 		}
 	}
-	obj, _, err := r.decoder(o.yaml).Decode(o.raw, nil, nil)
+	raw, isYAML := o.raw, o.yaml
+	if gvk.Group == "" {
+		raw, isYAML = []byte(jsonText(draPartOf(gvk.Kind, o.m))), false
+	}
+	obj, _, err := r.decoder(isYAML).Decode(raw, nil, nil)
 	if err != nil {
 		strictErr, isStrict := runtime.AsStrictDecodingError(err)
 		switch {
