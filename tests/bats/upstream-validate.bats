@@ -67,3 +67,7 @@ upstream() {
 @test "shareID: the declarative k8s-uuid format (\"must be a lowercase UUID in 8-4-4-4-12 format\")" {
     upstream share-id
 }
+
+@test "names: label keys and values, counter sets, subrequest classes, result drivers and pools in the declarative formats' words" {
+    upstream name-formats
+}

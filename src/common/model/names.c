@@ -79,6 +79,13 @@ void dra_ferr_too_long(dra_errs *l, const char *field, long max)
     add_msg(l, field, &m);
 }
 
+void dra_ferr_too_long_chars(dra_errs *l, const char *field, long max)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_printf(&m, "Too long: may not be more than %ld %s", max, max == 1 ? "character" : "characters");
+    add_msg(l, field, &m);
+}
+
 void dra_ferr_too_many(dra_errs *l, const char *field, long actual, long max)
 {
     dra_buf m = DRA_BUF_INIT;
@@ -176,6 +183,10 @@ static const char MSG_LABEL_REGEX[] =
 static const char MSG_SUBDOMAIN_REGEX[] =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
     "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" DNS1123_SUBDOMAIN_FMT "')";
+/* content.IsDNS1123SubdomainCaseless: its own words, the lower-case regex */
+static const char MSG_SUBDOMAIN_CASELESS_REGEX[] =
+    "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an "
+    "alphanumeric character (e.g. 'Example.com', regex used for validation is '" DNS1123_SUBDOMAIN_FMT "')";
 static const char MSG_QUALIFIED_REGEX[] =
     QUALIFIED_NAME_ERR " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" QUALIFIED_NAME_FMT "')";
 static const char MSG_LABEL_VALUE_REGEX[] =
@@ -279,12 +290,15 @@ bool dra_is_c_identifier(const char *s, size_t len)
 
 /* ---- checks ---- */
 
-/* content.IsDNS1123Label messages; returns how many were stored in msgs. */
-static int label_msgs(const char *s, size_t len, const char *msgs[2])
+/* IsDNS1123Label messages; returns how many were stored in msgs.  The
+ * length is counted in "characters" by k8s.io/apimachinery/pkg/util/
+ * validation (the handwritten rules) and in "bytes" by pkg/api/validate/
+ * content (the declarative formats, label keys and values). */
+static int label_msgs(const char *s, size_t len, const char *msgs[2], bool bytes)
 {
     int n = 0;
     if (len > DRA_DNS1123_LABEL_MAX)
-        msgs[n++] = "must be no more than 63 characters";
+        msgs[n++] = bytes ? "must be no more than 63 bytes" : "must be no more than 63 characters";
     if (!dra_is_dns1123_label_format(s, len)) {
         /* A valid subdomain that is not a label must contain dots. */
         msgs[n++] = dra_is_dns1123_subdomain_format(s, len) ? "must not contain dots" : MSG_LABEL_REGEX;
@@ -292,11 +306,11 @@ static int label_msgs(const char *s, size_t len, const char *msgs[2])
     return n;
 }
 
-static int subdomain_msgs(const char *s, size_t len, const char *msgs[2])
+static int subdomain_msgs(const char *s, size_t len, const char *msgs[2], bool bytes)
 {
     int n = 0;
     if (len > DRA_DNS1123_SUBDOMAIN_MAX)
-        msgs[n++] = "must be no more than 253 characters";
+        msgs[n++] = bytes ? "must be no more than 253 bytes" : "must be no more than 253 characters";
     if (!dra_is_dns1123_subdomain_format(s, len))
         msgs[n++] = MSG_SUBDOMAIN_REGEX;
     return n;
@@ -305,7 +319,7 @@ static int subdomain_msgs(const char *s, size_t len, const char *msgs[2])
 void dra_check_dns1123_label(dra_errs *l, const char *field, const char *s, size_t len)
 {
     const char *msgs[2];
-    int n = label_msgs(s, len, msgs);
+    int n = label_msgs(s, len, msgs, false);
     for (int i = 0; i < n; i++)
         dra_ferr_invalid_str(l, field, s, len, msgs[i]);
 }
@@ -313,9 +327,81 @@ void dra_check_dns1123_label(dra_errs *l, const char *field, const char *s, size
 void dra_check_dns1123_subdomain(dra_errs *l, const char *field, const char *s, size_t len)
 {
     const char *msgs[2];
-    int n = subdomain_msgs(s, len, msgs);
+    int n = subdomain_msgs(s, len, msgs, false);
     for (int i = 0; i < n; i++)
         dra_ferr_invalid_str(l, field, s, len, msgs[i]);
+}
+
+void dra_check_short_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    const char *msgs[2];
+    int n = label_msgs(s, len, msgs, true);
+    for (int i = 0; i < n; i++)
+        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
+}
+
+void dra_check_long_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    const char *msgs[2];
+    int n = subdomain_msgs(s, len, msgs, true);
+    for (int i = 0; i < n; i++)
+        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
+}
+
+void dra_check_driver_name_caseless(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    if (len == 0) {
+        dra_ferr_required(l, field, "");
+        return;
+    }
+    /* validate.MaxLength counts characters (runes), not bytes */
+    size_t runes = 0;
+    for (size_t i = 0; i < len; i++)
+        runes += ((unsigned char)s[i] & 0xC0) != 0x80;
+    if (runes > DRA_DRIVER_NAME_MAX)
+        dra_ferr_too_long_chars(l, field, DRA_DRIVER_NAME_MAX);
+    char *lower = dra_xstrndup(s, len);
+    for (size_t i = 0; i < len; i++)
+        if (lower[i] >= 'A' && lower[i] <= 'Z')
+            lower[i] = (char)(lower[i] - 'A' + 'a');
+    if (len > DRA_DNS1123_SUBDOMAIN_MAX)
+        dra_ferr_invalid_str(l, field, s, len, "must be no more than 253 bytes");
+    if (!dra_is_dns1123_subdomain_format(lower, len))
+        dra_ferr_invalid_str(l, field, s, len, MSG_SUBDOMAIN_CASELESS_REGEX);
+    free(lower);
+}
+
+void dra_check_pool_name_segments(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    if (len == 0) {
+        dra_ferr_required(l, field, "");
+        return;
+    }
+    if (len > DRA_POOL_NAME_MAX)
+        dra_ferr_too_long(l, field, DRA_POOL_NAME_MAX);
+    size_t start = 0;
+    int seg = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && s[i] != '/')
+            continue;
+        char *m = NULL;
+        if (i == start) {
+            m = dra_xasprintf("segment %d: must not be empty", seg);
+            dra_ferr_invalid_str(l, field, s, len, m);
+            free(m);
+        } else {
+            const char *msgs[2];
+            int n = subdomain_msgs(s + start, i - start, msgs, true);
+            for (int k = 0; k < n; k++) {
+                m = dra_xasprintf("segment %d: %s", seg, msgs[k]);
+                /* the segment is the value, as LongName(part) reports it */
+                dra_ferr_invalid_str(l, field, s + start, i - start, m);
+                free(m);
+            }
+        }
+        seg++;
+        start = i + 1;
+    }
 }
 
 void dra_check_node_name(dra_errs *l, const char *field, const char *s, size_t len)
@@ -338,7 +424,7 @@ void dra_check_driver_name(dra_errs *l, const char *field, const char *s, size_t
         if (lower[i] >= 'A' && lower[i] <= 'Z')
             lower[i] = (char)(lower[i] - 'A' + 'a');
     const char *msgs[2];
-    int n = subdomain_msgs(s ? lower : "", len, msgs);
+    int n = subdomain_msgs(s ? lower : "", len, msgs, false);
     for (int i = 0; i < n; i++)
         dra_ferr_invalid_str(l, field, s, len, msgs[i]);
     free(lower);
@@ -422,7 +508,7 @@ void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t 
             dra_ferr_invalid_str(l, field, s, len, "prefix part must be non-empty");
         } else {
             const char *msgs[2];
-            int n = subdomain_msgs(s, plen, msgs);
+            int n = subdomain_msgs(s, plen, msgs, true);
             for (int i = 0; i < n; i++) {
                 char *m = dra_xasprintf("prefix part %s", msgs[i]);
                 dra_ferr_invalid_str(l, field, s, len, m);
@@ -433,7 +519,7 @@ void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t 
     if (nlen == 0)
         dra_ferr_invalid_str(l, field, s, len, "name part must be non-empty");
     else if (nlen > DRA_QUALIFIED_NAME_MAX)
-        dra_ferr_invalid_str(l, field, s, len, "name part must be no more than 63 characters");
+        dra_ferr_invalid_str(l, field, s, len, "name part must be no more than 63 bytes");
     if (!dra_is_qualified_name_part_format(name, nlen)) {
         char *m = dra_xasprintf("name part %s", MSG_QUALIFIED_REGEX);
         dra_ferr_invalid_str(l, field, s, len, m);
@@ -444,7 +530,7 @@ void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t 
 void dra_check_label_value(dra_errs *l, const char *field, const char *s, size_t len)
 {
     if (len > DRA_LABEL_VALUE_MAX)
-        dra_ferr_invalid_str(l, field, s, len, "must be no more than 63 characters");
+        dra_ferr_invalid_str(l, field, s, len, "must be no more than 63 bytes");
     if (len > 0 && !dra_is_qualified_name_part_format(s, len))
         dra_ferr_invalid_str(l, field, s, len, MSG_LABEL_VALUE_REGEX);
 }

@@ -46,6 +46,8 @@ void dra_ferr_invalid_int(dra_errs *l, const char *field, int64_t value, const c
 void dra_ferr_invalid_raw(dra_errs *l, const char *field, const char *rendered, const char *detail);
 /* "Too long: may not be more than N bytes" */
 void dra_ferr_too_long(dra_errs *l, const char *field, long max);
+/* "Too long: may not be more than N characters" (validate.MaxLength, in runes) */
+void dra_ferr_too_long_chars(dra_errs *l, const char *field, long max);
 /* "Too many: N: must have at most M items" */
 void dra_ferr_too_many(dra_errs *l, const char *field, long actual, long max);
 /* "Duplicate value: \"value\"" */
@@ -122,6 +124,20 @@ void dra_check_c_identifier(dra_errs *l, const char *field, const char *s, size_
 void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t len);
 /* Label values (IsValidLabelValue; taint and toleration values). */
 void dra_check_label_value(dra_errs *l, const char *field, const char *s, size_t len);
+/* The declarative formats of resource/v1 (k8s.io/apimachinery v0.37.2
+ * pkg/api/validate/strfmt.go), which the API server enforces in place of
+ * the handwritten rules where they cover them; their lengths are in
+ * "bytes" (pkg/api/validate/content):
+ *   short name: content.IsDNS1123Label (counter set names and references)
+ *   long name: content.IsDNS1123Subdomain (a subrequest's deviceClassName)
+ *   driver name caseless: required, at most 63, IsDNS1123SubdomainCaseless
+ *     in its own words (allocation results, opaque configuration)
+ *   pool name segments: ResourcePoolName, "segment i: ..." for each part,
+ *     the part as the value (allocation results) */
+void dra_check_short_name(dra_errs *l, const char *field, const char *s, size_t len);
+void dra_check_long_name(dra_errs *l, const char *field, const char *s, size_t len);
+void dra_check_driver_name_caseless(dra_errs *l, const char *field, const char *s, size_t len);
+void dra_check_pool_name_segments(dra_errs *l, const char *field, const char *s, size_t len);
 /* shareID: the declarative k8s-uuid format the API server enforces in place
  * of validation.go's validateUID (google/uuid's Validate). */
 void dra_check_uuid(dra_errs *l, const char *field, const char *s, size_t len);

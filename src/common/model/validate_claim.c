@@ -143,7 +143,8 @@ static void v_allocation_mode(vctx *v, const json_t *r)
     }
 }
 
-static void v_device_class_ref(vctx *v, const json_t *r)
+/* A subrequest's class name has the declarative k8s-long-name format. */
+static void v_device_class_ref(vctx *v, const json_t *r, bool sub)
 {
     const char *s = "";
     size_t len = 0;
@@ -153,7 +154,7 @@ static void v_device_class_ref(vctx *v, const json_t *r)
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            dra_vcheck(v, dra_check_dns1123_subdomain, s, len);
+            dra_vcheck(v, sub ? dra_check_long_name : dra_check_dns1123_subdomain, s, len);
     }
 }
 
@@ -234,7 +235,7 @@ static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
         return;
     if (sub)
         dra_vstr_check(v, r, "name", dra_check_dns1123_label);
-    v_device_class_ref(v, r);
+    v_device_class_ref(v, r, sub);
     dra_v_selectors(v, r);
     v_allocation_mode(v, r);
     dra_v_tolerations(v, r);
@@ -340,7 +341,11 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     size_t len = 0;
     dra_vstr(v, r, "request", &s, &len);
     V_CHILD(v, "request") v_request_ref(v, requests, s, len);
-    dra_v_device_id(v, r);
+    /* declarative formats of DeviceRequestAllocationResult: the driver
+     * k8s-long-name-caseless, the pool k8s-resource-pool-name */
+    dra_vstr_check(v, r, "driver", dra_check_driver_name_caseless);
+    dra_vstr_check(v, r, "pool", dra_check_pool_name_segments);
+    dra_vstr_check(v, r, "device", dra_check_dns1123_label);
     dra_v_binding_parameters(v, r);
     const json_t *tols;
     if (dra_varr(v, r, "tolerations", &tols)) {

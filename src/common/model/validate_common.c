@@ -908,7 +908,8 @@ void dra_v_device_configuration(vctx *v, const json_t *cfg)
     }
     V_CHILD(v, "opaque")
     {
-        dra_vstr_check(v, opaque, "driver", dra_check_driver_name);
+        /* declarative k8s-long-name-caseless (OpaqueDeviceConfiguration.Driver) */
+        dra_vstr_check(v, opaque, "driver", dra_check_driver_name_caseless);
         V_CHILD(v, "parameters") dra_v_raw_extension(v, dra_vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
     }
 }

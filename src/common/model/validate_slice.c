@@ -467,10 +467,11 @@ static void v_named_counters(vctx *v, const json_t *o, const char *name_key, siz
     dra_vstr(v, o, name_key, &s, &len);
     V_CHILD(v, name_key)
     {
+        /* declarative k8s-short-name (CounterSet.Name, DeviceCounterConsumption.CounterSet) */
         if (len == 0)
             dra_ferr_required(&v->errs, VP(v), "");
         else
-            dra_vcheck(v, dra_check_dns1123_label, s, len);
+            dra_vcheck(v, dra_check_short_name, s, len);
     }
     const json_t *counters = NULL;
     dra_vobj(v, o, "counters", &counters);
