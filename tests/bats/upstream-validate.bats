@@ -71,3 +71,7 @@ upstream() {
 @test "names: label keys and values, counter sets, subrequest classes, result drivers and pools in the declarative formats' words" {
     upstream name-formats
 }
+
+@test "a null list item or map value is Go's zero struct: defaulted and validated as one" {
+    upstream null-items
+}

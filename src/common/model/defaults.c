@@ -25,13 +25,27 @@ static bool empty_string_or_absent(const json_t *x)
     return !x || json_is_null(x) || (json_is_string(x) && json_string_length(x) == 0);
 }
 
+/* arr[i], an empty object in place of a null: a null list item decodes into
+ * Go's zero struct, which is defaulted like any other.  *changed is set
+ * when it was replaced. */
+static json_t *item_struct(json_t *arr, size_t i, bool *changed)
+{
+    json_t *x = json_array_get(arr, i);
+    if (json_is_null(x)) {
+        json_array_set_new(arr, i, json_object());
+        *changed = true;
+        x = json_array_get(arr, i);
+    }
+    return x;
+}
+
 /* Each default_* below returns whether it changed anything. */
 static bool default_tolerations(json_t *parent)
 {
     bool changed = false;
     json_t *tols = json_object_get(parent, "tolerations");
     for (size_t i = 0; json_is_array(tols) && i < json_array_size(tols); i++) {
-        json_t *t = json_array_get(tols, i);
+        json_t *t = item_struct(tols, i, &changed);
         if (json_is_object(t) && empty_string_or_absent(json_object_get(t, "operator"))) {
             json_object_set_new(t, "operator", json_string("Equal"));
             changed = true;
@@ -72,7 +86,7 @@ static bool default_claim_spec(json_t *spec)
             changed |= default_request(exactly);
         json_t *fa = json_object_get(r, "firstAvailable");
         for (size_t j = 0; json_is_array(fa) && j < json_array_size(fa); j++)
-            changed |= default_request(json_array_get(fa, j));
+            changed |= default_request(item_struct(fa, j, &changed));
     }
     return changed;
 }
@@ -157,7 +171,7 @@ bool dra_default_object(json_t *obj, dra_kind kind, int64_t now)
         for (size_t i = 0; json_is_array(devices) && i < json_array_size(devices); i++) {
             json_t *taints = json_object_get(json_array_get(devices, i), "taints");
             for (size_t j = 0; json_is_array(taints) && j < json_array_size(taints); j++)
-                changed |= default_taint(json_array_get(taints, j), now, ts);
+                changed |= default_taint(item_struct(taints, j, &changed), now, ts);
         }
         /* Slice-level taints (SliceDeviceTaint, master): spec.taints[].taint. */
         json_t *slice_taints = json_object_get(spec, "taints");

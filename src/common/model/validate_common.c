@@ -265,6 +265,10 @@ bool dra_vis_str(vctx *v, const json_t *value, const char **s, size_t *len)
 
 bool dra_vis_obj(vctx *v, const json_t *value)
 {
+    /* a list item or map value that is null decodes into Go's zero struct:
+     * checked as an empty object */
+    if (json_is_null(value))
+        return true;
     if (!json_is_object(value)) {
         dra_vtype_error(v, NULL, value, "object");
         return false;
