@@ -75,3 +75,7 @@ upstream() {
 @test "a null list item or map value is Go's zero struct: defaulted and validated as one" {
     upstream null-items
 }
+
+@test "pods: containers' claims as validateResourceClaimNames checks them (requests, repeats, the names there are)" {
+    upstream pod-container-claims
+}

@@ -629,7 +629,7 @@ UNIT_TEST(pod)
     HAS(POD("{resourceClaims: [{name: gpu, resourceClaimName: a, resourceClaimTemplateName: b}]}"), "spec.resourceClaims[0]: Invalid value: {\"name\":\"gpu\",\"resourceClaimName\":\"a\",\"resourceClaimTemplateName\":\"b\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
     HAS(POD("{resourceClaims: [{name: gpu}]}"), "spec.resourceClaims[0]: Invalid value: {\"name\":\"gpu\"}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
     HAS(POD("{resourceClaims: [{name: gpu, resourceClaimName: a}, {name: gpu, resourceClaimName: b}]}"), "spec.resourceClaims[1].name: Duplicate value: \"gpu\"");
-    HAS(POD("{containers: [{name: c, resources: {claims: [{name: missing}]}}]}"), "spec.containers[0].resources.claims[0]: Not found: \"missing\"");
+    HAS(POD("{containers: [{name: c, resources: {claims: [{name: missing}]}}]}"), "spec.containers[0].resources.claims[0]: Not found: \"missing\": must be one of the names in pod.spec.resourceClaims which is empty");
     HAS(POD("{resourceClaims: [{name: gpu, resourceClaimName: Bad_Name}]}"), "spec.resourceClaims[0].resourceClaimName: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
     CLEAN("{apiVersion: v1, kind: Node, metadata: {name: node-1}}");
     CLEAN("{apiVersion: v1, kind: Namespace, metadata: {name: team-a, labels: {resource.kubernetes.io/admin-access: 'true'}}}");

@@ -134,6 +134,15 @@ void dra_ferr_not_found(dra_errs *l, const char *field, const char *value, size_
     add_msg(l, field, &m);
 }
 
+void dra_ferr_not_found_detail(dra_errs *l, const char *field, const char *value, size_t len, const char *detail)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Not found: ");
+    dra_go_quote(&m, value, len);
+    add_detail(&m, detail);
+    add_msg(l, field, &m);
+}
+
 /* ---- paths ---- */
 
 size_t dra_path_child(dra_buf *p, const char *name)

@@ -59,6 +59,8 @@ void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, siz
                           const char *const *supported, size_t nsupported);
 /* "Not found: \"value\"" */
 void dra_ferr_not_found(dra_errs *l, const char *field, const char *value, size_t len);
+/* "Not found: \"value\": detail" (an explanation set on the error) */
+void dra_ferr_not_found_detail(dra_errs *l, const char *field, const char *value, size_t len, const char *detail);
 
 /* Go's strconv.Quote: dra_go_quote() in base/utf8.h; values a field error
  * echoes (Invalid, Unsupported, Duplicate, Not found) go through

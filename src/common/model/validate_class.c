@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "validate_common.h"
+#include "../base/hash.h"
+#include "../base/sort.h"
 
 /* v1helper.IsExtendedResourceName: a domain-prefixed name outside
  * kubernetes.io whose "requests." quota name is a valid qualified name. */
@@ -79,34 +81,101 @@ static bool pod_claim_named(const json_t *claims, const char *s, size_t len)
     return false;
 }
 
-/* Container resources.claims must name pod-level claims. */
+static int str_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The pod's claim names, sorted, without duplicates or empty ones
+ * (gatherPodResourceClaimNames, sets.List), joined by ", "; "" for none.
+ * Caller frees. */
+static char *pod_claim_names(const json_t *claims)
+{
+    size_t n = 0, cap = json_array_size(claims);
+    const char **names = dra_xcalloc(cap ? cap : 1, sizeof *names);
+    for (size_t i = 0; i < cap; i++) {
+        const char *s = json_string_value(json_object_get(json_array_get(claims, i), "name"));
+        if (s && *s)
+            names[n++] = s;
+    }
+    dra_sort(names, n, sizeof *names, str_cmp);
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || strcmp(names[i], names[i - 1]) != 0)
+            dra_buf_printf(&b, "%s%s", b.len ? ", " : "", names[i]);
+    free(names);
+    dra_buf_puts(&b, "");
+    return dra_buf_detach(&b);
+}
+
+/* validateResourceClaimNames (k8s.io/kubernetes v1.37.2
+ * pkg/apis/core/validation/validation.go): a container's resources.claims
+ * name pod-level claims, each claim (or claim/request) once. */
 static void v_container_claims(vctx *v, const json_t *spec, const char *key, const json_t *pod_claims)
 {
     const json_t *containers;
     if (!dra_varr(v, spec, key, &containers))
         return;
+    char *known = NULL;
     V_CHILD(v, key)
     for (size_t i = 0; i < json_array_size(containers); i++) {
         const json_t *claims = dra_vget(dra_vget(json_array_get(containers, i), "resources"), "claims");
         if (!json_is_array(claims))
             continue;
+        dra_strmap seen = {0}; /* "name" and "name/request" referenced so far */
         V_INDEX(v, i) V_CHILD(v, "resources") V_CHILD(v, "claims")
         for (size_t j = 0; j < json_array_size(claims); j++) {
             V_INDEX(v, j)
             {
                 const json_t *c = json_array_get(claims, j);
-                const char *s = "";
-                size_t len = 0;
+                const char *s = "", *req = "";
+                size_t len = 0, rlen = 0;
                 if (!dra_vis_obj(v, c))
                     continue;
                 dra_vstr(v, c, "name", &s, &len);
-                if (len == 0)
+                dra_vstr(v, c, "request", &req, &rlen);
+                if (len == 0) {
                     dra_ferr_required(&v->errs, VP(v), "");
-                else if (!pod_claim_named(pod_claims, s, len))
-                    dra_ferr_not_found(&v->errs, VP(v), s, len);
+                    continue;
+                }
+                if (dra_strmap_get(&seen, s, len, NULL)) {
+                    dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                } else {
+                    char *k = rlen ? dra_xasprintf("%.*s/%.*s", (int)len, s, (int)rlen, req) : dra_xstrndup(s, len);
+                    if (rlen)
+                        V_CHILD(v, "request") dra_vcheck(v, dra_check_dns1123_label, req, rlen);
+                    intptr_t old;
+                    if (dra_strmap_get(&seen, k, strlen(k), NULL)) {
+                        dra_ferr_duplicate_str(&v->errs, VP(v), k, strlen(k));
+                    } else if (!rlen) {
+                        /* a claim after one of its requests: reported once
+                         * (as the API server answers, however many) */
+                        for (size_t e = 0; e < seen.cap; e++) {
+                            const char *sk = seen.e[e].key;
+                            if (sk && seen.e[e].len > len && sk[len] == '/' && memcmp(sk, s, len) == 0) {
+                                dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                                break;
+                            }
+                        }
+                    }
+                    if (dra_strmap_add(&seen, k, strlen(k), 0, &old))
+                        free(k);
+                }
+                if (!pod_claim_named(pod_claims, s, len)) {
+                    if (!known)
+                        known = pod_claim_names(pod_claims);
+                    char *d = *known ? dra_xasprintf("must be one of the names in pod.spec.resourceClaims: %s", known)
+                                     : dra_xstrdup("must be one of the names in pod.spec.resourceClaims which is empty");
+                    dra_ferr_not_found_detail(&v->errs, VP(v), s, len, d);
+                    free(d);
+                }
             }
         }
+        for (size_t e = 0; e < seen.cap; e++)
+            free((char *)seen.e[e].key);
+        dra_strmap_free(&seen);
     }
+    free(known);
 }
 
 static void v_long_name_field(vctx *v, const json_t *obj, const char *key)
@@ -141,7 +210,10 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
                     dra_vstr(&v, c, "name", &s, &len);
                     V_CHILD(&v, "name")
                     {
-                        dra_vcheck(&v, dra_check_dns1123_label, s, len);
+                        if (len == 0)
+                            dra_ferr_required(&v.errs, VP(&v), "");
+                        else
+                            dra_vcheck(&v, dra_check_dns1123_label, s, len);
                         if (len && i > 0) {
                             json_t *prefix = json_array();
                             for (size_t j = 0; j < i; j++)
