@@ -79,3 +79,7 @@ upstream() {
 @test "pods: containers' claims as validateResourceClaimNames checks them (requests, repeats, the names there are)" {
     upstream pod-container-claims
 }
+
+@test "zero values: a capacity without a value is 0, a null string in a list is \"\"" {
+    upstream zero-values
+}

@@ -636,6 +636,21 @@ UNIT_TEST(pod)
     HAS("{apiVersion: v1, kind: Namespace, metadata: {name: team.a}}", "metadata.name: Invalid value: \"team.a\": must not contain dots");
 }
 
+/* ObjectMeta fields that nothing validates but that must decode */
+UNIT_TEST(object_meta_types)
+{
+    HAS("{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: c, uid: 1}}",
+        "metadata.uid: Invalid value: 1: must be of type string");
+    HAS("{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: c, generation: x}}",
+        "metadata.generation: Invalid value: \"x\": must be of type integer");
+    HAS("{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: c, creationTimestamp: yesterday}}",
+        "metadata.creationTimestamp: Invalid value: \"yesterday\": must be an RFC 3339 date-time");
+    HAS("{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: c, finalizers: [1]}}",
+        "metadata.finalizers[0]: Invalid value: 1: must be of type string");
+    CLEAN("{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: c, uid: u, generation: 2, "
+          "creationTimestamp: '2026-01-01T00:00:00Z', finalizers: [a/b]}}");
+}
+
 /* ---- load ---- */
 
 static const char MULTI[] =

@@ -254,6 +254,12 @@ bool dra_vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_
 
 bool dra_vis_str(vctx *v, const json_t *value, const char **s, size_t *len)
 {
+    /* a null list item or map value decodes into Go's zero string */
+    if (json_is_null(value)) {
+        *s = "";
+        *len = 0;
+        return true;
+    }
     if (!json_is_string(value)) {
         dra_vtype_error(v, NULL, value, "string");
         return false;
@@ -430,6 +436,7 @@ void dra_v_labels_annotations(vctx *v, const json_t *meta)
 }
 
 static void v_owner_references(vctx *v, const json_t *meta);
+static void v_meta_types(vctx *v, const json_t *meta);
 
 void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label)
 {
@@ -470,6 +477,7 @@ void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is
         }
         dra_v_labels_annotations(v, meta);
         v_owner_references(v, meta);
+        v_meta_types(v, meta);
         dra_vmemo_pop(v, memo);
     }
 }
@@ -744,6 +752,53 @@ static void v_time(vctx *v, const json_t *obj, const char *key)
     size_t len;
     if (dra_vstr(v, obj, key, &s, &len) && !rfc3339(s, len))
         V_CHILD(v, key) dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be an RFC 3339 date-time");
+}
+
+/* The other fields of metav1.ObjectMeta, which nothing validates but
+ * which the API server cannot decode with a value of another type ("json:
+ * cannot unmarshal number into Go struct field ObjectMeta.metadata.uid") or
+ * a time it cannot parse: reported as such. */
+static void v_meta_types(vctx *v, const json_t *meta)
+{
+    static const char *const strs[] = {"uid", "resourceVersion", "selfLink"};
+    const char *s;
+    size_t len;
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++)
+        dra_vstr(v, meta, strs[i], &s, &len);
+    int64_t n;
+    dra_vint(v, meta, "generation", &n);
+    dra_vint(v, meta, "deletionGracePeriodSeconds", &n);
+    v_time(v, meta, "creationTimestamp");
+    v_time(v, meta, "deletionTimestamp");
+    const json_t *list;
+    if (dra_varr(v, meta, "finalizers", &list)) {
+        V_CHILD(v, "finalizers")
+        for (size_t i = 0; i < json_array_size(list); i++)
+            V_INDEX(v, i) dra_vis_str(v, json_array_get(list, i), &s, &len);
+    }
+    if (dra_varr(v, meta, "managedFields", &list)) {
+        V_CHILD(v, "managedFields")
+        for (size_t i = 0; i < json_array_size(list); i++)
+            V_INDEX(v, i) dra_vis_obj(v, json_array_get(list, i));
+    }
+    const json_t *refs;
+    if (dra_varr(v, meta, "ownerReferences", &refs)) {
+        V_CHILD(v, "ownerReferences")
+        for (size_t i = 0; i < json_array_size(refs); i++) {
+            V_INDEX(v, i)
+            {
+                const json_t *ref = json_array_get(refs, i);
+                if (!dra_vis_obj(v, ref))
+                    continue;
+                static const char *const rs[] = {"apiVersion", "kind", "name", "uid"};
+                for (size_t k = 0; k < sizeof rs / sizeof *rs; k++)
+                    dra_vstr(v, ref, rs[k], &s, &len);
+                bool b;
+                dra_vbool(v, ref, "controller", &b);
+                dra_vbool(v, ref, "blockOwnerDeletion", &b);
+            }
+        }
+    }
 }
 
 void dra_v_taint(vctx *v, const json_t *taint)

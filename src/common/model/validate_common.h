@@ -133,7 +133,7 @@ bool dra_vint(vctx *v, const json_t *obj, const char *key, int64_t *out);
 bool dra_vbool(vctx *v, const json_t *obj, const char *key, bool *out);
 /* Type checks of a value already at the current path. */
 void dra_vtype_error(vctx *v, const char *key, const json_t *value, const char *type);
-bool dra_vis_str(vctx *v, const json_t *value, const char **s, size_t *len); /* reports at current path */
+bool dra_vis_str(vctx *v, const json_t *value, const char **s, size_t *len); /* reports at current path; null is "" */
 bool dra_vis_obj(vctx *v, const json_t *value); /* null is Go's zero struct: true */
 
 /* Compact JSON text of a value ("null" for NULL); caller frees. */

@@ -426,6 +426,11 @@ static void v_capacity(vctx *v, const json_t *caps, bool multi)
             {
                 dra_quantity value;
                 bool has_value = dra_vquantity(v, c, "value", &value);
+                if (!has_value && !dra_vget(c, "value")) {
+                    /* no value is Go's zero Quantity, 0 */
+                    value = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+                    has_value = true;
+                }
                 const json_t *policy = dra_vfield(v, c, "requestPolicy");
                 if (policy && !multi)
                     V_CHILD(v, "requestPolicy") dra_ferr_forbidden(&v->errs, VP(v), "allowMultipleAllocations must be true");
