@@ -110,8 +110,9 @@ const (
 //
 // dra-slice prints the first 100 problems and how many more there were
 // (more): then its problems must be among upstream's, as many in all.
-func compareObject(c, u []string, more int) (verdict, []string, []string) {
+func compareObject(c, u []string, more int, ref string) (verdict, []string, []string) {
 	for _, t := range u {
+		t = stripRef(t, ref)
 		if !strings.HasPrefix(t, "decode: ") && !strings.HasPrefix(t, "yaml: ") {
 			continue
 		}
@@ -120,6 +121,7 @@ func compareObject(c, u []string, more int) (verdict, []string, []string) {
 		}
 		if m := goFieldRe.FindStringSubmatch(t); m != nil {
 			for _, ct := range c {
+				ct = stripRef(ct, ref)
 				path := ct
 				if i := strings.Index(ct, ": "); i >= 0 {
 					path = ct[:i]
@@ -128,9 +130,29 @@ func compareObject(c, u []string, more int) (verdict, []string, []string) {
 					return same, nil, nil
 				}
 			}
-			return differ, c, u
 		}
+		// both refuse it; dra-slice goes on where upstream stops (a list
+		// too long is reported before its items' types)
 		return sameVerdict, nil, nil
+	}
+	// dra-slice's reader refuses what upstream's decoder refuses (a field
+	// given twice, a type): both refuse, in their own words
+	if len(c) > 0 && len(u) > 0 {
+		reading := false
+		for _, t := range c {
+			t = stripRef(t, ref)
+			reading = reading || strings.HasPrefix(t, "invalid JSON: ") || strings.HasPrefix(t, "invalid YAML: ") ||
+				strings.HasPrefix(t, "duplicate field ")
+		}
+		decoding := false
+		for _, t := range u {
+			t = stripRef(t, ref)
+			decoding = decoding || strings.HasPrefix(t, "duplicate field ") || strings.HasPrefix(t, "yaml: ") ||
+				strings.HasPrefix(t, "decode: ") || strings.HasPrefix(t, "invalid JSON: ")
+		}
+		if reading && decoding {
+			return sameVerdict, nil, nil
+		}
 	}
 	var cs, us []string
 	for _, t := range c {
@@ -156,6 +178,7 @@ func compareObject(c, u []string, more int) (verdict, []string, []string) {
 			j++
 		}
 	}
+	onlyC, onlyU = matchCapped(onlyC, onlyU)
 	if len(onlyC) == 0 && len(onlyU) == 0 || more > 0 && len(onlyC) == 0 && len(cs)+more == len(us) {
 		return same, nil, nil
 	}
@@ -170,6 +193,51 @@ func normalize(text string) string {
 		return text[:i]
 	}
 	return text
+}
+
+var cappedRe = regexp.MustCompile(`\.\.\.\((\d+) more bytes\)`)
+
+// cappedMatch: whether u is c with each "...(N more bytes)" of c standing
+// for N bytes of u.
+func cappedMatch(c, u string) bool {
+	p, last := 0, 0
+	for _, m := range cappedRe.FindAllStringSubmatchIndex(c, -1) {
+		lit := c[last:m[0]]
+		if !strings.HasPrefix(u[p:], lit) {
+			return false
+		}
+		n, _ := strconv.Atoi(c[m[2]:m[3]])
+		p += len(lit) + n
+		if p > len(u) {
+			return false
+		}
+		last = m[1]
+	}
+	return u[p:] == c[last:]
+}
+
+// matchCapped pairs dra-slice's problems whose long parts it cut
+// ("...(N more bytes)": object names, values and messages are capped in
+// print) with upstream's that read the same elsewhere.
+func matchCapped(onlyC, onlyU []string) ([]string, []string) {
+	var restC []string
+	for _, c := range onlyC {
+		found := -1
+		if cappedRe.MatchString(c) {
+			for j, u := range onlyU {
+				if cappedMatch(c, u) {
+					found = j
+					break
+				}
+			}
+		}
+		if found < 0 {
+			restC = append(restC, c)
+			continue
+		}
+		onlyU = append(onlyU[:found:found], onlyU[found+1:]...)
+	}
+	return restC, onlyU
 }
 
 func stripRef(text, ref string) string {

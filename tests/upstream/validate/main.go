@@ -266,6 +266,9 @@ func (r *runner) runBatch(cases []*testCase, gates string) {
 		r.runBatch(cases[h:], gates)
 		return
 	}
+	// texts keep their object's name; a strict decoding error names the
+	// object before its namespace is defaulted (dra-slice), which is
+	// written as the other problems name it
 	byLine := func(ps []problem) map[int][]string {
 		m := map[int][]string{}
 		for _, p := range ps {
@@ -273,7 +276,12 @@ func (r *runner) runBatch(cases []*testCase, gates string) {
 			if l < 1 || l > len(cases) {
 				l = 1
 			}
-			m[l] = append(m[l], stripRef(stripRef(p.text, cases[l-1].ref), cases[l-1].ref0))
+			c := cases[l-1]
+			t := p.text
+			if c.ref0 != c.ref && strings.HasPrefix(t, c.ref0+": ") {
+				t = c.ref + t[len(c.ref0):]
+			}
+			m[l] = append(m[l], t)
 		}
 		return m
 	}
@@ -282,7 +290,7 @@ func (r *runner) runBatch(cases []*testCase, gates string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for i, c := range cases {
-		v, oc, ou := compareObject(cm[i+1], um[i+1], more)
+		v, oc, ou := compareObject(cm[i+1], um[i+1], more, c.ref)
 		if c.dup && v == differ && len(cm[i+1]) > 0 && len(um[i+1]) > 0 {
 			// a field given twice: dra-slice's reader refuses the document,
 			// the API server's decoder the object; both refuse
@@ -362,7 +370,7 @@ func main() {
 			for _, p := range up {
 				ut = append(ut, p.text)
 			}
-			v, oc, ou := compareObject(ct, ut, more)
+			v, oc, ou := compareObject(ct, ut, more, "")
 			mu.Lock()
 			fileResults = append(fileResults, result{&testCase{desc: f + " (whole file)"}, v, oc, ou})
 			mu.Unlock()

@@ -42,6 +42,8 @@ import (
 	"k8s.io/kubernetes/pkg/registry/resource/resourcepoolstatusrequest"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceslice"
 	"k8s.io/kubernetes/pkg/registry/scheduling/podgroup"
+	kjsonstrict "sigs.k8s.io/json"
+	sigyaml "sigs.k8s.io/yaml"
 )
 
 const adminLabel = "resource.kubernetes.io/admin-access"
@@ -224,22 +226,26 @@ func jsonText(v interface{}) string {
 	return string(b)
 }
 
-// typeMeta: the group/version/kind of an object, or why there is none.
+// typeMeta: the group/version/kind of an object, or why there is none, in
+// dra-slice's words (the API server would not see such a document: kubectl
+// refuses it first): a value of another type than string (null included)
+// for apiVersion, then kind; then a missing or empty apiVersion, then kind.
 func typeMeta(m map[string]interface{}) (schema.GroupVersionKind, string) {
 	for _, k := range []string{"apiVersion", "kind"} {
-		v, present := m[k]
-		if present && v != nil {
+		if v, present := m[k]; present {
 			if _, ok := v.(string); !ok {
 				return schema.GroupVersionKind{}, fmt.Sprintf("%s: Invalid value: %s: must be of type string", k, jsonText(v))
 			}
 		}
-		if s, _ := v.(string); s == "" {
+	}
+	for _, k := range []string{"apiVersion", "kind"} {
+		if s, _ := m[k].(string); s == "" {
 			return schema.GroupVersionKind{}, fmt.Sprintf("%s: Required value: object has no %s", k, k)
 		}
 	}
 	gv, err := schema.ParseGroupVersion(m["apiVersion"].(string))
 	if err != nil {
-		return schema.GroupVersionKind{}, fmt.Sprintf("apiVersion: %v", err)
+		gv = schema.GroupVersion{Version: m["apiVersion"].(string)}
 	}
 	return gv.WithKind(m["kind"].(string)), ""
 }
@@ -270,6 +276,44 @@ func (r *run) report(o *object, path, msg string) {
 		msg = path + ": " + msg
 	}
 	r.problem(fmt.Sprintf("%s: %s: %s", o.where(), name, msg))
+}
+
+// duplicates reports the fields of o's DRA part given twice, as strict
+// decoding of the whole object would; whether it did (strict mode).
+func (r *run) duplicates(o *object, info *kindInfo) bool {
+	data := o.raw
+	var strictErrs []error
+	if o.yaml {
+		if _, err := sigyaml.YAMLToJSONStrict(o.raw); err != nil {
+			strictErrs = append(strictErrs, err)
+		}
+		if j, err := sigyaml.YAMLToJSON(o.raw); err == nil {
+			data = j
+		}
+	}
+	var m map[string]interface{}
+	errs, err := kjsonstrict.UnmarshalStrict(data, &m)
+	if err == nil {
+		strictErrs = append(strictErrs, errs...)
+	}
+	found := false
+	for _, e := range strictErrs {
+		msg := e.Error()
+		path := ""
+		if i := strings.Index(msg, `"`); i >= 0 {
+			path = strings.Trim(msg[i:], `"`)
+		}
+		if strings.HasPrefix(msg, "yaml: ") || !strings.Contains(path, ".") || info.keep == nil || info.keep(path) ||
+			strings.HasPrefix(path, "spec.") && podDRAPart(path) || strings.Contains(path, "].resources") {
+			if r.o.fieldVal == "Warn" {
+				r.warnings = append(r.warnings, fmt.Sprintf("%s: %s: %s", o.where(), ref(o.m), msg))
+				continue
+			}
+			r.report(o, "", msg)
+			found = true
+		}
+	}
+	return found
 }
 
 func (r *run) decoder(yaml bool) runtime.Decoder {
@@ -309,6 +353,11 @@ func (r *run) validate(o *object) {
 	}
 	raw, isYAML := o.raw, o.yaml
 	if gvk.Group == "" {
+		// a field given twice in the DRA part is still one the API server
+		// refuses
+		if r.o.fieldVal != "Ignore" && r.duplicates(o, info) {
+			return
+		}
 		raw, isYAML = []byte(jsonText(draPartOf(gvk.Kind, o.m))), false
 	}
 	obj, _, err := r.decoder(isYAML).Decode(raw, nil, nil)
