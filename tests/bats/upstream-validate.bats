@@ -83,3 +83,8 @@ upstream() {
 @test "zero values: a capacity without a value is 0, a null string in a list is \"\"" {
     upstream zero-values
 }
+
+@test "values of validation.go's errors are internal types: Go names, nil as null" {
+    upstream internal-values
+    upstream internal-values-partition
+}

@@ -128,7 +128,7 @@ UNIT_TEST(slice_node_selection)
 UNIT_TEST(slice_node_selector)
 {
     CLEAN(SLICE("nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In, values: [a]}]}]}"));
-    HAS(SLICE("nodeSelector: {nodeSelectorTerms: [{}, {}]}"), "spec.nodeSelector.nodeSelectorTerms: Invalid value: [{},{}]: must have exactly one node selector term");
+    HAS(SLICE("nodeSelector: {nodeSelectorTerms: [{}, {}]}"), "spec.nodeSelector.nodeSelectorTerms: Invalid value: [{\"MatchExpressions\":null,\"MatchFields\":null},{\"MatchExpressions\":null,\"MatchFields\":null}]: must have exactly one node selector term");
     HAS(SLICE("nodeSelector: {nodeSelectorTerms: []}"), "spec.nodeSelector.nodeSelectorTerms: Required value: must have at least one node selector term");
     HAS(SLICE("nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: Foo}]}]}"), "spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: \"Foo\": not a valid selector operator");
     HAS(SLICE("nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: In}]}]}"), "spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'");
@@ -626,8 +626,8 @@ UNIT_TEST(device_taint_rule)
 UNIT_TEST(pod)
 {
     CLEAN(POD("{resourceClaims: [{name: gpu, resourceClaimTemplateName: single-gpu}], containers: [{name: c, resources: {claims: [{name: gpu}]}}]}"));
-    HAS(POD("{resourceClaims: [{name: gpu, resourceClaimName: a, resourceClaimTemplateName: b}]}"), "spec.resourceClaims[0]: Invalid value: {\"name\":\"gpu\",\"resourceClaimName\":\"a\",\"resourceClaimTemplateName\":\"b\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
-    HAS(POD("{resourceClaims: [{name: gpu}]}"), "spec.resourceClaims[0]: Invalid value: {\"name\":\"gpu\"}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
+    HAS(POD("{resourceClaims: [{name: gpu, resourceClaimName: a, resourceClaimTemplateName: b}]}"), "spec.resourceClaims[0]: Invalid value: {\"Name\":\"gpu\",\"ResourceClaimName\":\"a\",\"ResourceClaimTemplateName\":\"b\"}: at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
+    HAS(POD("{resourceClaims: [{name: gpu}]}"), "spec.resourceClaims[0]: Invalid value: {\"Name\":\"gpu\",\"ResourceClaimName\":null,\"ResourceClaimTemplateName\":null}: must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
     HAS(POD("{resourceClaims: [{name: gpu, resourceClaimName: a}, {name: gpu, resourceClaimName: b}]}"), "spec.resourceClaims[1].name: Duplicate value: \"gpu\"");
     HAS(POD("{containers: [{name: c, resources: {claims: [{name: missing}]}}]}"), "spec.containers[0].resources.claims[0]: Not found: \"missing\": must be one of the names in pod.spec.resourceClaims which is empty");
     HAS(POD("{resourceClaims: [{name: gpu, resourceClaimName: Bad_Name}]}"), "spec.resourceClaims[0].resourceClaimName: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");

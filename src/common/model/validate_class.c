@@ -227,7 +227,7 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
                     size_t cnl, tnl;
                     bool has_claim = dra_vstr(&v, c, "resourceClaimName", &cn, &cnl);
                     bool has_tmpl = dra_vstr(&v, c, "resourceClaimTemplateName", &tn, &tnl);
-                    char *j = dra_vjson(c);
+                    char *j = dra_v_go_json(c, DRA_GO_INTERNAL_POD_RESOURCE_CLAIM);
                     if (has_claim && has_tmpl)
                         dra_ferr_invalid_raw(&v.errs, VP(&v), j, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
                     else if (!has_claim && !has_tmpl)

@@ -185,6 +185,12 @@ typedef enum {
     DRA_GO_ALLOCATED_DEVICE_STATUS,
     DRA_GO_COUNTER_SET,
     DRA_GO_COUNTER_CONSUMPTION,
+    /* internal types (no json tags: Go names, nil as null), the value of
+     * validation.go's errors: a DeviceAttribute, a PodResourceClaim, a
+     * list of NodeSelectorTerms */
+    DRA_GO_INTERNAL_DEVICE_ATTRIBUTE,
+    DRA_GO_INTERNAL_POD_RESOURCE_CLAIM,
+    DRA_GO_INTERNAL_NODE_SELECTOR_TERMS,
 } dra_go_type;
 char *dra_v_go_json(const json_t *value, dra_go_type t);
 

@@ -13,60 +13,82 @@ enum { GJ_OMITEMPTY = 1, GJ_POINTER = 2 };
 typedef struct gj_type gj_type;
 
 /* One field: its JSON name, kind, flags; for lists and maps the kind of
- * the items; the struct type of a struct or of struct items. */
+ * the items; the struct type of a struct or of struct items; the Go name
+ * of a field of an internal type. */
 typedef struct gj_field {
     const char *name;
     gj_kind kind;
     unsigned flags;
     gj_kind item;
     const gj_type *type;
+    const char *go;
 } gj_field;
 
+/* internal: a type of pkg/apis/... without json tags: encoding/json writes
+ * every field under its Go name, nil pointers and slices as null. */
 struct gj_type {
     const gj_field *f;
     size_t n;
+    bool internal;
 };
 
 #define GJ_TYPE(name, ...)                                      \
     static const gj_field name##_fields[] = {__VA_ARGS__};      \
-    static const gj_type name = {name##_fields, sizeof name##_fields / sizeof *name##_fields}
+    static const gj_type name = {name##_fields, sizeof name##_fields / sizeof *name##_fields, false}
+#define GJ_INTERNAL_TYPE(name, ...)                             \
+    static const gj_field name##_fields[] = {__VA_ARGS__};      \
+    static const gj_type name = {name##_fields, sizeof name##_fields / sizeof *name##_fields, true}
 
 /* k8s.io/api v0.37.2 resource/v1 types.go, meta/v1 Condition */
-GJ_TYPE(gj_cel, {"expression", GJ_STR, 0, 0, NULL});
-GJ_TYPE(gj_selector, {"cel", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_cel});
-GJ_TYPE(gj_toleration, {"key", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"operator", GJ_STR, GJ_OMITEMPTY, 0, NULL},
-        {"value", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"effect", GJ_STR, GJ_OMITEMPTY, 0, NULL},
-        {"tolerationSeconds", GJ_INT, GJ_OMITEMPTY | GJ_POINTER, 0, NULL});
-GJ_TYPE(gj_capacity_req, {"requests", GJ_MAP, GJ_OMITEMPTY, GJ_QTY, NULL});
-GJ_TYPE(gj_derived, {"name", GJ_STR, 0, 0, NULL}, {"expression", GJ_STR, 0, 0, NULL});
-GJ_TYPE(gj_exact, {"deviceClassName", GJ_STR, 0, 0, NULL}, {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector},
-        {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL},
-        {"adminAccess", GJ_BOOL, GJ_OMITEMPTY | GJ_POINTER, 0, NULL},
-        {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration},
-        {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req},
-        {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived});
-GJ_TYPE(gj_sub_request, {"name", GJ_STR, 0, 0, NULL}, {"deviceClassName", GJ_STR, 0, 0, NULL},
-        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector}, {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL},
-        {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL}, {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration},
-        {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req},
-        {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived});
-GJ_TYPE(gj_request, {"name", GJ_STR, 0, 0, NULL}, {"exactly", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_exact},
-        {"firstAvailable", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_sub_request});
-GJ_TYPE(gj_consumer, {"apiGroup", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"resource", GJ_STR, 0, 0, NULL},
-        {"name", GJ_STR, 0, 0, NULL}, {"uid", GJ_STR, 0, 0, NULL});
-GJ_TYPE(gj_condition, {"type", GJ_STR, 0, 0, NULL}, {"status", GJ_STR, 0, 0, NULL},
-        {"observedGeneration", GJ_INT, GJ_OMITEMPTY, 0, NULL}, {"lastTransitionTime", GJ_RAW, 0, 0, NULL},
-        {"reason", GJ_STR, 0, 0, NULL}, {"message", GJ_STR, 0, 0, NULL});
-GJ_TYPE(gj_network, {"interfaceName", GJ_STR, GJ_OMITEMPTY, 0, NULL}, {"ips", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL},
-        {"hardwareAddress", GJ_STR, GJ_OMITEMPTY, 0, NULL});
-GJ_TYPE(gj_device_status, {"driver", GJ_STR, 0, 0, NULL}, {"pool", GJ_STR, 0, 0, NULL}, {"device", GJ_STR, 0, 0, NULL},
-        {"shareID", GJ_STR, GJ_OMITEMPTY | GJ_POINTER, 0, NULL},
-        {"conditions", GJ_LIST, 0, GJ_OBJ, &gj_condition}, {"data", GJ_RAW, GJ_OMITEMPTY | GJ_POINTER, 0, NULL},
-        {"networkData", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_network});
-GJ_TYPE(gj_counter, {"value", GJ_QTY, 0, 0, NULL});
-GJ_TYPE(gj_counter_set, {"name", GJ_STR, 0, 0, NULL}, {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter});
-GJ_TYPE(gj_consumption, {"counterSet", GJ_STR, 0, 0, NULL}, {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter},
-        {"compatibilityGroups", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL});
+GJ_TYPE(gj_cel, {"expression", GJ_STR, 0, 0, NULL, NULL});
+GJ_TYPE(gj_selector, {"cel", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_cel, NULL});
+GJ_TYPE(gj_toleration, {"key", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"operator", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL},
+        {"value", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"effect", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL},
+        {"tolerationSeconds", GJ_INT, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL});
+GJ_TYPE(gj_capacity_req, {"requests", GJ_MAP, GJ_OMITEMPTY, GJ_QTY, NULL, NULL});
+GJ_TYPE(gj_derived, {"name", GJ_STR, 0, 0, NULL, NULL}, {"expression", GJ_STR, 0, 0, NULL, NULL});
+GJ_TYPE(gj_exact, {"deviceClassName", GJ_STR, 0, 0, NULL, NULL}, {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL},
+        {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL},
+        {"adminAccess", GJ_BOOL, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
+        {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration, NULL},
+        {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req, NULL},
+        {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived, NULL});
+GJ_TYPE(gj_sub_request, {"name", GJ_STR, 0, 0, NULL, NULL}, {"deviceClassName", GJ_STR, 0, 0, NULL, NULL},
+        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL}, {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL},
+        {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL}, {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration, NULL},
+        {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req, NULL},
+        {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived, NULL});
+GJ_TYPE(gj_request, {"name", GJ_STR, 0, 0, NULL, NULL}, {"exactly", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_exact, NULL},
+        {"firstAvailable", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_sub_request, NULL});
+GJ_TYPE(gj_consumer, {"apiGroup", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"resource", GJ_STR, 0, 0, NULL, NULL},
+        {"name", GJ_STR, 0, 0, NULL, NULL}, {"uid", GJ_STR, 0, 0, NULL, NULL});
+GJ_TYPE(gj_condition, {"type", GJ_STR, 0, 0, NULL, NULL}, {"status", GJ_STR, 0, 0, NULL, NULL},
+        {"observedGeneration", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL}, {"lastTransitionTime", GJ_RAW, 0, 0, NULL, NULL},
+        {"reason", GJ_STR, 0, 0, NULL, NULL}, {"message", GJ_STR, 0, 0, NULL, NULL});
+GJ_TYPE(gj_network, {"interfaceName", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"ips", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL, NULL},
+        {"hardwareAddress", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL});
+GJ_TYPE(gj_device_status, {"driver", GJ_STR, 0, 0, NULL, NULL}, {"pool", GJ_STR, 0, 0, NULL, NULL}, {"device", GJ_STR, 0, 0, NULL, NULL},
+        {"shareID", GJ_STR, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
+        {"conditions", GJ_LIST, 0, GJ_OBJ, &gj_condition, NULL}, {"data", GJ_RAW, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
+        {"networkData", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_network, NULL});
+GJ_TYPE(gj_counter, {"value", GJ_QTY, 0, 0, NULL, NULL});
+GJ_TYPE(gj_counter_set, {"name", GJ_STR, 0, 0, NULL, NULL}, {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter, NULL});
+GJ_TYPE(gj_consumption, {"counterSet", GJ_STR, 0, 0, NULL, NULL}, {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter, NULL},
+        {"compatibilityGroups", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL, NULL});
+
+/* pkg/apis/resource and pkg/apis/core (internal) types.go, k8s.io/kubernetes v1.37.2 */
+GJ_INTERNAL_TYPE(gj_int_attribute, {"int", GJ_INT, GJ_POINTER, 0, NULL, "IntValue"},
+                 {"bool", GJ_BOOL, GJ_POINTER, 0, NULL, "BoolValue"}, {"string", GJ_STR, GJ_POINTER, 0, NULL, "StringValue"},
+                 {"version", GJ_STR, GJ_POINTER, 0, NULL, "VersionValue"}, {"ints", GJ_LIST, 0, GJ_INT, NULL, "IntValues"},
+                 {"bools", GJ_LIST, 0, GJ_BOOL, NULL, "BoolValues"}, {"strings", GJ_LIST, 0, GJ_STR, NULL, "StringValues"},
+                 {"versions", GJ_LIST, 0, GJ_STR, NULL, "VersionValues"});
+GJ_INTERNAL_TYPE(gj_int_pod_claim, {"name", GJ_STR, 0, 0, NULL, "Name"},
+                 {"resourceClaimName", GJ_STR, GJ_POINTER, 0, NULL, "ResourceClaimName"},
+                 {"resourceClaimTemplateName", GJ_STR, GJ_POINTER, 0, NULL, "ResourceClaimTemplateName"});
+GJ_INTERNAL_TYPE(gj_int_selector_req, {"key", GJ_STR, 0, 0, NULL, "Key"}, {"operator", GJ_STR, 0, 0, NULL, "Operator"},
+                 {"values", GJ_LIST, 0, GJ_STR, NULL, "Values"});
+GJ_INTERNAL_TYPE(gj_int_selector_term, {"matchExpressions", GJ_LIST, 0, GJ_OBJ, &gj_int_selector_req, "MatchExpressions"},
+                 {"matchFields", GJ_LIST, 0, GJ_OBJ, &gj_int_selector_req, "MatchFields"});
 
 static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type);
 
@@ -91,7 +113,12 @@ static json_t *render_struct(const json_t *obj, const gj_type *t)
         /* omitempty leaves out zero values, and nil pointers only */
         if ((f->flags & GJ_OMITEMPTY) && (!v || (empty && !(f->flags & GJ_POINTER))))
             continue;
-        json_object_set_new(o, f->name, render(v, f->kind, f->item, f->type));
+        /* a nil pointer, slice or map of an internal type is null */
+        if (t->internal && !v && ((f->flags & GJ_POINTER) || f->kind == GJ_LIST || f->kind == GJ_MAP)) {
+            json_object_set_new(o, f->go, json_null());
+            continue;
+        }
+        json_object_set_new(o, t->internal ? f->go : f->name, render(v, f->kind, f->item, f->type));
     }
     return o;
 }
@@ -156,8 +183,11 @@ char *dra_v_go_json(const json_t *value, dra_go_type t)
         [DRA_GO_DEVICE_REQUEST] = &gj_request,           [DRA_GO_DEVICE_SUB_REQUEST] = &gj_sub_request,
         [DRA_GO_CONSUMER_REFERENCE] = &gj_consumer,       [DRA_GO_ALLOCATED_DEVICE_STATUS] = &gj_device_status,
         [DRA_GO_COUNTER_SET] = &gj_counter_set,           [DRA_GO_COUNTER_CONSUMPTION] = &gj_consumption,
+        [DRA_GO_INTERNAL_DEVICE_ATTRIBUTE] = &gj_int_attribute, [DRA_GO_INTERNAL_POD_RESOURCE_CLAIM] = &gj_int_pod_claim,
+        [DRA_GO_INTERNAL_NODE_SELECTOR_TERMS] = &gj_int_selector_term,
     };
-    json_t *o = render_struct(json_is_object(value) ? value : NULL, types[t]);
+    json_t *o = t == DRA_GO_INTERNAL_NODE_SELECTOR_TERMS ? render(value, GJ_LIST, GJ_OBJ, types[t])
+                                                         : render_struct(json_is_object(value) ? value : NULL, types[t]);
     char *s = dra_vjson(o);
     json_decref(o);
     return s;

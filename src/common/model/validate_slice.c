@@ -58,19 +58,6 @@ static size_t push_key(vctx *v, const char *key, size_t max)
 
 #define ATTR_KEY_MAX (DRA_DEVICE_MAX_DOMAIN_LENGTH + 1 + DRA_DEVICE_MAX_ID_LENGTH)
 
-/* DeviceAttribute rendered as Go's json.Marshal would (field order of the type). */
-static char *attr_json(const json_t *a)
-{
-    const json_t *f[AF_COUNT];
-    attr_fields(a, f);
-    json_t *o = json_object();
-    for (size_t i = 0; i < AF_COUNT; i++)
-        if (f[i])
-            json_object_set(o, attr_field_names[i], (json_t *)f[i]);
-    char *s = dra_vjson(o);
-    json_decref(o);
-    return s;
-}
 
 static void v_attr_string(vctx *v, const json_t *x)
 {
@@ -832,7 +819,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
             dra_v_node_selector(v, sel);
             const json_t *terms = dra_vget(sel, "nodeSelectorTerms");
             if (alen(terms) != 1) {
-                char *j = dra_vjson(terms);
+                char *j = dra_v_go_json(terms, DRA_GO_INTERNAL_NODE_SELECTOR_TERMS);
                 V_CHILD(v, "nodeSelectorTerms") dra_ferr_invalid_raw(&v->errs, VP(v), j, "must have exactly one node selector term");
                 free(j);
             }
@@ -940,7 +927,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
                     if (!attr) {
                         dra_ferr_required(&v->errs, VP(v), "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set");
                     } else if (!json_is_string(dra_vget(attr, "string"))) {
-                        char *j = attr_json(attr);
+                        char *j = dra_v_go_json(attr, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE);
                         dra_ferr_invalid_raw(&v->errs, VP(v), j, "must be a string value because `partitionTypeAttribute` names this attribute");
                         free(j);
                     }

@@ -277,14 +277,15 @@ def gen_slices():
     s["spec"]["devices"][0]["consumesCounters"] = consumes(1)
     s["spec"]["partitionTypeAttribute"] = DRIVER + "/int"
     case(F, "partition-type-attribute-not-a-string", s,
-         [invalid(dev_path(0, "attributes", (DRIVER + "/int",)), {"int": 42},
+         # the value is the internal DeviceAttribute (no json tags: Go names, nil as null)
+         [invalid(dev_path(0, "attributes", (DRIVER + "/int",)), {"IntValue": 42, "BoolValue": None, "StringValue": None, "VersionValue": None, "IntValues": None, "BoolValues": None, "StringValues": None, "VersionValues": None},
                   "must be a string value because `partitionTypeAttribute` names this attribute")])
     s = slice_obj(GOOD, GOOD, DRIVER, 1)
     s["spec"]["devices"][0]["consumesCounters"] = consumes(1)
     s["spec"]["devices"][0]["attributes"][DRIVER + "/string"] = {"int": 1}
     s["spec"]["partitionTypeAttribute"] = DRIVER + "/string"
     case(F, "partition-type-attribute-explicit-form-wins", s,
-         [invalid(dev_path(0, "attributes", (DRIVER + "/string",)), {"int": 1},
+         [invalid(dev_path(0, "attributes", (DRIVER + "/string",)), {"IntValue": 1, "BoolValue": None, "StringValue": None, "VersionValue": None, "IntValues": None, "BoolValues": None, "StringValues": None, "VersionValues": None},
                   "must be a string value because `partitionTypeAttribute` names this attribute")])
 
     meta_cases(F, lambda n: slice_obj(n, GOOD, DRIVER, 1))
