@@ -346,7 +346,9 @@ func (r *run) validate(o *object) {
 	if info.strategy.NamespaceScoped() {
 		md, _ := o.m["metadata"].(map[string]interface{})
 		if md != nil {
-			if ns, _ := md["namespace"].(string); ns == "" {
+			// absent, null or "": a value of another type stays (and
+			// fails to decode)
+			if ns, isStr := md["namespace"].(string); md["namespace"] == nil || isStr && ns == "" {
 				md["namespace"] = "default"
 			}
 		}
