@@ -157,8 +157,8 @@ setup() {
     printf 'apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\nmetadata: {name: r}\nspec: {limit: 0}\n' >"$BATS_TEST_TMPDIR/bad.yaml"
     run --separate-stderr "$DRA_BIN/dra-slice" pool-status "$BATS_TEST_TMPDIR/bad.yaml"
     assert_failure 2
-    [[ $stderr == *"spec.driver: Required value: driver name is required"* ]]
-    [[ $stderr == *"spec.limit: Invalid value: 0: must be at least 1"* ]]
+    [[ $stderr == *"spec.driver: Required value"* ]]
+    [[ $stderr == *"spec.limit: Invalid value: 0: must be greater than or equal to 1"* ]]
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$DATA/slice/pool-status.yaml"
     assert_success
     run --separate-stderr "$DRA_BIN/dra-slice" pool-status --pool x "$DATA/slice/pool-status.yaml"

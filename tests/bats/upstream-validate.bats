@@ -88,3 +88,15 @@ upstream() {
     upstream internal-values
     upstream internal-values-partition
 }
+
+@test "ResourcePoolStatusRequest: the declarative spec (caseless driver, pool segments, limit 1..1000)" {
+    upstream pool-status-request
+}
+
+@test "skipNodeOperations: the declarative enum and uniqueness" {
+    upstream skip-node-operations
+}
+
+@test "label keys with two slashes, repeated empty binding conditions" {
+    upstream label-keys-binding
+}

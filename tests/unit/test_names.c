@@ -123,7 +123,7 @@ UNIT_TEST(label_name_and_value)
     const char *r = run(dra_check_label_name, "");
     CHECK(strstr(r, "f: Invalid value: \"\": name part must be non-empty") != NULL);
     CHECK(strstr(r, "name part must consist of alphanumeric characters") != NULL);
-    CHECK(strstr(run(dra_check_label_name, "a/b/c"), "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')") != NULL);
+    CHECK(strstr(run(dra_check_label_name, "a/b/c"), "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')") != NULL);
     CHECK(strstr(run(dra_check_label_name, "Bad_Prefix/x"), "prefix part a lowercase RFC 1123 subdomain") != NULL);
     CHECK_STR(run(dra_check_label_value, ""), "");
     CHECK_STR(run(dra_check_label_value, "my_value.1"), "");

@@ -369,6 +369,11 @@ void dra_check_driver_name_caseless(dra_errs *l, const char *field, const char *
         runes += ((unsigned char)s[i] & 0xC0) != 0x80;
     if (runes > DRA_DRIVER_NAME_MAX)
         dra_ferr_too_long_chars(l, field, DRA_DRIVER_NAME_MAX);
+    dra_check_long_name_caseless(l, field, s, len);
+}
+
+void dra_check_long_name_caseless(dra_errs *l, const char *field, const char *s, size_t len)
+{
     char *lower = dra_xstrndup(s, len);
     for (size_t i = 0; i < len; i++)
         if (lower[i] >= 'A' && lower[i] <= 'Z')
@@ -382,10 +387,6 @@ void dra_check_driver_name_caseless(dra_errs *l, const char *field, const char *
 
 void dra_check_pool_name_segments(dra_errs *l, const char *field, const char *s, size_t len)
 {
-    if (len == 0) {
-        dra_ferr_required(l, field, "");
-        return;
-    }
     if (len > DRA_POOL_NAME_MAX)
         dra_ferr_too_long(l, field, DRA_POOL_NAME_MAX);
     size_t start = 0;
@@ -507,7 +508,7 @@ void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t 
         nlen = len - plen - 1;
         if (memchr(name, '/', nlen)) {
             dra_buf m = DRA_BUF_INIT;
-            dra_buf_printf(&m, "a qualified name %s with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+            dra_buf_printf(&m, "a valid label key %s with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
                            MSG_QUALIFIED_REGEX);
             dra_ferr_invalid_str(l, field, s, len, dra_buf_str(&m));
             dra_buf_free(&m);

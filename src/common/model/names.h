@@ -139,6 +139,8 @@ void dra_check_label_value(dra_errs *l, const char *field, const char *s, size_t
 void dra_check_short_name(dra_errs *l, const char *field, const char *s, size_t len);
 void dra_check_long_name(dra_errs *l, const char *field, const char *s, size_t len);
 void dra_check_driver_name_caseless(dra_errs *l, const char *field, const char *s, size_t len);
+/* the format alone (content.IsDNS1123SubdomainCaseless, in bytes) */
+void dra_check_long_name_caseless(dra_errs *l, const char *field, const char *s, size_t len);
 void dra_check_pool_name_segments(dra_errs *l, const char *field, const char *s, size_t len);
 /* shareID: the declarative k8s-uuid format the API server enforces in place
  * of validation.go's validateUID (google/uuid's Validate). */

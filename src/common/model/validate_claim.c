@@ -344,7 +344,16 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     /* declarative formats of DeviceRequestAllocationResult: the driver
      * k8s-long-name-caseless, the pool k8s-resource-pool-name */
     dra_vstr_check(v, r, "driver", dra_check_driver_name_caseless);
-    dra_vstr_check(v, r, "pool", dra_check_pool_name_segments);
+    const char *pool = "";
+    size_t plen = 0;
+    dra_vstr(v, r, "pool", &pool, &plen);
+    V_CHILD(v, "pool")
+    {
+        if (plen == 0)
+            dra_ferr_required(&v->errs, VP(v), "");
+        else
+            dra_vcheck(v, dra_check_pool_name_segments, pool, plen);
+    }
     dra_vstr_check(v, r, "device", dra_check_dns1123_label);
     dra_v_binding_parameters(v, r);
     const json_t *tols;

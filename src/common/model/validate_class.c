@@ -250,10 +250,13 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
     return dra_vctx_finish(&v);
 }
 
-/* ResourcePoolStatusRequest (KEP-5677; pkg/apis/resource/validation
- * validateResourcePoolStatusRequestSpec): cluster-scoped, a DNS subdomain
- * name, a driver name, an optional pool name, a limit of 1..1000.  The
- * status is the controller's and is not checked here. */
+/* ResourcePoolStatusRequest (KEP-5677): cluster-scoped, a DNS subdomain
+ * name; its spec is validated declaratively alone (k8s.io/kubernetes
+ * v1.37.2 pkg/apis/resource/v1alpha3/zz_generated.validations.go): a
+ * required driver in the k8s-long-name-caseless format (no length limit),
+ * an optional pool name in the k8s-resource-pool-name format, a limit of
+ * 1..1000, the partition type attribute a fully qualified name.  No spec
+ * is an empty one.  The status is the controller's and is not checked. */
 dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
@@ -263,32 +266,28 @@ dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_
     dra_vobj(&v, obj, "spec", &spec);
     V_CHILD(&v, "spec")
     {
-        if (!spec) {
-            dra_ferr_required(&v.errs, VP(&v), "");
-            continue;
-        }
         const char *s = "";
         size_t len = 0;
         dra_vstr(&v, spec, "driver", &s, &len);
         V_CHILD(&v, "driver")
         {
             if (len == 0)
-                dra_ferr_required(&v.errs, VP(&v), "driver name is required");
+                dra_ferr_required(&v.errs, VP(&v), "");
             else
-                dra_vcheck(&v, dra_check_driver_name, s, len);
+                dra_vcheck(&v, dra_check_long_name_caseless, s, len);
         }
         s = "";
         len = 0;
-        if (dra_vstr(&v, spec, "poolName", &s, &len) && len > 0)
-            V_CHILD(&v, "poolName") dra_vcheck(&v, dra_check_pool_name, s, len);
+        if (dra_vstr(&v, spec, "poolName", &s, &len) && dra_vget(spec, "poolName"))
+            V_CHILD(&v, "poolName") dra_vcheck(&v, dra_check_pool_name_segments, s, len);
         int64_t limit;
         if (dra_vget(spec, "limit") && dra_vint(&v, spec, "limit", &limit)) {
             V_CHILD(&v, "limit")
             {
                 if (limit < 1)
-                    dra_ferr_invalid_int(&v.errs, VP(&v), limit, "must be at least 1");
+                    dra_ferr_invalid_int(&v.errs, VP(&v), limit, "must be greater than or equal to 1");
                 if (limit > 1000)
-                    dra_ferr_invalid_int(&v.errs, VP(&v), limit, "must not exceed 1000");
+                    dra_ferr_invalid_int(&v.errs, VP(&v), limit, "must be less than or equal to 1000");
             }
         }
         s = "";

@@ -828,6 +828,8 @@ static bool str_in_array(const json_t *arr, const char *s, size_t len, size_t up
         const json_t *x = json_array_get(arr, i);
         if (json_is_string(x) && json_string_length(x) == len && memcmp(json_string_value(x), s, len) == 0)
             return true;
+        if (json_is_null(x) && len == 0) /* Go's zero string */
+            return true;
     }
     return false;
 }
@@ -858,16 +860,18 @@ void dra_v_binding_parameters(vctx *v, const json_t *parent)
     V_CHILD(v, "bindingConditions")
     for (size_t i = 0; i < arr_len(bc); i++) {
         const json_t *x = json_array_get(bc, i);
-        if (json_is_string(x) && str_in_array(bc, json_string_value(x), json_string_length(x), i))
-            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(x), json_string_length(x));
+        const char *s = json_is_null(x) ? "" : json_string_value(x); /* null: Go's zero string */
+        size_t len = s ? strlen(s) : 0;
+        if (s && str_in_array(bc, s, json_is_string(x) ? json_string_length(x) : len, i))
+            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, json_is_string(x) ? json_string_length(x) : len);
     }
     V_CHILD(v, "bindingFailureConditions")
     for (size_t i = 0; i < arr_len(bfc); i++) {
         const json_t *x = json_array_get(bfc, i);
-        if (!json_is_string(x))
+        if (!json_is_string(x) && !json_is_null(x))
             continue;
-        const char *s = json_string_value(x);
-        size_t len = json_string_length(x);
+        const char *s = json_is_null(x) ? "" : json_string_value(x);
+        size_t len = json_is_null(x) ? 0 : json_string_length(x);
         if (str_in_array(bfc, s, len, i))
             V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
         if (str_in_array(bc, s, len, arr_len(bc)))
@@ -1078,6 +1082,25 @@ void dra_v_skip_node_operations(vctx *v, const json_t *parent)
     if (!dra_varr(v, parent, "skipNodeOperations", &ops))
         return;
     bool prep = false, unprep = false, all = false;
+    /* the declarative enum and uniqueness of SkipNodeOperation lists */
+    static const char *const ops_supported[] = {"*", "NodePrepareResources", "NodeUnprepareResources"};
+    V_CHILD(v, "skipNodeOperations")
+    for (size_t i = 0; i < json_array_size(ops); i++) {
+        const char *s;
+        size_t len;
+        V_INDEX(v, i)
+        {
+            if (!dra_vis_str(v, json_array_get(ops, i), &s, &len))
+                continue;
+            bool known = false;
+            for (size_t k = 0; k < 3; k++)
+                known |= strlen(ops_supported[k]) == len && memcmp(ops_supported[k], s, len) == 0;
+            if (!known)
+                dra_ferr_unsupported(&v->errs, VP(v), s, len, ops_supported, 3);
+            if (str_in_array(ops, s, len, i))
+                dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+        }
+    }
     for (size_t i = 0; i < json_array_size(ops); i++) {
         const char *s = json_string_value(json_array_get(ops, i));
         if (!s)
