@@ -100,3 +100,7 @@ upstream() {
 @test "label keys with two slashes, repeated empty binding conditions" {
     upstream label-keys-binding
 }
+
+@test "derived attributes: each referenced by a constraint on its request, items checked past the limit" {
+    upstream derived-attributes
+}

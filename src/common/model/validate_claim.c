@@ -189,12 +189,40 @@ static void v_capacity_requests(vctx *v, const json_t *r)
  * most 10 Ki.  Without the gate the API server drops the field on create,
  * so there is nothing to check. */
 #define DRA_DERIVED_ATTRIBUTES_MAX 32
-static void v_derived_attributes(vctx *v, const json_t *r)
+/* isAttributeUsedByConstraint (validation.go): a match or distinct
+ * constraint on attr for every request, for this request, or for its
+ * parent request (req is "request" or "request/subrequest"). */
+static bool attribute_constrained(const json_t *constraints, const char *attr, const char *req)
+{
+    const char *slash = strchr(req, '/');
+    size_t plen = slash ? (size_t)(slash - req) : 0;
+    for (size_t i = 0; i < alen(constraints); i++) {
+        const json_t *c = json_array_get(constraints, i);
+        const char *a = json_string_value(dra_vget(c, "matchAttribute"));
+        if (!dra_vget(c, "matchAttribute"))
+            a = json_string_value(dra_vget(c, "distinctAttribute"));
+        if (!a || strcmp(a, attr) != 0)
+            continue;
+        const json_t *reqs = dra_vget(c, "requests");
+        if (alen(reqs) == 0)
+            return true;
+        for (size_t j = 0; j < alen(reqs); j++) {
+            const char *r = json_string_value(json_array_get(reqs, j));
+            if (r && (strcmp(r, req) == 0 || (slash && strlen(r) == plen && memcmp(r, req, plen) == 0)))
+                return true;
+        }
+    }
+    return false;
+}
+
+static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
 {
     const json_t *das;
-    if (!dra_vfeature(v, DRA_FEATURE_DERIVED_ATTRIBUTES) || !dra_varr(v, r, "derivedAttributes", &das) ||
-        !dra_v_max_items(v, "derivedAttributes", das, DRA_DERIVED_ATTRIBUTES_MAX))
+    if (!dra_vfeature(v, DRA_FEATURE_DERIVED_ATTRIBUTES) || !dra_varr(v, r, "derivedAttributes", &das))
         return;
+    /* the limit is declarative (MaxItems); validation.go's validateSet has
+     * none and checks every item even past it */
+    (void)dra_v_max_items(v, "derivedAttributes", das, DRA_DERIVED_ATTRIBUTES_MAX);
     V_CHILD(v, "derivedAttributes")
     {
         for (size_t i = 0; i < json_array_size(das); i++) {
@@ -208,10 +236,15 @@ static void v_derived_attributes(vctx *v, const json_t *r)
                 dra_vstr(v, da, "name", &s, &len);
                 V_CHILD(v, "name")
                 {
-                    if (len == 0)
+                    if (len == 0) {
                         dra_ferr_required(&v->errs, VP(v), "");
-                    else
+                    } else {
                         dra_vcheck(v, dra_check_fully_qualified_name, s, len);
+                        char *name = dra_xstrndup(s, len);
+                        if (!attribute_constrained(v->claim_constraints, name, req))
+                            dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be referenced by at least one matchAttribute or distinctAttribute constraint targeting this request");
+                        free(name);
+                    }
                 }
                 s = "";
                 len = 0;
@@ -229,10 +262,13 @@ static void v_derived_attributes(vctx *v, const json_t *r)
     }
 }
 
-static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
+/* req: the request's name, "request/subrequest" for a subrequest */
+static void v_exact_or_sub(vctx *v, const json_t *r, bool sub, const char *parent)
 {
     if (!dra_vis_obj(v, r))
         return;
+    const char *own = json_string_value(dra_vget(r, "name"));
+    char *req = sub ? dra_xasprintf("%s/%s", parent, own ? own : "") : dra_xstrdup(parent);
     if (sub)
         dra_vstr_check(v, r, "name", dra_check_dns1123_label);
     v_device_class_ref(v, r, sub);
@@ -242,13 +278,16 @@ static void v_exact_or_sub(vctx *v, const json_t *r, bool sub)
     bool admin;
     dra_vbool(v, r, "adminAccess", &admin);
     v_capacity_requests(v, r);
-    v_derived_attributes(v, r);
+    v_derived_attributes(v, r, req);
+    free(req);
 }
 
 static void v_request(vctx *v, const json_t *r)
 {
     if (!dra_vis_obj(v, r))
         return;
+    const char *name = json_string_value(dra_vget(r, "name"));
+    name = name ? name : "";
     dra_vstr_check(v, r, "name", dra_check_dns1123_label);
     const json_t *fa = NULL, *exactly = dra_vget(r, "exactly");
     dra_varr(v, r, "firstAvailable", &fa);
@@ -262,12 +301,12 @@ static void v_request(vctx *v, const json_t *r)
             V_CHILD(v, "firstAvailable")
             {
                 for (size_t i = 0; i < json_array_size(fa); i++)
-                    V_INDEX(v, i) v_exact_or_sub(v, json_array_get(fa, i), true);
+                    V_INDEX(v, i) v_exact_or_sub(v, json_array_get(fa, i), true, name);
                 v_unique_names(v, fa, DRA_GO_DEVICE_SUB_REQUEST);
             }
         }
     } else {
-        V_CHILD(v, "exactly") v_exact_or_sub(v, exactly, false);
+        V_CHILD(v, "exactly") v_exact_or_sub(v, exactly, false, name);
     }
 }
 
@@ -302,6 +341,7 @@ void dra_v_claim_spec(vctx *v, const json_t *spec)
         dra_varr(v, devices, "requests", &requests);
         dra_varr(v, devices, "constraints", &constraints);
         dra_varr(v, devices, "config", &config);
+        v->claim_constraints = constraints; /* derived attributes look them up */
         if (requests && dra_v_max_items(v, "requests", requests, DRA_DEVICE_REQUESTS_MAX)) {
             V_CHILD(v, "requests")
             {
@@ -310,6 +350,7 @@ void dra_v_claim_spec(vctx *v, const json_t *spec)
                 v_unique_names(v, requests, DRA_GO_DEVICE_REQUEST);
             }
         }
+        v->claim_constraints = NULL;
         if (constraints && dra_v_max_items(v, "constraints", constraints, DRA_DEVICE_CONSTRAINTS_MAX)) {
             V_CHILD(v, "constraints")
             for (size_t i = 0; i < json_array_size(constraints); i++)

@@ -63,6 +63,7 @@ typedef struct vctx {
     size_t rendered;    /* segments whose text is in `path` */
     dra_buf path;       /* text of the first `rendered` segments */
     const dra_validate_opts *opts;
+    const json_t *claim_constraints; /* spec.devices.constraints while its requests are checked */
 } vctx;
 
 void dra_vctx_init(vctx *v, const dra_validate_opts *opts);
