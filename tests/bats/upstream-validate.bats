@@ -104,3 +104,7 @@ upstream() {
 @test "derived attributes: each referenced by a constraint on its request, items checked past the limit" {
     upstream derived-attributes
 }
+
+@test "compatibility groups: at most 2, short names, no repeats" {
+    upstream compatibility-groups
+}

@@ -476,9 +476,43 @@ static void v_named_counters(vctx *v, const json_t *o, const char *name_key, siz
     }
 }
 
+/* compatibilityGroups (DRADeviceCompatibilityGroups; declarative on
+ * resource/v1 DeviceCounterConsumption): at most 2 (nothing more said
+ * past that), each a k8s-short-name, no repeats. */
+#define DRA_COMPATIBILITY_GROUPS_MAX 2
+static void v_compatibility_groups(vctx *v, const json_t *cc)
+{
+    const json_t *groups;
+    if (!json_is_object(cc) || !dra_varr(v, cc, "compatibilityGroups", &groups) ||
+        !dra_v_max_items(v, "compatibilityGroups", groups, DRA_COMPATIBILITY_GROUPS_MAX))
+        return;
+    V_CHILD(v, "compatibilityGroups")
+    for (size_t i = 0; i < json_array_size(groups); i++) {
+        V_INDEX(v, i)
+        {
+            const json_t *g = json_array_get(groups, i);
+            const char *s;
+            size_t len;
+            if (!dra_vis_str(v, g, &s, &len))
+                continue;
+            dra_vcheck(v, dra_check_short_name, s, len);
+            for (size_t j = 0; j < i; j++) {
+                const json_t *h = json_array_get(groups, j);
+                const char *t = json_is_string(h) ? json_string_value(h) : "";
+                size_t tl = json_is_string(h) ? json_string_length(h) : 0;
+                if ((json_is_string(h) || json_is_null(h)) && tl == len && memcmp(t, s, len) == 0) {
+                    dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                    break;
+                }
+            }
+        }
+    }
+}
+
 static void v_counter_consumption(vctx *v, const json_t *cc)
 {
     v_named_counters(v, cc, "counterSet", DRA_RESOURCE_SLICE_MAX_COUNTERS_PER_CONSUMPTION);
+    v_compatibility_groups(v, cc);
 }
 
 static void v_counter_set(vctx *v, const json_t *cs)
