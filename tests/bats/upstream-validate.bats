@@ -108,3 +108,7 @@ upstream() {
 @test "compatibility groups: at most 2, short names, no repeats" {
     upstream compatibility-groups
 }
+
+@test "finalizers: qualified names, standard names without a domain, not orphan and foregroundDeletion both" {
+    upstream finalizers
+}

@@ -754,6 +754,36 @@ static void v_time(vctx *v, const json_t *obj, const char *key)
         V_CHILD(v, key) dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be an RFC 3339 date-time");
 }
 
+/* ValidateFinalizers (k8s.io/apimachinery v0.37.2
+ * pkg/api/validation/objectmeta.go: qualified names, reported at the list,
+ * not both orphan and foregroundDeletion) and validateKubeFinalizerName
+ * (k8s.io/kubernetes pkg/apis/core/validation: a name without a slash
+ * must be a standard one), at the current path (metadata.finalizers). */
+static void v_finalizers(vctx *v, const json_t *list)
+{
+    bool orphan = false, foreground = false;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        const char *s;
+        size_t len;
+        bool ok;
+        V_INDEX(v, i) ok = dra_vis_str(v, json_array_get(list, i), &s, &len);
+        if (!ok)
+            continue;
+        dra_vcheck(v, dra_check_label_name, s, len);
+        orphan |= len == 6 && memcmp(s, "orphan", 6) == 0;
+        foreground |= len == 18 && memcmp(s, "foregroundDeletion", 18) == 0;
+        bool standard = (len == 10 && memcmp(s, "kubernetes", 10) == 0) || (len == 6 && memcmp(s, "orphan", 6) == 0) ||
+                        (len == 18 && memcmp(s, "foregroundDeletion", 18) == 0);
+        if (!memchr(s, '/', len) && !standard)
+            V_INDEX(v, i) dra_ferr_invalid_str(&v->errs, VP(v), s, len, "name is neither a standard finalizer name nor is it fully qualified");
+    }
+    if (orphan && foreground) {
+        char *j = dra_vjson(list);
+        dra_ferr_invalid_raw(&v->errs, VP(v), j, "finalizer orphan and foregroundDeletion cannot be both set");
+        free(j);
+    }
+}
+
 /* The other fields of metav1.ObjectMeta, which nothing validates but
  * which the API server cannot decode with a value of another type ("json:
  * cannot unmarshal number into Go struct field ObjectMeta.metadata.uid") or
@@ -771,11 +801,8 @@ static void v_meta_types(vctx *v, const json_t *meta)
     v_time(v, meta, "creationTimestamp");
     v_time(v, meta, "deletionTimestamp");
     const json_t *list;
-    if (dra_varr(v, meta, "finalizers", &list)) {
-        V_CHILD(v, "finalizers")
-        for (size_t i = 0; i < json_array_size(list); i++)
-            V_INDEX(v, i) dra_vis_str(v, json_array_get(list, i), &s, &len);
-    }
+    if (dra_varr(v, meta, "finalizers", &list))
+        V_CHILD(v, "finalizers") v_finalizers(v, list);
     if (dra_varr(v, meta, "managedFields", &list)) {
         V_CHILD(v, "managedFields")
         for (size_t i = 0; i < json_array_size(list); i++)
