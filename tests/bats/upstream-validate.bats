@@ -112,3 +112,7 @@ upstream() {
 @test "finalizers: qualified names, standard names without a domain, not orphan and foregroundDeletion both" {
     upstream finalizers
 }
+
+@test "a Namespace's name is also its kubernetes.io/metadata.name label value" {
+    upstream namespace-label
+}

@@ -63,11 +63,18 @@ dra_err *dra_validate_node(const json_t *obj, const dra_validate_opts *opts)
     return dra_vctx_finish(&v);
 }
 
+/* The namespace strategy's PrepareForCreate labels a Namespace with its
+ * own name (kubernetes.io/metadata.name, k8s.io/kubernetes v1.37.2
+ * pkg/registry/core/namespace/strategy.go): the name is then also
+ * validated as a label value, at metadata.labels. */
 dra_err *dra_validate_namespace(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
     dra_vctx_init(&v, opts);
     dra_v_object_meta(&v, obj, false, true);
+    const char *name = json_string_value(dra_vget(dra_vget(obj, "metadata"), "name"));
+    if (name && *name)
+        V_CHILD(&v, "metadata") V_CHILD(&v, "labels") dra_vcheck(&v, dra_check_label_value, name, strlen(name));
     return dra_vctx_finish(&v);
 }
 
