@@ -134,6 +134,9 @@ func draPartOf(kind string, m map[string]interface{}) map[string]interface{} {
 	for _, k := range []string{"containers", "initContainers"} {
 		list, ok := spec[k].([]interface{})
 		if !ok {
+			if spec[k] != nil { // a list of another type is still refused
+				ns[k] = spec[k]
+			}
 			continue
 		}
 		var cs []interface{}
