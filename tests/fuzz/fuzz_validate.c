@@ -1,10 +1,13 @@
 /* Fuzz the read -> kind -> convert -> default -> validate -> index pipeline.
- * Input: any bytes, read as YAML/JSON by dra_read_mem. */
+ * Input: any bytes, read as YAML/JSON by dra_read_mem.  The input's length
+ * picks the feature gates: the defaults, every gate on (alpha fields
+ * validated), or every unlocked gate off (their fields dropped first). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "io/stream.h"
+#include "model/features.h"
 #include "model/load.h"
 
 /* A CEL stand-in that exercises both hook outcomes. */
@@ -24,6 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!e) {
         dra_load_opts opts = {0};
         opts.skip_unknown = size & 1;
+        dra_features gates;
+        dra_features_default(&gates);
+        for (int i = 0; i < DRA_FEATURE_COUNT && (size >> 1) % 3; i++)
+            if (!dra_feature_locked((dra_feature)i))
+                gates.on[i] = (size >> 1) % 3 == 1;
+        opts.validate.features = &gates;
         opts.now = 1700000000;
         opts.validate.cel = fake_cel;
         dra_model m = DRA_MODEL_INIT;

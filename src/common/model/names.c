@@ -325,37 +325,24 @@ static int subdomain_msgs(const char *s, size_t len, const char *msgs[2], bool b
     return n;
 }
 
-void dra_check_dns1123_label(dra_errs *l, const char *field, const char *s, size_t len)
-{
-    const char *msgs[2];
-    int n = label_msgs(s, len, msgs, false);
-    for (int i = 0; i < n; i++)
-        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
-}
+/* A check that reports "Invalid value" once per message of msgs_of, with
+ * the length in characters (util/validation) or bytes (content). */
+#define NAME_CHECK(fn, msgs_of, bytes)                                      \
+    void fn(dra_errs *l, const char *field, const char *s, size_t len)      \
+    {                                                                       \
+        const char *msgs[2];                                                \
+        int n = msgs_of(s, len, msgs, bytes);                               \
+        for (int i = 0; i < n; i++)                                         \
+            dra_ferr_invalid_str(l, field, s, len, msgs[i]);                \
+    }
 
-void dra_check_dns1123_subdomain(dra_errs *l, const char *field, const char *s, size_t len)
-{
-    const char *msgs[2];
-    int n = subdomain_msgs(s, len, msgs, false);
-    for (int i = 0; i < n; i++)
-        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
-}
+NAME_CHECK(dra_check_dns1123_label, label_msgs, false)
 
-void dra_check_short_name(dra_errs *l, const char *field, const char *s, size_t len)
-{
-    const char *msgs[2];
-    int n = label_msgs(s, len, msgs, true);
-    for (int i = 0; i < n; i++)
-        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
-}
+NAME_CHECK(dra_check_dns1123_subdomain, subdomain_msgs, false)
 
-void dra_check_long_name(dra_errs *l, const char *field, const char *s, size_t len)
-{
-    const char *msgs[2];
-    int n = subdomain_msgs(s, len, msgs, true);
-    for (int i = 0; i < n; i++)
-        dra_ferr_invalid_str(l, field, s, len, msgs[i]);
-}
+NAME_CHECK(dra_check_short_name, label_msgs, true)
+
+NAME_CHECK(dra_check_long_name, subdomain_msgs, true)
 
 void dra_check_driver_name_caseless(dra_errs *l, const char *field, const char *s, size_t len)
 {

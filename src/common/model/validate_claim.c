@@ -146,16 +146,7 @@ static void v_allocation_mode(vctx *v, const json_t *r)
 /* A subrequest's class name has the declarative k8s-long-name format. */
 static void v_device_class_ref(vctx *v, const json_t *r, bool sub)
 {
-    const char *s = "";
-    size_t len = 0;
-    dra_vstr(v, r, "deviceClassName", &s, &len);
-    V_CHILD(v, "deviceClassName")
-    {
-        if (len == 0)
-            dra_ferr_required(&v->errs, VP(v), "");
-        else
-            dra_vcheck(v, sub ? dra_check_long_name : dra_check_dns1123_subdomain, s, len);
-    }
+    dra_v_required_str(v, r, "deviceClassName", sub ? dra_check_long_name : dra_check_dns1123_subdomain);
 }
 
 /* capacity.requests: names mapping to quantities.  Only the quantities are
@@ -385,16 +376,7 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     /* declarative formats of DeviceRequestAllocationResult: the driver
      * k8s-long-name-caseless, the pool k8s-resource-pool-name */
     dra_vstr_check(v, r, "driver", dra_check_driver_name_caseless);
-    const char *pool = "";
-    size_t plen = 0;
-    dra_vstr(v, r, "pool", &pool, &plen);
-    V_CHILD(v, "pool")
-    {
-        if (plen == 0)
-            dra_ferr_required(&v->errs, VP(v), "");
-        else
-            dra_vcheck(v, dra_check_pool_name_segments, pool, plen);
-    }
+    dra_v_required_str(v, r, "pool", dra_check_pool_name_segments);
     dra_vstr_check(v, r, "device", dra_check_dns1123_label);
     dra_v_binding_parameters(v, r);
     const json_t *tols;

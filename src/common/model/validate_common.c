@@ -145,6 +145,20 @@ void dra_vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check
     V_CHILD(v, key) dra_vcheck(v, check, s, len);
 }
 
+void dra_v_required_str(vctx *v, const json_t *obj, const char *key, vcheck_fn check)
+{
+    const char *s = "";
+    size_t len = 0;
+    dra_vstr(v, obj, key, &s, &len);
+    V_CHILD(v, key)
+    {
+        if (!len)
+            dra_ferr_required(&v->errs, VP(v), "");
+        else
+            dra_vcheck(v, check, s, len);
+    }
+}
+
 void dra_v_device_id(vctx *v, const json_t *obj)
 {
     dra_vstr_check(v, obj, "driver", dra_check_driver_name);

@@ -96,6 +96,9 @@ void dra_vcheck_name(vctx *v, vcheck_fn check, const char *s, size_t len);
 /* obj[key] as a string ("" when absent; a wrong type is reported) checked
  * under the child path key. */
 void dra_vstr_check(vctx *v, const json_t *obj, const char *key, vcheck_fn check);
+/* obj[key] a required string: "" (or absent) is "Required value" and
+ * nothing more, anything else is checked. */
+void dra_v_required_str(vctx *v, const json_t *obj, const char *key, vcheck_fn check);
 /* driver, pool and device of a device reference (results, device status). */
 void dra_v_device_id(vctx *v, const json_t *obj);
 

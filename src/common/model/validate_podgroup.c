@@ -51,21 +51,6 @@ static void v_long_name(vctx *v, const json_t *obj, const char *key)
         V_CHILD(v, key) dra_vcheck(v, dra_check_dns1123_subdomain, s, len);
 }
 
-/* A required string field in k8s-short-name or k8s-long-name format: an
- * empty value is "Required value" and nothing more (short-circuit). */
-static void v_required_name(vctx *v, const json_t *obj, const char *key, vcheck_fn check)
-{
-    const char *s = "";
-    size_t len = 0;
-    dra_vstr(v, obj, key, &s, &len);
-    V_CHILD(v, key)
-    {
-        if (!len)
-            dra_ferr_required(&v->errs, VP(v), "");
-        else
-            dra_vcheck(v, check, s, len);
-    }
-}
 
 /* The list item as Go's json.Marshal renders the versioned struct (fields in
  * declaration order, empty pointers omitted). */
@@ -119,7 +104,7 @@ static void v_claims(vctx *v, const json_t *spec)
                 if (!dra_vis_obj(v, c))
                     continue;
                 v_union(v, c, claim_fields + 1, 2);
-                v_required_name(v, c, "name", dra_check_dns1123_label);
+                dra_v_required_str(v, c, "name", dra_check_dns1123_label);
                 v_long_name(v, c, "resourceClaimName");
                 v_long_name(v, c, "resourceClaimTemplateName");
             }
@@ -201,8 +186,8 @@ dra_err *dra_validate_pod_group(const json_t *obj, const dra_validate_opts *opts
         if (dra_vobj(&v, spec, "workloadRef", &ref)) {
             V_CHILD(&v, "workloadRef")
             {
-                v_required_name(&v, ref, "workloadName", dra_check_dns1123_subdomain);
-                v_required_name(&v, ref, "templateName", dra_check_dns1123_label);
+                dra_v_required_str(&v, ref, "workloadName", dra_check_dns1123_subdomain);
+                dra_v_required_str(&v, ref, "templateName", dra_check_dns1123_label);
             }
         }
         v_policy(&v, spec);
