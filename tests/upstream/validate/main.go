@@ -63,6 +63,7 @@ var gateSets = []string{
 	"DRAOptionalNodeOperations=true",
 	"DRAResourcePoolStatus=true",
 	"DRADerivedAttributes=true",
+	"DRAWorkloadResourceClaims=true,GenericWorkload=true",
 }
 
 // Kinds both tools validate (classic v1alpha2 DRA has no 1.37 peer;
