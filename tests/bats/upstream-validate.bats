@@ -116,3 +116,19 @@ upstream() {
 @test "a Namespace's name is also its kubernetes.io/metadata.name label value" {
     upstream namespace-label
 }
+
+# What the API server cannot decode it refuses as a whole ("decode: ..."),
+# in words dra-slice need not share; dra-slice must refuse the same objects,
+# and take what decodes into a zero value.
+@test "decoding: resource quantities, annotation values and claim lists of a pod; a null quantity is 0" {
+    cat >"$BATS_TEST_TMPDIR/decode.jsonl" <<'JSON'
+{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default","annotations":{"a":1}},"spec":{"containers":[{"name":"a","resources":{"requests":{"example.com/gpu":"a/"},"limits":{"cpu":"1"},"claims":1}}]}}
+{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"default"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"c","capacity":{"requests":{"x":null}}}}]}}}
+JSON
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/decode.jsonl"
+    assert_failure 2
+    [[ $stderr == *'Pod/default/p: metadata.annotations[a]: Invalid value: 1: must be of type string'* ]]
+    [[ $stderr == *"Pod/default/p: spec.containers[0].resources.requests[example.com/gpu]: Invalid value: \"a/\": quantities must match"* ]]
+    [[ $stderr == *'Pod/default/p: spec.containers[0].resources.claims: Invalid value: 1: must be of type array'* ]]
+    [[ $stderr != *ResourceClaim/default/c* ]]
+}

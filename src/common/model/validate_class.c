@@ -115,6 +115,29 @@ static char *pod_claim_names(const json_t *claims)
     return dra_buf_detach(&b);
 }
 
+/* A container's resource requests and limits: quantities (the API server
+ * cannot decode anything else); a value of another type or text is
+ * reported at its name. */
+static void v_container_quantities(vctx *v, const json_t *res)
+{
+    static const char *const lists[] = {"requests", "limits"};
+    for (size_t l = 0; l < 2 && json_is_object(res); l++) {
+        const json_t *m;
+        if (!dra_vobj(v, res, lists[l], &m))
+            continue;
+        V_CHILD(v, lists[l])
+        {
+            const char *k;
+            const json_t *q;
+            json_object_foreach((json_t *)m, k, q)
+            {
+                dra_quantity parsed;
+                V_KEY(v, k, strlen(k)) dra_vquantity_value(v, q, &parsed);
+            }
+        }
+    }
+}
+
 /* validateResourceClaimNames (k8s.io/kubernetes v1.37.2
  * pkg/apis/core/validation/validation.go): a container's resources.claims
  * name pod-level claims, each claim (or claim/request) once. */
@@ -126,8 +149,12 @@ static void v_container_claims(vctx *v, const json_t *spec, const char *key, con
     char *known = NULL;
     V_CHILD(v, key)
     for (size_t i = 0; i < json_array_size(containers); i++) {
-        const json_t *claims = dra_vget(dra_vget(json_array_get(containers, i), "resources"), "claims");
-        if (!json_is_array(claims))
+        const json_t *res = dra_vget(json_array_get(containers, i), "resources");
+        V_INDEX(v, i) V_CHILD(v, "resources") v_container_quantities(v, res);
+        const json_t *claims = NULL;
+        bool is_list;
+        V_INDEX(v, i) V_CHILD(v, "resources") is_list = json_is_object(res) && dra_varr(v, res, "claims", &claims);
+        if (!is_list)
             continue;
         dra_strmap seen = {0}; /* "name" and "name/request" referenced so far */
         V_INDEX(v, i) V_CHILD(v, "resources") V_CHILD(v, "claims")

@@ -344,6 +344,10 @@ bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
     char numbuf[64];
     const char *s;
     size_t len;
+    if (json_is_null(value)) { /* a null map value decodes into Go's zero Quantity */
+        *q = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
+        return true;
+    }
     if (json_is_string(value)) {
         s = json_string_value(value);
         len = json_string_length(value);
@@ -440,8 +444,13 @@ void dra_v_labels_annotations(vctx *v, const json_t *meta)
                 dra_errs_free(&tmp);
                 free(lower);
                 total += klen;
-                if (json_is_string(val))
+                if (json_is_string(val)) {
                     total += json_string_length(val);
+                } else if (!json_is_null(val)) {
+                    size_t m = dra_vpush_key(v, k, klen, 0);
+                    dra_vtype_error(v, NULL, val, "string");
+                    dra_vpop(v, m);
+                }
             }
             if (total > 256 * 1024)
                 dra_ferr_too_long(&v->errs, VP(v), 256 * 1024);
