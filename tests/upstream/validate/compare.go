@@ -122,6 +122,11 @@ func compareObject(c, u []string, more int, ref string) (verdict, []string, []st
 		if m := goFieldRe.FindStringSubmatch(t); m != nil {
 			for _, ct := range c {
 				ct = stripRef(ct, ref)
+				if ref == "" { // a whole file: each problem names its object
+					if i := strings.Index(ct, ": "); i >= 0 && (strings.Contains(ct[:i], "/") || strings.HasPrefix(ct, "<")) {
+						ct = ct[i+2:]
+					}
+				}
 				path := ct
 				if i := strings.Index(ct, ": "); i >= 0 {
 					path = ct[:i]
