@@ -132,3 +132,12 @@ JSON
     [[ $stderr == *'Pod/default/p: spec.containers[0].resources.claims: Invalid value: 1: must be of type array'* ]]
     [[ $stderr != *ResourceClaim/default/c* ]]
 }
+
+@test "decoding: a wrong type in a field of a disabled feature is refused before the field is dropped" {
+    cat >"$BATS_TEST_TMPDIR/dropped.jsonl" <<'JSON'
+{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"dra.example.com","pool":{"name":"p","resourceSliceCount":1},"nodeName":"n","sharedCounters":[{"name":"cs","counters":{"c":1}}]}}
+JSON
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRAPartitionableDevices=false "$BATS_TEST_TMPDIR/dropped.jsonl"
+    assert_failure 2
+    [[ $stderr == *'ResourceSlice/s: spec.sharedCounters[0].counters[c]: Invalid value: 1: must be of type object'* ]]
+}

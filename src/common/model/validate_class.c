@@ -353,11 +353,40 @@ dra_err *dra_validate_as_is(const json_t *obj, dra_kind kind, const dra_validate
     }
 }
 
-/* Fields of disabled features are dropped first, as the API server does. */
+static bool type_error(const dra_err *e)
+{
+    size_t n = strlen(e->msg);
+    return strstr(e->msg, ": must be of type ") || (n > 28 && strcmp(e->msg + n - 28, "must be an RFC 3339 date-time") == 0);
+}
+
+static bool reported(const dra_err *chain, const dra_err *e)
+{
+    for (; chain; chain = chain->next)
+        if (strcmp(chain->msg, e->msg) == 0 && (chain->field ? e->field && strcmp(chain->field, e->field) == 0 : !e->field))
+            return true;
+    return false;
+}
+
+/* Fields of disabled features are dropped first, as the API server does;
+ * it decodes them before, so that a value of the wrong type there is still
+ * refused: such errors of the object as given are kept. */
 dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts *opts)
 {
     json_t *dropped = dra_v_drop_disabled(obj, kind, opts ? opts->features : NULL);
     dra_err *e = dra_validate_as_is(dropped ? dropped : obj, kind, opts);
+    if (dropped) {
+        dra_err *all = dra_validate_as_is(obj, kind, opts), *keep = NULL;
+        while (all) {
+            dra_err *x = all;
+            all = all->next;
+            x->next = NULL;
+            if (type_error(x) && !reported(e, x))
+                keep = dra_err_append(keep, x);
+            else
+                dra_err_free(x);
+        }
+        e = dra_err_append(e, keep);
+    }
     json_decref(dropped);
     return e;
 }
