@@ -14,7 +14,7 @@
     "spec:\n  resourceClaims:\n  - {name: gpu, resourceClaimTemplateName: tmpl}\n" extra "---\n"
 #define TMPL \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: tmpl, namespace: ns}\n" \
-    "spec:\n  metadata: {labels: {a: b}, annotations: {x: y}}\n  spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c}}]}}\n---\n"
+    "spec:\n  metadata: {labels: {a: b}, annotations: {x: z}}\n  spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c}}]}}\n---\n"
 
 UNIT_TEST(generate_name_truncates_proportionally)
 {
