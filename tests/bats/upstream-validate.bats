@@ -141,3 +141,20 @@ JSON
     assert_failure 2
     [[ $stderr == *'ResourceSlice/s: spec.sharedCounters[0].counters[c]: Invalid value: 1: must be of type object'* ]]
 }
+
+@test "extendedResourceName: the declarative k8s-extended-resource-name format's words" {
+    upstream extended-resource-name
+}
+
+@test "values are written as encoding/json writes them: <, > and & escaped" {
+    upstream html-escape
+}
+
+@test "decoding: an allocation result's consumed capacity must be quantities" {
+    cat >"$BATS_TEST_TMPDIR/consumed.jsonl" <<'JSON'
+{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"default"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"c"}}]}},"status":{"allocation":{"devices":{"results":[{"request":"r","driver":"dra.example.com","pool":"p","device":"d","consumedCapacity":{"memory":"1.5.5"}}]}}}}
+JSON
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/consumed.jsonl"
+    assert_failure 2
+    [[ $stderr == *'status.allocation.devices.results[0].consumedCapacity[memory]: Invalid value: "1.5.5": quantities must match'* ]]
+}

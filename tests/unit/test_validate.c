@@ -602,8 +602,8 @@ UNIT_TEST(template_paths)
 UNIT_TEST(device_class)
 {
     CLEAN(CLASS("{selectors: [{cel: {expression: 'true'}}], config: [{opaque: {driver: gpu.example.com, parameters: {a: b}}}], extendedResourceName: example.com/gpu}"));
-    HAS(CLASS("{extendedResourceName: gpu}"), "spec.extendedResourceName: Invalid value: \"gpu\": must be a valid extended resource name");
-    HAS(CLASS("{extendedResourceName: kubernetes.io/gpu}"), "spec.extendedResourceName: Invalid value: \"kubernetes.io/gpu\": must be a valid extended resource name");
+    HAS(CLASS("{extendedResourceName: gpu}"), "spec.extendedResourceName: Invalid value: \"gpu\": a name must be a domain-prefixed path, such as 'example.com/my-prop'");
+    HAS(CLASS("{extendedResourceName: kubernetes.io/gpu}"), "spec.extendedResourceName: Invalid value: \"kubernetes.io/gpu\": must not have \"kubernetes.io/\" domain");
     HAS(CLASS("{config: [{opaque: {driver: '', parameters: {}}}]}"), "spec.config[0].opaque.driver: Required value");
     HAS(CLASS("{config: [{}]}"), "spec.config[0].opaque: Required value");
     char *s = repeat_list(CLASS("{config: [%s]}"), "{opaque: {driver: d, parameters: {a: %d}}}", 33);

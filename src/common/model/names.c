@@ -524,6 +524,27 @@ void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t 
     }
 }
 
+void dra_check_extended_resource_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    if (!memchr(s, '/', len))
+        dra_ferr_invalid_str(l, field, s, len, "a name must be a domain-prefixed path, such as 'example.com/my-prop'");
+    else if (memmem(s, len, "kubernetes.io/", 14))
+        dra_ferr_invalid_str(l, field, s, len, "must not have \"kubernetes.io/\" domain");
+    if (len >= 9 && memcmp(s, "requests.", 9) == 0)
+        dra_ferr_invalid_str(l, field, s, len, "must not have \"requests.\" prefix");
+    /* the quota's resource name must be a label key; its problems are
+     * reported with the name as given as the value */
+    char *quota = dra_xasprintf("requests.%.*s", (int)len, s);
+    dra_errs tmp = DRA_ERRS_INIT;
+    dra_check_label_name(&tmp, field, quota, len + 9);
+    for (dra_err *e = tmp.head; e; e = e->next) {
+        const char *detail = strstr(e->msg, "\": ");
+        dra_ferr_invalid_str(l, field, s, len, detail ? detail + 3 : "");
+    }
+    dra_errs_free(&tmp);
+    free(quota);
+}
+
 void dra_check_label_value(dra_errs *l, const char *field, const char *s, size_t len)
 {
     if (len > DRA_LABEL_VALUE_MAX)

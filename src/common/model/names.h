@@ -141,6 +141,8 @@ void dra_check_long_name(dra_errs *l, const char *field, const char *s, size_t l
 void dra_check_driver_name_caseless(dra_errs *l, const char *field, const char *s, size_t len);
 /* the format alone (content.IsDNS1123SubdomainCaseless, in bytes) */
 void dra_check_long_name_caseless(dra_errs *l, const char *field, const char *s, size_t len);
+/* validate.ExtendedResourceName (a DeviceClass's extendedResourceName) */
+void dra_check_extended_resource_name(dra_errs *l, const char *field, const char *s, size_t len);
 void dra_check_pool_name_segments(dra_errs *l, const char *field, const char *s, size_t len);
 /* shareID: the declarative k8s-uuid format the API server enforces in place
  * of validation.go's validateUID (google/uuid's Validate). */

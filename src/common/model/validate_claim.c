@@ -177,8 +177,8 @@ static void v_capacity_requests(vctx *v, const json_t *r)
 /* derivedAttributes (KEP-6080, DRADerivedAttributes; resource/v1
  * DeviceDerivedAttribute): at most 32, names as attribute names in a
  * ResourceSlice (a domain, "/", a C identifier), unique, an expression of at
- * most 10 Ki.  Without the gate the API server drops the field on create,
- * so there is nothing to check. */
+ * most 10 Ki.  Without the gate the API server drops the field on create
+ * (validate_drop.c), before this is called. */
 #define DRA_DERIVED_ATTRIBUTES_MAX 32
 /* isAttributeUsedByConstraint (validation.go): a match or distinct
  * constraint on attr for every request, for this request, or for its
@@ -209,7 +209,8 @@ static bool attribute_constrained(const json_t *constraints, const char *attr, c
 static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
 {
     const json_t *das;
-    if (!dra_vfeature(v, DRA_FEATURE_DERIVED_ATTRIBUTES) || !dra_varr(v, r, "derivedAttributes", &das))
+    /* without DRADerivedAttributes they are dropped before (validate_drop.c) */
+    if (!dra_varr(v, r, "derivedAttributes", &das))
         return;
     /* the limit is declarative (MaxItems); validation.go's validateSet has
      * none and checks every item even past it */
@@ -390,6 +391,20 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     bool admin;
     dra_vbool(v, r, "adminAccess", &admin);
     dra_v_skip_node_operations(v, r);
+    /* consumed capacity: quantities (the API server cannot decode others) */
+    const json_t *consumed;
+    if (dra_vobj(v, r, "consumedCapacity", &consumed)) {
+        V_CHILD(v, "consumedCapacity")
+        {
+            const char *k;
+            const json_t *q;
+            json_object_foreach((json_t *)consumed, k, q)
+            {
+                dra_quantity parsed;
+                V_KEY(v, k, strlen(k)) dra_vquantity_value(v, q, &parsed);
+            }
+        }
+    }
 }
 
 static void v_allocation(vctx *v, const json_t *alloc, const json_t *requests)

@@ -7,21 +7,6 @@
 #include "../base/hash.h"
 #include "../base/sort.h"
 
-/* v1helper.IsExtendedResourceName: a domain-prefixed name outside
- * kubernetes.io whose "requests." quota name is a valid qualified name. */
-static bool is_extended_resource_name(const char *s, size_t len)
-{
-    if (!memchr(s, '/', len) || memmem(s, len, "kubernetes.io/", 14) || (len >= 9 && memcmp(s, "requests.", 9) == 0))
-        return false;
-    char *quota = dra_xasprintf("requests.%.*s", (int)len, s);
-    dra_errs tmp = DRA_ERRS_INIT;
-    dra_check_label_name(&tmp, "", quota, len + 9);
-    bool ok = tmp.n == 0;
-    dra_errs_free(&tmp);
-    free(quota);
-    return ok;
-}
-
 dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *opts)
 {
     vctx v;
@@ -48,9 +33,9 @@ dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *o
         }
         const char *s;
         size_t len;
-        if (dra_vstr(&v, spec, "extendedResourceName", &s, &len) && !is_extended_resource_name(s, len))
-            V_CHILD(&v, "extendedResourceName")
-        dra_ferr_invalid_str(&v.errs, VP(&v), s, len, "must be a valid extended resource name");
+        /* the declarative k8s-extended-resource-name format */
+        if (dra_vstr(&v, spec, "extendedResourceName", &s, &len))
+            V_CHILD(&v, "extendedResourceName") dra_vcheck(&v, dra_check_extended_resource_name, s, len);
     }
     return dra_vctx_finish(&v);
 }
