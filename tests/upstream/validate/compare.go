@@ -113,6 +113,11 @@ const (
 func compareObject(c, u []string, more int, ref string) (verdict, []string, []string) {
 	for _, t := range u {
 		t = stripRef(t, ref)
+		if ref == "" { // a whole file: each problem names its object
+			if i := strings.Index(t, ": "); i >= 0 && (strings.Contains(t[:i], "/") || strings.HasPrefix(t, "<")) {
+				t = t[i+2:]
+			}
+		}
 		if !strings.HasPrefix(t, "decode: ") && !strings.HasPrefix(t, "yaml: ") {
 			continue
 		}

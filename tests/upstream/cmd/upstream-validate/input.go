@@ -227,6 +227,9 @@ func objectsOf(name string, doc, line int, j, raw []byte, isYAML bool) ([]*objec
 	kind, _ := m["kind"].(string)
 	apiVersion, _ := m["apiVersion"].(string)
 	if items, isList := m["items"]; isList && strings.HasSuffix(kind, "List") {
+		if items == nil { // kubectl reads null items as none
+			return nil, nil
+		}
 		var l struct {
 			Items []json.RawMessage `json:"items"`
 		}
