@@ -9,6 +9,6 @@ complete -c dra-evict -l feature-gates -x -d 'enable or disable Kubernetes featu
 complete -c dra-evict -l no-validate -d 'skip API validation of the input (inspect a slightly-off dump)'
 complete -c dra-evict -l validate -x -a 'strict warn ignore' -d 'unknown or duplicate fields: strict (an error, the default), warn or ignore'
 complete -c dra-evict -l recursive -s R -d 'read directories given as input recursively'
-complete -c dra-evict -l verbose -s v -d 'say on stderr what was skipped and why'
+complete -c dra-evict -l verbose -s v -d 'say on stderr what was skipped and why, and print every error'
 complete -c dra-evict -l help -s h -d 'show this help and exit'
 complete -c dra-evict -l version -d 'show the version and exit'

@@ -128,7 +128,7 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
 static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    dra_tool_errs errs = DRA_TOOL_ERRS_INIT; /* objects that are input errors: as many as print, and counts */
+    dra_tool_errs errs = dra_tool_errs_for(a); /* objects that are input errors: as many as print, and counts */
     dra_lint_kept kept = {.set = &set, .errs = &errs.errs};
     dra_err *e = dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, 0, &set, dra_lint_keep, &kept);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
@@ -179,7 +179,7 @@ static dra_err *run_validate(const dra_args *a, void *p, int *rc)
     e = dra_tool_input_options(&set, a);
     if (e)
         return e;
-    validating c = {.v = cel_dra_validator_new(&f, set.field_validation)};
+    validating c = {.v = cel_dra_validator_new(&f, set.field_validation), .errs = dra_tool_errs_for(a)};
     /* the DRA parts of pod templates are checked on the pods they make */
     dra_tool_errs_add(&c.errs, dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set,
                                                   validate_one, &c));

@@ -158,3 +158,13 @@ JSON
     assert_failure 2
     [[ $stderr == *'status.allocation.devices.results[0].consumedCapacity[memory]: Invalid value: "1.5.5": quantities must match'* ]]
 }
+
+@test "validate -v prints every error, not ten of a kind and a hundred in all" {
+    for i in $(seq 1 250); do printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"Bad_%d"}}\n' "$i"; done >"$BATS_TEST_TMPDIR/bad.jsonl"
+    for i in $(seq 1 30); do printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"c%d","labels":{"-x%d":"y"}}}\n' "$i" "$i"; done >>"$BATS_TEST_TMPDIR/bad.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -v "$BATS_TEST_TMPDIR/bad.jsonl"
+    assert_failure 2
+    [[ $(grep -c 'bad.jsonl:[0-9].*: DeviceClass/Bad_' <<<"$stderr") -eq 250 ]]
+    [[ $(grep -c 'bad.jsonl:[0-9].*: DeviceClass/c[0-9]*: metadata.labels' <<<"$stderr") -eq 30 ]]
+    [[ $stderr != *"more like the one above"* && $stderr != *"more errors"* ]]
+}

@@ -80,7 +80,7 @@ enum {
     DRA_OPT_COMPLETION,    /* hidden: --completion bash|zsh|fish */
     DRA_OPT_VALIDATE,      /* --validate strict|warn|ignore: unknown and duplicate fields, as kubectl */
     DRA_OPT_RECURSIVE,     /* -R: directories recursively, as kubectl */
-    DRA_OPT_VERBOSE,       /* -v: say what was skipped and why */
+    DRA_OPT_VERBOSE,       /* -v: say what was skipped and why; print every error */
     DRA_OPT_EXPLAIN_FILE,  /* --explain-file FILE: the explanation to FILE, not stderr (dra_tool_explain_write) */
     DRA_OPT_TOOL_BASE = 100,
 };
@@ -97,7 +97,7 @@ enum {
 #define DRA_OPT_EXPLAIN_ENTRIES DRA_OPT_EXPLAIN_ENTRY, DRA_OPT_EXPLAIN_FILE_ENTRY
 #define DRA_OPT_VALIDATE_ENTRY {DRA_OPT_VALIDATE, "validate", 0, DRA_ARG_REQUIRED, "MODE", "unknown or duplicate fields: strict (an error, the default), warn or ignore", "strict warn ignore"}
 #define DRA_OPT_RECURSIVE_ENTRY {DRA_OPT_RECURSIVE, "recursive", 'R', DRA_ARG_NONE, NULL, "read directories given as input recursively", NULL}
-#define DRA_OPT_VERBOSE_ENTRY {DRA_OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what was skipped and why", NULL}
+#define DRA_OPT_VERBOSE_ENTRY {DRA_OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what was skipped and why, and print every error", NULL}
 /* The options of every tool that reads objects. */
 #define DRA_OPT_INPUT_ENTRIES DRA_OPT_VALIDATE_ENTRY, DRA_OPT_RECURSIVE_ENTRY, DRA_OPT_VERBOSE_ENTRY
 #define DRA_OPT_END {0, NULL, 0, DRA_ARG_NONE, NULL, NULL, NULL}

@@ -26,8 +26,14 @@ static void print_line(FILE *f, const char *prog, const char *label, const char 
 
 void dra_tool_print_errs(FILE *f, const char *prog, const char *label, const dra_err *e)
 {
+    dra_tool_print_errs_every(f, prog, label, e, false);
+}
+
+void dra_tool_print_errs_every(FILE *f, const char *prog, const char *label, const dra_err *e, bool every)
+{
     if (!e)
         return;
+    size_t of_kind = every ? SIZE_MAX : DRA_TOOL_MAX_OF_KIND, cap = every ? SIZE_MAX : DRA_TOOL_MAX_ERRORS;
     dra_err_kinds t = {0};
     kind_count *kc = NULL;
     size_t all = 0; /* errors, with the ones they stand for */
@@ -47,14 +53,14 @@ void dra_tool_print_errs(FILE *f, const char *prog, const char *label, const dra
     for (const dra_err *x = e; x; x = x->next) {
         kind_count *k = &kc[dra_err_kinds_index(&t, dra_err_kind(x))];
         k->seen++;
-        if (k->told || printed >= DRA_TOOL_MAX_ERRORS)
+        if (k->told || printed >= cap)
             continue;
         char *line = dra_err_format(x);
         print_line(f, prog, label, line);
         free(line);
         printed++;
         k->shown++;
-        if (k->shown == DRA_TOOL_MAX_OF_KIND || k->seen == k->entries) {
+        if (k->shown == of_kind || k->seen == k->entries) {
             /* the rest of the kind, the ones shown errors stand for too */
             size_t rest = k->total - k->shown;
             if (rest > 0) {
@@ -80,7 +86,7 @@ void dra_tool_print_errs(FILE *f, const char *prog, const char *label, const dra
 
 void dra_tool_errs_add(dra_tool_errs *c, dra_err *e)
 {
-    c->errs.fold = DRA_TOOL_MAX_OF_KIND;
-    c->errs.cap = DRA_TOOL_MAX_ERRORS;
+    c->errs.fold = c->every ? 0 : DRA_TOOL_MAX_OF_KIND;
+    c->errs.cap = c->every ? 0 : DRA_TOOL_MAX_ERRORS;
     dra_errs_add(&c->errs, e);
 }

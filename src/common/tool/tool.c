@@ -91,7 +91,7 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
     bool reported = ferror(stdout) && err && err->code == DRA_EXIT_RUNTIME;
     dra_err *out = dra_stdout_close();
     if (err) {
-        dra_tool_print_errs(stderr, tool->prog, NULL, err);
+        dra_tool_print_errs_every(stderr, tool->prog, NULL, err, dra_args_has(a, DRA_OPT_VERBOSE));
         rc = err->code;
         dra_err_free(err);
     }
@@ -108,7 +108,7 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
 
 void dra_tool_report_input(const dra_tool *tool, const dra_args *a, const dra_input_report *r)
 {
-    dra_tool_print_errs(stderr, tool->prog, "warning", r->warnings);
+    dra_tool_print_errs_every(stderr, tool->prog, "warning", r->warnings, dra_args_has(a, DRA_OPT_VERBOSE));
     if (r->skipped)
         dra_tool_verbose(tool, a, "skipped %zu object%s of kinds %s does not use", r->skipped,
                          r->skipped == 1 ? "" : "s", tool->prog);
@@ -182,6 +182,14 @@ dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *pat
         dra_expand_report_free(&xr);
     }
     return e;
+}
+
+dra_tool_errs dra_tool_errs_for(const dra_args *a)
+{
+    dra_tool_errs c = DRA_TOOL_ERRS_INIT;
+    if (dra_args_has(a, DRA_OPT_VERBOSE))
+        c = (dra_tool_errs){.every = true};
+    return c;
 }
 
 dra_err *dra_tool_errs_take(const dra_tool *tool, dra_tool_errs *c)

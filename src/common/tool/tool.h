@@ -59,6 +59,10 @@ enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2, DRA_READ_IN_ORDER = 4 };
 DRA_MUST_USE dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
                        dra_objset *set);
 
+/* A gatherer of a run's errors (flood.h): folding and capped, or with -v
+ * keeping every one. */
+dra_tool_errs dra_tool_errs_for(const dra_args *a);
+
 /* The errors a dra_tool_errs kept (flood.h), for a runner to return; c is
  * emptied.  When errors of kinds not kept were dropped, the kept ones are
  * printed here (the tool's main prints through this) and one error "...
