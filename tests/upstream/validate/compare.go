@@ -21,6 +21,10 @@ var locRe = regexp.MustCompile(`^(\d+)(?::\d+)?(?: \(document \d+\))?: `)
 
 // parseOutput splits a tool's standard error into problems (warnings and
 // the closing "... and N more errors" are returned apart).
+// What dra-slice validate -v says besides problems (tool/tool.c and
+// model/workloads.c's notes).
+var verboseNoteRe = regexp.MustCompile(`^(skipped \d+ objects? of kinds |\d+ objects? given more than once|\d+ files? named more than once|.*: expanded into \d+ pods?$)`)
+
 func parseOutput(out, prog, file string) (probs []problem, more int) {
 	var cur *problem
 	flush := func() {
@@ -36,6 +40,9 @@ func parseOutput(out, prog, file string) (probs []problem, more int) {
 			rest := strings.TrimPrefix(l, prog+": ")
 			warn = strings.HasPrefix(rest, "warning: ")
 			if warn {
+				continue
+			}
+			if verboseNoteRe.MatchString(rest) {
 				continue
 			}
 			if strings.HasPrefix(rest, "... and ") && strings.HasSuffix(rest, " more errors") {

@@ -200,7 +200,7 @@ func regexpSplitDocs(data []byte) [][]byte {
 func runTool(bin string, gates string, file string) (string, int) {
 	var args []string
 	if strings.HasSuffix(bin, "dra-slice") {
-		args = append(args, "validate")
+		args = append(args, "validate", "-v") // -v: every error, none capped
 	}
 	if gates != "" {
 		args = append(args, "--feature-gates", gates)
