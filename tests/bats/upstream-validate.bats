@@ -168,3 +168,7 @@ JSON
     [[ $(grep -c 'bad.jsonl:[0-9].*: DeviceClass/c[0-9]*: metadata.labels' <<<"$stderr") -eq 30 ]]
     [[ $stderr != *"more like the one above"* && $stderr != *"more errors"* ]]
 }
+
+@test "a slice of over 128 devices, one of them advanced, may have at most 64 (validateResourceSliceSpec)" {
+    upstream slice-device-limit
+}

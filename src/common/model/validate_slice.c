@@ -807,6 +807,29 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
 }
 
 /* A device: its fields looked up through the memo (see V_MEMO). */
+/* Whether a device of a list has taints, counter consumptions or a list
+ * attribute (validation.go: haveDeviceTaints, haveConsumesCounters,
+ * haveListAttributes), by looking only at those fields. */
+static bool any_advanced(const json_t *devices)
+{
+    size_t i;
+    const json_t *d;
+    json_array_foreach (devices, i, d) {
+        if (alen(json_object_get(d, "taints")) || alen(json_object_get(d, "consumesCounters")))
+            return true;
+        const char *name;
+        const json_t *a;
+        json_object_foreach ((json_t *)json_object_get(d, "attributes"), name, a) {
+            const json_t *f[AF_COUNT];
+            attr_fields(a, f);
+            for (int k = AF_INTS; k <= AF_VERSIONS; k++)
+                if (f[k] && !json_is_null(f[k]))
+                    return true;
+        }
+    }
+    return false;
+}
+
 static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *advanced)
 {
     if (dra_vis_obj(v, d))
@@ -899,8 +922,12 @@ static void v_slice_spec(vctx *v, const json_t *spec)
 
     /* The device limit is 64 when any device is "advanced", which the device
      * walk finds out: the items are validated into a separate list that is
-     * dropped for Too many, so every device is visited once. */
-    if (devices && dra_v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES)) {
+     * dropped for Too many, so every device is visited once.  Over 128
+     * devices are not walked: a look at each device says which limit. */
+    size_t max_devices = json_array_size(devices) > DRA_RESOURCE_SLICE_MAX_DEVICES && any_advanced(devices)
+                             ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED
+                             : DRA_RESOURCE_SLICE_MAX_DEVICES;
+    if (devices && dra_v_max_items(v, "devices", devices, max_devices)) {
         dra_errs outer = v->errs;
         v->errs = (dra_errs)DRA_ERRS_INIT;
         bool advanced = false;
