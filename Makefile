@@ -184,6 +184,7 @@ $(BUILD)/fuzz-replay/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/repl
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 check: $(BINS) $(UNIT_BIN) $(REPLAY_BIN)
+	$(UPSTREAM_CHECK_NOTE)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin DRA_UNIT=$(CURDIR)/$(BUILD)/tests DRA_FUZZ_REPLAY=$(CURDIR)/$(BUILD)/fuzz-replay \
 	  tests/run-tests.sh
 
@@ -245,7 +246,6 @@ clean:
 	rm -rf build
 
 include tests/upstream/upstream.mk
-include tests/upstream/peers.mk
 
 -include $(shell find $(BUILD)/obj build/fuzz/obj -name '*.d' 2>/dev/null)
 endif # FRESH

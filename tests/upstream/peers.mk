@@ -1,24 +1,18 @@
-# Upstream test peers: tests/upstream/ is a Go module pinned to Kubernetes
-# 1.37.2 whose programs run upstream's own code against the tools.
+# The validate peer (included by upstream.mk, which defines UPSTREAM_GO,
+# UPSTREAM_BIN, UPSTREAM_GOENV):
 #
-#   make upstream                  build the peers into build/upstream/bin/
-#                                  (one line saying it was skipped when there is no Go)
-#   make upstream-check-validate   dra-slice validate against the API server's
-#                                  validation (tests/upstream/validate/run.sh)
-#
-# Go fetches the modules from the module proxy (GOFLAGS=-mod=mod: go.sum
-# pins them); GOTOOLCHAIN=local keeps the installed Go, never a downloaded one.
-UPSTREAM_GO  ?= go
-UPSTREAM_BIN := build/upstream/bin
-UPSTREAM_HAVE_GO := $(shell command -v $(UPSTREAM_GO) 2>/dev/null)
-UPSTREAM_GOENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod
+#   make upstream-validate-peer    build upstream-validate (the API server's
+#                                  validation) and the suite's runner
+#   make upstream-check-validate   dra-slice validate against it
+#                                  (tests/upstream/validate/run.sh)
+UPSTREAM_PEERS += upstream-validate-peer
+UPSTREAM_CHECKS += upstream-check-validate
 
-.PHONY: upstream upstream-validate-peer upstream-check-validate
-upstream: upstream-validate-peer
+.PHONY: upstream-validate-peer upstream-check-validate
 
 upstream-validate-peer:
 ifeq ($(UPSTREAM_HAVE_GO),)
-	@echo "upstream: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found) to build the upstream peers"
+	@echo "$(UPSTREAM_NO_GO)"
 else
 	@mkdir -p $(UPSTREAM_BIN)
 	$(call say,GO,$(UPSTREAM_BIN)/upstream-validate)
@@ -27,9 +21,9 @@ else
 	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(UPSTREAM_BIN)/upstream-validate-diff ./validate
 endif
 
-upstream-check-validate: $(BUILD)/bin/dra-slice upstream-validate-peer
+upstream-check-validate: $(BUILD)/bin/dra-slice $(if $(UPSTREAM_HAVE_GO),upstream-validate-peer)
 ifeq ($(UPSTREAM_HAVE_GO),)
-	@echo "upstream-check-validate: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
+	@echo "$(UPSTREAM_NO_GO)"
 else
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/$(UPSTREAM_BIN) tests/upstream/validate/run.sh
 endif

@@ -1,19 +1,57 @@
-# Upstream's own tests run against the tools (included by the Makefile).
+# Upstream test peers: tests/upstream/ is a Go module pinned to Kubernetes
+# 1.37.2 (go.mod) whose programs run upstream's own code against the tools.
 #
-#   make upstream-alloctable   upstream's allocator test table through
-#                              dra-alloc: "N passed, N failed, N skipped"
+#   make upstream          build every peer into build/upstream/bin/
+#   make upstream-check    run every differential suite; ends with one line
+#                          "N passed, N failed" (all suites summed)
 #
-# Needs Go; the pinned upstream module and what it needs come from the Go
-# module cache, else from the module proxy.  Without Go it says so in one
-# line and does nothing.  Not part of `make check`.
+# Each peer is one fragment tests/upstream/NAME.mk, included here by
+# wildcard: it adds its build target to UPSTREAM_PEERS and its suite to
+# UPSTREAM_CHECKS (a target whose output ends with "N passed, N failed",
+# maybe ", N skipped", and that fails when anything failed).  Adding a peer
+# is adding its fragment.
+#
+# Without Go every target says in one line that it was skipped and why,
+# and so does `make check` (the suites are not part of it; .ci/run runs
+# `make upstream-check` after it).  Go is $(UPSTREAM_GO): the one in PATH,
+# else /usr/local/go/bin/go.  Modules come from the module cache, else
+# the module proxy (GOFLAGS=-mod=mod: go.sum pins them); GOTOOLCHAIN=local
+# keeps the installed Go, never a downloaded one.
+UPSTREAM_GO ?= $(or $(shell command -v go 2>/dev/null),$(wildcard /usr/local/go/bin/go),go)
+UPSTREAM_HAVE_GO := $(shell command -v $(UPSTREAM_GO) 2>/dev/null)
+UPSTREAM_NO_GO := upstream suites skipped: no Go toolchain ('$(UPSTREAM_GO)' not found; set UPSTREAM_GO=/path/to/go)
+UPSTREAM_BIN := build/upstream/bin
+UPSTREAM_GOENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod
 
-GO ?= $(or $(shell command -v go 2>/dev/null),$(wildcard /usr/local/go/bin/go),go)
+UPSTREAM_PEERS :=
+UPSTREAM_CHECKS :=
+include $(filter-out tests/upstream/upstream.mk,$(sort $(wildcard tests/upstream/*.mk)))
 
-.PHONY: upstream-alloctable
-upstream-alloctable:
-	@if ! command -v "$(GO)" >/dev/null 2>&1; then \
-	  echo "upstream-alloctable: skipped: no Go toolchain ('$(GO)' not found; set GO=/path/to/go)"; \
-	else \
-	  $(MAKE) -s --no-print-directory $(BUILD)/bin/dra-alloc && \
-	  GO="$(GO)" tests/upstream/alloctable/run.sh $(CURDIR)/$(BUILD)/bin/dra-alloc $(CURDIR)/$(BUILD)/upstream/alloctable; \
-	fi
+# The line `make check` prints when the suites cannot run.
+UPSTREAM_CHECK_NOTE := $(if $(UPSTREAM_HAVE_GO),,@echo "$(UPSTREAM_NO_GO)")
+
+.PHONY: upstream upstream-check
+ifeq ($(UPSTREAM_HAVE_GO),)
+upstream upstream-check:
+	@echo "$(UPSTREAM_NO_GO)"
+else
+upstream: $(UPSTREAM_PEERS)
+
+# Each suite in turn (they are heavy), its time, then the sum of their
+# "N passed, N failed" lines; a suite that printed none counts as failed.
+upstream-check:
+	@p=0; f=0; \
+	for t in $(UPSTREAM_CHECKS); do \
+	  echo "== upstream: make $$t"; \
+	  s=$$(date +%s); out=$$(mktemp); \
+	  { $(MAKE) --no-print-directory $$t 2>&1; echo $$? >"$$out.rc"; } | tee "$$out"; rc=$$(cat "$$out.rc"); \
+	  line=$$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$$out" | tail -n 1); rm -f "$$out" "$$out.rc"; \
+	  echo "== upstream: $$t took $$(( $$(date +%s) - s ))s"; \
+	  if [ -z "$$line" ]; then f=$$((f + 1)); continue; fi; \
+	  np=$$(echo "$$line" | sed -E 's/^([0-9]+) passed.*/\1/'); \
+	  nf=$$(echo "$$line" | sed -E 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/'); \
+	  if [ $$rc -ne 0 ] && [ $$nf -eq 0 ]; then nf=1; fi; \
+	  p=$$((p + np)); f=$$((f + nf)); \
+	done; \
+	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+endif
