@@ -144,7 +144,7 @@ every_reader_fails() {
 }
 
 @test "duplicate object keys in JSON are an error" {
-    every_reader_fails 2 "dupkey.json:1:85: invalid JSON: duplicate object key" "$R/dupkey.json"
+    every_reader_fails 2 "dupkey.json:1:85: duplicate field \"metadata.name\"" "$R/dupkey.json"
 }
 
 @test "anchors, aliases and merge keys are expanded" {

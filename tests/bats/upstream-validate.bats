@@ -172,3 +172,18 @@ JSON
 @test "a slice of over 128 devices, one of them advanced, may have at most 64 (validateResourceSliceSpec)" {
     upstream slice-device-limit
 }
+
+@test "keys repeated in JSON inside opaque parameters are kept as bytes, not refused (RawExtension)" {
+    upstream json-duplicates
+}
+
+@test "a key repeated in JSON is a duplicate field by its path, as the strict decoder says" {
+    printf '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"app","image":"i","image":"j"}]}}\n' >"$BATS_TEST_TMPDIR/p.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/p.json"
+    assert_failure 2
+    [[ $stderr == "dra-slice: $BATS_TEST_TMPDIR/p.json:1:133: duplicate field \"spec.containers[0].image\"" ]]
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"twice"},"spec":{"selectors":[{"cel":{"expression":"true","expression":"false"}}]}}\n' >"$BATS_TEST_TMPDIR/c.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/c.json"
+    assert_failure 2
+    [[ $stderr == *": duplicate field \"spec.selectors[0].cel.expression\"" ]]
+}

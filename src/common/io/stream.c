@@ -16,6 +16,7 @@
 
 #include "../base/buf.h"
 #include "../base/utf8.h"
+#include "jdups.h"
 #include "jparse.h"
 
 /* ---- object sets ------------------------------------------------------- */
@@ -591,6 +592,20 @@ static void note_items(reader *r, const json_t *v, const char *p, size_t used, i
     free(nodes);
 }
 
+/* "duplicate field \"a.b\"" (sigs.k8s.io/json's strict error), or
+ * jansson's text when the path is unknown. */
+static dra_err *duplicate_field(const char *path, const char *jtext)
+{
+    if (!path)
+        return dra_err_new(DRA_EXIT_INPUT, "%s", jtext);
+    dra_buf text = DRA_BUF_INIT;
+    dra_buf_puts(&text, "duplicate field ");
+    dra_go_quote_echo(&text, path, strlen(path));
+    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s", text.data);
+    dra_buf_free(&text);
+    return e;
+}
+
 /* json_loadb of p[0..n) (document doc, at line:col) with the reader's rule
  * for duplicate keys: strict rejects them; warn and ignore take the last
  * value, as encoding/json does (warn notes it).  A parse error names its
@@ -599,16 +614,35 @@ static dra_err *load_json(reader *r, const char *p, size_t n, int flags, int doc
                           json_error_t *jerr)
 {
     json_t *v = json_loadb(p, n, flags | JSON_REJECT_DUPLICATES, jerr);
-    if (!v && r->set->field_validation != DRA_FV_STRICT && strstr(jerr->text, "duplicate object key")) {
+    if (!v && strstr(jerr->text, "duplicate object key")) {
         json_error_t jerr2;
         v = json_loadb(p, n, flags, &jerr2);
-        if (v && r->set->field_validation == DRA_FV_WARN) {
-            int eline = line + (jerr->line > 0 ? jerr->line - 1 : 0);
-            r->warnings = dra_err_append(r->warnings, dra_err_at(dra_err_new(DRA_EXIT_INPUT, "%s", jerr->text),
-                                                                 r->name, doc, eline, 0));
-        }
-        if (v)
+        int eline = line + (jerr->line > 0 ? jerr->line - 1 : 0);
+        int ecol = jerr->line <= 1 ? col + (jerr->column > 0 ? jerr->column - 1 : 0) : jerr->column;
+        /* as the API server decodes: by the field's path, none inside a
+         * RawExtension (kept as bytes) */
+        char *path = NULL;
+        size_t len = v ? (size_t)jerr2.position : 0;
+        bool scanned = v && len > 0 && len <= n && dra_json_first_duplicate(p, len, DRA_MAX_DEPTH, &path);
+        if (v && scanned && !path) {
             *jerr = jerr2;
+        } else if (v && r->set->field_validation != DRA_FV_STRICT) {
+            if (r->set->field_validation == DRA_FV_WARN)
+                r->warnings = dra_err_append(r->warnings, dra_err_at(duplicate_field(path, jerr->text), r->name, doc,
+                                                                     eline, 0));
+            *jerr = jerr2;
+        } else if (v && path) {
+            json_decref(v);
+            v = NULL;
+            *out = NULL;
+            dra_err *e = dra_err_at(duplicate_field(path, jerr->text), r->name, doc, eline, ecol);
+            free(path);
+            return e;
+        } else if (v) { /* not scanned: jansson's words */
+            json_decref(v);
+            v = NULL;
+        }
+        free(path);
     }
     *out = v;
     if (!v) {
