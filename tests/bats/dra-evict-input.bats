@@ -66,8 +66,8 @@ spec:
 YAML
     run "$DRA_BIN/dra-evict" --now 2026-03-01T10:02:00Z "$D/slices.yaml" "$BATS_TEST_TMPDIR/r.yaml" "$D/claims-pods.json"
     assert_failure 2
-    assert_output --partial 'r.yaml:7: DeviceTaintRule/cel-rule: spec.deviceSelector.selectors: Forbidden: CEL selectors were removed in Kubernetes 1.35; without them the rule would select every device'
-    assert_output --partial 'r.yaml:15 (document 2): DeviceTaintRule/class-rule: spec.deviceSelector.deviceClassName: Forbidden: field was removed in Kubernetes 1.35'
+    assert_output --partial 'r.yaml:7: DeviceTaintRule/cel-rule: unknown field "spec.deviceSelector.selectors"'
+    assert_output --partial 'r.yaml:15 (document 2): DeviceTaintRule/class-rule: unknown field "spec.deviceSelector.deviceClassName"'
     # an empty selector {} selects every allocated device (E7-1), unlike a missing one
     printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: all}\nspec:\n  deviceSelector: {}\n  taint: {key: example.com/drain, effect: NoExecute, timeAdded: "2026-03-01T11:00:00Z"}\n' > "$BATS_TEST_TMPDIR/all.yaml"
     run "$DRA_BIN/dra-evict" --now 2026-03-01T12:00:00Z -o jsonl "$D/slices.yaml" "$BATS_TEST_TMPDIR/all.yaml" "$D/claims-pods.json"

@@ -126,7 +126,7 @@ when_of() {
 @test "bad inputs: invalid rule selectors, bad times, malformed files" {
     run "$DRA_BIN/dra-evict" "$D/bad-rule.yaml"
     assert_failure 2
-    assert_output --partial 'bad-rule.yaml:8: DeviceTaintRule/old-cel-rule: spec.deviceSelector.selectors: Forbidden: field was removed in Kubernetes 1.35'
+    assert_output --partial 'bad-rule.yaml:8: DeviceTaintRule/old-cel-rule: unknown field "spec.deviceSelector.selectors"'
     yq 'del(.spec.deviceSelector.selectors)' "$D/bad-rule.yaml" > "$BATS_TEST_TMPDIR/r.yaml"
     run "$DRA_BIN/dra-evict" "$BATS_TEST_TMPDIR/r.yaml"
     assert_failure 2

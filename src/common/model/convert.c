@@ -195,17 +195,6 @@ dra_err *dra_convert_to_v1(json_t *obj, dra_kind kind, dra_apiver from)
                 convert_claim_spec(inner, &errs, &path);
             }
         }
-    } else if (from == DRA_APIVER_RESOURCE_V1ALPHA3 && kind == DRA_KIND_DEVICE_TAINT_RULE && json_is_object(spec)) {
-        json_t *sel = json_object_get(spec, "deviceSelector");
-        static const char *const removed[] = {"deviceClassName", "selectors"};
-        for (size_t i = 0; i < N(removed); i++) {
-            json_t *x = json_object_get(sel, removed[i]);
-            if (x && !json_is_null(x)) {
-                char *f = dra_xasprintf("spec.deviceSelector.%s", removed[i]);
-                dra_ferr_forbidden(&errs, f, "field was removed in Kubernetes 1.35");
-                free(f);
-            }
-        }
     }
     dra_buf_free(&path);
     json_object_set_new(obj, "apiVersion", json_string(DRA_RESOURCE_V1));

@@ -151,12 +151,12 @@ OBJ(template_v1beta1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object
     {"spec", &template_spec_v1beta1})
 
 /* ---- DeviceTaintRule ------------------------------------------------------------ */
-OBJ(taint_selector_v1alpha3, {"deviceClassName", NULL}, {"driver", NULL}, {"pool", NULL}, {"device", NULL},
-    {"selectors", &selectors})
-OBJ(taint_rule_spec_v1alpha3, {"deviceSelector", &taint_selector_v1alpha3}, {"taint", &taint})
-/* v1beta2 and later dropped deviceClassName and selectors; validation says so
- * with a better message than "unknown field" */
-OBJ(taint_rule_spec, {"deviceSelector", &taint_selector_v1alpha3}, {"taint", &taint})
+/* deviceClassName and selectors were removed in Kubernetes 1.35, from
+ * v1alpha3 too: the API server's strict decoding calls them unknown fields
+ * (k8s.io/api resource/v1alpha3/types.go DeviceTaintSelector) */
+OBJ(taint_selector, {"driver", NULL}, {"pool", NULL}, {"device", NULL})
+OBJ(taint_rule_spec_v1alpha3, {"deviceSelector", &taint_selector}, {"taint", &taint})
+OBJ(taint_rule_spec, {"deviceSelector", &taint_selector}, {"taint", &taint})
 OBJ(taint_rule_status, {"conditions", &conditions})
 OBJ(taint_rule_v1alpha3, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta},
     {"spec", &taint_rule_spec_v1alpha3}, {"status", &taint_rule_status})
