@@ -23,8 +23,8 @@ import (
 	"os"
 	"strings"
 
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"github.com/go-logr/logr"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/klog/v2"
 )
 

@@ -281,8 +281,8 @@ func (r *run) report(o *object, path, msg string) {
 	r.problem(fmt.Sprintf("%s: %s: %s", o.where(), name, msg))
 }
 
-// duplicates reports the fields of o's DRA part given twice, as strict
-// decoding of the whole object would; whether it did (strict mode).
+// duplicates reports the fields of o given twice, as strict decoding of
+// the whole object does; whether it did (strict mode).
 func (r *run) duplicates(o *object, info *kindInfo) bool {
 	data := o.raw
 	var strictErrs []error
@@ -299,22 +299,17 @@ func (r *run) duplicates(o *object, info *kindInfo) bool {
 	if err == nil {
 		strictErrs = append(strictErrs, errs...)
 	}
+	// anywhere in the object: the API server decodes all of it (a Pod, Node
+	// or Namespace has no RawExtension whose text it would not look into)
 	found := false
 	for _, e := range strictErrs {
 		msg := e.Error()
-		path := ""
-		if i := strings.Index(msg, `"`); i >= 0 {
-			path = strings.Trim(msg[i:], `"`)
+		if r.o.fieldVal == "Warn" {
+			r.warnings = append(r.warnings, fmt.Sprintf("%s: %s: %s", o.where(), ref(o.m), msg))
+			continue
 		}
-		if strings.HasPrefix(msg, "yaml: ") || !strings.Contains(path, ".") || info.keep == nil || info.keep(path) ||
-			strings.HasPrefix(path, "spec.") && podDRAPart(path) || strings.Contains(path, "].resources") {
-			if r.o.fieldVal == "Warn" {
-				r.warnings = append(r.warnings, fmt.Sprintf("%s: %s: %s", o.where(), ref(o.m), msg))
-				continue
-			}
-			r.report(o, "", msg)
-			found = true
-		}
+		r.report(o, "", msg)
+		found = true
 	}
 	return found
 }
