@@ -3,6 +3,7 @@
  * without repeats it finds none, and on one whose only fault is a repeat
  * (and no deeper than the scan's limit) it finds one. */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
