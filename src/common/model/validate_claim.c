@@ -149,29 +149,34 @@ static void v_device_class_ref(vctx *v, const json_t *r, bool sub)
     dra_v_required_str(v, r, "deviceClassName", sub ? dra_check_long_name : dra_check_dns1123_subdomain);
 }
 
+/* obj[key]: names mapping to quantities, only the quantities checked (they
+ * must parse; the API server cannot decode others). */
+static void v_quantity_map(vctx *v, const json_t *obj, const char *key)
+{
+    const json_t *m;
+    if (!dra_vobj(v, obj, key, &m))
+        return;
+    V_CHILD(v, key)
+    {
+        const char *k;
+        const json_t *q;
+        json_object_foreach((json_t *)m, k, q)
+        {
+            dra_quantity parsed;
+            V_KEY(v, k, strlen(k)) dra_vquantity_value(v, q, &parsed);
+        }
+    }
+}
+
 /* capacity.requests: names mapping to quantities.  Only the quantities are
  * checked (they must parse): validation.go has no rule for the names
  * (resource/v1 CapacityRequirements.Requests, 1.37). */
 static void v_capacity_requests(vctx *v, const json_t *r)
 {
-    const json_t *cap, *reqs;
+    const json_t *cap;
     if (!dra_vobj(v, r, "capacity", &cap))
         return;
-    V_CHILD(v, "capacity")
-    {
-        if (!dra_vobj(v, cap, "requests", &reqs))
-            continue;
-        V_CHILD(v, "requests")
-        {
-            const char *k;
-            const json_t *q;
-            json_object_foreach((json_t *)reqs, k, q)
-            {
-                dra_quantity parsed;
-                V_KEY(v, k, strlen(k)) dra_vquantity_value(v, q, &parsed);
-            }
-        }
-    }
+    V_CHILD(v, "capacity") v_quantity_map(v, cap, "requests");
 }
 
 /* derivedAttributes (KEP-6080, DRADerivedAttributes; resource/v1
@@ -392,19 +397,7 @@ static void v_result(vctx *v, const json_t *r, const json_t *requests)
     dra_vbool(v, r, "adminAccess", &admin);
     dra_v_skip_node_operations(v, r);
     /* consumed capacity: quantities (the API server cannot decode others) */
-    const json_t *consumed;
-    if (dra_vobj(v, r, "consumedCapacity", &consumed)) {
-        V_CHILD(v, "consumedCapacity")
-        {
-            const char *k;
-            const json_t *q;
-            json_object_foreach((json_t *)consumed, k, q)
-            {
-                dra_quantity parsed;
-                V_KEY(v, k, strlen(k)) dra_vquantity_value(v, q, &parsed);
-            }
-        }
-    }
+    v_quantity_map(v, r, "consumedCapacity");
 }
 
 static void v_allocation(vctx *v, const json_t *alloc, const json_t *requests)
