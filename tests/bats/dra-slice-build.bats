@@ -96,7 +96,7 @@ setup() {
     run --separate-stderr "$S" build --driver gpu.example.com --node node-1 "$D/bad-name.yaml"
     assert_failure 2
     [[ $stderr == *"bad-name.yaml:3: Device/GPU_1: devices[1].name: Invalid value: \"GPU_1\": a lowercase RFC 1123 label"* ]]
-    [[ $stderr == *"Device/GPU_1: devices[1].attributes[model]: Invalid value: {\"int\":3,\"string\":\"x\"}: exactly one value must be specified"* ]]
+    [[ $stderr == *"Device/GPU_1: devices[1].attributes[model]: Invalid value: \"{int, string}\": must specify exactly one of: \`int\`, \`bool\`, \`string\`, \`version\`, \`ints\`, \`bools\`, \`strings\`, \`versions\`"* ]]
     assert_output ""
 }
 

@@ -207,7 +207,7 @@ J
     [[ $stderr == *"metadata.labels: Invalid value: \"A${a8190}...${a8190:1}Z\": "* ]]
     [[ $stderr == *"unknown field \"spec.${k8190:5}k...${k8190}\""* ]]
     # a value of ordinary length is echoed whole, as upstream does
-    [[ $stderr == *"DeviceClass/e: metadata.labels: Invalid value: \"${a8190:0:100}\": must be no more than 63 characters"* ]]
+    [[ $stderr == *"DeviceClass/e: metadata.labels: Invalid value: \"${a8190:0:100}\": must be no more than 63 bytes"* ]]
 }
 
 # ---- memory ------------------------------------------------------------------
