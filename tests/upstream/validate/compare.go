@@ -164,8 +164,15 @@ func compareObject(c, u []string, more int, ref string) (verdict, []string, []st
 		decoding := false
 		for _, t := range u {
 			t = stripRef(t, ref)
+			if i := strings.Index(t, ": "); i >= 0 && (strings.Contains(t[:i], "/") || strings.HasPrefix(t, "<")) {
+				t = t[i+2:] // a whole file: the object's name
+			}
+			// a document without kind or apiVersion is refused before
+			// it is decoded, as one with a field given twice
 			decoding = decoding || strings.HasPrefix(t, "duplicate field ") || strings.HasPrefix(t, "yaml: ") ||
-				strings.HasPrefix(t, "decode: ") || strings.HasPrefix(t, "invalid JSON: ")
+				strings.HasPrefix(t, "decode: ") || strings.HasPrefix(t, "invalid JSON: ") ||
+				strings.HasPrefix(t, "kind: Required value: object has no kind") ||
+				strings.HasPrefix(t, "apiVersion: Required value: object has no apiVersion")
 		}
 		if reading && decoding {
 			return sameVerdict, nil, nil
