@@ -51,7 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     bool dup = strstr(jerr.text, "duplicate object key") != NULL;
     json_t *lax = dup ? json_loadb(p, size, JSON_DECODE_ANY, &jerr) : NULL;
-    if (lax && depth_of(lax) < DEPTH && !found) /* a repeat jansson saw */
+    /* a repeat jansson saw (a NUL byte ends the scan's tokens, where
+     * jansson may read on: the reader then keeps jansson's words) */
+    if (lax && !memchr(p, '\0', size) && depth_of(lax) < DEPTH && !found)
         abort();
     json_decref(lax);
     return 0;
