@@ -201,8 +201,10 @@ UNIT_TEST(v1beta1_edge_cases)
     json_decref(o);
 
     o = parse("{\"spec\":{\"deviceSelector\":{\"deviceClassName\":\"x\"},\"taint\":{}}}");
+    /* removed from every version in 1.35: strict decoding calls it an unknown
+     * field (test_validate); conversion leaves it to that */
     e = dra_convert_to_v1(o, DRA_KIND_DEVICE_TAINT_RULE, DRA_APIVER_RESOURCE_V1ALPHA3);
-    CHECK_STR(e ? e->field : NULL, "spec.deviceSelector.deviceClassName");
+    CHECK(e == NULL);
     dra_err_free(e);
     json_decref(o);
 }
