@@ -1,0 +1,56 @@
+# upstream-alloc, the scheduler's structured allocator as a peer of
+# `dra-alloc --node`, and the differential suite that runs both (included
+# by the Makefile; see tests/upstream/allocdiff/run.sh).
+#
+#   make upstream-alloc            build/upstream/bin/upstream-alloc and
+#                                  build/upstream/bin/upstream-allocdiff
+#   make upstream-check-alloc      every input of tests/data and examples/
+#                                  and SEEDS (2000) generated cases through
+#                                  both allocators: "N passed, N failed"
+#   make fuzz-upstream-alloc       generated cases until stopped (or SEEDS=N)
+#   make bench-upstream-alloc      dra-alloc vs upstream-alloc, wall time and
+#                                  max RSS, 10 / 1,000 / 10,000 devices
+#
+# Without Go each says in one line that it was skipped.
+ALLOC_GO := $(or $(shell command -v go 2>/dev/null),$(wildcard /usr/local/go/bin/go))
+ALLOC_UBIN := build/upstream/bin
+ALLOC_GOENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod
+SEEDS ?= 2000
+SEED0 ?= 1
+
+.PHONY: upstream-alloc upstream-check-alloc fuzz-upstream-alloc bench-upstream-alloc
+upstream: upstream-alloc
+
+upstream-alloc:
+ifeq ($(ALLOC_GO),)
+	@echo "upstream-alloc: skipped: no Go toolchain (go not found) to build the peer"
+else
+	@mkdir -p $(ALLOC_UBIN)
+	$(call say,GO,$(ALLOC_UBIN)/upstream-alloc)
+	$(Q)cd tests/upstream && $(ALLOC_GOENV) $(ALLOC_GO) build -o $(CURDIR)/$(ALLOC_UBIN)/upstream-alloc ./cmd/upstream-alloc
+	$(call say,GO,$(ALLOC_UBIN)/upstream-allocdiff)
+	$(Q)cd tests/upstream && $(ALLOC_GOENV) $(ALLOC_GO) build -o $(CURDIR)/$(ALLOC_UBIN)/upstream-allocdiff ./allocdiff
+endif
+
+upstream-check-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
+ifeq ($(ALLOC_GO),)
+	@echo "upstream-check-alloc: skipped: no Go toolchain (go not found)"
+else
+	@$(ALLOC_UBIN)/upstream-allocdiff -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/allocdiff \
+	  -seeds $(SEEDS) -seed0 $(SEED0) tests/data examples
+endif
+
+fuzz-upstream-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
+ifeq ($(ALLOC_GO),)
+	@echo "fuzz-upstream-alloc: skipped: no Go toolchain (go not found)"
+else
+	@$(ALLOC_UBIN)/upstream-allocdiff -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/allocdiff \
+	  -seeds $(if $(filter command line,$(origin SEEDS)),$(SEEDS),0) -seed0 $(SEED0)
+endif
+
+bench-upstream-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
+ifeq ($(ALLOC_GO),)
+	@echo "bench-upstream-alloc: skipped: no Go toolchain (go not found)"
+else
+	@bench/upstream-alloc.sh $(BUILD)/bin/dra-alloc $(ALLOC_UBIN)/upstream-alloc build/upstream/bench
+endif

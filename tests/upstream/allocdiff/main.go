@@ -1,0 +1,521 @@
+// Command upstream-allocdiff is the differential suite of `dra-alloc --node`
+// against the scheduler's structured allocator (package peer, the code of
+// upstream-alloc): every input under the named paths, for each node in it,
+// and SEEDS generated cases (gen.go), each run through both; it prints the
+// counts and "N passed, N failed", each disagreement with its seed or
+// input and a minimized input kept under -keep.
+//
+// Compared: the exit status (allocated, cannot allocate, error), and when
+// both allocate, every pending claim as written (devices chosen and their
+// order, config, node selector, consumed capacity, share IDs, binding
+// conditions, skipNodeOperations...).  Inputs dra-alloc refuses as invalid
+// are counted, not compared.  Disagreements listed in KNOWN (upstream's own
+// bugs) are counted separately.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"dra-tools/tests/upstream/allocdiff/peer"
+)
+
+var (
+	draAlloc = flag.String("dra-alloc", "build/bin/dra-alloc", "the dra-alloc binary")
+	keep     = flag.String("keep", "build/upstream/allocdiff", "folder for failing inputs")
+	seeds    = flag.Int("seeds", 2000, "generated cases (0: until stopped)")
+	seed0    = flag.Uint64("seed0", 1, "first seed")
+	jobs     = flag.Int("j", 2, "cases run at once")
+	known    = flag.String("known", "tests/upstream/allocdiff/KNOWN", "upstream's own bugs: one seed or input a line")
+	verbose  = flag.Bool("v", false, "say what each case did")
+)
+
+const now = "2026-01-01T00:00:00Z"
+
+// The verdict of one comparison.
+type verdict struct {
+	kind   string // pass, fail, refused, timeout
+	detail string
+	sig    string // what kind of failure, kept while minimizing
+}
+
+// run1 runs dra-alloc on file.
+func runC(file, node, gates string, validate bool) (int, []byte, string) {
+	args := []string{"--node", node, "-o", "json", "--now", now}
+	if gates != "" {
+		args = append(args, "--feature-gates", gates)
+	}
+	if !validate {
+		args = append(args, "--no-validate")
+	}
+	args = append(args, file)
+	cmd := exec.Command(*draAlloc, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		if x, ok := err.(*exec.ExitError); ok {
+			code = x.ExitCode()
+		} else {
+			code = 99
+		}
+	}
+	return code, out.Bytes(), strings.TrimSpace(errb.String())
+}
+
+func runUp(data []byte, name, node, gates string) peer.Outcome {
+	raws, err := peer.ReadBytes(name, data)
+	if err != nil {
+		return peer.Outcome{Exit: peer.ExitInput, Msg: err.Error()}
+	}
+	in, err := peer.Decode(raws)
+	if err != nil {
+		return peer.Outcome{Exit: peer.ExitInput, Msg: err.Error()}
+	}
+	t, _ := time.Parse(time.RFC3339, now)
+	return peer.Run(context.Background(), peer.Options{Node: node, Gates: gates, Now: t, Timeout: 10 * time.Second}, in)
+}
+
+// claimsOf reads dra-alloc's -o json output as generic values.
+func claimsOf(out []byte) ([]any, error) {
+	if len(bytes.TrimSpace(out)) == 0 {
+		return nil, nil
+	}
+	var v map[string]any
+	if err := json.Unmarshal(out, &v); err != nil {
+		return nil, err
+	}
+	if v["kind"] == "List" {
+		items, _ := v["items"].([]any)
+		return items, nil
+	}
+	return []any{v}, nil
+}
+
+func generic(x any) any {
+	b, _ := json.Marshal(x)
+	var v any
+	_ = json.Unmarshal(b, &v)
+	return v
+}
+
+// devices says which devices each claim got, for the report.
+func devices(claims []any) string {
+	var parts []string
+	for _, c := range claims {
+		m, _ := c.(map[string]any)
+		name := fmt.Sprint(dig(m, "metadata", "name"))
+		var ds []string
+		res, _ := dig(m, "status", "allocation", "devices", "results").([]any)
+		for _, r := range res {
+			rm, _ := r.(map[string]any)
+			ds = append(ds, fmt.Sprintf("%v=%v/%v/%v", rm["request"], rm["driver"], rm["pool"], rm["device"]))
+		}
+		parts = append(parts, name+"["+strings.Join(ds, " ")+"]")
+	}
+	return strings.Join(parts, " ")
+}
+
+func dig(v any, path ...string) any {
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[p]
+	}
+	return v
+}
+
+// firstDiff names the first path where a and b differ.
+func firstDiff(path string, a, b any) string {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := map[string]bool{}
+		for k := range x {
+			keys[k] = true
+		}
+		for k := range y {
+			keys[k] = true
+		}
+		var ks []string
+		for k := range keys {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		for _, k := range ks {
+			if !reflect.DeepEqual(x[k], y[k]) {
+				return firstDiff(path+"."+k, x[k], y[k])
+			}
+		}
+		return ""
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			break
+		}
+		for i := range x {
+			if !reflect.DeepEqual(x[i], y[i]) {
+				return firstDiff(fmt.Sprintf("%s[%d]", path, i), x[i], y[i])
+			}
+		}
+		return ""
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return fmt.Sprintf("%s: dra-alloc %s, upstream %s", path, ja, jb)
+}
+
+// compare runs both on one input and node.
+func compare(file string, data []byte, node, gates string) verdict {
+	code, out, msg := runC(file, node, gates, true)
+	if code == 2 {
+		if c2, _, m2 := runC(file, node, gates, false); c2 != 2 {
+			return verdict{kind: "refused", detail: msg + " / " + m2}
+		}
+	}
+	up := runUp(data, file, node, gates)
+	if code == 3 || up.Exit == peer.ExitRuntime {
+		return verdict{kind: "timeout", detail: fmt.Sprintf("dra-alloc %d, upstream %d", code, up.Exit)}
+	}
+	if code != up.Exit {
+		d := fmt.Sprintf("exit: dra-alloc %d (%s), upstream %d (%s)", code, firstLine(msg), up.Exit, up.Msg)
+		if code == 0 {
+			c, _ := claimsOf(out)
+			d += "; dra-alloc chose " + devices(c)
+		}
+		if up.Exit == 0 {
+			d += "; upstream chose " + devices(generic(up.Claims).([]any))
+		}
+		return verdict{kind: "fail", detail: d, sig: fmt.Sprintf("exit %d/%d", code, up.Exit)}
+	}
+	if code != 0 {
+		return verdict{kind: "pass"}
+	}
+	got, err := claimsOf(out)
+	if err != nil {
+		return verdict{kind: "fail", detail: "dra-alloc output: " + err.Error(), sig: "output"}
+	}
+	want, _ := generic(up.Claims).([]any)
+	maskShareIDs(got)
+	maskShareIDs(want)
+	if reflect.DeepEqual(got, want) {
+		return verdict{kind: "pass"}
+	}
+	dg, du := devices(got), devices(want)
+	if dg != du {
+		return verdict{kind: "fail", detail: "devices: dra-alloc " + dg + ", upstream " + du, sig: "devices"}
+	}
+	return verdict{kind: "fail", detail: firstDiff("", got, want), sig: "result"}
+}
+
+func firstLine(s string) string {
+	lines := strings.Split(s, "\n")
+	for _, l := range lines {
+		if !strings.Contains(l, ": warning: ") {
+			return l
+		}
+	}
+	return lines[0]
+}
+
+type counts struct {
+	sync.Mutex
+	inputs, cases, passed, failed, known, refused, timeout, skipped int
+	fails                                                           []string
+	refusals                                                        []string
+}
+
+func (c *counts) add(v verdict, what string, isKnown bool) {
+	c.Lock()
+	defer c.Unlock()
+	c.cases++
+	switch {
+	case v.kind == "pass":
+		c.passed++
+	case v.kind == "refused":
+		c.refused++
+		if len(c.refusals) < 5 {
+			c.refusals = append(c.refusals, what+": "+v.detail)
+		}
+	case v.kind == "timeout":
+		c.timeout++
+	case isKnown:
+		c.known++
+	default:
+		c.failed++
+		c.fails = append(c.fails, "FAIL "+what+": "+v.detail)
+	}
+	if *verbose {
+		fmt.Fprintf(os.Stderr, "%s %s %s\n", v.kind, what, v.detail)
+	}
+}
+
+func readKnown() map[string]bool {
+	k := map[string]bool{}
+	f, err := os.Open(*known)
+	if err != nil {
+		return k
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		l := strings.TrimSpace(s.Text())
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		k[strings.Fields(l)[0]] = true
+	}
+	return k
+}
+
+// Inputs of a path: each manifest file, and each folder of them as one.
+func corpus(root string) []string {
+	var out []string
+	_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return nil
+		}
+		if info.IsDir() {
+			ents, _ := os.ReadDir(p)
+			n := 0
+			for _, e := range ents {
+				if !e.IsDir() && isManifest(e.Name()) {
+					n++
+				}
+			}
+			if n > 1 {
+				out = append(out, p)
+			}
+			return nil
+		}
+		if isManifest(p) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+func isManifest(n string) bool {
+	return strings.HasSuffix(n, ".json") || strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") || strings.HasSuffix(n, ".jsonl")
+}
+
+// nodesOf: the Nodes of an input and the nodes its slices name.
+func nodesOf(in *peer.Input) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range in.Nodes {
+		add(n.Name)
+	}
+	for _, s := range in.Slices {
+		if s.Spec.NodeName != nil {
+			add(*s.Spec.NodeName)
+		}
+		for _, d := range s.Spec.Devices {
+			if d.NodeName != nil {
+				add(*d.NodeName)
+			}
+		}
+	}
+	if len(out) == 0 {
+		add("node-1")
+	}
+	return out
+}
+
+// All the allocator's gates on: a second try for inputs that need them.
+const allGates = "DRAConsumableCapacity=true,DRADerivedAttributes=true,DRADeviceBindingConditions=true," +
+	"DRADeviceCompatibilityGroups=true,DRADeviceTaintRules=true,DRADeviceTaints=true,DRAFractionalCapacityRange=true," +
+	"DRAListTypeAttributes=true,DRAOptionalNodeOperations=true,DRAPartitionableDevices=true"
+
+func runCorpus(paths []string, c *counts, kn map[string]bool) {
+	for _, root := range paths {
+		for _, p := range corpus(root) {
+			raws, err := peer.ReadPaths([]string{p}, nil)
+			if err != nil {
+				c.skipped++
+				continue
+			}
+			in, err := peer.Decode(raws)
+			if err != nil || len(in.Claims) == 0 {
+				c.skipped++
+				continue
+			}
+			c.inputs++
+			var data []byte
+			file := p
+			if st, _ := os.Stat(p); st != nil && st.IsDir() {
+				// one file with the folder's objects, in order
+				var b bytes.Buffer
+				for _, r := range raws {
+					b.Write(r.JSON)
+					b.WriteByte('\n')
+				}
+				data = b.Bytes()
+				f, _ := os.CreateTemp("", "allocdiff-*.jsonl")
+				f.Write(data)
+				f.Close()
+				file = f.Name()
+				defer os.Remove(file)
+			} else {
+				data, _ = os.ReadFile(p)
+			}
+			for _, node := range nodesOf(in) {
+				v := compare(file, data, node, "")
+				if v.kind == "refused" {
+					v = compare(file, data, node, allGates)
+				}
+				what := fmt.Sprintf("input %s node %s", p, node)
+				c.add(v, what, kn[p])
+			}
+		}
+	}
+}
+
+func caseBytes(objs []any) []byte {
+	var b bytes.Buffer
+	for _, o := range objs {
+		j, _ := json.Marshal(o)
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+func writeTemp(data []byte) string {
+	f, _ := os.CreateTemp("", "allocdiff-*.jsonl")
+	f.Write(data)
+	f.Close()
+	return f.Name()
+}
+
+// minimize drops objects while the failure keeps its kind.
+func minimize(objs []any, node, gates, sig string) []any {
+	for changed := true; changed; {
+		changed = false
+		for i := len(objs) - 1; i >= 0; i-- {
+			try := append(append([]any{}, objs[:i]...), objs[i+1:]...)
+			data := caseBytes(try)
+			f := writeTemp(data)
+			v := compare(f, data, node, gates)
+			os.Remove(f)
+			if v.kind == "fail" && v.sig == sig {
+				objs, changed = try, true
+			}
+		}
+	}
+	return objs
+}
+
+func runSeeds(c *counts, kn map[string]bool) {
+	work := make(chan uint64)
+	var wg sync.WaitGroup
+	for w := 0; w < *jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seed := range work {
+				gc := generate(seed)
+				data := caseBytes(gc.objs)
+				f := writeTemp(data)
+				gates := gc.gateString()
+				for _, node := range gc.nodes {
+					v := compare(f, data, node, gates)
+					what := fmt.Sprintf("seed %d node %s", seed, node)
+					name := fmt.Sprintf("seed-%d", seed)
+					if v.kind == "fail" && !kn[name] {
+						_ = os.MkdirAll(*keep, 0o755)
+						min := minimize(gc.objs, node, gates, v.sig)
+						out := filepath.Join(*keep, fmt.Sprintf("%s-%s.jsonl", name, node))
+						_ = os.WriteFile(out, caseBytes(min), 0o644)
+						v.detail += fmt.Sprintf("\n    dra-alloc --node %s --feature-gates %s --now %s %s", node, gates, now, out)
+					}
+					c.add(v, what, kn[name])
+				}
+				os.Remove(f)
+				c.Lock()
+				c.inputs++
+				c.Unlock()
+			}
+		}()
+	}
+	for i := 0; *seeds == 0 || i < *seeds; i++ {
+		work <- *seed0 + uint64(i)
+	}
+	close(work)
+	wg.Wait()
+}
+
+func main() {
+	flag.Parse()
+	kn := readKnown()
+	start := time.Now()
+	var cc, cs counts
+	if flag.NArg() > 0 {
+		runCorpus(flag.Args(), &cc, kn)
+		for _, f := range cc.fails {
+			fmt.Println(f)
+		}
+		fmt.Printf("inputs: %d read (%d skipped: unreadable or no claims), %d cases: %d passed, %d failed, %d known, %d refused as invalid, %d timed out\n",
+			cc.inputs, cc.skipped, cc.cases, cc.passed, cc.failed, cc.known, cc.refused, cc.timeout)
+	}
+	if *seeds != 0 || flag.NArg() == 0 {
+		runSeeds(&cs, kn)
+		for _, f := range cs.fails {
+			fmt.Println(f)
+		}
+		for _, r := range cs.refusals {
+			fmt.Println("refused " + r)
+		}
+		fmt.Printf("seeds: %d from %d, %d cases: %d passed, %d failed, %d known, %d refused as invalid, %d timed out\n",
+			cs.inputs, *seed0, cs.cases, cs.passed, cs.failed, cs.known, cs.refused, cs.timeout)
+	}
+	fmt.Printf("%d passed, %d failed (%s)\n", cc.passed+cs.passed, cc.failed+cs.failed, time.Since(start).Round(time.Second))
+	if cc.failed+cs.failed > 0 {
+		os.Exit(1)
+	}
+}
+
+// maskShareIDs replaces each result's shareID by its form: upstream makes a
+// random UUID (uuid.NewUUID in allocateDevice), so only its presence and
+// form can agree.
+func maskShareIDs(claims []any) {
+	for _, c := range claims {
+		res, _ := dig(c, "status", "allocation", "devices", "results").([]any)
+		for _, r := range res {
+			rm, _ := r.(map[string]any)
+			if id, ok := rm["shareID"].(string); ok {
+				if uuidForm.MatchString(id) {
+					rm["shareID"] = "<uuid>"
+				}
+			}
+		}
+	}
+}
+
+var uuidForm = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)

@@ -1,0 +1,283 @@
+package peer
+
+// One `dra-alloc --node` run done by upstream's code: objects decoded as the
+// API server decodes them (any served version, defaulted, converted to v1:
+// k8s.io/kubernetes/pkg/api/legacyscheme), ResourceSlices patched with
+// DeviceTaintRules as the scheduler's slice tracker patches them
+// (k8s.io/dynamic-resource-allocation/resourceslice/tracker: applyPatches),
+// the allocated state gathered from allocated claims as the scheduler does
+// (pkg/scheduler/framework/plugins/dynamicresources: foreachAllocatedDevice,
+// GatherAllocatedState), the allocator's features from the gates
+// (AllocatorFeatures), and structured.NewAllocator(...).Allocate for the
+// node with every pending claim, in input order.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/dynamic-resource-allocation/cel"
+	"k8s.io/dynamic-resource-allocation/structured"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
+	kfeatures "k8s.io/kubernetes/pkg/features"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/dynamicresources"
+	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/feature"
+)
+
+// Exit codes, as dra-alloc's.
+const (
+	ExitOK      = 0
+	ExitNo      = 1 // cannot allocate on this node
+	ExitInput   = 2 // bad input, or the allocator's error
+	ExitRuntime = 3
+)
+
+// Options of one run.
+type Options struct {
+	Node    string
+	Gates   string        // --feature-gates
+	Now     time.Time     // --now (zero: the time of the run)
+	Timeout time.Duration // 0: none
+}
+
+// Outcome of one run: the pending claims with their allocation (exit 0),
+// or the exit code and upstream's message.
+type Outcome struct {
+	Claims []*resourceapi.ResourceClaim
+	Exit   int
+	Msg    string
+}
+
+type classes map[string]*resourceapi.DeviceClass
+
+func (c classes) List() ([]*resourceapi.DeviceClass, error) {
+	var out []*resourceapi.DeviceClass
+	for _, v := range c {
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (c classes) Get(name string) (*resourceapi.DeviceClass, error) {
+	if v, ok := c[name]; ok {
+		return v, nil
+	}
+	return nil, apierrors.NewNotFound(resourceapi.Resource("deviceclass"), name) // as the generated lister says it
+}
+
+// Features are the allocator's features for a --feature-gates value, as
+// the scheduler derives them from kube-scheduler's gates.
+func Features(gates string) (structured.Features, feature.Features, error) {
+	fg := utilfeature.DefaultFeatureGate.DeepCopy()
+	if gates != "" {
+		if err := fg.Set(gates); err != nil {
+			return structured.Features{}, feature.Features{}, err
+		}
+	}
+	fts := feature.NewSchedulerFeaturesFromGates(fg)
+	_ = fg.Enabled(kfeatures.DRADeviceTaintRules)
+	return dynamicresources.AllocatorFeatures(fts), fts, nil
+}
+
+func taintRulesOn(gates string) bool {
+	fg := utilfeature.DefaultFeatureGate.DeepCopy()
+	_ = fg.Set(gates)
+	return fg.Enabled(kfeatures.DRADeviceTaintRules)
+}
+
+func init() {
+	// the feature gates' and the allocator's logs are not the peer's output
+	klog.SetLogger(logr.Discard())
+}
+
+var decoder = legacyscheme.Codecs.UniversalDecoder(resourceapi.SchemeGroupVersion, corev1.SchemeGroupVersion)
+
+// Input is the objects a run uses, decoded.
+type Input struct {
+	Nodes  []*corev1.Node
+	Class  classes
+	Slices []*resourceapi.ResourceSlice
+	Rules  []*resourceapi.DeviceTaintRule
+	Claims []*resourceapi.ResourceClaim
+}
+
+// Decode decodes the objects of kinds the allocator uses; others are
+// skipped, as dra-alloc skips them.
+func Decode(raws []Raw) (*Input, error) {
+	in := &Input{Class: classes{}}
+	for _, r := range raws {
+		var head metav1.TypeMeta
+		if err := jsonUnmarshal(r.JSON, &head); err != nil {
+			return nil, fmt.Errorf("%s: %v", r.Where, err)
+		}
+		gv := head.APIVersion
+		switch {
+		case head.Kind == "Node" && gv == "v1":
+		case strings.HasPrefix(gv, "resource.k8s.io/") &&
+			(head.Kind == "DeviceClass" || head.Kind == "ResourceSlice" || head.Kind == "ResourceClaim" || head.Kind == "DeviceTaintRule"):
+		default:
+			continue
+		}
+		obj, _, err := decoder.Decode(r.JSON, nil, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r.Where, err)
+		}
+		switch o := obj.(type) {
+		case *corev1.Node:
+			in.Nodes = append(in.Nodes, o)
+		case *resourceapi.DeviceClass:
+			in.Class[o.Name] = o
+		case *resourceapi.ResourceSlice:
+			in.Slices = append(in.Slices, o)
+		case *resourceapi.DeviceTaintRule:
+			in.Rules = append(in.Rules, o)
+		case *resourceapi.ResourceClaim:
+			if o.Namespace == "" {
+				o.Namespace = "default"
+			}
+			in.Claims = append(in.Claims, o)
+		default:
+			return nil, fmt.Errorf("%s: unexpected %T", r.Where, obj)
+		}
+	}
+	return in, nil
+}
+
+// patched applies the DeviceTaintRules to a slice as the tracker does.
+func patched(slice *resourceapi.ResourceSlice, rules []*resourceapi.DeviceTaintRule, now metav1.Time) *resourceapi.ResourceSlice {
+	out := slice
+	for _, rule := range rules {
+		sel := rule.Spec.DeviceSelector
+		if sel == nil ||
+			(sel.Driver != nil && *sel.Driver != slice.Spec.Driver) ||
+			(sel.Pool != nil && *sel.Pool != slice.Spec.Pool.Name) {
+			continue
+		}
+		for i, d := range slice.Spec.Devices {
+			if sel.Device != nil && *sel.Device != d.Name {
+				continue
+			}
+			if out == slice {
+				out = slice.DeepCopy()
+			}
+			taint := rule.Spec.Taint
+			if taint.TimeAdded == nil {
+				taint.TimeAdded = &now
+			}
+			out.Spec.Devices[i].Taints = append(out.Spec.Devices[i].Taints, taint)
+		}
+	}
+	return out
+}
+
+// State is the scheduler's allocated state of the allocated claims.
+func State(claims []*resourceapi.ResourceClaim, consumable bool) structured.AllocatedState {
+	s := structured.AllocatedState{
+		AllocatedDevices:         sets.New[structured.DeviceID](),
+		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
+		AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
+	}
+	for _, c := range claims {
+		if c.Status.Allocation == nil {
+			continue
+		}
+		for _, r := range c.Status.Allocation.Devices.Results {
+			if r.AdminAccess != nil && *r.AdminAccess {
+				continue
+			}
+			id := structured.MakeDeviceID(r.Driver, r.Pool, r.Device)
+			if consumable && r.ShareID != nil {
+				s.AllocatedSharedDeviceIDs.Insert(structured.MakeSharedDeviceID(id, r.ShareID))
+				if r.ConsumedCapacity != nil {
+					s.AggregatedCapacity.Insert(structured.NewDeviceConsumedCapacity(id, r.ConsumedCapacity))
+				}
+				continue
+			}
+			s.AllocatedDevices.Insert(id)
+		}
+	}
+	return s
+}
+
+// Run allocates the pending claims of in on o.Node.
+func Run(ctx context.Context, o Options, in *Input) Outcome {
+	features, fts, err := Features(o.Gates)
+	if err != nil {
+		return Outcome{Exit: ExitInput, Msg: "--feature-gates: " + err.Error()}
+	}
+	now := o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	mnow := metav1.NewTime(now.Truncate(time.Second))
+	node := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: o.Node}}
+	for _, n := range in.Nodes {
+		if n.Name == o.Node {
+			node = n
+		}
+	}
+	slices := in.Slices
+	if taintRulesOn(o.Gates) && len(in.Rules) > 0 {
+		slices = make([]*resourceapi.ResourceSlice, len(in.Slices))
+		for i, s := range in.Slices {
+			slices[i] = patched(s, in.Rules, mnow)
+		}
+	}
+	var pending []*resourceapi.ResourceClaim
+	for _, c := range in.Claims {
+		if c.Status.Allocation == nil {
+			pending = append(pending, c)
+		}
+	}
+	state := State(in.Claims, fts.EnableDRAConsumableCapacity)
+	celCache := cel.NewCache(10, cel.Features{
+		EnableConsumableCapacity: fts.EnableDRAConsumableCapacity,
+		EnableListTypeAttributes: fts.EnableDRAListTypeAttributes,
+	})
+	if o.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
+		defer cancel()
+	}
+	if len(pending) == 0 {
+		return Outcome{}
+	}
+	alloc, err := structured.NewAllocator(ctx, features, state, in.Class, slices, celCache)
+	if err != nil {
+		return Outcome{Exit: ExitInput, Msg: err.Error()}
+	}
+	results, err := alloc.Allocate(ctx, node, pending)
+	switch {
+	case errors.Is(err, structured.ErrFailedAllocationOnNode):
+		return Outcome{Exit: ExitNo, Msg: err.Error()}
+	case err != nil && ctx.Err() != nil:
+		return Outcome{Exit: ExitRuntime, Msg: err.Error()}
+	case err != nil:
+		return Outcome{Exit: ExitInput, Msg: err.Error()}
+	case results == nil:
+		return Outcome{Exit: ExitNo, Msg: fmt.Sprintf("cannot allocate all claims on node %s", o.Node)}
+	}
+	out := make([]*resourceapi.ResourceClaim, len(pending))
+	for i, c := range pending {
+		c = c.DeepCopy()
+		c.APIVersion, c.Kind = "resource.k8s.io/v1", "ResourceClaim"
+		c.Status.Allocation = &results[i]
+		out[i] = c
+	}
+	return Outcome{Claims: out}
+}
+
+var _ runtime.Object = &resourceapi.ResourceClaim{}

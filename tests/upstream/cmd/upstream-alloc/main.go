@@ -1,0 +1,117 @@
+// Command upstream-alloc allocates devices with the Kubernetes scheduler's
+// own structured allocator (k8s.io/dynamic-resource-allocation/structured
+// v0.37.2), as a test peer of `dra-alloc --node`: the same arguments and
+// input formats, the pending claims printed with status.allocation in
+// dra-alloc's shape, or upstream's error on standard error.
+//
+// Exit status: 0 allocated, 1 cannot allocate on this node, 2 bad input or
+// the allocator's error, 3 timed out.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"dra-tools/tests/upstream/allocdiff/peer"
+)
+
+const prog = "upstream-alloc"
+
+func usage(w io.Writer) {
+	fmt.Fprintf(w, `usage: %s [allocate] --node NAME [--feature-gates GATE=BOOL,...] [-o yaml|json|jsonl]
+       [--timeout SECONDS] [--now RFC3339] [--no-validate] [--no-prune] [FILE...]
+Allocates the pending ResourceClaims of the input on node NAME with the
+Kubernetes 1.37.2 scheduler's structured allocator.
+`, prog)
+}
+
+func fail(code int, format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s: %s\n", prog, fmt.Sprintf(format, args...))
+	os.Exit(code)
+}
+
+func main() {
+	o := peer.Options{Timeout: 10 * time.Second}
+	format := "yaml"
+	var paths []string
+	args := os.Args[1:]
+	if len(args) > 0 && args[0] == "allocate" {
+		args = args[1:]
+	}
+	value := func(i *int) string {
+		a := args[*i]
+		if j := strings.IndexByte(a, '='); j >= 0 && strings.HasPrefix(a, "--") {
+			return a[j+1:]
+		}
+		if *i+1 >= len(args) {
+			fail(2, "%s: missing value", a)
+		}
+		*i++
+		return args[*i]
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name := a
+		if j := strings.IndexByte(a, '='); j >= 0 && strings.HasPrefix(a, "--") {
+			name = a[:j]
+		}
+		switch name {
+		case "-h", "--help":
+			usage(os.Stdout)
+			return
+		case "--node":
+			o.Node = value(&i)
+		case "--feature-gates":
+			o.Gates = value(&i)
+		case "-o", "--output":
+			format = value(&i)
+		case "--now":
+			t, err := time.Parse(time.RFC3339, value(&i))
+			if err != nil {
+				fail(2, "--now: %v", err)
+			}
+			o.Now = t
+		case "--timeout":
+			v := value(&i)
+			s, err := strconv.ParseFloat(v, 64)
+			if err != nil || s < 0 {
+				fail(2, "--timeout: invalid number of seconds %s", v)
+			}
+			o.Timeout = time.Duration(s * float64(time.Second))
+		case "--no-validate", "--no-prune":
+		default:
+			if strings.HasPrefix(a, "-") && a != "-" {
+				usage(os.Stderr)
+				fail(2, "unknown option %s", a)
+			}
+			paths = append(paths, a)
+		}
+	}
+	if o.Node == "" {
+		usage(os.Stderr)
+		fail(2, "--node NAME is required")
+	}
+	if format != "yaml" && format != "json" && format != "jsonl" {
+		fail(2, "-o: unknown format %q (yaml, json, jsonl)", format)
+	}
+	raws, err := peer.ReadPaths(paths, os.Stdin)
+	if err != nil {
+		fail(2, "%v", err)
+	}
+	in, err := peer.Decode(raws)
+	if err != nil {
+		fail(2, "%v", err)
+	}
+	out := peer.Run(context.Background(), o, in)
+	if out.Exit != 0 {
+		fail(out.Exit, "%s", out.Msg)
+	}
+	if err := peer.Write(os.Stdout, format, out.Claims); err != nil {
+		fail(3, "writing the output: %v", err)
+	}
+}
