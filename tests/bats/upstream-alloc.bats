@@ -152,3 +152,13 @@ EOF
     assert_success
     assert_output "upstream-alloctable: skipped: no Go toolchain ('/nonexistent/go' not found; set GO=/path/to/go)"
 }
+
+# Disagreements `make upstream-check-alloc` found, each with its fixture
+# under tests/data/alloc/upstream-diff/.
+UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
+
+@test "upstream-diff: selectors compile in the stored environment, whatever the gates" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o json --feature-gates DRAConsumableCapacity=false "$UD/stored-cel-env.yaml"
+    assert_success
+    [[ $(jq -r '.status.allocation.devices.results[0].device' <<<"$output") == gpu-0 ]]
+}
