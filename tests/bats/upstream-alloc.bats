@@ -162,3 +162,12 @@ UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
     assert_success
     [[ $(jq -r '.status.allocation.devices.results[0].device' <<<"$output") == gpu-0 ]]
 }
+
+@test "upstream-diff: the claim-wide search cut leaves a later request's selector error to the search" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 "$UD/cut-selector-error.yaml"
+    assert_failure 2
+    assert_output ""
+    [[ $stderr == *'claim default/c: selector #0 on device gpu.example.com/node-1/gpu-3: CEL runtime error: no such key: model'* ]]
+    run --separate-stderr "$BATS_TEST_DIRNAME/../../build/upstream/bin/upstream-alloc" --node node-1 "$UD/cut-selector-error.yaml"
+    [[ $status -eq 2 || ! -x $BATS_TEST_DIRNAME/../../build/upstream/bin/upstream-alloc ]]
+}

@@ -567,7 +567,8 @@ static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
  * chosen), no All mode (its constraint error), no admin access (an admin
  * request may take a device in use), and the claim stays within the result
  * limit (so no later request could stop the search with "too many").  Every device is checked against
- * every request that could take it, so a selector error or an amount of
+ * every request that could take it (all of them, not the first to accept
+ * it), so a selector error or an amount of
  * capacity that cannot be had anywhere in the subtree makes the count
  * untrusted (-1) as above.  The look ahead records
  * nothing for --explain (selectable's quiet mode): each reason is recorded
@@ -601,6 +602,9 @@ static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc star
                     continue;
                 bool after = pi > start.pool || (pi == start.pool && (si > start.slice ||
                                                                       (si == start.slice && di >= start.dev)));
+                /* Every request is asked, not only until one accepts: the
+                 * subtree may offer the device to any of them, and a selector
+                 * error of a later one is upstream's answer there. */
                 bool any = false;
                 for (size_t k = after ? (size_t)ri : (size_t)ri + 1; k < c->nreqs; k++) {
                     al_req *q = k == (size_t)ri ? req : &c->reqs[k];
@@ -612,13 +616,10 @@ static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc star
                         dra_err_free(e);
                         return -1;
                     }
-                    if (ok) {
-                        any = true;
-                        break;
-                    }
+                    any = any || ok;
                 }
                 if (any && ++n >= need)
-                    return n;
+                    return n; /* no cut: what is left unasked does not matter */
             }
         }
     }
