@@ -171,3 +171,11 @@ UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
     run --separate-stderr "$BATS_TEST_DIRNAME/../../build/upstream/bin/upstream-alloc" --node node-1 "$UD/cut-selector-error.yaml"
     [[ $status -eq 2 || ! -x $BATS_TEST_DIRNAME/../../build/upstream/bin/upstream-alloc ]]
 }
+
+@test "upstream-diff: a device skipping node operations is still one of an All request's devices" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAOptionalNodeOperations=true "$UD/all-skip-node-ops.yaml"
+    assert_failure 1
+    assert_output ""
+    [[ $stderr == *'cannot allocate all claims'* ]]
+    [[ $stderr != *'constraint'* ]]
+}

@@ -194,21 +194,6 @@ static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid
             return NULL;
         }
     }
-    /* DRAOptionalNodeOperations (KEP-5945): a device whose slice skips node
-     * operations is not allocatable with the gate off, nor on a node that
-     * does not declare the feature (its kubelet would call a driver that may
-     * not exist there). */
-    if (d->slice->skip_node_ops && !r->optional_node_ops) {
-        if (keep)
-            req->match[lid] = 1;
-        if (ex)
-            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_FEATURE,
-                                  r->w->f.optional_node_operations
-                                      ? "skipNodeOperations: node %s does not declare DRAOptionalNodeOperations"
-                                      : "skipNodeOperations: DRAOptionalNodeOperations off%s",
-                                  r->w->f.optional_node_operations ? r->node_name : "");
-        return NULL;
-    }
     if (req->nderived) {
         e = derive_attributes(r, ci, req, d);
         if (e) {
@@ -365,6 +350,21 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
             dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_IN_USE, "shared by %s",
                                   r->w->st[d->gid].x && r->w->st[d->gid].x->holder ? r->w->st[d->gid].x->holder
                                                                                    : "an in-use claim");
+        return R_FAIL;
+    }
+    /* DRAOptionalNodeOperations (KEP-5945): a device whose slice skips node
+     * operations is not allocatable with the gate off, nor on a node that
+     * does not declare the feature (its kubelet would call a driver that may
+     * not exist there).  Upstream checks it in allocateDevice, not
+     * isSelectable: such a device is still one of an All request's devices,
+     * which then cannot be allocated (allocator_experimental.go). */
+    if (d->slice->skip_node_ops && !r->optional_node_ops) {
+        if (ex)
+            dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_NODE_FEATURE,
+                                  f->optional_node_operations
+                                      ? "skipNodeOperations: node %s does not declare DRAOptionalNodeOperations"
+                                      : "skipNodeOperations: DRAOptionalNodeOperations off%s",
+                                  f->optional_node_operations ? r->node_name : "");
         return R_FAIL;
     }
     if (!f->partitionable && d->ncons > 0) {
