@@ -487,10 +487,16 @@ YAML
     assert_success
     run jq -c '.status.allocation.devices.results[0].skipNodeOperations' <<<"$output"
     assert_output '["*"]'
-    # gate off: such devices are not allocatable at all
+    # gate off: the scheduler runs the incubating allocator, which does not
+    # look at the field (allocated, nothing copied), unless another feature
+    # needs the experimental one, which refuses such devices
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$T/skip-decl.yaml"
+    assert_success
+    run jq -c '.status.allocation.devices.results[0].skipNodeOperations' <<<"$output"
+    assert_output 'null'
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRAListTypeAttributes=true "$T/skip-decl.yaml"
     assert_failure 1
-    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain "$T/skip-decl.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --explain --feature-gates DRAListTypeAttributes=true "$T/skip-decl.yaml"
     [[ $output$stderr == *"DRAOptionalNodeOperations off"* ]]
 }
 

@@ -179,3 +179,12 @@ UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
     [[ $stderr == *'cannot allocate all claims'* ]]
     [[ $stderr != *'constraint'* ]]
 }
+
+@test "upstream-diff: with DRAOptionalNodeOperations off only the experimental allocator refuses skipNodeOperations" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o json "$UD/skip-node-ops-incubating.yaml"
+    assert_success
+    [[ $(jq -r '.status.allocation.devices.results[0].device' <<<"$output") == gpu-0 ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o json --feature-gates DRADerivedAttributes=true "$UD/skip-node-ops-incubating.yaml"
+    assert_success
+    [[ $(jq -r '.status.allocation.devices.results[0].device' <<<"$output") == nic-0 ]]
+}

@@ -40,6 +40,14 @@ typedef struct al_features {
     bool fractional_capacity_range; /* DRAFractionalCapacityRange */
 } al_features;
 
+/* Whether the scheduler runs the experimental allocator: a feature the
+ * incubating one lacks is on (structured/allocator.go NewAllocator,
+ * incubating.SupportedFeatures). */
+static inline bool al_experimental(const al_features *f)
+{
+    return f->list_attributes || f->optional_node_operations || f->derived_attributes || f->compatibility_groups;
+}
+
 /* ---- slices, devices, counters, capacity -------------------------------------- */
 
 typedef struct al_counter {

@@ -357,8 +357,12 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
      * does not declare the feature (its kubelet would call a driver that may
      * not exist there).  Upstream checks it in allocateDevice, not
      * isSelectable: such a device is still one of an All request's devices,
-     * which then cannot be allocated (allocator_experimental.go). */
-    if (d->slice->skip_node_ops && !r->optional_node_ops) {
+     * which then cannot be allocated (allocator_experimental.go).  Only that
+     * variant looks at the field: with the gate off and no other feature
+     * that needs it, the scheduler runs the incubating allocator, to which
+     * the device is like any other (structured/allocator.go: NewAllocator
+     * takes the first variant whose features cover the gates). */
+    if (d->slice->skip_node_ops && !r->optional_node_ops && (f->optional_node_operations || al_experimental(f))) {
         if (ex)
             dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_NODE_FEATURE,
                                   f->optional_node_operations
