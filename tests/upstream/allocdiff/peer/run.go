@@ -212,8 +212,16 @@ func State(claims []*resourceapi.ResourceClaim, consumable bool) structured.Allo
 	return s
 }
 
+// ExitPanic is upstream's allocator panicking (upstream-alloc exits 3).
+const ExitPanic = 99
+
 // Run allocates the pending claims of in on o.Node.
-func Run(ctx context.Context, o Options, in *Input) Outcome {
+func Run(ctx context.Context, o Options, in *Input) (out Outcome) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = Outcome{Exit: ExitPanic, Msg: fmt.Sprintf("upstream's allocator panicked: %v", p)}
+		}
+	}()
 	features, fts, err := Features(o.Gates)
 	if err != nil {
 		return Outcome{Exit: ExitInput, Msg: "--feature-gates: " + err.Error()}
@@ -270,14 +278,14 @@ func Run(ctx context.Context, o Options, in *Input) Outcome {
 	case results == nil:
 		return Outcome{Exit: ExitNo, Msg: fmt.Sprintf("cannot allocate all claims on node %s", o.Node)}
 	}
-	out := make([]*resourceapi.ResourceClaim, len(pending))
+	claims := make([]*resourceapi.ResourceClaim, len(pending))
 	for i, c := range pending {
 		c = c.DeepCopy()
 		c.APIVersion, c.Kind = "resource.k8s.io/v1", "ResourceClaim"
 		c.Status.Allocation = &results[i]
-		out[i] = c
+		claims[i] = c
 	}
-	return Outcome{Claims: out}
+	return Outcome{Claims: claims}
 }
 
 var _ runtime.Object = &resourceapi.ResourceClaim{}

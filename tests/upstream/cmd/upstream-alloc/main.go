@@ -108,6 +108,9 @@ func main() {
 		fail(2, "%v", err)
 	}
 	out := peer.Run(context.Background(), o, in)
+	if out.Exit == peer.ExitPanic {
+		fail(3, "%s", out.Msg)
+	}
 	if out.Exit != 0 {
 		fail(out.Exit, "%s", out.Msg)
 	}
