@@ -188,3 +188,10 @@ UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
     assert_success
     [[ $(jq -r '.status.allocation.devices.results[0].device' <<<"$output") == nic-0 ]]
 }
+
+@test "upstream-diff: a derived attribute is evaluated when a constraint adds the device, not on selection" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$UD/derived-lazy.yaml"
+    assert_failure 1
+    [[ $stderr == *'cannot allocate all claims'* ]]
+    [[ $stderr != *'CEL runtime error'* ]]
+}

@@ -22,7 +22,7 @@
 #include "constraints.h"
 #include "../base/assert.h"
 
-static bool applies(const al_constraint *c, const al_req *req)
+bool dra_al_constraint_applies(const al_constraint *c, const al_req *req)
 {
     if (!json_is_array(c->requests) || !json_array_size(c->requests))
         return true;
@@ -309,7 +309,7 @@ static const json_t *value_of(const al_constraint *c, const al_req *req, const a
 
 bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen)
 {
-    if (!applies(c, req))
+    if (!dra_al_constraint_applies(c, req))
         return true;
     const json_t *attr = value_of(c, req, d);
     if (!attr) {
@@ -325,7 +325,7 @@ bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const
 
 void dra_al_constraint_remove(al_run *r, al_constraint *c, const al_req *req, const al_device *d)
 {
-    if (!applies(c, req))
+    if (!dra_al_constraint_applies(c, req))
         return;
     if (!c->match) {
         /* last in, first out: the value on top is d's */

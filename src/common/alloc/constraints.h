@@ -9,6 +9,10 @@ const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr);
 /* The value of the request's derived attribute `name` on d (search.c), or
  * NULL when the request defines no such derived attribute. */
 const json_t *dra_al_derived_attribute(const al_req *req, const al_device *d, const char *name);
+/* Whether c counts the devices of req (no requests named, or req's own or
+ * parent's name among them). */
+bool dra_al_constraint_applies(const al_constraint *c, const al_req *req);
+
 bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen);
 /* Take back d, which req added last: the search removes devices in the
  * reverse order it added them (DRA_ASSERT checks it). */

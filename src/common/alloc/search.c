@@ -43,16 +43,17 @@ typedef struct search {
 
 /* ---- selectors -------------------------------------------------------------------- */
 
-/* Evaluate the request's derived attributes on a device that passed its
- * selectors ("evaluated once for each candidate device, after the request's
- * own CEL selectors have filtered it"); a runtime error aborts allocation. */
-static dra_err *derive_attributes(al_run *r, int ci, al_req *req, al_device *d)
+/* Evaluate the request's derived attribute `name` on d, once (upstream's
+ * lookupAttribute: when a constraint that applies to the request adds the
+ * device, after the in-use, counter and taint checks; a device that never
+ * gets that far is never evaluated).  A runtime error aborts allocation. */
+static dra_err *derive_attribute(al_run *r, int ci, al_req *req, al_device *d, const char *name)
 {
     json_t **vals = &req->dvals[(size_t)d->lid * req->nderived];
     for (size_t k = 0; k < req->nderived; k++) {
-        if (vals[k])
-            continue;
         al_derived *x = &req->derived[k];
+        if (vals[k] || strcmp(x->name, name) != 0)
+            continue;
         al_idbuf ib;
         dra_err *e = r->w->eval.derive(r->w->eval.ctx, x->prog->prog, d->slice->driver, dra_al_device_json(d), &d->eval_cache,
                                        &vals[k]);
@@ -192,14 +193,6 @@ static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid
                 dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
                                   "per-device node selection does not match node %s", r->node_name);
             return NULL;
-        }
-    }
-    if (req->nderived) {
-        e = derive_attributes(r, ci, req, d);
-        if (e) {
-            if (ex)
-                dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CEL_ERROR, "%s", e->msg);
-            return e;
         }
     }
     if (keep)
@@ -398,6 +391,19 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
         return R_FAIL;
     }
     for (size_t i = 0; i < c->ncons; i++) {
+        dra_err *de = req->nderived && dra_al_constraint_applies(&c->cons[i], req)
+                          ? derive_attribute(r, ci, req, d, c->cons[i].attr)
+                          : NULL;
+        if (de) {
+            for (size_t e = 0; e < i; e++)
+                dra_al_constraint_remove(r, &c->cons[e], req, d);
+            if (charged)
+                dra_al_counters_release(r, pool, d);
+            if (ex)
+                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CEL_ERROR, "%s", de->msg);
+            s->err = de;
+            return R_ERR;
+        }
         if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
             continue;
         for (size_t e = 0; e < i; e++)
