@@ -527,12 +527,12 @@ YAML
     sed 's/\.numa$/.nosuch/' "$A/derived.yaml" >"$T/bad.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/bad.yaml"
     assert_failure
-    [[ $stderr == *"claim default/aligned, request gpu: derived attribute derived/numa on device gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: nosuch"* ]]
+    [[ $stderr == *"evaluate derived attribute derived/numa on device gpu.example.com/node-1/gpu-0 failed: no such key: nosuch"* ]]
     sed 's/expression: device.attributes\["gpu.example.com"\].numa$/expression: "{\\"a\\": 1}"/' "$A/derived.yaml" >"$T/map.yaml"
     grep -q '"a' "$T/map.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/map.yaml"
     assert_failure
-    [[ $stderr == *"derived attribute derived/numa on device gpu.example.com/node-1/gpu-0: CEL runtime error: CEL result of type map"* ]]
+    [[ $stderr == *"derived attribute derived/numa on device gpu.example.com/node-1/gpu-0 failed: CEL result of type map"* ]]
 }
 
 @test "derived attributes: validation of names and expressions with the gate on" {

@@ -195,3 +195,20 @@ UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
     [[ $stderr == *'cannot allocate all claims'* ]]
     [[ $stderr != *'CEL runtime error'* ]]
 }
+
+@test "upstream-diff: derived attribute errors in upstream's words, compile errors where the attribute is used" {
+    sed 's/expression: device.attributes\["gpu.example.com"\].numa$/expression: device.nosuch/' \
+        "$BATS_TEST_DIRNAME/../data/alloc/derived.yaml" >"$T/cmp.yaml"
+    grep -q nosuch "$T/cmp.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --no-validate --node node-1 --feature-gates DRADerivedAttributes=true "$T/cmp.yaml"
+    assert_failure 2
+    [[ $stderr == *"compile derived attribute derived/numa failed: compilation failed: ERROR: <input>:1:7: undefined field 'nosuch'"* ]]
+    # the GPUs are in use: no device reaches the constraint, nothing is compiled
+    sed 's/device.attributes\["gpu.example.com"\].numa/device.nosuch/' "$UD/derived-lazy.yaml" >"$T/lazy.yaml"
+    grep -q nosuch "$T/lazy.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --no-validate --node node-1 --feature-gates DRADerivedAttributes=true "$T/lazy.yaml"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$UD/derived-runtime.yaml"
+    assert_failure 2
+    [[ $stderr == *"evaluate derived attribute derived.example.com/numa on device nic.example.com/node-1-nic/nic-0 failed: no such key: numa" ]]
+}

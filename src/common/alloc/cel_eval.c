@@ -68,13 +68,9 @@ static dra_err *c_derive(void *ctx, void *prog, const char *driver, const json_t
     cel_ctx *c = ctx;
     if (!*cache)
         *cache = cel_dra_device_build(device, driver, &c->scratch);
-    dra_err *e = cel_dra_eval_attribute(prog, *cache, attr);
-    if (e) {
-        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s%s", e->msg, cel_dra_runtime_hint(e->msg));
-        dra_err_free(e);
-        return w;
-    }
-    return NULL;
+    /* without the selectors' hint: upstream's lookupAttribute passes
+     * EvaluateDerivedAttribute's error on as it is */
+    return cel_dra_eval_attribute(prog, *cache, attr);
 }
 
 static void c_free_prog(void *ctx, void *prog)

@@ -54,13 +54,16 @@ static dra_err *derive_attribute(al_run *r, int ci, al_req *req, al_device *d, c
         al_derived *x = &req->derived[k];
         if (vals[k] || strcmp(x->name, name) != 0)
             continue;
+        if (x->prog->error) /* compiled by upstream when first looked up */
+            return dra_err_new(DRA_EXIT_INPUT, "compile derived attribute %s failed: %s", x->name, x->prog->error);
         al_idbuf ib;
         dra_err *e = r->w->eval.derive(r->w->eval.ctx, x->prog->prog, d->slice->driver, dra_al_device_json(d), &d->eval_cache,
                                        &vals[k]);
         if (e) {
-            dra_err *w = dra_err_new(DRA_EXIT_INPUT,
-                                     "claim %s, request %s: derived attribute %s on device %s: CEL runtime error: %s",
-                                     r->claims[ci].ref, req->full_name, x->name, dra_al_id(d, &ib), e->msg);
+            /* upstream's text: lookupAttribute's, unwrapped by the callers */
+            dra_err *w = dra_err_new(DRA_EXIT_INPUT, "evaluate derived attribute %s on device %s failed: %s", x->name,
+                                     dra_al_id(d, &ib), e->msg);
+            (void)ci;
             dra_err_free(e);
             return w;
         }
@@ -525,6 +528,11 @@ static void deallocate_last(al_run *r, int ci, const al_device *taken)
  * for upstream's exhaustive search (a selector error). */
 static int count_eligible(al_run *r, int ci, al_req *req, loc start, int need)
 {
+    /* A derived attribute is evaluated on each device the search offers a
+     * constraint, and its error is upstream's answer: only the search can
+     * tell which devices get that far. */
+    if (req->nderived)
+        return -1;
     int n = 0;
     for (size_t pi = start.pool; pi < r->npools; pi++) {
         al_pool *p = &r->pools[pi];
@@ -590,7 +598,7 @@ static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc star
         return -1;
     for (size_t k = (size_t)ri + 1; k < c->nreqs; k++) {
         const al_req *q = &c->reqs[k];
-        if (q->nsubs > 0 || q->mode == AL_MODE_ALL || q->admin || q->ndevices <= 0)
+        if (q->nsubs > 0 || q->mode == AL_MODE_ALL || q->admin || q->ndevices <= 0 || q->nderived)
             return -1;
         need += q->ndevices;
     }
@@ -887,10 +895,7 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
             al_derived *x = &q->derived[k];
             x->name = dra_jfield_str(dj, "name") ? dra_jfield_str(dj, "name") : "";
             const char *expr = dra_jfield_str(dj, "expression") ? dra_jfield_str(dj, "expression") : "";
-            x->prog = dra_al_value_prog(r->w, expr);
-            if (x->prog->error)
-                return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: derived attribute %s: CEL compile error: %s",
-                                   c->ref, q->full_name, x->name, x->prog->error);
+            x->prog = dra_al_value_prog(r->w, expr); /* a compile error is raised where it is used */
         }
         q->dvals = dra_xcalloc((r->nldev + 1) * q->nderived, sizeof *q->dvals);
     }
