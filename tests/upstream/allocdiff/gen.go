@@ -42,7 +42,8 @@ func (c *genCase) gateString() string {
 type gen struct {
 	r     *rand.Rand
 	c     *genCase
-	on    func(string) bool
+	on    func(string) bool // a gated field may be written
+	gate  func(string) bool // the gate is on
 	nodes []*corev1.Node
 	// devices made, for allocated neighbours: driver, pool, device, shared
 	devs []genDev
@@ -86,7 +87,11 @@ func (g *gen) gates() {
 		gs["DRADeviceCompatibilityGroups"] = false
 	}
 	g.c.gates = gs
-	g.on = func(name string) bool { return gs[name] }
+	// One case in eight writes every gated field whatever the gates, as
+	// objects stored while a gate was on are when it is off.
+	stale := g.p(12)
+	g.on = func(name string) bool { return gs[name] || stale }
+	g.gate = func(name string) bool { return gs[name] }
 }
 
 func generate(seed uint64) *genCase {
@@ -467,6 +472,11 @@ func (g *gen) exact(class string) *resourceapi.ExactDeviceRequest {
 			e.Capacity.Requests["bandwidth"] = q(pick(g, "1", "600m", "3", "2"))
 		}
 	}
+	if g.gate("DRADerivedAttributes") && g.p(20) {
+		e.DerivedAttributes = []resourceapi.DeviceDerivedAttribute{{Name: "derived.example.com/numa",
+			Expression: pick(g, `device.attributes["gpu.example.com"].numa`, `device.attributes["gpu.example.com"].?numa.orValue(7)`,
+				`device.attributes["gpu.example.com"].model`, `"x"`)}}
+	}
 	if g.p(6) && e.AllocationMode != resourceapi.DeviceAllocationModeAll {
 		e.AdminAccess = ptr.To(true)
 	}
@@ -488,7 +498,8 @@ func (g *gen) claim(i int) {
 			for s := 1 + g.n(3); s > 0; s-- {
 				e := g.exact(pick(g, "gpu", "gpu-a", "nic", "any", "gpu"))
 				sub := resourceapi.DeviceSubRequest{Name: fmt.Sprintf("s%d", s), DeviceClassName: e.DeviceClassName,
-					Selectors: e.Selectors, AllocationMode: e.AllocationMode, Count: e.Count, Tolerations: e.Tolerations, Capacity: e.Capacity}
+					Selectors: e.Selectors, AllocationMode: e.AllocationMode, Count: e.Count, Tolerations: e.Tolerations, Capacity: e.Capacity,
+					DerivedAttributes: e.DerivedAttributes}
 				req.FirstAvailable = append(req.FirstAvailable, sub)
 			}
 		} else {
@@ -498,7 +509,7 @@ func (g *gen) claim(i int) {
 	}
 	if g.p(30) {
 		attr := resourceapi.FullyQualifiedName(pick(g, "gpu.example.com/numa", "gpu.example.com/model", "resource.kubernetes.io/pcieRoot",
-			"gpu.example.com/pcieRoots", "gpu.example.com/numas"))
+			"gpu.example.com/pcieRoots", "gpu.example.com/numas", "derived.example.com/numa"))
 		con := resourceapi.DeviceConstraint{}
 		if g.p(70) || !g.on("DRAConsumableCapacity") {
 			con.MatchAttribute = &attr
@@ -510,10 +521,24 @@ func (g *gen) claim(i int) {
 		}
 		c.Spec.Devices.Constraints = []resourceapi.DeviceConstraint{con}
 	}
+	derived := false
 	for _, r := range c.Spec.Devices.Requests {
 		if r.Exactly != nil && r.Exactly.AdminAccess != nil {
 			c.Namespace = "admin"
 		}
+		derived = derived || (r.Exactly != nil && len(r.Exactly.DerivedAttributes) > 0)
+		for _, s := range r.FirstAvailable {
+			derived = derived || len(s.DerivedAttributes) > 0
+		}
+	}
+	if derived {
+		// a derived attribute must be used by a constraint on its request
+		attr := resourceapi.FullyQualifiedName("derived.example.com/numa")
+		con := resourceapi.DeviceConstraint{MatchAttribute: &attr}
+		if g.p(30) && g.gate("DRAConsumableCapacity") {
+			con = resourceapi.DeviceConstraint{DistinctAttribute: &attr}
+		}
+		c.Spec.Devices.Constraints = []resourceapi.DeviceConstraint{con}
 	}
 	if g.p(25) {
 		c.Spec.Devices.Config = []resourceapi.DeviceClaimConfiguration{{Requests: names[:1], DeviceConfiguration: resourceapi.DeviceConfiguration{

@@ -289,3 +289,33 @@ func Run(ctx context.Context, o Options, in *Input) (out Outcome) {
 }
 
 var _ runtime.Object = &resourceapi.ResourceClaim{}
+
+// Nodes are the Nodes of an input and the nodes its slices name, in order
+// ("node-1" when there are none).
+func Nodes(in *Input) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(n string) {
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, n := range in.Nodes {
+		add(n.Name)
+	}
+	for _, s := range in.Slices {
+		if s.Spec.NodeName != nil {
+			add(*s.Spec.NodeName)
+		}
+		for _, d := range s.Spec.Devices {
+			if d.NodeName != nil {
+				add(*d.NodeName)
+			}
+		}
+	}
+	if len(out) == 0 {
+		add("node-1")
+	}
+	return out
+}

@@ -26,7 +26,8 @@ func usage(w io.Writer) {
 	fmt.Fprintf(w, `usage: %s [allocate] --node NAME [--feature-gates GATE=BOOL,...] [-o yaml|json|jsonl]
        [--timeout SECONDS] [--now RFC3339] [--no-validate] [--no-prune] [FILE...]
 Allocates the pending ResourceClaims of the input on node NAME with the
-Kubernetes 1.37.2 scheduler's structured allocator.
+Kubernetes 1.37.2 scheduler's structured allocator.  --node '*' tries
+every node of the input in turn and answers for the first that fits.
 `, prog)
 }
 
@@ -107,7 +108,19 @@ func main() {
 	if err != nil {
 		fail(2, "%v", err)
 	}
-	out := peer.Run(context.Background(), o, in)
+	var out peer.Outcome
+	if o.Node == "*" {
+		// every node in turn, the first that fits (the scheduler's Filter
+		// over the nodes, without scores): for comparing with schedule
+		for _, n := range peer.Nodes(in) {
+			o.Node = n
+			if out = peer.Run(context.Background(), o, in); out.Exit != peer.ExitNo {
+				break
+			}
+		}
+	} else {
+		out = peer.Run(context.Background(), o, in)
+	}
 	if out.Exit == peer.ExitPanic {
 		fail(3, "%s", out.Msg)
 	}
