@@ -10,8 +10,9 @@
 # constraint.  Rows: `dra-alloc --node` and `upstream-alloc --node` for the
 # last node; `dra-alloc schedule` (one pod with the four claims, every node
 # tried) and `upstream-alloc --node '*'` (every node in turn until one fits).
-# Each figure is the best of RUNS (3) runs: wall time and max RSS from
-# /usr/bin/time, and the ratios upstream/dra-alloc.
+# Each figure is the best of RUNS (3) runs: wall time (bash EPOCHREALTIME
+# around /usr/bin/time) and max RSS (/usr/bin/time %M), and the ratios
+# upstream/dra-alloc.
 set -uo pipefail
 [[ $# -eq 3 ]] || { echo "usage: $0 DRA_ALLOC UPSTREAM_ALLOC WORKDIR" >&2; exit 2; }
 C=$1 U=$2 W=$3
@@ -24,10 +25,13 @@ mkdir -p "$W"
 best() {
     local w= r= i
     for ((i = 0; i < RUNS; i++)); do
-        /usr/bin/time -f '%e %M' -o "$W/time" "$@" >/dev/null 2>"$W/err"
-        local rc=$?
+        local t0=$EPOCHREALTIME
+        /usr/bin/time -f '%M' -o "$W/time" "$@" >/dev/null 2>"$W/err"
+        local rc=$? t1=$EPOCHREALTIME
         if [[ $rc -ne 0 ]]; then echo "bench-upstream-alloc: exit $rc: $*" >&2; sed 's/^/  /' "$W/err" | head -3 >&2; fi
-        read -r tw tr <"$W/time"
+        local tw tr
+        tw=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", b - a}')
+        read -r tr <"$W/time"
         if [[ -z $w ]] || awk -v a="$tw" -v b="$w" 'BEGIN{exit !(a<b)}'; then w=$tw; fi
         if [[ -z $r || $tr -lt $r ]]; then r=$tr; fi
     done
@@ -42,11 +46,11 @@ row() { # row LABEL CMD-C... -- CMD-U...
     read -r cw cr < <(best "${c[@]}")
     read -r uw ur < <(best "${u[@]}")
     awk -v l="$label" -v cw="$cw" -v cr="$cr" -v uw="$uw" -v ur="$ur" 'BEGIN{
-        printf "%-34s %8.3f s %8.1f MB | %8.3f s %8.1f MB | x%6.1f x%5.1f\n", l, cw, cr/1024, uw, ur/1024,
+        printf "%-36s %8.4f s %7.1f MB | %8.4f s %7.1f MB | x%6.1f x%5.1f\n", l, cw, cr/1024, uw, ur/1024,
             (cw > 0 ? uw/cw : 0), (cr > 0 ? ur/cr : 0) }'
 }
 
-printf '%-34s %22s | %22s | %s\n' "" "dra-alloc" "upstream-alloc" "ratio time, RSS"
+printf '%-36s %21s | %21s | %s\n' "" "dra-alloc" "upstream-alloc" "ratio time, RSS"
 for n in 10 1000 10000; do
     nodes=$((n / 10))
     last="node-$((nodes - 1))"

@@ -212,3 +212,9 @@ UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
     assert_failure 2
     [[ $stderr == *"evaluate derived attribute derived.example.com/numa on device nic.example.com/node-1-nic/nic-0 failed: no such key: numa" ]]
 }
+
+@test "make upstream-alloc without Go says so in one line and succeeds" {
+    run --separate-stderr make -s -C "$BATS_TEST_DIRNAME/../.." upstream-alloc ALLOC_GO=
+    assert_success
+    assert_output "upstream-alloc: skipped: no Go toolchain (go not found) to build the peer"
+}
