@@ -21,6 +21,11 @@ SEED0 ?= 1
 .PHONY: upstream-alloc upstream-check-alloc fuzz-upstream-alloc bench-upstream-alloc
 upstream: upstream-alloc
 
+# $(call alloc_with_go,TARGET,COMMAND): COMMAND, or one line saying TARGET
+# was skipped when there is no Go.
+alloc_with_go = $(if $(ALLOC_GO),$(2),@echo "$(1): skipped: no Go toolchain (go not found)")
+ALLOC_DIFF = $(ALLOC_UBIN)/upstream-allocdiff -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/allocdiff -seed0 $(SEED0)
+
 upstream-alloc:
 ifeq ($(ALLOC_GO),)
 	@echo "upstream-alloc: skipped: no Go toolchain (go not found) to build the peer"
@@ -33,24 +38,11 @@ else
 endif
 
 upstream-check-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
-ifeq ($(ALLOC_GO),)
-	@echo "upstream-check-alloc: skipped: no Go toolchain (go not found)"
-else
-	@$(ALLOC_UBIN)/upstream-allocdiff -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/allocdiff \
-	  -seeds $(SEEDS) -seed0 $(SEED0) tests/data examples
-endif
+	$(call alloc_with_go,$@,@$(ALLOC_DIFF) -seeds $(SEEDS) tests/data examples)
 
+# unbounded unless SEEDS is given on the command line
 fuzz-upstream-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
-ifeq ($(ALLOC_GO),)
-	@echo "fuzz-upstream-alloc: skipped: no Go toolchain (go not found)"
-else
-	@$(ALLOC_UBIN)/upstream-allocdiff -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/allocdiff \
-	  -seeds $(if $(filter command line,$(origin SEEDS)),$(SEEDS),0) -seed0 $(SEED0)
-endif
+	$(call alloc_with_go,$@,@$(ALLOC_DIFF) -seeds $(if $(filter command line,$(origin SEEDS)),$(SEEDS),0))
 
 bench-upstream-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
-ifeq ($(ALLOC_GO),)
-	@echo "bench-upstream-alloc: skipped: no Go toolchain (go not found)"
-else
-	@bench/upstream-alloc.sh $(BUILD)/bin/dra-alloc $(ALLOC_UBIN)/upstream-alloc build/upstream/bench
-endif
+	$(call alloc_with_go,$@,@bench/upstream-alloc.sh $(BUILD)/bin/dra-alloc $(ALLOC_UBIN)/upstream-alloc build/upstream/bench)

@@ -297,7 +297,7 @@ func (c *counts) add(v verdict, what string, isKnown bool) {
 		c.known++
 	default:
 		c.failed++
-		c.fails = append(c.fails, "FAIL "+what+": "+v.detail)
+		fmt.Println("FAIL " + what + ": " + v.detail) // as found: a run may be unbounded
 	}
 	if *verbose {
 		fmt.Fprintf(os.Stderr, "%s %s %s\n", v.kind, what, v.detail)
@@ -481,6 +481,9 @@ func runSeeds(c *counts, kn map[string]bool) {
 				os.Remove(f)
 				c.Lock()
 				c.inputs++
+				if *seeds == 0 && c.inputs%1000 == 0 {
+					fmt.Fprintf(os.Stderr, "%d seeds, %d cases: %d passed, %d failed, %d known\n", c.inputs, c.cases, c.passed, c.failed, c.known)
+				}
 				c.Unlock()
 			}
 		}()
@@ -499,17 +502,11 @@ func main() {
 	var cc, cs counts
 	if flag.NArg() > 0 {
 		runCorpus(flag.Args(), &cc, kn)
-		for _, f := range cc.fails {
-			fmt.Println(f)
-		}
 		fmt.Printf("inputs: %d read (%d skipped: unreadable or no claims), %d cases: %d passed, %d failed, %d known, %d refused as invalid, %d timed out\n",
 			cc.inputs, cc.skipped, cc.cases, cc.passed, cc.failed, cc.known, cc.refused, cc.timeout)
 	}
 	if *seeds != 0 || flag.NArg() == 0 {
 		runSeeds(&cs, kn)
-		for _, f := range cs.fails {
-			fmt.Println(f)
-		}
 		for _, r := range cs.refusals {
 			fmt.Println("refused " + r)
 		}
