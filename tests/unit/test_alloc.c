@@ -357,8 +357,9 @@ UNIT_TEST(inconsistent_slice_count)
 /* DRAOptionalNodeOperations: skipNodeOperations is "a copy of the
  * ResourceSlice.spec.skipNodeOperations value at the time when the device
  * was allocated" (resource/v1 DeviceRequestAllocationResult); such a device
- * is unallocatable with the gate off or on a node that does not declare the
- * feature in status.declaredFeatures (KEP-5945, Allocator Changes). */
+ * is unallocatable on a node that does not declare the feature in
+ * status.declaredFeatures (KEP-5945, Allocator Changes), and with the gate
+ * off where the experimental allocator runs. */
 #define NODE_OPT                                                                                                       \
     "{apiVersion: v1, kind: Node, metadata: {name: node-1, labels: {zone: a}}, status: {declaredFeatures: "             \
     "[DRAOptionalNodeOperations]}}\n---\n"
@@ -377,7 +378,13 @@ UNIT_TEST(skip_node_operations_copied)
     const json_t *skip = json_object_get(res, "skipNodeOperations");
     CHECK(json_array_size(skip) == 1 && strcmp(json_string_value(json_array_get(skip, 0)), "*") == 0);
     outcome_free(&o);
-    run(&o, yaml, NULL); /* gate off (the 1.37 default): not allocatable */
+    /* gate off (the 1.37 default): the scheduler runs the incubating
+     * allocator, which does not look at the field; the experimental one
+     * (another alpha feature on) refuses the device */
+    run(&o, yaml, NULL);
+    CHECK_STR(o.text, "c1[r=p/d0]");
+    outcome_free(&o);
+    run(&o, yaml, "DRAListTypeAttributes=true");
     CHECK_STR(o.text, "FAIL");
     outcome_free(&o);
     /* a node that does not declare the feature: not allocatable; a device of
