@@ -295,6 +295,9 @@ func (g *gen) nodeSlices(i int, n *corev1.Node) {
 				s.Spec.SkipNodeOperations = []resourceapi.SkipNodeOperation{resourceapi.SkipNodeOperationAll}
 			}
 			nd := 1 + g.n(4)
+			if g.p(3) {
+				nd = 30 + g.n(10) // past the 32 results of a claim with All
+			}
 			for d := 0; d < nd; d++ {
 				dev := resourceapi.Device{Name: fmt.Sprintf("dev-%d-%d", si, d), Attributes: g.attrs(driver, d)}
 				capa, shared := g.capacity()
@@ -333,6 +336,10 @@ func (g *gen) nodeSlices(i int, n *corev1.Node) {
 				}
 				s.Spec.Devices = append(s.Spec.Devices, dev)
 				g.devs = append(g.devs, genDev{driver: driver, pool: pool, name: dev.Name, shared: shared, capacity: capa})
+			}
+			if si > 0 && g.p(4) {
+				// a name the pool's first slice has too: the pool is invalid
+				s.Spec.Devices[0].Name = "dev-0-0"
 			}
 			g.c.objs = append(g.c.objs, s)
 		}
@@ -462,6 +469,10 @@ func (g *gen) exact(class string) *resourceapi.ExactDeviceRequest {
 		if g.p(50) {
 			t.Key = pick(g, "example.com/broken", "example.com/maint", "example.com/rule")
 			t.Effect = pick(g, resourceapi.DeviceTaintEffect(""), resourceapi.DeviceTaintEffectNoSchedule, resourceapi.DeviceTaintEffectNoExecute)
+			if g.p(40) {
+				t.Operator = resourceapi.DeviceTolerationOpEqual
+				t.Value = pick(g, "", "yes")
+			}
 		}
 		e.Tolerations = []resourceapi.DeviceToleration{t}
 	}
@@ -477,7 +488,7 @@ func (g *gen) exact(class string) *resourceapi.ExactDeviceRequest {
 			Expression: pick(g, `device.attributes["gpu.example.com"].numa`, `device.attributes["gpu.example.com"].?numa.orValue(7)`,
 				`device.attributes["gpu.example.com"].model`, `"x"`)}}
 	}
-	if g.p(6) && e.AllocationMode != resourceapi.DeviceAllocationModeAll {
+	if g.p(6) {
 		e.AdminAccess = ptr.To(true)
 	}
 	return e
