@@ -103,7 +103,10 @@ func init() {
 	klog.SetLogger(logr.Discard())
 }
 
-var decoder = legacyscheme.Codecs.UniversalDecoder(resourceapi.SchemeGroupVersion, corev1.SchemeGroupVersion)
+// Decoding to the internal version (defaults of the version read), then
+// conversion to v1: the API server's path (external versions convert only
+// through the internal one).
+var decoder = legacyscheme.Codecs.UniversalDecoder()
 
 // Input is the objects a run uses, decoded.
 type Input struct {
@@ -123,15 +126,22 @@ func Decode(raws []Raw) (*Input, error) {
 		if err := jsonUnmarshal(r.JSON, &head); err != nil {
 			return nil, fmt.Errorf("%s: %v", r.Where, err)
 		}
-		gv := head.APIVersion
-		switch {
-		case head.Kind == "Node" && gv == "v1":
-		case strings.HasPrefix(gv, "resource.k8s.io/") &&
+		switch av := head.APIVersion; {
+		case head.Kind == "Node" && av == "v1":
+		case strings.HasPrefix(av, "resource.k8s.io/") &&
 			(head.Kind == "DeviceClass" || head.Kind == "ResourceSlice" || head.Kind == "ResourceClaim" || head.Kind == "DeviceTaintRule"):
 		default:
 			continue
 		}
-		obj, _, err := decoder.Decode(r.JSON, nil, nil)
+		internal, _, err := decoder.Decode(r.JSON, nil, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r.Where, err)
+		}
+		gv := resourceapi.SchemeGroupVersion
+		if head.Kind == "Node" {
+			gv = corev1.SchemeGroupVersion
+		}
+		obj, err := legacyscheme.Scheme.ConvertToVersion(internal, gv)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", r.Where, err)
 		}
