@@ -218,3 +218,48 @@ UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
     assert_success
     assert_output "upstream-alloc: skipped: no Go toolchain (go not found) to build the peer"
 }
+
+# upstream-alloc itself (built by make upstream-alloc; skipped without it)
+UA=$BATS_TEST_DIRNAME/../../build/upstream/bin/upstream-alloc
+
+@test "upstream-alloc reads what dra-alloc reads: v1beta1, YAML, a List in JSON on stdin" {
+    [[ -x $UA ]] || skip "no $UA (make upstream-alloc)"
+    M=$BATS_TEST_DIRNAME/../data/model
+    # a v1beta1 claim (devices in requests directly; gpu-0 is tainted)
+    cat >"$T/claim.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: gpu, deviceClassName: gpu.example.com, count: 1}
+YAML
+    run --separate-stderr "$UA" --node node-1 -o json "$M/class-v1beta1.yaml" "$M/slice-v1beta1.yaml" "$T/claim.yaml"
+    assert_success
+    want=$("$DRA_BIN/dra-alloc" --node node-1 -o json "$M/class-v1beta1.yaml" "$M/slice-v1beta1.yaml" "$T/claim.yaml" | jq -c .status.allocation)
+    [[ $(jq -c '.status.allocation.devices.results | length' <<<"$output") == 1 ]]
+    [[ $(jq -c .status.allocation <<<"$output") == "$want" ]]
+    # the same as a v1 List in JSON on standard input, the cluster as one YAML stream
+    "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$M/class-v1beta1.yaml" "$M/slice-v1beta1.yaml" "$T/claim.yaml" >"$T/claim.jsonl"
+    { cat "$M/class-v1beta1.yaml"; echo ---; cat "$M/slice-v1beta1.yaml"; } >"$T/cluster.yaml"
+    jq -s '{apiVersion: "v1", kind: "List", items: map(del(.status))}' "$T/claim.jsonl" >"$T/list.json"
+    run --separate-stderr "$UA" --node node-1 -o jsonl "$T/cluster.yaml" - <"$T/list.json"
+    assert_success
+    [[ $(jq -c .status.allocation <<<"$output") == "$want" ]]
+}
+
+@test "upstream-alloc: exit 1 when nothing fits, 2 with upstream's error, 2 for bad arguments" {
+    [[ -x $UA ]] || skip "no $UA (make upstream-alloc)"
+    run --separate-stderr "$UA" --node node-2 "$BATS_TEST_DIRNAME/../data/alloc/basic.yaml"
+    assert_failure 1
+    [[ $stderr == *'cannot allocate all claims on node node-2'* ]]
+    run --separate-stderr "$UA" --node node-1 "$BATS_TEST_DIRNAME/../data/alloc/bad-unknown-class.yaml"
+    assert_failure 2
+    [[ $stderr == *'could not retrieve device class no-such-class: deviceclass.resource.k8s.io "no-such-class" not found'* ]]
+    run --separate-stderr "$UA" "$BATS_TEST_DIRNAME/../data/alloc/basic.yaml"
+    assert_failure 2
+    run --separate-stderr "$UA" --node node-1 --feature-gates NoSuchGate=true "$BATS_TEST_DIRNAME/../data/alloc/basic.yaml"
+    assert_failure 2
+    [[ $stderr == *'unrecognized feature gate: NoSuchGate'* ]]
+}
