@@ -263,3 +263,9 @@ YAML
     assert_failure 2
     [[ $stderr == *'unrecognized feature gate: NoSuchGate'* ]]
 }
+
+@test "upstream-diff: compatibility groups: the first device on a counter set decides, as upstream's rolling intersection" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o json --feature-gates DRADeviceCompatibilityGroups=true "$UD/compat-groups-mixed.yaml"
+    assert_success
+    [[ $(jq -r '.status.allocation.devices.results[0].device' <<<"$output") == gpu-2 ]]
+}

@@ -95,25 +95,31 @@ static bool groups_have(const json_t *groups, const char *name)
     return false;
 }
 
-/* KEP-5963 (DRADeviceCompatibilityGroups): devices on one counter set must
- * either all leave compatibilityGroups unset or all declare it with at least
- * one group common to all of them (the rolling intersection stays
- * non-empty). */
+/* KEP-5963 (DRADeviceCompatibilityGroups), as upstream's rolling
+ * intersection (compatibilityGroupIntersection in experimental/
+ * compatibility_groups.go): the first device on the counter set (allocated
+ * ones first, in the pool's slice order) decides whether its devices declare
+ * groups; a later device of the other kind leaves the intersection as it is,
+ * so an allocated mixture is judged by its first device.  A device without
+ * groups fits where the first had none; one with groups fits where the
+ * first had some and it shares a group with every device that declares
+ * them. */
 static bool groups_fit(const al_cstate *c, const char *set, const json_t *mine, const char **why)
 {
-    bool any = false;
-    for (size_t i = 0; i < c->ng; i++) {
-        if (strcmp(c->g[i].set, set) != 0)
-            continue;
-        any = true;
-        if (!c->g[i].groups != !mine) {
-            *why = mine ? "declares compatibilityGroups, devices already allocated on it do not"
-                        : "declares no compatibilityGroups, devices already allocated on it do";
-            return false;
-        }
-    }
-    if (!any || !mine)
+    const al_cgroup *first = NULL;
+    for (size_t i = 0; i < c->ng && !first; i++)
+        if (strcmp(c->g[i].set, set) == 0)
+            first = &c->g[i];
+    if (!first)
         return true;
+    bool all_empty = !first->groups;
+    if (!mine || all_empty) {
+        if (!mine == all_empty)
+            return true;
+        *why = mine ? "declares compatibilityGroups, devices already allocated on it do not"
+                    : "declares no compatibilityGroups, devices already allocated on it do";
+        return false;
+    }
     size_t k;
     const json_t *g;
     json_array_foreach(mine, k, g) {
@@ -121,7 +127,7 @@ static bool groups_fit(const al_cstate *c, const char *set, const json_t *mine, 
             continue;
         bool all = true;
         for (size_t i = 0; i < c->ng && all; i++)
-            if (strcmp(c->g[i].set, set) == 0)
+            if (strcmp(c->g[i].set, set) == 0 && c->g[i].groups)
                 all = groups_have(c->g[i].groups, json_string_value(g));
         if (all)
             return true;
