@@ -457,6 +457,12 @@ func (g *gen) exact(class string) *resourceapi.ExactDeviceRequest {
 	if g.p(10) {
 		e.Count = 3
 	}
+	if g.p(1) {
+		e.Count = 33 // past a claim's 32 results
+	}
+	if g.p(2) {
+		e.DeviceClassName = "no-such-class"
+	}
 	if g.p(10) {
 		e.AllocationMode = resourceapi.DeviceAllocationModeAll
 		e.Count = 0
