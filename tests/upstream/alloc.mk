@@ -19,7 +19,8 @@ SEEDS ?= 2000
 SEED0 ?= 1
 
 .PHONY: upstream-alloc upstream-check-alloc fuzz-upstream-alloc bench-upstream-alloc
-upstream: upstream-alloc
+UPSTREAM_PEERS += upstream-alloc
+UPSTREAM_CHECKS += upstream-check-alloc
 
 # $(call alloc_with_go,TARGET,COMMAND): COMMAND, or one line saying TARGET
 # was skipped when there is no Go.
