@@ -1,0 +1,329 @@
+# Scenarios of the node suite (sourced by run.sh).  Each sc_NAME runs in a
+# subshell with KIND (go or c) and D (that driver's empty directory: reg/,
+# plugins/, cdi/), prints its transcript on stdout and fails (non-zero) when
+# a check of its own fails; the transcripts of both drivers must be equal,
+# so they hold only what both drivers must agree on.
+
+SCENARIOS=(registration prepare idempotent shared unknown_unprepare restart
+    restart_lost_state sync_after_crash bad_unallocated bad_device
+    bad_uid_mismatch other_driver cdi_ids)
+
+# The claims of every scenario, loaded into the API server for the Go driver
+# and given to the C driver with --claims.
+pod() { # NAME UID [PHASE] [SHARED-CLAIM]
+    cat <<YAML
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: $1, namespace: ns1, uid: $2}
+spec:
+  nodeName: node-1
+  containers:
+  - name: main
+    image: x
+    resources:
+      claims:
+      - name: own
+$([[ -n ${4:-} ]] && printf '      - name: shared\n')
+  resourceClaims:
+  - {name: own, resourceClaimTemplateName: t}
+$([[ -n ${4:-} ]] && printf '  - {name: shared, resourceClaimName: %s}\n' "$4")
+status:
+  phase: ${3:-Running}
+  resourceClaimStatuses:
+  - {name: own, resourceClaimName: $1-own}
+YAML
+}
+claim() { # NAME UID DRIVER DEVICE RESERVED-UID...  (DEVICE "-": not allocated)
+    local name=$1 uid=$2 drv=$3 dev=$4
+    shift 4
+    cat <<YAML
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: $name
+  namespace: ns1
+  uid: $uid
+$([[ $name == *-own ]] && printf '  ownerReferences:\n  - {apiVersion: v1, kind: Pod, name: %s, uid: %s, controller: true}\n' "${name%-own}" "$1")
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}
+YAML
+    [[ $dev == - ]] && return
+    cat <<YAML
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: $drv, pool: node-1, device: $dev}
+  reservedFor:
+$(for u in "$@"; do printf '  - {resource: pods, name: x, uid: %s}\n' "$u"; done)
+YAML
+}
+snapshot() {
+    local p
+    for p in p1 p2 a b; do
+        pod $p u-$p
+        claim $p-own c-$p gpu.example.com gpu-${#p} u-$p
+    done
+    pod s1 u-s1 Running shared
+    pod s2 u-s2 Running shared
+    claim s1-own c-s1 gpu.example.com gpu-3 u-s1
+    claim s2-own c-s2 gpu.example.com gpu-4 u-s2
+    claim shared c-sh gpu.example.com gpu-5 u-s1 u-s2
+    pod nodev u-nodev
+    claim nodev-own c-nodev gpu.example.com gpu-99 u-nodev
+    pod other u-other
+    claim other-own c-other other.example.com dev-0 u-other
+    pod unalloc u-unalloc
+    claim unalloc-own c-unalloc gpu.example.com - u-unalloc
+    # the snapshot says UID c-mm-new; the API server holds c-mm-old
+    pod mm u-mm
+    claim mm-own c-mm-new gpu.example.com gpu-6 u-mm
+}
+
+# start_driver: KIND's driver on $D/plugins/gpu.example.com/dra.sock and
+# $D/reg/gpu.example.com-reg.sock; returns when the registration socket is new.
+start_driver() {
+    local reg=$D/reg/gpu.example.com-reg.sock old i
+    old=$(stat -c '%i %z' "$reg" 2>/dev/null || true)
+    if [[ $KIND == go ]]; then
+        NODE_NAME=node-1 "$GO_DRIVER" --kubeconfig "$APISERVER_DIR/kubeconfig" --cdi-root "$D/cdi" \
+            --kubelet-registrar-directory-path "$D/reg" --kubelet-plugins-directory-path "$D/plugins" \
+            >>"$D/driver.log" 2>&1 &
+    else
+        "$DRA_BIN/dra-example-driver" --node node-1 --claims "$T/snap.yaml" --cdi-dir "$D/cdi" \
+            --registry-dir "$D/reg" --plugin-dir "$D/plugins/gpu.example.com" >>"$D/driver.log" 2>&1 &
+    fi
+    echo $! >"$D/driver.pid"
+    for ((i = 0; i < 300; i++)); do
+        [[ -S $reg && $(stat -c '%i %z' "$reg" 2>/dev/null) != "$old" && -S $D/plugins/gpu.example.com/dra.sock ]] && return 0
+        sleep 0.1
+    done
+    echo "the $KIND driver did not start" >&2
+    return 1
+}
+# stop_driver [SIGNAL]: stop the driver started last (by its PID)
+stop_driver() {
+    local f=${D:-}/driver.pid pid
+    [[ -n ${D:-} && -s $f ]] || return 0
+    pid=$(cat "$f")
+    kill -"${1:-TERM}" "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    rm -f "$f"
+    return 0
+}
+
+# prep LABEL WANT COMMAND ARGS...: dra-prepare through the registration
+# socket; a check fails unless it exits WANT; prints LABEL, the exit status and stdout with each container's CDI IDs
+# replaced by whether they all resolve (dra-prepare cdi) and how many there are
+prep() {
+    local label=$1 want=$2 rc=0
+    shift 2
+    "$DRA_BIN/dra-prepare" "$@" --registry-dir "$D/reg" --checkpoint "$D/ck" -o jsonl \
+        >"$D/out" 2>"$D/err" || rc=$?
+    echo "$label: exit $rc"
+    [[ $want == - || $rc == "$want" ]] || fail "$label: exit $rc, want $want"
+    local line ids
+    while IFS= read -r line; do
+        mapfile -t ids < <(jq -r '[.. | .cdiDevices? // empty | .[]] | .[]' <<<"$line")
+        if ((${#ids[@]} == 0)); then
+            echo "$line"
+        elif "$DRA_BIN/dra-prepare" cdi --cdi-dir "$D/cdi" "${ids[@]}" >/dev/null 2>&1; then
+            jq -c 'walk(if type == "object" and has("cdiDevices") then .cdiDevices = "resolve" else . end)' <<<"$line"
+        else
+            jq -c 'walk(if type == "object" and has("cdiDevices") then .cdiDevices = "do not resolve" else . end)' <<<"$line"
+        fi
+    done <"$D/out"
+    [[ -s $D/err ]] && sed "s/^/$label stderr: /" "$D/err" >&2
+    return 0
+}
+# fail MESSAGE: a check of the scenario failed (run.sh looks for $D/failed)
+fail() { echo "check failed: $*" >&2; echo "$*" >>"$D/failed"; }
+
+# err_names LABEL WORD: the last dra-prepare's stderr names WORD
+err_names() {
+    if grep -q -- "$2" "$D/err"; then echo "$1: error names $2"; else echo "$1: error does not name $2"; fail "$1: error does not name $2"; fi
+}
+
+# err_kind LABEL: whether the driver failed the whole call (a gRPC status)
+# or answered a per-claim error
+err_kind() {
+    if grep -q 'NodePrepareResources failed for ResourceClaim\|NodeUnprepareResources failed for ResourceClaim' "$D/err"; then
+        echo "$1: per-claim error"
+    elif grep -q 'NodePrepareResources: \|NodeUnprepareResources: ' "$D/err"; then
+        echo "$1: the call failed"
+    else
+        echo "$1: no driver error"
+    fi
+}
+
+# state: the claims dra-prepare's checkpoint holds, those the driver's own
+# checkpoint holds, the claim UIDs the CDI directory has specs for
+state() {
+    local ck=$D/plugins/gpu.example.com/checkpoint.json
+    echo "kubelet checkpoint: $( [[ -s $D/ck ]] && jq -r '.Data | fromjson | [.Entries[] | .ClaimUID + (if .Prepared then "" else "(unprepared)" end)] | sort | join(" ")' "$D/ck")"
+    if [[ ! -s $ck ]]; then
+        echo "driver checkpoint: none"
+    elif [[ $KIND == go ]]; then
+        echo "driver checkpoint: $(jq -r '[.preparedClaims[]?.uid] | sort | join(" ")' "$ck")"
+    else
+        echo "driver checkpoint: $(jq -r '.Data | fromjson | [.Entries[]?.ClaimUID] | sort | join(" ")' "$ck")"
+    fi
+    echo "cdi specs for claims: $(cdi_claims | sort -u | tr '\n' ' ' | sed 's/ $//')"
+}
+# the claim UIDs of the CDI spec files (not the driver's common spec)
+cdi_claims() {
+    local f
+    for f in "$D"/cdi/*; do
+        [[ -e $f ]] || continue
+        case ${f##*/} in
+        k8s.gpu.example.com-gpu_common.yaml) ;;
+        k8s.gpu.example.com-gpu_*.yaml) f=${f##*/k8s.gpu.example.com-gpu_}; echo "${f%.yaml}" ;;
+        gpu.example.com-*-gpu-*.json) f=${f##*/gpu.example.com-}; echo "${f%-gpu-*.json}" ;;
+        *) echo "unexpected:${f##*/}" ;;
+        esac
+    done
+}
+# driver_calls: how many NodePrepareResources calls the driver logged
+# (dra-prepare -v says which claims it skipped; the transcript holds that)
+
+sc_registration() {
+    start_driver || return 1
+    local rc=0
+    "$DRA_BIN/dra-prepare" plugins --registry-dir "$D/reg" -o json >"$D/plugins.json" || rc=$?
+    echo "plugins: exit $rc"
+    jq -c '[.[] | {driver, service, status, dra: [.versions[] | select(test("DRAPlugin"))]}]' "$D/plugins.json"
+    rc=0
+    "$DRA_BIN/dra-prepare" probe --socket "$D/plugins/gpu.example.com/dra.sock" \
+        --reg-socket "$D/reg/gpu.example.com-reg.sock" --claim <(claim p1-own c-p1 gpu.example.com gpu-1) --count 2 -o json \
+        >"$D/probe.json" 2>"$D/err" || rc=$?
+    echo "probe: exit $rc"
+    jq -c '{service, passed, checks: [.checks[] | {name, result}]}' "$D/probe.json"
+}
+
+sc_prepare() {
+    start_driver || return 1
+    prep prepare 0 prepare --pod ns1/p1 "$T/snap.yaml"
+    state
+    prep unprepare 0 unprepare --pod ns1/p1
+    state
+}
+
+sc_idempotent() {
+    start_driver || return 1
+    prep first 0 prepare --pod ns1/p1 "$T/snap.yaml"
+    prep again 0 prepare --pod ns1/p1 "$T/snap.yaml" -v
+    grep -c 'is prepared already' "$D/err" | sed 's/^/again: skipped claims: /'
+    state
+    prep unprepare 0 unprepare --pod ns1/p1
+    prep "unprepare again" 0 unprepare --pod ns1/p1 "$T/snap.yaml"
+    state
+}
+
+sc_shared() {
+    start_driver || return 1
+    prep s1 0 prepare --pod ns1/s1 "$T/snap.yaml"
+    prep s2 0 prepare --pod ns1/s2 "$T/snap.yaml"
+    state
+    prep "unprepare s1" 0 unprepare --pod ns1/s1
+    state
+    prep "unprepare s2" 0 unprepare --pod ns1/s2
+    state
+}
+
+# a kubelet checkpoint naming a claim the driver never prepared: the driver
+# must answer its unprepare with success
+sc_unknown_unprepare() {
+    start_driver || return 1
+    prep prepare 0 prepare --pod ns1/p1 "$T/snap.yaml"
+    stop_driver
+    rm -rf "$D/plugins" "$D/cdi"
+    mkdir -p "$D/plugins" "$D/cdi"
+    start_driver || return 1
+    prep unprepare 0 unprepare --pod ns1/p1
+    state
+}
+
+sc_restart() {
+    start_driver || return 1
+    prep prepare 0 prepare --pod ns1/p1 "$T/snap.yaml"
+    stop_driver
+    start_driver || return 1
+    prep "prepare after restart" 0 prepare --pod ns1/p2 "$T/snap.yaml"
+    state
+    prep unprepare 0 unprepare --pod ns1/p1
+    state
+}
+
+# the driver restarts with its checkpoint but the kubelet's is lost: the
+# claim is prepared again, which must not duplicate anything
+sc_restart_lost_state() {
+    start_driver || return 1
+    prep prepare 0 prepare --pod ns1/p1 "$T/snap.yaml"
+    stop_driver KILL
+    rm -f "$D/ck"
+    start_driver || return 1
+    prep "prepare again" 0 prepare --pod ns1/p1 "$T/snap.yaml"
+    state
+    prep unprepare 0 unprepare --pod ns1/p1
+    state
+}
+
+sc_sync_after_crash() {
+    start_driver || return 1
+    { pod a u-a; pod b u-b; claim a-own c-a gpu.example.com gpu-1 u-a; claim b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap1.yaml"
+    prep sync 0 sync --node node-1 "$D/snap1.yaml"
+    stop_driver KILL
+    start_driver || return 1
+    { pod a u-a; pod b u-b Succeeded; claim a-own c-a gpu.example.com gpu-1 u-a; claim b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap2.yaml"
+    prep "sync, b finished" 0 sync --node node-1 "$D/snap2.yaml"
+    state
+    prep "sync, all gone" 0 sync --node node-1 /dev/null
+    state
+}
+
+sc_bad_unallocated() {
+    start_driver || return 1
+    prep prepare - prepare --pod ns1/unalloc "$T/snap.yaml"
+    err_names prepare unalloc-own
+    err_kind prepare
+    state
+}
+
+sc_bad_device() {
+    start_driver || return 1
+    prep prepare - prepare --pod ns1/nodev "$T/snap.yaml"
+    err_names prepare nodev-own
+    err_names prepare gpu-99
+    err_kind prepare
+    state
+}
+
+sc_bad_uid_mismatch() {
+    start_driver || return 1
+    # what the kubelet sends is the UID of its snapshot; the driver reads
+    # the claim by name and finds another UID
+    sed 's/uid: c-mm-new/uid: c-mm-newer/' "$T/snap.yaml" >"$D/snap.yaml"
+    prep prepare - prepare --pod ns1/mm "$D/snap.yaml"
+    err_names prepare mm-own
+    err_kind prepare
+    state
+}
+
+sc_other_driver() {
+    start_driver || return 1
+    prep prepare - prepare --pod ns1/other "$T/snap.yaml"
+    err_names prepare other.example.com
+    err_kind prepare
+    state
+}
+
+# the raw CDI device IDs and spec files: the C driver is to write what the
+# published driver writes
+sc_cdi_ids() {
+    start_driver || return 1
+    "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 "$T/snap.yaml" --registry-dir "$D/reg" --checkpoint "$D/ck" -o jsonl
+    (cd "$D/cdi" && ls)
+    "$DRA_BIN/dra-prepare" cdi --cdi-dir "$D/cdi" -o jsonl \
+        $(jq -r '.cdiDevices[]' < <("$DRA_BIN/dra-prepare" prepare --pod ns1/p1 "$T/snap.yaml" --registry-dir "$D/reg" --checkpoint "$D/ck" -o jsonl))
+}
