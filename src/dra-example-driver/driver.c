@@ -111,24 +111,13 @@ static void pause_for(ex_driver *d, dra_grpc_reply *rep)
     }
 }
 
-/* The devices `c` gets: with --claims, the results of the claim's allocation
- * for this driver, after the kubelet plugin helper's checks
- * (k8s.io/dynamic-resource-allocation/kubeletplugin: "retrieve claim",
- * "not allocated", "got replaced") and dra-example-driver's own
- * ("requested device is not allocatable"); else one device from the UID.
- * NULL when fine, else the per-claim error (arena). */
-static const char *allocated(const ex_driver *d, const dra_objset *set, const dra_claim_ref *c, dra_arena *a,
-                             dra_prep_device **out, size_t *n_out)
+/* The claim `c` as the kubelet plugin helper GETs it before the driver sees
+ * any claim (k8s.io/dynamic-resource-allocation/kubeletplugin/draplugin.go
+ * getResourceClaims: "retrieve claim", "not allocated", "got replaced"); a
+ * failure there fails the whole call.  NULL when fine (*out: the claim,
+ * borrowed from `set`), else the error (arena). */
+static const char *helper_get(const dra_objset *set, const dra_claim_ref *c, dra_arena *a, const json_t **out)
 {
-    const char *pool = d->node ? d->node : "pool";
-    if (!d->claims_path) {
-        dra_prep_device *dv = dra_arena_zalloc(a, sizeof *dv);
-        dv->pool = (char *)pool;
-        dv->device = dra_arena_printf(a, "gpu-%u", device_of(d, c->uid));
-        *out = dv;
-        *n_out = 1;
-        return NULL;
-    }
     const json_t *claim = NULL;
     for (size_t i = 0; i < set->n && !claim; i++) {
         const json_t *o = set->v[i].json, *md = json_object_get(o, "metadata");
@@ -142,12 +131,38 @@ static const char *allocated(const ex_driver *d, const dra_objset *set, const dr
     if (!claim)
         return dra_arena_printf(a, "retrieve claim %s/%s: resourceclaims.resource.k8s.io \"%s\" not found",
                                 c->namespace_, c->name, c->name);
-    const json_t *alloc = json_object_get(json_object_get(claim, "status"), "allocation");
-    if (!json_is_object(alloc))
+    if (!json_is_object(json_object_get(json_object_get(claim, "status"), "allocation")))
         return dra_arena_printf(a, "claim %s/%s not allocated", c->namespace_, c->name);
     const char *uid = json_string_value(json_object_get(json_object_get(claim, "metadata"), "uid"));
     if (!uid || strcmp(uid, c->uid) != 0)
         return dra_arena_printf(a, "claim %s/%s got replaced", c->namespace_, c->name);
+    *out = claim;
+    return NULL;
+}
+
+/* The devices `c` gets: with --claims, the results of the claim's allocation
+ * for this driver (the helper's checks passed), with dra-example-driver's own
+ * check (cmd/dra-example-kubeletplugin/state.go computeDeviceConfig:
+ * "requested device is not allocatable", wrapped as Prepare and
+ * prepareResourceClaim wrap it); else one device from the UID.  NULL when
+ * fine, else the per-claim error (arena). */
+static const char *allocated(const ex_driver *d, const dra_objset *set, const dra_claim_ref *c, dra_arena *a,
+                             dra_prep_device **out, size_t *n_out)
+{
+    const char *pool = d->node ? d->node : "pool";
+    if (!d->claims_path) {
+        dra_prep_device *dv = dra_arena_zalloc(a, sizeof *dv);
+        dv->pool = (char *)pool;
+        dv->device = dra_arena_printf(a, "gpu-%u", device_of(d, c->uid));
+        *out = dv;
+        *n_out = 1;
+        return NULL;
+    }
+    const json_t *claim = NULL;
+    const char *err = helper_get(set, c, a, &claim);
+    if (err)
+        return err;
+    const json_t *alloc = json_object_get(json_object_get(claim, "status"), "allocation");
     const json_t *results = json_object_get(json_object_get(alloc, "devices"), "results");
     size_t n = json_array_size(results), k = 0;
     dra_prep_device *dv = dra_arena_zalloc(a, (n ? n : 1) * sizeof *dv);
@@ -162,7 +177,9 @@ static const char *allocated(const ex_driver *d, const dra_objset *set, const dr
         char *end = NULL;
         long idx = dev && strncmp(dev, "gpu-", 4) == 0 && dev[4] ? strtol(dev + 4, &end, 10) : -1;
         if (idx < 0 || idx >= d->devices || (end && *end))
-            return dra_arena_printf(a, "error preparing devices for claim %s: requested device is not allocatable: %s",
+            return dra_arena_printf(a,
+                                    "error preparing devices for claim %s: prepare failed: "
+                                    "requested device is not allocatable: %s",
                                     c->uid, dev ? dev : "");
         dv[k].pool = dra_arena_strdup(a, rp ? rp : pool);
         dv[k].device = dra_arena_strdup(a, dev);
@@ -264,6 +281,21 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
             dra_err_free(e);
         }
     }
+    /* the helper GETs every claim first: one failure fails the call */
+    for (size_t i = 0; d->claims_path && i < n; i++) {
+        const json_t *claim = NULL;
+        const char *err = read_err ? dra_arena_printf(a, "retrieve claim %s/%s: %s", claims[i].namespace_,
+                                                      claims[i].name, read_err)
+                                   : helper_get(&set, &claims[i], a, &claim);
+        if (err) {
+            dra_objset_free(&set);
+            rep->code = DRA_GRPC_UNKNOWN;
+            dra_buf_printf(&rep->message, "get resource claims: %s", err);
+            *out = cl;
+            *n_out = 0;
+            return;
+        }
+    }
     dra_ckpt_file *ck = NULL;
     const char *ck_err = ckpt_open(d, a, &ck);
     for (size_t i = 0; i < n; i++) {
@@ -358,7 +390,9 @@ static void unprepare(void *ctx, const char *svc, const dra_claim_ref *claims, s
         const char *f = fault_of(d, c->uid);
         o->error = (char *)(f ? f : ck_err ? ck_err : ex_state_forget(d, &ck->cp, c, a, &changed));
     }
-    const char *save_err = changed ? ckpt_save(ck, a) : NULL;
+    /* written at every unprepare, even of claims it does not hold, as
+     * cmd/dra-example-kubeletplugin/state.go Unprepare writes its checkpoint */
+    const char *save_err = changed || (k && !ck_err) ? ckpt_save(ck, a) : NULL;
     for (size_t i = 0; i < k; i++) {
         if (!cl[i].error && save_err)
             cl[i].error = (char *)save_err;

@@ -257,7 +257,7 @@ YAML
     for case in 's/uid: c-p1/uid: c-other/|claim ns1/p1-own got replaced' \
         '/^  allocation:/,/^  reservedFor:/{/reservedFor/!d}|claim ns1/p1-own not allocated' \
         's/name: p1-own/name: elsewhere/|retrieve claim ns1/p1-own: resourceclaims.resource.k8s.io "p1-own" not found' \
-        's/device: gpu-0/device: gpu-9/|error preparing devices for claim c-p1: requested device is not allocatable: gpu-9'; do
+        's/device: gpu-0/device: gpu-9/|error preparing devices for claim c-p1: prepare failed: requested device is not allocatable: gpu-9'; do
         sed "${case%%|*}" "$T/snap.yaml" | sed 's/device: gpu-0/device: gpu-2/' >"$T/claims.yaml"
         run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
         assert_failure 3

@@ -1,0 +1,51 @@
+#!/usr/bin/env bats
+# dra-example-driver behaves as the published example driver
+# (sigs.k8s.io/dra-example-driver v0.4.0 on k8s.io/dynamic-resource-allocation
+# v0.37.2 kubeletplugin) where the node suite (tests/upstream/node/) found
+# them to disagree.
+bats_require_minimum_version 1.5.0
+load helpers
+load rpc-helpers
+
+setup_file() { rpc_setup_file; }
+setup() {
+    rpc_setup
+    CK=$T/state
+}
+teardown() { rpc_teardown; }
+
+@test "upstream-driver: the helper's claim checks fail the whole call, as kubeletplugin's getResourceClaims" {
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } >"$T/snap.yaml"
+    sed 's/uid: c-p1/uid: c-other/' "$T/snap.yaml" >"$T/claims.yaml"
+    start_driver --claims "$T/claims.yaml"
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_failure 3
+    [[ $stderr == *"NodePrepareResources: "*"UNKNOWN: get resource claims: claim ns1/p1-own got replaced"* ]]
+    [[ $stderr != *"failed for ResourceClaim"* ]]
+    [[ ! -e $T/p/checkpoint.json ]] || [[ $(jq -r '.Data | fromjson | .Entries | length' "$T/p/checkpoint.json") == 0 ]]
+}
+
+@test "upstream-driver: a device the driver does not have is a per-claim 'prepare failed' error" {
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } | sed 's/device: gpu-0/device: gpu-99/' >"$T/snap.yaml"
+    start_driver --claims "$T/snap.yaml"
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_failure 3
+    [[ $stderr == *"NodePrepareResources failed for ResourceClaim p1-own: error preparing devices for claim c-p1: prepare failed: requested device is not allocatable: gpu-99"* ]]
+}
+
+@test "upstream-driver: unprepare of a claim the driver does not hold writes its checkpoint" {
+    start_driver
+    rm -f "$T/p/checkpoint.json"
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } >"$T/snap.yaml"
+    # a kubelet checkpoint naming a claim this driver never prepared
+    mkdir -p "$T/other"
+    "$DRA_BIN/dra-example-driver" --plugin-dir "$T/other" --registry-dir "$T/other" --cdi-dir "$T/cdi" --node node-1 &
+    local pid=$!
+    wait_until test -S "$T/other/dra.sock"
+    "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 "$T/snap.yaml" --socket "$T/other/dra.sock" --checkpoint "$CK" >/dev/null
+    kill "$pid"; wait "$pid" || true
+    run --separate-stderr prep unprepare --pod ns1/p1 -o jsonl
+    assert_success
+    [[ -s $T/p/checkpoint.json ]]
+    [[ $(jq -r '.Data | fromjson | .Entries | length' "$T/p/checkpoint.json") == 0 ]]
+}
