@@ -4,7 +4,7 @@ complete -c dra-example-driver -l node -x -d 'node name, used as the pool name (
 complete -c dra-example-driver -l plugin-dir -r -a '(__fish_complete_directories)' -d 'where dra.sock and checkpoint.json go (default /var/lib/kubelet/plugins/NAME)'
 complete -c dra-example-driver -l registry-dir -r -a '(__fish_complete_directories)' -d 'where NAME-reg.sock goes (default /var/lib/kubelet/plugins_registry)'
 complete -c dra-example-driver -l cdi-dir -r -a '(__fish_complete_directories)' -d 'where CDI specs are written (default /var/run/cdi)'
-complete -c dra-example-driver -l devices -x -d 'number of devices gpu-0 ... (default 4)'
+complete -c dra-example-driver -l devices -x -d 'number of devices gpu-0 ... (default 8)'
 complete -c dra-example-driver -l services -x -d 'supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1alpha1.DRAResourceHealth)'
 complete -c dra-example-driver -l health-file -r -F -d 'device health overrides, JSON; re-read and streamed on SIGHUP'
 complete -c dra-example-driver -l claims -r -F -d 'ResourceClaims to prepare from, read at each call (kubectl get resourceclaims -A -o yaml); without it a device is derived from the claim UID'

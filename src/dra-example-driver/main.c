@@ -27,7 +27,7 @@ static const dra_opt opts[] = {
     {OPT_PLUGIN_DIR, "plugin-dir", 0, DRA_ARG_REQUIRED, "DIR", "where dra.sock and checkpoint.json go (default /var/lib/kubelet/plugins/NAME)", "dir"},
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "where NAME-reg.sock goes (default /var/lib/kubelet/plugins_registry)", "dir"},
     {OPT_CDI_DIR, "cdi-dir", 0, DRA_ARG_REQUIRED, "DIR", "where CDI specs are written (default /var/run/cdi)", "dir"},
-    {OPT_DEVICES, "devices", 0, DRA_ARG_REQUIRED, "N", "number of devices gpu-0 ... (default 4)", NULL},
+    {OPT_DEVICES, "devices", 0, DRA_ARG_REQUIRED, "N", "number of devices gpu-0 ... (default 8)", NULL},
     {OPT_SERVICES, "services", 0, DRA_ARG_REQUIRED, "LIST", "supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1alpha1.DRAResourceHealth)", NULL},
     {OPT_HEALTH_FILE, "health-file", 0, DRA_ARG_REQUIRED, "FILE", "device health overrides, JSON; re-read and streamed on SIGHUP", "file"},
     {OPT_CLAIMS, "claims", 0, DRA_ARG_REQUIRED, "PATH", "ResourceClaims to prepare from, read at each call (kubectl get resourceclaims -A -o yaml); without it a device is derived from the claim UID", "file"},
@@ -109,12 +109,12 @@ int main(int argc, char **argv)
     int rc;
     if (dra_tool_start(&tool, argc, argv, &a, &rc))
         return rc;
-    ex_driver d = {.name = "gpu.example.com", .cdi_dir = "/var/run/cdi", .devices = 4, .log = stderr};
+    ex_driver d = {.name = "gpu.example.com", .cdi_dir = "/var/run/cdi", .devices = 8, .log = stderr};
     dra_err *e = NULL;
     dra_grpc_server *srv = NULL;
     char *dra_sock = NULL, *reg_sock = NULL, *svc_copy = NULL, **fails = NULL;
     const char **svcs = NULL;
-    long devices = 4, pad = 0, max_msg = 4 << 20;
+    long devices = 8, pad = 0, max_msg = 4 << 20;
     if (dra_args_get(&a, OPT_NAME))
         d.name = dra_args_get(&a, OPT_NAME);
     if (dra_args_get(&a, OPT_CDI_DIR))

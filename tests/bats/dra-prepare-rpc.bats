@@ -136,7 +136,7 @@ teardown() { rpc_teardown; }
 }
 
 @test "Python grpcio client -> dra-example-driver: registration, v1 and v1beta1" {
-    start_driver
+    start_driver --devices 4
     run "$PY" "$PEERS/client.py" --socket "$T/reg/gpu.example.com-reg.sock" info
     assert_success
     assert_output "{\"type\": \"DRAPlugin\", \"name\": \"gpu.example.com\", \"endpoint\": \"$T/p/dra.sock\", \"supportedVersions\": [\"v1.DRAPlugin\", \"v1beta1.DRAPlugin\", \"v1alpha1.DRAResourceHealth\"]}"

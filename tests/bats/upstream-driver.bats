@@ -33,6 +33,16 @@ teardown() { rpc_teardown; }
     [[ $stderr == *"NodePrepareResources failed for ResourceClaim p1-own: error preparing devices for claim c-p1: prepare failed: requested device is not allocatable: gpu-99"* ]]
 }
 
+@test "upstream-driver: eight devices by default, as --num-devices" {
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } | sed 's/device: gpu-0/device: gpu-7/' >"$T/snap.yaml"
+    start_driver --claims "$T/snap.yaml"
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    run "$DRA_BIN/dra-example-driver" --inventory
+    assert_success
+    [[ $output == *gpu-7* && $output != *gpu-8* ]]
+}
+
 @test "upstream-driver: unprepare of a claim the driver does not hold writes its checkpoint" {
     start_driver
     rm -f "$T/p/checkpoint.json"
