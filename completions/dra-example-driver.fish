@@ -5,7 +5,7 @@ complete -c dra-example-driver -l plugin-dir -r -a '(__fish_complete_directories
 complete -c dra-example-driver -l registry-dir -r -a '(__fish_complete_directories)' -d 'where NAME-reg.sock goes (default /var/lib/kubelet/plugins_registry)'
 complete -c dra-example-driver -l cdi-dir -r -a '(__fish_complete_directories)' -d 'where CDI specs are written (default /var/run/cdi)'
 complete -c dra-example-driver -l devices -x -d 'number of devices gpu-0 ... (default 8)'
-complete -c dra-example-driver -l services -x -d 'supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1alpha1.DRAResourceHealth)'
+complete -c dra-example-driver -l services -x -d 'supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth)'
 complete -c dra-example-driver -l health-file -r -F -d 'device health overrides, JSON; re-read and streamed on SIGHUP'
 complete -c dra-example-driver -l claims -r -F -d 'ResourceClaims to prepare from, read at each call (kubectl get resourceclaims -A -o yaml); without it a device is derived from the claim UID'
 complete -c dra-example-driver -l inventory -d 'print the device inventory for dra-slice build and exit'

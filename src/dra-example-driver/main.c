@@ -28,7 +28,7 @@ static const dra_opt opts[] = {
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "where NAME-reg.sock goes (default /var/lib/kubelet/plugins_registry)", "dir"},
     {OPT_CDI_DIR, "cdi-dir", 0, DRA_ARG_REQUIRED, "DIR", "where CDI specs are written (default /var/run/cdi)", "dir"},
     {OPT_DEVICES, "devices", 0, DRA_ARG_REQUIRED, "N", "number of devices gpu-0 ... (default 8)", NULL},
-    {OPT_SERVICES, "services", 0, DRA_ARG_REQUIRED, "LIST", "supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1alpha1.DRAResourceHealth)", NULL},
+    {OPT_SERVICES, "services", 0, DRA_ARG_REQUIRED, "LIST", "supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth)", NULL},
     {OPT_HEALTH_FILE, "health-file", 0, DRA_ARG_REQUIRED, "FILE", "device health overrides, JSON; re-read and streamed on SIGHUP", "file"},
     {OPT_CLAIMS, "claims", 0, DRA_ARG_REQUIRED, "PATH", "ResourceClaims to prepare from, read at each call (kubectl get resourceclaims -A -o yaml); without it a device is derived from the claim UID", "file"},
     {OPT_INVENTORY, "inventory", 0, DRA_ARG_NONE, NULL, "print the device inventory for dra-slice build and exit", NULL},
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
     dra_sock = pdir ? dra_xasprintf("%s/dra.sock", pdir) : dra_xasprintf("/var/lib/kubelet/plugins/%s/dra.sock", d.name);
     reg_sock = dra_xasprintf("%s/%s-reg.sock", rdir ? rdir : "/var/lib/kubelet/plugins_registry", d.name);
     svc_copy = dra_xstrdup(dra_args_get(&a, OPT_SERVICES) ? dra_args_get(&a, OPT_SERVICES)
-                                                          : "v1.DRAPlugin,v1beta1.DRAPlugin,v1alpha1.DRAResourceHealth");
+                                                          : "v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth");
     svcs = dra_xcalloc(strlen(svc_copy) + 1, sizeof *svcs);
     size_t nsvc = 0;
     for (char *save, *t = strtok_r(svc_copy, ",", &save); t; t = strtok_r(NULL, ",", &save))

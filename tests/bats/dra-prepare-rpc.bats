@@ -139,7 +139,7 @@ teardown() { rpc_teardown; }
     start_driver --devices 4
     run "$PY" "$PEERS/client.py" --socket "$T/reg/gpu.example.com-reg.sock" info
     assert_success
-    assert_output "{\"type\": \"DRAPlugin\", \"name\": \"gpu.example.com\", \"endpoint\": \"$T/p/dra.sock\", \"supportedVersions\": [\"v1.DRAPlugin\", \"v1beta1.DRAPlugin\", \"v1alpha1.DRAResourceHealth\"]}"
+    assert_output "{\"type\": \"DRAPlugin\", \"name\": \"gpu.example.com\", \"endpoint\": \"$T/p/dra.sock\", \"supportedVersions\": [\"v1.DRAPlugin\", \"v1beta1.DRAPlugin\", \"v1.DRAResourceHealth\", \"v1alpha1.DRAResourceHealth\"]}"
     run "$PY" "$PEERS/client.py" --socket "$T/reg/gpu.example.com-reg.sock" notify
     assert_success
     for svc in v1.DRAPlugin v1beta1.DRAPlugin; do

@@ -59,3 +59,10 @@ teardown() { rpc_teardown; }
     [[ -s $T/p/checkpoint.json ]]
     [[ $(jq -r '.Data | fromjson | .Entries | length' "$T/p/checkpoint.json") == 0 ]]
 }
+
+@test "upstream-driver: registers DRAResourceHealth v1 beside v1alpha1, as the kubelet plugin helper" {
+    start_driver
+    run --separate-stderr "$DRA_BIN/dra-prepare" plugins --registry-dir "$T/reg" -o json
+    assert_success
+    [[ $(jq -c .supportedVersions <<<"$output") == '["v1.DRAPlugin","v1beta1.DRAPlugin","v1.DRAResourceHealth","v1alpha1.DRAResourceHealth"]' ]]
+}

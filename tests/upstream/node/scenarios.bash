@@ -192,7 +192,7 @@ sc_registration() {
     local rc=0
     "$DRA_BIN/dra-prepare" plugins --registry-dir "$D/reg" -o json >"$D/plugins.json" || rc=$?
     echo "plugins: exit $rc"
-    jq -c '[.[] | {driver, service, status, dra: [.versions[] | select(test("DRAPlugin"))]}]' "$D/plugins.json"
+    jq -c '{name, service, supportedVersions, registered, reachable}' "$D/plugins.json"
     rc=0
     "$DRA_BIN/dra-prepare" probe --socket "$D/plugins/gpu.example.com/dra.sock" \
         --reg-socket "$D/reg/gpu.example.com-reg.sock" --claim <(claim p1-own c-p1 gpu.example.com gpu-1) --count 2 -o json \
