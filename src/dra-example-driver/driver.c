@@ -1,8 +1,12 @@
-/* The example driver's work: "prepare" a claim by writing a CDI spec file
- * <cdi-dir>/<driver>-<claim uid>-<device>.json per device (atomically, so a
- * repeated prepare rewrites the same bytes: idempotent) and answering each
- * device with the CDI ID <driver>/gpu=<claim uid>-<device>; unprepare removes
- * the files the driver's checkpoint (state.c) says it wrote for the claim.
+/* The example driver's work: "prepare" a claim by writing one CDI spec file
+ * for its devices, as sigs.k8s.io/dra-example-driver does
+ * (cmd/dra-example-kubeletplugin/cdi.go, the gpu profile): vendor
+ * k8s.<driver>, class gpu, <cdi-dir>/k8s.<driver>-gpu_<claim uid>.yaml with a
+ * device <claim uid>-<device> per device (written atomically, so a repeated
+ * prepare rewrites the same bytes: idempotent), each device answered with the
+ * CDI IDs k8s.<driver>/gpu=common (the spec written at start) and
+ * k8s.<driver>/gpu=<claim uid>-<device>; unprepare removes the files the
+ * driver's checkpoint (state.c) says it wrote for the claim.
  * The devices are those of the claim's allocation for this driver, read from
  * --claims (a snapshot standing in for the API server GET a driver makes,
  * with the kubelet plugin helper's checks); without --claims, one device
@@ -57,6 +61,10 @@ static const char *fault_of(const ex_driver *d, const char *uid)
     return NULL;
 }
 
+/* The CDI class: the published driver's device profile. */
+#define EX_CDI_CLASS "gpu"
+#define EX_CDI_CLASS_ENV "GPU" /* the class upper case */
+
 /* A CDI name may hold [A-Za-z0-9_.:-]; replace anything else. */
 static char *cdi_name(dra_arena *a, const char *uid, const char *dev)
 {
@@ -68,37 +76,86 @@ static char *cdi_name(dra_arena *a, const char *uid, const char *dev)
     return s;
 }
 
-static char *spec_path(const ex_driver *d, dra_arena *a, const char *name)
+/* The transient spec file of `id` (a claim UID, or "common"), named as the
+ * CDI library's GenerateTransientSpecName (vendor-class_id) and WriteSpec
+ * (.yaml) name it. */
+static char *spec_path(const ex_driver *d, dra_arena *a, const char *id)
 {
-    return dra_arena_printf(a, "%s/%s-%s.json", d->cdi_dir, d->name, name);
+    return dra_arena_printf(a, "%s/k8s.%s-" EX_CDI_CLASS "_%s.yaml", d->cdi_dir, d->name, id);
 }
 
-/* The CDI spec of one prepared claim. */
-static dra_err *write_spec(const ex_driver *d, const char *path, const char *name, const dra_claim_ref *c, const char *dev)
+/* Upper case, each run of characters other than [A-Za-z0-9] one '_'
+ * (cdi.go: strings.ToUpper(nonWord.ReplaceAllString(s, "_"))). */
+static char *env_key(dra_arena *a, const char *s)
 {
-    json_t *spec = json_pack("{s:s,s:s,s:[{s:s,s:{s:[s,s,s]}}]}", "cdiVersion", "0.6.0", "kind",
-                             "gpu.example.com/gpu", "devices", "name", name, "containerEdits", "env",
-                             "GPU_DEVICE=gpu-", "DRA_CLAIM_UID=", "DRA_CLAIM=");
-    /* fill the env values */
-    json_t *env = json_object_get(json_object_get(json_array_get(json_object_get(spec, "devices"), 0), "containerEdits"),
-                                  "env");
-    char *v;
-    v = dra_xasprintf("GPU_DEVICE=%s", dev);
-    json_array_set_new(env, 0, json_string(v));
-    free(v);
-    v = dra_xasprintf("DRA_CLAIM_UID=%s", c->uid);
-    json_array_set_new(env, 1, json_string(v));
-    free(v);
-    v = dra_xasprintf("DRA_CLAIM=%s/%s", c->namespace_, c->name);
-    json_array_set_new(env, 2, json_string(v));
-    free(v);
-    json_object_set_new(spec, "kind", json_sprintf("%s/gpu", d->name));
-    char *text = json_dumps(spec, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    /* 0600, as the CDI library writes spec files (pkg/cdi/spec.go: os.CreateTemp) */
+    char *k = dra_arena_printf(a, "%s", s), *o = k;
+    bool run = false;
+    for (const char *p = s; *p; p++) {
+        bool word = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9');
+        if (word)
+            *o++ = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        else if (!run)
+            *o++ = '_';
+        run = !word;
+    }
+    *o = '\0';
+    return k;
+}
+
+/* Write a spec of kind k8s.<driver>/gpu with `devices` (stolen), as YAML,
+ * 0600 as the CDI library writes spec files (pkg/cdi/spec.go: os.CreateTemp);
+ * cdiVersion 0.3.0, the least version of env-only edits
+ * (MinimumRequiredVersion). */
+static dra_err *write_yaml_spec(const ex_driver *d, const char *path, json_t *devices)
+{
+    json_t *spec = json_object();
+    json_object_set_new(spec, "cdiVersion", json_string("0.3.0"));
+    json_object_set_new(spec, "kind", json_sprintf("k8s.%s/" EX_CDI_CLASS, d->name));
+    json_object_set_new(spec, "devices", devices);
+    char *body = dra_yaml_dump(spec);
+    char *text = dra_xasprintf("---\n%s", body);
     dra_err *e = dra_wfile_replace(path, text, strlen(text), 0600, DRA_WFILE_EXACT_MODE);
     free(text);
+    free(body);
     json_decref(spec);
     return e;
+}
+
+static json_t *cdi_device(const char *name, json_t *env)
+{
+    return json_pack("{s:s,s:{s:o}}", "name", name, "containerEdits", "env", env);
+}
+
+dra_err *ex_cdi_common(const ex_driver *d)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    json_t *env = json_array();
+    json_array_append_new(env, json_sprintf("KUBERNETES_NODE_NAME=%s", d->node ? d->node : ""));
+    json_array_append_new(env, json_sprintf("DRA_RESOURCE_DRIVER_NAME=%s", d->name));
+    dra_err *e = write_yaml_spec(d, spec_path(d, &a, "common"), json_pack("[o]", cdi_device("common", env)));
+    dra_arena_free(&a);
+    return e;
+}
+
+/* The CDI spec of one prepared claim: per device the claim's and the
+ * gpu profile's default edits (time-slicing, default interval:
+ * internal/profiles/gpu/gpu.go applyGpuConfig). */
+static dra_err *write_spec(const ex_driver *d, dra_arena *a, const char *path, const dra_claim_ref *c,
+                           char *const *names, const dra_prep_device *dv, size_t n, bool admin)
+{
+    json_t *devices = json_array();
+    for (size_t j = 0; j < n; j++) {
+        const char *dev = dv[j].device;
+        const char *id = env_key(a, strlen(dev) > 4 ? dev + 4 : dev);
+        json_t *env = json_array();
+        json_array_append_new(env, json_sprintf(EX_CDI_CLASS_ENV "_DEVICE_%s_RESOURCE_CLAIM=%s", env_key(a, dev), c->uid));
+        json_array_append_new(env, json_sprintf("DRA_ADMIN_ACCESS=%s", admin ? "true" : "false"));
+        json_array_append_new(env, json_sprintf("GPU_DEVICE_%s=%s", id, dev));
+        json_array_append_new(env, json_sprintf("GPU_DEVICE_%s_SHARING_STRATEGY=TimeSlicing", id));
+        json_array_append_new(env, json_sprintf("GPU_DEVICE_%s_TIMESLICE_INTERVAL=Default", id));
+        json_array_append_new(devices, cdi_device(names[j], env));
+    }
+    return write_yaml_spec(d, path, devices);
 }
 
 static void pause_for(ex_driver *d, dra_grpc_reply *rep)
@@ -147,7 +204,7 @@ static const char *helper_get(const dra_objset *set, const dra_claim_ref *c, dra
  * prepareResourceClaim wrap it); else one device from the UID.  NULL when
  * fine, else the per-claim error (arena). */
 static const char *allocated(const ex_driver *d, const dra_objset *set, const dra_claim_ref *c, dra_arena *a,
-                             dra_prep_device **out, size_t *n_out)
+                             dra_prep_device **out, size_t *n_out, bool *admin)
 {
     const char *pool = d->node ? d->node : "pool";
     if (!d->claims_path) {
@@ -172,6 +229,9 @@ static const char *allocated(const ex_driver *d, const dra_objset *set, const dr
         const char *dev = json_string_value(json_object_get(r, "device"));
         const char *rp = json_string_value(json_object_get(r, "pool"));
         const char *req = json_string_value(json_object_get(r, "request"));
+        /* any result's adminAccess, whatever its driver (state.go checkAdminAccess) */
+        if (json_is_true(json_object_get(r, "adminAccess")))
+            *admin = true;
         if (!drv || strcmp(drv, d->name) != 0)
             continue; /* another driver's device */
         char *end = NULL;
@@ -223,11 +283,13 @@ static const char *ckpt_save(dra_ckpt_file *f, dra_arena *a)
 static void set_cdi_ids(const ex_driver *d, dra_arena *a, dra_prep_device *dv, const char *name)
 {
     size_t extra = d->pad_bytes ? d->pad_bytes / 64 + 1 : 0;
-    dv->cdi_ids = dra_arena_zalloc(a, (1 + extra) * sizeof *dv->cdi_ids);
-    dv->cdi_ids[0] = dra_arena_printf(a, "%s/gpu=%s", d->name, name);
+    dv->cdi_ids = dra_arena_zalloc(a, (2 + extra) * sizeof *dv->cdi_ids);
+    /* the common device first (cdi.go GetClaimDevices) */
+    dv->cdi_ids[0] = dra_arena_printf(a, "k8s.%s/" EX_CDI_CLASS "=common", d->name);
+    dv->cdi_ids[1] = dra_arena_printf(a, "k8s.%s/" EX_CDI_CLASS "=%s", d->name, name);
     for (size_t x = 0; x < extra; x++)
-        dv->cdi_ids[1 + x] = dra_arena_printf(a, "%s/gpu=pad-%048zu", d->name, x);
-    dv->n_cdi_ids = 1 + extra;
+        dv->cdi_ids[2 + x] = dra_arena_printf(a, "k8s.%s/" EX_CDI_CLASS "=pad-%048zu", d->name, x);
+    dv->n_cdi_ids = 2 + extra;
 }
 
 /* A claim recorded in the checkpoint whose spec files are to be written. */
@@ -236,7 +298,9 @@ typedef struct planned {
     const dra_claim_ref *c;
     dra_prep_device *dv;
     size_t ndv;
-    char **names, **paths; /* per device */
+    char **names; /* per device */
+    char *path;   /* the claim's spec file */
+    bool admin;   /* a result of the allocation has adminAccess */
 } planned;
 
 /* The devices of claim `c` and the files they get, recorded in `cp`; NULL,
@@ -245,18 +309,17 @@ static const char *plan(ex_driver *d, const dra_objset *set, const char *read_er
                         const dra_claim_ref *c, dra_arena *a, planned *p)
 {
     const char *err = read_err ? dra_arena_printf(a, "retrieve claim %s/%s: %s", c->namespace_, c->name, read_err)
-                               : allocated(d, set, c, a, &p->dv, &p->ndv);
+                               : allocated(d, set, c, a, &p->dv, &p->ndv, &p->admin);
     if (err)
         return err;
     p->c = c;
     p->names = dra_arena_zalloc(a, (p->ndv + 1) * sizeof *p->names);
-    p->paths = dra_arena_zalloc(a, (p->ndv + 1) * sizeof *p->paths);
+    p->path = spec_path(d, a, cdi_name(a, c->uid, NULL));
     for (size_t j = 0; j < p->ndv; j++) {
         p->names[j] = cdi_name(a, c->uid, p->dv[j].device);
-        p->paths[j] = spec_path(d, a, p->names[j]);
         set_cdi_ids(d, a, &p->dv[j], p->names[j]);
     }
-    return ex_state_record(d, cp, c, p->dv, p->ndv, p->paths, p->ndv, a);
+    return ex_state_record(d, cp, c, p->dv, p->ndv, &p->path, 1, a);
 }
 
 /* Prepare: the claims' devices and spec files are recorded first (one
@@ -329,12 +392,11 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
     for (size_t i = 0; i < np; i++) {
         planned *p = &pl[i];
         const char *err = save_err;
-        for (size_t j = 0; !err && j < p->ndv; j++) {
-            dra_err *e = write_spec(d, p->paths[j], p->names[j], p->c, p->dv[j].device);
-            if (e) {
-                err = dra_arena_printf(a, "prepare claim %s/%s: %s", p->c->namespace_, p->c->name, e->msg);
-                dra_err_free(e);
-            }
+        dra_err *e = err ? NULL : write_spec(d, a, p->path, p->c, p->names, p->dv, p->ndv, p->admin);
+        if (e) {
+            err = dra_arena_printf(a, "error preparing devices for claim %s: unable to create CDI spec file for claim: %s",
+                                   p->c->uid, e->msg);
+            dra_err_free(e);
         }
         if (err) {
             p->o->error = (char *)err;

@@ -66,5 +66,9 @@ const char *ex_state_forget(const ex_driver *d, dra_checkpoint *cp, const dra_cl
 
 /* The device inventory as dra-slice build reads it (JSON on f). */
 DRA_MUST_USE dra_err *ex_inventory(const ex_driver *d, FILE *f);
+/* Write the spec of the CDI device every prepared device also gets,
+ * <cdi-dir>/k8s.<driver>-gpu_common.yaml (upstream: CreateCommonSpecFile at
+ * start). */
+DRA_MUST_USE dra_err *ex_cdi_common(const ex_driver *d);
 
 #endif

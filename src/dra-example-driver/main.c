@@ -47,8 +47,10 @@ static const dra_opt opts[] = {
 static const dra_cmd cmds[] = {
     {NULL, "[OPTIONS]", "an example DRA driver kubelet plugin that prepares devices as CDI spec files",
      "Serves pluginregistration on REGISTRY-DIR/NAME-reg.sock and DRAPlugin v1, v1beta1 and\n"
-     "DRAResourceHealth v1alpha1 and v1 on PLUGIN-DIR/dra.sock.  A prepared claim gets one device\n"
-     "gpu-K and a CDI spec CDI-DIR/NAME-UID-gpu-K.json with CDI ID NAME/gpu=UID-gpu-K, recorded in\n"
+     "DRAResourceHealth v1alpha1 and v1 on PLUGIN-DIR/dra.sock.  CDI specs are written as the\n"
+     "published example driver writes them: CDI-DIR/k8s.NAME-gpu_common.yaml at start, and for a\n"
+     "prepared claim CDI-DIR/k8s.NAME-gpu_UID.yaml with a device UID-gpu-K per device gpu-K,\n"
+     "answered as k8s.NAME/gpu=common and k8s.NAME/gpu=UID-gpu-K, recorded in\n"
      "PLUGIN-DIR/checkpoint.json; unprepare removes the files recorded for the claim.  Publish\n"
      "the devices with: dra-example-driver --inventory | dra-slice build --driver NAME --node\n"
      "NODE.  SIGHUP re-reads --health-file; SIGTERM or SIGINT stops the driver and removes its\n"
@@ -178,6 +180,8 @@ int main(int argc, char **argv)
         e = mkdirs(d.cdi_dir);
     if (!e)
         e = ex_state_open(&d, sd); /* the checkpoint beside dra.sock */
+    if (!e)
+        e = ex_cdi_common(&d);
     free(sd);
     if (e)
         goto out;

@@ -15,27 +15,31 @@ setup() {
 }
 teardown() { rpc_teardown; }
 
+# the CDI spec files of claims, not the example driver's common spec
+claim_specs_ls() { ls "$T/cdi" | grep -v -- '-gpu_common\.yaml$' || true; }
+claim_specs() { claim_specs_ls | wc -l; }
+
 @test "node: prepare, what containers get, cdi of the driver's specs, unprepare" {
     start_driver
     { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } >"$T/snap.yaml"
     run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
     assert_success
-    [[ $output == '{"namespace":"ns1","pod":"p1","container":"main","cdiDevices":["gpu.example.com/gpu=c-p1-gpu-'*'"]}' ]]
+    [[ $output == '{"namespace":"ns1","pod":"p1","container":"main","cdiDevices":["k8s.gpu.example.com/gpu=common","k8s.gpu.example.com/gpu=c-p1-gpu-'*'"]}' ]]
     [[ $(stat -c %a "$CK") == 600 ]]
-    ls "$T/cdi"/gpu.example.com-c-p1-gpu-*.json
+    ls "$T/cdi"/k8s.gpu.example.com-gpu_c-p1.yaml
     # what the runtime would do with them
     run --separate-stderr bash -c "'$DRA_BIN/dra-prepare' cdi --cdi-dir '$T/cdi' -o jsonl <<<'$output'"
     assert_success
-    [[ $output == *'"pod":"p1","container":"main","devices":["gpu.example.com/gpu=c-p1-gpu-'* ]]
+    [[ $output == *'"pod":"p1","container":"main","devices":["k8s.gpu.example.com/gpu=common","k8s.gpu.example.com/gpu=c-p1-gpu-'* ]]
     # the table
     run --separate-stderr prep prepare --pod ns1/p1 "$T/snap.yaml"
     assert_success
     assert_line --index 0 --regexp '^NAMESPACE +POD +CONTAINER +CDI DEVICES$'
-    assert_line --index 1 --regexp '^ns1 +p1 +main +gpu.example.com/gpu=c-p1-gpu-[0-9]+$'
+    assert_line --index 1 --regexp '^ns1 +p1 +main +k8s.gpu.example.com/gpu=common,k8s.gpu.example.com/gpu=c-p1-gpu-[0-9]+$'
     run --separate-stderr prep unprepare --pod ns1/p1 -o jsonl
     assert_success
     assert_output '{"action":"unprepare","namespace":"ns1","claim":"p1-own","uid":"c-p1","pods":["u-p1"]}'
-    run ls "$T/cdi"
+    run claim_specs_ls
     assert_output ""
 }
 
@@ -72,7 +76,7 @@ teardown() { rpc_teardown; }
     run --separate-stderr prep sync --node node-1 -o jsonl "$T/snap1.yaml"
     assert_success
     [[ ${#lines[@]} -eq 2 ]]
-    [[ $(ls "$T/cdi" | wc -l) -eq 2 ]]
+    [[ $(claim_specs) -eq 2 ]]
     # again: nothing to do
     run --separate-stderr prep sync --node node-1 -o jsonl -v "$T/snap1.yaml"
     assert_success
@@ -84,7 +88,7 @@ teardown() { rpc_teardown; }
     assert_line --index 0 --regexp '^ACTION +NAMESPACE +OBJECT +DETAILS$'
     assert_line --regexp '^unprepare +ns1 +resourceclaim/a-own +uid c-a, pod u-a$'
     assert_line --regexp '^unprepare +ns1 +resourceclaim/b-own +uid c-b, pod u-b$'
-    run ls "$T/cdi"
+    run claim_specs_ls
     assert_output ""
 }
 
@@ -95,7 +99,7 @@ teardown() { rpc_teardown; }
     assert_failure 1
     [[ $stderr == *"Pod/ns1/b: pod b (u-b) is not allowed to use ResourceClaim b-own (c-b)"* ]]
     [[ $output == *'"pod":"a"'* ]]
-    [[ $(ls "$T/cdi" | wc -l) -eq 1 ]]
+    [[ $(claim_specs) -eq 1 ]]
 }
 
 @test "node faults: per-claim error, skipped claim, unknown claim UID (upstream messages, exit 3)" {
@@ -146,7 +150,7 @@ teardown() { rpc_teardown; }
     [[ $status -eq 137 ]]
     [[ -z $output ]]
     # the driver prepared it; the checkpoint knows the claim, not yet prepared
-    [[ $(ls "$T/cdi" | wc -l) -eq 1 ]]
+    [[ $(claim_specs) -eq 1 ]]
     grep -q '\\"ClaimName\\":\\"p1-own\\"' "$CK"
     grep -q '\\"Prepared\\":false' "$CK"
     [[ ! -e $CK.tmp ]]
@@ -161,7 +165,7 @@ teardown() { rpc_teardown; }
     run --separate-stderr prep sync --node node-1 -o jsonl /dev/null
     assert_success
     assert_output '{"action":"unprepare","namespace":"ns1","claim":"p1-own","uid":"c-p1","pods":["u-p1"]}'
-    run ls "$T/cdi"
+    run claim_specs_ls
     assert_output ""
 }
 
@@ -223,7 +227,7 @@ YAML
     [[ $stderr == *"net.example.com: NodePrepareResources for 1 ResourceClaim"* ]]
     # c-gpu: every device; c-both with request nic: the devices the drivers
     # reported without request names (both drivers report none)
-    [[ $output == *'"gpu.example.com/gpu=uid-gpu-gpu-'* ]]
+    [[ $output == *'"k8s.gpu.example.com/gpu=uid-gpu-gpu-'* ]]
     [[ $output == *'"net.example.com/gpu=c-both"'* ]]
     run --separate-stderr "$DRA_BIN/dra-prepare" unprepare --pod ns1/p1 --registry-dir "$T/reg" --checkpoint "$CK" -o jsonl
     assert_success
@@ -247,12 +251,12 @@ YAML
     start_driver --claims "$T/claims.yaml"
     run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
     assert_success
-    assert_output '{"namespace":"ns1","pod":"p1","container":"main","cdiDevices":["gpu.example.com/gpu=c-p1-gpu-2"]}'
-    run grep -c 'GPU_DEVICE=gpu-2' "$T/cdi/gpu.example.com-c-p1-gpu-2.json"
+    assert_output '{"namespace":"ns1","pod":"p1","container":"main","cdiDevices":["k8s.gpu.example.com/gpu=common","k8s.gpu.example.com/gpu=c-p1-gpu-2"]}'
+    run grep -c 'GPU_DEVICE_2=gpu-2' "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml"
     assert_output 1
     run --separate-stderr prep unprepare --pod ns1/p1 -o jsonl
     assert_success
-    assert_file_not_exists "$T/cdi/gpu.example.com-c-p1-gpu-2.json"
+    assert_file_not_exists "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml"
     # the claim the driver reads was replaced, never allocated, gone, or names a device it does not have
     for case in 's/uid: c-p1/uid: c-other/|claim ns1/p1-own got replaced' \
         '/^  allocation:/,/^  reservedFor:/{/reservedFor/!d}|claim ns1/p1-own not allocated' \

@@ -145,14 +145,14 @@ teardown() { rpc_teardown; }
     for svc in v1.DRAPlugin v1beta1.DRAPlugin; do
         run "$PY" "$PEERS/client.py" --socket "$T/p/dra.sock" --service $svc prepare ns1/a/uid-a ns1/b/uid-b
         assert_success
-        assert_output '{"uid-a": {"devices": [{"cdiDeviceIDs": ["gpu.example.com/gpu=uid-a-gpu-3"], "device": "gpu-3", "pool": "node-1", "requests": []}], "error": ""}, "uid-b": {"devices": [{"cdiDeviceIDs": ["gpu.example.com/gpu=uid-b-gpu-2"], "device": "gpu-2", "pool": "node-1", "requests": []}], "error": ""}}'
-        assert_file_exists "$T/cdi/gpu.example.com-uid-a-gpu-3.json"
-        run grep -c 'DRA_CLAIM=ns1/a' "$T/cdi/gpu.example.com-uid-a-gpu-3.json"
+        assert_output '{"uid-a": {"devices": [{"cdiDeviceIDs": ["k8s.gpu.example.com/gpu=common", "k8s.gpu.example.com/gpu=uid-a-gpu-3"], "device": "gpu-3", "pool": "node-1", "requests": []}], "error": ""}, "uid-b": {"devices": [{"cdiDeviceIDs": ["k8s.gpu.example.com/gpu=common", "k8s.gpu.example.com/gpu=uid-b-gpu-2"], "device": "gpu-2", "pool": "node-1", "requests": []}], "error": ""}}'
+        assert_file_exists "$T/cdi/k8s.gpu.example.com-gpu_uid-a.yaml"
+        run grep -c 'GPU_DEVICE_GPU_3_RESOURCE_CLAIM=uid-a' "$T/cdi/k8s.gpu.example.com-gpu_uid-a.yaml"
         assert_output 1
         run "$PY" "$PEERS/client.py" --socket "$T/p/dra.sock" --service $svc unprepare ns1/a/uid-a ns1/b/uid-b
         assert_success
         assert_output '{"uid-a": {"error": ""}, "uid-b": {"error": ""}}'
-        assert_file_not_exists "$T/cdi/gpu.example.com-uid-a-gpu-3.json"
+        assert_file_not_exists "$T/cdi/k8s.gpu.example.com-gpu_uid-a.yaml"
     done
 }
 

@@ -43,7 +43,7 @@ UID1=9b2e6f10-0000-4000-8000-00000000c001
     assert_success
     assert_equal "${#lines[@]}" 1
     assert_equal "$(jq -c '[.action, .namespace, .pod, .containers[0].container]' <<<"$output")" '["prepare","ml","trainer","main"]'
-    [[ $(jq -r '.containers[0].cdiDevices[0]' <<<"$output") == "gpu.example.com/gpu=$UID1-gpu-"* ]]
+    [[ $(jq -r '.containers[0].cdiDevices[1]' <<<"$output") == "k8s.gpu.example.com/gpu=$UID1-gpu-"* ]]
     # the driver wrote the CDI spec; the checkpoint has the claim, not the other node's
     ls "$T/cdi" | grep -q "$UID1"
     grep -q "$UID1" "$T/state"
@@ -92,8 +92,8 @@ UID1=9b2e6f10-0000-4000-8000-00000000c001
         "$DATA/watch/node-agent.jsonl" >"$T/pod.json"
     apiserver_req POST /_test/objects "[$(cat "$T/claim.json"),$(cat "$T/pod.json")]" >/dev/null
     wait_until grep -q '"pod":"web"' "$T/out"
-    run jq -r 'select(.pod == "web") | .containers[0].cdiDevices[0]' "$T/out"
-    [[ $output == "gpu.example.com/gpu=9b2e6f10-0000-4000-8000-00000000c003-gpu-"* ]]
+    run jq -r 'select(.pod == "web") | .containers[0].cdiDevices[1]' "$T/out"
+    [[ $output == "k8s.gpu.example.com/gpu=9b2e6f10-0000-4000-8000-00000000c003-gpu-"* ]]
     kill -TERM "$RUN_PID"
     reap "$RUN_PID"
     RUN_PID=

@@ -86,18 +86,18 @@ drv_call() {
     start_driver --devices 1
     run drv_call prepare ns1/a/a ns1/ab/a-b
     assert_success
-    assert_output --partial '"gpu.example.com/gpu=a-gpu-0"'
-    assert_output --partial '"gpu.example.com/gpu=a-b-gpu-0"'
-    assert_file_exists "$T/cdi/gpu.example.com-a-gpu-0.json"
-    assert_file_exists "$T/cdi/gpu.example.com-a-b-gpu-0.json"
+    assert_output --partial '"k8s.gpu.example.com/gpu=a-gpu-0"'
+    assert_output --partial '"k8s.gpu.example.com/gpu=a-b-gpu-0"'
+    assert_file_exists "$T/cdi/k8s.gpu.example.com-gpu_a.yaml"
+    assert_file_exists "$T/cdi/k8s.gpu.example.com-gpu_a-b.yaml"
     run drv_call unprepare ns1/a/a
     assert_success
     assert_output '{"a": {"error": ""}}'
-    assert_file_not_exists "$T/cdi/gpu.example.com-a-gpu-0.json"
-    assert_file_exists "$T/cdi/gpu.example.com-a-b-gpu-0.json"
+    assert_file_not_exists "$T/cdi/k8s.gpu.example.com-gpu_a.yaml"
+    assert_file_exists "$T/cdi/k8s.gpu.example.com-gpu_a-b.yaml"
     run drv_call unprepare ns1/ab/a-b
     assert_success
-    assert_file_not_exists "$T/cdi/gpu.example.com-a-b-gpu-0.json"
+    assert_file_not_exists "$T/cdi/k8s.gpu.example.com-gpu_a-b.yaml"
 }
 
 @test "dra-example-driver: unprepare removes only the files its checkpoint records" {
@@ -106,29 +106,29 @@ drv_call() {
     assert_success
     # the record: the claim, its device and the spec file written
     run jq -r '.Data | fromjson | .Entries[] | [.ClaimUID, .Namespace, .ClaimName, (.DriverState["gpu.example.com"].CDISpecFiles | join(","))] | join(" ")' "$T/p/checkpoint.json"
-    assert_output "a ns1 a $T/cdi/gpu.example.com-a-gpu-0.json"
+    assert_output "a ns1 a $T/cdi/k8s.gpu.example.com-gpu_a.yaml"
     # a spec the driver never wrote for a claim it never prepared stays
-    echo '{}' >"$T/cdi/gpu.example.com-z-gpu-0.json"
+    echo '{}' >"$T/cdi/k8s.gpu.example.com-gpu_z.yaml"
     run drv_call unprepare ns1/z/z ns1/a/a
     assert_success
     assert_output '{"a": {"error": ""}, "z": {"error": ""}}'
-    assert_file_exists "$T/cdi/gpu.example.com-z-gpu-0.json"
-    assert_file_not_exists "$T/cdi/gpu.example.com-a-gpu-0.json"
+    assert_file_exists "$T/cdi/k8s.gpu.example.com-gpu_z.yaml"
+    assert_file_not_exists "$T/cdi/k8s.gpu.example.com-gpu_a.yaml"
     run jq -c '.Data | fromjson | .Entries' "$T/p/checkpoint.json"
     assert_output '[]'
 }
 
 @test "dra-example-driver: links at a CDI spec's name and its old temporary name are not written through" {
     start_driver --devices 1
-    ln -s "$T/victim" "$T/cdi/gpu.example.com-a-gpu-0.json"
-    ln -s "$T/victim" "$T/cdi/gpu.example.com-b-gpu-0.json.tmp.$DRV_PID"
+    ln -s "$T/victim" "$T/cdi/k8s.gpu.example.com-gpu_a.yaml"
+    ln -s "$T/victim" "$T/cdi/k8s.gpu.example.com-gpu_b.yaml.tmp.$DRV_PID"
     run drv_call prepare ns1/a/a ns1/b/b
     assert_success
     victim_untouched
     for u in a b; do
-        f=$T/cdi/gpu.example.com-$u-gpu-0.json
+        f=$T/cdi/k8s.gpu.example.com-gpu_$u.yaml
         [[ -f $f && ! -L $f ]]
-        grep -q "DRA_CLAIM_UID=$u" "$f"
+        grep -q "GPU_DEVICE_GPU_0_RESOURCE_CLAIM=$u" "$f"
     done
 }
 
@@ -147,7 +147,7 @@ drv_call() {
     run drv_call prepare ns1/c/u2
     assert_success
     assert_output '{"u2": {"devices": [], "error": "old ResourceClaim with same name c and different UID u1 still exists"}}'
-    assert_file_not_exists "$T/cdi/gpu.example.com-u2-gpu-0.json"
+    assert_file_not_exists "$T/cdi/k8s.gpu.example.com-gpu_u2.yaml"
     run drv_call unprepare ns1/c/u1
     run drv_call prepare ns1/c/u2
     assert_output --partial '"error": ""'

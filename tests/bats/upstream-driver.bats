@@ -66,3 +66,32 @@ teardown() { rpc_teardown; }
     assert_success
     [[ $(jq -c .supportedVersions <<<"$output") == '["v1.DRAPlugin","v1beta1.DRAPlugin","v1.DRAResourceHealth","v1alpha1.DRAResourceHealth"]' ]]
 }
+
+@test "upstream-driver: CDI specs and device IDs as the published driver writes them" {
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } | sed 's/device: gpu-0/device: gpu-3/' >"$T/snap.yaml"
+    start_driver --claims "$T/snap.yaml"
+    # the common spec, written at start (cdi.go CreateCommonSpecFile)
+    run --separate-stderr "$DRA_BIN/dra-prepare" cdi --cdi-dir "$T/cdi" -o jsonl k8s.gpu.example.com/gpu=common
+    assert_success
+    [[ $(jq -c .env <<<"$output") == '["KUBERNETES_NODE_NAME=node-1","DRA_RESOURCE_DRIVER_NAME=gpu.example.com"]' ]]
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    assert_output '{"namespace":"ns1","pod":"p1","container":"main","cdiDevices":["k8s.gpu.example.com/gpu=common","k8s.gpu.example.com/gpu=c-p1-gpu-3"]}'
+    [[ $(stat -c %a "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml") == 600 ]]
+    run --separate-stderr "$DRA_BIN/dra-prepare" cdi --cdi-dir "$T/cdi" -o jsonl k8s.gpu.example.com/gpu=c-p1-gpu-3
+    assert_success
+    [[ $(jq -c .env <<<"$output") == '["GPU_DEVICE_GPU_3_RESOURCE_CLAIM=c-p1","DRA_ADMIN_ACCESS=false","GPU_DEVICE_3=gpu-3","GPU_DEVICE_3_SHARING_STRATEGY=TimeSlicing","GPU_DEVICE_3_TIMESLICE_INTERVAL=Default"]' ]]
+    head -2 "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml" | diff - <(printf -- '---\ncdiVersion: 0.3.0\n')
+    run --separate-stderr prep unprepare --pod ns1/p1 -o jsonl
+    assert_success
+    run ls "$T/cdi"
+    assert_output k8s.gpu.example.com-gpu_common.yaml
+}
+
+@test "upstream-driver: DRA_ADMIN_ACCESS follows the allocation's adminAccess" {
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } | sed 's/device: gpu-0}/device: gpu-1, adminAccess: true}/' >"$T/snap.yaml"
+    start_driver --claims "$T/snap.yaml"
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    grep -q 'DRA_ADMIN_ACCESS=true' "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml"
+}

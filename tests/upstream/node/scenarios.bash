@@ -179,7 +179,6 @@ cdi_claims() {
         case ${f##*/} in
         k8s.gpu.example.com-gpu_common.yaml) ;;
         k8s.gpu.example.com-gpu_*.yaml) f=${f##*/k8s.gpu.example.com-gpu_}; echo "${f%.yaml}" ;;
-        gpu.example.com-*-gpu-*.json) f=${f##*/gpu.example.com-}; echo "${f%-gpu-*.json}" ;;
         *) echo "unexpected:${f##*/}" ;;
         esac
     done
