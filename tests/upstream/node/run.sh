@@ -26,6 +26,7 @@ for f in "$DRA_BIN/dra-prepare" "$DRA_BIN/dra-example-driver" "$GO_DRIVER"; do
 done
 # shellcheck source=../../apiserver/helpers.bash
 source "$ROOT/tests/apiserver/helpers.bash"
+BATS_TEST_DIRNAME=$ROOT/tests/bats source "$ROOT/tests/bats/rpc-helpers.bash"
 source "$HERE/scenarios.bash"
 
 T=$(mktemp -d /tmp/dra-node.XXXXXX) # short: unix socket paths are limited

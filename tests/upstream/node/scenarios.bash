@@ -6,34 +6,12 @@
 
 SCENARIOS=(registration prepare idempotent shared unknown_unprepare restart
     restart_lost_state sync_after_crash bad_unallocated bad_device
-    bad_uid_mismatch other_driver cdi_ids)
+    bad_uid_mismatch other_driver cdi_ids two_devices config_timeslice config_bad)
 
 # The claims of every scenario, loaded into the API server for the Go driver
 # and given to the C driver with --claims.
-pod() { # NAME UID [PHASE] [SHARED-CLAIM]
-    cat <<YAML
----
-apiVersion: v1
-kind: Pod
-metadata: {name: $1, namespace: ns1, uid: $2}
-spec:
-  nodeName: node-1
-  containers:
-  - name: main
-    image: x
-    resources:
-      claims:
-      - name: own
-$([[ -n ${4:-} ]] && printf '      - name: shared\n')
-  resourceClaims:
-  - {name: own, resourceClaimTemplateName: t}
-$([[ -n ${4:-} ]] && printf '  - {name: shared, resourceClaimName: %s}\n' "$4")
-status:
-  phase: ${3:-Running}
-  resourceClaimStatuses:
-  - {name: own, resourceClaimName: $1-own}
-YAML
-}
+# pod NAME UID NODE [PHASE] [SHARED-CLAIM]: rpc-helpers.bash (one template
+# claim "own", ResourceClaim NAME-own)
 claim() { # NAME UID DRIVER DEVICE RESERVED-UID...  (DEVICE "-": not allocated)
     local name=$1 uid=$2 drv=$3 dev=$4
     shift 4
@@ -59,25 +37,38 @@ status:
 $(for u in "$@"; do printf '  - {resource: pods, name: x, uid: %s}\n' "$u"; done)
 YAML
 }
+# config JSON: add an opaque config of gpu.example.com from the claim to
+# the allocation on stdin
+config() {
+    sed "s|^      results:\$|      config:\\n      - {source: FromClaim, opaque: {driver: gpu.example.com, parameters: $1}}\\n&|"
+}
 snapshot() {
     local p
     for p in p1 p2 a b; do
-        pod $p u-$p
+        pod $p u-$p node-1
         claim $p-own c-$p gpu.example.com gpu-${#p} u-$p
     done
-    pod s1 u-s1 Running shared
-    pod s2 u-s2 Running shared
+    pod s1 u-s1 node-1 Running shared
+    pod s2 u-s2 node-1 Running shared
     claim s1-own c-s1 gpu.example.com gpu-3 u-s1
     claim s2-own c-s2 gpu.example.com gpu-4 u-s2
     claim shared c-sh gpu.example.com gpu-5 u-s1 u-s2
-    pod nodev u-nodev
+    pod nodev u-nodev node-1
     claim nodev-own c-nodev gpu.example.com gpu-99 u-nodev
-    pod other u-other
+    pod other u-other node-1
     claim other-own c-other other.example.com dev-0 u-other
-    pod unalloc u-unalloc
+    pod unalloc u-unalloc node-1
     claim unalloc-own c-unalloc gpu.example.com - u-unalloc
+    # two devices of one request
+    pod two u-two node-1
+    claim two-own c-two gpu.example.com gpu-1 u-two | sed 's/^      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1}$/&\n      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-2}/'
+    # opaque configuration of the driver (its GpuConfig), from the claim
+    pod cfg u-cfg node-1
+    claim cfg-own c-cfg gpu.example.com gpu-1 u-cfg | config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"TimeSlicing","timeSlicingConfig":{"interval":"Long"}}}'
+    pod badcfg u-badcfg node-1
+    claim badcfg-own c-badcfg gpu.example.com gpu-1 u-badcfg | config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"Sometimes"}}'
     # the snapshot says UID c-mm-new; the API server holds c-mm-old
-    pod mm u-mm
+    pod mm u-mm node-1
     claim mm-own c-mm-new gpu.example.com gpu-6 u-mm
 }
 
@@ -270,11 +261,11 @@ sc_restart_lost_state() {
 
 sc_sync_after_crash() {
     start_driver || return 1
-    { pod a u-a; pod b u-b; claim a-own c-a gpu.example.com gpu-1 u-a; claim b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap1.yaml"
+    { pod a u-a node-1; pod b u-b node-1; claim a-own c-a gpu.example.com gpu-1 u-a; claim b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap1.yaml"
     prep sync 0 sync --node node-1 "$D/snap1.yaml"
     stop_driver KILL
     start_driver || return 1
-    { pod a u-a; pod b u-b Succeeded; claim a-own c-a gpu.example.com gpu-1 u-a; claim b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap2.yaml"
+    { pod a u-a node-1; pod b u-b node-1 Succeeded; claim a-own c-a gpu.example.com gpu-1 u-a; claim b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap2.yaml"
     prep "sync, b finished" 0 sync --node node-1 "$D/snap2.yaml"
     state
     prep "sync, all gone" 0 sync --node node-1 /dev/null
@@ -325,4 +316,33 @@ sc_cdi_ids() {
     (cd "$D/cdi" && ls)
     "$DRA_BIN/dra-prepare" cdi --cdi-dir "$D/cdi" -o jsonl \
         $(jq -r '.cdiDevices[]' < <("$DRA_BIN/dra-prepare" prepare --pod ns1/p1 "$T/snap.yaml" --registry-dir "$D/reg" --checkpoint "$D/ck" -o jsonl))
+}
+
+# the env each container gets from its CDI devices
+container_env() {
+    local ids
+    mapfile -t ids < <(jq -r '.cdiDevices[]' "$D/out")
+    "$DRA_BIN/dra-prepare" cdi --cdi-dir "$D/cdi" -o json "${ids[@]}" | jq -c '.env'
+}
+
+sc_two_devices() {
+    start_driver || return 1
+    prep prepare 0 prepare --pod ns1/two "$T/snap.yaml"
+    jq -c '.cdiDevices | length' "$D/out"
+    container_env
+    state
+}
+
+sc_config_timeslice() {
+    start_driver || return 1
+    prep prepare 0 prepare --pod ns1/cfg "$T/snap.yaml"
+    container_env
+}
+
+sc_config_bad() {
+    start_driver || return 1
+    prep prepare 3 prepare --pod ns1/badcfg "$T/snap.yaml"
+    err_kind prepare
+    err_names prepare badcfg-own
+    state
 }
