@@ -138,21 +138,23 @@ dra_err *ex_cdi_common(const ex_driver *d)
 }
 
 /* The CDI spec of one prepared claim: per device the claim's and the
- * gpu profile's default edits (time-slicing, default interval:
- * internal/profiles/gpu/gpu.go applyGpuConfig). */
+ * gpu profile's edits (internal/profiles/gpu/gpu.go applyGpuConfig), the
+ * sharing ones (`share`, 2 per device) from its configuration (config.c). */
 static dra_err *write_spec(const ex_driver *d, dra_arena *a, const char *path, const dra_claim_ref *c,
-                           char *const *names, const dra_prep_device *dv, size_t n, bool admin)
+                           char *const *names, const dra_prep_device *dv, size_t n, bool admin,
+                           const char *const *share)
 {
     json_t *devices = json_array();
     for (size_t j = 0; j < n; j++) {
         const char *dev = dv[j].device;
-        const char *id = env_key(a, strlen(dev) > 4 ? dev + 4 : dev);
+        const char *id = ex_env_id(a, dev);
         json_t *env = json_array();
         json_array_append_new(env, json_sprintf(EX_CDI_CLASS_ENV "_DEVICE_%s_RESOURCE_CLAIM=%s", env_key(a, dev), c->uid));
         json_array_append_new(env, json_sprintf("DRA_ADMIN_ACCESS=%s", admin ? "true" : "false"));
         json_array_append_new(env, json_sprintf("GPU_DEVICE_%s=%s", id, dev));
-        json_array_append_new(env, json_sprintf("GPU_DEVICE_%s_SHARING_STRATEGY=TimeSlicing", id));
-        json_array_append_new(env, json_sprintf("GPU_DEVICE_%s_TIMESLICE_INTERVAL=Default", id));
+        for (size_t x = 0; x < 2; x++)
+            if (share[2 * j + x])
+                json_array_append_new(env, json_string(share[2 * j + x]));
         json_array_append_new(devices, cdi_device(names[j], env));
     }
     return write_yaml_spec(d, path, devices);
@@ -204,16 +206,22 @@ static const char *helper_get(const dra_objset *set, const dra_claim_ref *c, dra
  * prepareResourceClaim wrap it); else one device from the UID.  NULL when
  * fine, else the per-claim error (arena). */
 static const char *allocated(const ex_driver *d, const dra_objset *set, const dra_claim_ref *c, dra_arena *a,
-                             dra_prep_device **out, size_t *n_out, bool *admin)
+                             dra_prep_device **out, size_t *n_out, bool *admin, const char ***share)
 {
     const char *pool = d->node ? d->node : "pool";
     if (!d->claims_path) {
         dra_prep_device *dv = dra_arena_zalloc(a, sizeof *dv);
         dv->pool = (char *)pool;
         dv->device = dra_arena_printf(a, "gpu-%u", device_of(d, c->uid));
+        ex_configs none = {0};
+        const char *err = ex_config_decode(d, NULL, a, &none);
+        *share = dra_arena_zalloc(a, 2 * sizeof **share);
+        size_t ne = 0;
+        if (!err)
+            err = ex_config_sharing(&none, NULL, dv->device, a, *share, &ne);
         *out = dv;
         *n_out = 1;
-        return NULL;
+        return err;
     }
     const json_t *claim = NULL;
     const char *err = helper_get(set, c, a, &claim);
@@ -223,6 +231,10 @@ static const char *allocated(const ex_driver *d, const dra_objset *set, const dr
     const json_t *results = json_object_get(json_object_get(alloc, "devices"), "results");
     size_t n = json_array_size(results), k = 0;
     dra_prep_device *dv = dra_arena_zalloc(a, (n ? n : 1) * sizeof *dv);
+    ex_configs cfg;
+    err = ex_config_decode(d, alloc, a, &cfg);
+    if (err)
+        return dra_arena_printf(a, "error preparing devices for claim %s: prepare failed: %s", c->uid, err);
     for (size_t i = 0; i < n; i++) {
         const json_t *r = json_array_get(results, i);
         const char *drv = json_string_value(json_object_get(r, "driver"));
@@ -249,6 +261,15 @@ static const char *allocated(const ex_driver *d, const dra_objset *set, const dr
             dv[k].n_requests = 1;
         }
         k++;
+    }
+    /* then the configs applied (computeDeviceConfig) */
+    *share = dra_arena_zalloc(a, (2 * k + 1) * sizeof **share);
+    for (size_t j = 0; j < k; j++) {
+        size_t ne = 0;
+        const char *req = dv[j].n_requests ? dv[j].requests[0] : NULL;
+        err = ex_config_sharing(&cfg, req, dv[j].device, a, *share + 2 * j, &ne);
+        if (err)
+            return dra_arena_printf(a, "error preparing devices for claim %s: prepare failed: %s", c->uid, err);
     }
     *out = dv;
     *n_out = k;
@@ -301,6 +322,7 @@ typedef struct planned {
     char **names; /* per device */
     char *path;   /* the claim's spec file */
     bool admin;   /* a result of the allocation has adminAccess */
+    const char **share; /* 2 sharing env strings per device (config.c) */
 } planned;
 
 /* The devices of claim `c` and the files they get, recorded in `cp`; NULL,
@@ -309,7 +331,7 @@ static const char *plan(ex_driver *d, const dra_objset *set, const char *read_er
                         const dra_claim_ref *c, dra_arena *a, planned *p)
 {
     const char *err = read_err ? dra_arena_printf(a, "retrieve claim %s/%s: %s", c->namespace_, c->name, read_err)
-                               : allocated(d, set, c, a, &p->dv, &p->ndv, &p->admin);
+                               : allocated(d, set, c, a, &p->dv, &p->ndv, &p->admin, &p->share);
     if (err)
         return err;
     p->c = c;
@@ -392,7 +414,7 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
     for (size_t i = 0; i < np; i++) {
         planned *p = &pl[i];
         const char *err = save_err;
-        dra_err *e = err ? NULL : write_spec(d, a, p->path, p->c, p->names, p->dv, p->ndv, p->admin);
+        dra_err *e = err ? NULL : write_spec(d, a, p->path, p->c, p->names, p->dv, p->ndv, p->admin, p->share);
         if (e) {
             err = dra_arena_printf(a, "error preparing devices for claim %s: unable to create CDI spec file for claim: %s",
                                    p->c->uid, e->msg);

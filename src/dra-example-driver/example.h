@@ -4,6 +4,7 @@
 #define DRA_EXAMPLE_DRIVER_H
 
 #include <stdbool.h>
+#include <jansson.h>
 #include <stdio.h>
 
 #include "base/error.h"
@@ -66,6 +67,22 @@ const char *ex_state_forget(const ex_driver *d, dra_checkpoint *cp, const dra_cl
 
 /* The device inventory as dra-slice build reads it (JSON on f). */
 DRA_MUST_USE dra_err *ex_inventory(const ex_driver *d, FILE *f);
+/* The gpu profile's opaque configuration (config.c).  ex_config_decode
+ * reads the GpuConfigs of this driver in allocation `alloc` (the class's,
+ * then the claim's), *out in arena a; NULL, or the error.
+ * ex_config_sharing chooses the config of a device of `request` (the last
+ * naming it, else the default), normalizes and validates it and sets the
+ * device's sharing env (2 strings, arena); NULL, or the error.
+ * ex_env_id is the gpu profile's env ID of a device (gpu-1-a: 1_A). */
+typedef struct ex_configs {
+    void *v; /* config.c's entries; v[0] the default */
+    size_t n;
+} ex_configs;
+const char *ex_config_decode(const ex_driver *d, const json_t *alloc, dra_arena *a, ex_configs *out);
+const char *ex_config_sharing(ex_configs *cs, const char *request, const char *device, dra_arena *a,
+                              const char **env, size_t *n_env);
+const char *ex_env_id(dra_arena *a, const char *device);
+
 /* Write the spec of the CDI device every prepared device also gets,
  * <cdi-dir>/k8s.<driver>-gpu_common.yaml (upstream: CreateCommonSpecFile at
  * start). */

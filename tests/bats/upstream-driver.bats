@@ -95,3 +95,41 @@ teardown() { rpc_teardown; }
     assert_success
     grep -q 'DRA_ADMIN_ACCESS=true' "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml"
 }
+
+# snap_config JSON [DRIVER]: p1's claim with an opaque config (of
+# gpu.example.com unless DRIVER) from the claim for its request gpu
+snap_config() {
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } |
+        sed "s|^      results:\$|      config:\\n      - {source: FromClaim, requests: [gpu], opaque: {driver: ${2:-gpu.example.com}, parameters: $1}}\\n&|" >"$T/snap.yaml"
+}
+
+@test "upstream-driver: a GpuConfig from the claim sets the device's sharing env" {
+    snap_config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"SpacePartitioning","spacePartitioningConfig":{"partitionCount":3}}}'
+    start_driver --claims "$T/snap.yaml"
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    grep -q 'GPU_DEVICE_0_SHARING_STRATEGY=SpacePartitioning' "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml"
+    grep -q 'GPU_DEVICE_0_PARTITION_COUNT=3' "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml"
+    ! grep -q TIMESLICE "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml"
+}
+
+@test "upstream-driver: another driver's config leaves the default; bad configs are per-claim errors in upstream's words" {
+    snap_config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"TimeSlicing","timeSlicingConfig":{"interval":"Long"}}}' other.example.com
+    start_driver --claims "$T/snap.yaml"
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    grep -q 'GPU_DEVICE_0_TIMESLICE_INTERVAL=Default' "$T/cdi/k8s.gpu.example.com-gpu_c-p1.yaml"
+    run --separate-stderr prep unprepare --pod ns1/p1 -o jsonl
+    assert_success
+    for case in '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"Sometimes"}}|prepare failed: error applying config: error validating GPU config: unknown GPU sharing strategy: Sometimes' \
+        '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"TimeSlicing","timeSlicingConfig":{"interval":"Often"}}}|error validating GPU config: unknown time-slice interval: Often' \
+        '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"TimeSlicing","spacePartitioningConfig":{"partitionCount":2}}}|unable to get time slicing config for device gpu-0: cannot use SpacePartitioningConfig with the '"'TimeSlicing'"' strategy' \
+        '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"SpacePartitioning","spacePartitioningConfig":{"partitionCount":-1}}}|error validating GPU config: invalid partition count: -1' \
+        '{"apiVersion":"v1"}|prepare failed: error getting opaque device configs: error decoding config parameters: Object '"'Kind'"' is missing in'; do
+        snap_config "${case%%|*}"
+        run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+        assert_failure 3
+        [[ $stderr == *"NodePrepareResources failed for ResourceClaim p1-own: error preparing devices for claim c-p1: "*"${case#*|}"* ]] ||
+            { echo "want: ${case#*|}"; echo "got: $stderr"; false; }
+    done
+}

@@ -137,12 +137,12 @@ err_names() {
 }
 
 # err_kind LABEL: whether the driver failed the whole call (a gRPC status)
-# or answered a per-claim error
+# or answered a per-claim error, and the driver's message
 err_kind() {
     if grep -q 'NodePrepareResources failed for ResourceClaim\|NodeUnprepareResources failed for ResourceClaim' "$D/err"; then
-        echo "$1: per-claim error"
+        echo "$1: per-claim error: $(sed -n 's/.*failed for ResourceClaim //p' "$D/err")"
     elif grep -q 'NodePrepareResources: \|NodeUnprepareResources: ' "$D/err"; then
-        echo "$1: the call failed"
+        echo "$1: the call failed: $(sed -n 's/.*: UNKNOWN: //p' "$D/err")"
     else
         echo "$1: no driver error"
     fi
