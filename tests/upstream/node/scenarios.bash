@@ -9,33 +9,22 @@ SCENARIOS=(registration prepare idempotent shared unknown_unprepare restart
     bad_uid_mismatch other_driver cdi_ids two_devices config_timeslice config_bad)
 
 # The claims of every scenario, loaded into the API server for the Go driver
-# and given to the C driver with --claims.
+# and given to the C driver with --claims (pod and claim: rpc-helpers.bash).
 # pod NAME UID NODE [PHASE] [SHARED-CLAIM]: rpc-helpers.bash (one template
 # claim "own", ResourceClaim NAME-own)
-claim() { # NAME UID DRIVER DEVICE RESERVED-UID...  (DEVICE "-": not allocated)
-    local name=$1 uid=$2 drv=$3 dev=$4
+# claim_on NAME UID DRIVER DEVICE RESERVED-UID...: rpc-helpers.bash's claim
+# (a NAME-own claim owned by the first reserving pod) with DEVICE of DRIVER
+# allocated ("-": not allocated)
+claim_on() {
+    local name=$1 uid=$2 drv=$3 dev=$4 owner=
     shift 4
-    cat <<YAML
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata:
-  name: $name
-  namespace: ns1
-  uid: $uid
-$([[ $name == *-own ]] && printf '  ownerReferences:\n  - {apiVersion: v1, kind: Pod, name: %s, uid: %s, controller: true}\n' "${name%-own}" "$1")
-spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}
-YAML
-    [[ $dev == - ]] && return
-    cat <<YAML
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpu, driver: $drv, pool: node-1, device: $dev}
-  reservedFor:
-$(for u in "$@"; do printf '  - {resource: pods, name: x, uid: %s}\n' "$u"; done)
-YAML
+    [[ $name == *-own ]] && owner=$1
+    if [[ $dev == - ]]; then
+        claim "$name" "$uid" "$owner" "$@" | sed '/^status:/,$d'
+    else
+        claim "$name" "$uid" "$owner" "$@" |
+            sed "s/driver: gpu.example.com, pool: node-1, device: gpu-0}/driver: $drv, pool: node-1, device: $dev}/"
+    fi
 }
 # config JSON: add an opaque config of gpu.example.com from the claim to
 # the allocation on stdin
@@ -46,30 +35,30 @@ snapshot() {
     local p
     for p in p1 p2 a b; do
         pod $p u-$p node-1
-        claim $p-own c-$p gpu.example.com gpu-${#p} u-$p
+        claim_on $p-own c-$p gpu.example.com gpu-${#p} u-$p
     done
     pod s1 u-s1 node-1 Running shared
     pod s2 u-s2 node-1 Running shared
-    claim s1-own c-s1 gpu.example.com gpu-3 u-s1
-    claim s2-own c-s2 gpu.example.com gpu-4 u-s2
-    claim shared c-sh gpu.example.com gpu-5 u-s1 u-s2
+    claim_on s1-own c-s1 gpu.example.com gpu-3 u-s1
+    claim_on s2-own c-s2 gpu.example.com gpu-4 u-s2
+    claim_on shared c-sh gpu.example.com gpu-5 u-s1 u-s2
     pod nodev u-nodev node-1
-    claim nodev-own c-nodev gpu.example.com gpu-99 u-nodev
+    claim_on nodev-own c-nodev gpu.example.com gpu-99 u-nodev
     pod other u-other node-1
-    claim other-own c-other other.example.com dev-0 u-other
+    claim_on other-own c-other other.example.com dev-0 u-other
     pod unalloc u-unalloc node-1
-    claim unalloc-own c-unalloc gpu.example.com - u-unalloc
+    claim_on unalloc-own c-unalloc gpu.example.com - u-unalloc
     # two devices of one request
     pod two u-two node-1
-    claim two-own c-two gpu.example.com gpu-1 u-two | sed 's/^      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1}$/&\n      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-2}/'
+    claim_on two-own c-two gpu.example.com gpu-1 u-two | sed 's/^      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1}$/&\n      - {request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-2}/'
     # opaque configuration of the driver (its GpuConfig), from the claim
     pod cfg u-cfg node-1
-    claim cfg-own c-cfg gpu.example.com gpu-1 u-cfg | config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"TimeSlicing","timeSlicingConfig":{"interval":"Long"}}}'
+    claim_on cfg-own c-cfg gpu.example.com gpu-1 u-cfg | config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"TimeSlicing","timeSlicingConfig":{"interval":"Long"}}}'
     pod badcfg u-badcfg node-1
-    claim badcfg-own c-badcfg gpu.example.com gpu-1 u-badcfg | config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"Sometimes"}}'
+    claim_on badcfg-own c-badcfg gpu.example.com gpu-1 u-badcfg | config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"Sometimes"}}'
     # the snapshot says UID c-mm-new; the API server holds c-mm-old
     pod mm u-mm node-1
-    claim mm-own c-mm-new gpu.example.com gpu-6 u-mm
+    claim_on mm-own c-mm-new gpu.example.com gpu-6 u-mm
 }
 
 # start_driver: KIND's driver on $D/plugins/gpu.example.com/dra.sock and
@@ -185,7 +174,7 @@ sc_registration() {
     jq -c '{name, service, supportedVersions, registered, reachable}' "$D/plugins.json"
     rc=0
     "$DRA_BIN/dra-prepare" probe --socket "$D/plugins/gpu.example.com/dra.sock" \
-        --reg-socket "$D/reg/gpu.example.com-reg.sock" --claim <(claim p1-own c-p1 gpu.example.com gpu-1) --count 2 -o json \
+        --reg-socket "$D/reg/gpu.example.com-reg.sock" --claim <(claim_on p1-own c-p1 gpu.example.com gpu-1 u-p1) --count 2 -o json \
         >"$D/probe.json" 2>"$D/err" || rc=$?
     echo "probe: exit $rc"
     jq -c '{service, passed, checks: [.checks[] | {name, result}]}' "$D/probe.json"
@@ -261,11 +250,11 @@ sc_restart_lost_state() {
 
 sc_sync_after_crash() {
     start_driver || return 1
-    { pod a u-a node-1; pod b u-b node-1; claim a-own c-a gpu.example.com gpu-1 u-a; claim b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap1.yaml"
+    { pod a u-a node-1; pod b u-b node-1; claim_on a-own c-a gpu.example.com gpu-1 u-a; claim_on b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap1.yaml"
     prep sync 0 sync --node node-1 "$D/snap1.yaml"
     stop_driver KILL
     start_driver || return 1
-    { pod a u-a node-1; pod b u-b node-1 Succeeded; claim a-own c-a gpu.example.com gpu-1 u-a; claim b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap2.yaml"
+    { pod a u-a node-1; pod b u-b node-1 Succeeded; claim_on a-own c-a gpu.example.com gpu-1 u-a; claim_on b-own c-b gpu.example.com gpu-1 u-b; } >"$D/snap2.yaml"
     prep "sync, b finished" 0 sync --node node-1 "$D/snap2.yaml"
     state
     prep "sync, all gone" 0 sync --node node-1 /dev/null
