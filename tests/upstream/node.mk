@@ -20,9 +20,10 @@ else
 	$(Q)GO=$(UPSTREAM_GO) tests/upstream/driver/build.sh $(CURDIR)/$(UPSTREAM_BIN)/dra-example-kubeletplugin $(CURDIR)/build/upstream/driver
 endif
 
-upstream-check-driver: $(BUILD)/bin/dra-prepare $(BUILD)/bin/dra-example-driver upstream-driver
 ifeq ($(UPSTREAM_HAVE_GO),)
+upstream-check-driver:
 	@echo "upstream-check-driver: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
 else
+upstream-check-driver: $(BUILD)/bin/dra-prepare $(BUILD)/bin/dra-example-driver upstream-driver
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/$(UPSTREAM_BIN) tests/upstream/node/run.sh
 endif
