@@ -272,6 +272,7 @@ static void drv_prepare(void *ctx, const char *svc, const dra_claim_ref *claims,
         cl[i].devices->cdi_ids = dra_arena_zalloc(a, sizeof(char *));
         cl[i].devices->cdi_ids[0] = dra_arena_printf(a, "example.com/gpu=%s", claims[i].uid);
         cl[i].devices->n_cdi_ids = 1;
+        cl[i].devices->share_id = i == 0 ? "share-1" : NULL; /* consumable capacity: a share */
     }
     *out = cl;
     *n_out = n;
@@ -326,6 +327,11 @@ UNIT_TEST(rpc_prepare_unprepare_both_versions)
             CHECK(one->error == NULL && one->n_devices == 1);
             CHECK_STR(one->devices[0].requests[0], svcs[v]);
             CHECK_STR(one->devices[0].cdi_ids[0], "example.com/gpu=uid-1");
+            /* Device.share_id is v1's (api.proto field 5), absent in v1beta1 */
+            if (v == 0)
+                CHECK_STR(one->devices[0].share_id, "share-1");
+            else
+                CHECK(one->devices[0].share_id == NULL);
             CHECK_STR(bad->error, "no device for ns/bad");
         }
         e = dra_plugin_unprepare(p, claims, 2, &a, &out, &n);

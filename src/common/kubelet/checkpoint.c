@@ -168,6 +168,7 @@ dra_ckpt_driver *dra_ckpt_set_devices(dra_checkpoint *cp, dra_ckpt_claim *c, con
         x->n_requests = s->n_requests;
         x->cdi_ids = copy_strs(&cp->arena, s->cdi_ids, s->n_cdi_ids);
         x->n_cdi_ids = s->n_cdi_ids;
+        x->share_id = s->share_id ? dra_arena_strdup(&cp->arena, s->share_id) : NULL;
     }
     return d;
 }

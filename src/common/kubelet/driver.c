@@ -45,6 +45,18 @@ void dra_driver_serve_registration(dra_grpc_server *s, const dra_driver_info *in
     dra_grpc_server_unary(s, "/pluginregistration.Registration/NotifyRegistrationStatus", notify_status, (void *)ops);
 }
 
+/* Device.share_id exists in v1 only. */
+static void set_share_v1(K8s__Io__Kubelet__Pkg__Apis__Dra__V1__Device *d, const dra_prep_device *s)
+{
+    if (s->share_id)
+        d->share_id = s->share_id;
+}
+static void set_share_v1beta1(K8s__Io__Kubelet__Pkg__Apis__Dra__V1beta1__Device *d, const dra_prep_device *s)
+{
+    (void)d;
+    (void)s;
+}
+
 /* One DRAPlugin codec per version (see rpc.c). */
 #define DRA_DRIVER_CODEC(V, P, F, SVC)                                                                    \
     static bool decode_##V(const uint8_t *req, size_t len, dra_arena *a, dra_claim_ref **out, size_t *n) \
@@ -95,6 +107,7 @@ void dra_driver_serve_registration(dra_grpc_server *s, const dra_driver_info *in
                 ds[k].device_name = d->device ? d->device : "";                                           \
                 ds[k].cdi_device_ids = d->cdi_ids;                                                        \
                 ds[k].n_cdi_device_ids = d->n_cdi_ids;                                                    \
+                set_share_##V(&ds[k], d);                                                                 \
                 dp[k] = &ds[k];                                                                           \
             }                                                                                             \
         }                                                                                                 \

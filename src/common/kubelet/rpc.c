@@ -85,6 +85,19 @@ static char **adup_list(dra_arena *a, char **v, size_t n)
     return out;
 }
 
+/* Device.share_id exists in v1 only (a proto3 optional: protobuf-c leaves
+ * its default, the shared empty string, when the field is absent). */
+static char *share_of_v1(dra_arena *a, const K8s__Io__Kubelet__Pkg__Apis__Dra__V1__Device *d)
+{
+    return d->share_id && d->share_id != protobuf_c_empty_string ? adup(a, d->share_id) : NULL;
+}
+static char *share_of_v1beta1(dra_arena *a, const K8s__Io__Kubelet__Pkg__Apis__Dra__V1beta1__Device *d)
+{
+    (void)a;
+    (void)d;
+    return NULL;
+}
+
 /* One codec per API version: P is the protoc-c type prefix, F the function prefix. */
 #define DRA_RPC_CODEC(V, P, F)                                                                           \
     static void *encode_##V(const dra_claim_ref *claims, size_t n, size_t *len)                         \
@@ -136,6 +149,7 @@ static char **adup_list(dra_arena *a, char **v, size_t n)
                 o->device = adup(a, d->device_name);                                                     \
                 o->cdi_ids = adup_list(a, d->cdi_device_ids, d->n_cdi_device_ids);                       \
                 o->n_cdi_ids = d->n_cdi_device_ids;                                                      \
+                o->share_id = share_of_##V(a, d);                                                        \
             }                                                                                            \
         }                                                                                                \
         *out = cl;                                                                                       \

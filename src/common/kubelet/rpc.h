@@ -44,6 +44,7 @@ typedef struct dra_prep_device {
     char *device;
     char **cdi_ids;        /* "vendor/class=name" */
     size_t n_cdi_ids;
+    char *share_id;        /* the device share (consumable capacity); NULL: none.  v1 only (Device.share_id) */
 } dra_prep_device;
 
 /* The driver's answer for one claim UID (an entry of the response's map). */
