@@ -255,6 +255,9 @@ static const char *allocated(const ex_driver *d, const dra_objset *set, const dr
                                     c->uid, dev ? dev : "");
         dv[k].pool = dra_arena_strdup(a, rp ? rp : pool);
         dv[k].device = dra_arena_strdup(a, dev);
+        const char *share_id = json_string_value(json_object_get(r, "shareID"));
+        if (share_id) /* answered, and part of the CDI device's name (helpers.GetCDIDeviceID) */
+            dv[k].share_id = dra_arena_strdup(a, share_id);
         if (req) {
             dv[k].requests = dra_arena_zalloc(a, sizeof *dv[k].requests);
             dv[k].requests[0] = dra_arena_strdup(a, req);
@@ -338,7 +341,9 @@ static const char *plan(ex_driver *d, const dra_objset *set, const char *read_er
     p->names = dra_arena_zalloc(a, (p->ndv + 1) * sizeof *p->names);
     p->path = spec_path(d, a, cdi_name(a, c->uid, NULL));
     for (size_t j = 0; j < p->ndv; j++) {
-        p->names[j] = cdi_name(a, c->uid, p->dv[j].device);
+        const dra_prep_device *x = &p->dv[j];
+        p->names[j] = cdi_name(a, c->uid,
+                               x->share_id ? dra_arena_printf(a, "%s-%s", x->device, x->share_id) : x->device);
         set_cdi_ids(d, a, &p->dv[j], p->names[j]);
     }
     return ex_state_record(d, cp, c, p->dv, p->ndv, &p->path, 1, a);

@@ -133,3 +133,14 @@ snap_config() {
             { echo "want: ${case#*|}"; echo "got: $stderr"; false; }
     done
 }
+
+@test "upstream-driver: a device share's ID is answered, recorded and part of its CDI device name" {
+    { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } |
+        sed 's/device: gpu-0}/device: gpu-2, shareID: 6f1b2c3d-0000-4000-8000-000000000001}/' >"$T/snap.yaml"
+    start_driver --claims "$T/snap.yaml"
+    run --separate-stderr prep prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"
+    assert_success
+    assert_output '{"namespace":"ns1","pod":"p1","container":"main","cdiDevices":["k8s.gpu.example.com/gpu=common","k8s.gpu.example.com/gpu=c-p1-gpu-2-6f1b2c3d-0000-4000-8000-000000000001"]}'
+    run jq -c '.Data | fromjson | [.Entries[].DriverState[].Devices[] | {DeviceName, ShareID}]' "$CK"
+    assert_output '[{"DeviceName":"gpu-2","ShareID":"6f1b2c3d-0000-4000-8000-000000000001"}]'
+}

@@ -6,7 +6,7 @@
 
 SCENARIOS=(registration prepare idempotent shared unknown_unprepare restart
     restart_lost_state sync_after_crash bad_unallocated bad_device
-    bad_uid_mismatch other_driver cdi_ids two_devices config_timeslice config_bad)
+    bad_uid_mismatch other_driver cdi_ids two_devices config_timeslice config_bad admin_access share_id)
 
 # The claims of every scenario, loaded into the API server for the Go driver
 # and given to the C driver with --claims (pod and claim: rpc-helpers.bash).
@@ -56,6 +56,11 @@ snapshot() {
     claim_on cfg-own c-cfg gpu.example.com gpu-1 u-cfg | config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"TimeSlicing","timeSlicingConfig":{"interval":"Long"}}}'
     pod badcfg u-badcfg node-1
     claim_on badcfg-own c-badcfg gpu.example.com gpu-1 u-badcfg | config '{"apiVersion":"gpu.resource.example.com/v1alpha1","kind":"GpuConfig","sharing":{"strategy":"Sometimes"}}'
+    # an admin-access result; a share of a device (consumable capacity)
+    pod adm u-adm node-1
+    claim_on adm-own c-adm gpu.example.com gpu-2 u-adm | sed 's/device: gpu-2}/device: gpu-2, adminAccess: true}/'
+    pod shr u-shr node-1
+    claim_on shr-own c-shr gpu.example.com gpu-2 u-shr | sed 's/device: gpu-2}/device: gpu-2, shareID: 6f1b2c3d-0000-4000-8000-000000000001}/'
     # the snapshot says UID c-mm-new; the API server holds c-mm-old
     pod mm u-mm node-1
     claim_on mm-own c-mm-new gpu.example.com gpu-6 u-mm
@@ -334,4 +339,18 @@ sc_config_bad() {
     err_kind prepare
     err_names prepare badcfg-own
     state
+}
+
+sc_admin_access() {
+    start_driver || return 1
+    prep prepare 0 prepare --pod ns1/adm "$T/snap.yaml"
+    container_env
+}
+
+sc_share_id() {
+    start_driver || return 1
+    prep prepare 0 prepare --pod ns1/shr "$T/snap.yaml"
+    jq -c '.cdiDevices' "$D/out"
+    container_env
+    jq -c '.Data | fromjson | [.Entries[].DriverState[].Devices[] | {DeviceName, ShareID}]' "$D/ck"
 }
