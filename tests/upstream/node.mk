@@ -10,7 +10,8 @@
 #
 # Needs Go (one line saying it was skipped without it).  Not part of `make check`.
 .PHONY: upstream-driver upstream-check-driver
-upstream: upstream-driver
+UPSTREAM_PEERS += upstream-driver
+UPSTREAM_CHECKS += upstream-check-driver
 
 upstream-driver:
 ifeq ($(UPSTREAM_HAVE_GO),)
