@@ -1,0 +1,31 @@
+# The real control plane as a test peer (included by the Makefile after peers.mk).
+#
+#   make upstream-cluster         build/upstream/bin/upstream-cluster: etcd (embedded),
+#                                 kube-apiserver, kube-scheduler, kube-controller-manager
+#                                 and kubectl of Kubernetes 1.37.2 in one program (and
+#                                 build/upstream/bin/kubectl, a link to it); run it with
+#                                 tests/upstream/cluster.sh start|stop DIR
+#   make upstream-check-cluster   the client suite (dra-watch, kubectl dra, deploy/)
+#                                 and the scheduling suite (dra-alloc schedule against
+#                                 kube-scheduler): tests/upstream/cluster/run.sh
+#
+# Without Go each says in one line that it was skipped.  Not part of `make check`.
+.PHONY: upstream-cluster upstream-check-cluster
+upstream: upstream-cluster
+
+upstream-cluster:
+ifeq ($(UPSTREAM_HAVE_GO),)
+	@echo "upstream-cluster: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found) to build the control plane"
+else
+	@mkdir -p $(UPSTREAM_BIN)
+	$(call say,GO,$(UPSTREAM_BIN)/upstream-cluster)
+	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(UPSTREAM_BIN)/upstream-cluster ./cmd/upstream-cluster
+	$(Q)ln -sf upstream-cluster $(UPSTREAM_BIN)/kubectl
+endif
+
+upstream-check-cluster: $(BUILD)/bin/dra-watch $(BUILD)/bin/dra-alloc $(BUILD)/bin/dra-claim upstream-cluster
+ifeq ($(UPSTREAM_HAVE_GO),)
+	@echo "upstream-check-cluster: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
+else
+	@DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/$(UPSTREAM_BIN) tests/upstream/cluster/run.sh
+endif
