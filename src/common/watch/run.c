@@ -348,14 +348,24 @@ static json_t *subst(json_t *v, const json_t *names)
 /* A refused precondition: 409 Conflict; 404 on an object the snapshot had;
  * 422 on a JSON patch that carries "test" operations (upstream answers a
  * failed test with NewGenericServerResponse(422), whose message no longer
- * says which operation failed; a rerun on fresh data decides). */
+ * says which operation failed; a rerun on fresh data decides).  A 422 whose
+ * Status names a kind or causes is the validation refusing the change
+ * (NewInvalid), which no rerun fixes: k8s.io/apiserver's
+ * pkg/endpoints/handlers/patch.go and apimachinery's pkg/api/errors. */
+static bool is_failed_test(const dra_kube_resp *resp)
+{
+    json_t *d = json_object_get(resp->json, "details");
+    const char *kind = json_string_value(json_object_get(d, "kind"));
+    return (!kind || !*kind) && json_array_size(json_object_get(d, "causes")) == 0;
+}
+
 static bool is_conflict(const dra_kube_resp *resp, const char *verb, const json_t *body)
 {
     if (resp->http == 409)
         return true;
     if (resp->http == 404 && strcmp(verb, "create") != 0)
         return true;
-    if (resp->http == 422 && strcmp(verb, "patch") == 0 && json_is_array(body)) {
+    if (resp->http == 422 && strcmp(verb, "patch") == 0 && json_is_array(body) && is_failed_test(resp)) {
         size_t i;
         json_t *op;
         json_array_foreach(body, i, op) {
