@@ -24,7 +24,8 @@
 # Environment: UPSTREAM_BIN (default build/upstream/bin), DEPLOY (default deploy),
 # CLUSTER_CONTROLLERS (kube-controller-manager's --controllers; default the
 # resourceclaim, device-taint-eviction, resourcequota, serviceaccount,
-# namespace and garbage-collector controllers).
+# namespace and garbage-collector controllers, each with its own service
+# account, as kubeadm runs them).
 set -eu
 command -v curl >/dev/null || { echo "cluster.sh: needs curl" >&2; exit 3; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -146,6 +147,7 @@ start() {
             --authentication-kubeconfig="$pki/kubeconfig-controller-manager" \
             --authorization-kubeconfig="$pki/kubeconfig-controller-manager" \
             --bind-address=127.0.0.1 --secure-port="$cm_port" --leader-elect=false \
+            --use-service-account-credentials=true \
             --controllers="$controllers" \
             --profiling=false >"$dir/kube-controller-manager.log" 2>&1 &
         cm=$!

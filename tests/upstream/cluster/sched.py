@@ -1,0 +1,215 @@
+"""dra-alloc schedule against kube-scheduler on the same objects.
+
+    python3 sched.py DIR DRA_ALLOC FILE...
+
+DIR is a running cluster of tests/upstream/cluster.sh with no objects of its
+own yet.  The objects of FILE... are scheduled by the cluster (load.py creates
+them; the resourceclaim controller makes the template claims, kube-scheduler
+allocates, reserves and binds) and by `DRA_ALLOC schedule`.  Upstream breaks
+equal node scores at random, so for each pending pod of the input dra-alloc
+is asked again on the cluster's own end state, with the pod's claims as they
+were before it was scheduled (allocation and reservation removed), without
+the other pods the cluster left pending, and with only the node
+kube-scheduler chose, or every node when it found none:
+
+    theirs NS/POD node=NODE claim=REQUEST:DRIVER/POOL/DEVICE,...
+    ours   NS/POD unschedulable
+
+then "same" or "DIFFERENT".  A line "free" gives dra-alloc's own pass over
+the whole input (its node may differ where scores tie).  Exit 0 when every
+pod agrees, 1 when one differs, 3 when the cluster did not decide within 90 s.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+import load as loader  # noqa: E402
+
+
+def pending(objs):
+    out = []
+    for o in objs:
+        if o.get("kind") != "Pod":
+            continue
+        if o.get("spec", {}).get("nodeName") or o.get("metadata", {}).get("deletionTimestamp"):
+            continue
+        if o.get("status", {}).get("phase") in ("Succeeded", "Failed"):
+            continue
+        out.append((o["metadata"].get("namespace") or "default", o["metadata"]["name"]))
+    return out
+
+
+def claim_names(pod):
+    """The pod's claims, by pod claim name: the claim object's name."""
+    st = pod.get("status", {})
+    gen = {s["name"]: s.get("resourceClaimName") for s in st.get("resourceClaimStatuses") or []}
+    names = {}
+    for c in pod.get("spec", {}).get("resourceClaims") or []:
+        names[c["name"]] = c.get("resourceClaimName") or gen.get(c["name"])
+    ext = st.get("extendedResourceClaimStatus")
+    if ext:
+        names["(extended)"] = ext.get("resourceClaimName")
+    return names
+
+
+def describe(pod, claims):
+    node = pod.get("spec", {}).get("nodeName")
+    if not node:
+        return "unschedulable"
+    parts = ["node=" + node]
+    for pcn, name in sorted(claim_names(pod).items()):
+        c = claims.get(name)
+        res = (((c or {}).get("status") or {}).get("allocation") or {}).get("devices", {}).get("results") or []
+        devs = sorted(f"{r['request']}:{r['driver']}/{r['pool']}/{r['device']}" for r in res)
+        parts.append(f"{pcn}=" + (",".join(devs) if c else "(missing)"))
+    return " ".join(parts)
+
+
+def ours(dra_alloc, files, objs):
+    p = subprocess.run([dra_alloc, "schedule", "-o", "jsonl", *files],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode not in (0, 1):
+        raise SystemExit(f"sched.py: dra-alloc schedule exited {p.returncode}: {p.stderr.strip()}")
+    changed = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+    pods, claims = {}, {}
+    for o in objs + changed:
+        key = (o["metadata"].get("namespace") or "default", o["metadata"]["name"])
+        if o.get("kind") == "Pod":
+            pods[key] = o
+        elif o.get("kind") == "ResourceClaim":
+            claims[key] = o
+    return pods, claims, p.stderr
+
+
+KINDS = [("v1", "Node", "/api/v1/nodes"), ("v1", "Pod", "/api/v1/pods"),
+         ("resource.k8s.io/v1", "DeviceClass", "/apis/resource.k8s.io/v1/deviceclasses"),
+         ("resource.k8s.io/v1", "ResourceSlice", "/apis/resource.k8s.io/v1/resourceslices"),
+         ("resource.k8s.io/v1", "DeviceTaintRule", "/apis/resource.k8s.io/v1/devicetaintrules"),
+         ("resource.k8s.io/v1", "ResourceClaimTemplate", "/apis/resource.k8s.io/v1/resourceclaimtemplates"),
+         ("resource.k8s.io/v1", "ResourceClaim", "/apis/resource.k8s.io/v1/resourceclaims")]
+
+
+def dump(cl):
+    """The cluster's DRA objects, each with apiVersion and kind."""
+    out = []
+    for av, kind, path in KINDS:
+        st, lst = cl.req("GET", path)
+        for o in lst.get("items", []):
+            o["apiVersion"], o["kind"] = av, kind
+            o["metadata"].pop("managedFields", None)
+            out.append(o)
+    return out
+
+
+def replay(dra_alloc, objs, key, node, d):
+    """dra-alloc's verdict for pod key on the cluster's end state objs, with
+    its own claims unallocated and only Node `node` (None: every node)."""
+    ns, name = key
+    pod = next(o for o in objs if o["kind"] == "Pod" and o["metadata"]["name"] == name
+               and o["metadata"]["namespace"] == ns)
+    names = claim_names(pod)
+    special = names.pop("(extended)", None)  # made by the scheduler: made again
+    mine = set(names.values())
+    uid = pod["metadata"]["uid"]
+    state = []
+    for o in objs:
+        o = json.loads(json.dumps(o))
+        md = o["metadata"]
+        if o["kind"] == "Node" and node and md["name"] != node:
+            continue
+        if o["kind"] == "Pod" and md["uid"] != uid and not o["spec"].get("nodeName"):
+            continue  # pending in the cluster too: it took nothing
+        if o["kind"] == "Pod" and md["uid"] == uid:
+            o["spec"].pop("nodeName", None)
+            o["status"] = {k: v for k, v in (o.get("status") or {}).items() if k == "resourceClaimStatuses"}
+        if o["kind"] == "ResourceClaim" and md.get("namespace") == ns and md["name"] == special:
+            continue
+        if o["kind"] == "ResourceClaim" and md.get("namespace") == ns and md["name"] in mine:
+            st = o.get("status") or {}
+            others = [r for r in st.get("reservedFor") or [] if r.get("uid") != uid]
+            if others:
+                st["reservedFor"] = others
+            else:
+                o["status"] = {}
+                md.pop("finalizers", None)
+        state.append(o)
+    fn = os.path.join(d, f"replay-{ns}-{name}.json")
+    with open(fn, "w") as f:
+        json.dump({"apiVersion": "v1", "kind": "List", "items": state}, f)
+    pods, claims, _ = ours(dra_alloc, [fn], state)
+    return pods, claims
+
+
+def theirs(cl, want, deadline):
+    while True:
+        pods, claims, undecided = {}, {}, []
+        for ns in sorted({ns for ns, _ in want}):
+            st, pl = cl.req("GET", f"/api/v1/namespaces/{ns}/pods")
+            st2, cll = cl.req("GET", f"/apis/resource.k8s.io/v1/namespaces/{ns}/resourceclaims")
+            for p in pl.get("items", []):
+                pods[(ns, p["metadata"]["name"])] = p
+            for c in cll.get("items", []):
+                claims[(ns, c["metadata"]["name"])] = c
+        for key in want:
+            p = pods.get(key)
+            if p is None:
+                undecided.append(key)
+                continue
+            conds = p.get("status", {}).get("conditions") or []
+            # Unschedulable is a verdict; SchedulerError (a PreBind race, say) is retried
+            unsched = any(c["type"] == "PodScheduled" and c["status"] == "False"
+                          and c.get("reason") == "Unschedulable" for c in conds)
+            if not p["spec"].get("nodeName") and not unsched:
+                undecided.append(key)
+        if not undecided:
+            return pods, claims
+        if time.time() > deadline:
+            raise TimeoutError(", ".join(f"{ns}/{n}" for ns, n in undecided))
+        time.sleep(0.5)
+
+
+def main():
+    if len(sys.argv) < 4:
+        print("usage: sched.py DIR DRA_ALLOC FILE...", file=sys.stderr)
+        return 2
+    d, dra_alloc, files = sys.argv[1], sys.argv[2], sys.argv[3:]
+    objs = []
+    for fn in files:
+        objs.extend(loader.read(fn))
+    want = pending(objs)
+    opods, oclaims, oerr = ours(dra_alloc, files, objs)
+    cl = loader.Client(d)
+    loader.load(cl, objs, fill=True)
+    try:
+        tpods, tclaims = theirs(cl, want, time.time() + 90)
+    except TimeoutError as e:
+        print(f"sched.py: kube-scheduler decided nothing for {e} within 90 s", file=sys.stderr)
+        return 3
+    end = dump(cl)
+    differ = 0
+    for ns, name in want:
+        def claims_of(all_claims):
+            return {n: c for (cns, n), c in all_claims.items() if cns == ns}
+        b = describe(tpods[(ns, name)], claims_of(tclaims))
+        free = describe(opods[(ns, name)], claims_of(oclaims))
+        rpods, rclaims = replay(dra_alloc, end, (ns, name), tpods[(ns, name)]["spec"].get("nodeName"), d)
+        a = describe(rpods[(ns, name)], claims_of(rclaims))
+        same = a == b
+        differ += not same
+        print(f"theirs {ns}/{name} {b}")
+        print(f"ours   {ns}/{name} {a}")
+        print(f"free   {ns}/{name} {free}")
+        if not same and b == "unschedulable":
+            for c in tpods[(ns, name)].get("status", {}).get("conditions") or []:
+                if c["type"] == "PodScheduled":
+                    print(f"       ({c.get('message', '')})")
+        print("same" if same else "DIFFERENT")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
