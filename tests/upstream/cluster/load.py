@@ -3,18 +3,23 @@
     python3 load.py [--fill-nodes] DIR FILE...     (DIR as given to cluster.sh start)
 
 FILE is YAML (one or more documents), a JSON object or List, or JSON Lines
-(recordings: each line's "object" is taken).  Objects are created in the order
-a cluster would have them (namespaces, nodes, classes, slices, rules,
-templates, pods, claims, the rest), with their status written through the
-status subresource afterwards, and with the server's own UIDs: a UID of the
-input that names a created object is replaced by the new object's UID
-wherever it appears later (ownerReferences, reservedFor).  Missing namespaces
-are created.  --fill-nodes gives Nodes 110 pods, 64 CPUs and 256Gi of
-memory in status.allocatable and capacity unless they say otherwise, and
-containers without an image the pause image and limits equal to their
-requests of extended resources (both required by the API server), so that the scheduler's non-DRA
-filters pass them (there is no kubelet to report it).  Prints "created N objects" on stderr; exit 3 on a refusal,
-with the server's message.
+(recordings: each line's "object" is taken).  Objects are created in the
+order a cluster would have them (namespaces, nodes, classes, slices, rules,
+templates, bound pods, claims, the rest, then pods not bound to a node),
+with their status written through the status subresource afterwards, and
+with the server's own UIDs: a UID of the input that names a created object
+is replaced by the new object's UID wherever it appears later
+(ownerReferences, reservedFor).  Missing namespaces are created.
+
+--fill-nodes completes what the scheduling suite's inputs leave out: Nodes
+get 110 pods, 64 CPUs and 256Gi of memory in status.allocatable and
+capacity unless they say otherwise (there is no kubelet to report them);
+containers without an image get the pause image, and limits equal to their
+requests of extended resources (the API server requires both); claim
+allocations without an allocationTimestamp get one (see load()).
+
+Prints "created N objects" on stderr; exit 3 on a refusal, with the
+server's message.
 """
 
 import http.client
@@ -95,7 +100,14 @@ def load(cl, objs, fill=False):
     """Create objs in cluster order; returns how many were created."""
     objs = list(objs)
     rank = {k: i for i, k in enumerate(ORDER)}
-    objs.sort(key=lambda o: rank.get(o.get("kind"), len(ORDER)))
+
+    def order(o):
+        # pods still to be scheduled come last, once every claim has its status:
+        # else the scheduler may allocate a claim before its status is written
+        if o.get("kind") == "Pod" and not (o.get("spec") or {}).get("nodeName"):
+            return len(ORDER) + 1
+        return rank.get(o.get("kind"), len(ORDER))
+    objs.sort(key=order)
     uids = {}
     namespaces = set()
     n = 0
@@ -126,6 +138,11 @@ def load(cl, objs, fill=False):
                 for k, v in (res.get("requests") or {}).items():
                     if "/" in k and not k.startswith("kubernetes.io/"):
                         res.setdefault("limits", {}).setdefault(k, v)
+        if fill and o["kind"] == "ResourceClaim" and (status or {}).get("allocation"):
+            # kube-scheduler 1.37 gives an allocation without one a timestamp when it
+            # adds a reservation, which the API server refuses (status.allocation is
+            # NoModify): the pod would be retried forever
+            status["allocation"].setdefault("allocationTimestamp", "2026-01-01T00:00:00Z")
         if fill and o["kind"] == "Node":
             status = dict(status or {})
             for f in ("allocatable", "capacity"):
