@@ -65,6 +65,17 @@ load_finished_pod() {
     assert_equal "$(jq -r .metadata.name <<<"$output" | sort)" "$("$KUBECTL" get namespaces -o name | sed 's|.*/||' | sort)"
 }
 
+@test "get: every DRA kind of examples/cluster as kubectl get -o json has it, defaults included" {
+    load_objects "$EXAMPLES"/cluster/*.yaml
+    for kind in nodes deviceclasses resourceslices resourceclaims resourceclaimtemplates devicetaintrules; do
+        run --separate-stderr "$DRA_BIN/dra-watch" get "$kind" -A
+        assert_success
+        printf '%s\n' "$output" | jq -S 'select(. != null)' >"$W/ours"
+        "$KUBECTL" get "$kind" -A -o json | jq -S '.items[]' >"$W/theirs"
+        diff -u "$W/theirs" "$W/ours" || { echo "$kind differs"; false; }
+    done
+}
+
 @test "snapshot and kubectl dra status/doctor/snapshot read the real server" {
     load_finished_pod
     run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl -n "$NS"
