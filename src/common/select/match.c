@@ -332,9 +332,9 @@ static bool valid_ident(const char *s, size_t n)
     return true;
 }
 
-static cel_value run(cel_program *p, const cel_activation *act)
+static cel_value run(cel_program *p, const cel_activation *act, uint64_t *cost)
 {
-    cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
+    cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST, .actual_cost = cost};
     return cel_eval(p, act, &eo);
 }
 
@@ -369,7 +369,7 @@ dra_err *dra_sel_eval_add_var(dra_sel_eval *ev, const char *spec)
     cel_activation act = CEL_ACTIVATION_INIT;
     if (ev->device)
         cel_activation_bind(&act, "device", cel_dra_device_value(dra_sel_device_cel(ev->device)));
-    cel_value v = run(p, &act);
+    cel_value v = run(p, &act, NULL);
     if (v.kind == CEL_ERROR) {
         e = var_err(name, v.v.err);
         cel_program_free(p);
@@ -397,7 +397,7 @@ cel_value dra_sel_eval_run(dra_sel_eval *ev, cel_program *p, const dra_sel_devic
         cel_activation_bind(&act, "device", cel_dra_device_value(dra_sel_device_cel(d)));
     for (size_t i = 0; i < ev->nvars; i++)
         cel_activation_bind(&act, ev->var_names[i], ev->var_values[i]);
-    return run(p, &act);
+    return run(p, &act, &ev->cost);
 }
 
 static bool mentions(const cel_node *n, const char *name)

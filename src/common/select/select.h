@@ -170,6 +170,7 @@ typedef struct dra_sel_eval {
     cel_value *var_values; /* live in var_progs' scratch memory */
     size_t nvars;
     const dra_sel_device *device; /* borrowed; NULL = `device` unbound */
+    uint64_t cost;       /* actual cost of the last dra_sel_eval_run */
 } dra_sel_eval;
 
 void dra_sel_eval_init(dra_sel_eval *ev, const dra_features *f);

@@ -1,0 +1,42 @@
+# Upstream's DRA CEL as the test peer of the project's C CEL (included
+# from the Makefile).
+#
+#   make upstream-cel         build/upstream/bin/upstream-cel (Go; skipped,
+#                             with one line, when `go` is missing)
+#   make upstream-check-cel   the differential suite: every selector of
+#                             tests/, examples/ and man/ and seeded random
+#                             expressions, the C CEL against upstream's;
+#                             CEL_DIFF_FLAGS="-count 100000 -seed 7" or
+#                             "-count 0" (unbounded) to change the run
+
+GO             ?= go
+UPSTREAM_BIN   := build/upstream/bin
+UPSTREAM_CEL   := $(UPSTREAM_BIN)/upstream-cel
+CEL_DIFF       := $(UPSTREAM_BIN)/cel-diff
+CEL_BATCH      := $(BUILD)/upstream/bin/cel-batch
+HAVE_GO        := $(shell command -v $(GO) >/dev/null 2>&1 && echo y)
+# Go builds offline from the module cache unless GOFLAGS/GOPROXY say otherwise.
+UPSTREAM_GOENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod
+CEL_DIFF_FLAGS ?=
+
+.PHONY: upstream-cel upstream-check-cel
+
+$(CEL_BATCH): $(BUILD)/obj/tests/upstream/cel/cel-batch.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ifeq ($(HAVE_GO),y)
+upstream-cel:
+	@mkdir -p $(UPSTREAM_BIN)
+	$(call say,GO,$(UPSTREAM_CEL))
+	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(GO) build -o $(CURDIR)/$(UPSTREAM_CEL) ./cmd/upstream-cel
+	$(call say,GO,$(CEL_DIFF))
+	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(GO) build -o $(CURDIR)/$(CEL_DIFF) ./cel/diff
+
+upstream-check-cel: upstream-cel $(CEL_BATCH)
+	@$(CEL_DIFF) -peer $(UPSTREAM_CEL) -c $(CEL_BATCH) -root $(CURDIR) $(CEL_DIFF_FLAGS)
+else
+upstream-cel upstream-check-cel:
+	@echo "$@: skipped: no '$(GO)' (Go 1.26) in PATH"
+endif

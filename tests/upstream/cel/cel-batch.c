@@ -1,0 +1,203 @@
+/* cel-batch: the project's CEL behind the differential suite's protocol,
+ * the twin of `upstream-cel batch` (tests/upstream/cmd/upstream-cel/batch.go; the driver is diff/).
+ *
+ * One JSON request per line on stdin:
+ *   {"expr": "...", "gates": "G=B,...", "driver": "...", "device": {v1 Device}}
+ * one JSON response per line on stdout:
+ *   {"stored": R, "new": R, "eval": E}
+ * R is what `dra-select check` computes for the selector in the
+ * StoredExpressions (scheduler) or NewExpressions (API validation)
+ * environment: {"type": T, "min": N, "max": N} or {"error": "..."}.
+ * E is what `dra-select eval` computes with `device` bound:
+ * {"value": "...", "cost": N}, {"error": "...", "cost": N}, or
+ * {"compile": "..."}.  Values are in CEL syntax with map entries ordered
+ * by their key's text (the peer cannot know cel-go's insertion order).
+ *
+ * Exit: 0, or 2 on a malformed request (with its line number). */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "cel/dra.h"
+#include "model/features.h"
+#include "select/select.h"
+
+static void put_canonical(const cel_value *v, dra_buf *b);
+
+typedef struct kv {
+    char *k, *v;
+} kv;
+
+static int cmp_kv(const void *a, const void *b) { return strcmp(((const kv *)a)->k, ((const kv *)b)->k); }
+
+static char *canonical(const cel_value *v)
+{
+    dra_buf b = DRA_BUF_INIT;
+    put_canonical(v, &b);
+    return dra_buf_detach(&b);
+}
+
+/* cel_value_format, with map entries sorted by key text. */
+static void put_canonical(const cel_value *v, dra_buf *b)
+{
+    if (v->kind == CEL_LIST) {
+        dra_buf_putc(b, '[');
+        for (size_t i = 0; i < v->v.list->n; i++) {
+            if (i)
+                dra_buf_puts(b, ", ");
+            put_canonical(&v->v.list->items[i], b);
+        }
+        dra_buf_putc(b, ']');
+    } else if (v->kind == CEL_MAP) {
+        size_t n = v->v.map->n;
+        kv *e = dra_xcalloc(n ? n : 1, sizeof *e);
+        for (size_t i = 0; i < n; i++) {
+            e[i].k = canonical(&v->v.map->keys[i]);
+            e[i].v = canonical(&v->v.map->vals[i]);
+        }
+        qsort(e, n, sizeof *e, cmp_kv);
+        dra_buf_putc(b, '{');
+        for (size_t i = 0; i < n; i++) {
+            dra_buf_printf(b, "%s%s: %s", i ? ", " : "", e[i].k, e[i].v);
+            free(e[i].k);
+            free(e[i].v);
+        }
+        dra_buf_putc(b, '}');
+        free(e);
+    } else if (v->kind == CEL_OPTIONAL && v->v.opt) {
+        dra_buf_puts(b, "optional.of(");
+        put_canonical(v->v.opt, b);
+        dra_buf_putc(b, ')');
+    } else {
+        cel_value_format(v, b);
+    }
+}
+
+/* The selector verdict of `dra-select check` in one environment. */
+static json_t *check(cel_env *env, const char *expr, size_t len)
+{
+    cel_program *p = NULL;
+    dra_err *e = cel_dra_compile(env, expr, len, &p);
+    if (e) {
+        json_t *r = json_pack("{ss}", "error", e->msg);
+        dra_err_free(e);
+        return r;
+    }
+    uint64_t lo, hi;
+    cel_program_estimated_cost(p, &lo, &hi);
+    json_t *r = json_pack("{ss sI sI}", "type", cel_program_result_type_str(p), "min", (json_int_t)lo, "max",
+                          (json_int_t)hi);
+    /* Costs past INT64_MAX (unknown sizes: UINT64_MAX) travel as text. */
+    if (lo > INT64_MAX)
+        json_object_set_new(r, "min", json_integer(-1));
+    if (hi > INT64_MAX)
+        json_object_set_new(r, "max", json_integer(-1));
+    cel_program_free(p);
+    return r;
+}
+
+/* The value of `dra-select eval` with `device` bound to d (or unbound). */
+static json_t *eval(const dra_features *f, const char *expr, const dra_sel_device *d)
+{
+    dra_sel_eval ev;
+    dra_sel_eval_init(&ev, f);
+    if (d)
+        dra_sel_eval_set_device(&ev, d);
+    cel_program *p = NULL;
+    json_t *r;
+    dra_err *e = dra_sel_eval_compile(&ev, expr, &p);
+    if (e) {
+        r = json_pack("{ss}", "compile", e->msg);
+        dra_err_free(e);
+    } else {
+        cel_value v = dra_sel_eval_run(&ev, p, NULL);
+        if (v.kind == CEL_ERROR) {
+            char *t = dra_xasprintf("%s%s", v.v.err, cel_dra_runtime_hint(v.v.err));
+            r = json_pack("{ss}", "error", t);
+            free(t);
+        } else {
+            char *t = canonical(&v);
+            r = json_pack("{ss}", "value", t);
+            free(t);
+        }
+        json_object_set_new(r, "cost", json_integer((json_int_t)ev.cost));
+    }
+    cel_program_free(p);
+    dra_sel_eval_free(&ev);
+    return r;
+}
+
+static json_t *one(json_t *req, const char *default_gates, char **why)
+{
+    const char *expr = json_string_value(json_object_get(req, "expr"));
+    size_t len = json_string_length(json_object_get(req, "expr"));
+    const char *gates = json_string_value(json_object_get(req, "gates"));
+    const char *driver = json_string_value(json_object_get(req, "driver"));
+    json_t *device = json_object_get(req, "device");
+    if (!expr) {
+        *why = dra_xstrdup("no \"expr\" string");
+        return NULL;
+    }
+    dra_features f;
+    dra_features_default(&f);
+    dra_err *e = default_gates ? dra_features_parse(&f, default_gates) : NULL;
+    if (!e && gates)
+        e = dra_features_parse(&f, gates);
+    if (e) {
+        *why = dra_xstrdup(e->msg);
+        dra_err_free(e);
+        return NULL;
+    }
+    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(&f, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                         .list_type_attributes = dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)};
+    cel_env *stored = cel_dra_env_new(&o);
+    o.new_expressions = true;
+    cel_env *fresh = cel_dra_env_new(&o);
+
+    dra_sel_device d = {.driver = driver ? driver : "", .pool = "pool", .device = device};
+    const char *name = json_string_value(json_object_get(device, "name"));
+    d.name = name ? name : "";
+    d.id = dra_xasprintf("%s/%s/%s", d.driver, d.pool, d.name);
+
+    json_t *r = json_pack("{so so so}", "stored", check(stored, expr, len), "new", check(fresh, expr, len), "eval",
+                          eval(&f, expr, json_is_object(device) ? &d : NULL));
+    dra_sel_device_release(&d);
+    free(d.id);
+    cel_env_free(stored);
+    cel_env_free(fresh);
+    return r;
+}
+
+int main(int argc, char **argv)
+{
+    const char *gates = argc > 1 ? argv[1] : NULL;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    for (size_t lineno = 1; (n = getline(&line, &cap, stdin)) > 0; lineno++) {
+        json_error_t jerr;
+        json_t *req = json_loadb(line, (size_t)n, JSON_ALLOW_NUL, &jerr);
+        char *why = NULL;
+        json_t *r = req ? one(req, gates, &why) : NULL;
+        json_decref(req);
+        if (!r) {
+            fprintf(stderr, "cel-batch: line %zu: %s\n", lineno, why ? why : jerr.text);
+            free(why);
+            free(line);
+            return 2;
+        }
+        char *s = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+        json_decref(r);
+        if (!s || printf("%s\n", s) < 0 || fflush(stdout) != 0) {
+            fprintf(stderr, "cel-batch: write failed\n");
+            free(s);
+            free(line);
+            return 3;
+        }
+        free(s);
+    }
+    free(line);
+    return 0;
+}

@@ -1,0 +1,149 @@
+package main
+
+// The two sides of the comparison, each a long-running process speaking
+// the batch protocol (one JSON request, one JSON response per line).
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os/exec"
+	"sync"
+)
+
+type request struct {
+	Expr   string          `json:"expr"`
+	Gates  string          `json:"gates,omitempty"`
+	Driver string          `json:"driver,omitempty"`
+	Device json.RawMessage `json:"device,omitempty"`
+}
+
+type compiled struct {
+	Type  string      `json:"type,omitempty"`
+	Min   json.Number `json:"min,omitempty"`
+	Max   json.Number `json:"max,omitempty"`
+	Error string      `json:"error,omitempty"`
+}
+
+type evaluated struct {
+	Value   *string     `json:"value,omitempty"`
+	Error   *string     `json:"error,omitempty"`
+	Compile string      `json:"compile,omitempty"`
+	Cost    json.Number `json:"cost,omitempty"`
+}
+
+type response struct {
+	Stored   compiled  `json:"stored"`
+	New      compiled  `json:"new"`
+	Eval     evaluated `json:"eval"`
+	Unstable string    `json:"unstable,omitempty"`
+	Self     string    `json:"self,omitempty"`
+}
+
+type proc struct {
+	name string
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	mu   sync.Mutex
+}
+
+func start(name string, argv ...string) (*proc, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = prefixWriter{name}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return &proc{name: name, cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+}
+
+type prefixWriter struct{ name string }
+
+func (p prefixWriter) Write(b []byte) (int, error) {
+	fmt.Fprintf(stderr, "cel-diff: %s: %s", p.name, b)
+	return len(b), nil
+}
+
+func (p *proc) read() (response, error) {
+	line, err := p.out.ReadBytes('\n')
+	if err != nil {
+		return response{}, fmt.Errorf("%s: %v", p.name, err)
+	}
+	var r response
+	if err := json.Unmarshal(line, &r); err != nil {
+		return response{}, fmt.Errorf("%s: bad response %q: %v", p.name, line, err)
+	}
+	r.normalize()
+	return r, nil
+}
+
+// ask sends one request and waits for its answer.
+func (p *proc) ask(req request) (response, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	b, _ := json.Marshal(req)
+	if _, err := p.in.Write(append(b, '\n')); err != nil {
+		return response{}, fmt.Errorf("%s: %v", p.name, err)
+	}
+	return p.read()
+}
+
+// all sends every request while reading the answers (the process works
+// while we write), and returns them in order.
+func (p *proc) all(reqs []request) ([]response, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	werr := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriterSize(p.in, 1<<16)
+		for _, r := range reqs {
+			b, _ := json.Marshal(r)
+			if _, err := w.Write(append(b, '\n')); err != nil {
+				werr <- fmt.Errorf("%s: %v", p.name, err)
+				return
+			}
+		}
+		werr <- w.Flush()
+	}()
+	out := make([]response, 0, len(reqs))
+	for range reqs {
+		r, err := p.read()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, <-werr
+}
+
+func (p *proc) close() {
+	p.in.Close()
+	_ = p.cmd.Wait()
+}
+
+// Costs past INT64_MAX (an unknown size) compare as -1 on both sides.
+func normCost(n json.Number) json.Number {
+	if n == "" {
+		return n
+	}
+	var u uint64
+	if _, err := fmt.Sscan(string(n), &u); err == nil && u > math.MaxInt64 {
+		return "-1"
+	}
+	return n
+}
+
+func (r *response) normalize() {
+	r.Stored.Min, r.Stored.Max = normCost(r.Stored.Min), normCost(r.Stored.Max)
+	r.New.Min, r.New.Max = normCost(r.New.Min), normCost(r.New.Max)
+}

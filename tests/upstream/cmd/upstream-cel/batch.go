@@ -1,0 +1,237 @@
+package main
+
+// `upstream-cel batch`: the differential suite's protocol, one JSON object
+// per line each way (the C side is tests/upstream/cel/cel-batch.c).
+//
+// Request:  {"expr": "...", "gates": "G=B,...", "driver": "...", "device": {v1 Device}}
+//           (gates, driver and device optional; gates default to the
+//           command line's --feature-gates)
+// Response: {"stored": R, "new": R, "eval": E, "self": "..."}
+//   R: {"type": T, "min": N, "max": N} or {"error": "..."}: the selector
+//      compiled as CompileCELExpression does in that environment (with
+//      the bool check, program instantiation and cost estimate);
+//   E: {"value": "...", "cost": N} or {"error": "...", "cost": N}: the
+//      expression evaluated as `eval` does (any result type, the stored
+//      environment, `device` bound when given), or {"compile": "..."}
+//      when it does not compile there;
+//   unstable: set when evaluating again gives another value, error or
+//      cost (iterating a Go map: upstream's order is random), e.g. "cost";
+//   self: set when the peer's own evaluation of a bool selector disagrees
+//      with upstream's DeviceMatches (it must not).
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+
+	"k8s.io/apiserver/pkg/cel/environment"
+	dracel "k8s.io/dynamic-resource-allocation/cel"
+)
+
+type request struct {
+	Expr   string          `json:"expr"`
+	Gates  string          `json:"gates,omitempty"`
+	Driver string          `json:"driver,omitempty"`
+	Device json.RawMessage `json:"device,omitempty"`
+}
+
+type compiled struct {
+	Type  string  `json:"type,omitempty"`
+	Min   *uint64 `json:"min,omitempty"`
+	Max   *uint64 `json:"max,omitempty"`
+	Error string  `json:"error,omitempty"`
+}
+
+type evaluated struct {
+	Value   *string `json:"value,omitempty"`
+	Error   *string `json:"error,omitempty"`
+	Compile string  `json:"compile,omitempty"`
+	Cost    *uint64 `json:"cost,omitempty"`
+}
+
+type response struct {
+	Stored   compiled  `json:"stored"`
+	New      compiled  `json:"new"`
+	Eval     evaluated `json:"eval"`
+	Unstable string    `json:"unstable,omitempty"`
+	Self     string    `json:"self,omitempty"`
+}
+
+// The environments of one gate setting, made once.
+type envs struct {
+	stored, new *cel.Env
+}
+
+type batch struct {
+	def   gates
+	cache map[gates]envs
+}
+
+func (b *batch) envs(g gates) (envs, error) {
+	if e, ok := b.cache[g]; ok {
+		return e, nil
+	}
+	s, err := celEnv(g, environment.StoredExpressions)
+	if err != nil {
+		return envs{}, err
+	}
+	n, err := celEnv(g, environment.NewExpressions)
+	if err != nil {
+		return envs{}, err
+	}
+	b.cache[g] = envs{s, n}
+	return b.cache[g], nil
+}
+
+func compileIn(g gates, env *cel.Env, expr string, t environment.Type) compiled {
+	r := compileSelector(g, expr, t)
+	if r.Error != nil {
+		return compiled{Error: r.Error.Detail}
+	}
+	ast, _ := env.Compile(expr)
+	lo, _ := minCost(env, ast)
+	hi := r.MaxCost
+	return compiled{Type: r.OutputType.String(), Min: &lo, Max: &hi}
+}
+
+func (b *batch) one(req request) (response, error) {
+	var resp response
+	g := b.def
+	if req.Gates != "" {
+		if err := g.parse(req.Gates); err != nil {
+			return resp, err
+		}
+	}
+	e, err := b.envs(g)
+	if err != nil {
+		return resp, err
+	}
+	resp.Stored = compileIn(g, e.stored, req.Expr, environment.StoredExpressions)
+	resp.New = compileIn(g, e.new, req.Expr, environment.NewExpressions)
+
+	// Compiled first, then the device converted (DeviceMatches fails on an
+	// attribute it cannot convert before evaluating).
+	ev := &evaluator{env: e.stored, base: e.stored, vars: map[string]any{}}
+	_, prg, err := ev.compile(e.stored, req.Expr)
+	if err != nil {
+		resp.Eval.Compile = err.Error()
+		return resp, nil
+	}
+	var dev *dracel.Device
+	if len(req.Device) > 0 {
+		d, _, err := decodeDevice(req.Device, req.Driver)
+		if err != nil {
+			return resp, fmt.Errorf("device: %v", err)
+		}
+		dev = &d
+		v, err := deviceValue(e.stored.CELTypeAdapter(), d)
+		if err != nil {
+			s := err.Error()
+			resp.Eval.Error = &s
+			return resp, nil
+		}
+		ev.vars["device"] = v
+	}
+	v, cost, err := ev.run(prg)
+	resp.Eval = outcome(v, cost, err)
+	if cost > heavy {
+		return resp, nil
+	}
+	for i := 0; i < reruns && resp.Unstable == ""; i++ {
+		v2, cost2, err2 := ev.run(prg)
+		resp.Unstable = unstable(resp.Eval, outcome(v2, cost2, err2))
+	}
+	if dev != nil && resp.Unstable == "" && resp.Stored.Error == "" && resp.Stored.Type == "bool" {
+		resp.Self = selfCheck(g, req.Expr, *dev, v, err, cost)
+	}
+	return resp, nil
+}
+
+// Evaluations costing more than heavy are run once and not self-checked
+// (cel-go's cost tracking makes them slow: about 0.4 s per million).
+const (
+	heavy  = 100000
+	reruns = 3
+)
+
+func outcome(v ref.Val, cost uint64, err error) evaluated {
+	e := evaluated{Cost: &cost}
+	if err != nil {
+		s := dracel.EnhanceRuntimeError(err).Error()
+		e.Error = &s
+	} else {
+		s := formatValue(v)
+		e.Value = &s
+	}
+	return e
+}
+
+// unstable names what differs between two evaluations of one program.
+func unstable(a, b evaluated) string {
+	var what []string
+	if (a.Error == nil) != (b.Error == nil) || (a.Error != nil && *a.Error != *b.Error) {
+		what = append(what, "error")
+	}
+	if (a.Value == nil) != (b.Value == nil) || (a.Value != nil && *a.Value != *b.Value) {
+		what = append(what, "value")
+	}
+	if *a.Cost != *b.Cost {
+		what = append(what, "cost")
+	}
+	return strings.Join(what, ",")
+}
+
+// selfCheck compares the peer's evaluation of a bool selector with
+// upstream's own DeviceMatches on the same device.
+func selfCheck(g gates, expr string, d dracel.Device, v any, err error, cost uint64) string {
+	r := compileSelector(g, expr, environment.StoredExpressions)
+	matched, det, merr := r.DeviceMatches(context.Background(), d)
+	var mcost uint64
+	if det != nil && det.ActualCost() != nil {
+		mcost = *det.ActualCost()
+	}
+	switch {
+	case (merr == nil) != (err == nil):
+		return fmt.Sprintf("DeviceMatches: %v, %v; peer: %v", matched, merr, err)
+	case merr != nil && merr.Error() != err.Error():
+		return fmt.Sprintf("DeviceMatches error %q; peer %q", merr, err)
+	case merr == nil && v != types.Bool(matched):
+		return fmt.Sprintf("DeviceMatches %v; peer %v", matched, v)
+	case mcost != cost:
+		return fmt.Sprintf("DeviceMatches cost %d; peer %d", mcost, cost)
+	}
+	return ""
+}
+
+func runBatch(o *options, in io.Reader, out io.Writer) error {
+	b := &batch{def: o.gates, cache: map[gates]envs{}}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	w := bufio.NewWriter(out)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for line := 1; sc.Scan(); line++ {
+		var req request
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			return fmt.Errorf("line %d: %v", line, err)
+		}
+		resp, err := b.one(req)
+		if err != nil {
+			return fmt.Errorf("line %d: %v", line, err)
+		}
+		if err := enc.Encode(resp); err != nil {
+			return err
+		}
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}

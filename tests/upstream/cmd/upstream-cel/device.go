@@ -1,0 +1,275 @@
+package main
+
+// Devices: read from ResourceSlices as dra-select reads them (the newest
+// generation of every pool; src/common/select/devices.c), and made into
+// the `device` variable as upstream's scheduler makes it
+// (k8s.io/dynamic-resource-allocation cel/compile.go DeviceMatches).
+//
+// Accepted input: YAML or JSON documents, `kind: List` wrappers, files or
+// standard input ("-" or no file).  ResourceSlices of resource.k8s.io v1
+// and v1beta2 are read as they are; v1beta1 devices have their fields
+// under `basic`, which is unwrapped.  Other objects are ignored.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/blang/semver/v4"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+
+	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/util/yaml"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	dracel "k8s.io/dynamic-resource-allocation/cel"
+)
+
+type sliceDevice struct {
+	id     string // driver/pool/device
+	device dracel.Device
+}
+
+type slice struct {
+	driver, pool string
+	generation   int64
+	devices      []json.RawMessage
+}
+
+func readObjects(r io.Reader, name string, out *[]map[string]any) error {
+	d := yaml.NewYAMLOrJSONDecoder(r, 4096)
+	for {
+		var obj map[string]any
+		err := d.Decode(&obj)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		if obj == nil {
+			continue
+		}
+		if items, ok := obj["items"].([]any); ok && strings.HasSuffix(fmt.Sprint(obj["kind"]), "List") {
+			for _, it := range items {
+				if m, ok := it.(map[string]any); ok {
+					*out = append(*out, m)
+				}
+			}
+			continue
+		}
+		*out = append(*out, obj)
+	}
+}
+
+// readDevices reads every device of the newest generation of every pool,
+// in the allocator's order (pools by driver and name, slices by name).
+func readDevices(paths []string) ([]sliceDevice, error) {
+	var objs []map[string]any
+	if len(paths) == 0 {
+		paths = []string{"-"}
+	}
+	for _, p := range paths {
+		var data []byte
+		var err error
+		if p == "-" {
+			data, err = io.ReadAll(os.Stdin)
+		} else {
+			data, err = os.ReadFile(p)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := readObjects(bytes.NewReader(data), p, &objs); err != nil {
+			return nil, err
+		}
+	}
+	type named struct {
+		name string
+		s    slice
+	}
+	var slices []named
+	newest := map[[2]string]int64{}
+	for _, o := range objs {
+		if o["kind"] != "ResourceSlice" || !strings.HasPrefix(fmt.Sprint(o["apiVersion"]), "resource.k8s.io/") {
+			continue
+		}
+		raw, _ := json.Marshal(o)
+		var s struct {
+			Metadata struct{ Name string } `json:"metadata"`
+			Spec     struct {
+				Driver string `json:"driver"`
+				Pool   struct {
+					Name       string `json:"name"`
+					Generation int64  `json:"generation"`
+				} `json:"pool"`
+				Devices []json.RawMessage `json:"devices"`
+			} `json:"spec"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("ResourceSlice %s: %v", s.Metadata.Name, err)
+		}
+		sl := slice{s.Spec.Driver, s.Spec.Pool.Name, s.Spec.Pool.Generation, s.Spec.Devices}
+		key := [2]string{sl.driver, sl.pool}
+		if g, ok := newest[key]; !ok || sl.generation > g {
+			newest[key] = sl.generation
+		}
+		slices = append(slices, named{s.Metadata.Name, sl})
+	}
+	sort.SliceStable(slices, func(i, j int) bool {
+		a, b := slices[i].s, slices[j].s
+		if a.driver != b.driver {
+			return a.driver < b.driver
+		}
+		if a.pool != b.pool {
+			return a.pool < b.pool
+		}
+		return slices[i].name < slices[j].name
+	})
+	var devs []sliceDevice
+	for _, n := range slices {
+		if n.s.generation != newest[[2]string{n.s.driver, n.s.pool}] {
+			continue
+		}
+		for _, raw := range n.s.devices {
+			d, name, err := decodeDevice(raw, n.s.driver)
+			if err != nil {
+				return nil, fmt.Errorf("ResourceSlice %s: device %s: %v", n.name, name, err)
+			}
+			devs = append(devs, sliceDevice{n.s.driver + "/" + n.s.pool + "/" + name, d})
+		}
+	}
+	return devs, nil
+}
+
+// decodeDevice turns one v1 (or v1beta1/v1beta2) Device object into the
+// scheduler's input.
+func decodeDevice(raw json.RawMessage, driver string) (dracel.Device, string, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return dracel.Device{}, "", err
+	}
+	if basic, ok := m["basic"]; ok { // v1beta1
+		var inner map[string]json.RawMessage
+		if err := json.Unmarshal(basic, &inner); err != nil {
+			return dracel.Device{}, "", err
+		}
+		for k, v := range inner {
+			m[k] = v
+		}
+		delete(m, "basic")
+		raw, _ = json.Marshal(m)
+	}
+	var d resourceapi.Device
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return dracel.Device{}, "", err
+	}
+	return dracel.Device{
+		Driver:                   driver,
+		AllowMultipleAllocations: d.AllowMultipleAllocations,
+		Attributes:               d.Attributes,
+		Capacity:                 d.Capacity,
+	}, d.Name, nil
+}
+
+// deviceValue is the `device` variable: the map DeviceMatches binds, with
+// attributes and capacity grouped by domain ("dom/id", or the driver for
+// an unqualified id), and a missing domain yielding an empty map.
+func deviceValue(adapter types.Adapter, d dracel.Device) (map[string]any, error) {
+	attributes := map[string]any{}
+	for name, attr := range d.Attributes {
+		v, err := attributeValue(attr)
+		if err != nil {
+			return nil, fmt.Errorf("attribute %s: %w", name, err)
+		}
+		dom, id := splitName(string(name), d.Driver)
+		if attributes[dom] == nil {
+			attributes[dom] = map[string]any{}
+		}
+		attributes[dom].(map[string]any)[id] = v
+	}
+	capacity := map[string]any{}
+	for name, c := range d.Capacity {
+		dom, id := splitName(string(name), d.Driver)
+		if capacity[dom] == nil {
+			capacity[dom] = map[string]apiservercel.Quantity{}
+		}
+		q := c.Value
+		capacity[dom].(map[string]apiservercel.Quantity)[id] = apiservercel.Quantity{Quantity: &q}
+	}
+	empty := adapter.NativeToValue(map[string]any{})
+	multi := d.AllowMultipleAllocations != nil && *d.AllowMultipleAllocations
+	return map[string]any{
+		"driver":                   d.Driver,
+		"allowMultipleAllocations": multi,
+		"attributes":               emptyDefault{types.NewStringInterfaceMap(adapter, attributes), empty},
+		"capacity":                 emptyDefault{types.NewStringInterfaceMap(adapter, capacity), empty},
+	}, nil
+}
+
+func splitName(name, driver string) (string, string) {
+	if i := strings.Index(name, "/"); i >= 0 {
+		return name[:i], name[i+1:]
+	}
+	return driver, name
+}
+
+// The Go value of an attribute, as upstream's getAttributeValue picks it:
+// lists first, then scalars; versions parsed as semver.
+func attributeValue(a resourceapi.DeviceAttribute) (any, error) {
+	parse := func(s string) (apiservercel.Semver, error) {
+		var v apiservercel.Semver
+		sv, err := semver.Parse(s)
+		if err != nil {
+			return v, fmt.Errorf("parse semantic version: %w", err)
+		}
+		v.Version = sv
+		return v, nil
+	}
+	switch {
+	case a.IntValues != nil:
+		return a.IntValues, nil
+	case a.BoolValues != nil:
+		return a.BoolValues, nil
+	case a.StringValues != nil:
+		return a.StringValues, nil
+	case a.VersionValues != nil:
+		out := make([]apiservercel.Semver, len(a.VersionValues))
+		for i, s := range a.VersionValues {
+			v, err := parse(s)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case a.IntValue != nil:
+		return *a.IntValue, nil
+	case a.BoolValue != nil:
+		return *a.BoolValue, nil
+	case a.StringValue != nil:
+		return *a.StringValue, nil
+	case a.VersionValue != nil:
+		return parse(*a.VersionValue)
+	}
+	return nil, errors.New("unsupported attribute value")
+}
+
+// emptyDefault answers every lookup of a missing key with an empty map.
+type emptyDefault struct {
+	traits.Mapper
+	empty ref.Val
+}
+
+func (m emptyDefault) Find(key ref.Val) (ref.Val, bool) {
+	if v, ok := m.Mapper.Find(key); ok {
+		return v, true
+	}
+	return m.empty, true
+}
