@@ -56,8 +56,8 @@ static const dra_cmd cmds[] = {
      "Exit 2 on a compile or runtime error.",
      eval_opts, "file"},
     {"check", "check EXPR...", "compile selectors; print the result type and estimated cost",
-     "Compiles in the DRA selector environment. Exit 2 when an expression does not compile, does\n"
-     "not yield bool, or its estimated cost exceeds the limit of 1000000.",
+     "Compiles as the API server validates a new selector (NewExpressions; see dra-select(1)).\n"
+     "Exit 2 when one does not compile, does not yield bool, or costs more than 1000000.",
      gate_opts, ""},
     {"lint", "lint [FILES]", "check every class and claim selector against the input's devices",
      "One line per problem: compile errors, keys that raise `no such key`, selectors no device\n"

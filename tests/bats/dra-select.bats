@@ -218,7 +218,10 @@ gpu.example.com/node-b/gpu-0'
     run --separate-stderr "$DRA_BIN/dra-select" "${g[@]}" --class model-a "$f"
     assert_success
     assert_output "dra.example.com/n1/cpu-0"
+    # check validates a new selector: includes() behind the gate there
     run --separate-stderr "$DRA_BIN/dra-select" check "device.attributes['dra.example.com'].supportedModels.includes('model-b')"
+    assert_failure 2
+    run --separate-stderr "$DRA_BIN/dra-select" check --feature-gates DRAListTypeAttributes=true "device.attributes['dra.example.com'].supportedModels.includes('model-b')"
     assert_success
     assert_output "type bool, estimated cost 5..68"
 }

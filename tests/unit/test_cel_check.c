@@ -356,10 +356,12 @@ UNIT_TEST(dra_cost_estimates_upstream)
 }
 
 /* Compile errors name types as cel-go's checker does (FormatCELType):
- * google.protobuf.Any is "any" (upstream validation_resourceclaim_test.go). */
+ * google.protobuf.Any is "any" (upstream validation_resourceclaim_test.go,
+ * which validates in the NewExpressions environment). */
 UNIT_TEST(dra_compile_error_type_names)
 {
-    cel_env *env = cel_dra_env_new(NULL);
+    cel_dra_options o = {.new_expressions = true};
+    cel_env *env = cel_dra_env_new(&o);
     static const char *cases[][2] = {
         {"device.attributes[true].someBoolean",
          "compilation failed: ERROR: <input>:1:18: found no matching overload for '_[_]' applied to "
@@ -381,6 +383,72 @@ UNIT_TEST(dra_compile_error_type_names)
         cel_program_free(p);
     }
     cel_env_free(env);
+}
+
+/* Which `device` each environment declares (dynamic-resource-allocation
+ * v0.37.2 cel/compile.go newCompiler; apiserver v0.37.2
+ * pkg/cel/environment/environment.go filterAndBuildOpts): the
+ * StoredExpressions environment ignores the gates and keeps the last
+ * declaration (allowMultipleAllocations, dyn attribute values); the
+ * NewExpressions one follows DRAConsumableCapacity and
+ * DRAListTypeAttributes.  Texts and types as upstream-cel prints them. */
+UNIT_TEST(dra_env_stored_and_new)
+{
+    static const char *multi = "device.allowMultipleAllocations";
+    static const char *iter = "device.attributes[\"d\"][\"x\"].exists(v, v == 1)";
+    static const char *attr = "device.attributes[\"d\"].x";
+    static const char *no_multi =
+        "compilation failed: ERROR: <input>:1:7: undefined field 'allowMultipleAllocations'\n"
+        " | device.allowMultipleAllocations\n | ......^";
+    static const char *no_iter =
+        "compilation failed: ERROR: <input>:1:23: expression of type 'any' cannot be range of a comprehension "
+        "(must be list, map, or dynamic)\n | device.attributes[\"d\"][\"x\"].exists(v, v == 1)\n"
+        " | ......................^";
+    struct {
+        cel_dra_options o;
+        const char *multi, *iter, *attr; /* NULL: compiles */
+        const char *attr_type;
+    } cases[] = {
+        {{.new_expressions = false}, NULL, NULL, NULL, "dyn"},
+        {{.new_expressions = false, .consumable_capacity = true, .list_type_attributes = true}, NULL, NULL, NULL, "dyn"},
+        {{.new_expressions = true}, no_multi, no_iter, NULL, "google.protobuf.Any"},
+        {{.new_expressions = true, .consumable_capacity = true}, NULL, no_iter, NULL, "google.protobuf.Any"},
+        {{.new_expressions = true, .list_type_attributes = true}, no_multi, NULL, NULL, "dyn"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cel_env *env = cel_dra_env_new(&cases[i].o);
+        const char *exprs[] = {multi, iter, attr}, *want[] = {cases[i].multi, cases[i].iter, cases[i].attr};
+        for (size_t k = 0; k < 3; k++) {
+            cel_program *p = NULL;
+            dra_err *e = cel_dra_compile(env, exprs[k], strlen(exprs[k]), &p);
+            if (want[k]) {
+                CHECK(e != NULL);
+                if (e)
+                    CHECK_STR(e->msg, want[k]);
+            } else {
+                CHECK(e == NULL);
+                if (e)
+                    fprintf(stderr, "  case %zu: %s: %s\n", i, exprs[k], e->msg);
+            }
+            if (p && k == 2)
+                CHECK_STR(cel_program_result_type_str(p), cases[i].attr_type);
+            dra_err_free(e);
+            cel_program_free(p);
+        }
+        /* dyn is "the unknown type" only where attribute values are dyn */
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, "dyn(true)", 9, &p);
+        if (!strcmp(cases[i].attr_type, "dyn")) {
+            CHECK(e == NULL);
+        } else {
+            CHECK(e != NULL);
+            if (e)
+                CHECK_STR(e->msg, "must evaluate to bool or the unknown type, not dyn");
+        }
+        dra_err_free(e);
+        cel_program_free(p);
+        cel_env_free(env);
+    }
 }
 
 UNIT_MAIN()

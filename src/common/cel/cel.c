@@ -19,6 +19,7 @@ struct cel_env {
     size_t nvars, cap;
     const char *container;
     bool dra; /* set by dra.c: use the DRA size hint for cost estimation */
+    const cel_type *dra_unknown; /* the DRA attribute value type */
 };
 
 cel_env *cel_env_new(unsigned libs)
@@ -61,7 +62,13 @@ void cel_env_set_container(cel_env *env, const char *container)
 }
 
 /* Internal hook for dra.c. */
-void cel_env_mark_dra(cel_env *env) { env->dra = true; }
+void cel_env_mark_dra(cel_env *env, const cel_type *unknown)
+{
+    env->dra = true;
+    env->dra_unknown = unknown;
+}
+
+const cel_type *cel_env_dra_unknown(const cel_env *env) { return env->dra_unknown; }
 
 /* Environments with any Kubernetes library use the Kubernetes cost
  * estimator (apiserver library.CostEstimator), both statically and at runtime. */

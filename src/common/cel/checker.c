@@ -739,7 +739,7 @@ static void check_comprehension(checker *c, cel_node *e)
         if (two)
             v2 = rt->params[1];
         break;
-    case CEL_T_DYN: case CEL_T_ANY: case CEL_T_ERROR: case CEL_T_PARAM:
+    case CEL_T_DYN: case CEL_T_ERROR: case CEL_T_PARAM: /* not google.protobuf.Any */
         is_assignable(c, &cel_t_dyn, rt);
         v1 = &cel_t_dyn;
         v2 = two ? &cel_t_dyn : NULL;

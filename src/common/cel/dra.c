@@ -45,14 +45,20 @@ static void build_plan(cel_program *p);
 
 cel_env *cel_dra_env_new(const cel_dra_options *opts)
 {
+    /* StoredExpressions take every versioned declaration of `device`, the
+     * last (deviceTypeV136ConsumableCapacityListTypeAttributes) winning;
+     * NewExpressions the one the gates select (cel/compile.go newCompiler). */
+    bool stored = !(opts && opts->new_expressions);
+    bool list_types = stored || opts->list_type_attributes;
+    bool multi = stored || opts->consumable_capacity;
     /* includes(): k8s Lists v1 (list_includes_dyn_dyn), always in
      * StoredExpressions, in NewExpressions behind DRAListTypeAttributes. */
-    bool includes = !(opts && opts->new_expressions) || opts->list_type_attributes;
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (includes ? CEL_LIB_K8S_INCLUDES : 0u));
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types ? CEL_LIB_K8S_INCLUDES : 0u));
     cel_env_set_options(env, CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS);
-    cel_env_mark_dra(env);
+    const cel_type *value = list_types ? &cel_t_dyn : &cel_t_any;
+    cel_env_mark_dra(env, value);
     dra_arena *a = cel_env_arena(env);
-    const cel_type *attrs = cel_type_map(a, &cel_t_string, cel_type_map(a, &cel_t_string, &cel_t_any));
+    const cel_type *attrs = cel_type_map(a, &cel_t_string, cel_type_map(a, &cel_t_string, value));
     const cel_type *caps = cel_type_map(a, &cel_t_string, cel_type_map(a, &cel_t_string, &cel_t_quantity));
     cel_field fields[] = {
         {"driver", &cel_t_string},
@@ -60,8 +66,7 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts)
         {"capacity", caps},
         {"allowMultipleAllocations", &cel_t_bool},
     };
-    size_t nf = (opts && opts->consumable_capacity) ? 4 : 3;
-    cel_env_declare(env, "device", cel_type_struct(a, "kubernetes.DRADevice", fields, nf));
+    cel_env_declare(env, "device", cel_type_struct(a, "kubernetes.DRADevice", fields, multi ? 4 : 3));
     return env;
 }
 
@@ -103,8 +108,9 @@ dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program
     dra_err *e = compile(env, expr, len, out);
     if (e)
         return e;
+    /* Bool, or exactly the attribute value type (validateOutputType). */
     const cel_type *t = cel_program_result_type(*out);
-    if (t->kind != CEL_T_BOOL && t->kind != CEL_T_ANY) {
+    if (t->kind != CEL_T_BOOL && t->kind != cel_env_dra_unknown(env)->kind) {
         dra_err *r = dra_err_new(DRA_EXIT_INPUT, "must evaluate to bool or the unknown type, not %s",
                                  cel_program_result_type_str(*out));
         cel_program_free(*out);

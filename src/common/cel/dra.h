@@ -1,9 +1,16 @@
 /* The DRA selector environment (dynamic-resource-allocation cel/compile.go):
  * one variable `device` of type kubernetes.DRADevice with fields
- *   driver (string), attributes (map(string, map(string, google.protobuf.Any))),
- *   capacity (map(string, map(string, kubernetes.Quantity))) and, when the
- *   consumable-capacity option is on, allowMultipleAllocations (bool);
+ *   driver (string), attributes (map(string, map(string, V))),
+ *   capacity (map(string, map(string, kubernetes.Quantity))) and
+ *   allowMultipleAllocations (bool);
  * the Kubernetes base libraries; cost limit 1,000,000 per evaluation.
+ * Upstream declares `device` once per feature combination; the
+ * StoredExpressions environment (the scheduler) takes all of them, the
+ * last one winning, so it always has allowMultipleAllocations and V = dyn
+ * whatever the gates; the NewExpressions one (API validation of a new
+ * selector) takes the one its gates select: allowMultipleAllocations with
+ * DRAConsumableCapacity, V = dyn with DRAListTypeAttributes and
+ * google.protobuf.Any ("any", not iterable) without.
  *
  * Attributes and capacities are grouped by domain: "dom/id" goes to
  * attributes["dom"]["id"], an unqualified "id" to attributes[<driver>]["id"].
@@ -40,14 +47,17 @@
 #define CEL_DRA_MAX_COST 1000000 /* CELSelectorExpressionMaxCost */
 
 typedef struct cel_dra_options {
-    bool consumable_capacity; /* declare device.allowMultipleAllocations (E2-7) */
     /* NewExpressions (the API server validating a new or changed selector)
-     * instead of StoredExpressions (the scheduler): `includes()` is then
-     * only declared when list_type_attributes (DRAListTypeAttributes) is on
-     * (dra-corrections E2-6: DRA's IncludesOption behind the gate, while
-     * k8s Lists v1 enters the base environment at 1.37, after the 1.36
-     * compatibility version of a 1.37 binary). */
+     * instead of StoredExpressions (the scheduler).  The gates below shape
+     * only the NewExpressions environment (environment/environment.go:
+     * "The StoredExpressions environment ignores [FeatureEnabled]"). */
     bool new_expressions;
+    bool consumable_capacity;  /* DRAConsumableCapacity: device.allowMultipleAllocations (E2-7) */
+    /* DRAListTypeAttributes: attribute values are dyn (iterable) rather
+     * than google.protobuf.Any, and `includes()` is declared (E2-6: DRA's
+     * IncludesOption behind the gate, while k8s Lists v1 enters the base
+     * environment at 1.37, after the 1.36 compatibility version of a 1.37
+     * binary; StoredExpressions always have it). */
     bool list_type_attributes;
 } cel_dra_options;
 

@@ -174,8 +174,11 @@ cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y);
 int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok);
 bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len);
 
-/* Mark env as the DRA environment (cel.c; used by dra.c). */
+/* Mark env as the DRA environment (cel.c; used by dra.c), whose
+ * attribute values have type `unknown` (static; dyn or
+ * google.protobuf.Any): a selector may yield it instead of bool. */
 struct cel_env;
-void cel_env_mark_dra(struct cel_env *env);
+void cel_env_mark_dra(struct cel_env *env, const cel_type *unknown);
+const cel_type *cel_env_dra_unknown(const struct cel_env *env); /* NULL unless marked */
 
 #endif

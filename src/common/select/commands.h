@@ -14,8 +14,9 @@
 #include "../model/features.h"
 #include "select.h"
 
-/* `check`: compile selectors in the DRA environment (upstream's
- * pkg/apis/resource/validation validateCELSelector cost rule).
+/* `check`: compile selectors as the API server validates a new one
+ * (upstream's pkg/apis/resource/validation validateCELExpression: the
+ * NewExpressions environment of the gates in f, and its cost rule).
  * One line per compiled expression, "type T, estimated cost LO..HI", and
  * one error per expression that does not compile or costs more than
  * CEL_DRA_MAX_COST; both are prefixed "#i: " when there are several. */

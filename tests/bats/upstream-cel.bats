@@ -1,0 +1,29 @@
+#!/usr/bin/env bats
+# dra-select's CEL where the upstream peer (make upstream-check-cel) found
+# it answering differently from Kubernetes; each expectation is what
+# upstream-cel (k8s.io/dynamic-resource-allocation v0.37.2) prints.
+load helpers
+bats_require_minimum_version 1.5.0
+
+S() { "$DRA_BIN/dra-select" "$@"; }
+
+@test "check: validates as the API server does a new selector (NewExpressions)" {
+    run --separate-stderr S check 'device.attributes["d"]["x"].exists(v, v == 1)'
+    assert_failure 2
+    [[ $stderr == *"compilation failed: ERROR: <input>:1:23: expression of type 'any' cannot be range of a comprehension (must be list, map, or dynamic)"* ]]
+    run --separate-stderr S check --feature-gates DRAListTypeAttributes=true 'device.attributes["d"]["x"].exists(v, v == 1)'
+    assert_success
+    assert_output 'type bool, estimated cost 5..389'
+    run --separate-stderr S check --feature-gates DRAConsumableCapacity=false 'device.allowMultipleAllocations'
+    assert_failure 2
+    [[ $stderr == *"undefined field 'allowMultipleAllocations'"* ]]
+}
+
+@test "eval: stored expressions see every device field whatever the gates" {
+    run --separate-stderr S eval --feature-gates DRAConsumableCapacity=false 'type(device.allowMultipleAllocations)'
+    assert_failure 2
+    assert_equal "$stderr" 'dra-select: no such attribute(s): device'
+    run --separate-stderr S check --feature-gates DRAListTypeAttributes=true 'device.attributes["d"].x'
+    assert_success
+    assert_output 'type dyn, estimated cost 4..4'
+}
