@@ -174,7 +174,7 @@ static int run_table(const char *table)
         return 1;
     }
     char *skip = skip_list();
-    cel_dra_options copts = {.consumable_capacity = true};
+    cel_dra_options copts = {.new_expressions = true, .consumable_capacity = true};
     cel_env *cel = cel_dra_env_new(&copts);
     int failed = 0, ran = 0, skipped = 0;
     for (size_t i = 0; i < set.n; i++) {
