@@ -27,3 +27,20 @@ S() { "$DRA_BIN/dra-select" "$@"; }
     assert_success
     assert_output 'type dyn, estimated cost 4..4'
 }
+
+@test "input selectors are validated as new ones (NewExpressions), in dra-claim too" {
+    cat > "$BATS_TEST_TMPDIR/iter.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: iter}
+spec:
+  selectors:
+  - cel:
+      expression: device.attributes['dra.example.com'].tags.exists(t, t == 'a')
+YAML
+    run --separate-stderr "$DRA_BIN/dra-claim" status "$BATS_TEST_TMPDIR/iter.yaml"
+    assert_failure 2
+    [[ $stderr == *"expression of type 'any' cannot be range of a comprehension (must be list, map, or dynamic)"* ]]
+    run --separate-stderr "$DRA_BIN/dra-claim" status --feature-gates DRAListTypeAttributes=true "$BATS_TEST_TMPDIR/iter.yaml"
+    assert_success
+}

@@ -150,6 +150,16 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
     return errs;
 }
 
+/* Input objects are validated as the API server validates new ones: the
+ * NewExpressions environment of the gates (cel/validate.c does the same). */
+static cel_env *validation_env(const dra_features *features)
+{
+    cel_dra_options co = {.new_expressions = true,
+                          .consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                          .list_type_attributes = dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)};
+    return cel_dra_env_new(&co);
+}
+
 static dra_load_opts input_opts(const dra_cluster *c, const dra_features *features, int64_t now, cel_env *env)
 {
     return (dra_load_opts){.skip_unknown = true,
@@ -160,8 +170,7 @@ static dra_load_opts input_opts(const dra_cluster *c, const dra_features *featur
 
 dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now)
 {
-    cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
-    cel_env *env = cel_dra_env_new(&co);
+    cel_env *env = validation_env(features);
     dra_load_opts lo = input_opts(c, features, now, env);
     dra_err *e = dra_cluster_load(c, set, &lo);
     cel_env_free(env);
@@ -217,8 +226,7 @@ static dra_err *slim_one(void *ctx, dra_obj *o)
 dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *paths, size_t npaths,
                                 const dra_features *features, int64_t now)
 {
-    cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY)};
-    cel_env *env = cel_dra_env_new(&co);
+    cel_env *env = validation_env(features);
     dra_load_opts lo = input_opts(c, features, now, env);
     slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), DRA_ERRS_INIT};
     s.errs.fold = DRA_ERRS_FOLD; /* a flood is counted, not kept: memory follows the kinds of errors */
