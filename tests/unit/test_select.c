@@ -186,6 +186,36 @@ UNIT_TEST(eval_vars_device_and_errors)
     dra_sel_input_free(&in);
 }
 
+/* A device whose attribute does not convert fails every evaluation with
+ * that error before evaluating, as upstream's DeviceMatches does
+ * (dynamic-resource-allocation v0.37.2 cel/compile.go; upstream-cel
+ * eval prints the same). */
+UNIT_TEST(eval_device_conversion_error)
+{
+    json_t *dev = json_loads("{\"name\": \"d\", \"attributes\": {\"v\": {\"version\": \"not-a-version\"}}}", 0, NULL);
+    dra_sel_device d = {.driver = "x.example.com", .pool = "p", .name = "d", .device = dev, .id = "x.example.com/p/d"};
+    dra_sel_eval ev;
+    dra_sel_eval_init(&ev, NULL);
+    dra_sel_eval_set_device(&ev, &d);
+    const char *exprs[] = {"device.driver", "1 + 1"};
+    for (size_t i = 0; i < 2; i++) {
+        cel_program *p = NULL;
+        CHECK(dra_sel_eval_compile(&ev, exprs[i], &p) == NULL);
+        cel_value v = dra_sel_eval_run(&ev, p, NULL);
+        CHECK(v.kind == CEL_ERROR);
+        if (v.kind == CEL_ERROR)
+            CHECK_STR(v.v.err, "attribute v: parse semantic version: No Major.Minor.Patch elements found");
+        CHECK_INT(ev.cost, 0);
+        cel_program_free(p);
+    }
+    dra_err *e = dra_sel_eval_add_var(&ev, "n=1");
+    CHECK(e && !strcmp(e->msg, "attribute v: parse semantic version: No Major.Minor.Patch elements found"));
+    dra_err_free(e);
+    dra_sel_eval_free(&ev);
+    dra_sel_device_release(&d);
+    json_decref(dev);
+}
+
 UNIT_TEST(lint_finds_problems)
 {
     dra_sel_input in;

@@ -412,6 +412,7 @@ size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
 }
 
 cel_value cel_dra_device_value(const cel_dra_device *d) { return d->value; }
+const char *cel_dra_device_error(const cel_dra_device *d) { return d->error; }
 
 static const char dra_hint[] =
     ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields";

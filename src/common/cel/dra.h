@@ -86,6 +86,11 @@ void cel_dra_device_free(cel_dra_device *d);
 size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single);
 /* The `device` value (a map), e.g. for tests or custom activations. */
 cel_value cel_dra_device_value(const cel_dra_device *d);
+/* The conversion error every match on d reports ("attribute <name>:
+ * ..."), or NULL; it lives as long as d.  An evaluation with the device
+ * bound fails with it, as upstream's DeviceMatches does before it
+ * evaluates. */
+const char *cel_dra_device_error(const cel_dra_device *d);
 
 /* Evaluate a compiled selector on a device.  On success *matched is the
  * result.  Errors (DRA_EXIT_RUNTIME): the CEL runtime error text, e.g.

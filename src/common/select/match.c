@@ -366,10 +366,7 @@ dra_err *dra_sel_eval_add_var(dra_sel_eval *ev, const char *spec)
         free(name);
         return w;
     }
-    cel_activation act = CEL_ACTIVATION_INIT;
-    if (ev->device)
-        cel_activation_bind(&act, "device", cel_dra_device_value(dra_sel_device_cel(ev->device)));
-    cel_value v = run(p, &act, NULL);
+    cel_value v = dra_sel_eval_run(ev, p, NULL);
     if (v.kind == CEL_ERROR) {
         e = var_err(name, v.v.err);
         cel_program_free(p);
@@ -393,8 +390,14 @@ cel_value dra_sel_eval_run(dra_sel_eval *ev, cel_program *p, const dra_sel_devic
     cel_activation act = CEL_ACTIVATION_INIT;
     if (!d)
         d = ev->device;
-    if (d)
-        cel_activation_bind(&act, "device", cel_dra_device_value(dra_sel_device_cel(d)));
+    ev->cost = 0;
+    if (d) {
+        /* A device that does not convert fails before any evaluation. */
+        const cel_dra_device *cd = dra_sel_device_cel(d);
+        if (cel_dra_device_error(cd))
+            return cel_error(cel_dra_device_error(cd));
+        cel_activation_bind(&act, "device", cel_dra_device_value(cd));
+    }
     for (size_t i = 0; i < ev->nvars; i++)
         cel_activation_bind(&act, ev->var_names[i], ev->var_values[i]);
     return run(p, &act, &ev->cost);

@@ -45,15 +45,19 @@ type slice struct {
 func readObjects(r io.Reader, name string, out *[]map[string]any) error {
 	d := yaml.NewYAMLOrJSONDecoder(r, 4096)
 	for {
-		var obj map[string]any
-		err := d.Decode(&obj)
+		var raw json.RawMessage
+		err := d.Decode(&raw)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %v", name, err)
 		}
-		if obj == nil {
+		// Numbers stay exact (json.Number), so int attributes survive.
+		var obj map[string]any
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&obj); err != nil || obj == nil {
 			continue
 		}
 		if items, ok := obj["items"].([]any); ok && strings.HasSuffix(fmt.Sprint(obj["kind"]), "List") {

@@ -147,8 +147,9 @@ func (ev *evaluator) run(prg cel.Program) (ref.Val, uint64, error) {
 	return out, cost, nil
 }
 
-// addVar evaluates "NAME=CEL" and declares NAME with the expression's type.
-func (ev *evaluator) addVar(spec string) error {
+// addVar evaluates "NAME=CEL" and declares NAME with the expression's
+// type; ready runs between compiling and evaluating (it binds `device`).
+func (ev *evaluator) addVar(spec string, ready func() error) error {
 	name, expr, ok := strings.Cut(spec, "=")
 	if !ok || !isIdent(name) {
 		return fmt.Errorf("--var: want NAME=CEL with NAME an identifier, not %q", spec)
@@ -159,6 +160,9 @@ func (ev *evaluator) addVar(spec string) error {
 	ast, prg, err := ev.compile(ev.base, expr)
 	if err != nil {
 		return fmt.Errorf("--var %s: %v", name, err)
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	v, _, err := ev.run(prg)
 	if err != nil {

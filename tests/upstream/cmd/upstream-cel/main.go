@@ -88,37 +88,47 @@ func runEval(o *options) error {
 	if len(o.pos) < 1 {
 		return fmt.Errorf("eval: missing the expression (see 'upstream-cel --help')")
 	}
-	var device map[string]any
 	ev, err := newEvaluator(o.gates, nil)
 	if err != nil {
 		return err
 	}
+	// The device is converted when an evaluation first needs it, after
+	// compiling (DeviceMatches fails on an attribute it cannot convert).
+	var dev *sliceDevice
 	if o.device != "" {
 		devs, err := readDevices(o.pos[1:])
 		if err != nil {
 			return err
 		}
-		found := false
-		for _, d := range devs {
-			if d.id == o.device {
-				if device, err = deviceValue(ev.env.CELTypeAdapter(), d.device); err != nil {
-					return err
-				}
-				found = true
+		for i := range devs {
+			if devs[i].id == o.device {
+				dev = &devs[i]
 				break
 			}
 		}
-		if !found {
+		if dev == nil {
 			return fmt.Errorf("--device: no device %s in the input (want DRIVER/POOL/DEVICE)", o.device)
 		}
-		ev.vars["device"] = device
+	}
+	ready := func() error {
+		if dev == nil || ev.vars["device"] != nil {
+			return nil
+		}
+		v, err := deviceValue(ev.env.CELTypeAdapter(), dev.device)
+		if err == nil {
+			ev.vars["device"] = v
+		}
+		return err
 	}
 	for _, v := range o.vars {
-		if err := ev.addVar(v); err != nil {
+		if err := ev.addVar(v, ready); err != nil {
 			return err
 		}
 	}
 	_, prg, err := ev.compile(ev.env, o.pos[0])
+	if err == nil {
+		err = ready()
+	}
 	if err != nil {
 		return err
 	}
