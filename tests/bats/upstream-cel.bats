@@ -44,3 +44,15 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-claim" status --feature-gates DRAListTypeAttributes=true "$BATS_TEST_TMPDIR/iter.yaml"
     assert_success
 }
+
+@test "check: a constant conversion that fails stops the program (OptOptimize)" {
+    run --separate-stderr S check "int('x') == 1 || device.driver == 'a'"
+    assert_failure 2
+    assert_equal "$stderr" "dra-select: program instantiation failed: type conversion error from 'string' to 'int'"
+    run --separate-stderr S eval 'uint(-1)'
+    assert_failure 2
+    assert_equal "$stderr" "dra-select: program instantiation failed: unsigned integer overflow"
+    run --separate-stderr S eval "'abc'.find('a{1001}')"
+    assert_failure 2
+    assert_equal "$stderr" 'dra-select: program instantiation failed: error parsing regexp: invalid repeat count: `{1001}`'
+}

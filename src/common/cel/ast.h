@@ -95,6 +95,11 @@ struct cel_node {
     int cost_rule;    /* Kubernetes cost rule (cel_k8s_cost_rule), 0 = cel-go's */
     const void *folded;
     uint64_t folded_cost;
+    /* cel-go's OptOptimize (eval.c): the node is a constant when the
+     * program runs (its value in `folded`, no cost), and for `x in LIST`
+     * with a constant list, that list (const struct cel_value *). */
+    bool opt_const;
+    const void *in_set;
 
     union {
         cel_const constant; /* CONST */

@@ -74,9 +74,12 @@ const cel_type *cel_env_dra_unknown(const cel_env *env) { return env->dra_unknow
  * estimator (apiserver library.CostEstimator), both statically and at runtime. */
 #define K8S_LIBS (CEL_LIB_K8S_REGEX | CEL_LIB_K8S_LISTS | CEL_LIB_K8S_QUANTITY | CEL_LIB_K8S_SEMVER | \
                   CEL_LIB_K8S_URL | CEL_LIB_K8S_IP | CEL_LIB_K8S_CIDR | CEL_LIB_K8S_FORMAT)
+/* Kubernetes' base environment makes programs with its costs and
+ * cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost) (apiserver
+ * pkg/cel/environment/base.go). */
 static unsigned env_flags(const cel_env *env)
 {
-    return (env->libs & K8S_LIBS) ? CEL_EVAL_K8S_COSTS : 0;
+    return (env->libs & K8S_LIBS) ? CEL_EVAL_K8S_COSTS | CEL_EVAL_OPTIMIZE : 0;
 }
 
 static bool env_is_variable(const char *name, void *ud)
@@ -160,55 +163,9 @@ static void validate_literals(const cel_ast *ast, const cel_node *n, dra_err **e
     }
 }
 
-/* The first constant pattern of find() or findAll() that does not compile,
- * in the order cel-go plans the calls (operands first, left to right). */
-static char *constant_regex_error(const cel_node *n)
+char *cel_program_instantiation_error(const cel_program *p)
 {
-    if (!n)
-        return NULL;
-    char *e = NULL;
-    switch (n->kind) {
-    case CEL_NODE_SELECT: return constant_regex_error(n->u.select.operand);
-    case CEL_NODE_CALL: {
-        e = constant_regex_error(n->u.call.target);
-        for (size_t i = 0; !e && i < n->u.call.nargs; i++)
-            e = constant_regex_error(n->u.call.args[i]);
-        const char *f = n->u.call.function;
-        const cel_node *pat = n->u.call.target && n->u.call.nargs ? n->u.call.args[0]
-                            : !n->u.call.target && n->u.call.nargs > 1 ? n->u.call.args[1] : NULL;
-        if (!e && pat && pat->kind == CEL_NODE_CONST && pat->u.constant.kind == CEL_CONST_STRING &&
-            (!strcmp(f, "find") || !strcmp(f, "findAll")))
-            e = cel_regex_check(pat->u.constant.v.s.data, pat->u.constant.v.s.len);
-        return e;
-    }
-    case CEL_NODE_LIST:
-        for (size_t i = 0; !e && i < n->u.list.nelems; i++)
-            e = constant_regex_error(n->u.list.elems[i]);
-        return e;
-    case CEL_NODE_MAP:
-    case CEL_NODE_STRUCT:
-        for (size_t i = 0; !e && i < n->u.map.nentries; i++) {
-            e = constant_regex_error(n->u.map.entries[i].key);
-            if (!e)
-                e = constant_regex_error(n->u.map.entries[i].value);
-        }
-        return e;
-    case CEL_NODE_COMPREHENSION: {
-        const cel_node *parts[] = {n->u.comp.iter_range, n->u.comp.accu_init, n->u.comp.loop_condition,
-                                   n->u.comp.loop_step, n->u.comp.result};
-        for (size_t i = 0; !e && i < sizeof parts / sizeof parts[0]; i++)
-            e = constant_regex_error(parts[i]);
-        return e;
-    }
-    default: return NULL;
-    }
-}
-
-char *cel_program_regex_error(const cel_program *p)
-{
-    if (!(p->env->libs & CEL_LIB_K8S_REGEX))
-        return NULL;
-    return constant_regex_error(p->ast->root);
+    return p->plan_error ? dra_xstrdup(p->plan_error) : NULL;
 }
 
 dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts,
@@ -270,7 +227,8 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
     if (!p->result)
         p->result = &cel_t_dyn;
     p->result_str = cel_type_str(p->result, &p->arena);
-    cel_eval_prepare(p->ast, env->reg, &p->arena, &p->constants, env_flags(env), env_is_variable, env);
+    p->plan_error = cel_eval_prepare(p->ast, env->reg, &p->arena, &p->constants,
+                                     env_flags(env) | (p->checked ? CEL_EVAL_CHECKED : 0), env_is_variable, env);
     p->regexes = cel_regex_cache_new();
     *out = p;
     return NULL;
@@ -283,6 +241,7 @@ void cel_program_free(cel_program *p)
     cel_scratch_free(&p->scratch);
     cel_scratch_free(&p->constants);
     cel_regex_cache_free(p->regexes);
+    free(p->plan_error);
     dra_arena_free(&p->arena);
     free(p);
 }

@@ -76,13 +76,17 @@ DRA_MUST_USE dra_err *cel_compile(cel_env *env, const char *src, size_t len, con
                      cel_program **out);
 void cel_program_free(cel_program *p);
 
-/* What making the program fails on in cel-go (env.Program) with the
- * Kubernetes regex library (apiserver library/regex.go, OptimizeRegex of
- * find and findAll): the first constant pattern of find() or findAll()
- * that does not compile, as Go's "error parsing regexp: ..." text (caller
- * frees), or NULL.  cel_compile does not check this: callers report it
- * where upstream does (after the result type, dra.c). */
-char *cel_program_regex_error(const cel_program *p);
+/* What making the program fails on in cel-go (env.Program) in the
+ * Kubernetes environments (OptOptimize and the regex optimizations; see
+ * cel_eval_prepare in eval.h): a constant conversion that fails ("type
+ * conversion error from 'string' to 'int'"), a constant pattern of
+ * matches(), find() or findAll() that does not compile (Go's "error
+ * parsing regexp: ..."), a variable of type `type` ("reference to
+ * undefined type: t"); the first in cel-go's planning order, as text
+ * (caller frees), or NULL.  cel_compile does not fail on it: callers
+ * report it where upstream does ("program instantiation failed: ...",
+ * after the result type check in dra.c). */
+char *cel_program_instantiation_error(const cel_program *p);
 
 /* Static result type (dyn when unchecked), and as cel-go prints it. */
 const cel_type *cel_program_result_type(const cel_program *p);

@@ -87,7 +87,7 @@ static dra_err *compile(cel_env *env, const char *expr, size_t len, cel_program 
  * cel/compile.go) makes the program: "program instantiation failed: ...". */
 static dra_err *instantiate(cel_program **out)
 {
-    char *rx = cel_program_regex_error(*out);
+    char *rx = cel_program_instantiation_error(*out);
     if (!rx)
         return NULL;
     dra_err *r = dra_err_new(DRA_EXIT_INPUT, "program instantiation failed: %s", rx);

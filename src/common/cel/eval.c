@@ -3,7 +3,9 @@
 #include "eval.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool cel_activation_bind(cel_activation *act, const char *name, cel_value v)
@@ -64,6 +66,10 @@ typedef struct prep {
     void *ud;
     cel_scratch *constants; /* folded values; NULL = no folding */
     unsigned flags;         /* CEL_EVAL_* of the later evaluations */
+    bool optimize;          /* cel-go's OptOptimize */
+    char *error;            /* the first node the program cannot be made with (heap) */
+    const char *locals[64]; /* comprehension variables in scope (planner.go localVars) */
+    size_t nlocals;
 } prep;
 
 /* The cost of one call as the environment charges it (n->cost_rule is set
@@ -91,6 +97,7 @@ enum {
     OP_OPT_OR_VALUE, /* opt.orValue(x) */
     OP_ADD,          /* a + b: appends in place to a mutable accumulator */
     OP_MAP_INSERT,   /* cel.@mapInsert(m, ...): inserts in place into one */
+    OP_IN_SET,       /* x in CONSTANT_LIST under OptOptimize: a set lookup (in_set) */
 };
 
 static int dispatch_code(const cel_node *n)
@@ -164,6 +171,150 @@ static void try_fold(prep *p, cel_node *n)
     }
 }
 
+/* ---- cel-go's OptOptimize ---- */
+
+static cel_value eval_const(const cel_node *n);
+
+static bool is_const(const cel_node *n) { return n->kind == CEL_NODE_CONST || n->opt_const; }
+
+static cel_value const_of(const cel_node *n)
+{
+    return n->opt_const ? *(const cel_value *)n->folded : eval_const(n);
+}
+
+/* Evaluate n (whose operands are constants) with no variables, as cel-go
+ * does when it folds (EmptyActivation); the value lives in `constants`. */
+static cel_value eval_now(prep *p, const cel_node *n)
+{
+    cel_eval_params prm = {.registry = p->reg, .scratch = p->constants,
+                           .flags = p->flags | CEL_EVAL_NO_COST};
+    return cel_eval_run(n, &prm, NULL);
+}
+
+static void make_const(prep *p, cel_node *n, cel_value v)
+{
+    cel_value *keep = cel_scratch_alloc(p->constants, sizeof *keep);
+    *keep = v;
+    n->folded = keep;
+    n->folded_cost = 0;
+    n->opt_const = true;
+}
+
+static void fail(prep *p, const char *msg)
+{
+    if (!p->error)
+        p->error = dra_xstrdup(msg);
+}
+
+/* interpreter/decorators.go maybeOptimizeConstUnary: the conversions of
+ * common/overloads IsTypeConversionFunction. */
+static bool is_conversion(const char *f)
+{
+    static const char *const names[] = {"bool", "bytes", "double", "duration", "dyn",
+                                        "int", "string", "timestamp", "type", "uint"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(f, names[i]))
+            return true;
+    return false;
+}
+
+/* The elements maybeOptimizeSetMembership turns into a set: primitive
+ * values other than bytes. */
+static bool set_element(const cel_value *v)
+{
+    return v->kind == CEL_BOOL || v->kind == CEL_DOUBLE || v->kind == CEL_INT || v->kind == CEL_STRING ||
+           v->kind == CEL_UINT;
+}
+
+/* Constant patterns compiled when the program is made: matches (the
+ * standard MatchesRegexOptimization) and the Kubernetes regex library's
+ * find and findAll; the pattern is the second argument, receiver first. */
+static void check_pattern(prep *p, const cel_node *n)
+{
+    const char *f = n->u.call.function;
+    bool k8s = (cel_registry_libs(p->reg) & CEL_LIB_K8S_REGEX) && (!strcmp(f, "find") || !strcmp(f, "findAll"));
+    if (!k8s && strcmp(f, "matches"))
+        return;
+    const cel_node *pat = n->u.call.target ? (n->u.call.nargs ? n->u.call.args[0] : NULL)
+                                           : (n->u.call.nargs > 1 ? n->u.call.args[1] : NULL);
+    if (!pat || !is_const(pat))
+        return;
+    cel_value v = const_of(pat);
+    if (v.kind != CEL_STRING)
+        return;
+    char *bad = cel_regex_check(v.v.s.ptr, v.v.s.len);
+    if (bad)
+        fail(p, bad);
+    free(bad);
+}
+
+static void optimize_call(prep *p, cel_node *n)
+{
+    const char *f = n->u.call.function;
+    if (!n->u.call.target && n->u.call.nargs == 1 && is_conversion(f) && is_const(n->u.call.args[0])) {
+        cel_value v = eval_now(p, n);
+        if (v.kind == CEL_ERROR)
+            fail(p, v.v.err);
+        else
+            make_const(p, n, v);
+        return;
+    }
+    if (!n->u.call.target && n->u.call.nargs == 2 && !strcmp(f, CEL_OP_IN) && n->u.call.noverloads == 1 &&
+        !strcmp(n->u.call.overloads[0]->id, "in_list") && is_const(n->u.call.args[1])) {
+        cel_value l = const_of(n->u.call.args[1]);
+        if (l.kind != CEL_LIST)
+            return;
+        if (l.v.list->n == 0) {
+            make_const(p, n, cel_bool(false));
+            return;
+        }
+        for (size_t i = 0; i < l.v.list->n; i++)
+            if (!set_element(&l.v.list->items[i]))
+                return;
+        cel_value *keep = cel_scratch_alloc(p->constants, sizeof *keep);
+        *keep = l;
+        n->in_set = keep;
+        n->eval_op = OP_IN_SET;
+        return;
+    }
+    check_pattern(p, n);
+}
+
+/* A name whose checked type is a type: the type (a constant), or, for a
+ * variable of type `type`, a program cel-go cannot make (planner.go
+ * planCheckedIdent: "reference to undefined type"). */
+static void optimize_ident(prep *p, cel_node *n, bool local)
+{
+    if (!n->type || n->type->kind != CEL_T_TYPE)
+        return;
+    const char *name = n->u.ident.name[0] == '.' ? n->u.ident.name + 1 : n->u.ident.name;
+    const cel_type *t = local || (p->is_variable && p->is_variable(name, p->ud))
+                            ? NULL
+                            : cel_type_ident(name, (cel_registry_libs(p->reg) & CEL_LIB_OPTIONAL) != 0);
+    if (t) {
+        make_const(p, n, cel_typeval(t));
+        return;
+    }
+    char *msg = dra_xasprintf("reference to undefined type: %s", name);
+    fail(p, msg);
+    free(msg);
+}
+
+static void optimize_aggregate(prep *p, cel_node *n)
+{
+    if (n->kind == CEL_NODE_LIST) {
+        for (size_t i = 0; i < n->u.list.nelems; i++)
+            if (!is_const(n->u.list.elems[i]))
+                return;
+    } else {
+        for (size_t i = 0; i < n->u.map.nentries; i++)
+            if (!n->u.map.entries[i].key || !is_const(n->u.map.entries[i].key) ||
+                !is_const(n->u.map.entries[i].value))
+                return;
+    }
+    make_const(p, n, eval_now(p, n)); /* an error too, e.g. a repeated key */
+}
+
 static void prepare_node(prep *p, cel_node *n);
 
 static void prepare_call(prep *p, cel_node *n)
@@ -211,16 +362,43 @@ static void prepare_call(prep *p, cel_node *n)
     try_fold(p, n);
 }
 
+static bool is_local(const prep *p, const char *name)
+{
+    for (size_t i = p->nlocals; i-- > 0;)
+        if (p->locals[i] && !strcmp(p->locals[i], name))
+            return true;
+    return false;
+}
+
+static void push_locals(prep *p, const char *a, const char *b, const char *c)
+{
+    const char *v[] = {a, b, c};
+    for (size_t i = 0; i < 3; i++)
+        if (p->nlocals < sizeof p->locals / sizeof p->locals[0])
+            p->locals[p->nlocals++] = v[i];
+}
+
+/* Children first, in the order cel-go plans them (planner.go). */
 static void prepare_node(prep *p, cel_node *n)
 {
     if (!n)
         return;
     switch (n->kind) {
+    case CEL_NODE_IDENT:
+        if (p->optimize)
+            optimize_ident(p, n, is_local(p, n->u.ident.name));
+        break;
     case CEL_NODE_SELECT: prepare_node(p, n->u.select.operand); break;
-    case CEL_NODE_CALL: prepare_call(p, n); break;
+    case CEL_NODE_CALL:
+        prepare_call(p, n);
+        if (p->optimize)
+            optimize_call(p, n);
+        break;
     case CEL_NODE_LIST:
         for (size_t i = 0; i < n->u.list.nelems; i++)
             prepare_node(p, n->u.list.elems[i]);
+        if (p->optimize)
+            optimize_aggregate(p, n);
         break;
     case CEL_NODE_MAP:
     case CEL_NODE_STRUCT:
@@ -228,23 +406,33 @@ static void prepare_node(prep *p, cel_node *n)
             prepare_node(p, n->u.map.entries[i].key);
             prepare_node(p, n->u.map.entries[i].value);
         }
+        if (p->optimize && n->kind == CEL_NODE_MAP)
+            optimize_aggregate(p, n);
         break;
-    case CEL_NODE_COMPREHENSION:
-        prepare_node(p, n->u.comp.iter_range);
+    case CEL_NODE_COMPREHENSION: {
+        size_t base = p->nlocals;
         prepare_node(p, n->u.comp.accu_init);
+        prepare_node(p, n->u.comp.iter_range);
+        push_locals(p, n->u.comp.accu_var, n->u.comp.iter_var, n->u.comp.iter_var2);
         prepare_node(p, n->u.comp.loop_condition);
         prepare_node(p, n->u.comp.loop_step);
+        p->nlocals = base;
+        push_locals(p, n->u.comp.accu_var, NULL, NULL);
         prepare_node(p, n->u.comp.result);
+        p->nlocals = base;
         break;
+    }
     default: break;
     }
 }
 
-void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
-                      unsigned flags, bool (*is_variable)(const char *name, void *ud), void *ud)
+char *cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
+                       unsigned flags, bool (*is_variable)(const char *name, void *ud), void *ud)
 {
-    prep p = {reg, arena, is_variable, ud, constants, flags};
+    prep p = {reg, arena, is_variable, ud, constants, flags, false, NULL, {0}, 0};
+    p.optimize = constants && (flags & CEL_EVAL_OPTIMIZE) && (flags & CEL_EVAL_CHECKED);
     prepare_node(&p, ast->root);
+    return p.error;
 }
 
 /* ---- evaluation ----------------------------------------------------------------- */
@@ -770,6 +958,48 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
     return call_overloads(e, n, args, 2);
 }
 
+/* maybeOptimizeSetMembership's set: the elements, and for numbers their
+ * conversions to the other numeric types (lossless ones from double; from
+ * int and uint every conversion that succeeds), looked up as Go map keys
+ * of ref.Val are: same type and ==. */
+static bool in_set(const cel_value *v, const cel_list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const cel_value *x = &l->items[i];
+        if (x->kind == v->kind) {
+            if (cel_value_equal(x, v))
+                return true;
+            continue;
+        }
+        switch (x->kind) {
+        case CEL_DOUBLE: {
+            double d = x->v.d;
+            if (v->kind == CEL_INT && !isnan(d) && d > -9223372036854775808.0 && d < 9223372036854775808.0 &&
+                (double)(int64_t)d == d && (int64_t)d == v->v.i)
+                return true;
+            if (v->kind == CEL_UINT && !isnan(d) && d >= 0 && d < 18446744073709551616.0 && (double)(uint64_t)d == d &&
+                (uint64_t)d == v->v.u)
+                return true;
+            break;
+        }
+        case CEL_INT:
+            if (v->kind == CEL_DOUBLE && (double)x->v.i == v->v.d)
+                return true;
+            if (v->kind == CEL_UINT && x->v.i >= 0 && (uint64_t)x->v.i == v->v.u)
+                return true;
+            break;
+        case CEL_UINT:
+            if (v->kind == CEL_DOUBLE && (double)x->v.u == v->v.d)
+                return true;
+            if (v->kind == CEL_INT && x->v.u <= INT64_MAX && (int64_t)x->v.u == v->v.i)
+                return true;
+            break;
+        default: break;
+        }
+    }
+    return false;
+}
+
 static cel_value eval_call(ev *e, const cel_node *n)
 {
     if (n->folded) {
@@ -821,6 +1051,13 @@ static cel_value eval_call(ev *e, const cel_node *n)
         if (t.v.opt)
             return n->eval_op == OP_OPT_OR_VALUE ? *t.v.opt : t;
         return eval(e, n->u.call.args[0]);
+    }
+    case OP_IN_SET: {
+        /* interpreter.go evalSetMembership: no cost of its own */
+        EVAL_OR_RETURN(v, n->u.call.args[0]);
+        if (v.kind == CEL_ERROR)
+            return v;
+        return cel_bool(in_set(&v, ((const cel_value *)n->in_set)->v.list));
     }
     case OP_INDEX: {
         EVAL_OR_RETURN(obj, n->u.call.args[0]);
@@ -1134,6 +1371,8 @@ static cel_value eval(ev *e, const cel_node *n)
 {
     if (e->cancelled)
         return cancelled_value;
+    if (n->opt_const)
+        return *(const cel_value *)n->folded;
     switch (n->kind) {
     case CEL_NODE_CONST: return eval_const(n);
     case CEL_NODE_IDENT: return eval_ident(e, n);

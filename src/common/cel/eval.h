@@ -42,6 +42,7 @@ enum {
     CEL_EVAL_CHECKED = 1u << 1,        /* the AST was type-checked: qualified names are already resolved */
     CEL_EVAL_K8S_COSTS = 1u << 2,      /* Kubernetes call costs (cel_k8s_call_cost) before cel-go's */
     CEL_EVAL_NO_COST = 1u << 3,        /* skip call cost computation (no limit can be reached, nobody asks) */
+    CEL_EVAL_OPTIMIZE = 1u << 4,       /* cel-go's OptOptimize (Kubernetes' base environment): see cel_eval_prepare */
 };
 
 /* Resolve overload candidates and qualified function names in place, set
@@ -50,9 +51,22 @@ enum {
  * folding), which must live as long as the AST is evaluated.  `flags`
  * (CEL_EVAL_*) are those the evaluations will use (costs of folded calls).
  * `is_variable(name, ud)` tells whether a name is a declared variable (so
- * `x.f()` on a variable x stays a member call); may be NULL. */
-void cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
-                      unsigned flags, bool (*is_variable)(const char *name, void *ud), void *ud);
+ * `x.f()` on a variable x stays a member call); may be NULL.
+ *
+ * With CEL_EVAL_OPTIMIZE and CEL_EVAL_CHECKED (and `constants`), also what
+ * cel-go does when it makes a program with OptOptimize (interpreter/
+ * decorators.go decOptimize, decRegexOptimizer; planner.go), node by node,
+ * operands first: type names, list and map literals of constants and
+ * conversions (bool bytes double duration dyn int string timestamp type
+ * uint) of a constant become constants that cost nothing; `x in LIST` with
+ * a constant list of bool, double, int, string or uint values becomes a
+ * set lookup that costs nothing (false without evaluating x when the list
+ * is empty); constant patterns of matches(), find() and findAll() are
+ * compiled.  The first conversion, type name or pattern that fails is
+ * returned as text (caller frees): the program cannot be made ("program
+ * instantiation failed: <text>" upstream).  NULL otherwise. */
+char *cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
+                       unsigned flags, bool (*is_variable)(const char *name, void *ud), void *ud);
 
 typedef struct cel_eval_params {
     const cel_registry *registry;

@@ -24,6 +24,7 @@ struct cel_program {
     cel_scratch scratch;
     cel_scratch constants; /* values folded at compile time */
     cel_regex_cache *regexes;
+    char *plan_error;      /* what cel-go cannot make the program with (heap), or NULL */
 };
 
 #endif

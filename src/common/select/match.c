@@ -303,12 +303,23 @@ void dra_sel_eval_free(dra_sel_eval *ev)
 
 void dra_sel_eval_set_device(dra_sel_eval *ev, const dra_sel_device *d) { ev->device = d; }
 
+/* Compile and make the program, as upstream's env.Compile and
+ * env.Program (whose failure reads "program instantiation failed: ..."
+ * in CompileCELExpression). */
 static dra_err *compile_in(cel_env *env, const char *expr, cel_program **out)
 {
     size_t len = strlen(expr);
     dra_err *e = cel_compile(env, expr, len, NULL, out);
-    if (!e)
-        return NULL;
+    if (!e) {
+        char *bad = cel_program_instantiation_error(*out);
+        if (!bad)
+            return NULL;
+        e = dra_err_new(DRA_EXIT_INPUT, "program instantiation failed: %s", bad);
+        free(bad);
+        cel_program_free(*out);
+        *out = NULL;
+        return e;
+    }
     char *shown = cel_errors_display(e, expr, len);
     dra_err *r = dra_err_new(DRA_EXIT_INPUT, "%s", shown ? shown : e->msg);
     free(shown);
