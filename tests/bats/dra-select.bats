@@ -223,7 +223,7 @@ gpu.example.com/node-b/gpu-0'
     assert_failure 2
     run --separate-stderr "$DRA_BIN/dra-select" check --feature-gates DRAListTypeAttributes=true "device.attributes['dra.example.com'].supportedModels.includes('model-b')"
     assert_success
-    assert_output "type bool, estimated cost 5..68"
+    assert_output "type bool, estimated cost 4..68"
 }
 
 @test "includes() in a new selector needs DRAListTypeAttributes (NewExpressions)" {

@@ -1165,6 +1165,19 @@ UNIT_TEST(opt_optimize_as_kubernetes)
     cel_env_free(env);
 }
 
+/* Runtime costs of Kubernetes functions as library/cost.go CallCost
+ * charges them (apiserver v0.37.2): semver() and isSemver() traverse the
+ * string, validate() matches it against the format's MaxRegexSize.  As
+ * upstream-cel prints them. */
+UNIT_TEST(k8s_call_costs_as_upstream)
+{
+    check_cost(unit_failed, "isSemver('1.0.0-aaaaaaaaaaaaaaaaaaaaaaaaa')", 4, "true");
+    check_cost(unit_failed, "semver('1.0.0-aaaaaaaaaaaaaaaaaaaaaaaaa').major()", 5, "1");
+    check_cost(unit_failed, "format.dns1123Label().validate('abcdefghijklmnopqrstuvwxyz0123456789').hasValue()", 34,
+               "false");
+    check_cost(unit_failed, "format.uri().validate('abc').hasValue()", 278, "true");
+}
+
 /* Go's regexp, which Kubernetes' CEL runs, on RE2: each row is a pattern,
  * a text, and what regexp.Compile and FindAllStringIndex answer (Go 1.26,
  * the regexp of Kubernetes 1.37): its error text, or the matches. */

@@ -29,12 +29,15 @@ static est add(est a, est b) { return (est){sat_add(a.min, b.min), sat_add(a.max
 static est unite(est a, est b) { return (est){a.min < b.min ? a.min : b.min, a.max > b.max ? a.max : b.max}; }
 static est mul(est a, est b) { return (est){sat_mul(a.min, b.min), sat_mul(a.max, b.max)}; }
 
+/* checker/cost.go multiplyByCostFactor, float for float: an unknown size
+ * (UINT64_MAX) times 0.1 is 1844674407370955264, not "unknown". */
 static uint64_t factor_ceil(uint64_t v, double f)
 {
-    if (v == UINT64_MAX)
+    double x = (double)v;
+    if (x > 0 && f > 0 && x > (double)UINT64_MAX / f)
         return UINT64_MAX;
-    double r = ceil((double)v * f);
-    return r >= 1.8e19 ? UINT64_MAX : (uint64_t)r;
+    double r = ceil(x * f);
+    return r >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)r;
 }
 static est by_factor(est a, double f) { return (est){factor_ceil(a.min, f), factor_ceil(a.max, f)}; }
 
@@ -279,7 +282,7 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
     const est *args = sizes + (member ? 1 : 0);
     const est one = {1, 1};
     const double T = 0.1;
-    if (IS_ONE_OF(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf")) {
+    if (IS_ONE_OF(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes")) {
         if (!member)
             return false;
         const cel_type *tt = argv[0]->type;
@@ -289,16 +292,62 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
             if (et && (et->kind == CEL_T_STRING || et->kind == CEL_T_BYTES))
                 el = add(el, by_factor(size_of_path(c, argv[0], "@items"), T));
             *out = mul(sizes[0], el);
+        } else if (!strcmp(f, "includes")) {
+            *out = sizes[0]; /* a dyn target may be a list: n comparisons of cost 1 */
         } else {
             *out = by_factor(sizes[0], T);
         }
         return true;
     }
     if (!strcmp(f, "url")) {
-        if (member || nargs != 1)
+        if (nargs != 1)
+            return false;
+        *out = by_factor(args[0], T);
+        set_size(c, n, args[0]);
+        return true;
+    }
+    if (IS_ONE_OF(f, "cidr", "isIP", "isCIDR", "quantity", "isQuantity", "semver", "isSemver")) {
+        if (nargs < 1)
             return false;
         *out = by_factor(args[0], T);
         return true;
+    }
+    if (!strcmp(f, "ip.isCanonical")) {
+        if (nargs < 1)
+            return false;
+        *out = by_factor(args[0], 2 * T);
+        return true;
+    }
+    if (!strcmp(f, "validate")) {
+        /* MaxNameFormatRegexSize (128) times RegexStringLengthCostFactor */
+        if (nargs < 1)
+            return false;
+        *out = by_factor(by_factor(args[0], T), 128 * 0.25);
+        return true;
+    }
+    if (!strcmp(f, CEL_OP_EQUALS) && k == 2 && argv[0]->type && argv[1]->type &&
+        cel_type_equal(argv[0]->type, argv[1]->type)) {
+        /* equality of Kubernetes types: O(1), a format at most
+         * MaxFormatSize (64) long, a URL as long as the longer literal */
+        const cel_type *t = argv[0]->type;
+        const char *name = t->name ? t->name : "";
+        if (t->kind == CEL_T_OPAQUE && IS_ONE_OF(name, "net.IP", "net.CIDR", "kubernetes.Quantity",
+                                                 "kubernetes.Semver")) {
+            *out = one;
+            return true;
+        }
+        if (t->kind == CEL_T_OPAQUE && !strcmp(name, "kubernetes.NamedFormat")) {
+            *out = by_factor((est){1, 64}, T);
+            return true;
+        }
+        if (t->kind == CEL_T_OPAQUE && !strcmp(name, "kubernetes.URL")) {
+            /* library/cost.go reads the right operand's computed size twice */
+            node_info *ri = info_of(c, argv[1], false);
+            est size = ri && ri->has_size ? ri->size : one;
+            *out = by_factor((est){1, size.max}, T);
+            return true;
+        }
+        return false;
     }
     if (IS_ONE_OF(f, "lowerAscii", "upperAscii", "substring", "trim")) {
         if (!member)
@@ -336,8 +385,8 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
             return false;
         uint64_t max = sizes[0].max;
         const cel_node *lim = nargs > 1 ? argv[2] : NULL;
-        if (lim && lim->kind == CEL_NODE_CONST && lim->u.constant.kind == CEL_CONST_INT && lim->u.constant.v.i >= 0)
-            max = (uint64_t)lim->u.constant.v.i;
+        if (lim && lim->kind == CEL_NODE_CONST && lim->u.constant.kind == CEL_CONST_INT)
+            max = (uint64_t)lim->u.constant.v.i; /* uint64(i), a negative limit too */
         set_size(c, n, (est){0, max});
         *out = by_factor(sizes[0], 2 * T);
         return true;
@@ -365,9 +414,13 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
         return true;
     }
     if (!strcmp(f, "ip")) {
-        if (!member)
+        if (!strcmp(o->id, "cidr_ip")) {
+            *out = one; /* cidr.ip(): a field access */
+            return true;
+        }
+        if (nargs < 1)
             return false;
-        *out = one; /* cidr.ip(): a field access */
+        *out = by_factor(args[0], T);
         return true;
     }
     if (IS_ONE_OF(f, "masked", "prefixLength", "family", "isUnspecified", "isLoopback", "isLinkLocalMulticast",

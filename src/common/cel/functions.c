@@ -274,16 +274,18 @@ static uint64_t traversal_cost(const cel_value *v)
 /* Rule numbers: one per group of functions library/cost.go treats alike. */
 enum {
     K8S_NONE = 0, K8S_TRAVERSAL, K8S_STRING1, K8S_STRING2, K8S_JOIN, K8S_FIND, K8S_IP, K8S_NOMINAL,
-    K8S_CONTAINS_IP, K8S_CONTAINS_CIDR,
+    K8S_CONTAINS_IP, K8S_CONTAINS_CIDR, K8S_VALIDATE,
 };
 
 int cel_k8s_cost_rule(const char *f)
 {
-    if (NAME_IN(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf"))
+    if (NAME_IN(f, "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf", "includes"))
         return K8S_TRAVERSAL;
     if (NAME_IN(f, "url", "lowerAscii", "upperAscii", "substring", "trim", "cidr", "isIP", "isCIDR", "quantity",
-                "isQuantity"))
+                "isQuantity", "semver", "isSemver"))
         return K8S_STRING1;
+    if (!strcmp(f, "validate"))
+        return K8S_VALIDATE;
     if (NAME_IN(f, "replace", "split", "ip.isCanonical"))
         return K8S_STRING2;
     if (!strcmp(f, "join"))
@@ -339,6 +341,14 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
     case K8S_NOMINAL:
         *out = 1;
         return true;
+    case K8S_VALIDATE: {
+        /* the string against a regex of the format's MaxRegexSize */
+        int rx = nargs >= 2 ? cel_format_max_regex_size(&args[0]) : -1;
+        if (rx < 0)
+            return false;
+        *out = ceil_scaled(1 + cel_cost_size(&args[1]), T) * ceil_scaled((uint64_t)rx, 0.25);
+        return true;
+    }
     case K8S_CONTAINS_IP:
     case K8S_CONTAINS_CIDR: {
         if (nargs < 2)

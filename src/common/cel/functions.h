@@ -173,6 +173,8 @@ int64_t cel_value_size(const cel_value *v);
 cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y);
 int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok);
 bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len);
+/* A named format's MaxRegexSize (lib_format.c), or -1 when v is not one. */
+int cel_format_max_regex_size(const cel_value *v);
 
 /* Mark env as the DRA environment (cel.c; used by dra.c), whose
  * attribute values have type `unknown` (static; dyn or

@@ -39,6 +39,23 @@ static const cel_object format_objects[FMT_COUNT] = {
 };
 #undef FORMAT
 
+/* The regex size upstream estimates each format's validation with
+ * (apiserver library/format.go ConstantFormats MaxRegexSize). */
+static const int max_regex_size[FMT_COUNT] = {
+    [FMT_DNS1123_LABEL] = 30, [FMT_DNS1123_SUBDOMAIN] = 60, [FMT_DNS1035_LABEL] = 30,
+    [FMT_QUALIFIED_NAME] = 60, [FMT_DNS1123_LABEL_PREFIX] = 30, [FMT_DNS1123_SUBDOMAIN_PREFIX] = 60,
+    [FMT_DNS1035_LABEL_PREFIX] = 30, [FMT_LABEL_VALUE] = 40, [FMT_URI] = 1103, [FMT_UUID] = 70,
+    [FMT_BYTE] = 84, [FMT_DATE] = 71, [FMT_DATETIME] = 71,
+};
+
+int cel_format_max_regex_size(const cel_value *format)
+{
+    if (format->kind != CEL_OBJECT || format->v.obj->kind != CEL_OBJ_FORMAT)
+        return -1;
+    int i = format->v.obj->u.format.index;
+    return i >= 0 && i < FMT_COUNT ? max_regex_size[i] : -1;
+}
+
 /* ---- apimachinery's validators ---- */
 
 #define DNS1123_LABEL_FMT "[a-z0-9]([-a-z0-9]*[a-z0-9])?"

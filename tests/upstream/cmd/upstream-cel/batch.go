@@ -90,15 +90,20 @@ func (b *batch) envs(g gates) (envs, error) {
 	return b.cache[g], nil
 }
 
-func compileIn(g gates, env *cel.Env, expr string, t environment.Type) compiled {
+// compileIn compiles as CompileCELExpression; self is set when the
+// peer's own estimate does not reach upstream's MaxCost.
+func compileIn(g gates, env *cel.Env, expr string, t environment.Type) (c compiled, self string) {
 	r := compileSelector(g, expr, t)
 	if r.Error != nil {
-		return compiled{Error: r.Error.Detail}
+		return compiled{Error: r.Error.Detail}, ""
 	}
 	ast, _ := env.Compile(expr)
-	lo, _ := minCost(env, ast)
+	est, err := estimate(env, ast)
+	if err != nil || est.Max != r.MaxCost {
+		self = fmt.Sprintf("estimate %v (%v), MaxCost %d", est, err, r.MaxCost)
+	}
 	hi := r.MaxCost
-	return compiled{Type: r.OutputType.String(), Min: &lo, Max: &hi}
+	return compiled{Type: r.OutputType.String(), Min: &est.Min, Max: &hi}, self
 }
 
 func (b *batch) one(req request) (response, error) {
@@ -113,8 +118,10 @@ func (b *batch) one(req request) (response, error) {
 	if err != nil {
 		return resp, err
 	}
-	resp.Stored = compileIn(g, e.stored, req.Expr, environment.StoredExpressions)
-	resp.New = compileIn(g, e.new, req.Expr, environment.NewExpressions)
+	var self1, self2 string
+	resp.Stored, self1 = compileIn(g, e.stored, req.Expr, environment.StoredExpressions)
+	resp.New, self2 = compileIn(g, e.new, req.Expr, environment.NewExpressions)
+	resp.Self = strings.TrimSpace(self1 + " " + self2)
 
 	// Compiled first, then the device converted (DeviceMatches fails on an
 	// attribute it cannot convert before evaluating).
@@ -148,7 +155,7 @@ func (b *batch) one(req request) (response, error) {
 		v2, cost2, err2 := ev.run(prg)
 		resp.Unstable = unstable(resp.Eval, outcome(v2, cost2, err2))
 	}
-	if dev != nil && resp.Unstable == "" && resp.Stored.Error == "" && resp.Stored.Type == "bool" {
+	if dev != nil && resp.Unstable == "" && resp.Stored.Error == "" && resp.Stored.Type == "bool" && resp.Self == "" {
 		resp.Self = selfCheck(g, req.Expr, *dev, v, err, cost)
 	}
 	return resp, nil

@@ -13,12 +13,10 @@ import (
 	"strings"
 
 	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types/ref"
 
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/environment"
-	"k8s.io/apiserver/pkg/cel/library"
 	dracel "k8s.io/dynamic-resource-allocation/cel"
 )
 
@@ -82,22 +80,6 @@ func celEnv(g gates, envType environment.Type) (*cel.Env, error) {
 // environment's own (cost tracking, OptOptimize).
 func programOptions() []cel.ProgramOption {
 	return []cel.ProgramOption{cel.CostLimit(maxCost), cel.InterruptCheckFrequency(celconfig.CheckFrequency)}
-}
-
-// minCost is the estimator's lower bound.  Upstream reports only the upper
-// one (CompilationResult.MaxCost); the device's sizes only bound maxima
-// (its size estimator answers Min 0), so the lower bound is the same
-// without them.
-func minCost(env *cel.Env, ast *cel.Ast) (uint64, error) {
-	est, err := env.EstimateCost(ast, &library.CostEstimator{SizeEstimator: noSizes{}})
-	return est.Min, err
-}
-
-type noSizes struct{}
-
-func (noSizes) EstimateSize(checker.AstNode) *checker.SizeEstimate { return nil }
-func (noSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
-	return nil
 }
 
 // evaluator compiles and evaluates expressions of any result type in the

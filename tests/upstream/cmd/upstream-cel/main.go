@@ -161,8 +161,8 @@ func runCheck(o *options) error {
 			continue
 		}
 		ast, _ := env.Compile(expr)
-		lo, _ := minCost(env, ast)
-		fmt.Fprintf(out, "%stype %s, estimated cost %d..%d\n", label, r.OutputType.String(), lo, r.MaxCost)
+		est, _ := estimate(env, ast)
+		fmt.Fprintf(out, "%stype %s, estimated cost %d..%d\n", label, r.OutputType.String(), est.Min, r.MaxCost)
 		if r.MaxCost > maxCost {
 			errs = append(errs, fmt.Sprintf("%stoo complex, exceeds cost limit (%d > %d)", label, r.MaxCost, maxCost))
 		}
