@@ -1165,6 +1165,38 @@ UNIT_TEST(opt_optimize_as_kubernetes)
     cel_env_free(env);
 }
 
+/* How cel-go v0.29.2 charges calls, attributes and literals around errors
+ * and dynamic dispatch (interpreter/runtimecost.go, interpretable.go,
+ * planner.go): a call dispatched dynamically costs 1 (no overload cost);
+ * var-args calls (3+ arguments, compiled patterns) stop at the first
+ * failing argument and are charged only when every argument ran; list
+ * and map literals are charged even when an element fails; an absent
+ * optional qualifier is not charged; has() on a non-attribute costs its
+ * relative attribute.  Costs and values as upstream-cel prints them. */
+UNIT_TEST(runtime_costs_as_upstream)
+{
+    static const struct {
+        const char *expr, *value;
+        uint64_t cost;
+    } rows[] = {
+        {"has({}.a)", "false", 1},
+        {"has([{'a': 1}][0].a)", "true", 2},
+        {"{'a': 1}[?'b']", "optional.none()", 1},
+        {"['a'][?3]", "optional.none()", 1},
+        {"{'a': {'b': 1}}.?c.?b", "optional.none()", 1},
+        {"dyn('abcdefghijklmnopqrstuvwxyz') + dyn('abcdefghijklmnopqrstuvwxyz')",
+         "\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\"", 1},
+        {"[1/0]", "error(\"division by zero\")", 11},
+        {"{'a': 1/0}", "error(\"division by zero\")", 31},
+        {"'abc'.substring(1, 1/0)", "error(\"division by zero\")", 2},
+        {"'abc'.substring(1/0, 2)", "error(\"division by zero\")", 1},
+        {"string(1/0).matches('a')", "error(\"division by zero\")", 2},
+        {"string(1/0).contains('a')", "error(\"division by zero\")", 3},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);
+}
+
 /* Runtime costs of Kubernetes functions as library/cost.go CallCost
  * charges them (apiserver v0.37.2): semver() and isSemver() traverse the
  * string, validate() matches it against the format's MaxRegexSize.  As

@@ -100,6 +100,11 @@ struct cel_node {
      * with a constant list, that list (const struct cel_value *). */
     bool opt_const;
     const void *in_set;
+    /* cel-go plans the call as evalVarArgs (3+ or 0 arguments, dynamic
+     * dispatch, a var-args binding, a compiled pattern): its arguments are
+     * evaluated until the first error, and the call is charged only when
+     * they all were. */
+    bool var_args;
 
     union {
         cel_const constant; /* CONST */

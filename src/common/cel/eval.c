@@ -83,6 +83,21 @@ static uint64_t call_cost(const cel_node *n, const cel_overload *o, const cel_va
     return cel_overload_cost(o, args, nargs, result);
 }
 
+/* What cel-go's cost tracker charges for a call (interpreter/runtimecost.go
+ * costCall): by the planned overload when the checker resolved one; a call
+ * dispatched dynamically has none, so only the Kubernetes estimator's rules
+ * (keyed by function name) apply, else it costs 1. */
+static const cel_overload dynamic_dispatch = {.id = "", .function = ""};
+static uint64_t planned_cost(const cel_node *n, const cel_value *args, size_t nargs, const cel_value *result)
+{
+    uint64_t c;
+    if (n->u.call.noverloads == 1)
+        return call_cost(n, n->u.call.overloads[0], args, nargs, result);
+    if (n->cost_rule && cel_k8s_call_cost(n->cost_rule, &dynamic_dispatch, args, nargs, result, &c))
+        return c;
+    return 1;
+}
+
 /* Dispatch codes for calls the evaluator handles itself (cel_node.eval_op). */
 enum {
     OP_CALL = 0, /* an ordinary overloaded call */
@@ -229,7 +244,7 @@ static bool set_element(const cel_value *v)
 /* Constant patterns compiled when the program is made: matches (the
  * standard MatchesRegexOptimization) and the Kubernetes regex library's
  * find and findAll; the pattern is the second argument, receiver first. */
-static void check_pattern(prep *p, const cel_node *n)
+static void check_pattern(prep *p, cel_node *n)
 {
     const char *f = n->u.call.function;
     bool k8s = (cel_registry_libs(p->reg) & CEL_LIB_K8S_REGEX) && (!strcmp(f, "find") || !strcmp(f, "findAll"));
@@ -246,6 +261,7 @@ static void check_pattern(prep *p, const cel_node *n)
     if (bad)
         fail(p, bad);
     free(bad);
+    n->var_args = true; /* interpreter.NewCall: the compiled matcher is an evalVarArgs */
 }
 
 static void optimize_call(prep *p, cel_node *n)
@@ -389,11 +405,15 @@ static void prepare_node(prep *p, cel_node *n)
             optimize_ident(p, n, is_local(p, n->u.ident.name));
         break;
     case CEL_NODE_SELECT: prepare_node(p, n->u.select.operand); break;
-    case CEL_NODE_CALL:
+    case CEL_NODE_CALL: {
         prepare_call(p, n);
+        size_t total = n->u.call.nargs + (n->u.call.target ? 1 : 0);
+        n->var_args = total == 0 || total >= 3 || n->u.call.noverloads != 1 ||
+                      !strcmp(n->u.call.overloads[0]->id, "string_format");
         if (p->optimize)
             optimize_call(p, n);
         break;
+    }
     case CEL_NODE_LIST:
         for (size_t i = 0; i < n->u.list.nelems; i++)
             prepare_node(p, n->u.list.elems[i]);
@@ -689,7 +709,12 @@ static cel_value eval_select(ev *e, const cel_node *n)
     if (obj.kind == CEL_ERROR)
         return obj;
     if (n->u.select.test_only) {
-        if ((e->prm->flags & CEL_EVAL_PRESENCE_COSTS) && !charge(e, 1))
+        /* has() on an operand that is no attribute is planned on a
+         * relative attribute, which costs 1 (planner.go planSelect) */
+        uint64_t c = (e->prm->flags & CEL_EVAL_PRESENCE_COSTS) ? 1 : 0;
+        if (!is_attribute(op))
+            c += base_cost(e, n);
+        if (!charge(e, c))
             return cancelled_value;
     } else if (!charge(e, qualifier_cost(e, n, op, NULL))) {
         return cancelled_value;
@@ -708,13 +733,12 @@ static const cel_overload *pick_overload(const cel_node *n, const cel_value *arg
     return NULL;
 }
 
-/* Charge the call of o that gave r (as cel-go's cost tracker does after the call). */
-static cel_value charged(ev *e, const cel_node *n, const cel_overload *o, const cel_value *args, size_t nargs,
-                         cel_value r)
+/* Charge the call that gave r (as cel-go's cost tracker does after the call). */
+static cel_value charged(ev *e, const cel_node *n, const cel_value *args, size_t nargs, cel_value r)
 {
     if (e->prm->flags & CEL_EVAL_NO_COST)
         return r;
-    if (!charge(e, call_cost(n, o, args, nargs, &r)))
+    if (!charge(e, planned_cost(n, args, nargs, &r)))
         return cancelled_value;
     return r;
 }
@@ -722,11 +746,7 @@ static cel_value charged(ev *e, const cel_node *n, const cel_overload *o, const 
 static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
 {
     const cel_overload *o = pick_overload(n, args, nargs);
-    if (o)
-        return charged(e, n, o, args, nargs, o->impl(&e->cx, args, nargs));
-    if (!charge(e, 1))
-        return cancelled_value;
-    return cel_no_such_overload();
+    return charged(e, n, args, nargs, o ? o->impl(&e->cx, args, nargs) : cel_no_such_overload());
 }
 
 static accu_frame *mutable_list(ev *e, const cel_list *l)
@@ -796,7 +816,7 @@ static cel_value add_in_place(ev *e, const cel_node *n, cel_value *args)
     for (size_t i = 0; i < add->n; i++)
         note_addition(e, f, &add->items[i]);
     cel_list_append_s(e->cx.scratch, f->list, &f->cap, add->items, add->n);
-    return charged(e, n, o, args, 2, args[0]);
+    return charged(e, n, args, 2, args[0]);
 }
 
 /* A key as Go's %v prints it in cel-go's "insert failed" error. */
@@ -827,7 +847,7 @@ static cel_value insert_in_place(ev *e, const cel_node *n, cel_value *args, size
         vals = args[1].v.map->vals;
         cnt = args[1].v.map->n;
     } else if (keys->kind != CEL_INT && keys->kind != CEL_UINT && keys->kind != CEL_BOOL && keys->kind != CEL_STRING) {
-        return charged(e, n, o, args, nargs,
+        return charged(e, n, args, nargs,
                        cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(keys)));
     }
     cel_value r = args[0];
@@ -839,7 +859,7 @@ static cel_value insert_in_place(ev *e, const cel_node *n, cel_value *args, size
         note_addition(e, f, &keys[i]);
         note_addition(e, f, &vals[i]);
     }
-    return charged(e, n, o, args, nargs, r);
+    return charged(e, n, args, nargs, r);
 }
 
 static cel_value eval_logic(ev *e, const cel_node *n, bool is_and)
@@ -1034,9 +1054,16 @@ static cel_value eval_call(ev *e, const cel_node *n)
         EVAL_OR_RETURN(key, n->u.call.args[1]);
         if (key.kind == CEL_ERROR)
             return key;
-        if (!charge(e, 1 + (is_attribute(n->u.call.args[0]) ? 0 : base_cost(e, n))))
+        /* An optional qualifier is observed only when the key is present
+         * (interpreter.go evalWatchConstQual.QualifyIfPresent): an absent
+         * one costs 1 less than a plain index. */
+        uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
+        cel_value r = opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
+        if (r.kind == CEL_OPTIONAL && !r.v.opt && c > 0)
+            c--;
+        if (!charge(e, c))
             return cancelled_value;
-        return opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
+        return r;
     }
     case OP_OPT_OR:
     case OP_OPT_OR_VALUE: {
@@ -1086,15 +1113,20 @@ static cel_value eval_call(ev *e, const cel_node *n)
         if (t.kind == CEL_ERROR && !first_err.kind)
             first_err = t;
     }
-    for (size_t i = 0; i < n->u.call.nargs; i++) {
+    for (size_t i = 0; i < n->u.call.nargs && !(first_err.kind && n->var_args); i++) {
         EVAL_OR_RETURN(a, n->u.call.args[i]);
         args[nargs++] = a;
         if (a.kind == CEL_ERROR && !first_err.kind)
             first_err = a;
     }
     if (first_err.kind) {
-        /* strict functions propagate the first error; cel-go still charges the call */
-        if (!charge(e, 1))
+        /* Strict functions propagate the first error.  cel-go charges the
+         * call when every argument was evaluated (evalUnary, evalBinary;
+         * evalVarArgs stops at the first error, and an argument never
+         * evaluated leaves the call uncharged). */
+        if (nargs < total || (e->prm->flags & CEL_EVAL_NO_COST))
+            return first_err;
+        if (!charge(e, planned_cost(n, args, nargs, &first_err)))
             return cancelled_value;
         return first_err;
     }
@@ -1112,8 +1144,10 @@ static cel_value eval_list(ev *e, const cel_node *n)
     size_t k = 0, opt = 0;
     for (size_t i = 0; i < cnt; i++) {
         EVAL_OR_RETURN(v, n->u.list.elems[i]);
+        /* the list is charged even when an element fails (runtimecost.go:
+         * InterpretableConstructor) */
         if (v.kind == CEL_ERROR)
-            return v;
+            return charge(e, 10) ? v : cancelled_value;
         if (opt < n->u.list.noptional && n->u.list.optional_indices[opt] == i) {
             opt++;
             if (v.kind != CEL_OPTIONAL)
@@ -1146,10 +1180,10 @@ static cel_value eval_map(ev *e, const cel_node *n)
             return cel_error("unsupported message construction");
         EVAL_OR_RETURN(key, en->key);
         if (key.kind == CEL_ERROR)
-            return key;
+            return charge(e, 30) ? key : cancelled_value;
         EVAL_OR_RETURN(val, en->value);
         if (val.kind == CEL_ERROR)
-            return val;
+            return charge(e, 30) ? val : cancelled_value;
         if (key.kind != CEL_INT && key.kind != CEL_UINT && key.kind != CEL_BOOL && key.kind != CEL_STRING)
             return cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(&key));
         if (en->optional) {
