@@ -291,7 +291,7 @@ UNIT_TEST(strings_ext)
     EV("'%b'.format([5])", "\"101\"");
     EV("'%o'.format([8])", "\"10\"");
     EV("'%s'.format([[1, 'a']])", "\"[1, \\\"a\\\"]\"");
-    EV("'%d'.format(['a'])", "ERROR: error during formatting: decimal clause can only be used on integers, was given string");
+    EV("'%d'.format(['a'])", "COMPILE: error during formatting: decimal clause can only be used on integers, was given string");
     EV("'%%'.format([])", "\"%\"");
 }
 
@@ -1195,6 +1195,39 @@ UNIT_TEST(runtime_costs_as_upstream)
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);
+}
+
+/* == runs lhs.Equal(rhs) (cel-go v0.29.2 common/types/util.go Equal): a
+ * Kubernetes value compared with another type fails with "no such
+ * overload" (apiserver pkg/cel quantity.go, ip.go ... Equal), the other
+ * way round is false; list and map equality only stop at a plain false,
+ * so a failed element comparison counts as equal.  != is "not true".
+ * Compile-time, string.format calls on literals are validated
+ * (ext/formatting.go stringFormatValidator).  As upstream-cel prints. */
+UNIT_TEST(equality_and_format_as_upstream)
+{
+    EV("quantity('1') == dyn(1)", "ERROR: no such overload");
+    EV("dyn(1) == quantity('1')", "false");
+    EV("quantity('1') != dyn(1)", "true");
+    EV("ip('::1') == dyn('::1')", "ERROR: no such overload");
+    EV("semver('1.0.0') == dyn(null)", "false");
+    EV("[semver('1.0.0')] == [dyn('1.0.0')]", "true");
+    EV("[dyn('1.0.0')] == [semver('1.0.0')]", "false");
+    EV("{'a': quantity('1')} == {'a': dyn(1)}", "true");
+    EV("optional.of(quantity('1')) == optional.of(dyn(1))", "ERROR: no such overload");
+    EV("'%s %d'.format(['a', 1])", "\"a 1\"");
+    EV("'%d %d'.format([1])", "COMPILE: index 1 out of range");
+    EV("'%v'.format([1])", "COMPILE: could not parse formatting clause: unrecognized formatting clause \"v\"");
+    EV("'%x'.format([1, 'a'])", "COMPILE: too many arguments supplied to string.format (expected 1, got 2)");
+    EV("'%s-%d'.format(['a', 0.0])",
+       "COMPILE: error during formatting: decimal clause can only be used on integers, was given double");
+    EV("'%s'.format([[semver('1.0.0')]])",
+       "COMPILE: error during formatting: string clause can only be used on strings, bools, bytes, ints, doubles, "
+       "maps, lists, types, durations, and timestamps, was given kubernetes.Semver");
+    EV("'%.3'.format([1])", "COMPILE: could not parse formatting clause: error while parsing precision: could not "
+                            "find end of precision specifier");
+    EV("'%d'.format([dyn('a')])", "ERROR: error during formatting: decimal clause can only be used on integers, was "
+                                  "given string");
 }
 
 /* Runtime costs of Kubernetes functions as library/cost.go CallCost

@@ -8,6 +8,7 @@
 
 #include "../model/time.h"
 #include "checker.h"
+#include "format_check.h"
 #include "parser.h"
 #include "program.h"
 
@@ -104,6 +105,17 @@ static void report_at(const cel_ast *ast, const cel_node *n, dra_err **errs, con
     e->line = line > 0 ? line : 0;
     e->col = line > 0 ? col : 0;
     *errs = dra_err_append(*errs, e);
+}
+
+typedef struct format_report {
+    const cel_ast *ast;
+    dra_err **errs;
+} format_report;
+
+static void report_format(void *ud, const cel_node *at, const char *msg)
+{
+    format_report *fr = ud;
+    report_at(fr->ast, at, fr->errs, msg);
 }
 
 static void validate_literals(const cel_ast *ast, const cel_node *n, dra_err **errs)
@@ -204,6 +216,10 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
         err = cel_check(p->ast, &ce, &p->arena, &p->result);
         if (!err && (env->opts & CEL_OPT_VALIDATE_LITERALS))
             validate_literals(p->ast, p->ast->root, &err);
+        if (!err && (env->libs & CEL_LIB_STRINGS)) {
+            format_report fr = {p->ast, &err};
+            cel_check_format_calls(p->ast, report_format, &fr);
+        }
         if (!err) {
             cel_cost_options co = {0};
             co.kubernetes_costs = (env->libs & K8S_LIBS) != 0;

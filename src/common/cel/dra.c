@@ -699,7 +699,9 @@ static step *specialise_call(dra_arena *a, const cel_node *n, step *p)
             cel_value probe[2] = {cel_string("", 0), k};
             if (dispatches_to(n, probe, 2, eq ? "equals" : "not_equals")) {
                 step *q = step_new(a, eq ? S_STR_EQ : S_STR_NE);
+                q->call = n; /* for operands of other types (fallback) */
                 q->args[0] = p->args[0];
+                q->nargs = 1;
                 q->value = k;
                 return q;
             }
@@ -1125,7 +1127,9 @@ static int run_test(plan_ctx *c, const step *p)
             c->other = *v;
             return T_OTHER;
         }
-        bool same = v->kind == CEL_STRING && same_string(v, &p->value);
+        if (v->kind != CEL_STRING) /* a version or quantity == "x" fails, as the operator does */
+            return fallback_test(c, p, *v);
+        bool same = same_string(v, &p->value);
         return p->op == S_STR_EQ ? same : !same;
     }
     case S_INT_CMP: {

@@ -134,8 +134,13 @@ F(sub_ts_ts)
 
 F(logical_not) { return cel_bool(!a[0].v.b); }
 F(not_strictly_false) { return a[0].kind == CEL_BOOL ? a[0] : cel_bool(true); }
-F(equals) { return cel_bool(cel_value_equal(&a[0], &a[1])); }
-F(not_equals) { return cel_bool(!cel_value_equal(&a[0], &a[1])); }
+F(equals)
+{
+    int r = cel_value_equal_op(&a[0], &a[1]);
+    return r < 0 ? cel_no_such_overload() : cel_bool(r == 1);
+}
+/* interpreter.go evalNe: not true, so a failed comparison is "not equal" */
+F(not_equals) { return cel_bool(cel_value_equal_op(&a[0], &a[1]) != 1); }
 
 static cel_value ordered(const cel_value *a, int want_lt, int want_eq, int want_gt)
 {

@@ -469,6 +469,35 @@ bool cel_value_equal(const cel_value *a, const cel_value *b)
     }
 }
 
+int cel_value_equal_op(const cel_value *a, const cel_value *b)
+{
+    if (a->kind == CEL_NULL || b->kind == CEL_NULL)
+        return a->kind == b->kind;
+    if (a->kind == CEL_OBJECT && (b->kind != CEL_OBJECT || b->v.obj->kind != a->v.obj->kind))
+        return -1;
+    if (a->kind == CEL_LIST) {
+        if (b->kind != CEL_LIST || a->v.list->n != b->v.list->n)
+            return 0;
+        for (size_t i = 0; i < a->v.list->n; i++)
+            if (cel_value_equal_op(&a->v.list->items[i], &b->v.list->items[i]) == 0)
+                return 0;
+        return 1;
+    }
+    if (a->kind == CEL_MAP) {
+        if (b->kind != CEL_MAP || a->v.map->n != b->v.map->n)
+            return 0;
+        for (size_t i = 0; i < a->v.map->n; i++) {
+            const cel_value *o = cel_map_find(b->v.map, &a->v.map->keys[i]);
+            if (!o || cel_value_equal_op(&a->v.map->vals[i], o) == 0)
+                return 0;
+        }
+        return 1;
+    }
+    if (a->kind == CEL_OPTIONAL && b->kind == CEL_OPTIONAL && a->v.opt && b->v.opt)
+        return cel_value_equal_op(a->v.opt, b->v.opt);
+    return cel_value_equal(a, b);
+}
+
 bool cel_value_compare(const cel_value *a, const cel_value *b, int *out)
 {
     if (is_num(a->kind) && is_num(b->kind))

@@ -214,6 +214,13 @@ void cel_map_reserve_s(cel_scratch *s, cel_map *m, size_t *cap, size_t extra);
 /* CEL equality (cel-go types Equal): heterogeneous numeric equality (1 == 1u == 1.0),
  * NaN != NaN, lists/maps element-wise, different kinds are unequal. */
 bool cel_value_equal(const cel_value *a, const cel_value *b);
+/* The == operator (cel-go types.Equal, and the Kubernetes types' Equal in
+ * apiserver pkg/cel): 1 equal, 0 not equal, -1 "no such overload" when a
+ * Quantity, Semver, IP, CIDR, URL or format is compared with a value of
+ * another type (null aside).  Lists and maps are equal unless some pair of
+ * elements is plainly unequal: a pair whose comparison fails does not make
+ * them unequal (list.go and map.go Equal test for False). */
+int cel_value_equal_op(const cel_value *a, const cel_value *b);
 /* Ordering: *out = -1/0/1.  Returns false when a and b are not comparable
  * (different non-numeric kinds, NaN, lists, ...). */
 bool cel_value_compare(const cel_value *a, const cel_value *b, int *out);
