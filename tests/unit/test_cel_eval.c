@@ -1230,6 +1230,35 @@ UNIT_TEST(equality_and_format_as_upstream)
                                   "given string");
 }
 
+/* Map literals are Go maps of ref.Val in cel-go v0.29.2 (interpreter.go
+ * evalMap, common/types/map.go): any scalar or null is a key, 1, 1u and
+ * 1.0 are three keys, a repeated key (also the float key) is replaced;
+ * lookups try the key, then a double as a lossless int or uint, an int
+ * as a uint, a uint as an int (refValMapAccessor.Find); an insert that
+ * finds the key fails with Go's %v of it.  As upstream-cel prints. */
+UNIT_TEST(map_keys_as_upstream)
+{
+    EV("[1,2].transformMapEntry(i, v, {2.0: v})", "ERROR: insert failed: key 2 already exists");
+    EV("[1,2].transformMapEntry(i, v, {2.5: v})", "ERROR: insert failed: key 2.5 already exists");
+    EV("[1,2].transformMapEntry(i, v, {null: v})", "ERROR: insert failed: key 0 already exists");
+    EV("{dyn(1): 'a', dyn(1u): 'b'}.size()", "2");
+    EV("{dyn(1): 'a', dyn(1.0): 'b'}[1]", "\"a\"");
+    EV("{dyn(1.0): 'b'}[1]", "ERROR: no such key: 1");
+    EV("dyn({2: 1})[2.0]", "1");
+    EV("dyn({2u: 1})[2]", "1");
+    EV("{null: 1}", "{null: 1}");
+    EV("{-0.0: 1, 0.0: 2}", "{0.0: 2}");
+    EV("[1.0, 2.0].transformMapEntry(i, v, {v: i})", "{1.0: 0, 2.0: 1}");
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    cel_program *p = NULL;
+    CHECK(cel_compile(env, "{null: 1}[null]", 15, NULL, &p) == NULL);
+    char *why = p ? cel_program_instantiation_error(p) : NULL;
+    CHECK_STR(why, "invalid qualifier type: types.Null");
+    free(why);
+    cel_program_free(p);
+    cel_env_free(env);
+}
+
 /* Runtime costs of Kubernetes functions as library/cost.go CallCost
  * charges them (apiserver v0.37.2): semver() and isSemver() traverse the
  * string, validate() matches it against the format's MaxRegexSize.  As

@@ -264,9 +264,30 @@ static void check_pattern(prep *p, cel_node *n)
     n->var_args = true; /* interpreter.NewCall: the compiled matcher is an evalVarArgs */
 }
 
+/* attributes.go newQualifier: a constant key of a type no qualifier takes. */
+static const char *bad_qualifier(const cel_node *key)
+{
+    if (!is_const(key))
+        return NULL;
+    switch (const_of(key).kind) {
+    case CEL_NULL: return "types.Null";
+    case CEL_BYTES: return "types.Bytes";
+    case CEL_DURATION: return "types.Duration";
+    case CEL_TIMESTAMP: return "types.Timestamp";
+    default: return NULL;
+    }
+}
+
 static void optimize_call(prep *p, cel_node *n)
 {
     const char *f = n->u.call.function;
+    if ((n->eval_op == OP_INDEX || n->eval_op == OP_OPT_INDEX) && n->u.call.nargs == 2 &&
+        bad_qualifier(n->u.call.args[1])) {
+        char *msg = dra_xasprintf("invalid qualifier type: %s", bad_qualifier(n->u.call.args[1]));
+        fail(p, msg);
+        free(msg);
+        return;
+    }
     if (!n->u.call.target && n->u.call.nargs == 1 && is_conversion(f) && is_const(n->u.call.args[0])) {
         cel_value v = eval_now(p, n);
         if (v.kind == CEL_ERROR)
@@ -819,10 +840,28 @@ static cel_value add_in_place(ev *e, const cel_node *n, cel_value *args)
     return charged(e, n, args, 2, args[0]);
 }
 
+/* Keys cel-go's Go maps take that this engine supports: the scalars
+ * and null (a list or map key is refused as an unsupported key type). */
+static bool map_key_kind(const cel_value *k)
+{
+    switch (k->kind) {
+    case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_NULL: return true;
+    default: return false;
+    }
+}
+
 /* A key as Go's %v prints it in cel-go's "insert failed" error. */
 static cel_value insert_failed(ev *e, const cel_value *k)
 {
     switch (k->kind) {
+    case CEL_DOUBLE: {
+        dra_buf b = DRA_BUF_INIT;
+        cel_double_format(k->v.d, &b);
+        cel_value r = cel_errorf_s(e->cx.scratch, "insert failed: key %s already exists", dra_buf_str(&b));
+        dra_buf_free(&b);
+        return r;
+    }
+    case CEL_NULL: return cel_error("insert failed: key 0 already exists"); /* types.Null is an int */
     case CEL_STRING:
         return cel_errorf_s(e->cx.scratch, "insert failed: key %.*s already exists", (int)k->v.s.len, k->v.s.ptr);
     case CEL_BOOL: return cel_errorf_s(e->cx.scratch, "insert failed: key %s already exists", k->v.b ? "true" : "false");
@@ -846,7 +885,7 @@ static cel_value insert_in_place(ev *e, const cel_node *n, cel_value *args, size
         keys = args[1].v.map->keys;
         vals = args[1].v.map->vals;
         cnt = args[1].v.map->n;
-    } else if (keys->kind != CEL_INT && keys->kind != CEL_UINT && keys->kind != CEL_BOOL && keys->kind != CEL_STRING) {
+    } else if (!map_key_kind(keys)) {
         return charged(e, n, args, nargs,
                        cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(keys)));
     }
@@ -1184,7 +1223,7 @@ static cel_value eval_map(ev *e, const cel_node *n)
         EVAL_OR_RETURN(val, en->value);
         if (val.kind == CEL_ERROR)
             return charge(e, 30) ? val : cancelled_value;
-        if (key.kind != CEL_INT && key.kind != CEL_UINT && key.kind != CEL_BOOL && key.kind != CEL_STRING)
+        if (!map_key_kind(&key))
             return cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(&key));
         if (en->optional) {
             if (val.kind != CEL_OPTIONAL)
@@ -1195,10 +1234,11 @@ static cel_value eval_map(ev *e, const cel_node *n)
         }
         /* a repeated key overwrites (cel-go builds a Go map) */
         size_t j;
-        for (j = 0; j < k && cnt <= 64; j++)
-            if (cel_value_equal(&keys[j], &key))
+        for (j = 0; j < k; j++)
+            if (cel_map_key_same(&keys[j], &key))
                 break;
-        if (j < k && cnt <= 64) {
+        if (j < k) { /* Go's mapassign updates float keys too: 0.0 replaces -0.0 */
+            keys[j] = key;
             vals[j] = val;
             continue;
         }

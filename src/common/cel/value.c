@@ -173,21 +173,20 @@ static uint64_t hash_key(const cel_value *k)
     }
 }
 
-static bool key_equal(const cel_value *a, const cel_value *b)
+bool cel_map_key_same(const cel_value *a, const cel_value *b)
 {
-    if (a->kind == CEL_STRING && b->kind == CEL_STRING) /* the usual key */
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case CEL_STRING:
         return a->v.s.len == b->v.s.len && (a->v.s.len == 0 || memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0);
-    int64_t ia, ib;
-    uint64_t ua, ub;
-    bool ba, bb;
-    bool na = a->kind == CEL_INT || a->kind == CEL_UINT || a->kind == CEL_DOUBLE;
-    bool nb = b->kind == CEL_INT || b->kind == CEL_UINT || b->kind == CEL_DOUBLE;
-    if (na || nb) { /* exact numeric identity, not CEL's (lossy) numeric equality */
-        if (!na || !nb || !key_numeric(a, &ia, &ua, &ba) || !key_numeric(b, &ib, &ub, &bb) || ba != bb)
-            return false;
-        return ba ? ua == ub : ia == ib;
+    case CEL_INT: return a->v.i == b->v.i;
+    case CEL_UINT: return a->v.u == b->v.u;
+    case CEL_DOUBLE: return a->v.d == b->v.d;
+    case CEL_BOOL: return a->v.b == b->v.b;
+    case CEL_NULL: return true;
+    default: return cel_value_equal(a, b);
     }
-    return cel_value_equal(a, b);
 }
 
 enum { MAP_INDEX_MIN = 12 };
@@ -218,14 +217,14 @@ static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_
         if (tab) {
             size_t h = hash_key(&keys[i]) & (cap - 1);
             while (tab[h] != UINT32_MAX) {
-                if (key_equal(&k[tab[h]], &keys[i])) { dup = true; break; }
+                if (cel_map_key_same(&k[tab[h]], &keys[i])) { dup = true; break; }
                 h = (h + 1) & (cap - 1);
             }
             if (!dup)
                 tab[h] = (uint32_t)cnt;
         } else {
             for (size_t j = 0; j < cnt; j++)
-                if (key_equal(&k[j], &keys[i])) { dup = true; break; }
+                if (cel_map_key_same(&k[j], &keys[i])) { dup = true; break; }
         }
         if (dup)
             continue;
@@ -245,7 +244,7 @@ static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_
 static size_t index_slot(const cel_map *m, const cel_value *key)
 {
     size_t h = hash_key(key) & m->index_mask;
-    while (m->index[h] != UINT32_MAX && !key_equal(&m->keys[m->index[h]], key))
+    while (m->index[h] != UINT32_MAX && !cel_map_key_same(&m->keys[m->index[h]], key))
         h = (h + 1) & m->index_mask;
     return h;
 }
@@ -311,27 +310,64 @@ cel_value cel_map_build_a(dra_arena *a, const cel_value *keys, const cel_value *
     return map_build(arena_alloc_cb, a, keys, vals, n, flags);
 }
 
-const cel_value *cel_map_find(const cel_map *m, const cel_value *key)
+static const cel_value *find_exact(const cel_map *m, const cel_value *key)
 {
-    if (!m || m->n == 0)
-        return NULL;
-    switch (key->kind) {
-    case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: break;
-    default: return NULL;
-    }
     if (m->index) {
         size_t h = hash_key(key) & m->index_mask;
         while (m->index[h] != UINT32_MAX) {
-            if (key_equal(&m->keys[m->index[h]], key))
+            if (cel_map_key_same(&m->keys[m->index[h]], key))
                 return &m->vals[m->index[h]];
             h = (h + 1) & m->index_mask;
         }
         return NULL;
     }
     for (size_t i = 0; i < m->n; i++)
-        if (key_equal(&m->keys[i], key))
+        if (cel_map_key_same(&m->keys[i], key))
             return &m->vals[i];
     return NULL;
+}
+
+/* common/types/map.go refValMapAccessor.Find: the key itself, then a
+ * double as the int, else the uint, it converts to losslessly, an int as
+ * a uint and a uint as an int. */
+const cel_value *cel_map_find(const cel_map *m, const cel_value *key)
+{
+    if (!m || m->n == 0)
+        return NULL;
+    switch (key->kind) {
+    case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_NULL: break;
+    default: return NULL;
+    }
+    const cel_value *v = find_exact(m, key);
+    if (v)
+        return v;
+    cel_value alt;
+    switch (key->kind) {
+    case CEL_DOUBLE: {
+        double d = key->v.d;
+        if (d == d && d > -9223372036854775808.0 && d < 9223372036854775808.0 && (double)(int64_t)d == d) {
+            alt = cel_int((int64_t)d);
+            if ((v = find_exact(m, &alt)))
+                return v;
+        }
+        if (d == d && d >= 0 && d < 18446744073709551616.0 && (double)(uint64_t)d == d) {
+            alt = cel_uint((uint64_t)d);
+            return find_exact(m, &alt);
+        }
+        return NULL;
+    }
+    case CEL_INT:
+        if (key->v.i < 0)
+            return NULL;
+        alt = cel_uint((uint64_t)key->v.i);
+        return find_exact(m, &alt);
+    case CEL_UINT:
+        if (key->v.u > INT64_MAX)
+            return NULL;
+        alt = cel_int((int64_t)key->v.u);
+        return find_exact(m, &alt);
+    default: return NULL;
+    }
 }
 
 const cel_value *cel_map_find_str(const cel_map *m, const char *key, size_t len)

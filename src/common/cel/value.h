@@ -194,7 +194,8 @@ cel_value cel_list_copy_s(cel_scratch *s, const cel_value *items, size_t n);
 cel_value cel_list_copy_a(dra_arena *a, const cel_value *items, size_t n);
 /* Maps: keys/vals copied; a later duplicate key replaces the earlier value
  * only if `replace_dups`, else the first one wins.  Builds the lookup index.
- * Keys must be int, uint, bool or string (not checked here). */
+ * Keys must be int, uint, double, bool, string or null (not checked here);
+ * duplicates are cel_map_key_same. */
 cel_value cel_map_build_s(cel_scratch *s, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags);
 cel_value cel_map_build_a(dra_arena *a, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags);
 
@@ -224,10 +225,13 @@ int cel_value_equal_op(const cel_value *a, const cel_value *b);
 /* Ordering: *out = -1/0/1.  Returns false when a and b are not comparable
  * (different non-numeric kinds, NaN, lists, ...). */
 bool cel_value_compare(const cel_value *a, const cel_value *b, int *out);
-/* Map lookup with cel-go's key semantics (numeric keys match across int/uint/
- * and integral doubles).  Returns NULL when missing or when the key kind can
- * never be a key. */
+/* Map lookup with cel-go's key semantics (map.go Find: the key itself, then
+ * a double as a lossless int or uint, an int as a uint, a uint as an int).
+ * Returns NULL when missing or when the key kind can never be a key. */
 const cel_value *cel_map_find(const cel_map *m, const cel_value *key);
+/* Map keys the way Go map keys of ref.Val are the same (cel-go builds map
+ * literals as Go maps): same kind and ==, so 1, 1u and 1.0 are three keys. */
+bool cel_map_key_same(const cel_value *a, const cel_value *b);
 /* Convenience: lookup by a C string key. */
 const cel_value *cel_map_find_str(const cel_map *m, const char *key, size_t len);
 
