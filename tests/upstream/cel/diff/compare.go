@@ -35,6 +35,9 @@ func compareCompiled(prefix string, c, u compiled, out *[]diff) {
 // compare lists where the C answer (c) differs from upstream's (u).
 func compare(c, u response) []diff {
 	var out []diff
+	if u.Panic != "" { // nothing to compare with
+		return nil
+	}
 	compareCompiled("stored", c.Stored, u.Stored, &out)
 	compareCompiled("new", c.New, u.New, &out)
 	if c.Eval.Compile != u.Eval.Compile {

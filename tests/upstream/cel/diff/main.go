@@ -68,6 +68,7 @@ func main() {
 	maxDevs := flag.Int("devices", 12, "devices taken from the project's ResourceSlices")
 	verbose := flag.Bool("v", false, "list every disagreement, unshrunk")
 	dump := flag.String("dump", "", "also write every request to this file (JSON lines)")
+	only := flag.String("expr", "", "compare just this expression, on every device and none, and show both answers")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintln(stderr, "cel-diff: unexpected arguments:", flag.Args())
@@ -83,6 +84,12 @@ func main() {
 					fmt.Fprintln(stderr, "cel-diff:", err)
 					os.Exit(2)
 				}
+			}
+			if *only != "" {
+				code := explain(c, u, *root, *only, *maxDevs)
+				c.close()
+				u.close()
+				os.Exit(code)
 			}
 			code := run(c, u, *root, *seed, *count, *corpus, *report, *maxDevs, *verbose, t0)
 			c.close()
@@ -227,10 +234,13 @@ type stats struct {
 	byCategory                    map[string]int
 	bySource                      map[string]int
 	selfFails, unstable           int
+	panics                        map[string]string
 	overLimitStored, overLimitNew int
 }
 
-func newStats() *stats { return &stats{byCategory: map[string]int{}, bySource: map[string]int{}} }
+func newStats() *stats {
+	return &stats{byCategory: map[string]int{}, bySource: map[string]int{}, panics: map[string]string{}}
+}
 
 func (s *stats) add(it item, c, u response, ds []diff) {
 	s.total++
@@ -258,6 +268,9 @@ func (s *stats) add(it item, c, u response, ds []diff) {
 	if u.Unstable != "" {
 		s.unstable++
 	}
+	if u.Panic != "" {
+		s.panics[it.req.Expr] = u.Panic
+	}
 	if u.Self != "" {
 		s.selfFails++
 		fmt.Fprintf(stderr, "cel-diff: upstream-cel self-check: %s: %s\n", it.req.Expr, u.Self)
@@ -273,6 +286,9 @@ func (s *stats) print(generated int, d time.Duration) {
 	fmt.Printf("cel-diff: upstream verdicts: %d valid stored selectors (%d over the cost limit), %d valid new selectors; evaluation: %d values, %d runtime errors, %d compile errors\n",
 		s.storedOK, s.overLimitStored, s.newOK, s.evalOK, s.evalErr, s.compileErr)
 	fmt.Printf("cel-diff: %d evaluations not compared: upstream gives another %s when run again (Go map order)\n", s.unstable, "value, error or cost")
+	for e, p := range s.panics {
+		fmt.Printf("cel-diff: upstream panics (not compared): %s: %s\n", e, p)
+	}
 	if s.selfFails > 0 {
 		fmt.Printf("cel-diff: %d upstream-cel self-check failures (the peer's evaluation differs from DeviceMatches)\n", s.selfFails)
 	}
@@ -381,4 +397,35 @@ func corpusExprs(root string) []extracted {
 		f.Close()
 	}
 	return out
+}
+
+// explain compares one expression on no device and on every device, and
+// prints both answers where they differ.
+func explain(c, u *proc, root, expr string, maxDevs int) int {
+	devs := append(fixtures(), sliceDevices(root, []string{"examples", "tests/data"}, maxDevs)...)
+	reqs := []request{{Expr: expr}}
+	names := []string{"(no device)"}
+	for _, d := range devs {
+		reqs = append(reqs, request{Expr: expr, Driver: d.driver, Device: d.json})
+		names = append(names, d.id)
+	}
+	code := 0
+	for i, r := range reqs {
+		cr, err1 := c.ask(r)
+		ur, err2 := u.ask(r)
+		if err1 != nil || err2 != nil {
+			fmt.Fprintln(stderr, "cel-diff:", err1, err2)
+			return 3
+		}
+		ds := compare(cr, ur)
+		if len(ds) == 0 {
+			continue
+		}
+		code = 1
+		fmt.Printf("%s:\n", names[i])
+		for _, d := range ds {
+			fmt.Printf("  %-13s C:        %s\n  %-13s upstream: %s\n", d.field, d.c, "", d.up)
+		}
+	}
+	return code
 }

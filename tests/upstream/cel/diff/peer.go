@@ -40,6 +40,7 @@ type response struct {
 	Eval     evaluated `json:"eval"`
 	Unstable string    `json:"unstable,omitempty"`
 	Self     string    `json:"self,omitempty"`
+	Panic    string    `json:"panic,omitempty"`
 }
 
 type proc struct {

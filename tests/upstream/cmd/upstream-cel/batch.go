@@ -17,7 +17,8 @@ package main
 //   unstable: set when evaluating again gives another value, error or
 //      cost (iterating a Go map: upstream's order is random), e.g. "cost";
 //   self: set when the peer's own evaluation of a bool selector disagrees
-//      with upstream's DeviceMatches (it must not).
+//      with upstream's DeviceMatches (it must not);
+//   panic: upstream panicked on the expression (nothing else is set).
 
 import (
 	"bufio"
@@ -62,6 +63,7 @@ type response struct {
 	Eval     evaluated `json:"eval"`
 	Unstable string    `json:"unstable,omitempty"`
 	Self     string    `json:"self,omitempty"`
+	Panic    string    `json:"panic,omitempty"` // upstream crashed on the expression
 }
 
 // The environments of one gate setting, made once.
@@ -106,8 +108,14 @@ func compileIn(g gates, env *cel.Env, expr string, t environment.Type) (c compil
 	return compiled{Type: r.OutputType.String(), Min: &est.Min, Max: &hi}, self
 }
 
-func (b *batch) one(req request) (response, error) {
-	var resp response
+func (b *batch) one(req request) (resp response, err error) {
+	// Upstream may panic (a map literal with a bytes key hashes an
+	// unhashable value when the program is made): say so, and go on.
+	defer func() {
+		if r := recover(); r != nil {
+			resp, err = response{Panic: fmt.Sprint(r)}, nil
+		}
+	}()
 	g := b.def
 	if req.Gates != "" {
 		if err := g.parse(req.Gates); err != nil {
