@@ -495,7 +495,7 @@ static bool same_value(const cel_value *want, const cel_value *got)
         if (want->v.list->n != got->v.list->n)
             return false;
         for (size_t i = 0; i < want->v.list->n; i++)
-            if (!same_value(&want->v.list->items[i], &got->v.list->items[i]))
+            if (!same_value(&cel_list_items(want->v.list)[i], &cel_list_items(got->v.list)[i]))
                 return false;
         return true;
     case CEL_MAP:

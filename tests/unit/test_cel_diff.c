@@ -106,7 +106,7 @@ static bool same_value(const cel_value *a, const cel_value *b)
         if (a->v.list->n != b->v.list->n)
             return false;
         for (size_t i = 0; i < a->v.list->n; i++)
-            if (!same_value(&a->v.list->items[i], &b->v.list->items[i]))
+            if (!same_value(&cel_list_items(a->v.list)[i], &cel_list_items(b->v.list)[i]))
                 return false;
         return true;
     case CEL_MAP:

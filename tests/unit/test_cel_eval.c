@@ -1259,6 +1259,37 @@ UNIT_TEST(map_keys_as_upstream)
     cel_env_free(env);
 }
 
+/* List + is a view of both lists, as cel-go's concatList (common/types/
+ * list.go baseList.Add): adding a list to itself in a loop costs memory in
+ * proportion to the additions, not to the items (3000 views of 6000 items
+ * took 436 MB before; cel-go 21 MB).  The items are made when first read,
+ * and every reader sees the same list. */
+UNIT_TEST(list_concat_views)
+{
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+    const char *big = "cel.bind(big, lists.range(3000), big.map(x, big + big).size())";
+    cel_program *p = NULL;
+    CHECK(cel_compile(env, big, strlen(big), NULL, &p) == NULL);
+    if (p) {
+        uint64_t cost = 0;
+        cel_eval_options eo = {.actual_cost = &cost};
+        cel_value v = cel_eval(p, NULL, &eo);
+        CHECK(v.kind == CEL_INT && v.v.i == 3000);
+        CHECK_INT(cost, 48014); /* upstream-cel */
+        CHECK(cel_program_scratch_bytes(p) < 4u << 20);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+    EV("(lists.range(40) + lists.range(40))[79]", "39");
+    EV("(lists.range(20) + lists.range(20) + lists.range(20)).size()", "60");
+    EV("lists.range(40) + lists.range(40) == lists.range(40) + lists.range(40)", "true");
+    EV("(lists.range(20) + lists.range(20)).sort()[1]", "0");
+    EV("(lists.range(30) + [1, 2]).filter(x, x > 28)", "[29]");
+    EV("cel.bind(a, lists.range(32), cel.bind(b, a + a, cel.bind(c, b + b, cel.bind(d, c + c, d + d))))[255]", "31");
+    EV("(lists.range(16) + lists.range(16)).exists(x, x == 15)", "true");
+    EV("'%s'.format([lists.range(16) + lists.range(17)]).size()", "112"); /* upstream-cel */
+}
+
 /* Runtime costs of Kubernetes functions as library/cost.go CallCost
  * charges them (apiserver v0.37.2): semver() and isSemver() traverse the
  * string, validate() matches it against the format's MaxRegexSize.  As

@@ -299,8 +299,8 @@ static void reloc_value(const reloc *r, cel_value *v)
         cel_list *l = (cel_list *)(v->v.list = moved(r, v->v.list));
         if (l == &cel_empty_list)
             break;
-        l->items = moved(r, l->items);
-        reloc_values(r, l->items, l->n);
+        l->items_ = moved(r, l->items_);
+        reloc_values(r, l->items_, l->n);
         break;
     }
     case CEL_MAP: {
@@ -1372,16 +1372,16 @@ dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t 
     json_t *val = NULL;
     if (r.kind == CEL_LIST) {
         const cel_list *l = r.v.list;
-        const char *k0 = l->n ? value_kind_key(&l->items[0], true) : NULL;
+        const char *k0 = l->n ? value_kind_key(&cel_list_items(l)[0], true) : NULL;
         if (k0) {
             val = json_array();
             for (size_t i = 0; i < l->n && val; i++) {
-                const char *ki = value_kind_key(&l->items[i], true);
+                const char *ki = value_kind_key(&cel_list_items(l)[i], true);
                 if (!ki || strcmp(ki, k0) != 0) {
                     json_decref(val);
                     val = NULL;
                 } else {
-                    json_array_append_new(val, value_json(&l->items[i]));
+                    json_array_append_new(val, value_json(&cel_list_items(l)[i]));
                 }
             }
             key = k0;

@@ -306,7 +306,7 @@ static void optimize_call(prep *p, cel_node *n)
             return;
         }
         for (size_t i = 0; i < l.v.list->n; i++)
-            if (!set_element(&l.v.list->items[i]))
+            if (!set_element(&cel_list_items(l.v.list)[i]))
                 return;
         cel_value *keep = cel_scratch_alloc(p->constants, sizeof *keep);
         *keep = l;
@@ -835,8 +835,8 @@ static cel_value add_in_place(ev *e, const cel_node *n, cel_value *args)
         return call_overloads(e, n, args, 2);
     const cel_list *add = args[1].v.list;
     for (size_t i = 0; i < add->n; i++)
-        note_addition(e, f, &add->items[i]);
-    cel_list_append_s(e->cx.scratch, f->list, &f->cap, add->items, add->n);
+        note_addition(e, f, &cel_list_items(add)[i]);
+    cel_list_append_s(e->cx.scratch, f->list, &f->cap, cel_list_items(add), add->n);
     return charged(e, n, args, 2, args[0]);
 }
 
@@ -942,7 +942,7 @@ static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
         else return cel_errorf_s(e->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(&key));
         if (i < 0 || (uint64_t)i >= obj.v.list->n)
             return cel_optional_none();
-        return cel_optional_of_s(e->cx.scratch, obj.v.list->items[i]);
+        return cel_optional_of_s(e->cx.scratch, cel_list_items(obj.v.list)[i]);
     }
     return cel_no_such_overload();
 }
@@ -985,7 +985,7 @@ static cel_value index_value(ev *e, cel_value obj, cel_value key, bool *missing)
         *missing = true;
         return cel_errorf_s(e->cx.scratch, "index '%" PRId64 "' out of range in list size '%zu'", i, l->n);
     }
-    return l->items[i];
+    return cel_list_items(l)[i];
 }
 
 static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value key)
@@ -1024,7 +1024,7 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
 static bool in_set(const cel_value *v, const cel_list *l)
 {
     for (size_t i = 0; i < l->n; i++) {
-        const cel_value *x = &l->items[i];
+        const cel_value *x = &cel_list_items(l)[i];
         if (x->kind == v->kind) {
             if (cel_value_equal(x, v))
                 return true;
@@ -1201,9 +1201,9 @@ static cel_value eval_list(ev *e, const cel_node *n)
         return cancelled_value;
     if (k == 0)
         return cel_listval(&cel_empty_list);
-    cel_list *l = cel_scratch_alloc(e->cx.scratch, sizeof *l);
+    cel_list *l = cel_scratch_zalloc(e->cx.scratch, sizeof *l);
     l->n = k;
-    l->items = items;
+    l->items_ = items;
     return cel_listval(l);
 }
 
@@ -1378,9 +1378,9 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
         if (range.kind == CEL_LIST) {
             if (two) {
                 e->local_vals[it1] = cel_int((int64_t)i);
-                e->local_vals[it2] = range.v.list->items[i];
+                e->local_vals[it2] = cel_list_items(range.v.list)[i];
             } else {
-                e->local_vals[it1] = range.v.list->items[i];
+                e->local_vals[it1] = cel_list_items(range.v.list)[i];
             }
         } else {
             e->local_vals[it1] = range.v.map->keys[i];

@@ -258,7 +258,7 @@ static uint64_t traversal_cost(const cel_value *v)
     case CEL_LIST: {
         uint64_t c = 0;
         for (size_t i = 0; i < v->v.list->n; i++)
-            c += traversal_cost(&v->v.list->items[i]);
+            c += traversal_cost(&cel_list_items(v->v.list)[i]);
         return c;
     }
     case CEL_MAP: {

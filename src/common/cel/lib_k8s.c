@@ -460,14 +460,14 @@ F(url_query)
             if (j == nk) {
                 keys[nk] = k;
                 items = cel_scratch_alloc(cx->scratch, cnt * sizeof *items);
-                cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
+                cel_list *l = cel_scratch_zalloc(cx->scratch, sizeof *l);
                 l->n = 0;
-                l->items = items;
+                l->items_ = items;
                 lists[nk] = cel_listval(l);
                 nk++;
             }
             cel_list *l = (cel_list *)lists[j].v.list;
-            ((cel_value *)l->items)[l->n++] = v;
+            ((cel_value *)l->items_)[l->n++] = v;
         }
         p = e + 1;
     }

@@ -15,9 +15,9 @@ static cel_value make_list(cel_call_ctx *cx, cel_value *items, size_t cnt)
 {
     if (cnt == 0)
         return cel_listval(&cel_empty_list);
-    cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
+    cel_list *l = cel_scratch_zalloc(cx->scratch, sizeof *l);
     l->n = cnt;
-    l->items = items;
+    l->items_ = items;
     return cel_listval(l);
 }
 
@@ -31,24 +31,24 @@ F(slice)
         return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), start index must be less than or equal to end index", s, e);
     if ((uint64_t)e > l->n)
         return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), list is length %zu", s, e, l->n);
-    return make_list(cx, (cel_value *)l->items + s, (size_t)(e - s));
+    return make_list(cx, (cel_value *)cel_list_items(l) + s, (size_t)(e - s));
 }
 
 static size_t flatten_count(const cel_list *l, int64_t depth)
 {
     size_t c = 0;
     for (size_t i = 0; i < l->n; i++)
-        c += (depth > 0 && l->items[i].kind == CEL_LIST) ? flatten_count(l->items[i].v.list, depth - 1) : 1;
+        c += (depth > 0 && cel_list_items(l)[i].kind == CEL_LIST) ? flatten_count(cel_list_items(l)[i].v.list, depth - 1) : 1;
     return c;
 }
 static size_t flatten_fill(const cel_list *l, int64_t depth, cel_value *out)
 {
     size_t c = 0;
     for (size_t i = 0; i < l->n; i++) {
-        if (depth > 0 && l->items[i].kind == CEL_LIST)
-            c += flatten_fill(l->items[i].v.list, depth - 1, out + c);
+        if (depth > 0 && cel_list_items(l)[i].kind == CEL_LIST)
+            c += flatten_fill(cel_list_items(l)[i].v.list, depth - 1, out + c);
         else
-            out[c++] = l->items[i];
+            out[c++] = cel_list_items(l)[i];
     }
     return c;
 }
@@ -74,9 +74,9 @@ F(distinct)
     for (size_t i = 0; i < l->n; i++) {
         bool seen = false;
         for (size_t j = 0; j < k && !seen; j++)
-            seen = cel_value_equal(&items[j], &l->items[i]);
+            seen = cel_value_equal(&items[j], &cel_list_items(l)[i]);
         if (!seen)
-            items[k++] = l->items[i];
+            items[k++] = cel_list_items(l)[i];
     }
     return make_list(cx, items, k);
 }
@@ -99,7 +99,7 @@ F(reverse)
     const cel_list *l = a[0].v.list;
     cel_value *items = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *items);
     for (size_t i = 0; i < l->n; i++)
-        items[i] = l->items[l->n - 1 - i];
+        items[i] = cel_list_items(l)[l->n - 1 - i];
     return make_list(cx, items, l->n);
 }
 
@@ -131,23 +131,23 @@ static cel_value sort_by_keys(cel_call_ctx *cx, const cel_list *l, const cel_lis
     /* cel-go requires one orderable element type */
     for (size_t i = 1; i < keys->n; i++) {
         int c;
-        if (keys->items[i].kind != keys->items[0].kind || !cel_value_compare(&keys->items[i], &keys->items[0], &c))
+        if (cel_list_items(keys)[i].kind != cel_list_items(keys)[0].kind || !cel_value_compare(&cel_list_items(keys)[i], &cel_list_items(keys)[0], &c))
             return cel_errorf_s(cx->scratch, "list elements must have the same type");
     }
     if (keys->n == 1) {
         int c;
-        if (!cel_value_compare(&keys->items[0], &keys->items[0], &c))
+        if (!cel_value_compare(&cel_list_items(keys)[0], &cel_list_items(keys)[0], &c))
             return cel_no_such_overload();
     }
     size_t *idx = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *idx);
     size_t *tmp = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *tmp);
     for (size_t i = 0; i < l->n; i++)
         idx[i] = i;
-    if (!merge_sort(idx, tmp, l->n, keys->items))
+    if (!merge_sort(idx, tmp, l->n, cel_list_items(keys)))
         return cel_no_such_overload();
     cel_value *items = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *items);
     for (size_t i = 0; i < l->n; i++)
-        items[i] = l->items[idx[i]];
+        items[i] = cel_list_items(l)[idx[i]];
     return make_list(cx, items, l->n);
 }
 F(sort) { return sort_by_keys(cx, a[0].v.list, a[0].v.list); }
@@ -156,7 +156,7 @@ F(sort_by_assoc) { return sort_by_keys(cx, a[0].v.list, a[1].v.list); }
 static bool list_has(const cel_list *l, const cel_value *v)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (cel_value_equal(&l->items[i], v))
+        if (cel_value_equal(&cel_list_items(l)[i], v))
             return true;
     return false;
 }
@@ -166,7 +166,7 @@ F(k_is_sorted)
     const cel_list *l = a[0].v.list;
     for (size_t i = 1; i < l->n; i++) {
         int c;
-        if (!cel_value_compare(&l->items[i - 1], &l->items[i], &c))
+        if (!cel_value_compare(&cel_list_items(l)[i - 1], &cel_list_items(l)[i], &c))
             return cel_no_such_overload();
         if (c > 0)
             return cel_bool(false);
@@ -182,9 +182,9 @@ F(k_sum)
         /* the zero of the declared element type; int for dyn */
         return cel_int(0);
     }
-    cel_value acc = l->items[0];
+    cel_value acc = cel_list_items(l)[0];
     for (size_t i = 1; i < l->n; i++) {
-        acc = cel_k8s_add(cx, &acc, &l->items[i]);
+        acc = cel_k8s_add(cx, &acc, &cel_list_items(l)[i]);
         if (acc.kind == CEL_ERROR)
             return acc;
     }
@@ -195,19 +195,19 @@ static cel_value extreme(cel_call_ctx *cx, const cel_list *l, int want)
 {
     if (l->n == 0)
         return cel_error(want < 0 ? "min called on empty list" : "max called on empty list");
-    cel_value best = l->items[0];
+    cel_value best = cel_list_items(l)[0];
     for (size_t i = 1; i < l->n; i++) {
         int c;
-        if (l->items[i].kind == CEL_OBJECT && best.kind == CEL_OBJECT) {
+        if (cel_list_items(l)[i].kind == CEL_OBJECT && best.kind == CEL_OBJECT) {
             bool ok;
-            c = cel_k8s_compare(&l->items[i], &best, &ok);
+            c = cel_k8s_compare(&cel_list_items(l)[i], &best, &ok);
             if (!ok)
                 return cel_no_such_overload();
-        } else if (!cel_value_compare(&l->items[i], &best, &c)) {
+        } else if (!cel_value_compare(&cel_list_items(l)[i], &best, &c)) {
             return cel_no_such_overload();
         }
         if (c * want > 0)
-            best = l->items[i];
+            best = cel_list_items(l)[i];
     }
     return best;
 }
@@ -217,7 +217,7 @@ F(k_index_of)
 {
     const cel_list *l = a[0].v.list;
     for (size_t i = 0; i < l->n; i++)
-        if (cel_value_equal(&l->items[i], &a[1]))
+        if (cel_value_equal(&cel_list_items(l)[i], &a[1]))
             return cel_int((int64_t)i);
     return cel_int(-1);
 }
@@ -225,7 +225,7 @@ F(k_last_index_of)
 {
     const cel_list *l = a[0].v.list;
     for (size_t i = l->n; i-- > 0;)
-        if (cel_value_equal(&l->items[i], &a[1]))
+        if (cel_value_equal(&cel_list_items(l)[i], &a[1]))
             return cel_int((int64_t)i);
     return cel_int(-1);
 }
@@ -271,7 +271,7 @@ static uint64_t self_compare(const cel_value *list)
     uint64_t n = list->kind == CEL_LIST ? list->v.list->n : 0;
     if (n == 0)
         return allocating_list(2.0, 0);
-    cel_kind k = list->v.list->items[0].kind;
+    cel_kind k = cel_list_items(list->v.list)[0].kind;
     return allocating_list(k == CEL_STRING || k == CEL_BYTES ? 2.1 : 2.0, n * n);
 }
 static uint64_t cost_self_compare(const cel_value *args, size_t n, const cel_value *result) { return self_compare(&args[0]); }

@@ -31,9 +31,9 @@ static cel_value pick_list(const cel_list *l, bool greatest)
 {
     if (l->n == 0)
         return cel_error(greatest ? "math.@max(list) argument must not be empty" : "math.@min(list) argument must not be empty");
-    cel_value best = l->items[0];
+    cel_value best = cel_list_items(l)[0];
     for (size_t i = 1; i < l->n; i++) {
-        best = pick_pair(best, l->items[i], greatest);
+        best = pick_pair(best, cel_list_items(l)[i], greatest);
         if (best.kind == CEL_ERROR)
             return best;
     }

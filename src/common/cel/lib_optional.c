@@ -49,25 +49,25 @@ static cel_value opt_unwrap(cel_call_ctx *cx, const cel_value *a, size_t n)
     cel_value *items = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *items);
     size_t k = 0;
     for (size_t i = 0; i < l->n; i++) {
-        if (l->items[i].kind != CEL_OPTIONAL)
+        if (cel_list_items(l)[i].kind != CEL_OPTIONAL)
             return cel_no_such_overload();
-        if (l->items[i].v.opt)
-            items[k++] = *l->items[i].v.opt;
+        if (cel_list_items(l)[i].v.opt)
+            items[k++] = *cel_list_items(l)[i].v.opt;
     }
-    cel_list *r = cel_scratch_alloc(cx->scratch, sizeof *r);
+    cel_list *r = cel_scratch_zalloc(cx->scratch, sizeof *r);
     r->n = k;
-    r->items = items;
+    r->items_ = items;
     return cel_listval(r);
 }
 static cel_value list_first(cel_call_ctx *cx, const cel_value *a, size_t n)
 {
     const cel_list *l = a[0].v.list;
-    return l->n ? cel_optional_of_s(cx->scratch, l->items[0]) : cel_optional_none();
+    return l->n ? cel_optional_of_s(cx->scratch, cel_list_items(l)[0]) : cel_optional_none();
 }
 static cel_value list_last(cel_call_ctx *cx, const cel_value *a, size_t n)
 {
     const cel_list *l = a[0].v.list;
-    return l->n ? cel_optional_of_s(cx->scratch, l->items[l->n - 1]) : cel_optional_none();
+    return l->n ? cel_optional_of_s(cx->scratch, cel_list_items(l)[l->n - 1]) : cel_optional_none();
 }
 
 #define O(id, fn, mem, res, impl, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_OPTIONAL, false}

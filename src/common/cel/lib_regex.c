@@ -162,9 +162,9 @@ static cel_value find_all(cel_call_ctx *cx, const cel_value *a, int64_t limit)
         return err;
     if (f.n == 0)
         return cel_listval(&cel_empty_list);
-    cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
+    cel_list *l = cel_scratch_zalloc(cx->scratch, sizeof *l);
     l->n = f.n;
-    l->items = f.items;
+    l->items_ = f.items;
     return cel_listval(l);
 }
 

@@ -5,7 +5,7 @@
 static bool list_has(const cel_list *l, const cel_value *v)
 {
     for (size_t i = 0; i < l->n; i++)
-        if (cel_value_equal(&l->items[i], v))
+        if (cel_value_equal(&cel_list_items(l)[i], v))
             return true;
     return false;
 }
@@ -13,7 +13,7 @@ static bool list_has(const cel_list *l, const cel_value *v)
 static bool contains_all(const cel_list *a, const cel_list *b)
 {
     for (size_t i = 0; i < b->n; i++)
-        if (!list_has(a, &b->items[i]))
+        if (!list_has(a, &cel_list_items(b)[i]))
             return false;
     return true;
 }
@@ -31,7 +31,7 @@ static cel_value sets_equivalent(cel_call_ctx *cx, const cel_value *a, size_t n)
 static cel_value sets_intersects(cel_call_ctx *cx, const cel_value *a, size_t n)
 {
     for (size_t i = 0; i < a[1].v.list->n; i++)
-        if (list_has(a[0].v.list, &a[1].v.list->items[i]))
+        if (list_has(a[0].v.list, &cel_list_items(a[1].v.list)[i]))
             return cel_bool(true);
     return cel_bool(false);
 }

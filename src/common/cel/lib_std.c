@@ -76,19 +76,8 @@ F(add_string)
     return r;
 }
 
-F(add_list)
-{
-    const cel_list *x = a[0].v.list, *y = a[1].v.list;
-    if (x->n == 0) return a[1];
-    if (y->n == 0) return a[0];
-    cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
-    cel_value *items = cel_scratch_alloc(cx->scratch, (x->n + y->n) * sizeof *items);
-    memcpy(items, x->items, x->n * sizeof *items);
-    memcpy(items + x->n, y->items, y->n * sizeof *items);
-    l->n = x->n + y->n;
-    l->items = items;
-    return cel_listval(l);
-}
+/* common/types/list.go baseList.Add: a concatList view, O(1) */
+F(add_list) { return cel_list_concat(cx->scratch, a[0].v.list, a[1].v.list); }
 
 /* Durations are int64 nanoseconds in cel-go (time.Duration). */
 static __int128 dur_ns(const cel_value *v) { return (__int128)v->v.t.sec * 1000000000 + v->v.t.nsec; }
@@ -164,7 +153,7 @@ F(in_list)
 {
     const cel_list *l = a[1].v.list;
     for (size_t i = 0; i < l->n; i++)
-        if (cel_value_equal(&l->items[i], &a[0]))
+        if (cel_value_equal(&cel_list_items(l)[i], &a[0]))
             return cel_bool(true);
     return cel_bool(false);
 }
@@ -190,7 +179,7 @@ F(index_list)
     }
     if (i < 0 || (uint64_t)i >= l->n)
         return cel_errorf_s(cx->scratch, "index '%" PRId64 "' out of range in list size '%zu'", i, l->n);
-    return l->items[i];
+    return cel_list_items(l)[i];
 }
 
 /* "no such key: <key>" with the key printed as Go's %v would. */

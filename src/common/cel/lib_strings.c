@@ -199,9 +199,9 @@ static cel_value split_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
         items[cnt++] = cel_string(s + i, (size_t)(hit - (s + i)));
         i = (size_t)(hit - s) + sl;
     }
-    cel_list *l = cel_scratch_alloc(cx->scratch, sizeof *l);
+    cel_list *l = cel_scratch_zalloc(cx->scratch, sizeof *l);
     l->n = cnt;
-    l->items = items;
+    l->items_ = items;
     return cel_listval(l);
 }
 F(split2) { return split_n(cx, a, -1); }
@@ -271,9 +271,9 @@ static cel_value join(cel_call_ctx *cx, const cel_list *l, const char *sep, size
 {
     size_t total = 0;
     for (size_t i = 0; i < l->n; i++) {
-        if (l->items[i].kind != CEL_STRING)
+        if (cel_list_items(l)[i].kind != CEL_STRING)
             return cel_no_such_overload();
-        total += l->items[i].v.s.len + (i ? sl : 0);
+        total += cel_list_items(l)[i].v.s.len + (i ? sl : 0);
     }
     char *p = cel_scratch_alloc(cx->scratch, total + 1);
     size_t o = 0;
@@ -282,9 +282,9 @@ static cel_value join(cel_call_ctx *cx, const cel_list *l, const char *sep, size
             memcpy(p + o, sep, sl);
             o += sl;
         }
-        if (l->items[i].v.s.len)
-            memcpy(p + o, l->items[i].v.s.ptr, l->items[i].v.s.len);
-        o += l->items[i].v.s.len;
+        if (cel_list_items(l)[i].v.s.len)
+            memcpy(p + o, cel_list_items(l)[i].v.s.ptr, cel_list_items(l)[i].v.s.len);
+        o += cel_list_items(l)[i].v.s.len;
     }
     p[o] = 0;
     return cel_string(p, o);
@@ -396,7 +396,7 @@ static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
         dra_buf_putc(b, '[');
         for (size_t i = 0; i < v->v.list->n; i++) {
             if (i) dra_buf_puts(b, ", ");
-            fmt_value_s(b, &v->v.list->items[i], true);
+            fmt_value_s(b, &cel_list_items(v->v.list)[i], true);
         }
         dra_buf_putc(b, ']');
         return;
@@ -470,7 +470,7 @@ F(format)
             err = cel_errorf_s(cx->scratch, "index %zu out of range", argi);
             break;
         }
-        const cel_value *v = &args->items[argi++];
+        const cel_value *v = &cel_list_items(args)[argi++];
         switch (verb) {
         case 's': fmt_value_s(&b, v, false); break;
         case 'd':

@@ -25,7 +25,58 @@ char *cel_scratch_printf(cel_scratch *s, const char *fmt, ...)
 
 /* ---- constructors ------------------------------------------------------- */
 
-const cel_list cel_empty_list = {0, NULL};
+const cel_list cel_empty_list = {0, NULL, NULL, NULL, NULL};
+
+const cel_value *cel_list_flatten(const cel_list *l)
+{
+    /* Fill from the end, right operands first, with an explicit stack: a
+     * chain of additions may be as deep as the list is long. */
+    cel_list *m = (cel_list *)l; /* the cache of an immutable value */
+    cel_value *out = cel_scratch_alloc(m->mem, m->n * sizeof *out);
+    size_t pos = m->n, depth = 0, cap = 16;
+    const cel_list **stack = dra_xmalloc(cap * sizeof *stack);
+    stack[depth++] = l;
+    while (depth) {
+        const cel_list *x = stack[--depth];
+        if (x->items_ || !x->lhs) {
+            pos -= x->n;
+            if (x->n)
+                memcpy(out + pos, x->items_, x->n * sizeof *out);
+            continue;
+        }
+        if (depth + 2 > cap) {
+            cap *= 2;
+            stack = dra_xrealloc(stack, cap * sizeof *stack);
+        }
+        stack[depth++] = x->lhs;
+        stack[depth++] = x->rhs;
+    }
+    free(stack);
+    m->items_ = out;
+    return out;
+}
+
+cel_value cel_list_concat(cel_scratch *s, const cel_list *a, const cel_list *b)
+{
+    if (a->n == 0)
+        return cel_listval(b);
+    if (b->n == 0)
+        return cel_listval(a);
+    cel_list *l = cel_scratch_alloc(s, sizeof *l);
+    memset(l, 0, sizeof *l);
+    l->n = a->n + b->n;
+    if (l->n >= CEL_LIST_VIEW_MIN) {
+        l->lhs = a;
+        l->rhs = b;
+        l->mem = s;
+        return cel_listval(l);
+    }
+    cel_value *items = cel_scratch_alloc(s, l->n * sizeof *items);
+    memcpy(items, cel_list_items(a), a->n * sizeof *items);
+    memcpy(items + a->n, cel_list_items(b), b->n * sizeof *items);
+    l->items_ = items;
+    return cel_listval(l);
+}
 const cel_map cel_empty_map = {0, NULL, NULL, 0, NULL, 0};
 
 cel_value cel_string_copy_s(cel_scratch *s, const char *p, size_t n)
@@ -74,7 +125,7 @@ static cel_value list_fill(cel_list *l, cel_value *items, const cel_value *src, 
     if (n)
         memcpy(items, src, n * sizeof *items);
     l->n = n;
-    l->items = items;
+    l->items_ = items;
     return cel_listval(l);
 }
 
@@ -82,13 +133,13 @@ cel_value cel_list_copy_s(cel_scratch *s, const cel_value *items, size_t n)
 {
     if (n == 0)
         return cel_listval(&cel_empty_list);
-    cel_list *l = cel_scratch_alloc(s, sizeof *l);
+    cel_list *l = cel_scratch_zalloc(s, sizeof *l);
     return list_fill(l, cel_scratch_alloc(s, n * sizeof(cel_value)), items, n);
 }
 
 cel_value cel_list_copy_a(dra_arena *a, const cel_value *items, size_t n)
 {
-    cel_list *l = dra_arena_alloc(a, sizeof *l);
+    cel_list *l = dra_arena_zalloc(a, sizeof *l);
     return list_fill(l, dra_arena_alloc(a, (n ? n : 1) * sizeof(cel_value)), items, n);
 }
 
@@ -102,8 +153,8 @@ void cel_list_reserve_s(cel_scratch *s, cel_list *l, size_t *cap, size_t extra)
         want = l->n + extra;
     cel_value *grown = cel_scratch_alloc(s, want * sizeof *grown);
     if (l->n)
-        memcpy(grown, l->items, l->n * sizeof *grown);
-    l->items = grown;
+        memcpy(grown, cel_list_items(l), l->n * sizeof *grown);
+    l->items_ = grown;
     *cap = want;
 }
 
@@ -113,7 +164,7 @@ void cel_list_append_s(cel_scratch *s, cel_list *l, size_t *cap, const cel_value
         return;
     /* `items` may be l's own (x + x): the array it points at stays valid */
     cel_list_reserve_s(s, l, cap, n);
-    memcpy((cel_value *)l->items + l->n, items, n * sizeof *items);
+    memcpy((cel_value *)l->items_ + l->n, items, n * sizeof *items);
     l->n += n;
 }
 
@@ -465,7 +516,7 @@ bool cel_value_equal(const cel_value *a, const cel_value *b)
         if (x->n != y->n)
             return false;
         for (size_t i = 0; i < x->n; i++)
-            if (!cel_value_equal(&x->items[i], &y->items[i]))
+            if (!cel_value_equal(&cel_list_items(x)[i], &cel_list_items(y)[i]))
                 return false;
         return true;
     }
@@ -515,7 +566,7 @@ int cel_value_equal_op(const cel_value *a, const cel_value *b)
         if (b->kind != CEL_LIST || a->v.list->n != b->v.list->n)
             return 0;
         for (size_t i = 0; i < a->v.list->n; i++)
-            if (cel_value_equal_op(&a->v.list->items[i], &b->v.list->items[i]) == 0)
+            if (cel_value_equal_op(&cel_list_items(a->v.list)[i], &cel_list_items(b->v.list)[i]) == 0)
                 return 0;
         return 1;
     }
@@ -754,7 +805,7 @@ void cel_value_format(const cel_value *v, dra_buf *b)
         for (size_t i = 0; i < v->v.list->n; i++) {
             if (i)
                 dra_buf_puts(b, ", ");
-            cel_value_format(&v->v.list->items[i], b);
+            cel_value_format(&cel_list_items(v->v.list)[i], b);
         }
         dra_buf_putc(b, ']');
         break;

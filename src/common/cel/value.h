@@ -75,9 +75,14 @@ struct cel_value {
     } v;
 };
 
+/* A list.  Read its items through cel_list_items (never `items_`): a
+ * concatenation (cel-go's concatList, an O(1) view) has none until they
+ * are first read, when they are made in the scratch memory it names. */
 struct cel_list {
     size_t n;
-    const cel_value *items;
+    const cel_value *items_;   /* the n items, or NULL for a concatenation not read yet */
+    const cel_list *lhs, *rhs; /* a concatenation: lhs's items then rhs's */
+    dra_arena *mem;            /* where a concatenation's items are made (a cel_scratch) */
 };
 
 /* Map flags. */
@@ -157,6 +162,21 @@ static inline void cel_scratch_reset(cel_scratch *s) { dra_arena_reset(s); }
 static inline void cel_scratch_free(cel_scratch *s) { dra_arena_free(s); }
 /* Bytes of heap memory held: tests use it to show repeated evaluations stopped growing. */
 static inline size_t cel_scratch_capacity(const cel_scratch *s) { return dra_arena_capacity(s); }
+
+/* ---- lists --------------------------------------------------------------- */
+
+/* The items of a list built by cel_list_concat, made on first read. */
+const cel_value *cel_list_flatten(const cel_list *l);
+static inline const cel_value *cel_list_items(const cel_list *l)
+{
+    return l->items_ || !l->lhs ? l->items_ : cel_list_flatten(l);
+}
+/* a + b: a view of both (no copy) when they hold `CEL_LIST_VIEW_MIN` items
+ * or more together, so that a list added to itself many times costs
+ * memory in proportion to the additions, as in cel-go; else a copy.  The
+ * view and, later, its items live in s. */
+#define CEL_LIST_VIEW_MIN 32
+cel_value cel_list_concat(cel_scratch *s, const cel_list *a, const cel_list *b);
 
 /* ---- constructors (no allocation) --------------------------------------- */
 static inline cel_value cel_null(void) { cel_value v = {.kind = CEL_NULL}; return v; }

@@ -47,7 +47,7 @@ static void put_canonical(const cel_value *v, dra_buf *b)
         for (size_t i = 0; i < v->v.list->n; i++) {
             if (i)
                 dra_buf_puts(b, ", ");
-            put_canonical(&v->v.list->items[i], b);
+            put_canonical(&cel_list_items(v->v.list)[i], b);
         }
         dra_buf_putc(b, ']');
     } else if (v->kind == CEL_MAP) {
