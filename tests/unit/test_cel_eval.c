@@ -138,8 +138,8 @@ UNIT_TEST(containers)
     EV("'a' in m", "true");
     EV("'b' in m", "false");
     EV("l[0]", "1");
-    EV("l[3]", "ERROR: index '3' out of range in list size '3'");
-    EV("l[-1]", "ERROR: index '-1' out of range in list size '3'");
+    EV("l[3]", "ERROR: index out of bounds: 3");
+    EV("l[-1]", "ERROR: index out of bounds: -1");
     EV("m['a']", "1");
     EV("m['zz']", "ERROR: no such key: zz");
     EV("m.a", "1");
@@ -548,7 +548,7 @@ UNIT_TEST(math_ext)
     EV("math.abs(-1.5)", "1.5");
     EV("math.sign(-32.0)", "-1.0");
     EV("math.sign(0u)", "0u");
-    EV("math.sign(dyn(true))", "ERROR: no such overload");
+    EV("math.sign(dyn(true))", "ERROR: no such overload: math.sign(bool)"); /* decls.go MaybeNoSuchOverload */
     EV("math.bitAnd(1, 3)", "1");
     EV("math.bitOr(4, -2)", "-2");
     EV("math.bitXor(1u, 3u)", "2u");
@@ -602,7 +602,7 @@ UNIT_TEST(conformance_gaps_closed)
     EV("[7, 8, 9][dyn(0u)]", "7");
     EV("[7, 8, 9][dyn(2.0)]", "9");
     EV("[7, 8, 9][dyn(1.5)]", "ERROR: unsupported index value 1.5 in list");
-    EV("[7, 8, 9][3]", "ERROR: index '3' out of range in list size '3'");
+    EV("[7, 8, 9][3]", "ERROR: index out of bounds: 3");
     /* indexing an optional value */
     EV("optional.of({'c': {'index': 'goodbye'}}).c['index'].orValue('none')", "\"goodbye\"");
     EV("optional.of({'c': {}}).c['index'].orValue('none')", "\"none\"");
@@ -1288,6 +1288,33 @@ UNIT_TEST(list_concat_views)
     EV("cel.bind(a, lists.range(32), cel.bind(b, a + a, cel.bind(c, b + b, cel.bind(d, c + c, d + d))))[255]", "31");
     EV("(lists.range(16) + lists.range(16)).exists(x, x == 15)", "true");
     EV("'%s'.format([lists.range(16) + lists.range(17)]).size()", "112"); /* upstream-cel */
+}
+
+/* cel-go v0.29.2's runtime error texts (common/decls/decls.go
+ * MaybeNoSuchOverload, interpreter.go evalBinary, attributes.go
+ * refQualify and missingIndex, ext/lists.go genRange), as upstream-cel
+ * prints them. */
+UNIT_TEST(error_texts_as_upstream)
+{
+    EV("dyn(true) + 1", "ERROR: no such overload: _+_");
+    EV("dyn([1]) - 1", "ERROR: no such overload: _-_");
+    EV("dyn(true) < 1", "ERROR: no such overload");
+    EV("size(dyn(1))", "ERROR: no such overload: size");
+    EV("'a'.substring(dyn(''))", "ERROR: no such overload: substring(string, string)");
+    EV("dyn(1).lowerAscii()", "ERROR: no such overload: lowerAscii(int)");
+    EV("sets.contains(dyn(1), [1])", "ERROR: no such overload: sets.contains(int, list)");
+    EV("dyn(1).compareTo(quantity('1'))", "ERROR: no such overload: compareTo(int, kubernetes.Quantity)");
+    EV("dyn(null).lowerAscii()", "ERROR: no such overload: lowerAscii(null_type)");
+    EV("dyn(1).contains('a')", "ERROR: no such overload");
+    EV("dyn(1).a", "ERROR: no such key: a");
+    EV("dyn('abc')[0]", "ERROR: no such key: 0");
+    EV("dyn(1)[1.5]", "ERROR: no such key: 1.5");
+    EV("dyn(1)[?0]", "optional.none()");
+    EV("has(dyn(1).a)", "false");
+    EV("[1,2][9223372036854775807]", "ERROR: index out of bounds: 9223372036854775807");
+    EV("[1][dyn(2.0)]", "ERROR: index out of bounds: 2");
+    EV("lists.range(-1)", "ERROR: lists.range: size must be non-negative, got -1");
+    EV("lists.range(1000001)", "ERROR: lists.range: size 1000001 exceeds maximum allowed (1000000)");
 }
 
 /* Runtime costs of Kubernetes functions as library/cost.go CallCost

@@ -906,11 +906,9 @@ static cel_value plan_lookup(plan_ctx *c, cel_value obj, const cel_value *key, b
     if (obj.kind == CEL_ERROR)
         return obj;
     c->used_scratch = true;
-    if (is_select)
-        return cel_errorf_s(c->cx.scratch, "type '%s' does not support field selection", cel_value_type_name(&obj));
-    if (obj.kind == CEL_LIST)
+    if (obj.kind == CEL_LIST && !is_select)
         return cel_errorf_s(c->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(key));
-    return cel_no_such_overload();
+    return cel_no_such_key(c->cx.scratch, key); /* a value with no keys (attributes.go refQualify) */
 }
 
 /* The checker's overloads, dispatched on the argument values: the general
@@ -919,7 +917,7 @@ static cel_value dispatch(plan_ctx *c, const cel_node *n, const cel_value *args,
 {
     c->used_scratch = true;
     const cel_overload *o = dispatched(n, args, nargs);
-    return o ? o->impl(&c->cx, args, nargs) : cel_no_such_overload();
+    return o ? o->impl(&c->cx, args, nargs) : cel_no_overload_for(c->cx.scratch, n->u.call.function, args, nargs);
 }
 
 static inline int as_test(plan_ctx *c, cel_value v)

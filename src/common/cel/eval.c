@@ -697,9 +697,10 @@ static cel_value select_field(ev *e, cel_value obj, const char *field, bool test
     }
     if (obj.kind == CEL_ERROR)
         return obj;
+    /* attributes.go refQualify: a value with no fields has none of them */
     if (test_only)
-        return cel_no_such_overload();
-    return cel_errorf_s(e->cx.scratch, "type '%s' does not support field selection", cel_value_type_name(&obj));
+        return cel_bool(false);
+    return cel_no_such_key(e->cx.scratch, &key);
 }
 
 static cel_value eval_select(ev *e, const cel_node *n)
@@ -767,7 +768,8 @@ static cel_value charged(ev *e, const cel_node *n, const cel_value *args, size_t
 static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
 {
     const cel_overload *o = pick_overload(n, args, nargs);
-    return charged(e, n, args, nargs, o ? o->impl(&e->cx, args, nargs) : cel_no_such_overload());
+    return charged(e, n, args, nargs,
+                   o ? o->impl(&e->cx, args, nargs) : cel_no_overload_for(e->cx.scratch, n->u.call.function, args, nargs));
 }
 
 static accu_frame *mutable_list(ev *e, const cel_list *l)
@@ -850,24 +852,14 @@ static bool map_key_kind(const cel_value *k)
     }
 }
 
-/* A key as Go's %v prints it in cel-go's "insert failed" error. */
+/* cel-go's "insert failed" error, the key as Go's %v prints it. */
 static cel_value insert_failed(ev *e, const cel_value *k)
 {
-    switch (k->kind) {
-    case CEL_DOUBLE: {
-        dra_buf b = DRA_BUF_INIT;
-        cel_double_format(k->v.d, &b);
-        cel_value r = cel_errorf_s(e->cx.scratch, "insert failed: key %s already exists", dra_buf_str(&b));
-        dra_buf_free(&b);
-        return r;
-    }
-    case CEL_NULL: return cel_error("insert failed: key 0 already exists"); /* types.Null is an int */
-    case CEL_STRING:
-        return cel_errorf_s(e->cx.scratch, "insert failed: key %.*s already exists", (int)k->v.s.len, k->v.s.ptr);
-    case CEL_BOOL: return cel_errorf_s(e->cx.scratch, "insert failed: key %s already exists", k->v.b ? "true" : "false");
-    case CEL_UINT: return cel_errorf_s(e->cx.scratch, "insert failed: key %" PRIu64 " already exists", k->v.u);
-    default: return cel_errorf_s(e->cx.scratch, "insert failed: key %" PRId64 " already exists", k->v.i);
-    }
+    dra_buf b = DRA_BUF_INIT;
+    cel_value_go_v(k, &b);
+    cel_value r = cel_errorf_s(e->cx.scratch, "insert failed: key %s already exists", dra_buf_str(&b));
+    dra_buf_free(&b);
+    return r;
 }
 
 /* cel.@mapInsert(m, k, v) and cel.@mapInsert(m, other) with a mutable map m
@@ -944,7 +936,7 @@ static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
             return cel_optional_none();
         return cel_optional_of_s(e->cx.scratch, cel_list_items(obj.v.list)[i]);
     }
-    return cel_no_such_overload();
+    return cel_optional_none(); /* no keys at all: absent */
 }
 
 /* obj[key] for lists and maps, as cel-go's attribute qualifiers do it: list
@@ -981,9 +973,13 @@ static cel_value index_value(ev *e, cel_value obj, cel_value key, bool *missing)
     default:
         return cel_errorf_s(e->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(&key));
     }
-    if (i < 0 || (uint64_t)i >= l->n) {
+    if (i < 0 || (uint64_t)i >= l->n) { /* attributes.go: an index qualifier's missingIndex */
         *missing = true;
-        return cel_errorf_s(e->cx.scratch, "index '%" PRId64 "' out of range in list size '%zu'", i, l->n);
+        dra_buf b = DRA_BUF_INIT;
+        cel_value_go_v(&key, &b);
+        cel_value r = cel_errorf_s(e->cx.scratch, "index out of bounds: %s", dra_buf_str(&b));
+        dra_buf_free(&b);
+        return r;
     }
     return cel_list_items(l)[i];
 }
@@ -1013,8 +1009,10 @@ static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value k
             return cancelled_value;
         return index_value(e, obj, key, &missing);
     }
-    cel_value args[2] = {obj, key};
-    return call_overloads(e, n, args, 2);
+    /* attributes.go refQualify: a value with no keys has none of them */
+    if (!charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])))
+        return cancelled_value;
+    return cel_no_such_key(e->cx.scratch, &key);
 }
 
 /* maybeOptimizeSetMembership's set: the elements, and for numbers their

@@ -1,6 +1,7 @@
 /* The overload registry: an index by function name over the static library
  * tables, runtime argument matching and cel-go's call cost model. */
 #include "functions.h"
+#include "ast.h"
 #include "../base/utf8.h"
 
 #include <math.h>
@@ -365,4 +366,45 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
     default:
         return false;
     }
+}
+
+/* What cel-go answers when no overload takes these arguments.  The
+ * standard library binds most operators once, guarded by an operand trait
+ * (common/stdlib/standard.go SingletonBinaryBinding; interpreter.go
+ * evalBinary): an operand without the trait is "no such overload: _+_",
+ * one with it the type's own "no such overload"; contains, startsWith,
+ * endsWith and comparisons run unguarded ("no such overload").  Every
+ * other function, conversions and libraries included, is guarded by its
+ * signature (common/decls/decls.go MaybeNoSuchOverload): "no such
+ * overload: lowerAscii(int)", with the arguments' runtime type names. */
+cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs)
+{
+    static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS, CEL_OP_LESS, CEL_OP_LESS_EQUALS,
+                                        CEL_OP_GREATER, CEL_OP_GREATER_EQUALS, CEL_OP_IN, CEL_OP_INDEX,
+                                        CEL_OP_LOGICAL_NOT, CEL_OP_NEGATE, "contains", "startsWith", "endsWith",
+                                        "matches"};
+    static const struct { const char *f; unsigned kinds; } traits[] = {
+        {CEL_OP_ADD, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES |
+                         1u << CEL_LIST | 1u << CEL_DURATION | 1u << CEL_TIMESTAMP},
+        {CEL_OP_SUBTRACT, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_DURATION | 1u << CEL_TIMESTAMP},
+        {CEL_OP_MULTIPLY, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE},
+        {CEL_OP_DIVIDE, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE},
+        {CEL_OP_MODULO, 1u << CEL_INT | 1u << CEL_UINT},
+        {"size", 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_LIST | 1u << CEL_MAP},
+    };
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        if (!strcmp(f, plain[i]))
+            return cel_no_such_overload();
+    for (size_t i = 0; i < sizeof traits / sizeof traits[0]; i++)
+        if (!strcmp(f, traits[i].f)) {
+            if (nargs && (traits[i].kinds >> args[0].kind & 1u))
+                return cel_no_such_overload();
+            return cel_errorf_s(s, "no such overload: %s", f);
+        }
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t i = 0; i < nargs; i++)
+        dra_buf_printf(&b, "%s%s", i ? ", " : "", cel_value_type_name(&args[i]));
+    cel_value r = cel_errorf_s(s, "no such overload: %s(%s)", f, dra_buf_str(&b));
+    dra_buf_free(&b);
+    return r;
 }

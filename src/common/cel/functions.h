@@ -162,6 +162,10 @@ extern const cel_type cel_t_list_a, cel_t_list_b, cel_t_list_list_a, cel_t_map_k
 
 /* Shared helpers for library implementations (error texts as cel-go prints them). */
 cel_value cel_no_such_overload(void);          /* "no such overload" */
+/* What cel-go answers when no overload of function f takes these
+ * arguments: "no such overload", "no such overload: _+_" or "no such
+ * overload: lowerAscii(int)" (functions.c says which and why). */
+cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs);
 cel_value cel_int_overflow(void);              /* "integer overflow" (cel-go errIntOverflow) */
 cel_value cel_uint_overflow(void);             /* "unsigned integer overflow" */
 /* Size of a string (code points), bytes, list or map; 0 for other kinds. */

@@ -83,11 +83,14 @@ F(distinct)
 
 F(range)
 {
+    /* ext/lists.go genRange, with the default maxRangeSize of 1,000,000 */
     int64_t cnt = a[0].v.i;
-    if (cnt <= 0)
+    if (cnt < 0)
+        return cel_errorf_s(cx->scratch, "lists.range: size must be non-negative, got %" PRId64, cnt);
+    if (cnt > 1000000)
+        return cel_errorf_s(cx->scratch, "lists.range: size %" PRId64 " exceeds maximum allowed (1000000)", cnt);
+    if (cnt == 0)
         return cel_listval(&cel_empty_list);
-    if (cnt > 10000000)
-        return cel_error("lists.range: size too large");
     cel_value *items = cel_scratch_alloc(cx->scratch, (size_t)cnt * sizeof *items);
     for (int64_t i = 0; i < cnt; i++)
         items[i] = cel_int(i);

@@ -186,19 +186,14 @@ F(index_list)
 cel_value cel_no_such_key(cel_scratch *s, const cel_value *key)
 {
     switch (key->kind) {
-    case CEL_STRING: return cel_errorf_s(s, "no such key: %.*s", (int)key->v.s.len, key->v.s.ptr);
-    case CEL_INT: return cel_errorf_s(s, "no such key: %" PRId64, key->v.i);
-    case CEL_UINT: return cel_errorf_s(s, "no such key: %" PRIu64, key->v.u);
-    case CEL_BOOL: return cel_errorf_s(s, "no such key: %s", key->v.b ? "true" : "false");
-    case CEL_DOUBLE: {
-        dra_buf b = DRA_BUF_INIT;
-        cel_double_format(key->v.d, &b);
-        cel_value e = cel_errorf_s(s, "no such key: %s", dra_buf_str(&b));
-        dra_buf_free(&b);
-        return e;
-    }
+    case CEL_STRING: case CEL_INT: case CEL_UINT: case CEL_BOOL: case CEL_DOUBLE: case CEL_NULL: break;
     default: return cel_errorf_s(s, "unsupported key type: %s", cel_value_type_name(key));
     }
+    dra_buf b = DRA_BUF_INIT;
+    cel_value_go_v(key, &b);
+    cel_value e = cel_errorf_s(s, "no such key: %s", dra_buf_str(&b));
+    dra_buf_free(&b);
+    return e;
 }
 
 F(index_map)

@@ -642,6 +642,19 @@ const char *cel_value_type_name(const cel_value *v)
 
 /* ---- printing ------------------------------------------------------------- */
 
+void cel_value_go_v(const cel_value *v, dra_buf *b)
+{
+    switch (v->kind) {
+    case CEL_STRING: dra_buf_append(b, v->v.s.ptr, v->v.s.len); break;
+    case CEL_INT: dra_buf_printf(b, "%" PRId64, v->v.i); break;
+    case CEL_UINT: dra_buf_printf(b, "%" PRIu64, v->v.u); break;
+    case CEL_BOOL: dra_buf_puts(b, v->v.b ? "true" : "false"); break;
+    case CEL_DOUBLE: cel_double_format(v->v.d, b); break;
+    case CEL_NULL: dra_buf_putc(b, '0'); break;
+    default: cel_value_format(v, b); break;
+    }
+}
+
 /* Shortest round-trip digits, then Go's strconv 'g' (-1 precision) layout. */
 void cel_double_format(double d, dra_buf *b)
 {

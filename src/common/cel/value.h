@@ -283,6 +283,12 @@ bool cel_timestamp_parse(const char *p, size_t n, int64_t *sec, int32_t *nsec);
  * "timestamp overflow" past the range, a conversion error when malformed. */
 cel_value cel_timestamp_of_string(const char *p, size_t n);
 
+/* A scalar as Go's %v prints the ref.Val in cel-go's messages ("no such
+ * key: %v", "insert failed: key %v already exists"): a string's text, a
+ * number, true/false, 0 for null (types.Null is an integer); other kinds
+ * as cel_value_format. */
+void cel_value_go_v(const cel_value *v, dra_buf *b);
+
 /* Double to text as cel-go's string(double) does (strconv 'g'-like shortest). */
 void cel_double_format(double d, dra_buf *b);
 
