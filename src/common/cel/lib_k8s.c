@@ -490,7 +490,7 @@ static const cel_type t_map_string_list_string = {.kind = CEL_T_MAP, .params = {
 const cel_overload cel_lib_k8s[] = {
     K("string_to_quantity", "quantity", false, QT, q_parse, CEL_LIB_K8S_QUANTITY, 1, S),
     K("is_quantity_string", "isQuantity", false, B, q_is, CEL_LIB_K8S_QUANTITY, 1, S),
-    K("quantity_sign", "sign", true, I, q_sign, CEL_LIB_K8S_QUANTITY, 1, QT),
+    K("quantity_sign", "sign", false, I, q_sign, CEL_LIB_K8S_QUANTITY, 1, QT),
     K("quantity_is_integer", "isInteger", true, B, q_is_integer, CEL_LIB_K8S_QUANTITY, 1, QT),
     K("quantity_get_int", "asInteger", true, I, q_as_integer, CEL_LIB_K8S_QUANTITY, 1, QT),
     K("quantity_get_float", "asApproximateFloat", true, &cel_t_double, q_as_float, CEL_LIB_K8S_QUANTITY, 1, QT),
