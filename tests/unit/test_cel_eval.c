@@ -1321,6 +1321,34 @@ UNIT_TEST(error_texts_as_upstream)
     EV("lists.range(1000001)", "ERROR: lists.range: size 1000001 exceeds maximum allowed (1000000)");
 }
 
+/* IP and CIDR strings are parsed as Go's net/netip does, under the
+ * Kubernetes libraries' rules (apiserver v0.37.2 library/ip.go
+ * parseIPAddr, cidr.go parseCIDR and stringToCIDR), with their texts;
+ * addresses print as Addr.String().  As upstream-cel prints them. */
+UNIT_TEST(ip_cidr_as_upstream)
+{
+    EV("ip('a')", "ERROR: IP Address \"a\" parse error during conversion from string: ParseAddr(\"a\"): unable "
+                  "to parse IP");
+    EV("ip('01.2.3.4')", "ERROR: IP Address \"01.2.3.4\" parse error during conversion from string: "
+                         "ParseAddr(\"01.2.3.4\"): IPv4 field has octet with leading zero");
+    EV("ip('1..2.3')", "ERROR: IP Address \"1..2.3\" parse error during conversion from string: "
+                       "ParseAddr(\"1..2.3\"): IPv4 field must have at least one digit (at \".2.3\")");
+    EV("ip('1::2::3')", "ERROR: IP Address \"1::2::3\" parse error during conversion from string: "
+                        "ParseAddr(\"1::2::3\"): multiple :: in address (at \":3\")");
+    EV("ip('::ffff:1.2.3.4')", "ERROR: IPv4-mapped IPv6 address \"::ffff:1.2.3.4\" is not allowed");
+    EV("ip('fe80::1%eth0')", "ERROR: IP address \"fe80::1%eth0\" with zone value is not allowed");
+    EV("cidr('a')", "ERROR: network address parse error during conversion from string: network address parse error "
+                    "during conversion from string: netip.ParsePrefix(\"a\"): no '/'");
+    EV("cidr('10.0.0.0/01')", "ERROR: network address parse error during conversion from string: network address "
+                              "parse error during conversion from string: netip.ParsePrefix(\"10.0.0.0/01\"): bad "
+                              "bits after slash: \"01\"");
+    EV("cidr('10.1.2.3/8').containsIP('')", "ERROR: no such overload");
+    EV("ip('::1.2.3.4')", "ip(\"::102:304\")");
+    EV("ip('2001:0:0:1:0:0:0:1')", "ip(\"2001:0:0:1::1\")");
+    EV("cidr('2001:db8::/32').masked()", "cidr(\"2001:db8::/32\")");
+    EV("isIP('1.2.3.04')", "false");
+}
+
 /* Runtime costs of Kubernetes functions as library/cost.go CallCost
  * charges them (apiserver v0.37.2): semver() and isSemver() traverse the
  * string, validate() matches it against the format's MaxRegexSize.  As

@@ -4,8 +4,9 @@
  * upstream library where it defines them.
  * The Format library lives in lib_format.c. */
 #include "functions.h"
+#include "netip.h"
+#include "../base/utf8.h"
 
-#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -152,47 +153,64 @@ int cel_k8s_compare(const cel_value *x, const cel_value *y, bool *ok)
 }
 
 /* ---- IP / CIDR (library/ip.go, cidr.go): no zones, no IPv4-mapped IPv6 ---- */
-static bool parse_ip(const char *p, size_t len, cel_ip *out)
+
+/* library/ip.go parseIPAddr over Go's netip.ParseAddr (netip.c); the
+ * error text is appended to err (may be NULL). */
+static bool parse_ip_err(const char *p, size_t len, cel_ip *out, dra_buf *err)
 {
-    char buf[64];
-    if (len == 0 || len >= sizeof buf)
-        return false;
-    memcpy(buf, p, len);
-    buf[len] = 0;
-    memset(out, 0, sizeof *out);
-    if (strchr(buf, ':')) {
-        if (inet_pton(AF_INET6, buf, out->addr) != 1)
-            return false;
-        static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-        if (memcmp(out->addr, mapped, 12) == 0)
-            return false; /* "IPv4-mapped IPv6 address is not allowed" */
-        out->family = 6;
-        return true;
+    cel_netip a;
+    dra_buf why = DRA_BUF_INIT;
+    bool ok = cel_netip_parse_addr(p, len, &a, err ? &why : NULL);
+    if (!ok && err) {
+        dra_buf_puts(err, "IP Address ");
+        dra_go_quote(err, p, len);
+        dra_buf_printf(err, " parse error during conversion from string: %s", dra_buf_str(&why));
+    } else if (ok && (a.zoned || cel_netip_is_4in6(&a))) {
+        ok = false;
+        if (err) {
+            dra_buf_puts(err, a.zoned ? "IP address " : "IPv4-mapped IPv6 address ");
+            dra_go_quote(err, p, len);
+            dra_buf_puts(err, a.zoned ? " with zone value is not allowed" : " is not allowed");
+        }
     }
-    if (inet_pton(AF_INET, buf, out->addr) != 1)
-        return false;
-    out->family = 4;
-    return true;
+    dra_buf_free(&why);
+    if (ok) {
+        memset(out, 0, sizeof *out);
+        memcpy(out->addr, a.addr, 16);
+        out->family = (uint8_t)a.family;
+    }
+    return ok;
+}
+static bool parse_ip(const char *p, size_t len, cel_ip *out) { return parse_ip_err(p, len, out, NULL); }
+
+/* An error value with the text of b, which is freed. */
+static cel_value error_of(cel_call_ctx *cx, dra_buf *b)
+{
+    cel_value r = cel_errorf_s(cx->scratch, "%s", dra_buf_str(b));
+    dra_buf_free(b);
+    return r;
 }
 static void format_ip(const cel_ip *ip, char *buf, size_t cap)
 {
-    inet_ntop(ip->family == 4 ? AF_INET : AF_INET6, ip->addr, buf, (socklen_t)cap);
-}
-F(ip_parse)
+    dra_buf b = DRA_BUF_INIT;
+    cel_netip_format(ip->addr, ip->family, &b);
+    snprintf(buf, cap, "%s", dra_buf_str(&b));
+    dra_buf_free(&b);
+}F(ip_parse)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_IP);
-    if (!parse_ip(a[0].v.s.ptr, a[0].v.s.len, &o->u.ip))
-        return cel_errorf_s(cx->scratch, "IP Address %.*s parse error during conversion from string: invalid IP address",
-                            (int)(a[0].v.s.len > 64 ? 64 : a[0].v.s.len), a[0].v.s.ptr);
+    dra_buf err = DRA_BUF_INIT;
+    if (!parse_ip_err(a[0].v.s.ptr, a[0].v.s.len, &o->u.ip, &err))
+        return error_of(cx, &err);
     return cel_objval(o);
 }
 F(ip_is) { cel_ip ip; return cel_bool(parse_ip(a[0].v.s.ptr, a[0].v.s.len, &ip)); }
 F(ip_is_canonical)
 {
     cel_ip ip;
-    if (!parse_ip(a[0].v.s.ptr, a[0].v.s.len, &ip))
-        return cel_errorf_s(cx->scratch, "IP Address %.*s parse error during conversion from string: invalid IP address",
-                            (int)(a[0].v.s.len > 64 ? 64 : a[0].v.s.len), a[0].v.s.ptr);
+    dra_buf err = DRA_BUF_INIT;
+    if (!parse_ip_err(a[0].v.s.ptr, a[0].v.s.len, &ip, &err))
+        return error_of(cx, &err);
     char buf[64];
     format_ip(&ip, buf, sizeof buf);
     return cel_bool(strlen(buf) == a[0].v.s.len && memcmp(buf, a[0].v.s.ptr, a[0].v.s.len) == 0);
@@ -247,25 +265,35 @@ F(ip_to_string)
     return cel_string_copy_s(cx->scratch, buf, strlen(buf));
 }
 
+/* library/cidr.go parseCIDR over Go's netip.ParsePrefix; the error text,
+ * as stringToCIDR wraps it, is appended to err (may be NULL). */
+static bool parse_cidr_err(const char *p, size_t len, cel_ip *ip, int *prefix, dra_buf *err)
+{
+    static const char wrap[] = "network address parse error during conversion from string: ";
+    cel_netip a;
+    dra_buf why = DRA_BUF_INIT;
+    bool ok = cel_netip_parse_prefix(p, len, &a, prefix, err ? &why : NULL);
+    if (!ok && err) {
+        dra_buf_printf(err, "%s%s%s", wrap, wrap, dra_buf_str(&why));
+    } else if (ok && cel_netip_is_4in6(&a)) {
+        ok = false;
+        if (err) {
+            dra_buf_printf(err, "%sIPv4-mapped IPv6 address ", wrap);
+            dra_go_quote(err, p, len);
+            dra_buf_puts(err, " is not allowed");
+        }
+    }
+    dra_buf_free(&why);
+    if (ok) {
+        memset(ip, 0, sizeof *ip);
+        memcpy(ip->addr, a.addr, 16);
+        ip->family = (uint8_t)a.family;
+    }
+    return ok;
+}
 static bool parse_cidr(const char *p, size_t len, cel_ip *ip, int *prefix)
 {
-    const char *slash = memchr(p, '/', len);
-    if (!slash || !parse_ip(p, (size_t)(slash - p), ip))
-        return false;
-    size_t rest = len - (size_t)(slash - p) - 1;
-    if (rest == 0 || rest > 3)
-        return false;
-    int v = 0;
-    for (size_t i = 0; i < rest; i++) {
-        char c = slash[1 + i];
-        if (c < '0' || c > '9' || (i == 0 && c == '0' && rest > 1))
-            return false;
-        v = v * 10 + (c - '0');
-    }
-    if (v > (ip->family == 4 ? 32 : 128))
-        return false;
-    *prefix = v;
-    return true;
+    return parse_cidr_err(p, len, ip, prefix, NULL);
 }
 static void mask_ip(cel_ip *ip, int prefix)
 {
@@ -276,9 +304,9 @@ static void mask_ip(cel_ip *ip, int prefix)
 F(cidr_parse)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_CIDR);
-    if (!parse_cidr(a[0].v.s.ptr, a[0].v.s.len, &o->u.cidr.ip, &o->u.cidr.prefix))
-        return cel_errorf_s(cx->scratch, "network address parse error during conversion from string: network address %.*s",
-                            (int)(a[0].v.s.len > 64 ? 64 : a[0].v.s.len), a[0].v.s.ptr);
+    dra_buf err = DRA_BUF_INIT;
+    if (!parse_cidr_err(a[0].v.s.ptr, a[0].v.s.len, &o->u.cidr.ip, &o->u.cidr.prefix, &err))
+        return error_of(cx, &err);
     return cel_objval(o);
 }
 F(cidr_is) { cel_ip ip; int pre; return cel_bool(parse_cidr(a[0].v.s.ptr, a[0].v.s.len, &ip, &pre)); }
@@ -295,9 +323,11 @@ static bool cidr_contains(const cel_value *c, const cel_ip *ip)
 F(cidr_contains_ip) { return cel_bool(cidr_contains(&a[0], IP(a[1]))); }
 F(cidr_contains_ip_string)
 {
+    /* cidr.go cidrContainsIPString: a string that is no IP is "no such
+     * overload" (the parse error is dropped) */
     cel_ip ip;
     if (!parse_ip(a[1].v.s.ptr, a[1].v.s.len, &ip))
-        return cel_error("IP Address parse error during conversion from string: invalid IP address");
+        return cel_no_such_overload();
     return cel_bool(cidr_contains(&a[0], &ip));
 }
 static cel_value contains_cidr(const cel_value *c, const cel_ip *ip, int prefix)
@@ -309,10 +339,12 @@ static cel_value contains_cidr(const cel_value *c, const cel_ip *ip, int prefix)
 F(cidr_contains_cidr) { return contains_cidr(&a[0], &CIDR(a[1])->ip, CIDR(a[1])->prefix); }
 F(cidr_contains_cidr_string)
 {
+    /* cidr.go cidrContainsCIDRString: the parse error is the answer */
     cel_ip ip;
     int pre;
-    if (!parse_cidr(a[1].v.s.ptr, a[1].v.s.len, &ip, &pre))
-        return cel_error("network address parse error during conversion from string");
+    dra_buf err = DRA_BUF_INIT;
+    if (!parse_cidr_err(a[1].v.s.ptr, a[1].v.s.len, &ip, &pre, &err))
+        return error_of(cx, &err);
     return contains_cidr(&a[0], &ip, pre);
 }
 F(cidr_ip)

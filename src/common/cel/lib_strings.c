@@ -210,14 +210,15 @@ F(split3) { return split_n(cx, a, a[2].v.i); }
 static cel_value substring(cel_call_ctx *cx, const cel_value *s, int64_t start, int64_t end, bool has_end)
 {
     size_t cps = dra_utf8_len(s->v.s.ptr, s->v.s.len);
+    /* ext/strings.go substrRange: the order of start and end first */
     if (!has_end)
         end = (int64_t)cps;
+    else if (start > end)
+        return cel_errorf_s(cx->scratch, "invalid substring range. start: %" PRId64 ", end: %" PRId64, start, end);
     if (start < 0 || (uint64_t)start > cps)
         return out_of_range(cx, start);
     if (end < 0 || (uint64_t)end > cps)
         return out_of_range(cx, end);
-    if (start > end)
-        return cel_errorf_s(cx->scratch, "invalid substring range. start: %" PRId64 ", end: %" PRId64, start, end);
     size_t o1 = dra_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)start);
     size_t o2 = dra_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)end);
     return cel_string(s->v.s.ptr + o1, o2 - o1);

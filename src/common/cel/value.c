@@ -1,6 +1,7 @@
 /* CEL runtime values: scratch memory, construction, equality, ordering, map
  * lookup, UTF-8 helpers and printing. */
 #include "value.h"
+#include "netip.h"
 #include "../base/hash.h"
 #include "../base/utf8.h"
 #include "../model/time.h"
@@ -869,6 +870,16 @@ void cel_value_format(const cel_value *v, dra_buf *b)
             dra_buf_printf(b, "semver(\"%s\")", dra_semver_format(&o->u.semver, tmp, sizeof tmp));
             break;
         case CEL_OBJ_URL: dra_buf_printf(b, "url(\"%s\")", o->u.url.text); break;
+        case CEL_OBJ_IP:
+            dra_buf_puts(b, "ip(\"");
+            cel_netip_format(o->u.ip.addr, o->u.ip.family, b);
+            dra_buf_puts(b, "\")");
+            break;
+        case CEL_OBJ_CIDR:
+            dra_buf_puts(b, "cidr(\"");
+            cel_netip_format(o->u.cidr.ip.addr, o->u.cidr.ip.family, b);
+            dra_buf_printf(b, "/%d\")", o->u.cidr.prefix);
+            break;
         case CEL_OBJ_FORMAT: dra_buf_printf(b, "format.%s()", o->u.format.name); break;
         default: dra_buf_puts(b, cel_value_type_name(v)); break;
         }
