@@ -1321,6 +1321,26 @@ UNIT_TEST(error_texts_as_upstream)
     EV("lists.range(1000001)", "ERROR: lists.range: size 1000001 exceeds maximum allowed (1000000)");
 }
 
+/* cel-go v0.29.2's ext.Lists cost trackers (ext/lists.go trackListFlatten,
+ * trackListDistinct, trackListSort, trackListSortBy) assert their
+ * arguments' Go types; charging a call on an error panics, and
+ * Program.Eval fails the whole evaluation with the panic's text, past
+ * any || that would have absorbed the error.  As upstream-cel prints. */
+UNIT_TEST(list_tracker_panics_as_upstream)
+{
+    EV("[[1]].flatten(1/0)", "ERROR: internal error: interface conversion: ref.Val is *types.Err, not types.Int");
+    EV("dyn(1/0).distinct()",
+       "ERROR: internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
+    EV("(1/0 > 0 ? [1] : [2]).sort()",
+       "ERROR: internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
+    EV("[1].sortBy(x, 1/0)",
+       "ERROR: internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
+    EV("dyn(1/0).distinct() == [] || true",
+       "ERROR: internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
+    EV("true || dyn(1/0).distinct() == []", "true");
+    EV("[[1]].flatten(dyn(1)) == [1]", "true");
+}
+
 /* IP and CIDR strings are parsed as Go's net/netip does, under the
  * Kubernetes libraries' rules (apiserver v0.37.2 library/ip.go
  * parseIPAddr, cidr.go parseCIDR and stringToCIDR), with their texts;

@@ -98,6 +98,27 @@ static uint64_t planned_cost(const cel_node *n, const cel_value *args, size_t na
     return 1;
 }
 
+/* cel-go v0.29.2's cost trackers of ext.Lists (ext/lists.go
+ * trackListDistinct, trackListSort, trackListSortBy, trackListFlatten)
+ * assert their argument's Go type, and charging a call whose argument
+ * failed panics; Program.Eval recovers and the whole evaluation fails
+ * with "internal error: ..." (an error a surrounding || would have
+ * absorbed included).  The evaluation stops the same way here. */
+static const char *tracker_panic(const cel_node *n, const cel_value *args, size_t nargs)
+{
+    if (n->u.call.noverloads != 1)
+        return NULL; /* dispatched dynamically: no overload id, no tracker */
+    const char *id = n->u.call.overloads[0]->id;
+    size_t at = !strcmp(id, "list_@sortByAssociatedKeys") || !strcmp(id, "list_flatten_int") ? 1 : 0;
+    if (at >= nargs || args[at].kind != CEL_ERROR)
+        return NULL;
+    if (!strcmp(id, "list_flatten_int"))
+        return "internal error: interface conversion: ref.Val is *types.Err, not types.Int";
+    if (!strcmp(id, "list_distinct") || !strcmp(id, "list_sort") || !strcmp(id, "list_@sortByAssociatedKeys"))
+        return "internal error: interface conversion: *types.Err is not traits.Lister: missing method Add";
+    return NULL;
+}
+
 /* Dispatch codes for calls the evaluator handles itself (cel_node.eval_op). */
 enum {
     OP_CALL = 0, /* an ordinary overloaded call */
@@ -513,9 +534,21 @@ typedef struct ev {
     unsigned long inits[MAX_LOCALS]; /* accumulators initialised in each slot so far */
     accu_frame *accus;      /* innermost mutable accumulator, or NULL */
     const cel_node *free_base; /* an attribute whose own cost is waived (a ternary's branch) */
+    const char *aborted;    /* why the evaluation stopped besides the cost limit, or NULL */
 } ev;
 
 static const cel_value cancelled_value = {.kind = CEL_ERROR, .v.err = CEL_COST_LIMIT_ERROR};
+
+/* Stop the evaluation when charging this call makes cel-go panic. */
+static bool tracker_panics(ev *e, const cel_node *n, const cel_value *args, size_t nargs)
+{
+    const char *why = tracker_panic(n, args, nargs);
+    if (why) {
+        e->aborted = why;
+        e->cancelled = true;
+    }
+    return why != NULL;
+}
 
 static bool charge(ev *e, uint64_t c)
 {
@@ -1161,7 +1194,11 @@ static cel_value eval_call(ev *e, const cel_node *n)
          * call when every argument was evaluated (evalUnary, evalBinary;
          * evalVarArgs stops at the first error, and an argument never
          * evaluated leaves the call uncharged). */
-        if (nargs < total || (e->prm->flags & CEL_EVAL_NO_COST))
+        if (nargs < total)
+            return first_err;
+        if (tracker_panics(e, n, args, nargs))
+            return cancelled_value;
+        if (e->prm->flags & CEL_EVAL_NO_COST)
             return first_err;
         if (!charge(e, planned_cost(n, args, nargs, &first_err)))
             return cancelled_value;
@@ -1466,13 +1503,14 @@ cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint
     e.cx.regexes = params->regexes;
     e.cost = 0;
     e.cancelled = false;
+    e.aborted = NULL;
     e.nlocals = 0;
     e.accus = NULL;
     e.free_base = NULL;
     memset(e.inits, 0, sizeof e.inits);
     cel_value r = eval(&e, root);
     if (e.cancelled)
-        r = cancelled_value;
+        r = e.aborted ? cel_error(e.aborted) : cancelled_value;
     if (cost)
         *cost = e.cost;
     return r;
