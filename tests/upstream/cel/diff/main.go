@@ -68,7 +68,7 @@ func main() {
 	maxDevs := flag.Int("devices", 12, "devices taken from the project's ResourceSlices")
 	verbose := flag.Bool("v", false, "list every disagreement, unshrunk")
 	dump := flag.String("dump", "", "also write every request to this file (JSON lines)")
-	only := flag.String("expr", "", "compare just this expression, on every device and none, and show both answers")
+	only := flag.String("expr", "", "compare just this expression, on every device and none, and show where the answers differ")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintln(stderr, "cel-diff: unexpected arguments:", flag.Args())
@@ -426,6 +426,9 @@ func explain(c, u *proc, root, expr string, maxDevs int) int {
 		for _, d := range ds {
 			fmt.Printf("  %-13s C:        %s\n  %-13s upstream: %s\n", d.field, d.c, "", d.up)
 		}
+	}
+	if code == 0 {
+		fmt.Printf("agree on all %d requests\n", len(reqs))
 	}
 	return code
 }
