@@ -1172,8 +1172,10 @@ UNIT_TEST(opt_optimize_as_kubernetes)
 /* How cel-go v0.29.2 charges calls, attributes and literals around errors
  * and dynamic dispatch (interpreter/runtimecost.go, interpretable.go,
  * planner.go): a call dispatched dynamically costs 1 (no overload cost);
- * var-args calls (3+ arguments, compiled patterns) stop at the first
- * failing argument and are charged only when every argument ran; list
+ * var-args calls (3+ arguments, compiled patterns, and one or two
+ * arguments dispatched dynamically, unless the standard library binds
+ * the function once, as its operators, size and matches) stop at the
+ * first failing argument and are charged only when every argument ran; list
  * and map literals are charged even when an element fails; an absent
  * optional qualifier is not charged; has() on a non-attribute costs its
  * relative attribute.  Costs and values as upstream-cel prints them. */
@@ -1196,6 +1198,10 @@ UNIT_TEST(runtime_costs_as_upstream)
         {"'abc'.substring(1/0, 2)", "error(\"division by zero\")", 1},
         {"string(1/0).matches('a')", "error(\"division by zero\")", 2},
         {"string(1/0).contains('a')", "error(\"division by zero\")", 3},
+        {"dyn(1/0) < 1", "error(\"division by zero\")", 3},
+        {"dyn(1/0) >= [1].map(x, x)[0]", "error(\"division by zero\")", 19},
+        {"dyn(1/0) * [1].map(x, x)[0]", "error(\"division by zero\")", 19},
+        {"dyn(1/0) in [[1].map(x, x)[0]]", "error(\"division by zero\")", 29},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);

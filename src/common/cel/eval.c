@@ -450,8 +450,14 @@ static void prepare_node(prep *p, cel_node *n)
     case CEL_NODE_CALL: {
         prepare_call(p, n);
         size_t total = n->u.call.nargs + (n->u.call.target ? 1 : 0);
-        n->var_args = total == 0 || total >= 3 || n->u.call.noverloads != 1 ||
-                      !strcmp(n->u.call.overloads[0]->id, "string_format");
+        /* planner.go planCall: one or two arguments make an evalUnary or
+         * evalBinary when the overload, or the function by its name, binds
+         * them so (a singleton binding, or a single overload); a function
+         * dispatched dynamically, or one bound as a FunctionOp, makes an
+         * evalVarArgs, which stops at the first argument that fails. */
+        n->var_args = total == 0 || total >= 3 ||
+                      (n->u.call.noverloads != 1 && !cel_stdlib_singleton(n->u.call.function)) ||
+                      (n->u.call.noverloads == 1 && !strcmp(n->u.call.overloads[0]->id, "string_format"));
         if (p->optimize)
             optimize_call(p, n);
         break;

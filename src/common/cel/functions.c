@@ -377,6 +377,21 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
  * other function, conversions and libraries included, is guarded by its
  * signature (common/decls/decls.go MaybeNoSuchOverload): "no such
  * overload: lowerAscii(int)", with the arguments' runtime type names. */
+/* cel-go v0.29.2 common/stdlib/standard.go: the functions declared with a
+ * singleton binding. */
+bool cel_stdlib_singleton(const char *f)
+{
+    static const char *const names[] = {
+        CEL_OP_ADD, CEL_OP_SUBTRACT, CEL_OP_MULTIPLY, CEL_OP_DIVIDE, CEL_OP_MODULO, CEL_OP_NEGATE,
+        CEL_OP_LESS, CEL_OP_LESS_EQUALS, CEL_OP_GREATER, CEL_OP_GREATER_EQUALS, CEL_OP_EQUALS,
+        CEL_OP_NOT_EQUALS, CEL_OP_IN, CEL_OP_LOGICAL_NOT, CEL_OP_LOGICAL_AND, CEL_OP_LOGICAL_OR,
+        CEL_OP_CONDITIONAL, CEL_OP_INDEX, "matches", "size", "dyn", "type"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(f, names[i]))
+            return true;
+    return false;
+}
+
 cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs)
 {
     static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS, CEL_OP_LESS, CEL_OP_LESS_EQUALS,
