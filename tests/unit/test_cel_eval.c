@@ -1178,7 +1178,8 @@ UNIT_TEST(opt_optimize_as_kubernetes)
  * first failing argument and are charged only when every argument ran; list
  * and map literals are charged even when an element fails; an absent
  * optional qualifier is not charged; has() on a non-attribute costs its
- * relative attribute.  Costs and values as upstream-cel prints them. */
+ * relative attribute; a selection or index on a failed operand is still
+ * charged the relative attribute (1), a failed index also its qualifier.  Costs and values as upstream-cel prints them. */
 UNIT_TEST(runtime_costs_as_upstream)
 {
     static const struct {
@@ -1202,6 +1203,13 @@ UNIT_TEST(runtime_costs_as_upstream)
         {"dyn(1/0) >= [1].map(x, x)[0]", "error(\"division by zero\")", 19},
         {"dyn(1/0) * [1].map(x, x)[0]", "error(\"division by zero\")", 19},
         {"dyn(1/0) in [[1].map(x, x)[0]]", "error(\"division by zero\")", 29},
+        {"[1][1/0]", "error(\"division by zero\")", 3},
+        {"dyn(1/0)[0]", "error(\"division by zero\")", 3},
+        {"dyn(1/0).a.b", "error(\"division by zero\")", 3},
+        {"dyn(1/0)[0][1]", "error(\"division by zero\")", 3},
+        {"[1][?(1/0)]", "error(\"division by zero\")", 2},
+        {"dyn(1/0)[?0]", "error(\"division by zero\")", 3},
+        {"string(1/0).split('-')[0].substring(4)", "error(\"division by zero\")", 5},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);

@@ -622,6 +622,14 @@ static uint64_t qualifier_cost(ev *e, const cel_node *n, const cel_node *operand
     return (key_attribute ? 0 : 1) + (is_attribute(operand) ? 0 : base_cost(e, n));
 }
 
+/* A field selection or an index whose operand failed: cel-go's relative
+ * attribute is still observed (1) though no qualifier ran; an operand
+ * that is an attribute itself has paid for the whole chain already. */
+static bool charge_failed_operand(ev *e, const cel_node *n, const cel_node *operand)
+{
+    return is_attribute(operand) || charge(e, base_cost(e, n));
+}
+
 #define EVAL_OR_RETURN(var, node)                 \
     cel_value var = eval(e, node);                \
     if (e->cancelled)                             \
@@ -767,8 +775,11 @@ static cel_value eval_select(ev *e, const cel_node *n)
         }
     }
     EVAL_OR_RETURN(obj, op);
-    if (obj.kind == CEL_ERROR)
+    if (obj.kind == CEL_ERROR) {
+        if (!n->u.select.test_only && !charge_failed_operand(e, n, op))
+            return cancelled_value;
         return obj;
+    }
     if (n->u.select.test_only) {
         /* has() on an operand that is no attribute is planned on a
          * relative attribute, which costs 1 (planner.go planSelect) */
@@ -1126,10 +1137,10 @@ static cel_value eval_call(ev *e, const cel_node *n)
     case OP_OPT_INDEX: {
         EVAL_OR_RETURN(obj, n->u.call.args[0]);
         if (obj.kind == CEL_ERROR)
-            return obj;
+            return charge_failed_operand(e, n, n->u.call.args[0]) ? obj : cancelled_value;
         EVAL_OR_RETURN(key, n->u.call.args[1]);
-        if (key.kind == CEL_ERROR)
-            return key;
+        if (key.kind == CEL_ERROR) /* a failed optional qualifier is not observed */
+            return charge_failed_operand(e, n, n->u.call.args[0]) ? key : cancelled_value;
         /* An optional qualifier is observed only when the key is present
          * (interpreter.go evalWatchConstQual.QualifyIfPresent): an absent
          * one costs 1 less than a plain index. */
@@ -1165,10 +1176,10 @@ static cel_value eval_call(ev *e, const cel_node *n)
     case OP_INDEX: {
         EVAL_OR_RETURN(obj, n->u.call.args[0]);
         if (obj.kind == CEL_ERROR)
-            return obj;
+            return charge_failed_operand(e, n, n->u.call.args[0]) ? obj : cancelled_value;
         EVAL_OR_RETURN(key, n->u.call.args[1]);
-        if (key.kind == CEL_ERROR)
-            return key;
+        if (key.kind == CEL_ERROR) /* the qualifier ran, and is observed */
+            return charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])) ? key : cancelled_value;
         return eval_index(e, n, obj, key);
     }
     default:
