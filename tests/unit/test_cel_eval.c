@@ -1210,6 +1210,10 @@ UNIT_TEST(runtime_costs_as_upstream)
         {"[1][?(1/0)]", "error(\"division by zero\")", 2},
         {"dyn(1/0)[?0]", "error(\"division by zero\")", 3},
         {"string(1/0).split('-')[0].substring(4)", "error(\"division by zero\")", 5},
+        /* ext.Lists trackers size an error result 1 (ext/costs.go actualSize) */
+        {"lists.range(-1)", "error(\"lists.range: size must be non-negative, got -1\")", 12},
+        {"[1, 2].slice(2, 1)",
+         "error(\"cannot slice(2, 1), start index must be less than or equal to end index\")", 12},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);

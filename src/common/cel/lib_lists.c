@@ -254,10 +254,11 @@ static uint64_t allocating_list(double factor, uint64_t size)
     return (uint64_t)((double)size * factor) + 1 + 10;
 }
 
-/* slice, range, reverse: the size of the result. */
+/* slice, range, reverse: the size of the result, 1 when it is an error
+ * (ext/costs.go actualSize: a value without a size counts 1). */
 static uint64_t cost_output_size(const cel_value *args, size_t n, const cel_value *result)
 {
-    return allocating_list(1, result->kind == CEL_LIST ? result->v.list->n : 0);
+    return allocating_list(1, result->kind == CEL_LIST ? result->v.list->n : 1);
 }
 
 /* flatten(depth): the depth times the size of the input. */
