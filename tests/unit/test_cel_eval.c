@@ -1214,6 +1214,17 @@ UNIT_TEST(runtime_costs_as_upstream)
         {"lists.range(-1)", "error(\"lists.range: size must be non-negative, got -1\")", 12},
         {"[1, 2].slice(2, 1)",
          "error(\"cannot slice(2, 1), start index must be less than or equal to end index\")", 12},
+        /* startsWith and endsWith traverse the prefix, not the string
+         * (interpreter/runtimecost.go costCall: args[1]) */
+        {"'abcdefghijklmnopqrstuvwxyz'.startsWith('a')", "true", 1},
+        {"'abcdefghijklmnopqrstuvwxyz'.endsWith('xyz')", "true", 1},
+        /* ext/sets.go trackSetsCost: 1 + the product, twice for equivalent */
+        {"sets.contains([1, 2, 3], [1, 2])", "true", 7},
+        {"sets.equivalent([1, 2, 3], [3, 2, 1])", "true", 19},
+        {"sets.intersects([1, 2], [5])", "false", 3},
+        /* ext/strings.go below version 5: no trackers, 1 a call */
+        {"'abcdefghijklmnopqrstuvwxyz'.charAt(3)", "\"d\"", 1},
+        {"strings.quote('abcdefghijklmnopqrstuvwxyz')", "\"\\\"abcdefghijklmnopqrstuvwxyz\\\"\"", 3},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);

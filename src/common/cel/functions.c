@@ -219,6 +219,7 @@ uint64_t cel_overload_cost(const cel_overload *o, const cel_value *args, size_t 
     switch (o->cost) {
     case CEL_COST_ONE: return 1;
     case CEL_COST_TRAVERSE0: return nargs > 0 ? ceil_scaled(cel_cost_size(&args[0]), f) : 1;
+    case CEL_COST_TRAVERSE1: return nargs > 1 ? ceil_scaled(cel_cost_size(&args[1]), f) : 1;
     case CEL_COST_MIN_SIZE: {
         if (nargs < 2)
             return 1;

@@ -44,6 +44,7 @@ typedef cel_value (*cel_impl)(cel_call_ctx *cx, const cel_value *args, size_t na
 typedef enum cel_cost_kind {
     CEL_COST_ONE = 0,        /* 1 */
     CEL_COST_TRAVERSE0,      /* ceil(size(arg0) * factor) */
+    CEL_COST_TRAVERSE1,      /* ceil(size(arg1) * factor): startsWith, endsWith (the prefix) */
     CEL_COST_MIN_SIZE,       /* ceil(min(size(arg0), size(arg1)) * factor): ==, !=, string/bytes ordering */
     CEL_COST_SUM_SIZE,       /* ceil((size(arg0) + size(arg1)) * factor): string/bytes + */
     CEL_COST_PRODUCT,        /* ceil(size0 * 0.1) * ceil(size1 * 0.1): contains */

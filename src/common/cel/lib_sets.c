@@ -36,16 +36,21 @@ static cel_value sets_intersects(cel_call_ctx *cx, const cel_value *a, size_t n)
     return cel_bool(false);
 }
 
-/* cel-go ext/sets.go costs these as the product of the list sizes. */
+/* cel-go ext/sets.go trackSetsCost: 1 for the call and the product of the
+ * list sizes, twice it for equivalent (each list against the other). */
 static uint64_t cost_product(const cel_value *a, size_t n, const cel_value *r)
 {
-    return cel_cost_size(&a[0]) * cel_cost_size(&a[1]);
+    return 1 + cel_cost_size(&a[0]) * cel_cost_size(&a[1]);
+}
+static uint64_t cost_product2(const cel_value *a, size_t n, const cel_value *r)
+{
+    return 1 + (uint64_t)((double)(cel_cost_size(&a[0]) * cel_cost_size(&a[1])) * 2.0);
 }
 
 #define LA (&cel_t_list_a)
 const cel_overload cel_lib_sets[] = {
     {"list_sets_contains_list", "sets.contains", false, 2, {LA, LA}, &cel_t_bool, sets_contains, CEL_COST_CUSTOM, 1, cost_product, CEL_LIB_SETS, false},
-    {"list_sets_equivalent_list", "sets.equivalent", false, 2, {LA, LA}, &cel_t_bool, sets_equivalent, CEL_COST_CUSTOM, 1, cost_product, CEL_LIB_SETS, false},
+    {"list_sets_equivalent_list", "sets.equivalent", false, 2, {LA, LA}, &cel_t_bool, sets_equivalent, CEL_COST_CUSTOM, 2, cost_product2, CEL_LIB_SETS, false},
     {"list_sets_intersects_list", "sets.intersects", false, 2, {LA, LA}, &cel_t_bool, sets_intersects, CEL_COST_CUSTOM, 1, cost_product, CEL_LIB_SETS, false},
 };
 const size_t cel_lib_sets_n = sizeof cel_lib_sets / sizeof cel_lib_sets[0];

@@ -597,7 +597,7 @@ const cel_overload cel_lib_std[] = {
     G("cel_@mapInsert_map_map", "cel.@mapInsert", T_MKV, map_insert_map, T_MKV, T_MKV),
 
     MC("contains_string", "contains", T_B, str_contains, CEL_COST_PRODUCT, 0.1, T_S, T_S),
-    MC("starts_with_string", "startsWith", T_B, str_starts, CEL_COST_TRAVERSE0, 0.1, T_S, T_S),
-    MC("ends_with_string", "endsWith", T_B, str_ends, CEL_COST_TRAVERSE0, 0.1, T_S, T_S),
+    MC("starts_with_string", "startsWith", T_B, str_starts, CEL_COST_TRAVERSE1, 0.1, T_S, T_S),
+    MC("ends_with_string", "endsWith", T_B, str_ends, CEL_COST_TRAVERSE1, 0.1, T_S, T_S),
 };
 const size_t cel_lib_std_n = sizeof cel_lib_std / sizeof cel_lib_std[0];

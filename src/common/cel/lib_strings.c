@@ -529,7 +529,13 @@ F(format)
 
 #define S (&cel_t_string)
 #define I (&cel_t_int)
-#define X(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_TRAVERSE0, 0.1, NULL, lib, false}
+/* Strings versions below 5 have no cost trackers or estimators of their
+ * own (cel-go ext/strings.go): a call costs 1, unless the Kubernetes
+ * estimator prices it by name (functions.c cel_k8s_call_cost); quote and
+ * format traverse their string (interpreter/runtimecost.go costCall,
+ * checker/cost.go functionCost: ExtQuoteString, ExtFormatString). */
+#define X(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, lib, false}
+#define XT(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_TRAVERSE0, 0.1, NULL, lib, false}
 const cel_overload cel_lib_strings[] = {
     X("string_char_at_int", "charAt", true, S, char_at, CEL_LIB_STRINGS, 2, S, I),
     X("string_index_of_string", "indexOf", true, I, index_of2, CEL_LIB_STRINGS, 2, S, S),
@@ -547,8 +553,8 @@ const cel_overload cel_lib_strings[] = {
     X("string_trim", "trim", true, S, trim, CEL_LIB_STRINGS, 1, S),
     X("list_join", "join", true, S, join1, CEL_LIB_STRINGS, 1, &cel_t_list_string),
     X("list_join_string", "join", true, S, join2, CEL_LIB_STRINGS, 2, &cel_t_list_string, S),
-    X("strings_quote", "strings.quote", false, S, quote, CEL_LIB_STRINGS, 1, S),
-    X("string_format", "format", true, S, format, CEL_LIB_STRINGS, 2, S, &cel_t_list_dyn),
+    XT("strings_quote", "strings.quote", false, S, quote, CEL_LIB_STRINGS, 1, S),
+    XT("string_format", "format", true, S, format, CEL_LIB_STRINGS, 2, S, &cel_t_list_dyn),
     X("string_reverse", "reverse", true, S, reverse, CEL_LIB_STRINGS_V3, 1, S),
 };
 const size_t cel_lib_strings_n = sizeof cel_lib_strings / sizeof cel_lib_strings[0];
