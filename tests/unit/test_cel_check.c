@@ -433,6 +433,49 @@ UNIT_TEST(dra_k8s_estimates_upstream)
     cel_env_free(env);
 }
 
+/* Estimated cost ranges as cel-go v0.29.2 checker/cost.go's coster gives
+ * them: entry sizes of list and map literals for iteration variables
+ * (computeEntrySize), cel.bind's variable sized by its value, dyn()
+ * transparent, startsWith by its prefix, ext.Sets priced by the product
+ * of the sizes; as upstream-cel check prints them, in the NewExpressions
+ * env with DRAListTypeAttributes. */
+UNIT_TEST(coster_estimates_upstream)
+{
+    static const struct {
+        const char *expr;
+        uint64_t min, max;
+    } cases[] = {
+        {"'abcdefghijklmnopqrstuvwxyz'.startsWith('a')", 1, 1},
+        {"sets.equivalent([1, 2, 3], [3, 2, 1]) && sets.contains([1, 2, 3], [1, 2]) && sets.intersects([1, 2], [5])", 39, 89},
+        {"cel.bind(x, ['abc', 'de'], x.all(y, y.contains('a')))", 28, 32},
+        {"{'a': 'bcd'}.exists(k, k.startsWith('a'))", 35, 37},
+        {"{'abc': 'bcd'}.all(k, v, v.contains(k))", 34, 37},
+        {"dyn([1, 2]).all(x, x > 0)", 18, 22},
+        {"[device.driver, 'abc'].map(x, x + x).all(y, y.size() > 2)", 58, 90},
+        {"(true ? ['ab'] : ['abc', 'd']).all(x, x == 'a')", 14, 21},
+        {"('ab' + device.driver).startsWith('a')", 4, 10},
+        {"'abcdefghijklmnopqrstuvwxyz'.charAt(3) == 'd'", 2, 2},
+    };
+    cel_dra_options o = {.new_expressions = true, .list_type_attributes = true};
+    cel_env *env = cel_dra_env_new(&o);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, cases[i].expr, strlen(cases[i].expr), &p);
+        CHECK(e == NULL);
+        dra_err_free(e);
+        if (!p)
+            continue;
+        uint64_t min = 0, max = 0;
+        cel_program_estimated_cost(p, &min, &max);
+        if (min != cases[i].min || max != cases[i].max)
+            fprintf(stderr, "  %s: %llu..%llu, upstream %llu..%llu\n", cases[i].expr, (unsigned long long)min,
+                    (unsigned long long)max, (unsigned long long)cases[i].min, (unsigned long long)cases[i].max);
+        CHECK(min == cases[i].min && max == cases[i].max);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+}
+
 /* Which `device` each environment declares (dynamic-resource-allocation
  * v0.37.2 cel/compile.go newCompiler; apiserver v0.37.2
  * pkg/cel/environment/environment.go filterAndBuildOpts): the

@@ -1,10 +1,14 @@
-/* Static cost estimation after cel-go checker/cost.go: per-node costs
- * (identifiers and field selections 1, literals 0, list literal 10, map
- * literal 30, message 40, calls by their overload's cost kind plus the
- * arguments), && / || / ?: with short-circuit minimums, and comprehensions
- * charged range-size × (condition + step).  Sizes come from literals, from
- * list/string concatenation and from the caller's size hint keyed by the
- * field path (AstNode.Path()). */
+/* Static cost estimation as cel-go v0.29.2 checker/cost.go does it: per
+ * node costs (identifiers and field selections 1, literals 0, list literal
+ * 10, map literal 30, message 40, calls as functionCost prices their
+ * overloads plus the arguments), && / || / ?: with short-circuit minimums,
+ * dyn() transparent to sizes, cel.bind's variable sized by its value, and
+ * comprehensions charged range size × (condition + step).  Sizes come, in
+ * cel-go's order (coster.computeSize), from what a call or literal made,
+ * from the caller's size hint keyed by the field path (AstNode.Path()),
+ * from scalar types, and from local variables; list and map literals also
+ * carry the sizes of their entries (computeEntrySize), which iteration
+ * variables and indexes take on. */
 #include "checker.h"
 #include "../base/utf8.h"
 
@@ -41,27 +45,45 @@ static uint64_t factor_ceil(uint64_t v, double f)
 }
 static est by_factor(est a, double f) { return (est){factor_ceil(a.min, f), factor_ceil(a.max, f)}; }
 
-/* Per-node side data, indexed by position in a small table keyed by node. */
+/* The sizes of a list's or map's entries (cel-go entrySizeEstimate);
+ * container is CEL_T_LIST or CEL_T_MAP. */
+typedef struct entry_size {
+    cel_type_kind container;
+    est key, val;
+} entry_size;
+
+/* A field path (cel-go AstNode.Path()); n == 0 is no path. */
+typedef struct fpath {
+    const char **v;
+    size_t n;
+} fpath;
+
+/* Per-node side data (cel-go exprPaths, computedSizes, computedEntrySizes). */
 typedef struct node_info {
     const cel_node *node;
-    const char **path; /* NULL when no path */
-    size_t npath;
-    bool has_size;
+    fpath path;
+    bool has_size, has_entry;
     est size;
+    entry_size entry;
 } node_info;
 
-typedef struct iter_range {
-    const char *var;
-    const cel_node *range; /* the range of an iteration variable, or ... */
-    bool accu;             /* ... the initial value of an accumulator (cel.bind's variable) */
-} iter_range;
+/* A variable a comprehension or cel.bind declares (cel-go localVar). */
+typedef struct local_var {
+    const char *name;
+    fpath path;
+    bool has_size, has_entry;
+    est size;
+    entry_size entry;
+} local_var;
 
 typedef struct coster {
     const cel_cost_options *opts;
     node_info *info;
     size_t ninfo, capinfo;
-    iter_range *iters;
-    size_t niters, capiters;
+    local_var *locals;
+    size_t nlocals, caplocals;
+    const char ***paths; /* every path array made, freed at the end */
+    size_t npaths, cappaths;
 } coster;
 
 static node_info *info_of(coster *c, const cel_node *n, bool create)
@@ -79,15 +101,51 @@ static node_info *info_of(coster *c, const cel_node *n, bool create)
     return &c->info[c->ninfo++];
 }
 
-static void set_path(coster *c, const cel_node *n, const char **base, size_t nbase, const char *last)
+/* base + last (cel-go append(path, last)). */
+static fpath extend(coster *c, fpath base, const char *last)
 {
-    node_info *ni = info_of(c, n, true);
-    ni->path = dra_xmalloc((nbase + 1) * sizeof *ni->path);
-    if (nbase)
-        memcpy(ni->path, base, nbase * sizeof *base);
-    ni->path[nbase] = last;
-    ni->npath = nbase + 1;
+    const char **v = dra_xmalloc((base.n + 1) * sizeof *v);
+    if (base.n)
+        memcpy(v, base.v, base.n * sizeof *v);
+    v[base.n] = last;
+    if (c->npaths == c->cappaths) {
+        c->cappaths = c->cappaths ? c->cappaths * 2 : 16;
+        c->paths = dra_xrealloc(c->paths, c->cappaths * sizeof *c->paths);
+    }
+    c->paths[c->npaths++] = v;
+    return (fpath){v, base.n + 1};
 }
+
+static const local_var *peek_local(const coster *c, const char *name)
+{
+    for (size_t i = c->nlocals; i-- > 0;)
+        if (!strcmp(c->locals[i].name, name))
+            return &c->locals[i];
+    return NULL;
+}
+
+static void push_local(coster *c, local_var v)
+{
+    if (c->nlocals == c->caplocals) {
+        c->caplocals = c->caplocals ? c->caplocals * 2 : 8;
+        c->locals = dra_xrealloc(c->locals, c->caplocals * sizeof *c->locals);
+    }
+    c->locals[c->nlocals++] = v;
+}
+
+/* cel-go coster.getPath: a local variable's, else what the node was given. */
+static fpath get_path(coster *c, const cel_node *n)
+{
+    if (n->kind == CEL_NODE_IDENT) {
+        const local_var *v = peek_local(c, n->u.ident.name);
+        if (v)
+            return v->path;
+    }
+    node_info *ni = info_of(c, n, false);
+    return ni ? ni->path : (fpath){NULL, 0};
+}
+
+static void set_path(coster *c, const cel_node *n, fpath p) { info_of(c, n, true)->path = p; }
 
 static void set_size(coster *c, const cel_node *n, est size)
 {
@@ -96,98 +154,134 @@ static void set_size(coster *c, const cel_node *n, est size)
     ni->size = size;
 }
 
-static bool sized_kind(const cel_type *t)
+static void set_entry(coster *c, const cel_node *n, const entry_size *e)
+{
+    if (!e)
+        return;
+    node_info *ni = info_of(c, n, true);
+    ni->has_entry = true;
+    ni->entry = *e;
+}
+
+/* checker/cost.go isScalar: a size known before evaluation. */
+static bool scalar(const cel_type *t)
 {
     if (!t)
-        return true;
+        return false;
     switch (t->kind) {
-    case CEL_T_STRING: case CEL_T_BYTES: case CEL_T_LIST: case CEL_T_MAP:
-    case CEL_T_DYN: case CEL_T_ANY: case CEL_T_PARAM: case CEL_T_ERROR:
+    case CEL_T_BOOL: case CEL_T_DOUBLE: case CEL_T_DURATION: case CEL_T_INT: case CEL_T_TIMESTAMP: case CEL_T_UINT:
         return true;
+    case CEL_T_OPTIONAL:
+        return t->nparams > 0 && scalar(t->params[0]);
     default:
         return false;
     }
 }
 
-static uint64_t code_points(const char *s, size_t len) { return dra_utf8_len(s, len); }
-
-/* cel-go coster.sizeEstimate. */
-static est size_of(coster *c, const cel_node *n)
+static bool hint(coster *c, fpath p, est *out)
 {
-    if (!n)
-        return UNKNOWN_SIZE;
-    if (!sized_kind(n->type))
-        return (est){1, 1};
+    cel_size_range r;
+    if (!p.n || !c->opts || !c->opts->size_hint || !c->opts->size_hint(c->opts->size_hint_ctx, p.v, p.n, &r))
+        return false;
+    *out = (est){r.min, r.max};
+    return true;
+}
+
+/* cel-go coster.computeSize: false when nothing tells. */
+static bool compute_size(coster *c, const cel_node *n, est *out)
+{
     node_info *ni = info_of(c, n, false);
-    if (ni && ni->has_size)
-        return ni->size;
-    switch (n->kind) {
-    case CEL_NODE_CONST:
-        if (n->u.constant.kind == CEL_CONST_STRING)
-            return (est){code_points(n->u.constant.v.s.data, n->u.constant.v.s.len),
-                         code_points(n->u.constant.v.s.data, n->u.constant.v.s.len)};
-        if (n->u.constant.kind == CEL_CONST_BYTES)
-            return (est){n->u.constant.v.s.len, n->u.constant.v.s.len};
-        return (est){1, 1};
+    if (ni && ni->has_size) {
+        *out = ni->size;
+        return true;
+    }
+    switch (n->kind) { /* computeExprSize */
+    case CEL_NODE_CONST: {
+        const cel_const *k = &n->u.constant;
+        uint64_t v = k->kind == CEL_CONST_STRING ? dra_utf8_len(k->v.s.data, k->v.s.len)
+                   : k->kind == CEL_CONST_BYTES  ? k->v.s.len
+                                                 : 1;
+        *out = (est){v, v};
+        return true;
+    }
     case CEL_NODE_LIST:
-        return (est){n->u.list.nelems, n->u.list.nelems};
+        *out = (est){n->u.list.nelems, n->u.list.nelems};
+        return true;
     case CEL_NODE_MAP:
-        return (est){n->u.map.nentries, n->u.map.nentries};
+        *out = (est){n->u.map.nentries, n->u.map.nentries};
+        return true;
     default:
         break;
     }
-    if (ni && ni->path && c->opts && c->opts->size_hint) {
-        cel_size_range r;
-        if (c->opts->size_hint(c->opts->size_hint_ctx, ni->path, ni->npath, &r))
-            return (est){r.min, r.max};
+    if (hint(c, get_path(c, n), out)) {
+        set_size(c, n, *out);
+        return true;
     }
-    return UNKNOWN_SIZE;
+    if (scalar(n->type)) {
+        *out = (est){1, 1};
+        return true;
+    }
+    if (n->kind == CEL_NODE_IDENT) {
+        const local_var *v = peek_local(c, n->u.ident.name);
+        if (v && v->has_size) {
+            *out = v->size;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* cel-go coster.sizeOrUnknown. */
+static est size_of(coster *c, const cel_node *n)
+{
+    est s;
+    return n && compute_size(c, n, &s) ? s : UNKNOWN_SIZE;
+}
+
+/* cel-go coster.computeEntrySize: NULL when unknown (the result is copied
+ * into *buf). */
+static const entry_size *compute_entry(coster *c, const cel_node *n, entry_size *buf)
+{
+    node_info *ni = info_of(c, n, false);
+    if (ni && ni->has_entry) {
+        *buf = ni->entry;
+        return buf;
+    }
+    if (n->kind == CEL_NODE_IDENT) {
+        const local_var *v = peek_local(c, n->u.ident.name);
+        if (v && v->has_entry) {
+            *buf = v->entry;
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+/* entrySizeEstimate.union: unknown unless both are known. */
+static const entry_size *entry_union(const entry_size *a, const entry_size *b, entry_size *buf)
+{
+    if (!a || !b)
+        return NULL;
+    *buf = (entry_size){a->container, unite(a->key, b->key), unite(a->val, b->val)};
+    return buf;
+}
+
+/* Copy n's computed size and entry sizes from src (copySizeEstimates). */
+static void copy_sizes(coster *c, const cel_node *n, const cel_node *src)
+{
+    est s;
+    entry_size buf;
+    if (compute_size(c, src, &s))
+        set_size(c, n, s);
+    set_entry(c, n, compute_entry(c, src, &buf));
 }
 
 static est cost(coster *c, const cel_node *n);
 
-static const iter_range *peek_iter(coster *c, const char *name)
-{
-    for (size_t i = c->niters; i-- > 0;)
-        if (!strcmp(c->iters[i].var, name))
-            return &c->iters[i];
-    return NULL;
-}
-
-static void push_iter(coster *c, const char *var, const cel_node *range, bool accu)
-{
-    if (c->niters == c->capiters) {
-        c->capiters = c->capiters ? c->capiters * 2 : 8;
-        c->iters = dra_xrealloc(c->iters, c->capiters * sizeof *c->iters);
-    }
-    c->iters[c->niters++] = (iter_range){var, range, accu};
-}
-
 static est cost_ident(coster *c, const cel_node *n)
 {
-    const iter_range *local = peek_iter(c, n->u.ident.name);
-    const cel_node *range = local && !local->accu ? local->range : NULL;
-    if (local && local->accu) {
-        /* an accumulator (cel.bind's variable): the path and size of its
-         * initial value (cel-go coster.pushLocalVar, computeSize) */
-        const cel_node *init = local->range;
-        node_info *ii = info_of(c, init, false);
-        if (ii && ii->path)
-            set_path(c, n, ii->path, ii->npath - 1, ii->path[ii->npath - 1]);
-        est sz = size_of(c, init);
-        if (sz.max != UINT64_MAX || sz.min != 0)
-            set_size(c, n, sz);
-    } else if (range) {
-        node_info *ri = info_of(c, range, false);
-        if (ri && ri->path && range->type) {
-            if (range->type->kind == CEL_T_LIST)
-                set_path(c, n, ri->path, ri->npath, "@items");
-            else if (range->type->kind == CEL_T_MAP)
-                set_path(c, n, ri->path, ri->npath, "@keys");
-        }
-    } else {
-        set_path(c, n, NULL, 0, n->u.ident.name);
-    }
+    const local_var *v = peek_local(c, n->u.ident.name);
+    set_path(c, n, v ? v->path : extend(c, (fpath){NULL, 0}, n->u.ident.name));
     return (est){1, 1};
 }
 
@@ -202,59 +296,18 @@ static est cost_select(coster *c, const cel_node *n)
     const cel_type *t = op->type;
     if (!t || t->kind == CEL_T_MAP || t->kind == CEL_T_STRUCT || t->kind == CEL_T_PARAM)
         sum = add(sum, (est){1, 1});
-    node_info *oi = info_of(c, op, false);
-    if (oi && oi->path)
-        set_path(c, n, oi->path, oi->npath, n->u.select.field);
+    set_path(c, n, extend(c, get_path(c, op), n->u.select.field));
     return sum;
-}
-
-/* Cost of one overload given argument size estimates (functions.h kinds). */
-static est overload_cost(const cel_overload *o, const est *sizes, size_t n)
-{
-    est s0 = n > 0 ? sizes[0] : (est){1, 1}, s1 = n > 1 ? sizes[1] : (est){1, 1};
-    switch (o->cost) {
-    case CEL_COST_TRAVERSE0:
-        return by_factor(s0, o->factor);
-    case CEL_COST_MIN_SIZE: { /* cel-go: {smallestMax > 0 ? 1 : 0, smallestMax} x factor */
-        uint64_t smallest = s0.max < s1.max ? s0.max : s1.max;
-        return by_factor((est){smallest > 0 ? 1 : 0, smallest}, o->factor);
-    }
-    case CEL_COST_SUM_SIZE:
-        return by_factor(add(s0, s1), o->factor);
-    case CEL_COST_PRODUCT:
-        return mul(by_factor(s0, 0.1), by_factor(s1, 0.1));
-    case CEL_COST_MATCHES:
-        return mul(by_factor(add(s0, (est){1, 1}), 0.1), by_factor(s1, 0.25));
-    case CEL_COST_SIZE1:
-        return s1;
-    case CEL_COST_CUSTOM: {
-        est r = o->factor > 0 ? by_factor(s0, o->factor) : (est){1, 1};
-        if (r.min < 1)
-            r.min = 1;
-        if (r.max < 1)
-            r.max = 1;
-        return r;
-    }
-    default:
-        return (est){1, 1};
-    }
 }
 
 /* Size estimate of a path below `base` (cel-go AstNode paths: "@items"). */
 static est size_of_path(coster *c, const cel_node *base, const char *last)
 {
-    node_info *bi = info_of(c, base, false);
-    if (!bi || !bi->path || !c->opts || !c->opts->size_hint)
+    fpath p = get_path(c, base);
+    est r;
+    if (!p.n || !hint(c, extend(c, p, last), &r))
         return UNKNOWN_SIZE;
-    const char *path[32];
-    if (bi->npath + 1 > sizeof path / sizeof path[0])
-        return UNKNOWN_SIZE;
-    memcpy(path, bi->path, bi->npath * sizeof *path);
-    path[bi->npath] = last;
-    cel_size_range r;
-    if (c->opts->size_hint(c->opts->size_hint_ctx, path, bi->npath + 1, &r))
-        return (est){r.min, r.max};
-    return UNKNOWN_SIZE;
+    return r;
 }
 
 static bool is_one_of(const char *f, const char *const *names, size_t n)
@@ -342,8 +395,9 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
         }
         if (t->kind == CEL_T_OPAQUE && !strcmp(name, "kubernetes.URL")) {
             /* library/cost.go reads the right operand's computed size twice */
-            node_info *ri = info_of(c, argv[1], false);
-            est size = ri && ri->has_size ? ri->size : one;
+            est size;
+            if (!compute_size(c, argv[1], &size))
+                size = one;
             *out = by_factor((est){1, size.max}, T);
             return true;
         }
@@ -475,11 +529,14 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
     } else if ((!strcmp(id, "list_flatten") || !strcmp(id, "list_flatten_int")) && member && k <= 2) {
         factor = k == 2 ? (double)literal_uint(argv[1], UINT64_MAX) : 1;
         size = sizes[0];
-    } else if (!strcmp(id, "list_distinct") || !strcmp(id, "list_sort") || !strcmp(id, "list_@sortByAssociatedKeys")) {
-        if (!member || k != (strcmp(id, "list_@sortByAssociatedKeys") ? 1u : 2u))
+    } else if (!strcmp(id, "list_distinct") || (o->lib == CEL_LIB_LISTS && (!strcmp(o->function, "sort") ||
+                                                                             !strcmp(o->function, "@sortByAssociatedKeys")))) {
+        bool sort_by = !strcmp(o->function, "@sortByAssociatedKeys");
+        if (!member || k != (sort_by ? 2u : 1u))
             return false;
-        const cel_node *l = argv[k - 1];
-        const cel_type *t = l->type && l->type->kind == CEL_T_LIST && l->type->nparams ? l->type->params[0] : NULL;
+        /* the overload's element type (estimateListSort(t), estimateListSortBy(u)) */
+        const cel_type *lt = o->params[sort_by ? 1 : 0];
+        const cel_type *t = lt && lt->kind == CEL_T_LIST && lt->nparams ? lt->params[0] : NULL;
         factor = strcmp(id, "list_distinct") && t && (t->kind == CEL_T_STRING || t->kind == CEL_T_BYTES) ? 2.1 : 2;
         size = mul(sizes[k - 1], sizes[k - 1]);
     } else {
@@ -490,89 +547,226 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
     return true;
 }
 
+/* cel-go ext/sets.go estimateSetsCost: the product of the list sizes, twice
+ * it for equivalent, and 1 for the call.  False for other overloads. */
+static bool sets_estimate(const cel_overload *o, const est *sizes, size_t k, est *out)
+{
+    double factor = !strcmp(o->id, "list_sets_equivalent_list") ? 2
+                  : !strcmp(o->id, "list_sets_contains_list") || !strcmp(o->id, "list_sets_intersects_list") ? 1
+                                                                                                             : 0;
+    if (factor == 0 || k != 2)
+        return false;
+    *out = add(by_factor(mul(sizes[0], sizes[1]), factor), (est){1, 1});
+    return true;
+}
+
+/* cel-go checker/cost.go functionCost for overload o of call n, the
+ * argument costs included (argv[0] is the target of a member call; the
+ * target's own cost is the caller's).  *result is the call's result size
+ * when the rule gives one. */
+static est function_cost(coster *c, const cel_node *n, const cel_overload *o, const cel_node *const *argv,
+                         const est *costs, const est *sizes, size_t k, bool *has_result, est *result)
+{
+    bool member = n->u.call.target != NULL;
+    size_t first = member ? 1 : 0, nargs = k - first;
+    const cel_node *const *args = argv + first;
+    const est *arg_sizes = sizes + first;
+    est args_cost = {0, 0};
+    for (size_t i = first; i < k; i++)
+        args_cost = add(args_cost, costs[i]);
+    const char *id = o->id;
+    const double T = 0.1;
+    est r;
+    *has_result = false;
+    if (lists_estimate(c, n, o, argv, sizes, k, &r) || sets_estimate(o, sizes, k, &r) ||
+        (c->opts && c->opts->kubernetes_costs && k8s_estimate(c, n, o, argv, sizes, k, &r)))
+        return add(r, args_cost);
+    if (!strcmp(id, "string_format") && member)
+        return add(by_factor(sizes[0], T), args_cost);
+    if (nargs == 1 && !member &&
+        (!strcmp(id, "string_to_bytes") || !strcmp(id, "bytes_to_string") || !strcmp(id, "strings_quote"))) {
+        est sz = arg_sizes[0];
+        *has_result = true; /* unsigned arithmetic wraps, as Go's does */
+        *result = !strcmp(id, "string_to_bytes") ? (est){sz.min, sz.max * 4}
+                : !strcmp(id, "bytes_to_string") ? (est){sz.min / 4, sz.max}
+                                                 : (est){sz.min + 2, sz.max * 2 + 2};
+        return add(by_factor(sz, T), args_cost);
+    }
+    if ((!strcmp(id, "starts_with_string") || !strcmp(id, "ends_with_string")) && nargs == 1)
+        return add(by_factor(arg_sizes[0], T), args_cost);
+    if (!strcmp(id, "in_list") && nargs == 2)
+        return add(arg_sizes[1], args_cost);
+    if ((!strcmp(id, "matches_string") && member && nargs == 1) || (!strcmp(id, "matches") && !member && nargs == 2)) {
+        est str = by_factor(add(sizes[0], (est){1, 1}), T), re = by_factor(sizes[1], 0.25);
+        return add(mul(str, re), args_cost);
+    }
+    if (!strcmp(id, "contains_string") && member && nargs == 1)
+        return add(mul(by_factor(sizes[0], T), by_factor(sizes[1], T)), args_cost);
+    if ((!strcmp(id, "logical_or") || !strcmp(id, "logical_and")) && k == 2)
+        return (est){costs[0].min, add(costs[0], costs[1]).max};
+    if (!strcmp(id, "conditional") && k == 3) {
+        entry_size b1, b2, b3;
+        set_entry(c, n, entry_union(compute_entry(c, args[1], &b1), compute_entry(c, args[2], &b2), &b3));
+        *has_result = true;
+        *result = unite(arg_sizes[1], arg_sizes[2]);
+        return add(costs[0], unite(costs[1], costs[2]));
+    }
+    if ((!strcmp(id, "add_string") || !strcmp(id, "add_bytes") || !strcmp(id, "add_list")) && nargs == 2) {
+        entry_size b1, b2, b3;
+        set_entry(c, n, entry_union(compute_entry(c, args[0], &b1), compute_entry(c, args[1], &b2), &b3));
+        *has_result = true;
+        *result = add(arg_sizes[0], arg_sizes[1]);
+        if (!strcmp(id, "add_list"))
+            return add((est){1, 1}, args_cost);
+        return add(by_factor(*result, T), args_cost);
+    }
+    if (nargs == 2 && (!strcmp(id, "equals") || !strcmp(id, "not_equals") ||
+                       IS_ONE_OF(id, "less_string", "greater_string", "less_equals_string", "greater_equals_string",
+                                 "less_bytes", "greater_bytes", "less_equals_bytes", "greater_equals_bytes"))) {
+        uint64_t smallest = arg_sizes[0].max < arg_sizes[1].max ? arg_sizes[0].max : arg_sizes[1].max;
+        return add(by_factor((est){smallest > 0 ? 1 : 0, smallest}, T), args_cost);
+    }
+    return add((est){1, 1}, args_cost);
+}
+
 static est cost_call(coster *c, const cel_node *n)
 {
     const char *fn = n->u.call.function;
+    /* coster.maybeUnwrapDynCall: 1 and the argument's cost, its sizes */
+    if (!strcmp(fn, "dyn") && !n->u.call.target && n->u.call.nargs == 1) {
+        est r = add((est){1, 1}, cost(c, n->u.call.args[0]));
+        copy_sizes(c, n, n->u.call.args[0]);
+        return r;
+    }
     size_t nargs = n->u.call.nargs + (n->u.call.target ? 1 : 0);
     const cel_node *argv[CEL_MAX_ARGS + 4];
-    est costs[CEL_MAX_ARGS + 4];
+    est costs[CEL_MAX_ARGS + 4], sizes[CEL_MAX_ARGS + 4];
     size_t k = 0;
-    est sum = {0, 0};
-    if (n->u.call.target && k < sizeof argv / sizeof *argv)
+    if (n->u.call.target)
         argv[k++] = n->u.call.target;
     for (size_t i = 0; i < n->u.call.nargs && k < sizeof argv / sizeof *argv; i++)
         argv[k++] = n->u.call.args[i];
-    if (nargs > k) { /* more arguments than any overload takes: cost them plainly */
-        for (size_t i = 0; i < n->u.call.nargs; i++)
-            sum = add(sum, cost(c, n->u.call.args[i]));
-        return add(sum, (est){1, 1});
-    }
-    for (size_t i = 0; i < k; i++) {
-        costs[i] = cost(c, argv[i]);
-        sum = add(sum, costs[i]);
-    }
-    if (!strcmp(fn, CEL_OP_LOGICAL_AND) || !strcmp(fn, CEL_OP_LOGICAL_OR)) {
-        if (k == 2)
-            return (est){costs[0].min, add(costs[0], costs[1]).max};
+    if (nargs > k || n->u.call.noverloads == 0) { /* not from the checker: cost it plainly */
+        est sum = {1, 1};
+        for (size_t i = 0; i < k; i++)
+            sum = add(sum, cost(c, argv[i]));
         return sum;
     }
-    if (!strcmp(fn, CEL_OP_CONDITIONAL) && k == 3) {
-        est branches = unite(costs[1], costs[2]);
-        return add(costs[0], branches);
-    }
-    /* Paths through index operations (cel-go adds @items / @values). */
-    if ((!strcmp(fn, CEL_OP_INDEX) || !strcmp(fn, CEL_OP_OPT_INDEX)) && k == 2) {
-        node_info *ti = info_of(c, argv[0], false);
-        const cel_type *t = argv[0]->type;
-        if (ti && ti->path && t) {
-            if (t->kind == CEL_T_LIST)
-                set_path(c, n, ti->path, ti->npath, "@items");
-            else if (t->kind == CEL_T_MAP)
-                set_path(c, n, ti->path, ti->npath, "@values");
-        }
-    }
-    if (!strcmp(fn, CEL_OP_OPT_SELECT) && k == 2) {
-        node_info *ti = info_of(c, argv[0], false);
-        const cel_node *f = argv[1];
-        if (ti && ti->path && f->kind == CEL_NODE_CONST && f->u.constant.kind == CEL_CONST_STRING)
-            set_path(c, n, ti->path, ti->npath, f->u.constant.v.s.data);
-    }
-    est sizes[CEL_MAX_ARGS + 4];
+    for (size_t i = 0; i < k; i++)
+        costs[i] = cost(c, argv[i]);
     for (size_t i = 0; i < k; i++)
         sizes[i] = size_of(c, argv[i]);
-    if (n->u.call.noverloads == 0)
-        return add(sum, (est){1, 1});
-    est fc = {0, 0};
-    bool first = true;
+    est fc = {UINT64_MAX, 0}, result = {0, 0};
+    bool has_result = false;
     for (size_t i = 0; i < n->u.call.noverloads; i++) {
         const cel_overload *o = n->u.call.overloads[i];
-        est oc;
-        if (!lists_estimate(c, n, o, argv, sizes, k, &oc) &&
-            !(c->opts && c->opts->kubernetes_costs && k8s_estimate(c, n, o, argv, sizes, k, &oc)))
-            oc = overload_cost(o, sizes, k);
-        fc = first ? oc : unite(fc, oc);
-        first = false;
-        /* Result sizes of concatenations. */
-        if (k == 2 && (!strcmp(o->id, "add_list") || !strcmp(o->id, "add_string") || !strcmp(o->id, "add_bytes")))
-            set_size(c, n, add(sizes[0], sizes[1]));
+        bool has;
+        est r;
+        fc = unite(fc, function_cost(c, n, o, argv, costs, sizes, k, &has, &r));
+        if (has) {
+            result = has_result ? unite(result, r) : r;
+            has_result = true;
+        }
+        /* index operations: the entry's size and path (@items, @values) */
+        bool list = !strcmp(o->id, "index_list"), map = !strcmp(o->id, "index_map");
+        if ((list || map) && k == 2) {
+            entry_size buf;
+            const entry_size *e = compute_entry(c, argv[0], &buf);
+            has_result = e != NULL;
+            if (e)
+                result = e->val;
+            set_path(c, n, extend(c, get_path(c, argv[0]), list ? "@items" : "@values"));
+        }
+        if (!has_result)
+            has_result = compute_size(c, n, &result);
     }
-    return add(sum, fc);
+    if (has_result)
+        set_size(c, n, result);
+    return n->u.call.target ? add(costs[0], fc) : fc;
+}
+
+/* A comprehension's iteration variable (coster.pushIterSingle,
+ * pushIterKey, pushIterValue): sized by the range's entries, with the
+ * range's path and "@items", "@keys", "@indices" or "@values". */
+static void push_iter(coster *c, const char *name, const cel_node *range, int which /* 0 single, 1 key, 2 value */)
+{
+    entry_size buf;
+    const entry_size *e = compute_entry(c, range, &buf);
+    cel_type_kind container = e ? e->container : range->type ? range->type->kind : CEL_T_DYN;
+    bool list = container == CEL_T_LIST;
+    local_var v = {.name = name};
+    const char *sub;
+    if (which == 2 || (which == 0 && list)) {
+        v.has_size = e != NULL;
+        if (e)
+            v.size = e->val;
+        sub = list ? "@items" : "@values";
+    } else {
+        v.has_size = e != NULL;
+        if (e)
+            v.size = e->key;
+        sub = which == 1 && list ? "@indices" : "@keys";
+    }
+    v.path = extend(c, get_path(c, range), sub);
+    push_local(c, v);
+}
+
+/* An accumulator or cel.bind's variable (coster.pushLocalVar). */
+static void push_value(coster *c, const char *name, const cel_node *init)
+{
+    entry_size buf;
+    const entry_size *e = compute_entry(c, init, &buf);
+    local_var v = {.name = name, .path = get_path(c, init), .has_entry = e != NULL};
+    if (e)
+        v.entry = *e;
+    v.has_size = compute_size(c, init, &v.size);
+    push_local(c, v);
+}
+
+static bool is_bind(const cel_node *n)
+{
+    const cel_node *r = n->u.comp.iter_range, *cond = n->u.comp.loop_condition;
+    return r->kind == CEL_NODE_LIST && r->u.list.nelems == 0 && cond->kind == CEL_NODE_CONST &&
+           cond->u.constant.kind == CEL_CONST_BOOL && !cond->u.constant.v.b && strcmp(n->u.comp.accu_var, "__result__");
 }
 
 static est cost_comprehension(coster *c, const cel_node *n)
 {
-    est sum = cost(c, n->u.comp.iter_range);
-    sum = add(sum, cost(c, n->u.comp.accu_init));
-    push_iter(c, n->u.comp.accu_var, n->u.comp.accu_init, true);
-    push_iter(c, n->u.comp.iter_var, n->u.comp.iter_range, false);
+    est sum = add(cost(c, n->u.comp.iter_range), cost(c, n->u.comp.accu_init));
+    push_value(c, n->u.comp.accu_var, n->u.comp.accu_init);
+    if (is_bind(n)) { /* coster.costBind: lazily bound, sized by the result */
+        sum = add(sum, cost(c, n->u.comp.result));
+        c->nlocals--;
+        copy_sizes(c, n, n->u.comp.result);
+        return sum;
+    }
+    const cel_node *range = n->u.comp.iter_range;
+    size_t iters = 1;
+    if (n->u.comp.iter_var2) {
+        push_iter(c, n->u.comp.iter_var, range, 1);
+        push_iter(c, n->u.comp.iter_var2, range, 2);
+        iters = 2;
+    } else {
+        push_iter(c, n->u.comp.iter_var, range, 0);
+    }
     est loop = cost(c, n->u.comp.loop_condition);
     est step = cost(c, n->u.comp.loop_step);
-    c->niters--;
+    c->nlocals -= iters;
     sum = add(sum, cost(c, n->u.comp.result));
-    c->niters--;
-    est range = size_of(c, n->u.comp.iter_range);
-    set_size(c, n, range);
-    return add(sum, mul(range, add(step, loop)));
+    c->nlocals--;
+    est count = size_of(c, range);
+    sum = add(sum, mul(count, add(step, loop)));
+    const cel_node *init = n->u.comp.accu_init;
+    if (init->kind == CEL_NODE_CONST) {
+        est s;
+        if (compute_size(c, init, &s))
+            set_size(c, n, s);
+    } else if (init->kind == CEL_NODE_LIST || init->kind == CEL_NODE_MAP) {
+        entry_size buf;
+        set_size(c, n, count);
+        set_entry(c, n, compute_entry(c, n->u.comp.loop_step, &buf));
+    }
+    return sum;
 }
 
 static est cost(coster *c, const cel_node *n)
@@ -588,19 +782,30 @@ static est cost(coster *c, const cel_node *n)
         return cost_select(c, n);
     case CEL_NODE_CALL:
         return cost_call(c, n);
-    case CEL_NODE_LIST: {
-        est s = {10, 10};
-        for (size_t i = 0; i < n->u.list.nelems; i++)
+    case CEL_NODE_LIST: { /* coster.costCreateList */
+        est s = {10, 10}, items = n->u.list.nelems ? (est){UINT64_MAX, 0} : (est){0, 0};
+        for (size_t i = 0; i < n->u.list.nelems; i++) {
             s = add(s, cost(c, n->u.list.elems[i]));
+            items = unite(items, size_of(c, n->u.list.elems[i]));
+        }
+        set_entry(c, n, &(entry_size){CEL_T_LIST, {1, 1}, items});
         return s;
     }
-    case CEL_NODE_MAP:
-    case CEL_NODE_STRUCT: {
-        est s = n->kind == CEL_NODE_MAP ? (est){30, 30} : (est){40, 40};
+    case CEL_NODE_MAP: { /* coster.costCreateMap */
+        est s = {30, 30}, keys = n->u.map.nentries ? (est){UINT64_MAX, 0} : (est){0, 0}, vals = keys;
         for (size_t i = 0; i < n->u.map.nentries; i++) {
             s = add(s, cost(c, n->u.map.entries[i].key));
             s = add(s, cost(c, n->u.map.entries[i].value));
+            keys = unite(keys, size_of(c, n->u.map.entries[i].key));
+            vals = unite(vals, size_of(c, n->u.map.entries[i].value));
         }
+        set_entry(c, n, &(entry_size){CEL_T_MAP, keys, vals});
+        return s;
+    }
+    case CEL_NODE_STRUCT: {
+        est s = {40, 40};
+        for (size_t i = 0; i < n->u.map.nentries; i++)
+            s = add(s, cost(c, n->u.map.entries[i].value));
         return s;
     }
     case CEL_NODE_COMPREHENSION:
@@ -613,10 +818,11 @@ void cel_estimate_cost(const cel_ast *ast, const cel_cost_options *opts, uint64_
 {
     coster c = {.opts = opts};
     est e = cost(&c, ast->root);
-    for (size_t i = 0; i < c.ninfo; i++)
-        free(c.info[i].path);
+    for (size_t i = 0; i < c.npaths; i++)
+        free(c.paths[i]);
+    free(c.paths);
     free(c.info);
-    free(c.iters);
+    free(c.locals);
     *min = e.min;
     *max = e.max;
 }
