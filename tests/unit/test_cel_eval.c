@@ -651,6 +651,14 @@ UNIT_TEST(sort_by_macro)
     EV("[3, 1, 2].sortBy(e, -e)", "[3, 2, 1]");
     EV("['ab', 'c', 'def'].sortBy(s, s.size())", "[\"c\", \"ab\", \"def\"]");
     EV("[{'n': 2}, {'n': 1}].sortBy(m, m.n)[0].n", "1");
+    /* ext/lists.go: sort and sortBy take lists of comparable types only
+     * (comparableTypes), bound once to a list: other elements are
+     * refused at runtime, a receiver that is no list by name */
+    EV("[1, 2].sortBy(x, [x])",
+       "COMPILE: found no matching overload for '@sortByAssociatedKeys' applied to 'list(int).(list(list(int)))'");
+    EV("dyn([[1], [2]]).sort()", "ERROR: list elements must be comparable");
+    EV("dyn(1).sort()", "ERROR: no such overload: sort");
+    EV("dyn([1, 'a']).sort()", "ERROR: list elements must have the same type");
     EV("l.sortBy(x, x % 2)", "[2, 1, 3]");
     CHECK(strstr(run("1.sortBy(e, e)", false), "sortBy can only be applied to a list") != NULL);
 }

@@ -108,13 +108,15 @@ static const char *tracker_panic(const cel_node *n, const cel_value *args, size_
 {
     if (n->u.call.noverloads != 1)
         return NULL; /* dispatched dynamically: no overload id, no tracker */
-    const char *id = n->u.call.overloads[0]->id;
-    size_t at = !strcmp(id, "list_@sortByAssociatedKeys") || !strcmp(id, "list_flatten_int") ? 1 : 0;
+    const cel_overload *o = n->u.call.overloads[0];
+    bool sort = !strcmp(o->function, "sort") && o->lib == CEL_LIB_LISTS,
+         sort_by = !strcmp(o->function, "@sortByAssociatedKeys");
+    size_t at = sort_by || !strcmp(o->id, "list_flatten_int") ? 1 : 0;
     if (at >= nargs || args[at].kind != CEL_ERROR)
         return NULL;
-    if (!strcmp(id, "list_flatten_int"))
+    if (!strcmp(o->id, "list_flatten_int"))
         return "internal error: interface conversion: ref.Val is *types.Err, not types.Int";
-    if (!strcmp(id, "list_distinct") || !strcmp(id, "list_sort") || !strcmp(id, "list_@sortByAssociatedKeys"))
+    if (!strcmp(o->id, "list_distinct") || sort || sort_by)
         return "internal error: interface conversion: *types.Err is not traits.Lister: missing method Add";
     return NULL;
 }
@@ -456,7 +458,7 @@ static void prepare_node(prep *p, cel_node *n)
          * dispatched dynamically, or one bound as a FunctionOp, makes an
          * evalVarArgs, which stops at the first argument that fails. */
         n->var_args = total == 0 || total >= 3 ||
-                      (n->u.call.noverloads != 1 && !cel_stdlib_singleton(n->u.call.function)) ||
+                      (n->u.call.noverloads != 1 && !cel_singleton_function(n->u.call.function)) ||
                       (n->u.call.noverloads == 1 && !strcmp(n->u.call.overloads[0]->id, "string_format"));
         if (p->optimize)
             optimize_call(p, n);
@@ -818,6 +820,13 @@ static cel_value charged(ev *e, const cel_node *n, const cel_value *args, size_t
 static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
 {
     const cel_overload *o = pick_overload(n, args, nargs);
+    /* ext.Lists binds sort and @sortByAssociatedKeys once, guarded only by
+     * the receiver being a list (SingletonUnaryBinding with ListerType):
+     * the elements are the implementation's to judge */
+    if (!o && n->u.call.noverloads > 0 && n->u.call.overloads[0]->lib == CEL_LIB_LISTS && args[0].kind == CEL_LIST &&
+        (!strcmp(n->u.call.function, "sort") || !strcmp(n->u.call.function, "@sortByAssociatedKeys")) &&
+        args[nargs - 1].kind == CEL_LIST)
+        o = n->u.call.overloads[0];
     return charged(e, n, args, nargs,
                    o ? o->impl(&e->cx, args, nargs) : cel_no_overload_for(e->cx.scratch, n->u.call.function, args, nargs));
 }

@@ -369,30 +369,31 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
     }
 }
 
-/* What cel-go answers when no overload takes these arguments.  The
- * standard library binds most operators once, guarded by an operand trait
- * (common/stdlib/standard.go SingletonBinaryBinding; interpreter.go
- * evalBinary): an operand without the trait is "no such overload: _+_",
- * one with it the type's own "no such overload"; contains, startsWith,
- * endsWith and comparisons run unguarded ("no such overload").  Every
- * other function, conversions and libraries included, is guarded by its
- * signature (common/decls/decls.go MaybeNoSuchOverload): "no such
- * overload: lowerAscii(int)", with the arguments' runtime type names. */
-/* cel-go v0.29.2 common/stdlib/standard.go: the functions declared with a
- * singleton binding. */
-bool cel_stdlib_singleton(const char *f)
+/* cel-go v0.29.2 common/stdlib/standard.go and ext/lists.go: the functions
+ * declared with a singleton binding. */
+bool cel_singleton_function(const char *f)
 {
     static const char *const names[] = {
         CEL_OP_ADD, CEL_OP_SUBTRACT, CEL_OP_MULTIPLY, CEL_OP_DIVIDE, CEL_OP_MODULO, CEL_OP_NEGATE,
         CEL_OP_LESS, CEL_OP_LESS_EQUALS, CEL_OP_GREATER, CEL_OP_GREATER_EQUALS, CEL_OP_EQUALS,
         CEL_OP_NOT_EQUALS, CEL_OP_IN, CEL_OP_LOGICAL_NOT, CEL_OP_LOGICAL_AND, CEL_OP_LOGICAL_OR,
-        CEL_OP_CONDITIONAL, CEL_OP_INDEX, "matches", "size", "dyn", "type"};
+        CEL_OP_CONDITIONAL, CEL_OP_INDEX, "matches", "size", "dyn", "type", "sort", "@sortByAssociatedKeys"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(f, names[i]))
             return true;
     return false;
 }
 
+/* What cel-go answers when no overload takes these arguments.  The
+ * standard library binds most operators once, guarded by an operand trait
+ * (common/stdlib/standard.go SingletonBinaryBinding; interpreter.go
+ * evalBinary): an operand without the trait is "no such overload: _+_",
+ * one with it, or a receiver, the type's own "no such overload"; ext.Lists
+ * binds sort the same way; contains, startsWith,
+ * endsWith and comparisons run unguarded ("no such overload").  Every
+ * other function, conversions and libraries included, is guarded by its
+ * signature (common/decls/decls.go MaybeNoSuchOverload): "no such
+ * overload: lowerAscii(int)", with the arguments' runtime type names. */
 cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs)
 {
     static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS, CEL_OP_LESS, CEL_OP_LESS_EQUALS,
@@ -407,13 +408,18 @@ cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *ar
         {CEL_OP_DIVIDE, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE},
         {CEL_OP_MODULO, 1u << CEL_INT | 1u << CEL_UINT},
         {"size", 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_LIST | 1u << CEL_MAP},
+        {"sort", 1u << CEL_LIST},
+        {"@sortByAssociatedKeys", 1u << CEL_LIST},
     };
+    /* an operand without the trait that is a receiver (string, duration,
+     * timestamp: common/types/types.go ReceiverType) answers for itself */
+    const unsigned receivers = 1u << CEL_STRING | 1u << CEL_DURATION | 1u << CEL_TIMESTAMP;
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
         if (!strcmp(f, plain[i]))
             return cel_no_such_overload();
     for (size_t i = 0; i < sizeof traits / sizeof traits[0]; i++)
         if (!strcmp(f, traits[i].f)) {
-            if (nargs && (traits[i].kinds >> args[0].kind & 1u))
+            if (nargs && ((traits[i].kinds | receivers) >> args[0].kind & 1u))
                 return cel_no_such_overload();
             return cel_errorf_s(s, "no such overload: %s", f);
         }

@@ -167,10 +167,11 @@ cel_value cel_no_such_overload(void);          /* "no such overload" */
  * arguments: "no such overload", "no such overload: _+_" or "no such
  * overload: lowerAscii(int)" (functions.c says which and why). */
 cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs);
-/* Whether the standard library binds function f once for all its
- * overloads (cel-go SingletonUnaryBinding / SingletonBinaryBinding), so
- * a call to it with one or two arguments evaluates them all. */
-bool cel_stdlib_singleton(const char *f);
+/* Whether function f is bound once for all its overloads (cel-go
+ * SingletonUnaryBinding / SingletonBinaryBinding: the standard operators,
+ * size, matches, sort), so a call to it with one or two arguments
+ * evaluates them all. */
+bool cel_singleton_function(const char *f);
 cel_value cel_int_overflow(void);              /* "integer overflow" (cel-go errIntOverflow) */
 cel_value cel_uint_overflow(void);             /* "unsigned integer overflow" */
 /* Size of a string (code points), bytes, list or map; 0 for other kinds. */

@@ -127,21 +127,29 @@ static bool merge_sort(size_t *idx, size_t *tmp, size_t cnt, const cel_value *ke
     return true;
 }
 
+/* cel-go ext/lists.go sortListByAssociatedKeys: keys of one type, the
+ * first a traits.Comparer (a number, bool, string, bytes, duration or
+ * timestamp). */
 static cel_value sort_by_keys(cel_call_ctx *cx, const cel_list *l, const cel_list *keys)
 {
     if (keys->n != l->n)
-        return cel_error("@sortByAssociatedKeys() expected a list of the same size as the associated keys list");
-    /* cel-go requires one orderable element type */
-    for (size_t i = 1; i < keys->n; i++) {
-        int c;
-        if (cel_list_items(keys)[i].kind != cel_list_items(keys)[0].kind || !cel_value_compare(&cel_list_items(keys)[i], &cel_list_items(keys)[0], &c))
-            return cel_errorf_s(cx->scratch, "list elements must have the same type");
+        return cel_errorf_s(cx->scratch,
+                            "@sortByAssociatedKeys() expected a list of the same size as the associated keys list, "
+                            "but got %zu and %zu elements respectively",
+                            l->n, keys->n);
+    if (l->n == 0)
+        return cel_listval(l);
+    const cel_value *k = cel_list_items(keys);
+    switch (k[0].kind) {
+    case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_BYTES: case CEL_DURATION:
+    case CEL_TIMESTAMP:
+        break;
+    default:
+        return cel_error("list elements must be comparable");
     }
-    if (keys->n == 1) {
-        int c;
-        if (!cel_value_compare(&cel_list_items(keys)[0], &cel_list_items(keys)[0], &c))
-            return cel_no_such_overload();
-    }
+    for (size_t i = 1; i < keys->n; i++)
+        if (k[i].kind != k[0].kind)
+            return cel_error("list elements must have the same type");
     size_t *idx = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *idx);
     size_t *tmp = cel_scratch_alloc(cx->scratch, (l->n ? l->n : 1) * sizeof *tmp);
     for (size_t i = 0; i < l->n; i++)
@@ -286,6 +294,17 @@ static uint64_t cost_sort_keys(const cel_value *args, size_t n, const cel_value 
 #define T_I (&cel_t_int)
 #define L(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_CUSTOM, 1, cost_traverse_list, lib, false}
 #define X(id, fn, mem, res, impl, cost, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_CUSTOM, 1, cost, CEL_LIB_LISTS, false}
+/* sort and @sortByAssociatedKeys: one overload per comparable element type
+ * (cel-go ext/lists.go comparableTypes, "list_int_sort", ...), all bound
+ * once to a list (SingletonUnaryBinding, SingletonBinaryBinding). */
+static const cel_type list_bool = {.kind = CEL_T_LIST, .params = {&cel_t_bool}, .nparams = 1};
+static const cel_type list_bytes = {.kind = CEL_T_LIST, .params = {&cel_t_bytes}, .nparams = 1};
+static const cel_type list_duration = {.kind = CEL_T_LIST, .params = {&cel_t_duration}, .nparams = 1};
+static const cel_type list_timestamp = {.kind = CEL_T_LIST, .params = {&cel_t_timestamp}, .nparams = 1};
+#define SORT(t, lt)                                                                                 \
+    X("list_" t "_sort", "sort", true, lt, sort, cost_self_compare, 1, lt),                        \
+    X("list_" t "_sortByAssociatedKeys", "@sortByAssociatedKeys", true, T_LA, sort_by_assoc, cost_sort_keys, 2, \
+      T_LA, lt)
 const cel_overload cel_lib_lists[] = {
     X("list_slice", "slice", true, T_LA, slice, cost_output_size, 3, T_LA, T_I, T_I),
     X("list_flatten", "flatten", true, T_LA, flatten1, cost_flatten, 1, &cel_t_list_list_a),
@@ -293,8 +312,9 @@ const cel_overload cel_lib_lists[] = {
     X("list_distinct", "distinct", true, T_LA, distinct, cost_self_compare, 1, T_LA),
     X("lists_range", "lists.range", false, &cel_t_list_int, range, cost_output_size, 1, T_I),
     X("list_reverse", "reverse", true, T_LA, reverse, cost_output_size, 1, T_LA),
-    X("list_sort", "sort", true, T_LA, sort, cost_self_compare, 1, T_LA),
-    X("list_@sortByAssociatedKeys", "@sortByAssociatedKeys", true, T_LA, sort_by_assoc, cost_sort_keys, 2, T_LA, &cel_t_list_b),
+    SORT("int", &cel_t_list_int), SORT("uint", &cel_t_list_uint), SORT("double", &cel_t_list_double),
+    SORT("bool", &list_bool), SORT("google.protobuf.Duration", &list_duration),
+    SORT("google.protobuf.Timestamp", &list_timestamp), SORT("string", &cel_t_list_string), SORT("bytes", &list_bytes),
     L("list_is_sorted", "isSorted", true, &cel_t_bool, k_is_sorted, CEL_LIB_K8S_LISTS, 1, T_LA),
     L("list_sum", "sum", true, &cel_t_param_a, k_sum, CEL_LIB_K8S_LISTS, 1, T_LA),
     L("list_min", "min", true, &cel_t_param_a, k_min, CEL_LIB_K8S_LISTS, 1, T_LA),
