@@ -138,6 +138,11 @@ UNIT_TEST(operators)
     T("!i", "1:1: found no matching overload for '!_' applied to '(int)'");
     T("-1u", "1:1: found no matching overload for '-_' applied to '(uint)'");
     T("b ? 1 : 'a'", "1:3: found no matching overload for '_?_:_' applied to '(bool, int, string)'");
+    /* && and || name each operand that is no bool (cel-go v0.29.2
+     * checker/checker.go resolveOverload), types unsubstituted */
+    T("'a' || b", "1:1: expected type 'bool' but found 'string'");
+    T("b && 1", "1:6: expected type 'bool' but found 'int'");
+    T("[] && b", "1:1: expected type 'bool' but found 'list(_var0)'");
 }
 
 UNIT_TEST(functions)
@@ -177,7 +182,7 @@ UNIT_TEST(macros_and_comprehensions)
     T("device.attributes['dom'].exists(k, k == 'x')", "bool");
     T("x.all(e, e)", "bool");
     T("i.all(e, e)", "1:1: expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)");
-    T("l.all(v, v)", "1:6: found no matching overload for '_&&_' applied to '(bool, int)'");
+    T("l.all(v, v)", "1:10: expected type 'bool' but found 'int'"); /* as upstream-cel */
     T("l.all(v, w)", "1:10: undeclared reference to 'w' (in container '')");
 }
 

@@ -532,6 +532,23 @@ static void resolve(checker *c, cel_node *e, const char *fn, const cel_overload 
         const cel_overload *o = ovs[i];
         if ((target != NULL) != o->member || o->nargs != n || overload_disabled(c, o))
             continue;
+        /* cel-go checker.go resolveOverload: the logical operators take
+         * each operand as a bool, and name every one that is not */
+        if (!strcmp(fn, CEL_OP_LOGICAL_AND) || !strcmp(fn, CEL_OP_LOGICAL_OR)) {
+            bool ok = true;
+            for (size_t a = 0; a < n; a++)
+                if (!is_assignable(c, argv[a], &cel_t_bool)) {
+                    cel_node *x = target ? (a ? e->u.call.args[a - 1] : target) : e->u.call.args[a];
+                    report(c, x, "expected type 'bool' but found '%s'", cel_type_str_checked(argv[a], c->arena));
+                    ok = false;
+                }
+            if (!ok)
+                break;
+            found = dra_xgrow(found, nfound, sizeof *found);
+            found[nfound++] = o;
+            result = &cel_t_bool;
+            break;
+        }
         mapping fresh = {0};
         const cel_type *params[CEL_MAX_ARGS];
         for (unsigned p = 0; p < o->nargs; p++)
@@ -548,7 +565,9 @@ static void resolve(checker *c, cel_node *e, const char *fn, const cel_overload 
         else if (!is_dyn(result) && !exact(rt, result))
             result = &cel_t_dyn;
     }
-    if (!result) {
+    if (!result && (!strcmp(fn, CEL_OP_LOGICAL_AND) || !strcmp(fn, CEL_OP_LOGICAL_OR))) {
+        set_type(e, &cel_t_error); /* reported per operand */
+    } else if (!result) {
         no_matching(c, e, fn, argv, n, target != NULL);
         set_type(e, &cel_t_error);
     } else {
