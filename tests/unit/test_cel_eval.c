@@ -1238,6 +1238,39 @@ UNIT_TEST(runtime_costs_as_upstream)
         check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);
 }
 
+/* has() on an attribute whose variable is unbound (dra-select eval with
+ * no device): cel-go charges the evalTestOnly 1 less the presence test,
+ * 0; a plain selection costs 1.  As upstream-cel prints. */
+UNIT_TEST(presence_on_unbound_variable)
+{
+    static const struct {
+        const char *expr;
+        uint64_t cost;
+    } rows[] = {
+        {"has(v.a.b)", 0}, {"has(v.a)", 0}, {"[has(v.a['k'].b)]", 10}, {"v.a.b", 1}, {"has(v.a) || true", 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
+        cel_env_declare(env, "v", &cel_t_dyn);
+        cel_program *p = NULL;
+        dra_err *e = cel_compile(env, rows[i].expr, strlen(rows[i].expr), NULL, &p);
+        CHECK(e == NULL);
+        dra_err_free(e);
+        if (p) {
+            uint64_t cost = 99;
+            cel_activation act = CEL_ACTIVATION_INIT;
+            cel_eval_options eo = {.actual_cost = &cost};
+            cel_value v = cel_eval(p, &act, &eo);
+            CHECK(v.kind == (strstr(rows[i].expr, "||") ? CEL_BOOL : CEL_ERROR));
+            if (cost != rows[i].cost)
+                fprintf(stderr, "  cost of %s\n", rows[i].expr);
+            CHECK_INT(cost, rows[i].cost);
+            cel_program_free(p);
+        }
+        cel_env_free(env);
+    }
+}
+
 /* == runs lhs.Equal(rhs) (cel-go v0.29.2 common/types/util.go Equal): a
  * Kubernetes value compared with another type fails with "no such
  * overload" (apiserver pkg/cel quantity.go, ip.go ... Equal), the other
