@@ -485,8 +485,19 @@ UNIT_TEST(k8s_quantity_semver)
     EV("isQuantity('abc')", "false");
     EV("quantity('1.5').asInteger()", "ERROR: cannot convert value to integer");
     EV("quantity('10m').isLessThan(quantity('1'))", "true");
-    EV("[quantity('1'), quantity('2')].sum()", "quantity(\"3\")");
-    EV("[quantity('5'), quantity('2')].min()", "quantity(\"2\")");
+    /* sum, min, max and isSorted are declared per type (apiserver
+     * v0.37.2 pkg/cel/library/lists.go summableTypes, comparableTypes):
+     * no quantities, [] binds int, [dyn(..)] picks by the first element */
+    EV("[quantity('1'), quantity('2')].sum()",
+       "COMPILE: found no matching overload for 'sum' applied to 'list(kubernetes.Quantity).()'");
+    EV("[quantity('5'), quantity('2')].min()",
+       "COMPILE: found no matching overload for 'min' applied to 'list(kubernetes.Quantity).()'");
+    EV("[[1]].isSorted()", "COMPILE: found no matching overload for 'isSorted' applied to 'list(list(int)).()'");
+    EV("1.0 * [].sum()", "COMPILE: found no matching overload for '_*_' applied to '(double, int)'");
+    EV("[].sum() == 0", "true");
+    EV("[1.5].map(x, x).filter(x, x > 2.0).sum()", "0.0");
+    EV("[dyn(1u)].sum()", "1u");
+    EV("[dyn(1), dyn(2.0)].sum()", "ERROR: no such overload");
     EV("semver('1.2.3').major()", "1");
     EV("semver('1.2.3').minor()", "2");
     EV("semver('1.2.3').patch()", "3");

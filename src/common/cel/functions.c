@@ -176,7 +176,10 @@ bool cel_value_is_of_type(const cel_value *v, const cel_type *t)
     case CEL_T_DOUBLE: return v->kind == CEL_DOUBLE;
     case CEL_T_STRING: return v->kind == CEL_STRING;
     case CEL_T_BYTES: return v->kind == CEL_BYTES;
-    case CEL_T_LIST: return v->kind == CEL_LIST;
+    case CEL_T_LIST: /* cel-go common/types/types.go defaultIsAssignableRuntimeType:
+                      * the first element stands for the others */
+        return v->kind == CEL_LIST &&
+               (v->v.list->n == 0 || !t->nparams || cel_value_is_of_type(&cel_list_items(v->v.list)[0], t->params[0]));
     case CEL_T_MAP: return v->kind == CEL_MAP;
     case CEL_T_TYPE: return v->kind == CEL_TYPE;
     case CEL_T_OPTIONAL: return v->kind == CEL_OPTIONAL;

@@ -11,7 +11,7 @@
  * Naming follows cel-go: operators use the names of ast.h (CEL_OP_*), overload
  * ids the ids of cel-go common/overloads ("add_int64", "size_string",
  * "contains_string", "timestamp_to_year_with_tz", ...) or of the defining
- * library ("quantity_add_quantity", "list_sum" ...).
+ * library ("quantity_add_quantity", "list_int_sum_int" ...).
  */
 #ifndef DRA_CEL_FUNCTIONS_H
 #define DRA_CEL_FUNCTIONS_H

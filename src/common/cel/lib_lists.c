@@ -186,13 +186,12 @@ F(k_is_sorted)
 }
 
 
-F(k_sum)
+/* The sum of a list from the zero of the overload's element type
+ * (apiserver v0.37.2 pkg/cel/library/lists.go zeroValuesOfSummableTypes). */
+static cel_value sum_from(cel_call_ctx *cx, const cel_list *l, cel_value zero)
 {
-    const cel_list *l = a[0].v.list;
-    if (l->n == 0) {
-        /* the zero of the declared element type; int for dyn */
-        return cel_int(0);
-    }
+    if (l->n == 0)
+        return zero;
     cel_value acc = cel_list_items(l)[0];
     for (size_t i = 1; i < l->n; i++) {
         acc = cel_k8s_add(cx, &acc, &cel_list_items(l)[i]);
@@ -222,6 +221,10 @@ static cel_value extreme(cel_call_ctx *cx, const cel_list *l, int want)
     }
     return best;
 }
+F(k_sum_int) { return sum_from(cx, a[0].v.list, cel_int(0)); }
+F(k_sum_uint) { return sum_from(cx, a[0].v.list, cel_uint(0)); }
+F(k_sum_double) { return sum_from(cx, a[0].v.list, cel_double(0)); }
+F(k_sum_duration) { return sum_from(cx, a[0].v.list, cel_duration(0, 0)); }
 F(k_min) { return extreme(cx, a[0].v.list, -1); }
 F(k_max) { return extreme(cx, a[0].v.list, 1); }
 F(k_index_of)
@@ -305,6 +308,13 @@ static const cel_type list_timestamp = {.kind = CEL_T_LIST, .params = {&cel_t_ti
     X("list_" t "_sort", "sort", true, lt, sort, cost_self_compare, 1, lt),                        \
     X("list_" t "_sortByAssociatedKeys", "@sortByAssociatedKeys", true, T_LA, sort_by_assoc, cost_sort_keys, 2, \
       T_LA, lt)
+/* The Kubernetes lists library (apiserver v0.37.2 pkg/cel/library/lists.go
+ * templatedOverloads over comparableTypes and summableTypes). */
+#define K8S_CMP(t, et, lt)                                                                     \
+    L("list_" t "_is_sorted_bool", "isSorted", true, &cel_t_bool, k_is_sorted, CEL_LIB_K8S_LISTS, 1, lt), \
+    L("list_" t "_min_" t, "min", true, et, k_min, CEL_LIB_K8S_LISTS, 1, lt),                   \
+    L("list_" t "_max_" t, "max", true, et, k_max, CEL_LIB_K8S_LISTS, 1, lt)
+#define K8S_SUM(t, et, lt, impl) L("list_" t "_sum_" t, "sum", true, et, impl, CEL_LIB_K8S_LISTS, 1, lt)
 const cel_overload cel_lib_lists[] = {
     X("list_slice", "slice", true, T_LA, slice, cost_output_size, 3, T_LA, T_I, T_I),
     X("list_flatten", "flatten", true, T_LA, flatten1, cost_flatten, 1, &cel_t_list_list_a),
@@ -315,10 +325,15 @@ const cel_overload cel_lib_lists[] = {
     SORT("int", &cel_t_list_int), SORT("uint", &cel_t_list_uint), SORT("double", &cel_t_list_double),
     SORT("bool", &list_bool), SORT("google.protobuf.Duration", &list_duration),
     SORT("google.protobuf.Timestamp", &list_timestamp), SORT("string", &cel_t_list_string), SORT("bytes", &list_bytes),
-    L("list_is_sorted", "isSorted", true, &cel_t_bool, k_is_sorted, CEL_LIB_K8S_LISTS, 1, T_LA),
-    L("list_sum", "sum", true, &cel_t_param_a, k_sum, CEL_LIB_K8S_LISTS, 1, T_LA),
-    L("list_min", "min", true, &cel_t_param_a, k_min, CEL_LIB_K8S_LISTS, 1, T_LA),
-    L("list_max", "max", true, &cel_t_param_a, k_max, CEL_LIB_K8S_LISTS, 1, T_LA),
+    /* isSorted, min and max per comparable type, sum per summable type, in
+     * upstream's order: the first that fits a list(_var) binds it */
+    K8S_CMP("int", &cel_t_int, &cel_t_list_int), K8S_CMP("uint", &cel_t_uint, &cel_t_list_uint),
+    K8S_CMP("double", &cel_t_double, &cel_t_list_double), K8S_CMP("bool", &cel_t_bool, &list_bool),
+    K8S_CMP("duration", &cel_t_duration, &list_duration), K8S_CMP("timestamp", &cel_t_timestamp, &list_timestamp),
+    K8S_CMP("string", &cel_t_string, &cel_t_list_string), K8S_CMP("bytes", &cel_t_bytes, &list_bytes),
+    K8S_SUM("int", &cel_t_int, &cel_t_list_int, k_sum_int), K8S_SUM("uint", &cel_t_uint, &cel_t_list_uint, k_sum_uint),
+    K8S_SUM("double", &cel_t_double, &cel_t_list_double, k_sum_double),
+    K8S_SUM("duration", &cel_t_duration, &list_duration, k_sum_duration),
     L("list_index_of", "indexOf", true, T_I, k_index_of, CEL_LIB_K8S_LISTS, 2, T_LA, &cel_t_param_a),
     L("list_last_index_of", "lastIndexOf", true, T_I, k_last_index_of, CEL_LIB_K8S_LISTS, 2, T_LA, &cel_t_param_a),
     L("list_includes_dyn_dyn", "includes", true, &cel_t_bool, k_includes, CEL_LIB_K8S_INCLUDES, 2, &cel_t_dyn, &cel_t_dyn),
