@@ -481,6 +481,39 @@ UNIT_TEST(coster_estimates_upstream)
     cel_env_free(env);
 }
 
+/* On a well-typed selector every validator runs and all their errors are
+ * reported, by position (cel-go v0.29.2 cel/env.go Check): homogeneous
+ * literals, string.format calls, duration and timestamp literals.  As
+ * upstream-cel check prints them in the NewExpressions env. */
+UNIT_TEST(all_validators_report)
+{
+    static const struct {
+        const char *expr, *want;
+    } cases[] = {
+        {"\"%b\".format([duration(\"a\")]) == \"\"",
+         "compilation failed: ERROR: <input>:1:22: error during formatting: only integers and bools can be formatted "
+         "as binary, was given google.protobuf.Duration\n | \"%b\".format([duration(\"a\")]) == \"\"\n | "
+         ".....................^\nERROR: <input>:1:23: invalid duration argument\n | \"%b\".format([duration(\"a\")]) "
+         "== \"\"\n | ......................^"},
+        {"[(timestamp(\"a\")), 7u] == []",
+         "compilation failed: ERROR: <input>:1:13: invalid timestamp argument\n | [(timestamp(\"a\")), 7u] == []\n | "
+         "............^\nERROR: <input>:1:20: expected type 'timestamp' but found 'uint'\n | [(timestamp(\"a\")), 7u] == "
+         "[]\n | ...................^"},
+    };
+    cel_dra_options o = {.new_expressions = true, .list_type_attributes = true};
+    cel_env *env = cel_dra_env_new(&o);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, cases[i].expr, strlen(cases[i].expr), &p);
+        CHECK(e != NULL);
+        if (e)
+            CHECK_STR(e->msg, cases[i].want);
+        dra_err_free(e);
+        cel_program_free(p);
+    }
+    cel_env_free(env);
+}
+
 /* Which `device` each environment declares (dynamic-resource-allocation
  * v0.37.2 cel/compile.go newCompiler; apiserver v0.37.2
  * pkg/cel/environment/environment.go filterAndBuildOpts): the

@@ -209,16 +209,22 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
             .nvars = env->nvars,
             .registry = env->reg,
             .cross_type_numeric = true,
-            .homogeneous_literals = (env->opts & CEL_OPT_HOMOGENEOUS_LITERALS) != 0,
             .container = env->container,
         };
         p->checked = true;
         err = cel_check(p->ast, &ce, &p->arena, &p->result);
-        if (!err && (env->opts & CEL_OPT_VALIDATE_LITERALS))
-            validate_literals(p->ast, p->ast->root, &err);
-        if (!err && (env->libs & CEL_LIB_STRINGS)) {
-            format_report fr = {p->ast, &err};
-            cel_check_format_calls(p->ast, report_format, &fr);
+        /* cel-go env.go Check: on a well-typed ast every validator runs and
+         * all their issues are reported (in Kubernetes' order: homogeneous
+         * literals, string.format calls, duration and timestamp literals) */
+        if (!err) {
+            if (env->opts & CEL_OPT_HOMOGENEOUS_LITERALS)
+                err = cel_check_homogeneous(p->ast, &ce, &p->arena);
+            if (env->libs & CEL_LIB_STRINGS) {
+                format_report fr = {p->ast, &err};
+                cel_check_format_calls(p->ast, report_format, &fr);
+            }
+            if (env->opts & CEL_OPT_VALIDATE_LITERALS)
+                validate_literals(p->ast, p->ast->root, &err);
         }
         if (!err) {
             cel_cost_options co = {0};

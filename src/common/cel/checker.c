@@ -943,6 +943,15 @@ static void homogeneous(checker *c, cel_node *e, bool exempt)
     }
 }
 
+dra_err *cel_check_homogeneous(cel_ast *ast, const cel_check_env *env, dra_arena *arena)
+{
+    checker c = {.env = env, .arena = arena, .ast = ast};
+    homogeneous(&c, ast->root, false);
+    free(c.m.v);
+    free(c.scope);
+    return c.errs;
+}
+
 dra_err *cel_check(cel_ast *ast, const cel_check_env *env, dra_arena *arena, const cel_type **result)
 {
     checker c = {.env = env, .arena = arena, .ast = ast};

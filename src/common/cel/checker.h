@@ -45,8 +45,13 @@ typedef struct cel_check_env {
     const char *container;         /* names resolve relative to it ("x": `y` means "x.y", then "y"); may be NULL */
 } cel_check_env;
 
-/* Type-check ast in place.  *result (may be NULL) receives the root type. */
+/* Type-check ast in place.  *result (may be NULL) receives the root type.
+ * With env->homogeneous_literals, mixed literals of a well-typed ast are
+ * errors too. */
 DRA_MUST_USE dra_err *cel_check(cel_ast *ast, const cel_check_env *env, dra_arena *arena, const cel_type **result);
+/* cel-go's ValidateHomogeneousAggregateLiterals alone, on an ast cel_check
+ * typed without it: the caller's errors (NULL when none), which it frees. */
+DRA_MUST_USE dra_err *cel_check_homogeneous(cel_ast *ast, const cel_check_env *env, dra_arena *arena);
 
 /* ---- static cost (cel-go checker/cost.go) ---- */
 
