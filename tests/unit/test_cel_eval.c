@@ -1244,6 +1244,16 @@ UNIT_TEST(runtime_costs_as_upstream)
         /* ext/strings.go below version 5: no trackers, 1 a call */
         {"'abcdefghijklmnopqrstuvwxyz'.charAt(3)", "\"d\"", 1},
         {"strings.quote('abcdefghijklmnopqrstuvwxyz')", "\"\\\"abcdefghijklmnopqrstuvwxyz\\\"\"", 3},
+        /* a computed key no qualifier takes (attributes.go newQualifier),
+         * charged as the qualifier it failed to make */
+        {"{'a': 1}[?dyn([null][0])]", "error(\"invalid qualifier type: types.Null\")", 4},
+        {"['a'][dyn([[1]][0])]", "error(\"invalid qualifier type: *types.baseList\")", 5},
+        /* FindRegexOptimization: the receiver unguarded by the signature */
+        {"dyn(1).find('a')", "error(\"no such overload\")", 1},
+        {"dyn(1).findAll('a', 2)", "error(\"no such overload\")", 1},
+        /* evalFold with two variables */
+        {"dyn('a').transformList(k, v, 1)", "error(\"unsupported comprehension range type: types.String\")", 0},
+        {"dyn(1).all(k, v, true)", "error(\"unsupported comprehension range type: types.Int\")", 0},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
         check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);
@@ -1259,6 +1269,9 @@ UNIT_TEST(presence_on_unbound_variable)
         uint64_t cost;
     } rows[] = {
         {"has(v.a.b)", 0}, {"has(v.a)", 0}, {"[has(v.a['k'].b)]", 10}, {"v.a.b", 1}, {"has(v.a) || true", 0},
+        /* an optional index whose key is a failed attribute: neither the
+         * qualifier nor the attribute it qualifies is observed */
+        {"{'a': 1}[?v.x]", 1}, {"['a'][?v.a.y]", 1},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);

@@ -825,9 +825,24 @@ static cel_value charged(ev *e, const cel_node *n, const cel_value *args, size_t
     return r;
 }
 
+/* find or findAll with a constant pattern: Kubernetes' regex optimization
+ * (apiserver v0.37.2 pkg/cel/library/regex.go FindRegexOptimization)
+ * replaced the call; its function answers any receiver or count of
+ * another type "no such overload", unguarded by the signature. */
+static bool k8s_regex_optimized(const cel_node *n)
+{
+    if (n->u.call.noverloads == 0 || n->u.call.overloads[0]->lib != CEL_LIB_K8S_REGEX || !n->u.call.target ||
+        n->u.call.nargs < 1)
+        return false;
+    const cel_node *pat = n->u.call.args[0];
+    return is_const(pat) && const_of(pat).kind == CEL_STRING;
+}
+
 static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
 {
     const cel_overload *o = pick_overload(n, args, nargs);
+    if (!o && k8s_regex_optimized(n))
+        return charged(e, n, args, nargs, cel_no_such_overload());
     /* ext.Lists binds sort and @sortByAssociatedKeys once, guarded only by
      * the receiver being a list (SingletonUnaryBinding with ListerType):
      * the elements are the implementation's to judge */
@@ -1006,6 +1021,53 @@ static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
     return cel_optional_none(); /* no keys at all: absent */
 }
 
+/* The Go type cel-go's evalFold names (%T) when a comprehension ranges over
+ * something that is not iterable: "got 'types.Int', expected iterable type",
+ * or with two variables "unsupported comprehension range type: types.Int"
+ * (cel-go interpreter/interpretable.go, evalFold; the Kubernetes types live
+ * in k8s.io/apiserver/pkg/cel, package cel). */
+static const char *go_type_name(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_NULL: return "types.Null";
+    case CEL_BOOL: return "types.Bool";
+    case CEL_INT: return "types.Int";
+    case CEL_UINT: return "types.Uint";
+    case CEL_DOUBLE: return "types.Double";
+    case CEL_STRING: return "types.String";
+    case CEL_BYTES: return "types.Bytes";
+    case CEL_TYPE: return "*types.Type";
+    case CEL_OPTIONAL: return "*types.Optional";
+    case CEL_LIST: return "*types.baseList";
+    case CEL_MAP: return "*types.baseMap";
+    case CEL_TIMESTAMP: return "types.Timestamp";
+    case CEL_DURATION: return "types.Duration";
+    case CEL_OBJECT:
+        switch (v->v.obj->kind) {
+        case CEL_OBJ_QUANTITY: return "cel.Quantity";
+        case CEL_OBJ_SEMVER: return "cel.Semver";
+        case CEL_OBJ_IP: return "cel.IP";
+        case CEL_OBJ_CIDR: return "cel.CIDR";
+        case CEL_OBJ_URL: return "cel.URL";
+        case CEL_OBJ_FORMAT: return "*cel.Format";
+        }
+        break;
+    default: break;
+    }
+    return cel_value_type_name(v);
+}
+
+/* A key computed at runtime of a type no qualifier takes (cel-go
+ * interpreter/attributes.go newQualifier: "invalid qualifier type: %T");
+ * a value of another kind when it is fine. */
+static cel_value invalid_qualifier(ev *e, cel_value key)
+{
+    switch (key.kind) {
+    case CEL_STRING: case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: return cel_null();
+    default: return cel_errorf_s(e->cx.scratch, "invalid qualifier type: %s", go_type_name(&key));
+    }
+}
+
 /* obj[key] for lists and maps, as cel-go's attribute qualifiers do it: list
  * indices may be int, uint or an integral double (also behind dyn).  Sets
  * *missing when the key or index is absent (for optional chains). */
@@ -1054,6 +1116,9 @@ static cel_value index_value(ev *e, cel_value obj, cel_value key, bool *missing)
 static cel_value eval_index(ev *e, const cel_node *n, cel_value obj, cel_value key)
 {
     bool missing;
+    cel_value bad = invalid_qualifier(e, key);
+    if (bad.kind == CEL_ERROR) /* the qualifier failed, and is observed */
+        return charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])) ? bad : cancelled_value;
     if (obj.kind == CEL_OPTIONAL) {
         /* opt[k] on an optional value: optional.of(v[k]), none when v has no
          * such key or index (cel-go optional_map_index_value / list_index) */
@@ -1156,15 +1221,27 @@ static cel_value eval_call(ev *e, const cel_node *n)
         if (obj.kind == CEL_ERROR)
             return charge_failed_operand(e, n, n->u.call.args[0]) ? obj : cancelled_value;
         EVAL_OR_RETURN(key, n->u.call.args[1]);
-        if (key.kind == CEL_ERROR) /* a failed optional qualifier is not observed */
-            return charge_failed_operand(e, n, n->u.call.args[0]) ? key : cancelled_value;
+        const cel_node *kn = n->u.call.args[1];
+        bool key_attribute = is_attribute(kn) && !(kn->kind == CEL_NODE_CALL && kn->eval_op == OP_CONDITIONAL);
+        /* a failed optional qualifier is not observed, nor the attribute
+         * it qualifies when the key is an attribute of its own */
+        if (key.kind == CEL_ERROR)
+            return key_attribute || charge_failed_operand(e, n, n->u.call.args[0]) ? key : cancelled_value;
+        cel_value bad = invalid_qualifier(e, key);
+        if (bad.kind == CEL_ERROR) { /* observed as an absent one */
+            uint64_t c = qualifier_cost(e, n, n->u.call.args[0], kn);
+            return charge(e, c > 0 ? c - 1 : 0) ? bad : cancelled_value;
+        }
         /* An optional qualifier is observed only when the key is present
          * (interpreter.go evalWatchConstQual.QualifyIfPresent): an absent
-         * one costs 1 less than a plain index. */
+         * one costs 1 less than a plain index; an attribute key's 1 is
+         * what its observation would have charged. */
         uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
         cel_value r = opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
         if (r.kind == CEL_OPTIONAL && !r.v.opt && c > 0)
             c--;
+        else if (r.kind == CEL_OPTIONAL && !r.v.opt && key_attribute && e->cost > 0)
+            e->cost--;
         if (!charge(e, c))
             return cancelled_value;
         return r;
@@ -1386,46 +1463,15 @@ static unsigned long inits_upto(const ev *e, size_t upto)
     return n;
 }
 
-/* The Go type cel-go's evalFold names (%T) when a comprehension ranges over
- * something that is not iterable: "got 'types.Int', expected iterable type"
- * (cel-go interpreter/interpretable.go, evalFold; the Kubernetes types live
- * in k8s.io/apiserver/pkg/cel, package cel). */
-static const char *go_type_name(const cel_value *v)
-{
-    switch (v->kind) {
-    case CEL_NULL: return "types.Null";
-    case CEL_BOOL: return "types.Bool";
-    case CEL_INT: return "types.Int";
-    case CEL_UINT: return "types.Uint";
-    case CEL_DOUBLE: return "types.Double";
-    case CEL_STRING: return "types.String";
-    case CEL_BYTES: return "types.Bytes";
-    case CEL_TYPE: return "*types.Type";
-    case CEL_OPTIONAL: return "*types.Optional";
-    case CEL_TIMESTAMP: return "types.Timestamp";
-    case CEL_DURATION: return "types.Duration";
-    case CEL_OBJECT:
-        switch (v->v.obj->kind) {
-        case CEL_OBJ_QUANTITY: return "cel.Quantity";
-        case CEL_OBJ_SEMVER: return "cel.Semver";
-        case CEL_OBJ_IP: return "cel.IP";
-        case CEL_OBJ_CIDR: return "cel.CIDR";
-        case CEL_OBJ_URL: return "cel.URL";
-        case CEL_OBJ_FORMAT: return "*cel.Format";
-        }
-        break;
-    default: break;
-    }
-    return cel_value_type_name(v);
-}
-
 static cel_value eval_comprehension(ev *e, const cel_node *n)
 {
     EVAL_OR_RETURN(range, n->u.comp.iter_range);
     if (range.kind == CEL_ERROR)
         return range;
-    if (range.kind != CEL_LIST && range.kind != CEL_MAP)
-        return cel_errorf_s(e->cx.scratch, "got '%s', expected iterable type", go_type_name(&range));
+    if (range.kind != CEL_LIST && range.kind != CEL_MAP) /* evalFold: two variables want a list or map */
+        return cel_errorf_s(e->cx.scratch, n->u.comp.iter_var2 ? "unsupported comprehension range type: %s"
+                                                               : "got '%s', expected iterable type",
+                            go_type_name(&range));
     accu_frame frame = {.up = e->accus};
     size_t base = e->nlocals;
     bool two = n->u.comp.iter_var2 != NULL;
