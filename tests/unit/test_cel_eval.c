@@ -495,6 +495,11 @@ UNIT_TEST(k8s_quantity_semver)
     EV("[[1]].isSorted()", "COMPILE: found no matching overload for 'isSorted' applied to 'list(list(int)).()'");
     EV("1.0 * [].sum()", "COMPILE: found no matching overload for '_*_' applied to '(double, int)'");
     EV("[].sum() == 0", "true");
+    /* overloads in cel-go's order (common/stdlib/standard.go): a type
+     * variable binds to the first that fits, double before int, bytes
+     * before int for + */
+    EV("(-([][0])) == 1", "COMPILE: found no matching overload for '_==_' applied to '(double, int)'");
+    EV("([][0] + [][1]) == 1", "COMPILE: found no matching overload for '_==_' applied to '(bytes, int)'");
     EV("[1.5].map(x, x).filter(x, x > 2.0).sum()", "0.0");
     EV("[dyn(1u)].sum()", "1u");
     EV("[dyn(1), dyn(2.0)].sum()", "ERROR: no such overload");
@@ -1251,6 +1256,14 @@ UNIT_TEST(runtime_costs_as_upstream)
         /* FindRegexOptimization: the receiver unguarded by the signature */
         {"dyn(1).find('a')", "error(\"no such overload\")", 1},
         {"dyn(1).findAll('a', 2)", "error(\"no such overload\")", 1},
+        /* IP and CIDR values have sizes (apiserver pkg/cel ip.go, cidr.go
+         * Size()); == with a Kubernetes value on the left costs 1
+         * (library/cost.go CallCost), != by the smaller size */
+        {"cidr('::1/128').containsIP('a')", "error(\"no such overload\")", 6},
+        {"ip('::1') == ip('::1')", "true", 3},
+        {"ip('::1') != ip('::1')", "false", 4},
+        /* a type variable binds to the first overload declared: string */
+        {"cidr('10.0.0.0/8').containsIP([][2])", "error(\"index out of bounds: 2\")", 5},
         /* evalFold with two variables */
         {"dyn('a').transformList(k, v, 1)", "error(\"unsupported comprehension range type: types.String\")", 0},
         {"dyn(1).all(k, v, true)", "error(\"unsupported comprehension range type: types.Int\")", 0},

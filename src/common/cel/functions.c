@@ -210,6 +210,12 @@ uint64_t cel_cost_size(const cel_value *v)
 {
     switch (v->kind) {
     case CEL_STRING: case CEL_BYTES: case CEL_LIST: case CEL_MAP: return (uint64_t)cel_value_size(v);
+    case CEL_OBJECT: /* apiserver v0.37.2 pkg/cel ip.go, cidr.go Size(): bytes of the address or prefix */
+        if (v->v.obj->kind == CEL_OBJ_IP)
+            return v->v.obj->u.ip.family == 4 ? 4 : 16;
+        if (v->v.obj->kind == CEL_OBJ_CIDR)
+            return ((uint64_t)v->v.obj->u.cidr.prefix + 7) / 8;
+        return 1;
     default: return 1;
     }
 }
@@ -279,7 +285,7 @@ static uint64_t traversal_cost(const cel_value *v)
 /* Rule numbers: one per group of functions library/cost.go treats alike. */
 enum {
     K8S_NONE = 0, K8S_TRAVERSAL, K8S_STRING1, K8S_STRING2, K8S_JOIN, K8S_FIND, K8S_IP, K8S_NOMINAL,
-    K8S_CONTAINS_IP, K8S_CONTAINS_CIDR, K8S_VALIDATE,
+    K8S_CONTAINS_IP, K8S_CONTAINS_CIDR, K8S_VALIDATE, K8S_EQUALS,
 };
 
 int cel_k8s_cost_rule(const char *f)
@@ -307,6 +313,8 @@ int cel_k8s_cost_rule(const char *f)
         return K8S_CONTAINS_IP;
     if (!strcmp(f, "containsCIDR"))
         return K8S_CONTAINS_CIDR;
+    if (!strcmp(f, CEL_OP_EQUALS))
+        return K8S_EQUALS;
     return K8S_NONE;
 }
 
@@ -367,6 +375,11 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
         *out = c;
         return true;
     }
+    case K8S_EQUALS: /* == with a Kubernetes value on the left: 1, whatever its size */
+        if (nargs != 2 || args[0].kind != CEL_OBJECT)
+            return false;
+        *out = 1;
+        return true;
     default:
         return false;
     }

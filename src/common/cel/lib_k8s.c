@@ -558,10 +558,11 @@ const cel_overload cel_lib_k8s[] = {
 
     K("string_to_cidr", "cidr", false, CT, cidr_parse, CEL_LIB_K8S_CIDR, 1, S),
     K("is_cidr", "isCIDR", false, B, cidr_is, CEL_LIB_K8S_CIDR, 1, S),
-    K("cidr_contains_ip_ip", "containsIP", true, B, cidr_contains_ip, CEL_LIB_K8S_CIDR, 2, CT, IPT),
+    /* in cidr.go's order: a type variable binds to string first */
     K("cidr_contains_ip_string", "containsIP", true, B, cidr_contains_ip_string, CEL_LIB_K8S_CIDR, 2, CT, S),
-    K("cidr_contains_cidr", "containsCIDR", true, B, cidr_contains_cidr, CEL_LIB_K8S_CIDR, 2, CT, CT),
+    K("cidr_contains_ip_ip", "containsIP", true, B, cidr_contains_ip, CEL_LIB_K8S_CIDR, 2, CT, IPT),
     K("cidr_contains_cidr_string", "containsCIDR", true, B, cidr_contains_cidr_string, CEL_LIB_K8S_CIDR, 2, CT, S),
+    K("cidr_contains_cidr", "containsCIDR", true, B, cidr_contains_cidr, CEL_LIB_K8S_CIDR, 2, CT, CT),
     K("cidr_ip", "ip", true, IPT, cidr_ip, CEL_LIB_K8S_CIDR, 1, CT),
     K("cidr_masked", "masked", true, CT, cidr_masked, CEL_LIB_K8S_CIDR, 1, CT),
     K("cidr_prefix_length", "prefixLength", true, I, cidr_prefix_length, CEL_LIB_K8S_CIDR, 1, CT),
