@@ -37,7 +37,10 @@ func extractSelectors(root string, dirs []string) []extracted {
 	var out []extracted
 	add := func(expr, where string) {
 		expr = strings.TrimSpace(expr)
-		if expr == "" || seen[expr] || reShellVar.MatchString(expr) {
+		// A NUL never reaches the CEL: the project's readers refuse it
+		// (tests/bats/robustness-input.bats, cel-nul.json), and a command
+		// line cannot hold one.
+		if expr == "" || seen[expr] || reShellVar.MatchString(expr) || strings.ContainsRune(expr, 0) {
 			return
 		}
 		seen[expr] = true

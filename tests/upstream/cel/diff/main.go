@@ -13,9 +13,10 @@
 // (compile error text, result type, estimated cost range), and the value
 // or runtime error and actual cost of evaluating it.  Disagreements are
 // shrunk (generated ones), grouped by the fields that differ, and listed
-// with a command line that reproduces each.  Last line: "N passed,
-// N failed".  Exit 0 when all agree, 1 otherwise, 2 on usage errors, 3
-// when a side fails.
+// with a command line that reproduces each.  Disagreements that are
+// upstream's own bugs (tests/upstream/cel/KNOWN) are counted apart, in
+// neither number.  Last line: "N passed, N failed".  Exit 0 when all
+// agree, 1 otherwise, 2 on usage errors, 3 when a side fails.
 package main
 
 import (
@@ -135,6 +136,11 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 	fmt.Printf("cel-diff: %d selectors extracted (each on %d devices and 4 gate settings), %d corpus expressions, generator seed %d\n",
 		len(sels), len(devs), nCorpus, seed)
 
+	known, err := readKnown(filepath.Join(root, "tests/upstream/cel/KNOWN"))
+	if err != nil {
+		fmt.Fprintln(stderr, "cel-diff:", err)
+		return 2
+	}
 	stats := newStats()
 	var fails []failure
 	check := func(batch []item) error {
@@ -162,6 +168,12 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 		}
 		for i := range batch {
 			ds := compare(cr[i], ua.rs[i])
+			if len(ds) > 0 {
+				if k := matchKnown(known, batch[i].req.Expr, category(ds)); k != nil {
+					stats.known[k.why]++
+					ds = nil
+				}
+			}
 			stats.add(batch[i], cr[i], ua.rs[i], ds)
 			if len(ds) > 0 {
 				fails = append(fails, failure{batch[i], ds, cr[i], ua.rs[i]})
@@ -218,7 +230,11 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 	signal.Stop(interrupted)
 	stats.print(generated, time.Since(t0))
 	reportFailures(c, u, fails, report, devFile)
-	fmt.Printf("%d passed, %d failed\n", stats.total-len(fails), len(fails))
+	nKnown := 0
+	for _, n := range stats.known {
+		nKnown += n
+	}
+	fmt.Printf("%d passed, %d failed\n", stats.total-len(fails)-nKnown, len(fails))
 	if len(fails) > 0 {
 		return 1
 	}
@@ -235,11 +251,13 @@ type stats struct {
 	bySource                      map[string]int
 	selfFails, unstable           int
 	panics                        map[string]string
+	known                         map[string]int // KNOWN's reasons: disagreements counted apart
 	overLimitStored, overLimitNew int
 }
 
 func newStats() *stats {
-	return &stats{byCategory: map[string]int{}, bySource: map[string]int{}, panics: map[string]string{}}
+	return &stats{byCategory: map[string]int{}, bySource: map[string]int{}, panics: map[string]string{},
+		known: map[string]int{}}
 }
 
 func (s *stats) add(it item, c, u response, ds []diff) {
@@ -291,6 +309,14 @@ func (s *stats) print(generated int, d time.Duration) {
 	}
 	if s.selfFails > 0 {
 		fmt.Printf("cel-diff: %d upstream-cel self-check failures (the peer's evaluation differs from DeviceMatches)\n", s.selfFails)
+	}
+	var whys []string
+	for k := range s.known {
+		whys = append(whys, k)
+	}
+	sort.Strings(whys)
+	for _, k := range whys {
+		fmt.Printf("cel-diff: %6d known, upstream's own (tests/upstream/cel/KNOWN): %s\n", s.known[k], k)
 	}
 	var cats []string
 	for k := range s.byCategory {
