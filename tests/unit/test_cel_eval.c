@@ -1308,6 +1308,25 @@ UNIT_TEST(presence_on_unbound_variable)
     }
 }
 
+/* URLs as Go's net/url parses them (the Kubernetes URL library checks
+ * with url.ParseRequestURI, then splits with url.Parse), Go's texts; as
+ * upstream-cel prints them. */
+UNIT_TEST(url_as_go)
+{
+    EV("url('')", "ERROR: URL parse error during conversion from string: parse \"\": empty url");
+    EV("url('::1')", "ERROR: URL parse error during conversion from string: parse \"::1\": missing protocol scheme");
+    EV("url('x\\ny')", "ERROR: URL parse error during conversion from string: parse \"x\\ny\": net/url: invalid control character in URL");
+    EV("url('http://h:80:90/')", "ERROR: URL parse error during conversion from string: parse \"http://h:80:90/\": invalid port \":80:90\" after host");
+    EV("url('http://[1.2.3.4]/')", "ERROR: URL parse error during conversion from string: parse \"http://[1.2.3.4]/\": invalid IP-literal");
+    EV("url('http://h/p#%zz')", "ERROR: URL parse error during conversion from string: parse \"http://h/p#%zz\": invalid URL escape \"%zz\"");
+    EV("url('http://a b/')", "ERROR: URL parse error during conversion from string: parse \"http://a b/\": invalid character \" \" in host name");
+    EV("url('http://[::1/')", "ERROR: URL parse error during conversion from string: parse \"http://[::1/\": missing ']' in host");
+    EV("url('http://user@h:80/p?q=1#f').getHostname()", "\"h\"");
+    EV("url('http://[::1%25eth0]/').getHostname()", "\"::1%eth0\"");
+    EV("url('https://example.com/a b').getEscapedPath()", "\"/a%20b\"");
+    EV("url('ftp://h:80:90/').getPort()", "\"90\"");
+}
+
 /* == runs lhs.Equal(rhs) (cel-go v0.29.2 common/types/util.go Equal): a
  * Kubernetes value compared with another type fails with "no such
  * overload" (apiserver pkg/cel quantity.go, ip.go ... Equal), the other

@@ -5,6 +5,7 @@
  * The Format library lives in lib_format.c. */
 #include "functions.h"
 #include "netip.h"
+#include "neturl.h"
 #include "../base/utf8.h"
 
 #include <inttypes.h>
@@ -369,94 +370,31 @@ F(cidr_to_string)
     return cel_string(t, strlen(t));
 }
 
-/* ---- URL (library/urls.go; Go url.ParseRequestURI semantics, simplified) ---- */
-static bool parse_url(cel_call_ctx *cx, const char *p, size_t len, cel_url *u)
-{
-    memset(u, 0, sizeof *u);
-    u->text = cel_scratch_strndup(cx->scratch, p, len);
-    const char *end = p + len;
-    const char *hash = memchr(p, '#', len);
-    if (hash)
-        return false; /* ParseRequestURI rejects fragments as part of the path */
-    const char *q = memchr(p, '?', len);
-    const char *body_end = q ? q : end;
-    u->query = q ? cel_scratch_strndup(cx->scratch, q + 1, (size_t)(end - q - 1)) : "";
-    u->fragment = "";
-    if (len > 0 && p[0] == '/') {
-        u->scheme = u->host = u->hostname = u->port = u->userinfo = u->opaque = "";
-        u->path = cel_scratch_strndup(cx->scratch, p, (size_t)(body_end - p));
-        return true;
-    }
-    const char *colon = memchr(p, ':', (size_t)(body_end - p));
-    if (!colon || colon == p)
-        return false;
-    for (const char *c = p; c < colon; c++) {
-        bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-                  (c > p && ((*c >= '0' && *c <= '9') || *c == '+' || *c == '-' || *c == '.'));
-        if (!ok)
-            return false;
-    }
-    u->scheme = cel_scratch_strndup(cx->scratch, p, (size_t)(colon - p));
-    const char *rest = colon + 1;
-    if (body_end - rest >= 2 && rest[0] == '/' && rest[1] == '/') {
-        rest += 2;
-        const char *slash = memchr(rest, '/', (size_t)(body_end - rest));
-        const char *auth_end = slash ? slash : body_end;
-        const char *at = NULL;
-        for (const char *c = rest; c < auth_end; c++)
-            if (*c == '@')
-                at = c;
-        u->userinfo = at ? cel_scratch_strndup(cx->scratch, rest, (size_t)(at - rest)) : "";
-        const char *host = at ? at + 1 : rest;
-        u->host = cel_scratch_strndup(cx->scratch, host, (size_t)(auth_end - host));
-        const char *hn_end = auth_end, *port = NULL;
-        if (host < auth_end && host[0] == '[') {
-            const char *rb = memchr(host, ']', (size_t)(auth_end - host));
-            if (!rb)
-                return false;
-            u->hostname = cel_scratch_strndup(cx->scratch, host + 1, (size_t)(rb - host - 1));
-            if (rb + 1 < auth_end) {
-                if (rb[1] != ':')
-                    return false;
-                port = rb + 2;
-            }
-        } else {
-            const char *pc = memchr(host, ':', (size_t)(auth_end - host));
-            if (pc) {
-                hn_end = pc;
-                port = pc + 1;
-            }
-            u->hostname = cel_scratch_strndup(cx->scratch, host, (size_t)(hn_end - host));
-        }
-        u->port = port ? cel_scratch_strndup(cx->scratch, port, (size_t)(auth_end - port)) : "";
-        for (const char *c = u->port; *c; c++)
-            if (*c < '0' || *c > '9')
-                return false;
-        u->path = cel_scratch_strndup(cx->scratch, auth_end, (size_t)(body_end - auth_end));
-        u->opaque = "";
-    } else {
-        if (rest >= body_end || rest[0] != '/')
-            return false; /* opaque URIs are not request URIs */
-        u->host = u->hostname = u->port = u->userinfo = u->opaque = "";
-        u->path = cel_scratch_strndup(cx->scratch, rest, (size_t)(body_end - rest));
-    }
-    return true;
-}
+/* ---- URL (library/urls.go: Go's url.ParseRequestURI checks, url.Parse
+ * splits; neturl.c) ---- */
 F(url_parse)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_URL);
-    if (!parse_url(cx, a[0].v.s.ptr, a[0].v.s.len, &o->u.url))
-        return cel_errorf_s(cx->scratch, "URL parse error during conversion from string: parse \"%.*s\": invalid URI for request",
-                            (int)(a[0].v.s.len > 128 ? 128 : a[0].v.s.len), a[0].v.s.ptr);
+    dra_buf err = DRA_BUF_INIT;
+    if (!cel_neturl_parse(cx->scratch, a[0].v.s.ptr, a[0].v.s.len, true, &o->u.url, &err) ||
+        !cel_neturl_parse(cx->scratch, a[0].v.s.ptr, a[0].v.s.len, false, &o->u.url, &err)) {
+        cel_value r = cel_errorf_s(cx->scratch, "URL parse error during conversion from string: %s", dra_buf_str(&err));
+        dra_buf_free(&err);
+        return r;
+    }
     return cel_objval(o);
 }
 /* For the Format library's "uri" (url.ParseRequestURI succeeds). */
 bool cel_format_url_valid(cel_call_ctx *cx, const char *p, size_t len)
 {
     cel_url u;
-    return parse_url(cx, p, len, &u);
+    return cel_neturl_parse(cx->scratch, p, len, true, &u, NULL);
 }
-F(url_is) { cel_url u; return cel_bool(parse_url(cx, a[0].v.s.ptr, a[0].v.s.len, &u)); }
+F(url_is)
+{
+    cel_url u;
+    return cel_bool(cel_neturl_parse(cx->scratch, a[0].v.s.ptr, a[0].v.s.len, true, &u, NULL));
+}
 #define URLF(name, field) F(name) { const char *s = a[0].v.obj->u.url.field; return cel_string(s, strlen(s)); }
 URLF(url_scheme, scheme)
 URLF(url_host, host)
