@@ -1426,6 +1426,10 @@ UNIT_TEST(list_concat_views)
  * prints them. */
 UNIT_TEST(error_texts_as_upstream)
 {
+    /* || and &&: the first term that is no bool answers (evalOr, evalAnd) */
+    EV("dyn(1) || (1/0 == 1)", "ERROR: no such overload");
+    EV("dyn(1) && (1/0 == 1)", "ERROR: no such overload");
+    EV("(1/0 == 1) || dyn(1)", "ERROR: division by zero");
     EV("dyn(true) + 1", "ERROR: no such overload: _+_");
     EV("dyn([1]) - 1", "ERROR: no such overload: _-_");
     EV("dyn(true) < 1", "ERROR: no such overload");

@@ -1096,8 +1096,8 @@ static int run_test(plan_ctx *c, const step *p)
             return r;
         if (l != T_OTHER && r != T_OTHER)
             return is_and;
-        if (l == T_OTHER && lo.kind == CEL_ERROR) {
-            c->other = lo;
+        if (l == T_OTHER) { /* the first term that is no bool answers */
+            c->other = lo.kind == CEL_ERROR ? lo : cel_no_such_overload();
             return T_OTHER;
         }
         if (r == T_OTHER && c->other.kind == CEL_ERROR)

@@ -985,8 +985,12 @@ static cel_value eval_logic(ev *e, const cel_node *n, bool is_and)
         return r;
     if (l.kind == CEL_BOOL && r.kind == CEL_BOOL)
         return cel_bool(is_and);
+    /* interpreter.go evalOr / evalAnd: the first term that is no bool
+     * answers, its error or "no such overload" */
     if (l.kind == CEL_ERROR)
         return l;
+    if (l.kind != CEL_BOOL)
+        return cel_no_such_overload();
     if (r.kind == CEL_ERROR)
         return r;
     return cel_no_such_overload();
