@@ -1426,6 +1426,10 @@ UNIT_TEST(list_concat_views)
  * prints them. */
 UNIT_TEST(error_texts_as_upstream)
 {
+    /* Kubernetes object types have no fields a provider knows */
+    EV("has(semver('1.0.0').a)", "COMPILE: unexpected failed resolution of 'kubernetes.Semver'");
+    EV("quantity('1').a", "COMPILE: unexpected failed resolution of 'kubernetes.Quantity'");
+    EV("ip('::1').a", "COMPILE: type 'net.IP' does not support field selection");
     /* || and &&: the first term that is no bool answers (evalOr, evalAnd) */
     EV("dyn(1) || (1/0 == 1)", "ERROR: no such overload");
     EV("dyn(1) && (1/0 == 1)", "ERROR: no such overload");

@@ -427,6 +427,15 @@ static const cel_type *check_select_field(checker *c, cel_node *e, cel_node *ope
         is_assignable(c, &cel_t_dyn, t);
         result = &cel_t_dyn;
         break;
+    case CEL_T_OPAQUE:
+        /* the Kubernetes types declared with cel.ObjectType (apiserver
+         * v0.37.2 pkg/cel semver.go, quantity.go, url.go, format.go) are
+         * structs no provider knows: checker.go lookupFieldType */
+        if (t->name && !strncmp(t->name, "kubernetes.", 11)) {
+            report(c, e, "unexpected failed resolution of '%s'", t->name);
+            break;
+        }
+        /* fall through */
     default:
         if (!is_dyn_or_error(t))
             report(c, e, "type '%s' does not support field selection", fmt_type(c, t));
