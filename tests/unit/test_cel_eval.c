@@ -1473,6 +1473,18 @@ UNIT_TEST(list_tracker_panics_as_upstream)
        "ERROR: internal error: interface conversion: *types.Err is not traits.Lister: missing method Add");
     EV("true || dyn(1/0).distinct() == []", "true");
     EV("[[1]].flatten(dyn(1)) == [1]", "true");
+    /* a value of another type panics the same way; Go names the first
+     * method of traits.Lister the type lacks */
+    EV("dyn(false).distinct()",
+       "ERROR: internal error: interface conversion: types.Bool is not traits.Lister: missing method Add");
+    EV("dyn(1).distinct() == [] || true",
+       "ERROR: internal error: interface conversion: types.Int is not traits.Lister: missing method Contains");
+    EV("dyn({}).distinct()",
+       "ERROR: internal error: interface conversion: *types.baseMap is not traits.Lister: missing method Add");
+    EV("[1].flatten(dyn('a'))", "ERROR: internal error: interface conversion: ref.Val is types.String, not types.Int");
+    /* flatten has no type guards (DisableTypeGuards): it judges itself */
+    EV("[dyn('')].flatten()", "[\"\"]");
+    EV("dyn(false).flatten()", "ERROR: no such overload: bool.flatten()");
 }
 
 /* IP and CIDR strings are parsed as Go's net/netip does, under the

@@ -98,26 +98,69 @@ static uint64_t planned_cost(const cel_node *n, const cel_value *args, size_t na
     return 1;
 }
 
+/* The Go type cel-go's evalFold names (%T) when a comprehension ranges over
+ * something that is not iterable: "got 'types.Int', expected iterable type",
+ * or with two variables "unsupported comprehension range type: types.Int"
+ * (cel-go interpreter/interpretable.go, evalFold; the Kubernetes types live
+ * in k8s.io/apiserver/pkg/cel, package cel). */
+static const char *go_type_name(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_NULL: return "types.Null";
+    case CEL_BOOL: return "types.Bool";
+    case CEL_INT: return "types.Int";
+    case CEL_UINT: return "types.Uint";
+    case CEL_DOUBLE: return "types.Double";
+    case CEL_STRING: return "types.String";
+    case CEL_BYTES: return "types.Bytes";
+    case CEL_TYPE: return "*types.Type";
+    case CEL_OPTIONAL: return "*types.Optional";
+    case CEL_LIST: return "*types.baseList";
+    case CEL_MAP: return "*types.baseMap";
+    case CEL_TIMESTAMP: return "types.Timestamp";
+    case CEL_DURATION: return "types.Duration";
+    case CEL_OBJECT:
+        switch (v->v.obj->kind) {
+        case CEL_OBJ_QUANTITY: return "cel.Quantity";
+        case CEL_OBJ_SEMVER: return "cel.Semver";
+        case CEL_OBJ_IP: return "cel.IP";
+        case CEL_OBJ_CIDR: return "cel.CIDR";
+        case CEL_OBJ_URL: return "cel.URL";
+        case CEL_OBJ_FORMAT: return "*cel.Format";
+        }
+        break;
+    default: break;
+    }
+    return cel_value_type_name(v);
+}
+
 /* cel-go v0.29.2's cost trackers of ext.Lists (ext/lists.go
  * trackListDistinct, trackListSort, trackListSortBy, trackListFlatten)
  * assert their argument's Go type, and charging a call whose argument
- * failed panics; Program.Eval recovers and the whole evaluation fails
+ * failed or is of another type panics; Program.Eval recovers and the whole evaluation fails
  * with "internal error: ..." (an error a surrounding || would have
  * absorbed included).  The evaluation stops the same way here. */
-static const char *tracker_panic(const cel_node *n, const cel_value *args, size_t nargs)
+static const char *tracker_panic(cel_scratch *sc, const cel_node *n, const cel_value *args, size_t nargs)
 {
-    if (n->u.call.noverloads != 1)
+    if (n->u.call.noverloads != 1 || n->u.call.overloads[0]->lib != CEL_LIB_LISTS)
         return NULL; /* dispatched dynamically: no overload id, no tracker */
     const cel_overload *o = n->u.call.overloads[0];
     bool sort = !strcmp(o->function, "sort") && o->lib == CEL_LIB_LISTS,
-         sort_by = !strcmp(o->function, "@sortByAssociatedKeys");
-    size_t at = sort_by || !strcmp(o->id, "list_flatten_int") ? 1 : 0;
-    if (at >= nargs || args[at].kind != CEL_ERROR)
+         sort_by = !strcmp(o->function, "@sortByAssociatedKeys"), depth = !strcmp(o->id, "list_flatten_int");
+    size_t at = sort_by || depth ? 1 : 0;
+    if (at >= nargs)
         return NULL;
-    if (!strcmp(o->id, "list_flatten_int"))
-        return "internal error: interface conversion: ref.Val is *types.Err, not types.Int";
-    if (!strcmp(o->id, "list_distinct") || sort || sort_by)
-        return "internal error: interface conversion: *types.Err is not traits.Lister: missing method Add";
+    const cel_value *a = &args[at];
+    const char *t = a->kind == CEL_ERROR ? "*types.Err" : go_type_name(a);
+    if (depth && a->kind != CEL_INT)
+        return cel_scratch_printf(sc, "internal error: interface conversion: ref.Val is %s, not types.Int", t);
+    /* Go names the first method of traits.Lister the type lacks: the
+     * numbers, strings, bytes and times are Adders */
+    bool adder = a->kind == CEL_INT || a->kind == CEL_UINT || a->kind == CEL_DOUBLE || a->kind == CEL_STRING ||
+                 a->kind == CEL_BYTES || a->kind == CEL_DURATION || a->kind == CEL_TIMESTAMP;
+    if ((!strcmp(o->id, "list_distinct") || sort || sort_by) && a->kind != CEL_LIST)
+        return cel_scratch_printf(sc, "internal error: interface conversion: %s is not traits.Lister: missing method %s",
+                                  t, adder ? "Contains" : "Add");
     return NULL;
 }
 
@@ -550,7 +593,7 @@ static const cel_value cancelled_value = {.kind = CEL_ERROR, .v.err = CEL_COST_L
 /* Stop the evaluation when charging this call makes cel-go panic. */
 static bool tracker_panics(ev *e, const cel_node *n, const cel_value *args, size_t nargs)
 {
-    const char *why = tracker_panic(n, args, nargs);
+    const char *why = tracker_panic(e->cx.scratch, n, args, nargs);
     if (why) {
         e->aborted = why;
         e->cancelled = true;
@@ -818,6 +861,8 @@ static const cel_overload *pick_overload(const cel_node *n, const cel_value *arg
 /* Charge the call that gave r (as cel-go's cost tracker does after the call). */
 static cel_value charged(ev *e, const cel_node *n, const cel_value *args, size_t nargs, cel_value r)
 {
+    if (tracker_panics(e, n, args, nargs))
+        return cancelled_value;
     if (e->prm->flags & CEL_EVAL_NO_COST)
         return r;
     if (!charge(e, planned_cost(n, args, nargs, &r)))
@@ -843,6 +888,22 @@ static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_
     const cel_overload *o = pick_overload(n, args, nargs);
     if (!o && k8s_regex_optimized(n))
         return charged(e, n, args, nargs, cel_no_such_overload());
+    /* ext.Lists declares flatten without type guards (DisableTypeGuards):
+     * its functions judge the receiver and the depth themselves */
+    if (!o && n->u.call.noverloads > 0 && n->u.call.overloads[0]->lib == CEL_LIB_LISTS &&
+        !strcmp(n->u.call.function, "flatten")) {
+        if (args[0].kind == CEL_LIST && (nargs == 1 || args[1].kind == CEL_INT)) {
+            for (size_t i = 0; i < n->u.call.noverloads && !o; i++)
+                if (n->u.call.overloads[i]->nargs == nargs)
+                    o = n->u.call.overloads[i];
+        } else {
+            return charged(e, n, args, nargs,
+                           nargs == 1 ? cel_errorf_s(e->cx.scratch, "no such overload: %s.flatten()",
+                                                     cel_value_type_name(&args[0]))
+                                      : cel_errorf_s(e->cx.scratch, "no such overload: %s.flatten(%s)",
+                                                     cel_value_type_name(&args[0]), cel_value_type_name(&args[1])));
+        }
+    }
     /* ext.Lists binds sort and @sortByAssociatedKeys once, guarded only by
      * the receiver being a list (SingletonUnaryBinding with ListerType):
      * the elements are the implementation's to judge */
@@ -1023,42 +1084,6 @@ static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
         return cel_optional_of_s(e->cx.scratch, cel_list_items(obj.v.list)[i]);
     }
     return cel_optional_none(); /* no keys at all: absent */
-}
-
-/* The Go type cel-go's evalFold names (%T) when a comprehension ranges over
- * something that is not iterable: "got 'types.Int', expected iterable type",
- * or with two variables "unsupported comprehension range type: types.Int"
- * (cel-go interpreter/interpretable.go, evalFold; the Kubernetes types live
- * in k8s.io/apiserver/pkg/cel, package cel). */
-static const char *go_type_name(const cel_value *v)
-{
-    switch (v->kind) {
-    case CEL_NULL: return "types.Null";
-    case CEL_BOOL: return "types.Bool";
-    case CEL_INT: return "types.Int";
-    case CEL_UINT: return "types.Uint";
-    case CEL_DOUBLE: return "types.Double";
-    case CEL_STRING: return "types.String";
-    case CEL_BYTES: return "types.Bytes";
-    case CEL_TYPE: return "*types.Type";
-    case CEL_OPTIONAL: return "*types.Optional";
-    case CEL_LIST: return "*types.baseList";
-    case CEL_MAP: return "*types.baseMap";
-    case CEL_TIMESTAMP: return "types.Timestamp";
-    case CEL_DURATION: return "types.Duration";
-    case CEL_OBJECT:
-        switch (v->v.obj->kind) {
-        case CEL_OBJ_QUANTITY: return "cel.Quantity";
-        case CEL_OBJ_SEMVER: return "cel.Semver";
-        case CEL_OBJ_IP: return "cel.IP";
-        case CEL_OBJ_CIDR: return "cel.CIDR";
-        case CEL_OBJ_URL: return "cel.URL";
-        case CEL_OBJ_FORMAT: return "*cel.Format";
-        }
-        break;
-    default: break;
-    }
-    return cel_value_type_name(v);
 }
 
 /* A key computed at runtime of a type no qualifier takes (cel-go
