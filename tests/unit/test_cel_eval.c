@@ -1430,6 +1430,10 @@ UNIT_TEST(error_texts_as_upstream)
     EV("has(semver('1.0.0').a)", "COMPILE: unexpected failed resolution of 'kubernetes.Semver'");
     EV("quantity('1').a", "COMPILE: unexpected failed resolution of 'kubernetes.Quantity'");
     EV("ip('::1').a", "COMPILE: type 'net.IP' does not support field selection");
+    /* matches is bound once with the Matcher trait, unless a constant
+     * pattern made it MatchesRegexOptimization's plain function */
+    EV("dyn(false).matches(['a'][0])", "ERROR: no such overload: matches");
+    EV("dyn(false).matches('a')", "ERROR: no such overload");
     /* || and &&: the first term that is no bool answers (evalOr, evalAnd) */
     EV("dyn(1) || (1/0 == 1)", "ERROR: no such overload");
     EV("dyn(1) && (1/0 == 1)", "ERROR: no such overload");

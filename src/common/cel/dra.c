@@ -917,7 +917,7 @@ static cel_value dispatch(plan_ctx *c, const cel_node *n, const cel_value *args,
 {
     c->used_scratch = true;
     const cel_overload *o = dispatched(n, args, nargs);
-    return o ? o->impl(&c->cx, args, nargs) : cel_no_overload_for(c->cx.scratch, n->u.call.function, args, nargs);
+    return o ? o->impl(&c->cx, args, nargs) : cel_eval_no_overload(c->cx.scratch, n, args, nargs);
 }
 
 static inline int as_test(plan_ctx *c, cel_value v)

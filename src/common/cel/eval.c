@@ -870,24 +870,33 @@ static cel_value charged(ev *e, const cel_node *n, const cel_value *args, size_t
     return r;
 }
 
-/* find or findAll with a constant pattern: Kubernetes' regex optimization
- * (apiserver v0.37.2 pkg/cel/library/regex.go FindRegexOptimization)
- * replaced the call; its function answers any receiver or count of
- * another type "no such overload", unguarded by the signature. */
-static bool k8s_regex_optimized(const cel_node *n)
+/* A call whose constant pattern an optimization compiled, replacing the
+ * call with a function that answers arguments of other types "no such
+ * overload", unguarded by the signature: matches (cel-go v0.29.2
+ * interpreter/optimizations.go MatchesRegexOptimization), and find and
+ * findAll (apiserver v0.37.2 pkg/cel/library/regex.go
+ * FindRegexOptimization). */
+static bool regex_optimized(const cel_node *n)
 {
-    if (n->u.call.noverloads == 0 || n->u.call.overloads[0]->lib != CEL_LIB_K8S_REGEX || !n->u.call.target ||
-        n->u.call.nargs < 1)
+    const cel_node *pat;
+    if (!strcmp(n->u.call.function, "matches") && n->u.call.nargs == (n->u.call.target ? 1u : 2u))
+        pat = n->u.call.args[n->u.call.target ? 0 : 1];
+    else if (n->u.call.noverloads > 0 && n->u.call.overloads[0]->lib == CEL_LIB_K8S_REGEX && n->u.call.target &&
+             n->u.call.nargs >= 1)
+        pat = n->u.call.args[0];
+    else
         return false;
-    const cel_node *pat = n->u.call.args[0];
     return is_const(pat) && const_of(pat).kind == CEL_STRING;
+}
+
+cel_value cel_eval_no_overload(cel_scratch *s, const cel_node *n, const cel_value *args, size_t nargs)
+{
+    return regex_optimized(n) ? cel_no_such_overload() : cel_no_overload_for(s, n->u.call.function, args, nargs);
 }
 
 static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_t nargs)
 {
     const cel_overload *o = pick_overload(n, args, nargs);
-    if (!o && k8s_regex_optimized(n))
-        return charged(e, n, args, nargs, cel_no_such_overload());
     /* ext.Lists declares flatten without type guards (DisableTypeGuards):
      * its functions judge the receiver and the depth themselves */
     if (!o && n->u.call.noverloads > 0 && n->u.call.overloads[0]->lib == CEL_LIB_LISTS &&
@@ -911,8 +920,7 @@ static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_
         (!strcmp(n->u.call.function, "sort") || !strcmp(n->u.call.function, "@sortByAssociatedKeys")) &&
         args[nargs - 1].kind == CEL_LIST)
         o = n->u.call.overloads[0];
-    return charged(e, n, args, nargs,
-                   o ? o->impl(&e->cx, args, nargs) : cel_no_overload_for(e->cx.scratch, n->u.call.function, args, nargs));
+    return charged(e, n, args, nargs, o ? o->impl(&e->cx, args, nargs) : cel_eval_no_overload(e->cx.scratch, n, args, nargs));
 }
 
 static accu_frame *mutable_list(ev *e, const cel_list *l)

@@ -81,6 +81,11 @@ typedef struct cel_eval_params {
 /* Evaluate; *cost (optional) receives the actual cost. */
 cel_value cel_eval_run(const cel_node *root, const cel_eval_params *params, uint64_t *cost);
 
+/* What a prepared call n answers when no overload takes its arguments:
+ * "no such overload" for matches, find and findAll with a constant
+ * pattern (their optimized functions), else cel_no_overload_for. */
+cel_value cel_eval_no_overload(cel_scratch *s, const cel_node *n, const cel_value *args, size_t nargs);
+
 #define CEL_COST_LIMIT_ERROR "operation cancelled: actual cost limit exceeded"
 
 #endif

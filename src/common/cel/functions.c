@@ -405,8 +405,9 @@ bool cel_singleton_function(const char *f)
  * (common/stdlib/standard.go SingletonBinaryBinding; interpreter.go
  * evalBinary): an operand without the trait is "no such overload: _+_",
  * one with it, or a receiver, the type's own "no such overload"; ext.Lists
- * binds sort the same way; contains, startsWith,
- * endsWith and comparisons run unguarded ("no such overload").  Every
+ * binds sort the same way (matches too, unless its pattern is a constant:
+ * eval.c); contains, startsWith, endsWith and comparisons run unguarded
+ * ("no such overload").  Every
  * other function, conversions and libraries included, is guarded by its
  * signature (common/decls/decls.go MaybeNoSuchOverload): "no such
  * overload: lowerAscii(int)", with the arguments' runtime type names. */
@@ -414,8 +415,7 @@ cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *ar
 {
     static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS, CEL_OP_LESS, CEL_OP_LESS_EQUALS,
                                         CEL_OP_GREATER, CEL_OP_GREATER_EQUALS, CEL_OP_IN, CEL_OP_INDEX,
-                                        CEL_OP_LOGICAL_NOT, CEL_OP_NEGATE, "contains", "startsWith", "endsWith",
-                                        "matches"};
+                                        CEL_OP_LOGICAL_NOT, CEL_OP_NEGATE, "contains", "startsWith", "endsWith"};
     static const struct { const char *f; unsigned kinds; } traits[] = {
         {CEL_OP_ADD, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES |
                          1u << CEL_LIST | 1u << CEL_DURATION | 1u << CEL_TIMESTAMP},
@@ -424,6 +424,7 @@ cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *ar
         {CEL_OP_DIVIDE, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE},
         {CEL_OP_MODULO, 1u << CEL_INT | 1u << CEL_UINT},
         {"size", 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_LIST | 1u << CEL_MAP},
+        {"matches", 1u << CEL_STRING},
         {"sort", 1u << CEL_LIST},
         {"@sortByAssociatedKeys", 1u << CEL_LIST},
     };
