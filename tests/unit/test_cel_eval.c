@@ -1272,9 +1272,10 @@ UNIT_TEST(runtime_costs_as_upstream)
         check_cost(unit_failed, rows[i].expr, rows[i].cost, rows[i].value);
 }
 
-/* has() on an attribute whose variable is unbound (dra-select eval with
- * no device): cel-go charges the evalTestOnly 1 less the presence test,
- * 0; a plain selection costs 1.  As upstream-cel prints. */
+/* has() on an attribute that fails, its variable unbound (dra-select eval
+ * with no device) or a qualifier failing: cel-go charges the evalTestOnly
+ * 1 less the presence test, and the qualifiers that ran; a plain
+ * selection on the unbound variable costs 1.  As upstream-cel prints. */
 UNIT_TEST(presence_on_unbound_variable)
 {
     static const struct {
@@ -1285,6 +1286,8 @@ UNIT_TEST(presence_on_unbound_variable)
         /* an optional index whose key is a failed attribute: neither the
          * qualifier nor the attribute it qualifies is observed */
         {"{'a': 1}[?v.x]", 1}, {"['a'][?v.a.y]", 1},
+        /* has() on a chain that fails on a value: the qualifiers that ran */
+        {"has([{'a': 1}][1].a)", 1}, {"has(({'a': {'b': 1}})['x'].b)", 1},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);

@@ -823,13 +823,12 @@ static cel_value eval_select(ev *e, const cel_node *n)
     if (obj.kind == CEL_ERROR) {
         if (!n->u.select.test_only && !charge_failed_operand(e, n, op))
             return cancelled_value;
-        /* has() on an attribute whose variable is unbound: cel-go observes
-         * the evalTestOnly once, 1 less the presence test's 1
+        /* has() on an attribute that failed: cel-go observes the
+         * evalTestOnly once, 1 less the presence test's 1
          * (interpreter/runtimecost.go with PresenceTestHasCost(false)),
-         * and no qualifier ran; the variable's 1 is given back */
-        if (n->u.select.test_only && !(e->prm->flags & CEL_EVAL_PRESENCE_COSTS) && is_attribute(op) &&
-            attribute_root(op)->kind == CEL_NODE_IDENT && e->cost > 0 &&
-            !strncmp(obj.v.err, "no such attribute(s): ", 22))
+         * and only the qualifiers that ran: the 1 charged here for the
+         * attribute is given back */
+        if (n->u.select.test_only && !(e->prm->flags & CEL_EVAL_PRESENCE_COSTS) && is_attribute(op) && e->cost > 0)
             e->cost--;
         return obj;
     }
