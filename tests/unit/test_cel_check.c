@@ -143,6 +143,11 @@ UNIT_TEST(operators)
     T("'a' || b", "1:1: expected type 'bool' but found 'string'");
     T("b && 1", "1:6: expected type 'bool' but found 'int'");
     T("[] && b", "1:1: expected type 'bool' but found 'list(_var0)'");
+    /* a list literal's element type is the most general of its elements,
+     * one of them whole (cel-go checker/types.go mostGeneral): [] keeps
+     * its type variable, which [1, dyn(1)] widens to dyn: [1] is the
+     * element of another type (as upstream-cel check) */
+    T("[[], [1], [1, dyn(1)]][0]", "1:6: expected type 'list(dyn)' but found 'list(int)'");
 }
 
 UNIT_TEST(functions)

@@ -144,19 +144,37 @@ static bool references(const mapping *m, const char *var, const cel_type *t, int
 
 static bool exact(const cel_type *a, const cel_type *b) { return a == b || cel_type_equal(a, b); }
 
+/* cel-go checker/types.go isEqualOrLessSpecific. */
+static bool less_specific(const cel_type *a, const cel_type *b)
+{
+    if (is_dyn(a) || a->kind == CEL_T_PARAM)
+        return true;
+    if (is_dyn(b) || b->kind == CEL_T_PARAM)
+        return false;
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case CEL_T_TYPE:
+        return true;
+    case CEL_T_OPAQUE: case CEL_T_LIST: case CEL_T_MAP: case CEL_T_OPTIONAL:
+        if (a->kind == CEL_T_OPAQUE && strcmp(a->name, b->name))
+            return false;
+        if (a->nparams != b->nparams)
+            return false;
+        for (unsigned i = 0; i < a->nparams; i++)
+            if (!less_specific(a->params[i], b->params[i]))
+                return false;
+        return true;
+    default:
+        return exact(a, b);
+    }
+}
+
+/* cel-go mostGeneral: one of the two, whole. */
 static const cel_type *most_general(checker *c, const cel_type *a, const cel_type *b)
 {
-    if (is_dyn(a) || b->kind == CEL_T_PARAM)
-        return a;
-    if (is_dyn(b) || a->kind == CEL_T_PARAM)
-        return b;
-    if (a->kind == b->kind && a->nparams == b->nparams && a->nparams > 0 &&
-        (a->kind == CEL_T_LIST || a->kind == CEL_T_MAP || a->kind == CEL_T_OPTIONAL || a->kind == CEL_T_TYPE)) {
-        const cel_type *p0 = most_general(c, a->params[0], b->params[0]);
-        const cel_type *p1 = a->nparams > 1 ? most_general(c, a->params[1], b->params[1]) : NULL;
-        return rebuild(c, a, p0, p1);
-    }
-    return a;
+    (void)c;
+    return less_specific(a, b) ? a : b;
 }
 
 static bool assignable_in(checker *c, mapping *m, const cel_type *t1, const cel_type *t2, int depth);
