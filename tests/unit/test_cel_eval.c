@@ -1264,6 +1264,10 @@ UNIT_TEST(runtime_costs_as_upstream)
         {"ip('::1') != ip('::1')", "false", 4},
         /* a type variable binds to the first overload declared: string */
         {"cidr('10.0.0.0/8').containsIP([][2])", "error(\"index out of bounds: 2\")", 5},
+        /* a lazy cel.bind variable whose value panics a tracker is not
+         * charged (the sortBy macro binds its receiver) */
+        {"dyn(1/0).sortBy(i0, 1).sortBy(y3, 0u)",
+         "error(\"internal error: interface conversion: *types.Err is not traits.Lister: missing method Add\")", 4},
         /* evalFold with two variables */
         {"dyn('a').transformList(k, v, 1)", "error(\"unsupported comprehension range type: types.String\")", 0},
         {"dyn(1).all(k, v, true)", "error(\"unsupported comprehension range type: types.Int\")", 0},

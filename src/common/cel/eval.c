@@ -745,9 +745,15 @@ static cel_value resolve_name(ev *e, const char *name)
 static cel_value eval_ident(ev *e, const cel_node *n)
 {
     const char *name = n->u.ident.name;
-    if (!charge(e, base_cost(e, n)))
-        return cancelled_value;
+    uint64_t c = base_cost(e, n);
+    /* a lazily bound local (cel.bind) is evaluated on first use, before
+     * cel-go observes the identifier: a panic on the way leaves it
+     * uncharged */
     const cel_value *v = name[0] == '.' ? NULL : find_local(e, name);
+    if (e->cancelled)
+        return cancelled_value;
+    if (!charge(e, c))
+        return cancelled_value;
     if (v)
         return *v;
     if (!e->prm->container) { /* the usual case: a plain lookup */
