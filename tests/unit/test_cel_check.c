@@ -465,6 +465,8 @@ UNIT_TEST(coster_estimates_upstream)
         {"(true ? ['ab'] : ['abc', 'd']).all(x, x == 'a')", 14, 21},
         {"('ab' + device.driver).startsWith('a')", 4, 10},
         {"'abcdefghijklmnopqrstuvwxyz'.charAt(3) == 'd'", 2, 2},
+        /* a capacity value by index has size 0..0 (QuantityDeclType) */
+        {"device.capacity['gpu.example.com']['memory'] != quantity('1')", 5, 5},
     };
     cel_dra_options o = {.new_expressions = true, .list_type_attributes = true};
     cel_env *env = cel_dra_env_new(&o);

@@ -860,6 +860,13 @@ bool cel_dra_size_hint(void *ctx, const char *const *path, size_t n, cel_size_ra
             *out = (cel_size_range){0, 64};
             return true;
         }
+        /* dynamic-resource-allocation v0.37.2 cel/compile.go sizeEstimator:
+         * a capacity value by index is a QuantityDeclType, whose
+         * MaxElements is 0; by field name it is unknown */
+        if (!strcmp(path[3], "@values")) {
+            *out = (cel_size_range){0, 0};
+            return true;
+        }
     }
     return false;
 }
