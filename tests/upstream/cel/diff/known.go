@@ -12,7 +12,8 @@ import (
 )
 
 // knownBug is one line of KNOWN: the fields that differ (as category
-// names them), the expressions it covers and why upstream is wrong.
+// names them, or "*" for any), the expressions it covers and why
+// upstream is wrong.
 type knownBug struct {
 	fields string
 	expr   *regexp.Regexp
@@ -52,7 +53,7 @@ func readKnown(path string) ([]knownBug, error) {
 // matchKnown is the entry covering a disagreement in fields on expr, or nil.
 func matchKnown(known []knownBug, expr, fields string) *knownBug {
 	for i := range known {
-		if known[i].fields == fields && known[i].expr.MatchString(expr) {
+		if (known[i].fields == "*" || known[i].fields == fields) && known[i].expr.MatchString(expr) {
 			return &known[i]
 		}
 	}
