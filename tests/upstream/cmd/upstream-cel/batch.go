@@ -159,7 +159,17 @@ func (b *batch) one(req request) (resp response, err error) {
 	if cost > heavy {
 		return resp, nil
 	}
+	// Go iterates each map in an order of its own: evaluate again on
+	// newly built device maps, as every DeviceMatches call builds them.
+	fresh := func() {
+		if dev != nil {
+			if nv, err := deviceValue(e.stored.CELTypeAdapter(), *dev); err == nil {
+				ev.vars["device"] = nv
+			}
+		}
+	}
 	for i := 0; i < reruns && resp.Unstable == ""; i++ {
+		fresh()
 		v2, cost2, err2 := ev.run(prg)
 		resp.Unstable = unstable(resp.Eval, outcome(v2, cost2, err2))
 	}
@@ -170,9 +180,7 @@ func (b *batch) one(req request) (resp response, err error) {
 		// new maps (Go iterates each map in an order of its own) before
 		// calling the peer wrong.
 		for i := 0; resp.Self != "" && i < selfReruns && resp.Unstable == ""; i++ {
-			if nv, err := deviceValue(e.stored.CELTypeAdapter(), *dev); err == nil {
-				ev.vars["device"] = nv
-			}
+			fresh()
 			v2, cost2, err2 := ev.run(prg)
 			resp.Unstable = unstable(resp.Eval, outcome(v2, cost2, err2))
 		}
@@ -187,7 +195,7 @@ func (b *batch) one(req request) (resp response, err error) {
 // (cel-go's cost tracking makes them slow: about 0.4 s per million).
 const (
 	heavy      = 100000
-	reruns     = 3
+	reruns     = 8
 	selfReruns = 100
 )
 
