@@ -1441,6 +1441,15 @@ UNIT_TEST(error_texts_as_upstream)
      * pattern made it MatchesRegexOptimization's plain function */
     EV("dyn(false).matches(['a'][0])", "ERROR: no such overload: matches");
     EV("dyn(false).matches('a')", "ERROR: no such overload");
+    /* orderings: a NaN is an error (common/types double.go Compare); a
+     * value that is no Comparer names the operator */
+    EV("0.0 / 0.0 < 1.0", "ERROR: NaN values cannot be ordered");
+    EV("1u > 0.0 / 0.0", "ERROR: NaN values cannot be ordered");
+    EV("dyn(null) < 1", "ERROR: no such overload: _<_");
+    EV("dyn(true) < 1", "ERROR: no such overload");
+    /* the standard library's int(duration) and no -duration */
+    EV("int(duration('1.5s'))", "1500000000");
+    EV("-duration('1s')", "COMPILE: found no matching overload for '-_' applied to '(duration)'");
     /* || and &&: the first term that is no bool answers (evalOr, evalAnd) */
     EV("dyn(1) || (1/0 == 1)", "ERROR: no such overload");
     EV("dyn(1) && (1/0 == 1)", "ERROR: no such overload");

@@ -406,15 +406,16 @@ bool cel_singleton_function(const char *f)
  * evalBinary): an operand without the trait is "no such overload: _+_",
  * one with it, or a receiver, the type's own "no such overload"; ext.Lists
  * binds sort the same way (matches too, unless its pattern is a constant:
- * eval.c); contains, startsWith, endsWith and comparisons run unguarded
- * ("no such overload").  Every
+ * eval.c), and the orderings with the Comparer trait; contains,
+ * startsWith, endsWith and equality run unguarded ("no such overload").  Every
  * other function, conversions and libraries included, is guarded by its
  * signature (common/decls/decls.go MaybeNoSuchOverload): "no such
  * overload: lowerAscii(int)", with the arguments' runtime type names. */
 cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs)
 {
-    static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS, CEL_OP_LESS, CEL_OP_LESS_EQUALS,
-                                        CEL_OP_GREATER, CEL_OP_GREATER_EQUALS, CEL_OP_IN, CEL_OP_INDEX,
+    enum { CMP = 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES |
+                 1u << CEL_BOOL | 1u << CEL_DURATION | 1u << CEL_TIMESTAMP };
+    static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS, CEL_OP_IN, CEL_OP_INDEX,
                                         CEL_OP_LOGICAL_NOT, CEL_OP_NEGATE, "contains", "startsWith", "endsWith"};
     static const struct { const char *f; unsigned kinds; } traits[] = {
         {CEL_OP_ADD, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES |
@@ -425,6 +426,8 @@ cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *ar
         {CEL_OP_MODULO, 1u << CEL_INT | 1u << CEL_UINT},
         {"size", 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_LIST | 1u << CEL_MAP},
         {"matches", 1u << CEL_STRING},
+        /* the Comparers (common/types: Compare) */
+        {CEL_OP_LESS, CMP}, {CEL_OP_LESS_EQUALS, CMP}, {CEL_OP_GREATER, CMP}, {CEL_OP_GREATER_EQUALS, CMP},
         {"sort", 1u << CEL_LIST},
         {"@sortByAssociatedKeys", 1u << CEL_LIST},
     };

@@ -99,7 +99,6 @@ static cel_value ts_from_ns(__int128 sec, __int128 nsec)
 }
 F(add_dur_dur) { return dur_from_ns(dur_ns(&a[0]) + dur_ns(&a[1])); }
 F(sub_dur_dur) { return dur_from_ns(dur_ns(&a[0]) - dur_ns(&a[1])); }
-F(neg_dur) { return dur_from_ns(-dur_ns(&a[0])); }
 F(add_ts_dur) { return ts_from_ns(a[0].v.t.sec, (__int128)a[0].v.t.nsec + dur_ns(&a[1])); }
 F(add_dur_ts) { return ts_from_ns(a[1].v.t.sec, (__int128)a[1].v.t.nsec + dur_ns(&a[0])); }
 /* cel-go negates the duration first: the most negative one overflows */
@@ -133,13 +132,14 @@ F(not_equals) { return cel_bool(cel_value_equal_op(&a[0], &a[1]) != 1); }
 
 static cel_value ordered(const cel_value *a, int want_lt, int want_eq, int want_gt)
 {
+    /* cel-go v0.29.2 common/types double.go, int.go, uint.go Compare: a
+     * NaN on the left, or on the right of a number, is an error */
+    bool left_number = a[0].kind == CEL_DOUBLE || a[0].kind == CEL_INT || a[0].kind == CEL_UINT;
+    if ((a[0].kind == CEL_DOUBLE && isnan(a[0].v.d)) || (left_number && a[1].kind == CEL_DOUBLE && isnan(a[1].v.d)))
+        return cel_error("NaN values cannot be ordered");
     int c;
-    if (!cel_value_compare(&a[0], &a[1], &c)) {
-        /* NaN compares false to everything, anything else is a type error */
-        if ((a[0].kind == CEL_DOUBLE && isnan(a[0].v.d)) || (a[1].kind == CEL_DOUBLE && isnan(a[1].v.d)))
-            return cel_bool(false);
+    if (!cel_value_compare(&a[0], &a[1], &c))
         return cel_no_such_overload();
-    }
     return cel_bool(c < 0 ? want_lt : c == 0 ? want_eq : want_gt);
 }
 F(less) { return ordered(a, 1, 0, 0); }
@@ -261,6 +261,12 @@ F(string_to_int)
     return cel_int(v);
 }
 F(ts_to_int) { return cel_int(a[0].v.t.sec); }
+/* int(duration): nanoseconds (common/types/duration.go ConvertToType) */
+F(dur_to_int)
+{
+    __int128 ns = dur_ns(&a[0]);
+    return ns > INT64_MAX || ns < INT64_MIN ? cel_int_overflow() : cel_int((int64_t)ns);
+}
 F(int_to_uint) { return a[0].v.i < 0 ? cel_uint_overflow() : cel_uint((uint64_t)a[0].v.i); }
 F(double_to_uint)
 {
@@ -543,7 +549,6 @@ const cel_overload cel_lib_std[] = {
     G("modulo_uint64", CEL_OP_MODULO, T_U, mod_uint, T_U, T_U),
     G("negate_double", CEL_OP_NEGATE, T_D, neg_double, T_D),
     G("negate_int64", CEL_OP_NEGATE, T_I, neg_int, T_I),
-    G("negate_duration", CEL_OP_NEGATE, T_DU, neg_dur, T_DU),
 
     GC("in_list", CEL_OP_IN, T_B, in_list, CEL_COST_SIZE1, 0, T_A, T_LA),
     G("in_map", CEL_OP_IN, T_B, in_map, T_K, T_MKV),
@@ -561,6 +566,7 @@ const cel_overload cel_lib_std[] = {
 
     G("int64_to_int64", "int", T_I, identity, T_I),
     G("double_to_int64", "int", T_I, double_to_int, T_D),
+    G("duration_to_int64", "int", T_I, dur_to_int, T_DU),
     G("string_to_int64", "int", T_I, string_to_int, T_S),
     G("timestamp_to_int64", "int", T_I, ts_to_int, T_TS),
     G("uint64_to_int64", "int", T_I, uint_to_int, T_U),
