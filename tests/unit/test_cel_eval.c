@@ -503,6 +503,10 @@ UNIT_TEST(k8s_quantity_semver)
     EV("[1.5].map(x, x).filter(x, x > 2.0).sum()", "0.0");
     EV("[dyn(1u)].sum()", "1u");
     EV("[dyn(1), dyn(2.0)].sum()", "ERROR: no such overload");
+    /* min and max keep the best so far when a comparison fails (a NaN,
+     * another type) */
+    EV("[0.0 / 0.0, 1.0].max()", "NaN");
+    EV("[dyn(1), dyn('a')].max()", "1");
     EV("semver('1.2.3').major()", "1");
     EV("semver('1.2.3').minor()", "2");
     EV("semver('1.2.3').patch()", "3");

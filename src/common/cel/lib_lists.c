@@ -7,6 +7,7 @@
 #include "functions.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #define F(name) static cel_value name(cel_call_ctx *cx, const cel_value *a, size_t n)
@@ -205,19 +206,23 @@ static cel_value extreme(cel_call_ctx *cx, const cel_list *l, int want)
 {
     if (l->n == 0)
         return cel_error(want < 0 ? "min called on empty list" : "max called on empty list");
-    cel_value best = cel_list_items(l)[0];
-    for (size_t i = 1; i < l->n; i++) {
-        int c;
-        if (cel_list_items(l)[i].kind == CEL_OBJECT && best.kind == CEL_OBJECT) {
-            bool ok;
-            c = cel_k8s_compare(&cel_list_items(l)[i], &best, &ok);
-            if (!ok)
-                return cel_no_such_overload();
-        } else if (!cel_value_compare(&cel_list_items(l)[i], &best, &c)) {
+    /* apiserver v0.37.2 pkg/cel/library/lists.go cmp: every element must be
+     * a traits.Comparer; a comparison that fails (NaN, another type) keeps
+     * the best so far */
+    const cel_value *items = cel_list_items(l);
+    cel_value best = items[0];
+    for (size_t i = 0; i < l->n; i++) {
+        switch (items[i].kind) {
+        case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_BYTES:
+        case CEL_DURATION: case CEL_TIMESTAMP:
+            break;
+        default:
             return cel_no_such_overload();
         }
-        if (c * want > 0)
-            best = cel_list_items(l)[i];
+        int c;
+        if (i > 0 && cel_value_compare(&items[i], &best, &c) && c * want > 0 &&
+            !(items[i].kind == CEL_DOUBLE && isnan(items[i].v.d)) && !(best.kind == CEL_DOUBLE && isnan(best.v.d)))
+            best = items[i];
     }
     return best;
 }
