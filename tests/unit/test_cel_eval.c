@@ -1272,6 +1272,12 @@ UNIT_TEST(runtime_costs_as_upstream)
          * charged (the sortBy macro binds its receiver) */
         {"dyn(1/0).sortBy(i0, 1).sortBy(y3, 0u)",
          "error(\"internal error: interface conversion: *types.Err is not traits.Lister: missing method Add\")", 4},
+        /* an optional qualifier that fails is not observed, nor an
+         * attribute key that failed on a qualifier of an attribute */
+        {"['a'][?dyn(true)]", "error(\"unsupported index type 'bool' in list\")", 1},
+        {"{'a': {'b': 1}}['a'][?(['a'][3])]", "error(\"index out of bounds: 3\")", 3},
+        /* ext/strings.go joinValSeparator: an element that is no string */
+        {"(['a'] + [dyn(null)]).join('-')", "error(\"join: invalid input: 0\")", 2},
         /* evalFold with two variables */
         {"dyn('a').transformList(k, v, 1)", "error(\"unsupported comprehension range type: types.String\")", 0},
         {"dyn(1).all(k, v, true)", "error(\"unsupported comprehension range type: types.Int\")", 0},

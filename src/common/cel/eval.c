@@ -1267,8 +1267,15 @@ static cel_value eval_call(ev *e, const cel_node *n)
         bool key_attribute = is_attribute(kn) && !(kn->kind == CEL_NODE_CALL && kn->eval_op == OP_CONDITIONAL);
         /* a failed optional qualifier is not observed, nor the attribute
          * it qualifies when the key is an attribute of its own */
-        if (key.kind == CEL_ERROR)
+        if (key.kind == CEL_ERROR) {
+            /* an attribute key of an attribute that failed on a qualifier
+             * is not observed: its 1 is given back (an unbound variable
+             * charged nothing) */
+            if (key_attribute && is_attribute(n->u.call.args[0]) && e->cost > 0 &&
+                strncmp(key.v.err, "no such attribute(s): ", 22))
+                e->cost--;
             return key_attribute || charge_failed_operand(e, n, n->u.call.args[0]) ? key : cancelled_value;
+        }
         cel_value bad = invalid_qualifier(e, key);
         if (bad.kind == CEL_ERROR) { /* observed as an absent one */
             uint64_t c = qualifier_cost(e, n, n->u.call.args[0], kn);
@@ -1280,9 +1287,10 @@ static cel_value eval_call(ev *e, const cel_node *n)
          * what its observation would have charged. */
         uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
         cel_value r = opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
-        if (r.kind == CEL_OPTIONAL && !r.v.opt && c > 0)
+        bool absent = (r.kind == CEL_OPTIONAL && !r.v.opt) || r.kind == CEL_ERROR; /* a failed one is not observed either */
+        if (absent && c > 0)
             c--;
-        else if (r.kind == CEL_OPTIONAL && !r.v.opt && key_attribute && e->cost > 0)
+        else if (absent && key_attribute && e->cost > 0)
             e->cost--;
         if (!charge(e, c))
             return cancelled_value;

@@ -272,8 +272,13 @@ static cel_value join(cel_call_ctx *cx, const cel_list *l, const char *sep, size
 {
     size_t total = 0;
     for (size_t i = 0; i < l->n; i++) {
-        if (cel_list_items(l)[i].kind != CEL_STRING)
-            return cel_no_such_overload();
+        if (cel_list_items(l)[i].kind != CEL_STRING) { /* ext/strings.go joinValSeparator */
+            dra_buf b = DRA_BUF_INIT;
+            cel_value_go_v(&cel_list_items(l)[i], &b);
+            cel_value r = cel_errorf_s(cx->scratch, "join: invalid input: %s", dra_buf_str(&b));
+            dra_buf_free(&b);
+            return r;
+        }
         total += cel_list_items(l)[i].v.s.len + (i ? sl : 0);
     }
     char *p = cel_scratch_alloc(cx->scratch, total + 1);
