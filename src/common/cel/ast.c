@@ -29,6 +29,47 @@ void cel_ast_location(const cel_ast *ast, size_t offset, int *line, int *col)
     *col = 1 + (int)dra_utf8_len(ast->source + from, offset > from ? offset - from : 0);
 }
 
+void cel_node_each_child(const cel_node *n, void (*fn)(const cel_node *child, void *ud), void *ud)
+{
+    const cel_node *kids[5];
+    size_t k = 0;
+    switch (n->kind) {
+    case CEL_NODE_SELECT:
+        kids[k++] = n->u.select.operand;
+        break;
+    case CEL_NODE_CALL:
+        if (n->u.call.target)
+            fn(n->u.call.target, ud);
+        for (size_t i = 0; i < n->u.call.nargs; i++)
+            fn(n->u.call.args[i], ud);
+        return;
+    case CEL_NODE_LIST:
+        for (size_t i = 0; i < n->u.list.nelems; i++)
+            fn(n->u.list.elems[i], ud);
+        return;
+    case CEL_NODE_MAP:
+    case CEL_NODE_STRUCT:
+        for (size_t i = 0; i < n->u.map.nentries; i++) {
+            if (n->u.map.entries[i].key)
+                fn(n->u.map.entries[i].key, ud);
+            fn(n->u.map.entries[i].value, ud);
+        }
+        return;
+    case CEL_NODE_COMPREHENSION:
+        kids[k++] = n->u.comp.iter_range;
+        kids[k++] = n->u.comp.accu_init;
+        kids[k++] = n->u.comp.loop_condition;
+        kids[k++] = n->u.comp.loop_step;
+        kids[k++] = n->u.comp.result;
+        break;
+    default:
+        break;
+    }
+    for (size_t i = 0; i < k; i++)
+        if (kids[i])
+            fn(kids[i], ud);
+}
+
 cel_node *cel_ast_find(cel_node *n, int64_t id)
 {
     if (!n)

@@ -171,6 +171,11 @@ typedef struct cel_ast {
  * code points from the line start, plus one, as cel-go does). */
 void cel_ast_location(const cel_ast *ast, size_t offset, int *line, int *col);
 
+/* Call fn on each child of n that is set, in source order (a call's target
+ * then its arguments; a map's keys before their values; a comprehension's
+ * range, accumulator, condition, step and result). */
+void cel_node_each_child(const cel_node *n, void (*fn)(const cel_node *child, void *ud), void *ud);
+
 /* Find a node by id (linear walk); NULL when absent. */
 cel_node *cel_ast_find(cel_node *root, int64_t id);
 

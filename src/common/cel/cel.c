@@ -118,13 +118,15 @@ static void report_format(void *ud, const cel_node *at, const char *msg)
     report_at(fr->ast, at, fr->errs, msg);
 }
 
-static void validate_literals(const cel_ast *ast, const cel_node *n, dra_err **errs)
+typedef struct literal_walk {
+    const cel_ast *ast;
+    dra_err **errs;
+} literal_walk;
+
+static void validate_literals(const cel_node *n, void *wp)
 {
-    if (!n)
-        return;
-    switch (n->kind) {
-    case CEL_NODE_SELECT: validate_literals(ast, n->u.select.operand, errs); break;
-    case CEL_NODE_CALL: {
+    literal_walk *w = wp;
+    if (n->kind == CEL_NODE_CALL) {
         const char *f = n->u.call.function;
         const cel_node *lit = n->u.call.nargs ? n->u.call.args[0] : NULL;
         if (lit && lit->kind == CEL_NODE_CONST) {
@@ -133,46 +135,23 @@ static void validate_literals(const cel_ast *ast, const cel_node *n, dra_err **e
             if (!strcmp(f, "duration") && !n->u.call.target) {
                 int64_t ns;
                 if (!is_str || !dra_duration_parse(c->v.s.data, c->v.s.len, &ns))
-                    report_at(ast, lit, errs, "invalid duration argument");
+                    report_at(w->ast, lit, w->errs, "invalid duration argument");
             } else if (!strcmp(f, "timestamp") && !n->u.call.target) {
                 int64_t sec;
                 int32_t nsec;
                 bool ok = is_str ? cel_timestamp_parse(c->v.s.data, c->v.s.len, &sec, &nsec)
                                  : c->kind == CEL_CONST_INT && c->v.i >= -62135596800LL && c->v.i <= 253402300799LL;
                 if (!ok)
-                    report_at(ast, lit, errs, "invalid timestamp argument");
+                    report_at(w->ast, lit, w->errs, "invalid timestamp argument");
             } else if (!strcmp(f, "matches")) {
                 char *bad = is_str ? cel_regex_check(c->v.s.data, c->v.s.len) : dra_xstrdup("not a string");
                 if (bad)
-                    report_at(ast, lit, errs, "invalid matches argument");
+                    report_at(w->ast, lit, w->errs, "invalid matches argument");
                 free(bad);
             }
         }
-        validate_literals(ast, n->u.call.target, errs);
-        for (size_t i = 0; i < n->u.call.nargs; i++)
-            validate_literals(ast, n->u.call.args[i], errs);
-        break;
     }
-    case CEL_NODE_LIST:
-        for (size_t i = 0; i < n->u.list.nelems; i++)
-            validate_literals(ast, n->u.list.elems[i], errs);
-        break;
-    case CEL_NODE_MAP:
-    case CEL_NODE_STRUCT:
-        for (size_t i = 0; i < n->u.map.nentries; i++) {
-            validate_literals(ast, n->u.map.entries[i].key, errs);
-            validate_literals(ast, n->u.map.entries[i].value, errs);
-        }
-        break;
-    case CEL_NODE_COMPREHENSION:
-        validate_literals(ast, n->u.comp.iter_range, errs);
-        validate_literals(ast, n->u.comp.accu_init, errs);
-        validate_literals(ast, n->u.comp.loop_condition, errs);
-        validate_literals(ast, n->u.comp.loop_step, errs);
-        validate_literals(ast, n->u.comp.result, errs);
-        break;
-    default: break;
-    }
+    cel_node_each_child(n, validate_literals, w);
 }
 
 char *cel_program_instantiation_error(const cel_program *p)
@@ -223,8 +202,10 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
                 format_report fr = {p->ast, &err};
                 cel_check_format_calls(p->ast, report_format, &fr);
             }
-            if (env->opts & CEL_OPT_VALIDATE_LITERALS)
-                validate_literals(p->ast, p->ast->root, &err);
+            if (env->opts & CEL_OPT_VALIDATE_LITERALS) {
+                literal_walk w = {p->ast, &err};
+                validate_literals(p->ast->root, &w);
+            }
         }
         if (!err) {
             cel_cost_options co = {0};

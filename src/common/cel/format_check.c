@@ -166,56 +166,37 @@ static const char *check_format(const cel_node *call, const char *f, size_t len,
     return NULL;
 }
 
-static void walk(const cel_ast *ast, const cel_node *n, cel_format_report report, void *ud)
+typedef struct walker {
+    cel_format_report report;
+    void *ud;
+} walker;
+
+/* Children first, then the call itself. */
+static void walk(const cel_node *n, void *wp)
 {
-    if (!n)
+    walker *w = wp;
+    cel_node_each_child(n, walk, w);
+    if (n->kind != CEL_NODE_CALL)
         return;
-    switch (n->kind) {
-    case CEL_NODE_SELECT: walk(ast, n->u.select.operand, report, ud); break;
-    case CEL_NODE_CALL: {
-        walk(ast, n->u.call.target, report, ud);
-        for (size_t i = 0; i < n->u.call.nargs; i++)
-            walk(ast, n->u.call.args[i], report, ud);
-        const cel_node *t = n->u.call.target;
-        bool overload_ok = n->u.call.noverloads == 0;
-        for (size_t i = 0; i < n->u.call.noverloads; i++)
-            overload_ok |= !strcmp(n->u.call.overload_ids ? n->u.call.overload_ids[i] : n->u.call.overloads[i]->id,
-                                   "string_format");
-        if (t && !strcmp(n->u.call.function, "format") && overload_ok && t->kind == CEL_NODE_CONST &&
-            t->u.constant.kind == CEL_CONST_STRING && n->u.call.nargs == 1 &&
-            n->u.call.args[0]->kind == CEL_NODE_LIST) {
-            char buf[512];
-            const cel_node *at;
-            const char *msg = check_format(n, t->u.constant.v.s.data, t->u.constant.v.s.len, n->u.call.args[0], &at,
-                                           buf, sizeof buf);
-            if (msg)
-                report(ud, at, msg);
-        }
-        break;
-    }
-    case CEL_NODE_LIST:
-        for (size_t i = 0; i < n->u.list.nelems; i++)
-            walk(ast, n->u.list.elems[i], report, ud);
-        break;
-    case CEL_NODE_MAP:
-    case CEL_NODE_STRUCT:
-        for (size_t i = 0; i < n->u.map.nentries; i++) {
-            walk(ast, n->u.map.entries[i].key, report, ud);
-            walk(ast, n->u.map.entries[i].value, report, ud);
-        }
-        break;
-    case CEL_NODE_COMPREHENSION:
-        walk(ast, n->u.comp.iter_range, report, ud);
-        walk(ast, n->u.comp.accu_init, report, ud);
-        walk(ast, n->u.comp.loop_condition, report, ud);
-        walk(ast, n->u.comp.loop_step, report, ud);
-        walk(ast, n->u.comp.result, report, ud);
-        break;
-    default: break;
+    const cel_node *t = n->u.call.target;
+    bool overload_ok = n->u.call.noverloads == 0;
+    for (size_t i = 0; i < n->u.call.noverloads; i++)
+        overload_ok |= !strcmp(n->u.call.overload_ids ? n->u.call.overload_ids[i] : n->u.call.overloads[i]->id,
+                               "string_format");
+    if (t && !strcmp(n->u.call.function, "format") && overload_ok && t->kind == CEL_NODE_CONST &&
+        t->u.constant.kind == CEL_CONST_STRING && n->u.call.nargs == 1 && n->u.call.args[0]->kind == CEL_NODE_LIST) {
+        char buf[512];
+        const cel_node *at;
+        const char *msg =
+            check_format(n, t->u.constant.v.s.data, t->u.constant.v.s.len, n->u.call.args[0], &at, buf, sizeof buf);
+        if (msg)
+            w->report(w->ud, at, msg);
     }
 }
 
 void cel_check_format_calls(const cel_ast *ast, cel_format_report report, void *ud)
 {
-    walk(ast, ast->root, report, ud);
+    walker w = {report, ud};
+    if (ast->root)
+        walk(ast->root, &w);
 }
