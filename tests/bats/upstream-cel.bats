@@ -56,3 +56,27 @@ YAML
     assert_failure 2
     assert_equal "$stderr" 'dra-select: program instantiation failed: error parsing regexp: invalid repeat count: `{1001}`'
 }
+
+@test "eval: URLs, NaN orderings and || errors as Kubernetes answers them" {
+    run --separate-stderr S eval 'url("http://user@h:80/p?q=1#f").getHostname()'
+    assert_success
+    assert_output '"h"'
+    run --separate-stderr S eval 'url("::1")'
+    assert_failure
+    assert_equal "$stderr" 'dra-select: URL parse error during conversion from string: parse "::1": missing protocol scheme'
+    run --separate-stderr S eval '0.0 / 0.0 < 1.0'
+    assert_failure
+    assert_equal "$stderr" 'dra-select: NaN values cannot be ordered'
+    run --separate-stderr S eval 'dyn(1) || (1 / 0 == 1)'
+    assert_failure
+    assert_equal "$stderr" 'dra-select: no such overload'
+}
+
+@test "check: estimates and operand errors as Kubernetes gives them" {
+    run --separate-stderr S check "device.capacity['gpu.example.com']['memory'] != quantity('1')"
+    assert_success
+    assert_output 'type bool, estimated cost 5..5'
+    run --separate-stderr S check '"a" || true'
+    assert_failure 2
+    [[ $stderr == *"ERROR: <input>:1:1: expected type 'bool' but found 'string'"* ]]
+}
