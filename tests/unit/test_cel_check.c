@@ -473,6 +473,11 @@ UNIT_TEST(coster_estimates_upstream)
         {"'abcdefghijklmnopqrstuvwxyz'.charAt(3) == 'd'", 2, 2},
         /* a capacity value by index has size 0..0 (QuantityDeclType) */
         {"device.capacity['gpu.example.com']['memory'] != quantity('1')", 5, 5},
+        /* two-variable comprehensions size the key by the value's path
+         * when the range's Go path slice has room (cel-go aliasing) */
+        {"device.capacity['x'].all(k, v, k == 'a')", 4, 132},
+        {"device.attributes['x'].all(k, v, semver(k) in [semver('1.0.0')])", 4, 740},
+        {"device.attributes.all(k, v, k == 'a')", 3, 163},
     };
     check_estimates(unit_failed, cases, sizeof cases / sizeof cases[0]);
 }

@@ -52,10 +52,12 @@ typedef struct entry_size {
     est key, val;
 } entry_size;
 
-/* A field path (cel-go AstNode.Path()); n == 0 is no path. */
+/* A field path (cel-go AstNode.Path()); n == 0 is no path.  cap is the
+ * capacity the Go slice would have: cel-go appends to paths, so two
+ * appends to one path with room share their last element. */
 typedef struct fpath {
     const char **v;
-    size_t n;
+    size_t n, cap;
 } fpath;
 
 /* Per-node side data (cel-go exprPaths, computedSizes, computedEntrySizes). */
@@ -113,7 +115,9 @@ static fpath extend(coster *c, fpath base, const char *last)
         c->paths = dra_xrealloc(c->paths, c->cappaths * sizeof *c->paths);
     }
     c->paths[c->npaths++] = v;
-    return (fpath){v, base.n + 1};
+    /* Go's append: the same array while there is room, else twice the room */
+    size_t cap = base.n < base.cap ? base.cap : base.cap ? 2 * base.cap : 1;
+    return (fpath){v, base.n + 1, cap};
 }
 
 static const local_var *peek_local(const coster *c, const char *name)
@@ -142,7 +146,7 @@ static fpath get_path(coster *c, const cel_node *n)
             return v->path;
     }
     node_info *ni = info_of(c, n, false);
-    return ni ? ni->path : (fpath){NULL, 0};
+    return ni ? ni->path : (fpath){NULL, 0, 0};
 }
 
 static void set_path(coster *c, const cel_node *n, fpath p) { info_of(c, n, true)->path = p; }
@@ -281,7 +285,7 @@ static est cost(coster *c, const cel_node *n);
 static est cost_ident(coster *c, const cel_node *n)
 {
     const local_var *v = peek_local(c, n->u.ident.name);
-    set_path(c, n, v ? v->path : extend(c, (fpath){NULL, 0}, n->u.ident.name));
+    set_path(c, n, v ? v->path : extend(c, (fpath){NULL, 0, 0}, n->u.ident.name));
     return (est){1, 1};
 }
 
@@ -745,6 +749,13 @@ static est cost_comprehension(coster *c, const cel_node *n)
     if (n->u.comp.iter_var2) {
         push_iter(c, n->u.comp.iter_var, range, 1);
         push_iter(c, n->u.comp.iter_var2, range, 2);
+        /* cel-go pushIterKey and pushIterValue both append to the range's
+         * path: with room in the Go slice the value's "@values" (or
+         * "@items") overwrites the key's "@keys", and the key is sized as
+         * a value */
+        fpath rp = get_path(c, range);
+        if (rp.n && rp.n < rp.cap)
+            c->locals[c->nlocals - 2].path = c->locals[c->nlocals - 1].path;
         iters = 2;
     } else {
         push_iter(c, n->u.comp.iter_var, range, 0);
