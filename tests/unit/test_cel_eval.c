@@ -1278,6 +1278,8 @@ UNIT_TEST(runtime_costs_as_upstream)
         {"{'a': {'b': 1}}['a'][?(['a'][3])]", "error(\"index out of bounds: 3\")", 3},
         /* ext/strings.go joinValSeparator: an element that is no string */
         {"(['a'] + [dyn(null)]).join('-')", "error(\"join: invalid input: 0\")", 2},
+        /* a ternary in the operand of a waived branch keeps the waiver */
+        {"true ? (['a'].filter(e0, true))[1] : 'a'", "error(\"index out of bounds: 1\")", 15},
         /* evalFold with two variables */
         {"dyn('a').transformList(k, v, 1)", "error(\"unsupported comprehension range type: types.String\")", 0},
         {"dyn(1).all(k, v, true)", "error(\"unsupported comprehension range type: types.Int\")", 0},

@@ -1246,9 +1246,12 @@ static cel_value eval_call(ev *e, const cel_node *n)
         if (c.kind != CEL_BOOL)
             return c.kind == CEL_ERROR ? c : cel_no_such_overload();
         const cel_node *branch = n->u.call.args[c.v.b ? 1 : 2];
+        /* an enclosing ternary's waived attribute may still be ahead (this
+         * one sits in its operand): it is kept for it */
+        const cel_node *outer = e->free_base;
         e->free_base = is_attribute(branch) ? attribute_root(branch) : NULL;
         cel_value r = eval(e, branch);
-        e->free_base = NULL;
+        e->free_base = outer;
         return r;
     }
     case OP_NOT_STRICTLY_FALSE: {
