@@ -482,6 +482,26 @@ UNIT_TEST(coster_estimates_upstream)
     check_estimates(unit_failed, cases, sizeof cases / sizeof cases[0]);
 }
 
+/* Kubernetes' replace estimate converts a float count to uint64 as Go
+ * does on amd64 (2^64 becomes 2^63: pkg/cel/library/cost.go); as
+ * upstream-cel check prints it in the StoredExpressions env. */
+UNIT_TEST(replace_estimate_go_conversion)
+{
+    const char *src = "device.allowMultipleAllocations || "
+                      "((device.attributes[\"gpu.example.com\"][?\"zone\"].orValue(0).replace(\"a\", \"\xc3\xb1" "and\xc3\xba\")) >= \"a\")";
+    cel_env *env = cel_dra_env_new(NULL);
+    cel_program *p = NULL;
+    dra_err *e = cel_dra_compile(env, src, strlen(src), &p);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    uint64_t min = 0, max = 0;
+    if (p)
+        cel_program_estimated_cost(p, &min, &max);
+    CHECK(min == 2 && max == 3689348814741910536ULL);
+    cel_program_free(p);
+    cel_env_free(env);
+}
+
 /* On a well-typed selector every validator runs and all their errors are
  * reported, by position (cel-go v0.29.2 cel/env.go Check): homogeneous
  * literals, string.format calls, duration and timestamp literals.  As

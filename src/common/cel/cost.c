@@ -45,6 +45,18 @@ static uint64_t factor_ceil(uint64_t v, double f)
 }
 static est by_factor(est a, double f) { return (est){factor_ceil(a.min, f), factor_ceil(a.max, f)}; }
 
+/* Go's uint64(x) on amd64, out of range included: 2^64 becomes 2^63. */
+static uint64_t go_uint64(double x)
+{
+    const double two63 = 9223372036854775808.0;
+    if (!(x >= 0))
+        return x > -two63 ? (uint64_t)(int64_t)x : UINT64_C(1) << 63;
+    if (x < two63)
+        return (uint64_t)(int64_t)x;
+    double y = x - two63;
+    return (y < two63 ? (uint64_t)(int64_t)y : 0) | UINT64_C(1) << 63;
+}
+
 /* The sizes of a list's or map's entries (cel-go entrySizeEstimate);
  * container is CEL_T_LIST or CEL_T_MAP. */
 typedef struct entry_size {
@@ -424,7 +436,7 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
         } else if (to.max <= from.min) {
             kept.max = sz.max;
         } else {
-            count.max = (uint64_t)ceil((double)sz.max / (double)from.min);
+            count.max = go_uint64(ceil((double)sz.max / (double)from.min));
         }
         if (from.max == 0) {
             count.min = sz.min < UINT64_MAX ? sz.min + 1 : sz.min;
@@ -432,7 +444,7 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
         } else if (from.max <= to.min) {
             kept.min = sz.min;
         } else {
-            count.min = (uint64_t)ceil((double)sz.min / (double)from.max);
+            count.min = go_uint64(ceil((double)sz.min / (double)from.max));
         }
         set_size(c, n, add(mul(count, to), kept));
         *out = by_factor(sz, 2 * T);
