@@ -171,9 +171,8 @@ static bool less_specific(const cel_type *a, const cel_type *b)
 }
 
 /* cel-go mostGeneral: one of the two, whole. */
-static const cel_type *most_general(checker *c, const cel_type *a, const cel_type *b)
+static const cel_type *most_general(const cel_type *a, const cel_type *b)
 {
-    (void)c;
     return less_specific(a, b) ? a : b;
 }
 
@@ -193,7 +192,7 @@ static bool valid_subst(checker *c, mapping *m, const cel_type *t1, const cel_ty
         if (t1->kind == sub->kind && exact(t1, sub))
             return true;
         if (assignable_in(c, m, t1, sub, depth + 1)) {
-            const cel_type *g = most_general(c, t1, sub);
+            const cel_type *g = most_general(t1, sub);
             if (!references(m, t2->name, g, 0))
                 map_add(m, t2->name, g);
             return true;
@@ -704,7 +703,7 @@ static const cel_type *join_types(checker *c, const cel_type *prev, const cel_ty
     if (!prev)
         return cur;
     if (is_assignable(c, prev, cur))
-        return most_general(c, prev, cur);
+        return most_general(prev, cur);
     return &cel_t_dyn; /* mixed literals are dyn; homogeneity is a separate validator */
 }
 
