@@ -9,15 +9,13 @@
 #                             CEL_DIFF_FLAGS="-count 100000 -seed 7" or
 #                             "-count 0" (unbounded) to change the run
 
-GO             ?= go
-UPSTREAM_BIN   := build/upstream/bin
 UPSTREAM_CEL   := $(UPSTREAM_BIN)/upstream-cel
 CEL_DIFF       := $(UPSTREAM_BIN)/cel-diff
 CEL_BATCH      := $(BUILD)/upstream/bin/cel-batch
-HAVE_GO        := $(shell command -v $(GO) >/dev/null 2>&1 && echo y)
-# Go builds offline from the module cache unless GOFLAGS/GOPROXY say otherwise.
-UPSTREAM_GOENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod
 CEL_DIFF_FLAGS ?=
+# Go, the bin directory and its environment are upstream.mk's.
+UPSTREAM_PEERS += upstream-cel
+UPSTREAM_CHECKS += upstream-check-cel
 
 .PHONY: upstream-cel upstream-check-cel
 
@@ -26,17 +24,17 @@ $(CEL_BATCH): $(BUILD)/obj/tests/upstream/cel/cel-batch.o $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-ifeq ($(HAVE_GO),y)
+ifneq ($(UPSTREAM_HAVE_GO),)
 upstream-cel:
 	@mkdir -p $(UPSTREAM_BIN)
 	$(call say,GO,$(UPSTREAM_CEL))
-	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(GO) build -o $(CURDIR)/$(UPSTREAM_CEL) ./cmd/upstream-cel
+	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(UPSTREAM_CEL) ./cmd/upstream-cel
 	$(call say,GO,$(CEL_DIFF))
-	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(GO) build -o $(CURDIR)/$(CEL_DIFF) ./cel/diff
+	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(CEL_DIFF) ./cel/diff
 
 upstream-check-cel: upstream-cel $(CEL_BATCH)
 	@$(CEL_DIFF) -peer $(UPSTREAM_CEL) -c $(CEL_BATCH) -root $(CURDIR) $(CEL_DIFF_FLAGS)
 else
 upstream-cel upstream-check-cel:
-	@echo "$@: skipped: no '$(GO)' (Go 1.26) in PATH"
+	@echo "$@: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
 endif
