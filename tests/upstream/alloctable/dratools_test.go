@@ -144,6 +144,9 @@ func gates(f internal.Features) string {
 		"DRAConsumableCapacity":        f.ConsumableCapacity,
 		"DRADerivedAttributes":         f.DerivedAttributes,
 		"DRADeviceTaints":              f.DeviceTaints,
+		// on only with DRADeviceTaints (kube_features.go's dependencies,
+		// which dra-alloc checks as every component does)
+		"DRADeviceTaintRules":          f.DeviceTaints,
 		"DRAFractionalCapacityRange":   f.FractionalCapacityRange,
 		"DRAListTypeAttributes":        f.ListTypeAttributes,
 		"DRAOptionalNodeOperations":    f.OptionalNodeOperations,
