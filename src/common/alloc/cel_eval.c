@@ -91,7 +91,6 @@ dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
      * allowMultipleAllocations is declared even with DRAConsumableCapacity
      * off (k8s.io/dynamic-resource-allocation/cel: Cache.GetOrCompile,
      * compile.go's versioned device types). */
-    (void)features;
     cel_dra_options o = {.consumable_capacity = true};
     c->env = cel_dra_env_new(&o);
     return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device, c_compile_value, c_derive};

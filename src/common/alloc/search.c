@@ -63,7 +63,6 @@ static dra_err *derive_attribute(al_run *r, int ci, al_req *req, al_device *d, c
             /* upstream's text: lookupAttribute's, unwrapped by the callers */
             dra_err *w = dra_err_new(DRA_EXIT_INPUT, "evaluate derived attribute %s on device %s failed: %s", x->name,
                                      dra_al_id(d, &ib), e->msg);
-            (void)ci;
             dra_err_free(e);
             return w;
         }

@@ -53,8 +53,6 @@ static void set_share_v1(K8s__Io__Kubelet__Pkg__Apis__Dra__V1__Device *d, const 
 }
 static void set_share_v1beta1(K8s__Io__Kubelet__Pkg__Apis__Dra__V1beta1__Device *d, const dra_prep_device *s)
 {
-    (void)d;
-    (void)s;
 }
 
 /* One DRAPlugin codec per version (see rpc.c). */

@@ -93,8 +93,6 @@ static char *share_of_v1(dra_arena *a, const K8s__Io__Kubelet__Pkg__Apis__Dra__V
 }
 static char *share_of_v1beta1(dra_arena *a, const K8s__Io__Kubelet__Pkg__Apis__Dra__V1beta1__Device *d)
 {
-    (void)a;
-    (void)d;
     return NULL;
 }
 
