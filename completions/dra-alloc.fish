@@ -26,6 +26,7 @@ complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l output -s o -
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l timeout -x -d 'give up on one node after this long (default 10, 0 = never)'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l name-suffix -x -a 'hash none' -d 'names of claims made here: hash (default) or none'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l classic-driver -x -d 'classic DRA: COMMAND plays DRIVER\'s control-plane controller (repeatable)'
+complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l order -x -a 'queue input' -d 'which pending pod goes first: queue (priority, then creation time; default) or input'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l what-if -d 'report what the changes below would do instead of scheduling'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l drain -x -d 'what-if: the node takes no pods; its pods lose their devices'
 complete -c dra-alloc -n '__fish_seen_subcommand_from schedule' -l remove-device -x -d 'what-if: the device is gone'

@@ -30,6 +30,7 @@ enum {
     OPT_TAINT,
     OPT_ADD,
     OPT_CLASSIC_DRIVER,
+    OPT_ORDER,
 };
 
 /* Every option's value, written by main.c's value table. */
@@ -48,6 +49,8 @@ typedef struct opts {
     dra_strv drain, remove_device, taint, add;
     /* schedule: classic DRA drivers' controllers, DRIVER=COMMAND */
     dra_strv classic;
+    /* schedule: 0 the scheduling queue's order, 1 input order (dra_sched_order) */
+    int order;
 } opts;
 
 extern const dra_tool dra_alloc_tool;

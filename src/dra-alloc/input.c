@@ -6,6 +6,7 @@
 #include "alloc/node.h"
 #include "io/table.h"
 #include "model/time.h"
+#include "sched/queue.h"
 #include "alloc_tool.h"
 
 dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, input *in)
@@ -78,6 +79,8 @@ static void pack(void *ctx, const json_t *slice)
 dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint32_t kinds, input *in)
 {
     dra_tool_uses uses = {.kinds = kinds, .slice = pack, .ctx = &in->packs};
+    if (kinds & (1u << DRA_KIND_POD)) /* the queue reads pods' PriorityClasses */
+        uses.other = dra_is_priority_class;
     return dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &uses, in);
 }
 

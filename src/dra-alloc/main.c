@@ -39,6 +39,8 @@ static const dra_opt schedule_opts[] = {
      "names of claims made here: hash (default) or none", "hash none"},
     {OPT_CLASSIC_DRIVER, "classic-driver", 0, DRA_ARG_REQUIRED, "DRIVER=COMMAND",
      "classic DRA: COMMAND plays DRIVER's control-plane controller (repeatable)", NULL},
+    {OPT_ORDER, "order", 0, DRA_ARG_REQUIRED, "ORDER",
+     "which pending pod goes first: queue (priority, then creation time; default) or input", "queue input"},
     DRA_ALLOC_WHATIF_ENTRIES,
     TAIL_ENTRIES,
 };
@@ -54,10 +56,15 @@ static const dra_cmd cmds[] = {
      alloc_opts, NULL},
     {"schedule", "[OPTIONS] [FILES]", "place every pending pod on a node as the scheduler's DRA plugin does",
      "Input: a cluster dump (Pods, Nodes, DeviceClasses, ResourceSlices, DeviceTaintRules,\n"
-     "ResourceClaims, ResourceClaimTemplates).  Pods without spec.nodeName are placed in input\n"
-     "order; claims are made from templates first; later pods see earlier allocations.\n"
+     "ResourceClaims, ResourceClaimTemplates, PriorityClasses).  Pods without spec.nodeName are\n"
+     "placed in the scheduling queue's order: higher priority first (spec.priority, else the\n"
+     "value of spec.priorityClassName's PriorityClass or the globalDefault one), then earlier\n"
+     "creationTimestamp (pods without one last, in input order), then namespace and name;\n"
+     "--order input keeps input order.  Claims are made from templates first; later pods see\n"
+     "earlier allocations; pods already bound keep their devices.\n"
      "Node choice: highest DRA score (firstAvailable preference), then the smallest node name.\n"
      "Output: changed claims (input order, then created), then changed pods (input order).\n"
+     "--explain: per pod, its place in the queue and why (priority and its source, creation time).\n"
      "Exit: 0 all placed, 1 some pod fits nowhere (reasons on stderr), 2 input or fatal error.\n"
      "Classic DRA (resource.k8s.io/v1alpha2): with --classic-driver DRIVER=COMMAND, pods using classic\n"
      "claims are placed first through the PodSchedulingContext negotiation, COMMAND answering each\n"
@@ -84,7 +91,8 @@ static const dra_optval vals[] = {
     DRA_VAL_BOOL(OPT_NO_PRUNE, opts, no_prune),       DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
     DRA_VAL_STRINGS(OPT_CLASS, opts, classes),        DRA_VAL_STRINGS(OPT_FAIL_BELOW, opts, fail_below),
     DRA_VAL_STRING(OPT_MATCH_ATTRIBUTE, opts, match_attribute), DRA_VAL_ENUM(OPT_BY, opts, by, "grouping"),
-    DRA_VAL_STRINGS(OPT_CLASSIC_DRIVER, opts, classic), DRA_ALLOC_WHATIF_VALS, DRA_VAL_END,
+    DRA_VAL_STRINGS(OPT_CLASSIC_DRIVER, opts, classic), DRA_VAL_ENUM(OPT_ORDER, opts, order, "order"),
+    DRA_ALLOC_WHATIF_VALS, DRA_VAL_END,
 };
 
 static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
@@ -153,7 +161,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     /* a manifest is not a dump: the pods controllers would make, named as the
      * API server would; the devices held as text (the classic pass rewrites
      * the input, so it reads it whole) */
-    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS};
+    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS, .other = dra_is_priority_class};
     if (!e && x->classic.n)
         e = dra_alloc_read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY | DRA_READ_IN_ORDER, &all, &in);
     else if (!e)
@@ -165,6 +173,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     so.features = &in.features;
     so.explain = x->explain;
     so.no_prune = x->no_prune;
+    so.order = (dra_sched_order)x->order;
     dra_sched_nodes nodes = {0};
     dra_sched_result res = {0};
     classic_pass cp = {0};

@@ -47,11 +47,13 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     if (!e)
         e = dra_alloc_whatif_check(x);
     dra_sched_opts so = {.timeout = before.timeout, .now = before.now, .features = &before.features,
-                         .no_prune = x->no_prune, .name_suffix = DRA_NAME_SUFFIX_HASH};
+                         .no_prune = x->no_prune, .name_suffix = DRA_NAME_SUFFIX_HASH,
+                         .order = (dra_sched_order)x->order};
     if (!e && x->name_suffix)
         e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
     int flags = DRA_READ_WORKLOADS | DRA_READ_IDENTITY;
-    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS}; /* objects of other kinds are dropped as they are read */
+    /* objects of other kinds are dropped as they are read; PriorityClasses order the queue */
+    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS, .other = dra_is_priority_class};
     if (!e)
         e = dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &all, &before);
     /* the changed input: a copy of the input (loaded: converted and

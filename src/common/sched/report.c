@@ -149,6 +149,10 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
         }
         if (sp->message)
             json_object_set_new(o, "message", json_string(sp->message));
+        if (sp->queue_pos)
+            json_object_set_new(o, "queue", json_pack("{s:I,s:I,s:s}", "position", (json_int_t)sp->queue_pos,
+                                                      "priority", (json_int_t)sp->priority, "why",
+                                                      sp->queue ? sp->queue : ""));
         if (sp->trace)
             json_object_set(o, "nodes", sp->trace);
         if (summary)
@@ -164,6 +168,8 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
         dra_buf_printf(b, "pod %s: node %s (score %lld)\n", sp->ref, sp->node, (long long)sp->score);
     else
         dra_buf_printf(b, "pod %s: %s\n", sp->ref, sp->message ? sp->message : "");
+    if (sp->queue_pos)
+        dra_buf_printf(b, "  queue: #%zu, %s\n", sp->queue_pos, sp->queue ? sp->queue : "");
     size_t i;
     json_t *t;
     json_array_foreach(sp->trace, i, t) {

@@ -28,8 +28,8 @@ void dra_sched_nodes_from_model(const dra_model *m, const dra_slice_packs *packs
 void dra_sched_nodes_free(dra_sched_nodes *n);
 
 /* One pod's outcome and node-by-node trace: a JSON line, or text lines
- * ("pod NS/NAME: node N (score S)" then one line per node and rejected
- * device).  Appended to b. */
+ * ("pod NS/NAME: node N (score S)", "  queue: #K, priority P (source),
+ * created T", then one line per node and rejected device).  Appended to b. */
 void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b);
 
 /* What `schedule` tells people about its pods, appended to b: each pod's

@@ -1214,12 +1214,23 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         S.fit = dra_xcalloc(S.nnodes + 1, sizeof *S.fit);
 
         out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);
-        for (size_t i = 0; i < pl->n; i++) {
-            const json_t *pod = pl->v[i]->json;
-            if (!pod_pending(pod))
-                continue;
+        const dra_obj **pend = dra_xcalloc(pl->n + 1, sizeof *pend);
+        size_t npend = 0;
+        for (size_t i = 0; i < pl->n; i++)
+            if (pod_pending(pl->v[i]->json))
+                pend[npend++] = pl->v[i];
+        dra_sched_queue q;
+        dra_sched_queue_order(pend, npend, set, opts->order, &q);
+        out->warnings = dra_err_append(out->warnings, q.warnings);
+        q.warnings = NULL;
+        for (size_t qi = 0; qi < q.n; qi++) {
+            const json_t *pod = pend[q.v[qi].index]->json;
             dra_sched_pod *sp = &out->pods[out->npods++];
             sp->pod = pod;
+            sp->queue_pos = qi + 1;
+            sp->priority = q.v[qi].priority;
+            sp->queue = q.v[qi].why;
+            q.v[qi].why = NULL;
             sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
                                     meta_str(pod, "name") ? meta_str(pod, "name") : "");
             schedule_pod(&S, pod, sp);
@@ -1230,6 +1241,8 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
             out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;
             out->stats.errors += sp->outcome == DRA_POD_ERROR;
         }
+        dra_sched_queue_free(&q);
+        free(pend);
 
         /* Changed objects: input claims in input order, created claims, pods in input order. */
         out->objs = dra_xcalloc(S.st.nobjs + 1, sizeof *out->objs);
@@ -1306,6 +1319,7 @@ void dra_sched_result_free(dra_sched_result *r)
         free(r->pods[i].ref);
         free(r->pods[i].node);
         free(r->pods[i].message);
+        free(r->pods[i].queue);
         json_decref(r->pods[i].trace);
     }
     free(r->pods);

@@ -4,7 +4,8 @@
  * extendeddynamicresources.go; DRA/deviceclass/extendedresourcecache).
  *
  * For every pending pod (no spec.nodeName, not done, not being deleted), in
- * input order: claims from templates are made first, as the resourceclaim
+ * the scheduling queue's order (queue.h: priority, then creation time; or
+ * input order when told): claims from templates are made first, as the resourceclaim
  * controller would (lifecycle/claims.h dra_claims_generate, one call over the
  * whole dump); then the pod's
  * claims are resolved (with DRAWorkloadResourceClaims a claim the pod shares
@@ -41,6 +42,7 @@
 #include "../model/features.h"
 #include "../model/load.h"
 #include "../alloc/alloc.h"
+#include "queue.h"
 
 /* ---- scoring (Score + NormalizeScore) -------------------------------------- */
 
@@ -105,6 +107,7 @@ typedef struct dra_sched_opts {
      * placed, and the result gives them as text (dra_sched_result.texts):
      * for a caller that only writes the result out. */
     bool text_results;
+    dra_sched_order order;        /* the queue's (default) or the input's */
 } dra_sched_opts;
 
 typedef enum { DRA_POD_SCHEDULED, DRA_POD_UNSCHEDULABLE, DRA_POD_ERROR, DRA_POD_SKIPPED } dra_pod_outcome;
@@ -117,6 +120,9 @@ typedef struct dra_sched_pod {
     int64_t score;            /* normalised score of the chosen node */
     char *message;            /* fit error, error text, or why skipped */
     json_t *trace;            /* per-node trace (explain), else NULL */
+    size_t queue_pos;         /* 1-based place in the order the pods were tried */
+    int64_t priority;         /* as the queue sorts it */
+    char *queue;              /* why it is there: priority and its source, queue time */
 } dra_sched_pod;
 
 typedef struct dra_sched_stats {
@@ -133,9 +139,10 @@ typedef struct dra_sched_result {
                                * text_results a created claim's entry is NULL and its text in texts */
     char **texts;             /* text_results: compact JSON of the entries objs leaves NULL (else NULL) */
     size_t nobjs;
-    dra_sched_pod *pods;      /* one per pending pod, input order */
+    dra_sched_pod *pods;      /* one per pending pod, in the order they were tried */
     size_t npods;
-    dra_err *warnings;        /* problems of the claim controller step (pods stay pending) */
+    dra_err *warnings;        /* problems of the claim controller step (pods stay pending), and
+                               * pods naming a PriorityClass that is not there */
     dra_sched_stats stats;
 } dra_sched_result;
 

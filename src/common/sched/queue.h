@@ -1,0 +1,68 @@
+/* The scheduling queue's order: which pending pod the scheduler tries first.
+ *
+ * Upstream (k8s.io/kubernetes v1.37.2):
+ *   pkg/scheduler/framework/plugins/queuesort/priority_sort.go  Less: the
+ *     higher priority first; equal priorities: the earlier queue timestamp.
+ *   pkg/scheduler/framework/types.go QueuedPodInfo.GetPriority ->
+ *     component-helpers scheduling/corev1 PodPriority: spec.priority, or 0.
+ *   pkg/scheduler/backend/queue/scheduling_queue.go newQueuedPodInfo: the
+ *     timestamp is the clock when the pod was added to the queue, i.e. when
+ *     the scheduler's informer saw the pod created.
+ *   plugin/pkg/admission/priority/admission.go: at creation spec.priority
+ *     is set from spec.priorityClassName's PriorityClass value, or (no name)
+ *     from the globalDefault class with the lowest value, or 0; a name with
+ *     no such class is refused ("no PriorityClass with name X was found").
+ *     system-cluster-critical (2000000000) and system-node-critical
+ *     (2000001000) exist in every cluster.
+ *
+ * Here: a pod's priority is spec.priority when set (the pod was admitted),
+ * else what admission would set from the PriorityClasses of the input.  Its
+ * queue time is metadata.creationTimestamp; a pod without one is created by
+ * the apply that follows the dump, so it queues after every pod that has one,
+ * and such pods among themselves in input order.  Equal times (dumps keep
+ * whole seconds) go by namespace, then name: upstream's heap has no rule
+ * for them, this one is stable.
+ *
+ * Ownership: pods and classes are borrowed; the result owns its texts
+ * (dra_sched_queue_free).  Nothing here prints.
+ */
+#ifndef DRA_SCHED_QUEUE_H
+#define DRA_SCHED_QUEUE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/error.h"
+#include "../io/stream.h"
+
+#define DRA_SYSTEM_CLUSTER_CRITICAL 2000000000
+#define DRA_SYSTEM_NODE_CRITICAL 2000001000
+
+typedef enum { DRA_SCHED_ORDER_QUEUE = 0, DRA_SCHED_ORDER_INPUT } dra_sched_order;
+
+typedef struct dra_sched_queued {
+    size_t index;      /* into the pods given */
+    int64_t priority;
+    char *why;         /* "priority 1000 (PriorityClass high), created 2026-03-01T09:00:00Z" */
+} dra_sched_queued;
+
+typedef struct dra_sched_queue {
+    dra_sched_queued *v; /* in the order the pods are tried */
+    size_t n;
+    dra_err *warnings;   /* pods admission would refuse, classes without a value */
+} dra_sched_queue;
+
+/* Is obj a scheduling.k8s.io/v1 PriorityClass? */
+bool dra_is_priority_class(const json_t *obj);
+
+/* Order pods (n, in input order) as the queue pops them, with the
+ * PriorityClasses of set (its other objects are passed over).
+ * DRA_SCHED_ORDER_INPUT keeps the given order (priorities are still worked
+ * out, for --explain). */
+void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objset *set, dra_sched_order order,
+                           dra_sched_queue *out);
+void dra_sched_queue_free(dra_sched_queue *q);
+
+#endif
