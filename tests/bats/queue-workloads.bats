@@ -76,3 +76,94 @@ setup() {
     [[ $stderr == "dra-alloc: pod default/fast-path: 0/2 nodes are available: 2 cannot allocate all claims." ]]
     [[ $(jq -c 'select(.kind == "Pod") | [.metadata.name, .spec.nodeName]' <<<"$output" | sort) == "$as_listed" ]]
 }
+
+# ---- workloads: the pods their controllers make --------------------------------------------
+
+workload_run() {
+    "$DRA_BIN/dra-slice" profile gpu --nodes 2 --devices 8 >"$T/fleet.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule -v --now 2026-03-01T10:00:00Z -o jsonl \
+        "$W/claim-template.yaml" "$DATA/manifests/deviceclass.yaml" "$T/fleet.yaml" "$@"
+}
+
+pods_placed() {
+    jq -r 'select(.kind == "Pod") | .metadata.name + " " + .spec.nodeName' <<<"$output" | tr '\n' ';'
+}
+
+# kubeflow/mpi-operator examples/v2beta1/pi/pi.yaml; naming: v2/pkg/controller/mpi_job_controller.go
+@test "an MPIJob becomes its launcher Job's pod and workers <job>-worker-<i>" {
+    workload_run "$W/mpijob.yaml"
+    assert_success
+    [[ $stderr == *"MPIJob/default/pi: expanded into 3 pods"* ]]
+    [[ $(pods_placed) == "pi-worker-0 node-0;pi-worker-1 node-0;" ]]
+}
+
+# kubeflow/training-operator examples/pytorch/simple.yaml
+@test "a PyTorchJob becomes <job>-<replica type>-<i> pods" {
+    workload_run "$W/pytorchjob.yaml"
+    assert_success
+    [[ $(pods_placed) == "pytorch-simple-master-0 node-0;pytorch-simple-worker-0 node-0;" ]]
+}
+
+# ray-project/kuberay ray-operator/config/samples/ray-cluster.sample.yaml and ray-job.sample.yaml
+@test "a RayCluster and a RayJob become head and worker-group pods named as KubeRay names them" {
+    workload_run "$W/raycluster.yaml" "$W/rayjob.yaml"
+    assert_success
+    [[ $stderr == *"RayCluster/default/raycluster-kuberay: expanded into 2 pods"* ]]
+    [[ $stderr == *"RayJob/default/rayjob-sample: expanded into 3 pods"* ]]
+    [[ $(pods_placed) =~ ^raycluster-kuberay-workergroup-worker-[bcdfghjklmnpqrstvwxz2456789]{5}\ node-0\;rayjob-sample-[bcdfghjklmnpqrstvwxz2456789]{5}-small-group-worker-[bcdfghjklmnpqrstvwxz2456789]{5}\ node-0\; ]]
+}
+
+# kubernetes-sigs/jobset site/static/examples/simple/paralleljobs.yaml
+@test "a JobSet becomes replicas Jobs of indexed pods <jobset>-<job>-<i>-<index>-<5>" {
+    workload_run "$W/jobset.yaml"
+    assert_success
+    [[ $stderr == *"JobSet/default/paralleljobs: expanded into 5 pods"* ]]
+    [[ $(jq -r 'select(.kind == "Pod") | .metadata.name' <<<"$output" | sed 's/-[^-]*$//' | tr '\n' ' ') == \
+       "paralleljobs-workers-0-0 paralleljobs-workers-0-1 paralleljobs-workers-1-0 paralleljobs-workers-1-1 " ]]
+}
+
+# kubernetes-sigs/lws docs/examples/sample/lws.yaml
+@test "a LeaderWorkerSet becomes a leader <lws>-<g> and workers <lws>-<g>-<w> per group" {
+    workload_run "$W/lws.yaml"
+    assert_success
+    [[ $(jq -r 'select(.kind == "Pod") | .metadata.name' <<<"$output" | tr '\n' ' ') == \
+       "leaderworkerset-sample-0 leaderworkerset-sample-0-1 leaderworkerset-sample-0-2 leaderworkerset-sample-1 leaderworkerset-sample-1-1 leaderworkerset-sample-1-2 " ]]
+}
+
+# kubeflow/trainer manifests/base/runtimes/torch_distributed.yaml
+@test "a TrainJob becomes its runtime's JobSet with numNodes pods; without the runtime a warning" {
+    workload_run "$W/trainjob.yaml"
+    assert_success
+    [[ $stderr == *"TrainJob/default/pytorch-mnist: expanded into 2 pods"* ]]
+    [[ $stderr != *"ClusterTrainingRuntime"*"not expanded"* ]]
+    sed '/^---$/,$!d' "$W/trainjob.yaml" >"$T/no-runtime.yaml"
+    workload_run "$T/no-runtime.yaml"
+    [[ $stderr == *"warning: "*"TrainJob/default/pytorch-mnist: spec.runtimeRef: the pod templates are in the runtime torch-distributed, which is not in the input: not expanded"* ]]
+}
+
+@test "workloads with only generateName are named first, then their pods" {
+    workload_run "$W/generatename.yaml"
+    assert_success
+    [[ $stderr =~ Job/default/finetune-\*:\ expanded\ into\ 2\ pods,\ itself\ named\ finetune-[bcdfghjklmnpqrstvwxz2456789]{5} ]]
+    [[ $(pods_placed) =~ ^finetune-[a-z0-9]{5}-0-[a-z0-9]{5}\ node-0\;finetune-[a-z0-9]{5}-1-[a-z0-9]{5}\ node-0\;inference-[a-z0-9]{5}-[a-z0-9]+-[a-z0-9]{5}\ node-0\;$ ]]
+}
+
+@test "a kind nobody here knows with a claiming pod template is named with the template's path" {
+    workload_run "$W/unknown.yaml"
+    assert_success
+    [[ $stderr == *"warning: "*"unknown.yaml:3: TrainingRun/default/run-1: TrainingRun of example.com/v1 holds a pod template with resourceClaims at spec.stages[0].podTemplate but is not expanded: its pods are not in this answer"* ]]
+}
+
+@test "a workload of more pods than are made says where it stopped" {
+    workload_run "$W/big.yaml"
+    assert_success
+    [[ $stderr == *"warning: "*"LeaderWorkerSet/default/huge: spec.replicas: 12000 pods: only the first 10000 of a workload are made here"* ]]
+}
+
+@test "dra-claim generate makes the claims of an MPIJob's workers" {
+    run --separate-stderr "$DRA_BIN/dra-claim" generate "$W/claim-template.yaml" "$W/mpijob.yaml"
+    assert_success
+    [[ $(grep -c '^kind: ResourceClaim$' <<<"$output") -eq 2 ]]
+    assert_line '  - apiVersion: v1'
+    [[ $output == *"name: pi-worker-0"* && $output == *"name: pi-worker-1"* ]]
+}

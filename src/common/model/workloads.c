@@ -6,6 +6,7 @@
  * from statefulset/stateful_set_utils.go (getPodName), DaemonSet node
  * pinning from daemon/util (ReplaceDaemonSetPodNodeNameNodeAffinity). */
 #include "workloads.h"
+#include "workloads_impl.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -17,7 +18,7 @@
 #include "../base/hash.h"
 
 /* FNV-1a of s, then a 0x1f field separator */
-static uint64_t hash_str(uint64_t h, const char *s)
+uint64_t dra_wl_hash(uint64_t h, const char *s)
 {
     return dra_fnv1a(dra_fnv1a_str(h, s ? s : ""), "\x1f", 1);
 }
@@ -25,7 +26,7 @@ static uint64_t hash_str(uint64_t h, const char *s)
 static const char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
 
 /* generateName + 5 characters, the base cut to 58 (names.SimpleNameGenerator) */
-static char *generated_name(const char *base, uint64_t h)
+char *dra_wl_generated_name(const char *base, uint64_t h)
 {
     char suffix[6];
     for (int i = 0; i < 5; i++) {
@@ -39,10 +40,10 @@ static char *generated_name(const char *base, uint64_t h)
 
 /* A UUID-shaped identifier derived from the words (version nibble 8:
  * "custom", so it never collides with a real v4 UID). */
-static char *derived_uid(const char *kind, const char *ns, const char *name)
+char *dra_wl_derived_uid(const char *kind, const char *ns, const char *name)
 {
-    uint64_t a = hash_str(hash_str(hash_str(DRA_FNV64_OFFSET, kind), ns), name);
-    uint64_t b = hash_str(a, "uid");
+    uint64_t a = dra_wl_hash(dra_wl_hash(dra_wl_hash(DRA_FNV64_OFFSET, kind), ns), name);
+    uint64_t b = dra_wl_hash(a, "uid");
     return dra_xasprintf("%08" PRIx64 "-%04" PRIx64 "-8%03" PRIx64 "-%04" PRIx64 "-%012" PRIx64, a >> 32,
                          (a >> 16) & 0xffff, a & 0xfff, (b >> 48) | 0x8000, b & UINT64_C(0xffffffffffff));
 }
@@ -69,12 +70,7 @@ static void add_assumed(json_t *md, const char *what)
     }
 }
 
-typedef struct objs {
-    dra_obj *v;
-    size_t n, cap;
-} objs;
-
-static void push(objs *l, dra_obj o)
+void dra_wl_push(dra_wl_objs *l, dra_obj o)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 32;
@@ -83,12 +79,8 @@ static void push(objs *l, dra_obj o)
     l->v[l->n++] = o;
 }
 
-typedef struct owner {
-    const char *api_version, *kind, *name, *uid;
-} owner;
-
 /* One pod from a template. */
-static json_t *make_pod(const json_t *tmpl, const char *ns, const char *name, const owner *own, bool name_assumed)
+json_t *dra_wl_make_pod(const json_t *tmpl, const char *ns, const char *name, const dra_wl_owner *own, bool name_assumed)
 {
     const json_t *tmd = json_object_get(tmpl, "metadata");
     json_t *pod = json_object();
@@ -97,7 +89,7 @@ static json_t *make_pod(const json_t *tmpl, const char *ns, const char *name, co
     json_t *md = json_object();
     json_object_set_new(md, "name", json_string(name));
     json_object_set_new(md, "namespace", json_string(ns));
-    char *uid = derived_uid("Pod", ns, name);
+    char *uid = dra_wl_derived_uid("Pod", ns, name);
     json_object_set_new(md, "uid", json_string(uid));
     free(uid);
     if (json_is_object(json_object_get(tmd, "labels")))
@@ -114,7 +106,7 @@ static json_t *make_pod(const json_t *tmpl, const char *ns, const char *name, co
     return pod;
 }
 
-static void set_label(json_t *pod, const char *k, const char *v)
+void dra_wl_set_label(json_t *pod, const char *k, const char *v)
 {
     json_t *md = json_object_get(pod, "metadata");
     json_t *labels = json_object_get(md, "labels");
@@ -140,7 +132,7 @@ static void pin_to_node(json_t *pod, const char *node)
                                   "values", node));
 }
 
-static int64_t int_or(const json_t *o, const char *k, int64_t def)
+int64_t dra_wl_int_or(const json_t *o, const char *k, int64_t def)
 {
     const json_t *v = json_object_get(o, k);
     return json_is_integer(v) ? json_integer_value(v) : def;
@@ -209,28 +201,87 @@ static bool is_kind(const json_t *o, const char *api_version, const char *kind)
     return k && av && strcmp(k, kind) == 0 && strcmp(av, api_version) == 0;
 }
 
-/* Known custom workloads that carry pod templates we do not expand. */
-static bool embeds_pod_template(const json_t *o)
+json_t *dra_wl_emit(dra_wl_ctx *c, const json_t *tmpl, const char *name, bool generated, const dra_wl_owner *own)
 {
-    const char *k = jstr(o, "kind");
-    static const char *const known[] = {"MPIJob", "JobSet", "LeaderWorkerSet", "PyTorchJob", "TFJob", "RayCluster",
-                                        "RayJob", "Workflow", "PodTemplate", "ReplicationController", NULL};
-    for (int i = 0; k && known[i]; i++)
-        if (strcmp(k, known[i]) == 0)
-            return true;
-    const json_t *t = json_object_get(json_object_get(o, "spec"), "template");
-    return json_is_array(json_object_get(json_object_get(t, "spec"), "containers"));
+    if (c->n >= DRA_EXPAND_MAX_PODS) {
+        c->capped = true;
+        return NULL;
+    }
+    json_t *pod = dra_wl_make_pod(tmpl, c->ns, name, own, generated);
+    const dra_obj *o = c->o;
+    dra_wl_push(c->out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item,
+                                  .src_off = SIZE_MAX});
+    c->n++;
+    return pod;
 }
 
-/* Expand one workload into out; returns the number of pods (-1: not a workload). */
-static long expand_one(const dra_objset *set, const dra_obj *o, const char *default_ns, objs *out, dra_err **err)
+char *dra_wl_gen(const dra_wl_ctx *c, const char *prefix, uint64_t k)
 {
+    return dra_wl_generated_name(prefix, dra_wl_hash(c->seed, prefix) + k * UINT64_C(0x9e3779b97f4a7c15));
+}
+
+int64_t dra_wl_count(dra_wl_ctx *c, int64_t want, const char *field)
+{
+    if (want < 0)
+        return 0;
+    if (want <= DRA_EXPAND_MAX_PODS - c->n)
+        return want;
+    c->warnings = dra_err_append(c->warnings, dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
+        "%" PRId64 " pods: only the first %d of a workload are made here", want, DRA_EXPAND_MAX_PODS), field), c->o));
+    c->capped = true;
+    return DRA_EXPAND_MAX_PODS - c->n;
+}
+
+/* podGenerateNameWithIndex (pkg/controller/job/indexed_job_utils.go): the
+ * Job's name cut so that "<name>-<index>-" fits 58 characters. */
+static char *indexed_prefix(const char *job, int64_t index)
+{
+    char tail[32];
+    snprintf(tail, sizeof tail, "-%" PRId64 "-", index);
+    size_t len = strlen(job), tl = strlen(tail);
+    if (len + tl > 58)
+        len = 58 - tl;
+    return dra_xasprintf("%.*s%s", (int)len, job, tail);
+}
+
+void dra_wl_job_pods(dra_wl_ctx *c, const json_t *jspec, const char *job, const dra_wl_owner *own, const char *field)
+{
+    int64_t par = dra_wl_int_or(jspec, "parallelism", 1);
+    const json_t *comp = json_object_get(jspec, "completions");
+    if (json_is_integer(comp) && json_integer_value(comp) < par)
+        par = json_integer_value(comp);
+    const char *mode = jstr(jspec, "completionMode");
+    bool indexed = mode && strcmp(mode, "Indexed") == 0;
+    const json_t *tmpl = json_object_get(jspec, "template");
+    par = dra_wl_count(c, par, field);
+    char *base = dra_xasprintf("%s-", job);
+    for (int64_t i = 0; i < par; i++) {
+        char *prefix = indexed ? indexed_prefix(job, i) : NULL;
+        char *pn = dra_wl_gen(c, prefix ? prefix : base, (uint64_t)i);
+        json_t *pod = dra_wl_emit(c, tmpl, pn, true, own);
+        if (pod) {
+            dra_wl_set_label(pod, "batch.kubernetes.io/job-name", job);
+            dra_wl_set_label(pod, "job-name", job);
+            if (indexed) {
+                char idx[24];
+                snprintf(idx, sizeof idx, "%" PRId64, i);
+                dra_wl_set_label(pod, "batch.kubernetes.io/job-completion-index", idx);
+                json_object_set_new(json_object_get(json_object_get(pod, "metadata"), "annotations"),
+                                    "batch.kubernetes.io/job-completion-index", json_string(idx));
+            }
+        }
+        free(prefix);
+        free(pn);
+    }
+    free(base);
+}
+
+/* Expand one built-in workload; returns the number of pods (-1: not one). */
+static long expand_builtin(dra_wl_ctx *c, dra_err **err)
+{
+    const dra_obj *o = c->o;
     const json_t *w = o->json;
-    const json_t *md = json_object_get(w, "metadata");
-    const char *name = jstr(md, "name");
-    const char *ns = jstr(md, "namespace");
-    if (!ns || !*ns)
-        ns = default_ns;
+    const char *name = c->name, *ns = c->ns;
     const char *kind = jstr(w, "kind");
     const json_t *spec = json_object_get(w, "spec");
     const json_t *tmpl = json_object_get(spec, "template");
@@ -243,136 +294,242 @@ static long expand_one(const dra_objset *set, const dra_obj *o, const char *defa
         spec = json_object_get(json_object_get(spec, "jobTemplate"), "spec");
         tmpl = json_object_get(spec, "template");
     }
-    /* what the API server would refuse is not expanded, and said so */
-    if (!name || !*name) {
-        *err = dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK, "Required value: not expanded: its pods would be named after it"),
-                                            "metadata.name"), o);
-        return -2;
-    }
     if (!json_is_object(json_object_get(tmpl, "spec"))) {
         *err = dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK, "Required value: not expanded: no pod template"),
                                             cron ? "spec.jobTemplate.spec.template.spec" : "spec.template.spec"), o);
         return -2;
     }
-    const char *wuid = jstr(md, "uid");
-    char *own_uid = wuid && *wuid ? dra_xstrdup(wuid) : derived_uid(kind, ns, name);
-    owner own = {jstr(w, "apiVersion"), kind, name, own_uid};
+    const char *wuid = jstr(json_object_get(w, "metadata"), "uid");
+    char *own_uid = wuid && *wuid ? dra_xstrdup(wuid) : dra_wl_derived_uid(kind, ns, name);
+    dra_wl_owner own = {jstr(w, "apiVersion"), kind, name, own_uid};
     char *owner_name = NULL, *owner_uid2 = NULL, *hash = NULL;
-    uint64_t seed = hash_str(hash_str(hash_str(DRA_FNV64_OFFSET, kind), ns), name);
-    long n = 0;
     if (deploy || rs) {
         if (deploy) {
             hash = template_hash(tmpl);
             owner_name = dra_xasprintf("%s-%s", name, hash);
-            owner_uid2 = derived_uid("ReplicaSet", ns, owner_name);
-            own = (owner){"apps/v1", "ReplicaSet", owner_name, owner_uid2};
+            owner_uid2 = dra_wl_derived_uid("ReplicaSet", ns, owner_name);
+            own = (dra_wl_owner){"apps/v1", "ReplicaSet", owner_name, owner_uid2};
         }
-        int64_t replicas = int_or(spec, "replicas", 1);
+        int64_t replicas = dra_wl_count(c, dra_wl_int_or(spec, "replicas", 1), "spec.replicas");
         char *base = dra_xasprintf("%s-", own.name);
-        for (int64_t i = 0; i < replicas && i < 10000; i++) {
-            char *pn = generated_name(base, hash_str(seed, base) + (uint64_t)i * UINT64_C(0x9e3779b97f4a7c15));
-            json_t *pod = make_pod(tmpl, ns, pn, &own, true);
-            if (hash)
-                set_label(pod, "pod-template-hash", hash);
-            push(out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
+        for (int64_t i = 0; i < replicas; i++) {
+            char *pn = dra_wl_gen(c, base, (uint64_t)i);
+            json_t *pod = dra_wl_emit(c, tmpl, pn, true, &own);
+            if (pod && hash)
+                dra_wl_set_label(pod, "pod-template-hash", hash);
             free(pn);
-            n++;
         }
         free(base);
     } else if (sts) {
-        int64_t replicas = int_or(spec, "replicas", 1);
-        int64_t start = int_or(json_object_get(spec, "ordinals"), "start", 0);
-        for (int64_t i = 0; i < replicas && i < 10000; i++) {
+        int64_t replicas = dra_wl_count(c, dra_wl_int_or(spec, "replicas", 1), "spec.replicas");
+        int64_t start = dra_wl_int_or(json_object_get(spec, "ordinals"), "start", 0);
+        for (int64_t i = 0; i < replicas; i++) {
             char *pn = dra_xasprintf("%s-%" PRId64, name, start + i);
             char idx[24];
             snprintf(idx, sizeof idx, "%" PRId64, start + i);
-            json_t *pod = make_pod(tmpl, ns, pn, &own, false);
-            set_label(pod, "statefulset.kubernetes.io/pod-name", pn);
-            set_label(pod, "apps.kubernetes.io/pod-index", idx);
-            json_t *pspec = json_object_get(pod, "spec");
-            json_object_set_new(pspec, "hostname", json_string(pn));
-            const char *svc = jstr(spec, "serviceName");
-            if (svc && *svc)
-                json_object_set_new(pspec, "subdomain", json_string(svc));
-            push(out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
+            json_t *pod = dra_wl_emit(c, tmpl, pn, false, &own);
+            if (pod) {
+                dra_wl_set_label(pod, "statefulset.kubernetes.io/pod-name", pn);
+                dra_wl_set_label(pod, "apps.kubernetes.io/pod-index", idx);
+                json_t *pspec = json_object_get(pod, "spec");
+                json_object_set_new(pspec, "hostname", json_string(pn));
+                const char *svc = jstr(spec, "serviceName");
+                if (svc && *svc)
+                    json_object_set_new(pspec, "subdomain", json_string(svc));
+            }
             free(pn);
-            n++;
         }
     } else if (ds) {
         const char **nodes;
-        size_t nn = daemon_nodes(set, json_object_get(tmpl, "spec"), &nodes);
+        size_t nn = daemon_nodes(c->set, json_object_get(tmpl, "spec"), &nodes);
         char *base = dra_xasprintf("%s-", name);
         for (size_t i = 0; i < nn; i++) {
-            char *pn = generated_name(base, hash_str(seed, nodes[i]));
-            json_t *pod = make_pod(tmpl, ns, pn, &own, true);
-            pin_to_node(pod, nodes[i]);
-            push(out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
+            char *pn = dra_wl_generated_name(base, dra_wl_hash(c->seed, nodes[i]));
+            json_t *pod = dra_wl_emit(c, tmpl, pn, true, &own);
+            if (pod)
+                pin_to_node(pod, nodes[i]);
             free(pn);
-            n++;
         }
         free(base);
         free(nodes);
     } else { /* Job, or one run of a CronJob */
         if (cron) {
             /* the Job a run creates: <cronjob>-<scheduled minute>; the minute is assumed */
-            owner_name = dra_xasprintf("%s-%" PRIu64, name, (hash_str(seed, "run") % 90000000u) + 10000000u);
-            owner_uid2 = derived_uid("Job", ns, owner_name);
-            own = (owner){"batch/v1", "Job", owner_name, owner_uid2};
+            owner_name = dra_xasprintf("%s-%" PRIu64, name, (dra_wl_hash(c->seed, "run") % 90000000u) + 10000000u);
+            owner_uid2 = dra_wl_derived_uid("Job", ns, owner_name);
+            own = (dra_wl_owner){"batch/v1", "Job", owner_name, owner_uid2};
         }
-        int64_t par = int_or(spec, "parallelism", 1);
-        const json_t *comp = json_object_get(spec, "completions");
-        if (json_is_integer(comp) && json_integer_value(comp) < par)
-            par = json_integer_value(comp);
-        char *base = dra_xasprintf("%s-", own.name);
-        for (int64_t i = 0; i < par && i < 10000; i++) {
-            char *pn = generated_name(base, hash_str(seed, base) + (uint64_t)i * UINT64_C(0x9e3779b97f4a7c15));
-            json_t *pod = make_pod(tmpl, ns, pn, &own, true);
-            set_label(pod, "batch.kubernetes.io/job-name", own.name);
-            set_label(pod, "job-name", own.name);
-            push(out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
-            free(pn);
-            n++;
-        }
-        free(base);
+        dra_wl_job_pods(c, spec, own.name, &own, cron ? "spec.jobTemplate.spec.parallelism" : "spec.parallelism");
     }
     free(hash);
     free(owner_name);
     free(owner_uid2);
     free(own_uid);
-    return n;
+    return c->n;
+}
+
+bool dra_wl_known_kind(const json_t *obj)
+{
+    static const char *const builtin[][2] = {{"apps/v1", "Deployment"}, {"apps/v1", "ReplicaSet"},
+                                             {"apps/v1", "StatefulSet"}, {"apps/v1", "DaemonSet"},
+                                             {"batch/v1", "Job"}, {"batch/v1", "CronJob"}};
+    for (size_t i = 0; i < sizeof builtin / sizeof *builtin; i++)
+        if (is_kind(obj, builtin[i][0], builtin[i][1]))
+            return true;
+    return dra_wl_crd_kind(obj);
+}
+
+static void buf_cut(dra_buf *b, size_t len)
+{
+    b->len = len;
+    if (b->data)
+        b->data[len] = 0;
+}
+
+/* Where an object of a kind not expanded holds pod templates (an object
+ * with spec.containers): the first such path with spec.resourceClaims
+ * (any template when none has them) into *path; false when none. */
+static bool find_template(const json_t *v, dra_buf *at, bool *claims, char **path)
+{
+    if (json_is_object(v)) {
+        const json_t *sp = json_object_get(v, "spec");
+        if (json_is_array(json_object_get(sp, "containers")) && at->len) {
+            bool with = json_array_size(json_object_get(sp, "resourceClaims")) > 0;
+            if (!*path || (with && !*claims)) {
+                free(*path);
+                *path = dra_xstrdup(dra_buf_str(at));
+                *claims = with;
+            }
+            return true;
+        }
+        const char *k;
+        const json_t *x;
+        bool any = false;
+        json_object_foreach((json_t *)v, k, x) {
+            size_t mark = at->len;
+            dra_buf_printf(at, "%s%s", at->len ? "." : "", k);
+            any |= find_template(x, at, claims, path);
+            buf_cut(at, mark);
+        }
+        return any;
+    }
+    if (json_is_array(v)) {
+        size_t i;
+        const json_t *x;
+        bool any = false;
+        json_array_foreach(v, i, x) {
+            size_t mark = at->len;
+            dra_buf_printf(at, "[%zu]", i);
+            any |= find_template(x, at, claims, path);
+            buf_cut(at, mark);
+        }
+        return any;
+    }
+    return false;
+}
+
+/* The name a workload with only generateName gets (as the API server
+ * names it), or NULL with *err set when it has neither. */
+static char *workload_name(const dra_obj *o, const char *ns, size_t place, bool *assumed, dra_err **err)
+{
+    const json_t *md = json_object_get(o->json, "metadata");
+    const char *name = jstr(md, "name"), *gen = jstr(md, "generateName");
+    *assumed = false;
+    if (name && *name)
+        return dra_xstrdup(name);
+    if (gen && *gen) {
+        char where[32];
+        snprintf(where, sizeof where, "%zu", place);
+        *assumed = true;
+        return dra_wl_generated_name(gen, dra_wl_hash(dra_wl_hash(dra_wl_hash(DRA_FNV64_OFFSET, ns), gen), where));
+    }
+    *err = dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
+        "Required value: name or generateName is required: not expanded: its pods would be named after it"),
+        "metadata.name"), o);
+    return NULL;
+}
+
+/* Objects that hold pod templates for others to use and make no pods:
+ * Pods themselves, PodTemplates, the runtimes TrainJobs name. */
+static bool template_holder(const json_t *obj)
+{
+    return is_kind(obj, "v1", "Pod") || is_kind(obj, "v1", "PodTemplate") ||
+           is_kind(obj, "trainer.kubeflow.org/v1alpha1", "ClusterTrainingRuntime") ||
+           is_kind(obj, "trainer.kubeflow.org/v1alpha1", "TrainingRuntime");
+}
+
+bool dra_is_workload(const json_t *obj)
+{
+    if (dra_wl_known_kind(obj))
+        return true;
+    const char *av = jstr(obj, "apiVersion");
+    if (is_kind(obj, "v1", "Pod") || (av && strncmp(av, "resource.k8s.io/", 16) == 0))
+        return false; /* runtimes are held with the workloads: TrainJobs read them */
+    dra_buf at = DRA_BUF_INIT;
+    bool claims = false;
+    char *path = NULL;
+    bool any = find_template(obj, &at, &claims, &path);
+    free(path);
+    dra_buf_free(&at);
+    return any;
 }
 
 dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dra_expand_report *rep)
 {
     const char *dns = default_namespace ? default_namespace : "default";
-    objs out = {0}, dead = {0};
+    dra_wl_objs out = {0}, dead = {0};
     dra_err *errs = NULL;
     bool changed = false;
     for (size_t i = 0; i < set->n; i++) {
         dra_obj *o = &set->v[i];
         dra_err *e = NULL;
         size_t before = out.n;
-        long n = expand_one(set, o, dns, &out, &e);
+        const json_t *md = json_object_get(o->json, "metadata");
+        const char *ns = jstr(md, "namespace");
+        if (!ns || !*ns)
+            ns = dns;
+        const char *kind = jstr(o->json, "kind");
+        long n = -1;
+        bool assumed = false;
+        char *name = NULL;
+        dra_wl_ctx c = {set, o, ns, NULL, 0, &out, 0, false, NULL};
+        if (dra_wl_known_kind(o->json) && (name = workload_name(o, ns, i, &assumed, &e)) != NULL) {
+            c.name = name;
+            c.seed = dra_wl_hash(dra_wl_hash(dra_wl_hash(DRA_FNV64_OFFSET, kind), ns), name);
+            n = expand_builtin(&c, &e);
+            if (n == -1)
+                n = dra_wl_expand_crd(&c, &e);
+        } else if (e) {
+            n = -2;
+        }
+        rep->warnings = dra_err_append(rep->warnings, c.warnings);
         if (n < 0 || e) {
             rep->warnings = dra_err_append(rep->warnings, e);
-            if (n < 0 && embeds_pod_template(o->json)) {
+            dra_buf at = DRA_BUF_INIT;
+            bool claims = false;
+            char *path = NULL;
+            if (n == -1 && !template_holder(o->json) && find_template(o->json, &at, &claims, &path)) {
                 const char *av = jstr(o->json, "apiVersion");
                 rep->warnings = dra_err_append(rep->warnings, dra_obj_locate(dra_err_new(DRA_EXIT_OK,
-                    "%s of %s embeds a pod template but is not expanded: its pods are not in this answer",
-                    jstr(o->json, "kind") ? jstr(o->json, "kind") : "object", av ? av : "no apiVersion"), o));
+                    "%s of %s holds a pod template%s at %s but is not expanded: its pods are not in this answer",
+                    kind ? kind : "object", av ? av : "no apiVersion", claims ? " with resourceClaims" : "", path), o));
             }
+            free(path);
+            dra_buf_free(&at);
             for (size_t j = before; j < out.n; j++)
                 json_decref(out.v[j].json);
             out.n = before;
-            push(&out, *o);
+            dra_wl_push(&out, *o);
+            free(name);
             continue;
         }
-        rep->notes = dra_err_append(rep->notes, dra_obj_locate(dra_err_new(DRA_EXIT_OK, "expanded into %ld pod%s",
-                                                                           n, n == 1 ? "" : "s"), o));
+        rep->notes = dra_err_append(rep->notes, dra_obj_locate(dra_err_new(DRA_EXIT_OK, "expanded into %ld pod%s%s%s",
+            n, n == 1 ? "" : "s", assumed ? ", itself named " : "", assumed ? name : ""), o));
         rep->workloads++;
         rep->pods += (size_t)n;
-        push(&dead, *o); /* freed after the loop: later DaemonSets still read the set */
+        dra_wl_push(&dead, *o); /* freed after the loop: later DaemonSets still read the set */
         changed = true;
+        free(name);
     }
     for (size_t i = 0; i < dead.n; i++)
         json_decref(dead.v[i].json);
@@ -407,14 +564,14 @@ void dra_assume_pod_identity_at(json_t *o, size_t place, const char *default_nam
         /* deterministic: the namespace, the prefix and the pod's place */
         char where[32];
         snprintf(where, sizeof where, "%zu", place);
-        made = generated_name(gen, hash_str(hash_str(hash_str(DRA_FNV64_OFFSET, ns), gen), where));
+        made = dra_wl_generated_name(gen, dra_wl_hash(dra_wl_hash(dra_wl_hash(DRA_FNV64_OFFSET, ns), gen), where));
         json_object_set_new(md, "name", json_string(made));
         name = made;
         named = true;
     }
     const char *uid = jstr(md, "uid");
     if (name && *name && (!uid || !*uid)) {
-        char *u = derived_uid("Pod", ns, name);
+        char *u = dra_wl_derived_uid("Pod", ns, name);
         json_object_set_new(md, "uid", json_string(u));
         free(u);
         uided = true;

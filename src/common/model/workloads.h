@@ -14,13 +14,32 @@
  *                         ResourceSlices when there are no Nodes), pinned by
  *                         required node affinity on metadata.name as the
  *                         DaemonSet controller does
- *   batch/v1 Job          min(parallelism, completions) pods <job>-<5>
+ *   batch/v1 Job          min(parallelism, completions) pods <job>-<5>, or
+ *                         <job>-<index>-<5> when Indexed
  *   batch/v1 CronJob      one run of spec.jobTemplate, as a Job
+ *   kubeflow.org/v2beta1 MPIJob   the launcher Job <job>-launcher (one pod),
+ *                         Worker.replicas (default 0) pods <job>-worker-<i>
+ *   kubeflow.org/v1 PyTorchJob, TFJob, XGBoostJob, PaddleJob, JAXJob, MPIJob
+ *                         per replica type, replicas (default 1) pods
+ *                         <job>-<type in lower case>-<i>
+ *   ray.io/v1 RayCluster  <cluster>-head-<5>, and per worker group
+ *                         clamp(replicas, min, max) * numOfHosts pods
+ *                         <cluster>-<group>-worker-<5>
+ *   ray.io/v1 RayJob      the pods of its RayCluster <rayjob>-<5>
+ *   jobset.x-k8s.io/v1alpha2 JobSet  per replicated job, replicas Jobs
+ *                         <jobset>-<job>-<i>, Indexed by default
+ *   leaderworkerset.x-k8s.io/v1 LeaderWorkerSet  per group g: leader
+ *                         <lws>-<g>, workers <lws>-<g>-<w> for w in 1..size-1
+ *   trainer.kubeflow.org/v1alpha1 TrainJob  the JobSet of its runtime (when
+ *                         in the input) named <trainjob>, numNodes on "node"
+ * (workloads_crd.c cites each controller's source.)  A workload with only
+ * generateName is named first (generateName + 5).  At most
+ * DRA_EXPAND_MAX_PODS (10000) pods are made of one workload, with a warning.
  * Pods get the template's labels and annotations, a controller
  * ownerReference, and DRA_ASSUMED_ANNOTATION naming what was assumed.  Other
- * objects that embed a pod template (MPIJob, JobSet, LeaderWorkerSet, or any
- * object with spec.template.spec.containers) are left alone and named in the
- * report's warnings.
+ * objects that hold a pod template anywhere (an object whose spec has
+ * containers) are left alone and named in the report's warnings with the
+ * template's path (and whether it has resourceClaims).
  *
  * dra_assume_pod_identity() gives every Pod without metadata.name (only
  * generateName) a name as the API server would (generateName + 5
@@ -52,6 +71,10 @@ typedef struct dra_expand_report {
  * refuse (no name, no pod template) stay as they are, with a warning.
  * Returns no error today; the result is kept for callers to chain. */
 DRA_MUST_USE dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dra_expand_report *rep);
+/* Is obj a workload: of a kind expanded here, or (not a Pod, not of
+ * resource.k8s.io) holding a pod template anywhere, which
+ * dra_expand_workloads names in a warning? */
+bool dra_is_workload(const json_t *obj);
 /* Names and UIDs for pods that have none (see above). */
 void dra_assume_pod_identity(dra_objset *set, const char *default_namespace, dra_expand_report *rep);
 /* The same for one object (left alone unless a Pod) at place `place` of its
