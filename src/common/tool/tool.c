@@ -219,10 +219,10 @@ typedef struct tool_each {
 } tool_each;
 
 /* av: obj's apiVersion; spec: its spec */
-static bool has_pod_template(const char *av, const json_t *spec)
+static bool has_pod_template(const json_t *obj, const char *av, const json_t *spec)
 {
     return (av && (strcmp(av, "apps/v1") == 0 || strcmp(av, "batch/v1") == 0)) || json_object_get(spec, "template") ||
-           json_object_get(spec, "jobTemplate");
+           json_object_get(spec, "jobTemplate") || dra_is_workload(obj);
 }
 
 static dra_err *deliver(tool_each *te, dra_obj *o)
@@ -250,7 +250,7 @@ static dra_err *each_object(void *ctx, dra_obj *o)
     bool node = kind && av && strcmp(kind, "Node") == 0 && strcmp(av, "v1") == 0;
     bool slice = kind && strcmp(kind, "ResourceSlice") == 0;
     const json_t *spec = json_object_get(obj, "spec");
-    if (has_pod_template(av, spec) ||
+    if ((!node && !slice && has_pod_template(obj, av, spec)) ||
         ((te->flags & DRA_READ_IN_ORDER) && te->deferred.n && !node && !slice)) {
         dra_objset_add(&te->deferred, json_incref(obj), o->file, o->doc, o->line, o->item);
         return NULL;
