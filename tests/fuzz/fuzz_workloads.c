@@ -1,6 +1,8 @@
-/* Fuzz workload expansion (model/workloads.c): Deployments, ReplicaSets,
- * StatefulSets, DaemonSets, Jobs and CronJobs into pods, then names and UIDs
- * for pods without them.  Input: read as YAML/JSON; the first byte picks the
+/* Fuzz workload expansion (model/workloads.c, workloads_crd.c): Deployments,
+ * ReplicaSets, StatefulSets, DaemonSets, Jobs, CronJobs, MPIJobs, kubeflow
+ * training jobs, RayClusters, RayJobs, JobSets, LeaderWorkerSets and
+ * TrainJobs into pods, other kinds searched for pod templates, then names
+ * and UIDs for pods without them.  Input: read as YAML/JSON; the first byte picks the
  * default namespace. */
 #include <stddef.h>
 #include <stdint.h>
