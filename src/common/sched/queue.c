@@ -21,17 +21,31 @@ static const char *name_of(const json_t *o)
     return n ? n : "";
 }
 
+/* The PriorityClasses of the input (with a value), found once. */
+typedef struct classes {
+    const json_t **v;
+    size_t n;
+} classes;
+
+static void classes_of(const dra_objset *set, classes *c)
+{
+    c->v = dra_xcalloc((set ? set->n : 0) + 1, sizeof *c->v);
+    c->n = 0;
+    for (size_t i = 0; set && i < set->n; i++)
+        if (dra_is_priority_class(set->v[i].json) && json_is_integer(dra_jfield(set->v[i].json, "value")))
+            c->v[c->n++] = set->v[i].json;
+}
+
 /* The PriorityClass named `name`: its value, false when there is none. */
-static bool class_value(const dra_objset *set, const char *name, int64_t *value)
+static bool class_value(const classes *c, const char *name, int64_t *value)
 {
     if (strcmp(name, "system-cluster-critical") == 0 || strcmp(name, "system-node-critical") == 0) {
         *value = name[7] == 'c' ? DRA_SYSTEM_CLUSTER_CRITICAL : DRA_SYSTEM_NODE_CRITICAL;
         return true;
     }
-    for (size_t i = 0; set && i < set->n; i++) {
-        const json_t *o = set->v[i].json;
-        if (dra_is_priority_class(o) && strcmp(name_of(o), name) == 0 && json_is_integer(dra_jfield(o, "value"))) {
-            *value = json_integer_value(dra_jfield(o, "value"));
+    for (size_t i = 0; i < c->n; i++) {
+        if (strcmp(name_of(c->v[i]), name) == 0) {
+            *value = json_integer_value(dra_jfield(c->v[i], "value"));
             return true;
         }
     }
@@ -39,12 +53,12 @@ static bool class_value(const dra_objset *set, const char *name, int64_t *value)
 }
 
 /* getDefaultPriorityClass: the globalDefault class with the lowest value. */
-static const json_t *default_class(const dra_objset *set)
+static const json_t *default_class(const classes *c)
 {
     const json_t *best = NULL;
-    for (size_t i = 0; set && i < set->n; i++) {
-        const json_t *o = set->v[i].json;
-        if (!dra_is_priority_class(o) || !dra_jfield_true(o, "globalDefault") || !json_is_integer(dra_jfield(o, "value")))
+    for (size_t i = 0; i < c->n; i++) {
+        const json_t *o = c->v[i];
+        if (!dra_jfield_true(o, "globalDefault"))
             continue;
         if (!best || json_integer_value(dra_jfield(o, "value")) < json_integer_value(dra_jfield(best, "value")))
             best = o;
@@ -88,7 +102,9 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
     memset(out, 0, sizeof *out);
     qkey *keys = dra_xcalloc(n + 1, sizeof *keys);
     char **why = dra_xcalloc(n + 1, sizeof *why);
-    const json_t *def = default_class(set);
+    classes cls;
+    classes_of(set, &cls);
+    const json_t *def = default_class(&cls);
     for (size_t i = 0; i < n; i++) {
         const json_t *pod = pods[i]->json;
         const json_t *md = dra_jfield(pod, "metadata"), *spec = dra_jfield(pod, "spec");
@@ -102,7 +118,7 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
             k->priority = json_integer_value(dra_jfield(spec, "priority"));
             from = dra_xstrdup("spec.priority");
         } else if (pcn && *pcn) {
-            if (class_value(set, pcn, &k->priority)) {
+            if (class_value(&cls, pcn, &k->priority)) {
                 from = dra_xasprintf("PriorityClass %s", pcn);
             } else {
                 from = dra_xasprintf("no PriorityClass %s in the input", pcn);
@@ -133,6 +149,7 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
         out->v[out->n++] = (dra_sched_queued){keys[i].index, keys[i].priority, why[keys[i].index]};
     free(why);
     free(keys);
+    free(cls.v);
 }
 
 void dra_sched_queue_free(dra_sched_queue *q)
