@@ -38,6 +38,7 @@ _dra_alloc() {
         --timeout) return;;
         --name-suffix) COMPREPLY=($(compgen -W "hash none" -- "$cur")); return;;
         --classic-driver) return;;
+        --order) COMPREPLY=($(compgen -W "queue input" -- "$cur")); return;;
         --drain) return;;
         --remove-device) return;;
         --taint) return;;
@@ -46,7 +47,7 @@ _dra_alloc() {
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --explain --explain-file --output --timeout --name-suffix --classic-driver --what-if --drain --remove-device --taint --add --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --explain --explain-file --output --timeout --name-suffix --classic-driver --order --what-if --drain --remove-device --taint --add --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
