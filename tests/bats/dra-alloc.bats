@@ -528,7 +528,7 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/bad.yaml"
     assert_failure
     [[ $stderr == *"evaluate derived attribute derived/numa on device gpu.example.com/node-1/gpu-0 failed: no such key: nosuch"* ]]
-    sed 's/expression: device.attributes\["gpu.example.com"\].numa$/expression: "{\\"a\\": 1}"/' "$A/derived.yaml" >"$T/map.yaml"
+    sed 's/expression: device.attributes\["gpu.example.com"\].numa$/expression: "dyn({\\"a\\": 1})"/' "$A/derived.yaml" >"$T/map.yaml"
     grep -q '"a' "$T/map.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/map.yaml"
     assert_failure

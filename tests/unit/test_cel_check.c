@@ -599,4 +599,55 @@ UNIT_TEST(dra_env_stored_and_new)
     }
 }
 
+/* A derived attribute's result type is checked when it is compiled
+ * (validateOutputType in dynamic-resource-allocation cel/compile.go):
+ * scalars, dyn and any pass; lists of them only where attribute values may
+ * be lists (stored set, or DRAListTypeAttributes). */
+UNIT_TEST(dra_compile_value_output_type)
+{
+    static const char scalar[] = "must evaluate to a primitive scalar (string, integer, boolean, semver), not ";
+    static const char list[] = "must evaluate to a primitive scalar (string, integer, boolean, semver) or a list of these scalars, not ";
+    static const struct {
+        bool new_expressions;
+        const char *expr, *bad; /* bad: the type in the error, NULL: accepted */
+    } cases[] = {
+        {false, "{\"a\": 1}", "map(string, int)"},
+        {false, "1.5", "double"},
+        {false, "[[1]]", "list(list(int))"},
+        {false, "device.capacity['d'].x", "kubernetes.Quantity"},
+        {false, "null", "null_type"},
+        {false, "[1, 2]", NULL},
+        {false, "['a']", NULL},
+        {false, "[semver('1.0.0')]", NULL},
+        {false, "device.attributes['d'].x", NULL},
+        {false, "dyn({'a': 1})", NULL},
+        {false, "semver('1.0.0')", NULL},
+        {false, "device.driver", NULL},
+        {false, "true", NULL},
+        {true, "[1, 2]", "list(int)"},
+        {true, "device.attributes['d'].x", NULL},
+        {true, "7", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cel_dra_options o = {.new_expressions = cases[i].new_expressions};
+        cel_env *env = cel_dra_env_new(&o);
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile_value(env, cases[i].expr, strlen(cases[i].expr), &p);
+        if (cases[i].bad) {
+            CHECK(e != NULL && p == NULL);
+            char want[256];
+            snprintf(want, sizeof want, "%s%s", cases[i].new_expressions ? scalar : list, cases[i].bad);
+            if (e)
+                CHECK_STR(e->msg, want);
+        } else {
+            CHECK(e == NULL && p != NULL);
+            if (e)
+                fprintf(stderr, "  %s: %s\n", cases[i].expr, e->msg);
+        }
+        dra_err_free(e);
+        cel_program_free(p);
+        cel_env_free(env);
+    }
+}
+
 UNIT_MAIN()

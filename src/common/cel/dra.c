@@ -97,10 +97,40 @@ static dra_err *instantiate(cel_program **out)
     return r;
 }
 
+/* A derived attribute's element type (isAllowedDerivedAttributeElementType):
+ * exactly bool, int, string, any, dyn or kubernetes.Semver. */
+static bool derived_scalar(const cel_type *t)
+{
+    switch (t->kind) {
+    case CEL_T_BOOL:
+    case CEL_T_INT:
+    case CEL_T_STRING:
+    case CEL_T_ANY:
+    case CEL_T_DYN: return true;
+    case CEL_T_OPAQUE: return cel_type_equal(t, &cel_t_semver);
+    default: return false;
+    }
+}
+
 dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out)
 {
     dra_err *e = compile(env, expr, len, out);
-    return e ? e : instantiate(out);
+    if (e)
+        return e;
+    /* validateOutputType for a derived attribute (dynamic-resource-allocation
+     * cel/compile.go): lists are allowed in the stored set or with
+     * DRAListTypeAttributes, exactly when the environment declares the
+     * attribute value as dyn (cel_dra_env_new). */
+    bool lists = cel_env_dra_unknown(env)->kind == CEL_T_DYN;
+    const cel_type *t = cel_program_result_type(*out);
+    if (!derived_scalar(t) && !(lists && t->kind == CEL_T_LIST && t->nparams == 1 && derived_scalar(t->params[0]))) {
+        dra_err *r = dra_err_new(DRA_EXIT_INPUT, "must evaluate to a primitive scalar (string, integer, boolean, semver)%s, not %s",
+                                 lists ? " or a list of these scalars" : "", cel_program_result_type_str(*out));
+        cel_program_free(*out);
+        *out = NULL;
+        return r;
+    }
+    return instantiate(out);
 }
 
 dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out)

@@ -123,7 +123,11 @@ const char *cel_dra_runtime_hint(const char *msg);
 /* Derived attributes (KEP-6080, gate DRADerivedAttributes): an expression
  * in the selector environment that yields a value rather than a bool.
  * cel_dra_compile_value compiles without the bool check (same errors as
- * cel_dra_compile otherwise).  cel_dra_eval_attribute evaluates it on a
+ * cel_dra_compile otherwise) but with upstream's check of the result type:
+ * bool, int, string, kubernetes.Semver, dyn or any, or a list of one of
+ * them where the environment has list-typed attributes, else
+ * "must evaluate to a primitive scalar (string, integer, boolean, semver)
+ * or a list of these scalars, not map(string, int)" (DRA_EXIT_INPUT).  cel_dra_eval_attribute evaluates it on a
  * device and converts the result into a DeviceAttribute object: {"int": n},
  * {"bool": b}, {"string": s}, {"version": v}, or the list forms ("ints",
  * "bools", "strings", "versions") for a non-empty list of one scalar type.
