@@ -1355,6 +1355,20 @@ dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t
 
 /* ---- derived attributes (KEP-6080, DRADerivedAttributes) ---- */
 
+dra_err *cel_dra_validate_derived_hook(void *ctx, const char *expr, size_t len, uint64_t *cost)
+{
+    cel_program *p = NULL;
+    *cost = 0;
+    dra_err *e = cel_dra_compile_value(ctx, expr, len, &p);
+    if (e)
+        return e;
+    uint64_t min = 0, max = 0;
+    cel_program_estimated_cost(p, &min, &max);
+    *cost = max;
+    cel_program_free(p);
+    return NULL;
+}
+
 static const char *value_kind_key(const cel_value *v, bool list)
 {
     switch (v->kind) {

@@ -114,6 +114,9 @@ bool cel_dra_plan_format(const cel_program *p, dra_buf *out);
  * or the unknown type, not int".  The caller compares *cost with
  * CEL_DRA_MAX_COST ("too complex, exceeds cost limit"). */
 DRA_MUST_USE dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost);
+/* The same for a derived attribute expression (cel_dra_compile_value), as
+ * validateDeviceDerivedAttribute compiles it. */
+DRA_MUST_USE dra_err *cel_dra_validate_derived_hook(void *ctx, const char *expr, size_t len, uint64_t *cost);
 
 /* [1.37+] The hint upstream's EnhanceRuntimeError appends to runtime errors
  * containing "no such key:" (dra-corrections E2-8): returns the suffix to

@@ -165,7 +165,8 @@ static dra_load_opts input_opts(const dra_cluster *c, const dra_features *featur
     return (dra_load_opts){.skip_unknown = true,
                            .no_validate = c->no_validate,
                            .now = now,
-                           .validate = {.features = features, .cel = cel_dra_validate_hook, .cel_ctx = env}};
+                           .validate = {.features = features, .cel = cel_dra_validate_hook,
+                                         .cel_derived = cel_dra_validate_derived_hook, .cel_ctx = env}};
 }
 
 dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now)

@@ -13,7 +13,8 @@
  * "Invalid value: <json>: must be of type <type>".
  *
  * CEL is not compiled here: when opts->cel is set it is called for every
- * selector expression that is within the 10 KiB limit.
+ * selector expression that is within the 10 KiB limit, and opts->cel_derived
+ * for every derived attribute expression (DRADerivedAttributes).
  *
  * Ownership: the returned chain belongs to the caller (dra_err_free).  The
  * object is only read.
@@ -39,7 +40,8 @@ typedef dra_err *(*dra_validate_cel_fn)(void *ctx, const char *expr, size_t len,
 typedef struct dra_validate_opts {
     const dra_features *features; /* NULL: the defaults */
     dra_validate_cel_fn cel;      /* NULL: expressions are only length-checked */
-    void *cel_ctx;
+    dra_validate_cel_fn cel_derived; /* the same for derived attributes */
+    void *cel_ctx;                /* for both */
 } dra_validate_opts;
 
 /* Limits (pkg/apis/resource/types.go). */
@@ -62,6 +64,7 @@ typedef struct dra_validate_opts {
 #define DRA_DEVICE_TOLERATIONS_MAX 16
 #define DRA_CEL_EXPRESSION_MAX_LENGTH 10240
 #define DRA_CEL_EXPRESSION_MAX_COST 1000000
+#define DRA_DEVICE_CLAIM_DERIVED_ATTRIBUTE_MAX_COST 1000000
 #define DRA_OPAQUE_PARAMETERS_MAX_LENGTH 10240
 #define DRA_RESERVED_FOR_MAX 256
 #define DRA_ALLOCATION_RESULTS_MAX 32

@@ -250,8 +250,8 @@ static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
                 {
                     if (len == 0)
                         dra_ferr_required(&v->errs, VP(v), "");
-                    else if (len > DRA_CEL_EXPRESSION_MAX_LENGTH)
-                        dra_ferr_too_long(&v->errs, VP(v), DRA_CEL_EXPRESSION_MAX_LENGTH);
+                    else
+                        dra_v_derived_expression(v, s, len);
                 }
             }
         }
@@ -339,6 +339,7 @@ void dra_v_claim_spec(vctx *v, const json_t *spec)
         dra_varr(v, devices, "constraints", &constraints);
         dra_varr(v, devices, "config", &config);
         v->claim_constraints = constraints; /* derived attributes look them up */
+        v->derived_cost = 0;
         if (requests && dra_v_max_items(v, "requests", requests, DRA_DEVICE_REQUESTS_MAX)) {
             V_CHILD(v, "requests")
             {
@@ -366,6 +367,8 @@ void dra_v_claim_spec(vctx *v, const json_t *spec)
                 }
             }
         }
+        if (v->derived_cost > DRA_DEVICE_CLAIM_DERIVED_ATTRIBUTE_MAX_COST)
+            dra_ferr_forbidden(&v->errs, VP(v), "too complex, total cost of derived attribute CEL expressions in the claim exceeds cost limit");
     }
 }
 

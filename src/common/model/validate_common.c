@@ -955,26 +955,45 @@ void dra_v_binding_parameters(vctx *v, const json_t *parent)
 
 /* ---- selectors and CEL ---- */
 
-void dra_v_cel_expression(vctx *v, const char *expr, size_t len)
+/* validateCELExpression (validation.go) with the compiler fn: true and
+ * *cost when it compiled.  A derived attribute's limit is
+ * min(CELSelectorExpressionMaxCost, DeviceClaimDerivedAttributeCELMaxCost),
+ * both DRA_CEL_EXPRESSION_MAX_COST. */
+static bool cel_expression(vctx *v, dra_validate_cel_fn fn, const char *expr, size_t len, uint64_t *cost)
 {
+    *cost = 0;
     if (len > DRA_CEL_EXPRESSION_MAX_LENGTH) {
         /* Too long expressions are not compiled. */
         dra_ferr_too_long(&v->errs, VP(v), DRA_CEL_EXPRESSION_MAX_LENGTH);
-        return;
+        return false;
     }
-    if (!v->opts || !v->opts->cel)
-        return;
-    uint64_t cost = 0;
-    dra_err *e = v->opts->cel(v->opts->cel_ctx, expr, len, &cost);
+    if (!fn)
+        return false;
+    dra_err *e = fn(v->opts->cel_ctx, expr, len, cost);
     if (e) {
         if (len == 0 && e->msg && strncmp(e->msg, "Required value", 14) == 0)
             dra_ferr_required(&v->errs, VP(v), e->msg + (e->msg[14] == ':' ? 16 : 14));
         else
             dra_ferr_invalid_str(&v->errs, VP(v), expr, len, e->msg);
         dra_err_free(e);
-    } else if (cost > DRA_CEL_EXPRESSION_MAX_COST) {
-        dra_ferr_forbidden(&v->errs, VP(v), "too complex, exceeds cost limit");
+        return false;
     }
+    if (*cost > DRA_CEL_EXPRESSION_MAX_COST)
+        dra_ferr_forbidden(&v->errs, VP(v), "too complex, exceeds cost limit");
+    return true;
+}
+
+void dra_v_cel_expression(vctx *v, const char *expr, size_t len)
+{
+    uint64_t cost;
+    (void)cel_expression(v, v->opts ? v->opts->cel : NULL, expr, len, &cost);
+}
+
+void dra_v_derived_expression(vctx *v, const char *expr, size_t len)
+{
+    uint64_t cost;
+    if (cel_expression(v, v->opts ? v->opts->cel_derived : NULL, expr, len, &cost))
+        v->derived_cost += cost;
 }
 
 void dra_v_selectors(vctx *v, const json_t *parent)

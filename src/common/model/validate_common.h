@@ -64,6 +64,7 @@ typedef struct vctx {
     dra_buf path;       /* text of the first `rendered` segments */
     const dra_validate_opts *opts;
     const json_t *claim_constraints; /* spec.devices.constraints while its requests are checked */
+    uint64_t derived_cost; /* sum of the claim's derived attribute costs (wraps as Go's uint64) */
 } vctx;
 
 void dra_vctx_init(vctx *v, const dra_validate_opts *opts);
@@ -159,6 +160,9 @@ void dra_v_taint(vctx *v, const json_t *taint);           /* validateDeviceTaint
 void dra_v_binding_parameters(vctx *v, const json_t *parent); /* validateDeviceBindingParameters */
 void dra_v_selectors(vctx *v, const json_t *parent);      /* parent.selectors, max 32 */
 void dra_v_cel_expression(vctx *v, const char *expr, size_t len); /* at current path */
+/* A derived attribute expression at the current path; its cost adds to
+ * v->derived_cost. */
+void dra_v_derived_expression(vctx *v, const char *expr, size_t len);
 void dra_v_device_configuration(vctx *v, const json_t *cfg);  /* opaque at current path's child */
 void dra_v_raw_extension(vctx *v, const json_t *value, size_t max); /* at current path */
 void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max);
