@@ -40,3 +40,22 @@ setup() {
     run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRADerivedAttributes=true "$T/good.yaml"
     assert_success
 }
+
+@test "validate: a selector whose program cannot be made is an internal error, as the API server reports it" {
+    cat >"$T/class.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: c}
+spec:
+  selectors:
+  - cel: {expression: "int('x') == 1 || device.driver == 'a'"}
+YAML
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/class.yaml"
+    assert_failure 2
+    [ -z "$output" ]
+    assert_equal "$stderr" "dra-slice: $T/class.yaml:6: DeviceClass/c: spec.selectors[0].cel.expression: Internal error: program instantiation failed: type conversion error from 'string' to 'int'"
+    # dra-select compiles it as the scheduler does: an input error
+    run --separate-stderr "$DRA_BIN/dra-select" check "int('x') == 1 || device.driver == 'a'"
+    assert_failure 2
+    assert_equal "$stderr" "dra-select: program instantiation failed: type conversion error from 'string' to 'int'"
+}

@@ -650,4 +650,31 @@ UNIT_TEST(dra_compile_value_output_type)
     }
 }
 
+/* Validation reports the program instantiation error as an internal error
+ * (CompileCELExpression's ErrorTypeInternal -> field.InternalError); the
+ * compilers used by the tools keep it an input error. */
+UNIT_TEST(dra_validate_hook_internal_error)
+{
+    cel_dra_options o = {.new_expressions = true};
+    cel_env *env = cel_dra_env_new(&o);
+    static const char expr[] = "int('x') == 1 || device.driver == 'a'";
+    uint64_t cost = 1;
+    dra_err *e = cel_dra_validate_hook(env, expr, strlen(expr), &cost);
+    CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME && cost == 0);
+    if (e)
+        CHECK_STR(e->msg, "program instantiation failed: type conversion error from 'string' to 'int'");
+    dra_err_free(e);
+    e = cel_dra_validate_derived_hook(env, "int('x')", 8, &cost);
+    CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME);
+    dra_err_free(e);
+    e = cel_dra_validate_hook(env, "1", 1, &cost);
+    CHECK(e != NULL && e->code == DRA_EXIT_INPUT);
+    dra_err_free(e);
+    cel_program *p = NULL;
+    e = cel_dra_compile(env, expr, strlen(expr), &p);
+    CHECK(e != NULL && e->code == DRA_EXIT_INPUT && p == NULL);
+    dra_err_free(e);
+    cel_env_free(env);
+}
+
 UNIT_MAIN()

@@ -84,13 +84,15 @@ static dra_err *compile(cel_env *env, const char *expr, size_t len, cel_program 
 }
 
 /* After the result type, as CompileCELExpression (dynamic-resource-allocation
- * cel/compile.go) makes the program: "program instantiation failed: ...". */
-static dra_err *instantiate(cel_program **out)
+ * cel/compile.go) makes the program: "program instantiation failed: ..."
+ * (code: DRA_EXIT_RUNTIME for upstream's ErrorTypeInternal, see
+ * cel_dra_validate_hook). */
+static dra_err *instantiate(cel_program **out, int code)
 {
     char *rx = cel_program_instantiation_error(*out);
     if (!rx)
         return NULL;
-    dra_err *r = dra_err_new(DRA_EXIT_INPUT, "program instantiation failed: %s", rx);
+    dra_err *r = dra_err_new(code, "program instantiation failed: %s", rx);
     free(rx);
     cel_program_free(*out);
     *out = NULL;
@@ -112,42 +114,51 @@ static bool derived_scalar(const cel_type *t)
     }
 }
 
-dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out)
+/* validateOutputType (dynamic-resource-allocation cel/compile.go): a
+ * selector is bool or exactly the attribute value type; a derived attribute
+ * a scalar, or a list of one in the stored set or with
+ * DRAListTypeAttributes, exactly when the environment declares the
+ * attribute value as dyn (cel_dra_env_new). */
+static dra_err *output_type_error(cel_env *env, const cel_program *p, bool derived)
+{
+    const cel_type *t = cel_program_result_type(p);
+    if (!derived) {
+        if (t->kind == CEL_T_BOOL || t->kind == cel_env_dra_unknown(env)->kind)
+            return NULL;
+        return dra_err_new(DRA_EXIT_INPUT, "must evaluate to bool or the unknown type, not %s",
+                           cel_program_result_type_str(p));
+    }
+    bool lists = cel_env_dra_unknown(env)->kind == CEL_T_DYN;
+    if (derived_scalar(t) || (lists && t->kind == CEL_T_LIST && t->nparams == 1 && derived_scalar(t->params[0])))
+        return NULL;
+    return dra_err_new(DRA_EXIT_INPUT, "must evaluate to a primitive scalar (string, integer, boolean, semver)%s, not %s",
+                       lists ? " or a list of these scalars" : "", cel_program_result_type_str(p));
+}
+
+/* CompileCELExpression's steps: compile, check the result type, make the
+ * program (its error with code rx_code). */
+static dra_err *compile_checked(cel_env *env, const char *expr, size_t len, bool derived, int rx_code,
+                                cel_program **out)
 {
     dra_err *e = compile(env, expr, len, out);
-    if (e)
-        return e;
-    /* validateOutputType for a derived attribute (dynamic-resource-allocation
-     * cel/compile.go): lists are allowed in the stored set or with
-     * DRAListTypeAttributes, exactly when the environment declares the
-     * attribute value as dyn (cel_dra_env_new). */
-    bool lists = cel_env_dra_unknown(env)->kind == CEL_T_DYN;
-    const cel_type *t = cel_program_result_type(*out);
-    if (!derived_scalar(t) && !(lists && t->kind == CEL_T_LIST && t->nparams == 1 && derived_scalar(t->params[0]))) {
-        dra_err *r = dra_err_new(DRA_EXIT_INPUT, "must evaluate to a primitive scalar (string, integer, boolean, semver)%s, not %s",
-                                 lists ? " or a list of these scalars" : "", cel_program_result_type_str(*out));
+    if (!e)
+        e = output_type_error(env, *out, derived);
+    if (e) {
         cel_program_free(*out);
         *out = NULL;
-        return r;
+        return e;
     }
-    return instantiate(out);
+    return instantiate(out, rx_code);
+}
+
+dra_err *cel_dra_compile_value(cel_env *env, const char *expr, size_t len, cel_program **out)
+{
+    return compile_checked(env, expr, len, true, DRA_EXIT_INPUT, out);
 }
 
 dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out)
 {
-    dra_err *e = compile(env, expr, len, out);
-    if (e)
-        return e;
-    /* Bool, or exactly the attribute value type (validateOutputType). */
-    const cel_type *t = cel_program_result_type(*out);
-    if (t->kind != CEL_T_BOOL && t->kind != cel_env_dra_unknown(env)->kind) {
-        dra_err *r = dra_err_new(DRA_EXIT_INPUT, "must evaluate to bool or the unknown type, not %s",
-                                 cel_program_result_type_str(*out));
-        cel_program_free(*out);
-        *out = NULL;
-        return r;
-    }
-    e = instantiate(out);
+    dra_err *e = compile_checked(env, expr, len, false, DRA_EXIT_INPUT, out);
     if (e)
         return e;
     build_plan(*out);
@@ -1339,11 +1350,13 @@ dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
     return match_plan(p, pl, d, matched);
 }
 
-dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost)
+/* Both validation hooks: the program instantiation error is upstream's
+ * ErrorTypeInternal, which validation reports as "Internal error". */
+static dra_err *validate_compile(void *ctx, const char *expr, size_t len, bool derived, uint64_t *cost)
 {
     cel_program *p = NULL;
     *cost = 0;
-    dra_err *e = cel_dra_compile(ctx, expr, len, &p);
+    dra_err *e = compile_checked(ctx, expr, len, derived, DRA_EXIT_RUNTIME, &p);
     if (e)
         return e;
     uint64_t min = 0, max = 0;
@@ -1353,20 +1366,16 @@ dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t
     return NULL;
 }
 
+dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost)
+{
+    return validate_compile(ctx, expr, len, false, cost);
+}
+
 /* ---- derived attributes (KEP-6080, DRADerivedAttributes) ---- */
 
 dra_err *cel_dra_validate_derived_hook(void *ctx, const char *expr, size_t len, uint64_t *cost)
 {
-    cel_program *p = NULL;
-    *cost = 0;
-    dra_err *e = cel_dra_compile_value(ctx, expr, len, &p);
-    if (e)
-        return e;
-    uint64_t min = 0, max = 0;
-    cel_program_estimated_cost(p, &min, &max);
-    *cost = max;
-    cel_program_free(p);
-    return NULL;
+    return validate_compile(ctx, expr, len, true, cost);
 }
 
 static const char *value_kind_key(const cel_value *v, bool list)

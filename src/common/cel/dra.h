@@ -111,7 +111,9 @@ bool cel_dra_plan_format(const cel_program *p, dra_buf *out);
  * same libraries as the stored set for the project's versions).  Errors
  * (DRA_EXIT_INPUT, caller frees) carry upstream's detail text:
  * "compilation failed: ERROR: <input>:1:1: ..." or "must evaluate to bool
- * or the unknown type, not int".  The caller compares *cost with
+ * or the unknown type, not int"; the program instantiation error
+ * ("program instantiation failed: ...", upstream's ErrorTypeInternal) has
+ * code DRA_EXIT_RUNTIME instead.  The caller compares *cost with
  * CEL_DRA_MAX_COST ("too complex, exceeds cost limit"). */
 DRA_MUST_USE dra_err *cel_dra_validate_hook(void *ctx, const char *expr, size_t len, uint64_t *cost);
 /* The same for a derived attribute expression (cel_dra_compile_value), as

@@ -43,6 +43,14 @@ void dra_ferr_forbidden(dra_errs *l, const char *field, const char *detail)
     add_msg(l, field, &m);
 }
 
+void dra_ferr_internal(dra_errs *l, const char *field, const char *detail)
+{
+    dra_buf m = DRA_BUF_INIT;
+    dra_buf_puts(&m, "Internal error");
+    add_detail(&m, detail);
+    add_msg(l, field, &m);
+}
+
 void dra_ferr_invalid_str(dra_errs *l, const char *field, const char *value, size_t len, const char *detail)
 {
     dra_buf m = DRA_BUF_INIT;

@@ -38,6 +38,8 @@
 void dra_ferr_required(dra_errs *l, const char *field, const char *detail);
 /* "Forbidden: detail" */
 void dra_ferr_forbidden(dra_errs *l, const char *field, const char *detail);
+/* "Internal error: detail" (field.InternalError) */
+void dra_ferr_internal(dra_errs *l, const char *field, const char *detail);
 /* "Invalid value: \"value\"[: detail]" (value quoted like Go's %q) */
 void dra_ferr_invalid_str(dra_errs *l, const char *field, const char *value, size_t len, const char *detail);
 /* "Invalid value: 42[: detail]" */

@@ -33,8 +33,9 @@
 
 /* Compile one selector expression.  Return NULL and set *cost to the
  * estimated maximum cost when it compiles; otherwise an error whose msg is
- * the detail upstream puts after `Invalid value: "<expr>": ` (the callee's
- * error is freed by the validator).  ctx is opts->cel_ctx. */
+ * the detail upstream puts after `Invalid value: "<expr>": `, or, with code
+ * DRA_EXIT_RUNTIME, after `Internal error: ` (the callee's error is freed
+ * by the validator).  ctx is opts->cel_ctx. */
 typedef dra_err *(*dra_validate_cel_fn)(void *ctx, const char *expr, size_t len, uint64_t *cost);
 
 typedef struct dra_validate_opts {

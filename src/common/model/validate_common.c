@@ -973,6 +973,8 @@ static bool cel_expression(vctx *v, dra_validate_cel_fn fn, const char *expr, si
     if (e) {
         if (len == 0 && e->msg && strncmp(e->msg, "Required value", 14) == 0)
             dra_ferr_required(&v->errs, VP(v), e->msg + (e->msg[14] == ':' ? 16 : 14));
+        else if (e->code == DRA_EXIT_RUNTIME)
+            dra_ferr_internal(&v->errs, VP(v), e->msg);
         else
             dra_ferr_invalid_str(&v->errs, VP(v), expr, len, e->msg);
         dra_err_free(e);
