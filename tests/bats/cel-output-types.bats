@@ -59,3 +59,15 @@ YAML
     assert_failure 2
     assert_equal "$stderr" "dra-select: program instantiation failed: type conversion error from 'string' to 'int'"
 }
+
+@test "dra-select eval: IPs and CIDRs are map keys compared by value; indexing by one fails as upstream" {
+    run --separate-stderr "$DRA_BIN/dra-select" eval "ip('::1') in {ip('0:0::1'): 1, ip('10.0.0.1'): 2}"
+    assert_success
+    assert_output "true"
+    run --separate-stderr "$DRA_BIN/dra-select" eval "{cidr('10.0.0.0/8'): 1, cidr('10.0.0.0/8'): 2}"
+    assert_success
+    assert_output '{cidr("10.0.0.0/8"): 2}'
+    run --separate-stderr "$DRA_BIN/dra-select" eval "{ip('1.2.3.4'): 1}[ip('1.2.3.4')]"
+    assert_failure
+    assert_equal "$stderr" "dra-select: invalid qualifier type: cel.IP"
+}

@@ -1547,6 +1547,38 @@ UNIT_TEST(ip_cidr_as_upstream)
     EV("isIP('1.2.3.04')", "false");
 }
 
+/* IPs and CIDRs are map keys compared by value, as Go map keys of the
+ * apiserver's cel.IP and cel.CIDR (structs of a netip.Addr, a
+ * netip.Prefix whose address is not masked); a map cannot be indexed by
+ * one (cel-go attributes.go newQualifier).  As upstream-cel eval prints. */
+UNIT_TEST(ip_cidr_map_keys_as_upstream)
+{
+    EV("{ip('1.2.3.4'): 1, ip('1.2.3.5'): 2}", "{ip(\"1.2.3.4\"): 1, ip(\"1.2.3.5\"): 2}");
+    EV("{ip('1.2.3.4'): 1, ip('1.2.3.4'): 2}", "{ip(\"1.2.3.4\"): 2}");
+    EV("{cidr('10.0.0.0/8'): 1, cidr('10.0.0.0/8'): 2}", "{cidr(\"10.0.0.0/8\"): 2}");
+    EV("ip('::1') in {ip('0:0::1'): 1}", "true");
+    EV("ip('1.2.3.5') in {ip('1.2.3.4'): 1}", "false");
+    EV("cidr('10.0.0.0/8') in {cidr('10.0.0.0/8'): 1}", "true");
+    EV("cidr('10.0.0.1/8') in {cidr('10.0.0.0/8'): 1}", "false");
+    EV("cidr('10.0.0.0/16') in {cidr('10.0.0.0/8'): 1}", "false");
+    EV("dyn('a') in {ip('1.2.3.4'): 1}", "false");
+    EV("ip('1.2.3.4') in dyn({'a': 1})", "false");
+    EV("{ip('1.2.3.4'): 1} == {ip('1.2.3.4'): 1}", "true");
+    EV("{cidr('10.0.0.0/8'): 1} == {cidr('10.0.0.0/8'): 2}", "false");
+    EV("{ip('1.2.3.4'): 1}.all(k, k == ip('1.2.3.4'))", "true");
+    EV("{ip('1.2.3.4'): 1}[ip('1.2.3.4')]", "ERROR: invalid qualifier type: cel.IP");
+    EV("[cidr('10.0.0.0/8')].all(k, {cidr('10.0.0.0/8'): 1}[k] == 1)", "ERROR: invalid qualifier type: cel.CIDR");
+    EV("[ip('::1'), ip('0::1')].transformMapEntry(i, v, {v: i})", "ERROR: insert failed: key ::1 already exists");
+    EV("[cidr('10.0.0.0/8'), cidr('10.0.0.0/8')].transformMapEntry(i, v, {v: i})",
+       "ERROR: insert failed: key 10.0.0.0/8 already exists");
+    /* more than a small map's linear search: the hashed index */
+    EV("[1,2,3,4,5,6,7,8,9,10,11,12,13].map(i, ip('10.0.0.' + string(i))).all(x, x in [1,2,3,4,5,6,7,8,9,10,11,12,"
+       "13].map(i, ip('10.0.0.' + string(i))).transformMapEntry(i, v, {v: i}))",
+       "true");
+    EV("ip('10.0.0.14') in [1,2,3,4,5,6,7,8,9,10,11,12,13].map(i, ip('10.0.0.' + string(i))).transformMapEntry(i, v, {v: i})",
+       "false");
+}
+
 /* Runtime costs of Kubernetes functions as library/cost.go CallCost
  * charges them (apiserver v0.37.2): semver() and isSemver() traverse the
  * string, validate() matches it against the format's MaxRegexSize.  As

@@ -998,13 +998,14 @@ static cel_value add_in_place(ev *e, const cel_node *n, cel_value *args)
     return charged(e, n, args, 2, args[0]);
 }
 
-/* Keys cel-go's Go maps take that this engine supports: the scalars
- * and null (a list or map key is refused as an unsupported key type). */
+/* Keys cel-go's Go maps take that this engine supports: the scalars,
+ * null, IPs and CIDRs (a list or map key is refused as an unsupported key
+ * type). */
 static bool map_key_kind(const cel_value *k)
 {
     switch (k->kind) {
     case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_NULL: return true;
-    default: return false;
+    default: return cel_map_key_object(k);
     }
 }
 

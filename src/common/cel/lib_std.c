@@ -487,7 +487,8 @@ static cel_value map_insert_all(cel_call_ctx *cx, const cel_map *m, const cel_va
 }
 F(map_insert_kv)
 {
-    if (a[1].kind != CEL_INT && a[1].kind != CEL_UINT && a[1].kind != CEL_BOOL && a[1].kind != CEL_STRING)
+    if (a[1].kind != CEL_INT && a[1].kind != CEL_UINT && a[1].kind != CEL_BOOL && a[1].kind != CEL_STRING &&
+        !cel_map_key_object(&a[1]))
         return cel_errorf_s(cx->scratch, "unsupported key type: %s", cel_value_type_name(&a[1]));
     return map_insert_all(cx, a[0].v.map, &a[1], &a[2], 1);
 }

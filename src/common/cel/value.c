@@ -209,6 +209,16 @@ static bool key_numeric(const cel_value *k, int64_t *i, uint64_t *u, bool *big)
     }
 }
 
+bool cel_map_key_object(const cel_value *k)
+{
+    return k->kind == CEL_OBJECT && (k->v.obj->kind == CEL_OBJ_IP || k->v.obj->kind == CEL_OBJ_CIDR);
+}
+
+static uint64_t hash_ip(const cel_ip *ip, uint64_t seed)
+{
+    return dra_fnv1a(seed ^ ip->family, ip->addr, ip->family == 4 ? 4 : 16);
+}
+
 static uint64_t hash_key(const cel_value *k)
 {
     int64_t i;
@@ -218,6 +228,12 @@ static uint64_t hash_key(const cel_value *k)
     case CEL_STRING:
         return dra_fnv1a(DRA_FNV64_OFFSET, k->v.s.ptr, k->v.s.len);
     case CEL_BOOL: return k->v.b ? 3 : 5;
+    case CEL_OBJECT:
+        if (k->v.obj->kind == CEL_OBJ_IP)
+            return hash_ip(&k->v.obj->u.ip, DRA_FNV64_OFFSET);
+        if (k->v.obj->kind == CEL_OBJ_CIDR)
+            return hash_ip(&k->v.obj->u.cidr.ip, DRA_FNV64_OFFSET + (uint64_t)k->v.obj->u.cidr.prefix);
+        return 13;
     default:
         if (key_numeric(k, &i, &u, &big))
             return big ? u * 0x9E3779B97F4A7C15ull ^ 7 : (uint64_t)i * 0x9E3779B97F4A7C15ull;
@@ -388,7 +404,10 @@ const cel_value *cel_map_find(const cel_map *m, const cel_value *key)
         return NULL;
     switch (key->kind) {
     case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_NULL: break;
-    default: return NULL;
+    default:
+        if (!cel_map_key_object(key))
+            return NULL;
+        return find_exact(m, key);
     }
     const cel_value *v = find_exact(m, key);
     if (v)
@@ -652,6 +671,20 @@ void cel_value_go_v(const cel_value *v, dra_buf *b)
     case CEL_BOOL: dra_buf_puts(b, v->v.b ? "true" : "false"); break;
     case CEL_DOUBLE: cel_double_format(v->v.d, b); break;
     case CEL_NULL: dra_buf_putc(b, '0'); break;
+    case CEL_OBJECT:
+        /* cel.IP and cel.CIDR embed a netip.Addr, a netip.Prefix: %v is
+         * their String() */
+        if (v->v.obj->kind == CEL_OBJ_IP) {
+            cel_netip_format(v->v.obj->u.ip.addr, v->v.obj->u.ip.family, b);
+            break;
+        }
+        if (v->v.obj->kind == CEL_OBJ_CIDR) {
+            cel_netip_format(v->v.obj->u.cidr.ip.addr, v->v.obj->u.cidr.ip.family, b);
+            dra_buf_printf(b, "/%d", v->v.obj->u.cidr.prefix);
+            break;
+        }
+        cel_value_format(v, b);
+        break;
     default: cel_value_format(v, b); break;
     }
 }

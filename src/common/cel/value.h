@@ -214,8 +214,8 @@ cel_value cel_list_copy_s(cel_scratch *s, const cel_value *items, size_t n);
 cel_value cel_list_copy_a(dra_arena *a, const cel_value *items, size_t n);
 /* Maps: keys/vals copied; a later duplicate key replaces the earlier value
  * only if `replace_dups`, else the first one wins.  Builds the lookup index.
- * Keys must be int, uint, double, bool, string or null (not checked here);
- * duplicates are cel_map_key_same. */
+ * Keys must be int, uint, double, bool, string or null, or an IP or CIDR
+ * (cel_map_key_object; not checked here); duplicates are cel_map_key_same. */
 cel_value cel_map_build_s(cel_scratch *s, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags);
 cel_value cel_map_build_a(dra_arena *a, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags);
 
@@ -252,6 +252,13 @@ const cel_value *cel_map_find(const cel_map *m, const cel_value *key);
 /* Map keys the way Go map keys of ref.Val are the same (cel-go builds map
  * literals as Go maps): same kind and ==, so 1, 1u and 1.0 are three keys. */
 bool cel_map_key_same(const cel_value *a, const cel_value *b);
+/* The Kubernetes objects that are map keys: an IP or a CIDR, which Go
+ * compares by value (apiserver pkg/cel ip.go, cidr.go: structs of a
+ * netip.Addr, a netip.Prefix; a prefix's address is not masked, so
+ * cidr('10.0.0.1/8') and cidr('10.0.0.0/8') are two keys).  Indexing a map
+ * by one fails as cel-go's does ("invalid qualifier type: cel.IP"); `in`,
+ * equality and iteration take them. */
+bool cel_map_key_object(const cel_value *k);
 /* Convenience: lookup by a C string key. */
 const cel_value *cel_map_find_str(const cel_map *m, const char *key, size_t len);
 
@@ -285,8 +292,8 @@ cel_value cel_timestamp_of_string(const char *p, size_t n);
 
 /* A scalar as Go's %v prints the ref.Val in cel-go's messages ("no such
  * key: %v", "insert failed: key %v already exists"): a string's text, a
- * number, true/false, 0 for null (types.Null is an integer); other kinds
- * as cel_value_format. */
+ * number, true/false, 0 for null (types.Null is an integer), an IP or CIDR
+ * as Go's netip prints it ("10.0.0.0/8"); other kinds as cel_value_format. */
 void cel_value_go_v(const cel_value *v, dra_buf *b);
 
 /* Double to text as cel-go's string(double) does (strconv 'g'-like shortest). */
