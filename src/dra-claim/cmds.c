@@ -51,7 +51,9 @@ static const dra_cmd cmds[] = {
      "ResourceClass -> DeviceClass selecting its driver; ResourceClaim and ResourceClaimTemplate -> one\n"
      "request for a device of that class. What cannot be carried over (parametersRef, suitableNodes,\n"
      "Immediate allocation, status, PodSchedulingContexts) is named on stderr, per object and field;\n"
-     "then the exit status is 1. Other objects are not printed.",
+     "then the exit status is 1. Pods and objects with pod templates are printed too, their\n"
+     "resourceClaims[].source.* moved onto the entry (1.31 on), each move named on stderr.\n"
+     "Other objects are not printed.",
      convert_opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };

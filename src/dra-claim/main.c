@@ -24,6 +24,7 @@ typedef struct opts {
     dra_time now_at;
     dra_objset set;
     dra_cluster c;
+    dra_classic_result conv; /* convert: the Pods and workloads as read, flattened */
 } opts;
 
 static const dra_optval vals[] = {
@@ -46,7 +47,7 @@ static dra_err *load(const dra_args *a, opts *x)
         e = dra_err_field(dra_time_now_or(x->now, &x->now_at), "--now");
     x->c.no_validate = x->no_validate;
     /* generate makes claims for workloads' pods, named as the API server would; the others skip device descriptions */
-    bool generate = strcmp(a->cmd->name, "generate") == 0;
+    bool generate = strcmp(a->cmd->name, "generate") == 0, convert = strcmp(a->cmd->name, "convert") == 0;
     /* generate: objects of the kinds the claim lifecycle never looks up
      * (ResourceSlices, Nodes: most of a fleet) and of unknown kinds are
      * checked and dropped as they are read; the rest are loaded below */
@@ -59,10 +60,14 @@ static dra_err *load(const dra_args *a, opts *x)
     if (!e && generate)
         de = dra_tool_load(&dra_claim_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS | DRA_READ_IDENTITY | DRA_READ_IN_ORDER,
                            &uses, &lo, &x->set, &dropped);
+    else if (!e && convert) /* whole, and Pods copied before loading converts them in place */
+        e = dra_tool_read(&dra_claim_tool, a, a->pos, a->npos, 0, &x->set);
     else if (!e)
         e = dra_tool_input_options(&x->set, a);
+    if (!e && convert)
+        dra_classic_pods(&x->set, &x->conv);
     if (!e) {
-        e = generate ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_at.sec)
+        e = generate || convert ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_at.sec)
                      : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_at.sec);
         e = dra_err_append(de, e); /* the dropped objects' errors, then the kept ones' */
         x->c.model.warnings = dra_err_append(x->c.model.warnings, dropped.warnings);
@@ -79,6 +84,7 @@ static dra_err *unload(opts *x, dra_err *e)
 {
     dra_cluster_free(&x->c);
     dra_objset_free(&x->set);
+    dra_classic_result_free(&x->conv);
     return e;
 }
 
@@ -186,17 +192,18 @@ static dra_err *run_convert(const dra_args *a, void *p, int *rc)
     dra_err *e = load(a, x);
     if (e)
         return unload(x, e);
-    dra_classic_result r = {0};
-    dra_classic_convert(&x->set, &x->c.model, &r);
+    dra_classic_result *r = &x->conv;
+    dra_classic_convert(&x->set, &x->c.model, r);
     dra_format fmt = DRA_FMT_YAML;
     e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
     if (!e)
-        e = dra_write(stdout, r.objs, r.n, fmt);
-    if (!e && r.lost) {
-        dra_tool_print_errs(stderr, dra_claim_tool.prog, NULL, r.lost);
+        e = dra_write(stdout, r->objs, r->n, fmt);
+    if (!e && r->changed) /* what was rewritten: the objects as printed are right, nothing is lost */
+        dra_tool_print_errs(stderr, dra_claim_tool.prog, "changed", r->changed);
+    if (!e && r->lost) {
+        dra_tool_print_errs(stderr, dra_claim_tool.prog, NULL, r->lost);
         *rc = DRA_EXIT_NEGATIVE;
     }
-    dra_classic_result_free(&r);
     return unload(x, e);
 }
 

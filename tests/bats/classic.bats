@@ -101,7 +101,7 @@ EOF
     run --separate-stderr "$DRA_BIN/dra-claim" convert -o json "$C/cluster.yaml"
     assert_failure 1
     assert_equal "$(jq -r '[.items[] | .apiVersion + " " + .kind + " " + .metadata.name] | join(",")' <<<"$output")" \
-        "resource.k8s.io/v1 DeviceClass gpu.example.com,resource.k8s.io/v1 ResourceClaimTemplate one-gpu,resource.k8s.io/v1 ResourceClaim shared-gpu,resource.k8s.io/v1 ResourceClaim inference-gpu-7xk2p"
+        "resource.k8s.io/v1 DeviceClass gpu.example.com,resource.k8s.io/v1 ResourceClaimTemplate one-gpu,resource.k8s.io/v1 ResourceClaim shared-gpu,resource.k8s.io/v1 ResourceClaim inference-gpu-7xk2p,v1 Pod inference"
     assert_equal "$(jq -r '.items[0].spec.selectors[0].cel.expression' <<<"$output")" 'device.driver == "gpu.resource.example.com"'
     assert_equal "$(jq -c '.items[1].spec.spec.devices.requests' <<<"$output")" '[{"name":"device","exactly":{"deviceClassName":"gpu.example.com","allocationMode":"ExactCount","count":1}}]'
     assert_equal "$(jq -c '.items[3].metadata.ownerReferences[0].name' <<<"$output")" '"inference"'

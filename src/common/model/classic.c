@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/json.h"
+#include "convert.h"
+
 static void push(dra_classic_result *r, json_t *obj)
 {
     if (r->n == r->cap) {
@@ -70,10 +73,50 @@ static json_t *claim_spec(dra_classic_result *r, const dra_obj *o, const json_t 
                      "deviceClassName", cls ? cls : "", "allocationMode", "ExactCount", "count", 1);
 }
 
+/* Where an object keeps its pod spec: "spec" for a Pod, the template's for
+ * workloads; NULL when it has none. */
+static const char *pod_spec_path(const json_t *obj, dra_kind k)
+{
+    if (k == DRA_KIND_POD)
+        return "spec";
+    const char *kind = str_at(obj, "kind", NULL);
+    const json_t *spec = json_object_get(obj, "spec");
+    if (kind && strcmp(kind, "PodTemplate") == 0 && json_is_object(dra_jget(obj, "template.spec")))
+        return "template.spec";
+    if (kind && strcmp(kind, "CronJob") == 0 && json_is_object(dra_jget(spec, "jobTemplate.spec.template.spec")))
+        return "spec.jobTemplate.spec.template.spec";
+    return json_is_object(dra_jget(spec, "template.spec")) ? "spec.template.spec" : NULL;
+}
+
+void dra_classic_pods(const dra_objset *set, dra_classic_result *out)
+{
+    out->flat = dra_xcalloc(set->n ? set->n : 1, sizeof *out->flat);
+    out->nflat = set->n;
+    for (size_t i = 0; i < set->n; i++) {
+        const dra_obj *o = &set->v[i];
+        dra_kind k = DRA_KIND_COUNT;
+        dra_apiver v;
+        dra_err_free(dra_kind_of(o->json, &k, &v));
+        const char *path = pod_spec_path(o->json, k);
+        if (!path)
+            continue;
+        json_t *copy = json_deep_copy(o->json);
+        dra_err *notes = NULL;
+        (void)dra_flatten_claim_sources(dra_jget(copy, path), path, &notes);
+        out->changed = dra_err_append(out->changed, dra_obj_locate(notes, o));
+        out->flat[i] = copy;
+    }
+}
+
 void dra_classic_convert(const dra_objset *set, const dra_model *m, dra_classic_result *out)
 {
     for (size_t i = 0; i < set->n; i++) {
         const dra_obj *o = &set->v[i];
+        if (i < out->nflat && out->flat[i]) {
+            push(out, out->flat[i]);
+            out->flat[i] = NULL;
+            continue;
+        }
         dra_kind k;
         dra_apiver v;
         dra_err *e = dra_kind_of(o->json, &k, &v);
@@ -148,6 +191,10 @@ void dra_classic_result_free(dra_classic_result *r)
     for (size_t i = 0; i < r->n; i++)
         json_decref(r->objs[i]);
     free(r->objs);
+    for (size_t i = 0; i < r->nflat; i++)
+        json_decref(r->flat[i]);
+    free(r->flat);
     dra_err_free(r->lost);
+    dra_err_free(r->changed);
     memset(r, 0, sizeof *r);
 }

@@ -36,10 +36,24 @@ typedef struct dra_classic_result {
     size_t n, cap;
     dra_err *lost;     /* owned: what was not carried over (DRA_EXIT_NEGATIVE), located */
     size_t classic;    /* classic objects read */
+    json_t **flat;     /* owned: dra_classic_pods' copies, by place in the set (NULL: none there) */
+    size_t nflat;
+    dra_err *changed;  /* owned: what dra_classic_pods changed (DRA_EXIT_OK), located */
 } dra_classic_result;
 
+/* Pods, and objects carrying pod templates (Deployment, ReplicaSet,
+ * StatefulSet, DaemonSet, Job, ReplicationController and other objects with
+ * spec.template.spec; CronJob's spec.jobTemplate.spec.template.spec;
+ * PodTemplate's template.spec): copies with their spec.resourceClaims in
+ * today's form (dra_flatten_claim_sources), each change named in
+ * out->changed per object and field; those already in today's form are
+ * copied as they are.  Call it before loading set (loading converts Pods in
+ * place); dra_classic_convert then puts the copies in their places. */
+void dra_classic_pods(const dra_objset *set, dra_classic_result *out);
+
 /* Convert the classic objects of the set that loaded into m (objects that
- * failed to load are not converted). */
+ * failed to load are not converted); with the copies of dra_classic_pods in
+ * their places of the set. */
 void dra_classic_convert(const dra_objset *set, const dra_model *m, dra_classic_result *out);
 void dra_classic_result_free(dra_classic_result *r);
 

@@ -143,31 +143,48 @@ static void convert_claim_spec(json_t *spec, dra_errs *errs, dra_buf *path)
     dra_path_pop(path, m);
 }
 
-/* Pods of Kubernetes 1.26-1.30: spec.resourceClaims[].source.{resourceClaimName,
- * resourceClaimTemplateName} (core/v1 ClaimSource, flattened in 1.31). */
-static void flatten_pod_claim_sources(json_t *pod)
+static void note(dra_err **notes, char *field, char *msg)
 {
-    json_t *claims = json_object_get(json_object_get(pod, "spec"), "resourceClaims");
-    size_t i;
+    *notes = dra_err_append(*notes, dra_err_field(dra_err_new(DRA_EXIT_OK, "%s", msg), field));
+    free(field);
+    free(msg);
+}
+
+size_t dra_flatten_claim_sources(json_t *pod_spec, const char *prefix, dra_err **notes)
+{
+    static const char *const keys[] = {"resourceClaimName", "resourceClaimTemplateName"};
+    size_t changed = 0, i;
     json_t *c;
-    json_array_foreach(claims, i, c) {
+    json_array_foreach(json_object_get(pod_spec, "resourceClaims"), i, c) {
         json_t *src = json_object_get(c, "source");
         if (!json_is_object(src))
             continue;
-        static const char *const keys[] = {"resourceClaimName", "resourceClaimTemplateName"};
+        changed++;
+        bool moved = false;
         for (size_t k = 0; k < N(keys); k++) {
             json_t *v = json_object_get(src, keys[k]);
-            if (v && !json_is_null(v) && !json_object_get(c, keys[k]))
+            if (!v || json_is_null(v))
+                continue;
+            bool kept = json_object_get(c, keys[k]) != NULL;
+            if (!kept)
                 json_object_set(c, keys[k], v);
+            moved = true;
+            if (notes)
+                note(notes, dra_xasprintf("%s.resourceClaims[%zu].source.%s", prefix, i, keys[k]),
+                     kept ? dra_xasprintf("dropped: the entry sets %s itself", keys[k])
+                          : dra_xasprintf("moved to %s.resourceClaims[%zu].%s", prefix, i, keys[k]));
         }
+        if (notes && !moved)
+            note(notes, dra_xasprintf("%s.resourceClaims[%zu].source", prefix, i), dra_xstrdup("dropped: it names no claim"));
         json_object_del(c, "source");
     }
+    return changed;
 }
 
 dra_err *dra_convert_to_v1(json_t *obj, dra_kind kind, dra_apiver from)
 {
     if (json_is_object(obj) && kind == DRA_KIND_POD)
-        flatten_pod_claim_sources(obj);
+        (void)dra_flatten_claim_sources(json_object_get(obj, "spec"), "spec", NULL);
     /* ResourcePoolStatusRequest exists only as v1alpha3; classic DRA objects
      * stay as they are: `convert` (classic.h) says what of them carries over
      * to v1 */

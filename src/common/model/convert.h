@@ -30,6 +30,18 @@
 #include "../base/error.h"
 #include "kinds.h"
 
+/* Pods of Kubernetes 1.26-1.30 name their claims under
+ * spec.resourceClaims[].source.{resourceClaimName,resourceClaimTemplateName}
+ * (core/v1 ClaimSource); 1.31 moved both onto the entry (release-1.31
+ * staging/src/k8s.io/api/core/v1/types.go PodResourceClaim).  In the pod spec
+ * pod_spec (a Pod's spec or a pod template's), every entry's source is
+ * dropped, its fields moved onto the entry unless the entry sets them.  With
+ * notes, each change is appended there as a DRA_EXIT_OK error whose field
+ * is "<prefix>.resourceClaims[i].source...." (caller owns the chain).
+ * Returns the number of entries changed.  dra_convert_to_v1 does this for
+ * Pods. */
+size_t dra_flatten_claim_sources(json_t *pod_spec, const char *prefix, dra_err **notes);
+
 DRA_MUST_USE dra_err *dra_convert_to_v1(json_t *obj, dra_kind kind, dra_apiver from);
 
 #endif

@@ -1,0 +1,77 @@
+#!/usr/bin/env bats
+# Classic-era Pods and workloads (spec.resourceClaims[].source, Kubernetes
+# 1.27-1.30) rewritten to today's flat form by dra-claim convert; classic
+# ResourceClaimTemplates found by dra-claim generate.  Fixture shapes: the
+# release-1.30 docs' "pod-with-cats" example
+# (concepts/scheduling-eviction/dynamic-resource-allocation.md) and
+# test/e2e/dra of release-1.30.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    C="$DATA/classic"
+    T="$BATS_TEST_TMPDIR"
+}
+
+@test "convert: era Pods and workload templates get the flat resourceClaims, each change named" {
+    run --separate-stderr "$DRA_BIN/dra-claim" convert -o jsonl "$C/pods.yaml"
+    assert_success
+    printf '%s\n' "$output" >"$T/out.json"
+    run jq -c 'select(.kind == "Pod" and .metadata.name == "pod-with-cats") | .spec.resourceClaims' "$T/out.json"
+    assert_output '[{"name":"cat-0","resourceClaimTemplateName":"large-black-cat-claim-template"},{"name":"cat-1","resourceClaimName":"shared-cat"}]'
+    run jq -c 'select(.kind == "Deployment") | .spec.template.spec.resourceClaims' "$T/out.json"
+    assert_output '[{"name":"cat","resourceClaimTemplateName":"large-black-cat-claim-template"}]'
+    # today's form passes unchanged
+    run jq -c 'select(.metadata.name == "modern") | .spec.resourceClaims' "$T/out.json"
+    assert_output '[{"name":"cat","resourceClaimName":"shared-cat"}]'
+    run jq -r '.kind' "$T/out.json"
+    assert_output $'DeviceClass\nResourceClaimTemplate\nPod\nDeployment\nPod'
+    run --separate-stderr "$DRA_BIN/dra-claim" convert "$C/pods.yaml"
+    [[ $stderr == *'pods.yaml:43 (document 3): Pod/cats/pod-with-cats: spec.resourceClaims[0].source.resourceClaimTemplateName: moved to spec.resourceClaims[0].resourceClaimTemplateName'* ]]
+    [[ $stderr == *'pods.yaml:46 (document 3): Pod/cats/pod-with-cats: spec.resourceClaims[1].source.resourceClaimName: moved to spec.resourceClaims[1].resourceClaimName'* ]]
+    [[ $stderr == *'Deployment/cats/cat-feeder: spec.template.spec.resourceClaims[0].source.resourceClaimTemplateName: moved to spec.template.spec.resourceClaims[0].resourceClaimTemplateName'* ]]
+    [[ $stderr != *modern* ]]
+}
+
+@test "convert: CronJob and PodTemplate templates too; the converted output reads back" {
+    cat >"$T/w.yaml" <<'EOF2'
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly, namespace: d}
+spec:
+  schedule: "0 1 * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: c, image: busybox, resources: {claims: [{name: gpu}]}}]
+          resourceClaims:
+          - name: gpu
+            source: {resourceClaimTemplateName: gpu-template}
+---
+apiVersion: v1
+kind: PodTemplate
+metadata: {name: pt, namespace: d}
+template:
+  spec:
+    containers: [{name: c, image: busybox}]
+    resourceClaims:
+    - name: gpu
+      source: {resourceClaimName: shared}
+EOF2
+    run --separate-stderr "$DRA_BIN/dra-claim" convert -o jsonl "$T/w.yaml"
+    assert_success
+    printf '%s\n' "$output" >"$T/out.json"
+    run jq -c 'select(.kind == "CronJob") | .spec.jobTemplate.spec.template.spec.resourceClaims' "$T/out.json"
+    assert_output '[{"name":"gpu","resourceClaimTemplateName":"gpu-template"}]'
+    run jq -c 'select(.kind == "PodTemplate") | .template.spec.resourceClaims' "$T/out.json"
+    assert_output '[{"name":"gpu","resourceClaimName":"shared"}]'
+    run --separate-stderr "$DRA_BIN/dra-claim" convert "$T/w.yaml"
+    [[ $stderr == *'CronJob/d/nightly: spec.jobTemplate.spec.template.spec.resourceClaims[0].source.resourceClaimTemplateName: moved to'* ]]
+    [[ $stderr == *'PodTemplate/d/pt: template.spec.resourceClaims[0].source.resourceClaimName: moved to template.spec.resourceClaims[0].resourceClaimName'* ]]
+    "$DRA_BIN/dra-claim" convert "$C/pods.yaml" >"$T/conv.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" convert "$T/conv.yaml"
+    assert_success
+    assert_equal "$stderr" ""
+}
