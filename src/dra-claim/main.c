@@ -161,10 +161,13 @@ static dra_err *run_changes(const dra_args *a, void *p, int *rc)
         return unload(x, e);
     dra_changes ch = DRA_CHANGES_INIT;
     if (strcmp(cmd, "generate") == 0) {
-        dra_lc_opts o = {.features = &x->f, .name_suffix = DRA_NAME_SUFFIX_HASH};
+        dra_err *notes = NULL; /* classic templates used */
+        dra_lc_opts o = {.features = &x->f, .name_suffix = DRA_NAME_SUFFIX_HASH, .notes = &notes};
         e = dra_name_suffix_parse(x->name_suffix, &o.name_suffix);
         if (!e)
             e = dra_claims_generate(&x->c, &o, &ch);
+        dra_tool_print_errs(stderr, dra_claim_tool.prog, "warning", notes);
+        dra_err_free(notes);
     } else if (strcmp(cmd, "reserve") == 0) {
         const char *pod = x->pod, *slash = pod ? strchr(pod, '/') : NULL;
         if (!slash || slash == pod || !slash[1]) {

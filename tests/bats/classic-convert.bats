@@ -75,3 +75,27 @@ EOF2
     assert_success
     assert_equal "$stderr" ""
 }
+
+@test "generate: a classic ResourceClaimTemplate of the input is converted and used, and said so" {
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -o jsonl "$C/pods.yaml"
+    assert_success
+    printf '%s\n' "$output" >"$T/out.json"
+    run jq -c 'select(.kind == "ResourceClaim") | [.metadata.generateName, .apiVersion, .spec.devices.requests]' "$T/out.json"
+    assert_output - <<'EOF2'
+["pod-with-cats-cat-0-","resource.k8s.io/v1",[{"name":"device","exactly":{"deviceClassName":"resource.example.com","allocationMode":"ExactCount","count":1}}]]
+["cat-feeder-dgcmfflhlj-ck9xw-cat-","resource.k8s.io/v1",[{"name":"device","exactly":{"deviceClassName":"resource.example.com","allocationMode":"ExactCount","count":1}}]]
+EOF2
+    # said once for the template, however many pods use it
+    [[ $stderr == *'warning: '*'pods.yaml:11 (document 2): ResourceClaimTemplate/cats/large-black-cat-claim-template: resource.k8s.io/v1alpha2 template used, for want of a resource.k8s.io/v1 one: claims are made from it as dra-claim convert converts it' ]]
+    # what the conversion loses is said too
+    printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: gpu-test, uid: u1}\nspec:\n  containers: [{name: c, image: x}]\n  resourceClaims:\n  - name: g\n    source: {resourceClaimTemplateName: one-gpu}\n' >"$T/pod.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate "$C/cluster.yaml" "$T/pod.yaml"
+    assert_success
+    [[ $stderr == *'cluster.yaml:24 (document 2): ResourceClaimTemplate/gpu-test/one-gpu: spec.spec.parametersRef: not carried over: '* ]]
+    assert_output --partial 'deviceClassName: gpu.example.com'
+    # a template in neither version is still not found
+    sed -i 's/one-gpu}/none}/' "$T/pod.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate "$C/cluster.yaml" "$T/pod.yaml"
+    assert_failure 2
+    [[ $stderr == *'resourceclaimtemplate.resource.k8s.io "none" not found'* ]]
+}

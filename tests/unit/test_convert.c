@@ -272,3 +272,32 @@ UNIT_TEST(load_fixtures_validate_clean)
 }
 
 UNIT_MAIN()
+
+/* Pods of 1.27-1.30: spec.resourceClaims[].source moved onto the entry, each
+ * change noted; an entry's own field wins (release-1.31 core/v1 types.go). */
+UNIT_TEST(claim_sources_are_flattened_with_notes)
+{
+    json_t *spec = json_loads("{\"resourceClaims\":[{\"name\":\"a\",\"source\":{\"resourceClaimTemplateName\":\"t\"}},"
+                              "{\"name\":\"b\",\"resourceClaimName\":\"own\",\"source\":{\"resourceClaimName\":\"x\"}},"
+                              "{\"name\":\"c\",\"resourceClaimName\":\"flat\"},{\"name\":\"d\",\"source\":{}}]}",
+                              0, NULL);
+    dra_err *notes = NULL;
+    CHECK_INT(dra_flatten_claim_sources(spec, "spec.template.spec", &notes), 3);
+    char *got = json_dumps(json_object_get(spec, "resourceClaims"), JSON_COMPACT);
+    CHECK_STR(got, "[{\"name\":\"a\",\"resourceClaimTemplateName\":\"t\"},{\"name\":\"b\",\"resourceClaimName\":\"own\"},"
+                   "{\"name\":\"c\",\"resourceClaimName\":\"flat\"},{\"name\":\"d\"}]");
+    free(got);
+    CHECK_INT(dra_err_count(notes), 3);
+    CHECK(notes && notes->code == DRA_EXIT_OK);
+    CHECK_STR(notes ? notes->field : "", "spec.template.spec.resourceClaims[0].source.resourceClaimTemplateName");
+    CHECK_STR(notes ? notes->msg : "", "moved to spec.template.spec.resourceClaims[0].resourceClaimTemplateName");
+    CHECK_STR(notes && notes->next ? notes->next->msg : "", "dropped: the entry sets resourceClaimName itself");
+    CHECK_STR(notes && notes->next && notes->next->next ? notes->next->next->field : "",
+              "spec.template.spec.resourceClaims[3].source");
+    dra_err_free(notes);
+    notes = NULL;
+    /* already flat: nothing to do */
+    CHECK_INT(dra_flatten_claim_sources(spec, "spec", &notes), 0);
+    CHECK(notes == NULL);
+    json_decref(spec);
+}

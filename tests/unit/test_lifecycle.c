@@ -102,6 +102,33 @@ UNIT_TEST(generate_creates_claim_and_pod_status)
     unload(&w);
 }
 
+/* A classic (v1alpha2) template is used only when the caller takes notes:
+ * converted, and noted once however many pods use it. */
+UNIT_TEST(generate_uses_classic_templates_when_noting)
+{
+    world w;
+    CHECK(!load(&w, "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaimTemplate\nmetadata: {name: tmpl, namespace: ns}\n"
+                    "spec: {spec: {resourceClassName: gpu.example.com}}\n---\n" POD("p", "u1", "") POD("q", "u2", "")));
+    dra_changes ch = DRA_CHANGES_INIT;
+    dra_lc_opts o = {.name_suffix = DRA_NAME_SUFFIX_NONE};
+    dra_err *e = dra_claims_generate(&w.c, &o, &ch);
+    CHECK_INT(dra_err_count(e), 2); /* not found */
+    dra_err_free(e);
+    dra_changes_free(&ch);
+    dra_err *notes = NULL;
+    o.notes = &notes;
+    CHECK(dra_claims_generate(&w.c, &o, &ch) == NULL);
+    CHECK_INT(ch.nobjs, 4);
+    CHECK_STR(dra_jstr(ch.objs[0].obj, "apiVersion"), "resource.k8s.io/v1");
+    CHECK_STR(dra_jstr(json_array_get(dra_jarr(ch.objs[0].obj, "spec.devices.requests"), 0), "exactly.deviceClassName"),
+              "gpu.example.com");
+    CHECK_INT(dra_err_count(notes), 1);
+    CHECK(notes && notes->code == DRA_EXIT_OK && notes->line == 1);
+    dra_err_free(notes);
+    dra_changes_free(&ch);
+    unload(&w);
+}
+
 /* A frozen created object is held as text and comes back, equal and in
  * member order, into the same object through every accessor; objects that
  * are not the changes' own alone are left as trees. */

@@ -7,6 +7,7 @@
 
 #include "../base/buf.h"
 #include "../base/sort.h"
+#include "../model/classic.h"
 
 dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out)
 {
@@ -152,6 +153,40 @@ dra_err *dra_claim_from_template_for_group(const json_t *group, const json_t *gr
                 dra_jstr_or(group, "metadata.name", ""), dra_jstr_or(group, "metadata.namespace", ""),
                 dra_jstr_or(group, "metadata.uid", "")};
     return claim_for_owner(&ow, dra_jstr_or(group_claim, "name", ""), tmpl, opts, out);
+}
+
+/* The template tname of ns: the v1 one, else a classic one of the input
+ * converted to v1 (*tmp, which the caller frees) when opts->notes is set,
+ * noted there the first time; NULL when neither exists. */
+static const json_t *find_template(const dra_cluster *c, const char *ns, const char *tname, const dra_lc_opts *opts,
+                                   json_t **tmp)
+{
+    *tmp = NULL;
+    const dra_obj *t = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM_TEMPLATE, ns, tname);
+    if (t)
+        return t->json;
+    t = opts && opts->notes ? dra_cluster_find(c, DRA_KIND_CLASSIC_CLAIM_TEMPLATE, ns, tname) : NULL;
+    if (!t)
+        return NULL;
+    dra_err *lost = NULL;
+    *tmp = dra_classic_template(t, &c->model, &lost);
+    dra_err *note = dra_obj_locate(dra_err_new(DRA_EXIT_OK, "resource.k8s.io/v1alpha2 template used, for want of a "
+                                                            "resource.k8s.io/v1 one: claims are made from it as "
+                                                            "dra-claim convert converts it"),
+                                   t);
+    bool seen = false;
+    for (const dra_err *n = *opts->notes; n && !seen; n = n->next)
+        seen = n->line == note->line && n->doc == note->doc && strcmp(n->msg, note->msg) == 0 &&
+               strcmp(n->file ? n->file : "", note->file ? note->file : "") == 0;
+    if (seen) {
+        dra_err_free(note);
+        dra_err_free(lost);
+    } else {
+        for (dra_err *l = lost; l; l = l->next)
+            l->code = DRA_EXIT_OK;
+        *opts->notes = dra_err_append(*opts->notes, dra_err_append(note, lost));
+    }
+    return *tmp;
 }
 
 /* claimPodOwnerIndexFunc: a controller reference v1/Pod with this UID. */
@@ -428,14 +463,16 @@ static dra_err *generate_group(const dra_cluster *c, const dra_obj *g, const dra
         if (orphan) {
             got = dra_xstrdup(dra_jstr_or(orphan->json, "metadata.name", ""));
         } else {
-            const dra_obj *tmpl = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM_TEMPLATE, ns, tname);
+            json_t *conv;
+            const json_t *tmpl = find_template(c, ns, tname, opts, &conv);
             if (!tmpl) {
                 err = group_err(g, entry, "resource claim template \"%s\": resourceclaimtemplate.resource.k8s.io \"%s\" not found",
                                 tname, tname);
                 break;
             }
             json_t *claim;
-            dra_err *e = dra_claim_from_template_for_group(gj, gc, tmpl->json, opts, &claim);
+            dra_err *e = dra_claim_from_template_for_group(gj, gc, tmpl, opts, &claim);
+            json_decref(conv);
             if (e) {
                 err = group_err(g, entry, "%s", e->msg);
                 dra_err_free(e);
@@ -563,14 +600,16 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
         if (orphan) {
             got = dra_xstrdup(dra_jstr_or(orphan->json, "metadata.name", ""));
         } else {
-            const dra_obj *tmpl = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM_TEMPLATE, ns, tname);
+            json_t *conv;
+            const json_t *tmpl = find_template(c, ns, tname, opts, &conv);
             if (!tmpl) {
                 err = pod_err(pod, pc_name, "resource claim template \"%s\": resourceclaimtemplate.resource.k8s.io \"%s\" not found",
                               tname, tname);
                 break;
             }
             json_t *claim;
-            dra_err *e = dra_claim_from_template(p, pc, tmpl->json, opts, &claim);
+            dra_err *e = dra_claim_from_template(p, pc, tmpl, opts, &claim);
+            json_decref(conv);
             if (e) {
                 err = pod_err(pod, pc_name, "%s", e->msg);
                 dra_err_free(e);

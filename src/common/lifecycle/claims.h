@@ -45,6 +45,13 @@ typedef struct dra_lc_opts {
     dra_name_suffix name_suffix;
     bool pending_only;            /* generate: only pods a scheduler would place (no nodeName, not done) */
     bool freeze;                  /* generate: hold each created claim as text at once (dra_changes_freeze) */
+    /* generate: NULL (only v1 templates are used), or where notes go
+     * (DRA_EXIT_OK errors, caller owns): a classic (resource.k8s.io/v1alpha2)
+     * ResourceClaimTemplate of the pod's namespace is then used for want of
+     * a v1 one, converted as dra-claim convert does (model/classic.h), and
+     * noted once per template, followed by what its conversion did not carry
+     * over */
+    dra_err **notes;
 } dra_lc_opts;
 
 /* generateName upstream uses for a pod claim: "<pod>-<podClaimName>-", or, when

@@ -17,13 +17,13 @@ static void push(dra_classic_result *r, json_t *obj)
     r->objs[r->n++] = obj;
 }
 
-static void lost(dra_classic_result *r, const dra_obj *o, const char *field, char *msg)
+static void lost(dra_err **chain, const dra_obj *o, const char *field, char *msg)
 {
     dra_err *e = dra_err_new(DRA_EXIT_NEGATIVE, "not carried over: %s", msg);
     free(msg);
     if (field)
         e = dra_err_field(e, field);
-    r->lost = dra_err_append(r->lost, dra_obj_locate(e, o));
+    *chain = dra_err_append(*chain, dra_obj_locate(e, o));
 }
 
 static json_t *meta_of(const json_t *md, bool namespaced)
@@ -47,7 +47,7 @@ static const char *str_at(const json_t *o, const char *k1, const char *k2)
 }
 
 /* spec (v1alpha2 ResourceClaimSpec) -> v1 ResourceClaimSpec; losses at prefix */
-static json_t *claim_spec(dra_classic_result *r, const dra_obj *o, const json_t *spec, const char *prefix,
+static json_t *claim_spec(dra_err **r, const dra_obj *o, const json_t *spec, const char *prefix,
                           const dra_model *m)
 {
     const char *cls = str_at(spec, "resourceClassName", NULL);
@@ -71,6 +71,18 @@ static json_t *claim_spec(dra_classic_result *r, const dra_obj *o, const json_t 
     }
     return json_pack("{s:{s:[{s:s,s:{s:s,s:s,s:i}}]}}", "devices", "requests", "name", "device", "exactly",
                      "deviceClassName", cls ? cls : "", "allocationMode", "ExactCount", "count", 1);
+}
+
+json_t *dra_classic_template(const dra_obj *o, const dra_model *m, dra_err **lost_to)
+{
+    const json_t *md = json_object_get(o->json, "metadata"), *spec = json_object_get(o->json, "spec");
+    json_t *s = claim_spec(lost_to, o, json_object_get(spec, "spec"), "spec.spec", m);
+    json_t *tspec = json_pack("{s:o}", "spec", s);
+    const json_t *tmd = json_object_get(spec, "metadata");
+    if (json_is_object(tmd) && json_object_size(tmd))
+        json_object_set_new(tspec, "metadata", meta_of(tmd, false));
+    return json_pack("{s:s,s:s,s:o,s:o}", "apiVersion", DRA_RESOURCE_V1, "kind", "ResourceClaimTemplate", "metadata",
+                     meta_of(md, true), "spec", tspec);
 }
 
 /* Where an object keeps its pod spec: "spec" for a Pod, the template's for
@@ -140,7 +152,7 @@ void dra_classic_convert(const dra_objset *set, const dra_model *m, dra_classic_
             free(expr);
             const json_t *pref = json_object_get(o->json, "parametersRef");
             if (json_is_object(pref))
-                lost(out, o, "parametersRef",
+                lost(&out->lost, o, "parametersRef",
                      dra_xasprintf("a DeviceClass refers to no parameters object (%s %s); put its content under "
                                    "spec.config[].opaque.parameters for driver %s",
                                    str_at(pref, "kind", NULL) ? str_at(pref, "kind", NULL) : "?",
@@ -148,37 +160,29 @@ void dra_classic_convert(const dra_objset *set, const dra_model *m, dra_classic_
                                    driver ? driver : "?"));
             const json_t *sn = json_object_get(o->json, "suitableNodes");
             if (sn && !json_is_null(sn))
-                lost(out, o, "suitableNodes",
+                lost(&out->lost, o, "suitableNodes",
                      dra_xstrdup("a DeviceClass does not restrict nodes; the driver's ResourceSlices say where its "
                                  "devices are"));
             break;
         }
         case DRA_KIND_CLASSIC_CLAIM: {
-            json_t *s = claim_spec(out, o, spec, "spec", m);
+            json_t *s = claim_spec(&out->lost, o, spec, "spec", m);
             push(out, json_pack("{s:s,s:s,s:o,s:o}", "apiVersion", DRA_RESOURCE_V1, "kind", "ResourceClaim",
                                 "metadata", meta_of(md, true), "spec", s));
             const json_t *st = json_object_get(o->json, "status");
             if (json_is_object(json_object_get(st, "allocation")) || json_array_size(json_object_get(st, "reservedFor")))
-                lost(out, o, "status",
+                lost(&out->lost, o, "status",
                      dra_xasprintf("the allocation%s by %s is the classic driver's; the converted claim is "
                                    "pending until allocated again (dra-alloc)",
                                    json_array_size(json_object_get(st, "reservedFor")) ? " and reservations" : "",
                                    str_at(st, "driverName", NULL) ? str_at(st, "driverName", NULL) : "its driver"));
             break;
         }
-        case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: {
-            const json_t *inner = json_object_get(spec, "spec");
-            json_t *s = claim_spec(out, o, inner, "spec.spec", m);
-            json_t *tspec = json_pack("{s:o}", "spec", s);
-            const json_t *tmd = json_object_get(spec, "metadata");
-            if (json_is_object(tmd) && json_object_size(tmd))
-                json_object_set_new(tspec, "metadata", meta_of(tmd, false));
-            push(out, json_pack("{s:s,s:s,s:o,s:o}", "apiVersion", DRA_RESOURCE_V1, "kind", "ResourceClaimTemplate",
-                                "metadata", meta_of(md, true), "spec", tspec));
+        case DRA_KIND_CLASSIC_CLAIM_TEMPLATE:
+            push(out, dra_classic_template(o, m, &out->lost));
             break;
-        }
         default: /* PodSchedulingContext */
-            lost(out, o, NULL,
+            lost(&out->lost, o, NULL,
                  dra_xstrdup("a PodSchedulingContext has no v1 counterpart: the scheduler allocates structured "
                              "claims itself"));
             break;

@@ -55,6 +55,10 @@ void dra_classic_pods(const dra_objset *set, dra_classic_result *out);
  * failed to load are not converted); with the copies of dra_classic_pods in
  * their places of the set. */
 void dra_classic_convert(const dra_objset *set, const dra_model *m, dra_classic_result *out);
+/* One classic ResourceClaimTemplate o (of the set loaded into m) as
+ * dra_classic_convert converts it; what is not carried over is appended to
+ * *lost (located).  Caller owns the result. */
+json_t *dra_classic_template(const dra_obj *o, const dra_model *m, dra_err **lost);
 void dra_classic_result_free(dra_classic_result *r);
 
 #endif
