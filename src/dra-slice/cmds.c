@@ -91,8 +91,9 @@ static const dra_cmd cmds[] = {
      "Validates DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates and\n"
      "DeviceTaintRules as the API server does, and the DRA parts of Pods, Nodes and Namespaces;\n"
      "other kinds are skipped (counted with -v), except unknown kinds or versions of\n"
-     "resource.k8s.io, which are errors. Prints nothing and exits 0 when every object is valid;\n"
-     "otherwise every error, exit 2. Selectors are compiled as the API server compiles new ones\n"
+     "resource.k8s.io, which are errors. Classic v1alpha2 objects are checked with that version's\n"
+     "rules and warned about: no supported release serves them. Prints nothing on stdout and\n"
+     "exits 0 when every object is valid; otherwise every error, exit 2. Selectors are compiled as the API server compiles new ones\n"
      "(includes() needs DRAListTypeAttributes). Input streams: JSON and JSON Lines are read a\n"
      "document at a time, in memory bounded by the largest document.", validate_opts,
      "file"},

@@ -158,11 +158,18 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 typedef struct validating {
     cel_dra_validator *v;
     dra_tool_errs errs;
+    dra_errs unserved; /* warnings: objects of versions no supported release serves */
 } validating;
 
 static dra_err *validate_one(void *p, dra_obj *o)
 {
     validating *c = p;
+    dra_kind k;
+    dra_apiver ver;
+    dra_err *e = dra_kind_of(o->json, &k, &ver);
+    if (!e)
+        dra_errs_add(&c->unserved, dra_obj_locate(dra_kind_unserved(k, ver), o));
+    dra_err_free(e);
     dra_tool_errs_add(&c->errs, cel_dra_validator_add(c->v, o));
     return NULL;
 }
@@ -179,13 +186,14 @@ static dra_err *run_validate(const dra_args *a, void *p, int *rc)
     e = dra_tool_input_options(&set, a);
     if (e)
         return e;
-    validating c = {.v = cel_dra_validator_new(&f, set.field_validation), .errs = dra_tool_errs_for(a)};
+    validating c = {.v = cel_dra_validator_new(&f, set.field_validation), .errs = dra_tool_errs_for(a),
+                    .unserved = {.fold = DRA_ERRS_FOLD}};
     /* the DRA parts of pod templates are checked on the pods they make */
     dra_tool_errs_add(&c.errs, dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set,
                                                   validate_one, &c));
     dra_tool_errs_add(&c.errs, cel_dra_validator_finish(c.v, &stats));
     /* duplicate fields the reader relaxed, then the rest */
-    stats.warnings = dra_err_append(set.warnings, stats.warnings);
+    stats.warnings = dra_err_append(dra_err_append(set.warnings, stats.warnings), dra_errs_take(&c.unserved));
     set.warnings = NULL;
     stats.files_repeated = set.files_repeated;
     dra_tool_report_model(&dra_slice_tool, a, &stats);

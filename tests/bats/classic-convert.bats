@@ -99,3 +99,26 @@ EOF2
     assert_failure 2
     [[ $stderr == *'resourceclaimtemplate.resource.k8s.io "none" not found'* ]]
 }
+
+@test "validate: every v1alpha2 object is still checked, with one warning that no supported release serves it" {
+    # k8s.io/api v0.37.2 registers resource.k8s.io v1, v1beta1, v1beta2 and
+    # v1alpha3 only (resource/*/register.go); kubectl's words for a version
+    # the server does not serve: no matches for kind "K" in version "V"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$C/pods.yaml"
+    assert_success
+    assert_output ""
+    assert_equal "$(grep -c . <<<"$stderr")" 2
+    [[ $stderr == *'dra-slice: warning: '*'pods.yaml:5: ResourceClass/resource.example.com: apiVersion: no matches for kind "ResourceClass" in version "resource.k8s.io/v1alpha2": Kubernetes 1.36 to 1.38 serve resource.k8s.io v1, v1beta1, v1beta2 and v1alpha3 only; checked with that version'"'"'s rules'* ]]
+    [[ $stderr == *'pods.yaml:11 (document 2): ResourceClaimTemplate/cats/large-black-cat-claim-template: apiVersion: no matches for kind "ResourceClaimTemplate" in version "resource.k8s.io/v1alpha2"'* ]]
+    # an invalid one: its errors and the warning, exit 2
+    printf 'apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaim\nmetadata: {name: c, namespace: d}\nspec: {resourceClassName: x, allocationMode: Sometimes}\n' >"$T/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/bad.yaml"
+    assert_failure 2
+    [[ $stderr == *'spec.allocationMode: Unsupported value: "Sometimes"'* ]]
+    [[ $stderr == *'warning: '*'ResourceClaim/d/c: apiVersion: no matches for kind "ResourceClaim" in version "resource.k8s.io/v1alpha2"'* ]]
+    # served versions: no warning
+    "$DRA_BIN/dra-claim" convert "$C/pods.yaml" >"$T/v1.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/v1.yaml"
+    assert_success
+    assert_equal "$stderr" ""
+}

@@ -13,7 +13,8 @@ setup() {
 @test "classic objects are read by every tool: no more unknown kinds" {
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$C/cluster.yaml"
     assert_success
-    assert_equal "$stderr" ""
+    # only the warnings that no supported release serves v1alpha2 (classic-convert.bats)
+    assert_equal "$(grep -vc 'warning: .*no matches for kind .* in version "resource.k8s.io/v1alpha2": Kubernetes 1.36 to 1.38' <<<"$stderr")" 0
     "$DRA_BIN/dra-slice" profile gpu --nodes 1 --devices 1 >"$T/fleet.yaml"
     for t in "dra-select" "dra-select lint" "dra-alloc schedule" "dra-claim status" "dra-claim doctor" "dra-evict"; do
         # shellcheck disable=SC2086

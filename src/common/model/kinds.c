@@ -67,6 +67,18 @@ bool dra_kind_is_classic(dra_kind k)
            k == DRA_KIND_POD_SCHEDULING_CONTEXT;
 }
 
+dra_err *dra_kind_unserved(dra_kind k, dra_apiver v)
+{
+    if (!dra_kind_is_classic(k))
+        return NULL;
+    return dra_err_field(dra_err_new(DRA_EXIT_OK,
+                                     UNKNOWN_PREFIX "\"%s\" in version \"%s\": Kubernetes 1.36 to 1.38 serve "
+                                     "resource.k8s.io v1, v1beta1, v1beta2 and v1alpha3 only; checked with that "
+                                     "version's rules (dra-claim convert makes v1 of it what it can)",
+                                     dra_kind_name(k), dra_apiver_name(v)),
+                         "apiVersion");
+}
+
 bool dra_kind_is_resource(dra_kind k)
 {
     return (k >= DRA_KIND_DEVICE_CLASS && k <= DRA_KIND_DEVICE_TAINT_RULE) || k == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST ||

@@ -78,7 +78,15 @@ const char *dra_kind_name(dra_kind k);          /* "ResourceSlice"; "" for unkno
 bool dra_kind_is_classic(dra_kind k);           /* ResourceClass, classic claims/templates, PodSchedulingContext */
 const char *dra_apiver_name(dra_apiver v);      /* "resource.k8s.io/v1beta1" */
 bool dra_kind_namespaced(dra_kind k);           /* ResourceClaim(Template), Pod, PodGroup, ... */
-bool dra_kind_is_resource(dra_kind k);          /* in group resource.k8s.io */
+bool dra_kind_is_resource(dra_kind k);
+/* For a classic kind (dra_kind_is_classic) of version v: a warning
+ * (DRA_EXIT_OK, field apiVersion) in kubectl's words, "no matches for kind
+ * \"K\" in version \"V\"", that no supported Kubernetes release serves it:
+ * 1.36 to 1.38 serve resource.k8s.io as v1, v1beta1, v1beta2 and v1alpha3
+ * (DeviceTaintRule, ResourcePoolStatusRequest) only, as k8s.io/api v0.37.2
+ * registers it (resource/{v1,v1beta1,v1beta2,v1alpha3}/register.go).  NULL
+ * for other kinds.  Caller frees. */
+DRA_MUST_USE dra_err *dra_kind_unserved(dra_kind k, dra_apiver v);          /* in group resource.k8s.io */
 dra_kind dra_kind_from_name(const char *kind);  /* by kind alone, any version */
 
 #endif
