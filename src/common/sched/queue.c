@@ -66,41 +66,206 @@ static const json_t *default_class(const classes *c)
     return best;
 }
 
+/* The priority admission would give an object (a Pod, or a PodGroup with
+ * GenericWorkload): spec.priority when set, else from spec.priorityClassName,
+ * the globalDefault class, or 0.  *from says which (caller frees); *missing
+ * is the class name admission would refuse, else NULL. */
+static int64_t admitted_priority(const json_t *spec, const classes *cls, const json_t *def, char **from,
+                                 const char **missing)
+{
+    int64_t v = 0;
+    const char *pcn = dra_jfield_str(spec, "priorityClassName");
+    *missing = NULL;
+    if (json_is_integer(dra_jfield(spec, "priority"))) {
+        v = json_integer_value(dra_jfield(spec, "priority"));
+        *from = dra_xstrdup("spec.priority");
+    } else if (pcn && *pcn) {
+        if (class_value(cls, pcn, &v)) {
+            *from = dra_xasprintf("PriorityClass %s", pcn);
+        } else {
+            *from = dra_xasprintf("no PriorityClass %s in the input", pcn);
+            *missing = pcn;
+        }
+    } else if (def) {
+        v = json_integer_value(dra_jfield(def, "value"));
+        *from = dra_xasprintf("globalDefault PriorityClass %s", name_of(def));
+    } else {
+        *from = dra_xstrdup("no priorityClassName, no globalDefault PriorityClass");
+    }
+    return v;
+}
+
+static dra_err *refused_class(dra_err *warnings, const char *pcn, const char *what, const dra_obj *obj)
+{
+    return dra_err_append(warnings, dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
+        "no PriorityClass with name %s was found: the API server would refuse this %s; queued with priority 0",
+        pcn, what), "spec.priorityClassName"), obj));
+}
+
+/* One entry of the queue: a pod on its own, or (GenericWorkload) the pending
+ * members of one PodGroup. */
+typedef struct entry {
+    const char *ns, *name;  /* the pod's, or the group's */
+    int64_t priority;
+    bool has_time;
+    dra_time t;             /* the first member's queue time */
+    const char *ts;         /* its creationTimestamp, or NULL */
+    size_t first;           /* the smallest input index among the members */
+    bool grouped;
+    const dra_obj *group;   /* the PodGroup, NULL when the input has none */
+    char *hold;             /* why its pods are not tried (owned), or NULL */
+    bool hold_error;
+    char *why;              /* the group's part of a member's why (owned), or NULL */
+} entry;
+
 typedef struct qkey {
     size_t index;
     int64_t priority;
     bool has_time;
     dra_time t;
     const char *ns, *name;
+    const char *sched_name; /* spec.schedulerName, defaulted */
+    size_t entry;
+    const struct entry *e; /* into the entries, set before sorting */
 } qkey;
 
-/* PrioritySort.Less, then the stable tie-breaks of queue.h */
+/* Earlier queue time first; a time before none. */
+static int cmp_time(bool ha, const dra_time *a, bool hb, const dra_time *b)
+{
+    if (ha != hb)
+        return ha ? -1 : 1;
+    if (!ha)
+        return 0;
+    if (a->sec != b->sec)
+        return a->sec < b->sec ? -1 : 1;
+    if (a->nsec != b->nsec)
+        return a->nsec < b->nsec ? -1 : 1;
+    return 0;
+}
+
+/* The entries' order (PrioritySort.Less over entities, then the stable
+ * tie-breaks of queue.h), held entries last; within an entry the members'
+ * (PodGroupMemberPodsOrderingFunc: priority, time, name). */
 static int cmp_key(const void *a, const void *b)
 {
     const qkey *x = a, *y = b;
+    const entry *ex = x->e, *ey = y->e;
+    if (x->entry != y->entry) {
+        if (!ex->hold != !ey->hold)
+            return ex->hold ? 1 : -1;
+        if (ex->priority != ey->priority)
+            return ex->priority > ey->priority ? -1 : 1;
+        int c = cmp_time(ex->has_time, &ex->t, ey->has_time, &ey->t);
+        if (!c && ex->has_time) {
+            c = strcmp(ex->ns, ey->ns);
+            if (!c)
+                c = strcmp(ex->name, ey->name);
+        }
+        if (!c)
+            c = ex->first < ey->first ? -1 : ex->first > ey->first;
+        if (!c)
+            c = x->entry < y->entry ? -1 : 1;
+        return c;
+    }
     if (x->priority != y->priority)
         return x->priority > y->priority ? -1 : 1;
-    if (x->has_time != y->has_time)
-        return x->has_time ? -1 : 1;
-    if (x->has_time) {
-        if (x->t.sec != y->t.sec)
-            return x->t.sec < y->t.sec ? -1 : 1;
-        if (x->t.nsec != y->t.nsec)
-            return x->t.nsec < y->t.nsec ? -1 : 1;
-        int c = strcmp(x->ns, y->ns);
-        if (!c)
-            c = strcmp(x->name, y->name);
-        if (c)
-            return c;
-    }
+    int c = cmp_time(x->has_time, &x->t, y->has_time, &y->t);
+    if (!c && x->has_time)
+        c = strcmp(x->name, y->name);
+    if (c)
+        return c;
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
+static bool is_pod_group(const json_t *o)
+{
+    const char *kind = dra_jfield_str(o, "kind"), *av = dra_jfield_str(o, "apiVersion");
+    return kind && av && strcmp(kind, "PodGroup") == 0 && strncmp(av, "scheduling.k8s.io/", 18) == 0;
+}
+
+static const char *ns_of(const json_t *o)
+{
+    const char *ns = dra_jfield_str(dra_jfield(o, "metadata"), "namespace");
+    return ns ? ns : "";
+}
+
+static const char *group_of(const json_t *pod)
+{
+    const char *g = dra_jfield_str(dra_jfield(dra_jfield(pod, "spec"), "schedulingGroup"), "podGroupName");
+    return g && *g ? g : NULL;
+}
+
+/* AllPodsCount: the group's pods the scheduler knows, bound or not (its
+ * informer leaves out Succeeded and Failed pods). */
+static int64_t group_pods(const dra_objset *set, const char *ns, const char *group)
+{
+    int64_t n = 0;
+    for (size_t i = 0; set && i < set->n; i++) {
+        const json_t *o = set->v[i].json;
+        const char *kind = dra_jfield_str(o, "kind"), *av = dra_jfield_str(o, "apiVersion");
+        if (!kind || !av || strcmp(kind, "Pod") || strcmp(av, "v1"))
+            continue;
+        const char *g = group_of(o), *phase = dra_jfield_str(dra_jfield(o, "status"), "phase");
+        if (g && !strcmp(g, group) && !strcmp(ns_of(o), ns) &&
+            !(phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed"))))
+            n++;
+    }
+    return n;
+}
+
+/* The entry for the pods of group `name` in `ns`: found or added. */
+static size_t group_entry(entry *e, size_t *ne, const char *ns, const char *name)
+{
+    for (size_t i = 0; i < *ne; i++)
+        if (e[i].grouped && !strcmp(e[i].ns, ns) && !strcmp(e[i].name, name))
+            return i;
+    e[*ne] = (entry){.ns = ns, .name = name, .grouped = true, .first = SIZE_MAX};
+    return (*ne)++;
+}
+
+/* The group's checks before its pods are tried: gangscheduling PreEnqueue
+ * (its PodGroup is there; a gang has minCount pods) and validatePodGroup
+ * (one scheduler name; every member at the group's priority). */
+static void check_group(entry *g, const qkey *keys, size_t n, size_t gi, const dra_objset *set)
+{
+    if (!g->group) {
+        g->hold = dra_xasprintf("waiting for pods's pod group \"%s\" to appear in scheduling queue", g->name);
+        return;
+    }
+    const json_t *gang = dra_jfield(dra_jfield(dra_jfield(g->group->json, "spec"), "schedulingPolicy"), "gang");
+    if (gang && group_pods(set, g->ns, g->name) < json_integer_value(dra_jfield(gang, "minCount"))) {
+        g->hold = dra_xstrdup("waiting for minCount pods from a gang to appear in scheduling queue");
+        return;
+    }
+    const char *first_sched = NULL;
+    for (size_t i = 0; i < n && !g->hold; i++) {
+        if (keys[i].entry != gi)
+            continue;
+        if (!first_sched)
+            first_sched = keys[i].sched_name;
+        if (strcmp(keys[i].sched_name, first_sched))
+            g->hold = dra_xasprintf("all pods in a single pod group should have the same .spec.schedulerName set, "
+                                    "got: \"%s\" and \"%s\"", keys[i].sched_name, first_sched);
+        else if (keys[i].priority != g->priority)
+            g->hold = dra_xasprintf("all pods in a single pod group should have the same priority as the pod "
+                                    "group's priority, got %" PRId64 " and %" PRId64, keys[i].priority, g->priority);
+        g->hold_error = g->hold != NULL;
+    }
+}
+
 void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objset *set, dra_sched_order order,
-                           dra_sched_queue *out)
+                           const dra_features *f, dra_sched_queue *out)
 {
     memset(out, 0, sizeof *out);
+    dra_features defaults;
+    if (!f) {
+        dra_features_default(&defaults);
+        f = &defaults;
+    }
+    bool workloads = dra_feature_enabled(f, DRA_FEATURE_GENERIC_WORKLOAD);
     qkey *keys = dra_xcalloc(n + 1, sizeof *keys);
+    entry *ents = dra_xcalloc(n + 1, sizeof *ents);
+    size_t nents = 0;
     char **why = dra_xcalloc(n + 1, sizeof *why);
     classes cls;
     classes_of(set, &cls);
@@ -110,28 +275,15 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
         const json_t *md = dra_jfield(pod, "metadata"), *spec = dra_jfield(pod, "spec");
         qkey *k = &keys[i];
         k->index = i;
-        k->ns = dra_jfield_str(md, "namespace") ? dra_jfield_str(md, "namespace") : "";
+        k->ns = ns_of(pod);
         k->name = name_of(pod);
-        const char *pcn = dra_jfield_str(spec, "priorityClassName");
+        k->sched_name = dra_jfield_str(spec, "schedulerName") ? dra_jfield_str(spec, "schedulerName")
+                                                              : "default-scheduler";
+        const char *missing;
         char *from;
-        if (json_is_integer(dra_jfield(spec, "priority"))) {
-            k->priority = json_integer_value(dra_jfield(spec, "priority"));
-            from = dra_xstrdup("spec.priority");
-        } else if (pcn && *pcn) {
-            if (class_value(&cls, pcn, &k->priority)) {
-                from = dra_xasprintf("PriorityClass %s", pcn);
-            } else {
-                from = dra_xasprintf("no PriorityClass %s in the input", pcn);
-                out->warnings = dra_err_append(out->warnings, dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
-                    "no PriorityClass with name %s was found: the API server would refuse this pod; queued with priority 0",
-                    pcn), "spec.priorityClassName"), pods[i]));
-            }
-        } else if (def) {
-            k->priority = json_integer_value(dra_jfield(def, "value"));
-            from = dra_xasprintf("globalDefault PriorityClass %s", name_of(def));
-        } else {
-            from = dra_xstrdup("no priorityClassName, no globalDefault PriorityClass");
-        }
+        k->priority = admitted_priority(spec, &cls, def, &from, &missing);
+        if (missing)
+            out->warnings = refused_class(out->warnings, missing, "pod", pods[i]);
         const char *ts = dra_jfield_str(md, "creationTimestamp");
         dra_err *te = ts ? dra_time_parse(ts, &k->t) : NULL;
         k->has_time = ts && !te;
@@ -141,12 +293,75 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
                              : dra_xasprintf("%spriority %" PRId64 " (%s), no creationTimestamp: queued after the "
                                              "pods that have one, in input order", by, k->priority, from);
         free(from);
+        const char *g = workloads ? group_of(pod) : NULL;
+        entry *e;
+        if (g) {
+            k->entry = group_entry(ents, &nents, k->ns, g);
+            e = &ents[k->entry];
+            /* the first member queued sets the group's time: pods queue in creation order */
+            if (e->first == SIZE_MAX || cmp_time(k->has_time, &k->t, e->has_time, &e->t) < 0) {
+                e->has_time = k->has_time;
+                e->t = k->t;
+                e->ts = k->has_time ? ts : NULL;
+            }
+        } else {
+            k->entry = nents++;
+            e = &ents[k->entry];
+            *e = (entry){.ns = k->ns, .name = k->name, .priority = k->priority, .has_time = k->has_time, .t = k->t,
+                         .first = i};
+        }
+        if (i < e->first)
+            e->first = i;
     }
-    if (order == DRA_SCHED_ORDER_QUEUE)
+    /* the groups: their PodGroups, priorities and checks */
+    for (size_t gi = 0; gi < nents; gi++) {
+        entry *e = &ents[gi];
+        if (!e->grouped)
+            continue;
+        for (size_t i = 0; set && i < set->n && !e->group; i++)
+            if (is_pod_group(set->v[i].json) && !strcmp(ns_of(set->v[i].json), e->ns) &&
+                !strcmp(name_of(set->v[i].json), e->name))
+                e->group = &set->v[i];
+        char *from = NULL;
+        if (e->group) {
+            const char *missing;
+            e->priority = admitted_priority(dra_jfield(e->group->json, "spec"), &cls, def, &from, &missing);
+            if (missing)
+                out->warnings = refused_class(out->warnings, missing, "pod group", e->group);
+        }
+        check_group(e, keys, n, gi, set);
+        if (!e->group)
+            e->why = dra_xasprintf("PodGroup %s/%s, not in the input; this pod:", e->ns, e->name);
+        else if (e->ts)
+            e->why = dra_xasprintf("PodGroup %s/%s, one entry: priority %" PRId64 " (%s), queued %s (its first "
+                                   "member's creation); this pod:", e->ns, e->name, e->priority, from, e->ts);
+        else
+            e->why = dra_xasprintf("PodGroup %s/%s, one entry: priority %" PRId64 " (%s), no member with a "
+                                   "creationTimestamp; this pod:", e->ns, e->name, e->priority, from);
+        free(from);
+    }
+    if (order == DRA_SCHED_ORDER_QUEUE) {
+        for (size_t i = 0; i < n; i++)
+            keys[i].e = &ents[keys[i].entry];
         dra_sort(keys, n, sizeof *keys, cmp_key);
+    }
     out->v = dra_xcalloc(n + 1, sizeof *out->v);
-    for (size_t i = 0; i < n; i++)
-        out->v[out->n++] = (dra_sched_queued){keys[i].index, keys[i].priority, why[keys[i].index]};
+    for (size_t i = 0; i < n; i++) {
+        const entry *e = &ents[keys[i].entry];
+        dra_sched_queued *q = &out->v[out->n++];
+        *q = (dra_sched_queued){keys[i].index, keys[i].priority, why[keys[i].index], NULL, NULL, e->hold_error};
+        if (e->grouped) {
+            q->group = dra_xasprintf("%s/%s", e->ns, e->name);
+            q->why = dra_xasprintf("%s %s", e->why, why[keys[i].index]);
+            free(why[keys[i].index]);
+            q->hold = e->hold ? dra_xstrdup(e->hold) : NULL;
+        }
+    }
+    for (size_t i = 0; i < nents; i++) {
+        free(ents[i].hold);
+        free(ents[i].why);
+    }
+    free(ents);
     free(why);
     free(keys);
     free(cls.v);
@@ -154,8 +369,11 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
 
 void dra_sched_queue_free(dra_sched_queue *q)
 {
-    for (size_t i = 0; i < q->n; i++)
+    for (size_t i = 0; i < q->n; i++) {
         free(q->v[i].why);
+        free(q->v[i].group);
+        free(q->v[i].hold);
+    }
     free(q->v);
     dra_err_free(q->warnings);
     memset(q, 0, sizeof *q);

@@ -23,6 +23,23 @@
  * whole seconds) go by namespace, then name: upstream's heap has no rule
  * for them, this one is stable.
  *
+ * Pod groups (GenericWorkload; pkg/scheduler/backend/queue/scheduling_queue.go
+ * addPodGroupMember, framework/types.go QueuedPodGroupInfo): the pending
+ * pods naming one PodGroup (spec.schedulingGroup.podGroupName) are one entry
+ * of the queue, tried one after the other.  The entry's priority is the
+ * PodGroup's (spec.priority, or what admission would set from its
+ * priorityClassName; GetPriority), its time the first member's
+ * (newQueuedPodGroupInfoFromRootLookup: the first member queued makes the
+ * entry); equal entries go by namespace, then name (the group's).  Members
+ * go by PodGroupMemberPodsOrderingFunc: priority, then queue time, then
+ * name.  Held back, their pods last (in entry order) with the reason:
+ * a group whose PodGroup is not in the input (incompletePodGroupPods), a
+ * gang whose PodGroup has fewer pods than minCount (gangscheduling
+ * PreEnqueue: AllPodsCount, bound members too, Succeeded and Failed pods
+ * not), and, as errors, a group whose members differ in schedulerName or
+ * whose priority differs from the group's (schedule_one_podgroup.go
+ * validatePodGroup).  Without the gate every pod is its own entry.
+ *
  * Ownership: pods and classes are borrowed; the result owns its texts
  * (dra_sched_queue_free).  Nothing here prints.
  */
@@ -36,6 +53,7 @@
 
 #include "../base/error.h"
 #include "../io/stream.h"
+#include "../model/features.h"
 
 #define DRA_SYSTEM_CLUSTER_CRITICAL 2000000000
 #define DRA_SYSTEM_NODE_CRITICAL 2000001000
@@ -46,6 +64,9 @@ typedef struct dra_sched_queued {
     size_t index;      /* into the pods given */
     int64_t priority;
     char *why;         /* "priority 1000 (PriorityClass high), created 2026-03-01T09:00:00Z" */
+    char *group;       /* "ns/name" of the pod's PodGroup when queued with it, else NULL */
+    char *hold;        /* why the pod is not tried (its group is held back), else NULL */
+    bool hold_error;   /* the hold is an error (validatePodGroup), not a wait */
 } dra_sched_queued;
 
 typedef struct dra_sched_queue {
@@ -58,11 +79,12 @@ typedef struct dra_sched_queue {
 bool dra_is_priority_class(const json_t *obj);
 
 /* Order pods (n, in input order) as the queue pops them, with the
- * PriorityClasses of set (its other objects are passed over).
+ * PriorityClasses, PodGroups and Pods of set (its other objects are passed
+ * over) and the gates f (NULL: the defaults).
  * DRA_SCHED_ORDER_INPUT keeps the given order (priorities are still worked
  * out, for --explain). */
 void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objset *set, dra_sched_order order,
-                           dra_sched_queue *out);
+                           const dra_features *f, dra_sched_queue *out);
 void dra_sched_queue_free(dra_sched_queue *q);
 
 #endif

@@ -1220,7 +1220,7 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
             if (pod_pending(pl->v[i]->json))
                 pend[npend++] = pl->v[i];
         dra_sched_queue q;
-        dra_sched_queue_order(pend, npend, set, opts->order, &q);
+        dra_sched_queue_order(pend, npend, set, opts->order, &S.f, &q);
         out->warnings = dra_err_append(out->warnings, q.warnings);
         q.warnings = NULL;
         for (size_t qi = 0; qi < q.n; qi++) {
@@ -1233,7 +1233,13 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
             q.v[qi].why = NULL;
             sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
                                     meta_str(pod, "name") ? meta_str(pod, "name") : "");
-            schedule_pod(&S, pod, sp);
+            if (q.v[qi].hold) { /* its pod group is held back: the pod is not tried */
+                sp->outcome = q.v[qi].hold_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
+                sp->message = q.v[qi].hold;
+                q.v[qi].hold = NULL;
+            } else {
+                schedule_pod(&S, pod, sp);
+            }
             if (opts->text_results)
                 freeze_pod_claims(&S.st, dra_changes_current(&S.st, pod));
             out->stats.pods++;

@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# Pod groups in dra-alloc schedule's queue (GenericWorkload), the pods a
+# RayJob becomes, and the README's examples.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    G="$DATA/groups"
+    T="$BATS_TEST_TMPDIR"
+    NOW="--now 2026-03-01T11:00:00Z"
+    ON="--feature-gates GenericWorkload=true"
+}
+
+# Upstream: k8s.io/kubernetes v1.37.2 pkg/scheduler/backend/queue/scheduling_queue.go
+# addPodGroupMember, newQueuedPodGroupInfoFromRootLookup
+@test "groups: a PodGroup's pods queue as one entry at its first member's time" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON -o jsonl "$G/two-gpus.yaml" "$G/group.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: pod default/solo: 0/1 nodes are available: 1 cannot allocate all claims." ]]
+    run jq -r 'select(.kind == "Pod" and .spec.nodeName == "node-a") | .metadata.name' <<<"$output"
+    assert_output "$(printf 'worker-late\nworker-early')"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --explain=json "$G/two-gpus.yaml" "$G/group.yaml"
+    [[ $(jq -rs 'map("\(.pod)#\(.queue.position)") | join(" ")' <<<"$stderr") == "default/worker-early#1 default/worker-late#2 default/solo#3" ]]
+    [[ $(jq -rs '.[1].queue.why' <<<"$stderr") == "PodGroup default/train, one entry: priority 0 (no priorityClassName, no globalDefault PriorityClass), queued 2026-03-01T08:00:00Z (its first member's creation); this pod: priority 0 (no priorityClassName, no globalDefault PriorityClass), created 2026-03-01T10:00:00Z" ]]
+}
+
+@test "groups: gate off, every pod is its own entry" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW "$G/two-gpus.yaml" "$G/group.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: pod default/worker-late: 0/1 nodes are available: 1 cannot allocate all claims." ]]
+}
+
+# Upstream: pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go PreEnqueue
+@test "groups: a gang with fewer pods than minCount is held back, other pods go on" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON -o jsonl "$G/two-gpus.yaml" "$G/gang-short.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: pod default/gang-0: waiting for minCount pods from a gang to appear in scheduling queue
+dra-alloc: pod default/gang-1: waiting for minCount pods from a gang to appear in scheduling queue" ]]
+    run jq -r 'select(.kind == "Pod" and .spec.nodeName) | .metadata.name' <<<"$output"
+    assert_output "solo"
+}
+
+@test "groups: a pod whose PodGroup is not in the input waits for it" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON "$G/two-gpus.yaml" "$G/missing-group.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: pod default/orphan: waiting for pods's pod group \"nowhere\" to appear in scheduling queue" ]]
+}
+
+# Upstream: pkg/scheduler/schedule_one_podgroup.go validatePodGroup
+@test "groups: members whose priority is not the group's fail the whole group" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON "$G/two-gpus.yaml" "$G/priority-mismatch.yaml"
+    assert_failure 2
+    [[ $stderr == *"pod default/worker-0: all pods in a single pod group should have the same priority as the pod group's priority, got 0 and 1000"* ]]
+    [[ $stderr == *"pod default/worker-1: all pods in a single pod group should have the same priority as the pod group's priority, got 0 and 1000"* ]]
+}
