@@ -53,3 +53,24 @@ dra-alloc: pod default/gang-1: waiting for minCount pods from a gang to appear i
     [[ $stderr == *"pod default/worker-0: all pods in a single pod group should have the same priority as the pod group's priority, got 0 and 1000"* ]]
     [[ $stderr == *"pod default/worker-1: all pods in a single pod group should have the same priority as the pod group's priority, got 0 and 1000"* ]]
 }
+
+# Upstream: pkg/scheduler/schedule_one_podgroup.go podGroupSchedulingDefaultAlgorithm
+# (revertFns), gangscheduling.go PlacementFeasible
+@test "groups: a gang that cannot place minCount pods places none; a later pod gets the device" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON -o jsonl "$G/two-gpus.yaml" "$G/gang-undone.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: pod default/gang-0: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining
+dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all claims." ]]
+    printf '%s\n' "$output" > "$T/out.jsonl"
+    run jq -r 'select(.kind == "Pod") | "\(.metadata.name) \(.spec.nodeName)"' "$T/out.jsonl"
+    assert_output "$(printf 'first node-a\ngang-0 null\ngang-1 null\nafter node-a')"
+    run jq -r 'select(.kind == "ResourceClaim" and .status.allocation) | "\(.metadata.name) \(.status.allocation.devices.results[0].device)"' "$T/out.jsonl"
+    assert_output "$(printf 'first-gpu-gxxhg gpu-0\nafter-gpu-xnwnn gpu-1')"
+    # without the gate the gang's first pod keeps the GPU
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$G/two-gpus.yaml" "$G/gang-undone.yaml"
+    assert_failure 1
+    [[ $stderr == *"pod default/gang-1: 0/1 nodes are available"*"pod default/after: 0/1 nodes are available"* ]]
+    # --explain still traces every pod
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --explain=json "$G/two-gpus.yaml" "$G/gang-undone.yaml"
+    [[ $(jq -rs 'map("\(.pod)=\(.outcome)") | join(" ")' <<<"$stderr") == "default/first=scheduled default/gang-0=unschedulable default/gang-1=unschedulable default/after=scheduled" ]]
+}

@@ -116,6 +116,7 @@ typedef struct entry {
     char *hold;             /* why its pods are not tried (owned), or NULL */
     bool hold_error;
     char *why;              /* the group's part of a member's why (owned), or NULL */
+    int64_t min_count, bound;
 } entry;
 
 typedef struct qkey {
@@ -196,10 +197,11 @@ static const char *group_of(const json_t *pod)
 }
 
 /* AllPodsCount: the group's pods the scheduler knows, bound or not (its
- * informer leaves out Succeeded and Failed pods). */
-static int64_t group_pods(const dra_objset *set, const char *ns, const char *group)
+ * informer leaves out Succeeded and Failed pods); *bound: those on a node. */
+static int64_t group_pods(const dra_objset *set, const char *ns, const char *group, int64_t *bound)
 {
     int64_t n = 0;
+    *bound = 0;
     for (size_t i = 0; set && i < set->n; i++) {
         const json_t *o = set->v[i].json;
         const char *kind = dra_jfield_str(o, "kind"), *av = dra_jfield_str(o, "apiVersion");
@@ -207,8 +209,11 @@ static int64_t group_pods(const dra_objset *set, const char *ns, const char *gro
             continue;
         const char *g = group_of(o), *phase = dra_jfield_str(dra_jfield(o, "status"), "phase");
         if (g && !strcmp(g, group) && !strcmp(ns_of(o), ns) &&
-            !(phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed"))))
+            !(phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed")))) {
             n++;
+            const char *node = dra_jfield_str(dra_jfield(o, "spec"), "nodeName");
+            *bound += node && *node;
+        }
     }
     return n;
 }
@@ -233,7 +238,8 @@ static void check_group(entry *g, const qkey *keys, size_t n, size_t gi, const d
         return;
     }
     const json_t *gang = dra_jfield(dra_jfield(dra_jfield(g->group->json, "spec"), "schedulingPolicy"), "gang");
-    if (gang && group_pods(set, g->ns, g->name) < json_integer_value(dra_jfield(gang, "minCount"))) {
+    g->min_count = gang ? json_integer_value(dra_jfield(gang, "minCount")) : 1;
+    if (group_pods(set, g->ns, g->name, &g->bound) < g->min_count) {
         g->hold = dra_xstrdup("waiting for minCount pods from a gang to appear in scheduling queue");
         return;
     }
@@ -349,12 +355,15 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
     for (size_t i = 0; i < n; i++) {
         const entry *e = &ents[keys[i].entry];
         dra_sched_queued *q = &out->v[out->n++];
-        *q = (dra_sched_queued){keys[i].index, keys[i].priority, why[keys[i].index], NULL, NULL, e->hold_error};
+        *q = (dra_sched_queued){.index = keys[i].index, .priority = keys[i].priority, .why = why[keys[i].index],
+                                .hold_error = e->hold_error};
         if (e->grouped) {
             q->group = dra_xasprintf("%s/%s", e->ns, e->name);
             q->why = dra_xasprintf("%s %s", e->why, why[keys[i].index]);
             free(why[keys[i].index]);
             q->hold = e->hold ? dra_xstrdup(e->hold) : NULL;
+            q->min_count = e->min_count;
+            q->bound = e->bound;
         }
     }
     for (size_t i = 0; i < nents; i++) {

@@ -67,6 +67,8 @@ typedef struct dra_sched_queued {
     char *group;       /* "ns/name" of the pod's PodGroup when queued with it, else NULL */
     char *hold;        /* why the pod is not tried (its group is held back), else NULL */
     bool hold_error;   /* the hold is an error (validatePodGroup), not a wait */
+    int64_t min_count; /* with a group: the gang's minCount, 1 for a basic policy (getMinCount); else 0 */
+    int64_t bound;     /* with a group: its members already on a node (ScheduledPodsCount) */
 } dra_sched_queued;
 
 typedef struct dra_sched_queue {

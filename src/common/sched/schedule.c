@@ -9,6 +9,7 @@
  * current one (no firstAvailable request, or the best possible score was
  * reached) the remaining nodes are not tried: they could only tie, and ties
  * go to the smaller name. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -1146,11 +1147,106 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
-                      const dra_sched_opts *opts, dra_sched_result *out)
+/* A pod group the scheduler tried and gave up (gangscheduling
+ * PlacementFeasible: fewer than minCount of its pods fit, or one was an
+ * error): its members' outcomes, kept for the run that leaves the group's
+ * placements out, as the scheduler reverts them (schedule_one_podgroup.go
+ * podGroupSchedulingDefaultAlgorithm, submitPodGroupAlgorithmResult). */
+typedef struct verdict {
+    bool set;
+    dra_pod_outcome outcome;
+    char *message;
+} verdict;
+
+static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra_sched_queued *q)
 {
+    sp->pod = pod;
+    sp->queue_pos = pos;
+    sp->priority = q->priority;
+    sp->queue = q->why;
+    q->why = NULL;
+    sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
+                            meta_str(pod, "name") ? meta_str(pod, "name") : "");
+}
+
+/* The pods of one queue entry (q->v[from..to)): one pod, or the members of
+ * a pod group tried in one cycle.  Returns true when the group failed after
+ * some of its pods were placed: their placements are to be undone, so the
+ * run is to be made again with the verdicts now in `verdicts`. */
+static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue *q, size_t from, size_t to,
+                           verdict *verdicts)
+{
+    const dra_sched_queued *lead = &q->v[from];
+    bool cycle = lead->group && !lead->hold && !verdicts[lead->index].set;
+    int64_t min = lead->min_count, scheduled = lead->bound, remaining = (int64_t)(to - from);
+    char *gmsg = NULL; /* the group's status once it failed */
+    bool gerr = false, placed = false;
+    if (cycle && remaining + scheduled < min)
+        gmsg = dra_xasprintf("minCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64
+                             " remaining", min, scheduled, remaining);
+    size_t tried = from;
+    for (size_t qi = from; qi < to; qi++) {
+        const json_t *pod = pend[q->v[qi].index]->json;
+        dra_sched_pod *sp = &S->out->pods[S->out->npods++];
+        sched_pod_init(sp, pod, qi + 1, &q->v[qi]);
+        verdict *v = &verdicts[q->v[qi].index];
+        if (v->set) {
+            sp->outcome = v->outcome;
+            sp->message = v->message ? dra_xstrdup(v->message) : NULL;
+        } else if (q->v[qi].hold) { /* its pod group is held back: the pod is not tried */
+            sp->outcome = q->v[qi].hold_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
+            sp->message = q->v[qi].hold;
+            q->v[qi].hold = NULL;
+        } else if (!gmsg) {
+            schedule_pod(S, pod, sp);
+            tried = qi + 1;
+            if (cycle) {
+                remaining--;
+                if (sp->outcome == DRA_POD_SCHEDULED || sp->outcome == DRA_POD_SKIPPED) {
+                    scheduled++;
+                    placed = placed || sp->outcome == DRA_POD_SCHEDULED;
+                }
+                if (sp->outcome == DRA_POD_ERROR) {
+                    gmsg = dra_xasprintf("failed to schedule other pod from a pod group: %s", sp->message);
+                    gerr = true;
+                } else if (remaining + scheduled < min) {
+                    gmsg = dra_xasprintf("minCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64
+                                         " remaining", min, scheduled, remaining);
+                }
+            }
+        }
+        if (S->o->text_results)
+            freeze_pod_claims(&S->st, dra_changes_current(&S->st, pod));
+    }
+    if (!gmsg)
+        return false;
+    /* The group failed: a pod that fit, or was not tried, fails with the
+     * group's status; one that did not fit keeps its own (an error fails
+     * them all but the erring pod). */
+    for (size_t qi = from; qi < to; qi++) {
+        dra_sched_pod *sp = &S->out->pods[S->out->npods - (to - qi)];
+        bool own = qi < tried && sp->outcome == (gerr ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE);
+        if (!own) {
+            free(sp->node);
+            sp->node = NULL;
+            free(sp->message);
+            sp->message = dra_xstrdup(gmsg);
+            sp->outcome = gerr ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
+        }
+        verdicts[q->v[qi].index] = (verdict){true, sp->outcome, dra_xstrdup(sp->message)};
+    }
+    free(gmsg);
+    return placed;
+}
+
+/* One run over the queue; *again when a pod group's placements are to be
+ * undone (the verdicts then say how its pods end). */
+static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
+                             const dra_sched_opts *opts, bool in_place, verdict *verdicts, dra_sched_result *out,
+                             bool *again)
+{
+
     memset(out, 0, sizeof *out);
-    double t0 = now_s();
     sched S = {0};
     S.o = opts;
     S.out = out;
@@ -1168,7 +1264,7 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
     }
     S.c = &c;
     S.st.objects_only = true; /* the result is objects; no operations are printed */
-    S.st.in_place = opts->in_place;
+    S.st.in_place = in_place;
     dra_lc_opts lo = {.features = &S.f, .name_suffix = opts->name_suffix, .pending_only = true};
     lo.freeze = opts->text_results;
     out->warnings = dra_claims_generate(&c, &lo, &S.st);
@@ -1223,29 +1319,20 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
         dra_sched_queue_order(pend, npend, set, opts->order, &S.f, &q);
         out->warnings = dra_err_append(out->warnings, q.warnings);
         q.warnings = NULL;
-        for (size_t qi = 0; qi < q.n; qi++) {
-            const json_t *pod = pend[q.v[qi].index]->json;
-            dra_sched_pod *sp = &out->pods[out->npods++];
-            sp->pod = pod;
-            sp->queue_pos = qi + 1;
-            sp->priority = q.v[qi].priority;
-            sp->queue = q.v[qi].why;
-            q.v[qi].why = NULL;
-            sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
-                                    meta_str(pod, "name") ? meta_str(pod, "name") : "");
-            if (q.v[qi].hold) { /* its pod group is held back: the pod is not tried */
-                sp->outcome = q.v[qi].hold_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
-                sp->message = q.v[qi].hold;
-                q.v[qi].hold = NULL;
-            } else {
-                schedule_pod(&S, pod, sp);
+        for (size_t qi = 0, end; qi < q.n && !*again; qi = end) {
+            end = qi + 1;
+            if (q.v[qi].group)
+                while (end < q.n && q.v[end].group && !strcmp(q.v[end].group, q.v[qi].group))
+                    end++;
+            size_t first = out->npods;
+            *again = schedule_entry(&S, pend, &q, qi, end, verdicts);
+            for (size_t k = first; k < out->npods; k++) {
+                const dra_sched_pod *sp = &out->pods[k];
+                out->stats.pods++;
+                out->stats.scheduled += sp->outcome == DRA_POD_SCHEDULED;
+                out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;
+                out->stats.errors += sp->outcome == DRA_POD_ERROR;
             }
-            if (opts->text_results)
-                freeze_pod_claims(&S.st, dra_changes_current(&S.st, pod));
-            out->stats.pods++;
-            out->stats.scheduled += sp->outcome == DRA_POD_SCHEDULED;
-            out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;
-            out->stats.errors += sp->outcome == DRA_POD_ERROR;
         }
         dra_sched_queue_free(&q);
         free(pend);
@@ -1298,6 +1385,56 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
     free(in_use);
     dra_changes_free(&S.st);
     dra_cluster_free(&c);
+    return err;
+}
+
+
+/* Does the queue have a gang of minCount 2 or more, whose placements may be
+ * undone? */
+static bool has_gang(const dra_objset *set, const dra_model *m, const dra_sched_opts *opts)
+{
+    dra_features f;
+    if (opts->features)
+        f = *opts->features;
+    else
+        dra_features_default(&f);
+    if (!dra_feature_enabled(&f, DRA_FEATURE_GENERIC_WORKLOAD))
+        return false;
+    const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
+    const dra_obj **pend = dra_xcalloc(pl->n + 1, sizeof *pend);
+    size_t npend = 0;
+    for (size_t i = 0; i < pl->n; i++)
+        if (pod_pending(pl->v[i]->json))
+            pend[npend++] = pl->v[i];
+    dra_sched_queue q;
+    dra_sched_queue_order(pend, npend, set, opts->order, &f, &q);
+    bool gang = false;
+    for (size_t i = 0; i < q.n && !gang; i++)
+        gang = q.v[i].min_count > 1 && !q.v[i].hold;
+    dra_sched_queue_free(&q);
+    free(pend);
+    return gang;
+}
+
+dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
+                      const dra_sched_opts *opts, dra_sched_result *out)
+{
+    double t0 = now_s();
+    /* A run that may be made again keeps the input as it is. */
+    bool gang = has_gang(set, m, opts);
+    size_t npods = dra_model_kind(m, DRA_KIND_POD)->n;
+    verdict *verdicts = dra_xcalloc(npods + 1, sizeof *verdicts);
+    dra_err *err;
+    for (;;) {
+        bool again = false;
+        err = schedule_run(set, m, nodes, nnodes, opts, opts->in_place && !gang, verdicts, out, &again);
+        if (err || !again)
+            break;
+        dra_sched_result_free(out);
+    }
+    for (size_t i = 0; i < npods; i++)
+        free(verdicts[i].message);
+    free(verdicts);
     out->stats.seconds = now_s() - t0;
     return err;
 }
