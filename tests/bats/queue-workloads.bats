@@ -109,7 +109,7 @@ pods_placed() {
     workload_run "$W/raycluster.yaml" "$W/rayjob.yaml"
     assert_success
     [[ $stderr == *"RayCluster/default/raycluster-kuberay: expanded into 2 pods"* ]]
-    [[ $stderr == *"RayJob/default/rayjob-sample: expanded into 3 pods"* ]]
+    [[ $stderr == *"RayJob/default/rayjob-sample: expanded into 4 pods"* ]] # and its submitter Job's pod
     [[ $(pods_placed) =~ ^raycluster-kuberay-workergroup-worker-[bcdfghjklmnpqrstvwxz2456789]{5}\ node-0\;rayjob-sample-[bcdfghjklmnpqrstvwxz2456789]{5}-small-group-worker-[bcdfghjklmnpqrstvwxz2456789]{5}\ node-0\; ]]
 }
 

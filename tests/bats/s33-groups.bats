@@ -74,3 +74,30 @@ dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all cl
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --explain=json "$G/two-gpus.yaml" "$G/gang-undone.yaml"
     [[ $(jq -rs 'map("\(.pod)=\(.outcome)") | join(" ")' <<<"$stderr") == "default/first=scheduled default/gang-0=unschedulable default/gang-1=unschedulable default/after=scheduled" ]]
 }
+
+# KubeRay v1.7.0 ray-operator/controllers/ray/rayjob_controller.go createNewK8sJob,
+# getSubmitterTemplate, constructRayClusterForRayJob
+@test "rayjob: K8sJobMode adds the submitter Job's pod, named after the RayJob; other modes do not" {
+    W="$DATA/workloads"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -v -o json "$W/claim-template.yaml" "$W/rayjob-custom.yaml"
+    assert_success
+    [[ $stderr == *"RayJob/default/rayjob-custom: expanded into 4 pods"* ]]
+    # the submitter pod template's claim is made for the Job's pod
+    run jq -r '.items[] | select(.kind == "Pod" and .metadata.ownerReferences[0].kind == "Job")
+               | [.metadata.ownerReferences[0].name, .metadata.labels["ray.io/originated-from-crd"], .spec.containers[0].name,
+                  (.metadata.name | test("^rayjob-custom-[bcdfghjklmnpqrstvwxz2456789]{5}$"))] | @tsv' <<<"$output"
+    assert_output "$(printf 'rayjob-custom\tRayJob\tmy-submitter\ttrue')"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -v -o json "$W/claim-template.yaml" "$W/rayjob-http.yaml" "$W/rayjob-sidecar.yaml"
+    assert_success
+    [[ $stderr == *"RayJob/default/rayjob-http: expanded into 3 pods"* ]]
+    [[ $stderr == *"RayJob/default/rayjob-sidecar: expanded into 3 pods"* ]]
+}
+
+@test "rayjob: on an existing cluster only the submitter's pod is made, of the head's image" {
+    W="$DATA/workloads"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -v -o json "$W/claim-template.yaml" "$W/rayjob-selector.yaml" "$W/raycluster.yaml"
+    assert_success
+    [[ $stderr == *"RayJob/default/rayjob-on-kuberay: expanded into 1 pod"* ]]
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -v -o json "$W/claim-template.yaml" "$W/rayjob-selector.yaml"
+    [[ $stderr == *"RayJob/default/rayjob-on-kuberay: spec.clusterSelector: the submitter's image is the head's of the selected RayCluster, which is not in the input: not expanded"* ]]
+}

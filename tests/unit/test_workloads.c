@@ -79,9 +79,112 @@ UNIT_TEST(rayjob_cluster_named_after_the_job)
     CHECK(strncmp(got, "rayjob-sample-", 14) == 0);
     CHECK(strstr(got, "-head-*") != NULL);
     CHECK(strstr(got, "-small-group-worker-* rayjob-sample-") != NULL);
-    CHECK_INT((long)rep.pods, 3);
+    /* K8sJobMode (the default): then the submitter Job rayjob-sample's pod */
+    const char *last = strrchr(got, ' ');
+    CHECK_STR(last, " rayjob-sample-*");
+    CHECK_INT((long)rep.pods, 4);
     free(got);
     dra_expand_report_free(&rep);
+}
+
+/* The pod of file named by label k=v, from a fresh expansion; *set is to be freed. */
+static const json_t *pod_labelled(const char *file, const char *k, const char *v, dra_objset *set, size_t *npods)
+{
+    char rel[256];
+    snprintf(rel, sizeof rel, "tests/data/workloads/%s", file);
+    char *path = unit_data_path(NULL, rel);
+    char *paths[] = {path};
+    dra_err *e = path ? dra_read_paths(set, paths, 1) : dra_err_new(2, "no %s", rel);
+    if (e) {
+        fprintf(stderr, "%s\n", e->msg);
+        abort();
+    }
+    dra_expand_report rep = {0};
+    dra_err_free(dra_expand_workloads(set, NULL, &rep));
+    *npods = rep.pods;
+    dra_expand_report_free(&rep);
+    free(path);
+    for (size_t i = 0; i < set->n; i++) {
+        const json_t *labels = json_object_get(json_object_get(set->v[i].json, "metadata"), "labels");
+        const char *l = json_string_value(json_object_get(labels, k));
+        if (l && !strcmp(l, v))
+            return set->v[i].json;
+    }
+    return NULL;
+}
+
+static const char *str_at(const json_t *o, const char *const *path)
+{
+    for (; *path; path++)
+        o = json_is_array(o) ? json_array_get(o, (size_t)atoi(*path)) : json_object_get(o, *path);
+    return json_string_value(o);
+}
+#define STR_AT(o, ...) str_at(o, (const char *const[]){__VA_ARGS__, NULL})
+
+/* kuberay v1.7.0 ray-operator/controllers/ray/rayjob_controller.go
+ * createNewK8sJob, getSubmitterTemplate; common/job.go GetSubmitterTemplate,
+ * GetDefaultSubmitterContainer */
+UNIT_TEST(rayjob_submitter_job_pod_by_default)
+{
+    dra_objset set = DRA_OBJSET_INIT;
+    size_t n;
+    const json_t *pod = pod_labelled("rayjob.yaml", "batch.kubernetes.io/job-name", "rayjob-sample", &set, &n);
+    CHECK(pod != NULL);
+    CHECK_INT((long)n, 4);
+    CHECK_STR(STR_AT(pod, "metadata", "ownerReferences", "0", "kind"), "Job");
+    CHECK_STR(STR_AT(pod, "metadata", "ownerReferences", "0", "name"), "rayjob-sample");
+    CHECK_STR(STR_AT(pod, "metadata", "labels", "ray.io/originated-from-cr-name"), "rayjob-sample");
+    CHECK_STR(STR_AT(pod, "metadata", "labels", "ray.io/originated-from-crd"), "RayJob");
+    CHECK_STR(STR_AT(pod, "metadata", "labels", "app.kubernetes.io/created-by"), "kuberay-operator");
+    CHECK_STR(STR_AT(pod, "spec", "restartPolicy"), "Never");
+    CHECK_STR(STR_AT(pod, "spec", "containers", "0", "name"), "ray-job-submitter");
+    CHECK_STR(STR_AT(pod, "spec", "containers", "0", "image"), "rayproject/ray:2.46.0");
+    CHECK_STR(STR_AT(pod, "spec", "containers", "0", "resources", "requests", "cpu"), "500m");
+    CHECK_STR(STR_AT(pod, "spec", "containers", "0", "resources", "requests", "memory"), "200Mi");
+    CHECK_STR(STR_AT(pod, "spec", "containers", "0", "resources", "limits", "cpu"), "1");
+    CHECK_STR(STR_AT(pod, "spec", "containers", "0", "resources", "limits", "memory"), "1Gi");
+    dra_objset_free(&set);
+}
+
+UNIT_TEST(rayjob_submitter_pod_template_is_used)
+{
+    dra_objset set = DRA_OBJSET_INIT;
+    size_t n;
+    const json_t *pod = pod_labelled("rayjob-custom.yaml", "batch.kubernetes.io/job-name", "rayjob-custom", &set, &n);
+    CHECK(pod != NULL);
+    CHECK_INT((long)n, 4);
+    CHECK_STR(STR_AT(pod, "metadata", "labels", "team"), "ml");
+    CHECK_STR(STR_AT(pod, "metadata", "labels", "ray.io/originated-from-cr-name"), "rayjob-custom");
+    CHECK_STR(STR_AT(pod, "spec", "containers", "0", "name"), "my-submitter");
+    CHECK_STR(STR_AT(pod, "spec", "resourceClaims", "0", "resourceClaimTemplateName"), "single-gpu");
+    dra_objset_free(&set);
+}
+
+UNIT_TEST(rayjob_http_mode_has_no_submitter)
+{
+    dra_objset set = DRA_OBJSET_INIT;
+    size_t n;
+    CHECK(pod_labelled("rayjob-http.yaml", "batch.kubernetes.io/job-name", "rayjob-http", &set, &n) == NULL);
+    CHECK_INT((long)n, 3);
+    dra_objset_free(&set);
+}
+
+/* rayjob_controller.go constructRayClusterForRayJob: SidecarMode */
+UNIT_TEST(rayjob_sidecar_mode_submits_from_the_head)
+{
+    dra_objset set = DRA_OBJSET_INIT;
+    size_t n;
+    CHECK(pod_labelled("rayjob-sidecar.yaml", "batch.kubernetes.io/job-name", "rayjob-sidecar", &set, &n) == NULL);
+    CHECK_INT((long)n, 3);
+    dra_objset_free(&set);
+    dra_objset set2 = DRA_OBJSET_INIT;
+    const json_t *head = pod_labelled("rayjob-sidecar.yaml", "ray.io/node-type", "head", &set2, &n);
+    CHECK(head != NULL);
+    CHECK_STR(STR_AT(head, "spec", "containers", "0", "name"), "ray-head");
+    CHECK_STR(STR_AT(head, "spec", "containers", "1", "name"), "ray-job-submitter");
+    CHECK_STR(STR_AT(head, "spec", "containers", "1", "image"), "rayproject/ray:2.46.0");
+    CHECK_STR(STR_AT(head, "spec", "restartPolicy"), "Never");
+    dra_objset_free(&set2);
 }
 
 UNIT_TEST(jobset_jobs_times_indexed_pods)

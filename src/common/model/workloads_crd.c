@@ -17,7 +17,21 @@
  *     "<cluster>-head-<5>", worker pods "<cluster>-<group>-worker-<5>";
  *     GetWorkerGroupDesiredReplicas (replicas within min..max, times
  *     numOfHosts, 0 when suspended); a RayJob's cluster is
- *     "<rayjob>-<5>" (GenerateRayClusterName).
+ *     "<rayjob>-<5>" (GenerateRayClusterName).  RayJob submission (read
+ *     at KubeRay v1.7.0): in K8sJobMode, the default (rayjob_types.go),
+ *     the submitter Job is named after the RayJob
+ *     (common/association.go RayJobK8sJobNamespacedName), backoffLimit 2
+ *     or submitterConfig.backoffLimit (rayjob_controller.go
+ *     createNewK8sJob); its template is spec.submitterPodTemplate or one
+ *     container "ray-job-submitter" of the head's image, cpu 500m/1 and
+ *     memory 200Mi/1Gi, restartPolicy Never (common/job.go
+ *     GetSubmitterTemplate, GetDefaultSubmitterContainer), labelled
+ *     ray.io/originated-from-cr-name, ray.io/originated-from-crd and
+ *     app.kubernetes.io/created-by (getSubmitterTemplate).  SidecarMode
+ *     adds that container to the head pod with restartPolicy Never
+ *     (constructRayClusterForRayJob); HTTPMode and InteractiveMode make no
+ *     submitter.  The submitter's command and environment (they name the
+ *     job ID and dashboard address KubeRay learns later) are not made.
  *   kubeflow/trainer v2: a TrainJob becomes the JobSet of its runtime's
  *     template, named after the TrainJob, numNodes on the "node" job. */
 #include <inttypes.h>
@@ -314,6 +328,115 @@ static long raycluster_pods(dra_wl_ctx *c, const json_t *spec, const char *clust
     return c->n;
 }
 
+/* common.GetDefaultSubmitterContainer: of the head's image */
+static json_t *ray_submitter_container(const json_t *cluster_spec)
+{
+    const json_t *c0 = json_array_get(
+        json_object_get(json_object_get(json_object_get(json_object_get(cluster_spec, "headGroupSpec"), "template"),
+                                        "spec"),
+                        "containers"),
+        0);
+    const char *image = jstr(c0, "image");
+    return json_pack("{s:s, s:s, s:{s:{s:s, s:s}, s:{s:s, s:s}}}", "name", "ray-job-submitter", "image",
+                     image ? image : "", "resources", "limits", "cpu", "1", "memory", "1Gi", "requests", "cpu",
+                     "500m", "memory", "200Mi");
+}
+
+/* The RayCluster a RayJob with clusterSelector runs on, when in the input. */
+static const json_t *selected_cluster(const dra_wl_ctx *c, const json_t *selector)
+{
+    const char *name = jstr(selector, "ray.io/cluster");
+    for (size_t i = 0; name && i < c->set->n; i++) {
+        const json_t *o = c->set->v[i].json, *md = json_object_get(o, "metadata");
+        const char *ns = jstr(md, "namespace");
+        if (has(o, "ray.io/v1", "RayCluster") && jstr(md, "name") && !strcmp(jstr(md, "name"), name) &&
+            !strcmp(ns ? ns : "default", c->ns))
+            return o;
+    }
+    return NULL;
+}
+
+/* K8sJobMode: the submitter Job, named after the RayJob, and its pod. */
+static long ray_submitter(dra_wl_ctx *c, const json_t *spec, const json_t *cluster_spec, dra_err **err)
+{
+    const json_t *given = json_object_get(spec, "submitterPodTemplate");
+    json_t *tmpl;
+    if (json_is_object(given)) {
+        tmpl = json_deep_copy(given);
+    } else if (cluster_spec) {
+        tmpl = json_pack("{s:{s:[o], s:s}}", "spec", "containers", ray_submitter_container(cluster_spec),
+                         "restartPolicy", "Never");
+    } else {
+        *err = refused(c->o, "spec.clusterSelector",
+                       "the submitter's image is the head's of the selected RayCluster, which is not in the input");
+        return -2;
+    }
+    if (!json_array_size(json_object_get(json_object_get(tmpl, "spec"), "containers"))) {
+        json_decref(tmpl);
+        *err = refused(c->o, "spec.submitterPodTemplate.spec.containers", "Required value");
+        return -2;
+    }
+    if (!json_is_object(json_object_get(tmpl, "metadata")))
+        json_object_set_new(tmpl, "metadata", json_object());
+    json_t *md = json_object_get(tmpl, "metadata");
+    if (!json_is_object(json_object_get(md, "labels")))
+        json_object_set_new(md, "labels", json_object());
+    json_t *labels = json_object_get(md, "labels");
+    json_object_set_new(labels, "ray.io/originated-from-cr-name", json_string(c->name));
+    json_object_set_new(labels, "ray.io/originated-from-crd", json_string("RayJob"));
+    json_object_set_new(labels, "app.kubernetes.io/created-by", json_string("kuberay-operator"));
+    const json_t *bl = json_object_get(json_object_get(spec, "submitterConfig"), "backoffLimit");
+    json_t *jspec = json_pack("{s:o, s:I}", "template", tmpl, "backoffLimit",
+                              (json_int_t)(json_is_integer(bl) ? json_integer_value(bl) : 2));
+    char *job_uid = dra_wl_derived_uid("Job", c->ns, c->name);
+    dra_wl_owner jown = {"batch/v1", "Job", c->name, job_uid};
+    /* the Job's pod draws its own suffix, not the cluster's */
+    uint64_t seed = c->seed;
+    c->seed = dra_wl_hash(seed, "submitter");
+    dra_wl_job_pods(c, jspec, c->name, &jown, "spec.submitterPodTemplate");
+    c->seed = seed;
+    json_decref(jspec);
+    free(job_uid);
+    return c->n;
+}
+
+static long rayjob(dra_wl_ctx *c, const json_t *spec, dra_err **err)
+{
+    const char *mode = jstr(spec, "submissionMode");
+    if (!mode || !*mode)
+        mode = "K8sJobMode";
+    bool k8s_job = !strcmp(mode, "K8sJobMode"), sidecar = !strcmp(mode, "SidecarMode");
+    const json_t *cspec = json_object_get(spec, "rayClusterSpec");
+    if (!json_is_object(cspec)) {
+        if (!k8s_job) {
+            *err = refused(c->o, "spec.rayClusterSpec",
+                           "the job runs on an existing cluster (clusterSelector): no pods of its own");
+            return -2;
+        }
+        /* an existing cluster: only the submitter */
+        const json_t *rc = selected_cluster(c, json_object_get(spec, "clusterSelector"));
+        return ray_submitter(c, spec, rc ? json_object_get(rc, "spec") : NULL, err);
+    }
+    json_t *own_spec = NULL;
+    if (sidecar && has_template(json_object_get(json_object_get(cspec, "headGroupSpec"), "template"))) {
+        own_spec = json_deep_copy(cspec);
+        json_t *hs = json_object_get(json_object_get(json_object_get(own_spec, "headGroupSpec"), "template"), "spec");
+        json_t *cs = json_object_get(hs, "containers");
+        if (json_is_array(cs))
+            json_array_append_new(cs, ray_submitter_container(cspec));
+        json_object_set_new(hs, "restartPolicy", json_string("Never"));
+    }
+    char *prefix = dra_xasprintf("%s-", c->name);
+    char *cluster = dra_wl_gen(c, prefix, 0);
+    long n = raycluster_pods(c, own_spec ? own_spec : cspec, cluster, "spec.rayClusterSpec", err);
+    free(cluster);
+    free(prefix);
+    json_decref(own_spec);
+    if (n >= 0 && k8s_job)
+        n = ray_submitter(c, spec, cspec, err);
+    return n;
+}
+
 /* The runtime a TrainJob names, when the input has it. */
 static const json_t *train_runtime(const dra_wl_ctx *c, const json_t *ref)
 {
@@ -346,19 +469,8 @@ long dra_wl_expand_crd(dra_wl_ctx *c, dra_err **err)
         return jobset_pods(c, spec, c->name, "spec.replicatedJobs", 0, err);
     if (has(w, "ray.io/v1", "RayCluster"))
         return raycluster_pods(c, spec, c->name, "spec", err);
-    if (has(w, "ray.io/v1", "RayJob")) {
-        if (!json_is_object(json_object_get(spec, "rayClusterSpec"))) {
-            *err = refused(c->o, "spec.rayClusterSpec",
-                           "the job runs on an existing cluster (clusterSelector): no pods of its own");
-            return -2;
-        }
-        char *prefix = dra_xasprintf("%s-", c->name);
-        char *cluster = dra_wl_gen(c, prefix, 0);
-        long n = raycluster_pods(c, json_object_get(spec, "rayClusterSpec"), cluster, "spec.rayClusterSpec", err);
-        free(cluster);
-        free(prefix);
-        return n;
-    }
+    if (has(w, "ray.io/v1", "RayJob"))
+        return rayjob(c, spec, err);
     if (has(w, "trainer.kubeflow.org/v1alpha1", "TrainJob")) {
         const json_t *rt = train_runtime(c, json_object_get(spec, "runtimeRef"));
         if (!rt) {
