@@ -101,3 +101,9 @@ dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all cl
     run --separate-stderr "$DRA_BIN/dra-claim" generate -v -o json "$W/claim-template.yaml" "$W/rayjob-selector.yaml"
     [[ $stderr == *"RayJob/default/rayjob-on-kuberay: spec.clusterSelector: the submitter's image is the head's of the selected RayCluster, which is not in the input: not expanded"* ]]
 }
+
+@test "readme: every example prints what the README shows" {
+    run python3 "$BATS_TEST_DIRNAME/../readme-examples.py" "$BATS_TEST_DIRNAME/../../README.md" "$DRA_BIN"
+    assert_success
+    assert_output --regexp '^[0-9]+ examples checked, 0 differ$'
+}
