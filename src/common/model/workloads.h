@@ -25,7 +25,10 @@
  *   ray.io/v1 RayCluster  <cluster>-head-<5>, and per worker group
  *                         clamp(replicas, min, max) * numOfHosts pods
  *                         <cluster>-<group>-worker-<5>
- *   ray.io/v1 RayJob      the pods of its RayCluster <rayjob>-<5>
+ *   ray.io/v1 RayJob      the pods of its RayCluster <rayjob>-<5>; in
+ *                         K8sJobMode (the default) also its submitter Job
+ *                         <rayjob>'s pod <rayjob>-<5>; SidecarMode adds the
+ *                         submitter container to the head pod
  *   jobset.x-k8s.io/v1alpha2 JobSet  per replicated job, replicas Jobs
  *                         <jobset>-<job>-<i>, Indexed by default
  *   leaderworkerset.x-k8s.io/v1 LeaderWorkerSet  per group g: leader
