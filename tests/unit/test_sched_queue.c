@@ -116,14 +116,15 @@ UNIT_TEST(priority_from_classes_as_admission_sets_it)
 #define AT(t) ",\"creationTimestamp\":\"2026-03-01T" t "Z\""
 #define IN(g) "\"schedulingGroup\":{\"podGroupName\":\"" g "\"}"
 
-static dra_features workload_gate(bool on)
+/* The queue order of set with GenericWorkload on or off. */
+static char *grouped(const dra_objset *set, bool on)
 {
     dra_features f;
     dra_features_default(&f);
     dra_err *e = dra_features_set(&f, DRA_FEATURE_GENERIC_WORKLOAD, on);
     if (e)
         abort();
-    return f;
+    return order_in(set, DRA_SCHED_ORDER_QUEUE, &f, NULL);
 }
 
 UNIT_TEST(group_is_one_entry_at_its_first_members_time)
@@ -135,13 +136,12 @@ UNIT_TEST(group_is_one_entry_at_its_first_members_time)
     add(&set, POD("solo-0930", AT("09:30:00"), "\"containers\":[]"));
     add(&set, POD("w-0800", AT("08:00:00"), IN("train")));
     add(&set, POD("w-0830", AT("08:30:00"), IN("train")));
-    dra_features on = workload_gate(true), off = workload_gate(false);
-    char *s = order_in(&set, DRA_SCHED_ORDER_QUEUE, &on, NULL);
+    char *s = grouped(&set, true);
     /* the group queues at 08:00, its members together, the earliest first */
     CHECK_STR(s, "[w-0800 w-0830 w-1000] solo-0900 solo-0930");
     free(s);
     /* gate off: every pod on its own */
-    s = order_in(&set, DRA_SCHED_ORDER_QUEUE, &off, NULL);
+    s = grouped(&set, false);
     CHECK_STR(s, "w-0800 w-0830 solo-0900 solo-0930 w-1000");
     free(s);
     dra_objset_free(&set);
@@ -156,8 +156,7 @@ UNIT_TEST(group_priority_is_the_pod_groups)
     add(&set, POD("solo-700", AT("07:00:00"), "\"priority\":700"));
     add(&set, POD("late-hi", AT("11:00:00"), "\"priorityClassName\":\"high\"," IN("hi")));
     add(&set, POD("mid", AT("06:00:00"), "\"priority\":500," IN("set")));
-    dra_features on = workload_gate(true);
-    char *s = order_in(&set, DRA_SCHED_ORDER_QUEUE, &on, NULL);
+    char *s = grouped(&set, true);
     CHECK_STR(s, "[late-hi] solo-700 [mid]");
     free(s);
     dra_objset_free(&set);
@@ -172,12 +171,11 @@ UNIT_TEST(group_members_by_priority_then_time_then_name)
     add(&set, POD("b", AT("09:00:00"), IN("g")));
     add(&set, POD("a", AT("09:00:00"), IN("g")));
     add(&set, POD("c", AT("08:00:00"), IN("g")));
-    dra_features on = workload_gate(true);
-    char *s = order_in(&set, DRA_SCHED_ORDER_QUEUE, &on, NULL);
+    char *s = grouped(&set, true);
     CHECK_STR(s, "[c a b]");
     free(s);
     add(&set, POD("d-prio", AT("10:00:00"), "\"priority\":5," IN("g")));
-    s = order_in(&set, DRA_SCHED_ORDER_QUEUE, &on, NULL);
+    s = grouped(&set, true);
     CHECK_STR(s, "[d-prio!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0} "
                  "c!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0} "
                  "a!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0} "
@@ -194,8 +192,7 @@ UNIT_TEST(gang_waits_for_its_group_and_min_count)
     add(&set, POD("g-1", AT("08:00:00"), IN("gang")));
     add(&set, POD("orphan", AT("07:00:00"), IN("nowhere")));
     add(&set, POD("solo", AT("09:00:00"), "\"containers\":[]"));
-    dra_features on = workload_gate(true);
-    char *s = order_in(&set, DRA_SCHED_ORDER_QUEUE, &on, NULL);
+    char *s = grouped(&set, true);
     /* pods the queue holds back come last, in the order they would queue */
     CHECK_STR(s, "solo [orphan?{waiting for pods's pod group \"nowhere\" to appear in scheduling queue}] "
                  "[g-0?{waiting for minCount pods from a gang to appear in scheduling queue} "
@@ -204,7 +201,7 @@ UNIT_TEST(gang_waits_for_its_group_and_min_count)
     /* a bound member counts towards minCount (AllPodsCount) */
     add(&set, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"g-bound\",\"namespace\":\"default\"},"
               "\"spec\":{\"nodeName\":\"n\"," IN("gang") "}}");
-    s = order_in(&set, DRA_SCHED_ORDER_QUEUE, &on, NULL);
+    s = grouped(&set, true);
     CHECK_STR(s, "[g-0 g-1] solo [orphan?{waiting for pods's pod group \"nowhere\" to appear in scheduling queue}]");
     free(s);
     dra_objset_free(&set);

@@ -160,12 +160,22 @@ UNIT_TEST(rayjob_submitter_pod_template_is_used)
     dra_objset_free(&set);
 }
 
+/* A RayJob of file makes no submitter Job: its RayCluster's 3 pods. */
+static const json_t *no_submitter(const char *file, const char *job, dra_objset *set, int *unit_failed)
+{
+    size_t n;
+    CHECK(pod_labelled(file, "batch.kubernetes.io/job-name", job, set, &n) == NULL);
+    CHECK_INT((long)n, 3);
+    dra_objset_free(set);
+    *set = (dra_objset)DRA_OBJSET_INIT;
+    return pod_labelled(file, "ray.io/node-type", "head", set, &n);
+}
+
 UNIT_TEST(rayjob_http_mode_has_no_submitter)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    size_t n;
-    CHECK(pod_labelled("rayjob-http.yaml", "batch.kubernetes.io/job-name", "rayjob-http", &set, &n) == NULL);
-    CHECK_INT((long)n, 3);
+    const json_t *head = no_submitter("rayjob-http.yaml", "rayjob-http", &set, unit_failed);
+    CHECK(json_array_size(json_object_get(json_object_get(head, "spec"), "containers")) == 1);
     dra_objset_free(&set);
 }
 
@@ -173,18 +183,13 @@ UNIT_TEST(rayjob_http_mode_has_no_submitter)
 UNIT_TEST(rayjob_sidecar_mode_submits_from_the_head)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    size_t n;
-    CHECK(pod_labelled("rayjob-sidecar.yaml", "batch.kubernetes.io/job-name", "rayjob-sidecar", &set, &n) == NULL);
-    CHECK_INT((long)n, 3);
-    dra_objset_free(&set);
-    dra_objset set2 = DRA_OBJSET_INIT;
-    const json_t *head = pod_labelled("rayjob-sidecar.yaml", "ray.io/node-type", "head", &set2, &n);
+    const json_t *head = no_submitter("rayjob-sidecar.yaml", "rayjob-sidecar", &set, unit_failed);
     CHECK(head != NULL);
     CHECK_STR(STR_AT(head, "spec", "containers", "0", "name"), "ray-head");
     CHECK_STR(STR_AT(head, "spec", "containers", "1", "name"), "ray-job-submitter");
     CHECK_STR(STR_AT(head, "spec", "containers", "1", "image"), "rayproject/ray:2.46.0");
     CHECK_STR(STR_AT(head, "spec", "restartPolicy"), "Never");
-    dra_objset_free(&set2);
+    dra_objset_free(&set);
 }
 
 UNIT_TEST(jobset_jobs_times_indexed_pods)

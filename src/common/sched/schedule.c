@@ -1140,6 +1140,18 @@ static bool pod_pending(const json_t *pod)
     return !(node && *node) && !dra_pod_is_done(pod) && !dra_obj_deleting(pod);
 }
 
+/* The pods a scheduler would place, in input order (caller frees the array). */
+static const dra_obj **pending_pods(const dra_model *m, size_t *n)
+{
+    const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
+    const dra_obj **pend = dra_xcalloc(pl->n + 1, sizeof *pend);
+    *n = 0;
+    for (size_t i = 0; i < pl->n; i++)
+        if (pod_pending(pl->v[i]->json))
+            pend[(*n)++] = pl->v[i];
+    return pend;
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -1310,11 +1322,8 @@ static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *
         S.fit = dra_xcalloc(S.nnodes + 1, sizeof *S.fit);
 
         out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);
-        const dra_obj **pend = dra_xcalloc(pl->n + 1, sizeof *pend);
-        size_t npend = 0;
-        for (size_t i = 0; i < pl->n; i++)
-            if (pod_pending(pl->v[i]->json))
-                pend[npend++] = pl->v[i];
+        size_t npend;
+        const dra_obj **pend = pending_pods(m, &npend);
         dra_sched_queue q;
         dra_sched_queue_order(pend, npend, set, opts->order, &S.f, &q);
         out->warnings = dra_err_append(out->warnings, q.warnings);
@@ -1400,12 +1409,8 @@ static bool has_gang(const dra_objset *set, const dra_model *m, const dra_sched_
         dra_features_default(&f);
     if (!dra_feature_enabled(&f, DRA_FEATURE_GENERIC_WORKLOAD))
         return false;
-    const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
-    const dra_obj **pend = dra_xcalloc(pl->n + 1, sizeof *pend);
-    size_t npend = 0;
-    for (size_t i = 0; i < pl->n; i++)
-        if (pod_pending(pl->v[i]->json))
-            pend[npend++] = pl->v[i];
+    size_t npend;
+    const dra_obj **pend = pending_pods(m, &npend);
     dra_sched_queue q;
     dra_sched_queue_order(pend, npend, set, opts->order, &f, &q);
     bool gang = false;
