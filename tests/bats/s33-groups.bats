@@ -107,3 +107,10 @@ dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all cl
     assert_success
     assert_output --regexp '^[0-9]+ examples checked, 0 differ$'
 }
+
+@test "groups: --order input tries a gang's pods each on its own" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --order input -o jsonl "$G/two-gpus.yaml" "$G/gang-undone.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all claims.
+dra-alloc: pod default/after: 0/1 nodes are available: 1 cannot allocate all claims." ]]
+}

@@ -1189,7 +1189,8 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
                            verdict *verdicts)
 {
     const dra_sched_queued *lead = &q->v[from];
-    bool cycle = lead->group && !lead->hold && !verdicts[lead->index].set;
+    /* in input order a group's pods need not be together: each is tried on its own */
+    bool cycle = lead->group && !lead->hold && !verdicts[lead->index].set && S->o->order == DRA_SCHED_ORDER_QUEUE;
     int64_t min = lead->min_count, scheduled = lead->bound, remaining = (int64_t)(to - from);
     char *gmsg = NULL; /* the group's status once it failed */
     bool gerr = false, placed = false;
