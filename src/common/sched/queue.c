@@ -117,6 +117,7 @@ typedef struct entry {
     bool hold_error;
     char *why;              /* the group's part of a member's why (owned), or NULL */
     int64_t min_count, bound;
+    size_t mfirst, mcount;  /* its members: members[mfirst..+mcount), in member order */
 } entry;
 
 typedef struct qkey {
@@ -126,6 +127,8 @@ typedef struct qkey {
     dra_time t;
     const char *ns, *name;
     const char *sched_name; /* spec.schedulerName, defaulted */
+    const char *group;      /* spec.schedulingGroup.podGroupName with GenericWorkload, else NULL */
+    const char *ts;         /* metadata.creationTimestamp, or NULL */
     size_t entry;
     const struct entry *e; /* into the entries, set before sorting */
 } qkey;
@@ -196,42 +199,74 @@ static const char *group_of(const json_t *pod)
     return g && *g ? g : NULL;
 }
 
-/* AllPodsCount: the group's pods the scheduler knows, bound or not (its
- * informer leaves out Succeeded and Failed pods); *bound: those on a node. */
-static int64_t group_pods(const dra_objset *set, const char *ns, const char *group, int64_t *bound)
+/* Members by group (namespace, name), then in member order
+ * (PodGroupMemberPodsOrderingFunc: priority, queue time, name). */
+static int cmp_member(const void *a, const void *b)
 {
-    int64_t n = 0;
-    *bound = 0;
-    for (size_t i = 0; set && i < set->n; i++) {
-        const json_t *o = set->v[i].json;
-        const char *kind = dra_jfield_str(o, "kind"), *av = dra_jfield_str(o, "apiVersion");
-        if (!kind || !av || strcmp(kind, "Pod") || strcmp(av, "v1"))
-            continue;
-        const char *g = group_of(o), *phase = dra_jfield_str(dra_jfield(o, "status"), "phase");
-        if (g && !strcmp(g, group) && !strcmp(ns_of(o), ns) &&
-            !(phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed")))) {
-            n++;
-            const char *node = dra_jfield_str(dra_jfield(o, "spec"), "nodeName");
-            *bound += node && *node;
-        }
-    }
-    return n;
+    const qkey *x = *(const qkey *const *)a, *y = *(const qkey *const *)b;
+    int c = strcmp(x->ns, y->ns);
+    if (!c)
+        c = strcmp(x->group, y->group);
+    if (c)
+        return c;
+    if (x->priority != y->priority)
+        return x->priority > y->priority ? -1 : 1;
+    c = cmp_time(x->has_time, &x->t, y->has_time, &y->t);
+    if (!c && x->has_time)
+        c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The entry for the pods of group `name` in `ns`: found or added. */
-static size_t group_entry(entry *e, size_t *ne, const char *ns, const char *name)
+/* The group entry (among ents[g0..g1), sorted by namespace and name) of
+ * group `name` in `ns`, or NULL. */
+static entry *find_group(entry *ents, size_t g0, size_t g1, const char *ns, const char *name)
 {
-    for (size_t i = 0; i < *ne; i++)
-        if (e[i].grouped && !strcmp(e[i].ns, ns) && !strcmp(e[i].name, name))
-            return i;
-    e[*ne] = (entry){.ns = ns, .name = name, .grouped = true, .first = SIZE_MAX};
-    return (*ne)++;
+    while (g0 < g1) {
+        size_t mid = g0 + (g1 - g0) / 2;
+        int c = strcmp(ents[mid].ns, ns);
+        if (!c)
+            c = strcmp(ents[mid].name, name);
+        if (!c)
+            return &ents[mid];
+        if (c < 0)
+            g0 = mid + 1;
+        else
+            g1 = mid;
+    }
+    return NULL;
+}
+
+/* One pass over the input: each group's PodGroup (the first), and its pods
+ * the scheduler knows (AllPodsCount: bound or not; its informer leaves out
+ * Succeeded and Failed pods) and those on a node (ScheduledPodsCount). */
+static void find_groups(const dra_objset *set, entry *ents, size_t g0, size_t g1, int64_t *all)
+{
+    for (size_t i = 0; set && i < set->n && g0 < g1; i++) {
+        const json_t *o = set->v[i].json;
+        if (is_pod_group(o)) {
+            entry *e = find_group(ents, g0, g1, ns_of(o), name_of(o));
+            if (e && !e->group)
+                e->group = &set->v[i];
+            continue;
+        }
+        const char *kind = dra_jfield_str(o, "kind"), *av = dra_jfield_str(o, "apiVersion");
+        const char *g = kind && av && !strcmp(kind, "Pod") && !strcmp(av, "v1") ? group_of(o) : NULL;
+        entry *e = g ? find_group(ents, g0, g1, ns_of(o), g) : NULL;
+        const char *phase = dra_jfield_str(dra_jfield(o, "status"), "phase");
+        if (!e || (phase && (!strcmp(phase, "Succeeded") || !strcmp(phase, "Failed"))))
+            continue;
+        all[e - ents]++;
+        const char *node = dra_jfield_str(dra_jfield(o, "spec"), "nodeName");
+        e->bound += node && *node;
+    }
 }
 
 /* The group's checks before its pods are tried: gangscheduling PreEnqueue
  * (its PodGroup is there; a gang has minCount pods) and validatePodGroup
  * (one scheduler name; every member at the group's priority). */
-static void check_group(entry *g, const qkey *keys, size_t n, size_t gi, const dra_objset *set)
+static void check_group(entry *g, qkey *const *members, int64_t all)
 {
     if (!g->group) {
         g->hold = dra_xasprintf("waiting for pods's pod group \"%s\" to appear in scheduling queue", g->name);
@@ -239,22 +274,19 @@ static void check_group(entry *g, const qkey *keys, size_t n, size_t gi, const d
     }
     const json_t *gang = dra_jfield(dra_jfield(dra_jfield(g->group->json, "spec"), "schedulingPolicy"), "gang");
     g->min_count = gang ? json_integer_value(dra_jfield(gang, "minCount")) : 1;
-    if (group_pods(set, g->ns, g->name, &g->bound) < g->min_count) {
+    if (all < g->min_count) {
         g->hold = dra_xstrdup("waiting for minCount pods from a gang to appear in scheduling queue");
         return;
     }
-    const char *first_sched = NULL;
-    for (size_t i = 0; i < n && !g->hold; i++) {
-        if (keys[i].entry != gi)
-            continue;
-        if (!first_sched)
-            first_sched = keys[i].sched_name;
-        if (strcmp(keys[i].sched_name, first_sched))
+    const char *first_sched = g->mcount ? members[g->mfirst]->sched_name : "";
+    for (size_t i = g->mfirst; i < g->mfirst + g->mcount && !g->hold; i++) {
+        const qkey *k = members[i];
+        if (strcmp(k->sched_name, first_sched))
             g->hold = dra_xasprintf("all pods in a single pod group should have the same .spec.schedulerName set, "
-                                    "got: \"%s\" and \"%s\"", keys[i].sched_name, first_sched);
-        else if (keys[i].priority != g->priority)
+                                    "got: \"%s\" and \"%s\"", k->sched_name, first_sched);
+        else if (k->priority != g->priority)
             g->hold = dra_xasprintf("all pods in a single pod group should have the same priority as the pod "
-                                    "group's priority, got %" PRId64 " and %" PRId64, keys[i].priority, g->priority);
+                                    "group's priority, got %" PRId64 " and %" PRId64, k->priority, g->priority);
         g->hold_error = g->hold != NULL;
     }
 }
@@ -299,35 +331,44 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
                              : dra_xasprintf("%spriority %" PRId64 " (%s), no creationTimestamp: queued after the "
                                              "pods that have one, in input order", by, k->priority, from);
         free(from);
-        const char *g = workloads ? group_of(pod) : NULL;
-        entry *e;
-        if (g) {
-            k->entry = group_entry(ents, &nents, k->ns, g);
-            e = &ents[k->entry];
-            /* the first member queued sets the group's time: pods queue in creation order */
-            if (e->first == SIZE_MAX || cmp_time(k->has_time, &k->t, e->has_time, &e->t) < 0) {
-                e->has_time = k->has_time;
-                e->t = k->t;
-                e->ts = k->has_time ? ts : NULL;
-            }
-        } else {
+        k->group = workloads ? group_of(pod) : NULL;
+        k->ts = ts;
+        if (!k->group) {
             k->entry = nents++;
-            e = &ents[k->entry];
-            *e = (entry){.ns = k->ns, .name = k->name, .priority = k->priority, .has_time = k->has_time, .t = k->t,
-                         .first = i};
+            ents[k->entry] = (entry){.ns = k->ns, .name = k->name, .priority = k->priority, .has_time = k->has_time,
+                                     .t = k->t, .first = i};
         }
-        if (i < e->first)
-            e->first = i;
     }
+    /* the groups: one entry for each run of members; its time the first
+     * member's (pods queue in creation order) */
+    size_t nmembers = 0, g0 = nents;
+    qkey **members = dra_xcalloc(n + 1, sizeof *members);
+    for (size_t i = 0; i < n; i++)
+        if (keys[i].group)
+            members[nmembers++] = &keys[i];
+    dra_sort(members, nmembers, sizeof *members, cmp_member);
+    for (size_t i = 0; i < nmembers; i++) {
+        qkey *k = members[i];
+        if (i == 0 || strcmp(k->ns, members[i - 1]->ns) || strcmp(k->group, members[i - 1]->group))
+            ents[nents++] = (entry){.ns = k->ns, .name = k->group, .grouped = true, .first = SIZE_MAX, .mfirst = i};
+        entry *e = &ents[nents - 1];
+        k->entry = nents - 1;
+        e->mcount++;
+        if (e->first == SIZE_MAX || cmp_time(k->has_time, &k->t, e->has_time, &e->t) < 0) {
+            e->has_time = k->has_time;
+            e->t = k->t;
+            e->ts = k->has_time ? k->ts : NULL;
+        }
+        if (k->index < e->first)
+            e->first = k->index;
+    }
+    int64_t *all = dra_xcalloc(nents + 1, sizeof *all);
+    find_groups(set, ents, g0, nents, all);
     /* the groups: their PodGroups, priorities and checks */
     for (size_t gi = 0; gi < nents; gi++) {
         entry *e = &ents[gi];
         if (!e->grouped)
             continue;
-        for (size_t i = 0; set && i < set->n && !e->group; i++)
-            if (is_pod_group(set->v[i].json) && !strcmp(ns_of(set->v[i].json), e->ns) &&
-                !strcmp(name_of(set->v[i].json), e->name))
-                e->group = &set->v[i];
         char *from = NULL;
         if (e->group) {
             const char *missing;
@@ -335,7 +376,7 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
             if (missing)
                 out->warnings = refused_class(out->warnings, missing, "pod group", e->group);
         }
-        check_group(e, keys, n, gi, set);
+        check_group(e, members, all[gi]);
         if (!e->group)
             e->why = dra_xasprintf("PodGroup %s/%s, not in the input; this pod:", e->ns, e->name);
         else if (e->ts)
@@ -366,6 +407,8 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
             q->bound = e->bound;
         }
     }
+    free(members);
+    free(all);
     for (size_t i = 0; i < nents; i++) {
         free(ents[i].hold);
         free(ents[i].why);
