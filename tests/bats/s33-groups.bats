@@ -20,7 +20,7 @@ setup() {
     run jq -r 'select(.kind == "Pod" and .spec.nodeName == "node-a") | .metadata.name' <<<"$output"
     assert_output "$(printf 'worker-late\nworker-early')"
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --explain=json "$G/two-gpus.yaml" "$G/group.yaml"
-    [[ $(jq -rs 'map("\(.pod)#\(.queue.position)") | join(" ")' <<<"$stderr") == "default/worker-early#1 default/worker-late#2 default/solo#3" ]]
+    [[ $(jq -rs 'map("\(.pod)#\(.queue.position)@\(.queue.group)") | join(" ")' <<<"$stderr") == "default/worker-early#1@default/train default/worker-late#2@default/train default/solo#3@null" ]]
     [[ $(jq -rs '.[1].queue.why' <<<"$stderr") == "PodGroup default/train, one entry: priority 0 (no priorityClassName, no globalDefault PriorityClass), queued 2026-03-01T08:00:00Z (its first member's creation); this pod: priority 0 (no priorityClassName, no globalDefault PriorityClass), created 2026-03-01T10:00:00Z" ]]
 }
 

@@ -149,10 +149,13 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
         }
         if (sp->message)
             json_object_set_new(o, "message", json_string(sp->message));
-        if (sp->queue_pos)
-            json_object_set_new(o, "queue", json_pack("{s:I,s:I,s:s}", "position", (json_int_t)sp->queue_pos,
-                                                      "priority", (json_int_t)sp->priority, "why",
-                                                      sp->queue ? sp->queue : ""));
+        if (sp->queue_pos) {
+            json_t *q = json_pack("{s:I,s:I,s:s}", "position", (json_int_t)sp->queue_pos, "priority",
+                                  (json_int_t)sp->priority, "why", sp->queue ? sp->queue : "");
+            if (sp->group)
+                json_object_set_new(q, "group", json_string(sp->group));
+            json_object_set_new(o, "queue", q);
+        }
         if (sp->trace)
             json_object_set(o, "nodes", sp->trace);
         if (summary)

@@ -1177,6 +1177,7 @@ static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra
     sp->priority = q->priority;
     sp->queue = q->why;
     q->why = NULL;
+    sp->group = q->group ? dra_xstrdup(q->group) : NULL;
     sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
                             meta_str(pod, "name") ? meta_str(pod, "name") : "");
 }
@@ -1469,6 +1470,7 @@ void dra_sched_result_free(dra_sched_result *r)
         free(r->pods[i].node);
         free(r->pods[i].message);
         free(r->pods[i].queue);
+        free(r->pods[i].group);
         json_decref(r->pods[i].trace);
     }
     free(r->pods);

@@ -123,6 +123,7 @@ typedef struct dra_sched_pod {
     size_t queue_pos;         /* 1-based place in the order the pods were tried */
     int64_t priority;         /* as the queue sorts it */
     char *queue;              /* why it is there: priority and its source, queue time */
+    char *group;              /* "ns/name" of the PodGroup it was queued with (GenericWorkload), else NULL */
 } dra_sched_pod;
 
 typedef struct dra_sched_stats {
