@@ -30,7 +30,11 @@
  * PodGroup's (spec.priority, or what admission would set from its
  * priorityClassName; GetPriority), its time the first member's
  * (newQueuedPodGroupInfoFromRootLookup: the first member queued makes the
- * entry); equal entries go by namespace, then name (the group's).  Members
+ * entry; pods queue in creation order, so the earliest member's time when
+ * the PodGroup came first; members made before their PodGroup wait in
+ * incompletePodGroupPods, a map, and any of them may make the entry: the
+ * earliest is taken here too); equal entries go by namespace, then name
+ * (the group's).  Members
  * go by PodGroupMemberPodsOrderingFunc: priority, then queue time, then
  * name.  Held back, their pods last (in entry order) with the reason:
  * a group whose PodGroup is not in the input (incompletePodGroupPods), a
