@@ -86,8 +86,9 @@ const dra_cmd dra_prepare_probe_cmd = {
     "Checks: the socket answers, registration (with --reg-socket), the services the driver\n"
     "serves, a prepare/unprepare round trip, the same answer twice (idempotency), CDI device\n"
     "ID syntax (vendor/class=name), request names without subrequests, latency and answer\n"
-    "size.  Prints a pass/fail table; exit 1 when a check fails, 3 when the driver cannot be\n"
-    "reached at all.  The driver really prepares the claim: use a test claim.",
+    "size.  Prints a pass/fail table; exit 1 when a check fails (a gRPC error the driver\n"
+    "returns included), 3 when the driver cannot be reached or does not answer in time.  The driver really prepares the claim: use a test claim.  A driver that\n"
+    "looks claims up and does not know the made-up one gets the claim checks skipped.",
     probe_opts, NULL};
 const dra_cmd dra_prepare_health_cmd = {
     "health", "health --socket PATH [OPTIONS]", "stream device health changes (NodeWatchResources) as JSON Lines",
@@ -265,18 +266,39 @@ typedef struct probe {
     check v[32];
     size_t n;
     bool failed;
-    bool transport;     /* a call failed in transport or with a gRPC error: exit 3 */
+    bool transport;     /* a call failed in transport (or the driver never answered): exit 3 */
     int first_transport; /* index+1 of the first such check */
 } probe;
 
-/* A failed call: the check fails and the probe exits 3. */
+/* Whether a failed call's status is the driver's own answer (a gRPC error
+ * it returned) rather than a failure to reach it: the transport codes
+ * UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED and INTERNAL are not, nor
+ * RESOURCE_EXHAUSTED, which our own message size limit raises. */
+static bool driver_answered(const char *msg)
+{
+    static const char *const codes[] = {
+        ": UNKNOWN: ",           ": NOT_FOUND: ",      ": INVALID_ARGUMENT: ", ": FAILED_PRECONDITION: ",
+        ": ABORTED: ",           ": PERMISSION_DENIED: ", ": ALREADY_EXISTS: ", ": OUT_OF_RANGE: ",
+        ": UNIMPLEMENTED: ",     ": UNAUTHENTICATED: ",   ": DATA_LOSS: ",
+    };
+    for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
+        if (strstr(msg, codes[i]))
+            return true;
+    return false;
+}
+
+/* A failed call: the check fails; the probe exits 3 when the call failed in
+ * transport, 1 when the driver answered with an error. */
 static void add_err(probe *p, const char *name, dra_err *e)
 {
     if (p->n < 32)
         p->v[p->n++] = (check){name, "fail", dra_xstrdup(e->msg)};
-    if (!p->first_transport)
-        p->first_transport = (int)p->n;
-    p->failed = p->transport = true;
+    p->failed = true;
+    if (!driver_answered(e->msg)) {
+        if (!p->first_transport)
+            p->first_transport = (int)p->n;
+        p->transport = true;
+    }
     dra_err_free(e);
 }
 
@@ -357,18 +379,44 @@ done:
     return e;
 }
 
-static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, long count, size_t max_msg,
-                         dra_arena *ar)
+/* A driver that looks its claims up in the API server (as upstream's
+ * kubelet plugin library does before calling the driver) refuses the
+ * probe's made-up claim as not found, failing the claim or the whole call.
+ * That says nothing against the driver: the claim checks are skipped. */
+static bool refused_unknown(const char *msg, bool made_up)
+{
+    return made_up && msg && strstr(msg, "not found");
+}
+
+static void skip_unknown(probe *pr, const char *msg)
+{
+    add(pr, "prepare", "skip",
+        "the driver looks claims up and does not know the probe's made-up claim (%s); give --claim FILE with a "
+        "claim the driver can see to run the claim checks",
+        msg);
+}
+
+static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, bool made_up, long count,
+                         size_t max_msg, dra_arena *ar)
 {
     dra_prep_claim *out, *out2;
     size_t n, n2;
     dra_err *e = dra_plugin_prepare(pl, claim, 1, ar, &out, &n);
+    if (e && refused_unknown(e->msg, made_up) && !strstr(e->msg, "UNAVAILABLE")) {
+        skip_unknown(pr, e->msg);
+        dra_err_free(e);
+        return;
+    }
     if (e) {
         add_err(pr, "prepare", e);
         return;
     }
     size_t size1 = dra_plugin_last_answer_size(pl);
     const dra_prep_claim *c = find_uid(out, n, claim->uid);
+    if (c && c->error && refused_unknown(c->error, made_up)) {
+        skip_unknown(pr, c->error);
+        return;
+    }
     if (!c)
         add(pr, "prepare", "fail", "the answer has no entry for claim UID %s (NodePrepareResources skipped 1 ResourceClaims)",
             claim->uid);
@@ -570,7 +618,7 @@ int dra_prepare_cmd_probe(int argc, char **argv)
             dra_plugin *pl;
             if ((e = dra_plugin_dial(sock, svc, &ro, &pl)))
                 goto out;
-            probe_claims(&pr, pl, &claim, count, (size_t)max_msg, &ar);
+            probe_claims(&pr, pl, &claim, !dra_args_has(&a, OPT_CLAIM), count, (size_t)max_msg, &ar);
             dra_plugin_close(pl);
         }
     }

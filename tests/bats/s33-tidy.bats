@@ -1,0 +1,27 @@
+#!/usr/bin/env bats
+# dra-prepare probe against a driver that looks its claims up: a made-up
+# claim it does not know skips the claim checks instead of failing them.
+load helpers
+load rpc-helpers
+
+setup_file() { rpc_setup_file; }
+setup() { rpc_setup; }
+teardown() { rpc_teardown; }
+
+@test "probe: a driver that does not know the made-up claim skips the claim checks" {
+    start_driver --claims "$BATS_TEST_DIRNAME/../../examples/cluster/claims.yaml"
+    run "$DRA_BIN/dra-prepare" probe --socket "$T/p/dra.sock" --count 1
+    assert_success
+    assert_line --regexp '^connect +pass'
+    assert_line --regexp '^prepare +skip +the driver looks claims up and does not know the probe.s made-up claim \(.*"dra-probe" not found\); give --claim FILE'
+    refute_line --regexp ' fail '
+    refute_line --regexp '^unprepare'
+}
+
+@test "probe: an unknown claim given with --claim still fails" {
+    start_driver --claims "$BATS_TEST_DIRNAME/../../examples/cluster/claims.yaml"
+    f=$(claim_file not-there 6f1e8b7a-0000-4000-8000-00000000dead)
+    run "$DRA_BIN/dra-prepare" probe --socket "$T/p/dra.sock" --count 1 --claim "$f"
+    assert_failure 1
+    assert_line --regexp '^prepare +fail +NodePrepareResources failed for ResourceClaim not-there: .*not found'
+}
