@@ -23,5 +23,5 @@ teardown() { rpc_teardown; }
     f=$(claim_file not-there 6f1e8b7a-0000-4000-8000-00000000dead)
     run "$DRA_BIN/dra-prepare" probe --socket "$T/p/dra.sock" --count 1 --claim "$f"
     assert_failure 1
-    assert_line --regexp '^prepare +fail +NodePrepareResources failed for ResourceClaim not-there: .*not found'
+    assert_line --regexp '^prepare +fail +NodePrepareResources .*: UNKNOWN: .*"not-there" not found'
 }
