@@ -249,13 +249,18 @@ static bool name_taken(const dra_cluster *c, const dra_changes *out, const char 
 /* status.resourceClaimStatuses as the apply leaves it (E5-3). */
 /* A claim made from a template goes into the changes: its name (or the
  * $DRA_NAME_n the server's generated name becomes) in *got.  NULL, or the
- * "already exists" text (a new string; claim and reason are then dropped). */
-static char *add_created_claim(const dra_cluster *c, dra_changes *out, const char *ns, json_t *claim, char *reason,
-                               char **got)
+ * "already exists" text or quota admission's refusal (*refused set) (a new
+ * string; claim and reason are then dropped). */
+static char *add_created_claim(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out, const char *ns,
+                               json_t *claim, char *reason, char **got, bool *refused)
 {
     const char *cn = dra_jstr(claim, "metadata.name");
-    if (cn && name_taken(c, out, ns, cn)) {
-        char *msg = dra_xasprintf("create ResourceClaim : resourceclaims.resource.k8s.io \"%s\" already exists", cn);
+    char *msg = NULL;
+    if (cn && name_taken(c, out, ns, cn))
+        msg = dra_xasprintf("create ResourceClaim : resourceclaims.resource.k8s.io \"%s\" already exists", cn);
+    else if (opts && opts->admit && (msg = opts->admit(opts->admit_ctx, claim)))
+        *refused = true;
+    if (msg) {
         json_decref(claim);
         free(reason);
         return msg;
@@ -478,12 +483,14 @@ static dra_err *generate_group(const dra_cluster *c, const dra_obj *g, const dra
                 dra_err_free(e);
                 break;
             }
-            char *taken = add_created_claim(c, out, ns, claim,
+            bool refused = false;
+            char *taken = add_created_claim(c, opts, out, ns, claim,
                                             dra_xasprintf("PodGroup %s/%s: ResourceClaim for group claim %s from template %s",
                                                           ns, dra_jstr_or(gj, "metadata.name", ""), entry, tname),
-                                            &got);
+                                            &got, &refused);
             if (taken) {
                 err = group_err(g, entry, "%s", taken);
+                err->code = refused ? DRA_EXIT_NEGATIVE : err->code;
                 free(taken);
                 break;
             }
@@ -615,12 +622,14 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
                 dra_err_free(e);
                 break;
             }
-            char *taken = add_created_claim(c, out, ns, claim,
+            bool refused = false;
+            char *taken = add_created_claim(c, opts, out, ns, claim,
                                             dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s", ns,
                                                           dra_jstr_or(p, "metadata.name", ""), pc_name, tname),
-                                            &got);
+                                            &got, &refused);
             if (taken) {
                 err = pod_err(pod, pc_name, "%s", taken);
+                err->code = refused ? DRA_EXIT_NEGATIVE : err->code;
                 free(taken);
                 break;
             }
@@ -653,8 +662,17 @@ dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_
             if (!dra_obj_deleting(g->json))
                 errs = dra_err_append(errs, generate_group(c, g, opts, out));
         }
-    for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++) {
-        const dra_obj *pod = c->of[DRA_KIND_POD][i];
+    size_t npods = opts && opts->pod_order ? opts->npod_order : c->n[DRA_KIND_POD];
+    for (size_t i = 0; i < npods; i++) {
+        const dra_obj *pod;
+        if (!opts || !opts->pod_order) {
+            pod = c->of[DRA_KIND_POD][i];
+        } else {
+            const json_t *pj = opts->pod_order[i];
+            pod = dra_cluster_find(c, DRA_KIND_POD, dra_jstr_or(pj, "metadata.namespace", ""), dra_jstr_or(pj, "metadata.name", ""));
+            if (!pod || pod->json != pj)
+                continue; /* not the cluster's pod */
+        }
         if (dra_obj_deleting(pod->json) || dra_pod_is_done(pod->json) || (opts && opts->pending_only && !pod_pending(pod->json)))
             continue;
         size_t first = out->nobjs;

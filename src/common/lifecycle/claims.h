@@ -52,6 +52,18 @@ typedef struct dra_lc_opts {
      * noted once per template, followed by what its conversion did not carry
      * over */
     dra_err **notes;
+    /* generate: quota admission of each claim about to be created (NULL:
+     * none).  A non-NULL return is the API server's refusal (a new string):
+     * the claim is not created and the pod (group) gets the error, as a
+     * failed create stops upstream's syncPod: "pod NS/NAME, PodResourceClaim
+     * C: <refusal>"; claims created before it for the same pod stay. */
+    char *(*admit)(void *ctx, const json_t *claim);
+    void *admit_ctx;
+    /* generate: the pods in this order (their objects in the cluster; pods
+     * not listed are not visited), e.g. the scheduling queue's; NULL: the
+     * cluster's pods in input order */
+    const json_t *const *pod_order;
+    size_t npod_order;
 } dra_lc_opts;
 
 /* generateName upstream uses for a pod claim: "<pod>-<podClaimName>-", or, when
