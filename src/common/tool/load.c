@@ -41,7 +41,7 @@ static dra_err *use_one(void *ctx, dra_obj *o)
         dra_errs_add(&l->errs, e);
         return NULL;
     }
-    if (l->uses->as_read) {
+    if (l->uses->as_read && !(!passed && kind == DRA_KIND_UNKNOWN && l->uses->other && l->uses->other(o->json))) {
         l->dropped += passed;
         return NULL;
     }

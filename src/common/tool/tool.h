@@ -96,7 +96,7 @@ typedef struct dra_tool_uses {
     /* keep the objects of the kinds read as they were read, unchecked, and
      * load none into model, for a command that loads what is kept its own
      * way (errors, warnings and counts of model are then the dropped
-     * objects'); `other` and `slice` are not used */
+     * objects'); `slice` is not used, `other` keeps its objects as usual */
     bool as_read;
 } dra_tool_uses;
 #define DRA_TOOL_ALL_KINDS UINT32_MAX
