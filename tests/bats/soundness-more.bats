@@ -425,7 +425,7 @@ PY
     # ns0..ns9999 hold 3 claims each: the third is refused; the others 2
     assert_equal "$(jq '.refused | length' <<<"$output")" 10000
     assert_equal "$(jq -c '[.quotas[0].resources["count/resourceclaims.resource.k8s.io"], .quotas[19999].resources["count/resourceclaims.resource.k8s.io"]]' <<<"$output")" \
-        '[{"used":2,"hard":2},{"used":2,"hard":2}]'
+        '[{"used":2,"hard":2,"start":0,"fromStatus":false},{"used":2,"hard":2,"start":0,"fromStatus":false}]'
     # on stderr as every flood: ten, then how many more (10,000 lines before)
     assert_equal "$(grep -c 'exceeded quota: q, requested: count/resourceclaims.resource.k8s.io=1' <<<"$stderr")" 10
     assert_equal "$(tail -n 1 <<<"$stderr")" "dra-alloc: ... and 9990 more like the one above"

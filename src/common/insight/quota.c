@@ -111,137 +111,284 @@ static char *pretty(const json_t *vals, const char *const *keys, size_t n)
     return dra_buf_detach(&b);
 }
 
+/* A quantity of the quota (spec.hard or status.used) as an integer: Value(),
+ * rounded up.  Errors name the field. */
+static dra_err *quota_value(const json_t *v, const dra_obj *o, const char *field, const char *k, int64_t *out)
+{
+    dra_quantity qt;
+    const char *s = json_string_value(v);
+    char num[32];
+    if (json_is_integer(v)) {
+        snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
+        s = num;
+    }
+    dra_err *qe = s ? dra_quantity_parse(s, &qt) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+    if (!qe && !dra_quantity_value(&qt, out))
+        qe = dra_err_new(DRA_EXIT_INPUT, "quantity too large");
+    if (!qe)
+        return NULL;
+    char *f = dra_xasprintf("%s[%s]", field, k);
+    qe = dra_obj_locate(dra_err_field(qe, f), o);
+    free(f);
+    return qe;
+}
+
 typedef struct quota {
     const char *ns, *name;
     json_t *hard, *used; /* R -> integer (hard: Value(), rounded up) */
+    json_t *from_status; /* R -> true: the start of used is status.used's */
+    json_t *start;       /* R -> integer: used before the first claim admitted */
 } quota;
 
-dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra_features *features, json_t **report)
+struct dra_quota_ledger {
+    const dra_model *m;
+    const dra_features *features;
+    quota *q;
+    size_t nq;
+    /* the quotas of each namespace, in input order: first[ns] and next[k]
+     * (index + 1, 0 at the end), so a claim looks at its namespace's alone */
+    dra_strmap first;
+    size_t *next;
+    json_t *skipped_quotas, *charged, *refused, *passed;
+};
+
+static json_t *scope_list(const json_t *spec)
 {
-    *report = NULL;
+    json_t *a = json_array();
+    size_t i;
+    const json_t *s;
+    json_array_foreach(dra_jfield(spec, "scopes"), i, s) {
+        if (json_is_string(s))
+            json_array_append(a, (json_t *)s);
+    }
+    json_array_foreach(dra_jfield(dra_jfield(spec, "scopeSelector"), "matchExpressions"), i, s) {
+        const char *n = dra_jfield_str(s, "scopeName");
+        if (n)
+            json_array_append_new(a, json_string(n));
+    }
+    return a;
+}
+
+dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const dra_features *features, bool existing,
+                              dra_quota_ledger **out)
+{
+    *out = NULL;
+    dra_quota_ledger *l = dra_xcalloc(1, sizeof *l);
+    l->m = m;
+    l->features = features;
+    l->skipped_quotas = json_array();
+    l->charged = json_array();
+    l->refused = json_array();
+    l->passed = json_array();
     bool extended = features && dra_feature_enabled(features, DRA_FEATURE_EXTENDED_RESOURCE);
-    quota *q = NULL;
-    size_t nq = 0;
     dra_err *e = NULL;
     for (size_t i = 0; i < set->n; i++) {
         const json_t *o = set->v[i].json;
-        const char *kind = dra_jfield_str(o, "kind"), *api = dra_jfield_str(o, "apiVersion");
-        if (!kind || !api || strcmp(kind, "ResourceQuota") != 0 || strcmp(api, "v1") != 0)
+        if (!dra_is_resource_quota(o))
             continue;
         const json_t *spec = dra_jfield(o, "spec");
-        if (json_array_size(dra_jfield(spec, "scopes")) || dra_jfield(spec, "scopeSelector"))
-            continue; /* the claim evaluator matches no scope */
-        quota x = {dra_jstr_or(o, "metadata.namespace", "default"), dra_jstr_or(o, "metadata.name", ""), json_object(),
-                   json_object()};
+        const char *ns = dra_jstr_or(o, "metadata.namespace", "default"), *name = dra_jstr_or(o, "metadata.name", "");
+        json_t *scopes = scope_list(spec);
+        if (json_array_size(scopes) || dra_jfield(spec, "scopeSelector")) {
+            /* generic.MatchesNoScopeFunc: the claim evaluator matches no scope */
+            json_array_append_new(l->skipped_quotas, json_pack("{s:s,s:s,s:o,s:s}", "namespace", ns, "name", name, "scopes",
+                                                               scopes, "reason",
+                                                               "scoped: ResourceClaims match no quota scope"));
+            continue;
+        }
+        json_decref(scopes);
+        quota x = {ns, name, json_object(), json_object(), json_object(), NULL};
+        const json_t *used = dra_jget(o, "status.used");
         const char *k;
         const json_t *v;
         json_object_foreach((json_t *)dra_jfield(spec, "hard"), k, v) {
             if (!tracked(k, extended))
                 continue;
-            dra_quantity qt;
-            const char *s = json_string_value(v);
-            char num[32];
-            if (json_is_integer(v)) {
-                snprintf(num, sizeof num, "%lld", (long long)json_integer_value(v));
-                s = num;
-            }
-            dra_err *qe = s ? dra_quantity_parse(s, &qt) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
-            int64_t val = 0;
-            if (!qe && !dra_quantity_value(&qt, &val))
-                qe = dra_err_new(DRA_EXIT_INPUT, "quantity too large");
+            int64_t val = 0, start = 0;
+            dra_err *qe = quota_value(v, &set->v[i], "spec.hard", k, &val);
+            const json_t *u = json_object_get(used, k);
+            if (!qe && u)
+                qe = quota_value(u, &set->v[i], "status.used", k, &start);
             if (qe) {
-                char *f = dra_xasprintf("spec.hard[%s]", k);
-                e = dra_err_append(e, dra_obj_locate(dra_err_field(qe, f), &set->v[i]));
-                free(f);
+                e = dra_err_append(e, qe);
                 continue;
             }
             json_object_set_new(x.hard, k, json_integer(val));
-            json_object_set_new(x.used, k, json_integer(0));
+            json_object_set_new(x.used, k, json_integer(start));
+            if (u)
+                json_object_set_new(x.from_status, k, json_true());
         }
-        q = dra_xgrow(q, nq, sizeof *q);
-        q[nq++] = x;
+        if (!json_object_size(x.hard) && !e)
+            json_array_append_new(l->skipped_quotas,
+                                  json_pack("{s:s,s:s,s:[],s:s}", "namespace", ns, "name", name, "scopes", "reason",
+                                            "no DRA resource in spec.hard"));
+        l->q = dra_xgrow(l->q, l->nq, sizeof *l->q);
+        l->q[l->nq++] = x;
     }
-    /* the quotas of each namespace, in input order: first[ns] and next[k]
-     * (index + 1, 0 at the end), so a claim looks at its namespace's alone */
-    dra_strmap first = {0};
-    size_t *next = dra_xcalloc(nq + 1, sizeof *next);
-    for (size_t k = nq; k-- > 0;) {
+    l->next = dra_xcalloc(l->nq + 1, sizeof *l->next);
+    for (size_t k = l->nq; k-- > 0;) {
         intptr_t h = 0;
-        dra_strmap_get(&first, q[k].ns, strlen(q[k].ns), &h);
-        next[k] = (size_t)h;
-        dra_strmap_put(&first, q[k].ns, strlen(q[k].ns), (intptr_t)(k + 1));
+        dra_strmap_get(&l->first, l->q[k].ns, strlen(l->q[k].ns), &h);
+        l->next[k] = (size_t)h;
+        dra_strmap_put(&l->first, l->q[k].ns, strlen(l->q[k].ns), (intptr_t)(k + 1));
     }
-    json_t *refused = json_array();
+    if (e) {
+        dra_quota_ledger_free(l);
+        return e;
+    }
+    /* where status.used does not say, the quota controller's total: the
+     * namespace's claims as they are */
     const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    for (size_t ci = 0; ci < claims->n && !e; ci++) {
+    for (size_t ci = 0; existing && ci < claims->n; ci++) {
         const json_t *c = claims->v[ci]->json;
-        const char *ns = dra_jstr_or(c, "metadata.namespace", "default"), *name = dra_jstr_or(c, "metadata.name", "");
-        json_t *use = dra_quota_claim_usage(c, m, features);
-        bool ok = true;
+        const char *ns = dra_jstr_or(c, "metadata.namespace", "default");
         intptr_t head = 0;
-        dra_strmap_get(&first, ns, strlen(ns), &head);
-        for (size_t k1 = (size_t)head; k1 && ok; k1 = next[k1 - 1]) {
-            size_t k = k1 - 1;
-            const char **names = dra_xcalloc(json_object_size(use) + 1, sizeof *names);
-            size_t nn = 0;
+        if (!dra_strmap_get(&l->first, ns, strlen(ns), &head) || !head)
+            continue;
+        json_t *use = dra_quota_claim_usage(c, m, features);
+        for (size_t k1 = (size_t)head; k1; k1 = l->next[k1 - 1]) {
+            quota *q = &l->q[k1 - 1];
             const char *r;
             json_t *v;
             json_object_foreach(use, r, v) {
-                if (json_object_get(q[k].hard, r) &&
-                    json_integer_value(json_object_get(q[k].used, r)) + json_integer_value(v) >
-                        json_integer_value(json_object_get(q[k].hard, r)))
-                    names[nn++] = r;
-            }
-            if (nn) {
-                dra_sort(names, nn, sizeof *names, cmp_str);
-                char *rq = pretty(use, names, nn), *us = pretty(q[k].used, names, nn), *hd = pretty(q[k].hard, names, nn);
-                char *msg = dra_xasprintf("resourceclaims.resource.k8s.io \"%s\" is forbidden: exceeded quota: %s, "
-                                          "requested: %s, used: %s, limited: %s",
-                                          name, q[k].name, rq, us, hd);
-                char *ref = dra_xasprintf("%s/%s", ns, name);
-                json_array_append_new(refused, json_pack("{s:s,s:s,s:s}", "claim", ref, "quota", q[k].name, "message", msg));
-                free(ref);
-                free(msg);
-                free(rq);
-                free(us);
-                free(hd);
-                ok = false;
-            }
-            free(names);
-        }
-        for (size_t k1 = (size_t)head; k1 && ok; k1 = next[k1 - 1]) {
-            size_t k = k1 - 1;
-            const char *r;
-            json_t *v;
-            json_object_foreach(use, r, v) {
-                if (json_object_get(q[k].hard, r))
-                    charge(q[k].used, r, json_integer_value(v));
+                if (json_object_get(q->hard, r) && !json_object_get(q->from_status, r))
+                    charge(q->used, r, json_integer_value(v));
             }
         }
         json_decref(use);
     }
-    dra_strmap_free(&first);
-    free(next);
+    for (size_t k = 0; k < l->nq; k++)
+        l->q[k].start = json_deep_copy(l->q[k].used);
+    *out = l;
+    return NULL;
+}
+
+static const char *claim_name(const json_t *claim)
+{
+    const char *n = dra_jstr(claim, "metadata.name");
+    /* a create left to the server: admission sees the generateName */
+    return n && *n ? n : dra_jstr_or(claim, "metadata.generateName", "");
+}
+
+char *dra_quota_admit(dra_quota_ledger *l, const json_t *claim)
+{
+    const char *ns = dra_jstr_or(claim, "metadata.namespace", "default"), *name = claim_name(claim);
+    char *ref = dra_xasprintf("%s/%s", ns, name);
+    intptr_t head = 0;
+    dra_strmap_get(&l->first, ns, strlen(ns), &head);
+    json_t *use = dra_quota_claim_usage(claim, l->m, l->features);
+    char *msg = NULL;
+    for (size_t k1 = (size_t)head; k1 && !msg; k1 = l->next[k1 - 1]) {
+        quota *q = &l->q[k1 - 1];
+        const char **names = dra_xcalloc(json_object_size(use) + 1, sizeof *names);
+        size_t nn = 0;
+        const char *r;
+        json_t *v;
+        json_object_foreach(use, r, v) {
+            if (json_object_get(q->hard, r) && json_integer_value(json_object_get(q->used, r)) + json_integer_value(v) >
+                                                   json_integer_value(json_object_get(q->hard, r)))
+                names[nn++] = r;
+        }
+        if (nn) {
+            dra_sort(names, nn, sizeof *names, cmp_str);
+            char *rq = pretty(use, names, nn), *us = pretty(q->used, names, nn), *hd = pretty(q->hard, names, nn);
+            msg = dra_xasprintf("resourceclaims.resource.k8s.io \"%s\" is forbidden: exceeded quota: %s, "
+                                "requested: %s, used: %s, limited: %s",
+                                name, q->name, rq, us, hd);
+            json_array_append_new(l->refused, json_pack("{s:s,s:s,s:s}", "claim", ref, "quota", q->name, "message", msg));
+            free(rq);
+            free(us);
+            free(hd);
+        }
+        free(names);
+    }
+    json_t *in = json_array(), *counted = json_object(); /* the quotas charged, and what they count */
+    for (size_t k1 = (size_t)head; k1 && !msg; k1 = l->next[k1 - 1]) {
+        quota *q = &l->q[k1 - 1];
+        const char *r;
+        json_t *v;
+        bool any = false;
+        json_object_foreach(use, r, v) {
+            if (json_object_get(q->hard, r)) {
+                charge(q->used, r, json_integer_value(v));
+                json_object_set(counted, r, v);
+                any = true;
+            }
+        }
+        if (any)
+            json_array_append_new(in, json_string(q->name));
+    }
+    if (!msg && json_array_size(in))
+        json_array_append_new(l->charged, json_pack("{s:s,s:O,s:O}", "claim", ref, "quotas", in, "usage", counted));
+    else if (!msg)
+        json_array_append_new(l->passed, json_pack("{s:s,s:s}", "claim", ref, "reason",
+                                                   head ? "no quota of its namespace counts its resources"
+                                                        : "no quota in its namespace"));
+    json_decref(in);
+    json_decref(counted);
+    json_decref(use);
+    free(ref);
+    return msg;
+}
+
+json_t *dra_quota_ledger_report(const dra_quota_ledger *l)
+{
     json_t *qs = json_array();
-    for (size_t k = 0; k < nq; k++) {
+    for (size_t k = 0; k < l->nq; k++) {
         json_t *res = json_object();
         const char *r;
         json_t *v;
-        json_object_foreach(q[k].hard, r, v) {
-            json_object_set_new(res, r, json_pack("{s:O,s:O}", "used", json_object_get(q[k].used, r), "hard", v));
+        json_object_foreach(l->q[k].hard, r, v) {
+            json_object_set_new(res, r, json_pack("{s:O,s:O,s:O,s:b}", "used", json_object_get(l->q[k].used, r), "hard", v,
+                                                  "start", json_object_get(l->q[k].start, r), "fromStatus",
+                                                  json_object_get(l->q[k].from_status, r) != NULL));
         }
-        json_array_append_new(qs, json_pack("{s:s,s:s,s:o}", "namespace", q[k].ns, "name", q[k].name, "resources", res));
-        json_decref(q[k].hard);
-        json_decref(q[k].used);
+        json_array_append_new(qs, json_pack("{s:s,s:s,s:o}", "namespace", l->q[k].ns, "name", l->q[k].name, "resources", res));
     }
-    free(q);
-    if (e) {
-        json_decref(qs);
-        json_decref(refused);
+    return json_pack("{s:o,s:O,s:O,s:O,s:O}", "quotas", qs, "refused", l->refused, "charged", l->charged, "uncharged",
+                     l->passed, "skippedQuotas", l->skipped_quotas);
+}
+
+void dra_quota_ledger_free(dra_quota_ledger *l)
+{
+    if (!l)
+        return;
+    for (size_t k = 0; k < l->nq; k++) {
+        json_decref(l->q[k].hard);
+        json_decref(l->q[k].used);
+        json_decref(l->q[k].from_status);
+        json_decref(l->q[k].start);
+    }
+    free(l->q);
+    free(l->next);
+    dra_strmap_free(&l->first);
+    json_decref(l->skipped_quotas);
+    json_decref(l->charged);
+    json_decref(l->refused);
+    json_decref(l->passed);
+    free(l);
+}
+
+dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra_features *features, json_t **report)
+{
+    *report = NULL;
+    dra_quota_ledger *l;
+    dra_err *e = dra_quota_ledger_new(set, m, features, false, &l);
+    if (e)
         return e;
-    }
-    *report = json_pack("{s:o,s:o}", "quotas", qs, "refused", refused);
+    const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+    for (size_t ci = 0; ci < claims->n; ci++)
+        free(dra_quota_admit(l, claims->v[ci]->json));
+    *report = dra_quota_ledger_report(l);
+    dra_quota_ledger_free(l);
     return NULL;
+}
+
+bool dra_is_resource_quota(const json_t *obj)
+{
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
+    return kind && av && strcmp(kind, "ResourceQuota") == 0 && strcmp(av, "v1") == 0;
 }
 
 dra_err *dra_quota_table(FILE *f, const json_t *report)

@@ -16,10 +16,17 @@
  * Admin-access requests count like any other: upstream charges them (KEP-5018,
  * "Requests asking for adminAccess contribute to the quota").
  *
- * Offline, usage is what the input's claims add up to in input order; a
- * claim that would exceed a quota is refused with the API server's message
- * and not charged.  ResourceQuota objects (v1) are read from the set; the
- * quota's status.used is not trusted (the claims of the dump are counted).
+ * Quotas: v1 ResourceQuotas of the set.  Upstream's admission reads a
+ * quota's status.hard and status.used (plugin/pkg/admission/resourcequota
+ * CheckRequest); the quota controller keeps status.hard equal to spec.hard
+ * and status.used at what the namespace's objects add up to.  Here hard is
+ * spec.hard; a quota with scopes (scopes or scopeSelector) never applies
+ * (generic.MatchesNoScopeFunc); the start of each resource's use is
+ * status.used's figure when the quota lists it, else, for a ledger of
+ * existing claims, the quota controller's: the namespace's claims of the
+ * model; else 0.  A claim that would exceed a quota (the first of its
+ * namespace, input order) is refused with the API server's message and not
+ * charged.
  *
  * Ownership: set and model borrowed; the report belongs to the caller.
  */
@@ -35,12 +42,41 @@
 #include "../model/features.h"
 #include "../model/load.h"
 
-/* {"quotas": [{"namespace", "name", "resources": {R: {"used", "hard"}}}],
- *  "refused": [{"claim": "ns/name", "quota", "message"}]}
- * Only DRA resources of each quota are listed.  Errors: a hard value that is
- * not a quantity (naming the quota and field). */
+/* Quota admission over a run: claims are admitted one by one, in the order
+ * they are created. */
+typedef struct dra_quota_ledger dra_quota_ledger;
+
+/* The quotas of set.  existing: used starts from the model's claims where
+ * status.used does not say (the tool creates claims on top of them); false:
+ * from 0 (the model's claims are the ones being created).  Errors: a hard or
+ * used value that is not a quantity (naming the quota and field).  m (and
+ * features, may be NULL) must outlive the ledger. */
+DRA_MUST_USE dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const dra_features *features,
+                                           bool existing, dra_quota_ledger **out);
+/* Admit one claim being created: NULL when it fits every quota of its
+ * namespace (it is then charged), else the API server's message (a new
+ * string; the claim is not charged):
+ *   resourceclaims.resource.k8s.io "NAME" is forbidden: exceeded quota: Q,
+ *   requested: R=n,..., used: R=n,..., limited: R=n,...
+ * NAME is metadata.name, or generateName for a create the server names. */
+char *dra_quota_admit(dra_quota_ledger *l, const json_t *claim);
+/* What the ledger did (a new object):
+ * {"quotas": [{"namespace", "name", "resources": {R: {"used", "hard"}}}],
+ *  "refused": [{"claim": "ns/name", "quota", "message"}],
+ *  "charged": [{"claim", "quotas": [names], "usage": {R: n}}] (admission order),
+ *  "uncharged": [{"claim", "reason"}],
+ *  "skippedQuotas": [{"namespace", "name", "scopes", "reason"}]}
+ * Only DRA resources of each quota are listed. */
+json_t *dra_quota_ledger_report(const dra_quota_ledger *l);
+void dra_quota_ledger_free(dra_quota_ledger *l);
+
+/* The model's claims admitted in input order on a ledger starting from 0 (or
+ * status.used): the report above. */
 DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra_features *features,
                                          json_t **report);
+
+/* Is obj a v1 ResourceQuota? */
+bool dra_is_resource_quota(const json_t *obj);
 
 /* The resources one claim is charged (a new object R -> integer). */
 json_t *dra_quota_claim_usage(const json_t *claim, const dra_model *m, const dra_features *features);
