@@ -13,6 +13,8 @@
 #include "model/packed.h"
 #include "model/load.h"
 #include "tool/tool.h"
+#include "insight/quota.h"
+#include "sched/schedule.h"
 
 /* Option ids of every subcommand (one number space for the tool). */
 enum {
@@ -83,6 +85,8 @@ DRA_MUST_USE dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, cha
  * (DRA_READ_IN_ORDER), and each ResourceSlice in in->packs as compact text
  * alone (not in in->set or in->model), so a fleet costs about the size of
  * its text. */
+/* A PriorityClass (the queue) or a ResourceQuota (quota admission). */
+bool dra_alloc_sched_other(const json_t *obj);
 DRA_MUST_USE dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint32_t kinds, input *in);
 /* The kinds allocate and capacity read: what the allocator builds its world from. */
 #define DRA_ALLOC_WORLD_KINDS                                                                                          \
@@ -137,6 +141,12 @@ DRA_MUST_USE dra_err *dra_alloc_whatif_check(const opts *x);
 dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc);
 
 /* quota.c */
+/* Quota admission for schedule: a ledger of set's ResourceQuotas over the
+ * model's claims (*out, NULL when there are no quotas) as so's admit. */
+DRA_MUST_USE dra_err *dra_alloc_quota_admission(const dra_objset *set, const dra_model *m, const dra_features *f,
+                                                dra_sched_opts *so, dra_quota_ledger **out);
+/* -v: what the ledger did; then frees it (NULL: nothing). */
+void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l);
 extern const dra_opt dra_alloc_quota_opts[];
 #define DRA_ALLOC_QUOTA_CMD                                                                                            \
     {"quota", "quota [OPTIONS] [FILES]", "DRA ResourceQuota use per namespace; claims the API server would refuse",     \
@@ -144,7 +154,9 @@ extern const dra_opt dra_alloc_quota_opts[];
      "quota admission charges them at creation: count/resourceclaims.resource.k8s.io, and per request\n"              \
      "<class>.deviceclass.resource.k8s.io/devices (admin-access requests too, as upstream), with the\n"              \
      "DRAExtendedResource gate also requests.deviceclass.resource.kubernetes.io/<class>.  A claim that\n"             \
-     "would exceed a quota is refused with the API server's message on stderr and not charged.\n"                    \
+     "would exceed a quota is refused with the API server's message on stderr and not charged.  Use\n"               \
+     "starts from the quota's status.used where it lists a resource, else 0.  -v: each quota applied\n"             \
+     "or skipped, each claim charged (in order), not charged or refused.\n"                                         \
      "Exit: 0 every claim fits, 1 some claim is refused, 2 input error.",                                             \
      dra_alloc_quota_opts, "file"}
 dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc);

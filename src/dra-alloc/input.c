@@ -76,11 +76,16 @@ static void pack(void *ctx, const json_t *slice)
     dra_slice_pack(ctx, slice); /* held as text alone, in the allocator's input */
 }
 
+bool dra_alloc_sched_other(const json_t *obj)
+{
+    return dra_is_priority_class(obj) || dra_is_resource_quota(obj);
+}
+
 dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint32_t kinds, input *in)
 {
     dra_tool_uses uses = {.kinds = kinds, .slice = pack, .ctx = &in->packs};
-    if (kinds & (1u << DRA_KIND_POD)) /* the queue reads pods' PriorityClasses */
-        uses.other = dra_is_priority_class;
+    if (kinds & (1u << DRA_KIND_POD)) /* the queue reads pods' PriorityClasses, quota admission ResourceQuotas */
+        uses.other = dra_alloc_sched_other;
     return dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &uses, in);
 }
 

@@ -60,7 +60,8 @@ static const dra_cmd cmds[] = {
      "placed in the scheduling queue's order: higher priority first (spec.priority, else the\n"
      "value of spec.priorityClassName's PriorityClass or the globalDefault one), then earlier\n"
      "creationTimestamp (pods without one last, in input order), then namespace and name;\n"
-     "--order input keeps input order.  Claims are made from templates first; later pods see\n"
+     "--order input keeps input order.  Claims are made from templates first, in that order,\n"
+     "charged to the input's ResourceQuotas (a pod whose claim is over quota stays pending); later pods see\n"
      "earlier allocations; pods already bound keep their devices.\n"
      "Node choice: highest DRA score (firstAvailable preference), then the smallest node name.\n"
      "Output: changed claims (input order, then created), then changed pods (input order).\n"
@@ -161,7 +162,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     /* a manifest is not a dump: the pods controllers would make, named as the
      * API server would; the devices held as text (the classic pass rewrites
      * the input, so it reads it whole) */
-    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS, .other = dra_is_priority_class};
+    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS, .other = dra_alloc_sched_other};
     if (!e && x->classic.n)
         e = dra_alloc_read_input(a, x, DRA_READ_WORKLOADS | DRA_READ_IDENTITY | DRA_READ_IN_ORDER, &all, &in);
     else if (!e)
@@ -177,6 +178,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     dra_sched_nodes nodes = {0};
     dra_sched_result res = {0};
     classic_pass cp = {0};
+    dra_quota_ledger *ledger = NULL;
     if (!e) {
         dra_sched_nodes_from_model(&in.model, &in.packs, &nodes);
         if (nodes.made && dra_model_kind(&in.model, DRA_KIND_POD)->n)
@@ -186,8 +188,11 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         dra_model *model = &in.model;
         e = classic_run(&x->classic, &set, &model, nodes.v, nodes.n, in.now, &in.features, &cp, rc);
         if (!e)
+            e = dra_alloc_quota_admission(set, model, &in.features, &so, &ledger);
+        if (!e)
             e = dra_schedule(set, model, nodes.v, nodes.n, &so, &res);
     }
+    dra_alloc_quota_admission_done(a, ledger);
     if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
         dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", res.warnings);
     if (!e) {

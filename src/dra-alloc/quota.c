@@ -10,12 +10,77 @@ const dra_opt dra_alloc_quota_opts[] = {
     DRA_ALLOC_REPORT_OPT_ENTRIES,
 };
 
-/* v1 ResourceQuotas: read from the set (the model has no such kind). */
-static bool resource_quota(const json_t *obj)
+/* -v: each quota applied or skipped, each claim charged, refused or passed, in order. */
+static void say_ledger(const dra_args *a, const json_t *rep)
 {
-    const char *kind = json_string_value(json_object_get(obj, "kind"));
-    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
-    return kind && av && strcmp(kind, "ResourceQuota") == 0 && strcmp(av, "v1") == 0;
+    size_t i;
+    const json_t *x;
+    json_array_foreach(json_object_get(rep, "quotas"), i, x) {
+        const json_t *res = json_object_get(x, "resources");
+        if (!json_object_size(res))
+            continue;
+        dra_buf b = DRA_BUF_INIT;
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)res, k, v) {
+            dra_buf_printf(&b, "%s%s (hard %lld, used %lld from %s, now %lld)", b.len ? ", " : "", k,
+                           (long long)json_integer_value(json_object_get(v, "hard")),
+                           (long long)json_integer_value(json_object_get(v, "start")),
+                           json_is_true(json_object_get(v, "fromStatus")) ? "status.used" : "the claims there",
+                           (long long)json_integer_value(json_object_get(v, "used")));
+        }
+        dra_tool_verbose(&dra_alloc_tool, a, "quota %s/%s applies (no scopes); counts %s", dra_jfield_str(x, "namespace"),
+                         dra_jfield_str(x, "name"), b.data);
+        dra_buf_free(&b);
+    }
+    json_array_foreach(json_object_get(rep, "skippedQuotas"), i, x) {
+        char *sc = json_dumps(json_object_get(x, "scopes"), JSON_COMPACT);
+        dra_tool_verbose(&dra_alloc_tool, a, "quota %s/%s skipped (scopes %s): %s", dra_jfield_str(x, "namespace"),
+                         dra_jfield_str(x, "name"), sc, dra_jfield_str(x, "reason"));
+        free(sc);
+    }
+    json_array_foreach(json_object_get(rep, "charged"), i, x) {
+        char *q = json_dumps(json_object_get(x, "quotas"), JSON_COMPACT), *u = json_dumps(json_object_get(x, "usage"), JSON_COMPACT | JSON_SORT_KEYS);
+        dra_tool_verbose(&dra_alloc_tool, a, "claim %s charged #%zu in %s: %s", dra_jfield_str(x, "claim"), i + 1, q, u);
+        free(q);
+        free(u);
+    }
+    json_array_foreach(json_object_get(rep, "uncharged"), i, x)
+        dra_tool_verbose(&dra_alloc_tool, a, "claim %s not charged: %s", dra_jfield_str(x, "claim"), dra_jfield_str(x, "reason"));
+    json_array_foreach(json_object_get(rep, "refused"), i, x)
+        dra_tool_verbose(&dra_alloc_tool, a, "claim %s refused by quota %s", dra_jfield_str(x, "claim"), dra_jfield_str(x, "quota"));
+}
+
+static char *admit(void *ctx, const json_t *claim)
+{
+    return dra_quota_admit(ctx, claim);
+}
+
+dra_err *dra_alloc_quota_admission(const dra_objset *set, const dra_model *m, const dra_features *f, dra_sched_opts *so,
+                                   dra_quota_ledger **out)
+{
+    *out = NULL;
+    size_t i;
+    for (i = 0; i < set->n && !dra_is_resource_quota(set->v[i].json); i++)
+        ;
+    if (i == set->n)
+        return NULL;
+    dra_err *e = dra_quota_ledger_new(set, m, f, true, out);
+    if (!e) {
+        so->admit = admit;
+        so->admit_ctx = *out;
+    }
+    return e;
+}
+
+void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l)
+{
+    if (!l)
+        return;
+    json_t *rep = dra_quota_ledger_report(l);
+    say_ledger(a, rep);
+    json_decref(rep);
+    dra_quota_ledger_free(l);
 }
 
 dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
@@ -24,12 +89,14 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
     input in;
     dra_err *e = dra_alloc_load_input(a, x, true, &in);
     dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_CLASS),
-                          .other = resource_quota};
+                          .other = dra_is_resource_quota};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
     json_t *rep = NULL;
     if (!e)
         e = dra_quota_evaluate(&in.set, &in.model, &in.features, &rep);
+    if (!e)
+        say_ledger(a, rep);
     if (!e && in.table)
         e = dra_quota_table(stdout, rep);
     else if (!e)

@@ -34,7 +34,9 @@ static const dra_cmd cmds[] = {
     {"generate", "generate [OPTIONS] [FILES]", "create claims for pods from their ResourceClaimTemplates, as the claim controller does",
      "Reads Pods, ResourceClaimTemplates and ResourceClaims; prints the new claims and the pods'\n"
      "status.resourceClaimStatuses, or with --patch the create and apply operations.\n"
-     "A classic (v1alpha2) template of the input is used, converted as convert does, with a warning.",
+     "A classic (v1alpha2) template of the input is used, converted as convert does, with a warning.\n"
+     "The input's ResourceQuotas are applied to each claim created: one over quota is not created and\n"
+     "its pod gets the API server's \"exceeded quota\" refusal (exit 1).",
      generate_opts, NULL},
     {"reserve", "reserve --pod NS/NAME [OPTIONS] [FILES]", "add a pod to status.reservedFor of its allocated claims",
      "Refuses, with the API server's texts, claims that are not allocated, being deleted or\n"

@@ -9,6 +9,7 @@
 #include "tool/cli.h"
 #include "tool/tool.h"
 #include "io/stream.h"
+#include "insight/quota.h"
 #include "lifecycle/claims.h"
 #include "doctor/report.h"
 #include "model/classic.h"
@@ -52,7 +53,7 @@ static dra_err *load(const dra_args *a, opts *x)
      * (ResourceSlices, Nodes: most of a fleet) and of unknown kinds are
      * checked and dropped as they are read; the rest are loaded below */
     dra_tool_uses uses = {.kinds = DRA_TOOL_ALL_KINDS & ~((1u << DRA_KIND_RESOURCE_SLICE) | (1u << DRA_KIND_NODE)),
-                          .as_read = true};
+                          .other = dra_is_resource_quota, .as_read = true};
     dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = x->now_at.sec,
                         .validate = {.features = &x->f}};
     dra_model dropped = DRA_MODEL_INIT;
@@ -151,6 +152,11 @@ static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
     return unload(x, e);
 }
 
+static char *admit(void *ledger, const json_t *claim)
+{
+    return dra_quota_admit(ledger, claim);
+}
+
 /* generate, reserve, release: changes, printed as objects or operations */
 static dra_err *run_changes(const dra_args *a, void *p, int *rc)
 {
@@ -162,10 +168,13 @@ static dra_err *run_changes(const dra_args *a, void *p, int *rc)
     dra_changes ch = DRA_CHANGES_INIT;
     if (strcmp(cmd, "generate") == 0) {
         dra_err *notes = NULL; /* classic templates used */
-        dra_lc_opts o = {.features = &x->f, .name_suffix = DRA_NAME_SUFFIX_HASH, .notes = &notes};
+        dra_lc_opts o = {.features = &x->f, .name_suffix = DRA_NAME_SUFFIX_HASH, .notes = &notes, .admit = admit};
         e = dra_name_suffix_parse(x->name_suffix, &o.name_suffix);
+        if (!e) /* quota admission of each claim made, on top of the claims there are */
+            e = dra_quota_ledger_new(&x->set, &x->c.model, &x->f, true, (dra_quota_ledger **)&o.admit_ctx);
         if (!e)
             e = dra_claims_generate(&x->c, &o, &ch);
+        dra_quota_ledger_free(o.admit_ctx);
         dra_tool_print_errs(stderr, dra_claim_tool.prog, "warning", notes);
         dra_err_free(notes);
     } else if (strcmp(cmd, "reserve") == 0) {

@@ -16,6 +16,7 @@
 
 #include "../base/assert.h"
 #include "../base/buf.h"
+#include "../base/hash.h"
 #include "../cluster/cluster.h"
 #include "../model/quantity.h"
 #include "../io/json.h"
@@ -473,7 +474,43 @@ typedef struct sched {
      * found cut, and after a pod is bound to it. */
     int64_t *bound_tree;
     size_t bound_leaves; /* a power of two >= nnodes */
+    /* quota admission: the caller's, and its refusals by pod UID (index + 1
+     * into refusals) */
+    dra_strmap refused_pods; /* keys: the refusals' uid copies */
+    struct refusal {
+        char *uid, *msg;
+    } *refusals;
+    size_t nrefusals;
 } sched;
+
+/* The caller's admission, remembering a refusal for the pod the claim is
+ * for (upstream pkg/controller/resourceclaim/controller.go syncPod). */
+static char *admit_claim(void *ctx, const json_t *claim)
+{
+    sched *S = ctx;
+    char *msg = S->o->admit(S->o->admit_ctx, claim);
+    if (!msg)
+        return NULL;
+    size_t i;
+    const json_t *ref;
+    json_array_foreach(dra_jget(claim, "metadata.ownerReferences"), i, ref) {
+        const char *uid = dra_jfield_str(ref, "uid"), *kind = dra_jfield_str(ref, "kind");
+        if (!uid || !kind || strcmp(kind, "Pod") != 0 || !dra_jfield_true(ref, "controller"))
+            continue;
+        intptr_t have = 0;
+        if (dra_strmap_get(&S->refused_pods, uid, strlen(uid), &have))
+            break; /* the first refusal stops the pod */
+        S->refusals = dra_xgrow(S->refusals, S->nrefusals, sizeof *S->refusals);
+        struct refusal *r = &S->refusals[S->nrefusals++];
+        r->uid = dra_xstrdup(uid);
+        /* the text of the controller's FailedResourceClaimCreation event on the pod */
+        const char *pc = json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
+        r->msg = dra_xasprintf("PodResourceClaim %s: %s", pc ? pc : "", msg);
+        dra_strmap_put(&S->refused_pods, r->uid, strlen(r->uid), (intptr_t)S->nrefusals);
+        break;
+    }
+    return msg;
+}
 
 static void bound_set(sched *S, size_t i, int64_t v)
 {
@@ -922,6 +959,14 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
     json_t *traces = S->o->explain ? json_array() : NULL;
     bool is_error = false;
     char *msg = prefilter(S->c, &S->st, S->xm, S->o, &S->f, &p, S->w, &is_error);
+    intptr_t refusal = 0;
+    if (msg && dra_strmap_get(&S->refused_pods, p.uid, strlen(p.uid), &refusal) && refusal) {
+        /* its claim was never made: the quota's refusal is why it waits */
+        free(msg);
+        sp->outcome = DRA_POD_UNSCHEDULABLE;
+        sp->message = dra_xstrdup(S->refusals[refusal - 1].msg);
+        goto done;
+    }
     if (msg) {
         sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
         sp->message = is_error ? msg : dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg);
@@ -1279,11 +1324,26 @@ static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *
     S.c = &c;
     S.st.objects_only = true; /* the result is objects; no operations are printed */
     S.st.in_place = in_place;
-    dra_lc_opts lo = {.features = &S.f, .name_suffix = opts->name_suffix, .pending_only = true};
-    lo.freeze = opts->text_results;
-    out->warnings = dra_claims_generate(&c, &lo, &S.st);
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
     const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
+    /* the queue first: claims are made, and charged to quotas, in its order */
+    size_t npend;
+    const dra_obj **pend = pending_pods(m, &npend);
+    dra_sched_queue q;
+    dra_sched_queue_order(pend, npend, set, opts->order, &S.f, &q);
+    const json_t **order = dra_xcalloc(q.n + 1, sizeof *order);
+    for (size_t qi = 0; qi < q.n; qi++)
+        order[qi] = pend[q.v[qi].index]->json;
+    dra_lc_opts lo = {.features = &S.f, .name_suffix = opts->name_suffix, .pending_only = true};
+    lo.freeze = opts->text_results;
+    if (opts->admit) {
+        lo.admit = admit_claim;
+        lo.admit_ctx = &S;
+        lo.pod_order = order;
+        lo.npod_order = q.n;
+    }
+    out->warnings = dra_claims_generate(&c, &lo, &S.st);
+    free(order);
 
     /* The allocator world. */
     const dra_model_list *kl = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);
@@ -1324,10 +1384,6 @@ static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *
         S.fit = dra_xcalloc(S.nnodes + 1, sizeof *S.fit);
 
         out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);
-        size_t npend;
-        const dra_obj **pend = pending_pods(m, &npend);
-        dra_sched_queue q;
-        dra_sched_queue_order(pend, npend, set, opts->order, &S.f, &q);
         out->warnings = dra_err_append(out->warnings, q.warnings);
         q.warnings = NULL;
         for (size_t qi = 0, end; qi < q.n && !*again; qi = end) {
@@ -1345,8 +1401,6 @@ static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *
                 out->stats.errors += sp->outcome == DRA_POD_ERROR;
             }
         }
-        dra_sched_queue_free(&q);
-        free(pend);
 
         /* Changed objects: input claims in input order, created claims, pods in input order. */
         out->objs = dra_xcalloc(S.st.nobjs + 1, sizeof *out->objs);
@@ -1381,6 +1435,14 @@ static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *
                 out->objs[out->nobjs++] = json_incref(x->obj);
         }
     }
+    dra_sched_queue_free(&q);
+    free(pend);
+    for (size_t i = 0; i < S.nrefusals; i++) {
+        free(S.refusals[i].uid);
+        free(S.refusals[i].msg);
+    }
+    free(S.refusals);
+    dra_strmap_free(&S.refused_pods);
     dra_alloc_world_free(S.w);
     dra_cel_selector_eval_free(&ev);
     dra_extres_map_free(S.xm);

@@ -7,7 +7,7 @@
  * the scheduling queue's order (queue.h: priority, then creation time; or
  * input order when told): claims from templates are made first, as the resourceclaim
  * controller would (lifecycle/claims.h dra_claims_generate, one call over the
- * whole dump); then the pod's
+ * whole dump, pods in the same order, with quota admission when given); then the pod's
  * claims are resolved (with DRAWorkloadResourceClaims a claim the pod shares
  * with its PodGroup is allocated once and reserved for the group, as
  * BindTo says), extended resources backed by DRA become the special
@@ -108,6 +108,14 @@ typedef struct dra_sched_opts {
      * for a caller that only writes the result out. */
     bool text_results;
     dra_sched_order order;        /* the queue's (default) or the input's */
+    /* Quota admission of each claim made from a template (dra_lc_opts.admit;
+     * NULL: none).  Claims are made pod by pod in the order above, before
+     * any pod is placed; a pod whose claim is refused stays pending
+     * (DRA_POD_UNSCHEDULABLE) with the claim controller's error as its
+     * message: "pod NS/NAME, PodResourceClaim C: resourceclaims.resource.k8s.io
+     * \"X\" is forbidden: exceeded quota: ...". */
+    char *(*admit)(void *ctx, const json_t *claim);
+    void *admit_ctx;
 } dra_sched_opts;
 
 typedef enum { DRA_POD_SCHEDULED, DRA_POD_UNSCHEDULABLE, DRA_POD_ERROR, DRA_POD_SKIPPED } dra_pod_outcome;

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# ResourceQuota admission wherever the tools create claims: dra-alloc
+# schedule, dra-claim generate, dra-alloc quota -v, capacity's quota use.
+# Quotas follow the Kubernetes docs' ResourceQuota for DRA
+# (concepts/policy/resource-quotas: count/resourceclaims.resource.k8s.io and
+# <class>.deviceclass.resource.k8s.io/devices) over the README's example
+# cluster (examples/cluster).
+load helpers
+bats_require_minimum_version 1.5.0
+
+C="$EXAMPLES/cluster"
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+    # namespace default may hold 2 GPUs; shared-gpu (claims.yaml) holds 1
+    cat >"$T/quota.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: gpus, namespace: default}
+spec:
+  hard:
+    count/resourceclaims.resource.k8s.io: "10"
+    gpu.example.com.deviceclass.resource.k8s.io/devices: "2"
+Y
+}
+
+REFUSED='resourceclaims.resource.k8s.io "inference-gpu-qc85x" is forbidden: exceeded quota: gpus, requested: gpu.example.com.deviceclass.resource.k8s.io/devices=1, used: gpu.example.com.deviceclass.resource.k8s.io/devices=2, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=2'
+
+@test "schedule: a pod whose claim exceeds quota stays pending with the API server's refusal" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule "$C"/*.yaml "$T/quota.yaml"
+    assert_failure 1
+    # trainer (queue #1) gets the last GPU of the quota; inference and fast-path wait
+    [[ $stderr == *"dra-alloc: pod default/inference: PodResourceClaim gpu: $REFUSED"* ]]
+    [[ $stderr == *"warning: $C/pods.yaml:21 (document 2): pod default/inference, PodResourceClaim gpu: $REFUSED"* ]]
+    # only trainer's claim is made and only trainer is placed
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule -o jsonl "$C"/*.yaml "$T/quota.yaml"
+    run jq -c '[.kind, .metadata.name, .spec.nodeName]' <<<"$output"
+    assert_output '["ResourceClaim","trainer-gpu-2d5cs",null]
+["Pod","trainer","node-a"]'
+}
+
+@test "schedule: claims are charged in queue order, not input order" {
+    # inference first in the queue (higher priority): it gets the GPU, trainer waits
+    python3 - "$C/pods.yaml" "$T/pods.yaml" <<'PY'
+import sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1])))
+for d in docs:
+    if d and d.get("metadata", {}).get("name") == "inference":
+        d["spec"]["priority"] = 100
+yaml.safe_dump_all(docs, open(sys.argv[2], "w"))
+PY
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule -v "$C/claims.yaml" "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/pods.yaml" "$T/quota.yaml"
+    assert_failure 1
+    [[ $stderr == *"dra-alloc: claim default/inference-gpu-qc85x charged #1 in [\"gpus\"]"* ]]
+    [[ $stderr == *'dra-alloc: pod default/trainer: PodResourceClaim gpu: resourceclaims.resource.k8s.io "trainer-gpu-2d5cs" is forbidden: exceeded quota: gpus'* ]]
+}
+
+@test "schedule without quotas is unchanged by quota admission" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule "$C"/*.yaml
+    assert_failure 1
+    [[ $stderr != *"quota"* ]]
+    [[ $stderr == *"pod default/fast-path: 0/2 nodes are available: 2 cannot allocate all claims."* ]]
+}
+
+@test "generate: a claim over quota is a per-pod error (exit 1); the other pods' claims are printed" {
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -o jsonl "$C/pods.yaml" "$C/claims.yaml" "$C/classes.yaml" "$T/quota.yaml"
+    assert_failure 1
+    [[ $stderr == *"pod default/inference, PodResourceClaim gpu: $REFUSED"* ]]
+    [[ $stderr == *'pod default/fast-path, PodResourceClaim devices: resourceclaims.resource.k8s.io "fast-path-devices-c8p94" is forbidden: exceeded quota: gpus'* ]]
+    run jq -r 'select(.kind == "ResourceClaim") | .metadata.name' <<<"$output"
+    assert_output "trainer-gpu-2d5cs"
+}
+
+@test "generate --name-suffix random: the refusal names the generateName, as admission sees it" {
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --name-suffix random -o jsonl "$C/pods.yaml" "$C/claims.yaml" "$C/classes.yaml" "$T/quota.yaml"
+    assert_failure 1
+    [[ $stderr == *'resourceclaims.resource.k8s.io "inference-gpu-" is forbidden: exceeded quota: gpus'* ]]
+}
+
+@test "status.used of the quota is the starting use when it lists the resource" {
+    cat >>"$T/quota.yaml" <<'Y'
+status:
+  hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "2"}
+  used: {gpu.example.com.deviceclass.resource.k8s.io/devices: "0"}
+Y
+    # status.used says 0 GPUs (shared-gpu not counted): two pods get theirs
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -o jsonl "$C/pods.yaml" "$C/claims.yaml" "$C/classes.yaml" "$T/quota.yaml"
+    assert_failure 1
+    run jq -r 'select(.kind == "ResourceClaim") | .metadata.name' <<<"$output"
+    assert_output "trainer-gpu-2d5cs
+inference-gpu-qc85x"
+    [[ $stderr == *'"fast-path-devices-c8p94" is forbidden: exceeded quota: gpus, requested: gpu.example.com.deviceclass.resource.k8s.io/devices=1, used: gpu.example.com.deviceclass.resource.k8s.io/devices=2, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=2'* ]]
+}
+
+@test "quota -v says each quota applied or skipped, and each claim charged, passed or refused, in order" {
+    cat >"$T/q.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: claims, namespace: ns}
+spec: {hard: {count/resourceclaims.resource.k8s.io: "1"}}
+status: {used: {count/resourceclaims.resource.k8s.io: "0"}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: best-effort, namespace: ns}
+spec: {hard: {count/resourceclaims.resource.k8s.io: "0"}, scopes: [BestEffort]}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: cpu, namespace: ns}
+spec: {hard: {cpu: "4"}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: a, namespace: ns}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: b, namespace: ns}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: other}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}
+Y
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -v "$T/q.yaml"
+    assert_failure 1
+    assert_equal "$(grep -v 'warning\|forbidden' <<<"$stderr")" 'dra-alloc: quota ns/claims applies (no scopes); counts count/resourceclaims.resource.k8s.io (hard 1, used 0 from status.used, now 1)
+dra-alloc: quota ns/best-effort skipped (scopes ["BestEffort"]): scoped: ResourceClaims match no quota scope
+dra-alloc: quota ns/cpu skipped (scopes []): no DRA resource in spec.hard
+dra-alloc: claim ns/a charged #1 in ["claims"]: {"count/resourceclaims.resource.k8s.io":1}
+dra-alloc: claim other/c not charged: no quota in its namespace
+dra-alloc: claim ns/b refused by quota claims'
+}
