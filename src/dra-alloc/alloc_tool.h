@@ -119,7 +119,8 @@ extern const dra_opt dra_alloc_capacity_opts[];
      "a pool the allocator skips: incomplete or invalid, named with why), free; the\n"                                \
      "partition shapes that still fit; LARGEST-FIT: the most devices of the class one claim\n"                        \
      "still gets on one node, found by the allocator itself.  --by node|pool adds rows per node\n"                    \
-     "(largest fit each) or per pool (counters and consumable capacity left).\n"                                      \
+     "(largest fit each) or per pool (counters and consumable capacity left).  With ResourceQuotas in\n"             \
+     "the input, then their DRA use per namespace (quotas in -o json).\n"                                            \
      "Exit: 0, 1 when a --fail-below class has fewer free devices, 2 input error.",                                   \
      dra_alloc_capacity_opts, "file"}
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc);

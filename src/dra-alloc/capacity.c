@@ -54,11 +54,36 @@ static dra_err *parse_floors(const dra_strv *v, floor_ **out)
     return NULL;
 }
 
+/* Quota use per namespace, as the claims of the input leave it (status.used
+ * where a quota lists a resource): rep's "quotas", when the input has any. */
+static dra_err *add_quotas(const input *in, json_t *rep)
+{
+    size_t i;
+    for (i = 0; i < in->set.n && !dra_is_resource_quota(in->set.v[i].json); i++)
+        ;
+    if (i == in->set.n)
+        return NULL;
+    dra_quota_ledger *l;
+    dra_err *e = dra_quota_ledger_new(&in->set, &in->model, &in->features, true, &l);
+    if (e)
+        return e;
+    json_t *q = dra_quota_ledger_report(l);
+    json_object_set(rep, "quotas", json_object_get(q, "quotas"));
+    json_decref(q);
+    dra_quota_ledger_free(l);
+    return NULL;
+}
+
 static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by)
 {
-    if (in->table)
-        return dra_fleet_table(stdout, rep, by);
-    return dra_alloc_write_report(rep, "classes", in->fmt);
+    if (!in->table)
+        return dra_alloc_write_report(rep, "classes", in->fmt);
+    dra_err *e = dra_fleet_table(stdout, rep, by);
+    if (!e && json_object_get(rep, "quotas")) {
+        fputc('\n', stdout);
+        e = dra_quota_table(stdout, rep);
+    }
+    return e;
 }
 
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
@@ -69,7 +94,7 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err *e = dra_alloc_load_input(a, x, true, &in);
     if (!e)
         e = parse_floors(&x->fail_below, &floors);
-    dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS};
+    dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS, .other = dra_is_resource_quota};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
     dra_sched_nodes nodes = {0};
@@ -81,6 +106,8 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
                              &in.features, in.timeout};
         e = dra_fleet_capacity(&in.model, nodes.v, nodes.n, &fo, &rep, &warn);
         dra_tool_notes(&dra_alloc_tool, a, warn, NULL);
+        if (!e)
+            e = add_quotas(&in, rep);
     }
     for (size_t i = 0; !e && i < x->fail_below.n; i++)
         if (dra_fleet_free(rep, floors[i].cls) < 0)

@@ -134,3 +134,21 @@ dra-alloc: claim ns/a charged #1 in ["claims"]: {"count/resourceclaims.resource.
 dra-alloc: claim other/c not charged: no quota in its namespace
 dra-alloc: claim ns/b refused by quota claims'
 }
+
+@test "capacity shows quota use per namespace after the classes, and in -o json" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity "$C"/*.yaml "$T/quota.yaml"
+    assert_success
+    [[ $output == *'
+
+NAMESPACE   QUOTA   RESOURCE                                              USED   HARD
+default     gpus    count/resourceclaims.resource.k8s.io                  1      10
+default     gpus    gpu.example.com.deviceclass.resource.k8s.io/devices   1      2' ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity -o json "$C"/*.yaml "$T/quota.yaml"
+    assert_success
+    run jq -c '.quotas[] | [.namespace, .name, (.resources | map_values([.used, .hard]))]' <<<"$output"
+    assert_output '["default","gpus",{"count/resourceclaims.resource.k8s.io":[1,10],"gpu.example.com.deviceclass.resource.k8s.io/devices":[1,2]}]'
+    # without quotas: no section, no key
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity -o json "$C"/*.yaml
+    run jq -c 'has("quotas")' <<<"$output"
+    assert_output false
+}
