@@ -384,12 +384,6 @@ dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra
     return NULL;
 }
 
-bool dra_is_resource_quota(const json_t *obj)
-{
-    const char *kind = json_string_value(json_object_get(obj, "kind"));
-    const char *av = json_string_value(json_object_get(obj, "apiVersion"));
-    return kind && av && strcmp(kind, "ResourceQuota") == 0 && strcmp(av, "v1") == 0;
-}
 
 dra_err *dra_quota_table(FILE *f, const json_t *report)
 {

@@ -41,6 +41,7 @@
 #include "../io/stream.h"
 #include "../model/features.h"
 #include "../model/load.h"
+#include "../model/validate_quota.h" /* dra_is_resource_quota */
 
 /* Quota admission over a run: claims are admitted one by one, in the order
  * they are created. */
@@ -75,8 +76,6 @@ void dra_quota_ledger_free(dra_quota_ledger *l);
 DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra_features *features,
                                          json_t **report);
 
-/* Is obj a v1 ResourceQuota? */
-bool dra_is_resource_quota(const json_t *obj);
 
 /* The resources one claim is charged (a new object R -> integer). */
 json_t *dra_quota_claim_usage(const json_t *claim, const dra_model *m, const dra_features *features);
