@@ -379,6 +379,15 @@ dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ver, dra_field_
     return w.errs;
 }
 
+/* ---- core/v1 ResourceQuota (staging/src/k8s.io/api/core/v1/types.go) ---- */
+OBJ(scoped_req, {"scopeName", NULL}, {"operator", NULL}, {"values", NULL})
+LIST(scoped_reqs, scoped_req)
+OBJ(scope_selector, {"matchExpressions", &scoped_reqs})
+OBJ(quota_spec, {"hard", NULL}, {"scopes", NULL}, {"scopeSelector", &scope_selector})
+OBJ(quota_status, {"hard", NULL}, {"used", NULL})
+OBJ(resource_quota, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &quota_spec},
+    {"status", &quota_status})
+
 /* a plain inventory: {devices: [...], sharedCounters: [...]} */
 OBJ(inventory, {"devices", &devices_v1}, {"sharedCounters", &counter_sets})
 
@@ -388,6 +397,7 @@ dra_err *dra_strict_check_part(json_t *v, const char *part, const char *prefix, 
     const stype *t = strcmp(part, "device") == 0       ? &device_v1
                      : strcmp(part, "counterSet") == 0 ? &counter_set
                      : strcmp(part, "inventory") == 0  ? &inventory
+                     : strcmp(part, "resourceQuota") == 0 ? &resource_quota
                                                        : NULL;
     if (!t)
         return NULL;

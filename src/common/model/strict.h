@@ -33,7 +33,8 @@ DRA_MUST_USE dra_err *dra_strict_check(json_t *obj, dra_kind kind, dra_apiver ve
 
 /* The same for a part of an object that stands on its own in an inventory:
  * part "device" (a v1 Device), "counterSet" (a CounterSet) or "inventory"
- * (a mapping of `devices` and `sharedCounters`); paths start
+ * (a mapping of `devices` and `sharedCounters`), or for an object of a kind
+ * outside the model: "resourceQuota" (a core v1 ResourceQuota); paths start
  * with prefix ("devices[3]", or "" for the object itself).  Unknown part:
  * nothing is checked. */
 dra_err *dra_strict_check_part(json_t *v, const char *part, const char *prefix, dra_field_validation fv,
