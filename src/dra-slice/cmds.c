@@ -89,7 +89,8 @@ static const dra_cmd cmds[] = {
      plain_opts, "file"},
     {"validate", "validate [FILES...]", "validate the DRA objects and the DRA parts of pods",
      "Validates DeviceClasses, ResourceSlices, ResourceClaims, ResourceClaimTemplates and\n"
-     "DeviceTaintRules as the API server does, and the DRA parts of Pods, Nodes and Namespaces;\n"
+     "DeviceTaintRules as the API server does, the DRA parts of Pods, Nodes and Namespaces, and\n"
+     "v1 ResourceQuotas (strict decoding and ValidateResourceQuota);\n"
      "other kinds are skipped (counted with -v), except unknown kinds or versions of\n"
      "resource.k8s.io, which are errors. Classic v1alpha2 objects are checked with that version's\n"
      "rules and warned about: no supported release serves them. Prints nothing on stdout and\n"

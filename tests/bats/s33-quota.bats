@@ -152,3 +152,67 @@ default     gpus    gpu.example.com.deviceclass.resource.k8s.io/devices   1     
     run jq -c 'has("quotas")' <<<"$output"
     assert_output false
 }
+
+# ResourceQuota as the API server decodes and validates it (core v1
+# ValidateResourceQuota); the same checks wherever quotas are read.
+
+@test "validate: an unknown quota field (spec.used) is an error naming file, line, object and path" {
+    cat >"$T/q.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: ns}
+spec:
+  hard: {count/resourceclaims.resource.k8s.io: "1"}
+  used: {count/resourceclaims.resource.k8s.io: "1"}
+Y
+    for cmd in "dra-slice validate" "dra-alloc quota" "dra-alloc schedule" "dra-alloc capacity" "dra-claim generate"; do
+        run --separate-stderr "$DRA_BIN/${cmd%% *}" ${cmd#* } "$T/q.yaml"
+        assert_failure 2
+        [[ $output == "" ]]
+        [[ $stderr == "${cmd%% *}: $T/q.yaml:6: ResourceQuota/ns/q: unknown field \"spec.used\"" ]]
+    done
+    # --validate warn: a warning, the field dropped
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --validate warn "$T/q.yaml"
+    assert_success
+    [[ $stderr == *'warning: '*'ResourceQuota/ns/q: unknown field "spec.used"'* ]]
+}
+
+@test "validate: quota resource names, values, scopes and scope selectors as upstream words them" {
+    cat >"$T/q.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: ns}
+spec:
+  hard:
+    count/resourceclaims.resource.k8s.io: "1.5"
+    gpu.deviceclass.resource.k8s.io/devices: "-1"
+    gpu: "2"
+    requests.deviceclass.resource.kubernetes.io/gpu: 500m
+  scopes: [BestEffort, NotBestEffort, Foo]
+  scopeSelector:
+    matchExpressions:
+    - {scopeName: PriorityClass, operator: In}
+    - {scopeName: Terminating, operator: In, values: [a]}
+    - {scopeName: PriorityClass, operator: Near, values: [a]}
+status:
+  used: {count/resourceclaims.resource.k8s.io: "-2"}
+Y
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/q.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $T/q.yaml:6: ResourceQuota/ns/q: spec.hard[count/resourceclaims.resource.k8s.io]: Invalid value: \"1500m\": must be an integer
+dra-slice: $T/q.yaml:7: ResourceQuota/ns/q: spec.hard[gpu.deviceclass.resource.k8s.io/devices]: Invalid value: \"-1\": must be greater than or equal to 0
+dra-slice: $T/q.yaml:8: ResourceQuota/ns/q: spec.hard[gpu]: Invalid value: \"gpu\": must be a standard resource type or fully qualified
+dra-slice: $T/q.yaml:8: ResourceQuota/ns/q: spec.hard[gpu]: Invalid value: \"gpu\": must be a standard resource for quota
+dra-slice: $T/q.yaml:10: ResourceQuota/ns/q: spec.scopes: Invalid value: [\"BestEffort\",\"NotBestEffort\",\"Foo\"]: unsupported scope
+dra-slice: $T/q.yaml:10: ResourceQuota/ns/q: spec.scopes: Invalid value: [\"BestEffort\",\"NotBestEffort\",\"Foo\"]: conflicting scopes
+dra-slice: $T/q.yaml:12: ResourceQuota/ns/q: spec.scopeSelector.matchExpressions.values: Required value: must be at least one value when \`operator\` is 'In' or 'NotIn' for scope selector
+dra-slice: $T/q.yaml:12: ResourceQuota/ns/q: spec.scopeSelector.matchExpressions.operator: Invalid value: \"In\": must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity
+dra-slice: $T/q.yaml:12: ResourceQuota/ns/q: spec.scopeSelector.matchExpressions.operator: Invalid value: \"Near\": not a valid selector operator
+dra-slice: $T/q.yaml:17: ResourceQuota/ns/q: status.used[count/resourceclaims.resource.k8s.io]: Invalid value: \"-2\": must be greater than or equal to 0"
+}
+
+@test "validate: the docs' DRA quota and the README example quota are valid" {
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$T/quota.yaml"
+    assert_success
+    [[ $stderr == "" ]]
+}

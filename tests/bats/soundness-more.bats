@@ -391,7 +391,7 @@ spec:
 EOF2
     run --separate-stderr "$DRA_BIN/dra-alloc" quota -v - <"$T/q.yaml"
     assert_failure 2
-    [[ $stderr == *"dra-alloc: <stdin>:11 (document 2): ResourceQuota/default/q: spec.hard[gpu.deviceclass.resource.k8s.io/devices]: quantities must match"* ]]
+    [[ $stderr == *"dra-alloc: <stdin>:11 (document 2): ResourceQuota/default/q: spec.hard[gpu.deviceclass.resource.k8s.io/devices]: Invalid value: \"bogus\": quantities must match"* ]]
     # the ConfigMap is skipped; the quota, read from the set, is not
     [[ $stderr == *"dra-alloc: skipped 1 object of kinds dra-alloc does not use"* ]]
     run --separate-stderr "$DRA_BIN/dra-alloc" quota "$T/q.yaml"

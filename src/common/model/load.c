@@ -9,6 +9,7 @@
 #include "../io/jparse.h"
 #include "features.h"
 #include "strict.h"
+#include "validate_quota.h"
 
 static char *make_key(dra_kind kind, const char *ns, const char *name)
 {
@@ -212,6 +213,22 @@ static steps steps_of(const dra_load_opts *opts, dra_field_validation fv)
  * (relaxed fields, admin access unchecked) go to *warnings.  *as_read (may
  * be NULL): whether its content is still as read (a v1 resource object,
  * nothing dropped, set or defaulted). */
+/* A v1 ResourceQuota: strict decoding, then ValidateResourceQuota. */
+static dra_err *check_quota(const steps *st, dra_obj *o, dra_errs *warnings)
+{
+    /* namespaced: kubectl's namespace when it has none, as for every kind */
+    json_t *md = json_object_get(o->json, "metadata");
+    json_t *ns = json_object_get(md, "namespace");
+    if (json_is_object(md) && (!ns || json_is_null(ns) || (json_is_string(ns) && !json_string_length(ns))))
+        json_object_set_new(md, "namespace", json_string(st->default_ns));
+    dra_err *w = NULL;
+    dra_err *e = dra_strict_check_part(o->json, "resourceQuota", "", st->fv, &w, o);
+    dra_errs_add(warnings, dra_obj_locate(w, o));
+    if (!e && !st->opts->no_validate)
+        e = dra_validate_resource_quota(o->json, &st->opts->validate);
+    return e ? dra_obj_locate(e, o) : NULL;
+}
+
 static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *o, dra_kind *kind_out, bool *skipped,
                            dra_errs *warnings, bool *as_read)
 {
@@ -229,8 +246,12 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         bool dra_group = av && strncmp(av, "resource.k8s.io/", 16) == 0;
         if (opts->skip_unknown && dra_kind_unknown_err(e) && !dra_group) {
             dra_err_free(e);
-            *skipped = true;
-            return NULL;
+            /* not a kind of the model, but read by the tools that apply
+             * quotas: decoded and validated as the API server would (an
+             * invalid one is an error, not a skipped object) */
+            e = dra_is_resource_quota(obj) && !opts->checked ? check_quota(st, o, warnings) : NULL;
+            *skipped = e == NULL;
+            return e;
         }
         return dra_obj_locate(e, o);
     }
