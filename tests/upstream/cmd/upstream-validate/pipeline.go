@@ -35,6 +35,7 @@ import (
 	nsregistry "k8s.io/kubernetes/pkg/registry/core/namespace"
 	noderegistry "k8s.io/kubernetes/pkg/registry/core/node"
 	podregistry "k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/pkg/registry/core/resourcequota"
 	"k8s.io/kubernetes/pkg/registry/resource/deviceclass"
 	"k8s.io/kubernetes/pkg/registry/resource/devicetaintrule"
 	"k8s.io/kubernetes/pkg/registry/resource/resourceclaim"
@@ -171,6 +172,7 @@ func newRun(o *options) *run {
 		{Group: "", Kind: "Pod"}:                                      {podregistry.Strategy, "pods", podDRAPart, nil},
 		{Group: "", Kind: "Node"}:                                     {noderegistry.Strategy, "nodes", metadataOnly, nil},
 		{Group: "", Kind: "Namespace"}:                                {nsregistry.Strategy, "namespaces", metadataOnly, nil},
+		{Group: "", Kind: "ResourceQuota"}:                            {resourcequota.Strategy, "resourcequotas", nil, resourcequota.StatusStrategy},
 	}
 	return r
 }
@@ -352,7 +354,7 @@ func (r *run) validate(o *object) {
 		}
 	}
 	raw, isYAML := o.raw, o.yaml
-	if gvk.Group == "" {
+	if gvk.Group == "" && gvk.Kind != "ResourceQuota" { // a quota is checked whole
 		// a field given twice in the DRA part is still one the API server
 		// refuses
 		if r.o.fieldVal != "Ignore" && r.duplicates(o, info) {
