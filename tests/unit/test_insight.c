@@ -164,4 +164,38 @@ UNIT_TEST(quota_usage_and_refusal)
     unload(&a);
 }
 
+UNIT_TEST(quota_ledger_starts_from_status_used_or_the_claims)
+{
+    side a;
+    /* q1 lists count in status.used (0): the claims of the input are not
+     * counted again; q2 does not: the quota controller's figure, 2 */
+    load(&a, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q1, namespace: ns}\n"
+             "spec: {hard: {count/resourceclaims.resource.k8s.io: '3'}}\n"
+             "status: {used: {count/resourceclaims.resource.k8s.io: '0'}}\n---\n"
+             "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q2, namespace: ns}\n"
+             "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '3'}}\n---\n"
+             CLAIM("c1", "x", "n1") CLAIM("c2", "z", "n1"));
+    dra_quota_ledger *l = NULL;
+    dra_err *e = dra_quota_ledger_new(&a.set, &a.m, NULL, true, &l);
+    CHECK(!e && l);
+    const json_t *c1 = dra_model_claim(&a.m, "ns", "c1")->json;
+    char *m = dra_quota_admit(l, c1); /* q2: 2 + 1 = 3 fits */
+    CHECK(!m);
+    m = dra_quota_admit(l, c1); /* q2: 3 + 1 > 3 */
+    CHECK(m && strstr(m, "exceeded quota: q2, requested: gpu.deviceclass.resource.k8s.io/devices=1, used: "
+                         "gpu.deviceclass.resource.k8s.io/devices=3, limited: gpu.deviceclass.resource.k8s.io/devices=3"));
+    free(m);
+    json_t *r = dra_quota_ledger_report(l);
+    const json_t *res1 = dra_jget(json_array_get(dra_jget(r, "quotas"), 0), "resources");
+    const json_t *count = json_object_get(res1, "count/resourceclaims.resource.k8s.io");
+    CHECK_INT(json_integer_value(json_object_get(count, "start")), 0);
+    CHECK_INT(json_integer_value(json_object_get(count, "used")), 1);
+    CHECK(json_is_true(json_object_get(count, "fromStatus")));
+    CHECK_INT(json_array_size(dra_jget(r, "charged")), 1);
+    CHECK_INT(json_array_size(dra_jget(r, "refused")), 1);
+    json_decref(r);
+    dra_quota_ledger_free(l);
+    unload(&a);
+}
+
 UNIT_MAIN()
