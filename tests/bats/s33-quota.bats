@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
 # ResourceQuota admission wherever the tools create claims: dra-alloc
 # schedule, dra-claim generate, dra-alloc quota -v, capacity's quota use.
-# Quotas follow the Kubernetes docs' ResourceQuota for DRA
-# (concepts/policy/resource-quotas: count/resourceclaims.resource.k8s.io and
-# <class>.deviceclass.resource.k8s.io/devices) over the README's example
+# Quotas use the DRA quota names the Kubernetes docs give
+# (concepts/policy/resource-quotas) and upstream's DRA quota change
+# describes (pkg/quota/v1/evaluator/core/resource_claims.go):
+# count/resourceclaims.resource.k8s.io and
+# <class>.deviceclass.resource.k8s.io/devices, over the README's example
 # cluster (examples/cluster).
 load helpers
 bats_require_minimum_version 1.5.0
