@@ -2,6 +2,8 @@
 #include "model/features.h"
 #include "unit.h"
 
+#include <string.h>
+
 UNIT_TEST(defaults_137)
 {
     dra_feature id;
@@ -112,6 +114,99 @@ UNIT_TEST(parse_dependencies)
     /* all alpha and beta gates on satisfy every dependency */
     CHECK(dra_features_parse(&f, "AllAlpha=true,AllBeta=true") == NULL);
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_GENERIC_WORKLOAD));
+}
+
+/* Each release's table, kube_features.go at v1.36.3, v1.37.2, v1.38.0-beta.0. */
+UNIT_TEST(releases)
+{
+    dra_features f;
+    dra_err *e;
+    dra_features_default(&f);
+    CHECK(f.release == DRA_RELEASE_1_37 && dra_features_release_of(&f) == DRA_RELEASE_1_37);
+    CHECK(dra_features_release_of(NULL) == DRA_RELEASE_DEFAULT);
+    CHECK_STR(dra_release_name(DRA_RELEASE_1_38), "1.38");
+
+    dra_features_release(&f, DRA_RELEASE_1_38);
+    /* removed after GA: unknown, its behaviour on */
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION));
+    e = dra_features_parse(&f, "DynamicResourceAllocation=true");
+    CHECK_STR(e ? e->msg : NULL, "unrecognized feature gate: DynamicResourceAllocation");
+    dra_err_free(e);
+    /* locked on in 1.38 */
+    e = dra_features_parse(&f, "DRADeviceTaints=false");
+    CHECK_STR(e ? e->msg : NULL, "cannot set feature gate DRADeviceTaints to false, feature is locked to true");
+    dra_err_free(e);
+    e = dra_features_parse(&f, "DRAPartitionableDevices=false");
+    CHECK_STR(e ? e->msg : NULL, "cannot set feature gate DRAPartitionableDevices to false, feature is locked to true");
+    dra_err_free(e);
+    CHECK(dra_gate_spec_at(DRA_RELEASE_1_38, DRA_FEATURE_DEVICE_BINDING_CONDITIONS)->locked);
+    /* GA, not locked: on by default, may be turned off */
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE));
+    CHECK(dra_features_parse(&f, "DRAFractionalCapacityRange=false,DRAConsumableCapacity=false") == NULL);
+    CHECK(dra_gate_spec_at(DRA_RELEASE_1_38, DRA_FEATURE_CONSUMABLE_CAPACITY)->stage == DRA_STAGE_GA);
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
+
+    dra_features_release(&f, DRA_RELEASE_1_36);
+    CHECK(f.release == DRA_RELEASE_1_36);
+    /* not yet in 1.36 */
+    e = dra_features_parse(&f, "DRADerivedAttributes=true");
+    CHECK_STR(e ? e->msg : NULL, "unrecognized feature gate: DRADerivedAttributes");
+    dra_err_free(e);
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DERIVED_ATTRIBUTES));
+    /* beta in 1.36: may be turned off; DRAPrioritizedList GA but not locked */
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DEVICE_TAINT_RULES));
+    CHECK(dra_features_parse(&f, "DRAResourceClaimDeviceStatus=false,DRAPrioritizedList=false,"
+                                 "DRADeviceBindingConditions=false,DRAResourceClaimGranularStatusAuthorization=false") == NULL);
+    /* AllAlpha touches only the gates the release has */
+    CHECK(dra_features_parse(&f, "AllAlpha=true") == NULL);
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DERIVED_ATTRIBUTES) && dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
+    /* the granular status gate is known in every release */
+    dra_features_default(&f);
+    CHECK(dra_feature_enabled(&f, DRA_FEATURE_RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION));
+    CHECK(dra_features_parse(&f, "DRAResourceClaimGranularStatusAuthorization=false") == NULL);
+}
+
+UNIT_TEST(release_parse)
+{
+    static const struct {
+        const char *in;
+        int want; /* 0: error */
+    } cases[] = {
+        {"1.36", 36}, {"1.37", 37}, {"1.38", 38}, {"v1.37", 37}, {"1.37.2", 37}, {"v1.38.0-beta.0", 38},
+        {"v1.37.2+k3s1", 37}, {"v1.36.3-gke.100", 36}, {"1.35", 0}, {"1.39", 0}, {"2.37", 0}, {"1.37.", 0},
+        {"1.37x", 0}, {"", 0}, {"v", 0}, {"1.", 0}, {"1.037", 0}, {"1.37.2.1", 0}, {"1.99999999999999999999", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        dra_release r = 0;
+        dra_err *e = dra_release_parse(cases[i].in, &r);
+        if (cases[i].want) {
+            CHECK(e == NULL && (int)r == cases[i].want);
+        } else {
+            CHECK(e != NULL && e->code == DRA_EXIT_INPUT);
+            if (e)
+                CHECK(strstr(e->msg, "(known: 1.36, 1.37, 1.38)") != NULL);
+        }
+        dra_err_free(e);
+    }
+    dra_err *e = dra_release_parse("1.35", &(dra_release){0});
+    CHECK_STR(e ? e->msg : NULL, "unknown Kubernetes version \"1.35\" (known: 1.36, 1.37, 1.38)");
+    dra_err_free(e);
+}
+
+/* The table `dra-slice gates` prints (and `make upstream-check-gates`
+ * compares with kube_features.go). */
+UNIT_TEST(table)
+{
+    dra_buf b = DRA_BUF_INIT;
+    dra_features_table(&b, DRA_RELEASE_1_38);
+    CHECK(strstr(dra_buf_str(&b), "1.38 DRADeviceTaintRules true GA true DRADeviceTaints\n") != NULL);
+    CHECK(strstr(dra_buf_str(&b), "DynamicResourceAllocation") == NULL);
+    dra_buf_free(&b);
+    dra_features_table(&b, DRA_RELEASE_1_37);
+    CHECK(strstr(dra_buf_str(&b), "1.37 DRAPartitionableDevicesType false alpha false "
+                                  "DRAPartitionableDevices,DRAResourcePoolStatus,DynamicResourceAllocation\n") != NULL);
+    CHECK(strstr(dra_buf_str(&b), "1.37 NodeDeclaredFeatures true GA true -\n") != NULL);
+    dra_buf_free(&b);
 }
 
 UNIT_MAIN()

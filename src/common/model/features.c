@@ -5,95 +5,237 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/buf.h"
 
-static const struct gate {
-    const char *name;
-    bool def;
-    bool locked;
-    dra_feature_stage stage;
-} gates[DRA_FEATURE_COUNT] = {
-    /* Kubernetes 1.37, package features defaultVersionedKubernetesFeatureGates
-     * (the DRA gates' VersionedSpecs; a spec with MinCompatibilityVersion
-     * 1.37 does not apply at the default compatibility version 1.36). */
-    [DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION] = {"DynamicResourceAllocation", true, true, DRA_STAGE_GA},
-    [DRA_FEATURE_ADMIN_ACCESS] = {"DRAAdminAccess", true, true, DRA_STAGE_GA},                    /* GA 1.36, locked */
-    [DRA_FEATURE_PRIORITIZED_LIST] = {"DRAPrioritizedList", true, true, DRA_STAGE_GA},            /* locked 1.37 */
-    [DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS] = {"DRAResourceClaimDeviceStatus", true, true, DRA_STAGE_GA}, /* GA 1.37 */
-    [DRA_FEATURE_DEVICE_TAINTS] = {"DRADeviceTaints", true, false, DRA_STAGE_GA},                 /* locked in 1.38 */
-    [DRA_FEATURE_DEVICE_TAINT_RULES] = {"DRADeviceTaintRules", true, false, DRA_STAGE_GA},        /* locked in 1.38 */
-    [DRA_FEATURE_PARTITIONABLE_DEVICES] = {"DRAPartitionableDevices", true, false, DRA_STAGE_BETA},
-    [DRA_FEATURE_CONSUMABLE_CAPACITY] = {"DRAConsumableCapacity", true, false, DRA_STAGE_BETA},
-    [DRA_FEATURE_DEVICE_BINDING_CONDITIONS] = {"DRADeviceBindingConditions", true, false, DRA_STAGE_BETA},
-    [DRA_FEATURE_EXTENDED_RESOURCE] = {"DRAExtendedResource", true, true, DRA_STAGE_GA},          /* GA 1.37, locked */
-    [DRA_FEATURE_SCHEDULER_FILTER_TIMEOUT] = {"DRASchedulerFilterTimeout", true, false, DRA_STAGE_BETA},
-    [DRA_FEATURE_LIST_TYPE_ATTRIBUTES] = {"DRAListTypeAttributes", false, false, DRA_STAGE_ALPHA},
-    [DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES] = {"DRANodeAllocatableResources", false, false, DRA_STAGE_ALPHA},
-    [DRA_FEATURE_OPTIONAL_NODE_OPERATIONS] = {"DRAOptionalNodeOperations", false, false, DRA_STAGE_ALPHA},
-    [DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE] = {"DRAFractionalCapacityRange", false, false, DRA_STAGE_BETA}, /* beta 1.37, off */
-    /* An API-server gate (resource.k8s.io field), alpha 1.37. */
-    [DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE] = {"DRAPartitionableDevicesType", false, false, DRA_STAGE_ALPHA},
-    /* dra-corrections.md E5-9 (PodGroup consumers); beta 1.37, off. */
-    [DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = {"DRAWorkloadResourceClaims", false, false, DRA_STAGE_BETA},
-    [DRA_FEATURE_DERIVED_ATTRIBUTES] = {"DRADerivedAttributes", false, false, DRA_STAGE_ALPHA},    /* alpha 1.37 */
-    [DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS] = {"DRADeviceCompatibilityGroups", false, false, DRA_STAGE_ALPHA}, /* alpha 1.37 */
-    /* KEP-5677 ResourcePoolStatusRequest API and its controller; alpha since 1.36. */
-    [DRA_FEATURE_RESOURCE_POOL_STATUS] = {"DRAResourcePoolStatus", false, false, DRA_STAGE_ALPHA},
-    [DRA_FEATURE_GENERIC_WORKLOAD] = {"GenericWorkload", false, false, DRA_STAGE_BETA},          /* beta 1.37, off */
-    [DRA_FEATURE_NODE_DECLARED_FEATURES] = {"NodeDeclaredFeatures", true, true, DRA_STAGE_GA},   /* GA 1.37, locked */
+static const char *const names[DRA_FEATURE_COUNT] = {
+    [DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION] = "DynamicResourceAllocation",
+    [DRA_FEATURE_ADMIN_ACCESS] = "DRAAdminAccess",
+    [DRA_FEATURE_PRIORITIZED_LIST] = "DRAPrioritizedList",
+    [DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS] = "DRAResourceClaimDeviceStatus",
+    [DRA_FEATURE_DEVICE_TAINTS] = "DRADeviceTaints",
+    [DRA_FEATURE_DEVICE_TAINT_RULES] = "DRADeviceTaintRules",
+    [DRA_FEATURE_PARTITIONABLE_DEVICES] = "DRAPartitionableDevices",
+    [DRA_FEATURE_CONSUMABLE_CAPACITY] = "DRAConsumableCapacity",
+    [DRA_FEATURE_DEVICE_BINDING_CONDITIONS] = "DRADeviceBindingConditions",
+    [DRA_FEATURE_EXTENDED_RESOURCE] = "DRAExtendedResource",
+    [DRA_FEATURE_SCHEDULER_FILTER_TIMEOUT] = "DRASchedulerFilterTimeout",
+    [DRA_FEATURE_LIST_TYPE_ATTRIBUTES] = "DRAListTypeAttributes",
+    [DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES] = "DRANodeAllocatableResources",
+    [DRA_FEATURE_OPTIONAL_NODE_OPERATIONS] = "DRAOptionalNodeOperations",
+    [DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE] = "DRAFractionalCapacityRange",
+    [DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE] = "DRAPartitionableDevicesType",
+    [DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = "DRAWorkloadResourceClaims",
+    [DRA_FEATURE_DERIVED_ATTRIBUTES] = "DRADerivedAttributes",
+    [DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS] = "DRADeviceCompatibilityGroups",
+    [DRA_FEATURE_RESOURCE_POOL_STATUS] = "DRAResourcePoolStatus",
+    [DRA_FEATURE_RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION] = "DRAResourceClaimGranularStatusAuthorization",
+    [DRA_FEATURE_GENERIC_WORKLOAD] = "GenericWorkload",
+    [DRA_FEATURE_NODE_DECLARED_FEATURES] = "NodeDeclaredFeatures",
 };
 
-/* defaultKubernetesFeatureGateDependencies (k8s.io/kubernetes v1.37.2
- * pkg/features/kube_features.go): a gate may be on only when these are;
- * DynamicResourceAllocation, which nearly all depend on, is locked on. */
-#define DEPS_MAX 3
-static const dra_feature deps[DRA_FEATURE_COUNT][DEPS_MAX] = {
-    [DRA_FEATURE_DEVICE_BINDING_CONDITIONS] = {DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS},
-    [DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS] = {DRA_FEATURE_PARTITIONABLE_DEVICES},
-    [DRA_FEATURE_DEVICE_TAINT_RULES] = {DRA_FEATURE_DEVICE_TAINTS},
-    [DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE] = {DRA_FEATURE_CONSUMABLE_CAPACITY},
-    [DRA_FEATURE_OPTIONAL_NODE_OPERATIONS] = {DRA_FEATURE_NODE_DECLARED_FEATURES},
-    [DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE] = {DRA_FEATURE_PARTITIONABLE_DEVICES, DRA_FEATURE_RESOURCE_POOL_STATUS},
-    [DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = {DRA_FEATURE_GENERIC_WORKLOAD},
+#define D(x) (1ull << DRA_FEATURE_##x)
+#define G(id, d, st, lock, dep) [DRA_FEATURE_##id] = {true, d, lock, DRA_STAGE_##st, dep}
+/* A gate removed after GA: unknown, its behaviour on. */
+#define REMOVED(id) [DRA_FEATURE_##id] = {false, true, false, DRA_STAGE_GA, 0}
+
+/* Each release's gates: pkg/features/kube_features.go of k8s.io/kubernetes
+ * at that release, defaultVersionedKubernetesFeatureGates (the spec in
+ * effect at emulation version 1.N, min compatibility version 1.N-1: a spec
+ * with MinCompatibilityVersion 1.37 does not apply in 1.37) and
+ * defaultKubernetesFeatureGateDependencies.  Gates left out are ones the
+ * release does not have yet. */
+static const dra_gate_spec specs[][DRA_FEATURE_COUNT] = {
+    [0] = { /* v1.36.3 */
+        G(DYNAMIC_RESOURCE_ALLOCATION, true, GA, true, 0),
+        G(ADMIN_ACCESS, true, GA, true, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(PRIORITIZED_LIST, true, GA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(RESOURCE_CLAIM_DEVICE_STATUS, true, BETA, false, 0),
+        G(DEVICE_TAINTS, true, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(DEVICE_TAINT_RULES, false, BETA, false, D(DEVICE_TAINTS)),
+        G(PARTITIONABLE_DEVICES, true, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(CONSUMABLE_CAPACITY, true, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(DEVICE_BINDING_CONDITIONS, true, BETA, false, D(RESOURCE_CLAIM_DEVICE_STATUS) | D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(EXTENDED_RESOURCE, true, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(SCHEDULER_FILTER_TIMEOUT, true, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(LIST_TYPE_ATTRIBUTES, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(NODE_ALLOCATABLE_RESOURCES, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(WORKLOAD_RESOURCE_CLAIMS, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION) | D(GENERIC_WORKLOAD)),
+        G(RESOURCE_POOL_STATUS, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION, true, BETA, false,
+          D(RESOURCE_CLAIM_DEVICE_STATUS) | D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(GENERIC_WORKLOAD, false, ALPHA, false, 0),
+        G(NODE_DECLARED_FEATURES, true, BETA, false, 0),
+    },
+    [1] = { /* v1.37.2 */
+        G(DYNAMIC_RESOURCE_ALLOCATION, true, GA, true, 0),
+        G(ADMIN_ACCESS, true, GA, true, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(PRIORITIZED_LIST, true, GA, true, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(RESOURCE_CLAIM_DEVICE_STATUS, true, GA, true, 0),
+        G(DEVICE_TAINTS, true, GA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(DEVICE_TAINT_RULES, true, GA, false, D(DEVICE_TAINTS)),
+        G(PARTITIONABLE_DEVICES, true, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(CONSUMABLE_CAPACITY, true, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(DEVICE_BINDING_CONDITIONS, true, BETA, false, D(RESOURCE_CLAIM_DEVICE_STATUS) | D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(EXTENDED_RESOURCE, true, GA, true, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(SCHEDULER_FILTER_TIMEOUT, true, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(LIST_TYPE_ATTRIBUTES, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(NODE_ALLOCATABLE_RESOURCES, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(OPTIONAL_NODE_OPERATIONS, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION) | D(NODE_DECLARED_FEATURES)),
+        G(FRACTIONAL_CAPACITY_RANGE, false, BETA, false, D(CONSUMABLE_CAPACITY)),
+        G(PARTITIONABLE_DEVICES_TYPE, false, ALPHA, false,
+          D(PARTITIONABLE_DEVICES) | D(RESOURCE_POOL_STATUS) | D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(WORKLOAD_RESOURCE_CLAIMS, false, BETA, false, D(DYNAMIC_RESOURCE_ALLOCATION) | D(GENERIC_WORKLOAD)),
+        G(DERIVED_ATTRIBUTES, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(DEVICE_COMPATIBILITY_GROUPS, false, ALPHA, false, D(PARTITIONABLE_DEVICES) | D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(RESOURCE_POOL_STATUS, false, ALPHA, false, D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION, true, BETA, false,
+          D(RESOURCE_CLAIM_DEVICE_STATUS) | D(DYNAMIC_RESOURCE_ALLOCATION)),
+        G(GENERIC_WORKLOAD, false, BETA, false, 0),
+        G(NODE_DECLARED_FEATURES, true, GA, true, 0),
+    },
+    [2] = { /* v1.38.0-beta.0: DynamicResourceAllocation removed, DRADeviceTaints,
+             * DRADeviceTaintRules, DRAPartitionableDevices and
+             * DRADeviceBindingConditions locked on, DRAConsumableCapacity and
+             * DRAFractionalCapacityRange GA (not locked) */
+        REMOVED(DYNAMIC_RESOURCE_ALLOCATION),
+        G(ADMIN_ACCESS, true, GA, true, 0),
+        G(PRIORITIZED_LIST, true, GA, true, 0),
+        G(RESOURCE_CLAIM_DEVICE_STATUS, true, GA, true, 0),
+        G(DEVICE_TAINTS, true, GA, true, 0),
+        G(DEVICE_TAINT_RULES, true, GA, true, D(DEVICE_TAINTS)),
+        G(PARTITIONABLE_DEVICES, true, GA, true, 0),
+        G(CONSUMABLE_CAPACITY, true, GA, false, 0),
+        G(DEVICE_BINDING_CONDITIONS, true, GA, true, D(RESOURCE_CLAIM_DEVICE_STATUS)),
+        G(EXTENDED_RESOURCE, true, GA, true, 0),
+        G(SCHEDULER_FILTER_TIMEOUT, true, BETA, false, 0),
+        G(LIST_TYPE_ATTRIBUTES, false, ALPHA, false, 0),
+        G(NODE_ALLOCATABLE_RESOURCES, false, ALPHA, false, 0),
+        G(OPTIONAL_NODE_OPERATIONS, false, ALPHA, false, D(NODE_DECLARED_FEATURES)),
+        G(FRACTIONAL_CAPACITY_RANGE, true, GA, false, D(CONSUMABLE_CAPACITY)),
+        G(PARTITIONABLE_DEVICES_TYPE, false, ALPHA, false, D(PARTITIONABLE_DEVICES) | D(RESOURCE_POOL_STATUS)),
+        G(WORKLOAD_RESOURCE_CLAIMS, false, BETA, false, D(GENERIC_WORKLOAD)),
+        G(DERIVED_ATTRIBUTES, false, ALPHA, false, 0),
+        G(DEVICE_COMPATIBILITY_GROUPS, false, ALPHA, false, D(PARTITIONABLE_DEVICES)),
+        G(RESOURCE_POOL_STATUS, false, ALPHA, false, 0),
+        G(RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION, true, BETA, false, D(RESOURCE_CLAIM_DEVICE_STATUS)),
+        G(GENERIC_WORKLOAD, false, BETA, false, 0),
+        G(NODE_DECLARED_FEATURES, true, GA, true, 0),
+    },
 };
+_Static_assert(sizeof specs / sizeof *specs == DRA_RELEASE_NEWEST - DRA_RELEASE_OLDEST + 1, "a table per release");
+_Static_assert(DRA_FEATURE_COUNT <= 64, "dependencies are a 64-bit mask");
+
+static bool release_known(dra_release r)
+{
+    return r >= DRA_RELEASE_OLDEST && r <= DRA_RELEASE_NEWEST;
+}
+
+const dra_gate_spec *dra_gate_spec_at(dra_release r, dra_feature id)
+{
+    static const dra_gate_spec none = {0};
+    if ((unsigned)id >= DRA_FEATURE_COUNT)
+        return &none;
+    return &specs[(release_known(r) ? r : DRA_RELEASE_DEFAULT) - DRA_RELEASE_OLDEST][id];
+}
+
+/* f's table */
+static const dra_gate_spec *spec(const dra_features *f, dra_feature id)
+{
+    return dra_gate_spec_at(dra_features_release_of(f), id);
+}
+
+dra_release dra_features_release_of(const dra_features *f)
+{
+    return f && release_known(f->release) ? f->release : DRA_RELEASE_DEFAULT;
+}
+
+void dra_features_release(dra_features *f, dra_release r)
+{
+    f->release = release_known(r) ? r : DRA_RELEASE_DEFAULT;
+    for (int i = 0; i < DRA_FEATURE_COUNT; i++)
+        f->on[i] = dra_gate_spec_at(f->release, (dra_feature)i)->def;
+}
 
 void dra_features_default(dra_features *f)
 {
-    for (int i = 0; i < DRA_FEATURE_COUNT; i++)
-        f->on[i] = gates[i].def;
+    dra_features_release(f, DRA_RELEASE_DEFAULT);
+}
+
+const char *dra_release_name(dra_release r)
+{
+    static const char *const n[] = {"1.36", "1.37", "1.38"};
+    return release_known(r) ? n[r - DRA_RELEASE_OLDEST] : "?";
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+    if (n == 0 || n > 4)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+dra_err *dra_release_parse(const char *s, dra_release *out)
+{
+    const char *p = s && (*s == 'v') ? s + 1 : s;
+    size_t minor_len = 0, patch_len = 0;
+    bool ok = p && strncmp(p, "1.", 2) == 0;
+    if (ok) {
+        p += 2;
+        minor_len = strspn(p, "0123456789");
+        ok = all_digits(p, minor_len) && (minor_len == 1 || p[0] != '0');
+    }
+    if (ok && p[minor_len] == '.') { /* a patch, then maybe -pre or +build */
+        patch_len = strspn(p + minor_len + 1, "0123456789");
+        const char *rest = p + minor_len + 1 + patch_len;
+        ok = all_digits(p + minor_len + 1, patch_len) && (*rest == '\0' || *rest == '-' || *rest == '+');
+    } else if (ok) {
+        ok = p[minor_len] == '\0';
+    }
+    if (ok) {
+        long minor = strtol(p, NULL, 10);
+        ok = minor >= DRA_RELEASE_OLDEST && minor <= DRA_RELEASE_NEWEST;
+        if (ok)
+            *out = (dra_release)minor;
+    }
+    if (!ok)
+        return dra_err_new(DRA_EXIT_INPUT, "unknown Kubernetes version \"%s\" (known: %s)", s ? s : "",
+                           DRA_RELEASES_KNOWN);
+    return NULL;
 }
 
 bool dra_feature_enabled(const dra_features *f, dra_feature id)
 {
     if ((unsigned)id >= DRA_FEATURE_COUNT)
         return false;
-    return f ? f->on[id] : gates[id].def;
+    return f ? f->on[id] : dra_gate_spec_at(DRA_RELEASE_DEFAULT, id)->def;
 }
 
 const char *dra_feature_name(dra_feature id)
 {
-    return (unsigned)id < DRA_FEATURE_COUNT ? gates[id].name : "?";
+    return (unsigned)id < DRA_FEATURE_COUNT ? names[id] : "?";
 }
 
 bool dra_feature_default(dra_feature id)
 {
-    return (unsigned)id < DRA_FEATURE_COUNT && gates[id].def;
+    return dra_gate_spec_at(DRA_RELEASE_DEFAULT, id)->def;
 }
 
 bool dra_feature_locked(dra_feature id)
 {
-    return (unsigned)id < DRA_FEATURE_COUNT && gates[id].locked;
+    return dra_gate_spec_at(DRA_RELEASE_DEFAULT, id)->locked;
 }
 
 dra_feature_stage dra_feature_stage_of(dra_feature id)
 {
-    return (unsigned)id < DRA_FEATURE_COUNT ? gates[id].stage : DRA_STAGE_ALPHA;
+    return dra_gate_spec_at(DRA_RELEASE_DEFAULT, id)->stage;
 }
 
 bool dra_feature_lookup(const char *name, dra_feature *out)
 {
     for (int i = 0; i < DRA_FEATURE_COUNT; i++) {
-        if (strcmp(gates[i].name, name) == 0) {
+        if (strcmp(names[i], name) == 0) {
             *out = (dra_feature)i;
             return true;
         }
@@ -101,18 +243,42 @@ bool dra_feature_lookup(const char *name, dra_feature *out)
     return false;
 }
 
-static dra_err *locked_err(dra_feature id, bool on)
+static int cmp_name(const void *a, const void *b)
 {
-    return dra_err_new(DRA_EXIT_INPUT, "cannot set feature gate %s to %s, feature is locked to %s", gates[id].name,
-                       on ? "true" : "false", gates[id].def ? "true" : "false");
+    return strcmp(names[*(const int *)a], names[*(const int *)b]);
+}
+
+void dra_features_table(dra_buf *out, dra_release r)
+{
+    static const char *const stages[] = {[DRA_STAGE_ALPHA] = "alpha", [DRA_STAGE_BETA] = "beta", [DRA_STAGE_GA] = "GA"};
+    int order[DRA_FEATURE_COUNT];
+    for (int i = 0; i < DRA_FEATURE_COUNT; i++)
+        order[i] = i;
+    qsort(order, DRA_FEATURE_COUNT, sizeof *order, cmp_name);
+    for (int i = 0; i < DRA_FEATURE_COUNT; i++) {
+        const dra_gate_spec *g = dra_gate_spec_at(r, (dra_feature)order[i]);
+        if (!g->known)
+            continue;
+        dra_buf_printf(out, "%s %s %s %s %s ", dra_release_name(r), names[order[i]], g->def ? "true" : "false",
+                       stages[g->stage], g->locked ? "true" : "false");
+        int n = 0;
+        for (int j = 0; j < DRA_FEATURE_COUNT; j++)
+            if (g->deps & (1ull << order[j]))
+                dra_buf_printf(out, "%s%s", n++ ? "," : "", names[order[j]]);
+        dra_buf_printf(out, "%s\n", n ? "" : "-");
+    }
 }
 
 dra_err *dra_features_set(dra_features *f, dra_feature id, bool on)
 {
     if ((unsigned)id >= DRA_FEATURE_COUNT)
         return dra_err_new(DRA_EXIT_INPUT, "unrecognized feature gate: %d", (int)id);
-    if (gates[id].locked && on != gates[id].def)
-        return locked_err(id, on);
+    const dra_gate_spec *g = spec(f, id);
+    if (!g->known)
+        return dra_err_new(DRA_EXIT_INPUT, "unrecognized feature gate: %s", names[id]);
+    if (g->locked && on != g->def)
+        return dra_err_new(DRA_EXIT_INPUT, "cannot set feature gate %s to %s, feature is locked to %s", names[id],
+                           on ? "true" : "false", g->def ? "true" : "false");
     f->on[id] = on;
     return NULL;
 }
@@ -150,9 +316,11 @@ static dra_err *apply_one(dra_features *f, const char *key, bool on)
 {
     if (strcmp(key, "AllAlpha") == 0 || strcmp(key, "AllBeta") == 0) {
         dra_feature_stage stage = key[3] == 'A' ? DRA_STAGE_ALPHA : DRA_STAGE_BETA;
-        for (int i = 0; i < DRA_FEATURE_COUNT; i++)
-            if (gates[i].stage == stage && !gates[i].locked)
+        for (int i = 0; i < DRA_FEATURE_COUNT; i++) {
+            const dra_gate_spec *g = spec(f, (dra_feature)i);
+            if (g->known && g->stage == stage && !g->locked)
                 f->on[i] = on;
+        }
         return NULL;
     }
     dra_feature id;
@@ -171,12 +339,13 @@ static dra_err *check_dependencies(const dra_features *f)
         if (!f->on[i])
             continue;
         dra_buf off = DRA_BUF_INIT;
-        for (int d = 0; d < DEPS_MAX && deps[i][d]; d++)
-            if (!f->on[deps[i][d]])
-                dra_buf_printf(&off, "%s%s", off.len ? " " : "", gates[deps[i][d]].name);
+        unsigned long long deps = spec(f, (dra_feature)i)->deps;
+        for (int d = 0; d < DRA_FEATURE_COUNT; d++)
+            if ((deps & (1ull << d)) && !f->on[d])
+                dra_buf_printf(&off, "%s%s", off.len ? " " : "", names[d]);
         if (off.len)
             dra_buf_printf(&all, "%s%s is enabled, but depends on features that are disabled: [%s]", n++ ? ", " : "",
-                           gates[i].name, dra_buf_str(&off));
+                           names[i], dra_buf_str(&off));
         dra_buf_free(&off);
     }
     dra_err *e = n == 0 ? NULL : dra_err_new(DRA_EXIT_INPUT, n == 1 ? "%s" : "[%s]", dra_buf_str(&all));

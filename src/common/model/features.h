@@ -1,23 +1,33 @@
-/* DRA feature gates: names, defaults, and `--feature-gates` parsing.
+/* DRA feature gates of each Kubernetes release the tools know: names,
+ * defaults, stages, locks, dependencies, and `--feature-gates` parsing.
  *
- * Defaults are the newest release column of dra.md §0 (Kubernetes 1.37).
- * Locked gates (GA and LockToDefault upstream) cannot be set to the other
- * value: DynamicResourceAllocation, DRAAdminAccess, DRAPrioritizedList,
- * DRAExtendedResource and DRAResourceClaimDeviceStatus.  Library callers
+ * A release's table is what that release's own components start with: the
+ * spec of pkg/features/kube_features.go's VersionedSpecs at emulation
+ * version = the release and min compatibility version = one minor before
+ * (k8s.io/kubernetes v1.36.3, v1.37.2, v1.38.0-beta.0; `make
+ * upstream-check-gates` checks the tables against those sources).  A gate
+ * the release does not have -- not yet added, or removed after GA -- is
+ * "unrecognized feature gate: X" there, as upstream says it; a gate
+ * removed after GA stays on (its behaviour is the only one left).  Locked
+ * gates (LockToDefault) cannot be set to the other value.  Library callers
  * may still clear a locked gate in dra_features.on directly, as upstream's
- * tests emulate an older version to test the gate off.  Gates that are
- * not DRA's own are unknown here and rejected, as the component-base parser
+ * tests emulate an older version to test the gate off.  Gates that are not
+ * DRA's own are unknown here and rejected, as the component-base parser
  * rejects gates it does not know, except the two that DRA gates depend on
  * (GenericWorkload, NodeDeclaredFeatures).
  *
  * A dra_features is a value type (no heap memory): copy it freely.  Start with
- * dra_features_default(), then apply any number of --feature-gates values.
+ * dra_features_default() or dra_features_release(), then apply any number of
+ * --feature-gates values.  Its `release` is the hook for rules that differ
+ * by release beyond gates: code that must behave as one release does reads
+ * dra_features_release_of().
  */
 #ifndef DRA_MODEL_FEATURES_H
 #define DRA_MODEL_FEATURES_H
 
 #include <stdbool.h>
 
+#include "../base/buf.h"
 #include "../base/error.h"
 
 typedef enum {
@@ -41,6 +51,7 @@ typedef enum {
     DRA_FEATURE_DERIVED_ATTRIBUTES,
     DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS,
     DRA_FEATURE_RESOURCE_POOL_STATUS,
+    DRA_FEATURE_RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION,
     /* not DRA's own, but DRA gates depend on them */
     DRA_FEATURE_GENERIC_WORKLOAD,
     DRA_FEATURE_NODE_DECLARED_FEATURES,
@@ -49,12 +60,39 @@ typedef enum {
 
 typedef enum { DRA_STAGE_ALPHA, DRA_STAGE_BETA, DRA_STAGE_GA } dra_feature_stage;
 
+/* A release, by its minor version (Kubernetes 1.MINOR).  0 in a
+ * dra_features means DRA_RELEASE_DEFAULT. */
+typedef enum dra_release {
+    DRA_RELEASE_1_36 = 36,
+    DRA_RELEASE_1_37 = 37,
+    DRA_RELEASE_1_38 = 38, /* as of v1.38.0-beta.0 */
+} dra_release;
+#define DRA_RELEASE_OLDEST DRA_RELEASE_1_36
+#define DRA_RELEASE_NEWEST DRA_RELEASE_1_38
+/* The release the tools follow when none is named: the newest final
+ * release (1.38 has only a beta so far; the upstream peers are 1.37.2). */
+#define DRA_RELEASE_DEFAULT DRA_RELEASE_1_37
+/* "1.36, 1.37, 1.38" */
+#define DRA_RELEASES_KNOWN "1.36, 1.37, 1.38"
+
 typedef struct dra_features {
     bool on[DRA_FEATURE_COUNT];
+    dra_release release; /* whose table this is; 0: DRA_RELEASE_DEFAULT */
 } dra_features;
 
-/* The 1.37 defaults. */
+/* The defaults of DRA_RELEASE_DEFAULT. */
 void dra_features_default(dra_features *f);
+/* The defaults of release r (a known one; else DRA_RELEASE_DEFAULT's). */
+void dra_features_release(dra_features *f, dra_release r);
+/* f's release (DRA_RELEASE_DEFAULT for NULL f or an unset one). */
+dra_release dra_features_release_of(const dra_features *f);
+
+/* "1.37" (static storage); "?" for an unknown release. */
+const char *dra_release_name(dra_release r);
+/* A release from "1.37", "v1.37", "1.37.2", or a server's gitVersion
+ * ("v1.38.0-beta.0", "v1.37.2+k3s1", "v1.37.2-gke.100").  Errors (input):
+ * "unknown Kubernetes version \"X\" (known: 1.36, 1.37, 1.38)". */
+DRA_MUST_USE dra_err *dra_release_parse(const char *s, dra_release *out);
 
 /* Apply a --feature-gates value: "A=true,B=false" (spaces around names and
  * values are ignored; values as Go's strconv.ParseBool; AllAlpha=/AllBeta=
@@ -76,8 +114,26 @@ bool dra_feature_enabled(const dra_features *f, dra_feature id);
 
 const char *dra_feature_name(dra_feature id);           /* "DRAAdminAccess" */
 bool dra_feature_lookup(const char *name, dra_feature *out); /* exact, case-sensitive */
+/* Of DRA_RELEASE_DEFAULT: */
 bool dra_feature_default(dra_feature id);
 bool dra_feature_locked(dra_feature id);
 dra_feature_stage dra_feature_stage_of(dra_feature id);
+
+/* One gate at one release. */
+typedef struct dra_gate_spec {
+    bool known;  /* the release has the gate; else "unrecognized feature gate" */
+    bool def;    /* default (a gate removed after GA: true) */
+    bool locked; /* LockToDefault */
+    dra_feature_stage stage;
+    unsigned long long deps; /* 1ull << dependency, as defaultKubernetesFeatureGateDependencies */
+} dra_gate_spec;
+/* Static storage; r unknown: DRA_RELEASE_DEFAULT's. */
+const dra_gate_spec *dra_gate_spec_at(dra_release r, dra_feature id);
+
+/* The gate table of release r as `dra-slice gates` prints it: one line per
+ * gate the release has, sorted by name, columns separated by one space:
+ * "RELEASE GATE DEFAULT STAGE LOCKED DEPENDS-ON" (stage alpha, beta or GA;
+ * dependencies sorted and comma-separated, "-" for none); no header. */
+void dra_features_table(dra_buf *out, dra_release r);
 
 #endif
