@@ -38,7 +38,6 @@ enum {
 /* Every option's value, written by main.c's value table. */
 typedef struct opts {
     const char *node, *output, *timeout, *name_suffix, *now;
-    dra_strv gates;
     bool explain, no_validate, no_prune;
     int explain_fmt; /* 0 text, 1 json */
     const char *explain_file; /* --explain-file: the explanation there, not on stderr */

@@ -84,7 +84,7 @@ const dra_tool dra_alloc_tool = {"dra-alloc", "allocate devices to ResourceClaim
                               cmds, "allocate"};
 
 static const dra_optval vals[] = {
-    DRA_VAL_STRING(DRA_OPT_NODE, opts, node),         DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),
+    DRA_VAL_STRING(DRA_OPT_NODE, opts, node),
     DRA_VAL_BOOL(DRA_OPT_EXPLAIN, opts, explain),     DRA_VAL_ENUM(DRA_OPT_EXPLAIN, opts, explain_fmt, "format"),
     DRA_VAL_STRING(DRA_OPT_EXPLAIN_FILE, opts, explain_file),
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),     DRA_VAL_STRING(OPT_TIMEOUT, opts, timeout),

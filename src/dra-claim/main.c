@@ -18,7 +18,6 @@
 /* Every option's value, written by the table below. */
 typedef struct opts {
     const char *output, *patch_fmt, *name_suffix, *pod, *now;
-    dra_strv gates;
     bool patch, no_validate, delete_orphans, no_pods_ok;
     /* the input, loaded before a subcommand runs */
     dra_features f;
@@ -32,7 +31,7 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),       DRA_VAL_BOOL(OPT_PATCH, opts, patch),
     DRA_VAL_STRING(OPT_PATCH, opts, patch_fmt),         DRA_VAL_STRING(OPT_NAME_SUFFIX, opts, name_suffix),
     DRA_VAL_STRING(OPT_POD, opts, pod),                 DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
-    DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates), DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),
+    DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),
     DRA_VAL_BOOL(OPT_DELETE_ORPHANS, opts, delete_orphans), DRA_VAL_BOOL(OPT_NO_PODS_OK, opts, no_pods_ok),
     DRA_VAL_END,
 };
@@ -40,10 +39,7 @@ static const dra_optval vals[] = {
 /* Gates, --now, then the input as a cluster (every subcommand's start). */
 static dra_err *load(const dra_args *a, opts *x)
 {
-    dra_features_default(&x->f);
-    dra_err *e = NULL;
-    if (x->gates.n)
-        e = dra_features_parse(&x->f, x->gates.v[x->gates.n - 1]);
+    dra_err *e = dra_tool_features(a, &x->f);
     if (!e)
         e = dra_err_field(dra_time_now_or(x->now, &x->now_at), "--now");
     x->c.no_validate = x->no_validate;

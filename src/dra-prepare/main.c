@@ -135,18 +135,11 @@ static dra_err *run_cdi(const dra_args *a, json_t *out)
     return e;
 }
 
-/* The kubelet's feature gates (every --feature-gates in order). */
+/* The kubelet's feature gates (its release, every --feature-gates in order). */
 static dra_err *kubelet_features(const dra_args *a, dra_kubelet_opts *ko)
 {
-    size_t n = dra_args_count(a, DRA_OPT_FEATURE_GATES), k = 0;
-    const char **v = dra_xcalloc(n + 1, sizeof *v);
-    for (size_t i = 0; i < a->nopts; i++)
-        if (a->opts[i].id == DRA_OPT_FEATURE_GATES)
-            v[k++] = a->opts[i].value;
-    dra_strv gates = {v, n};
     dra_features f;
-    dra_err *e = dra_tool_features(&gates, &f);
-    free(v);
+    dra_err *e = dra_tool_features(a, &f);
     ko->optional_node_operations = dra_feature_enabled(&f, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
     return e;
 }

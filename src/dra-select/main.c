@@ -78,11 +78,11 @@ static const dra_tool tool = {"dra-select", "compile and evaluate CEL device sel
 /* Every option's value, written by the table below. */
 typedef struct opts {
     const char *class, *claim, *namespace, *request, *output, *device;
-    dra_strv exprs, vars, gates;
+    dra_strv exprs, vars;
     bool explain;
     int explain_fmt;          /* 0 text, 1 json */
     const char *explain_file; /* --explain-file: the explanation there, not on stderr */
-    dra_features f;           /* from gates */
+    dra_features f;           /* from --kubernetes-version, --feature-gates */
 } opts;
 
 static const dra_optval vals[] = {
@@ -90,21 +90,20 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(OPT_CLAIM, opts, claim),       DRA_VAL_STRING(OPT_NAMESPACE, opts, namespace),
     DRA_VAL_STRING(OPT_REQUEST, opts, request),
     DRA_VAL_STRINGS(OPT_VAR, opts, vars),         DRA_VAL_STRING(OPT_DEVICE, opts, device),
-    DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),
     DRA_VAL_BOOL(DRA_OPT_EXPLAIN, opts, explain), DRA_VAL_ENUM(DRA_OPT_EXPLAIN, opts, explain_fmt, "format"),
     DRA_VAL_STRING(DRA_OPT_EXPLAIN_FILE, opts, explain_file),
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output), DRA_VAL_END,
 };
 
-static dra_err *gates(opts *x)
+static dra_err *gates(const dra_args *a, opts *x)
 {
-    return dra_tool_features(&x->gates, &x->f);
+    return dra_tool_features(a, &x->f);
 }
 
 /* The gates, and an expression as the first argument of cmd. */
 static dra_err *need_expr(opts *x, const dra_args *a, const char *cmd)
 {
-    dra_err *e = gates(x);
+    dra_err *e = gates(a, x);
     if (!e && a->npos < 1)
         e = dra_err_new(DRA_EXIT_INPUT, "%s: missing the expression (see 'dra-select %s --help')", cmd, cmd);
     return e;
@@ -130,7 +129,7 @@ static dra_err *load_input(const dra_args *a, dra_sel_input *in, char *const *pa
 static dra_err *run_select(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
-    dra_err *e = gates(x);
+    dra_err *e = gates(a, x);
     dra_format fmt = DRA_FMT_YAML;
     x->explain |= x->explain_file != NULL;
     dra_sel_note_mode mode = !x->explain ? DRA_SEL_NOTE_ERRORS : x->explain_fmt ? DRA_SEL_NOTE_JSON : DRA_SEL_NOTE_TEXT;
@@ -215,7 +214,7 @@ static dra_err *run_check(const dra_args *a, void *p, int *rc)
 static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
-    dra_err *e = gates(x);
+    dra_err *e = gates(a, x);
     if (e)
         return e;
     dra_sel_input in = {0};
@@ -240,7 +239,7 @@ static dra_err *run_repl(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
     dra_objset reading = DRA_OBJSET_INIT;
-    dra_err *e = gates(x);
+    dra_err *e = gates(a, x);
     if (!e)
         e = dra_tool_input_options(&reading, a);
     return e ? e : dra_select_repl(a->pos, a->npos, &x->f, &reading, dra_args_has(a, DRA_OPT_VERBOSE));

@@ -44,6 +44,7 @@ static const dra_opt profile_opts[] = {
 };
 
 static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
+static const dra_opt gates_opts[] = {DRA_OPT_KUBERNETES_VERSION_ENTRY, DRA_OPT_END};
 static const dra_opt validate_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
 
 static const dra_opt pool_status_opts[] = {
@@ -106,6 +107,15 @@ static const dra_cmd cmds[] = {
      "DeviceTaintRules of the input.  Requests that already have a status are printed unchanged.\n"
      "With --driver, a request named after the driver is made up and answered instead.",
      pool_status_opts, "file"},
+    {"gates", "gates [--kubernetes-version 1.N | RELEASE...]",
+     "print the feature gates of a Kubernetes release as the tools apply them",
+     "One row per DRA feature gate the release has (and the gates they depend on): its default,\n"
+     "stage (alpha, beta, GA), whether it is locked to its default, and the gates it depends on;\n"
+     "columns separated by one space, sorted by name. The release is --kubernetes-version, else\n"
+     "$DRA_KUBERNETES_VERSION, else 1.37; or every release given (1.36, 1.37, 1.38). Each is that\n"
+     "release's kube_features.go at its own version (1.38: v1.38.0-beta.0). --feature-gates of\n"
+     "the other commands adjusts this table; a gate not in it is \"unrecognized\" there.",
+     gates_opts, "1.36 1.37 1.38"},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 

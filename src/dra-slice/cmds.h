@@ -13,4 +13,7 @@ enum {
 
 extern const dra_tool dra_slice_tool;
 
+/* `dra-slice gates` (gates.c). */
+dra_err *dra_slice_run_gates(const dra_args *a, void *opts, int *rc);
+
 #endif

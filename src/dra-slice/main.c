@@ -16,7 +16,6 @@
 typedef struct opts {
     const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi, *now;
     bool all_nodes, inventory, dynamic_mig;
-    dra_strv gates;
     long long generation, nodes, devices, partitions, limit, cpus;
     dra_strv previous;
 } opts;
@@ -31,7 +30,7 @@ static const dra_optval vals[] = {
     DRA_VAL_INT(OPT_NODES, opts, nodes, 1, 1000000),      DRA_VAL_INT(OPT_DEVICES, opts, devices, 0, 10000000),
     DRA_VAL_INT(OPT_PARTITIONS, opts, partitions, 0, 1024), DRA_VAL_BOOL(OPT_DYNAMIC_MIG, opts, dynamic_mig),
     DRA_VAL_INT(OPT_CPUS, opts, cpus, 1, 1000000),
-    DRA_VAL_STRINGS(DRA_OPT_FEATURE_GATES, opts, gates),    DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
+    DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
     DRA_VAL_INT(OPT_LIMIT, opts, limit, 1, 1000),         DRA_VAL_END,
 };
 
@@ -176,11 +175,11 @@ static dra_err *validate_one(void *p, dra_obj *o)
 
 static dra_err *run_validate(const dra_args *a, void *p, int *rc)
 {
-    opts *x = p;
+    (void)p;
     dra_objset set = DRA_OBJSET_INIT;
     dra_model stats = DRA_MODEL_INIT;
     dra_features f;
-    dra_err *e = dra_tool_features(&x->gates, &f);
+    dra_err *e = dra_tool_features(a, &f);
     if (e)
         return e;
     e = dra_tool_input_options(&set, a);
@@ -209,7 +208,7 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
     dra_features f;
     if (!e)
-        e = dra_tool_features(&x->gates, &f);
+        e = dra_tool_features(a, &f);
     dra_time now = {0};
     if (!e)
         e = dra_time_now_or(x->now, &now);
@@ -237,7 +236,7 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
 
 static const dra_runner runners[] = {
     {"build", run_build}, {"discover", run_discover}, {"profile", run_profile},
-    {"lint", run_lint},   {"validate", run_validate}, {"pool-status", run_pool_status}, {NULL, NULL},
+    {"lint", run_lint},   {"validate", run_validate}, {"pool-status", run_pool_status}, {"gates", dra_slice_run_gates}, {NULL, NULL},
 };
 
 int main(int argc, char **argv)

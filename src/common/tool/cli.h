@@ -82,13 +82,23 @@ enum {
     DRA_OPT_RECURSIVE,     /* -R: directories recursively, as kubectl */
     DRA_OPT_VERBOSE,       /* -v: say what was skipped and why; print every error */
     DRA_OPT_EXPLAIN_FILE,  /* --explain-file FILE: the explanation to FILE, not stderr (dra_tool_explain_write) */
+    DRA_OPT_KUBERNETES_VERSION, /* --kubernetes-version V: whose gate table (dra_tool_features) */
     DRA_OPT_TOOL_BASE = 100,
 };
 
 #define DRA_OPT_HELP_ENTRY {DRA_OPT_HELP, "help", 'h', DRA_ARG_NONE, NULL, "show this help and exit", NULL}
 #define DRA_OPT_VERSION_ENTRY {DRA_OPT_VERSION, "version", 0, DRA_ARG_NONE, NULL, "show the version and exit", NULL}
 #define DRA_OPT_OUTPUT_ENTRY(words) {DRA_OPT_OUTPUT, "output", 'o', DRA_ARG_REQUIRED, "FORMAT", "output format: " words, words}
-#define DRA_OPT_FEATURE_GATES_ENTRY {DRA_OPT_FEATURE_GATES, "feature-gates", 0, DRA_ARG_REQUIRED, "GATE=BOOL,...", "enable or disable Kubernetes feature gates", NULL}
+/* The release and its gates, always together (two entries): --feature-gates
+ * adjusts the table --kubernetes-version selects (dra_tool_features). */
+#define DRA_OPT_FEATURE_GATES_ENTRY                                                                                    \
+    {DRA_OPT_FEATURE_GATES, "feature-gates", 0, DRA_ARG_REQUIRED, "GATE=BOOL,...",                                   \
+     "enable or disable Kubernetes feature gates", NULL},                                                             \
+    DRA_OPT_KUBERNETES_VERSION_ENTRY
+#define DRA_OPT_KUBERNETES_VERSION_ENTRY                                                                               \
+    {DRA_OPT_KUBERNETES_VERSION, "kubernetes-version", 0, DRA_ARG_REQUIRED, "1.N",                                   \
+     "the release whose feature gates apply: 1.36, 1.37 or 1.38 (default: $DRA_KUBERNETES_VERSION, else 1.37)",       \
+     "1.36 1.37 1.38"}
 #define DRA_OPT_NODE_ENTRY(help) {DRA_OPT_NODE, "node", 0, DRA_ARG_REQUIRED, "NAME", help, NULL}
 #define DRA_OPT_NOW_ENTRY {DRA_OPT_NOW, "now", 0, DRA_ARG_REQUIRED, "RFC3339", "evaluate as of this time instead of the clock", NULL}
 #define DRA_OPT_EXPLAIN_ENTRY {DRA_OPT_EXPLAIN, "explain", 0, DRA_ARG_OPTIONAL, "text|json", "explain the decisions on stderr", "text json"}

@@ -158,12 +158,17 @@ dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a)
     return e;
 }
 
-dra_err *dra_tool_features(const dra_strv *gates, dra_features *f)
+dra_err *dra_tool_features(const dra_args *a, dra_features *f)
 {
-    dra_features_default(f);
-    dra_err *e = NULL;
-    for (size_t i = 0; i < gates->n && !e; i++)
-        e = dra_features_parse(f, gates->v[i]);
+    dra_release r = DRA_RELEASE_DEFAULT;
+    const char *v = dra_args_get(a, DRA_OPT_KUBERNETES_VERSION), *from = "--kubernetes-version";
+    if (!v && (v = getenv("DRA_KUBERNETES_VERSION")) && *v)
+        from = "DRA_KUBERNETES_VERSION";
+    dra_err *e = v && *v ? dra_err_field(dra_release_parse(v, &r), from) : NULL;
+    dra_features_release(f, r);
+    for (size_t i = 0; i < a->nopts && !e; i++)
+        if (a->opts[i].id == DRA_OPT_FEATURE_GATES)
+            e = dra_features_parse(f, a->opts[i].value);
     return e;
 }
 

@@ -47,8 +47,12 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
 /* Set a set's reading options from the shared input options (--validate, -R). */
 DRA_MUST_USE dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
 
-/* The default feature gates, then every --feature-gates value in order. */
-DRA_MUST_USE dra_err *dra_tool_features(const dra_strv *gates, dra_features *f);
+/* The gates of the release --kubernetes-version names, else
+ * $DRA_KUBERNETES_VERSION, else DRA_RELEASE_DEFAULT (model/features.h),
+ * then every --feature-gates value of a in order.  A bad version is a
+ * usage error naming the option (or the variable) and listing the
+ * releases known. */
+DRA_MUST_USE dra_err *dra_tool_features(const dra_args *a, dra_features *f);
 
 /* Read paths (stdin when none) into set with the shared input options.
  * DRA_READ_WORKLOADS: a manifest is not a dump: replace workloads by the
