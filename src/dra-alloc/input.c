@@ -13,7 +13,7 @@ dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, inp
 {
     memset(in, 0, sizeof *in); /* DRA_OBJSET_INIT, DRA_MODEL_INIT, DRA_FMT_YAML */
     in->timeout = 10;
-    dra_err *e = dra_tool_features(a, &in->features);
+    dra_err *e = dra_tool_features(&dra_alloc_tool, a, &in->features);
     if (!e && tables)
         e = dra_format_parse_table(x->output, &in->table, &in->fmt);
     else if (!e && x->output)

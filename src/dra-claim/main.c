@@ -39,7 +39,7 @@ static const dra_optval vals[] = {
 /* Gates, --now, then the input as a cluster (every subcommand's start). */
 static dra_err *load(const dra_args *a, opts *x)
 {
-    dra_err *e = dra_tool_features(a, &x->f);
+    dra_err *e = dra_tool_features(&dra_claim_tool, a, &x->f);
     if (!e)
         e = dra_err_field(dra_time_now_or(x->now, &x->now_at), "--now");
     x->c.no_validate = x->no_validate;

@@ -54,7 +54,7 @@ static dra_err *write_objects(const char *o, json_t **objs, size_t n)
 /* Options, parsed before the input is read: usage errors come first. */
 static dra_err *parse_opts(const dra_args *a, dra_features *f, dra_evict_opts *o)
 {
-    dra_err *e = dra_tool_features(a, f);
+    dra_err *e = dra_tool_features(&tool, a, f);
     if (e)
         return e;
     *o = (dra_evict_opts){.all_devices = dra_args_has(a, OPT_ALL), .features = f};

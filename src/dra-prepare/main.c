@@ -139,7 +139,7 @@ static dra_err *run_cdi(const dra_args *a, json_t *out)
 static dra_err *kubelet_features(const dra_args *a, dra_kubelet_opts *ko)
 {
     dra_features f;
-    dra_err *e = dra_tool_features(a, &f);
+    dra_err *e = dra_tool_features(&tool, a, &f);
     ko->optional_node_operations = dra_feature_enabled(&f, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
     return e;
 }

@@ -97,7 +97,7 @@ static const dra_optval vals[] = {
 
 static dra_err *gates(const dra_args *a, opts *x)
 {
-    return dra_tool_features(a, &x->f);
+    return dra_tool_features(&tool, a, &x->f);
 }
 
 /* The gates, and an expression as the first argument of cmd. */

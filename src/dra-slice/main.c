@@ -179,7 +179,7 @@ static dra_err *run_validate(const dra_args *a, void *p, int *rc)
     dra_objset set = DRA_OBJSET_INIT;
     dra_model stats = DRA_MODEL_INIT;
     dra_features f;
-    dra_err *e = dra_tool_features(a, &f);
+    dra_err *e = dra_tool_features(&dra_slice_tool, a, &f);
     if (e)
         return e;
     e = dra_tool_input_options(&set, a);
@@ -208,7 +208,7 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
     dra_features f;
     if (!e)
-        e = dra_tool_features(a, &f);
+        e = dra_tool_features(&dra_slice_tool, a, &f);
     dra_time now = {0};
     if (!e)
         e = dra_time_now_or(x->now, &now);

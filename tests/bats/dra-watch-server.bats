@@ -299,7 +299,7 @@ EOF
     run "$DRA_BIN/dra-watch" snapshot -o jsonl
     assert_success
     run jq -r '.kind + "/" + .metadata.name' <<<"$output"
-    assert_output "$(printf 'Namespace/ml\nResourceClaimTemplate/single-gpu\nResourceClaim/trainer-gpu-hn7g7\nPod/trainer')"
+    assert_output "$(printf 'Snapshot/snapshot\nNamespace/ml\nResourceClaimTemplate/single-gpu\nResourceClaim/trainer-gpu-hn7g7\nPod/trainer')"
     run "$DRA_BIN/dra-watch" snapshot --for-pod ml/nope
     assert_failure 1
 }

@@ -387,3 +387,42 @@ dra_err *dra_features_parse(dra_features *f, const char *spec)
         *f = work;
     return err;
 }
+
+/* The text from p on: YAML or JSON punctuation and blanks skipped. */
+static const char *skip_punct(const char *p, const char *end)
+{
+    while (p < end && strchr(" \t\r\n\":{,", *p))
+        p++;
+    return p;
+}
+
+char *dra_snapshot_git_version(const char *text, size_t n)
+{
+    const char *end = text + n, *p = text;
+    p = skip_punct(p, end);
+    while (p < end && *p == '#') { /* YAML comments, "---" */
+        while (p < end && *p != '\n')
+            p++;
+        p = skip_punct(p, end);
+    }
+    if (end - p > 3 && strncmp(p, "---", 3) == 0)
+        p += 3;
+    /* the first object: its first keys name the kind */
+    size_t head = (size_t)(end - p) < 512 ? (size_t)(end - p) : 512;
+    char *first = dra_xstrndup(p, head);
+    bool is_snapshot = strstr(first, DRA_SNAPSHOT_API_VERSION) && strstr(first, DRA_SNAPSHOT_KIND);
+    free(first);
+    if (!is_snapshot)
+        return NULL;
+    static const char key[] = "gitVersion";
+    for (const char *k = p; k + sizeof key - 1 < end; k++) {
+        if (memcmp(k, key, sizeof key - 1) != 0)
+            continue;
+        const char *v = skip_punct(k + sizeof key - 1, end), *w = v;
+        while (w < end && (strchr("+-._", *w) || (*w >= '0' && *w <= '9') || (*w >= 'a' && *w <= 'z') ||
+                           (*w >= 'A' && *w <= 'Z')))
+            w++;
+        return w > v ? dra_xstrndup(v, (size_t)(w - v)) : NULL;
+    }
+    return NULL;
+}

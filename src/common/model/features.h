@@ -87,6 +87,17 @@ void dra_features_release(dra_features *f, dra_release r);
 /* f's release (DRA_RELEASE_DEFAULT for NULL f or an unset one). */
 dra_release dra_features_release_of(const dra_features *f);
 
+/* A snapshot's first object (dra-watch snapshot): {apiVersion:
+ * dra-tools.io/v1alpha1, kind: Snapshot, metadata: {name: snapshot},
+ * serverVersion: the server's /version ({major, minor, gitVersion, ...})}.
+ * The tools skip it as an object of a kind they do not use, and take the
+ * release from its gitVersion when none is named. */
+#define DRA_SNAPSHOT_API_VERSION "dra-tools.io/v1alpha1"
+#define DRA_SNAPSHOT_KIND "Snapshot"
+/* The gitVersion of the snapshot object that text (the first bytes of a
+ * YAML, JSON or JSON Lines file) begins with, or NULL.  Caller frees. */
+char *dra_snapshot_git_version(const char *text, size_t n);
+
 /* "1.37" (static storage); "?" for an unknown release. */
 const char *dra_release_name(dra_release r);
 /* A release from "1.37", "v1.37", "1.37.2", or a server's gitVersion

@@ -97,7 +97,7 @@ enum {
     DRA_OPT_KUBERNETES_VERSION_ENTRY
 #define DRA_OPT_KUBERNETES_VERSION_ENTRY                                                                               \
     {DRA_OPT_KUBERNETES_VERSION, "kubernetes-version", 0, DRA_ARG_REQUIRED, "1.N",                                   \
-     "the release whose feature gates apply: 1.36, 1.37 or 1.38 (default: $DRA_KUBERNETES_VERSION, else 1.37)",       \
+     "the release whose feature gates apply: 1.36, 1.37 or 1.38 (default: $DRA_KUBERNETES_VERSION, else a snapshot's, else 1.37)",       \
      "1.36 1.37 1.38"}
 #define DRA_OPT_NODE_ENTRY(help) {DRA_OPT_NODE, "node", 0, DRA_ARG_REQUIRED, "NAME", help, NULL}
 #define DRA_OPT_NOW_ENTRY {DRA_OPT_NOW, "now", 0, DRA_ARG_REQUIRED, "RFC3339", "evaluate as of this time instead of the clock", NULL}

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../base/arena.h"
@@ -158,13 +159,57 @@ dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a)
     return e;
 }
 
-dra_err *dra_tool_features(const dra_args *a, dra_features *f)
+/* The gitVersion the first snapshot among the input files records, and
+ * that file; NULL when none does.  Standard input is not looked at (it
+ * cannot be read twice); nor are directories. */
+static char *snapshot_version(const dra_args *a, const char **file)
+{
+    for (size_t i = 0; i < a->npos; i++) {
+        if (strcmp(a->pos[i], "-") == 0)
+            continue;
+        int fd = open(a->pos[i], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0)
+            continue; /* the reader says why */
+        char buf[4096];
+        struct stat st;
+        ssize_t n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, buf, sizeof buf) : -1;
+        close(fd);
+        char *v = n > 0 ? dra_snapshot_git_version(buf, (size_t)n) : NULL;
+        if (v) {
+            *file = a->pos[i];
+            return v;
+        }
+    }
+    return NULL;
+}
+
+dra_err *dra_tool_features(const dra_tool *tool, const dra_args *a, dra_features *f)
 {
     dra_release r = DRA_RELEASE_DEFAULT;
     const char *v = dra_args_get(a, DRA_OPT_KUBERNETES_VERSION), *from = "--kubernetes-version";
     if (!v && (v = getenv("DRA_KUBERNETES_VERSION")) && *v)
         from = "DRA_KUBERNETES_VERSION";
-    dra_err *e = v && *v ? dra_err_field(dra_release_parse(v, &r), from) : NULL;
+    dra_err *e = NULL;
+    if (v && *v) {
+        e = dra_err_field(dra_release_parse(v, &r), from);
+        if (!e)
+            dra_tool_verbose(tool, a, "Kubernetes %s's feature gates (%s)", dra_release_name(r), from);
+    } else {
+        const char *file = NULL;
+        char *git = snapshot_version(a, &file);
+        dra_err *pe = git ? dra_release_parse(git, &r) : NULL;
+        if (pe) /* a cluster of another release: say so, and go on with the default */
+            fprintf(stderr, "%s: warning: %s: the snapshot's server is Kubernetes %s, not a release the tools know "
+                            "(%s); using %s's feature gates (see --kubernetes-version)\n",
+                    tool->prog, file, git, DRA_RELEASES_KNOWN, dra_release_name(r));
+        else if (git)
+            dra_tool_verbose(tool, a, "Kubernetes %s's feature gates (the snapshot %s is of a %s server)",
+                             dra_release_name(r), file, git);
+        else
+            dra_tool_verbose(tool, a, "Kubernetes %s's feature gates (the default)", dra_release_name(r));
+        dra_err_free(pe);
+        free(git);
+    }
     dra_features_release(f, r);
     for (size_t i = 0; i < a->nopts && !e; i++)
         if (a->opts[i].id == DRA_OPT_FEATURE_GATES)

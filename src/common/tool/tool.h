@@ -48,11 +48,13 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
 DRA_MUST_USE dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a);
 
 /* The gates of the release --kubernetes-version names, else
- * $DRA_KUBERNETES_VERSION, else DRA_RELEASE_DEFAULT (model/features.h),
- * then every --feature-gates value of a in order.  A bad version is a
- * usage error naming the option (or the variable) and listing the
- * releases known. */
-DRA_MUST_USE dra_err *dra_tool_features(const dra_args *a, dra_features *f);
+ * $DRA_KUBERNETES_VERSION, else the one the first snapshot among the input
+ * files records (dra-watch snapshot; a release the tools do not know is a
+ * warning and the default), else DRA_RELEASE_DEFAULT (model/features.h);
+ * then every --feature-gates value of a in order.  -v says which release
+ * and why.  A bad version is a usage error naming the option (or the
+ * variable) and listing the releases known. */
+DRA_MUST_USE dra_err *dra_tool_features(const dra_tool *tool, const dra_args *a, dra_features *f);
 
 /* Read paths (stdin when none) into set with the shared input options.
  * DRA_READ_WORKLOADS: a manifest is not a dump: replace workloads by the

@@ -130,6 +130,22 @@ static bool slice_usable_on(const json_t *slice, const json_t *node, const char 
     return false;
 }
 
+/* The snapshot's first object: the server's /version (its gitVersion tells
+ * the tools which release's feature gates apply, model/features.h). */
+static dra_err *server_version(dra_session *s, json_t *out)
+{
+    dra_kube_resp resp;
+    dra_kube_req req = {"GET", "/version", NULL, NULL, 0};
+    dra_err *e = dra_kube_do(s->client, &req, &resp);
+    if (!e) {
+        json_t *v = json_pack("{s:s, s:s, s:{s:s}, s:O}", "apiVersion", DRA_SNAPSHOT_API_VERSION, "kind",
+                              DRA_SNAPSHOT_KIND, "metadata", "name", "snapshot", "serverVersion", resp.json);
+        json_array_append_new(out, v);
+    }
+    dra_kube_resp_free(&resp);
+    return e;
+}
+
 dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
 {
     *objs = NULL;
@@ -165,6 +181,8 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
         e = dra_kube_list(s->api, r, &lo, &lists[k], NULL);
     }
     json_t *out = json_array();
+    if (!e)
+        e = server_version(s, out);
     if (!e) {
         json_t *claims = json_object(), *tmpls = json_object(), *classes = json_object(), *nodes = json_object(),
                *nss = json_object();

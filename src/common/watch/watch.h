@@ -62,7 +62,8 @@ typedef struct dra_get_opts {
 /* `dra-watch get KIND...`. */
 DRA_MUST_USE dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out);
 
-/* The DRA snapshot: classes, slices, claims, templates, taint rules, the
+/* The DRA snapshot: first the server's version (model/features.h
+ * DRA_SNAPSHOT_KIND), then classes, slices, claims, templates, taint rules, the
  * pods that use claims (with their nodes and namespaces).  for_pod "NS/NAME"
  * trims it to that pod's claims, their classes, candidate slices and nodes.
  * *objs is a new array in a stable order. */
