@@ -138,6 +138,13 @@ static dra_err *cmd_run(const dra_args *a, dra_session *s, int *ok)
     o.dry_run = dra_args_has(a, OPT_DRY_RUN);
     o.apply = dra_args_has(a, OPT_APPLY);
     o.now = dra_args_get(a, DRA_OPT_NOW);
+    dra_release rel;
+    if ((o.kubernetes_version = dra_args_get(a, DRA_OPT_KUBERNETES_VERSION))) {
+        dra_err *re = dra_err_field(dra_release_parse(o.kubernetes_version, &rel), "--kubernetes-version");
+        if (re)
+            return re;
+        o.kubernetes_version = dra_release_name(rel);
+    }
     o.out = stdout;
     o.debounce_ms = 300;
     o.max_conflicts = 5;

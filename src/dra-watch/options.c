@@ -50,7 +50,7 @@ static const dra_opt run_opts[] = {
     {OPT_INTERVAL, "interval", 0, DRA_ARG_REQUIRED, "DURATION", "also run a pass this often without changes (e.g. 30s, 5m)", NULL},
     {OPT_DEBOUNCE, "debounce", 0, DRA_ARG_REQUIRED, "DURATION", "quiet time after a change before a pass (default 300ms)", NULL},
     {OPT_MAX_PASSES, "max-passes", 0, DRA_ARG_REQUIRED, "N", "stop after N passes", NULL},
-    DRA_OPT_NOW_ENTRY, KUBE_OPTS, REPLAY_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_NOW_ENTRY, DRA_OPT_KUBERNETES_VERSION_ENTRY, KUBE_OPTS, REPLAY_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 
 static const dra_cmd cmds[] = {

@@ -144,3 +144,28 @@ snapshot() { # GITVERSION: a snapshot as dra-watch writes it, with one class
     assert_success
     [[ $stderr == *"dra-alloc: Kubernetes 1.36's feature gates (the snapshot $W/snap.jsonl is of a v1.36.3 server)"* ]]
 }
+
+@test "dra-watch run: the jobs get --kubernetes-version, else the variable, else the server's release" {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    mkdir -p "$W/bin"
+    cp "$DRA_BIN/dra-watch" "$W/bin/"
+    printf '#!/bin/sh\necho "$* env=$DRA_KUBERNETES_VERSION" >>"%s"\ncat >/dev/null\n' "$W/args" >"$W/bin/dra-claim"
+    chmod +x "$W/bin/dra-claim"
+    apiserver_start "$W/api"
+    run --separate-stderr "$W/bin/dra-watch" run --once --job claims --kubernetes-version v1.36.3
+    local s1=$status
+    run --separate-stderr "$W/bin/dra-watch" run --once --job claims --kubernetes-version 1.35
+    local s2=$status e2=$stderr
+    DRA_KUBERNETES_VERSION=1.38 run --separate-stderr "$W/bin/dra-watch" run --once --job claims
+    local s3=$status
+    # the test server says v1.34.0: a release the tools do not know
+    run --separate-stderr "$W/bin/dra-watch" run --once --job claims -v
+    apiserver_stop
+    assert_equal "$s1 $s2 $s3" "0 2 0"
+    assert_equal "$e2" 'dra-watch: --kubernetes-version: unknown Kubernetes version "1.35" (known: 1.36, 1.37, 1.38)'
+    assert_success
+    [[ $stderr == *'the jobs use Kubernetes 1.37'"'"'s feature gates: unknown Kubernetes version "v1.34.0"'* ]]
+    run cat "$W/args"
+    assert_output "$(printf '%s\n' 'release --patch --kubernetes-version 1.36 env=' 'generate --patch --kubernetes-version 1.36 env=' \
+        'release --patch env=1.38' 'generate --patch env=1.38' 'release --patch env=' 'generate --patch env=')"
+}

@@ -30,4 +30,7 @@ DRA_MUST_USE dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud
 DRA_MUST_USE dra_err *dra_watch_dra_specs(dra_session *s, dra_kube_informer_spec *specs, size_t *n);
 /* The same for the named resources. */
 DRA_MUST_USE dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds, dra_kube_informer_spec *specs, size_t *n);
+/* The server's /version ({major, minor, gitVersion, ...}; snapshot.c). */
+DRA_MUST_USE dra_err *dra_watch_server_version(dra_session *s, json_t **version);
+
 #endif

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "../base/proc.h"
+#include "../model/features.h"
 #include "../model/time.h"
 
 dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms)
@@ -734,6 +735,44 @@ static dra_err *replay_event(void *ud, dra_kube_event_type t, json_t *obj)
     return NULL;
 }
 
+/* The release a job's tools apply (o->kubernetes_version, else the
+ * server's when no DRA_KUBERNETES_VERSION reaches them): appended to every
+ * stage as --kubernetes-version.  A server whose version cannot be had or
+ * is not a release the tools know leaves them their default, said in the
+ * log. */
+static void job_release(runner *r)
+{
+    const char *v = r->o->kubernetes_version, *env = getenv("DRA_KUBERNETES_VERSION");
+    dra_release rel;
+    if (!r->o->job || (!v && env && *env))
+        return;
+    if (!v && !r->s->o.replay) {
+        json_t *ver = NULL;
+        dra_err *e = dra_watch_server_version(r->s, &ver);
+        const char *git = json_string_value(json_object_get(ver, "gitVersion"));
+        dra_err *pe = e ? NULL : dra_release_parse(git, &rel);
+        if (e || pe)
+            rlog(r, KUBE_LOG_WARN, "the jobs use Kubernetes %s's feature gates: %s", dra_release_name(DRA_RELEASE_DEFAULT),
+                 (e ? e : pe)->msg);
+        else
+            rlog(r, KUBE_LOG_INFO, "the jobs use Kubernetes %s's feature gates (the server is %s)",
+                 dra_release_name(rel), git);
+        v = e || pe ? NULL : dra_release_name(rel);
+        dra_err_free(e);
+        dra_err_free(pe);
+        json_decref(ver);
+    }
+    for (size_t i = 0; v && i < r->nstages; i++) {
+        size_t n = 0;
+        while (r->stages[i].argv[n])
+            n++;
+        r->stages[i].argv = dra_xrealloc(r->stages[i].argv, (n + 3) * sizeof *r->stages[i].argv);
+        r->stages[i].argv[n] = dra_xstrdup("--kubernetes-version");
+        r->stages[i].argv[n + 1] = dra_xstrdup(v);
+        r->stages[i].argv[n + 2] = NULL;
+    }
+}
+
 dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
 {
     runner r = {0};
@@ -745,6 +784,7 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
         stages_free(&r);
         return e;
     }
+    job_release(&r);
     if (s->o.replay) {
         r.dry = true; /* no server to write to */
         r.cache = json_object();

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../alloc/alloc.h"
+#include "../model/features.h"
 
 static const char *meta(const json_t *o, const char *k)
 {
@@ -132,17 +133,24 @@ static bool slice_usable_on(const json_t *slice, const json_t *node, const char 
 
 /* The snapshot's first object: the server's /version (its gitVersion tells
  * the tools which release's feature gates apply, model/features.h). */
-static dra_err *server_version(dra_session *s, json_t *out)
+dra_err *dra_watch_server_version(dra_session *s, json_t **version)
 {
     dra_kube_resp resp;
     dra_kube_req req = {"GET", "/version", NULL, NULL, 0};
     dra_err *e = dra_kube_do(s->client, &req, &resp);
-    if (!e) {
-        json_t *v = json_pack("{s:s, s:s, s:{s:s}, s:O}", "apiVersion", DRA_SNAPSHOT_API_VERSION, "kind",
-                              DRA_SNAPSHOT_KIND, "metadata", "name", "snapshot", "serverVersion", resp.json);
-        json_array_append_new(out, v);
-    }
+    *version = e ? NULL : json_incref(resp.json);
     dra_kube_resp_free(&resp);
+    return e;
+}
+
+static dra_err *server_version(dra_session *s, json_t *out)
+{
+    json_t *version;
+    dra_err *e = dra_watch_server_version(s, &version);
+    if (!e)
+        json_array_append_new(out, json_pack("{s:s, s:s, s:{s:s}, s:o}", "apiVersion", DRA_SNAPSHOT_API_VERSION, "kind",
+                                             DRA_SNAPSHOT_KIND, "metadata", "name", "snapshot", "serverVersion",
+                                             version));
     return e;
 }
 

@@ -83,6 +83,9 @@ typedef struct dra_run_opts {
     long debounce_ms;       /* quiet time after a change before a pass */
     int max_conflicts;      /* reruns after conflicts in one pass */
     const char *now;        /* --now for the engines */
+    /* the jobs' --kubernetes-version; NULL: $DRA_KUBERNETES_VERSION (the
+     * jobs inherit it), else the server's release when the tools know it */
+    const char *kubernetes_version;
     FILE *out;              /* --dry-run patch list, pass reports */
     long max_passes;        /* stop after this many passes (0 = no limit) */
 } dra_run_opts;
