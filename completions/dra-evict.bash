@@ -9,10 +9,11 @@ _dra_evict() {
         --apply-at) return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W " --now --all --apply-at --rule-status --patch --output --feature-gates --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W " --now --all --apply-at --rule-status --patch --output --feature-gates --kubernetes-version --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

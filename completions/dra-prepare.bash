@@ -24,10 +24,11 @@ _dra_prepare() {
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -40,10 +41,11 @@ _dra_prepare() {
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -56,10 +58,11 @@ _dra_prepare() {
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --node --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --node --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

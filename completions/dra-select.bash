@@ -23,12 +23,13 @@ _dra_select() {
         --namespace|-n) return;;
         --request|-r) return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --explain-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --class --expr --claim --namespace --request --feature-gates --explain --explain-file --output --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --class --expr --claim --namespace --request --feature-gates --kubernetes-version --explain --explain-file --output --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -37,39 +38,43 @@ _dra_select() {
         --var) return;;
         --device|-d) return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --var --device --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --var --device --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     check)
         case "$prev" in
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --kubernetes-version --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "" -- "$cur"))
         fi;;
     lint)
         case "$prev" in
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     repl)
         case "$prev" in
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

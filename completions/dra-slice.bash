@@ -7,11 +7,11 @@ _dra_slice() {
     cmd=""
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            build|discover|profile|lint|validate|pool-status) cmd="${COMP_WORDS[i]}"; break;;
+            build|discover|profile|lint|validate|pool-status|gates) cmd="${COMP_WORDS[i]}"; break;;
         esac
     done
     if [[ -z "$cmd" && "$cur" != -* ]]; then
-        COMPREPLY=($(compgen -W "build discover profile lint validate pool-status" -- "$cur"))
+        COMPREPLY=($(compgen -W "build discover profile lint validate pool-status gates" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -72,9 +72,10 @@ _dra_slice() {
         case "$prev" in
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --validate --recursive --verbose --feature-gates --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --validate --recursive --verbose --feature-gates --kubernetes-version --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -85,13 +86,23 @@ _dra_slice() {
         --limit) return;;
         --now) return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --driver --pool --limit --now --feature-gates --validate --recursive --verbose --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --driver --pool --limit --now --feature-gates --kubernetes-version --validate --recursive --verbose --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
+        fi;;
+    gates)
+        case "$prev" in
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
+        esac
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W " --kubernetes-version --help --version" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur"))
         fi;;
     esac
 }

@@ -6,8 +6,6 @@
 
 dra_err *dra_slice_run_gates(const dra_args *a, void *opts, int *rc)
 {
-    (void)opts;
-    (void)rc;
     dra_release rel[DRA_RELEASE_NEWEST - DRA_RELEASE_OLDEST + 1];
     size_t n = 0;
     dra_err *e = NULL;

@@ -175,7 +175,6 @@ static dra_err *validate_one(void *p, dra_obj *o)
 
 static dra_err *run_validate(const dra_args *a, void *p, int *rc)
 {
-    (void)p;
     dra_objset set = DRA_OBJSET_INIT;
     dra_model stats = DRA_MODEL_INIT;
     dra_features f;
