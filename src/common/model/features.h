@@ -61,7 +61,9 @@ typedef enum {
 typedef enum { DRA_STAGE_ALPHA, DRA_STAGE_BETA, DRA_STAGE_GA } dra_feature_stage;
 
 /* A release, by its minor version (Kubernetes 1.MINOR).  0 in a
- * dra_features means DRA_RELEASE_DEFAULT. */
+ * dra_features means DRA_RELEASE_DEFAULT.  Adding one: its column in
+ * features.c, the names below, GATES_RELEASES in tests/upstream/gates.mk,
+ * scripts/gen-man-gates. */
 typedef enum dra_release {
     DRA_RELEASE_1_36 = 36,
     DRA_RELEASE_1_37 = 37,
@@ -72,7 +74,7 @@ typedef enum dra_release {
 /* The release the tools follow when none is named: the newest final
  * release (1.38 has only a beta so far; the upstream peers are 1.37.2). */
 #define DRA_RELEASE_DEFAULT DRA_RELEASE_1_37
-/* "1.36, 1.37, 1.38" */
+/* For messages. */
 #define DRA_RELEASES_KNOWN "1.36, 1.37, 1.38"
 
 typedef struct dra_features {
@@ -105,10 +107,11 @@ const char *dra_release_name(dra_release r);
  * "unknown Kubernetes version \"X\" (known: 1.36, 1.37, 1.38)". */
 DRA_MUST_USE dra_err *dra_release_parse(const char *s, dra_release *out);
 
-/* Apply a --feature-gates value: "A=true,B=false" (spaces around names and
- * values are ignored; values as Go's strconv.ParseBool; AllAlpha=/AllBeta=
- * set every unlocked gate of that stage).  Errors, upstream's texts:
- *   "unrecognized feature gate: X"
+/* Apply a --feature-gates value over f's release's table: "A=true,B=false"
+ * (spaces around names and values are ignored; values as Go's
+ * strconv.ParseBool; AllAlpha=/AllBeta= set every unlocked gate of that
+ * stage the release has).  Errors, upstream's texts:
+ *   "unrecognized feature gate: X" (also a gate the release does not have)
  *   "missing bool value for X"
  *   "invalid value of X=v, err: strconv.ParseBool: parsing \"v\": invalid syntax"
  *   "cannot set feature gate X to false, feature is locked to true"
@@ -117,7 +120,8 @@ DRA_MUST_USE dra_err *dra_release_parse(const char *s, dra_release *out);
  * On error f is unchanged.  Input errors (DRA_EXIT_INPUT). */
 DRA_MUST_USE dra_err *dra_features_parse(dra_features *f, const char *spec);
 
-/* Set one gate; fails like dra_features_parse for a locked gate. */
+/* Set one gate; fails like dra_features_parse for a locked gate or one
+ * f's release does not have. */
 DRA_MUST_USE dra_err *dra_features_set(dra_features *f, dra_feature id, bool on);
 
 bool dra_feature_enabled(const dra_features *f, dra_feature id);
