@@ -2,6 +2,7 @@
 #include "model/features.h"
 #include "unit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 UNIT_TEST(defaults_137)
@@ -207,6 +208,37 @@ UNIT_TEST(table)
                                   "DRAPartitionableDevices,DRAResourcePoolStatus,DynamicResourceAllocation\n") != NULL);
     CHECK(strstr(dra_buf_str(&b), "1.37 NodeDeclaredFeatures true GA true -\n") != NULL);
     dra_buf_free(&b);
+}
+
+/* The release a snapshot file records (its first object). */
+UNIT_TEST(snapshot_git_version)
+{
+    static const struct {
+        const char *text;
+        const char *want; /* NULL: none */
+    } cases[] = {
+        {"{\"apiVersion\":\"dra-tools.io/v1alpha1\",\"kind\":\"Snapshot\",\"metadata\":{\"name\":\"snapshot\"},"
+         "\"serverVersion\":{\"major\":\"1\",\"gitVersion\":\"v1.37.2\"}}\n{\"kind\":\"Pod\"}\n",
+         "v1.37.2"},
+        {"---\napiVersion: dra-tools.io/v1alpha1\nkind: Snapshot\nmetadata:\n  name: snapshot\nserverVersion:\n"
+         "  gitVersion: v1.38.0-beta.0\n",
+         "v1.38.0-beta.0"},
+        {"# a comment\n[{\"apiVersion\": \"dra-tools.io/v1alpha1\", \"kind\": \"Snapshot\", \"serverVersion\": "
+         "{\"gitVersion\": \"v1.36.3+k3s1\"}}]",
+         "v1.36.3+k3s1"},
+        /* not a snapshot first: a Node's kubelet version is not the server's */
+        {"apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {nodeInfo: {gitVersion: v1.37.2}}\n", NULL},
+        {"{\"apiVersion\":\"dra-tools.io/v1alpha1\",\"kind\":\"Snapshot\",\"serverVersion\":{}}", NULL},
+        {"", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *v = dra_snapshot_git_version(cases[i].text, strlen(cases[i].text));
+        if (cases[i].want)
+            CHECK_STR(v, cases[i].want);
+        else
+            CHECK(v == NULL);
+        free(v);
+    }
 }
 
 UNIT_MAIN()
