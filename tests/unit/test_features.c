@@ -128,18 +128,19 @@ UNIT_TEST(releases)
     CHECK_STR(dra_release_name(DRA_RELEASE_1_38), "1.38");
 
     dra_features_release(&f, DRA_RELEASE_1_38);
-    /* removed after GA: unknown, its behaviour on */
+    /* removed after GA: unknown, its behaviour on; then locked on in 1.38 */
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION));
-    e = dra_features_parse(&f, "DynamicResourceAllocation=true");
-    CHECK_STR(e ? e->msg : NULL, "unrecognized feature gate: DynamicResourceAllocation");
-    dra_err_free(e);
-    /* locked on in 1.38 */
-    e = dra_features_parse(&f, "DRADeviceTaints=false");
-    CHECK_STR(e ? e->msg : NULL, "cannot set feature gate DRADeviceTaints to false, feature is locked to true");
-    dra_err_free(e);
-    e = dra_features_parse(&f, "DRAPartitionableDevices=false");
-    CHECK_STR(e ? e->msg : NULL, "cannot set feature gate DRAPartitionableDevices to false, feature is locked to true");
-    dra_err_free(e);
+    static const char *const refused_138[][2] = {
+        {"DynamicResourceAllocation=true", "unrecognized feature gate: DynamicResourceAllocation"},
+        {"DRADeviceTaints=false", "cannot set feature gate DRADeviceTaints to false, feature is locked to true"},
+        {"DRAPartitionableDevices=false",
+         "cannot set feature gate DRAPartitionableDevices to false, feature is locked to true"},
+    };
+    for (size_t i = 0; i < sizeof refused_138 / sizeof *refused_138; i++) {
+        e = dra_features_parse(&f, refused_138[i][0]);
+        CHECK_STR(e ? e->msg : NULL, refused_138[i][1]);
+        dra_err_free(e);
+    }
     CHECK(dra_gate_spec_at(DRA_RELEASE_1_38, DRA_FEATURE_DEVICE_BINDING_CONDITIONS)->locked);
     /* GA, not locked: on by default, may be turned off */
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE));
