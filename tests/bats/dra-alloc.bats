@@ -517,8 +517,8 @@ YAML
     assert_line 'aligned: gpu=gpu-1 nic=nic-0'
 }
 
-@test "derived attributes: with the gate off a claim that has them is an error" {
-    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --validate ignore "$A/derived.yaml"
+@test "derived attributes: with the gate off a stored claim that has them is an error" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --no-validate "$A/derived.yaml"
     assert_failure
     [[ $stderr == *"claim default/aligned, request gpu: cannot handle request with derived attributes, the feature is disabled"* ]]
 }

@@ -287,6 +287,14 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
             dra_errs_add(warnings, dra_obj_locate(w, o));
         }
         e = dra_err_append(admin, dra_validate(obj, kind, &opts->validate));
+        /* Then the object is what the API server would store: without the
+         * fields of disabled features (dra_validate checked it so), each
+         * drop said in a warning.  Stored objects (no_validate, checked)
+         * are used as they are, as the scheduler uses them. */
+        w = dra_drop_disabled_fields(obj, kind, opts->validate.features);
+        if (w && as_read)
+            *as_read = false;
+        dra_errs_add(warnings, dra_obj_locate(w, o));
         if (e)
             return dra_obj_locate(e, o);
     }

@@ -45,6 +45,20 @@ typedef struct dra_validate_opts {
     void *cel_ctx;                /* for both */
 } dra_validate_opts;
 
+/* Drop, in place, the fields of two disabled features from an object about
+ * to be used as new, as the API server's strategies do on create
+ * (PrepareForCreate): the list values of device attributes without
+ * DRAListTypeAttributes (pkg/registry/resource/resourceslice/strategy.go
+ * dropDisableDRAListTypeAttributesFields: every bools/ints/strings/versions
+ * that is not null, whatever else the attribute holds) and derivedAttributes
+ * without DRADerivedAttributes (pkg/api/resourceclaimspec/util.go
+ * dropDisabledDRADerivedAttributesFields).  The fields of other disabled
+ * features are dropped by dra_validate for validation only.  Returns one
+ * warning a dropped field (one an attribute for list values), its field
+ * path set, naming the gate; NULL when nothing was dropped.  The caller
+ * owns the chain. */
+DRA_MUST_USE dra_err *dra_drop_disabled_fields(json_t *obj, dra_kind kind, const dra_features *features);
+
 /* Limits (pkg/apis/resource/types.go). */
 #define DRA_RESOURCE_SLICE_MAX_DEVICES 128
 #define DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED 64

@@ -1,29 +1,65 @@
 /* Fields of disabled features, dropped before validation as the API server
- * drops them from a new object (see validate_common.h). */
+ * drops them from a new object (see validate_common.h and validate.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate.h"
 #include "validate_common.h"
 
 /* One pass over an object: with apply unset it only finds whether there is
- * something to drop (the object is not changed), with apply set it drops. */
+ * something to drop (the object is not changed), with apply set it drops
+ * and, with warn set, says what it dropped: one warning a field (one an
+ * attribute for list values), at its path, naming the gate that is off. */
 typedef struct dropper {
     const dra_features *f;
     bool apply;
     bool found;
+    bool warn;
+    bool stored_gates; /* only the fields of the gates dra_drop_disabled_fields drops */
+    dra_err *warnings;
 } dropper;
+
+/* The gates whose fields the tools drop from the objects they use (see
+ * validate.h); the fields of the others are dropped for validation only. */
+static bool dropped_for_use(dra_feature gate)
+{
+    return gate == DRA_FEATURE_LIST_TYPE_ATTRIBUTES || gate == DRA_FEATURE_DERIVED_ATTRIBUTES;
+}
 
 static bool on(const dropper *d, dra_feature id)
 {
     return dra_feature_enabled(d->f, id);
 }
 
-/* A member set to a value; null and absent are nil for upstream alike. */
-static void drop(dropper *d, json_t *obj, const char *key)
+static void say(dropper *d, dra_feature gate, const char *what, const char *fmt, ...) DRA_PRINTF(4, 5);
+static void say(dropper *d, dra_feature gate, const char *what, const char *fmt, ...)
+{
+    if (!d->apply || !d->warn)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *path = dra_xvasprintf(fmt, ap);
+    va_end(ap);
+    dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s dropped: the %s feature gate is disabled (the API server drops it too)",
+                             what, dra_feature_name(gate));
+    d->warnings = dra_err_append(d->warnings, dra_err_field(w, path));
+    free(path);
+}
+
+/* A member set to a value; null and absent are nil for upstream alike.
+ * at is obj's path, for the warning. */
+static void drop(dropper *d, json_t *obj, const char *key, dra_feature gate, const char *at)
 {
     json_t *v = json_object_get(obj, key);
-    if (!v || json_is_null(v))
+    if (!v || json_is_null(v) || (d->stored_gates && !dropped_for_use(gate)))
         return;
     d->found = true;
-    if (d->apply)
+    if (d->apply) {
+        say(d, gate, "field", "%s%s%s", at, *at ? "." : "", key);
         json_object_del(obj, key);
+    }
 }
 
 #define EACH(arr, i, x) for (size_t i = 0; i < json_array_size(arr) && ((x) = json_array_get((arr), i)); i++)
@@ -34,89 +70,127 @@ static void drop_slice(dropper *d, json_t *spec)
     json_t *devices = json_object_get(spec, "devices"), *dev;
     bool partitionable = on(d, DRA_FEATURE_PARTITIONABLE_DEVICES);
     if (!partitionable) {
-        drop(d, spec, "sharedCounters");
-        drop(d, spec, "perDeviceNodeSelection");
+        drop(d, spec, "sharedCounters", DRA_FEATURE_PARTITIONABLE_DEVICES, "spec");
+        drop(d, spec, "perDeviceNodeSelection", DRA_FEATURE_PARTITIONABLE_DEVICES, "spec");
     }
     if (!on(d, DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE))
-        drop(d, spec, "partitionTypeAttribute");
+        drop(d, spec, "partitionTypeAttribute", DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE, "spec");
     if (!on(d, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS))
-        drop(d, spec, "skipNodeOperations");
-    bool binding = on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) && on(d, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
+        drop(d, spec, "skipNodeOperations", DRA_FEATURE_OPTIONAL_NODE_OPERATIONS, "spec");
+    /* both gates must be on; the warning names the first that is off */
+    dra_feature binding = on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) ? DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS
+                                                                       : DRA_FEATURE_DEVICE_BINDING_CONDITIONS;
+    bool binding_on = on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) && on(d, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
     EACH(devices, i, dev) {
         if (!json_is_object(dev))
             continue;
+        char at[48];
+        snprintf(at, sizeof at, "spec.devices[%zu]", i);
         if (!on(d, DRA_FEATURE_DEVICE_TAINTS))
-            drop(d, dev, "taints");
+            drop(d, dev, "taints", DRA_FEATURE_DEVICE_TAINTS, at);
         if (!partitionable) {
             static const char *const keys[] = {"consumesCounters", "nodeName", "nodeSelector", "allNodes"};
             for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-                drop(d, dev, keys[k]);
+                drop(d, dev, keys[k], DRA_FEATURE_PARTITIONABLE_DEVICES, at);
         }
-        if (!binding) {
-            drop(d, dev, "bindingConditions");
-            drop(d, dev, "bindingFailureConditions");
-            drop(d, dev, "bindsToNode");
+        if (!binding_on) {
+            drop(d, dev, "bindingConditions", binding, at);
+            drop(d, dev, "bindingFailureConditions", binding, at);
+            drop(d, dev, "bindsToNode", binding, at);
         }
         if (!on(d, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
-            drop(d, dev, "allowMultipleAllocations");
+            drop(d, dev, "allowMultipleAllocations", DRA_FEATURE_CONSUMABLE_CAPACITY, at);
             const char *k;
             json_t *c;
             json_object_foreach(json_object_get(dev, "capacity"), k, c) {
-                if (json_is_object(c))
-                    drop(d, c, "requestPolicy");
+                if (!json_is_object(c))
+                    continue;
+                char *cat = dra_xasprintf("%s.capacity[%s]", at, k);
+                drop(d, c, "requestPolicy", DRA_FEATURE_CONSUMABLE_CAPACITY, cat);
+                free(cat);
             }
         }
         if (!on(d, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS)) {
             json_t *cc;
             EACH(json_object_get(dev, "consumesCounters"), j, cc) {
-                if (json_is_object(cc))
-                    drop(d, cc, "compatibilityGroups");
+                if (!json_is_object(cc))
+                    continue;
+                char cat[96];
+                snprintf(cat, sizeof cat, "%s.consumesCounters[%zu]", at, j);
+                drop(d, cc, "compatibilityGroups", DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS, cat);
             }
         }
         if (!on(d, DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES))
-            drop(d, dev, "nodeAllocatableResources");
+            drop(d, dev, "nodeAllocatableResources", DRA_FEATURE_NODE_ALLOCATABLE_RESOURCES, at);
         if (!on(d, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)) {
+            /* dropDisableDRAListTypeAttributesFields: each list value (an
+             * empty list too: only nil is kept), whatever else the
+             * attribute holds; one warning an attribute */
+            static const char *const lists[] = {"bools", "ints", "strings", "versions"};
             const char *k;
             json_t *a;
             json_object_foreach(json_object_get(dev, "attributes"), k, a) {
                 if (!json_is_object(a))
                     continue;
-                drop(d, a, "bools");
-                drop(d, a, "ints");
-                drop(d, a, "strings");
-                drop(d, a, "versions");
+                char names[40] = "";
+                for (size_t l = 0; l < sizeof lists / sizeof *lists; l++) {
+                    json_t *v = json_object_get(a, lists[l]);
+                    if (!v || json_is_null(v))
+                        continue;
+                    d->found = true;
+                    if (!d->apply)
+                        continue;
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "",
+                             lists[l]);
+                    json_object_del(a, lists[l]);
+                }
+                if (*names) {
+                    char *what = dra_xasprintf("list value %s", names);
+                    say(d, DRA_FEATURE_LIST_TYPE_ATTRIBUTES, what, "%s.attributes[%s]", at, k);
+                    free(what);
+                }
             }
         }
     }
 }
 
-static void drop_request_fields(dropper *d, json_t *r)
+static void drop_request_fields(dropper *d, json_t *r, const char *at)
 {
     if (!json_is_object(r))
         return;
     if (!on(d, DRA_FEATURE_DEVICE_TAINTS))
-        drop(d, r, "tolerations");
+        drop(d, r, "tolerations", DRA_FEATURE_DEVICE_TAINTS, at);
     if (!on(d, DRA_FEATURE_CONSUMABLE_CAPACITY))
-        drop(d, r, "capacity");
+        drop(d, r, "capacity", DRA_FEATURE_CONSUMABLE_CAPACITY, at);
     if (!on(d, DRA_FEATURE_DERIVED_ATTRIBUTES))
-        drop(d, r, "derivedAttributes");
+        drop(d, r, "derivedAttributes", DRA_FEATURE_DERIVED_ATTRIBUTES, at);
 }
 
 /* pkg/api/resourceclaimspec/util.go DropDisabledFields (prioritized lists
- * and admin access are locked on in 1.37) */
-static void drop_claim_spec(dropper *d, json_t *spec)
+ * and admin access are locked on in 1.37); at is the spec's path */
+static void drop_claim_spec(dropper *d, json_t *spec, const char *at)
 {
     json_t *devices = json_object_get(spec, "devices"), *r, *c;
     EACH(json_object_get(devices, "requests"), i, r) {
-        drop_request_fields(d, json_object_get(r, "exactly"));
+        char *rat = dra_xasprintf("%s.devices.requests[%zu]", at, i);
+        char *x = dra_xasprintf("%s.exactly", rat);
+        drop_request_fields(d, json_object_get(r, "exactly"), x);
+        free(x);
         json_t *sub;
-        EACH(json_object_get(r, "firstAvailable"), j, sub)
-            drop_request_fields(d, sub);
+        EACH(json_object_get(r, "firstAvailable"), j, sub) {
+            x = dra_xasprintf("%s.firstAvailable[%zu]", rat, j);
+            drop_request_fields(d, sub, x);
+            free(x);
+        }
+        free(rat);
     }
     if (!on(d, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
         EACH(json_object_get(devices, "constraints"), i, c) {
-            if (json_is_object(c))
-                drop(d, c, "distinctAttribute");
+            if (!json_is_object(c))
+                continue;
+            char *cat = dra_xasprintf("%s.devices.constraints[%zu]", at, i);
+            drop(d, c, "distinctAttribute", DRA_FEATURE_CONSUMABLE_CAPACITY, cat);
+            free(cat);
         }
     }
 }
@@ -131,21 +205,26 @@ static void drop_claim_status(dropper *d, json_t *status)
     EACH(json_object_get(json_object_get(json_object_get(status, "allocation"), "devices"), "results"), i, r) {
         if (!json_is_object(r))
             continue;
+        char at[64];
+        snprintf(at, sizeof at, "status.allocation.devices.results[%zu]", i);
         if (!consumable) {
-            drop(d, r, "shareID");
-            drop(d, r, "consumedCapacity");
+            drop(d, r, "shareID", DRA_FEATURE_CONSUMABLE_CAPACITY, at);
+            drop(d, r, "consumedCapacity", DRA_FEATURE_CONSUMABLE_CAPACITY, at);
         }
         if (!on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS)) {
-            drop(d, r, "bindingConditions");
-            drop(d, r, "bindingFailureConditions");
+            drop(d, r, "bindingConditions", DRA_FEATURE_DEVICE_BINDING_CONDITIONS, at);
+            drop(d, r, "bindingFailureConditions", DRA_FEATURE_DEVICE_BINDING_CONDITIONS, at);
         }
         if (!on(d, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS))
-            drop(d, r, "skipNodeOperations");
+            drop(d, r, "skipNodeOperations", DRA_FEATURE_OPTIONAL_NODE_OPERATIONS, at);
     }
     if (!consumable) {
         EACH(json_object_get(status, "devices"), i, dev) {
-            if (json_is_object(dev))
-                drop(d, dev, "shareID");
+            if (!json_is_object(dev))
+                continue;
+            char at[40];
+            snprintf(at, sizeof at, "status.devices[%zu]", i);
+            drop(d, dev, "shareID", DRA_FEATURE_CONSUMABLE_CAPACITY, at);
         }
     }
 }
@@ -162,26 +241,27 @@ static void drop_object(dropper *d, json_t *obj, dra_kind kind)
         break;
     case DRA_KIND_RESOURCE_CLAIM:
         if (spec)
-            drop_claim_spec(d, spec);
+            drop_claim_spec(d, spec, "spec");
         if (json_is_object(json_object_get(obj, "status")))
             drop_claim_status(d, json_object_get(obj, "status"));
         break;
     case DRA_KIND_RESOURCE_CLAIM_TEMPLATE:
         if (spec && json_is_object(json_object_get(spec, "spec")))
-            drop_claim_spec(d, json_object_get(spec, "spec"));
+            drop_claim_spec(d, json_object_get(spec, "spec"), "spec.spec");
         break;
     case DRA_KIND_RESOURCE_POOL_STATUS_REQUEST:
         /* resourcepoolstatusrequest/strategy.go */
         if (spec && !on(d, DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE))
-            drop(d, spec, "defaultPartitionTypeAttribute");
+            drop(d, spec, "defaultPartitionTypeAttribute", DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE, "spec");
         break;
     case DRA_KIND_POD_GROUP:
         /* pkg/registry/scheduling/podgroup/strategy.go */
         if (!on(d, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS)) {
             if (spec)
-                drop(d, spec, "resourceClaims");
+                drop(d, spec, "resourceClaims", DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS, "spec");
             if (json_is_object(json_object_get(obj, "status")))
-                drop(d, json_object_get(obj, "status"), "resourceClaimStatuses");
+                drop(d, json_object_get(obj, "status"), "resourceClaimStatuses", DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS,
+                     "status");
         }
         break;
     default:
@@ -191,7 +271,7 @@ static void drop_object(dropper *d, json_t *obj, dra_kind kind)
 
 json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features *features)
 {
-    dropper d = {features, false, false};
+    dropper d = {features, false, false, false, false, NULL};
     drop_object(&d, (json_t *)obj, kind); /* only looks */
     if (!d.found)
         return NULL;
@@ -201,4 +281,11 @@ json_t *dra_v_drop_disabled(const json_t *obj, dra_kind kind, const dra_features
     d.apply = true;
     drop_object(&d, copy, kind);
     return copy;
+}
+
+dra_err *dra_drop_disabled_fields(json_t *obj, dra_kind kind, const dra_features *features)
+{
+    dropper d = {features, true, false, true, true, NULL};
+    drop_object(&d, obj, kind);
+    return d.warnings;
 }
