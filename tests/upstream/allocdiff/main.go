@@ -78,12 +78,17 @@ func runC(file, node, gates string, validate bool) (int, []byte, string) {
 	return code, out.Bytes(), strings.TrimSpace(errb.String())
 }
 
-func runUp(data []byte, name, node, gates string) peer.Outcome {
+func runUp(data []byte, name, node, gates string, validate bool) peer.Outcome {
 	raws, err := peer.ReadBytes(name, data)
 	if err != nil {
 		return peer.Outcome{Exit: peer.ExitInput, Msg: err.Error()}
 	}
+	// created objects lose the fields of disabled features, as dra-alloc's
+	// validated input does; stored ones (--no-validate) keep them
 	in, err := peer.Decode(raws)
+	if validate {
+		in, err = peer.DecodeCreated(raws, gates)
+	}
 	if err != nil {
 		return peer.Outcome{Exit: peer.ExitInput, Msg: err.Error()}
 	}
@@ -201,7 +206,7 @@ func compareV(file string, data []byte, node, gates string, validate bool) verdi
 			return verdict{kind: "refused", detail: msg + " / " + m2}
 		}
 	}
-	up := runUp(data, file, node, gates)
+	up := runUp(data, file, node, gates, validate)
 	v := judge(code, out, msg, up)
 	if v.kind == "fail" && v.sig != "panic" && stableVariant(gates) {
 		// upstream's stable allocator walks its pools in Go map order
@@ -209,7 +214,7 @@ func compareV(file string, data []byte, node, gates string, validate bool) verdi
 		// varies from run to run: dra-alloc's (sorted) order must be one
 		// of them (KNOWN: stable-pool-order)
 		for i := 0; i < 40; i++ {
-			if w := judge(code, out, msg, runUp(data, file, node, gates)); w.kind == "pass" {
+			if w := judge(code, out, msg, runUp(data, file, node, gates, validate)); w.kind == "pass" {
 				return verdict{kind: "known", detail: "stable-pool-order: matched run " + fmt.Sprint(i+2)}
 			}
 		}

@@ -25,7 +25,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
-	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/dynamic-resource-allocation/cel"
 	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/klog/v2"
@@ -81,11 +80,9 @@ func (c classes) Get(name string) (*resourceapi.DeviceClass, error) {
 // Features are the allocator's features for a --feature-gates value, as
 // the scheduler derives them from kube-scheduler's gates.
 func Features(gates string) (structured.Features, feature.Features, error) {
-	fg := utilfeature.DefaultFeatureGate.DeepCopy()
-	if gates != "" {
-		if err := fg.Set(gates); err != nil {
-			return structured.Features{}, feature.Features{}, err
-		}
+	fg, err := gatesCopy(gates)
+	if err != nil {
+		return structured.Features{}, feature.Features{}, err
 	}
 	fts := feature.NewSchedulerFeaturesFromGates(fg)
 	_ = fg.Enabled(kfeatures.DRADeviceTaintRules)
@@ -93,7 +90,10 @@ func Features(gates string) (structured.Features, feature.Features, error) {
 }
 
 func taintRulesOn(gates string) bool {
-	fg := utilfeature.DefaultFeatureGate.DeepCopy()
+	fg, err := gatesCopy("")
+	if err != nil {
+		return false
+	}
 	_ = fg.Set(gates)
 	return fg.Enabled(kfeatures.DRADeviceTaintRules)
 }
@@ -120,6 +120,11 @@ type Input struct {
 // Decode decodes the objects of kinds the allocator uses; others are
 // skipped, as dra-alloc skips them.
 func Decode(raws []Raw) (*Input, error) {
+	return decode(raws, nil)
+}
+
+// decode is Decode, with prepare (when set) run on each internal object.
+func decode(raws []Raw, prepare func(runtime.Object)) (*Input, error) {
 	in := &Input{Class: classes{}}
 	for _, r := range raws {
 		var head metav1.TypeMeta
@@ -136,6 +141,9 @@ func Decode(raws []Raw) (*Input, error) {
 		internal, _, err := decoder.Decode(r.JSON, nil, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", r.Where, err)
+		}
+		if prepare != nil {
+			prepare(internal)
 		}
 		gv := resourceapi.SchemeGroupVersion
 		if head.Kind == "Node" {

@@ -39,6 +39,7 @@ func fail(code int, format string, args ...any) {
 func main() {
 	o := peer.Options{Timeout: 10 * time.Second}
 	format := "yaml"
+	stored := false
 	var paths []string
 	args := os.Args[1:]
 	if len(args) > 0 && args[0] == "allocate" {
@@ -84,7 +85,9 @@ func main() {
 				fail(2, "--timeout: invalid number of seconds %s", v)
 			}
 			o.Timeout = time.Duration(s * float64(time.Second))
-		case "--no-validate", "--no-prune":
+		case "--no-validate":
+			stored = true
+		case "--no-prune":
 		default:
 			if strings.HasPrefix(a, "-") && a != "-" {
 				usage(os.Stderr)
@@ -104,7 +107,13 @@ func main() {
 	if err != nil {
 		fail(2, "%v", err)
 	}
-	in, err := peer.Decode(raws)
+	// objects are created (the fields of disabled features dropped),
+	// unless they are taken as stored (--no-validate)
+	decode := func(raws []peer.Raw) (*peer.Input, error) { return peer.DecodeCreated(raws, o.Gates) }
+	if stored {
+		decode = peer.Decode
+	}
+	in, err := decode(raws)
 	if err != nil {
 		fail(2, "%v", err)
 	}
