@@ -104,6 +104,22 @@ UNIT_TEST(qualified_name)
               "f: Invalid value: \"numa\": a fully qualified name must be a domain and a name separated by a slash");
 }
 
+/* strfmt.go ResourceFullyQualifiedName, as upstream-validate reports it */
+UNIT_TEST(resource_fully_qualified_name)
+{
+    CHECK_STR(run(dra_check_resource_fully_qualified_name, "derived/numa"), "");
+    CHECK_STR(run(dra_check_resource_fully_qualified_name, "a/b/c"), "");
+    CHECK_STR(run(dra_check_resource_fully_qualified_name, "a/b/"), "");
+    CHECK_STR(run(dra_check_resource_fully_qualified_name, "numa"),
+              "f: Invalid value: \"numa\": a fully qualified name must be a domain and a name separated by a slash");
+    CHECK_STR(run(dra_check_resource_fully_qualified_name, "/numa"), "f: Invalid value: \"\": prefix must not be empty");
+    CHECK_STR(run(dra_check_resource_fully_qualified_name, "derived/"), "f: Invalid value: \"\": name must not be empty");
+    CHECK(strstr(run(dra_check_resource_fully_qualified_name, "Derived/numa"),
+                 "f: Invalid value: \"Derived\": prefix: a lowercase RFC 1123 subdomain") != NULL);
+    CHECK(strstr(run(dra_check_resource_fully_qualified_name, "1numa"), "a valid C identifier must start") != NULL);
+    CHECK(strstr(run(dra_check_resource_fully_qualified_name, "1numa"), "a fully qualified name must be") != NULL);
+}
+
 UNIT_TEST(c_identifier)
 {
     CHECK(dra_is_c_identifier("_a1", 3));

@@ -491,6 +491,40 @@ void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *
         dra_ferr_invalid_str(l, field, s, len, "a fully qualified name must be a domain and a name separated by a slash");
 }
 
+/* k8s.io/apimachinery v0.37.2 pkg/api/validate/strfmt.go
+ * ResourceFullyQualifiedName (resourcesQualifiedName, then the slash). */
+void dra_check_resource_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    const char *slash = memchr(s, '/', len);
+    if (!slash) {
+        dra_check_c_identifier(l, field, s, len);
+        dra_ferr_invalid_str(l, field, s, len, "a fully qualified name must be a domain and a name separated by a slash");
+        return;
+    }
+    size_t plen = (size_t)(slash - s);
+    const char *id = slash + 1;
+    size_t idlen = len - plen - 1;
+    if (memchr(id, '/', idlen))
+        return; /* more than two parts: not checked (strfmt.go's TODO) */
+    if (plen == 0) {
+        dra_ferr_invalid_str(l, field, "", 0, "prefix must not be empty");
+    } else {
+        if (plen > DRA_DRIVER_NAME_MAX)
+            dra_ferr_too_long(l, field, DRA_DRIVER_NAME_MAX);
+        const char *msgs[2];
+        int n = subdomain_msgs(s, plen, msgs, true);
+        for (int i = 0; i < n; i++) {
+            char *m = dra_xasprintf("prefix: %s", msgs[i]);
+            dra_ferr_invalid_str(l, field, s, plen, m);
+            free(m);
+        }
+    }
+    if (idlen == 0)
+        dra_ferr_invalid_str(l, field, "", 0, "name must not be empty");
+    else
+        dra_check_c_identifier(l, field, id, idlen);
+}
+
 void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t len)
 {
     /* content.IsQualifiedName: [prefix/]name */

@@ -122,6 +122,12 @@ void dra_check_node_name(dra_errs *l, const char *field, const char *s, size_t l
 void dra_check_qualified_name(dra_errs *l, const char *field, const char *s, size_t len);
 /* matchAttribute/distinctAttribute: a qualified name that must contain '/'. */
 void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* The declarative k8s-resource-fully-qualified-name format the API server
+ * enforces in place of the handwritten check above (matchAttribute,
+ * distinctAttribute, a derived attribute's name): "prefix: " before the
+ * domain's messages, "prefix/name must not be empty", and a name with more
+ * than one slash not checked at all (strfmt.go ResourceFullyQualifiedName). */
+void dra_check_resource_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len);
 /* C identifier with the 32-byte limit (validateCIdentifier). */
 void dra_check_c_identifier(dra_errs *l, const char *field, const char *s, size_t len);
 /* Label names (metav1validation.ValidateLabelName; taint keys, binding conditions). */
