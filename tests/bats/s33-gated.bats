@@ -49,3 +49,34 @@ setup() {
     assert_success
     [[ $stderr != *dropped* ]]
 }
+
+derived_claim() { # derived_claim NAME: a claim whose derived attribute and constraint use NAME
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"default"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"x","derivedAttributes":[{"name":"%s","expression":"1"}]}}],"constraints":[{"matchAttribute":"%s"},{"requests":["r"],"distinctAttribute":"%s"}]}}}\n' "$1" "$1" "$1"
+}
+
+@test "derived attribute and constraint names: the declarative fully-qualified-name format the API server enforces" {
+    local gates=(--feature-gates DRADerivedAttributes=true)
+    for name in derived/numa derived/Numa a.b.c/n a/b/c a/b/; do
+        derived_claim "$name" >"$T/c.json"
+        run --separate-stderr "$DRA_BIN/dra-slice" validate "${gates[@]}" "$T/c.json"
+        assert_success
+    done
+    derived_claim Derived/numa >"$T/c.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "${gates[@]}" "$T/c.json"
+    assert_failure 2
+    [[ $stderr == *'spec.devices.requests[0].exactly.derivedAttributes[0].name: Invalid value: "Derived": prefix: a lowercase RFC 1123 subdomain must consist of'* ]]
+    [[ $stderr == *'spec.devices.constraints[0].matchAttribute: Invalid value: "Derived": prefix: a lowercase RFC 1123 subdomain'* ]]
+    [[ $stderr == *'spec.devices.constraints[1].distinctAttribute: Invalid value: "Derived": prefix: a lowercase RFC 1123 subdomain'* ]]
+    derived_claim /numa >"$T/c.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "${gates[@]}" "$T/c.json"
+    assert_failure 2
+    [[ $stderr == *'spec.devices.constraints[0].matchAttribute: Invalid value: "": prefix must not be empty'* ]]
+    derived_claim derived/ >"$T/c.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "${gates[@]}" "$T/c.json"
+    assert_failure 2
+    [[ $stderr == *'derivedAttributes[0].name: Invalid value: "": name must not be empty'* ]]
+    derived_claim numa >"$T/c.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "${gates[@]}" "$T/c.json"
+    assert_failure 2
+    [[ $stderr == *'derivedAttributes[0].name: Invalid value: "numa": a fully qualified name must be a domain and a name separated by a slash'* ]]
+}

@@ -236,7 +236,7 @@ static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
                     if (len == 0) {
                         dra_ferr_required(&v->errs, VP(v), "");
                     } else {
-                        dra_vcheck(v, dra_check_fully_qualified_name, s, len);
+                        dra_vcheck(v, dra_check_resource_fully_qualified_name, s, len);
                         char *name = dra_xstrndup(s, len);
                         if (!attribute_constrained(v->claim_constraints, name, req))
                             dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be referenced by at least one matchAttribute or distinctAttribute constraint targeting this request");
@@ -316,10 +316,10 @@ static void v_constraint(vctx *v, const json_t *c, const json_t *requests)
     size_t len;
     if (dra_vget(c, "matchAttribute")) {
         if (dra_vstr(v, c, "matchAttribute", &s, &len))
-            V_CHILD(v, "matchAttribute") dra_vcheck(v, dra_check_fully_qualified_name, s, len);
+            V_CHILD(v, "matchAttribute") dra_vcheck(v, dra_check_resource_fully_qualified_name, s, len);
     } else if (dra_vget(c, "distinctAttribute")) {
         if (dra_vstr(v, c, "distinctAttribute", &s, &len))
-            V_CHILD(v, "distinctAttribute") dra_vcheck(v, dra_check_fully_qualified_name, s, len);
+            V_CHILD(v, "distinctAttribute") dra_vcheck(v, dra_check_resource_fully_qualified_name, s, len);
     } else if (dra_vfeature(v, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
         /* Upstream's text, "multiple fields are set" included. */
         dra_ferr_required(&v->errs, VP(v), "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set");
