@@ -532,7 +532,7 @@ YAML
     grep -q '"a' "$T/map.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/map.yaml"
     assert_failure
-    [[ $stderr == *"derived attribute derived/numa on device gpu.example.com/node-1/gpu-0 failed: CEL result of type map"* ]]
+    [[ $stderr == *"derived attribute derived/numa on device gpu.example.com/node-1/gpu-0 failed: unsupported CEL return type: map[ref.Val]ref.Val"* ]]
 }
 
 @test "derived attributes: validation of names and expressions with the gate on" {

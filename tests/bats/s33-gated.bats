@@ -80,3 +80,22 @@ derived_claim() { # derived_claim NAME: a claim whose derived attribute and cons
     assert_failure 2
     [[ $stderr == *'derivedAttributes[0].name: Invalid value: "numa": a fully qualified name must be a domain and a name separated by a slash'* ]]
 }
+
+@test "derived attributes: an empty list is a value; other results fail in upstream's words" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRADerivedAttributes=true "$G/derived-empty-list.yaml"
+    assert_success
+    assert_equal "$(jq -r '.status.allocation.devices.results[0].device' <<<"$output")" gpu-0
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRADerivedAttributes=true,DRAListTypeAttributes=true "$G/derived-empty-list.yaml"
+    assert_success
+    assert_equal "$(jq -r '.status.allocation.devices.results[0].device' <<<"$output")" gpu-1
+    local e
+    for e in 'dyn(1.5)|unsupported CEL return type: float64' \
+        'dyn([[1]])|unsupported list element type: []ref.Val' \
+        '[dyn(1), dyn(\\"a\\")]|expected list element at index 1 to be int, got string' \
+        'dyn(null)|unsupported CEL return type: structpb.NullValue'; do
+        sed "s|expression: device.attributes\[\"gpu.example.com\"\].numa\$|expression: \"${e%%|*}\"|" "$DATA/alloc/derived.yaml" >"$T/e.yaml"
+        run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/e.yaml"
+        assert_failure 2
+        [[ $stderr == *"evaluate derived attribute derived/numa on device gpu.example.com/node-1/gpu-0 failed: ${e#*|}"* ]]
+    done
+}

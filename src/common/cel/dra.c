@@ -1406,6 +1406,40 @@ static json_t *value_json(const cel_value *v)
     }
 }
 
+/* What Go's %T says of the ref.Val's Value() cel-go gives for v, as
+ * valToDeviceAttribute prints it (literal lists and maps). */
+static const char *go_type_name(const cel_value *v)
+{
+    switch (v->kind) {
+    case CEL_NULL: return "structpb.NullValue";
+    case CEL_BOOL: return "bool";
+    case CEL_INT: return "int64";
+    case CEL_UINT: return "uint64";
+    case CEL_DOUBLE: return "float64";
+    case CEL_STRING: return "string";
+    case CEL_BYTES: return "[]uint8";
+    case CEL_LIST: return "[]ref.Val";
+    case CEL_MAP: return "map[ref.Val]ref.Val";
+    case CEL_TYPE: return "*types.Type";
+    case CEL_OPTIONAL: return "*types.Optional";
+    case CEL_TIMESTAMP: return "time.Time";
+    case CEL_DURATION: return "time.Duration";
+    case CEL_OBJECT:
+        switch (v->v.obj->kind) {
+        case CEL_OBJ_QUANTITY: return "*resource.Quantity";
+        case CEL_OBJ_SEMVER: return "semver.Version";
+        case CEL_OBJ_IP: return "netip.Addr";
+        case CEL_OBJ_CIDR: return "netip.Prefix";
+        case CEL_OBJ_URL: return "*url.URL";
+        default: return "*cel.Format";
+        }
+    default: return "<nil>";
+    }
+}
+
+/* k8s.io/dynamic-resource-allocation v0.37.2 cel/compile.go
+ * valToDeviceAttribute: a scalar, or a list whose elements all have the
+ * first one's type; an empty list is an empty list of strings. */
 dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t **attr)
 {
     *attr = NULL;
@@ -1423,28 +1457,34 @@ dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t 
     json_t *val = NULL;
     if (r.kind == CEL_LIST) {
         const cel_list *l = r.v.list;
-        const char *k0 = l->n ? value_kind_key(&cel_list_items(l)[0], true) : NULL;
-        if (k0) {
+        const cel_value *items = cel_list_items(l);
+        if (l->n == 0) {
+            key = "strings";
             val = json_array();
-            for (size_t i = 0; i < l->n && val; i++) {
-                const char *ki = value_kind_key(&cel_list_items(l)[i], true);
-                if (!ki || strcmp(ki, k0) != 0) {
+        } else if (!(key = value_kind_key(&items[0], true))) {
+            return dra_err_new(DRA_EXIT_RUNTIME, "unsupported list element type: %s", go_type_name(&items[0]));
+        } else {
+            static const char *const elem[][2] = {
+                {"bools", "bool"}, {"ints", "int"}, {"strings", "string"}, {"versions", "semver"}};
+            const char *want = "";
+            for (size_t k = 0; k < sizeof elem / sizeof *elem; k++)
+                if (strcmp(elem[k][0], key) == 0)
+                    want = elem[k][1];
+            val = json_array();
+            for (size_t i = 0; i < l->n; i++) {
+                const char *ki = value_kind_key(&items[i], true);
+                if (!ki || strcmp(ki, key) != 0) {
                     json_decref(val);
-                    val = NULL;
-                } else {
-                    json_array_append_new(val, value_json(&cel_list_items(l)[i]));
+                    return dra_err_new(DRA_EXIT_RUNTIME, "expected list element at index %zu to be %s, got %s", i, want,
+                                       go_type_name(&items[i]));
                 }
+                json_array_append_new(val, value_json(&items[i]));
             }
-            key = k0;
         }
     } else if ((key = value_kind_key(&r, false))) {
         val = value_json(&r);
-    }
-    if (!val) {
-        const char *tn = cel_value_type_name(&r);
-        return dra_err_new(DRA_EXIT_RUNTIME,
-                           "CEL result of type %s is not a string, int, bool, semver or a non-empty list of one of them",
-                           tn);
+    } else {
+        return dra_err_new(DRA_EXIT_RUNTIME, "unsupported CEL return type: %s", go_type_name(&r));
     }
     *attr = json_object();
     json_object_set_new(*attr, key, val);
