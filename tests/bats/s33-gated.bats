@@ -99,3 +99,13 @@ derived_claim() { # derived_claim NAME: a claim whose derived attribute and cons
         [[ $stderr == *"evaluate derived attribute derived/numa on device gpu.example.com/node-1/gpu-0 failed: ${e#*|}"* ]]
     done
 }
+
+@test "matchAttribute compares versions as strings, build metadata included, as upstream" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 "$G/version-build.yaml"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAListTypeAttributes=true "$G/version-build.yaml"
+    assert_failure 1
+    sed 's|matchAttribute: gpu.example.com/v$|matchAttribute: gpu.example.com/vv|' "$G/version-build.yaml" >"$T/vv.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 "$T/vv.yaml"
+    assert_success
+}

@@ -88,21 +88,16 @@ static bool list_kind(const json_t *a, int *kind, const json_t **arr)
     return false;
 }
 
-static bool version_eq(const char *a, const char *b)
-{
-    /* Semver equality ignores build metadata; valid versions are minimal. */
-    size_t la = strcspn(a, "+"), lb = strcspn(b, "+");
-    return la == lb && strncmp(a, b, la) == 0;
-}
-
 static bool scalar_eq(int kind, const json_t *a, const json_t *b)
 {
     switch (kind) {
-    case 1: return json_is_string(a) && json_is_string(b) && strcmp(json_string_value(a), json_string_value(b)) == 0;
+    case 1:
+    case 4:
+        /* versions too: upstream compares their strings, build metadata
+         * included (matchAttributeConstraint.add, attributeAsSet's sets) */
+        return json_is_string(a) && json_is_string(b) && strcmp(json_string_value(a), json_string_value(b)) == 0;
     case 2: return json_is_integer(a) && json_is_integer(b) && json_integer_value(a) == json_integer_value(b);
     case 3: return json_is_boolean(a) && json_is_boolean(b) && json_boolean_value(a) == json_boolean_value(b);
-    case 4:
-        return json_is_string(a) && json_is_string(b) && version_eq(json_string_value(a), json_string_value(b));
     }
     return false;
 }
