@@ -109,3 +109,14 @@ derived_claim() { # derived_claim NAME: a claim whose derived attribute and cons
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 "$T/vv.yaml"
     assert_success
 }
+
+@test "derived attribute and constraint names give upstream-validate's errors (validate-upstream/derived-names)" {
+    local U="$DATA/validate-upstream" n=derived-names args=()
+    read -ra args <"$U/$n.args"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "${args[@]}" "$U/$n.jsonl"
+    assert_failure 2
+    local got want
+    got=$(grep -v '^dra-slice: warning: ' <<<"$stderr" | sed "s|^dra-slice: $U/$n.jsonl:|dra-slice: FILE:|" | LC_ALL=C sort)
+    want=$(cat "$U/$n.expected")
+    [[ $got == "$want" ]] || { diff <(echo "$want") <(echo "$got"); false; }
+}
