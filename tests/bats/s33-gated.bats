@@ -120,3 +120,14 @@ derived_claim() { # derived_claim NAME: a claim whose derived attribute and cons
     want=$(cat "$U/$n.expected")
     [[ $got == "$want" ]] || { diff <(echo "$want") <(echo "$got"); false; }
 }
+
+@test "attribute names with two slashes are not checked, as the API server; the domain ends at the first" {
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$G/attribute-two-slashes.yaml"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$G/attribute-two-slashes.yaml"
+    assert_success
+    assert_equal "$(jq -c '[.status.allocation.devices.results[].device]' <<<"$output")" '["gpu-0","gpu-1"]'
+    sed 's|matchAttribute: gpu.example.com/d/e$|matchAttribute: x.example.com/b/c|' "$G/attribute-two-slashes.yaml" >"$T/x.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 "$T/x.yaml"
+    assert_failure 1
+}
