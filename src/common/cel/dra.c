@@ -1408,7 +1408,7 @@ static json_t *value_json(const cel_value *v)
 
 /* What Go's %T says of the ref.Val's Value() cel-go gives for v, as
  * valToDeviceAttribute prints it (literal lists and maps). */
-static const char *go_type_name(const cel_value *v)
+static const char *go_value_type_name(const cel_value *v)
 {
     switch (v->kind) {
     case CEL_NULL: return "structpb.NullValue";
@@ -1462,7 +1462,7 @@ dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t 
             key = "strings";
             val = json_array();
         } else if (!(key = value_kind_key(&items[0], true))) {
-            return dra_err_new(DRA_EXIT_RUNTIME, "unsupported list element type: %s", go_type_name(&items[0]));
+            return dra_err_new(DRA_EXIT_RUNTIME, "unsupported list element type: %s", go_value_type_name(&items[0]));
         } else {
             static const char *const elem[][2] = {
                 {"bools", "bool"}, {"ints", "int"}, {"strings", "string"}, {"versions", "semver"}};
@@ -1476,7 +1476,7 @@ dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t 
                 if (!ki || strcmp(ki, key) != 0) {
                     json_decref(val);
                     return dra_err_new(DRA_EXIT_RUNTIME, "expected list element at index %zu to be %s, got %s", i, want,
-                                       go_type_name(&items[i]));
+                                       go_value_type_name(&items[i]));
                 }
                 json_array_append_new(val, value_json(&items[i]));
             }
@@ -1484,7 +1484,7 @@ dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t 
     } else if ((key = value_kind_key(&r, false))) {
         val = value_json(&r);
     } else {
-        return dra_err_new(DRA_EXIT_RUNTIME, "unsupported CEL return type: %s", go_type_name(&r));
+        return dra_err_new(DRA_EXIT_RUNTIME, "unsupported CEL return type: %s", go_value_type_name(&r));
     }
     *attr = json_object();
     json_object_set_new(*attr, key, val);

@@ -489,6 +489,19 @@ void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *
         dra_ferr_invalid_str(l, field, s, len, "a fully qualified name must be a domain and a name separated by a slash");
 }
 
+/* The subdomain messages of a name's prefix s[0:plen] (lengths in bytes),
+ * each after `pre`, with s[0:vlen] as the value. */
+static void prefix_errs(dra_errs *l, const char *field, const char *s, size_t plen, size_t vlen, const char *pre)
+{
+    const char *msgs[2];
+    int n = subdomain_msgs(s, plen, msgs, true);
+    for (int i = 0; i < n; i++) {
+        char *m = dra_xasprintf("%s%s", pre, msgs[i]);
+        dra_ferr_invalid_str(l, field, s, vlen, m);
+        free(m);
+    }
+}
+
 /* k8s.io/apimachinery v0.37.2 pkg/api/validate/strfmt.go
  * ResourceFullyQualifiedName (resourcesQualifiedName, then the slash). */
 void dra_check_resource_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len)
@@ -509,13 +522,7 @@ void dra_check_resource_fully_qualified_name(dra_errs *l, const char *field, con
     } else {
         if (plen > DRA_DRIVER_NAME_MAX)
             dra_ferr_too_long(l, field, DRA_DRIVER_NAME_MAX);
-        const char *msgs[2];
-        int n = subdomain_msgs(s, plen, msgs, true);
-        for (int i = 0; i < n; i++) {
-            char *m = dra_xasprintf("prefix: %s", msgs[i]);
-            dra_ferr_invalid_str(l, field, s, plen, m);
-            free(m);
-        }
+        prefix_errs(l, field, s, plen, plen, "prefix: ");
     }
     if (idlen == 0)
         dra_ferr_invalid_str(l, field, "", 0, "name must not be empty");
@@ -544,13 +551,7 @@ void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t 
         if (plen == 0) {
             dra_ferr_invalid_str(l, field, s, len, "prefix part must be non-empty");
         } else {
-            const char *msgs[2];
-            int n = subdomain_msgs(s, plen, msgs, true);
-            for (int i = 0; i < n; i++) {
-                char *m = dra_xasprintf("prefix part %s", msgs[i]);
-                dra_ferr_invalid_str(l, field, s, len, m);
-                free(m);
-            }
+            prefix_errs(l, field, s, plen, len, "prefix part ");
         }
     }
     if (nlen == 0)
