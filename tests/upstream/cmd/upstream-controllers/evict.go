@@ -1,0 +1,155 @@
+package main
+
+// The device-taint-eviction controller reads time.Now(); in the synctest
+// bubble that is a fake clock starting at 2000-01-01T00:00:00Z.  Every time
+// of the input is shifted so that the controller starts at --now minus
+// statusWait, and shifted back on output.  The state printed is the one at
+// --now: pods evicted by then are gone and the rules' status has been
+// updated (ruleStatusPeriod, 10 s, after the evictions at start).  Then the
+// clock runs on to the end of every pending eviction: each deletion is an
+// Eviction line with its time ("due" for those at start), up to a day
+// after --now.  Evictions that
+// fall within statusWait before --now are evicted in the printed state but
+// not yet counted in the rules' status, which is why scenarios avoid them.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"testing/synctest"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	resourceapi "k8s.io/api/resource/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/kubernetes/pkg/controller/devicetainteviction"
+)
+
+const statusWait = 11 * time.Second
+
+// horizon is how far past --now evictions are listed.
+const horizon = 24 * time.Hour
+
+func shiftTime(t *metav1.Time, d time.Duration) {
+	if t != nil {
+		t.Time = t.Time.Add(d)
+	}
+}
+
+// shiftAll moves every time the controller compares with its clock by d.
+func shiftAll(objs []runtime.Object, d time.Duration, now metav1.Time) {
+	taints := func(ts []resourceapi.DeviceTaint) {
+		for i := range ts {
+			if ts[i].TimeAdded == nil {
+				t := now
+				ts[i].TimeAdded = &t
+				continue
+			}
+			shiftTime(ts[i].TimeAdded, d)
+		}
+	}
+	for _, o := range objs {
+		switch x := o.(type) {
+		case *resourceapi.ResourceSlice:
+			for i := range x.Spec.Devices {
+				taints(x.Spec.Devices[i].Taints)
+			}
+		case *resourceapi.DeviceTaintRule:
+			t := []resourceapi.DeviceTaint{x.Spec.Taint}
+			taints(t)
+			x.Spec.Taint = t[0]
+			for i := range x.Status.Conditions {
+				shiftTime(&x.Status.Conditions[i].LastTransitionTime, d)
+			}
+		case *corev1.Pod:
+			shiftTime(x.DeletionTimestamp, d)
+		case *resourceapi.ResourceClaim:
+			shiftTime(x.DeletionTimestamp, d)
+		}
+	}
+}
+
+type evictionLine struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace"`
+	Pod       string `json:"pod"`
+	At        string `json:"at"`
+}
+
+func runEvict(objs []runtime.Object, now time.Time) error {
+	start := time.Now()
+	shift := start.Add(statusWait).Sub(now)
+	shiftAll(objs, shift, metav1.NewTime(start.Add(statusWait)))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c := newClient(objs)
+	var mu sync.Mutex
+	var lines []string
+	c.PrependReactor("delete", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		d := a.(k8stesting.DeleteAction)
+		at := "due"
+		if t := time.Now(); t.After(start) {
+			at = t.Add(-shift).UTC().Format(time.RFC3339)
+		}
+		b, _ := json.Marshal(evictionLine{Kind: "Eviction", Namespace: d.GetNamespace(), Pod: d.GetName(), At: at})
+		mu.Lock()
+		lines = append(lines, string(b))
+		mu.Unlock()
+		return false, nil, nil
+	})
+	f := informers.NewSharedInformerFactory(c, 0)
+	tc := devicetainteviction.New(c, f.Core().V1().Pods(), f.Resource().V1().ResourceClaims(),
+		f.Resource().V1().ResourceSlices(), f.Resource().V1().DeviceTaintRules(),
+		f.Resource().V1().DeviceClasses(), "device-taint-eviction-controller")
+	f.Start(ctx.Done())
+	errc := make(chan error, 1)
+	go func() { errc <- tc.Run(ctx, 1) }()
+	synctest.Wait()
+	time.Sleep(statusWait)
+	synctest.Wait()
+	var state []byte
+	{
+		var b bufWriter
+		if err := dumpState(ctx, c, &b, nil); err != nil {
+			return err
+		}
+		state = b
+	}
+	// the evictions of the next day, in time order (the clock jumps from
+	// timer to timer; the rules' status, pending evictions, every 10 s)
+	time.Sleep(horizon)
+	synctest.Wait()
+	select {
+	case err := <-errc:
+		if err != nil {
+			return fmt.Errorf("eviction controller: %v", err)
+		}
+	default:
+	}
+	if _, err := os.Stdout.Write(state); err != nil {
+		return err
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	sort.Strings(lines)
+	for _, l := range lines {
+		if _, err := fmt.Println(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type bufWriter []byte
+
+func (b *bufWriter) Write(p []byte) (int, error) {
+	*b = append(*b, p...)
+	return len(p), nil
+}
