@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"os"
+	goruntime "runtime"
 	"sync"
 	"testing/synctest"
 	"time"
 
 	resourceapi "k8s.io/api/resource/v1"
-	"k8s.io/apimachinery/pkg/runtime"
+	runtime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apiserver/pkg/storage/names"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -59,5 +60,9 @@ func runClaims(objs []runtime.Object) error {
 	f.Start(ctx.Done())
 	go ec.Run(ctx, 1)
 	settle()
+	if os.Getenv("UPSTREAM_CONTROLLERS_STACKS") != "" {
+		buf := make([]byte, 1<<20)
+		os.Stderr.Write(buf[:goruntime.Stack(buf, true)])
+	}
 	return dumpState(ctx, c, os.Stdout, nil)
 }

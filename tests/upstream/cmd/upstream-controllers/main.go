@@ -29,6 +29,9 @@
 //   - preconditions of DeleteOptions and resourceVersion tests of JSON
 //     patches are not checked.
 //
+// UPSTREAM_CONTROLLERS_LOG=N logs the controllers at verbosity N on
+// standard error.
+//
 // Exit status: 0, or 2 for bad usage or input, 3 when a controller failed.
 package main
 
@@ -36,13 +39,16 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/go-logr/logr"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/klog/v2"
+	"k8s.io/klog/v2/textlogger"
 )
 
 func usage() {
@@ -104,6 +110,17 @@ func fail(code int, format string, args ...any) {
 
 func main() {
 	klog.SetLogger(logr.Discard())
+	if v, err := strconv.Atoi(os.Getenv("UPSTREAM_CONTROLLERS_LOG")); err == nil {
+		// the controllers' own log on standard error, at that verbosity
+		klog.SetLogger(textlogger.NewLogger(textlogger.NewConfig(textlogger.Verbosity(v), textlogger.Output(os.Stderr))))
+		kfs := flag.NewFlagSet("klog", flag.ContinueOnError)
+		klog.InitFlags(kfs)
+		_ = kfs.Set("v", strconv.Itoa(v))
+	}
+	// utilruntime's error backoff keeps the real time of the last error
+	// (from before the bubble): inside the bubble it would sleep for the 26
+	// years between the fake clock and that time.  Errors are only logged.
+	utilruntime.ErrorHandlers = utilruntime.ErrorHandlers[:1]
 	o := parse()
 	objs, err := objects(o.files)
 	if err != nil {
