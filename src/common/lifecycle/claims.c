@@ -8,6 +8,7 @@
 #include "../base/buf.h"
 #include "../base/sort.h"
 #include "../model/classic.h"
+#include "../model/validate.h"
 
 dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out)
 {
@@ -535,6 +536,61 @@ const json_t *dra_pod_claim_group(const dra_cluster *c, const dra_changes *ch, c
     return g && dra_pod_group_claim_match(g, pod_claim) ? g : NULL;
 }
 
+static const dra_reserve_opts controller_reserve = {0};
+static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, const dra_reserve_claim *rc,
+                        const dra_reserve_opts *o);
+static bool reserved_for(const json_t *claim, const char *uid, const char *gname);
+
+/* The end of upstream's syncPod: a pod bound to a node (spec.nodeName set,
+ * by the scheduler or by hand) gets its allocated claims reserved, each not
+ * yet reserved for it with room left (CanBeReserved: fewer than 256
+ * entries); a claim it shares with its PodGroup is reserved for the group
+ * (BindTo), and left alone with DRAWorkloadResourceClaims off.  The pod's
+ * claims are looked up by the names its status had before this pass (upstream
+ * uses the pod object it started with); where upstream returns, so as to
+ * try again later (a claim name not known yet, a claim missing, or one the
+ * pod does not control), nothing more is reserved for the pod; claims being
+ * deleted are left alone (the API server refuses new entries for them).
+ * Terminal pods never get here (dra_claims_generate skips them). */
+static void reserve_bound(const dra_cluster *c, const json_t *p, const dra_lc_opts *opts, dra_changes *out)
+{
+    if (!*dra_jstr_or(p, "spec.nodeName", ""))
+        return;
+    const char *ns = dra_jstr_or(p, "metadata.namespace", "");
+    const char *uid = dra_jstr_or(p, "metadata.uid", "");
+    const char *gname = dra_pod_group_name(p);
+    const json_t *group = gname ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
+    bool wl = workload_claims(opts);
+    size_t i;
+    json_t *pc;
+    json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
+        const char *name;
+        bool check;
+        dra_podclaim_state st = dra_pod_claim_name(p, pc, &name, &check);
+        if (st == DRA_PODCLAIM_NOT_NEEDED)
+            continue;
+        if (st != DRA_PODCLAIM_NAMED)
+            return;
+        const json_t *claim = dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, ns, name);
+        if (!claim)
+            return;
+        if (check) {
+            char *why = dra_claim_is_for_pod_or_group(p, claim, wl ? gname : NULL);
+            free(why);
+            if (why)
+                return;
+        }
+        if (!dra_claim_allocated(claim) || reserved_for(claim, uid, wl ? gname : NULL) ||
+            json_array_size(dra_jarr(claim, "status.reservedFor")) >= DRA_RESERVED_FOR_MAX || dra_obj_deleting(claim))
+            continue;
+        const json_t *shared = group && dra_pod_group_claim_match(group, pc) ? group : NULL;
+        if (shared && !wl)
+            continue;
+        dra_reserve_claim rc = {.name = name, .check_owner = check, .group = shared};
+        reserve_one(out, dra_changes_touch(out, claim), p, &rc, &controller_reserve);
+    }
+}
+
 static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra_lc_opts *opts, dra_changes *out)
 {
     const json_t *p = pod->json;
@@ -642,6 +698,8 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     /* upstream returns before the status update when a pod claim failed */
     if (!err && nnames)
         apply_pod_statuses(pod, names, nnames, out);
+    if (!err)
+        reserve_bound(c, p, opts, out);
     for (size_t k = 0; k < nnames; k++)
         free(names[k].claim);
     free(names);

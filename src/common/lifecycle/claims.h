@@ -106,7 +106,10 @@ const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_ki
 /* Pod sync steps 1-2 for every pod of the cluster (input order; pods being
  * deleted are skipped): reuse a claim the pod owns (status or orphan lookup),
  * else create one from the template; then server-side-apply
- * status.resourceClaimStatuses.  Errors name the pod as upstream does:
+ * status.resourceClaimStatuses; then, for a pod bound to a node, step 3:
+ * reserve its allocated claims not yet reserved for it (reserveForPod, as
+ * dra_claims_reserve_in; skipped where upstream would retry later).
+ * Terminated pods are skipped.  Errors name the pod as upstream does:
  * "pod NS/NAME, PodResourceClaim C: ...".  With opts->pending_only, pods
  * bound to a node or done are skipped too. */
 DRA_MUST_USE dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_changes *out);

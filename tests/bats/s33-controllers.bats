@@ -1,0 +1,42 @@
+#!/usr/bin/env bats
+# dra-claim and dra-evict where the controllers suite
+# (tests/upstream/controllers/) found them to disagree with
+# kube-controller-manager's resourceclaim and device-taint-eviction
+# controllers of Kubernetes 1.37.2; and the suite itself when its peer is built.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    C="$DATA/claim"
+    E="$DATA/evict"
+    W="$BATS_TEST_TMPDIR"
+}
+
+@test "controllers: generate reserves an allocated claim for its bound pod, as syncPod" {
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$C/trainer-scheduled.yaml" "$C/template.yaml"
+    assert_success
+    assert_equal "$(wc -l <<<"$output")" 1
+    assert_equal "$(jq -r '[.verb, .kind, .name, .subresource] | join(" ")' <<<"$output")" "patch ResourceClaim trainer-gpu-hn7g7 status"
+    assert_equal "$(jq -c '[.body[] | select(.op == "add")]' <<<"$output")" \
+        '[{"op":"add","path":"/status/reservedFor","value":[{"resource":"pods","name":"trainer","uid":"3f0a9c1e-0000-4000-8000-00000000a001"}]}]'
+}
+
+@test "controllers: generate leaves a pending pod's allocated claim unreserved (the scheduler's)" {
+    yq 'select(.kind == "Pod").spec.nodeName = ""' "$C/trainer-scheduled.yaml" >"$W/pending.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$W/pending.yaml" "$C/template.yaml"
+    assert_success
+    assert_output ""
+}
+
+@test "controllers: generate leaves a finished pod's claim unreserved" {
+    yq 'select(.kind == "Pod").status.phase = "Succeeded"' "$C/trainer-scheduled.yaml" >"$W/done.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$W/done.yaml" "$C/template.yaml"
+    assert_success
+    assert_output ""
+}
+
+@test "controllers: generate does not reserve a claim another pod controls" {
+    yq 'select(.kind == "ResourceClaim").metadata.ownerReferences[0].uid = "other"' "$C/trainer-scheduled.yaml" >"$W/other.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$W/other.yaml" "$C/template.yaml"
+    refute_output --partial '/status/reservedFor'
+}
