@@ -40,3 +40,17 @@ setup() {
     run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$W/other.yaml" "$C/template.yaml"
     refute_output --partial '/status/reservedFor'
 }
+
+@test "controllers: evict counts a pod's extended-resource claim as one of its claims, as PodClaims" {
+    local in=("$E/slices.yaml" "$E/claims-pods.json" "$E/rules.yaml")
+    # x's only claim is its extended-resource claim (status.extendedResourceClaimStatus)
+    run --separate-stderr "$DRA_BIN/dra-evict" --apply-at 2026-03-01T10:06:00Z --patch "${in[@]}"
+    assert_success
+    assert_equal "$(jq -r 'select(.verb == "delete") | .name' <<<"$output" | sort | tr '\n' ' ')" "a b d x "
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:03:00Z --rule-status "${in[@]}"
+    assert_success
+    assert_line --regexp '^maintenance-node-b +NoExecute +True +PodsPendingEviction +2 pods need to be evicted in 1 namespace\.$'
+    assert_line --partial '6 pods would be evicted in 1 namespace if the effect was NoExecute.'
+    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:03:00Z -o jsonl "${in[@]}"
+    assert_equal "$(jq -r 'select(.pod.name == "x") | [.evictAt, .note // "-"] | @tsv' <<<"$output")" "$(printf '2026-03-01T10:05:00Z\t-')"
+}

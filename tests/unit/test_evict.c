@@ -244,7 +244,7 @@ UNIT_TEST(apply_replaces_existing_condition_like_update_pod_condition)
     done(&w);
 }
 
-UNIT_TEST(extended_resource_claim_reported_not_applied)
+UNIT_TEST(extended_resource_claim_evicted_like_spec_claims)
 {
     world w;
     CHECK_INT(run(&w, SLICE(1, TAINT)
@@ -257,8 +257,8 @@ UNIT_TEST(extended_resource_claim_reported_not_applied)
                   "2026-03-01T10:00:00Z", false, "2026-03-01T10:00:00Z"),
               0);
     CHECK_INT(w.r.n, 1);
-    CHECK(w.r.n == 1 && w.r.v[0].pod && w.r.v[0].extended_only);
-    CHECK_INT(w.ch.nops, 0);
+    CHECK(w.r.n == 1 && w.r.v[0].pod);
+    CHECK_INT(w.ch.nops, 2); /* DisruptionTarget, then the delete */
     done(&w);
 }
 

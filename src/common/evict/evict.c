@@ -517,7 +517,6 @@ typedef struct pod_ev {
     size_t nclaims;
     bool has_time;
     dra_time when;
-    bool extended_only;
 } pod_ev;
 
 /* The claim's entry: by_claim maps the bytes of each entry's dra_obj
@@ -542,18 +541,14 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
     const char *group = dra_feature_enabled(x->opts->features, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS)
                             ? dra_pod_group_name(pod)
                             : NULL;
-    /* podEvictionTime looks at spec.resourceClaims only.  The claim named in
-     * status.extendedResourceClaimStatus is the known upstream gap (E7-3): it
-     * is looked at only when no spec claim gives a time, and such a pod is
-     * reported as extended_only, never evicted. */
+    /* podEvictionTime goes over resourceclaim.PodClaims: spec.resourceClaims,
+     * then the claim named in status.extendedResourceClaimStatus, which must
+     * be controlled by the pod like a template's claim. */
     size_t nspec = json_array_size(dra_jarr(pod, "spec.resourceClaims"));
     for (size_t i = 0; i <= nspec; i++) {
         const char *name;
         bool check;
-        bool is_ext = i == nspec;
-        if (is_ext) {
-            if (pe->nclaims)
-                break;
+        if (i == nspec) {
             name = dra_jstr(pod, "status.extendedResourceClaimStatus.resourceClaimName");
             check = true;
             if (!name || !*name)
@@ -584,7 +579,6 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
             continue;
         pe->claims = dra_xgrow(pe->claims, pe->nclaims, sizeof *pe->claims);
         pe->claims[pe->nclaims++] = ce;
-        pe->extended_only = is_ext;
         if (!pe->has_time || dra_time_cmp(ce->when, pe->when) < 0) {
             pe->when = ce->when;
             pe->has_time = true;
@@ -655,7 +649,7 @@ static dra_err *evaluate(const ctx *x, long only_rule, eval *ev)
 
 static bool pod_evicted_at_apply(const ctx *x, const pod_ev *pe)
 {
-    return x->opts->apply && pe->has_time && !pe->extended_only && dra_time_cmp(pe->when, x->opts->apply_at) <= 0 &&
+    return x->opts->apply && pe->has_time && dra_time_cmp(pe->when, x->opts->apply_at) <= 0 &&
            !dra_obj_deleting(pe->po->json);
 }
 
@@ -704,7 +698,7 @@ static void build_records(const eval *ev, dra_evict_result *r)
             for (size_t j = 0; j < ce->n; j++) {
                 const item *it = &ce->items[j];
                 add_record(r, (dra_evict_record){pe->po->json, ce->co->json, it->result, it->src, it->has_time, it->t,
-                                                 true, pe->when, dra_obj_deleting(pe->po->json), pe->extended_only});
+                                                 true, pe->when, dra_obj_deleting(pe->po->json)});
             }
         }
     }
@@ -715,7 +709,7 @@ static void build_records(const eval *ev, dra_evict_result *r)
         for (size_t j = 0; j < ce->n; j++) {
             const item *it = &ce->items[j];
             add_record(r, (dra_evict_record){NULL, ce->co->json, it->result, it->src, it->has_time, it->t, true,
-                                             ce->when, false, false});
+                                             ce->when, false});
         }
     }
     free(used);
@@ -738,8 +732,7 @@ static void count_pending(const ctx *x, const eval *ev, const json_t *rule, bool
     size_t nseen = 0;
     for (size_t i = 0; i < ev->npev; i++) {
         const pod_ev *pe = &ev->pev[i];
-        /* the controller does not see extended-resource-only pods (E7-3) */
-        if (!pe->has_time || pe->extended_only || !pod_has_rule(pe, rule))
+        if (!pe->has_time || !pod_has_rule(pe, rule))
             continue;
         if (with_apply && pod_evicted_at_apply(x, pe)) {
             (*evicted)++;

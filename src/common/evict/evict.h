@@ -71,7 +71,6 @@ typedef struct dra_evict_record {
     bool has_time;           /* the pod (or claim) has an eviction time */
     dra_time evict_at;       /* the pod's (or claim's) eviction time */
     bool pod_deleting;      /* already being deleted: nothing left to do */
-    bool extended_only;     /* only the extended-resource claim makes it go (upstream gap) */
 } dra_evict_record;
 
 typedef struct dra_evict_result {

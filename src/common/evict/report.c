@@ -38,9 +38,6 @@ json_t *dra_evict_record_json(const dra_evict_record *r, dra_time now)
         json_object_set_new(o, "podDeleting", json_true());
     if (!r->pod)
         json_object_set_new(o, "note", json_string("no pod to evict: none is bound, using the claim and listed in reservedFor"));
-    else if (r->extended_only)
-        json_object_set_new(o, "note", json_string("only the extended-resource claim makes this pod go: upstream releases whose "
-                                                   "controller does not look at status.extendedResourceClaimStatus miss it"));
     return o;
 }
 
@@ -71,8 +68,7 @@ dra_err *dra_evict_records_table(FILE *f, const dra_evict_result *res, dra_time 
             free(d);
         }
         char *s = dra_taint_src_string(&r->src);
-        c[7] = dra_xasprintf("%s%s%s", s, r->extended_only ? " (extended-resource claim: upstream gap)" : "",
-                             r->pod ? "" : " (no pod)");
+        c[7] = dra_xasprintf("%s%s", s, r->pod ? "" : " (no pod)");
         free(s);
     }
     dra_err *e = dra_table_write(f, (const char *const *)cells, res->n + 1, ncols);
