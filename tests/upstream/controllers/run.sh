@@ -59,7 +59,7 @@ tool_evict() {
         { echo "dra-evict --apply-at: exit $?" >>"$T/err"; return 1; }
     "$PEER" replay "$T/ops1" "$@" 2>>"$T/err" || return 1
     "$DRA_BIN/dra-evict" --now "$now" -o jsonl "$@" 2>>"$T/err" | jq -c --arg now "$now" '
-        select(.pod != null and ((.note // "") | test("upstream gap") | not))
+        select(.pod != null)
         | {pod: .pod, at: (.evictAt | fromdateiso8601)}' |
         jq -sc --arg now "$now" '
         ($now | fromdateiso8601) as $n
