@@ -27,11 +27,17 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/kubernetes/pkg/controller/devicetainteviction"
 )
 
 const statusWait = 11 * time.Second
+
+// workers: enough that the rules are handled while every pod deletion of
+// the start waits (holdingClient).
+const workers = 64
 
 // horizon is how far past --now evictions are listed.
 const horizon = 24 * time.Hour
@@ -104,13 +110,21 @@ func runEvict(objs []runtime.Object, now time.Time) error {
 		mu.Unlock()
 		return false, nil, nil
 	})
+	// Pod deletions wait until the controller has done its first pass
+	// over the rules, so that the NoEffect simulation, computed once, sees
+	// the pods as the input has them (otherwise it counts whatever the
+	// evictions at start have left in the informer by then).
+	release := make(chan struct{})
+	held := &holdingClient{Interface: c, wait: release}
 	f := informers.NewSharedInformerFactory(c, 0)
-	tc := devicetainteviction.New(c, f.Core().V1().Pods(), f.Resource().V1().ResourceClaims(),
+	tc := devicetainteviction.New(held, f.Core().V1().Pods(), f.Resource().V1().ResourceClaims(),
 		f.Resource().V1().ResourceSlices(), f.Resource().V1().DeviceTaintRules(),
 		f.Resource().V1().DeviceClasses(), "device-taint-eviction-controller")
 	f.Start(ctx.Done())
 	errc := make(chan error, 1)
-	go func() { errc <- tc.Run(ctx, 1) }()
+	go func() { errc <- tc.Run(ctx, workers) }()
+	synctest.Wait()
+	close(release)
 	synctest.Wait()
 	time.Sleep(statusWait)
 	synctest.Wait()
@@ -152,4 +166,35 @@ type bufWriter []byte
 func (b *bufWriter) Write(p []byte) (int, error) {
 	*b = append(*b, p...)
 	return len(p), nil
+}
+
+// holdingClient is the clientset with pod deletions held until wait is
+// closed.  (Not a reactor: those run under the fake's lock, and a bubble
+// cannot wait on that.)
+type holdingClient struct {
+	kubernetes.Interface
+	wait chan struct{}
+}
+
+func (h *holdingClient) CoreV1() corev1client.CoreV1Interface {
+	return &holdingCoreV1{h.Interface.CoreV1(), h.wait}
+}
+
+type holdingCoreV1 struct {
+	corev1client.CoreV1Interface
+	wait chan struct{}
+}
+
+func (h *holdingCoreV1) Pods(ns string) corev1client.PodInterface {
+	return &holdingPods{h.CoreV1Interface.Pods(ns), h.wait}
+}
+
+type holdingPods struct {
+	corev1client.PodInterface
+	wait chan struct{}
+}
+
+func (h *holdingPods) Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error {
+	<-h.wait
+	return h.PodInterface.Delete(ctx, name, opts)
 }
