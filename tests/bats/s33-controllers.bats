@@ -54,3 +54,20 @@ setup() {
     run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:03:00Z -o jsonl "${in[@]}"
     assert_equal "$(jq -r 'select(.pod.name == "x") | [.evictAt, .note // "-"] | @tsv' <<<"$output")" "$(printf '2026-03-01T10:05:00Z\t-')"
 }
+
+@test "controllers: generate leaves a pod alone whose status names a claim another live pod controls, as podNeedsWork" {
+    yq 'select(.kind == "Pod").metadata.name = "thief" | select(.kind == "Pod").metadata.uid = "u-thief"' \
+        "$C/trainer-scheduled.yaml" >"$W/thief.yaml"
+    yq 'select(.kind == "Pod")' "$C/trainer-scheduled.yaml" >>"$W/thief.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$W/thief.yaml" "$C/template.yaml"
+    assert_success
+    # trainer's claim is trainer's: no new claim for thief, and trainer's gets reserved
+    refute_output --partial '"verb":"create"'
+    assert_equal "$(jq -r '.name' <<<"$output")" "trainer-gpu-hn7g7"
+}
+
+@test "controllers: generate replaces the claim of a replaced pod that release deletes" {
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$C/other-owner.yaml" "$C/template.yaml"
+    assert_success
+    assert_equal "$(jq -r 'select(.verb == "create") | .body.metadata.ownerReferences[0].uid' <<<"$output")" "3f0a9c1e-0000-4000-8000-00000000b999"
+}

@@ -591,6 +591,76 @@ static void reserve_bound(const dra_cluster *c, const json_t *p, const dra_lc_op
     }
 }
 
+static const char *stale_reason(const dra_cluster *c, const char *ns, const json_t *entry);
+static const char *stale_group_reason(const dra_cluster *c, const char *ns, const json_t *entry);
+
+/* podNeedsWork: whether an event about the pod gets it synced at all (a
+ * claim name not known yet, a claim to create, or, for a bound pod, a claim
+ * to reserve).  A claim the pod does not control is skipped there. */
+static bool pod_needs_work(const dra_cluster *c, const json_t *p, const dra_lc_opts *opts, const dra_changes *out)
+{
+    const char *ns = dra_jstr_or(p, "metadata.namespace", "");
+    const char *uid = dra_jstr_or(p, "metadata.uid", "");
+    const char *gname = dra_pod_group_name(p);
+    bool wl = workload_claims(opts);
+    const json_t *group = gname && wl ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
+    bool bound = *dra_jstr_or(p, "spec.nodeName", "");
+    size_t i;
+    json_t *pc;
+    json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
+        const char *name;
+        bool check;
+        dra_podclaim_state st = dra_pod_claim_name(p, pc, &name, &check);
+        if (st == DRA_PODCLAIM_NOT_NEEDED)
+            continue;
+        if (st != DRA_PODCLAIM_NAMED)
+            return true;
+        const json_t *claim = dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, ns, name);
+        if (!claim) {
+            if (dra_jstr(pc, "resourceClaimTemplateName") && !(group && dra_pod_group_claim_match(group, pc)))
+                return true;
+            continue;
+        }
+        if (check) {
+            char *why = dra_claim_is_for_pod_or_group(p, claim, wl ? gname : NULL);
+            free(why);
+            if (why)
+                continue;
+        }
+        if (bound && dra_claim_allocated(claim) && !reserved_for(claim, uid, wl ? gname : NULL) &&
+            json_array_size(dra_jarr(claim, "status.reservedFor")) < DRA_RESERVED_FOR_MAX)
+            return true;
+    }
+    return false;
+}
+
+/* Whether syncClaim deletes (or lets go of) a claim: a claim being deleted,
+ * or one generated for a pod of the input that got replaced or is done,
+ * once no valid reservation is left.  The pod whose status names it then
+ * gets synced again and a new claim. */
+static bool claim_going_away(const dra_cluster *c, const json_t *claim, const dra_lc_opts *opts)
+{
+    const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
+    size_t i;
+    json_t *e;
+    json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, e) {
+        const char *group = dra_jstr_or(e, "apiGroup", ""), *res = dra_jstr_or(e, "resource", "");
+        if (!*group && strcmp(res, "pods") == 0) {
+            if (!stale_reason(c, ns, e))
+                return false;
+        } else if (!workload_claims(opts) || strcmp(group, DRA_SCHEDULING_GROUP) != 0 || strcmp(res, "podgroups") != 0 ||
+                   !stale_group_reason(c, ns, e)) {
+            return false;
+        }
+    }
+    if (dra_obj_deleting(claim))
+        return true;
+    const json_t *owner = dra_owning_pod_ref(claim);
+    const dra_obj *pod = owner ? dra_cluster_find(c, DRA_KIND_POD, ns, dra_jstr_or(owner, "name", "")) : NULL;
+    return pod && (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(owner, "uid", "")) != 0 ||
+                   dra_pod_is_done(pod->json));
+}
+
 static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra_lc_opts *opts, dra_changes *out)
 {
     const json_t *p = pod->json;
@@ -602,6 +672,7 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     const char *gname = dra_pod_group_name(p);
     bool wl = workload_claims(opts);
     const json_t *group = gname ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
+    bool needs_work = pod_needs_work(c, p, opts, out);
     if (wl && gname && !group && json_array_size(dra_jarr(p, "spec.resourceClaims")))
         return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "pod %s/%s: podgroup.scheduling.k8s.io \"%s\" not found", ns,
                                       dra_jstr_or(p, "metadata.name", ""), gname),
@@ -652,7 +723,11 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
                 free(why);
                 if (!why)
                     continue; /* already created */
-                /* no longer owned by the pod: upstream makes a new one */
+                /* no longer owned by the pod: upstream makes a new one when it
+                 * syncs the pod, which podNeedsWork skips over this claim;
+                 * once the claim is deleted, the pod is synced again */
+                if (!needs_work && !claim_going_away(c, existing->json, opts))
+                    continue;
             }
         }
         const char *tname = dra_jstr(pc, "resourceClaimTemplateName");
