@@ -18,11 +18,48 @@ import (
 	"k8s.io/kubernetes/pkg/controller/resourceclaim"
 )
 
+// maxWrites bounds the API writes of one run (a few per object).
+const maxWrites = 500
+
+func name(a k8stesting.Action) string {
+	switch x := a.(type) {
+	case k8stesting.DeleteAction:
+		return x.GetName()
+	case k8stesting.PatchAction:
+		return x.GetName()
+	case k8stesting.UpdateAction:
+		if m, ok := x.GetObject().(interface{ GetName() string }); ok {
+			return m.GetName()
+		}
+	case k8stesting.CreateAction:
+		if m, ok := x.GetObject().(interface{ GetGenerateName() string }); ok {
+			return m.GetGenerateName() + "..."
+		}
+	}
+	return ""
+}
+
 // newClient is the fake clientset holding objs, serving generateName of
 // claims as the API server does.
 func newClient(objs []runtime.Object) *fake.Clientset {
 	c := fake.NewClientset(objs...)
 	var mu sync.Mutex
+	writes := 0
+	c.PrependReactor("*", "*", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		switch a.GetVerb() {
+		case "create", "update", "patch", "delete":
+			mu.Lock()
+			writes++
+			n := writes
+			mu.Unlock()
+			if n > maxWrites {
+				// a controller that keeps writing never lets the bubble settle
+				fail(3, "the controller did not settle: more than %d writes (last: %s %s %s/%s)", maxWrites,
+					a.GetVerb(), a.GetResource().Resource, a.GetNamespace(), name(a))
+			}
+		}
+		return false, nil, nil
+	})
 	c.PrependReactor("create", "resourceclaims", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -51,6 +88,14 @@ func runClaims(objs []runtime.Object) error {
 	logger := klog.Background()
 	c := newClient(objs)
 	f := informers.NewSharedInformerFactory(c, 0)
+	// Claims and templates first: the controller then meets every pod
+	// knowing the claims, as a running controller does.  (Started together,
+	// a pod seen before the claim its status names looks like one whose
+	// claim must be created, and the result depends on the informers' race.)
+	f.Resource().V1().ResourceClaims().Informer()
+	f.Resource().V1().ResourceClaimTemplates().Informer()
+	f.Start(ctx.Done())
+	f.WaitForCacheSync(ctx.Done())
 	ec, err := resourceclaim.NewController(logger, c, f.Core().V1().Pods(),
 		f.Scheduling().V1beta1().PodGroups(), f.Resource().V1().ResourceClaims(),
 		f.Resource().V1().ResourceClaimTemplates())
