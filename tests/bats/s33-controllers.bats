@@ -71,3 +71,12 @@ setup() {
     assert_success
     assert_equal "$(jq -r 'select(.verb == "create") | .body.metadata.ownerReferences[0].uid' <<<"$output")" "3f0a9c1e-0000-4000-8000-00000000b999"
 }
+
+@test "controllers: the differential suite passes whole against upstream's controllers" {
+    local peer=${UPSTREAM_BIN:-$BATS_TEST_DIRNAME/../../build/upstream/bin}/upstream-controllers
+    [[ -x $peer ]] || skip "no $peer (make upstream-controllers)"
+    run --separate-stderr env DRA_BIN="$DRA_BIN" UPSTREAM_BIN="$(dirname "$peer")" \
+        "$BATS_TEST_DIRNAME/../upstream/controllers/run.sh" claim-cluster claim-lifecycle evict-rules evict-tolerations-mid claim-terminal-reserved
+    assert_success
+    assert_line "4 passed, 0 failed, 1 skipped"
+}

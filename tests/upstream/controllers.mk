@@ -9,9 +9,12 @@
 #                                      scenarios through both, "N passed, N failed,
 #                                      N skipped" (skipped: listed in KNOWN)
 #
-# Needs Go and jq (one line saying it was skipped without Go).
+# Needs Go and jq (one line saying it was skipped without Go).  Part of
+# `make upstream-check`.  Build: about 3.5 min cold on a loaded 2-core
+# machine, 30 s warm; run: about 40 s (24 scenarios).
 UPSTREAM_CONTROLLERS := $(UPSTREAM_BIN)/upstream-controllers
 UPSTREAM_PEERS += upstream-controllers
+UPSTREAM_CHECKS += upstream-check-controllers
 
 .PHONY: upstream-controllers upstream-check-controllers
 
