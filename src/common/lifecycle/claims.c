@@ -541,6 +541,36 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
                         const dra_reserve_opts *o);
 static bool reserved_for(const json_t *claim, const char *uid, const char *gname);
 
+/* A pod claim's name (resourceclaim.Name) and, when named, its claim in the
+ * current state (NULL when missing). */
+static dra_podclaim_state resolve_pod_claim(const dra_cluster *c, const dra_changes *out, const json_t *p,
+                                            const json_t *pc, const char **name, bool *check, const json_t **claim)
+{
+    dra_podclaim_state st = dra_pod_claim_name(p, pc, name, check);
+    *claim = st == DRA_PODCLAIM_NAMED
+                 ? dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, dra_jstr_or(p, "metadata.namespace", ""), *name)
+                 : NULL;
+    return st;
+}
+
+/* IsForPod where the pod claim asks for it (a template's claim). */
+static bool claim_usable_by(const json_t *p, const json_t *claim, bool check, const char *gname)
+{
+    if (!check)
+        return true;
+    char *why = dra_claim_is_for_pod_or_group(p, claim, gname);
+    free(why);
+    return !why;
+}
+
+/* An allocated claim that is not reserved for the pod (or its group) and
+ * has room for it (CanBeReserved). */
+static bool wants_reservation(const json_t *claim, const char *uid, const char *gname)
+{
+    return dra_claim_allocated(claim) && !reserved_for(claim, uid, gname) &&
+           json_array_size(dra_jarr(claim, "status.reservedFor")) < DRA_RESERVED_FOR_MAX;
+}
+
 /* The end of upstream's syncPod: a pod bound to a node (spec.nodeName set,
  * by the scheduler or by hand) gets its allocated claims reserved, each not
  * yet reserved for it with room left (CanBeReserved: fewer than 256
@@ -566,22 +596,13 @@ static void reserve_bound(const dra_cluster *c, const json_t *p, const dra_lc_op
     json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
         const char *name;
         bool check;
-        dra_podclaim_state st = dra_pod_claim_name(p, pc, &name, &check);
+        const json_t *claim;
+        dra_podclaim_state st = resolve_pod_claim(c, out, p, pc, &name, &check, &claim);
         if (st == DRA_PODCLAIM_NOT_NEEDED)
             continue;
-        if (st != DRA_PODCLAIM_NAMED)
+        if (st != DRA_PODCLAIM_NAMED || !claim || !claim_usable_by(p, claim, check, wl ? gname : NULL))
             return;
-        const json_t *claim = dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, ns, name);
-        if (!claim)
-            return;
-        if (check) {
-            char *why = dra_claim_is_for_pod_or_group(p, claim, wl ? gname : NULL);
-            free(why);
-            if (why)
-                return;
-        }
-        if (!dra_claim_allocated(claim) || reserved_for(claim, uid, wl ? gname : NULL) ||
-            json_array_size(dra_jarr(claim, "status.reservedFor")) >= DRA_RESERVED_FOR_MAX || dra_obj_deleting(claim))
+        if (!wants_reservation(claim, uid, wl ? gname : NULL) || dra_obj_deleting(claim))
             continue;
         const json_t *shared = group && dra_pod_group_claim_match(group, pc) ? group : NULL;
         if (shared && !wl)
@@ -610,25 +631,18 @@ static bool pod_needs_work(const dra_cluster *c, const json_t *p, const dra_lc_o
     json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
         const char *name;
         bool check;
-        dra_podclaim_state st = dra_pod_claim_name(p, pc, &name, &check);
+        const json_t *claim;
+        dra_podclaim_state st = resolve_pod_claim(c, out, p, pc, &name, &check, &claim);
         if (st == DRA_PODCLAIM_NOT_NEEDED)
             continue;
         if (st != DRA_PODCLAIM_NAMED)
             return true;
-        const json_t *claim = dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, ns, name);
         if (!claim) {
             if (dra_jstr(pc, "resourceClaimTemplateName") && !(group && dra_pod_group_claim_match(group, pc)))
                 return true;
             continue;
         }
-        if (check) {
-            char *why = dra_claim_is_for_pod_or_group(p, claim, wl ? gname : NULL);
-            free(why);
-            if (why)
-                continue;
-        }
-        if (bound && dra_claim_allocated(claim) && !reserved_for(claim, uid, wl ? gname : NULL) &&
-            json_array_size(dra_jarr(claim, "status.reservedFor")) < DRA_RESERVED_FOR_MAX)
+        if (bound && claim_usable_by(p, claim, check, wl ? gname : NULL) && wants_reservation(claim, uid, wl ? gname : NULL))
             return true;
     }
     return false;
