@@ -127,7 +127,7 @@ slice() { # name generation resourceSliceCount
         jq -c '{time: "2026-03-01T10:00:00Z", type: "ADDED", object: .}' >"$BATS_TEST_TMPDIR/ev.rec"
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --job evict --now 2600-01-01T00:00:00Z --replay "$BATS_TEST_TMPDIR/ev.rec" --replay-fast
     assert_success
-    assert_equal "$(jq -r 'select(.verb == "delete") | .name' <<<"$output" | sort | tr '\n' ' ')" "a b d "
+    assert_equal "$(jq -r 'select(.verb == "delete") | .name' <<<"$output" | sort | tr '\n' ' ')" "a b d x "
 }
 
 @test "a file dated 2300 is read, its field lines found" {
