@@ -110,15 +110,16 @@ deployment_args() {
     run --separate-stderr "$DRA_BIN/dra-watch" "${args[@]}" --max-passes 1 --now 2026-03-01T10:05:00Z --stats \
         --kubeconfig "$W/kc-evict-sa-token"
     assert_success
-    # DisruptionTarget and delete for 3 due pods, the EvictionInProgress condition of 2 rules
-    [[ $stderr == *"writes=8"* ]]
+    # DisruptionTarget and delete for 4 due pods (x by its extended-resource
+    # claim), the EvictionInProgress condition of 2 rules
+    [[ $stderr == *"writes=10"* ]]
     [[ $stderr != *"failed"* && $stderr != *"Forbidden"* ]]
     # DisruptionTarget and delete for the due pods; the rest stay
     run "$DRA_BIN/dra-watch" get pods -A
-    assert_equal "$(jq -r .metadata.name <<<"$output" | sort | tr '\n' ' ')" "c e x "
+    assert_equal "$(jq -r .metadata.name <<<"$output" | sort | tr '\n' ' ')" "c e "
     run "$DRA_BIN/dra-watch" get devicetaintrules
     assert_equal "$(jq -c '[.metadata.name, .status.conditions[0].reason, .status.conditions[0].message]' <<<"$output" | head -1)" \
-        '["maintenance-node-b","Completed","1 pod evicted since starting the controller."]'
+        '["maintenance-node-b","Completed","2 pods evicted since starting the controller."]'
     # the next pass, a minute later: nothing changed, nothing written (the count lives in the condition)
     run --separate-stderr "$DRA_BIN/dra-watch" "${args[@]}" --max-passes 1 --now 2026-03-01T10:06:00Z --stats \
         --kubeconfig "$W/kc-evict-sa-token"
