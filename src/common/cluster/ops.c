@@ -448,6 +448,17 @@ static void kubectl_line(dra_buf *b, const dra_op *op)
     dra_buf_free(&cmd);
 }
 
+char *dra_op_kubectl(const dra_op *op)
+{
+    dra_op bare = *op;
+    bare.reason = NULL;
+    dra_buf b = DRA_BUF_INIT;
+    kubectl_line(&b, &bare);
+    while (b.len && b.data[b.len - 1] == '\n')
+        b.data[--b.len] = 0;
+    return dra_buf_detach(&b);
+}
+
 dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt)
 {
     dra_buf b = DRA_BUF_INIT;

@@ -143,6 +143,11 @@ DRA_MUST_USE dra_err *dra_patch_format_parse(const char *s, dra_patch_format *ou
 /* Print the operations.  Errors are DRA_EXIT_RUNTIME (failed write). */
 DRA_MUST_USE dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt);
 
+/* One operation as the kubectl script has it, without its comment or
+ * trailing newline (a create with a server-picked name is an assignment to
+ * its shell variable).  Caller frees. */
+char *dra_op_kubectl(const dra_op *op);
+
 /* Point the operations on converted input objects (patches, applies,
  * deletes; not creates) at the version the input used (c's served
  * versions): op->api_version and an apply body's apiVersion. */
