@@ -137,13 +137,27 @@ static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
     dra_buf dump = DRA_BUF_INIT; /* how fixes that rerun a tool name the input */
     for (size_t i = 0; i < a->npos && !(a->npos == 1 && strcmp(a->pos[0], "-") == 0); i++)
         dra_buf_printf(&dump, "%s%s", i ? " " : "", a->pos[i]);
-    dra_doctor_opts o = {dump.len ? dra_buf_str(&dump) : "DUMP", &x->f, x->now_at};
+    dra_changes ch = DRA_CHANGES_INIT;
+    dra_doctor_opts o = {dump.len ? dra_buf_str(&dump) : "DUMP", &x->f, x->now_at, x->patch ? &ch : NULL};
     dra_findings fs = DRA_FINDINGS_INIT;
-    dra_doctor(&x->c, &o, &fs);
-    e = dra_findings_write(stdout, &fs);
-    if (fs.n)
+    dra_patch_format pf = DRA_PATCH_JSON;
+    if (x->patch)
+        e = dra_patch_format_parse(x->patch_fmt, &pf);
+    if (!e)
+        dra_doctor(&x->c, &o, &fs);
+    if (!e && x->patch) {
+        /* the writes to claims as a script; what they do not fix, on stderr */
+        e = dra_changes_write_ops(stdout, &ch, pf);
+        for (size_t i = 0; !e && i < fs.n; i++)
+            fprintf(stderr, "%s: not fixed by --patch: %s: %s; fix: %s\n", dra_claim_tool.prog, fs.v[i].object,
+                    fs.v[i].msg, fs.v[i].fix);
+    } else if (!e) {
+        e = dra_findings_write(stdout, &fs);
+    }
+    if (!e && (fs.n || ch.nops))
         *rc = DRA_EXIT_NEGATIVE;
     dra_problems_free(&fs);
+    dra_changes_free(&ch);
     dra_buf_free(&dump);
     return unload(x, e);
 }

@@ -151,19 +151,20 @@ setup() {
     run "$DRA_BIN/dra-claim" doctor "$C/other-owner.yaml"
     assert_failure 1
     assert_output --partial "Pod/ml/trainer: pod claim gpu: ResourceClaim ml/trainer-gpu-hn7g7 was not created for pod ml/trainer (pod is not owner) (owner: Pod trainer); fix: dra-claim generate --patch=kubectl $C/other-owner.yaml | sh"
-    assert_output --partial "ResourceClaim/ml/trainer-gpu-hn7g7: is owned by pod trainer (uid 3f0a9c1e-0000-4000-8000-00000000a001) which was replaced (uid now 3f0a9c1e-0000-4000-8000-00000000b999); fix: kubectl delete resourceclaim trainer-gpu-hn7g7 -n ml"
+    assert_output --partial "ResourceClaim/ml/trainer-gpu-hn7g7: is owned by pod trainer (uid 3f0a9c1e-0000-4000-8000-00000000a001) which was replaced (uid now 3f0a9c1e-0000-4000-8000-00000000b999); fix: printf '%s\\n' '{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"preconditions\":{\"uid\":\"9b2e6f10-0000-4000-8000-00000000c001\"}}' | kubectl delete --raw /apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/trainer-gpu-hn7g7 -f -"
 }
 
 @test "doctor: stale reservations, stuck finalizers, vanished devices and nodes, taints, orphans" {
     run "$DRA_BIN/dra-claim" doctor --now 2026-03-01T12:00:00Z "$C/doctor.yaml"
     assert_failure 1
-    assert_line --partial "ResourceClaim/ml/stale: reservedFor names pod ghost (uid u-ghost) which does not exist; fix: kubectl patch resourceclaim stale -n ml --subresource=status --type=json -p '[{\"op\":\"test\",\"path\":\"/status/reservedFor/0/uid\",\"value\":\"u-ghost\"},{\"op\":\"remove\",\"path\":\"/status/reservedFor/0\"}]'"
-    assert_line --partial "ResourceClaim/ml/stale: reservedFor names pod done which is done (Failed)"
+    assert_line --partial "ResourceClaim/ml/stale: reservedFor names pod ghost (uid u-ghost) which does not exist; fix: kubectl patch resourceclaim stale -n ml --subresource=status --type=json -p '[{\"op\":\"test\",\"path\":\"/metadata/uid\",\"value\":\"u-stale\"},{\"op\":\"test\",\"path\":\"/status/reservedFor/0/uid\",\"value\":\"u-ghost\"},{\"op\":\"remove\",\"path\":\"/status/reservedFor/0\"}]'"
+    # the second entry's fix tests where the entry is once the first fix is in: index 0
+    assert_line --partial "ResourceClaim/ml/stale: reservedFor names pod done which is done (Failed); fix: kubectl patch resourceclaim stale -n ml --subresource=status --type=json -p '[{\"op\":\"test\",\"path\":\"/metadata/uid\",\"value\":\"u-stale\"},{\"op\":\"test\",\"path\":\"/status/reservedFor/0/uid\",\"value\":\"u-done\"},{\"op\":\"remove\",\"path\":\"/status/reservedFor/0\"}]'"
     assert_line --partial "ResourceClaim/ml/stuck: is being deleted since 2026-03-01T09:00:00Z but the finalizer resource.kubernetes.io/delete-protection holds it without users; fix: kubectl patch resourceclaim stuck -n ml --subresource=status"
     assert_line --partial "ResourceClaim/ml/vanished: is allocated device gpu.example.com/node-z/gpu-0 from pool gpu.example.com/node-z which has no ResourceSlices"
-    assert_line --partial "ResourceClaim/ml/vanished: is allocated on node node-z which does not exist"
+    assert_line "ResourceClaim/ml/vanished: is allocated on node node-z which does not exist; fix: # the fix above does it"
     assert_line --partial "ResourceClaim/ml/hot: device gpu.example.com/node-a/gpu-0 has NoExecute taint example.com/overheat:NoExecute (ResourceSlice node-a-slice gpu.example.com/node-a/gpu-0 taint #0); fix: dra-evict $C/doctor.yaml"
-    assert_line --partial "ResourceClaim/ml/orphan: was generated for pod claim gpu but has no owning pod; fix: kubectl delete resourceclaim orphan -n ml"
+    assert_line --partial "ResourceClaim/ml/orphan: was generated for pod claim gpu but has no owning pod; fix: printf '%s\\n' '{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"preconditions\":{\"uid\":\"u-orphan\"}}' | kubectl delete --raw /apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/orphan -f -"
     assert_line --partial "Pod/ml/lost: pod claim data references ResourceClaim missing which does not exist"
 }
 

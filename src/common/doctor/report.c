@@ -6,6 +6,18 @@
 
 #include "../base/buf.h"
 #include "../evict/evict.h"
+#include "fixes.h"
+
+/* One run of the checks: the findings, and the fixes that are writes to
+ * claims as operations composed one after another (fixes.h). */
+typedef struct doc {
+    const dra_cluster *c;
+    const dra_doctor_opts *o;
+    dra_findings *out;
+    dra_changes *ch;
+    struct fixed { size_t finding, from, to; } *fixed; /* findings fixed by operations ch->ops[from..to) */
+    size_t nfixed, capfixed;
+} doc;
 
 /* takes problem and fix */
 static void add(dra_findings *f, const json_t *obj, char *problem, char *fix)
@@ -14,6 +26,23 @@ static void add(dra_findings *f, const json_t *obj, char *problem, char *fix)
     p->object = dra_obj_ref(obj);
     p->msg = problem;
     p->fix = fix;
+}
+
+/* The reason an operation fixing this problem of obj carries; caller frees. */
+static char *why(const json_t *obj, const char *problem)
+{
+    char *ref = dra_obj_ref(obj), *s = dra_xasprintf("%s: %s", ref, problem);
+    free(ref);
+    return s;
+}
+
+/* A finding whose fix is the operations recorded since `from` (takes problem). */
+static void add_fixed(doc *d, const json_t *obj, char *problem, size_t from)
+{
+    add(d->out, obj, problem, NULL);
+    if (d->nfixed == d->capfixed)
+        d->fixed = dra_xrealloc(d->fixed, (d->capfixed = d->capfixed ? 2 * d->capfixed : 8) * sizeof *d->fixed);
+    d->fixed[d->nfixed++] = (struct fixed){d->out->n - 1, from, d->ch->nops};
 }
 
 /* a word for sh: plain when safe, else single-quoted */
@@ -33,72 +62,19 @@ static void q(dra_buf *b, const char *s)
     dra_buf_putc(b, '\'');
 }
 
-static void kubectl_claim(dra_buf *b, const char *verb, const json_t *claim)
+/* The users must go first (a command to delete their pods); without users
+ * the allocation can be cleared.  Takes problem. */
+static void users_or_deallocate(doc *d, const json_t *claim, char *problem)
 {
-    dra_buf_printf(b, "kubectl %s resourceclaim ", verb);
-    q(b, dra_jstr_or(claim, "metadata.name", ""));
-    dra_buf_puts(b, " -n ");
-    q(b, dra_jstr_or(claim, "metadata.namespace", ""));
-}
-
-/* JSON patch text inside single quotes (values are JSON-escaped, then sh-escaped) */
-static void patch_arg(dra_buf *b, json_t *patch)
-{
-    char *s = json_dumps(patch, JSON_COMPACT);
-    dra_buf_puts(b, " --type=json -p '");
-    for (const char *p = s; *p; p++)
-        dra_buf_puts(b, *p == '\'' ? "'\\''" : (char[]){*p, 0});
-    dra_buf_putc(b, '\'');
-    free(s);
-    json_decref(patch);
-}
-
-static char *fix_drop_entry(const json_t *claim, size_t k, const char *uid)
-{
-    dra_buf b = DRA_BUF_INIT;
-    kubectl_claim(&b, "patch", claim);
-    dra_buf_puts(&b, " --subresource=status");
-    char *path = dra_xasprintf("/status/reservedFor/%zu", k), *upath = dra_xasprintf("%s/uid", path);
-    patch_arg(&b, json_pack("[{s:s,s:s,s:s},{s:s,s:s}]", "op", "test", "path", upath, "value", uid, "op", "remove", "path", path));
-    free(path);
-    free(upath);
-    return dra_buf_detach(&b);
-}
-
-static char *fix_deallocate(const json_t *claim)
-{
-    dra_buf b = DRA_BUF_INIT;
-    kubectl_claim(&b, "patch", claim);
-    dra_buf_puts(&b, " --subresource=status");
-    patch_arg(&b, json_pack("[{s:s,s:s,s:s},{s:s,s:s}]", "op", "test", "path", "/metadata/uid", "value",
-                            dra_jstr_or(claim, "metadata.uid", ""), "op", "remove", "path", "/status/allocation"));
-    return dra_buf_detach(&b);
-}
-
-static char *fix_finalizer(const json_t *claim, bool deallocate_first)
-{
-    dra_buf b = DRA_BUF_INIT;
-    if (deallocate_first) {
-        char *d = fix_deallocate(claim);
-        dra_buf_printf(&b, "%s && ", d);
-        free(d);
+    json_t *rf = dra_jarr(dra_changes_current(d->ch, claim), "status.reservedFor");
+    if (!json_array_size(rf)) {
+        size_t from = d->ch->nops;
+        char *r = why(claim, problem);
+        dra_fix_deallocate(d->ch, claim, r);
+        free(r);
+        add_fixed(d, claim, problem, from);
+        return;
     }
-    size_t idx = 0;
-    dra_has_finalizer(claim, DRA_DELETE_PROTECTION_FINALIZER, &idx);
-    kubectl_claim(&b, "patch", claim);
-    char *path = dra_xasprintf("/metadata/finalizers/%zu", idx);
-    patch_arg(&b, json_pack("[{s:s,s:s,s:s},{s:s,s:s}]", "op", "test", "path", path, "value",
-                            DRA_DELETE_PROTECTION_FINALIZER, "op", "remove", "path", path));
-    free(path);
-    return dra_buf_detach(&b);
-}
-
-/* The users must go first; without users the allocation can be cleared. */
-static char *fix_users_or_deallocate(const json_t *claim)
-{
-    json_t *rf = dra_jarr(claim, "status.reservedFor");
-    if (!json_array_size(rf))
-        return fix_deallocate(claim);
     dra_buf b = DRA_BUF_INIT;
     dra_buf_puts(&b, "kubectl delete pod -n ");
     q(&b, dra_jstr_or(claim, "metadata.namespace", ""));
@@ -110,7 +86,7 @@ static char *fix_users_or_deallocate(const json_t *claim)
             q(&b, dra_jstr_or(e, "name", ""));
         }
     }
-    return dra_buf_detach(&b);
+    add(d->out, claim, problem, dra_buf_detach(&b));
 }
 
 static char *fix_tool(const char *cmd, const dra_doctor_opts *o)
@@ -123,8 +99,11 @@ static char *fix_tool_sh(const char *cmd, const dra_doctor_opts *o)
     return dra_xasprintf("%s %s | sh", cmd, o && o->dump ? o->dump : "DUMP");
 }
 
-static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_doctor_opts *o, dra_findings *out)
+static void check_claim(doc *d, const dra_obj *co)
 {
+    const dra_cluster *c = d->c;
+    const dra_doctor_opts *o = d->o;
+    dra_findings *out = d->out;
     const json_t *claim = co->json;
     const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
     size_t i;
@@ -145,36 +124,47 @@ static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_docto
         else if (dra_pod_is_done(pod->json))
             problem = dra_xasprintf("reservedFor names pod %s which is done (%s)", pn,
                                     dra_jstr_or(pod->json, "status.phase", "deleted before scheduling"));
-        if (problem)
-            add(out, claim, problem, fix_drop_entry(claim, i, uid));
+        if (problem) {
+            size_t from = d->ch->nops;
+            char *r = why(claim, problem);
+            dra_fix_drop_entry(d->ch, claim, e, r);
+            free(r);
+            add_fixed(d, claim, problem, from);
+        }
     }
-    if (dra_obj_deleting(claim) && users == 0 && dra_has_finalizer(claim, DRA_DELETE_PROTECTION_FINALIZER, NULL))
-        add(out, claim,
-            dra_xasprintf("is being deleted since %s but the finalizer " DRA_DELETE_PROTECTION_FINALIZER " holds it without users",
-                          dra_jstr_or(claim, "metadata.deletionTimestamp", "?")),
-            fix_finalizer(claim, dra_claim_allocated(claim)));
+    if (dra_obj_deleting(claim) && users == 0 && dra_has_finalizer(claim, DRA_DELETE_PROTECTION_FINALIZER, NULL)) {
+        char *problem = dra_xasprintf("is being deleted since %s but the finalizer " DRA_DELETE_PROTECTION_FINALIZER
+                                      " holds it without users",
+                                      dra_jstr_or(claim, "metadata.deletionTimestamp", "?"));
+        size_t from = d->ch->nops;
+        char *r = why(claim, problem);
+        dra_fix_deallocate(d->ch, claim, r); /* the allocation first, as the claim controller */
+        dra_fix_finalizer(d->ch, claim, r);
+        free(r);
+        add_fixed(d, claim, problem, from);
+    }
 
     if (dra_claim_allocated(claim)) {
         json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), i, e) {
-            const char *d = dra_jstr_or(e, "driver", ""), *p = dra_jstr_or(e, "pool", ""), *v = dra_jstr_or(e, "device", "");
+            const char *dv = dra_jstr_or(e, "driver", ""), *p = dra_jstr_or(e, "pool", ""), *v = dra_jstr_or(e, "device", "");
             if (c->n[DRA_KIND_RESOURCE_SLICE]) {
                 bool pool_known;
-                bool published = dra_evict_device_published(c, d, p, v, &pool_known);
+                bool published = dra_evict_device_published(c, dv, p, v, &pool_known);
                 if (!pool_known)
-                    add(out, claim, dra_xasprintf("is allocated device %s/%s/%s from pool %s/%s which has no ResourceSlices", d, p, v, d, p),
-                        fix_users_or_deallocate(claim));
+                    users_or_deallocate(d, claim, dra_xasprintf("is allocated device %s/%s/%s from pool %s/%s which has no ResourceSlices",
+                                                                dv, p, v, dv, p));
                 else if (!published)
-                    add(out, claim, dra_xasprintf("is allocated device %s/%s/%s which the newest generation of its pool no longer publishes", d, p, v),
-                        fix_users_or_deallocate(claim));
+                    users_or_deallocate(d, claim, dra_xasprintf("is allocated device %s/%s/%s which the newest generation of its pool "
+                                                                "no longer publishes", dv, p, v));
             }
             dra_evict_opts eo = {.now = o ? o->now : (dra_time){0, 0}, .features = o ? o->features : NULL};
             dra_taint_src srcs[8];
-            size_t n = dra_evict_device_taints(c, &eo, d, p, v, srcs, 8);
+            size_t n = dra_evict_device_taints(c, &eo, dv, p, v, srcs, 8);
             for (size_t k = 0; k < n && k < 8; k++) {
                 if (dra_evict_tolerated_forever(e, srcs[k].taint))
                     continue; /* tolerated for good: not a problem */
                 char *t = dra_taint_string(srcs[k].taint), *s = dra_taint_src_string(&srcs[k]);
-                add(out, claim, dra_xasprintf("device %s/%s/%s has NoExecute taint %s (%s)", d, p, v, t, s),
+                add(out, claim, dra_xasprintf("device %s/%s/%s has NoExecute taint %s (%s)", dv, p, v, t, s),
                     fix_tool("dra-evict", o));
                 free(t);
                 free(s);
@@ -182,32 +172,35 @@ static void check_claim(const dra_cluster *c, const dra_obj *co, const dra_docto
         }
         const char *node = dra_allocation_node(claim);
         if (c->n[DRA_KIND_NODE] && node && strcmp(node, "*") != 0 && !dra_cluster_find(c, DRA_KIND_NODE, NULL, node))
-            add(out, claim, dra_xasprintf("is allocated on node %s which does not exist", node), fix_users_or_deallocate(claim));
+            users_or_deallocate(d, claim, dra_xasprintf("is allocated on node %s which does not exist", node));
     }
 
     const json_t *owner = dra_owning_pod_ref(claim);
     json_t *ann = dra_jget(claim, "metadata.annotations");
     const char *pcn = json_string_value(json_object_get(ann, DRA_POD_CLAIM_NAME_ANNOTATION));
-    dra_buf fix = DRA_BUF_INIT;
-    kubectl_claim(&fix, "delete", claim);
     /* a claim a PodGroup made for its own claim entry is not a pod's orphan */
     const json_t *ctl = dra_controller_ref(claim);
     bool group_owned = ctl && strcmp(dra_jstr_or(ctl, "kind", ""), "PodGroup") == 0 &&
                        strncmp(dra_jstr_or(ctl, "apiVersion", ""), DRA_SCHEDULING_GROUP "/", sizeof DRA_SCHEDULING_GROUP) == 0;
+    char *problem = NULL;
     if (pcn && !owner && !group_owned) {
-        add(out, claim, dra_xasprintf("was generated for pod claim %s but has no owning pod", pcn), dra_buf_detach(&fix));
+        problem = dra_xasprintf("was generated for pod claim %s but has no owning pod", pcn);
     } else if (owner && c->n[DRA_KIND_POD] && !dra_obj_deleting(claim)) {
         const char *pn = dra_jstr_or(owner, "name", "");
         const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
         if (!pod)
-            add(out, claim, dra_xasprintf("is owned by pod %s which does not exist", pn), dra_buf_detach(&fix));
+            problem = dra_xasprintf("is owned by pod %s which does not exist", pn);
         else if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(owner, "uid", "")) != 0)
-            add(out, claim,
-                dra_xasprintf("is owned by pod %s (uid %s) which was replaced (uid now %s)", pn, dra_jstr_or(owner, "uid", ""),
-                              dra_jstr_or(pod->json, "metadata.uid", "")),
-                dra_buf_detach(&fix));
+            problem = dra_xasprintf("is owned by pod %s (uid %s) which was replaced (uid now %s)", pn,
+                                    dra_jstr_or(owner, "uid", ""), dra_jstr_or(pod->json, "metadata.uid", ""));
     }
-    dra_buf_free(&fix);
+    if (problem) {
+        size_t from = d->ch->nops;
+        char *r = why(claim, problem);
+        dra_fix_delete(d->ch, claim, r); /* with the UID as precondition */
+        free(r);
+        add_fixed(d, claim, problem, from);
+    }
 }
 
 static char *reserve_fix(const char *ns, const char *name, const dra_doctor_opts *o)
@@ -288,12 +281,50 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
     }
 }
 
+/* Each finding fixed by operations gets them as its fix: the kubectl
+ * commands, joined by "&&"; with opts->ops such findings leave the list. */
+static void finish(doc *d)
+{
+    dra_cluster_address_ops(d->c, d->ch);
+    bool *drop = dra_xcalloc(d->out->n ? d->out->n : 1, sizeof *drop);
+    for (size_t i = 0; i < d->nfixed; i++) {
+        const struct fixed *x = &d->fixed[i];
+        drop[x->finding] = d->o && d->o->ops;
+        dra_buf b = DRA_BUF_INIT;
+        for (size_t k = x->from; k < x->to; k++) {
+            char *cmd = dra_op_kubectl(&d->ch->ops[k]);
+            dra_buf_printf(&b, "%s%s", k > x->from ? " && " : "", cmd);
+            free(cmd);
+        }
+        if (!b.len)
+            dra_buf_puts(&b, "# the fix above does it");
+        d->out->v[x->finding].fix = dra_buf_detach(&b);
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < d->out->n; i++) {
+        if (!drop[i]) {
+            d->out->v[n++] = d->out->v[i];
+            continue;
+        }
+        free(d->out->v[i].object);
+        free(d->out->v[i].msg);
+        free(d->out->v[i].fix);
+    }
+    d->out->n = n;
+    free(drop);
+}
+
 void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings *out)
 {
+    dra_changes own = DRA_CHANGES_INIT;
+    doc d = {c, opts, out, opts && opts->ops ? opts->ops : &own, NULL, 0, 0};
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
-        check_claim(c, c->of[DRA_KIND_RESOURCE_CLAIM][i], opts, out);
+        check_claim(&d, c->of[DRA_KIND_RESOURCE_CLAIM][i]);
     for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++)
         check_pod(c, c->of[DRA_KIND_POD][i], opts, out);
+    finish(&d);
+    free(d.fixed);
+    dra_changes_free(&own);
 }
 
 dra_err *dra_findings_write(FILE *f, const dra_findings *fs)

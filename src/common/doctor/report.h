@@ -14,6 +14,7 @@
 #include "../base/problems.h"
 #include "../model/features.h"
 #include "../cluster/cluster.h"
+#include "../cluster/ops.h"
 #include "../io/table.h"
 
 /* Findings are the list of problems (base/problems.h): object
@@ -27,6 +28,11 @@ typedef struct dra_doctor_opts {
     const char *dump;             /* how fixes that rerun a tool name the input ("dump.yaml"); NULL: "DUMP" */
     const dra_features *features; /* NULL: defaults */
     dra_time now;                 /* for taint rules' view */
+    /* NULL, or where the fixes that are writes to claims go as operations
+     * (dra-claim doctor --patch): those findings are then left out of the
+     * list, which keeps the ones fixed otherwise (pods to delete or
+     * recreate, tools to run).  The caller owns the changes. */
+    dra_changes *ops;
 } dra_doctor_opts;
 
 /* Every stuck or suspicious claim and pod, in input order (claims, then pods):
@@ -36,6 +42,18 @@ typedef struct dra_doctor_opts {
  * NoExecute taints; generated claims without an owning pod; pods referring to
  * claims that are missing, not created yet or owned by another pod. */
 void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings *out);
+
+/*
+ * Fixes that are writes to claims (dropping stale reservedFor entries,
+ * clearing an allocation, removing the delete-protection finalizer, deleting
+ * an orphaned generated claim) are computed one after another, each on the
+ * claim as the fixes before it leave it (doctor/fixes.h): run in the order
+ * given they all apply, and run again they fail their first precondition.
+ * Such a finding's fix is its kubectl commands joined by "&&" (with the
+ * preconditions: the claim's UID, the input's resourceVersion on the first
+ * write to it, the element each patch touches; deletes with the UID), or
+ * "# the fix above does it" when an earlier fix did its work.
+ */
 
 /* "OBJECT: problem; fix: command" lines. */
 DRA_MUST_USE dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
