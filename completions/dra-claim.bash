@@ -42,11 +42,12 @@ _dra_claim() {
     release)
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --now) return;;
         --feature-gates) return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --delete-orphans --no-pods-ok --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --now --delete-orphans --no-pods-ok --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -15,7 +15,7 @@ static const dra_opt reserve_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt release_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY,
+    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), PATCH_ENTRY, DRA_OPT_NOW_ENTRY,
     {OPT_DELETE_ORPHANS, "delete-orphans", 0, DRA_ARG_NONE, NULL, "also delete generated claims whose pod is missing from the input (the garbage collector's job)", NULL},
     {OPT_NO_PODS_OK, "no-pods-ok", 0, DRA_ARG_NONE, NULL, "release in namespaces that have reservations but no Pods in the input", NULL},
     DRA_OPT_FEATURE_GATES_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,

@@ -97,15 +97,27 @@ static dra_err *write_changes(const opts *x, const dra_changes *ch)
     if (e)
         return e;
     dra_writer *w = dra_writer_new(stdout, fmt);
+    char *now = dra_time_format(x->now_at);
     for (size_t i = 0; i < ch->nobjs && !e; i++) {
-        if (ch->objs[i].deleted) {
-            char *ref = dra_obj_ref(ch->objs[i].obj);
-            fprintf(stderr, "%s: deleted %s\n", dra_claim_tool.prog, ref);
-            free(ref);
+        const dra_change *c = &ch->objs[i];
+        if (c->deleted && !c->orig)
+            continue; /* made and dropped in the run: the server never sees it */
+        if (!c->deleted) {
+            e = dra_writer_put(w, c->obj);
             continue;
         }
-        e = dra_writer_put(w, ch->objs[i].obj);
+        /* the object's last state, being deleted: a reader that applies
+         * objects (dra-watch run) deletes it after its other changes */
+        char *ref = dra_obj_ref(c->obj);
+        fprintf(stderr, "%s: deleted %s\n", dra_claim_tool.prog, ref);
+        free(ref);
+        json_t *gone = json_deep_copy(c->obj), *md = json_object_get(gone, "metadata");
+        if (json_is_object(md) && !json_object_get(md, "deletionTimestamp"))
+            json_object_set_new(md, "deletionTimestamp", json_string(now));
+        e = dra_writer_put(w, gone);
+        json_decref(gone);
     }
+    free(now);
     return dra_writer_finish(w, e);
 }
 

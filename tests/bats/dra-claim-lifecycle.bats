@@ -61,10 +61,12 @@ setup() {
     assert_line --index 4 --partial "kubectl patch resourceclaim trainer-gpu-hn7g7 -n ml --type=json -p '"
     assert_line --index 6 --partial "kubectl delete --raw /apis/resource.k8s.io/v1/namespaces/ml/resourceclaims/trainer-gpu-hn7g7 -f -"
 
-    # 7. as objects: the claim is gone (reported on stderr)
-    run "$DRA_BIN/dra-claim" release "$W/3-claim.yaml" "$C/trainer-succeeded.yaml"
+    # 7. as objects: the claim's last state, being deleted (and named on stderr)
+    run --separate-stderr "$DRA_BIN/dra-claim" release --now 2026-03-01T12:00:00Z -o json "$W/3-claim.yaml" "$C/trainer-succeeded.yaml"
     assert_success
-    assert_output "dra-claim: deleted ResourceClaim/ml/trainer-gpu-hn7g7"
+    assert_equal "$(jq -c '[.metadata.name, .metadata.deletionTimestamp, .metadata.finalizers, .status]' <<<"$output")" \
+        '["trainer-gpu-hn7g7","2026-03-01T12:00:00Z",null,{}]'
+    assert_equal "$stderr" "dra-claim: deleted ResourceClaim/ml/trainer-gpu-hn7g7"
 }
 
 @test "lifecycle: a shared claim is deallocated but not deleted when its last user goes" {
