@@ -115,7 +115,7 @@ KC
     assert_output ""
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --replay "$REC" --replay-fast -- 'echo not-json'
     assert_failure 3
-    [[ $stderr == *"output line 1 is not a JSON object"* ]]
+    [[ $stderr == *"pipeline:1: document is a string; expected an object, a list of objects or a List"* ]]
 }
 
 @test "dra-watch: a broken recording names the file and line" {

@@ -33,4 +33,19 @@ DRA_MUST_USE dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, 
 /* The server's /version ({major, minor, gitVersion, ...}; snapshot.c). */
 DRA_MUST_USE dra_err *dra_watch_server_version(dra_session *s, json_t **version);
 
+
+/* What a pipeline stage printed, in any format the tools print (YAML, JSON,
+ * a List, JSON Lines, read as dra_read_mem reads a file named label): its
+ * documents in order, each an operation (with "verb", as dra-claim --patch
+ * prints them) or an object (with "kind").  *out is a new array. */
+DRA_MUST_USE dra_err *dra_watch_read_output(const char *label, const char *data, size_t len, json_t **out);
+/* The writes that bring the server's object cur (NULL: none) to obj, a
+ * stage's view of it, appended to ops in upstream's order: a create; else an
+ * update of the status subresource when status differs, an update when
+ * anything else does (server fields, deletionTimestamp and status aside),
+ * each with cur's resourceVersion; then, when obj carries a deletionTimestamp
+ * and cur does not, a delete with cur's UID and resourceVersion as
+ * preconditions.  Nothing when they agree, or when obj is to be deleted and
+ * cur is gone. */
+void dra_watch_object_ops(const json_t *obj, const json_t *cur, json_t *ops);
 #endif

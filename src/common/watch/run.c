@@ -7,9 +7,11 @@
  *     in order, "$DRA_NAME_<n>" replaced by the names the server gave to
  *     generateName creates; their "test" operations and DeleteOptions
  *     preconditions make every write conditional on what the pipeline saw;
- *   - or objects (any line with a kind and no verb): written back only when
- *     they differ from the cache, as an update carrying the cached
- *     resourceVersion (status separately), or a create.
+ *   - or objects (documents with a kind and no verb), in any format the
+ *     tools print (YAML, JSON, Lists, JSON Lines): written back only where
+ *     they differ from the cache, as a create, or as updates carrying the
+ *     cached resourceVersion (status first, then the rest) and a delete for
+ *     an object printed as being deleted (output.c).
  * A conflict (409, a failed "test" (422), or a 404 on a write to an object the
  * snapshot had) stops the pass: after a backoff with jitter (client-go's
  * retry.DefaultBackoff: 10 ms, 50 ms, 250 ms, 1.25 s, 6.25 s) everything is
@@ -378,8 +380,23 @@ static bool is_conflict(const dra_kube_resp *resp, const char *verb, const json_
     return false;
 }
 
-/* One operation line.  *conflict set when the server refused a precondition. */
-static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *conflict, int line)
+/* Where an update or a delete names the version it expects: the body's
+ * metadata, or DeleteOptions' preconditions; NULL when it names none. */
+static json_t *version_holder(const char *verb, json_t *b)
+{
+    json_t *h = strcmp(verb, "update") == 0   ? json_object_get(b, "metadata")
+                : strcmp(verb, "delete") == 0 ? json_object_get(b, "preconditions")
+                                              : NULL;
+    return json_is_string(json_object_get(h, "resourceVersion")) ? h : NULL;
+}
+
+/* One operation line.  *conflict set when the server refused a precondition.
+ * versions: "kind ns/name" -> {"seen", "now"}: an update or delete that
+ * expects the version "seen" (what the pipeline read) of an object this pass
+ * wrote already expects "now" (what our own last write returned) instead, so
+ * that a stage's writes of one object (its status, then the object, then the
+ * delete) follow one another; a write by anyone else still conflicts. */
+static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *versions, bool *conflict, int line)
 {
     const char *verb = json_string_value(json_object_get(op, "verb"));
     const char *kind = json_string_value(json_object_get(op, "kind"));
@@ -397,6 +414,12 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *confl
         return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: %s was never created", line, name);
     }
     json_t *b = body ? subst(body, names) : NULL;
+    char *vkey = dra_xasprintf("%s %s/%s", kind, ns ? ns : "", name ? name : "");
+    json_t *holder = version_holder(verb, b);
+    char *seen = holder ? dra_xstrdup(json_string_value(json_object_get(holder, "resourceVersion"))) : NULL;
+    json_t *chained = json_object_get(versions, vkey);
+    if (seen && chained && strcmp(seen, json_string_value(json_object_get(chained, "seen"))) == 0)
+        json_object_set(holder, "resourceVersion", json_object_get(chained, "now"));
     dra_kube_resp resp = {0};
     json_t *out = NULL;
     dra_err *e = NULL;
@@ -443,12 +466,16 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *confl
         if (resp.http != 409) /* 409s are counted by the client */
             dra_kube_client_stats(r->s->client)->conflicts++;
     } else if (!e) {
+        if (seen && meta(out, "resourceVersion"))
+            json_object_set_new(versions, vkey, json_pack("{s:s, s:s}", "seen", seen, "now", meta(out, "resourceVersion")));
         const char *why = json_string_value(json_object_get(op, "reason"));
         rlog(r, KUBE_LOG_INFO, "%s %s%s%s", verb, ref, why ? ": " : "", why ? why : "");
     } else {
         e = dra_err_object(e, ref);
     }
     free(ref);
+    free(vkey);
+    free(seen);
     json_decref(out);
     dra_kube_resp_free(&resp);
     json_decref(b);
@@ -456,99 +483,28 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, bool *confl
     return e;
 }
 
-/* An object the pipeline printed: the operation that writes it back, or NULL
- * when nothing changed. */
-static json_t *object_op(runner *r, const json_t *obj, dra_buf *why)
-{
-    const char *kind = json_string_value(json_object_get(obj, "kind"));
-    const char *ns = meta(obj, "namespace"), *name = meta(obj, "name");
-    json_t *cur = kind && name ? cached_new(r, kind, ns, name) : NULL;
-    json_t *op = json_pack("{s:s, s:s}", "apiVersion", json_string_value(json_object_get(obj, "apiVersion")) ?: "",
-                           "kind", kind ?: "");
-    if (ns)
-        json_object_set_new(op, "namespace", json_string(ns));
-    if (name)
-        json_object_set_new(op, "name", json_string(name));
-    if (!cur) {
-        json_object_set_new(op, "verb", json_string("create"));
-        json_object_set(op, "body", (json_t *)obj);
-        dra_buf_puts(why, "new object");
-        return op;
-    }
-    /* status and the rest separately, each with the cached resourceVersion */
-    json_t *a = json_deep_copy(obj), *b = json_deep_copy(cur);
-    json_t *sa = json_object_get(a, "status"), *sb = json_object_get(b, "status");
-    bool status_changed = !json_equal(sa ? sa : json_null(), sb ? sb : json_null()) && sa;
-    json_object_del(a, "status");
-    json_object_del(b, "status");
-    json_t *ma = json_object_get(a, "metadata"), *mb = json_object_get(b, "metadata");
-    static const char *const server_fields[] = {"resourceVersion", "uid", "creationTimestamp", "generation",
-                                                "managedFields"};
-    for (size_t i = 0; i < sizeof server_fields / sizeof *server_fields; i++) {
-        json_object_del(ma, server_fields[i]);
-        json_object_del(mb, server_fields[i]);
-    }
-    bool main_changed = !json_equal(a, b);
-    json_decref(a);
-    json_decref(b);
-    if (!status_changed && !main_changed) {
-        json_decref(op);
-        json_decref(cur);
-        return NULL;
-    }
-    json_t *body = json_deep_copy(obj);
-    json_t *md = json_object_get(body, "metadata");
-    if (!json_is_object(md))
-        json_object_set_new(body, "metadata", md = json_object());
-    json_object_set_new(md, "resourceVersion", json_string(meta(cur, "resourceVersion") ?: ""));
-    json_object_set_new(op, "verb", json_string("update"));
-    if (status_changed && !main_changed)
-        json_object_set_new(op, "subresource", json_string("status"));
-    json_object_set_new(op, "body", body);
-    dra_buf_puts(why, status_changed && !main_changed ? "status changed" : "object changed");
-    json_decref(cur);
-    return op;
-}
-
-/* Parse a stage's output into operations. */
+/* Parse a stage's output (any format the tools print) into operations:
+ * operations as they are, objects as the writes that bring the server to
+ * them (dra_watch_object_ops, against the cached object). */
 static dra_err *stage_ops(runner *r, const dra_buf *out, const char *label, json_t *ops)
 {
-    const char *p = dra_buf_str(out), *end = p + out->len;
-    int line = 0;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        line++;
-        size_t k = 0;
-        while (k < n && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
-            k++;
-        if (k < n) {
-            json_t *j = json_loadb(p, n, 0, NULL);
-            if (!json_is_object(j)) {
-                json_decref(j);
-                return dra_err_new(DRA_EXIT_RUNTIME,
-                                   "%s: output line %d is not a JSON object (want operations as dra-claim --patch prints "
-                                   "them, or objects)",
-                                   label, line);
-            }
-            if (json_object_get(j, "verb")) {
-                json_array_append_new(ops, j);
-            } else if (json_object_get(j, "kind")) {
-                dra_buf why = DRA_BUF_INIT;
-                json_t *op = object_op(r, j, &why);
-                if (op) {
-                    json_object_set_new(op, "reason", json_string(dra_buf_str(&why)));
-                    json_array_append_new(ops, op);
-                }
-                dra_buf_free(&why);
-                json_decref(j);
-            } else {
-                json_decref(j);
-                return dra_err_new(DRA_EXIT_RUNTIME, "%s: output line %d has neither verb nor kind", label, line);
-            }
+    json_t *docs;
+    dra_err *e = dra_watch_read_output(label, out->data, out->len, &docs);
+    if (e)
+        return e;
+    size_t i;
+    json_t *j;
+    json_array_foreach(docs, i, j) {
+        if (json_object_get(j, "verb")) {
+            json_array_append(ops, j);
+            continue;
         }
-        p += n + (nl ? 1 : 0);
+        const char *kind = json_string_value(json_object_get(j, "kind")), *name = meta(j, "name");
+        json_t *cur = name ? cached_new(r, kind, meta(j, "namespace"), name) : NULL;
+        dra_watch_object_ops(j, cur, ops);
+        json_decref(cur);
     }
+    json_decref(docs);
     return NULL;
 }
 
@@ -559,7 +515,7 @@ static dra_err *relist(runner *r);
 static dra_err *pass_once(runner *r, bool *conflict)
 {
     *conflict = false;
-    json_t *names = json_object();
+    json_t *names = json_object(), *versions = json_object();
     dra_err *e = NULL;
     bool wrote = false;
     for (size_t si = 0; si < r->nstages && !e && !*conflict; si++) {
@@ -602,7 +558,7 @@ static dra_err *pass_once(runner *r, bool *conflict)
                     e = dra_err_new(DRA_EXIT_RUNTIME, "write error on standard output");
                 free(s);
             } else {
-                e = apply_op(r, op, names, conflict, (int)i + 1);
+                e = apply_op(r, op, names, versions, conflict, (int)i + 1);
                 wrote = true;
             }
         }
@@ -611,6 +567,7 @@ static dra_err *pass_once(runner *r, bool *conflict)
     if (r->dry)
         fflush(r->o->out);
     json_decref(names);
+    json_decref(versions);
     return e;
 }
 
