@@ -1,6 +1,7 @@
 #!/bin/bash
 # The cluster suites against the real control plane (make upstream-check-cluster):
-#   client      tests/upstream/cluster/client.bats: dra-watch and kubectl dra
+#   client      tests/upstream/cluster/client.bats: dra-watch and kubectl dra;
+#               claimfix.bats: doctor's scripts, pipelines of plain release
 #   scheduling  tests/upstream/cluster/sched.py on each input below: dra-alloc
 #               schedule and kube-scheduler, pod by pod
 # CLUSTER_SUITES (default "client scheduling") picks the suites.
@@ -24,8 +25,8 @@ SCHED_INPUTS=${SCHED_INPUTS:-"examples/cluster $A/sched-cluster.yaml+$A/sched-po
 t0=$(date +%s)
 suites=${CLUSTER_SUITES:-client scheduling}
 if [[ " $suites " == *" client "* ]]; then
-    echo "== client suite (tests/upstream/cluster/client.bats)"
-    bats "$here/client.bats" || rc=1
+    echo "== client suite (tests/upstream/cluster/client.bats, claimfix.bats)"
+    bats "$here/client.bats" "$here/claimfix.bats" || rc=1
     echo "client suite: $(($(date +%s) - t0)) s"
 fi
 t1=$(date +%s)
