@@ -211,3 +211,25 @@ dump() {
     assert_success
     [[ $stderr == *"writes=0"* ]]
 }
+
+@test "doctor --patch: the operations in order; findings fixed otherwise on stderr; a bad format is a usage error" {
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor --patch --now 2026-03-01T12:00:00Z "$DATA/claim/doctor.yaml"
+    assert_failure 1
+    run jq -r '[.verb, .name, .subresource // "-", (if .verb == "patch" then [.body[].path] | join(",") else .body.preconditions.uid end)] | join(" ")' <<<"$output"
+    assert_output "$(printf '%s\n' \
+        'patch stale status /metadata/uid,/status/reservedFor/0/uid,/status/reservedFor/0' \
+        'patch stale status /metadata/uid,/status/reservedFor/0/uid,/status/reservedFor/0' \
+        'patch stuck status /metadata/uid,/status/allocation' \
+        'patch stuck - /metadata/uid,/metadata/finalizers/0,/metadata/finalizers/0' \
+        'patch vanished status /metadata/uid,/status/allocation' \
+        'delete orphan - u-orphan')"
+    [[ $stderr == *"dra-claim: not fixed by --patch: ResourceClaim/ml/hot: device gpu.example.com/node-a/gpu-0 has NoExecute taint"*"; fix: dra-evict "* ]]
+    [[ $stderr == *"dra-claim: not fixed by --patch: Pod/ml/lost: pod claim data references ResourceClaim missing which does not exist"* ]]
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor --patch=kubectl --now 2026-03-01T12:00:00Z "$DATA/claim/doctor.yaml"
+    assert_failure 1
+    assert_line --index 0 "set -e"
+    assert_line --index 1 "# ResourceClaim/ml/stale: reservedFor names pod ghost (uid u-ghost) which does not exist"
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor --patch=yaml "$DATA/claim/doctor.yaml"
+    assert_failure 2
+    assert_output ""
+}
