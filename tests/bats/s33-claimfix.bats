@@ -233,3 +233,19 @@ dump() {
     assert_failure 2
     assert_output ""
 }
+
+@test "run -- release and generate on one snapshot: plain objects make the claim and the pod's status" {
+    jq -c 'select(.object.kind == "ResourceClaimTemplate") | .object' "$REC" >"$W/t.jsonl"
+    load_objects "$W/t.jsonl"
+    apiserver_req POST /_test/objects '[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web","namespace":"ml","uid":"3f0a9c1e-0000-4000-8000-00000000a00b"},"spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]},"status":{"phase":"Pending"}}]' >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --stats -v -- "cat >'$W/snap.jsonl'; $DRA_BIN/dra-claim release '$W/snap.jsonl'; $DRA_BIN/dra-claim generate '$W/snap.jsonl'"
+    assert_success
+    [[ $stderr == *"writes=2"* ]]
+    claim=$("$DRA_BIN/dra-watch" get resourceclaims -n ml | jq -r .metadata.name)
+    [[ $claim == web-gpu-????? ]]
+    run apiserver_req GET /api/v1/namespaces/ml/pods/web
+    assert_equal "$(jq -c .status.resourceClaimStatuses <<<"$output")" "[{\"name\":\"gpu\",\"resourceClaimName\":\"$claim\"}]"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --stats -- "cat >'$W/snap.jsonl'; $DRA_BIN/dra-claim release '$W/snap.jsonl'; $DRA_BIN/dra-claim generate '$W/snap.jsonl'"
+    assert_success
+    [[ $stderr == *"writes=0"* ]]
+}
