@@ -20,10 +20,11 @@ _dra_claim() {
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --name-suffix) COMPREPLY=($(compgen -W "hash random none" -- "$cur")); return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -32,10 +33,11 @@ _dra_claim() {
         --pod) return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -44,10 +46,11 @@ _dra_claim() {
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --now) return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --now --delete-orphans --no-pods-ok --feature-gates --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --now --delete-orphans --no-pods-ok --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -55,10 +58,11 @@ _dra_claim() {
         case "$prev" in
         --now) return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --patch --now --feature-gates --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --patch --now --feature-gates --kubernetes-version --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -66,10 +70,11 @@ _dra_claim() {
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "table wide yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
+        --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --feature-gates --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --feature-gates --kubernetes-version --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
