@@ -21,8 +21,18 @@ dra_err *dra_alloc_whatif_check(const opts *x)
     return NULL;
 }
 
-static dra_err *schedule(const input *in, const dra_sched_opts *so, const dra_whatif_spec *spec, dra_sched_result *res)
+/* One scheduling run, with quota admission of the claims it makes from
+ * templates when the input has ResourceQuotas (a ledger of its own: each
+ * run starts from the quotas as given). */
+static dra_err *schedule(const dra_args *a, const input *in, const dra_sched_opts *given, const dra_whatif_spec *spec,
+                         dra_sched_result *res)
 {
+    dra_sched_opts so_ = *given;
+    dra_sched_opts *so = &so_;
+    dra_quota_ledger *ledger = NULL;
+    dra_err *qe = dra_alloc_quota_admission(&in->set, &in->model, &in->features, so, &ledger);
+    if (qe)
+        return qe;
     dra_sched_nodes nodes = {0};
     dra_sched_nodes_from_model(&in->model, NULL, &nodes);
     json_t **v = dra_xcalloc(nodes.n + 1, sizeof *v);
@@ -33,6 +43,7 @@ static dra_err *schedule(const input *in, const dra_sched_opts *so, const dra_wh
             v[n++] = nodes.v[i];
     }
     dra_err *e = dra_schedule(&in->set, &in->model, v, n, so, res);
+    dra_alloc_quota_admission_done(a, ledger);
     free(v);
     dra_sched_nodes_free(&nodes);
     return e;
@@ -52,8 +63,9 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     if (!e && x->name_suffix)
         e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
     int flags = DRA_READ_WORKLOADS | DRA_READ_IDENTITY;
-    /* objects of other kinds are dropped as they are read; PriorityClasses order the queue */
-    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS, .other = dra_is_priority_class};
+    /* objects of other kinds are dropped as they are read; PriorityClasses
+     * order the queue, ResourceQuotas admit the claims made from templates */
+    dra_tool_uses all = {.kinds = DRA_TOOL_ALL_KINDS, .other = dra_alloc_sched_other};
     if (!e)
         e = dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &all, &before);
     /* the changed input: a copy of the input (loaded: converted and
@@ -79,9 +91,9 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
         e = dra_whatif_apply(&after.model, &spec, &lost);
     dra_sched_result rb = {0}, ra = {0};
     if (!e)
-        e = schedule(&before, &so, NULL, &rb);
+        e = schedule(a, &before, &so, NULL, &rb);
     if (!e)
-        e = schedule(&after, &so, &spec, &ra);
+        e = schedule(a, &after, &so, &spec, &ra);
     if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
         dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", ra.warnings);
     json_t *rep = e ? NULL : dra_whatif_report(&spec, &before.model, &rb, &after.model, &ra, lost);

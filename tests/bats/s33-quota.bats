@@ -218,3 +218,16 @@ dra-slice: $T/q.yaml:17: ResourceQuota/ns/q: status.used[count/resourceclaims.re
     assert_success
     [[ $stderr == "" ]]
 }
+
+@test "schedule --what-if applies quota admission in both runs" {
+    node=$(awk '/^ *name:/ {print $2; exit}' "$C/nodes.yaml")
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --what-if --drain "$node" "$C"/*.yaml "$T/quota.yaml"
+    assert_success
+    # inference and fast-path are over quota in both runs: only trainer moves
+    assert_line "moves: pod default/trainer: fits on $node -> fits on node-b"
+    refute_output --partial "stops fitting"
+    [[ $stderr == *"pod default/inference, PodResourceClaim gpu: $REFUSED"* ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --what-if --drain "$node" "$C"/*.yaml
+    assert_failure 1
+    assert_output --partial "stops fitting: pod default/inference"
+}
