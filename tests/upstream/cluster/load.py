@@ -31,11 +31,11 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "apiserver"))
 import kyaml  # noqa: E402
 
-ORDER = ["Namespace", "Node", "DeviceClass", "ResourceSlice", "DeviceTaintRule",
+ORDER = ["Namespace", "Node", "PriorityClass", "DeviceClass", "ResourceSlice", "DeviceTaintRule",
          "ResourceQuota", "ServiceAccount", "ResourceClaimTemplate", "Pod", "ResourceClaim"]
 CORE = {"Namespace": "namespaces", "Node": "nodes", "Pod": "pods",
         "ResourceQuota": "resourcequotas", "ServiceAccount": "serviceaccounts"}
-CLUSTER_SCOPED = {"Namespace", "Node", "DeviceClass", "ResourceSlice", "DeviceTaintRule"}
+CLUSTER_SCOPED = {"Namespace", "Node", "PriorityClass", "DeviceClass", "ResourceSlice", "DeviceTaintRule"}
 
 
 class Client:

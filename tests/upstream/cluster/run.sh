@@ -2,9 +2,11 @@
 # The cluster suites against the real control plane (make upstream-check-cluster):
 #   client      tests/upstream/cluster/client.bats: dra-watch and kubectl dra;
 #               claimfix.bats: doctor's scripts, pipelines of plain release
-#   scheduling  tests/upstream/cluster/sched.py on each input below: dra-alloc
-#               schedule and kube-scheduler, pod by pod
-# CLUSTER_SUITES (default "client scheduling") picks the suites.
+#   scheduling  tests/upstream/cluster/sched.py on each input below and on
+#               random clusters of gen.py: dra-alloc schedule and kube-scheduler,
+#               pod by pod
+# CLUSTER_SUITES (default "client scheduling") picks the suites; SCHED_INPUTS,
+# SCHED_SEEDS and SCHED_SECONDS the scheduling suite's inputs (below).
 # Needs DRA_BIN (the tools) and UPSTREAM_BIN (upstream-cluster, kubectl).
 # Exit 0 when both agree everywhere, 1 otherwise.
 set -u
@@ -36,6 +38,24 @@ echo "== scheduling suite (dra-alloc schedule vs kube-scheduler)"
 rm -rf "$work"
 mkdir -p "$work"
 same=0 differ=0 failed=0
+# one_input NAME FILE...: a fresh cluster, sched.py, the verdict counted
+one_input() {
+    local name=$1 r
+    shift
+    local c=$work/$name
+    "$root/tests/upstream/cluster.sh" start "$c" >/dev/null 2>"$c.start.err" ||
+        { echo "$name: the cluster did not start"; cat "$c.start.err"; failed=$((failed + 1)); return; }
+    python3 "$here/sched.py" "$c" "$DRA_BIN/dra-alloc" "$@" >"$c.out" 2>&1
+    r=$?
+    "$root/tests/upstream/cluster.sh" stop "$c"
+    echo "-- $name"
+    cat "$c.out"
+    case $r in
+    0) same=$((same + 1)) ;;
+    1) differ=$((differ + 1)) ;;
+    *) failed=$((failed + 1)) ;;
+    esac
+}
 for input in $SCHED_INPUTS; do
     if [ -d "$root/$input" ]; then
         files=("$root/$input"/*.yaml)
@@ -43,20 +63,21 @@ for input in $SCHED_INPUTS; do
         IFS=+ read -ra files <<<"$input"
         files=("${files[@]/#/$root/}")
     fi
-    c=$work/$(basename "${input##*+}" .yaml)
-    "$root/tests/upstream/cluster.sh" start "$c" >/dev/null 2>"$c.start.err" ||
-        { echo "$input: the cluster did not start"; cat "$c.start.err"; failed=$((failed + 1)); continue; }
-    python3 "$here/sched.py" "$c" "$DRA_BIN/dra-alloc" "${files[@]}" >"$c.out" 2>&1
-    r=$?
-    "$root/tests/upstream/cluster.sh" stop "$c"
-    echo "-- $input"
-    cat "$c.out"
-    case $r in
-    0) same=$((same + 1)) ;;
-    1) differ=$((differ + 1)) ;;
-    *) failed=$((failed + 1)) ;;
-    esac
+    one_input "$(basename "${input##*+}" .yaml)" "${files[@]}"
 done
+# random clusters (gen.py SEED): seeds 1, 2, ... while SCHED_SECONDS (default
+# 180) last, or exactly the seeds of SCHED_SEEDS
+t_gen=$(date +%s) seeds=0
+seed=0
+for seed in ${SCHED_SEEDS:-$(seq 1 100000)}; do
+    if [ -z "${SCHED_SEEDS:-}" ] && [ $(($(date +%s) - t_gen)) -ge "${SCHED_SECONDS:-180}" ]; then
+        break
+    fi
+    python3 "$here/gen.py" "$seed" >"$work/gen-$seed.json"
+    one_input "gen-$seed" "$work/gen-$seed.json"
+    seeds=$((seeds + 1))
+done
+echo "random clusters: $seeds seeds in $(($(date +%s) - t_gen)) s"
 t2=$(date +%s)
 echo "scheduling suite: $same inputs agree, $differ differ, $failed failed ($((t2 - t1)) s)"
 [ $differ -eq 0 ] && [ $failed -eq 0 ] || rc=1
