@@ -8,6 +8,9 @@
 #                             expressions, the C CEL against upstream's;
 #                             CEL_DIFF_FLAGS="-count 100000 -seed 7" or
 #                             "-count 0" (unbounded) to change the run
+#   make bench-upstream-cel   dra-select select against upstream-cel select
+#                             (DeviceMatches) over 1,000 and 100,000 devices:
+#                             bench/cel-upstream.sh
 
 UPSTREAM_CEL   := $(UPSTREAM_BIN)/upstream-cel
 CEL_DIFF       := $(UPSTREAM_BIN)/cel-diff
@@ -17,7 +20,7 @@ CEL_DIFF_FLAGS ?=
 UPSTREAM_PEERS += upstream-cel
 UPSTREAM_CHECKS += upstream-check-cel
 
-.PHONY: upstream-cel upstream-check-cel
+.PHONY: upstream-cel upstream-check-cel bench-upstream-cel
 
 $(CEL_BATCH): $(BUILD)/obj/tests/upstream/cel/cel-batch.o $(LIB)
 	@mkdir -p $(dir $@)
@@ -34,7 +37,10 @@ upstream-cel:
 
 upstream-check-cel: upstream-cel $(CEL_BATCH)
 	@$(CEL_DIFF) -peer $(UPSTREAM_CEL) -c $(CEL_BATCH) -root $(CURDIR) $(CEL_DIFF_FLAGS)
+
+bench-upstream-cel: upstream-cel $(BUILD)/bin/dra-select $(BUILD)/bin/dra-slice
+	@bench/cel-upstream.sh $(BUILD)/bin/dra-select $(UPSTREAM_CEL) build/upstream/bench-cel
 else
-upstream-cel upstream-check-cel:
+upstream-cel upstream-check-cel bench-upstream-cel:
 	@echo "$@: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
 endif

@@ -5,6 +5,7 @@
 //	upstream-cel eval [--var NAME=CEL]... [--device DRIVER/POOL/DEVICE] [--feature-gates G=B,...] EXPR [FILES]
 //	upstream-cel check [--feature-gates G=B,...] EXPR...
 //	upstream-cel batch [--feature-gates G=B,...] < requests.jsonl > results.jsonl
+//	upstream-cel select [--feature-gates G=B,...] EXPR [FILES]   (select.go: the benchmark's peer)
 //
 // Output and exit codes are dra-select's: the value in CEL syntax or
 // "type T, estimated cost LO..HI" lines on stdout; "upstream-cel: ..." on
@@ -25,6 +26,7 @@ import (
 const usage = `usage: upstream-cel eval [--var NAME=CEL]... [--device DRIVER/POOL/DEVICE] [--feature-gates G=B,...] EXPR [FILES]
        upstream-cel check [--feature-gates G=B,...] EXPR...
        upstream-cel batch [--feature-gates G=B,...] < requests.jsonl
+       upstream-cel select [--feature-gates G=B,...] EXPR [FILES]
 `
 
 type options struct {
@@ -190,6 +192,11 @@ func main() {
 			err = runCheck(o)
 		case "batch":
 			err = runBatch(o, os.Stdin, os.Stdout)
+		case "select":
+			var any bool
+			if any, err = runSelect(o); err == nil && !any {
+				os.Exit(1)
+			}
 		case "-h", "--help":
 			fmt.Print(usage)
 			return
