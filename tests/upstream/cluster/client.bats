@@ -20,6 +20,11 @@ setup() {
     NS=t$BATS_TEST_NUMBER
 }
 
+teardown() {
+    # the node test's example driver (tests/bats/rpc-helpers.bash)
+    if [[ -n ${T:-} ]]; then rpc_teardown; fi
+}
+
 # template NAME: a ResourceClaimTemplate in $NS, made with kubectl
 template() {
     printf '%s' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate","metadata":{"name":"__NAME__"},"spec":{"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"c"}}]}}}}' | sed "s/__NAME__/$1/" | "$KUBECTL" create -n "$NS" -f - >/dev/null
@@ -237,4 +242,105 @@ POD
     PATH=$DRA_BIN:$PATH run --separate-stderr "$DRA_BIN/dra-watch" run --once -n "$NS" --stats -- 'dra-claim generate --patch'
     assert_failure 3
     [[ $stderr == *'exceeded quota: claims, requested: count/resourceclaims.resource.k8s.io=1, used: count/resourceclaims.resource.k8s.io=1, limited: count/resourceclaims.resource.k8s.io=1'* ]]
+}
+
+# etcd_compact: compact the cluster's etcd at its current revision (etcd's
+# gRPC gateway on the client port), so that every older resourceVersion is gone
+etcd_compact() {
+    local url rev
+    url=http://127.0.0.1:$(head -n 1 "$C/ports")
+    rev=$(curl -sf -X POST "$url/v3/kv/range" -d '{"key":"AA=="}' | jq -r .header.revision)
+    [[ $rev =~ ^[0-9]+$ ]] || return 1
+    curl -sf -X POST "$url/v3/kv/compaction" -d "{\"revision\":\"$rev\",\"physical\":true}" >/dev/null
+}
+
+@test "get -w: resumed at a compacted resourceVersion, 410 Gone relists and each change is told once" {
+    "$KUBECTL" create namespace "$NS" >/dev/null
+    template a
+    template gone
+    "$DRA_BIN/dra-watch" get resourceclaimtemplates -n "$NS" -w --stats -v >"$W/ev" 2>"$W/err" &
+    local pid=$!
+    wait_for 20 grep -q '"gone"' "$W/ev"
+    # the watch is cut while the client sleeps; what changes meanwhile is
+    # compacted away, so its resume at the old version is refused with 410
+    kill -STOP "$pid"
+    "$CLUSTER_SH" stop "$C"
+    "$CLUSTER_SH" start "$C" >/dev/null 2>&1
+    "$KUBECTL" label resourceclaimtemplate -n "$NS" a tier=gold >/dev/null
+    template mid
+    "$KUBECTL" delete resourceclaimtemplate -n "$NS" gone >/dev/null
+    etcd_compact
+    kill -CONT "$pid"
+    wait_for 60 grep -q DELETED "$W/ev" || { kill "$pid"; cat "$W/err"; false; }
+    sleep 1
+    kill "$pid"
+    wait "$pid" || true
+    grep -q 'too old; relisting' "$W/err" || { cat "$W/err"; false; }
+    [[ $(cat "$W/err") == *"relists=1"* ]]
+    run jq -r '.type + " " + .object.metadata.name + " " + (.object.metadata.labels.tier // "-")' "$W/ev"
+    assert_output "$(printf 'ADDED a -\nADDED gone -\nMODIFIED a gold\nADDED mid -\nDELETED gone -')"
+}
+
+@test "record, then replay: the replayed snapshot is the live server's" {
+    load_finished_pod
+    "$DRA_BIN/dra-watch" record "$W/rec.jsonl" -n "$NS" 2>"$W/err" &
+    local pid=$!
+    wait_for 20 grep -q trainer-gpu "$W/rec.jsonl"
+    template later
+    "$KUBECTL" label resourceclaim -n "$NS" trainer-gpu-hn7g7 seen=yes >/dev/null
+    "$KUBECTL" delete resourceclaimtemplate -n "$NS" single-gpu >/dev/null
+    wait_for 20 grep -q '"DELETED"' "$W/rec.jsonl" || { kill "$pid"; cat "$W/err"; false; }
+    sleep 1
+    kill "$pid"
+    wait "$pid" || true
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once -n "$NS" -- "cat >'$W/live'"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once -n "$NS" --replay "$W/rec.jsonl" --replay-fast -- "cat >'$W/replayed'"
+    assert_success
+    jq -cS . "$W/live" | sort >"$W/live.s"
+    jq -cS . "$W/replayed" | sort >"$W/replayed.s"
+    grep -q '"seen":"yes"' "$W/live.s"
+    grep -q '"name":"later"' "$W/live.s"
+    ! grep -q '"name":"single-gpu"' "$W/live.s"
+    diff -u "$W/live.s" "$W/replayed.s"
+}
+
+@test "run --job node with deploy/'s node role: prepares its pods' claims with the example driver" {
+    load "$ROOT/tests/bats/rpc-helpers"
+    rpc_setup
+    jq -c . "$DATA/watch/node-agent.jsonl" | sed "s/\"namespace\":\"ml\"/\"namespace\":\"$NS\"/g; s/\"name\":\"ml\"/\"name\":\"$NS\"/" >"$W/objs.jsonl"
+    load_objects "$W/objs.jsonl"
+    local uid
+    uid=$("$KUBECTL" get resourceclaim -n "$NS" trainer-gpu -o jsonpath='{.metadata.uid}')
+    start_driver
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job node --node node-1 -n "$NS" --socket "$T/p/dra.sock" \
+        --checkpoint "$T/state" --stats --kubeconfig "$C/kubeconfig-node"
+    assert_success
+    assert_equal "${#lines[@]}" 1
+    assert_equal "$(jq -c '[.action, .namespace, .pod]' <<<"$output")" "[\"prepare\",\"$NS\",\"trainer\"]"
+    [[ $(jq -r '.containers[0].cdiDevices[1]' <<<"$output") == "k8s.gpu.example.com/gpu=$uid-gpu-"* ]]
+    grep -q "$uid" "$T/state"
+    [[ $stderr == *"writes=0"* ]]
+    # the pod finishes: the loop unprepares its claim
+    "$KUBECTL" patch pod -n "$NS" trainer --subresource=status --type=merge -p '{"status":{"phase":"Succeeded"}}' >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job node --node node-1 -n "$NS" --socket "$T/p/dra.sock" \
+        --checkpoint "$T/state" --kubeconfig "$C/kubeconfig-node"
+    assert_success
+    assert_equal "$(jq -r .action <<<"$output")" unprepare
+}
+
+@test "run: the loop goes on across an API server restart and runs a pass for a change made after it" {
+    "$KUBECTL" create namespace "$NS" >/dev/null
+    template first
+    "$DRA_BIN/dra-watch" run -n "$NS" --debounce 100ms --stats -v -- "jq -r 'select(.kind == \"ResourceClaimTemplate\") | .metadata.name' | sort | tr '\n' ' ' >>'$W/passes'; echo >>'$W/passes'" \
+        >"$W/out" 2>"$W/err" &
+    local pid=$!
+    wait_for 20 grep -q first "$W/passes"
+    "$CLUSTER_SH" stop "$C"
+    "$CLUSTER_SH" start "$C" >/dev/null 2>&1
+    template second
+    wait_for 60 grep -q 'first second' "$W/passes" || { kill "$pid"; cat "$W/err"; false; }
+    kill "$pid"
+    wait "$pid" || true
+    [[ $(cat "$W/err") != *"pass "*" failed"* ]]
 }
