@@ -784,23 +784,33 @@ static json_t *node_trace(const snode *nd, const node_eval *e, bool tried)
     return t;
 }
 
-/* A pod pinned to nodes by required node affinity on fields only (what the
- * DaemonSet controller writes: matchFields metadata.name In [node]) goes
- * only there.  Label selectors and affinity are otherwise not checked: only
- * DRA's checks are made. */
+/* The pod's required node affinity (NULL when it has none). */
+static const json_t *required_affinity(const json_t *pod)
+{
+    return dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
+                      "requiredDuringSchedulingIgnoredDuringExecution");
+}
+
+/* The NodeAffinity filter (k8s.io/kubernetes pkg/scheduler/framework/plugins/
+ * nodeaffinity, component-helpers/scheduling/corev1 GetRequiredNodeAffinity):
+ * every label of spec.nodeSelector equal on the node, and one term of the
+ * required node affinity matching it (labels and metadata.name, as
+ * dra_node_selector_match reads a node selector).  A requirement that cannot
+ * be read (the API server refuses such pods) lets every node pass. */
 static bool pinned_node_ok(const json_t *pod, const json_t *node)
 {
-    const json_t *req = dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
-                                "requiredDuringSchedulingIgnoredDuringExecution");
-    const json_t *terms = dra_jfield(req, "nodeSelectorTerms");
-    if (!json_is_array(terms) || !json_array_size(terms))
-        return true;
-    size_t i;
-    const json_t *t;
-    json_array_foreach(terms, i, t) {
-        if (json_array_size(dra_jfield(t, "matchExpressions")))
-            return true; /* label affinity: not ours to check */
+    const json_t *sel = dra_jfield(dra_jfield(pod, "spec"), "nodeSelector");
+    const json_t *labels = dra_jfield(dra_jfield(node, "metadata"), "labels");
+    const char *k;
+    const json_t *v;
+    json_object_foreach((json_t *)sel, k, v) {
+        const char *have = dra_jfield_str(labels, k);
+        if (!json_is_string(v) || !have || strcmp(have, json_string_value(v)) != 0)
+            return false;
     }
+    const json_t *req = required_affinity(pod);
+    if (!json_is_array(dra_jfield(req, "nodeSelectorTerms")))
+        return true;
     bool m = false;
     dra_err *e = dra_node_selector_match(req, node, &m);
     if (e) {
@@ -813,18 +823,8 @@ static bool pinned_node_ok(const json_t *pod, const json_t *node)
 /* Whether pinned_node_ok can refuse a node for this pod. */
 static bool pinned_can_fail(const json_t *pod)
 {
-    const json_t *req = dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
-                                "requiredDuringSchedulingIgnoredDuringExecution");
-    const json_t *terms = dra_jfield(req, "nodeSelectorTerms");
-    if (!json_is_array(terms) || !json_array_size(terms))
-        return false;
-    size_t i;
-    const json_t *t;
-    json_array_foreach(terms, i, t) {
-        if (json_array_size(dra_jfield(t, "matchExpressions")))
-            return false;
-    }
-    return true;
+    return json_object_size(dra_jfield(dra_jfield(pod, "spec"), "nodeSelector")) > 0 ||
+           json_is_array(dra_jfield(required_affinity(pod), "nodeSelectorTerms"));
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -860,7 +860,7 @@ static size_t node_lower_bound(const sched *S, const char *name)
 }
 
 /* The nodes a pod pinned by name can go to, as indexes into S->nodes in
- * order.  Its required affinity has fields only (see pinned_can_fail); when
+ * order.  Its required affinity has fields only (see pinned_candidates); when
  * every requirement is valid (else the selector is an error and
  * pinned_node_ok accepts every node) and every non-empty term has a
  * `metadata.name In [name]` requirement (terms are ORed, a term's
@@ -906,10 +906,14 @@ static bool named_candidates(const sched *S, const json_t *req, size_t **out, si
 
 static bool pinned_candidates(const sched *S, const json_t *pod, size_t **out, size_t *n)
 {
-    return named_candidates(S,
-                            dra_jfield(dra_jfield(dra_jfield(dra_jfield(pod, "spec"), "affinity"), "nodeAffinity"),
-                                       "requiredDuringSchedulingIgnoredDuringExecution"),
-                            out, n);
+    const json_t *req = required_affinity(pod);
+    size_t i;
+    const json_t *t;
+    json_array_foreach(dra_jfield(req, "nodeSelectorTerms"), i, t) {
+        if (json_array_size(dra_jfield(t, "matchExpressions")))
+            return false; /* a term on labels: any node may match it */
+    }
+    return json_array_size(dra_jfield(req, "nodeSelectorTerms")) && named_candidates(S, req, out, n);
 }
 
 /* The nodes an allocated claim can be used on when its node selector names
