@@ -11,7 +11,7 @@
 #
 # Without Go each says in one line that it was skipped.  Not part of `make check`
 # nor of `make upstream`: a cold build takes half an hour on two busy cores.
-.PHONY: upstream-cluster upstream-check-cluster
+.PHONY: upstream-cluster upstream-check-cluster bench-upstream-watch
 
 upstream-cluster:
 ifeq ($(UPSTREAM_HAVE_GO),)
@@ -28,4 +28,11 @@ ifeq ($(UPSTREAM_HAVE_GO),)
 	@echo "upstream-check-cluster: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
 else
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/$(UPSTREAM_BIN) tests/upstream/cluster/run.sh
+endif
+
+bench-upstream-watch: $(BUILD)/bin/dra-watch $(BUILD)/bin/dra-slice upstream-cluster
+ifeq ($(UPSTREAM_HAVE_GO),)
+	@echo "bench-upstream-watch: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)"
+else
+	@bench/watch-upstream.sh $(CURDIR)/$(BUILD)/bin $(CURDIR)/$(UPSTREAM_BIN) $(CURDIR)/build/upstream/bench-watch
 endif

@@ -10,6 +10,8 @@
 //	upstream-cluster kube-controller-manager FLAGS... k8s.io/kubernetes/cmd/kube-controller-manager/app
 //	upstream-cluster kubectl ARGS...                  k8s.io/kubectl/pkg/cmd (also when run as "kubectl")
 //	upstream-cluster ports N                          N free loopback TCP ports, one a line
+//	upstream-cluster informer --kubeconfig F [--events N]  a client-go informer on ResourceSlices
+//	                                                  (informer.go: the watch benchmark's peer)
 //
 // The components are not run in one process because each registers its
 // metrics in the process-wide legacy registry and its flags and klog settings
@@ -42,7 +44,7 @@ import (
 )
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: upstream-cluster etcd|kube-apiserver|kube-scheduler|kube-controller-manager|kubectl|ports ARGS...")
+	fmt.Fprintln(os.Stderr, "usage: upstream-cluster etcd|kube-apiserver|kube-scheduler|kube-controller-manager|kubectl|ports|informer ARGS...")
 	os.Exit(2)
 }
 
@@ -60,6 +62,8 @@ func main() {
 		os.Exit(runEtcd(os.Args[1:]))
 	case "ports":
 		os.Exit(freePorts(os.Args[1:]))
+	case "informer":
+		os.Exit(runInformer(os.Args[1:]))
 	case "kube-apiserver":
 		os.Exit(cli.Run(apiserver.NewAPIServerCommand()))
 	case "kube-scheduler":
