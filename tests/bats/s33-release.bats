@@ -107,7 +107,7 @@ snapshot() { # GITVERSION: a snapshot as dra-watch writes it, with one class
     # standard input is not looked at
     run --separate-stderr "$DRA_BIN/dra-slice" validate -v - <"$W/snap.jsonl"
     assert_success
-    [[ $stderr == *"dra-slice: Kubernetes 1.37's feature gates (the default)"* ]]
+    [[ $stderr != *"feature gates"* ]]
 }
 
 @test "dra-slice gates: a release's table; several releases; the default" {

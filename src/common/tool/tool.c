@@ -202,11 +202,9 @@ dra_err *dra_tool_features(const dra_tool *tool, const dra_args *a, dra_features
             fprintf(stderr, "%s: warning: %s: the snapshot's server is Kubernetes %s, not a release the tools know "
                             "(%s); using %s's feature gates (see --kubernetes-version)\n",
                     tool->prog, file, git, DRA_RELEASES_KNOWN, dra_release_name(r));
-        else if (git)
+        else if (git) /* the default release goes without saying */
             dra_tool_verbose(tool, a, "Kubernetes %s's feature gates (the snapshot %s is of a %s server)",
                              dra_release_name(r), file, git);
-        else
-            dra_tool_verbose(tool, a, "Kubernetes %s's feature gates (the default)", dra_release_name(r));
         dra_err_free(pe);
         free(git);
     }
