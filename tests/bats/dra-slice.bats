@@ -221,10 +221,14 @@ EOF
         'PartitionCostMismatch: devices of partition type "quarter" in pool gpu.example.com/node-a consume different counters'
     # a malformed default attribute is an input error (with its gate: without
     # it the API server drops the field)
-    printf 'apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\nmetadata: {name: r}\nspec: {driver: gpu.example.com, defaultPartitionTypeAttribute: "no/such/name"}\n' >"$BATS_TEST_TMPDIR/bad.yaml"
+    printf 'apiVersion: resource.k8s.io/v1alpha3\nkind: ResourcePoolStatusRequest\nmetadata: {name: r}\nspec: {driver: gpu.example.com, defaultPartitionTypeAttribute: "No/such"}\n' >"$BATS_TEST_TMPDIR/bad.yaml"
     run --separate-stderr "$DRA_BIN/dra-slice" pool-status --feature-gates DRAPartitionableDevicesType=true,DRAResourcePoolStatus=true "$BATS_TEST_TMPDIR/bad.yaml"
     assert_failure 2
-    [[ $stderr == *"bad.yaml:4: ResourcePoolStatusRequest/r: spec.defaultPartitionTypeAttribute: Invalid value"* ]]
+    [[ $stderr == *"bad.yaml:4: ResourcePoolStatusRequest/r: spec.defaultPartitionTypeAttribute: Invalid value: \"No\": prefix: a lowercase RFC 1123 subdomain"* ]]
+    # the declarative name format checks no name with two slashes
+    sed -i 's#No/such#no/such/name#' "$BATS_TEST_TMPDIR/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --feature-gates DRAPartitionableDevicesType=true,DRAResourcePoolStatus=true "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_success
 }
 
 @test "validate: fractional validRange with DRAFractionalCapacityRange (milli units, upstream's texts)" {

@@ -3,6 +3,7 @@
 # claim it does not know skips the claim checks instead of failing them.
 load helpers
 load rpc-helpers
+bats_require_minimum_version 1.5.0
 
 setup_file() { rpc_setup_file; }
 setup() { rpc_setup; }
@@ -24,4 +25,24 @@ teardown() { rpc_teardown; }
     run "$DRA_BIN/dra-prepare" probe --socket "$T/p/dra.sock" --count 1 --claim "$f"
     assert_failure 1
     assert_line --regexp '^prepare +fail +NodePrepareResources .*: UNKNOWN: .*"not-there" not found'
+}
+
+@test "validate: a slice's partitionTypeAttribute has the declarative name format, also where it may not be set" {
+    cat >"$BATS_TEST_TMPDIR/pta.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  partitionTypeAttribute: "Derived/numa"
+  devices:
+  - name: d
+YAML
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRAPartitionableDevicesType=true,DRAResourcePoolStatus=true "$BATS_TEST_TMPDIR/pta.yaml"
+    assert_failure 2
+    # upstream-validate (k8s.io/kubernetes v1.37.2) answers these two, in this order
+    [[ $stderr == *'spec.partitionTypeAttribute: Invalid value: "Derived/numa": may only be set on a slice which declares devices that consume counters'* ]]
+    [[ $stderr == *'spec.partitionTypeAttribute: Invalid value: "Derived": prefix: a lowercase RFC 1123 subdomain'* ]]
 }

@@ -312,7 +312,7 @@ dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_
         s = "";
         len = 0;
         if (dra_vstr(&v, spec, "defaultPartitionTypeAttribute", &s, &len))
-            V_CHILD(&v, "defaultPartitionTypeAttribute") dra_check_fully_qualified_name(&v.errs, VP(&v), s, len);
+            V_CHILD(&v, "defaultPartitionTypeAttribute") dra_check_resource_fully_qualified_name(&v.errs, VP(&v), s, len);
     }
     return dra_vctx_finish(&v);
 }

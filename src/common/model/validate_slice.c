@@ -961,12 +961,17 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         for (size_t i = 0; i < alen(devices); i++)
             if (alen(dra_vget(json_array_get(devices, i), "consumesCounters")))
                 consumes = true;
+        /* the name's format is the declarative k8s-resource-fully-qualified-name
+         * (types.go +k8s:format), checked after the handwritten rules */
         if (!consumes) {
-            V_CHILD(v, "partitionTypeAttribute")
-            dra_ferr_invalid_str(&v->errs, VP(v), s, len, "may only be set on a slice which declares devices that consume counters");
+            V_CHILD(v, "partitionTypeAttribute") {
+                dra_ferr_invalid_str(&v->errs, VP(v), s, len,
+                                     "may only be set on a slice which declares devices that consume counters");
+                dra_check_resource_fully_qualified_name(&v->errs, VP(v), s, len);
+            }
         } else {
             dra_errs tmp = DRA_ERRS_INIT;
-            V_CHILD(v, "partitionTypeAttribute") dra_check_fully_qualified_name(&tmp, VP(v), s, len);
+            V_CHILD(v, "partitionTypeAttribute") dra_check_resource_fully_qualified_name(&tmp, VP(v), s, len);
             bool malformed = tmp.n > 0;
             /* The malformed name itself is reported like the declarative rule would. */
             dra_errs_add(&v->errs, dra_errs_take(&tmp));
