@@ -226,15 +226,15 @@ static bool lint_list(lint_ctx *c, const dra_obj *o, const char *path, const jso
     bool compiled = true;
     for (size_t i = 0; i < n; i++) {
         char *field = dra_xasprintf("%s[%zu].cel.expression", path, i);
-        const char *expr = json_string_value(json_object_get(json_object_get(json_array_get(selectors, i), "cel"),
-                                                             "expression"));
+        const json_t *ej = json_object_get(json_object_get(json_array_get(selectors, i), "cel"), "expression");
+        const char *expr = json_string_value(ej);
         if (!expr) {
             problem(c, o, field, dra_xstrdup("CEL expression empty (unsupported selector type?)"));
             compiled = false;
             free(field);
             continue;
         }
-        dra_err *ce = cel_dra_compile(c->env, expr, strlen(expr), &progs[i]);
+        dra_err *ce = cel_dra_compile(c->env, expr, json_string_length(ej), &progs[i]);
         if (ce) {
             problem(c, o, field, dra_xasprintf("does not compile: %s", ce->msg));
             dra_err_free(ce);
