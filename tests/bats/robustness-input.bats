@@ -324,8 +324,7 @@ every_reader_fails() {
     assert_failure 2
 }
 
-@test "CEL with an escaped NUL or invalid UTF-8 is refused at parse time" {
-    every_reader_fails 2 "cel-nul.json:1:153: invalid JSON: \\u0000 is not allowed" "$R/cel-nul.json"
+@test "CEL with invalid UTF-8 is refused at parse time" {
     every_reader_fails 2 "cel-badutf8.yaml:1:1: invalid YAML: invalid trailing UTF-8 octet" "$R/cel-badutf8.yaml"
     every_reader_fails 2 "json-badutf8.json:1:77: invalid JSON: unable to decode byte 0xff" "$R/json-badutf8.json"
     every_reader_fails 2 "yaml-badutf8.yaml:1:1: invalid YAML: invalid leading UTF-8 octet" "$R/yaml-badutf8.yaml"

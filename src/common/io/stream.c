@@ -77,23 +77,47 @@ void dra_objset_free(dra_objset *set)
     set->recursive = rec;
 }
 
+/* A string member of a reference: its bytes, a NUL written as Go's %q
+ * writes it (\x00), since a message cannot carry the byte; NULL when x is
+ * not a string or is empty. */
+static char *ref_part(const json_t *x)
+{
+    if (!json_is_string(x) || json_string_length(x) == 0)
+        return NULL;
+    const char *s = json_string_value(x);
+    size_t n = json_string_length(x);
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\0')
+            dra_buf_puts(&b, "\\x00");
+        else
+            dra_buf_putc(&b, s[i]);
+    }
+    return dra_buf_detach(&b);
+}
+
 char *dra_obj_ref(const json_t *obj)
 {
-    const char *kind = json_string_value(json_object_get(obj, "kind"));
-    json_t *md = json_object_get(obj, "metadata");
-    const char *name = json_string_value(json_object_get(md, "name"));
-    const char *ns = json_string_value(json_object_get(md, "namespace"));
-    if (!kind || !*kind)
-        kind = "object";
-    if (!name || !*name) {
-        const char *gen = json_string_value(json_object_get(md, "generateName"));
-        if (gen && *gen)
-            return ns && *ns ? dra_xasprintf("%s/%s/%s*", kind, ns, gen) : dra_xasprintf("%s/%s*", kind, gen);
-        return dra_xasprintf("<unnamed %s>", kind);
+    const json_t *md = json_object_get(obj, "metadata");
+    char *kind = ref_part(json_object_get(obj, "kind"));
+    char *name = ref_part(json_object_get(md, "name"));
+    char *ns = ref_part(json_object_get(md, "namespace"));
+    const char *k = kind ? kind : "object";
+    char *ref;
+    if (!name) {
+        char *gen = ref_part(json_object_get(md, "generateName"));
+        if (gen)
+            ref = ns ? dra_xasprintf("%s/%s/%s*", k, ns, gen) : dra_xasprintf("%s/%s*", k, gen);
+        else
+            ref = dra_xasprintf("<unnamed %s>", k);
+        free(gen);
+    } else {
+        ref = ns ? dra_xasprintf("%s/%s/%s", k, ns, name) : dra_xasprintf("%s/%s", k, name);
     }
-    if (ns && *ns)
-        return dra_xasprintf("%s/%s/%s", kind, ns, name);
-    return dra_xasprintf("%s/%s", kind, name);
+    free(kind);
+    free(name);
+    free(ns);
+    return ref;
 }
 
 dra_err *dra_obj_locate(dra_err *e, const dra_obj *o)
@@ -613,10 +637,10 @@ static dra_err *duplicate_field(const char *path, const char *jtext)
 static dra_err *load_json(reader *r, const char *p, size_t n, int flags, int doc, int line, int col, json_t **out,
                           json_error_t *jerr)
 {
-    json_t *v = json_loadb(p, n, flags | JSON_REJECT_DUPLICATES, jerr);
+    json_t *v = json_loadb(p, n, flags | JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES, jerr);
     if (!v && strstr(jerr->text, "duplicate object key")) {
         json_error_t jerr2;
-        v = json_loadb(p, n, flags, &jerr2);
+        v = json_loadb(p, n, flags | JSON_ALLOW_NUL, &jerr2);
         int eline = line + (jerr->line > 0 ? jerr->line - 1 : 0);
         int ecol = jerr->line <= 1 ? col + (jerr->column > 0 ? jerr->column - 1 : 0) : jerr->column;
         /* as the API server decodes: by the field's path, none inside a

@@ -194,7 +194,7 @@ int dra_obj_field_line(const dra_obj *o, const char *path);
 #define DRA_FIELD_LINE_LOOKUPS 64
 
 /* "Kind/name" or "Kind/namespace/name"; "<unnamed Kind>" when there is no name.
- * Caller frees. */
+ * A NUL byte in a member is written \x00 (as Go's %q would).  Caller frees. */
 char *dra_obj_ref(const json_t *obj);
 
 typedef enum { DRA_FMT_YAML, DRA_FMT_JSON, DRA_FMT_JSONL } dra_format;

@@ -70,6 +70,10 @@ func parseOutput(out, prog, file string) (probs []problem, more int) {
 	return probs, more
 }
 
+// nulEscaped writes a NUL byte as Go's %q does (\x00), as both tools do
+// in an object's name.
+func nulEscaped(s string) string { return strings.ReplaceAll(s, "\x00", `\x00`) }
+
 // How dra-slice and upstream-validate name an object.
 func refOf(o *node, namespaced bool) string {
 	kind := o.str("kind")
@@ -78,13 +82,14 @@ func refOf(o *node, namespaced bool) string {
 	}
 	md := o.get("metadata")
 	name, ns := md.str("name"), md.str("namespace")
+	kind, name, ns = nulEscaped(kind), nulEscaped(name), nulEscaped(ns)
 	if md != nil && md.kind == 'o' && namespaced && ns == "" {
 		if v := md.get("namespace"); v == nil || v.kind == 'z' || v.kind == 's' {
 			ns = "default"
 		}
 	}
 	if name == "" {
-		if gen := md.str("generateName"); gen != "" {
+		if gen := nulEscaped(md.str("generateName")); gen != "" {
 			if ns != "" {
 				return kind + "/" + ns + "/" + gen + "*"
 			}

@@ -202,17 +202,20 @@ func (r *run) once(o *object, gk schema.GroupKind, ns, name string) {
 	r.seen[key] = seenObj{o.where(), content}
 }
 
-// ref names an object as dra-slice does: Kind/namespace/name.
+// ref names an object as dra-slice does: Kind/namespace/name, a NUL byte
+// written \x00.
 func ref(m map[string]interface{}) string {
 	kind, _ := m["kind"].(string)
 	md, _ := m["metadata"].(map[string]interface{})
 	name, _ := md["name"].(string)
 	ns, _ := md["namespace"].(string)
+	kind, name, ns = nulEscaped(kind), nulEscaped(name), nulEscaped(ns)
 	if kind == "" {
 		kind = "object"
 	}
 	if name == "" {
 		if gen, _ := md["generateName"].(string); gen != "" {
+			gen = nulEscaped(gen)
 			if ns != "" {
 				return fmt.Sprintf("%s/%s/%s*", kind, ns, gen)
 			}
@@ -225,6 +228,10 @@ func ref(m map[string]interface{}) string {
 	}
 	return fmt.Sprintf("%s/%s", kind, name)
 }
+
+// nulEscaped writes a NUL byte as Go's %q does (\x00): a message line
+// cannot carry the byte.
+func nulEscaped(s string) string { return strings.ReplaceAll(s, "\x00", `\x00`) }
 
 func jsonText(v interface{}) string {
 	b, _ := json.Marshal(v)

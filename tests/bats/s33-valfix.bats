@@ -1,0 +1,51 @@
+#!/usr/bin/env bats
+# Input the API server takes as it is, taken the same way: JSON strings
+# holding NUL (\u0000), number literals as written, limits.
+bats_require_minimum_version 1.5.0
+load helpers
+
+R="$BATS_TEST_DIRNAME/../data/robustness"
+
+READERS=(
+    "dra-slice validate"
+    "dra-select lint"
+    "dra-alloc schedule"
+    "dra-claim status"
+    "dra-evict"
+)
+
+@test "a JSON string holding NUL is read by every tool, as the API server reads it" {
+    local r
+    for r in "${READERS[@]}"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$DRA_BIN/"$r "$R/cel-nul.json"
+        [[ $stderr != *"JSON_ALLOW_NUL"* && $stderr != *Sanitizer* ]] || { echo "$r: $stderr"; false; }
+        [[ $status -eq 0 ]] || { echo "$r: exit $status: $stderr"; false; }
+    done
+}
+
+@test "a name holding NUL is invalid, named and quoted as Go's %q writes it" {
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$R/json-nul.json"
+    assert_failure 2
+    [[ $stderr == *'json-nul.json:1: DeviceClass/a\x00b: metadata.name: Invalid value: "a\x00b": a lowercase RFC 1123 subdomain'* ]]
+}
+
+@test "a NUL inside a selector's string literal is compared, not cut off" {
+    local f="$BATS_TEST_TMPDIR/nul.jsonl"
+    {
+        printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","nodeName":"n","pool":{"name":"p","resourceSliceCount":1},"devices":[{"name":"d0","attributes":{"model":{"string":"a\u0000b"}}}]}}'
+        printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a"},"spec":{"selectors":[{"cel":{"expression":"device.attributes[\"d.example.com\"].model == \"a\""}}]}}'
+        printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"anulb"},"spec":{"selectors":[{"cel":{"expression":"device.attributes[\"d.example.com\"].model == \"a\\u0000b\""}}]}}'
+    } >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-select" --class a "$f"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-select" --class anulb "$f"
+    assert_success
+    assert_output "d.example.com/p/d0"
+    # lint: class a matches nothing (exit 1); anulb compiles
+    run --separate-stderr "$DRA_BIN/dra-select" lint "$f"
+    assert_failure 1
+    [[ $stderr != *"does not compile"* && $stderr != *anulb* ]]
+}
