@@ -49,3 +49,18 @@ READERS=(
     assert_failure 1
     [[ $stderr != *"does not compile"* && $stderr != *anulb* ]]
 }
+
+@test "at most 100 unknown fields of an object are reported, as the API server's decoder keeps" {
+    local f="$BATS_TEST_TMPDIR/unknown.json"
+    python3 -c '
+import json
+req = {"name": "r", "exactly": {"deviceClassName": "c"}}
+for i in range(150):
+    req["k%d" % i] = 1
+print(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                  "metadata": {"name": "u", "namespace": "default"}, "spec": {"devices": {"requests": [req]}}}))' >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -v "$f"
+    assert_failure 2
+    [[ $(grep -c 'unknown field "spec.devices.requests\[0\].k' <<<"$stderr") -eq 100 ]]
+    [[ $stderr == *'unknown field "spec.devices.requests[0].k99"'* && $stderr != *'.k100"'* ]]
+}

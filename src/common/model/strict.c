@@ -275,8 +275,13 @@ typedef struct walk {
     const char *prefix; /* the path of the value checked, or NULL */
     step path[DRA_MAX_DEPTH + 1]; /* the path below it, written out only for an error */
     size_t depth;
+    size_t saved; /* unknown fields reported */
     dra_err *errs, *warns;
 } walk;
+
+/* sigs.k8s.io/json keeps at most this many strict errors of one decode
+ * (internal/golang/encoding/json/kubernetes_patch.go, saveStrictError) */
+#define STRICT_MAX_ERRORS 100
 
 static const stype *field_type(const stype *t, const char *key, bool *known)
 {
@@ -307,6 +312,9 @@ static void path_text(const walk *w, dra_buf *b)
 
 static void unknown_field(walk *w)
 {
+    if (w->saved >= STRICT_MAX_ERRORS)
+        return;
+    w->saved++;
     dra_buf path = DRA_BUF_INIT;
     path_text(w, &path);
     /* sigs.k8s.io/json's strictError: the path strconv.Quote'd (cut when huge) */
