@@ -187,3 +187,7 @@ JSON
     assert_failure 2
     [[ $stderr == *": duplicate field \"spec.selectors[0].cel.expression\"" ]]
 }
+
+@test "past the devices' limit, each device's declarative errors are still reported" {
+    upstream device-limit-declarative
+}

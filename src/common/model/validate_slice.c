@@ -836,6 +836,56 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
         V_MEMO(v, d) v_device_fields(v, d, per_device_nodes, advanced);
 }
 
+/* Whether a device's error (its field path rel after "devices[i]") comes
+ * from the declarative validation of resource/v1 Device, which the API
+ * server runs on every device, past the devices' limit too (validation.go's
+ * validateSet stops there; zz_generated.validations.go's Validate_Device
+ * does not): the attribute union, consumesCounters (at most 2, unique
+ * counter sets, each with a short-name counterSet and some counters), a
+ * taint's effect, at most 4 binding (failure) conditions. */
+static bool declarative_device_error(const char *rel, const char *msg)
+{
+    bool too_many = strncmp(msg, "Too many:", 9) == 0, required = strncmp(msg, "Required value", 14) == 0;
+    if (strncmp(rel, ".attributes[", 12) == 0)
+        return strstr(msg, ": must specify one of: ") != NULL;
+    if (strcmp(rel, ".consumesCounters") == 0 || strcmp(rel, ".bindingConditions") == 0 ||
+        strcmp(rel, ".bindingFailureConditions") == 0)
+        return too_many;
+    const char *r;
+    if (strncmp(rel, ".consumesCounters[", 18) == 0 && (r = strchr(rel + 18, ']')) != NULL) {
+        if (r[1] == '\0')
+            return strncmp(msg, "Duplicate value", 15) == 0;
+        if (strcmp(r + 1, ".counterSet") == 0)
+            return true;
+        return strcmp(r + 1, ".counters") == 0 && required;
+    }
+    if (strncmp(rel, ".taints[", 8) == 0 && (r = strchr(rel + 8, ']')) != NULL)
+        return strcmp(r + 1, ".effect") == 0 && required;
+    return false;
+}
+
+/* Past the devices' limit: the declarative errors of every device (the
+ * rest of their validation is not reported). */
+static void v_devices_over_limit(vctx *v, const json_t *devices, bool per_device)
+{
+    dra_errs outer = v->errs;
+    v->errs = (dra_errs)DRA_ERRS_INIT;
+    bool advanced = false;
+    V_CHILD(v, "devices")
+    for (size_t i = 0; i < json_array_size(devices); i++)
+        V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device, &advanced);
+    dra_err *all = dra_errs_take(&v->errs);
+    v->errs = outer;
+    for (dra_err *e; (e = dra_err_pop(&all)) != NULL;) {
+        const char *f = e->field ? strstr(e->field, "devices[") : NULL;
+        const char *rel = f ? strchr(f, ']') : NULL;
+        if (rel && declarative_device_error(rel + 1, e->msg))
+            dra_errs_add(&v->errs, e);
+        else
+            dra_err_free(e);
+    }
+}
+
 static void v_slice_spec(vctx *v, const json_t *spec)
 {
     const char *s = "";
@@ -927,7 +977,9 @@ static void v_slice_spec(vctx *v, const json_t *spec)
     size_t max_devices = json_array_size(devices) > DRA_RESOURCE_SLICE_MAX_DEVICES && any_advanced(devices)
                              ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED
                              : DRA_RESOURCE_SLICE_MAX_DEVICES;
-    if (devices && dra_v_max_items(v, "devices", devices, max_devices)) {
+    if (devices && !dra_v_max_items(v, "devices", devices, max_devices)) {
+        v_devices_over_limit(v, devices, per_device);
+    } else if (devices) {
         dra_errs outer = v->errs;
         v->errs = (dra_errs)DRA_ERRS_INIT;
         bool advanced = false;
@@ -942,6 +994,7 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         if (advanced && json_array_size(devices) > DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED) {
             dra_errs_free(&items);
             dra_v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED);
+            v_devices_over_limit(v, devices, per_device);
         } else {
             dra_errs_add(&v->errs, dra_errs_take(&items));
         }
