@@ -119,7 +119,7 @@ usage_error() {
 
 @test "CEL on the command line: NUL, invalid UTF-8, empty" {
     usage_error "dra-select: compilation failed: ERROR: <input>:1:19: Syntax error: invalid UTF-8 input*" "$DRA_BIN/dra-select" check "$(printf 'device.driver == "\xff\xfe"')"
-    usage_error "dra-select: compilation failed: ERROR: <input>:1:1: Syntax error: mismatched input '<EOF>'*" "$DRA_BIN/dra-select" check ''
+    usage_error "dra-select: compilation failed: ERROR: <input>:1:0: Syntax error: mismatched input '<EOF>' expecting {*IDENTIFIER}" "$DRA_BIN/dra-select" check ''
     usage_error "dra-select: -e #0: CEL compile error: compilation failed*" "$DRA_BIN/dra-select" -e '' "$C/slices.yaml"
 }
 

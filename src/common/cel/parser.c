@@ -858,8 +858,10 @@ char *cel_errors_display(const dra_err *errs, const char *src, size_t len)
         const dra_err *e = v[i];
         if (i)
             dra_buf_putc(&b, '\n');
-        dra_buf_printf(&b, "ERROR: <input>:%d:%d: %s", e->line ? e->line : -1, e->line ? e->col : 0, e->msg);
-        char *caret = e->line ? cel_error_caret(src, len, e->line, e->col) : NULL;
+        /* an empty source: cel-go places its <EOF> at column 0 and shows
+         * no snippet (common/source.go, Snippet) */
+        dra_buf_printf(&b, "ERROR: <input>:%d:%d: %s", e->line ? e->line : -1, e->line && len ? e->col : 0, e->msg);
+        char *caret = e->line && len ? cel_error_caret(src, len, e->line, e->col) : NULL;
         if (caret) {
             dra_buf_printf(&b, "\n%s", caret);
             free(caret);
