@@ -64,3 +64,22 @@ print(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
     [[ $(grep -c 'unknown field "spec.devices.requests\[0\].k' <<<"$stderr") -eq 100 ]]
     [[ $stderr == *'unknown field "spec.devices.requests[0].k99"'* && $stderr != *'.k100"'* ]]
 }
+
+@test "an unknown kind is quoted as the API server's NoKindMatchError quotes it (%q)" {
+    local f="$BATS_TEST_TMPDIR/kind.json"
+    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"a\tb","metadata":{"name":"x"}}' >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+    assert_failure 2
+    [[ $stderr == *'kind: no matches for kind "a\tb" in version "resource.k8s.io/v1"'* ]]
+}
+
+@test "a null owner reference is Go's zero reference: its four names are required" {
+    local f="$BATS_TEST_TMPDIR/owner.json"
+    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"default","ownerReferences":[null]},"spec":{}}' >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+    assert_failure 2
+    local k
+    for k in apiVersion kind name uid; do
+        [[ $stderr == *"metadata.ownerReferences[0].$k: Required value"* ]] || { echo "$k: $stderr"; false; }
+    done
+}

@@ -1,5 +1,7 @@
 /* Kind recognition; see kinds.h. */
 #include "kinds.h"
+#include "base/utf8.h"
+#include "base/buf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +171,15 @@ dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v)
     if (strlen(avs) == json_string_length(av) && strlen(kds) == json_string_length(kd) &&
         dra_kind_lookup(avs, kds, k, v))
         return NULL;
-    return dra_err_field(dra_err_new(DRA_EXIT_INPUT, UNKNOWN_PREFIX "\"%s\" in version \"%s\"", kds, avs), "kind");
+    /* meta.NoKindMatchError: "no matches for kind %q in version %q" */
+    dra_buf b = DRA_BUF_INIT;
+    dra_buf_puts(&b, UNKNOWN_PREFIX);
+    dra_go_quote(&b, kds, json_string_length(kd));
+    dra_buf_puts(&b, " in version ");
+    dra_go_quote(&b, avs, json_string_length(av));
+    dra_err *e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(&b)), "kind");
+    dra_buf_free(&b);
+    return e;
 }
 
 bool dra_kind_unknown_err(const dra_err *e)
