@@ -550,7 +550,7 @@ static void v_owner_references(vctx *v, const json_t *meta)
         size_t i;
         const json_t *ref;
         json_array_foreach(refs, i, ref) {
-            if (!json_is_object(ref))
+            if (!json_is_object(ref) && !json_is_null(ref)) /* null: Go's zero OwnerReference */
                 continue;
             const char *av = json_string_value(json_object_get(ref, "apiVersion"));
             const char *kind = json_string_value(json_object_get(ref, "kind"));
