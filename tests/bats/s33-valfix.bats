@@ -83,3 +83,15 @@ print(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
         [[ $stderr == *"metadata.ownerReferences[0].$k: Required value"* ]] || { echo "$k: $stderr"; false; }
     done
 }
+
+@test "a request's tolerations have no limit (DeviceTolerationsMaxLength is checked nowhere upstream)" {
+    local f="$BATS_TEST_TMPDIR/tol.json"
+    python3 -c '
+import json
+t = {"operator": "Exists"}
+print(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+                  "metadata": {"name": "c", "namespace": "default"},
+                  "spec": {"devices": {"requests": [{"name": "b", "exactly": {"deviceClassName": "c", "tolerations": [t] * 17}}]}}}))' >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+    assert_success
+}

@@ -521,7 +521,7 @@ UNIT_TEST(claim_tolerations)
     HAS(REQ("tolerations: [{key: k, value: -v}]"), "spec.devices.requests[0].exactly.tolerations[0].value: Invalid value: \"-v\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
     HAS(REQ("tolerations: [{key: k, tolerationSeconds: soon}]"), "spec.devices.requests[0].exactly.tolerations[0].tolerationSeconds: Invalid value: \"soon\": must be of type integer");
     char *s = repeat_list(REQ("tolerations: [%s]"), "{key: k%d, operator: Exists}", 17);
-    HAS(s, "spec.devices.requests[0].exactly.tolerations: Too many: 17: must have at most 16 items");
+    CLEAN(s); /* no limit: DeviceTolerationsMaxLength is checked nowhere upstream */
     free(s);
 }
 

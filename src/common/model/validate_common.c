@@ -761,9 +761,9 @@ void dra_v_toleration(vctx *v, const json_t *tol)
 void dra_v_tolerations(vctx *v, const json_t *parent)
 {
     const json_t *tols;
+    /* no limit: resource.DeviceTolerationsMaxLength (16) is used by no
+     * check of k8s.io/kubernetes v1.37.2 pkg/apis/resource/validation */
     if (!dra_varr(v, parent, "tolerations", &tols))
-        return;
-    if (!dra_v_max_items(v, "tolerations", tols, DRA_DEVICE_TOLERATIONS_MAX))
         return;
     V_CHILD(v, "tolerations")
     for (size_t i = 0; i < json_array_size(tols); i++)
