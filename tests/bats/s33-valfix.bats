@@ -95,3 +95,13 @@ print(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
     run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
     assert_success
 }
+
+@test "a Pod's schedulingGroup is dropped before validation while GenericWorkload is off" {
+    local f="$BATS_TEST_TMPDIR/pg.json"
+    printf '%s\n' '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"w","namespace":"default"},"spec":{"containers":[{"image":"x","name":"c"}],"schedulingGroup":{"podGroupName":"All"}}}' >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates GenericWorkload=true "$f"
+    assert_failure 2
+    [[ $stderr == *'spec.schedulingGroup.podGroupName: Invalid value: "All": a lowercase RFC 1123 subdomain'* ]]
+}

@@ -59,8 +59,9 @@ UNIT_TEST(podgroup_kind_and_versions)
 }
 
 /* Load one document through the whole pipeline; its errors as lines.
- * DRAWorkloadResourceClaims is on: without it the API server drops a
- * PodGroup's resourceClaims and resourceClaimStatuses. */
+ * GenericWorkload and DRAWorkloadResourceClaims are on: without them the
+ * API server drops a Pod's schedulingGroup, a PodGroup's resourceClaims
+ * and resourceClaimStatuses. */
 static char *errs_of(const char *text)
 {
     dra_objset set = DRA_OBJSET_INIT;
@@ -68,6 +69,7 @@ static char *errs_of(const char *text)
     dra_err *e = dra_read_mem(&set, "t.yaml", text, strlen(text));
     dra_features gates;
     dra_features_default(&gates);
+    dra_err_free(dra_features_set(&gates, DRA_FEATURE_GENERIC_WORKLOAD, true));
     dra_err_free(dra_features_set(&gates, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS, true));
     if (!e) {
         dra_load_opts opts = {0};

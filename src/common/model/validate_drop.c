@@ -254,6 +254,11 @@ static void drop_object(dropper *d, json_t *obj, dra_kind kind)
         if (spec && !on(d, DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE))
             drop(d, spec, "defaultPartitionTypeAttribute", DRA_FEATURE_PARTITIONABLE_DEVICES_TYPE, "spec");
         break;
+    case DRA_KIND_POD:
+        /* pkg/api/pod/util.go dropDisabledSchedulingGroup */
+        if (spec && !on(d, DRA_FEATURE_GENERIC_WORKLOAD))
+            drop(d, spec, "schedulingGroup");
+        break;
     case DRA_KIND_POD_GROUP:
         /* pkg/registry/scheduling/podgroup/strategy.go */
         if (!on(d, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS)) {
