@@ -192,11 +192,8 @@ static bool v_int64_range(vctx *v, const char *name, const dra_quantity *q)
 static bool v_milli_exact(vctx *v, const char *name, const dra_quantity *q)
 {
     int64_t m;
-    if (dra_quantity_milli_value(q, &m)) {
-        dra_quantity back = dra_quantity_from_milli(m, DRA_QFMT_DECIMAL_SI);
-        if (dra_quantity_cmp(q, &back) == 0)
-            return true;
-    }
+    if (dra_quantity_milli_exact(q, &m))
+        return true;
     V_CHILD(v, name) inv_q(v, q, "value cannot be represented as a milli value");
     return false;
 }
