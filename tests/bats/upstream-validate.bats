@@ -191,3 +191,7 @@ JSON
 @test "past the devices' limit, each device's declarative errors are still reported" {
     upstream device-limit-declarative
 }
+
+@test "a v1beta1 slice's declarative errors name the device's fields under basic" {
+    upstream v1beta1-declarative-paths
+}

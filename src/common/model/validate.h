@@ -102,6 +102,11 @@ DRA_MUST_USE dra_err *dra_validate_as_is(const json_t *obj, dra_kind kind, const
 
 DRA_MUST_USE dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_resource_slice(const json_t *obj, const dra_validate_opts *opts);
+/* A resource.k8s.io/v1beta1 slice's errors, found on its v1 form: the API
+ * server runs the declarative rules on the v1beta1 object, so their errors
+ * name a device's fields under `basic` (spec.devices[i].basic.taints...);
+ * the chain's fields are rewritten in place. */
+void dra_validate_slice_v1beta1_paths(dra_err *errs);
 DRA_MUST_USE dra_err *dra_validate_resource_claim(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_resource_claim_template(const json_t *obj, const dra_validate_opts *opts);
 DRA_MUST_USE dra_err *dra_validate_device_taint_rule(const json_t *obj, const dra_validate_opts *opts);

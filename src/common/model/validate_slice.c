@@ -839,7 +839,8 @@ static void v_device(vctx *v, const json_t *d, bool per_device_nodes, bool *adva
  * validateSet stops there; zz_generated.validations.go's Validate_Device
  * does not): the attribute union, consumesCounters (at most 2, unique
  * counter sets, each with a short-name counterSet and some counters), a
- * taint's effect, at most 4 binding (failure) conditions. */
+ * taint's effect (required, an enum), at most 4 binding (failure)
+ * conditions. */
 static bool declarative_device_error(const char *rel, const char *msg)
 {
     bool too_many = strncmp(msg, "Too many:", 9) == 0, required = strncmp(msg, "Required value", 14) == 0;
@@ -857,8 +858,23 @@ static bool declarative_device_error(const char *rel, const char *msg)
         return strcmp(r + 1, ".counters") == 0 && required;
     }
     if (strncmp(rel, ".taints[", 8) == 0 && (r = strchr(rel + 8, ']')) != NULL)
-        return strcmp(r + 1, ".effect") == 0 && required;
+        return strcmp(r + 1, ".effect") == 0 && (required || strncmp(msg, "Unsupported value", 17) == 0);
     return false;
+}
+
+void dra_validate_slice_v1beta1_paths(dra_err *errs)
+{
+    static const char pre[] = "spec.devices[";
+    for (dra_err *e = errs; e; e = e->next) {
+        if (!e->field || strncmp(e->field, pre, sizeof pre - 1) != 0)
+            continue;
+        const char *rel = strchr(e->field + sizeof pre - 1, ']');
+        if (!rel || !declarative_device_error(rel + 1, e->msg))
+            continue;
+        char *f = dra_xasprintf("%.*s.basic%s", (int)(rel + 1 - e->field), e->field, rel + 1);
+        free(e->field);
+        e->field = f;
+    }
 }
 
 /* Past the devices' limit: the declarative errors of every device (the
