@@ -105,3 +105,12 @@ print(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
     assert_failure 2
     [[ $stderr == *'spec.schedulingGroup.podGroupName: Invalid value: "All": a lowercase RFC 1123 subdomain'* ]]
 }
+
+@test "a container's resources of another type than object are refused, as the decoder refuses them" {
+    local f="$BATS_TEST_TMPDIR/res.json"
+    printf '%s\n' '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default"},"spec":{"containers":[{"name":"c","image":"x","resources":1},{"name":"d","image":"x","resources":[]}]}}' >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+    assert_failure 2
+    [[ $stderr == *'spec.containers[0].resources: Invalid value: 1: must be of type object'* ]]
+    [[ $stderr == *'spec.containers[1].resources: Invalid value: []: must be of type object'* ]]
+}

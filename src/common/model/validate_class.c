@@ -135,6 +135,10 @@ static void v_container_claims(vctx *v, const json_t *spec, const char *key, con
     V_CHILD(v, key)
     for (size_t i = 0; i < json_array_size(containers); i++) {
         const json_t *res = dra_vget(json_array_get(containers, i), "resources");
+        if (res && !json_is_object(res) && !json_is_null(res)) { /* core/v1 ResourceRequirements cannot decode it */
+            V_INDEX(v, i) dra_vtype_error(v, "resources", res, "object");
+            continue;
+        }
         V_INDEX(v, i) V_CHILD(v, "resources") v_container_quantities(v, res);
         const json_t *claims = NULL;
         bool is_list;
