@@ -222,7 +222,20 @@ func objectsOf(name string, doc, line int, j, raw []byte, isYAML bool) ([]*objec
 	}
 	m, ok := v.(map[string]interface{})
 	if !ok {
-		return nil, []string{fmt.Sprintf("%s:%d: document is not an object", name, line)}
+		// kubectl refuses such a document before the API server sees it:
+		// in dra-slice's words
+		var what string
+		switch v.(type) {
+		case string:
+			what = "a string"
+		case json.Number:
+			what = "a number"
+		case bool:
+			what = "a boolean"
+		default: // a list of objects: dra-slice reads its items
+			return nil, []string{fmt.Sprintf("%s:%d: document is not an object", name, line)}
+		}
+		return nil, []string{fmt.Sprintf("%s:%d: document is %s; expected an object, a list of objects or a List", name, line, what)}
 	}
 	kind, _ := m["kind"].(string)
 	apiVersion, _ := m["apiVersion"].(string)
