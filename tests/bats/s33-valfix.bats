@@ -114,3 +114,12 @@ print(json.dumps({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
     [[ $stderr == *'spec.containers[0].resources: Invalid value: 1: must be of type object'* ]]
     [[ $stderr == *'spec.containers[1].resources: Invalid value: []: must be of type object'* ]]
 }
+
+@test "a DeviceClass name too long is measured in bytes, as its declarative rule says" {
+    local f="$BATS_TEST_TMPDIR/dc.json" n
+    n=$(printf 'a%.0s' {1..254})
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"%s"},"spec":{}}\n' "$n" >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+    assert_failure 2
+    [[ $stderr == *"metadata.name: Invalid value: \"$n\": must be no more than 253 bytes"* ]]
+}

@@ -11,7 +11,9 @@ dra_err *dra_validate_device_class(const json_t *obj, const dra_validate_opts *o
 {
     vctx v;
     dra_vctx_init(&v, opts);
-    dra_v_object_meta(&v, obj, false, false);
+    /* the name's rule is declarative (k8s-long-name: its length in bytes,
+     * pkg/apis/resource/v1/zz_generated.validations.go Validate_DeviceClass) */
+    dra_v_object_meta_named(&v, obj, false, dra_check_long_name);
     const json_t *spec = NULL;
     dra_vobj(&v, obj, "spec", &spec);
     V_CHILD(&v, "spec")

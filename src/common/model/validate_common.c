@@ -398,14 +398,6 @@ const char *dra_vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX])
 
 /* ---- object metadata ---- */
 
-static void check_name_subdomain_or_label(vctx *v, const char *s, size_t len, bool label)
-{
-    if (label)
-        dra_vcheck(v, dra_check_dns1123_label, s, len);
-    else
-        dra_vcheck(v, dra_check_dns1123_subdomain, s, len);
-}
-
 void dra_v_labels_annotations(vctx *v, const json_t *meta)
 {
     const json_t *labels, *annotations;
@@ -474,6 +466,11 @@ static void v_meta_types(vctx *v, const json_t *meta);
 
 void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label)
 {
+    dra_v_object_meta_named(v, obj, namespaced, name_is_label ? dra_check_dns1123_label : dra_check_dns1123_subdomain);
+}
+
+void dra_v_object_meta_named(vctx *v, const json_t *obj, bool namespaced, vcheck_fn name_check)
+{
     const json_t *meta = NULL;
     bool meta_ok = dra_vobj(v, obj, "metadata", &meta); /* reports a wrong type at "metadata" itself */
     V_CHILD(v, "metadata")
@@ -493,7 +490,7 @@ void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is
         V_CHILD(v, "name")
         {
             if (has_name)
-                check_name_subdomain_or_label(v, s, len, name_is_label);
+                dra_vcheck(v, name_check, s, len);
             else if (!has_gen)
                 dra_ferr_required(&v->errs, VP(v), "name or generateName is required");
         }

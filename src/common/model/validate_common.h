@@ -152,6 +152,9 @@ const char *dra_vqstr(const dra_quantity *q, char buf[DRA_QUANTITY_STRMAX]);
 
 /* Shared checks (names from validation.go). */
 void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label);
+/* The same with the name checked by name_check (a kind whose name is
+ * checked declaratively: a DeviceClass's k8s-long-name, in bytes). */
+void dra_v_object_meta_named(vctx *v, const json_t *obj, bool namespaced, vcheck_fn name_check);
 void dra_v_labels_annotations(vctx *v, const json_t *meta); /* at current path */
 void dra_v_node_selector(vctx *v, const json_t *sel);     /* ValidateNodeSelector at current path */
 void dra_v_toleration(vctx *v, const json_t *tol);        /* validateDeviceToleration at current path */
