@@ -877,18 +877,28 @@ void dra_validate_slice_v1beta1_paths(dra_err *errs)
     }
 }
 
-/* Past the devices' limit: the declarative errors of every device (the
- * rest of their validation is not reported). */
-static void v_devices_over_limit(vctx *v, const json_t *devices, bool per_device)
+/* The devices' errors, walked into a chain of their own; *advanced tells
+ * whether some device is "advanced". */
+static dra_err *device_errors(vctx *v, const json_t *devices, bool per_device, bool *advanced)
 {
     dra_errs outer = v->errs;
     v->errs = (dra_errs)DRA_ERRS_INIT;
-    bool advanced = false;
     V_CHILD(v, "devices")
-    for (size_t i = 0; i < json_array_size(devices); i++)
-        V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device, &advanced);
-    dra_err *all = dra_errs_take(&v->errs);
+    {
+        for (size_t i = 0; i < json_array_size(devices); i++)
+            V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device, advanced);
+        v_unique_key(v, devices, "name", -1);
+    }
+    dra_err *items = dra_errs_take(&v->errs);
+    dra_errs_free(&v->errs);
     v->errs = outer;
+    return items;
+}
+
+/* Past the devices' limit: of the devices' errors, the declarative ones
+ * (the rest of their validation is not reported); takes the chain. */
+static void add_declarative(vctx *v, dra_err *all)
+{
     for (dra_err *e; (e = dra_err_pop(&all)) != NULL;) {
         const char *f = e->field ? strstr(e->field, "devices[") : NULL;
         const char *rel = f ? strchr(f, ']') : NULL;
@@ -984,33 +994,23 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "only one of `sharedCounters` or `devices` is allowed");
 
     /* The device limit is 64 when any device is "advanced", which the device
-     * walk finds out: the items are validated into a separate list that is
-     * dropped for Too many, so every device is visited once.  Over 128
-     * devices are not walked: a look at each device says which limit. */
+     * walk finds out (over 128 devices, a look at each device says which
+     * limit): the items are validated into a chain of their own, of which
+     * only the declarative errors are kept past the limit. */
     size_t max_devices = json_array_size(devices) > DRA_RESOURCE_SLICE_MAX_DEVICES && any_advanced(devices)
                              ? DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED
                              : DRA_RESOURCE_SLICE_MAX_DEVICES;
-    if (devices && !dra_v_max_items(v, "devices", devices, max_devices)) {
-        v_devices_over_limit(v, devices, per_device);
-    } else if (devices) {
-        dra_errs outer = v->errs;
-        v->errs = (dra_errs)DRA_ERRS_INIT;
-        bool advanced = false;
-        V_CHILD(v, "devices")
-        {
-            for (size_t i = 0; i < json_array_size(devices); i++)
-                V_INDEX(v, i) v_device(v, json_array_get(devices, i), per_device, &advanced);
-            v_unique_key(v, devices, "name", -1);
-        }
-        dra_errs items = v->errs;
-        v->errs = outer;
-        if (advanced && json_array_size(devices) > DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED) {
-            dra_errs_free(&items);
+    if (devices) {
+        bool over = !dra_v_max_items(v, "devices", devices, max_devices), advanced = false;
+        dra_err *items = device_errors(v, devices, per_device, &advanced);
+        if (!over && advanced && json_array_size(devices) > DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED) {
+            over = true;
             dra_v_max_items(v, "devices", devices, DRA_RESOURCE_SLICE_MAX_DEVICES_ADVANCED);
-            v_devices_over_limit(v, devices, per_device);
-        } else {
-            dra_errs_add(&v->errs, dra_errs_take(&items));
         }
+        if (over)
+            add_declarative(v, items);
+        else
+            dra_errs_add(&v->errs, items);
     }
     if (counters && dra_v_max_items(v, "sharedCounters", counters, DRA_RESOURCE_SLICE_MAX_COUNTER_SETS)) {
         V_CHILD(v, "sharedCounters")
