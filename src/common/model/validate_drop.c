@@ -257,7 +257,7 @@ static void drop_object(dropper *d, json_t *obj, dra_kind kind)
     case DRA_KIND_POD:
         /* pkg/api/pod/util.go dropDisabledSchedulingGroup */
         if (spec && !on(d, DRA_FEATURE_GENERIC_WORKLOAD))
-            drop(d, spec, "schedulingGroup");
+            drop(d, spec, "schedulingGroup", DRA_FEATURE_GENERIC_WORKLOAD, "spec");
         break;
     case DRA_KIND_POD_GROUP:
         /* pkg/registry/scheduling/podgroup/strategy.go */
