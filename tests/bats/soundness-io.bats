@@ -38,13 +38,15 @@ unknown_fields() {
     [[ $(wc -l <<<"$stderr") -eq 12 ]]
 }
 
-@test "errors: 300,000 unknown fields in one object are found and counted in linear time" {
+@test "errors: 300,000 unknown fields in one object are read in linear time; 100 reported, as upstream" {
     unknown_fields 300000 >"$T/big.json"
     # CPU seconds, not a clock: appending each error to the end of a growing
     # list took minutes here
     run --separate-stderr bash -c 'ulimit -t 60; exec "$0" validate "$1"' "$S" "$T/big.json"
     assert_failure 2
-    [[ $stderr == *"dra-slice: ... and 299990 more like the one above" ]]
+    # the API server's decoder keeps the first 100 (sigs.k8s.io/json
+    # kubernetes_patch.go), ten print, the rest are counted
+    [[ $stderr == *"dra-slice: ... and 90 more like the one above" ]]
 }
 
 @test "lint: 100,000 objects without a kind are each an error, found in linear time" {
