@@ -6,11 +6,14 @@
 
 #include "../base/hash.h"
 #include "../base/sort.h"
+#include "../cluster/cluster.h" /* DRA_EXTENDED_CLAIM_ANNOTATION */
 #include "../io/json.h"
 #include "../io/table.h"
 #include "../model/kinds.h"
 #include "../model/quantity.h"
+#include "../model/time.h"
 #include "../model/validate.h"
+#include "../sched/schedule.h" /* dra_extres_map */
 
 #define COUNT_NAME "count/resourceclaims.resource.k8s.io"
 #define PER_CLASS ".deviceclass.resource.k8s.io/devices"
@@ -32,33 +35,159 @@ static long long devices_of(const json_t *r)
     return c ? (long long)json_integer_value(c) : 1;
 }
 
-/* The class's quota names for n devices: devices, and with the gate the extended resources. */
-static void charge_class(json_t *u, const char *cls, long long n, const dra_model *m, bool extended)
+static int cmp_str(const void *a, const void *b)
 {
-    char *k = dra_xasprintf("%s%s", cls, PER_CLASS);
-    charge(u, k, n);
-    free(k);
-    if (!extended)
-        return;
-    k = dra_xasprintf("%s%s", IMPLICIT_PREFIX, cls);
-    charge(u, k, n);
-    free(k);
-    const dra_obj *c = dra_model_class(m, cls);
-    const char *ern = c ? dra_jstr(c->json, "spec.extendedResourceName") : NULL;
-    if (ern) {
-        k = dra_xasprintf("requests.%s", ern);
-        charge(u, k, n);
-        free(k);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A quantity as Value() (rounded up); 0 when it is not one. */
+static long long quantity_or_0(const json_t *v)
+{
+    if (json_is_integer(v))
+        return (long long)json_integer_value(v);
+    dra_quantity q;
+    int64_t n = 0;
+    const char *s = json_string_value(v);
+    dra_err *e = s ? dra_quantity_parse(s, &q) : dra_err_new(DRA_EXIT_INPUT, "not a quantity");
+    if (!e && !dra_quantity_value(&q, &n))
+        n = 0;
+    dra_err_free(e);
+    return (long long)n;
+}
+
+/* The pod's request of one resource, as resourcehelper.PodRequests adds
+ * it up: the containers and sidecars, or the largest init container with
+ * the sidecars started before it when that is more, plus the overhead. */
+static long long pod_request(const json_t *pod, const char *rn)
+{
+    const json_t *spec = dra_jfield(pod, "spec");
+    long long sum = 0, sidecars = 0, init_max = 0;
+    size_t i;
+    const json_t *c;
+    json_array_foreach(dra_jfield(spec, "containers"), i, c)
+        sum += quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn));
+    json_array_foreach(dra_jfield(spec, "initContainers"), i, c) {
+        long long n = quantity_or_0(dra_jfield(dra_jfield(dra_jfield(c, "resources"), "requests"), rn));
+        const char *rp = dra_jfield_str(c, "restartPolicy");
+        if (rp && strcmp(rp, "Always") == 0) {
+            sum += n;
+            sidecars += n;
+            n = sidecars;
+        } else {
+            n += sidecars;
+        }
+        if (n > init_max)
+            init_max = n;
     }
+    if (init_max > sum)
+        sum = init_max;
+    return sum + quantity_or_0(dra_jfield(dra_jfield(spec, "overhead"), rn));
+}
+
+static const json_t *controller_pod_ref(const json_t *claim)
+{
+    size_t i;
+    const json_t *ref;
+    json_array_foreach(dra_jget(claim, "metadata.ownerReferences"), i, ref) {
+        if (!dra_jfield_true(ref, "controller"))
+            continue;
+        const char *kind = dra_jfield_str(ref, "kind"), *av = dra_jfield_str(ref, "apiVersion");
+        return kind && av && strcmp(kind, "Pod") == 0 && strcmp(av, "v1") == 0 ? ref : NULL;
+    }
+    return NULL;
+}
+
+static bool is_ext_claim(const json_t *claim)
+{
+    const char *ann = dra_jfield_str(dra_jget(claim, "metadata.annotations"), DRA_EXTENDED_CLAIM_ANNOTATION);
+    return ann && strcmp(ann, "true") == 0;
+}
+
+static dra_time created_at(const json_t *o)
+{
+    dra_time t = {INT64_MIN, 0}; /* Go's zero time: before any other */
+    dra_err *e = dra_time_parse(dra_jstr(o, "metadata.creationTimestamp"), &t);
+    if (e)
+        t = (dra_time){INT64_MIN, 0};
+    dra_err_free(e);
+    return t;
+}
+
+/* getVerifiedPodUsage's pod: the scheduler's claim for a pod's extended
+ * resources, whose controller (Pod, v1) is a pod of the model with that UID
+ * that names the claim in status.extendedResourceClaimStatus or, naming
+ * none, owns no such claim made before it (equal times: a smaller name).
+ * NULL when any of that fails, or for a pod past its end (Succeeded,
+ * Failed: PodUsageFunc charges it nothing then). */
+static const json_t *verified_pod(const json_t *claim, const dra_model *m)
+{
+    const json_t *ref = controller_pod_ref(claim);
+    if (!is_ext_claim(claim) || !ref || !m)
+        return NULL;
+    const char *ns = dra_jstr_or(claim, "metadata.namespace", "default"), *name = dra_jstr_or(claim, "metadata.name", "");
+    const dra_obj *po = dra_model_pod(m, ns, dra_jfield_str(ref, "name") ? dra_jfield_str(ref, "name") : "");
+    const char *uid = dra_jstr_or(po ? po->json : NULL, "metadata.uid", "");
+    if (!po || strcmp(dra_jfield_str(ref, "uid") ? dra_jfield_str(ref, "uid") : "", uid) != 0)
+        return NULL;
+    const json_t *ext = dra_jget(po->json, "status.extendedResourceClaimStatus");
+    if (json_is_object(ext) && strcmp(dra_jstr_or(ext, "resourceClaimName", ""), name) != 0)
+        return NULL;
+    if (!json_is_object(ext)) {
+        dra_time mine = created_at(claim);
+        const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+        for (size_t i = 0; i < claims->n; i++) {
+            const json_t *c = claims->v[i]->json, *r = controller_pod_ref(c);
+            if (c == claim || !r || !is_ext_claim(c) || strcmp(dra_jstr_or(c, "metadata.namespace", "default"), ns) != 0 ||
+                strcmp(dra_jfield_str(r, "uid") ? dra_jfield_str(r, "uid") : "", uid) != 0)
+                continue;
+            int order = dra_time_cmp(created_at(c), mine);
+            if (order < 0 || (order == 0 && strcmp(dra_jstr_or(c, "metadata.name", ""), name) < 0))
+                return NULL;
+        }
+    }
+    const char *phase = dra_jstr(po->json, "status.phase");
+    if (phase && (strcmp(phase, "Succeeded") == 0 || strcmp(phase, "Failed") == 0))
+        return NULL;
+    return po->json;
+}
+
+/* addExtendedResourceQuota: each class's devices also as
+ * requests.deviceclass.resource.kubernetes.io/<class> and
+ * requests.<extendedResourceName>, less what the claim's verified pod
+ * requests of that resource itself (charged to the pod), when more is left. */
+static void charge_extended(json_t *u, const json_t *claim, const dra_model *m)
+{
+    const json_t *pod = verified_pod(claim, m);
+    json_t *ext = json_object();
+    size_t p = strlen(PER_CLASS);
+    const char *k;
+    json_t *v;
+    json_object_foreach(u, k, v) {
+        size_t n = strlen(k);
+        if (n <= p || strcmp(k + n - p, PER_CLASS) != 0)
+            continue;
+        char *cls = dra_xstrndup(k, n - p);
+        char *names[2] = {dra_xasprintf("%s%s", IMPLICIT_PREFIX, cls), NULL};
+        const dra_obj *c = m ? dra_model_class(m, cls) : NULL;
+        const char *ern = c ? dra_jstr(c->json, "spec.extendedResourceName") : NULL;
+        if (ern && *ern)
+            names[1] = dra_xasprintf("requests.%s", ern);
+        for (int i = 0; i < 2 && names[i]; i++) {
+            long long left = json_integer_value(v) - (pod ? pod_request(pod, names[i] + strlen("requests.")) : 0);
+            if (left > 0)
+                json_object_set_new(ext, names[i], json_integer(left));
+            free(names[i]);
+        }
+        free(cls);
+    }
+    json_object_update(u, ext);
+    json_decref(ext);
 }
 
 json_t *dra_quota_claim_usage(const json_t *claim, const dra_model *m, const dra_features *features)
 {
     json_t *u = json_object();
     charge(u, COUNT_NAME, 1);
-    const char *ann = dra_jstr(dra_jget(claim, "metadata.annotations"), "resource.kubernetes.io/extended-resource-claim");
-    bool extended = features && dra_feature_enabled(features, DRA_FEATURE_EXTENDED_RESOURCE) &&
-                    !(ann && strcmp(ann, "true") == 0);
     size_t i;
     const json_t *r;
     json_array_foreach(dra_jget(claim, "spec.devices.requests"), i, r) {
@@ -77,29 +206,44 @@ json_t *dra_quota_claim_usage(const json_t *claim, const dra_model *m, const dra
             const char *cls;
             json_t *v;
             json_object_foreach(max, cls, v) {
-                charge_class(u, cls, json_integer_value(v), m, extended);
+                char *key = dra_xasprintf("%s%s", cls, PER_CLASS);
+                charge(u, key, json_integer_value(v));
+                free(key);
             }
             json_decref(max);
         } else if (ex) {
             const char *cls = dra_jfield_str(ex, "deviceClassName");
-            if (cls)
-                charge_class(u, cls, devices_of(ex), m, extended);
+            char *key = cls ? dra_xasprintf("%s%s", cls, PER_CLASS) : NULL;
+            if (key)
+                charge(u, key, devices_of(ex));
+            free(key);
         }
     }
+    if (features && dra_feature_enabled(features, DRA_FEATURE_EXTENDED_RESOURCE))
+        charge_extended(u, claim, m);
     return u;
 }
 
-static bool tracked(const char *name, bool extended)
+/* claimEvaluator.MatchingResources: the quota names claims are counted in.
+ * With DRAExtendedResource, requests.<R> where a class serves R (its
+ * extendedResourceName, or deviceclass.resource.kubernetes.io/<class>). */
+static bool tracked(const char *name, const dra_model *m, const dra_extres_map *xm, bool extended)
 {
-    size_t n = strlen(name), p = strlen(PER_CLASS);
-    if (strcmp(name, COUNT_NAME) == 0 || (n > p && strcmp(name + n - p, PER_CLASS) == 0))
+    size_t n = strlen(name), p = strlen(PER_CLASS), ip = strlen(IMPLICIT_PREFIX);
+    if (strcmp(name, COUNT_NAME) == 0 || (n >= p && strcmp(name + n - p, PER_CLASS) == 0))
         return true;
-    return extended && strncmp(name, "requests.", 9) == 0 && strchr(name + 9, '/') != NULL;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    if (!extended || strncmp(name, "requests.", 9) != 0)
+        return false;
+    bool implicit = strncmp(name, IMPLICIT_PREFIX, ip) == 0;
+    if (implicit) {
+        const dra_obj *c = dra_model_class(m, name + ip);
+        const char *ern = c ? dra_jstr(c->json, "spec.extendedResourceName") : NULL;
+        if (ern && *ern)
+            return true;
+    }
+    /* isExtendedResourceNameForQuota: not native (a '/', no kubernetes.io/) or implicit */
+    bool native = !strchr(name, '/') || strstr(name, "kubernetes.io/");
+    return (!native || implicit) && dra_extres_class(xm, name + 9) != NULL;
 }
 
 /* "a=1,b=2" over keys, sorted (upstream prettyPrint) */
@@ -133,16 +277,30 @@ static dra_err *quota_value(const json_t *v, const dra_obj *o, const char *field
     return qe;
 }
 
+/* "a,b" of names, sorted in place (prettyPrintResourceNames); a new string */
+static char *joined(const char **names, size_t n)
+{
+    dra_sort(names, n, sizeof *names, cmp_str);
+    dra_buf b = DRA_BUF_INIT;
+    for (size_t j = 0; j < n; j++)
+        dra_buf_printf(&b, "%s%s", j ? "," : "", names[j]);
+    return dra_buf_detach(&b);
+}
+
 typedef struct quota {
     const char *ns, *name;
     json_t *hard, *used; /* R -> integer (hard: Value(), rounded up) */
     json_t *from_status; /* R -> true: the start of used is status.used's */
     json_t *start;       /* R -> integer: used before the first claim admitted */
+    bool synced;         /* hard is status.hard (else spec.hard, as the controller will sync it) */
+    char *unknown;       /* synced, and status.used misses one of hard's names: all of them, sorted */
+    char *missing;       /* those status.used misses, sorted */
 } quota;
 
 struct dra_quota_ledger {
     const dra_model *m;
     const dra_features *features;
+    dra_extres_map *xm;
     quota *q;
     size_t nq;
     /* the quotas of each namespace, in input order: first[ns] and next[k]
@@ -180,6 +338,12 @@ dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const d
     l->charged = json_array();
     l->refused = json_array();
     l->passed = json_array();
+    const dra_model_list *cl = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);
+    json_t **classes = dra_xcalloc(cl->n + 1, sizeof *classes);
+    for (size_t i = 0; i < cl->n; i++)
+        classes[i] = cl->v[i]->json;
+    l->xm = dra_extres_map_new(classes, cl->n);
+    free(classes);
     bool extended = features && dra_feature_enabled(features, DRA_FEATURE_EXTENDED_RESOURCE);
     dra_err *e = NULL;
     for (size_t i = 0; i < set->n; i++) {
@@ -197,15 +361,24 @@ dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const d
             continue;
         }
         json_decref(scopes);
-        quota x = {ns, name, json_object(), json_object(), json_object(), NULL};
+        /* admission reads status.hard; a quota the controller has not
+         * synced yet (no status.hard) is taken as it will be: spec.hard */
+        const json_t *shard = dra_jget(o, "status.hard");
+        bool synced = json_object_size(shard) > 0;
+        const char *hfield = synced ? "status.hard" : "spec.hard";
+        quota x = {ns, name, json_object(), json_object(), json_object(), NULL, synced, NULL, NULL};
         const json_t *used = dra_jget(o, "status.used");
+        size_t nh = json_object_size(synced ? shard : dra_jfield(spec, "hard"));
+        const char **names = dra_xcalloc(nh + 1, sizeof *names), **miss = dra_xcalloc(nh + 1, sizeof *miss);
+        size_t nn = 0, nm = 0;
         const char *k;
         const json_t *v;
-        json_object_foreach((json_t *)dra_jfield(spec, "hard"), k, v) {
-            if (!tracked(k, extended))
+        json_object_foreach((json_t *)(synced ? shard : dra_jfield(spec, "hard")), k, v) {
+            if (!tracked(k, m, l->xm, extended))
                 continue;
+            names[nn++] = k;
             int64_t val = 0, start = 0;
-            dra_err *qe = quota_value(v, &set->v[i], "spec.hard", k, &val);
+            dra_err *qe = quota_value(v, &set->v[i], hfield, k, &val);
             const json_t *u = json_object_get(used, k);
             if (!qe && u)
                 qe = quota_value(u, &set->v[i], "status.used", k, &start);
@@ -217,11 +390,20 @@ dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const d
             json_object_set_new(x.used, k, json_integer(start));
             if (u)
                 json_object_set_new(x.from_status, k, json_true());
+            if (synced && !u)
+                miss[nm++] = k;
         }
+        if (nm) {
+            /* hasUsageStats: refused until status.used has every figure */
+            x.unknown = joined(names, nn);
+            x.missing = joined(miss, nm);
+        }
+        free(names);
+        free(miss);
         if (!json_object_size(x.hard) && !e)
             json_array_append_new(l->skipped_quotas,
                                   json_pack("{s:s,s:s,s:[],s:s}", "namespace", ns, "name", name, "scopes", "reason",
-                                            "no DRA resource in spec.hard"));
+                                            synced ? "no DRA resource in status.hard" : "no DRA resource in spec.hard"));
         l->q = dra_xgrow(l->q, l->nq, sizeof *l->q);
         l->q[l->nq++] = x;
     }
@@ -278,6 +460,15 @@ char *dra_quota_admit(dra_quota_ledger *l, const json_t *claim)
     dra_strmap_get(&l->first, ns, strlen(ns), &head);
     json_t *use = dra_quota_claim_usage(claim, l->m, l->features);
     char *msg = NULL;
+    /* every matching quota must have its usage known before any is checked */
+    for (size_t k1 = (size_t)head; k1 && !msg; k1 = l->next[k1 - 1]) {
+        quota *q = &l->q[k1 - 1];
+        if (!q->unknown)
+            continue;
+        msg = dra_xasprintf("resourceclaims.resource.k8s.io \"%s\" is forbidden: status unknown for quota: %s, resources: %s",
+                            name, q->name, q->unknown);
+        json_array_append_new(l->refused, json_pack("{s:s,s:s,s:s}", "claim", ref, "quota", q->name, "message", msg));
+    }
     for (size_t k1 = (size_t)head; k1 && !msg; k1 = l->next[k1 - 1]) {
         quota *q = &l->q[k1 - 1];
         const char **names = dra_xcalloc(json_object_size(use) + 1, sizeof *names);
@@ -343,7 +534,11 @@ json_t *dra_quota_ledger_report(const dra_quota_ledger *l)
                                                   "start", json_object_get(l->q[k].start, r), "fromStatus",
                                                   json_object_get(l->q[k].from_status, r) != NULL));
         }
-        json_array_append_new(qs, json_pack("{s:s,s:s,s:o}", "namespace", l->q[k].ns, "name", l->q[k].name, "resources", res));
+        json_t *qj = json_pack("{s:s,s:s,s:s,s:o}", "namespace", l->q[k].ns, "name", l->q[k].name, "hardFrom",
+                               l->q[k].synced ? "status.hard" : "spec.hard", "resources", res);
+        if (l->q[k].unknown)
+            json_object_set_new(qj, "statusUnknown", json_pack("{s:s,s:s}", "resources", l->q[k].unknown, "missing", l->q[k].missing));
+        json_array_append_new(qs, qj);
     }
     return json_pack("{s:o,s:O,s:O,s:O,s:O}", "quotas", qs, "refused", l->refused, "charged", l->charged, "uncharged",
                      l->passed, "skippedQuotas", l->skipped_quotas);
@@ -358,7 +553,10 @@ void dra_quota_ledger_free(dra_quota_ledger *l)
         json_decref(l->q[k].used);
         json_decref(l->q[k].from_status);
         json_decref(l->q[k].start);
+        free(l->q[k].unknown);
+        free(l->q[k].missing);
     }
+    dra_extres_map_free(l->xm);
     free(l->q);
     free(l->next);
     dra_strmap_free(&l->first);

@@ -1,6 +1,7 @@
 /* ResourceQuota for DRA, as the API server's quota admission enforces it when
- * ResourceClaims are created (upstream pkg/quota/v1/evaluator/core/
- * resource_claims.go and plugin/pkg/admission/resourcequota/controller.go).
+ * ResourceClaims are created (upstream k8s.io/kubernetes pkg/quota/v1/
+ * evaluator/core/resource_claims.go and k8s.io/apiserver pkg/admission/
+ * plugin/resourcequota/controller.go).
  *
  * A claim is charged, in quotas of its namespace without scopes:
  *   count/resourceclaims.resource.k8s.io          1
@@ -10,23 +11,30 @@
  *                                                 subrequest per class
  *   requests.deviceclass.resource.kubernetes.io/<class> and
  *   requests.<extendedResourceName of the class>  the same (DRAExtendedResource
- *                                                 on; not for the scheduler's
- *                                                 extended-resource claims,
- *                                                 whose pod is charged instead)
+ *                                                 on), less, for the scheduler's
+ *                                                 claim for a pod's extended
+ *                                                 resources, what its verified
+ *                                                 pod requests of that resource
+ *                                                 (getVerifiedPodUsage,
+ *                                                 addExtendedResourceQuota)
  * Admin-access requests count like any other: upstream charges them (KEP-5018,
- * "Requests asking for adminAccess contribute to the quota").
+ * "Requests asking for adminAccess contribute to the quota").  A quota counts
+ * the names claimEvaluator.MatchingResources matches: requests.<R> only where
+ * a class of the model serves R.
  *
  * Quotas: v1 ResourceQuotas of the set.  Upstream's admission reads a
- * quota's status.hard and status.used (plugin/pkg/admission/resourcequota
- * CheckRequest); the quota controller keeps status.hard equal to spec.hard
- * and status.used at what the namespace's objects add up to.  Here hard is
- * spec.hard; a quota with scopes (scopes or scopeSelector) never applies
- * (generic.MatchesNoScopeFunc); the start of each resource's use is
- * status.used's figure when the quota lists it, else, for a ledger of
- * existing claims, the quota controller's: the namespace's claims of the
- * model; else 0.  A claim that would exceed a quota (the first of its
- * namespace, input order) is refused with the API server's message and not
- * charged.
+ * quota's status alone (CheckRequest): limits status.hard, use status.used;
+ * a DRA resource of status.hard that status.used lacks refuses every claim
+ * ("status unknown for quota: Q, resources: ..." over all its DRA
+ * resources, hasUsageStats), before any quota's limits are checked.  A quota
+ * without status.hard, which admission ignores until the quota controller
+ * syncs it (moments after its creation), is taken as synced: limits
+ * spec.hard; the start of each resource's use is status.used's figure when it
+ * lists it, else, for a ledger of existing claims, the quota controller's:
+ * the namespace's claims of the model; else 0.  A quota with scopes (scopes
+ * or scopeSelector) never applies (generic.MatchesNoScopeFunc).  A claim that
+ * would exceed a quota (the first of its namespace, input order) is refused
+ * with the API server's message and not charged.
  *
  * Ownership: set and model borrowed; the report belongs to the caller.
  */
@@ -59,10 +67,13 @@ DRA_MUST_USE dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_mode
  * string; the claim is not charged):
  *   resourceclaims.resource.k8s.io "NAME" is forbidden: exceeded quota: Q,
  *   requested: R=n,..., used: R=n,..., limited: R=n,...
+ * or "... is forbidden: status unknown for quota: Q, resources: R,...".
  * NAME is metadata.name, or generateName for a create the server names. */
 char *dra_quota_admit(dra_quota_ledger *l, const json_t *claim);
 /* What the ledger did (a new object):
- * {"quotas": [{"namespace", "name", "resources": {R: {"used", "hard"}}}],
+ * {"quotas": [{"namespace", "name", "hardFrom": "status.hard"|"spec.hard",
+ *              "resources": {R: {"used", "hard", "start", "fromStatus"}},
+ *              "statusUnknown": {"resources", "missing"} (when status.used lacks some)}],
  *  "refused": [{"claim": "ns/name", "quota", "message"}],
  *  "charged": [{"claim", "quotas": [names], "usage": {R: n}}] (admission order),
  *  "uncharged": [{"claim", "reason"}],
@@ -77,7 +88,8 @@ DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model 
                                          json_t **report);
 
 
-/* The resources one claim is charged (a new object R -> integer). */
+/* The resources one claim is charged (a new object R -> integer); m (may
+ * be NULL) gives the classes and the pod of an extended-resource claim. */
 json_t *dra_quota_claim_usage(const json_t *claim, const dra_model *m, const dra_features *features);
 
 /* Table for people: NAMESPACE QUOTA RESOURCE USED HARD. */

@@ -1,0 +1,196 @@
+#!/usr/bin/env bats
+# ResourceQuota admission as the API server applies it to ResourceClaims
+# (k8s.io/kubernetes v1.37.2 pkg/quota/v1/evaluator/core/resource_claims.go,
+# k8s.io/apiserver v0.37.2 pkg/admission/plugin/resourcequota/controller.go
+# CheckRequest): the scheduler's claims for extended resources, and a
+# quota's status.hard and status.used.
+load helpers
+bats_require_minimum_version 1.5.0
+
+C="$EXAMPLES/cluster"
+
+setup() {
+    T=$BATS_TEST_TMPDIR
+}
+
+# A pod asking for example.com/gpu (gpu.example.com's extendedResourceName)
+# and the claim the scheduler made for it; $1: the pod's request, $2: the
+# claim's devices.
+ext_pod_and_claim() {
+    cat <<Y
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns, uid: u-p}
+spec:
+  containers:
+  - name: c
+    image: x
+    resources: {requests: {example.com/gpu: "$1"}, limits: {example.com/gpu: "$1"}}
+status:
+  extendedResourceClaimStatus:
+    resourceClaimName: p-ext
+    requestMappings: [{containerName: c, resourceName: example.com/gpu, requestName: container-0-request-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: p-ext
+  namespace: ns
+  annotations: {resource.kubernetes.io/extended-resource-claim: "true"}
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u-p, controller: true}]
+spec:
+  devices:
+    requests:
+    - name: container-0-request-0
+      exactly: {deviceClassName: gpu.example.com, allocationMode: ExactCount, count: $2}
+Y
+}
+
+EXT_QUOTA='apiVersion: v1
+kind: ResourceQuota
+metadata: {name: gpus, namespace: ns}
+spec:
+  hard:
+    requests.example.com/gpu: "1"
+    requests.deviceclass.resource.kubernetes.io/gpu.example.com: "8"
+    gpu.example.com.deviceclass.resource.k8s.io/devices: "8"'
+
+@test "an extended-resource claim is charged what its pod does not request itself" {
+    { ext_pod_and_claim 1 2; echo ---; echo "$EXT_QUOTA"; } >"$T/in.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -o json "$C/classes.yaml" "$T/in.yaml"
+    assert_success
+    # 2 devices: the pod's 1 example.com/gpu is the pod's; the implicit name is not in its requests
+    run jq -c '.charged[0].usage' <<<"$output"
+    assert_output '{"gpu.example.com.deviceclass.resource.k8s.io/devices":2,"requests.deviceclass.resource.kubernetes.io/gpu.example.com":2,"requests.example.com/gpu":1}'
+}
+
+@test "an extended-resource claim whose pod requests all of it charges no requests.<name>" {
+    { ext_pod_and_claim 2 2; echo ---; echo "$EXT_QUOTA"; } >"$T/in.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -o json "$C/classes.yaml" "$T/in.yaml"
+    assert_success
+    run jq -c '.charged[0].usage | has("requests.example.com/gpu")' <<<"$output"
+    assert_output false
+}
+
+@test "an extended-resource claim whose pod is not in the input is charged in full and refused" {
+    ext_pod_and_claim 2 2 | sed '1,/^---$/d' >"$T/in.yaml"
+    { echo ---; echo "$EXT_QUOTA"; } >>"$T/in.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota "$C/classes.yaml" "$T/in.yaml"
+    assert_failure 1
+    assert_equal "$stderr" 'dra-alloc: resourceclaims.resource.k8s.io "p-ext" is forbidden: exceeded quota: gpus, requested: requests.example.com/gpu=2, used: requests.example.com/gpu=0, limited: requests.example.com/gpu=1'
+}
+
+@test "an extended-resource claim of a pod with another UID, or naming another claim, is charged in full" {
+    { ext_pod_and_claim 2 2 | sed 's/uid: u-p}/uid: u-other}/'; echo ---; echo "$EXT_QUOTA"; } >"$T/a.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota "$C/classes.yaml" "$T/a.yaml"
+    assert_failure 1
+    [[ $stderr == *'"p-ext" is forbidden: exceeded quota: gpus, requested: requests.example.com/gpu=2'* ]]
+    { ext_pod_and_claim 2 2 | sed 's/resourceClaimName: p-ext/resourceClaimName: p-other/'; echo ---; echo "$EXT_QUOTA"; } >"$T/b.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota "$C/classes.yaml" "$T/b.yaml"
+    assert_failure 1
+    [[ $stderr == *'"p-ext" is forbidden: exceeded quota: gpus, requested: requests.example.com/gpu=2'* ]]
+}
+
+@test "a pod naming no claim exempts only its first extended-resource claim" {
+    ext_pod_and_claim 2 2 | sed '/extendedResourceClaimStatus/,/requestMappings/d' >"$T/in.yaml"
+    python3 - "$T/in.yaml" <<'PY2'
+import sys, yaml, copy
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+claim = docs[1]
+claim["metadata"]["creationTimestamp"] = "2026-01-01T00:00:01Z"
+older = copy.deepcopy(claim)
+older["metadata"]["name"] = "p-ext-older"
+older["metadata"]["creationTimestamp"] = "2026-01-01T00:00:00Z"
+docs.append(older)
+yaml.safe_dump_all(docs, open(sys.argv[1], "w"))
+PY2
+    { echo ---; echo "$EXT_QUOTA" | sed 's/gpu: "1"/gpu: "2"/'; } >>"$T/in.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -o json "$C/classes.yaml" "$T/in.yaml"
+    assert_success
+    # p-ext-older is the pod's own; p-ext, made after it, is charged in full
+    run jq -c '[.charged[] | [.claim, .usage["requests.example.com/gpu"]]]' <<<"$output"
+    assert_output '[["ns/p-ext",2],["ns/p-ext-older",null]]'
+}
+
+# Two claims of one GPU each in namespace ns.
+two_claims() {
+    for n in a b; do cat <<Y
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: $n, namespace: ns}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu.example.com}}]}}
+Y
+    done
+}
+
+@test "a quota whose status.used lacks a resource of status.hard refuses with the API server's 'status unknown'" {
+    cat >"$T/q.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: ns}
+spec:
+  hard: {count/resourceclaims.resource.k8s.io: "10", gpu.example.com.deviceclass.resource.k8s.io/devices: "4", cpu: "2"}
+status:
+  hard: {count/resourceclaims.resource.k8s.io: "10", gpu.example.com.deviceclass.resource.k8s.io/devices: "4", cpu: "2"}
+  used: {count/resourceclaims.resource.k8s.io: "0", cpu: "0"}
+Y
+    two_claims >>"$T/q.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -v "$C/classes.yaml" "$T/q.yaml"
+    assert_failure 1
+    grep -qxF 'dra-alloc: resourceclaims.resource.k8s.io "a" is forbidden: status unknown for quota: q, resources: count/resourceclaims.resource.k8s.io,gpu.example.com.deviceclass.resource.k8s.io/devices' <<<"$stderr"
+    grep -qxF 'dra-alloc: resourceclaims.resource.k8s.io "b" is forbidden: status unknown for quota: q, resources: count/resourceclaims.resource.k8s.io,gpu.example.com.deviceclass.resource.k8s.io/devices' <<<"$stderr"
+    [[ $stderr == *'quota ns/q: status.hard lists gpu.example.com.deviceclass.resource.k8s.io/devices but status.used has no figure for it'* ]]
+    # the same in dra-claim generate: the claim is not made
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -o jsonl "$C/pods.yaml" "$C/claims.yaml" "$C/classes.yaml" <(sed 's/namespace: ns/namespace: default/' "$T/q.yaml" | sed '/^---$/,$d')
+    assert_failure 1
+    [[ $stderr == *'pod default/trainer, PodResourceClaim gpu: resourceclaims.resource.k8s.io "trainer-gpu-2d5cs" is forbidden: status unknown for quota: q, resources: count/resourceclaims.resource.k8s.io,gpu.example.com.deviceclass.resource.k8s.io/devices'* ]]
+}
+
+@test "admission compares with status.hard, not spec.hard, when the quota has one" {
+    cat >"$T/q.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: ns}
+spec: {hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "4"}}
+status:
+  hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "1"}
+  used: {gpu.example.com.deviceclass.resource.k8s.io/devices: "0"}
+Y
+    two_claims >>"$T/q.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -o json "$C/classes.yaml" "$T/q.yaml"
+    assert_failure 1
+    assert_equal "$stderr" 'dra-alloc: resourceclaims.resource.k8s.io "b" is forbidden: exceeded quota: q, requested: gpu.example.com.deviceclass.resource.k8s.io/devices=1, used: gpu.example.com.deviceclass.resource.k8s.io/devices=1, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=1'
+    run jq -r '.quotas[0].hardFrom' <<<"$output"
+    assert_output status.hard
+}
+
+@test "a quota with no status.hard is counted as the quota controller will sync it: spec.hard, used from the claims" {
+    cat >"$T/q.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: ns}
+spec: {hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "1"}}
+Y
+    two_claims >>"$T/q.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -o json "$C/classes.yaml" "$T/q.yaml"
+    assert_failure 1
+    [[ $stderr == *'"b" is forbidden: exceeded quota: q'* ]]
+    run jq -r '.quotas[0].hardFrom' <<<"$output"
+    assert_output spec.hard
+}
+
+@test "requests.<name> counts only where a class serves the name, as the claims' evaluator matches" {
+    # example.com/none: no class; a status.hard naming it alone does not make the quota match
+    cat >"$T/q.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: q, namespace: ns}
+spec: {hard: {requests.example.com/none: "0"}}
+status: {hard: {requests.example.com/none: "0"}}
+Y
+    two_claims >>"$T/q.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -v "$C/classes.yaml" "$T/q.yaml"
+    assert_success
+    [[ $stderr == *'quota ns/q skipped (scopes []): no DRA resource in status.hard'* ]]
+}
