@@ -194,3 +194,32 @@ Y
     assert_success
     [[ $stderr == *'quota ns/q skipped (scopes []): no DRA resource in status.hard'* ]]
 }
+
+# dra-watch run --job claims: the API server's quota admission refuses one
+# claim (a 403 on the create); the job goes on with the other pods.
+@test "run --job claims: a claim the API server's quota refuses leaves its pod waiting, the others go on" {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    apiserver_start "$T/api"
+    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=500
+    jq -c 'select(.object.kind == "ResourceClaimTemplate") | .object' "$DATA/watch/finished-pod.rec.jsonl" | jq -s . >"$T/t.json"
+    apiserver_req POST /_test/objects "$(cat "$T/t.json")" >/dev/null
+    local pods='[]' n
+    for n in a b; do
+        pods=$(jq -c --arg n "$n" '. + [{apiVersion: "v1", kind: "Pod", metadata: {name: $n, namespace: "ml", uid: ("3f0a9c1e-0000-4000-8000-00000000a0" + $n + "0")},
+            spec: {containers: [{name: "c", image: "i"}], resourceClaims: [{name: "gpu", resourceClaimTemplateName: "single-gpu"}]},
+            status: {phase: "Pending"}}]' <<<"$pods")
+    done
+    apiserver_req POST /_test/objects "$pods" >/dev/null
+    apiserver_req POST /_test/faults '{"status":{"code":403,"verb":"create","path":"/apis/resource.k8s.io/v1/namespaces/ml/resourceclaims","count":1,"message":"resourceclaims.resource.k8s.io \"a-gpu-x\" is forbidden: exceeded quota: gpus, requested: count/resourceclaims.resource.k8s.io=1, used: count/resourceclaims.resource.k8s.io=1, limited: count/resourceclaims.resource.k8s.io=1"}}' >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --job claims --stats -v
+    local claims status_a
+    claims=$("$DRA_BIN/dra-watch" get resourceclaims -n ml | jq -r .metadata.name)
+    status_a=$(apiserver_req GET /api/v1/namespaces/ml/pods/a | jq -c .status.resourceClaimStatuses)
+    apiserver_stop
+    [[ $claims == b-gpu-????? ]]
+    assert_equal "$status_a" null
+    assert_failure 1
+    [[ $stderr == *'Error from server (Forbidden): '*'exceeded quota: gpus'*'(the pod waits; the next pass tries again)'* ]]
+    [[ $stderr == *'skipped apply Pod ml/a: its claim was refused by quota'* ]]
+    [[ $stderr == *"writes=3"* ]]
+}

@@ -508,6 +508,43 @@ static dra_err *stage_ops(runner *r, const dra_buf *out, const char *label, json
     return NULL;
 }
 
+/* The API server's quota admission refused a claim the job creates
+ * (k8s.io/apiserver pkg/admission/plugin/resourcequota/controller.go: a 403
+ * like a missing permission, but about this claim alone).  Upstream's claim
+ * controller logs it and tries the pod again later; the other pods go on. */
+static bool quota_refused(const dra_err *e, const json_t *op)
+{
+    const char *verb = json_string_value(json_object_get(op, "verb"));
+    const char *kind = json_string_value(json_object_get(op, "kind"));
+    return dra_kube_err_forbidden(e) && verb && kind && strcmp(verb, "create") == 0 &&
+           strcmp(kind, "ResourceClaim") == 0 &&
+           (strstr(e->msg, "exceeded quota: ") || strstr(e->msg, "status unknown for quota: ") ||
+            strstr(e->msg, "insufficient quota to consume: "));
+}
+
+/* Does v name a claim that quota refused: "$DRA_NAME_<n>" of its create, or
+ * its name in namespace ns (refused: "DRA_NAME_<n>" and "ns/name" keys)? */
+static bool names_refused(const json_t *v, const char *ns, const json_t *refused)
+{
+    const char *s = json_string_value(v);
+    if (s) {
+        if (strncmp(s, "$DRA_NAME_", 10) == 0)
+            return json_object_get(refused, s + 1) != NULL;
+        char *key = dra_xasprintf("%s/%s", ns, s);
+        bool hit = json_object_get(refused, key) != NULL;
+        free(key);
+        return hit;
+    }
+    size_t i;
+    const char *k;
+    json_t *it;
+    if (json_is_array(v))
+        json_array_foreach(v, i, it) if (names_refused(it, ns, refused)) return true;
+    if (json_is_object(v))
+        json_object_foreach((json_t *)v, k, it) if (names_refused(it, ns, refused)) return true;
+    return false;
+}
+
 /* One pass: every stage on the current snapshot.  *conflict when a write hit
  * a precondition. */
 static dra_err *relist(runner *r);
@@ -515,7 +552,7 @@ static dra_err *relist(runner *r);
 static dra_err *pass_once(runner *r, bool *conflict)
 {
     *conflict = false;
-    json_t *names = json_object(), *versions = json_object();
+    json_t *names = json_object(), *versions = json_object(), *refused = json_object();
     dra_err *e = NULL;
     bool wrote = false;
     for (size_t si = 0; si < r->nstages && !e && !*conflict; si++) {
@@ -557,9 +594,34 @@ static dra_err *pass_once(runner *r, bool *conflict)
                 if (fprintf(r->o->out, "%s\n", s) < 0)
                     e = dra_err_new(DRA_EXIT_RUNTIME, "write error on standard output");
                 free(s);
+            } else if (json_object_size(refused) &&
+                       names_refused(op, json_string_value(json_object_get(op, "namespace")) ?: "", refused)) {
+                rlog(r, KUBE_LOG_INFO, "skipped %s %s %s/%s: its claim was refused by quota",
+                     json_string_value(json_object_get(op, "verb")), json_string_value(json_object_get(op, "kind")),
+                     json_string_value(json_object_get(op, "namespace")) ?: "", json_string_value(json_object_get(op, "name")) ?: "");
             } else {
                 e = apply_op(r, op, names, versions, conflict, (int)i + 1);
                 wrote = true;
+                const char *var = json_string_value(json_object_get(op, "nameVar"));
+                if (e && quota_refused(e, op)) {
+                    char *m = dra_err_format(e);
+                    rlog(r, KUBE_LOG_WARN, "%s (the pod waits; the next pass tries again)", m);
+                    free(m);
+                    dra_err_free(e);
+                    e = NULL;
+                    const char *ns = json_string_value(json_object_get(op, "namespace")) ?: "";
+                    const char *nm = json_string_value(json_object_get(op, "name"))
+                                         ?: json_string_value(json_object_get(json_object_get(json_object_get(op, "body"), "metadata"), "name"));
+                    if (var)
+                        json_object_set_new(refused, var, json_true());
+                    if (nm) {
+                        char *key = dra_xasprintf("%s/%s", ns, nm);
+                        json_object_set_new(refused, key, json_true());
+                        free(key);
+                    }
+                    if (r->verdict < 1)
+                        r->verdict = 1; /* a pod left pending, as dra-claim generate's refusals */
+                }
             }
         }
         json_decref(ops);
@@ -568,6 +630,7 @@ static dra_err *pass_once(runner *r, bool *conflict)
         fflush(r->o->out);
     json_decref(names);
     json_decref(versions);
+    json_decref(refused);
     return e;
 }
 
