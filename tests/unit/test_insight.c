@@ -199,3 +199,73 @@ UNIT_TEST(quota_ledger_starts_from_status_used_or_the_claims)
 }
 
 UNIT_MAIN()
+
+/* The scheduler's claim for a pod's extended resources is charged what its
+ * pod does not request itself, the pod's request added up as
+ * resourcehelper.PodRequests does: containers and sidecars (3 + 1), or an
+ * init container with the sidecars before it (5 + 1) when more, plus the
+ * overhead (1): 7 of the claim's 9 devices are the pod's. */
+UNIT_TEST(quota_extended_claim_less_its_pods_requests)
+{
+    side a;
+    load(&a, "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n"
+             "spec: {extendedResourceName: example.com/gpu}\n---\n"
+             "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u-p}\n"
+             "spec:\n  overhead: {example.com/gpu: '1'}\n"
+             "  initContainers:\n"
+             "  - {name: side, image: x, restartPolicy: Always, resources: {requests: {example.com/gpu: '1'}}}\n"
+             "  - {name: init, image: x, resources: {requests: {example.com/gpu: '5'}}}\n"
+             "  containers:\n  - {name: c, image: x, resources: {requests: {example.com/gpu: '3'}}}\n---\n"
+             "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: p-ext\n  namespace: ns\n"
+             "  annotations: {resource.kubernetes.io/extended-resource-claim: 'true'}\n"
+             "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u-p, controller: true}]\n"
+             "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: ExactCount, count: 9}}]}}\n");
+    dra_features f;
+    dra_features_default(&f);
+    const dra_obj *c = dra_model_claim(&a.m, "ns", "p-ext");
+    CHECK(c != NULL);
+    json_t *u = dra_quota_claim_usage(c->json, &a.m, &f);
+    CHECK_INT(json_integer_value(json_object_get(u, "gpu.deviceclass.resource.k8s.io/devices")), 9);
+    CHECK_INT(json_integer_value(json_object_get(u, "requests.example.com/gpu")), 2);
+    CHECK_INT(json_integer_value(json_object_get(u, "requests.deviceclass.resource.kubernetes.io/gpu")), 9);
+    json_decref(u);
+    /* without the pod the claim is charged in full */
+    u = dra_quota_claim_usage(c->json, NULL, &f);
+    CHECK(json_object_get(u, "requests.example.com/gpu") == NULL); /* no class known: no extendedResourceName */
+    CHECK_INT(json_integer_value(json_object_get(u, "requests.deviceclass.resource.kubernetes.io/gpu")), 9);
+    json_decref(u);
+    unload(&a);
+}
+
+/* status.hard is admission's limit; a DRA resource of it without a
+ * status.used figure refuses every claim, naming all the quota's DRA
+ * resources (hasUsageStats). */
+UNIT_TEST(quota_status_hard_and_status_unknown)
+{
+    side a;
+    load(&a, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ns}\n"
+             "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '9', count/resourceclaims.resource.k8s.io: '9'}}\n"
+             "status:\n  hard: {gpu.deviceclass.resource.k8s.io/devices: '9', count/resourceclaims.resource.k8s.io: '9'}\n"
+             "  used: {count/resourceclaims.resource.k8s.io: '0'}\n---\n"
+             "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: r, namespace: ns}\n"
+             "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '9'}}\n"
+             "status: {hard: {gpu.deviceclass.resource.k8s.io/devices: '0'}, used: {gpu.deviceclass.resource.k8s.io/devices: '0'}}\n"
+             "---\n" CLAIM("c1", "x", "n1"));
+    dra_quota_ledger *l = NULL;
+    CHECK(!dra_quota_ledger_new(&a.set, &a.m, NULL, true, &l) && l);
+    char *m = dra_quota_admit(l, dra_model_claim(&a.m, "ns", "c1")->json);
+    CHECK_STR(m, "resourceclaims.resource.k8s.io \"c1\" is forbidden: status unknown for quota: q, resources: "
+                 "count/resourceclaims.resource.k8s.io,gpu.deviceclass.resource.k8s.io/devices");
+    free(m);
+    json_t *r = dra_quota_ledger_report(l);
+    const json_t *q = json_array_get(dra_jget(r, "quotas"), 0);
+    CHECK_STR(dra_jstr(q, "hardFrom"), "status.hard");
+    CHECK_STR(dra_jstr(q, "statusUnknown.missing"), "gpu.deviceclass.resource.k8s.io/devices");
+    const json_t *dev = json_object_get(dra_jget(json_array_get(dra_jget(r, "quotas"), 1), "resources"),
+                                        "gpu.deviceclass.resource.k8s.io/devices");
+    CHECK(dev != NULL);
+    CHECK_INT(json_integer_value(json_object_get(dev, "hard")), 0); /* status.hard's, not spec.hard's 9 */
+    json_decref(r);
+    dra_quota_ledger_free(l);
+    unload(&a);
+}
