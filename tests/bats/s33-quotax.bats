@@ -147,17 +147,18 @@ Y
     [[ $stderr == *'pod default/trainer, PodResourceClaim gpu: resourceclaims.resource.k8s.io "trainer-gpu-2d5cs" is forbidden: status unknown for quota: q, resources: count/resourceclaims.resource.k8s.io,gpu.example.com.deviceclass.resource.k8s.io/devices'* ]]
 }
 
+# Quota q of ns with spec.hard of $1 GPUs and the status lines given on
+# standard input, then two_claims.
+gpu_quota() {
+    printf 'apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ns}\n'
+    printf 'spec: {hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "%s"}}\n' "$1"
+    cat
+    two_claims
+}
+
 @test "admission compares with status.hard, not spec.hard, when the quota has one" {
-    cat >"$T/q.yaml" <<'Y'
-apiVersion: v1
-kind: ResourceQuota
-metadata: {name: q, namespace: ns}
-spec: {hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "4"}}
-status:
-  hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "1"}
-  used: {gpu.example.com.deviceclass.resource.k8s.io/devices: "0"}
-Y
-    two_claims >>"$T/q.yaml"
+    printf 'status: {hard: {%s: "1"}, used: {%s: "0"}}\n' "gpu.example.com.deviceclass.resource.k8s.io/devices" \
+        "gpu.example.com.deviceclass.resource.k8s.io/devices" | gpu_quota 4 >"$T/q.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" quota -o json "$C/classes.yaml" "$T/q.yaml"
     assert_failure 1
     assert_equal "$stderr" 'dra-alloc: resourceclaims.resource.k8s.io "b" is forbidden: exceeded quota: q, requested: gpu.example.com.deviceclass.resource.k8s.io/devices=1, used: gpu.example.com.deviceclass.resource.k8s.io/devices=1, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=1'
@@ -166,13 +167,7 @@ Y
 }
 
 @test "a quota with no status.hard is counted as the quota controller will sync it: spec.hard, used from the claims" {
-    cat >"$T/q.yaml" <<'Y'
-apiVersion: v1
-kind: ResourceQuota
-metadata: {name: q, namespace: ns}
-spec: {hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "1"}}
-Y
-    two_claims >>"$T/q.yaml"
+    gpu_quota 1 </dev/null >"$T/q.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" quota -o json "$C/classes.yaml" "$T/q.yaml"
     assert_failure 1
     [[ $stderr == *'"b" is forbidden: exceeded quota: q'* ]]
