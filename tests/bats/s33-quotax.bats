@@ -218,3 +218,33 @@ Y
     [[ $stderr == *'skipped apply Pod ml/a: its claim was refused by quota'* ]]
     [[ $stderr == *"writes=3"* ]]
 }
+
+@test "schedule: the special claim for a pod's extended resources passes quota admission when the pod is bound" {
+    cat >"$T/xr.yaml" <<'Y'
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: xr, uid: u-p}
+spec:
+  containers:
+  - name: c
+    image: x
+    resources: {requests: {example.com/gpu: "1"}, limits: {example.com/gpu: "1"}}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: gpus, namespace: xr}
+spec: {hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "0", requests.example.com/gpu: "0"}}
+Y
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule -o jsonl "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/xr.yaml"
+    assert_failure 1
+    assert_output ''
+    # the pod's own example.com/gpu is the pod's to pay: only the devices exceed
+    assert_equal "$stderr" 'dra-alloc: pod xr/p: create claim for extended resources xr/: resourceclaims.resource.k8s.io "p-extended-resources-n4w7w" is forbidden: exceeded quota: gpus, requested: gpu.example.com.deviceclass.resource.k8s.io/devices=1, used: gpu.example.com.deviceclass.resource.k8s.io/devices=0, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=0'
+    # room for one device: the claim is made and the pod bound
+    sed -i 's/devices: "0"/devices: "1"/' "$T/xr.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule -o jsonl "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/xr.yaml"
+    assert_success
+    run jq -c '[.kind, .metadata.name, .spec.nodeName]' <<<"$output"
+    assert_output '["ResourceClaim","p-extended-resources-n4w7w",null]
+["Pod","p","node-a"]'
+}

@@ -696,9 +696,11 @@ static char *filter_node(sched *S, podctx *p, snode *nd, node_eval *e)
  * claim for extended resources (created or updated), then the claims'
  * status updates (lifecycle's bindClaim, the one implementation), then
  * spec.nodeName.  Returns an error text when the API server would refuse a
- * reservation (nothing of the claims is changed then), else NULL. */
-static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
+ * reservation, or quota the special claim (*pending: the pod waits, as for
+ * its other claims), and nothing of the claims is changed then; else NULL. */
+static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool *pending)
 {
+    *pending = false;
     dra_changes *st = &S->st;
     dra_reserve_claim *rc = dra_xcalloc(p->npc + 2, sizeof *rc);
     size_t n = 0, ai = 0;
@@ -725,6 +727,20 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e)
             else
                 json_object_del(meta, "name");
             free(nm);
+            /* the API server's quota admission of the create
+             * (createExtendedResourceClaimInAPI's error, as PreBind returns it) */
+            char *refused = S->o->admit ? S->o->admit(S->o->admit_ctx, c) : NULL;
+            if (refused) {
+                char *msg = dra_xasprintf("create claim for extended resources %s/: %s", p->ns, refused);
+                free(refused);
+                json_decref(c);
+                json_decref(alloc);
+                for (size_t i = 0; i < n; i++)
+                    json_decref(rc[i].allocation);
+                free(rc);
+                *pending = true;
+                return msg;
+            }
             created = st->nobjs;
             dra_changes_add_created(st, c);
             char *why = dra_xasprintf("Pod %s/%s: ResourceClaim for extended resources backed by DRA", p->ns, p->name);
@@ -1138,8 +1154,9 @@ walk:
         sp->score = fs[best_pos];
         free(fs);
         /* Among equal normalised scores the smaller name wins. */
-        char *refused = reserve_and_bind(S, &p, &S->nodes[best_i], &best);
-        sp->outcome = refused ? DRA_POD_ERROR : DRA_POD_SCHEDULED;
+        bool pending;
+        char *refused = reserve_and_bind(S, &p, &S->nodes[best_i], &best, &pending);
+        sp->outcome = !refused ? DRA_POD_SCHEDULED : pending ? DRA_POD_UNSCHEDULABLE : DRA_POD_ERROR;
         sp->node = refused ? NULL : dra_xstrdup(S->nodes[best_i].name);
         sp->message = refused;
         if (!S->nodes[best_i].risky)

@@ -113,7 +113,10 @@ typedef struct dra_sched_opts {
      * any pod is placed; a pod whose claim is refused stays pending
      * (DRA_POD_UNSCHEDULABLE) with the claim controller's error as its
      * message: "pod NS/NAME, PodResourceClaim C: resourceclaims.resource.k8s.io
-     * \"X\" is forbidden: exceeded quota: ...". */
+     * \"X\" is forbidden: exceeded quota: ...".  The special claim for a
+     * pod's extended resources, made when the pod is bound, too: refused,
+     * the pod stays pending with "create claim for extended resources NS/:
+     * <refusal>" (upstream createExtendedResourceClaimInAPI). */
     char *(*admit)(void *ctx, const json_t *claim);
     void *admit_ctx;
 } dra_sched_opts;
