@@ -118,7 +118,9 @@ static dra_time created_at(const json_t *o)
  * that names the claim in status.extendedResourceClaimStatus or, naming
  * none, owns no such claim made before it (equal times: a smaller name).
  * NULL when any of that fails, or for a pod past its end (Succeeded,
- * Failed: PodUsageFunc charges it nothing then). */
+ * Failed: PodUsageFunc charges it nothing then).  Not modelled: a pod whose
+ * deletion grace period has run out (QuotaV1Pod compares with the clock),
+ * and requests read from container statuses (InPlacePodVerticalScaling). */
 static const json_t *verified_pod(const json_t *claim, const dra_model *m)
 {
     const json_t *ref = controller_pod_ref(claim);

@@ -68,7 +68,9 @@ DRA_MUST_USE dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_mode
  *   resourceclaims.resource.k8s.io "NAME" is forbidden: exceeded quota: Q,
  *   requested: R=n,..., used: R=n,..., limited: R=n,...
  * or "... is forbidden: status unknown for quota: Q, resources: R,...".
- * NAME is metadata.name, or generateName for a create the server names. */
+ * NAME is metadata.name.  For a create the server names, admission sees the
+ * name the server generated (AdmissionToValidateObjectFunc runs after the
+ * Store made it), which cannot be known here: the generateName stands in. */
 char *dra_quota_admit(dra_quota_ledger *l, const json_t *claim);
 /* What the ledger did (a new object):
  * {"quotas": [{"namespace", "name", "hardFrom": "status.hard"|"spec.hard",
