@@ -13,19 +13,18 @@ setup() {
     T=$BATS_TEST_TMPDIR
 }
 
+# Pod p of namespace $1 asking for $2 example.com/gpu.
+gpu_pod() {
+    printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: %s, uid: u-p}\n' "$1"
+    printf 'spec: {containers: [{name: c, image: x, resources: {requests: {example.com/gpu: "%s"}, limits: {example.com/gpu: "%s"}}}]}\n' "$2" "$2"
+}
+
 # A pod asking for example.com/gpu (gpu.example.com's extendedResourceName)
 # and the claim the scheduler made for it; $1: the pod's request, $2: the
 # claim's devices.
 ext_pod_and_claim() {
+    gpu_pod ns "$1"
     cat <<Y
-apiVersion: v1
-kind: Pod
-metadata: {name: p, namespace: ns, uid: u-p}
-spec:
-  containers:
-  - name: c
-    image: x
-    resources: {requests: {example.com/gpu: "$1"}, limits: {example.com/gpu: "$1"}}
 status:
   extendedResourceClaimStatus:
     resourceClaimName: p-ext
@@ -220,15 +219,8 @@ Y
 }
 
 @test "schedule: the special claim for a pod's extended resources passes quota admission when the pod is bound" {
-    cat >"$T/xr.yaml" <<'Y'
-apiVersion: v1
-kind: Pod
-metadata: {name: p, namespace: xr, uid: u-p}
-spec:
-  containers:
-  - name: c
-    image: x
-    resources: {requests: {example.com/gpu: "1"}, limits: {example.com/gpu: "1"}}
+    gpu_pod xr 1 >"$T/xr.yaml"
+    cat >>"$T/xr.yaml" <<'Y'
 ---
 apiVersion: v1
 kind: ResourceQuota
