@@ -46,7 +46,7 @@ static dra_err *loaded(const dra_args *a, input *in, dra_err *e)
     for (dra_err *y = e; y; y = y->next)
         y->code = DRA_EXIT_INPUT;
     if (!e) {
-        dra_err *w = dra_alloc_input_warnings(&in->model);
+        dra_err *w = dra_alloc_input_warnings(&in->model, &in->features);
         dra_tool_notes(&dra_alloc_tool, a, w, NULL);
         dra_err_free(w);
     }

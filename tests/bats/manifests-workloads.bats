@@ -97,7 +97,7 @@ YAML
     fi
 }
 
-@test "DeviceTaintRule without deviceSelector: every device in dra-alloc (warned), none in dra-evict" {
+@test "DeviceTaintRule without deviceSelector: every device in 1.36's dra-alloc (warned), none in dra-evict" {
     "$DRA_BIN/dra-slice" profile gpu --nodes 1 --devices 1 >"$T/one.yaml"
     cat >"$T/rule.yaml" <<'YAML'
 apiVersion: resource.k8s.io/v1beta2
@@ -109,9 +109,9 @@ spec:
     key: example.com/upgrade
     effect: NoSchedule
 YAML
-    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-03-01T10:00:00Z "$M/gpu-demo.yaml" "$M/deviceclass.yaml" "$T/one.yaml" "$T/rule.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --kubernetes-version 1.36 --feature-gates DRADeviceTaintRules=true --now 2026-03-01T10:00:00Z "$M/gpu-demo.yaml" "$M/deviceclass.yaml" "$T/one.yaml" "$T/rule.yaml"
     assert_failure 1
-    [[ $stderr == *"warning: DeviceTaintRule all-devices has no deviceSelector: its taint applies to every device, as the scheduler applies it (kubernetes#141422)"* ]]
+    [[ $stderr == *"warning: DeviceTaintRule all-devices has no deviceSelector: its taint applies to every device, as the scheduler of Kubernetes 1.36 applies it (kubernetes#141422)"* ]]
     [[ $stderr == *"cannot allocate all claims"* ]]
     run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:00:00Z "$T/one.yaml" "$T/rule.yaml"
     assert_success

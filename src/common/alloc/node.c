@@ -102,18 +102,25 @@ void dra_alloc_node_run_free(dra_alloc_node_run *r)
     *r = (dra_alloc_node_run){0};
 }
 
-dra_err *dra_alloc_input_warnings(const dra_model *m)
+dra_err *dra_alloc_input_warnings(const dra_model *m, const dra_features *f)
 {
     dra_err *w = NULL;
+    bool nil_selects_all = dra_features_release_of(f) < DRA_RELEASE_1_37;
     const dra_model_list *l = dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE);
     for (size_t i = 0; i < l->n; i++) {
         const json_t *sel = json_object_get(json_object_get(l->v[i]->json, "spec"), "deviceSelector");
         if (sel && !json_is_null(sel))
             continue;
         const char *name = json_string_value(json_object_get(json_object_get(l->v[i]->json, "metadata"), "name"));
-        w = dra_err_append(w, dra_err_new(DRA_EXIT_INPUT, "DeviceTaintRule %s has no deviceSelector: its taint "
-                                          "applies to every device, as the scheduler applies it (kubernetes#141422); "
-                                          "dra-evict treats it as selecting none", name ? name : ""));
+        if (nil_selects_all)
+            w = dra_err_append(w, dra_err_new(DRA_EXIT_INPUT, "DeviceTaintRule %s has no deviceSelector: its taint "
+                                              "applies to every device, as the scheduler of Kubernetes %s applies it "
+                                              "(kubernetes#141422); dra-evict treats it as selecting none",
+                                              name ? name : "", dra_release_name(dra_features_release_of(f))));
+        else
+            w = dra_err_append(w, dra_err_new(DRA_EXIT_INPUT, "DeviceTaintRule %s has no deviceSelector: it selects "
+                                              "no device, as the scheduler and the eviction controller read it",
+                                              name ? name : ""));
     }
     return w;
 }

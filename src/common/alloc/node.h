@@ -52,10 +52,12 @@ DRA_MUST_USE dra_err *dra_alloc_node(const dra_model *m, const dra_slice_packs *
                                      dra_alloc_node_run *out);
 void dra_alloc_node_run_free(dra_alloc_node_run *r);
 
-/* What the allocator reads differently from another component, one warning
- * each (a list the caller frees): DeviceTaintRules without deviceSelector
- * (kubernetes#141422). */
-DRA_MUST_USE dra_err *dra_alloc_input_warnings(const dra_model *m);
+/* What the allocator reads differently from another component, or that
+ * does nothing, one warning each (a list the caller frees): DeviceTaintRules
+ * without deviceSelector, which select every device in 1.36
+ * (kubernetes#141422) and none from 1.37 on (kubernetes#141648).  f NULL:
+ * the default release. */
+DRA_MUST_USE dra_err *dra_alloc_input_warnings(const dra_model *m, const dra_features *f);
 
 /* Pending claim i with status.allocation set from a successful run (a new
  * object the caller decrefs). */

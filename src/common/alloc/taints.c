@@ -55,17 +55,20 @@ const al_taint *dra_al_taint_blocks(const al_device *d, const al_req *req)
 
 /* A rule applies when each of driver, pool and device of its deviceSelector
  * that is set equals the device's.  A rule without deviceSelector applies to
- * every device: the scheduler's slice tracker reads it so
- * (staging/src/k8s.io/dynamic-resource-allocation/resourceslice/tracker,
- * kubernetes#141422; upstream's scheduler_perf rule relies on it), while the
- * eviction controller matches nothing -- dra-evict keeps that safe default. */
+ * no device from 1.37 on, as the eviction controller has always read it
+ * (staging/src/k8s.io/dynamic-resource-allocation/resourceslice/tracker/
+ * tracker.go applyPatches, v0.37.2 and v0.38.0-beta.0, kubernetes#141648);
+ * 1.36's tracker (v0.36.3) applied it to every device (kubernetes#141422). */
 void dra_al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n)
 {
+    bool nil_selects_all = dra_features_release_of(&w->features) < DRA_RELEASE_1_37;
     for (size_t ri = 0; ri < n; ri++) {
         const json_t *spec = dra_jfield(rules[ri], "spec");
         const json_t *sel = dra_jfield(spec, "deviceSelector");
         const json_t *taint = dra_jfield(spec, "taint");
         if ((sel && !json_is_object(sel) && !json_is_null(sel)) || !json_is_object(taint))
+            continue;
+        if ((!sel || json_is_null(sel)) && !nil_selects_all)
             continue;
         const char *drv = dra_jfield_str(sel, "driver"), *pool = dra_jfield_str(sel, "pool"), *dev = dra_jfield_str(sel, "device");
         const char *rname = dra_jfield_str(dra_jfield(rules[ri], "metadata"), "name");

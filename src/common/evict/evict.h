@@ -14,8 +14,9 @@
  * claim (template claims owned by it) and be listed in reservedFor by UID.
  *
  * Rule selectors: a rule without deviceSelector selects nothing upstream (the
- * result carries a warning); opts.all_devices treats it as "all devices"
- * (upstream issue #141422 on the disagreement with the scheduler's tracker).
+ * result carries a warning), in every release; opts.all_devices treats it as
+ * "all devices", as 1.36's scheduler did (kubernetes#141422; from 1.37 on the
+ * scheduler also selects none, kubernetes#141648).
  *
  * Ownership: dra_evict_result owns its arrays, the warning strings and the
  * rule objects it returns; records borrow from the dra_cluster, which must
