@@ -34,3 +34,38 @@ setup() {
         [[ $stderr == *"DeviceTaintRule no-selector has no deviceSelector: it selects no device"* ]]
     done
 }
+
+@test "1.38 rejects a device's nodeSelector of two terms and a name with two slashes; 1.37 does not" {
+    cat >"$T/slice.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  perDeviceNodeSelection: true
+  devices:
+  - name: d0
+    nodeSelector:
+      nodeSelectorTerms:
+      - matchExpressions: [{key: zone, operator: In, values: [a]}]
+      - matchExpressions: [{key: zone, operator: In, values: [b]}]
+    attributes:
+      gpu.example.com/a/b: {int: 1}
+    capacity:
+      gpu.example.com/mem/x: {value: 1Gi}
+YAML
+    for r in 1.36 1.37; do
+        run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version $r "$T/slice.yaml"
+        assert_success
+    done
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/slice.yaml"
+    assert_failure 2
+    [[ $stderr == *'ResourceSlice/s: spec.devices[0].nodeSelector.nodeSelectorTerms: Invalid value: [{"MatchExpressions":'*'must have exactly one node selector term'* ]]
+    [[ $stderr == *'ResourceSlice/s: spec.devices[0].attributes: Invalid value: "gpu.example.com/a/b": must not contain more than one slash'* ]]
+    [[ $stderr == *'ResourceSlice/s: spec.devices[0].capacity: Invalid value: "gpu.example.com/mem/x": must not contain more than one slash'* ]]
+    # one term is fine
+    yq -y -i 'del(.spec.devices[0].nodeSelector.nodeSelectorTerms[1]) | del(.spec.devices[0].attributes) | del(.spec.devices[0].capacity)' "$T/slice.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/slice.yaml"
+    assert_success
+}

@@ -105,6 +105,16 @@ UNIT_TEST(qualified_name)
               "f: Invalid value: \"numa\": a fully qualified name must be a domain and a name separated by a slash");
 }
 
+UNIT_TEST(qualified_name_one_slash)
+{
+    /* 1.38's validateQualifiedName: strings.SplitN(name, "/", 3), a third part is one error */
+    CHECK_STR(run(dra_check_qualified_name_one_slash, "gpu.example.com/model"), "");
+    CHECK_STR(run(dra_check_qualified_name_one_slash, "model"), "");
+    CHECK_STR(run(dra_check_qualified_name_one_slash, "a/b/c"), "f: Invalid value: \"a/b/c\": must not contain more than one slash");
+    CHECK_STR(run(dra_check_qualified_name_one_slash, "/b/"), "f: Invalid value: \"/b/\": must not contain more than one slash");
+    CHECK_STR(run(dra_check_qualified_name_one_slash, "/model"), "f: Invalid value: \"\": the domain must not be empty");
+}
+
 /* strfmt.go ResourceFullyQualifiedName, as upstream-validate reports it */
 UNIT_TEST(resource_fully_qualified_name)
 {

@@ -118,8 +118,12 @@ void dra_check_driver_name(dra_errs *l, const char *field, const char *s, size_t
 void dra_check_pool_name(dra_errs *l, const char *field, const char *s, size_t len);
 /* Node names (ValidateNodeName: a DNS subdomain). */
 void dra_check_node_name(dra_errs *l, const char *field, const char *s, size_t len);
-/* Device attribute/capacity keys: C identifier (<= 32) or <driver-like domain>/<C identifier>. */
+/* Device attribute/capacity keys: C identifier (<= 32) or <driver-like domain>/<C identifier>;
+ * a name with more than one slash is not checked (1.36 and 1.37). */
 void dra_check_qualified_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* The same from 1.38 on: more than one slash is one Invalid of the whole name,
+ * "must not contain more than one slash" (kubernetes#141644). */
+void dra_check_qualified_name_one_slash(dra_errs *l, const char *field, const char *s, size_t len);
 /* matchAttribute/distinctAttribute: a qualified name that must contain '/'. */
 void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len);
 /* The declarative k8s-resource-fully-qualified-name format the API server

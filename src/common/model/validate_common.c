@@ -171,6 +171,11 @@ bool dra_vfeature(const vctx *v, dra_feature f)
     return dra_feature_enabled(v->opts ? v->opts->features : NULL, f);
 }
 
+dra_release dra_vrelease(const vctx *v)
+{
+    return dra_features_release_of(v->opts ? v->opts->features : NULL);
+}
+
 /* ---- typed access ---- */
 
 const json_t *dra_vget(const json_t *obj, const char *key)

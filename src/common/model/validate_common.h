@@ -79,6 +79,8 @@ const vshared *dra_vshared_find(const vctx *v, const json_t *val, int tag);
 void dra_vshared_keep(vctx *v, const json_t *val, int tag, size_t count, bool flag);
 DRA_MUST_USE dra_err *dra_vctx_finish(vctx *v); /* returns the errors, frees the rest */
 bool dra_vfeature(const vctx *v, dra_feature f);
+/* The release whose rules apply (opts->features' release; the default one). */
+dra_release dra_vrelease(const vctx *v);
 
 /* Path stack: each push returns a mark for dra_vpop.  Pointers must stay valid
  * until popped (JSON keys and string literals do). */

@@ -397,13 +397,21 @@ static void v_request_policy(vctx *v, const dra_quantity *cap, const json_t *pol
     }
 }
 
+/* Attribute and capacity names: more than one slash is rejected from 1.38
+ * on (pkg/apis/resource/validation/validation.go validateQualifiedName,
+ * v1.38.0-beta.0, kubernetes#141644). */
+static vcheck_fn qualified_name_check(const vctx *v)
+{
+    return dra_vrelease(v) >= DRA_RELEASE_1_38 ? dra_check_qualified_name_one_slash : dra_check_qualified_name;
+}
+
 static void v_capacity(vctx *v, const json_t *caps, bool multi)
 {
     const char *k;
     const json_t *c;
     json_object_foreach((json_t *)caps, k, c)
     {
-        dra_vcheck_name(v, dra_check_qualified_name, k, strlen(k));
+        dra_vcheck_name(v, qualified_name_check(v), k, strlen(k));
         size_t mark = push_key(v, k, ATTR_KEY_MAX);
         if (dra_vis_obj(v, c))
             V_MEMO(v, c)
@@ -711,7 +719,7 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
             const json_t *a;
             json_object_foreach((json_t *)attrs, k, a)
             {
-                dra_vcheck_name(v, dra_check_qualified_name, k, strlen(k));
+                dra_vcheck_name(v, qualified_name_check(v), k, strlen(k));
                 size_t mark = push_key(v, k, ATTR_KEY_MAX);
                 const vshared *seen = json_is_object(a) ? dra_vshared_find(v, a, SHARED_ATTRIBUTE) : NULL;
                 if (seen) {
@@ -771,7 +779,20 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
         }
         if (node_sel) {
             set[nset++] = "`nodeSelector`";
-            V_CHILD(v, "nodeSelector") dra_v_node_selector(v, node_sel);
+            V_CHILD(v, "nodeSelector")
+            {
+                dra_v_node_selector(v, node_sel);
+                /* From 1.38 on, as spec.nodeSelector: the allocator merges
+                 * single-term selectors only (validateDeviceNodeSelection,
+                 * v1.38.0-beta.0, kubernetes#141213). */
+                const json_t *terms = dra_vget(node_sel, "nodeSelectorTerms");
+                if (dra_vrelease(v) >= DRA_RELEASE_1_38 && alen(terms) != 1) {
+                    char *j = dra_v_go_json(terms, DRA_GO_INTERNAL_NODE_SELECTOR_TERMS);
+                    V_CHILD(v, "nodeSelectorTerms")
+                    dra_ferr_invalid_raw(&v->errs, VP(v), j, "must have exactly one node selector term");
+                    free(j);
+                }
+            }
         }
         bool b;
         if (dra_vbool(v, d, "allNodes", &b)) {
