@@ -69,3 +69,18 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/slice.yaml"
     assert_success
 }
+
+@test "dra-evict: an extended-resource claim counts from 1.37 on; a toleration without effect tolerates NoExecute from 1.38 on" {
+    local E="$DATA/evict" in=("$DATA/evict/slices.yaml" "$DATA/evict/claims-pods.json" "$DATA/evict/rules.yaml")
+    # x uses only its extended-resource claim; d's claim tolerates {operator: Exists} with no effect
+    declare -A want=([1.36]="a b d " [1.37]="a b d x " [1.38]="a b x ")
+    for r in 1.36 1.37 1.38; do
+        run --separate-stderr "$DRA_BIN/dra-evict" --kubernetes-version $r --feature-gates DRADeviceTaintRules=true \
+            --apply-at 2026-03-01T10:06:00Z --patch "${in[@]}"
+        assert_success
+        assert_equal "$(jq -r 'select(.verb == "delete") | .name' <<<"$output" | sort | tr '\n' ' ')" "${want[$r]}"
+    done
+    run --separate-stderr "$DRA_BIN/dra-evict" --kubernetes-version 1.38 --now 2026-03-01T10:06:00Z -o jsonl "${in[@]}"
+    assert_success
+    [[ -z $(jq -r 'select(.pod.name == "d") | .evictAt // empty' <<<"$output") ]]
+}

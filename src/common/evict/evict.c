@@ -424,10 +424,16 @@ static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t 
     }
     bool have_tol = false;
     int64_t secs = INT64_MAX;
+    /* From 1.38 on a toleration without effect counts too, as it matches
+     * every effect (pkg/controller/devicetainteviction
+     * device_taint_eviction.go, v1.38.0-beta.0); 1.37.2 counted only
+     * NoExecute ones. */
+    bool any_effect = dra_features_release_of(x->opts->features) >= DRA_RELEASE_1_38;
     size_t i;
     json_t *tol;
     json_array_foreach(dra_jarr(res, "tolerations"), i, tol) {
-        if (strcmp(dra_jstr_or(tol, "effect", ""), "NoExecute") != 0 || !tolerates(tol, taint))
+        const char *eff = dra_jstr_or(tol, "effect", "");
+        if ((strcmp(eff, "NoExecute") != 0 && !(any_effect && !*eff)) || !tolerates(tol, taint))
             continue;
         json_t *ts = json_object_get(tol, "tolerationSeconds");
         if (!json_is_integer(ts))
@@ -543,12 +549,18 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
                             : NULL;
     /* podEvictionTime goes over resourceclaim.PodClaims: spec.resourceClaims,
      * then the claim named in status.extendedResourceClaimStatus, which must
-     * be controlled by the pod like a template's claim. */
+     * be controlled by the pod like a template's claim (v1.37.2 and
+     * v1.38.0-beta.0, kubernetes#141290).  1.36.3's went over
+     * spec.resourceClaims only: a pod using a DRA-backed extended resource
+     * was not evicted. */
     size_t nspec = json_array_size(dra_jarr(pod, "spec.resourceClaims"));
+    bool extended = dra_features_release_of(x->opts->features) >= DRA_RELEASE_1_37;
     for (size_t i = 0; i <= nspec; i++) {
         const char *name;
         bool check;
         if (i == nspec) {
+            if (!extended)
+                continue;
             name = dra_jstr(pod, "status.extendedResourceClaimStatus.resourceClaimName");
             check = true;
             if (!name || !*name)
