@@ -84,3 +84,32 @@ YAML
     assert_success
     [[ -z $(jq -r 'select(.pod.name == "d") | .evictAt // empty' <<<"$output") ]]
 }
+
+@test "1.38: a capacity request names the driver's capacity with or without domain; both at once is an error" {
+    local A="$DATA/alloc"
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: a, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: net, exactly: {deviceClassName: nic, capacity: {requests: {%s}}}}\n' \
+        'net.example.com/bandwidth: 2500Mi' >"$T/qualified.yaml"
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: a, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: net, exactly: {deviceClassName: nic, capacity: {requests: {%s}}}}\n' \
+        'bandwidth: 1Gi, net.example.com/bandwidth: 1Gi' >"$T/both.yaml"
+    # a claim in use whose status spells the capacity with the driver's domain
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: used, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: net, exactly: {deviceClassName: nic}}\nstatus:\n  allocation:\n    devices:\n      results:\n      - {request: net, driver: net.example.com, pool: node-1, device: nic-0, shareID: 6b1e2a4c-0000-4000-8000-000000000001, consumedCapacity: {net.example.com/bandwidth: 9Gi}}\n' >"$T/used.yaml"
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: b, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: net, exactly: {deviceClassName: nic, capacity: {requests: {bandwidth: 2Gi}}}}\n' >"$T/more.yaml"
+    local now=(--node node-1 --now 2026-03-01T12:00:00Z -o jsonl)
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 "${now[@]}" "$A/nic.yaml" "$T/qualified.yaml"
+    assert_success
+    # the status keeps the slice's spelling
+    assert_equal "$(jq -c '.status.allocation.devices.results[0] | [.device, .consumedCapacity]' <<<"$output")" '["nic-0",{"bandwidth":"3Gi"}]'
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 "${now[@]}" "$A/nic.yaml" "$T/both.yaml"
+    assert_failure 2
+    assert_output ""
+    assert_equal "$stderr" 'dra-alloc: claim default/a, request net: checking capacity for device net.example.com/node-1/nic-0: capacity "bandwidth" requested both as "net.example.com/bandwidth" and as "bandwidth"'
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 "${now[@]}" "$A/nic.yaml" "$T/used.yaml" "$T/more.yaml"
+    assert_failure 1
+    # 1.37 matches names as spelled
+    for f in qualified both; do
+        run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 "${now[@]}" "$A/nic.yaml" "$T/$f.yaml"
+        assert_failure 1
+    done
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 "${now[@]}" "$A/nic.yaml" "$T/used.yaml" "$T/more.yaml"
+    assert_success
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../base/assert.h"
+#include "../base/utf8.h"
 #include "capacity.h"
 
 static bool parse_q(const json_t *v, dra_quantity *q)
@@ -209,11 +210,112 @@ void dra_al_capuse_free(al_capuse *u)
 
 /* ---- policy arithmetic ------------------------------------------------------------- */
 
-static const dra_quantity *requested(const al_req *req, const char *name)
+/* ---- capacity names ---------------------------------------------------------------- */
+
+/* A capacity name as upstream resolves it (api/types.go
+ * MakeFullyQualifiedName, v0.38.0-beta.0): one without domain is the
+ * driver's. */
+typedef struct capname {
+    const char *dom;
+    size_t dlen;
+    const char *id;
+} capname;
+
+static capname resolve(const char *name, const char *driver)
+{
+    const char *slash = strchr(name, '/');
+    if (!slash)
+        return (capname){driver, strlen(driver), name};
+    return (capname){name, (size_t)(slash - name), slash + 1};
+}
+
+static const char *driver_of(const al_device *d)
+{
+    return d->slice && d->slice->driver ? d->slice->driver : "";
+}
+
+/* Whether two capacity names of d name the same capacity: spelled alike
+ * through 1.37; from 1.38 on alike once resolved, "memory" being
+ * "<driver>/memory" (structured/internal/experimental/consumable_capacity.go
+ * resolveCapacityRequests, v0.38.0-beta.0, kubernetes#142202). */
+static bool same_capacity(const al_req *req, const al_device *d, const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return true;
+    if (!req->cap_driver_domain)
+        return false;
+    capname x = resolve(a, driver_of(d)), y = resolve(b, driver_of(d));
+    return x.dlen == y.dlen && memcmp(x.dom, y.dom, x.dlen) == 0 && strcmp(x.id, y.id) == 0;
+}
+
+/* From 1.38 on a capacity published both without domain and with the
+ * driver's is one capacity, the qualified entry winning (api/conversion.go
+ * Convert_v1_To_api_DeviceCapacities): the plain one is left out. */
+static bool shadowed(const al_req *req, const al_device *d, size_t i)
+{
+    if (!req->cap_driver_domain || strchr(d->cap[i].name, '/'))
+        return false;
+    for (size_t j = 0; j < d->ncap; j++)
+        if (j != i && same_capacity(req, d, d->cap[j].name, d->cap[i].name))
+            return true;
+    return false;
+}
+
+static const dra_quantity *requested(const al_req *req, const al_device *d, const char *name)
 {
     for (size_t i = 0; i < req->ncapreq; i++)
-        if (strcmp(req->capreq[i].name, name) == 0)
+        if (same_capacity(req, d, req->capreq[i].name, name))
             return &req->capreq[i].q;
+    return NULL;
+}
+
+/* What u holds of capacity `name` of d: from 1.38 on under either spelling,
+ * as upstream keys consumed capacity by the resolved name
+ * (structured/schedulerapi/types.go, v0.38.0-beta.0). */
+static void capuse_of(const al_capuse *u, const al_req *req, const al_device *d, const char *name, dra_quantity *sum)
+{
+    const dra_quantity *x;
+    if (!u || !u->present)
+        return;
+    if ((x = dra_al_capuse_get(u, name)))
+        dra_quantity_add(sum, sum, x);
+    if (!req->cap_driver_domain)
+        return;
+    const char *drv = driver_of(d);
+    capname n = resolve(name, drv);
+    if (n.dom != drv && (n.dlen != strlen(drv) || memcmp(n.dom, drv, n.dlen) != 0))
+        return; /* another domain: one spelling only */
+    char *alt = n.dom == drv ? dra_xasprintf("%s/%s", drv, name) : dra_xstrdup(n.id);
+    if ((x = dra_al_capuse_get(u, alt)))
+        dra_quantity_add(sum, sum, x);
+    free(alt);
+}
+
+/* Two requests of one capacity, with and without the driver's domain: an
+ * error, even with equal values (resolveCapacityRequests: "capacity %q
+ * requested both as %q and as %q", the second name first). */
+static dra_err *ambiguous_request(const al_req *req, const al_device *d)
+{
+    for (size_t j = 1; req->cap_driver_domain && j < req->ncapreq; j++)
+        for (size_t i = 0; i < j; i++) {
+            const char *rn = req->capreq[j].name;
+            if (!same_capacity(req, d, req->capreq[i].name, rn))
+                continue;
+            capname k = resolve(rn, driver_of(d));
+            char *full = dra_xasprintf("%.*s/%s", (int)k.dlen, k.dom, k.id);
+            dra_buf b = DRA_BUF_INIT;
+            dra_buf_puts(&b, "capacity ");
+            dra_go_quote(&b, k.id, strlen(k.id));
+            dra_buf_puts(&b, " requested both as ");
+            dra_go_quote(&b, rn, strlen(rn));
+            dra_buf_puts(&b, " and as ");
+            const char *other = strcmp(rn, full) == 0 ? k.id : full;
+            dra_go_quote(&b, other, strlen(other));
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(&b));
+            dra_buf_free(&b);
+            free(full);
+            return e;
+        }
     return NULL;
 }
 
@@ -325,7 +427,7 @@ bool dra_al_capacity_requests_exist(const al_req *req, const al_device *d)
     for (size_t i = 0; i < req->ncapreq; i++) {
         bool found = false;
         for (size_t j = 0; j < d->ncap && !found; j++)
-            found = strcmp(d->cap[j].name, req->capreq[i].name) == 0;
+            found = same_capacity(req, d, req->capreq[i].name, d->cap[j].name);
         if (!found)
             return false;
     }
@@ -341,7 +443,7 @@ static void missing_capacity(const al_req *req, const al_device *d, char *why, s
     for (size_t i = 0; i < req->ncapreq && !*name; i++) {
         bool found = false;
         for (size_t j = 0; j < d->ncap && !found; j++)
-            found = strcmp(d->cap[j].name, req->capreq[i].name) == 0;
+            found = same_capacity(req, d, req->capreq[i].name, d->cap[j].name);
         if (!found)
             name = req->capreq[i].name;
     }
@@ -364,6 +466,8 @@ bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse
             missing_capacity(req, d, why, whylen);
         return false;
     }
+    if ((*fatal = ambiguous_request(req, d)))
+        return false;
     /* Every amount first: an amount that cannot be had aborts, whichever
      * capacity the soft checks below would have stopped at. */
     dra_quantity small[8];
@@ -371,7 +475,9 @@ bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse
     bool fits = true;
     for (size_t i = 0; i < d->ncap && !*fatal; i++) {
         const al_capacity *c = &d->cap[i];
-        dra_err *e = consumed_amount(requested(req, c->name), c, &need[i]);
+        if (shadowed(req, d, i))
+            continue;
+        dra_err *e = consumed_amount(requested(req, d, c->name), c, &need[i]);
         if (!e && dra_quantity_sign(&need[i]) < 0)
             e = dra_err_new(DRA_EXIT_INPUT, "capacity value is negative");
         if (e) {
@@ -382,6 +488,8 @@ bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse
     for (size_t i = 0; i < d->ncap && fits && !*fatal; i++) {
         const al_capacity *c = &d->cap[i];
         char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_STRMAX];
+        if (shadowed(req, d, i))
+            continue;
         if (violates_policy(&need[i], c)) {
             if (why)
                 snprintf(why, whylen, "capacity %s: %s violates the request policy", c->name,
@@ -390,11 +498,8 @@ bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse
             break;
         }
         dra_quantity total = need[i], used = dra_quantity_from_int64(0, DRA_QFMT_DECIMAL_SI);
-        const dra_quantity *x;
-        if (agg && agg->present && (x = dra_al_capuse_get(agg, c->name)))
-            dra_quantity_add(&used, &used, x);
-        if (inprog && inprog->present && (x = dra_al_capuse_get(inprog, c->name)))
-            dra_quantity_add(&used, &used, x);
+        capuse_of(agg, req, d, c->name, &used);
+        capuse_of(inprog, req, d, c->name, &used);
         dra_quantity_add(&total, &total, &used);
         if (dra_quantity_cmp(&total, &c->value) > 0) {
             if (why) {
@@ -419,7 +524,9 @@ void dra_al_capacity_consumed(const al_req *req, const al_device *d, al_capuse *
     use->present = true;
     for (size_t i = 0; i < d->ncap; i++) {
         dra_quantity q;
-        dra_err *e = consumed_amount(requested(req, d->cap[i].name), &d->cap[i], &q);
+        if (shadowed(req, d, i))
+            continue;
+        dra_err *e = consumed_amount(requested(req, d, d->cap[i].name), &d->cap[i], &q);
         DRA_ASSERT(!e);
         if (e) { /* not reached; a result must still have an amount */
             dra_err_free(e);

@@ -38,6 +38,7 @@ typedef struct al_features {
     bool optional_node_operations; /* DRAOptionalNodeOperations: copy skipNodeOperations into results */
     bool derived_attributes;       /* DRADerivedAttributes */
     bool fractional_capacity_range; /* DRAFractionalCapacityRange */
+    bool capacity_driver_domain;   /* 1.38: capacity names without domain are the driver's */
 } al_features;
 
 /* Whether the scheduler runs the experimental allocator: a feature the
@@ -317,6 +318,7 @@ typedef struct al_req {
     size_t ntol;
     const json_t *tolerations; /* array or NULL, copied into results */
     bool has_capacity;         /* the capacity object is present */
+    bool cap_driver_domain;    /* al_features.capacity_driver_domain */
     al_capreq *capreq;
     size_t ncapreq;
     struct al_req *subs;      /* firstAvailable */
