@@ -113,3 +113,32 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 "${now[@]}" "$A/nic.yaml" "$T/used.yaml" "$T/more.yaml"
     assert_success
 }
+
+@test "1.38 validates a claim's capacity request names, at most 32 of them, none negative; 1.37 does not" {
+    cat >"$T/claim.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: net
+      exactly:
+        deviceClassName: nic
+        capacity:
+          requests: {a/b/c: 1Gi, bandwidth: "-1Gi", ok.example.com/x: 2}
+YAML
+    python3 -c 'import json; print("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: many, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: net, exactly: {deviceClassName: nic, capacity: {requests: %s}}}" % json.dumps({"c%d" % i: "-1" for i in range(33)}))' >"$T/many.yaml"
+    for r in 1.36 1.37; do
+        run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version $r "$T/claim.yaml" "$T/many.yaml"
+        assert_success
+    done
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/claim.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $T/claim.yaml:11: ResourceClaim/default/c: spec.devices.requests[0].exactly.capacity.requests: Invalid value: \"a/b/c\": must not contain more than one slash
+dra-slice: $T/claim.yaml:11: ResourceClaim/default/c: spec.devices.requests[0].exactly.capacity.requests[bandwidth]: Invalid value: \"-1Gi\": must be greater than or equal to 0"
+    # past 32 the count alone, as the declarative check short-circuits
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/many.yaml"
+    assert_failure 2
+    assert_equal "$stderr" "dra-slice: $T/many.yaml:7: ResourceClaim/default/many: spec.devices.requests[0].exactly.capacity.requests: Too many: 33: must have at most 32 items"
+}

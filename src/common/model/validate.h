@@ -82,6 +82,8 @@ DRA_MUST_USE dra_err *dra_drop_disabled_fields(json_t *obj, dra_kind kind, const
 #define DRA_OPAQUE_PARAMETERS_MAX_LENGTH 10240
 #define DRA_RESERVED_FOR_MAX 256
 #define DRA_ALLOCATION_RESULTS_MAX 32
+/* MaxCapacityRequirements (1.38): capacity requests and consumed capacities of one device. */
+#define DRA_CAPACITY_REQUIREMENTS_MAX 32
 #define DRA_ALLOCATION_CONFIG_MAX 64
 #define DRA_DEVICE_STATUS_MAX_CONDITIONS 8
 #define DRA_DEVICE_STATUS_DATA_MAX_LENGTH 10240

@@ -149,13 +149,30 @@ static void v_device_class_ref(vctx *v, const json_t *r, bool sub)
     dra_v_required_str(v, r, "deviceClassName", sub ? dra_check_long_name : dra_check_dns1123_subdomain);
 }
 
-/* obj[key]: names mapping to quantities, only the quantities checked (they
- * must parse; the API server cannot decode others). */
+/* obj[key]: names mapping to quantities (capacity requests, consumed
+ * capacity).  Through 1.37 only the quantities are checked (they must
+ * parse; the API server cannot decode others).  From 1.38 on the names are
+ * capacity names (validateCapacityNames, each name's errors at the map's
+ * path), and, declaratively, at most 32 of them (TooMany alone) and none
+ * negative (pkg/apis/resource/validation/validation.go and
+ * v1/zz_generated.validations.go, v1.38.0-beta.0, kubernetes#142202). */
 static void v_quantity_map(vctx *v, const json_t *obj, const char *key)
 {
     const json_t *m;
     if (!dra_vobj(v, obj, key, &m))
         return;
+    bool names = dra_vrelease(v) >= DRA_RELEASE_1_38;
+    V_CHILD(v, key)
+    {
+        const char *k;
+        const json_t *q;
+        json_object_foreach((json_t *)m, k, q)
+        {
+            if (names)
+                dra_vcheck_name(v, dra_check_qualified_name_one_slash, k, strlen(k));
+        }
+    }
+    bool limits = names && dra_v_max_items(v, key, m, DRA_CAPACITY_REQUIREMENTS_MAX);
     V_CHILD(v, key)
     {
         const char *k;
@@ -163,14 +180,20 @@ static void v_quantity_map(vctx *v, const json_t *obj, const char *key)
         json_object_foreach((json_t *)m, k, q)
         {
             dra_quantity parsed;
-            V_KEY(v, k, strlen(k)) dra_vquantity_value(v, q, &parsed);
+            V_KEY(v, k, strlen(k))
+            {
+                if (dra_vquantity_value(v, q, &parsed) && limits && dra_quantity_sign(&parsed) < 0) {
+                    char b[DRA_QUANTITY_STRMAX];
+                    const char *str = dra_vqstr(&parsed, b);
+                    dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), "must be greater than or equal to 0");
+                }
+            }
         }
     }
 }
 
-/* capacity.requests: names mapping to quantities.  Only the quantities are
- * checked (they must parse): validation.go has no rule for the names
- * (resource/v1 CapacityRequirements.Requests, 1.37). */
+/* capacity.requests: names mapping to quantities (see v_quantity_map;
+ * resource/v1 CapacityRequirements.Requests). */
 static void v_capacity_requests(vctx *v, const json_t *r)
 {
     const json_t *cap;
