@@ -142,3 +142,30 @@ dra-slice: $T/claim.yaml:11: ResourceClaim/default/c: spec.devices.requests[0].e
     assert_failure 2
     assert_equal "$stderr" "dra-slice: $T/many.yaml:7: ResourceClaim/default/many: spec.devices.requests[0].exactly.capacity.requests: Too many: 33: must have at most 32 items"
 }
+
+@test "1.38 refuses version attributes with numbers of more than 18 digits; 1.37 accepts them" {
+    cat >"$T/slice.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: d0
+    attributes:
+      driverVersion: {version: 1234567890123456789.0.0}
+      preRelease: {version: 1.0.0-1234567890123456789}
+      fits: {version: 123456789012345678.0.0-123456789012345678+12345678901234567890}
+YAML
+    for r in 1.36 1.37; do
+        run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version $r "$T/slice.yaml"
+        assert_success
+    done
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/slice.yaml"
+    assert_failure 2
+    [[ $stderr == *'spec.devices[0].attributes[driverVersion].version: Invalid value: "1234567890123456789.0.0": must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers'* ]]
+    [[ $stderr == *'spec.devices[0].attributes[preRelease].version: Invalid value: "1.0.0-1234567890123456789": must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers'* ]]
+    [[ $stderr != *fits* ]]
+}

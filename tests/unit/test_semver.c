@@ -207,6 +207,24 @@ T_(attribute_regex_ignores_length)
     CHECK(!dra_semver_matches_regex("1.2.3\0", 6));
 }
 
+/* 1.38's numericIdentifier (0|[1-9]\d{0,17}), also for all-digit pre-release identifiers */
+T_(attribute_regex_18_digits)
+{
+    const size_t d = DRA_SEMVER_MAX_DIGITS_1_38;
+#define RX(s) dra_semver_matches_regex_digits(s, strlen(s), d)
+    CHECK(RX("123456789012345678.0.0"));
+    CHECK(!RX("1234567890123456789.0.0"));
+    CHECK(!RX("1.1234567890123456789.0"));
+    CHECK(!RX("1.0.1234567890123456789"));
+    CHECK(RX("1.0.0-123456789012345678"));
+    CHECK(!RX("1.0.0-1234567890123456789"));
+    CHECK(RX("1.0.0-a234567890123456789"));      /* not all digits */
+    CHECK(RX("1.0.0+12345678901234567890123")); /* build metadata is not bounded */
+    CHECK(!RX("01.0.0"));
+#undef RX
+    CHECK(dra_semver_matches_regex("1234567890123456789.0.0", 23));
+}
+
 T_(format_truncates)
 {
     dra_semver v;

@@ -310,26 +310,27 @@ const char *dra_semver_format(const dra_semver *v, char *buf, size_t size)
 
 /* ---- the API server's regex for the `version` attribute ---------------- */
 
-/* numericIdentifier: "0" or [1-9][0-9]*; advances *i past it. */
-static bool match_numeric(const char *s, size_t len, size_t *i)
+/* numericIdentifier: "0" or [1-9][0-9]*, at most maxd digits (0: any);
+ * advances *i past it. */
+static bool match_numeric(const char *s, size_t len, size_t *i, size_t maxd)
 {
     size_t start = *i;
     while (*i < len && is_digit(s[*i]))
         (*i)++;
     size_t n = *i - start;
-    return n > 0 && !leading_zero(s + start, n);
+    return n > 0 && !leading_zero(s + start, n) && (!maxd || n <= maxd);
 }
 
 /* Dot-separated identifiers up to `stop` or the end; pre-release ones must
- * not be numbers with leading zeros. */
-static bool match_idents(const char *s, size_t len, size_t *i, char stop, bool prerelease)
+ * not be numbers with leading zeros, nor longer than maxd digits (0: any). */
+static bool match_idents(const char *s, size_t len, size_t *i, char stop, bool prerelease, size_t maxd)
 {
     for (;;) {
         size_t start = *i;
         while (*i < len && is_ident_char(s[*i]))
             (*i)++;
         size_t n = *i - start;
-        if (n == 0 || (prerelease && all_digits(s + start, n) && leading_zero(s + start, n)))
+        if (n == 0 || (prerelease && all_digits(s + start, n) && (leading_zero(s + start, n) || (maxd && n > maxd))))
             return false;
         if (*i < len && s[*i] == '.') {
             (*i)++;
@@ -339,26 +340,31 @@ static bool match_idents(const char *s, size_t len, size_t *i, char stop, bool p
     }
 }
 
-bool dra_semver_matches_regex(const char *s, size_t len)
+bool dra_semver_matches_regex_digits(const char *s, size_t len, size_t maxd)
 {
     size_t i = 0;
     for (int k = 0; k < 3; k++) {
-        if (!match_numeric(s, len, &i))
+        if (!match_numeric(s, len, &i, maxd))
             return false;
         if (k < 2 && (i >= len || s[i++] != '.'))
             return false;
     }
     if (i < len && s[i] == '-') {
         i++;
-        if (!match_idents(s, len, &i, '+', true))
+        if (!match_idents(s, len, &i, '+', true, maxd))
             return false;
     }
     if (i < len && s[i] == '+') {
         i++;
-        if (!match_idents(s, len, &i, '\0', false) || i != len)
+        if (!match_idents(s, len, &i, '\0', false, 0) || i != len)
             return false;
     }
     return i == len;
+}
+
+bool dra_semver_matches_regex(const char *s, size_t len)
+{
+    return dra_semver_matches_regex_digits(s, len, 0);
 }
 
 bool dra_semver_valid_attribute(const char *s, size_t len)

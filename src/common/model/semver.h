@@ -52,5 +52,10 @@ const char *dra_semver_format(const dra_semver *v, char *buf, size_t size);
 bool dra_semver_valid_attribute(const char *s, size_t len);
 /* The regex alone, for validators that report length separately. */
 bool dra_semver_matches_regex(const char *s, size_t len);
+/* 1.38's regex: numbers (and all-digit pre-release identifiers) of at most
+ * maxd digits, 18 there so that they fit an int64 (validation.go
+ * numericIdentifier, v1.38.0-beta.0, kubernetes#142964); maxd 0: any. */
+#define DRA_SEMVER_MAX_DIGITS_1_38 18
+bool dra_semver_matches_regex_digits(const char *s, size_t len, size_t maxd);
 
 #endif

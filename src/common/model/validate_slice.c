@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "validate_common.h"
+#include "semver.h"
 #include "../base/sort.h"
 
 static size_t alen(const json_t *a)
@@ -73,8 +74,15 @@ static void v_attr_version(vctx *v, const json_t *x)
     size_t len;
     if (!dra_vis_str(v, x, &s, &len))
         return;
-    if (!dra_v_valid_semver(s, len))
+    /* From 1.38 on, numbers of at most 18 digits (validateDeviceAttributeVersionValue,
+     * v1.38.0-beta.0, kubernetes#142964). */
+    if (dra_vrelease(v) >= DRA_RELEASE_1_38) {
+        if (!dra_semver_matches_regex_digits(s, len, DRA_SEMVER_MAX_DIGITS_1_38))
+            dra_ferr_invalid_str(&v->errs, VP(v), s, len,
+                                 "must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers");
+    } else if (!dra_v_valid_semver(s, len)) {
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be a string compatible with semver.org spec 2.0.0");
+    }
     if (len > DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH)
         dra_ferr_too_long(&v->errs, VP(v), DRA_DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH);
 }
