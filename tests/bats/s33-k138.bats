@@ -112,6 +112,14 @@ YAML
     done
     run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 "${now[@]}" "$A/nic.yaml" "$T/used.yaml" "$T/more.yaml"
     assert_success
+    # a negative request (past validation): 1.38 refuses it before the policy rounds it up to 1Gi
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: neg, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: net, exactly: {deviceClassName: nic, capacity: {requests: {bandwidth: "-1Gi"}}}}\n' >"$T/neg.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --no-validate "${now[@]}" "$A/nic.yaml" "$T/neg.yaml"
+    assert_failure 2
+    assert_equal "$stderr" 'dra-alloc: claim default/neg, request net: checking capacity for device net.example.com/node-1/nic-0: capacity "bandwidth": capacity value is negative: request -1Gi'
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --no-validate "${now[@]}" "$A/nic.yaml" "$T/neg.yaml"
+    assert_success
+    assert_equal "$(jq -c '.status.allocation.devices.results[0].consumedCapacity' <<<"$output")" '{"bandwidth":"1Gi"}'
 }
 
 @test "1.38 validates a claim's capacity request names, at most 32 of them, none negative; 1.37 does not" {

@@ -242,7 +242,7 @@ static bool same_capacity(const al_req *req, const al_device *d, const char *a, 
 {
     if (strcmp(a, b) == 0)
         return true;
-    if (!req->cap_driver_domain)
+    if (!req->capacity_1_38)
         return false;
     capname x = resolve(a, driver_of(d)), y = resolve(b, driver_of(d));
     return x.dlen == y.dlen && memcmp(x.dom, y.dom, x.dlen) == 0 && strcmp(x.id, y.id) == 0;
@@ -253,7 +253,7 @@ static bool same_capacity(const al_req *req, const al_device *d, const char *a, 
  * Convert_v1_To_api_DeviceCapacities): the plain one is left out. */
 static bool shadowed(const al_req *req, const al_device *d, size_t i)
 {
-    if (!req->cap_driver_domain || strchr(d->cap[i].name, '/'))
+    if (!req->capacity_1_38 || strchr(d->cap[i].name, '/'))
         return false;
     for (size_t j = 0; j < d->ncap; j++)
         if (j != i && same_capacity(req, d, d->cap[j].name, d->cap[i].name))
@@ -279,7 +279,7 @@ static void capuse_of(const al_capuse *u, const al_req *req, const al_device *d,
         return;
     if ((x = dra_al_capuse_get(u, name)))
         dra_quantity_add(sum, sum, x);
-    if (!req->cap_driver_domain)
+    if (!req->capacity_1_38)
         return;
     const char *drv = driver_of(d);
     capname n = resolve(name, drv);
@@ -296,7 +296,7 @@ static void capuse_of(const al_capuse *u, const al_req *req, const al_device *d,
  * requested both as %q and as %q", the second name first). */
 static dra_err *ambiguous_request(const al_req *req, const al_device *d)
 {
-    for (size_t j = 1; req->cap_driver_domain && j < req->ncapreq; j++)
+    for (size_t j = 1; req->capacity_1_38 && j < req->ncapreq; j++)
         for (size_t i = 0; i < j; i++) {
             const char *rn = req->capreq[j].name;
             if (!same_capacity(req, d, req->capreq[i].name, rn))
@@ -477,7 +477,15 @@ bool dra_al_capacity_fits(const al_req *req, const al_device *d, const al_capuse
         const al_capacity *c = &d->cap[i];
         if (shadowed(req, d, i))
             continue;
-        dra_err *e = consumed_amount(requested(req, d, c->name), c, &need[i]);
+        const dra_quantity *rq = requested(req, d, c->name);
+        dra_err *e = NULL;
+        char b[DRA_QUANTITY_STRMAX];
+        /* 1.38 refuses a negative request before the policy can round it up
+         * (calculateConsumedCapacity, v0.38.0-beta.0) */
+        if (req->capacity_1_38 && rq && dra_quantity_sign(rq) < 0)
+            e = dra_err_new(DRA_EXIT_INPUT, "capacity value is negative: request %s", dra_quantity_format(rq, b));
+        else
+            e = consumed_amount(rq, c, &need[i]);
         if (!e && dra_quantity_sign(&need[i]) < 0)
             e = dra_err_new(DRA_EXIT_INPUT, "capacity value is negative");
         if (e) {

@@ -38,7 +38,8 @@ typedef struct al_features {
     bool optional_node_operations; /* DRAOptionalNodeOperations: copy skipNodeOperations into results */
     bool derived_attributes;       /* DRADerivedAttributes */
     bool fractional_capacity_range; /* DRAFractionalCapacityRange */
-    bool capacity_driver_domain;   /* 1.38: capacity names without domain are the driver's */
+    bool capacity_1_38;            /* 1.38's consumable capacity: names without domain are the
+                                    * driver's; a negative request is refused before rounding */
 } al_features;
 
 /* Whether the scheduler runs the experimental allocator: a feature the
@@ -318,7 +319,7 @@ typedef struct al_req {
     size_t ntol;
     const json_t *tolerations; /* array or NULL, copied into results */
     bool has_capacity;         /* the capacity object is present */
-    bool cap_driver_domain;    /* al_features.capacity_driver_domain */
+    bool capacity_1_38;        /* al_features.capacity_1_38 */
     al_capreq *capreq;
     size_t ncapreq;
     struct al_req *subs;      /* firstAvailable */

@@ -861,7 +861,7 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
     dra_al_parse_tolerations(a, q->tolerations, &q->tol, &q->ntol);
     const json_t *cap = dra_jfield(j, "capacity");
     q->has_capacity = cap != NULL;
-    q->cap_driver_domain = r->w->f.capacity_driver_domain;
+    q->capacity_1_38 = r->w->f.capacity_1_38;
     const json_t *creq = dra_jfield(cap, "requests");
     if (json_is_object(creq) && json_object_size(creq)) {
         q->capreq = dra_arena_zalloc(a, json_object_size(creq) * sizeof *q->capreq);
