@@ -177,3 +177,56 @@ YAML
     [[ $stderr == *'spec.devices[0].attributes[preRelease].version: Invalid value: "1.0.0-1234567890123456789": must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers'* ]]
     [[ $stderr != *fits* ]]
 }
+
+@test "1.38's constraints compare versions without build metadata; 1.37 compares the strings" {
+    cat >"$T/ver.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-1-gpu}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: gpu-0
+    attributes:
+      firmware: {version: 1.2.0+build.7}
+  - name: gpu-1
+    attributes:
+      firmware: {version: 1.2.0+build.9}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: pair, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: a, exactly: {deviceClassName: gpu}}
+    - {name: b, exactly: {deviceClassName: gpu}}
+    constraints:
+    - {matchAttribute: gpu.example.com/firmware}
+YAML
+    sed 's/matchAttribute/distinctAttribute/' "$T/ver.yaml" >"$T/distinct.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 -o jsonl "$T/ver.yaml"
+    assert_success
+    assert_equal "$(jq -c '[.status.allocation.devices.results[].device]' <<<"$output")" '["gpu-0","gpu-1"]'
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 -o jsonl "$T/distinct.yaml"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 -o jsonl "$T/ver.yaml"
+    assert_failure 1
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 -o jsonl "$T/distinct.yaml"
+    assert_success
+    # a list-type attribute: the sets ignore build metadata too
+    sed 's/firmware: {version: \(.*\)}/firmware: {versions: [\1]}/' "$T/ver.yaml" >"$T/list.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --feature-gates DRAListTypeAttributes=true --node node-1 -o jsonl "$T/list.yaml"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --feature-gates DRAListTypeAttributes=true --node node-1 -o jsonl "$T/list.yaml"
+    assert_failure 1
+}

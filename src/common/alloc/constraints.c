@@ -88,13 +88,30 @@ static bool list_kind(const json_t *a, int *kind, const json_t **arr)
     return false;
 }
 
-static bool scalar_eq(int kind, const json_t *a, const json_t *b)
+/* The length of version string s without its build metadata. */
+static size_t without_build(const char *s)
+{
+    const char *plus = strchr(s, '+');
+    return plus ? (size_t)(plus - s) : strlen(s);
+}
+
+/* nobuild: 1.38's comparison of versions, build metadata ignored. */
+static bool scalar_eq(int kind, const json_t *a, const json_t *b, bool nobuild)
 {
     switch (kind) {
-    case 1:
     case 4:
-        /* versions too: upstream compares their strings, build metadata
-         * included (matchAttributeConstraint.add, attributeAsSet's sets) */
+        /* From 1.38 on semver.Version.Equals and versionWithoutBuild, which
+         * ignore build metadata (structured/internal/experimental
+         * constraint.go, allocator_experimental.go attributeAsSet,
+         * v0.38.0-beta.0); through 1.37 the strings, build metadata
+         * included (matchAttributeConstraint.add, attributeAsSet's sets). */
+        if (nobuild && json_is_string(a) && json_is_string(b)) {
+            const char *x = json_string_value(a), *y = json_string_value(b);
+            size_t nx = without_build(x), ny = without_build(y);
+            return nx == ny && memcmp(x, y, nx) == 0;
+        }
+        /* fall through */
+    case 1:
         return json_is_string(a) && json_is_string(b) && strcmp(json_string_value(a), json_string_value(b)) == 0;
     case 2: return json_is_integer(a) && json_is_integer(b) && json_integer_value(a) == json_integer_value(b);
     case 3: return json_is_boolean(a) && json_is_boolean(b) && json_boolean_value(a) == json_boolean_value(b);
@@ -141,13 +158,13 @@ static const json_t *vset_at(const vset *s, size_t i)
     return s->arr ? json_array_get(s->arr, i) : s->one;
 }
 
-static bool vset_intersects(const vset *a, const vset *b)
+static bool vset_intersects(const vset *a, const vset *b, bool nobuild)
 {
     if (a->kind != b->kind)
         return false;
     for (size_t i = 0; i < vset_n(a); i++)
         for (size_t j = 0; j < vset_n(b); j++)
-            if (scalar_eq(a->kind, vset_at(a, i), vset_at(b, j)))
+            if (scalar_eq(a->kind, vset_at(a, i), vset_at(b, j), nobuild))
                 return true;
     return false;
 }
@@ -195,7 +212,7 @@ static bool match_add(al_run *r, al_constraint *c, const json_t *attr, char *why
         const json_t *v, *rv;
         int k = scalar_kind(attr, &v);
         int rk = scalar_kind(c->ref, &rv);
-        if (!k || k != rk || !scalar_eq(k, v, rv)) {
+        if (!k || k != rk || !scalar_eq(k, v, rv, r->w->f.versions_without_build)) {
             if (why) {
                 char a[128], b[128];
                 describe(attr, a, sizeof a);
@@ -230,7 +247,7 @@ static bool match_add(al_run *r, al_constraint *c, const json_t *attr, char *why
         for (size_t i = from; i < to; i++) {
             bool found = false;
             for (size_t j = 0; j < vset_n(&s) && !found; j++)
-                found = scalar_eq(s.kind, c->ref_set[i], vset_at(&s, j));
+                found = scalar_eq(s.kind, c->ref_set[i], vset_at(&s, j), r->w->f.versions_without_build);
             if (found)
                 push_value(c, c->ref_set[i]);
         }
@@ -265,7 +282,7 @@ static bool distinct_add(al_run *r, al_constraint *c, const json_t *attr, char *
             int ok = scalar_kind(c->vals[i], &ov);
             /* An unknown type cannot be shown distinct; values of another
              * type are distinct. */
-            if (!k || (ok == k && scalar_eq(k, v, ov))) {
+            if (!k || (ok == k && scalar_eq(k, v, ov, r->w->f.versions_without_build))) {
                 dup_reason(c, attr, why, whylen);
                 return false;
             }
@@ -280,7 +297,7 @@ static bool distinct_add(al_run *r, al_constraint *c, const json_t *attr, char *
         }
         for (size_t i = 0; i < c->nvals; i++) {
             vset o;
-            if (as_set(c->vals[i], &o) && vset_intersects(&s, &o)) {
+            if (as_set(c->vals[i], &o) && vset_intersects(&s, &o, r->w->f.versions_without_build)) {
                 dup_reason(c, attr, why, whylen);
                 return false;
             }

@@ -40,6 +40,7 @@ typedef struct al_features {
     bool fractional_capacity_range; /* DRAFractionalCapacityRange */
     bool capacity_1_38;            /* 1.38's consumable capacity: names without domain are the
                                     * driver's; a negative request is refused before rounding */
+    bool versions_without_build;   /* 1.38: constraints compare versions without build metadata */
 } al_features;
 
 /* Whether the scheduler runs the experimental allocator: a feature the
