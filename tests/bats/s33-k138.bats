@@ -230,3 +230,15 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --feature-gates DRAListTypeAttributes=true --node node-1 -o jsonl "$T/list.yaml"
     assert_failure 1
 }
+
+@test "1.38: All over an incomplete pool fails the node, not the run; 1.37: fatal" {
+    printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default, uid: uid-c}\nspec:\n  devices:\n    requests:\n    - name: gpu\n      exactly: {deviceClassName: gpu, allocationMode: All}\n' >"$T/all.yaml"
+    local in=("$DATA/alloc/basic.yaml" "$DATA/alloc/incomplete.yaml" "$T/all.yaml")
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 "${in[@]}"
+    assert_failure 1
+    assert_output ""
+    assert_equal "$stderr" "dra-alloc: claim default/c, request gpu: asks for all devices, but resource pool gpu.example.com/updating is currently being updated"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 "${in[@]}"
+    assert_failure 2
+    assert_equal "$stderr" "dra-alloc: claim default/c, request gpu: asks for all devices, but resource pool gpu.example.com/updating is currently being updated"
+}

@@ -41,6 +41,7 @@ typedef struct al_features {
     bool capacity_1_38;            /* 1.38's consumable capacity: names without domain are the
                                     * driver's; a negative request is refused before rounding */
     bool versions_without_build;   /* 1.38: constraints compare versions without build metadata */
+    bool all_pool_node_failure;    /* 1.38: All over an incomplete or invalid pool fails the node only */
 } al_features;
 
 /* Whether the scheduler runs the experimental allocator: a feature the
@@ -437,6 +438,7 @@ typedef struct al_run {
     const json_t *node;
     const char *node_name;
     bool optional_node_ops;           /* gate on and the node declares DRAOptionalNodeOperations */
+    bool node_failure;                /* the error fails this node only (ErrFailedAllocationOnNode) */
     const dra_alloc_opts *opts;
     al_pool *pools;
     size_t npools;

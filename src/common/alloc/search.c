@@ -951,6 +951,10 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
     q->all_pool = dra_arena_alloc(&r->arena, (r->nldev + 1) * sizeof *q->all_pool);
     for (size_t pi = 0; pi < r->npools; pi++) {
         al_pool *p = &r->pools[pi];
+        /* From 1.38 on these wrap ErrFailedAllocationOnNode: the node is
+         * unschedulable, other nodes may still do (allocator_experimental.go
+         * validateDeviceRequest, v0.38.0-beta.0; dynamicresources.go Filter). */
+        r->node_failure = (p->incomplete || p->invalid) && r->w->f.all_pool_node_failure;
         if (p->incomplete)
             return dra_err_new(DRA_EXIT_INPUT,
                                "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently being updated",
@@ -1207,7 +1211,11 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
             err = prepare_claim(r, (int)i, claims[i]);
     }
     int outcome = R_FAIL;
-    if (!err) {
+    if (err && r->node_failure) {
+        res->reason = dra_xstrdup(err->msg);
+        dra_err_free(err);
+        err = NULL;
+    } else if (!err) {
         outcome = allocate_one(&s, 0, 0, 0, 0, false, (loc){0, 0, 0});
         if (outcome == R_ERR)
             err = s.err;
@@ -1234,7 +1242,7 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
             res->nallocs = 0;
             res->ok = false;
         }
-    } else if (!err) {
+    } else if (!err && !res->reason) {
         for (size_t i = 0; i < r->npools; i++)
             if (r->pools[i].invalid) {
                 /* PR #141118: the first invalid pool and why. */
