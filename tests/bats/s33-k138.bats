@@ -10,6 +10,15 @@ setup() {
     unset DRA_KUBERNETES_VERSION
 }
 
+refused_from_138() { # FILE...: valid for 1.36 and 1.37, refused (exit 2) by 1.38, whose run is left
+    for r in 1.36 1.37; do
+        run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version $r "$@"
+        assert_success
+    done
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$@"
+    assert_failure 2
+}
+
 @test "a DeviceTaintRule without deviceSelector selects no device from 1.37 on; every device in 1.36" {
     "$DRA_BIN/dra-slice" profile gpu --nodes 1 --devices 2 >"$T/one.yaml"
     printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: no-selector}\nspec:\n  taint: {key: example.com/upgrade, effect: NoExecute}\n' >"$T/rule.yaml"
@@ -55,12 +64,7 @@ spec:
     capacity:
       gpu.example.com/mem/x: {value: 1Gi}
 YAML
-    for r in 1.36 1.37; do
-        run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version $r "$T/slice.yaml"
-        assert_success
-    done
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/slice.yaml"
-    assert_failure 2
+    refused_from_138 "$T/slice.yaml"
     [[ $stderr == *'ResourceSlice/s: spec.devices[0].nodeSelector.nodeSelectorTerms: Invalid value: [{"MatchExpressions":'*'must have exactly one node selector term'* ]]
     [[ $stderr == *'ResourceSlice/s: spec.devices[0].attributes: Invalid value: "gpu.example.com/a/b": must not contain more than one slash'* ]]
     [[ $stderr == *'ResourceSlice/s: spec.devices[0].capacity: Invalid value: "gpu.example.com/mem/x": must not contain more than one slash'* ]]
@@ -71,7 +75,7 @@ YAML
 }
 
 @test "dra-evict: an extended-resource claim counts from 1.37 on; a toleration without effect tolerates NoExecute from 1.38 on" {
-    local E="$DATA/evict" in=("$DATA/evict/slices.yaml" "$DATA/evict/claims-pods.json" "$DATA/evict/rules.yaml")
+    local in=("$DATA/evict/slices.yaml" "$DATA/evict/claims-pods.json" "$DATA/evict/rules.yaml")
     # x uses only its extended-resource claim; d's claim tolerates {operator: Exists} with no effect
     declare -A want=([1.36]="a b d " [1.37]="a b d x " [1.38]="a b x ")
     for r in 1.36 1.37 1.38; do
@@ -137,17 +141,11 @@ spec:
           requests: {a/b/c: 1Gi, bandwidth: "-1Gi", ok.example.com/x: 2}
 YAML
     python3 -c 'import json; print("apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: many, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: net, exactly: {deviceClassName: nic, capacity: {requests: %s}}}" % json.dumps({"c%d" % i: "-1" for i in range(33)}))' >"$T/many.yaml"
-    for r in 1.36 1.37; do
-        run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version $r "$T/claim.yaml" "$T/many.yaml"
-        assert_success
-    done
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/claim.yaml"
-    assert_failure 2
+    refused_from_138 "$T/claim.yaml"
     assert_equal "$stderr" "dra-slice: $T/claim.yaml:11: ResourceClaim/default/c: spec.devices.requests[0].exactly.capacity.requests: Invalid value: \"a/b/c\": must not contain more than one slash
 dra-slice: $T/claim.yaml:11: ResourceClaim/default/c: spec.devices.requests[0].exactly.capacity.requests[bandwidth]: Invalid value: \"-1Gi\": must be greater than or equal to 0"
     # past 32 the count alone, as the declarative check short-circuits
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/many.yaml"
-    assert_failure 2
+    refused_from_138 "$T/many.yaml"
     assert_equal "$stderr" "dra-slice: $T/many.yaml:7: ResourceClaim/default/many: spec.devices.requests[0].exactly.capacity.requests: Too many: 33: must have at most 32 items"
 }
 
@@ -167,12 +165,7 @@ spec:
       preRelease: {version: 1.0.0-1234567890123456789}
       fits: {version: 123456789012345678.0.0-123456789012345678+12345678901234567890}
 YAML
-    for r in 1.36 1.37; do
-        run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version $r "$T/slice.yaml"
-        assert_success
-    done
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "$T/slice.yaml"
-    assert_failure 2
+    refused_from_138 "$T/slice.yaml"
     [[ $stderr == *'spec.devices[0].attributes[driverVersion].version: Invalid value: "1234567890123456789.0.0": must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers'* ]]
     [[ $stderr == *'spec.devices[0].attributes[preRelease].version: Invalid value: "1.0.0-1234567890123456789": must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers'* ]]
     [[ $stderr != *fits* ]]
