@@ -116,6 +116,13 @@ YAML
     done
     run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 "${now[@]}" "$A/nic.yaml" "$T/used.yaml" "$T/more.yaml"
     assert_success
+    # one result with both spellings: 1.38 keeps the qualified 4Gi (4Gi + 6Gi fit 10Gi), 1.37 the plain 5Gi
+    sed 's|consumedCapacity: {net.example.com/bandwidth: 9Gi}|consumedCapacity: {net.example.com/bandwidth: 4Gi, bandwidth: 5Gi}|' "$T/used.yaml" >"$T/both-used.yaml"
+    sed 's|bandwidth: 2Gi|bandwidth: 6Gi|' "$T/more.yaml" >"$T/six.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 "${now[@]}" "$A/nic.yaml" "$T/both-used.yaml" "$T/six.yaml"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 "${now[@]}" "$A/nic.yaml" "$T/both-used.yaml" "$T/six.yaml"
+    assert_failure 1
     # a negative request (past validation): 1.38 refuses it before the policy rounds it up to 1Gi
     printf 'apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: neg, namespace: default}\nspec:\n  devices:\n    requests:\n    - {name: net, exactly: {deviceClassName: nic, capacity: {requests: {bandwidth: "-1Gi"}}}}\n' >"$T/neg.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --no-validate "${now[@]}" "$A/nic.yaml" "$T/neg.yaml"

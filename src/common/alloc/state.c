@@ -135,6 +135,17 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
                         dra_err_free(e);
                         continue;
                     }
+                    /* 1.38 keys it by the resolved name, the driver's
+                     * qualified spelling winning over the plain one
+                     * (structured/schedulerapi/types.go
+                     * NewDeviceConsumedCapacity, v0.38.0-beta.0) */
+                    if (w->f.capacity_1_38 && !strchr(k, '/')) {
+                        char *full = dra_xasprintf("%s/%s", driver, k);
+                        bool both = json_object_get(cc, full) != NULL;
+                        free(full);
+                        if (both)
+                            continue;
+                    }
                     dra_al_capuse_set(&add, dra_arena_strdup(&w->arena, k), &q);
                 }
             dra_al_capuse_add(&dra_al_idextra(w, gid)->agg, &add);
