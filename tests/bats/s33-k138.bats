@@ -242,3 +242,13 @@ YAML
     assert_failure 2
     assert_equal "$stderr" "dra-alloc: claim default/c, request gpu: asks for all devices, but resource pool gpu.example.com/updating is currently being updated"
 }
+
+@test "dra-claim doctor: a toleration without effect ignores a NoExecute taint for good from 1.38 on, as dra-evict" {
+    local in=("$DATA/evict/slices.yaml" "$DATA/evict/claims-pods.json" "$DATA/evict/rules.yaml")
+    # d-gpu tolerates {operator: Exists}, no effect, on a device with a NoExecute taint
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor --kubernetes-version 1.37 --now 2026-03-01T10:06:00Z "${in[@]}"
+    [[ $output$stderr == *"ResourceClaim/ml/d-gpu: device gpu.example.com/node-a/gpu-0 has NoExecute taint"* ]]
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor --kubernetes-version 1.38 --now 2026-03-01T10:06:00Z "${in[@]}"
+    [[ $output$stderr != *"ResourceClaim/ml/d-gpu: device"*"NoExecute taint"* ]]
+    [[ $output$stderr == *"ResourceClaim/ml/a-gpu: device gpu.example.com/node-a/gpu-0 has NoExecute taint"* ]]
+}

@@ -161,7 +161,7 @@ static void check_claim(doc *d, const dra_obj *co)
             dra_taint_src srcs[8];
             size_t n = dra_evict_device_taints(c, &eo, dv, p, v, srcs, 8);
             for (size_t k = 0; k < n && k < 8; k++) {
-                if (dra_evict_tolerated_forever(e, srcs[k].taint))
+                if (dra_evict_tolerated_forever(e, srcs[k].taint, eo.features))
                     continue; /* tolerated for good: not a problem */
                 char *t = dra_taint_string(srcs[k].taint), *s = dra_taint_src_string(&srcs[k]);
                 add(out, claim, dra_xasprintf("device %s/%s/%s has NoExecute taint %s (%s)", dv, p, v, t, s),

@@ -364,13 +364,14 @@ static bool tolerates(const json_t *tol, const json_t *taint)
                          &(dra_taint_ref){dra_jstr(taint, "key"), dra_jstr(taint, "value"), dra_jstr(taint, "effect")});
 }
 
-bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint)
+bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint, const dra_features *features)
 {
+    bool any_effect = dra_features_release_of(features) >= DRA_RELEASE_1_38; /* as add_taint */
     size_t i;
     json_t *tol;
     json_array_foreach(dra_jarr(result, "tolerations"), i, tol) {
         const char *eff = dra_jstr_or(tol, "effect", "");
-        if ((!*eff || strcmp(eff, "NoExecute") == 0) && tolerates(tol, taint) &&
+        if ((strcmp(eff, "NoExecute") == 0 || (any_effect && !*eff)) && tolerates(tol, taint) &&
             !json_is_integer(json_object_get(tol, "tolerationSeconds")))
             return true;
     }

@@ -103,8 +103,9 @@ size_t dra_evict_device_taints(const dra_cluster *c, const dra_evict_opts *opts,
                                const char *device, dra_taint_src *srcs, size_t max);
 
 /* Whether an allocation result's tolerations ignore the taint for good (a
- * matching toleration without tolerationSeconds). */
-bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint);
+ * matching NoExecute toleration without tolerationSeconds; from 1.38 on
+ * also one without effect).  features NULL: the default release. */
+bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint, const dra_features *features);
 
 /* Whether the newest generation of the pool publishes the device; *pool_known
  * says whether any slice of the pool exists. */
