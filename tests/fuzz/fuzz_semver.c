@@ -43,6 +43,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (attr && too_long)
         abort();
+    /* 1.38's regex admits a subset of the older one, and no huge number:
+     * what it admits blang parses */
+    bool attr18 = dra_semver_matches_regex_digits(s, size, DRA_SEMVER_MAX_DIGITS_1_38);
+    if (attr18 && !dra_semver_matches_regex(s, size))
+        abort();
+    if (attr18 && size <= DRA_SEMVER_ATTRIBUTE_MAXLEN && !strict_ok)
+        abort();
 
     e = dra_semver_parse_normalize(s, size, &v);
     if (!e)

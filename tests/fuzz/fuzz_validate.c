@@ -1,7 +1,8 @@
 /* Fuzz the read -> kind -> convert -> default -> validate -> index pipeline.
  * Input: any bytes, read as YAML/JSON by dra_read_mem.  The input's length
- * picks the feature gates: the defaults, every gate on (alpha fields
- * validated), or every unlocked gate off (their fields dropped first). */
+ * picks the release (1.36, 1.37, 1.38) and the feature gates: its defaults,
+ * every gate on (alpha fields validated), or every unlocked gate off (their
+ * fields dropped first). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,10 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         dra_load_opts opts = {0};
         opts.skip_unknown = size & 1;
         dra_features gates;
-        dra_features_default(&gates);
-        for (int i = 0; i < DRA_FEATURE_COUNT && (size >> 1) % 3; i++)
-            if (!dra_feature_locked((dra_feature)i))
+        dra_features_release(&gates, (dra_release)(DRA_RELEASE_OLDEST + (int)((size >> 3) % 3)));
+        for (int i = 0; i < DRA_FEATURE_COUNT && (size >> 1) % 3; i++) {
+            const dra_gate_spec *g = dra_gate_spec_at(gates.release, (dra_feature)i);
+            if (g->known && !g->locked)
                 gates.on[i] = (size >> 1) % 3 == 1;
+        }
         opts.validate.features = &gates;
         opts.now = 1700000000;
         opts.validate.cel = fake_cel;
