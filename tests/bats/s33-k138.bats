@@ -252,3 +252,33 @@ YAML
     [[ $output$stderr != *"ResourceClaim/ml/d-gpu: device"*"NoExecute taint"* ]]
     [[ $output$stderr == *"ResourceClaim/ml/a-gpu: device gpu.example.com/node-a/gpu-0 has NoExecute taint"* ]]
 }
+
+@test "1.38: a nodeAllocatableResources capacityKey that is no capacity name gets the name's error, not Not found" {
+    cat >"$T/nar.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: cpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  devices:
+  - name: numa-0
+    allowMultipleAllocations: true
+    capacity:
+      cpu.example.com/cpu: {value: "16"}
+    nodeAllocatableResources:
+      cpu: {mapping: {capacityKey: cpu.example.com/a/b, capacityMultiplier: "1"}}
+      memory: {mapping: {capacityKey: cpu.example.com/nope, capacityMultiplier: "1"}}
+YAML
+    local g=(--feature-gates DRANodeAllocatableResources=true)
+    local nar='spec.devices[0].nodeAllocatableResources'
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 "${g[@]}" "$T/nar.yaml"
+    assert_failure 2
+    [[ $stderr == *"$nar[cpu].mapping.capacityKey: Not found: \"cpu.example.com/a/b\""* ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "${g[@]}" "$T/nar.yaml"
+    assert_failure 2
+    [[ $stderr == *"$nar[cpu].mapping.capacityKey: Invalid value: \"cpu.example.com/a/b\": must not contain more than one slash"* ]]
+    [[ $stderr != *"Not found: \"cpu.example.com/a/b\""* ]]
+    [[ $stderr == *"$nar[memory].mapping.capacityKey: Not found: \"cpu.example.com/nope\""* ]]
+}

@@ -616,8 +616,19 @@ static void v_node_alloc_mapping(vctx *v, const json_t *m, const json_t *caps)
         const char *k;
         size_t klen;
         if (dra_vstr(v, m, "capacityKey", &k, &klen)) {
+            dra_err *name_errs = NULL;
+            if (klen && dra_vrelease(v) >= DRA_RELEASE_1_38) {
+                /* From 1.38 on a key that is no capacity name gets the
+                 * name's errors in place of Not found
+                 * (validateNodeAllocatableMapping, v1.38.0-beta.0). */
+                dra_errs l = DRA_ERRS_INIT;
+                V_CHILD(v, "capacityKey") dra_check_qualified_name_one_slash(&l, VP(v), k, klen);
+                name_errs = dra_errs_take(&l);
+            }
             if (klen == 0)
                 V_CHILD(v, "capacityKey") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "capacityKey must not be an empty string");
+            else if (name_errs)
+                dra_errs_add(&v->errs, name_errs);
             else if (!json_object_getn(caps, k, klen))
                 V_CHILD(v, "capacityKey") dra_ferr_not_found(&v->errs, VP(v), k, klen);
         }
