@@ -33,6 +33,7 @@ const prog = "upstream-validate"
 type options struct {
 	recursive bool
 	verbose   bool
+	eachFile  bool   // each file validated as if alone
 	fieldVal  string // Strict, Warn or Ignore
 	gates     string
 	inputs    []string
@@ -45,6 +46,7 @@ and workloads' pod templates) with the Kubernetes 1.37.2 API server's code.
   -R, --recursive            read directories recursively
       --validate MODE        strict|warn|ignore (also true/false): unknown and duplicate fields
       --feature-gates LIST   KEY=BOOL,... as kube-apiserver takes them
+      --each-file            validate each file as if it were named alone
   -v, --verbose              say what was skipped
   -h, --help                 this help
 `, prog)
@@ -75,6 +77,8 @@ func parseArgs(args []string) (*options, error) {
 			o.recursive = true
 		case a == "-v" || a == "--verbose":
 			o.verbose = true
+		case a == "--each-file":
+			o.eachFile = true
 		case a == "-h" || a == "--help":
 			usage(os.Stdout)
 			os.Exit(0)
@@ -128,6 +132,29 @@ func main() {
 			os.Exit(2)
 		}
 	}
+	bad := false
+	if o.eachFile {
+		files, errs := inputFiles(o)
+		for _, e := range errs {
+			fmt.Fprintf(os.Stderr, "%s: %s\n", prog, e)
+			bad = true
+		}
+		for _, f := range files {
+			one := *o
+			one.inputs = []string{f}
+			bad = validateRun(&one) || bad
+		}
+	} else {
+		bad = validateRun(o)
+	}
+	if bad {
+		os.Exit(2)
+	}
+}
+
+// validateRun validates the objects of o's inputs and prints what it finds;
+// it returns whether there was a problem.
+func validateRun(o *options) bool {
 	r := newRun(o)
 	docs, readErrs := collect(o)
 	r.validateAll(docs)
@@ -143,7 +170,5 @@ func main() {
 	if o.verbose {
 		fmt.Fprintf(os.Stderr, "%s: %d objects checked, %d skipped, %d problems\n", prog, r.checked, r.skipped, len(r.problems))
 	}
-	if len(r.problems) > 0 {
-		os.Exit(2)
-	}
+	return len(r.problems) > 0
 }
