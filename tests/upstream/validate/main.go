@@ -39,7 +39,8 @@ var (
 	perObject = flag.Int("mutations", 8, "random mutations per seed object")
 	limits    = flag.Int("limits", 2, "probes of list limits per seed object")
 	share     = flag.Int("gate-share", 32, "under the other gate sets, every Nth mutation (and every seed)")
-	batchSize = flag.Int("batch", 40, "objects per batch")
+	batchSize = flag.Int("batch", 400, "objects per run of each tool (a file each)")
+	fileBatch = flag.Int("file-batch", 40, "seed files per run of each tool")
 	jobs      = flag.Int("jobs", 2, "tools run at once")
 	maxShown  = flag.Int("show", 400, "disagreements printed (all are in WORK/report.txt)")
 	dry       = flag.Bool("n", false, "count the cases only")
@@ -140,7 +141,7 @@ func seedFiles() []string {
 
 // objectsOf splits a file into objects (documents, List items) as JSON
 // trees; files that do not read are left to the whole-file comparison.
-func objectsOf(data []byte) []*node {
+func objectsOf(data []byte) ([]*node, bool) {
 	var docs [][]byte
 	t := bytes.TrimSpace(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	if len(t) > 0 && t[0] == '{' {
@@ -154,20 +155,24 @@ func objectsOf(data []byte) []*node {
 		for _, d := range regexpSplitDocs(data) {
 			j, err := yaml.YAMLToJSON(d)
 			if err != nil {
-				return nil
+				return nil, false
 			}
 			docs = append(docs, j)
 		}
 	}
 	var out []*node
+	complete := true
 	for _, d := range docs {
-		n, err := parseTree(bytes.TrimSpace(d))
+		d = bytes.TrimSpace(d)
+		n, err := parseTree(d)
 		if err != nil || n.kind != 'o' {
+			complete = complete && (len(d) == 0 || string(d) == "null")
 			continue
 		}
 		if items := n.get("items"); items != nil && items.kind == 'a' && strings.HasSuffix(n.str("kind"), "List") {
 			for _, it := range items.vals {
 				if it.kind != 'o' {
+					complete = false
 					continue
 				}
 				if it.get("kind") == nil && it.get("apiVersion") == nil && n.str("kind") != "List" {
@@ -180,7 +185,7 @@ func objectsOf(data []byte) []*node {
 		}
 		out = append(out, n)
 	}
-	return out
+	return out, complete
 }
 
 func regexpSplitDocs(data []byte) [][]byte {
@@ -197,15 +202,17 @@ func regexpSplitDocs(data []byte) [][]byte {
 	return append(docs, cur.Bytes())
 }
 
-func runTool(bin string, gates string, file string) (string, int) {
+func runTool(bin string, gates string, files ...string) (string, int) {
 	var args []string
 	if strings.HasSuffix(bin, "dra-slice") {
 		args = append(args, "validate", "-v") // -v: every error, none capped
+	} else {
+		args = append(args, "--each-file")
 	}
 	if gates != "" {
 		args = append(args, "--feature-gates", gates)
 	}
-	args = append(args, file)
+	args = append(args, files...)
 	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -225,87 +232,16 @@ type runner struct {
 	mu      sync.Mutex
 	results []result
 	nbatch  int
+	nsplit  int // groups run again file by file
 	sem     chan struct{}
 	wg      sync.WaitGroup
-}
-
-// runBatch validates cases as one JSON Lines file with both tools; a batch
-// that prints more than dra-slice's 100 problems, or a reading error, is
-// split in two and run again.
-func (r *runner) runBatch(cases []*testCase, gates string) {
-	r.mu.Lock()
-	r.nbatch++
-	name := filepath.Join(*work, "batches", fmt.Sprintf("b%05d.jsonl", r.nbatch))
-	r.mu.Unlock()
-	var b bytes.Buffer
-	for _, c := range cases {
-		b.WriteString(c.text)
-		b.WriteByte('\n')
-	}
-	if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	r.sem <- struct{}{}
-	cout, _ := runTool(*draSlice, gates, name)
-	uout, _ := runTool(*peer, gates, name)
-	<-r.sem
-	cprobs, more := parseOutput(cout, "dra-slice", name)
-	uprobs, _ := parseOutput(uout, "upstream-validate", name)
-	// a reading error stops dra-slice's file: the objects after it are
-	// not checked
-	broken := more > 0 && len(cases) > 1
-	for _, p := range append(cprobs, uprobs...) {
-		if p.line < 1 || p.line > len(cases) || !strings.HasPrefix(p.text, cases[p.line-1].ref+": ") &&
-			!strings.HasPrefix(p.text, cases[p.line-1].ref0+": ") {
-			broken = true
-		}
-	}
-	if broken && len(cases) > 1 {
-		h := len(cases) / 2
-		r.runBatch(cases[:h], gates)
-		r.runBatch(cases[h:], gates)
-		return
-	}
-	// texts keep their object's name; a strict decoding error names the
-	// object before its namespace is defaulted (dra-slice), which is
-	// written as the other problems name it
-	byLine := func(ps []problem) map[int][]string {
-		m := map[int][]string{}
-		for _, p := range ps {
-			l := p.line
-			if l < 1 || l > len(cases) {
-				l = 1
-			}
-			c := cases[l-1]
-			t := p.text
-			if c.ref0 != c.ref && strings.HasPrefix(t, c.ref0+": ") {
-				t = c.ref + t[len(c.ref0):]
-			}
-			m[l] = append(m[l], t)
-		}
-		return m
-	}
-	cm, um := byLine(cprobs), byLine(uprobs)
-	_ = os.Remove(name)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i, c := range cases {
-		v, oc, ou := compareObject(cm[i+1], um[i+1], more, c.ref)
-		if c.dup && v == differ && len(cm[i+1]) > 0 && len(um[i+1]) > 0 {
-			// a field given twice: dra-slice's reader refuses the document,
-			// the API server's decoder the object; both refuse
-			v, oc, ou = sameVerdict, nil, nil
-		}
-		r.results = append(r.results, result{c, v, oc, ou})
-	}
 }
 
 func (r *runner) submit(cases []*testCase, gates string) {
 	r.wg.Add(1)
 	go func() {
 		defer r.wg.Done()
-		r.runBatch(cases, gates)
+		r.runGroup(cases, gates)
 	}()
 }
 
@@ -330,12 +266,13 @@ func main() {
 	var seeds []*testCase
 	seen := map[string]bool{}
 	var wg sync.WaitGroup
+	var fileGroups []*fileGroup
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
-		objs := objectsOf(data)
+		objs, complete := objectsOf(data)
 		comparable := true
 		for _, o := range objs {
 			gk := groupKind(o)
@@ -355,27 +292,42 @@ func main() {
 			fileSkipped = append(fileSkipped, f)
 			continue
 		}
+		// a file whose objects are all known joins a group of files
+		// without another object of their names (the tools report the
+		// second as a duplicate) nor a Namespace (a claim's admin access
+		// looks it up)
+		var keys []string
+		alone := !complete
+		for _, o := range objs {
+			ref := refOf(o, namespacedKinds[o.str("kind")])
+			alone = alone || o.str("kind") == "Namespace"
+			if !strings.HasPrefix(ref, "<") && !strings.HasSuffix(ref, "*") {
+				keys = append(keys, groupKind(o)+" "+ref)
+			}
+		}
+		fileGroups = addFile(fileGroups, f, keys, alone)
+	}
+	for _, g := range fileGroups {
 		wg.Add(1)
-		r.sem <- struct{}{}
-		go func(f string) {
+		go func(g *fileGroup) {
 			defer wg.Done()
-			cout, _ := runTool(*draSlice, "", f)
-			uout, _ := runTool(*peer, "", f)
-			<-r.sem
-			cp, more := parseOutput(cout, "dra-slice", f)
-			up, _ := parseOutput(uout, "upstream-validate", f)
-			var ct, ut []string
-			for _, p := range cp {
-				ct = append(ct, p.text)
+			outs := r.runFiles(g.files, "")
+			for _, f := range g.files {
+				cp, more := parseOutput(outs[0][f], "dra-slice", f)
+				up, _ := parseOutput(outs[1][f], "upstream-validate", f)
+				var ct, ut []string
+				for _, p := range cp {
+					ct = append(ct, p.text)
+				}
+				for _, p := range up {
+					ut = append(ut, p.text)
+				}
+				v, oc, ou := compareObject(ct, ut, more, "")
+				mu.Lock()
+				fileResults = append(fileResults, result{&testCase{desc: f + " (whole file)"}, v, oc, ou})
+				mu.Unlock()
 			}
-			for _, p := range up {
-				ut = append(ut, p.text)
-			}
-			v, oc, ou := compareObject(ct, ut, more, "")
-			mu.Lock()
-			fileResults = append(fileResults, result{&testCase{desc: f + " (whole file)"}, v, oc, ou})
-			mu.Unlock()
-		}(f)
+		}(g)
 	}
 	wg.Wait()
 
@@ -413,10 +365,6 @@ func main() {
 				nGated++
 			}
 			cp := &c2
-			if cp.dup {
-				r.submit([]*testCase{cp}, g)
-				continue
-			}
 			pending = addToBatches(r, pending, cp, g)
 		}
 		for _, b := range pending {
@@ -489,6 +437,7 @@ func main() {
 	fmt.Printf("seed files: %d compared whole, %d not comparable (classic DRA or workloads)\n", len(fileResults), len(fileSkipped))
 	fmt.Printf("objects: %d seed objects, %d mutations; %d cases under %d gate sets (%d beyond the defaults); %d batches\n",
 		len(seeds), len(mutants), len(r.results), len(gateSets), nGated, r.nbatch)
+	fmt.Printf("runs of each tool: %d groups of files, %d files run again alone\n", r.nbatch+len(fileGroups), r.nsplit)
 	fmt.Printf("verdict only (upstream stops at a decoding error): %d\n", verdictOnly)
 	nKnown := 0
 	for i, k := range known {
@@ -506,28 +455,57 @@ func main() {
 
 type batch struct {
 	cases []*testCase
-	keys  map[string]bool
+	ns    bool // of Namespaces (a claim's admin access looks them up)
 }
 
 var pending []*batch
 
-// addToBatches puts a case in the first open batch without an object of
-// its name (dra-slice reports two objects of one name; the API server
-// would refuse the second), and submits batches that are full.
+// addToBatches puts a case in the open batch of its sort (Namespaces or
+// not), and submits batches that are full.
 func addToBatches(r *runner, bs []*batch, c *testCase, gates string) []*batch {
-	key := c.ref
-	named := !strings.HasPrefix(key, "<") && !strings.HasSuffix(key, "*")
+	ns := c.obj.str("kind") == "Namespace"
 	for i, b := range bs {
-		if named && b.keys[key] {
+		if b.ns != ns {
 			continue
 		}
 		b.cases = append(b.cases, c)
-		b.keys[key] = true
 		if len(b.cases) >= *batchSize {
 			r.submit(b.cases, gates)
 			return append(bs[:i:i], bs[i+1:]...)
 		}
 		return bs
 	}
-	return append(bs, &batch{cases: []*testCase{c}, keys: map[string]bool{key: true}})
+	return append(bs, &batch{cases: []*testCase{c}, ns: ns})
+}
+
+type fileGroup struct {
+	files []string
+	keys  map[string]bool
+	alone bool
+}
+
+// addFile puts a seed file in the first group without an object of its
+// objects' names (keys), or in a group of its own (alone).
+func addFile(gs []*fileGroup, f string, keys []string, alone bool) []*fileGroup {
+next:
+	for _, g := range gs {
+		if alone || g.alone || len(g.files) >= *fileBatch {
+			continue
+		}
+		for _, k := range keys {
+			if g.keys[k] {
+				continue next
+			}
+		}
+		g.files = append(g.files, f)
+		for _, k := range keys {
+			g.keys[k] = true
+		}
+		return gs
+	}
+	g := &fileGroup{files: []string{f}, keys: map[string]bool{}, alone: alone}
+	for _, k := range keys {
+		g.keys[k] = true
+	}
+	return append(gs, g)
 }
