@@ -469,12 +469,50 @@ void dra_v_labels_annotations(vctx *v, const json_t *meta)
 static void v_owner_references(vctx *v, const json_t *meta);
 static void v_meta_types(vctx *v, const json_t *meta);
 
+static void object_meta(vctx *v, const json_t *obj, bool namespaced, vcheck_fn name_check, bool check_prefix);
+
+/* ValidateObjectMeta checks a generateName as a prefix of a name;
+ * ValidateObjectMetaWithOpts (a DeviceClass's, with its declarative name
+ * rule) checks the generated name only (k8s.io/apimachinery v0.37.2
+ * pkg/api/validation/objectmeta.go). */
 void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is_label)
 {
-    dra_v_object_meta_named(v, obj, namespaced, name_is_label ? dra_check_dns1123_label : dra_check_dns1123_subdomain);
+    object_meta(v, obj, namespaced, name_is_label ? dra_check_dns1123_label : dra_check_dns1123_subdomain, true);
 }
 
 void dra_v_object_meta_named(vctx *v, const json_t *obj, bool namespaced, vcheck_fn name_check)
+{
+    object_meta(v, obj, namespaced, name_check, false);
+}
+
+/* nameFn(generateName, true): the name check on the prefix with a trailing
+ * dash masked (maskTrailingDash: "ab-" is checked as "aa"), each problem
+ * echoing the prefix as written. */
+static void check_name_prefix(vctx *v, vcheck_fn check, const char *s, size_t len)
+{
+    if (len < 2 || s[len - 1] != '-') {
+        dra_vcheck(v, check, s, len);
+        return;
+    }
+    char *masked = dra_xmalloc(len - 1);
+    memcpy(masked, s, len - 2);
+    masked[len - 2] = 'a';
+    dra_errs probe = DRA_ERRS_INIT;
+    check(&probe, NULL, masked, len - 1);
+    dra_buf head = DRA_BUF_INIT;
+    dra_buf_puts(&head, "Invalid value: ");
+    dra_go_quote_echo(&head, masked, len - 1);
+    dra_buf_puts(&head, ": ");
+    for (dra_err *e = probe.head; e; e = e->next) {
+        const char *detail = strncmp(e->msg, head.data, head.len) == 0 ? e->msg + head.len : e->msg;
+        dra_ferr_invalid_str(&v->errs, dra_vpath(v), s, len, detail);
+    }
+    dra_buf_free(&head);
+    dra_errs_free(&probe);
+    free(masked);
+}
+
+static void object_meta(vctx *v, const json_t *obj, bool namespaced, vcheck_fn name_check, bool check_prefix)
 {
     const json_t *meta = NULL;
     bool meta_ok = dra_vobj(v, obj, "metadata", &meta); /* reports a wrong type at "metadata" itself */
@@ -492,6 +530,8 @@ void dra_v_object_meta_named(vctx *v, const json_t *obj, bool namespaced, vcheck
         size_t glen;
         bool has_name = dra_vstr(v, meta, "name", &s, &len) && len > 0;
         bool has_gen = dra_vstr(v, meta, "generateName", &gs, &glen) && glen > 0;
+        if (has_gen && check_prefix)
+            V_CHILD(v, "generateName") check_name_prefix(v, name_check, gs, glen);
         V_CHILD(v, "name")
         {
             if (has_name)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bats
+# dra-slice validate answers as the Kubernetes 1.37.2 API server does, in
+# the cases the differential suite (make upstream-check-validate) found.
+bats_require_minimum_version 1.5.0
+load helpers
+
+# validates JSON: dra-slice validate's standard error for a one-line document
+validates() {
+    local f="$BATS_TEST_TMPDIR/doc.json"
+    printf '%s\n' "$1" >"$f"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+}
+
+@test "generateName is checked as a name prefix, beside the name, but not a DeviceClass's" {
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns","generateName":"2Ei"}}'
+    assert_failure 2
+    [[ $stderr == *'ResourceClaim/ns/c: metadata.generateName: Invalid value: "2Ei": a lowercase RFC 1123 subdomain'* ]]
+    # a trailing dash stands for the generated suffix (maskTrailingDash)
+    validates '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n","generateName":"Ab-"}}'
+    assert_failure 2
+    [[ $stderr == *'Namespace/n: metadata.generateName: Invalid value: "Ab-": a lowercase RFC 1123 label'* ]]
+    validates '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"n","generateName":"a.b"}}'
+    assert_failure 2
+    [[ $stderr == *'Namespace/n: metadata.generateName: Invalid value: "a.b": must not contain dots'* ]]
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"ns","generateName":"x.-"}}'
+    assert_success
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s","generateName":"ok-"},"spec":{"driver":"d.example.com","pool":{"name":"p","resourceSliceCount":1},"allNodes":true}}'
+    assert_success
+    # a DeviceClass's metadata is checked by ValidateObjectMetaWithOpts: its name only
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a","generateName":"2Ei"}}'
+    assert_success
+}
