@@ -30,3 +30,17 @@ validates() {
     validates '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a","generateName":"2Ei"}}'
     assert_success
 }
+
+@test "a quantity with white space around it in the JSON text is read as without (Quantity.UnmarshalJSON)" {
+    local d='{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","pool":{"name":"p","resourceSliceCount":1},"allNodes":true,"devices":[{"name":"a","capacity":{"mem":{"value":VALUE}}}]}}'
+    validates "${d/VALUE/'" 1Gi "'}"
+    assert_success
+    validates "${d/VALUE/'"'$'\xc2\xa0''1"'}"
+    assert_success
+    # an escaped one is not white space to upstream's decoder, which sees the text
+    validates "${d/VALUE/'"1\t"'}"
+    assert_failure 2
+    [[ $stderr == *'quantities must match the regular expression'* ]]
+    validates "${d/VALUE/'"1 x"'}"
+    assert_failure 2
+}

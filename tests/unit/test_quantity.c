@@ -650,3 +650,28 @@ T_(is_fractional)
         CHECK(!dra_quantity_is_fractional(&q));
     }
 }
+
+/* Quantity.UnmarshalJSON trims the white space JSON holds unescaped. */
+UNIT_TEST(parse_json_trims_raw_white_space)
+{
+    static const char *const ok[] = {" 1Gi ", "\xc2\xa0" "1", "2\xe3\x80\x80", "\xe2\x80\xa8 3 \xc2\x85"};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        dra_quantity q;
+        dra_err *e = dra_quantity_parse_json(ok[i], strlen(ok[i]), &q);
+        CHECK(e == NULL);
+        dra_err_free(e);
+    }
+    static const char *const bad[] = {"1\t", "\n1", " ", "1 x", "\xc2"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        dra_quantity q;
+        dra_err *e = dra_quantity_parse_json(bad[i], strlen(bad[i]), &q);
+        CHECK(e != NULL);
+        dra_err_free(e);
+    }
+    dra_quantity q;
+    dra_err *e = dra_quantity_parse_json(" 1500m ", 7, &q);
+    char buf[DRA_QUANTITY_STRMAX];
+    CHECK(e == NULL);
+    CHECK_STR(dra_quantity_format(&q, buf), "1500m");
+    dra_err_free(e);
+}

@@ -619,6 +619,39 @@ static dra_err *parse_slow(const qscan *sc, int base, int64_t exponent, dra_qfor
     return NULL;
 }
 
+/* Bytes of a white space rune at p (unicode.IsSpace) that JSON can hold
+ * unescaped, or 0. */
+static size_t raw_space_at(const unsigned char *p, size_t n)
+{
+    if (n >= 1 && p[0] == ' ')
+        return 1;
+    if (n >= 2 && p[0] == 0xC2 && (p[1] == 0x85 || p[1] == 0xA0))
+        return 2;
+    if (n < 3)
+        return 0;
+    if ((p[0] == 0xE1 && p[1] == 0x9A && p[2] == 0x80) || (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80) ||
+        (p[0] == 0xE2 && p[1] == 0x81 && p[2] == 0x9F))
+        return 3;
+    if (p[0] == 0xE2 && p[1] == 0x80 && ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+        return 3;
+    return 0;
+}
+
+dra_err *dra_quantity_parse_json(const char *s, size_t len, dra_quantity *out)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t k;
+    while ((k = raw_space_at(p, len)) > 0)
+        p += k, len -= k;
+    for (bool trimmed = true; trimmed;) {
+        trimmed = false;
+        for (k = 1; k <= 3 && k <= len && !trimmed; k++)
+            if (raw_space_at(p + len - k, k) == k)
+                len -= k, trimmed = true;
+    }
+    return dra_quantity_parsen((const char *)p, len, out);
+}
+
 dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out)
 {
     if (len == 0)

@@ -77,6 +77,12 @@ typedef struct dra_quantity {
  * is just an invalid character). */
 DRA_MUST_USE dra_err *dra_quantity_parse(const char *s, dra_quantity *out);
 DRA_MUST_USE dra_err *dra_quantity_parsen(const char *s, size_t len, dra_quantity *out);
+/* A quantity written as a JSON string, as Quantity.UnmarshalJSON reads it:
+ * the string's text with Go's white space around it trimmed, then parsed.
+ * Upstream trims the raw text between the quotes, so only white space
+ * that can stand unescaped in JSON is trimmed (a space, U+0085, U+00A0 and
+ * the other non-ASCII spaces); an escaped tab or newline is no space to it. */
+DRA_MUST_USE dra_err *dra_quantity_parse_json(const char *s, size_t len, dra_quantity *out);
 
 /* Quantity.String() into buf of at least DRA_QUANTITY_STRMAX bytes; returns buf. */
 const char *dra_quantity_format(const dra_quantity *q, char *buf);

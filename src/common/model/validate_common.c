@@ -377,7 +377,7 @@ bool dra_vquantity_value(vctx *v, const json_t *value, dra_quantity *q)
         dra_vtype_error(v, NULL, value, "quantity");
         return false;
     }
-    dra_err *e = dra_quantity_parsen(s, len, q);
+    dra_err *e = json_is_string(value) ? dra_quantity_parse_json(s, len, q) : dra_quantity_parsen(s, len, q);
     if (e) {
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, e->msg);
         dra_err_free(e);

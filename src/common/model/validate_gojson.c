@@ -135,7 +135,7 @@ static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type
         char buf[DRA_QUANTITY_STRMAX];
         /* a number is read as its text (Quantity.UnmarshalJSON) */
         char *text = json_is_number(v) ? dra_vjson(v) : NULL;
-        dra_err *e = json_is_string(v) ? dra_quantity_parsen(json_string_value(v), json_string_length(v), &q)
+        dra_err *e = json_is_string(v) ? dra_quantity_parse_json(json_string_value(v), json_string_length(v), &q)
                                        : dra_quantity_parse(text ? text : "0", &q);
         free(text);
         json_t *r = e ? json_deep_copy(v) : json_string(dra_quantity_format(&q, buf));
