@@ -44,3 +44,11 @@ validates() {
     validates "${d/VALUE/'"1 x"'}"
     assert_failure 2
 }
+
+@test "a problem found twice in one object is reported once, as the API server's message lists it" {
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"n","ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"a","uid":"u0","controller":true},{"apiVersion":"batch/v1","kind":"Job","name":"b","uid":"u1","controller":true},{"apiVersion":"batch/v1","kind":"Job","name":"b","uid":"u2","controller":true}]}}'
+    assert_failure 2
+    local n
+    n=$(grep -c 'Only one reference can have Controller set to true. Found "true" in references for Pod/a and Job/b' <<<"$stderr")
+    [[ $n -eq 1 ]] || { echo "$n times: $stderr"; false; }
+}

@@ -358,6 +358,30 @@ static bool reported(const dra_err *chain, const dra_err *e)
     return false;
 }
 
+/* e without its repeats (the same field and message): the API server's
+ * message lists each once (field.ErrorList.ToAggregate, k8s.io/apimachinery
+ * v0.37.2 pkg/util/validation/field/errors.go). */
+static dra_err *without_repeats(dra_err *e)
+{
+    if (!e || !e->next)
+        return e;
+    dra_err_kinds seen = {0};
+    dra_err *out = NULL;
+    while (e) {
+        dra_err *x = dra_err_pop(&e);
+        uint64_t h = dra_fnv1a_str(DRA_FNV64_OFFSET, x->field ? x->field : "");
+        h = dra_fnv1a(h, "", 1);
+        h = dra_fnv1a_str(h, x->msg);
+        size_t before = seen.n;
+        if (dra_err_kinds_index(&seen, h) < before)
+            dra_err_free(x);
+        else
+            out = dra_err_append(out, x);
+    }
+    dra_err_kinds_free(&seen);
+    return out;
+}
+
 /* Fields of disabled features are dropped first, as the API server does;
  * it decodes them before, so that a value of the wrong type there is still
  * refused: such errors of the object as given are kept. */
@@ -379,5 +403,5 @@ dra_err *dra_validate(const json_t *obj, dra_kind kind, const dra_validate_opts 
         e = dra_err_append(e, keep);
     }
     json_decref(dropped);
-    return e;
+    return without_repeats(e);
 }
