@@ -52,3 +52,17 @@ validates() {
     n=$(grep -c 'Only one reference can have Controller set to true. Found "true" in references for Pod/a and Job/b' <<<"$stderr")
     [[ $n -eq 1 ]] || { echo "$n times: $stderr"; false; }
 }
+
+@test "a number given as apiVersion or kind in JSON is echoed as written" {
+    local v
+    for v in 1e3 -0 9223372036854775808 -9223372036854775809 1.2345678901 1E+3; do
+        validates '{"apiVersion":"v1","kind":'"$v"',"metadata":{"name":"a"}}'
+        assert_failure 2
+        [[ $stderr == *"object/a: kind: Invalid value: $v: must be of type string"* ]] || { echo "$v: $stderr"; false; }
+    done
+    # a List's item, from standard input
+    printf '%s\n' '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":-0,"kind":"Node","metadata":{"name":"a"}}]}' >"$BATS_TEST_TMPDIR/l.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate - <"$BATS_TEST_TMPDIR/l.json"
+    assert_failure 2
+    [[ $stderr == *"Node/a: apiVersion: Invalid value: -0: must be of type string"* ]]
+}

@@ -80,6 +80,8 @@ typedef struct walker {
     size_t best_depth; /* segments matched so far (the prefix counts as none) */
     int best_line;     /* 0-based line in the parsed text */
     bool stop;         /* the whole path was found, or the text ended */
+    bool want_text;    /* keep the text of the scalar at the whole path */
+    char *text;        /* that text, when it is a plain scalar (owned) */
 } walker;
 
 static bool next(walker *w, yaml_event_t *ev)
@@ -126,6 +128,9 @@ static bool is_key(const seg *s, const char *k)
 /* Follow segs[idx...] into the node that starts with ev (consumed). */
 static void walk(walker *w, yaml_event_t *ev, size_t idx, int depth)
 {
+    if (w->want_text && idx == w->n && !w->text && ev->type == YAML_SCALAR_EVENT &&
+        ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+        w->text = dra_xstrndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
     if (w->stop || depth > DRA_MAX_DEPTH) {
         skip_node(w, ev);
         return;
@@ -256,8 +261,12 @@ static int read_chunk(void *data, unsigned char *buf, size_t size, size_t *got)
     return 1;
 }
 
-int dra_obj_field_line(const dra_obj *o, const char *path)
+/* The line of path in o's text (0: not found); with text, the text of the
+ * plain scalar found there in a JSON document (NULL when none). */
+static int field_find(const dra_obj *o, const char *path, char **text)
 {
+    if (text)
+        *text = NULL;
     if (!o || !o->src || !path || o->src_line < 1)
         return 0;
     /* the text and the line index come on first use: the source is the set's own */
@@ -279,9 +288,15 @@ int dra_obj_field_line(const dra_obj *o, const char *path)
     size_t n = prefix + parse_path(path, segs + prefix, MAX_SEGS - prefix);
     walker w = {0};
     int line = 0;
-    chunked text = {src->data + off, src->len - off};
+    chunked in = {src->data + off, src->len - off};
+    if (text) { /* JSON only: YAML's scalars reach the API server as JSON's */
+        size_t i = off;
+        while (i < src->len && src->data[i] && strchr(" \t\r\n", src->data[i]))
+            i++;
+        w.want_text = i < src->len && (src->data[i] == '{' || src->data[i] == '[');
+    }
     if (yaml_parser_initialize(&w.parser)) {
-        yaml_parser_set_input(&w.parser, read_chunk, &text);
+        yaml_parser_set_input(&w.parser, read_chunk, &in);
         yaml_event_t ev;
         /* stream start, document start, then the root */
         bool ok = next(&w, &ev) && (yaml_event_delete(&ev), next(&w, &ev));
@@ -306,5 +321,21 @@ int dra_obj_field_line(const dra_obj *o, const char *path)
     }
     for (size_t i = 0; i < n; i++)
         free(segs[i].key);
+    if (text && line)
+        *text = w.text;
+    else
+        free(w.text);
     return line;
+}
+
+int dra_obj_field_line(const dra_obj *o, const char *path)
+{
+    return field_find(o, path, NULL);
+}
+
+char *dra_obj_field_literal(const dra_obj *o, const char *path)
+{
+    char *text;
+    field_find(o, path, &text);
+    return text;
 }

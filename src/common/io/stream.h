@@ -189,6 +189,11 @@ DRA_MUST_USE dra_err *dra_obj_locate_within(dra_err *e, const dra_obj *o, int *l
  * v1beta1 devices) are matched either way.  0 when o was not read from text.
  * The text is parsed again only when asked: reading pays nothing for it. */
 int dra_obj_field_line(const dra_obj *o, const char *path);
+/* The text of the scalar at path as written in o's source, when that is a
+ * JSON document and the scalar a number, true, false or null there (a JSON
+ * number keeps its literal: 1e3, -0, 9223372036854775808); NULL otherwise.
+ * Caller frees. */
+char *dra_obj_field_literal(const dra_obj *o, const char *path);
 /* How many errors of one chain (or one strict check) get their field's line;
  * the rest get the object's: each lookup parses the document again. */
 #define DRA_FIELD_LINE_LOOKUPS 64

@@ -150,6 +150,21 @@ static dra_err *not_a_string(const json_t *x, const char *field)
     return dra_err_field(e, field);
 }
 
+dra_err *dra_kind_of_read(const dra_obj *o, dra_kind *k, dra_apiver *v)
+{
+    dra_err *e = dra_kind_of(o->json, k, v);
+    if (!e || !e->field || (strcmp(e->field, "apiVersion") != 0 && strcmp(e->field, "kind") != 0) ||
+        !json_is_number(json_object_get(o->json, e->field)))
+        return e;
+    char *lit = dra_obj_field_literal(o, e->field);
+    if (lit) {
+        free(e->msg);
+        e->msg = dra_xasprintf("Invalid value: %s: must be of type string", lit);
+        free(lit);
+    }
+    return e;
+}
+
 dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v)
 {
     if (k)

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 
 #include "../base/error.h"
+#include "../io/stream.h"
 
 typedef enum {
     DRA_KIND_UNKNOWN = 0,
@@ -71,6 +72,11 @@ bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *k, dra
  *   kind: Required value: object has no kind
  *   kind: no matches for kind "X" in version "Y"   (unknown; see below) */
 DRA_MUST_USE dra_err *dra_kind_of(const json_t *obj, dra_kind *k, dra_apiver *v);
+/* dra_kind_of for an object read from text: a number given as apiVersion
+ * or kind in a JSON document is echoed as written ("Invalid value: 1e3",
+ * "-0", "9223372036854775808"), as the API server's decoder reads it (a
+ * json.Number), not as the tree holds it (1000.0). */
+DRA_MUST_USE dra_err *dra_kind_of_read(const dra_obj *o, dra_kind *k, dra_apiver *v);
 /* True when e came from dra_kind_of for a well-formed but unknown kind. */
 bool dra_kind_unknown_err(const dra_err *e);
 

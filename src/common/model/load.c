@@ -237,7 +237,7 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
     dra_kind kind;
     dra_apiver ver;
     *skipped = false;
-    dra_err *e = dra_kind_of(obj, &kind, &ver);
+    dra_err *e = dra_kind_of_read(o, &kind, &ver);
     if (e) {
         /* Skipping suits cluster dumps full of other kinds, but an object
          * of the DRA group we cannot read (a typo in kind, a version we do
