@@ -25,6 +25,7 @@ type object struct {
 	doc  int    // 1-based document of the file
 	line int    // first line of the document (of the item in JSON)
 	item int    // index in a List, -1 when not in one
+	path string // where the item is in its document: items[1].items[0]
 	raw  []byte // the object's own text: YAML for a YAML document, else JSON
 	yaml bool
 	m    map[string]interface{} // the object read leniently (kind, names)
@@ -238,40 +239,63 @@ func objectsOf(name string, doc, line int, j, raw []byte, isYAML bool) ([]*objec
 		return nil, []string{fmt.Sprintf("%s:%d: document is %s; expected an object, a list of objects or a List", name, line, what)}
 	}
 	kind, _ := m["kind"].(string)
-	apiVersion, _ := m["apiVersion"].(string)
 	if items, isList := m["items"]; isList && strings.HasSuffix(kind, "List") {
 		if items == nil { // kubectl reads null items as none
 			return nil, nil
 		}
-		var l struct {
-			Items []json.RawMessage `json:"items"`
-		}
-		if _, isArr := items.([]interface{}); !isArr || json.Unmarshal(t, &l) != nil {
-			return nil, []string{fmt.Sprintf("%s:%d: %s: items: must be a list of objects", name, line, kind)}
-		}
-		itemKind := strings.TrimSuffix(kind, "List")
-		var objs []*object
-		for i, it := range l.Items {
-			var im map[string]interface{}
-			d := json.NewDecoder(bytes.NewReader(it))
-			d.UseNumber()
-			if d.Decode(&im) != nil || im == nil {
-				return objs, []string{fmt.Sprintf("%s:%d: %s: items[%d]: must be an object", name, line, kind, i)}
-			}
-			itRaw := []byte(it)
-			if kind != "List" && im["kind"] == nil && im["apiVersion"] == nil {
-				// a typed List (ResourceClaimList ...) as the API server returns it
-				im["kind"], im["apiVersion"] = itemKind, apiVersion
-				itRaw = injectTypeMeta(it, itemKind, apiVersion)
-			}
-			objs = append(objs, &object{file: name, doc: doc, line: line, item: i, raw: itRaw, m: im})
-		}
-		return objs, nil
+		return listItems(name, doc, line, t, m, "")
 	}
 	if !isYAML {
 		raw = t
 	}
 	return []*object{{file: name, doc: doc, line: line, item: -1, raw: raw, yaml: isYAML, m: m}}, nil
+}
+
+// listItems reads the items of a List (its text t, read leniently as m),
+// and the items of the Lists among them, as kubectl's FlattenListVisitor
+// does (k8s.io/cli-runtime v0.37.2 pkg/resource/visitor.go); at names
+// where the List is in the document ("" at its top, else "items[1].").
+func listItems(name string, doc, line int, t []byte, m map[string]interface{}, at string) ([]*object, []string) {
+	kind, _ := m["kind"].(string)
+	apiVersion, _ := m["apiVersion"].(string)
+	items := m["items"]
+	var l struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if _, isArr := items.([]interface{}); !isArr || json.Unmarshal(t, &l) != nil {
+		return nil, []string{fmt.Sprintf("%s:%d: %s: %sitems: must be a list of objects", name, line, kind, at)}
+	}
+	itemKind := strings.TrimSuffix(kind, "List")
+	var objs, nested []*object
+	for i, it := range l.Items {
+		var im map[string]interface{}
+		d := json.NewDecoder(bytes.NewReader(it))
+		d.UseNumber()
+		if d.Decode(&im) != nil || im == nil {
+			// in dra-slice's words
+			return objs, []string{fmt.Sprintf("%s:%d: %sitems[%d]: expected an object", name, line, at, i)}
+		}
+		itRaw := []byte(it)
+		if kind != "List" && im["kind"] == nil && im["apiVersion"] == nil {
+			// a typed List (ResourceClaimList ...) as the API server returns it
+			im["kind"], im["apiVersion"] = itemKind, apiVersion
+			itRaw = injectTypeMeta(it, itemKind, apiVersion)
+		}
+		path := fmt.Sprintf("%sitems[%d]", at, i)
+		if k, _ := im["kind"].(string); strings.HasSuffix(k, "List") {
+			if im["items"] == nil { // none, as dra-slice reads a List within a List
+				continue
+			}
+			got, errs := listItems(name, doc, line, itRaw, im, path+".")
+			nested = append(nested, got...)
+			if len(errs) > 0 {
+				return append(objs, nested...), errs
+			}
+			continue
+		}
+		objs = append(objs, &object{file: name, doc: doc, line: line, item: i, path: path, raw: itRaw, m: im})
+	}
+	return append(objs, nested...), nil
 }
 
 // injectTypeMeta puts kind and apiVersion first into a JSON object's text.

@@ -282,7 +282,7 @@ func (r *run) validateAll(objs []*object) {
 func (r *run) report(o *object, path, msg string) {
 	name := ref(o.m)
 	if strings.HasPrefix(name, "<") && o.item >= 0 {
-		name = fmt.Sprintf("items[%d] %s", o.item, name)
+		name = fmt.Sprintf("%s %s", o.path, name)
 	}
 	if path != "" {
 		msg = path + ": " + msg
