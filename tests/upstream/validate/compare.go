@@ -22,8 +22,9 @@ var locRe = regexp.MustCompile(`^(\d+)(?::\d+)?(?: \(document \d+\))?: `)
 // parseOutput splits a tool's standard error into problems (warnings and
 // the closing "... and N more errors" are returned apart).
 // What dra-slice validate -v says besides problems (tool/tool.c and
-// model/workloads.c's notes).
-var verboseNoteRe = regexp.MustCompile(`^(skipped \d+ objects? of kinds |\d+ objects? given more than once|\d+ files? named more than once|.*: expanded into \d+ pods?$)`)
+// model/workloads.c's notes, and the release a cluster snapshot's feature
+// gates are taken from).
+var verboseNoteRe = regexp.MustCompile(`^(skipped \d+ objects? of kinds |\d+ objects? given more than once|\d+ files? named more than once|.*: expanded into \d+ pods?$|Kubernetes [0-9.]+'s feature gates \(the snapshot .* is of a .* server\)$)`)
 
 func parseOutput(out, prog, file string) (probs []problem, more int) {
 	var cur *problem
