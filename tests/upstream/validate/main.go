@@ -284,7 +284,7 @@ func main() {
 				t := o.text()
 				if !seen[t] {
 					seen[t] = true
-					seeds = append(seeds, &testCase{desc: f, obj: o, text: t})
+					seeds = append(seeds, &testCase{desc: f, obj: o, text: t, dup: o.hasDup()})
 				}
 			}
 		}
@@ -336,7 +336,7 @@ func main() {
 	for i, s := range seeds {
 		for _, m := range mutate(rng, s.obj, *limits, *perObject) {
 			mutants = append(mutants, &testCase{desc: fmt.Sprintf("%s, object %d: %s", s.desc, i, m.desc),
-				obj: m.obj, text: m.obj.text(), dup: m.dup})
+				obj: m.obj, text: m.obj.text(), dup: m.dup || m.obj.hasDup()})
 		}
 	}
 	if *dry {

@@ -240,3 +240,29 @@ func (p place) last() string {
 	}
 	return s
 }
+
+// hasDup: whether a member of an object in n is written twice (as read,
+// or by the duplicate-field mutation).
+func (n *node) hasDup() bool {
+	if n == nil {
+		return false
+	}
+	if n.kind == 'o' {
+		if n.twice > 0 {
+			return true
+		}
+		seen := map[string]bool{}
+		for _, k := range n.keys {
+			if seen[k] {
+				return true
+			}
+			seen[k] = true
+		}
+	}
+	for _, v := range n.vals {
+		if v.hasDup() {
+			return true
+		}
+	}
+	return false
+}
