@@ -66,3 +66,11 @@ validates() {
     assert_failure 2
     [[ $stderr == *"Node/a: apiVersion: Invalid value: -0: must be of type string"* ]]
 }
+
+@test "an attribute with one value and an empty list is refused by validation.go's union rule" {
+    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","nodeName":"n","pool":{"name":"p","resourceSliceCount":1},"devices":[{"name":"d","attributes":{"a":{"int":1,"strings":[]}}}]}}' >"$BATS_TEST_TMPDIR/s.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRAListTypeAttributes=true "$BATS_TEST_TMPDIR/s.json"
+    assert_failure 2
+    [[ $stderr == *'attributes[a].strings: Invalid value: []: must not be empty if specified'* ]]
+    [[ $stderr == *'attributes[a]: Invalid value: {"IntValue":1,"BoolValue":null,"StringValue":null,"VersionValue":null,"IntValues":null,"BoolValues":null,"StringValues":[],"VersionValues":null}: exactly one value must be specified'* ]] || { echo "$stderr"; false; }
+}
