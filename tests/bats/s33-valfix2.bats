@@ -74,3 +74,12 @@ validates() {
     [[ $stderr == *'attributes[a].strings: Invalid value: []: must not be empty if specified'* ]]
     [[ $stderr == *'attributes[a]: Invalid value: {"IntValue":1,"BoolValue":null,"StringValue":null,"VersionValue":null,"IntValues":null,"BoolValues":null,"StringValues":[],"VersionValues":null}: exactly one value must be specified'* ]] || { echo "$stderr"; false; }
 }
+
+@test "null in a list attribute's ints or bools is Go's zero value, as in strings" {
+    local a
+    for a in '{"ints":[null,2]}' '{"bools":[null]}' '{"strings":[null]}'; do
+        printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","nodeName":"n","pool":{"name":"p","resourceSliceCount":1},"devices":[{"name":"d","attributes":{"a":'"$a"'}}]}}' >"$BATS_TEST_TMPDIR/s.json"
+        run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRAListTypeAttributes=true "$BATS_TEST_TMPDIR/s.json"
+        [[ $status -eq 0 ]] || { echo "$a: $stderr"; false; }
+    done
+}

@@ -170,9 +170,10 @@ static void v_attribute(vctx *v, const json_t *a, size_t *values, bool *list)
                 const json_t *item = json_array_get(x, i);
                 V_INDEX(v, i)
                 {
-                    if (li == 0 && !json_is_boolean(item))
+                    /* null decodes as Go's zero value (false, 0), as in strings */
+                    if (li == 0 && !json_is_boolean(item) && !json_is_null(item))
                         dra_vtype_error(v, NULL, item, "boolean");
-                    else if (li == 1 && !json_is_integer(item))
+                    else if (li == 1 && !json_is_integer(item) && !json_is_null(item))
                         dra_vtype_error(v, NULL, item, "integer");
                     else if (li == 2)
                         v_attr_string(v, item);
