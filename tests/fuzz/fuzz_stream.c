@@ -41,8 +41,14 @@ static dra_err *keep_noting(void *ctx, dra_obj *o)
     k->lines = realloc(k->lines, (k->n + 1) * NPATHS * sizeof *k->lines);
     if (!k->lines)
         abort();
-    for (size_t i = 0; i < NPATHS; i++)
+    for (size_t i = 0; i < NPATHS; i++) {
         k->lines[k->n * NPATHS + i] = dra_obj_field_line(o, paths[i]);
+        /* a scalar's text is found only where its line is */
+        char *lit = dra_obj_field_literal(o, paths[i]);
+        if (lit && !k->lines[k->n * NPATHS + i])
+            abort();
+        free(lit);
+    }
     k->n++;
     return NULL;
 }
