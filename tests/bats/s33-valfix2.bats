@@ -4,11 +4,13 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-# validates JSON: dra-slice validate's standard error for a one-line document
+# validates JSON [OPTION...]: dra-slice validate (with the options) of a
+# one-line document, its status and standard error
 validates() {
     local f="$BATS_TEST_TMPDIR/doc.json"
     printf '%s\n' "$1" >"$f"
-    run --separate-stderr "$DRA_BIN/dra-slice" validate "$f"
+    shift
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$@" "$f"
 }
 
 @test "generateName is checked as a name prefix, beside the name, but not a DeviceClass's" {
@@ -68,8 +70,8 @@ validates() {
 }
 
 @test "an attribute with one value and an empty list is refused by validation.go's union rule" {
-    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","nodeName":"n","pool":{"name":"p","resourceSliceCount":1},"devices":[{"name":"d","attributes":{"a":{"int":1,"strings":[]}}}]}}' >"$BATS_TEST_TMPDIR/s.json"
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRAListTypeAttributes=true "$BATS_TEST_TMPDIR/s.json"
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","nodeName":"n","pool":{"name":"p","resourceSliceCount":1},"devices":[{"name":"d","attributes":{"a":{"int":1,"strings":[]}}}]}}' \
+        --feature-gates DRAListTypeAttributes=true
     assert_failure 2
     [[ $stderr == *'attributes[a].strings: Invalid value: []: must not be empty if specified'* ]]
     [[ $stderr == *'attributes[a]: Invalid value: {"IntValue":1,"BoolValue":null,"StringValue":null,"VersionValue":null,"IntValues":null,"BoolValues":null,"StringValues":[],"VersionValues":null}: exactly one value must be specified'* ]] || { echo "$stderr"; false; }
@@ -78,8 +80,8 @@ validates() {
 @test "null in a list attribute's ints or bools is Go's zero value, as in strings" {
     local a
     for a in '{"ints":[null,2]}' '{"bools":[null]}' '{"strings":[null]}'; do
-        printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","nodeName":"n","pool":{"name":"p","resourceSliceCount":1},"devices":[{"name":"d","attributes":{"a":'"$a"'}}]}}' >"$BATS_TEST_TMPDIR/s.json"
-        run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRAListTypeAttributes=true "$BATS_TEST_TMPDIR/s.json"
+        validates '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","nodeName":"n","pool":{"name":"p","resourceSliceCount":1},"devices":[{"name":"d","attributes":{"a":'"$a"'}}]}}' \
+            --feature-gates DRAListTypeAttributes=true
         [[ $status -eq 0 ]] || { echo "$a: $stderr"; false; }
     done
 }
