@@ -145,8 +145,9 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc);
  * model's claims (*out, NULL when there are no quotas) as so's admit. */
 DRA_MUST_USE dra_err *dra_alloc_quota_admission(const dra_objset *set, const dra_model *m, const dra_features *f,
                                                 dra_sched_opts *so, dra_quota_ledger **out);
-/* -v: what the ledger did; then frees it (NULL: nothing). */
-void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l);
+/* -v: what the ledger did, each line led by run (NULL: nothing; what-if
+ * names its two runs); then frees it (NULL: nothing). */
+void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, const char *run);
 extern const dra_opt dra_alloc_quota_opts[];
 #define DRA_ALLOC_QUOTA_CMD                                                                                            \
     {"quota", "quota [OPTIONS] [FILES]", "DRA ResourceQuota use per namespace; claims the API server would refuse",     \

@@ -192,7 +192,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         if (!e)
             e = dra_schedule(set, model, nodes.v, nodes.n, &so, &res);
     }
-    dra_alloc_quota_admission_done(a, ledger);
+    dra_alloc_quota_admission_done(a, ledger, NULL);
     if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
         dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", res.warnings);
     if (!e) {

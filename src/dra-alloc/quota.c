@@ -10,8 +10,9 @@ const dra_opt dra_alloc_quota_opts[] = {
     DRA_ALLOC_REPORT_OPT_ENTRIES,
 };
 
-/* -v: each quota applied or skipped, each claim charged, refused or passed, in order. */
-static void say_ledger(const dra_args *a, const json_t *rep)
+/* -v: each quota applied or skipped, each claim charged, refused or passed,
+ * in order; each line starts with run ("" or "the input: " ...). */
+static void say_ledger(const dra_args *a, const json_t *rep, const char *run)
 {
     size_t i;
     const json_t *x;
@@ -29,34 +30,33 @@ static void say_ledger(const dra_args *a, const json_t *rep)
                            json_is_true(json_object_get(v, "fromStatus")) ? "status.used" : "the claims there",
                            (long long)json_integer_value(json_object_get(v, "used")));
         }
-        dra_tool_verbose(&dra_alloc_tool, a, "quota %s/%s applies (no scopes; hard from %s); counts %s",
-                         dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), dra_jfield_str(x, "hardFrom"), b.data);
+        dra_tool_verbose(&dra_alloc_tool, a, "%squota %s/%s applies (no scopes; hard from %s); counts %s",
+                         run, dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), dra_jfield_str(x, "hardFrom"), b.data);
         dra_buf_free(&b);
         const char *unknown = dra_jfield_str(dra_jfield(x, "statusUnknown"), "missing");
         if (unknown)
-            dra_tool_verbose(&dra_alloc_tool, a,
-                             "quota %s/%s: status.hard lists %s but status.used has no figure for it: the API server "
+            dra_tool_verbose(&dra_alloc_tool, a, "%squota %s/%s: status.hard lists %s but status.used has no figure for it: the API server "
                              "refuses every claim until the quota controller writes status.used (give status.used, as "
                              "`kubectl get resourcequota -o yaml` shows it, or leave status out to count the quota from "
                              "the claims)",
-                             dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), unknown);
+                             run, dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), unknown);
     }
     json_array_foreach(json_object_get(rep, "skippedQuotas"), i, x) {
         char *sc = json_dumps(json_object_get(x, "scopes"), JSON_COMPACT);
-        dra_tool_verbose(&dra_alloc_tool, a, "quota %s/%s skipped (scopes %s): %s", dra_jfield_str(x, "namespace"),
+        dra_tool_verbose(&dra_alloc_tool, a, "%squota %s/%s skipped (scopes %s): %s", run, dra_jfield_str(x, "namespace"),
                          dra_jfield_str(x, "name"), sc, dra_jfield_str(x, "reason"));
         free(sc);
     }
     json_array_foreach(json_object_get(rep, "charged"), i, x) {
         char *q = json_dumps(json_object_get(x, "quotas"), JSON_COMPACT), *u = json_dumps(json_object_get(x, "usage"), JSON_COMPACT | JSON_SORT_KEYS);
-        dra_tool_verbose(&dra_alloc_tool, a, "claim %s charged #%zu in %s: %s", dra_jfield_str(x, "claim"), i + 1, q, u);
+        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s charged #%zu in %s: %s", run, dra_jfield_str(x, "claim"), i + 1, q, u);
         free(q);
         free(u);
     }
     json_array_foreach(json_object_get(rep, "uncharged"), i, x)
-        dra_tool_verbose(&dra_alloc_tool, a, "claim %s not charged: %s", dra_jfield_str(x, "claim"), dra_jfield_str(x, "reason"));
+        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s not charged: %s", run, dra_jfield_str(x, "claim"), dra_jfield_str(x, "reason"));
     json_array_foreach(json_object_get(rep, "refused"), i, x)
-        dra_tool_verbose(&dra_alloc_tool, a, "claim %s refused by quota %s", dra_jfield_str(x, "claim"), dra_jfield_str(x, "quota"));
+        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s refused by quota %s", run, dra_jfield_str(x, "claim"), dra_jfield_str(x, "quota"));
 }
 
 static char *admit(void *ctx, const json_t *claim)
@@ -81,12 +81,12 @@ dra_err *dra_alloc_quota_admission(const dra_objset *set, const dra_model *m, co
     return e;
 }
 
-void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l)
+void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, const char *run)
 {
     if (!l)
         return;
     json_t *rep = dra_quota_ledger_report(l);
-    say_ledger(a, rep);
+    say_ledger(a, rep, run ? run : "");
     json_decref(rep);
     dra_quota_ledger_free(l);
 }
@@ -104,7 +104,7 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
     if (!e)
         e = dra_quota_evaluate(&in.set, &in.model, &in.features, &rep);
     if (!e)
-        say_ledger(a, rep);
+        say_ledger(a, rep, "");
     if (!e && in.table)
         e = dra_quota_table(stdout, rep);
     else if (!e)

@@ -43,7 +43,7 @@ static dra_err *schedule(const dra_args *a, const input *in, const dra_sched_opt
             v[n++] = nodes.v[i];
     }
     dra_err *e = dra_schedule(&in->set, &in->model, v, n, so, res);
-    dra_alloc_quota_admission_done(a, ledger);
+    dra_alloc_quota_admission_done(a, ledger, spec ? "what-if (changed input): " : "what-if (input as given): ");
     free(v);
     dra_sched_nodes_free(&nodes);
     return e;

@@ -231,3 +231,13 @@ dra-slice: $T/q.yaml:17: ResourceQuota/ns/q: status.used[count/resourceclaims.re
     assert_failure 1
     assert_output --partial "stops fitting: pod default/inference"
 }
+
+@test "schedule --what-if -v names the run of each quota line" {
+    node=$(awk '/^ *name:/ {print $2; exit}' "$C/nodes.yaml")
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule -v --what-if --drain "$node" "$C"/*.yaml "$T/quota.yaml"
+    assert_success
+    [[ $stderr == *"what-if (input as given): quota default/gpus applies"* ]]
+    [[ $stderr == *"what-if (changed input): quota default/gpus applies"* ]]
+    # no quota line without its run
+    ! grep -E '^dra-alloc: (quota|claim) ' <<<"$stderr"
+}
