@@ -541,16 +541,32 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
                         const dra_reserve_opts *o);
 static bool reserved_for(const json_t *claim, const char *uid, const char *gname);
 
-/* A pod claim's name (resourceclaim.Name) and, when named, its claim in the
- * current state (NULL when missing). */
-static dra_podclaim_state resolve_pod_claim(const dra_cluster *c, const dra_changes *out, const json_t *p,
-                                            const json_t *pc, const char **name, bool *check, const json_t **claim)
+/* One entry of a pod's spec.resourceClaims that the pod needs: its name
+ * (resourceclaim.Name) and, when named, its claim in the current state
+ * (NULL when missing). */
+typedef struct pod_claim_ref {
+    const json_t *pc, *claim;
+    const char *name;
+    bool check;
+    dra_podclaim_state st;
+} pod_claim_ref;
+
+/* The next entry of p's spec.resourceClaims from *i on, passing over those
+ * not needed (a claim name the pod does not need); false at the end. */
+static bool next_pod_claim(const dra_cluster *c, const dra_changes *out, const json_t *p, size_t *i, pod_claim_ref *r)
 {
-    dra_podclaim_state st = dra_pod_claim_name(p, pc, name, check);
-    *claim = st == DRA_PODCLAIM_NAMED
-                 ? dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, dra_jstr_or(p, "metadata.namespace", ""), *name)
-                 : NULL;
-    return st;
+    const json_t *pcs = dra_jarr(p, "spec.resourceClaims");
+    while (*i < json_array_size(pcs)) {
+        r->pc = json_array_get(pcs, (*i)++);
+        r->st = dra_pod_claim_name(p, r->pc, &r->name, &r->check);
+        if (r->st == DRA_PODCLAIM_NOT_NEEDED)
+            continue;
+        r->claim = r->st == DRA_PODCLAIM_NAMED ? dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM,
+                                                                dra_jstr_or(p, "metadata.namespace", ""), r->name)
+                                               : NULL;
+        return true;
+    }
+    return false;
 }
 
 /* IsForPod where the pod claim asks for it (a template's claim). */
@@ -591,24 +607,17 @@ static void reserve_bound(const dra_cluster *c, const json_t *p, const dra_lc_op
     const char *gname = dra_pod_group_name(p);
     const json_t *group = gname ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
     bool wl = workload_claims(opts);
-    size_t i;
-    json_t *pc;
-    json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
-        const char *name;
-        bool check;
-        const json_t *claim;
-        dra_podclaim_state st = resolve_pod_claim(c, out, p, pc, &name, &check, &claim);
-        if (st == DRA_PODCLAIM_NOT_NEEDED)
-            continue;
-        if (st != DRA_PODCLAIM_NAMED || !claim || !claim_usable_by(p, claim, check, wl ? gname : NULL))
+    pod_claim_ref r;
+    for (size_t i = 0; next_pod_claim(c, out, p, &i, &r);) {
+        if (r.st != DRA_PODCLAIM_NAMED || !r.claim || !claim_usable_by(p, r.claim, r.check, wl ? gname : NULL))
             return;
-        if (!wants_reservation(claim, uid, wl ? gname : NULL) || dra_obj_deleting(claim))
+        if (!wants_reservation(r.claim, uid, wl ? gname : NULL) || dra_obj_deleting(r.claim))
             continue;
-        const json_t *shared = group && dra_pod_group_claim_match(group, pc) ? group : NULL;
+        const json_t *shared = group && dra_pod_group_claim_match(group, r.pc) ? group : NULL;
         if (shared && !wl)
             continue;
-        dra_reserve_claim rc = {.name = name, .check_owner = check, .group = shared};
-        reserve_one(out, dra_changes_touch(out, claim), p, &rc, &controller_reserve);
+        dra_reserve_claim rc = {.name = r.name, .check_owner = r.check, .group = shared};
+        reserve_one(out, dra_changes_touch(out, r.claim), p, &rc, &controller_reserve);
     }
 }
 
@@ -626,23 +635,17 @@ static bool pod_needs_work(const dra_cluster *c, const json_t *p, const dra_lc_o
     bool wl = workload_claims(opts);
     const json_t *group = gname && wl ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
     bool bound = *dra_jstr_or(p, "spec.nodeName", "");
-    size_t i;
-    json_t *pc;
-    json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
-        const char *name;
-        bool check;
-        const json_t *claim;
-        dra_podclaim_state st = resolve_pod_claim(c, out, p, pc, &name, &check, &claim);
-        if (st == DRA_PODCLAIM_NOT_NEEDED)
-            continue;
-        if (st != DRA_PODCLAIM_NAMED)
+    pod_claim_ref r;
+    for (size_t i = 0; next_pod_claim(c, out, p, &i, &r);) {
+        if (r.st != DRA_PODCLAIM_NAMED)
             return true;
-        if (!claim) {
-            if (dra_jstr(pc, "resourceClaimTemplateName") && !(group && dra_pod_group_claim_match(group, pc)))
+        if (!r.claim) {
+            if (dra_jstr(r.pc, "resourceClaimTemplateName") && !(group && dra_pod_group_claim_match(group, r.pc)))
                 return true;
             continue;
         }
-        if (bound && claim_usable_by(p, claim, check, wl ? gname : NULL) && wants_reservation(claim, uid, wl ? gname : NULL))
+        if (bound && claim_usable_by(p, r.claim, r.check, wl ? gname : NULL) &&
+            wants_reservation(r.claim, uid, wl ? gname : NULL))
             return true;
     }
     return false;
