@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "alloc/fleet.h"
+#include "insight/capacity_page.h"
+#include "insight/html.h"
 #include "sched/report.h"
 #include "alloc_tool.h"
 
@@ -16,7 +18,7 @@ const dra_opt dra_alloc_capacity_opts[] = {
      "exit 1 when CLASS has fewer than N free devices (repeatable)", NULL},
     {OPT_MATCH_ATTRIBUTE, "match-attribute", 0, DRA_ARG_REQUIRED, "NAME",
      "largest fit of devices sharing this attribute's value (matchAttribute)", NULL},
-    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"),
+    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl html"),
     DRA_OPT_FEATURE_GATES_ENTRY,
     {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up on one probe after this long (default 10, 0 = never)",
      NULL},
@@ -74,8 +76,15 @@ static dra_err *add_quotas(const input *in, json_t *rep)
     return NULL;
 }
 
-static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by)
+static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by, bool html)
 {
+    if (html) {
+        dra_buf b = DRA_BUF_INIT;
+        dra_capacity_page(rep, &b);
+        dra_err *e = dra_html_write(stdout, &b);
+        dra_buf_free(&b);
+        return e;
+    }
     if (!in->table)
         return dra_alloc_write_report(rep, "classes", in->fmt);
     dra_err *e = dra_fleet_table(stdout, rep, by);
@@ -86,12 +95,33 @@ static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by
     return e;
 }
 
+/* -o html: the page shows every view, so the report gets both the rows per
+ * node and those per pool (the second run's "pools" grafted onto the first's
+ * classes: the same classes, in the same order). */
+static dra_err *html_report(const input *in, const dra_sched_nodes *nodes, dra_fleet_opts *fo, json_t *rep)
+{
+    json_t *pools = NULL;
+    dra_err *warn = NULL;
+    fo->by = DRA_FLEET_BY_POOL;
+    dra_err *e = dra_fleet_capacity(&in->model, nodes->v, nodes->n, fo, &pools, &warn);
+    dra_err_free(warn); /* the first run told them */
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(rep, "classes"), i, c)
+        json_object_set(c, "pools", json_object_get(json_array_get(json_object_get(pools, "classes"), i), "pools"));
+    json_decref(pools);
+    return e;
+}
+
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
     input in;
     floor_ *floors = NULL;
-    dra_err *e = dra_alloc_load_input(a, x, true, &in);
+    bool html = x->output && strcmp(x->output, "html") == 0;
+    opts y = *x;
+    y.output = html ? NULL : x->output; /* -o html: the page, not one of the formats input.c knows */
+    dra_err *e = dra_alloc_load_input(a, &y, true, &in);
     if (!e)
         e = parse_floors(&x->fail_below, &floors);
     dra_tool_uses uses = {.kinds = DRA_ALLOC_WORLD_KINDS, .other = dra_is_resource_quota};
@@ -102,10 +132,13 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     dra_err *warn = NULL;
     if (!e) {
         dra_sched_nodes_from_model(&in.model, NULL, &nodes);
-        dra_fleet_opts fo = {(const char *const *)x->classes.v, x->classes.n, (dra_fleet_by)x->by, x->match_attribute,
-                             &in.features, in.timeout};
+        dra_fleet_opts fo = {(const char *const *)x->classes.v, x->classes.n,
+                             html ? DRA_FLEET_BY_NODE : (dra_fleet_by)x->by, x->match_attribute, &in.features,
+                             in.timeout};
         e = dra_fleet_capacity(&in.model, nodes.v, nodes.n, &fo, &rep, &warn);
         dra_tool_notes(&dra_alloc_tool, a, warn, NULL);
+        if (!e && html)
+            e = html_report(&in, &nodes, &fo, rep);
         if (!e)
             e = add_quotas(&in, rep);
     }
@@ -114,7 +147,7 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
             e = dra_err_new(DRA_EXIT_INPUT, "--fail-below: DeviceClass %s is not in the report%s", floors[i].cls,
                             x->classes.n ? " (not named by --class, or not in the input)" : " (not in the input)");
     if (!e)
-        e = write_report(&in, rep, (dra_fleet_by)x->by);
+        e = write_report(&in, rep, (dra_fleet_by)x->by, html);
     for (size_t i = 0; !e && i < x->fail_below.n; i++) {
         long long have = dra_fleet_free(rep, floors[i].cls);
         if (have >= floors[i].n)
