@@ -33,13 +33,15 @@ enum {
     OPT_ADD,
     OPT_CLASSIC_DRIVER,
     OPT_ORDER,
+    OPT_POD,
 };
 
 /* Every option's value, written by main.c's value table. */
 typedef struct opts {
     const char *node, *output, *timeout, *name_suffix, *now;
     bool explain, no_validate, no_prune;
-    int explain_fmt; /* 0 text, 1 json */
+    int explain_fmt; /* 0 text, 1 json, 2 html (DRA_ALLOC_EXPLAIN_HTML; schedule only) */
+    const char *pod; /* schedule --pod: the pod --explain=html explains */
     const char *explain_file; /* --explain-file: the explanation there, not on stderr */
     /* capacity */
     dra_strv classes, fail_below;
@@ -139,6 +141,20 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc);
 /* Set when a what-if option is given without --what-if (and the error to return). */
 DRA_MUST_USE dra_err *dra_alloc_whatif_check(const opts *x);
 dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc);
+
+/* explain_html.c: schedule --explain=html, --pod */
+#define DRA_ALLOC_EXPLAIN_HTML 2
+#define DRA_ALLOC_SCHEDULE_EXPLAIN_ENTRIES                                                                             \
+    {DRA_OPT_EXPLAIN, "explain", 0, DRA_ARG_OPTIONAL, "text|json|html",                                                 \
+     "explain the decisions on stderr (html: one pod's page, see --pod)", "text json html"},                          \
+        DRA_OPT_EXPLAIN_FILE_ENTRY,                                                                                    \
+        {OPT_POD, "pod", 0, DRA_ARG_REQUIRED, "NS/NAME",                                                               \
+         "the pod --explain=html explains (default: the first unschedulable one)", NULL}
+/* Set when --pod is given without --explain=html (and the error to return). */
+DRA_MUST_USE dra_err *dra_alloc_explain_html_check(const opts *x);
+/* The page of --pod's pod (else the first unschedulable one) to
+ * --explain-file, else stderr; no such pod is an input error. */
+DRA_MUST_USE dra_err *dra_alloc_explain_html(const opts *x, const dra_sched_result *res);
 
 /* quota.c */
 /* Quota admission for schedule: a ledger of set's ResourceQuotas over the

@@ -32,7 +32,7 @@ static const dra_opt alloc_opts[] = {
 };
 
 static const dra_opt schedule_opts[] = {
-    HEAD_ENTRIES,
+    DRA_OPT_FEATURE_GATES_ENTRY, DRA_ALLOC_SCHEDULE_EXPLAIN_ENTRIES, DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"),
     {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up on one node after this long (default 10, 0 = never)",
      NULL},
     {OPT_NAME_SUFFIX, "name-suffix", 0, DRA_ARG_REQUIRED, "MODE",
@@ -65,7 +65,8 @@ static const dra_cmd cmds[] = {
      "earlier allocations; pods already bound keep their devices.\n"
      "Node choice: highest DRA score (firstAvailable preference), then the smallest node name.\n"
      "Output: changed claims (input order, then created), then changed pods (input order).\n"
-     "--explain: per pod, its place in the queue and why (priority and its source, creation time).\n"
+     "--explain: per pod, its place in the queue and why (priority and its source, creation time);\n"
+     "--explain=html: one pod's page, a table of nodes x requests saying why each device was refused.\n"
      "Exit: 0 all placed, 1 some pod fits nowhere (reasons on stderr), 2 input or fatal error.\n"
      "Classic DRA (resource.k8s.io/v1alpha2): with --classic-driver DRIVER=COMMAND, pods using classic\n"
      "claims are placed first through the PodSchedulingContext negotiation, COMMAND answering each\n"
@@ -86,7 +87,7 @@ const dra_tool dra_alloc_tool = {"dra-alloc", "allocate devices to ResourceClaim
 static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_NODE, opts, node),
     DRA_VAL_BOOL(DRA_OPT_EXPLAIN, opts, explain),     DRA_VAL_ENUM(DRA_OPT_EXPLAIN, opts, explain_fmt, "format"),
-    DRA_VAL_STRING(DRA_OPT_EXPLAIN_FILE, opts, explain_file),
+    DRA_VAL_STRING(DRA_OPT_EXPLAIN_FILE, opts, explain_file), DRA_VAL_STRING(OPT_POD, opts, pod),
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),     DRA_VAL_STRING(OPT_TIMEOUT, opts, timeout),
     DRA_VAL_STRING(OPT_NAME_SUFFIX, opts, name_suffix), DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),
     DRA_VAL_BOOL(OPT_NO_PRUNE, opts, no_prune),       DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
@@ -154,6 +155,8 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     dra_err *e = dra_alloc_load_input(a, x, false, &in);
     if (!e)
         e = dra_alloc_whatif_check(x);
+    if (!e)
+        e = dra_alloc_explain_html_check(x);
     if (!e && x->name_suffix) {
         e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
         if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)
@@ -196,11 +199,16 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
         dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", res.warnings);
     if (!e) {
-        /* with --explain-file, stderr keeps the pods' verdicts */
+        /* with --explain-file, stderr keeps the pods' verdicts; a page on stderr tells its pod's */
+        bool html = x->explain && x->explain_fmt == DRA_ALLOC_EXPLAIN_HTML;
         dra_buf b = DRA_BUF_INIT;
-        dra_sched_report_pods(&res, "dra-alloc", x->explain && !x->explain_file, x->explain_fmt == 1, &b, rc);
+        dra_sched_report_pods(&res, "dra-alloc", x->explain && !x->explain_file && !html, x->explain_fmt == 1, &b, rc);
+        if (html && !x->explain_file)
+            dra_buf_reset(&b);
         dra_alloc_print_err(&b);
-        if (x->explain_file) {
+        if (html)
+            e = dra_alloc_explain_html(x, &res);
+        else if (x->explain_file) {
             dra_sched_report_pods(&res, "dra-alloc", true, x->explain_fmt == 1, &b, rc);
             e = dra_tool_explain_write(x->explain_file, &b);
             dra_buf_free(&b);

@@ -17,28 +17,6 @@ static const char *str(const json_t *o, const char *key)
     return dra_jfield_str(o, key);
 }
 
-/* ` NAME="value"`, the value escaped. */
-static void attr(dra_buf *b, const char *name, const char *value)
-{
-    dra_buf_printf(b, " %s=\"", name);
-    dra_html_text(b, value);
-    dra_buf_putc(b, '"');
-}
-
-static void td_text(dra_buf *b, const char *s)
-{
-    dra_buf_puts(b, "<td>");
-    dra_html_text(b, s);
-    dra_buf_puts(b, "</td>");
-}
-
-static void th_text(dra_buf *b, const char *s)
-{
-    dra_buf_puts(b, "<th>");
-    dra_html_text(b, s);
-    dra_buf_puts(b, "</th>");
-}
-
 static const char *const counts[] = {"total", "allocated", "shared", "tainted", "unhealthy", "blocked", "unusable", "free"};
 #define NCOUNTS (sizeof counts / sizeof *counts)
 
@@ -52,9 +30,9 @@ static void summary(const json_t *classes, dra_buf *b)
     json_t *c;
     json_array_foreach(classes, i, c) {
         dra_buf_puts(b, "<tr");
-        attr(b, "data-class", str(c, "name"));
+        dra_html_attr(b, "data-class", str(c, "name"));
         dra_buf_puts(b, ">");
-        td_text(b, str(c, "name"));
+        dra_html_elem(b, "td", str(c, "name"));
         for (size_t k = 0; k < NCOUNTS; k++)
             dra_buf_printf(b, "<td class=\"n\" data-k=\"%s\">%lld</td>", counts[k], num(c, counts[k]));
         const json_t *lf = json_object_get(c, "largestFit");
@@ -144,8 +122,8 @@ static const json_t *row_named(const json_t *rows, const char *name)
 static void heat_cell(const json_t *row, const char *cls, const char *node, dra_buf *b)
 {
     dra_buf_puts(b, "<td class=\"cell\"");
-    attr(b, "data-class", cls);
-    attr(b, "data-node", node);
+    dra_html_attr(b, "data-class", cls);
+    dra_html_attr(b, "data-node", node);
     if (!row || num(row, "total") == 0) {
         dra_buf_puts(b, " data-total=\"0\">&ndash;</td>");
         return;
@@ -178,13 +156,13 @@ static void heat_map(const json_t *classes, dra_buf *b)
         dra_buf_printf(b, "<span><i class=\"sw %s\"></i>%s</span>", part_names[p], part_names[p]);
     dra_buf_puts(b, "</p>\n<table class=\"heatmap\">\n<tr><th>node</th>");
     json_array_foreach(classes, i, c)
-        th_text(b, str(c, "name"));
+        dra_html_elem(b, "th", str(c, "name"));
     dra_buf_puts(b, "</tr>\n");
     const char *name;
     json_t *unused;
     json_object_foreach(nodes, name, unused) {
         dra_buf_puts(b, "<tr");
-        attr(b, "data-node", name);
+        dra_html_attr(b, "data-node", name);
         dra_buf_puts(b, "><th>");
         dra_html_text(b, name);
         dra_buf_puts(b, "</th>");
@@ -215,13 +193,13 @@ static void counter_row(const char *set, const char *name, const json_t *v, dra_
     }
     dra_err_free(e);
     dra_buf_puts(b, "<tr");
-    attr(b, "data-counter-set", set);
-    attr(b, "data-counter", name);
-    attr(b, "data-consumed", used_s);
-    attr(b, "data-capacity", total_s);
+    dra_html_attr(b, "data-counter-set", set);
+    dra_html_attr(b, "data-counter", name);
+    dra_html_attr(b, "data-consumed", used_s);
+    dra_html_attr(b, "data-capacity", total_s);
     dra_buf_puts(b, ">");
-    td_text(b, set);
-    td_text(b, name);
+    dra_html_elem(b, "td", set);
+    dra_html_elem(b, "td", name);
     dra_buf_printf(b, "<td><svg width=\"200\" height=\"12\" role=\"img\"><rect class=\"track\" width=\"200\" height=\"12\"/>"
                       "<rect class=\"cap\" width=\"%.1f\" height=\"12\"/></svg></td><td class=\"n\">",
                    200 * share);
@@ -234,8 +212,8 @@ static void counter_row(const char *set, const char *name, const json_t *v, dra_
 static void pool_bars(const json_t *pool, dra_buf *b)
 {
     dra_buf_puts(b, "<h3");
-    attr(b, "data-pool", str(pool, "pool"));
-    attr(b, "data-driver", str(pool, "driver"));
+    dra_html_attr(b, "data-pool", str(pool, "pool"));
+    dra_html_attr(b, "data-driver", str(pool, "driver"));
     dra_buf_puts(b, ">");
     dra_html_text(b, str(pool, "driver"));
     dra_buf_putc(b, '/');
@@ -298,7 +276,7 @@ static void fragmentation(const json_t *classes, dra_buf *b)
             }
         const json_t *lf = json_object_get(c, "largestFit");
         dra_buf_puts(b, "<div class=\"frag\"");
-        attr(b, "data-class", str(c, "name"));
+        dra_html_attr(b, "data-class", str(c, "name"));
         dra_buf_printf(b, " data-free=\"%lld\" data-nodes=\"%lld\" data-largest=\"%lld\"><h3>", num(c, "free"), spread,
                        num(lf, "devices"));
         dra_html_text(b, str(c, "name"));
@@ -323,9 +301,9 @@ static void fragmentation(const json_t *classes, dra_buf *b)
             if (free_ <= 0)
                 continue;
             dra_buf_puts(b, "<tr");
-            attr(b, "data-node", str(n, "name"));
+            dra_html_attr(b, "data-node", str(n, "name"));
             dra_buf_printf(b, " data-free=\"%lld\" data-largest=\"%lld\">", free_, fit);
-            td_text(b, str(n, "name"));
+            dra_html_elem(b, "td", str(n, "name"));
             dra_buf_printf(b, "<td><svg width=\"200\" height=\"12\" role=\"img\"><rect class=\"track\" width=\"%.1f\" "
                               "height=\"12\"/><rect class=\"blk\" width=\"%.1f\" height=\"12\"/></svg></td>"
                               "<td class=\"n\">%lld</td><td class=\"n\">%lld</td></tr>\n",

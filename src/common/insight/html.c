@@ -22,6 +22,20 @@ void dra_html_text(dra_buf *b, const char *s)
     }
 }
 
+void dra_html_attr(dra_buf *b, const char *name, const char *value)
+{
+    dra_buf_printf(b, " %s=\"", name);
+    dra_html_text(b, value);
+    dra_buf_putc(b, '"');
+}
+
+void dra_html_elem(dra_buf *b, const char *tag, const char *text)
+{
+    dra_buf_printf(b, "<%s>", tag);
+    dra_html_text(b, text);
+    dra_buf_printf(b, "</%s>", tag);
+}
+
 /* One style sheet for every page: the colours of the device states are
  * named once here (free, used, tainted, other). */
 static const char style[] =
@@ -29,7 +43,7 @@ static const char style[] =
     "h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}"
     "table{border-collapse:collapse;margin:.5em 0}"
     "th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}"
-    "th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+    "th{background:#f3f3f3;white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}"
     ".legend span{display:inline-block;margin-right:1.2em}"
     ".sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}"
     ".free{fill:#2e9d4a;background:#2e9d4a}.used{fill:#3b6fd1;background:#3b6fd1}"

@@ -22,6 +22,11 @@
  * become entities; control bytes other than tab and newline become U+FFFD. */
 void dra_html_text(dra_buf *b, const char *s);
 
+/* ` name="value"`, value escaped (name is markup: a literal). */
+void dra_html_attr(dra_buf *b, const char *name, const char *value);
+/* <tag>text</tag>, text escaped (tag is markup: a literal such as "td"). */
+void dra_html_elem(dra_buf *b, const char *tag, const char *text);
+
 /* The page up to <body> (doctype, charset, the security policy, the shared
  * style sheet), then <h1>title</h1>; title is escaped. */
 void dra_html_begin(dra_buf *b, const char *title);

@@ -138,35 +138,42 @@ static char *verdict(const dra_sched_pod *sp)
     return v ? v : dra_xstrdup(sp->message ? sp->message : "no node was tried");
 }
 
-void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
+json_t *dra_sched_pod_json(const dra_sched_pod *sp)
 {
     char *summary = verdict(sp);
+    json_t *o = json_pack("{s:s,s:s}", "pod", sp->ref, "outcome", outcome_name(sp->outcome));
+    if (sp->node) {
+        json_object_set_new(o, "node", json_string(sp->node));
+        json_object_set_new(o, "score", json_integer(sp->score));
+    }
+    if (sp->message)
+        json_object_set_new(o, "message", json_string(sp->message));
+    if (sp->queue_pos) {
+        json_t *q = json_pack("{s:I,s:I,s:s}", "position", (json_int_t)sp->queue_pos, "priority",
+                              (json_int_t)sp->priority, "why", sp->queue ? sp->queue : "");
+        if (sp->group)
+            json_object_set_new(q, "group", json_string(sp->group));
+        json_object_set_new(o, "queue", q);
+    }
+    if (sp->trace)
+        json_object_set(o, "nodes", sp->trace);
+    if (summary)
+        json_object_set_new(o, "summary", json_string(summary));
+    free(summary);
+    return o;
+}
+
+void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
+{
     if (json) {
-        json_t *o = json_pack("{s:s,s:s}", "pod", sp->ref, "outcome", outcome_name(sp->outcome));
-        if (sp->node) {
-            json_object_set_new(o, "node", json_string(sp->node));
-            json_object_set_new(o, "score", json_integer(sp->score));
-        }
-        if (sp->message)
-            json_object_set_new(o, "message", json_string(sp->message));
-        if (sp->queue_pos) {
-            json_t *q = json_pack("{s:I,s:I,s:s}", "position", (json_int_t)sp->queue_pos, "priority",
-                                  (json_int_t)sp->priority, "why", sp->queue ? sp->queue : "");
-            if (sp->group)
-                json_object_set_new(q, "group", json_string(sp->group));
-            json_object_set_new(o, "queue", q);
-        }
-        if (sp->trace)
-            json_object_set(o, "nodes", sp->trace);
-        if (summary)
-            json_object_set_new(o, "summary", json_string(summary));
+        json_t *o = dra_sched_pod_json(sp);
         char *s = json_dumps(o, JSON_COMPACT);
         dra_buf_printf(b, "%s\n", s ? s : "");
         free(s);
-        free(summary);
         json_decref(o);
         return;
     }
+    char *summary = verdict(sp);
     if (sp->outcome == DRA_POD_SCHEDULED)
         dra_buf_printf(b, "pod %s: node %s (score %lld)\n", sp->ref, sp->node, (long long)sp->score);
     else

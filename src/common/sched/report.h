@@ -27,6 +27,11 @@ typedef struct dra_sched_nodes {
 void dra_sched_nodes_from_model(const dra_model *m, const dra_slice_packs *packs, dra_sched_nodes *out);
 void dra_sched_nodes_free(dra_sched_nodes *n);
 
+/* One pod's outcome and node-by-node trace as the JSON object --explain=json
+ * prints for it ({"pod", "outcome", "node", "score", "message", "queue",
+ * "nodes", "summary"}); a new reference, the caller's. */
+json_t *dra_sched_pod_json(const dra_sched_pod *sp);
+
 /* One pod's outcome and node-by-node trace: a JSON line, or text lines
  * ("pod NS/NAME: node N (score S)", "  queue: #K, priority P (source),
  * created T", then one line per node and rejected device).  Appended to b. */
