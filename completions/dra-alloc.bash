@@ -36,6 +36,7 @@ _dra_alloc() {
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --explain-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
+        --pod) return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --timeout) return;;
         --name-suffix) COMPREPLY=($(compgen -W "hash none" -- "$cur")); return;;
@@ -49,7 +50,7 @@ _dra_alloc() {
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --kubernetes-version --explain --explain-file --output --timeout --name-suffix --classic-driver --order --what-if --drain --remove-device --taint --add --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --kubernetes-version --explain --explain-file --pod --output --timeout --name-suffix --classic-driver --order --what-if --drain --remove-device --taint --add --no-validate --no-prune --now --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -59,7 +60,7 @@ _dra_alloc() {
         --by) COMPREPLY=($(compgen -W "class node pool" -- "$cur")); return;;
         --fail-below) return;;
         --match-attribute) return;;
-        --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
+        --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl html" -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --timeout) return;;

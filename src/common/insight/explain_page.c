@@ -43,7 +43,7 @@ static json_t *columns(const json_t *nodes)
 }
 
 /* The cell of one node's allocator trace for the column `key`. */
-static void cell(const json_t *alloc, const char *key, dra_buf *b)
+static void cell(const json_t *alloc, const char *node, const char *key, dra_buf *b)
 {
     dra_buf k = DRA_BUF_INIT, items = DRA_BUF_INIT;
     size_t c, r, d, refused = 0;
@@ -82,6 +82,7 @@ static void cell(const json_t *alloc, const char *key, dra_buf *b)
                            (long long)json_integer_value(json_object_get(cut, "available")));
     }
     dra_buf_printf(b, "<td class=\"cell\" data-refused=\"%zu\"", refused);
+    dra_html_attr(b, "data-node", node);
     dra_html_attr(b, "data-request", key);
     if (items.len)
         dra_buf_printf(b, "><ul>%s</ul></td>", dra_buf_str(&items));
@@ -124,7 +125,7 @@ static void node_row(const json_t *n, const json_t *cols, dra_buf *b)
     const char *key;
     json_t *unused;
     json_object_foreach((json_t *)cols, key, unused)
-        cell(alloc, key, b);
+        cell(alloc, str(n, "node"), key, b);
     dra_buf_puts(b, "</tr>\n");
 }
 

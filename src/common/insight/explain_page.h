@@ -9,7 +9,8 @@
  *     a node that fits, was not tried, or was refused before allocating gets
  *     one row-wide cell saying so.
  * Rows carry data-node and data-verdict (fits, refused, skipped); cells
- * data-request and data-refused (the number of devices refused), for tests.
+ * data-node, data-request and data-refused (the number of devices refused),
+ * for tests.
  *
  * Ownership: pod borrowed; the page is appended to b.  Nothing prints.
  */
