@@ -134,7 +134,7 @@ TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(UNIT_SRC),$(w
 
 BINS     := $(TOOLS:%=$(BUILD)/bin/%)
 
-.PHONY: all check unit replay bats sweep bench demo fuzz install clean deps tools
+.PHONY: all check unit replay bats sweep bench demo fuzz install clean deps tools browser-check
 .SECONDARY:
 all: $(BINS)
 tools: $(BINS)
@@ -205,6 +205,13 @@ bench: $(BINS)
 
 demo: $(BINS)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin examples/demo.sh
+
+# The HTML pages of dra-alloc in a headless Chromium (Debian's chromium),
+# offline, from file:// URLs: no console message, exception or request, the
+# figures of -o json on screen.  Screenshots: $(BUILD)/browser/*.png.
+CHROMIUM ?= /usr/bin/chromium
+browser-check: $(BUILD)/bin/dra-alloc
+	@python3 tests/browser/browser_check.py --bin $(BUILD)/bin --out $(BUILD)/browser --chromium $(CHROMIUM)
 
 deps:
 	@$(INSTALL_DEPS)

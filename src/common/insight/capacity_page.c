@@ -263,7 +263,9 @@ static void counters(const json_t *classes, dra_buf *b)
 
 static void fragmentation(const json_t *classes, dra_buf *b)
 {
-    dra_buf_puts(b, "<h2 id=\"fragmentation\">Fragmentation per DeviceClass</h2>\n");
+    dra_buf_puts(b, "<h2 id=\"fragmentation\">Fragmentation per DeviceClass</h2>\n<p class=\"legend\"><span><i "
+                    "class=\"sw blk\"></i>the largest block one claim gets on the node</span><span><i class=\"sw "
+                    "track\"></i>its other free devices</span></p>\n");
     size_t i, k;
     json_t *c, *n;
     json_array_foreach(classes, i, c) {

@@ -48,7 +48,7 @@ static const char style[] =
     ".sw{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:middle}"
     ".free{fill:#2e9d4a;background:#2e9d4a}.used{fill:#3b6fd1;background:#3b6fd1}"
     ".tainted{fill:#e08a1e;background:#e08a1e}.other{fill:#999;background:#999}"
-    ".track{fill:#e6e6e6}.cap{fill:#3b6fd1}.blk{fill:#2e9d4a}"
+    ".track{fill:#e6e6e6;background:#e6e6e6}.cap{fill:#3b6fd1}.blk{fill:#2e9d4a;background:#2e9d4a}"
     ".note{color:#555}.fits{color:#1d7a34}.refused{color:#a32020}"
     "td.cell ul{margin:0;padding-left:1.1em}code{font-size:.95em}";
 
