@@ -102,7 +102,8 @@ usage_error() {
 
 @test "--explain and --patch values are checked" {
     usage_error "dra-select: --explain: unknown format xml (want text or json)" "$DRA_BIN/dra-select" --explain=xml -e true
-    usage_error "dra-alloc: --explain: unknown format xml (want text or json)" "$DRA_BIN/dra-alloc" schedule --explain=xml
+    usage_error "dra-alloc: --explain: unknown format xml (want text, json or html)" "$DRA_BIN/dra-alloc" schedule --explain=xml
+    usage_error "dra-alloc: --explain: unknown format xml (want text or json)" "$DRA_BIN/dra-alloc" allocate --explain=xml
     usage_error 'dra-evict: --patch: unknown format "bogus" (want json or kubectl)' "$DRA_BIN/dra-evict" --patch=bogus --apply-at 2026-03-01T11:00:00Z "$C/slices.yaml"
 }
 
