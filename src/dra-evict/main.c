@@ -112,7 +112,7 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opt
             }
             sel.ops = keep;
             sel.nops = nkeep;
-            e = dra_changes_write_ops(stdout, &sel, pf);
+            e = dra_changes_write_ops_by_object(stdout, &sel, pf);
             free(keep);
         } else if (rules) {
             e = !out || strcmp(out, "table") == 0 ? dra_evict_rules_table(stdout, &res) : write_objects(out, res.rules, res.nrules);

@@ -459,13 +459,42 @@ char *dra_op_kubectl(const dra_op *op)
     return dra_buf_detach(&b);
 }
 
-dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt)
+static bool same_str(const char *a, const char *b)
+{
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_target(const dra_op *a, const dra_op *b)
+{
+    return same_str(a->kind, b->kind) && same_str(a->ns, b->ns) && same_str(a->name, b->name) &&
+           a->name_from == b->name_from;
+}
+
+/* "\n# pod ml/d\n" before the first of an object's operations. */
+static void kubectl_heading(dra_buf *b, const dra_op *op)
+{
+    const char *k = dra_kind_resource(op->kind);
+    dra_buf_puts(b, "\n# ");
+    dra_buf_append(b, k, strlen(k) - 1);
+    dra_buf_putc(b, ' ');
+    if (op->ns)
+        dra_buf_printf(b, "%s/", op->ns);
+    if (op->name)
+        dra_buf_puts(b, op->name);
+    else
+        dra_buf_printf(b, "$DRA_NAME_%d", op->name_from);
+    dra_buf_putc(b, '\n');
+}
+
+static dra_err *write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt, bool by_object)
 {
     dra_buf b = DRA_BUF_INIT;
     if (fmt == DRA_PATCH_KUBECTL && c->nops)
         dra_buf_puts(&b, "set -e\n");
     for (size_t i = 0; i < c->nops; i++) {
         if (fmt == DRA_PATCH_KUBECTL) {
+            if (by_object && (i == 0 || !same_target(&c->ops[i - 1], &c->ops[i])))
+                kubectl_heading(&b, &c->ops[i]);
             kubectl_line(&b, &c->ops[i]);
         } else {
             json_t *j = op_json(&c->ops[i]);
@@ -481,6 +510,16 @@ dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format f
         e = dra_err_new(DRA_EXIT_RUNTIME, "write error");
     dra_buf_free(&b);
     return e;
+}
+
+dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt)
+{
+    return write_ops(f, c, fmt, false);
+}
+
+dra_err *dra_changes_write_ops_by_object(FILE *f, const dra_changes *c, dra_patch_format fmt)
+{
+    return write_ops(f, c, fmt, true);
 }
 
 void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch)

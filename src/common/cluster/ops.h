@@ -142,6 +142,10 @@ DRA_MUST_USE dra_err *dra_patch_format_parse(const char *s, dra_patch_format *ou
 
 /* Print the operations.  Errors are DRA_EXIT_RUNTIME (failed write). */
 DRA_MUST_USE dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt);
+/* The same, but the kubectl script gives each object's operations (in a
+ * row) a paragraph of their own: a blank line, then a comment naming the
+ * object ("# pod ml/d").  json is the same as dra_changes_write_ops. */
+DRA_MUST_USE dra_err *dra_changes_write_ops_by_object(FILE *f, const dra_changes *c, dra_patch_format fmt);
 
 /* One operation as the kubectl script has it, without its comment or
  * trailing newline (a create with a server-picked name is an assignment to
