@@ -31,3 +31,20 @@ ROOT="$BATS_TEST_DIRNAME/../.."
     assert_equal "$(wc -l <<<"$output")" 8
     assert_equal "$(grep -c '^$' <<<"$output")" 0
 }
+
+@test "every subcommand and long option the completions offer is in the tool's man page" {
+    run "$ROOT/scripts/check-man-options" "$DRA_BIN" "$ROOT"
+    assert_success
+    assert_output --regexp '^man-options: [0-9]+ names: ok$'
+}
+
+@test "the man-page check names the page and the option it misses" {
+    T="$BATS_TEST_TMPDIR/tree"
+    mkdir -p "$T/man"
+    cp "$ROOT"/man/*.1 "$T/man/"
+    sed -i 's/max\\-passes/max\\-rounds/g' "$T/man/dra-watch.1"
+    run "$ROOT/scripts/check-man-options" "$DRA_BIN" "$T"
+    assert_failure 1
+    assert_line 'man/dra-watch.1: option --max-passes is completed but not in the page'
+    assert_line 'man-options: 1 problem(s)'
+}
