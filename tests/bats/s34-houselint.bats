@@ -48,3 +48,66 @@ ROOT="$BATS_TEST_DIRNAME/../.."
     assert_line 'man/dra-watch.1: option --max-passes is completed but not in the page'
     assert_line 'man-options: 1 problem(s)'
 }
+
+# A copy of the library and the layer rules to break on purpose.
+copy_tree() {
+    T="$BATS_TEST_TMPDIR/tree"
+    rm -rf "$T"
+    mkdir -p "$T/src" "$T/scripts"
+    cp -r "$ROOT/src/common" "$T/src/common"
+    cp "$ROOT/scripts/layers.txt" "$T/scripts/"
+}
+
+@test "layers: an angle-bracket include of a project header is seen, and its arrow checked" {
+    copy_tree
+    printf '#include <stdio.h>\n#include <alloc/alloc.h>\n' >"$T/src/common/model/bad.c"
+    run "$ROOT/scripts/check-layers" "$T"
+    assert_failure 1
+    assert_line 'src/common/model/bad.c:2: includes <alloc/alloc.h>, a project header: write "alloc/alloc.h"'
+    assert_line --partial 'src/common/model/bad.c:2: model may not include alloc'
+    refute_line --partial 'stdio.h'
+}
+
+@test "layers: a prototype with external linkage in a .c file fails; a static forward declaration does not" {
+    copy_tree
+    printf 'int dra_bad_helper(const char *s,\n                   int n);\nstatic int fwd(void);\nstatic int fwd(void)\n{\n    return dra_bad_helper("x;", 1);\n}\n' >"$T/src/common/io/bad.c"
+    run "$ROOT/scripts/check-layers" "$T"
+    assert_failure 1
+    assert_line 'src/common/io/bad.c:1: declares dra_bad_helper() with external linkage: a prototype belongs in a header'
+    refute_line --partial 'fwd'
+    assert_line 'layers: 1 problem(s)'
+    printf 'allow prototype io/bad.c: dra_bad_helper\n' >>"$T/scripts/layers.txt"
+    run "$ROOT/scripts/check-layers" "$T"
+    assert_success
+}
+
+@test "layers: two files of a room calling each other fail as a call circle" {
+    copy_tree
+    printf 'int dra_ping(int n);\n' >"$T/src/common/io/ping.h"
+    printf 'int dra_pong(int n);\n' >"$T/src/common/io/pong.h"
+    printf '#include "ping.h"\n#include "pong.h"\nint dra_ping(int n)\n{\n    return n ? dra_pong(n - 1) : 0;\n}\n' >"$T/src/common/io/ping.c"
+    printf '#include "ping.h"\n#include "pong.h"\nint dra_pong(int n)\n{\n    return n ? dra_ping(n - 1) : 1;\n}\n' >"$T/src/common/io/pong.c"
+    run "$ROOT/scripts/check-layers" "$T"
+    assert_failure 1
+    assert_line 'src/common/io/: call circle between ping.c, pong.c'
+    # a name in a comment or a string is no call
+    printf '#include "pong.h"\n/* dra_ping */\nint dra_pong(int n)\n{\n    return n ? (int)sizeof "dra_ping" : 1;\n}\n' >"$T/src/common/io/pong.c"
+    run "$ROOT/scripts/check-layers" "$T"
+    assert_success
+}
+
+@test "layers: an allowance that matches nothing fails; an unused arrow is a note, a failure with --strict" {
+    copy_tree
+    printf 'allow call-circle io: nothing here\n' >>"$T/scripts/layers.txt"
+    run "$ROOT/scripts/check-layers" "$T"
+    assert_failure 1
+    assert_line --regexp '^scripts/layers.txt:[0-9]+: allow call-circle io matches nothing now \(drop it\)$'
+    copy_tree
+    sed -i 's/^slice: .*/slice:     base io model cel/' "$T/scripts/layers.txt"
+    run "$ROOT/scripts/check-layers" "$T"
+    assert_success
+    assert_line --regexp '^note: scripts/layers.txt:[0-9]+: slice may include cel, but no file of it does$'
+    run "$ROOT/scripts/check-layers" --strict "$T"
+    assert_failure 1
+    assert_line --regexp '^scripts/layers.txt:[0-9]+: slice may include cel, but no file of it does$'
+}
