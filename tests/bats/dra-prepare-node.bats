@@ -16,6 +16,7 @@ setup() {
 teardown() { rpc_teardown; }
 
 # the CDI spec files of claims, not the example driver's common spec
+# shellcheck disable=SC2010 # CDI spec names are plain words
 claim_specs_ls() { ls "$T/cdi" | grep -v -- '-gpu_common\.yaml$' || true; }
 claim_specs() { claim_specs_ls | wc -l; }
 
@@ -350,7 +351,7 @@ YAML
     [[ $(grep -c NodePrepareResources "$T/calls.log") -eq 1 ]]
     run --separate-stderr py unprepare --pod ns1/p1 -o jsonl
     assert_success
-    ! grep -q NodeUnprepareResources "$T/calls.log"
+    refute grep -q NodeUnprepareResources "$T/calls.log"
     # one device of two skips everything: both calls are made
     skipsnap '["*"]' '[]' >"$T/snap.yaml"
     run --separate-stderr py prepare --pod ns1/p1 -o jsonl "$T/snap.yaml"

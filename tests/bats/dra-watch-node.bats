@@ -45,9 +45,9 @@ UID1=9b2e6f10-0000-4000-8000-00000000c001
     assert_equal "$(jq -c '[.action, .namespace, .pod, .containers[0].container]' <<<"$output")" '["prepare","ml","trainer","main"]'
     [[ $(jq -r '.containers[0].cdiDevices[1]' <<<"$output") == "k8s.gpu.example.com/gpu=$UID1-gpu-"* ]]
     # the driver wrote the CDI spec; the checkpoint has the claim, not the other node's
-    ls "$T/cdi" | grep -q "$UID1"
+    grep -q "$UID1" <<<"$(ls "$T/cdi")"
     grep -q "$UID1" "$T/state"
-    ! grep -q 9b2e6f10-0000-4000-8000-00000000c002 "$T/state"
+    refute grep -q 9b2e6f10-0000-4000-8000-00000000c002 "$T/state"
     [[ $stderr == *"writes=0"* ]]
     # prepared once: a second pass calls nothing and reports the same devices
     run --separate-stderr node_job --once
@@ -80,7 +80,7 @@ UID1=9b2e6f10-0000-4000-8000-00000000c001
     wait_until grep -q '"action":"unprepare"' "$T/out"
     run jq -c 'select(.action == "unprepare") | [.claim, .uid]' "$T/out"
     assert_output "[\"trainer-gpu\",\"$UID1\"]"
-    ! ls "$T/cdi" | grep -q "$UID1"
+    refute grep -q "$UID1" <<<"$(ls "$T/cdi")"
     # a new pod on the node with its claim
     jq -c 'select(.kind == "ResourceClaim" and .metadata.name == "trainer-gpu")
            | .metadata = {name: "web-gpu", namespace: "ml", uid: "9b2e6f10-0000-4000-8000-00000000c003"}

@@ -139,7 +139,7 @@ deployment_args() {
 
 @test "deploy: without delete on pods the evict pass stops, naming the permission" {
     sed 's/verbs: \["list", "watch", "delete"\]/verbs: ["list", "watch"]/' "$DEPLOY/evict-rbac.yaml" <"$DEPLOY/node-rbac.yaml" >"$W/less.yaml"
-    ! cmp -s "$DEPLOY/evict-rbac.yaml" "$W/less.yaml"
+    refute cmp -s "$DEPLOY/evict-rbac.yaml" "$W/less.yaml"
     start_evict "$W/less.yaml"
     # the loop too: a missing permission is not retried
     run --separate-stderr timeout 60 "$DRA_BIN/dra-watch" run --job evict --apply --now 2026-03-01T10:05:00Z \
@@ -209,7 +209,7 @@ start_node() {
     assert_equal "$(jq -r .action <<<"$out")" prepare
     # without watch on claims the agent stops, naming the permission
     python3 -c 'import sys; t = sys.stdin.read(); print(t.replace("resources: [\"resourceclaims\"]\n  verbs: [\"list\", \"watch\"]", "resources: [\"resourceclaims\"]\n  verbs: [\"watch\"]"))' <"$DEPLOY/node-rbac.yaml" >"$W/less.yaml"
-    ! cmp -s "$DEPLOY/node-rbac.yaml" "$W/less.yaml"
+    refute cmp -s "$DEPLOY/node-rbac.yaml" "$W/less.yaml"
     apiserver_stop
     rm -rf "$W/api"
     start_node "$W/less.yaml"
