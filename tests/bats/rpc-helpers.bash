@@ -75,6 +75,7 @@ YAML
 has_lines() { [[ -e $1 && $(wc -l <"$1") -ge $2 ]]; }
 
 # reap PID: wait for a background process of this test; sets rc
+# shellcheck disable=SC2034 # rc is for the caller
 reap() { rc=0; wait "$1" || rc=$?; }
 
 # Node scenarios for dra-prepare against the example driver (CK: the

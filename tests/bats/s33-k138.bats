@@ -275,10 +275,10 @@ YAML
     local nar='spec.devices[0].nodeAllocatableResources'
     run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 "${g[@]}" "$T/nar.yaml"
     assert_failure 2
-    [[ $stderr == *"$nar[cpu].mapping.capacityKey: Not found: \"cpu.example.com/a/b\""* ]]
+    [[ $stderr == *"${nar}[cpu].mapping.capacityKey: Not found: \"cpu.example.com/a/b\""* ]]
     run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 "${g[@]}" "$T/nar.yaml"
     assert_failure 2
-    [[ $stderr == *"$nar[cpu].mapping.capacityKey: Invalid value: \"cpu.example.com/a/b\": must not contain more than one slash"* ]]
+    [[ $stderr == *"${nar}[cpu].mapping.capacityKey: Invalid value: \"cpu.example.com/a/b\": must not contain more than one slash"* ]]
     [[ $stderr != *"Not found: \"cpu.example.com/a/b\""* ]]
-    [[ $stderr == *"$nar[memory].mapping.capacityKey: Not found: \"cpu.example.com/nope\""* ]]
+    [[ $stderr == *"${nar}[memory].mapping.capacityKey: Not found: \"cpu.example.com/nope\""* ]]
 }

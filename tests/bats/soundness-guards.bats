@@ -111,6 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 C
+    # shellcheck disable=SC2046 # pkg-config's flags are words
     run cc -std=c17 $san -I"$TOP/src/common" -I"$TOP/tests/fuzz" -o "$BATS_TEST_TMPDIR/t" \
         "$TOP/tests/fuzz/replay.c" "$BATS_TEST_TMPDIR/t.c" "$lib" $(pkg-config --libs jansson yaml-0.1 libpcre2-8) -lm
     assert_success
