@@ -7,12 +7,12 @@
 # DRA_ALLOC_STATS) and ratios against upstream's scheduler_perf DRA
 # thresholds (40-70 pods/s for 500 nodes x 10 devices, one-device claims).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 B=${DRA_BIN:-$PWD/build/bin}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-ms() { local s=$(date +%s%N); "$@" >/dev/null 2>&1; local rc=$?; local e=$(date +%s%N); echo "$(( (e - s) / 1000000 )) $rc"; }
+ms() { local s e rc; s=$(date +%s%N); "$@" >/dev/null 2>&1; rc=$?; e=$(date +%s%N); echo "$(( (e - s) / 1000000 )) $rc"; }
 
 class() { # class NAME EXPR
     printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"%s"},"spec":{"selectors":[{"cel":{"expression":%s}}]}}\n' "$1" "$2"
@@ -57,14 +57,15 @@ pods() { # pods FIRST COUNT TEMPLATE
 sched() {
     local label=$1 npods=$2 runs=${DRA_BENCH_RUNS:-3}
     shift 2
-    local wall= place= rc= placed=
+    local wall='' place='' rc='' placed=''
     for _ in $(seq "$runs"); do
-        local s=$(date +%s%N)
+        local s e w p
+        s=$(date +%s%N)
         DRA_ALLOC_STATS=1 "$B/dra-alloc" schedule --now 2026-01-01T00:00:00Z -o jsonl "$@" >"$T/sched.out" 2>"$T/sched.err"
         rc=$?
-        local e=$(date +%s%N)
-        local w=$(((e - s) / 1000000))
-        local p=$(sed -n 's/.*allocator runs, \([0-9.]*\) s/\1/p' "$T/sched.err")
+        e=$(date +%s%N)
+        w=$(((e - s) / 1000000))
+        p=$(sed -n 's/.*allocator runs, \([0-9.]*\) s/\1/p' "$T/sched.err")
         placed=$(sed -n 's/.* \([0-9]*\) scheduled.*/\1/p' "$T/sched.err")
         [[ -z $wall || $w -lt $wall ]] && wall=$w
         [[ -z $place ]] || awk -v a="$p" -v b="$place" 'BEGIN{exit !(a < b)}' && place=$p

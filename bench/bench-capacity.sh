@@ -5,7 +5,7 @@
 # (reading, class matching, counts, the largest-fit probes), beside reading
 # and validating the same input (dra-slice validate) as the peer.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 B=${DRA_BIN:-$PWD/build/bin}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

@@ -13,7 +13,9 @@ mkdir -p "$out"
 # The Makefile's flags, against the library `make` built.
 [[ -f build/lib/libdra.a ]] || make --no-print-directory build/lib/libdra.a >/dev/null
 pkgs="yaml-0.1 jansson libprotobuf-c libnghttp2 libcurl readline re2"
+# shellcheck disable=SC2086,SC2046 # pkg-config's package list and flags are words
 cflags=$(pkg-config --cflags $pkgs | sed 's/-D_XOPEN_SOURCE=[^ ]*//g')
+# shellcheck disable=SC2086,SC2046
 cc -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wvla -Wno-unused-parameter -O2 -g \
     -D_GNU_SOURCE -Isrc/common -Ibuild/gen $cflags -o "$out/cel_bench" bench/cel_bench.c build/lib/libdra.a \
     -Wl,--wrap=malloc -Wl,--wrap=calloc -Wl,--wrap=realloc $(pkg-config --libs $pkgs) -lstdc++ -lm

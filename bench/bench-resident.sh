@@ -8,7 +8,7 @@
 # model and memory too, as a fleet that shares little would.  Target: every
 # tool under 128 MiB.  DRA_BENCH_MILLION=1 adds 1,000,000 devices (under 1 GiB).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 B=${DRA_BIN:-$PWD/build/bin}
 PY=/usr/bin/python3
 NOW=2026-01-01T00:00:00Z

@@ -5,7 +5,7 @@
 # ratio above 3), beside its peer: the same input through a path known to be
 # linear (JSON Lines, validate).  Set DRA_BENCH_SCALE=N to change the base size.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 B=${DRA_BIN:-$PWD/build/bin}
 N=${DRA_BENCH_SCALE:-10000}
 T=$(mktemp -d)

@@ -8,7 +8,7 @@
 #   DRA_BENCH_STREAM_RUNS   runs of each timed pair, interleaved, the median
 #                           reported (default 5; one run of the big file)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 B=${DRA_BIN:-$PWD/build/bin}
 PY=/usr/bin/python3
 BIG=${DRA_BENCH_STREAM_NODES:-370000}

@@ -3,11 +3,12 @@
 # the same run: listing 10,000 ResourceSlices (objects/s, peak memory) and a
 # burst of 10,000 watch events (events/s after the burst starts, peak memory).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 BIN=${DRA_BIN:-$PWD/build/bin}
 N=${BENCH_WATCH_N:-10000}
 KUBECTL=/usr/lib/google-cloud-sdk/bin/kubectl.1.33
 [[ -x $KUBECTL ]] || KUBECTL=/usr/bin/kubectl
+# shellcheck disable=SC1091 # read from the top of the tree
 source tests/apiserver/helpers.bash
 work=$(mktemp -d)
 trap 'apiserver_stop; rm -rf "$work"' EXIT
@@ -40,7 +41,7 @@ done
 sleep 1
 t0=$(now)
 apiserver_req POST /_test/burst "{\"resource\":\"resourceslices.resource.k8s.io\",\"count\":$N}" >/dev/null
-dend= kend=
+dend='' kend=''
 for ((i = 0; i < 1200; i++)); do
     if [[ -z $dend ]] && ! kill -0 "$dpid" 2>/dev/null; then dend=$(now); fi
     if [[ -z $kend ]] && (($(grep -c '^}' "$work/w.kubectl") >= N)); then kend=$(now); fi

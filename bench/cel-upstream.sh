@@ -26,7 +26,7 @@ mkdir -p "$W"
 # system time: the machine may be shared, wall time would measure the
 # neighbours); stdout of the last to OUT, stderr to OUT.err
 best() {
-    local out=$1 w= r= i
+    local out=$1 w='' r='' i
     shift
     for ((i = 0; i < RUNS; i++)); do
         /usr/bin/time -f '%U %S %M' -o "$W/time" "$@" >"$out" 2>"$out.err"
@@ -56,8 +56,8 @@ for i in "${!exprs[@]}"; do
     e=${exprs[$i]}
     declare -A cw cr uw ur
     for n in "$SMALL" "$LARGE"; do
-        read -r cw[$n] cr[$n] < <(best "$W/c.$n" "$C" select -e "$e" "$W/fleet-$n.json")
-        read -r uw[$n] ur[$n] < <(best "$W/u.$n" "$U" select "$e" "$W/fleet-$n.json")
+        read -r "cw[$n]" "cr[$n]" < <(best "$W/c.$n" "$C" select -e "$e" "$W/fleet-$n.json")
+        read -r "uw[$n]" "ur[$n]" < <(best "$W/u.$n" "$U" select "$e" "$W/fleet-$n.json")
         if ! cmp -s <(sort "$W/c.$n") <(sort "$W/u.$n"); then
             echo "bench-upstream-cel: selector $((i + 1)) on $n devices: the selected devices differ" >&2
             status=1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench: every bench/bench-*.sh in turn; each prints its own figures.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 export DRA_BIN=${DRA_BIN:-$PWD/build/bin}
 rc=0
 for b in bench/bench-*.sh; do

@@ -23,7 +23,7 @@ mkdir -p "$W"
 
 # best WALL-SECONDS MAX-RSS-KB over RUNS runs of a command
 best() {
-    local w= r= i
+    local w='' r='' i
     for ((i = 0; i < RUNS; i++)); do
         local t0=$EPOCHREALTIME
         /usr/bin/time -f '%M' -o "$W/time" "$@" >/dev/null 2>"$W/err"

@@ -15,4 +15,5 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
+# shellcheck disable=SC2086 # a list of package names
 $SUDO apt-get install -y -q --no-install-recommends $missing

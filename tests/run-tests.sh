@@ -10,7 +10,7 @@
 #   --unit-only / --replay-only / --bats-only / --sweep-only, and optional
 #   bats file arguments
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit
 mode=all
 files=()
 for a in "$@"; do

@@ -190,6 +190,7 @@ command_of() {
 needs_shell() { [[ $1 == *[\|\;\&\<\>\$\`]* ]]; }
 
 if ((list)); then
+    # shellcheck disable=SC2016 # expanded by the generated script
     work='$SWEEP_WORK'
     for i in "${!job_cmd[@]}"; do
         command_of "$i"
@@ -250,7 +251,7 @@ judge() {
 # reap: wait for a run to end.  The runs' PIDs are named: `wait -n` without
 # them can miss a child that ended before the call (bash 5.2).
 reap() {
-    local pid= rc
+    local pid='' rc
     wait -n -p pid "${!job_of[@]}" 2>/dev/null # not bash's "Segmentation fault": the report says it
     rc=$?
     if [[ -n ${pid:-} ]]; then
@@ -271,6 +272,7 @@ for i in "${!job_cmd[@]}"; do
     if needs_shell "$REPLY"; then
         ASAN_OPTIONS=$ASAN UBSAN_OPTIONS=$UBSAN timeout -k 5 "$limit" bash -c "$REPLY" </dev/null >/dev/null 2>"$work/e/$i" &
     else
+        argv=()
         eval "argv=($REPLY)"
         ASAN_OPTIONS=$ASAN UBSAN_OPTIONS=$UBSAN timeout -k 5 "$limit" "${argv[@]}" </dev/null >/dev/null 2>"$work/e/$i" &
     fi
