@@ -99,6 +99,7 @@ start() {
     fi
     [ -s "$dir/ports" ] || "$uc" ports 5 >"$dir/ports"
     controllers=${CLUSTER_CONTROLLERS:-resourceclaim-controller,device-taint-eviction-controller,resourcequota-controller,serviceaccount-controller,namespace-controller,garbage-collector-controller}
+    # shellcheck disable=SC2046 # five port numbers
     set -- $(cat "$dir/ports")
     etcd_port=$1 peer_port=$2 api_port=$3 sched_port=$4 cm_port=$5
     server=https://127.0.0.1:$api_port
@@ -111,6 +112,7 @@ start() {
         [ ! -f "$dir/$f.log" ] || mv "$dir/$f.log" "$dir/$f.log.old"
     done
     # One process group: setsid makes the shell its leader, stop kills the group.
+    # shellcheck disable=SC2016 # expanded by the inner sh
     setsid sh -c '
         uc=$1 dir=$2 pki=$3 etcd_port=$4 peer_port=$5 api_port=$6 sched_port=$7 cm_port=$8 controllers=$9
         "$uc" etcd "$dir/etcd" "http://127.0.0.1:$etcd_port" "http://127.0.0.1:$peer_port" \
