@@ -6,6 +6,8 @@
 #                             every reader); prints "N passed, N failed"
 #   make check SANITIZE=address,undefined   the same under ASan+UBSan (build/san/)
 #   make unit | replay | bats | sweep       one part of make check
+#   make lint                 layer rules, man pages vs completions, shellcheck,
+#                             and the clang-format figure (scripts/lint)
 #   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
 #
 # Dependencies come from pkg-config; `make deps` installs the Debian packages
@@ -134,7 +136,7 @@ TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(UNIT_SRC),$(w
 
 BINS     := $(TOOLS:%=$(BUILD)/bin/%)
 
-.PHONY: all check unit replay bats sweep bench demo fuzz install clean deps tools browser-check
+.PHONY: all check unit replay bats sweep bench demo fuzz install clean deps tools browser-check lint
 .SECONDARY:
 all: $(BINS)
 tools: $(BINS)
@@ -187,6 +189,10 @@ check: $(BINS) $(UNIT_BIN) $(REPLAY_BIN)
 	$(UPSTREAM_CHECK_NOTE)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin DRA_UNIT=$(CURDIR)/$(BUILD)/tests DRA_FUZZ_REPLAY=$(CURDIR)/$(BUILD)/fuzz-replay \
 	  tests/run-tests.sh
+
+# The checks that keep the house (needs shellcheck and clang-format).
+lint: $(BINS)
+	@scripts/lint $(CURDIR)/$(BUILD)/bin
 
 unit: $(UNIT_BIN)
 	@DRA_UNIT=$(CURDIR)/$(BUILD)/tests tests/run-tests.sh --unit-only
