@@ -38,6 +38,24 @@ static const dra_cmd cmds[] = {
 };
 static const dra_tool tool = {"dra-evict", "device-taint evictions: which pods must go, when, and why", cmds, NULL};
 
+/* Every option's value, written by the table below. */
+typedef struct values {
+    const char *apply_at, *patch_fmt, *output, *now;
+    bool all, rule_status, patch, no_validate;
+} values;
+
+static const dra_optval vals[] = {
+    DRA_VAL_BOOL(OPT_ALL, values, all),
+    DRA_VAL_STRING(OPT_APPLY_AT, values, apply_at),
+    DRA_VAL_BOOL(OPT_RULE_STATUS, values, rule_status),
+    DRA_VAL_BOOL(OPT_PATCH, values, patch),
+    DRA_VAL_STRING(OPT_PATCH, values, patch_fmt),
+    DRA_VAL_STRING(DRA_OPT_OUTPUT, values, output),
+    DRA_VAL_STRING(DRA_OPT_NOW, values, now),
+    DRA_VAL_BOOL(OPT_NO_VALIDATE, values, no_validate),
+    DRA_VAL_END,
+};
+
 static dra_err *write_objects(const char *o, json_t **objs, size_t n)
 {
     dra_format fmt = DRA_FMT_YAML;
@@ -52,37 +70,37 @@ static dra_err *write_objects(const char *o, json_t **objs, size_t n)
 }
 
 /* Options, parsed before the input is read: usage errors come first. */
-static dra_err *parse_opts(const dra_args *a, dra_features *f, dra_evict_opts *o)
+static dra_err *parse_opts(const dra_args *a, const values *x, dra_features *f, dra_evict_opts *o)
 {
     dra_err *e = dra_tool_features(&tool, a, f);
     if (e)
         return e;
-    *o = (dra_evict_opts){.all_devices = dra_args_has(a, OPT_ALL), .features = f};
-    if (dra_args_get(a, OPT_APPLY_AT)) {
+    *o = (dra_evict_opts){.all_devices = x->all, .features = f};
+    if (x->apply_at) {
         o->apply = true;
-        if ((e = dra_time_parse(dra_args_get(a, OPT_APPLY_AT), &o->apply_at)))
+        if ((e = dra_time_parse(x->apply_at, &o->apply_at)))
             return dra_err_field(e, "--apply-at");
     }
-    if (o->apply && !dra_args_get(a, DRA_OPT_NOW))
+    if (o->apply && !x->now)
         o->now = o->apply_at;
-    else if ((e = dra_time_now_or(dra_args_get(a, DRA_OPT_NOW), &o->now)))
+    else if ((e = dra_time_now_or(x->now, &o->now)))
         return e;
-    if (dra_args_has(a, OPT_PATCH) && !o->apply && !dra_args_has(a, OPT_RULE_STATUS))
+    if (x->patch && !o->apply && !x->rule_status)
         return dra_err_new(DRA_EXIT_INPUT, "--patch needs --apply-at or --rule-status: eviction records are not API operations");
     return NULL;
 }
 
-static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opts *op)
+static dra_err *evict(const dra_args *a, const values *x, const dra_cluster *c, const dra_evict_opts *op)
 {
     dra_evict_opts o = *op;
     dra_err *e = NULL;
-    const char *out = dra_args_get(a, DRA_OPT_OUTPUT);
+    const char *out = x->output;
     dra_format fmt;
     bool table;
     if ((e = dra_format_parse_table(out, &table, &fmt)))
         return e;
     dra_patch_format pf = DRA_PATCH_JSON;
-    if (dra_args_has(a, OPT_PATCH) && (e = dra_patch_format_parse(dra_args_get(a, OPT_PATCH), &pf)))
+    if (x->patch && (e = dra_patch_format_parse(x->patch_fmt, &pf)))
         return e;
 
     dra_evict_result res = DRA_EVICT_RESULT_INIT;
@@ -99,8 +117,8 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opt
     dra_tool_print_errs(stderr, tool.prog, "warning", wl);
     dra_err_free(wl);
     if (!e) {
-        bool rules = dra_args_has(a, OPT_RULE_STATUS);
-        if (dra_args_has(a, OPT_PATCH)) {
+        bool rules = x->rule_status;
+        if (x->patch) {
             /* only the operations asked for: evictions with --apply-at, rule status with --rule-status */
             dra_changes sel = ch;
             dra_op *keep = dra_xcalloc(ch.nops + 1, sizeof *keep);
@@ -141,28 +159,33 @@ static dra_err *run(const dra_args *a, const dra_cluster *c, const dra_evict_opt
     return e;
 }
 
-int main(int argc, char **argv)
+static dra_err *run(const dra_args *a, void *xv, int *rc)
 {
-    dra_args a;
-    int rc;
-    if (dra_tool_start(&tool, argc, argv, &a, &rc))
-        return rc;
+    const values *x = xv;
     dra_objset set = DRA_OBJSET_INIT;
     dra_cluster c = DRA_CLUSTER_INIT;
     dra_features f;
     dra_evict_opts o;
-    dra_err *e = parse_opts(&a, &f, &o);
+    dra_err *e = parse_opts(a, x, &f, &o);
     if (!e)
-        e = dra_tool_input_options(&set, &a);
-    c.no_validate = dra_args_has(&a, OPT_NO_VALIDATE);
+        e = dra_tool_input_options(&set, a);
+    c.no_validate = x->no_validate;
     if (!e) {
-        e = dra_cluster_read_input(&c, &set, a.pos, a.npos, &f, o.now.sec);
+        e = dra_cluster_read_input(&c, &set, a->pos, a->npos, &f, o.now.sec);
         dra_input_report ir = {c.model.warnings, c.unknown, c.model.collapsed, c.model.files_repeated};
-        dra_tool_report_input(&tool, &a, &ir);
+        dra_tool_report_input(&tool, a, &ir);
     }
     if (!e)
-        e = run(&a, &c, &o);
+        e = evict(a, x, &c, &o);
     dra_cluster_free(&c);
     dra_objset_free(&set);
-    return dra_tool_finish(&tool, &a, e, DRA_EXIT_OK);
+    return e;
+}
+
+static const dra_runner runners[] = {{NULL, run}, {NULL, NULL}};
+
+int main(int argc, char **argv)
+{
+    values v = {0};
+    return dra_tool_main(&tool, runners, vals, argc, argv, &v);
 }
