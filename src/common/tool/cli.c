@@ -324,7 +324,7 @@ static bool has_opt_id(const dra_opt *opts, int id)
 static void help_opts(FILE *f, const dra_opt *opts, const dra_opt *shown)
 {
     for (const dra_opt *o = opts; o && o->name; o++) {
-        if (has_opt_id(shown, o->id))
+        if (has_opt_id(shown, o->id) || !o->help)
             continue;
         char left[80];
         int n = 0;
@@ -374,7 +374,8 @@ void dra_cli_help(FILE *f, const dra_tool *tool, const dra_cmd *cmd)
 static void opt_words(FILE *f, const dra_opt *opts)
 {
     for (const dra_opt *o = opts; o && o->name; o++)
-        fprintf(f, " --%s", o->name);
+        if (o->help)
+            fprintf(f, " --%s", o->name);
     for (const dra_opt *o = builtin_opts; o->name; o++)
         if (o->id != DRA_OPT_COMPLETION && !listed(opts, o->id))
             fprintf(f, " --%s", o->name);
@@ -392,7 +393,7 @@ static char *ident(const char *prog)
 static void bash_value_cases(FILE *f, const dra_opt *opts)
 {
     for (const dra_opt *o = opts; o && o->name; o++) {
-        if (o->arg != DRA_ARG_REQUIRED)
+        if (o->arg != DRA_ARG_REQUIRED || !o->help)
             continue;
         fprintf(f, "        --%s", o->name);
         if (o->short_name)
@@ -466,7 +467,7 @@ static void zsh_opts(FILE *f, const dra_opt *opts)
     const dra_opt *lists[2] = {opts, builtin_opts};
     for (int l = 0; l < 2; l++) {
         for (const dra_opt *o = lists[l]; o && o->name; o++) {
-            if (o->id == DRA_OPT_COMPLETION || (l == 1 && listed(opts, o->id)))
+            if (o->id == DRA_OPT_COMPLETION || !o->help || (l == 1 && listed(opts, o->id)))
                 continue;
             fprintf(f, "    '");
             if (o->short_name)
@@ -536,7 +537,7 @@ static void fish_opts(FILE *f, const dra_tool *t, const dra_cmd *c)
     const dra_opt *lists[2] = {c->opts, builtin_opts};
     for (int l = 0; l < 2; l++) {
         for (const dra_opt *o = lists[l]; o && o->name; o++) {
-            if (o->id == DRA_OPT_COMPLETION || (l == 1 && listed(c->opts, o->id)))
+            if (o->id == DRA_OPT_COMPLETION || !o->help || (l == 1 && listed(c->opts, o->id)))
                 continue;
             fprintf(f, "complete -c %s", t->prog);
             if (c->name)

@@ -64,7 +64,8 @@ typedef struct dra_opt {
     char short_name;       /* 0 for none */
     enum dra_opt_arg arg;
     const char *arg_name;  /* "FILE", "NAME" ... for help */
-    const char *help;      /* one line */
+    const char *help;      /* one line; NULL hides the option (from --help and the
+                              completions): a switch for the tests only */
     const char *complete;  /* completion of the argument: "file", "dir", or space-separated words; NULL = none */
 } dra_opt;
 
