@@ -10,8 +10,25 @@ enum {
     OPT_WATCH, OPT_SELECTOR, OPT_FIELD_SELECTOR, OPT_MAX_EVENTS, OPT_REPLAY, OPT_REPLAY_FAST,
     OPT_FOR_POD, OPT_ONCE, OPT_INTERVAL, OPT_DEBOUNCE, OPT_DRY_RUN, OPT_APPLY, OPT_JOB, OPT_MAX_PASSES,
     OPT_SOCKET, OPT_REGISTRY_DIR, OPT_PLUGINS_DIR, OPT_CHECKPOINT, OPT_AS, OPT_AS_GROUP, OPT_AS_UID,
-    OPT_AS_USER_EXTRA,
+    OPT_AS_USER_EXTRA, OPT_TEST_BACKOFF_BASE, OPT_TEST_BACKOFF_CAP, OPT_TEST_WATCH_TIMEOUT, OPT_TEST_WATCH_IDLE,
 };
+
+/* Every option's value, written by dra_watch_vals (options.c). */
+typedef struct dra_watch_values {
+    const char *kubeconfig, *context, *ns, *as, *as_uid, *replay, *output;
+    dra_strv as_groups, as_extra;
+    bool all_ns, stats, replay_fast;
+    const char *selector, *field_selector, *for_pod; /* get, snapshot */
+    bool watch;
+    long long max_events, max_passes;
+    const char *job, *node, *socket, *registry_dir, *plugins_dir, *checkpoint; /* run */
+    const char *now, *kubernetes_version, *interval, *debounce;
+    bool once, dry_run, apply;
+    /* hidden, for the tests: shorter waits */
+    long long test_backoff_base_ms, test_backoff_cap_ms, test_watch_timeout_s, test_watch_idle_s;
+} dra_watch_values;
+
+extern const dra_optval dra_watch_vals[];
 
 extern const dra_tool dra_watch_tool;
 

@@ -17,7 +17,15 @@
     {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", "namespace of namespaced kinds (default: the context's)", NULL}, \
     {OPT_ALL_NS, "all-namespaces", 'A', DRA_ARG_NONE, NULL, "every namespace", NULL}, \
     {OPT_STATS, "stats", 0, DRA_ARG_NONE, NULL, "on exit, print requests, events, relists, writes, conflicts and retries to stderr", NULL}, \
-    {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what happens (retries, relists, resumes); twice for more", NULL}
+    {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what happens (retries, relists, resumes); twice for more", NULL}, \
+    TEST_OPTS
+/* Hidden (no help): the tests shorten the client's retry backoff and the
+ * watch timeouts with these; users never need them. */
+#define TEST_OPTS \
+    {OPT_TEST_BACKOFF_BASE, "test-backoff-base-ms", 0, DRA_ARG_REQUIRED, "MS", NULL, NULL}, \
+    {OPT_TEST_BACKOFF_CAP, "test-backoff-cap-ms", 0, DRA_ARG_REQUIRED, "MS", NULL, NULL}, \
+    {OPT_TEST_WATCH_TIMEOUT, "test-watch-timeout", 0, DRA_ARG_REQUIRED, "SECONDS", NULL, NULL}, \
+    {OPT_TEST_WATCH_IDLE, "test-watch-idle", 0, DRA_ARG_REQUIRED, "SECONDS", NULL, NULL}
 #define REPLAY_OPTS \
     {OPT_REPLAY, "replay", 0, DRA_ARG_REQUIRED, "FILE", "read events from a recording instead of a server", "file"}, \
     {OPT_REPLAY_FAST, "replay-fast", 0, DRA_ARG_NONE, NULL, "replay at maximum speed instead of the recorded pace", NULL}
@@ -76,6 +84,28 @@ static const dra_cmd cmds[] = {
      run_opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
+
+#define V(T, id, f) DRA_VAL_##T(id, dra_watch_values, f)
+const dra_optval dra_watch_vals[] = {
+    V(STRING, OPT_KUBECONFIG, kubeconfig), V(STRING, OPT_CONTEXT, context), V(STRING, OPT_NAMESPACE, ns),
+    V(STRING, OPT_AS, as), V(STRING, OPT_AS_UID, as_uid), V(STRINGS, OPT_AS_GROUP, as_groups),
+    V(STRINGS, OPT_AS_USER_EXTRA, as_extra), V(BOOL, OPT_ALL_NS, all_ns), V(BOOL, OPT_STATS, stats),
+    V(STRING, OPT_REPLAY, replay), V(BOOL, OPT_REPLAY_FAST, replay_fast), V(STRING, DRA_OPT_OUTPUT, output),
+    V(BOOL, OPT_WATCH, watch), V(STRING, OPT_SELECTOR, selector), V(STRING, OPT_FIELD_SELECTOR, field_selector),
+    DRA_VAL_INT(OPT_MAX_EVENTS, dra_watch_values, max_events, 0, LLONG_MAX), V(STRING, OPT_FOR_POD, for_pod),
+    V(STRING, OPT_JOB, job), V(STRING, DRA_OPT_NODE, node), V(STRING, OPT_SOCKET, socket),
+    V(STRING, OPT_REGISTRY_DIR, registry_dir), V(STRING, OPT_PLUGINS_DIR, plugins_dir),
+    V(STRING, OPT_CHECKPOINT, checkpoint), V(BOOL, OPT_ONCE, once), V(BOOL, OPT_DRY_RUN, dry_run),
+    V(BOOL, OPT_APPLY, apply), V(STRING, OPT_INTERVAL, interval), V(STRING, OPT_DEBOUNCE, debounce),
+    DRA_VAL_INT(OPT_MAX_PASSES, dra_watch_values, max_passes, 0, LLONG_MAX), V(STRING, DRA_OPT_NOW, now),
+    V(STRING, DRA_OPT_KUBERNETES_VERSION, kubernetes_version),
+    DRA_VAL_INT(OPT_TEST_BACKOFF_BASE, dra_watch_values, test_backoff_base_ms, 1, 60000),
+    DRA_VAL_INT(OPT_TEST_BACKOFF_CAP, dra_watch_values, test_backoff_cap_ms, 1, 600000),
+    DRA_VAL_INT(OPT_TEST_WATCH_TIMEOUT, dra_watch_values, test_watch_timeout_s, 1, 3600),
+    DRA_VAL_INT(OPT_TEST_WATCH_IDLE, dra_watch_values, test_watch_idle_s, 1, 3600),
+    DRA_VAL_END,
+};
+#undef V
 
 const dra_tool dra_watch_tool = {"dra-watch", "list and watch a Kubernetes API server, snapshot it, and run the reconcile loop", cmds, NULL};
 

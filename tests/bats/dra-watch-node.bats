@@ -20,7 +20,7 @@ teardown_file() {
 setup() {
     source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
     rpc_setup
-    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=500
+    watch_backoff 50 500
     apiserver_req POST /_test/reset '{"objects":true}' >/dev/null
     jq -s . "$DATA/watch/node-agent.jsonl" >"$T/load.json"
     apiserver_req POST /_test/objects "$(cat "$T/load.json")" >/dev/null

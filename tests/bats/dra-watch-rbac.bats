@@ -10,7 +10,7 @@ setup() {
     DEPLOY="$BATS_TEST_DIRNAME/../../deploy"
     REC="$DATA/watch/finished-pod.rec.jsonl"
     jq -c .object "$REC" >"$W/objs.jsonl"
-    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=500
+    watch_backoff 50 500
 }
 
 teardown() {

@@ -20,7 +20,7 @@ setup() {
     W="$BATS_TEST_TMPDIR"
     KUBECTL=/usr/lib/google-cloud-sdk/bin/kubectl.1.33
     [[ -x $KUBECTL ]] || KUBECTL=/usr/bin/kubectl
-    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=1000
+    watch_backoff 50 1000
     apiserver_req POST /_test/reset '{"objects":true}' >/dev/null
     REC="$DATA/watch/finished-pod.rec.jsonl"
 }

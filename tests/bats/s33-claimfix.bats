@@ -18,7 +18,7 @@ teardown_file() {
 setup() {
     source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
     W="$BATS_TEST_TMPDIR"
-    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=1000
+    watch_backoff 50 1000
     apiserver_req POST /_test/reset '{"objects":true}' >/dev/null
     REC="$DATA/watch/finished-pod.rec.jsonl"
     # the scripts call kubectl: the one the other server suites use

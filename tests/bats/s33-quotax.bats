@@ -194,7 +194,7 @@ Y
 @test "run --job claims: a claim the API server's quota refuses leaves its pod waiting, the others go on" {
     source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
     apiserver_start "$T/api"
-    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=500
+    watch_backoff 50 500
     jq -c 'select(.object.kind == "ResourceClaimTemplate") | .object' "$DATA/watch/finished-pod.rec.jsonl" | jq -s . >"$T/t.json"
     apiserver_req POST /_test/objects "$(cat "$T/t.json")" >/dev/null
     local pods='[]' n

@@ -13,7 +13,7 @@ teardown_file() { source "$HELPERS" && apiserver_stop; }
 setup() {
     source "$HELPERS"
     W="$BATS_TEST_TMPDIR"
-    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=1000
+    watch_backoff 50 1000
     apiserver_req POST /_test/reset '{"objects":true}' >/dev/null
     : >"$APISERVER_DIR/http-requests.jsonl"
     HTTP_URL="http://127.0.0.1:$(cat "$APISERVER_DIR/http-port")"
@@ -117,7 +117,7 @@ EOF
     # a watch whose connection fails: the same
     kc "https://alice:PW-IN-URL@127.0.0.1:1" "    token: t" >"$W/kc"
     # (the retries shortened so that the run ends with its error)
-    DRA_BACKOFF_CAP_MS=20 DRA_BACKOFF_BASE_MS=5 run --separate-stderr timeout 60 "$DRA_BIN/dra-watch" record - -v -v --kubeconfig "$W/kc"
+    run --separate-stderr timeout 60 "$DRA_BIN/dra-watch" record - -v -v --kubeconfig "$W/kc" --test-backoff-base-ms 5 --test-backoff-cap-ms 20
     assert_failure 3
     [[ $stderr == *"unable to connect to the server https://alice:***@127.0.0.1:1"* ]]
     [[ $stderr != *PW-IN-URL* ]]

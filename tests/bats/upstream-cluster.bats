@@ -7,7 +7,7 @@ load helpers
 setup() {
     source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
     W="$BATS_TEST_TMPDIR"
-    export DRA_BACKOFF_BASE_MS=50 DRA_BACKOFF_CAP_MS=500
+    watch_backoff 50 500
     apiserver_start "$W/api"
     jq -c .object "$DATA/watch/finished-pod.rec.jsonl" | jq -s . >"$W/load.json"
     apiserver_req POST /_test/objects "$(cat "$W/load.json")" >/dev/null

@@ -134,7 +134,7 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
         specs[i] = (dra_kube_informer_spec){rs[i], rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector,
                                             true};
     get_state g = {out, o, 0, NULL, s->o.stop};
-    dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &g);
+    dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_change, &g);
     e = dra_kube_informers_sync(in);
     if (!e && g.err) {
         e = g.err;

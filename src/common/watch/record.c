@@ -17,16 +17,14 @@
 static const char *const dra_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "resourceclaimtemplates",
                                         "devicetaintrules", "pods", "nodes", "namespaces"};
 
-int dra_watch_timeout_s(void)
+int dra_watch_timeout_s(const dra_session *s)
 {
-    const char *s = getenv("DRA_WATCH_TIMEOUT");
-    return s && atoi(s) > 0 ? atoi(s) : 300;
+    return s->o.watch_timeout_s > 0 ? s->o.watch_timeout_s : 300;
 }
 
-int dra_watch_idle_s(void)
+int dra_watch_idle_s(const dra_session *s)
 {
-    const char *s = getenv("DRA_WATCH_IDLE");
-    return s && atoi(s) > 0 ? atoi(s) : 60;
+    return s->o.watch_idle_s > 0 ? s->o.watch_idle_s : 60;
 }
 
 static char *stamp(void)
@@ -127,7 +125,7 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
     rec_state r = {.f = stdout, .w = {.fd = -1}, .max = max_events};
     if (strcmp(path, "-") != 0)
         r = (rec_state){.path = path, .w = {.fd = -1}, .max = max_events};
-    dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(), dra_watch_idle_s(), on_rec, &r);
+    dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_rec, &r);
     dra_err *e = dra_kube_informers_sync(in);
     if (!e && !r.err && !(max_events > 0 && r.n >= max_events))
         e = dra_kube_informers_run(in, -1, rec_tick, &r);

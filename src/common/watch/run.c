@@ -838,7 +838,7 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
         stages_free(&r);
         return e;
     }
-    r.in = dra_kube_informers_new(s->api, r.specs, r.nspecs, dra_watch_timeout_s(), dra_watch_idle_s(), on_change, &r);
+    r.in = dra_kube_informers_new(s->api, r.specs, r.nspecs, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_change, &r);
     e = dra_kube_informers_sync(r.in);
     if (!e)
         e = loop_pass(&r);

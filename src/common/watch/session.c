@@ -29,12 +29,8 @@ dra_err *dra_session_open(const dra_session_opts *o, dra_session *s)
     ko.log = o->log;
     ko.log_ud = o->log_ud;
     ko.stop = o->stop;
-    const char *cap = getenv("DRA_BACKOFF_CAP_MS"); /* tests shorten the waits */
-    if (cap && *cap)
-        ko.backoff_cap_ms = atoi(cap);
-    const char *base = getenv("DRA_BACKOFF_BASE_MS");
-    if (base && *base)
-        ko.backoff_base_ms = atoi(base);
+    ko.backoff_cap_ms = o->backoff_cap_ms; /* 0: the client's defaults */
+    ko.backoff_base_ms = o->backoff_base_ms;
     ko.user_agent = "dra-watch/" DRA_VERSION;
     e = dra_kube_client_new(&cfg, &ko, &s->client);
     if (e) {

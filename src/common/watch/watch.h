@@ -37,6 +37,10 @@ typedef struct dra_session_opts {
     volatile sig_atomic_t *reload;         /* SIGHUP: reload the kubeconfig */
     const char *replay;                    /* --replay FILE: events from a recording instead of a server */
     bool replay_fast;                      /* replay at maximum speed instead of the recorded pace */
+    /* Waits the tests shorten (dra-watch's hidden --test-* options); 0 keeps the default. */
+    int watch_timeout_s;                   /* a watch request's timeoutSeconds; 0 = 300 */
+    int watch_idle_s;                      /* a watch silent this long is reopened; 0 = 60 */
+    int backoff_base_ms, backoff_cap_ms;   /* the client's retry backoff; 0 = client-go's */
 } dra_session_opts;
 
 typedef struct dra_session {
