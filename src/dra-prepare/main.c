@@ -15,7 +15,7 @@
 #include "kubelet/locate.h"
 #include "kubelet/prepare.h"
 
-enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DIR, OPT_CHECKPOINT, OPT_TIMEOUT, OPT_CDI_DIR, OPT_VERBOSE };
+enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DIR, OPT_CHECKPOINT, OPT_TIMEOUT, OPT_CDI_DIR, OPT_VERBOSE, OPT_TEST_CRASH };
 
 #define DEFAULT_CHECKPOINT "/var/lib/dra-prepare/dra_manager_state"
 #define POD_ENTRY(what) {OPT_POD, "pod", 0, DRA_ARG_REQUIRED, "NS/NAME", what, NULL}
@@ -25,7 +25,9 @@ enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DI
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "find drivers through their registration sockets here (/var/lib/kubelet/plugins_registry)", "dir"}, \
     {OPT_CHECKPOINT, "checkpoint", 0, DRA_ARG_REQUIRED, "FILE", "the record of prepared claims (default " DEFAULT_CHECKPOINT ")", "file"}, \
     {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "deadline of each driver call (default 45s, as the kubelet)", NULL}, \
-    DRA_OPT_FEATURE_GATES_ENTRY
+    DRA_OPT_FEATURE_GATES_ENTRY,                                                                                         \
+    /* hidden, for the tests: be killed (SIGKILL) after the driver answered, before the checkpoint is written */      \
+    {OPT_TEST_CRASH, "test-crash", 0, DRA_ARG_REQUIRED, "after-rpc", NULL, "after-rpc"}
 #define VERBOSE_ENTRY {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what is done", NULL}
 
 static const dra_opt prepare_opts[] = {
@@ -169,8 +171,10 @@ static dra_err *run_node(const dra_args *a, json_t *out)
         e = kubelet_features(a, &ko);
     if (dra_args_has(a, OPT_VERBOSE))
         ko.log = log_line;
-    const char *crash = getenv("DRA_PREPARE_TEST_CRASH");
-    if (crash && strcmp(crash, "after-rpc") == 0)
+    const char *crash = dra_args_get(a, OPT_TEST_CRASH);
+    if (!e && crash && strcmp(crash, "after-rpc") != 0)
+        e = dra_err_new(DRA_EXIT_INPUT, "--test-crash: unknown point \"%s\" (want after-rpc)", crash);
+    if (crash)
         ko.after_rpc = crash_hook;
     dra_objset set = DRA_OBJSET_INIT;
     dra_model m = DRA_MODEL_INIT;

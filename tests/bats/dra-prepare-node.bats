@@ -146,7 +146,7 @@ claim_specs() { claim_specs_ls | wc -l; }
 @test "node faults: kill -9 between the driver's answer and the checkpoint write loses nothing" {
     start_driver
     { pod p1 u-p1 node-1; claim p1-own c-p1 u-p1 u-p1; } >"$T/snap.yaml"
-    run --separate-stderr env DRA_PREPARE_TEST_CRASH=after-rpc "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 \
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 --test-crash after-rpc \
         --socket "$T/p/dra.sock" --checkpoint "$CK" "$T/snap.yaml"
     [[ $status -eq 137 ]]
     [[ -z $output ]]
@@ -161,7 +161,7 @@ claim_specs() { claim_specs_ls | wc -l; }
     grep -q '\\"Prepared\\":true' "$CK"
     # the crash again, then the pod goes away: sync unprepares the claim
     rm -f "$CK"
-    run env DRA_PREPARE_TEST_CRASH=after-rpc "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 --socket "$T/p/dra.sock" --checkpoint "$CK" "$T/snap.yaml"
+    run "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 --test-crash after-rpc --socket "$T/p/dra.sock" --checkpoint "$CK" "$T/snap.yaml"
     [[ $status -eq 137 ]]
     run --separate-stderr prep sync --node node-1 -o jsonl /dev/null
     assert_success
