@@ -111,3 +111,34 @@ copy_tree() {
     assert_failure 1
     assert_line --regexp '^scripts/layers.txt:[0-9]+: slice may include cel, but no file of it does$'
 }
+
+@test "no switch for the tests is read from the environment by the shipped code" {
+    run grep -rnE 'getenv\("DRA_(WATCH_|BACKOFF_|PREPARE_TEST)' "$ROOT/src"
+    assert_failure 1
+    assert_output ''
+}
+
+@test "dra-watch: the hidden --test-* options shorten the waits and stay out of --help and the completions" {
+    cat >"$BATS_TEST_TMPDIR/kc" <<'KC'
+apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]
+current-context: x
+KC
+    # the environment no longer reaches the client: only the options do
+    DRA_BACKOFF_BASE_MS=999999 run --separate-stderr timeout 60 "$DRA_BIN/dra-watch" record - --kubeconfig "$BATS_TEST_TMPDIR/kc" \
+        --test-backoff-base-ms 5 --test-backoff-cap-ms 20 --test-watch-timeout 5 --test-watch-idle 5
+    assert_failure 3
+    [[ $stderr == *"unable to connect to the server https://127.0.0.1:1"* ]]
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods --test-backoff-cap-ms 0
+    assert_failure 2
+    assert_equal "$stderr" "dra-watch: --test-backoff-cap-ms: must be an integer between 1 and 600000, not '0'"
+    run "$DRA_BIN/dra-watch" run --help
+    refute_output --partial 'test-'
+    for s in bash zsh fish; do
+        run "$DRA_BIN/dra-watch" --completion "$s"
+        refute_output --partial 'test-'
+    done
+}
