@@ -6,12 +6,13 @@
 #include "tool/flood.h"
 #include "unit.h"
 
-enum { OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL };
+enum { OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL, OPT_TEST_SECRET };
 static const dra_opt build_opts[] = {
     {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "driver name", NULL},
     {OPT_ALL, "all", 0, DRA_ARG_NONE, NULL, "everything", NULL},
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"),
     DRA_OPT_EXPLAIN_ENTRY,
+    {OPT_TEST_SECRET, "test-secret", 0, DRA_ARG_REQUIRED, "N", NULL, NULL}, /* hidden: no help */
     DRA_OPT_END,
 };
 static const dra_cmd cmds[] = {
@@ -130,6 +131,28 @@ UNIT_TEST(help_and_completion)
     CHECK(strstr(h, "set -l __dra_test_cmds build lint") != NULL);
     CHECK(strstr(h, "$__dra_test_cmds") != NULL);
     free(h);
+}
+
+/* An option without help is parsed, but neither --help nor a completion
+ * script names it. */
+UNIT_TEST(hidden_option)
+{
+    char *argv[] = {"dra-test", "build", "--test-secret", "7", NULL};
+    dra_args a;
+    CHECK(parse(&a, argv) == NULL);
+    CHECK_STR(dra_args_get(&a, OPT_TEST_SECRET), "7");
+    dra_args_free(&a);
+    char *h = capture(help_build, NULL);
+    CHECK(strstr(h, "--driver") != NULL);
+    CHECK(strstr(h, "secret") == NULL);
+    free(h);
+    const char *shells[] = {"bash", "zsh", "fish"};
+    for (size_t i = 0; i < 3; i++) {
+        h = capture(completion, shells[i]);
+        CHECK(strstr(h, "--driver") != NULL || strstr(h, "-l driver") != NULL);
+        CHECK(strstr(h, "secret") == NULL);
+        free(h);
+    }
 }
 
 /* Typed options: the value table writes into the tool's option struct. */
