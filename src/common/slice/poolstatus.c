@@ -532,12 +532,14 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
             json_object_set_new(o, "availableDevices", json_integer(avail > 0 ? avail : 0));
             json_object_set_new(o, "unavailableDevices", json_integer(x->unavailable));
             /* the views of 1.37; the counts above stay valid when a view fails */
+            /* grouped: some device has a grouping attribute, its slice's or,
+             * where no slice declares one, the request's for every device
+             * (upstream resolveDevicePartitions, computePoolViews) */
             bool grouped = false;
             for (size_t k = 0; k < x->ndev && !grouped; k++)
                 grouped = x->devs[k].attr != NULL;
             if (!grouped && default_attr)
-                for (size_t k = 0; k < x->ndev && !grouped; k++)
-                    grouped = json_array_size(json_object_get(x->devs[k].dev, "consumesCounters")) > 0;
+                grouped = x->ndev > 0;
             json_t *parts = NULL;
             if (grouped && !x->nsets)
                 verr = dra_xasprintf("PartitionTypeMissing: pool %s/%s declares partitionTypeAttribute but publishes "

@@ -1,0 +1,45 @@
+#!/usr/bin/env bats
+# Pool status as the ResourcePoolStatusRequest controller writes it, PodGroup
+# conditions, the claims job's quota dry run, and kubelet-side housekeeping
+# (dra-prepare probe/sync, dra-example-driver's default paths).
+load helpers
+load rpc-helpers
+bats_require_minimum_version 1.5.0
+
+setup_file() { rpc_setup_file; }
+setup() { rpc_setup; }
+teardown() { rpc_teardown; }
+
+# a pool of one slice with two plain devices and no shared counters
+plain_pool() {
+    cat >"$T/plain.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: gpu-0, attributes: {shape: {string: full}}}
+  - {name: gpu-1}
+YAML
+}
+
+@test "pool-status: a request's default partition attribute groups every device of the pool" {
+    # upstream resolveDevicePartitions gives every device of a pool where no
+    # slice declares partitionTypeAttribute the request's attribute; with no
+    # shared counters the pool is flagged (computePoolViews)
+    plain_pool
+    cat >"$T/req.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1alpha3
+kind: ResourcePoolStatusRequest
+metadata: {name: r}
+spec: {driver: gpu.example.com, defaultPartitionTypeAttribute: gpu.example.com/shape}
+YAML
+    run "$DRA_BIN/dra-slice" pool-status -o jsonl --now 2026-01-01T00:00:00Z "$T/plain.yaml" "$T/req.yaml"
+    assert_success
+    assert_output --partial '"validationError":"PartitionTypeMissing: pool gpu.example.com/node-a declares partitionTypeAttribute but publishes no sharedCounters"'
+    assert_output --partial '"message":"Calculated status for 1 pools (1 incomplete)"'
+    assert_output --partial '"totalDevices":2'
+}
