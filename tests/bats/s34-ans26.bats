@@ -43,3 +43,38 @@ YAML
     assert_output --partial '"message":"Calculated status for 1 pools (1 incomplete)"'
     assert_output --partial '"totalDevices":2'
 }
+
+@test "pool-status and capacity: a pool short of slices is incomplete in both, no device free" {
+    cat >"$T/short.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s-0}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 2, resourceSliceCount: 2}
+  devices: [{name: gpu-0}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s-old}
+spec:
+  driver: gpu.example.com
+  nodeName: node-a
+  pool: {name: node-a, generation: 1, resourceSliceCount: 1}
+  devices: [{name: gpu-9}]
+YAML
+    run --separate-stderr "$DRA_BIN/dra-slice" pool-status --driver gpu.example.com -o jsonl --now 2026-01-01T00:00:00Z "$T/short.yaml"
+    assert_success
+    assert_equal "$(jq -c '.status.pools[0] | [.validationError, .totalDevices]' <<<"$output")" \
+        '["PoolIncomplete: pool gpu.example.com/node-a is incomplete: observed 1/2 slices at generation 2",null]'
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity --by pool -o json "$T/short.yaml"
+    assert_success
+    assert_equal "$(jq -c '.classes[0].pools[0] | [.total, .unusable, .free, .unusableReason]' <<<"$output")" \
+        '[1,1,0,"incomplete: 1 of 2 ResourceSlices at generation 2"]'
+}
