@@ -456,6 +456,9 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
     e = dra_plugin_prepare(pl, claim, 1, ar, &out2, &n2);
     if (e) {
         add_err(pr, "prepare-again", e);
+    } else if (!c || c->error) {
+        /* the same failure twice is no idempotency */
+        add(pr, "prepare-again", "skip", "the first prepare failed: no answer to compare");
     } else {
         dra_buf t1 = DRA_BUF_INIT, t2 = DRA_BUF_INIT;
         answer_text(out, n, &t1);

@@ -78,3 +78,12 @@ YAML
     assert_equal "$(jq -c '.classes[0].pools[0] | [.total, .unusable, .free, .unusableReason]' <<<"$output")" \
         '[1,1,0,"incomplete: 1 of 2 ResourceSlices at generation 2"]'
 }
+
+@test "probe: a failed prepare is not reported idempotent" {
+    start_driver --fail-claim dra-probe-00000000-0000-4000-8000-000000000001=broken
+    run "$DRA_BIN/dra-prepare" probe --socket "$T/p/dra.sock" --count 1
+    assert_failure
+    assert_line --regexp '^prepare +fail +NodePrepareResources failed for ResourceClaim dra-probe: .*broken'
+    assert_line --regexp '^prepare-again +skip +the first prepare failed: no answer to compare'
+    refute_line --regexp '^prepare-again +pass'
+}
