@@ -87,3 +87,21 @@ YAML
     assert_line --regexp '^prepare-again +skip +the first prepare failed: no answer to compare'
     refute_line --regexp '^prepare-again +pass'
 }
+
+@test "sync: reports only the pods whose claims it changed" {
+    CK=$T/state
+    start_driver
+    { pod a u-a node-1; claim a-own c-a u-a u-a; } >"$T/snap1.yaml"
+    run --separate-stderr prep sync --node node-1 -o jsonl "$T/snap1.yaml"
+    assert_success
+    [[ ${#lines[@]} -eq 1 && ${lines[0]} == '{"action":"prepare","namespace":"ns1","pod":"a",'* ]]
+    # b is new: only b is reported; a was left as it was
+    { pod a u-a node-1; pod b u-b node-1; claim a-own c-a u-a u-a; claim b-own c-b u-b u-b; } >"$T/snap2.yaml"
+    run --separate-stderr prep sync --node node-1 -o jsonl "$T/snap2.yaml"
+    assert_success
+    [[ ${#lines[@]} -eq 1 && ${lines[0]} == '{"action":"prepare","namespace":"ns1","pod":"b",'* ]]
+    # nothing to do: nothing reported
+    run --separate-stderr prep sync --node node-1 -o jsonl "$T/snap2.yaml"
+    assert_success
+    assert_output ""
+}

@@ -932,18 +932,26 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
     plan *plans = dra_xcalloc(pods->n + 1, sizeof *plans);
     dra_err **perr = dra_xcalloc(pods->n + 1, sizeof *perr);
     bool *want = dra_xcalloc(pods->n + 1, sizeof *want);
+    bool *touched = dra_xcalloc(pods->n + 1, sizeof *touched); /* the run changed the pod's claims */
     for (size_t i = 0; i < pods->n; i++) {
         const json_t *pod = pods->v[i]->json;
         if (!meta(pod, "uid") || !active_on(pod, node) || !uses_claims(pod))
             continue;
         want[i] = true;
-        perr[i] = plan_record(k, m, pod, &plans[i], &dirty);
+        perr[i] = plan_record(k, m, pod, &plans[i], &touched[i]);
+        dirty |= touched[i];
     }
     dra_err *se = dirty ? save(k, "checkpoint ResourceClaim cache") : NULL;
     bool called = false, marked = false;
-    for (size_t i = 0; i < pods->n && !se; i++)
-        if (want[i] && !perr[i])
-            perr[i] = plan_call(k, &plans[i], &called, &marked);
+    for (size_t i = 0; i < pods->n && !se; i++) {
+        if (!want[i] || perr[i])
+            continue;
+        bool c = false, mk = false;
+        perr[i] = plan_call(k, &plans[i], &c, &mk);
+        touched[i] |= c || mk;
+        called |= c;
+        marked |= mk;
+    }
     if (!se && called && k->o.after_rpc)
         k->o.after_rpc(k->o.after_rpc_ctx);
     if (!se && (called || marked))
@@ -958,7 +966,7 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
         if (!e && !se)
             e = containers_json(m, pod, cp, containers, false);
         plan_free(&plans[i]);
-        if (e || se) {
+        if (e || se || !touched[i]) { /* a pod left as it was is not reported */
             json_decref(containers);
             if (e)
                 errs = dra_err_append(errs, about_pod(e, ns, name, NULL));
@@ -975,6 +983,7 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
     free(plans);
     free(perr);
     free(want);
+    free(touched);
     free(active);
     /* The exit class of the whole run is the worst of its errors. */
     int worst = 0;
