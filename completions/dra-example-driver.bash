@@ -22,7 +22,7 @@ _dra_example_driver() {
         --max-msg-size) return;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W " --driver-name --node --plugin-dir --registry-dir --cdi-dir --devices --services --health-file --claims --inventory --delay --fail-claim --omit-claim --extra-claim --garbage-frame --pad-answer --max-msg-size --verbose --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W " --driver-name --node --plugin-dir --registry-dir --kubelet --cdi-dir --devices --services --health-file --claims --inventory --delay --fail-claim --omit-claim --extra-claim --garbage-frame --pad-answer --max-msg-size --verbose --help --version" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
     fi

@@ -3,6 +3,7 @@ complete -c dra-example-driver -l driver-name -s d -x -d 'driver name and CDI ve
 complete -c dra-example-driver -l node -x -d 'node name, used as the pool name (default: pool)'
 complete -c dra-example-driver -l plugin-dir -r -a '(__fish_complete_directories)' -d 'where dra.sock and checkpoint.json go (default /var/lib/kubelet/plugins/NAME)'
 complete -c dra-example-driver -l registry-dir -r -a '(__fish_complete_directories)' -d 'where NAME-reg.sock goes (default /var/lib/kubelet/plugins_registry)'
+complete -c dra-example-driver -l kubelet -d 'register with the node\'s kubelet: the default directories above (else both dirs are required)'
 complete -c dra-example-driver -l cdi-dir -r -a '(__fish_complete_directories)' -d 'where CDI specs are written (default /var/run/cdi)'
 complete -c dra-example-driver -l devices -x -d 'number of devices gpu-0 ... (default 8)'
 complete -c dra-example-driver -l services -x -d 'supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth)'

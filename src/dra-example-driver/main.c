@@ -18,7 +18,7 @@
 enum {
     OPT_NAME = DRA_OPT_TOOL_BASE, OPT_PLUGIN_DIR, OPT_REGISTRY_DIR, OPT_CDI_DIR, OPT_DEVICES, OPT_SERVICES,
     OPT_HEALTH_FILE, OPT_CLAIMS, OPT_INVENTORY, OPT_DELAY, OPT_FAIL, OPT_OMIT, OPT_EXTRA, OPT_GARBAGE, OPT_PAD, OPT_MAX_MSG,
-    OPT_VERBOSE,
+    OPT_VERBOSE, OPT_KUBELET,
 };
 
 static const dra_opt opts[] = {
@@ -26,6 +26,7 @@ static const dra_opt opts[] = {
     DRA_OPT_NODE_ENTRY("node name, used as the pool name (default: pool)"),
     {OPT_PLUGIN_DIR, "plugin-dir", 0, DRA_ARG_REQUIRED, "DIR", "where dra.sock and checkpoint.json go (default /var/lib/kubelet/plugins/NAME)", "dir"},
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "where NAME-reg.sock goes (default /var/lib/kubelet/plugins_registry)", "dir"},
+    {OPT_KUBELET, "kubelet", 0, DRA_ARG_NONE, NULL, "register with the node's kubelet: the default directories above (else both dirs are required)", NULL},
     {OPT_CDI_DIR, "cdi-dir", 0, DRA_ARG_REQUIRED, "DIR", "where CDI specs are written (default /var/run/cdi)", "dir"},
     {OPT_DEVICES, "devices", 0, DRA_ARG_REQUIRED, "N", "number of devices gpu-0 ... (default 8)", NULL},
     {OPT_SERVICES, "services", 0, DRA_ARG_REQUIRED, "LIST", "supported_versions to register (default v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth)", NULL},
@@ -54,7 +55,7 @@ static const dra_cmd cmds[] = {
      "PLUGIN-DIR/checkpoint.json; unprepare removes the files recorded for the claim.  Publish\n"
      "the devices with: dra-example-driver --inventory | dra-slice build --driver NAME --node\n"
      "NODE.  SIGHUP re-reads --health-file; SIGTERM or SIGINT stops the driver and removes its\n"
-     "sockets.",
+     "sockets.  The kubelet's own directories are used only with --kubelet.",
      opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
@@ -164,6 +165,11 @@ int main(int argc, char **argv)
 
     const char *pdir = dra_args_get(&a, OPT_PLUGIN_DIR);
     const char *rdir = dra_args_get(&a, OPT_REGISTRY_DIR);
+    if ((!pdir || !rdir) && !dra_args_has(&a, OPT_KUBELET)) { /* a test or demo must not reach the real kubelet */
+        e = dra_err_new(DRA_EXIT_INPUT, "without --plugin-dir and --registry-dir the driver registers with the node's "
+                                        "kubelet (/var/lib/kubelet/...): say so with --kubelet");
+        goto out;
+    }
     dra_sock = pdir ? dra_xasprintf("%s/dra.sock", pdir) : dra_xasprintf("/var/lib/kubelet/plugins/%s/dra.sock", d.name);
     reg_sock = dra_xasprintf("%s/%s-reg.sock", rdir ? rdir : "/var/lib/kubelet/plugins_registry", d.name);
     svc_copy = dra_xstrdup(dra_args_get(&a, OPT_SERVICES) ? dra_args_get(&a, OPT_SERVICES)

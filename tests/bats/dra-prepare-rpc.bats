@@ -213,7 +213,7 @@ teardown() { rpc_teardown; }
     assert_output --partial "want UID=MESSAGE"
     run "$DRA_BIN/dra-example-driver" --delay forever
     assert_failure 2
-    run "$DRA_BIN/dra-example-driver" --plugin-dir "/tmp/$(printf 'x%.0s' {1..120})"
+    run "$DRA_BIN/dra-example-driver" --registry-dir "$T/reg" --plugin-dir "/tmp/$(printf 'x%.0s' {1..120})"
     assert_failure 2
     assert_output --partial "longer than 107 bytes"
 }

@@ -105,3 +105,19 @@ YAML
     assert_success
     assert_output ""
 }
+
+@test "dra-example-driver: the kubelet's own directories only with --kubelet" {
+    for args in "" "--plugin-dir $T/p" "--registry-dir $T/reg" "--node n --devices 2"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$DRA_BIN/dra-example-driver" $args
+        assert_failure 2
+        assert_equal "$stderr" "dra-example-driver: without --plugin-dir and --registry-dir the driver registers with the node's kubelet (/var/lib/kubelet/...): say so with --kubelet"
+    done
+    [[ ! -e $T/p && ! -e $T/reg/gpu.example.com-reg.sock ]]
+    run "$DRA_BIN/dra-example-driver" --help
+    assert_output --partial "--kubelet "
+    grep -qxF -- '.B \-\-kubelet' "$BATS_TEST_DIRNAME/../../man/dra-example-driver.1"
+    # both directories given: no --kubelet needed
+    start_driver
+    test -S "$T/p/dra.sock"
+}
