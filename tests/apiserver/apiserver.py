@@ -2,7 +2,8 @@
 """A stand-in Kubernetes API server for the dra-tools tests.
 
 Python standard library only (plus the openssl command to make certificates).
-It serves core/v1 pods, nodes, namespaces, events and resource.k8s.io/v1
+It serves core/v1 pods, nodes, namespaces, events, resourcequotas (stored
+only: no quota admission) and resource.k8s.io/v1
 deviceclasses, resourceslices, resourceclaims, resourceclaimtemplates and
 devicetaintrules over HTTPS on 127.0.0.1 with the wire behaviour of
 kube-apiserver: discovery, list with paging and selectors, watch streams with
@@ -83,6 +84,7 @@ CORE = [
     Res("", "namespaces", "Namespace", False, ["ns"], True, ["status.phase"],
         status_reset={"phase": "Active"}, verbs=["create", "delete", "get", "list", "patch", "update", "watch"]),
     Res("", "events", "Event", True, ["ev"], False, EVENT_FIELDS),
+    Res("", "resourcequotas", "ResourceQuota", True, ["quota"], True),
 ]
 DRA = [
     Res(DRA_GROUP, "deviceclasses", "DeviceClass", False, generation=True),
