@@ -121,3 +121,56 @@ YAML
     start_driver
     test -S "$T/p/dra.sock"
 }
+
+# The example cluster's pods, claims and classes and a quota of 2 GPUs in
+# namespace default, loaded into the test API server.
+load_quota_cluster() {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    apiserver_start "$T/api"
+    cat >"$T/quota.yaml" <<'Y'
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: gpus, namespace: default}
+spec:
+  hard:
+    count/resourceclaims.resource.k8s.io: "10"
+    gpu.example.com.deviceclass.resource.k8s.io/devices: "2"
+Y
+    python3 -c 'import json, sys, yaml; print(json.dumps([d for f in sys.argv[1:] for d in yaml.safe_load_all(open(f)) if d]))' \
+        "$EXAMPLES/cluster/pods.yaml" "$EXAMPLES/cluster/claims.yaml" "$EXAMPLES/cluster/classes.yaml" "$T/quota.yaml" >"$T/load.json"
+    apiserver_req POST /_test/objects "$(cat "$T/load.json")" >/dev/null
+}
+
+@test "run --job claims --dry-run: quota admission refuses the claims the API server would" {
+    load_quota_cluster
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --dry-run --job claims
+    apiserver_stop
+    # as dra-claim generate with the quota: 2 GPUs for three pods of one
+    # each (in the order the server lists them): two refused, one created
+    assert_failure 1
+    ops=$output
+    run grep -c 'is forbidden: exceeded quota: gpus, requested: gpu.example.com.deviceclass.resource.k8s.io/devices=1, used: gpu.example.com.deviceclass.resource.k8s.io/devices=2, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=2$' <<<"$stderr"
+    assert_output 2
+    run jq -c 'select(.verb == "create") | .kind' <<<"$ops"
+    assert_output '"ResourceClaim"'
+}
+
+@test "deploy: the claims role may list resourcequotas, which the dry run reads" {
+    run python3 -c 'import sys, yaml
+for d in yaml.safe_load_all(open(sys.argv[1])):
+    if d and d["kind"] == "ClusterRole":
+        for r in d["rules"]:
+            if "resourcequotas" in r["resources"]:
+                print(r["apiGroups"], sorted(r["verbs"]))' "$BATS_TEST_DIRNAME/../../deploy/claims-rbac.yaml"
+    assert_output "[''] ['list']"
+    # the dry run works under exactly that role
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    jq -c .object "$DATA/watch/finished-pod.rec.jsonl" >"$T/objs.jsonl"
+    apiserver_start "$T/api" --load "$T/objs.jsonl" --rbac "$DATA/watch/rbac-users.yaml" \
+        --rbac "$BATS_TEST_DIRNAME/../../deploy/claims-rbac.yaml"
+    sed "s/token: .*/token: claims-sa-token/" "$KUBECONFIG" >"$T/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --once --dry-run --job claims --kubeconfig "$T/kc"
+    apiserver_stop
+    assert_success
+    assert_equal "${#lines[@]}" 3
+}

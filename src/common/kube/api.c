@@ -29,6 +29,7 @@ const dra_kube_resource dra_kube_resources[] = {
     {"", "nodes", "Node", "node", "no", false, "v1"},
     {"", "namespaces", "Namespace", "namespace", "ns", false, "v1"},
     {"", "events", "Event", "event", "ev", true, "v1"},
+    {"", "resourcequotas", "ResourceQuota", "resourcequota", "quota", true, "v1"},
 };
 const size_t dra_kube_nresources = sizeof dra_kube_resources / sizeof dra_kube_resources[0];
 

@@ -817,12 +817,16 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
         return e;
     }
     /* Watch only what the job reads: its ClusterRole grants exactly that. */
-    static const char *const claims_kinds[] = {"resourceclaims", "resourceclaimtemplates", "pods"};
+    /* a dry run of the claims job also reads the ResourceQuotas: dra-claim
+     * generate then applies the quota admission the API server would apply
+     * to the claims it creates (insight/quota.h), instead of printing
+     * creates the server would refuse with a 403 */
+    static const char *const claims_kinds[] = {"resourceclaims", "resourceclaimtemplates", "pods", "resourcequotas"};
     static const char *const evict_kinds[] = {"resourceslices", "devicetaintrules", "resourceclaims", "pods"};
     /* the node agent, as the kubelet: its own pods (spec.nodeName) and claims */
     static const char *const node_kinds[] = {"pods", "resourceclaims"};
     if (o->job && strcmp(o->job, "claims") == 0)
-        e = dra_watch_specs(s, claims_kinds, 3, r.specs, &r.nspecs);
+        e = dra_watch_specs(s, claims_kinds, r.dry ? 4 : 3, r.specs, &r.nspecs);
     else if (o->job && strcmp(o->job, "evict") == 0)
         e = dra_watch_specs(s, evict_kinds, 4, r.specs, &r.nspecs);
     else if (o->job)
