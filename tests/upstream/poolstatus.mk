@@ -12,6 +12,8 @@
 # cmd/upstream-poolstatus/rpsr of the controller's own controller.go and
 # views.go, read from the module cache, and cmd/upstream-poolstatus/
 # export.go.in, the one entry into it.  Nothing is copied or written there.
+# Build: about 1 min warm on a loaded 2-core machine; run: about 3.5 min
+# (159 cases: 140 compared, 19 sweep files dra-slice rejects as input).
 UPSTREAM_POOLSTATUS := $(UPSTREAM_BIN)/upstream-poolstatus
 UPSTREAM_PEERS += upstream-poolstatus
 UPSTREAM_CHECKS += upstream-check-poolstatus
