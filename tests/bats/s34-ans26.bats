@@ -174,3 +174,38 @@ for d in yaml.safe_load_all(open(sys.argv[1])):
     assert_success
     assert_equal "${#lines[@]}" 3
 }
+
+# k8s.io/kubernetes v1.37.2 pkg/scheduler/schedule_one_podgroup.go
+# submitPodGroupAlgorithmResult, updatePodGroupCondition
+@test "schedule: a pod group gets the PodGroupInitiallyScheduled condition the scheduler writes" {
+    G="$DATA/groups"
+    sched() { "$DRA_BIN/dra-alloc" schedule --now 2026-03-01T11:00:00Z --feature-gates GenericWorkload=true -o jsonl "$@"; }
+    cond() { jq -c 'select(.kind == "PodGroup") | [.metadata.name, .status.conditions]' "$1"; }
+    # scheduled
+    run --separate-stderr sched "$G/two-gpus.yaml" "$G/group.yaml"
+    printf '%s\n' "$output" >"$T/out.jsonl"
+    run cond "$T/out.jsonl"
+    assert_output '["train",[{"type":"PodGroupInitiallyScheduled","status":"True","lastTransitionTime":"2026-03-01T11:00:00Z","reason":"Scheduled","message":""}]]'
+    # a gang short of minCount: placements undone, the group unschedulable
+    run --separate-stderr sched "$G/two-gpus.yaml" "$G/gang-undone.yaml"
+    printf '%s\n' "$output" >"$T/out.jsonl"
+    run cond "$T/out.jsonl"
+    assert_output '["gang",[{"type":"PodGroupInitiallyScheduled","status":"False","lastTransitionTime":"2026-03-01T11:00:00Z","reason":"Unschedulable","message":"minCount (2) cannot be satisfied: 1 scheduled, 0 remaining"}]]'
+    # held back before any cycle (PreEnqueue): no condition
+    run --separate-stderr sched "$G/two-gpus.yaml" "$G/gang-short.yaml"
+    printf '%s\n' "$output" >"$T/out.jsonl"
+    run cond "$T/out.jsonl"
+    assert_output ""
+    # a group scheduled once stays True; the same False again keeps its time
+    sed 's/^metadata: {name: gang, namespace: default, uid: uid-pg-gang}$/metadata: {name: gang, namespace: default, uid: uid-pg-gang, generation: 3}\nstatus: {conditions: [{type: PodGroupInitiallyScheduled, status: "False", lastTransitionTime: "2026-03-01T09:00:00Z", reason: Unschedulable, message: old}]}/' \
+        "$G/gang-undone.yaml" >"$T/again.yaml"
+    run --separate-stderr sched "$G/two-gpus.yaml" "$T/again.yaml"
+    printf '%s\n' "$output" >"$T/out.jsonl"
+    run cond "$T/out.jsonl"
+    assert_output '["gang",[{"type":"PodGroupInitiallyScheduled","status":"False","lastTransitionTime":"2026-03-01T09:00:00Z","reason":"Unschedulable","message":"minCount (2) cannot be satisfied: 1 scheduled, 0 remaining","observedGeneration":3}]]'
+    sed -i 's/status: "False", lastTransitionTime/status: "True", lastTransitionTime/' "$T/again.yaml"
+    run --separate-stderr sched "$G/two-gpus.yaml" "$T/again.yaml"
+    printf '%s\n' "$output" >"$T/out.jsonl"
+    run cond "$T/out.jsonl"
+    assert_output ""
+}

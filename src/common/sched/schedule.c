@@ -21,6 +21,7 @@
 #include "../model/quantity.h"
 #include "../io/json.h"
 #include "../io/jparse.h"
+#include "group_status.h"
 #include "schedule.h"
 #include "../base/sort.h"
 
@@ -1234,7 +1235,23 @@ typedef struct verdict {
     bool set;
     dra_pod_outcome outcome;
     char *message;
+    int gcond;  /* on the group's first pod: its condition's dra_group_outcome + 1, or 0 */
+    char *gmsg; /* and its message */
 } verdict;
+
+/* The PodGroupInitiallyScheduled condition of the group "ns/name" of the
+ * run's state (group_status.h). */
+static void group_outcome(sched *S, const char *group, dra_group_outcome o, const char *msg)
+{
+    const char *slash = strchr(group, '/');
+    if (!slash)
+        return;
+    char *ns = dra_xstrndup(group, (size_t)(slash - group));
+    const json_t *g = dra_state_find(S->c, &S->st, DRA_KIND_POD_GROUP, ns, slash + 1);
+    free(ns);
+    if (g)
+        dra_sched_group_condition(&S->st, g, o, msg, S->o->now);
+}
 
 static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra_sched_queued *q)
 {
@@ -1261,6 +1278,8 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     int64_t min = lead->min_count, scheduled = lead->bound, remaining = (int64_t)(to - from);
     char *gmsg = NULL; /* the group's status once it failed */
     bool gerr = false, placed = false;
+    /* validatePodGroup refused the group before any pod was tried */
+    char *hold_err = lead->group && lead->hold && lead->hold_error ? dra_xstrdup(lead->hold) : NULL;
     if (cycle && remaining + scheduled < min)
         gmsg = dra_xasprintf("minCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64
                              " remaining", min, scheduled, remaining);
@@ -1298,6 +1317,20 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
         if (S->o->text_results)
             freeze_pod_claims(&S->st, dra_changes_current(&S->st, pod));
     }
+    /* the group's condition: from this cycle, from the cycle whose
+     * placements this run leaves out, or from validatePodGroup */
+    const verdict *lv = &verdicts[lead->index];
+    if (cycle)
+        group_outcome(S, lead->group,
+                      !gmsg  ? DRA_GROUP_SCHEDULED
+                      : gerr ? DRA_GROUP_SCHEDULER_ERROR
+                             : DRA_GROUP_UNSCHEDULABLE,
+                      gmsg);
+    else if (lead->group && lv->gcond)
+        group_outcome(S, lead->group, (dra_group_outcome)(lv->gcond - 1), lv->gmsg);
+    else if (hold_err)
+        group_outcome(S, lead->group, DRA_GROUP_SCHEDULER_ERROR, hold_err);
+    free(hold_err);
     if (!gmsg)
         return false;
     /* The group failed: a pod that fit, or was not tried, fails with the
@@ -1313,9 +1346,10 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
             sp->message = dra_xstrdup(gmsg);
             sp->outcome = gerr ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
         }
-        verdicts[q->v[qi].index] = (verdict){true, sp->outcome, dra_xstrdup(sp->message)};
+        verdicts[q->v[qi].index] = (verdict){true, sp->outcome, dra_xstrdup(sp->message), 0, NULL};
     }
-    free(gmsg);
+    verdicts[lead->index].gcond = (gerr ? DRA_GROUP_SCHEDULER_ERROR : DRA_GROUP_UNSCHEDULABLE) + 1;
+    verdicts[lead->index].gmsg = gmsg;
     return placed;
 }
 
@@ -1522,8 +1556,10 @@ dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *
             break;
         dra_sched_result_free(out);
     }
-    for (size_t i = 0; i < npods; i++)
+    for (size_t i = 0; i < npods; i++) {
         free(verdicts[i].message);
+        free(verdicts[i].gmsg);
+    }
     free(verdicts);
     out->stats.seconds = now_s() - t0;
     return err;
