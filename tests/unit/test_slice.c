@@ -1074,6 +1074,20 @@ UNIT_TEST(pool_status_views)
     CHECK_INT(json_integer_value(json_object_get(json_array_get(ps, 2), "allocatable")), 4);
     cl->n = saved;
     json_decref(st);
+    /* a request's default attribute groups every device of node-b, where no
+     * slice declares one, though none consumes counters: with no shared
+     * counters the pool is flagged, its shareable view kept
+     * (resolveDevicePartitions, computePoolViews) */
+    json_object_set_new(json_object_get(req, "spec"), "defaultPartitionTypeAttribute",
+                        json_string("gpu.example.com/shape"));
+    st = dra_pool_status(&m, req, &f, 0);
+    pools = json_object_get(st, "pools");
+    CHECK(json_object_get(json_array_get(pools, 0), "validationError") == NULL);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(pools, 1), "validationError")),
+              "PartitionTypeMissing: pool gpu.example.com/node-b declares partitionTypeAttribute but publishes no "
+              "sharedCounters");
+    CHECK(json_object_get(json_array_get(pools, 1), "shareableSummary") != NULL);
+    json_decref(st);
     json_decref(req);
     dra_model_free(&m);
     dra_objset_free(&set);
