@@ -67,4 +67,26 @@ UNIT_TEST(poolrule_a_node_with_the_whole_pool_uses_it_even_when_newer_exists)
     CHECK_INT(judge(1, c, 2, 1, &t), DRA_POOL_COMPLETE);
 }
 
+/* The ResourcePoolStatusRequest controller's rule: fewer slices than the
+ * first one's count (calculatePoolStatus), where the allocator's verdict
+ * also refuses disagreeing or surplus slices. */
+UNIT_TEST(poolrule_the_pool_status_controller_only_counts_a_shortfall)
+{
+    dra_pool_tally t;
+    sl a[] = {{1, 2, true}};
+    CHECK_INT(judge(1, a, 1, DRA_POOL_ALL, &t), DRA_POOL_INCOMPLETE);
+    CHECK(dra_pool_tally_short(&t));
+    sl b[] = {{1, 1, true}, {1, 2, true}}; /* first listed says 1: not short */
+    CHECK_INT(judge(1, b, 2, DRA_POOL_ALL, &t), DRA_POOL_INCONSISTENT);
+    CHECK(!dra_pool_tally_short(&t));
+    sl c[] = {{1, 3, true}, {1, 2, true}}; /* first listed says 3: short */
+    judge(1, c, 2, DRA_POOL_ALL, &t);
+    CHECK(dra_pool_tally_short(&t));
+    sl d[] = {{1, 1, true}, {1, 1, true}}; /* surplus: not short */
+    CHECK_INT(judge(1, d, 2, DRA_POOL_ALL, &t), DRA_POOL_INCOMPLETE);
+    CHECK(!dra_pool_tally_short(&t));
+    dra_pool_tally_init(&t, 4); /* nothing at the generation */
+    CHECK(!dra_pool_tally_short(&t));
+}
+
 UNIT_MAIN()

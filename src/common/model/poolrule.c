@@ -61,3 +61,8 @@ const char *dra_pool_verdict_reason(const dra_pool_tally *t, dra_pool_verdict v,
     }
     return buf;
 }
+
+bool dra_pool_tally_short(const dra_pool_tally *t)
+{
+    return t->seen && (int64_t)t->n < t->want;
+}

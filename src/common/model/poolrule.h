@@ -4,8 +4,9 @@
  * structured/internal/experimental/pools_experimental.go GatherPools, PR
  * #141118 for slices that disagree).  The one copy for every tool that says
  * whether a pool is usable: the allocator's per-node pools
- * (alloc/pools.c), dra-alloc capacity (alloc/fleet.c) and dra-select's
- * device list (select/devices.c).
+ * (alloc/pools.c), dra-alloc capacity (alloc/fleet.c), dra-select's
+ * device list (select/devices.c) and, with the controller's own rule
+ * (dra_pool_tally_short), dra-slice pool-status (slice/poolstatus.c).
  *
  * A tally is fed every slice of the pool, cluster-wide, and judged:
  *
@@ -50,6 +51,13 @@ typedef enum {
 void dra_pool_tally_init(dra_pool_tally *t, int64_t gen);
 void dra_pool_tally_add(dra_pool_tally *t, int64_t generation, int64_t count, bool counted);
 dra_pool_verdict dra_pool_tally_verdict(const dra_pool_tally *t, size_t relevant);
+/* The ResourcePoolStatusRequest controller's own rule (k8s.io/kubernetes
+ * v1.37.2 pkg/controller/resourcepoolstatusrequest/controller.go
+ * calculatePoolStatus, for dra-slice pool-status): the pool at gen is
+ * incomplete when fewer slices were added than the first one's
+ * resourceSliceCount; slices that disagree on it, or outnumber it, are not
+ * by themselves incomplete there, unlike the verdict above. */
+bool dra_pool_tally_short(const dra_pool_tally *t);
 /* Why the allocator takes no device of the pool, in upstream's words where
  * it has them ("ResourceSlices in the pool generation declare inconsistent
  * resourceSliceCount"), into buf (always terminated); NULL for a complete

@@ -7,6 +7,7 @@
 #include "../base/buf.h"
 #include "../base/hash.h"
 #include "../base/sort.h"
+#include "../model/poolrule.h"
 #include "../model/quantity.h"
 #include "../model/time.h"
 
@@ -31,7 +32,8 @@ typedef struct pinfo {
     const char *driver, *pool;
     const char *node;
     bool node_mixed;
-    int64_t total, unavailable, slices, expected, generation;
+    int64_t total, unavailable, generation;
+    dra_pool_tally tally; /* the slices at generation (model/poolrule.h) */
     pdev *devs;
     size_t ndev;
     const json_t **sets; /* sharedCounters arrays of the pool's current slices */
@@ -481,13 +483,13 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
         if (json_integer_value(json_object_get(pj, "generation")) < x->generation)
             continue;
         const char *node = jstr(ss, "nodeName") ? jstr(ss, "nodeName") : "";
-        if (x->slices == 0) {
+        if (x->tally.n == 0) {
             x->node = node;
-            x->expected = json_integer_value(json_object_get(pj, "resourceSliceCount"));
+            dra_pool_tally_init(&x->tally, x->generation);
         } else if (strcmp(node, x->node) != 0) {
             x->node_mixed = true;
         }
-        x->slices++;
+        dra_pool_tally_add(&x->tally, x->generation, json_integer_value(json_object_get(pj, "resourceSliceCount")), true);
         const char *attr = jstr(ss, "partitionTypeAttribute");
         const json_t *sets = json_object_get(ss, "sharedCounters");
         if (json_array_size(sets)) {
@@ -519,14 +521,14 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
             json_object_set_new(o, "nodeName", json_string(x->node));
         json_object_set_new(o, "generation", json_integer(x->generation));
         char *verr = NULL;
-        if (x->slices < x->expected) {
-            verr = dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %lld/%lld slices at generation %lld",
-                                 x->driver, x->pool, (long long)x->slices, (long long)x->expected,
+        if (dra_pool_tally_short(&x->tally)) {
+            verr = dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %zu/%lld slices at generation %lld",
+                                 x->driver, x->pool, x->tally.n, (long long)x->tally.want,
                                  (long long)x->generation);
         } else {
             int64_t alloc = (int64_t)x->in_use.n;
             int64_t avail = x->total - alloc - x->unavailable;
-            json_object_set_new(o, "resourceSliceCount", json_integer(x->slices));
+            json_object_set_new(o, "resourceSliceCount", json_integer((json_int_t)x->tally.n));
             json_object_set_new(o, "totalDevices", json_integer(x->total));
             json_object_set_new(o, "allocatedDevices", json_integer(alloc));
             json_object_set_new(o, "availableDevices", json_integer(avail > 0 ? avail : 0));
