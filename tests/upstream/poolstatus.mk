@@ -5,7 +5,7 @@
 #   make upstream-poolstatus          build/upstream/bin/upstream-poolstatus
 #   make upstream-check-poolstatus    the suite (tests/upstream/poolstatus/run.sh):
 #                                     every case of tests/upstream/poolstatus/cases
-#                                     through both, "N passed, N failed"
+#                                     through both, "N passed, N failed, N skipped"
 #
 # The controller's computation is unexported, and `go build -overlay` may not
 # add a file beneath the module cache: the overlay makes a package
