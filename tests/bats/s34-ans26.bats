@@ -89,6 +89,7 @@ YAML
 }
 
 @test "sync: reports only the pods whose claims it changed" {
+    # shellcheck disable=SC2034 # read by rpc-helpers.bash
     CK=$T/state
     start_driver
     { pod a u-a node-1; claim a-own c-a u-a u-a; } >"$T/snap1.yaml"
