@@ -41,6 +41,7 @@ SKIPS = (
     (r"^make\b", "runs the build itself (CI runs make demo and make check)"),
     (r"/var/lib/kubelet|/var/lib/dra-prepare|/var/run/cdi|/etc/cdi|\bNODE_NAME\b",
      "needs a real node (kubelet plugin registry, CDI directories)"),
+    (r"\bdra-prepare cdi\b(?!.*--cdi-dir)", "reads the node's CDI specs (/etc/cdi, /var/run/cdi)"),
     (r"\brepl\b", "interactive (tests/bats/dra-select-repl.bats runs it in a terminal)"),
     (r"--source [a-z,]*nvidia(?![^|]*--nvidia-smi)", "needs nvidia-smi and NVIDIA GPUs"),
     (r"\bdra-claim\b.*--patch=kubectl.*\| *sh\b|\bdra-evict\b.*--patch=kubectl.*\| *sh\b",
