@@ -9,6 +9,7 @@
 #   make lint                 layer rules, man pages vs completions, shellcheck,
 #                             and the clang-format figure (scripts/lint)
 #   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
+#   make doc-check            run the README's and man pages' examples
 #
 # Dependencies come from pkg-config; `make deps` installs the Debian packages
 # (and `make demo` or `make check` does first on a machine without them).
@@ -136,7 +137,7 @@ TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(UNIT_SRC),$(w
 
 BINS     := $(TOOLS:%=$(BUILD)/bin/%)
 
-.PHONY: all check unit replay bats sweep bench demo fuzz install clean deps tools browser-check lint
+.PHONY: all check unit replay bats sweep bench demo doc-check fuzz install clean deps tools browser-check lint
 .SECONDARY:
 all: $(BINS)
 tools: $(BINS)
@@ -221,6 +222,12 @@ browser-check: $(BUILD)/bin/dra-alloc
 
 deps:
 	@$(INSTALL_DEPS)
+
+# The README's and the man pages' examples, run as written
+# (tests/readme-examples.py), after make demo's script.
+doc-check: $(BINS)
+	@DRA_BIN=$(CURDIR)/$(BUILD)/bin examples/demo.sh >/dev/null 2>&1 || { echo "make demo failed"; echo "0 passed, 1 failed"; exit 1; }
+	@python3 tests/readme-examples.py README.md $(sort $(wildcard man/*.1)) $(BUILD)/bin
 
 # libFuzzer targets: tests/fuzz/fuzz_*.c, built with clang into build/fuzz/.
 # `make fuzz` runs each for FUZZ_SECONDS (default 60) and documents every
