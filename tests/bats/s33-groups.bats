@@ -105,7 +105,7 @@ dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all cl
 @test "readme: every example prints what the README shows" {
     run python3 "$BATS_TEST_DIRNAME/../readme-examples.py" "$BATS_TEST_DIRNAME/../../README.md" "$DRA_BIN"
     assert_success
-    assert_output --regexp '^[0-9]+ examples checked, 0 differ$'
+    assert_line --regexp '^[0-9]+ examples checked, 0 differ$'
 }
 
 @test "groups: --order input tries a gang's pods each on its own" {
