@@ -274,6 +274,7 @@ def main():
         env.update(KUBECONFIG=kubeconfig, KUBECACHEDIR=os.path.join(work, ".kubecache"))
     checked = failed = 0
     skipped = []
+    kubectl = shutil.which("kubectl", path=env["PATH"])
     try:
         for doc in docs:
             name = os.path.relpath(os.path.abspath(doc), top)
@@ -286,10 +287,19 @@ def main():
                     if sec != section or shell is None:
                         if shell:
                             shell.close()
-                        shell, section = Shell(root, env, scratch), sec
+                        shell, section, after = Shell(root, env, scratch), sec, set()
                     why = next((r for p, r in SKIPS if re.search(p, cmd)), None)
-                    if why is None and not kubeconfig and re.search(r"\bkubectl\b|\bdra-watch\b", cmd):
-                        why = api_why
+                    cluster_why = None
+                    if re.search(r"\bkubectl\b|\bdra-watch\b", cmd) and not kubeconfig:
+                        cluster_why = api_why
+                    elif re.search(r"\bkubectl\b", cmd) and not kubectl:
+                        cluster_why = "kubectl is not installed"
+                    if cluster_why:
+                        why = why or cluster_why
+                        # what the section runs next may read what this one writes
+                        after.update(re.findall(r">\s*([\w./-]+)", cmd))
+                    elif why is None and any(re.search(r"(^|[\s/])" + re.escape(f) + r"\b", cmd) for f in after):
+                        why = "reads what a command passed over would have written"
                     if why:
                         skipped.append(f"{name}:{line}: {show(cmd)}\n  passed over: {why}")
                         continue
