@@ -2,7 +2,7 @@
 """Run the examples of the README and of the man pages, and check that they
 print what the text shows.
 
-Usage: readme-examples.py DOC... BINDIR
+Usage: readme-examples.py [-v] DOC... BINDIR
 
 DOC is README.md (its indented blocks) or a man page man/*.1 (the .EX/.EE
 and .nf/.fi blocks of its EXAMPLES section, roff escapes undone).  In a
@@ -20,10 +20,11 @@ long), with the tools of BINDIR first in PATH, "set -o pipefail", and
 KUBECONFIG naming the test API server (tests/apiserver) loaded with
 examples/cluster, so kubectl and dra-watch examples talk to it.  A command
 passes when it prints what is shown (when something is) and exits 0 or 1
-(1 is a negative answer); one that runs until stopped (a watch, a loop, a
+(1 is a negative answer of the tools, so not with kubectl); one that runs until stopped (a watch, a loop, a
 health stream) passes when it is still running after a few seconds.
 Commands that need a real node or the build itself are passed over, each
-named with the reason.  Prints one line per mismatch, the commands passed
+named with the reason.  Prints one line per mismatch (with -v, one
+"ok FILE:LINE: exit N" line per command that passed too), the commands passed
 over, "N examples checked, N differ" and "N passed, N failed, N skipped";
 exits 1 on a mismatch.
 """
@@ -46,6 +47,8 @@ SKIPS = (
     (r"\brepl\b", "interactive (tests/bats/dra-select-repl.bats runs it in a terminal)"),
     (r"--source [a-z,]*nvidia(?![^|]*--nvidia-smi)", "needs nvidia-smi and NVIDIA GPUs"),
     (r"\bmail\b", "a cron job that mails its report"),
+    (r"\bkubectl get\b.*\bpriorityclasses\b", "the test API server serves no PriorityClasses"),
+    (r"\bkubectl get\b.*\bpodgroups\b", "the test API server serves no PodGroups"),
 )
 # Commands that run until stopped: (pattern).
 LONG = (r"\bdra-watch get\b.* -w\b", r"\bdra-watch run\b(?!.*--once)", r"\bdra-prepare health\b")
@@ -254,6 +257,9 @@ def start_apiserver(top, work, env):
 
 def main():
     args = sys.argv[1:]
+    verbose = bool(args) and args[0] == "-v"
+    if verbose:
+        args = args[1:]
     if len(args) < 2:
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
@@ -292,11 +298,11 @@ def main():
                         cluster_why = api_why
                     elif re.search(r"\bkubectl\b", cmd) and not kubectl:
                         cluster_why = "kubectl is not installed"
-                    if cluster_why:
-                        why = why or cluster_why
+                    why = why or cluster_why
+                    if why:
                         # what the section runs next may read what this one writes
                         after.update(re.findall(r">\s*([\w./-]+)", cmd))
-                    elif why is None and any(re.search(r"(^|[\s/])" + re.escape(f) + r"\b", cmd) for f in after):
+                    elif any(re.search(r"(^|[\s/])" + re.escape(f) + r"\b", cmd) for f in after):
                         why = "reads what a command passed over would have written"
                     if why:
                         skipped.append(f"{name}:{line}: {show(cmd)}\n  passed over: {why}")
@@ -308,9 +314,13 @@ def main():
                     checked += 1
                     # 0 or 1; 2 only where the text shows the tool's error message
                     tool = cmd.split()[0] + ":"
-                    ok_rc = rc in ("0", "1") or (long and rc == "running") or \
+                    # kubectl's 1 is an error, not a negative answer
+                    ok_rc = rc == "0" or (rc == "1" and not re.search(r"\bkubectl\b", cmd)) or \
+                        (long and rc == "running") or \
                         (rc == "2" and any(w.startswith(tool) for w in want or ()))
                     if ok_rc and (want is None or matches(want, got)):
+                        if verbose:
+                            print(f"ok {name}:{line}: exit {rc}")
                         continue
                     failed += 1
                     print(f"{name}:{line}: {show(cmd)}\n  exit: {rc}")
