@@ -53,7 +53,7 @@ SKIPS = (
 # Commands that run until stopped: (pattern).
 LONG = (r"\bdra-watch get\b.* -w\b", r"\bdra-watch run\b(?!.*--once)", r"\bdra-prepare health\b")
 COMMAND = re.compile(r"^(dra-[a-z-]+|kubectl|make|cd|export|[A-Za-z_][A-Za-z_0-9]*=\S*)(\s|$)")
-WAIT = 60  # seconds a command may take
+WAIT = 180  # seconds a command may take (sanitized builds on a busy machine)
 LONG_WAIT = 3  # seconds a long-running command runs before it is stopped
 
 
