@@ -205,9 +205,14 @@ class Shell:
                       f"sleep 0.2; kill -KILL $__p 2>/dev/null; else wait $__p; __rc=$?; fi; "
                       f"echo \"__done $__rc\"\n")
         else:
-            # a job put in the background gets a moment to start listening
-            pause = "; sleep 1" if re.search(r"[^&]&\s*(#.*)?$", cmd) else ""
-            self.send(f"{{ {cmd}\n}} >{out} 2>{err} </dev/null; __rc=$?{pause}; echo \"__done $__rc\"\n")
+            pre = pause = ""
+            if re.search(r"[^&]&\s*(#.*)?$", cmd):
+                # a job put in the background (a driver) gets up to 20 s to
+                # make its two sockets (plugin and registration) under TMPDIR
+                pre = "__n=$(find \"$TMPDIR\" -type s | wc -l); "
+                pause = ("; for __i in $(seq 200); do [ $(find \"$TMPDIR\" -type s | wc -l) -ge $((__n + 2)) ] "
+                         "&& break; sleep 0.1; done")
+            self.send(f"{pre}{{ {cmd}\n}} >{out} 2>{err} </dev/null; __rc=$?{pause}; echo \"__done $__rc\"\n")
         deadline, line = time.monotonic() + WAIT + LONG_WAIT, ""
         while time.monotonic() < deadline:
             r, _, _ = select.select([self.p.stdout], [], [], 1)
@@ -273,6 +278,8 @@ def main():
     os.makedirs(scratch)
     env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), LC_ALL="C.UTF-8")
     env.pop("KUBECONFIG", None)
+    env["TMPDIR"] = os.path.join(work, ".tmp")  # mktemp -d of the examples, removed at the end
+    os.makedirs(env["TMPDIR"])
     api, kubeconfig, api_why = start_apiserver(top, work, env)
     if kubeconfig:
         env.update(KUBECONFIG=kubeconfig, KUBECACHEDIR=os.path.join(work, ".kubecache"))
