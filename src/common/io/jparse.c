@@ -2,6 +2,7 @@
 #include "jparse.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "../base/assert.h"
 #include "../base/buf.h"
+#include "../base/error.h"
 #include "../base/hash.h"
 #include "../base/utf8.h"
 
@@ -340,20 +342,31 @@ static json_t *number(jp *s)
         while (q < end && *q >= '0' && *q <= '9')
             q++;
     }
-    char buf[64];
+    char small[64];
     size_t n = (size_t)(q - s->p);
-    if (n >= sizeof buf)
-        return NULL; /* long numbers: jansson's */
+    char *buf = n < sizeof small ? small : dra_xmalloc(n + 1);
     memcpy(buf, s->p, n);
     buf[n] = 0;
     s->p = q;
+    json_t *v = NULL;
     errno = 0;
     if (!real) {
-        long long v = strtoll(buf, NULL, 10);
-        return errno == ERANGE ? NULL : json_integer((json_int_t)v);
+        long long i = strtoll(buf, NULL, 10);
+        if (errno != ERANGE)
+            v = json_integer((json_int_t)i);
     }
-    double d = strtod(buf, NULL);
-    return isinf(d) || isnan(d) ? NULL : json_real(d);
+    if (!v) {
+        /* Go's decoders keep a number as its text (json.Number) and refuse
+         * it only where a field's type cannot hold it: an integer beyond
+         * int64 is kept as a real, a real beyond double as the largest
+         * double of its sign (the object's checks refuse it, or echo its
+         * text, dra_obj_field_literal) */
+        double d = strtod(buf, NULL);
+        v = json_real(isinf(d) ? copysign(DBL_MAX, d) : d);
+    }
+    if (buf != small)
+        free(buf);
+    return v;
 }
 
 /* Where an object sits, for sharing (see dra_json_intern): the value of

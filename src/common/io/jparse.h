@@ -3,11 +3,15 @@
  * json_loadb() reads a character at a time through a stream layer and
  * copies every token twice; on JSON Lines that is most of a reader's time.
  * dra_json_parse() scans the bytes directly and builds the same tree, for
- * the input it accepts.  It accepts less than jansson and never more: any
- * text it does not take (invalid JSON, a duplicate key, an integer outside
- * int64, a real that overflows, \u0000, nesting deeper than max_depth, a top
- * level that is not an object or an array) returns NULL, and the caller
- * asks jansson, which gives its own error, or its own tree, for that text.
+ * the input it accepts.  It accepts what jansson accepts, and a number
+ * jansson refuses but Go's decoders read (as json.Number): an integer
+ * outside int64 becomes a real, a real that overflows the largest real of
+ * its sign (-DBL_MAX or DBL_MAX), so that the object holding it is refused
+ * by its own checks and the rest of the file is read.  Any text it does not
+ * take (invalid JSON, a duplicate key, \u0000, nesting deeper than
+ * max_depth, a top level that is not an object or an array) returns NULL,
+ * and the caller asks jansson, which gives its own error, or its own tree,
+ * for that text.
  *
  * Ownership: the returned tree is the caller's (one reference).  Nothing is
  * kept between calls.

@@ -1222,10 +1222,8 @@ static json_t *resolve_plain(const char *s, bool *special)
     if (*p)
         return json_string(s);
     double d = strtod(tmp, NULL);
-    if (!isfinite(d)) {
-        *special = true;
-        return NULL;
-    }
+    if (!isfinite(d)) /* go-yaml v2 (resolve.go): a float ParseFloat refuses is a string */
+        return json_string(s);
     return json_real(d);
 }
 
