@@ -16,6 +16,7 @@ static const char *const basic_fields[] = {
 /* v1beta1 DeviceRequest fields that v1 keeps under `exactly`. */
 static const char *const exact_fields[] = {
     "deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity",
+    "derivedAttributes",
 };
 
 static bool in_list(const char *key, const char *const *list, size_t n)
@@ -97,8 +98,6 @@ static void convert_request(json_t *requests, size_t i, dra_errs *errs, dra_buf 
     size_t m = dra_path_index(path, i);
     if (json_object_get(r, "exactly"))
         unknown_field(errs, path, "exactly", "resource.k8s.io/v1beta1");
-    json_t *fa = json_object_get(r, "firstAvailable");
-    bool has_fa = json_is_array(fa) && json_array_size(fa) > 0;
     bool any_main = false;
     const char *k;
     json_t *val;
@@ -107,7 +106,9 @@ static void convert_request(json_t *requests, size_t i, dra_errs *errs, dra_buf 
         if (in_list(k, exact_fields, N(exact_fields)) && main_field_set(k, val))
             any_main = true;
     }
-    if (!has_fa || any_main) {
+    /* Convert_v1beta1_DeviceRequest_To_resource_DeviceRequest: `exactly`
+     * when some main field is set (hasAnyMainRequestFieldsSet) */
+    if (any_main) {
         json_t *exactly = json_object();
         json_t *out = json_object();
         bool placed = false;
