@@ -44,3 +44,25 @@ validates() {
     assert_failure 2
     [[ $stderr == *'.nan cannot be represented in JSON'* ]]
 }
+
+@test "a v1beta1 claim's declarative errors name its own fields, as the API server's" {
+    local r='{"name":"a","deviceClassName":"x","allocationMode":"Foo","tolerations":[{"key":"a b","operator":"Bad","effect":"Worse"},{"key":"k","operator":"Exists","value":"v"}]},{"name":"c"},{"name":"a","deviceClassName":"x"}'
+    validates '{"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"d"},"spec":{"devices":{"requests":['"$r"']}}}'
+    assert_failure 2
+    [[ $stderr == *'spec.devices.requests[0].allocationMode: Unsupported value: "Foo"'* ]]
+    [[ $stderr == *'spec.devices.requests[0].tolerations[0].key: Invalid value: "a b"'* ]]
+    [[ $stderr == *'spec.devices.requests[0].tolerations[0].operator: Unsupported value: "Bad"'* ]]
+    [[ $stderr == *'spec.devices.requests[0].tolerations[0].effect: Unsupported value: "Worse"'* ]]
+    # validation.go's own errors keep the internal path
+    [[ $stderr == *'spec.devices.requests[0].exactly.tolerations[1].value: Invalid value: "v": must be empty for operator `Exists`'* ]]
+    # no main field: no `exactly` (hasAnyMainRequestFieldsSet)
+    [[ $stderr == *'spec.devices.requests[1]: Required value: exactly one of `exactly` or `firstAvailable` is required'* ]]
+    [[ $stderr == *'spec.devices.requests[2]: Duplicate value: {"name":"a","deviceClassName":"x","allocationMode":"ExactCount","count":1}'* ]]
+    [[ $stderr != *'exactly.allocationMode'* && $stderr != *'exactly.deviceClassName'* ]]
+    # a template's too, and its derived attributes are converted
+    validates '{"apiVersion":"resource.k8s.io/v1beta1","kind":"ResourceClaimTemplate","metadata":{"name":"c","namespace":"d"},"spec":{"spec":{"devices":{"requests":[{"name":"a","deviceClassName":"x","allocationMode":"Foo","derivedAttributes":[{"name":"bad name","expression":""}]}]}}}}' --feature-gates DRADerivedAttributes=true
+    assert_failure 2
+    [[ $stderr == *'spec.spec.devices.requests[0].allocationMode: Unsupported value: "Foo"'* ]]
+    [[ $stderr == *'spec.spec.devices.requests[0].derivedAttributes[0].expression: Required value'* ]]
+    [[ $stderr == *'spec.spec.devices.requests[0].exactly.derivedAttributes[0].name: Invalid value: "bad name": must be referenced by at least one'* ]]
+}

@@ -289,6 +289,9 @@ static dra_err *load_steps(const steps *st, const json_t **namespaces, dra_obj *
         e = dra_err_append(admin, dra_validate(obj, kind, &opts->validate));
         if (e && kind == DRA_KIND_RESOURCE_SLICE && ver == DRA_APIVER_RESOURCE_V1BETA1)
             dra_validate_slice_v1beta1_paths(e);
+        if (e && (kind == DRA_KIND_RESOURCE_CLAIM || kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE) &&
+            ver == DRA_APIVER_RESOURCE_V1BETA1)
+            dra_validate_claim_v1beta1_paths(e, obj, kind);
         /* Then the object is what the API server would store: without the
          * fields of disabled features (dra_validate checked it so), each
          * drop said in a warning.  Stored objects (no_validate, checked)

@@ -702,3 +702,57 @@ dra_err *dra_validate_resource_claim_template(const json_t *obj, const dra_valid
     json_decref(tmp);
     return dra_vctx_finish(&v);
 }
+
+/* Whether a request's error (rel: its path after "requests[i].exactly")
+ * comes from the declarative validation of resource/v1beta1
+ * DeviceRequest (pkg/apis/resource/v1beta1/zz_generated.validations.go,
+ * Validate_DeviceRequest): at most 32 selectors, the allocation mode and
+ * a toleration's key, operator and effect, at most 32 derived attributes,
+ * each with a qualified name and an expression.  A derived attribute's
+ * name that no constraint uses is validation.go's. */
+static bool declarative_request_error(const char *rel, const char *msg)
+{
+    const char *r;
+    if (strcmp(rel, ".selectors") == 0 || strcmp(rel, ".derivedAttributes") == 0)
+        return strncmp(msg, "Too many:", 9) == 0;
+    if (strcmp(rel, ".allocationMode") == 0)
+        return strncmp(msg, "Unsupported value", 17) == 0;
+    if (strncmp(rel, ".tolerations[", 13) == 0 && (r = strchr(rel + 13, ']')) != NULL)
+        return strcmp(r + 1, ".key") == 0 ||
+               ((strcmp(r + 1, ".operator") == 0 || strcmp(r + 1, ".effect") == 0) &&
+                (strncmp(msg, "Unsupported value", 17) == 0 || strncmp(msg, "Required value", 14) == 0));
+    if (strncmp(rel, ".derivedAttributes[", 19) == 0 && (r = strchr(rel + 19, ']')) != NULL)
+        return (strcmp(r + 1, ".name") == 0 && !strstr(msg, "must be referenced by")) ||
+               (strcmp(r + 1, ".expression") == 0 && strncmp(msg, "Required value", 14) == 0);
+    return false;
+}
+
+void dra_validate_claim_v1beta1_paths(dra_err *errs, const json_t *obj, dra_kind kind)
+{
+    const char *pre = kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE ? "spec.spec.devices.requests[" : "spec.devices.requests[";
+    const json_t *spec = json_object_get(obj, "spec");
+    if (kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE)
+        spec = json_object_get(spec, "spec");
+    const json_t *requests = json_object_get(json_object_get(spec, "devices"), "requests");
+    size_t np = strlen(pre);
+    for (dra_err *e = errs; e; e = e->next) {
+        if (!e->field || !e->msg || strncmp(e->field, pre, np) != 0)
+            continue;
+        char *end;
+        unsigned long i = strtoul(e->field + np, &end, 10);
+        if (*end != ']')
+            continue;
+        static const char dup[] = "Duplicate value: ";
+        if (end[1] == '\0' && strncmp(e->msg, dup, sizeof dup - 1) == 0) {
+            const json_t *r = json_array_get(requests, i);
+            if (!json_is_object(r))
+                continue;
+            char *v = dra_v_go_json(r, DRA_GO_V1BETA1_DEVICE_REQUEST);
+            free(e->msg);
+            e->msg = dra_xasprintf("%s%s", dup, v);
+            free(v);
+        } else if (strncmp(end + 1, ".exactly", 8) == 0 && declarative_request_error(end + 9, e->msg)) {
+            memmove(end + 1, end + 9, strlen(end + 9) + 1);
+        }
+    }
+}

@@ -204,6 +204,9 @@ typedef enum {
     DRA_GO_INTERNAL_DEVICE_ATTRIBUTE,
     DRA_GO_INTERNAL_POD_RESOURCE_CLAIM,
     DRA_GO_INTERNAL_NODE_SELECTOR_TERMS,
+    /* a resource/v1 DeviceRequest written as resource/v1beta1's (the
+     * fields of `exactly` at the request's level) */
+    DRA_GO_V1BETA1_DEVICE_REQUEST,
 } dra_go_type;
 char *dra_v_go_json(const json_t *value, dra_go_type t);
 

@@ -60,6 +60,15 @@ GJ_TYPE(gj_sub_request, {"name", GJ_STR, 0, 0, NULL, NULL}, {"deviceClassName", 
         {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived, NULL});
 GJ_TYPE(gj_request, {"name", GJ_STR, 0, 0, NULL, NULL}, {"exactly", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_exact, NULL},
         {"firstAvailable", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_sub_request, NULL});
+/* k8s.io/api v0.37.2 resource/v1beta1 DeviceRequest: the fields of
+ * `exactly` at the request's level, deviceClassName always written */
+GJ_TYPE(gj_request_v1beta1, {"name", GJ_STR, 0, 0, NULL, NULL}, {"deviceClassName", GJ_STR, 0, 0, NULL, NULL},
+        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL}, {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL},
+        {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL}, {"adminAccess", GJ_BOOL, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
+        {"firstAvailable", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_sub_request, NULL},
+        {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration, NULL},
+        {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req, NULL},
+        {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived, NULL});
 GJ_TYPE(gj_consumer, {"apiGroup", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"resource", GJ_STR, 0, 0, NULL, NULL},
         {"name", GJ_STR, 0, 0, NULL, NULL}, {"uid", GJ_STR, 0, 0, NULL, NULL});
 GJ_TYPE(gj_condition, {"type", GJ_STR, 0, 0, NULL, NULL}, {"status", GJ_STR, 0, 0, NULL, NULL},
@@ -184,10 +193,21 @@ char *dra_v_go_json(const json_t *value, dra_go_type t)
         [DRA_GO_CONSUMER_REFERENCE] = &gj_consumer,       [DRA_GO_ALLOCATED_DEVICE_STATUS] = &gj_device_status,
         [DRA_GO_COUNTER_SET] = &gj_counter_set,           [DRA_GO_COUNTER_CONSUMPTION] = &gj_consumption,
         [DRA_GO_INTERNAL_DEVICE_ATTRIBUTE] = &gj_int_attribute, [DRA_GO_INTERNAL_POD_RESOURCE_CLAIM] = &gj_int_pod_claim,
-        [DRA_GO_INTERNAL_NODE_SELECTOR_TERMS] = &gj_int_selector_term,
+        [DRA_GO_INTERNAL_NODE_SELECTOR_TERMS] = &gj_int_selector_term, [DRA_GO_V1BETA1_DEVICE_REQUEST] = &gj_request_v1beta1,
     };
+    json_t *flat = NULL;
+    if (t == DRA_GO_V1BETA1_DEVICE_REQUEST && json_is_object(value)) {
+        /* Convert_resource_DeviceRequest_To_v1beta1_DeviceRequest */
+        flat = json_copy((json_t *)value);
+        json_object_del(flat, "exactly");
+        json_t *exactly = json_object_get(value, "exactly");
+        if (json_is_object(exactly))
+            json_object_update(flat, exactly);
+        value = flat;
+    }
     json_t *o = t == DRA_GO_INTERNAL_NODE_SELECTOR_TERMS ? render(value, GJ_LIST, GJ_OBJ, types[t])
                                                          : render_struct(json_is_object(value) ? value : NULL, types[t]);
+    json_decref(flat);
     char *s = dra_vjson(o);
     json_decref(o);
     return s;
