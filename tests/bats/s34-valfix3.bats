@@ -66,3 +66,12 @@ validates() {
     [[ $stderr == *'spec.spec.devices.requests[0].derivedAttributes[0].expression: Required value'* ]]
     [[ $stderr == *'spec.spec.devices.requests[0].exactly.derivedAttributes[0].name: Invalid value: "bad name": must be referenced by at least one'* ]]
 }
+
+@test "invalid UTF-8 and lone surrogates in JSON strings are U+FFFD, as Go's encoding/json reads them" {
+    validates $'{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a\xff\xfeb"}}'
+    assert_failure 2
+    [[ $stderr == *$'DeviceClass/a\ufffd\ufffdb: metadata.name: Invalid value: "a\ufffd\ufffdb": a lowercase RFC 1123 subdomain'* ]]
+    validates '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"ok","labels":{"a":"\ud800x"}}}'
+    assert_failure 2
+    [[ $stderr == *$'metadata.labels: Invalid value: "\ufffdx"'* ]]
+}

@@ -55,8 +55,8 @@ UNIT_TEST(jparse_takes_what_jansson_takes_and_builds_the_same)
     }
     /* declined: jansson gives its own error (or its own tree) */
     static const char *const declined[] = {
-        "", "1", "\"x\"", "{", "{\"a\":1,\"a\":2}", "{\"a\":01}", "[1.]", "[1e]", "[-]", "{\"a\":\"\\u0000\"}", "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00x\"}", "{\"a\":\"\\x\"}",
-        "{\"a\":\"\x01\"}", "{\"a\":\"\xc3\"}", "{\"a\":\"\xed\xa0\x80\"}", "[tru]", "[nul]", "{\"a\" 1}", "{a:1}",
+        "", "1", "\"x\"", "{", "{\"a\":1,\"a\":2}", "{\"a\":01}", "[1.]", "[1e]", "[-]", "{\"a\":\"\\u0000\"}", "{\"a\":\"\\x\"}",
+        "{\"a\":\"\x01\"}", "[tru]", "[nul]", "{\"a\" 1}", "{a:1}",
         "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\":[1}",
     };
     for (size_t i = 0; i < sizeof declined / sizeof *declined; i++) {
@@ -81,6 +81,31 @@ UNIT_TEST(jparse_takes_what_jansson_takes_and_builds_the_same)
         CHECK(json_real_value(json_array_get(v, 2)) == DBL_MAX);
         CHECK(json_real_value(json_array_get(v, 3)) == DBL_MAX);
         json_decref(v);
+    }
+    /* strings as Go's encoding/json reads them: a byte that starts no
+     * valid UTF-8 sequence, and a surrogate not in a pair, is U+FFFD */
+    {
+        static const char *const in[][2] = {
+            {"[\"\\ud800\"]", "\xef\xbf\xbd"},
+            {"[\"\\udc00x\"]", "\xef\xbf\xbdx"},
+            {"[\"\\ud800\\u0041\"]", "\xef\xbf\xbd" "A"},
+            {"[\"\\ud83d\\ude00\"]", "\xf0\x9f\x98\x80"},
+            {"[\"a\xff\xfe" "b\"]", "a\xef\xbf\xbd\xef\xbf\xbd" "b"},
+            {"[\"\xc3\"]", "\xef\xbf\xbd"},
+            {"[\"\xed\xa0\x80\"]", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+            {"[\"\\n\xff\"]", "\n\xef\xbf\xbd"},
+            {"{\"k\xff\":1}", NULL},
+        };
+        for (size_t i = 0; i < sizeof in / sizeof *in; i++) {
+            size_t used = 0;
+            json_t *v = dra_json_parse(in[i][0], strlen(in[i][0]), DRA_MAX_DEPTH, &used);
+            CHECK(v != NULL);
+            if (in[i][1])
+                CHECK_STR(json_string_value(json_array_get(v, 0)), in[i][1]);
+            else
+                CHECK(json_object_get(v, "k\xef\xbf\xbd") != NULL);
+            json_decref(v);
+        }
     }
     /* depth: 64 levels taken, 65 declined */
     char deep[200];

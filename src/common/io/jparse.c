@@ -192,8 +192,27 @@ static inline uint64_t special_bytes(uint64_t w)
 
 static bool string_escaped(jp *s, const char *q, bool high, const char **out, size_t *len);
 
+/* Append n bytes at p to b as Go's encoding/json reads them: each byte
+ * that starts no valid UTF-8 sequence becomes U+FFFD (decode.go unquote). */
+static void append_valid(dra_buf *b, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        uint32_t r;
+        size_t w = dra_utf8_decode(p + i, n - i, &r);
+        if (w == 0) {
+            char u[4];
+            dra_buf_append(b, u, dra_utf8_encode(DRA_RUNE_ERROR, u));
+            i++;
+        } else {
+            dra_buf_append(b, p + i, w);
+            i += w;
+        }
+    }
+}
+
 /* The string whose opening quote was just passed: *out points into the text
- * (no escapes) or into s->scratch (valid until the next string). */
+ * (no escapes, valid UTF-8) or into s->scratch (valid until the next
+ * string). */
 static bool string(jp *s, const char **out, size_t *len)
 {
     const char *q = s->p, *end = s->end;
@@ -221,7 +240,13 @@ static bool string(jp *s, const char **out, size_t *len)
             *out = s->p;
             *len = (size_t)(q - s->p);
             s->p = q + 1;
-            return !high || dra_utf8_valid(*out, *len);
+            if (high && !dra_utf8_valid(*out, *len)) {
+                dra_buf_reset(&s->scratch);
+                append_valid(&s->scratch, *out, *len);
+                *out = dra_buf_str(&s->scratch);
+                *len = s->scratch.len;
+            }
+            return true;
         }
         if (c == '\\')
             return string_escaped(s, q, high, out, len);
@@ -245,9 +270,16 @@ static __attribute__((noinline)) bool string_escaped(jp *s, const char *q, bool 
         unsigned char c = (unsigned char)*q;
         if (c == '"') {
             s->p = q + 1;
+            if (high && !dra_utf8_valid(b->data, b->len)) {
+                char *raw = dra_xstrndup(b->data, b->len);
+                size_t n = b->len;
+                dra_buf_reset(b);
+                append_valid(b, raw, n);
+                free(raw);
+            }
             *out = dra_buf_str(b);
             *len = b->len;
-            return !high || dra_utf8_valid(*out, *len);
+            return true;
         }
         if (c < 0x20)
             return false;
@@ -289,16 +321,17 @@ static __attribute__((noinline)) bool string_escaped(jp *s, const char *q, bool 
             if (cp <= 0) /* invalid, or \u0000 (jansson refuses it) */
                 return false;
             q += 4;
-            if (cp >= 0xDC00 && cp <= 0xDFFF)
-                return false;
-            if (cp >= 0xD800 && cp <= 0xDBFF) {
-                if (end - q < 6 || q[0] != '\\' || q[1] != 'u')
-                    return false;
-                int lo = hex4(q + 2, end);
-                if (lo < 0xDC00 || lo > 0xDFFF)
-                    return false;
-                q += 6;
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            /* a surrogate not in a valid pair is U+FFFD, as Go reads it */
+            if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                cp = DRA_RUNE_ERROR;
+            } else if (cp >= 0xD800 && cp <= 0xDBFF) {
+                int lo = end - q >= 6 && q[0] == '\\' && q[1] == 'u' ? hex4(q + 2, end) : -1;
+                if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                    q += 6;
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                } else {
+                    cp = DRA_RUNE_ERROR;
+                }
             }
             char u[4];
             dra_buf_append(b, u, dra_utf8_encode((uint32_t)cp, u));

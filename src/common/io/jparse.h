@@ -7,7 +7,9 @@
  * jansson refuses but Go's decoders read (as json.Number): an integer
  * outside int64 becomes a real, a real that overflows the largest real of
  * its sign (-DBL_MAX or DBL_MAX), so that the object holding it is refused
- * by its own checks and the rest of the file is read.  Any text it does not
+ * by its own checks and the rest of the file is read; in a string, a byte
+ * that starts no valid UTF-8 sequence and a surrogate escape not in a pair
+ * are U+FFFD, as encoding/json reads them.  Any text it does not
  * take (invalid JSON, a duplicate key, \u0000, nesting deeper than
  * max_depth, a top level that is not an object or an array) returns NULL,
  * and the caller asks jansson, which gives its own error, or its own tree,
