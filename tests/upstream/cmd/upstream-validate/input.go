@@ -150,6 +150,13 @@ func splitJSON(name string, data []byte) ([]*object, []string) {
 			break
 		}
 		if err != nil {
+			if doc == 0 {
+				// kubectl's YAMLOrJSONDecoder (k8s.io/apimachinery
+				// v0.37.2 pkg/util/yaml/decoder.go) reads a stream that
+				// starts as JSON as YAML when its first document is not
+				// JSON (YAML's flow style takes most of it)
+				return splitYAML(name, data)
+			}
 			return objs, []string{fmt.Sprintf("%s:%d: invalid JSON: %v", name, lineAt(data, start), err)}
 		}
 		doc++
