@@ -127,9 +127,7 @@ func compareObject(c, u []string, more int, ref string) (verdict, []string, []st
 	for _, t := range u {
 		t = stripRef(t, ref)
 		if ref == "" { // a whole file: each problem names its object
-			if i := strings.Index(t, ": "); i >= 0 && (strings.Contains(t[:i], "/") || strings.HasPrefix(t, "<")) {
-				t = t[i+2:]
-			}
+			t = withoutObject(t)
 		}
 		if !strings.HasPrefix(t, "decode: ") && !strings.HasPrefix(t, "yaml: ") {
 			continue
@@ -141,9 +139,7 @@ func compareObject(c, u []string, more int, ref string) (verdict, []string, []st
 			for _, ct := range c {
 				ct = stripRef(ct, ref)
 				if ref == "" { // a whole file: each problem names its object
-					if i := strings.Index(ct, ": "); i >= 0 && (strings.Contains(ct[:i], "/") || strings.HasPrefix(ct, "<")) {
-						ct = ct[i+2:]
-					}
+					ct = withoutObject(ct)
 				}
 				path := ct
 				if i := strings.Index(ct, ": "); i >= 0 {
@@ -172,9 +168,7 @@ func compareObject(c, u []string, more int, ref string) (verdict, []string, []st
 		decoding := false
 		for _, t := range u {
 			t = stripRef(t, ref)
-			if i := strings.Index(t, ": "); i >= 0 && (strings.Contains(t[:i], "/") || strings.HasPrefix(t, "<")) {
-				t = t[i+2:] // a whole file: the object's name
-			}
+			t = withoutObject(t) // a whole file: the object's name
 			// a document without kind or apiVersion is refused before
 			// it is decoded, as one with a field given twice
 			decoding = decoding || strings.HasPrefix(t, "duplicate field ") || strings.HasPrefix(t, "yaml: ") ||
@@ -292,3 +286,18 @@ func describe(onlyC, onlyU []string) string {
 }
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n                    ") }
+
+// A List's item named by its place (items[0] <unnamed A>, items[1].items[0]
+// DeviceClass/x).
+var itemRefRe = regexp.MustCompile(`^items\[\d+\](?:\.items\[\d+\])* `)
+
+// withoutObject: a whole file's problem without the name of its object
+// (Kind/name, Kind/namespace/name, <unnamed ...>, a List's item before
+// one of these).
+func withoutObject(t string) string {
+	u := itemRefRe.ReplaceAllString(t, "")
+	if i := strings.Index(u, ": "); i >= 0 && (strings.Contains(u[:i], "/") || strings.HasPrefix(u, "<")) {
+		return u[i+2:]
+	}
+	return t
+}
