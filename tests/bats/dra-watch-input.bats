@@ -115,7 +115,7 @@ KC
     assert_output ""
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --replay "$REC" --replay-fast -- 'echo not-json'
     assert_failure 3
-    [[ $stderr == *"pipeline:1: document is a string; expected an object, a list of objects or a List"* ]]
+    [[ $stderr == *"pipeline:1: document is a string; expected an object or a List"* ]]
 }
 
 @test "dra-watch: a broken recording names the file and line" {

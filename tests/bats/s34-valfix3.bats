@@ -75,3 +75,23 @@ validates() {
     assert_failure 2
     [[ $stderr == *$'metadata.labels: Invalid value: "\ufffdx"'* ]]
 }
+
+@test "a document that is a list, or a List without items, is refused as kubectl refuses it" {
+    validates '[{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"a"}}]'
+    assert_failure 2
+    [[ $stderr == *'doc.json:1: document is a list; expected an object or a List'* ]]
+    validates $'- apiVersion: resource.k8s.io/v1\n  kind: DeviceClass\n  metadata: {name: a}'
+    assert_failure 2
+    [[ $stderr == *'doc.yaml:1: document is a list; expected an object or a List'* ]]
+    validates '{"kind":"List"}'
+    assert_failure 2
+    [[ $stderr == *'<unnamed List>: apiVersion: Required value: object has no apiVersion'* ]]
+    # items: null is a List of none
+    validates '{"apiVersion":"v1","kind":"List","items":null}'
+    assert_success
+    # an inventory of devices may still be a list
+    printf '[{"name":"d0"}]\n' >"$BATS_TEST_TMPDIR/devices.json"
+    run --separate-stderr "$DRA_BIN/dra-slice" build --driver d.example.com --node n "$BATS_TEST_TMPDIR/devices.json"
+    assert_success
+    [[ $output == *'name: d0'* ]]
+}

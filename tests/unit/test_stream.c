@@ -66,7 +66,7 @@ UNIT_TEST(yaml_scalars_resolve_like_go_yaml_v2)
 
 UNIT_TEST(json_object_array_and_stream)
 {
-    dra_objset s = DRA_OBJSET_INIT;
+    dra_objset s = {.arrays = true}; /* lists of objects read as Lists */
     const char *t = "{\"kind\":\"A\",\"metadata\":{\"name\":\"a\"}}\n{\"kind\":\"B\"}\n[{\"kind\":\"C\"},{\"kind\":\"D\"}]";
     dra_err *e = dra_read_mem(&s, "t.json", t, strlen(t));
     CHECK(e == NULL);
@@ -84,7 +84,7 @@ UNIT_TEST(json_object_array_and_stream)
 
 UNIT_TEST(lists_are_flattened)
 {
-    dra_objset s = DRA_OBJSET_INIT;
+    dra_objset s = {.arrays = true}; /* lists of objects read as Lists */
     dra_err *e = read_str(&s, "apiVersion: v1\nkind: List\nitems:\n- kind: A\n  metadata: {name: x}\n- kind: B\n"
                               "  metadata: {name: yy}\n");
     CHECK(e == NULL);
@@ -155,7 +155,7 @@ UNIT_TEST(nested_lists_are_flattened_breadth_first)
         dra_objset_free(&s);
     }
     /* a List in a document that is an array; items that are not objects */
-    dra_objset s = DRA_OBJSET_INIT;
+    dra_objset s = {.arrays = true}; /* lists of objects read as Lists */
     const char *a = "[{\"kind\": \"A\"}, {\"kind\": \"List\", \"items\": [{\"kind\": \"B\"}]}, {\"kind\": \"C\"}]";
     CHECK(dra_read_mem(&s, "a.json", a, strlen(a)) == NULL);
     CHECK_INT(s.n, 3);
@@ -205,8 +205,13 @@ UNIT_TEST(errors_carry_locations)
     CHECK(e != NULL && strstr(e->msg, "expected an object") != NULL);
     dra_err_free(e);
     e = read_str(&s, "- 1\n- 2\n");
+    CHECK(e != NULL && strstr(e->msg, "document is a list; expected an object or a List") != NULL);
+    dra_err_free(e);
+    s.arrays = true;
+    e = read_str(&s, "- 1\n- 2\n");
     CHECK(e != NULL && strstr(e->msg, "list item[0]") != NULL);
     dra_err_free(e);
+    s.arrays = false;
     e = read_str(&s, "a: .inf\n");
     CHECK(e != NULL && strstr(e->msg, "cannot be represented") != NULL);
     dra_err_free(e);
@@ -463,7 +468,7 @@ UNIT_MAIN()
 
 UNIT_TEST(field_lines)
 {
-    dra_objset s = DRA_OBJSET_INIT;
+    dra_objset s = {.arrays = true}; /* lists of objects read as Lists */
     /* a List in YAML after a document of its own, with a BOM */
     const char *y = "\xEF\xBB\xBF" "kind: A\nmetadata: {name: a}\n---\nkind: List\nitems:\n- kind: B\n  spec:\n"
                     "    x: 1\n- kind: C\n  spec:\n    devices:\n    - name: d0\n    - name: d1\n      basic:\n"

@@ -71,10 +71,11 @@ void dra_objset_free(dra_objset *set)
     dra_strmap_free(&set->source_index);
     dra_err_free(set->warnings);
     dra_field_validation fv = set->field_validation;
-    bool rec = set->recursive;
+    bool rec = set->recursive, arrays = set->arrays;
     memset(set, 0, sizeof *set);
     set->field_validation = fv; /* reading options survive a reset */
     set->recursive = rec;
+    set->arrays = arrays;
 }
 
 /* A string member of a reference: its bytes, a NUL written as Go's %q
@@ -225,9 +226,8 @@ static bool is_list_kind(const json_t *v)
     size_t n = kind ? strlen(kind) : 0;
     if (n < 4 || strcmp(kind + n - 4, "List") != 0)
         return false;
-    /* Whatever its items: kubectl prints `items: []` for nothing found, people
-     * trim that to `items:` (null) or drop it, and anything else is an error
-     * of the List, not an unknown kind. */
+    /* Whatever its items: `items:` (null) is none, anything else is an
+     * error of the List, not an unknown kind. */
     return true;
 }
 
@@ -415,12 +415,17 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
         json_decref(v);
         return NULL; /* empty document */
     }
-    if (json_is_object(v) && !is_list_kind(v))
+    /* a document of a List kind without items is an object to kubectl
+     * (unstructuredJSONScheme.decode, k8s.io/apimachinery v0.37.2
+     * pkg/apis/meta/v1/unstructured/helpers.go), refused by its kind */
+    if (json_is_object(v) && (!is_list_kind(v) || !json_object_get(v, "items")))
         return add_pending(r, v, doc, line, -1, off, doc_line, NULL);
-    if (!json_is_object(v) && !json_is_array(v)) {
+    if (!json_is_object(v) && !(json_is_array(v) && r->set->arrays)) {
+        /* kubectl decodes a document as an object or a List
+         * (unstructuredJSONScheme.decode): it refuses anything else */
         const char *what = json_is_string(v) ? "a string" : json_is_integer(v) || json_is_real(v) ? "a number"
-                           : json_is_boolean(v) ? "a boolean" : "not an object";
-        dra_err *e = doc_err(r, doc, line, "document is %s; expected an object, a list of objects or a List", what);
+                           : json_is_boolean(v) ? "a boolean" : json_is_array(v) ? "a list" : "not an object";
+        dra_err *e = doc_err(r, doc, line, "document is %s; expected an object or a List", what);
         json_decref(v);
         return e;
     }

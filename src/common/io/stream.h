@@ -96,6 +96,8 @@ typedef struct dra_objset {
     /* reading options, set before reading (kept by dra_objset_free) */
     dra_field_validation field_validation;
     bool recursive;    /* directories: descend into subdirectories (-R) */
+    bool arrays;       /* a document that is a list of objects is read as a List (an
+                          inventory of devices); else it is refused, as kubectl does */
     dra_err *warnings; /* owned: problems relaxed by field_validation, in input order */
     size_t files_repeated; /* files named more than once and read once */
     size_t stream_chunk; /* streaming reads (dra_read_each): bytes per read; 0 = 64 KiB */

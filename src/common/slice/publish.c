@@ -194,6 +194,7 @@ dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const cha
         in.field_validation = old.field_validation = reading->field_validation;
         in.recursive = reading->recursive;
     }
+    in.arrays = true; /* an inventory may be a list of devices */
     dra_err *e = NULL;
     for (size_t i = 0; !e && i < nprev; i++)
         e = dra_read_path(&old, prev[i]);
@@ -222,6 +223,7 @@ dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const cha
             dra_objset again = DRA_OBJSET_INIT;
             again.field_validation = in.field_validation;
             again.recursive = in.recursive;
+            again.arrays = true;
             again.stream_chunk = in.stream_chunk;
             e = dra_read_paths_each(&again, paths, npaths, build_read, &br);
             if (!e)

@@ -230,8 +230,9 @@ func objectsOf(name string, doc, line int, j, raw []byte, isYAML bool) ([]*objec
 	}
 	m, ok := v.(map[string]interface{})
 	if !ok {
-		// kubectl refuses such a document before the API server sees it:
-		// in dra-slice's words
+		// kubectl refuses such a document before the API server sees it
+		// (unstructuredJSONScheme.decode, k8s.io/apimachinery v0.37.2
+		// pkg/apis/meta/v1/unstructured/helpers.go): in dra-slice's words
 		var what string
 		switch v.(type) {
 		case string:
@@ -240,10 +241,10 @@ func objectsOf(name string, doc, line int, j, raw []byte, isYAML bool) ([]*objec
 			what = "a number"
 		case bool:
 			what = "a boolean"
-		default: // a list of objects: dra-slice reads its items
-			return nil, []string{fmt.Sprintf("%s:%d: document is not an object", name, line)}
+		default:
+			what = "a list"
 		}
-		return nil, []string{fmt.Sprintf("%s:%d: document is %s; expected an object, a list of objects or a List", name, line, what)}
+		return nil, []string{fmt.Sprintf("%s:%d: document is %s; expected an object or a List", name, line, what)}
 	}
 	kind, _ := m["kind"].(string)
 	if items, isList := m["items"]; isList && strings.HasSuffix(kind, "List") {
