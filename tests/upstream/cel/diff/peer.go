@@ -11,37 +11,17 @@ import (
 	"math"
 	"os/exec"
 	"sync"
+
+	"dra-tools/tests/upstream/cel/batch"
 )
 
-type request struct {
-	Expr   string          `json:"expr"`
-	Gates  string          `json:"gates,omitempty"`
-	Driver string          `json:"driver,omitempty"`
-	Device json.RawMessage `json:"device,omitempty"`
-}
-
-type compiled struct {
-	Type  string      `json:"type,omitempty"`
-	Min   json.Number `json:"min,omitempty"`
-	Max   json.Number `json:"max,omitempty"`
-	Error string      `json:"error,omitempty"`
-}
-
-type evaluated struct {
-	Value   *string     `json:"value,omitempty"`
-	Error   *string     `json:"error,omitempty"`
-	Compile string      `json:"compile,omitempty"`
-	Cost    json.Number `json:"cost,omitempty"`
-}
-
-type response struct {
-	Stored   compiled  `json:"stored"`
-	New      compiled  `json:"new"`
-	Eval     evaluated `json:"eval"`
-	Unstable string    `json:"unstable,omitempty"`
-	Self     string    `json:"self,omitempty"`
-	Panic    string    `json:"panic,omitempty"`
-}
+// The protocol's messages (../batch).
+type (
+	request   = batch.Request
+	compiled  = batch.Compiled
+	evaluated = batch.Evaluated
+	response  = batch.Response
+)
 
 type proc struct {
 	name string
@@ -84,7 +64,7 @@ func (p *proc) read() (response, error) {
 	if err := json.Unmarshal(line, &r); err != nil {
 		return response{}, fmt.Errorf("%s: bad response %q: %v", p.name, line, err)
 	}
-	r.normalize()
+	normalize(&r)
 	return r, nil
 }
 
@@ -144,7 +124,7 @@ func normCost(n json.Number) json.Number {
 	return n
 }
 
-func (r *response) normalize() {
+func normalize(r *response) {
 	r.Stored.Min, r.Stored.Max = normCost(r.Stored.Min), normCost(r.Stored.Max)
 	r.New.Min, r.New.Max = normCost(r.New.Min), normCost(r.New.Max)
 }

@@ -1,24 +1,7 @@
 package main
 
-// `upstream-cel batch`: the differential suite's protocol, one JSON object
-// per line each way (the C side is tests/upstream/cel/cel-batch.c).
-//
-// Request:  {"expr": "...", "gates": "G=B,...", "driver": "...", "device": {v1 Device}}
-//           (gates, driver and device optional; gates default to the
-//           command line's --feature-gates)
-// Response: {"stored": R, "new": R, "eval": E, "self": "..."}
-//   R: {"type": T, "min": N, "max": N} or {"error": "..."}: the selector
-//      compiled as CompileCELExpression does in that environment (with
-//      the bool check, program instantiation and cost estimate);
-//   E: {"value": "...", "cost": N} or {"error": "...", "cost": N}: the
-//      expression evaluated as `eval` does (any result type, the stored
-//      environment, `device` bound when given), or {"compile": "..."}
-//      when it does not compile there;
-//   unstable: set when evaluating again gives another value, error or
-//      cost (iterating a Go map: upstream's order is random), e.g. "cost";
-//   self: set when the peer's own evaluation of a bool selector disagrees
-//      with upstream's DeviceMatches (it must not);
-//   panic: upstream panicked on the expression (nothing else is set).
+// `upstream-cel batch`: the differential suite's protocol (../../cel/batch),
+// answered with upstream's CEL.
 
 import (
 	"bufio"
@@ -33,38 +16,17 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 
 	"k8s.io/apiserver/pkg/cel/environment"
+
+	proto "dra-tools/tests/upstream/cel/batch"
 	dracel "k8s.io/dynamic-resource-allocation/cel"
 )
 
-type request struct {
-	Expr   string          `json:"expr"`
-	Gates  string          `json:"gates,omitempty"`
-	Driver string          `json:"driver,omitempty"`
-	Device json.RawMessage `json:"device,omitempty"`
-}
-
-type compiled struct {
-	Type  string  `json:"type,omitempty"`
-	Min   *uint64 `json:"min,omitempty"`
-	Max   *uint64 `json:"max,omitempty"`
-	Error string  `json:"error,omitempty"`
-}
-
-type evaluated struct {
-	Value   *string `json:"value,omitempty"`
-	Error   *string `json:"error,omitempty"`
-	Compile string  `json:"compile,omitempty"`
-	Cost    *uint64 `json:"cost,omitempty"`
-}
-
-type response struct {
-	Stored   compiled  `json:"stored"`
-	New      compiled  `json:"new"`
-	Eval     evaluated `json:"eval"`
-	Unstable string    `json:"unstable,omitempty"`
-	Self     string    `json:"self,omitempty"`
-	Panic    string    `json:"panic,omitempty"` // upstream crashed on the expression
-}
+type (
+	request   = proto.Request
+	compiled  = proto.Compiled
+	evaluated = proto.Evaluated
+	response  = proto.Response
+)
 
 // The environments of one gate setting, made once.
 type envs struct {
@@ -104,8 +66,7 @@ func compileIn(g gates, env *cel.Env, expr string, t environment.Type) (c compil
 	if err != nil || est.Max != r.MaxCost {
 		self = fmt.Sprintf("estimate %v (%v), MaxCost %d", est, err, r.MaxCost)
 	}
-	hi := r.MaxCost
-	return compiled{Type: r.OutputType.String(), Min: &est.Min, Max: &hi}, self
+	return compiled{Type: r.OutputType.String(), Min: proto.Num(est.Min), Max: proto.Num(r.MaxCost)}, self
 }
 
 func (b *batch) one(req request) (resp response, err error) {
@@ -200,7 +161,7 @@ const (
 )
 
 func outcome(v ref.Val, cost uint64, err error) evaluated {
-	e := evaluated{Cost: &cost}
+	e := evaluated{Cost: proto.Num(cost)}
 	if err != nil {
 		s := dracel.EnhanceRuntimeError(err).Error()
 		e.Error = &s
@@ -220,7 +181,7 @@ func unstable(a, b evaluated) string {
 	if (a.Value == nil) != (b.Value == nil) || (a.Value != nil && *a.Value != *b.Value) {
 		what = append(what, "value")
 	}
-	if *a.Cost != *b.Cost {
+	if a.Cost != b.Cost {
 		what = append(what, "cost")
 	}
 	return strings.Join(what, ",")
