@@ -12,9 +12,7 @@
 #                                  max RSS, 10 / 1,000 / 10,000 devices
 #
 # Without Go each says in one line that it was skipped.
-ALLOC_GO := $(or $(shell command -v go 2>/dev/null),$(wildcard /usr/local/go/bin/go))
-ALLOC_UBIN := build/upstream/bin
-ALLOC_GOENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod
+# Go, the bin directory and the build recipe are upstream.mk's.
 SEEDS ?= 2000
 SEED0 ?= 1
 
@@ -24,18 +22,15 @@ UPSTREAM_CHECKS += upstream-check-alloc
 
 # $(call alloc_with_go,TARGET,COMMAND): COMMAND, or one line saying TARGET
 # was skipped when there is no Go.
-alloc_with_go = $(if $(ALLOC_GO),$(2),@echo "$(1): skipped: no Go toolchain (go not found)")
-ALLOC_DIFF = $(ALLOC_UBIN)/upstream-allocdiff -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/allocdiff -seed0 $(SEED0)
+alloc_with_go = $(if $(UPSTREAM_HAVE_GO),$(2),@echo "$(1): skipped: no Go toolchain ('$(UPSTREAM_GO)' not found)")
+ALLOC_DIFF = $(UPSTREAM_BIN)/upstream-allocdiff -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/allocdiff -seed0 $(SEED0)
 
 upstream-alloc:
-ifeq ($(ALLOC_GO),)
+ifeq ($(UPSTREAM_HAVE_GO),)
 	@echo "upstream-alloc: skipped: no Go toolchain (go not found) to build the peer"
 else
-	@mkdir -p $(ALLOC_UBIN)
-	$(call say,GO,$(ALLOC_UBIN)/upstream-alloc)
-	$(Q)cd tests/upstream && $(ALLOC_GOENV) $(ALLOC_GO) build -o $(CURDIR)/$(ALLOC_UBIN)/upstream-alloc ./cmd/upstream-alloc
-	$(call say,GO,$(ALLOC_UBIN)/upstream-allocdiff)
-	$(Q)cd tests/upstream && $(ALLOC_GOENV) $(ALLOC_GO) build -o $(CURDIR)/$(ALLOC_UBIN)/upstream-allocdiff ./allocdiff
+	$(call upstream_go_build,$(UPSTREAM_BIN)/upstream-alloc,./cmd/upstream-alloc)
+	$(call upstream_go_build,$(UPSTREAM_BIN)/upstream-allocdiff,./allocdiff)
 endif
 
 upstream-check-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
@@ -46,4 +41,4 @@ fuzz-upstream-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
 	$(call alloc_with_go,$@,@$(ALLOC_DIFF) -seeds $(if $(filter command line,$(origin SEEDS)),$(SEEDS),0))
 
 bench-upstream-alloc: $(BUILD)/bin/dra-alloc upstream-alloc
-	$(call alloc_with_go,$@,@bench/upstream-alloc.sh $(BUILD)/bin/dra-alloc $(ALLOC_UBIN)/upstream-alloc build/upstream/bench)
+	$(call alloc_with_go,$@,@bench/upstream-alloc.sh $(BUILD)/bin/dra-alloc $(UPSTREAM_BIN)/upstream-alloc build/upstream/bench)

@@ -29,11 +29,8 @@ $(CEL_BATCH): $(BUILD)/obj/tests/upstream/cel/cel-batch.o $(LIB)
 
 ifneq ($(UPSTREAM_HAVE_GO),)
 upstream-cel:
-	@mkdir -p $(UPSTREAM_BIN)
-	$(call say,GO,$(UPSTREAM_CEL))
-	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(UPSTREAM_CEL) ./cmd/upstream-cel
-	$(call say,GO,$(CEL_DIFF))
-	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(CEL_DIFF) ./cel/diff
+	$(call upstream_go_build,$(UPSTREAM_CEL),./cmd/upstream-cel)
+	$(call upstream_go_build,$(CEL_DIFF),./cel/diff)
 
 upstream-check-cel: upstream-cel $(CEL_BATCH)
 	@$(CEL_DIFF) -peer $(UPSTREAM_CEL) -c $(CEL_BATCH) -root $(CURDIR) $(CEL_DIFF_FLAGS)

@@ -17,9 +17,7 @@ upstream-cluster:
 ifeq ($(UPSTREAM_HAVE_GO),)
 	@echo "upstream-cluster: skipped: no Go toolchain ('$(UPSTREAM_GO)' not found) to build the control plane"
 else
-	@mkdir -p $(UPSTREAM_BIN)
-	$(call say,GO,$(UPSTREAM_BIN)/upstream-cluster)
-	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(UPSTREAM_BIN)/upstream-cluster ./cmd/upstream-cluster
+	$(call upstream_go_build,$(UPSTREAM_BIN)/upstream-cluster,./cmd/upstream-cluster)
 	$(Q)ln -sf upstream-cluster $(UPSTREAM_BIN)/kubectl
 endif
 

@@ -20,9 +20,7 @@ UPSTREAM_CHECKS += upstream-check-controllers
 
 ifneq ($(UPSTREAM_HAVE_GO),)
 upstream-controllers:
-	@mkdir -p $(UPSTREAM_BIN)
-	$(call say,GO,$(UPSTREAM_CONTROLLERS))
-	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(UPSTREAM_CONTROLLERS) ./cmd/upstream-controllers
+	$(call upstream_go_build,$(UPSTREAM_CONTROLLERS),./cmd/upstream-controllers)
 
 upstream-check-controllers: upstream-controllers $(BUILD)/bin/dra-claim $(BUILD)/bin/dra-evict
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin UPSTREAM_BIN=$(CURDIR)/$(UPSTREAM_BIN) tests/upstream/controllers/run.sh

@@ -22,6 +22,18 @@ UPSTREAM_HAVE_GO := $(shell command -v $(UPSTREAM_GO) 2>/dev/null)
 UPSTREAM_NO_GO := upstream suites skipped: no Go toolchain ('$(UPSTREAM_GO)' not found; set UPSTREAM_GO=/path/to/go)
 UPSTREAM_BIN := build/upstream/bin
 UPSTREAM_GOENV := GOTOOLCHAIN=local GOFLAGS=-mod=mod
+# The peers are test programs: no symbol table nor DWARF (a smaller, faster
+# link; panics still print their stacks).
+UPSTREAM_GOBUILDFLAGS ?= -ldflags=-s\ -w
+
+# $(call upstream_go_build,OUT,PACKAGE): the recipe lines that build PACKAGE
+# of the module (relative to tests/upstream, e.g. ./cmd/upstream-alloc) into
+# OUT (relative to the top).  Every fragment builds its peers with it.
+define upstream_go_build
+@mkdir -p $(dir $(1))
+$(call say,GO,$(1))
+$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build $(UPSTREAM_GOBUILDFLAGS) -o $(CURDIR)/$(1) $(2)
+endef
 
 UPSTREAM_PEERS :=
 UPSTREAM_CHECKS :=
