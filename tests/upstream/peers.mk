@@ -19,11 +19,8 @@ upstream-validate-peer:
 ifeq ($(UPSTREAM_HAVE_GO),)
 	@echo "$(UPSTREAM_NO_GO)"
 else
-	@mkdir -p $(UPSTREAM_BIN)
-	$(call say,GO,$(UPSTREAM_BIN)/upstream-validate)
-	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(UPSTREAM_BIN)/upstream-validate ./cmd/upstream-validate
-	$(call say,GO,$(UPSTREAM_BIN)/upstream-validate-diff)
-	$(Q)cd tests/upstream && $(UPSTREAM_GOENV) $(UPSTREAM_GO) build -o $(CURDIR)/$(UPSTREAM_BIN)/upstream-validate-diff ./validate
+	$(call upstream_go_build,$(UPSTREAM_BIN)/upstream-validate,./cmd/upstream-validate)
+	$(call upstream_go_build,$(UPSTREAM_BIN)/upstream-validate-diff,./validate)
 endif
 
 upstream-check-validate: $(BUILD)/bin/dra-slice $(if $(UPSTREAM_HAVE_GO),upstream-validate-peer)
