@@ -7,9 +7,10 @@
 #   DRA_BIN=build/bin UPSTREAM_BIN=build/upstream/bin tests/upstream/controllers/run.sh [SCENARIO...]
 #
 # Each line of tests/upstream/controllers/scenarios is a scenario:
-#   NAME claims FILE...            the resourceclaim controller
-#   NAME evict NOW FILE...         the eviction controller at time NOW
-# (files relative to the top of the tree).  Both sides end in the same
+#   NAME claims [GATES] FILE...    the resourceclaim controller
+#   NAME evict [GATES] NOW FILE... the eviction controller at time NOW
+# (files relative to the top of the tree; GATES, --feature-gates=G=B,...,
+# is given to both sides, the peer and every tool run).  Both sides end in the same
 # printed state (cmd/upstream-controllers/state.go): the controller's end
 # state, and the tools' --patch=json operations replayed by the peer on the
 # same fake clientset.  For claims the tool side is `dra-claim generate`,
@@ -44,10 +45,10 @@ KEEP=${CONTROLLERS_KEEP:-}
 # tool_claims FILE...: the tools' end state
 tool_claims() {
     local rc
-    "$DRA_BIN/dra-claim" generate --patch=json "$@" >"$T/ops1" 2>>"$T/err"; rc=$?
+    "$DRA_BIN/dra-claim" generate "${gates[@]}" --patch=json "$@" >"$T/ops1" 2>>"$T/err"; rc=$?
     [[ $rc -eq 0 || $rc -eq 2 && -s $T/ops1 ]] || { echo "dra-claim generate: exit $rc" >>"$T/err"; return 1; }
     "$PEER" replay --objects "$T/mid.json" "$T/ops1" "$@" >/dev/null 2>>"$T/err" || return 1
-    "$DRA_BIN/dra-claim" release --patch=json "$T/mid.json" >"$T/ops2" 2>>"$T/err" ||
+    "$DRA_BIN/dra-claim" release "${gates[@]}" --patch=json "$T/mid.json" >"$T/ops2" 2>>"$T/err" ||
         { echo "dra-claim release: exit $?" >>"$T/err"; return 1; }
     "$PEER" replay "$T/ops2" "$T/mid.json" 2>>"$T/err"
 }
@@ -55,10 +56,10 @@ tool_claims() {
 # tool_evict NOW FILE...
 tool_evict() {
     local now=$1; shift
-    "$DRA_BIN/dra-evict" --now "$now" --apply-at "$now" --rule-status --patch=json "$@" >"$T/ops1" 2>>"$T/err" ||
+    "$DRA_BIN/dra-evict" "${gates[@]}" --now "$now" --apply-at "$now" --rule-status --patch=json "$@" >"$T/ops1" 2>>"$T/err" ||
         { echo "dra-evict --apply-at: exit $?" >>"$T/err"; return 1; }
     "$PEER" replay "$T/ops1" "$@" 2>>"$T/err" || return 1
-    "$DRA_BIN/dra-evict" --now "$now" -o jsonl "$@" 2>>"$T/err" | jq -c --arg now "$now" '
+    "$DRA_BIN/dra-evict" "${gates[@]}" --now "$now" -o jsonl "$@" 2>>"$T/err" | jq -c --arg now "$now" '
         select(.pod != null)
         | {pod: .pod, at: (.evictAt | fromdateiso8601)}' |
         jq -sc --arg now "$now" '
@@ -79,16 +80,18 @@ while read -r name mode rest; do
         [[ $hit -eq 1 ]] || continue
     fi
     read -r -a args <<<"$rest"
+    gates=()
+    if [[ ${args[0]:-} == --feature-gates=* ]]; then gates=("${args[0]}"); args=("${args[@]:1}"); fi
     : >"$T/err"
     ok=1
     case $mode in
     claims)
         files=("${args[@]/#/$ROOT/}")
-        "$PEER" claims "${files[@]}" >"$T/up" 2>>"$T/err" || ok=0
+        "$PEER" claims "${gates[@]}" "${files[@]}" >"$T/up" 2>>"$T/err" || ok=0
         tool_claims "${files[@]}" | sort >"$T/tools" || ok=0 ;;
     evict)
         now=${args[0]}; files=("${args[@]:1}"); files=("${files[@]/#/$ROOT/}")
-        "$PEER" evict --now "$now" "${files[@]}" >"$T/up" 2>>"$T/err" || ok=0
+        "$PEER" evict "${gates[@]}" --now "$now" "${files[@]}" >"$T/up" 2>>"$T/err" || ok=0
         tool_evict "$now" "${files[@]}" | sort >"$T/tools" || ok=0 ;;
     *) echo "run.sh: $name: unknown mode $mode" >&2; exit 2 ;;
     esac

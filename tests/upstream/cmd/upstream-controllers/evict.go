@@ -26,11 +26,13 @@ import (
 	resourceapi "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/kubernetes/pkg/controller/devicetainteviction"
+	"k8s.io/kubernetes/pkg/features"
 )
 
 const statusWait = 11 * time.Second
@@ -96,6 +98,12 @@ func runEvict(objs []runtime.Object, now time.Time) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	c := newClient(objs)
+	// kube-controller-manager runs the controller only with DRADeviceTaints
+	// (cmd/kube-controller-manager/app/resource.go, requiredFeatureGates):
+	// without it nothing changes.
+	if !utilfeature.DefaultFeatureGate.Enabled(features.DRADeviceTaints) {
+		return dumpState(ctx, c, os.Stdout, nil)
+	}
 	var mu sync.Mutex
 	var lines []string
 	c.PrependReactor("delete", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
