@@ -13,6 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -36,6 +37,7 @@ type op struct {
 
 var resources = map[string]schema.GroupVersionResource{
 	"Pod":             corev1.SchemeGroupVersion.WithResource("pods"),
+	"PodGroup":        schedulingv1beta1.SchemeGroupVersion.WithResource("podgroups"),
 	"ResourceClaim":   resourceapi.SchemeGroupVersion.WithResource("resourceclaims"),
 	"DeviceTaintRule": resourceapi.SchemeGroupVersion.WithResource("devicetaintrules"),
 }
@@ -185,6 +187,13 @@ func dumpObjects(ctx context.Context, c kubernetes.Interface, file string) error
 	}
 	for i := range pods.Items {
 		item(corev1.SchemeGroupVersion, "Pod", &pods.Items[i])
+	}
+	groups, err := c.SchedulingV1beta1().PodGroups("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for i := range groups.Items {
+		item(schedulingv1beta1.SchemeGroupVersion, "PodGroup", &groups.Items[i])
 	}
 	r := c.ResourceV1()
 	rv := resourceapi.SchemeGroupVersion

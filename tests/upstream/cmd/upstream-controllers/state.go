@@ -11,6 +11,7 @@ package main
 //   Pod: status.resourceClaimStatuses (normalised names), the
 //     DisruptionTarget condition without its time, whether being deleted.
 //     Deleted pods are absent.
+//   PodGroup: status.resourceClaimStatuses (normalised names).
 //   DeviceTaintRule: status conditions without their times.
 //
 // Generated names: the API server appends 5 random characters to the
@@ -26,6 +27,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 )
@@ -75,6 +77,13 @@ type podState struct {
 	ClaimStatuses []corev1.PodResourceClaimStatus `json:"resourceClaimStatuses,omitempty"`
 	Disruption    *condition                      `json:"disruptionTarget,omitempty"`
 	Deleting      bool                            `json:"deleting,omitempty"`
+}
+
+type podGroupState struct {
+	Kind          string                                          `json:"kind"`
+	Namespace     string                                          `json:"namespace"`
+	Name          string                                          `json:"name"`
+	ClaimStatuses []schedulingv1beta1.PodGroupResourceClaimStatus `json:"resourceClaimStatuses,omitempty"`
 }
 
 type ruleState struct {
@@ -135,6 +144,25 @@ func dumpState(ctx context.Context, c kubernetes.Interface, w io.Writer, extra [
 			if cond.Type == corev1.DisruptionTarget {
 				s.Disruption = &condition{Type: string(cond.Type), Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message}
 			}
+		}
+		if err := add(s); err != nil {
+			return err
+		}
+	}
+	groups, err := c.SchedulingV1beta1().PodGroups("").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return err
+	}
+	for i := range groups.Items {
+		g := &groups.Items[i]
+		s := podGroupState{Kind: "PodGroup", Namespace: g.Namespace, Name: g.Name}
+		for _, st := range g.Status.ResourceClaimStatuses {
+			if st.ResourceClaimName != nil {
+				if n, ok := names[g.Namespace+"/"+*st.ResourceClaimName]; ok {
+					st.ResourceClaimName = &n
+				}
+			}
+			s.ClaimStatuses = append(s.ClaimStatuses, st)
 		}
 		if err := add(s); err != nil {
 			return err
