@@ -126,6 +126,14 @@ func main() {
 	if err != nil {
 		fail(2, "%v", err)
 	}
+	if o.mode == "replay" {
+		err = nameFromOps(objs, o.ops)
+	} else {
+		nameAsServer(objs)
+	}
+	if err != nil {
+		fail(2, "%v", err)
+	}
 	// synctest needs a *testing.T: run one test whose body exits.
 	os.Args = os.Args[:1]
 	testing.Main(func(string, string) (bool, error) { return true, nil },

@@ -17,13 +17,15 @@ package main
 // Generated names: the API server appends 5 random characters to the
 // generateName cut to 58; the controller's names are therefore normalised
 // to the generateName cut to 58 plus "*****" wherever they appear (claim
-// names, pods' resourceClaimStatuses), and so are the tools'.
+// names, pods' resourceClaimStatuses), and so are the tools'.  So are the
+// names of pods the API server named, and their UIDs (generated.go).
 
 import (
 	"context"
 	"encoding/json"
 	"io"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	resourceapi "k8s.io/api/resource/v1"
@@ -181,6 +183,26 @@ func dumpState(ctx context.Context, c kubernetes.Interface, w io.Writer, extra [
 		}
 		if err := add(s); err != nil {
 			return err
+		}
+	}
+	// pods the API server named: their names and UIDs normalised everywhere
+	var generated []string
+	for i := range pods.Items {
+		if p := &pods.Items[i]; p.GenerateName != "" && generatedFrom(p.GenerateName, p.Name) {
+			g := p.GenerateName
+			if len(g) > maxGenerateName {
+				g = g[:maxGenerateName]
+			}
+			generated = append(generated, p.Name, g+"*****")
+			if p.UID != "" {
+				generated = append(generated, string(p.UID), "*****")
+			}
+		}
+	}
+	if len(generated) > 0 {
+		r := strings.NewReplacer(generated...)
+		for i := range lines {
+			lines[i] = r.Replace(lines[i])
 		}
 	}
 	lines = append(lines, extra...)
