@@ -230,7 +230,7 @@ STAGE
     [[ $stderr == *"writes=0"* ]]
 }
 
-@test "quota: a claim beyond the namespace's ResourceQuota is refused by admission, exit 3" {
+@test "quota: a claim beyond the namespace's ResourceQuota is refused by admission, the pod waits, exit 1" {
     load_finished_pod
     "$KUBECTL" create quota -n "$NS" claims --hard=count/resourceclaims.resource.k8s.io=1 >/dev/null
     wait_for 30 sh -c "\"$KUBECTL\" get quota -n $NS claims -o jsonpath='{.status.hard}' | grep -q resourceclaims"
@@ -240,8 +240,10 @@ STAGE
  "spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]}}
 POD
     PATH=$DRA_BIN:$PATH run --separate-stderr "$DRA_BIN/dra-watch" run --once -n "$NS" --stats -- 'dra-claim generate --patch'
-    assert_failure 3
-    [[ $stderr == *'exceeded quota: claims, requested: count/resourceclaims.resource.k8s.io=1, used: count/resourceclaims.resource.k8s.io=1, limited: count/resourceclaims.resource.k8s.io=1'* ]]
+    # refused for that pod alone, tried again on the next pass (as upstream's
+    # claim controller retries the pod): a warning and exit 1, not a failure
+    assert_failure 1
+    [[ $stderr == *'exceeded quota: claims, requested: count/resourceclaims.resource.k8s.io=1, used: count/resourceclaims.resource.k8s.io=1, limited: count/resourceclaims.resource.k8s.io=1'*'(the pod waits; the next pass tries again)'* ]]
 }
 
 # etcd_compact: compact the cluster's etcd at its current revision (etcd's
