@@ -4,6 +4,8 @@
 #   make upstream          build every peer into build/upstream/bin/
 #   make upstream-check    run every differential suite; ends with one line
 #                          "N passed, N failed" (all suites summed)
+#   make upstream-check-full  the same with the longer runs the fragments
+#                          name in UPSTREAM_FULL_FLAGS (more random seeds)
 #
 # Each peer is one fragment tests/upstream/NAME.mk, included here by
 # wildcard: it adds its build target to UPSTREAM_PEERS and its suite to
@@ -37,17 +39,21 @@ endef
 
 UPSTREAM_PEERS :=
 UPSTREAM_CHECKS :=
+UPSTREAM_FULL_FLAGS :=
 include $(filter-out tests/upstream/upstream.mk,$(sort $(wildcard tests/upstream/*.mk)))
 
 # The line `make check` prints when the suites cannot run.
 UPSTREAM_CHECK_NOTE := $(if $(UPSTREAM_HAVE_GO),,@echo "$(UPSTREAM_NO_GO)")
 
-.PHONY: upstream upstream-check
+.PHONY: upstream upstream-check upstream-check-full
 ifeq ($(UPSTREAM_HAVE_GO),)
-upstream upstream-check:
+upstream upstream-check upstream-check-full:
 	@echo "$(UPSTREAM_NO_GO)"
 else
 upstream: $(UPSTREAM_PEERS)
+
+upstream-check-full:
+	@$(MAKE) --no-print-directory upstream-check $(UPSTREAM_FULL_FLAGS)
 
 # Each suite in turn (they are heavy), its time, then the sum of their
 # "N passed, N failed" lines; a suite that printed none counts as failed.

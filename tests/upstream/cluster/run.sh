@@ -8,7 +8,9 @@
 # CLUSTER_SUITES (default "client scheduling") picks the suites; SCHED_INPUTS,
 # SCHED_SEEDS and SCHED_SECONDS the scheduling suite's inputs (below).
 # Needs DRA_BIN (the tools) and UPSTREAM_BIN (upstream-cluster, kubectl).
-# Exit 0 when both agree everywhere, 1 otherwise.
+# Prints one line per suite with its counts and time, then "N passed,
+# N failed" (bats tests; scheduling inputs, each one case).  Exit 0 when
+# both agree everywhere, 1 otherwise.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -16,6 +18,7 @@ root=$(cd "$here/../../.." && pwd)
 export DRA_BIN UPSTREAM_BIN
 work=${CLUSTER_WORK:-$root/build/upstream/cluster-check}
 rc=0
+passed=0 failed_all=0
 
 # the inputs that schedule pods: examples/cluster and tests/data/alloc's sched-*
 # (each a directory or files joined by '+', relative to the top)
@@ -28,21 +31,29 @@ t0=$(date +%s)
 suites=${CLUSTER_SUITES:-client scheduling}
 if [[ " $suites " == *" client "* ]]; then
     echo "== client suite (tests/upstream/cluster/client.bats, claimfix.bats)"
-    bats "$here/client.bats" "$here/claimfix.bats" || rc=1
-    echo "client suite: $(($(date +%s) - t0)) s"
+    mkdir -p "$work"
+    bats "$here/client.bats" "$here/claimfix.bats" | tee "$work/client.tap"
+    [[ ${PIPESTATUS[0]} -eq 0 ]] || rc=1
+    cp=$(grep -c '^ok ' "$work/client.tap") cf=$(grep -c '^not ok ' "$work/client.tap")
+    [[ $rc -eq 0 || $cf -gt 0 ]] || cf=1
+    passed=$((passed + cp)) failed_all=$((failed_all + cf))
+    echo "client suite: $cp passed, $cf failed in $(($(date +%s) - t0)) s"
 fi
 t1=$(date +%s)
-[[ " $suites " == *" scheduling "* ]] || exit $rc
+if [[ " $suites " != *" scheduling "* ]]; then
+    echo "$passed passed, $failed_all failed"
+    exit $rc
+fi
 
 echo "== scheduling suite (dra-alloc schedule vs kube-scheduler)"
-rm -rf "$work"
-mkdir -p "$work"
+rm -rf "$work/sched"
+mkdir -p "$work/sched"
 same=0 differ=0 failed=0
 # one_input NAME FILE...: a fresh cluster, sched.py, the verdict counted
 one_input() {
     local name=$1 r
     shift
-    local c=$work/$name
+    local c=$work/sched/$name
     "$root/tests/upstream/cluster.sh" start "$c" >/dev/null 2>"$c.start.err" ||
         { echo "$name: the cluster did not start"; cat "$c.start.err"; failed=$((failed + 1)); return; }
     python3 "$here/sched.py" "$c" "$DRA_BIN/dra-alloc" "$@" >"$c.out" 2>&1
@@ -73,12 +84,13 @@ for seed in ${SCHED_SEEDS:-$(seq 1 100000)}; do
     if [ -z "${SCHED_SEEDS:-}" ] && [ $(($(date +%s) - t_gen)) -ge "${SCHED_SECONDS:-180}" ]; then
         break
     fi
-    python3 "$here/gen.py" "$seed" >"$work/gen-$seed.json"
-    one_input "gen-$seed" "$work/gen-$seed.json"
+    python3 "$here/gen.py" "$seed" >"$work/sched/gen-$seed.json"
+    one_input "gen-$seed" "$work/sched/gen-$seed.json"
     seeds=$((seeds + 1))
 done
 echo "random clusters: $seeds seeds in $(($(date +%s) - t_gen)) s"
 t2=$(date +%s)
-echo "scheduling suite: $same inputs agree, $differ differ, $failed failed ($((t2 - t1)) s)"
+echo "scheduling suite: $same inputs agree, $differ differ, $failed failed in $((t2 - t1)) s"
 [ $differ -eq 0 ] && [ $failed -eq 0 ] || rc=1
+echo "$((passed + same)) passed, $((failed_all + differ + failed)) failed"
 exit $rc
