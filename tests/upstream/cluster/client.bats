@@ -23,6 +23,9 @@ setup() {
 teardown() {
     # the node test's example driver (tests/bats/rpc-helpers.bash)
     if [[ -n ${T:-} ]]; then rpc_teardown; fi
+    # a test's background dra-watch, left running when the test failed
+    # before its kill (it holds bats' output open: bats would never end)
+    if [[ -n ${pid:-} ]]; then kill "$pid" 2>/dev/null || true; fi
 }
 
 # template NAME: a ResourceClaimTemplate in $NS, made with kubectl
