@@ -11,7 +11,7 @@
 #
 # Needs Go and jq (one line saying it was skipped without Go).  Part of
 # `make upstream-check`.  Build: about 3.5 min cold on a loaded 2-core
-# machine, 30 s warm; run: about 40 s (24 scenarios).
+# machine, 30 s warm; run: about 2 min (33 scenarios) on a loaded one.
 UPSTREAM_CONTROLLERS := $(UPSTREAM_BIN)/upstream-controllers
 UPSTREAM_PEERS += upstream-controllers
 UPSTREAM_CHECKS += upstream-check-controllers
