@@ -71,13 +71,13 @@ setup() {
 }
 
 @test "podgroup: gate off: pods sharing a group claim are refused, others are unaffected" {
-    run "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true -o json "$A/sched-cluster.yaml" "$G/group.yaml"
+    run "$DRA_BIN/dra-claim" generate -o json "$A/sched-cluster.yaml" "$G/group.yaml"
     assert_failure 2
     assert_line --partial "pod default/worker-0, PodResourceClaim gpus: matches a claim of PodGroup train, but the DRAWorkloadResourceClaims feature is disabled"
     # the loader's claim is still made (partial output, the exit code says it failed)
     assert_line --partial '"generateName": "loader-own-"'
     refute_line --partial '"generateName": "train-gpus-"'
-    run "$DRA_BIN/dra-alloc" schedule --feature-gates GenericWorkload=true $NOW "$A/sched-cluster.yaml" "$G/group.yaml"
+    run "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$G/group.yaml"
     assert_failure 1
     assert_line --partial 'pod default/worker-0: 0/3 nodes are available: pod "default/worker-0": ResourceClaim not created yet.'
 }
@@ -85,7 +85,7 @@ setup() {
 @test "podgroup: gate off, unchanged: a group without claims and pods in it schedule as before" {
     yq 'select(.kind != "PodGroup")' "$G/group.yaml" > "$T/nogroup.yaml"
     yq 'select(.kind == "PodGroup") | del(.spec.resourceClaims)' "$G/group.yaml" >> "$T/nogroup.yaml"
-    run "$DRA_BIN/dra-alloc" schedule --feature-gates GenericWorkload=true $NOW -o json "$A/sched-cluster.yaml" "$T/nogroup.yaml"
+    run "$DRA_BIN/dra-alloc" schedule $NOW -o json "$A/sched-cluster.yaml" "$T/nogroup.yaml"
     assert_success
     run jq -r '[.items[] | select(.kind == "ResourceClaim") | .status.reservedFor[0].resource] | join(",")' <<<"$output"
     assert_output "pods,pods,pods"

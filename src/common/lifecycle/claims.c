@@ -690,14 +690,6 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     bool wl = workload_claims(opts);
     const json_t *group = gname ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
     bool needs_work = pod_needs_work(c, p, opts, out);
-    /* getPodGroup: without GenericWorkload a member of a group gets nothing */
-    if (gname && !dra_feature_enabled(opts ? opts->features : NULL, DRA_FEATURE_GENERIC_WORKLOAD) &&
-        json_array_size(dra_jarr(p, "spec.resourceClaims")))
-        return dra_err_at(dra_err_new(DRA_EXIT_INPUT,
-                                      "get PodGroup for Pod %s/%s: Pod is a member of PodGroup %s but GenericWorkload "
-                                      "feature is disabled",
-                                      ns, dra_jstr_or(p, "metadata.name", ""), gname),
-                          pod->file, pod->doc, pod->line, 0);
     if (wl && gname && !group && json_array_size(dra_jarr(p, "spec.resourceClaims")))
         return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "pod %s/%s: podgroup.scheduling.k8s.io \"%s\" not found", ns,
                                       dra_jstr_or(p, "metadata.name", ""), gname),
