@@ -173,7 +173,7 @@ snapshot() { # GITVERSION: a snapshot as dra-watch writes it, with one class
 @test "dra-slice(1) has one gate table per release, as dra-slice gates prints them" {
     run --separate-stderr "$BATS_TEST_DIRNAME/../../scripts/gen-man-gates" --check "$DRA_BIN/dra-slice"
     assert_success
-    diff -u "$BATS_TEST_DIRNAME/../../man/dra-slice.1" - <<<"$output"
+    assert_output ''
     for r in 1.36 1.37 1.38; do grep -qx ".B Kubernetes $r" "$BATS_TEST_DIRNAME/../../man/dra-slice.1"; done
     # every page of a tool with the option says it, and the completions offer the releases
     for t in dra-alloc dra-claim dra-evict dra-prepare dra-select dra-slice; do
