@@ -13,7 +13,7 @@ setup() {
 @test "derived attributes: a result type that is no attribute value fails to compile" {
     sed 's/expression: device.attributes\["gpu.example.com"\].numa$/expression: "{\\"a\\": 1}"/' "$A/derived.yaml" >"$T/map.yaml"
     grep -q '"a' "$T/map.yaml"
-    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRADerivedAttributes=true "$T/map.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 --kubernetes-version 1.37 --feature-gates DRADerivedAttributes=true "$T/map.yaml"
     assert_failure 2
     [ -z "$output" ]
     [[ $stderr == *"compile derived attribute derived/numa failed: must evaluate to a primitive scalar (string, integer, boolean, semver) or a list of these scalars, not map(string, int)"* ]]
@@ -22,22 +22,22 @@ setup() {
 
 @test "derived attributes: dra-slice validate compiles them as the API server does" {
     sed 's/expression: device.attributes\["gpu.example.com"\].numa$/expression: "{\\"a\\": 1}"/; s/expression: int(.*$/expression: "[1, 2]"/' "$A/derived.yaml" >"$T/map.yaml"
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRADerivedAttributes=true "$T/map.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 --feature-gates DRADerivedAttributes=true "$T/map.yaml"
     assert_failure 2
     [[ $stderr == *'spec.devices.requests[0].exactly.derivedAttributes[0].expression: Invalid value: "{\"a\": 1}": must evaluate to a primitive scalar (string, integer, boolean, semver), not map(string, int)'* ]]
     [[ $stderr == *'spec.devices.requests[1].exactly.derivedAttributes[0].expression: Invalid value: "[1, 2]": must evaluate to a primitive scalar (string, integer, boolean, semver), not list(int)'* ]]
     # lists are attribute values with DRAListTypeAttributes
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRADerivedAttributes=true,DRAListTypeAttributes=true "$T/map.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 --feature-gates DRADerivedAttributes=true,DRAListTypeAttributes=true "$T/map.yaml"
     assert_failure 2
     [[ $stderr == *"or a list of these scalars, not map(string, int)"* ]]
     [[ $stderr != *"requests[1]"* ]]
     # a compile error is reported with the field
     sed 's/expression: int(.*$/expression: "device.nosuch"/' "$A/derived.yaml" >"$T/bad.yaml"
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRADerivedAttributes=true "$T/bad.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 --feature-gates DRADerivedAttributes=true "$T/bad.yaml"
     assert_failure 2
     [[ $stderr == *"spec.devices.requests[1].exactly.derivedAttributes[0].expression: Invalid value: \"device.nosuch\": compilation failed: ERROR: <input>:1:7: undefined field 'nosuch'"* ]]
     sed 's/expression: int(.*$/expression: "7"/' "$A/derived.yaml" >"$T/good.yaml"
-    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates DRADerivedAttributes=true "$T/good.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 --feature-gates DRADerivedAttributes=true "$T/good.yaml"
     assert_success
 }
 

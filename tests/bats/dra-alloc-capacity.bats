@@ -8,6 +8,8 @@ C="$DATA/capacity/cluster.yaml"
 NOW="--now 2026-01-01T00:00:00Z"
 
 setup() {
+    # 1.37's figures: the tainted GPU is a DeviceTaintRule's, off by default in 1.36
+    export DRA_KUBERNETES_VERSION=1.37
     T=$BATS_TEST_TMPDIR
 }
 

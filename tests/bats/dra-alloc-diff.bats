@@ -7,6 +7,8 @@ A="$DATA/alloc"
 NOW="--now 2026-01-01T00:00:00Z"
 
 setup() {
+    # 1.37's: the change is a DeviceTaintRule's, off by default in 1.36
+    export DRA_KUBERNETES_VERSION=1.37
     T=$BATS_TEST_TMPDIR
     "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$A/sched-pods.yaml" >"$T/before.yaml"
     "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$A/sched-pods.yaml" "$DATA/capacity/taint-node-a.yaml" >"$T/after.yaml"

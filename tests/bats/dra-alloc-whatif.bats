@@ -33,6 +33,8 @@ setup() {
 }
 
 @test "what-if --taint: a DeviceTaintRule dry run, NoExecute evicts, NoSchedule stops pending pods" {
+    # --taint is a DeviceTaintRule: 1.37's (off by default in 1.36)
+    export DRA_KUBERNETES_VERSION=1.37
     run "$DRA_BIN/dra-alloc" schedule $NOW --what-if --taint gpu.example.com/node-b:example.com/broken=true:NoExecute "$A/sched-cluster.yaml" "$T/placed.yaml"
     assert_failure 1
     assert_line --index 1 "lost: pod default/p3 on node-b: device gpu.example.com/node-b/gpu-0 tainted example.com/broken=true:NoExecute"

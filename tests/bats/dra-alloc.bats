@@ -77,8 +77,12 @@ devices() { # devices CLAIM-OUTPUT: "claim: dev dev" lines from jsonl output
     claim c "    requests:
     - name: gpu
       exactly: {deviceClassName: gpu, allocationMode: All}" >"$T/c.yaml"
-    run "$DRA_BIN/dra-alloc" --node node-1 "$A/basic.yaml" "$A/incomplete.yaml" "$T/c.yaml"
+    run "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 "$A/basic.yaml" "$A/incomplete.yaml" "$T/c.yaml"
     assert_failure 2
+    assert_output --partial "asks for all devices, but resource pool gpu.example.com/updating is currently being updated"
+    # from 1.38 the node is unsuitable, the run not fatal
+    run "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 "$A/basic.yaml" "$A/incomplete.yaml" "$T/c.yaml"
+    assert_failure 1
     assert_output --partial "asks for all devices, but resource pool gpu.example.com/updating is currently being updated"
 }
 
@@ -137,7 +141,8 @@ devices() { # devices CLAIM-OUTPUT: "claim: dev dev" lines from jsonl output
     assert_success
     run devices <<<"$output"
     assert_output $'a: gpu=gpu-0-half-0\nb: gpu=gpu-0-half-1'
-    run "$DRA_BIN/dra-alloc" --node node-1 --feature-gates DRAPartitionableDevices=false "$A/partitionable.yaml" "$T/c.yaml"
+    # the gate can be turned off until 1.37 (GA and locked in 1.38)
+    run "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 --feature-gates DRAPartitionableDevices=false "$A/partitionable.yaml" "$T/c.yaml"
     assert_failure 1
 }
 
@@ -570,7 +575,8 @@ YAML
     assert_success
     run jq -r '.status.allocation.devices.results[0].consumedCapacity.cpu' <<<"$output"
     assert_output '750m'
-    run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl "$A/fractional.yaml"
+    # off by default until 1.37 (on in 1.38)
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 -o jsonl "$A/fractional.yaml"
     assert_success
     run jq -r '.status.allocation.devices.results[0].consumedCapacity.cpu' <<<"$output"
     assert_output '1'

@@ -6,6 +6,9 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
+    # 1.37's rules: DRADeviceTaintRules is off by default in 1.36, which
+    # also counts no extended-resource claim; 1.38 tolerates pod d.
+    export DRA_KUBERNETES_VERSION=1.37
     D="$DATA/evict"
     IN=("$D/slices.yaml" "$D/rules.yaml" "$D/claims-pods.json")
 }
@@ -33,16 +36,17 @@ setup() {
 }
 
 @test "formats: a kubectl List on stdin; unknown kinds skipped and counted with --verbose" {
-    run "$DRA_BIN/dra-evict" --now 2026-03-01T10:02:00Z "${IN[@]}"
+    run "$DRA_BIN/dra-evict" --kubernetes-version 1.37 --now 2026-03-01T10:02:00Z "${IN[@]}"
     want=$output
-    run "$DRA_BIN/dra-evict" --now 2026-03-01T10:02:00Z "$D/slices.yaml" "$D/rules.yaml" - < "$D/claims-pods.json"
+    run "$DRA_BIN/dra-evict" --kubernetes-version 1.37 --now 2026-03-01T10:02:00Z "$D/slices.yaml" "$D/rules.yaml" - < "$D/claims-pods.json"
     assert_success
     assert_equal "$output" "$want"
     printf '{"apiVersion":"v1","kind":"Event","metadata":{"name":"e1","namespace":"ml"}}\n{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"ml"}}\n' > "$BATS_TEST_TMPDIR/other.jsonl"
-    run --separate-stderr "$DRA_BIN/dra-evict" -v --now 2026-03-01T10:02:00Z "${IN[@]}" "$BATS_TEST_TMPDIR/other.jsonl"
+    run --separate-stderr "$DRA_BIN/dra-evict" -v --kubernetes-version 1.37 --now 2026-03-01T10:02:00Z "${IN[@]}" "$BATS_TEST_TMPDIR/other.jsonl"
     assert_success
     assert_equal "$output" "$want"
-    assert_equal "$stderr" "dra-evict: skipped 2 objects of kinds dra-evict does not use"
+    assert_equal "$stderr" "dra-evict: Kubernetes 1.37's feature gates (--kubernetes-version)
+dra-evict: skipped 2 objects of kinds dra-evict does not use"
 }
 
 @test "rule selectors: removed fields, empty selector, invalid values" {
@@ -68,9 +72,10 @@ YAML
     assert_failure 2
     assert_output --partial 'r.yaml:7: DeviceTaintRule/cel-rule: unknown field "spec.deviceSelector.selectors"'
     assert_output --partial 'r.yaml:15 (document 2): DeviceTaintRule/class-rule: unknown field "spec.deviceSelector.deviceClassName"'
-    # an empty selector {} selects every allocated device (E7-1), unlike a missing one
+    # an empty selector {} selects every allocated device (E7-1), unlike a missing one;
+    # in 1.37 d's toleration without effect does not tolerate it (it does from 1.38)
     printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: all}\nspec:\n  deviceSelector: {}\n  taint: {key: example.com/drain, effect: NoExecute, timeAdded: "2026-03-01T11:00:00Z"}\n' > "$BATS_TEST_TMPDIR/all.yaml"
-    run "$DRA_BIN/dra-evict" --now 2026-03-01T12:00:00Z -o jsonl "$D/slices.yaml" "$BATS_TEST_TMPDIR/all.yaml" "$D/claims-pods.json"
+    run "$DRA_BIN/dra-evict" --kubernetes-version 1.37 --now 2026-03-01T12:00:00Z -o jsonl "$D/slices.yaml" "$BATS_TEST_TMPDIR/all.yaml" "$D/claims-pods.json"
     assert_success
     assert_equal "$(jq -r 'select(.source == "DeviceTaintRule all") | .pod.name' <<<"$output" | sort | tr '\n' ' ')" "a b c d e x "
     printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: bad}\nspec:\n  deviceSelector: {pool: "-x-", device: "GPU_0"}\n  taint: {key: "bad key!", effect: Sometimes}\n' > "$BATS_TEST_TMPDIR/bad.yaml"

@@ -34,7 +34,8 @@ S() { "$DRA_BIN/dra-select" "$@"; }
 }
 
 @test "bad: allowMultipleAllocations needs the DRAConsumableCapacity gate" {
-    run S check --feature-gates DRAConsumableCapacity=false 'device.allowMultipleAllocations'
+    # 1.37: in 1.38 DRAFractionalCapacityRange is on and needs DRAConsumableCapacity
+    run S check --kubernetes-version 1.37 --feature-gates DRAConsumableCapacity=false 'device.allowMultipleAllocations'
     assert_failure 2
     assert_output --partial "undefined field 'allowMultipleAllocations'"
     run S check --feature-gates DRAConsumableCapacity=true 'device.allowMultipleAllocations'
