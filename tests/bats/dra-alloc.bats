@@ -6,6 +6,8 @@ bats_require_minimum_version 1.5.0
 A="$DATA/alloc"
 
 setup() {
+    # 1.37's gates unless a test names another release
+    export DRA_KUBERNETES_VERSION=1.37
     T=$BATS_TEST_TMPDIR
 }
 

@@ -106,8 +106,9 @@ deployment_args() {
     start_evict "$DEPLOY/evict-rbac.yaml"
     mapfile -t args < <(deployment_args)
     [[ ${args[*]} == "run --job evict --apply "* ]]
-    # the Deployment's loop, one pass, the clock pinned
-    run --separate-stderr "$DRA_BIN/dra-watch" "${args[@]}" --max-passes 1 --now 2026-03-01T10:05:00Z --stats \
+    # the Deployment's loop, one pass, the clock pinned, as 1.37 (from 1.38
+    # pod d's toleration without effect tolerates the NoExecute taint)
+    run --separate-stderr "$DRA_BIN/dra-watch" "${args[@]}" --kubernetes-version 1.37 --max-passes 1 --now 2026-03-01T10:05:00Z --stats \
         --kubeconfig "$W/kc-evict-sa-token"
     assert_success
     # DisruptionTarget and delete for 4 due pods (x by its extended-resource
