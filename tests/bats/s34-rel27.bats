@@ -46,3 +46,47 @@ setup() {
     assert_success
     diff -r "$TOP/man" "$W/man"
 }
+
+@test "dra-alloc: a config covering every request keeps its requests in 1.36, and drops them from 1.37" {
+    cat >"$W/in.yaml" <<'YAML'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]
+  config: [{opaque: {driver: gpu.example.com, parameters: {class: 1}}}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: s}
+spec:
+  driver: gpu.example.com
+  pool: {name: node-1, generation: 1, resourceSliceCount: 1}
+  nodeName: node-1
+  devices: [{name: gpu-0}, {name: gpu-1}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: a, exactly: {deviceClassName: gpu}}
+    - {name: b, firstAvailable: [{name: x, deviceClassName: gpu}]}
+    config:
+    - {requests: [a, b/x], opaque: {driver: gpu.example.com, parameters: {claim: 1}}}
+YAML
+    # 1.36's allocator copies each config's requests as they are
+    # (structured/internal/*/allocator_*.go, v0.36.3)
+    run "$DRA_BIN/dra-alloc" --kubernetes-version 1.36 --node node-1 -o jsonl "$W/in.yaml"
+    assert_success
+    run jq -c '[.status.allocation.devices.config[] | [.source, .requests]]' <<<"$output"
+    assert_output '[["FromClass",["a","b/x"]],["FromClaim",["a","b/x"]]]'
+    # from 1.37 one covering every request has none ("empty means all")
+    for r in 1.37 1.38; do
+        run "$DRA_BIN/dra-alloc" --kubernetes-version $r --node node-1 -o jsonl "$W/in.yaml"
+        assert_success
+        run jq -c '[.status.allocation.devices.config[] | [.source, .requests]]' <<<"$output"
+        assert_output '[["FromClass",null],["FromClaim",null]]'
+    done
+}

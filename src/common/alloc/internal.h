@@ -42,6 +42,7 @@ typedef struct al_features {
                                     * driver's; a negative request is refused before rounding */
     bool versions_without_build;   /* 1.38: constraints compare versions without build metadata */
     bool all_pool_node_failure;    /* 1.38: All over an incomplete or invalid pool fails the node only */
+    bool config_all_unnamed;       /* 1.37: a result config covering every request names none */
 } al_features;
 
 /* Whether the scheduler runs the experimental allocator: a feature the

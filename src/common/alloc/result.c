@@ -126,7 +126,7 @@ static void copy_config_body(json_t *dst, const json_t *src)
     }
 }
 
-static json_t *build_config(al_claim *c)
+static json_t *build_config(const al_features *f, al_claim *c)
 {
     json_t *cfg = json_array();
     /* Class configs, once per class, in request order. */
@@ -185,9 +185,11 @@ static json_t *build_config(al_claim *c)
         json_array_append_new(cfg, o);
     }
 
-    /* A config covering every request gets `requests` cleared (= all). */
+    /* A config covering every request gets `requests` cleared (= all), from
+     * 1.37 on (structured/internal/{stable,incubating,experimental}
+     * allocator_*.go; v0.36.3 keeps them). */
     json_t *o;
-    json_array_foreach(cfg, i, o) {
+    json_array_foreach(f->config_all_unnamed ? cfg : NULL, i, o) {
         const json_t *reqs = json_object_get(o, "requests");
         if (!reqs)
             continue;
@@ -291,7 +293,7 @@ json_t *dra_al_build_allocation(al_run *r, al_claim *c, dra_err **err)
         json_array_append_new(results, result_entry(r, c, &c->res[i]));
     json_t *devices = json_object();
     json_object_set_new(devices, "results", results);
-    json_t *cfg = build_config(c);
+    json_t *cfg = build_config(&r->w->f, c);
     if (json_array_size(cfg))
         json_object_set_new(devices, "config", cfg);
     else
