@@ -11,9 +11,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
+	"dra-tools/tests/upstream/celgo/cel"
+	"dra-tools/tests/upstream/celgo/ref"
+	"dra-tools/tests/upstream/celgo/types"
 
 	"k8s.io/apiserver/pkg/cel/environment"
 
@@ -163,7 +163,7 @@ const (
 func outcome(v ref.Val, cost uint64, err error) evaluated {
 	e := evaluated{Cost: proto.Num(cost)}
 	if err != nil {
-		s := dracel.EnhanceRuntimeError(err).Error()
+		s := enhanceRuntimeError(err).Error()
 		e.Error = &s
 	} else {
 		s := formatValue(v)

@@ -9,8 +9,8 @@ package main
 // estimate's maximum is checked against upstream's MaxCost (batch.go).
 
 import (
-	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/checker"
+	"dra-tools/tests/upstream/celgo/cel"
+	"dra-tools/tests/upstream/celgo/checker"
 
 	resourceapi "k8s.io/api/resource/v1"
 	apiservercel "k8s.io/apiserver/pkg/cel"

@@ -20,10 +20,10 @@ import (
 	"sort"
 	"strings"
 
+	"dra-tools/tests/upstream/celgo/ref"
+	"dra-tools/tests/upstream/celgo/traits"
+	"dra-tools/tests/upstream/celgo/types"
 	"github.com/blang/semver/v4"
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
-	"github.com/google/cel-go/common/types/traits"
 
 	resourceapi "k8s.io/api/resource/v1"
 	"k8s.io/apimachinery/pkg/util/yaml"

@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/cel-go/cel"
-	"github.com/google/cel-go/common/types/ref"
+	"dra-tools/tests/upstream/celgo/cel"
+	"dra-tools/tests/upstream/celgo/ref"
 
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apiserver/pkg/cel/environment"

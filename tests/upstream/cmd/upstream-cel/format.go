@@ -18,9 +18,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/cel-go/common/types"
-	"github.com/google/cel-go/common/types/ref"
-	"github.com/google/cel-go/common/types/traits"
+	"dra-tools/tests/upstream/celgo/ref"
+	"dra-tools/tests/upstream/celgo/traits"
+	"dra-tools/tests/upstream/celgo/types"
 
 	apiservercel "k8s.io/apiserver/pkg/cel"
 	"k8s.io/apiserver/pkg/cel/library"

@@ -20,7 +20,6 @@ import (
 	"strings"
 
 	"k8s.io/apiserver/pkg/cel/environment"
-	dracel "k8s.io/dynamic-resource-allocation/cel"
 )
 
 const usage = `usage: upstream-cel eval [--var NAME=CEL]... [--device DRIVER/POOL/DEVICE] [--feature-gates G=B,...] EXPR [FILES]
@@ -136,7 +135,7 @@ func runEval(o *options) error {
 	}
 	v, _, err := ev.run(prg)
 	if err != nil {
-		return dracel.EnhanceRuntimeError(err)
+		return enhanceRuntimeError(err)
 	}
 	_, err = fmt.Println(formatValue(v))
 	return err

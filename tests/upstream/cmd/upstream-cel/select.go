@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"k8s.io/apiserver/pkg/cel/environment"
-	dracel "k8s.io/dynamic-resource-allocation/cel"
 )
 
 func runSelect(o *options) (bool, error) {
@@ -44,7 +43,7 @@ func runSelect(o *options) (bool, error) {
 		ok, _, err := r.DeviceMatches(ctx, devs[i].device)
 		spent += time.Since(t0)
 		if err != nil {
-			return false, fmt.Errorf("%s: %v", devs[i].id, dracel.EnhanceRuntimeError(err))
+			return false, fmt.Errorf("%s: %v", devs[i].id, enhanceRuntimeError(err))
 		}
 		if ok {
 			matched++
