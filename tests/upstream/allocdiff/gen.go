@@ -292,7 +292,7 @@ func (g *gen) nodeSlices(i int, n *corev1.Node) {
 				s.Spec.PerDeviceNodeSelection = ptr.To(true)
 			}
 			if g.on("DRAOptionalNodeOperations") && g.p(15) {
-				s.Spec.SkipNodeOperations = []resourceapi.SkipNodeOperation{resourceapi.SkipNodeOperationAll}
+				skipAllNodeOperations(s)
 			}
 			nd := 1 + g.n(4)
 			if g.p(3) {
@@ -313,7 +313,7 @@ func (g *gen) nodeSlices(i int, n *corev1.Node) {
 						cc.Counters["slices"] = resourceapi.Counter{Value: q(pick(g, "1", "2"))}
 					}
 					if g.on("DRADeviceCompatibilityGroups") && g.p(40) {
-						cc.CompatibilityGroups = pickSome(g, []string{"mig", "vgpu"})
+						setCompatibilityGroups(&cc, pickSome(g, []string{"mig", "vgpu"}))
 					}
 					dev.ConsumesCounters = []resourceapi.DeviceCounterConsumption{cc}
 				}
@@ -381,18 +381,6 @@ func (g *gen) networkSlices() {
 	g.c.objs = append(g.c.objs, s)
 }
 
-func (g *gen) taintRules() {
-	r := &resourceapi.DeviceTaintRule{TypeMeta: metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "DeviceTaintRule"}, ObjectMeta: meta("rule")}
-	sel := &resourceapi.DeviceTaintSelector{Driver: ptr.To(gpuDriver)}
-	if len(g.devs) > 0 && g.p(60) {
-		d := g.devs[g.n(len(g.devs))]
-		sel = &resourceapi.DeviceTaintSelector{Driver: ptr.To(d.driver), Pool: ptr.To(d.pool), Device: ptr.To(d.name)}
-	}
-	r.Spec.DeviceSelector = sel
-	r.Spec.Taint = resourceapi.DeviceTaint{Key: "example.com/rule", Effect: pick(g, resourceapi.DeviceTaintEffectNoSchedule, resourceapi.DeviceTaintEffectNoExecute)}
-	g.c.objs = append(g.c.objs, r)
-}
-
 func claimObj(name string) *resourceapi.ResourceClaim {
 	c := &resourceapi.ResourceClaim{TypeMeta: metav1.TypeMeta{APIVersion: "resource.k8s.io/v1", Kind: "ResourceClaim"}, ObjectMeta: meta(name)}
 	c.Namespace = "default"
@@ -452,6 +440,17 @@ var selectorExprs = []string{
 	`device.allowMultipleAllocations == true`,
 }
 
+func (g *gen) taintRules() {
+	driver, pool, device := ptr.To(gpuDriver), (*string)(nil), (*string)(nil)
+	if len(g.devs) > 0 && g.p(60) {
+		d := g.devs[g.n(len(g.devs))]
+		driver, pool, device = ptr.To(d.driver), ptr.To(d.pool), ptr.To(d.name)
+	}
+	effect := pick(g, resourceapi.DeviceTaintEffectNoSchedule, resourceapi.DeviceTaintEffectNoExecute)
+	g.c.objs = append(g.c.objs, taintRule(meta("rule"), driver, pool, device,
+		resourceapi.DeviceTaint{Key: "example.com/rule", Effect: effect}))
+}
+
 func (g *gen) exact(class string) *resourceapi.ExactDeviceRequest {
 	e := &resourceapi.ExactDeviceRequest{DeviceClassName: class, AllocationMode: resourceapi.DeviceAllocationModeExactCount, Count: int64(1 + g.n(2))}
 	if g.p(10) {
@@ -490,9 +489,9 @@ func (g *gen) exact(class string) *resourceapi.ExactDeviceRequest {
 		}
 	}
 	if g.gate("DRADerivedAttributes") && g.p(20) {
-		e.DerivedAttributes = []resourceapi.DeviceDerivedAttribute{{Name: "derived.example.com/numa",
-			Expression: pick(g, `device.attributes["gpu.example.com"].numa`, `device.attributes["gpu.example.com"].?numa.orValue(7)`,
-				`device.attributes["gpu.example.com"].model`, `"x"`)}}
+		setDerivedAttribute(e, "derived.example.com/numa",
+			pick(g, `device.attributes["gpu.example.com"].numa`, `device.attributes["gpu.example.com"].?numa.orValue(7)`,
+				`device.attributes["gpu.example.com"].model`, `"x"`))
 	}
 	if g.p(6) {
 		e.AdminAccess = ptr.To(true)
@@ -515,8 +514,8 @@ func (g *gen) claim(i int) {
 			for s := 1 + g.n(3); s > 0; s-- {
 				e := g.exact(pick(g, "gpu", "gpu-a", "nic", "any", "gpu"))
 				sub := resourceapi.DeviceSubRequest{Name: fmt.Sprintf("s%d", s), DeviceClassName: e.DeviceClassName,
-					Selectors: e.Selectors, AllocationMode: e.AllocationMode, Count: e.Count, Tolerations: e.Tolerations, Capacity: e.Capacity,
-					DerivedAttributes: e.DerivedAttributes}
+					Selectors: e.Selectors, AllocationMode: e.AllocationMode, Count: e.Count, Tolerations: e.Tolerations, Capacity: e.Capacity}
+				copyDerivedAttributes(&sub, e)
 				req.FirstAvailable = append(req.FirstAvailable, sub)
 			}
 		} else {
@@ -543,10 +542,7 @@ func (g *gen) claim(i int) {
 		if r.Exactly != nil && r.Exactly.AdminAccess != nil {
 			c.Namespace = "admin"
 		}
-		derived = derived || (r.Exactly != nil && len(r.Exactly.DerivedAttributes) > 0)
-		for _, s := range r.FirstAvailable {
-			derived = derived || len(s.DerivedAttributes) > 0
-		}
+		derived = derived || hasDerivedAttributes(r)
 	}
 	if derived {
 		// a derived attribute must be used by a constraint on its request

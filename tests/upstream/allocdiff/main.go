@@ -228,8 +228,8 @@ func compareV(file string, data []byte, node, gates string, validate bool) verdi
 // stableVariant: the gates make the scheduler run the stable allocator.
 func stableVariant(gates string) bool {
 	f, _, err := peer.Features(gates)
-	return err == nil && !f.ConsumableCapacity && !f.DeviceBindingAndStatus && !f.FractionalCapacityRange &&
-		!f.ListTypeAttributes && !f.OptionalNodeOperations && !f.DerivedAttributes && !f.CompatibilityGroups
+	return err == nil && !f.ConsumableCapacity && !f.DeviceBindingAndStatus &&
+		!f.ListTypeAttributes && !newerFeatures(f)
 }
 
 // judge compares dra-alloc's answer with one of upstream's.

@@ -64,13 +64,7 @@ func DecodeCreated(raws []Raw, gates string) (*Input, error) {
 			c := o.DeepCopy()
 			resourceclaimspec.DropDisabledFields(&c.Spec, nil)
 			for i := range o.Spec.Devices.Requests {
-				r, cr := &o.Spec.Devices.Requests[i], &c.Spec.Devices.Requests[i]
-				if r.Exactly != nil {
-					r.Exactly.DerivedAttributes = cr.Exactly.DerivedAttributes
-				}
-				for j := range r.FirstAvailable {
-					r.FirstAvailable[j].DerivedAttributes = cr.FirstAvailable[j].DerivedAttributes
-				}
+				keepDerived(&o.Spec.Devices.Requests[i], &c.Spec.Devices.Requests[i])
 			}
 		}
 	})

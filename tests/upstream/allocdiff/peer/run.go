@@ -24,7 +24,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/dynamic-resource-allocation/cel"
 	"k8s.io/dynamic-resource-allocation/structured"
 	"k8s.io/klog/v2"
@@ -113,7 +112,7 @@ type Input struct {
 	Nodes  []*corev1.Node
 	Class  classes
 	Slices []*resourceapi.ResourceSlice
-	Rules  []*resourceapi.DeviceTaintRule
+	Rules  []*taintRule
 	Claims []*resourceapi.ResourceClaim
 }
 
@@ -146,8 +145,11 @@ func decode(raws []Raw, prepare func(runtime.Object)) (*Input, error) {
 			prepare(internal)
 		}
 		gv := resourceapi.SchemeGroupVersion
-		if head.Kind == "Node" {
+		switch head.Kind {
+		case "Node":
 			gv = corev1.SchemeGroupVersion
+		case "DeviceTaintRule":
+			gv = taintRuleVersion
 		}
 		obj, err := legacyscheme.Scheme.ConvertToVersion(internal, gv)
 		if err != nil {
@@ -160,7 +162,7 @@ func decode(raws []Raw, prepare func(runtime.Object)) (*Input, error) {
 			in.Class[o.Name] = o
 		case *resourceapi.ResourceSlice:
 			in.Slices = append(in.Slices, o)
-		case *resourceapi.DeviceTaintRule:
+		case *taintRule:
 			in.Rules = append(in.Rules, o)
 		case *resourceapi.ResourceClaim:
 			if o.Namespace == "" {
@@ -175,23 +177,22 @@ func decode(raws []Raw, prepare func(runtime.Object)) (*Input, error) {
 }
 
 // patched applies the DeviceTaintRules to a slice as the tracker does.
-func patched(slice *resourceapi.ResourceSlice, rules []*resourceapi.DeviceTaintRule, now metav1.Time) *resourceapi.ResourceSlice {
+func patched(slice *resourceapi.ResourceSlice, rules []*taintRule, now metav1.Time) *resourceapi.ResourceSlice {
 	out := slice
 	for _, rule := range rules {
-		sel := rule.Spec.DeviceSelector
-		if sel == nil ||
-			(sel.Driver != nil && *sel.Driver != slice.Spec.Driver) ||
-			(sel.Pool != nil && *sel.Pool != slice.Spec.Pool.Name) {
+		driver, pool, device, taint, ok := ruleTarget(rule)
+		if !ok ||
+			(driver != nil && *driver != slice.Spec.Driver) ||
+			(pool != nil && *pool != slice.Spec.Pool.Name) {
 			continue
 		}
 		for i, d := range slice.Spec.Devices {
-			if sel.Device != nil && *sel.Device != d.Name {
+			if device != nil && *device != d.Name {
 				continue
 			}
 			if out == slice {
 				out = slice.DeepCopy()
 			}
-			taint := rule.Spec.Taint
 			if taint.TimeAdded == nil {
 				taint.TimeAdded = &now
 			}
@@ -203,11 +204,7 @@ func patched(slice *resourceapi.ResourceSlice, rules []*resourceapi.DeviceTaintR
 
 // State is the scheduler's allocated state of the allocated claims.
 func State(claims []*resourceapi.ResourceClaim, consumable bool) structured.AllocatedState {
-	s := structured.AllocatedState{
-		AllocatedDevices:         sets.New[structured.DeviceID](),
-		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
-		AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
-	}
+	s := newState()
 	for _, c := range claims {
 		if c.Status.Allocation == nil {
 			continue
@@ -218,7 +215,7 @@ func State(claims []*resourceapi.ResourceClaim, consumable bool) structured.Allo
 			}
 			id := structured.MakeDeviceID(r.Driver, r.Pool, r.Device)
 			if consumable && r.ShareID != nil {
-				s.AllocatedSharedDeviceIDs.Insert(structured.MakeSharedDeviceID(id, r.ShareID))
+				addShared(&s, id, r.ShareID)
 				if r.ConsumedCapacity != nil {
 					s.AggregatedCapacity.Insert(structured.NewDeviceConsumedCapacity(id, r.ConsumedCapacity))
 				}
@@ -281,7 +278,7 @@ func Run(ctx context.Context, o Options, in *Input) (out Outcome) {
 	if len(pending) == 0 {
 		return Outcome{}
 	}
-	alloc, err := structured.NewAllocator(ctx, features, state, in.Class, slices, celCache)
+	alloc, err := newAllocator(ctx, features, state, in.Class, slices, celCache)
 	if err != nil {
 		return Outcome{Exit: ExitInput, Msg: err.Error()}
 	}
