@@ -47,22 +47,23 @@ func TestDraAlloc(t *testing.T) {
 	keep := os.Getenv("DRA_ALLOCTABLE_KEEP") // a folder: each case's input is kept there
 	allocatortesting.TestAllocator(t, experimental.SupportedFeatures,
 		func(ctx context.Context, features internal.Features, state internal.AllocatedState,
-			classes internal.DeviceClassLister, slices []*resourceapi.ResourceSlice, _ *cel.Cache) (internal.Allocator, error) {
+			classes internal.DeviceClassLister, tableSlices []tableSlice, _ *cel.Cache) (internal.Allocator, error) {
 			if t := caseT(ctx); t != nil {
 				name := t.Name()[strings.LastIndex(t.Name(), "/")+1:]
 				if why, ok := unreachable[name]; ok {
-					t.Skipf("unreachable in a 1.37 cluster: %s", why)
+					t.Skipf("unreachable in a %s cluster: %s", release, why)
 				}
+			}
+			slices := make([]*resourceapi.ResourceSlice, len(tableSlices))
+			for i, s := range tableSlices {
+				v1, err := v1Slice(s)
+				if err != nil {
+					return nil, fmt.Errorf("dra-tools harness: %w", err)
+				}
+				slices[i] = v1
 			}
 			return &cAllocator{bin: bin, keep: keep, features: features, state: state, classes: classes, slices: slices}, nil
 		})
-}
-
-// Cases a 1.37 cluster cannot reach, by name, with the reason: they turn
-// off a gate that release locks on.  Every other case runs.
-var unreachable = map[string]string{
-	"admin-access-disabled":     "DRAAdminAccess is locked on (GA in 1.36)",
-	"prioritized-list-disabled": "DRAPrioritizedList is locked on (GA, locked in 1.37)",
 }
 
 // caseT is the running case's *testing.T, which the table hands the
@@ -126,35 +127,24 @@ func (a *cAllocator) GetStats() internal.Stats {
 	return internal.Stats{NumAllocateOneInvocations: *trace.Stats.Invocations}
 }
 
-// Gates locked on in the release dra-alloc answers for: a cluster cannot
-// turn them off, so they are not named.
-var locked = map[string]bool{
-	"DRAAdminAccess":               true,
-	"DRAPrioritizedList":           true,
-	"DRAResourceClaimDeviceStatus": true,
-}
-
 // gates spells the case's features as --feature-gates, every gate the
 // allocator knows named explicitly (dra-alloc's defaults are a release's,
 // the table's are all off).
 func gates(f internal.Features) string {
 	g := map[string]bool{
-		"DRAAdminAccess":               f.AdminAccess,
-		"DRADeviceCompatibilityGroups": f.CompatibilityGroups,
-		"DRAConsumableCapacity":        f.ConsumableCapacity,
-		"DRADerivedAttributes":         f.DerivedAttributes,
-		"DRADeviceTaints":              f.DeviceTaints,
+		"DRAAdminAccess":        f.AdminAccess,
+		"DRAConsumableCapacity": f.ConsumableCapacity,
+		"DRADeviceTaints":       f.DeviceTaints,
 		// on only with DRADeviceTaints (kube_features.go's dependencies,
 		// which dra-alloc checks as every component does)
 		"DRADeviceTaintRules":          f.DeviceTaints,
-		"DRAFractionalCapacityRange":   f.FractionalCapacityRange,
 		"DRAListTypeAttributes":        f.ListTypeAttributes,
-		"DRAOptionalNodeOperations":    f.OptionalNodeOperations,
 		"DRAPartitionableDevices":      f.PartitionableDevices,
 		"DRAPrioritizedList":           f.PrioritizedList,
 		"DRADeviceBindingConditions":   f.DeviceBindingAndStatus,
 		"DRAResourceClaimDeviceStatus": f.DeviceBindingAndStatus,
 	}
+	releaseGates(f, g)
 	var out []string
 	for k, v := range g {
 		if locked[k] {
@@ -536,7 +526,7 @@ func (a *cAllocator) asUpstream(claim *resourceapi.ResourceClaim, r resourceapi.
 			return same(rng.Min)
 		case rng.Step == nil:
 			return same(req)
-		case useMilli(rng, a.features.FractionalCapacityRange):
+		case useMilli(rng, fractionalCapacityRange(a.features)):
 			if q.MilliValue()%1000 == 0 {
 				return built(resource.NewQuantity(q.MilliValue()/1000, rng.Step.Format))
 			}
@@ -568,7 +558,7 @@ func (a *cAllocator) emptyAsUpstream(claim *resourceapi.ResourceClaim, r *resour
 			if d.Name != r.Device {
 				continue
 			}
-			emptyList(&r.SkipNodeOperations, s.Spec.SkipNodeOperations)
+			emptySkipNodeOperations(r, s)
 			if a.features.DeviceBindingAndStatus {
 				emptyList(&r.BindingConditions, d.BindingConditions)
 				emptyList(&r.BindingFailureConditions, d.BindingFailureConditions)

@@ -12,10 +12,15 @@
 # cases), the failing cases above it.  The go test -json log stays in
 # WORKDIR/test.json.  Exit 0 when nothing failed, 1 when a case failed, 2
 # when the table could not be run.
+#
+# DRA_VERSION picks another release's module (v0.36.3, v0.38.0-beta.0;
+# default v0.37.2): run it with DRA_KUBERNETES_VERSION set to that release
+# (and for 1.38 GOFLAGS=-tags=k8s138: dratools_release*_test.go), as
+# `make upstream-alloctable-1.N` does.
 set -eu
 
 MODULE=k8s.io/dynamic-resource-allocation
-VERSION=v0.37.2
+VERSION=${DRA_VERSION:-v0.37.2}
 PKG=./structured/internal/allocatortesting/
 
 GO=${GO:-go}
@@ -40,7 +45,7 @@ if [ ! -f "$mod/go.mod" ]; then
     # The module cache is read-only, and go -overlay refuses files there.
     cp -R "$dir" "$mod.tmp" && chmod -R u+w "$mod.tmp" && mv "$mod.tmp" "$mod"
 fi
-cp "$here/dratools_test.go" "$mod/structured/internal/allocatortesting/dratools_test.go"
+cp "$here"/dratools_*test.go "$mod/structured/internal/allocatortesting/"
 
 log="$work/test.json"
 set +e

@@ -1,0 +1,45 @@
+//go:build k8s138
+
+// What differs in the harness for the table of 1.38
+// (k8s.io/dynamic-resource-allocation v0.38.0-beta.0): the table hands the
+// allocator its own ResourceSlice (structured/internal/allocatortesting
+// TestAllocator takes []*draapi.ResourceSlice), which the harness turns
+// back into v1 for dra-alloc (k8s.io/dynamic-resource-allocation/api
+// conversion.go).
+package allocatortesting_test
+
+import (
+	resourceapi "k8s.io/api/resource/v1"
+	draapi "k8s.io/dynamic-resource-allocation/api"
+)
+
+const release = "1.38"
+
+type tableSlice = *draapi.ResourceSlice
+
+func v1Slice(s tableSlice) (*resourceapi.ResourceSlice, error) {
+	var out resourceapi.ResourceSlice
+	if err := draapi.Convert_api_ResourceSlice_To_v1_ResourceSlice(s, &out, nil); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Gates locked on in 1.38: a cluster cannot turn them off, so they are
+// not named (kube_features.go LockToDefault).
+var locked = map[string]bool{
+	"DRAAdminAccess":               true,
+	"DRADeviceBindingConditions":   true,
+	"DRADeviceTaintRules":          true,
+	"DRADeviceTaints":              true,
+	"DRAPartitionableDevices":      true,
+	"DRAPrioritizedList":           true,
+	"DRAResourceClaimDeviceStatus": true,
+}
+
+// Cases a 1.38 cluster cannot reach, by name, with the reason: they turn
+// off a gate that release locks on.  Every other case runs.
+var unreachable = map[string]string{
+	"admin-access-disabled":     "DRAAdminAccess is locked on (GA in 1.36)",
+	"prioritized-list-disabled": "DRAPrioritizedList is locked on (GA, locked in 1.37)",
+}
