@@ -90,3 +90,16 @@ YAML
         assert_output '[["FromClass",null],["FromClaim",null]]'
     done
 }
+
+@test "dra-alloc: 1.36 has no compatibilityGroups, so a slice declaring them is used as if it did not" {
+    f="$DATA/alloc/upstream-diff/compat-groups-mixed.yaml"
+    # 1.36's API drops the unknown field: the pool is whole and gpu-2 fits
+    # (upstream-alloc of v1.36.3 allocates it)
+    run "$DRA_BIN/dra-alloc" --kubernetes-version 1.36 --node node-1 -o jsonl "$f"
+    assert_success
+    run jq -r '.status.allocation.devices.results[].device' <<<"$output"
+    assert_output gpu-2
+    # 1.37 with DRADeviceCompatibilityGroups off ignores such a slice: the pool is incomplete
+    run "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 -o jsonl "$f"
+    assert_failure 1
+}

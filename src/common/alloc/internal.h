@@ -43,6 +43,8 @@ typedef struct al_features {
     bool versions_without_build;   /* 1.38: constraints compare versions without build metadata */
     bool all_pool_node_failure;    /* 1.38: All over an incomplete or invalid pool fails the node only */
     bool config_all_unnamed;       /* 1.37: a result config covering every request names none */
+    bool groups_field;             /* 1.37: consumesCounters[].compatibilityGroups exists (1.36's
+                                    * API drops it as an unknown field) */
 } al_features;
 
 /* Whether the scheduler runs the experimental allocator: a feature the

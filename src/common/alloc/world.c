@@ -31,6 +31,7 @@ static void dra_al_features_from(al_features *f, const dra_features *src)
     f->versions_without_build = dra_features_release_of(src) >= DRA_RELEASE_1_38;
     f->all_pool_node_failure = dra_features_release_of(src) >= DRA_RELEASE_1_38;
     f->config_all_unnamed = dra_features_release_of(src) >= DRA_RELEASE_1_37;
+    f->groups_field = dra_features_release_of(src) >= DRA_RELEASE_1_37;
 }
 
 /* ---- parsing slices ----------------------------------------------------------------- */
@@ -177,7 +178,7 @@ static void parse_device(dra_alloc_world *w, al_slice *s, al_device *d, const js
     d->binds_to_node = dra_jfield_true(j, "bindsToNode");
     d->allow_multi = dra_jfield_true(j, "allowMultipleAllocations");
     d->all_nodes = dra_jfield_true(j, "allNodes");
-    for (size_t k = 0; k < d->ncons; k++)
+    for (size_t k = 0; k < d->ncons && w->f.groups_field; k++)
         s->uses_groups |= d->cons[k].groups != NULL;
     if (packed) {
         d->name = dra_al_intern_str(w, d->name);
