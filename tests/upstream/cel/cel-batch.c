@@ -13,7 +13,11 @@
  * {"compile": "..."}.  Values are in CEL syntax with map entries ordered
  * by their key's text (the peer cannot know cel-go's insertion order).
  *
- * Exit: 0, or 2 on a malformed request (with its line number). */
+ * The gates are those of the release DRA_KUBERNETES_VERSION names (1.36,
+ * 1.37, 1.38), else 1.37's: the release whose upstream-cel answers.
+ *
+ * Exit: 0, or 2 on a malformed request (with its line number) or an
+ * unknown release. */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +133,7 @@ static json_t *eval(const dra_features *f, const char *expr, const dra_sel_devic
     return r;
 }
 
-static json_t *one(json_t *req, const char *default_gates, char **why)
+static json_t *one(json_t *req, dra_release rel, const char *default_gates, char **why)
 {
     const char *expr = json_string_value(json_object_get(req, "expr"));
     size_t len = json_string_length(json_object_get(req, "expr"));
@@ -141,7 +145,7 @@ static json_t *one(json_t *req, const char *default_gates, char **why)
         return NULL;
     }
     dra_features f;
-    dra_features_default(&f);
+    dra_features_release(&f, rel);
     dra_err *e = default_gates ? dra_features_parse(&f, default_gates) : NULL;
     if (!e && gates)
         e = dra_features_parse(&f, gates);
@@ -173,6 +177,16 @@ static json_t *one(json_t *req, const char *default_gates, char **why)
 int main(int argc, char **argv)
 {
     const char *gates = argc > 1 ? argv[1] : NULL;
+    dra_release rel = DRA_RELEASE_DEFAULT;
+    const char *v = getenv("DRA_KUBERNETES_VERSION");
+    if (v && *v) {
+        dra_err *e = dra_release_parse(v, &rel);
+        if (e) {
+            fprintf(stderr, "cel-batch: DRA_KUBERNETES_VERSION: %s\n", e->msg);
+            dra_err_free(e);
+            return 2;
+        }
+    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
@@ -180,7 +194,7 @@ int main(int argc, char **argv)
         json_error_t jerr;
         json_t *req = json_loadb(line, (size_t)n, JSON_ALLOW_NUL, &jerr);
         char *why = NULL;
-        json_t *r = req ? one(req, gates, &why) : NULL;
+        json_t *r = req ? one(req, rel, gates, &why) : NULL;
         json_decref(req);
         if (!r) {
             fprintf(stderr, "cel-batch: line %zu: %s\n", lineno, why ? why : jerr.text);

@@ -1,0 +1,88 @@
+# The upstream peers of the other releases the tools know, beside 1.37's
+# (included by upstream.mk).  The Go code is the same; each release builds
+# it with its own module file, tests/upstream/go-1.N.mod and go-1.N.sum
+# (`go build -modfile`): k8s.io/kubernetes v1.36.3 with its staging modules
+# at v0.36.3, and v1.38.0-beta.0 with v0.38.0-beta.0.  1.38's modules need
+# Go 1.27 (its go.mod says `go 1.27.0`), so its builds alone run with
+# GOTOOLCHAIN=$(REL_GO138) (the go command fetches that toolchain from the
+# module proxy once).  Where upstream's Go API differs, a file has a twin
+# for one release, chosen by the build tag k8s136 or k8s138: 1.36 has its
+# DeviceTaintRule in v1beta2 and no derivedAttributes (allocdiff/peer/
+# rules*.go), 1.38 hands the allocator its own ResourceSlice (allocdiff/
+# peer/newalloc*.go, alloctable/dratools_release*_test.go) and moved
+# cel-go to cel.dev/cel-go (celgo/).
+#
+#   make upstream-1.36          build/upstream/1.36/bin: upstream-alloc,
+#                               upstream-allocdiff, upstream-cel, cel-diff
+#   make upstream-check-1.36    the alloc and CEL suites against them, the
+#                               tools given --kubernetes-version 1.36
+#                               (DRA_KUBERNETES_VERSION): "N passed, N failed"
+#   make upstream-validate-1.36, upstream-check-validate-1.36
+#                               the validation peer and its suite
+#   make upstream-alloctable-1.38
+#                               1.38.0-beta.0's allocator test table through
+#                               dra-alloc --kubernetes-version 1.38
+#   (and the same with 1.38)
+#
+# Not part of `make check`; each target without Go says so in one line.
+
+REL_RELEASES := 1.36 1.38
+REL_GO138 ?= go1.27.3
+REL_1.36_GOENV := GOTOOLCHAIN=local GOFLAGS="-mod=mod -tags=k8s136"
+REL_1.38_GOENV := GOTOOLCHAIN=$(REL_GO138) GOFLAGS="-mod=mod -tags=k8s138"
+# the k8s.io/dynamic-resource-allocation of each release (allocator table)
+REL_1.36_DRA := v0.36.3
+REL_1.38_DRA := v0.38.0-beta.0
+# BINARY:PACKAGE, built from tests/upstream
+REL_PEERS := upstream-alloc:./cmd/upstream-alloc upstream-allocdiff:./allocdiff \
+	upstream-cel:./cmd/upstream-cel cel-diff:./cel/diff
+REL_VALIDATE := upstream-validate:./cmd/upstream-validate upstream-validate-diff:./validate
+
+# $(call rel_build,RELEASE,BINARY:PACKAGE...)
+rel_build = @mkdir -p build/upstream/$(1)/bin; \
+	cd tests/upstream && for p in $(2); do \
+	  echo "  GO     build/upstream/$(1)/bin/$${p%%:*}"; \
+	  $(REL_$(1)_GOENV) $(UPSTREAM_GO) build -modfile=go-$(1).mod \
+	    -o $(CURDIR)/build/upstream/$(1)/bin/$${p%%:*} $${p\#*:} || exit 1; \
+	done
+
+define rel_rules
+.PHONY: upstream-$(1) upstream-validate-$(1) upstream-check-$(1) upstream-check-alloc-$(1) \
+	upstream-check-cel-$(1) upstream-check-validate-$(1) upstream-alloctable-$(1)
+ifeq ($(UPSTREAM_HAVE_GO),)
+upstream-$(1) upstream-validate-$(1) upstream-check-$(1) upstream-check-alloc-$(1) \
+upstream-check-cel-$(1) upstream-check-validate-$(1) upstream-alloctable-$(1):
+	@echo "$$@: $(UPSTREAM_NO_GO)"
+else
+upstream-$(1):
+	$$(call rel_build,$(1),$(REL_PEERS))
+
+upstream-validate-$(1):
+	$$(call rel_build,$(1),$(REL_VALIDATE))
+
+# each suite as `make upstream-check` runs them: its time, then the sum
+upstream-check-$(1):
+	@$$(MAKE) --no-print-directory upstream-check \
+	  UPSTREAM_CHECKS="upstream-check-alloc-$(1) upstream-check-cel-$(1)"
+
+upstream-check-alloc-$(1): $(BUILD)/bin/dra-alloc upstream-$(1)
+	@DRA_KUBERNETES_VERSION=$(1) build/upstream/$(1)/bin/upstream-allocdiff \
+	  -dra-alloc $(BUILD)/bin/dra-alloc -keep build/upstream/$(1)/allocdiff -seed0 $(SEED0) \
+	  -known tests/upstream/allocdiff/KNOWN -seeds $(SEEDS) tests/data examples
+
+upstream-check-cel-$(1): upstream-$(1) $(CEL_BATCH)
+	@DRA_KUBERNETES_VERSION=$(1) build/upstream/$(1)/bin/cel-diff \
+	  -peer build/upstream/$(1)/bin/upstream-cel -c $(CEL_BATCH) -root $(CURDIR) $(CEL_DIFF_FLAGS)
+
+upstream-check-validate-$(1): $(BUILD)/bin/dra-slice upstream-validate-$(1)
+	@DRA_KUBERNETES_VERSION=$(1) DRA_BIN=$(CURDIR)/$(BUILD)/bin \
+	  UPSTREAM_BIN=$(CURDIR)/build/upstream/$(1)/bin tests/upstream/validate/run.sh \
+	  -work build/upstream/$(1)/validate
+
+upstream-alloctable-$(1): $(BUILD)/bin/dra-alloc
+	@$(REL_$(1)_GOENV) DRA_KUBERNETES_VERSION=$(1) GO="$(UPSTREAM_GO)" \
+	  DRA_VERSION=$(REL_$(1)_DRA) tests/upstream/alloctable/run.sh \
+	  $(CURDIR)/$(BUILD)/bin/dra-alloc $(CURDIR)/$(BUILD)/upstream/$(1)/alloctable
+endif
+endef
+$(foreach r,$(REL_RELEASES),$(eval $(call rel_rules,$(r))))
