@@ -14,6 +14,7 @@ module dra-tools/tests/upstream
 go 1.26.0
 
 require (
+	cel.dev/cel-go v0.33.4
 	github.com/blang/semver/v4 v4.0.0
 	github.com/go-logr/logr v1.4.3
 	github.com/google/cel-go v0.29.2
