@@ -6,7 +6,9 @@
 // sample-cli-plugin and sample-controller, which are not published).
 // Only k8s.io modules are required by hand; `go mod tidy -e -modfile=go-1.36.mod`
 // resolves the rest from them (-e: peers of other releases import packages
-// this one does not have).
+// this one does not have).  Do not tidy it again as it stands: the twins
+// of 1.38 (tag k8s138) import cel.dev/cel-go, which tidy would add and which
+// raises antlr4-go to v4.13.1 over 1.36's v4.13.0.
 module dra-tools/tests/upstream
 
 go 1.26.0
