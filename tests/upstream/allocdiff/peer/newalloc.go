@@ -21,11 +21,8 @@ func newAllocator(ctx context.Context, features structured.Features, state struc
 
 // newState is an empty allocated state.
 func newState() structured.AllocatedState {
-	return structured.AllocatedState{
-		AllocatedDevices:         sets.New[structured.DeviceID](),
-		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](),
-		AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
-	}
+	return structured.AllocatedState{AllocatedDevices: sets.New[structured.DeviceID](),
+		AllocatedSharedDeviceIDs: sets.New[structured.SharedDeviceID](), AggregatedCapacity: structured.NewConsumedCapacityCollection()}
 }
 
 // addShared records a shared allocation of device id: before 1.38 the

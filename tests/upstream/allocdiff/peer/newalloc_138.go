@@ -31,11 +31,8 @@ func newAllocator(ctx context.Context, features structured.Features, state struc
 
 // newState is an empty allocated state.
 func newState() structured.AllocatedState {
-	return structured.AllocatedState{
-		AllocatedDevices:         sets.New[structured.DeviceID](),
-		AllocatedSharedDeviceIDs: sets.New[structured.DeviceID](),
-		AggregatedCapacity:       structured.NewConsumedCapacityCollection(),
-	}
+	return structured.AllocatedState{AllocatedDevices: sets.New[structured.DeviceID](),
+		AllocatedSharedDeviceIDs: sets.New[structured.DeviceID](), AggregatedCapacity: structured.NewConsumedCapacityCollection()}
 }
 
 // addShared records a shared allocation of device id: from 1.38 the state
