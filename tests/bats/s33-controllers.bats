@@ -43,6 +43,8 @@ setup() {
 
 @test "controllers: evict counts a pod's extended-resource claim as one of its claims, as PodClaims" {
     local in=("$E/slices.yaml" "$E/claims-pods.json" "$E/rules.yaml")
+    # 1.37's: from 1.38 pod d's toleration without effect tolerates the taint
+    export DRA_KUBERNETES_VERSION=1.37
     # x's only claim is its extended-resource claim (status.extendedResourceClaimStatus)
     run --separate-stderr "$DRA_BIN/dra-evict" --apply-at 2026-03-01T10:06:00Z --patch "${in[@]}"
     assert_success

@@ -127,9 +127,10 @@ kind: ResourceClaim
 metadata: {name: c, namespace: other}
 spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}
 Y
-    run --separate-stderr "$DRA_BIN/dra-alloc" quota -v "$T/q.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" quota -v --kubernetes-version 1.37 "$T/q.yaml"
     assert_failure 1
-    assert_equal "$(grep -v 'warning\|forbidden' <<<"$stderr")" 'dra-alloc: quota ns/claims applies (no scopes; hard from spec.hard); counts count/resourceclaims.resource.k8s.io (hard 1, used 0 from status.used, now 1)
+    assert_equal "$(grep -v 'warning\|forbidden' <<<"$stderr")" 'dra-alloc: Kubernetes 1.37'"'"'s feature gates (--kubernetes-version)
+dra-alloc: quota ns/claims applies (no scopes; hard from spec.hard); counts count/resourceclaims.resource.k8s.io (hard 1, used 0 from status.used, now 1)
 dra-alloc: quota ns/best-effort skipped (scopes ["BestEffort"]): scoped: ResourceClaims match no quota scope
 dra-alloc: quota ns/cpu skipped (scopes []): no DRA resource in spec.hard
 dra-alloc: claim ns/a charged #1 in ["claims"]: {"count/resourceclaims.resource.k8s.io":1}
