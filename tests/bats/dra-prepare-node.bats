@@ -299,6 +299,8 @@ YAML
 }
 
 @test "node: skipNodeOperations [\"*\"]: no driver looked up or called (DRAOptionalNodeOperations, KEP-5945)" {
+    # DRAOptionalNodeOperations: 1.37 on (1.36 has no such gate)
+    export DRA_KUBERNETES_VERSION=1.37
     mkdir -p "$T/reg"   # no driver registered at all
     skipsnap '["*"]' >"$T/snap.yaml"
     run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod ns1/p1 --registry-dir "$T/reg" --checkpoint "$CK" \
@@ -323,6 +325,8 @@ YAML
 }
 
 @test "node: skipNodeOperations with the gate off is refused before anything is written (upstream's text)" {
+    # DRAOptionalNodeOperations: 1.37 on (1.36 has no such gate)
+    export DRA_KUBERNETES_VERSION=1.37
     mkdir -p "$T/reg"
     skipsnap '["*"]' >"$T/snap.yaml"
     for gates in "" "--feature-gates DRAOptionalNodeOperations=false"; do
@@ -342,6 +346,8 @@ YAML
 }
 
 @test "node: a call is skipped only when every device of the driver skips it; unknown values are ignored" {
+    # DRAOptionalNodeOperations: 1.37 on (1.36 has no such gate)
+    export DRA_KUBERNETES_VERSION=1.37
     start_py
     py() { "$DRA_BIN/dra-prepare" "$@" --socket "$T/dra.sock" --checkpoint "$CK" --feature-gates DRAOptionalNodeOperations=true; }
     # NodeUnprepareResources only: prepared as usual, never unprepared by a call
