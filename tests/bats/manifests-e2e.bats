@@ -51,7 +51,8 @@ spec:
     effect: NoExecute
     timeAdded: "2026-03-01T09:00:00Z"
 YAML
-    run --separate-stderr "$DRA_BIN/dra-evict" "${NOW[@]}" "$T/demo.yaml" "$M/deviceclass.yaml" "$T/fleet.yaml" "$T/placed.yaml" "$T/drain.yaml"
+    # a DeviceTaintRule: 1.37 (off by default in 1.36)
+    run --separate-stderr "$DRA_BIN/dra-evict" --kubernetes-version 1.37 "${NOW[@]}" "$T/demo.yaml" "$M/deviceclass.yaml" "$T/fleet.yaml" "$T/placed.yaml" "$T/drain.yaml"
     assert_success
     assert_line --index 0 --regexp '^NAMESPACE +POD +CLAIM +DEVICE +TAINT'
     assert_line --regexp '^gpu-demo +inference-[a-z0-9]+-[a-z0-9]{5} +inference-.*gpu.example.com/node-0/gpu-0 +example.com/maintenance=firmware:NoExecute'

@@ -113,7 +113,7 @@ YAML
     assert_failure 1
     [[ $stderr == *"warning: DeviceTaintRule all-devices has no deviceSelector: its taint applies to every device, as the scheduler of Kubernetes 1.36 applies it (kubernetes#141422)"* ]]
     [[ $stderr == *"cannot allocate all claims"* ]]
-    run --separate-stderr "$DRA_BIN/dra-evict" --now 2026-03-01T10:00:00Z "$T/one.yaml" "$T/rule.yaml"
+    run --separate-stderr "$DRA_BIN/dra-evict" --kubernetes-version 1.37 --now 2026-03-01T10:00:00Z "$T/one.yaml" "$T/rule.yaml"
     assert_success
     [[ $stderr == *"DeviceTaintRule all-devices has no deviceSelector: it selects no device"* ]]
 }

@@ -161,7 +161,8 @@ spec:
   deviceSelector: {driver: gpu.example.com, pool: node-a}
   taint: {key: example.com/maintenance, effect: NoExecute, timeAdded: "2026-03-01T10:00:00Z"}
 EOF2
-    run "$DRA_BIN/dra-evict" $ON --now 2026-03-01T10:01:00Z "$A/sched-cluster.yaml" "$T/sched.yaml" "$T/rule.yaml"
+    # a DeviceTaintRule: 1.37 (off by default in 1.36)
+    run "$DRA_BIN/dra-evict" --kubernetes-version 1.37 $ON --now 2026-03-01T10:01:00Z "$A/sched-cluster.yaml" "$T/sched.yaml" "$T/rule.yaml"
     assert_success
     assert_line --regexp '^default +worker-0 +train-gpus-rzk9l +gpu.example.com/node-a/gpu-0 .*DeviceTaintRule node-a-maintenance$'
     assert_line --regexp '^default +worker-1 +train-gpus-rzk9l +gpu.example.com/node-a/gpu-0 '
