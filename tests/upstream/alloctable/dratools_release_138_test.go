@@ -9,8 +9,13 @@
 package allocatortesting_test
 
 import (
+	"fmt"
+	"sort"
+
 	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/types"
 	draapi "k8s.io/dynamic-resource-allocation/api"
+	"k8s.io/dynamic-resource-allocation/structured/internal"
 )
 
 const release = "1.38"
@@ -42,4 +47,22 @@ var locked = map[string]bool{
 var unreachable = map[string]string{
 	"admin-access-disabled":     "DRAAdminAccess is locked on (GA in 1.36)",
 	"prioritized-list-disabled": "DRAPrioritizedList is locked on (GA, locked in 1.37)",
+}
+
+// capacityName: 1.38's allocated state names a capacity with its domain
+// (structured/schedulerapi ConsumedCapacity).
+func capacityName(n draapi.FullyQualifiedName) resourceapi.QualifiedName {
+	return resourceapi.QualifiedName(n.String())
+}
+
+// sharedDevices: 1.38's allocated state holds the devices with a share,
+// not the shares; each gets a share of its own.
+func sharedDevices(st internal.AllocatedState) []sharedDevice {
+	shared := st.AllocatedSharedDeviceIDs.UnsortedList()
+	sort.Slice(shared, func(i, j int) bool { return shared[i].String() < shared[j].String() })
+	out := make([]sharedDevice, len(shared))
+	for i, id := range shared {
+		out[i] = sharedDevice{id, types.UID(fmt.Sprintf("dra-tools-shared-%d", i))}
+	}
+	return out
 }

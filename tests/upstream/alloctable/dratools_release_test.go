@@ -7,8 +7,11 @@ package allocatortesting_test
 
 import (
 	"os"
+	"sort"
 
 	resourceapi "k8s.io/api/resource/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/dynamic-resource-allocation/structured/internal"
 )
 
 // the release dra-alloc is run as (the same variable reaches it)
@@ -35,3 +38,17 @@ var unreachable = func() map[string]string {
 	}
 	return m
 }()
+
+// capacityName is the name of a consumed capacity in the allocated state.
+func capacityName(n resourceapi.QualifiedName) resourceapi.QualifiedName { return n }
+
+// sharedDevices are the shares of the allocated state, sorted.
+func sharedDevices(st internal.AllocatedState) []sharedDevice {
+	shared := st.AllocatedSharedDeviceIDs.UnsortedList()
+	sort.Slice(shared, func(i, j int) bool { return shared[i].String() < shared[j].String() })
+	out := make([]sharedDevice, len(shared))
+	for i, s := range shared {
+		out[i] = sharedDevice{internal.DeviceID{Driver: s.Driver, Pool: s.Pool, Device: s.Device}, types.UID(s.ShareID.String())}
+	}
+	return out
+}

@@ -66,6 +66,12 @@ func TestDraAlloc(t *testing.T) {
 		})
 }
 
+// sharedDevice is one shared allocation of the allocated state.
+type sharedDevice struct {
+	id    internal.DeviceID
+	share types.UID
+}
+
 // caseT is the running case's *testing.T, which the table hands the
 // allocator only inside its logger.
 func caseT(ctx context.Context) *testing.T {
@@ -173,8 +179,6 @@ func (a *cAllocator) stateClaim() *resourceapi.ResourceClaim {
 	for id := range a.state.AggregatedCapacity {
 		capacityLeft[id] = true
 	}
-	shared := a.state.AllocatedSharedDeviceIDs.UnsortedList()
-	sort.Slice(shared, func(i, j int) bool { return shared[i].String() < shared[j].String() })
 	n := 0
 	add := func(id internal.DeviceID, share types.UID) {
 		r := resourceapi.DeviceRequestAllocationResult{
@@ -185,15 +189,15 @@ func (a *cAllocator) stateClaim() *resourceapi.ResourceClaim {
 			r.ConsumedCapacity = map[resourceapi.QualifiedName]resource.Quantity{}
 			for name, q := range a.state.AggregatedCapacity[id] {
 				if q != nil {
-					r.ConsumedCapacity[name] = *q
+					r.ConsumedCapacity[capacityName(name)] = *q
 				}
 			}
 			delete(capacityLeft, id)
 		}
 		results = append(results, r)
 	}
-	for _, s := range shared {
-		add(internal.DeviceID{Driver: s.Driver, Pool: s.Pool, Device: s.Device}, types.UID(s.ShareID.String()))
+	for _, s := range sharedDevices(a.state) {
+		add(s.id, s.share)
 	}
 	var rest []internal.DeviceID
 	for id := range capacityLeft {
