@@ -45,8 +45,15 @@ var locked = map[string]bool{
 // Cases a 1.38 cluster cannot reach, by name, with the reason: they turn
 // off a gate that release locks on.  Every other case runs.
 var unreachable = map[string]string{
-	"admin-access-disabled":     "DRAAdminAccess is locked on (GA in 1.36)",
-	"prioritized-list-disabled": "DRAPrioritizedList is locked on (GA, locked in 1.37)",
+	"admin-access-disabled":                                               "DRAAdminAccess is locked on (GA in 1.36)",
+	"prioritized-list-disabled":                                           "DRAPrioritizedList is locked on (GA, locked in 1.37)",
+	"binding-conditions-without-feature-gate":                             "DRADeviceBindingConditions is locked on in 1.38",
+	"partitionable-devices-disabled-other-device-do-not-consume-counters": "DRAPartitionableDevices is locked on in 1.38",
+	"partitionable-devices-disabled-per-device-node-selection":            "DRAPartitionableDevices is locked on in 1.38",
+	"tainted-admin-access-disabled":                                       "DRADeviceTaints is locked on in 1.38",
+	"tainted-all-devices-single-disabled":                                 "DRADeviceTaints is locked on in 1.38",
+	"tainted-disabled":                                                    "DRADeviceTaints is locked on in 1.38",
+	"tainted-prioritized-list-disabled":                                   "DRADeviceTaints is locked on in 1.38",
 }
 
 // capacityName: 1.38's allocated state names a capacity with its domain
