@@ -6,6 +6,8 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup() {
+    # the expectations are the 1.37.2 peer's (tests/upstream/go.mod)
+    export DRA_KUBERNETES_VERSION=1.37
     T=$BATS_TEST_TMPDIR
 }
 

@@ -7,6 +7,11 @@ bats_require_minimum_version 1.5.0
 
 S() { "$DRA_BIN/dra-select" "$@"; }
 
+setup() {
+    # the expectations are the 1.37.2 peer's
+    export DRA_KUBERNETES_VERSION=1.37
+}
+
 @test "check: validates as the API server does a new selector (NewExpressions)" {
     run --separate-stderr S check 'device.attributes["d"]["x"].exists(v, v == 1)'
     assert_failure 2

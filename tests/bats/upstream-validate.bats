@@ -8,6 +8,8 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
+    # the expectations are the 1.37.2 peer's (tests/upstream/go.mod)
+    export DRA_KUBERNETES_VERSION=1.37
     U="$DATA/validate-upstream"
 }
 
