@@ -37,6 +37,8 @@ setup() {
 }
 
 @test "derivedAttributes are dropped with DRADerivedAttributes off, with a warning naming the gate" {
+    # 1.37 on (1.36 has no such gate or field)
+    export DRA_KUBERNETES_VERSION=1.37
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 "$DATA/alloc/derived.yaml"
     # created without them, the claim's constraint finds no such attribute
     assert_failure 1
@@ -55,6 +57,8 @@ derived_claim() { # derived_claim NAME: a claim whose derived attribute and cons
 }
 
 @test "derived attribute and constraint names: the declarative fully-qualified-name format the API server enforces" {
+    # 1.37 on (1.36 has no such gate or field)
+    export DRA_KUBERNETES_VERSION=1.37
     local gates=(--feature-gates DRADerivedAttributes=true)
     for name in derived/numa derived/Numa a.b.c/n a/b/c a/b/; do
         derived_claim "$name" >"$T/c.json"
@@ -82,6 +86,8 @@ derived_claim() { # derived_claim NAME: a claim whose derived attribute and cons
 }
 
 @test "derived attributes: an empty list is a value; other results fail in upstream's words" {
+    # 1.37 on (1.36 has no such gate or field)
+    export DRA_KUBERNETES_VERSION=1.37
     run --separate-stderr "$DRA_BIN/dra-alloc" --node node-1 -o jsonl --feature-gates DRADerivedAttributes=true "$G/derived-empty-list.yaml"
     assert_success
     assert_equal "$(jq -r '.status.allocation.devices.results[0].device' <<<"$output")" gpu-0
@@ -113,6 +119,8 @@ derived_claim() { # derived_claim NAME: a claim whose derived attribute and cons
 }
 
 @test "derived attribute and constraint names give upstream-validate's errors (validate-upstream/derived-names)" {
+    # 1.37 on (1.36 has no such gate or field)
+    export DRA_KUBERNETES_VERSION=1.37
     local U="$DATA/validate-upstream" n=derived-names args=()
     read -ra args <"$U/$n.args"
     run --separate-stderr "$DRA_BIN/dra-slice" validate "${args[@]}" "$U/$n.jsonl"

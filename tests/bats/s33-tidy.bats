@@ -28,6 +28,8 @@ teardown() { rpc_teardown; }
 }
 
 @test "validate: a slice's partitionTypeAttribute has the declarative name format, also where it may not be set" {
+    # 1.37 on (1.36 has no such gate or field)
+    export DRA_KUBERNETES_VERSION=1.37
     cat >"$BATS_TEST_TMPDIR/pta.yaml" <<'YAML'
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice

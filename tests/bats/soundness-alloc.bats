@@ -38,12 +38,16 @@ trainer-6d8f9b7c5d-hz7wk: gpu-node-2/gpu-1"
 }
 
 @test "schedule: two pods from a template with derived attributes (the expressions' programs outlive each claim)" {
+    # 1.37 on (1.36 has no such gate or field)
+    export DRA_KUBERNETES_VERSION=1.37
     allocates "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl --feature-gates DRADerivedAttributes=true "$S/derived.yaml"
     assert_output "worker-0-x8k2j: node-1/gpu-0 node-1/nic-1
 worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
 }
 
 @test "allocate: two claims with the same derived attributes in one run" {
+    # 1.37 on (1.36 has no such gate or field)
+    export DRA_KUBERNETES_VERSION=1.37
     # the gate on when the claims are made too (off, the API server drops
     # the templates' derivedAttributes), and so the NIC's expression one
     # the API server takes (split() is too costly for a new template)
@@ -57,6 +61,8 @@ worker-1-q4n7z: node-1/gpu-1 node-1/nic-0"
 }
 
 @test "every tool that allocates or inspects allocations reads the template dump cleanly" {
+    # 1.37 on (1.36 has no such gate or field)
+    export DRA_KUBERNETES_VERSION=1.37
     generated "$S/cluster.yaml"
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --what-if --drain gpu-node-1 "$S/cluster.yaml"
     assert_failure 1
