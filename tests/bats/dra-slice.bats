@@ -133,6 +133,8 @@ setup() {
 }
 
 @test "pool-status: a ResourcePoolStatusRequest answered as the controller fills its status" {
+    # 1.37's: pool status and DRAFractionalCapacityRange are 1.37's (off by default until 1.38)
+    export DRA_KUBERNETES_VERSION=1.37
     run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2026-03-02T00:00:00Z -o jsonl "$DATA/slice/pool-status.yaml"
     assert_success
     run jq -c '.status | [.poolCount, .conditions[0].type, .conditions[0].reason, .conditions[0].message, .conditions[0].lastTransitionTime]' <<<"$output"
@@ -199,6 +201,8 @@ EOF
 }
 
 @test "pool-status: a pool the views cannot summarize gets upstream's validationError, counts kept" {
+    # 1.37's: pool status and DRAFractionalCapacityRange are 1.37's (off by default until 1.38)
+    export DRA_KUBERNETES_VERSION=1.37
     local views=(--now 2026-03-02T00:00:00Z -o jsonl --driver gpu.example.com --pool node-a)
     # a partition without the attribute the request names (a slice that declares it must carry it)
     { sed -e '/partitionTypeAttribute:/d' -e 's/attributes: {shape: {string: full}}/attributes: {other: {string: full}}/' \
@@ -232,6 +236,8 @@ EOF
 }
 
 @test "validate: fractional validRange with DRAFractionalCapacityRange (milli units, upstream's texts)" {
+    # 1.37's: pool status and DRAFractionalCapacityRange are 1.37's (off by default until 1.38)
+    export DRA_KUBERNETES_VERSION=1.37
     cat >"$BATS_TEST_TMPDIR/frac.yaml" <<'YAML'
 apiVersion: resource.k8s.io/v1
 kind: ResourceSlice

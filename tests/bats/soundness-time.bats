@@ -77,6 +77,8 @@ slice() { # name generation resourceSliceCount
 }
 
 @test "dra-evict: a taint added in year 2600 is not due in 2026, tolerated or not" {
+    # 1.37's: rules off by default in 1.36; from 1.38 pod d's toleration without effect tolerates
+    export DRA_KUBERNETES_VERSION=1.37
     D="$DATA/evict"
     sed 's/timeAdded: "2026-03-01T10:00:00Z"/timeAdded: "2600-01-01T00:00:00Z"/' "$D/slices.yaml" >"$BATS_TEST_TMPDIR/s.yaml"
     local in=("$BATS_TEST_TMPDIR/s.yaml" "$D/rules.yaml" "$D/claims-pods.json")
@@ -122,6 +124,8 @@ slice() { # name generation resourceSliceCount
 }
 
 @test "dra-watch run --job evict --now 2600: the taints of 2026 are due" {
+    # 1.37's: rules off by default in 1.36; from 1.38 pod d's toleration without effect tolerates
+    export DRA_KUBERNETES_VERSION=1.37
     D="$DATA/evict"
     { yq -c . "$D/slices.yaml"; yq -c . "$D/rules.yaml"; jq -c '.items[]' "$D/claims-pods.json"; } |
         jq -c '{time: "2026-03-01T10:00:00Z", type: "ADDED", object: .}' >"$BATS_TEST_TMPDIR/ev.rec"
