@@ -259,12 +259,6 @@ typedef struct al_idbuf {
 } al_idbuf;
 const char *dra_al_id(const al_device *d, al_idbuf *b);
 
-/* s copied into the world's arena, once per distinct string (NULL: NULL). */
-const char *dra_al_intern_str(struct dra_alloc_world *w, const char *s);
-
-/* d's rare parts, made (in the world's arena) on first use. */
-al_devx *dra_al_devx(struct dra_alloc_world *w, al_device *d);
-
 /* A device's JSON (parsed on first use for a packed device), its attributes
  * (object or NULL).  Valid until the next dra_al_trim. */
 const json_t *dra_al_device_json(al_device *d);

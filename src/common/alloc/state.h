@@ -1,9 +1,16 @@
-/* Device IDs and their state: interning, allocated and shared devices from in-use claims (state.c).
+/* Device IDs and their state: interning (of strings and IDs), a device's rare
+ * parts, allocated and shared devices from in-use claims (state.c).
  * Internal to src/common/alloc; types in internal.h. */
 #ifndef DRA_ALLOC_STATE_H
 #define DRA_ALLOC_STATE_H
 
 #include "internal.h"
+
+/* s copied into the world's arena, once per distinct string (NULL: NULL). */
+const char *dra_al_intern_str(dra_alloc_world *w, const char *s);
+
+/* d's rare parts, made (in the world's arena) on first use. */
+al_devx *dra_al_devx(dra_alloc_world *w, al_device *d);
 
 int dra_al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device);
 /* -1 when unknown. */

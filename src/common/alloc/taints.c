@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "taints.h"
+#include "state.h"
 #include "../model/taints.h"
 
 static const char *nz(const char *s)

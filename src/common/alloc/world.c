@@ -36,21 +36,6 @@ static void dra_al_features_from(al_features *f, const dra_features *src)
 
 /* ---- parsing slices ----------------------------------------------------------------- */
 
-/* A packed device's strings outlive its tree: one arena copy per distinct string. */
-const char *dra_al_intern_str(dra_alloc_world *w, const char *s)
-{
-    if (!s)
-        return NULL;
-    size_t n = strlen(s);
-    intptr_t v;
-    if (dra_strmap_get(&w->strs, s, n, &v))
-        return (const char *)v;
-    char *c = dra_arena_alloc(&w->arena, n + 1);
-    memcpy(c, s, n + 1);
-    dra_strmap_put(&w->strs, c, n, (intptr_t)c);
-    return c;
-}
-
 /* Keep a part of a packed device's tree alive past the tree (NULL-safe). */
 static const json_t *keep(dra_alloc_world *w, const json_t *j)
 {
@@ -197,13 +182,6 @@ const char *dra_al_id(const al_device *d, al_idbuf *b)
 {
     snprintf(b->s, sizeof b->s, "%s/%s/%s", d->slice->driver, d->slice->pool, d->name);
     return b->s;
-}
-
-al_devx *dra_al_devx(dra_alloc_world *w, al_device *d)
-{
-    if (!d->x)
-        d->x = dra_arena_zalloc(&w->arena, sizeof *d->x);
-    return d->x;
 }
 
 static json_t *parse_text(const char *text)
