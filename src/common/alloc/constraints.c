@@ -59,6 +59,14 @@ const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr)
     return json_object_get(attrs, slash + 1);
 }
 
+const json_t *dra_al_derived_attribute(const al_req *req, const al_device *d, const char *name)
+{
+    for (size_t k = 0; k < req->nderived; k++)
+        if (strcmp(req->derived[k].name, name) == 0)
+            return req->dvals ? req->dvals[(size_t)d->lid * req->nderived + k] : NULL;
+    return NULL;
+}
+
 /* Scalar kind: 0 none, 1 string, 2 int, 3 bool, 4 version. */
 static int scalar_kind(const json_t *a, const json_t **val)
 {

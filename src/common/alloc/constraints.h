@@ -6,8 +6,9 @@
 #include "internal.h"
 
 const json_t *dra_al_lookup_attribute(const al_device *d, const char *attr);
-/* The value of the request's derived attribute `name` on d (search.c), or
- * NULL when the request defines no such derived attribute. */
+/* The value of the request's derived attribute `name` on d (evaluated by the
+ * search before the constraints see d), or NULL when the request defines no
+ * such derived attribute. */
 const json_t *dra_al_derived_attribute(const al_req *req, const al_device *d, const char *name);
 /* Whether c counts the devices of req (no requests named, or req's own or
  * parent's name among them). */

@@ -70,14 +70,6 @@ static dra_err *derive_attribute(al_run *r, int ci, al_req *req, al_device *d, c
     return NULL;
 }
 
-const json_t *dra_al_derived_attribute(const al_req *req, const al_device *d, const char *name)
-{
-    for (size_t k = 0; k < req->nderived; k++)
-        if (strcmp(req->derived[k].name, name) == 0)
-            return req->dvals ? req->dvals[(size_t)d->lid * req->nderived + k] : NULL;
-    return NULL;
-}
-
 /* selectorsMatch: all selectors must be true; errors are fatal. */
 static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const json_t *sels, al_device *d,
                                 int *failed_index, bool *ok)
