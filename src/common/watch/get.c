@@ -99,6 +99,40 @@ static dra_err *put_item(void *ud, json_t *it)
     return dra_writer_put(l->w, it);
 }
 
+typedef struct rget {
+    const dra_kube_resource **rs;
+    size_t n;
+    const dra_get_opts *o;
+    FILE *out;
+    const char *ns;
+    long count;
+} rget;
+
+static dra_err *rget_one(void *ud, dra_kube_event_type t, json_t *obj)
+{
+    rget *g = ud;
+    const char *kind = json_string_value(json_object_get(obj, "kind"));
+    bool want = false;
+    for (size_t i = 0; i < g->n; i++)
+        if (kind && strcmp(kind, g->rs[i]->kind) == 0) {
+            const char *ns = json_string_value(json_object_get(json_object_get(obj, "metadata"), "namespace"));
+            want = !g->rs[i]->namespaced || !g->ns || (ns && strcmp(ns, g->ns) == 0);
+        }
+    if (!want)
+        return NULL;
+    dra_err *e = dra_watch_put_event(g->out, g->o->fmt, t, obj);
+    if (!e && g->o->max_events > 0 && ++g->count >= g->o->max_events)
+        return dra_err_new(0, "done");
+    return e;
+}
+
+/* get -w from a recording. */
+static dra_err *replay_get(dra_session *s, const dra_kube_resource **rs, size_t n, const dra_get_opts *o, FILE *out)
+{
+    rget g = {rs, n, o, out, s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL, 0};
+    return dra_replay_each(s, rget_one, &g);
+}
+
 dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out)
 {
     const dra_kube_resource **rs;
@@ -107,7 +141,7 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
     if (e)
         return e;
     if (s->o.replay) {
-        e = o->watch ? dra_replay_get(s, rs, n, o, out)
+        e = o->watch ? replay_get(s, rs, n, o, out)
                      : dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a recording works with get -w, record and run"), "replay");
         free(rs);
         return e;

@@ -9,8 +9,6 @@
 DRA_MUST_USE dra_err *dra_watch_kinds(char *const *args, size_t n, const dra_kube_resource ***out, size_t *nout);
 /* One watch event as `get -w` prints it. */
 DRA_MUST_USE dra_err *dra_watch_put_event(FILE *out, dra_format fmt, dra_kube_event_type t, const json_t *obj);
-/* get -w from a recording. */
-DRA_MUST_USE dra_err *dra_replay_get(dra_session *s, const dra_kube_resource **rs, size_t n, const dra_get_opts *o, FILE *out);
 /* Watch timeoutSeconds and idle limit: the session's, else 300 and 60. */
 int dra_watch_timeout_s(const dra_session *s);
 int dra_watch_idle_s(const dra_session *s);

@@ -231,36 +231,3 @@ dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud)
         fclose(f);
     return e;
 }
-
-typedef struct rget {
-    const dra_kube_resource **rs;
-    size_t n;
-    const dra_get_opts *o;
-    FILE *out;
-    const char *ns;
-    long count;
-} rget;
-
-static dra_err *rget_one(void *ud, dra_kube_event_type t, json_t *obj)
-{
-    rget *g = ud;
-    const char *kind = json_string_value(json_object_get(obj, "kind"));
-    bool want = false;
-    for (size_t i = 0; i < g->n; i++)
-        if (kind && strcmp(kind, g->rs[i]->kind) == 0) {
-            const char *ns = json_string_value(json_object_get(json_object_get(obj, "metadata"), "namespace"));
-            want = !g->rs[i]->namespaced || !g->ns || (ns && strcmp(ns, g->ns) == 0);
-        }
-    if (!want)
-        return NULL;
-    dra_err *e = dra_watch_put_event(g->out, g->o->fmt, t, obj);
-    if (!e && g->o->max_events > 0 && ++g->count >= g->o->max_events)
-        return dra_err_new(0, "done");
-    return e;
-}
-
-dra_err *dra_replay_get(dra_session *s, const dra_kube_resource **rs, size_t n, const dra_get_opts *o, FILE *out)
-{
-    rget g = {rs, n, o, out, s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL, 0};
-    return dra_replay_each(s, rget_one, &g);
-}
