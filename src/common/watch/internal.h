@@ -9,7 +9,8 @@
 DRA_MUST_USE dra_err *dra_watch_kinds(char *const *args, size_t n, const dra_kube_resource ***out, size_t *nout);
 /* One watch event as `get -w` prints it. */
 DRA_MUST_USE dra_err *dra_watch_put_event(FILE *out, dra_format fmt, dra_kube_event_type t, const json_t *obj);
-/* Watch timeoutSeconds and idle limit: the session's, else 300 and 60. */
+/* Watch timeoutSeconds and idle limit: the session's, else 300 and 60
+ * (session.c). */
 int dra_watch_timeout_s(const dra_session *s);
 int dra_watch_idle_s(const dra_session *s);
 

@@ -17,16 +17,6 @@
 static const char *const dra_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "resourceclaimtemplates",
                                         "devicetaintrules", "pods", "nodes", "namespaces"};
 
-int dra_watch_timeout_s(const dra_session *s)
-{
-    return s->o.watch_timeout_s > 0 ? s->o.watch_timeout_s : 300;
-}
-
-int dra_watch_idle_s(const dra_session *s)
-{
-    return s->o.watch_idle_s > 0 ? s->o.watch_idle_s : 60;
-}
-
 static char *stamp(void)
 {
     struct timespec ts;

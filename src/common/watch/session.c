@@ -1,5 +1,5 @@
-/* Connecting: kubeconfig -> client -> api. */
-#include "watch.h"
+/* Connecting: kubeconfig -> client -> api, and how long a watch waits. */
+#include "internal.h"
 #include "../kube/text.h"
 
 #include <stdlib.h>
@@ -78,4 +78,14 @@ char *dra_watch_stats(dra_session *s)
                          (unsigned long long)st->relists, (unsigned long long)st->resumes,
                          (unsigned long long)st->writes, (unsigned long long)st->conflicts,
                          (unsigned long long)st->retries, (unsigned long long)st->reauths);
+}
+
+int dra_watch_timeout_s(const dra_session *s)
+{
+    return s->o.watch_timeout_s > 0 ? s->o.watch_timeout_s : 300;
+}
+
+int dra_watch_idle_s(const dra_session *s)
+{
+    return s->o.watch_idle_s > 0 ? s->o.watch_idle_s : 60;
 }
