@@ -37,6 +37,7 @@
 
 #include "../base/error.h"
 #include "../model/features.h"
+#include "../model/nodesel.h"
 #include "../model/packed.h"
 
 /* ---- selector evaluation ------------------------------------------------- */
@@ -190,20 +191,6 @@ void dra_alloc_commit(dra_alloc_world *w, const dra_alloc_result *r);
 void dra_alloc_commit_for(dra_alloc_world *w, const dra_alloc_result *r, const char *pod);
 
 /* ---- helpers shared with other tools ------------------------------------------ */
-
-/* NodeSelector matching as the scheduler's nodeaffinity package: terms are
- * ORed, requirements ANDed, matchFields support metadata.name only.  Errors
- * for malformed selectors (unknown operator, wrong number of values). */
-/* Whether the Node lists `feature` in status.declaredFeatures (Node
- * Declared Features, as the scheduler reads them). */
-bool dra_node_declares_feature(const json_t *node, const char *feature);
-/* Whether an allocation result (status.allocation) has a device with a
- * non-empty skipNodeOperations: such a claim may only be used on a node that
- * declares DRAOptionalNodeOperations (KEP-5945, the dynamicresources Filter
- * of an allocated claim). */
-bool dra_allocation_skips_node_operations(const json_t *allocation);
-
-DRA_MUST_USE dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched);
 
 /* Deterministic shareID for a multi-allocatable device: an RFC 4122-shaped
  * UUID (version nibble 8, "custom") derived from a hash of the claim

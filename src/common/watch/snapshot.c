@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../alloc/alloc.h"
 #include "../model/features.h"
+#include "../model/nodesel.h"
 
 static const char *meta(const json_t *o, const char *k)
 {

@@ -1,0 +1,26 @@
+/* Node selectors and node features as the scheduler reads them (nodesel.c).
+ * All pointers are borrowed for the call; nothing is kept. */
+#ifndef DRA_MODEL_NODESEL_H
+#define DRA_MODEL_NODESEL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "../base/error.h"
+
+/* NodeSelector matching as the scheduler's nodeaffinity package: terms are
+ * ORed, requirements ANDed, matchFields support metadata.name only.  Errors
+ * for malformed selectors (unknown operator, wrong number of values). */
+DRA_MUST_USE dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched);
+
+/* Whether the Node lists `feature` in status.declaredFeatures (Node
+ * Declared Features, as the scheduler reads them). */
+bool dra_node_declares_feature(const json_t *node, const char *feature);
+
+/* Whether an allocation result (status.allocation) has a device with a
+ * non-empty skipNodeOperations: such a claim may only be used on a node that
+ * declares DRAOptionalNodeOperations (KEP-5945, the dynamicresources Filter
+ * of an allocated claim). */
+bool dra_allocation_skips_node_operations(const json_t *allocation);
+
+#endif
