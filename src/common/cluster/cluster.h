@@ -1,6 +1,6 @@
 /* A cluster dump indexed by kind.  The pod and claim helpers the
- * claim-lifecycle and eviction code share are in model/objects.h (included
- * here).
+ * claim-lifecycle and eviction code share are in model/objects.h, the shape
+ * checks in model/shapes.h (both included here).
  *
  * A dra_cluster borrows the objects of a dra_objset (which must outlive it)
  * and owns only its index arrays: free it with dra_cluster_free().  Objects
@@ -29,6 +29,7 @@
 #include "../model/load.h"
 #include "../model/names.h"
 #include "../model/objects.h"
+#include "../model/shapes.h"
 #include "../model/time.h"
 #include "index.h"
 
@@ -110,13 +111,5 @@ bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns);
 /* JSON access: io/json.h (dra_jget, dra_jstr, dra_jstr_or, dra_jtrue, dra_jarr, dra_jset_new). */
 
 /* Times: model/time.h (dra_time_parse, dra_time_format, dra_time_cmp). */
-
-/* Shape checks for the fields this code relies on (status.reservedFor,
- * allocation results, pod claims), worded like upstream's field errors.
- * Returns an input error chain located at the object, NULL when fine. */
-DRA_MUST_USE dra_err *dra_check_claim_shape(const dra_obj *o);
-/* The field error "Invalid value: <v as JSON>: must be of type <type>". */
-void dra_ferr_wrong_type(dra_errs *l, const char *field, const json_t *v, const char *type);
-DRA_MUST_USE dra_err *dra_check_pod_shape(const dra_obj *o);
 
 #endif
