@@ -43,8 +43,7 @@
 #include "../base/buf.h"
 #include "../base/error.h"
 #include "cel.h"
-
-#define CEL_DRA_MAX_COST 1000000 /* CELSelectorExpressionMaxCost */
+#include "dra_plan.h"
 
 typedef struct cel_dra_options {
     /* NewExpressions (the API server validating a new or changed selector)
@@ -68,8 +67,6 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts);
  * "must evaluate to bool or the unknown type, not <T>". */
 DRA_MUST_USE dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len, cel_program **out);
 
-typedef struct cel_dra_device cel_dra_device;
-
 /* Convert a v1 Device (JSON object: attributes, capacity,
  * allowMultipleAllocations) of `driver`.  Never fails: an attribute that
  * cannot be converted is remembered and makes every match on this device
@@ -91,18 +88,6 @@ cel_value cel_dra_device_value(const cel_dra_device *d);
  * bound fails with it, as upstream's DeviceMatches does before it
  * evaluates. */
 const char *cel_dra_device_error(const cel_dra_device *d);
-
-/* Evaluate a compiled selector on a device.  On success *matched is the
- * result.  Errors (DRA_EXIT_RUNTIME): the CEL runtime error text, e.g.
- * "no such key: x", "operation cancelled: actual cost limit exceeded",
- * "CEL result of type int could not be converted to bool: ...". */
-DRA_MUST_USE dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched);
-
-/* The compiled plan of a selector as text, for tests and diagnostics:
- * e.g. "and(int_cmp(semver_part(attr)), qty_test(cap))".  Appends to out
- * and returns true, or returns false when the selector runs on the
- * general evaluator (no plan). */
-bool cel_dra_plan_format(const cel_program *p, dra_buf *out);
 
 /* Validation hook for model/validate.h (dra_validate_cel_fn): compile `expr`
  * as the API server does for a new or changed selector and report the

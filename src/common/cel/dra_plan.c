@@ -1,0 +1,902 @@
+/* Compiled selector plans: the per-device lookup tables, compiling a checked
+ * selector into a plan of pre-resolved steps, running it against a device,
+ * describing it, and cel_dra_match, the entry that picks plan or evaluator. */
+#include "dra_plan.h"
+#include "../base/hash.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "functions.h"
+#include "cel.h"
+#include "eval.h"
+#include "program.h"
+#include "dra_device.h"
+
+/* ---- per-device lookup tables ------------------------------------------------
+ * device.attributes["dom"].name and device.capacity["dom"].name are looked up
+ * by compiled plans in one flat open-addressing table per device, keyed by
+ * (domain, name) and filled from the grouped maps above (so both see the same
+ * entries).  The key is encoded as <domain length><domain><name>, which no
+ * other (domain, name) pair shares; its hash is computed once when the device
+ * is built and once when the selector is compiled. */
+
+static uint64_t key_hash(const char *k, size_t n)
+{
+    uint64_t h = dra_fnv1a(DRA_FNV64_OFFSET, k, n); /* then a final mix */
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h;
+}
+
+/* The key is padded with zeros to whole 64-bit words (klen counts the
+ * padding), so that equal lengths compare word by word. */
+static const char *encode_key(dra_arena *a, const char *dom, size_t dlen, const char *name, size_t nlen,
+                              size_t *klen)
+{
+    uint64_t len = dlen;
+    size_t used = sizeof len + dlen + nlen;
+    *klen = (used + 7) & ~(size_t)7;
+    char *k = dra_arena_zalloc(a, *klen);
+    memcpy(k, &len, sizeof len);
+    if (dlen)
+        memcpy(k + sizeof len, dom, dlen);
+    if (nlen)
+        memcpy(k + sizeof len + dlen, name, nlen);
+    return k;
+}
+
+/* Branch-free over the words: the keys compared are nearly always equal
+ * (the hashes matched). */
+static inline bool key_equal(const char *a, const char *b, size_t klen)
+{
+    uint64_t diff = 0;
+    for (size_t i = 0; i < klen; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    return diff == 0;
+}
+
+void dra_plan_table_build(dra_arena *a, dev_table *t, cel_value grouped)
+{
+    const cel_map *outer = grouped.v.map;
+    size_t n = 0;
+    for (size_t i = 0; i < outer->n; i++)
+        n += outer->vals[i].v.map->n;
+    t->n = n;
+    if (!n)
+        return;
+    size_t cap = 4;
+    while (cap < 2 * n)
+        cap *= 2;
+    t->mask = cap - 1;
+    t->slots = dra_arena_zalloc(a, cap * sizeof *t->slots);
+    for (size_t i = 0; i < outer->n; i++) {
+        const cel_map *inner = outer->vals[i].v.map;
+        for (size_t k = 0; k < inner->n; k++) {
+            dev_entry e;
+            e.key = encode_key(a, outer->keys[i].v.s.ptr, outer->keys[i].v.s.len, inner->keys[k].v.s.ptr,
+                               inner->keys[k].v.s.len, &e.klen);
+            e.hash = key_hash(e.key, e.klen);
+            e.val = inner->vals[k];
+            size_t at = e.hash & t->mask;
+            while (t->slots[at].key)
+                at = (at + 1) & t->mask;
+            t->slots[at] = e;
+        }
+    }
+}
+
+static inline const cel_value *table_find(const dev_table *t, uint64_t hash, const char *key, size_t klen)
+{
+    if (!t->n)
+        return NULL;
+    for (size_t at = hash & t->mask;; at = (at + 1) & t->mask) {
+        const dev_entry *e = &t->slots[at];
+        if (!e->key)
+            return NULL;
+        if (e->hash == hash && e->klen == klen && key_equal(e->key, key, klen))
+            return &e->val;
+    }
+}
+
+/* ---- compiled selector plans ------------------------------------------------
+ * A selector whose estimated cost is within the limit (so no evaluation can
+ * be cancelled) and that uses only the common shapes -- device fields,
+ * map selection and indexing by literal keys, calls resolved by the
+ * checker, && / || / !, constants and folded constants -- is turned into a
+ * small tree of pre-resolved steps: no name lookups, no activation, no cost
+ * accounting.  Typed steps handle the usual selector operations directly
+ * (attribute/capacity by pre-hashed key, string or int against a constant,
+ * semver parts, quantity against a constant quantity) and fall back to the
+ * checker's overloads for any other runtime type, so results and error
+ * texts are those of the evaluator (eval.c); anything else keeps using the
+ * evaluator. */
+
+typedef enum {
+    /* value steps */
+    S_CONST, S_FIELD, S_SELECT, S_INDEX_KEY, S_CALL,
+    S_ATTR, S_CAP,       /* device.attributes|capacity[dom].name: table lookup */
+    S_SEMVER_PART,       /* v.major() / minor() / patch() */
+    S_OBJ_CMP,           /* quantity or semver v.compareTo(const) (int result) */
+    /* test steps: bool results */
+    S_AND, S_OR, S_NOT,
+    S_STR_EQ, S_STR_NE,  /* v == "lit", v != "lit" */
+    S_INT_CMP,           /* v <op> int constant */
+    S_OBJ_TEST,          /* quantity or semver v.isGreaterThan(const) / isLessThan(const) */
+    S_HAS_ATTR, S_HAS_CAP,
+} step_op;
+
+typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } cmp_op;
+
+typedef struct step step;
+
+/* How to read a leaf operand (constant, device field, attribute or
+ * capacity), copied into the step that reads it so that the hot path does
+ * not load the operand step first.  For other operands only op and sub are
+ * set. */
+typedef struct leaf_ref {
+    step_op op;
+    int sub;                /* FIELD: DEV_*; SEMVER_PART: the part */
+    const cel_value *konst; /* CONST: the value */
+    const char *key;        /* ATTR / CAP: encoded key, its length and hash */
+    size_t klen;
+    uint64_t hash;
+    const cel_value *missing; /* ATTR / CAP: the "no such key" error */
+} leaf_ref;
+
+struct step {
+    step_op op;
+    int sub;                  /* FIELD: DEV_*; INT_CMP / OBJ_TEST: cmp_op; SEMVER_PART: 0 major, 1 minor, 2 patch */
+    cel_object_kind objkind;  /* OBJ_*: CEL_OBJ_QUANTITY or CEL_OBJ_SEMVER */
+    cel_value value;          /* CONST; SELECT / INDEX_KEY: the key; STR_*, INT_CMP, OBJ_*: the constant */
+    const cel_node *call;     /* CALL and typed calls: the node (overloads for the fallback) */
+    step *args[CEL_MAX_ARGS]; /* CALL: receiver first; other steps: their operands */
+    size_t nargs;
+    /* ATTR / CAP / HAS_*: the encoded key, its hash, and the "no such key" error */
+    const char *key;
+    size_t klen;
+    uint64_t hash;
+    cel_value missing;
+    leaf_ref self, a0, a00; /* this step, args[0] and args[0]->args[0] as leaves (link_plan) */
+};
+
+static step *step_new(dra_arena *a, step_op op)
+{
+    step *p = dra_arena_zalloc(a, sizeof *p);
+    p->op = op;
+    return p;
+}
+
+static bool const_value(const cel_node *n, cel_value *out)
+{
+    if (n->kind == CEL_NODE_CALL && n->folded) {
+        *out = *(const cel_value *)n->folded;
+        return true;
+    }
+    if (n->kind != CEL_NODE_CONST)
+        return false;
+    const cel_const *c = &n->u.constant;
+    switch (c->kind) {
+    case CEL_CONST_NULL: *out = cel_null(); return true;
+    case CEL_CONST_BOOL: *out = cel_bool(c->v.b); return true;
+    case CEL_CONST_INT: *out = cel_int(c->v.i); return true;
+    case CEL_CONST_UINT: *out = cel_uint(c->v.u); return true;
+    case CEL_CONST_DOUBLE: *out = cel_double(c->v.d); return true;
+    case CEL_CONST_STRING: *out = cel_string(c->v.s.data, c->v.s.len); return true;
+    case CEL_CONST_BYTES: *out = cel_bytes(c->v.s.data, c->v.s.len); return true;
+    }
+    return false;
+}
+
+static bool is_root(const cel_node *n)
+{
+    return n->kind == CEL_NODE_IDENT && !strcmp(n->u.ident.name, "device");
+}
+
+static const char *const field_names[DEV_NFIELDS] = {"driver", "attributes", "capacity", "allowMultipleAllocations"};
+
+/* `device.<field>`: the DEV_* index, or -1. */
+static int device_field(const cel_node *n)
+{
+    if (n->kind != CEL_NODE_SELECT || n->u.select.test_only || !is_root(n->u.select.operand))
+        return -1;
+    for (int i = 0; i < DEV_NFIELDS; i++)
+        if (!strcmp(n->u.select.field, field_names[i]))
+            return i;
+    return -1;
+}
+
+/* Map access by a literal string key, as `m.key` or `m["key"]`: the map node
+ * and the key, or false. */
+static bool literal_access(const cel_node *n, const cel_node **map, cel_value *key)
+{
+    if (n->kind == CEL_NODE_SELECT && !n->u.select.test_only) {
+        *map = n->u.select.operand;
+        *key = cel_string(n->u.select.field, strlen(n->u.select.field));
+        return true;
+    }
+    if (n->kind == CEL_NODE_CALL && !n->u.call.target && n->u.call.nargs == 2 &&
+        !strcmp(n->u.call.function, CEL_OP_INDEX) && const_value(n->u.call.args[1], key) && key->kind == CEL_STRING) {
+        *map = n->u.call.args[0];
+        return true;
+    }
+    return false;
+}
+
+/* `device.attributes["dom"]` or `device.capacity["dom"]` (also `.dom`):
+ * DEV_ATTRIBUTES / DEV_CAPACITY and the domain, or -1. */
+static int device_domain(const cel_node *n, cel_value *dom)
+{
+    const cel_node *m;
+    if (!literal_access(n, &m, dom))
+        return -1;
+    int f = device_field(m);
+    return f == DEV_ATTRIBUTES || f == DEV_CAPACITY ? f : -1;
+}
+
+/* A table-lookup step for (dom, name) of attributes or capacity. */
+static step *keyed_step(dra_arena *a, step_op op, cel_value dom, cel_value name)
+{
+    step *p = step_new(a, op);
+    p->key = encode_key(a, dom.v.s.ptr, dom.v.s.len, name.v.s.ptr, name.v.s.len, &p->klen);
+    p->hash = key_hash(p->key, p->klen);
+    /* the evaluator's error for a missing name, made once */
+    cel_scratch tmp = CEL_SCRATCH_INIT;
+    cel_value err = cel_no_such_key(&tmp, &name);
+    p->missing = cel_error(dra_arena_strdup(a, err.v.err));
+    cel_scratch_free(&tmp);
+    return p;
+}
+
+/* The overload the runtime dispatch picks first for these argument values
+ * (NULL for none): typed steps are only used where it is the one whose
+ * behaviour they reproduce. */
+static const cel_overload *dispatched(const cel_node *n, const cel_value *args, size_t nargs)
+{
+    for (size_t i = 0; i < n->u.call.noverloads; i++)
+        if (cel_overload_accepts(n->u.call.overloads[i], args, nargs))
+            return n->u.call.overloads[i];
+    return NULL;
+}
+
+static bool dispatches_to(const cel_node *n, const cel_value *args, size_t nargs, const char *id)
+{
+    const cel_overload *o = dispatched(n, args, nargs);
+    return o && !strcmp(o->id, id);
+}
+
+static step *compile_plan(dra_arena *a, const cel_node *n, int depth);
+
+/* Specialise a resolved call step `p` of node `n` when its operation and
+ * operand types allow; returns p itself otherwise. */
+static step *specialise_call(dra_arena *a, const cel_node *n, step *p)
+{
+    const char *fn = n->u.call.function;
+    static const struct { const char *op, *id; cmp_op cmp; } int_cmps[] = {
+        {CEL_OP_EQUALS, "equals", CMP_EQ},         {CEL_OP_NOT_EQUALS, "not_equals", CMP_NE},
+        {CEL_OP_LESS, "less_int64", CMP_LT},       {CEL_OP_LESS_EQUALS, "less_equals_int64", CMP_LE},
+        {CEL_OP_GREATER, "greater_int64", CMP_GT}, {CEL_OP_GREATER_EQUALS, "greater_equals_int64", CMP_GE},
+    };
+    if (p->nargs == 2 && p->args[1]->op == S_CONST) {
+        cel_value k = p->args[1]->value;
+        /* `s == "literal"`: the single equals overload, compared directly */
+        bool eq = !strcmp(fn, CEL_OP_EQUALS), ne = !strcmp(fn, CEL_OP_NOT_EQUALS);
+        if ((eq || ne) && k.kind == CEL_STRING) {
+            cel_value probe[2] = {cel_string("", 0), k};
+            if (dispatches_to(n, probe, 2, eq ? "equals" : "not_equals")) {
+                step *q = step_new(a, eq ? S_STR_EQ : S_STR_NE);
+                q->call = n; /* for operands of other types (fallback) */
+                q->args[0] = p->args[0];
+                q->nargs = 1;
+                q->value = k;
+                return q;
+            }
+        }
+        if (k.kind == CEL_INT) {
+            cel_value probe[2] = {cel_int(0), k};
+            for (size_t i = 0; i < sizeof int_cmps / sizeof int_cmps[0]; i++)
+                if (!strcmp(fn, int_cmps[i].op) && dispatches_to(n, probe, 2, int_cmps[i].id)) {
+                    step *q = step_new(a, S_INT_CMP);
+                    q->sub = (int)int_cmps[i].cmp;
+                    q->call = n;
+                    q->args[0] = p->args[0];
+                    q->nargs = 1;
+                    q->value = k;
+                    return q;
+                }
+        }
+        if (k.kind == CEL_OBJECT && (k.v.obj->kind == CEL_OBJ_QUANTITY || k.v.obj->kind == CEL_OBJ_SEMVER) &&
+            n->u.call.target) {
+            static const struct { const char *fn, *id; step_op op; cmp_op cmp; } obj_ops[] = {
+                {"isGreaterThan", "_is_greater_than", S_OBJ_TEST, CMP_GT},
+                {"isLessThan", "_is_less_than", S_OBJ_TEST, CMP_LT},
+                {"compareTo", "_compare_to", S_OBJ_CMP, CMP_EQ},
+            };
+            bool is_q = k.v.obj->kind == CEL_OBJ_QUANTITY;
+            cel_value probe[2] = {k, k}; /* a receiver of the constant's type */
+            for (size_t i = 0; i < sizeof obj_ops / sizeof obj_ops[0]; i++) {
+                char id[64];
+                snprintf(id, sizeof id, "%s%s", is_q ? "quantity" : "semver", obj_ops[i].id);
+                if (!strcmp(fn, obj_ops[i].fn) && dispatches_to(n, probe, 2, id)) {
+                    step *q = step_new(a, obj_ops[i].op);
+                    q->sub = (int)obj_ops[i].cmp;
+                    q->objkind = k.v.obj->kind;
+                    q->call = n;
+                    q->args[0] = p->args[0];
+                    q->nargs = 1;
+                    q->value = k;
+                    return q;
+                }
+            }
+        }
+    }
+    if (p->nargs == 1 && n->u.call.target) {
+        static const char *const parts[3][2] = {
+            {"major", "semver_major"}, {"minor", "semver_minor"}, {"patch", "semver_patch"}};
+        static const cel_object sample = {.kind = CEL_OBJ_SEMVER};
+        cel_value probe = cel_objval(&sample);
+        for (int i = 0; i < 3; i++)
+            if (!strcmp(fn, parts[i][0]) && dispatches_to(n, &probe, 1, parts[i][1])) {
+                p->op = S_SEMVER_PART;
+                p->sub = i;
+                return p;
+            }
+    }
+    if (p->nargs == 1 && !strcmp(fn, CEL_OP_LOGICAL_NOT)) {
+        cel_value probe = cel_bool(false);
+        if (dispatches_to(n, &probe, 1, "logical_not"))
+            p->op = S_NOT;
+    }
+    return p;
+}
+
+static step *compile_plan(dra_arena *a, const cel_node *n, int depth)
+{
+    if (depth > 32)
+        return NULL;
+    cel_value c;
+    if (const_value(n, &c)) {
+        step *p = step_new(a, S_CONST);
+        p->value = c;
+        return p;
+    }
+    int field = device_field(n);
+    if (field >= 0) {
+        step *p = step_new(a, S_FIELD);
+        p->sub = field;
+        return p;
+    }
+    if (n->kind == CEL_NODE_SELECT && n->u.select.test_only) {
+        /* has(device.attributes["dom"].name): is the name in the table */
+        cel_value dom;
+        int f = device_domain(n->u.select.operand, &dom);
+        if (f < 0)
+            return NULL;
+        const char *name = n->u.select.field;
+        return keyed_step(a, f == DEV_ATTRIBUTES ? S_HAS_ATTR : S_HAS_CAP, dom, cel_string(name, strlen(name)));
+    }
+    const cel_node *map;
+    cel_value key;
+    if (literal_access(n, &map, &key)) {
+        cel_value dom;
+        int f = device_domain(map, &dom);
+        if (f >= 0)
+            return keyed_step(a, f == DEV_ATTRIBUTES ? S_ATTR : S_CAP, dom, key);
+        bool is_select = n->kind == CEL_NODE_SELECT;
+        if (!map->type || (is_select ? map->type->kind == CEL_T_OPTIONAL : map->type->kind != CEL_T_MAP))
+            return NULL;
+        step *operand = compile_plan(a, map, depth + 1);
+        if (!operand)
+            return NULL;
+        step *p = step_new(a, is_select ? S_SELECT : S_INDEX_KEY);
+        p->value = key;
+        p->args[0] = operand;
+        return p;
+    }
+    if (n->kind != CEL_NODE_CALL)
+        return NULL;
+    const char *fn = n->u.call.function;
+    bool is_and = !strcmp(fn, CEL_OP_LOGICAL_AND), is_or = !strcmp(fn, CEL_OP_LOGICAL_OR);
+    if ((is_and || is_or) && n->u.call.nargs == 2) {
+        step *p = step_new(a, is_and ? S_AND : S_OR);
+        p->args[0] = compile_plan(a, n->u.call.args[0], depth + 1);
+        p->args[1] = compile_plan(a, n->u.call.args[1], depth + 1);
+        p->nargs = 2;
+        return p->args[0] && p->args[1] ? p : NULL;
+    }
+    /* other operators with special evaluation stay with the evaluator */
+    if (fn[0] == '@' || !strcmp(fn, CEL_OP_CONDITIONAL) || !strcmp(fn, CEL_OP_OPT_SELECT) ||
+        !strcmp(fn, CEL_OP_OPT_INDEX) || !strcmp(fn, CEL_OP_INDEX) || !strcmp(fn, "or") || !strcmp(fn, "orValue") ||
+        n->u.call.noverloads == 0)
+        return NULL;
+    for (size_t i = 0; i < n->u.call.noverloads; i++)
+        if (!n->u.call.overloads[i]->impl || n->u.call.overloads[i]->non_strict)
+            return NULL;
+    size_t total = n->u.call.nargs + (n->u.call.target ? 1 : 0);
+    if (total > CEL_MAX_ARGS)
+        return NULL;
+    step *p = step_new(a, S_CALL);
+    p->call = n;
+    if (n->u.call.target && !(p->args[p->nargs++] = compile_plan(a, n->u.call.target, depth + 1)))
+        return NULL;
+    for (size_t i = 0; i < n->u.call.nargs; i++)
+        if (!(p->args[p->nargs++] = compile_plan(a, n->u.call.args[i], depth + 1)))
+            return NULL;
+    return specialise_call(a, n, p);
+}
+
+static leaf_ref leaf_of(const step *p)
+{
+    leaf_ref r = {.op = p->op, .sub = p->sub};
+    if (p->op == S_CONST)
+        r.konst = &p->value;
+    if (p->op == S_ATTR || p->op == S_CAP) {
+        r.key = p->key;
+        r.klen = p->klen;
+        r.hash = p->hash;
+        r.missing = &p->missing;
+    }
+    return r;
+}
+
+/* Fill in the leaf_refs once the tree is complete. */
+static void link_plan(step *p)
+{
+    static const leaf_ref none = {.op = S_CALL};
+    p->self = leaf_of(p);
+    p->a0 = p->args[0] ? leaf_of(p->args[0]) : none;
+    p->a00 = p->args[0] && p->args[0]->args[0] ? leaf_of(p->args[0]->args[0]) : none;
+    for (size_t i = 0; i < CEL_MAX_ARGS; i++)
+        if (p->args[i])
+            link_plan(p->args[i]);
+}
+
+void dra_plan_build(cel_program *p)
+{
+    uint64_t min = 0, max = UINT64_MAX;
+    cel_program_estimated_cost(p, &min, &max);
+    if (!p->checked || !p->ast || max > CEL_DRA_MAX_COST)
+        return;
+    step *plan = compile_plan(&p->arena, p->ast->root, 0);
+    if (plan)
+        link_plan(plan);
+    p->ext = plan;
+}
+
+/* ---- running a plan ---- */
+
+typedef struct plan_ctx {
+    const cel_dra_device *dev;
+    cel_call_ctx cx;
+    bool used_scratch; /* something may have allocated: reset after the match */
+    cel_value other;   /* test(): the non-bool result (an error or another value) */
+} plan_ctx;
+
+enum { T_FALSE = 0, T_TRUE = 1, T_OTHER = 2 };
+
+static cel_value run_value(plan_ctx *c, const step *p);
+static int run_test(plan_ctx *c, const step *p);
+
+/* Map selection as eval.c select_field / index_value do it. */
+static cel_value plan_lookup(plan_ctx *c, cel_value obj, const cel_value *key, bool is_select)
+{
+    if (obj.kind == CEL_MAP) {
+        const cel_value *v = cel_map_find(obj.v.map, key);
+        if (v)
+            return *v;
+        if (obj.v.map->flags & CEL_MAP_DEFAULT_EMPTY)
+            return cel_mapval(&cel_empty_map);
+        c->used_scratch = true;
+        return cel_no_such_key(c->cx.scratch, key);
+    }
+    if (obj.kind == CEL_ERROR)
+        return obj;
+    c->used_scratch = true;
+    if (obj.kind == CEL_LIST && !is_select)
+        return cel_errorf_s(c->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(key));
+    return cel_no_such_key(c->cx.scratch, key); /* a value with no keys (attributes.go refQualify) */
+}
+
+/* The checker's overloads, dispatched on the argument values: the general
+ * path, and the fallback of typed steps for other runtime types. */
+static cel_value dispatch(plan_ctx *c, const cel_node *n, const cel_value *args, size_t nargs)
+{
+    c->used_scratch = true;
+    const cel_overload *o = dispatched(n, args, nargs);
+    return o ? o->impl(&c->cx, args, nargs) : cel_eval_no_overload(c->cx.scratch, n, args, nargs);
+}
+
+static inline int as_test(plan_ctx *c, cel_value v)
+{
+    if (v.kind == CEL_BOOL)
+        return v.v.b;
+    c->other = v;
+    return T_OTHER;
+}
+
+/* Typed steps meeting another runtime type: an error operand is the
+ * result (the constant argument cannot fail), anything else goes through
+ * the checker's overloads.  Kept out of line so that the hot steps stay small. */
+static __attribute__((noinline, cold)) cel_value fallback(plan_ctx *c, const step *p, cel_value v)
+{
+    if (v.kind == CEL_ERROR)
+        return v;
+    cel_value args[2] = {v, p->value};
+    return dispatch(c, p->call, args, p->op == S_SEMVER_PART || p->op == S_NOT ? 1 : 2);
+}
+
+static __attribute__((noinline, cold)) int fallback_test(plan_ctx *c, const step *p, cel_value v)
+{
+    return as_test(c, fallback(c, p, v));
+}
+
+static __attribute__((noinline)) cel_value run_call(plan_ctx *c, const step *p);
+
+/* Field, table and constant reads, done inline without copying: the
+ * value's address (in the device or the plan), or NULL for other steps. */
+static inline const cel_value *leaf_ptr(plan_ctx *c, const leaf_ref *r)
+{
+    const dev_table *t;
+    switch (r->op) {
+    case S_CONST: return r->konst;
+    case S_FIELD: return &c->dev->fields[r->sub];
+    case S_ATTR: t = &c->dev->attrs; break;
+    case S_CAP: t = &c->dev->caps; break;
+    default: return NULL;
+    }
+    const cel_value *v = table_find(t, r->hash, r->key, r->klen);
+    return v ? v : r->missing;
+}
+
+static inline cel_value leaf(plan_ctx *c, const step *p)
+{
+    const cel_value *v = leaf_ptr(c, &p->self);
+    return v ? *v : run_value(c, p);
+}
+
+static inline const dra_semver *as_semver(const cel_value *v)
+{
+    return v && v->kind == CEL_OBJECT && v->v.obj->kind == CEL_OBJ_SEMVER ? &v->v.obj->u.semver : NULL;
+}
+
+/* OBJ_* steps: order v against the step's constant when v is an object of
+ * the constant's kind. */
+static inline bool obj_order(const step *p, const cel_value *v, int *order)
+{
+    if (!v || v->kind != CEL_OBJECT || v->v.obj->kind != p->objkind)
+        return false;
+    const cel_object *k = p->value.v.obj;
+    *order = p->objkind == CEL_OBJ_QUANTITY ? dra_quantity_cmp(&v->v.obj->u.quantity, &k->u.quantity)
+                                            : dra_semver_cmp(&v->v.obj->u.semver, &k->u.semver);
+    return true;
+}
+
+static inline int64_t semver_field(const dra_semver *sv, int part)
+{
+    return (int64_t)(part == 0 ? sv->major : part == 1 ? sv->minor : sv->patch);
+}
+
+static inline cel_value semver_part(plan_ctx *c, const step *p)
+{
+    cel_value v = leaf(c, p->args[0]);
+    const dra_semver *sv = as_semver(&v);
+    return sv ? cel_int(semver_field(sv, p->sub)) : fallback(c, p, v);
+}
+
+/* The operand of a typed step as a value (the general path). */
+static inline cel_value operand(plan_ctx *c, const step *p)
+{
+    return p->op == S_SEMVER_PART ? semver_part(c, p) : leaf(c, p);
+}
+
+/* The int operand of S_INT_CMP p without building a value: an int leaf, a
+ * semver part of a semver leaf, or compareTo of a leaf with a constant. */
+static inline __attribute__((always_inline)) bool int_operand(plan_ctx *c, const step *p, int64_t *out)
+{
+    if (p->a0.op == S_SEMVER_PART) {
+        const dra_semver *sv = as_semver(leaf_ptr(c, &p->a00));
+        if (!sv)
+            return false;
+        *out = semver_field(sv, p->a0.sub);
+        return true;
+    }
+    if (p->a0.op == S_OBJ_CMP) {
+        int order;
+        if (!obj_order(p->args[0], leaf_ptr(c, &p->a00), &order))
+            return false;
+        *out = order;
+        return true;
+    }
+    const cel_value *v = leaf_ptr(c, &p->a0);
+    if (!v || v->kind != CEL_INT)
+        return false;
+    *out = v->v.i;
+    return true;
+}
+
+static int run_test(plan_ctx *c, const step *p);
+
+static inline bool cmp_holds(int cmp, int order)
+{
+    switch ((cmp_op)cmp) {
+    case CMP_EQ: return order == 0;
+    case CMP_NE: return order != 0;
+    case CMP_LT: return order < 0;
+    case CMP_LE: return order <= 0;
+    case CMP_GT: return order > 0;
+    case CMP_GE: return order >= 0;
+    }
+    return false;
+}
+
+static inline bool same_string(const cel_value *v, const cel_value *lit)
+{
+    return v->v.s.len == lit->v.s.len && (v->v.s.len == 0 || memcmp(v->v.s.ptr, lit->v.s.ptr, v->v.s.len) == 0);
+}
+
+/* The usual cases of the typed tests, inline where a test is evaluated
+ * (&&, ||, the whole selector); everything else, including other runtime
+ * types, goes to run_test. */
+static inline __attribute__((always_inline)) int quick_test(plan_ctx *c, const step *p)
+{
+    switch (p->op) {
+    case S_STR_EQ:
+    case S_STR_NE: {
+        const cel_value *v = leaf_ptr(c, &p->a0);
+        if (v && v->kind == CEL_STRING)
+            return same_string(v, &p->value) == (p->op == S_STR_EQ);
+        break;
+    }
+    case S_INT_CMP: {
+        int64_t x;
+        if (int_operand(c, p, &x))
+            return cmp_holds(p->sub, x < p->value.v.i ? -1 : x > p->value.v.i);
+        break;
+    }
+    case S_OBJ_TEST: {
+        int order;
+        if (obj_order(p, leaf_ptr(c, &p->a0), &order))
+            return cmp_holds(p->sub, order);
+        break;
+    }
+    case S_HAS_ATTR:
+    case S_HAS_CAP:
+        return table_find(p->op == S_HAS_ATTR ? &c->dev->attrs : &c->dev->caps, p->hash, p->key, p->klen) != NULL;
+    default: break;
+    }
+    return run_test(c, p);
+}
+
+static int run_test(plan_ctx *c, const step *p)
+{
+    switch (p->op) {
+    case S_AND:
+    case S_OR: { /* cel-go absorption, as eval.c eval_logic */
+        bool is_and = p->op == S_AND;
+        int l = quick_test(c, p->args[0]);
+        if (l != T_OTHER && l != is_and)
+            return l;
+        cel_value lo = l == T_OTHER ? c->other : cel_null();
+        int r = quick_test(c, p->args[1]);
+        if (r != T_OTHER && r != is_and)
+            return r;
+        if (l != T_OTHER && r != T_OTHER)
+            return is_and;
+        if (l == T_OTHER) { /* the first term that is no bool answers */
+            c->other = lo.kind == CEL_ERROR ? lo : cel_no_such_overload();
+            return T_OTHER;
+        }
+        if (r == T_OTHER && c->other.kind == CEL_ERROR)
+            return T_OTHER;
+        c->other = cel_no_such_overload();
+        return T_OTHER;
+    }
+    case S_NOT: {
+        int v = run_test(c, p->args[0]);
+        if (v != T_OTHER)
+            return !v;
+        if (c->other.kind == CEL_ERROR)
+            return T_OTHER;
+        return fallback_test(c, p, c->other);
+    }
+    case S_STR_EQ:
+    case S_STR_NE: {
+        const cel_value *v = leaf_ptr(c, &p->a0);
+        cel_value general;
+        if (!v) {
+            general = operand(c, p->args[0]);
+            v = &general;
+        }
+        if (v->kind == CEL_ERROR) {
+            c->other = *v;
+            return T_OTHER;
+        }
+        if (v->kind != CEL_STRING) /* a version or quantity == "x" fails, as the operator does */
+            return fallback_test(c, p, *v);
+        bool same = same_string(v, &p->value);
+        return p->op == S_STR_EQ ? same : !same;
+    }
+    case S_INT_CMP: {
+        int64_t x;
+        if (int_operand(c, p, &x))
+            return cmp_holds(p->sub, x < p->value.v.i ? -1 : x > p->value.v.i);
+        cel_value v = operand(c, p->args[0]);
+        if (v.kind == CEL_INT)
+            return cmp_holds(p->sub, v.v.i < p->value.v.i ? -1 : v.v.i > p->value.v.i);
+        return fallback_test(c, p, v);
+    }
+    case S_OBJ_TEST: {
+        int order;
+        cel_value v = operand(c, p->args[0]);
+        if (obj_order(p, &v, &order))
+            return cmp_holds(p->sub, order);
+        return fallback_test(c, p, v);
+    }
+    case S_HAS_ATTR:
+    case S_HAS_CAP:
+        return table_find(p->op == S_HAS_ATTR ? &c->dev->attrs : &c->dev->caps, p->hash, p->key, p->klen) != NULL;
+    default:
+        return as_test(c, operand(c, p));
+    }
+}
+
+static cel_value run_value(plan_ctx *c, const step *p)
+{
+    switch (p->op) {
+    case S_CONST:
+    case S_FIELD:
+    case S_ATTR:
+    case S_CAP: return *leaf_ptr(c, &p->self);
+    case S_SELECT: return plan_lookup(c, run_value(c, p->args[0]), &p->value, true);
+    case S_INDEX_KEY: return plan_lookup(c, run_value(c, p->args[0]), &p->value, false);
+    case S_SEMVER_PART: return semver_part(c, p);
+    case S_OBJ_CMP: {
+        int order;
+        cel_value v = operand(c, p->args[0]);
+        return obj_order(p, &v, &order) ? cel_int(order) : fallback(c, p, v);
+    }
+    case S_CALL: return run_call(c, p);
+    default: {
+        int t = run_test(c, p);
+        return t == T_OTHER ? c->other : cel_bool(t);
+    }
+    }
+}
+
+static cel_value run_call(plan_ctx *c, const step *p)
+{
+    cel_value args[CEL_MAX_ARGS];
+    for (size_t i = 0; i < p->nargs; i++) {
+        args[i] = operand(c, p->args[i]);
+        if (args[i].kind == CEL_ERROR) { /* strict: the first error, after evaluating all */
+            for (size_t k = i + 1; k < p->nargs; k++)
+                (void)operand(c, p->args[k]);
+            return args[i];
+        }
+    }
+    return dispatch(c, p->call, args, p->nargs);
+}
+
+/* ---- describing a plan (tests, diagnostics) ---- */
+
+static void format_step(const step *p, dra_buf *b)
+{
+    static const char *const names[] = {
+        [S_CONST] = "const", [S_FIELD] = "field", [S_SELECT] = "select", [S_INDEX_KEY] = "index",
+        [S_CALL] = "call", [S_ATTR] = "attr", [S_CAP] = "cap", [S_SEMVER_PART] = "semver_part",
+        [S_OBJ_CMP] = "qty_cmp", [S_AND] = "and", [S_OR] = "or", [S_NOT] = "not", [S_STR_EQ] = "str_eq",
+        [S_STR_NE] = "str_ne", [S_INT_CMP] = "int_cmp", [S_OBJ_TEST] = "qty_test", [S_HAS_ATTR] = "has_attr",
+        [S_HAS_CAP] = "has_cap",
+    };
+    if ((p->op == S_OBJ_CMP || p->op == S_OBJ_TEST) && p->objkind == CEL_OBJ_SEMVER)
+        dra_buf_puts(b, p->op == S_OBJ_CMP ? "semver_cmp" : "semver_test");
+    else
+        dra_buf_puts(b, names[p->op]);
+    if (p->op == S_CALL)
+        dra_buf_printf(b, " %s", p->call->u.call.function);
+    size_t n = p->op == S_AND || p->op == S_OR ? 2 : p->op == S_SELECT || p->op == S_INDEX_KEY || p->op == S_NOT ||
+                       p->op == S_STR_EQ || p->op == S_STR_NE || p->op == S_INT_CMP || p->op == S_OBJ_TEST ||
+                       p->op == S_OBJ_CMP || p->op == S_SEMVER_PART ? 1 : p->op == S_CALL ? p->nargs : 0;
+    if (!n)
+        return;
+    dra_buf_puts(b, "(");
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            dra_buf_puts(b, ", ");
+        format_step(p->args[i], b);
+    }
+    dra_buf_puts(b, ")");
+}
+
+bool cel_dra_plan_format(const cel_program *p, dra_buf *out)
+{
+    if (!p->ext)
+        return false;
+    format_step(p->ext, out);
+    return true;
+}
+
+__attribute__((noinline, cold)) dra_err *dra_plan_device_error(const cel_dra_device *d)
+{
+    return dra_err_new(DRA_EXIT_RUNTIME, "%s", d->error);
+}
+
+/* A selector result that is not a bool: the error, or the conversion error
+ * for another type. */
+static dra_err *result_error(cel_value r)
+{
+    if (r.kind == CEL_ERROR)
+        return dra_err_new(DRA_EXIT_RUNTIME, "%s", r.v.err);
+    const char *tn = cel_value_type_name(&r);
+    return dra_err_new(DRA_EXIT_RUNTIME,
+                       "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
+                       tn, tn);
+}
+
+/* Selectors without a plan: the general evaluator with the cost limit. */
+static __attribute__((noinline)) dra_err *match_general(cel_program *p, const cel_dra_device *d, bool *matched)
+{
+    cel_activation act;
+    act.n = 1;
+    act.names[0] = "device";
+    act.values[0] = d->value;
+    cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
+    cel_value r = cel_eval(p, &act, &eo);
+    if (r.kind == CEL_BOOL) {
+        *matched = r.v.b;
+        return NULL;
+    }
+    return result_error(r);
+}
+
+static __attribute__((noinline, cold)) dra_err *plan_result_error(cel_program *p, const plan_ctx *c)
+{
+    dra_err *e = result_error(c->other);
+    cel_scratch_reset(&p->scratch); /* after the message is copied */
+    return e;
+}
+
+/* Plans: the steps inline here, everything else out of line. */
+static __attribute__((noinline)) dra_err *match_plan(cel_program *p, const step *pl, const cel_dra_device *d,
+                                                     bool *matched)
+{
+    if (d->error)
+        return dra_plan_device_error(d);
+    plan_ctx c; /* `other` is written before it is read */
+    c.dev = d;
+    c.cx.scratch = &p->scratch;
+    c.cx.regexes = p->regexes;
+    c.used_scratch = false;
+    int t = quick_test(&c, pl);
+    if (t == T_OTHER)
+        return plan_result_error(p, &c);
+    *matched = t;
+    if (c.used_scratch)
+        cel_scratch_reset(&p->scratch);
+    return NULL;
+}
+
+/* The commonest selector, a device field against a string (`device.driver
+ * == "x"`), is answered before anything else is set up; the rest of the
+ * plans go to match_plan and selectors without one to the evaluator. */
+dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
+{
+    *matched = false;
+    const step *pl = p->ext;
+    if (!pl)
+        return d->error ? dra_plan_device_error(d) : match_general(p, d, matched);
+    if ((pl->op == S_STR_EQ || pl->op == S_STR_NE) && pl->a0.op == S_FIELD && !d->error) {
+        const cel_value *v = &d->fields[pl->a0.sub];
+        if (v->kind == CEL_STRING) {
+            *matched = same_string(v, &pl->value) == (pl->op == S_STR_EQ);
+            return NULL;
+        }
+    }
+    return match_plan(p, pl, d, matched);
+}
