@@ -82,19 +82,6 @@ static char *read_attr(const char *dir, const char *name)
     return dra_xstrdup(buf);
 }
 
-static bool parse_long(const char *s, long long *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 0);
-    if (errno || *end)
-        return false;
-    *out = v;
-    return true;
-}
-
 /* Sorted directory entries (no dot files); NULL when the directory is absent. */
 static char **list_dir(const char *path, size_t *n)
 {
@@ -237,9 +224,6 @@ char *dra_discover_pcie_root(const char *sysfs_root, const char *bdf)
     return result;
 }
 
-static json_t *attr_str(const char *s) { return json_pack("{s:s}", "string", s); }
-static json_t *attr_int(long long v) { return json_pack("{s:I}", "int", (json_int_t)v); }
-
 /* Hex id from sysfs ("0x10de") without the prefix, lower case. */
 static void set_hex_attr(json_t *attrs, const char *key, const char *dir, const char *file)
 {
@@ -251,7 +235,7 @@ static void set_hex_attr(json_t *attrs, const char *key, const char *dir, const 
         char *low = dra_xstrdup(s);
         for (char *p = low; *p; p++)
             *p = (char)tolower((unsigned char)*p);
-        json_object_set_new(attrs, key, attr_str(low));
+        json_object_set_new(attrs, key, dra_nv_attr_str(low));
         free(low);
     }
     free(v);
@@ -261,10 +245,10 @@ static void set_pci_location(json_t *attrs, const char *sysfs_root, const char *
 {
     if (!is_bdf(bdf))
         return;
-    json_object_set_new(attrs, RESOURCE_DOMAIN "pciBusID", attr_str(bdf));
+    json_object_set_new(attrs, RESOURCE_DOMAIN "pciBusID", dra_nv_attr_str(bdf));
     char *root = dra_discover_pcie_root(sysfs_root, bdf);
     if (root)
-        json_object_set_new(attrs, RESOURCE_DOMAIN "pcieRoot", attr_str(root));
+        json_object_set_new(attrs, RESOURCE_DOMAIN "pcieRoot", dra_nv_attr_str(root));
     free(root);
 }
 
@@ -272,8 +256,8 @@ static void set_numa(json_t *attrs, const char *dir)
 {
     char *v = read_attr(dir, "numa_node");
     long long n;
-    if (parse_long(v, &n) && n >= 0)
-        json_object_set_new(attrs, "numaNode", attr_int(n));
+    if (dra_parse_long(v, &n) && n >= 0)
+        json_object_set_new(attrs, "numaNode", dra_nv_attr_int(n));
     free(v);
 }
 
@@ -329,12 +313,12 @@ static void discover_pci(const char *root, dra_discovered *d)
         set_numa(attrs, devdir);
         char *drv = link_basename(devdir, "driver");
         if (drv && strlen(drv) <= 64)
-            json_object_set_new(attrs, "kernelDriver", attr_str(drv));
+            json_object_set_new(attrs, "kernelDriver", dra_nv_attr_str(drv));
         free(drv);
         char *group = link_basename(devdir, "iommu_group");
         long long g;
-        if (parse_long(group, &g))
-            json_object_set_new(attrs, "iommuGroup", attr_int(g));
+        if (dra_parse_long(group, &g))
+            json_object_set_new(attrs, "iommuGroup", dra_nv_attr_int(g));
         free(group);
         set_pci_location(attrs, root, names[i]);
         char *name = label_from("pci-", names[i], false);
@@ -371,28 +355,28 @@ static void discover_net(const char *root, dra_discovered *d)
         }
         json_t *attrs = json_object();
         if (strlen(names[i]) <= 64)
-            json_object_set_new(attrs, "ifName", attr_str(names[i]));
+            json_object_set_new(attrs, "ifName", dra_nv_attr_str(names[i]));
         char *v = read_attr(ifdir, "address");
         if (v && *v && strlen(v) <= 64)
-            json_object_set_new(attrs, "mac", attr_str(v));
+            json_object_set_new(attrs, "mac", dra_nv_attr_str(v));
         free(v);
         long long num;
         v = read_attr(ifdir, "mtu");
-        if (parse_long(v, &num))
-            json_object_set_new(attrs, "mtu", attr_int(num));
+        if (dra_parse_long(v, &num))
+            json_object_set_new(attrs, "mtu", dra_nv_attr_int(num));
         free(v);
         v = read_attr(ifdir, "speed"); /* EINVAL while the link is down */
-        if (parse_long(v, &num) && num > 0)
-            json_object_set_new(attrs, "speed", attr_int(num));
+        if (dra_parse_long(v, &num) && num > 0)
+            json_object_set_new(attrs, "speed", dra_nv_attr_int(num));
         free(v);
         v = read_attr(ifdir, "operstate");
         if (v && *v && strlen(v) <= 64)
-            json_object_set_new(attrs, "state", attr_str(v));
+            json_object_set_new(attrs, "state", dra_nv_attr_str(v));
         free(v);
         char *pci = link_basename(ifdir, "device");
         json_object_set_new(attrs, "virtual", json_pack("{s:b}", "bool", pci == NULL));
         if (pci && is_bdf(pci)) {
-            json_object_set_new(attrs, "pciAddress", attr_str(pci));
+            json_object_set_new(attrs, "pciAddress", dra_nv_attr_str(pci));
             char *devdir = dra_xasprintf("%s/device", ifdir);
             set_numa(attrs, devdir);
             free(devdir);
@@ -410,554 +394,8 @@ static void discover_net(const char *root, dra_discovered *d)
     free(dir);
 }
 
-/* ---- a tiny XML reader, enough for nvidia-smi's output ---- */
-
-typedef struct xnode {
-    char *name;
-    char *id;       /* the `id` attribute, if any */
-    dra_buf text;
-    struct xnode *child, *last, *next;
-} xnode;
-
-typedef struct xparser {
-    const char *p, *end;
-    dra_arena *arena;
-    const char *err;
-} xparser;
-
-static void xnode_free(xnode *n)
-{
-    while (n) {
-        xnode *next = n->next;
-        xnode_free(n->child);
-        dra_buf_free(&n->text);
-        n = next;
-    }
-}
-
-static void append_text(dra_buf *b, const char *s, size_t n)
-{
-    /* Entities nvidia-smi may write. */
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != '&') {
-            dra_buf_putc(b, s[i]);
-            continue;
-        }
-        static const struct { const char *ent; char c; } ents[] = {
-            {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
-        bool done = false;
-        for (size_t k = 0; k < 5 && !done; k++) {
-            size_t l = strlen(ents[k].ent);
-            if (i + l <= n && strncmp(s + i, ents[k].ent, l) == 0) {
-                dra_buf_putc(b, ents[k].c);
-                i += l - 1;
-                done = true;
-            }
-        }
-        if (!done)
-            dra_buf_putc(b, '&');
-    }
-}
-
-static xnode *x_element(xparser *x, int depth);
-
-/* Content up to the matching end tag; children appended to parent. */
-static bool x_content(xparser *x, xnode *parent, int depth)
-{
-    while (x->p < x->end) {
-        const char *lt = memchr(x->p, '<', (size_t)(x->end - x->p));
-        if (!lt) {
-            x->err = "unterminated element";
-            return false;
-        }
-        append_text(&parent->text, x->p, (size_t)(lt - x->p));
-        x->p = lt;
-        if (x->p + 1 < x->end && x->p[1] == '/') {
-            const char *gt = memchr(x->p, '>', (size_t)(x->end - x->p));
-            size_t nlen = strlen(parent->name);
-            if (!gt || (size_t)(gt - x->p - 2) < nlen || strncmp(x->p + 2, parent->name, nlen) != 0) {
-                x->err = "mismatched end tag";
-                return false;
-            }
-            x->p = gt + 1;
-            return true;
-        }
-        if (x->p + 3 < x->end && strncmp(x->p, "<!--", 4) == 0) {
-            const char *e = memmem(x->p, (size_t)(x->end - x->p), "-->", 3);
-            if (!e) {
-                x->err = "unterminated comment";
-                return false;
-            }
-            x->p = e + 3;
-            continue;
-        }
-        xnode *c = x_element(x, depth + 1);
-        if (!c)
-            return false;
-        if (parent->last)
-            parent->last->next = c;
-        else
-            parent->child = c;
-        parent->last = c;
-    }
-    x->err = "unterminated element";
-    return false;
-}
-
-static xnode *x_element(xparser *x, int depth)
-{
-    if (depth > 64) {
-        x->err = "nesting too deep";
-        return NULL;
-    }
-    /* x->p at '<' */
-    const char *s = x->p + 1;
-    const char *gt = memchr(s, '>', (size_t)(x->end - s));
-    if (!gt) {
-        x->err = "unterminated tag";
-        return NULL;
-    }
-    const char *e = s;
-    while (e < gt && !isspace((unsigned char)*e) && *e != '/')
-        e++;
-    if (e == s) {
-        x->err = "empty tag name";
-        return NULL;
-    }
-    xnode *n = dra_arena_zalloc(x->arena, sizeof *n);
-    n->name = dra_arena_strndup(x->arena, s, (size_t)(e - s));
-    const char *id = NULL;
-    for (const char *a = e; a + 4 <= gt; a++)
-        if (strncmp(a, "id=\"", 4) == 0 && (a == e || isspace((unsigned char)a[-1]))) {
-            id = a + 4;
-            break;
-        }
-    if (id) {
-        const char *q = memchr(id, '"', (size_t)(gt - id));
-        if (q)
-            n->id = dra_arena_strndup(x->arena, id, (size_t)(q - id));
-    }
-    x->p = gt + 1;
-    if (gt[-1] == '/')
-        return n;
-    if (!x_content(x, n, depth)) {
-        xnode_free(n);
-        return NULL;
-    }
-    return n;
-}
-
-static xnode *x_parse(const char *data, size_t len, dra_arena *arena, const char **err)
-{
-    xparser x = {data, data + len, arena, NULL};
-    while (x.p < x.end) {
-        const char *lt = memchr(x.p, '<', (size_t)(x.end - x.p));
-        if (!lt)
-            break;
-        x.p = lt;
-        if (x.p + 1 < x.end && (x.p[1] == '?' || x.p[1] == '!')) {
-            /* prolog, DOCTYPE, comments */
-            const char *gt = memchr(x.p, '>', (size_t)(x.end - x.p));
-            if (!gt)
-                break;
-            x.p = gt + 1;
-            continue;
-        }
-        xnode *root = x_element(&x, 0);
-        if (!root)
-            *err = x.err ? x.err : "malformed XML";
-        return root;
-    }
-    *err = "no root element";
-    return NULL;
-}
-
-static xnode *x_child(xnode *n, const char *path)
-{
-    while (n && *path) {
-        const char *slash = strchr(path, '/');
-        size_t len = slash ? (size_t)(slash - path) : strlen(path);
-        xnode *c = n->child;
-        while (c && !(strlen(c->name) == len && strncmp(c->name, path, len) == 0))
-            c = c->next;
-        n = c;
-        path = slash ? slash + 1 : path + len;
-    }
-    return n;
-}
-
-/* Trimmed text of a child; NULL when absent, empty or "N/A". Borrowed from scratch. */
-static const char *x_text(xnode *n, const char *path, char *scratch, size_t size)
-{
-    xnode *c = x_child(n, path);
-    if (!c)
-        return NULL;
-    const char *s = dra_buf_str(&c->text);
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t len = strlen(s);
-    while (len > 0 && isspace((unsigned char)s[len - 1]))
-        len--;
-    if (len == 0 || len >= size)
-        return NULL;
-    memcpy(scratch, s, len);
-    scratch[len] = '\0';
-    if (strcmp(scratch, "N/A") == 0 || strcmp(scratch, "None") == 0)
-        return NULL;
-    return scratch;
-}
-
-static bool x_long(xnode *n, const char *path, long long *out)
-{
-    char buf[64];
-    const char *s = x_text(n, path, buf, sizeof buf);
-    return s && parse_long(s, out);
-}
-
-/* "40960 MiB" -> bytes. */
-static bool x_mib(xnode *n, const char *path, unsigned long long *bytes)
-{
-    char buf[64];
-    const char *s = x_text(n, path, buf, sizeof buf);
-    if (!s)
-        return false;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    while (*end == ' ')
-        end++;
-    if (end == s || strcmp(end, "MiB") != 0)
-        return false;
-    *bytes = v << 20;
-    return true;
-}
-
-/* NVIDIA normalises versions with Masterminds semver: "535.129.03" ->
- * "535.129.3", "12.4" -> "12.4.0".  NULL when not a plain dotted number. */
-static char *normalize_version(const char *s)
-{
-    if (!s)
-        return NULL;
-    unsigned long long part[3] = {0, 0, 0};
-    int nparts = 0;
-    const char *p = s;
-    while (nparts < 3) {
-        if (!isdigit((unsigned char)*p))
-            return NULL;
-        char *end;
-        part[nparts++] = strtoull(p, &end, 10);
-        p = end;
-        if (*p != '.')
-            break;
-        p++;
-    }
-    if (*p)
-        return NULL;
-    return dra_xasprintf("%llu.%llu.%llu", part[0], part[1], part[2]);
-}
-
-static json_t *cap_bytes(unsigned long long bytes)
-{
-    /* canonical BinarySI text, as the API server would print it */
-    char buf[DRA_QUANTITY_STRMAX];
-    dra_quantity q = dra_quantity_from_int64(bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes, DRA_QFMT_BINARY_SI);
-    dra_quantity_format(&q, buf);
-    return json_pack("{s:s}", "value", buf);
-}
-
-static json_t *cap_int(long long v)
-{
-    char buf[32];
-    snprintf(buf, sizeof buf, "%lld", v);
-    return json_pack("{s:s}", "value", buf);
-}
-
-/* ---- nvidia: what NVIDIA's DRA driver (gpu.nvidia.com) publishes ----
- *
- * Names, types and spellings follow NVIDIA/k8s-dra-driver-gpu:
- * cmd/gpu-kubelet-plugin/deviceinfo.go (GpuInfo.Attributes, full GPUs),
- * mig.go (CommonAttributesMig, CommonCapacitiesMig, ToCanonicalName),
- * partitions.go (the DynamicMIG counter sets and consumption) and nvlib.go
- * (getGpuInfo, inspectMigProfilesAndPlacements, isDynamicMIGCapable). */
-
-/* A MIG profile's capacities (CommonCapacitiesMig) and, as counters, their
- * camelToDNSName spelling (capacitiesToCounters). */
-static const struct { const char *capacity, *counter; size_t off; } mig_caps[] = {
-    {"multiprocessors", "multiprocessors", offsetof(dra_mig_profile, sm)},
-    {"copyEngines", "copy-engines", offsetof(dra_mig_profile, ce)},
-    {"decoders", "decoders", offsetof(dra_mig_profile, dec)},
-    {"encoders", "encoders", offsetof(dra_mig_profile, enc)},
-    {"jpegEngines", "jpeg-engines", offsetof(dra_mig_profile, jpeg)},
-    {"ofaEngines", "ofa-engines", offsetof(dra_mig_profile, ofa)},
-};
-#define NMIGCAPS (sizeof mig_caps / sizeof *mig_caps)
-
-static long long prof_val(const dra_mig_profile *p, size_t k)
-{
-    return *(const long long *)(const void *)((const char *)p + mig_caps[k].off);
-}
-
-static void set_version_attr(json_t *attrs, const char *key, const char *raw)
-{
-    char *v = normalize_version(raw);
-    if (v && strlen(v) <= 64)
-        json_object_set_new(attrs, key, json_pack("{s:s}", "version", v));
-    free(v);
-}
-
-static void set_string_attr(json_t *attrs, const char *key, const char *v)
-{
-    if (v && strlen(v) <= 64)
-        json_object_set_new(attrs, key, attr_str(v));
-}
-
-typedef struct nv_gpu {
-    xnode *node;
-    int index;           /* NVML index: position in the XML */
-    long long minor;
-    char *uuid;          /* owned, may be NULL */
-    json_t *common;      /* owned: attributes full GPUs and MIG devices share */
-    unsigned long long mem;
-    bool have_mem, have_cc, mig_capable, mig_enabled, toggle;
-} nv_gpu;
-
-typedef struct nv_tables {
-    dra_gpu_query *query;
-    size_t nquery;
-    dra_mig_profile *prof;
-    size_t nprof;
-    dra_mig_placement *place;
-    size_t nplace;
-    dra_mig_instance *gi;
-    size_t ngi;
-    dra_mig_listed *listed;
-    size_t nlisted;
-} nv_tables;
-
-static const dra_mig_profile *find_profile(const nv_tables *t, int gpu, int id)
-{
-    for (size_t i = 0; i < t->nprof; i++)
-        if (t->prof[i].gpu == gpu && t->prof[i].id == id)
-            return &t->prof[i];
-    return NULL;
-}
-
-/* Architectures before Hopper cannot toggle MIG mode without a GPU reset
- * (supportsMIGModeToggle: arch >= DEVICE_ARCH_HOPPER; "Unknown" is the
- * largest enum value). */
-static bool arch_toggles_mig(const char *arch)
-{
-    static const char *const older[] = {"Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada Lovelace"};
-    if (!arch)
-        return false;
-    for (size_t i = 0; i < sizeof older / sizeof *older; i++)
-        if (strcmp(arch, older[i]) == 0)
-            return false;
-    return true;
-}
-
-/* Device name of a MIG placement: gpu-<minor>-mig-<profile without dots,
- * RFC 1123>-<profile id>-<start> (MigSpecTuple.ToCanonicalName). */
-static char *mig_name(long long minor, const char *profile, int id, int start)
-{
-    char p[DRA_MIG_NAME_MAX];
-    size_t k = 0;
-    for (const char *s = profile; *s && k < sizeof p - 1; s++) {
-        if (*s == '.')
-            continue;
-        char c = (char)tolower((unsigned char)*s);
-        p[k++] = ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') ? c : '-';
-    }
-    p[k] = '\0';
-    char *b = p;
-    while (*b == '-')
-        b++;
-    while (k > 0 && p[k - 1] == '-')
-        p[--k] = '\0';
-    return dra_xasprintf("gpu-%lld-mig-%s-%d-%d", minor, b, id, start);
-}
-
-static json_t *mig_capacity(const dra_mig_profile *p)
-{
-    json_t *c = json_object();
-    for (size_t k = 0; k < NMIGCAPS; k++)
-        json_object_set_new(c, mig_caps[k].capacity, cap_int(prof_val(p, k)));
-    json_object_set_new(c, "memory", cap_bytes((unsigned long long)p->memory_mib << 20));
-    return c;
-}
-
-/* Counters consumed: every capacity plus memory-slice-<i> for the placement. */
-static json_t *mig_counters(const json_t *capacity, int start, int size)
-{
-    json_t *c = json_object();
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)capacity, k, v) {
-        const char *counter = strcmp(k, "memory") == 0 ? "memory" : NULL;
-        for (size_t i = 0; i < NMIGCAPS && !counter; i++)
-            if (strcmp(k, mig_caps[i].capacity) == 0)
-                counter = mig_caps[i].counter;
-        if (counter)
-            json_object_set(c, counter, v);
-    }
-    for (int i = start; i < start + size; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "memory-slice-%d", i);
-        json_object_set_new(c, name, cap_int(1));
-    }
-    return c;
-}
-
-static json_t *mig_attrs(const nv_gpu *g, const char *profile)
-{
-    json_t *a = json_deep_copy(g->common);
-    json_object_set_new(a, "type", attr_str("mig"));
-    set_string_attr(a, "parentUUID", g->uuid);
-    set_string_attr(a, "profile", profile);
-    return a;
-}
-
-static json_t *gpu_attrs(const nv_gpu *g)
-{
-    json_t *a = json_deep_copy(g->common);
-    json_object_set_new(a, "type", attr_str("gpu"));
-    set_string_attr(a, "uuid", g->uuid);
-    return a;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-    return strcmp(json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(y, "name")));
-}
-
-static void append_sorted(json_t *devices, json_t *batch)
-{
-    size_t n = json_array_size(batch);
-    json_t **v = dra_xcalloc(n ? n : 1, sizeof *v);
-    for (size_t i = 0; i < n; i++)
-        v[i] = json_array_get(batch, i);
-    qsort(v, n, sizeof *v, by_name);
-    for (size_t i = 0; i < n; i++)
-        json_array_append(devices, v[i]);
-    free(v);
-    json_decref(batch);
-}
-
-static void emit_gpu(const nv_gpu *g, json_t *devices)
-{
-    char nm[32];
-    snprintf(nm, sizeof nm, "gpu-%lld", g->minor);
-    json_t *cap = json_object();
-    if (g->have_mem)
-        json_object_set_new(cap, "memory", cap_bytes(g->mem));
-    json_array_append_new(devices, json_pack("{s:s, s:o, s:o}", "name", nm, "attributes", gpu_attrs(g), "capacity",
-                                             cap));
-}
-
-/* DynamicMIG: the full GPU and every placement of every profile on one
- * counter set (GetPerGpuAllocatableDevices, PartGetDevice). */
-static void emit_dynamic(const nv_gpu *g, const nv_tables *t, json_t *devices, json_t *counter_sets)
-{
-    dra_mig_profile max = {0};
-    int slices = 0;
-    json_t *batch = json_array();
-    char set[64];
-    snprintf(set, sizeof set, "gpu-%lld-counter-set", g->minor);
-    for (size_t i = 0; i < t->nplace; i++) {
-        const dra_mig_placement *pl = &t->place[i];
-        const dra_mig_profile *p = pl->gpu == g->index ? find_profile(t, g->index, pl->profile) : NULL;
-        if (!p)
-            continue;
-        /* inspectMigProfilesAndPlacements: the largest placement is the
-         * number of memory slices, and the full GPU's capacity is the
-         * largest value of each dimension over all profiles. */
-        if (pl->size > slices)
-            slices = pl->size;
-        for (size_t k = 0; k < NMIGCAPS; k++) {
-            long long *m = (long long *)(void *)((char *)&max + mig_caps[k].off);
-            if (prof_val(p, k) > *m)
-                *m = prof_val(p, k);
-        }
-        if (p->memory_mib > max.memory_mib)
-            max.memory_mib = p->memory_mib;
-        char *name = mig_name(g->minor, p->name, p->id, pl->start);
-        json_t *cap = mig_capacity(p);
-        json_t *use = mig_counters(cap, pl->start, pl->size);
-        json_array_append_new(batch, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes",
-                                               mig_attrs(g, p->name), "capacity", cap, "consumesCounters",
-                                               "counterSet", set, "counters", use));
-        free(name);
-    }
-    if (slices == 0) {
-        /* No profile data for this GPU: a plain GPU (PartCapacities falls
-         * back to the memory capacity and there is no counter set). */
-        json_decref(batch);
-        emit_gpu(g, devices);
-        return;
-    }
-    json_t *maxcap = mig_capacity(&max);
-    json_t *counters = mig_counters(maxcap, 0, slices);
-    if (!g->mig_enabled || g->toggle) {
-        char nm[32];
-        snprintf(nm, sizeof nm, "gpu-%lld", g->minor);
-        json_array_append_new(batch, json_pack("{s:s, s:o, s:O, s:[{s:s, s:O}]}", "name", nm, "attributes",
-                                               gpu_attrs(g), "capacity", maxcap, "consumesCounters", "counterSet",
-                                               set, "counters", counters));
-    }
-    json_array_append_new(counter_sets, json_pack("{s:s, s:o}", "name", set, "counters", counters));
-    json_decref(maxcap);
-    append_sorted(devices, batch);
-}
-
-/* Static MIG: the MIG devices that exist, named by profile and placement,
- * with capacity memorySlice<i> for the slices they sit on
- * (MigDeviceInfo.GetDevice). */
-static dra_err *emit_static(const nv_gpu *g, const nv_tables *t, const char *name, json_t *devices)
-{
-    xnode *migs = x_child(g->node, "mig_devices");
-    json_t *batch = json_array();
-    dra_err *errs = NULL;
-    long long ordinal = 0;
-    for (xnode *m = migs ? migs->child : NULL; m; m = m->next) {
-        if (strcmp(m->name, "mig_device") != 0)
-            continue;
-        long long idx = ordinal++, gi = -1;
-        x_long(m, "index", &idx);
-        x_long(m, "gpu_instance_id", &gi);
-        const dra_mig_listed *l = NULL;
-        for (size_t i = 0; i < t->nlisted && !l; i++)
-            if (t->listed[i].gpu == g->index && t->listed[i].index == idx)
-                l = &t->listed[i];
-        const dra_mig_instance *inst = NULL;
-        for (size_t i = 0; i < t->ngi && !inst; i++)
-            if (t->gi[i].gpu == g->index && t->gi[i].gi == gi)
-                inst = &t->gi[i];
-        const dra_mig_profile *p = inst ? find_profile(t, g->index, inst->profile) : NULL;
-        if (!l || !inst || !p) {
-            errs = dra_err_append(
-                errs, dra_err_at(dra_err_new(DRA_EXIT_RUNTIME,
-                                             "GPU %d: MIG device %lld (GPU instance %lld) is not listed by %s",
-                                             g->index, idx, gi,
-                                             !l ? "nvidia-smi -L" : !inst ? "nvidia-smi mig -lgi"
-                                                                          : "nvidia-smi mig -lgip"),
-                                 name, 0, 0, 0));
-            continue;
-        }
-        json_t *attrs = mig_attrs(g, l->profile);
-        set_string_attr(attrs, "uuid", l->uuid);
-        json_t *cap = mig_capacity(p);
-        for (int i = inst->start; i < inst->start + inst->size; i++) {
-            char k[32];
-            snprintf(k, sizeof k, "memorySlice%d", i);
-            json_object_set_new(cap, k, cap_int(1));
-        }
-        char *dn = mig_name(g->minor, l->profile, p->id, inst->start);
-        json_array_append_new(batch, json_pack("{s:s, s:o, s:o}", "name", dn, "attributes", attrs, "capacity", cap));
-        free(dn);
-    }
-    append_sorted(devices, batch);
-    return errs;
-}
+/* ---- nvidia: running nvidia-smi and reading its output (the devices are
+ * built by nvidia.c, the XML read by xml.c) ---- */
 
 static dra_err *run_text(const dra_nvidia_opts *o, const char *const *args, dra_buf *out)
 {
@@ -1005,9 +443,9 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
     }
     dra_arena arena = DRA_ARENA_INIT;
     const char *why = NULL;
-    xnode *root = x_parse(dra_buf_str(&out), out.len, &arena, &why);
+    dra_xnode *root = dra_xml_parse(dra_buf_str(&out), out.len, &arena, &why);
     if (!root || strcmp(root->name, "nvidia_smi_log") != 0) {
-        xnode_free(root);
+        dra_xml_free(root);
         dra_arena_free(&arena);
         dra_buf_free(&out);
         return dra_err_at(dra_err_new(DRA_EXIT_RUNTIME, "not nvidia-smi XML output: %s",
@@ -1015,33 +453,33 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
                           o->name, 0, 0, 0);
     }
     char buf1[256], buf2[256];
-    char *driver_version = normalize_version(x_text(root, "driver_version", buf1, sizeof buf1));
-    char *cuda_version = normalize_version(x_text(root, "cuda_version", buf2, sizeof buf2));
+    char *driver_version = dra_nv_normalize_version(dra_xml_text(root, "driver_version", buf1, sizeof buf1));
+    char *cuda_version = dra_nv_normalize_version(dra_xml_text(root, "cuda_version", buf2, sizeof buf2));
     size_t ngpus = 0;
-    for (xnode *g = root->child; g; g = g->next)
+    for (dra_xnode *g = root->child; g; g = g->next)
         ngpus += strcmp(g->name, "gpu") == 0;
-    nv_gpu *gpus = dra_xcalloc(ngpus ? ngpus : 1, sizeof *gpus);
+    dra_nv_gpu *gpus = dra_xcalloc(ngpus ? ngpus : 1, sizeof *gpus);
     bool need_query = false, need_profiles = false, need_static = false;
     size_t n = 0;
-    for (xnode *x = root->child; x; x = x->next) {
+    for (dra_xnode *x = root->child; x; x = x->next) {
         if (strcmp(x->name, "gpu") != 0)
             continue;
-        nv_gpu *g = &gpus[n];
+        dra_nv_gpu *g = &gpus[n];
         g->node = x;
         g->index = (int)n++;
-        if (!x_long(x, "minor_number", &g->minor))
+        if (!dra_xml_long(x, "minor_number", &g->minor))
             g->minor = g->index;
         char s[256];
-        const char *uuid = x_text(x, "uuid", s, sizeof s);
+        const char *uuid = dra_xml_text(x, "uuid", s, sizeof s);
         g->uuid = uuid ? dra_xstrdup(uuid) : NULL;
         json_t *a = g->common = json_object();
-        set_string_attr(a, "productName", x_text(x, "product_name", s, sizeof s));
-        const char *brand = x_text(x, "product_brand", s, sizeof s);
-        set_string_attr(a, "brand", dra_nvidia_brand(brand) ? dra_nvidia_brand(brand) : brand);
-        const char *arch = x_text(x, "product_architecture", s, sizeof s);
-        g->toggle = arch_toggles_mig(arch);
-        set_string_attr(a, "architecture", arch);
-        set_version_attr(a, "cudaComputeCapability", x_text(x, "compute_cap", s, sizeof s));
+        dra_nv_set_string_attr(a, "productName", dra_xml_text(x, "product_name", s, sizeof s));
+        const char *brand = dra_xml_text(x, "product_brand", s, sizeof s);
+        dra_nv_set_string_attr(a, "brand", dra_nvidia_brand(brand) ? dra_nvidia_brand(brand) : brand);
+        const char *arch = dra_xml_text(x, "product_architecture", s, sizeof s);
+        g->toggle = dra_nv_arch_toggles_mig(arch);
+        dra_nv_set_string_attr(a, "architecture", arch);
+        dra_nv_set_version_attr(a, "cudaComputeCapability", dra_xml_text(x, "compute_cap", s, sizeof s));
         g->have_cc = json_object_get(a, "cudaComputeCapability") != NULL;
         need_query |= !g->have_cc;
         if (driver_version)
@@ -1049,15 +487,15 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
         if (cuda_version)
             json_object_set_new(a, "cudaDriverVersion", json_pack("{s:s}", "version", cuda_version));
         /* GetAddressingModeAsString: ATS, HMM or None; absent when the
-         * platform does not support it (N/A).  x_text hides "None". */
-        xnode *am = x_child(x, "addressing_mode");
+         * platform does not support it (N/A).  dra_xml_text hides "None". */
+        dra_xnode *am = dra_xml_child(x, "addressing_mode");
         const char *mode = am ? dra_buf_str(&am->text) : NULL;
         while (mode && isspace((unsigned char)*mode))
             mode++;
         if (mode && (strncmp(mode, "None", 4) == 0 || strncmp(mode, "ATS", 3) == 0 || strncmp(mode, "HMM", 3) == 0))
             json_object_set_new(a, "addressingMode",
-                                attr_str(mode[0] == 'N' ? "None" : mode[0] == 'A' ? "ATS" : "HMM"));
-        const char *bus = x_text(x, "pci/pci_bus_id", s, sizeof s);
+                                dra_nv_attr_str(mode[0] == 'N' ? "None" : mode[0] == 'A' ? "ATS" : "HMM"));
+        const char *bus = dra_xml_text(x, "pci/pci_bus_id", s, sizeof s);
         if (!bus)
             bus = x->id;
         if (bus && strlen(bus) >= 12) {
@@ -1068,19 +506,19 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
                 *p = (char)tolower((unsigned char)*p);
             set_pci_location(a, o->sysfs_root, bdf);
         }
-        g->have_mem = x_mib(x, "fb_memory_usage/total", &g->mem);
+        g->have_mem = dra_xml_mib(x, "fb_memory_usage/total", &g->mem);
         char m[32];
-        const char *mig = x_text(x, "mig_mode/current_mig", m, sizeof m);
+        const char *mig = dra_xml_text(x, "mig_mode/current_mig", m, sizeof m);
         g->mig_capable = mig && (strcmp(mig, "Enabled") == 0 || strcmp(mig, "Disabled") == 0);
         g->mig_enabled = mig && strcmp(mig, "Enabled") == 0;
-        xnode *migs = x_child(x, "mig_devices");
-        bool has_migs = migs && x_child(migs, "mig_device");
+        dra_xnode *migs = dra_xml_child(x, "mig_devices");
+        bool has_migs = migs && dra_xml_child(migs, "mig_device");
         if (o->dynamic_mig)
             need_profiles |= g->mig_capable;
         else if (g->mig_enabled && has_migs)
             need_profiles = need_static = true;
     }
-    nv_tables t = {0};
+    dra_nv_tables t = {0};
     if (need_query) {
         READ_TABLE(ARGS_QUERY, dra_nvidia_parse_query, t.query, t.nquery);
         for (size_t i = 0; !e && i < n; i++) {
@@ -1088,7 +526,7 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
                 bool same = gpus[i].uuid && t.query[q].uuid[0] ? strcmp(gpus[i].uuid, t.query[q].uuid) == 0
                                                                 : t.query[q].index == gpus[i].index;
                 if (same && t.query[q].compute_cap[0]) {
-                    set_version_attr(gpus[i].common, "cudaComputeCapability", t.query[q].compute_cap);
+                    dra_nv_set_version_attr(gpus[i].common, "cudaComputeCapability", t.query[q].compute_cap);
                     gpus[i].have_cc = json_object_get(gpus[i].common, "cudaComputeCapability") != NULL;
                 }
             }
@@ -1104,13 +542,13 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
         READ_TABLE(ARGS_LIST, dra_nvidia_parse_list, t.listed, t.nlisted);
     }
     for (size_t i = 0; !e && i < n; i++) {
-        const nv_gpu *g = &gpus[i];
+        const dra_nv_gpu *g = &gpus[i];
         if (o->dynamic_mig && g->mig_capable)
-            emit_dynamic(g, &t, devices, counter_sets);
+            dra_nv_emit_dynamic(g, &t, devices, counter_sets);
         else if (!o->dynamic_mig && g->mig_enabled)
-            e = dra_err_append(e, emit_static(g, &t, o->name, devices));
+            e = dra_err_append(e, dra_nv_emit_static(g, &t, o->name, devices));
         else
-            emit_gpu(g, devices);
+            dra_nv_emit_gpu(g, devices);
     }
     for (size_t i = 0; i < n; i++) {
         free(gpus[i].uuid);
@@ -1124,7 +562,7 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
     free(t.listed);
     free(driver_version);
     free(cuda_version);
-    xnode_free(root);
+    dra_xml_free(root);
     dra_arena_free(&arena);
     dra_buf_free(&out);
     return e;

@@ -1,5 +1,6 @@
 /* Readers for nvidia-smi's text tables (see nvidia.h). */
 #include "nvidia.h"
+#include "../model/quantity.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -448,4 +449,312 @@ const char *dra_nvidia_brand(const char *smi_brand)
         if (strcmp(key, brands[i].key) == 0)
             return brands[i].nvlib;
     return NULL;
+}
+
+json_t *dra_nv_attr_str(const char *s) { return json_pack("{s:s}", "string", s); }
+json_t *dra_nv_attr_int(long long v) { return json_pack("{s:I}", "int", (json_int_t)v); }
+
+/* NVIDIA normalises versions with Masterminds semver: "535.129.03" ->
+ * "535.129.3", "12.4" -> "12.4.0".  NULL when not a plain dotted number. */
+char *dra_nv_normalize_version(const char *s)
+{
+    if (!s)
+        return NULL;
+    unsigned long long part[3] = {0, 0, 0};
+    int nparts = 0;
+    const char *p = s;
+    while (nparts < 3) {
+        if (!isdigit((unsigned char)*p))
+            return NULL;
+        char *end;
+        part[nparts++] = strtoull(p, &end, 10);
+        p = end;
+        if (*p != '.')
+            break;
+        p++;
+    }
+    if (*p)
+        return NULL;
+    return dra_xasprintf("%llu.%llu.%llu", part[0], part[1], part[2]);
+}
+
+static json_t *cap_bytes(unsigned long long bytes)
+{
+    /* canonical BinarySI text, as the API server would print it */
+    char buf[DRA_QUANTITY_STRMAX];
+    dra_quantity q = dra_quantity_from_int64(bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes, DRA_QFMT_BINARY_SI);
+    dra_quantity_format(&q, buf);
+    return json_pack("{s:s}", "value", buf);
+}
+
+static json_t *cap_int(long long v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%lld", v);
+    return json_pack("{s:s}", "value", buf);
+}
+
+/* ---- nvidia: what NVIDIA's DRA driver (gpu.nvidia.com) publishes ----
+ *
+ * Names, types and spellings follow NVIDIA/k8s-dra-driver-gpu:
+ * cmd/gpu-kubelet-plugin/deviceinfo.go (GpuInfo.Attributes, full GPUs),
+ * mig.go (CommonAttributesMig, CommonCapacitiesMig, ToCanonicalName),
+ * partitions.go (the DynamicMIG counter sets and consumption) and nvlib.go
+ * (getGpuInfo, inspectMigProfilesAndPlacements, isDynamicMIGCapable). */
+
+/* A MIG profile's capacities (CommonCapacitiesMig) and, as counters, their
+ * camelToDNSName spelling (capacitiesToCounters). */
+static const struct { const char *capacity, *counter; size_t off; } mig_caps[] = {
+    {"multiprocessors", "multiprocessors", offsetof(dra_mig_profile, sm)},
+    {"copyEngines", "copy-engines", offsetof(dra_mig_profile, ce)},
+    {"decoders", "decoders", offsetof(dra_mig_profile, dec)},
+    {"encoders", "encoders", offsetof(dra_mig_profile, enc)},
+    {"jpegEngines", "jpeg-engines", offsetof(dra_mig_profile, jpeg)},
+    {"ofaEngines", "ofa-engines", offsetof(dra_mig_profile, ofa)},
+};
+#define NMIGCAPS (sizeof mig_caps / sizeof *mig_caps)
+
+static long long prof_val(const dra_mig_profile *p, size_t k)
+{
+    return *(const long long *)(const void *)((const char *)p + mig_caps[k].off);
+}
+
+void dra_nv_set_version_attr(json_t *attrs, const char *key, const char *raw)
+{
+    char *v = dra_nv_normalize_version(raw);
+    if (v && strlen(v) <= 64)
+        json_object_set_new(attrs, key, json_pack("{s:s}", "version", v));
+    free(v);
+}
+
+void dra_nv_set_string_attr(json_t *attrs, const char *key, const char *v)
+{
+    if (v && strlen(v) <= 64)
+        json_object_set_new(attrs, key, dra_nv_attr_str(v));
+}
+
+static const dra_mig_profile *find_profile(const dra_nv_tables *t, int gpu, int id)
+{
+    for (size_t i = 0; i < t->nprof; i++)
+        if (t->prof[i].gpu == gpu && t->prof[i].id == id)
+            return &t->prof[i];
+    return NULL;
+}
+
+/* Architectures before Hopper cannot toggle MIG mode without a GPU reset
+ * (supportsMIGModeToggle: arch >= DEVICE_ARCH_HOPPER; "Unknown" is the
+ * largest enum value). */
+bool dra_nv_arch_toggles_mig(const char *arch)
+{
+    static const char *const older[] = {"Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada Lovelace"};
+    if (!arch)
+        return false;
+    for (size_t i = 0; i < sizeof older / sizeof *older; i++)
+        if (strcmp(arch, older[i]) == 0)
+            return false;
+    return true;
+}
+
+/* Device name of a MIG placement: gpu-<minor>-mig-<profile without dots,
+ * RFC 1123>-<profile id>-<start> (MigSpecTuple.ToCanonicalName). */
+static char *mig_name(long long minor, const char *profile, int id, int start)
+{
+    char p[DRA_MIG_NAME_MAX];
+    size_t k = 0;
+    for (const char *s = profile; *s && k < sizeof p - 1; s++) {
+        if (*s == '.')
+            continue;
+        char c = (char)tolower((unsigned char)*s);
+        p[k++] = ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') ? c : '-';
+    }
+    p[k] = '\0';
+    char *b = p;
+    while (*b == '-')
+        b++;
+    while (k > 0 && p[k - 1] == '-')
+        p[--k] = '\0';
+    return dra_xasprintf("gpu-%lld-mig-%s-%d-%d", minor, b, id, start);
+}
+
+static json_t *mig_capacity(const dra_mig_profile *p)
+{
+    json_t *c = json_object();
+    for (size_t k = 0; k < NMIGCAPS; k++)
+        json_object_set_new(c, mig_caps[k].capacity, cap_int(prof_val(p, k)));
+    json_object_set_new(c, "memory", cap_bytes((unsigned long long)p->memory_mib << 20));
+    return c;
+}
+
+/* Counters consumed: every capacity plus memory-slice-<i> for the placement. */
+static json_t *mig_counters(const json_t *capacity, int start, int size)
+{
+    json_t *c = json_object();
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)capacity, k, v) {
+        const char *counter = strcmp(k, "memory") == 0 ? "memory" : NULL;
+        for (size_t i = 0; i < NMIGCAPS && !counter; i++)
+            if (strcmp(k, mig_caps[i].capacity) == 0)
+                counter = mig_caps[i].counter;
+        if (counter)
+            json_object_set(c, counter, v);
+    }
+    for (int i = start; i < start + size; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "memory-slice-%d", i);
+        json_object_set_new(c, name, cap_int(1));
+    }
+    return c;
+}
+
+static json_t *mig_attrs(const dra_nv_gpu *g, const char *profile)
+{
+    json_t *a = json_deep_copy(g->common);
+    json_object_set_new(a, "type", dra_nv_attr_str("mig"));
+    dra_nv_set_string_attr(a, "parentUUID", g->uuid);
+    dra_nv_set_string_attr(a, "profile", profile);
+    return a;
+}
+
+static json_t *gpu_attrs(const dra_nv_gpu *g)
+{
+    json_t *a = json_deep_copy(g->common);
+    json_object_set_new(a, "type", dra_nv_attr_str("gpu"));
+    dra_nv_set_string_attr(a, "uuid", g->uuid);
+    return a;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    return strcmp(json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(y, "name")));
+}
+
+static void append_sorted(json_t *devices, json_t *batch)
+{
+    size_t n = json_array_size(batch);
+    json_t **v = dra_xcalloc(n ? n : 1, sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        v[i] = json_array_get(batch, i);
+    qsort(v, n, sizeof *v, by_name);
+    for (size_t i = 0; i < n; i++)
+        json_array_append(devices, v[i]);
+    free(v);
+    json_decref(batch);
+}
+
+void dra_nv_emit_gpu(const dra_nv_gpu *g, json_t *devices)
+{
+    char nm[32];
+    snprintf(nm, sizeof nm, "gpu-%lld", g->minor);
+    json_t *cap = json_object();
+    if (g->have_mem)
+        json_object_set_new(cap, "memory", cap_bytes(g->mem));
+    json_array_append_new(devices, json_pack("{s:s, s:o, s:o}", "name", nm, "attributes", gpu_attrs(g), "capacity",
+                                             cap));
+}
+
+/* DynamicMIG: the full GPU and every placement of every profile on one
+ * counter set (GetPerGpuAllocatableDevices, PartGetDevice). */
+void dra_nv_emit_dynamic(const dra_nv_gpu *g, const dra_nv_tables *t, json_t *devices, json_t *counter_sets)
+{
+    dra_mig_profile max = {0};
+    int slices = 0;
+    json_t *batch = json_array();
+    char set[64];
+    snprintf(set, sizeof set, "gpu-%lld-counter-set", g->minor);
+    for (size_t i = 0; i < t->nplace; i++) {
+        const dra_mig_placement *pl = &t->place[i];
+        const dra_mig_profile *p = pl->gpu == g->index ? find_profile(t, g->index, pl->profile) : NULL;
+        if (!p)
+            continue;
+        /* inspectMigProfilesAndPlacements: the largest placement is the
+         * number of memory slices, and the full GPU's capacity is the
+         * largest value of each dimension over all profiles. */
+        if (pl->size > slices)
+            slices = pl->size;
+        for (size_t k = 0; k < NMIGCAPS; k++) {
+            long long *m = (long long *)(void *)((char *)&max + mig_caps[k].off);
+            if (prof_val(p, k) > *m)
+                *m = prof_val(p, k);
+        }
+        if (p->memory_mib > max.memory_mib)
+            max.memory_mib = p->memory_mib;
+        char *name = mig_name(g->minor, p->name, p->id, pl->start);
+        json_t *cap = mig_capacity(p);
+        json_t *use = mig_counters(cap, pl->start, pl->size);
+        json_array_append_new(batch, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes",
+                                               mig_attrs(g, p->name), "capacity", cap, "consumesCounters",
+                                               "counterSet", set, "counters", use));
+        free(name);
+    }
+    if (slices == 0) {
+        /* No profile data for this GPU: a plain GPU (PartCapacities falls
+         * back to the memory capacity and there is no counter set). */
+        json_decref(batch);
+        dra_nv_emit_gpu(g, devices);
+        return;
+    }
+    json_t *maxcap = mig_capacity(&max);
+    json_t *counters = mig_counters(maxcap, 0, slices);
+    if (!g->mig_enabled || g->toggle) {
+        char nm[32];
+        snprintf(nm, sizeof nm, "gpu-%lld", g->minor);
+        json_array_append_new(batch, json_pack("{s:s, s:o, s:O, s:[{s:s, s:O}]}", "name", nm, "attributes",
+                                               gpu_attrs(g), "capacity", maxcap, "consumesCounters", "counterSet",
+                                               set, "counters", counters));
+    }
+    json_array_append_new(counter_sets, json_pack("{s:s, s:o}", "name", set, "counters", counters));
+    json_decref(maxcap);
+    append_sorted(devices, batch);
+}
+
+/* Static MIG: the MIG devices that exist, named by profile and placement,
+ * with capacity memorySlice<i> for the slices they sit on
+ * (MigDeviceInfo.GetDevice). */
+dra_err *dra_nv_emit_static(const dra_nv_gpu *g, const dra_nv_tables *t, const char *name, json_t *devices)
+{
+    dra_xnode *migs = dra_xml_child(g->node, "mig_devices");
+    json_t *batch = json_array();
+    dra_err *errs = NULL;
+    long long ordinal = 0;
+    for (dra_xnode *m = migs ? migs->child : NULL; m; m = m->next) {
+        if (strcmp(m->name, "mig_device") != 0)
+            continue;
+        long long idx = ordinal++, gi = -1;
+        dra_xml_long(m, "index", &idx);
+        dra_xml_long(m, "gpu_instance_id", &gi);
+        const dra_mig_listed *l = NULL;
+        for (size_t i = 0; i < t->nlisted && !l; i++)
+            if (t->listed[i].gpu == g->index && t->listed[i].index == idx)
+                l = &t->listed[i];
+        const dra_mig_instance *inst = NULL;
+        for (size_t i = 0; i < t->ngi && !inst; i++)
+            if (t->gi[i].gpu == g->index && t->gi[i].gi == gi)
+                inst = &t->gi[i];
+        const dra_mig_profile *p = inst ? find_profile(t, g->index, inst->profile) : NULL;
+        if (!l || !inst || !p) {
+            errs = dra_err_append(
+                errs, dra_err_at(dra_err_new(DRA_EXIT_RUNTIME,
+                                             "GPU %d: MIG device %lld (GPU instance %lld) is not listed by %s",
+                                             g->index, idx, gi,
+                                             !l ? "nvidia-smi -L" : !inst ? "nvidia-smi mig -lgi"
+                                                                          : "nvidia-smi mig -lgip"),
+                                 name, 0, 0, 0));
+            continue;
+        }
+        json_t *attrs = mig_attrs(g, l->profile);
+        dra_nv_set_string_attr(attrs, "uuid", l->uuid);
+        json_t *cap = mig_capacity(p);
+        for (int i = inst->start; i < inst->start + inst->size; i++) {
+            char k[32];
+            snprintf(k, sizeof k, "memorySlice%d", i);
+            json_object_set_new(cap, k, cap_int(1));
+        }
+        char *dn = mig_name(g->minor, l->profile, p->id, inst->start);
+        json_array_append_new(batch, json_pack("{s:s, s:o, s:o}", "name", dn, "attributes", attrs, "capacity", cap));
+        free(dn);
+    }
+    append_sorted(devices, batch);
+    return errs;
 }
