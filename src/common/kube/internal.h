@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include <jansson.h>
+
 #include "../base/buf.h"
 #include "../model/time.h"
 #include "config.h"
@@ -25,5 +27,11 @@ void dra_kube_cred_clear(dra_kube_cred *c);
 bool dra_kube_cred_expired(const dra_kube_cred *c, dra_time now);
 /* Run cfg->exec and read its ExecCredential. */
 DRA_MUST_USE dra_err *dra_kube_exec_credential(const dra_kube_config *cfg, dra_kube_cred *cred);
+
+/* metadata.<k> of o as a string, or NULL (borrowed; api.c). */
+const char *dra_kube_meta_str(const json_t *o, const char *k);
+/* Hand pages of freed list trees back to the system (glibc), so the
+ * resident size stays that of the informers' compact stores (api.c). */
+void dra_kube_trim_heap(void);
 
 #endif
