@@ -43,51 +43,8 @@
 #include "../model/load.h"
 #include "../alloc/alloc.h"
 #include "queue.h"
-
-/* ---- scoring (Score + NormalizeScore) -------------------------------------- */
-
-/* resourceapi.FirstAvailableDeviceRequestMaxSize */
-#define DRA_FIRST_AVAILABLE_MAX 8
-
-/* computeScore for one claim: for every firstAvailable request whose
- * subrequest i appears in allocation.devices.results[].request ("req/sub"),
- * add 8 - i.  `allocation` is a status.allocation value (NULL = 0). */
-int64_t dra_sched_claim_score(const json_t *claim, const json_t *allocation);
-/* The best score a claim could get (every firstAvailable request served by
- * its first subrequest). */
-int64_t dra_sched_claim_max_score(const json_t *claim);
-/* helper.DefaultNormalizeScore(100, false): scores[i] = 100*scores[i]/max
- * (integer division), unchanged when max is 0. */
-void dra_sched_normalize(int64_t *scores, size_t n);
-
-/* FitError text: "0/N nodes are available: 3 cannot allocate all claims, 2
- * resourceclaim not available on the node." with "<count> <reason>" sorted as
- * strings; "no nodes available to schedule pods" when n is 0.  `reasons` has
- * one entry per node.  Caller frees. */
-char *dra_sched_fit_error(const char *const *reasons, size_t n);
-
-/* ---- extended resources backed by DRA (KEP-5004) --------------------------- */
-
-typedef struct dra_extres_map dra_extres_map;
-
-/* Resource name -> DeviceClass: explicit spec.extendedResourceName (newer
- * creationTimestamp wins, equal times: smaller class name) and the implicit
- * deviceclass.resource.kubernetes.io/<class>.  Classes are borrowed. */
-dra_extres_map *dra_extres_map_new(json_t *const *classes, size_t n);
-void dra_extres_map_free(dra_extres_map *m);
-/* The class name for a resource, or NULL. */
-const char *dra_extres_class(const dra_extres_map *m, const char *resource);
-/* schedutil.IsDRAExtendedResourceName. */
-bool dra_is_dra_extended_resource_name(const char *name);
-
-/* createRequestsAndMappings for the resources in `served` (sorted, n):
- * device requests container-<i>-request-<j> (i over initContainers then
- * containers, j the index of the resource among the container's sorted
- * request keys; non-sidecar init containers reuse later long-lived requests
- * and collapse into the largest), sorted by name, and the mappings
- * [{containerName, resourceName, requestName}].  New references. */
-void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char *const *served, size_t n,
-                         json_t **requests, json_t **mappings);
+#include "extres.h"
+#include "score.h"
 
 /* ---- the whole run ---------------------------------------------------------- */
 

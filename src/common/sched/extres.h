@@ -1,0 +1,30 @@
+/* Extended resources backed by DRA (KEP-5004; extres.c). */
+#ifndef DRA_SCHED_EXTRES_H
+#define DRA_SCHED_EXTRES_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct dra_extres_map dra_extres_map;
+
+/* Resource name -> DeviceClass: explicit spec.extendedResourceName (newer
+ * creationTimestamp wins, equal times: smaller class name) and the implicit
+ * deviceclass.resource.kubernetes.io/<class>.  Classes are borrowed. */
+dra_extres_map *dra_extres_map_new(json_t *const *classes, size_t n);
+void dra_extres_map_free(dra_extres_map *m);
+/* The class name for a resource, or NULL. */
+const char *dra_extres_class(const dra_extres_map *m, const char *resource);
+/* schedutil.IsDRAExtendedResourceName. */
+bool dra_is_dra_extended_resource_name(const char *name);
+
+/* createRequestsAndMappings for the resources in `served` (sorted, n):
+ * device requests container-<i>-request-<j> (i over initContainers then
+ * containers, j the index of the resource among the container's sorted
+ * request keys; non-sidecar init containers reuse later long-lived requests
+ * and collapse into the largest), sorted by name, and the mappings
+ * [{containerName, resourceName, requestName}].  New references. */
+void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char *const *served, size_t n,
+                         json_t **requests, json_t **mappings);
+
+#endif
