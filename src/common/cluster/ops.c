@@ -538,3 +538,29 @@ void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch)
             json_object_set_new(op->body, "apiVersion", json_string(v));
     }
 }
+
+/* ---- reading operations back ---- */
+
+void dra_op_line_read(const json_t *op, dra_op_line *out)
+{
+    static const char *const verbs[] = {"create", "patch", "apply", "delete", "update"};
+    memset(out, 0, sizeof *out);
+    out->verb_text = json_string_value(json_object_get(op, "verb"));
+    out->verb = out->verb_text ? DRA_OPL_OTHER : DRA_OPL_NONE;
+    for (size_t i = 0; out->verb_text && i < sizeof verbs / sizeof *verbs; i++)
+        if (strcmp(out->verb_text, verbs[i]) == 0)
+            out->verb = (dra_op_line_verb)(DRA_OPL_CREATE + i);
+    out->kind = json_string_value(json_object_get(op, "kind"));
+    out->ns = json_string_value(json_object_get(op, "namespace"));
+    out->name = json_object_get(op, "name");
+    out->subresource = json_string_value(json_object_get(op, "subresource"));
+    out->body = json_object_get(op, "body");
+    const char *pt = json_string_value(json_object_get(op, "patchType"));
+    out->patch_type = !pt || strcmp(pt, "json") == 0 ? DRA_OPL_PATCH_JSON
+                      : strcmp(pt, "merge") == 0      ? DRA_OPL_PATCH_MERGE
+                                                      : DRA_OPL_PATCH_STRATEGIC;
+    out->field_manager = json_string_value(json_object_get(op, "fieldManager"));
+    out->force = json_is_true(json_object_get(op, "force"));
+    out->name_var = json_string_value(json_object_get(op, "nameVar"));
+    out->reason = json_string_value(json_object_get(op, "reason"));
+}

@@ -160,4 +160,41 @@ void dra_cluster_address_ops(const dra_cluster *c, dra_changes *ch);
 /* The resource name kubectl and URLs use for a kind ("resourceclaims"). */
 const char *dra_kind_resource(const char *kind);
 
+
+/* ---- reading operations back ----------------------------------------------
+ * An operation line as the tools print it (json above, plus "update" for a
+ * whole-object write, "merge" patches and "nameVar" naming the variable a
+ * create sets), read for whoever applies it (dra-watch).  Nothing is checked
+ * but the shape: the applier decides what an unknown verb or kind means. */
+
+typedef enum {
+    DRA_OPL_NONE,   /* no "verb" string */
+    DRA_OPL_CREATE,
+    DRA_OPL_PATCH,
+    DRA_OPL_APPLY,
+    DRA_OPL_DELETE,
+    DRA_OPL_UPDATE,
+    DRA_OPL_OTHER,  /* a verb none of the above */
+} dra_op_line_verb;
+
+/* patchType: absent or "json", "merge", anything else strategic. */
+typedef enum { DRA_OPL_PATCH_JSON, DRA_OPL_PATCH_MERGE, DRA_OPL_PATCH_STRATEGIC } dra_op_line_patch;
+
+/* Every pointer is borrowed from the line; NULL when absent. */
+typedef struct dra_op_line {
+    dra_op_line_verb verb;
+    const char *verb_text;              /* the "verb" string */
+    const char *kind, *ns, *subresource;
+    const json_t *name;                 /* usually a string; "$DRA_NAME_<n>" for a generated name */
+    const json_t *body;
+    dra_op_line_patch patch_type;
+    const char *field_manager;          /* apply */
+    bool force;                         /* apply */
+    const char *name_var;               /* create: "DRA_NAME_<n>" the created name goes to */
+    const char *reason;
+} dra_op_line;
+
+/* Read one operation line (an object; anything else reads as no verb). */
+void dra_op_line_read(const json_t *op, dra_op_line *out);
+
 #endif

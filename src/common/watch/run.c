@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "../base/proc.h"
+#include "../cluster/ops.h"
 #include "../model/features.h"
 #include "../model/time.h"
 
@@ -398,22 +399,19 @@ static json_t *version_holder(const char *verb, json_t *b)
  * delete) follow one another; a write by anyone else still conflicts. */
 static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *versions, bool *conflict, int line)
 {
-    const char *verb = json_string_value(json_object_get(op, "verb"));
-    const char *kind = json_string_value(json_object_get(op, "kind"));
-    const char *ns = json_string_value(json_object_get(op, "namespace"));
-    json_t *namev = json_object_get(op, "name");
-    const char *sub = json_string_value(json_object_get(op, "subresource"));
-    json_t *body = json_object_get(op, "body");
+    dra_op_line l;
+    dra_op_line_read(op, &l);
+    const char *verb = l.verb_text, *kind = l.kind, *ns = l.ns, *sub = l.subresource;
     const dra_kube_resource *res = dra_kube_resource_by_kind(kind);
-    if (!verb || !res || !json_is_object(op))
+    if (l.verb == DRA_OPL_NONE || !res || !json_is_object(op))
         return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: an operation needs a verb and a known kind", line);
-    json_t *nm = namev ? subst(namev, names) : NULL;
+    json_t *nm = l.name ? subst((json_t *)l.name, names) : NULL;
     const char *name = json_string_value(nm);
     if (name && strncmp(name, "$DRA_NAME_", 10) == 0) {
         json_decref(nm);
         return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: %s was never created", line, name);
     }
-    json_t *b = body ? subst(body, names) : NULL;
+    json_t *b = l.body ? subst((json_t *)l.body, names) : NULL;
     char *vkey = dra_xasprintf("%s %s/%s", kind, ns ? ns : "", name ? name : "");
     json_t *holder = version_holder(verb, b);
     char *seen = holder ? dra_xstrdup(json_string_value(json_object_get(holder, "resourceVersion"))) : NULL;
@@ -425,33 +423,30 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *ver
     dra_err *e = NULL;
     char *ref = dra_xasprintf("%s %s%s%s%s%s", kind, ns ? ns : "", ns ? "/" : "", name ? name : "(generated)",
                               sub ? " " : "", sub ? sub : "");
-    if (strcmp(verb, "create") == 0) {
+    if (l.verb == DRA_OPL_CREATE) {
         e = dra_kube_create(r->s->api, res, ns, b, &out, &resp);
-        const char *var = json_string_value(json_object_get(op, "nameVar"));
-        if (!e && var && meta(out, "name"))
-            json_object_set_new(names, var, json_string(meta(out, "name")));
-    } else if (strcmp(verb, "patch") == 0) {
-        const char *pt = json_string_value(json_object_get(op, "patchType"));
-        dra_kube_patch_type t = !pt || strcmp(pt, "json") == 0 ? KUBE_PATCH_JSON
-                            : strcmp(pt, "merge") == 0     ? KUBE_PATCH_MERGE
-                                                           : KUBE_PATCH_STRATEGIC;
+        if (!e && l.name_var && meta(out, "name"))
+            json_object_set_new(names, l.name_var, json_string(meta(out, "name")));
+    } else if (l.verb == DRA_OPL_PATCH) {
+        dra_kube_patch_type t = l.patch_type == DRA_OPL_PATCH_JSON    ? KUBE_PATCH_JSON
+                                : l.patch_type == DRA_OPL_PATCH_MERGE ? KUBE_PATCH_MERGE
+                                                                      : KUBE_PATCH_STRATEGIC;
         if (t == KUBE_PATCH_JSON && !json_is_array(b))
             e = dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: a JSON patch body must be a list", line);
         else
             e = dra_kube_patch(r->s->api, res, ns, name, sub, t, b, &out, &resp);
-    } else if (strcmp(verb, "apply") == 0) {
-        const char *fm = json_string_value(json_object_get(op, "fieldManager"));
+    } else if (l.verb == DRA_OPL_APPLY) {
         dra_buf q = DRA_BUF_INIT;
         dra_buf_puts(&q, "fieldManager=");
-        dra_kube_query_escape(&q, fm ? fm : "dra-watch");
-        if (json_is_true(json_object_get(op, "force")))
+        dra_kube_query_escape(&q, l.field_manager ? l.field_manager : "dra-watch");
+        if (l.force)
             dra_buf_puts(&q, "&force=true");
         e = dra_kube_write(r->s->api, res, "PATCH", ns, name, sub, dra_buf_str(&q), "application/apply-patch+yaml", b, &out,
                        &resp);
         dra_buf_free(&q);
-    } else if (strcmp(verb, "delete") == 0) {
+    } else if (l.verb == DRA_OPL_DELETE) {
         e = dra_kube_write(r->s->api, res, "DELETE", ns, name, NULL, NULL, "application/json", b, NULL, &resp);
-    } else if (strcmp(verb, "update") == 0) {
+    } else if (l.verb == DRA_OPL_UPDATE) {
         e = dra_kube_update(r->s->api, res, b, sub, &out, &resp);
     } else {
         e = dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: unknown verb \"%s\"", line, verb);
@@ -468,8 +463,7 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *ver
     } else if (!e) {
         if (seen && meta(out, "resourceVersion"))
             json_object_set_new(versions, vkey, json_pack("{s:s, s:s}", "seen", seen, "now", meta(out, "resourceVersion")));
-        const char *why = json_string_value(json_object_get(op, "reason"));
-        rlog(r, KUBE_LOG_INFO, "%s %s%s%s", verb, ref, why ? ": " : "", why ? why : "");
+        rlog(r, KUBE_LOG_INFO, "%s %s%s%s", verb, ref, l.reason ? ": " : "", l.reason ? l.reason : "");
     } else {
         e = dra_err_object(e, ref);
     }
