@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Resident memory (issue 11): tools that hold the whole input, on 100,000
+# Resident memory: tools that hold the whole input, on 100,000
 # devices (dra-slice profile gpu --nodes 10000 --devices 10; 27 MB of JSON
 # Lines), peak RSS and time beside a peer holding the same objects: Python's
 # json.loads of every line kept in a list (/usr/bin/python3).  The profile's
 # devices repeat model, driver version and capacities (shared when read) and
 # have a unique uuid each; the "unique" fleet gives every device a unique
 # model and memory too, as a fleet that shares little would.  Target: every
-# tool under 128 MiB.  DRA_BENCH_MILLION=1 adds 1,000,000 devices (under 1 GiB).
+# tool under 128 MiB.  Then the fleet in use (claims and pods on half of it),
+# every tool that reads them.  DRA_BENCH_MILLION=1 adds 1,000,000 devices
+# (under 1 GiB), in use too.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 B=${DRA_BIN:-$PWD/build/bin}
@@ -15,15 +17,13 @@ NOW=2026-01-01T00:00:00Z
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
-measure() { # "elapsed cpu peakKiB" of one command, output discarded
-    /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null 2>"$T/err"
-    awk '{ printf "%.2f %.2f %d", $1, $2 + $3, $4 }' "$T/time"
-}
+. bench/table.sh
+measure() { bench_measure "$@"; }
+# row CASE NOW PEER: now against Python holding the same objects, target 128 MiB
 row() {
-    awk -v l="$1" -v a="$2" -v p="$3" 'BEGIN {
-        split(a, x, " "); split(p, y, " ")
-        printf "%-40s %7.2f s %8.1f MiB%s | python holding it %.1f MiB, ratio %.2f\n", l, x[1], x[3] / 1024,
-            (x[3] / 1024 < 128 ? "" : " (over 128)"), y[3] / 1024, (y[3] > 0 ? x[3] / y[3] : 0) }'
+    bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" 128)" \
+        "python holding it $(awk -v p="$3" 'BEGIN { split(p, y, " "); printf "%.1f MiB", y[3] / 1024 }'), ratio $(bench_ratio "$2" "$3" 3)" \
+        "<= 128 MiB"
 }
 cat >"$T/hold.py" <<'PY'
 import json, sys
@@ -54,6 +54,7 @@ sed -e 's/device.driver == \\"gpu.example.com\\"/device.attributes[\\"gpu.exampl
     "$T/base.jsonl" >"$T/base-attr.jsonl"
 awk 'BEGIN { for (i = 0; i < 5000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"one\"}]}}\n", i, i }' >"$T/pods.jsonl"
 
+bench_header
 for f in fleet unique; do
     echo "== 100,000 devices, $f fleet ($(($(stat -c %s "$T/$f.jsonl") / 1000000)) MB)"
     peer=$(measure "$PY" "$T/hold.py" "$T/base.jsonl" "$T/$f.jsonl")
@@ -77,6 +78,40 @@ for f in fleet unique; do
         "$(measure "$B/dra-slice" build --driver gpu.example.com --all-nodes --pool all -o jsonl "$T/pool.jsonl")" "$peer"
 done
 
+# A fleet in use: half of every node's devices allocated, one claim and one
+# bound pod each (bench/gen-held.py; 50,000 claims and 50,000 pods on
+# 100,000 devices), every tool that reads claims and pods against Python
+# holding the same objects.  held NODES TARGET-MIB (10 devices a node).
+held() {
+    local n=$1 target=$2 d="$T/held"
+    rm -rf "$d"
+    mkdir -p "$d"
+    "$B/dra-slice" profile gpu --nodes "$n" --devices 10 -o jsonl >"$d/fleet.jsonl"
+    "$PY" bench/gen-held.py "$d/fleet.jsonl" "$d" >/dev/null || { echo "gen-held.py failed"; return 1; }
+    local in=("$d/base.jsonl" "$d/fleet.jsonl" "$d/held.jsonl")
+    echo "== $((n * 10)) devices, half allocated: $((n * 5)) claims and $((n * 5)) pods" \
+        "($(($(cat "${in[@]}" | wc -c) / 1000000)) MB)"
+    local peer peerd peerp
+    peer=$(measure "$PY" "$T/hold.py" "${in[@]}")
+    peerd=$(measure "$PY" "$T/hold.py" "$d/held.jsonl" "$d/moved.jsonl")
+    peerp=$(measure "$PY" "$T/hold.py" "${in[@]}" "$d/pending.jsonl")
+    hrow() { bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" "$target")" \
+        "python holding it $(awk -v p="$3" 'BEGIN { split(p, y, " "); printf "%.1f MiB", y[3] / 1024 }'), ratio $(bench_ratio "$2" "$3" 3)" \
+        "<= $target MiB"; }
+    hrow "dra-alloc capacity" "$(measure "$B/dra-alloc" capacity "${in[@]}")" "$peer"
+    hrow "dra-slice pool-status" "$(measure "$B/dra-slice" pool-status "${in[@]}")" "$peer"
+    hrow "dra-alloc diff (1% of claims moved)" "$(measure "$B/dra-alloc" diff "$d/held.jsonl" "$d/moved.jsonl")" "$peerd"
+    hrow "dra-alloc schedule --what-if --drain node-0" \
+        "$(measure "$B/dra-alloc" schedule --what-if --drain node-0 --now "$NOW" "${in[@]}")" "$peer"
+    hrow "dra-claim status" "$(measure "$B/dra-claim" status "${in[@]}")" "$peer"
+    hrow "dra-claim doctor" "$(measure "$B/dra-claim" doctor --now "$NOW" "${in[@]}")" "$peer"
+    hrow "dra-evict (no taints)" "$(measure "$B/dra-evict" --now "$NOW" "${in[@]}")" "$peer"
+    hrow "dra-alloc schedule, 1,000 pending pods" \
+        "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "${in[@]}" "$d/pending.jsonl")" "$peerp"
+    rm -rf "$d"
+}
+held 10000 128
+
 # The million: 1,000,000 devices (100,000 nodes of 10; 276 MB of JSON Lines)
 # and dra-alloc schedule of 10,000 pods, targets under 1 GiB and 30 s.  Takes
 # minutes and GiBs: only with DRA_BENCH_MILLION=1.
@@ -89,10 +124,7 @@ if [ "${DRA_BENCH_MILLION:-0}" = 1 ]; then
     } >"$T/mbase.jsonl"
     awk 'BEGIN { for (i = 0; i < 10000; i++) printf "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p%d\",\"namespace\":\"bench\",\"uid\":\"uid-p%d\"},\"spec\":{\"containers\":[{\"name\":\"c\"}],\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"one\"}]}}\n", i, i }' >"$T/mpods.jsonl"
     echo "== 1,000,000 devices ($(($(stat -c %s "$T/m.jsonl") / 1000000)) MB; target under 1024 MiB)"
-    mrow() {
-        awk -v l="$1" -v a="$2" 'BEGIN { split(a, x, " ");
-            printf "%-40s %7.2f s %8.1f MiB%s\n", l, x[1], x[3] / 1024, (x[3] / 1024 < 1024 ? "" : " (over 1 GiB)") }'
-    }
+    mrow() { bench_row "$1" "$(bench_cell "$2")$(bench_over "$2" 1024)" "-" "<= 1024 MiB"; }
     mrow "dra-slice validate (streams)" "$(measure "$B/dra-slice" validate "$T/m.jsonl")"
     mrow "dra-slice lint" "$(measure "$B/dra-slice" lint "$T/m.jsonl")"
     mrow "dra-claim status" "$(measure "$B/dra-claim" status "$T/mbase.jsonl" "$T/m.jsonl")"
@@ -100,4 +132,6 @@ if [ "${DRA_BENCH_MILLION:-0}" = 1 ]; then
     mrow "dra-evict (no taints)" "$(measure "$B/dra-evict" --now "$NOW" "$T/mbase.jsonl" "$T/m.jsonl")"
     mrow "dra-alloc schedule, 10,000 pods (< 30 s)" \
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "$T/mbase.jsonl" "$T/m.jsonl" "$T/mpods.jsonl")"
+    rm -f "$T/m.jsonl" "$T/mbase.jsonl" "$T/mpods.jsonl"
+    held 100000 1024
 fi
