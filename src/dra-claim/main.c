@@ -127,16 +127,16 @@ static dra_err *run_status(const dra_args *a, void *p, int *rc)
     dra_err *e = load(a, x);
     if (e)
         return unload(x, e);
-    json_t *rows = dra_claim_status_rows(&x->c);
     dra_format fmt;
     bool table, wide = x->output && strcmp(x->output, "wide") == 0;
     e = wide ? NULL : dra_format_parse_table(x->output, &table, &fmt);
     if (wide || (!e && table)) {
-        e = dra_claim_status_table(stdout, rows, wide);
+        e = dra_claim_status_table(stdout, &x->c, wide);
     } else if (!e) {
+        json_t *rows = dra_claim_status_rows(&x->c);
         e = dra_write_array(stdout, rows, fmt);
+        json_decref(rows);
     }
-    json_decref(rows);
     return unload(x, e);
 }
 

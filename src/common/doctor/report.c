@@ -390,55 +390,109 @@ static void device_status_text(const json_t *st, dra_buf *b)
         dra_buf_putc(b, '-');
 }
 
+/* The status row of one ResourceClaim (a new object; caller decrefs). */
+static json_t *status_row(const json_t *claim)
+{
+    json_t *rf = dra_jarr(claim, "status.reservedFor");
+    const char *state = dra_obj_deleting(claim) ? "deleting"
+                        : json_array_size(rf)   ? "reserved"
+                        : dra_claim_allocated(claim) ? "allocated"
+                                                : "pending";
+    json_t *devs = json_array();
+    size_t j;
+    json_t *r;
+    json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), j, r) {
+        json_t *d = json_pack("{s:s,s:s,s:s,s:s}", "request", dra_jstr_or(r, "request", ""), "driver",
+                              dra_jstr_or(r, "driver", ""), "pool", dra_jstr_or(r, "pool", ""), "device",
+                              dra_jstr_or(r, "device", ""));
+        json_t *st = device_status(claim, r);
+        if (st)
+            json_object_set_new(d, "status", st);
+        json_array_append_new(devs, d);
+    }
+    json_t *users = json_array();
+    json_array_foreach(rf, j, r) {
+        json_t *u = json_pack("{s:s,s:s,s:s}", "resource", dra_jstr_or(r, "resource", ""), "name", dra_jstr_or(r, "name", ""),
+                              "uid", dra_jstr_or(r, "uid", ""));
+        if (*dra_jstr_or(r, "apiGroup", ""))
+            json_object_set_new(u, "apiGroup", json_string(dra_jstr(r, "apiGroup")));
+        json_array_append_new(users, u);
+    }
+    const char *node = dra_claim_allocated(claim) ? dra_allocation_node(claim) : NULL;
+    return json_pack("{s:s,s:s,s:{s:s,s:s},s:s,s:o,s:o,s:o}", "apiVersion", "dra-tools/v1alpha1", "kind", "ClaimStatus",
+                     "metadata", "namespace", dra_jstr_or(claim, "metadata.namespace", ""), "name",
+                     dra_jstr_or(claim, "metadata.name", ""), "state", state, "devices", devs, "node",
+                     node ? json_string(node) : (dra_claim_allocated(claim) ? json_string("<selector>") : json_null()),
+                     "users", users);
+}
+
 json_t *dra_claim_status_rows(const dra_cluster *c)
 {
     json_t *rows = json_array();
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
-        const json_t *claim = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
-        json_t *rf = dra_jarr(claim, "status.reservedFor");
-        const char *state = dra_obj_deleting(claim) ? "deleting"
-                            : json_array_size(rf)   ? "reserved"
-                            : dra_claim_allocated(claim) ? "allocated"
-                                                    : "pending";
-        json_t *devs = json_array();
-        size_t j;
-        json_t *r;
-        json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), j, r) {
-            json_t *d = json_pack("{s:s,s:s,s:s,s:s}", "request", dra_jstr_or(r, "request", ""), "driver",
-                                  dra_jstr_or(r, "driver", ""), "pool", dra_jstr_or(r, "pool", ""), "device",
-                                  dra_jstr_or(r, "device", ""));
-            json_t *st = device_status(claim, r);
-            if (st)
-                json_object_set_new(d, "status", st);
-            json_array_append_new(devs, d);
-        }
-        json_t *users = json_array();
-        json_array_foreach(rf, j, r) {
-            json_t *u = json_pack("{s:s,s:s,s:s}", "resource", dra_jstr_or(r, "resource", ""), "name", dra_jstr_or(r, "name", ""),
-                                  "uid", dra_jstr_or(r, "uid", ""));
-            if (*dra_jstr_or(r, "apiGroup", ""))
-                json_object_set_new(u, "apiGroup", json_string(dra_jstr(r, "apiGroup")));
-            json_array_append_new(users, u);
-        }
-        const char *node = dra_claim_allocated(claim) ? dra_allocation_node(claim) : NULL;
-        json_t *row = json_pack("{s:s,s:s,s:{s:s,s:s},s:s,s:o,s:o,s:o}", "apiVersion", "dra-tools/v1alpha1", "kind",
-                                "ClaimStatus", "metadata", "namespace", dra_jstr_or(claim, "metadata.namespace", ""), "name",
-                                dra_jstr_or(claim, "metadata.name", ""), "state", state, "devices", devs, "node",
-                                node ? json_string(node) : (dra_claim_allocated(claim) ? json_string("<selector>") : json_null()),
-                                "users", users);
-        json_array_append_new(rows, row);
-    }
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
+        json_array_append_new(rows, status_row(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json));
     dra_classic_status_rows(c, rows);
     return rows;
 }
 
-dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide)
+/* The table cells of one status row: c[0..5], c[neg] and c[devst] when
+ * those columns are there (not 0); each new or NULL. */
+static void row_cells(const json_t *row, char **c, size_t neg, size_t devst, bool wide)
 {
-    size_t n = json_array_size(rows), ncols = 6;
-    bool classic = false;
-    for (size_t i = 0; i < n; i++)
-        if (json_object_get(json_array_get(rows, i), "classic"))
-            classic = true; /* classic claims: their scheduling negotiation */
+    c[0] = dra_xstrdup(dra_jstr_or(row, "metadata.namespace", ""));
+    c[1] = dra_xstrdup(dra_jstr_or(row, "metadata.name", ""));
+    c[2] = dra_xstrdup(dra_jstr_or(row, "state", ""));
+    dra_buf b = DRA_BUF_INIT;
+    size_t j;
+    json_t *d;
+    size_t ndev = json_array_size(dra_jarr(row, "devices"));
+    json_array_foreach(dra_jarr(row, "devices"), j, d) {
+        if (!wide && j == 1) {
+            /* a claim of many devices keeps its row readable */
+            dra_buf_printf(&b, " (+%zu more, -o wide lists them)", ndev - 1);
+            break;
+        }
+        if (!dra_jstr(d, "device")) /* classic: a resource handle of the driver */
+            dra_buf_printf(&b, "%s%s:handle", j ? "," : "", dra_jstr_or(d, "driver", ""));
+        else
+            dra_buf_printf(&b, "%s%s/%s/%s", j ? "," : "", dra_jstr_or(d, "driver", ""),
+                           dra_jstr_or(d, "pool", ""), dra_jstr_or(d, "device", ""));
+    }
+    if (!ndev && json_object_get(row, "classic"))
+        dra_buf_printf(&b, "class %s", dra_jstr_or(row, "classic.resourceClassName", ""));
+    c[3] = b.len ? dra_buf_detach(&b) : NULL;
+    c[4] = dra_jstr(row, "node") ? dra_xstrdup(dra_jstr(row, "node")) : NULL;
+    json_array_foreach(dra_jarr(row, "users"), j, d) {
+        const char *res = dra_jstr_or(d, "resource", "");
+        dra_buf_printf(&b, "%s%s%s", j ? "," : "", strcmp(res, "pods") == 0 ? "" : res, strcmp(res, "pods") == 0 ? "" : "/");
+        dra_buf_puts(&b, dra_jstr_or(d, "name", ""));
+    }
+    c[5] = b.len ? dra_buf_detach(&b) : NULL;
+    if (neg)
+        c[neg] = dra_classic_negotiation_text(row);
+    if (devst) {
+        /* one entry per device, in the order of DEVICES */
+        bool any = false;
+        json_array_foreach(dra_jarr(row, "devices"), j, d) {
+            any |= dra_jget(d, "status") != NULL;
+            if (j)
+                dra_buf_puts(&b, ", ");
+            device_status_text(dra_jget(d, "status"), &b);
+        }
+        c[devst] = any ? dra_buf_detach(&b) : NULL;
+    }
+    dra_buf_free(&b);
+}
+
+dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide)
+{
+    /* Each claim's row is made, turned into its cells and dropped: the
+     * rows of every claim at once would weigh as much again as the claims. */
+    json_t *classic_rows = json_array();
+    dra_classic_status_rows(c, classic_rows);
+    size_t nres = c->n[DRA_KIND_RESOURCE_CLAIM];
+    size_t n = nres + json_array_size(classic_rows), ncols = 6;
+    bool classic = json_array_size(classic_rows) > 0; /* classic claims: their scheduling negotiation */
     /* -o wide: what the drivers reported about the devices (status.devices) */
     size_t neg = classic ? ncols++ : 0, devst = wide ? ncols++ : 0;
     char **cells = dra_xcalloc((n + 1) * ncols, sizeof *cells);
@@ -449,54 +503,16 @@ dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide)
         cells[neg] = dra_xstrdup("NEGOTIATION");
     if (devst)
         cells[devst] = dra_xstrdup("DEVICE-STATUS");
+    for (size_t i = 0; i < nres; i++) {
+        json_t *row = status_row(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json);
+        row_cells(row, &cells[(i + 1) * ncols], neg, devst, wide);
+        json_decref(row);
+    }
     size_t i;
     json_t *row;
-    json_array_foreach(rows, i, row) {
-        char **c = &cells[(i + 1) * ncols];
-        c[0] = dra_xstrdup(dra_jstr_or(row, "metadata.namespace", ""));
-        c[1] = dra_xstrdup(dra_jstr_or(row, "metadata.name", ""));
-        c[2] = dra_xstrdup(dra_jstr_or(row, "state", ""));
-        dra_buf b = DRA_BUF_INIT;
-        size_t j;
-        json_t *d;
-        size_t ndev = json_array_size(dra_jarr(row, "devices"));
-        json_array_foreach(dra_jarr(row, "devices"), j, d) {
-            if (!wide && j == 1) {
-                /* a claim of many devices keeps its row readable */
-                dra_buf_printf(&b, " (+%zu more, -o wide lists them)", ndev - 1);
-                break;
-            }
-            if (!dra_jstr(d, "device")) /* classic: a resource handle of the driver */
-                dra_buf_printf(&b, "%s%s:handle", j ? "," : "", dra_jstr_or(d, "driver", ""));
-            else
-                dra_buf_printf(&b, "%s%s/%s/%s", j ? "," : "", dra_jstr_or(d, "driver", ""),
-                               dra_jstr_or(d, "pool", ""), dra_jstr_or(d, "device", ""));
-        }
-        if (!ndev && json_object_get(row, "classic"))
-            dra_buf_printf(&b, "class %s", dra_jstr_or(row, "classic.resourceClassName", ""));
-        c[3] = b.len ? dra_buf_detach(&b) : NULL;
-        c[4] = dra_jstr(row, "node") ? dra_xstrdup(dra_jstr(row, "node")) : NULL;
-        json_array_foreach(dra_jarr(row, "users"), j, d) {
-            const char *res = dra_jstr_or(d, "resource", "");
-            dra_buf_printf(&b, "%s%s%s", j ? "," : "", strcmp(res, "pods") == 0 ? "" : res, strcmp(res, "pods") == 0 ? "" : "/");
-            dra_buf_puts(&b, dra_jstr_or(d, "name", ""));
-        }
-        c[5] = b.len ? dra_buf_detach(&b) : NULL;
-        if (neg)
-            c[neg] = dra_classic_negotiation_text(row);
-        if (devst) {
-            /* one entry per device, in the order of DEVICES */
-            bool any = false;
-            json_array_foreach(dra_jarr(row, "devices"), j, d) {
-                any |= dra_jget(d, "status") != NULL;
-                if (j)
-                    dra_buf_puts(&b, ", ");
-                device_status_text(dra_jget(d, "status"), &b);
-            }
-            c[devst] = any ? dra_buf_detach(&b) : NULL;
-        }
-        dra_buf_free(&b);
-    }
+    json_array_foreach(classic_rows, i, row)
+        row_cells(row, &cells[(nres + i + 1) * ncols], neg, devst, wide);
+    json_decref(classic_rows);
     dra_err *e = dra_table_write(f, (const char *const *)cells, n + 1, ncols);
     for (size_t k = 0; k < (n + 1) * ncols; k++)
         free(cells[k]);

@@ -82,10 +82,12 @@ char *dra_classic_negotiation_text(const json_t *row);
 /* The one node a NodeSelector pins (matchFields metadata.name or
  * kubernetes.io/hostname In [one value]); "*" for no selector; NULL else. */
 const char *dra_selector_node(const json_t *sel);
-/* The table: NAMESPACE NAME STATE DEVICES NODE USERS, and NEGOTIATION when
- * there are classic claims.  DEVICES shows the first device and how many
- * more there are; `wide` lists them all (-o wide). */
-DRA_MUST_USE dra_err *dra_claim_status_table(FILE *f, const json_t *rows, bool wide);
+/* The table of c's claims (the rows of dra_claim_status_rows, made one at a
+ * time and dropped once written into cells): NAMESPACE NAME STATE DEVICES
+ * NODE USERS, and NEGOTIATION when there are classic claims.  DEVICES shows
+ * the first device and how many more there are; `wide` lists them all (-o
+ * wide).  Reads c only. */
+DRA_MUST_USE dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide);
 
 /* The node an allocation is pinned to (nodeSelector matchFields metadata.name
  * or kubernetes.io/hostname In [one value]); "*" without nodeSelector; NULL
