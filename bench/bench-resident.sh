@@ -106,7 +106,8 @@ held() {
         "python holding it $(awk -v p="$3" 'BEGIN { split(p, y, " "); printf "%.1f MiB", y[3] / 1024 }'), ratio $(bench_ratio "$2" "$3" 3)" \
         "<= $target MiB"; }
     hrow "dra-alloc capacity" "$(measure "$B/dra-alloc" capacity "${in[@]}")" "$peer"
-    hrow "dra-slice pool-status" "$(measure "$B/dra-slice" pool-status "${in[@]}")" "$peer"
+    hrow "dra-slice pool-status --driver (1,000 pools)" \
+        "$(measure "$B/dra-slice" pool-status --driver gpu.example.com --limit 1000 "${in[@]}")" "$peer"
     hrow "dra-alloc diff (1% of claims moved)" "$(measure "$B/dra-alloc" diff "$d/held.jsonl" "$d/moved.jsonl")" "$peerd"
     hrow "dra-alloc schedule --what-if --drain node-0" \
         "$(measure "$B/dra-alloc" schedule --what-if --drain node-0 --now "$NOW" "${in[@]}")" "$peer"

@@ -5,28 +5,31 @@
 # upstream peer, or Python holding the same objects); target: the figure the
 # case must hold.  Needs T, a scratch directory.
 
-# bench_measure CMD...: "elapsed cpu peakKiB" of one command (output
+# bench_measure CMD...: "elapsed cpu peakKiB exit" of one command (output
 # discarded; stderr kept in $T/err); the command's exit status.
 bench_measure() {
     /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >/dev/null 2>"$T/err"
     local rc=$?
-    awk '{ printf "%.2f %.2f %d", $1, $2 + $3, $4 }' "$T/time"
+    # the figures are the last line (a failed command's status comes first)
+    awk -v rc=$rc 'END { printf "%.2f %.2f %d %d", $1, $2 + $3, $4, rc }' "$T/time"
     return $rc
 }
 
 # bench_header: the table's head.
 bench_header() {
-    printf '%-46s | %-30s | %-44s | %s\n' case now peer target
+    printf '%-46s | %-36s | %-60s | %s\n' case now peer target
 }
 
 # bench_row CASE NOW PEER TARGET: one row (cells as text).
 bench_row() {
-    printf '%-46s | %-30s | %-44s | %s\n' "$1" "$2" "$3" "$4"
+    printf '%-46s | %-36s | %-60s | %s\n' "$1" "$2" "$3" "$4"
 }
 
-# bench_cell "e cpu kib": "E s, cpu C s, M MiB".
+# bench_cell "e cpu kib [exit]": "E s, cpu C s, M MiB", and "exit N" when
+# the command did not exit 0 or 1 (its figures then say little).
 bench_cell() {
-    awk -v a="$1" 'BEGIN { split(a, x, " "); printf "%.2f s, cpu %.2f s, %.1f MiB", x[1], x[2], x[3] / 1024 }'
+    awk -v a="$1" 'BEGIN { split(a, x, " "); printf "%.2f s, cpu %.2f s, %.1f MiB", x[1], x[2], x[3] / 1024
+        if (x[4] > 1) printf " (exit %d)", x[4] }'
 }
 
 # bench_ratio "e cpu kib" "e cpu kib" FIELD: first over second of field
