@@ -130,13 +130,10 @@ static dra_err *run_status(const dra_args *a, void *p, int *rc)
     dra_format fmt;
     bool table, wide = x->output && strcmp(x->output, "wide") == 0;
     e = wide ? NULL : dra_format_parse_table(x->output, &table, &fmt);
-    if (wide || (!e && table)) {
+    if (wide || (!e && table))
         e = dra_claim_status_table(stdout, &x->c, wide);
-    } else if (!e) {
-        json_t *rows = dra_claim_status_rows(&x->c);
-        e = dra_write_array(stdout, rows, fmt);
-        json_decref(rows);
-    }
+    else if (!e)
+        e = dra_claim_status_write(stdout, &x->c, fmt);
     return unload(x, e);
 }
 

@@ -6,6 +6,7 @@
 
 #include "../base/buf.h"
 #include "../evict/evict.h"
+#include "../io/stream.h"
 #include "fixes.h"
 
 /* One run of the checks: the findings, and the fixes that are writes to
@@ -433,6 +434,28 @@ json_t *dra_claim_status_rows(const dra_cluster *c)
         json_array_append_new(rows, status_row(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json));
     dra_classic_status_rows(c, rows);
     return rows;
+}
+
+dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt)
+{
+    /* each row written and dropped, as the table does */
+    dra_writer *w = dra_writer_new(f, fmt);
+    dra_err *e = NULL;
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM] && !e; i++) {
+        json_t *row = status_row(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json);
+        e = dra_writer_put(w, row);
+        json_decref(row);
+    }
+    json_t *classic_rows = json_array();
+    dra_classic_status_rows(c, classic_rows);
+    size_t i;
+    json_t *row;
+    json_array_foreach(classic_rows, i, row) {
+        if (!e)
+            e = dra_writer_put(w, row);
+    }
+    json_decref(classic_rows);
+    return dra_writer_finish(w, e);
 }
 
 /* The table cells of one status row: c[0..5], c[neg] and c[devst] when

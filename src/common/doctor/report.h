@@ -15,6 +15,7 @@
 #include "../model/features.h"
 #include "../cluster/cluster.h"
 #include "../cluster/ops.h"
+#include "../io/stream.h"
 #include "../io/table.h"
 
 /* Findings are the list of problems (base/problems.h): object
@@ -65,6 +66,10 @@ DRA_MUST_USE dra_err *dra_findings_write(FILE *f, const dra_findings *fs);
  *    "users":[{"resource","name","uid"}]}
  * Returns a new array (caller decrefs). */
 json_t *dra_claim_status_rows(const dra_cluster *c);
+/* The rows of dra_claim_status_rows written to f as fmt (json, yaml or
+ * jsonl, as dra_write_array writes them), each made, written and dropped.
+ * Reads c only. */
+DRA_MUST_USE dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt);
 /* Classic DRA claims (resource.k8s.io/v1alpha2), appended to rows in input
  * order (dra_claim_status_rows does it): state also "deallocating"
  * (deallocationRequested); devices [{"driver","data"}] from the resource
