@@ -112,7 +112,10 @@ held() {
     hrow "dra-alloc schedule --what-if --drain node-0" \
         "$(measure "$B/dra-alloc" schedule --what-if --drain node-0 --now "$NOW" "${in[@]}")" "$peer"
     hrow "dra-claim status" "$(measure "$B/dra-claim" status "${in[@]}")" "$peer"
-    hrow "dra-claim doctor" "$(measure "$B/dra-claim" doctor --now "$NOW" "${in[@]}")" "$peer"
+    # doctor looks up every allocated device's pool by indexing all slices
+    # again (minutes at 20,000 devices): bounded, its cell says exit 124
+    hrow "dra-claim doctor (at most 300 s)" \
+        "$(measure timeout 300 "$B/dra-claim" doctor --now "$NOW" "${in[@]}")" "$peer"
     hrow "dra-evict (no taints)" "$(measure "$B/dra-evict" --now "$NOW" "${in[@]}")" "$peer"
     hrow "dra-alloc schedule, 1,000 pending pods" \
         "$(measure "$B/dra-alloc" schedule --now "$NOW" -o jsonl "${in[@]}" "$d/pending.jsonl")" "$peerp"
