@@ -74,14 +74,13 @@ WRITERS=(
     run --separate-stderr bash -c 'set -o pipefail; "$0" profile gpu --nodes 3000 | head -1' "$DRA_BIN/dra-slice"
     assert_output "apiVersion: resource.k8s.io/v1"
     [[ -z $stderr ]]
-    [[ $status -eq 141 ]]
+    assert_success
 }
 
-@test "with SIGPIPE ignored, a broken pipe is exit 3 said once" {
+@test "with SIGPIPE ignored, a broken pipe still ends quietly with 0" {
     run --separate-stderr bash -c 'trap "" PIPE; "$0" profile gpu --nodes 3000 -o json | head -c 10 >/dev/null; echo "rc=${PIPESTATUS[0]}"' "$DRA_BIN/dra-slice"
-    assert_output "rc=3"
-    [[ $stderr == *"Broken pipe"* ]]
-    [[ $(grep -c "error writing" <<<"$stderr") -eq 1 ]]
+    assert_output "rc=0"
+    [[ -z $stderr ]]
 }
 
 @test "standard input named twice is a usage error, before anything is read" {

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -638,8 +639,16 @@ bool dra_cli_standard(const dra_tool *tool, const dra_args *a, int *exit_code)
 dra_err *dra_stdout_close(void)
 {
     errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout))
+    if ((fflush(stdout) != 0 || ferror(stdout)) && !dra_stdout_gone())
         return dra_err_new(DRA_EXIT_RUNTIME, "error writing to standard output: %s",
                            errno ? strerror(errno) : "write failed");
     return NULL;
+}
+
+bool dra_stdout_gone(void)
+{
+    /* the write end of a pipe without readers polls as an error (POLLERR),
+     * a socket whose peer shut down as a hang-up */
+    struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLERR | POLLHUP)) && !(p.revents & POLLNVAL);
 }

@@ -177,7 +177,12 @@ DRA_MUST_USE dra_err *dra_cli_completion(FILE *f, const dra_tool *tool, const ch
  * Returns true when one of them was handled (the caller exits with *exit_code). */
 bool dra_cli_standard(const dra_tool *tool, const dra_args *a, int *exit_code);
 
-/* Check and flush stdout at exit: a failed write is an error (DRA_EXIT_RUNTIME). */
+/* Check and flush stdout at exit: a failed write is an error (DRA_EXIT_RUNTIME),
+ * unless the reader has gone (dra_stdout_gone). */
 DRA_MUST_USE dra_err *dra_stdout_close(void);
+
+/* Standard output is a pipe or socket whose reader has gone (`| head -1`):
+ * what is still to be written has nowhere to go, and is not an error. */
+bool dra_stdout_gone(void);
 
 #endif

@@ -35,6 +35,9 @@ bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, in
 {
     dra_jalloc_install(); /* before jansson allocates anything */
     check_fds();
+    /* a reader that leaves (`| head -1`) is an EPIPE seen by the writer,
+     * which stops; dra_tool_finish then ends quietly (not death by signal) */
+    signal(SIGPIPE, SIG_IGN);
     dra_err *e = dra_cli_parse(tool, argc, argv, a);
     if (e) {
         dra_err_print(stderr, tool->prog, e);
@@ -91,6 +94,18 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
      * runtime error); do not say it twice. */
     bool reported = ferror(stdout) && err && err->code == DRA_EXIT_RUNTIME;
     dra_err *out = dra_stdout_close();
+    if (ferror(stdout) && dra_stdout_gone()) {
+        /* the reader has gone (`| head -1`): what it read is the answer, the
+         * rest goes nowhere; end quietly with success, as a pipeline expects
+         * (a usage or input error found before still counts) */
+        dra_err_free(out);
+        out = NULL;
+        if (err && err->code == DRA_EXIT_RUNTIME) {
+            dra_err_free(err);
+            err = NULL;
+        }
+        ok_code = DRA_EXIT_OK;
+    }
     if (err) {
         dra_tool_print_errs_every(stderr, tool->prog, NULL, err, dra_args_has(a, DRA_OPT_VERBOSE));
         rc = err->code;

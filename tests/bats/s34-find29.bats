@@ -1,0 +1,33 @@
+#!/usr/bin/env bats
+# Manners shared by every tool: a reader that leaves, mistyped commands and
+# options, -f for input files, durations, findings as JSON records.
+load helpers
+bats_require_minimum_version 1.5.0
+
+C="$EXAMPLES/cluster"
+
+@test "a reader that leaves (| head -1) ends the writer quietly with status 0" {
+    run --separate-stderr bash -c 'set -o pipefail; "$0" profile gpu --nodes 3000 | head -1' "$DRA_BIN/dra-slice"
+    assert_success
+    assert_output "apiVersion: resource.k8s.io/v1"
+    [[ -z $stderr ]]
+    run --separate-stderr bash -c 'set -o pipefail; "$0" profile gpu --nodes 3000 -o json | head -c 10 >/dev/null' "$DRA_BIN/dra-slice"
+    assert_success
+    [[ -z $stderr ]]
+}
+
+@test "every tool: a reader that leaves is status 0, even with SIGPIPE ignored" {
+    for t in dra-slice dra-select dra-alloc dra-claim dra-evict dra-prepare dra-watch dra-example-driver; do
+        run --separate-stderr bash -c 'set -o pipefail; "$0" --help | true' "$DRA_BIN/$t"
+        [[ $status -eq 0 && -z $stderr ]] || { echo "$t: $status $stderr"; false; }
+    done
+    run --separate-stderr bash -c 'trap "" PIPE; set -o pipefail; "$0" profile gpu --nodes 3000 | head -1 >/dev/null' "$DRA_BIN/dra-slice"
+    assert_success
+    [[ -z $stderr ]]
+}
+
+@test "a write error other than a broken pipe stays exit 3" {
+    run --separate-stderr bash -c '"$0" profile gpu --nodes 30 >/dev/full' "$DRA_BIN/dra-slice"
+    assert_failure 3
+    [[ $stderr == *"No space left on device"* ]]
+}
