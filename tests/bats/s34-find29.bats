@@ -31,3 +31,23 @@ C="$EXAMPLES/cluster"
     assert_failure 3
     [[ $stderr == *"No space left on device"* ]]
 }
+
+@test "a mistyped subcommand or long option: did you mean, exit 2" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedul
+    assert_failure 2
+    [[ -z $output ]]
+    [[ $stderr == "dra-alloc: unknown command 'schedul'; did you mean \"schedule\"? (see 'dra-alloc --help')" ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" valdate "$C/slices.yaml"
+    assert_failure 2
+    [[ $stderr == *"unknown command 'valdate'; did you mean \"validate\"?"* ]]
+    run --separate-stderr "$DRA_BIN/dra-select" --clas gpu.example.com "$C/slices.yaml"
+    assert_failure 2
+    [[ $stderr == *"unknown option '--clas'; did you mean \"--class\"?"* ]]
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor --recusive "$C/claims.yaml"
+    assert_failure 2
+    [[ $stderr == *"did you mean \"--recursive\"?"* ]]
+    # nothing near: no suggestion; a file that exists is a file
+    run --separate-stderr "$DRA_BIN/dra-slice" zzzzzzzz
+    assert_failure 2
+    [[ $stderr != *"did you mean"* ]]
+}

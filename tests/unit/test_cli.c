@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "tool/cli.h"
 #include "tool/flood.h"
 #include "unit.h"
@@ -83,6 +84,40 @@ UNIT_TEST(usage_errors)
     char *argv5[] = {"dra-test", "build", "--all=yes", NULL};
     e = parse(&a, argv5);
     CHECK(e != NULL && strstr(e->msg, "takes no value"));
+    dra_err_free(e);
+}
+
+UNIT_TEST(suggest_weighs_as_git)
+{
+    CHECK_INT(dra_suggest_distance("schedul", "schedule"), 1); /* one insertion */
+    CHECK_INT(dra_suggest_distance("scheduled", "schedule"), 3); /* one deletion */
+    CHECK_INT(dra_suggest_distance("shcedule", "schedule"), 0); /* a swap */
+    CHECK_INT(dra_suggest_distance("schedxle", "schedule"), 2); /* a substitution */
+    static const char *const w[] = {"schedule", "allocate", "diff", "schedule", NULL, "lint", "list"};
+    char *s = dra_suggest("schedul", w, 7);
+    CHECK_STR(s, "\"schedule\"");
+    free(s);
+    s = dra_suggest("lit", w, 7); /* ties in the candidates' order */
+    CHECK_STR(s, "\"lint\" or \"list\"");
+    free(s);
+    CHECK(dra_suggest("frobnicate", w, 7) == NULL);
+    CHECK(dra_suggest("diff", w, 7) == NULL);
+}
+
+UNIT_TEST(usage_errors_suggest_the_nearest)
+{
+    dra_args a;
+    char *argv1[] = {"dra-test", "biuld", NULL};
+    dra_err *e = parse(&a, argv1);
+    CHECK_STR(e ? e->msg : "", "unknown command 'biuld'; did you mean \"build\"? (see 'dra-test --help')");
+    dra_err_free(e);
+    char *argv2[] = {"dra-test", "lint", "--outptu=json", NULL};
+    e = parse(&a, argv2);
+    CHECK_STR(e ? e->msg : "", "unknown option '--outptu'; did you mean \"--output\"? (see 'dra-test lint --help')");
+    dra_err_free(e);
+    char *argv3[] = {"dra-test", "lint", "--hepl", NULL};
+    e = parse(&a, argv3);
+    CHECK(e && strstr(e->msg, "did you mean \"--help\"?"));
     dra_err_free(e);
 }
 

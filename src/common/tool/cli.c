@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../base/buf.h"
+#include "../base/suggest.h"
 
 static const dra_opt builtin_opts[] = {
     DRA_OPT_HELP_ENTRY,
@@ -87,6 +88,72 @@ static dra_err *usage_err(const dra_tool *t, const dra_cmd *c, const char *fmt, 
     return e;
 }
 
+/* msg (an error of usage_err's) with the nearest of the words, if any. */
+static dra_err *suggest(dra_err *e, const char *typed, const char **words, size_t n)
+{
+    char *near = dra_suggest(typed, words, n);
+    free(words);
+    if (!near)
+        return e;
+    /* before usage_err's "(see '... --help')" */
+    char *see = strstr(e->msg, " (see '");
+    char *m = dra_xasprintf("%.*s; did you mean %s?%s", see ? (int)(see - e->msg) : (int)strlen(e->msg), e->msg,
+                            near, see ? see : "");
+    free(near);
+    free(e->msg);
+    e->msg = m;
+    return e;
+}
+
+/* "unknown command" with the subcommands nearest the word typed */
+static dra_err *unknown_cmd(const dra_tool *t, const char *typed)
+{
+    size_t n = 0;
+    for (const dra_cmd *c = t->cmds; !is_cmd_end(c); c++)
+        n++;
+    const char **w = dra_xcalloc(n + 1, sizeof *w);
+    for (size_t i = 0; i < n; i++)
+        w[i] = t->cmds[i].name;
+    return suggest(usage_err(t, NULL, "unknown command '%s'", typed), typed, w, n);
+}
+
+/* A word where a tool with a default command expects a file, which is no
+ * file but near a subcommand: the subcommand mistyped (`dra-alloc schedul`). */
+static dra_err *mistyped_cmd(const dra_tool *t, const char *word)
+{
+    if (!*word || access(word, F_OK) == 0 || errno != ENOENT)
+        return NULL;
+    dra_err *e = unknown_cmd(t, word);
+    if (strstr(e->msg, "did you mean"))
+        return e;
+    dra_err_free(e);
+    return NULL;
+}
+
+/* "unknown option" with the long options nearest the name typed */
+static dra_err *unknown_long(const dra_tool *t, const dra_cmd *c, const dra_opt *opts, const char *arg, size_t len)
+{
+    char *n = dra_xstrndup(arg, len); /* the option without its value */
+    dra_err *e = usage_err(t, c, "unknown option '%s'", n);
+    size_t k = 0;
+    for (const dra_opt *o = opts; o && o->name; o++)
+        k++;
+    const char **w = dra_xcalloc(k + 4, sizeof *w);
+    char **dashed = dra_xcalloc(k + 4, sizeof *dashed);
+    size_t m = 0;
+    for (const dra_opt *o = opts; o && o->name; o++)
+        w[m] = dashed[m] = dra_xasprintf("--%s", o->name), m++;
+    for (const dra_opt *o = builtin_opts; o->name; o++)
+        if (o->id != DRA_OPT_COMPLETION)
+            w[m] = dashed[m] = dra_xasprintf("--%s", o->name), m++;
+    e = suggest(e, n, w, m);
+    for (size_t i = 0; i < m; i++)
+        free(dashed[i]);
+    free(dashed);
+    free(n);
+    return e;
+}
+
 dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *out)
 {
     memset(out, 0, sizeof *out);
@@ -98,9 +165,13 @@ dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *ou
             out->cmd_given = true;
         }
         else if (i < argc && argv[i][0] != '-' && !tool->default_cmd)
-            return usage_err(tool, NULL, "unknown command '%s'", argv[i]);
-        else if (tool->default_cmd)
+            return unknown_cmd(tool, argv[i]);
+        else if (tool->default_cmd) {
+            dra_err *e = i < argc && argv[i][0] != '-' ? mistyped_cmd(tool, argv[i]) : NULL;
+            if (e)
+                return e;
             cmd = find_cmd(tool, tool->default_cmd);
+        }
     } else {
         cmd = &tool->cmds[0];
     }
@@ -123,10 +194,7 @@ dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *ou
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
             const dra_opt *o = find_long(opts, name, len);
             if (!o) {
-                /* name the option without its value */
-                char *n = dra_xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
-                dra_err *e = usage_err(tool, cmd, "unknown option '%s'", n);
-                free(n);
+                dra_err *e = unknown_long(tool, cmd, opts, arg, eq ? (size_t)(eq - arg) : strlen(arg));
                 dra_args_free(out);
                 return e;
             }
