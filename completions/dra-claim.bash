@@ -21,10 +21,11 @@ _dra_claim() {
         --name-suffix) COMPREPLY=($(compgen -W "hash random none" -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --name-suffix --feature-gates --kubernetes-version --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -34,10 +35,11 @@ _dra_claim() {
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --output --patch --feature-gates --kubernetes-version --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -47,10 +49,11 @@ _dra_claim() {
         --now) return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --patch --now --delete-orphans --no-pods-ok --feature-gates --kubernetes-version --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --patch --now --delete-orphans --no-pods-ok --feature-gates --kubernetes-version --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -59,10 +62,11 @@ _dra_claim() {
         --now) return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --patch --now --feature-gates --kubernetes-version --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --patch --now --feature-gates --kubernetes-version --no-validate --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -71,20 +75,22 @@ _dra_claim() {
         --output|-o) COMPREPLY=($(compgen -W "table wide yaml json jsonl" -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --feature-gates --kubernetes-version --no-validate --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --feature-gates --kubernetes-version --no-validate --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     convert)
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -8,6 +8,7 @@ complete -c dra-evict -l output -s o -x -a 'table yaml json jsonl' -d 'output fo
 complete -c dra-evict -l feature-gates -x -d 'enable or disable Kubernetes feature gates'
 complete -c dra-evict -l kubernetes-version -x -a '1.36 1.37 1.38' -d 'the release whose feature gates apply: 1.36, 1.37 or 1.38 (default: $DRA_KUBERNETES_VERSION, else a snapshot\'s, else 1.37)'
 complete -c dra-evict -l no-validate -d 'skip API validation of the input (inspect a slightly-off dump)'
+complete -c dra-evict -l filename -s f -r -F -d 'read this file or directory too, after the ones named as arguments (repeatable)'
 complete -c dra-evict -l validate -x -a 'strict warn ignore' -d 'unknown or duplicate fields: strict (an error, the default), warn or ignore'
 complete -c dra-evict -l recursive -s R -d 'read directories given as input recursively'
 complete -c dra-evict -l verbose -s v -d 'say on stderr what was skipped and why, and print every error'

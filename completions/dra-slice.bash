@@ -24,10 +24,11 @@ _dra_slice() {
         --generation) return;;
         --previous) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --driver --node --all-nodes --node-selector --pool --generation --previous --output --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --driver --node --all-nodes --node-selector --pool --generation --previous --output --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -61,21 +62,23 @@ _dra_slice() {
         fi;;
     lint)
         case "$prev" in
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
     validate)
         case "$prev" in
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --validate --recursive --verbose --feature-gates --kubernetes-version --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --filename --validate --recursive --verbose --feature-gates --kubernetes-version --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -87,11 +90,12 @@ _dra_slice() {
         --now) return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --driver --pool --limit --now --feature-gates --kubernetes-version --validate --recursive --verbose --output --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --driver --pool --limit --now --feature-gates --kubernetes-version --filename --validate --recursive --verbose --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -242,6 +242,9 @@ dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *ou
             push_opt(out, o->id, NULL);
         }
     }
+    for (size_t k = 0; k < out->nopts; k++)
+        if (out->opts[k].id == DRA_OPT_FILENAME) /* a value is a part of an argv string */
+            push_pos(out, (char *)out->opts[k].value);
     if (!cmd && !dra_args_has(out, DRA_OPT_HELP) && !dra_args_has(out, DRA_OPT_VERSION) &&
         !dra_args_has(out, DRA_OPT_COMPLETION)) {
         dra_args_free(out);

@@ -84,6 +84,7 @@ enum {
     DRA_OPT_VERBOSE,       /* -v: say what was skipped and why; print every error */
     DRA_OPT_EXPLAIN_FILE,  /* --explain-file FILE: the explanation to FILE, not stderr (dra_tool_explain_write) */
     DRA_OPT_KUBERNETES_VERSION, /* --kubernetes-version V: whose gate table (dra_tool_features) */
+    DRA_OPT_FILENAME,      /* -f FILE: one more input file, as kubectl (appended to the positional ones) */
     DRA_OPT_TOOL_BASE = 100,
 };
 
@@ -109,8 +110,9 @@ enum {
 #define DRA_OPT_VALIDATE_ENTRY {DRA_OPT_VALIDATE, "validate", 0, DRA_ARG_REQUIRED, "MODE", "unknown or duplicate fields: strict (an error, the default), warn or ignore", "strict warn ignore"}
 #define DRA_OPT_RECURSIVE_ENTRY {DRA_OPT_RECURSIVE, "recursive", 'R', DRA_ARG_NONE, NULL, "read directories given as input recursively", NULL}
 #define DRA_OPT_VERBOSE_ENTRY {DRA_OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what was skipped and why, and print every error", NULL}
+#define DRA_OPT_FILENAME_ENTRY {DRA_OPT_FILENAME, "filename", 'f', DRA_ARG_REQUIRED, "FILE", "read this file or directory too, after the ones named as arguments (repeatable)", "file"}
 /* The options of every tool that reads objects. */
-#define DRA_OPT_INPUT_ENTRIES DRA_OPT_VALIDATE_ENTRY, DRA_OPT_RECURSIVE_ENTRY, DRA_OPT_VERBOSE_ENTRY
+#define DRA_OPT_INPUT_ENTRIES DRA_OPT_FILENAME_ENTRY, DRA_OPT_VALIDATE_ENTRY, DRA_OPT_RECURSIVE_ENTRY, DRA_OPT_VERBOSE_ENTRY
 #define DRA_OPT_END {0, NULL, 0, DRA_ARG_NONE, NULL, NULL, NULL}
 
 typedef struct dra_cmd {
@@ -146,7 +148,10 @@ typedef struct dra_args {
 } dra_args;
 
 /* Parse argv (argv[0] is the program).  "--" ends options; "-" is positional.
- * Options may appear after positional arguments. */
+ * Options may appear after positional arguments.  The values of -f
+ * (DRA_OPT_FILENAME) are positional arguments too, after the others in
+ * the order given (a leading non-file argument, such as an expression,
+ * stays first). */
 DRA_MUST_USE dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *out);
 void dra_args_free(dra_args *a);
 
