@@ -23,12 +23,13 @@ _dra_prepare() {
         --registry-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --filename --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -40,12 +41,13 @@ _dra_prepare() {
         --registry-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --pod --socket --plugins-dir --registry-dir --checkpoint --timeout --filename --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -57,12 +59,13 @@ _dra_prepare() {
         --registry-dir) COMPREPLY=($(compgen -d -- "$cur")); return;;
         --checkpoint) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --timeout) return;;
+        --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --node --socket --plugins-dir --registry-dir --checkpoint --timeout --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --node --socket --plugins-dir --registry-dir --checkpoint --timeout --filename --feature-gates --kubernetes-version --output --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

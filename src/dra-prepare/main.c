@@ -25,7 +25,7 @@ enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DI
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "find drivers through their registration sockets here (/var/lib/kubelet/plugins_registry)", "dir"}, \
     {OPT_CHECKPOINT, "checkpoint", 0, DRA_ARG_REQUIRED, "FILE", "the record of prepared claims (default " DEFAULT_CHECKPOINT ")", "file"}, \
     {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "deadline of each driver call (default 45s, as the kubelet)", NULL}, \
-    DRA_OPT_FEATURE_GATES_ENTRY,                                                                                         \
+    DRA_OPT_FILENAME_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY,                                                                                         \
     /* hidden, for the tests: be killed (SIGKILL) after the driver answered, before the checkpoint is written */      \
     {OPT_TEST_CRASH, "test-crash", 0, DRA_ARG_REQUIRED, "after-rpc", NULL, "after-rpc"}
 #define VERBOSE_ENTRY {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what is done", NULL}
