@@ -51,3 +51,27 @@ C="$EXAMPLES/cluster"
     assert_failure 2
     [[ $stderr != *"did you mean"* ]]
 }
+
+@test "-f FILE reads input files as kubectl -f does, repeatable, mixed with positional ones" {
+    run --separate-stderr "$DRA_BIN/dra-select" --class gpu.example.com "$C/classes.yaml" -f "$C/slices.yaml"
+    assert_success
+    assert_line "gpu.example.com/node-a/gpu-0"
+    run --separate-stderr "$DRA_BIN/dra-select" lint -f "$C/slices.yaml" --filename="$C/classes.yaml" -f"$C/claims.yaml"
+    assert_success
+    expected=$("$DRA_BIN/dra-alloc" schedule -o json "$C" 2>/dev/null) || true
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule -o json -f "$C"
+    [[ -n $expected ]]
+    assert_output "$expected"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -f - <"$C/slices.yaml"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-claim" status -f /no/such.yaml
+    assert_failure 2
+    [[ $stderr == *"/no/such.yaml: No such file or directory"* ]]
+    # after the expression of eval, whatever the order
+    run --separate-stderr "$DRA_BIN/dra-select" eval -f "$C/slices.yaml" --device gpu.example.com/node-a/gpu-0 'device.driver'
+    assert_success
+    printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\nspec: {containers: [{name: c, image: x}]}\n' >"$BATS_TEST_TMPDIR/pods.yaml"
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod ns/p --socket "$BATS_TEST_TMPDIR/none.sock" --checkpoint "$BATS_TEST_TMPDIR/state" -o jsonl -f "$BATS_TEST_TMPDIR/pods.yaml"
+    assert_success
+    assert_output '{"namespace":"ns","pod":"p","container":"c","cdiDevices":[]}'
+}
