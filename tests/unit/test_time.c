@@ -213,6 +213,26 @@ UNIT_TEST(durations)
     dra_err_free(e);
 }
 
+UNIT_TEST(duration_arg_takes_seconds_or_go)
+{
+    int64_t ns = -1;
+    CHECK(dra_duration_arg("10", &ns) == NULL && ns == INT64_C(10000000000));
+    CHECK(dra_duration_arg("2.5", &ns) == NULL && ns == INT64_C(2500000000));
+    CHECK(dra_duration_arg("0", &ns) == NULL && ns == 0);
+    CHECK(dra_duration_arg("1h2m3.5s", &ns) == NULL && ns == INT64_C(3723500000000));
+    CHECK(dra_duration_arg("300ms", &ns) == NULL && ns == INT64_C(300000000));
+    CHECK(dra_duration_arg("-1s", &ns) == NULL && ns == INT64_C(-1000000000));
+    const char *bad[] = {"", ".", "1.2.3", "5x", "-1", "1 s", "s", NULL};
+    for (int i = 0; i < 8; i++) {
+        dra_err *e = dra_duration_arg(bad[i], &ns);
+        char *want = dra_xasprintf("invalid duration \"%s\" (want seconds or a Go duration such as 30s, 500ms, 1h2m3.5s)",
+                                   bad[i] ? bad[i] : "");
+        CHECK(e && e->code == DRA_EXIT_INPUT && strcmp(e->msg, want) == 0);
+        free(want);
+        dra_err_free(e);
+    }
+}
+
 UNIT_TEST(now_or)
 {
     dra_time t;

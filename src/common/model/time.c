@@ -449,3 +449,34 @@ dra_err *dra_time_now_or(const char *rfc3339, dra_time *out)
     *out = (dra_time){(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec};
     return NULL;
 }
+
+/* digits with at most one '.', and at least one digit: seconds */
+static bool plain_seconds(const char *s)
+{
+    size_t digits = 0, dots = 0;
+    for (; *s; s++) {
+        if (*s >= '0' && *s <= '9')
+            digits++;
+        else if (*s == '.')
+            dots++;
+        else
+            return false;
+    }
+    return digits > 0 && dots <= 1;
+}
+
+dra_err *dra_duration_arg(const char *s, int64_t *ns)
+{
+    bool ok = false;
+    if (s && plain_seconds(s)) {
+        char *go = dra_xasprintf("%ss", s);
+        ok = dra_duration_parse(go, strlen(go), ns);
+        free(go);
+    } else if (s) {
+        ok = dra_duration_parse(s, strlen(s), ns);
+    }
+    if (ok)
+        return NULL;
+    return dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (want seconds or a Go duration such as 30s, 500ms, 1h2m3.5s)",
+                       s ? s : "");
+}

@@ -89,6 +89,14 @@ bool dra_duration_parse(const char *s, size_t n, int64_t *ns);
  * `time: invalid duration "S"`, `time: missing unit in duration "S"`,
  * `time: unknown unit "U" in duration "S"` (DRA_EXIT_INPUT). */
 DRA_MUST_USE dra_err *dra_duration_parse_go(const char *s, int64_t *ns);
+/* A duration given to an option (--timeout, --interval, ...), read the one
+ * way every tool reads it: a plain non-negative number is seconds ("10",
+ * "2.5"; kubectl's --request-timeout takes "10" too, client-go
+ * clientcmd.ParseTimeout), anything else a Go duration ("1h2m3.5s",
+ * "300ms"; dra_duration_parse).  NULL is invalid.  Error (DRA_EXIT_INPUT):
+ * `invalid duration "S" (want seconds or a Go duration such as 30s, 500ms,
+ * 1h2m3.5s)`; the caller names the option. */
+DRA_MUST_USE dra_err *dra_duration_arg(const char *s, int64_t *ns);
 /* The value of a --now option, or the clock when it is NULL (for mains). */
 DRA_MUST_USE dra_err *dra_time_now_or(const char *rfc3339, dra_time *out);
 
