@@ -20,7 +20,7 @@ const dra_opt dra_alloc_capacity_opts[] = {
      "largest fit of devices sharing this attribute's value (matchAttribute)", NULL},
     DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl html"),
     DRA_OPT_FEATURE_GATES_ENTRY,
-    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up on one probe after this long (default 10, 0 = never)",
+    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "give up on one probe after this long (seconds or 1m30s; default 10s, 0 = never)",
      NULL},
     {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)",
      NULL},

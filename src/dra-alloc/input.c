@@ -19,10 +19,11 @@ dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, inp
     else if (!e && x->output)
         e = dra_format_parse(x->output, &in->fmt);
     if (!e && x->timeout) {
-        char *end;
-        in->timeout = strtod(x->timeout, &end);
-        if (*end || end == x->timeout || in->timeout < 0)
-            e = dra_err_new(DRA_EXIT_INPUT, "--timeout: invalid number of seconds %s", x->timeout);
+        int64_t ns = 0;
+        e = dra_err_field(dra_duration_arg(x->timeout, &ns), "--timeout");
+        if (!e && ns < 0)
+            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "must not be negative, not %s", x->timeout), "--timeout");
+        in->timeout = (double)ns / 1e9;
     }
     dra_time now = {0};
     if (!e)

@@ -27,13 +27,13 @@
 static const dra_opt alloc_opts[] = {
     DRA_OPT_NODE_ENTRY("allocate for this node (required; its Node object supplies the labels)"),
     HEAD_ENTRIES,
-    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up after this long (default 10, 0 = never)", NULL},
+    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "give up after this long (seconds or 1m30s; default 10s, 0 = never)", NULL},
     TAIL_ENTRIES,
 };
 
 static const dra_opt schedule_opts[] = {
     DRA_OPT_FEATURE_GATES_ENTRY, DRA_ALLOC_SCHEDULE_EXPLAIN_ENTRIES, DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"),
-    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "SECONDS", "give up on one node after this long (default 10, 0 = never)",
+    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "give up on one node after this long (seconds or 1m30s; default 10s, 0 = never)",
      NULL},
     {OPT_NAME_SUFFIX, "name-suffix", 0, DRA_ARG_REQUIRED, "MODE",
      "names of claims made here: hash (default) or none", "hash none"},
