@@ -109,12 +109,18 @@ static int run_start(const dra_cmd *cmd, int argc, char **argv, dra_tool *tool, 
 
 dra_err *dra_prepare_duration_ms(const char *opt, const char *s, long *ms)
 {
-    int64_t ns;
+    int64_t ns = 0;
     if (!s)
         return NULL;
-    if (!dra_duration_parse(s, strlen(s), &ns) || ns <= 0 || ns / DRA_NSEC_PER_SEC > 86400 * 365)
-        return dra_err_new(DRA_EXIT_INPUT, "--%s: invalid duration \"%s\" (want a positive Go duration such as 45s, 500ms)",
-                           opt, s);
+    dra_err *e = dra_duration_arg(s, &ns);
+    if (!e && (ns <= 0 || ns / DRA_NSEC_PER_SEC > 86400 * 365))
+        e = dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (want a positive Go duration such as 45s, 500ms, or seconds)", s);
+    if (e) {
+        char *flag = dra_xasprintf("--%s", opt);
+        e = dra_err_field(e, flag);
+        free(flag);
+        return e;
+    }
     *ms = (long)((ns + 999999) / 1000000);
     return NULL;
 }

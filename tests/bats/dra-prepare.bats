@@ -32,9 +32,9 @@ load helpers
     run --separate-stderr "$DRA_BIN/dra-prepare" sync --socket /x
     assert_failure 2
     [[ $stderr == *"--node NAME is required"* ]]
-    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x --timeout 45 /dev/null
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x --timeout 45x /dev/null
     assert_failure 2
-    [[ $stderr == *'--timeout: invalid duration "45"'* ]]
+    [[ $stderr == *'--timeout: invalid duration "45x"'* ]]
     run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x --timeout 0s /dev/null
     assert_failure 2
     [[ $stderr == *"want a positive Go duration"* ]]
