@@ -76,9 +76,9 @@ KC
     run --separate-stderr "$DRA_BIN/dra-watch" run --kubeconfig "$W/kc"
     assert_failure 2
     [[ $stderr == *"run needs --job claims|evict, --job node --node NAME, or '-- PIPELINE'"* ]]
-    run --separate-stderr "$DRA_BIN/dra-watch" run --interval 5 --job claims --kubeconfig "$W/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --interval 5x --job claims --kubeconfig "$W/kc"
     assert_failure 2
-    [[ $stderr == *'--interval: invalid duration "5"'* ]]
+    [[ $stderr == *'--interval: invalid duration "5x"'* ]]
     run --separate-stderr "$DRA_BIN/dra-watch" run --job bogus --kubeconfig "$W/kc"
     assert_failure 2
     [[ $stderr == *'--job: unknown job "bogus"'* ]]

@@ -395,8 +395,10 @@ UNIT_TEST(durations)
     CHECK_INT(ms, 90000);
     CHECK(dra_watch_duration_parse("2h", "--x", &ms) == NULL);
     CHECK_INT(ms, 7200000);
-    dra_err *e = dra_watch_duration_parse("5", "interval", &ms);
-    CHECK(e != NULL && e->param && strcmp(e->field, "interval") == 0 && strstr(e->msg, "invalid duration \"5\""));
+    CHECK(dra_watch_duration_parse("5", "--x", &ms) == NULL); /* a plain number is seconds */
+    CHECK_INT(ms, 5000);
+    dra_err *e = dra_watch_duration_parse("5x", "interval", &ms);
+    CHECK(e != NULL && e->param && strcmp(e->field, "interval") == 0 && strstr(e->msg, "invalid duration \"5x\""));
     dra_err_free(e);
     e = dra_watch_duration_parse("", "interval", &ms);
     CHECK(e != NULL);

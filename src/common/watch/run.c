@@ -42,9 +42,12 @@ dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms)
 {
     if (!s)
         return NULL;
-    int64_t ns;
-    if (!dra_duration_parse(s, strlen(s), &ns) || ns < 0 || ns / 1000000 > INT64_C(1000000000000))
-        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (e.g. 500ms, 30s, 5m, 1h)", s), name);
+    int64_t ns = 0;
+    dra_err *e = dra_duration_arg(s, &ns);
+    if (!e && (ns < 0 || ns / 1000000 > INT64_C(1000000000000)))
+        e = dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (want from 0 to a million seconds)", s);
+    if (e)
+        return dra_err_param(e, name);
     *ms = (long)(ns / 1000000);
     return NULL;
 }
