@@ -139,8 +139,10 @@ int main(int argc, char **argv)
     }
     const char *delay = dra_args_get(&a, OPT_DELAY);
     int64_t ns = 0;
-    if (delay && (!dra_duration_parse(delay, strlen(delay), &ns) || ns < 0 || ns / DRA_NSEC_PER_SEC > 86400)) {
-        e = dra_err_new(DRA_EXIT_INPUT, "--delay: invalid duration \"%s\" (want a Go duration such as 2s, 500ms)", delay);
+    if (delay && ((e = dra_duration_arg(delay, &ns)) || ns < 0 || ns / DRA_NSEC_PER_SEC > 86400)) {
+        if (!e)
+            e = dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (want from 0 to a day)", delay);
+        e = dra_err_field(e, "--delay");
         goto out;
     }
     if (delay)
