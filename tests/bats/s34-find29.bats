@@ -75,3 +75,33 @@ C="$EXAMPLES/cluster"
     assert_success
     assert_output '{"namespace":"ns","pod":"p","container":"c","cdiDevices":[]}'
 }
+
+@test "durations: a plain number is seconds, a Go duration anywhere one is taken" {
+    for d in 10 2.5 1m30s 1h2m3.5s 300ms; do
+        run --separate-stderr "$DRA_BIN/dra-alloc" schedule --timeout "$d" -o json "$C/slices.yaml" "$C/classes.yaml"
+        assert_success
+    done
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --timeout 10x "$C/slices.yaml"
+    assert_failure 2
+    [[ $stderr == 'dra-alloc: --timeout: invalid duration "10x" (want seconds or a Go duration such as 30s, 500ms, 1h2m3.5s)' ]]
+    run --separate-stderr "$DRA_BIN/dra-alloc" capacity --timeout 1x "$C"
+    assert_failure 2
+    [[ $stderr == *'--timeout: invalid duration "1x"'* ]]
+    # the same parser (and words) in dra-prepare, dra-watch, dra-example-driver
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x --timeout 4x /dev/null
+    assert_failure 2
+    [[ $stderr == *'--timeout: invalid duration "4x" (want seconds or a Go duration'* ]]
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod a/b --socket /x --timeout 0 /dev/null
+    assert_failure 2
+    [[ $stderr == *"want a positive Go duration"* ]]
+    printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\nspec: {containers: [{name: c, image: x}]}\n' >"$BATS_TEST_TMPDIR/pods.yaml"
+    run --separate-stderr "$DRA_BIN/dra-prepare" prepare --pod ns/p --socket "$BATS_TEST_TMPDIR/none.sock" --checkpoint "$BATS_TEST_TMPDIR/state" --timeout 45 -o jsonl "$BATS_TEST_TMPDIR/pods.yaml"
+    assert_success
+    printf 'apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: u\n  user: {token: x}\ncontexts:\n- name: t\n  context: {cluster: c, user: u}\n' >"$BATS_TEST_TMPDIR/kc"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --debounce 1.5x --job claims --kubeconfig "$BATS_TEST_TMPDIR/kc"
+    assert_failure 2
+    [[ $stderr == *'--debounce: invalid duration "1.5x" (want seconds or a Go duration'* ]]
+    run --separate-stderr "$DRA_BIN/dra-example-driver" --delay 1d
+    assert_failure 2
+    [[ $stderr == *'--delay: invalid duration "1d" (want seconds or a Go duration'* ]]
+}
