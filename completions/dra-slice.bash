@@ -64,9 +64,10 @@ _dra_slice() {
         case "$prev" in
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        --output|-o) COMPREPLY=($(compgen -W "text json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --filename --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --filename --validate --recursive --verbose --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -76,9 +77,10 @@ _dra_slice() {
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
+        --output|-o) COMPREPLY=($(compgen -W "text json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --filename --validate --recursive --verbose --feature-gates --kubernetes-version --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --filename --validate --recursive --verbose --feature-gates --kubernetes-version --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -43,9 +43,10 @@ static const dra_opt profile_opts[] = {
     DRA_OPT_END,
 };
 
-static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
+#define FINDINGS_ENTRY DRA_OPT_OUTPUT_ENTRY("text json jsonl")
+static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, FINDINGS_ENTRY, DRA_OPT_END};
 static const dra_opt gates_opts[] = {DRA_OPT_KUBERNETES_VERSION_ENTRY, DRA_OPT_END};
-static const dra_opt validate_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
+static const dra_opt validate_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_FEATURE_GATES_ENTRY, FINDINGS_ENTRY, DRA_OPT_END};
 
 static const dra_opt pool_status_opts[] = {
     {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "ask about this driver's pools (a made-up request)", NULL},

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tool/records.h"
 #include "tool/tool.h"
 #include "cel/validate.h"
 #include "slice/lint.h"
@@ -126,10 +127,16 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
 
 static dra_err *run_lint(const dra_args *a, void *p, int *rc)
 {
+    dra_records rec;
+    dra_err *e = dra_records_start(&rec, dra_args_get(a, DRA_OPT_OUTPUT), stdout);
+    if (e)
+        return e;
     dra_objset set = DRA_OBJSET_INIT;
     dra_tool_errs errs = dra_tool_errs_for(a); /* objects that are input errors: as many as print, and counts */
+    if (dra_records_on(&rec)) /* a record of every one */
+        errs = (dra_tool_errs){.every = true};
     dra_lint_kept kept = {.set = &set, .errs = &errs.errs};
-    dra_err *e = dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, 0, &set, dra_lint_keep, &kept);
+    e = dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, 0, &set, dra_lint_keep, &kept);
     dra_lint_report r = DRA_LINT_REPORT_INIT;
     size_t skipped = 0;
     if (!e)
@@ -138,13 +145,27 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
         e = dra_tool_errs_take(&dra_slice_tool, &errs);
     dra_errs_free(&errs.errs);
     dra_lint_kept_free(&kept);
+    if (dra_records_on(&rec)) {
+        /* input errors, warnings and problems alike: records */
+        int code = DRA_EXIT_OK;
+        e = dra_records_take(&rec, e, &code);
+        e = dra_err_append(e, dra_records_errs(&rec, set.warnings, true));
+        dra_err_free(set.warnings);
+        set.warnings = NULL;
+        if (!e)
+            e = dra_records_problems(&rec, &r);
+        if (!e && code == DRA_EXIT_OK && dra_problems_count(&r, false) > 0)
+            code = DRA_EXIT_NEGATIVE;
+        e = dra_err_append(e, dra_records_finish(&rec));
+        *rc = code;
+    }
     dra_tool_report_input(&dra_slice_tool, a, &(dra_input_report){set.warnings, skipped, 0, set.files_repeated});
-    for (size_t i = 0; !e && i < r.n; i++) {
+    for (size_t i = 0; !e && !dra_records_on(&rec) && i < r.n; i++) {
         char *line = dra_lint_format(&r.v[i]);
         printf("%s\n", line);
         free(line);
     }
-    if (!e && dra_problems_count(&r, false) > 0)
+    if (!e && !dra_records_on(&rec) && dra_problems_count(&r, false) > 0)
         *rc = DRA_EXIT_NEGATIVE;
     dra_problems_free(&r);
     dra_objset_free(&set);
@@ -184,8 +205,14 @@ static dra_err *run_validate(const dra_args *a, void *p, int *rc)
     e = dra_tool_input_options(&set, a);
     if (e)
         return e;
+    dra_records rec;
+    e = dra_records_start(&rec, dra_args_get(a, DRA_OPT_OUTPUT), stdout);
+    if (e)
+        return e;
     validating c = {.v = cel_dra_validator_new(&f, set.field_validation), .errs = dra_tool_errs_for(a),
                     .unserved = {.fold = DRA_ERRS_FOLD}};
+    if (dra_records_on(&rec)) /* a record of every one */
+        c.errs = (dra_tool_errs){.every = true};
     /* the DRA parts of pod templates are checked on the pods they make */
     dra_tool_errs_add(&c.errs, dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set,
                                                   validate_one, &c));
@@ -194,10 +221,19 @@ static dra_err *run_validate(const dra_args *a, void *p, int *rc)
     stats.warnings = dra_err_append(dra_err_append(set.warnings, stats.warnings), dra_errs_take(&c.unserved));
     set.warnings = NULL;
     stats.files_repeated = set.files_repeated;
+    if (dra_records_on(&rec)) {
+        e = dra_records_errs(&rec, stats.warnings, true);
+        dra_err_free(stats.warnings);
+        stats.warnings = NULL;
+    }
     dra_tool_report_model(&dra_slice_tool, a, &stats);
     dra_model_free(&stats);
     dra_objset_free(&set);
-    return dra_tool_errs_take(&dra_slice_tool, &c.errs);
+    dra_err *found = dra_tool_errs_take(&dra_slice_tool, &c.errs);
+    if (!dra_records_on(&rec))
+        return found;
+    e = dra_err_append(e, dra_records_take(&rec, found, rc));
+    return dra_err_append(e, dra_records_finish(&rec));
 }
 
 static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
