@@ -13,6 +13,10 @@ enum {
 
 extern const dra_tool dra_slice_tool;
 
+/* `dra-slice lint` and `dra-slice validate` (check.c). */
+dra_err *dra_slice_run_lint(const dra_args *a, void *opts, int *rc);
+dra_err *dra_slice_run_validate(const dra_args *a, void *opts, int *rc);
+
 /* `dra-slice gates` (gates.c). */
 dra_err *dra_slice_run_gates(const dra_args *a, void *opts, int *rc);
 

@@ -160,3 +160,18 @@ dra_err *dra_records_finish(dra_records *r)
     r->all = NULL;
     return e;
 }
+
+dra_err *dra_records_end(dra_records *r, dra_err *errs, dra_err *warnings, const dra_problems *problems, int *rc)
+{
+    int code = DRA_EXIT_OK;
+    dra_err *e = dra_records_take(r, errs, &code);
+    e = dra_err_append(e, dra_records_errs(r, warnings, true));
+    dra_err_free(warnings);
+    if (!e && problems)
+        e = dra_records_problems(r, problems);
+    if (code == DRA_EXIT_OK && problems && dra_problems_count(problems, false) > 0)
+        code = DRA_EXIT_NEGATIVE;
+    if (code != DRA_EXIT_OK)
+        *rc = code;
+    return dra_err_append(e, dra_records_finish(r));
+}

@@ -43,6 +43,14 @@ DRA_MUST_USE dra_err *dra_records_problems(dra_records *r, const dra_problems *l
  * of the tool itself (DRA_EXIT_RUNTIME: a write, a server), and any error
  * writing the records, are returned for the caller to return. */
 DRA_MUST_USE dra_err *dra_records_take(dra_records *r, dra_err *chain, int *rc);
+/* The end of a checking run with records on: the input's errors (errs,
+ * taken, as dra_records_take), warnings (taken) and problems (borrowed;
+ * NULL for none) as records, then dra_records_finish.  *rc becomes the
+ * errors' highest exit code, else DRA_EXIT_NEGATIVE when a problem that is
+ * not a warning was found, else stays.  Returns what dra_records_take and
+ * finish return. */
+DRA_MUST_USE dra_err *dra_records_end(dra_records *r, dra_err *errs, dra_err *warnings, const dra_problems *problems,
+                                      int *rc);
 /* Write what is held (json) and free it; a failed write is an error
  * (DRA_EXIT_RUNTIME). */
 DRA_MUST_USE dra_err *dra_records_finish(dra_records *r);
