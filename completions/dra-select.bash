@@ -64,9 +64,10 @@ _dra_select() {
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        --output|-o) COMPREPLY=($(compgen -W "text json jsonl" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --feature-gates --kubernetes-version --filename --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --feature-gates --kubernetes-version --filename --validate --recursive --verbose --output --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

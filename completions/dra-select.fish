@@ -41,6 +41,7 @@ complete -c dra-select -n '__fish_seen_subcommand_from lint' -l filename -s f -r
 complete -c dra-select -n '__fish_seen_subcommand_from lint' -l validate -x -a 'strict warn ignore' -d 'unknown or duplicate fields: strict (an error, the default), warn or ignore'
 complete -c dra-select -n '__fish_seen_subcommand_from lint' -l recursive -s R -d 'read directories given as input recursively'
 complete -c dra-select -n '__fish_seen_subcommand_from lint' -l verbose -s v -d 'say on stderr what was skipped and why, and print every error'
+complete -c dra-select -n '__fish_seen_subcommand_from lint' -l output -s o -x -a 'text json jsonl' -d 'output format: text json jsonl'
 complete -c dra-select -n '__fish_seen_subcommand_from lint' -l help -s h -d 'show this help and exit'
 complete -c dra-select -n '__fish_seen_subcommand_from lint' -l version -d 'show the version and exit'
 complete -c dra-select -n '__fish_seen_subcommand_from repl' -l feature-gates -x -d 'enable or disable Kubernetes feature gates'

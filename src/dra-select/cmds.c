@@ -24,7 +24,8 @@ static const dra_opt eval_opts[] = {
 };
 
 static const dra_opt gate_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
-static const dra_opt lint_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
+static const dra_opt lint_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_OUTPUT_ENTRY("text json jsonl"),
+                                    DRA_OPT_END};
 static const dra_opt repl_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
 
 static const dra_cmd cmds[] = {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "tool/records.h"
 #include "tool/tool.h"
 #include "cel/dra.h"
 #include "select/commands.h"
@@ -154,12 +155,33 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
     dra_err *e = gates(a, x);
     if (e)
         return e;
+    dra_records rec;
+    e = dra_records_start(&rec, x->output, stdout);
+    if (e)
+        return e;
     dra_sel_input in = {0};
-    e = load_input(a, &in, a->pos, a->npos, &x->f);
-    if (!e) {
+    if (dra_records_on(&rec)) {
+        /* the reader's warnings are findings too: records, not stderr */
+        e = dra_tool_input_options(&in.set, a);
+        if (!e)
+            e = dra_sel_input_load(&in, a->pos, a->npos, &x->f);
+        dra_err *w = in.model.warnings;
+        in.model.warnings = NULL;
+        dra_tool_report_model(&dra_select_tool, a, &in.model);
+        int code = DRA_EXIT_OK;
+        e = dra_records_take(&rec, e, &code);
+        e = dra_err_append(e, dra_records_errs(&rec, w, true));
+        dra_err_free(w);
+        *rc = code;
+    } else {
+        e = load_input(a, &in, a->pos, a->npos, &x->f);
+    }
+    if (!e && *rc == DRA_EXIT_OK) {
         print_notes(&in.devs);
         dra_err *problems = dra_sel_lint(&in.model, &in.devs, &x->f);
-        for (dra_err *y = problems; y; y = y->next) {
+        if (dra_records_on(&rec))
+            e = dra_records_errs(&rec, problems, false);
+        for (dra_err *y = problems; !dra_records_on(&rec) && y; y = y->next) {
             char *s = dra_err_format(y);
             printf("%s\n", s);
             free(s);
@@ -168,6 +190,7 @@ static dra_err *run_lint(const dra_args *a, void *p, int *rc)
             *rc = DRA_EXIT_NEGATIVE;
         dra_err_free(problems);
     }
+    e = dra_err_append(e, dra_records_finish(&rec));
     dra_sel_input_free(&in);
     return e;
 }
