@@ -59,6 +59,7 @@ _dra_claim() {
         fi;;
     doctor)
         case "$prev" in
+        --output|-o) COMPREPLY=($(compgen -W "text json jsonl" -- "$cur")); return;;
         --now) return;;
         --feature-gates) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
@@ -66,7 +67,7 @@ _dra_claim() {
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --patch --now --feature-gates --kubernetes-version --no-validate --filename --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --patch --output --now --feature-gates --kubernetes-version --no-validate --filename --validate --recursive --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

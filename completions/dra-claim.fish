@@ -42,6 +42,7 @@ complete -c dra-claim -n '__fish_seen_subcommand_from release' -l verbose -s v -
 complete -c dra-claim -n '__fish_seen_subcommand_from release' -l help -s h -d 'show this help and exit'
 complete -c dra-claim -n '__fish_seen_subcommand_from release' -l version -d 'show the version and exit'
 complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l patch -d 'print the fixes that write to claims as API operations, each on the state the ones before it leave'
+complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l output -s o -x -a 'text json jsonl' -d 'output format: text json jsonl'
 complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l now -x -d 'evaluate as of this time instead of the clock'
 complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l feature-gates -x -d 'enable or disable Kubernetes feature gates'
 complete -c dra-claim -n '__fish_seen_subcommand_from doctor' -l kubernetes-version -x -a '1.36 1.37 1.38' -d 'the release whose feature gates apply: 1.36, 1.37 or 1.38 (default: $DRA_KUBERNETES_VERSION, else a snapshot\'s, else 1.37)'

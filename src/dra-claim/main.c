@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/buf.h"
-#include "tool/cli.h"
+#include "tool/records.h"
 #include "tool/tool.h"
 #include "io/stream.h"
 #include "insight/quota.h"
@@ -140,9 +140,14 @@ static dra_err *run_status(const dra_args *a, void *p, int *rc)
 static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
-    dra_err *e = load(a, x);
-    if (e)
-        return unload(x, e);
+    if (x->patch && x->output && strcmp(x->output, "text") != 0)
+        return dra_err_new(DRA_EXIT_INPUT, "--output and --patch cannot be used together (--patch prints operations)");
+    dra_records rec;
+    dra_err *e = dra_records_start(&rec, x->output, stdout);
+    if (!e)
+        e = load(a, x);
+    if (e) /* with -o json|jsonl the input's errors are findings too */
+        return unload(x, dra_records_on(&rec) ? dra_records_end(&rec, e, NULL, NULL, rc) : e);
     dra_buf dump = DRA_BUF_INIT; /* how fixes that rerun a tool name the input */
     for (size_t i = 0; i < a->npos && !(a->npos == 1 && strcmp(a->pos[0], "-") == 0); i++)
         dra_buf_printf(&dump, "%s%s", i ? " " : "", a->pos[i]);
@@ -161,7 +166,7 @@ static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
             fprintf(stderr, "%s: not fixed by --patch: %s: %s; fix: %s\n", dra_claim_tool.prog, fs.v[i].object,
                     fs.v[i].msg, fs.v[i].fix);
     } else if (!e) {
-        e = dra_findings_write(stdout, &fs);
+        e = dra_records_on(&rec) ? dra_records_end(&rec, NULL, NULL, &fs, rc) : dra_findings_write(stdout, &fs);
     }
     if (!e && (fs.n || ch.nops))
         *rc = DRA_EXIT_NEGATIVE;
