@@ -105,3 +105,95 @@ C="$EXAMPLES/cluster"
     assert_failure 2
     [[ $stderr == *'--delay: invalid duration "1d" (want seconds or a Go duration'* ]]
 }
+
+bad_objects() {
+    cat >"$BATS_TEST_TMPDIR/bad.yaml" <<'Y'
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: x, namespace: bad}
+spec:
+  selectors:
+  - cel: {expression: "device.driver == 'a'"}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: ns}
+spec: {devices: {requests: [{name: "R!", exactly: {deviceClassName: x}}]}}
+Y
+}
+
+@test "validate -o jsonl: one record per finding on stdout, nothing on stderr, exit 2 as text" {
+    bad_objects
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -o jsonl "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 2
+    [[ -z $stderr ]]
+    [[ ${#lines[@]} -eq 2 ]]
+    assert_equal "$(jq -c '[.severity, .file, .line, .object, .field]' <<<"${lines[0]}")" \
+        "[\"error\",\"$BATS_TEST_TMPDIR/bad.yaml\",3,{\"kind\":\"DeviceClass\",\"namespace\":\"bad\",\"name\":\"x\"},\"metadata.namespace\"]"
+    assert_equal "$(jq -r .message <<<"${lines[0]}")" "Forbidden: not allowed on this type"
+    assert_equal "$(jq -c '[.line, .object.namespace, .field]' <<<"${lines[1]}")" '[11,"ns","spec.devices.requests[0].name"]'
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -o json - <"$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 2
+    assert_equal "$(jq -c '[length, .[0].file]' <<<"$output")" '[2,"<stdin>"]'
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -o json "$C"
+    assert_success
+    assert_output "[]"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -o yaml "$C"
+    assert_failure 2
+    [[ $stderr == *"--output: unknown output format yaml (want text, json or jsonl)"* ]]
+}
+
+@test "validate -o json: every error a record, none folded, warnings too" {
+    for i in $(seq 1 30); do
+        printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: "X%d"}\n---\n' "$i"
+    done >"$BATS_TEST_TMPDIR/many.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -o json "$BATS_TEST_TMPDIR/many.yaml"
+    assert_failure 2
+    [[ -z $stderr ]]
+    assert_equal "$(jq '[.[] | select(.severity == "error")] | length' <<<"$output")" 30
+    printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: x}\nspec: {}\nbogus: 1\n' >"$BATS_TEST_TMPDIR/warn.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --validate=warn -o jsonl "$BATS_TEST_TMPDIR/warn.yaml"
+    assert_success
+    [[ -z $stderr ]]
+    assert_equal "$(jq -r .severity <<<"$output")" warning
+}
+
+@test "dra-slice lint, dra-select lint, dra-claim doctor: -o json|jsonl records, exit codes as text" {
+    "$DRA_BIN/dra-slice" profile gpu --nodes 1 >"$BATS_TEST_TMPDIR/s.yaml"
+    { cat "$BATS_TEST_TMPDIR/s.yaml"; echo ---; sed 's/name: 0-/name: dup-/' "$BATS_TEST_TMPDIR/s.yaml"; } >"$BATS_TEST_TMPDIR/lint.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" lint "$BATS_TEST_TMPDIR/lint.yaml"
+    assert_failure 1
+    n=${#lines[@]}
+    run --separate-stderr "$DRA_BIN/dra-slice" lint -o jsonl "$BATS_TEST_TMPDIR/lint.yaml"
+    assert_failure 1
+    [[ -z $stderr && ${#lines[@]} -eq $n ]]
+    assert_equal "$(jq -r .scope <<<"${lines[0]}")" "gpu.example.com/node-0"
+    run --separate-stderr "$DRA_BIN/dra-slice" lint -o json "$C"
+    assert_success
+    assert_equal "$(jq -r '.[0].severity' <<<"$output")" warning
+
+    printf 'apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: none}\nspec:\n  selectors:\n  - cel: {expression: "device.driver == \\"nope\\""}\n' >"$BATS_TEST_TMPDIR/c.yaml"
+    run --separate-stderr "$DRA_BIN/dra-select" lint -o jsonl "$BATS_TEST_TMPDIR/c.yaml" "$C/slices.yaml"
+    assert_failure 1
+    [[ -z $stderr ]]
+    assert_equal "$(jq -c '[.severity, .line, .object.kind, .object.namespace, .object.name, .field]' <<<"${lines[0]}")" \
+        '["error",6,"DeviceClass",null,"none","spec.selectors[0].cel.expression"]'
+    run --separate-stderr "$DRA_BIN/dra-select" lint -o json "$C"
+    assert_success
+    assert_output "[]"
+
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor -o jsonl "$C"
+    assert_failure 1
+    [[ -z $stderr ]]
+    assert_equal "$(jq -c '[.severity, .object, .fix != null]' <<<"${lines[0]}")" \
+        '["error",{"kind":"Pod","namespace":"default","name":"trainer"},true]'
+    bad_objects
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor -o json "$BATS_TEST_TMPDIR/bad.yaml"
+    assert_failure 2
+    [[ -z $stderr ]]
+    assert_equal "$(jq -r '.[0].field' <<<"$output")" "metadata.namespace"
+    run --separate-stderr "$DRA_BIN/dra-claim" doctor -o json --patch "$C"
+    assert_failure 2
+    [[ -z $output ]]
+    [[ $stderr == *"--output and --patch cannot be used together"* ]]
+}
