@@ -5,7 +5,8 @@
  *     nanoseconds) to text that parses back to the same time, or, for the
  *     years Go cannot write back in four digits, to text that is refused;
  *   - as a Go duration: both readers agree, and a duration's seconds
- *     format and compare as they should;
+ *     format and compare as they should; the option reader
+ *     (dra_duration_arg) agrees with them, a plain number being seconds;
  *   - as raw int64s: times and durations anywhere in their ranges, where
  *     the arithmetic (add, sub, the calendar, formatting) must be free of
  *     undefined behaviour (UBSan) and consistent: cmp antisymmetric and in
@@ -111,6 +112,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int64_t ns2;
         e = dra_duration_parse_go(z, &ns2);
         check((e == NULL) == ok && (!ok || ns2 == ns));
+        dra_err_free(e);
+        /* options: a plain number is that many seconds, else as Go */
+        size_t dots = 0;
+        for (const char *p = z; *p; p++)
+            dots += *p == '.';
+        bool plain = strspn(z, "0123456789.") == size && size > dots && dots <= 1;
+        int64_t ns3 = 0;
+        e = dra_duration_arg(z, &ns3);
+        if (plain) {
+            char *go = malloc(size + 2);
+            memcpy(go, z, size);
+            memcpy(go + size, "s", 2);
+            int64_t ns4;
+            bool ok4 = dra_duration_parse(go, size + 1, &ns4);
+            check((e == NULL) == ok4 && (!ok4 || ns3 == ns4));
+            free(go);
+        } else {
+            check((e == NULL) == ok && (!ok || ns3 == ns));
+        }
+        check(!e || e->code == DRA_EXIT_INPUT);
         dra_err_free(e);
         free(z);
     }
