@@ -4,6 +4,7 @@
 
 #include "base/suggest.h"
 #include "tool/cli.h"
+#include "tool/records.h"
 #include "tool/flood.h"
 #include "unit.h"
 
@@ -118,6 +119,38 @@ UNIT_TEST(usage_errors_suggest_the_nearest)
     char *argv3[] = {"dra-test", "lint", "--hepl", NULL};
     e = parse(&a, argv3);
     CHECK(e && strstr(e->msg, "did you mean \"--help\"?"));
+    dra_err_free(e);
+}
+
+UNIT_TEST(records_of_errors_and_problems)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    dra_records r;
+    CHECK(dra_records_start(&r, "jsonl", f) == NULL && dra_records_on(&r));
+    dra_err *e = dra_err_field(dra_err_object(dra_err_at(dra_err_new(2, "bad \xff"), "-", 1, 3, 0), "ResourceClaim/ns/c"),
+                               "spec.x");
+    e = dra_err_append(e, dra_err_object(dra_err_new(3, "gone"), "DeviceClass/x"));
+    int rc = 0;
+    dra_err *failed = dra_records_take(&r, e, &rc);
+    CHECK(failed && failed->code == 3 && !failed->next && rc == 2);
+    dra_err_free(failed);
+    dra_problems l = DRA_PROBLEMS_INIT;
+    dra_problem *p = dra_problems_add(&l);
+    p->warning = true;
+    p->msg = dra_xstrdup("m");
+    p->scope = dra_xstrdup("d/p");
+    CHECK(dra_records_problems(&r, &l) == NULL && dra_records_finish(&r) == NULL);
+    dra_problems_free(&l);
+    fclose(f);
+    CHECK_STR(out, "{\"severity\":\"error\",\"file\":\"<stdin>\",\"line\":3,\"object\":{\"kind\":\"ResourceClaim\","
+                   "\"namespace\":\"ns\",\"name\":\"c\"},\"field\":\"spec.x\",\"message\":\"bad \xef\xbf\xbd\"}\n"
+                   "{\"severity\":\"warning\",\"file\":null,\"line\":null,\"object\":null,\"field\":null,"
+                   "\"message\":\"m\",\"scope\":\"d/p\"}\n");
+    free(out);
+    e = dra_records_start(&r, "yaml", stdout);
+    CHECK(e && e->code == DRA_EXIT_INPUT && strcmp(e->msg, "unknown output format yaml (want text, json or jsonl)") == 0);
     dra_err_free(e);
 }
 
