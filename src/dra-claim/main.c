@@ -14,6 +14,7 @@
 #include "doctor/report.h"
 #include "model/classic.h"
 #include "cmds.h"
+#include "write.h"
 
 /* Every option's value, written by the table below. */
 typedef struct opts {
@@ -83,42 +84,6 @@ static dra_err *unload(opts *x, dra_err *e)
     dra_objset_free(&x->set);
     dra_classic_result_free(&x->conv);
     return e;
-}
-
-static dra_err *write_changes(const opts *x, const dra_changes *ch)
-{
-    if (x->patch) {
-        dra_patch_format pf;
-        dra_err *e = dra_patch_format_parse(x->patch_fmt, &pf);
-        return e ? e : dra_changes_write_ops(stdout, ch, pf);
-    }
-    dra_format fmt = DRA_FMT_YAML;
-    dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
-    if (e)
-        return e;
-    dra_writer *w = dra_writer_new(stdout, fmt);
-    char *now = dra_time_format(x->now_at);
-    for (size_t i = 0; i < ch->nobjs && !e; i++) {
-        const dra_change *c = &ch->objs[i];
-        if (c->deleted && !c->orig)
-            continue; /* made and dropped in the run: the server never sees it */
-        if (!c->deleted) {
-            e = dra_writer_put(w, c->obj);
-            continue;
-        }
-        /* the object's last state, being deleted: a reader that applies
-         * objects (dra-watch run) deletes it after its other changes */
-        char *ref = dra_obj_ref(c->obj);
-        fprintf(stderr, "%s: deleted %s\n", dra_claim_tool.prog, ref);
-        free(ref);
-        json_t *gone = json_deep_copy(c->obj), *md = json_object_get(gone, "metadata");
-        if (json_is_object(md) && !json_object_get(md, "deletionTimestamp"))
-            json_object_set_new(md, "deletionTimestamp", json_string(now));
-        e = dra_writer_put(w, gone);
-        json_decref(gone);
-    }
-    free(now);
-    return dra_writer_finish(w, e);
 }
 
 static dra_err *run_status(const dra_args *a, void *p, int *rc)
@@ -217,7 +182,7 @@ static dra_err *run_changes(const dra_args *a, void *p, int *rc)
     dra_cluster_address_ops(&x->c, &ch);
     /* partial results (other pods) are still worth printing */
     if (!e || e->code == DRA_EXIT_NEGATIVE || strcmp(cmd, "generate") == 0)
-        e = dra_err_append(e, write_changes(x, &ch));
+        e = dra_err_append(e, dra_claim_write_changes(&(dra_claim_out){x->patch, x->patch_fmt, x->output, x->now_at}, &ch));
     dra_changes_free(&ch);
     return unload(x, e);
 }
