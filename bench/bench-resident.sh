@@ -24,6 +24,7 @@ NOW=2026-01-01T00:00:00Z
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
+# shellcheck disable=SC1091 # bench/table.sh, read from the top of the tree
 . bench/table.sh
 measure() { bench_measure "$@"; }
 # row CASE NOW PEER: now against Python holding the same objects, target 128 MiB

@@ -16,6 +16,7 @@ RUNS=${DRA_BENCH_STREAM_RUNS:-5}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
+# shellcheck disable=SC1091 # bench/table.sh, read from the top of the tree
 . bench/table.sh
 measure() { bench_measure "$@"; }
 
