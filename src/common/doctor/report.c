@@ -18,6 +18,7 @@ typedef struct doc {
     dra_changes *ch;
     struct fixed { size_t finding, from, to; } *fixed; /* findings fixed by operations ch->ops[from..to) */
     size_t nfixed, capfixed;
+    dra_evict_view *ev; /* the devices as the eviction controller sees them, indexed once */
 } doc;
 
 /* takes problem and fix */
@@ -150,7 +151,7 @@ static void check_claim(doc *d, const dra_obj *co)
             const char *dv = dra_jstr_or(e, "driver", ""), *p = dra_jstr_or(e, "pool", ""), *v = dra_jstr_or(e, "device", "");
             if (c->n[DRA_KIND_RESOURCE_SLICE]) {
                 bool pool_known;
-                bool published = dra_evict_device_published(c, dv, p, v, &pool_known);
+                bool published = dra_evict_view_published(d->ev, dv, p, v, &pool_known);
                 if (!pool_known)
                     users_or_deallocate(d, claim, dra_xasprintf("is allocated device %s/%s/%s from pool %s/%s which has no ResourceSlices",
                                                                 dv, p, v, dv, p));
@@ -158,11 +159,10 @@ static void check_claim(doc *d, const dra_obj *co)
                     users_or_deallocate(d, claim, dra_xasprintf("is allocated device %s/%s/%s which the newest generation of its pool "
                                                                 "no longer publishes", dv, p, v));
             }
-            dra_evict_opts eo = {.now = o ? o->now : (dra_time){0, 0}, .features = o ? o->features : NULL};
             dra_taint_src srcs[8];
-            size_t n = dra_evict_device_taints(c, &eo, dv, p, v, srcs, 8);
+            size_t n = dra_evict_view_taints(d->ev, dv, p, v, srcs, 8);
             for (size_t k = 0; k < n && k < 8; k++) {
-                if (dra_evict_tolerated_forever(e, srcs[k].taint, eo.features))
+                if (dra_evict_tolerated_forever(e, srcs[k].taint, o ? o->features : NULL))
                     continue; /* tolerated for good: not a problem */
                 char *t = dra_taint_string(srcs[k].taint), *s = dra_taint_src_string(&srcs[k]);
                 add(out, claim, dra_xasprintf("device %s/%s/%s has NoExecute taint %s (%s)", dv, p, v, t, s),
@@ -318,13 +318,15 @@ static void finish(doc *d)
 void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings *out)
 {
     dra_changes own = DRA_CHANGES_INIT;
-    doc d = {c, opts, out, opts && opts->ops ? opts->ops : &own, NULL, 0, 0};
+    dra_evict_opts eo = {.now = opts ? opts->now : (dra_time){0, 0}, .features = opts ? opts->features : NULL};
+    doc d = {c, opts, out, opts && opts->ops ? opts->ops : &own, NULL, 0, 0, dra_evict_view_new(c, &eo)};
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
         check_claim(&d, c->of[DRA_KIND_RESOURCE_CLAIM][i]);
     for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++)
         check_pod(c, c->of[DRA_KIND_POD][i], opts, out);
     finish(&d);
     free(d.fixed);
+    dra_evict_view_free(d.ev);
     dra_changes_free(&own);
 }
 

@@ -1,5 +1,5 @@
 /* Device-taint eviction: the entry points of evict.h (dra_evict_compute,
- * dra_evict_device_*).  The work is in eval.c, status.c and apply.c. */
+ * dra_evict_view_*).  The work is in eval.c, status.c and apply.c. */
 #include "internal.h"
 
 
@@ -81,17 +81,38 @@ dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra
     return e;
 }
 
-size_t dra_evict_device_taints(const dra_cluster *c, const dra_evict_opts *opts, const char *driver, const char *pool,
-                               const char *device, dra_taint_src *srcs, size_t max)
-{
-    dra_evict_result scratch = DRA_EVICT_RESULT_INIT;
+struct dra_evict_view {
+    dra_evict_opts opts;
+    dra_evict_result scratch;
     ctx x;
-    const char *id[3] = {driver, pool, device};
-    dra_err *e = dra_ev_ctx_init(&x, c, opts, &scratch, id);
-    dra_err_free(e); /* invalid objects simply contribute nothing here */
+};
+
+dra_evict_view *dra_evict_view_new(const dra_cluster *c, const dra_evict_opts *opts)
+{
+    dra_evict_view *v = dra_xcalloc(1, sizeof *v);
+    if (opts)
+        v->opts = *opts;
+    /* invalid objects simply contribute nothing here */
+    dra_err_free(dra_ev_ctx_init(&v->x, c, &v->opts, &v->scratch, NULL));
+    return v;
+}
+
+void dra_evict_view_free(dra_evict_view *v)
+{
+    if (!v)
+        return;
+    dra_ev_ctx_free(&v->x);
+    dra_evict_result_free(&v->scratch);
+    free(v);
+}
+
+size_t dra_evict_view_taints(const dra_evict_view *v, const char *driver, const char *pool, const char *device,
+                             dra_taint_src *srcs, size_t max)
+{
+    const ctx *x = &v->x;
     size_t n = 0;
     const json_t *slice;
-    const json_t *dev = dra_ev_find_device(&x, driver, pool, device, &slice);
+    const json_t *dev = dra_ev_find_device(x, driver, pool, device, &slice);
     size_t k;
     json_t *t;
     json_array_foreach(dra_ev_device_taints(dev), k, t) {
@@ -101,34 +122,20 @@ size_t dra_evict_device_taints(const dra_cluster *c, const dra_evict_opts *opts,
             srcs[n] = (dra_taint_src){NULL, slice, dra_jstr(dev, "name"), (int)k, t};
         n++;
     }
-    for (size_t r = 0; r < x.nrules; r++) {
-        if (!dra_ev_evicting(&x, r, -1) || !dra_ev_rule_matches(&x.rules[r], driver, pool, device))
+    for (size_t r = 0; r < x->nrules; r++) {
+        if (!dra_ev_evicting(x, r, -1) || !dra_ev_rule_matches(&x->rules[r], driver, pool, device))
             continue;
         if (n < max)
-            srcs[n] = (dra_taint_src){x.rules[r].o->json, NULL, NULL, 0, x.rules[r].taint};
+            srcs[n] = (dra_taint_src){x->rules[r].o->json, NULL, NULL, 0, x->rules[r].taint};
         n++;
     }
-    dra_ev_ctx_free(&x);
-    dra_evict_result_free(&scratch);
     return n;
 }
 
-bool dra_evict_device_published(const dra_cluster *c, const char *driver, const char *pool, const char *device,
-                                bool *pool_known)
+bool dra_evict_view_published(const dra_evict_view *v, const char *driver, const char *pool, const char *device,
+                              bool *pool_known)
 {
-    dra_evict_result scratch = DRA_EVICT_RESULT_INIT;
-    dra_evict_opts o = {0};
-    ctx x;
-    memset(&x, 0, sizeof x);
-    x.c = c;
-    x.opts = &o;
-    x.out = &scratch;
-    dra_err_free(dra_ev_load_pools(&x));
-    dra_ev_index_devices(&x, false, driver, pool, device); /* the one device asked about */
-    *pool_known = dra_ev_find_pool(&x, driver, pool) != NULL;
+    *pool_known = dra_ev_find_pool(&v->x, driver, pool) != NULL;
     const json_t *slice;
-    bool found = dra_ev_find_device(&x, driver, pool, device, &slice) != NULL;
-    dra_ev_ctx_free(&x);
-    dra_evict_result_free(&scratch);
-    return found;
+    return dra_ev_find_device(&v->x, driver, pool, device, &slice) != NULL;
 }

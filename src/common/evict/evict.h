@@ -96,20 +96,29 @@ void dra_evict_result_free(dra_evict_result *r);
 DRA_MUST_USE dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
                            dra_changes *changes);
 
-/* NoExecute taints that apply to one allocated device now (slice taints of the
- * newest pool generation, then NoExecute rules), without tolerations; for
- * `dra-claim doctor`.  Returns the number found and fills up to max. */
-size_t dra_evict_device_taints(const dra_cluster *c, const dra_evict_opts *opts, const char *driver, const char *pool,
-                               const char *device, dra_taint_src *srcs, size_t max);
+/* The devices of a cluster as the eviction controller sees them, indexed
+ * once for many questions (`dra-claim doctor` asks about every allocated
+ * device): the newest generation of each pool, the claims' allocated
+ * devices, the DeviceTaintRules.  Borrows c, which must outlive it; copies
+ * opts (NULL: defaults).  Free with dra_evict_view_free. */
+typedef struct dra_evict_view dra_evict_view;
+dra_evict_view *dra_evict_view_new(const dra_cluster *c, const dra_evict_opts *opts);
+void dra_evict_view_free(dra_evict_view *v);
+
+/* NoExecute taints that apply to one allocated device of v's claims now
+ * (slice taints of the newest pool generation, then NoExecute rules),
+ * without tolerations.  Returns the number found and fills up to max. */
+size_t dra_evict_view_taints(const dra_evict_view *v, const char *driver, const char *pool, const char *device,
+                             dra_taint_src *srcs, size_t max);
 
 /* Whether an allocation result's tolerations ignore the taint for good (a
  * matching NoExecute toleration without tolerationSeconds; from 1.38 on
  * also one without effect).  features NULL: the default release. */
 bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint, const dra_features *features);
 
-/* Whether the newest generation of the pool publishes the device; *pool_known
- * says whether any slice of the pool exists. */
-bool dra_evict_device_published(const dra_cluster *c, const char *driver, const char *pool, const char *device,
-                                bool *pool_known);
+/* Whether the newest generation of the pool publishes an allocated device
+ * of v's claims; *pool_known says whether any slice of the pool exists. */
+bool dra_evict_view_published(const dra_evict_view *v, const char *driver, const char *pool, const char *device,
+                              bool *pool_known);
 
 #endif
