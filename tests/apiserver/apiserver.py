@@ -37,11 +37,16 @@ import kpatch  # noqa: E402
 import kyaml  # noqa: E402
 import kssa  # noqa: E402
 
-SERVER_VERSION = {"major": "1", "minor": "34", "emulationMajor": "1", "emulationMinor": "34",
-                  "minCompatibilityMajor": "1", "minCompatibilityMinor": "33",
-                  "gitVersion": "v1.34.0", "gitCommit": "0000000000000000000000000000000000000000",
-                  "gitTreeState": "clean", "buildDate": "2025-08-27T00:00:00Z", "goVersion": "go1.24.6",
-                  "compiler": "gc", "platform": "linux/amd64"}
+def version_body(git_version):
+    """/version of a server of git_version (vMAJOR.MINOR.PATCH)."""
+    major, minor = git_version.lstrip("v").split(".")[:2]
+    return {"major": major, "minor": minor, "emulationMajor": major, "emulationMinor": minor,
+            "minCompatibilityMajor": major, "minCompatibilityMinor": str(int(minor) - 1),
+            "gitVersion": git_version, "gitCommit": "0000000000000000000000000000000000000000",
+            "gitTreeState": "clean", "buildDate": "2026-11-01T00:00:00Z", "goVersion": "go1.26.8",
+            "compiler": "gc", "platform": "linux/amd64"}
+
+
 DRA_GROUP = "resource.k8s.io"
 ALL_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
 
@@ -1065,7 +1070,7 @@ class Handler(BaseHTTPRequestHandler):
         if method not in ("GET", "POST", "PUT", "PATCH", "DELETE"):
             raise METHOD_NOT_ALLOWED
         if path == "/version" or path == "/version/":
-            return self.send_body(200, SERVER_VERSION)
+            return self.send_body(200, version_body(self.app.args.server_version))
         if parts[:1] == ["openapi"]:
             return self.openapi(parts)
         if parts == ["api"]:
@@ -1978,7 +1983,7 @@ class App:
                               "responses": {"200": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/" + sname}}}}}}
             paths[coll] = {"post": op("post"), "get": op("list")}
             paths[coll + "/{name}"] = {"get": op("get"), "put": op("put"), "patch": op("patch"), "delete": op("delete")}
-        return {"openapi": "3.0.0", "info": {"title": "Kubernetes", "version": "v1.34.0"}, "paths": paths,
+        return {"openapi": "3.0.0", "info": {"title": "Kubernetes", "version": self.args.server_version}, "paths": paths,
                 "components": {"schemas": schemas}}
 
     def return_deleted(self, res):
@@ -2569,6 +2574,7 @@ def main(argv=None):
     ap.add_argument("--dir", required=True, help="state directory (certificates, port, pid, kubeconfigs)")
     ap.add_argument("--load", action="append", default=[], help="YAML/JSON/JSON Lines objects to store at start")
     ap.add_argument("--rbac", action="append", default=[], help="users, tokens and RBAC roles/bindings")
+    ap.add_argument("--server-version", default="v1.37.2", help="the release /version reports (default v1.37.2)")
     ap.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     ap.add_argument("--history", type=int, default=200000, help="watch events kept before versions expire")
     ap.add_argument("--bookmark-interval", type=float, default=5.0, help="seconds between BOOKMARK events")

@@ -131,12 +131,12 @@ snapshot() { # GITVERSION: a snapshot as dra-watch writes it, with one class
 
 @test "dra-watch snapshot records the server's /version first; the tools read it from the file" {
     source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
-    apiserver_start "$W/api"
+    apiserver_start "$W/api" --server-version v1.34.0
     run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl
     local out=$output
     apiserver_stop
     assert_success
-    # the test server says v1.34.0
+    # the test server says v1.34.0, as asked
     assert_equal "$(head -n 1 <<<"$out" | jq -c '[.apiVersion, .kind, .metadata.name, .serverVersion.gitVersion]')" \
         '["dra-tools.io/v1alpha1","Snapshot","snapshot","v1.34.0"]'
     jq -c '.serverVersion.gitVersion = "v1.36.3"' <<<"$out" >"$W/snap.jsonl"
@@ -151,14 +151,14 @@ snapshot() { # GITVERSION: a snapshot as dra-watch writes it, with one class
     cp "$DRA_BIN/dra-watch" "$W/bin/"
     printf '#!/bin/sh\necho "$* env=$DRA_KUBERNETES_VERSION" >>"%s"\ncat >/dev/null\n' "$W/args" >"$W/bin/dra-claim"
     chmod +x "$W/bin/dra-claim"
-    apiserver_start "$W/api"
+    apiserver_start "$W/api" --server-version v1.34.0
     run --separate-stderr "$W/bin/dra-watch" run --once --job claims --kubernetes-version v1.36.3
     local s1=$status
     run --separate-stderr "$W/bin/dra-watch" run --once --job claims --kubernetes-version 1.35
     local s2=$status e2=$stderr
     DRA_KUBERNETES_VERSION=1.38 run --separate-stderr "$W/bin/dra-watch" run --once --job claims
     local s3=$status
-    # the test server says v1.34.0: a release the tools do not know
+    # the test server says v1.34.0 (as asked): a release the tools do not know
     run --separate-stderr "$W/bin/dra-watch" run --once --job claims -v
     apiserver_stop
     assert_equal "$s1 $s2 $s3" "0 2 0"
