@@ -356,12 +356,6 @@ bool dra_evict_tolerated_forever(const json_t *result, const json_t *taint, cons
 
 /* ---- claims ---- */
 
-bool dra_ev_allocated(const json_t *claim)
-{
-    json_t *a = dra_jget(claim, "status.allocation");
-    return a && !json_is_null(a);
-}
-
 /* One rule set: index of a rule forced to NoExecute (simulation) or -1 for the real ones. */
 bool dra_ev_evicting(const ctx *x, size_t r, long only)
 {
@@ -524,7 +518,7 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
                 continue;
         }
         const dra_obj *co = dra_cluster_find(x->c, DRA_KIND_RESOURCE_CLAIM, ns, name);
-        if (!co || !dra_ev_allocated(co->json))
+        if (!co || !dra_claim_allocated(co->json))
             continue;
         if (check) {
             char *why = dra_claim_is_for_pod_or_group(pod, co->json, group);
@@ -582,7 +576,7 @@ dra_err *dra_ev_evaluate(const ctx *x, long only_rule, eval *ev)
     dra_err *errs = NULL;
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         const dra_obj *co = c->of[DRA_KIND_RESOURCE_CLAIM][i];
-        if (!dra_ev_allocated(co->json))
+        if (!dra_claim_allocated(co->json))
             continue;
         claim_ev *ce = &ev->cev[ev->ncev];
         dra_err *e = claim_eviction(x, co, only_rule, ce);

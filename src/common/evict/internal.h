@@ -85,7 +85,6 @@ void dra_ev_index_devices(ctx *x, bool claims, const char *extra_driver, const c
                           const char *extra_device);
 const json_t *dra_ev_find_device(const ctx *x, const char *driver, const char *pool, const char *device,
                                  const json_t **slice);
-bool dra_ev_allocated(const json_t *claim);
 bool dra_ev_evicting(const ctx *x, size_t r, long only);
 bool dra_ev_pod_has_rule(const pod_ev *pe, const json_t *rule);
 void dra_ev_eval_free(eval *ev);

@@ -60,7 +60,7 @@ static void count_devices(const ctx *x, const rule_info *ri, long long *publishe
     }
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         const json_t *cl = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
-        if (!dra_ev_allocated(cl))
+        if (!dra_claim_allocated(cl))
             continue;
         size_t j;
         json_t *res;
