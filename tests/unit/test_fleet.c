@@ -152,8 +152,6 @@ UNIT_TEST(unusable_pools_are_not_free)
         {PSLICE("a", "n1", "2", "devices: [{name: d0}]"), "incomplete: 1 of 2 ResourceSlices at generation 1", 1},
         {PSLICE("a", "n1", "1", "devices: [{name: d0}]") PSLICE("b", "n1", "1", "devices: [{name: d1}]"),
          "incomplete: 2 ResourceSlices at generation 1, but resourceSliceCount is 1", 2},
-        {PSLICE("a", "n1", "2", "devices: [{name: d0}]") PSLICE("b", "n1", "3", "devices: [{name: d1}]"),
-         "ResourceSlices in the pool generation declare inconsistent resourceSliceCount", 2},
         {PSLICE("a", "n1", "2", "devices: [{name: d0}]") PSLICE("b", "n1", "2", "devices: [{name: d0}, {name: d1}]"),
          "duplicate device name d0", 3},
         {PSLICE("a", "n1", "2", "sharedCounters: [{name: cs, counters: {mem: {value: 8}}}]")

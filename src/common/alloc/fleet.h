@@ -11,9 +11,9 @@
  *   unhealthy  a claim's status.devices reports condition Ready False for it
  *   blocked    not in use, but its shared counters no longer fit
  *   unusable   of a pool the allocator takes nothing from: incomplete at its
- *              newest generation, or invalid (inconsistent resourceSliceCount,
- *              duplicate device or counter set names, a missing counter set
- *              or counter), as GatherPools and buildPool decide
+ *              newest generation, or invalid (duplicate device or counter
+ *              set names, a missing counter set or counter), as GatherPools
+ *              and buildPool decide
  *              (pools_experimental.go); each such pool is listed with why
  *   free       none of allocated, tainted, unhealthy, blocked, unusable, and (for a
  *              multi-allocatable device) capacity left in every dimension

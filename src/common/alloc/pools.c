@@ -276,10 +276,8 @@ dra_err *dra_al_gather_pools(al_run *r)
         al_pool *p = &r->pools[r->npools];
         p->driver = g->s[0]->driver;
         p->pool = g->s[0]->pool;
-        /* The pool rule (model/poolrule.h): PR #141118, slices of one
-         * generation that disagree on resourceSliceCount make the pool
-         * invalid, or obsolete when a newer generation exists
-         * (experimental/pools_experimental.go). */
+        /* The pool rule (model/poolrule.h), GatherPools of
+         * structured/internal/stable/pools_stable.go and its twins. */
         int64_t gen = g->s[0]->generation;
         dra_pool_tally t;
         dra_pool_tally_init(&t, gen);
@@ -288,16 +286,12 @@ dra_err *dra_al_gather_pools(al_run *r)
             /* slicesWithoutCompatibilityGroups when the gate is off */
             dra_pool_tally_add(&t, s->generation, s->count, r->w->f.compatibility_groups || !s->uses_groups);
         }
+        /* the count compared is slicesForPool[0]'s: the first slice of gen
+         * relevant for the node */
+        t.want = g->s[0]->count;
         dra_pool_verdict pv = dra_pool_tally_verdict(&t, g->n);
         if (pv == DRA_POOL_OBSOLETE)
             continue;
-        if (pv == DRA_POOL_INCONSISTENT) {
-            char why[160];
-            p->invalid = true;
-            p->invalid_reason = dra_arena_strdup(a, dra_pool_verdict_reason(&t, pv, why, sizeof why));
-            r->npools++;
-            continue;
-        }
         if (pv == DRA_POOL_COMPLETE_NODE) {
             build_pool(r, p, g, NULL, 0);
             r->npools++;

@@ -1237,7 +1237,8 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     } else if (!err && !res->reason) {
         for (size_t i = 0; i < r->npools; i++)
             if (r->pools[i].invalid) {
-                /* PR #141118: the first invalid pool and why. */
+                /* "invalid resource pools were encountered"
+                 * (allocator_*.go), naming the first invalid pool and why */
                 res->reason = dra_xasprintf("invalid resource pools were encountered (%s/%s: %s)", r->pools[i].driver,
                                             r->pools[i].pool, r->pools[i].invalid_reason ? r->pools[i].invalid_reason : "");
                 break;

@@ -14,22 +14,20 @@ void dra_pool_tally_add(dra_pool_tally *t, int64_t generation, int64_t count, bo
         t->newer = true;
     if (generation != t->gen)
         return;
-    if (t->seen && count != t->want)
-        t->inconsistent = true;
     if (!t->seen)
         t->want = count;
     t->seen = true;
     t->n += counted;
 }
 
-/* GatherPools: slices that disagree make the pool invalid unless a newer
- * generation makes it obsolete; a node that found as many slices as
- * resourceSliceCount uses them as they are; otherwise a newer generation
- * makes the pool obsolete, and the pool-wide count decides completeness. */
+/* GatherPools: a node that found as many slices as resourceSliceCount uses
+ * them as they are; otherwise a newer generation makes the pool obsolete,
+ * and the pool-wide count decides completeness.  Slices that disagree on
+ * resourceSliceCount are not refused (upstream leaves that as a "Future
+ * TODO" in pools_*.go of v0.36.3, v0.37.2 and v0.38.0-beta.0): the count
+ * is the one slice's that t->want holds. */
 dra_pool_verdict dra_pool_tally_verdict(const dra_pool_tally *t, size_t relevant)
 {
-    if (t->inconsistent)
-        return t->newer ? DRA_POOL_OBSOLETE : DRA_POOL_INCONSISTENT;
     if (relevant != DRA_POOL_ALL && (int64_t)relevant == t->want)
         return DRA_POOL_COMPLETE_NODE;
     if (t->newer)
@@ -46,9 +44,6 @@ const char *dra_pool_verdict_reason(const dra_pool_tally *t, dra_pool_verdict v,
     case DRA_POOL_COMPLETE: return NULL;
     case DRA_POOL_OBSOLETE:
         snprintf(buf, len, "obsolete: a newer generation than %lld exists", (long long)t->gen);
-        break;
-    case DRA_POOL_INCONSISTENT:
-        snprintf(buf, len, "ResourceSlices in the pool generation declare inconsistent resourceSliceCount");
         break;
     case DRA_POOL_INCOMPLETE:
         if ((int64_t)t->n < t->want)

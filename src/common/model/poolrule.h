@@ -1,8 +1,7 @@
 /* The pool rule: whether the allocator uses a pool at a generation, from
  * its ResourceSlices' generation and resourceSliceCount alone (upstream
  * k8s.io/dynamic-resource-allocation v0.37.2
- * structured/internal/experimental/pools_experimental.go GatherPools, PR
- * #141118 for slices that disagree).  The one copy for every tool that says
+ * structured/internal/experimental/pools_experimental.go GatherPools).  The one copy for every tool that says
  * whether a pool is usable: the allocator's per-node pools
  * (alloc/pools.c), dra-alloc capacity (alloc/fleet.c), dra-select's
  * device list (select/devices.c) and, with the controller's own rule
@@ -33,10 +32,9 @@
 
 typedef struct dra_pool_tally {
     int64_t gen;        /* the generation judged */
-    int64_t want;       /* resourceSliceCount of a slice at gen */
+    int64_t want;       /* resourceSliceCount of the first slice added at gen */
     size_t n;           /* counted slices at gen */
     bool seen;          /* some slice at gen was added */
-    bool inconsistent;  /* slices at gen disagree on resourceSliceCount */
     bool newer;         /* some slice has a newer generation */
 } dra_pool_tally;
 
@@ -44,7 +42,6 @@ typedef enum {
     DRA_POOL_COMPLETE_NODE, /* the node's own slices at gen are the whole pool */
     DRA_POOL_COMPLETE,      /* every counted slice at gen makes the pool */
     DRA_POOL_OBSOLETE,      /* a newer generation exists: the pool at gen is skipped */
-    DRA_POOL_INCONSISTENT,  /* invalid: its slices disagree on resourceSliceCount */
     DRA_POOL_INCOMPLETE,    /* skipped: not as many slices as resourceSliceCount */
 } dra_pool_verdict;
 
@@ -55,13 +52,11 @@ dra_pool_verdict dra_pool_tally_verdict(const dra_pool_tally *t, size_t relevant
  * v1.37.2 pkg/controller/resourcepoolstatusrequest/controller.go
  * calculatePoolStatus, for dra-slice pool-status): the pool at gen is
  * incomplete when fewer slices were added than the first one's
- * resourceSliceCount; slices that disagree on it, or outnumber it, are not
- * by themselves incomplete there, unlike the verdict above. */
+ * resourceSliceCount; slices that outnumber it are not incomplete there,
+ * unlike the verdict above. */
 bool dra_pool_tally_short(const dra_pool_tally *t);
-/* Why the allocator takes no device of the pool, in upstream's words where
- * it has them ("ResourceSlices in the pool generation declare inconsistent
- * resourceSliceCount"), into buf (always terminated); NULL for a complete
- * verdict. */
+/* Why the allocator takes no device of the pool, into buf (always
+ * terminated); NULL for a complete verdict. */
 const char *dra_pool_verdict_reason(const dra_pool_tally *t, dra_pool_verdict v, char *buf, size_t len);
 
 #endif
