@@ -216,7 +216,7 @@ UD=$BATS_TEST_DIRNAME/../data/alloc/upstream-diff
 }
 
 @test "make upstream-alloc without Go says so in one line and succeeds" {
-    run --separate-stderr make -s -C "$BATS_TEST_DIRNAME/../.." upstream-alloc ALLOC_GO=
+    run --separate-stderr make -s -C "$BATS_TEST_DIRNAME/../.." upstream-alloc UPSTREAM_GO=/nonexistent/go
     assert_success
     assert_output "upstream-alloc: skipped: no Go toolchain (go not found) to build the peer"
 }
