@@ -13,7 +13,7 @@
 
 typedef struct ex_fault {
     char *uid;
-    char *msg;
+    const char *msg;
 } ex_fault;
 
 typedef struct ex_driver {
@@ -54,6 +54,8 @@ extern const dra_driver_ops ex_ops; /* ctx: ex_driver */
  * releases what it set. */
 DRA_MUST_USE dra_err *ex_state_open(ex_driver *d, const char *plugin_dir);
 void ex_state_free(ex_driver *d);
+/* mkdir -p dir (0755); the error names the directory that failed. */
+DRA_MUST_USE dra_err *ex_mkdirs(const char *dir);
 /* Record that `c` gets devices `dv` (CDI IDs set) and spec files `files`
  * (before they are written, so a crash leaves nothing unrecorded).  NULL, or
  * the claim's error (arena). */

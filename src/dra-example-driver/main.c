@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/path.h"
 #include "tool/tool.h"
@@ -61,144 +60,80 @@ static const dra_cmd cmds[] = {
 };
 static const dra_tool tool = {"dra-example-driver", "an example DRA driver kubelet plugin", cmds, NULL};
 
+/* Every option's value, written by the table below. */
+typedef struct values {
+    const char *name, *node, *plugin_dir, *registry_dir, *cdi_dir, *services, *health_file, *claims, *delay;
+    dra_strv fail, omit, extra;
+    long long devices, pad, max_msg;
+    bool inventory, garbage, verbose, kubelet;
+} values;
+
+static const dra_optval vals[] = {
+    DRA_VAL_STRING(OPT_NAME, values, name),
+    DRA_VAL_STRING(DRA_OPT_NODE, values, node),
+    DRA_VAL_STRING(OPT_PLUGIN_DIR, values, plugin_dir),
+    DRA_VAL_STRING(OPT_REGISTRY_DIR, values, registry_dir),
+    DRA_VAL_STRING(OPT_CDI_DIR, values, cdi_dir),
+    DRA_VAL_STRING(OPT_SERVICES, values, services),
+    DRA_VAL_STRING(OPT_HEALTH_FILE, values, health_file),
+    DRA_VAL_STRING(OPT_CLAIMS, values, claims),
+    DRA_VAL_STRING(OPT_DELAY, values, delay),
+    DRA_VAL_STRINGS(OPT_FAIL, values, fail),
+    DRA_VAL_STRINGS(OPT_OMIT, values, omit),
+    DRA_VAL_STRINGS(OPT_EXTRA, values, extra),
+    DRA_VAL_INT(OPT_DEVICES, values, devices, 1, 100000),
+    DRA_VAL_INT(OPT_PAD, values, pad, 0, 1LL << 30),
+    DRA_VAL_INT(OPT_MAX_MSG, values, max_msg, 1024, 1LL << 30),
+    DRA_VAL_BOOL(OPT_INVENTORY, values, inventory),
+    DRA_VAL_BOOL(OPT_GARBAGE, values, garbage),
+    DRA_VAL_BOOL(OPT_VERBOSE, values, verbose),
+    DRA_VAL_BOOL(OPT_KUBELET, values, kubelet),
+    DRA_VAL_END,
+};
+
 static volatile sig_atomic_t stop, reload;
 static void on_stop(int sig) { stop = 1; }
 static void on_hup(int sig) { reload = 1; }
 
-static dra_err *num(const char *opt, const char *s, long min, long max, long *out)
+/* The faults of --delay and --fail-claim into d. */
+static dra_err *faults(const values *x, ex_driver *d)
 {
-    char *end;
-    errno = 0;
-    long v = s ? strtol(s, &end, 10) : *out;
-    if (s && (errno || end == s || *end || v < min || v > max))
-        return dra_err_new(DRA_EXIT_INPUT, "--%s: want a whole number from %ld to %ld, got \"%s\"", opt, min, max, s);
-    *out = v;
-    return NULL;
-}
-
-static void collect(const dra_args *a, int id, char ***v, size_t *n)
-{
-    *v = dra_xcalloc(a->nopts + 1, sizeof **v);
-    *n = 0;
-    for (size_t i = 0; i < a->nopts; i++)
-        if (a->opts[i].id == id)
-            (*v)[(*n)++] = (char *)a->opts[i].value;
-}
-
-static dra_err *mkdirs(const char *dir)
-{
-    char *p = dra_xstrdup(dir);
-    for (char *s = p + 1;; s++) {
-        if (*s == '/' || !*s) {
-            char c = *s;
-            *s = 0;
-            if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-                dra_err *e = dra_err_new(DRA_EXIT_RUNTIME, "mkdir %s: %s", p, strerror(errno));
-                free(p);
-                return e;
-            }
-            *s = c;
-            if (!c)
-                break;
-        }
-    }
-    free(p);
-    return NULL;
-}
-
-int main(int argc, char **argv)
-{
-    dra_args a;
-    int rc;
-    if (dra_tool_start(&tool, argc, argv, &a, &rc))
-        return rc;
-    ex_driver d = {.name = "gpu.example.com", .cdi_dir = "/var/run/cdi", .devices = 8, .log = stderr};
-    dra_err *e = NULL;
-    dra_grpc_server *srv = NULL;
-    char *dra_sock = NULL, *reg_sock = NULL, *svc_copy = NULL, **fails = NULL;
-    const char **svcs = NULL;
-    long devices = 8, pad = 0, max_msg = 4 << 20;
-    if (dra_args_get(&a, OPT_NAME))
-        d.name = dra_args_get(&a, OPT_NAME);
-    if (dra_args_get(&a, OPT_CDI_DIR))
-        d.cdi_dir = dra_args_get(&a, OPT_CDI_DIR);
-    d.node = dra_args_get(&a, DRA_OPT_NODE);
-    d.health_file = dra_args_get(&a, OPT_HEALTH_FILE);
-    d.claims_path = dra_args_get(&a, OPT_CLAIMS);
-    d.verbose = dra_args_has(&a, OPT_VERBOSE);
-    d.garbage = dra_args_has(&a, OPT_GARBAGE);
-    if ((e = num("devices", dra_args_get(&a, OPT_DEVICES), 1, 100000, &devices)) ||
-        (e = num("pad-answer", dra_args_get(&a, OPT_PAD), 0, 1L << 30, &pad)) ||
-        (e = num("max-msg-size", dra_args_get(&a, OPT_MAX_MSG), 1024, 1L << 30, &max_msg)))
-        goto out;
-    d.devices = (int)devices;
-    d.pad_bytes = (size_t)pad;
-    if (a.npos) {
-        e = dra_err_new(DRA_EXIT_INPUT, "unexpected argument \"%s\"", a.pos[0]);
-        goto out;
-    }
-    const char *delay = dra_args_get(&a, OPT_DELAY);
     int64_t ns = 0;
-    if (delay && ((e = dra_duration_arg(delay, &ns)) || ns < 0 || ns / DRA_NSEC_PER_SEC > 86400)) {
+    dra_err *e = NULL;
+    if (x->delay && ((e = dra_duration_arg(x->delay, &ns)) || ns < 0 || ns / DRA_NSEC_PER_SEC > 86400)) {
         if (!e)
-            e = dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (want from 0 to a day)", delay);
-        e = dra_err_field(e, "--delay");
-        goto out;
+            e = dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (want from 0 to a day)", x->delay);
+        return dra_err_field(e, "--delay");
     }
-    if (delay)
-        d.delay_ms = (long)(ns / 1000000);
-    collect(&a, OPT_FAIL, &fails, &d.nfail);
-    d.fail = dra_xcalloc(d.nfail + 1, sizeof *d.fail);
-    for (size_t i = 0; i < d.nfail; i++) {
-        char *eq = strchr(fails[i], '=');
-        if (!eq || eq == fails[i]) {
-            e = dra_err_new(DRA_EXIT_INPUT, "--fail-claim: want UID=MESSAGE, got \"%s\"", fails[i]);
-            goto out;
-        }
-        d.fail[i].uid = dra_xstrndup(fails[i], (size_t)(eq - fails[i]));
-        d.fail[i].msg = eq + 1;
+    d->delay_ms = (long)(ns / 1000000);
+    d->fail = dra_xcalloc(x->fail.n + 1, sizeof *d->fail);
+    for (; d->nfail < x->fail.n; d->nfail++) {
+        const char *f = x->fail.v[d->nfail], *eq = strchr(f, '=');
+        if (!eq || eq == f)
+            return dra_err_new(DRA_EXIT_INPUT, "--fail-claim: want UID=MESSAGE, got \"%s\"", f);
+        d->fail[d->nfail].uid = dra_xstrndup(f, (size_t)(eq - f));
+        d->fail[d->nfail].msg = eq + 1;
     }
-    collect(&a, OPT_OMIT, &d.omit, &d.nomit);
-    collect(&a, OPT_EXTRA, &d.extra, &d.nextra);
-    if (dra_args_has(&a, OPT_INVENTORY)) {
-        e = ex_inventory(&d, stdout);
-        goto out;
-    }
+    d->omit = (char **)x->omit.v, d->nomit = x->omit.n;
+    d->extra = (char **)x->extra.v, d->nextra = x->extra.n;
+    return NULL;
+}
 
-    const char *pdir = dra_args_get(&a, OPT_PLUGIN_DIR);
-    const char *rdir = dra_args_get(&a, OPT_REGISTRY_DIR);
-    if ((!pdir || !rdir) && !dra_args_has(&a, OPT_KUBELET)) { /* a test or demo must not reach the real kubelet */
-        e = dra_err_new(DRA_EXIT_INPUT, "without --plugin-dir and --registry-dir the driver registers with the node's "
-                                        "kubelet (/var/lib/kubelet/...): say so with --kubelet");
-        goto out;
-    }
-    dra_sock = pdir ? dra_xasprintf("%s/dra.sock", pdir) : dra_xasprintf("/var/lib/kubelet/plugins/%s/dra.sock", d.name);
-    reg_sock = dra_xasprintf("%s/%s-reg.sock", rdir ? rdir : "/var/lib/kubelet/plugins_registry", d.name);
-    svc_copy = dra_xstrdup(dra_args_get(&a, OPT_SERVICES) ? dra_args_get(&a, OPT_SERVICES)
-                                                          : "v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth");
-    svcs = dra_xcalloc(strlen(svc_copy) + 1, sizeof *svcs);
+/* Serve on the two sockets until SIGTERM or SIGINT; SIGHUP streams health. */
+static dra_err *serve(ex_driver *d, const values *x, const char *dra_sock, const char *reg_sock)
+{
+    const char *list = x->services ? x->services
+                                   : "v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth";
+    char *svc_copy = dra_xstrdup(list);
+    const char **svcs = dra_xcalloc(strlen(svc_copy) + 1, sizeof *svcs);
     size_t nsvc = 0;
     for (char *save, *t = strtok_r(svc_copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
         svcs[nsvc++] = t;
-    char *sd = dra_path_dir(dra_sock);
-    e = mkdirs(sd);
-    if (!e)
-        e = mkdirs(rdir ? rdir : "/var/lib/kubelet/plugins_registry");
-    if (!e)
-        e = mkdirs(d.cdi_dir);
-    if (!e)
-        e = ex_state_open(&d, sd); /* the checkpoint beside dra.sock */
-    if (!e)
-        e = ex_cdi_common(&d);
-    free(sd);
-    if (e)
-        goto out;
-
     dra_driver_ops ops = ex_ops;
-    ops.ctx = &d;
-    dra_driver_info info = {d.name, dra_sock, svcs, nsvc};
-    dra_grpc_server_opts so = {.max_msg = (size_t)max_msg};
-    srv = dra_grpc_server_new(&so);
+    ops.ctx = d;
+    dra_driver_info info = {d->name, dra_sock, svcs, nsvc};
+    dra_grpc_server_opts so = {.max_msg = (size_t)x->max_msg};
+    dra_grpc_server *srv = dra_grpc_server_new(&so);
     dra_driver_serve_registration(srv, &info, &ops);
     dra_driver_serve_plugin(srv, &ops);
     /* the handlers before the sockets: a signal once they exist stops the
@@ -212,39 +147,90 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     /* the service socket first: when the registration socket appears, the
      * kubelet may call the endpoint at once */
-    if ((e = dra_grpc_server_listen(srv, dra_sock)) || (e = dra_grpc_server_listen(srv, reg_sock)))
-        goto out;
-    if (d.verbose)
-        fprintf(stderr, "dra-example-driver: %s serving %s and %s\n", d.name, dra_sock, reg_sock);
-    while (!stop) {
-        if (dra_grpc_server_poll(srv, 1000) < 0 && errno != EINTR) {
+    dra_err *e = dra_grpc_server_listen(srv, dra_sock);
+    if (!e)
+        e = dra_grpc_server_listen(srv, reg_sock);
+    if (!e && d->verbose)
+        fprintf(stderr, "dra-example-driver: %s serving %s and %s\n", d->name, dra_sock, reg_sock);
+    while (!e && !stop) {
+        if (dra_grpc_server_poll(srv, 1000) < 0 && errno != EINTR)
             e = dra_err_new(DRA_EXIT_RUNTIME, "poll: %s", strerror(errno));
-            break;
-        }
-        if (reload) {
+        if (!e && reload) {
             reload = 0;
             dra_arena ar = DRA_ARENA_INIT;
             dra_health_device *hd;
             size_t n;
-            ops.health(&d, &ar, &hd, &n);
+            ops.health(d, &ar, &hd, &n);
             dra_driver_health_broadcast(srv, hd, n);
             dra_arena_free(&ar);
         }
     }
-    if (d.verbose && !e)
+    if (d->verbose && !e)
         fprintf(stderr, "dra-example-driver: stopping\n");
-out:
     dra_grpc_server_free(srv); /* removes the sockets */
+    free(svcs);
+    free(svc_copy);
+    return e;
+}
+
+static dra_err *run(const dra_args *a, void *xv, int *rc)
+{
+    const values *x = xv;
+    ex_driver d = {.name = x->name ? x->name : "gpu.example.com",
+                   .cdi_dir = x->cdi_dir ? x->cdi_dir : "/var/run/cdi",
+                   .devices = (int)x->devices,
+                   .pad_bytes = (size_t)x->pad,
+                   .node = x->node,
+                   .health_file = x->health_file,
+                   .claims_path = x->claims,
+                   .verbose = x->verbose,
+                   .garbage = x->garbage,
+                   .log = stderr};
+    char *dra_sock = NULL, *reg_sock = NULL;
+    dra_err *e = NULL;
+    if (a->npos)
+        e = dra_err_new(DRA_EXIT_INPUT, "unexpected argument \"%s\"", a->pos[0]);
+    if (!e)
+        e = faults(x, &d);
+    if (!e && x->inventory) {
+        e = ex_inventory(&d, stdout);
+        goto out;
+    }
+    const char *pdir = x->plugin_dir, *rdir = x->registry_dir ? x->registry_dir : "/var/lib/kubelet/plugins_registry";
+    if (!e && (!x->plugin_dir || !x->registry_dir) && !x->kubelet) /* a test or demo must not reach the real kubelet */
+        e = dra_err_new(DRA_EXIT_INPUT, "without --plugin-dir and --registry-dir the driver registers with the node's "
+                                        "kubelet (/var/lib/kubelet/...): say so with --kubelet");
+    if (e)
+        goto out;
+    dra_sock = pdir ? dra_xasprintf("%s/dra.sock", pdir) : dra_xasprintf("/var/lib/kubelet/plugins/%s/dra.sock", d.name);
+    reg_sock = dra_xasprintf("%s/%s-reg.sock", rdir, d.name);
+    char *sd = dra_path_dir(dra_sock);
+    e = ex_mkdirs(sd);
+    if (!e)
+        e = ex_mkdirs(rdir);
+    if (!e)
+        e = ex_mkdirs(d.cdi_dir);
+    if (!e)
+        e = ex_state_open(&d, sd); /* the checkpoint beside dra.sock */
+    if (!e)
+        e = ex_cdi_common(&d);
+    free(sd);
+    if (!e)
+        e = serve(&d, x, dra_sock, reg_sock);
+out:
     ex_state_free(&d);
     for (size_t i = 0; i < d.nfail; i++)
         free(d.fail[i].uid);
     free(d.fail);
-    free(fails);
-    free(d.omit);
-    free(d.extra);
-    free(svcs);
-    free(svc_copy);
     free(dra_sock);
     free(reg_sock);
-    return dra_tool_finish(&tool, &a, e, 0);
+    return e;
+}
+
+static const dra_runner runners[] = {{NULL, run}, {NULL, NULL}};
+
+int main(int argc, char **argv)
+{
+    values v = {.devices = 8, .max_msg = 4 << 20};
+    return dra_tool_main(&tool, runners, vals, argc, argv, &v);
 }

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "example.h"
@@ -76,4 +77,23 @@ const char *ex_state_forget(const ex_driver *d, dra_checkpoint *cp, const dra_cl
         *changed = true;
     }
     return NULL;
+}
+
+dra_err *ex_mkdirs(const char *dir)
+{
+    char *p = dra_xstrdup(dir);
+    dra_err *e = NULL;
+    for (char *s = p + 1; !e; s++) {
+        if (*s != '/' && *s)
+            continue;
+        char c = *s;
+        *s = 0;
+        if (mkdir(p, 0755) < 0 && errno != EEXIST)
+            e = dra_err_new(DRA_EXIT_RUNTIME, "mkdir %s: %s", p, strerror(errno));
+        *s = c;
+        if (!c)
+            break;
+    }
+    free(p);
+    return e;
 }

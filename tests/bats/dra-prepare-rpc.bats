@@ -207,7 +207,7 @@ teardown() { rpc_teardown; }
 @test "dra-example-driver: bad options are usage errors" {
     run "$DRA_BIN/dra-example-driver" --devices zero
     assert_failure 2
-    assert_output --partial -- "--devices: want a whole number"
+    assert_output --partial -- "--devices: must be an integer between 1 and 100000, not 'zero'"
     run "$DRA_BIN/dra-example-driver" --fail-claim nouid
     assert_failure 2
     assert_output --partial "want UID=MESSAGE"
