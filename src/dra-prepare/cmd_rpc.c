@@ -21,26 +21,11 @@
 #include "kubelet/rpc.h"
 #include "cmd_rpc.h"
 
-enum {
-    OPT_SOCKET = DRA_OPT_TOOL_BASE + 50,
-    OPT_REGISTRY_DIR,
-    OPT_REG_SOCKET,
-    OPT_NOTIFY,
-    OPT_TIMEOUT,
-    OPT_SERVICE,
-    OPT_CLAIM,
-    OPT_COUNT,
-    OPT_MAX_MSG,
-    OPT_BACKOFF,
-    OPT_RETRIES,
-    OPT_VERBOSE,
-};
-
 #define TIMEOUT_ENTRY {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "deadline of each call (default 45s, as the kubelet)", NULL}
 #define MAX_MSG_ENTRY {OPT_MAX_MSG, "max-msg-size", 0, DRA_ARG_REQUIRED, "BYTES", "largest message sent or received (default 4194304)", NULL}
 #define VERBOSE_ENTRY {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what happens on the connection", NULL}
 
-static const dra_opt plugins_opts[] = {
+const dra_opt dra_prepare_plugins_opts[] = {
     {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "the kubelet's plugin registry (default /var/lib/kubelet/plugins_registry)", "dir"},
     {OPT_NOTIFY, "notify", 0, DRA_ARG_NONE, NULL, "send NotifyRegistrationStatus to each plugin, as the kubelet does", NULL},
     TIMEOUT_ENTRY,
@@ -49,7 +34,7 @@ static const dra_opt plugins_opts[] = {
     DRA_OPT_VERSION_ENTRY,
     DRA_OPT_END,
 };
-static const dra_opt probe_opts[] = {
+const dra_opt dra_prepare_probe_opts[] = {
     {OPT_SOCKET, "socket", 0, DRA_ARG_REQUIRED, "PATH", "the driver's DRA service socket (dra.sock)", "file"},
     {OPT_REG_SOCKET, "reg-socket", 0, DRA_ARG_REQUIRED, "PATH", "also check the driver's registration socket", "file"},
     {OPT_SERVICE, "service", 0, DRA_ARG_REQUIRED, "SERVICE", "v1.DRAPlugin or v1beta1.DRAPlugin (default: what the driver answers)", "v1.DRAPlugin v1beta1.DRAPlugin"},
@@ -62,7 +47,7 @@ static const dra_opt probe_opts[] = {
     DRA_OPT_VERSION_ENTRY,
     DRA_OPT_END,
 };
-static const dra_opt health_opts[] = {
+const dra_opt dra_prepare_health_opts[] = {
     {OPT_SOCKET, "socket", 0, DRA_ARG_REQUIRED, "PATH", "the driver's DRA service socket (dra.sock)", "file"},
     {OPT_SERVICE, "service", 0, DRA_ARG_REQUIRED, "SERVICE", "v1alpha1.DRAResourceHealth (default) or v1.DRAResourceHealth", "v1alpha1.DRAResourceHealth v1.DRAResourceHealth"},
     {OPT_BACKOFF, "backoff", 0, DRA_ARG_REQUIRED, "DURATION", "first wait before reopening the stream, doubled up to 5s (default 1s)", NULL},
@@ -74,38 +59,7 @@ static const dra_opt health_opts[] = {
     DRA_OPT_END,
 };
 
-const dra_cmd dra_prepare_plugins_cmd = {
-    "plugins", "plugins [--registry-dir DIR] [OPTIONS]", "list the DRA drivers registered in the plugin registry",
-    "Scans the registry directory as the kubelet's plugin watcher does: GetInfo on each socket,\n"
-    "type DRAPlugin, the first supported service in the plugin's own list (v1.DRAPlugin,\n"
-    "v1beta1.DRAPlugin), and whether its endpoint accepts connections.  Exit 1 when a plugin\n"
-    "found is not usable.",
-    plugins_opts, NULL};
-const dra_cmd dra_prepare_probe_cmd = {
-    "probe", "probe --socket PATH [--claim FILE] [OPTIONS]", "check a DRA driver's kubelet plugin (a driver author's conformance test)",
-    "Checks: the socket answers, registration (with --reg-socket), the services the driver\n"
-    "serves, a prepare/unprepare round trip, the same answer twice (idempotency), CDI device\n"
-    "ID syntax (vendor/class=name), request names without subrequests, latency and answer\n"
-    "size.  Prints a pass/fail table; exit 1 when a check fails (a gRPC error the driver\n"
-    "returns included), 3 when the driver cannot be reached or does not answer in time.  The driver really prepares the claim: use a test claim.  A driver that\n"
-    "looks claims up and does not know the made-up one gets the claim checks skipped.",
-    probe_opts, NULL};
-const dra_cmd dra_prepare_health_cmd = {
-    "health", "health --socket PATH [OPTIONS]", "stream device health changes (NodeWatchResources) as JSON Lines",
-    "Prints one JSON line per device whose health changed, until interrupted; reopens the\n"
-    "stream with backoff when it ends.",
-    health_opts, NULL};
-
 /* ---- shared helpers ---- */
-
-static int run_start(const dra_cmd *cmd, int argc, char **argv, dra_tool *tool, dra_cmd cmds[2], dra_args *a, int *rc)
-{
-    cmds[0] = *cmd;
-    cmds[1] = (dra_cmd){NULL, NULL, NULL, NULL, NULL, NULL};
-    *tool = (dra_tool){"dra-prepare", cmd->summary, cmds, cmd->name};
-    /* argv[0] may be the subcommand itself (dispatch passing argv + 1) */
-    return dra_tool_start(tool, argc, argv, a, rc);
-}
 
 dra_err *dra_prepare_duration_ms(const char *opt, const char *s, long *ms)
 {
@@ -125,34 +79,19 @@ dra_err *dra_prepare_duration_ms(const char *opt, const char *s, long *ms)
     return NULL;
 }
 
-static dra_err *parse_count(const char *opt, const char *s, long min, long max, long *out)
-{
-    if (!s)
-        return NULL;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < min || v > max)
-        return dra_err_new(DRA_EXIT_INPUT, "--%s: want a whole number from %ld to %ld, got \"%s\"", opt, min, max, s);
-    *out = v;
-    return NULL;
-}
-
-/* What plugins, probe and health read first, each where the command has
- * the option (absent options keep the defaults given): -o, --timeout,
- * --max-msg-size; none of them takes arguments. */
+/* What plugins, probe and health read first: -o and --timeout (absent
+ * options keep the defaults given); none of them takes arguments. */
 typedef struct rpc_common {
     bool table;
     dra_format fmt;
-    long timeout_ms, max_msg;
+    long timeout_ms;
 } rpc_common;
 
-static dra_err *common_opts(const dra_args *a, rpc_common *c)
+static dra_err *common_opts(const dra_args *a, const dra_prepare_values *x, rpc_common *c)
 {
     dra_err *e;
-    if ((e = dra_format_parse_table(dra_args_get(a, DRA_OPT_OUTPUT), &c->table, &c->fmt)) ||
-        (e = dra_prepare_duration_ms("timeout", dra_args_get(a, OPT_TIMEOUT), &c->timeout_ms)) ||
-        (e = parse_count("max-msg-size", dra_args_get(a, OPT_MAX_MSG), 1024, 1L << 30, &c->max_msg)))
+    if ((e = dra_format_parse_table(x->output, &c->table, &c->fmt)) ||
+        (e = dra_prepare_duration_ms("timeout", x->timeout, &c->timeout_ms)))
         return e;
     if (a->npos)
         return dra_err_new(DRA_EXIT_INPUT, "%s takes no arguments (got \"%s\")", a->cmd->name, a->pos[0]);
@@ -174,28 +113,23 @@ static json_t *jstr_list(char *const *v, size_t n)
 
 /* ---- plugins ---- */
 
-int dra_prepare_cmd_plugins(int argc, char **argv)
+dra_err *dra_prepare_run_plugins(const dra_args *a, void *xv, int *rc)
 {
-    dra_tool tool;
-    dra_cmd cmds[2];
-    dra_args a;
-    int rc;
-    if (run_start(&dra_prepare_plugins_cmd, argc, argv, &tool, cmds, &a, &rc))
-        return rc;
+    const dra_prepare_values *x = xv;
     rpc_common c = {.timeout_ms = 1000};
     int ok = 0;
     dra_arena ar = DRA_ARENA_INIT;
     json_t **objs = NULL;
     size_t n = 0;
     dra_reg_plugin *p = NULL;
-    dra_err *e = common_opts(&a, &c);
+    dra_err *e = common_opts(a, x, &c);
     if (e)
         goto out;
     bool table = c.table;
     dra_format fmt = c.fmt;
     long timeout = c.timeout_ms;
-    const char *dir = dra_args_get(&a, OPT_REGISTRY_DIR);
-    dra_reg_opts ro = {.timeout_ms = timeout, .notify = dra_args_has(&a, OPT_NOTIFY)};
+    const char *dir = x->registry_dir;
+    dra_reg_opts ro = {.timeout_ms = timeout, .notify = x->notify};
     if ((e = dra_registry_scan(dir ? dir : "/var/lib/kubelet/plugins_registry", &ro, &ar, &p, &n)))
         goto out;
     for (size_t i = 0; i < n; i++)
@@ -248,7 +182,8 @@ int dra_prepare_cmd_plugins(int argc, char **argv)
         fprintf(stderr, "dra-prepare: no plugin sockets in %s\n", dir ? dir : "/var/lib/kubelet/plugins_registry");
 out:
     dra_arena_free(&ar);
-    return dra_tool_finish(&tool, &a, e, ok);
+    *rc = ok;
+    return e;
 }
 
 /* ---- probe ---- */
@@ -518,27 +453,22 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
     }
 }
 
-int dra_prepare_cmd_probe(int argc, char **argv)
+dra_err *dra_prepare_run_probe(const dra_args *a, void *xv, int *rc)
 {
-    dra_tool tool;
-    dra_cmd cmds[2];
-    dra_args a;
-    int rc;
-    if (run_start(&dra_prepare_probe_cmd, argc, argv, &tool, cmds, &a, &rc))
-        return rc;
-    rpc_common c = {.timeout_ms = 45000, .max_msg = 4 << 20};
-    long count = 10;
+    const dra_prepare_values *x = xv;
+    rpc_common c = {.timeout_ms = 45000};
+    long count = (long)x->count;
     dra_arena ar = DRA_ARENA_INIT;
     probe pr = {0};
-    const char *sock = dra_args_get(&a, OPT_SOCKET);
-    const char *svc = dra_args_get(&a, OPT_SERVICE);
+    const char *sock = x->socket;
+    const char *svc = x->service;
     int ok = 0;
-    dra_err *e = common_opts(&a, &c);
-    if (e || (e = parse_count("count", dra_args_get(&a, OPT_COUNT), 0, 100000, &count)))
+    dra_err *e = common_opts(a, x, &c);
+    if (e)
         goto out;
     bool table = c.table;
     dra_format fmt = c.fmt;
-    long timeout = c.timeout_ms, max_msg = c.max_msg;
+    long timeout = c.timeout_ms, max_msg = (long)x->max_msg;
     if (!sock) {
         e = dra_err_new(DRA_EXIT_INPUT, "probe needs --socket PATH");
         goto out;
@@ -548,12 +478,12 @@ int dra_prepare_cmd_probe(int argc, char **argv)
         goto out;
     }
     dra_claim_ref claim = {"default", "dra-probe-00000000-0000-4000-8000-000000000001", "dra-probe"};
-    if (dra_args_has(&a, OPT_CLAIM) && (e = read_claim(dra_args_get(&a, OPT_CLAIM), &ar, &claim)))
+    if (x->claim && (e = read_claim(x->claim, &ar, &claim)))
         goto out;
     dra_rpc_opts ro = {.timeout_ms = timeout, .max_msg = (size_t)max_msg};
 
     /* registration */
-    const char *reg = dra_args_get(&a, OPT_REG_SOCKET);
+    const char *reg = x->reg_socket;
     if (reg) {
         dra_reg_plugin rp;
         dra_reg_opts rgo = {.timeout_ms = timeout < 1000 ? timeout : 1000};
@@ -627,7 +557,7 @@ int dra_prepare_cmd_probe(int argc, char **argv)
             dra_plugin *pl;
             if ((e = dra_plugin_dial(sock, svc, &ro, &pl)))
                 goto out;
-            probe_claims(&pr, pl, &claim, !dra_args_has(&a, OPT_CLAIM), count, (size_t)max_msg, &ar);
+            probe_claims(&pr, pl, &claim, !x->claim, count, (size_t)max_msg, &ar);
             dra_plugin_close(pl);
         }
     }
@@ -664,7 +594,8 @@ out:
     for (size_t i = 0; i < pr.n; i++)
         free(pr.v[i].detail);
     dra_arena_free(&ar);
-    return dra_tool_finish(&tool, &a, e, ok);
+    *rc = ok;
+    return e;
 }
 
 /* ---- health ---- */
@@ -734,24 +665,18 @@ static void on_event(void *ctx, const char *ev)
         fprintf(stderr, "dra-prepare: health: %s\n", ev);
 }
 
-int dra_prepare_cmd_health(int argc, char **argv)
+dra_err *dra_prepare_run_health(const dra_args *a, void *xv, int *rc)
 {
-    dra_tool tool;
-    dra_cmd cmds[2];
-    dra_args a;
-    int rc;
-    if (run_start(&dra_prepare_health_cmd, argc, argv, &tool, cmds, &a, &rc))
-        return rc;
-    rpc_common c = {.max_msg = 4 << 20};
-    long backoff = 1000, retries = 0;
-    hstate h = {.verbose = dra_args_has(&a, OPT_VERBOSE)};
-    const char *sock = dra_args_get(&a, OPT_SOCKET);
-    const char *svc = dra_args_get(&a, OPT_SERVICE);
-    dra_err *e = common_opts(&a, &c);
-    if (e || (e = dra_prepare_duration_ms("backoff", dra_args_get(&a, OPT_BACKOFF), &backoff)) ||
-        (e = parse_count("max-retries", dra_args_get(&a, OPT_RETRIES), 0, 1000000, &retries)))
+    const dra_prepare_values *x = xv;
+    rpc_common c = {0};
+    long backoff = 1000, retries = (long)x->retries;
+    hstate h = {.verbose = x->verbose};
+    const char *sock = x->socket;
+    const char *svc = x->service;
+    dra_err *e = common_opts(a, x, &c);
+    if (e || (e = dra_prepare_duration_ms("backoff", x->backoff, &backoff)))
         goto out;
-    long max_msg = c.max_msg;
+    long max_msg = (long)x->max_msg;
     if (!sock) {
         e = dra_err_new(DRA_EXIT_INPUT, "health needs --socket PATH");
         goto out;
@@ -786,5 +711,5 @@ out:
     free(h.keys);
     free(h.health);
     free(h.msgs);
-    return dra_tool_finish(&tool, &a, e, 0);
+    return e;
 }

@@ -15,78 +15,22 @@
 #include "kubelet/locate.h"
 #include "kubelet/prepare.h"
 
-enum { OPT_POD = DRA_OPT_TOOL_BASE, OPT_SOCKET, OPT_PLUGINS_DIR, OPT_REGISTRY_DIR, OPT_CHECKPOINT, OPT_TIMEOUT, OPT_CDI_DIR, OPT_VERBOSE, OPT_TEST_CRASH };
-
-#define DEFAULT_CHECKPOINT "/var/lib/dra-prepare/dra_manager_state"
-#define POD_ENTRY(what) {OPT_POD, "pod", 0, DRA_ARG_REQUIRED, "NS/NAME", what, NULL}
-#define DRIVER_ENTRIES                                                                                                   \
-    {OPT_SOCKET, "socket", 0, DRA_ARG_REQUIRED, "PATH", "reach every driver at this DRA socket (dra.sock)", "file"},     \
-    {OPT_PLUGINS_DIR, "plugins-dir", 0, DRA_ARG_REQUIRED, "DIR", "else find a driver at DIR/DRIVER/dra.sock (/var/lib/kubelet/plugins)", "dir"}, \
-    {OPT_REGISTRY_DIR, "registry-dir", 0, DRA_ARG_REQUIRED, "DIR", "find drivers through their registration sockets here (/var/lib/kubelet/plugins_registry)", "dir"}, \
-    {OPT_CHECKPOINT, "checkpoint", 0, DRA_ARG_REQUIRED, "FILE", "the record of prepared claims (default " DEFAULT_CHECKPOINT ")", "file"}, \
-    {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "deadline of each driver call (default 45s, as the kubelet)", NULL}, \
-    DRA_OPT_FILENAME_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY,                                                                                         \
-    /* hidden, for the tests: be killed (SIGKILL) after the driver answered, before the checkpoint is written */      \
-    {OPT_TEST_CRASH, "test-crash", 0, DRA_ARG_REQUIRED, "after-rpc", NULL, "after-rpc"}
-#define VERBOSE_ENTRY {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what is done", NULL}
-
-static const dra_opt prepare_opts[] = {
-    POD_ENTRY("the pod whose claims to prepare (required)"), DRIVER_ENTRIES,
-    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-static const dra_opt unprepare_opts[] = {
-    POD_ENTRY("the pod whose claims to unprepare (required)"), DRIVER_ENTRIES,
-    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-static const dra_opt sync_opts[] = {
-    DRA_OPT_NODE_ENTRY("the node to reconcile (required)"), DRIVER_ENTRIES,
-    DRA_OPT_OUTPUT_ENTRY("table yaml json jsonl"), VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-static const dra_opt cdi_opts[] = {
-    {OPT_CDI_DIR, "cdi-dir", 0, DRA_ARG_REQUIRED, "DIR", "a CDI spec directory, later ones winning (repeatable; default /etc/cdi /var/run/cdi)", "dir"},
-    DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
-};
-
-static dra_cmd cmds[] = { /* plugins, probe, health (cmd_rpc.c) are filled in by main */
-    {"prepare", "prepare --pod NS/NAME (--socket PATH | --registry-dir DIR) [OPTIONS] [FILES]",
-     "prepare a pod's ResourceClaims with their drivers and print each container's CDI devices",
-     "Reads the pod and its ResourceClaims (kubectl get -o yaml dumps).  Checks what the kubelet\n"
-     "checks, calls NodePrepareResources once per driver with all of its claims, records the\n"
-     "answers in the checkpoint and prints per container the CDI device IDs it gets.  Claims\n"
-     "prepared before are not prepared again.",
-     prepare_opts, NULL},
-    {"unprepare", "unprepare --pod NS/NAME (--socket PATH | --registry-dir DIR) [OPTIONS] [FILES]",
-     "unprepare a pod's ResourceClaims that no other pod of the checkpoint still uses",
-     "FILES are optional: without them the pod is found by name in the checkpoint.", unprepare_opts, NULL},
-    {"sync", "sync --node NAME (--socket PATH | --registry-dir DIR) [OPTIONS] [FILES]",
-     "reconcile a node: prepare the claims of its running pods, unprepare those of pods gone or finished",
-     "FILES are a snapshot of the pods and ResourceClaims (kubectl get pods,resourceclaims -A -o yaml).",
-     sync_opts, NULL},
-    {"cdi", "cdi [--cdi-dir DIR]... [ID...]", "show the container edits (env, device nodes, mounts, hooks) of CDI devices",
-     "Without IDs, reads the output of `prepare` or `sync` on standard input and answers per container.",
-     cdi_opts, ""},
-    {0}, {0}, {0},
-    {NULL, NULL, NULL, NULL, NULL, NULL},
-};
-static const dra_tool tool = {"dra-prepare", "the kubelet side of DRA: prepare and unprepare claims with DRA drivers, reconcile a node, resolve CDI devices", cmds, NULL};
-
 static const dra_kubelet_calls rpc_ops = {dra_plugin_dial, dra_plugin_prepare, dra_plugin_unprepare, dra_plugin_close};
 
 static void log_line(void *ctx, const char *msg)
 {
-    fprintf(stderr, "%s: %s\n", tool.prog, msg);
+    fprintf(stderr, "%s: %s\n", dra_prepare_tool.prog, msg);
 }
 
-/* For the crash tests: DRA_PREPARE_TEST_CRASH=after-rpc dies like kill -9
- * between the driver's answer and the checkpoint write. */
+/* For the crash tests: --test-crash=after-rpc dies like kill -9 between the
+ * driver's answer and the checkpoint write. */
 static void crash_hook(void *ctx)
 {
     raise(SIGKILL);
 }
 
-static dra_err *output_format(const dra_args *a, bool tables, bool *table, dra_format *fmt)
+static dra_err *output_format(const char *o, bool tables, bool *table, dra_format *fmt)
 {
-    const char *o = dra_args_get(a, DRA_OPT_OUTPUT);
     *fmt = DRA_FMT_YAML;
     *table = false;
     return tables ? dra_format_parse_table(o, table, fmt) : (o ? dra_format_parse(o, fmt) : NULL);
@@ -97,25 +41,18 @@ static dra_err *write_records(json_t *recs, bool table, dra_format fmt, bool act
     return table ? dra_kubelet_table(stdout, recs, actions) : dra_write_array(stdout, recs, fmt);
 }
 
-static dra_err *run_cdi(const dra_args *a, json_t *out)
+static dra_err *run_cdi(const dra_args *a, const dra_prepare_values *x, json_t *out)
 {
     const char *defaults[] = DRA_CDI_DEFAULT_DIRS;
-    size_t nd = dra_args_count(a, OPT_CDI_DIR);
-    const char **dirs = dra_xcalloc(nd + 2, sizeof *dirs);
-    for (size_t i = 0, k = 0; i < a->nopts; i++)
-        if (a->opts[i].id == OPT_CDI_DIR)
-            dirs[k++] = a->opts[i].value;
-    if (nd == 0)
-        dirs[0] = defaults[0], dirs[1] = defaults[1], nd = 2;
+    const char *const *dirs = x->cdi_dirs.n ? x->cdi_dirs.v : defaults;
     dra_err *spec_errs = NULL;
-    dra_cdi *c = dra_cdi_load(dirs, nd, &spec_errs);
-    free(dirs);
+    dra_cdi *c = dra_cdi_load(dirs, x->cdi_dirs.n ? x->cdi_dirs.n : 2, &spec_errs);
     if (spec_errs) {
-        dra_tool_print_errs(stderr, tool.prog, "warning", spec_errs);
+        dra_tool_print_errs(stderr, dra_prepare_tool.prog, "warning", spec_errs);
         dra_err_free(spec_errs);
     }
-    if (dra_args_has(a, OPT_VERBOSE))
-        fprintf(stderr, "%s: %zu CDI devices known\n", tool.prog, dra_cdi_device_count(c));
+    if (x->verbose)
+        fprintf(stderr, "%s: %zu CDI devices known\n", dra_prepare_tool.prog, dra_cdi_device_count(c));
     dra_err *e = NULL;
     if (a->npos) {
         json_t *ed = NULL;
@@ -141,16 +78,15 @@ static dra_err *run_cdi(const dra_args *a, json_t *out)
 static dra_err *kubelet_features(const dra_args *a, dra_kubelet_opts *ko)
 {
     dra_features f;
-    dra_err *e = dra_tool_features(&tool, a, &f);
+    dra_err *e = dra_tool_features(&dra_prepare_tool, a, &f);
     ko->optional_node_operations = dra_feature_enabled(&f, DRA_FEATURE_OPTIONAL_NODE_OPERATIONS);
     return e;
 }
 
-static dra_err *run_node(const dra_args *a, json_t *out)
+static dra_err *run_node(const dra_args *a, const dra_prepare_values *x, json_t *out)
 {
-    const char *cmd = a->cmd->name, *pod = dra_args_get(a, OPT_POD), *node = dra_args_get(a, DRA_OPT_NODE);
-    dra_locator loc = {.socket = dra_args_get(a, OPT_SOCKET), .registry_dir = dra_args_get(a, OPT_REGISTRY_DIR),
-                       .plugins_dir = dra_args_get(a, OPT_PLUGINS_DIR)};
+    const char *cmd = a->cmd->name, *pod = x->pod, *node = x->node;
+    dra_locator loc = {.socket = x->socket, .registry_dir = x->registry_dir, .plugins_dir = x->plugins_dir};
     char *ns = NULL, *name = NULL;
     if (strcmp(cmd, "sync") == 0 ? !node || !*node : !pod)
         return dra_err_new(DRA_EXIT_INPUT, "%s is required", strcmp(cmd, "sync") == 0 ? "--node NAME" : "--pod NS/NAME");
@@ -165,13 +101,13 @@ static dra_err *run_node(const dra_args *a, json_t *out)
     dra_err *e = NULL;
     if (!loc.socket == !(loc.registry_dir || loc.plugins_dir))
         e = dra_err_new(DRA_EXIT_INPUT, "either --socket PATH or --registry-dir/--plugins-dir DIR is required");
-    if (!e && dra_args_has(a, OPT_TIMEOUT))
-        e = dra_prepare_duration_ms("timeout", dra_args_get(a, OPT_TIMEOUT), &ko.rpc.timeout_ms);
+    if (!e)
+        e = dra_prepare_duration_ms("timeout", x->timeout, &ko.rpc.timeout_ms);
     if (!e)
         e = kubelet_features(a, &ko);
-    if (dra_args_has(a, OPT_VERBOSE))
+    if (x->verbose)
         ko.log = log_line;
-    const char *crash = dra_args_get(a, OPT_TEST_CRASH);
+    const char *crash = x->test_crash;
     if (!e && crash && strcmp(crash, "after-rpc") != 0)
         e = dra_err_new(DRA_EXIT_INPUT, "--test-crash: unknown point \"%s\" (want after-rpc)", crash);
     if (crash)
@@ -185,7 +121,7 @@ static dra_err *run_node(const dra_args *a, json_t *out)
         e = dra_load(&set, &lo, &m);
     dra_ckpt_file *f = NULL;
     if (!e)
-        e = dra_ckpt_open(dra_args_get(a, OPT_CHECKPOINT) ? dra_args_get(a, OPT_CHECKPOINT) : DEFAULT_CHECKPOINT, &f);
+        e = dra_ckpt_open(x->checkpoint ? x->checkpoint : DRA_PREPARE_DEFAULT_CHECKPOINT, &f);
     if (!e) {
         dra_kubelet *k = dra_kubelet_new(&ko, f);
         if (strcmp(cmd, "prepare") == 0)
@@ -205,26 +141,36 @@ static dra_err *run_node(const dra_args *a, json_t *out)
     return e;
 }
 
+/* prepare, unprepare, sync and cdi: records of what was done, written
+ * after the work (sync reports what it did even when some pods failed). */
+static dra_err *run(const dra_args *a, void *xv, int *rc)
+{
+    const dra_prepare_values *x = xv;
+    json_t *out = json_array();
+    bool is_cdi = strcmp(a->cmd->name, "cdi") == 0, table;
+    dra_format fmt;
+    dra_err *e = output_format(x->output, !is_cdi, &table, &fmt);
+    if (!e)
+        e = is_cdi ? run_cdi(a, x, out) : run_node(a, x, out);
+    if (!e || (strcmp(a->cmd->name, "sync") == 0 && json_array_size(out)))
+        e = dra_err_append(e, write_records(out, table, fmt, strcmp(a->cmd->name, "prepare") != 0));
+    json_decref(out);
+    return e;
+}
+
+static const dra_runner runners[] = {
+    {"prepare", run},
+    {"unprepare", run},
+    {"sync", run},
+    {"cdi", run},
+    {"plugins", dra_prepare_run_plugins},
+    {"probe", dra_prepare_run_probe},
+    {"health", dra_prepare_run_health},
+    {NULL, NULL},
+};
+
 int main(int argc, char **argv)
 {
-    dra_args a;
-    int rc;
-    cmds[4] = dra_prepare_plugins_cmd, cmds[5] = dra_prepare_probe_cmd, cmds[6] = dra_prepare_health_cmd;
-    int (*const run_rpc[])(int, char **) = {dra_prepare_cmd_plugins, dra_prepare_cmd_probe, dra_prepare_cmd_health};
-    for (int i = 0; i < 3 && argc > 1; i++)
-        if (strcmp(argv[1], cmds[4 + i].name) == 0)
-            return run_rpc[i](argc, argv);
-    if (dra_tool_start(&tool, argc, argv, &a, &rc))
-        return rc;
-    json_t *out = json_array();
-    bool is_cdi = strcmp(a.cmd->name, "cdi") == 0, table;
-    dra_format fmt;
-    dra_err *e = output_format(&a, !is_cdi, &table, &fmt);
-    if (!e)
-        e = is_cdi ? run_cdi(&a, out) : run_node(&a, out);
-    /* sync reports what it did even when some pods failed */
-    if (!e || (strcmp(a.cmd->name, "sync") == 0 && json_array_size(out)))
-        e = dra_err_append(e, write_records(out, table, fmt, strcmp(a.cmd->name, "prepare") != 0));
-    json_decref(out);
-    return dra_tool_finish(&tool, &a, e, 0);
+    dra_prepare_values v = {.count = 10, .max_msg = 4 << 20};
+    return dra_tool_main(&dra_prepare_tool, runners, dra_prepare_vals, argc, argv, &v);
 }
