@@ -17,7 +17,7 @@
 typedef struct opts {
     const char *class, *claim, *namespace, *request, *output, *device;
     dra_strv exprs, vars;
-    bool explain;
+    bool explain, verbose;
     int explain_fmt;          /* 0 text, 1 json */
     const char *explain_file; /* --explain-file: the explanation there, not on stderr */
     dra_features f;           /* from --kubernetes-version, --feature-gates */
@@ -30,7 +30,8 @@ static const dra_optval vals[] = {
     DRA_VAL_STRINGS(OPT_VAR, opts, vars),         DRA_VAL_STRING(OPT_DEVICE, opts, device),
     DRA_VAL_BOOL(DRA_OPT_EXPLAIN, opts, explain), DRA_VAL_ENUM(DRA_OPT_EXPLAIN, opts, explain_fmt, "format"),
     DRA_VAL_STRING(DRA_OPT_EXPLAIN_FILE, opts, explain_file),
-    DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output), DRA_VAL_END,
+    DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output), DRA_VAL_BOOL(DRA_OPT_VERBOSE, opts, verbose),
+    DRA_VAL_END,
 };
 
 static dra_err *gates(const dra_args *a, opts *x)
@@ -202,7 +203,7 @@ static dra_err *run_repl(const dra_args *a, void *p, int *rc)
     dra_err *e = gates(a, x);
     if (!e)
         e = dra_tool_input_options(&reading, a);
-    return e ? e : dra_select_repl(a->pos, a->npos, &x->f, &reading, dra_args_has(a, DRA_OPT_VERBOSE));
+    return e ? e : dra_select_repl(a->pos, a->npos, &x->f, &reading, x->verbose);
 }
 
 static const dra_runner runners[] = {

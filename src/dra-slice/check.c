@@ -12,7 +12,7 @@
 dra_err *dra_slice_run_lint(const dra_args *a, void *p, int *rc)
 {
     dra_records rec;
-    dra_err *e = dra_records_start(&rec, dra_args_get(a, DRA_OPT_OUTPUT), stdout);
+    dra_err *e = dra_records_start(&rec, ((const dra_slice_values *)p)->output, stdout);
     if (e)
         return e;
     dra_objset set = DRA_OBJSET_INIT;
@@ -80,7 +80,7 @@ dra_err *dra_slice_run_validate(const dra_args *a, void *p, int *rc)
     if (e)
         return e;
     dra_records rec;
-    e = dra_records_start(&rec, dra_args_get(a, DRA_OPT_OUTPUT), stdout);
+    e = dra_records_start(&rec, ((const dra_slice_values *)p)->output, stdout);
     if (e)
         return e;
     validating c = {.v = cel_dra_validator_new(&f, set.field_validation), .errs = dra_tool_errs_for(a),

@@ -14,6 +14,16 @@ enum {
 extern const dra_tool dra_slice_tool;
 
 /* `dra-slice lint` and `dra-slice validate` (check.c). */
+/* Every option's value, written by main.c's value table (options in
+ * cmds.c); the run functions' void *opts. */
+typedef struct dra_slice_values {
+    const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi, *now;
+    const char *kubernetes_version;
+    bool all_nodes, inventory, dynamic_mig;
+    long long generation, nodes, devices, partitions, limit, cpus;
+    dra_strv previous;
+} dra_slice_values;
+
 dra_err *dra_slice_run_lint(const dra_args *a, void *opts, int *rc);
 dra_err *dra_slice_run_validate(const dra_args *a, void *opts, int *rc);
 

@@ -13,7 +13,7 @@ dra_err *dra_slice_run_gates(const dra_args *a, void *opts, int *rc)
         dra_features f;
         e = dra_tool_features(&dra_slice_tool, a, &f);
         rel[n++] = dra_features_release_of(&f);
-    } else if (dra_args_has(a, DRA_OPT_KUBERNETES_VERSION)) {
+    } else if (((const dra_slice_values *)opts)->kubernetes_version) {
         e = dra_err_new(DRA_EXIT_INPUT, "give releases as arguments or --kubernetes-version, not both");
     } else if (a->npos > sizeof rel / sizeof *rel) {
         e = dra_err_new(DRA_EXIT_INPUT, "at most %zu releases", sizeof rel / sizeof *rel);

@@ -10,31 +10,25 @@
 #include "slice/publish.h"
 #include "cmds.h"
 
-/* Every option's value, written by the table below (options in cmds.c). */
-typedef struct opts {
-    const char *output, *driver, *node, *node_selector, *pool, *source, *sysfs_root, *nvidia_smi, *now;
-    bool all_nodes, inventory, dynamic_mig;
-    long long generation, nodes, devices, partitions, limit, cpus;
-    dra_strv previous;
-} opts;
 
 static const dra_optval vals[] = {
-    DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),         DRA_VAL_STRING(OPT_DRIVER, opts, driver),
-    DRA_VAL_STRING(DRA_OPT_NODE, opts, node),             DRA_VAL_BOOL(OPT_ALL_NODES, opts, all_nodes),
-    DRA_VAL_STRING(OPT_NODE_SELECTOR, opts, node_selector), DRA_VAL_STRING(OPT_POOL, opts, pool),
-    DRA_VAL_INT(OPT_GENERATION, opts, generation, 0, INT64_MAX), DRA_VAL_STRINGS(OPT_PREVIOUS, opts, previous),
-    DRA_VAL_STRING(OPT_SOURCE, opts, source),             DRA_VAL_STRING(OPT_SYSFS_ROOT, opts, sysfs_root),
-    DRA_VAL_STRING(OPT_NVIDIA_SMI, opts, nvidia_smi),     DRA_VAL_BOOL(OPT_INVENTORY, opts, inventory),
-    DRA_VAL_INT(OPT_NODES, opts, nodes, 1, 1000000),      DRA_VAL_INT(OPT_DEVICES, opts, devices, 0, 10000000),
-    DRA_VAL_INT(OPT_PARTITIONS, opts, partitions, 0, 1024), DRA_VAL_BOOL(OPT_DYNAMIC_MIG, opts, dynamic_mig),
-    DRA_VAL_INT(OPT_CPUS, opts, cpus, 1, 1000000),
-    DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
-    DRA_VAL_INT(OPT_LIMIT, opts, limit, 1, 1000),         DRA_VAL_END,
+    DRA_VAL_STRING(DRA_OPT_OUTPUT, dra_slice_values, output),         DRA_VAL_STRING(OPT_DRIVER, dra_slice_values, driver),
+    DRA_VAL_STRING(DRA_OPT_NODE, dra_slice_values, node),             DRA_VAL_BOOL(OPT_ALL_NODES, dra_slice_values, all_nodes),
+    DRA_VAL_STRING(OPT_NODE_SELECTOR, dra_slice_values, node_selector), DRA_VAL_STRING(OPT_POOL, dra_slice_values, pool),
+    DRA_VAL_INT(OPT_GENERATION, dra_slice_values, generation, 0, INT64_MAX), DRA_VAL_STRINGS(OPT_PREVIOUS, dra_slice_values, previous),
+    DRA_VAL_STRING(OPT_SOURCE, dra_slice_values, source),             DRA_VAL_STRING(OPT_SYSFS_ROOT, dra_slice_values, sysfs_root),
+    DRA_VAL_STRING(OPT_NVIDIA_SMI, dra_slice_values, nvidia_smi),     DRA_VAL_BOOL(OPT_INVENTORY, dra_slice_values, inventory),
+    DRA_VAL_INT(OPT_NODES, dra_slice_values, nodes, 1, 1000000),      DRA_VAL_INT(OPT_DEVICES, dra_slice_values, devices, 0, 10000000),
+    DRA_VAL_INT(OPT_PARTITIONS, dra_slice_values, partitions, 0, 1024), DRA_VAL_BOOL(OPT_DYNAMIC_MIG, dra_slice_values, dynamic_mig),
+    DRA_VAL_INT(OPT_CPUS, dra_slice_values, cpus, 1, 1000000),
+    DRA_VAL_STRING(DRA_OPT_NOW, dra_slice_values, now),
+    DRA_VAL_STRING(DRA_OPT_KUBERNETES_VERSION, dra_slice_values, kubernetes_version),
+    DRA_VAL_INT(OPT_LIMIT, dra_slice_values, limit, 1, 1000),         DRA_VAL_END,
 };
 
 static dra_err *run_build(const dra_args *a, void *p, int *rc)
 {
-    opts *x = p;
+    dra_slice_values *x = p;
     dra_format fmt = DRA_FMT_YAML;
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
     if (!e && !x->driver)
@@ -68,7 +62,7 @@ static dra_err *run_build(const dra_args *a, void *p, int *rc)
 
 static dra_err *run_discover(const dra_args *a, void *p, int *rc)
 {
-    opts *x = p;
+    dra_slice_values *x = p;
     dra_format fmt = DRA_FMT_YAML;
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
     dra_discover_opts o = {x->sysfs_root, x->nvidia_smi, DRA_SRC_ALL, 0, x->dynamic_mig};
@@ -104,7 +98,7 @@ static dra_err *run_discover(const dra_args *a, void *p, int *rc)
 
 static dra_err *run_profile(const dra_args *a, void *p, int *rc)
 {
-    opts *x = p;
+    dra_slice_values *x = p;
     dra_format fmt = DRA_FMT_YAML;
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
     dra_profile_opts o = {.kind = DRA_PROFILE_GPU, .nodes = (size_t)x->nodes, .devices = (size_t)x->devices,
@@ -124,7 +118,7 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
 
 static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
 {
-    opts *x = p;
+    dra_slice_values *x = p;
     dra_format fmt = DRA_FMT_YAML;
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
     dra_features f;
@@ -162,6 +156,6 @@ static const dra_runner runners[] = {
 
 int main(int argc, char **argv)
 {
-    opts o = {.nodes = 1, .devices = 8};
+    dra_slice_values o = {.nodes = 1, .devices = 8};
     return dra_tool_main(&dra_slice_tool, runners, vals, argc, argv, &o);
 }

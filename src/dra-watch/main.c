@@ -144,7 +144,7 @@ typedef dra_err *cmd_fn(const dra_args *a, const dra_watch_values *v, dra_sessio
 /* Every subcommand: signals, the session, the command, --stats. */
 static dra_err *in_session(const dra_args *a, const dra_watch_values *v, int *rc, cmd_fn *cmd)
 {
-    verbosity = (int)dra_args_count(a, OPT_VERBOSE);
+    verbosity = v->verbose;
     install_signals();
     dra_session s;
     dra_err *e = open_session(a, v, &s);

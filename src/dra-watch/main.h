@@ -18,6 +18,7 @@ typedef struct dra_watch_values {
     const char *kubeconfig, *context, *ns, *as, *as_uid, *replay, *output;
     dra_strv as_groups, as_extra;
     bool all_ns, stats, replay_fast;
+    int verbose; /* -v given how many times */
     const char *selector, *field_selector, *for_pod; /* get, snapshot */
     bool watch;
     long long max_events, max_passes;

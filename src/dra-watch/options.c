@@ -103,6 +103,7 @@ const dra_optval dra_watch_vals[] = {
     DRA_VAL_INT(OPT_TEST_BACKOFF_CAP, dra_watch_values, test_backoff_cap_ms, 1, 600000),
     DRA_VAL_INT(OPT_TEST_WATCH_TIMEOUT, dra_watch_values, test_watch_timeout_s, 1, 3600),
     DRA_VAL_INT(OPT_TEST_WATCH_IDLE, dra_watch_values, test_watch_idle_s, 1, 3600),
+    DRA_VAL_COUNT(OPT_VERBOSE, dra_watch_values, verbose),
     DRA_VAL_END,
 };
 #undef V

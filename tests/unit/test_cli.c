@@ -4,6 +4,7 @@
 
 #include "base/suggest.h"
 #include "tool/cli.h"
+#include "tool/args.h"
 #include "tool/records.h"
 #include "tool/flood.h"
 #include "unit.h"
@@ -259,6 +260,26 @@ UNIT_TEST(typed_values)
     CHECK(parse(&a, bare) == NULL);
     CHECK(dra_args_apply(&a, tvals, &p) == NULL);
     CHECK(p.explain && p.explain_fmt == 0 && p.outputs.n == 0 && !p.all);
+    dra_args_free(&a);
+}
+
+/* A counted option: -v -v is 2, none is 0. */
+UNIT_TEST(typed_count)
+{
+    typedef struct { int all; } copts;
+    static const dra_optval cvals[] = {DRA_VAL_COUNT(OPT_ALL, copts, all), DRA_VAL_END};
+    char *argv[] = {"dra-test", "build", "--all", "--all", "--all", NULL};
+    dra_args a;
+    CHECK(parse(&a, argv) == NULL);
+    copts o = {0};
+    CHECK(dra_args_apply(&a, cvals, &o) == NULL);
+    CHECK_INT(o.all, 3);
+    dra_args_free(&a);
+    char *none[] = {"dra-test", "build", NULL};
+    copts p = {0};
+    CHECK(parse(&a, none) == NULL);
+    CHECK(dra_args_apply(&a, cvals, &p) == NULL);
+    CHECK_INT(p.all, 0);
     dra_args_free(&a);
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "../base/buf.h"
+#include "args.h"
 #include "../base/suggest.h"
 
 static const dra_opt builtin_opts[] = {
@@ -308,6 +309,7 @@ static dra_err *apply_one(const dra_opt *o, const dra_optval *t, const char *v, 
     case DRA_T_BOOL: *(bool *)field = true; break;
     case DRA_T_STRING: *(const char **)field = v; break;
     case DRA_T_STRINGS: break; /* gathered by the caller */
+    case DRA_T_COUNT: (*(int *)field)++; break;
     case DRA_T_INT: {
         char *end;
         errno = 0;

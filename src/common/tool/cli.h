@@ -23,7 +23,8 @@ enum dra_opt_arg { DRA_ARG_NONE, DRA_ARG_REQUIRED, DRA_ARG_OPTIONAL /* --explain
 /* Typed options (git's parse-options style): after parsing, a tool's value
  * table writes each given option's value into the tool's option struct at
  * `off`, so a run function reads plain fields instead of looping over argv.
- * Options without an entry are read with dra_args_get / dra_args_has. */
+ * Every option a tool reads has an entry; tool/ itself reads the standard
+ * options through tool/args.h. */
 typedef enum dra_opt_type {
     DRA_T_BOOL = 1, /* bool: true when given */
     DRA_T_INT,      /* long long in [min, max]: "must be an integer between MIN and MAX, not 'V'" */
@@ -31,6 +32,7 @@ typedef enum dra_opt_type {
                        "unknown NOUN V (want A or B)"; 0 when an optional value is not given */
     DRA_T_STRING,   /* const char *: the last value, borrowed from argv */
     DRA_T_STRINGS,  /* dra_strv: every value in command-line order */
+    DRA_T_COUNT,    /* int: how many times given (-v -v) */
 } dra_opt_type;
 
 typedef struct dra_optval {
@@ -48,6 +50,7 @@ typedef struct dra_optval {
 #define DRA_VAL_ENUM(id, ST, F, noun) {id, DRA_T_ENUM, offsetof(ST, F), 0, 0, noun}
 #define DRA_VAL_STRING(id, ST, F) {id, DRA_T_STRING, offsetof(ST, F), 0, 0, NULL}
 #define DRA_VAL_STRINGS(id, ST, F) {id, DRA_T_STRINGS, offsetof(ST, F), 0, 0, NULL}
+#define DRA_VAL_COUNT(id, ST, F) {id, DRA_T_COUNT, offsetof(ST, F), 0, 0, NULL}
 #define DRA_VAL_END {0, 0, 0, 0, 0, NULL}
 
 /* The values of a repeatable option; borrowed from argv, the array belongs
@@ -154,11 +157,6 @@ typedef struct dra_args {
  * stays first). */
 DRA_MUST_USE dra_err *dra_cli_parse(const dra_tool *tool, int argc, char **argv, dra_args *out);
 void dra_args_free(dra_args *a);
-
-/* Last value of an option, or NULL; count of occurrences. */
-const char *dra_args_get(const dra_args *a, int id);
-size_t dra_args_count(const dra_args *a, int id);
-bool dra_args_has(const dra_args *a, int id);
 
 /* Write the options given in a that vals lists into opts (the struct the
  * offsets refer to).  Errors are usage errors (DRA_EXIT_INPUT) whose field

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../base/arena.h"
+#include "args.h"
 #include "../base/hash.h"
 #include "../io/jalloc.h"
 #include "../model/workloads.h"
