@@ -58,6 +58,7 @@ static void push(dra_cluster *c, dra_kind k, const dra_obj *o)
 static dra_err *build(dra_cluster *c, const dra_objset *set, bool fleet)
 {
     dra_err *errs = NULL;
+    c->set = set;
     for (size_t i = 0; i < set->n; i++) {
         const dra_obj *o = &set->v[i];
         dra_kind k;
@@ -97,16 +98,12 @@ dra_err *dra_cluster_build_lifecycle(dra_cluster *c, const dra_objset *set)
     return build(c, set, false);
 }
 
-dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts)
+/* Index c->model, loaded from set: its claims and pods of the wrong shape
+ * are left out and returned as errors. */
+static dra_err *index_model(dra_cluster *c, const dra_objset *set)
 {
-    /* remember the versions first: dra_load converts in place */
-    char **before = dra_xcalloc(set->n + 1, sizeof *before);
-    for (size_t i = 0; i < set->n; i++) {
-        const char *v = json_string_value(json_object_get(set->v[i].json, "apiVersion"));
-        before[i] = v ? dra_xstrdup(v) : NULL;
-    }
     dra_err *errs = NULL;
-    errs = dra_err_append(errs, dra_load(set, opts, &c->model));
+    c->set = set;
     c->has_model = true;
     c->unknown = c->model.skipped;
     for (int k = 0; k < DRA_KIND_COUNT; k++) {
@@ -123,6 +120,30 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
                 push(c, (dra_kind)k, l->v[i]);
         }
     }
+    return errs;
+}
+
+dra_err *dra_cluster_adopt(dra_cluster *c, const dra_objset *set, dra_model *m)
+{
+    c->model = *m;
+    *m = (dra_model)DRA_MODEL_INIT;
+    dra_err *errs = index_model(c, set);
+    if (errs)
+        dra_cluster_free(c);
+    return errs;
+}
+
+dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts)
+{
+    /* remember the versions first: dra_load converts in place */
+    char **before = dra_xcalloc(set->n + 1, sizeof *before);
+    for (size_t i = 0; i < set->n; i++) {
+        const char *v = json_string_value(json_object_get(set->v[i].json, "apiVersion"));
+        before[i] = v ? dra_xstrdup(v) : NULL;
+    }
+    dra_err *errs = NULL;
+    errs = dra_err_append(errs, dra_load(set, opts, &c->model));
+    errs = dra_err_append(errs, index_model(c, set));
     for (size_t i = 0; i < set->n; i++) {
         const char *now = json_string_value(json_object_get(set->v[i].json, "apiVersion"));
         if (!errs && before[i] && now && strcmp(before[i], now) != 0) {

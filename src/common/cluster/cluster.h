@@ -50,6 +50,8 @@ typedef struct dra_cluster {
     dra_served_version *served;         /* set by dra_cluster_load() only */
     size_t nserved;
     dra_lc_index ix;                    /* names (without a model), owners, object identities (private) */
+    const dra_objset *set;              /* the input as read (borrowed): what no kind indexes, e.g.
+                                         * PriorityClasses, ResourceQuotas, classic parameters */
 } dra_cluster;
 
 #define DRA_CLUSTER_INIT {0}
@@ -77,6 +79,11 @@ DRA_MUST_USE dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dr
  * claims and templates compiled as the API server does
  * (cel_dra_validate_hook).  Every error is DRA_EXIT_INPUT. */
 DRA_MUST_USE dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now);
+/* Index a model already loaded from set (dra_load, or a tool's reading)
+ * as dra_cluster_load does, without loading it again: c takes m over (*m
+ * is left empty) and borrows set.  Claims and pods of the wrong shape are
+ * errors, as there, and leave c empty (but still to be freed). */
+DRA_MUST_USE dra_err *dra_cluster_adopt(dra_cluster *c, const dra_objset *set, dra_model *m);
 /* dra_cluster_load_input over paths read as a stream, for the tools that
  * never look inside devices (dra-evict, dra-claim): every object is checked
  * (kind, strict fields, conversion, defaults, validation, duplicates) on a
