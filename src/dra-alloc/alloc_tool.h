@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "cluster/cluster.h"
 #include "io/stream.h"
 #include "model/features.h"
 #include "model/packed.h"
@@ -69,6 +70,7 @@ typedef struct input {
     dra_objset set;
     dra_model model;
     dra_slice_packs packs; /* dra_alloc_read_packed: the ResourceSlices (not in set or model) */
+    dra_cluster cluster;   /* dra_alloc_index: set with its model (moved in: model is then empty) */
 } input;
 
 DRA_MUST_USE dra_err *dra_alloc_load_input(const dra_args *a, const opts *x, bool tables, input *in);
@@ -93,6 +95,9 @@ DRA_MUST_USE dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, in
 #define DRA_ALLOC_WORLD_KINDS                                                                                          \
     ((1u << DRA_KIND_DEVICE_CLASS) | (1u << DRA_KIND_RESOURCE_SLICE) | (1u << DRA_KIND_DEVICE_TAINT_RULE) |           \
      (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_NODE))
+/* Index in->set and in->model, once read, as in->cluster, the engines' way
+ * in (dra_cluster_adopt): in->model moves into in->cluster.model. */
+DRA_MUST_USE dra_err *dra_alloc_index(input *in);
 /* Load in->set (already read) into in->model, as dra_alloc_read_input does. */
 DRA_MUST_USE dra_err *dra_alloc_load_set(const dra_args *a, const opts *x, input *in);
 void dra_alloc_input_free(input *in);

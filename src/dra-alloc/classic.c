@@ -72,8 +72,8 @@ static dra_err *ask(void *ctx, const char *driver, const json_t *q, json_t **ans
     return e;
 }
 
-dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, json_t *const *nodes, size_t nnodes,
-                     int64_t now, const dra_features *f, classic_pass *out, int *rc)
+dra_err *classic_run(const dra_strv *specs, const dra_cluster **c, json_t *const *nodes, size_t nnodes, int64_t now,
+                     const dra_features *f, classic_pass *out, int *rc)
 {
     memset(out, 0, sizeof *out);
     if (!specs->n)
@@ -93,7 +93,7 @@ dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, jso
     }
     dra_classic_sched_opts o = {d.names, d.n, ask, &d};
     if (!e)
-        e = dra_classic_schedule(*set, *m, nodes, nnodes, &o, &out->res);
+        e = dra_classic_schedule(*c, nodes, nnodes, &o, &out->res);
     for (size_t i = 0; !e && i < out->res.npods; i++)
         if (!out->res.pods[i].scheduled) {
             fprintf(stderr, "dra-alloc: pod %s: %s\n", out->res.pods[i].ref, out->res.pods[i].message);
@@ -101,19 +101,21 @@ dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, jso
         }
     if (!e && out->res.npods) {
         /* the structured pass sees everything but the pods placed (or kept) here */
-        for (size_t i = 0; i < (*set)->n; i++) {
+        const dra_objset *set = (*c)->set;
+        for (size_t i = 0; i < set->n; i++) {
             bool handled = false;
             for (size_t k = 0; k < out->res.npods && !handled; k++)
-                handled = out->res.handled[k] == (*set)->v[i].json;
+                handled = out->res.handled[k] == set->v[i].json;
             if (!handled)
-                dra_objset_add(&out->rest, json_incref((*set)->v[i].json), (*set)->v[i].file, (*set)->v[i].doc,
-                               (*set)->v[i].line, (*set)->v[i].item);
+                dra_objset_add(&out->rest, json_incref(set->v[i].json), set->v[i].file, set->v[i].doc,
+                               set->v[i].line, set->v[i].item);
         }
         dra_load_opts lo = {.skip_unknown = true, .no_validate = true, .now = now};
         lo.validate.features = f;
         e = dra_load(&out->rest, &lo, &out->model);
-        *set = &out->rest;
-        *m = &out->model;
+        if (!e)
+            e = dra_cluster_adopt(&out->cluster, &out->rest, &out->model);
+        *c = &out->cluster;
     }
     for (size_t i = 0; i < d.n; i++)
         free(d.v[i].driver), free(d.v[i].command);
@@ -139,6 +141,7 @@ dra_err *classic_write(FILE *f, const classic_pass *p, const dra_sched_result *r
 void classic_pass_free(classic_pass *p)
 {
     dra_classic_sched_result_free(&p->res);
+    dra_cluster_free(&p->cluster);
     dra_model_free(&p->model);
     dra_objset_free(&p->rest);
 }

@@ -12,14 +12,15 @@
 typedef struct classic_pass {
     dra_classic_sched_result res;
     dra_objset rest;   /* the input without the pods the classic pass placed or kept */
-    dra_model model;   /* rest, loaded */
+    dra_model model;   /* rest, loaded (moved into cluster) */
+    dra_cluster cluster; /* rest with its model */
 } classic_pass;
 
-/* Run the classic pass when specs (DRIVER=COMMAND...) are given; then
- * *set / *m point at what the structured pass should see.  Pods it could
+/* Run the classic pass over *c when specs (DRIVER=COMMAND...) are given;
+ * then *c points at what the structured pass should see.  Pods it could
  * not place are named on stderr and set *rc to 1. */
-dra_err *classic_run(const dra_strv *specs, dra_objset **set, dra_model **m, json_t *const *nodes, size_t nnodes,
-                     int64_t now, const dra_features *f, classic_pass *out, int *rc);
+dra_err *classic_run(const dra_strv *specs, const dra_cluster **c, json_t *const *nodes, size_t nnodes, int64_t now,
+                     const dra_features *f, classic_pass *out, int *rc);
 /* Write the classic pass's objects, then the structured pass's result. */
 dra_err *classic_write(FILE *f, const classic_pass *p, const dra_sched_result *res, dra_format fmt);
 void classic_pass_free(classic_pass *p);

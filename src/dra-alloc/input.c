@@ -90,8 +90,14 @@ dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint
     return dra_alloc_read_input(a, x, flags | DRA_READ_IN_ORDER, &uses, in);
 }
 
+dra_err *dra_alloc_index(input *in)
+{
+    return dra_cluster_adopt(&in->cluster, &in->set, &in->model);
+}
+
 void dra_alloc_input_free(input *in)
 {
+    dra_cluster_free(&in->cluster);
     dra_model_free(&in->model);
     dra_objset_free(&in->set);
     dra_slice_packs_free(&in->packs);

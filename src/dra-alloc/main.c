@@ -187,13 +187,14 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         if (nodes.made && dra_model_kind(&in.model, DRA_KIND_POD)->n)
             fprintf(stderr, "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices (no labels)\n",
                     nodes.n);
-        dra_objset *set = &in.set;
-        dra_model *model = &in.model;
-        e = classic_run(&x->classic, &set, &model, nodes.v, nodes.n, in.now, &in.features, &cp, rc);
+        const dra_cluster *c = &in.cluster;
+        e = dra_alloc_index(&in);
         if (!e)
-            e = dra_alloc_quota_admission(set, model, &in.features, &so, &ledger);
+            e = classic_run(&x->classic, &c, nodes.v, nodes.n, in.now, &in.features, &cp, rc);
         if (!e)
-            e = dra_schedule(set, model, nodes.v, nodes.n, &so, &res);
+            e = dra_alloc_quota_admission(c->set, &c->model, &in.features, &so, &ledger);
+        if (!e)
+            e = dra_schedule(c, nodes.v, nodes.n, &so, &res);
     }
     dra_alloc_quota_admission_done(a, ledger, NULL);
     if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */

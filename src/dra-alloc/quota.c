@@ -102,7 +102,9 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);
     json_t *rep = NULL;
     if (!e)
-        e = dra_quota_evaluate(&in.set, &in.model, &in.features, &rep);
+        e = dra_alloc_index(&in);
+    if (!e)
+        e = dra_quota_evaluate(&in.cluster, &in.features, &rep);
     if (!e)
         say_ledger(a, rep, "");
     if (!e && in.table)

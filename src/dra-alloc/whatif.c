@@ -30,11 +30,12 @@ static dra_err *schedule(const dra_args *a, const input *in, const dra_sched_opt
     dra_sched_opts so_ = *given;
     dra_sched_opts *so = &so_;
     dra_quota_ledger *ledger = NULL;
-    dra_err *qe = dra_alloc_quota_admission(&in->set, &in->model, &in->features, so, &ledger);
+    const dra_cluster *c = &in->cluster;
+    dra_err *qe = dra_alloc_quota_admission(c->set, &c->model, &in->features, so, &ledger);
     if (qe)
         return qe;
     dra_sched_nodes nodes = {0};
-    dra_sched_nodes_from_model(&in->model, NULL, &nodes);
+    dra_sched_nodes_from_model(&c->model, NULL, &nodes);
     json_t **v = dra_xcalloc(nodes.n + 1, sizeof *v);
     size_t n = 0;
     for (size_t i = 0; i < nodes.n; i++) {
@@ -42,7 +43,7 @@ static dra_err *schedule(const dra_args *a, const input *in, const dra_sched_opt
         if (!spec || !dra_whatif_drained(spec, name))
             v[n++] = nodes.v[i];
     }
-    dra_err *e = dra_schedule(&in->set, &in->model, v, n, so, res);
+    dra_err *e = dra_schedule(c, v, n, so, res);
     dra_alloc_quota_admission_done(a, ledger, spec ? "what-if (changed input): " : "what-if (input as given): ");
     free(v);
     dra_sched_nodes_free(&nodes);
@@ -89,6 +90,10 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     json_t *lost = NULL;
     if (!e)
         e = dra_whatif_apply(&after.model, &spec, &lost);
+    if (!e)
+        e = dra_alloc_index(&before);
+    if (!e)
+        e = dra_alloc_index(&after);
     dra_sched_result rb = {0}, ra = {0};
     if (!e)
         e = schedule(a, &before, &so, NULL, &rb);
@@ -96,7 +101,7 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
         e = schedule(a, &after, &so, &spec, &ra);
     if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
         dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", ra.warnings);
-    json_t *rep = e ? NULL : dra_whatif_report(&spec, &before.model, &rb, &after.model, &ra, lost);
+    json_t *rep = e ? NULL : dra_whatif_report(&spec, &before.cluster.model, &rb, &after.cluster.model, &ra, lost);
     if (rep && !x->output) {
         dra_buf b = DRA_BUF_INIT;
         dra_whatif_text(rep, &b);

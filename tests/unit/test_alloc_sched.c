@@ -193,7 +193,9 @@ UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
     json_t *node = load_one_node(unit_failed, yaml, &set, &m);
     dra_sched_opts so = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE};
     dra_sched_result r;
-    CHECK(dra_schedule(&set, &m, &node, 1, &so, &r) == NULL);
+    dra_cluster c = DRA_CLUSTER_INIT;
+    CHECK(dra_cluster_adopt(&c, &set, &m) == NULL);
+    CHECK(dra_schedule(&c, &node, 1, &so, &r) == NULL);
     CHECK_INT(r.npods, 4);
     CHECK_INT(r.stats.scheduled, 4);
     const json_t *shared = result_obj(&r, "ResourceClaim", "shared");
@@ -218,6 +220,7 @@ UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
     /* order: input claims, created claims (template first, then extended), pods */
     CHECK(r.nobjs == 7 && r.objs[0] == shared && r.objs[1] == made && r.objs[2] == ext);
     dra_sched_result_free(&r);
+    dra_cluster_free(&c);
     dra_model_free(&m);
     dra_objset_free(&set);
 }
@@ -233,9 +236,11 @@ UNIT_TEST(schedule_text_results_are_the_same_objects)
     json_t *node = load_one_node(unit_failed, yaml, &set, &m);
     dra_sched_opts so = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE};
     dra_sched_result trees, texts;
-    CHECK(dra_schedule(&set, &m, &node, 1, &so, &trees) == NULL);
+    dra_cluster c = DRA_CLUSTER_INIT;
+    CHECK(dra_cluster_adopt(&c, &set, &m) == NULL);
+    CHECK(dra_schedule(&c, &node, 1, &so, &trees) == NULL);
     so.text_results = true;
-    CHECK(dra_schedule(&set, &m, &node, 1, &so, &texts) == NULL);
+    CHECK(dra_schedule(&c, &node, 1, &so, &texts) == NULL);
     CHECK_INT(texts.nobjs, trees.nobjs);
     CHECK(trees.texts == NULL && texts.texts != NULL);
     size_t ntext = 0;
@@ -253,6 +258,7 @@ UNIT_TEST(schedule_text_results_are_the_same_objects)
     CHECK_INT(texts.stats.scheduled, 3);
     dra_sched_result_free(&trees);
     dra_sched_result_free(&texts);
+    dra_cluster_free(&c);
     dra_model_free(&m);
     dra_objset_free(&set);
 }
@@ -290,7 +296,10 @@ UNIT_TEST(schedule_pods_pinned_by_name_visit_only_their_nodes)
         nodes[i] = nl->v[i]->json;
     dra_sched_opts so = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE};
     dra_sched_result r;
-    CHECK(nl->n == 3 && dra_schedule(&set, &m, nodes, 3, &so, &r) == NULL);
+    bool three = nl->n == 3;
+    dra_cluster c = DRA_CLUSTER_INIT;
+    CHECK(dra_cluster_adopt(&c, &set, &m) == NULL);
+    CHECK(three && dra_schedule(&c, nodes, 3, &so, &r) == NULL);
     CHECK_INT(r.npods, 4);
     if (r.npods == 4) {
         CHECK_STR(r.pods[0].node, "n3");
@@ -302,6 +311,7 @@ UNIT_TEST(schedule_pods_pinned_by_name_visit_only_their_nodes)
     }
     CHECK_INT(r.stats.nodes_checked, 3 + 3 + 1 + 2); /* up to the node taken, or all */
     dra_sched_result_free(&r);
+    dra_cluster_free(&c);
     dra_model_free(&m);
     dra_objset_free(&set);
 }

@@ -115,7 +115,9 @@ UNIT_TEST(schedule)
     dra_classic_sched_opts o = {drivers, 1, fake, NULL};
     dra_classic_sched_result r = {0};
     asked = 0;
-    CHECK(dra_classic_schedule(&set, &m, nodes, 2, &o, &r) == NULL);
+    dra_cluster c = DRA_CLUSTER_INIT;
+    CHECK(dra_cluster_adopt(&c, &set, &m) == NULL);
+    CHECK(dra_classic_schedule(&c, nodes, 2, &o, &r) == NULL);
     CHECK_INT(asked, 3); /* the Immediate claim; the potential nodes; n2 selected */
     CHECK_INT(r.npods, 1);
     CHECK(r.npods && r.pods[0].scheduled && strcmp(r.pods[0].node, "n2") == 0);
@@ -124,9 +126,10 @@ UNIT_TEST(schedule)
 
     /* a failing controller ends the run */
     dra_classic_sched_opts bad = {(const char *[]){"other"}, 1, fake, NULL};
-    CHECK(dra_classic_schedule(&set, &m, nodes, 2, &bad, &r) == NULL); /* d.example.com has no controller: pending */
+    CHECK(dra_classic_schedule(&c, nodes, 2, &bad, &r) == NULL); /* d.example.com has no controller: pending */
     CHECK(r.npods == 1 && !r.pods[0].scheduled && strstr(r.pods[0].message, "waiting for resource driver"));
     dra_classic_sched_result_free(&r);
+    dra_cluster_free(&c);
     dra_model_free(&m);
     dra_objset_free(&set);
 }

@@ -151,7 +151,10 @@ UNIT_TEST(quota_usage_and_refusal)
     CHECK_INT(json_integer_value(json_object_get(u, "gpu.deviceclass.resource.k8s.io/devices")), 1);
     json_decref(u);
     json_t *r = NULL;
-    dra_err *e = dra_quota_evaluate(&a.set, &a.m, NULL, &r);
+    dra_cluster c = DRA_CLUSTER_INIT;
+    dra_err *e = dra_cluster_adopt(&c, &a.set, &a.m);
+    CHECK(!e);
+    e = dra_quota_evaluate(&c, NULL, &r);
     CHECK(!e);
     const json_t *q = json_array_get(dra_jget(r, "quotas"), 0);
     CHECK_INT(json_object_size(dra_jget(q, "resources")), 1); /* cpu is not DRA's */
@@ -161,6 +164,7 @@ UNIT_TEST(quota_usage_and_refusal)
               "count/resourceclaims.resource.k8s.io=1, used: count/resourceclaims.resource.k8s.io=1, limited: "
               "count/resourceclaims.resource.k8s.io=1");
     json_decref(r);
+    dra_cluster_free(&c);
     unload(&a);
 }
 

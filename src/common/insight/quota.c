@@ -569,11 +569,12 @@ void dra_quota_ledger_free(dra_quota_ledger *l)
     free(l);
 }
 
-dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra_features *features, json_t **report)
+dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, json_t **report)
 {
     *report = NULL;
+    const dra_model *m = &c->model;
     dra_quota_ledger *l;
-    dra_err *e = dra_quota_ledger_new(set, m, features, false, &l);
+    dra_err *e = dra_quota_ledger_new(c->set, m, features, false, &l);
     if (e)
         return e;
     const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);

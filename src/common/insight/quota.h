@@ -46,6 +46,7 @@
 
 #include "../base/buf.h"
 #include "../base/error.h"
+#include "../cluster/cluster.h"
 #include "../io/stream.h"
 #include "../model/features.h"
 #include "../model/load.h"
@@ -84,10 +85,9 @@ char *dra_quota_admit(dra_quota_ledger *l, const json_t *claim);
 json_t *dra_quota_ledger_report(const dra_quota_ledger *l);
 void dra_quota_ledger_free(dra_quota_ledger *l);
 
-/* The model's claims admitted in input order on a ledger starting from 0 (or
- * status.used): the report above. */
-DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_objset *set, const dra_model *m, const dra_features *features,
-                                         json_t **report);
+/* The model's claims (c->model; the quotas from c->set) admitted in input
+ * order on a ledger starting from 0 (or status.used): the report above. */
+DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, json_t **report);
 
 
 /* The resources one claim is charged (a new object R -> integer); m (may

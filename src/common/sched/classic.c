@@ -497,10 +497,11 @@ static void push(dra_classic_sched_result *o, json_t *x)
     o->objs[o->nobjs++] = x;
 }
 
-dra_err *dra_classic_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
+dra_err *dra_classic_schedule(const dra_cluster *in, json_t *const *nodes, size_t nnodes,
                               const dra_classic_sched_opts *o, dra_classic_sched_result *out)
 {
-    run r = {set, m, nodes, nnodes, o, json_object(), json_object(), json_object(), json_object(), json_object()};
+    const dra_model *m = &in->model;
+    run r = {in->set, m, nodes, nnodes, o, json_object(), json_object(), json_object(), json_object(), json_object()};
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_CLASSIC_CLAIM);
     json_t *order = json_array(); /* claim keys in input order, then made ones */
     for (size_t i = 0; i < cl->n; i++) {

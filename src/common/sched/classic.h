@@ -41,6 +41,7 @@
 #include <stddef.h>
 
 #include "../base/error.h"
+#include "../cluster/cluster.h"
 #include "../io/stream.h"
 #include "../model/load.h"
 
@@ -70,9 +71,9 @@ typedef struct dra_classic_sched_result {
     const json_t **handled; /* those pods (borrowed from the set): the structured pass leaves them */
 } dra_classic_sched_result;
 
-/* set: the input as read (parameters objects are looked up in it by kind
- * and name); m: its loaded model; nodes: candidate Node objects. */
-dra_err *dra_classic_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
+/* c: the input with its loaded model (parameters objects are looked up in
+ * c->set, as read, by kind and name); nodes: candidate Node objects. */
+dra_err *dra_classic_schedule(const dra_cluster *c, json_t *const *nodes, size_t nnodes,
                               const dra_classic_sched_opts *o, dra_classic_sched_result *out);
 void dra_classic_sched_result_free(dra_classic_sched_result *r);
 

@@ -17,6 +17,7 @@
 #include "../base/assert.h"
 #include "../base/buf.h"
 #include "../base/hash.h"
+#include "../alloc/node.h"
 #include "../cluster/cluster.h"
 #include "../model/quantity.h"
 #include "../io/json.h"
@@ -1355,11 +1356,11 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
 
 /* One run over the queue; *again when a pod group's placements are to be
  * undone (the verdicts then say how its pods end). */
-static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
-                             const dra_sched_opts *opts, bool in_place, verdict *verdicts, dra_sched_result *out,
-                             bool *again)
+static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t nnodes, const dra_sched_opts *opts,
+                             bool in_place, verdict *verdicts, dra_sched_result *out, bool *again)
 {
-
+    const dra_objset *set = c->set;
+    const dra_model *m = &c->model;
     memset(out, 0, sizeof *out);
     sched S = {0};
     S.o = opts;
@@ -1370,13 +1371,7 @@ static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *
         dra_features_default(&S.f);
 
     /* The claim controller step, for pending pods only. */
-    dra_cluster c = DRA_CLUSTER_INIT;
-    dra_err *err = dra_cluster_build_lifecycle(&c, set);
-    if (err) {
-        dra_cluster_free(&c);
-        return err;
-    }
-    S.c = &c;
+    S.c = c;
     S.st.objects_only = true; /* the result is objects; no operations are printed */
     S.st.in_place = in_place;
     const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
@@ -1397,30 +1392,16 @@ static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *
         lo.pod_order = order;
         lo.npod_order = q.n;
     }
-    out->warnings = dra_claims_generate(&c, &lo, &S.st);
+    out->warnings = dra_claims_generate(c, &lo, &S.st);
     free(order);
 
     /* The allocator world. */
     const dra_model_list *kl = dra_model_kind(m, DRA_KIND_DEVICE_CLASS);
-    const dra_model_list *sl = dra_model_kind(m, DRA_KIND_RESOURCE_SLICE);
-    const dra_model_list *rl = dra_model_kind(m, DRA_KIND_DEVICE_TAINT_RULE);
     json_t **classes = dra_xcalloc(kl->n + 1, sizeof *classes);
-    json_t **slices = dra_xcalloc(sl->n + 1, sizeof *slices);
-    json_t **rules = dra_xcalloc(rl->n + 1, sizeof *rules);
-    json_t **in_use = dra_xcalloc(cl->n + 1, sizeof *in_use);
-    size_t nin_use = 0;
     for (size_t i = 0; i < kl->n; i++)
         classes[i] = kl->v[i]->json;
-    for (size_t i = 0; i < sl->n; i++)
-        slices[i] = sl->v[i]->json;
-    for (size_t i = 0; i < rl->n; i++)
-        rules[i] = rl->v[i]->json;
-    for (size_t i = 0; i < cl->n; i++)
-        if (allocation_of(cl->v[i]->json))
-            in_use[nin_use++] = cl->v[i]->json;
     dra_selector_eval ev = dra_cel_selector_eval_new(&S.f);
-    dra_alloc_world_input in = {classes, kl->n, slices, sl->n, rules, rl->n, in_use, nin_use, &S.f, &ev, opts->packs, 0};
-    err = dra_alloc_world_new(&in, &S.w);
+    dra_err *err = dra_alloc_world_of_model(m, opts->packs, &S.f, &ev, &S.w, NULL, NULL);
     if (!err) {
         S.xm = dra_extres_map_new(classes, kl->n);
         S.nodes = dra_xcalloc(nnodes + 1, sizeof *S.nodes);
@@ -1508,19 +1489,16 @@ static dra_err *schedule_run(const dra_objset *set, const dra_model *m, json_t *
     free(S.scores);
     free(S.fit);
     free(classes);
-    free(slices);
-    free(rules);
-    free(in_use);
     dra_changes_free(&S.st);
-    dra_cluster_free(&c);
     return err;
 }
 
 
 /* Does the queue have a gang of minCount 2 or more, whose placements may be
  * undone? */
-static bool has_gang(const dra_objset *set, const dra_model *m, const dra_sched_opts *opts)
+static bool has_gang(const dra_cluster *c, const dra_sched_opts *opts)
 {
+    const dra_model *m = &c->model;
     dra_features f;
     if (opts->features)
         f = *opts->features;
@@ -1531,7 +1509,7 @@ static bool has_gang(const dra_objset *set, const dra_model *m, const dra_sched_
     size_t npend;
     const dra_obj **pend = pending_pods(m, &npend);
     dra_sched_queue q;
-    dra_sched_queue_order(pend, npend, set, opts->order, &f, &q);
+    dra_sched_queue_order(pend, npend, c->set, opts->order, &f, &q);
     bool gang = false;
     for (size_t i = 0; i < q.n && !gang; i++)
         gang = q.v[i].min_count > 1 && !q.v[i].hold;
@@ -1540,18 +1518,18 @@ static bool has_gang(const dra_objset *set, const dra_model *m, const dra_sched_
     return gang;
 }
 
-dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
-                      const dra_sched_opts *opts, dra_sched_result *out)
+dra_err *dra_schedule(const dra_cluster *c, json_t *const *nodes, size_t nnodes, const dra_sched_opts *opts,
+                      dra_sched_result *out)
 {
     double t0 = now_s();
     /* A run that may be made again keeps the input as it is. */
-    bool gang = has_gang(set, m, opts);
-    size_t npods = dra_model_kind(m, DRA_KIND_POD)->n;
+    bool gang = has_gang(c, opts);
+    size_t npods = dra_model_kind(&c->model, DRA_KIND_POD)->n;
     verdict *verdicts = dra_xcalloc(npods + 1, sizeof *verdicts);
     dra_err *err;
     for (;;) {
         bool again = false;
-        err = schedule_run(set, m, nodes, nnodes, opts, opts->in_place && !gang, verdicts, out, &again);
+        err = schedule_run(c, nodes, nnodes, opts, opts->in_place && !gang, verdicts, out, &again);
         if (err || !again)
             break;
         dra_sched_result_free(out);

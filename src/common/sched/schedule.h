@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "../base/error.h"
+#include "../cluster/cluster.h"
 #include "../io/stream.h"
 #include "../lifecycle/claims.h"
 #include "../model/features.h"
@@ -118,11 +119,13 @@ typedef struct dra_sched_result {
 /* Result object i, whichever way it is held: a new reference. */
 json_t *dra_sched_result_obj(const dra_sched_result *r, size_t i);
 
-/* `set` is the input (as read), `m` its loaded model (converted, defaulted,
- * validated), `nodes` the candidate Node objects (any order).  Fatal input
- * errors (duplicate classes) are returned; per-pod problems are outcomes. */
-DRA_MUST_USE dra_err *dra_schedule(const dra_objset *set, const dra_model *m, json_t *const *nodes, size_t nnodes,
-                      const dra_sched_opts *opts, dra_sched_result *out);
+/* `c` is the input indexed with its loaded model (dra_cluster_load, or
+ * dra_cluster_adopt: converted, defaulted, validated; c->set gives the
+ * PriorityClasses and ResourceQuotas), `nodes` the candidate Node objects
+ * (any order).  Fatal input errors (duplicate classes) are returned;
+ * per-pod problems are outcomes. */
+DRA_MUST_USE dra_err *dra_schedule(const dra_cluster *c, json_t *const *nodes, size_t nnodes,
+                                   const dra_sched_opts *opts, dra_sched_result *out);
 void dra_sched_result_free(dra_sched_result *r);
 
 #endif
