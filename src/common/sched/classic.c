@@ -203,15 +203,71 @@ static bool reserved_for(const json_t *claim, const char *uid, const char *name)
     return false;
 }
 
-static dra_err *schedule_pod(run *r, const json_t *pod0, dra_classic_pod *out, bool *handled)
+/* One pod's try: its classic claims and the state the phases share. */
+typedef struct podtry {
+    run *r;
+    const json_t *pod0;
+    const char *ns, *pname, *uid;
+    pclaim *pc;
+    size_t npc;
+    json_t *pod; /* copy, when the pod changes */
+    char *pkey;  /* "ns/name" of the pod (and of its PodSchedulingContext) */
+} podtry;
+
+/* The claim the resourceclaim controller makes from classic template tname
+ * for the pod's entry (when not there yet), recorded in the pod's status. */
+static char *template_claim(podtry *p, const char *entry, const char *tname)
 {
-    const json_t *md = json_object_get(pod0, "metadata");
-    const char *ns = dra_jfield_str(md, "namespace"), *pname = dra_jfield_str(md, "name"), *uid = dra_jfield_str(md, "uid");
-    json_t *entries = dra_jget(pod0, "spec.resourceClaims");
-    pclaim *pc = dra_xcalloc(json_array_size(entries) + 1, sizeof *pc);
-    size_t npc = 0;
-    char *why = NULL;
-    json_t *pod = NULL; /* copy, when the pod changes */
+    run *r = p->r;
+    /* the claim made from it: recorded in the pod's status, else <pod>-<entry> */
+    size_t k;
+    json_t *s;
+    const char *cname = NULL;
+    json_array_foreach(dra_jget(p->pod0, "status.resourceClaimStatuses"), k, s)
+        if (dra_jfield_str(s, "name") && entry && strcmp(dra_jfield_str(s, "name"), entry) == 0)
+            cname = dra_jfield_str(s, "resourceClaimName");
+    char *made = cname ? NULL : dra_xasprintf("%s-%s", p->pname, entry ? entry : "");
+    char *key = key_of(p->ns, cname ? cname : made);
+    if (!json_object_get(r->claims, key)) {
+        const dra_obj *t = dra_model_find(r->m, DRA_KIND_CLASSIC_CLAIM_TEMPLATE, p->ns, tname);
+        const json_t *tspec = json_object_get(t->json, "spec");
+        json_t *c = json_pack("{s:s,s:s,s:{s:s,s:s,s:{s:s},s:[{s:s,s:s,s:s,s:s,s:b,s:b}]},s:O}",
+                              "apiVersion", "resource.k8s.io/v1alpha2", "kind", "ResourceClaim", "metadata",
+                              "name", cname ? cname : made, "namespace", p->ns, "annotations",
+                              "resource.kubernetes.io/pod-claim-name", entry ? entry : "", "ownerReferences",
+                              "apiVersion", "v1", "kind", "Pod", "name", p->pname, "uid", p->uid ? p->uid : "",
+                              "controller", 1, "blockOwnerDeletion", 1, "spec", json_object_get(tspec, "spec"));
+        json_t *tl = dra_jget(tspec, "metadata.labels");
+        if (json_is_object(tl))
+            json_object_set(json_object_get(c, "metadata"), "labels", tl);
+        json_object_set_new(r->claims, key, c);
+        json_object_set_new(r->made, key, json_true());
+        if (!p->pod)
+            p->pod = json_deep_copy(p->pod0);
+        json_t *st = json_object_get(p->pod, "status");
+        if (!json_is_object(st)) {
+            st = json_object();
+            json_object_set_new(p->pod, "status", st);
+        }
+        json_t *rcs = json_object_get(st, "resourceClaimStatuses");
+        if (!json_is_array(rcs)) {
+            rcs = json_array();
+            json_object_set_new(st, "resourceClaimStatuses", rcs);
+        }
+        json_array_append_new(rcs, json_pack("{s:s,s:s}", "name", entry ? entry : "", "resourceClaimName",
+                                             cname ? cname : made));
+    }
+    free(made);
+    return key;
+}
+
+/* The pod's classic claims, in the order of its entries (claims from
+ * classic templates made first); structured ones are left to the other pass. */
+static void pod_claims(podtry *p)
+{
+    run *r = p->r;
+    json_t *entries = dra_jget(p->pod0, "spec.resourceClaims");
+    p->pc = dra_xcalloc(json_array_size(entries) + 1, sizeof *p->pc);
     size_t i;
     json_t *en;
     json_array_foreach(entries, i, en) {
@@ -219,111 +275,71 @@ static dra_err *schedule_pod(run *r, const json_t *pod0, dra_classic_pod *out, b
         const char *cname = dra_jfield_str(en, "resourceClaimName");
         const char *tname = dra_jfield_str(en, "resourceClaimTemplateName");
         if (tname) {
-            if (!dra_model_find(r->m, DRA_KIND_CLASSIC_CLAIM_TEMPLATE, ns, tname))
+            if (!dra_model_find(r->m, DRA_KIND_CLASSIC_CLAIM_TEMPLATE, p->ns, tname))
                 continue; /* a structured template: not ours */
-            /* the claim made from it: recorded in the pod's status, else <pod>-<entry> */
-            size_t k;
-            json_t *s;
-            cname = NULL;
-            json_array_foreach(dra_jget(pod0, "status.resourceClaimStatuses"), k, s)
-                if (dra_jfield_str(s, "name") && entry && strcmp(dra_jfield_str(s, "name"), entry) == 0)
-                    cname = dra_jfield_str(s, "resourceClaimName");
-            char *made = cname ? NULL : dra_xasprintf("%s-%s", pname, entry ? entry : "");
-            char *key = key_of(ns, cname ? cname : made);
-            if (!json_object_get(r->claims, key)) {
-                const dra_obj *t = dra_model_find(r->m, DRA_KIND_CLASSIC_CLAIM_TEMPLATE, ns, tname);
-                const json_t *tspec = json_object_get(t->json, "spec");
-                json_t *c = json_pack("{s:s,s:s,s:{s:s,s:s,s:{s:s},s:[{s:s,s:s,s:s,s:s,s:b,s:b}]},s:O}",
-                                      "apiVersion", "resource.k8s.io/v1alpha2", "kind", "ResourceClaim", "metadata",
-                                      "name", cname ? cname : made, "namespace", ns, "annotations",
-                                      "resource.kubernetes.io/pod-claim-name", entry ? entry : "", "ownerReferences",
-                                      "apiVersion", "v1", "kind", "Pod", "name", pname, "uid", uid ? uid : "",
-                                      "controller", 1, "blockOwnerDeletion", 1, "spec", json_object_get(tspec, "spec"));
-                json_t *tl = dra_jget(tspec, "metadata.labels");
-                if (json_is_object(tl))
-                    json_object_set(json_object_get(c, "metadata"), "labels", tl);
-                json_object_set_new(r->claims, key, c);
-                json_object_set_new(r->made, key, json_true());
-                if (!pod)
-                    pod = json_deep_copy(pod0);
-                json_t *st = json_object_get(pod, "status");
-                if (!json_is_object(st)) {
-                    st = json_object();
-                    json_object_set_new(pod, "status", st);
-                }
-                json_t *rcs = json_object_get(st, "resourceClaimStatuses");
-                if (!json_is_array(rcs)) {
-                    rcs = json_array();
-                    json_object_set_new(st, "resourceClaimStatuses", rcs);
-                }
-                json_array_append_new(rcs, json_pack("{s:s,s:s}", "name", entry ? entry : "", "resourceClaimName",
-                                                     cname ? cname : made));
-            }
-            free(made);
-            pc[npc++] = (pclaim){entry, key, json_object_get(r->claims, key), NULL};
+            char *key = template_claim(p, entry, tname);
+            p->pc[p->npc++] = (pclaim){entry, key, json_object_get(r->claims, key), NULL};
             continue;
         }
         if (!cname)
             continue;
-        char *key = key_of(ns, cname);
+        char *key = key_of(p->ns, cname);
         json_t *c = json_object_get(r->claims, key);
         if (!c) {
             free(key);
             continue; /* not a classic claim: the structured pass sees it */
         }
-        pc[npc++] = (pclaim){entry, key, c, NULL};
+        p->pc[p->npc++] = (pclaim){entry, key, c, NULL};
     }
-    *handled = npc > 0;
-    dra_err *e = NULL;
-    if (!npc)
-        goto done;
-    /* PreFilter */
-    for (size_t k = 0; k < npc && !why; k++) {
-        json_t *c = pc[k].claim;
+}
+
+/* PreFilter: why the pod cannot be scheduled whatever the node, or NULL. */
+static char *prefilter(podtry *p)
+{
+    char *why = NULL;
+    for (size_t k = 0; k < p->npc && !why; k++) {
+        json_t *c = p->pc[k].claim;
         const char *cname = dra_jfield_str(json_object_get(c, "metadata"), "name");
-        pc[k].cls = class_of(r, c);
+        p->pc[k].cls = class_of(p->r, c);
         if (json_is_true(dra_jget(c, "status.deallocationRequested")))
             why = dra_xstrdup("resourceclaim must be reallocated");
         else if (!allocated(c) && dra_jfield_str(json_object_get(c, "spec"), "allocationMode") &&
                  strcmp(dra_jfield_str(json_object_get(c, "spec"), "allocationMode"), "Immediate") == 0)
             why = dra_xstrdup("unallocated immediate resourceclaim");
-        else if (!pc[k].cls)
+        else if (!p->pc[k].cls)
             why = dra_xasprintf("resource class %s does not exist",
                                 dra_jfield_str(json_object_get(c, "spec"), "resourceClassName"));
         else if (allocated(c) && json_array_size(dra_jget(c, "status.reservedFor")) &&
                  !json_is_true(json_object_get(dra_jget(c, "status.allocation"), "shareable")) &&
-                 !reserved_for(c, uid, pname))
+                 !reserved_for(c, p->uid, p->pname))
             why = dra_xstrdup("resourceclaim in use");
-        else if (!allocated(c) && !has_driver(r, dra_jfield_str(pc[k].cls, "driverName")))
+        else if (!allocated(c) && !has_driver(p->r, dra_jfield_str(p->pc[k].cls, "driverName")))
             why = dra_xasprintf("waiting for resource driver to allocate resource (resourceclaim %s: no "
-                                "--classic-driver for %s)", cname, dra_jfield_str(pc[k].cls, "driverName"));
+                                "--classic-driver for %s)", cname, dra_jfield_str(p->pc[k].cls, "driverName"));
     }
-    if (why)
-        goto done;
-    char *pkey = key_of(ns, pname);
-    const dra_obj *existing = dra_model_find(r->m, DRA_KIND_POD_SCHEDULING_CONTEXT, ns, pname);
-    if (existing && !json_object_get(r->pscs, pkey))
-        json_object_set_new(r->pscs, pkey, json_deep_copy(existing->json));
-    json_t *psc = NULL;
-    bool need_alloc = false;
-    for (size_t k = 0; k < npc; k++)
-        need_alloc |= !allocated(pc[k].claim);
-    /* Filter: nodes every claim can use */
+    return why;
+}
+
+/* Filter: the names of the nodes every claim can use (a new array); when
+ * there is none, *fit is the fit error. */
+static json_t *filter(podtry *p, char **fit)
+{
+    run *r = p->r;
     json_t *cand = json_array();
     const char **reasons = dra_xcalloc(r->nnodes + 1, sizeof *reasons);
     for (size_t n = 0; n < r->nnodes; n++) {
         const json_t *node = r->nodes[n];
         bool ok = true;
-        for (size_t k = 0; k < npc && ok; k++) {
-            json_t *c = pc[k].claim;
+        for (size_t k = 0; k < p->npc && ok; k++) {
+            json_t *c = p->pc[k].claim;
             if (allocated(c)) {
                 ok = node_ok(json_object_get(dra_jget(c, "status.allocation"), "availableOnNodes"), node);
                 if (!ok)
                     reasons[n] = "resourceclaim not available on the node";
             } else {
-                ok = node_ok(json_object_get(pc[k].cls, "suitableNodes"), node);
-                json_t *ex = json_object_get(r->pscs, pkey);
-                json_t *un = ex && pc[k].entry ? psc_unsuitable(ex, pc[k].entry, false) : NULL;
+                ok = node_ok(json_object_get(p->pc[k].cls, "suitableNodes"), node);
+                json_t *ex = json_object_get(r->pscs, p->pkey);
+                json_t *un = ex && p->pc[k].entry ? psc_unsuitable(ex, p->pc[k].entry, false) : NULL;
                 ok = ok && !(un && in_strings(un, node_name(node)));
                 if (!ok)
                     reasons[n] = "resourceclaim cannot be allocated for the node (unsuitable)";
@@ -332,134 +348,160 @@ static dra_err *schedule_pod(run *r, const json_t *pod0, dra_classic_pod *out, b
         if (ok && node_name(node))
             json_array_append_new(cand, json_string(node_name(node)));
     }
-    char *fit = json_array_size(cand) ? NULL : dra_sched_fit_error(reasons, r->nnodes);
+    *fit = json_array_size(cand) ? NULL : dra_sched_fit_error(reasons, r->nnodes);
     free(reasons);
-    if (!json_array_size(cand)) {
-        /* PostFilter: an allocated claim nobody uses may be what blocks */
-        for (size_t k = 0; k < npc; k++) {
-            json_t *c = pc[k].claim;
-            if (allocated(c) && !json_array_size(dra_jget(c, "status.reservedFor"))) {
-                json_object_set_new(json_object_get(c, "status"), "deallocationRequested", json_true());
-                mark_changed(r, pc[k].key);
-                why = dra_xasprintf("%s (deallocation of resourceclaim %s requested)", fit,
-                                    dra_jfield_str(json_object_get(c, "metadata"), "name"));
-                break;
-            }
+    return cand;
+}
+
+/* PostFilter: no node fits; an allocated claim nobody uses may be what
+ * blocks: its deallocation is requested.  The pod's message (fit taken). */
+static char *postfilter(podtry *p, char *fit)
+{
+    char *why = NULL;
+    for (size_t k = 0; k < p->npc; k++) {
+        json_t *c = p->pc[k].claim;
+        if (allocated(c) && !json_array_size(dra_jget(c, "status.reservedFor"))) {
+            json_object_set_new(json_object_get(c, "status"), "deallocationRequested", json_true());
+            mark_changed(p->r, p->pc[k].key);
+            why = dra_xasprintf("%s (deallocation of resourceclaim %s requested)", fit,
+                                dra_jfield_str(json_object_get(c, "metadata"), "name"));
+            break;
         }
-        if (!why)
-            why = dra_xstrdup(fit);
-        free(fit);
-        json_decref(cand);
-        free(pkey);
-        goto done;
     }
-    if (need_alloc) {
-        psc = psc_for(r, pod0, pkey);
-        json_t *spec = json_object_get(psc, "spec");
-        if (!json_is_object(spec)) {
-            spec = json_object();
-            json_object_set_new(psc, "spec", spec);
-        }
-        json_t *potential = json_array();
-        for (size_t k = 0; k < json_array_size(cand) && k < MAX_POTENTIAL; k++)
-            json_array_append(potential, json_array_get(cand, k));
-        json_object_set_new(spec, "potentialNodes", potential);
-        /* the drivers look at the potential nodes */
-        for (size_t k = 0; k < npc && !e; k++) {
-            if (allocated(pc[k].claim))
+    if (!why)
+        why = dra_xstrdup(fit);
+    free(fit);
+    return why;
+}
+
+/* Unsuitable nodes of an answer into the context's list for the entry. */
+static void add_unsuitable(json_t *psc, const char *entry, const json_t *un)
+{
+    json_t *dst = un && entry ? psc_unsuitable(psc, entry, true) : NULL;
+    for (size_t j = 0; dst && j < json_array_size(un); j++)
+        if (!in_strings(dst, json_string_value(json_array_get(un, j))))
+            json_array_append(dst, json_array_get(un, j));
+}
+
+/* PreScore: the potential nodes (at most 128) into the pod's
+ * PodSchedulingContext, and what the drivers find unsuitable among them. */
+static dra_err *prescore(podtry *p, json_t *psc, const json_t *cand, json_t **potential)
+{
+    json_t *spec = json_object_get(psc, "spec");
+    if (!json_is_object(spec)) {
+        spec = json_object();
+        json_object_set_new(psc, "spec", spec);
+    }
+    *potential = json_array();
+    for (size_t k = 0; k < json_array_size(cand) && k < MAX_POTENTIAL; k++)
+        json_array_append(*potential, json_array_get(cand, k));
+    json_object_set_new(spec, "potentialNodes", *potential);
+    dra_err *e = NULL;
+    for (size_t k = 0; k < p->npc && !e; k++) {
+        if (allocated(p->pc[k].claim))
+            continue;
+        json_t *a = NULL;
+        e = ask(p->r, p->pc[k].claim, p->pc[k].cls, *potential, NULL, &a);
+        if (!e)
+            add_unsuitable(psc, p->pc[k].entry, json_object_get(a, "unsuitableNodes"));
+        json_decref(a);
+    }
+    return e;
+}
+
+/* Whether potential node `node` is still suitable for every claim. */
+static bool still_suitable(podtry *p, json_t *psc, const char *node, const json_t **nodeobj)
+{
+    *nodeobj = NULL;
+    for (size_t q = 0; q < p->r->nnodes; q++)
+        if (node_name(p->r->nodes[q]) && strcmp(node_name(p->r->nodes[q]), node) == 0)
+            *nodeobj = p->r->nodes[q];
+    bool suitable = *nodeobj != NULL;
+    for (size_t k = 0; k < p->npc && suitable; k++) {
+        json_t *un = p->pc[k].entry ? psc_unsuitable(psc, p->pc[k].entry, false) : NULL;
+        suitable = !(un && in_strings(un, node));
+        /* a claim allocated while trying an earlier node must be usable here too */
+        if (suitable && allocated(p->pc[k].claim))
+            suitable = node_ok(json_object_get(dra_jget(p->pc[k].claim, "status.allocation"), "availableOnNodes"),
+                               *nodeobj);
+    }
+    return suitable;
+}
+
+/* Reserve: the potential nodes are selected in order until every claim's
+ * driver allocates on the selected one. */
+static dra_err *reserve(podtry *p, json_t *psc, json_t *potential)
+{
+    json_t *spec = json_object_get(psc, "spec");
+    dra_err *e = NULL;
+    for (size_t n = 0; !e && n < json_array_size(potential); n++) {
+        const char *node = json_string_value(json_array_get(potential, n));
+        const json_t *nodeobj;
+        bool suitable = still_suitable(p, psc, node, &nodeobj);
+        if (!suitable)
+            continue;
+        json_object_set_new(spec, "selectedNode", json_string(node));
+        for (size_t k = 0; k < p->npc && !e && suitable; k++) {
+            pclaim *pc = &p->pc[k];
+            if (allocated(pc->claim))
                 continue;
             json_t *a = NULL;
-            e = ask(r, pc[k].claim, pc[k].cls, potential, NULL, &a);
-            json_t *un = e ? NULL : json_object_get(a, "unsuitableNodes");
-            json_t *dst = un && pc[k].entry ? psc_unsuitable(psc, pc[k].entry, true) : NULL;
-            for (size_t j = 0; dst && j < json_array_size(un); j++)
-                if (!in_strings(dst, json_string_value(json_array_get(un, j))))
-                    json_array_append(dst, json_array_get(un, j));
+            e = ask(p->r, pc->claim, pc->cls, potential, node, &a);
+            if (e)
+                break;
+            json_t *al = json_object_get(a, "allocation");
+            if (al) {
+                const json_t *on = json_object_get(al, "availableOnNodes");
+                if (!node_ok(on, nodeobj))
+                    e = dra_err_new(DRA_EXIT_RUNTIME,
+                                    "classic driver %s: invalid answer: allocated resourceclaim %s/%s where "
+                                    "selected node %s cannot use it (allocation.availableOnNodes)",
+                                    dra_jfield_str(pc->cls, "driverName"), p->ns,
+                                    dra_jfield_str(json_object_get(pc->claim, "metadata"), "name"), node);
+                else
+                    apply_allocation(p->r, pc->claim, pc->key, pc->cls, al);
+            } else {
+                json_t *un = json_object_get(a, "unsuitableNodes");
+                add_unsuitable(psc, pc->entry, un);
+                json_t *dst = pc->entry ? psc_unsuitable(psc, pc->entry, true) : NULL;
+                if (!in_strings(un, node) && dst && !in_strings(dst, node))
+                    json_array_append_new(dst, json_string(node)); /* no allocation there: unsuitable */
+                suitable = false;
+            }
             json_decref(a);
         }
-        /* select nodes in order until every driver allocates there */
-        for (size_t n = 0; !e && n < json_array_size(potential); n++) {
-            const char *node = json_string_value(json_array_get(potential, n));
-            const json_t *nodeobj = NULL;
-            for (size_t q = 0; q < r->nnodes; q++)
-                if (node_name(r->nodes[q]) && strcmp(node_name(r->nodes[q]), node) == 0)
-                    nodeobj = r->nodes[q];
-            bool suitable = nodeobj != NULL;
-            for (size_t k = 0; k < npc && suitable; k++) {
-                json_t *un = pc[k].entry ? psc_unsuitable(psc, pc[k].entry, false) : NULL;
-                suitable = !(un && in_strings(un, node));
-                /* a claim allocated while trying an earlier node must be usable here too */
-                if (suitable && allocated(pc[k].claim))
-                    suitable = node_ok(json_object_get(dra_jget(pc[k].claim, "status.allocation"), "availableOnNodes"),
-                                       nodeobj);
-            }
-            if (!suitable)
-                continue;
-            json_object_set_new(spec, "selectedNode", json_string(node));
-            for (size_t k = 0; k < npc && !e && suitable; k++) {
-                if (allocated(pc[k].claim))
-                    continue;
-                json_t *a = NULL;
-                e = ask(r, pc[k].claim, pc[k].cls, potential, node, &a);
-                if (e)
-                    break;
-                json_t *al = json_object_get(a, "allocation");
-                if (al) {
-                    const json_t *on = json_object_get(al, "availableOnNodes");
-                    if (!node_ok(on, nodeobj))
-                        e = dra_err_new(DRA_EXIT_RUNTIME,
-                                        "classic driver %s: invalid answer: allocated resourceclaim %s/%s where "
-                                        "selected node %s cannot use it (allocation.availableOnNodes)",
-                                        dra_jfield_str(pc[k].cls, "driverName"), ns, dra_jfield_str(json_object_get(pc[k].claim, "metadata"), "name"), node);
-                    else
-                        apply_allocation(r, pc[k].claim, pc[k].key, pc[k].cls, al);
-                } else {
-                    json_t *dst = pc[k].entry ? psc_unsuitable(psc, pc[k].entry, true) : NULL;
-                    json_t *un = json_object_get(a, "unsuitableNodes");
-                    for (size_t j = 0; dst && j < json_array_size(un); j++)
-                        if (!in_strings(dst, json_string_value(json_array_get(un, j))))
-                            json_array_append(dst, json_array_get(un, j));
-                    if (!in_strings(un, node) && dst && !in_strings(dst, node))
-                        json_array_append_new(dst, json_string(node)); /* no allocation there: unsuitable */
-                    suitable = false;
-                }
-                json_decref(a);
-            }
-            if (suitable)
-                break;
-        }
-        need_alloc = false;
-        for (size_t k = 0; k < npc; k++)
-            need_alloc |= !allocated(pc[k].claim);
-        if (!e && need_alloc) {
-            /* a claim allocated on a node another claim cannot use must go back */
-            for (size_t k = 0; k < npc; k++)
-                if (allocated(pc[k].claim) && json_object_get(r->changed, pc[k].key) &&
-                    !json_array_size(dra_jget(pc[k].claim, "status.reservedFor"))) {
-                    json_object_set_new(json_object_get(pc[k].claim, "status"), "deallocationRequested", json_true());
-                }
-            /* the drivers found every potential node unsuitable */
-            size_t np = r->nnodes;
-            const char **rs = dra_xcalloc(np + 1, sizeof *rs);
-            for (size_t q = 0; q < np; q++)
-                rs[q] = "resourceclaim cannot be allocated for the node (unsuitable)";
-            why = dra_sched_fit_error(rs, np);
-            free(rs);
-        }
+        if (suitable)
+            break;
     }
-    json_t *chosen = e || why ? NULL : json_string(psc ? dra_jfield_str(json_object_get(psc, "spec"), "selectedNode") : NULL);
-    if (!e && !why && !psc) {
-        json_decref(chosen);
-        chosen = json_incref(json_array_get(cand, 0)); /* everything allocated: the first node that can use it all */
-    }
-    json_decref(cand);
-    free(pkey);
-    if (e || why)
-        goto done;
-    /* PreBind: reserve, then bind */
-    for (size_t k = 0; k < npc; k++) {
-        json_t *c = pc[k].claim;
-        if (reserved_for(c, uid, pname))
+    return e;
+}
+
+/* Unreserve: some claim is still not allocated; one allocated here on a
+ * node another claim cannot use must go back.  The pod's message. */
+static char *unreserve(podtry *p)
+{
+    run *r = p->r;
+    for (size_t k = 0; k < p->npc; k++)
+        if (allocated(p->pc[k].claim) && json_object_get(r->changed, p->pc[k].key) &&
+            !json_array_size(dra_jget(p->pc[k].claim, "status.reservedFor"))) {
+            json_object_set_new(json_object_get(p->pc[k].claim, "status"), "deallocationRequested", json_true());
+        }
+    /* the drivers found every potential node unsuitable */
+    size_t np = r->nnodes;
+    const char **rs = dra_xcalloc(np + 1, sizeof *rs);
+    for (size_t q = 0; q < np; q++)
+        rs[q] = "resourceclaim cannot be allocated for the node (unsuitable)";
+    char *why = dra_sched_fit_error(rs, np);
+    free(rs);
+    return why;
+}
+
+/* PreBind: the claims are reserved for the pod, then the pod is bound. */
+static void prebind(podtry *p, json_t *chosen)
+{
+    for (size_t k = 0; k < p->npc; k++) {
+        json_t *c = p->pc[k].claim;
+        if (reserved_for(c, p->uid, p->pname))
             continue;
         json_t *st = json_object_get(c, "status");
         json_t *rf = json_object_get(st, "reservedFor");
@@ -467,27 +509,86 @@ static dra_err *schedule_pod(run *r, const json_t *pod0, dra_classic_pod *out, b
             rf = json_array();
             json_object_set_new(st, "reservedFor", rf);
         }
-        json_array_append_new(rf, json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", pname, "uid", uid ? uid : ""));
-        mark_changed(r, pc[k].key);
+        json_array_append_new(rf, json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", p->pname, "uid",
+                                            p->uid ? p->uid : ""));
+        mark_changed(p->r, p->pc[k].key);
     }
-    if (!pod)
-        pod = json_deep_copy(pod0);
-    json_object_set(json_object_get(pod, "spec"), "nodeName", chosen);
-    out->scheduled = true;
-    out->node = dra_xstrdup(json_string_value(chosen));
-    json_decref(chosen);
-done:
+    if (!p->pod)
+        p->pod = json_deep_copy(p->pod0);
+    json_object_set(json_object_get(p->pod, "spec"), "nodeName", chosen);
+}
+
+/* The node the pod goes to (a new reference), or NULL with *why. */
+static dra_err *choose_node(podtry *p, char **why, json_t **chosen)
+{
+    run *r = p->r;
+    *chosen = NULL;
+    const dra_obj *existing = dra_model_find(r->m, DRA_KIND_POD_SCHEDULING_CONTEXT, p->ns, p->pname);
+    if (existing && !json_object_get(r->pscs, p->pkey))
+        json_object_set_new(r->pscs, p->pkey, json_deep_copy(existing->json));
+    bool need_alloc = false;
+    for (size_t k = 0; k < p->npc; k++)
+        need_alloc |= !allocated(p->pc[k].claim);
+    char *fit;
+    json_t *cand = filter(p, &fit);
+    if (!json_array_size(cand)) {
+        *why = postfilter(p, fit);
+        json_decref(cand);
+        return NULL;
+    }
+    json_t *psc = NULL;
+    dra_err *e = NULL;
+    if (need_alloc) {
+        psc = psc_for(r, p->pod0, p->pkey);
+        json_t *potential;
+        e = prescore(p, psc, cand, &potential);
+        if (!e)
+            e = reserve(p, psc, potential);
+        need_alloc = false;
+        for (size_t k = 0; k < p->npc; k++)
+            need_alloc |= !allocated(p->pc[k].claim);
+        if (!e && need_alloc)
+            *why = unreserve(p);
+    }
+    if (!e && !*why)
+        *chosen = psc ? json_string(dra_jfield_str(json_object_get(psc, "spec"), "selectedNode"))
+                      : json_incref(json_array_get(cand, 0)); /* everything allocated: the first node that can use it all */
+    json_decref(cand);
+    return e;
+}
+
+static dra_err *schedule_pod(run *r, const json_t *pod0, dra_classic_pod *out, bool *handled)
+{
+    const json_t *md = json_object_get(pod0, "metadata");
+    podtry p = {r, pod0, dra_jfield_str(md, "namespace"), dra_jfield_str(md, "name"), dra_jfield_str(md, "uid"),
+                NULL, 0, NULL, NULL};
+    pod_claims(&p);
+    *handled = p.npc > 0;
+    dra_err *e = NULL;
+    char *why = p.npc ? prefilter(&p) : NULL;
+    if (p.npc && !why) {
+        p.pkey = key_of(p.ns, p.pname);
+        json_t *chosen = NULL;
+        e = choose_node(&p, &why, &chosen);
+        free(p.pkey);
+        if (chosen) {
+            prebind(&p, chosen);
+            out->scheduled = true;
+            out->node = dra_xstrdup(json_string_value(chosen));
+            json_decref(chosen);
+        }
+    }
     if (why)
         out->message = why;
-    if (pod && *handled) {
+    if (p.pod && *handled) {
         char *ref = dra_obj_ref(pod0);
-        json_object_set_new(r->out_pods, ref, pod);
+        json_object_set_new(r->out_pods, ref, p.pod);
         free(ref);
     } else
-        json_decref(pod);
-    for (size_t k = 0; k < npc; k++)
-        free(pc[k].key);
-    free(pc);
+        json_decref(p.pod);
+    for (size_t k = 0; k < p.npc; k++)
+        free(p.pc[k].key);
+    free(p.pc);
     return e;
 }
 
