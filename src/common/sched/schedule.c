@@ -206,12 +206,10 @@ static bool reserved_for_pod(const podctx *p, const json_t *claim)
     return dra_claim_reserved_for_uid(claim, p->uid) || (p->group && dra_claim_reserved_for_group(claim, p->group));
 }
 
-/* PreEnqueue + PreFilter for one pod.  Returns NULL when the pod can go on to
- * Filter, else the message (caller frees) and *is_error for error statuses. */
-static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dra_extres_map *xm, const dra_sched_opts *o, const dra_features *f,
-                       podctx *p, dra_alloc_world *w, bool *is_error)
+/* PreEnqueue + PreFilter, the pod's claims (podResourceClaims): each named
+ * claim once, into p->pc.  NULL, or why the pod waits (caller frees). */
+static char *prefilter_claims(const dra_cluster *cl, const dra_changes *state, const dra_features *f, podctx *p)
 {
-    *is_error = false;
     size_t i;
     const json_t *pcj;
     json_array_foreach(dra_jfield(dra_jfield(p->pod, "spec"), "resourceClaims"), i, pcj) {
@@ -241,68 +239,80 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
         p->pc[p->npc++] = (pclaim){.claim = c, .name = name, .check_owner = check_owner,
                                    .group = dra_pod_claim_group(cl, state, p->pod, pcj, f)};
     }
+    return NULL;
+}
 
-    /* Extended resources (preFilterExtendedResources). */
-    if (dra_feature_enabled(f, DRA_FEATURE_EXTENDED_RESOURCE)) {
-        const json_t *spec = dra_jfield(p->pod, "spec");
-        const char *lists[2] = {"initContainers", "containers"};
-        for (int l = 0; l < 2; l++) {
-            size_t k;
-            const json_t *ctr;
-            json_array_foreach(dra_jfield(spec, lists[l]), k, ctr) {
-                const char *rn;
-                const json_t *q;
-                json_object_foreach((json_t *)dra_jfield(dra_jfield(ctr, "resources"), "requests"), rn, q) {
-                    if (!dra_is_dra_extended_resource_name(rn))
-                        continue;
-                    dra_quantity qq;
-                    const char *qs = json_string_value(q);
-                    bool nonzero = json_is_integer(q) ? json_integer_value(q) != 0 : false;
-                    if (qs) {
-                        dra_err *e = dra_quantity_parse(qs, &qq);
-                        nonzero = !e && !dra_quantity_is_zero(&qq);
-                        dra_err_free(e);
-                    }
-                    if (!nonzero)
-                        continue;
-                    bool mapped = dra_extres_class(xm, rn) != NULL;
-                    const char ***arr = mapped ? &p->ext_res : &p->ext_unmapped;
-                    size_t *cnt = mapped ? &p->next_res : &p->next_unmapped;
-                    bool seen = false;
-                    for (size_t x = 0; x < *cnt; x++)
-                        seen = seen || strcmp((*arr)[x], rn) == 0;
-                    if (!seen) {
-                        *arr = dra_xgrow(*arr, *cnt, sizeof **arr);
-                        (*arr)[(*cnt)++] = rn;
-                    }
+/* PreFilter, preFilterExtendedResources: the pod's extended resources
+ * backed by DRA (p->ext_res, p->ext_unmapped) and the special claim of an
+ * earlier cycle (p->ext_existing; allocated, it joins p->pc). */
+static void prefilter_extended_resources(const dra_cluster *cl, const dra_changes *state, const dra_extres_map *xm,
+                                         podctx *p)
+{
+    const json_t *spec = dra_jfield(p->pod, "spec");
+    const char *lists[2] = {"initContainers", "containers"};
+    for (int l = 0; l < 2; l++) {
+        size_t k;
+        const json_t *ctr;
+        json_array_foreach(dra_jfield(spec, lists[l]), k, ctr) {
+            const char *rn;
+            const json_t *q;
+            json_object_foreach((json_t *)dra_jfield(dra_jfield(ctr, "resources"), "requests"), rn, q) {
+                if (!dra_is_dra_extended_resource_name(rn))
+                    continue;
+                dra_quantity qq;
+                const char *qs = json_string_value(q);
+                bool nonzero = json_is_integer(q) ? json_integer_value(q) != 0 : false;
+                if (qs) {
+                    dra_err *e = dra_quantity_parse(qs, &qq);
+                    nonzero = !e && !dra_quantity_is_zero(&qq);
+                    dra_err_free(e);
                 }
-            }
-        }
-        if (p->next_res) {
-            p->ext = true;
-            dra_sort(p->ext_res, p->next_res, sizeof *p->ext_res, cmp_cstr);
-            /* findExtendedResourceClaim: input claims first, then those made in this run */
-            const dra_obj *io;
-            for (size_t it = dra_cluster_owned(cl, p->uid); !p->ext_existing && (io = dra_cluster_owned_next(cl, &it));)
-                if (is_ext_claim_of(dra_changes_current(state, io->json), p))
-                    p->ext_existing = dra_changes_current(state, io->json);
-            dra_change *x;
-            for (size_t it = dra_changes_owned(state, p->uid); !p->ext_existing && (x = dra_changes_owned_next(state, &it));)
-                if (!x->deleted && is_ext_claim_of(x->obj, p))
-                    p->ext_existing = x->obj;
-            if (p->ext_existing) {
-                const json_t *c = p->ext_existing;
-                if (dra_jfield(dra_jfield(dra_jfield(c, "spec"), "devices"), "requests"))
-                    p->ext_stale = true;
-                else if (allocation_of(c)) {
-                    p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
-                    p->pc[p->npc++] = (pclaim){.claim = c, .name = meta_str(c, "name") ? meta_str(c, "name") : ""};
-                    p->ext = false; /* served by its allocation */
+                if (!nonzero)
+                    continue;
+                bool mapped = dra_extres_class(xm, rn) != NULL;
+                const char ***arr = mapped ? &p->ext_res : &p->ext_unmapped;
+                size_t *cnt = mapped ? &p->next_res : &p->next_unmapped;
+                bool seen = false;
+                for (size_t x = 0; x < *cnt; x++)
+                    seen = seen || strcmp((*arr)[x], rn) == 0;
+                if (!seen) {
+                    *arr = dra_xgrow(*arr, *cnt, sizeof **arr);
+                    (*arr)[(*cnt)++] = rn;
                 }
             }
         }
     }
+    if (p->next_res) {
+        p->ext = true;
+        dra_sort(p->ext_res, p->next_res, sizeof *p->ext_res, cmp_cstr);
+        /* findExtendedResourceClaim: input claims first, then those made in this run */
+        const dra_obj *io;
+        for (size_t it = dra_cluster_owned(cl, p->uid); !p->ext_existing && (io = dra_cluster_owned_next(cl, &it));)
+            if (is_ext_claim_of(dra_changes_current(state, io->json), p))
+                p->ext_existing = dra_changes_current(state, io->json);
+        dra_change *x;
+        for (size_t it = dra_changes_owned(state, p->uid); !p->ext_existing && (x = dra_changes_owned_next(state, &it));)
+            if (!x->deleted && is_ext_claim_of(x->obj, p))
+                p->ext_existing = x->obj;
+        if (p->ext_existing) {
+            const json_t *c = p->ext_existing;
+            if (dra_jfield(dra_jfield(dra_jfield(c, "spec"), "devices"), "requests"))
+                p->ext_stale = true;
+            else if (allocation_of(c)) {
+                p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
+                p->pc[p->npc++] = (pclaim){.claim = c, .name = meta_str(c, "name") ? meta_str(c, "name") : ""};
+                p->ext = false; /* served by its allocation */
+            }
+        }
+    }
+}
 
+/* PreFilter over the pod's claims: an allocated claim in use by too many
+ * (its node selector, score and binding state kept), validateDeviceClass
+ * for the others' requests.  NULL, or the message and *is_error. */
+static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, podctx *p, dra_alloc_world *w,
+                                bool *is_error)
+{
     for (size_t k = 0; k < p->npc; k++) {
         pclaim *x = &p->pc[k];
         const json_t *c = x->claim;
@@ -364,6 +374,20 @@ static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dr
             p->max_score += dra_sched_claim_max_score(c);
     }
     return NULL;
+}
+
+/* PreEnqueue + PreFilter for one pod.  Returns NULL when the pod can go on to
+ * Filter, else the message (caller frees) and *is_error for error statuses. */
+static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dra_extres_map *xm, const dra_sched_opts *o, const dra_features *f,
+                       podctx *p, dra_alloc_world *w, bool *is_error)
+{
+    *is_error = false;
+    char *why = prefilter_claims(cl, state, f, p);
+    if (why)
+        return why;
+    if (dra_feature_enabled(f, DRA_FEATURE_EXTENDED_RESOURCE))
+        prefilter_extended_resources(cl, state, xm, p);
+    return prefilter_validate(o, f, p, w, is_error);
 }
 
 /* ---- nodes ------------------------------------------------------------------------------------ */
@@ -1354,6 +1378,85 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     return placed;
 }
 
+/* The candidate nodes, in name order, and the per-node scratch. */
+static void nodes_init(sched *S, json_t *const *nodes, size_t nnodes)
+{
+    S->nodes = dra_xcalloc(nnodes + 1, sizeof *S->nodes);
+    for (size_t i = 0; i < nnodes; i++) {
+        S->nodes[S->nnodes].json = nodes[i];
+        S->nodes[S->nnodes].name = meta_str(nodes[i], "name");
+        if (S->nodes[S->nnodes].name)
+            S->nnodes++;
+    }
+    dra_sort(S->nodes, S->nnodes, sizeof *S->nodes, cmp_node);
+    mark_risky(S->w, S->nodes, S->nnodes);
+    bound_init(S);
+    S->reasons = dra_xcalloc(S->nnodes + 1, sizeof *S->reasons);
+    S->owned_reasons = dra_xcalloc(S->nnodes + 1, sizeof *S->owned_reasons);
+    S->scores = dra_xcalloc(S->nnodes + 1, sizeof *S->scores);
+    S->fit = dra_xcalloc(S->nnodes + 1, sizeof *S->fit);
+}
+
+/* What a run holds, released (not its result). */
+static void sched_free(sched *S)
+{
+    for (size_t i = 0; i < S->nrefusals; i++) {
+        free(S->refusals[i].uid);
+        free(S->refusals[i].msg);
+    }
+    free(S->refusals);
+    dra_strmap_free(&S->refused_pods);
+    dra_alloc_world_free(S->w);
+    dra_extres_map_free(S->xm);
+    free(S->nodes);
+    free(S->bound_tree);
+    free(S->reasons);
+    free(S->owned_reasons);
+    free(S->scores);
+    free(S->fit);
+    dra_changes_free(&S->st);
+}
+
+/* The changed objects into S->out: input claims in input order, created
+ * claims, pods in input order, then PodGroups. */
+static void result_objects(sched *S, const dra_model *m)
+{
+    dra_sched_result *out = S->out;
+    const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+    const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
+    out->objs = dra_xcalloc(S->st.nobjs + 1, sizeof *out->objs);
+    if (S->o->text_results)
+        out->texts = dra_xcalloc(S->st.nobjs + 1, sizeof *out->texts);
+    for (size_t i = 0; i < cl->n; i++) {
+        const dra_change *x = dra_changes_find(&S->st, cl->v[i]->json);
+        if (x && !x->deleted)
+            out->objs[out->nobjs++] = json_incref(x->obj);
+    }
+    for (size_t i = 0; i < S->st.nobjs; i++) {
+        dra_change *x = &S->st.objs[i];
+        if (x->orig || x->deleted)
+            continue;
+        size_t len;
+        char *text = dra_changes_take_text(x, &len); /* only claims are frozen */
+        if (text)
+            out->texts[out->nobjs++] = text;
+        else if (is_claim(x->obj))
+            out->objs[out->nobjs++] = json_incref(x->obj);
+    }
+    for (size_t i = 0; i < pl->n; i++) {
+        const dra_change *x = dra_changes_find(&S->st, pl->v[i]->json);
+        if (x && !x->deleted)
+            out->objs[out->nobjs++] = json_incref(x->obj);
+    }
+    /* PodGroups whose status.resourceClaimStatuses got new claims */
+    const dra_model_list *gl = dra_model_kind(m, DRA_KIND_POD_GROUP);
+    for (size_t i = 0; i < gl->n; i++) {
+        const dra_change *x = dra_changes_find(&S->st, gl->v[i]->json);
+        if (x && !x->deleted)
+            out->objs[out->nobjs++] = json_incref(x->obj);
+    }
+}
+
 /* One run over the queue; *again when a pod group's placements are to be
  * undone (the verdicts then say how its pods end). */
 static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t nnodes, const dra_sched_opts *opts,
@@ -1374,7 +1477,6 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     S.c = c;
     S.st.objects_only = true; /* the result is objects; no operations are printed */
     S.st.in_place = in_place;
-    const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
     const dra_model_list *pl = dra_model_kind(m, DRA_KIND_POD);
     /* the queue first: claims are made, and charged to quotas, in its order */
     size_t npend;
@@ -1404,21 +1506,7 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     dra_err *err = dra_alloc_world_of_model(m, opts->packs, &S.f, &ev, &S.w, NULL, NULL);
     if (!err) {
         S.xm = dra_extres_map_new(classes, kl->n);
-        S.nodes = dra_xcalloc(nnodes + 1, sizeof *S.nodes);
-        for (size_t i = 0; i < nnodes; i++) {
-            S.nodes[S.nnodes].json = nodes[i];
-            S.nodes[S.nnodes].name = meta_str(nodes[i], "name");
-            if (S.nodes[S.nnodes].name)
-                S.nnodes++;
-        }
-        dra_sort(S.nodes, S.nnodes, sizeof *S.nodes, cmp_node);
-        mark_risky(S.w, S.nodes, S.nnodes);
-        bound_init(&S);
-        S.reasons = dra_xcalloc(S.nnodes + 1, sizeof *S.reasons);
-        S.owned_reasons = dra_xcalloc(S.nnodes + 1, sizeof *S.owned_reasons);
-        S.scores = dra_xcalloc(S.nnodes + 1, sizeof *S.scores);
-        S.fit = dra_xcalloc(S.nnodes + 1, sizeof *S.fit);
-
+        nodes_init(&S, nodes, nnodes);
         out->pods = dra_xcalloc(pl->n + 1, sizeof *out->pods);
         out->warnings = dra_err_append(out->warnings, q.warnings);
         q.warnings = NULL;
@@ -1438,58 +1526,13 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
             }
         }
 
-        /* Changed objects: input claims in input order, created claims, pods in input order. */
-        out->objs = dra_xcalloc(S.st.nobjs + 1, sizeof *out->objs);
-        if (opts->text_results)
-            out->texts = dra_xcalloc(S.st.nobjs + 1, sizeof *out->texts);
-        for (size_t i = 0; i < cl->n; i++) {
-            const dra_change *x = dra_changes_find(&S.st, cl->v[i]->json);
-            if (x && !x->deleted)
-                out->objs[out->nobjs++] = json_incref(x->obj);
-        }
-        for (size_t i = 0; i < S.st.nobjs; i++) {
-            dra_change *x = &S.st.objs[i];
-            if (x->orig || x->deleted)
-                continue;
-            size_t len;
-            char *text = dra_changes_take_text(x, &len); /* only claims are frozen */
-            if (text)
-                out->texts[out->nobjs++] = text;
-            else if (is_claim(x->obj))
-                out->objs[out->nobjs++] = json_incref(x->obj);
-        }
-        for (size_t i = 0; i < pl->n; i++) {
-            const dra_change *x = dra_changes_find(&S.st, pl->v[i]->json);
-            if (x && !x->deleted)
-                out->objs[out->nobjs++] = json_incref(x->obj);
-        }
-        /* PodGroups whose status.resourceClaimStatuses got new claims */
-        const dra_model_list *gl = dra_model_kind(m, DRA_KIND_POD_GROUP);
-        for (size_t i = 0; i < gl->n; i++) {
-            const dra_change *x = dra_changes_find(&S.st, gl->v[i]->json);
-            if (x && !x->deleted)
-                out->objs[out->nobjs++] = json_incref(x->obj);
-        }
+        result_objects(&S, m);
     }
     dra_sched_queue_free(&q);
     free(pend);
-    for (size_t i = 0; i < S.nrefusals; i++) {
-        free(S.refusals[i].uid);
-        free(S.refusals[i].msg);
-    }
-    free(S.refusals);
-    dra_strmap_free(&S.refused_pods);
-    dra_alloc_world_free(S.w);
+    sched_free(&S);
     dra_cel_selector_eval_free(&ev);
-    dra_extres_map_free(S.xm);
-    free(S.nodes);
-    free(S.bound_tree);
-    free(S.reasons);
-    free(S.owned_reasons);
-    free(S.scores);
-    free(S.fit);
     free(classes);
-    dra_changes_free(&S.st);
     return err;
 }
 
