@@ -994,6 +994,217 @@ static void clear_visited(sched *S, const size_t *visited, size_t nvisited)
     }
 }
 
+/* One pod's walk over the nodes: Filter, with the running best of Score. */
+typedef struct walk {
+    json_t *traces;         /* explain: one entry per node, else NULL */
+    node_eval best;         /* the best node's evaluation so far */
+    long best_i;            /* its index, -1 when none fits */
+    int64_t best_raw, ceiling; /* its raw score; no node can score more than the ceiling */
+    size_t *visited, nvisited, capvisited; /* nodes whose scratch entries were set */
+    size_t *fits, nfits, capfits;          /* the fitting nodes, in order */
+    size_t ntried;
+    bool stop;
+    /* Fast path of the free-device cut for pods without extended resources
+     * (their device needs do not depend on the node). */
+    bool simple;
+    /* Runs of nodes the cut rejects are passed over through the bound tree
+     * when nothing else could have stopped at them: no trace is kept and the
+     * pod is not pinned to nodes by name. */
+    bool leap, leapt;
+    /* A pod pinned to nodes by name visits only those (cand; without a
+     * trace, which lists every node): the others would all be refused for
+     * node affinity.  A pod sharing an allocated claim that names its node
+     * visits that node first (claim_pinned); only when it does not fit there
+     * are all nodes walked, for the reasons each gives. */
+    size_t *cand, ncand, kc, last;
+    bool pinned, claim_pinned;
+} walk;
+
+/* PreEnqueue + PreFilter: true when the pod's outcome is decided before
+ * any node is looked at (sp set). */
+static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
+{
+    bool is_error = false;
+    char *msg = prefilter(S->c, &S->st, S->xm, S->o, &S->f, p, S->w, &is_error);
+    intptr_t refusal = 0;
+    if (msg && dra_strmap_get(&S->refused_pods, p->uid, strlen(p->uid), &refusal) && refusal) {
+        /* its claim was never made: the quota's refusal is why it waits */
+        free(msg);
+        sp->outcome = DRA_POD_UNSCHEDULABLE;
+        sp->message = dra_xstrdup(S->refusals[refusal - 1].msg);
+        return true;
+    }
+    if (msg) {
+        sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
+        sp->message = is_error ? msg : dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg);
+        if (!is_error)
+            free(msg);
+        return true;
+    }
+    if (p->npc == 0 && !p->ext && !p->ext_stale) {
+        sp->outcome = DRA_POD_SKIPPED;
+        sp->message = dra_xstrdup("no resource claims and no extended resources backed by DRA");
+        return true;
+    }
+    return false;
+}
+
+static void walk_init(sched *S, const podctx *p, walk *w)
+{
+    w->best_i = -1;
+    w->best_raw = -1;
+    w->ceiling = p->fixed_score + p->max_score;
+    w->simple = !p->ext && !p->ext_stale && p->min_devices > 0 && !S->o->no_prune;
+    bool can_fail = pinned_can_fail(p->pod);
+    w->leap = w->simple && !w->traces && !can_fail;
+    w->last = S->nnodes;
+    w->pinned = can_fail && !w->traces && pinned_candidates(S, p->pod, &w->cand, &w->ncand);
+    w->claim_pinned = !w->pinned && !w->traces && claim_candidates(S, p, &w->cand, &w->ncand);
+    if (w->claim_pinned) {
+        w->pinned = true;
+        w->leap = false;
+    }
+}
+
+/* A node refused before the allocator runs, for reason. */
+static void filter_refused(sched *S, walk *w, size_t i, const char *reason, bool prefiltered)
+{
+    S->reasons[i] = reason;
+    w->ntried++;
+    if (w->traces) {
+        node_eval e = {.reason = (char *)reason, .prefiltered = prefiltered};
+        json_array_append_new(w->traces, node_trace(&S->nodes[i], &e, true));
+    }
+}
+
+/* Filter node i; false when the pod is an error (sp set). */
+static bool filter_at(sched *S, podctx *p, walk *w, size_t i, dra_sched_pod *sp)
+{
+    S->out->stats.nodes_checked++;
+    push_index(&w->visited, &w->nvisited, &w->capvisited, i);
+    if (!pinned_node_ok(p->pod, S->nodes[i].json)) {
+        filter_refused(S, w, i, "node(s) didn't match Pod's node affinity/selector", false);
+        return true;
+    }
+    if (w->simple && !S->nodes[i].risky) {
+        int64_t bound = dra_alloc_free_bound(S->w, S->nodes[i].name);
+        /* the leap passed over nodes by their stored bound: it is never
+         * below the current one (bounds only fall) */
+        DRA_ASSERT(S->bound_tree[S->bound_leaves + i] >= bound);
+        bound_set(S, i, bound);
+        if (p->min_devices > bound) {
+            S->out->stats.nodes_prefiltered++;
+            filter_refused(S, w, i, "cannot allocate all claims", true);
+            return true;
+        }
+    }
+    node_eval e = {0};
+    char *err = filter_node(S, p, &S->nodes[i], &e);
+    w->ntried++;
+    if (w->traces)
+        json_array_append_new(w->traces, node_trace(&S->nodes[i], &e, true));
+    if (err) {
+        sp->outcome = DRA_POD_ERROR;
+        sp->message = err;
+        node_eval_clear(&e);
+        return false;
+    }
+    if (!e.fits) {
+        S->owned_reasons[i] = e.reason;
+        e.reason = NULL;
+        S->reasons[i] = S->owned_reasons[i];
+        node_eval_clear(&e);
+        return true;
+    }
+    S->fit[i] = true;
+    S->scores[i] = e.score;
+    push_index(&w->fits, &w->nfits, &w->capfits, i);
+    /* Normalisation keeps the order of raw scores (ties may appear,
+     * they go to the earlier name), so the best raw score wins. */
+    if (e.score > w->best_raw) {
+        node_eval_clear(&w->best);
+        w->best = e;
+        w->best_i = (long)i;
+        w->best_raw = e.score;
+    } else {
+        node_eval_clear(&e);
+    }
+    if (w->best_raw >= w->ceiling)
+        w->stop = true;
+    return true;
+}
+
+/* Filter: the nodes in name order (or the pinned ones), until one scores
+ * the ceiling.  False when the pod is an error (sp set). */
+static bool filter_walk(sched *S, podctx *p, walk *w, dra_sched_pod *sp)
+{
+    for (size_t i = w->pinned ? (w->ncand ? w->cand[0] : S->nnodes) : 0; i < S->nnodes && !w->stop;
+         i = w->pinned ? (++w->kc < w->ncand ? w->cand[w->kc] : S->nnodes) : i + 1) {
+        w->last = i;
+        if (w->leap) {
+            size_t j = bound_next(S, i, p->min_devices);
+            if (j > i) {
+                /* each would have been checked and cut, with this reason */
+                S->out->stats.nodes_checked += (int64_t)(j - i);
+                S->out->stats.nodes_prefiltered += (int64_t)(j - i);
+                w->ntried += j - i;
+                w->leapt = true;
+                i = j;
+                if (i >= S->nnodes)
+                    break;
+            }
+        }
+        if (!filter_at(S, p, w, i, sp))
+            return false;
+    }
+    return true;
+}
+
+/* PostFilter: no node fits; the fit error over every node. */
+static void postfilter(sched *S, const walk *w, dra_sched_pod *sp)
+{
+    const char **reasons = S->reasons;
+    sp->outcome = DRA_POD_UNSCHEDULABLE;
+    if (w->leapt || w->pinned) /* every node was tried: the ones passed over were cut or not named */
+        for (size_t i = 0; i < S->nnodes; i++)
+            if (!reasons[i])
+                reasons[i] = w->leapt ? "cannot allocate all claims" : "node(s) didn't match Pod's node affinity/selector";
+    sp->message = dra_sched_fit_error(reasons, S->nnodes);
+    if (w->leapt || w->pinned)
+        memset(reasons, 0, S->nnodes * sizeof *reasons);
+}
+
+/* Score: the best node's normalised score among the nodes tried. */
+static int64_t score(const sched *S, const walk *w)
+{
+    size_t nf = 0;
+    int64_t *fs = dra_xcalloc(w->nfits + 1, sizeof *fs);
+    size_t best_pos = 0;
+    for (size_t k = 0; k < w->nfits; k++) {
+        if ((long)w->fits[k] == w->best_i)
+            best_pos = nf;
+        fs[nf++] = S->scores[w->fits[k]];
+    }
+    dra_sched_normalize(fs, nf);
+    int64_t s = fs[best_pos];
+    free(fs);
+    return s;
+}
+
+/* Reserve + PreBind on the best node (among equal normalised scores the
+ * smaller name). */
+static void reserve(sched *S, podctx *p, walk *w, dra_sched_pod *sp)
+{
+    snode *nd = &S->nodes[w->best_i];
+    bool pending;
+    char *refused = reserve_and_bind(S, p, nd, &w->best, &pending);
+    sp->outcome = !refused ? DRA_POD_SCHEDULED : pending ? DRA_POD_UNSCHEDULABLE : DRA_POD_ERROR;
+    sp->node = refused ? NULL : dra_xstrdup(nd->name);
+    sp->message = refused;
+    if (!nd->risky)
+        bound_set(S, (size_t)w->best_i, dra_alloc_free_bound(S->w, nd->name));
+}
+
 static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
 {
     podctx p = {0};
@@ -1002,200 +1213,38 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
     p.name = meta_str(p.pod, "name") ? meta_str(p.pod, "name") : "";
     p.uid = meta_str(p.pod, "uid") ? meta_str(p.pod, "uid") : "";
     p.group = dra_feature_enabled(&S->f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS) ? dra_pod_group_name(p.pod) : NULL;
-    json_t *traces = S->o->explain ? json_array() : NULL;
-    bool is_error = false;
-    char *msg = prefilter(S->c, &S->st, S->xm, S->o, &S->f, &p, S->w, &is_error);
-    intptr_t refusal = 0;
-    if (msg && dra_strmap_get(&S->refused_pods, p.uid, strlen(p.uid), &refusal) && refusal) {
-        /* its claim was never made: the quota's refusal is why it waits */
-        free(msg);
-        sp->outcome = DRA_POD_UNSCHEDULABLE;
-        sp->message = dra_xstrdup(S->refusals[refusal - 1].msg);
-        goto done;
-    }
-    if (msg) {
-        sp->outcome = is_error ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
-        sp->message = is_error ? msg : dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg);
-        if (!is_error)
-            free(msg);
-        goto done;
-    }
-    if (p.npc == 0 && !p.ext && !p.ext_stale) {
-        sp->outcome = DRA_POD_SKIPPED;
-        sp->message = dra_xstrdup("no resource claims and no extended resources backed by DRA");
-        goto done;
-    }
-
-    node_eval best = {0};
-    long best_i = -1;
-    int64_t best_raw = -1;
-    int64_t ceiling = p.fixed_score + p.max_score;
-    const char **reasons = S->reasons;
-    char **owned_reasons = S->owned_reasons;
-    int64_t *scores = S->scores;
-    bool *fit = S->fit;
-    size_t *visited = NULL, nvisited = 0, capvisited = 0; /* nodes whose scratch entries were set */
-    size_t *fits = NULL, nfits = 0, capfits = 0;          /* the fitting nodes, in order */
-    size_t ntried = 0;
-    bool stop = false;
-    /* Fast path of the free-device cut for pods without extended resources
-     * (their device needs do not depend on the node). */
-    bool simple = !p.ext && !p.ext_stale && p.min_devices > 0 && !S->o->no_prune;
-    /* Runs of nodes the cut rejects are passed over through the bound tree
-     * when nothing else could have stopped at them: no trace is kept and the
-     * pod is not pinned to nodes by name. */
-    bool can_fail = pinned_can_fail(p.pod);
-    bool leap = simple && !traces && !can_fail;
-    bool leapt = false;
-    /* A pod pinned to nodes by name visits only those (without a trace,
-     * which lists every node): the others would all be refused for node
-     * affinity. */
-    size_t *cand = NULL, ncand = 0, kc = 0, last = S->nnodes;
-    bool pinned = can_fail && !traces && pinned_candidates(S, p.pod, &cand, &ncand);
-    /* A pod sharing an allocated claim that names its node visits that node
-     * first; only when it does not fit there are all nodes walked, for the
-     * reasons each gives. */
-    bool claim_pinned = !pinned && !traces && claim_candidates(S, &p, &cand, &ncand);
-    if (claim_pinned) {
-        pinned = true;
-        leap = false;
-    }
-walk:
-    for (size_t i = pinned ? (ncand ? cand[0] : S->nnodes) : 0; i < S->nnodes && !stop;
-         i = pinned ? (++kc < ncand ? cand[kc] : S->nnodes) : i + 1) {
-        last = i;
-        if (leap) {
-            size_t j = bound_next(S, i, p.min_devices);
-            if (j > i) {
-                /* each would have been checked and cut, with this reason */
-                S->out->stats.nodes_checked += (int64_t)(j - i);
-                S->out->stats.nodes_prefiltered += (int64_t)(j - i);
-                ntried += j - i;
-                leapt = true;
-                i = j;
-                if (i >= S->nnodes)
-                    break;
-            }
+    walk w = {.traces = S->o->explain ? json_array() : NULL};
+    if (!prefilter_pod(S, &p, sp)) {
+        walk_init(S, &p, &w);
+        bool ok = filter_walk(S, &p, &w, sp);
+        if (ok && w.claim_pinned && w.best_i < 0) { /* no fit on the claim's nodes: every node, for its reason */
+            clear_visited(S, w.visited, w.nvisited);
+            w.nvisited = w.nfits = w.ntried = w.kc = 0;
+            w.last = S->nnodes;
+            w.stop = false;
+            w.claim_pinned = w.pinned = false;
+            ok = filter_walk(S, &p, &w, sp);
         }
-        node_eval e = {0};
-        S->out->stats.nodes_checked++;
-        push_index(&visited, &nvisited, &capvisited, i);
-        if (!pinned_node_ok(p.pod, S->nodes[i].json)) {
-            reasons[i] = "node(s) didn't match Pod's node affinity/selector";
-            ntried++;
-            if (traces) {
-                e.reason = (char *)reasons[i];
-                json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
-            }
-            continue;
+        if (ok && w.pinned) { /* the nodes passed over count as checked, up to where the walk ended */
+            size_t upto = w.stop ? w.last + 1 : S->nnodes, walked = w.kc;
+            S->out->stats.nodes_checked += (int64_t)(upto - walked);
         }
-        if (simple && !S->nodes[i].risky) {
-            int64_t bound = dra_alloc_free_bound(S->w, S->nodes[i].name);
-            /* the leap passed over nodes by their stored bound: it is never
-             * below the current one (bounds only fall) */
-            DRA_ASSERT(S->bound_tree[S->bound_leaves + i] >= bound);
-            bound_set(S, i, bound);
-            if (p.min_devices > bound) {
-                S->out->stats.nodes_prefiltered++;
-                reasons[i] = "cannot allocate all claims";
-                ntried++;
-                if (traces) {
-                    e.reason = (char *)reasons[i];
-                    e.prefiltered = true;
-                    json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
-                }
-                continue;
-            }
+        if (ok && w.traces)
+            for (size_t i = w.ntried; i < S->nnodes; i++)
+                json_array_append_new(w.traces, node_trace(&S->nodes[i], NULL, false));
+        if (ok && w.best_i < 0) {
+            postfilter(S, &w, sp);
+        } else if (ok) {
+            sp->score = score(S, &w);
+            reserve(S, &p, &w, sp);
         }
-        char *err = filter_node(S, &p, &S->nodes[i], &e);
-        ntried++;
-        if (err) {
-            sp->outcome = DRA_POD_ERROR;
-            sp->message = err;
-            if (traces)
-                json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
-            node_eval_clear(&e);
-            goto nodes_done;
-        }
-        if (traces)
-            json_array_append_new(traces, node_trace(&S->nodes[i], &e, true));
-        if (!e.fits) {
-            owned_reasons[i] = e.reason;
-            e.reason = NULL;
-            reasons[i] = owned_reasons[i];
-            node_eval_clear(&e);
-            continue;
-        }
-        fit[i] = true;
-        scores[i] = e.score;
-        push_index(&fits, &nfits, &capfits, i);
-        /* Normalisation keeps the order of raw scores (ties may appear,
-         * they go to the earlier name), so the best raw score wins. */
-        if (e.score > best_raw) {
-            node_eval_clear(&best);
-            best = e;
-            best_i = (long)i;
-            best_raw = e.score;
-        } else {
-            node_eval_clear(&e);
-        }
-        if (best_raw >= ceiling)
-            stop = true;
+        node_eval_clear(&w.best);
+        clear_visited(S, w.visited, w.nvisited);
+        free(w.visited);
+        free(w.fits);
+        free(w.cand);
     }
-    if (claim_pinned && best_i < 0) { /* no fit on the claim's nodes: every node, for its reason */
-        clear_visited(S, visited, nvisited);
-        nvisited = nfits = ntried = kc = 0;
-        last = S->nnodes;
-        stop = false;
-        claim_pinned = pinned = false;
-        goto walk;
-    }
-    if (pinned) { /* the nodes passed over count as checked, up to where the walk ended */
-        size_t upto = stop ? last + 1 : S->nnodes, walked = kc;
-        S->out->stats.nodes_checked += (int64_t)(upto - walked);
-    }
-    if (traces)
-        for (size_t i = ntried; i < S->nnodes; i++)
-            json_array_append_new(traces, node_trace(&S->nodes[i], NULL, false));
-    if (best_i < 0) {
-        sp->outcome = DRA_POD_UNSCHEDULABLE;
-        if (leapt || pinned) /* every node was tried: the ones passed over were cut or not named */
-            for (size_t i = 0; i < S->nnodes; i++)
-                if (!reasons[i])
-                    reasons[i] = leapt ? "cannot allocate all claims" : "node(s) didn't match Pod's node affinity/selector";
-        sp->message = dra_sched_fit_error(reasons, S->nnodes);
-        if (leapt || pinned)
-            memset(reasons, 0, S->nnodes * sizeof *reasons);
-    } else {
-        /* The reported score is the normalised one among the nodes tried. */
-        size_t nf = 0;
-        int64_t *fs = dra_xcalloc(nfits + 1, sizeof *fs);
-        size_t best_pos = 0;
-        for (size_t k = 0; k < nfits; k++) {
-            if ((long)fits[k] == best_i)
-                best_pos = nf;
-            fs[nf++] = scores[fits[k]];
-        }
-        dra_sched_normalize(fs, nf);
-        sp->score = fs[best_pos];
-        free(fs);
-        /* Among equal normalised scores the smaller name wins. */
-        bool pending;
-        char *refused = reserve_and_bind(S, &p, &S->nodes[best_i], &best, &pending);
-        sp->outcome = !refused ? DRA_POD_SCHEDULED : pending ? DRA_POD_UNSCHEDULABLE : DRA_POD_ERROR;
-        sp->node = refused ? NULL : dra_xstrdup(S->nodes[best_i].name);
-        sp->message = refused;
-        if (!S->nodes[best_i].risky)
-            bound_set(S, (size_t)best_i, dra_alloc_free_bound(S->w, S->nodes[best_i].name));
-    }
-nodes_done:
-    node_eval_clear(&best);
-    clear_visited(S, visited, nvisited);
-    free(visited);
-    free(fits);
-    free(cand);
-done:
-    sp->trace = traces;
+    sp->trace = w.traces;
     free(p.pc);
     free(p.ext_res);
     free(p.ext_unmapped);
