@@ -164,11 +164,7 @@ DRA_MUST_USE dra_err *dra_alloc_explain_html_check(const opts *x);
 DRA_MUST_USE dra_err *dra_alloc_explain_html(const opts *x, const dra_sched_result *res);
 
 /* quota.c */
-/* Quota admission for schedule: a ledger of set's ResourceQuotas over the
- * model's claims (*out, NULL when there are no quotas) as so's admit. */
-DRA_MUST_USE dra_err *dra_alloc_quota_admission(const dra_objset *set, const dra_model *m, const dra_features *f,
-                                                dra_sched_opts *so, dra_quota_ledger **out);
-/* -v: what the ledger did, each line led by run (NULL: nothing; what-if
+/* -v: what the ledger did (of dra_quota_admission), each line led by run (NULL: nothing; what-if
  * names its two runs); then frees it (NULL: nothing). */
 void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, const char *run);
 extern const dra_opt dra_alloc_quota_opts[];

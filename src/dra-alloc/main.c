@@ -192,7 +192,7 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
         if (!e)
             e = classic_run(&x->classic, &c, nodes.v, nodes.n, in.now, &in.features, &cp, rc);
         if (!e)
-            e = dra_alloc_quota_admission(c->set, &c->model, &in.features, &so, &ledger);
+            e = dra_quota_admission(c, &in.features, &so, &ledger);
         if (!e)
             e = dra_schedule(c, nodes.v, nodes.n, &so, &res);
     }

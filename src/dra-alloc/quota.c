@@ -59,28 +59,6 @@ static void say_ledger(const dra_args *a, const json_t *rep, const char *run)
         dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s refused by quota %s", run, dra_jfield_str(x, "claim"), dra_jfield_str(x, "quota"));
 }
 
-static char *admit(void *ctx, const json_t *claim)
-{
-    return dra_quota_admit(ctx, claim);
-}
-
-dra_err *dra_alloc_quota_admission(const dra_objset *set, const dra_model *m, const dra_features *f, dra_sched_opts *so,
-                                   dra_quota_ledger **out)
-{
-    *out = NULL;
-    size_t i;
-    for (i = 0; i < set->n && !dra_is_resource_quota(set->v[i].json); i++)
-        ;
-    if (i == set->n)
-        return NULL;
-    dra_err *e = dra_quota_ledger_new(set, m, f, true, out);
-    if (!e) {
-        so->admit = admit;
-        so->admit_ctx = *out;
-    }
-    return e;
-}
-
 void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, const char *run)
 {
     if (!l)

@@ -21,33 +21,10 @@ dra_err *dra_alloc_whatif_check(const opts *x)
     return NULL;
 }
 
-/* One scheduling run, with quota admission of the claims it makes from
- * templates when the input has ResourceQuotas (a ledger of its own: each
- * run starts from the quotas as given). */
-static dra_err *schedule(const dra_args *a, const input *in, const dra_sched_opts *given, const dra_whatif_spec *spec,
-                         dra_sched_result *res)
+/* -v: what each run's quota admission did. */
+static void ledger_done(void *ctx, dra_quota_ledger *l, bool changed)
 {
-    dra_sched_opts so_ = *given;
-    dra_sched_opts *so = &so_;
-    dra_quota_ledger *ledger = NULL;
-    const dra_cluster *c = &in->cluster;
-    dra_err *qe = dra_alloc_quota_admission(c->set, &c->model, &in->features, so, &ledger);
-    if (qe)
-        return qe;
-    dra_sched_nodes nodes = {0};
-    dra_sched_nodes_from_model(&c->model, NULL, &nodes);
-    json_t **v = dra_xcalloc(nodes.n + 1, sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; i < nodes.n; i++) {
-        const char *name = json_string_value(json_object_get(json_object_get(nodes.v[i], "metadata"), "name"));
-        if (!spec || !dra_whatif_drained(spec, name))
-            v[n++] = nodes.v[i];
-    }
-    dra_err *e = dra_schedule(c, v, n, so, res);
-    dra_alloc_quota_admission_done(a, ledger, spec ? "what-if (changed input): " : "what-if (input as given): ");
-    free(v);
-    dra_sched_nodes_free(&nodes);
-    return e;
+    dra_alloc_quota_admission_done(ctx, l, changed ? "what-if (changed input): " : "what-if (input as given): ");
 }
 
 dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
@@ -87,21 +64,17 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
         e = dra_alloc_load_set(a, x, &after);
     dra_whatif_spec spec = {x->drain.v, x->drain.n, x->remove_device.v, x->remove_device.n, x->taint.v, x->taint.n,
                             x->add.v,   x->add.n};
-    json_t *lost = NULL;
-    if (!e)
-        e = dra_whatif_apply(&after.model, &spec, &lost);
     if (!e)
         e = dra_alloc_index(&before);
     if (!e)
         e = dra_alloc_index(&after);
-    dra_sched_result rb = {0}, ra = {0};
+    dra_whatif_opts wo = {.sched = so, .ledger_done = ledger_done, .ctx = (void *)a};
+    dra_whatif_result wr = {0};
     if (!e)
-        e = schedule(a, &before, &so, NULL, &rb);
-    if (!e)
-        e = schedule(a, &after, &so, &spec, &ra);
+        e = dra_whatif_run(&before.cluster, &after.cluster, &spec, &wo, &wr);
     if (!e) /* capped as every tool caps a flood: ten of a kind, a hundred in all */
-        dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", ra.warnings);
-    json_t *rep = e ? NULL : dra_whatif_report(&spec, &before.cluster.model, &rb, &after.cluster.model, &ra, lost);
+        dra_tool_print_errs(stderr, dra_alloc_tool.prog, "warning", wr.after.warnings);
+    const json_t *rep = e ? NULL : wr.report;
     if (rep && !x->output) {
         dra_buf b = DRA_BUF_INIT;
         dra_whatif_text(rep, &b);
@@ -109,14 +82,12 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
             e = dra_err_new(DRA_EXIT_RUNTIME, "write error");
         dra_buf_free(&b);
     } else if (rep) {
-        e = dra_write(stdout, &rep, 1, before.fmt);
+        json_t *one = (json_t *)rep;
+        e = dra_write(stdout, &one, 1, before.fmt);
     }
     if (!e && rep && dra_whatif_hurts(rep))
         *rc = DRA_EXIT_NEGATIVE;
-    json_decref(rep);
-    json_decref(lost);
-    dra_sched_result_free(&rb);
-    dra_sched_result_free(&ra);
+    dra_whatif_result_free(&wr);
     dra_alloc_input_free(&before);
     dra_alloc_input_free(&after);
     return e;

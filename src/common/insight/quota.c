@@ -585,6 +585,27 @@ dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, 
     return NULL;
 }
 
+static char *admit(void *ctx, const json_t *claim)
+{
+    return dra_quota_admit(ctx, claim);
+}
+
+dra_err *dra_quota_admission(const dra_cluster *c, const dra_features *features, dra_sched_opts *so,
+                             dra_quota_ledger **out)
+{
+    *out = NULL;
+    size_t i;
+    for (i = 0; i < c->set->n && !dra_is_resource_quota(c->set->v[i].json); i++)
+        ;
+    if (i == c->set->n)
+        return NULL;
+    dra_err *e = dra_quota_ledger_new(c->set, &c->model, features, true, out);
+    if (!e) {
+        so->admit = admit;
+        so->admit_ctx = *out;
+    }
+    return e;
+}
 
 dra_err *dra_quota_table(FILE *f, const json_t *report)
 {

@@ -51,6 +51,7 @@
 #include "../model/features.h"
 #include "../model/load.h"
 #include "../model/validate_quota.h" /* dra_is_resource_quota */
+#include "../sched/schedule.h"
 
 /* Quota admission over a run: claims are admitted one by one, in the order
  * they are created. */
@@ -89,6 +90,12 @@ void dra_quota_ledger_free(dra_quota_ledger *l);
  * order on a ledger starting from 0 (or status.used): the report above. */
 DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, json_t **report);
 
+
+/* Quota admission for a scheduling run: a ledger of c->set's ResourceQuotas
+ * over c's claims (existing: true) as so's admit (*out, NULL when the
+ * input has no ResourceQuota; the caller frees it after the run). */
+DRA_MUST_USE dra_err *dra_quota_admission(const dra_cluster *c, const dra_features *features, dra_sched_opts *so,
+                                          dra_quota_ledger **out);
 
 /* The resources one claim is charged (a new object R -> integer); m (may
  * be NULL) gives the classes and the pod of an extended-resource claim. */

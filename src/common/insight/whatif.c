@@ -10,6 +10,7 @@
 #include "../model/kinds.h"
 #include "../model/taints.h"
 #include "diff.h"
+#include "../sched/report.h"
 
 /* ---- parsing --taint ---------------------------------------------------------------- */
 
@@ -475,4 +476,57 @@ void dra_whatif_text(const json_t *report, dra_buf *out)
                         "fitting %lld; pods that move %lld; claims that change %lld\n",
                    N("lost"), N("nowFit"), N("stopFitting"), N("moved"), N("claimsChanged"));
 #undef N
+}
+
+/* One run of a what-if: c scheduled on its nodes less those s drains (s
+ * NULL: all), with quota admission when c has ResourceQuotas. */
+static dra_err *whatif_schedule(const dra_cluster *c, const dra_whatif_spec *s, const dra_whatif_opts *o,
+                                dra_sched_result *res)
+{
+    dra_sched_opts so = o->sched;
+    dra_quota_ledger *ledger = NULL;
+    dra_err *e = dra_quota_admission(c, so.features, &so, &ledger);
+    if (e)
+        return e;
+    dra_sched_nodes nodes = {0};
+    dra_sched_nodes_from_model(&c->model, NULL, &nodes);
+    json_t **v = dra_xcalloc(nodes.n + 1, sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < nodes.n; i++) {
+        const char *name = json_string_value(json_object_get(json_object_get(nodes.v[i], "metadata"), "name"));
+        if (!s || !dra_whatif_drained(s, name))
+            v[n++] = nodes.v[i];
+    }
+    e = dra_schedule(c, v, n, &so, res);
+    if (o->ledger_done)
+        o->ledger_done(o->ctx, ledger, s != NULL);
+    else
+        dra_quota_ledger_free(ledger);
+    free(v);
+    dra_sched_nodes_free(&nodes);
+    return e;
+}
+
+dra_err *dra_whatif_run(const dra_cluster *before, dra_cluster *after, const dra_whatif_spec *s,
+                        const dra_whatif_opts *o, dra_whatif_result *out)
+{
+    memset(out, 0, sizeof *out);
+    json_t *lost = NULL;
+    dra_err *e = dra_whatif_apply(&after->model, s, &lost);
+    if (!e)
+        e = whatif_schedule(before, NULL, o, &out->before);
+    if (!e)
+        e = whatif_schedule(after, s, o, &out->after);
+    if (!e)
+        out->report = dra_whatif_report(s, &before->model, &out->before, &after->model, &out->after, lost);
+    json_decref(lost);
+    return e;
+}
+
+void dra_whatif_result_free(dra_whatif_result *r)
+{
+    dra_sched_result_free(&r->before);
+    dra_sched_result_free(&r->after);
+    json_decref(r->report);
+    memset(r, 0, sizeof *r);
 }

@@ -27,7 +27,9 @@
 #include "../base/buf.h"
 #include "../base/error.h"
 #include "../model/load.h"
+#include "../cluster/cluster.h"
 #include "../sched/schedule.h"
+#include "quota.h"
 
 typedef struct dra_whatif_spec {
     const char *const *drain;  /* node names */
@@ -63,6 +65,32 @@ bool dra_whatif_drained(const dra_whatif_spec *s, const char *name);
  *    "summary": {"lost", "nowFit", "stopFitting", "moved", "claimsMoved"}} */
 json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, const dra_sched_result *rb,
                           const dra_model *after, const dra_sched_result *ra, json_t *lost);
+/* A whole what-if: s applied to `after`, then both inputs scheduled. */
+typedef struct dra_whatif_opts {
+    dra_sched_opts sched; /* both runs' options (admit is set per run when the input has ResourceQuotas) */
+    /* After each run (changed: false for the input as given, true for the
+     * changed one): its quota ledger, to read and free (dra_quota_ledger_free);
+     * NULL when the input has no ResourceQuota.  NULL: freed here. */
+    void (*ledger_done)(void *ctx, dra_quota_ledger *l, bool changed);
+    void *ctx;
+} dra_whatif_opts;
+
+typedef struct dra_whatif_result {
+    dra_sched_result before, after; /* the two runs */
+    json_t *report;                 /* dra_whatif_report's */
+} dra_whatif_result;
+
+/* `before` is the input; `after` the same input loaded again (a copy) with
+ * the changes' objects (--taint rules, more files): s is applied to it
+ * (dra_whatif_apply), then both are scheduled, each on its candidate nodes
+ * (the model's Nodes, or the slices' node names) less the drained ones,
+ * with quota admission of its own (each run starts from the quotas as
+ * given), and reported.  out is set either way and freed with
+ * dra_whatif_result_free. */
+DRA_MUST_USE dra_err *dra_whatif_run(const dra_cluster *before, dra_cluster *after, const dra_whatif_spec *s,
+                                     const dra_whatif_opts *o, dra_whatif_result *out);
+void dra_whatif_result_free(dra_whatif_result *r);
+
 /* Whether the change hurts: a running pod loses its devices or a pending pod stops fitting. */
 bool dra_whatif_hurts(const json_t *report);
 /* Lines for people, appended to out. */
