@@ -1,6 +1,8 @@
 /* Private types of the allocator engine (src/common/alloc only).  The
  * functions each file offers the others are declared in that file's header
- * (capacity.h, counters.h, ...), so the include lines show who uses whom.
+ * (capacity.h, counters.h, state.h, ...), so the include lines show who uses
+ * whom; only world.c's device accessors, which the types go with (dra_al_id,
+ * dra_al_device_json, dra_al_device_attrs, dra_al_trim), are declared here.
  *
  * Memory: everything of a world lives in the world's arena (w->arena) except
  * the per-ID state arrays and ID table (heap, grown as IDs are interned), the
@@ -245,12 +247,6 @@ struct dra_alloc_world {
     int64_t shared_free;
     bool counts_ready;
 };
-
-
-/* ID gid's aggregated consumed capacity (an empty one when none). */
-const al_capuse *dra_al_agg(const struct dra_alloc_world *w, int gid);
-/* ID gid's extra state, made on first use. */
-al_idextra *dra_al_idextra(struct dra_alloc_world *w, int gid);
 
 /* "driver/pool/device" of d for messages, written into b (cut at 383 bytes:
  * an ID of valid names has at most 381). */

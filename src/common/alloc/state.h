@@ -17,6 +17,10 @@ int dra_al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, c
 int dra_al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device);
 void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim);
 bool dra_al_device_allocated(const dra_alloc_world *w, int gid);
+/* ID gid's aggregated consumed capacity (an empty one when none). */
+const al_capuse *dra_al_agg(const dra_alloc_world *w, int gid);
+/* ID gid's extra state, made on first use. */
+al_idextra *dra_al_idextra(dra_alloc_world *w, int gid);
 /* The world's compiled expression for expr (w->progs, compiled on first
  * use; a compile error is kept in ->error), so every user of the world shares
  * the per-device results.  expr is borrowed for the call only: the world
