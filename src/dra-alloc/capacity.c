@@ -95,24 +95,6 @@ static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by
     return e;
 }
 
-/* -o html: the page shows every view, so the report gets both the rows per
- * node and those per pool (the second run's "pools" grafted onto the first's
- * classes: the same classes, in the same order). */
-static dra_err *html_report(const input *in, const dra_sched_nodes *nodes, dra_fleet_opts *fo, json_t *rep)
-{
-    json_t *pools = NULL;
-    dra_err *warn = NULL;
-    fo->by = DRA_FLEET_BY_POOL;
-    dra_err *e = dra_fleet_capacity(&in->model, nodes->v, nodes->n, fo, &pools, &warn);
-    dra_err_free(warn); /* the first run told them */
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(rep, "classes"), i, c)
-        json_object_set(c, "pools", json_object_get(json_array_get(json_object_get(pools, "classes"), i), "pools"));
-    json_decref(pools);
-    return e;
-}
-
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
@@ -133,12 +115,11 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
     if (!e) {
         dra_sched_nodes_from_model(&in.model, NULL, &nodes);
         dra_fleet_opts fo = {(const char *const *)x->classes.v, x->classes.n,
-                             html ? DRA_FLEET_BY_NODE : (dra_fleet_by)x->by, x->match_attribute, &in.features,
+                             /* the page shows every view: the rows per node and per pool */
+                             html ? DRA_FLEET_BY_NODE_AND_POOL : (dra_fleet_by)x->by, x->match_attribute, &in.features,
                              in.timeout};
         e = dra_fleet_capacity(&in.model, nodes.v, nodes.n, &fo, &rep, &warn);
         dra_tool_notes(&dra_alloc_tool, a, warn, NULL);
-        if (!e && html)
-            e = html_report(&in, &nodes, &fo, rep);
         if (!e)
             e = add_quotas(&in, rep);
     }

@@ -642,7 +642,9 @@ static dra_err *one_class(fleet *f, const al_class *c, json_t *const *nodes, siz
     dra_strmap bynode = {0};
     group *g = NULL;
     size_t ng = 0;
-    group *pg = o->by == DRA_FLEET_BY_POOL ? dra_xcalloc(f->npools + 1, sizeof *pg) : NULL;
+    bool by_node = o->by == DRA_FLEET_BY_NODE || o->by == DRA_FLEET_BY_NODE_AND_POOL;
+    bool by_pool = o->by == DRA_FLEET_BY_POOL || o->by == DRA_FLEET_BY_NODE_AND_POOL;
+    group *pg = by_pool ? dra_xcalloc(f->npools + 1, sizeof *pg) : NULL;
     int64_t *unusable = dra_xcalloc(f->npools + 1, sizeof *unusable); /* matched devices per unusable pool */
     g = dra_xgrow(g, ng, sizeof *g);
     g[ng++] = (group){.name = "", .largest = 0};
@@ -701,7 +703,7 @@ static dra_err *one_class(fleet *f, const al_class *c, json_t *const *nodes, siz
         int64_t best = 0;
         const char *bestnode = NULL;
         for (size_t i = 0; i < nnodes && !e; i++) {
-            if (o->by == DRA_FLEET_BY_NODE) {
+            if (by_node) {
                 int64_t n;
                 e = largest_on(&pr, cs[i].node, 0, cs[i].bound, &n);
                 if (cs[i].g)
@@ -735,7 +737,7 @@ static dra_err *one_class(fleet *f, const al_class *c, json_t *const *nodes, siz
                                                     f->pools[i].ps->pool, "reason", f->pools[i].unusable, "devices",
                                                     (json_int_t)unusable[i]));
         json_object_set_new(r, "unusablePools", up);
-        if (o->by == DRA_FLEET_BY_NODE) {
+        if (by_node) {
             json_t *arr = json_array();
             for (size_t i = 0; i < ng; i++) {
                 if (!g[i].c.total)

@@ -40,7 +40,9 @@
 #include "../model/features.h"
 #include "../model/load.h"
 
-typedef enum { DRA_FLEET_BY_CLASS, DRA_FLEET_BY_NODE, DRA_FLEET_BY_POOL } dra_fleet_by;
+/* NODE_AND_POOL: both groupings of one pass (the rows of NODE and POOL, the
+ * largest fit of NODE), for a page that shows every view. */
+typedef enum { DRA_FLEET_BY_CLASS, DRA_FLEET_BY_NODE, DRA_FLEET_BY_POOL, DRA_FLEET_BY_NODE_AND_POOL } dra_fleet_by;
 
 typedef struct dra_fleet_opts {
     const char *const *classes; /* report only these (input errors for unknown names); NULL/0 = every class */
