@@ -3,7 +3,7 @@
  * k8s.io/dynamic-resource-allocation v0.37.2
  * structured/internal/experimental/pools_experimental.go GatherPools).  The one copy for every tool that says
  * whether a pool is usable: the allocator's per-node pools
- * (alloc/pools.c), dra-alloc capacity (alloc/fleet.c), dra-select's
+ * (alloc/pools.c), dra-alloc capacity (alloc/walk.c), dra-select's
  * device list (select/devices.c) and, with the controller's own rule
  * (dra_pool_tally_short), dra-slice pool-status (slice/poolstatus.c).
  *
