@@ -1,10 +1,10 @@
-/* dra-alloc capacity: options -> alloc/fleet.h -> table or objects; the
+/* dra-alloc capacity: options -> insight/capacity.h -> table or objects; the
  * --fail-below checks decide the exit code. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc/fleet.h"
+#include "insight/capacity.h"
 #include "insight/capacity_page.h"
 #include "insight/html.h"
 #include "sched/report.h"

@@ -1,8 +1,8 @@
-/* Fleet capacity (alloc/fleet.h): counts, counters, shapes, largest fit. */
+/* Fleet capacity (insight/capacity.h): counts, counters, shapes, largest fit. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc/fleet.h"
+#include "insight/capacity.h"
 #include "io/json.h"
 #include "unit.h"
 

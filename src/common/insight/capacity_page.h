@@ -1,4 +1,4 @@
-/* `dra-alloc capacity -o html`: the capacity report (alloc/fleet.h) as one
+/* `dra-alloc capacity -o html`: the capacity report (insight/capacity.h) as one
  * self-contained page, drawn from the report's numbers alone:
  *   - per class, the report's row (total ... free, largest fit);
  *   - a heat map, nodes x classes: one square per device, free, used

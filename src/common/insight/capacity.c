@@ -1,19 +1,19 @@
-/* Fleet capacity and fragmentation.  See fleet.h.
+/* Fleet capacity and fragmentation.  See capacity.h.
  *
  * Counts the devices of the allocator's world with their state
  * (alloc/walk.h) per class, node and pool, then asks the allocator itself
  * (dra_alloc_run) what still fits on one node. */
-#include "fleet.h"
+#include "capacity.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "../alloc/node.h"
+#include "../alloc/walk.h"
 #include "../base/sort.h"
 #include "../io/json.h"
 #include "../io/table.h"
 #include "../model/kinds.h"
-#include "node.h"
-#include "walk.h"
 
 typedef struct counts {
     int64_t total, allocated, shared, tainted, unhealthy, blocked, unusable, free;

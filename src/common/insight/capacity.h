@@ -1,8 +1,8 @@
 /* Fleet capacity: how much of each DeviceClass is left, where, and how
  * fragmented it is (`dra-alloc capacity`).
  *
- * Devices are those of the newest generation of every pool, matched by the
- * class's selectors with the allocator's own CEL cache; DeviceTaintRules are
+ * Devices are those of the newest generation of every pool (alloc/walk.h),
+ * matched by the class's selectors with the allocator's own CEL cache; DeviceTaintRules are
  * applied as the allocator applies them.  Per device of a class:
  *   allocated  exclusively allocated by an in-use claim (status.allocation)
  *   shared     multi-allocatable and in use through shares (consumed capacity)
@@ -28,8 +28,8 @@
  * do the returned errors and warnings.  The model and nodes are borrowed.
  * Nothing here prints or exits.
  */
-#ifndef DRA_ALLOC_FLEET_H
-#define DRA_ALLOC_FLEET_H
+#ifndef DRA_INSIGHT_CAPACITY_H
+#define DRA_INSIGHT_CAPACITY_H
 
 #include <jansson.h>
 #include <stdbool.h>
