@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc/node.h"
+#include "alloc/walk.h"
 #include "insight/capacity.h"
 #include "io/json.h"
 #include "unit.h"
@@ -208,6 +210,76 @@ UNIT_TEST(unknown_class_and_compile_error)
               2);
     CHECK(!f.rep);
     done(&f);
+}
+
+/* The allocator's public walk: every device with its state, in pool and
+ * slice order, and class matching through the world. */
+UNIT_TEST(walk_gives_devices_with_their_state)
+{
+    const char *yaml = CLASS SLICE("n1", "[{name: d0}, {name: d1}, {name: d2, taints: [{key: k, effect: NoExecute}]}]")
+        INUSE("a", "n1", "d0");
+    dra_objset set = DRA_OBJSET_INIT;
+    dra_model m = DRA_MODEL_INIT;
+    dra_err *e = dra_read_mem(&set, "t.yaml", yaml, strlen(yaml));
+    dra_load_opts lo = {.skip_unknown = true};
+    if (!e)
+        e = dra_load(&set, &lo, &m);
+    CHECK(e == NULL);
+    dra_selector_eval ev = dra_cel_selector_eval_new(NULL);
+    dra_alloc_world *w = NULL;
+    if (!e)
+        e = dra_alloc_world_of_model(&m, NULL, NULL, &ev, &w, NULL, NULL);
+    CHECK(e == NULL);
+    dra_err_free(e);
+    if (w) {
+        dra_alloc_walk wk;
+        dra_alloc_walk_new(w, &m, &wk);
+        CHECK_INT(wk.npools, 1);
+        CHECK_INT(wk.ndevs, 3);
+        if (wk.npools == 1 && wk.ndevs == 3) {
+            CHECK_STR(wk.pools[0].pool, "n1");
+            CHECK_STR(wk.pools[0].node, "n1");
+            CHECK(wk.pools[0].unusable == NULL);
+            CHECK_STR(wk.devs[0].name, "d0");
+            CHECK(wk.devs[0].allocated && wk.devs[0].inuse && !wk.devs[0].free);
+            CHECK(wk.devs[1].free && !wk.devs[1].inuse && !wk.devs[1].tainted);
+            CHECK(wk.devs[2].tainted && !wk.devs[2].free);
+            bool ok = false, warned = false;
+            dra_err *warn = NULL;
+            CHECK(dra_alloc_walk_match(&wk, "gpu", 1, &ok, &warn, &warned) == NULL && ok);
+            CHECK(dra_alloc_walk_match(&wk, "other", 1, &ok, &warn, &warned) == NULL && !ok);
+            CHECK(warn == NULL);
+            CHECK_INT(dra_alloc_walk_nconsumed(&wk, 1), 0);
+            CHECK(dra_alloc_walk_attr_str(&wk, 1, "profile") == NULL);
+        }
+        dra_alloc_walk_free(&wk);
+    }
+    dra_alloc_world_free(w);
+    dra_cel_selector_eval_free(&ev);
+    dra_model_free(&m);
+    dra_objset_free(&set);
+}
+
+/* One pass that keeps both groupings gives the rows of --by node and of
+ * --by pool. */
+UNIT_TEST(node_and_pool_in_one_pass_are_both_groupings)
+{
+    const char *yaml = CLASS NODE("n1") NODE("n2") SLICE("n1", "[{name: d0}, {name: d1}]") SLICE("n2", "[{name: d0}]")
+        INUSE("a", "n1", "d0");
+    fx both, node, pool;
+    CHECK_INT(run(&both, yaml, DRA_FLEET_BY_NODE_AND_POOL, NULL), 0);
+    CHECK_INT(run(&node, yaml, DRA_FLEET_BY_NODE, NULL), 0);
+    CHECK_INT(run(&pool, yaml, DRA_FLEET_BY_POOL, NULL), 0);
+    const json_t *b = json_array_get(dra_jget(both.rep, "classes"), 0);
+    const json_t *n = json_array_get(dra_jget(node.rep, "classes"), 0);
+    const json_t *p = json_array_get(dra_jget(pool.rep, "classes"), 0);
+    CHECK(json_equal(dra_jget(b, "nodes"), dra_jget(n, "nodes")));
+    CHECK(json_equal(dra_jget(b, "pools"), dra_jget(p, "pools")));
+    CHECK(json_equal(dra_jget(b, "largestFit"), dra_jget(n, "largestFit")));
+    CHECK_INT(json_array_size(dra_jget(b, "pools")), 2);
+    done(&both);
+    done(&node);
+    done(&pool);
 }
 
 UNIT_MAIN()

@@ -202,6 +202,56 @@ UNIT_TEST(quota_ledger_starts_from_status_used_or_the_claims)
     unload(&a);
 }
 
+static int ledgers;
+static void count_ledger(void *ctx, dra_quota_ledger *l, bool changed)
+{
+    (void)ctx;
+    ledgers += 1 + changed;
+    dra_quota_ledger_free(l);
+}
+
+/* The whole what-if over two clusters: the drained node's pod loses its
+ * device and the changed input's run places it on the other node. */
+UNIT_TEST(whatif_run_drain_moves_the_pod)
+{
+    const char *yaml =
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}\n---\n"
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n2}\n---\n"
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s1}\nspec: {driver: d.example.com, "
+        "nodeName: n1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: [{name: x}]}\n---\n"
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s2}\nspec: {driver: d.example.com, "
+        "nodeName: n2, pool: {name: q, generation: 1, resourceSliceCount: 1}, devices: [{name: g1}]}\n---\n"
+        CLAIM("c1", "x", "n1")
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u-p}\n"
+        "spec: {nodeName: n1, containers: [{name: c, image: x}], resourceClaims: [{name: g, resourceClaimName: c1}]}\n---\n";
+    side a, b;
+    load(&a, yaml);
+    load(&b, yaml);
+    dra_cluster before = DRA_CLUSTER_INIT, after = DRA_CLUSTER_INIT;
+    CHECK(dra_cluster_adopt(&before, &a.set, &a.m) == NULL);
+    CHECK(dra_cluster_adopt(&after, &b.set, &b.m) == NULL);
+    CHECK(before.set == &a.set && dra_model_kind(&before.model, DRA_KIND_POD)->n == 1);
+    const char *drain[] = {"n1"};
+    dra_whatif_spec sp = {.drain = drain, .ndrain = 1};
+    dra_whatif_opts o = {.sched = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE}, .ledger_done = count_ledger};
+    dra_whatif_result r;
+    ledgers = 0;
+    dra_err *e = dra_whatif_run(&before, &after, &sp, &o, &r);
+    CHECK(!e);
+    dra_err_free(e);
+    CHECK_INT(ledgers, 3); /* both runs told, the input's first */
+    CHECK_INT(json_integer_value(dra_jget(r.report, "summary.lost")), 1);
+    CHECK_INT(r.after.npods, 1);
+    if (r.after.npods == 1)
+        CHECK_STR(r.after.pods[0].node, "n2");
+    CHECK(dra_whatif_hurts(r.report));
+    dra_whatif_result_free(&r);
+    dra_cluster_free(&before);
+    dra_cluster_free(&after);
+    unload(&a);
+    unload(&b);
+}
+
 UNIT_MAIN()
 
 /* The scheduler's claim for a pod's extended resources is charged what its
