@@ -21,6 +21,7 @@
 
 #include "constraints.h"
 #include "../base/assert.h"
+#include "../base/error.h"
 
 bool dra_al_constraint_applies(const al_constraint *c, const al_req *req)
 {
@@ -327,8 +328,10 @@ static const json_t *value_of(const al_constraint *c, const al_req *req, const a
     return attr ? attr : dra_al_lookup_attribute(d, c->attr);
 }
 
-bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen)
+bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const al_device *d, char *why, size_t whylen,
+                           dra_err **fatal)
 {
+    *fatal = NULL;
     if (!dra_al_constraint_applies(c, req))
         return true;
     const json_t *attr = value_of(c, req, d);
@@ -336,6 +339,19 @@ bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const
         if (why)
             snprintf(why, whylen, "%s %s: attribute not set", c->match ? "matchAttribute" : "distinctAttribute",
                      c->attr);
+        return false;
+    }
+    const json_t *scalar;
+    if (r->w->f.list_value_fatal && !r->w->f.list_attributes && !scalar_kind(attr, &scalar)) {
+        /* 1.38 stops rather than ignore the device: with list semantics off
+         * only a scalar can match (experimental/constraint.go
+         * distinctAttributeConstraint.add, allocator_experimental.go and
+         * allocator_incubating.go matchAttributeConstraint.add,
+         * stable/constraint.go; v0.38.0-beta.0).  Through 1.37 a list
+         * value matched nothing. */
+        al_idbuf ib;
+        *fatal = dra_err_new(DRA_EXIT_INPUT, "device %s: unsupported attribute value for %s", dra_al_id(d, &ib),
+                             c->attr);
         return false;
     }
     if (c->match)

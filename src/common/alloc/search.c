@@ -398,12 +398,19 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
             s->err = de;
             return R_ERR;
         }
-        if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why))
+        dra_err *fatal;
+        if (dra_al_constraint_add(r, &c->cons[i], req, d, ex ? why : NULL, sizeof why, &fatal))
             continue;
         for (size_t e = 0; e < i; e++)
             dra_al_constraint_remove(r, &c->cons[e], req, d);
         if (charged)
             dra_al_counters_release(r, pool, d);
+        if (fatal) {
+            if (ex)
+                dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_CONSTRAINT, "%s", fatal->msg);
+            s->err = fatal;
+            return R_ERR;
+        }
         if (must) {
             al_idbuf ib;
             s->err = dra_err_new(DRA_EXIT_INPUT,

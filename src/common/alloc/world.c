@@ -29,6 +29,7 @@ static void dra_al_features_from(al_features *f, const dra_features *src)
     f->compatibility_groups = f->partitionable && dra_feature_enabled(src, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS);
     f->capacity_1_38 = dra_features_release_of(src) >= DRA_RELEASE_1_38;
     f->versions_without_build = dra_features_release_of(src) >= DRA_RELEASE_1_38;
+    f->list_value_fatal = dra_features_release_of(src) >= DRA_RELEASE_1_38;
     f->all_pool_node_failure = dra_features_release_of(src) >= DRA_RELEASE_1_38;
     f->config_all_unnamed = dra_features_release_of(src) >= DRA_RELEASE_1_37;
     f->groups_field = dra_features_release_of(src) >= DRA_RELEASE_1_37;
