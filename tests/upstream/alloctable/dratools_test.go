@@ -294,8 +294,9 @@ func (a *cAllocator) Allocate(ctx context.Context, node *v1.Node, claims []*reso
 		// The table's context ended: the process was not started, or killed.
 		return nil, fmt.Errorf("dra-tools harness: dra-alloc stopped: %w", ctx.Err())
 	case err == nil:
-	case errors.As(err, &exit) && exit.ExitCode() == 1 && strings.Contains(msg, invalidPools):
-		// Upstream's one node-local error: an error wrapping
+	case errors.As(err, &exit) && exit.ExitCode() == 1 &&
+		(strings.Contains(msg, invalidPools) || strings.Contains(msg, allDevicesOfPool)):
+		// Upstream's node-local errors: an error wrapping
 		// ErrFailedAllocationOnNode, where the tool answers "not on this
 		// node" (exit 1) and says why.
 		return nil, fmt.Errorf("%s%w", msg, internal.ErrFailedAllocationOnNode)
@@ -463,8 +464,14 @@ func decodeClaims[T any](out []byte) ([]T, error) {
 	return []T{one}, nil
 }
 
-// The text of upstream's one non-fatal error.
-const invalidPools = "invalid resource pools were encountered"
+// The texts of upstream's non-fatal errors: invalid pools seen, and from
+// 1.38 on All over a pool being updated or invalid
+// (allocator_experimental.go, v0.38.0-beta.0), which dra-alloc answers
+// with exit 1 and that message under --kubernetes-version 1.38.
+const (
+	invalidPools     = "invalid resource pools were encountered"
+	allDevicesOfPool = ": asks for all devices, but resource pool "
+)
 
 // unqualify undoes the tools' namespace default in msg: the table's claims
 // have none, which a cluster never stores, so the tools read them as in
@@ -514,7 +521,7 @@ func (a *cAllocator) asUpstream(claim *resourceapi.ResourceClaim, r resourceapi.
 		}
 		return q
 	}
-	req := requestedCapacity(claim, r.Request, name)
+	req := requestedCapacity(claim, r.Request, name, r.Driver)
 	policy := capacity.RequestPolicy
 	switch {
 	case req == nil && policy != nil && policy.Default != nil:
@@ -625,8 +632,18 @@ func (a *cAllocator) deviceCapacity(r resourceapi.DeviceRequestAllocationResult,
 }
 
 // requestedCapacity is what request ("req" or "req/sub") of claim asks of
-// capacity name, nil when nothing.
-func requestedCapacity(claim *resourceapi.ResourceClaim, request string, name resourceapi.QualifiedName) *resource.Quantity {
+// capacity name of a device of driver, nil when nothing.  From 1.38 on a
+// request may name the capacity with or without the driver's domain
+// whichever way the slice spells it (consumable_capacity.go); through 1.37
+// the two spellings never meet, so the other one is looked up too.
+func requestedCapacity(claim *resourceapi.ResourceClaim, request string, name resourceapi.QualifiedName, driver string) *resource.Quantity {
+	other := resourceapi.QualifiedName(driver + "/" + string(name))
+	if d, n, ok := strings.Cut(string(name), "/"); ok {
+		other = ""
+		if d == driver {
+			other = resourceapi.QualifiedName(n)
+		}
+	}
 	parent, sub, _ := strings.Cut(request, "/")
 	for _, rq := range claim.Spec.Devices.Requests {
 		if rq.Name != parent {
@@ -643,6 +660,9 @@ func requestedCapacity(claim *resourceapi.ResourceClaim, request string, name re
 		}
 		if c != nil {
 			if v, ok := c.Requests[name]; ok {
+				return &v
+			}
+			if v, ok := c.Requests[other]; ok && other != "" {
 				return &v
 			}
 		}
