@@ -72,3 +72,62 @@ EOF
     assert_success
     [ "$(jq -r '[.status.allocation.devices.results[].device] | join(" ")' <<<"$output")" = "d0 d1" ]
 }
+
+# Two shareable devices with capacity c of 1, d0's taken by claim used,
+# and claim c asking for all devices with 1 of c each.
+all_in_use() {
+    cat <<EOF
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "gpu.example.com"'}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: devs}
+spec:
+  driver: gpu.example.com
+  nodeName: node-1
+  pool: {name: p, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: d0, allowMultipleAllocations: true, capacity: {gpu.example.com/c: {value: '1'}}}
+  - {name: d1, allowMultipleAllocations: true, capacity: {gpu.example.com/c: {value: '1'}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: used, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: r, exactly: {deviceClassName: gpu, capacity: {requests: {gpu.example.com/c: '1'}}}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: gpu.example.com, pool: p, device: d0, shareID: 11111111-1111-1111-1111-111111111111,
+         consumedCapacity: {gpu.example.com/c: '1'}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - {name: r, exactly: {deviceClassName: gpu, allocationMode: All, capacity: {requests: {gpu.example.com/c: '1'}}}}
+EOF
+}
+
+@test "1.36: All leaves out a device the allocated claims use to capacity; from 1.37 on All fails" {
+    all_in_use >"$T/in.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.36 --node node-1 -o json \
+        --feature-gates DRAConsumableCapacity=true "$T/in.yaml"
+    assert_success
+    [ "$(jq -r 'select(.metadata.name == "c") | [.status.allocation.devices.results[].device] | join(" ")' <<<"$output")" = d1 ]
+    for v in 1.37 1.38; do
+        run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version $v --node node-1 \
+            --feature-gates DRAConsumableCapacity=true "$T/in.yaml"
+        assert_failure 1
+    done
+}

@@ -946,6 +946,7 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
         return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: unsupported count mode %s", c->ref, q->name,
                            q->mode_str);
     }
+    bool before_1_37 = dra_features_release_of(&r->w->features) < DRA_RELEASE_1_37;
     q->all = dra_arena_alloc(&r->arena, (r->nldev + 1) * sizeof *q->all);
     q->all_pool = dra_arena_alloc(&r->arena, (r->nldev + 1) * sizeof *q->all_pool);
     for (size_t pi = 0; pi < r->npools; pi++) {
@@ -971,9 +972,19 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
                     return e;
                 if (!ok)
                     continue;
-                /* Static capacity test only (kubernetes#140769, corrections A3). */
+                /* Static capacity test only (kubernetes#140769, corrections A3).
+                 * 1.36 tested what the allocated claims leave, skipping the
+                 * device on an error too, so that an All request left out a
+                 * device in use to capacity (validateDeviceRequest and
+                 * allocator.CmpRequestOverCapacity of allocator_incubating.go
+                 * and allocator_experimental.go, v0.36.3). */
                 dra_err *fatal = NULL;
-                if (f->consumable_capacity && !dra_al_capacity_fits(q, d, NULL, NULL, NULL, 0, &fatal)) {
+                if (f->consumable_capacity &&
+                    !dra_al_capacity_fits(q, d, before_1_37 ? agg_of(r, d) : NULL, NULL, NULL, 0, &fatal)) {
+                    if (fatal && before_1_37) {
+                        dra_err_free(fatal);
+                        fatal = NULL;
+                    }
                     if (fatal) { /* upstream names the device alone here */
                         dra_err *w = dra_err_new(DRA_EXIT_INPUT,
                                                  "claim %s, request %s: checking capacity for device %s: %s", c->ref,
