@@ -156,11 +156,13 @@ static cel_value semver_value(dra_arena *a, const char *name, const char *s, siz
     return cel_objval(o);
 }
 
-static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, const char **err)
+/* lists: whether list values convert; without, a list is an unsupported
+ * value, as 1.36 converts with DRAListTypeAttributes off. */
+static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, bool lists, const char **err)
 {
     static const char *const list_fields[] = {"ints", "bools", "strings", "versions"};
     if (json_is_object(attr)) {
-        for (size_t f = 0; f < 4; f++) {
+        for (size_t f = 0; lists && f < 4; f++) {
             json_t *arr = json_object_get(attr, list_fields[f]);
             if (!json_is_array(arr))
                 continue;
@@ -221,7 +223,8 @@ static cel_value group(dra_arena *a, entry *ents, size_t n)
     return cel_map_build_a(a, okeys, ovals, nd, CEL_MAP_DEFAULT_EMPTY);
 }
 
-static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, bool is_attr, const char **err)
+static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, bool is_attr, bool lists,
+                      const char **err)
 {
     size_t cnt = json_is_object(obj) ? json_object_size(obj) : 0;
     entry *ents = dra_arena_alloc(a, (cnt ? cnt : 1) * sizeof *ents);
@@ -242,7 +245,7 @@ static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, 
                 e->key = cel_string_copy_a(a, name, strlen(name));
             }
             if (is_attr) {
-                e->val = convert_attr(a, name, v, err);
+                e->val = convert_attr(a, name, v, lists, err);
             } else {
                 cel_object *o = dra_arena_zalloc(a, sizeof *o);
                 o->kind = CEL_OBJ_QUANTITY;
@@ -378,14 +381,19 @@ cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
 
 cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *a)
 {
+    return cel_dra_device_build_lists(device, driver, a, true);
+}
+
+cel_dra_device *cel_dra_device_build_lists(const json_t *device, const char *driver, dra_arena *a, bool lists)
+{
     dra_arena_reset(a);
     cel_dra_device *d = dra_arena_zalloc(a, sizeof *d);
     json_t *dev = (json_t *)device;
     if (!driver)
         driver = "";
     size_t na, nc;
-    entry *attrs = collect(a, json_object_get(dev, "attributes"), driver, &na, true, &d->error);
-    entry *caps = collect(a, json_object_get(dev, "capacity"), driver, &nc, false, &d->error);
+    entry *attrs = collect(a, json_object_get(dev, "attributes"), driver, &na, true, lists, &d->error);
+    entry *caps = collect(a, json_object_get(dev, "capacity"), driver, &nc, false, lists, &d->error);
     cel_value keys[4] = {
         cel_string("driver", 6), cel_string("attributes", 10), cel_string("capacity", 8),
         cel_string("allowMultipleAllocations", 24),

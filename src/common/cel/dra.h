@@ -76,6 +76,12 @@ cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver);
  * the caller, who frees it after the last build): converting many devices
  * through one scratch arena allocates nothing but each device's one block. */
 cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *scratch);
+/* The same; without `lists` an attribute holding a list is unsupported:
+ * every match on the device fails with "attribute <name>: unsupported
+ * attribute value", as 1.36's getAttributeValue with DRAListTypeAttributes
+ * off (k8s.io/dynamic-resource-allocation v0.36.3 cel/compile.go), which
+ * stops scheduling until the slice changes. */
+cel_dra_device *cel_dra_device_build_lists(const json_t *device, const char *driver, dra_arena *scratch, bool lists);
 void cel_dra_device_free(cel_dra_device *d);
 /* Heap bytes the device holds.  *single is true when they are one
  * allocation (every device whose conversion fits one arena block, 64 KiB;
