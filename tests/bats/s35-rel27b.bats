@@ -131,3 +131,16 @@ EOF
         assert_failure 1
     done
 }
+
+@test "1.36, list attributes off: a selector on a device with a list value fails the run, as 1.36's CEL" {
+    list_case matchAttribute >"$T/in.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.36 --node node-1 --no-validate \
+        --feature-gates DRAListTypeAttributes=false "$T/in.yaml"
+    assert_failure 2
+    assert_output ''
+    [[ $stderr == *'class gpu: selector #0 on device gpu.example.com/p/d1: CEL runtime error: attribute a: unsupported attribute value'* ]]
+    # with the gate on the list converts
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.36 --node node-1 -o json \
+        --feature-gates DRAListTypeAttributes=true "$T/in.yaml"
+    assert_success
+}
