@@ -1,8 +1,10 @@
 #!/bin/sh
 # Run upstream's allocator test table against dra-alloc (`make
-# upstream-alloctable`).
+# upstream-alloctable`), or its CEL test table against cel-batch (`make
+# upstream-celtable`).
 #
 #   run.sh DRA_ALLOC WORKDIR
+#   run.sh --table cel CEL_BATCH WORKDIR
 #
 # Copies the pinned k8s.io/dynamic-resource-allocation module (from the Go
 # module cache, downloaded through the module proxy when missing) into
@@ -17,45 +19,62 @@
 # default v0.37.2): run it with DRA_KUBERNETES_VERSION set to that release
 # (and for 1.38 GOFLAGS=-tags=k8s138: dratools_release*_test.go), as
 # `make upstream-alloctable-1.N` does.
+#
+# --table cel: the table is cel/compile_test.go's testcases, the harness
+# ../celtable/dratools_cel_test.go (in package cel), run with CEL_BATCH.
 set -eu
 
 MODULE=k8s.io/dynamic-resource-allocation
 VERSION=${DRA_VERSION:-v0.37.2}
-PKG=./structured/internal/allocatortesting/
+here=$(cd "$(dirname "$0")" && pwd)
+table=alloc
+if [ "${1:-}" = --table ] && [ $# -ge 2 ]; then
+    table=$2
+    shift 2
+fi
+case $table in
+alloc)
+    PKG=./structured/internal/allocatortesting/ TEST=TestDraAlloc harness=$here tool=DRA_ALLOC ;;
+cel)
+    PKG=./cel/ TEST=TestDraToolsCEL harness=$here/../celtable tool=CEL_BATCH ;;
+*)
+    echo "upstream-${table}table: unknown table (alloc or cel)" >&2
+    exit 2 ;;
+esac
+name=upstream-${table}table
 
 GO=${GO:-go}
-[ $# -eq 2 ] || { echo "usage: $0 DRA_ALLOC WORKDIR" >&2; exit 2; }
-alloc=$1 work=$2
-here=$(cd "$(dirname "$0")" && pwd)
-[ -x "$alloc" ] || { echo "upstream-alloctable: $alloc: not an executable" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: $0 [--table alloc|cel] PROGRAM WORKDIR" >&2; exit 2; }
+bin=$1 work=$2
+[ -x "$bin" ] || { echo "$name: $bin: not an executable" >&2; exit 2; }
 
 mod="$work/$MODULE@$VERSION"
 if [ ! -f "$mod/go.mod" ]; then
     # Outside any module: the download is of the module alone.
     info=$(cd / && "$GO" mod download -json "$MODULE@$VERSION") || {
-        echo "upstream-alloctable: cannot download $MODULE@$VERSION" >&2
+        echo "$name: cannot download $MODULE@$VERSION" >&2
         exit 2
     }
     dir=$(printf '%s\n' "$info" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
     [ -n "$dir" ] && [ -f "$dir/go.mod" ] || {
-        echo "upstream-alloctable: go mod download gave no directory for $MODULE@$VERSION" >&2
+        echo "$name: go mod download gave no directory for $MODULE@$VERSION" >&2
         exit 2
     }
     rm -rf "$mod.tmp" && mkdir -p "$(dirname "$mod")"
     # The module cache is read-only, and go -overlay refuses files there.
     cp -R "$dir" "$mod.tmp" && chmod -R u+w "$mod.tmp" && mv "$mod.tmp" "$mod"
 fi
-cp "$here"/dratools_*test.go "$mod/structured/internal/allocatortesting/"
+cp "$harness"/dratools_*test.go "$mod/$PKG"
 
 log="$work/test.json"
 set +e
-(cd "$mod" && DRA_ALLOC="$alloc" "$GO" test -json -count=1 -run '^TestDraAlloc$' "$PKG") >"$log" 2>"$work/test.stderr"
+(cd "$mod" && env "$tool=$bin" "$GO" test -json -count=1 -run "^$TEST\$" "$PKG") >"$log" 2>"$work/test.stderr"
 rc=$?
 set -e
 
 # Leaf cases: a case whose name no other case extends ("interrupt" is only
 # the parent of "interrupt/cancel" and the others).
-summary=$(sed -nE 's/.*"Action":"(pass|fail|skip)".*"Test":"TestDraAlloc\/([^"]*)".*/\1 \2/p' "$log" | awk '
+summary=$(sed -nE 's/.*"Action":"(pass|fail|skip)".*"Test":"'"$TEST"'\/([^"]*)".*/\1 \2/p' "$log" | awk '
     { action[$2] = $1; n = split($2, part, "/"); p = part[1]
       for (i = 2; i <= n; i++) { parent[p] = 1; p = p "/" part[i] } }
     END {
@@ -67,7 +86,7 @@ summary=$(sed -nE 's/.*"Action":"(pass|fail|skip)".*"Test":"TestDraAlloc\/([^"]*
 case $summary in
 "0 passed, 0 failed, 0 skipped")
     # go test failed before any case ran: it did not build or run.
-    echo "upstream-alloctable: go test ran no case (exit $rc), see $log and $work/test.stderr" >&2
+    echo "$name: go test ran no case (exit $rc), see $log and $work/test.stderr" >&2
     sed -n 's/.*"Action":"build-output","Output":"\(.*\)\\n"}$/\1/p' "$log" | head -n 20 >&2
     tail -n 20 "$work/test.stderr" >&2 || true
     exit 2
@@ -79,6 +98,6 @@ case $summary in
 *) exit 1 ;;
 esac
 if [ "$rc" -ne 0 ]; then
-    echo "upstream-alloctable: go test failed (exit $rc) outside the cases, see $log" >&2
+    echo "$name: go test failed (exit $rc) outside the cases, see $log" >&2
     exit 2
 fi
