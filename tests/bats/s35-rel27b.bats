@@ -144,3 +144,55 @@ EOF
         --feature-gates DRAListTypeAttributes=true "$T/in.yaml"
     assert_success
 }
+
+# The create-time cases 1.38.0-beta.0 added to upstream's validation test
+# tables (pkg/apis/resource/validation/validation_*_test.go), as objects
+# in tests/data/validate-1.38; the update cases are not the tools' (they
+# validate objects as created).
+V138=$BATS_TEST_DIRNAME/../data/validate-1.38
+
+@test "1.38 validation table: validValues past int64 are duplicates of each other without DRAFractionalCapacityRange" {
+    # validation_device_capacity_test.go invalid-options-duplicate-decimal-point,
+    # options-int64-max-and-plus-one, options-100E-and-1000E
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 \
+        --feature-gates DRAConsumableCapacity=true,DRAFractionalCapacityRange=false "$V138/valid-values.yaml"
+    assert_failure 2
+    [ "$(sed -E 's/^[^ ]* [^ ]* (\(document [0-9]+\): )?//' <<<"$stderr")" = 'ResourceSlice/dec: spec.devices[0].capacity[c].requestPolicy.validValues[1]: Duplicate value: "1"
+ResourceSlice/i64: spec.devices[0].capacity[c].requestPolicy.validValues[1]: Duplicate value: "9223372036854775807"
+ResourceSlice/exa: spec.devices[0].capacity[c].requestPolicy.validValues[1]: Duplicate value: "9223372036854775807"' ]
+    # the -fractional-gate twins: keyed by AsDec, none is a duplicate
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 \
+        --feature-gates DRAConsumableCapacity=true,DRAFractionalCapacityRange=true "$V138/valid-values.yaml"
+    assert_success
+    # 1.37's Value() overflowed instead of saturating: no key past int64
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 \
+        --feature-gates DRAConsumableCapacity=true "$V138/valid-values.yaml"
+    assert_failure 2
+    [ "$(wc -l <<<"$stderr")" -eq 1 ]
+}
+
+@test "1.38 validation table: attribute, node selector, capacityKey and capacity request names" {
+    # validation_resourceslice_test.go bad-attribute-extra-slash,
+    # bad-empty-device-node-selector, bad-device-node-selector-with-two-terms,
+    # good-device-node-selector-with-one-term,
+    # bad-node-allocatable-resources-capacity-key-{extra-slash,bad-name};
+    # validation_resourceclaim_test.go capacity-requests-{bad-key,
+    # bad-key-in-subrequest,valid}, invalid-add-consumed-capacity-bad-key;
+    # validation_resourceclaimtemplate_test.go capacity-{bad-key,
+    # bad-key-in-subrequest}
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.38 \
+        --feature-gates DRAConsumableCapacity=true,DRANodeAllocatableResources=true "$V138/slices.yaml" "$V138/claims.yaml"
+    assert_failure 2
+    local c='a valid C identifier must start with alphabetic character or '"'"'_'"'"', followed by a string of alphanumeric characters or '"'"'_'"'"' (e.g. '"'"'my_name'"'"',  or '"'"'MY_NAME'"'"',  or '"'"'MyName'"'"', regex used for validation is '"'"'[A-Za-z_][A-Za-z0-9_]*'"'"')'
+    [ "$(sed -E 's/^[^ ]* [^ ]* (\(document [0-9]+\): )?//' <<<"$stderr")" = "ResourceSlice/s1: spec.devices[1].attributes: Invalid value: \"x.example.com/y/z\": must not contain more than one slash
+ResourceSlice/s2: spec.devices[0].nodeSelector.nodeSelectorTerms: Required value: must have at least one node selector term
+ResourceSlice/s2: spec.devices[0].nodeSelector.nodeSelectorTerms: Invalid value: null: must have exactly one node selector term
+ResourceSlice/s3: spec.devices[0].nodeSelector.nodeSelectorTerms: Invalid value: [{\"MatchExpressions\":[{\"Key\":\"topology.example.com/rack\",\"Operator\":\"In\",\"Values\":[\"a\"]}],\"MatchFields\":null},{\"MatchExpressions\":[{\"Key\":\"topology.example.com/rack\",\"Operator\":\"In\",\"Values\":[\"b\"]}],\"MatchFields\":null}]: must have exactly one node selector term
+ResourceSlice/s4: spec.devices[0].nodeAllocatableResources[cpu].mapping.capacityKey: Invalid value: \"dra.example.com/cpu/extra\": must not contain more than one slash
+ResourceSlice/s4: spec.devices[0].nodeAllocatableResources[memory].mapping.capacityKey: Invalid value: \"1cpu\": $c
+ResourceClaim/ns/c1: spec.devices.requests[0].exactly.capacity.requests: Invalid value: \"1bad\": $c
+ResourceClaim/ns/c1: spec.devices.requests[1].firstAvailable[0].capacity.requests: Invalid value: \"1bad\": $c
+ResourceClaimTemplate/ns/t1: spec.spec.devices.requests[0].exactly.capacity.requests: Invalid value: \"1bad\": $c
+ResourceClaimTemplate/ns/t1: spec.spec.devices.requests[1].firstAvailable[0].capacity.requests: Invalid value: \"1bad\": $c
+ResourceClaim/ns/c2: status.allocation.devices.results[0].consumedCapacity: Invalid value: \"1bad\": $c" ]
+}

@@ -326,6 +326,22 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
         v_range_step(v, &max, &min, &step, milli);
 }
 
+/* quantityKeyInt's Quantity.Value(): from 1.38 on a value past int64
+ * saturates at its bounds, so values above MaxInt64 are all duplicates of
+ * each other (apimachinery v0.38.0-beta.0 Quantity.AsScaledInt64;
+ * validation_device_capacity_test.go options-int64-max-and-plus-one and
+ * options-100E-and-1000E, v1.38.0-beta.0).  Through 1.37 Value()
+ * overflowed silently: such a value gets no key here. */
+static bool int_key(const dra_quantity *q, bool saturate, int64_t *out)
+{
+    if (dra_quantity_value(q, out))
+        return true;
+    if (!saturate)
+        return false;
+    *out = dra_quantity_sign(q) < 0 ? INT64_MIN : INT64_MAX;
+    return true;
+}
+
 static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity *cap, const json_t *values)
 {
     size_t n = json_array_size(values);
@@ -373,12 +389,13 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
                 }
                 free(keys);
             } else {
+                bool saturate = dra_vrelease(v) >= DRA_RELEASE_1_38;
                 for (size_t i = 0; i < n; i++) {
                     int64_t vi, vj;
-                    if (!ok[i] || !dra_quantity_value(&q[i], &vi))
+                    if (!ok[i] || !int_key(&q[i], saturate, &vi))
                         continue;
                     for (size_t j = 0; j < i; j++) {
-                        if (ok[j] && dra_quantity_value(&q[j], &vj) && vi == vj) {
+                        if (ok[j] && int_key(&q[j], saturate, &vj) && vi == vj) {
                             char key[32];
                             snprintf(key, sizeof key, "%lld", (long long)vi);
                             V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), key, strlen(key));
