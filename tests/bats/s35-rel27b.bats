@@ -196,3 +196,15 @@ ResourceClaimTemplate/ns/t1: spec.spec.devices.requests[0].exactly.capacity.requ
 ResourceClaimTemplate/ns/t1: spec.spec.devices.requests[1].firstAvailable[0].capacity.requests: Invalid value: \"1bad\": $c
 ResourceClaim/ns/c2: status.allocation.devices.results[0].consumedCapacity: Invalid value: \"1bad\": $c" ]
 }
+
+@test "1.38: an allocated claim with a negative consumedCapacity stops scheduling, as the scheduler's consumedCapacityError" {
+    # validation refuses the value; a stored one (--no-validate) reaches the allocator
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 --no-validate \
+        --feature-gates DRAConsumableCapacity=true "$V138/negative-consumed.yaml"
+    assert_failure 2
+    assert_output ''
+    assert_equal "$stderr" 'dra-alloc: claim default/used, device gpu.example.com/p/d0: consumed capacity "c" must not be negative, got -1'
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 --no-validate \
+        --feature-gates DRAConsumableCapacity=true "$V138/negative-consumed.yaml"
+    assert_success
+}

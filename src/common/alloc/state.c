@@ -3,9 +3,11 @@
  * shareID (consumable capacity on) are shared and add their consumed capacity
  * to the device's aggregate, every other result is exclusive. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "state.h"
+#include "../base/utf8.h"
 #include "capacity.h"
 
 /* ---- a device's strings and rare parts, in the world's arena ------------------------ */
@@ -117,6 +119,63 @@ static const char *holder_of(dra_alloc_world *w, const json_t *claim)
         return dra_arena_printf(&w->arena, "claim %s/%s, reserved for pod %s/%s", nsp, name, nsp, pod);
     return dra_arena_printf(&w->arena, "claim %s/%s, reserved for pod %s/%s and %zu more", nsp, name, nsp, pod,
                             npods - 1);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* consumedCapacityError: each result's consumedCapacity, in name order, is
+ * checked as stored (pkg/scheduler/framework/plugins/dynamicresources
+ * allocateddevices.go, GatherAllocatedState in dra_manager.go,
+ * v1.38.0-beta.0). */
+dra_err *dra_al_state_negative_capacity(const dra_alloc_world *w, const json_t *claim)
+{
+    if (!w->f.capacity_1_38 || !w->f.consumable_capacity)
+        return NULL;
+    const json_t *results = dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
+    size_t i;
+    const json_t *res;
+    json_array_foreach(results, i, res) {
+        const json_t *cc = dra_jfield(res, "consumedCapacity");
+        size_t n = json_is_object(cc) ? json_object_size(cc) : 0, k = 0;
+        if (!n)
+            continue;
+        const char **names = dra_xcalloc(n, sizeof *names);
+        const char *name;
+        const json_t *v;
+        json_object_foreach((json_t *)cc, name, v)
+            names[k++] = name;
+        qsort(names, n, sizeof *names, cmp_names);
+        dra_err *e = NULL;
+        for (k = 0; k < n && !e; k++) {
+            const char *s = json_string_value(json_object_get(cc, names[k]));
+            dra_quantity q;
+            dra_err *pe = s ? dra_quantity_parse(s, &q) : NULL;
+            if (!s || pe) {
+                dra_err_free(pe);
+                continue;
+            }
+            if (dra_quantity_sign(&q) >= 0)
+                continue;
+            const json_t *meta = dra_jfield(claim, "metadata");
+            const char *ns = dra_jfield_str(meta, "namespace"), *cname = dra_jfield_str(meta, "name");
+            char qs[DRA_QUANTITY_STRMAX];
+            dra_buf quoted = DRA_BUF_INIT;
+            dra_go_quote(&quoted, names[k], strlen(names[k]));
+            const char *driver = dra_jfield_str(res, "driver"), *pool = dra_jfield_str(res, "pool"),
+                       *dev = dra_jfield_str(res, "device");
+            e = dra_err_new(DRA_EXIT_INPUT, "claim %s/%s, device %s/%s/%s: consumed capacity %s must not be negative, got %s",
+                            ns && *ns ? ns : "default", cname ? cname : "", driver ? driver : "", pool ? pool : "",
+                            dev ? dev : "", dra_buf_str(&quoted), dra_quantity_format(&q, qs));
+            dra_buf_free(&quoted);
+        }
+        free(names);
+        if (e)
+            return e;
+    }
+    return NULL;
 }
 
 void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)

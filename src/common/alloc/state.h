@@ -15,6 +15,9 @@ al_devx *dra_al_devx(dra_alloc_world *w, al_device *d);
 int dra_al_intern_id(dra_alloc_world *w, const char *driver, const char *pool, const char *device);
 /* -1 when unknown. */
 int dra_al_lookup_id(const dra_alloc_world *w, const char *driver, const char *pool, const char *device);
+/* 1.38 with DRAConsumableCapacity: the error that stops scheduling when an
+ * allocated claim has a negative consumedCapacity (caller frees), or NULL. */
+dra_err *dra_al_state_negative_capacity(const dra_alloc_world *w, const json_t *claim);
 void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim);
 bool dra_al_device_allocated(const dra_alloc_world *w, int gid);
 /* ID gid's aggregated consumed capacity (an empty one when none). */

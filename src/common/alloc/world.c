@@ -388,8 +388,14 @@ dra_err *dra_alloc_world_new(const dra_alloc_world_input *in, dra_alloc_world **
     if (w->f.taint_rules)
         dra_al_apply_taint_rules(w, in->taint_rules, in->ntaint_rules);
 
-    for (size_t i = 0; i < in->nin_use; i++)
+    for (size_t i = 0; i < in->nin_use; i++) {
+        dra_err *e = dra_al_state_negative_capacity(w, in->in_use[i]);
+        if (e) {
+            dra_alloc_world_free(w);
+            return e;
+        }
         dra_al_state_add_claim(w, in->in_use[i]);
+    }
     count_free(w);
     *out = w;
     return NULL;
