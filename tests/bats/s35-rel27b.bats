@@ -9,10 +9,8 @@ setup() {
     unset DRA_KUBERNETES_VERSION
 }
 
-# A slice of two devices on node-1 whose attribute `a` is a list on d1,
-# a class for them, and a claim for two devices matching (or distinct
-# in) `a`.
-list_case() { # list_case matchAttribute|distinctAttribute
+# The class gpu and a slice of pool p on node-1 with the devices given.
+gpu_pool() { # gpu_pool DEVICES-YAML
     cat <<EOF
 apiVersion: resource.k8s.io/v1
 kind: DeviceClass
@@ -29,9 +27,17 @@ spec:
   nodeName: node-1
   pool: {name: p, generation: 1, resourceSliceCount: 1}
   devices:
-  - {name: d0, attributes: {a: {string: x}}}
-  - {name: d1, attributes: {a: {strings: [x, z]}}}
+$1
 ---
+EOF
+}
+
+# Two devices whose attribute `a` is a list on d1, and a claim for two
+# devices matching (or distinct in) `a`.
+list_case() { # list_case matchAttribute|distinctAttribute
+    gpu_pool "  - {name: d0, attributes: {a: {string: x}}}
+  - {name: d1, attributes: {a: {strings: [x, z]}}}"
+    cat <<EOF
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: c, namespace: default}
@@ -76,25 +82,9 @@ EOF
 # Two shareable devices with capacity c of 1, d0's taken by claim used,
 # and claim c asking for all devices with 1 of c each.
 all_in_use() {
+    gpu_pool "  - {name: d0, allowMultipleAllocations: true, capacity: {gpu.example.com/c: {value: '1'}}}
+  - {name: d1, allowMultipleAllocations: true, capacity: {gpu.example.com/c: {value: '1'}}}"
     cat <<EOF
-apiVersion: resource.k8s.io/v1
-kind: DeviceClass
-metadata: {name: gpu}
-spec:
-  selectors:
-  - cel: {expression: 'device.driver == "gpu.example.com"'}
----
-apiVersion: resource.k8s.io/v1
-kind: ResourceSlice
-metadata: {name: devs}
-spec:
-  driver: gpu.example.com
-  nodeName: node-1
-  pool: {name: p, generation: 1, resourceSliceCount: 1}
-  devices:
-  - {name: d0, allowMultipleAllocations: true, capacity: {gpu.example.com/c: {value: '1'}}}
-  - {name: d1, allowMultipleAllocations: true, capacity: {gpu.example.com/c: {value: '1'}}}
----
 apiVersion: resource.k8s.io/v1
 kind: ResourceClaim
 metadata: {name: used, namespace: default}
