@@ -198,3 +198,11 @@ ResourceClaim/ns/c2: status.allocation.devices.results[0].consumedCapacity: Inva
         --feature-gates DRAConsumableCapacity=true "$V138/negative-consumed.yaml"
     assert_success
 }
+
+@test "make upstream-celtable without Go says so in one line and succeeds" {
+    for t in upstream-celtable upstream-celtable-1.38; do
+        run --separate-stderr make -s -C "$BATS_TEST_DIRNAME/../.." $t UPSTREAM_GO=/nonexistent/go
+        assert_success
+        assert_output "$t: upstream suites skipped: no Go toolchain ('/nonexistent/go' not found; set UPSTREAM_GO=/path/to/go)"
+    done
+}

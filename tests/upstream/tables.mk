@@ -10,9 +10,10 @@
 # Each case runs through cel-batch (compile error, estimated cost, actual
 # cost) and cel-match (the match); tests/upstream/alloctable/run.sh
 # --table cel.  Needs Go; without it each target says so in one line.
-# Not part of `make check`.
+# Not part of `make check`; `make upstream-check` runs upstream-celtable.
 
 CEL_MATCH := $(BUILD)/upstream/bin/cel-match
+UPSTREAM_CHECKS += upstream-celtable
 
 .PHONY: upstream-celtable $(foreach r,$(REL_RELEASES),upstream-celtable-$(r))
 
