@@ -206,3 +206,32 @@ ResourceClaim/ns/c2: status.allocation.devices.results[0].consumedCapacity: Inva
         assert_output "$t: upstream suites skipped: no Go toolchain ('/nonexistent/go' not found; set UPSTREAM_GO=/path/to/go)"
     done
 }
+
+@test "1.38: an attribute without a usable value fails only the selectors that read it" {
+    # a version past semver's numbers, stored before validation refused it
+    gpu_pool "  - {name: d0, attributes: {v: {version: 1.2.99999999999999999999}, model: {string: a}}}" >"$T/in.yaml"
+    cat >>"$T/in.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c, namespace: default}
+spec:
+  devices:
+    requests:
+    - name: r
+      exactly:
+        deviceClassName: gpu
+        selectors: [{cel: {expression: 'device.attributes["gpu.example.com"].model == "a"'}}]
+EOF
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 --no-validate -o json "$T/in.yaml"
+    assert_success
+    [ "$(jq -r '.status.allocation.devices.results[0].device' <<<"$output")" = d0 ]
+    # through 1.37 every selector on the device fails
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.37 --node node-1 --no-validate "$T/in.yaml"
+    assert_failure 2
+    [[ $stderr == *'CEL runtime error: attribute v: parse semantic version'* ]]
+    # reading it fails in 1.38 too
+    sed -i 's/\.model == "a"/.v.isGreaterThan(semver("1.0.0"))/' "$T/in.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 --no-validate "$T/in.yaml"
+    assert_failure 2
+    [[ $stderr == *'CEL runtime error: attribute v: value is invalid or its type is not supported by this version'* ]]
+}

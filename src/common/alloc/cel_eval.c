@@ -11,7 +11,7 @@
 typedef struct cel_ctx {
     cel_env *env;
     dra_arena scratch; /* for converting devices (cel_dra_device_build) */
-    bool lists;        /* list values convert (not 1.36 with DRAListTypeAttributes off) */
+    cel_dra_convert how; /* the release's device conversion */
 } cel_ctx;
 
 static dra_err *c_compile(void *ctx, const char *expr, void **prog)
@@ -41,7 +41,7 @@ static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t 
 {
     cel_ctx *c = ctx;
     if (!*cache)
-        *cache = cel_dra_device_build_lists(device, driver, &c->scratch, c->lists);
+        *cache = cel_dra_device_build_as(device, driver, &c->scratch, &c->how);
     dra_err *e = cel_dra_match(prog, *cache, matched);
     if (e) {
         /* upstream cel.EnhanceRuntimeError */
@@ -68,7 +68,7 @@ static dra_err *c_derive(void *ctx, void *prog, const char *driver, const json_t
 {
     cel_ctx *c = ctx;
     if (!*cache)
-        *cache = cel_dra_device_build_lists(device, driver, &c->scratch, c->lists);
+        *cache = cel_dra_device_build_as(device, driver, &c->scratch, &c->how);
     /* without the selectors' hint: upstream's lookupAttribute passes
      * EvaluateDerivedAttribute's error on as it is */
     return cel_dra_eval_attribute(prog, *cache, attr);
@@ -94,8 +94,9 @@ dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
      * compile.go's versioned device types). */
     cel_dra_options o = {.consumable_capacity = true};
     c->env = cel_dra_env_new(&o);
-    c->lists = dra_features_release_of(features) >= DRA_RELEASE_1_37 ||
-               dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);
+    dra_release rel = dra_features_release_of(features);
+    c->how.no_lists = rel < DRA_RELEASE_1_37 && !dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);
+    c->how.apart = rel >= DRA_RELEASE_1_38;
     return (dra_selector_eval){c, c_compile, c_match, c_free_prog, c_free_device, c_compile_value, c_derive};
 }
 

@@ -194,6 +194,21 @@ static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, bool
     return cel_null();
 }
 
+/* 1.38 converts each attribute apart (api/conversion.go attrValue): one
+ * without a usable value (none, an empty list, an unparseable version)
+ * becomes an error that only a selector reading it meets
+ * (cel/compile.go nameToAttributes.Find, v0.38.0-beta.0); id is the name
+ * without its domain, as the selector looks it up. */
+static cel_value convert_attr_apart(dra_arena *a, const char *name, const char *id, json_t *attr)
+{
+    const char *err = NULL;
+    cel_value v = convert_attr(a, name, attr, true, &err);
+    if (!err && !(v.kind == CEL_LIST && v.v.list->n == 0))
+        return v;
+    return cel_error(
+        dra_arena_printf(a, "attribute %s: value is invalid or its type is not supported by this version", id));
+}
+
 /* Group entries by domain into map(string, map(string, V)) with the
  * default-empty behaviour on the outer map. */
 static cel_value group(dra_arena *a, entry *ents, size_t n)
@@ -223,8 +238,8 @@ static cel_value group(dra_arena *a, entry *ents, size_t n)
     return cel_map_build_a(a, okeys, ovals, nd, CEL_MAP_DEFAULT_EMPTY);
 }
 
-static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, bool is_attr, bool lists,
-                      const char **err)
+static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, bool is_attr,
+                      const cel_dra_convert *how, const char **err)
 {
     size_t cnt = json_is_object(obj) ? json_object_size(obj) : 0;
     entry *ents = dra_arena_alloc(a, (cnt ? cnt : 1) * sizeof *ents);
@@ -245,7 +260,8 @@ static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, 
                 e->key = cel_string_copy_a(a, name, strlen(name));
             }
             if (is_attr) {
-                e->val = convert_attr(a, name, v, lists, err);
+                e->val = how->apart ? convert_attr_apart(a, name, slash ? slash + 1 : name, v)
+                                    : convert_attr(a, name, v, !how->no_lists, err);
             } else {
                 cel_object *o = dra_arena_zalloc(a, sizeof *o);
                 o->kind = CEL_OBJ_QUANTITY;
@@ -381,10 +397,12 @@ cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
 
 cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *a)
 {
-    return cel_dra_device_build_lists(device, driver, a, true);
+    static const cel_dra_convert as_1_37 = {0};
+    return cel_dra_device_build_as(device, driver, a, &as_1_37);
 }
 
-cel_dra_device *cel_dra_device_build_lists(const json_t *device, const char *driver, dra_arena *a, bool lists)
+cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *a,
+                                        const cel_dra_convert *how)
 {
     dra_arena_reset(a);
     cel_dra_device *d = dra_arena_zalloc(a, sizeof *d);
@@ -392,8 +410,8 @@ cel_dra_device *cel_dra_device_build_lists(const json_t *device, const char *dri
     if (!driver)
         driver = "";
     size_t na, nc;
-    entry *attrs = collect(a, json_object_get(dev, "attributes"), driver, &na, true, lists, &d->error);
-    entry *caps = collect(a, json_object_get(dev, "capacity"), driver, &nc, false, lists, &d->error);
+    entry *attrs = collect(a, json_object_get(dev, "attributes"), driver, &na, true, how, &d->error);
+    entry *caps = collect(a, json_object_get(dev, "capacity"), driver, &nc, false, how, &d->error);
     cel_value keys[4] = {
         cel_string("driver", 6), cel_string("attributes", 10), cel_string("capacity", 8),
         cel_string("allowMultipleAllocations", 24),

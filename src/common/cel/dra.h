@@ -76,12 +76,25 @@ cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver);
  * the caller, who frees it after the last build): converting many devices
  * through one scratch arena allocates nothing but each device's one block. */
 cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *scratch);
-/* The same; without `lists` an attribute holding a list is unsupported:
- * every match on the device fails with "attribute <name>: unsupported
- * attribute value", as 1.36's getAttributeValue with DRAListTypeAttributes
- * off (k8s.io/dynamic-resource-allocation v0.36.3 cel/compile.go), which
- * stops scheduling until the slice changes. */
-cel_dra_device *cel_dra_device_build_lists(const json_t *device, const char *driver, dra_arena *scratch, bool lists);
+/* How a release converts a device for its selectors; zero is 1.37's
+ * (every attribute first; one that cannot be converted fails every match). */
+typedef struct cel_dra_convert {
+    /* 1.36 with DRAListTypeAttributes off: an attribute holding a list is
+     * unsupported, every match on the device fails with "attribute <name>:
+     * unsupported attribute value" (getAttributeValue, v0.36.3
+     * cel/compile.go), which stops scheduling until the slice changes. */
+    bool no_lists;
+    /* 1.38: each attribute apart; one without a usable value (none, an
+     * empty list, an unparseable version) is an error only where a
+     * selector reads it: "attribute <id>: value is invalid or its type is
+     * not supported by this version" (v0.38.0-beta.0 cel/compile.go,
+     * api/conversion.go).  (1.38 also leaves it out of `in`, has() and map
+     * equality; here `in` still finds it.) */
+    bool apart;
+} cel_dra_convert;
+/* The same, converting as `how` says. */
+cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *scratch,
+                                        const cel_dra_convert *how);
 void cel_dra_device_free(cel_dra_device *d);
 /* Heap bytes the device holds.  *single is true when they are one
  * allocation (every device whose conversion fits one arena block, 64 KiB;

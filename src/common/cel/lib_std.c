@@ -122,8 +122,31 @@ F(sub_ts_ts)
 
 F(logical_not) { return cel_bool(!a[0].v.b); }
 F(not_strictly_false) { return a[0].kind == CEL_BOOL ? a[0] : cel_bool(true); }
+/* An error a device map holds for an attribute without a usable value
+ * (1.38, dra.c convert_attr_apart), as cel/compile.go equalMaps meets it:
+ * only from the left operand's side, and only when the sizes agree (the
+ * first check).  NULL when none. */
+static const cel_value *map_error(const cel_value *x, const cel_value *y)
+{
+    if (x->kind != CEL_MAP || y->kind != CEL_MAP || x->v.map->n != y->v.map->n)
+        return NULL;
+    for (size_t i = 0; i < x->v.map->n; i++) {
+        const cel_value *v = &x->v.map->vals[i];
+        if (v->kind == CEL_ERROR)
+            return v;
+        const cel_value *o = cel_map_find(y->v.map, &x->v.map->keys[i]);
+        const cel_value *e = o ? map_error(v, o) : NULL;
+        if (e)
+            return e;
+    }
+    return NULL;
+}
+
 F(equals)
 {
+    const cel_value *err = map_error(&a[0], &a[1]);
+    if (err)
+        return *err;
     int r = cel_value_equal_op(&a[0], &a[1]);
     return r < 0 ? cel_no_such_overload() : cel_bool(r == 1);
 }

@@ -48,9 +48,10 @@ static json_t *match(const json_t *req, dra_release rel, char **why)
         r = json_pack("{ss}", "compile", e->msg);
     } else {
         dra_arena scratch = DRA_ARENA_INIT;
-        bool lists = rel >= DRA_RELEASE_1_37 || o.list_type_attributes;
+        cel_dra_convert how = {.no_lists = rel < DRA_RELEASE_1_37 && !o.list_type_attributes,
+                               .apart = rel >= DRA_RELEASE_1_38};
         cel_dra_device *d =
-            cel_dra_device_build_lists(json_object_get(req, "device"), driver ? driver : "", &scratch, lists);
+            cel_dra_device_build_as(json_object_get(req, "device"), driver ? driver : "", &scratch, &how);
         dra_arena_free(&scratch);
         bool m = false;
         e = cel_dra_match(p, d, &m);
