@@ -235,3 +235,17 @@ EOF
     assert_failure 2
     [[ $stderr == *'CEL runtime error: attribute v: value is invalid or its type is not supported by this version'* ]]
 }
+
+@test "1.38: a constraint meeting an attribute without a usable value stops the run, list attributes on or off" {
+    for dev in "{}" "{strings: []}" "{version: 1.2.99999999999999999999}"; do
+        gpu_pool "  - {name: d0, attributes: {a: $dev}}
+  - {name: d1, attributes: {a: {strings: [x]}}}" >"$T/in.yaml"
+        list_case matchAttribute | sed -n '/^kind: ResourceClaim/,$p' | sed '1i apiVersion: resource.k8s.io/v1' >>"$T/in.yaml"
+        for on in true false; do
+            run --separate-stderr "$DRA_BIN/dra-alloc" --kubernetes-version 1.38 --node node-1 --no-validate \
+                --feature-gates DRAListTypeAttributes=$on "$T/in.yaml"
+            assert_failure 2
+            [[ $stderr == *'device gpu.example.com/p/d0: unsupported attribute value for gpu.example.com/a'* ]]
+        done
+    done
+}

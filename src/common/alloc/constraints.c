@@ -22,6 +22,7 @@
 #include "constraints.h"
 #include "../base/assert.h"
 #include "../base/error.h"
+#include "../model/semver.h"
 
 bool dra_al_constraint_applies(const al_constraint *c, const al_req *req)
 {
@@ -320,6 +321,33 @@ static bool distinct_add(al_run *r, al_constraint *c, const json_t *attr, char *
     return true;
 }
 
+/* Whether a version string parses as semver (blang/semver). */
+static bool version_parses(const json_t *v)
+{
+    dra_semver sv;
+    dra_err *e = json_is_string(v) ? dra_semver_parse(json_string_value(v), json_string_length(v), &sv)
+                                   : dra_err_new(DRA_EXIT_INPUT, "not a string");
+    bool ok = !e;
+    dra_err_free(e);
+    return ok;
+}
+
+/* 1.38's attrValue (api/conversion.go): a scalar or a non-empty list, a
+ * version semver can parse; anything else is no value. */
+static bool usable_1_38(const json_t *attr)
+{
+    const json_t *v;
+    int k = scalar_kind(attr, &v);
+    if (k)
+        return k != 4 || version_parses(v);
+    const json_t *arr;
+    if (!list_kind(attr, &k, &arr) || json_array_size(arr) == 0)
+        return false;
+    size_t i;
+    json_array_foreach(arr, i, v) if (k == 4 && !version_parses(v)) return false;
+    return true;
+}
+
 /* The value of c's attribute for d under req: a derived attribute of the
  * request shadows the device's own (KEP-6080). */
 static const json_t *value_of(const al_constraint *c, const al_req *req, const al_device *d)
@@ -342,13 +370,15 @@ bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const
         return false;
     }
     const json_t *scalar;
-    if (r->w->f.list_value_fatal && !r->w->f.list_attributes && !scalar_kind(attr, &scalar)) {
-        /* 1.38 stops rather than ignore the device: with list semantics off
+    if (r->w->f.list_value_fatal &&
+        (!usable_1_38(attr) || (!r->w->f.list_attributes && !scalar_kind(attr, &scalar)))) {
+        /* 1.38 stops rather than ignore the device: lookupAttribute refuses
+         * an attribute without a usable value, and with list semantics off
          * only a scalar can match (experimental/constraint.go
          * distinctAttributeConstraint.add, allocator_experimental.go and
-         * allocator_incubating.go matchAttributeConstraint.add,
-         * stable/constraint.go; v0.38.0-beta.0).  Through 1.37 a list
-         * value matched nothing. */
+         * allocator_incubating.go lookupAttribute and
+         * matchAttributeConstraint.add, stable/constraint.go;
+         * v0.38.0-beta.0).  Through 1.37 such a value matched nothing. */
         al_idbuf ib;
         *fatal = dra_err_new(DRA_EXIT_INPUT, "device %s: unsupported attribute value for %s", dra_al_id(d, &ib),
                              c->attr);
