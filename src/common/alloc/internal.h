@@ -43,8 +43,9 @@ typedef struct al_features {
     bool capacity_1_38;            /* 1.38's consumable capacity: names without domain are the
                                     * driver's; a negative request is refused before rounding */
     bool versions_without_build;   /* 1.38: constraints compare versions without build metadata */
-    bool list_value_fatal;         /* 1.38: a constraint meeting a list value with DRAListTypeAttributes
-                                    * off stops the run ("unsupported attribute value") */
+    bool list_value_fatal;         /* 1.38: a constraint meeting a value it cannot use (none, or a list
+                                    * with DRAListTypeAttributes off) stops the run ("unsupported
+                                    * attribute value") */
     bool all_pool_node_failure;    /* 1.38: All over an incomplete or invalid pool fails the node only */
     bool config_all_unnamed;       /* 1.37: a result config covering every request names none */
     bool groups_field;             /* 1.37: consumesCounters[].compatibilityGroups exists (1.36's
