@@ -10,6 +10,8 @@
 #                             and the clang-format figure (scripts/lint)
 #   make bench | demo | fuzz | install PREFIX=/usr/local DESTDIR=
 #   make doc-check            run the README's and man pages' examples
+#   make image                build/image/dra-tools.oci.tar, no daemon needed
+#                             (scripts/image.mk; doc/running-in-a-cluster.md)
 #
 # Dependencies come from pkg-config; `make deps` installs the Debian packages
 # (and `make demo` or `make check` does first on a machine without them).
@@ -266,6 +268,7 @@ clean:
 	rm -rf build
 
 include tests/upstream/upstream.mk
+include scripts/image.mk
 
 -include $(shell find $(BUILD)/obj build/fuzz/obj -name '*.d' 2>/dev/null)
 endif # FRESH
