@@ -62,6 +62,7 @@ complete -c dra-watch -n '__fish_seen_subcommand_from run' -l apply -d '--job ev
 complete -c dra-watch -n '__fish_seen_subcommand_from run' -l interval -x -d 'also run a pass this often without changes (e.g. 30s, 5m)'
 complete -c dra-watch -n '__fish_seen_subcommand_from run' -l debounce -x -d 'quiet time after a change before a pass (default 300ms)'
 complete -c dra-watch -n '__fish_seen_subcommand_from run' -l max-passes -x -d 'stop after N passes'
+complete -c dra-watch -n '__fish_seen_subcommand_from run' -l health-addr -x -d 'serve /healthz, /readyz (after the first good pass) and /metrics here'
 complete -c dra-watch -n '__fish_seen_subcommand_from run' -l now -x -d 'evaluate as of this time instead of the clock'
 complete -c dra-watch -n '__fish_seen_subcommand_from run' -l kubernetes-version -x -a '1.36 1.37 1.38' -d 'the release whose feature gates apply: 1.36, 1.37 or 1.38 (default: $DRA_KUBERNETES_VERSION, else a snapshot\'s, else 1.37)'
 complete -c dra-watch -n '__fish_seen_subcommand_from run' -l kubeconfig -r -F -d 'path to the kubeconfig file (default $KUBECONFIG, then ~/.kube/config, then in-cluster)'

@@ -130,10 +130,13 @@ static dra_err *cmd_run(const dra_args *a, const dra_watch_values *v, dra_sessio
         return dra_err_new(DRA_EXIT_INPUT, "run needs --job claims|evict, --job node --node NAME, or '-- PIPELINE'");
     if (node_job && !v->interval)
         o.interval_ms = 60000; /* the kubelet DRA manager's reconcile period */
+    if (v->health_addr && (e = dra_watch_health_start(v->health_addr, &o.health)))
+        return e;
     o.tools_dir = dra_self_dir();
     int verdict = 0;
     e = dra_watch_run(s, &o, &verdict);
     free((char *)o.tools_dir);
+    dra_watch_health_stop(o.health);
     if (!e)
         *ok = verdict;
     return e;

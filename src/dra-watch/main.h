@@ -3,6 +3,7 @@
 #define DRA_WATCH_MAIN_H
 
 #include "tool/cli.h"
+#include "watch/health.h"
 #include "watch/watch.h"
 
 enum {
@@ -11,6 +12,7 @@ enum {
     OPT_FOR_POD, OPT_ONCE, OPT_INTERVAL, OPT_DEBOUNCE, OPT_DRY_RUN, OPT_APPLY, OPT_JOB, OPT_MAX_PASSES,
     OPT_SOCKET, OPT_REGISTRY_DIR, OPT_PLUGINS_DIR, OPT_CHECKPOINT, OPT_AS, OPT_AS_GROUP, OPT_AS_UID,
     OPT_AS_USER_EXTRA, OPT_TEST_BACKOFF_BASE, OPT_TEST_BACKOFF_CAP, OPT_TEST_WATCH_TIMEOUT, OPT_TEST_WATCH_IDLE,
+    OPT_HEALTH_ADDR,
 };
 
 /* Every option's value, written by dra_watch_vals (options.c). */
@@ -23,7 +25,7 @@ typedef struct dra_watch_values {
     bool watch;
     long long max_events, max_passes;
     const char *job, *node, *socket, *registry_dir, *plugins_dir, *checkpoint; /* run */
-    const char *now, *kubernetes_version, *interval, *debounce;
+    const char *now, *kubernetes_version, *interval, *debounce, *health_addr;
     bool once, dry_run, apply;
     /* hidden, for the tests: shorter waits */
     long long test_backoff_base_ms, test_backoff_cap_ms, test_watch_timeout_s, test_watch_idle_s;

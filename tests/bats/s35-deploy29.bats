@@ -84,3 +84,101 @@ PY
     [[ $stderr == *"$T/none/dra-watch: no such tool (run make first)"* ]]
     [ ! -e "$T/img/dra-tools.oci.tar" ]
 }
+
+# ---- dra-watch run --health-addr
+
+HELPERS="$BATS_TEST_DIRNAME/../apiserver/helpers.bash"
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# get PATH [CURL-ARGS...]: "CODE BODY" of the health endpoint
+get() {
+    local p=$1
+    shift
+    curl -s --max-time 5 -o "$T/body" -w '%{http_code}' "$@" "http://127.0.0.1:$PORT$p"
+}
+
+# wait_for PATH CODE: until the endpoint answers CODE (10 s at most)
+wait_for() {
+    local i
+    for i in $(seq 100); do
+        [ "$(get "$1")" = "$2" ] && return 0
+        sleep 0.1
+    done
+    echo "$1 never answered $2 (last: $(get "$1"))" >&2
+    return 1
+}
+
+@test "health: /healthz, /readyz after the first pass, /metrics with --stats' counters; one log line per pass" {
+    source "$HELPERS"
+    apiserver_start "$T/api"
+    PORT=$(free_port)
+    "$DRA_BIN/dra-watch" run --job claims --health-addr "127.0.0.1:$PORT" -v >"$T/out" 2>"$T/err" 3>&- &
+    pid=$!
+    wait_for /healthz 200
+    [ "$(cat "$T/body")" = ok ]
+    wait_for /readyz 200
+    [ "$(get /metrics)" = 200 ]
+    grep -qx 'dra_watch_passes_total 1' "$T/body"
+    grep -qx 'dra_watch_ready 1' "$T/body"
+    grep -qx 'dra_watch_pass_failures_total 0' "$T/body"
+    grep -Eqx 'dra_watch_requests_total [1-9][0-9]*' "$T/body"
+    grep -qx '# TYPE dra_watch_writes_total counter' "$T/body"
+    # every sample has its HELP and TYPE (the Prometheus text format)
+    [ "$(grep -c '^dra_watch_' "$T/body")" = "$(grep -c '^# TYPE ' "$T/body")" ]
+    # HEAD: the headers (curl -I writes them to the body file), no body
+    [ "$(get /metrics -I)" = 200 ]
+    grep -q $'^Content-Length: [1-9][0-9]*\r$' "$T/body"
+    ! grep -q dra_watch_ "$T/body"
+    [ "$(get /nope)" = 404 ]
+    [ "$(get /healthz -X POST)" = 405 ]
+    kill -TERM "$pid"
+    wait "$pid"
+    apiserver_stop
+    grep -Eq '^dra-watch: pass 1: done, [0-9]+ objects, 0 writes, 0 conflicts, verdict 0, [0-9]+ ms$' "$T/err"
+    [ "$(grep -c ': pass [0-9]*: ' "$T/err")" = 1 ]
+    # the endpoints end with the loop
+    [ "$(get /healthz)" = 000 ]
+}
+
+@test "health: not ready while every pass fails; the failures counted" {
+    source "$HELPERS"
+    apiserver_start "$T/api"
+    PORT=$(free_port)
+    "$DRA_BIN/dra-watch" run --interval 200ms --health-addr ":$PORT" -- 'cat >/dev/null; exit 3' 2>"$T/err" 3>&- &
+    pid=$!
+    wait_for /healthz 200
+    for i in $(seq 100); do
+        get /metrics >/dev/null
+        grep -Eqx 'dra_watch_pass_failures_total [2-9]' "$T/body" && break
+        sleep 0.1
+    done
+    grep -Eqx 'dra_watch_pass_failures_total [2-9]' "$T/body"
+    grep -qx 'dra_watch_ready 0' "$T/body"
+    [ "$(get /readyz)" = 503 ]
+    [ "$(cat "$T/body")" = "not ready: no successful pass yet" ]
+    kill -TERM "$pid"
+    wait "$pid"
+    apiserver_stop
+}
+
+@test "health: a bad or busy address is an error before anything runs" {
+    source "$HELPERS"
+    apiserver_start "$T/api"
+    run --separate-stderr "$DRA_BIN/dra-watch" run --job claims --health-addr nonsense
+    assert_equal "$status" 2
+    [[ $stderr == *'invalid address "nonsense" (want HOST:PORT, :PORT or [IPV6]:PORT)'* ]]
+    [[ $stderr == *health-addr* ]]
+    run --separate-stderr "$DRA_BIN/dra-watch" run --job claims --health-addr 127.0.0.1:70000
+    assert_equal "$status" 2
+    python3 -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(30)' >"$T/port" 3>&- &
+    holder=$!
+    for i in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+    run --separate-stderr "$DRA_BIN/dra-watch" run --job claims --health-addr "127.0.0.1:$(cat "$T/port")"
+    kill "$holder"
+    apiserver_stop
+    assert_equal "$status" 3
+    [[ $stderr == *"cannot listen on 127.0.0.1:$(cat "$T/port"): Address already in use"* ]]
+}

@@ -20,6 +20,7 @@
  * verdicts (their operations are applied); 2 and above fail the pass and
  * nothing is written. */
 #include "internal.h"
+#include "health.h"
 #include "../base/clock.h"
 
 #include <errno.h>
@@ -70,6 +71,7 @@ typedef struct runner {
     bool dirty;
     int64_t changed_at, last_pass;
     long passes;
+    size_t objects;       /* in the last pass's snapshot */
     int verdict;
     dra_err *err;         /* ends the loop */
 } runner;
@@ -559,6 +561,9 @@ static dra_err *pass_once(runner *r, bool *conflict)
         wrote = false;
         dra_buf in = DRA_BUF_INIT, out = DRA_BUF_INIT;
         snapshot_bytes(r, &in);
+        r->objects = 0;
+        for (size_t k = 0; k < in.len; k++)
+            r->objects += in.data[k] == '\n';
         int status = 0;
         const char *label = r->o->job ? r->stages[si].argv[0] : "pipeline";
         e = run_stage(r, r->stages[si].argv, &in, &out, &status);
@@ -680,10 +685,27 @@ static void on_change(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
     r->changed_at = dra_mono_ms();
 }
 
+/* After a pass of the loop: one log line (-v) with its counts and time, and
+ * the health endpoints told. */
+static void pass_done(runner *r, const dra_err *e, int64_t ms, const dra_kube_stats *before)
+{
+    const dra_kube_stats *st = r->s->client ? dra_kube_client_stats(r->s->client) : NULL;
+    dra_watch_health_pass(r->o->health, !e, ms, st);
+    if (st)
+        rlog(r, KUBE_LOG_INFO, "pass %ld: %s, %zu objects, %llu writes, %llu conflicts, verdict %d, %lld ms", r->passes,
+             e ? "failed" : "done", r->objects, (unsigned long long)(st->writes - before->writes),
+             (unsigned long long)(st->conflicts - before->conflicts), r->verdict, (long long)ms);
+}
+
 static dra_err *loop_pass(runner *r)
 {
+    dra_kube_stats before = {0};
+    if (r->s->client)
+        before = *dra_kube_client_stats(r->s->client);
+    int64_t t0 = dra_mono_ms();
     dra_err *e = pass(r);
     r->last_pass = dra_mono_ms();
+    pass_done(r, e, r->last_pass - t0, &before);
     if (e && !stopped(r)) {
         /* --once reports every failure; the loop stops only on a missing
          * permission (the next pass would meet it again) */
@@ -701,6 +723,8 @@ static dra_err *loop_pass(runner *r)
 static dra_err *tick(void *ud)
 {
     runner *r = ud;
+    if (r->s->client)
+        dra_watch_health_stats(r->o->health, dra_kube_client_stats(r->s->client));
     if (r->s->o.reload && *r->s->o.reload) {
         *r->s->o.reload = 0;
         dra_err *e = dra_session_reload(r->s);

@@ -92,6 +92,7 @@ typedef struct dra_run_opts {
     const char *kubernetes_version;
     FILE *out;              /* --dry-run patch list, pass reports */
     long max_passes;        /* stop after this many passes (0 = no limit) */
+    struct dra_watch_health *health; /* told each pass and the counters (health.h); NULL = none */
 } dra_run_opts;
 
 /* `dra-watch run`.  *verdict is the last pipeline's exit code (--once). */
