@@ -97,9 +97,11 @@ start_evict() {
     sed "s/token: .*/token: evict-sa-token/" "$KUBECONFIG" >"$W/kc-evict-sa-token"
 }
 
-# The Deployment's own arguments (deploy/deployment-evict.yaml), without the leading program name.
+# The Deployment's own arguments (deploy/deployment-evict.yaml), without the
+# leading program name, its health endpoints on a free loopback port.
 deployment_args() {
-    grep -o 'args: \[.*\]' "$DEPLOY/deployment-evict.yaml" | sed 's/^args: //' | jq -r '.[1:][]'
+    grep -o 'args: \[.*\]' "$DEPLOY/deployment-evict.yaml" | sed 's/^args: //' |
+        jq -r '.[1:] | map(if . == ":8080" then "127.0.0.1:0" else . end)[]'
 }
 
 @test "deploy: the evict Deployment evicts with exactly the dra-tools:evict role" {
@@ -185,7 +187,8 @@ daemonset_args() {
     grep -o 'args: \[.*\]' "$DEPLOY/daemonset-node.yaml" | sed 's/^args: //' |
         jq -r --arg reg "$T/reg" --arg state "$T/state" \
             '.[1:] | map(if . == "$(NODE_NAME)" then "node-1" elif . == "/var/lib/kubelet/plugins_registry" then $reg
-                         elif . == "/var/lib/dra-tools/dra_manager_state" then $state else . end)[]'
+                         elif . == "/var/lib/dra-tools/dra_manager_state" then $state
+                         elif . == ":8080" then "127.0.0.1:0" else . end)[]'
 }
 
 start_node() {
@@ -217,5 +220,5 @@ start_node() {
     run --separate-stderr "$DRA_BIN/dra-watch" run --once --job node --node node-1 --socket /nonexistent.sock \
         --kubeconfig "$W/kc-node-sa-token"
     assert_failure 3
-    [[ $stderr == *'"system:serviceaccount:dra-system:dra-node" cannot list resource "resourceclaims" in API group "resource.k8s.io"'* ]]
+    [[ $stderr == *'"system:serviceaccount:dra-node:dra-node" cannot list resource "resourceclaims" in API group "resource.k8s.io"'* ]]
 }

@@ -175,9 +175,10 @@ start() {
     done
     for f in "$deploy"/*-rbac.yaml; do
         role=$(basename "$f" -rbac.yaml)
+        ns=$(sed -n 's/^  namespace: //p' "$f" | head -n 1) # the service account's
         if [ ! -s "$pki/token-$role" ]; then
-            $k create token "dra-$role" -n dra-system --duration=8760h >"$pki/token-$role" \
-                || die "no token for dra-system/dra-$role"
+            $k create token "dra-$role" -n "$ns" --duration=8760h >"$pki/token-$role" \
+                || die "no token for $ns/dra-$role"
         fi
         kubeconfig "$dir/kubeconfig-$role" "dra-$role" "$(cat "$pki/token-$role")"
     done

@@ -40,18 +40,71 @@ load_finished_pod() {
     load_objects "$W/objs.jsonl"
 }
 
-@test "deploy: every manifest applies cleanly with kubectl, client- and server-side" {
-    run "$KUBECTL" apply --dry-run=server -f "$DEPLOY"
+@test "deploy: apply -k applies cleanly, client- and server-side; every object is there" {
+    run "$KUBECTL" apply --dry-run=server -k "$DEPLOY"
     assert_success
-    # no warning but kubectl's own about the roles cluster.sh applied server-side
+    # no warning (Pod Security "restricted" on dra-system warns about any pod
+    # template it would refuse) but kubectl's own about the namespaces and
+    # roles cluster.sh applied server-side
     [[ $(grep -c Warning <<<"$output" || true) == $(grep -c 'last-applied-configuration annotation' <<<"$output" || true) ]]
-    run "$KUBECTL" apply -f "$DEPLOY"
+    run "$KUBECTL" apply -k "$DEPLOY"
     assert_success
-    run "$KUBECTL" apply --server-side --force-conflicts -f "$DEPLOY"
+    run "$KUBECTL" apply --server-side --force-conflicts -k "$DEPLOY"
     assert_success
-    run "$KUBECTL" get -n dra-system cronjob/dra-claims deployment/dra-evict daemonset/dra-node -o name
+    # every object of the kustomization, and the image it sets
+    "$KUBECTL" kustomize "$DEPLOY" >"$W/all.yaml"
+    run "$KUBECTL" get -f "$W/all.yaml" -o name
     assert_success
-    assert_equal "${#lines[@]}" 3
+    assert_equal "${#lines[@]}" "$(grep -c '^kind: ' "$W/all.yaml")"
+    assert_equal "${#lines[@]}" 14
+    run "$KUBECTL" get -n dra-system deployment/dra-evict -o 'jsonpath={.spec.template.spec.containers[0].image}'
+    assert_output dra-tools:0.1.0
+    run "$KUBECTL" get -n dra-node daemonset/dra-node -o name
+    assert_success
+}
+
+@test "deploy: apply -k works the first time: the namespaces come first" {
+    # the kustomization under new names, on a server that has none of it
+    "$KUBECTL" kustomize "$DEPLOY" | sed -e 's/dra-system/fresh-system/g; s/dra-node/fresh-node/g; s/name: dra-tools:/name: fresh:/g' >"$W/fresh.yaml"
+    mkdir "$W/k" && cp "$W/fresh.yaml" "$W/k/fresh.yaml"
+    printf 'resources:\n- fresh.yaml\n' >"$W/k/kustomization.yaml"
+    run "$KUBECTL" get namespace fresh-system fresh-node
+    assert_failure
+    run "$KUBECTL" apply -k "$W/k"
+    assert_success
+    [[ ${lines[0]} == namespace/* ]]
+    run "$KUBECTL" get -f "$W/fresh.yaml" -o name
+    assert_success
+    assert_equal "${#lines[@]}" 14
+    "$KUBECTL" delete -f "$W/fresh.yaml" --wait=false >/dev/null
+}
+
+@test "deploy: Pod Security admits each workload's pod in its namespace, and the node agent's only in dra-node" {
+    "$KUBECTL" kustomize "$DEPLOY" >"$W/all.yaml"
+    # pod NS KIND: the pod of a workload's template, created as a dry run
+    pod() {
+        python3 -c '
+import json, sys, yaml
+ns, kind = sys.argv[1:3]
+for d in yaml.safe_load_all(open(sys.argv[3])):
+    if d and d["kind"] == kind:
+        t = d["spec"]["jobTemplate"]["spec"]["template"] if kind == "CronJob" else d["spec"]["template"]
+        t["spec"]["containers"][0]["args"] = ["dra-watch", "--version"]
+        t["spec"].pop("serviceAccountName")  # the namespace's default: dra-node has none in dra-system
+        print(json.dumps({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "psa-" + kind.lower(), "namespace": ns},
+                          "spec": t["spec"]}))' "$1" "$2" "$W/all.yaml" | "$KUBECTL" create --dry-run=server -f - 2>&1
+    }
+    run pod dra-system CronJob
+    assert_success
+    run pod dra-system Deployment
+    assert_success
+    [[ $output != *Warning* ]]
+    run pod dra-node DaemonSet
+    assert_success
+    # in dra-system the node agent is refused: hostPath and root need "privileged"
+    run pod dra-system DaemonSet
+    assert_failure
+    [[ $output == *'violates PodSecurity "restricted:latest"'*'hostPath volumes'* ]]
 }
 
 @test "get: the same objects as kubectl get -o json's items, in kubectl's order" {
