@@ -225,11 +225,12 @@ browser-check: $(BUILD)/bin/dra-alloc
 deps:
 	@$(INSTALL_DEPS)
 
-# The README's and the man pages' examples, run as written
+# The examples of the README, doc/running-in-a-cluster.md and the man
+# pages, run as written
 # (tests/readme-examples.py), after make demo's script.
 doc-check: $(BINS)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin examples/demo.sh >/dev/null 2>&1 || { echo "make demo failed"; echo "0 passed, 1 failed"; exit 1; }
-	@python3 tests/readme-examples.py README.md $(sort $(wildcard man/*.1)) $(BUILD)/bin
+	@python3 tests/readme-examples.py README.md doc/running-in-a-cluster.md $(sort $(wildcard man/*.1)) $(BUILD)/bin
 
 # libFuzzer targets: tests/fuzz/fuzz_*.c, built with clang into build/fuzz/.
 # `make fuzz` runs each for FUZZ_SECONDS (default 60) and documents every

@@ -4,7 +4,8 @@ print what the text shows.
 
 Usage: readme-examples.py [-v] DOC... BINDIR
 
-DOC is README.md (its indented blocks) or a man page man/*.1 (the .EX/.EE
+DOC is README.md or another Markdown page such as doc/running-in-a-cluster.md
+(its indented blocks) or a man page man/*.1 (the .EX/.EE
 and .nf/.fi blocks of its EXAMPLES section, roff escapes undone).  In a
 block, "$ command" lines are commands (a trailing backslash continues one)
 and the lines after one are what it prints: its standard output, then its
@@ -49,6 +50,8 @@ SKIPS = (
     (r"\bmail\b", "a cron job that mails its report"),
     (r"\bkubectl get\b.*\bpriorityclasses\b", "the test API server serves no PriorityClasses"),
     (r"\bkubectl get\b.*\bpodgroups\b", "the test API server serves no PodGroups"),
+    (r"\bkubectl\b.*(-k deploy/|-n dra-(system|node)\b)",
+     "deploy/ on a real API server (make upstream-check-cluster-client applies it to kube-apiserver)"),
 )
 # Commands that run until stopped: (pattern).
 LONG = (r"\bdra-watch get\b.* -w\b", r"\bdra-watch run\b(?!.*--once)", r"\bdra-prepare health\b")
