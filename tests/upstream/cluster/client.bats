@@ -90,7 +90,7 @@ for d in yaml.safe_load_all(open(sys.argv[3])):
     if d and d["kind"] == kind:
         t = d["spec"]["jobTemplate"]["spec"]["template"] if kind == "CronJob" else d["spec"]["template"]
         t["spec"]["containers"][0]["args"] = ["dra-watch", "--version"]
-        t["spec"].pop("serviceAccountName")  # the namespace's default: dra-node has none in dra-system
+        t["spec"].pop("serviceAccountName")  # the default one: dra-system has no dra-node
         print(json.dumps({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "psa-" + kind.lower(), "namespace": ns},
                           "spec": t["spec"]}))' "$1" "$2" "$W/all.yaml" | "$KUBECTL" create --dry-run=server -f - 2>&1
     }
@@ -104,7 +104,7 @@ for d in yaml.safe_load_all(open(sys.argv[3])):
     # in dra-system the node agent is refused: hostPath and root need "privileged"
     run pod dra-system DaemonSet
     assert_failure
-    [[ $output == *'violates PodSecurity "restricted:latest"'*'hostPath volumes'* ]]
+    [[ $output == *'violates PodSecurity "restricted:latest"'*'volumes "registry", "plugins", "state" use restricted volume type "hostPath"'* ]]
 }
 
 @test "get: the same objects as kubectl get -o json's items, in kubectl's order" {
