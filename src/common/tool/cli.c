@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -259,6 +260,7 @@ void dra_args_free(dra_args *a)
     free(a->opts);
     free(a->pos);
     free(a->strv);
+    dra_progress_free(a->progress);
     memset(a, 0, sizeof *a);
 }
 

@@ -148,6 +148,7 @@ typedef struct dra_args {
     char **pos;            /* positional arguments (borrowed from argv) */
     size_t npos;
     const char **strv;     /* storage of the DRA_T_STRINGS values (owned) */
+    struct dra_progress *progress; /* progress.h: made by dra_tool_start (owned) */
 } dra_args;
 
 /* Parse argv (argv[0] is the program).  "--" ends options; "-" is positional.

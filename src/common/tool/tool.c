@@ -1,4 +1,5 @@
 #include "tool.h"
+#include "progress.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -50,6 +51,7 @@ bool dra_tool_start(const dra_tool *tool, int argc, char **argv, dra_args *a, in
         dra_args_free(a);
         return true;
     }
+    a->progress = dra_progress_new(tool->prog, stderr, dra_args_has(a, DRA_OPT_VERBOSE));
     return false;
 }
 
@@ -90,6 +92,8 @@ static void name_options(const dra_args *a, dra_err *e)
 int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code)
 {
     name_options(a, err);
+    dra_progress_clear(a->progress);
+    size_t nerrs = err ? dra_err_count(err) : 0;
     int rc = ok_code;
     /* A write that already failed was reported by its writer as err (a
      * runtime error); do not say it twice. */
@@ -119,6 +123,8 @@ int dra_tool_finish(const dra_tool *tool, dra_args *a, dra_err *err, int ok_code
         dra_err_free(out);
         rc = DRA_EXIT_RUNTIME;
     }
+    dra_progress_end(a->progress, nerrs);
+    a->progress = NULL;
     dra_args_free(a);
     return rc;
 }
@@ -237,6 +243,7 @@ dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *pat
     dra_err *e = dra_tool_input_options(set, a);
     if (!e)
         e = dra_read_paths(set, paths, n);
+    dra_progress_read(a->progress, set->n);
     if (!e && (flags & DRA_READ_WORKLOADS)) {
         dra_expand_report xr = {0};
         e = dra_expand_workloads(set, NULL, &xr);
@@ -293,6 +300,7 @@ static dra_err *deliver(tool_each *te, dra_obj *o)
 {
     const char *kind = te->flags & DRA_READ_IDENTITY ? json_string_value(json_object_get(o->json, "kind")) : NULL;
     size_t place = te->delivered++; /* distinct per object: alike pods get distinct names */
+    dra_progress_read(te->a->progress, 1);
     if (kind && strcmp(kind, "Pod") == 0) {
         dra_expand_report xr = {0};
         dra_assume_pod_identity_at(o->json, place, NULL, &xr);
@@ -337,6 +345,7 @@ dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const
         return e;
     tool_each te = {tool, a, flags, fn, ctx, DRA_OBJSET_INIT, DRA_OBJSET_INIT, {0}, 0};
     e = dra_read_paths_each(set, paths, n, each_object, &te);
+    dra_progress_clear(a->progress); /* the notes below, and the phase ends */
     if (te.deferred.n) {
         /* one stub ResourceSlice per node name, as the slices gave them */
         for (size_t i = 0; i < te.nodes.n; i++)
@@ -365,6 +374,7 @@ dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const
             }
         }
     }
+    dra_progress_clear(a->progress);
     dra_objset_free(&te.deferred);
     dra_objset_free(&te.context);
     dra_strset_free(&te.nodes);
