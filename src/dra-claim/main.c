@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "tool/progress.h"
 #include "tool/records.h"
 #include "tool/tool.h"
 #include "io/stream.h"
@@ -67,6 +68,8 @@ static dra_err *load(const dra_args *a, opts *x)
     if (!e) {
         e = generate || convert ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_at.sec)
                      : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_at.sec);
+        if (!generate && !convert)
+            dra_progress_read(a->progress, x->set.n); /* read by the cluster room, at once */
         e = dra_err_append(de, e); /* the dropped objects' errors, then the kept ones' */
         x->c.model.warnings = dra_err_append(x->c.model.warnings, dropped.warnings);
         dropped.warnings = NULL;
@@ -89,6 +92,7 @@ static dra_err *unload(opts *x, dra_err *e)
 static dra_err *run_status(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
+    dra_progress_begin(a->progress);
     dra_err *e = load(a, x);
     if (e)
         return unload(x, e);
@@ -105,6 +109,7 @@ static dra_err *run_status(const dra_args *a, void *p, int *rc)
 static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
+    dra_progress_begin(a->progress);
     if (x->patch && x->output && strcmp(x->output, "text") != 0)
         return dra_err_new(DRA_EXIT_INPUT, "--output and --patch cannot be used together (--patch prints operations)");
     dra_records rec;

@@ -6,6 +6,7 @@
 
 #include "cel/validate.h"
 #include "slice/lint.h"
+#include "tool/progress.h"
 #include "tool/records.h"
 #include "cmds.h"
 
@@ -70,6 +71,7 @@ static dra_err *validate_one(void *p, dra_obj *o)
 
 dra_err *dra_slice_run_validate(const dra_args *a, void *p, int *rc)
 {
+    dra_progress_begin(a->progress);
     dra_objset set = DRA_OBJSET_INIT;
     dra_model stats = DRA_MODEL_INIT;
     dra_features f;
