@@ -8,6 +8,7 @@
 #include "insight/capacity_page.h"
 #include "insight/html.h"
 #include "sched/report.h"
+#include "tool/progress.h"
 #include "alloc_tool.h"
 
 const dra_opt dra_alloc_capacity_opts[] = {
@@ -98,6 +99,7 @@ static dra_err *write_report(const input *in, const json_t *rep, dra_fleet_by by
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc)
 {
     opts *x = p;
+    dra_progress_begin(a->progress);
     input in;
     floor_ *floors = NULL;
     bool html = x->output && strcmp(x->output, "html") == 0;

@@ -11,6 +11,7 @@
 #include "model/kinds.h"
 #include "model/time.h"
 #include "sched/report.h"
+#include "tool/progress.h"
 #include "tool/tool.h"
 #include "alloc_tool.h"
 #include "classic.h"
@@ -151,7 +152,9 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     x->explain |= x->explain_file != NULL;
     if (x->what_if)
         return dra_alloc_run_whatif(a, p, rc);
-    dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH};
+    dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH, .progress = dra_progress_step,
+                         .progress_ud = a->progress};
+    dra_progress_begin(a->progress);
     dra_err *e = dra_alloc_load_input(a, x, false, &in);
     if (!e)
         e = dra_alloc_whatif_check(x);

@@ -1573,6 +1573,8 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
                 out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;
                 out->stats.errors += sp->outcome == DRA_POD_ERROR;
             }
+            if (opts->progress)
+                opts->progress(opts->progress_ud, "pods placed", end, q.n);
         }
 
         result_objects(&S, m);

@@ -77,6 +77,10 @@ typedef struct dra_sched_opts {
      * <refusal>" (upstream createExtendedResourceClaimInAPI). */
     char *(*admit)(void *ctx, const json_t *claim);
     void *admit_ctx;
+    /* Told after each pod: ("pods placed", pods done, pods queued); NULL:
+     * nobody (tool/progress.h draws it on a terminal). */
+    void (*progress)(void *ud, const char *what, size_t done, size_t total);
+    void *progress_ud;
 } dra_sched_opts;
 
 typedef enum { DRA_POD_SCHEDULED, DRA_POD_UNSCHEDULABLE, DRA_POD_ERROR, DRA_POD_SKIPPED } dra_pod_outcome;
