@@ -182,3 +182,57 @@ wait_for() {
     assert_equal "$status" 3
     [[ $stderr == *"cannot listen on 127.0.0.1:$(cat "$T/port"): Address already in use"* ]]
 }
+
+# ---- progress on a terminal, the -v summary
+
+# tty CMD: CMD with its standard error on a terminal (script(1)); prints
+# what the terminal showed, carriage returns as "<CR>"
+tty() {
+    command -v script >/dev/null || skip "script(1) (util-linux) is not installed"
+    DRA_PROGRESS_DELAY_MS=0 script -qec "$1" /dev/null | sed 's/\r/<CR>/g'
+}
+
+@test "progress: on a terminal, objects read and pods placed, the line wiped; stdout as on a pipe" {
+    tty "'$DRA_BIN/dra-alloc' schedule --now 2026-01-01T00:00:00Z '$EXAMPLES'/cluster/*.yaml >'$T/tty.out' </dev/null" >"$T/screen"
+    # from the first object, redrawn in place; a new step at once
+    grep -q '^<CR>dra-alloc: 1 object read<CR> *<CR>' "$T/screen"
+    grep -q '<CR>dra-alloc: 17 objects read, pods placed 1/3<CR>' "$T/screen"
+    # wiped before the tool's own message, and nothing is left at the end
+    grep -q 'pods placed 1/3<CR> *<CR>dra-alloc: pod default/fast-path: 0/2 nodes are available' "$T/screen" ||
+        grep -q 'pods placed 1/3<CR> *<CR>' "$T/screen"
+    # never an escape sequence
+    ! grep -q $'\e' "$T/screen"
+    "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z "$EXAMPLES"/cluster/*.yaml >"$T/pipe.out" 2>/dev/null || true
+    cmp "$T/tty.out" "$T/pipe.out"
+}
+
+@test "progress: on a pipe nothing extra, even with no delay" {
+    for c in "dra-slice validate" "dra-alloc capacity" "dra-claim status" "dra-claim doctor"; do
+        # shellcheck disable=SC2086 # the command and its subcommand
+        DRA_PROGRESS_DELAY_MS=0 "$DRA_BIN/"$c "$EXAMPLES"/cluster/*.yaml >/dev/null 2>"$T/err" || true
+        # shellcheck disable=SC2086
+        "$DRA_BIN/"$c "$EXAMPLES"/cluster/*.yaml >/dev/null 2>"$T/err0" || true
+        cmp "$T/err" "$T/err0"
+        ! grep -q 'objects read' "$T/err"
+    done
+}
+
+@test "progress: -v ends with one summary line: objects, errors, time" {
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -v "$EXAMPLES/cluster/slices.yaml"
+    assert_success
+    [[ ${stderr_lines[-1]} =~ ^dra-slice:\ 5\ objects\ read,\ 0\ errors,\ [0-9]+\.[0-9]{2}\ s$ ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -v "$EXAMPLES/validate/bad-name.yaml"
+    assert_failure 2
+    [[ ${stderr_lines[-1]} =~ ^dra-slice:\ [0-9]+\ objects?\ read,\ [1-9][0-9]*\ errors?,\ [0-9.]+\ s$ ]]
+    for c in "dra-alloc schedule" "dra-alloc capacity" "dra-claim status" "dra-claim doctor"; do
+        # shellcheck disable=SC2086
+        run --separate-stderr "$DRA_BIN/"$c -v "$EXAMPLES"/cluster/*.yaml
+        [[ ${stderr_lines[-1]} =~ ^dra-(alloc|claim):\ 17\ objects\ read,\ 0\ errors,\ [0-9.]+\ s$ ]] || {
+            echo "$c: ${stderr_lines[-1]}"
+            false
+        }
+    done
+    # commands without long work keep -v as it was
+    run --separate-stderr "$DRA_BIN/dra-select" -v --class gpu.example.com "$EXAMPLES"/cluster/*.yaml
+    [[ $stderr != *"objects read"* ]]
+}
