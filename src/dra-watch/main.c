@@ -132,6 +132,11 @@ static dra_err *cmd_run(const dra_args *a, const dra_watch_values *v, dra_sessio
         o.interval_ms = 60000; /* the kubelet DRA manager's reconcile period */
     if (v->health_addr && (e = dra_watch_health_start(v->health_addr, &o.health)))
         return e;
+    if (o.health) {
+        char m[80];
+        snprintf(m, sizeof m, "/healthz, /readyz and /metrics on port %d", dra_watch_health_port(o.health));
+        log_cb(NULL, KUBE_LOG_INFO, m);
+    }
     o.tools_dir = dra_self_dir();
     int verdict = 0;
     e = dra_watch_run(s, &o, &verdict);

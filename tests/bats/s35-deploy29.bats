@@ -65,7 +65,7 @@ PY
         # every library the loader maps comes from the layer
         run env LD_TRACE_LOADED_OBJECTS=1 "$L/lib64/ld-linux-x86-64.so.2" --library-path "$lp" "$L/usr/local/bin/$t"
         assert_success
-        ! grep -v -e linux-vdso -e "=> $L/" -e "^[[:space:]]*$L/" <<<"$output"
+        run ! grep -v -e linux-vdso -e "=> $L/" -e "^[[:space:]]*$L/" <<<"$output"
     done
     [ -s "$L/etc/ssl/certs/ca-certificates.crt" ]
     grep -q '^nonroot:x:65532:65532:' "$L/etc/passwd"
@@ -131,7 +131,7 @@ wait_for() {
     # HEAD: the headers (curl -I writes them to the body file), no body
     [ "$(get /metrics -I)" = 200 ]
     grep -q $'^Content-Length: [1-9][0-9]*\r$' "$T/body"
-    ! grep -q dra_watch_ "$T/body"
+    run ! grep -q dra_watch_ "$T/body"
     [ "$(get /nope)" = 404 ]
     [ "$(get /healthz -X POST)" = 405 ]
     kill -TERM "$pid"
@@ -139,6 +139,7 @@ wait_for() {
     apiserver_stop
     grep -Eq '^dra-watch: pass 1: done, [0-9]+ objects, 0 writes, 0 conflicts, verdict 0, [0-9]+ ms$' "$T/err"
     [ "$(grep -c ': pass [0-9]*: ' "$T/err")" = 1 ]
+    grep -qx "dra-watch: /healthz, /readyz and /metrics on port $PORT" "$T/err"
     # the endpoints end with the loop
     [ "$(get /healthz)" = 000 ]
 }
@@ -150,7 +151,7 @@ wait_for() {
     "$DRA_BIN/dra-watch" run --interval 200ms --health-addr ":$PORT" -- 'cat >/dev/null; exit 3' 2>"$T/err" 3>&- &
     pid=$!
     wait_for /healthz 200
-    for i in $(seq 100); do
+    for _ in $(seq 100); do
         get /metrics >/dev/null
         grep -Eqx 'dra_watch_pass_failures_total [2-9]' "$T/body" && break
         sleep 0.1
@@ -175,7 +176,7 @@ wait_for() {
     assert_equal "$status" 2
     python3 -c 'import socket,time; s=socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(30)' >"$T/port" 3>&- &
     holder=$!
-    for i in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
+    for _ in $(seq 50); do [ -s "$T/port" ] && break; sleep 0.1; done
     run --separate-stderr "$DRA_BIN/dra-watch" run --job claims --health-addr "127.0.0.1:$(cat "$T/port")"
     kill "$holder"
     apiserver_stop
@@ -201,7 +202,7 @@ tty() {
     grep -q 'pods placed 1/3<CR> *<CR>dra-alloc: pod default/fast-path: 0/2 nodes are available' "$T/screen" ||
         grep -q 'pods placed 1/3<CR> *<CR>' "$T/screen"
     # never an escape sequence
-    ! grep -q $'\e' "$T/screen"
+    run ! grep -q $'\e' "$T/screen"
     "$DRA_BIN/dra-alloc" schedule --now 2026-01-01T00:00:00Z "$EXAMPLES"/cluster/*.yaml >"$T/pipe.out" 2>/dev/null || true
     cmp "$T/tty.out" "$T/pipe.out"
 }
@@ -213,7 +214,7 @@ tty() {
         # shellcheck disable=SC2086
         "$DRA_BIN/"$c "$EXAMPLES"/cluster/*.yaml >/dev/null 2>"$T/err0" || true
         cmp "$T/err" "$T/err0"
-        ! grep -q 'objects read' "$T/err"
+        run ! grep -q 'objects read' "$T/err"
     done
 }
 

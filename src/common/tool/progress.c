@@ -14,10 +14,10 @@ struct dra_progress {
     FILE *err;
     bool tty, verbose, on;
     int64_t start_ms, delay_ms, drawn_ms;
-    size_t read;        /* objects read */
-    const char *what;   /* the engine's step, or NULL */
+    size_t read;      /* objects read */
+    const char *what; /* the engine's step, or NULL */
     size_t done, total;
-    size_t width;       /* of the line on screen; 0 = none */
+    size_t width; /* of the line on screen; 0 = none */
 };
 
 dra_progress *dra_progress_new(const char *prog, FILE *err, bool verbose)

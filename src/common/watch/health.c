@@ -17,7 +17,7 @@
 
 #include "../base/clock.h"
 
-#define REQ_MAX 4096       /* a probe's request is a few hundred bytes */
+#define REQ_MAX 4096        /* a probe's request is a few hundred bytes */
 #define REQ_TIMEOUT_MS 2000 /* a client that says nothing is dropped */
 
 struct dra_watch_health {
@@ -35,15 +35,16 @@ static void reply(dra_buf *out, int code, const char *reason, const char *type, 
                   const char *extra)
 {
     size_t n = strlen(body);
-    dra_buf_printf(out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%sConnection: close\r\n\r\n", code,
-                   reason, type, n, extra ? extra : "");
+    dra_buf_printf(out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%sConnection: close\r\n\r\n",
+                   code, reason, type, n, extra ? extra : "");
     if (!head)
         dra_buf_append(out, body, n);
 }
 
 static void metric(dra_buf *b, const char *name, const char *type, const char *help, double v)
 {
-    dra_buf_printf(b, "# HELP dra_watch_%s %s\n# TYPE dra_watch_%s %s\ndra_watch_%s %.17g\n", name, help, name, type, name, v);
+    dra_buf_printf(b, "# HELP dra_watch_%s %s\n# TYPE dra_watch_%s %s\ndra_watch_%s %.17g\n", name, help, name, type,
+                   name, v);
 }
 
 static void metrics_text(const dra_health_state *st, dra_buf *b)
@@ -269,7 +270,10 @@ fail:
     return e;
 }
 
-int dra_watch_health_port(const dra_watch_health *h) { return h ? h->port : 0; }
+int dra_watch_health_port(const dra_watch_health *h)
+{
+    return h ? h->port : 0;
+}
 
 void dra_watch_health_stats(dra_watch_health *h, const dra_kube_stats *st)
 {
