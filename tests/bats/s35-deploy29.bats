@@ -70,6 +70,15 @@ PY
     [ -s "$L/etc/ssl/certs/ca-certificates.crt" ]
     grep -q '^nonroot:x:65532:65532:' "$L/etc/passwd"
     [ "$(stat -c %a "$L/tmp")" = 1777 ]
+    # what podman's and skopeo's library (containers/image) makes of it, as
+    # an OCI archive and as a Docker archive; copying checks every digest
+    if command -v skopeo >/dev/null; then
+        run skopeo inspect --config "oci-archive:$T/img/dra-tools.oci.tar"
+        assert_success
+        [ "$(jq -r '.config.User' <<<"$output")" = 65532:65532 ]
+        skopeo copy -q "oci-archive:$T/img/dra-tools.oci.tar" "dir:$T/copy-oci"
+        skopeo copy -q "docker-archive:$T/img/dra-tools.oci.tar" "dir:$T/copy-docker"
+    fi
 }
 
 @test "image: built twice, the same bytes (reproducible)" {
