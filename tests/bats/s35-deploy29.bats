@@ -244,6 +244,10 @@ tty() {
             false
         }
     done
+    # a run stopped at its options, before reading, has nothing to sum up
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -v --feature-gates NoSuchGate=true "$EXAMPLES/cluster/slices.yaml"
+    assert_failure 2
+    [[ $stderr != *"objects read"* ]]
     # commands without long work keep -v as it was
     run --separate-stderr "$DRA_BIN/dra-select" -v --class gpu.example.com "$EXAMPLES"/cluster/*.yaml
     [[ $stderr != *"objects read"* ]]

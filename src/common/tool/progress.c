@@ -13,6 +13,7 @@ struct dra_progress {
     const char *prog;
     FILE *err;
     bool tty, verbose, on;
+    bool reading; /* the input is being read (or was): the summary has something to say */
     int64_t start_ms, delay_ms, drawn_ms;
     size_t read;      /* objects read */
     const char *what; /* the engine's step, or NULL */
@@ -78,8 +79,10 @@ void dra_progress_read(dra_progress *p, size_t n)
 {
     if (!p)
         return;
+    p->reading = true;
     p->read += n;
-    draw(p, false);
+    if (n)
+        draw(p, false);
 }
 
 void dra_progress_step(void *ud, const char *what, size_t done, size_t total)
@@ -104,7 +107,7 @@ void dra_progress_end(dra_progress *p, size_t n)
     if (!p)
         return;
     dra_progress_clear(p);
-    if (p->on && p->verbose) {
+    if (p->on && p->verbose && p->reading) {
         fprintf(p->err, "%s: %zu object%s read, %zu error%s, %.2f s\n", p->prog, p->read, p->read == 1 ? "" : "s", n,
                 n == 1 ? "" : "s", (double)(dra_mono_ms() - p->start_ms) / 1000.0);
     }

@@ -10,7 +10,8 @@
  * with a carriage return (no escape sequences) and wiped when a phase ends
  * (dra_progress_clear) and before the run's errors are printed.  On a pipe
  * or a file it prints nothing.  With -v the command's last line on standard
- * error is one summary: "PROG: N objects read, N errors, S.SS s".
+ * error is one summary, once it has begun reading its input: "PROG: N
+ * objects read, N errors, S.SS s".
  *
  * The engines never print: they report through a callback of the
  * dra_progress_step shape in their options (void *ud is the dra_progress).
@@ -36,7 +37,8 @@ typedef struct dra_progress dra_progress;
 dra_progress *dra_progress_new(const char *prog, FILE *err, bool verbose);
 /* This command reports progress and, with -v, its summary. */
 void dra_progress_begin(dra_progress *p);
-/* n more objects read. */
+/* n more objects read (0: the reading has begun; a run that stops before
+ * it, at its options, prints no summary). */
 void dra_progress_read(dra_progress *p, size_t n);
 /* An engine's step: done of total (0: unknown) things of what ("pods
  * placed"); done == total ends the step and wipes the line. */

@@ -344,6 +344,7 @@ dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const
     if (e)
         return e;
     tool_each te = {tool, a, flags, fn, ctx, DRA_OBJSET_INIT, DRA_OBJSET_INIT, {0}, 0};
+    dra_progress_read(a->progress, 0);
     e = dra_read_paths_each(set, paths, n, each_object, &te);
     dra_progress_clear(a->progress); /* the notes below, and the phase ends */
     if (te.deferred.n) {
