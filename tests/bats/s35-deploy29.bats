@@ -111,8 +111,8 @@ get() {
 
 # wait_for PATH CODE: until the endpoint answers CODE (10 s at most)
 wait_for() {
-    local i
-    for i in $(seq 100); do
+    local _
+    for _ in $(seq 100); do
         [ "$(get "$1")" = "$2" ] && return 0
         sleep 0.1
     done
