@@ -60,6 +60,13 @@ static dra_err *open_session(const dra_args *a, const dra_watch_values *v, dra_s
     o.backoff_cap_ms = (int)v->test_backoff_cap_ms;
     o.watch_timeout_s = (int)v->test_watch_timeout_s;
     o.watch_idle_s = (int)v->test_watch_idle_s;
+    /* one-shot commands fail fast, as kubectl; the loop keeps retrying */
+    o.one_shot = strcmp(a->cmd->name, "run") != 0;
+    long ms = 0;
+    dra_err *e = dra_watch_duration_parse(v->request_timeout, "request-timeout", &ms);
+    if (e)
+        return e;
+    o.request_timeout_ms = !v->request_timeout ? 0 : ms > 0 ? ms : -1;
     return dra_session_open(&o, s);
 }
 
@@ -92,7 +99,7 @@ static dra_err *cmd_snapshot(const dra_args *a, const dra_watch_values *v, dra_s
         e = dra_err_new(DRA_EXIT_INPUT, "snapshot takes no arguments");
     json_t *objs = NULL;
     if (!e)
-        e = dra_watch_snapshot(s, v->for_pod, &objs);
+        e = dra_watch_snapshot(s, v->for_pod, v->kinds, &objs);
     if (!e)
         e = dra_write_array(stdout, objs, f);
     json_decref(objs);

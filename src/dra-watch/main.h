@@ -12,16 +12,16 @@ enum {
     OPT_FOR_POD, OPT_ONCE, OPT_INTERVAL, OPT_DEBOUNCE, OPT_DRY_RUN, OPT_APPLY, OPT_JOB, OPT_MAX_PASSES,
     OPT_SOCKET, OPT_REGISTRY_DIR, OPT_PLUGINS_DIR, OPT_CHECKPOINT, OPT_AS, OPT_AS_GROUP, OPT_AS_UID,
     OPT_AS_USER_EXTRA, OPT_TEST_BACKOFF_BASE, OPT_TEST_BACKOFF_CAP, OPT_TEST_WATCH_TIMEOUT, OPT_TEST_WATCH_IDLE,
-    OPT_HEALTH_ADDR,
+    OPT_HEALTH_ADDR, OPT_REQUEST_TIMEOUT, OPT_KINDS,
 };
 
 /* Every option's value, written by dra_watch_vals (options.c). */
 typedef struct dra_watch_values {
-    const char *kubeconfig, *context, *ns, *as, *as_uid, *replay, *output;
+    const char *kubeconfig, *context, *ns, *as, *as_uid, *replay, *output, *request_timeout;
     dra_strv as_groups, as_extra;
     bool all_ns, stats, replay_fast;
     int verbose; /* -v given how many times */
-    const char *selector, *field_selector, *for_pod; /* get, snapshot */
+    const char *selector, *field_selector, *for_pod, *kinds; /* get, snapshot */
     bool watch;
     long long max_events, max_passes;
     const char *job, *node, *socket, *registry_dir, *plugins_dir, *checkpoint; /* run */

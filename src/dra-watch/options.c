@@ -7,18 +7,21 @@
 #include "base/error.h"
 #include "main.h"
 
-#define KUBE_OPTS \
+/* The client's options; NSHELP says whose namespace -n replaces. */
+#define KUBE_OPTS_NS(NSHELP) \
     {OPT_KUBECONFIG, "kubeconfig", 0, DRA_ARG_REQUIRED, "FILE", "path to the kubeconfig file (default $KUBECONFIG, then ~/.kube/config, then in-cluster)", "file"}, \
     {OPT_CONTEXT, "context", 0, DRA_ARG_REQUIRED, "NAME", "the kubeconfig context to use", NULL}, \
     {OPT_AS, "as", 0, DRA_ARG_REQUIRED, "USER", "act as this user (impersonation; default: the kubeconfig user's as)", NULL}, \
     {OPT_AS_GROUP, "as-group", 0, DRA_ARG_REQUIRED, "GROUP", "with --as: act in this group (repeatable)", NULL}, \
     {OPT_AS_UID, "as-uid", 0, DRA_ARG_REQUIRED, "UID", "with --as: act with this UID", NULL}, \
     {OPT_AS_USER_EXTRA, "as-user-extra", 0, DRA_ARG_REQUIRED, "KEY=VALUE", "with --as: an extra of the user (repeatable)", NULL}, \
-    {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", "namespace of namespaced kinds (default: the context's)", NULL}, \
+    {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", NSHELP, NULL}, \
     {OPT_ALL_NS, "all-namespaces", 'A', DRA_ARG_NONE, NULL, "every namespace", NULL}, \
+    {OPT_REQUEST_TIMEOUT, "request-timeout", 0, DRA_ARG_REQUIRED, "DURATION", "the longest one request may take, as kubectl's: seconds or a Go duration (1s, 2m); 0 = no limit (default 300s)", NULL}, \
     {OPT_STATS, "stats", 0, DRA_ARG_NONE, NULL, "on exit, print requests, events, relists, writes, conflicts and retries to stderr", NULL}, \
     {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what happens (retries, relists, resumes); twice for more", NULL}, \
     TEST_OPTS
+#define KUBE_OPTS KUBE_OPTS_NS("namespace of namespaced kinds (default: the context's)")
 /* Hidden (no help): the tests shorten the client's retry backoff and the
  * watch timeouts with these; users never need them. */
 #define TEST_OPTS \
@@ -38,7 +41,8 @@ static const dra_opt get_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("jsonl yaml json"), KUBE_OPTS, REPLAY_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt snapshot_opts[] = {
-    {OPT_FOR_POD, "for-pod", 0, DRA_ARG_REQUIRED, "NS/NAME", "only what this pod depends on: its claims, their classes, candidate slices and nodes", NULL},
+    {OPT_FOR_POD, "for-pod", 0, DRA_ARG_REQUIRED, "[NS/]NAME", "only what this pod depends on: its claims, their classes, candidate slices and nodes", NULL},
+    {OPT_KINDS, "kinds", 0, DRA_ARG_REQUIRED, "KIND,...", "list only these kinds (the others are not asked for)", "namespaces nodes deviceclasses devicetaintrules resourceslices resourceclaimtemplates resourceclaims pods"},
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), KUBE_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt record_opts[] = {
@@ -59,18 +63,23 @@ static const dra_opt run_opts[] = {
     {OPT_DEBOUNCE, "debounce", 0, DRA_ARG_REQUIRED, "DURATION", "quiet time after a change before a pass (default 300ms)", NULL},
     {OPT_MAX_PASSES, "max-passes", 0, DRA_ARG_REQUIRED, "N", "stop after N passes", NULL},
     {OPT_HEALTH_ADDR, "health-addr", 0, DRA_ARG_REQUIRED, "HOST:PORT", "serve /healthz, /readyz (after the first good pass) and /metrics here", NULL},
-    DRA_OPT_NOW_ENTRY, DRA_OPT_KUBERNETES_VERSION_ENTRY, KUBE_OPTS, REPLAY_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_NOW_ENTRY, DRA_OPT_KUBERNETES_VERSION_ENTRY,
+    KUBE_OPTS_NS("only this namespace's claims, pods and templates (default: every namespace, as a controller)"), REPLAY_OPTS, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 
 static const dra_cmd cmds[] = {
-    {"get", "get KIND... [-w] [-n NS | -A] [-l SELECTOR] [OPTIONS]", "list (and with -w watch) objects; one JSON object per line by default",
+    {"get", "get KIND[,KIND...] [NAME...] [-w] [-n NS | -A] [-l SELECTOR] [OPTIONS]", "list (and with -w watch) objects; one JSON object per line by default",
+     "With NAMEs (or KIND/NAME arguments) the named objects, as kubectl get; one that does not\n"
+     "exist is kubectl's \"Error from server (NotFound): ...\" and exit status 1.\n"
      "KIND: resourceslices, resourceclaims, resourceclaimtemplates, deviceclasses, devicetaintrules,\n"
      "pods, nodes, namespaces, events (plural, singular, kind, short name, or comma-separated).\n"
      "Objects of resource.k8s.io v1beta1/v1beta2 servers are printed converted to v1.",
      get_opts, "resourceslices resourceclaims resourceclaimtemplates deviceclasses devicetaintrules pods nodes namespaces events"},
-    {"snapshot", "snapshot [--for-pod NS/NAME] [OPTIONS]", "one consistent dump of everything DRA-related, for the other tools offline",
+    {"snapshot", "snapshot [--for-pod [NS/]NAME] [--kinds KIND,...] [OPTIONS]", "one consistent dump of everything DRA-related, for the other tools offline",
      "Classes, slices, claims, templates, taint rules, the pods that use claims, their nodes\n"
-     "and namespaces.  --for-pod keeps what one pod depends on.",
+     "and namespaces: namespaced kinds of -n NS, else of the context's namespace (-A: all).\n"
+     "--for-pod keeps what one pod depends on, with the allocated claims of every namespace\n"
+     "(they hold devices).  A kind the user may not list is a warning and left out.",
      snapshot_opts, NULL},
     {"record", "record FILE [OPTIONS]", "record the DRA kinds' watch events with timestamps (replay with --replay FILE)",
      "Each line: {\"time\",\"type\",\"object\"}; the initial list first, as ADDED events.", record_opts, "file"},
@@ -89,11 +98,11 @@ static const dra_cmd cmds[] = {
 #define V(T, id, f) DRA_VAL_##T(id, dra_watch_values, f)
 const dra_optval dra_watch_vals[] = {
     V(STRING, OPT_KUBECONFIG, kubeconfig), V(STRING, OPT_CONTEXT, context), V(STRING, OPT_NAMESPACE, ns),
-    V(STRING, OPT_AS, as), V(STRING, OPT_AS_UID, as_uid), V(STRINGS, OPT_AS_GROUP, as_groups),
+    V(STRING, OPT_AS, as), V(STRING, OPT_AS_UID, as_uid), V(STRING, OPT_REQUEST_TIMEOUT, request_timeout), V(STRINGS, OPT_AS_GROUP, as_groups),
     V(STRINGS, OPT_AS_USER_EXTRA, as_extra), V(BOOL, OPT_ALL_NS, all_ns), V(BOOL, OPT_STATS, stats),
     V(STRING, OPT_REPLAY, replay), V(BOOL, OPT_REPLAY_FAST, replay_fast), V(STRING, DRA_OPT_OUTPUT, output),
     V(BOOL, OPT_WATCH, watch), V(STRING, OPT_SELECTOR, selector), V(STRING, OPT_FIELD_SELECTOR, field_selector),
-    DRA_VAL_INT(OPT_MAX_EVENTS, dra_watch_values, max_events, 0, LLONG_MAX), V(STRING, OPT_FOR_POD, for_pod),
+    DRA_VAL_INT(OPT_MAX_EVENTS, dra_watch_values, max_events, 0, LLONG_MAX), V(STRING, OPT_FOR_POD, for_pod), V(STRING, OPT_KINDS, kinds),
     V(STRING, OPT_JOB, job), V(STRING, DRA_OPT_NODE, node), V(STRING, OPT_SOCKET, socket),
     V(STRING, OPT_REGISTRY_DIR, registry_dir), V(STRING, OPT_PLUGINS_DIR, plugins_dir),
     V(STRING, OPT_CHECKPOINT, checkpoint), V(BOOL, OPT_ONCE, once), V(BOOL, OPT_DRY_RUN, dry_run),

@@ -68,7 +68,7 @@ KC
 @test "dra-watch: an unreachable server is a runtime error and the token never shows" {
     run --separate-stderr "$DRA_BIN/dra-watch" get pods -v -v --kubeconfig "$W/kc"
     assert_failure 3
-    [[ $stderr == *"unable to connect to the server https://127.0.0.1:1"* ]]
+    [[ $stderr == *"The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?"* ]]
     [[ $stderr != *TOPSECRET* && $output != *TOPSECRET* ]]
 }
 

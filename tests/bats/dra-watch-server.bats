@@ -296,7 +296,7 @@ EOF
     load_finished_pod
     ns other
     apiserver_req POST /api/v1/namespaces/other/pods "$(pod other plain)" >/dev/null
-    run "$DRA_BIN/dra-watch" snapshot -o jsonl
+    run "$DRA_BIN/dra-watch" snapshot -A -o jsonl
     assert_success
     run jq -r '.kind + "/" + .metadata.name' <<<"$output"
     assert_output "$(printf 'Snapshot/snapshot\nNamespace/ml\nResourceClaimTemplate/single-gpu\nResourceClaim/trainer-gpu-hn7g7\nPod/trainer')"
@@ -364,7 +364,7 @@ EOF
     apiserver_req POST /_test/objects '[{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a"}},{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.example.com"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}]}},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pending","namespace":"ml","uid":"3f0a9c1e-0000-4000-8000-00000000a009"},"spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]},"status":{"phase":"Pending"}}]' >/dev/null
     export PATH="$DRA_BIN:$BATS_TEST_DIRNAME/../../scripts:$PATH"
     cp "$KUBECONFIG" "$W/kc"
-    run --separate-stderr "$KUBECTL" dra status --kubeconfig "$W/kc" --context test
+    run --separate-stderr "$KUBECTL" dra status -A --kubeconfig "$W/kc" --context test
     assert_success
     assert_line --regexp '^ml +trainer-gpu-hn7g7 +reserved +gpu.example.com/node-a/gpu-1 +node-a +trainer$'
     run --separate-stderr "$KUBECTL" dra why ml/pending -n ml

@@ -131,7 +131,7 @@ KC
     DRA_BACKOFF_BASE_MS=999999 run --separate-stderr timeout 60 "$DRA_BIN/dra-watch" record - --kubeconfig "$BATS_TEST_TMPDIR/kc" \
         --test-backoff-base-ms 5 --test-backoff-cap-ms 20 --test-watch-timeout 5 --test-watch-idle 5
     assert_failure 3
-    [[ $stderr == *"unable to connect to the server https://127.0.0.1:1"* ]]
+    [[ $stderr == *"The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?"* ]]
     run --separate-stderr "$DRA_BIN/dra-watch" get pods --test-backoff-cap-ms 0
     assert_failure 2
     assert_equal "$stderr" "dra-watch: --test-backoff-cap-ms: must be an integer between 1 and 600000, not '0'"

@@ -141,6 +141,8 @@ const dra_kube_config *dra_kube_client_config(const dra_kube_client *c) { return
 dra_kube_stats *dra_kube_client_stats(dra_kube_client *c) { return &c->stats; }
 bool dra_kube_client_stopped(const dra_kube_client *c) { return c->o.stop && *c->o.stop; }
 
+void dra_kube_client_set_fail_fast(dra_kube_client *c, bool on) { c->o.fail_fast = on; }
+
 void dra_kube_resp_free(dra_kube_resp *r)
 {
     json_decref(r->json);
@@ -504,10 +506,49 @@ bool dra_kube_err_forbidden(const dra_err *e)
     return e && strstr(e->msg, FORBIDDEN_PREFIX) != NULL;
 }
 
-static bool transient_curl(CURLcode rc)
+static bool transient_curl(const dra_kube_client *c, CURLcode rc, const char *method)
 {
+    /* client-go retries a GET whose connection was reset or cut short
+     * (IsConnectionReset, IsProbableEOF), nothing else: kubectl fails at
+     * once on a refused connection or a timeout */
+    if (c->o.fail_fast)
+        return strcmp(method, "GET") == 0 && (rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING || rc == CURLE_PARTIAL_FILE);
     return rc == CURLE_COULDNT_CONNECT || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
            rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING || rc == CURLE_OPERATION_TIMEDOUT;
+}
+
+/* The server's HOST[:PORT] as Go's url.URL.Host has it (no scheme,
+ * userinfo or path), for kubectl's "connection ... was refused" message. */
+static const char *server_host(dra_arena *a, const char *server)
+{
+    const char *p = server ? server : "";
+    const char *sch = strstr(p, "://");
+    if (sch)
+        p = sch + 3;
+    size_t n = strcspn(p, "/?#");
+    const char *at = memchr(p, '@', n);
+    if (at) {
+        n -= (size_t)(at + 1 - p);
+        p = at + 1;
+    }
+    char *h = dra_arena_strndup(a, p, n);
+    return dra_kube_v(a, h);
+}
+
+static dra_err *transport_error(dra_kube_client *c, CURL *h, CURLcode rc, const char *errbuf)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    long oserr = 0;
+    curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &oserr);
+    dra_err *e;
+    if (rc == CURLE_COULDNT_CONNECT && oserr == ECONNREFUSED)
+        e = dra_err_new(DRA_EXIT_RUNTIME, "The connection to the server %s was refused - did you specify the right host or port?",
+                        server_host(&a, c->cfg.server));
+    else
+        e = dra_err_new(DRA_EXIT_RUNTIME, "unable to connect to the server %s: %s", c->server_shown,
+                        dra_kube_v(&a, errbuf[0] ? errbuf : curl_easy_strerror(rc)));
+    dra_arena_free(&a);
+    return e;
 }
 
 dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp *resp)
@@ -543,7 +584,8 @@ dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp 
         curl_easy_setopt(h, CURLOPT_WRITEDATA, &x);
         curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, write_header);
         curl_easy_setopt(h, CURLOPT_HEADERDATA, &x);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT, 300L);
+        long tmo = c->o.request_timeout_ms;
+        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, tmo > 0 ? tmo : tmo < 0 ? 0L : 300000L);
         char errbuf[CURL_ERROR_SIZE] = "";
         curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
         c->stats.requests++;
@@ -558,7 +600,7 @@ dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp 
             dra_buf_free(&x.body);
             if (rc == CURLE_ABORTED_BY_CALLBACK)
                 return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
-            if (idempotent && transient_curl(rc) && attempt < c->o.max_retries) {
+            if (idempotent && transient_curl(c, rc, req->method) && attempt < c->o.max_retries) {
                 int64_t d = dra_kube_backoff_ms(c, attempt);
                 c->stats.retries++;
                 dra_arena a = DRA_ARENA_INIT;
@@ -569,11 +611,7 @@ dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp 
                     return dra_err_new(DRA_EXIT_RUNTIME, "interrupted");
                 continue;
             }
-            dra_arena a = DRA_ARENA_INIT;
-            dra_err *ce = dra_err_new(DRA_EXIT_RUNTIME, "unable to connect to the server %s: %s", c->server_shown,
-                                      dra_kube_v(&a, errbuf[0] ? errbuf : curl_easy_strerror(rc)));
-            dra_arena_free(&a);
-            return ce;
+            return transport_error(c, h, rc, errbuf);
         }
         e = answer(c, http, dra_buf_str(&x.body), x.body.len, req->method, req->path, resp);
         dra_buf_free(&x.body);

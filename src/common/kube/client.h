@@ -10,7 +10,9 @@
  *
  * Errors: a non-2xx answer becomes an error "Error from server (Reason):
  * message" (kubectl's wording) with the HTTP code in dra_kube_resp; transport
- * failures are DRA_EXIT_RUNTIME naming the server URL and curl's reason.
+ * failures are DRA_EXIT_RUNTIME naming the server URL and curl's reason; a
+ * refused connection is kubectl's "The connection to the server HOST:PORT
+ * was refused - did you specify the right host or port?".
  * 429 and 5xx are retried (at most `max_retries` times) after Retry-After
  * seconds when the server sends it, else after an exponential backoff with
  * jitter, both capped at `backoff_cap_ms`.  Writes that are not idempotent
@@ -64,6 +66,14 @@ typedef struct dra_kube_client_opts {
     int backoff_cap_ms;              /* 0 = default 30000 */
     int backoff_base_ms;             /* 0 = default 200 */
     const char *user_agent;          /* NULL = "dra-tools" */
+    /* kubectl's --request-timeout: the most one request (dra_kube_do; not a
+     * stream) may take, in ms; 0 = the default 300 s, < 0 = no limit. */
+    long request_timeout_ms;
+    /* A one-shot command, as kubectl: a transport failure client-go does not
+     * retry (a refused connection, an unknown host, a timeout) ends the
+     * request at once; only a reset or cut connection of a GET is retried.
+     * Off (the loop): every transient failure is retried with backoff. */
+    bool fail_fast;
 } dra_kube_client_opts;
 
 /* Takes cfg (its contents are moved; cfg is zeroed). */
@@ -74,6 +84,9 @@ void dra_kube_client_set_config(dra_kube_client *c, dra_kube_config *cfg);
 const dra_kube_config *dra_kube_client_config(const dra_kube_client *c);
 dra_kube_stats *dra_kube_client_stats(dra_kube_client *c);
 bool dra_kube_client_stopped(const dra_kube_client *c);
+/* Change dra_kube_client_opts.fail_fast (a recording's initial list is
+ * one-shot, its watch patient). */
+void dra_kube_client_set_fail_fast(dra_kube_client *c, bool on);
 void dra_kube_client_log(dra_kube_client *c, dra_kube_log_level level, const char *fmt, ...) DRA_PRINTF(3, 4);
 
 typedef struct dra_kube_req {

@@ -1,5 +1,6 @@
 /* `dra-watch get`: list and watch as kubectl get -o json / -w -o json. */
 #include "internal.h"
+#include "../kube/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -133,8 +134,87 @@ static dra_err *replay_get(dra_session *s, const dra_kube_resource **rs, size_t 
     return dra_replay_each(s, rget_one, &g);
 }
 
+/* One object by name, as kubectl get KIND NAME: a missing one is the
+ * server's NotFound in kubectl's words (exit 1), the others are printed. */
+static dra_err *get_named(dra_session *s, const dra_kube_resource *r, const char *name, dra_writer *w, dra_err **missing)
+{
+    json_t *obj = NULL;
+    dra_kube_resp resp;
+    dra_err *e = dra_kube_get(s->api, r, r->namespaced ? s->ns : NULL, name, &obj, &resp);
+    if (e && resp.http == 404) {
+        const char *msg = json_string_value(json_object_get(resp.json, "message"));
+        dra_arena a = DRA_ARENA_INIT;
+        dra_err *nf = msg && *msg ? dra_err_new(DRA_EXIT_NEGATIVE, "Error from server (NotFound): %s", dra_kube_v(&a, msg))
+                                  : dra_err_new(DRA_EXIT_NEGATIVE, "Error from server (NotFound): %s \"%s\" not found",
+                                                r->resource, dra_kube_v(&a, name));
+        dra_arena_free(&a);
+        dra_err_free(e);
+        e = NULL;
+        if (*missing) /* kubectl prints every one; the first is the answer */
+            dra_err_free(nf);
+        else
+            *missing = nf;
+    }
+    if (!e && obj)
+        e = dra_writer_put(w, obj);
+    json_decref(obj);
+    dra_kube_resp_free(&resp);
+    return e;
+}
+
+/* `get KIND NAME...` and `get KIND/NAME...`. */
+static dra_err *get_names(dra_session *s, char *const *args, size_t nargs, const dra_get_opts *o, FILE *out)
+{
+    if (s->o.replay)
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a recording works with get -w KIND, record and run"), "replay");
+    bool slashed = strchr(args[0], '/') != NULL;
+    for (size_t i = 0; i < nargs; i++)
+        if ((strchr(args[i], '/') != NULL) != slashed)
+            return dra_err_new(DRA_EXIT_INPUT, "there is no need to specify a resource type as a separate argument when "
+                                               "passing arguments in resource/name form (e.g. 'kubectl get "
+                                               "resource/<resource_name>' instead of 'kubectl get resource "
+                                               "resource/<resource_name>'");
+    if (o->watch)
+        return dra_err_new(DRA_EXIT_INPUT, "get -w takes KIND arguments only (select by --field-selector metadata.name=NAME)");
+    if (s->o.all_namespaces)
+        return dra_err_new(DRA_EXIT_INPUT, "a resource cannot be retrieved by name across all namespaces");
+    dra_writer *w = dra_writer_new(out, o->fmt);
+    dra_err *e = NULL, *missing = NULL;
+    const char *const *names = (const char *const *)args + (slashed ? 0 : 1);
+    size_t nnames = slashed ? nargs : nargs - 1;
+    const dra_kube_resource **rs = NULL;
+    size_t n = 0;
+    if (!slashed)
+        e = dra_watch_kinds(args, 1, &rs, &n);
+    for (size_t i = 0; i < nnames && !e; i++) {
+        if (slashed) {
+            const char *sl = strchr(names[i], '/');
+            char *kind = dra_xstrndup(names[i], (size_t)(sl - names[i]));
+            const dra_kube_resource *r = dra_kube_resource_find(kind);
+            if (!r || !sl[1] || strchr(kind, ','))
+                e = !r ? dra_err_new(DRA_EXIT_INPUT, "the server doesn't have a resource type \"%s\"", kind)
+                       : dra_err_new(DRA_EXIT_INPUT, "arguments in resource/name form must have a single resource and name");
+            else
+                e = get_named(s, r, sl + 1, w, &missing);
+            free(kind);
+            continue;
+        }
+        for (size_t k = 0; k < n && !e; k++)
+            e = get_named(s, rs[k], names[i], w, &missing);
+    }
+    free(rs);
+    e = dra_writer_finish(w, e);
+    if (e) {
+        dra_err_free(missing);
+        return e;
+    }
+    return missing;
+}
+
 dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out)
 {
+    if (nkinds > 1 || (nkinds == 1 && strchr(kinds[0], '/')))
+        return get_names(s, kinds, nkinds, o, out);
     const dra_kube_resource **rs;
     size_t n;
     dra_err *e = dra_watch_kinds(kinds, nkinds, &rs, &n);

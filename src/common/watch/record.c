@@ -86,8 +86,11 @@ dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds
         }
         if (e)
             return e;
-        /* cluster-wide unless -n was given: claims, pods and templates of every namespace */
-        const char *ns = s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL;
+        /* a recording, as kubectl get -w: -n, else the context's namespace,
+         * -A every one; the loop (run) is a controller: every namespace
+         * unless -n says otherwise (in a cluster the context's namespace is
+         * the service account's own, not where the claims are) */
+        const char *ns = s->o.one_shot ? s->ns : s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL;
         specs[(*n)++] = (dra_kube_informer_spec){r, r->namespaced ? ns : NULL, NULL, NULL, false};
     }
     return NULL;
@@ -117,6 +120,8 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
         r = (rec_state){.path = path, .w = {.fd = -1}, .max = max_events};
     dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_rec, &r);
     dra_err *e = dra_kube_informers_sync(in);
+    if (s->client) /* the initial list was one-shot; the watch is patient */
+        dra_kube_client_set_fail_fast(s->client, false);
     if (!e && !r.err && !(max_events > 0 && r.n >= max_events))
         e = dra_kube_informers_run(in, -1, rec_tick, &r);
     if (!e && r.err) {

@@ -32,6 +32,8 @@ dra_err *dra_session_open(const dra_session_opts *o, dra_session *s)
     ko.backoff_cap_ms = o->backoff_cap_ms; /* 0: the client's defaults */
     ko.backoff_base_ms = o->backoff_base_ms;
     ko.user_agent = "dra-watch/" DRA_VERSION;
+    ko.request_timeout_ms = o->request_timeout_ms;
+    ko.fail_fast = o->one_shot;
     e = dra_kube_client_new(&cfg, &ko, &s->client);
     if (e) {
         dra_kube_config_free(&cfg);

@@ -154,21 +154,89 @@ static dra_err *server_version(dra_session *s, json_t *out)
     return e;
 }
 
-dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
+/* One list of the snapshot.  A namespace-scoped user who may not list a
+ * kind (at the cluster scope, or in the namespace) gets a warning naming
+ * the kind and the permission, as the server said it, and an empty list:
+ * the snapshot goes on with what it may read.  *forbidden says so. */
+static dra_err *snap_list(dra_session *s, const dra_kube_resource *r, const char *ns, json_t **items, bool warn,
+                          bool *forbidden)
+{
+    dra_kube_list_opts lo = {r->namespaced ? ns : NULL, NULL, NULL, 0};
+    dra_err *e = dra_kube_list(s->api, r, &lo, items, NULL);
+    *forbidden = dra_kube_err_forbidden(e);
+    if (!*forbidden)
+        return e;
+    if (warn)
+        dra_kube_client_log(s->client, KUBE_LOG_WARN, "warning: %s; the snapshot has no %s", e->msg, r->resource);
+    dra_err_free(e);
+    *items = json_array();
+    return NULL;
+}
+
+/* Is kind k among the comma-separated kinds of only (any name
+ * dra_kube_resource_find knows)?  NULL: every kind. */
+static bool wanted(const char *only, const dra_kube_resource *r)
+{
+    if (!only)
+        return true;
+    char *list = dra_xstrdup(only), *save = NULL;
+    bool hit = false;
+    for (char *k = strtok_r(list, ",", &save); k && !hit; k = strtok_r(NULL, ",", &save))
+        hit = dra_kube_resource_find(k) == r;
+    free(list);
+    return hit;
+}
+
+static dra_err *check_kinds(const char *only)
+{
+    if (!only)
+        return NULL;
+    static const char *const known[] = {"namespaces", "nodes", "deviceclasses", "devicetaintrules", "resourceslices",
+                                        "resourceclaimtemplates", "resourceclaims", "pods"};
+    char *list = dra_xstrdup(only), *save = NULL;
+    dra_err *e = NULL;
+    for (char *k = strtok_r(list, ",", &save); k && !e; k = strtok_r(NULL, ",", &save)) {
+        const dra_kube_resource *r = dra_kube_resource_find(k);
+        bool ok = false;
+        for (size_t i = 0; r && i < sizeof known / sizeof known[0]; i++)
+            ok = ok || dra_kube_resource_find(known[i]) == r;
+        if (!ok)
+            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "\"%s\" is not a kind of the snapshot (want namespaces, nodes, "
+                                                         "deviceclasses, devicetaintrules, resourceslices, "
+                                                         "resourceclaimtemplates, resourceclaims, pods)", k),
+                              "kinds");
+    }
+    free(list);
+    return e;
+}
+
+dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *only, json_t **objs)
 {
     *objs = NULL;
     if (s->o.replay)
         return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "snapshot needs a server, not a recording"), "replay");
+    dra_err *ke = check_kinds(only);
+    if (ke)
+        return ke;
     char *pns = NULL;
     const char *pname = NULL;
     if (for_pod) {
+        /* NAME in the namespace of -n or the context, or NAMESPACE/NAME */
         const char *sl = strchr(for_pod, '/');
-        if (!sl || sl == for_pod || !sl[1] || strchr(sl + 1, '/'))
-            return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAMESPACE/NAME, got \"%s\"", for_pod), "for-pod");
-        pns = dra_xstrndup(for_pod, (size_t)(sl - for_pod));
-        pname = sl + 1;
+        if (sl && (sl == for_pod || !sl[1] || strchr(sl + 1, '/')))
+            return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAME or NAMESPACE/NAME, got \"%s\"", for_pod), "for-pod");
+        if (!*for_pod)
+            return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAME or NAMESPACE/NAME, got \"\""), "for-pod");
+        if (!sl && !s->ns)
+            return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a pod cannot be found by name across all namespaces: "
+                                                             "give NAMESPACE/NAME or -n NAMESPACE"), "for-pod");
+        pns = sl ? dra_xstrndup(for_pod, (size_t)(sl - for_pod)) : dra_xstrdup(s->ns);
+        pname = sl ? sl + 1 : for_pod;
     }
-    const char *ns = pns ? pns : (s->o.ns && *s->o.ns && !s->o.all_namespaces ? s->o.ns : NULL);
+    /* kubectl's namespace: -n, else the context's; -A every one.  A pod's
+     * snapshot takes the claims of every namespace, as the scheduler sees
+     * them: devices other namespaces' claims hold are not free. */
+    const char *ns = pns ? pns : s->ns;
     static const char *const kinds[] = {"namespaces", "nodes", "deviceclasses", "devicetaintrules", "resourceslices",
                                         "resourceclaimtemplates", "resourceclaims", "pods"};
     enum { K_NS, K_NODE, K_CLASS, K_RULE, K_SLICE, K_TMPL, K_CLAIM, K_POD, K_N };
@@ -177,6 +245,10 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
     for (int k = 0; k < K_N && !e; k++) {
         const dra_kube_resource *r = dra_kube_resource_find(kinds[k]);
         const char *v;
+        if (!wanted(only, r) && !(k == K_POD && for_pod)) {
+            lists[k] = json_array();
+            continue;
+        }
         if (k == K_RULE) {
             dra_err *ve = dra_kube_api_version(s->api, r, &v);
             if (ve) { /* optional: servers without DeviceTaintRule */
@@ -185,8 +257,18 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
                 continue;
             }
         }
-        dra_kube_list_opts lo = {r->namespaced ? ns : NULL, NULL, NULL, 0};
-        e = dra_kube_list(s->api, r, &lo, &lists[k], NULL);
+        bool forbidden = false;
+        if (k == K_CLAIM && for_pod) {
+            e = snap_list(s, r, NULL, &lists[k], false, &forbidden);
+            if (!e && forbidden) {
+                dra_kube_client_log(s->client, KUBE_LOG_WARN,
+                                    "warning: cannot list resourceclaims at the cluster scope: devices that claims of "
+                                    "other namespaces hold look free");
+                e = snap_list(s, r, ns, &lists[k], true, &forbidden);
+            }
+            continue;
+        }
+        e = snap_list(s, r, ns, &lists[k], true, &forbidden);
     }
     json_t *out = json_array();
     if (!e)
@@ -221,13 +303,17 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs)
             set_add(nss, meta(it, "namespace"));
         }
         if (!found)
-            e = dra_err_new(DRA_EXIT_NEGATIVE, "pod %s not found or uses no ResourceClaims", for_pod);
+            e = dra_err_new(DRA_EXIT_NEGATIVE, "pod %s/%s not found or uses no ResourceClaims", pns, pname);
         json_t *keep_claims = json_array(), *keep_tmpls = json_array();
         json_array_foreach(lists[K_CLAIM], i, it) {
             char *k = dra_xasprintf("%s/%s", meta(it, "namespace") ?: "", meta(it, "name") ?: "");
-            if (!for_pod || set_has(claims, k)) {
+            bool mine = !for_pod || set_has(claims, k);
+            if (mine) {
                 json_array_append(keep_claims, it);
                 request_classes(json_object_get(it, "spec"), classes);
+                set_add(nss, meta(it, "namespace"));
+            } else if (json_object_get(json_object_get(it, "status"), "allocation")) {
+                json_array_append(keep_claims, it); /* it holds devices the pod cannot have */
                 set_add(nss, meta(it, "namespace"));
             }
             free(k);

@@ -41,6 +41,8 @@ typedef struct dra_session_opts {
     int watch_timeout_s;                   /* a watch request's timeoutSeconds; 0 = 300 */
     int watch_idle_s;                      /* a watch silent this long is reopened; 0 = 60 */
     int backoff_base_ms, backoff_cap_ms;   /* the client's retry backoff; 0 = client-go's */
+    long request_timeout_ms;               /* --request-timeout: 0 = 300 s, < 0 = none (kube/client.h) */
+    bool one_shot;                         /* get, snapshot, record: fail fast as kubectl (kube/client.h fail_fast) */
 } dra_session_opts;
 
 typedef struct dra_session {
@@ -63,15 +65,24 @@ typedef struct dra_get_opts {
     long max_events;            /* -w: stop after this many events (0 = until stopped) */
 } dra_get_opts;
 
-/* `dra-watch get KIND...`. */
+/* `dra-watch get KIND[,KIND...] [NAME...]` or `get KIND/NAME...`, as
+ * kubectl get: without names every object of the kinds; with names each
+ * object (-o json: one object alone, several as a List), and when one is
+ * missing kubectl's "Error from server (NotFound): ..." with
+ * DRA_EXIT_NEGATIVE after the others are printed. */
 DRA_MUST_USE dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out);
 
 /* The DRA snapshot: first the server's version (model/features.h
  * DRA_SNAPSHOT_KIND), then classes, slices, claims, templates, taint rules, the
- * pods that use claims (with their nodes and namespaces).  for_pod "NS/NAME"
- * trims it to that pod's claims, their classes, candidate slices and nodes.
+ * pods that use claims (with their nodes and namespaces).  Namespaced kinds
+ * come from the session's namespace (-n, else the context's; every one with
+ * -A).  for_pod "NAME" (in that namespace) or "NS/NAME" trims it to that
+ * pod's claims, their classes, candidate slices and nodes; the claims of
+ * every namespace are read for it, since they hold devices too.  only: NULL,
+ * or the comma-separated kinds to list (the others are not asked for).  A
+ * kind the user may not list is a warning on the log and an empty list.
  * *objs is a new array in a stable order. */
-DRA_MUST_USE dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, json_t **objs);
+DRA_MUST_USE dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *only, json_t **objs);
 
 typedef struct dra_run_opts {
     char *const *pipeline;  /* argv; one element = a shell command */

@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+bats_require_minimum_version 1.5.0
+# kubectl's ways in dra-watch and `kubectl dra`: one-shot commands fail fast
+# (--request-timeout), get KIND NAME, the context's namespace, kinds a
+# namespace-scoped user may not list.
+load helpers
+
+setup() {
+    source "${APISERVER_HELPERS:-$BATS_TEST_DIRNAME/../apiserver/helpers.bash}"
+    W="$BATS_TEST_TMPDIR"
+    REC="$DATA/watch/finished-pod.rec.jsonl"
+}
+
+teardown() {
+    apiserver_stop
+    [[ -z ${HANG_PID:-} ]] || kill "$HANG_PID" 2>/dev/null || true
+}
+
+kc_to() { # SERVER: a kubeconfig for SERVER with a token
+    cat <<KC
+apiVersion: v1
+kind: Config
+clusters: [{name: c, cluster: {server: "$1", insecure-skip-tls-verify: true}}]
+users: [{name: u, user: {token: t}}]
+contexts: [{name: x, context: {cluster: c, user: u, namespace: ml}}]
+current-context: x
+KC
+}
+
+# The finished-pod scenario (namespace ml), a node, a class, a pending pod.
+start() {
+    jq -c .object "$REC" >"$W/objs.jsonl"
+    cat >"$W/users.yaml" <<'Y'
+apiVersion: dra-tools.test/v1
+kind: TestUsers
+users:
+- name: ml-dev
+  token: ml-dev-token
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader, namespace: ml}
+rules:
+- {apiGroups: ["", resource.k8s.io], resources: ["*"], verbs: [get, list, watch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: ml-dev, namespace: ml}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
+subjects: [{kind: User, name: ml-dev}]
+Y
+    apiserver_start "$W/api" --load "$W/objs.jsonl" --rbac "$W/users.yaml" "$@"
+    apiserver_req POST /_test/objects '[{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a"}},{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.example.com"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}]}},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pending","namespace":"ml","uid":"3f0a9c1e-0000-4000-8000-00000000a009"},"spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]},"status":{"phase":"Pending"}}]' >/dev/null
+    # the admin's kubeconfig with the context's namespace ml, and the Role-only user's
+    sed 's/^\(    cluster: test\)$/\1\n    namespace: ml/' "$KUBECONFIG" >"$W/kc-ml"
+    grep -q 'namespace: ml' "$W/kc-ml"
+    sed 's/token: .*/token: ml-dev-token/' "$W/kc-ml" >"$W/kc-dev"
+}
+
+@test "one-shot commands: a refused connection fails at once, as kubectl, exit 3" {
+    kc_to "https://127.0.0.1:1" >"$W/kc"
+    local cmd t0 t1
+    for cmd in "get pods" "get resourceclaims x" "snapshot" "record -"; do
+        t0=$(date +%s%N)
+        run --separate-stderr timeout 20 "$DRA_BIN/dra-watch" $cmd --kubeconfig "$W/kc"
+        t1=$(date +%s%N)
+        assert_failure 3
+        assert_equal "$stderr" "dra-watch: The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?"
+        assert_output ""
+        (( (t1 - t0) / 1000000 < 3000 ))
+    done
+}
+
+@test "--request-timeout: kubectl's meaning; a server that never answers is given up on" {
+    python3 -c 'import socket,time
+s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(8)
+open("'"$W"'/port","w").write(str(s.getsockname()[1])); time.sleep(120)' &
+    HANG_PID=$!
+    local i
+    for ((i = 0; i < 50; i++)); do [[ -s $W/port ]] && break; sleep 0.1; done
+    kc_to "https://127.0.0.1:$(cat "$W/port")" >"$W/kc"
+    local t0 t1
+    t0=$(date +%s%N)
+    run --separate-stderr timeout 60 "$DRA_BIN/dra-watch" get pods --request-timeout 1 --kubeconfig "$W/kc"
+    t1=$(date +%s%N)
+    assert_failure 3
+    [[ $stderr == *"unable to connect to the server https://127.0.0.1:"*"timed out"* ]]
+    (( (t1 - t0) / 1000000 < 5000 ))
+    run --separate-stderr timeout 60 "$DRA_BIN/dra-watch" snapshot --request-timeout 300ms --kubeconfig "$W/kc"
+    assert_failure 3
+    for bad in x -1s 1y; do
+        run --separate-stderr "$DRA_BIN/dra-watch" get pods --request-timeout "$bad" --kubeconfig "$W/kc"
+        assert_failure 2
+        [[ $stderr == "dra-watch: --request-timeout: invalid duration \"$bad\""* ]]
+    done
+}
+
+@test "dra-watch get KIND NAME: one object, as kubectl get; NotFound is exit 1 in kubectl's words" {
+    start
+    run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims trainer-gpu-hn7g7 -n ml -o json
+    assert_success
+    assert_equal "$(jq -r '.kind + "/" + .metadata.name' <<<"$output")" "ResourceClaim/trainer-gpu-hn7g7"
+    run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaim/trainer-gpu-hn7g7 pod/trainer -n ml -o jsonl
+    assert_success
+    assert_equal "$(jq -r .kind <<<"$output" | tr '\n' ' ')" "ResourceClaim Pod "
+    run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims x -n ml
+    assert_failure 1
+    assert_output ""
+    assert_equal "$stderr" 'dra-watch: Error from server (NotFound): resourceclaims.resource.k8s.io "x" not found'
+    # the found ones are printed, the missing one is the answer
+    run --separate-stderr "$DRA_BIN/dra-watch" get pods nope trainer -n ml -o jsonl
+    assert_failure 1
+    assert_equal "$(jq -r .metadata.name <<<"$output")" trainer
+    [[ $stderr == *'pods "nope" not found'* ]]
+    # the context's namespace
+    run --separate-stderr "$DRA_BIN/dra-watch" get pod trainer --kubeconfig "$W/kc-ml"
+    assert_success
+    run --separate-stderr "$DRA_BIN/dra-watch" get pod trainer -A
+    assert_failure 2
+    [[ $stderr == *"a resource cannot be retrieved by name across all namespaces"* ]]
+    run --separate-stderr "$DRA_BIN/dra-watch" get deviceclasses gpu.example.com
+    assert_success
+}
+
+@test "dra-watch snapshot and record: the context's namespace, -n, -A" {
+    start
+    apiserver_req POST /api/v1/namespaces '{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"other"}}' >/dev/null
+    # the admin's kubeconfig has no namespace: "default" has no claims
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl
+    assert_success
+    refute_output --partial '"kind":"ResourceClaim"'
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl --kubeconfig "$W/kc-ml"
+    assert_success
+    assert_output --partial '"kind":"ResourceClaim"'
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl -n ml
+    assert_output --partial '"kind":"ResourceClaim"'
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl -A
+    assert_output --partial '"kind":"ResourceClaim"'
+    # a recording's initial list: one class, then nothing of namespace other
+    run --separate-stderr timeout 20 "$DRA_BIN/dra-watch" record - --max-events 1 --kubeconfig "$W/kc-ml" -n other
+    assert_success
+    assert_output --partial '"kind":"DeviceClass"'
+    run --separate-stderr timeout 20 "$DRA_BIN/dra-watch" record - --max-events 2 --kubeconfig "$W/kc-ml"
+    assert_success
+    assert_output --partial '"kind":"ResourceClaim"'
+    # --for-pod NAME: in the context's namespace
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot --for-pod pending -o jsonl --kubeconfig "$W/kc-ml"
+    assert_success
+    assert_output --partial '"name":"pending"'
+}
+
+@test "dra-watch snapshot --kinds: only the lists asked for" {
+    start
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -A --kinds resourceclaims,pod -o jsonl --stats
+    assert_success
+    assert_equal "$(jq -r .kind <<<"$output" | sort -u | tr '\n' ' ')" "Pod ResourceClaim Snapshot "
+    local few=${stderr##*requests=}
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -A -o jsonl --stats
+    local all=${stderr##*requests=}
+    (( ${few%% *} + 6 <= ${all%% *} ))
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot --kinds deployments
+    assert_failure 2
+    [[ $stderr == *'--kinds: "deployments" is not a kind of the snapshot'* ]]
+}
+
+@test "a namespace-scoped user: the kinds it may not list are warnings naming the permission, not a failure" {
+    start
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl --kubeconfig "$W/kc-dev"
+    assert_success
+    [[ $stderr == *'warning: Error from server (Forbidden): nodes is forbidden: User "ml-dev" cannot list resource "nodes" in API group "" at the cluster scope'* ]]
+    [[ $stderr == *'"deviceclasses" in API group "resource.k8s.io" at the cluster scope'* ]]
+    assert_output --partial '"kind":"ResourceClaim"'
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot --for-pod pending -o jsonl --kubeconfig "$W/kc-dev"
+    assert_success
+    [[ $stderr == *'cannot list resourceclaims at the cluster scope: devices that claims of other namespaces hold look free'* ]]
+}
