@@ -138,11 +138,13 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_SUPPORT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c)))
 
 BINS     := $(TOOLS:%=$(BUILD)/bin/%)
+# The kubectl plugin and its completion, next to the tools they run.
+PLUGIN   := $(BUILD)/bin/kubectl-dra $(BUILD)/bin/kubectl_complete-dra
 
 .PHONY: all check unit replay bats sweep bench demo doc-check fuzz install clean deps tools browser-check lint
 .SECONDARY:
-all: $(BINS)
-tools: $(BINS)
+all: $(BINS) $(PLUGIN)
+tools: $(BINS) $(PLUGIN)
 
 build/gen/%.pb-c.c build/gen/%.pb-c.h: proto/%.proto
 	@mkdir -p build/gen
@@ -169,6 +171,10 @@ $(BUILD)/bin/$(1): $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard src/$(1)/*.c)) $(L
 	$$(Q)$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
+
+$(PLUGIN): $(BUILD)/bin/%: scripts/%
+	@mkdir -p $(dir $@)
+	$(Q)install -m 755 $< $@
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(TEST_SUPPORT_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
@@ -257,7 +263,7 @@ install: $(BINS)
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 755 scripts/kubectl-dra $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 scripts/kubectl-dra scripts/kubectl_complete-dra $(DESTDIR)$(PREFIX)/bin/
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(PREFIX)/share/man/man1/; done; true
 	for t in $(TOOLS); do \
 	  [ -e completions/$$t.bash ] && install -m 644 completions/$$t.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t; \

@@ -38,8 +38,8 @@ static void log_cb(void *ud, dra_kube_log_level level, const char *msg)
 
 static dra_err *open_session(const dra_args *a, const dra_watch_values *v, dra_session *s)
 {
-    if (v->ns && v->all_ns && strcmp(a->cmd->name, "get") != 0)
-        return dra_err_new(DRA_EXIT_INPUT, "--namespace and --all-namespaces exclude each other");
+    /* -A wins over -n, as kubectl: "Namespace in current context is
+     * ignored even if specified with --namespace" */
     dra_session_opts o = {0};
     o.kubeconfig = v->kubeconfig;
     o.context = v->context;

@@ -370,7 +370,7 @@ EOF
     run --separate-stderr "$KUBECTL" dra why ml/pending -n ml
     assert_failure 1
     [[ $stderr == *"pod ml/pending: 0/1 nodes are available: 1 cannot allocate all claims."* ]]
-    run --separate-stderr "$KUBECTL" dra doctor
+    run --separate-stderr "$KUBECTL" dra doctor -A
     assert_failure 1
     assert_output --partial "reservedFor names pod trainer which is done (Succeeded)"
     run --separate-stderr "$KUBECTL" dra snapshot --namespace=ml -o jsonl

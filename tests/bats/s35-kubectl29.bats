@@ -174,3 +174,104 @@ open("'"$W"'/port","w").write(str(s.getsockname()[1])); time.sleep(120)' &
     assert_success
     [[ $stderr == *'cannot list resourceclaims at the cluster scope: devices that claims of other namespaces hold look free'* ]]
 }
+
+kubectl_bin() {
+    KUBECTL=/usr/lib/google-cloud-sdk/bin/kubectl.1.33
+    [[ -x $KUBECTL ]] || KUBECTL=/usr/bin/kubectl
+    [[ -x $KUBECTL ]] || skip "kubectl is not installed"
+    export PATH="$DRA_BIN:$BATS_TEST_DIRNAME/../../scripts:$PATH"
+}
+
+@test "kubectl dra why POD: the context's namespace, the answer on stdout; a bound pod in one sentence" {
+    start
+    kubectl_bin
+    run --separate-stderr "$KUBECTL" dra why pending --kubeconfig "$W/kc-ml"
+    assert_failure 1
+    assert_line --index 0 "pod ml/pending: 0/1 nodes are available: 1 cannot allocate all claims."
+    assert_equal "$stderr" ""
+    run --separate-stderr "$KUBECTL" dra why trainer -n ml
+    assert_success
+    assert_output "pod ml/trainer is already bound to node node-a (Succeeded): nothing to schedule"
+    run --separate-stderr "$KUBECTL" dra why ml/trainer
+    assert_output "pod ml/trainer is already bound to node node-a (Succeeded): nothing to schedule"
+    run --separate-stderr "$KUBECTL" dra why nope --kubeconfig "$W/kc-ml"
+    assert_failure 1
+    [[ $stderr == *"pod ml/nope not found"* ]]
+}
+
+@test "kubectl dra: status, doctor, capacity, evictions; the context's namespace, -A, tool options after --" {
+    start
+    kubectl_bin
+    run --separate-stderr "$KUBECTL" dra status --kubeconfig "$W/kc-ml"
+    assert_success
+    assert_line --regexp '^ml +trainer-gpu-hn7g7 +reserved +gpu.example.com/node-a/gpu-1 +node-a +trainer$'
+    run --separate-stderr "$KUBECTL" dra status
+    assert_success
+    refute_output --partial trainer
+    run --separate-stderr "$KUBECTL" dra doctor -A -n default
+    assert_failure 1
+    assert_output --partial "reservedFor names pod trainer which is done (Succeeded)"
+    run --separate-stderr "$KUBECTL" dra capacity -o json
+    assert_success
+    assert_equal "$(jq -r '.classes[0].class // .classes[0].name' <<<"$output")" gpu.example.com
+    run --separate-stderr "$KUBECTL" dra capacity -- --by node
+    assert_success
+    assert_line --index 0 --regexp '^CLASS +NODE '
+    run --separate-stderr "$KUBECTL" dra evictions -A
+    assert_success
+    assert_line --index 0 --regexp '^NAMESPACE +POD +CLAIM '
+    run --separate-stderr "$KUBECTL" dra status --by node
+    assert_failure 2
+    [[ $stderr == *"unknown option '--by' (options of the tool go after --)"* ]]
+}
+
+@test "kubectl dra as a namespace-scoped user: warnings naming the permission, answers from what it may read" {
+    start
+    kubectl_bin
+    run --separate-stderr "$KUBECTL" dra status --kubeconfig "$W/kc-dev"
+    assert_success
+    assert_equal "$stderr" ""
+    assert_line --regexp '^ml +trainer-gpu-hn7g7 +reserved '
+    run --separate-stderr "$KUBECTL" dra why pending --kubeconfig "$W/kc-dev"
+    assert_failure 1
+    [[ $stderr == *'cannot list resource "nodes" in API group "" at the cluster scope (HTTP 403); the snapshot has no nodes'* ]]
+    [[ $stderr == *'cannot list resourceclaims at the cluster scope'* ]]
+    assert_line --index 0 --partial "pod ml/pending: "
+    run --separate-stderr "$KUBECTL" dra doctor --kubeconfig "$W/kc-dev"
+    assert_failure 1
+    [[ $stderr == *'"resourceslices" in API group "resource.k8s.io" at the cluster scope'* ]]
+}
+
+@test "kubectl dra: a refused connection and --request-timeout, as kubectl" {
+    kubectl_bin
+    kc_to "https://127.0.0.1:1" >"$W/kc"
+    run --separate-stderr timeout 20 "$KUBECTL" dra status --kubeconfig "$W/kc" --request-timeout 5s
+    assert_failure 3
+    assert_equal "$stderr" "dra-watch: The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?"
+    run --separate-stderr "$KUBECTL" dra status --kubeconfig "$W/kc" --request-timeout=nope
+    assert_failure 2
+}
+
+@test "kubectl dra: completion through kubectl_complete-dra, as kubectl asks for it" {
+    start
+    kubectl_bin
+    run --separate-stderr "$KUBECTL" __complete dra ""
+    assert_success
+    assert_line why
+    assert_line capacity
+    assert_line ":4"
+    run --separate-stderr "$KUBECTL" __complete dra why -n ""
+    assert_line ml
+    run --separate-stderr "$KUBECTL" __complete dra why -n ml ""
+    assert_line pending
+    assert_line trainer
+    run --separate-stderr "$KUBECTL" __complete dra status --context ""
+    assert_line test
+    run --separate-stderr "$KUBECTL" __complete dra status --req
+    assert_line --request-timeout
+    # a cluster that cannot be reached: nothing, quietly
+    kc_to "https://127.0.0.1:1" >"$W/kc"
+    run --separate-stderr "$KUBECTL" __complete dra why --kubeconfig "$W/kc" -n ""
+    assert_success
+    refute_line ml
+}
