@@ -200,7 +200,7 @@ check: $(BINS) $(UNIT_BIN) $(REPLAY_BIN)
 	  tests/run-tests.sh
 
 # The checks that keep the house (needs shellcheck and clang-format).
-lint: $(BINS)
+lint: $(BINS) $(PLUGIN)
 	@scripts/lint $(CURDIR)/$(BUILD)/bin
 
 unit: $(UNIT_BIN)
@@ -234,7 +234,7 @@ deps:
 # The examples of the README, doc/running-in-a-cluster.md and the man
 # pages, run as written
 # (tests/readme-examples.py), after make demo's script.
-doc-check: $(BINS)
+doc-check: $(BINS) $(PLUGIN)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin examples/demo.sh >/dev/null 2>&1 || { echo "make demo failed"; echo "0 passed, 1 failed"; exit 1; }
 	@python3 tests/readme-examples.py README.md doc/running-in-a-cluster.md $(sort $(wildcard man/*.1)) $(BUILD)/bin
 

@@ -28,16 +28,18 @@ _dra_watch() {
         --as-uid) return;;
         --as-user-extra) return;;
         --namespace|-n) return;;
+        --request-timeout) return;;
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --watch --selector --field-selector --max-events --output --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --watch --selector --field-selector --max-events --output --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --request-timeout --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "resourceslices resourceclaims resourceclaimtemplates deviceclasses devicetaintrules pods nodes namespaces events" -- "$cur"))
         fi;;
     snapshot)
         case "$prev" in
         --for-pod) return;;
+        --kinds) COMPREPLY=($(compgen -W "namespaces nodes deviceclasses devicetaintrules resourceslices resourceclaimtemplates resourceclaims pods" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --context) return;;
@@ -46,9 +48,10 @@ _dra_watch() {
         --as-uid) return;;
         --as-user-extra) return;;
         --namespace|-n) return;;
+        --request-timeout) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --for-pod --output --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --stats --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --for-pod --kinds --output --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --request-timeout --stats --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -62,9 +65,10 @@ _dra_watch() {
         --as-uid) return;;
         --as-user-extra) return;;
         --namespace|-n) return;;
+        --request-timeout) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --max-events --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --stats --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --max-events --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --request-timeout --stats --verbose --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -79,7 +83,6 @@ _dra_watch() {
         --interval) return;;
         --debounce) return;;
         --max-passes) return;;
-        --health-addr) return;;
         --now) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
@@ -89,10 +92,11 @@ _dra_watch() {
         --as-uid) return;;
         --as-user-extra) return;;
         --namespace|-n) return;;
+        --request-timeout) return;;
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --health-addr --now --kubernetes-version --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --now --kubernetes-version --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --request-timeout --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

@@ -49,7 +49,7 @@ metadata: {name: ml-dev, namespace: ml}
 roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
 subjects: [{kind: User, name: ml-dev}]
 Y
-    apiserver_start "$W/api" --load "$W/objs.jsonl" --rbac "$W/users.yaml" "$@"
+    apiserver_start "$W/api" --load "$W/objs.jsonl" --rbac "$W/users.yaml"
     apiserver_req POST /_test/objects '[{"apiVersion":"v1","kind":"Node","metadata":{"name":"node-a"}},{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.example.com"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}]}},{"apiVersion":"v1","kind":"Pod","metadata":{"name":"pending","namespace":"ml","uid":"3f0a9c1e-0000-4000-8000-00000000a009"},"spec":{"containers":[{"name":"c","image":"i"}],"resourceClaims":[{"name":"gpu","resourceClaimTemplateName":"single-gpu"}]},"status":{"phase":"Pending"}}]' >/dev/null
     # the admin's kubeconfig with the context's namespace ml, and the Role-only user's
     sed 's/^\(    cluster: test\)$/\1\n    namespace: ml/' "$KUBECONFIG" >"$W/kc-ml"
