@@ -118,6 +118,11 @@ open("'"$W"'/port","w").write(str(s.getsockname()[1])); time.sleep(120)' &
     run --separate-stderr "$DRA_BIN/dra-watch" get pod trainer -A
     assert_failure 2
     [[ $stderr == *"a resource cannot be retrieved by name across all namespaces"* ]]
+    assert_output ""
+    # a cluster-scoped kind by name with -A: as kubectl, the object
+    run --separate-stderr "$DRA_BIN/dra-watch" get node node-a -A -o jsonl
+    assert_success
+    assert_equal "$(jq -r .metadata.name <<<"$output")" node-a
     run --separate-stderr "$DRA_BIN/dra-watch" get deviceclasses gpu.example.com
     assert_success
 }

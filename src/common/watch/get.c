@@ -138,6 +138,8 @@ static dra_err *replay_get(dra_session *s, const dra_kube_resource **rs, size_t 
  * server's NotFound in kubectl's words (exit 1), the others are printed. */
 static dra_err *get_named(dra_session *s, const dra_kube_resource *r, const char *name, dra_writer *w, dra_err **missing)
 {
+    if (r->namespaced && s->o.all_namespaces)
+        return dra_err_new(DRA_EXIT_INPUT, "a resource cannot be retrieved by name across all namespaces");
     json_t *obj = NULL;
     dra_kube_resp resp;
     dra_err *e = dra_kube_get(s->api, r, r->namespaced ? s->ns : NULL, name, &obj, &resp);
@@ -176,8 +178,6 @@ static dra_err *get_names(dra_session *s, char *const *args, size_t nargs, const
                                                "resource/<resource_name>'");
     if (o->watch)
         return dra_err_new(DRA_EXIT_INPUT, "get -w takes KIND arguments only (select by --field-selector metadata.name=NAME)");
-    if (s->o.all_namespaces)
-        return dra_err_new(DRA_EXIT_INPUT, "a resource cannot be retrieved by name across all namespaces");
     dra_writer *w = dra_writer_new(out, o->fmt);
     dra_err *e = NULL, *missing = NULL;
     const char *const *names = (const char *const *)args + (slashed ? 0 : 1);
