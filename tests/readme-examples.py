@@ -48,8 +48,6 @@ SKIPS = (
     (r"\brepl\b", "interactive (tests/bats/dra-select-repl.bats runs it in a terminal)"),
     (r"--source [a-z,]*nvidia(?![^|]*--nvidia-smi)", "needs nvidia-smi and NVIDIA GPUs"),
     (r"\bmail\b", "a cron job that mails its report"),
-    (r"\bkubectl get\b.*\bpriorityclasses\b", "the test API server serves no PriorityClasses"),
-    (r"\bkubectl get\b.*\bpodgroups\b", "the test API server serves no PodGroups"),
     (r"\bkubectl\b.*(-k deploy/|-n dra-(system|node)\b)",
      "deploy/ on a real API server (make upstream-check-cluster-client applies it to kube-apiserver)"),
 )

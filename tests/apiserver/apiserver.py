@@ -5,7 +5,8 @@ Python standard library only (plus the openssl command to make certificates).
 It serves core/v1 pods, nodes, namespaces, events, resourcequotas (stored
 only: no quota admission) and resource.k8s.io/v1
 deviceclasses, resourceslices, resourceclaims, resourceclaimtemplates and
-devicetaintrules over HTTPS on 127.0.0.1 with the wire behaviour of
+devicetaintrules, scheduling.k8s.io/v1 priorityclasses and v1beta1 podgroups
+over HTTPS on 127.0.0.1 with the wire behaviour of
 kube-apiserver: discovery, list with paging and selectors, watch streams with
 bookmarks and 410 Expired, create/update/patch/delete with preconditions,
 finalizers, RBAC-style authorization, Table output for kubectl, and a test-only
@@ -48,6 +49,7 @@ def version_body(git_version):
 
 
 DRA_GROUP = "resource.k8s.io"
+SCHED_GROUP = "scheduling.k8s.io"
 ALL_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
 
 
@@ -55,8 +57,9 @@ ALL_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "up
 
 class Res:
     def __init__(self, group, plural, kind, namespaced, short=(), status=False, fields=(),
-                 generation=False, status_reset=None, categories=(), verbs=ALL_VERBS):
+                 generation=False, status_reset=None, categories=(), verbs=ALL_VERBS, version="v1"):
         self.group, self.plural, self.kind, self.namespaced = group, plural, kind, namespaced
+        self.version = version  # the one version it is served and stored at (DRA: every version served)
         self.short, self.status, self.generation = list(short), status, generation
         self.fields = ["metadata.name"] + (["metadata.namespace"] if namespaced else []) + list(fields)
         self.status_reset = status_reset  # "drop", a dict, or None (keep)
@@ -100,7 +103,14 @@ DRA = [
     Res(DRA_GROUP, "devicetaintrules", "DeviceTaintRule", False, status=True, generation=True,
         status_reset="drop"),
 ]
-ALL_RES = CORE + DRA
+# scheduling.k8s.io as 1.37 serves it: PriorityClass at v1, PodGroup at
+# v1beta1 (pkg/registry/scheduling/rest/storage_scheduling.go).
+SCHED = [
+    Res(SCHED_GROUP, "priorityclasses", "PriorityClass", False, ["pc"]),
+    Res(SCHED_GROUP, "podgroups", "PodGroup", True, status=True, generation=True, version="v1beta1"),
+]
+OTHER_GROUPS = {SCHED_GROUP: SCHED}
+ALL_RES = CORE + DRA + SCHED
 # Reviews: not stored, answered at once (kubectl auth can-i / auth whoami).
 REVIEWS = {"authorization.k8s.io": ("selfsubjectaccessreviews", "SelfSubjectAccessReview"),
            "authentication.k8s.io": ("selfsubjectreviews", "SelfSubjectReview")}
@@ -1163,10 +1173,10 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "aggregated":
             return self.send_body(200, self.app.aggregated(False), AGG_CTYPE)
         return self.send_body(200, {"kind": "APIGroupList", "apiVersion": "v1",
-                                    "groups": [self.app.api_group(g) for g in [DRA_GROUP] + sorted(REVIEWS)]})
+                                    "groups": [self.app.api_group(g) for g in [DRA_GROUP] + sorted(REVIEWS) + sorted(OTHER_GROUPS)]})
 
     def discovery_group(self, group):
-        if group != DRA_GROUP and group not in REVIEWS:
+        if group != DRA_GROUP and group not in REVIEWS and group not in OTHER_GROUPS:
             raise NOT_FOUND_PATH
         g = self.app.api_group(group)
         g["kind"], g["apiVersion"] = "APIGroup", "v1"
@@ -1180,7 +1190,7 @@ class Handler(BaseHTTPRequestHandler):
             out["resources"].append({"name": plural, "singularName": kind.lower(), "namespaced": False, "kind": kind,
                                      "verbs": ["create"]})
             return self.send_body(200, out)
-        for r in (CORE if group == "" else DRA):
+        for r in (CORE if group == "" else OTHER_GROUPS.get(group, DRA)):
             if not self.app.serves(r, version):
                 continue
             e = {"name": r.plural, "singularName": r.singular, "namespaced": r.namespaced, "kind": r.kind,
@@ -1400,7 +1410,7 @@ class Handler(BaseHTTPRequestHandler):
         head = b'{"kind":"%s","apiVersion":"%s","metadata":%s,"items":[' % (
             (res.kind + "List").encode(), res.api_version(self.version).encode(), dumps(meta))
         # Items of a list carry no kind and apiVersion, as from kube-apiserver.
-        prefix = b'{"kind":"%s","apiVersion":"%s",' % (res.kind.encode(), res.api_version("v1").encode())
+        prefix = b'{"kind":"%s","apiVersion":"%s",' % (res.kind.encode(), res.api_version(res.version).encode())
         n = len(prefix)
         body = head + b",".join(b"{" + d[n:] if d.startswith(prefix) else d for _, d in items) + b"]}"
         self.send_body(200, body)
@@ -1911,11 +1921,13 @@ class App:
     def versions_of(self, group):
         if group in REVIEWS:
             return ["v1"]
+        if group in OTHER_GROUPS:
+            return sorted({r.version for r in OTHER_GROUPS[group]})
         return ["v1"] if group == "" else self.dra_versions if group == DRA_GROUP else []
 
     def serves(self, res, version):
-        if res.group == "":
-            return version == "v1"
+        if res.group == "" or res.group in OTHER_GROUPS:
+            return version == res.version
         return version in self.dra_versions
 
     def lookup(self, group, plural):
@@ -1956,6 +1968,10 @@ class App:
                 items.append({"metadata": {"name": g, "creationTimestamp": None}, "versions": [{"version": "v1", "resources": [
                     {"resource": plural, "responseKind": {"group": g, "version": "v1", "kind": kind}, "scope": "Cluster",
                      "singularResource": kind.lower(), "verbs": ["create"]}], "freshness": "Current"}]})
+            for g in sorted(OTHER_GROUPS):
+                items.append({"metadata": {"name": g, "creationTimestamp": None},
+                              "versions": [{"version": v, "resources": [res_entry(r, v) for r in OTHER_GROUPS[g] if self.serves(r, v)],
+                                            "freshness": "Current"} for v in self.versions_of(g)]})
         return {"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2", "metadata": {}, "items": items}
 
     def openapi_v3(self, gv):
@@ -2234,7 +2250,7 @@ class App:
                 raise ApiError(422, "Invalid", "the server rejected our request due to an error in our request", {})
             if not isinstance(new, dict) or not isinstance(new.get("metadata"), dict):
                 raise ApiError(422, "Invalid", "patched object is not a Kubernetes object", {})
-            if new.get("kind") != res.kind or new.get("apiVersion") != res.api_version("v1"):
+            if new.get("kind") != res.kind or new.get("apiVersion") != res.api_version(res.version):
                 raise bad_request("the patch changes the kind or apiVersion of the object")
             return self._finish_write(res, key, ent[0], new, sub, dry)
 
@@ -2244,7 +2260,7 @@ class App:
             self._concurrent_writer(res, ns, name, path)
         store = self.store
         key = self.key_of(res, ns, name)
-        api_version = res.api_version("v1")
+        api_version = res.api_version(res.version)
         with store.cond:
             ent = store.objs[res.gr].get(key)
             if ent is not None:

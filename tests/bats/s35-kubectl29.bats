@@ -280,3 +280,28 @@ kubectl_bin() {
     assert_success
     refute_line ml
 }
+
+@test "test API server: scheduling.k8s.io priorityclasses (v1) and podgroups (v1beta1), as 1.37 serves them" {
+    cat >"$W/sched.yaml" <<'Y'
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: {name: g1, namespace: default}
+spec: {}
+Y
+    apiserver_start "$W/api" --load "$W/sched.yaml"
+    kubectl_bin
+    run --separate-stderr "$KUBECTL" get priorityclasses -o name
+    assert_success
+    assert_output "priorityclass.scheduling.k8s.io/high"
+    run --separate-stderr "$KUBECTL" get podgroups -A -o jsonpath='{.items[0].apiVersion} {.items[0].metadata.name}'
+    assert_success
+    assert_output "scheduling.k8s.io/v1beta1 g1"
+    run --separate-stderr "$KUBECTL" api-resources --api-group scheduling.k8s.io -o name
+    assert_success
+    assert_output "$(printf 'podgroups.scheduling.k8s.io\npriorityclasses.scheduling.k8s.io')"
+}
