@@ -18,7 +18,7 @@ _dra_alloc() {
     allocate)
         case "$prev" in
         --node) return;;
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --explain-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
@@ -34,7 +34,7 @@ _dra_alloc() {
         fi;;
     schedule)
         case "$prev" in
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --explain-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --pod) return;;
@@ -58,12 +58,12 @@ _dra_alloc() {
         fi;;
     capacity)
         case "$prev" in
-        --class|-c) return;;
+        --class|-c) COMPREPLY=($(compgen -W "$(kubectl get deviceclasses -o name --request-timeout=2s 2>/dev/null | cut -d/ -f2)" -- "$cur")); return;;
         --by) COMPREPLY=($(compgen -W "class node pool" -- "$cur")); return;;
         --fail-below) return;;
         --match-attribute) return;;
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl html" -- "$cur")); return;;
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --timeout) return;;
         --now) return;;
@@ -78,7 +78,7 @@ _dra_alloc() {
     diff)
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "text yaml json jsonl" -- "$cur")); return;;
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --now) return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
@@ -92,7 +92,7 @@ _dra_alloc() {
     quota)
         case "$prev" in
         --output|-o) COMPREPLY=($(compgen -W "table yaml json jsonl" -- "$cur")); return;;
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --now) return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;

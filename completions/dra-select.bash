@@ -17,12 +17,12 @@ _dra_select() {
     case "$cmd" in
     select)
         case "$prev" in
-        --class|-c) return;;
+        --class|-c) COMPREPLY=($(compgen -W "$(kubectl get deviceclasses -o name --request-timeout=2s 2>/dev/null | cut -d/ -f2)" -- "$cur")); return;;
         --expr|-e) return;;
         --claim) return;;
         --namespace|-n) return;;
         --request|-r) return;;
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --explain-file) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
@@ -38,7 +38,7 @@ _dra_select() {
         case "$prev" in
         --var) return;;
         --device|-d) return;;
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
@@ -50,7 +50,7 @@ _dra_select() {
         fi;;
     check)
         case "$prev" in
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
@@ -60,7 +60,7 @@ _dra_select() {
         fi;;
     lint)
         case "$prev" in
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
@@ -73,7 +73,7 @@ _dra_select() {
         fi;;
     repl)
         case "$prev" in
-        --feature-gates) return;;
+        --feature-gates) COMPREPLY=($(compgen -W "DynamicResourceAllocation=true DynamicResourceAllocation=false DRAAdminAccess=true DRAAdminAccess=false DRAPrioritizedList=true DRAPrioritizedList=false DRAResourceClaimDeviceStatus=true DRAResourceClaimDeviceStatus=false DRADeviceTaints=true DRADeviceTaints=false DRADeviceTaintRules=true DRADeviceTaintRules=false DRAPartitionableDevices=true DRAPartitionableDevices=false DRAConsumableCapacity=true DRAConsumableCapacity=false DRADeviceBindingConditions=true DRADeviceBindingConditions=false DRAExtendedResource=true DRAExtendedResource=false DRASchedulerFilterTimeout=true DRASchedulerFilterTimeout=false DRAListTypeAttributes=true DRAListTypeAttributes=false DRANodeAllocatableResources=true DRANodeAllocatableResources=false DRAOptionalNodeOperations=true DRAOptionalNodeOperations=false DRAFractionalCapacityRange=true DRAFractionalCapacityRange=false DRAPartitionableDevicesType=true DRAPartitionableDevicesType=false DRAWorkloadResourceClaims=true DRAWorkloadResourceClaims=false DRADerivedAttributes=true DRADerivedAttributes=false DRADeviceCompatibilityGroups=true DRADeviceCompatibilityGroups=false DRAResourcePoolStatus=true DRAResourcePoolStatus=false DRAResourceClaimGranularStatusAuthorization=true DRAResourceClaimGranularStatusAuthorization=false GenericWorkload=true GenericWorkload=false NodeDeclaredFeatures=true NodeDeclaredFeatures=false" -- "$cur")); return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;

@@ -22,12 +22,12 @@ _dra_watch() {
         --max-events) return;;
         --output|-o) COMPREPLY=($(compgen -W "jsonl yaml json" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
-        --context) return;;
+        --context) COMPREPLY=($(compgen -W "$(kubectl config get-contexts -o name 2>/dev/null)" -- "$cur")); return;;
         --as) return;;
         --as-group) return;;
         --as-uid) return;;
         --as-user-extra) return;;
-        --namespace|-n) return;;
+        --namespace|-n) COMPREPLY=($(compgen -W "$(kubectl get namespaces -o name --request-timeout=2s 2>/dev/null | cut -d/ -f2)" -- "$cur")); return;;
         --request-timeout) return;;
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac
@@ -42,12 +42,12 @@ _dra_watch() {
         --kinds) COMPREPLY=($(compgen -W "namespaces nodes deviceclasses devicetaintrules resourceslices resourceclaimtemplates resourceclaims pods" -- "$cur")); return;;
         --output|-o) COMPREPLY=($(compgen -W "yaml json jsonl" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
-        --context) return;;
+        --context) COMPREPLY=($(compgen -W "$(kubectl config get-contexts -o name 2>/dev/null)" -- "$cur")); return;;
         --as) return;;
         --as-group) return;;
         --as-uid) return;;
         --as-user-extra) return;;
-        --namespace|-n) return;;
+        --namespace|-n) COMPREPLY=($(compgen -W "$(kubectl get namespaces -o name --request-timeout=2s 2>/dev/null | cut -d/ -f2)" -- "$cur")); return;;
         --request-timeout) return;;
         esac
         if [[ "$cur" == -* ]]; then
@@ -59,12 +59,12 @@ _dra_watch() {
         case "$prev" in
         --max-events) return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
-        --context) return;;
+        --context) COMPREPLY=($(compgen -W "$(kubectl config get-contexts -o name 2>/dev/null)" -- "$cur")); return;;
         --as) return;;
         --as-group) return;;
         --as-uid) return;;
         --as-user-extra) return;;
-        --namespace|-n) return;;
+        --namespace|-n) COMPREPLY=($(compgen -W "$(kubectl get namespaces -o name --request-timeout=2s 2>/dev/null | cut -d/ -f2)" -- "$cur")); return;;
         --request-timeout) return;;
         esac
         if [[ "$cur" == -* ]]; then
@@ -86,12 +86,12 @@ _dra_watch() {
         --now) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
-        --context) return;;
+        --context) COMPREPLY=($(compgen -W "$(kubectl config get-contexts -o name 2>/dev/null)" -- "$cur")); return;;
         --as) return;;
         --as-group) return;;
         --as-uid) return;;
         --as-user-extra) return;;
-        --namespace|-n) return;;
+        --namespace|-n) COMPREPLY=($(compgen -W "$(kubectl get namespaces -o name --request-timeout=2s 2>/dev/null | cut -d/ -f2)" -- "$cur")); return;;
         --request-timeout) return;;
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac

@@ -13,7 +13,7 @@
 
 const dra_opt dra_alloc_capacity_opts[] = {
     {OPT_CLASS, "class", 'c', DRA_ARG_REQUIRED, "NAME", "report this DeviceClass (repeatable; default: every class)",
-     NULL},
+     DRA_COMPLETE_DEVICECLASSES},
     {OPT_BY, "by", 0, DRA_ARG_REQUIRED, "GROUPING", "rows per class (default), node or pool", "class node pool"},
     {OPT_FAIL_BELOW, "fail-below", 0, DRA_ARG_REQUIRED, "CLASS=N",
      "exit 1 when CLASS has fewer than N free devices (repeatable)", NULL},

@@ -2,7 +2,7 @@
 #include "cmds.h"
 
 static const dra_opt select_opts[] = {
-    {OPT_CLASS, "class", 'c', DRA_ARG_REQUIRED, "NAME", "apply this DeviceClass's selectors", NULL},
+    {OPT_CLASS, "class", 'c', DRA_ARG_REQUIRED, "NAME", "apply this DeviceClass's selectors", DRA_COMPLETE_DEVICECLASSES},
     {OPT_EXPR, "expr", 'e', DRA_ARG_REQUIRED, "CEL", "also require this expression (repeatable)", NULL},
     {OPT_CLAIM, "claim", 0, DRA_ARG_REQUIRED, "[NS/]NAME", "use a request of this ResourceClaim (or template)", NULL},
     {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", "namespace of --claim NAME (default: default, as kubectl)", NULL},

@@ -10,12 +10,12 @@
 /* The client's options; NSHELP says whose namespace -n replaces. */
 #define KUBE_OPTS_NS(NSHELP) \
     {OPT_KUBECONFIG, "kubeconfig", 0, DRA_ARG_REQUIRED, "FILE", "path to the kubeconfig file (default $KUBECONFIG, then ~/.kube/config, then in-cluster)", "file"}, \
-    {OPT_CONTEXT, "context", 0, DRA_ARG_REQUIRED, "NAME", "the kubeconfig context to use", NULL}, \
+    {OPT_CONTEXT, "context", 0, DRA_ARG_REQUIRED, "NAME", "the kubeconfig context to use", DRA_COMPLETE_CONTEXTS}, \
     {OPT_AS, "as", 0, DRA_ARG_REQUIRED, "USER", "act as this user (impersonation; default: the kubeconfig user's as)", NULL}, \
     {OPT_AS_GROUP, "as-group", 0, DRA_ARG_REQUIRED, "GROUP", "with --as: act in this group (repeatable)", NULL}, \
     {OPT_AS_UID, "as-uid", 0, DRA_ARG_REQUIRED, "UID", "with --as: act with this UID", NULL}, \
     {OPT_AS_USER_EXTRA, "as-user-extra", 0, DRA_ARG_REQUIRED, "KEY=VALUE", "with --as: an extra of the user (repeatable)", NULL}, \
-    {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", NSHELP, NULL}, \
+    {OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", NSHELP, DRA_COMPLETE_NAMESPACES}, \
     {OPT_ALL_NS, "all-namespaces", 'A', DRA_ARG_NONE, NULL, "every namespace", NULL}, \
     {OPT_REQUEST_TIMEOUT, "request-timeout", 0, DRA_ARG_REQUIRED, "DURATION", "the longest one request may take, as kubectl's: seconds or a Go duration (1s, 2m); 0 = no limit (default 300s)", NULL}, \
     {OPT_STATS, "stats", 0, DRA_ARG_NONE, NULL, "on exit, print requests, events, relists, writes, conflicts and retries to stderr", NULL}, \

@@ -305,3 +305,46 @@ Y
     assert_success
     assert_output "$(printf 'podgroups.scheduling.k8s.io\npriorityclasses.scheduling.k8s.io')"
 }
+
+# complete TOOL WORD...: what the tool's generated bash completion offers
+# for the last word
+complete_bash() {
+    local tool=$1
+    shift
+    bash -c 'source <("$1" --completion bash); shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+             fn=_${COMP_WORDS[0]//-/_}; $fn; printf "%s\n" "${COMPREPLY[@]}"' _ "$DRA_BIN/$tool" "$tool" "$@"
+}
+
+@test "completion of values: contexts, namespaces and DeviceClasses through kubectl, gates from the tables" {
+    start
+    kubectl_bin
+    mkdir -p "$W/kbin" && ln -s "$KUBECTL" "$W/kbin/kubectl"
+    export PATH="$W/kbin:$PATH"
+    run complete_bash dra-watch get pods -n ""
+    assert_success
+    assert_line ml
+    assert_line default
+    run complete_bash dra-watch snapshot --context ""
+    assert_line test
+    run complete_bash dra-alloc capacity --class ""
+    assert_output gpu.example.com
+    run complete_bash dra-select select --class gpu
+    assert_output gpu.example.com
+    run complete_bash dra-alloc schedule --feature-gates DRAAdminA
+    assert_output "$(printf 'DRAAdminAccess=true\nDRAAdminAccess=false')"
+    run complete_bash dra-alloc schedule --kubernetes-version ""
+    assert_output "$(printf '1.36\n1.37\n1.38')"
+    # no cluster: nothing, and nothing on stderr
+    kc_to "https://127.0.0.1:1" >"$W/kc"
+    KUBECONFIG=$W/kc run --separate-stderr complete_bash dra-watch get pods -n ""
+    assert_success
+    assert_output ""
+    assert_equal "$stderr" ""
+    # the committed completions are the generated ones
+    local t
+    for t in dra-watch dra-alloc dra-select; do
+        diff <("$DRA_BIN/$t" --completion bash) "$BATS_TEST_DIRNAME/../../completions/$t.bash"
+        diff <("$DRA_BIN/$t" --completion zsh) "$BATS_TEST_DIRNAME/../../completions/_$t"
+        diff <("$DRA_BIN/$t" --completion fish) "$BATS_TEST_DIRNAME/../../completions/$t.fish"
+    done
+}

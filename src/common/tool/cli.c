@@ -10,6 +10,7 @@
 #include "../base/buf.h"
 #include "args.h"
 #include "../base/suggest.h"
+#include "../model/features.h"
 
 static const dra_opt builtin_opts[] = {
     DRA_OPT_HELP_ENTRY,
@@ -466,23 +467,48 @@ static char *ident(const char *prog)
     return s;
 }
 
+/* An option's completion words: its own, or for DRA_COMPLETE_GATES the
+ * gates of every release the tools know, as GATE=true and GATE=false
+ * (written to b, which the caller frees). */
+static const char *completion_of(const dra_opt *o, dra_buf *b)
+{
+    if (!o->complete || strcmp(o->complete, DRA_COMPLETE_GATES) != 0)
+        return o->complete;
+    dra_buf_reset(b);
+    dra_buf_puts(b, "");
+    for (int id = 0; id < DRA_FEATURE_COUNT; id++) {
+        bool known = false;
+        for (int r = DRA_RELEASE_OLDEST; r <= DRA_RELEASE_NEWEST; r++)
+            known = known || dra_gate_spec_at((dra_release)r, (dra_feature)id)->known;
+        if (known)
+            dra_buf_printf(b, "%s%s=true %s=false", b->len ? " " : "", dra_feature_name((dra_feature)id),
+                           dra_feature_name((dra_feature)id));
+    }
+    return dra_buf_str(b);
+}
+
 static void bash_value_cases(FILE *f, const dra_opt *opts)
 {
+    dra_buf words = DRA_BUF_INIT;
     for (const dra_opt *o = opts; o && o->name; o++) {
         if (o->arg != DRA_ARG_REQUIRED || !o->help)
             continue;
+        const char *cw = completion_of(o, &words);
         fprintf(f, "        --%s", o->name);
         if (o->short_name)
             fprintf(f, "|-%c", o->short_name);
-        if (o->complete && strcmp(o->complete, "file") == 0)
+        if (cw && strcmp(cw, "file") == 0)
             fprintf(f, ") COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n");
-        else if (o->complete && strcmp(o->complete, "dir") == 0)
+        else if (cw && strcmp(cw, "dir") == 0)
             fprintf(f, ") COMPREPLY=($(compgen -d -- \"$cur\")); return;;\n");
-        else if (o->complete)
-            fprintf(f, ") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); return;;\n", o->complete);
+        else if (cw && cw[0] == '!')
+            fprintf(f, ") COMPREPLY=($(compgen -W \"$(%s)\" -- \"$cur\")); return;;\n", cw + 1);
+        else if (cw)
+            fprintf(f, ") COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")); return;;\n", cw);
         else
             fprintf(f, ") return;;\n");
     }
+    dra_buf_free(&words);
 }
 
 static void completion_bash(FILE *f, const dra_tool *t)
@@ -540,11 +566,13 @@ static void zsh_escape(FILE *f, const char *s)
 
 static void zsh_opts(FILE *f, const dra_opt *opts)
 {
+    dra_buf words = DRA_BUF_INIT;
     const dra_opt *lists[2] = {opts, builtin_opts};
     for (int l = 0; l < 2; l++) {
         for (const dra_opt *o = lists[l]; o && o->name; o++) {
             if (o->id == DRA_OPT_COMPLETION || !o->help || (l == 1 && listed(opts, o->id)))
                 continue;
+            const char *cw = completion_of(o, &words);
             fprintf(f, "    '");
             if (o->short_name)
                 fprintf(f, "(-%c --%s)'{-%c,--%s}'", o->short_name, o->name, o->short_name, o->name);
@@ -557,16 +585,19 @@ static void zsh_opts(FILE *f, const dra_opt *opts)
             fputc(']', f);
             if (o->arg != DRA_ARG_NONE) {
                 fprintf(f, ":%s:", o->arg_name ? o->arg_name : "value");
-                if (o->complete && strcmp(o->complete, "file") == 0)
+                if (cw && strcmp(cw, "file") == 0)
                     fprintf(f, "_files");
-                else if (o->complete && strcmp(o->complete, "dir") == 0)
+                else if (cw && strcmp(cw, "dir") == 0)
                     fprintf(f, "_files -/");
-                else if (o->complete)
-                    fprintf(f, "(%s)", o->complete);
+                else if (cw && cw[0] == '!')
+                    fprintf(f, "{compadd -- ${(f)\"$(%s)\"}}", cw + 1);
+                else if (cw)
+                    fprintf(f, "(%s)", cw);
             }
             fprintf(f, "' \\\n");
         }
     }
+    dra_buf_free(&words);
 }
 
 static void completion_zsh(FILE *f, const dra_tool *t)
@@ -610,11 +641,13 @@ static void fish_escape(FILE *f, const char *s)
 
 static void fish_opts(FILE *f, const dra_tool *t, const dra_cmd *c)
 {
+    dra_buf words = DRA_BUF_INIT;
     const dra_opt *lists[2] = {c->opts, builtin_opts};
     for (int l = 0; l < 2; l++) {
         for (const dra_opt *o = lists[l]; o && o->name; o++) {
             if (o->id == DRA_OPT_COMPLETION || !o->help || (l == 1 && listed(c->opts, o->id)))
                 continue;
+            const char *cw = completion_of(o, &words);
             fprintf(f, "complete -c %s", t->prog);
             if (c->name)
                 fprintf(f, " -n '__fish_seen_subcommand_from %s'", c->name);
@@ -622,12 +655,14 @@ static void fish_opts(FILE *f, const dra_tool *t, const dra_cmd *c)
             if (o->short_name)
                 fprintf(f, " -s %c", o->short_name);
             if (o->arg == DRA_ARG_REQUIRED) {
-                if (o->complete && strcmp(o->complete, "file") == 0)
+                if (cw && strcmp(cw, "file") == 0)
                     fprintf(f, " -r -F");
-                else if (o->complete && strcmp(o->complete, "dir") == 0)
+                else if (cw && strcmp(cw, "dir") == 0)
                     fprintf(f, " -r -a '(__fish_complete_directories)'");
-                else if (o->complete)
-                    fprintf(f, " -x -a '%s'", o->complete);
+                else if (cw && cw[0] == '!')
+                    fprintf(f, " -x -a '(%s)'", cw + 1);
+                else if (cw)
+                    fprintf(f, " -x -a '%s'", cw);
                 else
                     fprintf(f, " -x");
             }
@@ -636,6 +671,7 @@ static void fish_opts(FILE *f, const dra_tool *t, const dra_cmd *c)
             fprintf(f, "'\n");
         }
     }
+    dra_buf_free(&words);
 }
 
 static void completion_fish(FILE *f, const dra_tool *t)

@@ -69,7 +69,9 @@ typedef struct dra_opt {
     const char *arg_name;  /* "FILE", "NAME" ... for help */
     const char *help;      /* one line; NULL hides the option (from --help and the
                               completions): a switch for the tests only */
-    const char *complete;  /* completion of the argument: "file", "dir", or space-separated words; NULL = none */
+    const char *complete;  /* completion of the argument: "file", "dir", space-separated words, or "!COMMAND":
+                              a shell command whose output lines are the words (run at completion
+                              time; it silences its own errors; no ' [ ] : in it); NULL = none */
 } dra_opt;
 
 /* Ids of the options every tool shares (tools number their own from 100). */
@@ -98,7 +100,7 @@ enum {
  * adjusts the table --kubernetes-version selects (dra_tool_features). */
 #define DRA_OPT_FEATURE_GATES_ENTRY                                                                                    \
     {DRA_OPT_FEATURE_GATES, "feature-gates", 0, DRA_ARG_REQUIRED, "GATE=BOOL,...",                                   \
-     "enable or disable Kubernetes feature gates", NULL},                                                             \
+     "enable or disable Kubernetes feature gates", DRA_COMPLETE_GATES},                                               \
     DRA_OPT_KUBERNETES_VERSION_ENTRY
 #define DRA_OPT_KUBERNETES_VERSION_ENTRY                                                                               \
     {DRA_OPT_KUBERNETES_VERSION, "kubernetes-version", 0, DRA_ARG_REQUIRED, "1.N",                                   \
@@ -116,6 +118,14 @@ enum {
 #define DRA_OPT_FILENAME_ENTRY {DRA_OPT_FILENAME, "filename", 'f', DRA_ARG_REQUIRED, "FILE", "read this file or directory too, after the ones named as arguments (repeatable)", "file"}
 /* The options of every tool that reads objects. */
 #define DRA_OPT_INPUT_ENTRIES DRA_OPT_FILENAME_ENTRY, DRA_OPT_VALIDATE_ENTRY, DRA_OPT_RECURSIVE_ENTRY, DRA_OPT_VERBOSE_ENTRY
+/* GATE=true and GATE=false for every gate a release the tools know has. */
+#define DRA_COMPLETE_GATES "@gates"
+/* Completions from the cluster and the kubeconfig, through kubectl (quietly
+ * nothing when it is missing or the cluster cannot be reached). */
+#define DRA_COMPLETE_CONTEXTS "!kubectl config get-contexts -o name 2>/dev/null"
+#define DRA_COMPLETE_NAMES(plural) "!kubectl get " plural " -o name --request-timeout=2s 2>/dev/null | cut -d/ -f2"
+#define DRA_COMPLETE_NAMESPACES DRA_COMPLETE_NAMES("namespaces")
+#define DRA_COMPLETE_DEVICECLASSES DRA_COMPLETE_NAMES("deviceclasses")
 #define DRA_OPT_END {0, NULL, 0, DRA_ARG_NONE, NULL, NULL, NULL}
 
 typedef struct dra_cmd {
