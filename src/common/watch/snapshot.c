@@ -264,6 +264,8 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
                 dra_kube_client_log(s->client, KUBE_LOG_WARN,
                                     "warning: cannot list resourceclaims at the cluster scope: devices that claims of "
                                     "other namespaces hold look free");
+                json_decref(lists[k]);
+                lists[k] = NULL;
                 e = snap_list(s, r, ns, &lists[k], true, &forbidden);
             }
             continue;
