@@ -159,6 +159,29 @@ for d in yaml.safe_load_all(open(sys.argv[3])):
     assert_output --partial trainer-gpu-hn7g7
 }
 
+@test "kubectl dra as a namespace-scoped user (a Role only): warnings naming the permission, not a 403 failure" {
+    load_finished_pod
+    "$KUBECTL" create serviceaccount ml-dev -n "$NS" >/dev/null
+    "$KUBECTL" create role reader -n "$NS" --verb=get,list,watch --resource=pods,resourceclaims.resource.k8s.io,resourceclaimtemplates.resource.k8s.io >/dev/null
+    "$KUBECTL" create rolebinding ml-dev -n "$NS" --role=reader --serviceaccount="$NS:ml-dev" >/dev/null
+    "$KUBECTL" config view --raw --minify >"$W/kc-dev"
+    "$KUBECTL" --kubeconfig "$W/kc-dev" config set-credentials ml-dev --token="$("$KUBECTL" create token ml-dev -n "$NS")" >/dev/null
+    "$KUBECTL" --kubeconfig "$W/kc-dev" config set-context --current --user=ml-dev --namespace="$NS" >/dev/null
+    run --separate-stderr "$DRA_BIN/dra-watch" snapshot -o jsonl --kubeconfig "$W/kc-dev"
+    assert_success
+    [[ $stderr == *"User \"system:serviceaccount:$NS:ml-dev\" cannot list resource \"nodes\" in API group \"\" at the cluster scope"* ]]
+    [[ $stderr == *'cannot list resource "resourceslices" in API group "resource.k8s.io" at the cluster scope'* ]]
+    assert_output --partial '"name":"trainer-gpu-hn7g7"'
+    PATH=$DRA_BIN:$ROOT/scripts:$UPSTREAM_BIN:$PATH
+    run --separate-stderr "$KUBECTL" dra status --kubeconfig "$W/kc-dev"
+    assert_success
+    assert_output --partial trainer-gpu-hn7g7
+    run --separate-stderr "$KUBECTL" dra why trainer --kubeconfig "$W/kc-dev"
+    assert_success
+    assert_output --regexp "^pod $NS/trainer is already bound to node node-a \(.*\): nothing to schedule$"
+    [[ $stderr == *'cannot list resource "nodes"'* ]]
+}
+
 @test "get -w: ADDED, MODIFIED, DELETED as the server sends them" {
     "$KUBECTL" create namespace "$NS" >/dev/null
     "$DRA_BIN/dra-watch" get resourceclaimtemplates -n "$NS" -w >"$W/ev" 2>"$W/err" &
