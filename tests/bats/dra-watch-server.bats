@@ -369,7 +369,7 @@ EOF
     assert_line --regexp '^ml +trainer-gpu-hn7g7 +reserved +gpu.example.com/node-a/gpu-1 +node-a +trainer$'
     run --separate-stderr "$KUBECTL" dra why ml/pending -n ml
     assert_failure 1
-    [[ $stderr == *"pod ml/pending: 0/1 nodes are available: 1 cannot allocate all claims."* ]]
+    [[ $output == *"pod ml/pending: 0/1 nodes are available: 1 cannot allocate all claims."* ]]
     run --separate-stderr "$KUBECTL" dra doctor -A
     assert_failure 1
     assert_output --partial "reservedFor names pod trainer which is done (Succeeded)"
