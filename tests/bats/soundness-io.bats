@@ -176,7 +176,7 @@ J
     sed 's/token: .*/token: evict-sa-token/' "$KUBECONFIG" >"$T/kc"
     for o in json yaml jsonl; do
         # the role lists claims, not templates: the second kind fails after the first was listed
-        run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims resourceclaimtemplates -A -o "$o" --kubeconfig "$T/kc"
+        run --separate-stderr "$DRA_BIN/dra-watch" get resourceclaims,resourceclaimtemplates -A -o "$o" --kubeconfig "$T/kc"
         assert_failure 3
         [[ $stderr == *'cannot list resource "resourceclaimtemplates"'* ]]
         [[ -z $output ]]
