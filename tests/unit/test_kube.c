@@ -571,7 +571,7 @@ static dra_kube_client *client_for(int *unit_failed, const char *kc, logged *l)
 {
     dra_kube_config cfg;
     CHECK(parse(kc, NULL, NULL, &cfg) == NULL);
-    dra_kube_client_opts o = {log_to, l, NULL, 0, 0, 0, NULL};
+    dra_kube_client_opts o = {.log = log_to, .log_ud = l};
     dra_kube_client *c = NULL;
     CHECK(dra_kube_client_new(&cfg, &o, &c) == NULL);
     return c;
@@ -892,6 +892,34 @@ UNIT_TEST(impersonation_extra_header_names)
         char *h = dra_kube_extra_header(cases[i][0]);
         CHECK_STR(h, cases[i][1]);
         free(h);
+    }
+}
+
+/* A one-shot client (kubectl's) gives up at once on a refused connection,
+ * in kubectl's words; the loop's retries it with backoff. */
+UNIT_TEST(fail_fast_on_refused_connection)
+{
+    static const char kc[] = "clusters: [{name: c, cluster: {server: 'https://alice:pw@127.0.0.1:1/'}}]\n"
+                             "users: [{name: u, user: {token: t}}]\n"
+                             "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n";
+    for (int fast = 0; fast <= 1; fast++) {
+        dra_kube_config cfg;
+        CHECK(parse(kc, NULL, NULL, &cfg) == NULL);
+        dra_kube_client_opts o = {.fail_fast = fast, .backoff_base_ms = 1, .backoff_cap_ms = 2, .max_retries = 3};
+        dra_kube_client *c = NULL;
+        CHECK(dra_kube_client_new(&cfg, &o, &c) == NULL);
+        if (!c)
+            continue;
+        dra_kube_req req = {"GET", "/api/v1/pods", NULL, NULL, 0};
+        dra_kube_resp resp;
+        dra_err *e = dra_kube_do(c, &req, &resp);
+        CHECK(e != NULL);
+        if (e)
+            CHECK_STR(e->msg, "The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?");
+        CHECK_INT((int)dra_kube_client_stats(c)->retries, fast ? 0 : 3);
+        dra_err_free(e);
+        dra_kube_resp_free(&resp);
+        dra_kube_client_free(c);
     }
 }
 
