@@ -10,6 +10,7 @@ type (
 	Env           = up.Env
 	Ast           = up.Ast
 	Program       = up.Program
+	EvalDetails   = up.EvalDetails
 	ProgramOption = up.ProgramOption
 )
 

@@ -107,7 +107,7 @@ func (b *batch) one(req request) (resp response, err error) {
 			return resp, fmt.Errorf("device: %v", err)
 		}
 		dev = &d
-		v, err := deviceValue(e.stored.CELTypeAdapter(), d)
+		v, err := deviceValue(g, e.stored.CELTypeAdapter(), d)
 		if err != nil {
 			s := err.Error()
 			resp.Eval.Error = &s
@@ -124,7 +124,7 @@ func (b *batch) one(req request) (resp response, err error) {
 	// newly built device maps, as every DeviceMatches call builds them.
 	fresh := func() {
 		if dev != nil {
-			if nv, err := deviceValue(e.stored.CELTypeAdapter(), *dev); err == nil {
+			if nv, err := deviceValue(g, e.stored.CELTypeAdapter(), *dev); err == nil {
 				ev.vars["device"] = nv
 			}
 		}

@@ -115,7 +115,7 @@ func runEval(o *options) error {
 		if dev == nil || ev.vars["device"] != nil {
 			return nil
 		}
-		v, err := deviceValue(ev.env.CELTypeAdapter(), dev.device)
+		v, err := deviceValue(o.gates, ev.env.CELTypeAdapter(), dev.device)
 		if err == nil {
 			ev.vars["device"] = v
 		}
