@@ -123,6 +123,9 @@ type gen struct {
 	r     *rand.Rand
 	scope []binding
 	vars  int
+	// rangeArgs, when set, are the only arguments of lists.range
+	// (release.go).
+	rangeArgs []string
 }
 
 func newGen(seed int64) *gen { return &gen{r: rand.New(rand.NewSource(seed))} }
@@ -610,6 +613,9 @@ func init() {
 			{2, func(g *gen, t typ, d int) *node {
 				if t.elem.k != kInt {
 					return nil
+				}
+				if g.rangeArgs != nil {
+					return leaf(t, "lists.range("+g.pick(g.rangeArgs...)+")")
 				}
 				return g.call(t, d, "lists.range($0)", tInt)
 			}},

@@ -37,14 +37,6 @@ var (
 	dumpFile *os.File
 )
 
-// Gate settings the generated expressions cycle through, in blocks.
-var gateSets = []string{
-	"",
-	"DRAListTypeAttributes=true",
-	"DRAConsumableCapacity=false",
-	"DRAConsumableCapacity=false,DRAListTypeAttributes=true",
-}
-
 type item struct {
 	source string
 	req    request
@@ -121,7 +113,8 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 				req: request{Expr: s.expr, Driver: d.driver, Device: d.json}})
 		}
 	}
-	for _, g := range gateSets {
+	rel := currentRelease()
+	for _, g := range rel.gateSets {
 		for _, s := range sels {
 			items = append(items, item{source: "selector " + s.where, req: request{Expr: s.expr, Gates: g}})
 		}
@@ -192,6 +185,7 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 	interrupted := make(chan os.Signal, 1)
 	signal.Notify(interrupted, os.Interrupt)
 	g := newGen(seed)
+	g.rangeArgs = rel.rangeArgs
 	const block = 250
 	generated := 0
 	for n := 0; count == 0 || n < count; n += block {
@@ -208,7 +202,7 @@ func run(c, u *proc, root string, seed int64, count int, corpus bool, report, ma
 			size = count - n
 		}
 		var batch []item
-		gates := gateSets[(n/block)%len(gateSets)]
+		gates := rel.gateSets[(n/block)%len(rel.gateSets)]
 		for i := 0; i < size; i++ {
 			t := g.selector()
 			it := item{source: fmt.Sprintf("generated #%d", n+i), tree: t, req: request{Expr: t.String(), Gates: gates}}
