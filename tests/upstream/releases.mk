@@ -23,6 +23,12 @@
 #                               1.38.0-beta.0's allocator test table through
 #                               dra-alloc --kubernetes-version 1.38
 #   (and the same with 1.38)
+#   make upstream-check-releases-ci
+#                               the subset CI runs (.ci/run): each release's
+#                               peers, REL_CI_SEEDS allocator seeds, its
+#                               allocator table, REL_CI_CEL expressions and
+#                               the validation seeds with REL_CI_VALIDATE
+#                               mutations; "N passed, N failed"
 #
 # Not part of `make check`; each target without Go says so in one line.
 
@@ -37,6 +43,14 @@ REL_1.38_DRA := v0.38.0-beta.0
 REL_PEERS := upstream-alloc:./cmd/upstream-alloc upstream-allocdiff:./allocdiff \
 	upstream-cel:./cmd/upstream-cel cel-diff:./cel/diff
 REL_VALIDATE := upstream-validate:./cmd/upstream-validate upstream-validate-diff:./validate
+# extra arguments of the validation suite (tests/upstream/validate/run.sh)
+REL_VALIDATE_FLAGS ?=
+# the CI subset's share of each suite
+REL_CI_SEEDS ?= 300
+REL_CI_CEL ?= -count 2000
+REL_CI_VALIDATE ?= -mutations 1 -limits 1 -gate-share 64
+REL_CI_CHECKS := $(foreach r,$(REL_RELEASES),upstream-check-alloc-$(r) \
+	upstream-alloctable-$(r) upstream-check-cel-$(r) upstream-check-validate-$(r))
 
 # $(call rel_build,RELEASE,BINARY:PACKAGE...)
 rel_build = @mkdir -p build/upstream/$(1)/bin; \
@@ -77,7 +91,7 @@ upstream-check-cel-$(1): upstream-$(1) $(CEL_BATCH)
 upstream-check-validate-$(1): $(BUILD)/bin/dra-slice upstream-validate-$(1)
 	@DRA_KUBERNETES_VERSION=$(1) DRA_BIN=$(CURDIR)/$(BUILD)/bin \
 	  UPSTREAM_BIN=$(CURDIR)/build/upstream/$(1)/bin tests/upstream/validate/run.sh \
-	  -work build/upstream/$(1)/validate
+	  -work build/upstream/$(1)/validate $(REL_VALIDATE_FLAGS)
 
 upstream-alloctable-$(1): $(BUILD)/bin/dra-alloc
 	@$(REL_$(1)_GOENV) DRA_KUBERNETES_VERSION=$(1) GO="$(UPSTREAM_GO)" \
@@ -86,3 +100,15 @@ upstream-alloctable-$(1): $(BUILD)/bin/dra-alloc
 endif
 endef
 $(foreach r,$(REL_RELEASES),$(eval $(call rel_rules,$(r))))
+
+.PHONY: upstream-check-releases-ci
+ifeq ($(UPSTREAM_HAVE_GO),)
+upstream-check-releases-ci:
+	@echo "$@: $(UPSTREAM_NO_GO)"
+else
+# the peers first, one release after the other, then each suite timed
+upstream-check-releases-ci: $(BUILD)/bin/dra-alloc $(BUILD)/bin/dra-slice $(CEL_BATCH)
+	@$(MAKE) --no-print-directory $(foreach r,$(REL_RELEASES),upstream-$(r) upstream-validate-$(r))
+	@$(MAKE) --no-print-directory upstream-check UPSTREAM_CHECKS="$(REL_CI_CHECKS)" \
+	  SEEDS=$(REL_CI_SEEDS) CEL_DIFF_FLAGS="$(REL_CI_CEL)" REL_VALIDATE_FLAGS="$(REL_CI_VALIDATE)"
+endif
