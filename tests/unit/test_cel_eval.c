@@ -2149,3 +2149,60 @@ UNIT_TEST(cel_timestamps)
 }
 
 UNIT_MAIN()
+
+/* cost of expr in the DRA environment of o (no device) */
+static uint64_t dra_cost(const cel_dra_options *o, const char *expr)
+{
+    cel_env *env = cel_dra_env_new(o);
+    cel_program *p = NULL;
+    dra_err *e = cel_dra_compile_value(env, expr, strlen(expr), &p);
+    uint64_t cost = UINT64_MAX;
+    if (!e) {
+        cel_eval_options eo = {.actual_cost = &cost};
+        cel_eval(p, NULL, &eo);
+    }
+    dra_err_free(e);
+    cel_program_free(p);
+    cel_env_free(env);
+    return cost;
+}
+
+UNIT_TEST(dra_release_1_38_cel_go)
+{
+    /* 1.38 builds on cel-go v0.33 (cel.dev/cel-go interpreter/
+     * interpretable.go): a strict call whose operand is an error is not
+     * charged, but for ==, != and !; 1.37's v0.29 charges every call whose
+     * operands were all evaluated.  Figures: upstream-cel of each release. */
+    cel_dra_options v137 = {.release = DRA_RELEASE_1_37}, v138 = {.release = DRA_RELEASE_1_38};
+    struct {
+        const char *expr;
+        uint64_t c137, c138;
+    } cases[] = {
+        {"[1][3] + 1", 3, 2},  {"1 + [1][3]", 3, 2},  {"string([1][3])", 3, 2}, {"'abc'.substring([1][5])", 3, 2},
+        {"[1][3] == 1", 3, 3}, {"1 != [1][3]", 3, 3}, {"!([true][3])", 3, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        CHECK_INT(dra_cost(&v137, cases[i].expr), cases[i].c137);
+        CHECK_INT(dra_cost(&v138, cases[i].expr), cases[i].c138);
+    }
+    /* an undeclared reference names no empty container (checker/errors.go),
+     * and NewExpressions have includes() without DRAListTypeAttributes */
+    const char *exprs[] = {"frobnicate(device.driver)", "device.attributes['d'].l.includes(1)"};
+    for (int rel = 37; rel <= 38; rel++) {
+        cel_dra_options o = {.new_expressions = true, .release = (dra_release)rel};
+        cel_env *env = cel_dra_env_new(&o);
+        for (size_t i = 0; i < 2; i++) {
+            cel_program *p = NULL;
+            dra_err *e = cel_dra_compile(env, exprs[i], strlen(exprs[i]), &p);
+            if (i == 0) {
+                CHECK(e && strstr(e->msg, "undeclared reference to 'frobnicate'") != NULL);
+                CHECK(e && (strstr(e->msg, "(in container '')") != NULL) == (rel == 37));
+            } else {
+                CHECK((e == NULL) == (rel == 38));
+            }
+            dra_err_free(e);
+            cel_program_free(p);
+        }
+        cel_env_free(env);
+    }
+}

@@ -80,7 +80,8 @@ const cel_type *cel_env_dra_unknown(const cel_env *env) { return env->dra_unknow
  * pkg/cel/environment/base.go). */
 static unsigned env_flags(const cel_env *env)
 {
-    return (env->libs & K8S_LIBS) ? CEL_EVAL_K8S_COSTS | CEL_EVAL_OPTIMIZE : 0;
+    unsigned f = (env->libs & K8S_LIBS) ? CEL_EVAL_K8S_COSTS | CEL_EVAL_OPTIMIZE : 0;
+    return f | ((env->opts & CEL_OPT_CEL_GO_033) ? CEL_EVAL_STOP_AT_ERROR : 0);
 }
 
 static bool env_is_variable(const char *name, void *ud)
@@ -189,6 +190,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
             .registry = env->reg,
             .cross_type_numeric = true,
             .container = env->container,
+            .omit_empty_container = (env->opts & CEL_OPT_CEL_GO_033) != 0,
         };
         p->checked = true;
         err = cel_check(p->ast, &ce, &p->arena, &p->result);

@@ -47,6 +47,11 @@ enum {
     CEL_OPT_NO_OPTIONAL_SYNTAX = 1u << 2,   /* parser rejects .? [?] {?k: v} */
     CEL_OPT_NO_TWO_VAR_MACROS = 1u << 3,
     CEL_OPT_NO_BINDINGS = 1u << 4,          /* no cel.bind */
+    /* cel-go v0.33 (cel.dev/cel-go, Kubernetes 1.38) where it differs from
+     * v0.29: a strict call stops at its first error argument and charges
+     * nothing, but for ==, != and ! (interpreter/interpretable.go); an
+     * undeclared reference names only a set container. */
+    CEL_OPT_CEL_GO_033 = 1u << 5,
 };
 
 /* A generic environment with the libraries in `libs` (CEL_LIB_* bits from

@@ -374,9 +374,15 @@ static const cel_type *lookup_ident(checker *c, const char *name, const char **r
     }
 }
 
-static const char *container_name(const checker *c)
+/* "undeclared reference to 'x' (in container '')"; cel-go v0.33 names
+ * only a container that is set (checker/errors.go undeclaredReference). */
+static void report_undeclared(checker *c, cel_node *e, const char *name)
 {
-    return c->env->container ? c->env->container : "";
+    const char *container = c->env->container ? c->env->container : "";
+    if (!*container && c->env->omit_empty_container)
+        report(c, e, "undeclared reference to '%s'", name);
+    else
+        report(c, e, "undeclared reference to '%s' (in container '%s')", name, container);
 }
 
 /* ---- checking ---- */
@@ -666,7 +672,7 @@ static void check_call(checker *c, cel_node *e)
                 check_map_insert(c, e);
                 return;
             }
-            report(c, e, "undeclared reference to '%s' (in container '%s')", fn, container_name(c));
+            report_undeclared(c, e, fn);
             set_type(e, &cel_t_error);
             return;
         }
@@ -691,7 +697,7 @@ static void check_call(checker *c, cel_node *e)
     check(c, e->u.call.target);
     ovs = cel_registry_lookup(reg, fn, &novs);
     if (!novs) {
-        report(c, e, "undeclared reference to '%s' (in container '%s')", fn, container_name(c));
+        report_undeclared(c, e, fn);
         set_type(e, &cel_t_error);
         return;
     }
@@ -823,7 +829,7 @@ static void check(checker *c, cel_node *e)
         const char *resolved = NULL;
         const cel_type *t = lookup_ident(c, e->u.ident.name, &resolved);
         if (!t) {
-            report(c, e, "undeclared reference to '%s' (in container '%s')", e->u.ident.name, container_name(c));
+            report_undeclared(c, e, e->u.ident.name);
             t = &cel_t_error;
         } else {
             e->u.ident.name = resolved; /* the evaluator looks up the resolved name */
@@ -844,7 +850,7 @@ static void check(checker *c, cel_node *e)
         check_map(c, e);
         break;
     case CEL_NODE_STRUCT:
-        report(c, e, "undeclared reference to '%s' (in container '%s')", e->u.map.message_name, container_name(c));
+        report_undeclared(c, e, e->u.map.message_name);
         set_type(e, &cel_t_error);
         break;
     case CEL_NODE_COMPREHENSION:

@@ -43,6 +43,7 @@ typedef struct cel_check_env {
     bool cross_type_numeric;       /* int/uint/double ordering across types (Kubernetes enables it) */
     bool homogeneous_literals;     /* reject mixed-type list/map literals (Kubernetes enables it) */
     const char *container;         /* names resolve relative to it ("x": `y` means "x.y", then "y"); may be NULL */
+    bool omit_empty_container;     /* cel-go v0.33: "undeclared reference to 'x'" without " (in container '')" */
 } cel_check_env;
 
 /* Type-check ast in place.  *result (may be NULL) receives the root type.

@@ -20,10 +20,13 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts)
     bool stored = !(opts && opts->new_expressions);
     bool list_types = stored || opts->list_type_attributes;
     bool multi = stored || opts->consumable_capacity;
+    bool v138 = opts && opts->release >= DRA_RELEASE_1_38;
     /* includes(): k8s Lists v1 (list_includes_dyn_dyn), always in
-     * StoredExpressions, in NewExpressions behind DRAListTypeAttributes. */
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types ? CEL_LIB_K8S_INCLUDES : 0u));
-    cel_env_set_options(env, CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS);
+     * StoredExpressions, in NewExpressions behind DRAListTypeAttributes
+     * until 1.38, always from 1.38 on. */
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types || v138 ? CEL_LIB_K8S_INCLUDES : 0u));
+    cel_env_set_options(env, CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS |
+                                 (v138 ? CEL_OPT_CEL_GO_033 : 0u));
     const cel_type *value = list_types ? &cel_t_dyn : &cel_t_any;
     cel_env_mark_dra(env, value);
     dra_arena *a = cel_env_arena(env);

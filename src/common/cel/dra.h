@@ -42,6 +42,7 @@
 #include "../base/arena.h"
 #include "../base/buf.h"
 #include "../base/error.h"
+#include "../model/features.h"
 #include "cel.h"
 #include "dra_plan.h"
 
@@ -58,6 +59,11 @@ typedef struct cel_dra_options {
      * environment at 1.37, after the 1.36 compatibility version of a 1.37
      * binary; StoredExpressions always have it). */
     bool list_type_attributes;
+    /* The release whose CEL this is (0: DRA_RELEASE_DEFAULT).  1.38 builds
+     * on cel-go v0.33 (CEL_OPT_CEL_GO_033) and has `includes()` in every
+     * environment: its compile.go drops IncludesOption, k8s Lists v1 being
+     * in the base environment since 1.37. */
+    dra_release release;
 } cel_dra_options;
 
 /* opts may be NULL (defaults: all false, i.e. StoredExpressions). Never NULL. */

@@ -1232,6 +1232,16 @@ static bool in_set(const cel_value *v, const cel_list *l)
     return false;
 }
 
+/* cel-go v0.33 still charges ==, != and ! when an operand is an error
+ * ("to preserve legacy cost tracking behavior": interpretable.go evalEq,
+ * evalNe, evalUnary for LogicalNot); any other strict call charges
+ * nothing then. */
+static bool legacy_error_cost(const cel_node *n)
+{
+    const char *f = n->u.call.function;
+    return !n->u.call.target && (!strcmp(f, "_==_") || !strcmp(f, "_!=_") || !strcmp(f, "!_"));
+}
+
 static cel_value eval_call(ev *e, const cel_node *n)
 {
     if (n->folded) {
@@ -1348,7 +1358,8 @@ static cel_value eval_call(ev *e, const cel_node *n)
         if (t.kind == CEL_ERROR && !first_err.kind)
             first_err = t;
     }
-    for (size_t i = 0; i < n->u.call.nargs && !(first_err.kind && n->var_args); i++) {
+    bool stop_at_error = n->var_args || (e->prm->flags & CEL_EVAL_STOP_AT_ERROR);
+    for (size_t i = 0; i < n->u.call.nargs && !(first_err.kind && stop_at_error); i++) {
         EVAL_OR_RETURN(a, n->u.call.args[i]);
         args[nargs++] = a;
         if (a.kind == CEL_ERROR && !first_err.kind)
@@ -1359,7 +1370,9 @@ static cel_value eval_call(ev *e, const cel_node *n)
          * call when every argument was evaluated (evalUnary, evalBinary;
          * evalVarArgs stops at the first error, and an argument never
          * evaluated leaves the call uncharged). */
-        if (nargs < total)
+        if ((e->prm->flags & CEL_EVAL_STOP_AT_ERROR) && !legacy_error_cost(n))
+            return first_err;
+        if (nargs < total && !(e->prm->flags & CEL_EVAL_STOP_AT_ERROR))
             return first_err;
         if (tracker_panics(e, n, args, nargs))
             return cancelled_value;

@@ -11,7 +11,8 @@ static cel_env *validate_env(const dra_features *features)
     /* New or changed selectors: includes() only with DRAListTypeAttributes. */
     cel_dra_options co = {.consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY),
                           .new_expressions = true,
-                          .list_type_attributes = dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)};
+                          .list_type_attributes = dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
+                          .release = dra_features_release_of(features)};
     return cel_dra_env_new(&co);
 }
 

@@ -177,7 +177,8 @@ static cel_env *validation_env(const dra_features *features)
 {
     cel_dra_options co = {.new_expressions = true,
                           .consumable_capacity = dra_feature_enabled(features, DRA_FEATURE_CONSUMABLE_CAPACITY),
-                          .list_type_attributes = dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)};
+                          .list_type_attributes = dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
+                          .release = dra_features_release_of(features)};
     return cel_dra_env_new(&co);
 }
 

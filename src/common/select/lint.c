@@ -415,7 +415,8 @@ static void lint_claim_spec(lint_ctx *c, const dra_obj *o, const char *prefix, c
 dra_err *dra_sel_lint(const dra_model *m, const dra_sel_devices *devs, const dra_features *f)
 {
     lint_ctx c = {.devs = devs};
-    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                         .release = dra_features_release_of(f)};
     c.env = cel_dra_env_new(&o);
     collect_versions(&c);
 

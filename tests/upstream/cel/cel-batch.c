@@ -155,7 +155,8 @@ static json_t *one(json_t *req, dra_release rel, const char *default_gates, char
         return NULL;
     }
     cel_dra_options o = {.consumable_capacity = dra_feature_enabled(&f, DRA_FEATURE_CONSUMABLE_CAPACITY),
-                         .list_type_attributes = dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)};
+                         .list_type_attributes = dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
+                         .release = rel};
     cel_env *stored = cel_dra_env_new(&o);
     o.new_expressions = true;
     cel_env *fresh = cel_dra_env_new(&o);
