@@ -11,7 +11,8 @@ dra_err *dra_sel_check(char *const *exprs, size_t n, const dra_features *f, dra_
     /* As the API server validates a new selector (NewExpressions). */
     cel_dra_options o = {.new_expressions = true,
                          .consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY),
-                         .list_type_attributes = dra_feature_enabled(f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES)};
+                         .list_type_attributes = dra_feature_enabled(f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
+                         .release = dra_features_release_of(f)};
     cel_env *env = cel_dra_env_new(&o);
     dra_err *e = NULL;
     for (size_t i = 0; i < n; i++) {

@@ -10,7 +10,8 @@
 void dra_selection_init(dra_selection *s, const dra_features *f)
 {
     memset(s, 0, sizeof *s);
-    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                         .release = dra_features_release_of(f)};
     s->env = cel_dra_env_new(&o);
 }
 
@@ -280,7 +281,8 @@ char *dra_sel_runtime_error_text(const dra_selection *s, const dra_sel_device *d
 void dra_sel_eval_init(dra_sel_eval *ev, const dra_features *f)
 {
     memset(ev, 0, sizeof *ev);
-    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY)};
+    cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                         .release = dra_features_release_of(f)};
     ev->env = cel_dra_env_new(&o);
     ev->var_env = cel_dra_env_new(&o);
 }
