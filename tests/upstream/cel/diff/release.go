@@ -6,14 +6,40 @@ package main
 
 import (
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
 type release struct {
 	// Gate settings the generated expressions cycle through, in blocks.
 	gateSets []string
-	// rangeArgs, when set, are the only arguments lists.range is given.
+	// rangeArgs, when set, are the only arguments lists.range is given,
+	// and selectors found in the tree that call it otherwise are left out.
 	rangeArgs []string
+}
+
+var rangeCall = regexp.MustCompile(`lists\.range\(([^()]*)\)`)
+
+// leftOut tells whether the release's peer cannot be given expr.
+func (r release) leftOut(expr string) bool {
+	if r.rangeArgs == nil {
+		return false
+	}
+	if !strings.Contains(expr, "lists.range") {
+		return false
+	}
+	calls := rangeCall.FindAllStringSubmatch(expr, -1)
+	if len(calls) != strings.Count(expr, "lists.range") {
+		return true
+	}
+	for _, c := range calls {
+		n, err := strconv.ParseInt(strings.TrimSpace(c[1]), 10, 64)
+		if err != nil || n > 1000000 {
+			return true
+		}
+	}
+	return false
 }
 
 func releaseOf(version string) release {

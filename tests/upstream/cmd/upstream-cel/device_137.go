@@ -40,10 +40,10 @@ func decodeDevice(raw json.RawMessage, driver string) (dracel.Device, string, er
 // deviceValue is the `device` variable: the map DeviceMatches binds, with
 // attributes and capacity grouped by domain ("dom/id", or the driver for
 // an unqualified id), and a missing domain yielding an empty map.
-func deviceValue(_ gates, adapter types.Adapter, d dracel.Device) (map[string]any, error) {
+func deviceValue(g gates, adapter types.Adapter, d dracel.Device) (map[string]any, error) {
 	attributes := map[string]any{}
 	for name, attr := range d.Attributes {
-		v, err := attributeValue(attr)
+		v, err := attributeValue(attr, listsAlways || g.listType)
 		if err != nil {
 			return nil, fmt.Errorf("attribute %s: %w", name, err)
 		}
@@ -80,8 +80,9 @@ func splitName(name, driver string) (string, string) {
 }
 
 // The Go value of an attribute, as upstream's getAttributeValue picks it:
-// lists first, then scalars; versions parsed as semver.
-func attributeValue(a resourceapi.DeviceAttribute) (any, error) {
+// lists first (when lists are taken), then scalars; versions parsed as
+// semver.
+func attributeValue(a resourceapi.DeviceAttribute, lists bool) (any, error) {
 	parse := func(s string) (apiservercel.Semver, error) {
 		var v apiservercel.Semver
 		sv, err := semver.Parse(s)
@@ -91,23 +92,27 @@ func attributeValue(a resourceapi.DeviceAttribute) (any, error) {
 		v.Version = sv
 		return v, nil
 	}
-	switch {
-	case a.IntValues != nil:
-		return a.IntValues, nil
-	case a.BoolValues != nil:
-		return a.BoolValues, nil
-	case a.StringValues != nil:
-		return a.StringValues, nil
-	case a.VersionValues != nil:
-		out := make([]apiservercel.Semver, len(a.VersionValues))
-		for i, s := range a.VersionValues {
-			v, err := parse(s)
-			if err != nil {
-				return nil, err
+	if lists {
+		switch {
+		case a.IntValues != nil:
+			return a.IntValues, nil
+		case a.BoolValues != nil:
+			return a.BoolValues, nil
+		case a.StringValues != nil:
+			return a.StringValues, nil
+		case a.VersionValues != nil:
+			out := make([]apiservercel.Semver, len(a.VersionValues))
+			for i, s := range a.VersionValues {
+				v, err := parse(s)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = v
 			}
-			out[i] = v
+			return out, nil
 		}
-		return out, nil
+	}
+	switch {
 	case a.IntValue != nil:
 		return *a.IntValue, nil
 	case a.BoolValue != nil:
