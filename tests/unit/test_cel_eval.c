@@ -2206,3 +2206,48 @@ UNIT_TEST(dra_release_1_38_cel_go)
         cel_env_free(env);
     }
 }
+
+UNIT_TEST(dra_release_1_36_lists)
+{
+    /* 1.36 types attribute values by DRAListTypeAttributes in both
+     * environments and, with it off, fails a device with a list attribute
+     * (k8s.io/dynamic-resource-allocation v0.36.3 cel/compile.go
+     * newCompiler, getAttributeValue); 1.37 takes lists always. */
+    json_t *dev =
+        json_pack("{s:s, s:{s:{s:s}, s:{s:[s]}}}", "name", "d", "attributes", "m", "string", "a", "l", "strings", "x");
+    cel_dra_device *d = cel_dra_device_new(dev, "dra.example.com");
+    const char *expr = "device.attributes['dra.example.com'].m == 'a'";
+    const char *range = "device.attributes['dra.example.com'].l.exists(x, x == 'x')";
+    struct {
+        cel_dra_options o;
+        const char *match_err;
+        bool range_ok;
+    } cases[] = {
+        {{.release = DRA_RELEASE_1_36}, "attribute l: unsupported attribute value", false},
+        {{.release = DRA_RELEASE_1_36, .list_type_attributes = true}, NULL, true},
+        {{.release = DRA_RELEASE_1_37}, NULL, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cel_env *env = cel_dra_env_new(&cases[i].o);
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, expr, strlen(expr), &p);
+        CHECK(e == NULL);
+        bool m = false;
+        if (!e)
+            e = cel_dra_match(p, d, &m);
+        if (cases[i].match_err)
+            CHECK(e && !strcmp(e->msg, cases[i].match_err));
+        else
+            CHECK(e == NULL && m);
+        dra_err_free(e);
+        cel_program_free(p);
+        p = NULL;
+        e = cel_dra_compile(env, range, strlen(range), &p);
+        CHECK((e == NULL) == cases[i].range_ok);
+        dra_err_free(e);
+        cel_program_free(p);
+        cel_env_free(env);
+    }
+    cel_dra_device_free(d);
+    json_decref(dev);
+}

@@ -21,6 +21,7 @@ struct cel_env {
     const char *container;
     bool dra; /* set by dra.c: use the DRA size hint for cost estimation */
     const cel_type *dra_unknown; /* the DRA attribute value type */
+    bool dra_no_lists;           /* cel_env_dra_refuse_lists */
 };
 
 cel_env *cel_env_new(unsigned libs)
@@ -70,6 +71,8 @@ void cel_env_mark_dra(cel_env *env, const cel_type *unknown)
 }
 
 const cel_type *cel_env_dra_unknown(const cel_env *env) { return env->dra_unknown; }
+void cel_env_dra_refuse_lists(cel_env *env) { env->dra_no_lists = true; }
+bool cel_env_dra_lists_refused(const cel_env *env) { return env->dra_no_lists; }
 
 /* Environments with any Kubernetes library use the Kubernetes cost
  * estimator (apiserver library.CostEstimator), both statically and at runtime. */

@@ -18,17 +18,22 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts)
      * last (deviceTypeV136ConsumableCapacityListTypeAttributes) winning;
      * NewExpressions the one the gates select (cel/compile.go newCompiler). */
     bool stored = !(opts && opts->new_expressions);
-    bool list_types = stored || opts->list_type_attributes;
-    bool multi = stored || opts->consumable_capacity;
+    bool v136 = opts && opts->release == DRA_RELEASE_1_36;
     bool v138 = opts && opts->release >= DRA_RELEASE_1_38;
+    /* 1.36 types attribute values by the gate in both environments
+     * (v0.36.3 cel/compile.go newCompiler: attributeType) */
+    bool list_types = (stored && !v136) || (opts && opts->list_type_attributes);
+    bool multi = stored || opts->consumable_capacity;
     /* includes(): k8s Lists v1 (list_includes_dyn_dyn), always in
      * StoredExpressions, in NewExpressions behind DRAListTypeAttributes
      * until 1.38, always from 1.38 on. */
-    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types || v138 ? CEL_LIB_K8S_INCLUDES : 0u));
+    cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types || stored || v138 ? CEL_LIB_K8S_INCLUDES : 0u));
     cel_env_set_options(env, CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS |
                                  (v138 ? CEL_OPT_CEL_GO_033 : 0u));
     const cel_type *value = list_types ? &cel_t_dyn : &cel_t_any;
     cel_env_mark_dra(env, value);
+    if (v136 && !list_types)
+        cel_env_dra_refuse_lists(env); /* getAttributeValue: lists only with the gate */
     dra_arena *a = cel_env_arena(env);
     const cel_type *attrs = cel_type_map(a, &cel_t_string, cel_type_map(a, &cel_t_string, value));
     const cel_type *caps = cel_type_map(a, &cel_t_string, cel_type_map(a, &cel_t_string, &cel_t_quantity));
@@ -160,8 +165,11 @@ static cel_value semver_value(dra_arena *a, const char *name, const char *s, siz
 }
 
 /* lists: whether list values convert; without, a list is an unsupported
- * value, as 1.36 converts with DRAListTypeAttributes off. */
-static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, bool lists, const char **err)
+ * value, as 1.36 converts with DRAListTypeAttributes off.  *list_err (may
+ * be NULL) names the first list attribute for an environment that refuses
+ * lists (cel_env_dra_lists_refused). */
+static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, bool lists, const char **err,
+                              const char **list_err)
 {
     static const char *const list_fields[] = {"ints", "bools", "strings", "versions"};
     if (json_is_object(attr)) {
@@ -169,6 +177,8 @@ static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, bool
             json_t *arr = json_object_get(attr, list_fields[f]);
             if (!json_is_array(arr))
                 continue;
+            if (list_err && !*list_err)
+                *list_err = dra_arena_printf(a, "attribute %s: unsupported attribute value", name);
             size_t n = json_array_size(arr);
             cel_value *items = dra_arena_alloc(a, (n ? n : 1) * sizeof *items);
             for (size_t i = 0; i < n; i++) {
@@ -205,7 +215,7 @@ static cel_value convert_attr(dra_arena *a, const char *name, json_t *attr, bool
 static cel_value convert_attr_apart(dra_arena *a, const char *name, const char *id, json_t *attr)
 {
     const char *err = NULL;
-    cel_value v = convert_attr(a, name, attr, true, &err);
+    cel_value v = convert_attr(a, name, attr, true, &err, NULL);
     if (!err && !(v.kind == CEL_LIST && v.v.list->n == 0))
         return v;
     return cel_error(
@@ -242,7 +252,7 @@ static cel_value group(dra_arena *a, entry *ents, size_t n)
 }
 
 static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, bool is_attr,
-                      const cel_dra_convert *how, const char **err)
+                      const cel_dra_convert *how, const char **err, const char **list_err)
 {
     size_t cnt = json_is_object(obj) ? json_object_size(obj) : 0;
     entry *ents = dra_arena_alloc(a, (cnt ? cnt : 1) * sizeof *ents);
@@ -264,7 +274,7 @@ static entry *collect(dra_arena *a, json_t *obj, const char *driver, size_t *n, 
             }
             if (is_attr) {
                 e->val = how->apart ? convert_attr_apart(a, name, slash ? slash + 1 : name, v)
-                                    : convert_attr(a, name, v, !how->no_lists, err);
+                                    : convert_attr(a, name, v, !how->no_lists, err, list_err);
             } else {
                 cel_object *o = dra_arena_zalloc(a, sizeof *o);
                 o->kind = CEL_OBJ_QUANTITY;
@@ -385,6 +395,7 @@ static cel_dra_device *device_compact(cel_dra_device *d, dra_arena *a)
     reloc_table(&r, &c->attrs);
     reloc_table(&r, &c->caps);
     c->error = moved(&r, c->error);
+    c->list_error = moved(&r, c->list_error);
     c->size = used;
     dra_arena_reset(a);
     return c;
@@ -413,8 +424,8 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
     if (!driver)
         driver = "";
     size_t na, nc;
-    entry *attrs = collect(a, json_object_get(dev, "attributes"), driver, &na, true, how, &d->error);
-    entry *caps = collect(a, json_object_get(dev, "capacity"), driver, &nc, false, how, &d->error);
+    entry *attrs = collect(a, json_object_get(dev, "attributes"), driver, &na, true, how, &d->error, &d->list_error);
+    entry *caps = collect(a, json_object_get(dev, "capacity"), driver, &nc, false, how, &d->error, NULL);
     cel_value keys[4] = {
         cel_string("driver", 6), cel_string("attributes", 10), cel_string("capacity", 8),
         cel_string("allowMultipleAllocations", 24),
@@ -452,6 +463,13 @@ size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
 
 cel_value cel_dra_device_value(const cel_dra_device *d) { return d->value; }
 const char *cel_dra_device_error(const cel_dra_device *d) { return d->error; }
+
+const char *cel_dra_device_error_in(const cel_program *p, const cel_dra_device *d)
+{
+    if (!d->error && d->list_error && cel_env_dra_lists_refused(p->env))
+        return d->list_error;
+    return d->error;
+}
 
 static const char dra_hint[] =
     ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields";
@@ -554,8 +572,8 @@ static const char *go_value_type_name(const cel_value *v)
 dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t **attr)
 {
     *attr = NULL;
-    if (d->error)
-        return dra_plan_device_error(d);
+    if (cel_dra_device_error_in(p, d))
+        return dra_err_new(DRA_EXIT_RUNTIME, "%s", cel_dra_device_error_in(p, d));
     cel_activation act;
     act.n = 1;
     act.names[0] = "device";

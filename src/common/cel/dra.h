@@ -113,6 +113,10 @@ cel_value cel_dra_device_value(const cel_dra_device *d);
  * bound fails with it, as upstream's DeviceMatches does before it
  * evaluates. */
 const char *cel_dra_device_error(const cel_dra_device *d);
+/* The same as p's environment sees it: under 1.36 without
+ * DRAListTypeAttributes a list attribute fails the device too ("attribute
+ * X: unsupported attribute value", v0.36.3 cel/compile.go getAttributeValue). */
+const char *cel_dra_device_error_in(const cel_program *p, const cel_dra_device *d);
 
 /* Validation hook for model/validate.h (dra_validate_cel_fn): compile `expr`
  * as the API server does for a new or changed selector and report the

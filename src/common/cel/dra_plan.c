@@ -888,6 +888,8 @@ static __attribute__((noinline)) dra_err *match_plan(cel_program *p, const step 
 dra_err *cel_dra_match(cel_program *p, const cel_dra_device *d, bool *matched)
 {
     *matched = false;
+    if (__builtin_expect(d->list_error != NULL, 0) && !d->error && cel_env_dra_lists_refused(p->env))
+        return dra_err_new(DRA_EXIT_RUNTIME, "%s", d->list_error);
     const step *pl = p->ext;
     if (!pl)
         return d->error ? dra_plan_device_error(d) : match_general(p, d, matched);

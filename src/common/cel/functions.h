@@ -192,5 +192,9 @@ int cel_format_max_regex_size(const cel_value *v);
 struct cel_env;
 void cel_env_mark_dra(struct cel_env *env, const cel_type *unknown);
 const cel_type *cel_env_dra_unknown(const struct cel_env *env); /* NULL unless marked */
+/* 1.36 without DRAListTypeAttributes: a device with a list attribute fails
+ * to convert (cel_dra_match, cel_dra_eval_attribute). */
+void cel_env_dra_refuse_lists(struct cel_env *env);
+bool cel_env_dra_lists_refused(const struct cel_env *env);
 
 #endif

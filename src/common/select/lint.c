@@ -416,6 +416,7 @@ dra_err *dra_sel_lint(const dra_model *m, const dra_sel_devices *devs, const dra
 {
     lint_ctx c = {.devs = devs};
     cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                         .list_type_attributes = dra_feature_enabled(f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
                          .release = dra_features_release_of(f)};
     c.env = cel_dra_env_new(&o);
     collect_versions(&c);
