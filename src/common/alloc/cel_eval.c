@@ -92,7 +92,9 @@ dra_selector_eval dra_cel_selector_eval_new(const dra_features *features)
      * allowMultipleAllocations is declared even with DRAConsumableCapacity
      * off (k8s.io/dynamic-resource-allocation/cel: Cache.GetOrCompile,
      * compile.go's versioned device types). */
-    cel_dra_options o = {.consumable_capacity = true, .release = dra_features_release_of(features)};
+    cel_dra_options o = {.consumable_capacity = true,
+                         .list_type_attributes = dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
+                         .release = dra_features_release_of(features)};
     c->env = cel_dra_env_new(&o);
     dra_release rel = dra_features_release_of(features);
     c->how.no_lists = rel < DRA_RELEASE_1_37 && !dra_feature_enabled(features, DRA_FEATURE_LIST_TYPE_ATTRIBUTES);

@@ -11,6 +11,7 @@ void dra_selection_init(dra_selection *s, const dra_features *f)
 {
     memset(s, 0, sizeof *s);
     cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                         .list_type_attributes = dra_feature_enabled(f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
                          .release = dra_features_release_of(f)};
     s->env = cel_dra_env_new(&o);
 }
@@ -282,6 +283,7 @@ void dra_sel_eval_init(dra_sel_eval *ev, const dra_features *f)
 {
     memset(ev, 0, sizeof *ev);
     cel_dra_options o = {.consumable_capacity = dra_feature_enabled(f, DRA_FEATURE_CONSUMABLE_CAPACITY),
+                         .list_type_attributes = dra_feature_enabled(f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES),
                          .release = dra_features_release_of(f)};
     ev->env = cel_dra_env_new(&o);
     ev->var_env = cel_dra_env_new(&o);
@@ -407,8 +409,8 @@ cel_value dra_sel_eval_run(dra_sel_eval *ev, cel_program *p, const dra_sel_devic
     if (d) {
         /* A device that does not convert fails before any evaluation. */
         const cel_dra_device *cd = dra_sel_device_cel(d);
-        if (cel_dra_device_error(cd))
-            return cel_error(cel_dra_device_error(cd));
+        if (cel_dra_device_error_in(p, cd))
+            return cel_error(cel_dra_device_error_in(p, cd));
         cel_activation_bind(&act, "device", cel_dra_device_value(cd));
     }
     for (size_t i = 0; i < ev->nvars; i++)
