@@ -111,6 +111,13 @@ func (b *batch) one(req request) (resp response, err error) {
 		if err != nil {
 			s := err.Error()
 			resp.Eval.Error = &s
+			// The attribute that fails first is the first in Go's map
+			// order: convert again before calling it the answer.
+			for i := 0; i < reruns && resp.Unstable == ""; i++ {
+				if _, err2 := deviceValue(g, e.stored.CELTypeAdapter(), d); err2 == nil || err2.Error() != s {
+					resp.Unstable = "error"
+				}
+			}
 			return resp, nil
 		}
 		ev.vars["device"] = v
