@@ -415,7 +415,7 @@ func (r *run) validate(o *object) {
 	r.nsc.obj = o
 	given := obj.DeepCopyObject()
 	info.strategy.PrepareForCreate(ctx, obj)
-	errs := rest.ValidateCreate(ctx, obj, info.strategy)
+	errs := validateCreate(ctx, obj, info.strategy)
 	// A status given with the object (a dump of a cluster) is checked as
 	// the API server checks it when it is written: an update of the status
 	// subresource of the object as created.
@@ -426,7 +426,7 @@ func (r *run) validate(o *object) {
 		})
 		sctx = genericapirequest.WithUser(sctx, &user.DefaultInfo{Name: "dra-tools", Groups: []string{user.SystemPrivilegedGroup}})
 		info.status.PrepareForUpdate(sctx, given, obj)
-		for _, e := range rest.ValidateUpdate(sctx, given, obj, info.status) {
+		for _, e := range validateUpdate(sctx, given, obj, info.status) {
 			if strings.HasPrefix(e.Field, "status") {
 				errs = append(errs, e)
 			}
