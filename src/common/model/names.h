@@ -132,6 +132,10 @@ void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *
  * domain's messages, "prefix/name must not be empty", and a name with more
  * than one slash not checked at all (strfmt.go ResourceFullyQualifiedName). */
 void dra_check_resource_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len);
+/* The same format from 1.38 on: more than one slash is one Invalid of the
+ * whole name, "must not contain more than one slash" (k8s.io/apimachinery
+ * v0.38.0-beta.0 pkg/api/validate/strfmt.go resourcesQualifiedName). */
+void dra_check_resource_fully_qualified_name_one_slash(dra_errs *l, const char *field, const char *s, size_t len);
 /* C identifier with the 32-byte limit (validateCIdentifier). */
 void dra_check_c_identifier(dra_errs *l, const char *field, const char *s, size_t len);
 /* Label names (metav1validation.ValidateLabelName; taint keys, binding conditions). */

@@ -202,6 +202,14 @@ static void v_capacity_requests(vctx *v, const json_t *r)
     V_CHILD(v, "capacity") v_quantity_map(v, cap, "requests");
 }
 
+/* The k8s-resource-fully-qualified-name format of the release: 1.38's
+ * reports a name with more than one slash (strfmt.go). */
+static vcheck_fn resource_fqn_check(const vctx *v)
+{
+    return dra_vrelease(v) >= DRA_RELEASE_1_38 ? dra_check_resource_fully_qualified_name_one_slash
+                                               : dra_check_resource_fully_qualified_name;
+}
+
 /* derivedAttributes (KEP-6080, DRADerivedAttributes; resource/v1
  * DeviceDerivedAttribute): at most 32, names as attribute names in a
  * ResourceSlice (a domain, "/", a C identifier), unique, an expression of at
@@ -259,7 +267,7 @@ static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
                     if (len == 0) {
                         dra_ferr_required(&v->errs, VP(v), "");
                     } else {
-                        dra_vcheck(v, dra_check_resource_fully_qualified_name, s, len);
+                        dra_vcheck(v, resource_fqn_check(v), s, len);
                         char *name = dra_xstrndup(s, len);
                         if (!attribute_constrained(v->claim_constraints, name, req))
                             dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be referenced by at least one matchAttribute or distinctAttribute constraint targeting this request");
@@ -339,10 +347,10 @@ static void v_constraint(vctx *v, const json_t *c, const json_t *requests)
     size_t len;
     if (dra_vget(c, "matchAttribute")) {
         if (dra_vstr(v, c, "matchAttribute", &s, &len))
-            V_CHILD(v, "matchAttribute") dra_vcheck(v, dra_check_resource_fully_qualified_name, s, len);
+            V_CHILD(v, "matchAttribute") dra_vcheck(v, resource_fqn_check(v), s, len);
     } else if (dra_vget(c, "distinctAttribute")) {
         if (dra_vstr(v, c, "distinctAttribute", &s, &len))
-            V_CHILD(v, "distinctAttribute") dra_vcheck(v, dra_check_resource_fully_qualified_name, s, len);
+            V_CHILD(v, "distinctAttribute") dra_vcheck(v, resource_fqn_check(v), s, len);
     } else if (dra_vfeature(v, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
         /* Upstream's text, "multiple fields are set" included. */
         dra_ferr_required(&v->errs, VP(v), "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set");

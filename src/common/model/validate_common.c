@@ -598,6 +598,11 @@ static void v_owner_references(vctx *v, const json_t *meta)
             const char *kind = json_string_value(json_object_get(ref, "kind"));
             const char *name = json_string_value(json_object_get(ref, "name"));
             const char *uid = json_string_value(json_object_get(ref, "uid"));
+            /* 1.38 enforces OwnerReference's declarative (beta) RequiredValue
+             * in place of the handwritten "must not be empty"
+             * (k8s.io/apimachinery v0.38.0-beta.0 pkg/apis/meta/v1/validation
+             * zz_generated.validations.go Validate_OwnerReference) */
+            const char *owner_detail = dra_vrelease(v) >= DRA_RELEASE_1_38 ? "" : "must not be empty";
             av = av ? av : "";
             kind = kind ? kind : "";
             /* schema.ParseGroupVersion: "" and "/" are empty, "v" a
@@ -609,16 +614,16 @@ static void v_owner_references(vctx *v, const json_t *meta)
             V_INDEX(v, i)
             {
                 if (!*av)
-                    V_CHILD(v, "apiVersion") dra_ferr_required(&v->errs, VP(v), "must not be empty");
+                    V_CHILD(v, "apiVersion") dra_ferr_required(&v->errs, VP(v), owner_detail);
                 else if (!parses || !has_version)
                     V_CHILD(v, "apiVersion") dra_ferr_invalid_str(&v->errs, VP(v), av, strlen(av),
                                                                   "must be <group>/<version> or <version>");
                 if (!*kind)
-                    V_CHILD(v, "kind") dra_ferr_required(&v->errs, VP(v), "must not be empty");
+                    V_CHILD(v, "kind") dra_ferr_required(&v->errs, VP(v), owner_detail);
                 if (!name || !*name)
-                    V_CHILD(v, "name") dra_ferr_required(&v->errs, VP(v), "must not be empty");
+                    V_CHILD(v, "name") dra_ferr_required(&v->errs, VP(v), owner_detail);
                 if (!uid || !*uid)
-                    V_CHILD(v, "uid") dra_ferr_required(&v->errs, VP(v), "must not be empty");
+                    V_CHILD(v, "uid") dra_ferr_required(&v->errs, VP(v), owner_detail);
                 if (parses && legacy_v1 && strcmp(kind, "Event") == 0) {
                     json_t *go = owner_ref_go(ref);
                     char *r = dra_vjson(go);
@@ -1121,6 +1126,14 @@ static bool condition_reason_ok(const char *s, size_t len)
 void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max)
 {
     static const char *const statuses[] = {"False", "True", "Unknown"};
+    /* Both condition lists (AllocatedDeviceStatus, DeviceTaintRuleStatus)
+     * are declaratively listType=map from 1.38 (beta), and metav1.Condition's
+     * own declarative rules replace the handwritten ones they cover: a
+     * repeated type is the whole condition, a missing type a bare Required,
+     * observedGeneration validate.Minimum's wording (k8s.io/api
+     * v0.38.0-beta.0 resource/v1 types.go; k8s.io/apimachinery
+     * pkg/apis/meta/v1/validation validation.go, zz_generated.validations.go) */
+    bool v138 = dra_vrelease(v) >= DRA_RELEASE_1_38;
     const json_t *conds;
     if (!dra_varr(v, parent, key, &conds))
         return;
@@ -1142,14 +1155,20 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                     const char *ts = json_is_string(t) ? json_string_value(t) : "";
                     size_t tl = json_is_string(t) ? json_string_length(t) : 0;
                     if (tl == len && memcmp(ts, s, len) == 0) {
-                        dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                        if (v138) { /* listType=map: the whole item */
+                            char *r = dra_v_go_json(c, DRA_GO_CONDITION);
+                            dra_ferr_duplicate_raw(&v->errs, VP(v), r);
+                            free(r);
+                        } else {
+                            dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
+                        }
                         break;
                     }
                 }
                 V_CHILD(v, "type")
                 {
                     if (len == 0)
-                        dra_ferr_required(&v->errs, VP(v), "is required");
+                        dra_ferr_required(&v->errs, VP(v), v138 ? "" : "is required");
                     else
                         dra_vcheck(v, dra_check_label_name, s, len);
                 }
@@ -1164,7 +1183,8 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                 int64_t gen;
                 if (dra_vint(v, c, "observedGeneration", &gen) && gen < 0)
                     V_CHILD(v, "observedGeneration")
-                dra_ferr_invalid_int(&v->errs, VP(v), gen, "must be greater than or equal to zero");
+                dra_ferr_invalid_int(&v->errs, VP(v), gen,
+                                     v138 ? "must be greater than or equal to 0" : "must be greater than or equal to zero");
                 s = "";
                 len = 0;
                 if (!dra_vstr(v, c, "lastTransitionTime", &s, &len) || len == 0)

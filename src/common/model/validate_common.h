@@ -198,6 +198,7 @@ typedef enum {
     DRA_GO_ALLOCATED_DEVICE_STATUS,
     DRA_GO_COUNTER_SET,
     DRA_GO_COUNTER_CONSUMPTION,
+    DRA_GO_CONDITION, /* metav1.Condition */
     /* internal types (no json tags: Go names, nil as null), the value of
      * validation.go's errors: a DeviceAttribute, a PodResourceClaim, a
      * list of NodeSelectorTerms */

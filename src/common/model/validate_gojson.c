@@ -189,11 +189,17 @@ static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type
 char *dra_v_go_json(const json_t *value, dra_go_type t)
 {
     static const gj_type *const types[] = {
-        [DRA_GO_DEVICE_REQUEST] = &gj_request,           [DRA_GO_DEVICE_SUB_REQUEST] = &gj_sub_request,
-        [DRA_GO_CONSUMER_REFERENCE] = &gj_consumer,       [DRA_GO_ALLOCATED_DEVICE_STATUS] = &gj_device_status,
-        [DRA_GO_COUNTER_SET] = &gj_counter_set,           [DRA_GO_COUNTER_CONSUMPTION] = &gj_consumption,
-        [DRA_GO_INTERNAL_DEVICE_ATTRIBUTE] = &gj_int_attribute, [DRA_GO_INTERNAL_POD_RESOURCE_CLAIM] = &gj_int_pod_claim,
-        [DRA_GO_INTERNAL_NODE_SELECTOR_TERMS] = &gj_int_selector_term, [DRA_GO_V1BETA1_DEVICE_REQUEST] = &gj_request_v1beta1,
+        [DRA_GO_DEVICE_REQUEST] = &gj_request,
+        [DRA_GO_DEVICE_SUB_REQUEST] = &gj_sub_request,
+        [DRA_GO_CONSUMER_REFERENCE] = &gj_consumer,
+        [DRA_GO_ALLOCATED_DEVICE_STATUS] = &gj_device_status,
+        [DRA_GO_COUNTER_SET] = &gj_counter_set,
+        [DRA_GO_COUNTER_CONSUMPTION] = &gj_consumption,
+        [DRA_GO_CONDITION] = &gj_condition,
+        [DRA_GO_INTERNAL_DEVICE_ATTRIBUTE] = &gj_int_attribute,
+        [DRA_GO_INTERNAL_POD_RESOURCE_CLAIM] = &gj_int_pod_claim,
+        [DRA_GO_INTERNAL_NODE_SELECTOR_TERMS] = &gj_int_selector_term,
+        [DRA_GO_V1BETA1_DEVICE_REQUEST] = &gj_request_v1beta1,
     };
     json_t *flat = NULL;
     if (t == DRA_GO_V1BETA1_DEVICE_REQUEST && json_is_object(value)) {
