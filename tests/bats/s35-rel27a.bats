@@ -21,3 +21,16 @@ $p status.devices[0].conditions[1]: Duplicate value: \"Ready\"
 $p status.devices[0].conditions[2].type: Required value: is required
 $p status.devices[0].conditions[2].observedGeneration: Invalid value: -1: must be greater than or equal to zero" ]
 }
+
+@test "1.36 reports an attribute's values and a repeated reservedFor uid as its handwritten validation does" {
+    f="$DATA/release/slice-claim-136-handwritten.yaml"
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.36 "$f"
+    assert_failure 2
+    [ "$(sed -E 's/^dra-slice: [^ ]+:[0-9]+( \(document [0-9]+\))?: //' <<<"$stderr" | sort)" = 'ResourceClaim/default/c2: status.reservedFor[1]: Duplicate value: "u-1"
+ResourceSlice/slice-1: spec.devices[0].attributes[both]: Invalid value: {"IntValue":1,"BoolValue":null,"StringValue":"x","VersionValue":null,"IntValues":null,"BoolValues":null,"StringValues":null,"VersionValues":null}: exactly one value must be specified
+ResourceSlice/slice-1: spec.devices[0].attributes[empty]: Invalid value: "": exactly one value must be specified' ]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --kubernetes-version 1.37 "$f"
+    assert_failure 2
+    [[ $stderr == *'status.reservedFor[1]: Duplicate value: {"resource":"pods","name":"b","uid":"u-1"}'* ]]
+    [[ $stderr == *'attributes[empty]: Invalid value: "": must specify one of: `int`'* ]]
+}

@@ -632,6 +632,14 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
                     continue;
                 for (size_t j = 0; j < i; j++) {
                     if (json_equal(uid, dra_vget(json_array_get(reserved, j), "uid"))) {
+                        /* 1.36: validateSet's Duplicate of the key, the
+                         * uid (v1.36.3 validation.go); the declarative
+                         * uniqueness of 1.37 on reports the whole item */
+                        if (dra_vrelease(v) == DRA_RELEASE_1_36) {
+                            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(uid),
+                                                                  json_string_length(uid));
+                            break;
+                        }
                         char *jt = dra_v_go_json(json_array_get(reserved, i), DRA_GO_CONSUMER_REFERENCE);
                         V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), jt);
                         free(jt);

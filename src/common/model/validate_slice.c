@@ -96,6 +96,23 @@ static void v_attr_version(vctx *v, const json_t *x)
 static void attr_union(vctx *v, const json_t *a, const json_t *f[AF_COUNT])
 {
     static const char all[] = "must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
+    if (dra_vrelease(v) == DRA_RELEASE_1_36) {
+        /* 1.36 does not enforce the declarative union: validation.go's
+         * own errors, every field given (an empty list too) counted
+         * (k8s.io/kubernetes v1.36.3 pkg/apis/resource/validation
+         * validation.go validateDeviceAttribute) */
+        int given = 0;
+        for (int i = 0; i < AF_COUNT; i++)
+            given += f[i] != NULL;
+        if (given == 0) {
+            dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "exactly one value must be specified");
+        } else if (given > 1) {
+            char *j = dra_v_go_json(a, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE);
+            dra_ferr_invalid_raw(&v->errs, VP(v), j, "exactly one value must be specified");
+            free(j);
+        }
+        return;
+    }
     dra_buf set = DRA_BUF_INIT;
     int n = 0;
     for (int i = 0; i < AF_COUNT; i++) {
