@@ -482,22 +482,26 @@ void dra_check_qualified_name(dra_errs *l, const char *field, const char *s, siz
         dra_check_c_identifier(l, field, id, idlen);
 }
 
-void dra_check_resource_fully_qualified_name_one_slash(dra_errs *l, const char *field, const char *s, size_t len)
+/* 1.38's rule before a name's own check: more than one slash is one
+ * Invalid of the whole name. */
+static void check_one_slash(dra_errs *l, const char *field, const char *s, size_t len,
+                            void (*check)(dra_errs *, const char *, const char *, size_t))
 {
     const char *slash = memchr(s, '/', len);
     if (slash && memchr(slash + 1, '/', len - (size_t)(slash - s) - 1))
         dra_ferr_invalid_str(l, field, s, len, "must not contain more than one slash");
     else
-        dra_check_resource_fully_qualified_name(l, field, s, len);
+        check(l, field, s, len);
+}
+
+void dra_check_resource_fully_qualified_name_one_slash(dra_errs *l, const char *field, const char *s, size_t len)
+{
+    check_one_slash(l, field, s, len, dra_check_resource_fully_qualified_name);
 }
 
 void dra_check_qualified_name_one_slash(dra_errs *l, const char *field, const char *s, size_t len)
 {
-    const char *slash = memchr(s, '/', len);
-    if (slash && memchr(slash + 1, '/', len - (size_t)(slash - s) - 1))
-        dra_ferr_invalid_str(l, field, s, len, "must not contain more than one slash");
-    else
-        dra_check_qualified_name(l, field, s, len);
+    check_one_slash(l, field, s, len, dra_check_qualified_name);
 }
 
 void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *s, size_t len)
