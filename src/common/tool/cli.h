@@ -109,7 +109,7 @@ enum {
 #define DRA_OPT_NODE_ENTRY(help) {DRA_OPT_NODE, "node", 0, DRA_ARG_REQUIRED, "NAME", help, NULL}
 #define DRA_OPT_NOW_ENTRY {DRA_OPT_NOW, "now", 0, DRA_ARG_REQUIRED, "RFC3339", "evaluate as of this time instead of the clock", NULL}
 #define DRA_OPT_EXPLAIN_ENTRY {DRA_OPT_EXPLAIN, "explain", 0, DRA_ARG_OPTIONAL, "text|json", "explain the decisions on stderr", "text json"}
-#define DRA_OPT_EXPLAIN_FILE_ENTRY {DRA_OPT_EXPLAIN_FILE, "explain-file", 0, DRA_ARG_REQUIRED, "FILE", "the explanation to FILE, not stderr (implies --explain)", "file"}
+#define DRA_OPT_EXPLAIN_FILE_ENTRY {DRA_OPT_EXPLAIN_FILE, "explain-file", 0, DRA_ARG_REQUIRED, "FILE", "the explanation to FILE (- for standard output), not stderr (implies --explain)", "file"}
 /* Every tool that explains offers both. */
 #define DRA_OPT_EXPLAIN_ENTRIES DRA_OPT_EXPLAIN_ENTRY, DRA_OPT_EXPLAIN_FILE_ENTRY
 #define DRA_OPT_VALIDATE_ENTRY {DRA_OPT_VALIDATE, "validate", 0, DRA_ARG_REQUIRED, "MODE", "unknown or duplicate fields: strict (an error, the default), warn or ignore", "strict warn ignore"}

@@ -33,7 +33,8 @@ int dra_tool_main(const dra_tool *tool, const dra_runner *runners, const dra_opt
 
 /* Write an explanation (--explain): to `file` when not NULL (--explain-file:
  * created or replaced whole and atomically, base/wfile.h, mode 0644 less
- * the umask), else to stderr.  Errors (DRA_EXIT_RUNTIME) name the file. */
+ * the umask; "-" is standard output), else to stderr.  Errors
+ * (DRA_EXIT_RUNTIME) name the file. */
 DRA_MUST_USE dra_err *dra_tool_explain_write(const char *file, const dra_buf *b);
 
 /* Parse argv and handle --help/--version/--completion and usage errors.

@@ -382,7 +382,7 @@ etcd_compact() {
     jq -cS . "$W/replayed" | sort >"$W/replayed.s"
     grep -q '"seen":"yes"' "$W/live.s"
     grep -q '"name":"later"' "$W/live.s"
-    ! grep -q '"name":"single-gpu"' "$W/live.s"
+    refute grep -q '"name":"single-gpu"' "$W/live.s"
     diff -u "$W/live.s" "$W/replayed.s"
 }
 
