@@ -221,6 +221,35 @@ UNIT_TEST(echo_cut_is_upstreams_rule)
     dra_err_free(e);
 }
 
+/* A message may hold NUL bytes (upstream echoes a CEL expression raw):
+ * the error keeps them, the line and its printer carry them. */
+UNIT_TEST(error_message_keeps_nul_bytes)
+{
+    dra_err *e = dra_err_field(dra_err_newn(2, "at: '\0' | \0x", 12), "spec.x");
+    CHECK_INT(dra_err_msg_len(e), 12);
+    size_t n = 0;
+    char *line = dra_err_formatn(e, &n);
+    CHECK_INT(n, 8 + 12);
+    CHECK(memcmp(line, "spec.x: at: '\0' | \0x", n) == 0);
+    free(line);
+    char *out = NULL;
+    size_t outn = 0;
+    FILE *f = open_memstream(&out, &outn);
+    CHECK(dra_err_put_line(f, "prog", e));
+    dra_err_print(f, "prog", e);
+    fclose(f);
+    CHECK_INT(outn, 2 * (6 + 20 + 1));
+    CHECK(memcmp(out, "prog: spec.x: at: '\0' | \0x\n", 27) == 0);
+    free(out);
+    /* a message replaced by dra_err_set_msg is measured again */
+    e = dra_err_set_msg(e, dra_xstrdup("short"));
+    CHECK_INT(dra_err_msg_len(e), 5);
+    dra_err_free(e);
+    e = dra_err_new(2, "%s", "plain");
+    CHECK_INT(dra_err_msg_len(e), 5);
+    dra_err_free(e);
+}
+
 /* A folding list keeps a hundred of a kind; the last one kept counts the
  * rest, so its memory follows the kinds of errors, not their number. */
 UNIT_TEST(error_list_folds_a_flood)

@@ -308,6 +308,27 @@ UNIT_TEST(error_display)
     dra_arena_free(&a);
 }
 
+/* cel-go echoes a NUL byte of the expression raw, in the lexer's message
+ * and in the snippet under it */
+UNIT_TEST(display_keeps_nul_bytes)
+{
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast;
+    dra_err *e = cel_parse("\0", 1, NULL, &a, &ast);
+    CHECK(e != NULL);
+    size_t n = 0;
+    char *d = cel_errors_display_n(e, "\0", 1, &n);
+    static const char want[] = "ERROR: <input>:1:1: Syntax error: token recognition error at: '\0'\n | \0\n | ^\n"
+                               "ERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', "
+                               "'.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, "
+                               "IDENTIFIER}\n | \0\n | .^";
+    CHECK_INT(n, sizeof want - 1);
+    CHECK(d && memcmp(d, want, sizeof want - 1) == 0);
+    free(d);
+    dra_err_free(e);
+    dra_arena_free(&a);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

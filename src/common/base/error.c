@@ -91,7 +91,37 @@ dra_err *dra_err_newv(int code, const char *fmt, va_list ap)
     dra_err *e = dra_xcalloc(1, sizeof *e);
     e->code = code;
     e->msg = dra_xvasprintf(fmt, ap);
+    e->len = strlen(e->msg);
+    e->len_of = e->msg;
     return e;
+}
+
+dra_err *dra_err_newn(int code, const char *msg, size_t len)
+{
+    dra_err *e = dra_xcalloc(1, sizeof *e);
+    e->code = code;
+    e->msg = dra_xmalloc(len + 1);
+    if (len)
+        memcpy(e->msg, msg, len);
+    e->msg[len] = '\0';
+    e->len = len;
+    e->len_of = e->msg;
+    return e;
+}
+
+dra_err *dra_err_set_msg(dra_err *e, char *msg)
+{
+    free(e->msg);
+    e->msg = msg;
+    e->len = strlen(msg);
+    e->len_of = msg;
+    return e;
+}
+
+size_t dra_err_msg_len(const dra_err *e)
+{
+    /* a message set by hand, without dra_err_set_msg, is read as a C string */
+    return e->len_of == e->msg ? e->len : strlen(e->msg);
 }
 
 dra_err *dra_err_new(int code, const char *fmt, ...)
@@ -263,8 +293,14 @@ bool dra_echo_cut(size_t n, size_t max, size_t *head, size_t *tail)
 }
 
 static void put_capped(dra_buf_lite *b, const char *s, size_t cap);
+static void put_capped_n(dra_buf_lite *b, const char *s, size_t n, size_t cap);
 
 char *dra_err_format(const dra_err *e)
+{
+    return dra_err_formatn(e, NULL);
+}
+
+char *dra_err_formatn(const dra_err *e, size_t *len)
 {
     dra_buf_lite b = {0};
     if (e->file) {
@@ -292,22 +328,36 @@ char *dra_err_format(const dra_err *e)
         put_capped(&b, e->field, MAX_ECHO);
         put_capped(&b, ": ", MAX_ECHO);
     }
-    put_capped(&b, e->msg, DRA_MSG_MAX); /* room for a CEL error's caret under a 10 KiB expression */
+    /* room for a CEL error's caret under a 10 KiB expression */
+    put_capped_n(&b, e->msg, dra_err_msg_len(e), DRA_MSG_MAX);
+    if (len)
+        *len = b.len;
     return b.data ? b.data : dra_xstrdup("");
+}
+
+bool dra_err_put_line(FILE *f, const char *prefix, const dra_err *e)
+{
+    size_t n;
+    char *line = dra_err_formatn(e, &n);
+    bool ok = (!prefix || fprintf(f, "%s: ", prefix) >= 0) && fwrite(line, 1, n, f) == n && fputc('\n', f) != EOF;
+    free(line);
+    return ok;
 }
 
 void dra_err_print(FILE *f, const char *prog, const dra_err *e)
 {
-    for (; e; e = e->next) {
-        char *line = dra_err_format(e);
-        fprintf(f, "%s: %s\n", prog, line);
-        free(line);
-    }
+    for (; e; e = e->next)
+        (void)dra_err_put_line(f, prog, e);
 }
 
 static void put_capped(dra_buf_lite *b, const char *s, size_t cap)
 {
-    size_t n = strlen(s);
+    put_capped_n(b, s, strlen(s), cap);
+}
+
+static void put_capped_n(dra_buf_lite *b, const char *s, size_t n, size_t cap)
+{
+    size_t all = n;
     bool cut = n > cap;
     if (cut)
         n = cap;
@@ -319,7 +369,7 @@ static void put_capped(dra_buf_lite *b, const char *s, size_t cap)
     memcpy(b->data + b->len, s, n);
     b->len += n;
     if (cut) {
-        size_t rest = strlen(s) - n;
+        size_t rest = all - n;
         b->len += (size_t)snprintf(b->data + b->len, b->cap - b->len, "...(%zu more bytes)", rest);
     }
     b->data[b->len] = '\0';

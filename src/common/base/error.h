@@ -51,7 +51,10 @@ enum {
 
 typedef struct dra_err {
     int code;          /* DRA_EXIT_* */
-    char *msg;         /* never NULL */
+    char *msg;         /* never NULL; NUL-terminated at msg[len] */
+    size_t len;        /* bytes of msg: a message may hold NUL bytes (upstream echoes a
+                          CEL expression's bytes raw), so readers take dra_err_msg_len,
+                          not strlen; code that replaces msg uses dra_err_set_msg */
     char *file;        /* NULL when unknown; "-" is printed as "<stdin>" */
     int doc;           /* 1-based document index in file, 0 = unknown */
     int line, col;     /* 1-based, 0 = unknown */
@@ -70,6 +73,9 @@ typedef struct dra_err {
      * a chain only with dra_err_pop (a chain cut by hand could leave it
      * pointing past the cut). */
     struct dra_err *last;
+    /* private to error.c: the msg whose bytes len counts (a msg set by hand
+     * is read as a C string) */
+    const char *len_of;
 } dra_err;
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -90,6 +96,13 @@ typedef struct dra_err {
 
 DRA_MUST_USE dra_err *dra_err_new(int code, const char *fmt, ...) DRA_PRINTF(2, 3);
 DRA_MUST_USE dra_err *dra_err_newv(int code, const char *fmt, va_list ap);
+/* New error whose message is the len bytes at msg (copied; NUL bytes kept). */
+DRA_MUST_USE dra_err *dra_err_newn(int code, const char *msg, size_t len);
+/* Replace e's message by msg (taken: heap, NUL-terminated, no NUL bytes
+ * inside); the old one is freed.  Returns e. */
+dra_err *dra_err_set_msg(dra_err *e, char *msg);
+/* The bytes of e's message, NUL bytes counted. */
+size_t dra_err_msg_len(const dra_err *e);
 
 /* Setters return the error so they chain: return dra_err_at(dra_err_new(...), f, 0, 3, 1); */
 DRA_MUST_USE dra_err *dra_err_at(dra_err *e, const char *file, int doc, int line, int col);
@@ -171,8 +184,16 @@ void dra_err_free(dra_err *e);
 
 /* One error as a line: "file:line: Kind/name: field: message" (no newline).
  * The file, object and field are cut at 300 bytes and the message at
- * DRA_MSG_MAX, each saying how many bytes were left out.  Caller frees. */
+ * DRA_MSG_MAX, each saying how many bytes were left out.  Caller frees.
+ * A message may hold NUL bytes: dra_err_formatn gives the line's length
+ * in *len (NULL: not wanted), and a printer writes that many bytes
+ * (dra_err_print, dra_err_put_line); as a C string the line ends at the
+ * first of them. */
 char *dra_err_format(const dra_err *e);
+char *dra_err_formatn(const dra_err *e, size_t *len);
+/* Write "prefix: line\n" for one error to f (each byte of the message,
+ * NUL bytes too); prefix NULL: the line alone.  False when the write failed. */
+bool dra_err_put_line(FILE *f, const char *prefix, const dra_err *e);
 #define DRA_MSG_MAX ((size_t)64 << 10)
 
 /* Input an error echoes (a value, a key) is cut past DRA_ECHO_MAX bytes:

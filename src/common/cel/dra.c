@@ -51,8 +51,13 @@ static dra_err *compile(cel_env *env, const char *expr, size_t len, cel_program 
 {
     dra_err *e = cel_compile(env, expr, len, NULL, out);
     if (e) {
-        char *shown = cel_errors_display(e, expr, len);
-        dra_err *r = dra_err_new(DRA_EXIT_INPUT, "compilation failed: %s", shown ? shown : e->msg);
+        size_t n = 0;
+        char *shown = cel_errors_display_n(e, expr, len, &n);
+        dra_buf b = DRA_BUF_INIT;
+        dra_buf_puts(&b, "compilation failed: ");
+        dra_buf_append(&b, shown, n); /* NUL bytes of the expression echoed as they are */
+        dra_err *r = dra_err_newn(DRA_EXIT_INPUT, dra_buf_str(&b), b.len);
+        dra_buf_free(&b);
         free(shown);
         dra_err_free(e);
         return r;

@@ -36,10 +36,12 @@ typedef struct cel_token {
     size_t start, len; /* byte range in the source */
 } cel_token;
 
-/* A lexical error: byte offset and message (arena). */
+/* A lexical error: byte offset and message (arena), len bytes that may
+ * hold NUL bytes (ANTLR echoes the offending input raw). */
 typedef struct cel_lex_error {
     size_t offset;
     const char *msg;
+    size_t len;
 } cel_lex_error;
 
 typedef struct cel_lex_result {

@@ -20,13 +20,9 @@ cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset)
     return n;
 }
 
-cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...)
+static cel_node *add_error(cel_parser *p, size_t offset, dra_err *e)
 {
-    if (p->nerrs < p->max_errors + 1) {
-        va_list ap;
-        va_start(ap, fmt);
-        dra_err *e = dra_err_newv(DRA_EXIT_INPUT, fmt, ap);
-        va_end(ap);
+    if (e) {
         int line, col;
         cel_ast_location(p->ast, offset, &line, &col);
         e->line = line > 0 ? line : 0;
@@ -35,6 +31,32 @@ cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...)
     }
     p->nerrs++;
     return cel_p_node(p, CEL_NODE_CONST, offset == SIZE_MAX ? 0 : offset);
+}
+
+cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...)
+{
+    dra_err *e = NULL;
+    if (p->nerrs < p->max_errors + 1) {
+        va_list ap;
+        va_start(ap, fmt);
+        e = dra_err_newv(DRA_EXIT_INPUT, fmt, ap);
+        va_end(ap);
+    }
+    return add_error(p, offset, e);
+}
+
+cel_node *cel_p_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len)
+{
+    dra_err *e = NULL;
+    if (p->nerrs < p->max_errors + 1) {
+        size_t n = strlen(prefix);
+        char *m = dra_xmalloc(n + len + 1);
+        memcpy(m, prefix, n);
+        memcpy(m + n, msg, len);
+        e = dra_err_newn(DRA_EXIT_INPUT, m, n + len);
+        free(m);
+    }
+    return add_error(p, offset, e);
 }
 
 cel_node *cel_p_ident(cel_parser *p, size_t offset, const char *name)

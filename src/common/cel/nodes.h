@@ -31,6 +31,8 @@ typedef struct cel_parser {
 /* Report a problem at a byte offset (SIZE_MAX = no location) and return an
  * error placeholder node. */
 cel_node *cel_p_error(cel_parser *p, size_t offset, const char *fmt, ...) DRA_PRINTF(3, 4);
+/* The same for the message prefix + len bytes of msg (NUL bytes kept). */
+cel_node *cel_p_error_n(cel_parser *p, size_t offset, const char *prefix, const char *msg, size_t len);
 
 cel_node *cel_p_node(cel_parser *p, cel_node_kind kind, size_t offset);
 cel_node *cel_p_ident(cel_parser *p, size_t offset, const char *name);

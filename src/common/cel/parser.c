@@ -771,7 +771,7 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
             return s.p.errs;
         }
         s.syntax_errors++;
-        cel_p_error(&s.p, lx.errors[i].offset, "Syntax error: %s", lx.errors[i].msg);
+        cel_p_error_n(&s.p, lx.errors[i].offset, "Syntax error: ", lx.errors[i].msg, lx.errors[i].len);
     }
     s.toks = lx.tokens;
     s.ntoks = lx.ntokens;
@@ -794,15 +794,18 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
 
 /* ---- error display ---- */
 
-char *cel_error_caret(const char *src, size_t len, int line, int col)
+/* The caret block of cel_error_caret appended to b (the source line's
+ * bytes as they are, NUL bytes too); false, b untouched, when line is out
+ * of range. */
+static bool caret_to(dra_buf *out, const char *src, size_t len, int line, int col)
 {
     if (line < 1)
-        return NULL;
+        return false;
     size_t start = 0;
     for (int l = 1; l < line; l++) {
         const char *nl = memchr(src + start, '\n', len - start);
         if (!nl)
-            return NULL;
+            return false;
         start = (size_t)(nl - src) + 1;
     }
     const char *nl = memchr(src + start, '\n', len - start);
@@ -826,11 +829,26 @@ char *cel_error_caret(const char *src, size_t len, int line, int col)
     uint32_t cp;
     int ul = i < end ? (int)dra_utf8_decode(src + i, end - i, &cp) : 1;
     dra_buf_puts(&b, ul > 1 ? "\xef\xbc\xbe" : "^");
+    dra_buf_append(out, b.data, b.len);
+    dra_buf_free(&b);
+    return true;
+}
+
+char *cel_error_caret(const char *src, size_t len, int line, int col)
+{
+    dra_buf b = DRA_BUF_INIT;
+    if (!caret_to(&b, src, len, line, col))
+        return NULL;
     return dra_buf_detach(&b);
 }
 
 
 char *cel_errors_display(const dra_err *errs, const char *src, size_t len)
+{
+    return cel_errors_display_n(errs, src, len, NULL);
+}
+
+char *cel_errors_display_n(const dra_err *errs, const char *src, size_t len, size_t *out_len)
 {
     size_t n = dra_err_count(errs);
     const dra_err **v = dra_xmalloc((n ? n : 1) * sizeof *v);
@@ -860,16 +878,22 @@ char *cel_errors_display(const dra_err *errs, const char *src, size_t len)
             dra_buf_putc(&b, '\n');
         /* an empty source: cel-go places its <EOF> at column 0 and shows
          * no snippet (common/source.go, Snippet) */
-        dra_buf_printf(&b, "ERROR: <input>:%d:%d: %s", e->line ? e->line : -1, e->line && len ? e->col : 0, e->msg);
-        char *caret = e->line && len ? cel_error_caret(src, len, e->line, e->col) : NULL;
-        if (caret) {
-            dra_buf_printf(&b, "\n%s", caret);
-            free(caret);
+        dra_buf_printf(&b, "ERROR: <input>:%d:%d: ", e->line ? e->line : -1, e->line && len ? e->col : 0);
+        dra_buf_append(&b, e->msg, dra_err_msg_len(e));
+        if (e->line && len) {
+            size_t mark = b.len;
+            dra_buf_putc(&b, '\n');
+            if (!caret_to(&b, src, len, e->line, e->col)) {
+                b.len = mark;
+                b.data[mark] = '\0';
+            }
         }
     }
     if (n > shown)
         dra_buf_printf(&b, "\n%zu more errors were truncated", n - shown);
     free(v);
     dra_buf_puts(&b, "");
+    if (out_len)
+        *out_len = b.len;
     return dra_buf_detach(&b);
 }

@@ -48,5 +48,9 @@ char *cel_error_caret(const char *src, size_t len, int line, int col);
  * cel_check: one "ERROR: <input>:L:C: msg\n | src\n | ..^" block per error,
  * joined with "\n".  Caller frees. */
 char *cel_errors_display(const dra_err *errs, const char *src, size_t len);
+/* The same with its length in *out_len (NULL: not wanted): the display
+ * echoes the source's bytes and the errors' messages as they are, NUL
+ * bytes too (cel-go prints them raw), and ends at the first as a C string. */
+char *cel_errors_display_n(const dra_err *errs, const char *src, size_t len, size_t *out_len);
 
 #endif

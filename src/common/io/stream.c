@@ -1602,8 +1602,7 @@ static dra_err *template_hint(dra_err *e, const char *data, size_t len)
         else if (data[i] == '{' && data[i + 1] == '{') {
             char *m = dra_xasprintf("%s (the file looks like a Helm or Go template: \"{{\" at line %d; render it first, "
                                     "e.g. with helm template)", e->msg, line);
-            free(e->msg);
-            e->msg = m;
+            dra_err_set_msg(e, m);
             break;
         }
     }

@@ -158,8 +158,7 @@ dra_err *dra_kind_of_read(const dra_obj *o, dra_kind *k, dra_apiver *v)
         return e;
     char *lit = dra_obj_field_literal(o, e->field);
     if (lit) {
-        free(e->msg);
-        e->msg = dra_xasprintf("Invalid value: %s: must be of type string", lit);
+        dra_err_set_msg(e, dra_xasprintf("Invalid value: %s: must be of type string", lit));
         free(lit);
     }
     return e;

@@ -12,7 +12,7 @@
 
 static void add_msg(dra_errs *l, const char *field, dra_buf *msg)
 {
-    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(msg));
+    dra_err *e = dra_err_newn(DRA_EXIT_INPUT, dra_buf_str(msg), msg->len);
     if (field && *field)
         e = dra_err_field(e, field);
     dra_buf_free(msg);
@@ -53,10 +53,19 @@ void dra_ferr_internal(dra_errs *l, const char *field, const char *detail)
 
 void dra_ferr_invalid_str(dra_errs *l, const char *field, const char *value, size_t len, const char *detail)
 {
+    dra_ferr_invalid_str_n(l, field, value, len, detail, detail ? strlen(detail) : 0);
+}
+
+void dra_ferr_invalid_str_n(dra_errs *l, const char *field, const char *value, size_t len, const char *detail,
+                            size_t dlen)
+{
     dra_buf m = DRA_BUF_INIT;
     dra_buf_puts(&m, "Invalid value: ");
     dra_go_quote_echo(&m, value ? value : "", value ? len : 0);
-    add_detail(&m, detail);
+    if (detail && dlen) {
+        dra_buf_puts(&m, ": ");
+        dra_buf_append(&m, detail, dlen);
+    }
     add_msg(l, field, &m);
 }
 

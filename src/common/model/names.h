@@ -42,6 +42,10 @@ void dra_ferr_forbidden(dra_errs *l, const char *field, const char *detail);
 void dra_ferr_internal(dra_errs *l, const char *field, const char *detail);
 /* "Invalid value: \"value\"[: detail]" (value quoted like Go's %q) */
 void dra_ferr_invalid_str(dra_errs *l, const char *field, const char *value, size_t len, const char *detail);
+/* The same with a detail of dlen bytes that may hold NUL bytes (a CEL
+ * compiler's message echoing the expression) */
+void dra_ferr_invalid_str_n(dra_errs *l, const char *field, const char *value, size_t len, const char *detail,
+                            size_t dlen);
 /* "Invalid value: 42[: detail]" */
 void dra_ferr_invalid_int(dra_errs *l, const char *field, int64_t value, const char *detail);
 /* "Invalid value: <rendered>[: detail]"; rendered is printed as is ("null", "true", a JSON text) */

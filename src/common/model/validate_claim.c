@@ -764,8 +764,7 @@ void dra_validate_claim_v1beta1_paths(dra_err *errs, const json_t *obj, dra_kind
             if (!json_is_object(r))
                 continue;
             char *v = dra_v_go_json(r, DRA_GO_V1BETA1_DEVICE_REQUEST);
-            free(e->msg);
-            e->msg = dra_xasprintf("%s%s", dup, v);
+            dra_err_set_msg(e, dra_xasprintf("%s%s", dup, v));
             free(v);
         } else if (strncmp(end + 1, ".exactly", 8) == 0 && declarative_request_error(end + 9, e->msg)) {
             memmove(end + 1, end + 9, strlen(end + 9) + 1);

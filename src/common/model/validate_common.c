@@ -1023,7 +1023,7 @@ static bool cel_expression(vctx *v, dra_validate_cel_fn fn, const char *expr, si
         else if (e->code == DRA_EXIT_RUNTIME)
             dra_ferr_internal(&v->errs, VP(v), e->msg);
         else
-            dra_ferr_invalid_str(&v->errs, VP(v), expr, len, e->msg);
+            dra_ferr_invalid_str_n(&v->errs, VP(v), expr, len, e->msg, dra_err_msg_len(e));
         dra_err_free(e);
         return false;
     }

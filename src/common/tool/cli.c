@@ -86,8 +86,7 @@ static dra_err *usage_err(const dra_tool *t, const dra_cmd *c, const char *fmt, 
     dra_err *e = dra_err_new(DRA_EXIT_INPUT, fmt, what);
     char *m = dra_xasprintf("%s (see '%s%s%s --help')", e->msg, t->prog, c && c->name ? " " : "",
                             c && c->name ? c->name : "");
-    free(e->msg);
-    e->msg = m;
+    dra_err_set_msg(e, m);
     return e;
 }
 
@@ -103,8 +102,7 @@ static dra_err *suggest(dra_err *e, const char *typed, const char **words, size_
     char *m = dra_xasprintf("%.*s; did you mean %s?%s", see ? (int)(see - e->msg) : (int)strlen(e->msg), e->msg,
                             near, see ? see : "");
     free(near);
-    free(e->msg);
-    e->msg = m;
+    dra_err_set_msg(e, m);
     return e;
 }
 

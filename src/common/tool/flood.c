@@ -16,12 +16,19 @@ typedef struct kind_count {
     bool told;      /* "... and N more like the one above" printed */
 } kind_count;
 
-static void print_line(FILE *f, const char *prog, const char *label, const char *text)
+static void print_line_n(FILE *f, const char *prog, const char *label, const char *text, size_t n)
 {
     if (label)
-        fprintf(f, "%s: %s: %s\n", prog, label, text);
+        fprintf(f, "%s: %s: ", prog, label);
     else
-        fprintf(f, "%s: %s\n", prog, text);
+        fprintf(f, "%s: ", prog);
+    fwrite(text, 1, n, f); /* a message may hold NUL bytes (dra_err_formatn) */
+    fputc('\n', f);
+}
+
+static void print_line(FILE *f, const char *prog, const char *label, const char *text)
+{
+    print_line_n(f, prog, label, text, strlen(text));
 }
 
 void dra_tool_print_errs(FILE *f, const char *prog, const char *label, const dra_err *e)
@@ -55,8 +62,9 @@ void dra_tool_print_errs_every(FILE *f, const char *prog, const char *label, con
         k->seen++;
         if (k->told || printed >= cap)
             continue;
-        char *line = dra_err_format(x);
-        print_line(f, prog, label, line);
+        size_t n;
+        char *line = dra_err_formatn(x, &n);
+        print_line_n(f, prog, label, line, n);
         free(line);
         printed++;
         k->shown++;

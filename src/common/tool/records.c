@@ -107,7 +107,7 @@ dra_err *dra_records_errs(dra_records *r, const dra_err *e, bool warning)
     for (; e && !w; e = e->next) {
         json_t *rec = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "severity", warning ? "warning" : "error", "file",
                                 file_of(e->file), "line", line_of(e->line), "object", object_of(e->object), "field",
-                                str_or_null(e->field), "message", text(e->msg));
+                                str_or_null(e->field), "message", text_n(e->msg, dra_err_msg_len(e)));
         w = put(r, rec);
     }
     return w;

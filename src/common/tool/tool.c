@@ -76,8 +76,7 @@ static void name_options(const dra_args *a, dra_err *e)
     for (; e; e = e->next) {
         if (e->hint) {
             char *m = dra_tool_hinted(a, e->msg, e->hint);
-            free(e->msg);
-            e->msg = m;
+            dra_err_set_msg(e, m);
             e->hint = NULL;
         }
         if (!e->param || !e->field)
@@ -161,11 +160,8 @@ void dra_tool_notes(const dra_tool *tool, const dra_args *a, const dra_err *warn
     dra_tool_report_input(tool, a, &r);
     if (!dra_args_has(a, DRA_OPT_VERBOSE))
         return;
-    for (const dra_err *n = notes; n; n = n->next) {
-        char *line = dra_err_format(n);
-        fprintf(stderr, "%s: %s\n", tool->prog, line);
-        free(line);
-    }
+    for (const dra_err *n = notes; n; n = n->next)
+        (void)dra_err_put_line(stderr, tool->prog, n);
 }
 
 dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a)
@@ -174,9 +170,7 @@ dra_err *dra_tool_input_options(dra_objset *set, const dra_args *a)
     const char *v = dra_args_get(a, DRA_OPT_VALIDATE);
     dra_err *e = v ? dra_field_validation_parse(v, &set->field_validation) : NULL;
     if (e) { /* kubectl's words */
-        char *m = dra_xasprintf("invalid --validate %s", e->msg);
-        free(e->msg);
-        e->msg = m;
+        dra_err_set_msg(e, dra_xasprintf("invalid --validate %s", e->msg));
     }
     return e;
 }

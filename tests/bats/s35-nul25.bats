@@ -1,0 +1,38 @@
+#!/usr/bin/env bats
+load helpers
+bats_require_minimum_version 1.5.0
+
+# A NUL byte in a CEL expression: the API server echoes it raw in its
+# compile error (the lexer's message and the snippet); the message is not
+# cut there, on stderr nor in the findings (JSON: \u0000).
+nul_class() {
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"broken"},"spec":{"selectors":[{"cel":{"expression":"\\u0000"}}]}}\n' >"$BATS_TEST_TMPDIR/nul.json"
+}
+
+@test "dra-slice validate: a NUL byte in a CEL expression is echoed whole" {
+    nul_class
+    # the whole message, NUL bytes included, as upstream's (bash strings
+    # cannot hold them: compare files)
+    local rc=0
+    "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/nul.json" 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+    [ "$rc" -eq 2 ]
+    printf "dra-slice: %s:1: DeviceClass/broken: spec.selectors[0].cel.expression: Invalid value: \"\\\\x00\": compilation failed: ERROR: <input>:1:1: Syntax error: token recognition error at: '\\0'\n | \\0\n | ^\nERROR: <input>:1:2: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}\n | \\0\n | .^\n" \
+        "$BATS_TEST_TMPDIR/nul.json" >"$BATS_TEST_TMPDIR/want"
+    run cmp "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/err"
+    assert_success
+}
+
+@test "dra-slice validate -o jsonl: a NUL byte in a message is written as \\u0000" {
+    nul_class
+    run --separate-stderr "$DRA_BIN/dra-slice" validate -o jsonl "$BATS_TEST_TMPDIR/nul.json"
+    assert_failure 2
+    assert_output --partial "token recognition error at: '\\u0000'\\n | \\u0000\\n | ^\\nERROR: <input>:1:2:"
+    assert_output --partial '\n | \u0000\n | .^"}'
+}
+
+@test "dra-slice validate: a message rewritten after the fact is printed as rewritten" {
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":1e3,"metadata":{"name":"claim-0","namespace":"default"},"spec":{}}\n' >"$BATS_TEST_TMPDIR/k.json"
+    run "$DRA_BIN/dra-slice" validate "$BATS_TEST_TMPDIR/k.json"
+    assert_failure 2
+    assert_output "dra-slice: $BATS_TEST_TMPDIR/k.json:1: object/default/claim-0: kind: Invalid value: 1e3: must be of type string"
+}
