@@ -36,3 +36,10 @@ nul_class() {
     assert_failure 2
     assert_output "dra-slice: $BATS_TEST_TMPDIR/k.json:1: object/default/claim-0: kind: Invalid value: 1e3: must be of type string"
 }
+
+@test "dra-slice validate: a bad quantity in a disabled feature's field is refused, as the decoder does" {
+    printf '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"claim-0","namespace":"default"},"spec":{"devices":{"requests":[{"name":"req-0","exactly":{"deviceClassName":"class-a","capacity":{"requests":{"capacity-0":"In"}}}}]}}}\n' >"$BATS_TEST_TMPDIR/q.json"
+    run "$DRA_BIN/dra-slice" validate --feature-gates DRAConsumableCapacity=false "$BATS_TEST_TMPDIR/q.json"
+    assert_failure 2
+    assert_output --partial 'capacity.requests[capacity-0]: Invalid value: "In": quantities must match the regular expression'
+}

@@ -344,10 +344,24 @@ dra_err *dra_validate_as_is(const json_t *obj, dra_kind kind, const dra_validate
     }
 }
 
+static bool ends_with(const char *s, size_t n, const char *tail)
+{
+    size_t t = strlen(tail);
+    return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* What the API server's decoder refuses, before it drops anything: a value
+ * of the wrong type, a bad date, and a quantity that does not parse
+ * (resource.Quantity's UnmarshalJSON, k8s.io/apimachinery v0.37.2
+ * pkg/api/resource/quantity.go ParseQuantity: ErrFormatWrong, ErrNumeric,
+ * ErrSuffix) */
 static bool type_error(const dra_err *e)
 {
     size_t n = strlen(e->msg);
-    return strstr(e->msg, ": must be of type ") || (n > 28 && strcmp(e->msg + n - 28, "must be an RFC 3339 date-time") == 0);
+    return strstr(e->msg, ": must be of type ") || ends_with(e->msg, n, "must be an RFC 3339 date-time") ||
+           ends_with(e->msg, n, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'") ||
+           ends_with(e->msg, n, ": unable to parse numeric part of quantity") ||
+           ends_with(e->msg, n, ": unable to parse quantity's suffix");
 }
 
 static bool reported(const dra_err *chain, const dra_err *e)
