@@ -9,7 +9,7 @@ typedef struct sl {
 
 static dra_pool_verdict judge(int64_t gen, const sl *v, size_t n, size_t relevant, dra_pool_tally *t)
 {
-    dra_pool_tally_init(t, gen);
+    dra_pool_tally_init(t, gen, DRA_POOL_FIRST_ADDED);
     for (size_t i = 0; i < n; i++)
         dra_pool_tally_add(t, v[i].gen, v[i].count, v[i].counted);
     return dra_pool_tally_verdict(t, relevant);
@@ -82,8 +82,29 @@ UNIT_TEST(poolrule_the_pool_status_controller_only_counts_a_shortfall)
     sl d[] = {{1, 1, true}, {1, 1, true}}; /* surplus: not short */
     CHECK_INT(judge(1, d, 2, DRA_POOL_ALL, &t), DRA_POOL_INCOMPLETE);
     CHECK(!dra_pool_tally_short(&t));
-    dra_pool_tally_init(&t, 4); /* nothing at the generation */
+    dra_pool_tally_init(&t, 4, DRA_POOL_FIRST_ADDED); /* nothing at the generation */
     CHECK(!dra_pool_tally_short(&t));
+}
+
+/* The caller says which resourceSliceCount the slices are judged by:
+ * GatherPools the first slice relevant for the node, which need not be the
+ * first listed. */
+UNIT_TEST(poolrule_want_given_by_caller)
+{
+    dra_pool_tally t;
+    sl v[] = {{1, 3, true}, {1, 2, true}};
+    dra_pool_tally_init(&t, 1, 2);
+    for (size_t i = 0; i < 2; i++)
+        dra_pool_tally_add(&t, v[i].gen, v[i].count, v[i].counted);
+    CHECK_INT(t.want, 2);
+    CHECK_INT(dra_pool_tally_verdict(&t, 1), DRA_POOL_COMPLETE); /* pool-wide: 2 of 2 */
+    CHECK_INT(dra_pool_tally_verdict(&t, 2), DRA_POOL_COMPLETE_NODE);
+    CHECK_INT(dra_pool_tally_verdict(&t, DRA_POOL_ALL), DRA_POOL_COMPLETE);
+    CHECK(!dra_pool_tally_short(&t));
+    CHECK_INT(judge(1, v, 2, DRA_POOL_ALL, &t), DRA_POOL_INCOMPLETE); /* the first added: 3 */
+    CHECK_INT(t.want, 3);
+    dra_pool_tally_init(&t, 4, DRA_POOL_FIRST_ADDED); /* nothing at gen: complete, as before */
+    CHECK_INT(dra_pool_tally_verdict(&t, DRA_POOL_ALL), DRA_POOL_COMPLETE);
 }
 
 UNIT_MAIN()

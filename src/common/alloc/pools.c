@@ -279,16 +279,15 @@ dra_err *dra_al_gather_pools(al_run *r)
         /* The pool rule (model/poolrule.h), GatherPools of
          * structured/internal/stable/pools_stable.go and its twins. */
         int64_t gen = g->s[0]->generation;
+        /* the count compared is slicesForPool[0]'s: the first slice of gen
+         * relevant for the node */
         dra_pool_tally t;
-        dra_pool_tally_init(&t, gen);
+        dra_pool_tally_init(&t, gen, g->s[0]->count);
         for (size_t i = 0; g->all && i < g->all->n; i++) {
             const al_slice *s = g->all->s[i];
             /* slicesWithoutCompatibilityGroups when the gate is off */
             dra_pool_tally_add(&t, s->generation, s->count, r->w->f.compatibility_groups || !s->uses_groups);
         }
-        /* the count compared is slicesForPool[0]'s: the first slice of gen
-         * relevant for the node */
-        t.want = g->s[0]->count;
         dra_pool_verdict pv = dra_pool_tally_verdict(&t, g->n);
         if (pv == DRA_POOL_OBSOLETE)
             continue;

@@ -110,7 +110,7 @@ static char *pool_unusable(const dra_alloc_world *w, const al_pool_slices *ps, i
 {
     /* the pool rule, pool-wide (model/poolrule.h); gen is the newest */
     dra_pool_tally t;
-    dra_pool_tally_init(&t, gen);
+    dra_pool_tally_init(&t, gen, DRA_POOL_FIRST_ADDED);
     for (size_t i = 0; i < ps->n; i++)
         dra_pool_tally_add(&t, ps->s[i]->generation, ps->s[i]->count, w->f.compatibility_groups || !ps->s[i]->uses_groups);
     char buf[160];

@@ -3,9 +3,9 @@
 
 #include <stdio.h>
 
-void dra_pool_tally_init(dra_pool_tally *t, int64_t gen)
+void dra_pool_tally_init(dra_pool_tally *t, int64_t gen, int64_t want)
 {
-    *t = (dra_pool_tally){.gen = gen};
+    *t = (dra_pool_tally){.gen = gen, .want = want};
 }
 
 void dra_pool_tally_add(dra_pool_tally *t, int64_t generation, int64_t count, bool counted)
@@ -14,7 +14,7 @@ void dra_pool_tally_add(dra_pool_tally *t, int64_t generation, int64_t count, bo
         t->newer = true;
     if (generation != t->gen)
         return;
-    if (!t->seen)
+    if (!t->seen && t->want == DRA_POOL_FIRST_ADDED)
         t->want = count;
     t->seen = true;
     t->n += counted;
@@ -25,14 +25,20 @@ void dra_pool_tally_add(dra_pool_tally *t, int64_t generation, int64_t count, bo
  * and the pool-wide count decides completeness.  Slices that disagree on
  * resourceSliceCount are not refused (upstream leaves that as a "Future
  * TODO" in pools_*.go of v0.36.3, v0.37.2 and v0.38.0-beta.0): the count
- * is the one slice's that t->want holds. */
+ * is the one slice's that the caller chose (t->want). */
+/* the count judged by: with DRA_POOL_FIRST_ADDED and no slice at gen, 0 */
+static int64_t want(const dra_pool_tally *t)
+{
+    return t->want == DRA_POOL_FIRST_ADDED ? 0 : t->want;
+}
+
 dra_pool_verdict dra_pool_tally_verdict(const dra_pool_tally *t, size_t relevant)
 {
-    if (relevant != DRA_POOL_ALL && (int64_t)relevant == t->want)
+    if (relevant != DRA_POOL_ALL && (int64_t)relevant == want(t))
         return DRA_POOL_COMPLETE_NODE;
     if (t->newer)
         return DRA_POOL_OBSOLETE;
-    if ((int64_t)t->n != t->want)
+    if ((int64_t)t->n != want(t))
         return DRA_POOL_INCOMPLETE;
     return DRA_POOL_COMPLETE;
 }
@@ -46,12 +52,12 @@ const char *dra_pool_verdict_reason(const dra_pool_tally *t, dra_pool_verdict v,
         snprintf(buf, len, "obsolete: a newer generation than %lld exists", (long long)t->gen);
         break;
     case DRA_POOL_INCOMPLETE:
-        if ((int64_t)t->n < t->want)
-            snprintf(buf, len, "incomplete: %zu of %lld ResourceSlices at generation %lld", t->n, (long long)t->want,
+        if ((int64_t)t->n < want(t))
+            snprintf(buf, len, "incomplete: %zu of %lld ResourceSlices at generation %lld", t->n, (long long)want(t),
                      (long long)t->gen);
         else
             snprintf(buf, len, "incomplete: %zu ResourceSlices at generation %lld, but resourceSliceCount is %lld", t->n,
-                     (long long)t->gen, (long long)t->want);
+                     (long long)t->gen, (long long)want(t));
         break;
     }
     return buf;
@@ -59,5 +65,5 @@ const char *dra_pool_verdict_reason(const dra_pool_tally *t, dra_pool_verdict v,
 
 bool dra_pool_tally_short(const dra_pool_tally *t)
 {
-    return t->seen && (int64_t)t->n < t->want;
+    return t->seen && (int64_t)t->n < want(t);
 }

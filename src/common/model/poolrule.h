@@ -10,7 +10,7 @@
  * A tally is fed every slice of the pool, cluster-wide, and judged:
  *
  *   dra_pool_tally t;
- *   dra_pool_tally_init(&t, gen);
+ *   dra_pool_tally_init(&t, gen, want);
  *   for each slice: dra_pool_tally_add(&t, s.generation, s.count, counted);
  *   v = dra_pool_tally_verdict(&t, relevant);
  *
@@ -19,6 +19,12 @@
  * takes part in the consistency check, not in the count.  `relevant` is the
  * number of slices at gen a node's allocator found for itself, or
  * DRA_POOL_ALL for a pool-wide view.
+ *
+ * `want` is the resourceSliceCount the slices are judged by, which the
+ * caller chooses: GatherPools takes the first slice at gen relevant for
+ * the node (slicesForPool[0]: alloc/pools.c), the ResourcePoolStatusRequest
+ * controller and the pool-wide views the first slice listed
+ * (DRA_POOL_FIRST_ADDED: the count of the first slice added at gen).
  *
  * No allocation, no global state. */
 #ifndef DRA_MODEL_POOLRULE_H
@@ -29,10 +35,12 @@
 #include <stdint.h>
 
 #define DRA_POOL_ALL ((size_t)-1)
+/* want: the resourceSliceCount of the first slice added at gen */
+#define DRA_POOL_FIRST_ADDED INT64_MIN
 
 typedef struct dra_pool_tally {
     int64_t gen;        /* the generation judged */
-    int64_t want;       /* resourceSliceCount of the first slice added at gen */
+    int64_t want;       /* the resourceSliceCount judged by (dra_pool_tally_init) */
     size_t n;           /* counted slices at gen */
     bool seen;          /* some slice at gen was added */
     bool newer;         /* some slice has a newer generation */
@@ -45,14 +53,14 @@ typedef enum {
     DRA_POOL_INCOMPLETE,    /* skipped: not as many slices as resourceSliceCount */
 } dra_pool_verdict;
 
-void dra_pool_tally_init(dra_pool_tally *t, int64_t gen);
+void dra_pool_tally_init(dra_pool_tally *t, int64_t gen, int64_t want);
 void dra_pool_tally_add(dra_pool_tally *t, int64_t generation, int64_t count, bool counted);
 dra_pool_verdict dra_pool_tally_verdict(const dra_pool_tally *t, size_t relevant);
 /* The ResourcePoolStatusRequest controller's own rule (k8s.io/kubernetes
  * v1.37.2 pkg/controller/resourcepoolstatusrequest/controller.go
  * calculatePoolStatus, for dra-slice pool-status): the pool at gen is
- * incomplete when fewer slices were added than the first one's
- * resourceSliceCount; slices that outnumber it are not incomplete there,
+ * incomplete when fewer slices were added than want (there the first
+ * one's resourceSliceCount); slices that outnumber it are not incomplete there,
  * unlike the verdict above. */
 bool dra_pool_tally_short(const dra_pool_tally *t);
 /* Why the allocator takes no device of the pool, into buf (always

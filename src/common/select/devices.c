@@ -107,7 +107,7 @@ dra_err *dra_sel_gather(const dra_model *m, const dra_features *f, dra_sel_devic
         }
         /* the allocator's pool rule, pool-wide (model/poolrule.h) */
         dra_pool_tally t;
-        dra_pool_tally_init(&t, gen);
+        dra_pool_tally_init(&t, gen, DRA_POOL_FIRST_ADDED);
         for (size_t k = i; k < j; k++) {
             dra_pool_tally_add(&t, refs[k].generation, refs[k].count, true);
             if (refs[k].generation == gen)

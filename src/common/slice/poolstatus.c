@@ -485,7 +485,8 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
         const char *node = jstr(ss, "nodeName") ? jstr(ss, "nodeName") : "";
         if (x->tally.n == 0) {
             x->node = node;
-            dra_pool_tally_init(&x->tally, x->generation);
+            /* the controller compares with the first slice listed */
+            dra_pool_tally_init(&x->tally, x->generation, DRA_POOL_FIRST_ADDED);
         } else if (strcmp(node, x->node) != 0) {
             x->node_mixed = true;
         }
