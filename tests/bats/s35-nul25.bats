@@ -43,3 +43,34 @@ nul_class() {
     assert_failure 2
     assert_output --partial 'capacity.requests[capacity-0]: Invalid value: "In": quantities must match the regular expression'
 }
+
+# A pod dra-alloc schedule cannot place gets kube-scheduler's
+# PodScheduled=False condition (schedule_one.go handleSchedulingFailure,
+# UpdatePodCondition).
+sched_input() {
+    local cond=${1:-}
+    {
+        echo '{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"}}'
+        echo '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu"},"spec":{"selectors":[{"cel":{"expression":"device.driver == \"x\""}}]}}'
+        echo '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"c","namespace":"default","uid":"u1"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"gpu"}}]}}}'
+        echo '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"default","uid":"p1","generation":2},"spec":{"containers":[{"name":"c","image":"x"}],"resourceClaims":[{"name":"c","resourceClaimName":"c"}]}'"${cond:+,\"status\":{\"conditions\":[$cond]\}}"'}'
+    } >"$BATS_TEST_TMPDIR/s.jsonl"
+}
+
+@test "dra-alloc schedule: a pod that fits nowhere gets PodScheduled=False, Unschedulable" {
+    sched_input
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-02T03:04:05Z -o jsonl "$BATS_TEST_TMPDIR/s.jsonl"
+    assert_failure 1
+    assert_output --partial '"status":{"conditions":[{"type":"PodScheduled","observedGeneration":2,"status":"False","lastProbeTime":null,"lastTransitionTime":"2026-01-02T03:04:05Z","reason":"Unschedulable","message":"0/1 nodes are available: 1 cannot allocate all claims."}]}'
+}
+
+@test "dra-alloc schedule: PodScheduled=False keeps its lastTransitionTime, and an unchanged one is not written" {
+    sched_input '{"type":"PodScheduled","status":"False","lastProbeTime":null,"lastTransitionTime":"2025-01-01T00:00:00Z","reason":"Unschedulable","message":"old"}'
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-02T03:04:05Z -o jsonl "$BATS_TEST_TMPDIR/s.jsonl"
+    assert_failure 1
+    assert_output --partial '"lastTransitionTime":"2025-01-01T00:00:00Z","reason":"Unschedulable","message":"0/1 nodes are available: 1 cannot allocate all claims."}'
+    sched_input '{"type":"PodScheduled","status":"False","lastProbeTime":null,"lastTransitionTime":"2025-01-01T00:00:00Z","reason":"Unschedulable","message":"0/1 nodes are available: 1 cannot allocate all claims."}'
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule --now 2026-01-02T03:04:05Z -o jsonl "$BATS_TEST_TMPDIR/s.jsonl"
+    assert_failure 1
+    refute_output --partial '"kind":"Pod"'
+}

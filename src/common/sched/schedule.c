@@ -23,6 +23,7 @@
 #include "../io/json.h"
 #include "../io/jparse.h"
 #include "group_status.h"
+#include "pod_status.h"
 #include "schedule.h"
 #include "../base/sort.h"
 
@@ -1028,7 +1029,11 @@ static bool prefilter_pod(sched *S, podctx *p, dra_sched_pod *sp)
     char *msg = prefilter(S->c, &S->st, S->xm, S->o, &S->f, p, S->w, &is_error);
     intptr_t refusal = 0;
     if (msg && dra_strmap_get(&S->refused_pods, p->uid, strlen(p->uid), &refusal) && refusal) {
-        /* its claim was never made: the quota's refusal is why it waits */
+        /* its claim was never made: the quota's refusal is why it waits;
+         * the scheduler's condition says what its PreFilter found */
+        char *fit = dra_xasprintf("0/%zu nodes are available: %s.", S->nnodes, msg);
+        dra_sched_pod_unscheduled(&S->st, p->pod, false, fit, S->o->now);
+        free(fit);
         free(msg);
         sp->outcome = DRA_POD_UNSCHEDULABLE;
         sp->message = dra_xstrdup(S->refusals[refusal - 1].msg);
@@ -1506,6 +1511,19 @@ static void result_objects(sched *S, const dra_model *m)
     }
 }
 
+/* kube-scheduler's PodScheduled=False on a pod it did not place
+ * (sched/pod_status.h), but for one whose claim the quota refused: its
+ * message is the claim controller's, and its condition was written when it
+ * was tried. */
+static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
+{
+    const char *uid = meta_str(sp->pod, "uid") ? meta_str(sp->pod, "uid") : "";
+    intptr_t refusal = 0;
+    if (dra_strmap_get(&S->refused_pods, uid, strlen(uid), &refusal) && refusal)
+        return;
+    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR, sp->message, S->o->now);
+}
+
 /* One run over the queue; *again when a pod group's placements are to be
  * undone (the verdicts then say how its pods end). */
 static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t nnodes, const dra_sched_opts *opts,
@@ -1568,6 +1586,8 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
             *again = schedule_entry(&S, pend, &q, qi, end, verdicts);
             for (size_t k = first; k < out->npods; k++) {
                 const dra_sched_pod *sp = &out->pods[k];
+                if (sp->outcome == DRA_POD_UNSCHEDULABLE || sp->outcome == DRA_POD_ERROR)
+                    pod_unscheduled(&S, sp);
                 out->stats.pods++;
                 out->stats.scheduled += sp->outcome == DRA_POD_SCHEDULED;
                 out->stats.unschedulable += sp->outcome == DRA_POD_UNSCHEDULABLE;

@@ -16,7 +16,16 @@ kube-scheduler chose, or every node when it found none:
     ours   NS/POD unschedulable
 
 then "same" or "DIFFERENT".  A line "free" gives dra-alloc's own pass over
-the whole input (its node may differ where scores tie).  Exit 0 when every
+the whole input (its node may differ where scores tie).  For a pod both
+leave pending, the PodScheduled=False condition each wrote is compared too
+(reason and message; pkg/scheduler/schedule_one.go handleSchedulingFailure):
+
+    cond theirs NS/POD Unschedulable: 0/2 nodes are available: ...
+    cond ours   NS/POD Unschedulable: 0/2 nodes are available: ...
+
+kube-scheduler's message ends with its PostFilter's (" preemption: 0/N nodes
+are available: ..."); dra-alloc does not preempt, so that part is left out of
+the comparison and shown in parentheses.  Exit 0 when every
 pod agrees, 1 when one differs, 3 when the cluster did not decide within 90 s.
 """
 
@@ -144,6 +153,17 @@ def replay(dra_alloc, objs, key, node, d):
     return pods, claims
 
 
+def condition(pod):
+    """The PodScheduled=False condition: (reason, message, postfilter part)."""
+    for c in (pod.get("status") or {}).get("conditions") or []:
+        if c.get("type") == "PodScheduled" and c.get("status") == "False":
+            msg = c.get("message", "")
+            cut = msg.find(" preemption: ")
+            post = msg[cut + 1:] if cut >= 0 else ""
+            return c.get("reason", ""), msg[:cut] if cut >= 0 else msg, post
+    return None
+
+
 def theirs(cl, want, deadline):
     while True:
         pods, claims, undecided = {}, {}, []
@@ -199,10 +219,16 @@ def main():
         rpods, rclaims = replay(dra_alloc, end, (ns, name), tpods[(ns, name)]["spec"].get("nodeName"), d)
         a = describe(rpods[(ns, name)], claims_of(rclaims))
         same = a == b
-        differ += not same
         print(f"theirs {ns}/{name} {b}")
         print(f"ours   {ns}/{name} {a}")
         print(f"free   {ns}/{name} {free}")
+        if same and b == "unschedulable":
+            tc, oc = condition(tpods[(ns, name)]), condition(rpods[(ns, name)])
+            for who, c in (("theirs", tc), ("ours  ", oc)):
+                text = f"{c[0]}: {c[1]}" + (f" ({c[2]})" if c[2] else "") if c else "(none)"
+                print(f"cond {who} {ns}/{name} {text}")
+            same = bool(tc and oc and tc[:2] == oc[:2])
+        differ += not same
         if not same and b == "unschedulable":
             for c in tpods[(ns, name)].get("status", {}).get("conditions") or []:
                 if c["type"] == "PodScheduled":
