@@ -34,11 +34,14 @@ REFUSED='resourceclaims.resource.k8s.io "inference-gpu-qc85x" is forbidden: exce
     # trainer (queue #1) gets the last GPU of the quota; inference and fast-path wait
     [[ $stderr == *"dra-alloc: pod default/inference: PodResourceClaim gpu: $REFUSED"* ]]
     [[ $stderr == *"warning: $C/pods.yaml:21 (document 2): pod default/inference, PodResourceClaim gpu: $REFUSED"* ]]
-    # only trainer's claim is made and only trainer is placed
+    # only trainer's claim is made and only trainer is placed; the others
+    # wait with the scheduler's PodScheduled=False (its PreFilter's words)
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule -o jsonl "$C"/*.yaml "$T/quota.yaml"
-    run jq -c '[.kind, .metadata.name, .spec.nodeName]' <<<"$output"
-    assert_output '["ResourceClaim","trainer-gpu-2d5cs",null]
-["Pod","trainer","node-a"]'
+    run jq -c '[.kind, .metadata.name, .spec.nodeName, (.status.conditions // [] | map(.reason) | join(","))]' <<<"$output"
+    assert_output '["ResourceClaim","trainer-gpu-2d5cs",null,""]
+["Pod","trainer","node-a",""]
+["Pod","inference",null,"Unschedulable"]
+["Pod","fast-path",null,"Unschedulable"]'
 }
 
 @test "schedule: claims are charged in queue order, not input order" {
