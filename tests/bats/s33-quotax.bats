@@ -229,7 +229,9 @@ spec: {hard: {gpu.example.com.deviceclass.resource.k8s.io/devices: "0", requests
 Y
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule -o jsonl "$C/classes.yaml" "$C/nodes.yaml" "$C/slices.yaml" "$T/xr.yaml"
     assert_failure 1
-    assert_output ''
+    # only the pod, with the scheduler's PodScheduled=False: PreBind's error
+    run jq -c '[.kind, .metadata.name, .spec.nodeName, (.status.conditions[] | .reason)]' <<<"$output"
+    assert_output '["Pod","p",null,"SchedulerError"]'
     # the pod's own example.com/gpu is the pod's to pay: only the devices exceed
     assert_equal "$stderr" 'dra-alloc: pod xr/p: create claim for extended resources xr/: resourceclaims.resource.k8s.io "p-extended-resources-n4w7w" is forbidden: exceeded quota: gpus, requested: gpu.example.com.deviceclass.resource.k8s.io/devices=1, used: gpu.example.com.deviceclass.resource.k8s.io/devices=0, limited: gpu.example.com.deviceclass.resource.k8s.io/devices=0'
     # room for one device: the claim is made and the pod bound

@@ -1204,6 +1204,7 @@ static void reserve(sched *S, podctx *p, walk *w, dra_sched_pod *sp)
     bool pending;
     char *refused = reserve_and_bind(S, p, nd, &w->best, &pending);
     sp->outcome = !refused ? DRA_POD_SCHEDULED : pending ? DRA_POD_UNSCHEDULABLE : DRA_POD_ERROR;
+    sp->bind_error = refused != NULL;
     sp->node = refused ? NULL : dra_xstrdup(nd->name);
     sp->message = refused;
     if (!nd->risky)
@@ -1521,7 +1522,8 @@ static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
     intptr_t refusal = 0;
     if (dra_strmap_get(&S->refused_pods, uid, strlen(uid), &refusal) && refusal)
         return;
-    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR, sp->message, S->o->now);
+    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR || sp->bind_error, sp->message,
+                              S->o->now);
 }
 
 /* One run over the queue; *again when a pod group's placements are to be
