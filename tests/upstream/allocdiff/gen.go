@@ -40,7 +40,10 @@ func (c *genCase) gateString() string {
 }
 
 type gen struct {
-	r     *rand.Rand
+	r *rand.Rand
+	// pools whose slices disagree (disagree), drawn apart from r so that
+	// the cases without them stay as they were
+	rp    *rand.Rand
 	c     *genCase
 	on    func(string) bool // a gated field may be written
 	gate  func(string) bool // the gate is on
@@ -95,7 +98,7 @@ func (g *gen) gates() {
 }
 
 func generate(seed uint64) *genCase {
-	g := &gen{r: rand.New(rand.NewPCG(seed, 0x5eed)), c: &genCase{seed: seed}}
+	g := &gen{r: rand.New(rand.NewPCG(seed, 0x5eed)), rp: rand.New(rand.NewPCG(seed, 0x9001)), c: &genCase{seed: seed}}
 	g.gates()
 	nn := 1 + g.n(3)
 	for i := 0; i < nn; i++ {
@@ -260,6 +263,7 @@ func (g *gen) nodeSlices(i int, n *corev1.Node) {
 			continue
 		}
 		pool := fmt.Sprintf("%s-%s", n.Name, strings.Split(driver, ".")[0])
+		first := len(g.c.objs) // the pool's slices start here
 		partitioned := driver == gpuDriver && g.on("DRAPartitionableDevices") && g.p(40)
 		nslices := 1
 		if g.p(20) {
@@ -350,8 +354,85 @@ func (g *gen) nodeSlices(i int, n *corev1.Node) {
 			old.Spec.Devices = []resourceapi.Device{{Name: "stale"}}
 			g.c.objs = append(g.c.objs, old)
 		}
+		g.disagree(first, n, driver, pool, gen)
 		_ = i
 	}
+}
+
+// disagree makes, in a few pools, slices that disagree with each other, as
+// GatherPools (k8s.io/dynamic-resource-allocation v0.37.2
+// structured/internal/*/pools_*.go) meets them: more slices than they
+// declare, one slice declaring another count, a first slice listed that is
+// another node's (GatherPools compares with the first slice relevant for
+// the node), a slice of a newer generation, or a device name published
+// twice.  The pool's slices are g.c.objs[first:].
+func (g *gen) disagree(first int, n *corev1.Node, driver, pool string, gen int64) {
+	if g.rp.IntN(100) >= 8 {
+		return
+	}
+	var slices []*resourceapi.ResourceSlice
+	for _, o := range g.c.objs[first:] {
+		if s, ok := o.(*resourceapi.ResourceSlice); ok && s.Spec.Pool.Generation == gen {
+			slices = append(slices, s)
+		}
+	}
+	if len(slices) == 0 {
+		return
+	}
+	other := "node-elsewhere"
+	if len(g.nodes) > 1 && g.rp.IntN(2) == 0 {
+		other = g.nodes[(g.rp.IntN(len(g.nodes)-1)+1+indexOf(g.nodes, n))%len(g.nodes)].Name
+	}
+	insert := func(at int, s *resourceapi.ResourceSlice) {
+		g.c.objs = append(g.c.objs[:at], append([]any{s}, g.c.objs[at:]...)...)
+	}
+	switch g.rp.IntN(6) {
+	case 0: // more slices than declared
+		for _, s := range slices {
+			if s.Spec.Pool.ResourceSliceCount > 1 {
+				s.Spec.Pool.ResourceSliceCount--
+			} else {
+				extra := slice(pool+"-extra", driver, pool, gen, 1)
+				extra.Spec.NodeName = ptr.To(n.Name)
+				extra.Spec.Devices = []resourceapi.Device{{Name: "extra-0"}}
+				g.c.objs = append(g.c.objs, extra)
+				break
+			}
+		}
+	case 1: // one slice declaring another count
+		s := slices[g.rp.IntN(len(slices))]
+		s.Spec.Pool.ResourceSliceCount += int64(1 + g.rp.IntN(2))
+	case 2, 3: // the first slice listed is another node's, and counts otherwise
+		x := slice(pool+"-elsewhere", driver, pool, gen, slices[0].Spec.Pool.ResourceSliceCount+int64(g.rp.IntN(3))-1)
+		if x.Spec.Pool.ResourceSliceCount < 1 {
+			x.Spec.Pool.ResourceSliceCount = 1
+		}
+		x.Spec.NodeName = ptr.To(other)
+		x.Spec.Devices = []resourceapi.Device{{Name: "elsewhere-0"}}
+		insert(first, x)
+	case 4: // a slice of a newer generation, here or elsewhere
+		x := slice(pool+"-newer", driver, pool, gen+1, int64(1+g.rp.IntN(2)))
+		x.Spec.NodeName = ptr.To(n.Name)
+		if g.rp.IntN(2) == 0 {
+			x.Spec.NodeName = ptr.To(other)
+		}
+		x.Spec.Devices = []resourceapi.Device{{Name: "newer-0"}}
+		insert(first+g.rp.IntN(len(g.c.objs)-first+1), x)
+	default: // a device name published twice in the pool
+		s := slices[len(slices)-1]
+		if len(slices[0].Spec.Devices) > 0 && len(s.Spec.Devices) > 0 {
+			s.Spec.Devices = append(s.Spec.Devices, resourceapi.Device{Name: slices[0].Spec.Devices[0].Name})
+		}
+	}
+}
+
+func indexOf(nodes []*corev1.Node, n *corev1.Node) int {
+	for i, x := range nodes {
+		if x == n {
+			return i
+		}
+	}
+	return 0
 }
 
 func zoneSelector(zone string) *corev1.NodeSelector {
