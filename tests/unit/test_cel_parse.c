@@ -329,6 +329,33 @@ UNIT_TEST(display_keeps_nul_bytes)
     dra_arena_free(&a);
 }
 
+/* cel-go's ANTLR parser: a stray token before an operand is deleted
+ * ("extraneous input"), a '-' at the end is ambiguous before it is missing */
+UNIT_TEST(antlr_recovery_words)
+{
+    static const char set[] = "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, "
+                              "STRING, BYTES, IDENTIFIER}";
+    dra_arena a = DRA_ARENA_INIT;
+    cel_ast *ast;
+    dra_err *e = cel_parse("+1", 2, NULL, &a, &ast);
+    char *d = cel_errors_display(e, "+1", 2);
+    char *want = dra_xasprintf("ERROR: <input>:1:1: Syntax error: extraneous input '+' expecting %s\n | +1\n | ^", set);
+    CHECK_STR(d, want);
+    free(want);
+    free(d);
+    dra_err_free(e);
+    e = cel_parse("--", 2, NULL, &a, &ast);
+    d = cel_errors_display(e, "--", 2);
+    want = dra_xasprintf("ERROR: <input>:1:3: Syntax error: no viable alternative at input '-'\n | --\n | ..^\n"
+                         "ERROR: <input>:1:3: Syntax error: mismatched input '<EOF>' expecting %s\n | --\n | ..^",
+                         set);
+    CHECK_STR(d, want);
+    free(want);
+    free(d);
+    dra_err_free(e);
+    dra_arena_free(&a);
+}
+
 UNIT_TEST(depth_limits)
 {
     dra_arena a = DRA_ARENA_INIT;

@@ -135,6 +135,19 @@ static const char *tok_str(parse_state *s, const cel_token *t)
 static cel_node *parse_expr(parse_state *s);
 static cel_node *parse_member(parse_state *s);
 static cel_node *parse_primary(parse_state *s);
+static cel_node *parse_unary(parse_state *s);
+
+/* A token of EXPR_START_SET */
+static bool starts_operand(cel_tok_kind k)
+{
+    switch (k) {
+    case CEL_TOK_LBRACKET: case CEL_TOK_LBRACE: case CEL_TOK_LPAREN: case CEL_TOK_DOT: case CEL_TOK_MINUS:
+    case CEL_TOK_EXCLAM: case CEL_TOK_TRUE: case CEL_TOK_FALSE: case CEL_TOK_NULL: case CEL_TOK_FLOAT:
+    case CEL_TOK_INT: case CEL_TOK_UINT: case CEL_TOK_STRING: case CEL_TOK_BYTES: case CEL_TOK_IDENT:
+        return true;
+    default: return false;
+    }
+}
 
 static cel_node *global_call(parse_state *s, size_t off, const char *fn, cel_node **args, size_t n)
 {
@@ -280,6 +293,10 @@ static cel_node *parse_unary(parse_state *s)
         cel_tok_kind next = peek_at(s, count)->kind;
         if (k == CEL_TOK_MINUS && count == 1 && (next == CEL_TOK_INT || next == CEL_TOK_FLOAT))
             return parse_member(s);
+        /* '-' at the end: ANTLR cannot tell the operator from a literal's
+         * sign and says so before the missing operand */
+        if (k == CEL_TOK_MINUS && next == CEL_TOK_EOF)
+            cel_p_error(&s->p, peek_at(s, count)->start, "Syntax error: no viable alternative at input '-'");
         s->pos += count;
         cel_node *m = parse_member(s);
         if (count % 2 == 0)
@@ -635,6 +652,15 @@ static cel_node *parse_primary(parse_state *s)
     case CEL_TOK_IDENT:
         break;
     default:
+        /* ANTLR's single-token deletion: a stray token before one that
+         * may start an operand is reported and skipped */
+        if (t->kind != CEL_TOK_EOF && starts_operand(peek_at(s, 1)->kind)) {
+            char *txt = tok_text(s, t);
+            cel_p_error(&s->p, t->start, "Syntax error: extraneous input '%s' expecting %s", txt, EXPR_START_SET);
+            free(txt);
+            advance(s);
+            return parse_unary(s);
+        }
         return mismatched(s, EXPR_START_SET);
     }
     bool leading_dot = t->kind == CEL_TOK_DOT;
