@@ -74,3 +74,12 @@ sched_input() {
     assert_failure 1
     refute_output --partial '"kind":"Pod"'
 }
+
+@test "dra-alloc: a selector with a NUL byte does not compile, as in the scheduler" {
+    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n1","devices":[{"name":"dev0"}]}}' \
+        '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"c"}}' \
+        '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":"cl","namespace":"default"},"spec":{"devices":{"requests":[{"name":"r","exactly":{"deviceClassName":"c","selectors":[{"cel":{"expression":"true\u0000 && false"}}]}}]}}}' >"$BATS_TEST_TMPDIR/a.jsonl"
+    run "$DRA_BIN/dra-alloc" --node n1 "$BATS_TEST_TMPDIR/a.jsonl"
+    refute [ "$status" -eq 0 ]
+    assert_output --partial "claim default/cl: selector #0: CEL compile error: compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: '"
+}

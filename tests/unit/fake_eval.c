@@ -58,8 +58,9 @@ static bool attr_ref(const char **p, char **dom, char **name)
     return true;
 }
 
-static dra_err *fake_compile(void *ctx, const char *expr, void **prog)
+static dra_err *fake_compile(void *ctx, const char *expr, size_t len, void **prog)
 {
+    (void)len; /* the fake's expressions are C strings */
     fprog *f = dra_xcalloc(1, sizeof *f);
     const char *p = expr;
     if (!strcmp(expr, "true")) {

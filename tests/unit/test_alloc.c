@@ -1145,11 +1145,11 @@ typedef struct counting_eval {
     int compiles, value_compiles;
 } counting_eval;
 
-static dra_err *ce_compile(void *ctx, const char *expr, void **prog)
+static dra_err *ce_compile(void *ctx, const char *expr, size_t len, void **prog)
 {
     counting_eval *c = ctx;
     c->compiles++;
-    return c->inner->compile(c->inner->ctx, expr, prog);
+    return c->inner->compile(c->inner->ctx, expr, len, prog);
 }
 
 static dra_err *ce_match(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *f,
@@ -1173,11 +1173,11 @@ static void ce_free_cache(void *ctx, void *cache)
         c->inner->free_device_cache(c->inner->ctx, cache);
 }
 
-static dra_err *ce_compile_value(void *ctx, const char *expr, void **prog)
+static dra_err *ce_compile_value(void *ctx, const char *expr, size_t len, void **prog)
 {
     counting_eval *c = ctx;
     c->value_compiles++;
-    return c->inner->compile_value(c->inner->ctx, expr, prog);
+    return c->inner->compile_value(c->inner->ctx, expr, len, prog);
 }
 
 static dra_err *ce_derive(void *ctx, void *prog, const char *driver, const json_t *device, void **cache, json_t **attr)

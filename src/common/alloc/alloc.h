@@ -44,7 +44,8 @@
 
 /* How the engine evaluates CEL selectors.
  *
- * compile: compile one expression; on failure return an error whose msg is the
+ * compile: compile one expression (len bytes: a JSON string may hold NUL
+ *   bytes, which the compiler refuses as cel-go does); on failure return an error whose msg is the
  *   compiler's text (the engine prefixes "class C: selector #i: CEL compile
  *   error: ").  Each distinct expression is compiled once per world, lazily,
  *   when it is first evaluated (as upstream's cache does).
@@ -58,7 +59,7 @@
  *   may be NULL when nothing needs freeing). */
 typedef struct dra_selector_eval {
     void *ctx;
-    dra_err *(*compile)(void *ctx, const char *expr, void **prog);
+    dra_err *(*compile)(void *ctx, const char *expr, size_t len, void **prog);
     dra_err *(*match)(void *ctx, void *prog, const char *driver, const json_t *device,
                       const dra_features *features, void **device_cache, bool *matched);
     void (*free_prog)(void *ctx, void *prog);
@@ -67,7 +68,7 @@ typedef struct dra_selector_eval {
      * compiles an expression yielding a value; derive evaluates it on a device
      * into a DeviceAttribute object ({"int": 1}, {"strings": [...]}, ...) the
      * caller owns.  Programs are freed with free_prog. */
-    dra_err *(*compile_value)(void *ctx, const char *expr, void **prog);
+    dra_err *(*compile_value)(void *ctx, const char *expr, size_t len, void **prog);
     dra_err *(*derive)(void *ctx, void *prog, const char *driver, const json_t *device, void **device_cache,
                        json_t **attr);
 } dra_selector_eval;

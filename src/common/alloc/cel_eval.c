@@ -14,20 +14,20 @@ typedef struct cel_ctx {
     cel_dra_convert how; /* the release's device conversion */
 } cel_ctx;
 
-static dra_err *c_compile(void *ctx, const char *expr, void **prog)
+static dra_err *c_compile(void *ctx, const char *expr, size_t len, void **prog)
 {
     cel_ctx *c = ctx;
     cel_program *p = NULL;
-    dra_err *e = cel_dra_compile(c->env, expr, strlen(expr), &p);
+    dra_err *e = cel_dra_compile(c->env, expr, len, &p);
     if (e) {
         /* One message for the whole chain, as cel-go's issues print. */
         dra_buf b = DRA_BUF_INIT;
         for (dra_err *x = e; x; x = x->next) {
             if (x != e)
                 dra_buf_putc(&b, '\n');
-            dra_buf_puts(&b, x->msg);
+            dra_buf_append(&b, x->msg, dra_err_msg_len(x));
         }
-        dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s", dra_buf_str(&b));
+        dra_err *w = dra_err_newn(DRA_EXIT_INPUT, dra_buf_str(&b), b.len);
         dra_buf_free(&b);
         dra_err_free(e);
         return w;
@@ -52,11 +52,11 @@ static dra_err *c_match(void *ctx, void *prog, const char *driver, const json_t 
     return NULL;
 }
 
-static dra_err *c_compile_value(void *ctx, const char *expr, void **prog)
+static dra_err *c_compile_value(void *ctx, const char *expr, size_t len, void **prog)
 {
     cel_ctx *c = ctx;
     cel_program *p = NULL;
-    dra_err *e = cel_dra_compile_value(c->env, expr, strlen(expr), &p);
+    dra_err *e = cel_dra_compile_value(c->env, expr, len, &p);
     if (e)
         return e;
     *prog = p;

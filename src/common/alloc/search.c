@@ -78,10 +78,10 @@ static dra_err *selectors_match(al_run *r, int ci, const al_class *class, const 
     size_t i;
     const json_t *sel;
     json_array_foreach(sels, i, sel) {
-        const char *expr = dra_jfield_str(dra_jfield(sel, "cel"), "expression");
-        if (!expr)
-            expr = "";
-        al_prog *p = dra_al_prog(r->w, expr);
+        const json_t *ej = dra_jfield(dra_jfield(sel, "cel"), "expression");
+        const char *expr = json_is_string(ej) ? json_string_value(ej) : "";
+        /* its bytes, NUL bytes too: cel-go refuses them */
+        al_prog *p = dra_al_prog_n(r->w, expr, json_is_string(ej) ? json_string_length(ej) : 0);
         if (p->error) {
             if (class)
                 return dra_err_new(DRA_EXIT_INPUT, "class %s: selector #%zu: CEL compile error: %s", class->name, i,

@@ -294,15 +294,15 @@ void dra_alloc_commit_for(dra_alloc_world *w, const dra_alloc_result *r, const c
  * error is kept in ->error).  The map outlives the claims whose text it
  * sees (a scheduler drops or freezes a pod's generated claims once the pod
  * is placed), so its key is the world's copy, never the claim's string. */
-static al_prog *world_prog(dra_alloc_world *w, dra_strmap *m, const char *expr,
-                           dra_err *(*compile)(void *ctx, const char *expr, void **prog), const char *unsupported)
+static al_prog *world_prog(dra_alloc_world *w, dra_strmap *m, const char *expr, size_t n,
+                           dra_err *(*compile)(void *ctx, const char *expr, size_t len, void **prog),
+                           const char *unsupported)
 {
-    size_t n = strlen(expr);
     intptr_t v;
     if (dra_strmap_get(m, expr, n, &v))
         return (al_prog *)v;
     al_prog *p = dra_xcalloc(1, sizeof *p);
-    dra_err *e = compile ? compile(w->eval.ctx, expr, &p->prog) : dra_err_new(DRA_EXIT_INPUT, "%s", unsupported);
+    dra_err *e = compile ? compile(w->eval.ctx, expr, n, &p->prog) : dra_err_new(DRA_EXIT_INPUT, "%s", unsupported);
     if (e) {
         p->prog = NULL;
         p->error = dra_xstrdup(e->msg);
@@ -314,10 +314,16 @@ static al_prog *world_prog(dra_alloc_world *w, dra_strmap *m, const char *expr,
 
 al_prog *dra_al_prog(dra_alloc_world *w, const char *expr)
 {
-    return world_prog(w, &w->progs, expr, w->eval.compile, "selectors are not supported here");
+    return dra_al_prog_n(w, expr, strlen(expr));
+}
+
+al_prog *dra_al_prog_n(dra_alloc_world *w, const char *expr, size_t len)
+{
+    return world_prog(w, &w->progs, expr, len, w->eval.compile, "selectors are not supported here");
 }
 
 al_prog *dra_al_value_prog(dra_alloc_world *w, const char *expr)
 {
-    return world_prog(w, &w->value_progs, expr, w->eval.compile_value, "derived attributes are not supported here");
+    return world_prog(w, &w->value_progs, expr, strlen(expr), w->eval.compile_value,
+                      "derived attributes are not supported here");
 }

@@ -29,6 +29,8 @@ al_idextra *dra_al_idextra(dra_alloc_world *w, int gid);
  * the per-device results.  expr is borrowed for the call only: the world
  * keeps a copy of its own. */
 al_prog *dra_al_prog(dra_alloc_world *w, const char *expr);
+/* The same for len bytes of expr (a JSON string's, NUL bytes too). */
+al_prog *dra_al_prog_n(dra_alloc_world *w, const char *expr, size_t len);
 /* The same for a derived attribute's expression (KEP-6080), compiled to
  * yield a value (w->value_progs). */
 al_prog *dra_al_value_prog(dra_alloc_world *w, const char *expr);
