@@ -83,3 +83,12 @@ sched_input() {
     refute [ "$status" -eq 0 ]
     assert_output --partial "claim default/cl: selector #0: CEL compile error: compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: '"
 }
+
+@test "dra-select: a class selector with a NUL byte does not compile" {
+    printf '%s\n' '{"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"s"},"spec":{"driver":"d.example.com","pool":{"name":"p","generation":1,"resourceSliceCount":1},"nodeName":"n1","devices":[{"name":"dev0"}]}}' \
+        '{"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"c"},"spec":{"selectors":[{"cel":{"expression":"true\u0000 && false"}}]}}' >"$BATS_TEST_TMPDIR/sel.jsonl"
+    run "$DRA_BIN/dra-select" --class c "$BATS_TEST_TMPDIR/sel.jsonl"
+    assert_failure 2
+    assert_output --partial "class c: selector #0: CEL compile error: compilation failed: ERROR: <input>:1:5: Syntax error: token recognition error at: '"
+    refute_output --partial "dev0"
+}

@@ -42,11 +42,12 @@ static char *upstream_prefix(const dra_sel_selector *x)
     }
 }
 
+/* expr: len bytes (a JSON string's, NUL bytes too, which cel-go refuses) */
 static dra_err *add_selector(dra_selection *s, dra_sel_origin origin, const char *owner, const char *claim,
-                             size_t index, const char *expr)
+                             size_t index, const char *expr, size_t len)
 {
     cel_program *p = NULL;
-    dra_err *ce = cel_dra_compile(s->env, expr, strlen(expr), &p);
+    dra_err *ce = cel_dra_compile(s->env, expr, len, &p);
     dra_sel_selector x = {origin, owner ? dra_xstrdup(owner) : NULL, claim ? dra_xstrdup(claim) : NULL, index,
                           NULL, dra_xstrdup(expr), p};
     if (origin == DRA_SEL_CLASS)
@@ -57,7 +58,13 @@ static dra_err *add_selector(dra_selection *s, dra_sel_origin origin, const char
         x.label = dra_xasprintf("-e #%zu", index);
     if (ce) {
         char *pre = upstream_prefix(&x);
-        dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s: CEL compile error: %s", pre, ce->msg);
+        char *head = dra_xasprintf("%s: CEL compile error: ", pre);
+        dra_buf m = DRA_BUF_INIT;
+        dra_buf_puts(&m, head);
+        dra_buf_append(&m, ce->msg, dra_err_msg_len(ce));
+        dra_err *e = dra_err_newn(DRA_EXIT_INPUT, dra_buf_str(&m), m.len);
+        dra_buf_free(&m);
+        free(head);
         free(pre);
         dra_err_free(ce);
         free(x.owner);
@@ -83,7 +90,8 @@ static dra_err *add_selector_list(dra_selection *s, dra_sel_origin origin, const
     const json_t *sel;
     json_array_foreach(selectors, i, sel)
     {
-        const char *expr = json_string_value(json_object_get(json_object_get(sel, "cel"), "expression"));
+        const json_t *ej = json_object_get(json_object_get(sel, "cel"), "expression");
+        const char *expr = json_string_value(ej);
         if (!expr) {
             err = dra_err_append(err, dra_err_new(DRA_EXIT_INPUT,
                                                   "%s %s: selector #%zu: CEL expression empty (unsupported selector type?)",
@@ -91,7 +99,7 @@ static dra_err *add_selector_list(dra_selection *s, dra_sel_origin origin, const
                                                   origin == DRA_SEL_CLASS ? owner : claim, i));
             continue;
         }
-        err = dra_err_append(err, add_selector(s, origin, owner, claim, i, expr));
+        err = dra_err_append(err, add_selector(s, origin, owner, claim, i, expr, json_string_length(ej)));
     }
     return err;
 }
@@ -207,7 +215,7 @@ dra_err *dra_selection_add_request(dra_selection *s, const dra_model *m, const c
 
 dra_err *dra_selection_add_expr(dra_selection *s, const char *expr)
 {
-    return add_selector(s, DRA_SEL_EXPR, NULL, NULL, s->nexprs++, expr);
+    return add_selector(s, DRA_SEL_EXPR, NULL, NULL, s->nexprs++, expr, strlen(expr));
 }
 
 void dra_selection_match(dra_selection *s, const dra_sel_device *d, dra_sel_verdict *out)
