@@ -83,6 +83,7 @@ _dra_watch() {
         --interval) return;;
         --debounce) return;;
         --max-passes) return;;
+        --health-addr) return;;
         --now) return;;
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --kubeconfig) COMPREPLY=($(compgen -f -- "$cur")); return;;
@@ -96,7 +97,7 @@ _dra_watch() {
         --replay) COMPREPLY=($(compgen -f -- "$cur")); return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --now --kubernetes-version --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --request-timeout --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --job --node --socket --registry-dir --plugins-dir --checkpoint --once --dry-run --apply --interval --debounce --max-passes --health-addr --now --kubernetes-version --kubeconfig --context --as --as-group --as-uid --as-user-extra --namespace --all-namespaces --request-timeout --stats --verbose --replay --replay-fast --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
