@@ -224,29 +224,6 @@ const json_t *dra_vfield(vctx *v, const json_t *obj, const char *key)
     return dra_vget(obj, key);
 }
 
-/* As encoding/json writes it: <, > and & escaped (and U+2028, U+2029),
- * which can only be inside strings of the text. */
-char *dra_vjson(const json_t *value)
-{
-    if (!value)
-        return dra_xstrdup("null");
-    char *s = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
-    if (!s)
-        return dra_xstrdup("null");
-    dra_buf b = DRA_BUF_INIT;
-    for (const char *p = s; *p; p++) {
-        if (*p == '<' || *p == '>' || *p == '&')
-            dra_buf_printf(&b, "\\u%04x", (unsigned)*p);
-        else if ((unsigned char)p[0] == 0xe2 && (unsigned char)p[1] == 0x80 && ((unsigned char)p[2] & 0xfe) == 0xa8)
-            dra_buf_printf(&b, "\\u%04x", 0x2028u + ((unsigned char)p[2] & 1)), p += 2;
-        else
-            dra_buf_putc(&b, *p);
-    }
-    free(s);
-    dra_buf_puts(&b, "");
-    return dra_buf_detach(&b);
-}
-
 void dra_vtype_error(vctx *v, const char *key, const json_t *value, const char *type)
 {
     size_t mark = key ? dra_vpush_child(v, key) : v->nseg;

@@ -99,6 +99,29 @@ GJ_INTERNAL_TYPE(gj_int_selector_req, {"key", GJ_STR, 0, 0, NULL, "Key"}, {"oper
 GJ_INTERNAL_TYPE(gj_int_selector_term, {"matchExpressions", GJ_LIST, 0, GJ_OBJ, &gj_int_selector_req, "MatchExpressions"},
                  {"matchFields", GJ_LIST, 0, GJ_OBJ, &gj_int_selector_req, "MatchFields"});
 
+/* As encoding/json writes it: <, > and & escaped (and U+2028, U+2029),
+ * which can only be inside strings of the text. */
+char *dra_vjson(const json_t *value)
+{
+    if (!value)
+        return dra_xstrdup("null");
+    char *s = json_dumps(value, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!s)
+        return dra_xstrdup("null");
+    dra_buf b = DRA_BUF_INIT;
+    for (const char *p = s; *p; p++) {
+        if (*p == '<' || *p == '>' || *p == '&')
+            dra_buf_printf(&b, "\\u%04x", (unsigned)*p);
+        else if ((unsigned char)p[0] == 0xe2 && (unsigned char)p[1] == 0x80 && ((unsigned char)p[2] & 0xfe) == 0xa8)
+            dra_buf_printf(&b, "\\u%04x", 0x2028u + ((unsigned char)p[2] & 1)), p += 2;
+        else
+            dra_buf_putc(&b, *p);
+    }
+    free(s);
+    dra_buf_puts(&b, "");
+    return dra_buf_detach(&b);
+}
+
 static json_t *render(const json_t *v, gj_kind kind, gj_kind item, const gj_type *type);
 
 static int key_cmp(const void *a, const void *b)
