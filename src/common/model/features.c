@@ -205,6 +205,18 @@ dra_err *dra_release_parse(const char *s, dra_release *out)
     return NULL;
 }
 
+const char *dra_release_setting(const char *flag, bool *from_env)
+{
+    *from_env = false;
+    if (flag)
+        return flag;
+    const char *env = getenv(DRA_KUBERNETES_VERSION_ENV);
+    if (!env || !*env)
+        return NULL;
+    *from_env = true;
+    return env;
+}
+
 bool dra_feature_enabled(const dra_features *f, dra_feature id)
 {
     if ((unsigned)id >= DRA_FEATURE_COUNT)

@@ -107,6 +107,15 @@ const char *dra_release_name(dra_release r);
  * "unknown Kubernetes version \"X\" (known: 1.36, 1.37, 1.38)". */
 DRA_MUST_USE dra_err *dra_release_parse(const char *s, dra_release *out);
 
+/* The environment variable that names the release when no
+ * --kubernetes-version does (and which the tools a pipeline runs inherit). */
+#define DRA_KUBERNETES_VERSION_ENV "DRA_KUBERNETES_VERSION"
+/* Which release the user named: flag (the value of --kubernetes-version;
+ * NULL when not given) as it is, else $DRA_KUBERNETES_VERSION when set and
+ * not empty (*from_env then true), else NULL.  Borrowed (flag, or the
+ * environment's string). */
+const char *dra_release_setting(const char *flag, bool *from_env);
+
 /* Apply a --feature-gates value over f's release's table: "A=true,B=false"
  * (spaces around names and values are ignored; values as Go's
  * strconv.ParseBool; AllAlpha=/AllBeta= set every unlocked gate of that

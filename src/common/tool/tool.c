@@ -202,9 +202,9 @@ static char *snapshot_version(const dra_args *a, const char **file)
 dra_err *dra_tool_features(const dra_tool *tool, const dra_args *a, dra_features *f)
 {
     dra_release r = DRA_RELEASE_DEFAULT;
-    const char *v = dra_args_get(a, DRA_OPT_KUBERNETES_VERSION), *from = "--kubernetes-version";
-    if (!v && (v = getenv("DRA_KUBERNETES_VERSION")) && *v)
-        from = "DRA_KUBERNETES_VERSION";
+    bool env;
+    const char *v = dra_release_setting(dra_args_get(a, DRA_OPT_KUBERNETES_VERSION), &env);
+    const char *from = env ? DRA_KUBERNETES_VERSION_ENV : "--kubernetes-version";
     dra_err *e = NULL;
     if (v && *v) {
         e = dra_err_field(dra_release_parse(v, &r), from);
