@@ -108,9 +108,8 @@ static dra_err *cmd_snapshot(const dra_args *a, const dra_watch_values *v, dra_s
 
 static dra_err *cmd_run(const dra_args *a, const dra_watch_values *v, dra_session *s, int *ok)
 {
-    dra_run_opts o = {.pipeline = a->pos, .npipeline = a->npos, .job = v->job, .once = v->once,
-                      .dry_run = v->dry_run, .apply = v->apply, .now = v->now, .out = stdout,
-                      .debounce_ms = 300, .max_conflicts = 5, .max_passes = (long)v->max_passes};
+    dra_run_opts o = {.once = v->once, .dry_run = v->dry_run, .out = stdout, .debounce_ms = 300,
+                      .max_conflicts = 5, .max_passes = (long)v->max_passes};
     dra_release rel;
     if ((o.kubernetes_version = v->kubernetes_version)) {
         dra_err *re = dra_err_field(dra_release_parse(o.kubernetes_version, &rel), "--kubernetes-version");
@@ -123,17 +122,12 @@ static dra_err *cmd_run(const dra_args *a, const dra_watch_values *v, dra_sessio
         e = dra_watch_duration_parse(v->debounce, "debounce", &o.debounce_ms);
     if (e)
         return e;
-    o.node = v->node;
-    o.socket = v->socket;
-    o.registry_dir = v->registry_dir;
-    o.plugins_dir = v->plugins_dir;
-    o.checkpoint = v->checkpoint;
-    bool node_job = o.job && strcmp(o.job, "node") == 0;
-    if (!node_job && (o.node || o.socket || o.registry_dir || o.plugins_dir || o.checkpoint))
+    bool node_job = v->job && strcmp(v->job, "node") == 0;
+    if (!node_job && (v->node || v->socket || v->registry_dir || v->plugins_dir || v->checkpoint))
         return dra_err_new(DRA_EXIT_INPUT, "--node, --socket, --registry-dir, --plugins-dir and --checkpoint belong to --job node");
-    if (o.job && a->npos)
-        return dra_err_new(DRA_EXIT_INPUT, "--job %s takes no pipeline", o.job);
-    if (!o.job && !a->npos)
+    if (v->job && a->npos)
+        return dra_err_new(DRA_EXIT_INPUT, "--job %s takes no pipeline", v->job);
+    if (!v->job && !a->npos)
         return dra_err_new(DRA_EXIT_INPUT, "run needs --job claims|evict, --job node --node NAME, or '-- PIPELINE'");
     if (node_job && !v->interval)
         o.interval_ms = 60000; /* the kubelet DRA manager's reconcile period */
@@ -144,10 +138,12 @@ static dra_err *cmd_run(const dra_args *a, const dra_watch_values *v, dra_sessio
         snprintf(m, sizeof m, "/healthz, /readyz and /metrics on port %d", dra_watch_health_port(o.health));
         log_cb(NULL, KUBE_LOG_INFO, m);
     }
-    o.tools_dir = dra_self_dir();
+    dra_watch_job job;
+    e = dra_watch_job_stages(v, a->pos, a->npos, &o, &job);
     int verdict = 0;
-    e = dra_watch_run(s, &o, &verdict);
-    free((char *)o.tools_dir);
+    if (!e)
+        e = dra_watch_run(s, &o, &verdict);
+    dra_watch_job_free(&job);
     dra_watch_health_stop(o.health);
     if (!e)
         *ok = verdict;

@@ -35,6 +35,20 @@ extern const dra_optval dra_watch_vals[];
 
 extern const dra_tool dra_watch_tool;
 
+/* The stages of `dra-watch run` (jobs.c): v's --job preset, or the PIPELINE
+ * arguments (one: a shell command).  Sets o's stages, and for a job the
+ * resources it watches, its node, --dry-run when evict is not --apply, and
+ * the release flag.  o then borrows from j until dra_watch_job_free. */
+typedef struct dra_watch_job {
+    char **argv[2];
+    char *name[2];
+    dra_run_stage stages[2];
+    size_t nstages;
+} dra_watch_job;
+DRA_MUST_USE dra_err *dra_watch_job_stages(const dra_watch_values *v, char *const *pipeline, size_t npipeline,
+                                           dra_run_opts *o, dra_watch_job *j);
+void dra_watch_job_free(dra_watch_job *j);
+
 /* The folder of this executable (to find dra-claim & co); caller frees; "" when unknown. */
 char *dra_self_dir(void);
 

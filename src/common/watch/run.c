@@ -67,7 +67,6 @@ typedef struct runner {
     stage stages[4];
     size_t nstages;
     bool dry;
-    bool node_job;        /* stage output is dra-prepare's records, not operations */
     bool dirty;
     int64_t changed_at, last_pass;
     long passes;
@@ -93,103 +92,25 @@ static void rlog(runner *r, dra_kube_log_level lv, const char *fmt, ...)
 
 /* ---- stages ---- */
 
-static char **argv_new(const char *first, ...)
-{
-    size_t n = 0, cap = 8;
-    char **v = dra_xcalloc(cap, sizeof *v);
-    va_list ap;
-    va_start(ap, first);
-    for (const char *a = first; a; a = va_arg(ap, const char *)) {
-        if (n + 2 > cap)
-            v = dra_xrealloc(v, (cap *= 2) * sizeof *v);
-        v[n++] = dra_xstrdup(a);
-    }
-    va_end(ap);
-    v[n] = NULL;
-    return v;
-}
-
-static char *tool_path(const runner *r, const char *tool)
-{
-    if (r->o->tools_dir && *r->o->tools_dir) {
-        char *p = dra_xasprintf("%s/%s", r->o->tools_dir, tool);
-        if (access(p, X_OK) == 0)
-            return p;
-        free(p);
-    }
-    return dra_xstrdup(tool);
-}
-
+/* The runner's own copy of the stages' argv (job_release appends to it). */
 static dra_err *setup_stages(runner *r)
 {
     const dra_run_opts *o = r->o;
     r->dry = o->dry_run;
-    if (!o->job) {
-        if (o->npipeline == 1) {
-            r->stages[0].argv = argv_new("/bin/sh", "-c", o->pipeline[0], NULL);
-        } else {
-            char **v = dra_xcalloc(o->npipeline + 1, sizeof *v);
-            for (size_t i = 0; i < o->npipeline; i++)
-                v[i] = dra_xstrdup(o->pipeline[i]);
-            r->stages[0].argv = v;
-        }
-        r->nstages = 1;
-        return NULL;
+    if (o->nstages < 1 || o->nstages > sizeof r->stages / sizeof *r->stages)
+        return dra_err_new(DRA_EXIT_INPUT, "a pipeline of %zu stages (want 1 to %zu)", o->nstages,
+                           sizeof r->stages / sizeof *r->stages);
+    for (size_t i = 0; i < o->nstages; i++) {
+        size_t n = 0;
+        while (o->stages[i].argv[n])
+            n++;
+        char **v = dra_xcalloc(n + 1, sizeof *v);
+        for (size_t k = 0; k < n; k++)
+            v[k] = dra_xstrdup(o->stages[i].argv[k]);
+        r->stages[i].argv = v;
+        r->nstages = i + 1;
     }
-    if (strcmp(o->job, "claims") == 0) {
-        char *t = tool_path(r, "dra-claim");
-        r->stages[0].argv = argv_new(t, "release", "--patch", NULL);
-        r->stages[1].argv = argv_new(t, "generate", "--patch", NULL);
-        r->nstages = 2;
-        free(t);
-        return NULL;
-    }
-    if (strcmp(o->job, "evict") == 0) {
-        dra_time now;
-        dra_err *e = dra_time_now_or(o->now, &now);
-        if (e)
-            return e; /* about the parameter "now" */
-        char *ts = dra_time_format(now);
-        char *t = tool_path(r, "dra-evict");
-        /* evictions and the rules' EvictionInProgress condition */
-        r->stages[0].argv = argv_new(t, "--apply-at", ts, "--rule-status", "--patch", NULL);
-        r->nstages = 1;
-        free(t);
-        free(ts);
-        if (!o->apply)
-            r->dry = true;
-        return NULL;
-    }
-    if (strcmp(o->job, "node") == 0) {
-        /* the kubelet's DRA manager: prepare the claims of the node's active
-         * pods, unprepare those of pods gone or finished (dra-prepare sync) */
-        if (!o->node || !*o->node)
-            return dra_err_new(DRA_EXIT_INPUT, "--job node needs --node NAME");
-        if (!o->socket && !o->registry_dir && !o->plugins_dir)
-            return dra_err_new(DRA_EXIT_INPUT,
-                               "--job node needs --socket PATH or --registry-dir/--plugins-dir DIR (where the drivers are)");
-        if (o->dry_run)
-            return dra_err_new(DRA_EXIT_INPUT, "--job node writes nothing to the API server; it has no --dry-run");
-        char *t = tool_path(r, "dra-prepare");
-        const char *pass[][2] = {{"--socket", o->socket}, {"--registry-dir", o->registry_dir},
-                                 {"--plugins-dir", o->plugins_dir}, {"--checkpoint", o->checkpoint}};
-        char **v = argv_new(t, "sync", "--node", o->node, "-o", "jsonl", NULL);
-        size_t n = 6;
-        for (size_t i = 0; i < sizeof pass / sizeof *pass; i++) {
-            if (!pass[i][1])
-                continue;
-            v = dra_xrealloc(v, (n + 3) * sizeof *v);
-            v[n++] = dra_xstrdup(pass[i][0]);
-            v[n++] = dra_xstrdup(pass[i][1]);
-            v[n] = NULL;
-        }
-        r->stages[0].argv = v;
-        free(t);
-        r->nstages = 1;
-        r->node_job = true;
-        return NULL;
-    }
-    return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown job \"%s\" (claims, evict, node)", o->job), "job");
+    return NULL;
 }
 
 static void stages_free(runner *r)
@@ -302,7 +223,7 @@ static void put_each(void *ud, const char *key, const char *json, size_t len) { 
  * their claims by name). */
 static void snapshot_bytes(runner *r, dra_buf *b)
 {
-    if (r->node_job) {
+    if (r->o->node) {
         node_scan ns = {r, json_object(), b};
         kind_each(r, "Pod", node_pod, &ns);
         kind_each(r, "ResourceClaim", node_claim, &ns);
@@ -565,12 +486,11 @@ static dra_err *pass_once(runner *r, bool *conflict)
         for (size_t k = 0; k < in.len; k++)
             r->objects += in.data[k] == '\n';
         int status = 0;
-        const char *label = r->o->job ? r->stages[si].argv[0] : "pipeline";
+        const char *label = r->o->stages[si].source, *name = r->o->stages[si].name;
         e = run_stage(r, r->stages[si].argv, &in, &out, &status);
         dra_buf_free(&in);
-        rlog(r, KUBE_LOG_DEBUG, "%s%s%s: exit code %d, %zu bytes of output", label, r->o->job ? " " : "",
-             r->o->job ? r->stages[si].argv[1] : "", status, out.len);
-        if (!e && r->node_job && out.len) {
+        rlog(r, KUBE_LOG_DEBUG, "%s: exit code %d, %zu bytes of output", name, status, out.len);
+        if (!e && r->o->node && out.len) {
             /* dra-prepare sync's records: what was prepared and unprepared,
              * printed even when some pods failed (the driver calls happened) */
             if (fwrite(out.data, 1, out.len, r->o->out) != out.len || fflush(r->o->out) != 0)
@@ -578,8 +498,8 @@ static dra_err *pass_once(runner *r, bool *conflict)
             out.len = 0;
         }
         if (!e && status >= 2)
-            e = dra_err_new(status == 2 ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "%s%s%s failed with exit code %d; nothing written",
-                            label, r->o->job ? " " : "", r->o->job ? r->stages[si].argv[1] : "", status);
+            e = dra_err_new(status == 2 ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "%s failed with exit code %d; nothing written",
+                            name, status);
         if (!e && status > r->verdict)
             r->verdict = status;
         json_t *ops = json_array();
@@ -671,7 +591,7 @@ static dra_err *pass(runner *r)
 static void on_change(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
 {
     runner *r = ud;
-    if (r->node_job && strcmp(r->specs[idx].res->kind, "ResourceClaim") == 0) {
+    if (r->o->node && strcmp(r->specs[idx].res->kind, "ResourceClaim") == 0) {
         /* another node's claim changes nothing here */
         char *key = dra_xasprintf("%s/%s", meta(obj, "namespace") ?: "", meta(obj, "name") ?: "");
         json_t *claims = node_claims(r);
@@ -776,16 +696,15 @@ static dra_err *replay_event(void *ud, dra_kube_event_type t, json_t *obj)
     return NULL;
 }
 
-/* The release a job's tools apply (o->kubernetes_version, else the
- * server's when no DRA_KUBERNETES_VERSION reaches them): appended to every
- * stage as --kubernetes-version.  A server whose version cannot be had or
- * is not a release the tools know leaves them their default, said in the
- * log. */
+/* The release the stages apply (o->kubernetes_version, else the server's):
+ * appended to every stage after o->release_flag.  A server whose version
+ * cannot be had or is not a release the tools know leaves them their
+ * default, said in the log. */
 static void job_release(runner *r)
 {
-    const char *v = r->o->kubernetes_version, *env = getenv("DRA_KUBERNETES_VERSION");
+    const char *v = r->o->kubernetes_version;
     dra_release rel;
-    if (!r->o->job || (!v && env && *env))
+    if (!r->o->release_flag)
         return;
     if (!v && !r->s->o.replay) {
         json_t *ver = NULL;
@@ -808,7 +727,7 @@ static void job_release(runner *r)
         while (r->stages[i].argv[n])
             n++;
         r->stages[i].argv = dra_xrealloc(r->stages[i].argv, (n + 3) * sizeof *r->stages[i].argv);
-        r->stages[i].argv[n] = dra_xstrdup("--kubernetes-version");
+        r->stages[i].argv[n] = dra_xstrdup(r->o->release_flag);
         r->stages[i].argv[n + 1] = dra_xstrdup(v);
         r->stages[i].argv[n + 2] = NULL;
     }
@@ -837,27 +756,16 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
         stages_free(&r);
         return e;
     }
-    /* Watch only what the job reads: its ClusterRole grants exactly that. */
-    /* a dry run of the claims job also reads the ResourceQuotas: dra-claim
-     * generate then applies the quota admission the API server would apply
-     * to the claims it creates (insight/quota.h), instead of printing
-     * creates the server would refuse with a 403 */
-    static const char *const claims_kinds[] = {"resourceclaims", "resourceclaimtemplates", "pods", "resourcequotas"};
-    static const char *const evict_kinds[] = {"resourceslices", "devicetaintrules", "resourceclaims", "pods"};
-    /* the node agent, as the kubelet: its own pods (spec.nodeName) and claims */
-    static const char *const node_kinds[] = {"pods", "resourceclaims"};
-    if (o->job && strcmp(o->job, "claims") == 0)
-        e = dra_watch_specs(s, claims_kinds, r.dry ? 4 : 3, r.specs, &r.nspecs);
-    else if (o->job && strcmp(o->job, "evict") == 0)
-        e = dra_watch_specs(s, evict_kinds, 4, r.specs, &r.nspecs);
-    else if (o->job)
-        e = dra_watch_specs(s, node_kinds, 2, r.specs, &r.nspecs);
+    if (o->kinds)
+        e = dra_watch_specs(s, o->kinds, o->nkinds, r.specs, &r.nspecs);
     else
         e = dra_watch_dra_specs(s, r.specs, &r.nspecs);
     char *pod_fs = NULL;
-    if (!e && r.node_job) {
+    if (!e && o->node) {
         pod_fs = dra_xasprintf("spec.nodeName=%s", o->node);
-        r.specs[0].field_selector = pod_fs;
+        for (size_t i = 0; i < r.nspecs; i++)
+            if (strcmp(r.specs[i].res->kind, "Pod") == 0)
+                r.specs[i].field_selector = pod_fs;
     }
     if (e) {
         stages_free(&r);

@@ -84,22 +84,33 @@ DRA_MUST_USE dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t n
  * *objs is a new array in a stable order. */
 DRA_MUST_USE dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *only, json_t **objs);
 
+/* One stage of `dra-watch run`'s pipeline: a program run on each pass with
+ * the snapshot on its stdin. */
+typedef struct dra_run_stage {
+    char *const *argv;      /* NULL-terminated, found on PATH as execvp does; borrowed */
+    const char *name;       /* names the stage in the log and in errors */
+    const char *source;     /* names its output in errors about what it printed, as a file would be */
+} dra_run_stage;
+
 typedef struct dra_run_opts {
-    char *const *pipeline;  /* argv; one element = a shell command */
-    size_t npipeline;
-    const char *job;        /* "claims", "evict", "node" (instead of pipeline) */
-    const char *node;       /* --job node: the node (--node NAME) */
-    const char *socket;     /* --job node: dra-prepare --socket, --registry-dir, --plugins-dir */
-    const char *registry_dir, *plugins_dir;
-    const char *checkpoint; /* --job node: dra-prepare --checkpoint (NULL = its default) */
-    const char *tools_dir;  /* where dra-claim & co live ("" = PATH) */
-    bool once, dry_run, apply;
+    const dra_run_stage *stages; /* run in order on every pass; borrowed */
+    size_t nstages;              /* 1 to 4 */
+    /* the resources watched (dra_watch_specs' names: "resourceclaims");
+     * NULL: the DRA kinds the server serves */
+    const char *const *kinds;
+    size_t nkinds;
+    /* a node agent: the snapshot is this node's pods (watched by
+     * spec.nodeName) and the claims they use, and what the stages print is
+     * records copied to out, not operations (NULL: neither) */
+    const char *node;
+    bool once, dry_run;
     long interval_ms;       /* periodic pass even without changes (0 = none) */
     long debounce_ms;       /* quiet time after a change before a pass */
     int max_conflicts;      /* reruns after conflicts in one pass */
-    const char *now;        /* --now for the engines */
-    /* the jobs' --kubernetes-version; NULL: $DRA_KUBERNETES_VERSION (the
-     * jobs inherit it), else the server's release when the tools know it */
+    /* release_flag (NULL: none) is appended to every stage followed by a
+     * release: kubernetes_version, else the server's when it names a
+     * release the tools know (said in the log) */
+    const char *release_flag;
     const char *kubernetes_version;
     FILE *out;              /* --dry-run patch list, pass reports */
     long max_passes;        /* stop after this many passes (0 = no limit) */
