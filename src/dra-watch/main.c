@@ -56,6 +56,7 @@ static dra_err *open_session(const dra_args *a, const dra_watch_values *v, dra_s
     o.reload = &reload_flag;
     o.replay = v->replay;
     o.replay_fast = v->replay_fast;
+    o.sa_dir = getenv("DRA_SERVICEACCOUNT_DIR"); /* in-cluster configuration elsewhere (tests) */
     o.backoff_base_ms = (int)v->test_backoff_base_ms;
     o.backoff_cap_ms = (int)v->test_backoff_cap_ms;
     o.watch_timeout_s = (int)v->test_watch_timeout_s;

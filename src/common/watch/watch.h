@@ -37,6 +37,7 @@ typedef struct dra_session_opts {
     volatile sig_atomic_t *reload;         /* SIGHUP: reload the kubeconfig */
     const char *replay;                    /* --replay FILE: events from a recording instead of a server */
     bool replay_fast;                      /* replay at maximum speed instead of the recorded pace */
+    const char *sa_dir;                    /* in-cluster service-account folder; NULL = the kubelet's mount */
     /* Waits the tests shorten (dra-watch's hidden --test-* options); 0 keeps the default. */
     int watch_timeout_s;                   /* a watch request's timeoutSeconds; 0 = 300 */
     int watch_idle_s;                      /* a watch silent this long is reopened; 0 = 60 */
