@@ -357,6 +357,11 @@ UNIT_TEST(rpc_prepare_unprepare_both_versions)
     CHECK(dra_registry_choose(none, 1, &a, &why) == NULL);
     CHECK_STR(why, "none of services supported by the plugin ([\"v1alpha3.Node\"]) are supported by the kubelet "
                    "([\"v1.DRAPlugin\" \"v1beta1.DRAPlugin\"])");
+    /* each name as Go's %q writes it (strconv.Quote): controls escaped */
+    char *odd[] = {"v1.Node\tx", "caf\xc3\xa9\n\x01"};
+    CHECK(dra_registry_choose(odd, 2, &a, &why) == NULL);
+    CHECK_STR(why, "none of services supported by the plugin ([\"v1.Node\\tx\" \"caf\xc3\xa9\\n\\x01\"]) are "
+                   "supported by the kubelet ([\"v1.DRAPlugin\" \"v1beta1.DRAPlugin\"])");
     CHECK(dra_registry_choose(none, 0, &a, &why) == NULL);
     CHECK_STR(why, "empty list of supported gRPC services (aka supported versions)");
     dra_reg_plugin *list;

@@ -7,7 +7,8 @@
 #include <time.h>
 
 #include "base/buf.h"
-#include "../base/clock.h"
+#include "base/clock.h"
+#include "base/utf8.h"
 #include "grpc/grpc.h"
 #include "kubelet/registration.h"
 #include "kubelet/rpc_internal.h"
@@ -22,13 +23,7 @@ static void go_quote_list(dra_buf *b, char *const *v, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (i)
             dra_buf_putc(b, ' ');
-        dra_buf_putc(b, '"');
-        for (const char *p = v[i]; *p; p++) {
-            if (*p == '"' || *p == '\\')
-                dra_buf_putc(b, '\\');
-            dra_buf_putc(b, *p);
-        }
-        dra_buf_putc(b, '"');
+        dra_go_quote(b, v[i], strlen(v[i]));
     }
     dra_buf_putc(b, ']');
 }
