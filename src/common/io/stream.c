@@ -21,7 +21,7 @@
 
 /* ---- object sets ------------------------------------------------------- */
 
-static const char *intern_file(dra_objset *set, const char *name)
+static const char *dra_objset_intern_file(dra_objset *set, const char *name)
 {
     intptr_t i;
     if (dra_strmap_get(&set->file_index, name, strlen(name), &i))
@@ -39,11 +39,11 @@ void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, in
         set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
     }
     set->v[set->n++] = (dra_obj){
-        .json = json, .file = file ? intern_file(set, file) : NULL, .doc = doc, .line = line, .item = item,
+        .json = json, .file = file ? dra_objset_intern_file(set, file) : NULL, .doc = doc, .line = line, .item = item,
         .src_off = SIZE_MAX};
 }
 
-static void source_free(dra_source *s)
+static void dra_source_free(dra_source *s)
 {
     if (s) {
         free(s->data);
@@ -63,7 +63,7 @@ void dra_objset_free(dra_objset *set)
         free(set->paths[i]);
     free(set->paths);
     for (size_t i = 0; i < set->nsources; i++)
-        source_free(set->sources[i]);
+        dra_source_free(set->sources[i]);
     free(set->sources);
     free(set->v);
     free(set->files);
@@ -186,7 +186,7 @@ typedef struct reader {
     uint64_t doc_hash;
 } reader;
 
-static void note_line(reader *r, const json_t *node, int line)
+static void dra_docs_note_line(reader *r, const json_t *node, int line)
 {
     if (r->nnotes == r->capnotes) {
         r->capnotes = r->capnotes ? r->capnotes * 2 : 64;
@@ -214,13 +214,13 @@ static int noted_line(reader *r, const json_t *node, int fallback)
 
 /* The notes of a document are no use after it: its nodes are owned by the
  * objects now, and a freed node's address may come back in the next one. */
-static void forget_notes(reader *r)
+static void dra_docs_forget_notes(reader *r)
 {
     r->nnotes = 0;
     r->cursor = 0;
 }
 
-static bool is_list_kind(const json_t *v)
+static bool dra_docs_is_list_kind(const json_t *v)
 {
     const char *kind = json_string_value(json_object_get(v, "kind"));
     size_t n = kind ? strlen(kind) : 0;
@@ -239,7 +239,7 @@ static dra_err *doc_err(reader *r, int doc, int line, const char *fmt, const cha
 static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size_t off, int doc_line);
 
 /* Give src to the set, found by its path when it has one. */
-static void add_source(dra_objset *set, dra_source *src)
+static void dra_objset_add_source(dra_objset *set, dra_source *src)
 {
     set->sources = dra_xgrow(set->sources, set->nsources, sizeof *set->sources);
     set->sources[set->nsources] = src;
@@ -249,7 +249,7 @@ static void add_source(dra_objset *set, dra_source *src)
 }
 
 /* A copy of path the set owns (NULL for NULL). */
-static const char *own_path(dra_objset *set, const char *path)
+static const char *dra_objset_own_path(dra_objset *set, const char *path)
 {
     if (!path)
         return NULL;
@@ -261,12 +261,12 @@ static const char *own_path(dra_objset *set, const char *path)
 /* One object found (steals v): to fn when streaming, else to the pending
  * set.  path: where it is in its document when not at its root or at
  * items[item] (an item of a List in a List), else NULL. */
-static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line,
+static dra_err *dra_docs_add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line,
                             const char *path)
 {
     if (r->fn) {
         if (!r->file)
-            r->file = intern_file(r->set, r->name);
+            r->file = dra_objset_intern_file(r->set, r->name);
         dra_obj o = {.json = v, .file = r->file, .doc = doc, .line = line, .item = item, .src_path = path,
                      .src = r->src, .src_off = off == SIZE_MAX ? off : r->src_base + off, .src_line = doc_line,
                      .src_item = r->item_src, .content_known = v == r->hashed, .content = r->doc_hash};
@@ -278,24 +278,24 @@ static dra_err *add_pending(reader *r, json_t *v, int doc, int line, int item, s
     }
     dra_objset *set = r->into;
     if (!r->file)
-        r->file = intern_file(set, r->name);
+        r->file = dra_objset_intern_file(set, r->name);
     if (set->n == set->cap) {
         set->cap = set->cap ? set->cap * 2 : 16;
         set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
     }
     /* no content hash: a set's objects may change before they are loaded */
     set->v[set->n++] = (dra_obj){.json = v, .file = r->file, .doc = doc, .line = line, .item = item,
-                                 .src_path = own_path(set, path), .src = r->src,
+                                 .src_path = dra_objset_own_path(set, path), .src = r->src,
                                  .src_off = off == SIZE_MAX ? off : r->src_base + off, .src_line = doc_line};
     return NULL;
 }
 
 /* Take one parsed document (steals v); it starts at byte `off` of the text,
  * or, when off is SIZE_MAX, at the start of line doc_line. */
-static dra_err *add_document(reader *r, json_t *v, int doc, int line, size_t off, int doc_line)
+static dra_err *dra_docs_add_document(reader *r, json_t *v, int doc, int line, size_t off, int doc_line)
 {
     dra_err *e = add_document_notes(r, v, doc, line, off, doc_line);
-    forget_notes(r);
+    dra_docs_forget_notes(r);
     r->hashed = NULL;
     return e;
 }
@@ -303,7 +303,7 @@ static dra_err *add_document(reader *r, json_t *v, int doc, int line, size_t off
 /* A typed List (ResourceClaimList, PodList...) as the API server returns it
  * to curl and client-go: its items carry no kind or apiVersion of their
  * own; they are the List's. */
-static void list_item_type(const json_t *list, json_t *item)
+static void dra_docs_list_item_type(const json_t *list, json_t *item)
 {
     const char *lkind = json_string_value(json_object_get(list, "kind"));
     size_t lk = lkind ? strlen(lkind) : 0;
@@ -327,13 +327,13 @@ typedef struct list_queue {
     size_t head, n;
 } list_queue;
 
-static void queue_push(list_queue *q, json_t *list, char *path, int line)
+static void dra_docs_queue_push(list_queue *q, json_t *list, char *path, int line)
 {
     q->v = dra_xgrow(q->v, q->n, sizeof *q->v);
     q->v[q->n++] = (waiting_list){list, path, line, 0, 0};
 }
 
-static void queue_free(list_queue *q)
+static void dra_docs_queue_free(list_queue *q)
 {
     for (size_t i = q->head; i < q->n; i++) {
         json_decref(q->v[i].list);
@@ -373,15 +373,15 @@ static dra_err *flatten_one(reader *r, list_queue *q, const waiting_list *w, int
             return list_err(r, doc, line, dra_xasprintf("%s%sitems[%zu]: expected an object", w->path, dot, i));
         }
         if (list)
-            list_item_type(v, item);
+            dra_docs_list_item_type(v, item);
         /* its place, when items[i] alone does not say it */
-        bool nested = is_list_kind(item);
+        bool nested = dra_docs_is_list_kind(item);
         char *path = nested || *w->path ? dra_xasprintf("%s%sitems[%zu]", w->path, dot, i) : NULL;
         dra_err *e = NULL;
         if (nested)
-            queue_push(q, json_incref(item), path, line);
+            dra_docs_queue_push(q, json_incref(item), path, line);
         else
-            e = add_pending(r, json_incref(item), doc, line, (int)i, off, doc_line, path);
+            e = dra_docs_add_pending(r, json_incref(item), doc, line, (int)i, off, doc_line, path);
         if (!nested)
             free(path);
         if (r->fn) /* streaming: an item nobody kept is freed now, not with the whole List */
@@ -396,7 +396,7 @@ static dra_err *flatten_one(reader *r, list_queue *q, const waiting_list *w, int
  * (cli-runtime pkg/resource/visitor.go) flattens a List in a List: the
  * objects among a List's items in order, each List among them queued after
  * the Lists already waiting (breadth first).  Empties the queue. */
-static dra_err *flatten(reader *r, list_queue *q, int doc, size_t off, int doc_line)
+static dra_err *dra_docs_flatten(reader *r, list_queue *q, int doc, size_t off, int doc_line)
 {
     dra_err *e = NULL;
     while (!e && q->head < q->n) {
@@ -405,7 +405,7 @@ static dra_err *flatten(reader *r, list_queue *q, int doc, size_t off, int doc_l
         json_decref(w.list);
         free(w.path);
     }
-    queue_free(q);
+    dra_docs_queue_free(q);
     return e;
 }
 
@@ -418,8 +418,8 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
     /* a document of a List kind without items is an object to kubectl
      * (unstructuredJSONScheme.decode, k8s.io/apimachinery v0.37.2
      * pkg/apis/meta/v1/unstructured/helpers.go), refused by its kind */
-    if (json_is_object(v) && (!is_list_kind(v) || !json_object_get(v, "items")))
-        return add_pending(r, v, doc, line, -1, off, doc_line, NULL);
+    if (json_is_object(v) && (!dra_docs_is_list_kind(v) || !json_object_get(v, "items")))
+        return dra_docs_add_pending(r, v, doc, line, -1, off, doc_line, NULL);
     if (!json_is_object(v) && !(json_is_array(v) && r->set->arrays)) {
         /* kubectl decodes a document as an object or a List
          * (unstructuredJSONScheme.decode): it refuses anything else */
@@ -430,12 +430,12 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
         return e;
     }
     list_queue q = {0};
-    queue_push(&q, v, dra_xstrdup(""), line);
-    return flatten(r, &q, doc, off, doc_line);
+    dra_docs_queue_push(&q, v, dra_xstrdup(""), line);
+    return dra_docs_flatten(r, &q, doc, off, doc_line);
 }
 
 /* A reader that reads into a set (whole files): start at the set's end. */
-static void reader_into(reader *r, dra_objset *set)
+static void dra_docs_reader_into(reader *r, dra_objset *set)
 {
     r->set = set;
     r->into = set;
@@ -445,7 +445,7 @@ static void reader_into(reader *r, dra_objset *set)
 
 /* Done with a file: on success its text goes to the set (to be read again
  * for a field's line); on failure the objects it added to the set go. */
-static void reader_done(reader *r, bool ok)
+static void dra_docs_reader_done(reader *r, bool ok)
 {
     if (!ok && r->into == r->set && r->set) {
         dra_objset *set = r->set;
@@ -461,10 +461,10 @@ static void reader_done(reader *r, bool ok)
             free(r->src->data);
             r->src->data = NULL;
         }
-        add_source(r->set, r->src);
+        dra_objset_add_source(r->set, r->src);
         r->src = NULL;
     }
-    source_free(r->src);
+    dra_source_free(r->src);
     r->src = NULL;
     dra_objset_free(&r->pending);
     free(r->notes);
@@ -616,7 +616,7 @@ static void note_items(reader *r, const json_t *v, const char *p, size_t used, i
     int *lines = dra_xcalloc(n, sizeof *lines);
     size_t got = json_element_lines(p, used, line, lines, n);
     for (size_t i = 0; i < got; i++)
-        note_line(r, nodes[i], lines[i]);
+        dra_docs_note_line(r, nodes[i], lines[i]);
     free(lines);
     free(nodes);
 }
@@ -713,18 +713,18 @@ static dra_err *json_document(reader *r, const char *p, size_t n, int doc, int l
     return NULL;
 }
 
-static bool json_space(char c)
+static bool dra_json_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-static dra_err *read_json_stream(reader *r, const char *data, size_t len)
+static dra_err *dra_read_json_stream(reader *r, const char *data, size_t len)
 {
     size_t off = 0;
     int line = 1, col = 1, doc = 0;
     for (;;) {
         size_t start = off;
-        while (off < len && json_space(data[off]))
+        while (off < len && dra_json_space(data[off]))
             off++;
         advance_lines(data + start, off - start, &line, &col);
         if (off >= len)
@@ -734,7 +734,7 @@ static dra_err *read_json_stream(reader *r, const char *data, size_t len)
         size_t used;
         dra_err *e = json_document(r, data + off, len - off, doc, line, col, &v, &used);
         if (!e)
-            e = add_document(r, v, doc, line, off, line);
+            e = dra_docs_add_document(r, v, doc, line, off, line);
         if (e)
             return e;
         advance_lines(data + off, used, &line, &col);
@@ -807,7 +807,7 @@ typedef struct inbuf {
 
 /* Read more: at least a chunk, and as much again as is unread (a document
  * that spans reads is scanned in a linear number of steps). */
-static dra_err *inbuf_more(inbuf *b)
+static dra_err *dra_inbuf_more(inbuf *b)
 {
     if (b->eof)
         return NULL;
@@ -840,13 +840,13 @@ static dra_err *inbuf_more(inbuf *b)
 }
 
 /* The rest of the input, all of it (for YAML, which is read whole). */
-static dra_err *inbuf_all(inbuf *b)
+static dra_err *dra_inbuf_all(inbuf *b)
 {
     while (!b->eof) {
         if (b->len - b->start > DRA_MAX_INPUT_BYTES)
             return dra_err_new(DRA_EXIT_INPUT, "%s: input larger than the limit of %zu bytes",
                                strcmp(b->name, "-") == 0 ? "<stdin>" : b->name, DRA_MAX_INPUT_BYTES);
-        dra_err *e = inbuf_more(b);
+        dra_err *e = dra_inbuf_more(b);
         if (e)
             return e;
     }
@@ -895,7 +895,7 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
 {
     size_t ioff, ilen;
     json_t *env = dra_json_parse_envelope(text, len, DRA_MAX_DEPTH, used, &ioff, &ilen);
-    *taken = env && is_list_kind(env);
+    *taken = env && dra_docs_is_list_kind(env);
     if (!*taken) {
         json_decref(env);
         return NULL;
@@ -907,12 +907,12 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
     list_queue lists = {0}; /* Lists among the items: flattened after them */
     for (size_t i = 0; !e; i++) {
         const char *q = p;
-        while (q < end && json_space(*q))
+        while (q < end && dra_json_space(*q))
             q++;
         bool comma = i > 0 && q < end && *q == ',';
         if (comma) {
             q++;
-            while (q < end && json_space(*q))
+            while (q < end && dra_json_space(*q))
                 q++;
         }
         if ((i > 0 && q < end && !comma) || (comma && q >= end)) {
@@ -941,9 +941,9 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
             if (e)
                 break;
         }
-        list_item_type(env, item);
-        if (is_list_kind(item)) {
-            queue_push(&lists, item, dra_xasprintf("items[%zu]", i), l);
+        dra_docs_list_item_type(env, item);
+        if (dra_docs_is_list_kind(item)) {
+            dra_docs_queue_push(&lists, item, dra_xasprintf("items[%zu]", i), l);
             lists.v[lists.n - 1].text_off = (size_t)(p - text);
             lists.v[lists.n - 1].text_len = n;
         } else {
@@ -951,7 +951,7 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
             r->src = &isrc;
             r->src_base = 0;
             r->item_src = true;
-            e = add_pending(r, item, doc, l, (int)i, 0, l, NULL);
+            e = dra_docs_add_pending(r, item, doc, l, (int)i, 0, l, NULL);
             r->item_src = false;
             r->src = NULL;
             free(isrc.line_off);
@@ -966,32 +966,32 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
         r->src_base = 0;
         for (size_t k = 0; k < lists.n; k++)
             note_items(r, lists.v[k].list, text + lists.v[k].text_off, lists.v[k].text_len, lists.v[k].line);
-        e = flatten(r, &lists, doc, 0, line);
-        forget_notes(r);
+        e = dra_docs_flatten(r, &lists, doc, 0, line);
+        dra_docs_forget_notes(r);
         r->src = NULL;
         free(dsrc.line_off);
     }
-    queue_free(&lists);
+    dra_docs_queue_free(&lists);
     json_decref(env);
     return e;
 }
 
 /* JSON values one at a time; each document's text is its objects' source
  * while they are handed out, and is dropped after. */
-static dra_err *stream_json(reader *r, inbuf *b)
+static dra_err *dra_stream_json(reader *r, inbuf *b)
 {
     int line = 1, col = 1, doc = 0;
     for (;;) {
         for (;;) {
             const char *p = b->data + b->start;
             size_t n = b->len - b->start, i = 0;
-            while (i < n && json_space(p[i]))
+            while (i < n && dra_json_space(p[i]))
                 i++;
             advance_lines(p, i, &line, &col);
             b->start += i;
             if (b->start < b->len || b->eof)
                 break;
-            dra_err *e = inbuf_more(b);
+            dra_err *e = dra_inbuf_more(b);
             if (e)
                 return e;
         }
@@ -1019,7 +1019,7 @@ static dra_err *stream_json(reader *r, inbuf *b)
             found = true;
         } else if (c0 == '{' || c0 == '[') {
             while (!(found = scan_value(&sc, b->data + b->start, b->len - b->start)) && !b->eof) {
-                dra_err *e = inbuf_more(b);
+                dra_err *e = dra_inbuf_more(b);
                 if (e)
                     return e;
             }
@@ -1047,7 +1047,7 @@ static dra_err *stream_json(reader *r, inbuf *b)
         else
             e = json_document(r, src.data, src.len, doc, line, col, &v, &used);
         if (!e)
-            e = add_document(r, v, doc, line, 0, line);
+            e = dra_docs_add_document(r, v, doc, line, 0, line);
         free(src.line_off);
         r->src = NULL;
         if (e)
@@ -1303,7 +1303,7 @@ static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_
     json_t *map = json_object();
     yaml_mark_t start_mark = start->start_mark;
     if (depth <= 3 || in_nested_list(dra_buf_str(&y->path))) /* a document's root and the items of its Lists */
-        note_line(y->r, map, (int)start_mark.line + 1);
+        dra_docs_note_line(y->r, map, (int)start_mark.line + 1);
     char *anchor_name = start->data.mapping_start.anchor ? dra_xstrdup((char *)start->data.mapping_start.anchor) : NULL;
     yaml_event_delete(start);
     dra_err *e = NULL;
@@ -1540,7 +1540,7 @@ static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **ou
     }
 }
 
-static dra_err *read_yaml_stream(reader *r, const char *data, size_t len)
+static dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
 {
     yaml_ctx y = {0};
     y.r = r;
@@ -1578,7 +1578,7 @@ static dra_err *read_yaml_stream(reader *r, const char *data, size_t len)
         e = parse_node(&y, &root, 1, &v);
         if (e)
             break;
-        e = add_document(r, v, y.doc, line, SIZE_MAX, doc_line);
+        e = dra_docs_add_document(r, v, y.doc, line, SIZE_MAX, doc_line);
         if (e)
             break;
     }
@@ -1615,7 +1615,7 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
     const char *data = src->data;
     size_t len = src->len;
     reader r = {0};
-    reader_into(&r, set);
+    dra_docs_reader_into(&r, set);
     r.name = name;
     r.src = src;
     r.in = dra_json_interner_new();
@@ -1628,35 +1628,35 @@ static dra_err *read_source(dra_objset *set, const char *name, dra_source *src)
         p++;
     dra_err *e;
     if (p < len && (data[p] == '{' || data[p] == '[')) {
-        e = read_json_stream(&r, data + off, len - off);
+        e = dra_read_json_stream(&r, data + off, len - off);
         if (e && set->n == r.first && e->doc == 1) {
             /* maybe YAML in flow style after all */
             reader r2 = {0};
-            reader_into(&r2, set);
+            dra_docs_reader_into(&r2, set);
             r2.name = name;
             r2.src = src;
             r2.src_base = off;
             r2.in = r.in;
-            dra_err *e2 = read_yaml_stream(&r2, data + off, len - off);
+            dra_err *e2 = dra_read_yaml_stream(&r2, data + off, len - off);
             if (!e2) {
                 dra_err_free(e);
                 r.src = NULL;
                 r.into = NULL; /* it added nothing; the set's new objects are r2's */
-                reader_done(&r, false);
-                reader_done(&r2, true);
+                dra_docs_reader_done(&r, false);
+                dra_docs_reader_done(&r2, true);
                 dra_json_interner_free(r.in);
                 return NULL;
             }
             dra_err_free(e2);
             r2.src = NULL;
-            reader_done(&r2, false);
+            dra_docs_reader_done(&r2, false);
         }
     } else {
-        e = read_yaml_stream(&r, data + off, len - off);
+        e = dra_read_yaml_stream(&r, data + off, len - off);
     }
     if (e)
         e = template_hint(e, data, len);
-    reader_done(&r, e == NULL);
+    dra_docs_reader_done(&r, e == NULL);
     dra_json_interner_free(r.in);
     return e;
 }
@@ -1697,15 +1697,15 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
     inbuf b = {fd, name, NULL, 0, 0, 0, set->stream_chunk ? set->stream_chunk : 65536, false, true};
     dra_err *e = NULL;
     while (!e && !b.eof && b.len < 3)
-        e = inbuf_more(&b);
+        e = dra_inbuf_more(&b);
     size_t bom = b.len >= 3 && memcmp(b.data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     size_t p = bom;
     while (!e) {
-        while (p < b.len && json_space(b.data[p]))
+        while (p < b.len && dra_json_space(b.data[p]))
             p++;
         if (p < b.len || b.eof)
             break;
-        e = inbuf_more(&b);
+        e = dra_inbuf_more(&b);
     }
     reader r = {0};
     r.set = set;
@@ -1714,12 +1714,12 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
     r.fn_ctx = ctx;
     if (!e && p < b.len && (b.data[p] == '{' || b.data[p] == '[')) {
         b.start = bom;
-        e = stream_json(&r, &b);
+        e = dra_stream_json(&r, &b);
         if (e && !r.stopped && r.delivered == 0 && e->doc == 1) {
             /* maybe YAML in flow style after all: tried whole, handed out
              * only when all of it reads */
             b.start = 0;
-            dra_err *e2 = inbuf_all(&b);
+            dra_err *e2 = dra_inbuf_all(&b);
             reader r2 = {0};
             r2.set = set;
             r2.into = &r2.pending; /* handed to fn only when all of it reads */
@@ -1728,7 +1728,7 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
             r2.src = &src;
             r2.src_base = bom;
             if (!e2)
-                e2 = read_yaml_stream(&r2, b.data + bom, b.len - bom);
+                e2 = dra_read_yaml_stream(&r2, b.data + bom, b.len - bom);
             r2.src = NULL;
             if (!e2) {
                 dra_err_free(e);
@@ -1738,28 +1738,28 @@ static dra_err *read_each_fd(dra_objset *set, const char *name, int fd, dra_obj_
                     dra_obj *o = &r2.pending.v[i];
                     json_t *v = o->json;
                     o->json = NULL;
-                    e = add_pending(&r, v, o->doc, o->line, o->item, SIZE_MAX, o->src_line, o->src_path);
+                    e = dra_docs_add_pending(&r, v, o->doc, o->line, o->item, SIZE_MAX, o->src_line, o->src_path);
                 }
                 r.src = NULL;
             }
             dra_err_free(e2);
             free(src.line_off);
-            reader_done(&r2, false);
+            dra_docs_reader_done(&r2, false);
         }
     } else if (!e) {
-        e = inbuf_all(&b);
+        e = dra_inbuf_all(&b);
         dra_source src = {.data = b.data, .len = b.len};
         r.src = &src;
         r.src_base = bom;
         if (!e)
-            e = read_yaml_stream(&r, b.data + bom, b.len - bom);
+            e = dra_read_yaml_stream(&r, b.data + bom, b.len - bom);
         r.src = NULL;
         free(src.line_off);
     }
     if (e && !r.stopped && b.data)
         e = template_hint(e, b.data, b.len);
     dra_json_interner_free(r.leaves);
-    reader_done(&r, e == NULL);
+    dra_docs_reader_done(&r, e == NULL);
     free(b.data);
     return e;
 }
@@ -2333,7 +2333,7 @@ static const dra_source *file_source(dra_objset *set, const char *file)
     src->len = (size_t)st.st_size;
     src->path = dra_xstrdup(file);
     src->mtime_ns = (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec);
-    add_source(set, src);
+    dra_objset_add_source(set, src);
     return src;
 }
 
@@ -2378,7 +2378,7 @@ static const dra_source *document_copy(dra_objset *set, const dra_obj *o)
     copy->data = dra_xmalloc(copy->len + 1);
     memcpy(copy->data, from->data + start, copy->len);
     copy->data[copy->len] = 0;
-    add_source(set, copy);
+    dra_objset_add_source(set, copy);
     set->copied_file = o->file;
     set->copied_doc = o->doc;
     set->copied_at = from->data + start;
@@ -2404,5 +2404,5 @@ void dra_objset_keep(dra_objset *set, const dra_obj *o)
     n->src_off = off;
     n->src_line = src ? o->src_line : 0;
     n->src_item = o->src_item;
-    n->src_path = own_path(set, o->src_path);
+    n->src_path = dra_objset_own_path(set, o->src_path);
 }
