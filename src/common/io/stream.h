@@ -168,6 +168,15 @@ void dra_objset_keep(dra_objset *set, const dra_obj *o);
  * builds src's line index on first use. */
 size_t dra_source_line_start(dra_source *src, int line);
 
+/* Private to io/ (stream.c), for the readers (docs.c): the set's copy of a
+ * file name, interned; a source freed (NULL is fine); a source given to the
+ * set (found by its path when it has one); a copy of path the set owns
+ * (NULL for NULL). */
+const char *dra_objset_intern_file(dra_objset *set, const char *name);
+void dra_source_free(dra_source *s);
+void dra_objset_add_source(dra_objset *set, dra_source *src);
+const char *dra_objset_own_path(dra_objset *set, const char *path);
+
 /* Append an object (steals the reference) with a location. */
 void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, int line, int item);
 void dra_objset_free(dra_objset *set);
