@@ -1,0 +1,542 @@
+/* Reading YAML documents into objects.  See read_yaml.h. */
+#include "read_yaml.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "../base/buf.h"
+#include "../base/utf8.h"
+
+typedef struct anchor {
+    char *name;
+    json_t *node;
+} anchor;
+
+typedef struct yaml_ctx {
+    reader *r;
+    yaml_parser_t parser;
+    int doc;
+    anchor *anchors;
+    size_t nanchors, capanchors;
+    size_t alias_nodes; /* produced by alias expansion in the whole input, all documents together */
+    dra_buf path;       /* field path of the node being parsed, for messages */
+} yaml_ctx;
+
+static dra_err *yerr(yaml_ctx *y, const yaml_mark_t *m, const char *fmt, const char *what)
+{
+    return dra_err_at(dra_err_new(DRA_EXIT_INPUT, fmt, what), y->r->name, y->doc, (int)m->line + 1, (int)m->column + 1);
+}
+
+static void clear_anchors(yaml_ctx *y)
+{
+    for (size_t i = 0; i < y->nanchors; i++) {
+        free(y->anchors[i].name);
+        json_decref(y->anchors[i].node);
+    }
+    y->nanchors = 0;
+}
+
+static void set_anchor(yaml_ctx *y, const char *name, json_t *node)
+{
+    for (size_t i = 0; i < y->nanchors; i++) {
+        if (strcmp(y->anchors[i].name, name) == 0) {
+            json_decref(y->anchors[i].node);
+            y->anchors[i].node = json_incref(node);
+            return;
+        }
+    }
+    if (y->nanchors == y->capanchors) {
+        y->capanchors = y->capanchors ? y->capanchors * 2 : 8;
+        y->anchors = dra_xrealloc(y->anchors, y->capanchors * sizeof *y->anchors);
+    }
+    y->anchors[y->nanchors++] = (anchor){dra_xstrdup(name), json_incref(node)};
+}
+
+static size_t count_nodes(const json_t *v, size_t limit)
+{
+    size_t n = 1;
+    if (json_is_object(v)) {
+        const char *k;
+        json_t *x;
+        json_object_foreach((json_t *)v, k, x) {
+            n += count_nodes(x, limit);
+            if (n > limit)
+                return n;
+        }
+    } else if (json_is_array(v)) {
+        size_t i;
+        json_t *x;
+        json_array_foreach(v, i, x) {
+            n += count_nodes(x, limit);
+            if (n > limit)
+                return n;
+        }
+    }
+    return n;
+}
+
+static bool all_digits(const char *s, const char *digits)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!strchr(digits, *s))
+            return false;
+    return true;
+}
+
+static bool is_one_of(const char *s, const char *const *words)
+{
+    for (; *words; words++)
+        if (strcmp(s, *words) == 0)
+            return true;
+    return false;
+}
+
+static const char *const yaml_true[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", NULL};
+static const char *const yaml_false[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", NULL};
+static const char *const yaml_null[] = {"", "~", "null", "Null", "NULL", NULL};
+static const char *const yaml_special_float[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
+                                                 "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL};
+
+/* How a plain scalar resolves (go-yaml v2 rules, which sigs.k8s.io/yaml uses).
+ * Returns a new JSON value, or NULL with *special set for .inf/.nan. */
+json_t *dra_yaml_resolve_plain(const char *s, bool *special)
+{
+    *special = false;
+    char c = s[0];
+    /* only these first characters can start a null, a boolean or a number */
+    if (c && !strchr("~nNyYtTfFoO.+-0123456789", c))
+        return json_string(s);
+    if (is_one_of(s, yaml_null))
+        return json_null();
+    if (is_one_of(s, yaml_true))
+        return json_true();
+    if (is_one_of(s, yaml_false))
+        return json_false();
+    if (is_one_of(s, yaml_special_float)) {
+        *special = true;
+        return NULL;
+    }
+    if (!(isdigit((unsigned char)c) || c == '-' || c == '+' || c == '.'))
+        return json_string(s);
+    /* numbers: underscores are ignored, as go-yaml v2 does */
+    char tmp[128];
+    size_t n = 0;
+    for (const char *p = s; *p && n + 1 < sizeof tmp; p++)
+        if (*p != '_')
+            tmp[n++] = *p;
+    if (strlen(s) >= sizeof tmp)
+        return json_string(s);
+    tmp[n] = '\0';
+    const char *body = tmp + (tmp[0] == '-' || tmp[0] == '+');
+    bool neg = tmp[0] == '-';
+    int base = 10;
+    const char *digits = body;
+    if (body[0] == '0' && (body[1] == 'x' || body[1] == 'X') && all_digits(body + 2, "0123456789abcdefABCDEF"))
+        base = 16, digits = body + 2;
+    else if (body[0] == '0' && (body[1] == 'o' || body[1] == 'O') && all_digits(body + 2, "01234567"))
+        base = 8, digits = body + 2;
+    else if (body[0] == '0' && (body[1] == 'b' || body[1] == 'B') && all_digits(body + 2, "01"))
+        base = 2, digits = body + 2;
+    else if (body[0] == '0' && body[1] && all_digits(body + 1, "01234567"))
+        base = 8, digits = body + 1;
+    else if (!all_digits(body, "0123456789"))
+        base = 0;
+    if (base) {
+        errno = 0;
+        unsigned long long u = strtoull(digits, NULL, base);
+        if (errno == 0 && (neg ? u <= (unsigned long long)INT64_MAX + 1 : u <= (unsigned long long)INT64_MAX))
+            return json_integer(neg ? (json_int_t)(0 - u) : (json_int_t)u);
+        /* too large for int64: fall through to a float, as go-yaml does */
+    }
+    /* float: [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? */
+    const char *p = body;
+    bool mant = false;
+    while (isdigit((unsigned char)*p))
+        p++, mant = true;
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p))
+            p++, mant = true;
+    }
+    if (!mant)
+        return json_string(s);
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '-' || *p == '+')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return json_string(s);
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p)
+        return json_string(s);
+    double d = strtod(tmp, NULL);
+    if (!isfinite(d)) /* go-yaml v2 (resolve.go): a float ParseFloat refuses is a string */
+        return json_string(s);
+    return json_real(d);
+}
+
+static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **out);
+
+static bool next_event(yaml_ctx *y, yaml_event_t *ev, dra_err **err)
+{
+    if (!yaml_parser_parse(&y->parser, ev)) {
+        const char *problem = y->parser.problem ? y->parser.problem : "unknown error";
+        yaml_mark_t m = y->parser.problem_mark;
+        if (y->parser.context) {
+            char *msg = dra_xasprintf("invalid YAML: %s %s", problem, y->parser.context);
+            *err = yerr(y, &m, "%s", msg);
+            free(msg);
+        } else {
+            *err = yerr(y, &m, "invalid YAML: %s", problem);
+        }
+        return false;
+    }
+    return true;
+}
+
+static dra_err *merge_into(yaml_ctx *y, json_t *map, json_t *src, const yaml_mark_t *m)
+{
+    if (json_is_object(src)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(src, k, v) {
+            if (!json_object_get(map, k))
+                json_object_set(map, k, v);
+        }
+        return NULL;
+    }
+    if (json_is_array(src)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(src, i, v) {
+            if (!json_is_object(v))
+                return yerr(y, m, "%s", "map merge requires a map or a sequence of maps as the value");
+            merge_into(y, map, v, m);
+        }
+        return NULL;
+    }
+    return yerr(y, m, "%s", "map merge requires a map or a sequence of maps as the value");
+}
+
+/* Whether a node's path is that of an item of a List in a List (or in a
+ * document that is an array): "items[1].items[0]", "[2].items[0]". */
+static bool in_nested_list(const char *path)
+{
+    int level = 0;
+    for (const char *p = path; *p; level++) {
+        if (level > 0 && *p++ != '.')
+            return false;
+        if (strncmp(p, "items[", 6) == 0)
+            p += 5;
+        else if (level > 0 || *p != '[')
+            return false;
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return false;
+        while (isdigit((unsigned char)*p))
+            p++;
+        if (*p++ != ']')
+            return false;
+    }
+    return level > 1;
+}
+
+static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_t **out)
+{
+    json_t *map = json_object();
+    yaml_mark_t start_mark = start->start_mark;
+    if (depth <= 3 || in_nested_list(dra_buf_str(&y->path))) /* a document's root and the items of its Lists */
+        dra_docs_note_line(y->r, map, (int)start_mark.line + 1);
+    char *anchor_name = start->data.mapping_start.anchor ? dra_xstrdup((char *)start->data.mapping_start.anchor) : NULL;
+    yaml_event_delete(start);
+    dra_err *e = NULL;
+    json_t *merged = NULL; /* keys from "<<" merges; explicit keys win */
+    for (;;) {
+        yaml_event_t kev;
+        if (!next_event(y, &kev, &e))
+            break;
+        if (kev.type == YAML_MAPPING_END_EVENT) {
+            yaml_event_delete(&kev);
+            break;
+        }
+        yaml_mark_t key_mark = kev.start_mark;
+        bool is_merge = kev.type == YAML_SCALAR_EVENT && kev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+                        strcmp((char *)kev.data.scalar.value, "<<") == 0;
+        json_t *key = NULL;
+        if (kev.type == YAML_SCALAR_EVENT && kev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+            /* keys stay as written: "y" or "on" as a key is a name, not a boolean */
+            key = json_stringn((const char *)kev.data.scalar.value, kev.data.scalar.length);
+            if (kev.data.scalar.anchor && key)
+                set_anchor(y, (const char *)kev.data.scalar.anchor, key);
+            yaml_event_delete(&kev);
+            if (!key) {
+                e = yerr(y, &key_mark, "%s", "mapping key is not valid UTF-8");
+                break;
+            }
+        } else {
+            e = parse_node(y, &kev, depth + 1, &key);
+            if (e)
+                break;
+        }
+        char *keystr;
+        if (json_is_string(key))
+            keystr = dra_xstrdup(json_string_value(key));
+        else if (json_is_integer(key))
+            keystr = dra_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(key));
+        else if (json_is_real(key))
+            keystr = dra_xasprintf("%g", json_real_value(key));
+        else if (json_is_true(key))
+            keystr = dra_xstrdup("true");
+        else if (json_is_false(key))
+            keystr = dra_xstrdup("false");
+        else if (json_is_null(key))
+            keystr = dra_xstrdup("null");
+        else {
+            json_decref(key);
+            e = yerr(y, &key_mark, "%s", "mapping keys must be scalars");
+            break;
+        }
+        json_decref(key);
+        yaml_event_t vev;
+        if (!next_event(y, &vev, &e)) {
+            free(keystr);
+            break;
+        }
+        json_t *val = NULL;
+        size_t plen = y->path.len;
+        if (plen)
+            dra_buf_putc(&y->path, '.');
+        dra_buf_puts(&y->path, keystr);
+        e = parse_node(y, &vev, depth + 1, &val);
+        if (e) {
+            free(keystr);
+            break;
+        }
+        if (!is_merge && json_object_get(map, keystr)) {
+            /* kubectl's strict decoding: an error by default; with
+             * --validate=warn a warning, with ignore nothing; the last
+             * value wins as in sigs.k8s.io/yaml. */
+            dra_buf text = DRA_BUF_INIT; /* sigs.k8s.io/json's strictError: the path strconv.Quote'd */
+            dra_buf_puts(&text, "duplicate field ");
+            dra_go_quote_echo(&text, y->path.data ? y->path.data : "", y->path.len);
+            char *msg = dra_buf_detach(&text);
+            dra_field_validation fv = y->r->set->field_validation;
+            if (fv == DRA_FV_STRICT) {
+                e = yerr(y, &key_mark, "%s", msg);
+                free(msg);
+                free(keystr);
+                json_decref(val);
+                break;
+            }
+            if (fv == DRA_FV_WARN)
+                y->r->warnings = dra_err_append(y->r->warnings, yerr(y, &key_mark, "%s", msg));
+            free(msg);
+        }
+        y->path.len = plen;
+        if (y->path.data)
+            y->path.data[plen] = 0;
+        if (is_merge) {
+            if (!merged)
+                merged = json_object();
+            e = merge_into(y, merged, val, &key_mark);
+            json_decref(val);
+            free(keystr);
+            if (e)
+                break;
+            continue;
+        }
+        json_object_set_new(map, keystr, val);
+        free(keystr);
+    }
+    if (merged && !e) {
+        const char *k;
+        json_t *v;
+        json_object_foreach(merged, k, v) {
+            if (!json_object_get(map, k))
+                json_object_set(map, k, v);
+        }
+    }
+    json_decref(merged);
+    if (e) {
+        json_decref(map);
+        free(anchor_name);
+        return e;
+    }
+    if (anchor_name)
+        set_anchor(y, anchor_name, map);
+    free(anchor_name);
+    *out = map;
+    return NULL;
+}
+
+static dra_err *parse_sequence(yaml_ctx *y, yaml_event_t *start, int depth, json_t **out)
+{
+    json_t *arr = json_array();
+    char *anchor_name = start->data.sequence_start.anchor ? dra_xstrdup((char *)start->data.sequence_start.anchor) : NULL;
+    yaml_event_delete(start);
+    dra_err *e = NULL;
+    for (;;) {
+        yaml_event_t ev;
+        if (!next_event(y, &ev, &e))
+            break;
+        if (ev.type == YAML_SEQUENCE_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        json_t *item = NULL;
+        size_t plen = y->path.len;
+        dra_buf_printf(&y->path, "[%zu]", json_array_size(arr));
+        e = parse_node(y, &ev, depth + 1, &item);
+        if (e)
+            break;
+        y->path.len = plen;
+        y->path.data[plen] = 0;
+        json_array_append_new(arr, item);
+    }
+    if (e) {
+        json_decref(arr);
+        free(anchor_name);
+        return e;
+    }
+    if (anchor_name)
+        set_anchor(y, anchor_name, arr);
+    free(anchor_name);
+    *out = arr;
+    return NULL;
+}
+
+/* Consumes ev. */
+static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **out)
+{
+    if (depth > DRA_MAX_DEPTH) {
+        dra_err *e = yerr(y, &ev->start_mark, "nesting deeper than %s levels", "64");
+        yaml_event_delete(ev);
+        return e;
+    }
+    switch (ev->type) {
+    case YAML_MAPPING_START_EVENT:
+        return parse_mapping(y, ev, depth, out);
+    case YAML_SEQUENCE_START_EVENT:
+        return parse_sequence(y, ev, depth, out);
+    case YAML_ALIAS_EVENT: {
+        const char *name = (const char *)ev->data.alias.anchor;
+        for (size_t i = y->nanchors; i-- > 0;) {
+            if (strcmp(y->anchors[i].name, name) == 0) {
+                size_t n = count_nodes(y->anchors[i].node, DRA_MAX_ALIAS_NODES);
+                y->alias_nodes += n;
+                if (y->alias_nodes > DRA_MAX_ALIAS_NODES) {
+                    dra_err *e = yerr(y, &ev->start_mark,
+                                      "YAML aliases expand to more than %s nodes in this input (all its documents "
+                                      "together); refusing it", "100000");
+                    yaml_event_delete(ev);
+                    return e;
+                }
+                *out = json_deep_copy(y->anchors[i].node);
+                yaml_event_delete(ev);
+                return NULL;
+            }
+        }
+        dra_err *e = yerr(y, &ev->start_mark, "unknown anchor '%s' referenced", name);
+        yaml_event_delete(ev);
+        return e;
+    }
+    case YAML_SCALAR_EVENT: {
+        const char *s = (const char *)ev->data.scalar.value;
+        size_t len = ev->data.scalar.length;
+        const char *tag = (const char *)ev->data.scalar.tag;
+        json_t *v = NULL;
+        if (memchr(s, '\0', len)) {
+            dra_err *e = yerr(y, &ev->start_mark, "%s", "NUL character in a scalar");
+            yaml_event_delete(ev);
+            return e;
+        }
+        bool plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        if (tag && strcmp(tag, YAML_STR_TAG) == 0)
+            plain = false;
+        if (plain || (tag && strncmp(tag, "tag:yaml.org,2002:", 18) == 0 && strcmp(tag, YAML_STR_TAG) != 0)) {
+            bool special;
+            v = dra_yaml_resolve_plain(s, &special);
+            if (special) {
+                dra_err *e = yerr(y, &ev->start_mark, "%s cannot be represented in JSON", s);
+                yaml_event_delete(ev);
+                return e;
+            }
+        } else {
+            v = json_stringn(s, len);
+            if (!v) {
+                dra_err *e = yerr(y, &ev->start_mark, "%s", "string is not valid UTF-8");
+                yaml_event_delete(ev);
+                return e;
+            }
+        }
+        if (ev->data.scalar.anchor)
+            set_anchor(y, (const char *)ev->data.scalar.anchor, v);
+        yaml_event_delete(ev);
+        *out = v;
+        return NULL;
+    }
+    default: {
+        dra_err *e = yerr(y, &ev->start_mark, "%s", "unexpected YAML event");
+        yaml_event_delete(ev);
+        return e;
+    }
+    }
+}
+
+dra_err *dra_read_yaml_stream(reader *r, const char *data, size_t len)
+{
+    yaml_ctx y = {0};
+    y.r = r;
+    if (!yaml_parser_initialize(&y.parser))
+        return dra_err_new(DRA_EXIT_RUNTIME, "cannot initialise the YAML parser");
+    yaml_parser_set_input_string(&y.parser, (const unsigned char *)data, len);
+    dra_err *e = NULL;
+    for (;;) {
+        yaml_event_t ev;
+        if (!next_event(&y, &ev, &e))
+            break;
+        if (ev.type == YAML_STREAM_END_EVENT) {
+            yaml_event_delete(&ev);
+            break;
+        }
+        if (ev.type == YAML_STREAM_START_EVENT || ev.type == YAML_DOCUMENT_END_EVENT) {
+            yaml_event_delete(&ev);
+            continue;
+        }
+        if (ev.type != YAML_DOCUMENT_START_EVENT) {
+            e = yerr(&y, &ev.start_mark, "%s", "unexpected YAML event");
+            yaml_event_delete(&ev);
+            break;
+        }
+        y.doc++;
+        clear_anchors(&y);
+        int doc_line = (int)ev.start_mark.line + 1;
+        yaml_event_delete(&ev);
+        yaml_event_t root;
+        if (!next_event(&y, &root, &e))
+            break;
+        int line = (int)root.start_mark.line + 1;
+        json_t *v = NULL;
+        dra_buf_reset(&y.path);
+        e = parse_node(&y, &root, 1, &v);
+        if (e)
+            break;
+        e = dra_docs_add_document(r, v, y.doc, line, SIZE_MAX, doc_line);
+        if (e)
+            break;
+    }
+    clear_anchors(&y);
+    free(y.anchors);
+    dra_buf_free(&y.path);
+    yaml_parser_delete(&y.parser);
+    return e;
+}
