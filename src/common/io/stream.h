@@ -16,6 +16,12 @@
  * (go-yaml v2): true/false/yes/no/on/off, null/~, ints, floats; quoted scalars
  * stay strings.
  *
+ * This header is the umbrella of the files that define it: stream.c (the
+ * object set and its sources), read.c (the entry points of reading), over
+ * docs.c (documents to objects), read_json.c and read_yaml.c (the readers,
+ * private headers of their own), fieldline.c (a field's line) and write.c
+ * (writing).
+ *
  * Ownership: a dra_objset owns its objects (one json_t reference each) and the
  * file names they point to; dra_objset_free() releases everything.  Borrowed
  * pointers into it stay valid until then.
