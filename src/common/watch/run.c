@@ -36,6 +36,7 @@
 
 #include "../base/proc.h"
 #include "../cluster/ops.h"
+#include "../io/json.h"
 #include "../model/features.h"
 #include "../model/time.h"
 
@@ -242,11 +243,6 @@ static void snapshot_bytes(runner *r, dra_buf *b)
 
 /* ---- applying ---- */
 
-static const char *meta(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(json_object_get(o, "metadata"), k));
-}
-
 static json_t *subst(json_t *v, const json_t *names)
 {
     if (json_is_string(v)) {
@@ -351,8 +347,8 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *ver
                               sub ? " " : "", sub ? sub : "");
     if (l.verb == DRA_OPL_CREATE) {
         e = dra_kube_create(r->s->api, res, ns, b, &out, &resp);
-        if (!e && l.name_var && meta(out, "name"))
-            json_object_set_new(names, l.name_var, json_string(meta(out, "name")));
+        if (!e && l.name_var && dra_jstr(out, "metadata.name"))
+            json_object_set_new(names, l.name_var, json_string(dra_jstr(out, "metadata.name")));
     } else if (l.verb == DRA_OPL_PATCH) {
         dra_kube_patch_type t = l.patch_type == DRA_OPL_PATCH_JSON    ? KUBE_PATCH_JSON
                                 : l.patch_type == DRA_OPL_PATCH_MERGE ? KUBE_PATCH_MERGE
@@ -387,8 +383,8 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *ver
         if (resp.http != 409) /* 409s are counted by the client */
             dra_kube_client_stats(r->s->client)->conflicts++;
     } else if (!e) {
-        if (seen && meta(out, "resourceVersion"))
-            json_object_set_new(versions, vkey, json_pack("{s:s, s:s}", "seen", seen, "now", meta(out, "resourceVersion")));
+        if (seen && dra_jstr(out, "metadata.resourceVersion"))
+            json_object_set_new(versions, vkey, json_pack("{s:s, s:s}", "seen", seen, "now", dra_jstr(out, "metadata.resourceVersion")));
         rlog(r, KUBE_LOG_INFO, "%s %s%s%s", verb, ref, l.reason ? ": " : "", l.reason ? l.reason : "");
     } else {
         e = dra_err_object(e, ref);
@@ -419,8 +415,8 @@ static dra_err *stage_ops(runner *r, const dra_buf *out, const char *label, json
             json_array_append(ops, j);
             continue;
         }
-        const char *kind = json_string_value(json_object_get(j, "kind")), *name = meta(j, "name");
-        json_t *cur = name ? cached_new(r, kind, meta(j, "namespace"), name) : NULL;
+        const char *kind = json_string_value(json_object_get(j, "kind")), *name = dra_jstr(j, "metadata.name");
+        json_t *cur = name ? cached_new(r, kind, dra_jstr(j, "metadata.namespace"), name) : NULL;
         dra_watch_object_ops(j, cur, ops);
         json_decref(cur);
     }
@@ -593,7 +589,7 @@ static void on_change(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
     runner *r = ud;
     if (r->o->node && strcmp(r->specs[idx].res->kind, "ResourceClaim") == 0) {
         /* another node's claim changes nothing here */
-        char *key = dra_xasprintf("%s/%s", meta(obj, "namespace") ?: "", meta(obj, "name") ?: "");
+        char *key = dra_xasprintf("%s/%s", dra_jstr(obj, "metadata.namespace") ?: "", dra_jstr(obj, "metadata.name") ?: "");
         json_t *claims = node_claims(r);
         bool ours = json_object_get(claims, key) != NULL;
         json_decref(claims);
@@ -681,7 +677,7 @@ static dra_err *replay_event(void *ud, dra_kube_event_type t, json_t *obj)
     json_t *m = json_object_get(r->cache, kind);
     if (!m)
         json_object_set_new(r->cache, kind, m = json_object());
-    char *key = dra_xasprintf("%s/%s", meta(obj, "namespace") ?: "", meta(obj, "name") ?: "");
+    char *key = dra_xasprintf("%s/%s", dra_jstr(obj, "metadata.namespace") ?: "", dra_jstr(obj, "metadata.name") ?: "");
     if (t == KUBE_DELETED)
         json_object_del(m, key);
     else if (t == KUBE_ADDED || t == KUBE_MODIFIED)

@@ -4,22 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/json.h"
 #include "../model/features.h"
 #include "../model/nodesel.h"
-
-static const char *meta(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(json_object_get(o, "metadata"), k));
-}
 
 static int cmp_obj(const void *a, const void *b)
 {
     const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-    const char *nx = meta(x, "namespace"), *ny = meta(y, "namespace");
+    const char *nx = dra_jstr(x, "metadata.namespace"), *ny = dra_jstr(y, "metadata.namespace");
     int c = strcmp(nx ? nx : "", ny ? ny : "");
     if (c)
         return c;
-    const char *mx = meta(x, "name"), *my = meta(y, "name");
+    const char *mx = dra_jstr(x, "metadata.name"), *my = dra_jstr(y, "metadata.name");
     return strcmp(mx ? mx : "", my ? my : "");
 }
 
@@ -46,7 +42,7 @@ static void set_add(json_t *set, const char *k)
 
 void dra_watch_pod_claims(const json_t *pod, json_t *set)
 {
-    const char *ns = meta(pod, "namespace");
+    const char *ns = dra_jstr(pod, "metadata.namespace");
     size_t i;
     json_t *it;
     json_array_foreach(json_object_get(json_object_get(pod, "spec"), "resourceClaims"), i, it) {
@@ -286,7 +282,7 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
             json_t *spec = json_object_get(it, "spec");
             if (!json_array_size(json_object_get(spec, "resourceClaims")))
                 continue;
-            if (for_pod && !(strcmp(meta(it, "namespace") ?: "", pns) == 0 && strcmp(meta(it, "name") ?: "", pname) == 0))
+            if (for_pod && !(strcmp(dra_jstr(it, "metadata.namespace") ?: "", pns) == 0 && strcmp(dra_jstr(it, "metadata.name") ?: "", pname) == 0))
                 continue;
             found = true;
             json_array_append(pods, it);
@@ -296,32 +292,32 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
             json_array_foreach(json_object_get(spec, "resourceClaims"), j, rc) {
                 const char *t = json_string_value(json_object_get(rc, "resourceClaimTemplateName"));
                 if (t) {
-                    char *k = dra_xasprintf("%s/%s", meta(it, "namespace") ?: "", t);
+                    char *k = dra_xasprintf("%s/%s", dra_jstr(it, "metadata.namespace") ?: "", t);
                     set_add(tmpls, k);
                     free(k);
                 }
             }
             set_add(nodes, json_string_value(json_object_get(spec, "nodeName")));
-            set_add(nss, meta(it, "namespace"));
+            set_add(nss, dra_jstr(it, "metadata.namespace"));
         }
         if (!found)
             e = dra_err_new(DRA_EXIT_NEGATIVE, "pod %s/%s not found or uses no ResourceClaims", pns, pname);
         json_t *keep_claims = json_array(), *keep_tmpls = json_array();
         json_array_foreach(lists[K_CLAIM], i, it) {
-            char *k = dra_xasprintf("%s/%s", meta(it, "namespace") ?: "", meta(it, "name") ?: "");
+            char *k = dra_xasprintf("%s/%s", dra_jstr(it, "metadata.namespace") ?: "", dra_jstr(it, "metadata.name") ?: "");
             bool mine = !for_pod || set_has(claims, k);
             if (mine) {
                 json_array_append(keep_claims, it);
                 request_classes(json_object_get(it, "spec"), classes);
-                set_add(nss, meta(it, "namespace"));
+                set_add(nss, dra_jstr(it, "metadata.namespace"));
             } else if (json_object_get(json_object_get(it, "status"), "allocation")) {
                 json_array_append(keep_claims, it); /* it holds devices the pod cannot have */
-                set_add(nss, meta(it, "namespace"));
+                set_add(nss, dra_jstr(it, "metadata.namespace"));
             }
             free(k);
         }
         json_array_foreach(lists[K_TMPL], i, it) {
-            char *k = dra_xasprintf("%s/%s", meta(it, "namespace") ?: "", meta(it, "name") ?: "");
+            char *k = dra_xasprintf("%s/%s", dra_jstr(it, "metadata.namespace") ?: "", dra_jstr(it, "metadata.name") ?: "");
             if (!for_pod || set_has(tmpls, k)) {
                 json_array_append(keep_tmpls, it);
                 request_classes(json_object_get(json_object_get(it, "spec"), "spec"), classes);
@@ -335,7 +331,7 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
         json_t *pod_node_obj = NULL;
         if (pod_node) {
             json_array_foreach(lists[K_NODE], i, it) {
-                if (strcmp(meta(it, "name") ?: "", pod_node) == 0)
+                if (strcmp(dra_jstr(it, "metadata.name") ?: "", pod_node) == 0)
                     pod_node_obj = json_incref(it);
             }
             if (!pod_node_obj)
@@ -354,15 +350,15 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
         }
         json_decref(pod_node_obj);
         json_array_foreach(lists[K_NODE], i, it) {
-            if (set_has(nodes, meta(it, "name")) || (for_pod && !pod_node))
+            if (set_has(nodes, dra_jstr(it, "metadata.name")) || (for_pod && !pod_node))
                 json_array_append(keep_nodes, it);
         }
         json_array_foreach(lists[K_CLASS], i, it) {
-            if (!for_pod || set_has(classes, meta(it, "name")))
+            if (!for_pod || set_has(classes, dra_jstr(it, "metadata.name")))
                 json_array_append(keep_classes, it);
         }
         json_array_foreach(lists[K_NS], i, it) {
-            if (set_has(nss, meta(it, "name")))
+            if (set_has(nss, dra_jstr(it, "metadata.name")))
                 json_array_append(keep_ns, it);
         }
         sorted_append(out, keep_ns);
