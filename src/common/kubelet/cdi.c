@@ -188,12 +188,6 @@ static bool check_fields(sc *c, const json_t *o, const field *fs)
     return ok;
 }
 
-static const char *sget(const json_t *o, const char *k)
-{
-    json_t *v = json_object_get(o, k);
-    return json_is_string(v) ? json_string_value(v) : "";
-}
-
 static void check_env(sc *c, const json_t *env, const char *hook)
 {
     size_t i;
@@ -245,7 +239,7 @@ static void check_edits(sc *c, const json_t *e)
         m = push(c, "deviceNodes");
         push_i(c, i);
         if (check_fields(c, v, node_fields)) {
-            const char *p = sget(v, "path"), *t = sget(v, "type"), *perm = sget(v, "permissions");
+            const char *p = dra_jstr_or(v, "path", ""), *t = dra_jstr_or(v, "type", ""), *perm = dra_jstr_or(v, "permissions", "");
             if (!*p)
                 fail(c, "invalid (empty) device path");
             else if (*t && !(strlen(t) == 1 && strchr("bcup", t[0])))
@@ -260,13 +254,13 @@ static void check_edits(sc *c, const json_t *e)
         push_i(c, i);
         if (check_fields(c, v, hook_fields)) {
             static const char *const names[] = {"prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop"};
-            const char *hn = sget(v, "hookName");
+            const char *hn = dra_jstr_or(v, "hookName", "");
             bool known = false;
             for (size_t k = 0; k < 6; k++)
                 known |= strcmp(hn, names[k]) == 0;
             if (!known) {
                 fail(c, "invalid hook name \"%s\"", hn);
-            } else if (!*sget(v, "path")) {
+            } else if (!*dra_jstr_or(v, "path", "")) {
                 fail(c, "invalid hook \"%s\" with empty path", hn);
             } else {
                 size_t m2 = push(c, "env");
@@ -280,9 +274,9 @@ static void check_edits(sc *c, const json_t *e)
         m = push(c, "mounts");
         push_i(c, i);
         if (check_fields(c, v, mount_fields)) {
-            if (!*sget(v, "hostPath"))
+            if (!*dra_jstr_or(v, "hostPath", ""))
                 fail(c, "invalid mount, empty host path");
-            else if (!*sget(v, "containerPath"))
+            else if (!*dra_jstr_or(v, "containerPath", ""))
                 fail(c, "invalid mount, empty container path");
         }
         pop(c, m);
@@ -304,7 +298,7 @@ static void check_edits(sc *c, const json_t *e)
     if (json_is_object(rdt)) {
         m = push(c, "intelRdt");
         if (check_fields(c, rdt, rdt_fields)) {
-            const char *id = sget(rdt, "closID");
+            const char *id = dra_jstr_or(rdt, "closID", "");
             if (strlen(id) >= 4096 || strcmp(id, ".") == 0 || strcmp(id, "..") == 0 || strpbrk(id, "/\n"))
                 fail(c, "invalid ClosID");
         }
@@ -324,7 +318,7 @@ dra_err *dra_cdi_check_spec(const json_t *spec)
     check_fields(&c, spec, spec_fields);
     if (!json_is_object(spec))
         goto out;
-    const char *ver = sget(spec, "cdiVersion");
+    const char *ver = dra_jstr_or(spec, "cdiVersion", "");
     bool known = false;
     for (size_t i = 0; i < sizeof known_versions / sizeof known_versions[0]; i++)
         known |= strcmp(ver, known_versions[i]) == 0;
@@ -333,7 +327,7 @@ dra_err *dra_cdi_check_spec(const json_t *spec)
     if (!known && (!verj || json_is_string(verj) || json_is_null(verj)))
         fail(&c, "invalid version \"%s\"", ver);
     pop(&c, m);
-    const char *kind = sget(spec, "kind");
+    const char *kind = dra_jstr_or(spec, "kind", "");
     size_t slash;
     m = push(&c, "kind");
     dra_err *e;
@@ -359,7 +353,7 @@ dra_err *dra_cdi_check_spec(const json_t *spec)
         m = push(&c, "devices");
         push_i(&c, i);
         if (check_fields(&c, d, device_fields) || json_is_object(d)) {
-            const char *name = sget(d, "name");
+            const char *name = dra_jstr_or(d, "name", "");
             size_t m2;
             if (dra_strmap_add(&names, name, strlen(name), 0, NULL)) {
                 m2 = push(&c, "name");
@@ -446,11 +440,11 @@ static void add_spec(dra_cdi *c, const char *path, int prio, dra_err **errs)
     }
     c->specs = dra_xgrow(c->specs, c->nspecs, sizeof *c->specs);
     c->specs[c->nspecs] = (cspec){dra_xstrdup(path), prio, o->json};
-    const char *kind = sget(o->json, "kind");
+    const char *kind = dra_jstr_or(o->json, "kind", "");
     size_t i;
     json_t *d;
     json_array_foreach(json_object_get(o->json, "devices"), i, d) {
-        char *q = dra_xasprintf("%s=%s", kind, sget(d, "name"));
+        char *q = dra_xasprintf("%s=%s", kind, dra_jstr_or(d, "name", ""));
         intptr_t j;
         if (dra_strmap_get(&c->by_name, q, strlen(q), &j)) {
             cdev *old = &c->devs[j];
@@ -583,13 +577,13 @@ static void apply(merged *m, const json_t *e)
     }
     json_array_foreach(json_object_get(e, "deviceNodes"), i, v) {
         json_t *n = json_deep_copy(v);
-        const char *p = sget(v, "path");
-        if (!*sget(n, "hostPath"))
+        const char *p = dra_jstr_or(v, "path", "");
+        if (!*dra_jstr_or(n, "hostPath", ""))
             json_object_set_new(n, "hostPath", json_string(p));
         replace_append(m->nodes, &m->node_at, p, n);
     }
     json_array_foreach(json_object_get(e, "mounts"), i, v)
-        replace_append(m->mounts, &m->mount_at, sget(v, "containerPath"), json_incref(v));
+        replace_append(m->mounts, &m->mount_at, dra_jstr_or(v, "containerPath", ""), json_incref(v));
     json_array_foreach(json_object_get(e, "hooks"), i, v) json_array_append(m->hooks, v);
     json_array_foreach(json_object_get(e, "additionalGids"), i, v) {
         json_int_t g = json_integer_value(v);
@@ -647,7 +641,7 @@ static size_t depth(const char *p)
 
 static int cmp_mount(const void *a, const void *b)
 {
-    const char *x = sget(*(json_t *const *)a, "containerPath"), *y = sget(*(json_t *const *)b, "containerPath");
+    const char *x = dra_jstr_or(*(json_t *const *)a, "containerPath", ""), *y = dra_jstr_or(*(json_t *const *)b, "containerPath", "");
     size_t dx = depth(x), dy = depth(y);
     if (dx != dy)
         return dx < dy ? -1 : 1;

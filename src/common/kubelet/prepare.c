@@ -12,26 +12,16 @@
 
 #include "base/buf.h"
 #include "base/sort.h"
+#include "io/json.h"
 #include "io/table.h"
 #include "model/quantity.h"
 
 /* ---- small JSON access ---- */
 
-static const char *jstr(const json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 static json_t *jpath(const json_t *o, const char *a, const char *b)
 {
     json_t *v = json_object_get(o, a);
     return b ? json_object_get(v, b) : v;
-}
-
-static const char *meta(const json_t *o, const char *key)
-{
-    return jstr(json_object_get(o, "metadata"), key);
 }
 
 /* ---- the run ---- */
@@ -122,9 +112,9 @@ static dra_err *claim_name_of(const json_t *pod, const json_t *pc, const char **
 {
     *name = NULL;
     *check_owner = false;
-    const char *rcn = jstr(pc, "resourceClaimName");
-    const char *tmpl = jstr(pc, "resourceClaimTemplateName");
-    const char *pcname = jstr(pc, "name");
+    const char *rcn = dra_jfield_str(pc, "resourceClaimName");
+    const char *tmpl = dra_jfield_str(pc, "resourceClaimTemplateName");
+    const char *pcname = dra_jfield_str(pc, "name");
     if (rcn) {
         *name = rcn;
         return NULL;
@@ -133,25 +123,25 @@ static dra_err *claim_name_of(const json_t *pod, const json_t *pc, const char **
         size_t i;
         json_t *st;
         json_array_foreach(jpath(pod, "status", "resourceClaimStatuses"), i, st) {
-            const char *n = jstr(st, "name");
+            const char *n = dra_jfield_str(st, "name");
             if (n && pcname && strcmp(n, pcname) == 0) {
-                *name = jstr(st, "resourceClaimName"); /* null: no claim needed */
+                *name = dra_jfield_str(st, "resourceClaimName"); /* null: no claim needed */
                 *check_owner = true;
                 return NULL;
             }
         }
-        return dra_err_new(DRA_EXIT_NEGATIVE, "pod \"%s/%s\": ResourceClaim not created yet", meta(pod, "namespace"),
-                           meta(pod, "name"));
+        return dra_err_new(DRA_EXIT_NEGATIVE, "pod \"%s/%s\": ResourceClaim not created yet", dra_jstr(pod, "metadata.namespace"),
+                           dra_jstr(pod, "metadata.name"));
     }
     return dra_err_new(DRA_EXIT_INPUT, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set",
-                       meta(pod, "namespace"), meta(pod, "name"), pcname ? pcname : "");
+                       dra_jstr(pod, "metadata.namespace"), dra_jstr(pod, "metadata.name"), pcname ? pcname : "");
 }
 
 /* The pod's claims: spec.resourceClaims, then the extended-resource claim. */
 static dra_err *pod_claims(const json_t *pod, pclaim **out, size_t *n)
 {
     json_t *rcs = jpath(pod, "spec", "resourceClaims");
-    const char *ext = jstr(jpath(pod, "status", "extendedResourceClaimStatus"), "resourceClaimName");
+    const char *ext = dra_jfield_str(jpath(pod, "status", "extendedResourceClaimStatus"), "resourceClaimName");
     size_t cap = json_array_size(rcs) + 1;
     pclaim *v = dra_xcalloc(cap, sizeof *v);
     size_t k = 0, i;
@@ -177,7 +167,7 @@ static bool controlled_by(const json_t *claim, const char *pod_uid)
     json_t *r;
     json_array_foreach(jpath(claim, "metadata", "ownerReferences"), i, r) {
         if (json_is_true(json_object_get(r, "controller"))) {
-            const char *u = jstr(r, "uid");
+            const char *u = dra_jfield_str(r, "uid");
             return u && strcmp(u, pod_uid) == 0;
         }
     }
@@ -189,7 +179,7 @@ static bool reserved_for(const json_t *claim, const char *pod_uid)
     size_t i;
     json_t *r;
     json_array_foreach(jpath(claim, "status", "reservedFor"), i, r) {
-        const char *u = jstr(r, "uid");
+        const char *u = dra_jfield_str(r, "uid");
         if (u && strcmp(u, pod_uid) == 0)
             return true;
     }
@@ -202,7 +192,7 @@ static size_t claim_drivers(const json_t *claim, const char **drv, size_t max)
     size_t n = 0, i;
     json_t *r;
     json_array_foreach(json_object_get(jpath(jpath(claim, "status", "allocation"), "devices", NULL), "results"), i, r) {
-        const char *d = jstr(r, "driver");
+        const char *d = dra_jfield_str(r, "driver");
         if (!d)
             continue;
         size_t j;
@@ -231,7 +221,7 @@ static unsigned claim_skip(const json_t *claim, const char *driver)
     size_t i;
     json_t *r;
     json_array_foreach(alloc_results(claim), i, r) {
-        const char *d = jstr(r, "driver");
+        const char *d = dra_jfield_str(r, "driver");
         if (!d || strcmp(d, driver) != 0)
             continue;
         any = true;
@@ -252,9 +242,9 @@ static bool claim_asks_skip(const json_t *claim)
 
 static dra_err *pod_ident(const json_t *pod, const char **ns, const char **name, const char **uid)
 {
-    *ns = meta(pod, "namespace");
-    *name = meta(pod, "name");
-    *uid = meta(pod, "uid");
+    *ns = dra_jstr(pod, "metadata.namespace");
+    *name = dra_jstr(pod, "metadata.name");
+    *uid = dra_jstr(pod, "metadata.uid");
     if (!*ns)
         *ns = "default";
     if (!*uid || !**uid)
@@ -278,7 +268,7 @@ static dra_err *check_pod(dra_kubelet *k, const dra_model *m, const json_t *pod,
             return dra_err_new(DRA_EXIT_INPUT, "fetch ResourceClaim %s: resourceclaims.resource.k8s.io \"%s\" not found",
                                pcs[i].claim_name, pcs[i].claim_name);
         const json_t *c = co->json;
-        const char *cuid = meta(c, "uid");
+        const char *cuid = dra_jstr(c, "metadata.uid");
         if (pcs[i].check_owner && !controlled_by(c, uid))
             return dra_err_new(DRA_EXIT_NEGATIVE, "ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)", ns,
                                pcs[i].claim_name, ns, name);
@@ -394,7 +384,7 @@ static int cmp_drv(const void *a, const void *b)
 dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container, dra_checkpoint *cp,
                                    json_t *ids)
 {
-    const char *ns = meta(pod, "namespace");
+    const char *ns = dra_jstr(pod, "metadata.namespace");
     if (!ns)
         ns = "default";
     json_t *cclaims = jpath(container, "resources", "claims");
@@ -406,10 +396,10 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
     json_t *pc, *cc;
     /* Regular claims, in pod claim order; requests in container order. */
     json_array_foreach(rcs, i, pc) {
-        const char *pcname = jstr(pc, "name");
+        const char *pcname = dra_jfield_str(pc, "name");
         bool used = false;
         json_array_foreach(cclaims, j, cc) {
-            const char *n = jstr(cc, "name");
+            const char *n = dra_jfield_str(cc, "name");
             if (n && pcname && strcmp(n, pcname) == 0)
                 used = true;
         }
@@ -425,22 +415,22 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
         if (!cname)
             continue;
         json_array_foreach(cclaims, j, cc) {
-            const char *n = jstr(cc, "name");
+            const char *n = dra_jfield_str(cc, "name");
             if (n && strcmp(n, pcname) == 0) {
-                const char *r = jstr(cc, "request");
+                const char *r = dra_jfield_str(cc, "request");
                 rq[nrq++] = (creq){cname, r ? r : ""};
             }
         }
     }
     /* Extended resources backed by DRA. */
-    const char *ecn = jstr(ext, "resourceClaimName");
+    const char *ecn = dra_jfield_str(ext, "resourceClaimName");
     if (ecn) {
         json_t *reqs = jpath(container, "resources", "requests");
         json_t *lims = jpath(container, "resources", "limits");
-        const char *cn = jstr(container, "name");
+        const char *cn = dra_jfield_str(container, "name");
         json_t *mp;
         json_array_foreach(json_object_get(ext, "requestMappings"), i, mp) {
-            const char *mc = jstr(mp, "containerName"), *res = jstr(mp, "resourceName"), *rn = jstr(mp, "requestName");
+            const char *mc = dra_jfield_str(mp, "containerName"), *res = dra_jfield_str(mp, "resourceName"), *rn = dra_jfield_str(mp, "requestName");
             if (!mc || !cn || strcmp(mc, cn) != 0 || !res || !rn)
                 continue;
             json_t *qv = json_object_get(reqs, res);
@@ -495,7 +485,7 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
 static dra_err *containers_json(const dra_model *m, const json_t *pod, dra_checkpoint *cp, json_t *out, bool flat)
 {
     static const char *const lists[] = {"initContainers", "containers"};
-    const char *ns = meta(pod, "namespace"), *name = meta(pod, "name");
+    const char *ns = dra_jstr(pod, "metadata.namespace"), *name = dra_jstr(pod, "metadata.name");
     for (size_t l = 0; l < 2; l++) {
         size_t i;
         json_t *c;
@@ -511,7 +501,7 @@ static dra_err *containers_json(const dra_model *m, const json_t *pod, dra_check
                 json_object_set_new(r, "namespace", json_string(ns ? ns : "default"));
                 json_object_set_new(r, "pod", json_string(name ? name : ""));
             }
-            json_object_set_new(r, "container", json_string(jstr(c, "name") ? jstr(c, "name") : ""));
+            json_object_set_new(r, "container", json_string(dra_jfield_str(c, "name") ? dra_jfield_str(c, "name") : ""));
             json_object_set_new(r, "cdiDevices", ids);
             json_array_append_new(out, r);
         }
@@ -565,7 +555,7 @@ static dra_err *plan_record(dra_kubelet *k, const dra_model *m, const json_t *po
         const json_t *c = p->pcs[i].claim;
         dra_ckpt_claim *ent = dra_ckpt_find(cp, ns, p->pcs[i].claim_name);
         if (!ent) {
-            ent = dra_ckpt_add(cp, ns, p->pcs[i].claim_name, meta(c, "uid"));
+            ent = dra_ckpt_add(cp, ns, p->pcs[i].claim_name, dra_jstr(c, "metadata.uid"));
             const char *drv[MAX_DRIVERS];
             size_t nd = claim_drivers(c, drv, MAX_DRIVERS);
             for (size_t j = 0; j < nd; j++)
@@ -816,7 +806,7 @@ static dra_err *unprepare_uid(dra_kubelet *k, const char *pod_uid, json_t *out, 
 dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out)
 {
     const json_t *pod = find_pod(m, ns, name);
-    const char *uid = pod ? meta(pod, "uid") : NULL;
+    const char *uid = pod ? dra_jstr(pod, "metadata.uid") : NULL;
     if (uid && *uid)
         return unprepare_uid(k, uid, out, NULL);
     /* The pod is gone from the input: find it by name in the checkpoint. */
@@ -855,17 +845,17 @@ dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *n
 
 static bool active_on(const json_t *pod, const char *node)
 {
-    const char *nn = jstr(json_object_get(pod, "spec"), "nodeName");
+    const char *nn = dra_jfield_str(json_object_get(pod, "spec"), "nodeName");
     if (!nn || strcmp(nn, node) != 0)
         return false;
-    const char *phase = jstr(json_object_get(pod, "status"), "phase");
+    const char *phase = dra_jfield_str(json_object_get(pod, "status"), "phase");
     return !phase || (strcmp(phase, "Succeeded") != 0 && strcmp(phase, "Failed") != 0);
 }
 
 static bool uses_claims(const json_t *pod)
 {
     return json_array_size(jpath(pod, "spec", "resourceClaims")) > 0 ||
-           jstr(jpath(pod, "status", "extendedResourceClaimStatus"), "resourceClaimName");
+           dra_jfield_str(jpath(pod, "status", "extendedResourceClaimStatus"), "resourceClaimName");
 }
 
 static dra_err *about_pod(dra_err *e, const char *ns, const char *name, const char *uid)
@@ -888,7 +878,7 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
     const char **active = dra_xcalloc(pods->n + 1, sizeof *active);
     size_t nact = 0;
     for (size_t i = 0; i < pods->n; i++) {
-        const char *uid = meta(pods->v[i]->json, "uid");
+        const char *uid = dra_jstr(pods->v[i]->json, "metadata.uid");
         if (uid && active_on(pods->v[i]->json, node))
             active[nact++] = uid;
     }
@@ -935,7 +925,7 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
     bool *touched = dra_xcalloc(pods->n + 1, sizeof *touched); /* the run changed the pod's claims */
     for (size_t i = 0; i < pods->n; i++) {
         const json_t *pod = pods->v[i]->json;
-        if (!meta(pod, "uid") || !active_on(pod, node) || !uses_claims(pod))
+        if (!dra_jstr(pod, "metadata.uid") || !active_on(pod, node) || !uses_claims(pod))
             continue;
         want[i] = true;
         perr[i] = plan_record(k, m, pod, &plans[i], &touched[i]);
@@ -960,7 +950,7 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
         const json_t *pod = pods->v[i]->json;
         if (!want[i])
             continue;
-        const char *ns = meta(pod, "namespace") ? meta(pod, "namespace") : "default", *name = meta(pod, "name");
+        const char *ns = dra_jstr(pod, "metadata.namespace") ? dra_jstr(pod, "metadata.namespace") : "default", *name = dra_jstr(pod, "metadata.name");
         dra_err *e = perr[i];
         json_t *containers = json_array();
         if (!e && !se)
@@ -1025,12 +1015,12 @@ dra_err *dra_kubelet_table(FILE *f, const json_t *records, bool actions)
     size_t row = 1;
     json_array_foreach(records, i, r) {
         char **x = &cells[row * nc];
-        const char *ns = jstr(r, "namespace");
-        const char *action = jstr(r, "action");
+        const char *ns = dra_jfield_str(r, "namespace");
+        const char *action = dra_jfield_str(r, "action");
         if (!action) {
             x[0] = dra_xstrdup(ns ? ns : "");
-            x[1] = dra_xstrdup(jstr(r, "pod") ? jstr(r, "pod") : "");
-            x[2] = dra_xstrdup(jstr(r, "container") ? jstr(r, "container") : "");
+            x[1] = dra_xstrdup(dra_jfield_str(r, "pod") ? dra_jfield_str(r, "pod") : "");
+            x[2] = dra_xstrdup(dra_jfield_str(r, "container") ? dra_jfield_str(r, "container") : "");
             x[3] = join_ids(json_object_get(r, "cdiDevices"));
             row++;
         } else if (strcmp(action, "prepare") == 0) {
@@ -1038,23 +1028,23 @@ dra_err *dra_kubelet_table(FILE *f, const json_t *records, bool actions)
             if (json_array_size(cs) == 0) {
                 x[0] = dra_xstrdup(action);
                 x[1] = dra_xstrdup(ns ? ns : "");
-                x[2] = dra_xasprintf("pod/%s", jstr(r, "pod") ? jstr(r, "pod") : "");
+                x[2] = dra_xasprintf("pod/%s", dra_jfield_str(r, "pod") ? dra_jfield_str(r, "pod") : "");
                 row++;
             }
             json_array_foreach(cs, j, c) {
                 x = &cells[row * nc];
                 x[0] = dra_xstrdup(action);
                 x[1] = dra_xstrdup(ns ? ns : "");
-                x[2] = dra_xasprintf("pod/%s/%s", jstr(r, "pod") ? jstr(r, "pod") : "", jstr(c, "container") ? jstr(c, "container") : "");
+                x[2] = dra_xasprintf("pod/%s/%s", dra_jfield_str(r, "pod") ? dra_jfield_str(r, "pod") : "", dra_jfield_str(c, "container") ? dra_jfield_str(c, "container") : "");
                 x[3] = join_ids(json_object_get(c, "cdiDevices"));
                 row++;
             }
         } else {
             x[0] = dra_xstrdup(action);
             x[1] = dra_xstrdup(ns ? ns : "");
-            x[2] = dra_xasprintf("resourceclaim/%s", jstr(r, "claim") ? jstr(r, "claim") : "");
+            x[2] = dra_xasprintf("resourceclaim/%s", dra_jfield_str(r, "claim") ? dra_jfield_str(r, "claim") : "");
             const char *p = json_string_value(json_array_get(json_object_get(r, "pods"), 0));
-            x[3] = dra_xasprintf("uid %s, pod %s", jstr(r, "uid") ? jstr(r, "uid") : "", p ? p : "");
+            x[3] = dra_xasprintf("uid %s, pod %s", dra_jfield_str(r, "uid") ? dra_jfield_str(r, "uid") : "", p ? p : "");
             row++;
         }
     }
