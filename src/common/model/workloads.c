@@ -16,6 +16,7 @@
 
 #include "../base/buf.h"
 #include "../base/hash.h"
+#include "../io/json.h"
 
 /* FNV-1a of s, then a 0x1f field separator */
 uint64_t dra_wl_hash(uint64_t h, const char *s)
@@ -48,11 +49,6 @@ char *dra_wl_derived_uid(const char *kind, const char *ns, const char *name)
                          (a >> 16) & 0xffff, a & 0xfff, (b >> 48) | 0x8000, b & UINT64_C(0xffffffffffff));
 }
 
-static const char *jstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
 static void add_assumed(json_t *md, const char *what)
 {
     json_t *ann = json_object_get(md, "annotations");
@@ -60,7 +56,7 @@ static void add_assumed(json_t *md, const char *what)
         ann = json_object();
         json_object_set_new(md, "annotations", ann);
     }
-    const char *old = jstr(ann, DRA_ASSUMED_ANNOTATION);
+    const char *old = dra_jfield_str(ann, DRA_ASSUMED_ANNOTATION);
     if (old && *old) {
         char *v = dra_xasprintf("%s,%s", old, what);
         json_object_set_new(ann, DRA_ASSUMED_ANNOTATION, json_string(v));
@@ -147,18 +143,18 @@ static size_t daemon_nodes(const dra_objset *set, const json_t *tspec, const cha
     const json_t *sel = json_object_get(tspec, "nodeSelector");
     for (size_t i = 0; i < set->n; i++) {
         const json_t *o = set->v[i].json;
-        const char *k = jstr(o, "kind"), *av = jstr(o, "apiVersion");
+        const char *k = dra_jfield_str(o, "kind"), *av = dra_jfield_str(o, "apiVersion");
         if (!k || !av || strcmp(k, "Node") != 0 || strcmp(av, "v1") != 0)
             continue;
         nodes++;
         const json_t *md = json_object_get(o, "metadata");
-        const char *name = jstr(md, "name");
+        const char *name = dra_jfield_str(md, "name");
         const json_t *labels = json_object_get(md, "labels");
         bool ok = name != NULL;
         const char *key;
         const json_t *want;
         json_object_foreach((json_t *)sel, key, want) {
-            const char *have = jstr(labels, key);
+            const char *have = dra_jfield_str(labels, key);
             if (!have || !json_is_string(want) || strcmp(have, json_string_value(want)) != 0)
                 ok = false;
         }
@@ -169,8 +165,8 @@ static size_t daemon_nodes(const dra_objset *set, const json_t *tspec, const cha
         dra_strmap seen = {0}; /* node names already taken: linear in the slices */
         for (size_t i = 0; i < set->n; i++) {
             const json_t *o = set->v[i].json;
-            const char *k = jstr(o, "kind");
-            const char *nn = jstr(json_object_get(o, "spec"), "nodeName");
+            const char *k = dra_jfield_str(o, "kind");
+            const char *nn = dra_jfield_str(json_object_get(o, "spec"), "nodeName");
             if (!k || strcmp(k, "ResourceSlice") != 0 || !nn || !*nn || json_object_size((json_t *)sel))
                 continue;
             if (!dra_strmap_add(&seen, nn, strlen(nn), 1, NULL))
@@ -197,7 +193,7 @@ static char *template_hash(const json_t *tmpl)
 
 static bool is_kind(const json_t *o, const char *api_version, const char *kind)
 {
-    const char *k = jstr(o, "kind"), *av = jstr(o, "apiVersion");
+    const char *k = dra_jfield_str(o, "kind"), *av = dra_jfield_str(o, "apiVersion");
     return k && av && strcmp(k, kind) == 0 && strcmp(av, api_version) == 0;
 }
 
@@ -250,7 +246,7 @@ void dra_wl_job_pods(dra_wl_ctx *c, const json_t *jspec, const char *job, const 
     const json_t *comp = json_object_get(jspec, "completions");
     if (json_is_integer(comp) && json_integer_value(comp) < par)
         par = json_integer_value(comp);
-    const char *mode = jstr(jspec, "completionMode");
+    const char *mode = dra_jfield_str(jspec, "completionMode");
     bool indexed = mode && strcmp(mode, "Indexed") == 0;
     const json_t *tmpl = json_object_get(jspec, "template");
     par = dra_wl_count(c, par, field);
@@ -282,7 +278,7 @@ static long expand_builtin(dra_wl_ctx *c, dra_err **err)
     const dra_obj *o = c->o;
     const json_t *w = o->json;
     const char *name = c->name, *ns = c->ns;
-    const char *kind = jstr(w, "kind");
+    const char *kind = dra_jfield_str(w, "kind");
     const json_t *spec = json_object_get(w, "spec");
     const json_t *tmpl = json_object_get(spec, "template");
     bool deploy = is_kind(w, "apps/v1", "Deployment"), rs = is_kind(w, "apps/v1", "ReplicaSet"),
@@ -299,9 +295,9 @@ static long expand_builtin(dra_wl_ctx *c, dra_err **err)
                                             cron ? "spec.jobTemplate.spec.template.spec" : "spec.template.spec"), o);
         return -2;
     }
-    const char *wuid = jstr(json_object_get(w, "metadata"), "uid");
+    const char *wuid = dra_jfield_str(json_object_get(w, "metadata"), "uid");
     char *own_uid = wuid && *wuid ? dra_xstrdup(wuid) : dra_wl_derived_uid(kind, ns, name);
-    dra_wl_owner own = {jstr(w, "apiVersion"), kind, name, own_uid};
+    dra_wl_owner own = {dra_jfield_str(w, "apiVersion"), kind, name, own_uid};
     char *owner_name = NULL, *owner_uid2 = NULL, *hash = NULL;
     if (deploy || rs) {
         if (deploy) {
@@ -333,7 +329,7 @@ static long expand_builtin(dra_wl_ctx *c, dra_err **err)
                 dra_wl_set_label(pod, "apps.kubernetes.io/pod-index", idx);
                 json_t *pspec = json_object_get(pod, "spec");
                 json_object_set_new(pspec, "hostname", json_string(pn));
-                const char *svc = jstr(spec, "serviceName");
+                const char *svc = dra_jfield_str(spec, "serviceName");
                 if (svc && *svc)
                     json_object_set_new(pspec, "subdomain", json_string(svc));
             }
@@ -433,7 +429,7 @@ static bool find_template(const json_t *v, dra_buf *at, bool *claims, char **pat
 static char *workload_name(const dra_obj *o, const char *ns, size_t place, bool *assumed, dra_err **err)
 {
     const json_t *md = json_object_get(o->json, "metadata");
-    const char *name = jstr(md, "name"), *gen = jstr(md, "generateName");
+    const char *name = dra_jfield_str(md, "name"), *gen = dra_jfield_str(md, "generateName");
     *assumed = false;
     if (name && *name)
         return dra_xstrdup(name);
@@ -462,7 +458,7 @@ bool dra_is_workload(const json_t *obj)
 {
     if (dra_wl_known_kind(obj))
         return true;
-    const char *av = jstr(obj, "apiVersion");
+    const char *av = dra_jfield_str(obj, "apiVersion");
     if (is_kind(obj, "v1", "Pod") || (av && strncmp(av, "resource.k8s.io/", 16) == 0))
         return false; /* runtimes are held with the workloads: TrainJobs read them */
     dra_buf at = DRA_BUF_INIT;
@@ -485,10 +481,10 @@ dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dr
         dra_err *e = NULL;
         size_t before = out.n;
         const json_t *md = json_object_get(o->json, "metadata");
-        const char *ns = jstr(md, "namespace");
+        const char *ns = dra_jfield_str(md, "namespace");
         if (!ns || !*ns)
             ns = dns;
-        const char *kind = jstr(o->json, "kind");
+        const char *kind = dra_jfield_str(o->json, "kind");
         long n = -1;
         bool assumed = false;
         char *name = NULL;
@@ -509,7 +505,7 @@ dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dr
             bool claims = false;
             char *path = NULL;
             if (n == -1 && !template_holder(o->json) && find_template(o->json, &at, &claims, &path)) {
-                const char *av = jstr(o->json, "apiVersion");
+                const char *av = dra_jfield_str(o->json, "apiVersion");
                 rep->warnings = dra_err_append(rep->warnings, dra_obj_locate(dra_err_new(DRA_EXIT_OK,
                     "%s of %s holds a pod template%s at %s but is not expanded: its pods are not in this answer",
                     kind ? kind : "object", av ? av : "no apiVersion", claims ? " with resourceClaims" : "", path), o));
@@ -553,11 +549,11 @@ void dra_assume_pod_identity_at(json_t *o, size_t place, const char *default_nam
     json_t *md = json_object_get(o, "metadata");
     if (!json_is_object(md))
         return;
-    const char *ns = jstr(md, "namespace");
+    const char *ns = dra_jfield_str(md, "namespace");
     if (!ns || !*ns)
         ns = dns;
-    const char *name = jstr(md, "name");
-    const char *gen = jstr(md, "generateName");
+    const char *name = dra_jfield_str(md, "name");
+    const char *gen = dra_jfield_str(md, "generateName");
     bool named = false, uided = false;
     char *made = NULL;
     if ((!name || !*name) && gen && *gen) {
@@ -569,7 +565,7 @@ void dra_assume_pod_identity_at(json_t *o, size_t place, const char *default_nam
         name = made;
         named = true;
     }
-    const char *uid = jstr(md, "uid");
+    const char *uid = dra_jfield_str(md, "uid");
     if (name && *name && (!uid || !*uid)) {
         char *u = dra_wl_derived_uid("Pod", ns, name);
         json_object_set_new(md, "uid", json_string(u));

@@ -39,15 +39,11 @@
 #include <string.h>
 
 #include "workloads_impl.h"
-
-static const char *jstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
+#include "../io/json.h"
 
 static bool has(const json_t *o, const char *av, const char *kind)
 {
-    const char *k = jstr(o, "kind"), *a = jstr(o, "apiVersion");
+    const char *k = dra_jfield_str(o, "kind"), *a = dra_jfield_str(o, "apiVersion");
     return k && a && strcmp(k, kind) == 0 && strcmp(a, av) == 0;
 }
 
@@ -91,9 +87,9 @@ typedef struct self {
 static void self_init(self *s, const dra_wl_ctx *c)
 {
     const json_t *w = c->o->json;
-    const char *uid = jstr(json_object_get(w, "metadata"), "uid");
-    s->uid = uid && *uid ? dra_xstrdup(uid) : dra_wl_derived_uid(jstr(w, "kind"), c->ns, c->name);
-    s->own = (dra_wl_owner){jstr(w, "apiVersion"), jstr(w, "kind"), c->name, s->uid};
+    const char *uid = dra_jfield_str(json_object_get(w, "metadata"), "uid");
+    s->uid = uid && *uid ? dra_xstrdup(uid) : dra_wl_derived_uid(dra_jfield_str(w, "kind"), c->ns, c->name);
+    s->own = (dra_wl_owner){dra_jfield_str(w, "apiVersion"), dra_jfield_str(w, "kind"), c->name, s->uid};
 }
 
 static void label_pod(json_t *pod, const char *k, const char *v)
@@ -223,7 +219,7 @@ static long jobset_pods(dra_wl_ctx *c, const json_t *spec, const char *name, con
     size_t i;
     const json_t *rj;
     json_array_foreach(rjobs, i, rj) {
-        const char *rname = jstr(rj, "name");
+        const char *rname = dra_jfield_str(rj, "name");
         const json_t *jspec = json_object_get(json_object_get(rj, "template"), "spec");
         if (!rname || !has_template(json_object_get(jspec, "template"))) {
             char *f = dra_xasprintf("%s[%zu].template.spec.template.spec", field, i);
@@ -304,7 +300,7 @@ static long raycluster_pods(dra_wl_ctx *c, const json_t *spec, const char *clust
     size_t i;
     const json_t *g;
     json_array_foreach(json_object_get(spec, "workerGroupSpecs"), i, g) {
-        const char *group = jstr(g, "groupName");
+        const char *group = dra_jfield_str(g, "groupName");
         const json_t *t = json_object_get(g, "template");
         if (!group || !has_template(t))
             continue;
@@ -336,7 +332,7 @@ static json_t *ray_submitter_container(const json_t *cluster_spec)
                                         "spec"),
                         "containers"),
         0);
-    const char *image = jstr(c0, "image");
+    const char *image = dra_jfield_str(c0, "image");
     return json_pack("{s:s, s:s, s:{s:{s:s, s:s}, s:{s:s, s:s}}}", "name", "ray-job-submitter", "image",
                      image ? image : "", "resources", "limits", "cpu", "1", "memory", "1Gi", "requests", "cpu",
                      "500m", "memory", "200Mi");
@@ -345,11 +341,11 @@ static json_t *ray_submitter_container(const json_t *cluster_spec)
 /* The RayCluster a RayJob with clusterSelector runs on, when in the input. */
 static const json_t *selected_cluster(const dra_wl_ctx *c, const json_t *selector)
 {
-    const char *name = jstr(selector, "ray.io/cluster");
+    const char *name = dra_jfield_str(selector, "ray.io/cluster");
     for (size_t i = 0; name && i < c->set->n; i++) {
         const json_t *o = c->set->v[i].json, *md = json_object_get(o, "metadata");
-        const char *ns = jstr(md, "namespace");
-        if (has(o, "ray.io/v1", "RayCluster") && jstr(md, "name") && !strcmp(jstr(md, "name"), name) &&
+        const char *ns = dra_jfield_str(md, "namespace");
+        if (has(o, "ray.io/v1", "RayCluster") && dra_jfield_str(md, "name") && !strcmp(dra_jfield_str(md, "name"), name) &&
             !strcmp(ns ? ns : "default", c->ns))
             return o;
     }
@@ -402,7 +398,7 @@ static long ray_submitter(dra_wl_ctx *c, const json_t *spec, const json_t *clust
 
 static long rayjob(dra_wl_ctx *c, const json_t *spec, dra_err **err)
 {
-    const char *mode = jstr(spec, "submissionMode");
+    const char *mode = dra_jfield_str(spec, "submissionMode");
     if (!mode || !*mode)
         mode = "K8sJobMode";
     bool k8s_job = !strcmp(mode, "K8sJobMode"), sidecar = !strcmp(mode, "SidecarMode");
@@ -440,14 +436,14 @@ static long rayjob(dra_wl_ctx *c, const json_t *spec, dra_err **err)
 /* The runtime a TrainJob names, when the input has it. */
 static const json_t *train_runtime(const dra_wl_ctx *c, const json_t *ref)
 {
-    const char *name = jstr(ref, "name"), *kind = jstr(ref, "kind");
+    const char *name = dra_jfield_str(ref, "name"), *kind = dra_jfield_str(ref, "kind");
     if (!kind)
         kind = "ClusterTrainingRuntime";
     for (size_t i = 0; name && i < c->set->n; i++) {
         const json_t *o = c->set->v[i].json;
         const json_t *md = json_object_get(o, "metadata");
-        const char *ns = jstr(md, "namespace");
-        if (has(o, "trainer.kubeflow.org/v1alpha1", kind) && jstr(md, "name") && !strcmp(jstr(md, "name"), name) &&
+        const char *ns = dra_jfield_str(md, "namespace");
+        if (has(o, "trainer.kubeflow.org/v1alpha1", kind) && dra_jfield_str(md, "name") && !strcmp(dra_jfield_str(md, "name"), name) &&
             (strcmp(kind, "TrainingRuntime") != 0 || (ns && !strcmp(ns, c->ns))))
             return o;
     }
@@ -474,7 +470,7 @@ long dra_wl_expand_crd(dra_wl_ctx *c, dra_err **err)
     if (has(w, "trainer.kubeflow.org/v1alpha1", "TrainJob")) {
         const json_t *rt = train_runtime(c, json_object_get(spec, "runtimeRef"));
         if (!rt) {
-            const char *rn = jstr(json_object_get(spec, "runtimeRef"), "name");
+            const char *rn = dra_jfield_str(json_object_get(spec, "runtimeRef"), "name");
             char *m = dra_xasprintf("the pod templates are in the runtime %s, which is not in the input",
                                     rn ? rn : "(none named)");
             *err = refused(c->o, "spec.runtimeRef", m);
