@@ -58,19 +58,14 @@ int cel_format_max_regex_size(const cel_value *format)
 
 /* ---- apimachinery's validators ---- */
 
-#define DNS1123_LABEL_FMT "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 #define DNS1123_LABEL_MSG "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', " \
                           "and must start and end with an alphanumeric character"
-#define DNS1123_SUBDOMAIN_FMT DNS1123_LABEL_FMT "(\\." DNS1123_LABEL_FMT ")*"
 #define DNS1123_SUBDOMAIN_MSG "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, " \
                               "'-' or '.', and must start and end with an alphanumeric character"
 #define DNS1035_LABEL_FMT "[a-z]([-a-z0-9]*[a-z0-9])?"
 #define DNS1035_LABEL_MSG "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with " \
                           "an alphabetic character, and end with an alphanumeric character"
-#define QNAME_FMT "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-#define QNAME_MSG "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an " \
-                  "alphanumeric character"
-#define LABEL_VALUE_FMT "(" QNAME_FMT ")?"
+#define LABEL_VALUE_FMT "(" DRA_QUALIFIED_NAME_FMT ")?"
 #define LABEL_VALUE_MSG "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' " \
                         "or '.', and must start and end with an alphanumeric character"
 
@@ -97,7 +92,7 @@ static void check_dns1123_label(msgs *m, const char *s, size_t len)
             add_lit(m, "must not contain dots");
         else
             add_lit(m, DNS1123_LABEL_MSG " (e.g. 'my-name' or '123-abc', regex used for validation is '"
-                       DNS1123_LABEL_FMT "')");
+                       DRA_DNS1123_LABEL_FMT "')");
     }
 }
 
@@ -105,7 +100,7 @@ static void check_dns1123_subdomain(msgs *m, const char *s, size_t len)
 {
     static const char too_long[] = "must be no more than 253 characters";
     static const char bad[] = DNS1123_SUBDOMAIN_MSG " (e.g. 'example.com', regex used for validation is '"
-                              DNS1123_SUBDOMAIN_FMT "')";
+                              DRA_DNS1123_SUBDOMAIN_FMT "')";
     if (len > 253)
         add_lit(m, too_long);
     if (!dra_is_dns1123_subdomain_format(s, len))
@@ -128,8 +123,8 @@ static void check_qualified_name(cel_call_ctx *cx, msgs *m, const char *s, size_
     size_t nlen = len;
     if (slash) {
         if (memchr(slash + 1, '/', len - (size_t)(slash + 1 - s))) {
-            add_lit(m, "a qualified name " QNAME_MSG " (e.g. 'MyName' or 'my.name' or '123-abc', regex used for "
-                       "validation is '" QNAME_FMT "') with an optional DNS subdomain prefix and '/' (e.g. "
+            add_lit(m, "a qualified name " DRA_QUALIFIED_NAME_ERR " (e.g. 'MyName' or 'my.name' or '123-abc', regex used for "
+                       "validation is '" DRA_QUALIFIED_NAME_FMT "') with an optional DNS subdomain prefix and '/' (e.g. "
                        "'example.com/MyName')");
             return;
         }
@@ -152,8 +147,8 @@ static void check_qualified_name(cel_call_ctx *cx, msgs *m, const char *s, size_
     else if (nlen > 63)
         add_lit(m, "name part must be no more than 63 characters");
     if (!dra_is_qualified_name_part_format(name, nlen))
-        add_lit(m, "name part " QNAME_MSG " (e.g. 'MyName' or 'my.name' or '123-abc', regex used for "
-                   "validation is '" QNAME_FMT "')");
+        add_lit(m, "name part " DRA_QUALIFIED_NAME_ERR " (e.g. 'MyName' or 'my.name' or '123-abc', regex used for "
+                   "validation is '" DRA_QUALIFIED_NAME_FMT "')");
 }
 
 static void check_label_value(msgs *m, const char *s, size_t len)

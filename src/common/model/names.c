@@ -197,28 +197,23 @@ void dra_path_pop(dra_buf *p, size_t mark)
 
 /* ---- message texts ---- */
 
-#define DNS1123_LABEL_FMT "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
-#define DNS1123_SUBDOMAIN_FMT DNS1123_LABEL_FMT "(\\." DNS1123_LABEL_FMT ")*"
-#define QUALIFIED_NAME_FMT "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
-#define QUALIFIED_NAME_ERR "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
-
 /* RegexError(msg, fmt, examples...) renders examples as "'a', " joined by " or ". */
 static const char MSG_LABEL_REGEX[] =
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
-    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '" DNS1123_LABEL_FMT "')";
+    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '" DRA_DNS1123_LABEL_FMT "')";
 static const char MSG_SUBDOMAIN_REGEX[] =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
-    "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" DNS1123_SUBDOMAIN_FMT "')";
+    "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" DRA_DNS1123_SUBDOMAIN_FMT "')";
 /* content.IsDNS1123SubdomainCaseless: its own words, the lower-case regex */
 static const char MSG_SUBDOMAIN_CASELESS_REGEX[] =
     "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'Example.com', regex used for validation is '" DNS1123_SUBDOMAIN_FMT "')";
+    "alphanumeric character (e.g. 'Example.com', regex used for validation is '" DRA_DNS1123_SUBDOMAIN_FMT "')";
 static const char MSG_QUALIFIED_REGEX[] =
-    QUALIFIED_NAME_ERR " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" QUALIFIED_NAME_FMT "')";
+    DRA_QUALIFIED_NAME_ERR " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" DRA_QUALIFIED_NAME_FMT "')";
 static const char MSG_LABEL_VALUE_REGEX[] =
     "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start "
     "and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation "
-    "is '(" QUALIFIED_NAME_FMT ")?')";
+    "is '(" DRA_QUALIFIED_NAME_FMT ")?')";
 static const char MSG_C_IDENTIFIER_REGEX[] =
     "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric "
     "characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is "

@@ -86,6 +86,14 @@ void dra_path_pop(dra_buf *p, size_t mark);
 /* ---- limits (pkg/apis/resource/types.go, util/validation) ---- */
 
 #define DRA_DNS1123_LABEL_MAX 63
+/* apimachinery's validation regexes and the words of IsQualifiedName
+ * (pkg/util/validation), as its messages quote them */
+#define DRA_DNS1123_LABEL_FMT "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+#define DRA_DNS1123_SUBDOMAIN_FMT DRA_DNS1123_LABEL_FMT "(\\." DRA_DNS1123_LABEL_FMT ")*"
+#define DRA_QUALIFIED_NAME_FMT "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+#define DRA_QUALIFIED_NAME_ERR                                                                                   \
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric " \
+    "character"
 #define DRA_DNS1123_SUBDOMAIN_MAX 253
 #define DRA_DRIVER_NAME_MAX 63
 #define DRA_POOL_NAME_MAX 253
