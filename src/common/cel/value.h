@@ -26,6 +26,7 @@
 #include "../base/utf8.h"
 #include "../model/quantity.h"
 #include "../model/semver.h"
+#include "../model/time.h"
 #include "types.h"
 
 typedef enum cel_kind {
@@ -280,7 +281,7 @@ void cel_timestamp_format(int64_t sec, int32_t nsec, dra_buf *b);
 void cel_duration_format(int64_t sec, int32_t nsec, dra_buf *b);
 /* cel-go's timestamp range, 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z,
  * in seconds since the epoch (types/timestamp.go minUnixTime, maxUnixTime). */
-#define CEL_TS_MIN_SEC INT64_C(-62135596800)
+#define CEL_TS_MIN_SEC DRA_TIME_GO_ZERO_SEC
 #define CEL_TS_MAX_SEC INT64_C(253402300799)
 /* The timestamp parser of the literal validators: Go's
  * time.Parse(time.RFC3339) (model/time.h), then the range; false on a

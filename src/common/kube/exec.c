@@ -63,9 +63,6 @@ static char *look_path(const char *name)
     return NULL;
 }
 
-/* Go's zero time.Time, 0001-01-01T00:00:00Z, in seconds since the epoch. */
-#define GO_ZERO_TIME_SEC INT64_C(-62135596800)
-
 bool dra_kube_cred_expired(const dra_kube_cred *c, dra_time now)
 {
     return c->expires && dra_time_cmp(now, c->expiry) > 0; /* credsExpired: now.After(exp) */
@@ -141,7 +138,7 @@ static dra_err *parse_cred(const dra_kube_config *cfg, const char *out, size_t l
             /* metav1.Time: Go's time.Parse(time.RFC3339); the zero time
              * (0001-01-01T00:00:00Z) is no expiry, as an absent one */
             dra_err *te = exp ? dra_time_parse(exp, &cred->expiry) : dra_err_new(DRA_EXIT_RUNTIME, "not a string");
-            cred->expires = !te && !(cred->expiry.sec == GO_ZERO_TIME_SEC && cred->expiry.nsec == 0);
+            cred->expires = !te && !(cred->expiry.sec == DRA_TIME_GO_ZERO_SEC && cred->expiry.nsec == 0);
             if (te) {
                 dra_err_free(te);
                 e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: status.expirationTimestamp is not an RFC 3339 time", cmd);

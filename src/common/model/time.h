@@ -22,6 +22,9 @@
 #include "../base/error.h"
 
 #define DRA_NSEC_PER_SEC INT64_C(1000000000)
+/* Go's zero time.Time, 0001-01-01T00:00:00Z, in seconds since the epoch
+ * (also the earliest timestamp CEL has). */
+#define DRA_TIME_GO_ZERO_SEC INT64_C(-62135596800)
 
 typedef struct dra_time {
     int64_t sec;  /* seconds since 1970-01-01T00:00:00Z (floor) */
