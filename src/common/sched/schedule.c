@@ -20,6 +20,7 @@
 #include "../alloc/node.h"
 #include "../cluster/cluster.h"
 #include "../model/quantity.h"
+#include "../model/validate.h"
 #include "../io/json.h"
 #include "../io/jparse.h"
 #include "group_status.h"
@@ -27,8 +28,6 @@
 #include "schedule.h"
 #include "../base/sort.h"
 
-#define EXT_ANNOTATION "resource.kubernetes.io/extended-resource-claim"
-#define RESERVED_FOR_MAX 256
 #define BINDING_TIMEOUT_S 600
 
 /* The run's state is the input (a dra_cluster) plus one dra_changes
@@ -188,7 +187,7 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
  * controlled by the pod (name and UID). */
 static bool is_ext_claim_of(const json_t *c, const podctx *p)
 {
-    const char *a = json_string_value(json_object_get(dra_jfield(dra_jfield(c, "metadata"), "annotations"), EXT_ANNOTATION));
+    const char *a = json_string_value(json_object_get(dra_jfield(dra_jfield(c, "metadata"), "annotations"), DRA_EXTENDED_CLAIM_ANNOTATION));
     if (!a || strcmp(a, "true") != 0 || strcmp(meta_str(c, "namespace") ? meta_str(c, "namespace") : "", p->ns) != 0)
         return false;
     size_t m;
@@ -320,7 +319,7 @@ static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, 
         const json_t *alloc = allocation_of(c);
         if (alloc) {
             size_t nres = json_array_size(dra_jfield(dra_jfield(c, "status"), "reservedFor"));
-            if (nres >= RESERVED_FOR_MAX && !reserved_for_pod(p, c))
+            if (nres >= DRA_RESERVED_FOR_MAX && !reserved_for_pod(p, c))
                 return dra_xstrdup("resourceclaim in use");
             x->allocated = true;
             x->node_selector = dra_jfield(alloc, "nodeSelector");
@@ -445,7 +444,7 @@ static json_t *ext_claim_for(const podctx *p, const dra_extres_map *xm, const ch
         c = json_pack("{s:s,s:s,s:{s:s,s:s,s:s,s:[{s:s,s:s,s:s,s:s,s:b}],s:{s:s}},s:{}}", "apiVersion",
                       "resource.k8s.io/v1", "kind", "ResourceClaim", "metadata", "name", "<extended-resources>",
                       "generateName", gen, "namespace", p->ns, "ownerReferences", "apiVersion", "v1", "kind", "Pod",
-                      "name", p->name, "uid", p->uid, "controller", 1, "annotations", EXT_ANNOTATION, "true", "spec");
+                      "name", p->name, "uid", p->uid, "controller", 1, "annotations", DRA_EXTENDED_CLAIM_ANNOTATION, "true", "spec");
         free(gen);
     }
     json_t *spec = ensure_obj(c, "spec");
