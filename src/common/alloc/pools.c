@@ -1,7 +1,7 @@
 /* Pool gathering for one node (dra.md §3.2, dra-corrections.md A8; upstream
  * incubating/pools_incubating.go GatherPools, addSlice, buildPool,
- * checkSlicesInPool) and a run's node test (the node selectors themselves
- * are in model/nodesel.c). */
+ * checkSlicesInPool); the node test of a slice or device is
+ * dra_node_target_match (model/nodesel.c). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,31 +9,6 @@
 #include "pools.h"
 #include "../model/poolrule.h"
 #include "../base/sort.h"
-
-dra_err *dra_al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
-                         bool *match)
-{
-    *match = false;
-    if (name && *name) {
-        *match = node_name && strcmp(node_name, name) == 0;
-        return NULL;
-    }
-    if (all) {
-        *match = true;
-        return NULL;
-    }
-    if (sel) {
-        dra_err *e = dra_node_selector_match(sel, node, match);
-        if (e) {
-            char *s = json_dumps(sel, JSON_COMPACT);
-            dra_err *w = dra_err_new(DRA_EXIT_INPUT, "failed to parse node selector %s: %s", s ? s : "", e->msg);
-            free(s);
-            dra_err_free(e);
-            return w;
-        }
-    }
-    return NULL;
-}
 
 /* ---- gathering ----------------------------------------------------------------------- */
 
@@ -68,7 +43,7 @@ static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
     if (!f->compatibility_groups && s->uses_groups)
         return NULL;
     if (s->node_name || s->all_nodes || s->node_selector) {
-        dra_err *e = dra_al_node_matches(r->node, r->node_name, s->node_name, s->all_nodes, s->node_selector, rel);
+        dra_err *e = dra_node_target_match(r->node, r->node_name, s->node_name, s->all_nodes, s->node_selector, rel);
         if (e) {
             dra_err *w = dra_err_new(DRA_EXIT_INPUT,
                                      "gather pool information: failed to perform node selection for slice %s: %s",
@@ -82,7 +57,7 @@ static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
         for (size_t i = 0; i < s->ndev; i++) {
             al_device *d = &s->dev[i];
             bool m;
-            dra_err *e = dra_al_node_matches(r->node, r->node_name, al_x(d)->node_name, d->all_nodes, al_x(d)->node_selector, &m);
+            dra_err *e = dra_node_target_match(r->node, r->node_name, al_x(d)->node_name, d->all_nodes, al_x(d)->node_selector, &m);
             if (e) {
                 dra_err *w = dra_err_new(DRA_EXIT_INPUT,
                                          "gather pool information: failed to perform node selection for device %s in slice %s: %s",

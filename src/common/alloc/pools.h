@@ -1,4 +1,4 @@
-/* The pools one run sees, and node selection (pools.c).
+/* The pools one run sees (pools.c).
  * Internal to src/common/alloc; types in internal.h. */
 #ifndef DRA_ALLOC_POOLS_H
 #define DRA_ALLOC_POOLS_H
@@ -7,7 +7,5 @@
 
 /* Pool gathering.  Sets r->pools (run arena).  Errors are fatal. */
 DRA_MUST_USE dra_err *dra_al_gather_pools(al_run *r);
-DRA_MUST_USE dra_err *dra_al_node_matches(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
-                         bool *match);
 
 #endif

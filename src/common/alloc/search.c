@@ -177,7 +177,7 @@ static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid
         return NULL;
     }
     if (d->slice->per_device) {
-        e = dra_al_node_matches(r->node, r->node_name, al_x(d)->node_name, d->all_nodes, al_x(d)->node_selector, &m);
+        e = dra_node_target_match(r->node, r->node_name, al_x(d)->node_name, d->all_nodes, al_x(d)->node_selector, &m);
         if (e)
             return e;
         if (!m) {

@@ -83,6 +83,31 @@ static dra_err *field_match(const json_t *req, const json_t *node, bool *ok)
     return NULL;
 }
 
+dra_err *dra_node_target_match(const json_t *node, const char *node_name, const char *name, bool all,
+                               const json_t *sel, bool *match)
+{
+    *match = false;
+    if (name && *name) {
+        *match = node_name && strcmp(node_name, name) == 0;
+        return NULL;
+    }
+    if (all) {
+        *match = true;
+        return NULL;
+    }
+    if (sel) {
+        dra_err *e = dra_node_selector_match(sel, node, match);
+        if (e) {
+            char *s = json_dumps(sel, JSON_COMPACT);
+            dra_err *w = dra_err_new(DRA_EXIT_INPUT, "failed to parse node selector %s: %s", s ? s : "", e->msg);
+            free(s);
+            dra_err_free(e);
+            return w;
+        }
+    }
+    return NULL;
+}
+
 bool dra_node_declares_feature(const json_t *node, const char *feature)
 {
     size_t i;

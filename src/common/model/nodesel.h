@@ -13,6 +13,15 @@
  * for malformed selectors (unknown operator, wrong number of values). */
 DRA_MUST_USE dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, bool *matched);
 
+/* Whether a slice or device targets node (named node_name; node may be
+ * NULL when the server has no Node object) as the scheduler's pool
+ * gathering reads it: its nodeName (name) is the node's, or allNodes
+ * (all), or its nodeSelector (sel; NULL: none) matches.  None of the
+ * three set: false.  A selector that does not parse is an error, "failed
+ * to parse node selector SEL: ..." (*match false). */
+DRA_MUST_USE dra_err *dra_node_target_match(const json_t *node, const char *node_name, const char *name, bool all,
+                                            const json_t *sel, bool *match);
+
 /* Whether the Node lists `feature` in status.declaredFeatures (Node
  * Declared Features, as the scheduler reads them). */
 bool dra_node_declares_feature(const json_t *node, const char *feature);
