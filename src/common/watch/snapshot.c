@@ -89,24 +89,16 @@ static void request_classes(const json_t *spec, json_t *classes)
  * it as the scheduler would. */
 static bool target_matches(const json_t *t, const json_t *node, const char *node_name, bool *known)
 {
-    const char *nn = json_string_value(json_object_get(t, "nodeName"));
-    const json_t *sel = json_object_get(t, "nodeSelector");
-    *known = true;
-    if (nn && *nn)
-        return strcmp(nn, node_name) == 0;
-    if (json_is_true(json_object_get(t, "allNodes")))
+    const char *nn = dra_jfield_str(t, "nodeName");
+    const json_t *sel = dra_jfield(t, "nodeSelector");
+    bool all = dra_jfield_true(t, "allNodes"), m = false;
+    *known = (nn && *nn) || all || json_is_object(sel);
+    dra_err *e = dra_node_target_match(node, node_name, nn, all, json_is_object(sel) ? sel : NULL, &m);
+    if (e) {
+        dra_err_free(e);
         return true;
-    if (json_is_object(sel)) {
-        bool m = false;
-        dra_err *e = dra_node_selector_match(sel, node, &m);
-        if (e) {
-            dra_err_free(e);
-            return true;
-        }
-        return m;
     }
-    *known = false;
-    return false;
+    return m;
 }
 
 static bool slice_usable_on(const json_t *slice, const json_t *node, const char *node_name)
