@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
-#include "../base/buf.h"
+#include "base/buf.h"
 
 #define MAX_SEGS (DRA_MAX_DEPTH + 2)
 

@@ -5,7 +5,7 @@
 #include <malloc.h>
 #include <stdlib.h>
 
-#include "../base/assert.h"
+#include "base/assert.h"
 
 #ifdef DRA_HAVE_ASAN
 #define DRA_JALLOC_OFF 1

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/buf.h"
-#include "../base/hash.h"
+#include "base/buf.h"
+#include "base/hash.h"
 
 typedef struct scan {
     const char *p;

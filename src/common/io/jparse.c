@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/assert.h"
-#include "../base/buf.h"
-#include "../base/error.h"
-#include "../base/hash.h"
-#include "../base/utf8.h"
+#include "base/assert.h"
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/hash.h"
+#include "base/utf8.h"
 
 typedef struct jp {
     const char *p, *end;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/error.h"
+#include "base/error.h"
 
 json_t *dra_jget(const json_t *o, const char *path)
 {

@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "../base/buf.h"
+#include "base/buf.h"
 #include <stdbool.h>
 
 json_t *dra_jget(const json_t *o, const char *path);

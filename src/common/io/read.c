@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../base/buf.h"
+#include "base/buf.h"
 #include "docs.h"
 #include "read_json.h"
 #include "read_yaml.h"

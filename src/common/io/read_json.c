@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../base/buf.h"
-#include "../base/utf8.h"
+#include "base/buf.h"
+#include "base/utf8.h"
 #include "jdups.h"
 
 static int depth_of(const json_t *v, int limit)

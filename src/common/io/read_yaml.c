@@ -9,8 +9,8 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "../base/buf.h"
-#include "../base/utf8.h"
+#include "base/buf.h"
+#include "base/utf8.h"
 
 typedef struct anchor {
     char *name;

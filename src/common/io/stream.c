@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../base/buf.h"
+#include "base/buf.h"
 
 /* ---- object sets ------------------------------------------------------- */
 

@@ -35,8 +35,8 @@
 #include <stdio.h>
 #include <stddef.h>
 
-#include "../base/error.h"
-#include "../base/hash.h"
+#include "base/error.h"
+#include "base/hash.h"
 
 /* Limits on untrusted input. */
 #define DRA_MAX_INPUT_BYTES ((size_t)1 << 30)  /* one file or stdin */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../base/buf.h"
+#include "base/buf.h"
 
 dra_err *dra_table_write(FILE *f, const char *const *cells, size_t nrows, size_t ncols)
 {

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../base/error.h"
+#include "base/error.h"
 #include "stream.h"
 
 /* Print rows of cells (NULL cells print "-"); cells is nrows*ncols, row 0 is

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <yaml.h>
 
-#include "../base/buf.h"
-#include "../base/utf8.h"
+#include "base/buf.h"
+#include "base/utf8.h"
 #include "read_yaml.h"
 
 dra_err *dra_format_parse(const char *s, dra_format *out)

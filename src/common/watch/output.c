@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "../io/json.h"
+#include "io/json.h"
 
 dra_err *dra_watch_read_output(const char *label, const char *data, size_t len, json_t **out)
 {

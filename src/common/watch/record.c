@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "../base/wfile.h"
-#include "../model/time.h"
+#include "base/wfile.h"
+#include "model/time.h"
 
 static const char *const dra_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "resourceclaimtemplates",
                                         "devicetaintrules", "pods", "nodes", "namespaces"};

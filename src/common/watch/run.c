@@ -21,7 +21,7 @@
  * nothing is written. */
 #include "internal.h"
 #include "health.h"
-#include "../base/clock.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,11 +34,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../base/proc.h"
-#include "../cluster/ops.h"
-#include "../io/json.h"
-#include "../model/features.h"
-#include "../model/time.h"
+#include "base/proc.h"
+#include "cluster/ops.h"
+#include "io/json.h"
+#include "model/features.h"
+#include "model/time.h"
 
 dra_err *dra_watch_duration_parse(const char *s, const char *name, long *ms)
 {

@@ -1,6 +1,6 @@
 /* Connecting: kubeconfig -> client -> api, and how long a watch waits. */
 #include "internal.h"
-#include "../kube/text.h"
+#include "kube/text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../io/json.h"
-#include "../model/features.h"
-#include "../model/nodesel.h"
+#include "io/json.h"
+#include "model/features.h"
+#include "model/nodesel.h"
 
 static int cmp_obj(const void *a, const void *b)
 {

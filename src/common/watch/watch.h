@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../base/error.h"
-#include "../io/stream.h"
-#include "../kube/api.h"
+#include "base/error.h"
+#include "io/stream.h"
+#include "kube/api.h"
 
 typedef struct dra_session_opts {
     const char *kubeconfig, *context, *ns; /* kubectl's --kubeconfig, --context, --namespace */
