@@ -440,13 +440,18 @@ dra_err *dra_duration_parse_go(const char *s, int64_t *ns)
     return e;
 }
 
+dra_time dra_time_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (dra_time){(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec};
+}
+
 dra_err *dra_time_now_or(const char *rfc3339, dra_time *out)
 {
     if (rfc3339)
         return dra_err_param(dra_time_parse(rfc3339, out), "now");
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    *out = (dra_time){(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec};
+    *out = dra_time_now();
     return NULL;
 }
 

@@ -102,5 +102,8 @@ DRA_MUST_USE dra_err *dra_duration_parse_go(const char *s, int64_t *ns);
 DRA_MUST_USE dra_err *dra_duration_arg(const char *s, int64_t *ns);
 /* The value of a --now option, or the clock when it is NULL (for mains). */
 DRA_MUST_USE dra_err *dra_time_now_or(const char *rfc3339, dra_time *out);
+/* The wall clock now, to the nanosecond (for mains, and the loop's
+ * recordings of live events). */
+dra_time dra_time_now(void);
 
 #endif

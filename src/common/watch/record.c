@@ -17,13 +17,6 @@
 static const char *const dra_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "resourceclaimtemplates",
                                         "devicetaintrules", "pods", "nodes", "namespaces"};
 
-static char *stamp(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return dra_time_format_ns((dra_time){(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec});
-}
-
 typedef struct rec_state {
     FILE *f;          /* standard output, or NULL */
     const char *path; /* the recording file, or NULL */
@@ -37,7 +30,7 @@ static void on_rec(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
     rec_state *r = ud;
     if (r->err || (r->max > 0 && r->n >= r->max))
         return;
-    char *ts = stamp();
+    char *ts = dra_time_format_ns(dra_time_now());
     json_t *ev = json_pack("{s:s, s:s, s:O}", "time", ts, "type", dra_kube_event_type_name(t), "object", obj);
     free(ts);
     char *line = json_dumps(ev, JSON_COMPACT);
