@@ -97,8 +97,9 @@ static dra_err *job_stages(const dra_watch_values *v, dra_run_opts *o, dra_watch
         if (!v->node || !*v->node)
             return dra_err_new(DRA_EXIT_INPUT, "--job node needs --node NAME");
         if (!v->socket && !v->registry_dir && !v->plugins_dir)
-            return dra_err_new(DRA_EXIT_INPUT,
-                               "--job node needs --socket PATH or --registry-dir/--plugins-dir DIR (where the drivers are)");
+            return dra_err_new(
+                DRA_EXIT_INPUT,
+                "--job node needs --socket PATH or --registry-dir/--plugins-dir DIR (where the drivers are)");
         if (v->dry_run)
             return dra_err_new(DRA_EXIT_INPUT, "--job node writes nothing to the API server; it has no --dry-run");
         char *t = tool_path(tools_dir, "dra-prepare");
