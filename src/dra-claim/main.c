@@ -45,6 +45,10 @@ static dra_err *load(const dra_args *a, opts *x)
     if (!e)
         e = dra_err_field(dra_time_now_or(x->now, &x->now_at), "--now");
     x->c.no_validate = x->no_validate;
+    if (strcmp(a->cmd->name, "status") == 0) { /* claims and Pods as records; slices and Nodes unread */
+        x->c.as_records = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD);
+        x->c.dropped = (1u << DRA_KIND_RESOURCE_SLICE) | (1u << DRA_KIND_NODE);
+    }
     /* generate makes claims for workloads' pods, named as the API server would; the others skip device descriptions */
     bool generate = strcmp(a->cmd->name, "generate") == 0, convert = strcmp(a->cmd->name, "convert") == 0;
     /* generate: objects of the kinds the claim lifecycle never looks up

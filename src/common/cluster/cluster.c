@@ -13,7 +13,7 @@
 /* ---- index ---- */
 
 /* Index tags (kinds are tags 0..DRA_KIND_COUNT-1 for namespace/name keys). */
-enum { TAG_OBJ = 'P', TAG_OWNER = 'U', TAG_POD_NS = 'N', TAG_SERVED = 'S' };
+enum { TAG_OBJ = 'P', TAG_OWNER = 'U', TAG_POD_NS = 'N', TAG_SERVED = 'S', TAG_POD_REC = 'R' };
 
 /* Index values pack kind and position. */
 static size_t pack(dra_kind k, size_t i)
@@ -133,6 +133,25 @@ dra_err *dra_cluster_adopt(dra_cluster *c, const dra_objset *set, dra_model *m)
     return errs;
 }
 
+/* After errors: a partial index would make every later answer wrong, so c
+ * keeps nothing but its counts and warnings (still worth saying). */
+static void keep_nothing(dra_cluster *c)
+{
+    dra_model saved = {0};
+    saved.skipped = c->model.skipped;
+    saved.collapsed = c->model.collapsed;
+    saved.files_repeated = c->model.files_repeated;
+    saved.warnings = c->model.warnings;
+    c->model.warnings = NULL;
+    size_t unknown = c->unknown;
+    uint32_t as_records = c->as_records, dropped = c->dropped;
+    dra_cluster_free(c);
+    c->unknown = unknown;
+    c->model = saved;
+    c->as_records = as_records;
+    c->dropped = dropped;
+}
+
 dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts)
 {
     /* remember the versions first: dra_load converts in place */
@@ -155,19 +174,8 @@ dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *
         }
     }
     free(before);
-    if (errs) {
-        /* a partial index would make every later answer wrong: keep nothing */
-        dra_model saved = {0};
-        saved.skipped = c->model.skipped;
-        saved.collapsed = c->model.collapsed;
-        saved.files_repeated = c->model.files_repeated;
-        saved.warnings = c->model.warnings; /* still worth saying */
-        c->model.warnings = NULL;
-        size_t unknown = c->unknown;
-        dra_cluster_free(c);
-        c->unknown = unknown;
-        c->model = saved;
-    }
+    if (errs)
+        keep_nothing(c);
     return errs;
 }
 
@@ -205,10 +213,34 @@ dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_featu
 /* ---- reading without device descriptions ---- */
 
 typedef struct slim_ctx {
+    dra_cluster *c;
     dra_objset *set;
     dra_loader *loader;
-    dra_errs errs; /* of the objects: many, so not appended one by one */
+    dra_errs errs;  /* of the objects: many, so not appended one by one */
+    dra_errs shape; /* of claims then Pods held as records, as dra_cluster_load orders them */
+    dra_errs pod_shape;
 } slim_ctx;
+
+/* A checked object (converted) of a kind held as a record: its shape
+ * checked, then its record made. */
+static void record(slim_ctx *s, const dra_obj *o, dra_kind kind)
+{
+    bool claim = kind == DRA_KIND_RESOURCE_CLAIM;
+    dra_err *shape = claim ? dra_check_claim_shape(o) : dra_check_pod_shape(o);
+    if (shape) {
+        dra_errs_add(claim ? &s->shape : &s->pod_shape, shape);
+        return;
+    }
+    dra_cluster *c = s->c;
+    if (claim) {
+        dra_compact_claim(&c->recs, o->json);
+        return;
+    }
+    const dra_pod_rec *p = dra_compact_pod(&c->recs, o->json);
+    dra_lc_index_add(&c->ix, TAG_POD_REC, p->ns, p->name, c->recs.npods - 1);
+    if (!dra_lc_index_find(&c->ix, TAG_POD_NS, p->ns, NULL))
+        dra_lc_index_add(&c->ix, TAG_POD_NS, p->ns, NULL, 0);
+}
 
 static void drop_descriptions(json_t *dev)
 {
@@ -229,12 +261,16 @@ static dra_err *slim_one(void *ctx, dra_obj *o)
     dra_kind kind;
     bool passed = false;
     dra_err *e = dra_loader_add(s->loader, &copy, &kind, &passed);
+    uint32_t bit = passed ? 1u << kind : 0;
+    if (bit & s->c->as_records & ((1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD)))
+        record(s, &copy, kind);
     json_decref(copy.json);
     if (e) {
         dra_errs_add(&s->errs, e);
         return NULL;
     }
-    if (!passed) /* a kind the tools skip, or the same object again */
+    /* a kind the tools skip, the same object again, or one not kept */
+    if (!passed || (bit & (s->c->dropped | s->c->as_records)))
         return NULL;
     if (kind == DRA_KIND_RESOURCE_SLICE) {
         size_t i;
@@ -251,15 +287,25 @@ dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *pa
 {
     cel_env *env = validation_env(features);
     dra_load_opts lo = input_opts(c, features, now, env);
-    slim_ctx s = {set, dra_loader_new(&lo, set->field_validation), DRA_ERRS_INIT};
+    slim_ctx s = {c, set, dra_loader_new(&lo, set->field_validation), DRA_ERRS_INIT, DRA_ERRS_INIT, DRA_ERRS_INIT};
     s.errs.fold = DRA_ERRS_FOLD; /* a flood is counted, not kept: memory follows the kinds of errors */
+    s.shape.fold = s.pod_shape.fold = DRA_ERRS_FOLD;
     dra_err *e = dra_read_paths_each(set, paths, npaths, slim_one, &s);
     dra_model stats = {0};
     e = dra_loader_end(s.loader, e, dra_errs_take(&s.errs), &stats);
+    dra_err *shape = dra_err_append(dra_errs_take(&s.shape), dra_errs_take(&s.pod_shape));
     if (!e) {
         lo.checked = true; /* the second pass converts, defaults and indexes */
         e = dra_cluster_load(c, set, &lo);
+        if (shape) {
+            e = dra_err_append(e, shape);
+            keep_nothing(c);
+            shape = NULL;
+        }
     }
+    dra_err_free(shape);
+    if (e)
+        keep_nothing(c);
     cel_env_free(env);
     c->unknown += stats.skipped;
     c->model.skipped += stats.skipped;
@@ -279,6 +325,7 @@ void dra_cluster_free(dra_cluster *c)
         free(c->served[i].api_version);
     free(c->served);
     dra_lc_index_free(&c->ix);
+    dra_compact_free(&c->recs);
     memset(c, 0, sizeof *c);
 }
 
@@ -318,4 +365,24 @@ const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it)
 bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns)
 {
     return dra_lc_index_find(&c->ix, TAG_POD_NS, ns, NULL) != 0;
+}
+
+const dra_compact *dra_cluster_claim_records(const dra_cluster *c, dra_compact *own)
+{
+    if (c->as_records & (1u << DRA_KIND_RESOURCE_CLAIM))
+        return &c->recs;
+    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
+        dra_compact_claim(own, c->of[DRA_KIND_RESOURCE_CLAIM][i]->json);
+    return own;
+}
+
+const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, const char *name,
+                                          dra_compact *scratch)
+{
+    if (c->as_records & (1u << DRA_KIND_POD)) {
+        size_t i;
+        return name && dra_lc_index_first(&c->ix, TAG_POD_REC, ns, name, &i) ? c->recs.pods[i] : NULL;
+    }
+    const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, name);
+    return pod ? dra_compact_pod(scratch, pod->json) : NULL;
 }

@@ -24,6 +24,7 @@
 #include "../base/error.h"
 #include "../io/json.h"
 #include "../io/stream.h"
+#include "../model/compact.h"
 #include "../model/features.h"
 #include "../model/kinds.h"
 #include "../model/load.h"
@@ -52,6 +53,11 @@ typedef struct dra_cluster {
     dra_lc_index ix;                    /* names (without a model), owners, object identities (private) */
     const dra_objset *set;              /* the input as read (borrowed): what no kind indexes, e.g.
                                          * PriorityClasses, ResourceQuotas, classic parameters */
+    /* Set before dra_cluster_read_input (1u << kind each): kinds it holds
+     * as records in `recs` instead of objects (ResourceClaims, Pods), and
+     * kinds it checks as read and drops (none of them in `of`). */
+    uint32_t as_records, dropped;
+    dra_compact recs; /* claims and Pods as records, input order */
 } dra_cluster;
 
 #define DRA_CLUSTER_INIT {0}
@@ -91,7 +97,10 @@ DRA_MUST_USE dra_err *dra_cluster_adopt(dra_cluster *c, const dra_objset *set, d
  * attributes and capacity dropped, so memory follows the objects the tool
  * uses, not the devices' descriptions.  The objects go into set (with the
  * reading options already set); errors and warnings are those of
- * dra_cluster_load_input; field lines are found by reading a file again. */
+ * dra_cluster_load_input; field lines are found by reading a file again.
+ * Objects of the kinds in c->as_records go into c->recs instead (after the
+ * same checks and the shape checks below), those of c->dropped nowhere:
+ * lookups of objects (dra_cluster_find, _source, _owned) do not see them. */
 DRA_MUST_USE dra_err *dra_cluster_read_input(dra_cluster *c, dra_objset *set, char *const *paths, size_t npaths,
                                              const dra_features *features, int64_t now);
 void dra_cluster_free(dra_cluster *c);
@@ -114,6 +123,14 @@ size_t dra_cluster_owned(const dra_cluster *c, const char *uid);
 const dra_obj *dra_cluster_owned_next(const dra_cluster *c, size_t *it);
 /* Whether the input holds a Pod in namespace ns. */
 bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns);
+
+/* The claims as records: c->recs when it holds them, else records made in
+ * own (zeroed; the caller frees it) of the claim objects, in input order. */
+const dra_compact *dra_cluster_claim_records(const dra_cluster *c, dra_compact *own);
+/* The record of the Pod ns/name (first in input order): c's, or one made in
+ * scratch (the caller frees it) of the Pod object; NULL when missing. */
+const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, const char *name,
+                                          dra_compact *scratch);
 
 /* JSON access: io/json.h (dra_jget, dra_jstr, dra_jstr_or, dra_jtrue, dra_jarr, dra_jset_new). */
 

@@ -13,52 +13,22 @@
 
 #include "../base/buf.h"
 
-/* The node of a NodeSelector that pins one node; "*" for none; NULL else. */
-const char *dra_selector_node(const json_t *sel)
-{
-    if (!sel || json_is_null(sel))
-        return "*";
-    json_t *terms = dra_jarr(sel, "nodeSelectorTerms");
-    if (json_array_size(terms) != 1)
-        return NULL;
-    json_t *t = json_array_get(terms, 0);
-    static const char *const lists[] = {"matchFields", "matchExpressions"};
-    for (int l = 0; l < 2; l++) {
-        size_t i;
-        json_t *r;
-        json_array_foreach(dra_jarr(t, lists[l]), i, r) {
-            const char *key = dra_jstr_or(r, "key", "");
-            json_t *vals = dra_jarr(r, "values");
-            if (strcmp(dra_jstr_or(r, "operator", ""), "In") == 0 && json_array_size(vals) == 1 &&
-                (strcmp(key, "metadata.name") == 0 || strcmp(key, "kubernetes.io/hostname") == 0))
-                return json_string_value(json_array_get(vals, 0));
-        }
-    }
-    return NULL;
-}
-
 /* The name under which pod refers to the claim (its spec.resourceClaims
- * entry), or NULL. */
-static const char *pod_claim_entry(const json_t *pod, const char *claim)
+ * entry, else its status.resourceClaimStatuses entry), or NULL. */
+static const char *pod_claim_entry(const dra_pod_rec *pod, const char *claim)
 {
-    size_t i;
-    json_t *e;
-    json_array_foreach(dra_jarr(pod, "spec.resourceClaims"), i, e) {
-        const char *rcn = dra_jstr(e, "resourceClaimName");
-        if (rcn && strcmp(rcn, claim) == 0)
-            return dra_jstr(e, "name");
-    }
-    json_array_foreach(dra_jarr(pod, "status.resourceClaimStatuses"), i, e) {
-        const char *rcn = dra_jstr(e, "resourceClaimName");
-        if (rcn && strcmp(rcn, claim) == 0)
-            return dra_jstr(e, "name");
-    }
+    for (uint32_t i = 0; i < pod->nclaims; i++)
+        if (pod->claims[i].claim && strcmp(pod->claims[i].claim, claim) == 0)
+            return pod->claims[i].name;
+    for (uint32_t i = 0; i < pod->nstatuses; i++)
+        if (pod->statuses[i].claim && strcmp(pod->statuses[i].claim, claim) == 0)
+            return pod->statuses[i].name;
     return NULL;
 }
 
 /* Pods that may negotiate for the claim: its owner, its users, pods that
  * name it; the PodSchedulingContext of the first that has one. */
-static const json_t *negotiation(const dra_cluster *c, const json_t *claim, const char **entry)
+static const json_t *negotiation(const dra_cluster *c, const json_t *claim, const char **entry, dra_compact *scratch)
 {
     const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
     const char *name = dra_jstr_or(claim, "metadata.name", "");
@@ -69,8 +39,8 @@ static const json_t *negotiation(const dra_cluster *c, const json_t *claim, cons
         if (strcmp(dra_jstr_or(psc, "metadata.namespace", ""), ns) != 0)
             continue;
         const char *pod_name = dra_jstr_or(psc, "metadata.name", "");
-        const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pod_name);
-        const char *e = pod ? pod_claim_entry(pod->json, name) : NULL;
+        const dra_pod_rec *pod = dra_cluster_pod_record(c, ns, pod_name, scratch);
+        const char *e = pod ? pod_claim_entry(pod, name) : NULL;
         bool related = e != NULL;
         size_t j;
         json_t *r;
@@ -101,6 +71,7 @@ static json_t *strings(const json_t *arr)
 
 void dra_classic_status_rows(const dra_cluster *c, json_t *rows)
 {
+    dra_compact scratch = DRA_COMPACT_INIT; /* records of Pods held as objects */
     for (size_t i = 0; i < c->n[DRA_KIND_CLASSIC_CLAIM]; i++) {
         const json_t *claim = c->of[DRA_KIND_CLASSIC_CLAIM][i]->json;
         const json_t *alloc = dra_jget(claim, "status.allocation");
@@ -138,7 +109,7 @@ void dra_classic_status_rows(const dra_cluster *c, json_t *rows)
             json_object_set_new(classic, "shareable", json_boolean(json_is_true(json_object_get(alloc, "shareable"))));
         json_object_set_new(classic, "deallocationRequested", json_boolean(dealloc));
         const char *entry = NULL;
-        const json_t *psc = negotiation(c, claim, &entry);
+        const json_t *psc = negotiation(c, claim, &entry, &scratch);
         if (psc) {
             json_t *unsuitable = NULL;
             json_array_foreach(dra_jarr(psc, "status.resourceClaims"), j, r)
@@ -159,6 +130,7 @@ void dra_classic_status_rows(const dra_cluster *c, json_t *rows)
                                 "users", users, "classic", classic);
         json_array_append_new(rows, row);
     }
+    dra_compact_free(&scratch);
 }
 
 char *dra_classic_negotiation_text(const json_t *row)

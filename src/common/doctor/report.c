@@ -345,34 +345,6 @@ const char *dra_allocation_node(const json_t *claim)
     return dra_selector_node(dra_jget(claim, "status.allocation.nodeSelector"));
 }
 
-/* What the driver reported for an allocated device (the claim's
- * status.devices entry with its driver, pool, device and shareID): its
- * conditions, data and networkData; NULL when it reported nothing. */
-static json_t *device_status(const json_t *claim, const json_t *result)
-{
-    const char *share = dra_jstr(result, "shareID");
-    size_t i;
-    json_t *d;
-    json_array_foreach(dra_jarr(claim, "status.devices"), i, d) {
-        const char *ds = dra_jstr(d, "shareID");
-        if (strcmp(dra_jstr_or(d, "driver", ""), dra_jstr_or(result, "driver", "")) != 0 ||
-            strcmp(dra_jstr_or(d, "pool", ""), dra_jstr_or(result, "pool", "")) != 0 ||
-            strcmp(dra_jstr_or(d, "device", ""), dra_jstr_or(result, "device", "")) != 0 ||
-            ((share || ds) && (!share || !ds || strcmp(share, ds) != 0)))
-            continue;
-        json_t *st = json_object();
-        static const char *const keep[] = {"conditions", "data", "networkData"};
-        for (size_t k = 0; k < sizeof keep / sizeof *keep; k++)
-            if (json_object_get(d, keep[k]) && !json_is_null(json_object_get(d, keep[k])))
-                json_object_set(st, keep[k], json_object_get(d, keep[k]));
-        if (json_object_size(st))
-            return st;
-        json_decref(st);
-        return NULL;
-    }
-    return NULL;
-}
-
 /* One device's reported status for people: "Ready=True" per condition, then
  * the interface, its IPs and hardware address ("-" when nothing). */
 static void device_status_text(const json_t *st, dra_buf *b)
@@ -393,47 +365,52 @@ static void device_status_text(const json_t *st, dra_buf *b)
         dra_buf_putc(b, '-');
 }
 
-/* The status row of one ResourceClaim (a new object; caller decrefs). */
-static json_t *status_row(const json_t *claim)
+static json_t *str_or_empty(const char *s)
 {
-    json_t *rf = dra_jarr(claim, "status.reservedFor");
-    const char *state = dra_obj_deleting(claim) ? "deleting"
-                        : json_array_size(rf)   ? "reserved"
-                        : dra_claim_allocated(claim) ? "allocated"
-                                                : "pending";
+    return json_string(s ? s : "");
+}
+
+/* The status row of one ResourceClaim (a new object; caller decrefs). */
+static json_t *status_row(const dra_claim_rec *claim)
+{
+    const char *state = claim->deleting    ? "deleting"
+                        : claim->nreserved ? "reserved"
+                        : claim->allocated ? "allocated"
+                                           : "pending";
     json_t *devs = json_array();
-    size_t j;
-    json_t *r;
-    json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), j, r) {
-        json_t *d = json_pack("{s:s,s:s,s:s,s:s}", "request", dra_jstr_or(r, "request", ""), "driver",
-                              dra_jstr_or(r, "driver", ""), "pool", dra_jstr_or(r, "pool", ""), "device",
-                              dra_jstr_or(r, "device", ""));
-        json_t *st = device_status(claim, r);
-        if (st)
-            json_object_set_new(d, "status", st);
+    for (uint32_t j = 0; j < claim->nresults; j++) {
+        const dra_rec_result *r = &claim->results[j];
+        json_t *d = json_pack("{s:o,s:o,s:o,s:o}", "request", str_or_empty(r->request), "driver",
+                              str_or_empty(r->driver), "pool", str_or_empty(r->pool), "device", str_or_empty(r->device));
+        if (r->status)
+            json_object_set(d, "status", r->status);
         json_array_append_new(devs, d);
     }
     json_t *users = json_array();
-    json_array_foreach(rf, j, r) {
-        json_t *u = json_pack("{s:s,s:s,s:s}", "resource", dra_jstr_or(r, "resource", ""), "name", dra_jstr_or(r, "name", ""),
-                              "uid", dra_jstr_or(r, "uid", ""));
-        if (*dra_jstr_or(r, "apiGroup", ""))
-            json_object_set_new(u, "apiGroup", json_string(dra_jstr(r, "apiGroup")));
+    for (uint32_t j = 0; j < claim->nreserved; j++) {
+        const dra_rec_consumer *r = &claim->reserved[j];
+        json_t *u = json_pack("{s:o,s:o,s:o}", "resource", str_or_empty(r->resource), "name", str_or_empty(r->name),
+                              "uid", str_or_empty(r->uid));
+        if (r->api_group && *r->api_group)
+            json_object_set_new(u, "apiGroup", json_string(r->api_group));
         json_array_append_new(users, u);
     }
-    const char *node = dra_claim_allocated(claim) ? dra_allocation_node(claim) : NULL;
-    return json_pack("{s:s,s:s,s:{s:s,s:s},s:s,s:o,s:o,s:o}", "apiVersion", "dra-tools/v1alpha1", "kind", "ClaimStatus",
-                     "metadata", "namespace", dra_jstr_or(claim, "metadata.namespace", ""), "name",
-                     dra_jstr_or(claim, "metadata.name", ""), "state", state, "devices", devs, "node",
-                     node ? json_string(node) : (dra_claim_allocated(claim) ? json_string("<selector>") : json_null()),
-                     "users", users);
+    const char *node = claim->allocated ? claim->node : NULL;
+    return json_pack("{s:s,s:s,s:{s:o,s:o},s:s,s:o,s:o,s:o}", "apiVersion", "dra-tools/v1alpha1", "kind", "ClaimStatus",
+                     "metadata", "namespace", str_or_empty(claim->ns), "name", str_or_empty(claim->name), "state",
+                     state, "devices", devs, "node",
+                     node ? json_string(node) : (claim->allocated ? json_string("<selector>") : json_null()), "users",
+                     users);
 }
 
 json_t *dra_claim_status_rows(const dra_cluster *c)
 {
     json_t *rows = json_array();
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
-        json_array_append_new(rows, status_row(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json));
+    dra_compact own = DRA_COMPACT_INIT;
+    const dra_compact *recs = dra_cluster_claim_records(c, &own);
+    for (size_t i = 0; i < recs->nclaims; i++)
+        json_array_append_new(rows, status_row(recs->claims[i]));
+    dra_compact_free(&own);
     dra_classic_status_rows(c, rows);
     return rows;
 }
@@ -443,11 +420,14 @@ dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt)
     /* each row written and dropped, as the table does */
     dra_writer *w = dra_writer_new(f, fmt);
     dra_err *e = NULL;
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM] && !e; i++) {
-        json_t *row = status_row(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json);
+    dra_compact own = DRA_COMPACT_INIT;
+    const dra_compact *recs = dra_cluster_claim_records(c, &own);
+    for (size_t i = 0; i < recs->nclaims && !e; i++) {
+        json_t *row = status_row(recs->claims[i]);
         e = dra_writer_put(w, row);
         json_decref(row);
     }
+    dra_compact_free(&own);
     json_t *classic_rows = json_array();
     dra_classic_status_rows(c, classic_rows);
     size_t i;
@@ -515,7 +495,9 @@ dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide)
      * rows of every claim at once would weigh as much again as the claims. */
     json_t *classic_rows = json_array();
     dra_classic_status_rows(c, classic_rows);
-    size_t nres = c->n[DRA_KIND_RESOURCE_CLAIM];
+    dra_compact own = DRA_COMPACT_INIT;
+    const dra_compact *recs = dra_cluster_claim_records(c, &own);
+    size_t nres = recs->nclaims;
     size_t n = nres + json_array_size(classic_rows), ncols = 6;
     bool classic = json_array_size(classic_rows) > 0; /* classic claims: their scheduling negotiation */
     /* -o wide: what the drivers reported about the devices (status.devices) */
@@ -529,7 +511,7 @@ dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide)
     if (devst)
         cells[devst] = dra_xstrdup("DEVICE-STATUS");
     for (size_t i = 0; i < nres; i++) {
-        json_t *row = status_row(c->of[DRA_KIND_RESOURCE_CLAIM][i]->json);
+        json_t *row = status_row(recs->claims[i]);
         row_cells(row, &cells[(i + 1) * ncols], neg, devst, wide);
         json_decref(row);
     }
@@ -538,6 +520,7 @@ dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide)
     json_array_foreach(classic_rows, i, row)
         row_cells(row, &cells[(nres + i + 1) * ncols], neg, devst, wide);
     json_decref(classic_rows);
+    dra_compact_free(&own);
     dra_err *e = dra_table_write(f, (const char *const *)cells, n + 1, ncols);
     for (size_t k = 0; k < (n + 1) * ncols; k++)
         free(cells[k]);

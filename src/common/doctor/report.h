@@ -13,6 +13,7 @@
 #include "../base/error.h"
 #include "../base/problems.h"
 #include "../model/features.h"
+#include "../model/nodesel.h"
 #include "../cluster/cluster.h"
 #include "../cluster/ops.h"
 #include "../io/stream.h"
@@ -84,9 +85,6 @@ void dra_classic_status_rows(const dra_cluster *c, json_t *rows);
 /* "WaitForFirstConsumer; selected node-1; potential 3; unsuitable node-2"
  * for a classic row, NULL for others; caller frees. */
 char *dra_classic_negotiation_text(const json_t *row);
-/* The one node a NodeSelector pins (matchFields metadata.name or
- * kubernetes.io/hostname In [one value]); "*" for no selector; NULL else. */
-const char *dra_selector_node(const json_t *sel);
 /* The table of c's claims (the rows of dra_claim_status_rows, made one at a
  * time and dropped once written into cells): NAMESPACE NAME STATE DEVICES
  * NODE USERS, and NEGOTIATION when there are classic claims.  DEVICES shows

@@ -164,3 +164,27 @@ dra_err *dra_node_selector_match(const json_t *selector, const json_t *node, boo
     *matched = any;
     return NULL;
 }
+
+/* The node of a NodeSelector that pins one node; "*" for none; NULL else. */
+const char *dra_selector_node(const json_t *sel)
+{
+    if (!sel || json_is_null(sel))
+        return "*";
+    json_t *terms = dra_jarr(sel, "nodeSelectorTerms");
+    if (json_array_size(terms) != 1)
+        return NULL;
+    json_t *t = json_array_get(terms, 0);
+    static const char *const lists[] = {"matchFields", "matchExpressions"};
+    for (int l = 0; l < 2; l++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(dra_jarr(t, lists[l]), i, r) {
+            const char *key = dra_jstr_or(r, "key", "");
+            json_t *vals = dra_jarr(r, "values");
+            if (strcmp(dra_jstr_or(r, "operator", ""), "In") == 0 && json_array_size(vals) == 1 &&
+                (strcmp(key, "metadata.name") == 0 || strcmp(key, "kubernetes.io/hostname") == 0))
+                return json_string_value(json_array_get(vals, 0));
+        }
+    }
+    return NULL;
+}

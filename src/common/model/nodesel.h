@@ -32,4 +32,9 @@ bool dra_node_declares_feature(const json_t *node, const char *feature);
  * of an allocated claim). */
 bool dra_allocation_skips_node_operations(const json_t *allocation);
 
+/* The one node a NodeSelector pins (matchFields metadata.name or
+ * kubernetes.io/hostname In [one value]); "*" for no selector; NULL else
+ * (borrowed from sel). */
+const char *dra_selector_node(const json_t *sel);
+
 #endif

@@ -1,0 +1,94 @@
+/* ResourceClaims and Pods held as compact records instead of JSON trees.
+ *
+ * A report over a fleet in use reads a few fields of every claim and pod:
+ * as a JSON tree each costs about 5 KiB, as a record a few hundred bytes.
+ * A record keeps what the reports read (names, UIDs, allocation results,
+ * reservedFor, a pod's claims and node), its strings interned: the same
+ * namespace, driver or pool is held once for all records.  Records are made
+ * from an object as read (converted to v1 and defaulted), which can then be
+ * freed at once.
+ *
+ * Ownership: a dra_compact owns its records, their strings (one arena) and
+ * the JSON values a record keeps (references held); records and strings live
+ * until dra_compact_free().  A zero-initialised dra_compact (DRA_COMPACT_INIT)
+ * is empty.  Building never fails (aborts on OOM).  Strings are NULL where
+ * the object has no such string field, as dra_jstr reads it.
+ */
+#ifndef DRA_MODEL_COMPACT_H
+#define DRA_MODEL_COMPACT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../base/arena.h"
+#include "../base/hash.h"
+
+/* One entry of status.allocation.devices.results. */
+typedef struct dra_rec_result {
+    const char *request, *driver, *pool, *device, *share_id;
+    /* what the driver reported for this device (its status.devices entry of
+     * the same driver, pool, device and shareID): an object of its
+     * conditions, data and networkData (those present and not null); NULL
+     * when it reported nothing; owned by the dra_compact */
+    json_t *status;
+} dra_rec_result;
+
+/* One entry of status.reservedFor. */
+typedef struct dra_rec_consumer {
+    const char *api_group, *resource, *name, *uid;
+} dra_rec_consumer;
+
+typedef struct dra_claim_rec {
+    const char *ns, *name, *uid;
+    bool deleting;  /* metadata.deletionTimestamp set */
+    bool allocated; /* status.allocation set (not null) */
+    /* the one node the allocation's nodeSelector pins (dra_selector_node):
+     * "*" without a selector, NULL when it is no single node or unallocated */
+    const char *node;
+    dra_rec_result *results;
+    dra_rec_consumer *reserved;
+    uint32_t nresults, nreserved;
+} dra_claim_rec;
+
+/* One entry of a Pod's spec.resourceClaims (template set) or of its
+ * status.resourceClaimStatuses (template NULL). */
+typedef struct dra_rec_pod_claim {
+    const char *name, *claim, *template;
+} dra_rec_pod_claim;
+
+typedef struct dra_pod_rec {
+    const char *ns, *name, *uid, *node_name, *phase;
+    bool deleting;
+    dra_rec_pod_claim *claims;   /* spec.resourceClaims */
+    dra_rec_pod_claim *statuses; /* status.resourceClaimStatuses */
+    uint32_t nclaims, nstatuses;
+} dra_pod_rec;
+
+typedef struct dra_compact {
+    dra_arena arena;    /* records and strings */
+    dra_strmap strings; /* interned strings (keys in the arena) */
+    dra_claim_rec **claims;
+    dra_pod_rec **pods;
+    size_t nclaims, npods, capclaims, cappods;
+    json_t **owned; /* values records keep (device status) */
+    size_t nowned;
+} dra_compact;
+
+#define DRA_COMPACT_INIT {0}
+
+/* s interned in cp (NULL for NULL): equal strings share one copy. */
+const char *dra_compact_str(dra_compact *cp, const char *s);
+
+/* A record of claim (a v1 ResourceClaim, not changed) appended to
+ * cp->claims; returns it. */
+const dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim);
+/* A record of pod (a v1 Pod, not changed) appended to cp->pods. */
+const dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod);
+
+/* Bytes held (arena and tables), for statistics. */
+size_t dra_compact_bytes(const dra_compact *cp);
+void dra_compact_free(dra_compact *cp);
+
+#endif
