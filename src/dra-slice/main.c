@@ -116,6 +116,12 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
     return dra_writer_finish(w, dra_profile_write(w, &o, x->driver));
 }
 
+/* A ResourceClaim as read (checked), kept as a record in ctx (a dra_compact). */
+static void keep_claim(void *ctx, const json_t *claim)
+{
+    dra_compact_claim(ctx, claim);
+}
+
 static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
 {
     dra_slice_values *x = p;
@@ -133,17 +139,20 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
     if (!e && x->driver) /* validated like a request of the input */
         dra_objset_add(&set, dra_pool_status_request_new(x->driver, x->pool, x->limit), "--driver", 1, 0, -1);
     dra_model model = DRA_MODEL_INIT;
+    dra_compact claims = DRA_COMPACT_INIT;
     if (!e) { /* objects of other kinds are dropped as they are read */
         dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_POOL_STATUS_REQUEST) | (1u << DRA_KIND_RESOURCE_SLICE) |
-                                       (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_TAINT_RULE)};
+                                       (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_TAINT_RULE),
+                              .claim = keep_claim, .ctx = &claims}; /* claims as records */
         dra_load_opts lo = {.skip_unknown = true, .now = now.sec, .validate = {.features = &f}};
         e = dra_tool_load(&dra_slice_tool, a, a->pos, a->npos, 0, &uses, &lo, &set, &model);
         dra_tool_report_model(&dra_slice_tool, a, &model);
     }
     if (!e) { /* with --driver only the made-up request is answered */
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = dra_writer_finish(w, dra_pool_status_write(w, &model, x->driver ? "--driver" : NULL, &f, now.sec));
+        e = dra_writer_finish(w, dra_pool_status_write(w, &model, &claims, x->driver ? "--driver" : NULL, &f, now.sec));
     }
+    dra_compact_free(&claims);
     dra_model_free(&model);
     dra_objset_free(&set);
     return e;

@@ -42,6 +42,16 @@ static json_t *device_status(const json_t *claim, const json_t *r)
     return NULL;
 }
 
+/* v (a new reference, or NULL) owned by cp from now on. */
+static json_t *keep(dra_compact *cp, json_t *v)
+{
+    if (v) {
+        cp->owned = dra_xgrow(cp->owned, cp->nowned, sizeof *cp->owned);
+        cp->owned[cp->nowned++] = v;
+    }
+    return v;
+}
+
 const dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
 {
     dra_claim_rec *r = dra_arena_zalloc(&cp->arena, sizeof *r);
@@ -64,11 +74,11 @@ const dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
         x->pool = str(cp, e, "pool");
         x->device = str(cp, e, "device");
         x->share_id = str(cp, e, "shareID");
-        x->status = device_status(claim, e);
-        if (x->status) {
-            cp->owned = dra_xgrow(cp->owned, cp->nowned, sizeof *cp->owned);
-            cp->owned[cp->nowned++] = x->status;
-        }
+        x->status = keep(cp, device_status(claim, e));
+        x->admin_access = json_is_true(json_object_get(e, "adminAccess"));
+        json_t *consumed = json_object_get(e, "consumedCapacity");
+        if (json_object_size(consumed))
+            x->consumed = keep(cp, json_incref(consumed));
     }
     const json_t *rf = dra_jarr(claim, "status.reservedFor");
     r->nreserved = (uint32_t)json_array_size(rf);

@@ -33,6 +33,10 @@ typedef struct dra_rec_result {
      * conditions, data and networkData (those present and not null); NULL
      * when it reported nothing; owned by the dra_compact */
     json_t *status;
+    bool admin_access; /* adminAccess: true */
+    /* consumedCapacity when a non-empty object, else NULL; owned by the
+     * dra_compact */
+    json_t *consumed;
 } dra_rec_result;
 
 /* One entry of status.reservedFor. */
@@ -72,7 +76,7 @@ typedef struct dra_compact {
     dra_claim_rec **claims;
     dra_pod_rec **pods;
     size_t nclaims, npods, capclaims, cappods;
-    json_t **owned; /* values records keep (device status) */
+    json_t **owned; /* values records keep (device status, consumed capacity) */
     size_t nowned;
 } dra_compact;
 

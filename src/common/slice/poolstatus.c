@@ -407,19 +407,15 @@ static json_t *shareable_summary(const pinfo *x, char **err)
 /* The devices in use of every pool of the request's driver (admin access
  * excluded: observers, not consumers) and their consumed capacity, in one
  * pass over the claims. */
-static void mark_in_use(const dra_model *m, const char *driver, pinfo *pools, const dra_strmap *index)
+static void mark_in_use(const dra_compact *claims, const char *driver, pinfo *pools, const dra_strmap *index)
 {
-    const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
-    for (size_t c = 0; c < cl->n; c++) {
-        const json_t *res = json_object_get(
-            json_object_get(json_object_get(json_object_get(cl->v[c]->json, "status"), "allocation"), "devices"),
-            "results");
-        size_t i;
-        const json_t *r;
-        json_array_foreach(res, i, r) {
-            if (json_is_true(json_object_get(r, "adminAccess")))
+    for (size_t c = 0; c < claims->nclaims; c++) {
+        const dra_claim_rec *cl = claims->claims[c];
+        for (uint32_t i = 0; i < cl->nresults; i++) {
+            const dra_rec_result *r = &cl->results[i];
+            if (r->admin_access)
                 continue;
-            const char *d = jstr(r, "driver"), *p = jstr(r, "pool"), *dev = jstr(r, "device");
+            const char *d = r->driver, *p = r->pool, *dev = r->device;
             intptr_t k;
             if (!d || !p || !dev || strcmp(d, driver) != 0 || !dra_strmap_get(index, p, strlen(p), &k))
                 continue;
@@ -427,7 +423,7 @@ static void mark_in_use(const dra_model *m, const char *driver, pinfo *pools, co
             dra_strmap_put(&x->in_use, dev, strlen(dev), 1);
             const char *name;
             const json_t *q;
-            json_object_foreach((json_t *)json_object_get(r, "consumedCapacity"), name, q) {
+            json_object_foreach(r->consumed, name, q) {
                 dra_quantity v = qty(q);
                 nq_add(&x->consumed, &x->nconsumed, NULL, name, &v);
             }
@@ -436,6 +432,18 @@ static void mark_in_use(const dra_model *m, const char *driver, pinfo *pools, co
 }
 
 json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now)
+{
+    dra_compact own = DRA_COMPACT_INIT;
+    const dra_model_list *cl = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
+    for (size_t i = 0; i < cl->n; i++)
+        dra_compact_claim(&own, cl->v[i]->json);
+    json_t *st = dra_pool_status_of(m, &own, request, features, now);
+    dra_compact_free(&own);
+    return st;
+}
+
+json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const json_t *request,
+                           const dra_features *features, int64_t now)
 {
     const json_t *spec = json_object_get(request, "spec");
     const char *driver = jstr(spec, "driver") ? jstr(spec, "driver") : "";
@@ -507,7 +515,7 @@ json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_fea
             x->devs[x->ndev++] = (pdev){dev, attr && *attr ? attr : NULL};
         }
     }
-    mark_in_use(m, driver, pools, &index);
+    mark_in_use(claims, driver, pools, &index);
     dra_strmap_free(&index);
     dra_sort(pools, np, sizeof *pools, cmp_pool);
     size_t shown = (int64_t)np > limit ? (size_t)(limit > 0 ? limit : 0) : np;
@@ -605,8 +613,8 @@ json_t *dra_pool_status_request_new(const char *driver, const char *pool, long l
     return req;
 }
 
-dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const char *only_file, const dra_features *features,
-                               int64_t now)
+dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const dra_compact *claims, const char *only_file,
+                               const dra_features *features, int64_t now)
 {
     const dra_model_list *reqs = dra_model_kind(m, DRA_KIND_RESOURCE_POOL_STATUS_REQUEST);
     if (reqs->n == 0)
@@ -618,7 +626,8 @@ dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const char *on
         json_t *out = json_deep_copy(reqs->v[i]->json);
         const json_t *st = json_object_get(out, "status");
         if (!st || json_is_null(st))
-            json_object_set_new(out, "status", dra_pool_status(m, out, features, now));
+            json_object_set_new(out, "status", claims ? dra_pool_status_of(m, claims, out, features, now)
+                                                      : dra_pool_status(m, out, features, now));
         e = dra_writer_put(w, out);
         json_decref(out);
     }

@@ -36,7 +36,7 @@
  * the cost is linear in slices, devices and allocation results.
  *
  * Ownership: the returned status is a new reference owned by the caller;
- * the model is borrowed.  Nothing here prints. */
+ * the model and the claims' records are borrowed.  Nothing here prints. */
 #ifndef DRA_SLICE_POOLSTATUS_H
 #define DRA_SLICE_POOLSTATUS_H
 
@@ -47,6 +47,7 @@
 #include "../base/error.h"
 #include "../io/stream.h"
 #include "../model/features.h"
+#include "../model/compact.h"
 #include "../model/load.h"
 
 #define DRA_POOL_STATUS_LIMIT_DEFAULT 100
@@ -54,6 +55,10 @@
 /* The status for `request` (a v1alpha3 ResourcePoolStatusRequest object);
  * now (Unix seconds) is the condition's lastTransitionTime. */
 json_t *dra_pool_status(const dra_model *m, const json_t *request, const dra_features *features, int64_t now);
+/* The same with the claims as records (borrowed; the model's claims are not
+ * read): what a tool that keeps no claim objects answers from. */
+json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const json_t *request,
+                           const dra_features *features, int64_t now);
 
 /* A new ResourcePoolStatusRequest named after `driver` for that driver and,
  * when given, one pool and a limit (0: none). */
@@ -61,8 +66,9 @@ json_t *dra_pool_status_request_new(const char *driver, const char *pool, long l
 
 /* Every ResourcePoolStatusRequest of the model (only those read from the
  * file named `only_file`, when not NULL) to w, with the status above where
- * the request has none.  An input error when there is no request. */
-DRA_MUST_USE dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const char *only_file,
-                                            const dra_features *features, int64_t now);
+ * the request has none, from the claims' records when claims is not NULL,
+ * else from the model's claims.  An input error when there is no request. */
+DRA_MUST_USE dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const dra_compact *claims,
+                                            const char *only_file, const dra_features *features, int64_t now);
 
 #endif

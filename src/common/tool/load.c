@@ -48,6 +48,8 @@ static dra_err *use_one(void *ctx, dra_obj *o)
     if (passed && reads(l->uses, kind)) {
         if (kind == DRA_KIND_RESOURCE_SLICE && l->uses->slice)
             l->uses->slice(l->uses->ctx, o->json);
+        else if (kind == DRA_KIND_RESOURCE_CLAIM && l->uses->claim)
+            l->uses->claim(l->uses->ctx, o->json);
         else
             dra_objset_keep(l->set, o);
     } else if (!passed && kind == DRA_KIND_UNKNOWN && l->uses->other && l->uses->other(o->json)) {

@@ -99,7 +99,10 @@ typedef struct dra_tool_uses {
     /* NULL, or where ResourceSlices go instead of the set (converted and
      * checked; borrowed for the call), e.g. packed as text */
     void (*slice)(void *ctx, const json_t *slice);
-    void *ctx;
+    /* NULL, or where ResourceClaims go instead of the set (the same way),
+     * e.g. as compact records (model/compact.h) */
+    void (*claim)(void *ctx, const json_t *claim);
+    void *ctx; /* of slice and claim */
     /* keep the objects of the kinds read as they were read, unchecked, and
      * load none into model, for a command that loads what is kept its own
      * way (errors, warnings and counts of model are then the dropped
