@@ -69,6 +69,8 @@ YAML
     run --separate-stderr "$DRA_BIN/dra-claim" status --no-validate "$BATS_TEST_TMPDIR/bad.yaml"
     assert_failure 2
     assert_output ''
-    [[ ${stderr_lines[0]} == *"bad.yaml:10 (document 2): ResourceClaim/ns/a: status.reservedFor: Invalid value: 7: must be of type array" ]]
-    [[ ${stderr_lines[1]} == *"bad.yaml:4: Pod/ns/p: spec.resourceClaims: Invalid value: 5: must be of type array" ]]
+    local first second
+    first=$(sed -n 1p <<<"$stderr") second=$(sed -n 2p <<<"$stderr")
+    [[ $first == *"bad.yaml:10 (document 2): ResourceClaim/ns/a: status.reservedFor: Invalid value: 7: must be of type array" ]]
+    [[ $second == *"bad.yaml:4: Pod/ns/p: spec.resourceClaims: Invalid value: 5: must be of type array" ]]
 }
