@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "error.h"
 
 static uint64_t key_hash(const char *key, size_t len)
@@ -163,4 +164,17 @@ void dra_strset_free(dra_strset *set)
     free(set->off);
     free(set->slot);
     *set = (dra_strset){0};
+}
+
+const char *dra_strmap_intern(dra_strmap *m, dra_arena *arena, const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s);
+    intptr_t v;
+    if (dra_strmap_get(m, s, n, &v))
+        return (const char *)v;
+    char *copy = dra_arena_strndup(arena, s, n);
+    dra_strmap_put(m, copy, n, (intptr_t)copy);
+    return copy;
 }

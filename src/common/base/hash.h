@@ -135,4 +135,10 @@ void dra_strmap_reserve(dra_strmap *m, size_t n);
 bool dra_strmap_keys_intact(const dra_strmap *m);
 void dra_strmap_free(dra_strmap *m);
 
+/* Interning: s (NULL gives NULL) as one copy in arena per distinct string,
+ * m mapping each copy to itself.  Equal strings come back as one pointer,
+ * valid while the arena lives. */
+struct dra_arena;
+const char *dra_strmap_intern(dra_strmap *m, struct dra_arena *arena, const char *s);
+
 #endif

@@ -8,15 +8,7 @@
 
 const char *dra_compact_str(dra_compact *cp, const char *s)
 {
-    if (!s)
-        return NULL;
-    size_t n = strlen(s);
-    intptr_t v;
-    if (dra_strmap_get(&cp->strings, s, n, &v))
-        return (const char *)v;
-    char *copy = dra_arena_strndup(&cp->arena, s, n);
-    dra_strmap_put(&cp->strings, copy, n, (intptr_t)copy);
-    return copy;
+    return dra_strmap_intern(&cp->strings, &cp->arena, s);
 }
 
 size_t dra_compact_bytes(const dra_compact *cp)
