@@ -15,16 +15,7 @@
 /* A packed device's strings outlive its tree: one arena copy per distinct string. */
 const char *dra_al_intern_str(dra_alloc_world *w, const char *s)
 {
-    if (!s)
-        return NULL;
-    size_t n = strlen(s);
-    intptr_t v;
-    if (dra_strmap_get(&w->strs, s, n, &v))
-        return (const char *)v;
-    char *c = dra_arena_alloc(&w->arena, n + 1);
-    memcpy(c, s, n + 1);
-    dra_strmap_put(&w->strs, c, n, (intptr_t)c);
-    return c;
+    return dra_strmap_intern(&w->strs, &w->arena, s);
 }
 
 al_devx *dra_al_devx(dra_alloc_world *w, al_device *d)
