@@ -3,7 +3,8 @@
  * checks in model/shapes.h (both included here).
  *
  * A dra_cluster borrows the objects of a dra_objset (which must outlive it)
- * and owns only its index arrays: free it with dra_cluster_free().  Objects
+ * and owns its index arrays and the records of the kinds it holds as
+ * records (`recs`): free it with dra_cluster_free().  Objects
  * keep the input order inside each kind, so "first match wins" rules of
  * upstream (orphan lookup, ...) follow the order of the dump.
  *
