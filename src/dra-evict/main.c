@@ -170,6 +170,7 @@ static dra_err *run(const dra_args *a, void *xv, int *rc)
     if (!e)
         e = dra_tool_input_options(&set, a);
     c.no_validate = x->no_validate;
+    c.dropped = 1u << DRA_KIND_NODE; /* checked as read; eviction never looks a Node up */
     if (!e) {
         e = dra_cluster_read_input(&c, &set, a->pos, a->npos, &f, o.now.sec);
         dra_input_report ir = {c.model.warnings, c.unknown, c.model.collapsed, c.model.files_repeated};
