@@ -8,6 +8,7 @@
 #include "doctor/report.h"
 #include "io/json.h"
 #include "model/compact.h"
+#include "testdata.h"
 #include "unit.h"
 
 static json_t *parse(const char *text)
@@ -112,19 +113,6 @@ UNIT_TEST(pod_record_keeps_claims_and_node)
     dra_compact_free(&cp);
 }
 
-static char *write_temp(const char *text)
-{
-    char *path = strdup("/tmp/dra-unit-XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        free(path);
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
 
 #define CLASS "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\n---\n"
 #define NODE "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
@@ -137,7 +125,7 @@ static char *write_temp(const char *text)
 
 static dra_err *read_as_records(const char *text, dra_cluster *c, dra_objset *set)
 {
-    char *path = write_temp(text);
+    char *path = unit_write_temp(text);
     if (!path)
         return dra_err_new(DRA_EXIT_RUNTIME, "no temporary file");
     c->as_records = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD);

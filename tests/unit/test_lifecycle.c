@@ -7,6 +7,7 @@
 #include "lifecycle/claims.h"
 #include "doctor/report.h"
 #include "cluster_world.h"
+#include "testdata.h"
 #include "unit.h"
 
 #define POD(name, uid, extra) \
@@ -584,19 +585,6 @@ UNIT_MAIN()
 
 /* dra_cluster_read_input: checked as read, kept unconverted without device
  * descriptions; field lines found by reading the file again. */
-static char *write_temp(const char *text)
-{
-    char *path = strdup("/tmp/dra-unit-XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        free(path);
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
 
 #define SLICE_V1BETA1 \
     "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata: {name: s1}\n" \
@@ -606,7 +594,7 @@ static char *write_temp(const char *text)
 
 UNIT_TEST(cluster_read_input_keeps_what_the_tools_use)
 {
-    char *path = write_temp(SLICE_V1BETA1 CLASS CLASS "apiVersion: v1\nkind: Event\nmetadata: {name: e, namespace: ns}\n---\n" TMPL);
+    char *path = unit_write_temp(SLICE_V1BETA1 CLASS CLASS "apiVersion: v1\nkind: Event\nmetadata: {name: e, namespace: ns}\n---\n" TMPL);
     CHECK(path != NULL);
     dra_objset set = DRA_OBJSET_INIT;
     dra_cluster c = DRA_CLUSTER_INIT;
@@ -634,7 +622,7 @@ UNIT_TEST(cluster_read_input_keeps_what_the_tools_use)
 UNIT_TEST(cluster_read_input_errors_name_the_field_line)
 {
     /* found while reading: the document's own text */
-    char *path = write_temp(CLASS "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bad, namespace: ns}\n"
+    char *path = unit_write_temp(CLASS "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bad, namespace: ns}\n"
                                   "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: c\n"
                                   "        allocationMode: Sometimes\n");
     CHECK(path != NULL);
@@ -654,7 +642,7 @@ UNIT_TEST(cluster_read_input_errors_name_the_field_line)
     unlink(path);
     free(path);
     /* asked for later: the file read again, and nothing once it changed */
-    path = write_temp(CLASS TMPL);
+    path = unit_write_temp(CLASS TMPL);
     CHECK(path != NULL);
     set = (dra_objset)DRA_OBJSET_INIT;
     c = (dra_cluster)DRA_CLUSTER_INIT;

@@ -32,4 +32,22 @@ static inline char *unit_data_path(const char *env, const char *rel)
     return NULL;
 }
 
+/* A new temporary file (/tmp/dra-unit-XXXXXX) holding text: its path, which
+ * the caller unlinks and frees; NULL when it cannot be made. */
+static inline char *unit_write_temp(const char *text)
+{
+    char *path = strdup("/tmp/dra-unit-XXXXXX");
+    int fd = path ? mkstemp(path) : -1;
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        free(path);
+        return NULL;
+    }
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
 #endif
