@@ -21,9 +21,21 @@ void *__real_realloc(void *p, size_t n);
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t m);
 void *__wrap_realloc(void *p, size_t n);
-void *__wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
-void *__wrap_calloc(size_t n, size_t m) { allocations++; return __real_calloc(n, m); }
-void *__wrap_realloc(void *p, size_t n) { allocations++; return __real_realloc(p, n); }
+void *__wrap_malloc(size_t n)
+{
+    allocations++;
+    return __real_malloc(n);
+}
+void *__wrap_calloc(size_t n, size_t m)
+{
+    allocations++;
+    return __real_calloc(n, m);
+}
+void *__wrap_realloc(void *p, size_t n)
+{
+    allocations++;
+    return __real_realloc(p, n);
+}
 
 static double now_ns(void)
 {
@@ -36,9 +48,8 @@ static const struct {
     const char *name, *expr;
 } selectors[] = {
     {"driver", "device.driver == \"x\""},
-    {"scheduler_perf",
-     "device.attributes[\"test-driver.cdi.k8s.io\"].driverVersion.major() >= 1 && "
-     "device.capacity[\"test-driver.cdi.k8s.io\"].memory.isGreaterThan(quantity(\"1Mi\"))"},
+    {"scheduler_perf", "device.attributes[\"test-driver.cdi.k8s.io\"].driverVersion.major() >= 1 && "
+                       "device.capacity[\"test-driver.cdi.k8s.io\"].memory.isGreaterThan(quantity(\"1Mi\"))"},
 };
 
 int main(int argc, char **argv)

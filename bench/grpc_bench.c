@@ -16,8 +16,8 @@ int main(int argc, char **argv)
     int n = atoi(argv[3]);
     int calls = argc > 4 ? atoi(argv[4]) : 1;
     dra_claim_ref *c = calloc((size_t)n + 1, sizeof *c);
-    char (*names)[32] = calloc((size_t)n + 1, sizeof *names);
-    char (*uids)[32] = calloc((size_t)n + 1, sizeof *uids);
+    char(*names)[32] = calloc((size_t)n + 1, sizeof *names);
+    char(*uids)[32] = calloc((size_t)n + 1, sizeof *uids);
     for (int i = 0; i < n; i++) {
         snprintf(names[i], sizeof names[i], "claim-%d", i);
         snprintf(uids[i], sizeof uids[i], "uid-%d", i);

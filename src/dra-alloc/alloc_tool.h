@@ -41,8 +41,8 @@ enum {
 typedef struct opts {
     const char *node, *output, *timeout, *name_suffix, *now;
     bool explain, no_validate, no_prune;
-    int explain_fmt; /* 0 text, 1 json, 2 html (DRA_ALLOC_EXPLAIN_HTML; schedule only) */
-    const char *pod; /* schedule --pod: the pod --explain=html explains */
+    int explain_fmt;          /* 0 text, 1 json, 2 html (DRA_ALLOC_EXPLAIN_HTML; schedule only) */
+    const char *pod;          /* schedule --pod: the pod --explain=html explains */
     const char *explain_file; /* --explain-file: the explanation there, not on stderr */
     /* capacity */
     dra_strv classes, fail_below;
@@ -92,9 +92,11 @@ DRA_MUST_USE dra_err *dra_alloc_read_paths(const dra_args *a, const opts *x, cha
 bool dra_alloc_sched_other(const json_t *obj);
 DRA_MUST_USE dra_err *dra_alloc_read_packed(const dra_args *a, const opts *x, int flags, uint32_t kinds, input *in);
 /* The kinds allocate and capacity read: what the allocator builds its world from. */
+/* clang-format off */
 #define DRA_ALLOC_WORLD_KINDS                                                                                          \
     ((1u << DRA_KIND_DEVICE_CLASS) | (1u << DRA_KIND_RESOURCE_SLICE) | (1u << DRA_KIND_DEVICE_TAINT_RULE) |           \
      (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_NODE))
+/* clang-format on */
 /* Index in->set and in->model, once read, as in->cluster, the engines' way
  * in (dra_cluster_adopt): in->model moves into in->cluster.model. */
 DRA_MUST_USE dra_err *dra_alloc_index(input *in);
@@ -115,6 +117,7 @@ DRA_MUST_USE dra_err *dra_alloc_write_report(const json_t *rep, const char *key,
 
 /* capacity.c */
 extern const dra_opt dra_alloc_capacity_opts[];
+/* clang-format off */
 #define DRA_ALLOC_CAPACITY_CMD                                                                                         \
     {"capacity", "capacity [--class NAME]... [--by class|node|pool] [--fail-below CLASS=N]... [OPTIONS] [FILES]",        \
      "how much of each DeviceClass is left, where, and how fragmented",                                               \
@@ -131,9 +134,11 @@ extern const dra_opt dra_alloc_capacity_opts[];
      "tainted), counter bars per pool, fragmentation per class (the figures of -o json, --by node and pool).\n"    \
      "Exit: 0, 1 when a --fail-below class has fewer free devices, 2 input error.",                                   \
      dra_alloc_capacity_opts, "file"}
+/* clang-format on */
 dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc);
 
 /* whatif.c: schedule --what-if */
+/* clang-format off */
 #define DRA_ALLOC_WHATIF_ENTRIES                                                                                       \
     {OPT_WHAT_IF, "what-if", 0, DRA_ARG_NONE, NULL, "report what the changes below would do instead of scheduling", NULL}, \
     {OPT_DRAIN, "drain", 0, DRA_ARG_REQUIRED, "NODE", "what-if: the node takes no pods; its pods lose their devices", NULL}, \
@@ -141,6 +146,7 @@ dra_err *dra_alloc_run_capacity(const dra_args *a, void *p, int *rc);
     {OPT_TAINT, "taint", 0, DRA_ARG_REQUIRED, "SELECTOR:KEY=VALUE:EFFECT",                                              \
      "what-if: a DeviceTaintRule dry run (SELECTOR: DRIVER[/POOL[/DEVICE]])", NULL},                                  \
     {OPT_ADD, "add", 0, DRA_ARG_REQUIRED, "FILE", "what-if: more input (new slices, pods)", "file"}
+/* clang-format on */
 #define DRA_ALLOC_WHATIF_VALS                                                                                          \
     DRA_VAL_BOOL(OPT_WHAT_IF, opts, what_if), DRA_VAL_STRINGS(OPT_DRAIN, opts, drain),                                 \
         DRA_VAL_STRINGS(OPT_REMOVE_DEVICE, opts, remove_device), DRA_VAL_STRINGS(OPT_TAINT, opts, taint),              \
@@ -151,12 +157,14 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc);
 
 /* explain_html.c: schedule --explain=html, --pod */
 #define DRA_ALLOC_EXPLAIN_HTML 2
+/* clang-format off */
 #define DRA_ALLOC_SCHEDULE_EXPLAIN_ENTRIES                                                                             \
     {DRA_OPT_EXPLAIN, "explain", 0, DRA_ARG_OPTIONAL, "text|json|html",                                                 \
      "explain the decisions on stderr (html: one pod's page, see --pod)", "text json html"},                          \
         DRA_OPT_EXPLAIN_FILE_ENTRY,                                                                                    \
         {OPT_POD, "pod", 0, DRA_ARG_REQUIRED, "NS/NAME",                                                               \
          "the pod --explain=html explains (default: the first unschedulable one)", NULL}
+/* clang-format on */
 /* Set when --pod is given without --explain=html (and the error to return). */
 DRA_MUST_USE dra_err *dra_alloc_explain_html_check(const opts *x);
 /* The page of --pod's pod (else the first unschedulable one) to
@@ -168,6 +176,7 @@ DRA_MUST_USE dra_err *dra_alloc_explain_html(const opts *x, const dra_sched_resu
  * names its two runs); then frees it (NULL: nothing). */
 void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, const char *run);
 extern const dra_opt dra_alloc_quota_opts[];
+/* clang-format off */
 #define DRA_ALLOC_QUOTA_CMD                                                                                            \
     {"quota", "quota [OPTIONS] [FILES]", "DRA ResourceQuota use per namespace; claims the API server would refuse",     \
      "Input: ResourceQuotas (v1), ResourceClaims and DeviceClasses.  Claims are charged in input order as\n"           \
@@ -179,10 +188,12 @@ extern const dra_opt dra_alloc_quota_opts[];
      "or skipped, each claim charged (in order), not charged or refused.\n"                                         \
      "Exit: 0 every claim fits, 1 some claim is refused, 2 input error.",                                             \
      dra_alloc_quota_opts, "file"}
+/* clang-format on */
 dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc);
 
 /* diff.c */
 extern const dra_opt dra_alloc_diff_opts[];
+/* clang-format off */
 #define DRA_ALLOC_DIFF_CMD                                                                                             \
     {"diff", "diff [OPTIONS] A B", "what changed between two allocation results or two dumps",                        \
      "A and B: files or directories (- for stdin, once) holding ResourceClaims and Pods, e.g. two\n"                   \
@@ -191,6 +202,7 @@ extern const dra_opt dra_alloc_diff_opts[];
      "per pod: its node.  Then a summary line.  Claims match by namespace and name.\n"                                \
      "Exit: 0 equal, 1 they differ, 2 input error.",                                                                 \
      dra_alloc_diff_opts, "file"}
+/* clang-format on */
 dra_err *dra_alloc_run_diff(const dra_args *a, void *p, int *rc);
 
 #endif

@@ -11,6 +11,7 @@
 #include "tool/progress.h"
 #include "alloc_tool.h"
 
+/* clang-format off */
 const dra_opt dra_alloc_capacity_opts[] = {
     {OPT_CLASS, "class", 'c', DRA_ARG_REQUIRED, "NAME", "report this DeviceClass (repeatable; default: every class)",
      DRA_COMPLETE_DEVICECLASSES},
@@ -29,6 +30,7 @@ const dra_opt dra_alloc_capacity_opts[] = {
     DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
+/* clang-format on */
 
 typedef struct floor_ {
     char *cls; /* owned */

@@ -24,8 +24,8 @@ typedef struct drivers {
 /* sh -c COMMAND with in on stdin; its stdout into out. */
 static dra_err *run_command(const char *driver, const char *command, const char *in, size_t inlen, dra_buf *out)
 {
-    dra_proc p = {.shell = command, .in = in, .inlen = inlen, .timeout_ms = ANSWER_TIMEOUT_MS,
-                  .max_out = DRA_MAX_INPUT_BYTES};
+    dra_proc p = {
+        .shell = command, .in = in, .inlen = inlen, .timeout_ms = ANSWER_TIMEOUT_MS, .max_out = DRA_MAX_INPUT_BYTES};
     dra_proc_status st;
     dra_err *e = dra_proc_run(&p, out, &st);
     if (e) {
@@ -42,8 +42,7 @@ static dra_err *run_command(const char *driver, const char *command, const char 
         return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' was killed by signal %d", driver, command,
                            st.signal);
     if (st.code != 0)
-        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' exited with status %d", driver, command,
-                           st.code);
+        return dra_err_new(DRA_EXIT_RUNTIME, "classic driver %s: '%s' exited with status %d", driver, command, st.code);
     return NULL;
 }
 
@@ -83,8 +82,9 @@ dra_err *classic_run(const dra_strv *specs, const dra_cluster **c, json_t *const
     for (size_t i = 0; i < specs->n && !e; i++) {
         const char *eq = strchr(specs->v[i], '=');
         if (!eq || eq == specs->v[i] || !eq[1])
-            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Invalid value: \"%s\": expected DRIVER=COMMAND",
-                                          specs->v[i]), "--classic-driver");
+            e = dra_err_field(
+                dra_err_new(DRA_EXIT_INPUT, "Invalid value: \"%s\": expected DRIVER=COMMAND", specs->v[i]),
+                "--classic-driver");
         else {
             d.v[d.n] = (driver_cmd){dra_xstrndup(specs->v[i], (size_t)(eq - specs->v[i])), dra_xstrdup(eq + 1)};
             d.names[d.n] = d.v[d.n].driver;
@@ -107,8 +107,8 @@ dra_err *classic_run(const dra_strv *specs, const dra_cluster **c, json_t *const
             for (size_t k = 0; k < out->res.npods && !handled; k++)
                 handled = out->res.handled[k] == set->v[i].json;
             if (!handled)
-                dra_objset_add(&out->rest, json_incref(set->v[i].json), set->v[i].file, set->v[i].doc,
-                               set->v[i].line, set->v[i].item);
+                dra_objset_add(&out->rest, json_incref(set->v[i].json), set->v[i].file, set->v[i].doc, set->v[i].line,
+                               set->v[i].item);
         }
         dra_load_opts lo = {.skip_unknown = true, .no_validate = true, .now = now};
         lo.validate.features = f;

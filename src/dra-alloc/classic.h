@@ -11,8 +11,8 @@
 
 typedef struct classic_pass {
     dra_classic_sched_result res;
-    dra_objset rest;   /* the input without the pods the classic pass placed or kept */
-    dra_model model;   /* rest, loaded (moved into cluster) */
+    dra_objset rest;     /* the input without the pods the classic pass placed or kept */
+    dra_model model;     /* rest, loaded (moved into cluster) */
     dra_cluster cluster; /* rest with its model */
 } classic_pass;
 

@@ -25,9 +25,11 @@ static dra_err *pick(const opts *x, const dra_sched_result *res, const dra_sched
         }
     }
     if (x->pod)
-        return dra_err_new(DRA_EXIT_INPUT, "--pod %s: no pending pod of that namespace/name in the input (%zu pending pod%s)",
-                           x->pod, res->npods, res->npods == 1 ? "" : "s");
-    return dra_err_new(DRA_EXIT_INPUT, "--explain=html: no pod is unschedulable (%zu pending pod%s); name one with --pod NS/NAME",
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "--pod %s: no pending pod of that namespace/name in the input (%zu pending pod%s)", x->pod,
+                           res->npods, res->npods == 1 ? "" : "s");
+    return dra_err_new(DRA_EXIT_INPUT,
+                       "--explain=html: no pod is unschedulable (%zu pending pod%s); name one with --pod NS/NAME",
                        res->npods, res->npods == 1 ? "" : "s");
 }
 

@@ -18,6 +18,7 @@
 
 /* The entries both commands share, with the same meaning. */
 #define HEAD_ENTRIES DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_EXPLAIN_ENTRIES, DRA_OPT_OUTPUT_ENTRY("yaml json jsonl")
+/* clang-format off */
 #define TAIL_ENTRIES                                                                                                   \
     {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (allocator checks only)", \
      NULL},                                                                                                            \
@@ -97,6 +98,7 @@ static const dra_optval vals[] = {
     DRA_VAL_STRINGS(OPT_CLASSIC_DRIVER, opts, classic), DRA_VAL_ENUM(OPT_ORDER, opts, order, "order"),
     DRA_ALLOC_WHATIF_VALS, DRA_VAL_END,
 };
+/* clang-format on */
 
 static dra_err *run_allocate(const dra_args *a, void *p, int *rc)
 {
@@ -152,8 +154,8 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     x->explain |= x->explain_file != NULL;
     if (x->what_if)
         return dra_alloc_run_whatif(a, p, rc);
-    dra_sched_opts so = {.timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH, .progress = dra_progress_step,
-                         .progress_ud = a->progress};
+    dra_sched_opts so = {
+        .timeout = 10, .name_suffix = DRA_NAME_SUFFIX_HASH, .progress = dra_progress_step, .progress_ud = a->progress};
     dra_progress_begin(a->progress);
     dra_err *e = dra_alloc_load_input(a, x, false, &in);
     if (!e)
@@ -163,7 +165,8 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     if (!e && x->name_suffix) {
         e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
         if (!e && so.name_suffix == DRA_NAME_SUFFIX_RANDOM)
-            e = dra_err_new(DRA_EXIT_INPUT, "--name-suffix: random is not possible here: claims need names to be reserved");
+            e = dra_err_new(DRA_EXIT_INPUT,
+                            "--name-suffix: random is not possible here: claims need names to be reserved");
     }
     /* a manifest is not a dump: the pods controllers would make, named as the
      * API server would; the devices held as text (the classic pass rewrites
@@ -188,7 +191,9 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     if (!e) {
         dra_sched_nodes_from_model(&in.model, &in.packs, &nodes);
         if (nodes.made && dra_model_kind(&in.model, DRA_KIND_POD)->n)
-            fprintf(stderr, "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices (no labels)\n",
+            fprintf(stderr,
+                    "dra-alloc: warning: no Node objects in the input; using the %zu node names of the ResourceSlices "
+                    "(no labels)\n",
                     nodes.n);
         const dra_cluster *c = &in.cluster;
         e = dra_alloc_index(&in);
@@ -234,10 +239,9 @@ static dra_err *run_schedule(const dra_args *a, void *p, int *rc)
     return e;
 }
 
-static const dra_runner runners[] = {{"allocate", run_allocate}, {"schedule", run_schedule},
-                                    {"capacity", dra_alloc_run_capacity},
-                                    {"diff", dra_alloc_run_diff},
-                                    {"quota", dra_alloc_run_quota}, {NULL, NULL}};
+static const dra_runner runners[] = {{"allocate", run_allocate},           {"schedule", run_schedule},
+                                     {"capacity", dra_alloc_run_capacity}, {"diff", dra_alloc_run_diff},
+                                     {"quota", dra_alloc_run_quota},       {NULL, NULL}};
 
 int main(int argc, char **argv)
 {

@@ -30,33 +30,40 @@ static void say_ledger(const dra_args *a, const json_t *rep, const char *run)
                            json_is_true(json_object_get(v, "fromStatus")) ? "status.used" : "the claims there",
                            (long long)json_integer_value(json_object_get(v, "used")));
         }
-        dra_tool_verbose(&dra_alloc_tool, a, "%squota %s/%s applies (no scopes; hard from %s); counts %s",
-                         run, dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), dra_jfield_str(x, "hardFrom"), b.data);
+        dra_tool_verbose(&dra_alloc_tool, a, "%squota %s/%s applies (no scopes; hard from %s); counts %s", run,
+                         dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), dra_jfield_str(x, "hardFrom"),
+                         b.data);
         dra_buf_free(&b);
         const char *unknown = dra_jfield_str(dra_jfield(x, "statusUnknown"), "missing");
         if (unknown)
-            dra_tool_verbose(&dra_alloc_tool, a, "%squota %s/%s: status.hard lists %s but status.used has no figure for it: the API server "
-                             "refuses every claim until the quota controller writes status.used (give status.used, as "
-                             "`kubectl get resourcequota -o yaml` shows it, or leave status out to count the quota from "
-                             "the claims)",
-                             run, dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), unknown);
+            dra_tool_verbose(
+                &dra_alloc_tool, a,
+                "%squota %s/%s: status.hard lists %s but status.used has no figure for it: the API server "
+                "refuses every claim until the quota controller writes status.used (give status.used, as "
+                "`kubectl get resourcequota -o yaml` shows it, or leave status out to count the quota from "
+                "the claims)",
+                run, dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), unknown);
     }
     json_array_foreach(json_object_get(rep, "skippedQuotas"), i, x) {
         char *sc = json_dumps(json_object_get(x, "scopes"), JSON_COMPACT);
-        dra_tool_verbose(&dra_alloc_tool, a, "%squota %s/%s skipped (scopes %s): %s", run, dra_jfield_str(x, "namespace"),
-                         dra_jfield_str(x, "name"), sc, dra_jfield_str(x, "reason"));
+        dra_tool_verbose(&dra_alloc_tool, a, "%squota %s/%s skipped (scopes %s): %s", run,
+                         dra_jfield_str(x, "namespace"), dra_jfield_str(x, "name"), sc, dra_jfield_str(x, "reason"));
         free(sc);
     }
     json_array_foreach(json_object_get(rep, "charged"), i, x) {
-        char *q = json_dumps(json_object_get(x, "quotas"), JSON_COMPACT), *u = json_dumps(json_object_get(x, "usage"), JSON_COMPACT | JSON_SORT_KEYS);
-        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s charged #%zu in %s: %s", run, dra_jfield_str(x, "claim"), i + 1, q, u);
+        char *q = json_dumps(json_object_get(x, "quotas"), JSON_COMPACT),
+             *u = json_dumps(json_object_get(x, "usage"), JSON_COMPACT | JSON_SORT_KEYS);
+        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s charged #%zu in %s: %s", run, dra_jfield_str(x, "claim"),
+                         i + 1, q, u);
         free(q);
         free(u);
     }
     json_array_foreach(json_object_get(rep, "uncharged"), i, x)
-        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s not charged: %s", run, dra_jfield_str(x, "claim"), dra_jfield_str(x, "reason"));
+        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s not charged: %s", run, dra_jfield_str(x, "claim"),
+                         dra_jfield_str(x, "reason"));
     json_array_foreach(json_object_get(rep, "refused"), i, x)
-        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s refused by quota %s", run, dra_jfield_str(x, "claim"), dra_jfield_str(x, "quota"));
+        dra_tool_verbose(&dra_alloc_tool, a, "%sclaim %s refused by quota %s", run, dra_jfield_str(x, "claim"),
+                         dra_jfield_str(x, "quota"));
 }
 
 void dra_alloc_quota_admission_done(const dra_args *a, dra_quota_ledger *l, const char *run)
@@ -74,7 +81,8 @@ dra_err *dra_alloc_run_quota(const dra_args *a, void *p, int *rc)
     opts *x = p;
     input in;
     dra_err *e = dra_alloc_load_input(a, x, true, &in);
-    dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_CLASS) | (1u << DRA_KIND_POD),
+    dra_tool_uses uses = {.kinds =
+                              (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_CLASS) | (1u << DRA_KIND_POD),
                           .other = dra_is_resource_quota};
     if (!e)
         e = dra_alloc_read_input(a, x, 0, &uses, &in);

@@ -10,14 +10,18 @@
 
 dra_err *dra_alloc_whatif_check(const opts *x)
 {
-    const char *given = x->drain.n ? "--drain" : x->remove_device.n ? "--remove-device" : x->taint.n ? "--taint"
-                        : x->add.n                                                     ? "--add"
-                                                                                       : NULL;
+    const char *given = x->drain.n           ? "--drain"
+                        : x->remove_device.n ? "--remove-device"
+                        : x->taint.n         ? "--taint"
+                        : x->add.n           ? "--add"
+                                             : NULL;
     if (!x->what_if && given)
         return dra_err_new(DRA_EXIT_INPUT, "%s needs --what-if", given);
     if (x->what_if && (x->explain || x->classic.n))
         return dra_err_new(DRA_EXIT_INPUT, "--what-if: %s is not possible here",
-                           x->explain_file ? "--explain-file" : x->explain ? "--explain" : "--classic-driver");
+                           x->explain_file ? "--explain-file"
+                           : x->explain    ? "--explain"
+                                           : "--classic-driver");
     return NULL;
 }
 
@@ -35,8 +39,11 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
     dra_err_free(dra_alloc_load_input(a, x, false, &after)); /* the same options: the same answer */
     if (!e)
         e = dra_alloc_whatif_check(x);
-    dra_sched_opts so = {.timeout = before.timeout, .now = before.now, .features = &before.features,
-                         .no_prune = x->no_prune, .name_suffix = DRA_NAME_SUFFIX_HASH,
+    dra_sched_opts so = {.timeout = before.timeout,
+                         .now = before.now,
+                         .features = &before.features,
+                         .no_prune = x->no_prune,
+                         .name_suffix = DRA_NAME_SUFFIX_HASH,
                          .order = (dra_sched_order)x->order};
     if (!e && x->name_suffix)
         e = dra_name_suffix_parse(x->name_suffix, &so.name_suffix);
@@ -62,8 +69,8 @@ dra_err *dra_alloc_run_whatif(const dra_args *a, void *p, int *rc)
         e = dra_tool_read(&dra_alloc_tool, a, (char *const *)x->add.v, x->add.n, flags, &after.set);
     if (!e)
         e = dra_alloc_load_set(a, x, &after);
-    dra_whatif_spec spec = {x->drain.v, x->drain.n, x->remove_device.v, x->remove_device.n, x->taint.v, x->taint.n,
-                            x->add.v,   x->add.n};
+    dra_whatif_spec spec = {x->drain.v, x->drain.n, x->remove_device.v, x->remove_device.n,
+                            x->taint.v, x->taint.n, x->add.v,           x->add.n};
     if (!e)
         e = dra_alloc_index(&before);
     if (!e)

@@ -1,6 +1,7 @@
 /* dra-claim's command table (see cmds.h). */
 #include "cmds.h"
 
+/* clang-format off */
 #define PATCH_ENTRY {OPT_PATCH, "patch", 0, DRA_ARG_OPTIONAL, "json|kubectl", "print the API operations instead of the objects", "json kubectl"}
 #define VERBOSE_ENTRY DRA_OPT_INPUT_ENTRIES
 #define NO_VALIDATE_ENTRY {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (inspect a slightly-off dump)", NULL}
@@ -63,4 +64,4 @@ static const dra_cmd cmds[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 const dra_tool dra_claim_tool = {"dra-claim", "ResourceClaim lifecycle: generate from templates, reserve, release, doctor, status, convert", cmds, NULL};
-
+/* clang-format on */

@@ -29,6 +29,7 @@ typedef struct opts {
     dra_classic_result conv; /* convert: the Pods and workloads as read, flattened */
 } opts;
 
+/* clang-format off */
 static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),       DRA_VAL_BOOL(OPT_PATCH, opts, patch),
     DRA_VAL_STRING(OPT_PATCH, opts, patch_fmt),         DRA_VAL_STRING(OPT_NAME_SUFFIX, opts, name_suffix),
@@ -37,6 +38,7 @@ static const dra_optval vals[] = {
     DRA_VAL_BOOL(OPT_DELETE_ORPHANS, opts, delete_orphans), DRA_VAL_BOOL(OPT_NO_PODS_OK, opts, no_pods_ok),
     DRA_VAL_END,
 };
+/* clang-format on */
 
 /* Gates, --now, then the input as a cluster (every subcommand's start). */
 static dra_err *load(const dra_args *a, opts *x)
@@ -55,14 +57,15 @@ static dra_err *load(const dra_args *a, opts *x)
      * (ResourceSlices, Nodes: most of a fleet) and of unknown kinds are
      * checked and dropped as they are read; the rest are loaded below */
     dra_tool_uses uses = {.kinds = DRA_TOOL_ALL_KINDS & ~((1u << DRA_KIND_RESOURCE_SLICE) | (1u << DRA_KIND_NODE)),
-                          .other = dra_is_resource_quota, .as_read = true};
-    dra_load_opts lo = {.skip_unknown = true, .no_validate = x->no_validate, .now = x->now_at.sec,
-                        .validate = {.features = &x->f}};
+                          .other = dra_is_resource_quota,
+                          .as_read = true};
+    dra_load_opts lo = {
+        .skip_unknown = true, .no_validate = x->no_validate, .now = x->now_at.sec, .validate = {.features = &x->f}};
     dra_model dropped = DRA_MODEL_INIT;
     dra_err *de = NULL;
     if (!e && generate)
-        de = dra_tool_load(&dra_claim_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS | DRA_READ_IDENTITY | DRA_READ_IN_ORDER,
-                           &uses, &lo, &x->set, &dropped);
+        de = dra_tool_load(&dra_claim_tool, a, a->pos, a->npos,
+                           DRA_READ_WORKLOADS | DRA_READ_IDENTITY | DRA_READ_IN_ORDER, &uses, &lo, &x->set, &dropped);
     else if (!e && convert) /* whole, and Pods copied before loading converts them in place */
         e = dra_tool_read(&dra_claim_tool, a, a->pos, a->npos, 0, &x->set);
     else if (!e)
@@ -71,10 +74,10 @@ static dra_err *load(const dra_args *a, opts *x)
         dra_classic_pods(&x->set, &x->conv);
     if (!e) {
         e = generate || convert ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_at.sec)
-                     : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_at.sec);
+                                : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_at.sec);
         if (!generate && !convert)
             dra_progress_read(a->progress, x->set.n); /* read by the cluster room, at once */
-        e = dra_err_append(de, e); /* the dropped objects' errors, then the kept ones' */
+        e = dra_err_append(de, e);                    /* the dropped objects' errors, then the kept ones' */
         x->c.model.warnings = dra_err_append(x->c.model.warnings, dropped.warnings);
         dropped.warnings = NULL;
         dra_input_report ir = {x->c.model.warnings, x->c.unknown + dropped.skipped,
@@ -191,7 +194,8 @@ static dra_err *run_changes(const dra_args *a, void *p, int *rc)
     dra_cluster_address_ops(&x->c, &ch);
     /* partial results (other pods) are still worth printing */
     if (!e || e->code == DRA_EXIT_NEGATIVE || strcmp(cmd, "generate") == 0)
-        e = dra_err_append(e, dra_claim_write_changes(&(dra_claim_out){x->patch, x->patch_fmt, x->output, x->now_at}, &ch));
+        e = dra_err_append(
+            e, dra_claim_write_changes(&(dra_claim_out){x->patch, x->patch_fmt, x->output, x->now_at}, &ch));
     dra_changes_free(&ch);
     return unload(x, e);
 }
@@ -217,11 +221,13 @@ static dra_err *run_convert(const dra_args *a, void *p, int *rc)
     return unload(x, e);
 }
 
+/* clang-format off */
 static const dra_runner runners[] = {
     {"generate", run_changes}, {"reserve", run_changes}, {"release", run_changes},
     {"doctor", run_doctor},    {"status", run_status},   {"convert", run_convert},
     {NULL, NULL},
 };
+/* clang-format on */
 
 int main(int argc, char **argv)
 {

@@ -15,6 +15,7 @@
 
 enum { OPT_ALL = DRA_OPT_TOOL_BASE, OPT_APPLY_AT, OPT_RULE_STATUS, OPT_PATCH, OPT_NO_VALIDATE };
 
+/* clang-format off */
 static const dra_opt opts[] = {
     DRA_OPT_NOW_ENTRY,
     {OPT_ALL, "all", 0, DRA_ARG_NONE, NULL, "treat a DeviceTaintRule without deviceSelector as selecting every device", NULL},
@@ -29,6 +30,7 @@ static const dra_opt opts[] = {
     DRA_OPT_VERSION_ENTRY,
     DRA_OPT_END,
 };
+/* clang-format on */
 static const dra_cmd cmds[] = {
     {NULL, "[OPTIONS] [FILES]", "device-taint evictions: which pods must go, when, and why",
      "Reads ResourceSlices, DeviceTaintRules, ResourceClaims and Pods.  Each record is one\n"
@@ -86,7 +88,8 @@ static dra_err *parse_opts(const dra_args *a, const values *x, dra_features *f, 
     else if ((e = dra_time_now_or(x->now, &o->now)))
         return e;
     if (x->patch && !o->apply && !x->rule_status)
-        return dra_err_new(DRA_EXIT_INPUT, "--patch needs --apply-at or --rule-status: eviction records are not API operations");
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "--patch needs --apply-at or --rule-status: eviction records are not API operations");
     return NULL;
 }
 
@@ -133,7 +136,8 @@ static dra_err *evict(const dra_args *a, const values *x, const dra_cluster *c, 
             e = dra_changes_write_ops_by_object(stdout, &sel, pf);
             free(keep);
         } else if (rules) {
-            e = !out || strcmp(out, "table") == 0 ? dra_evict_rules_table(stdout, &res) : write_objects(out, res.rules, res.nrules);
+            e = !out || strcmp(out, "table") == 0 ? dra_evict_rules_table(stdout, &res)
+                                                  : write_objects(out, res.rules, res.nrules);
         } else if (o.apply) {
             json_t **objs = dra_xcalloc(ch.nobjs + 1, sizeof *objs);
             size_t n = 0;

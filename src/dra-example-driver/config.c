@@ -17,7 +17,7 @@ typedef struct gpu_config {
     bool set;               /* false: the default (no config) */
     bool sharing;           /* a sharing object was given */
     const char *strategy;
-    bool ts, sp;            /* timeSlicingConfig / spacePartitioningConfig given */
+    bool ts, sp; /* timeSlicingConfig / spacePartitioningConfig given */
     const char *interval;
     json_int_t partitions;
 } gpu_config;
@@ -113,8 +113,7 @@ static bool names_request(const json_t *requests, const char *req)
         return true;
     size_t i;
     const json_t *r;
-    json_array_foreach(requests, i, r)
-    {
+    json_array_foreach(requests, i, r) {
         const char *s = json_string_value(r);
         if (s && req && strcmp(s, req) == 0)
             return true;
@@ -132,8 +131,7 @@ const char *ex_config_decode(const ex_driver *d, const json_t *alloc, dra_arena 
     for (int pass = 0; pass < 2; pass++) {
         size_t i;
         const json_t *c;
-        json_array_foreach(cfgs, i, c)
-        {
+        json_array_foreach(cfgs, i, c) {
             const char *src = json_string_value(json_object_get(c, "source"));
             if (!src || (strcmp(src, "FromClass") != 0 && strcmp(src, "FromClaim") != 0))
                 return dra_arena_printf(a, "error getting opaque device configs: invalid config source: %s",
@@ -149,8 +147,7 @@ const char *ex_config_decode(const ex_driver *d, const json_t *alloc, dra_arena 
             v[k].requests = json_object_get(c, "requests");
             const char *err = decode(json_object_get(op, "parameters"), a, &v[k]);
             if (err)
-                return dra_arena_printf(a,
-                                        "error getting opaque device configs: error decoding config parameters: %s",
+                return dra_arena_printf(a, "error getting opaque device configs: error decoding config parameters: %s",
                                         err);
             k++;
         }
@@ -160,8 +157,8 @@ const char *ex_config_decode(const ex_driver *d, const json_t *alloc, dra_arena 
     return NULL;
 }
 
-const char *ex_config_sharing(ex_configs *cs, const char *request, const char *device, dra_arena *a,
-                              const char **env, size_t *n_env)
+const char *ex_config_sharing(ex_configs *cs, const char *request, const char *device, dra_arena *a, const char **env,
+                              size_t *n_env)
 {
     size_t i = cs->n;
     while (i-- > 1 && !names_request(((gpu_config *)cs->v)[i].requests, request))

@@ -149,7 +149,8 @@ static dra_err *write_spec(const ex_driver *d, dra_arena *a, const char *path, c
         const char *dev = dv[j].device;
         const char *id = ex_env_id(a, dev);
         json_t *env = json_array();
-        json_array_append_new(env, json_sprintf(EX_CDI_CLASS_ENV "_DEVICE_%s_RESOURCE_CLAIM=%s", env_key(a, dev), c->uid));
+        json_array_append_new(env,
+                              json_sprintf(EX_CDI_CLASS_ENV "_DEVICE_%s_RESOURCE_CLAIM=%s", env_key(a, dev), c->uid));
         json_array_append_new(env, json_sprintf("DRA_ADMIN_ACCESS=%s", admin ? "true" : "false"));
         json_array_append_new(env, json_sprintf("GPU_DEVICE_%s=%s", id, dev));
         for (size_t x = 0; x < 2; x++)
@@ -322,9 +323,9 @@ typedef struct planned {
     const dra_claim_ref *c;
     dra_prep_device *dv;
     size_t ndv;
-    char **names; /* per device */
-    char *path;   /* the claim's spec file */
-    bool admin;   /* a result of the allocation has adminAccess */
+    char **names;       /* per device */
+    char *path;         /* the claim's spec file */
+    bool admin;         /* a result of the allocation has adminAccess */
     const char **share; /* 2 sharing env strings per device (config.c) */
 } planned;
 
@@ -342,8 +343,8 @@ static const char *plan(ex_driver *d, const dra_objset *set, const char *read_er
     p->path = spec_path(d, a, cdi_name(a, c->uid, NULL));
     for (size_t j = 0; j < p->ndv; j++) {
         const dra_prep_device *x = &p->dv[j];
-        p->names[j] = cdi_name(a, c->uid,
-                               x->share_id ? dra_arena_printf(a, "%s-%s", x->device, x->share_id) : x->device);
+        p->names[j] =
+            cdi_name(a, c->uid, x->share_id ? dra_arena_printf(a, "%s-%s", x->device, x->share_id) : x->device);
         set_cdi_ids(d, a, &p->dv[j], p->names[j]);
     }
     return ex_state_record(d, cp, c, p->dv, p->ndv, &p->path, 1, a);
@@ -374,9 +375,9 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
     /* the helper GETs every claim first: one failure fails the call */
     for (size_t i = 0; d->claims_path && i < n; i++) {
         const json_t *claim = NULL;
-        const char *err = read_err ? dra_arena_printf(a, "retrieve claim %s/%s: %s", claims[i].namespace_,
-                                                      claims[i].name, read_err)
-                                   : helper_get(&set, &claims[i], a, &claim);
+        const char *err =
+            read_err ? dra_arena_printf(a, "retrieve claim %s/%s: %s", claims[i].namespace_, claims[i].name, read_err)
+                     : helper_get(&set, &claims[i], a, &claim);
         if (err) {
             dra_objset_free(&set);
             rep->code = DRA_GRPC_UNKNOWN;
@@ -421,7 +422,8 @@ static void prepare(void *ctx, const char *svc, const dra_claim_ref *claims, siz
         const char *err = save_err;
         dra_err *e = err ? NULL : write_spec(d, a, p->path, p->c, p->names, p->dv, p->ndv, p->admin, p->share);
         if (e) {
-            err = dra_arena_printf(a, "error preparing devices for claim %s: unable to create CDI spec file for claim: %s",
+            err = dra_arena_printf(a,
+                                   "error preparing devices for claim %s: unable to create CDI spec file for claim: %s",
                                    p->c->uid, e->msg);
             dra_err_free(e);
         }
@@ -513,8 +515,7 @@ static void health(void *ctx, dra_arena *a, dra_health_device **out, size_t *n_o
         json_t *j = json_load_file(d->health_file, 0, &je);
         size_t i;
         json_t *e;
-        json_array_foreach(j, i, e)
-        {
+        json_array_foreach(j, i, e) {
             const char *dev = json_string_value(json_object_get(e, "device"));
             const char *h = json_string_value(json_object_get(e, "health"));
             const char *m = json_string_value(json_object_get(e, "message"));

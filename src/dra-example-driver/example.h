@@ -17,25 +17,25 @@ typedef struct ex_fault {
 } ex_fault;
 
 typedef struct ex_driver {
-    const char *name;          /* driver name, also the CDI vendor */
-    const char *cdi_dir;       /* where CDI specs are written (absolute after ex_state_open) */
-    char *checkpoint;          /* <plugin-dir>/checkpoint.json, owned (ex_state_open) */
-    char *cdi_abs;             /* owned copy behind cdi_dir when it was made absolute */
-    const char *health_file;   /* JSON [{pool, device, health, message}] */
-    const char *claims_path;   /* ResourceClaims (file or directory), re-read per prepare; NULL: by UID */
-    const char *node;          /* pool name */
-    int devices;               /* gpu-0 .. gpu-N-1 */
-    long delay_ms;             /* answer prepare/unprepare this late */
-    ex_fault *fail;            /* --fail-claim UID=MSG */
+    const char *name;        /* driver name, also the CDI vendor */
+    const char *cdi_dir;     /* where CDI specs are written (absolute after ex_state_open) */
+    char *checkpoint;        /* <plugin-dir>/checkpoint.json, owned (ex_state_open) */
+    char *cdi_abs;           /* owned copy behind cdi_dir when it was made absolute */
+    const char *health_file; /* JSON [{pool, device, health, message}] */
+    const char *claims_path; /* ResourceClaims (file or directory), re-read per prepare; NULL: by UID */
+    const char *node;        /* pool name */
+    int devices;             /* gpu-0 .. gpu-N-1 */
+    long delay_ms;           /* answer prepare/unprepare this late */
+    ex_fault *fail;          /* --fail-claim UID=MSG */
     size_t nfail;
-    char **omit;               /* --omit-claim UID */
+    char **omit; /* --omit-claim UID */
     size_t nomit;
-    char **extra;              /* --extra-claim UID */
+    char **extra; /* --extra-claim UID */
     size_t nextra;
-    bool garbage;              /* answer a truncated frame */
-    size_t pad_bytes;          /* add CDI IDs until the answer is about this large */
+    bool garbage;     /* answer a truncated frame */
+    size_t pad_bytes; /* add CDI IDs until the answer is about this large */
     bool verbose;
-    FILE *log;                 /* stderr */
+    FILE *log; /* stderr */
     unsigned calls;
 } ex_driver;
 
@@ -81,8 +81,8 @@ typedef struct ex_configs {
     size_t n;
 } ex_configs;
 const char *ex_config_decode(const ex_driver *d, const json_t *alloc, dra_arena *a, ex_configs *out);
-const char *ex_config_sharing(ex_configs *cs, const char *request, const char *device, dra_arena *a,
-                              const char **env, size_t *n_env);
+const char *ex_config_sharing(ex_configs *cs, const char *request, const char *device, dra_arena *a, const char **env,
+                              size_t *n_env);
 const char *ex_env_id(dra_arena *a, const char *device);
 
 /* Write the spec of the CDI device every prepared device also gets,

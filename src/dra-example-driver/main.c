@@ -14,6 +14,7 @@
 #include "model/time.h"
 #include "example.h"
 
+/* clang-format off */
 enum {
     OPT_NAME = DRA_OPT_TOOL_BASE, OPT_PLUGIN_DIR, OPT_REGISTRY_DIR, OPT_CDI_DIR, OPT_DEVICES, OPT_SERVICES,
     OPT_HEALTH_FILE, OPT_CLAIMS, OPT_INVENTORY, OPT_DELAY, OPT_FAIL, OPT_OMIT, OPT_EXTRA, OPT_GARBAGE, OPT_PAD, OPT_MAX_MSG,
@@ -44,6 +45,7 @@ static const dra_opt opts[] = {
     DRA_OPT_VERSION_ENTRY,
     DRA_OPT_END,
 };
+/* clang-format on */
 static const dra_cmd cmds[] = {
     {NULL, "[OPTIONS]", "an example DRA driver kubelet plugin that prepares devices as CDI spec files",
      "Serves pluginregistration on REGISTRY-DIR/NAME-reg.sock and DRAPlugin v1, v1beta1 and\n"
@@ -92,8 +94,14 @@ static const dra_optval vals[] = {
 };
 
 static volatile sig_atomic_t stop, reload;
-static void on_stop(int sig) { stop = 1; }
-static void on_hup(int sig) { reload = 1; }
+static void on_stop(int sig)
+{
+    stop = 1;
+}
+static void on_hup(int sig)
+{
+    reload = 1;
+}
 
 /* The faults of --delay and --fail-claim into d. */
 static dra_err *faults(const values *x, ex_driver *d)
@@ -122,8 +130,8 @@ static dra_err *faults(const values *x, ex_driver *d)
 /* Serve on the two sockets until SIGTERM or SIGINT; SIGHUP streams health. */
 static dra_err *serve(ex_driver *d, const values *x, const char *dra_sock, const char *reg_sock)
 {
-    const char *list = x->services ? x->services
-                                   : "v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth";
+    const char *list =
+        x->services ? x->services : "v1.DRAPlugin,v1beta1.DRAPlugin,v1.DRAResourceHealth,v1alpha1.DRAResourceHealth";
     char *svc_copy = dra_xstrdup(list);
     const char **svcs = dra_xcalloc(strlen(svc_copy) + 1, sizeof *svcs);
     size_t nsvc = 0;
@@ -202,7 +210,8 @@ static dra_err *run(const dra_args *a, void *xv, int *rc)
                                         "kubelet (/var/lib/kubelet/...): say so with --kubelet");
     if (e)
         goto out;
-    dra_sock = pdir ? dra_xasprintf("%s/dra.sock", pdir) : dra_xasprintf("/var/lib/kubelet/plugins/%s/dra.sock", d.name);
+    dra_sock =
+        pdir ? dra_xasprintf("%s/dra.sock", pdir) : dra_xasprintf("/var/lib/kubelet/plugins/%s/dra.sock", d.name);
     reg_sock = dra_xasprintf("%s/%s-reg.sock", rdir, d.name);
     char *sd = dra_path_dir(dra_sock);
     e = ex_mkdirs(sd);

@@ -59,8 +59,7 @@ const char *ex_state_record(const ex_driver *d, dra_checkpoint *cp, const dra_cl
     return NULL;
 }
 
-const char *ex_state_forget(const ex_driver *d, dra_checkpoint *cp, const dra_claim_ref *c, dra_arena *a,
-                            bool *changed)
+const char *ex_state_forget(const ex_driver *d, dra_checkpoint *cp, const dra_claim_ref *c, dra_arena *a, bool *changed)
 {
     dra_ckpt_claim *e;
     while ((e = dra_ckpt_find_uid(cp, c->uid))) {

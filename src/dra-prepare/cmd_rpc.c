@@ -21,6 +21,7 @@
 #include "kubelet/rpc.h"
 #include "cmd_rpc.h"
 
+/* clang-format off */
 #define TIMEOUT_ENTRY {OPT_TIMEOUT, "timeout", 0, DRA_ARG_REQUIRED, "DURATION", "deadline of each call (default 45s, as the kubelet)", NULL}
 #define MAX_MSG_ENTRY {OPT_MAX_MSG, "max-msg-size", 0, DRA_ARG_REQUIRED, "BYTES", "largest message sent or received (default 4194304)", NULL}
 #define VERBOSE_ENTRY {OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what happens on the connection", NULL}
@@ -58,6 +59,7 @@ const dra_opt dra_prepare_health_opts[] = {
     DRA_OPT_VERSION_ENTRY,
     DRA_OPT_END,
 };
+/* clang-format on */
 
 /* ---- shared helpers ---- */
 
@@ -68,7 +70,8 @@ dra_err *dra_prepare_duration_ms(const char *opt, const char *s, long *ms)
         return NULL;
     dra_err *e = dra_duration_arg(s, &ns);
     if (!e && (ns <= 0 || ns / DRA_NSEC_PER_SEC > 86400 * 365))
-        e = dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (want a positive Go duration such as 45s, 500ms, or seconds)", s);
+        e = dra_err_new(DRA_EXIT_INPUT,
+                        "invalid duration \"%s\" (want a positive Go duration such as 45s, 500ms, or seconds)", s);
     if (e) {
         char *flag = dra_xasprintf("--%s", opt);
         e = dra_err_field(e, flag);
@@ -148,7 +151,10 @@ dra_err *dra_prepare_run_plugins(const dra_args *a, void *xv, int *rc)
             r[1] = *p[i].endpoint ? p[i].endpoint : NULL;
             r[2] = p[i].service;
             r[3] = vers[i].len ? vers[i].data : NULL;
-            r[4] = !p[i].info_ok ? "no-answer" : !p[i].registered ? "rejected" : p[i].reachable ? "reachable" : "unreachable";
+            r[4] = !p[i].info_ok      ? "no-answer"
+                   : !p[i].registered ? "rejected"
+                   : p[i].reachable   ? "reachable"
+                                      : "unreachable";
             r[5] = p[i].reg_socket;
         }
         e = dra_table_write(stdout, cells, n + 1, 6);
@@ -162,9 +168,9 @@ dra_err *dra_prepare_run_plugins(const dra_args *a, void *xv, int *rc)
     } else {
         objs = dra_xcalloc(n + 1, sizeof *objs);
         for (size_t i = 0; i < n; i++) {
-            json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "apiVersion", "dra-tools/v1alpha1", "kind", "KubeletPlugin",
-                                  "registrationSocket", p[i].reg_socket, "type", p[i].type, "name", p[i].name,
-                                  "endpoint", p[i].endpoint);
+            json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s}", "apiVersion", "dra-tools/v1alpha1", "kind",
+                                  "KubeletPlugin", "registrationSocket", p[i].reg_socket, "type", p[i].type, "name",
+                                  p[i].name, "endpoint", p[i].endpoint);
             json_object_set_new(o, "supportedVersions", jstr_list(p[i].versions, p[i].n_versions));
             json_object_set_new(o, "service", p[i].service ? json_string(p[i].service) : json_null());
             json_object_set_new(o, "registered", json_boolean(p[i].registered));
@@ -207,7 +213,7 @@ typedef struct probe {
     check v[32];
     size_t n;
     bool failed;
-    bool transport;     /* a call failed in transport (or the driver never answered): exit 3 */
+    bool transport;      /* a call failed in transport (or the driver never answered): exit 3 */
     int first_transport; /* index+1 of the first such check */
 } probe;
 
@@ -218,9 +224,9 @@ typedef struct probe {
 static bool driver_answered(const char *msg)
 {
     static const char *const codes[] = {
-        ": UNKNOWN: ",           ": NOT_FOUND: ",      ": INVALID_ARGUMENT: ", ": FAILED_PRECONDITION: ",
-        ": ABORTED: ",           ": PERMISSION_DENIED: ", ": ALREADY_EXISTS: ", ": OUT_OF_RANGE: ",
-        ": UNIMPLEMENTED: ",     ": UNAUTHENTICATED: ",   ": DATA_LOSS: ",
+        ": UNKNOWN: ",       ": NOT_FOUND: ",         ": INVALID_ARGUMENT: ", ": FAILED_PRECONDITION: ",
+        ": ABORTED: ",       ": PERMISSION_DENIED: ", ": ALREADY_EXISTS: ",   ": OUT_OF_RANGE: ",
+        ": UNIMPLEMENTED: ", ": UNAUTHENTICATED: ",   ": DATA_LOSS: ",
     };
     for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
         if (strstr(msg, codes[i]))
@@ -306,7 +312,8 @@ static dra_err *read_claim(const char *path, dra_arena *ar, dra_claim_ref *out)
         const char *name = json_string_value(json_object_get(md, "name"));
         const char *uid = json_string_value(json_object_get(md, "uid"));
         if (!name || !*name || !uid || !*uid) {
-            e = dra_obj_locate(dra_err_new(DRA_EXIT_INPUT, "the claim needs metadata.name and metadata.uid"), &set.v[i]);
+            e = dra_obj_locate(dra_err_new(DRA_EXIT_INPUT, "the claim needs metadata.name and metadata.uid"),
+                               &set.v[i]);
             goto done;
         }
         out->namespace_ = dra_arena_strdup(ar, ns && *ns ? ns : "default");
@@ -359,15 +366,16 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
         return;
     }
     if (!c)
-        add(pr, "prepare", "fail", "the answer has no entry for claim UID %s (NodePrepareResources skipped 1 ResourceClaims)",
-            claim->uid);
+        add(pr, "prepare", "fail",
+            "the answer has no entry for claim UID %s (NodePrepareResources skipped 1 ResourceClaims)", claim->uid);
     else if (c->error)
         add(pr, "prepare", "fail", "NodePrepareResources failed for ResourceClaim %s: %s", claim->name, c->error);
     else
         add(pr, "prepare", "pass", "%zu device(s) for %s/%s", c->n_devices, claim->namespace_, claim->name);
     for (size_t i = 0; i < n; i++)
         if (strcmp(out[i].uid, claim->uid) != 0) {
-            add(pr, "answer-claims", "fail", "NodePrepareResources returned result for unknown claim UID %s", out[i].uid);
+            add(pr, "answer-claims", "fail", "NodePrepareResources returned result for unknown claim UID %s",
+                out[i].uid);
             break;
         }
     if (c && !c->error) {
@@ -384,7 +392,8 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
                 add(pr, "device-names", "fail", "device %zu has an empty pool or device name", j);
         }
         if (bad)
-            add(pr, "cdi-ids", "fail", "%zu of %zu CDI device IDs are not vendor/class=name, e.g. \"%s\"", bad, ids, first_bad);
+            add(pr, "cdi-ids", "fail", "%zu of %zu CDI device IDs are not vendor/class=name, e.g. \"%s\"", bad, ids,
+                first_bad);
         else
             add(pr, "cdi-ids", "pass", "%zu CDI device ID(s), all vendor/class=name", ids);
         if (sub)
@@ -429,8 +438,8 @@ static void probe_claims(probe *pr, dra_plugin *pl, const dra_claim_ref *claim, 
             lat[(count * 99) / 100 < count ? (count * 99) / 100 : count - 1], lat[count - 1]);
     }
     free(lat);
-    add(pr, "answer-size", size1 * 2 > max_msg ? "fail" : "pass", "%zu bytes for one claim (limit %zu)%s", size1, max_msg,
-        size1 * 2 > max_msg ? ": over half the message limit" : "");
+    add(pr, "answer-size", size1 * 2 > max_msg ? "fail" : "pass", "%zu bytes for one claim (limit %zu)%s", size1,
+        max_msg, size1 * 2 > max_msg ? ": over half the message limit" : "");
     e = dra_plugin_unprepare(pl, claim, 1, ar, &out, &n);
     if (e) {
         add_err(pr, "unprepare", e);
@@ -493,8 +502,8 @@ dra_err *dra_prepare_run_probe(const dra_args *a, void *xv, int *rc)
         else if (!rp.registered)
             add(&pr, "registration", "fail", "%s", rp.error);
         else
-            add(&pr, "registration", "pass", "%s, services %s%s, endpoint %s (GetInfo %.2f ms)", rp.name, rp.versions[0],
-                rp.n_versions > 1 ? ",..." : "", rp.endpoint, rp.getinfo_ms);
+            add(&pr, "registration", "pass", "%s, services %s%s, endpoint %s (GetInfo %.2f ms)", rp.name,
+                rp.versions[0], rp.n_versions > 1 ? ",..." : "", rp.endpoint, rp.getinfo_ms);
         if (rp.registered && strcmp(rp.endpoint, sock) != 0)
             add(&pr, "endpoint", "fail", "registration names endpoint %s, not %s", rp.endpoint, sock);
         if (!svc && rp.service)
@@ -544,8 +553,7 @@ dra_err *dra_prepare_run_probe(const dra_args *a, void *xv, int *rc)
                 pr.transport = true;
                 pr.first_transport = (int)pr.n;
             }
-        }
-        else
+        } else
             add(&pr, "services", "pass", "answers %s", dra_buf_str(&served));
         dra_buf_free(&served);
         dra_buf_free(&why);
@@ -608,7 +616,7 @@ static void on_signal(int sig)
 }
 
 typedef struct hstate {
-    char **keys;      /* "pool/device" */
+    char **keys; /* "pool/device" */
     int *health;
     char **msgs;
     size_t n;
@@ -682,7 +690,8 @@ dra_err *dra_prepare_run_health(const dra_args *a, void *xv, int *rc)
         goto out;
     }
     if (svc && !dra_health_method(svc)) {
-        e = dra_err_new(DRA_EXIT_INPUT, "--service: want %s or %s, got \"%s\"", DRA_HEALTH_V1ALPHA1, DRA_HEALTH_V1, svc);
+        e = dra_err_new(DRA_EXIT_INPUT, "--service: want %s or %s, got \"%s\"", DRA_HEALTH_V1ALPHA1, DRA_HEALTH_V1,
+                        svc);
         goto out;
     }
     struct sigaction sa = {.sa_handler = on_signal};

@@ -31,8 +31,8 @@ enum {
  * borrowed from argv).  Durations stay text: each command has its own
  * default and reads them with dra_prepare_duration_ms. */
 typedef struct dra_prepare_values {
-    const char *pod, *node, *socket, *plugins_dir, *registry_dir, *reg_socket, *checkpoint, *timeout, *service,
-        *claim, *backoff, *output, *test_crash;
+    const char *pod, *node, *socket, *plugins_dir, *registry_dir, *reg_socket, *checkpoint, *timeout, *service, *claim,
+        *backoff, *output, *test_crash;
     dra_strv cdi_dirs;
     long long count, max_msg, retries;
     bool notify, verbose;

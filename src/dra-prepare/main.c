@@ -89,7 +89,8 @@ static dra_err *run_node(const dra_args *a, const dra_prepare_values *x, json_t 
     dra_locator loc = {.socket = x->socket, .registry_dir = x->registry_dir, .plugins_dir = x->plugins_dir};
     char *ns = NULL, *name = NULL;
     if (strcmp(cmd, "sync") == 0 ? !node || !*node : !pod)
-        return dra_err_new(DRA_EXIT_INPUT, "%s is required", strcmp(cmd, "sync") == 0 ? "--node NAME" : "--pod NS/NAME");
+        return dra_err_new(DRA_EXIT_INPUT, "%s is required",
+                           strcmp(cmd, "sync") == 0 ? "--node NAME" : "--pod NS/NAME");
     if (pod) {
         const char *slash = strchr(pod, '/');
         if (!slash || slash == pod || !slash[1] || strchr(slash + 1, '/'))

@@ -1,6 +1,7 @@
 /* dra-select's command table: subcommands, options and help (cmds.h). */
 #include "cmds.h"
 
+/* clang-format off */
 static const dra_opt select_opts[] = {
     {OPT_CLASS, "class", 'c', DRA_ARG_REQUIRED, "NAME", "apply this DeviceClass's selectors", DRA_COMPLETE_DEVICECLASSES},
     {OPT_EXPR, "expr", 'e', DRA_ARG_REQUIRED, "CEL", "also require this expression (repeatable)", NULL},
@@ -13,6 +14,7 @@ static const dra_opt select_opts[] = {
     DRA_OPT_INPUT_ENTRIES,
     DRA_OPT_END,
 };
+/* clang-format on */
 
 static const dra_opt eval_opts[] = {
     {OPT_VAR, "var", 0, DRA_ARG_REQUIRED, "NAME=CEL", "declare a variable with this value (repeatable)", NULL},
@@ -24,8 +26,10 @@ static const dra_opt eval_opts[] = {
 };
 
 static const dra_opt gate_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_END};
+/* clang-format off */
 static const dra_opt lint_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_OUTPUT_ENTRY("text json jsonl"),
                                     DRA_OPT_END};
+/* clang-format on */
 static const dra_opt repl_opts[] = {DRA_OPT_FEATURE_GATES_ENTRY, DRA_OPT_INPUT_ENTRIES, DRA_OPT_END};
 
 static const dra_cmd cmds[] = {
@@ -61,5 +65,7 @@ static const dra_cmd cmds[] = {
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
+/* clang-format off */
 const dra_tool dra_select_tool = {"dra-select", "compile and evaluate CEL device selectors; show which devices match and why not",
                               cmds, "select"};
+/* clang-format on */

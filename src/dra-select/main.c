@@ -23,6 +23,7 @@ typedef struct opts {
     dra_features f;           /* from --kubernetes-version, --feature-gates */
 } opts;
 
+/* clang-format off */
 static const dra_optval vals[] = {
     DRA_VAL_STRING(OPT_CLASS, opts, class),       DRA_VAL_STRINGS(OPT_EXPR, opts, exprs),
     DRA_VAL_STRING(OPT_CLAIM, opts, claim),       DRA_VAL_STRING(OPT_NAMESPACE, opts, namespace),
@@ -33,6 +34,7 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output), DRA_VAL_BOOL(DRA_OPT_VERBOSE, opts, verbose),
     DRA_VAL_END,
 };
+/* clang-format on */
 
 static dra_err *gates(const dra_args *a, opts *x)
 {
@@ -206,10 +208,12 @@ static dra_err *run_repl(const dra_args *a, void *p, int *rc)
     return e ? e : dra_select_repl(a->pos, a->npos, &x->f, &reading, x->verbose);
 }
 
+/* clang-format off */
 static const dra_runner runners[] = {
     {"select", run_select}, {"eval", run_eval}, {"check", run_check}, {"lint", run_lint}, {"repl", run_repl},
     {NULL, NULL},
 };
+/* clang-format on */
 
 int main(int argc, char **argv)
 {

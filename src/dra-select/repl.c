@@ -85,8 +85,9 @@ dra_err *dra_select_repl(char *const *paths, size_t npaths, const dra_features *
     /* The session reads its lines from standard input: it cannot be a file too. */
     for (size_t i = 0; i < npaths; i++)
         if (strcmp(paths[i], "-") == 0)
-            return dra_err_new(DRA_EXIT_INPUT, "repl reads its commands from standard input; it cannot also read objects "
-                                               "from '-' (use :load FILE, or a file)");
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "repl reads its commands from standard input; it cannot also read objects "
+                               "from '-' (use :load FILE, or a file)");
     dra_session *s = dra_session_new(f);
     dra_session_set_reading(s, reading->field_validation, reading->recursive);
     dra_err *warnings = NULL;

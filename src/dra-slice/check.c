@@ -18,7 +18,7 @@ dra_err *dra_slice_run_lint(const dra_args *a, void *p, int *rc)
         return e;
     dra_objset set = DRA_OBJSET_INIT;
     dra_tool_errs errs = dra_tool_errs_for(a); /* objects that are input errors: as many as print, and counts */
-    if (dra_records_on(&rec)) /* a record of every one */
+    if (dra_records_on(&rec))                  /* a record of every one */
         errs = (dra_tool_errs){.every = true};
     dra_lint_kept kept = {.set = &set, .errs = &errs.errs};
     e = dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, 0, &set, dra_lint_keep, &kept);
@@ -85,13 +85,14 @@ dra_err *dra_slice_run_validate(const dra_args *a, void *p, int *rc)
     e = dra_records_start(&rec, ((const dra_slice_values *)p)->output, stdout);
     if (e)
         return e;
-    validating c = {.v = cel_dra_validator_new(&f, set.field_validation), .errs = dra_tool_errs_for(a),
+    validating c = {.v = cel_dra_validator_new(&f, set.field_validation),
+                    .errs = dra_tool_errs_for(a),
                     .unserved = {.fold = DRA_ERRS_FOLD}};
     if (dra_records_on(&rec)) /* a record of every one */
         c.errs = (dra_tool_errs){.every = true};
     /* the DRA parts of pod templates are checked on the pods they make */
-    dra_tool_errs_add(&c.errs, dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set,
-                                                  validate_one, &c));
+    dra_tool_errs_add(
+        &c.errs, dra_tool_read_each(&dra_slice_tool, a, a->pos, a->npos, DRA_READ_WORKLOADS, &set, validate_one, &c));
     dra_tool_errs_add(&c.errs, cel_dra_validator_finish(c.v, &stats));
     /* duplicate fields the reader relaxed, then the rest */
     stats.warnings = dra_err_append(dra_err_append(set.warnings, stats.warnings), dra_errs_take(&c.unserved));

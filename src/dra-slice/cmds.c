@@ -31,6 +31,7 @@ static const dra_opt discover_opts[] = {
     DRA_OPT_END,
 };
 
+/* clang-format off */
 static const dra_opt profile_opts[] = {
     {OPT_NODES, "nodes", 'n', DRA_ARG_REQUIRED, "N", "number of nodes (default 1)", NULL},
     {OPT_DEVICES, "devices", 'm', DRA_ARG_REQUIRED, "M", "GPUs, NICs or NUMA nodes per node (default 8)", NULL},
@@ -42,11 +43,14 @@ static const dra_opt profile_opts[] = {
     DRA_OPT_OUTPUT_ENTRY(FORMATS),
     DRA_OPT_END,
 };
+/* clang-format on */
 
 #define FINDINGS_ENTRY DRA_OPT_OUTPUT_ENTRY("text json jsonl")
 static const dra_opt plain_opts[] = {DRA_OPT_INPUT_ENTRIES, FINDINGS_ENTRY, DRA_OPT_END};
 static const dra_opt gates_opts[] = {DRA_OPT_KUBERNETES_VERSION_ENTRY, DRA_OPT_END};
+/* clang-format off */
 static const dra_opt validate_opts[] = {DRA_OPT_INPUT_ENTRIES, DRA_OPT_FEATURE_GATES_ENTRY, FINDINGS_ENTRY, DRA_OPT_END};
+/* clang-format on */
 
 static const dra_opt pool_status_opts[] = {
     {OPT_DRIVER, "driver", 'd', DRA_ARG_REQUIRED, "NAME", "ask about this driver's pools (a made-up request)", NULL},
@@ -59,6 +63,7 @@ static const dra_opt pool_status_opts[] = {
     DRA_OPT_END,
 };
 
+/* clang-format off */
 static const dra_cmd cmds[] = {
     {"build", "build --driver NAME (--node NAME | --all-nodes | --node-selector KEY=VAL,...) [OPTIONS] [INVENTORY...]",
      "split an inventory of devices into the ResourceSlices of one pool",
@@ -122,3 +127,4 @@ static const dra_cmd cmds[] = {
 
 const dra_tool dra_slice_tool = {"dra-slice", "discover devices, publish them as ResourceSlices, lint and validate slices",
                               cmds, NULL};
+/* clang-format on */

@@ -5,11 +5,13 @@
 
 #include "tool/tool.h"
 
+/* clang-format off */
 enum {
     OPT_DRIVER = DRA_OPT_TOOL_BASE, OPT_ALL_NODES, OPT_NODE_SELECTOR, OPT_POOL, OPT_GENERATION, OPT_PREVIOUS,
     OPT_SOURCE, OPT_SYSFS_ROOT, OPT_NVIDIA_SMI, OPT_INVENTORY, OPT_NODES, OPT_DEVICES, OPT_PARTITIONS,
     OPT_DYNAMIC_MIG, OPT_LIMIT, OPT_CPUS,
 };
+/* clang-format on */
 
 extern const dra_tool dra_slice_tool;
 

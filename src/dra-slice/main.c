@@ -10,7 +10,7 @@
 #include "slice/publish.h"
 #include "cmds.h"
 
-
+/* clang-format off */
 static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_OUTPUT, dra_slice_values, output),         DRA_VAL_STRING(OPT_DRIVER, dra_slice_values, driver),
     DRA_VAL_STRING(DRA_OPT_NODE, dra_slice_values, node),             DRA_VAL_BOOL(OPT_ALL_NODES, dra_slice_values, all_nodes),
@@ -25,6 +25,7 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_KUBERNETES_VERSION, dra_slice_values, kubernetes_version),
     DRA_VAL_INT(OPT_LIMIT, dra_slice_values, limit, 1, 1000),         DRA_VAL_END,
 };
+/* clang-format on */
 
 static dra_err *run_build(const dra_args *a, void *p, int *rc)
 {
@@ -47,14 +48,15 @@ static dra_err *run_build(const dra_args *a, void *p, int *rc)
         e = dra_tool_input_options(&reading, a);
     if (!e) {
         dra_writer *w = dra_writer_new(stdout, fmt);
-        e = dra_writer_finish(w, dra_slice_build_write(w, &o, x->previous.v, x->previous.n, a->pos, a->npos, &reading,
-                                                       &r, &warnings));
+        e = dra_writer_finish(
+            w, dra_slice_build_write(w, &o, x->previous.v, x->previous.n, a->pos, a->npos, &reading, &r, &warnings));
     }
     if (!e) /* duplicate fields the reader relaxed, then unknown ones */
         dra_tool_report_input(&dra_slice_tool, a, &(dra_input_report){warnings, 0, 0, 0});
     dra_err_free(warnings);
     for (size_t i = 0; !e && i < r.nobsolete; i++)
-        fprintf(stderr, "dra-slice: note: previous ResourceSlice/%s is obsolete and should be deleted\n", r.obsolete[i]);
+        fprintf(stderr, "dra-slice: note: previous ResourceSlice/%s is obsolete and should be deleted\n",
+                r.obsolete[i]);
     dra_slice_result_free(&r);
     json_decref(selector);
     return e;
@@ -101,8 +103,11 @@ static dra_err *run_profile(const dra_args *a, void *p, int *rc)
     dra_slice_values *x = p;
     dra_format fmt = DRA_FMT_YAML;
     dra_err *e = x->output ? dra_format_parse(x->output, &fmt) : NULL;
-    dra_profile_opts o = {.kind = DRA_PROFILE_GPU, .nodes = (size_t)x->nodes, .devices = (size_t)x->devices,
-                          .partitions = (size_t)x->partitions, .cpus_per_numa = (size_t)x->cpus,
+    dra_profile_opts o = {.kind = DRA_PROFILE_GPU,
+                          .nodes = (size_t)x->nodes,
+                          .devices = (size_t)x->devices,
+                          .partitions = (size_t)x->partitions,
+                          .cpus_per_numa = (size_t)x->cpus,
                           .driver = x->driver};
     if (!e && a->npos != 1)
         e = dra_err_new(DRA_EXIT_INPUT, "profile needs exactly one NAME (gpu, net, cpu, mig)");
@@ -143,7 +148,8 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
     if (!e) { /* objects of other kinds are dropped as they are read */
         dra_tool_uses uses = {.kinds = (1u << DRA_KIND_RESOURCE_POOL_STATUS_REQUEST) | (1u << DRA_KIND_RESOURCE_SLICE) |
                                        (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_DEVICE_TAINT_RULE),
-                              .claim = keep_claim, .ctx = &claims}; /* claims as records */
+                              .claim = keep_claim,
+                              .ctx = &claims}; /* claims as records */
         dra_load_opts lo = {.skip_unknown = true, .now = now.sec, .validate = {.features = &f}};
         e = dra_tool_load(&dra_slice_tool, a, a->pos, a->npos, 0, &uses, &lo, &set, &model);
         dra_tool_report_model(&dra_slice_tool, a, &model);
@@ -158,10 +164,12 @@ static dra_err *run_pool_status(const dra_args *a, void *p, int *rc)
     return e;
 }
 
+/* clang-format off */
 static const dra_runner runners[] = {
     {"build", run_build}, {"discover", run_discover}, {"profile", run_profile},
     {"lint", dra_slice_run_lint},   {"validate", dra_slice_run_validate}, {"pool-status", run_pool_status}, {"gates", dra_slice_run_gates}, {NULL, NULL},
 };
+/* clang-format on */
 
 int main(int argc, char **argv)
 {

@@ -12,8 +12,14 @@
 
 static volatile sig_atomic_t stop_flag, reload_flag;
 
-static void on_stop(int sig) { stop_flag = sig; }
-static void on_hup(int sig) { reload_flag = 1; }
+static void on_stop(int sig)
+{
+    stop_flag = sig;
+}
+static void on_hup(int sig)
+{
+    reload_flag = 1;
+}
 
 static void install_signals(void)
 {
@@ -79,7 +85,9 @@ static dra_err *output_fmt(const dra_watch_values *v, dra_format def, dra_format
 
 static dra_err *cmd_get(const dra_args *a, const dra_watch_values *v, dra_session *s, int *ok)
 {
-    dra_get_opts o = {.watch = v->watch, .label_selector = v->selector, .field_selector = v->field_selector,
+    dra_get_opts o = {.watch = v->watch,
+                      .label_selector = v->selector,
+                      .field_selector = v->field_selector,
                       .max_events = (long)v->max_events};
     dra_err *e = output_fmt(v, DRA_FMT_JSONL, &o.fmt);
     return e ? e : dra_watch_get(s, a->pos, a->npos, &o, stdout);
@@ -109,8 +117,12 @@ static dra_err *cmd_snapshot(const dra_args *a, const dra_watch_values *v, dra_s
 
 static dra_err *cmd_run(const dra_args *a, const dra_watch_values *v, dra_session *s, int *ok)
 {
-    dra_run_opts o = {.once = v->once, .dry_run = v->dry_run, .out = stdout, .debounce_ms = 300,
-                      .max_conflicts = 5, .max_passes = (long)v->max_passes};
+    dra_run_opts o = {.once = v->once,
+                      .dry_run = v->dry_run,
+                      .out = stdout,
+                      .debounce_ms = 300,
+                      .max_conflicts = 5,
+                      .max_passes = (long)v->max_passes};
     dra_release rel;
     if ((o.kubernetes_version = v->kubernetes_version)) {
         dra_err *re = dra_err_field(dra_release_parse(o.kubernetes_version, &rel), "--kubernetes-version");
@@ -125,7 +137,8 @@ static dra_err *cmd_run(const dra_args *a, const dra_watch_values *v, dra_sessio
         return e;
     bool node_job = v->job && strcmp(v->job, "node") == 0;
     if (!node_job && (v->node || v->socket || v->registry_dir || v->plugins_dir || v->checkpoint))
-        return dra_err_new(DRA_EXIT_INPUT, "--node, --socket, --registry-dir, --plugins-dir and --checkpoint belong to --job node");
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "--node, --socket, --registry-dir, --plugins-dir and --checkpoint belong to --job node");
     if (v->job && a->npos)
         return dra_err_new(DRA_EXIT_INPUT, "--job %s takes no pipeline", v->job);
     if (!v->job && !a->npos)
@@ -176,10 +189,22 @@ static dra_err *in_session(const dra_args *a, const dra_watch_values *v, int *rc
     return e;
 }
 
-static dra_err *run_get(const dra_args *a, void *v, int *rc) { return in_session(a, v, rc, cmd_get); }
-static dra_err *run_snapshot(const dra_args *a, void *v, int *rc) { return in_session(a, v, rc, cmd_snapshot); }
-static dra_err *run_record(const dra_args *a, void *v, int *rc) { return in_session(a, v, rc, cmd_record); }
-static dra_err *run_run(const dra_args *a, void *v, int *rc) { return in_session(a, v, rc, cmd_run); }
+static dra_err *run_get(const dra_args *a, void *v, int *rc)
+{
+    return in_session(a, v, rc, cmd_get);
+}
+static dra_err *run_snapshot(const dra_args *a, void *v, int *rc)
+{
+    return in_session(a, v, rc, cmd_snapshot);
+}
+static dra_err *run_record(const dra_args *a, void *v, int *rc)
+{
+    return in_session(a, v, rc, cmd_record);
+}
+static dra_err *run_run(const dra_args *a, void *v, int *rc)
+{
+    return in_session(a, v, rc, cmd_run);
+}
 
 static const dra_runner runners[] = {
     {"get", run_get}, {"snapshot", run_snapshot}, {"record", run_record}, {"run", run_run}, {NULL, NULL},

@@ -6,6 +6,7 @@
 #include "watch/health.h"
 #include "watch/watch.h"
 
+/* clang-format off */
 enum {
     OPT_KUBECONFIG = DRA_OPT_TOOL_BASE, OPT_CONTEXT, OPT_NAMESPACE, OPT_ALL_NS, OPT_VERBOSE, OPT_STATS,
     OPT_WATCH, OPT_SELECTOR, OPT_FIELD_SELECTOR, OPT_MAX_EVENTS, OPT_REPLAY, OPT_REPLAY_FAST,
@@ -14,13 +15,14 @@ enum {
     OPT_AS_USER_EXTRA, OPT_TEST_BACKOFF_BASE, OPT_TEST_BACKOFF_CAP, OPT_TEST_WATCH_TIMEOUT, OPT_TEST_WATCH_IDLE,
     OPT_HEALTH_ADDR, OPT_REQUEST_TIMEOUT, OPT_KINDS,
 };
+/* clang-format on */
 
 /* Every option's value, written by dra_watch_vals (options.c). */
 typedef struct dra_watch_values {
     const char *kubeconfig, *context, *ns, *as, *as_uid, *replay, *output, *request_timeout;
     dra_strv as_groups, as_extra;
     bool all_ns, stats, replay_fast;
-    int verbose; /* -v given how many times */
+    int verbose;                                             /* -v given how many times */
     const char *selector, *field_selector, *for_pod, *kinds; /* get, snapshot */
     bool watch;
     long long max_events, max_passes;

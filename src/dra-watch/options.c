@@ -8,6 +8,7 @@
 #include "main.h"
 
 /* The client's options; NSHELP says whose namespace -n replaces. */
+/* clang-format off */
 #define KUBE_OPTS_NS(NSHELP) \
     {OPT_KUBECONFIG, "kubeconfig", 0, DRA_ARG_REQUIRED, "FILE", "path to the kubeconfig file (default $KUBECONFIG, then ~/.kube/config, then in-cluster)", "file"}, \
     {OPT_CONTEXT, "context", 0, DRA_ARG_REQUIRED, "NAME", "the kubeconfig context to use", DRA_COMPLETE_CONTEXTS}, \
@@ -119,6 +120,7 @@ const dra_optval dra_watch_vals[] = {
 #undef V
 
 const dra_tool dra_watch_tool = {"dra-watch", "list and watch a Kubernetes API server, snapshot it, and run the reconcile loop", cmds, NULL};
+/* clang-format on */
 
 char *dra_self_dir(void)
 {

@@ -27,8 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { MAX_NODES = 160, MAX_DEPTH = 4, WORK_LIMIT = 1000000, COST_LIMIT = 200000 };
 
+/* clang-format off */
 typedef enum { N_RANGE, N_LIT, N_MAP, N_FILTER, N_MAP3, N_CONCAT, N_CONST, N_VAR, N_ADD, N_MUL, N_MOD, N_SIZE,
                N_GT, N_EQ, N_ALL, N_EXISTS, N_ONE, N_IN, N_NOT, N_AND, N_OR, N_BOOL } kind;
+/* clang-format on */
 
 typedef struct node {
     kind k;
@@ -45,7 +47,10 @@ typedef struct gen {
     size_t used;
 } gen;
 
-static unsigned next(gen *g) { return g->at < g->n ? g->p[g->at++] : 0; }
+static unsigned next(gen *g)
+{
+    return g->at < g->n ? g->p[g->at++] : 0;
+}
 
 static node *make(gen *g, kind k)
 {
@@ -195,7 +200,12 @@ static void print(dra_buf *b, const node *x)
         }
         dra_buf_putc(b, ']');
         break;
-    case N_MAP: case N_FILTER: case N_MAP3: case N_ALL: case N_EXISTS: case N_ONE:
+    case N_MAP:
+    case N_FILTER:
+    case N_MAP3:
+    case N_ALL:
+    case N_EXISTS:
+    case N_ONE:
         print(b, x->a[0]);
         dra_buf_printf(b, ".%s(v%d, ", macro[x->k], x->var);
         print(b, x->a[1]);
@@ -205,9 +215,19 @@ static void print(dra_buf *b, const node *x)
         }
         dra_buf_putc(b, ')');
         break;
-    case N_CONCAT: case N_ADD: case N_GT: case N_EQ: case N_AND: case N_OR: case N_IN: {
-        const char *op = x->k == N_CONCAT || x->k == N_ADD ? " + " : x->k == N_GT ? " > " : x->k == N_EQ ? " == "
-                       : x->k == N_AND ? " && " : x->k == N_OR ? " || " : " in ";
+    case N_CONCAT:
+    case N_ADD:
+    case N_GT:
+    case N_EQ:
+    case N_AND:
+    case N_OR:
+    case N_IN: {
+        const char *op = x->k == N_CONCAT || x->k == N_ADD ? " + "
+                         : x->k == N_GT                    ? " > "
+                         : x->k == N_EQ                    ? " == "
+                         : x->k == N_AND                   ? " && "
+                         : x->k == N_OR                    ? " || "
+                                                           : " in ";
         dra_buf_putc(b, '(');
         print(b, x->a[0]);
         dra_buf_puts(b, op);
@@ -217,7 +237,8 @@ static void print(dra_buf *b, const node *x)
     }
     case N_CONST: dra_buf_printf(b, "%lld", (long long)x->n); break;
     case N_VAR: dra_buf_printf(b, "v%lld", (long long)x->n); break;
-    case N_MUL: case N_MOD:
+    case N_MUL:
+    case N_MOD:
         dra_buf_putc(b, '(');
         print(b, x->a[0]);
         dra_buf_printf(b, " %c %lld)", x->k == N_MUL ? '*' : '%', (long long)x->n);
@@ -250,8 +271,8 @@ typedef struct val {
 
 typedef struct ref {
     int64_t vars[8];
-    size_t made;  /* list items made: ranges, literals, concatenations */
-    size_t work;  /* steps, to give up on what would take too long */
+    size_t made; /* list items made: ranges, literals, concatenations */
+    size_t work; /* steps, to give up on what would take too long */
     bool gave_up;
     list **lists; /* everything allocated, freed at the end */
     size_t nlists, cap;
@@ -269,7 +290,10 @@ static list *new_list(ref *r, size_t cap)
     return l;
 }
 
-static val err(void) { return (val){.k = V_ERR}; }
+static val err(void)
+{
+    return (val){.k = V_ERR};
+}
 
 static val run(ref *r, const node *x);
 
@@ -280,8 +304,10 @@ static val run_macro(ref *r, const node *x)
     if (range.k == V_ERR || r->gave_up)
         return err();
     list *out = x->k <= N_MAP3 ? new_list(r, range.l->n) : NULL;
-    val acc = x->k == N_ALL ? (val){.k = V_BOOL, .i = 1} : x->k == N_EXISTS ? (val){.k = V_BOOL, .i = 0}
-            : x->k == N_ONE ? (val){.k = V_INT, .i = 0} : (val){.k = V_LIST, .l = out};
+    val acc = x->k == N_ALL      ? (val){.k = V_BOOL, .i = 1}
+              : x->k == N_EXISTS ? (val){.k = V_BOOL, .i = 0}
+              : x->k == N_ONE    ? (val){.k = V_INT, .i = 0}
+                                 : (val){.k = V_LIST, .l = out};
     if (out)
         out->n = 0;
     for (size_t i = 0; i < range.l->n && !r->gave_up; i++) {
@@ -369,7 +395,12 @@ static val run(ref *r, const node *x)
         r->made += l->n;
         return (val){.k = V_LIST, .l = l};
     }
-    case N_MAP: case N_FILTER: case N_MAP3: case N_ALL: case N_EXISTS: case N_ONE: return run_macro(r, x);
+    case N_MAP:
+    case N_FILTER:
+    case N_MAP3:
+    case N_ALL:
+    case N_EXISTS:
+    case N_ONE: return run_macro(r, x);
     case N_CONCAT: {
         a = run(r, x->a[0]);
         b = run(r, x->a[1]);
@@ -390,7 +421,9 @@ static val run(ref *r, const node *x)
     }
     case N_CONST: return (val){.k = V_INT, .i = x->n};
     case N_VAR: return (val){.k = V_INT, .i = r->vars[x->n]};
-    case N_ADD: case N_MUL: case N_MOD: {
+    case N_ADD:
+    case N_MUL:
+    case N_MOD: {
         a = run(r, x->a[0]);
         if (x->k == N_ADD)
             b = run(r, x->a[1]);
@@ -405,10 +438,9 @@ static val run(ref *r, const node *x)
             return err();
         return (val){.k = V_INT, .i = v};
     }
-    case N_SIZE:
-        a = run(r, x->a[0]);
-        return a.k == V_ERR ? err() : (val){.k = V_INT, .i = (int64_t)a.l->n};
-    case N_GT: case N_EQ:
+    case N_SIZE: a = run(r, x->a[0]); return a.k == V_ERR ? err() : (val){.k = V_INT, .i = (int64_t)a.l->n};
+    case N_GT:
+    case N_EQ:
         a = run(r, x->a[0]);
         b = run(r, x->a[1]);
         if (a.k == V_ERR || b.k == V_ERR)
@@ -423,10 +455,9 @@ static val run(ref *r, const node *x)
             if (b.l->v[i] == a.i)
                 return (val){.k = V_BOOL, .i = 1};
         return (val){.k = V_BOOL, .i = 0};
-    case N_NOT:
-        a = run(r, x->a[0]);
-        return a.k == V_ERR ? a : (val){.k = V_BOOL, .i = !a.i};
-    case N_AND: case N_OR: {
+    case N_NOT: a = run(r, x->a[0]); return a.k == V_ERR ? a : (val){.k = V_BOOL, .i = !a.i};
+    case N_AND:
+    case N_OR: {
         bool absorb = x->k == N_OR; /* false && _, true || _ */
         a = run(r, x->a[0]);
         b = run(r, x->a[1]);

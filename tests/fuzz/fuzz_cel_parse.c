@@ -21,10 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         char *dbg = cel_ast_debug(ast->root);
         free(dbg);
-        cel_decl vars[] = {{"x", &cel_t_dyn}, {"i", &cel_t_int}, {"s", &cel_t_string},
-                           {"l", &cel_t_list_dyn}, {"m", &cel_t_map_string_dyn}};
-        cel_check_env env = {.vars = vars, .nvars = 5, .registry = reg, .cross_type_numeric = true,
-                             .homogeneous_literals = true};
+        cel_decl vars[] = {{"x", &cel_t_dyn},
+                           {"i", &cel_t_int},
+                           {"s", &cel_t_string},
+                           {"l", &cel_t_list_dyn},
+                           {"m", &cel_t_map_string_dyn}};
+        cel_check_env env = {
+            .vars = vars, .nvars = 5, .registry = reg, .cross_type_numeric = true, .homogeneous_literals = true};
         const cel_type *t;
         e = cel_check(ast, &env, &a, &t);
         if (e) {

@@ -14,9 +14,11 @@
 #include "insight/capacity_page.h"
 #include "insight/explain_page.h"
 
+/* clang-format off */
 static const char *const tags[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
                                    "table", "tr", "th", "td", "svg", "rect", "p", "span", "i", "div", "ul", "li",
                                    "code", "b", NULL};
+/* clang-format on */
 
 static void check(const dra_buf *b)
 {

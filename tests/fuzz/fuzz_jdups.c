@@ -17,7 +17,7 @@ static size_t depth_of(const json_t *v)
     if (json_is_object(v)) {
         const char *k;
         json_t *x;
-        json_object_foreach ((json_t *)v, k, x) {
+        json_object_foreach((json_t *)v, k, x) {
             size_t c = depth_of(x);
             d = c > d ? c : d;
         }
@@ -26,7 +26,7 @@ static size_t depth_of(const json_t *v)
     if (json_is_array(v)) {
         size_t i;
         json_t *x;
-        json_array_foreach (v, i, x) {
+        json_array_foreach(v, i, x) {
             size_t c = depth_of(x);
             d = c > d ? c : d;
         }

@@ -70,8 +70,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         dra_quantity cap = dra_quantity_from_int64(INT64_MAX, DRA_QFMT_DECIMAL_SI), neg_cap;
         dra_quantity zero = {0};
         dra_quantity_sub(&neg_cap, &zero, &cap);
-        bool capped = r.format == DRA_QFMT_BINARY_SI &&
-                      (dra_quantity_cmp(&r, &cap) > 0 || dra_quantity_cmp(&r, &neg_cap) < 0);
+        bool capped =
+            r.format == DRA_QFMT_BINARY_SI && (dra_quantity_cmp(&r, &cap) > 0 || dra_quantity_cmp(&r, &neg_cap) < 0);
         dra_quantity_format(&r, s);
         a = reparse(s);
         if (!capped && dra_quantity_cmp(&a, &r) != 0)

@@ -27,6 +27,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* clang-format off */
 static const char *const go_codes[] = {
     "invalid character class", "invalid character class range", "invalid escape sequence",
     "invalid named capture", "invalid or unsupported Perl syntax", "invalid nested repetition operator",
@@ -34,6 +35,7 @@ static const char *const go_codes[] = {
     "missing argument to repetition operator", "trailing backslash at end of expression", "unexpected )",
     "expression nests too deeply", "expression too large",
 };
+/* clang-format on */
 
 static void go_error_shape(const char *err)
 {

@@ -40,10 +40,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     set.field_validation = (dra_field_validation)(ctl % 3);
     dra_err *e = dra_read_mem(&set, "fuzz", (const char *)data + 1, size - 1);
     dra_err_free(e);
-    static const dra_kind kinds[] = {DRA_KIND_RESOURCE_SLICE, DRA_KIND_DEVICE_CLASS, DRA_KIND_RESOURCE_CLAIM,
-                                     DRA_KIND_RESOURCE_CLAIM_TEMPLATE, DRA_KIND_DEVICE_TAINT_RULE, DRA_KIND_POD,
-                                     DRA_KIND_NODE, DRA_KIND_NAMESPACE, DRA_KIND_RESOURCE_CLASS, DRA_KIND_CLASSIC_CLAIM,
-                                     DRA_KIND_CLASSIC_CLAIM_TEMPLATE, DRA_KIND_POD_SCHEDULING_CONTEXT};
+    static const dra_kind kinds[] = {DRA_KIND_RESOURCE_SLICE,
+                                     DRA_KIND_DEVICE_CLASS,
+                                     DRA_KIND_RESOURCE_CLAIM,
+                                     DRA_KIND_RESOURCE_CLAIM_TEMPLATE,
+                                     DRA_KIND_DEVICE_TAINT_RULE,
+                                     DRA_KIND_POD,
+                                     DRA_KIND_NODE,
+                                     DRA_KIND_NAMESPACE,
+                                     DRA_KIND_RESOURCE_CLASS,
+                                     DRA_KIND_CLASSIC_CLAIM,
+                                     DRA_KIND_CLASSIC_CLAIM_TEMPLATE,
+                                     DRA_KIND_POD_SCHEDULING_CONTEXT};
     static const dra_apiver vers[] = {DRA_APIVER_RESOURCE_V1, DRA_APIVER_RESOURCE_V1BETA2, DRA_APIVER_RESOURCE_V1BETA1,
                                       DRA_APIVER_RESOURCE_V1ALPHA3, DRA_APIVER_CORE_V1};
     static const char *const parts[] = {"device", "counterSet", "inventory", "nothing"};

@@ -32,7 +32,10 @@ static int64_t rd64(const uint8_t *p)
     return (int64_t)v;
 }
 
-static bool same(dra_time a, dra_time b) { return a.sec == b.sec && a.nsec == b.nsec; }
+static bool same(dra_time a, dra_time b)
+{
+    return a.sec == b.sec && a.nsec == b.nsec;
+}
 
 static void round_trip(dra_time t)
 {
@@ -81,7 +84,8 @@ static void arithmetic(dra_time a, dra_time b, int64_t d)
     check(c.month >= 1 && c.month <= 12 && c.day >= 1 && c.day <= 31 && c.hour >= 0 && c.hour < 24 && c.min >= 0 &&
           c.min < 60 && c.sec >= 0 && c.sec < 60 && c.wday >= 0 && c.wday < 7 && c.yday >= 0 && c.yday < 366);
     if (c.year > -25000000000000LL && c.year < 25000000000000LL) {
-        __int128 back = (__int128)dra_days_from_civil(c.year, c.month, c.day) * 86400 + c.hour * 3600 + c.min * 60 + c.sec;
+        __int128 back =
+            (__int128)dra_days_from_civil(c.year, c.month, c.day) * 86400 + c.hour * 3600 + c.min * 60 + c.sec;
         check(back == a.sec);
     }
     free(dra_time_format(a));

@@ -21,7 +21,10 @@ typedef struct tally {
     unsigned long sum;
 } tally;
 
-static void mix(tally *s, unsigned long v) { s->sum = s->sum * 31 + v; }
+static void mix(tally *s, unsigned long v)
+{
+    s->sum = s->sum * 31 + v;
+}
 
 static void shown_clean(const char *str)
 {

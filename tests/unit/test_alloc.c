@@ -14,6 +14,7 @@
 /* Common objects: node-1 (zone=a), class gpu (driver gpu.example.com), and a
  * node-local slice with gpu-0 (numa 0), gpu-1 (numa 1), gpu-2 (numa 1). */
 #define NODE "{apiVersion: v1, kind: Node, metadata: {name: node-1, labels: {zone: a}}}\n---\n"
+/* clang-format off */
 #define CLASS                                                                                                          \
     "{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: gpu}, spec: {selectors: [{cel: "            \
     "{expression: 'device.driver == \"gpu.example.com\"'}}]}}\n---\n"
@@ -27,10 +28,11 @@
 #define CLAIM(name, body)                                                                                              \
     "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: " name ", namespace: ns, uid: uid-" name  \
     "}, spec: {devices: " body "}}\n---\n"
+/* clang-format on */
 #define REQ1 "{requests: [{name: r, exactly: {deviceClassName: gpu}}]}"
 
 typedef struct outcome {
-    char text[4096];        /* "c1[r=node-1/gpu-0] c2[...]", "FAIL", "FAIL: reason" or "ERR: msg" */
+    char text[4096]; /* "c1[r=node-1/gpu-0] c2[...]", "FAIL", "FAIL: reason" or "ERR: msg" */
     json_t *allocs[8];
     size_t nallocs;
     dra_alloc_stats stats;
@@ -212,9 +214,9 @@ UNIT_TEST(admin_access)
     outcome o;
     run(&o, buf, NULL);
     CHECK_STR(o.text, "c1[r=node-1/gpu-0]");
-    CHECK(o.nallocs == 1 && json_is_true(json_object_get(
-                                json_array_get(json_object_get(json_object_get(o.allocs[0], "devices"), "results"), 0),
-                                "adminAccess")));
+    CHECK(o.nallocs == 1 &&
+          json_is_true(json_object_get(
+              json_array_get(json_object_get(json_object_get(o.allocs[0], "devices"), "results"), 0), "adminAccess")));
     outcome_free(&o);
     EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, adminAccess: true}}]}"),
            "emulate:DRAAdminAccess",
@@ -228,8 +230,9 @@ UNIT_TEST(errors)
     /* The claim limit, request by request (a count too large to add is not
      * an error of its own), and the derived attributes gate: the texts of
      * structured/internal/experimental/allocator_experimental.go. */
-    EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 33}}]}"), NULL,
-           "ERR: claim ns/c1, request r: adding 33 devices exceeds the claim limit of 32, with 0 already accounted for");
+    EXPECT(
+        BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 33}}]}"), NULL,
+        "ERR: claim ns/c1, request r: adding 33 devices exceeds the claim limit of 32, with 0 already accounted for");
     EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 30}}, {name: s, exactly: "
                             "{deviceClassName: gpu, count: 9223372036854775807}}]}"),
            NULL,
@@ -270,16 +273,19 @@ UNIT_TEST(cel_errors_are_fatal)
            NULL, "ERR: class gpu: selector #1: CEL compile error: unsupported expression");
     EXPECT(BASE CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: "
                             "'device.attributes[\"gpu.example.com\"].missing == 1'}}]}}]}"),
-           NULL, "ERR: claim ns/c1: selector #0 on device gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: "
-                 "missing");
+           NULL,
+           "ERR: claim ns/c1: selector #0 on device gpu.example.com/node-1/gpu-0: CEL runtime error: no such key: "
+           "missing");
 }
 
 /* ---- pools ---------------------------------------------------------------------------- */
 
+/* clang-format off */
 #define SLICE(name, pool, gen, count, node, devs)                                                                      \
     "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: " name "}, spec: {driver: "               \
     "gpu.example.com, nodeName: " node ", pool: {name: " pool ", generation: " #gen ", resourceSliceCount: " #count  \
     "}, devices: " devs "}}\n---\n"
+/* clang-format on */
 
 UNIT_TEST(incomplete_pool)
 {
@@ -297,12 +303,12 @@ UNIT_TEST(incomplete_pool)
 
 UNIT_TEST(pool_generations)
 {
-    EXPECT(NODE CLASS SLICE("old", "p", 1, 1, "node-1", "[{name: old}]") SLICE("new", "p", 2, 1, "node-1",
-                                                                               "[{name: new}]") CLAIM("c1", REQ1),
+    EXPECT(NODE CLASS SLICE("old", "p", 1, 1, "node-1", "[{name: old}]")
+               SLICE("new", "p", 2, 1, "node-1", "[{name: new}]") CLAIM("c1", REQ1),
            NULL, "c1[r=p/new]");
     /* A newer generation elsewhere makes the node's incomplete view obsolete. */
-    EXPECT(NODE CLASS SLICE("old", "p", 1, 2, "node-1", "[{name: old}]") SLICE("new", "p", 2, 2, "node-2",
-                                                                               "[{name: new}]") CLAIM("c1", REQ1),
+    EXPECT(NODE CLASS SLICE("old", "p", 1, 2, "node-1", "[{name: old}]")
+               SLICE("new", "p", 2, 2, "node-2", "[{name: new}]") CLAIM("c1", REQ1),
            NULL, "FAIL");
 }
 
@@ -358,9 +364,11 @@ UNIT_TEST(inconsistent_slice_count)
  * is unallocatable on a node that does not declare the feature in
  * status.declaredFeatures (KEP-5945, Allocator Changes), and with the gate
  * off where the experimental allocator runs. */
+/* clang-format off */
 #define NODE_OPT                                                                                                       \
     "{apiVersion: v1, kind: Node, metadata: {name: node-1, labels: {zone: a}}, status: {declaredFeatures: "             \
     "[DRAOptionalNodeOperations]}}\n---\n"
+/* clang-format on */
 UNIT_TEST(skip_node_operations_copied)
 {
     const char *yaml = NODE_OPT CLASS
@@ -370,9 +378,8 @@ UNIT_TEST(skip_node_operations_copied)
     outcome o;
     run(&o, yaml, "DRAOptionalNodeOperations=true");
     CHECK_STR(o.text, "c1[r=p/d0]");
-    const json_t *res = json_array_get(json_object_get(json_object_get(o.nallocs ? o.allocs[0] : NULL, "devices"),
-                                                       "results"),
-                                       0);
+    const json_t *res =
+        json_array_get(json_object_get(json_object_get(o.nallocs ? o.allocs[0] : NULL, "devices"), "results"), 0);
     const json_t *skip = json_object_get(res, "skipNodeOperations");
     CHECK(json_array_size(skip) == 1 && strcmp(json_string_value(json_array_get(skip, 0)), "*") == 0);
     outcome_free(&o);
@@ -402,7 +409,8 @@ UNIT_TEST(skip_node_operations_copied)
     CHECK_STR(o.text, "c1[r=q/e0]");
     outcome_free(&o);
     CHECK(!dra_node_declares_feature(NULL, "DRAOptionalNodeOperations"));
-    json_t *alloc = json_loads("{\"devices\":{\"results\":[{\"device\":\"a\"},{\"device\":\"b\",\"skipNodeOperations\":[\"*\"]}]}}", 0, NULL);
+    json_t *alloc = json_loads(
+        "{\"devices\":{\"results\":[{\"device\":\"a\"},{\"device\":\"b\",\"skipNodeOperations\":[\"*\"]}]}}", 0, NULL);
     CHECK(dra_allocation_skips_node_operations(alloc));
     json_decref(alloc);
     alloc = json_loads("{\"devices\":{\"results\":[{\"device\":\"a\",\"skipNodeOperations\":[]}]}}", 0, NULL);
@@ -412,8 +420,8 @@ UNIT_TEST(skip_node_operations_copied)
 
 UNIT_TEST(pool_order_is_sorted)
 {
-    EXPECT(NODE CLASS SLICE("z", "zz", 1, 1, "node-1", "[{name: z0}]") SLICE("a", "aa", 1, 1, "node-1",
-                                                                             "[{name: a0}]") CLAIM("c1", REQ1),
+    EXPECT(NODE CLASS SLICE("z", "zz", 1, 1, "node-1", "[{name: z0}]") SLICE("a", "aa", 1, 1, "node-1", "[{name: a0}]")
+               CLAIM("c1", REQ1),
            NULL, "c1[r=aa/a0]");
     /* slices sorted by name inside a pool */
     EXPECT(NODE CLASS SLICE("s2", "p", 1, 2, "node-1", "[{name: b}]") SLICE("s1", "p", 1, 2, "node-1", "[{name: a}]")
@@ -467,16 +475,26 @@ UNIT_TEST(node_selector_match)
         const char *sel;
         int want; /* 1 match, 0 no, -1 error */
     } cases[] = {
-        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\",\"b\"]}]}]}", 1},
-        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"NotIn\",\"values\":[\"a\"]}]}]}", 0},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"In\",\"values\":[\"a\",\"b\"]"
+         "}]}]}",
+         1},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"NotIn\",\"values\":[\"a\"]}]}"
+         "]}",
+         0},
         {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"x\",\"operator\":\"DoesNotExist\"}]}]}", 1},
-        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"gpus\",\"operator\":\"Gt\",\"values\":[\"4\"]}]}]}", 1},
-        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"gpus\",\"operator\":\"Lt\",\"values\":[\"4\"]}]}]}", 0},
-        {"{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"n1\"]}]}]}", 1},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"gpus\",\"operator\":\"Gt\",\"values\":[\"4\"]}]}]}",
+         1},
+        {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"gpus\",\"operator\":\"Lt\",\"values\":[\"4\"]}]}]}",
+         0},
+        {"{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"n1\"]}"
+         "]}]}",
+         1},
         {"{\"nodeSelectorTerms\":[{}, {\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"Exists\"}]}]}", 1},
         {"{\"nodeSelectorTerms\":[{}]}", 0},
         {"{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\",\"operator\":\"Bogus\"}]}]}", -1},
-        {"{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.uid\",\"operator\":\"In\",\"values\":[\"x\"]}]}]}", -1},
+        {"{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.uid\",\"operator\":\"In\",\"values\":[\"x\"]}]}"
+         "]}",
+         -1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *sel = json_loads(cases[i].sel, 0, NULL);
@@ -531,8 +549,9 @@ UNIT_TEST(all_mode_constraint_violation_is_fatal)
     EXPECT(NODE CLASS SLICE("s", "p", 1, 1, "node-1",
                             "[{name: d0, attributes: {y: {int: 0}, z: {int: 0}}}, "
                             "{name: d1, attributes: {y: {int: 1}, z: {int: 1}}}]")
-               CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}], "
-                           "constraints: [{distinctAttribute: gpu.example.com/y}, {matchAttribute: gpu.example.com/z}]}"),
+               CLAIM("c1",
+                     "{requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: All}}], "
+                     "constraints: [{distinctAttribute: gpu.example.com/y}, {matchAttribute: gpu.example.com/z}]}"),
            NULL,
            "ERR: claim ns/c1, request r: cannot add device gpu.example.com/p/d1 because a claim constraint "
            "would not be satisfied");
@@ -565,7 +584,8 @@ UNIT_TEST(first_available)
                             "{name: small, deviceClassName: gpu, count: 2}]}]}"),
            NULL, "c1[r/small=node-1/gpu-0,r/small=node-1/gpu-1]");
     EXPECT(BASE CLAIM("c1", "{requests: [{name: r, firstAvailable: [{name: s, deviceClassName: gpu}]}]}"),
-           "DRAPrioritizedList=false", "SETUP: cannot set feature gate DRAPrioritizedList to false, feature is locked to true");
+           "DRAPrioritizedList=false",
+           "SETUP: cannot set feature gate DRAPrioritizedList to false, feature is locked to true");
 }
 
 UNIT_TEST(first_available_too_many_results)
@@ -581,8 +601,8 @@ UNIT_TEST(first_available_too_many_results)
              "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: "
              "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: "
              "%s}}\n---\n" CLAIM("c1", "{requests: [{name: r0, firstAvailable: [{name: s0, deviceClassName: gpu, "
-                                      "count: 31}, {name: s1, deviceClassName: gpu, count: 1}]}, {name: r1, exactly: "
-                                      "{deviceClassName: gpu, count: 2}}]}"),
+                                       "count: 31}, {name: s1, deviceClassName: gpu, count: 1}]}, {name: r1, exactly: "
+                                       "{deviceClassName: gpu, count: 2}}]}"),
              devs);
     outcome o;
     run(&o, buf, NULL);
@@ -631,6 +651,7 @@ UNIT_TEST(taint_rules)
 
 /* ---- partitionable devices --------------------------------------------------------------------- */
 
+/* clang-format off */
 #define PART_SLICES                                                                                                    \
     "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: counters}, spec: {driver: "               \
     "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, sharedCounters: "      \
@@ -640,6 +661,7 @@ UNIT_TEST(taint_rules)
     "{name: full, consumesCounters: [{counterSet: gpu-0-cs, counters: {mem: {value: 80Gi}}}]},"                        \
     "{name: half-0, consumesCounters: [{counterSet: gpu-0-cs, counters: {mem: {value: 40Gi}}}]},"                      \
     "{name: half-1, consumesCounters: [{counterSet: gpu-0-cs, counters: {mem: {value: 40Gi}}}]}]}}\n---\n"
+/* clang-format on */
 
 UNIT_TEST(shared_counters)
 {
@@ -669,11 +691,13 @@ UNIT_TEST(invalid_counters)
 
 /* ---- consumable capacity ------------------------------------------------------------------------ */
 
+/* clang-format off */
 #define NIC                                                                                                            \
     "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: nic}, spec: {driver: gpu.example.com, "   \
     "nodeName: node-1, pool: {name: nic, generation: 1, resourceSliceCount: 1}, devices: [{name: nic-0, "             \
     "allowMultipleAllocations: true, capacity: {bw: {value: 10Gi, requestPolicy: {default: 1Gi, validRange: {min: "   \
     "1Gi, step: 1Gi}}}}}]}}\n---\n"
+/* clang-format on */
 #define BWREQ(q) "{requests: [{name: r, exactly: {deviceClassName: gpu, capacity: {requests: {bw: " q "}}}}]}"
 
 UNIT_TEST(consumable_capacity)
@@ -712,16 +736,19 @@ UNIT_TEST(consumable_capacity)
  * a rounded amount in the step's format; milli-units whenever the gate is
  * on and the bounds allow them, fractional or not; an amount that cannot be
  * had (past the arithmetic, negative) aborts instead of skipping. */
+/* clang-format off */
 #define NIC_WITH(cap)                                                                                                  \
     "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: nic}, spec: {driver: gpu.example.com, "   \
     "nodeName: node-1, pool: {name: nic, generation: 1, resourceSliceCount: 1}, devices: [{name: nic-0, "             \
     "allowMultipleAllocations: true, capacity: {bw: " cap "}}]}}\n---\n"
+/* clang-format on */
 
 UNIT_TEST(capacity_range_arithmetic)
 {
     outcome o;
-    run(&o, NODE CLASS NIC_WITH("{value: 10k, requestPolicy: {default: 1k, validRange: {min: 1k, step: 1k}}}")
-                CLAIM("c1", BWREQ("1500")),
+    run(&o,
+        NODE CLASS NIC_WITH("{value: 10k, requestPolicy: {default: 1k, validRange: {min: 1k, step: 1k}}}")
+            CLAIM("c1", BWREQ("1500")),
         NULL);
     CHECK_STR(o.text, "c1[r=nic/nic-0]");
     if (o.nallocs == 1) {
@@ -749,6 +776,7 @@ UNIT_TEST(capacity_range_arithmetic)
  * allowMultipleAllocations to false while a share is still live. */
 UNIT_TEST(live_share_blocks_exclusive_use)
 {
+/* clang-format off */
 #define NIC_EXCLUSIVE                                                                                                  \
     "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: nic}, spec: {driver: gpu.example.com, "   \
     "nodeName: node-1, pool: {name: nic, generation: 2, resourceSliceCount: 1}, devices: [{name: nic-0, "             \
@@ -758,6 +786,7 @@ UNIT_TEST(live_share_blocks_exclusive_use)
     "{devices: " REQ1 "}, status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, "           \
     "pool: nic, device: nic-0, shareID: 11111111-2222-4333-8444-555555555555, consumedCapacity: {bw: "                \
     "1Gi}}]}}}}\n---\n"
+    /* clang-format on */
     EXPECT(NODE CLASS NIC_EXCLUSIVE SHARED_USE CLAIM("c1", REQ1), NULL, "FAIL");
     /* without the share the device is free */
     EXPECT(NODE CLASS NIC_EXCLUSIVE CLAIM("c1", REQ1), NULL, "c1[r=nic/nic-0]");
@@ -773,6 +802,7 @@ UNIT_TEST(live_share_blocks_exclusive_use)
  * allocated device's groups are read from its slice, as upstream's
  * compatibilityGroupsBaselineForPool does (allocation results have no such
  * field). */
+/* clang-format off */
 #define CG_SETS                                                                                                        \
     "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: sets}, spec: {driver: gpu.example.com, "  \
     "nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, sharedCounters: [{name: cs, counters: " \
@@ -785,15 +815,18 @@ UNIT_TEST(live_share_blocks_exclusive_use)
 #define PICK(claim, dev)                                                                                               \
     CLAIM(claim, "{requests: [{name: r, exactly: {deviceClassName: gpu, selectors: [{cel: {expression: "              \
                  "'device.attributes[\"gpu.example.com\"].n == \"" dev "\"'}}]}}]}")
+/* clang-format on */
 
 UNIT_TEST(compatibility_groups)
 {
     /* device names as attribute n, so claims can pick one */
+/* clang-format off */
 #define CGN(name, groups, units) \
     "{name: " name ", attributes: {n: {string: " name "}}, consumesCounters: [{counterSet: cs, compatibilityGroups: " \
     groups ", counters: {units: {value: '" units "'}}}]}"
-    const char *mig_vgpu = NODE CLASS CG_SETS CG_DEVS(CGN("mig0", "[mig]", "20") "," CGN("mig1", "[mig]", "20") ","
-                                                       CGN("vgpu0", "[vgpu]", "50"));
+    /* clang-format on */
+    const char *mig_vgpu = NODE CLASS CG_SETS CG_DEVS(
+        CGN("mig0", "[mig]", "20") "," CGN("mig1", "[mig]", "20") "," CGN("vgpu0", "[vgpu]", "50"));
     const char *on = "DRADeviceCompatibilityGroups=true";
     char buf[8192];
     snprintf(buf, sizeof buf, "%s%s%s", mig_vgpu, PICK("a", "mig0"), PICK("b", "vgpu0"));
@@ -804,8 +837,8 @@ UNIT_TEST(compatibility_groups)
     snprintf(buf, sizeof buf, "%s%s", mig_vgpu, PICK("a", "mig0"));
     EXPECT(buf, NULL, "FAIL");
     /* example 4: foo+foobar and bar+foobar share foobar; baz shares nothing */
-    const char *foobar = NODE CLASS CG_SETS CG_DEVS(CGN("foo", "[foo, foobar]", "25") "," CGN("bar", "[bar, foobar]", "25")
-                                                     "," CGN("baz", "[baz]", "50"));
+    const char *foobar = NODE CLASS CG_SETS CG_DEVS(
+        CGN("foo", "[foo, foobar]", "25") "," CGN("bar", "[bar, foobar]", "25") "," CGN("baz", "[baz]", "50"));
     snprintf(buf, sizeof buf, "%s%s%s", foobar, PICK("a", "foo"), PICK("b", "bar"));
     EXPECT(buf, on, "a[r=p/foo] b[r=p/bar]");
     snprintf(buf, sizeof buf, "%s%s%s", foobar, PICK("a", "foo"), PICK("b", "baz"));
@@ -865,7 +898,8 @@ UNIT_TEST(binding_conditions)
     snprintf(buf, sizeof buf, "%s%s", s, CLAIM("c1", REQ1));
     /* Pools with binding conditions are searched last. */
     EXPECT(buf, NULL, "c1[r=zz/plain]");
-    snprintf(buf, sizeof buf, "%s%s", s, CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}"));
+    snprintf(buf, sizeof buf, "%s%s", s,
+             CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 2}}]}"));
     outcome o;
     run(&o, buf, NULL);
     CHECK_STR(o.text, "c1[r=zz/plain,r=aa/bound]");
@@ -895,9 +929,8 @@ UNIT_TEST(config_from_class_and_claim)
     outcome o;
     run(&o, buf, NULL);
     CHECK_STR(o.text, "c1[a=node-1/gpu-0,b/s=node-1/gpu-1,c=node-1/gpu-2]");
-    char *cfg = o.nallocs ? json_dumps(json_object_get(json_object_get(o.allocs[0], "devices"), "config"),
-                                       JSON_COMPACT)
-                          : NULL;
+    char *cfg =
+        o.nallocs ? json_dumps(json_object_get(json_object_get(o.allocs[0], "devices"), "config"), JSON_COMPACT) : NULL;
     CHECK_STR(cfg, "[{\"source\":\"FromClass\",\"requests\":[\"a\",\"c\"],\"opaque\":{\"driver\":\"x\",\"parameters\":{"
                    "\"c\":1}}},{\"source\":\"FromClass\",\"requests\":[\"b/s\"],\"opaque\":{\"driver\":\"x\","
                    "\"parameters\":{\"c\":2}}},{\"source\":\"FromClaim\",\"requests\":[\"b/s\"],\"opaque\":{\"driver\":"
@@ -922,7 +955,7 @@ UNIT_TEST(impossible_request_is_pruned)
              "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s}, spec: {driver: "
              "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: "
              "%s}}\n---\n" CLAIM("c1", "{requests: [{name: r, exactly: {deviceClassName: gpu, count: 32}}], "
-                                      "constraints: [{matchAttribute: gpu.example.com/z}]}"),
+                                       "constraints: [{matchAttribute: gpu.example.com/z}]}"),
              devs);
     outcome o;
     run(&o, buf, NULL);
@@ -937,7 +970,7 @@ UNIT_TEST(impossible_request_is_pruned)
              "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: "
              "[{name: a}, {name: b}, {name: c}, {name: d}, {name: e}, {name: f}, {name: g}, {name: h}, {name: i}, "
              "{name: j}, {name: k}, {name: l}]}}\n---\n" CLAIM("c1", "{requests: [{name: r, exactly: "
-                                                                    "{deviceClassName: gpu, count: 13}}]}"));
+                                                                     "{deviceClassName: gpu, count: 13}}]}"));
     outcome o2;
     run_opts(&o2, buf, "node-1", NULL, false, true);
     run(&o, buf, NULL);
@@ -1042,10 +1075,11 @@ UNIT_TEST(pruning_with_constraints_and_counters)
                  "%s}}\n---\n"
                  "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: s2}, spec: {driver: "
                  "gpu.example.com, nodeName: node-1, pool: {name: p, generation: 1, resourceSliceCount: 2}, "
-                 "sharedCounters: [{name: cs, counters: {c: {value: '20'}}}]}}\n---\n" CLAIM("c1", "{requests: [{name: "
-                                                                                     "r, exactly: {deviceClassName: "
-                                                                                     "gpu, count: 13}}], constraints: "
-                                                                                     "%s}"),
+                 "sharedCounters: [{name: cs, counters: {c: {value: '20'}}}]}}\n---\n" CLAIM(
+                     "c1", "{requests: [{name: "
+                           "r, exactly: {deviceClassName: "
+                           "gpu, count: 13}}], constraints: "
+                           "%s}"),
                  devs, cons[k]);
         outcome pruned, full;
         run_opts(&pruned, buf, "node-1", "DRAListTypeAttributes=true", false, false);
@@ -1085,16 +1119,15 @@ UNIT_TEST(explain_records_reasons)
     dra_alloc_explain_text(res, &b);
     CHECK(strstr(dra_buf_str(&b), "gpu.example.com/p/d0: taint: taint broken=:NoSchedule not tolerated") != NULL);
     json_t *ex = dra_alloc_explain_json(res);
-    CHECK_STR(json_string_value(json_object_get(
-                  json_array_get(json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(ex,
-                                                                                                               "claims"),
-                                                                                               0),
-                                                                                "requests"),
-                                                                0),
-                                                 "rejected"),
-                                 0),
-                  "reason")),
-              "taint");
+    CHECK_STR(
+        json_string_value(json_object_get(
+            json_array_get(
+                json_object_get(
+                    json_array_get(json_object_get(json_array_get(json_object_get(ex, "claims"), 0), "requests"), 0),
+                    "rejected"),
+                0),
+            "reason")),
+        "taint");
     json_decref(ex);
     dra_buf_free(&b);
     dra_alloc_result_free(res);
@@ -1188,7 +1221,11 @@ static dra_err *ce_derive(void *ctx, void *prog, const char *driver, const json_
 
 static dra_selector_eval counting(counting_eval *c)
 {
-    return (dra_selector_eval){c,           ce_compile,       ce_match, ce_free_prog, ce_free_cache,
+    return (dra_selector_eval){c,
+                               ce_compile,
+                               ce_match,
+                               ce_free_prog,
+                               ce_free_cache,
                                c->inner->compile_value ? ce_compile_value : NULL,
                                c->inner->derive ? ce_derive : NULL};
 }

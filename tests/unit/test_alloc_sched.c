@@ -38,7 +38,8 @@ UNIT_TEST(score_counts_8_minus_subrequest_index)
 
 UNIT_TEST(score_without_first_available_is_zero)
 {
-    json_t *claim = J("{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"b\",\"exactly\":{\"deviceClassName\":\"c\"}}]}}}");
+    json_t *claim =
+        J("{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"b\",\"exactly\":{\"deviceClassName\":\"c\"}}]}}}");
     json_t *alloc = J("{\"devices\":{\"results\":[{\"request\":\"b\"}]}}");
     CHECK_INT(dra_sched_claim_score(claim, alloc), 0);
     CHECK_INT(dra_sched_claim_max_score(claim), 0);
@@ -91,9 +92,12 @@ UNIT_TEST(extended_resource_names)
 UNIT_TEST(extended_resource_map_newer_class_wins_then_smaller_name)
 {
     json_t *c[3] = {
-        J("{\"metadata\":{\"name\":\"old\",\"creationTimestamp\":\"2026-01-01T00:00:00Z\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}"),
-        J("{\"metadata\":{\"name\":\"zz-new\",\"creationTimestamp\":\"2026-02-01T00:00:00Z\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}"),
-        J("{\"metadata\":{\"name\":\"aa-new\",\"creationTimestamp\":\"2026-02-01T00:00:00Z\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}"),
+        J("{\"metadata\":{\"name\":\"old\",\"creationTimestamp\":\"2026-01-01T00:00:00Z\"},\"spec\":{"
+          "\"extendedResourceName\":\"example.com/gpu\"}}"),
+        J("{\"metadata\":{\"name\":\"zz-new\",\"creationTimestamp\":\"2026-02-01T00:00:00Z\"},\"spec\":{"
+          "\"extendedResourceName\":\"example.com/gpu\"}}"),
+        J("{\"metadata\":{\"name\":\"aa-new\",\"creationTimestamp\":\"2026-02-01T00:00:00Z\"},\"spec\":{"
+          "\"extendedResourceName\":\"example.com/gpu\"}}"),
     };
     dra_extres_map *m = dra_extres_map_new(c, 3);
     CHECK_STR(dra_extres_class(m, "example.com/gpu"), "aa-new");
@@ -108,25 +112,30 @@ UNIT_TEST(extended_resource_requests_and_init_container_reuse)
 {
     json_t *cls = J("{\"metadata\":{\"name\":\"gpu\"},\"spec\":{\"extendedResourceName\":\"example.com/gpu\"}}");
     dra_extres_map *m = dra_extres_map_new(&cls, 1);
-    json_t *pod = J("{\"spec\":{"
-                    "\"initContainers\":[{\"name\":\"i1\",\"resources\":{\"requests\":{\"example.com/gpu\":\"3\"}}},"
-                    "{\"name\":\"i2\",\"resources\":{\"requests\":{\"example.com/gpu\":\"4\"}}}],"
-                    "\"containers\":[{\"name\":\"m\",\"resources\":{\"requests\":{\"cpu\":\"1\",\"example.com/gpu\":\"1\"}}}]}}");
+    json_t *pod =
+        J("{\"spec\":{"
+          "\"initContainers\":[{\"name\":\"i1\",\"resources\":{\"requests\":{\"example.com/gpu\":\"3\"}}},"
+          "{\"name\":\"i2\",\"resources\":{\"requests\":{\"example.com/gpu\":\"4\"}}}],"
+          "\"containers\":[{\"name\":\"m\",\"resources\":{\"requests\":{\"cpu\":\"1\",\"example.com/gpu\":\"1\"}}}]}}");
     const char *served[] = {"example.com/gpu"};
     json_t *reqs, *maps;
     dra_extres_requests(pod, m, served, 1, &reqs, &maps);
     char *r = json_dumps(reqs, JSON_COMPACT);
     /* i1 needs 3: reuses m's 1 and asks 2 more; i2 asks 3 more, the largest:
      * one short-lived request (container-1-request-0) plus m's request. */
-    CHECK_STR(r, "[{\"name\":\"container-1-request-0\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":\"ExactCount\",\"count\":3}},"
-                 "{\"name\":\"container-2-request-1\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":\"ExactCount\",\"count\":1}}]");
+    CHECK_STR(r, "[{\"name\":\"container-1-request-0\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":"
+                 "\"ExactCount\",\"count\":3}},"
+                 "{\"name\":\"container-2-request-1\",\"exactly\":{\"deviceClassName\":\"gpu\",\"allocationMode\":"
+                 "\"ExactCount\",\"count\":1}}]");
     free(r);
     char *mp = json_dumps(maps, JSON_COMPACT);
-    CHECK_STR(mp, "[{\"containerName\":\"m\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
-                  "{\"containerName\":\"i1\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
-                  "{\"containerName\":\"i1\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-1-request-0\"},"
-                  "{\"containerName\":\"i2\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
-                  "{\"containerName\":\"i2\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-1-request-0\"}]");
+    CHECK_STR(
+        mp,
+        "[{\"containerName\":\"m\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
+        "{\"containerName\":\"i1\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
+        "{\"containerName\":\"i1\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-1-request-0\"},"
+        "{\"containerName\":\"i2\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-2-request-1\"},"
+        "{\"containerName\":\"i2\",\"resourceName\":\"example.com/gpu\",\"requestName\":\"container-1-request-0\"}]");
     free(mp);
     json_decref(reqs);
     json_decref(maps);
@@ -140,6 +149,7 @@ UNIT_TEST(extended_resource_requests_and_init_container_reuse)
  * allocated for the first pod and only reserved for the second (the state
  * carries what the first did); the template claim is made, allocated and
  * reserved in the same run. */
+/* clang-format off */
 #define SLICE \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s1}\nspec:\n  driver: d.example.com\n" \
     "  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n" \
@@ -160,6 +170,7 @@ UNIT_TEST(extended_resource_requests_and_init_container_reuse)
 #define EPOD(name) \
     "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
     "spec: {containers: [{name: c, resources: {requests: {example.com/gpu: \"1\"}}}]}\n---\n"
+/* clang-format on */
 
 static const json_t *result_obj(const dra_sched_result *r, const char *kind, const char *name)
 {
@@ -187,7 +198,8 @@ static json_t *load_one_node(int *unit_failed, const char *yaml, dra_objset *set
 UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
 {
     const char *yaml = SLICE CLASS NODE SHARED TEMPLATE SPOD("a", "{name: g, resourceClaimName: shared}")
-        SPOD("b", "{name: g, resourceClaimName: shared}") SPOD("t", "{name: g, resourceClaimTemplateName: t}") EPOD("e");
+        SPOD("b", "{name: g, resourceClaimName: shared}") SPOD("t", "{name: g, resourceClaimTemplateName: t}")
+            EPOD("e");
     dra_objset set = DRA_OBJSET_INIT;
     dra_model m = DRA_MODEL_INIT;
     json_t *node = load_one_node(unit_failed, yaml, &set, &m);
@@ -210,13 +222,16 @@ UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
               "2026-01-01T00:00:00Z");
     const json_t *made = result_obj(&r, "ResourceClaim", "t-g");
     CHECK(made != NULL);
-    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(json_object_get(made, "status"), "reservedFor"), 0), "name")), "t");
+    CHECK_STR(json_string_value(json_object_get(
+                  json_array_get(json_object_get(json_object_get(made, "status"), "reservedFor"), 0), "name")),
+              "t");
     const json_t *ext = result_obj(&r, "ResourceClaim", "e-extended-resources");
     CHECK(ext != NULL);
     const json_t *epod = result_obj(&r, "Pod", "e");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(epod, "status"), "extendedResourceClaimStatus"),
-                                                "resourceClaimName")),
-              "e-extended-resources");
+    CHECK_STR(
+        json_string_value(json_object_get(
+            json_object_get(json_object_get(epod, "status"), "extendedResourceClaimStatus"), "resourceClaimName")),
+        "e-extended-resources");
     /* order: input claims, created claims (template first, then extended), pods */
     CHECK(r.nobjs == 7 && r.objs[0] == shared && r.objs[1] == made && r.objs[2] == ext);
     dra_sched_result_free(&r);
@@ -230,7 +245,8 @@ UNIT_TEST(schedule_reserves_claims_of_earlier_pods_in_the_same_run)
 UNIT_TEST(schedule_text_results_are_the_same_objects)
 {
     const char *yaml = SLICE CLASS NODE SHARED TEMPLATE SPOD("a", "{name: g, resourceClaimName: shared}")
-        SPOD("t", "{name: g, resourceClaimTemplateName: t}") EPOD("e") SPOD("u", "{name: g, resourceClaimTemplateName: t}");
+        SPOD("t", "{name: g, resourceClaimTemplateName: t}") EPOD("e")
+            SPOD("u", "{name: g, resourceClaimTemplateName: t}");
     dra_objset set = DRA_OBJSET_INIT;
     dra_model m = DRA_MODEL_INIT;
     json_t *node = load_one_node(unit_failed, yaml, &set, &m);
@@ -254,7 +270,8 @@ UNIT_TEST(schedule_text_results_are_the_same_objects)
         json_decref(a);
         json_decref(b);
     }
-    CHECK_INT(ntext, 3); /* two claims from the template (u's not allocated: three devices), the extended-resources claim */
+    CHECK_INT(ntext,
+              3); /* two claims from the template (u's not allocated: three devices), the extended-resources claim */
     CHECK_INT(texts.stats.scheduled, 3);
     dra_sched_result_free(&trees);
     dra_sched_result_free(&texts);
@@ -267,6 +284,7 @@ UNIT_TEST(schedule_text_results_are_the_same_objects)
  * DaemonSet controller writes) visit only the nodes named; what they get,
  * the messages and the node-check count are those of walking every node.
  * A selector that is an error (two values) pins nothing. */
+/* clang-format off */
 #define PSLICE(n) \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s-" n "}\nspec:\n  driver: d.example.com\n" \
     "  nodeName: " n "\n  pool: {name: " n ", generation: 1, resourceSliceCount: 1}\n  devices: [{name: g0}]\n---\n"
@@ -275,14 +293,16 @@ UNIT_TEST(schedule_text_results_are_the_same_objects)
     "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
     "spec: {containers: [{name: c}], resourceClaims: [{name: g, resourceClaimTemplateName: t}],\n" \
     "  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: " terms "}}}}\n---\n"
+/* clang-format on */
 #define PIN(n) "{matchFields: [{key: metadata.name, operator: In, values: [" n "]}]}"
 
 UNIT_TEST(schedule_pods_pinned_by_name_visit_only_their_nodes)
 {
-    const char *yaml = "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}\n---\n" TEMPLATE
-        PSLICE("n1") PSLICE("n2") PSLICE("n3") PNODE("n3") PNODE("n1") PNODE("n2")
-        PPOD("a", "[" PIN("n3") "]") PPOD("b", "[" PIN("n3") "]") PPOD("c", "[" PIN("n1, n2") "]")
-        PPOD("d", "[{}, " PIN("nx") ", " PIN("n2") "]");
+    const char *yaml =
+        "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\nspec: {}\n---\n" TEMPLATE PSLICE(
+            "n1") PSLICE("n2") PSLICE("n3") PNODE("n3") PNODE("n1") PNODE("n2") PPOD("a", "[" PIN("n3") "]")
+            PPOD("b", "[" PIN("n3") "]") PPOD("c", "[" PIN("n1, n2") "]")
+                PPOD("d", "[{}, " PIN("nx") ", " PIN("n2") "]");
     dra_objset set = DRA_OBJSET_INIT;
     dra_model m = DRA_MODEL_INIT;
     CHECK(dra_read_mem(&set, "t.yaml", yaml, strlen(yaml)) == NULL);

@@ -107,7 +107,8 @@ static json_t *norm_result(const json_t *r)
     const char *k;
     json_t *v;
     void *tmp;
-    json_object_foreach_safe(cc, tmp, k, v) canon_quantity(cc, k, v);
+    json_object_foreach_safe(cc, tmp, k, v)
+        canon_quantity(cc, k, v);
     return o;
 }
 
@@ -144,7 +145,8 @@ static json_t *norm_alloc(const json_t *a, bool ordered)
     json_t *results = json_array();
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(dev, "results"), i, r) json_array_append_new(results, norm_result(r));
+    json_array_foreach(json_object_get(dev, "results"), i, r)
+        json_array_append_new(results, norm_result(r));
     if (!ordered)
         sort_array(results);
     json_t *cfg = json_array();
@@ -177,11 +179,13 @@ static void run_out_free(run_out *o)
     json_decref(o->allocs);
 }
 
+/* clang-format off */
 static const dra_feature optional_gates[] = {
     DRA_FEATURE_ADMIN_ACCESS,        DRA_FEATURE_PRIORITIZED_LIST,      DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS,
     DRA_FEATURE_DEVICE_TAINTS,       DRA_FEATURE_DEVICE_TAINT_RULES,    DRA_FEATURE_PARTITIONABLE_DEVICES,
     DRA_FEATURE_CONSUMABLE_CAPACITY, DRA_FEATURE_DEVICE_BINDING_CONDITIONS, DRA_FEATURE_LIST_TYPE_ATTRIBUTES,
 };
+/* clang-format on */
 
 typedef struct objs {
     json_t *node;
@@ -201,9 +205,17 @@ static void run_case(const objs *ob, const dra_features *f, bool no_prune, bool 
     dra_slice_packs packs = {0};
     for (size_t i = 0; packed && i < ob->n[O_SLICE]; i++)
         dra_slice_pack(&packs, ob->v[O_SLICE][i]);
-    dra_alloc_world_input in = {ob->v[O_CLASS], ob->n[O_CLASS], ob->v[O_SLICE], packed ? 0 : ob->n[O_SLICE],
-                                ob->v[O_RULE],  ob->n[O_RULE],  ob->v[O_USED],  ob->n[O_USED],
-                                f,              &ev,            packed ? &packs : NULL,
+    dra_alloc_world_input in = {ob->v[O_CLASS],
+                                ob->n[O_CLASS],
+                                ob->v[O_SLICE],
+                                packed ? 0 : ob->n[O_SLICE],
+                                ob->v[O_RULE],
+                                ob->n[O_RULE],
+                                ob->v[O_USED],
+                                ob->n[O_USED],
+                                f,
+                                &ev,
+                                packed ? &packs : NULL,
                                 packed ? 1 : 0};
     dra_alloc_world *w = NULL;
     dra_alloc_result *res = NULL;

@@ -43,8 +43,11 @@ static char *check_str(const char *src, uint64_t *cost_max)
         {"device", device_type()},
         {"a.b", &cel_t_bool},
     };
-    cel_check_env env = {.vars = vars, .nvars = sizeof vars / sizeof *vars, .registry = reg,
-                         .cross_type_numeric = true, .homogeneous_literals = true};
+    cel_check_env env = {.vars = vars,
+                         .nvars = sizeof vars / sizeof *vars,
+                         .registry = reg,
+                         .cross_type_numeric = true,
+                         .homogeneous_literals = true};
     cel_ast *ast;
     dra_err *e = cel_parse(src, strlen(src), NULL, &a, &ast);
     char *out;
@@ -70,12 +73,14 @@ static char *check_str(const char *src, uint64_t *cost_max)
     return out;
 }
 
+/* clang-format off */
 #define T(src, want)                          \
     do {                                      \
         char *got_ = check_str(src, NULL);    \
         CHECK_STR(got_, want);                \
         free(got_);                           \
     } while (0)
+/* clang-format on */
 
 UNIT_TEST(literal_types)
 {
@@ -186,7 +191,8 @@ UNIT_TEST(macros_and_comprehensions)
     T("cel.bind(y, 2, y * i)", "int");
     T("device.attributes['dom'].exists(k, k == 'x')", "bool");
     T("x.all(e, e)", "bool");
-    T("i.all(e, e)", "1:1: expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)");
+    T("i.all(e, e)",
+      "1:1: expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)");
     T("l.all(v, v)", "1:10: expected type 'bool' but found 'int'"); /* as upstream-cel */
     T("l.all(v, w)", "1:10: undeclared reference to 'w' (in container '')");
 }
@@ -291,13 +297,15 @@ UNIT_TEST(static_cost)
     CHECK_INT(cost_of("cel.bind(y, 1, y)"), 11); /* the [] range literal costs 10 */
 }
 
-
 /* Estimated maximum costs of upstream's own DRA selector tests
  * (dynamic-resource-allocation cel/compile_test.go, list-type attributes
  * off): the 1,000,000 limit must treat expressions exactly as upstream. */
 UNIT_TEST(dra_cost_estimates_upstream)
 {
-    static const struct { const char *expr; uint64_t cost; } cases[] = {
+    static const struct {
+        const char *expr;
+        uint64_t cost;
+    } cases[] = {
         {"device.attributes[\"no-such-domain\"].noSuchAttr.isGreaterThan(quantity(\"0\"))", 6},
         {"device.attributes[\"no-such-domain\"][\"noSuchAttr\"].isGreaterThan(quantity(\"0\"))", 6},
         {"\"no-such-domain\" in device.attributes", 3},
@@ -309,10 +317,16 @@ UNIT_TEST(dra_cost_estimates_upstream)
         {"device.attributes[\"dra.example.com\"].name > 0", 5},
         {"device.attributes[\"dra.example.com\"].name == \"fish\"", 5},
         {"device.attributes[\"dra.example.com\"].name.isGreaterThan(semver(\"0.0.1\"))", 6},
-        {"device.attributes[\"dra.example.com\"].name.isGreaterThan(semver(\"v0.0.1\", true)) && isSemver(\"v1.0.0\", true)", 7},
+        {"device.attributes[\"dra.example.com\"].name.isGreaterThan(semver(\"v0.0.1\", true)) && isSemver(\"v1.0.0\", "
+         "true)",
+         7},
         {"device.capacity[\"dra.example.com\"].name.isGreaterThan(quantity(\"1Ki\"))", 6},
-        {"\"name\" in device.capacity[\"dra.example.com\"] && device.capacity[\"dra.example.com\"].name.isGreaterThan(quantity(\"1Ki\"))", 10},
-        {"!(\"name\" in device.capacity[\"dra.example.com\"]) || device.capacity[\"dra.example.com\"].name.isGreaterThan(quantity(\"1Ki\"))", 11},
+        {"\"name\" in device.capacity[\"dra.example.com\"] && "
+         "device.capacity[\"dra.example.com\"].name.isGreaterThan(quantity(\"1Ki\"))",
+         10},
+        {"!(\"name\" in device.capacity[\"dra.example.com\"]) || "
+         "device.capacity[\"dra.example.com\"].name.isGreaterThan(quantity(\"1Ki\"))",
+         11},
         {"device.capacity[\"dra.example.com\"].quantity.isGreaterThan(quantity(\"1Ki\")) &&\n"
          "device.attributes[\"dra.example.com\"].bool &&\n"
          "device.attributes[\"dra.example.com\"].int > 0 &&\n"
@@ -322,17 +336,23 @@ UNIT_TEST(dra_cost_estimates_upstream)
          "device.attributes[\"dra.example.com\"][\"bool\"] &&\n"
          "device.attributes[\"dra.example.com\"][\"int\"] > 0 &&\n"
          "device.attributes[\"dra.example.com\"][\"string\"] == \"fish\" &&\n"
-         "device.attributes[\"dra.example.com\"][\"version\"].isGreaterThan(semver(\"0.0.1\"))\n", 52},
-        {"device.attributes[\"dra.example.com\"].a && device.attributes[\"dra.example.com\"].b && device.attributes[\"dra.example.com\"].c", 12},
+         "device.attributes[\"dra.example.com\"][\"version\"].isGreaterThan(semver(\"0.0.1\"))\n",
+         52},
+        {"device.attributes[\"dra.example.com\"].a && device.attributes[\"dra.example.com\"].b && "
+         "device.attributes[\"dra.example.com\"].c",
+         12},
         {"device.attributes.exists_one(x, x == \"dra.example.com\")", 164},
         {"device.attributes[\"dra.example.com\"].exists_one(x, x == \"services\")", 133},
         {"device.attributes[\"dra.example.com\"].services.split(\"example\").size() >= 2", 19},
         {"device.attributes[\"dra.example.com\"].services.matches(\"[^a]?sym\")", 18},
         {"device.capacity.exists_one(x, x == \"dra.example.com\")", 164},
         {"device.capacity[\"dra.example.com\"].exists_one(x, x == \"memory\")", 133},
-        {"[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z, "
-         "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z4, "
-         "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))", 85555551},
+        {"[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(y, [1, 2, 3, 4, 5, 6, 7, 8, 9, "
+         "10].all(z, "
+         "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z2, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z3, [1, 2, 3, 4, 5, 6, 7, 8, 9, "
+         "10].all(z4, "
+         "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(z5, int('1'.find('[0-9]*')) < 100)))))))",
+         85555551},
         {"true", 0},
     };
     cel_dra_options o = {.consumable_capacity = true};
@@ -381,7 +401,8 @@ UNIT_TEST(dra_compile_error_type_names)
          "'(kubernetes.Quantity, int)'\n | device.capacity['d'].x + 1 > 0\n | .......................^"},
         {"timestamp('2024-01-01T00:00:00Z') + 1 == null",
          "compilation failed: ERROR: <input>:1:35: found no matching overload for '_+_' applied to "
-         "'(timestamp, int)'\n | timestamp('2024-01-01T00:00:00Z') + 1 == null\n | ..................................^"},
+         "'(timestamp, int)'\n | timestamp('2024-01-01T00:00:00Z') + 1 == null\n | "
+         "..................................^"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cel_program *p = NULL;
@@ -467,7 +488,8 @@ UNIT_TEST(coster_estimates_upstream)
 {
     static const estimate_case cases[] = {
         {"'abcdefghijklmnopqrstuvwxyz'.startsWith('a')", 1, 1},
-        {"sets.equivalent([1, 2, 3], [3, 2, 1]) && sets.contains([1, 2, 3], [1, 2]) && sets.intersects([1, 2], [5])", 39, 89},
+        {"sets.equivalent([1, 2, 3], [3, 2, 1]) && sets.contains([1, 2, 3], [1, 2]) && sets.intersects([1, 2], [5])",
+         39, 89},
         {"cel.bind(x, ['abc', 'de'], x.all(y, y.contains('a')))", 28, 32},
         {"{'a': 'bcd'}.exists(k, k.startsWith('a'))", 35, 37},
         {"{'abc': 'bcd'}.all(k, v, v.contains(k))", 34, 37},
@@ -494,7 +516,8 @@ UNIT_TEST(replace_estimate_go_conversion)
 {
     static const estimate_case cases[] = {
         {"device.allowMultipleAllocations || ((device.attributes[\"gpu.example.com\"][?\"zone\"].orValue(0)"
-         ".replace(\"a\", \"\xc3\xb1" "and\xc3\xba\")) >= \"a\")",
+         ".replace(\"a\", \"\xc3\xb1"
+         "and\xc3\xba\")) >= \"a\")",
          2, 3689348814741910536ULL},
     };
     check_estimates_in(unit_failed, NULL, cases, 1);
@@ -516,7 +539,8 @@ UNIT_TEST(all_validators_report)
          "== \"\"\n | ......................^"},
         {"[(timestamp(\"a\")), 7u] == []",
          "compilation failed: ERROR: <input>:1:13: invalid timestamp argument\n | [(timestamp(\"a\")), 7u] == []\n | "
-         "............^\nERROR: <input>:1:20: expected type 'timestamp' but found 'uint'\n | [(timestamp(\"a\")), 7u] == "
+         "............^\nERROR: <input>:1:20: expected type 'timestamp' but found 'uint'\n | [(timestamp(\"a\")), 7u] "
+         "== "
          "[]\n | ...................^"},
     };
     cel_dra_options o = {.new_expressions = true, .list_type_attributes = true};
@@ -545,9 +569,8 @@ UNIT_TEST(dra_env_stored_and_new)
     static const char *multi = "device.allowMultipleAllocations";
     static const char *iter = "device.attributes[\"d\"][\"x\"].exists(v, v == 1)";
     static const char *attr = "device.attributes[\"d\"].x";
-    static const char *no_multi =
-        "compilation failed: ERROR: <input>:1:7: undefined field 'allowMultipleAllocations'\n"
-        " | device.allowMultipleAllocations\n | ......^";
+    static const char *no_multi = "compilation failed: ERROR: <input>:1:7: undefined field 'allowMultipleAllocations'\n"
+                                  " | device.allowMultipleAllocations\n | ......^";
     static const char *no_iter =
         "compilation failed: ERROR: <input>:1:23: expression of type 'any' cannot be range of a comprehension "
         "(must be list, map, or dynamic)\n | device.attributes[\"d\"][\"x\"].exists(v, v == 1)\n"
@@ -558,7 +581,11 @@ UNIT_TEST(dra_env_stored_and_new)
         const char *attr_type;
     } cases[] = {
         {{.new_expressions = false}, NULL, NULL, NULL, "dyn"},
-        {{.new_expressions = false, .consumable_capacity = true, .list_type_attributes = true}, NULL, NULL, NULL, "dyn"},
+        {{.new_expressions = false, .consumable_capacity = true, .list_type_attributes = true},
+         NULL,
+         NULL,
+         NULL,
+         "dyn"},
         {{.new_expressions = true}, no_multi, no_iter, NULL, "google.protobuf.Any"},
         {{.new_expressions = true, .consumable_capacity = true}, NULL, no_iter, NULL, "google.protobuf.Any"},
         {{.new_expressions = true, .list_type_attributes = true}, no_multi, NULL, NULL, "dyn"},
@@ -606,7 +633,8 @@ UNIT_TEST(dra_env_stored_and_new)
 UNIT_TEST(dra_compile_value_output_type)
 {
     static const char scalar[] = "must evaluate to a primitive scalar (string, integer, boolean, semver), not ";
-    static const char list[] = "must evaluate to a primitive scalar (string, integer, boolean, semver) or a list of these scalars, not ";
+    static const char list[] =
+        "must evaluate to a primitive scalar (string, integer, boolean, semver) or a list of these scalars, not ";
     static const struct {
         bool new_expressions;
         const char *expr, *bad; /* bad: the type in the error, NULL: accepted */

@@ -58,10 +58,10 @@
 /* Skip and known-failure lists                                               */
 
 typedef struct pattern {
-    char *text;    /* "file", "file/section" or "file/section/test name" */
+    char *text; /* "file", "file/section" or "file/section/test name" */
     char *reason;
     int line;
-    int hits;      /* cases matched during this run */
+    int hits; /* cases matched during this run */
 } pattern;
 
 typedef struct pattern_list {
@@ -128,8 +128,10 @@ static pattern *match_pattern(pattern_list *pl, const char *file, const char *se
     pattern *best = NULL;
     int best_rank = 0;
     for (size_t i = 0; i < pl->n; i++) {
-        int rank = !strcmp(pl->v[i].text, fsn) ? 3 : !strcmp(pl->v[i].text, fs) ? 2
-                 : !strcmp(pl->v[i].text, file) ? 1 : 0;
+        int rank = !strcmp(pl->v[i].text, fsn)    ? 3
+                   : !strcmp(pl->v[i].text, fs)   ? 2
+                   : !strcmp(pl->v[i].text, file) ? 1
+                                                  : 0;
         if (rank > best_rank) {
             best = &pl->v[i];
             best_rank = rank;
@@ -224,11 +226,16 @@ static const cel_type *parse_type(type_parser *tp)
 
 static int b64_digit(int c)
 {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+' || c == '-')
+        return 62;
+    if (c == '/' || c == '_')
+        return 63;
     return -1;
 }
 
@@ -439,8 +446,7 @@ static const char *decode_value(dra_arena *a, json_t *j, cel_value *out)
         /* Legacy (int) enums, as cel-go's default. */
         *out = cel_int((int64_t)json_integer_value(json_object_get(p, "value")));
     } else if (!strcmp(tag, "message")) {
-        return dra_arena_printf(a, "protobuf message %s",
-                                json_string_value(json_object_get(p, "type")));
+        return dra_arena_printf(a, "protobuf message %s", json_string_value(json_object_get(p, "type")));
     } else if (!strcmp(tag, "error")) {
         *out = cel_error(dra_arena_strdup(a, json_string_value(p)));
     } else {
@@ -509,19 +515,15 @@ static bool same_value(const cel_value *want, const cel_value *got)
                 return false;
         }
         return true;
-    case CEL_TYPE:
-        return !strcmp(cel_type_runtime_name(want->v.type), cel_type_runtime_name(got->v.type));
+    case CEL_TYPE: return !strcmp(cel_type_runtime_name(want->v.type), cel_type_runtime_name(got->v.type));
     case CEL_OPTIONAL:
         if (!want->v.opt || !got->v.opt)
             return !want->v.opt && !got->v.opt;
         return same_value(want->v.opt, got->v.opt);
     case CEL_TIMESTAMP:
-    case CEL_DURATION:
-        return want->v.t.sec == got->v.t.sec && want->v.t.nsec == got->v.t.nsec;
-    case CEL_ERROR:
-        return true;
-    case CEL_OBJECT:
-        return cel_value_equal(want, got);
+    case CEL_DURATION: return want->v.t.sec == got->v.t.sec && want->v.t.nsec == got->v.t.nsec;
+    case CEL_ERROR: return true;
+    case CEL_OBJECT: return cel_value_equal(want, got);
     }
     return false;
 }
@@ -554,8 +556,10 @@ typedef struct test_case {
  *
  * Libraries: those of cel-go's conformance runner (conformance_test.go) that
  * the engine has: standard, strings, math, optionals, lists, sets, encoders. */
+/* clang-format off */
 #define CONFORMANCE_LIBS (CEL_LIB_STD | CEL_LIB_STRINGS | CEL_LIB_STRINGS_V3 | CEL_LIB_MATH | \
                           CEL_LIB_OPTIONAL | CEL_LIB_LISTS | CEL_LIB_SETS | CEL_LIB_ENCODERS)
+/* clang-format on */
 
 static const char *first_error(dra_arena *a, const dra_err *e)
 {
@@ -570,8 +574,7 @@ static outcome run_compiled(const test_case *tc, cel_program *prog, dra_arena *a
     if (want_type && !tc->disable_check) {
         const char *got = cel_program_result_type_str(prog);
         if (!got || strcmp(got, json_string_value(want_type)) != 0) {
-            *why = dra_arena_printf(a, "deduced type %s, want %s", got ? got : "(null)",
-                                    json_string_value(want_type));
+            *why = dra_arena_printf(a, "deduced type %s, want %s", got ? got : "(null)", json_string_value(want_type));
             return OUT_FAIL;
         }
     }
@@ -613,8 +616,8 @@ static outcome run_compiled(const test_case *tc, cel_program *prog, dra_arena *a
         return OUT_FAIL;
     }
     if (got.kind == CEL_ERROR) {
-        *why = dra_arena_printf(a, "evaluation error \"%s\", want %s", got.v.err ? got.v.err : "",
-                                show_value(a, &want));
+        *why =
+            dra_arena_printf(a, "evaluation error \"%s\", want %s", got.v.err ? got.v.err : "", show_value(a, &want));
         return OUT_FAIL;
     }
     if (!same_value(&want, &got)) {
@@ -652,8 +655,7 @@ static outcome run_case_inline(const test_case *tc, dra_arena *a, const char **w
     dra_err *err = cel_compile(env, tc->expr, tc->expr_len, &opts, &prog);
     outcome o;
     if (err) {
-        *why = dra_arena_printf(a, "%s error: %s", tc->disable_check ? "parse" : "compile",
-                                first_error(a, err));
+        *why = dra_arena_printf(a, "%s error: %s", tc->disable_check ? "parse" : "compile", first_error(a, err));
         dra_err_free(err);
         o = OUT_FAIL;
     } else {
@@ -711,8 +713,8 @@ static outcome run_case(const test_case *tc, dra_arena *a, const char **why)
     waitpid(pid, &status, 0);
     outcome o;
     if (WIFSIGNALED(status)) {
-        *why = dra_arena_printf(a, "CRASH: %s", WTERMSIG(status) == SIGALRM ? "timeout (20 s)"
-                                                                         : strsignal(WTERMSIG(status)));
+        *why = dra_arena_printf(a, "CRASH: %s",
+                                WTERMSIG(status) == SIGALRM ? "timeout (20 s)" : strsignal(WTERMSIG(status)));
         o = OUT_FAIL;
     } else if (b.len == 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         *why = dra_arena_printf(a, "CRASH: child exited with status %d", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
@@ -750,7 +752,6 @@ static const char *show_expr(dra_arena *a, const char *p, size_t n)
     dra_buf_free(&b);
     return s;
 }
-
 
 static char *sibling(const char *path, const char *name)
 {
@@ -860,8 +861,8 @@ int main(void)
                     kf->hits++;
                 failed++;
                 st->failed++;
-                dra_buf_printf(&failures, "FAIL %s\n    expr: %s\n    %s\n", full,
-                               show_expr(&a, tc.expr, tc.expr_len), why);
+                dra_buf_printf(&failures, "FAIL %s\n    expr: %s\n    %s\n", full, show_expr(&a, tc.expr, tc.expr_len),
+                               why);
             }
         }
         json_decref(j);
@@ -874,8 +875,8 @@ int main(void)
     printf("# CEL conformance (%s)\n", data);
     for (size_t i = 0; i < nsecs; i++) {
         section_stats *s = &secs[i];
-        printf("%s/%s: %d passed, %d failed, %d known failures, %d skipped (of %d)\n",
-               s->file, s->section, s->passed, s->failed, s->known, s->skipped, s->total);
+        printf("%s/%s: %d passed, %d failed, %d known failures, %d skipped (of %d)\n", s->file, s->section, s->passed,
+               s->failed, s->known, s->skipped, s->total);
     }
     if (failures.len)
         printf("%s", dra_buf_str(&failures));
@@ -887,8 +888,8 @@ int main(void)
         if (s->skipped != s->total)
             continue;
         pattern *p = match_pattern(&skips, s->file, s->section, "");
-        printf("# skipped section: %s/%s (%d cases)%s%s\n", s->file, s->section, s->total,
-               p ? " -- " : "", p ? p->reason : "");
+        printf("# skipped section: %s/%s (%d cases)%s%s\n", s->file, s->section, s->total, p ? " -- " : "",
+               p ? p->reason : "");
         nskipped_secs++;
     }
     printf("# %d sections skipped entirely\n", nskipped_secs);
@@ -896,16 +897,16 @@ int main(void)
     /* Known-failure entries that matched nothing: the engine got better. */
     for (size_t i = 0; i < known.n; i++)
         if (!known.v[i].hits)
-            printf("# %s:%d: '%s' no longer fails (or matches nothing): remove it\n",
-                   known_path, known.v[i].line, known.v[i].text);
+            printf("# %s:%d: '%s' no longer fails (or matches nothing): remove it\n", known_path, known.v[i].line,
+                   known.v[i].text);
     for (size_t i = 0; i < skips.n; i++)
         if (!skips.v[i].hits && !(filter && *filter))
             printf("# %s:%d: '%s' matches no case\n", skip_path, skips.v[i].line, skips.v[i].text);
 
     if (bad_lines || !lists_ok)
         failed += bad_lines + !lists_ok;
-    printf("# skipped: %d by skip.txt, %d known failures (known-failures.txt)%s\n",
-           skipped, known_failed, strict ? " counted as failed" : "");
+    printf("# skipped: %d by skip.txt, %d known failures (known-failures.txt)%s\n", skipped, known_failed,
+           strict ? " counted as failed" : "");
     printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped + known_failed);
 
     for (size_t i = 0; i < nsecs; i++) {

@@ -89,19 +89,13 @@ static bool same_value(const cel_value *a, const cel_value *b)
     if (a->kind != b->kind)
         return false;
     switch (a->kind) {
-    case CEL_NULL:
-        return true;
-    case CEL_BOOL:
-        return a->v.b == b->v.b;
-    case CEL_INT:
-        return a->v.i == b->v.i;
-    case CEL_UINT:
-        return a->v.u == b->v.u;
-    case CEL_DOUBLE:
-        return (isnan(a->v.d) && isnan(b->v.d)) || a->v.d == b->v.d;
+    case CEL_NULL: return true;
+    case CEL_BOOL: return a->v.b == b->v.b;
+    case CEL_INT: return a->v.i == b->v.i;
+    case CEL_UINT: return a->v.u == b->v.u;
+    case CEL_DOUBLE: return (isnan(a->v.d) && isnan(b->v.d)) || a->v.d == b->v.d;
     case CEL_STRING:
-    case CEL_BYTES:
-        return a->v.s.len == b->v.s.len && (a->v.s.len == 0 || !memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len));
+    case CEL_BYTES: return a->v.s.len == b->v.s.len && (a->v.s.len == 0 || !memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len));
     case CEL_LIST:
         if (a->v.list->n != b->v.list->n)
             return false;
@@ -120,10 +114,8 @@ static bool same_value(const cel_value *a, const cel_value *b)
                 return false;
         }
         return true;
-    case CEL_TYPE:
-        return !strcmp(cel_type_runtime_name(a->v.type), cel_type_runtime_name(b->v.type));
-    default:
-        return false; /* the generator writes no other kinds */
+    case CEL_TYPE: return !strcmp(cel_type_runtime_name(a->v.type), cel_type_runtime_name(b->v.type));
+    default: return false; /* the generator writes no other kinds */
     }
 }
 
@@ -185,7 +177,6 @@ out:
 }
 
 /* ---- data location ------------------------------------------------------- */
-
 
 static char *sibling(const char *path, const char *name)
 {

@@ -291,7 +291,8 @@ UNIT_TEST(strings_ext)
     EV("'%b'.format([5])", "\"101\"");
     EV("'%o'.format([8])", "\"10\"");
     EV("'%s'.format([[1, 'a']])", "\"[1, \\\"a\\\"]\"");
-    EV("'%d'.format(['a'])", "COMPILE: error during formatting: decimal clause can only be used on integers, was given string");
+    EV("'%d'.format(['a'])",
+       "COMPILE: error during formatting: decimal clause can only be used on integers, was given string");
     EV("'%%'.format([])", "\"%\"");
 }
 
@@ -368,7 +369,10 @@ UNIT_TEST(dra_includes_environments)
     /* StoredExpressions always declare includes(); NewExpressions only
      * with DRAListTypeAttributes (dra-corrections E2-6). */
     const char *expr = "device.attributes['dra.example.com'].m.includes('a')";
-    struct { cel_dra_options o; bool ok; } cases[] = {
+    struct {
+        cel_dra_options o;
+        bool ok;
+    } cases[] = {
         {{.new_expressions = false}, true},
         {{.new_expressions = true}, false},
         {{.new_expressions = true, .list_type_attributes = true}, true},
@@ -385,8 +389,8 @@ UNIT_TEST(dra_includes_environments)
         cel_env_free(env);
     }
     /* on a device: scalar equality and list membership */
-    json_t *dev = json_pack("{s:s, s:{s:{s:s}, s:{s:[s, s]}}}", "name", "d", "attributes", "m", "string", "a",
-                            "l", "strings", "x", "y");
+    json_t *dev = json_pack("{s:s, s:{s:{s:s}, s:{s:[s, s]}}}", "name", "d", "attributes", "m", "string", "a", "l",
+                            "strings", "x", "y");
     cel_dra_device *d = cel_dra_device_new(dev, "dra.example.com");
     cel_env *env = cel_dra_env_new(NULL);
     const char *exprs[] = {"device.attributes['dra.example.com'].m.includes('a')",
@@ -460,7 +464,8 @@ UNIT_TEST(time)
     EV("duration('1500ms').getMilliseconds()", "1500");
     EV("duration('-2h').getHours()", "-2");
     EV("duration('1x')", "ERROR: type conversion error from 'string' to 'google.protobuf.Duration'");
-    EV("timestamp('2023-13-01T00:00:00Z')", "ERROR: type conversion error from 'string' to 'google.protobuf.Timestamp'");
+    EV("timestamp('2023-13-01T00:00:00Z')",
+       "ERROR: type conversion error from 'string' to 'google.protobuf.Timestamp'");
     EV("string(timestamp('2023-01-01T00:00:00.5Z'))", "\"2023-01-01T00:00:00.5Z\"");
     EV("timestamp('9999-12-31T23:59:59Z') + duration('1s')", "ERROR: timestamp overflow");
     EV("duration('2562047h') + duration('2562047h')", "ERROR: integer overflow");
@@ -648,7 +653,9 @@ UNIT_TEST(k8s_format)
     EV("format.dns1035Label().validate('1abc').value().size()", "1");
     EV("format.qualifiedName().validate('example.com/MyName')", "optional.none()");
     EV("format.qualifiedName().validate('/x')", "optional.of([\"prefix part must be non-empty\"])");
-    EV("format.qualifiedName().validate('Example.com/x').value()[0].startsWith('prefix part a lowercase RFC 1123 subdomain')", "true");
+    EV("format.qualifiedName().validate('Example.com/x').value()[0].startsWith('prefix part a lowercase RFC 1123 "
+       "subdomain')",
+       "true");
     EV("format.qualifiedName().validate('a/b/c').value()[0].startsWith('a qualified name must consist')", "true");
     EV("format.labelValue().validate('')", "optional.none()");
     EV("format.labelValue().validate('-x').hasValue()", "true");
@@ -770,7 +777,11 @@ UNIT_TEST(cost_limit)
     dra_err_free(e);
     /* costs of simple expressions as cel-go counts them */
     /* ... and the Kubernetes library costs (apiserver library/cost.go CallCost) */
-    const char *exprs[] = {"1 + 2", "x > 1 && x < 10", "[1, 2, 3]", "{'a': 1}", "'abc'.contains('b')",
+    const char *exprs[] = {"1 + 2",
+                           "x > 1 && x < 10",
+                           "[1, 2, 3]",
+                           "{'a': 1}",
+                           "'abc'.contains('b')",
                            "'hello world'.split(' ').size() == 2",
                            "quantity('1Gi').isGreaterThan(quantity('1Mi'))",
                            "'abcdefghijklmnopqrstuvwxyz'.lowerAscii() != ''",
@@ -896,8 +907,7 @@ UNIT_TEST(comprehension_step_garbage_freed)
     }
     /* kept values stay valid: strings made in the step, maps built in it */
     EV("lists.range(3).map(x, string(x) + '!')", "[\"0!\", \"1!\", \"2!\"]");
-    EV("lists.range(3).filter(x, [x, x].size() == 2).map(y, {'k': [y]})",
-       "[{\"k\": [0]}, {\"k\": [1]}, {\"k\": [2]}]");
+    EV("lists.range(3).filter(x, [x, x].size() == 2).map(y, {'k': [y]})", "[{\"k\": [0]}, {\"k\": [1]}, {\"k\": [2]}]");
     EV("cel.bind(x, [], lists.range(3).all(y, (x + [string(y)]).size() > 0) ? x : [])", "[\"0\", \"1\", \"2\"]");
     EV("lists.range(20).transformMapEntry(i, v, {string(v): [v]})['19']", "[19]");
 }
@@ -925,12 +935,17 @@ UNIT_TEST(comprehension_mutable_accumulator)
     EV("{'a': 1}.transformMapEntry(k, v, {k: v, 'b': 2, 'a': 3})", "{\"a\": 3, \"b\": 2}");
     /* actual costs as cel-go v0.29.2 counts them in Kubernetes' environment, with
      * OptOptimize (constant literals free; upstream-cel prints the same) */
-    const char *exprs[] = {"[1, 2, 3].map(x, x * 2)", "[[1], [2, 3]].map(a, a.map(b, b + 1))",
-                           "{'a': 1}.transformMap(k, v, v + 1)", "[1, 2].transformList(i, v, v * i)",
+    const char *exprs[] = {"[1, 2, 3].map(x, x * 2)",
+                           "[[1], [2, 3]].map(a, a.map(b, b + 1))",
+                           "{'a': 1}.transformMap(k, v, v + 1)",
+                           "[1, 2].transformList(i, v, v * i)",
                            "cel.bind(x, [], (x + [1]).size() + x.size())",
                            "cel.bind(x, [], [1, 2].map(y, x + [y]))",
-                           "{'a': 1, 'b': 2}.transformMapEntry(k, v, {v: k})", "cel.bind(m, {}, m.size())",
-                           "[1, 2, 3].exists(y, y == 1)", "[1, 2, 3].all(y, y > 0)", "[].map(y, y)"};
+                           "{'a': 1, 'b': 2}.transformMapEntry(k, v, {v: k})",
+                           "cel.bind(m, {}, m.size())",
+                           "[1, 2, 3].exists(y, y == 1)",
+                           "[1, 2, 3].all(y, y > 0)",
+                           "[].map(y, y)"};
     const uint64_t want[] = {43, 71, 6, 31, 6, 51, 69, 2, 10, 16, 1};
     for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++)
         check_cost(unit_failed, exprs[i], want[i], NULL);
@@ -942,13 +957,24 @@ UNIT_TEST(value_printing)
     cel_value items[2] = {cel_int(1), cel_uint(2)};
     cel_value k = cel_string("k", 1), v = cel_double(1.5);
     cel_value vals[] = {
-        cel_int(1), cel_uint(1), cel_double(1), cel_double(1e100), cel_string("s", 1), cel_bytes("\0", 1),
-        cel_list_copy_a(&a, items, 2), cel_map_build_a(&a, &k, &v, 1, 0), cel_null(), cel_bool(true),
-        cel_typeval(&cel_t_int), cel_optional_of_a(&a, cel_int(3)), cel_optional_none(), cel_double(0.1),
+        cel_int(1),
+        cel_uint(1),
+        cel_double(1),
+        cel_double(1e100),
+        cel_string("s", 1),
+        cel_bytes("\0", 1),
+        cel_list_copy_a(&a, items, 2),
+        cel_map_build_a(&a, &k, &v, 1, 0),
+        cel_null(),
+        cel_bool(true),
+        cel_typeval(&cel_t_int),
+        cel_optional_of_a(&a, cel_int(3)),
+        cel_optional_none(),
+        cel_double(0.1),
     };
     const char *want[] = {
-        "1", "1u", "1.0", "1e+100", "\"s\"", "b\"\\x00\"", "[1, 2u]", "{\"k\": 1.5}", "null", "true", "int",
-        "optional.of(3)", "optional.none()", "0.1",
+        "1",    "1u",   "1.0", "1e+100",         "\"s\"",           "b\"\\x00\"", "[1, 2u]", "{\"k\": 1.5}",
+        "null", "true", "int", "optional.of(3)", "optional.none()", "0.1",
     };
     for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
         char *s = cel_value_to_string(&vals[i]);
@@ -974,18 +1000,32 @@ extern void *__libc_calloc(size_t n, size_t m);
 extern void *__libc_realloc(void *p, size_t n);
 extern void __libc_free(void *p);
 static size_t heap_allocations;
-void *malloc(size_t n) { heap_allocations++; return __libc_malloc(n); }
-void *calloc(size_t n, size_t m) { heap_allocations++; return __libc_calloc(n, m); }
-void *realloc(void *p, size_t n) { heap_allocations++; return __libc_realloc(p, n); }
-void free(void *p) { __libc_free(p); }
+void *malloc(size_t n)
+{
+    heap_allocations++;
+    return __libc_malloc(n);
+}
+void *calloc(size_t n, size_t m)
+{
+    heap_allocations++;
+    return __libc_calloc(n, m);
+}
+void *realloc(void *p, size_t n)
+{
+    heap_allocations++;
+    return __libc_realloc(p, n);
+}
+void free(void *p)
+{
+    __libc_free(p);
+}
 #endif
 
-static const char *device_json =
-    "{\"name\": \"gpu-0\","
-    " \"attributes\": {\"model\": {\"string\": \"a100\"}, \"count\": {\"int\": 4},"
-    "   \"ecc\": {\"bool\": true}, \"driverVersion\": {\"version\": \"1.2.3\"},"
-    "   \"other.example.com/zone\": {\"string\": \"z1\"}},"
-    " \"capacity\": {\"memory\": {\"value\": \"80Gi\"}}}";
+static const char *device_json = "{\"name\": \"gpu-0\","
+                                 " \"attributes\": {\"model\": {\"string\": \"a100\"}, \"count\": {\"int\": 4},"
+                                 "   \"ecc\": {\"bool\": true}, \"driverVersion\": {\"version\": \"1.2.3\"},"
+                                 "   \"other.example.com/zone\": {\"string\": \"z1\"}},"
+                                 " \"capacity\": {\"memory\": {\"value\": \"80Gi\"}}}";
 
 static const char *dra_eval(cel_env *env, cel_dra_device *dev, const char *expr)
 {
@@ -1061,38 +1101,40 @@ UNIT_TEST(lists_ext_costs_as_cel_go)
     static const struct {
         const char *expr;
         uint64_t cost;
-    } actual[] = {
-        {"lists.range(5)", 16},
-        {"lists.range(0)", 11},
-        {"[1, 2, 3].slice(0, 2)", 13},
-        {"[[1], [2, 3]].flatten()", 13},
-        {"[[1], [[2], 3]].flatten(2)", 15},
-        {"[3, 1, 2].sort()", 29},
-        {"['b', 'a'].sort()", 19},
-        {"[1, 1, 2].distinct()", 29},
-        {"[].distinct()", 11},
-        {"[1, 2].reverse()", 13},
-        {"[3, 1, 2].sortBy(x, -x)", 74},
-        {"['a', 'bb'].sortBy(x, x)", 48},
-        {"[b'a'].distinct()", 13},
-    }, estimated[] = {
-        {"lists.range(5).size() > 0", 18},
-        {"lists.range(100000).size() > 0", 100013},
-        {"[3,1,2].sort().size() > 0", 41},
-        {"['b','a'].sort().size() > 0", 32},
-        {"[1,2,3].slice(0, 2).size() > 0", 25},
-        {"[1,2,3].slice(1, 2).size() > 0", 24},
-        {"[[1],[2,3]].flatten().size() > 0", 45},
-        {"[1,1,2].distinct().size() > 0", 41},
-        {"[1,2].reverse().size() > 0", 25},
-        {"[3,1,2].sortBy(x, -x).size() > 0", 106},
-        {"['a','bb'].sortBy(x, x).size() > 0", 81},
-        {"lists.range(10).map(x, x * 2).size() > 0", 174},
-        {"lists.range(3).sort().size() > 0", 45},
-        {"cel.bind(x, [1,2,3], x.map(y, y).size() > 0)", 73},
-        {"cel.bind(x, [1,2,3], x.size() > 0)", 23},
-        {"cel.bind(x, device.attributes['dra.example.com'], x.s == 'a')", 16},
-    };
+    } actual[] =
+        {
+            {"lists.range(5)", 16},
+            {"lists.range(0)", 11},
+            {"[1, 2, 3].slice(0, 2)", 13},
+            {"[[1], [2, 3]].flatten()", 13},
+            {"[[1], [[2], 3]].flatten(2)", 15},
+            {"[3, 1, 2].sort()", 29},
+            {"['b', 'a'].sort()", 19},
+            {"[1, 1, 2].distinct()", 29},
+            {"[].distinct()", 11},
+            {"[1, 2].reverse()", 13},
+            {"[3, 1, 2].sortBy(x, -x)", 74},
+            {"['a', 'bb'].sortBy(x, x)", 48},
+            {"[b'a'].distinct()", 13},
+        },
+      estimated[] = {
+          {"lists.range(5).size() > 0", 18},
+          {"lists.range(100000).size() > 0", 100013},
+          {"[3,1,2].sort().size() > 0", 41},
+          {"['b','a'].sort().size() > 0", 32},
+          {"[1,2,3].slice(0, 2).size() > 0", 25},
+          {"[1,2,3].slice(1, 2).size() > 0", 24},
+          {"[[1],[2,3]].flatten().size() > 0", 45},
+          {"[1,1,2].distinct().size() > 0", 41},
+          {"[1,2].reverse().size() > 0", 25},
+          {"[3,1,2].sortBy(x, -x).size() > 0", 106},
+          {"['a','bb'].sortBy(x, x).size() > 0", 81},
+          {"lists.range(10).map(x, x * 2).size() > 0", 174},
+          {"lists.range(3).sort().size() > 0", 45},
+          {"cel.bind(x, [1,2,3], x.map(y, y).size() > 0)", 73},
+          {"cel.bind(x, [1,2,3], x.size() > 0)", 23},
+          {"cel.bind(x, device.attributes['dra.example.com'], x.s == 'a')", 16},
+      };
     for (size_t i = 0; i < sizeof actual / sizeof actual[0]; i++)
         check_cost(unit_failed, actual[i].expr, actual[i].cost, NULL);
     cel_env *env = cel_dra_env_new(NULL);
@@ -1128,7 +1170,8 @@ UNIT_TEST(accumulator_initialised_when_read)
         {"cel.bind(x, [1,2], cel.bind(i, 1, 0))", "0", 0},
         {"cel.bind(x, 1/0, false ? x : 2)", "2", 0},
         {"cel.bind(x, [1, 2], true ? 0 : x.size())", "0", 0},
-        {"cel.bind(x, lists.range(3).map(y, string(y)), lists.range(100).all(i, x[0] == '0') ? x : [])", "[\"0\", \"1\", \"2\"]", 769},
+        {"cel.bind(x, lists.range(3).map(y, string(y)), lists.range(100).all(i, x[0] == '0') ? x : [])",
+         "[\"0\", \"1\", \"2\"]", 769},
         {"cel.bind(x, [3, 2, 1, 0].exists_one(v, 6 / v > 1), 1)", "1", 0},
         {"cel.bind(a, 1, cel.bind(b, a + 1, cel.bind(c, b + a, c * 2)))", "6", 7},
         {"cel.bind(a, [1, 2], [3, 4].map(y, cel.bind(b, a.size() + y, b)))", "[5, 6]", 35},
@@ -1207,7 +1250,8 @@ UNIT_TEST(opt_optimize_as_kubernetes)
  * and map literals are charged even when an element fails; an absent
  * optional qualifier is not charged; has() on a non-attribute costs its
  * relative attribute; a selection or index on a failed operand is still
- * charged the relative attribute (1), a failed index also its qualifier.  Costs and values as upstream-cel prints them. */
+ * charged the relative attribute (1), a failed index also its qualifier.  Costs and values as upstream-cel prints them.
+ */
 UNIT_TEST(runtime_costs_as_upstream)
 {
     static const struct {
@@ -1240,8 +1284,8 @@ UNIT_TEST(runtime_costs_as_upstream)
         {"string(1/0).split('-')[0].substring(4)", "error(\"division by zero\")", 5},
         /* ext.Lists trackers size an error result 1 (ext/costs.go actualSize) */
         {"lists.range(-1)", "error(\"lists.range: size must be non-negative, got -1\")", 12},
-        {"[1, 2].slice(2, 1)",
-         "error(\"cannot slice(2, 1), start index must be less than or equal to end index\")", 12},
+        {"[1, 2].slice(2, 1)", "error(\"cannot slice(2, 1), start index must be less than or equal to end index\")",
+         12},
         /* startsWith and endsWith traverse the prefix, not the string
          * (interpreter/runtimecost.go costCall: args[1]) */
         {"'abcdefghijklmnopqrstuvwxyz'.startsWith('a')", "true", 1},
@@ -1298,12 +1342,18 @@ UNIT_TEST(presence_on_unbound_variable)
         const char *expr;
         uint64_t cost;
     } rows[] = {
-        {"has(v.a.b)", 0}, {"has(v.a)", 0}, {"[has(v.a['k'].b)]", 10}, {"v.a.b", 1}, {"has(v.a) || true", 0},
+        {"has(v.a.b)", 0},
+        {"has(v.a)", 0},
+        {"[has(v.a['k'].b)]", 10},
+        {"v.a.b", 1},
+        {"has(v.a) || true", 0},
         /* an optional index whose key is a failed attribute: neither the
          * qualifier nor the attribute it qualifies is observed */
-        {"{'a': 1}[?v.x]", 1}, {"['a'][?v.a.y]", 1},
+        {"{'a': 1}[?v.x]", 1},
+        {"['a'][?v.a.y]", 1},
         /* has() on a chain that fails on a value: the qualifiers that ran */
-        {"has([{'a': 1}][1].a)", 1}, {"has(({'a': {'b': 1}})['x'].b)", 1},
+        {"has([{'a': 1}][1].a)", 1},
+        {"has(({'a': {'b': 1}})['x'].b)", 1},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
@@ -1334,12 +1384,18 @@ UNIT_TEST(url_as_go)
 {
     EV("url('')", "ERROR: URL parse error during conversion from string: parse \"\": empty url");
     EV("url('::1')", "ERROR: URL parse error during conversion from string: parse \"::1\": missing protocol scheme");
-    EV("url('x\\ny')", "ERROR: URL parse error during conversion from string: parse \"x\\ny\": net/url: invalid control character in URL");
-    EV("url('http://h:80:90/')", "ERROR: URL parse error during conversion from string: parse \"http://h:80:90/\": invalid port \":80:90\" after host");
-    EV("url('http://[1.2.3.4]/')", "ERROR: URL parse error during conversion from string: parse \"http://[1.2.3.4]/\": invalid IP-literal");
-    EV("url('http://h/p#%zz')", "ERROR: URL parse error during conversion from string: parse \"http://h/p#%zz\": invalid URL escape \"%zz\"");
-    EV("url('http://a b/')", "ERROR: URL parse error during conversion from string: parse \"http://a b/\": invalid character \" \" in host name");
-    EV("url('http://[::1/')", "ERROR: URL parse error during conversion from string: parse \"http://[::1/\": missing ']' in host");
+    EV("url('x\\ny')", "ERROR: URL parse error during conversion from string: parse \"x\\ny\": net/url: invalid "
+                       "control character in URL");
+    EV("url('http://h:80:90/')", "ERROR: URL parse error during conversion from string: parse \"http://h:80:90/\": "
+                                 "invalid port \":80:90\" after host");
+    EV("url('http://[1.2.3.4]/')",
+       "ERROR: URL parse error during conversion from string: parse \"http://[1.2.3.4]/\": invalid IP-literal");
+    EV("url('http://h/p#%zz')",
+       "ERROR: URL parse error during conversion from string: parse \"http://h/p#%zz\": invalid URL escape \"%zz\"");
+    EV("url('http://a b/')", "ERROR: URL parse error during conversion from string: parse \"http://a b/\": invalid "
+                             "character \" \" in host name");
+    EV("url('http://[::1/')",
+       "ERROR: URL parse error during conversion from string: parse \"http://[::1/\": missing ']' in host");
     EV("url('http://user@h:80/p?q=1#f').getHostname()", "\"h\"");
     EV("url('http://[::1%25eth0]/').getHostname()", "\"::1%eth0\"");
     EV("url('https://example.com/a b').getEscapedPath()", "\"/a%20b\"");
@@ -1575,7 +1631,8 @@ UNIT_TEST(ip_cidr_map_keys_as_upstream)
     EV("[1,2,3,4,5,6,7,8,9,10,11,12,13].map(i, ip('10.0.0.' + string(i))).all(x, x in [1,2,3,4,5,6,7,8,9,10,11,12,"
        "13].map(i, ip('10.0.0.' + string(i))).transformMapEntry(i, v, {v: i}))",
        "true");
-    EV("ip('10.0.0.14') in [1,2,3,4,5,6,7,8,9,10,11,12,13].map(i, ip('10.0.0.' + string(i))).transformMapEntry(i, v, {v: i})",
+    EV("ip('10.0.0.14') in [1,2,3,4,5,6,7,8,9,10,11,12,13].map(i, ip('10.0.0.' + string(i))).transformMapEntry(i, v, "
+       "{v: i})",
        "false");
 }
 
@@ -1639,16 +1696,28 @@ UNIT_TEST(regex_as_go)
         {"\\p{greek}+", "x\xce\xb1\xce\xb2", "[[1 5]]"},
         {"\\p{Old_Italic}", "", "error parsing regexp: invalid character class range: `\\p{Old_Italic}`"},
         {"\\p{Lc}", "aB1", "[[0 1] [1 2]]"},
-        {"[^\\p{C}]+", "a\x01" "b", "[[0 1] [2 3]]"},
-        {"\\p{Cn}", "\xcd\xb8" "a", "[[0 2]]"},
+        {"[^\\p{C}]+",
+         "a\x01"
+         "b",
+         "[[0 1] [2 3]]"},
+        {"\\p{Cn}",
+         "\xcd\xb8"
+         "a",
+         "[[0 2]]"},
         {"[\\P{Lc}0]+", "ab12..", "[[2 6]]"},
         {"\\B", "A\xce\xa3\xcf\x83", "[[3 3] [5 5]]"},
         {"\\x{", "", "error parsing regexp: invalid escape sequence: `\\x{`"},
         {"\\x{110000}", "", "error parsing regexp: invalid escape sequence: `\\x{110000`"},
         {"(?i)k", "\xe2\x84\xaa", "[[0 3]]"},
         /* each byte of invalid UTF-8 in the text is one U+FFFD */
-        {".", "a\xff" "b", "[[0 1] [1 2] [2 3]]"},
-        {"x*", "\xff" "a", "[[0 0] [1 1] [2 2]]"},
+        {".",
+         "a\xff"
+         "b",
+         "[[0 1] [1 2] [2 3]]"},
+        {"x*",
+         "\xff"
+         "a",
+         "[[0 0] [1 1] [2 2]]"},
         /* Go's error texts */
         {"[a", "", "error parsing regexp: missing closing ]: `[a`"},
         {"a)", "", "error parsing regexp: unexpected ): `a)`"},
@@ -1690,7 +1759,8 @@ UNIT_TEST(regex_in_cel)
     EV("'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!'.matches('(a+)+$')", "false");
     EV("'x'.matches('a{' + '1001}')", "ERROR: error parsing regexp: invalid repeat count: `{1001}`");
     EV("'x'.find('[' + '')", "ERROR: Illegal regex: error parsing regexp: missing closing ]: `[`");
-    EV("'x'.findAll('(?=' + 'x)')", "ERROR: Illegal regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`");
+    EV("'x'.findAll('(?=' + 'x)')",
+       "ERROR: Illegal regex: error parsing regexp: invalid or unsupported Perl syntax: `(?=`");
     EV("'a\\u03a3a'.matches('\\\\B')", "false");
     EV("'\\u00e9!'.findAll('\\\\B')", "[\"\", \"\", \"\"]");
     EV("'abc'.matches('(?<n>b)')", "true");
@@ -1727,7 +1797,8 @@ UNIT_TEST(dra_device)
     CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].count > 2"), "true");
     CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].ecc"), "true");
     CHECK_STR(dra_eval(env, dev, "device.attributes['other.example.com'].zone == 'z1'"), "true");
-    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.0.0'))"), "true");
+    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.0.0'))"),
+              "true");
     CHECK_STR(dra_eval(env, dev, "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) > 0"), "true");
     CHECK_STR(dra_eval(env, dev, "device.attributes['unknown.domain'].size() == 0"), "true");
     CHECK_STR(dra_eval(env, dev, "'unknown.domain' in device.attributes"), "false");
@@ -1736,12 +1807,17 @@ UNIT_TEST(dra_device)
     CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].missing == 1"), "ERROR: no such key: missing");
     CHECK_STR(dra_eval(env, dev, "has(device.attributes['gpu.example.com'].missing)"), "false");
     CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].?missing.orValue(false)"), "false");
-    CHECK_STR(dra_eval(env, dev, "device.attributes['gpu.example.com'].count"), "ERROR: CEL result of type int could not be converted to bool: type conversion error from 'int' to 'bool'");
+    CHECK_STR(
+        dra_eval(env, dev, "device.attributes['gpu.example.com'].count"),
+        "ERROR: CEL result of type int could not be converted to bool: type conversion error from 'int' to 'bool'");
     CHECK_STR(dra_eval(env, dev, "1"), "COMPILE: must evaluate to bool or the unknown type, not int");
     /* StoredExpressions declare it whatever the gates (upstream-cel) */
     CHECK_STR(dra_eval(env, dev, "device.allowMultipleAllocations"), "false");
-    CHECK_STR(dra_eval(env, dev, "lists.range(2000).all(i, lists.range(2000).all(k, true))"), "ERROR: operation cancelled: actual cost limit exceeded");
-    CHECK_STR(cel_dra_runtime_hint("no such key: x"), ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields");
+    CHECK_STR(dra_eval(env, dev, "lists.range(2000).all(i, lists.range(2000).all(k, true))"),
+              "ERROR: operation cancelled: actual cost limit exceeded");
+    CHECK_STR(cel_dra_runtime_hint("no such key: x"),
+              ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for "
+              "optional fields");
     CHECK_STR(cel_dra_runtime_hint("division by zero"), "");
     /* conversion errors make every selector fail */
     json_t *bad = json_loads("{\"attributes\": {\"v\": {\"version\": \"1.02.3\"}, \"x\": {}}}", 0, NULL);
@@ -1779,8 +1855,10 @@ UNIT_TEST(dra_device_one_allocation)
     json_decref(j);
 
     /* lists and a conversion error, moved with the rest */
-    json_t *l = json_loads("{\"attributes\": {\"s\": {\"strings\": [\"a\", \"bc\"]}, \"v\": {\"versions\": [\"1.2.3\"]},"
-                           " \"i\": {\"ints\": [4, 5]}}}", 0, NULL);
+    json_t *l =
+        json_loads("{\"attributes\": {\"s\": {\"strings\": [\"a\", \"bc\"]}, \"v\": {\"versions\": [\"1.2.3\"]},"
+                   " \"i\": {\"ints\": [4, 5]}}}",
+                   0, NULL);
     dev = cel_dra_device_new(l, "d.example.com");
     (void)cel_dra_device_bytes(dev, &single);
     CHECK(single);
@@ -1839,7 +1917,8 @@ UNIT_TEST(dra_no_heap_after_warmup)
     json_t *j = json_loads(device_json, 0, NULL);
     cel_dra_device *dev = cel_dra_device_new(j, "gpu.example.com");
     cel_program *p = NULL;
-    const char *expr = "[1, 2, 3].map(i, i * 2).size() == 3 && device.attributes['gpu.example.com'].model.startsWith('a')";
+    const char *expr =
+        "[1, 2, 3].map(i, i * 2).size() == 3 && device.attributes['gpu.example.com'].model.startsWith('a')";
     CHECK(cel_dra_compile(env, expr, strlen(expr), &p) == NULL);
     bool m = false;
     for (int i = 0; i < 1000 && p; i++) {
@@ -1869,11 +1948,14 @@ UNIT_TEST(dra_plan_matches_evaluator)
         " \"model\": {\"version\": \"1.0.0\"}, \"ecc\": {\"int\": 0}, \"gpu.example.com/zone\": {\"bool\": false},"
         " \"other.example.com/zone\": {\"ints\": [1]}},"
         " \"capacity\": {\"memory\": {\"value\": \"1Mi\"}, \"other.example.com/memory\": {\"value\": \"1500m\"}}}",
-        "{\"attributes\": {\"driverVersion\": {\"version\": \"0.9.1-rc.1+b\"}, \"count\": {\"int\": -9223372036854775808}},"
+        "{\"attributes\": {\"driverVersion\": {\"version\": \"0.9.1-rc.1+b\"}, \"count\": {\"int\": "
+        "-9223372036854775808}},"
         " \"capacity\": {\"memory\": {\"value\": \"-80Gi\"}}}",
     };
     static const char *exprs[] = {
-        "device.driver == 'gpu.example.com'", "device.driver != 'x'", "device.driver == ''",
+        "device.driver == 'gpu.example.com'",
+        "device.driver != 'x'",
+        "device.driver == ''",
         "device.attributes['gpu.example.com'].model == 'a100'",
         "device.attributes['gpu.example.com']['model'] == 'a100'",
         "device.attributes['gpu.example.com'].count > 2",
@@ -1887,21 +1969,29 @@ UNIT_TEST(dra_plan_matches_evaluator)
         "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('1.0.0'))",
         "device.capacity['gpu.example.com'].memory.isGreaterThan(quantity('1Mi'))",
         "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) > 0",
-        "device.attributes['nope'].x == 1", "device.attributes['gpu.example.com'].model.startsWith('a')",
+        "device.attributes['nope'].x == 1",
+        "device.attributes['gpu.example.com'].model.startsWith('a')",
         "device.attributes['gpu.example.com'].model.matches('^a[0-9]+$')",
         "device.attributes['gpu.example.com'].model.size() == 4",
         "device.attributes['gpu.example.com'].model + 'x' == 'a100x'",
         "device.attributes['gpu.example.com'].count + 1 == 5",
         "device.attributes['gpu.example.com'].count / 0 == 1",
-        "'gpu.example.com' in device.attributes", "device.attributes.size() > 0",
+        "'gpu.example.com' in device.attributes",
+        "device.attributes.size() > 0",
         "device.attributes['gpu.example.com'].model.x == 1",
-        "device.attributes['gpu.example.com'].model", "[1, 2].exists(i, i == 2)",
+        "device.attributes['gpu.example.com'].model",
+        "[1, 2].exists(i, i == 2)",
         /* typed steps: table lookups, int / string / semver / quantity against constants, has(), ! */
-        "device.attributes.gpu.model == 'a100'", "device.attributes['gpu.example.com'].zone == 'z1'",
-        "device.attributes['gpu.example.com']['count'] == 4", "device.attributes['gpu.example.com'].count != 4",
-        "device.attributes['gpu.example.com'].count < 5", "device.attributes['gpu.example.com'].count <= 4",
-        "device.attributes['gpu.example.com'].count > -1", "device.attributes['gpu.example.com'].count >= 4",
-        "device.attributes['gpu.example.com'].count == 4.0", "device.attributes['gpu.example.com'].count == 4u",
+        "device.attributes.gpu.model == 'a100'",
+        "device.attributes['gpu.example.com'].zone == 'z1'",
+        "device.attributes['gpu.example.com']['count'] == 4",
+        "device.attributes['gpu.example.com'].count != 4",
+        "device.attributes['gpu.example.com'].count < 5",
+        "device.attributes['gpu.example.com'].count <= 4",
+        "device.attributes['gpu.example.com'].count > -1",
+        "device.attributes['gpu.example.com'].count >= 4",
+        "device.attributes['gpu.example.com'].count == 4.0",
+        "device.attributes['gpu.example.com'].count == 4u",
         "5 > device.attributes['gpu.example.com'].count",
         "device.attributes['gpu.example.com'].driverVersion.minor() == 2",
         "device.attributes['gpu.example.com'].driverVersion.patch() < 3",
@@ -1912,10 +2002,13 @@ UNIT_TEST(dra_plan_matches_evaluator)
         "device.capacity['other.example.com'].memory.isGreaterThan(quantity('1'))",
         "device.capacity['gpu.example.com'].nothing.isGreaterThan(quantity('1'))",
         "device.capacity['nope'].memory.isGreaterThan(quantity('1'))",
-        "has(device.attributes['gpu.example.com'].count)", "has(device.attributes['x'].count)",
-        "has(device.capacity['gpu.example.com'].memory)", "has(device.capacity.gpu.memory)",
+        "has(device.attributes['gpu.example.com'].count)",
+        "has(device.attributes['x'].count)",
+        "has(device.capacity['gpu.example.com'].memory)",
+        "has(device.capacity.gpu.memory)",
         "!has(device.attributes['gpu.example.com'].zone) || device.attributes['gpu.example.com'].zone == 'z1'",
-        "!device.attributes['gpu.example.com'].ecc", "!(device.attributes['gpu.example.com'].count > 1)",
+        "!device.attributes['gpu.example.com'].ecc",
+        "!(device.attributes['gpu.example.com'].count > 1)",
         "device.attributes['gpu.example.com'].count > 1 && device.attributes['gpu.example.com'].model == 'a100'",
         "device.attributes['gpu.example.com'].missing > 1 || device.attributes['gpu.example.com'].zone == 'z1'",
         "device.attributes['gpu.example.com'].ecc && device.attributes['gpu.example.com'].count",
@@ -1930,8 +2023,10 @@ UNIT_TEST(dra_plan_matches_evaluator)
         "device.attributes['gpu.example.com'].model.isGreaterThan(semver('0.1.0'))",
         "device.attributes['gpu.example.com'].driverVersion.isGreaterThan(semver('0.9.0')) && "
         "device.capacity['gpu.example.com'].memory.compareTo(quantity('40Gi')) >= 0",
-        "device.attributes['gpu.example.com']['']  == ''", "device.attributes['']['count'] == 4",
-        "device.attributes['gpu.example.com/x']['count'] == 4", "device.attributes['gpu.example.com']['x/count'] == 4",
+        "device.attributes['gpu.example.com']['']  == ''",
+        "device.attributes['']['count'] == 4",
+        "device.attributes['gpu.example.com/x']['count'] == 4",
+        "device.attributes['gpu.example.com']['x/count'] == 4",
     };
     cel_env *env = cel_dra_env_new(NULL);
     for (size_t di = 0; di < sizeof devices / sizeof devices[0]; di++) {
@@ -1959,9 +2054,10 @@ UNIT_TEST(dra_plan_matches_evaluator)
             else if (v.kind == CEL_ERROR)
                 snprintf(eval_out, sizeof eval_out, "%s", v.v.err);
             else
-                snprintf(eval_out, sizeof eval_out,
-                         "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
-                         cel_value_type_name(&v), cel_value_type_name(&v));
+                snprintf(
+                    eval_out, sizeof eval_out,
+                    "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
+                    cel_value_type_name(&v), cel_value_type_name(&v));
             if (strcmp(plan_out, eval_out))
                 fprintf(stderr, "  device %zu, %s\n", di, exprs[i]);
             CHECK_STR(plan_out, eval_out);
@@ -1988,7 +2084,8 @@ UNIT_TEST(dra_plan_shapes)
         {"device.attributes['d'].model.startsWith('a')", "call startsWith(attr, const)"},
         {"'d' in device.attributes", NULL},
         {"device.attributes['d'].v.isGreaterThan(semver('1.0.0'))", "semver_test(attr)"},
-        {"device.attributes['d'].v.compareTo(semver('1.0.0')) >= 0 && device.attributes['d'].v.isLessThan(semver('2.0.0'))",
+        {"device.attributes['d'].v.compareTo(semver('1.0.0')) >= 0 && "
+         "device.attributes['d'].v.isLessThan(semver('2.0.0'))",
          "and(int_cmp(semver_cmp(attr)), semver_test(attr))"},
         {"device.attributes['d'].v.compareTo(device.attributes['d'].w) == 0", "int_cmp(call compareTo(attr, attr))"},
         {"device.attributes['d'].x == 1.5", "call _==_(attr, const)"},
@@ -2017,9 +2114,36 @@ UNIT_TEST(dra_plan_shapes)
 /* The fast quantity comparison in lib_k8s.c agrees with the model's. */
 UNIT_TEST(quantity_compare_fast_path)
 {
-    static const char *qs[] = {"0", "1", "-1", "1Mi", "1048576", "1M", "999999", "2Gi", "2G", "1.5", "1500m",
-        "0.001", "1m", "1n", "1u", "1000n", "1e3", "1k", "1Ki", "-1Ki", "-1k", "80Gi", "9223372036854775807",
-        "18446744073709551616", "1E", "1Ei", "123456789012345678901234567890", "0.000000001", "-0.5", "12e-3"};
+    static const char *qs[] = {"0",
+                               "1",
+                               "-1",
+                               "1Mi",
+                               "1048576",
+                               "1M",
+                               "999999",
+                               "2Gi",
+                               "2G",
+                               "1.5",
+                               "1500m",
+                               "0.001",
+                               "1m",
+                               "1n",
+                               "1u",
+                               "1000n",
+                               "1e3",
+                               "1k",
+                               "1Ki",
+                               "-1Ki",
+                               "-1k",
+                               "80Gi",
+                               "9223372036854775807",
+                               "18446744073709551616",
+                               "1E",
+                               "1Ei",
+                               "123456789012345678901234567890",
+                               "0.000000001",
+                               "-0.5",
+                               "12e-3"};
     size_t nq = sizeof qs / sizeof qs[0];
     cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES);
     cel_program *p = NULL;

@@ -24,12 +24,14 @@ static char *parse_str(const char *src)
     return out;
 }
 
+/* clang-format off */
 #define P(src, want)                    \
     do {                                \
         char *got_ = parse_str(src);    \
         CHECK_STR(got_, want);          \
         free(got_);                     \
     } while (0)
+/* clang-format on */
 
 /* Only the error message of the first error. */
 #define PERR(src, want) P(src, want)
@@ -94,8 +96,8 @@ UNIT_TEST(escapes)
     P("'\\\\ \\' \\\" \\? \\`'", "\"\\\\ ' \\\" ? `\"");
     P("'\\x41\\101\\u0041\\U00000041'", "\"AAAA\"");
     P("'\\u00e9'", "\"\xc3\xa9\"");
-    P("'\\xff'", "\"\xc3\xbf\"");   /* code point in strings */
-    P("b'\\xff\\377'", "b\"\\xff\\xff\"");  /* raw bytes in bytes */
+    P("'\\xff'", "\"\xc3\xbf\"");          /* code point in strings */
+    P("b'\\xff\\377'", "b\"\\xff\\xff\""); /* raw bytes in bytes */
     P("b'\\u00e9'", "b\"\\xc3\\xa9\"");
     PERR("'\\ud800'", "1:1: unable to unescape string");
     PERR("'\\U00110000'", "1:1: unable to unescape string");
@@ -119,7 +121,9 @@ UNIT_TEST(identifiers)
     PERR("while", "1:1: reserved identifier: while");
     PERR("package", "1:1: reserved identifier: package");
     PERR("a.b + var", "1:7: reserved identifier: var");
-    PERR("in", "1:1: Syntax error: mismatched input 'in' expecting " "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+    PERR("in", "1:1: Syntax error: mismatched input 'in' expecting "
+               "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, "
+               "IDENTIFIER}");
     P("a.true", "1:3: Syntax error: mismatched input 'true' expecting IDENTIFIER");
 }
 
@@ -214,7 +218,8 @@ UNIT_TEST(macros_standard)
       "__comprehension__(x, l, @result, false, @not_strictly_false(!_(@result)), _||_(@result, _>_(x, 0)), @result)");
     P("l.exists_one(x, x > 0)",
       "__comprehension__(x, l, @result, 0, true, _?_:_(_>_(x, 0), _+_(@result, 1), @result), _==_(@result, 1))");
-    P("l.existsOne(x, p)", "__comprehension__(x, l, @result, 0, true, _?_:_(p, _+_(@result, 1), @result), _==_(@result, 1))");
+    P("l.existsOne(x, p)",
+      "__comprehension__(x, l, @result, 0, true, _?_:_(p, _+_(@result, 1), @result), _==_(@result, 1))");
     P("l.map(x, x * 2)", "__comprehension__(x, l, @result, [], true, _+_(@result, [_*_(x, 2)]), @result)");
     P("l.map(x, x > 1, x * 2)",
       "__comprehension__(x, l, @result, [], true, _?_:_(_>_(x, 1), _+_(@result, [_*_(x, 2)]), @result), @result)");
@@ -231,9 +236,12 @@ UNIT_TEST(macros_two_var_bind_opt)
 {
     P("m.all(k, v, v > k)",
       "__comprehension__(k, v, m, @result, true, @not_strictly_false(@result), _&&_(@result, _>_(v, k)), @result)");
-    P("m.exists(k, v, v)", "__comprehension__(k, v, m, @result, false, @not_strictly_false(!_(@result)), _||_(@result, v), @result)");
-    P("m.existsOne(k, v, v)", "__comprehension__(k, v, m, @result, 0, true, _?_:_(v, _+_(@result, 1), @result), _==_(@result, 1))");
-    P("l.transformList(i, v, v * i)", "__comprehension__(i, v, l, @result, [], true, _+_(@result, [_*_(v, i)]), @result)");
+    P("m.exists(k, v, v)",
+      "__comprehension__(k, v, m, @result, false, @not_strictly_false(!_(@result)), _||_(@result, v), @result)");
+    P("m.existsOne(k, v, v)",
+      "__comprehension__(k, v, m, @result, 0, true, _?_:_(v, _+_(@result, 1), @result), _==_(@result, 1))");
+    P("l.transformList(i, v, v * i)",
+      "__comprehension__(i, v, l, @result, [], true, _+_(@result, [_*_(v, i)]), @result)");
     P("l.transformList(i, v, i > 0, v)",
       "__comprehension__(i, v, l, @result, [], true, _?_:_(_>_(i, 0), _+_(@result, [v]), @result), @result)");
     P("m.transformMap(k, v, v + 1)",
@@ -244,8 +252,8 @@ UNIT_TEST(macros_two_var_bind_opt)
     P("cel.bind(x, 1, x + 1)", "__comprehension__(#unused, [], x, 1, false, x, _+_(x, 1))");
     P("other.bind(x, 1, x)", "other.bind(x, 1, x)");
     PERR("cel.bind(x.y, 1, 2)", "1:11: cel.bind() variable names must be simple identifiers");
-    P("o.optMap(v, v + 1)",
-      "_?_:_(o.hasValue(), optional.of(__comprehension__(#unused, [], v, o.value(), false, v, _+_(v, 1))), optional.none())");
+    P("o.optMap(v, v + 1)", "_?_:_(o.hasValue(), optional.of(__comprehension__(#unused, [], v, o.value(), false, v, "
+                            "_+_(v, 1))), optional.none())");
     P("o.optFlatMap(v, f(v))",
       "_?_:_(o.hasValue(), __comprehension__(#unused, [], v, o.value(), false, v, f(v)), optional.none())");
 }
@@ -269,14 +277,17 @@ UNIT_TEST(macro_ids_unique)
 UNIT_TEST(errors_and_positions)
 {
     P("", "1:1: Syntax error: mismatched input '<EOF>' expecting "
-          "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+          "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, "
+          "IDENTIFIER}");
     P("device.x ==", "1:12: Syntax error: mismatched input '<EOF>' expecting "
-                     "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+                     "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, "
+                     "BYTES, IDENTIFIER}");
     P("1 2", "1:3: Syntax error: extraneous input '2' expecting <EOF>");
     P("1 2 3", "1:3: Syntax error: mismatched input '2' expecting <EOF>");
     P("a #", "1:3: Syntax error: token recognition error at: '#'");
     P("f(1,", "1:5: Syntax error: mismatched input '<EOF>' expecting "
-              "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}");
+              "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, "
+              "IDENTIFIER}");
     P("(a", "1:3: Syntax error: mismatched input '<EOF>' expecting ')'");
     P("a ? b", "1:6: Syntax error: mismatched input '<EOF>' expecting ':'");
     P("a\n  + if", "2:5: reserved identifier: if");
@@ -445,9 +456,9 @@ UNIT_TEST(positions_recorded)
     const char *src = "a.b + x.size()";
     CHECK(cel_parse(src, strlen(src), NULL, &a, &ast) == NULL);
     cel_node *r = ast->root;
-    CHECK_INT(r->offset, 4);                        /* '+' */
-    CHECK_INT(r->u.call.args[0]->offset, 1);        /* '.' of a.b */
-    CHECK_INT(r->u.call.args[1]->offset, 12);       /* '(' of size() */
+    CHECK_INT(r->offset, 4);                  /* '+' */
+    CHECK_INT(r->u.call.args[0]->offset, 1);  /* '.' of a.b */
+    CHECK_INT(r->u.call.args[1]->offset, 12); /* '(' of size() */
     CHECK_INT(r->u.call.args[0]->u.select.operand->offset, 0);
     int line, col;
     cel_ast_location(ast, 12, &line, &col);

@@ -43,8 +43,9 @@ UNIT_TEST(kinds_and_era_pods)
     /* defaulted, never converted */
     const dra_obj *t = dra_model_find(&m, DRA_KIND_CLASSIC_CLAIM_TEMPLATE, "ns", "t");
     CHECK(t && strcmp(json_string_value(json_object_get(t->json, "apiVersion")), "resource.k8s.io/v1alpha2") == 0);
-    CHECK(t && strcmp(json_string_value(json_object_get(json_object_get(json_object_get(t->json, "spec"), "spec"),
-                                                        "allocationMode")), "WaitForFirstConsumer") == 0);
+    CHECK(t && strcmp(json_string_value(
+                          json_object_get(json_object_get(json_object_get(t->json, "spec"), "spec"), "allocationMode")),
+                      "WaitForFirstConsumer") == 0);
     /* the era pod's source is the flat field now */
     const dra_obj *p = dra_model_pod(&m, "ns", "p");
     json_t *c0 = p ? json_array_get(json_object_get(json_object_get(p->json, "spec"), "resourceClaims"), 0) : NULL;
@@ -94,14 +95,16 @@ static dra_err *fake(void *ctx, const char *driver, const json_t *q, json_t **an
     if (strcmp(driver, "d.example.com") != 0)
         return dra_err_new(DRA_EXIT_RUNTIME, "wrong driver %s", driver);
     const char *sel = json_string_value(json_object_get(q, "selectedNode"));
-    const char *mode = json_string_value(json_object_get(json_object_get(json_object_get(q, "claim"), "spec"), "allocationMode"));
+    const char *mode =
+        json_string_value(json_object_get(json_object_get(json_object_get(q, "claim"), "spec"), "allocationMode"));
     if (!sel && mode && strcmp(mode, "Immediate") == 0)
         *answer = json_pack("{s:{s:[{s:s}]}}", "allocation", "resourceHandles", "data", "x");
     else if (!sel || strcmp(sel, "n1") == 0)
         *answer = json_pack("{s:[s]}", "unsuitableNodes", "n1");
     else
-        *answer = json_pack("{s:{s:{s:[{s:[{s:s,s:s,s:[s]}]}]}}}", "allocation", "availableOnNodes", "nodeSelectorTerms",
-                            "matchFields", "key", "metadata.name", "operator", "In", "values", sel);
+        *answer =
+            json_pack("{s:{s:{s:[{s:[{s:s,s:s,s:[s]}]}]}}}", "allocation", "availableOnNodes", "nodeSelectorTerms",
+                      "matchFields", "key", "metadata.name", "operator", "In", "values", sel);
     return NULL;
 }
 

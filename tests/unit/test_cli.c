@@ -91,10 +91,10 @@ UNIT_TEST(usage_errors)
 
 UNIT_TEST(suggest_weighs_as_git)
 {
-    CHECK_INT(dra_suggest_distance("schedul", "schedule"), 1); /* one insertion */
+    CHECK_INT(dra_suggest_distance("schedul", "schedule"), 1);   /* one insertion */
     CHECK_INT(dra_suggest_distance("scheduled", "schedule"), 3); /* one deletion */
-    CHECK_INT(dra_suggest_distance("shcedule", "schedule"), 0); /* a swap */
-    CHECK_INT(dra_suggest_distance("schedxle", "schedule"), 2); /* a substitution */
+    CHECK_INT(dra_suggest_distance("shcedule", "schedule"), 0);  /* a swap */
+    CHECK_INT(dra_suggest_distance("schedxle", "schedule"), 2);  /* a substitution */
     static const char *const w[] = {"schedule", "allocate", "diff", "schedule", NULL, "lint", "list"};
     char *s = dra_suggest("schedul", w, 7);
     CHECK_STR(s, "\"schedule\"");
@@ -130,8 +130,8 @@ UNIT_TEST(records_of_errors_and_problems)
     FILE *f = open_memstream(&out, &len);
     dra_records r;
     CHECK(dra_records_start(&r, "jsonl", f) == NULL && dra_records_on(&r));
-    dra_err *e = dra_err_field(dra_err_object(dra_err_at(dra_err_new(2, "bad \xff"), "-", 1, 3, 0), "ResourceClaim/ns/c"),
-                               "spec.x");
+    dra_err *e = dra_err_field(
+        dra_err_object(dra_err_at(dra_err_new(2, "bad \xff"), "-", 1, 3, 0), "ResourceClaim/ns/c"), "spec.x");
     e = dra_err_append(e, dra_err_object(dra_err_new(3, "gone"), "DeviceClass/x"));
     int rc = 0;
     dra_err *failed = dra_records_take(&r, e, &rc);
@@ -151,7 +151,8 @@ UNIT_TEST(records_of_errors_and_problems)
                    "\"message\":\"m\",\"scope\":\"d/p\"}\n");
     free(out);
     e = dra_records_start(&r, "yaml", stdout);
-    CHECK(e && e->code == DRA_EXIT_INPUT && strcmp(e->msg, "unknown output format yaml (want text, json or jsonl)") == 0);
+    CHECK(e && e->code == DRA_EXIT_INPUT &&
+          strcmp(e->msg, "unknown output format yaml (want text, json or jsonl)") == 0);
     dra_err_free(e);
 }
 
@@ -266,7 +267,9 @@ UNIT_TEST(typed_values)
 /* A counted option: -v -v is 2, none is 0. */
 UNIT_TEST(typed_count)
 {
-    typedef struct { int all; } copts;
+    typedef struct {
+        int all;
+    } copts;
     static const dra_optval cvals[] = {DRA_VAL_COUNT(OPT_ALL, copts, all), DRA_VAL_END};
     char *argv[] = {"dra-test", "build", "--all", "--all", "--all", NULL};
     dra_args a;
@@ -297,7 +300,9 @@ UNIT_TEST(typed_value_errors_name_the_option)
     dra_err_free(e);
     dra_args_free(&a);
 
-    typedef struct { long long n; } nopts;
+    typedef struct {
+        long long n;
+    } nopts;
     static const dra_optval nvals[] = {DRA_VAL_INT(OPT_DRIVER, nopts, n, 1, 9), DRA_VAL_END};
     char *bad[] = {"dra-test", "build", "--driver", "12", NULL};
     nopts n = {0};

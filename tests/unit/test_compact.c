@@ -20,6 +20,7 @@ static json_t *parse(const char *text)
     return v;
 }
 
+/* clang-format off */
 #define CLAIM_JSON(name, dev, extra)                                                                                  \
     "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\","                                               \
     "\"metadata\":{\"name\":\"" name "\",\"namespace\":\"ns\",\"uid\":\"u-" name "\"},"                                \
@@ -28,6 +29,7 @@ static json_t *parse(const char *text)
     "[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"n1\"]}]}]}}," extra                                \
     "\"reservedFor\":[{\"resource\":\"pods\",\"name\":\"p\",\"uid\":\"u-p\"},"                                         \
     "{\"apiGroup\":\"scheduling.k8s.io\",\"resource\":\"podgroups\",\"name\":\"g\",\"uid\":\"u-g\"}]}}"
+/* clang-format on */
 
 UNIT_TEST(claim_record_keeps_what_status_reads)
 {
@@ -72,8 +74,9 @@ UNIT_TEST(claim_record_keeps_what_status_reads)
 
 UNIT_TEST(claim_record_unallocated_and_deleting)
 {
-    json_t *c = parse("{\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\",\"deletionTimestamp\":\"2026-01-01T00:00:00Z\"},"
-                      "\"status\":{\"allocation\":{\"devices\":{\"results\":[]}}}}");
+    json_t *c =
+        parse("{\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\",\"deletionTimestamp\":\"2026-01-01T00:00:00Z\"},"
+              "\"status\":{\"allocation\":{\"devices\":{\"results\":[]}}}}");
     json_t *p = parse("{\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\"}}");
     dra_compact cp = DRA_COMPACT_INIT;
     const dra_claim_rec *r = dra_compact_claim(&cp, c);
@@ -89,10 +92,12 @@ UNIT_TEST(claim_record_unallocated_and_deleting)
 
 UNIT_TEST(pod_record_keeps_claims_and_node)
 {
-    json_t *p = parse("{\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\",\"uid\":\"u\"},"
-                      "\"spec\":{\"nodeName\":\"n1\",\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"t\"},"
-                      "{\"name\":\"nic\",\"resourceClaimName\":\"shared\"}]},"
-                      "\"status\":{\"phase\":\"Running\",\"resourceClaimStatuses\":[{\"name\":\"gpu\",\"resourceClaimName\":\"p-gpu-x\"}]}}");
+    json_t *p = parse(
+        "{\"metadata\":{\"name\":\"p\",\"namespace\":\"ns\",\"uid\":\"u\"},"
+        "\"spec\":{\"nodeName\":\"n1\",\"resourceClaims\":[{\"name\":\"gpu\",\"resourceClaimTemplateName\":\"t\"},"
+        "{\"name\":\"nic\",\"resourceClaimName\":\"shared\"}]},"
+        "\"status\":{\"phase\":\"Running\",\"resourceClaimStatuses\":[{\"name\":\"gpu\",\"resourceClaimName\":\"p-gpu-"
+        "x\"}]}}");
     dra_compact cp = DRA_COMPACT_INIT;
     const dra_pod_rec *r = dra_compact_pod(&cp, p);
     json_decref(p);
@@ -113,15 +118,16 @@ UNIT_TEST(pod_record_keeps_claims_and_node)
     dra_compact_free(&cp);
 }
 
-
 #define CLASS "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\n---\n"
 #define NODE "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+/* clang-format off */
 #define YCLAIM(name, ns)                                                                                              \
     "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaim\nmetadata: {name: " name ", namespace: " ns "}\n"        \
     "spec: {devices: {requests: [{name: r, deviceClassName: c}]}}\n---\n"
 #define YPOD(name)                                                                                                    \
     "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n"                          \
     "spec:\n  containers: [{name: c, image: i}]\n  resourceClaims: [{name: gpu, resourceClaimName: a}]\n---\n"
+/* clang-format on */
 
 static dra_err *read_as_records(const char *text, dra_cluster *c, dra_objset *set)
 {
@@ -171,16 +177,17 @@ UNIT_TEST(cluster_read_as_records_keeps_shape_errors_and_nothing_else)
     /* fields of the wrong type, unvalidated: the shape checks' errors as
      * without records, the claims' before the Pods' */
     c.no_validate = true;
-    dra_err *e = read_as_records(CLASS "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\n"
-                                       "spec: {resourceClaims: 5}\n---\n"
-                                       "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: a, namespace: ns}\n"
-                                       "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c}}]}}\n"
-                                       "status: {reservedFor: 7}\n---\n" YPOD("p1"),
-                                 &c, &set);
+    dra_err *e = read_as_records(
+        CLASS "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\n"
+              "spec: {resourceClaims: 5}\n---\n"
+              "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: a, namespace: ns}\n"
+              "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c}}]}}\n"
+              "status: {reservedFor: 7}\n---\n" YPOD("p1"),
+        &c, &set);
     CHECK(e != NULL && e->next != NULL);
     if (e && e->next) {
         CHECK(strstr(e->msg, "status.reservedFor") || (e->field && strstr(e->field, "status.reservedFor")));
-        CHECK_INT(e->line, 14); /* the claim's status */
+        CHECK_INT(e->line, 14);      /* the claim's status */
         CHECK_INT(e->next->line, 8); /* the Pod's spec, read first */
         CHECK(e->next->next == NULL);
     }

@@ -157,7 +157,9 @@ UNIT_TEST(v1beta2_and_v1alpha3_only_change_apiversion)
     json_t *got = convert("claim-v1beta2.yaml", &e);
     CHECK(e == NULL);
     CHECK_STR(json_string_value(json_object_get(got, "apiVersion")), "resource.k8s.io/v1");
-    CHECK(json_object_get(json_array_get(json_object_get(json_object_get(json_object_get(got, "spec"), "devices"), "requests"), 0), "exactly") != NULL);
+    CHECK(json_object_get(
+              json_array_get(json_object_get(json_object_get(json_object_get(got, "spec"), "devices"), "requests"), 0),
+              "exactly") != NULL);
     json_decref(got);
     got = convert("taintrule-v1alpha3.yaml", &e);
     CHECK(e == NULL);
@@ -180,9 +182,11 @@ UNIT_TEST(v1beta1_edge_cases)
     /* A bare request gets no `exactly`: v1beta1 defaults allocationMode only
      * with a deviceClassName, and conversion nests only main fields that are
      * set (hasAnyMainRequestFieldsSet). */
-    json_t *o = parse("{\"apiVersion\":\"resource.k8s.io/v1beta1\",\"kind\":\"ResourceClaim\",\"spec\":{\"devices\":{\"requests\":[{\"name\":\"a\"},"
-                      "{\"name\":\"b\",\"deviceClassName\":\"c\",\"firstAvailable\":[{\"name\":\"x\",\"deviceClassName\":\"c\"}]},"
-                      "{\"name\":\"c\",\"exactly\":{}}]}}}");
+    json_t *o = parse(
+        "{\"apiVersion\":\"resource.k8s.io/"
+        "v1beta1\",\"kind\":\"ResourceClaim\",\"spec\":{\"devices\":{\"requests\":[{\"name\":\"a\"},"
+        "{\"name\":\"b\",\"deviceClassName\":\"c\",\"firstAvailable\":[{\"name\":\"x\",\"deviceClassName\":\"c\"}]},"
+        "{\"name\":\"c\",\"exactly\":{}}]}}}");
     dra_err *e = dra_convert_to_v1(o, DRA_KIND_RESOURCE_CLAIM, DRA_APIVER_RESOURCE_V1BETA1);
     json_t *reqs = json_object_get(json_object_get(json_object_get(o, "spec"), "devices"), "requests");
     CHECK(json_object_get(json_array_get(reqs, 0), "exactly") == NULL);
@@ -228,17 +232,26 @@ UNIT_TEST(defaults)
     CHECK_INT(json_integer_value(json_object_get(admin, "count")), 1);
     json_t *gpu = json_object_get(json_array_get(reqs, 0), "exactly");
     CHECK_INT(json_integer_value(json_object_get(gpu, "count")), 2);
-    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(gpu, "tolerations"), 0), "operator")), "Exists");
+    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(gpu, "tolerations"), 0), "operator")),
+              "Exists");
     json_decref(claim);
 
-    json_t *o = parse("{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"a\",\"exactly\":{\"deviceClassName\":\"c\",\"tolerations\":[{\"key\":\"k\"}]}}]}}}");
+    json_t *o = parse("{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"a\",\"exactly\":{\"deviceClassName\":\"c\","
+                      "\"tolerations\":[{\"key\":\"k\"}]}}]}}}");
     dra_default_object(o, DRA_KIND_RESOURCE_CLAIM, 0);
-    json_t *t = json_array_get(json_object_get(json_object_get(json_array_get(json_object_get(json_object_get(json_object_get(o, "spec"), "devices"), "requests"), 0), "exactly"), "tolerations"), 0);
+    json_t *t = json_array_get(
+        json_object_get(
+            json_object_get(
+                json_array_get(json_object_get(json_object_get(json_object_get(o, "spec"), "devices"), "requests"), 0),
+                "exactly"),
+            "tolerations"),
+        0);
     CHECK_STR(json_string_value(json_object_get(t, "operator")), "Equal");
     json_decref(o);
 
     json_t *slice = read_one("slice-v1.json");
-    json_t *taints = json_object_get(json_array_get(json_object_get(json_object_get(slice, "spec"), "devices"), 0), "taints");
+    json_t *taints =
+        json_object_get(json_array_get(json_object_get(json_object_get(slice, "spec"), "devices"), 0), "taints");
     json_object_del(json_array_get(taints, 0), "timeAdded");
     dra_default_object(slice, DRA_KIND_RESOURCE_SLICE, 1700000000);
     CHECK_STR(json_string_value(json_object_get(json_array_get(taints, 0), "timeAdded")), "2023-11-14T22:13:20Z");
@@ -246,13 +259,14 @@ UNIT_TEST(defaults)
 
     json_t *rule = read_one("taintrule-v1alpha3.yaml");
     dra_default_object(rule, DRA_KIND_DEVICE_TAINT_RULE, 86400);
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(rule, "spec"), "taint"), "timeAdded")), "1970-01-02T00:00:00Z");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(rule, "spec"), "taint"), "timeAdded")),
+              "1970-01-02T00:00:00Z");
     json_decref(rule);
 }
 
 UNIT_TEST(load_fixtures_validate_clean)
 {
-    static const char *const names[] = {"slice-v1beta1.yaml", "claim-v1beta1.yaml", "template-v1beta1.yaml",
+    static const char *const names[] = {"slice-v1beta1.yaml", "claim-v1beta1.yaml",      "template-v1beta1.yaml",
                                         "claim-v1beta2.yaml", "taintrule-v1alpha3.yaml", "class-v1beta1.yaml"};
     for (int i = 0; i < 6; i++) {
         dra_objset set = DRA_OBJSET_INIT;
@@ -286,8 +300,9 @@ UNIT_TEST(claim_sources_are_flattened_with_notes)
     dra_err *notes = NULL;
     CHECK_INT(dra_flatten_claim_sources(spec, "spec.template.spec", &notes), 3);
     char *got = json_dumps(json_object_get(spec, "resourceClaims"), JSON_COMPACT);
-    CHECK_STR(got, "[{\"name\":\"a\",\"resourceClaimTemplateName\":\"t\"},{\"name\":\"b\",\"resourceClaimName\":\"own\"},"
-                   "{\"name\":\"c\",\"resourceClaimName\":\"flat\"},{\"name\":\"d\"}]");
+    CHECK_STR(got,
+              "[{\"name\":\"a\",\"resourceClaimTemplateName\":\"t\"},{\"name\":\"b\",\"resourceClaimName\":\"own\"},"
+              "{\"name\":\"c\",\"resourceClaimName\":\"flat\"},{\"name\":\"d\"}]");
     free(got);
     CHECK_INT(dra_err_count(notes), 3);
     CHECK(notes && notes->code == DRA_EXIT_OK);

@@ -126,6 +126,7 @@ static size_t run_ops(json_t *claim, const dra_changes *ch, bool *gone)
     return n;
 }
 
+/* clang-format off */
 #define CLAIM_HEAD                                                                                                     \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\n"                                                            \
     "metadata: {name: c, namespace: ns, uid: cu, resourceVersion: \"7\", finalizers: [resource.kubernetes.io/delete-protection]%s}\n" \
@@ -133,6 +134,7 @@ static size_t run_ops(json_t *claim, const dra_changes *ch, bool *gone)
     "status:\n  allocation:\n    devices:\n      results: [{request: r, driver: d.example.com, pool: p, device: d0}]\n"
 #define POD(name, uid) \
     "---\napiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: " uid "}\nspec: {containers: [{name: c, image: i}]}\nstatus: {phase: Running}\n"
+/* clang-format on */
 
 static char *claim_yaml(const char *extra_meta, const char *reserved, const char *pods)
 {
@@ -150,8 +152,10 @@ static json_t *server_copy(const world *w)
 
 UNIT_TEST(two_stale_reservations_apply_one_after_another)
 {
-    char *y = claim_yaml("", "[{resource: pods, name: gone1, uid: u1}, {resource: pods, name: keep, uid: uk}, "
-                             "{resource: pods, name: gone2, uid: u2}]", POD("keep", "uk"));
+    char *y = claim_yaml("",
+                         "[{resource: pods, name: gone1, uid: u1}, {resource: pods, name: keep, uid: uk}, "
+                         "{resource: pods, name: gone2, uid: u2}]",
+                         POD("keep", "uk"));
     world w;
     CHECK(!load(&w, y));
     dra_changes ch = DRA_CHANGES_INIT;
@@ -229,13 +233,15 @@ UNIT_TEST(deleting_claim_with_stale_users_then_stuck_finalizer_compose)
 UNIT_TEST(two_findings_with_one_fix_record_it_once)
 {
     /* an allocation from a pool without slices on a node that is gone: one deallocation */
-    static const char extra[] =
-        "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
-        "spec: {driver: d.example.com, pool: {name: other, generation: 1, resourceSliceCount: 1}, nodeName: n1, devices: [{name: d0}]}\n"
-        "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
+    static const char extra[] = "---\napiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\n"
+                                "spec: {driver: d.example.com, pool: {name: other, generation: 1, resourceSliceCount: "
+                                "1}, nodeName: n1, devices: [{name: d0}]}\n"
+                                "---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n";
     dra_buf b = DRA_BUF_INIT;
     dra_buf_printf(&b, CLAIM_HEAD, "");
-    dra_buf_puts(&b, "    nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n9]}]}]}\n");
+    dra_buf_puts(
+        &b,
+        "    nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n9]}]}]}\n");
     dra_buf_puts(&b, extra);
     char *y = dra_buf_detach(&b);
     world w;
@@ -272,7 +278,8 @@ UNIT_TEST(orphan_delete_carries_the_uid)
     CHECK_INT(f.n, 1);
     if (f.n)
         CHECK(strstr(f.v[0].fix, "\"preconditions\":{\"uid\":\"ou\"}") != NULL &&
-              strstr(f.v[0].fix, "kubectl delete --raw /apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/o -f -") != NULL);
+              strstr(f.v[0].fix, "kubectl delete --raw /apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/o -f -") !=
+                  NULL);
     dra_problems_free(&f);
     unload(&w);
 }

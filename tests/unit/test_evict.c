@@ -46,6 +46,7 @@ static void done(world *w)
     dra_objset_free(&w->set);
 }
 
+/* clang-format off */
 #define SLICE(gen, taints) \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s" #gen "}\n" \
     "spec: {driver: d.example.com, pool: {name: p, generation: " #gen ", resourceSliceCount: 1}, nodeName: n1,\n" \
@@ -57,6 +58,7 @@ static void done(world *w)
 #define POD \
     "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n" \
     "spec: {nodeName: n1, resourceClaims: [{name: gpu, resourceClaimName: c}]}\n---\n"
+/* clang-format on */
 #define TAINT "[{key: k, value: v, effect: NoExecute, timeAdded: \"2026-03-01T10:00:00Z\"}]"
 
 UNIT_TEST(untolerated_taint_evicts_at_time_added)
@@ -77,13 +79,17 @@ UNIT_TEST(untolerated_taint_evicts_at_time_added)
 UNIT_TEST(toleration_seconds_minimum_and_negative)
 {
     world w;
-    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 600},"
-                                            " {operator: Exists, effect: NoExecute, tolerationSeconds: 60}]") POD,
-                  "2026-03-01T09:00:00Z", false, NULL), 0);
+    CHECK_INT(run(&w,
+                  SLICE(1, TAINT) CLAIM("[{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 600},"
+                                        " {operator: Exists, effect: NoExecute, tolerationSeconds: 60}]") POD,
+                  "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK(w.r.n == 1 && dra_time_cmp(w.r.v[0].evict_at, T("2026-03-01T10:01:00Z")) == 0);
     done(&w);
-    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: -5}]") POD,
-                  "2026-03-01T09:00:00Z", false, NULL), 0);
+    CHECK_INT(run(&w,
+                  SLICE(1, TAINT) CLAIM("[{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: -5}]") POD,
+                  "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK(w.r.n == 1 && dra_time_cmp(w.r.v[0].evict_at, T("2026-03-01T10:00:00Z")) == 0);
     done(&w);
 }
@@ -96,11 +102,15 @@ UNIT_TEST(only_noexecute_tolerations_count)
     CHECK_INT(w.r.n, 1);
     done(&w);
     /* NoExecute without seconds: tolerated forever */
-    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[{key: k, value: v, effect: NoExecute}]") POD, "2026-03-01T09:00:00Z", false, NULL), 0);
+    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[{key: k, value: v, effect: NoExecute}]") POD, "2026-03-01T09:00:00Z",
+                  false, NULL),
+              0);
     CHECK_INT(w.r.n, 0);
     done(&w);
     /* value mismatch with Equal: not tolerated */
-    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[{key: k, value: other, effect: NoExecute}]") POD, "2026-03-01T09:00:00Z", false, NULL), 0);
+    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[{key: k, value: other, effect: NoExecute}]") POD, "2026-03-01T09:00:00Z",
+                  false, NULL),
+              0);
     CHECK_INT(w.r.n, 1);
     done(&w);
 }
@@ -113,15 +123,18 @@ UNIT_TEST(newest_generation_only)
     done(&w);
 }
 
+/* clang-format off */
 #define RULE(name, sel, effect) \
     "apiVersion: resource.k8s.io/v1\nkind: DeviceTaintRule\nmetadata: {name: " name ", uid: ru-" name ", generation: 2}\n" \
     "spec: {" sel "taint: {key: r, effect: " effect ", timeAdded: \"2026-03-01T11:00:00Z\"}}\n---\n"
+/* clang-format on */
 
 UNIT_TEST(rules_and_selector_safety)
 {
     world w;
     CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("pool-p", "deviceSelector: {pool: p}, ", "NoExecute"),
-                  "2026-03-01T09:00:00Z", false, NULL), 0);
+                  "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK(w.r.n == 1 && w.r.v[0].src.rule != NULL);
     CHECK_INT(w.r.nrules, 1);
     json_t *cnd = json_array_get(dra_jarr(w.r.rules[0], "status.conditions"), 0);
@@ -130,20 +143,24 @@ UNIT_TEST(rules_and_selector_safety)
     CHECK_INT(json_integer_value(json_object_get(cnd, "observedGeneration")), 2);
     done(&w);
     /* no selector: nothing, with a warning; --all: everything */
-    CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("all", "", "NoExecute"), "2026-03-01T09:00:00Z", false, NULL), 0);
+    CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("all", "", "NoExecute"), "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK_INT(w.r.n, 0);
     CHECK_INT(w.r.warnings.n, 1);
     done(&w);
-    CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("all", "", "NoExecute"), "2026-03-01T09:00:00Z", true, NULL), 0);
+    CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("all", "", "NoExecute"), "2026-03-01T09:00:00Z", true, NULL),
+              0);
     CHECK_INT(w.r.n, 1);
     done(&w);
     /* empty selector {} selects everything */
     CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("empty", "deviceSelector: {}, ", "NoExecute"),
-                  "2026-03-01T09:00:00Z", false, NULL), 0);
+                  "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK_INT(w.r.n, 1);
     done(&w);
     /* invalid selector */
-    CHECK_INT(run(&w, RULE("bad", "deviceSelector: {device: Not_A_Label}, ", "NoExecute"), "2026-03-01T09:00:00Z", false, NULL),
+    CHECK_INT(run(&w, RULE("bad", "deviceSelector: {device: Not_A_Label}, ", "NoExecute"), "2026-03-01T09:00:00Z",
+                  false, NULL),
               DRA_EXIT_INPUT);
     done(&w);
 }
@@ -151,16 +168,19 @@ UNIT_TEST(rules_and_selector_safety)
 UNIT_TEST(none_effect_simulates)
 {
     world w;
-    CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("dry", "deviceSelector: {driver: d.example.com}, ", "None")
+    CHECK_INT(run(&w,
+                  SLICE(1, "[]") CLAIM("[]") POD RULE("dry", "deviceSelector: {driver: d.example.com}, ", "None")
                       RULE("other", "deviceSelector: {driver: d.example.com}, ", "NoSchedule"),
-                  "2026-03-01T09:00:00Z", false, NULL), 0);
+                  "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK_INT(w.r.n, 0);
     CHECK_INT(w.r.nrules, 2);
     json_t *cnd = json_array_get(dra_jarr(w.r.rules[0], "status.conditions"), 0);
     CHECK_STR(dra_jstr(cnd, "reason"), "NoEffect");
-    CHECK_STR(dra_jstr(cnd, "message"), "1 published device selected. 1 allocated device selected. 1 pod would be evicted in "
-                                        "1 namespace if the effect was NoExecute. This information will not be updated again. "
-                                        "Recreate the DeviceTaintRule to trigger an update.");
+    CHECK_STR(dra_jstr(cnd, "message"),
+              "1 published device selected. 1 allocated device selected. 1 pod would be evicted in "
+              "1 namespace if the effect was NoExecute. This information will not be updated again. "
+              "Recreate the DeviceTaintRule to trigger an update.");
     cnd = json_array_get(dra_jarr(w.r.rules[1], "status.conditions"), 0);
     CHECK_STR(dra_jstr(cnd, "reason"), "OtherEffect");
     CHECK_STR(dra_jstr(cnd, "message"), "Eviction only happens for the NoExecute effect.");
@@ -171,17 +191,20 @@ UNIT_TEST(pod_candidates)
 {
     world w;
     /* not bound: no pod record, but a claim-level one */
-    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[]")
-                      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
-                      "spec: {resourceClaims: [{name: gpu, resourceClaimName: c}]}\n",
-                  "2026-03-01T09:00:00Z", false, NULL), 0);
+    CHECK_INT(run(&w,
+                  SLICE(1, TAINT) CLAIM("[]") "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
+                                              "spec: {resourceClaims: [{name: gpu, resourceClaimName: c}]}\n",
+                  "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK(w.r.n == 1 && w.r.v[0].pod == NULL);
     done(&w);
     /* other UID than in reservedFor */
-    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[]")
-                      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u2}\n"
-                      "spec: {nodeName: n1, resourceClaims: [{name: gpu, resourceClaimName: c}]}\n",
-                  "2026-03-01T09:00:00Z", false, NULL), 0);
+    CHECK_INT(run(&w,
+                  SLICE(1, TAINT)
+                      CLAIM("[]") "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u2}\n"
+                                  "spec: {nodeName: n1, resourceClaims: [{name: gpu, resourceClaimName: c}]}\n",
+                  "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK(w.r.n == 1 && w.r.v[0].pod == NULL);
     done(&w);
 }
@@ -211,12 +234,16 @@ UNIT_TEST(missing_time_added)
 {
     world w;
     /* no time: no eviction */
-    CHECK_INT(run(&w, SLICE(1, "[{key: k, effect: NoExecute}]") CLAIM("[]") POD, "2026-03-01T09:00:00Z", false, NULL), 0);
+    CHECK_INT(run(&w, SLICE(1, "[{key: k, effect: NoExecute}]") CLAIM("[]") POD, "2026-03-01T09:00:00Z", false, NULL),
+              0);
     CHECK_INT(w.r.n, 0);
     done(&w);
     /* tolerated for a while without a time: refused rather than guessed */
-    CHECK_INT(run(&w, SLICE(1, "[{key: k, effect: NoExecute}]") CLAIM("[{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 5}]") POD,
-                  "2026-03-01T09:00:00Z", false, NULL), DRA_EXIT_INPUT);
+    CHECK_INT(run(&w,
+                  SLICE(1, "[{key: k, effect: NoExecute}]")
+                      CLAIM("[{key: k, operator: Exists, effect: NoExecute, tolerationSeconds: 5}]") POD,
+                  "2026-03-01T09:00:00Z", false, NULL),
+              DRA_EXIT_INPUT);
     done(&w);
 }
 
@@ -225,20 +252,25 @@ UNIT_TEST(apply_replaces_existing_condition_like_update_pod_condition)
     world w;
     /* an older DisruptionTarget=False with a probe time: the whole condition is
      * replaced, the patch carries the changed keys, null for lastProbeTime */
-    CHECK_INT(run(&w, SLICE(1, TAINT) CLAIM("[]")
-                      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
-                      "spec: {nodeName: n1, resourceClaims: [{name: gpu, resourceClaimName: c}]}\n"
-                      "status: {conditions: [{type: DisruptionTarget, status: \"False\", lastProbeTime: \"2026-03-01T08:00:00Z\","
-                      " lastTransitionTime: \"2026-03-01T08:00:00Z\", reason: Other, message: m}, {type: DisruptionTarget, status: \"True\"}]}\n",
+    CHECK_INT(run(&w,
+                  SLICE(1, TAINT)
+                      CLAIM("[]") "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
+                                  "spec: {nodeName: n1, resourceClaims: [{name: gpu, resourceClaimName: c}]}\n"
+                                  "status: {conditions: [{type: DisruptionTarget, status: \"False\", lastProbeTime: "
+                                  "\"2026-03-01T08:00:00Z\","
+                                  " lastTransitionTime: \"2026-03-01T08:00:00Z\", reason: Other, message: m}, {type: "
+                                  "DisruptionTarget, status: \"True\"}]}\n",
                   "2026-03-01T10:00:00Z", false, "2026-03-01T10:00:00Z"),
               0);
     CHECK_INT(w.ch.nops, 2);
     if (w.ch.nops == 2) {
         json_t *c = json_array_get(dra_jarr(w.ch.ops[0].body, "status.conditions"), 0);
         char *got = json_dumps(c, JSON_COMPACT);
-        CHECK_STR(got, "{\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-03-01T10:00:00Z\",\"message\":\"Device Taint "
-                       "manager: deleting due to NoExecute taint\",\"reason\":\"DeletionByDeviceTaintManager\",\"status\":\"True\","
-                       "\"type\":\"DisruptionTarget\"}");
+        CHECK_STR(got,
+                  "{\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-03-01T10:00:00Z\",\"message\":\"Device Taint "
+                  "manager: deleting due to NoExecute "
+                  "taint\",\"reason\":\"DeletionByDeviceTaintManager\",\"status\":\"True\","
+                  "\"type\":\"DisruptionTarget\"}");
         free(got);
     }
     done(&w);
@@ -247,15 +279,19 @@ UNIT_TEST(apply_replaces_existing_condition_like_update_pod_condition)
 UNIT_TEST(extended_resource_claim_evicted_like_spec_claims)
 {
     world w;
-    CHECK_INT(run(&w, SLICE(1, TAINT)
-                      "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns, uid: cu,\n"
-                      "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true}]}\nspec: {}\n"
-                      "status:\n  allocation: {devices: {results: [{request: r, driver: d.example.com, pool: p, device: x}]}}\n"
-                      "  reservedFor: [{resource: pods, name: p, uid: u1}]\n---\n"
-                      "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
-                      "spec: {nodeName: n1}\nstatus: {extendedResourceClaimStatus: {resourceClaimName: c}}\n",
-                  "2026-03-01T10:00:00Z", false, "2026-03-01T10:00:00Z"),
-              0);
+    CHECK_INT(
+        run(&w,
+            SLICE(1, TAINT) "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns, "
+                            "uid: cu,\n"
+                            "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: "
+                            "true}]}\nspec: {}\n"
+                            "status:\n  allocation: {devices: {results: [{request: r, driver: d.example.com, pool: p, "
+                            "device: x}]}}\n"
+                            "  reservedFor: [{resource: pods, name: p, uid: u1}]\n---\n"
+                            "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u1}\n"
+                            "spec: {nodeName: n1}\nstatus: {extendedResourceClaimStatus: {resourceClaimName: c}}\n",
+            "2026-03-01T10:00:00Z", false, "2026-03-01T10:00:00Z"),
+        0);
     CHECK_INT(w.r.n, 1);
     CHECK(w.r.n == 1 && w.r.v[0].pod);
     CHECK_INT(w.ch.nops, 2); /* DisruptionTarget, then the delete */
@@ -270,7 +306,8 @@ UNIT_TEST(extended_resource_claim_evicted_like_spec_claims)
 UNIT_TEST(rule_status_keeps_the_working_copy_found)
 {
     world w;
-    CHECK_INT(run(&w, SLICE(1, "[]") CLAIM("[]") POD RULE("pool-p", "deviceSelector: {pool: p}, ", "NoExecute")
+    CHECK_INT(run(&w,
+                  SLICE(1, "[]") CLAIM("[]") POD RULE("pool-p", "deviceSelector: {pool: p}, ", "NoExecute")
                       RULE("other", "deviceSelector: {driver: other.example.com}, ", "NoExecute"),
                   "2026-03-01T11:00:00Z", false, "2026-03-01T11:00:00Z"),
               0);

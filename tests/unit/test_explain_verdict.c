@@ -17,8 +17,8 @@ static json_t *trace(const char *rejected_json, const char *cut_json)
 
 UNIT_TEST(verdict_prefers_the_device_with_least_to_change)
 {
-    json_t *a = trace("[{\"device\":\"d/a/x\",\"reason\":\"class-selector\",\"detail\":\"class gpu selector #0 is false\"}]",
-                      NULL);
+    json_t *a = trace(
+        "[{\"device\":\"d/a/x\",\"reason\":\"class-selector\",\"detail\":\"class gpu selector #0 is false\"}]", NULL);
     json_t *b = trace("[{\"device\":\"d/b/y\",\"reason\":\"taint\",\"detail\":\"taint k=v:NoSchedule not tolerated\"},"
                       "{\"device\":\"d/b/z\",\"reason\":\"in-use\",\"detail\":\"allocated to claim ns/other\"}]",
                       NULL);

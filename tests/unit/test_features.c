@@ -23,7 +23,8 @@ UNIT_TEST(defaults_137)
     CHECK(dra_feature_locked(DRA_FEATURE_ADMIN_ACCESS));
     CHECK(dra_feature_locked(DRA_FEATURE_EXTENDED_RESOURCE));
     CHECK(dra_feature_locked(DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS));
-    CHECK(!dra_feature_locked(DRA_FEATURE_DEVICE_TAINTS) && dra_feature_stage_of(DRA_FEATURE_DEVICE_TAINTS) == DRA_STAGE_GA);
+    CHECK(!dra_feature_locked(DRA_FEATURE_DEVICE_TAINTS) &&
+          dra_feature_stage_of(DRA_FEATURE_DEVICE_TAINTS) == DRA_STAGE_GA);
     CHECK(dra_feature_stage_of(DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE) == DRA_STAGE_BETA);
     CHECK(dra_feature_stage_of(DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS) == DRA_STAGE_BETA);
     CHECK(!dra_feature_enabled(&f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS));
@@ -41,7 +42,8 @@ UNIT_TEST(parse_ok)
 {
     dra_features f;
     dra_features_default(&f);
-    dra_err *e = dra_features_parse(&f, " DRAListTypeAttributes = true ,DRADerivedAttributes=true,,DRAConsumableCapacity=F");
+    dra_err *e =
+        dra_features_parse(&f, " DRAListTypeAttributes = true ,DRADerivedAttributes=true,,DRAConsumableCapacity=F");
     CHECK(e == NULL);
     dra_err_free(e);
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
@@ -69,7 +71,8 @@ UNIT_TEST(parse_errors)
     CHECK_STR(e ? e->msg : NULL, "missing bool value for DRAAdminAccess");
     dra_err_free(e);
     e = dra_features_parse(&f, "DRAAdminAccess=yes");
-    CHECK_STR(e ? e->msg : NULL, "invalid value of DRAAdminAccess=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax");
+    CHECK_STR(e ? e->msg : NULL,
+              "invalid value of DRAAdminAccess=yes, err: strconv.ParseBool: parsing \"yes\": invalid syntax");
     dra_err_free(e);
     e = dra_features_parse(&f, "DRAListTypeAttributes=true,DRAPrioritizedList=false");
     CHECK_STR(e ? e->msg : NULL, "cannot set feature gate DRAPrioritizedList to false, feature is locked to true");
@@ -88,7 +91,8 @@ UNIT_TEST(parse_dependencies)
     dra_features f;
     dra_features_default(&f);
     dra_err *e = dra_features_parse(&f, "DRADeviceTaints=false");
-    CHECK_STR(e ? e->msg : NULL, "DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints]");
+    CHECK_STR(e ? e->msg : NULL,
+              "DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints]");
     dra_err_free(e);
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_DEVICE_TAINTS)); /* nothing applied */
     e = dra_features_parse(&f, "DRADeviceTaints=false,DRADeviceTaintRules=false");
@@ -96,7 +100,8 @@ UNIT_TEST(parse_dependencies)
     dra_err_free(e);
     dra_features_default(&f);
     e = dra_features_parse(&f, "DRAWorkloadResourceClaims=true");
-    CHECK_STR(e ? e->msg : NULL, "DRAWorkloadResourceClaims is enabled, but depends on features that are disabled: [GenericWorkload]");
+    CHECK_STR(e ? e->msg : NULL,
+              "DRAWorkloadResourceClaims is enabled, but depends on features that are disabled: [GenericWorkload]");
     dra_err_free(e);
     e = dra_features_parse(&f, "DRAWorkloadResourceClaims=true,GenericWorkload=true");
     CHECK(e == NULL);
@@ -108,9 +113,10 @@ UNIT_TEST(parse_dependencies)
     dra_err_free(e);
     /* several: as utilerrors.NewAggregate prints them */
     e = dra_features_parse(&f, "DRAConsumableCapacity=false,DRAFractionalCapacityRange=true,DRADeviceTaints=false");
-    CHECK_STR(e ? e->msg : NULL, "[DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints], "
-                                 "DRAFractionalCapacityRange is enabled, but depends on features that are disabled: "
-                                 "[DRAConsumableCapacity]]");
+    CHECK_STR(e ? e->msg : NULL,
+              "[DRADeviceTaintRules is enabled, but depends on features that are disabled: [DRADeviceTaints], "
+              "DRAFractionalCapacityRange is enabled, but depends on features that are disabled: "
+              "[DRAConsumableCapacity]]");
     dra_err_free(e);
     /* all alpha and beta gates on satisfy every dependency */
     CHECK(dra_features_parse(&f, "AllAlpha=true,AllBeta=true") == NULL);
@@ -157,11 +163,13 @@ UNIT_TEST(releases)
     CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DERIVED_ATTRIBUTES));
     /* beta in 1.36: may be turned off; DRAPrioritizedList GA but not locked */
     CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DEVICE_TAINT_RULES));
-    CHECK(dra_features_parse(&f, "DRAResourceClaimDeviceStatus=false,DRAPrioritizedList=false,"
-                                 "DRADeviceBindingConditions=false,DRAResourceClaimGranularStatusAuthorization=false") == NULL);
+    CHECK(dra_features_parse(
+              &f, "DRAResourceClaimDeviceStatus=false,DRAPrioritizedList=false,"
+                  "DRADeviceBindingConditions=false,DRAResourceClaimGranularStatusAuthorization=false") == NULL);
     /* AllAlpha touches only the gates the release has */
     CHECK(dra_features_parse(&f, "AllAlpha=true") == NULL);
-    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DERIVED_ATTRIBUTES) && dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
+    CHECK(!dra_feature_enabled(&f, DRA_FEATURE_DERIVED_ATTRIBUTES) &&
+          dra_feature_enabled(&f, DRA_FEATURE_LIST_TYPE_ATTRIBUTES));
     /* the granular status gate is known in every release */
     dra_features_default(&f);
     CHECK(dra_feature_enabled(&f, DRA_FEATURE_RESOURCE_CLAIM_GRANULAR_STATUS_AUTHORIZATION));
@@ -174,9 +182,25 @@ UNIT_TEST(release_parse)
         const char *in;
         int want; /* 0: error */
     } cases[] = {
-        {"1.36", 36}, {"1.37", 37}, {"1.38", 38}, {"v1.37", 37}, {"1.37.2", 37}, {"v1.38.0-beta.0", 38},
-        {"v1.37.2+k3s1", 37}, {"v1.36.3-gke.100", 36}, {"1.35", 0}, {"1.39", 0}, {"2.37", 0}, {"1.37.", 0},
-        {"1.37x", 0}, {"", 0}, {"v", 0}, {"1.", 0}, {"1.037", 0}, {"1.37.2.1", 0}, {"1.99999999999999999999", 0},
+        {"1.36", 36},
+        {"1.37", 37},
+        {"1.38", 38},
+        {"v1.37", 37},
+        {"1.37.2", 37},
+        {"v1.38.0-beta.0", 38},
+        {"v1.37.2+k3s1", 37},
+        {"v1.36.3-gke.100", 36},
+        {"1.35", 0},
+        {"1.39", 0},
+        {"2.37", 0},
+        {"1.37.", 0},
+        {"1.37x", 0},
+        {"", 0},
+        {"v", 0},
+        {"1.", 0},
+        {"1.037", 0},
+        {"1.37.2.1", 0},
+        {"1.99999999999999999999", 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         dra_release r = 0;

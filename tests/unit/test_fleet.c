@@ -15,6 +15,7 @@ typedef struct fx {
     dra_err *warn;
 } fx;
 
+/* clang-format off */
 #define CLASS "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu}\n" \
               "spec: {selectors: [{cel: {expression: 'device.driver == \"g.example.com\"'}}]}\n---\n"
 #define NODE(n) "apiVersion: v1\nkind: Node\nmetadata: {name: " n "}\n---\n"
@@ -25,6 +26,7 @@ typedef struct fx {
 #define INUSE(name, N, dev) "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
                             "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n" \
                             "status: {allocation: {devices: {results: [{request: r, driver: g.example.com, pool: " N ", device: " dev "}]}}}\n---\n"
+/* clang-format on */
 
 static int run(fx *f, const char *yaml, dra_fleet_by by, const char *attr)
 {
@@ -63,9 +65,8 @@ UNIT_TEST(counts_free_and_largest_fit)
 {
     fx f;
     CHECK_INT(run(&f,
-                  CLASS NODE("n1") NODE("n2") SLICE("n1", "[{name: d0}, {name: d1}, {name: d2}]")
-                      SLICE("n2", "[{name: d0}, {name: d1, taints: [{key: k, effect: NoSchedule}]}]")
-                          INUSE("a", "n1", "d0"),
+                  CLASS NODE("n1") NODE("n2") SLICE("n1", "[{name: d0}, {name: d1}, {name: d2}]") SLICE(
+                      "n2", "[{name: d0}, {name: d1, taints: [{key: k, effect: NoSchedule}]}]") INUSE("a", "n1", "d0"),
                   DRA_FLEET_BY_CLASS, NULL),
               0);
     const json_t *c = json_array_get(dra_jget(f.rep, "classes"), 0);
@@ -98,8 +99,9 @@ UNIT_TEST(match_attribute_limits_the_fit)
 {
     fx f;
     CHECK_INT(run(&f,
-                  CLASS NODE("n1") SLICE("n1", "[{name: d0, attributes: {numa: {int: 0}}}, {name: d1, attributes: {numa: {int: 1}}},"
-                                               " {name: d2, attributes: {numa: {int: 1}}}]"),
+                  CLASS NODE("n1")
+                      SLICE("n1", "[{name: d0, attributes: {numa: {int: 0}}}, {name: d1, attributes: {numa: {int: 1}}},"
+                                  " {name: d2, attributes: {numa: {int: 1}}}]"),
                   DRA_FLEET_BY_CLASS, "numa"),
               0);
     const json_t *c = json_array_get(dra_jget(f.rep, "classes"), 0);
@@ -110,18 +112,19 @@ UNIT_TEST(match_attribute_limits_the_fit)
 UNIT_TEST(counters_block_and_shapes_fit)
 {
     fx f;
-    const char *y = CLASS NODE("n1")
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: c}\n"
-        "spec: {driver: g.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 2},\n"
-        "  sharedCounters: [{name: cs, counters: {mem: {value: '4'}}}]}\n---\n"
-        "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: d}\n"
-        "spec: {driver: g.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 2}, devices: [\n"
-        "  {name: whole, consumesCounters: [{counterSet: cs, counters: {mem: {value: '4'}}}]},\n"
-        "  {name: q0, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
-        "  {name: q1, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
-        "  {name: q2, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
-        "  {name: q3, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]}]}\n---\n"
-        INUSE("a", "n1", "q0");
+    const char *y = CLASS NODE(
+        "n1") "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: c}\n"
+              "spec: {driver: g.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 2},\n"
+              "  sharedCounters: [{name: cs, counters: {mem: {value: '4'}}}]}\n---\n"
+              "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: d}\n"
+              "spec: {driver: g.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 2}, "
+              "devices: [\n"
+              "  {name: whole, consumesCounters: [{counterSet: cs, counters: {mem: {value: '4'}}}]},\n"
+              "  {name: q0, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
+              "  {name: q1, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
+              "  {name: q2, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]},\n"
+              "  {name: q3, consumesCounters: [{counterSet: cs, counters: {mem: {value: '1'}}}]}]}\n---\n" INUSE(
+                  "a", "n1", "q0");
     CHECK_INT(run(&f, y, DRA_FLEET_BY_POOL, NULL), 0);
     const json_t *c = json_array_get(dra_jget(f.rep, "classes"), 0);
     CHECK_INT(num(c, "blocked"), 1);
@@ -139,9 +142,11 @@ UNIT_TEST(counters_block_and_shapes_fit)
 }
 
 /* A slice of pool N (generation 1, count slices) with the given spec tail. */
+/* clang-format off */
 #define PSLICE(name, N, count, rest) "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\n" \
                                      "spec: {driver: g.example.com, nodeName: " N ", pool: {name: " N ", generation: 1, " \
                                      "resourceSliceCount: " count "},\n  " rest "}\n---\n"
+/* clang-format on */
 
 /* Devices of pools the allocator skips (incomplete, invalid) are not free:
  * the counts agree with the largest fit the allocator finds. */
@@ -156,15 +161,17 @@ UNIT_TEST(unusable_pools_are_not_free)
          "incomplete: 2 ResourceSlices at generation 1, but resourceSliceCount is 1", 2},
         {PSLICE("a", "n1", "2", "devices: [{name: d0}]") PSLICE("b", "n1", "2", "devices: [{name: d0}, {name: d1}]"),
          "duplicate device name d0", 3},
-        {PSLICE("a", "n1", "2", "sharedCounters: [{name: cs, counters: {mem: {value: 8}}}]")
-             PSLICE("b", "n1", "2", "devices: [{name: d0, consumesCounters: [{counterSet: cs, counters: {x: {value: 1}}}]}]"),
+        {PSLICE("a", "n1", "2", "sharedCounters: [{name: cs, counters: {mem: {value: 8}}}]") PSLICE(
+             "b", "n1", "2", "devices: [{name: d0, consumesCounters: [{counterSet: cs, counters: {x: {value: 1}}}]}]"),
          "counter x not found in counter set cs", 1},
-        {PSLICE("a", "n1", "1", "devices: [{name: d0, consumesCounters: [{counterSet: nope, counters: {x: {value: 1}}}]}]"),
+        {PSLICE("a", "n1", "1",
+                "devices: [{name: d0, consumesCounters: [{counterSet: nope, counters: {x: {value: 1}}}]}]"),
          "counter set nope not found", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char yaml[2048];
-        snprintf(yaml, sizeof yaml, "%s%s%s%s", CLASS NODE("n1"), NODE("n2"), cases[i].yaml, SLICE("n2", "[{name: d0}]"));
+        snprintf(yaml, sizeof yaml, "%s%s%s%s", CLASS NODE("n1"), NODE("n2"), cases[i].yaml,
+                 SLICE("n2", "[{name: d0}]"));
         fx f;
         CHECK_INT(run(&f, yaml, DRA_FLEET_BY_POOL, NULL), 0);
         const json_t *c = json_array_get(dra_jget(f.rep, "classes"), 0);
@@ -204,8 +211,9 @@ UNIT_TEST(unknown_class_and_compile_error)
     CHECK(!f.rep);
     dra_err_free(e);
     done(&f);
-    CHECK_INT(run(&f, "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: bad}\n"
-                      "spec: {selectors: [{cel: {expression: 'device.driver =='}}]}\n---\n" SLICE("n1", "[{name: d0}]"),
+    CHECK_INT(run(&f,
+                  "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: bad}\n"
+                  "spec: {selectors: [{cel: {expression: 'device.driver =='}}]}\n---\n" SLICE("n1", "[{name: d0}]"),
                   DRA_FLEET_BY_CLASS, NULL),
               2);
     CHECK(!f.rep);

@@ -38,15 +38,17 @@ UNIT_TEST(new_condition_in_field_order)
 
 UNIT_TEST(status_change_moves_the_time_and_true_stays)
 {
-    json_t *g = group("{\"conditions\":[{\"type\":\"PodGroupInitiallyScheduled\",\"status\":\"False\","
-                      "\"lastTransitionTime\":\"2026-03-01T09:00:00Z\",\"reason\":\"Unschedulable\",\"message\":\"x\"}]}");
+    json_t *g =
+        group("{\"conditions\":[{\"type\":\"PodGroupInitiallyScheduled\",\"status\":\"False\","
+              "\"lastTransitionTime\":\"2026-03-01T09:00:00Z\",\"reason\":\"Unschedulable\",\"message\":\"x\"}]}");
     dra_changes st = DRA_CHANGES_INIT;
     st.objects_only = true;
     /* same status: time kept, reason/message/generation updated */
     dra_sched_group_condition(&st, g, DRA_GROUP_SCHEDULER_ERROR, "boom", 1772362800);
     char *s = cond(&st, g);
-    CHECK_STR(s, "[{\"type\":\"PodGroupInitiallyScheduled\",\"status\":\"False\",\"lastTransitionTime\":"
-                 "\"2026-03-01T09:00:00Z\",\"reason\":\"SchedulerError\",\"message\":\"boom\",\"observedGeneration\":2}]");
+    CHECK_STR(s,
+              "[{\"type\":\"PodGroupInitiallyScheduled\",\"status\":\"False\",\"lastTransitionTime\":"
+              "\"2026-03-01T09:00:00Z\",\"reason\":\"SchedulerError\",\"message\":\"boom\",\"observedGeneration\":2}]");
     free(s);
     /* to True: a new time */
     dra_sched_group_condition(&st, g, DRA_GROUP_SCHEDULED, NULL, 1772362800);

@@ -115,7 +115,10 @@ static void echo(void *ctx, const uint8_t *req, size_t len, dra_grpc_reply *rep)
         rep->delay_ms = 2000;
     if (len >= 4 && memcmp(req, "trnc", 4) == 0) {
         rep->raw = true;
-        dra_buf_append(&rep->body, "\0\0\0\0\x10" "abc", 8);
+        dra_buf_append(&rep->body,
+                       "\0\0\0\0\x10"
+                       "abc",
+                       8);
         return;
     }
     dra_buf_append(&rep->body, req, len);
@@ -303,7 +306,8 @@ static void setup_driver(dra_grpc_server *s)
 static int health_cb(void *ctx, const dra_health_device *d, size_t n)
 {
     int *got = ctx;
-    *got = n == 1 && strcmp(d[0].device, "dev-0") == 0 && d[0].health == DRA_HEALTH_UNHEALTHY && d[0].last_updated == 42;
+    *got =
+        n == 1 && strcmp(d[0].device, "dev-0") == 0 && d[0].health == DRA_HEALTH_UNHEALTHY && d[0].last_updated == 42;
     return 1;
 }
 

@@ -35,8 +35,11 @@ UNIT_TEST(healthz_ok_readyz_waits_for_a_pass)
 
 UNIT_TEST(metrics_in_prometheus_text_format)
 {
-    dra_health_state st = {.stats = {.requests = 12, .writes = 3, .conflicts = 1}, .passes = 4, .failures = 1,
-                           .last_pass_s = 0.25, .ready = true};
+    dra_health_state st = {.stats = {.requests = 12, .writes = 3, .conflicts = 1},
+                           .passes = 4,
+                           .failures = 1,
+                           .last_pass_s = 0.25,
+                           .ready = true};
     char *r = respond(&st, "GET /metrics HTTP/1.1\r\n\r\n");
     CHECK(strstr(r, "Content-Type: text/plain; version=0.0.4; charset=utf-8\r\n") != NULL);
     CHECK(strstr(r, "\n# HELP dra_watch_requests_total API requests sent, retries included.\n"
@@ -61,8 +64,8 @@ UNIT_TEST(head_has_no_body_bad_requests_are_refused)
     r = respond(&st, "GET /nope HTTP/1.1\r\n\r\n");
     CHECK(strncmp(r, "HTTP/1.1 404 Not Found\r\n", 24) == 0);
     free(r);
-    const char *bad[] = {"GET /healthz", "GET /healthz HTTP/2.0\r\n", "GET healthz HTTP/1.1\r\n", "GET  HTTP/1.1\r\n",
-                         "\r\n", ""};
+    const char *bad[] = {
+        "GET /healthz", "GET /healthz HTTP/2.0\r\n", "GET healthz HTTP/1.1\r\n", "GET  HTTP/1.1\r\n", "\r\n", ""};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         r = respond(&st, bad[i]);
         CHECK(strncmp(r, "HTTP/1.1 400 Bad Request\r\n", 26) == 0);
@@ -118,7 +121,8 @@ UNIT_TEST(server_answers_and_publishes_passes)
     dra_watch_health_stats(h, &st);
     r = fetch(port, "GET /metrics HTTP/1.1\r\n\r\n");
     CHECK(r && strstr(r, "\ndra_watch_events_total 9\n") && strstr(r, "\ndra_watch_passes_total 2\n") &&
-          strstr(r, "\ndra_watch_pass_failures_total 1\n") && strstr(r, "\ndra_watch_last_pass_duration_seconds 0.02\n"));
+          strstr(r, "\ndra_watch_pass_failures_total 1\n") &&
+          strstr(r, "\ndra_watch_last_pass_duration_seconds 0.02\n"));
     free(r);
     dra_watch_health_stop(h);
     CHECK(fetch(port, "GET /healthz HTTP/1.1\r\n\r\n") == NULL);

@@ -44,34 +44,34 @@ UNIT_TEST(go_quote_non_printable_runes)
 {
     /* the example: NBSP (Zs) and ZERO WIDTH SPACE (Cf) */
     CHECK_STR(Q("a\u00a0b\u200b"), "\"a\\u00a0b\\u200b\"");
-    CHECK_STR(Q("\xc2\x85"), "\"\\u0085\"");          /* NEL, Cc */
-    CHECK_STR(Q("\u00ad"), "\"\\u00ad\"");            /* soft hyphen, Cf */
-    CHECK_STR(Q("\u2028\u2029"), "\"\\u2028\\u2029\""); /* Zl, Zp */
-    CHECK_STR(Q("\u3000"), "\"\\u3000\"");            /* ideographic space, Zs */
-    CHECK_STR(Q("\ufeff"), "\"\\ufeff\"");            /* BOM, Cf */
-    CHECK_STR(Q("\xcd\xb8"), "\"\\u0378\"");          /* unassigned */
-    CHECK_STR(Q("\xee\x80\x80"), "\"\\ue000\"");      /* private use, Co */
-    CHECK_STR(Q("\U000e0001"), "\"\\U000e0001\"");    /* language tag, Cf */
+    CHECK_STR(Q("\xc2\x85"), "\"\\u0085\"");             /* NEL, Cc */
+    CHECK_STR(Q("\u00ad"), "\"\\u00ad\"");               /* soft hyphen, Cf */
+    CHECK_STR(Q("\u2028\u2029"), "\"\\u2028\\u2029\"");  /* Zl, Zp */
+    CHECK_STR(Q("\u3000"), "\"\\u3000\"");               /* ideographic space, Zs */
+    CHECK_STR(Q("\ufeff"), "\"\\ufeff\"");               /* BOM, Cf */
+    CHECK_STR(Q("\xcd\xb8"), "\"\\u0378\"");             /* unassigned */
+    CHECK_STR(Q("\xee\x80\x80"), "\"\\ue000\"");         /* private use, Co */
+    CHECK_STR(Q("\U000e0001"), "\"\\U000e0001\"");       /* language tag, Cf */
     CHECK_STR(Q("\xf4\x8f\xbf\xbf"), "\"\\U0010ffff\""); /* noncharacter */
 }
 
 UNIT_TEST(go_quote_printable_runes_stay)
 {
     CHECK_STR(Q("h\u00e9llo"), "\"h\u00e9llo\"");
-    CHECK_STR(Q("e\u0301"), "\"e\u0301\"");            /* combining mark, Mn */
+    CHECK_STR(Q("e\u0301"), "\"e\u0301\""); /* combining mark, Mn */
     CHECK_STR(Q("\u65e5\u672c"), "\"\u65e5\u672c\"");
     CHECK_STR(Q("\U0001f600"), "\"\U0001f600\"");
-    CHECK_STR(Q("\U0001fae8"), "\"\U0001fae8\"");      /* new in Unicode 15.0 */
-    CHECK_STR(Q("\ufffd"), "\"\ufffd\"");              /* a real U+FFFD prints */
+    CHECK_STR(Q("\U0001fae8"), "\"\U0001fae8\""); /* new in Unicode 15.0 */
+    CHECK_STR(Q("\ufffd"), "\"\ufffd\"");         /* a real U+FFFD prints */
 }
 
 UNIT_TEST(go_quote_invalid_utf8)
 {
     CHECK_STR(Q("\xff"), "\"\\xff\"");
     CHECK_STR(Q("a\xffz"), "\"a\\xffz\"");
-    CHECK_STR(Q("\xc0\x80"), "\"\\xc0\\x80\"");         /* overlong NUL */
+    CHECK_STR(Q("\xc0\x80"), "\"\\xc0\\x80\"");          /* overlong NUL */
     CHECK_STR(Q("\xed\xa0\x80"), "\"\\xed\\xa0\\x80\""); /* surrogate */
-    CHECK_STR(Q("\xe2\x82"), "\"\\xe2\\x82\"");         /* truncated */
+    CHECK_STR(Q("\xe2\x82"), "\"\\xe2\\x82\"");          /* truncated */
     CHECK_STR(Q("\xe2\x82z"), "\"\\xe2\\x82z\"");
     CHECK_STR(Q("\xf5\x80\x80\x80"), "\"\\xf5\\x80\\x80\\x80\""); /* past U+10FFFF */
     CHECK_STR(Q("\x80\u00e9"), "\"\\x80\u00e9\"");
@@ -102,7 +102,7 @@ UNIT_TEST(utf8_decode_encode)
     CHECK_INT(r, 0x20ac);
     CHECK_INT(dra_utf8_decode("\U0001f600", 4, &r), 4);
     CHECK_INT(r, 0x1f600);
-    CHECK_INT(dra_utf8_decode("\u20ac", 2, &r), 0); /* truncated */
+    CHECK_INT(dra_utf8_decode("\u20ac", 2, &r), 0);       /* truncated */
     CHECK_INT(dra_utf8_decode("\xe0\x80\x80", 3, &r), 0); /* overlong */
     CHECK_INT(dra_utf8_decode("\xed\xbf\xbf", 3, &r), 0); /* surrogate */
     char out[4];
@@ -232,8 +232,9 @@ UNIT_TEST(rfc3339_one_reader)
     CHECK_STR(tparse("2026-03-01T10:02:00.5Z", &sec, &ns), "ok");
     CHECK_INT(ns, 500000000);
     /* Go reads 'T' and 'Z' in upper case only */
-    CHECK_STR(tparse("2026-03-01t10:02:00Z", &sec, &ns),
-              "parsing time \"2026-03-01t10:02:00Z\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"t10:02:00Z\" as \"T\"");
+    CHECK_STR(
+        tparse("2026-03-01t10:02:00Z", &sec, &ns),
+        "parsing time \"2026-03-01t10:02:00Z\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"t10:02:00Z\" as \"T\"");
     CHECK_STR(tparse("2026-03-01T12:02:00+02:00", &sec, &ns), "ok");
     CHECK_INT(sec, 1772359320);
     CHECK_STR(tparse("2026-03-01T10:02:00.1234567891Z", &sec, &ns), "ok"); /* past 9 digits dropped */

@@ -99,7 +99,8 @@ UNIT_TEST(capacity_page_bar_past_the_squares_and_counter_bars)
     const char *s = dra_buf_str(&b);
     CHECK_INT(occurrences(s, "<rect class=\"free\" x="), 1);
     CHECK(strstr(s, "<rect class=\"free\" x=\"0.00\" y=\"0\" width=\"192.00\"") != NULL);
-    CHECK(strstr(s, "data-counter-set=\"cs\" data-counter=\"memory\" data-consumed=\"20Gi\" data-capacity=\"80Gi\"") != NULL);
+    CHECK(strstr(s, "data-counter-set=\"cs\" data-counter=\"memory\" data-consumed=\"20Gi\" data-capacity=\"80Gi\"") !=
+          NULL);
     CHECK(strstr(s, "<rect class=\"cap\" width=\"50.0\"") != NULL);
     CHECK(strstr(s, "data-counter=\"bad\" data-consumed=\"?\"") != NULL); /* not a quantity: no figure made up */
     dra_buf_free(&b);
@@ -118,7 +119,8 @@ UNIT_TEST(explain_page_nodes_by_requests)
         "    \"allocated\": [], \"cut\": {\"request\": \"r1\", \"need\": 2, \"available\": 1}}]}},"
         " {\"node\": \"b\", \"fits\": false, \"reason\": \"cannot allocate all claims\", \"allocator\": {\"claims\": ["
         "   {\"claim\": \"ns/c\", \"requests\": [{\"request\": \"r1\", \"rejected\": []},"
-        "    {\"request\": \"r2\", \"rejected\": [{\"device\": \"d/b/z\", \"reason\": \"constraint\", \"detail\": \"q\"}]}],"
+        "    {\"request\": \"r2\", \"rejected\": [{\"device\": \"d/b/z\", \"reason\": \"constraint\", \"detail\": "
+        "\"q\"}]}],"
         "    \"allocated\": [{\"request\": \"r1\", \"device\": \"d/b/w\"}]}]}},"
         " {\"node\": \"c\", \"skipped\": \"cannot score higher\"}]}",
         0, NULL);

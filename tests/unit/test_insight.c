@@ -29,6 +29,7 @@ static void unload(side *s)
     dra_objset_free(&s->set);
 }
 
+/* clang-format off */
 #define CLAIM(name, dev, node) \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
     "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}\n" \
@@ -36,6 +37,7 @@ static void unload(side *s)
     "  nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [" node "]}]}]}}}\n---\n"
 #define POD(name, node) "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: u-" name "}\n" \
                         "spec: {nodeName: " node ", containers: [{name: c, image: x}]}\n---\n"
+/* clang-format on */
 
 UNIT_TEST(diff_equal_and_moved)
 {
@@ -57,7 +59,8 @@ UNIT_TEST(diff_equal_and_moved)
     CHECK_INT(json_integer_value(dra_jget(r, "summary.podsMoved")), 1);
     dra_buf t = DRA_BUF_INIT;
     dra_diff_text(r, &t);
-    CHECK(strstr(dra_buf_str(&t), "ResourceClaim ns/c2: devices -d.example.com/p/z (r) +d.example.com/p/w (r); node n1 -> n2\n"));
+    CHECK(strstr(dra_buf_str(&t),
+                 "ResourceClaim ns/c2: devices -d.example.com/p/z (r) +d.example.com/p/w (r); node n1 -> n2\n"));
     CHECK(strstr(dra_buf_str(&t), "Pod ns/p: node n1 -> n2\n"));
     dra_buf_free(&t);
     json_decref(r);
@@ -68,13 +71,15 @@ UNIT_TEST(diff_equal_and_moved)
 UNIT_TEST(alloc_node_forms)
 {
     json_t *a = json_loads("{\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchFields\":[{\"key\":\"metadata.name\","
-                           "\"operator\":\"In\",\"values\":[\"n1\"]}]}]}}", 0, NULL);
+                           "\"operator\":\"In\",\"values\":[\"n1\"]}]}]}}",
+                           0, NULL);
     char *s = dra_diff_alloc_node(a);
     CHECK_STR(s, "n1");
     free(s);
     json_decref(a);
     a = json_loads("{\"nodeSelector\":{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"zone\","
-                   "\"operator\":\"In\",\"values\":[\"a\"]}]}]}}", 0, NULL);
+                   "\"operator\":\"In\",\"values\":[\"a\"]}]}]}}",
+                   0, NULL);
     s = dra_diff_alloc_node(a);
     CHECK(s && strstr(s, "\"zone\""));
     free(s);
@@ -115,7 +120,8 @@ UNIT_TEST(whatif_taint_rule)
 UNIT_TEST(whatif_drain_releases_claims)
 {
     side a;
-    load(&a, "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n" CLAIM("c1", "x", "n1") POD("p", "n1") POD("q", "n2"));
+    load(&a, "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n" CLAIM("c1", "x", "n1") POD("p", "n1")
+                 POD("q", "n2"));
     /* the pod names its claim directly */
     json_t *pod = (json_t *)dra_model_pod(&a.m, "ns", "p")->json;
     json_object_set_new(json_object_get(pod, "spec"), "resourceClaims",
@@ -144,8 +150,8 @@ UNIT_TEST(quota_usage_and_refusal)
 {
     side a;
     load(&a, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ns}\n"
-             "spec: {hard: {count/resourceclaims.resource.k8s.io: '1', cpu: '4'}}\n---\n"
-             CLAIM("c1", "x", "n1") CLAIM("c2", "z", "n1"));
+             "spec: {hard: {count/resourceclaims.resource.k8s.io: '1', cpu: '4'}}\n---\n" CLAIM("c1", "x", "n1")
+                 CLAIM("c2", "z", "n1"));
     json_t *u = dra_quota_claim_usage(dra_model_claim(&a.m, "ns", "c1")->json, &a.m, NULL);
     CHECK_INT(json_integer_value(json_object_get(u, "count/resourceclaims.resource.k8s.io")), 1);
     CHECK_INT(json_integer_value(json_object_get(u, "gpu.deviceclass.resource.k8s.io/devices")), 1);
@@ -177,8 +183,8 @@ UNIT_TEST(quota_ledger_starts_from_status_used_or_the_claims)
              "spec: {hard: {count/resourceclaims.resource.k8s.io: '3'}}\n"
              "status: {used: {count/resourceclaims.resource.k8s.io: '0'}}\n---\n"
              "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q2, namespace: ns}\n"
-             "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '3'}}\n---\n"
-             CLAIM("c1", "x", "n1") CLAIM("c2", "z", "n1"));
+             "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '3'}}\n---\n" CLAIM("c1", "x", "n1")
+                 CLAIM("c2", "z", "n1"));
     dra_quota_ledger *l = NULL;
     dra_err *e = dra_quota_ledger_new(&a.set, &a.m, NULL, true, &l);
     CHECK(!e && l);
@@ -186,8 +192,9 @@ UNIT_TEST(quota_ledger_starts_from_status_used_or_the_claims)
     char *m = dra_quota_admit(l, c1); /* q2: 2 + 1 = 3 fits */
     CHECK(!m);
     m = dra_quota_admit(l, c1); /* q2: 3 + 1 > 3 */
-    CHECK(m && strstr(m, "exceeded quota: q2, requested: gpu.deviceclass.resource.k8s.io/devices=1, used: "
-                         "gpu.deviceclass.resource.k8s.io/devices=3, limited: gpu.deviceclass.resource.k8s.io/devices=3"));
+    CHECK(m &&
+          strstr(m, "exceeded quota: q2, requested: gpu.deviceclass.resource.k8s.io/devices=1, used: "
+                    "gpu.deviceclass.resource.k8s.io/devices=3, limited: gpu.deviceclass.resource.k8s.io/devices=3"));
     free(m);
     json_t *r = dra_quota_ledger_report(l);
     const json_t *res1 = dra_jget(json_array_get(dra_jget(r, "quotas"), 0), "resources");
@@ -220,10 +227,10 @@ UNIT_TEST(whatif_run_drain_moves_the_pod)
         "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s1}\nspec: {driver: d.example.com, "
         "nodeName: n1, pool: {name: p, generation: 1, resourceSliceCount: 1}, devices: [{name: x}]}\n---\n"
         "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s2}\nspec: {driver: d.example.com, "
-        "nodeName: n2, pool: {name: q, generation: 1, resourceSliceCount: 1}, devices: [{name: g1}]}\n---\n"
-        CLAIM("c1", "x", "n1")
-        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u-p}\n"
-        "spec: {nodeName: n1, containers: [{name: c, image: x}], resourceClaims: [{name: g, resourceClaimName: c1}]}\n---\n";
+        "nodeName: n2, pool: {name: q, generation: 1, resourceSliceCount: 1}, devices: [{name: g1}]}\n---\n" CLAIM(
+            "c1", "x", "n1") "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns, uid: u-p}\n"
+                             "spec: {nodeName: n1, containers: [{name: c, image: x}], resourceClaims: [{name: g, "
+                             "resourceClaimName: c1}]}\n---\n";
     side a, b;
     load(&a, yaml);
     load(&b, yaml);
@@ -233,7 +240,8 @@ UNIT_TEST(whatif_run_drain_moves_the_pod)
     CHECK(before.set == &a.set && dra_model_kind(&before.model, DRA_KIND_POD)->n == 1);
     const char *drain[] = {"n1"};
     dra_whatif_spec sp = {.drain = drain, .ndrain = 1};
-    dra_whatif_opts o = {.sched = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE}, .ledger_done = count_ledger};
+    dra_whatif_opts o = {.sched = {.now = 1767225600, .name_suffix = DRA_NAME_SUFFIX_NONE},
+                         .ledger_done = count_ledger};
     dra_whatif_result r;
     ledgers = 0;
     dra_err *e = dra_whatif_run(&before, &after, &sp, &o, &r);
@@ -273,7 +281,8 @@ UNIT_TEST(quota_extended_claim_less_its_pods_requests)
              "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: p-ext\n  namespace: ns\n"
              "  annotations: {resource.kubernetes.io/extended-resource-claim: 'true'}\n"
              "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u-p, controller: true}]\n"
-             "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: ExactCount, count: 9}}]}}\n");
+             "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, allocationMode: ExactCount, count: "
+             "9}}]}}\n");
     dra_features f;
     dra_features_default(&f);
     const dra_obj *c = dra_model_claim(&a.m, "ns", "p-ext");
@@ -297,14 +306,16 @@ UNIT_TEST(quota_extended_claim_less_its_pods_requests)
 UNIT_TEST(quota_status_hard_and_status_unknown)
 {
     side a;
-    load(&a, "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ns}\n"
-             "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '9', count/resourceclaims.resource.k8s.io: '9'}}\n"
-             "status:\n  hard: {gpu.deviceclass.resource.k8s.io/devices: '9', count/resourceclaims.resource.k8s.io: '9'}\n"
-             "  used: {count/resourceclaims.resource.k8s.io: '0'}\n---\n"
-             "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: r, namespace: ns}\n"
-             "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '9'}}\n"
-             "status: {hard: {gpu.deviceclass.resource.k8s.io/devices: '0'}, used: {gpu.deviceclass.resource.k8s.io/devices: '0'}}\n"
-             "---\n" CLAIM("c1", "x", "n1"));
+    load(&a,
+         "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: q, namespace: ns}\n"
+         "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '9', count/resourceclaims.resource.k8s.io: '9'}}\n"
+         "status:\n  hard: {gpu.deviceclass.resource.k8s.io/devices: '9', count/resourceclaims.resource.k8s.io: '9'}\n"
+         "  used: {count/resourceclaims.resource.k8s.io: '0'}\n---\n"
+         "apiVersion: v1\nkind: ResourceQuota\nmetadata: {name: r, namespace: ns}\n"
+         "spec: {hard: {gpu.deviceclass.resource.k8s.io/devices: '9'}}\n"
+         "status: {hard: {gpu.deviceclass.resource.k8s.io/devices: '0'}, used: "
+         "{gpu.deviceclass.resource.k8s.io/devices: '0'}}\n"
+         "---\n" CLAIM("c1", "x", "n1"));
     dra_quota_ledger *l = NULL;
     CHECK(!dra_quota_ledger_new(&a.set, &a.m, NULL, true, &l) && l);
     char *m = dra_quota_admit(l, dra_model_claim(&a.m, "ns", "c1")->json);

@@ -132,14 +132,16 @@ static void expect_err(int *unit_failed, const char *text, const char *ctx, cons
 UNIT_TEST(kubeconfig_errors)
 {
     expect_err(unit_failed, KC, "nope", "context \"nope\" does not exist");
-    expect_err(unit_failed,
-               "clusters: [{name: c, cluster: {server: 'https://x', insecure-skip-tls-verify: true, "
-               "certificate-authority-data: aGk=}}]\ncontexts: [{name: a, context: {cluster: c}}]\ncurrent-context: a\n",
-               NULL, "specifying a root certificates file with the insecure flag is not allowed");
-    expect_err(unit_failed,
-               "clusters: [{name: c, cluster: {server: 'https://x'}}]\nusers: [{name: u, user: {token: s3cr3t, username: "
-               "x}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
-               NULL, "more than one authentication method found for u");
+    expect_err(
+        unit_failed,
+        "clusters: [{name: c, cluster: {server: 'https://x', insecure-skip-tls-verify: true, "
+        "certificate-authority-data: aGk=}}]\ncontexts: [{name: a, context: {cluster: c}}]\ncurrent-context: a\n",
+        NULL, "specifying a root certificates file with the insecure flag is not allowed");
+    expect_err(
+        unit_failed,
+        "clusters: [{name: c, cluster: {server: 'https://x'}}]\nusers: [{name: u, user: {token: s3cr3t, username: "
+        "x}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
+        NULL, "more than one authentication method found for u");
     expect_err(unit_failed,
                "clusters: [{name: c, cluster: {certificate-authority-data: aGk=}}]\ncontexts: [{name: a, context: "
                "{cluster: c}}]\ncurrent-context: a\n",
@@ -152,10 +154,11 @@ UNIT_TEST(kubeconfig_errors)
                "clusters: [{name: c, cluster: {server: 'https://x'}}]\nusers: [{name: u, user: {exec: {command: x}}}]\n"
                "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
                NULL, "apiVersion must be specified for u to use exec authentication plugin");
-    expect_err(unit_failed,
-               "clusters: [{name: c, cluster: {server: 'https://x'}}]\nusers: [{name: u, user: {client-certificate-data: "
-               "aGk=}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
-               NULL, "client-key-data or client-key must be specified for u");
+    expect_err(
+        unit_failed,
+        "clusters: [{name: c, cluster: {server: 'https://x'}}]\nusers: [{name: u, user: {client-certificate-data: "
+        "aGk=}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
+        NULL, "client-key-data or client-key must be specified for u");
     expect_err(unit_failed, "clusters: 3\n", NULL, "clusters: must be a list");
     expect_err(unit_failed,
                "clusters: [{name: c, cluster: {server: 'https://x'}}]\ncontexts: [{name: a, context: {cluster: c}}]\n",
@@ -177,8 +180,9 @@ UNIT_TEST(kubeconfig_merge_first_wins)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/test_kube.XXXXXX");
     CHECK(mkdtemp(tmpdir) != NULL);
-    write_file("one", "current-context: a\nclusters: [{name: c, cluster: {server: 'https://one', certificate-authority: "
-                      "ca.pem}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\n");
+    write_file("one",
+               "current-context: a\nclusters: [{name: c, cluster: {server: 'https://one', certificate-authority: "
+               "ca.pem}}]\ncontexts: [{name: a, context: {cluster: c, user: u}}]\n");
     write_file("two", "current-context: b\nclusters: [{name: c, cluster: {server: 'https://two'}}, {name: d, cluster: "
                       "{server: 'https://d'}}]\nusers: [{name: u, user: {tokenFile: tok}}]\ncontexts: [{name: b, "
                       "context: {cluster: d}}]\n");
@@ -432,7 +436,7 @@ UNIT_TEST(text_redacted_urls)
     CHECK_STR(dra_kube_redacted(&a, "https://alice:pw@10.0.0.1:6443"), "https://alice:***@10.0.0.1:6443");
     CHECK_STR(dra_kube_redacted(&a, "https://alice:p@w:d@h/x@y"), "https://alice:***@h/x@y");
     CHECK_STR(dra_kube_redacted(&a, "https://alice@h"), "https://alice@h"); /* no password */
-    CHECK_STR(dra_kube_redacted(&a, "bob:pw@h:8080"), "bob:***@h:8080");   /* no scheme: client-go adds http:// */
+    CHECK_STR(dra_kube_redacted(&a, "bob:pw@h:8080"), "bob:***@h:8080");    /* no scheme: client-go adds http:// */
     CHECK_STR(dra_kube_redacted(&a, "https://h/p?q=a:b@c"), "https://h/p?q=a:b@c");
     CHECK_STR(dra_kube_redacted(&a, "https://h:6443"), "https://h:6443");
     dra_arena_free(&a);
@@ -516,8 +520,10 @@ UNIT_TEST(kubeconfig_unreadable_files_say_why)
     CHECK(e != NULL && e->code == DRA_EXIT_INPUT);
     char *m = err_text(e);
     char want[1024];
-    snprintf(want, sizeof want, "unable to read certificate-authority %s for c due to %s: input larger than the limit of "
-             "16777216 bytes", big, big);
+    snprintf(want, sizeof want,
+             "unable to read certificate-authority %s for c due to %s: input larger than the limit of "
+             "16777216 bytes",
+             big, big);
     CHECK_STR(m, want);
     free(m);
     /* the CA read, the client certificate is missing: client-go's words, errno of that open */
@@ -528,8 +534,10 @@ UNIT_TEST(kubeconfig_unreadable_files_say_why)
     e = dra_kube_config_parse("kc", kc, strlen(kc), tmpdir, &o, &c);
     CHECK(e != NULL && e->code == DRA_EXIT_RUNTIME);
     m = err_text(e);
-    snprintf(want, sizeof want, "unable to read client-cert %s/missing.crt for u due to open %s/missing.crt: no such file or "
-             "directory", tmpdir, tmpdir);
+    snprintf(want, sizeof want,
+             "unable to read client-cert %s/missing.crt for u due to open %s/missing.crt: no such file or "
+             "directory",
+             tmpdir, tmpdir);
     CHECK_STR(m, want);
     free(m);
     unlink(big);
@@ -579,16 +587,16 @@ static dra_kube_client *client_for(int *unit_failed, const char *kc, logged *l)
 
 UNIT_TEST(plain_http_sends_no_credentials)
 {
-    static const char *const users[] = {
-        "{token: s3cr3t}", "{tokenFile: /tmp/x}", "{username: bob, password: pw}",
-        "{client-certificate-data: aGk=, client-key-data: aGk=}",
-        "{exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/false}}"};
+    static const char *const users[] = {"{token: s3cr3t}", "{tokenFile: /tmp/x}", "{username: bob, password: pw}",
+                                        "{client-certificate-data: aGk=, client-key-data: aGk=}",
+                                        "{exec: {apiVersion: client.authentication.k8s.io/v1, command: /bin/false}}"};
     for (size_t i = 0; i < sizeof users / sizeof *users; i++) {
         char kc[512];
-        snprintf(kc, sizeof kc,
-                 "clusters: [{name: c, cluster: {server: 'http://alice:pw@10.0.0.1:8080'}}]\nusers: [{name: u, user: %s}]\n"
-                 "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
-                 users[i]);
+        snprintf(
+            kc, sizeof kc,
+            "clusters: [{name: c, cluster: {server: 'http://alice:pw@10.0.0.1:8080'}}]\nusers: [{name: u, user: %s}]\n"
+            "contexts: [{name: a, context: {cluster: c, user: u}}]\ncurrent-context: a\n",
+            users[i]);
         logged l = {0, ""};
         dra_kube_client *c = client_for(unit_failed, kc, &l);
         if (!c)
@@ -596,7 +604,8 @@ UNIT_TEST(plain_http_sends_no_credentials)
         const dra_kube_config *k = dra_kube_client_config(c);
         CHECK(!k->token && !k->token_file && !k->username && !k->password && !k->exec && !k->cert.len && !k->key.len);
         CHECK_INT(l.n, 1);
-        CHECK(strstr(l.last, "server http://alice:***@10.0.0.1:8080 is not https: not sending the credentials of user \"u\"") !=
+        CHECK(strstr(l.last,
+                     "server http://alice:***@10.0.0.1:8080 is not https: not sending the credentials of user \"u\"") !=
               NULL);
         CHECK(strstr(l.last, "pw@") == NULL && strstr(l.last, "s3cr3t") == NULL);
         /* a reload to the same: said once */
@@ -645,8 +654,9 @@ UNIT_TEST(exec_failures_in_client_go_words)
     free(m);
     free(big);
     m = exec_error("no-such-plugin-for-dra-tools", NULL);
-    CHECK(strncmp(m, "exec: executable no-such-plugin-for-dra-tools not found\n\nIt looks like you are trying to use a "
-                     "client-go credential plugin that is not installed.",
+    CHECK(strncmp(m,
+                  "exec: executable no-such-plugin-for-dra-tools not found\n\nIt looks like you are trying to use a "
+                  "client-go credential plugin that is not installed.",
                   120) == 0);
     CHECK(strstr(m, "#client-go-credential-plugins\n\ninstall it") != NULL);
     free(m);
@@ -689,26 +699,33 @@ static dra_kube_rv_problem rv_problem(const char *status, long http)
 
 UNIT_TEST(rv_problems_as_the_reflector_tells_them)
 {
-    CHECK_INT(rv_problem("{\"kind\":\"Status\",\"code\":410,\"reason\":\"Expired\",\"message\":\"too old\"}", 0), KUBE_RV_EXPIRED);
+    CHECK_INT(rv_problem("{\"kind\":\"Status\",\"code\":410,\"reason\":\"Expired\",\"message\":\"too old\"}", 0),
+              KUBE_RV_EXPIRED);
     CHECK_INT(rv_problem("{\"reason\":\"Gone\"}", 0), KUBE_RV_EXPIRED);
-    CHECK_INT(rv_problem(NULL, 410), KUBE_RV_EXPIRED);          /* no Status: the code */
+    CHECK_INT(rv_problem(NULL, 410), KUBE_RV_EXPIRED);                                 /* no Status: the code */
     CHECK_INT(rv_problem("{\"reason\":\"Conflict\",\"code\":410}", 0), KUBE_RV_OTHER); /* a known reason wins */
-    const char *too_large = "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"Timeout: Too large resource version: 9, "
-                            "current: 6\",\"reason\":\"Timeout\",\"details\":{\"causes\":[{\"reason\":\"ResourceVersionTooLarge\","
-                            "\"message\":\"Too large resource version\"}],\"retryAfterSeconds\":1},\"code\":504}";
+    const char *too_large =
+        "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"Timeout: Too large resource version: 9, "
+        "current: 6\",\"reason\":\"Timeout\",\"details\":{\"causes\":[{\"reason\":\"ResourceVersionTooLarge\","
+        "\"message\":\"Too large resource version\"}],\"retryAfterSeconds\":1},\"code\":504}";
     CHECK_INT(rv_problem(too_large, 0), KUBE_RV_TOO_LARGE);
     CHECK_INT(rv_problem(too_large, 504), KUBE_RV_TOO_LARGE);
     /* 1.17.0-1.18.5: the cause's message only; before: the Status's message (details present) */
-    CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"code\":504,\"details\":{\"causes\":[{\"message\":\"Too large resource "
-                         "version\"}]}}", 0),
-              KUBE_RV_TOO_LARGE);
+    CHECK_INT(
+        rv_problem("{\"reason\":\"Timeout\",\"code\":504,\"details\":{\"causes\":[{\"message\":\"Too large resource "
+                   "version\"}]}}",
+                   0),
+        KUBE_RV_TOO_LARGE);
     CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"message\":\"Too large resource version: 5\",\"details\":{}}", 0),
               KUBE_RV_TOO_LARGE);
     CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"message\":\"Too large resource version: 5\"}", 0), KUBE_RV_OTHER);
     CHECK_INT(rv_problem("{\"message\":\"Too large resource version\",\"details\":{}}", 504), KUBE_RV_TOO_LARGE);
-    CHECK_INT(rv_problem("{\"reason\":\"InternalError\",\"code\":500,\"message\":\"Too large resource version\",\"details\":{}}", 0),
+    CHECK_INT(
+        rv_problem(
+            "{\"reason\":\"InternalError\",\"code\":500,\"message\":\"Too large resource version\",\"details\":{}}", 0),
+        KUBE_RV_OTHER);
+    CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"code\":504,\"message\":\"request did not complete\"}", 504),
               KUBE_RV_OTHER);
-    CHECK_INT(rv_problem("{\"reason\":\"Timeout\",\"code\":504,\"message\":\"request did not complete\"}", 504), KUBE_RV_OTHER);
     CHECK_INT(rv_problem("[1]", 504), KUBE_RV_OTHER);
     CHECK_INT(rv_problem(NULL, 0), KUBE_RV_OTHER);
 }
@@ -727,18 +744,21 @@ UNIT_TEST(events_of_other_kinds)
     CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}", &why), KUBE_OBJ_EXPECTED);
     CHECK(why == NULL);
     CHECK_INT(match("pods", "v1", "{\"metadata\":{}}", NULL), KUBE_OBJ_EXPECTED);
-    CHECK_INT(match("resourceslices", "v1beta2", "{\"apiVersion\":\"resource.k8s.io/v1beta2\",\"kind\":\"ResourceSlice\"}", NULL),
+    CHECK_INT(match("resourceslices", "v1beta2",
+                    "{\"apiVersion\":\"resource.k8s.io/v1beta2\",\"kind\":\"ResourceSlice\"}", NULL),
               KUBE_OBJ_EXPECTED);
     CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\\r\"}}", &why),
               KUBE_OBJ_OTHER);
     CHECK_STR(why, "v1 Node \"n\\r\"");
     free(why);
     /* the same kind at another version is another Go type */
-    CHECK_INT(match("resourceslices", "v1", "{\"apiVersion\":\"resource.k8s.io/v1beta2\",\"kind\":\"ResourceSlice\"}", NULL),
-              KUBE_OBJ_OTHER);
+    CHECK_INT(
+        match("resourceslices", "v1", "{\"apiVersion\":\"resource.k8s.io/v1beta2\",\"kind\":\"ResourceSlice\"}", NULL),
+        KUBE_OBJ_OTHER);
     CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Widget\"}", &why), KUBE_OBJ_UNKNOWN);
-    CHECK_STR(why, "unable to decode an event from the watch stream: unable to decode watch event: no kind \"Widget\" is "
-                   "registered for version \"example.com/v1\"");
+    CHECK_STR(why,
+              "unable to decode an event from the watch stream: unable to decode watch event: no kind \"Widget\" is "
+              "registered for version \"example.com/v1\"");
     free(why);
     CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"v2\",\"kind\":\"Pod\"}", NULL), KUBE_OBJ_UNKNOWN);
     CHECK_INT(match("pods", "v1", "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"Pod\"}", NULL), KUBE_OBJ_UNKNOWN);
@@ -810,8 +830,8 @@ UNIT_TEST(impersonation_flags_win)
     dra_kube_config c;
     const char *groups[] = {"x"};
     const char *extra[] = {"scopes=z", "new=1", "new=2"};
-    dra_kube_config_opts o = {.as = "bob", .as_uid = "", .as_groups = groups, .nas_groups = 1, .as_extra = extra,
-                              .nas_extra = 3};
+    dra_kube_config_opts o = {
+        .as = "bob", .as_uid = "", .as_groups = groups, .nas_groups = 1, .as_extra = extra, .nas_extra = 3};
     dra_err *e = parse_as(KC_AS, &o, &c);
     CHECK(e == NULL);
     if (e)
@@ -839,8 +859,9 @@ UNIT_TEST(impersonation_errors)
     static const struct {
         const char *user, *flag_group, *want;
     } cases[] = {
-        {"as-groups: [g]", NULL, "invalid configuration: requesting uid, groups or user-extra for u without "
-                                 "impersonating a user"},
+        {"as-groups: [g]", NULL,
+         "invalid configuration: requesting uid, groups or user-extra for u without "
+         "impersonating a user"},
         {"as-uid: '1'", NULL, "requesting uid, groups or user-extra for u"},
         {"as-user-extra: {k: [v]}", NULL, "requesting uid, groups or user-extra for u"},
         {"token: t", "g", "requesting uid, groups or user-extra for u"},
@@ -881,12 +902,9 @@ UNIT_TEST(impersonation_extra_header_names)
 {
     /* client-go's headerKeyEscape, then net/http's canonical case */
     static const char *cases[][2] = {
-        {"scopes", "Impersonate-Extra-Scopes"},
-        {"example.com/team", "Impersonate-Extra-Example.com%2fteam"},
-        {"a b%c", "Impersonate-Extra-A%20b%25c"},
-        {"k\xc3\xa9", "Impersonate-Extra-K%c3%a9"},
-        {"UP-down_x", "Impersonate-Extra-Up-Down_x"},
-        {"", "Impersonate-Extra-"},
+        {"scopes", "Impersonate-Extra-Scopes"},       {"example.com/team", "Impersonate-Extra-Example.com%2fteam"},
+        {"a b%c", "Impersonate-Extra-A%20b%25c"},     {"k\xc3\xa9", "Impersonate-Extra-K%c3%a9"},
+        {"UP-down_x", "Impersonate-Extra-Up-Down_x"}, {"", "Impersonate-Extra-"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *h = dra_kube_extra_header(cases[i][0]);
@@ -915,7 +933,8 @@ UNIT_TEST(fail_fast_on_refused_connection)
         dra_err *e = dra_kube_do(c, &req, &resp);
         CHECK(e != NULL);
         if (e)
-            CHECK_STR(e->msg, "The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?");
+            CHECK_STR(e->msg,
+                      "The connection to the server 127.0.0.1:1 was refused - did you specify the right host or port?");
         CHECK_INT((int)dra_kube_client_stats(c)->retries, fast ? 0 : 3);
         dra_err_free(e);
         dra_kube_resp_free(&resp);

@@ -97,7 +97,8 @@ static dra_err *f_prepare(dra_plugin *p, const dra_claim_ref *c, size_t n, dra_a
 {
     return f_answer(p, true, c, n, a, o, no);
 }
-static dra_err *f_unprepare(dra_plugin *p, const dra_claim_ref *c, size_t n, dra_arena *a, dra_prep_claim **o, size_t *no)
+static dra_err *f_unprepare(dra_plugin *p, const dra_claim_ref *c, size_t n, dra_arena *a, dra_prep_claim **o,
+                            size_t *no)
 {
     return f_answer(p, false, c, n, a, o, no);
 }
@@ -123,6 +124,7 @@ static dra_err *resolve_known(void *ctx, const char *driver, dra_driver_loc *out
 
 /* ---- fixtures ---- */
 
+/* clang-format off */
 #define POD(name, uid, node, extra)                                                                         \
     "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: " uid "}\n"                 \
     "spec:\n  nodeName: " node "\n  containers:\n"                                                         \
@@ -140,18 +142,18 @@ static dra_err *resolve_known(void *ctx, const char *driver, dra_driver_loc *out
     "status:\n  allocation:\n    devices:\n      results:\n"                                               \
     "      - {request: gpu, driver: gpu.example.com, pool: node-a, device: dev-0}\n" extra              \
     "  reservedFor:\n" reserved "---\n"
+/* clang-format on */
 
 #define OWNER(uid) "  ownerReferences:\n  - {apiVersion: v1, kind: Pod, name: p, uid: " uid ", controller: true}\n"
 #define RES(name, uid) "  - {resource: pods, name: " name ", uid: " uid "}\n"
 #define NIC_RESULT "      - {request: nic, driver: nic.example.com, pool: node-a, device: eth0}\n"
 
 /* p1 and p2 share "shared"; p1 owns p1-own. */
-static const char *SNAP =
-    POD("p1", "u-p1", "node-a", STATUS("p1-own"))
+static const char *SNAP = POD("p1", "u-p1", "node-a", STATUS("p1-own"))
     POD("p2", "u-p2", "node-a", "status:\n  resourceClaimStatuses:\n  - {name: own, resourceClaimName: p2-own}\n")
-    CLAIM("p1-own", "c-p1", OWNER("u-p1"), RES("p1", "u-p1"), "")
-    CLAIM("p2-own", "c-p2", OWNER("u-p2"), RES("p2", "u-p2"), "")
-    CLAIM("shared", "c-sh", "", RES("p1", "u-p1") RES("p2", "u-p2"), NIC_RESULT);
+        CLAIM("p1-own", "c-p1", OWNER("u-p1"), RES("p1", "u-p1"), "")
+            CLAIM("p2-own", "c-p2", OWNER("u-p2"), RES("p2", "u-p2"), "")
+                CLAIM("shared", "c-sh", "", RES("p1", "u-p1") RES("p2", "u-p2"), NIC_RESULT);
 
 typedef struct world {
     dra_objset set;
@@ -251,7 +253,8 @@ static char *ids_of(json_t *out, size_t i)
     dra_buf_printf(&b, "%s:", json_string_value(json_object_get(r, "container")));
     size_t j;
     json_t *s;
-    json_array_foreach(json_object_get(r, "cdiDevices"), j, s) dra_buf_printf(&b, " %s", json_string_value(s));
+    json_array_foreach(json_object_get(r, "cdiDevices"), j, s)
+        dra_buf_printf(&b, " %s", json_string_value(s));
     return dra_buf_detach(&b);
 }
 
@@ -372,14 +375,21 @@ UNIT_TEST(checkpoint_damage_is_an_error_with_a_field_path)
     s = parse_err("{\"Checksum\":1}");
     CHECK(strstr(s, "Data: checkpoint is damaged: Required value") != NULL);
     free(s);
-    char *t = wrap("{\"Entries\":[{\"ClaimUID\":\"u\",\"ClaimName\":\"c\",\"Namespace\":\"n\",\"DriverState\":{\"d\":{\"Devices\":[{\"CDIDeviceIDs\":[1]}]}}}]}", 0);
+    char *t = wrap("{\"Entries\":[{\"ClaimUID\":\"u\",\"ClaimName\":\"c\",\"Namespace\":\"n\",\"DriverState\":{\"d\":{"
+                   "\"Devices\":[{\"CDIDeviceIDs\":[1]}]}}}]}",
+                   0);
     s = parse_err(t);
-    CHECK(strstr(s, "Data.Entries[0].DriverState[d].Devices[0].CDIDeviceIDs[0]: checkpoint is damaged: expected a string, got integer") != NULL);
+    CHECK(strstr(s, "Data.Entries[0].DriverState[d].Devices[0].CDIDeviceIDs[0]: checkpoint is damaged: expected a "
+                    "string, got integer") != NULL);
     free(s);
     free(t);
-    t = wrap("{\"Entries\":[{\"ClaimUID\":\"u\",\"ClaimName\":\"c\",\"Namespace\":\"n\",\"DriverState\":{\"d\":{\"CDISpecFiles\":\"/x\"}}}]}", 0);
+    t = wrap("{\"Entries\":[{\"ClaimUID\":\"u\",\"ClaimName\":\"c\",\"Namespace\":\"n\",\"DriverState\":{\"d\":{"
+             "\"CDISpecFiles\":\"/x\"}}}]}",
+             0);
     s = parse_err(t);
-    CHECK(strstr(s, "Data.Entries[0].DriverState[d].CDISpecFiles: checkpoint is damaged: expected an array, got string") != NULL);
+    CHECK(strstr(s,
+                 "Data.Entries[0].DriverState[d].CDISpecFiles: checkpoint is damaged: expected an array, got string") !=
+          NULL);
     free(s);
     free(t);
     t = wrap("{\"Entries\":[{\"ClaimName\":\"c\",\"Namespace\":\"n\"}]}", 0);
@@ -588,7 +598,8 @@ UNIT_TEST(prepare_refuses_what_the_kubelet_refuses)
     free(s);
     world_close(&w);
 
-    s = prep_err(POD("p1", "u-p1", "n", STATUS("p1-own")) CLAIM("p1-own", "c-p1", OWNER("u-other"), RES("p1", "u-p1"), ""),
+    s = prep_err(POD("p1", "u-p1", "n", STATUS("p1-own"))
+                     CLAIM("p1-own", "c-p1", OWNER("u-other"), RES("p1", "u-p1"), ""),
                  "p1", &w);
     CHECK_STR(s, "1 ResourceClaim ns/p1-own was not created for pod ns/p1 (pod is not owner)");
     free(s);
@@ -604,12 +615,14 @@ UNIT_TEST(prepare_refuses_what_the_kubelet_refuses)
     free(s);
     world_close(&w);
 
-    s = prep_err(POD("p1", "u-p1", "n", STATUS("p1-own"))
-                 "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: p1-own, namespace: ns, uid: c, "
-                 "ownerReferences: [{apiVersion: v1, kind: Pod, name: p1, uid: u-p1, controller: true}]}\n"
-                 "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: c}}]}}\n"
-                 "status: {}\n",
-                 "p1", &w);
+    s = prep_err(
+        POD("p1", "u-p1", "n",
+            STATUS("p1-own")) "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: p1-own, "
+                              "namespace: ns, uid: c, "
+                              "ownerReferences: [{apiVersion: v1, kind: Pod, name: p1, uid: u-p1, controller: true}]}\n"
+                              "spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: c}}]}}\n"
+                              "status: {}\n",
+        "p1", &w);
     /* (the API server never lets reservedFor exist without an allocation) */
     CHECK_STR(s, "1 pod p1 (u-p1) is not allowed to use ResourceClaim p1-own (c)");
     free(s);
@@ -633,7 +646,9 @@ UNIT_TEST(prepare_refuses_what_the_kubelet_refuses)
 /* DRAOptionalNodeOperations (KEP-5945): a driver is neither looked up nor
  * called for a claim when every one of its devices skips the call; the set
  * is kept in the checkpoint and unprepare follows it. */
+/* clang-format off */
 #define NIC_SKIP(ops) "      - {request: nic, driver: nic.example.com, pool: node-a, device: eth0, skipNodeOperations: " ops "}\n"
+/* clang-format on */
 
 static void world_gate(world *w, bool on)
 {
@@ -659,7 +674,8 @@ UNIT_TEST(skip_node_operations_mask_and_checkpoint)
     dra_ckpt_driver_get(&cp, c, "c.example.com");
     dra_buf b = DRA_BUF_INIT;
     dra_ckpt_serialize(&cp, &b);
-    CHECK(strstr(b.data, "\\\"SkipNodeOperations\\\":[\\\"NodePrepareResources\\\",\\\"NodeUnprepareResources\\\"]") != NULL);
+    CHECK(strstr(b.data, "\\\"SkipNodeOperations\\\":[\\\"NodePrepareResources\\\",\\\"NodeUnprepareResources\\\"]") !=
+          NULL);
     dra_checkpoint back = DRA_CHECKPOINT_INIT;
     dra_err *e = dra_ckpt_parse(b.data, b.len, "f", &back);
     CHECK(e == NULL);
@@ -682,7 +698,7 @@ UNIT_TEST(prepare_skips_drivers_whose_devices_all_skip)
     world w;
     const char *snap = POD("p1", "u-p1", "node-a", STATUS("p1-own"))
         CLAIM("p1-own", "c-p1", OWNER("u-p1"), RES("p1", "u-p1"), NIC_SKIP("['*']"))
-        CLAIM("shared", "c-sh", "", RES("p1", "u-p1"), NIC_SKIP("[NodeUnprepareResources]"));
+            CLAIM("shared", "c-sh", "", RES("p1", "u-p1"), NIC_SKIP("[NodeUnprepareResources]"));
     CHECK(world_open(&w, snap) == 0);
     /* gate off: refused, nothing written */
     dra_err *e = dra_kubelet_prepare(w.k, &w.m, "ns", "p1", w.out);
@@ -782,13 +798,13 @@ UNIT_TEST(unprepare_releases_shared_claims_and_calls_for_the_last_user)
 UNIT_TEST(sync_end_to_end)
 {
     world w;
-    const char *snap2 =
-        POD("p1", "u-p1", "node-a", STATUS("p1-own"))
-        POD("p2", "u-p2", "node-a", "status:\n  phase: Succeeded\n  resourceClaimStatuses:\n  - {name: own, resourceClaimName: p2-own}\n")
+    const char *snap2 = POD("p1", "u-p1", "node-a", STATUS("p1-own")) POD(
+        "p2", "u-p2", "node-a",
+        "status:\n  phase: Succeeded\n  resourceClaimStatuses:\n  - {name: own, resourceClaimName: p2-own}\n")
         POD("p3", "u-p3", "node-b", "status:\n  resourceClaimStatuses:\n  - {name: own, resourceClaimName: p3-own}\n")
-        CLAIM("p1-own", "c-p1", OWNER("u-p1"), RES("p1", "u-p1"), "")
-        CLAIM("p2-own", "c-p2", OWNER("u-p2"), RES("p2", "u-p2"), "")
-        CLAIM("shared", "c-sh", "", RES("p1", "u-p1") RES("p2", "u-p2"), NIC_RESULT);
+            CLAIM("p1-own", "c-p1", OWNER("u-p1"), RES("p1", "u-p1"), "")
+                CLAIM("p2-own", "c-p2", OWNER("u-p2"), RES("p2", "u-p2"), "")
+                    CLAIM("shared", "c-sh", "", RES("p1", "u-p1") RES("p2", "u-p2"), NIC_RESULT);
     CHECK(world_open(&w, snap2) == 0);
     /* p2 was prepared earlier (with the shared claim); a ghost pod too. */
     dra_ckpt_claim *c = dra_ckpt_add(&w.f->cp, "ns", "p2-own", "c-p2");
@@ -842,11 +858,9 @@ UNIT_TEST(sync_end_to_end)
 UNIT_TEST(sync_keeps_going_after_one_pod_fails)
 {
     world w;
-    const char *snap =
-        POD("bad", "u-bad", "node-a", "")
-        POD("p1", "u-p1", "node-a", STATUS("p1-own"))
+    const char *snap = POD("bad", "u-bad", "node-a", "") POD("p1", "u-p1", "node-a", STATUS("p1-own"))
         CLAIM("p1-own", "c-p1", OWNER("u-p1"), RES("p1", "u-p1"), "")
-        CLAIM("shared", "c-sh", "", RES("p1", "u-p1"), "");
+            CLAIM("shared", "c-sh", "", RES("p1", "u-p1"), "");
     CHECK(world_open(&w, snap) == 0);
     dra_err *e = dra_kubelet_sync(w.k, &w.m, "node-a", w.out);
     CHECK(e && e->code == DRA_EXIT_NEGATIVE);
@@ -867,8 +881,8 @@ UNIT_TEST(extended_resource_requests_map_to_cdi_ids)
         "  - name: b\n    image: x\n    resources: {limits: {example.com/gpu: '0'}}\n"
         "status:\n  extendedResourceClaimStatus:\n    resourceClaimName: e-ext\n    requestMappings:\n"
         "    - {containerName: a, resourceName: example.com/gpu, requestName: gpu}\n"
-        "    - {containerName: b, resourceName: example.com/gpu, requestName: nic}\n---\n"
-        CLAIM("e-ext", "c-e", "", RES("e", "u-e"), "");
+        "    - {containerName: b, resourceName: example.com/gpu, requestName: nic}\n---\n" CLAIM("e-ext", "c-e", "",
+                                                                                                 RES("e", "u-e"), "");
     CHECK(world_open(&w, snap) == 0);
     dra_err *e = dra_kubelet_prepare(w.k, &w.m, "ns", "e", w.out);
     CHECK(e == NULL);

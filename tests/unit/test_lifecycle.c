@@ -10,12 +10,14 @@
 #include "testdata.h"
 #include "unit.h"
 
+/* clang-format off */
 #define POD(name, uid, extra) \
     "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: " uid "}\n" \
     "spec:\n  resourceClaims:\n  - {name: gpu, resourceClaimTemplateName: tmpl}\n" extra "---\n"
 #define TMPL \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: tmpl, namespace: ns}\n" \
     "spec:\n  metadata: {labels: {a: b}, annotations: {x: z}}\n  spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c}}]}}\n---\n"
+/* clang-format on */
 
 UNIT_TEST(generate_name_truncates_proportionally)
 {
@@ -84,7 +86,9 @@ UNIT_TEST(generate_creates_claim_and_pod_status)
     CHECK_STR(dra_jstr(claim, "metadata.name"), "p-gpu");
     CHECK_STR(dra_jstr(claim, "metadata.generateName"), "p-gpu-");
     CHECK_STR(dra_jstr(claim, "metadata.labels.a"), "b");
-    CHECK_STR(json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION)), "gpu");
+    CHECK_STR(
+        json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION)),
+        "gpu");
     const json_t *ref = dra_controller_ref(claim);
     CHECK_STR(dra_jstr(ref, "uid"), "u1");
     CHECK(json_object_get(ref, "blockOwnerDeletion") == NULL);
@@ -108,8 +112,9 @@ UNIT_TEST(generate_creates_claim_and_pod_status)
 UNIT_TEST(generate_uses_classic_templates_when_noting)
 {
     world w;
-    CHECK(!load(&w, "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaimTemplate\nmetadata: {name: tmpl, namespace: ns}\n"
-                    "spec: {spec: {resourceClassName: gpu.example.com}}\n---\n" POD("p", "u1", "") POD("q", "u2", "")));
+    CHECK(!load(
+        &w, "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaimTemplate\nmetadata: {name: tmpl, namespace: ns}\n"
+            "spec: {spec: {resourceClassName: gpu.example.com}}\n---\n" POD("p", "u1", "") POD("q", "u2", "")));
     dra_changes ch = DRA_CHANGES_INIT;
     dra_lc_opts o = {.name_suffix = DRA_NAME_SUFFIX_NONE};
     dra_err *e = dra_claims_generate(&w.c, &o, &ch);
@@ -198,14 +203,16 @@ UNIT_TEST(generate_reuses_owned_and_orphan_claims)
     dra_changes ch = DRA_CHANGES_INIT;
     CHECK(dra_claims_generate(&w.c, NULL, &ch) == NULL);
     CHECK_INT(ch.nops, 1); /* only the pod status */
-    CHECK_STR(dra_jstr(json_array_get(dra_jarr(ch.objs[0].obj, "status.resourceClaimStatuses"), 0), "resourceClaimName"),
-              "p-gpu-abcde");
+    CHECK_STR(
+        dra_jstr(json_array_get(dra_jarr(ch.objs[0].obj, "status.resourceClaimStatuses"), 0), "resourceClaimName"),
+        "p-gpu-abcde");
     dra_changes_free(&ch);
     unload(&w);
     free(y);
     /* already recorded and owned: nothing to do */
-    y = dra_xasprintf("%s%s%s", TMPL,
-                      POD("p", "u1", "status: {resourceClaimStatuses: [{name: gpu, resourceClaimName: p-gpu-abcde}]}\n"), owned);
+    y = dra_xasprintf(
+        "%s%s%s", TMPL,
+        POD("p", "u1", "status: {resourceClaimStatuses: [{name: gpu, resourceClaimName: p-gpu-abcde}]}\n"), owned);
     CHECK(!load(&w, y));
     CHECK(dra_claims_generate(&w.c, NULL, &ch) == NULL);
     CHECK_INT(ch.nops, 0);
@@ -228,9 +235,11 @@ UNIT_TEST(generate_errors_use_upstream_texts)
     dra_changes_free(&ch);
     unload(&w);
 
-    CHECK(!load(&w, "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: tmpl, namespace: ns}\n"
-                    "spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c, adminAccess: true}}]}}}\n---\n"
-                    POD("p", "u1", "")));
+    CHECK(!load(
+        &w,
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaimTemplate\nmetadata: {name: tmpl, namespace: ns}\n"
+        "spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c, adminAccess: true}}]}}}\n---\n" POD(
+            "p", "u1", "")));
     dra_features f;
     dra_features_default(&f);
     f.on[DRA_FEATURE_ADMIN_ACCESS] = false; /* locked at 1.37: as upstream's tests, emulate an older version */
@@ -242,6 +251,7 @@ UNIT_TEST(generate_errors_use_upstream_texts)
     unload(&w);
 }
 
+/* clang-format off */
 #define CLAIM(extra_md, status) \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata:\n  name: c\n  namespace: ns\n  uid: cu\n" \
     "  resourceVersion: \"7\"\n" extra_md "spec: {}\n" status "---\n"
@@ -249,6 +259,7 @@ UNIT_TEST(generate_errors_use_upstream_texts)
 #define RPOD(name, uid, extra) \
     "apiVersion: v1\nkind: Pod\nmetadata: {name: " name ", namespace: ns, uid: " uid "}\n" \
     "spec:\n  nodeName: n1\n  resourceClaims:\n  - {name: gpu, resourceClaimName: c}\n" extra "---\n"
+/* clang-format on */
 
 UNIT_TEST(reserve_appends_and_refuses)
 {
@@ -280,7 +291,8 @@ UNIT_TEST(reserve_appends_and_refuses)
 
     CHECK(!load(&w, CLAIM("  deletionTimestamp: \"2026-01-01T00:00:00Z\"\n", ALLOC) RPOD("p", "u1", "")));
     e = dra_claims_reserve(&w.c, "ns", "p", NULL, &ch);
-    CHECK(e && strstr(e->msg, "new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set"));
+    CHECK(e &&
+          strstr(e->msg, "new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set"));
     dra_err_free(e);
     unload(&w);
 
@@ -391,13 +403,17 @@ UNIT_TEST(generate_scales_over_a_whole_dump)
     dra_buf b = DRA_BUF_INIT;
     dra_buf_puts(&b, TMPL);
     for (int i = 0; i < N; i++) {
-        dra_buf_printf(&b, "{apiVersion: v1, kind: Pod, metadata: {name: p%d, namespace: ns, uid: u%d}, spec: "
-                           "{resourceClaims: [{name: gpu, resourceClaimTemplateName: tmpl}]}}\n---\n", i, i);
+        dra_buf_printf(&b,
+                       "{apiVersion: v1, kind: Pod, metadata: {name: p%d, namespace: ns, uid: u%d}, spec: "
+                       "{resourceClaims: [{name: gpu, resourceClaimTemplateName: tmpl}]}}\n---\n",
+                       i, i);
         if (i % 1000 == 0) /* an orphan for every thousandth pod */
-            dra_buf_printf(&b, "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: orphan%d, "
-                               "namespace: ns, annotations: {resource.kubernetes.io/pod-claim-name: gpu}, "
-                               "ownerReferences: [{apiVersion: v1, kind: Pod, name: p%d, uid: u%d, controller: true}]}, "
-                               "spec: {}}\n---\n", i, i, i);
+            dra_buf_printf(&b,
+                           "{apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: {name: orphan%d, "
+                           "namespace: ns, annotations: {resource.kubernetes.io/pod-claim-name: gpu}, "
+                           "ownerReferences: [{apiVersion: v1, kind: Pod, name: p%d, uid: u%d, controller: true}]}, "
+                           "spec: {}}\n---\n",
+                           i, i, i);
     }
     world w;
     CHECK(!load(&w, dra_buf_str(&b)));
@@ -406,7 +422,8 @@ UNIT_TEST(generate_scales_over_a_whole_dump)
     CHECK(dra_claims_generate(&w.c, &o, &ch) == NULL);
     CHECK_INT(ch.nobjs, N + N - N / 1000); /* every pod, claims for all but the orphans' pods */
     const json_t *p1000 = dra_state_find(&w.c, &ch, DRA_KIND_POD, "ns", "p1000");
-    CHECK_STR(dra_jstr(json_array_get(dra_jarr(p1000, "status.resourceClaimStatuses"), 0), "resourceClaimName"), "orphan1000");
+    CHECK_STR(dra_jstr(json_array_get(dra_jarr(p1000, "status.resourceClaimStatuses"), 0), "resourceClaimName"),
+              "orphan1000");
     CHECK(dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "p19999-gpu") != NULL);
     CHECK(dra_changes_created(&ch, "ResourceClaim", "ns", "p1000-gpu") == NULL);
     dra_changes_free(&ch);
@@ -448,8 +465,8 @@ UNIT_TEST(release_deallocates_then_removes_finalizer_then_deletes)
     dra_changes ch = DRA_CHANGES_INIT;
     CHECK(!load(&w, CLAIM("  finalizers: [resource.kubernetes.io/delete-protection]\n"
                           "  ownerReferences: [{apiVersion: v1, kind: Pod, name: p, uid: u1, controller: true}]\n",
-                          ALLOC "  reservedFor: [{resource: pods, name: p, uid: u1}, {apiGroup: example.com, resource: things, name: t, uid: t1}]\n")
-                        RPOD("p", "u1", "status: {phase: Failed}\n")));
+                          ALLOC "  reservedFor: [{resource: pods, name: p, uid: u1}, {apiGroup: example.com, resource: "
+                                "things, name: t, uid: t1}]\n") RPOD("p", "u1", "status: {phase: Failed}\n")));
     /* the unknown consumer is kept: no deallocation, no delete */
     CHECK(dra_claims_release(&w.c, NULL, &ch) == NULL);
     CHECK_INT(ch.nops, 1);
@@ -498,7 +515,8 @@ UNIT_TEST(load_converts_and_addresses_served_versions)
         "spec: {devices: {requests: [{name: r, deviceClassName: gpu.example.com}]}}\n"
         "status:\n  allocation: {devices: {results: [{request: r, driver: d.example.com, pool: p, device: x}]}}\n"
         "  reservedFor: [{resource: pods, name: gone, uid: g1}]\n---\n"
-        "apiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: ns, uid: u9}\nspec: {containers: [{name: c, image: i}]}\n---\n"
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: other, namespace: ns, uid: u9}\nspec: {containers: [{name: c, "
+        "image: i}]}\n---\n"
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm, namespace: ns}\n";
     dra_objset set = DRA_OBJSET_INIT;
     dra_cluster c = DRA_CLUSTER_INIT;
@@ -525,8 +543,9 @@ UNIT_TEST(load_converts_and_addresses_served_versions)
     dra_objset_free(&set);
 
     /* invalid objects and DRA-group typos: errors, nothing indexed */
-    static const char bad[] = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: Bad, namespace: ns}\nspec: {}\n---\n"
-                              "apiVersion: resource.k8s.io/v3\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns}\n";
+    static const char bad[] =
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: Bad, namespace: ns}\nspec: {}\n---\n"
+        "apiVersion: resource.k8s.io/v3\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns}\n";
     CHECK(dra_read_mem(&set, "bad.yaml", bad, strlen(bad)) == NULL);
     dra_err *e = dra_cluster_load_input(&c, &set, NULL, 0);
     CHECK_INT((int)dra_err_count(e), 2);
@@ -541,8 +560,8 @@ UNIT_TEST(doctor_and_status)
 {
     world w;
     CHECK(!load(&w, CLAIM("  finalizers: [resource.kubernetes.io/delete-protection]\n"
-                          "  deletionTimestamp: \"2026-01-01T00:00:00Z\"\n", ALLOC)
-                        RPOD("p", "u1", "")));
+                          "  deletionTimestamp: \"2026-01-01T00:00:00Z\"\n",
+                          ALLOC) RPOD("p", "u1", "")));
     dra_findings f = DRA_FINDINGS_INIT;
     dra_doctor(&w.c, NULL, &f);
     CHECK(f.n >= 1);
@@ -586,15 +605,18 @@ UNIT_MAIN()
 /* dra_cluster_read_input: checked as read, kept unconverted without device
  * descriptions; field lines found by reading the file again. */
 
+/* clang-format off */
 #define SLICE_V1BETA1 \
     "apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata: {name: s1}\n" \
     "spec:\n  driver: d.example.com\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n  nodeName: n1\n" \
     "  devices:\n  - name: gpu-0\n    basic:\n      attributes: {model: {string: big}}\n      capacity: {memory: {value: 8Gi}}\n---\n"
+/* clang-format on */
 #define CLASS "apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: c}\n---\n"
 
 UNIT_TEST(cluster_read_input_keeps_what_the_tools_use)
 {
-    char *path = unit_write_temp(SLICE_V1BETA1 CLASS CLASS "apiVersion: v1\nkind: Event\nmetadata: {name: e, namespace: ns}\n---\n" TMPL);
+    char *path = unit_write_temp(SLICE_V1BETA1 CLASS CLASS
+                                 "apiVersion: v1\nkind: Event\nmetadata: {name: e, namespace: ns}\n---\n" TMPL);
     CHECK(path != NULL);
     dra_objset set = DRA_OBJSET_INIT;
     dra_cluster c = DRA_CLUSTER_INIT;
@@ -622,9 +644,10 @@ UNIT_TEST(cluster_read_input_keeps_what_the_tools_use)
 UNIT_TEST(cluster_read_input_errors_name_the_field_line)
 {
     /* found while reading: the document's own text */
-    char *path = unit_write_temp(CLASS "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bad, namespace: ns}\n"
-                                  "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: c\n"
-                                  "        allocationMode: Sometimes\n");
+    char *path = unit_write_temp(
+        CLASS "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: bad, namespace: ns}\n"
+              "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: c\n"
+              "        allocationMode: Sometimes\n");
     CHECK(path != NULL);
     dra_objset set = DRA_OBJSET_INIT;
     dra_cluster c = DRA_CLUSTER_INIT;

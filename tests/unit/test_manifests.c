@@ -70,9 +70,10 @@ UNIT_TEST(pod_requests_default_from_limits)
     dra_model m = DRA_MODEL_INIT;
     e = dra_load(&s, NULL, &m);
     CHECK(e == NULL);
-    json_t *req = json_object_get(json_object_get(json_array_get(json_object_get(json_object_get(s.v[0].json, "spec"),
-                                                                                "containers"), 0), "resources"),
-                                  "requests");
+    json_t *req = json_object_get(
+        json_object_get(json_array_get(json_object_get(json_object_get(s.v[0].json, "spec"), "containers"), 0),
+                        "resources"),
+        "requests");
     CHECK_INT(json_integer_value(json_object_get(req, "example.com/gpu")), 2);
     CHECK_INT(json_integer_value(json_object_get(req, "cpu")), 1);
     dra_model_free(&m);
@@ -141,15 +142,19 @@ UNIT_TEST(assumed_pod_identity)
 
 UNIT_TEST(admin_access_needs_the_namespace_label)
 {
-    const char *claim = "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: mon}\n"
-                        "spec:\n  devices:\n    requests:\n    - name: r\n      exactly: {deviceClassName: x, adminAccess: true}\n";
+    const char *claim =
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: mon}\n"
+        "spec:\n  devices:\n    requests:\n    - name: r\n      exactly: {deviceClassName: x, adminAccess: true}\n";
     dra_objset s = DRA_OBJSET_INIT;
     CHECK(read_str(&s, claim) == NULL);
     CHECK(read_str(&s, "apiVersion: v1\nkind: Namespace\nmetadata: {name: mon}\n") == NULL);
     dra_model m = DRA_MODEL_INIT;
     dra_err *e = dra_load(&s, NULL, &m);
-    CHECK(e != NULL && strstr(e->msg, "admin access to devices requires the `resource.kubernetes.io/admin-access: true` label") != NULL);
-    CHECK(e && e->field && strcmp(e->field, "spec.devices.requests[0].adminAccess") == 0); /* upstream's path: no "exactly" */
+    CHECK(e != NULL &&
+          strstr(e->msg, "admin access to devices requires the `resource.kubernetes.io/admin-access: true` label") !=
+              NULL);
+    CHECK(e && e->field &&
+          strcmp(e->field, "spec.devices.requests[0].adminAccess") == 0); /* upstream's path: no "exactly" */
     dra_err_free(e);
     dra_model_free(&m);
     dra_objset_free(&s);

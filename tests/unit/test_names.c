@@ -23,8 +23,13 @@ static const char *run(checker fn, const char *value)
     return out;
 }
 
-static const char LABEL_RE[] = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-static const char SUB_RE[] = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+static const char LABEL_RE[] = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
+                               "and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "
+                               "regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+static const char SUB_RE[] =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and "
+    "end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
 UNIT_TEST(dns_label)
 {
@@ -97,8 +102,10 @@ UNIT_TEST(qualified_name)
     CHECK_STR(run(dra_check_qualified_name, "gpu.example.com/"), "f: Invalid value: \"\": the name must not be empty");
     CHECK_STR(run(dra_check_qualified_name, "a/b/c"), ""); /* upstream does not check more than one slash */
     CHECK_STR(run(dra_check_qualified_name, "/b/"), "");
-    CHECK(strstr(run(dra_check_qualified_name, "1abc"), "a valid C identifier must start with alphabetic character or '_'") != NULL);
-    CHECK_STR(run(dra_check_qualified_name, "abcdefghijabcdefghijabcdefghijabc"), "f: Too long: may not be more than 32 bytes");
+    CHECK(strstr(run(dra_check_qualified_name, "1abc"),
+                 "a valid C identifier must start with alphabetic character or '_'") != NULL);
+    CHECK_STR(run(dra_check_qualified_name, "abcdefghijabcdefghijabcdefghijabc"),
+              "f: Too long: may not be more than 32 bytes");
     CHECK(strstr(run(dra_check_qualified_name, "bad_domain/x"), "a lowercase RFC 1123 subdomain") != NULL);
     CHECK_STR(run(dra_check_fully_qualified_name, "example.com/numa"), "");
     CHECK_STR(run(dra_check_fully_qualified_name, "numa"),
@@ -110,9 +117,12 @@ UNIT_TEST(qualified_name_one_slash)
     /* 1.38's validateQualifiedName: strings.SplitN(name, "/", 3), a third part is one error */
     CHECK_STR(run(dra_check_qualified_name_one_slash, "gpu.example.com/model"), "");
     CHECK_STR(run(dra_check_qualified_name_one_slash, "model"), "");
-    CHECK_STR(run(dra_check_qualified_name_one_slash, "a/b/c"), "f: Invalid value: \"a/b/c\": must not contain more than one slash");
-    CHECK_STR(run(dra_check_qualified_name_one_slash, "/b/"), "f: Invalid value: \"/b/\": must not contain more than one slash");
-    CHECK_STR(run(dra_check_qualified_name_one_slash, "/model"), "f: Invalid value: \"\": the domain must not be empty");
+    CHECK_STR(run(dra_check_qualified_name_one_slash, "a/b/c"),
+              "f: Invalid value: \"a/b/c\": must not contain more than one slash");
+    CHECK_STR(run(dra_check_qualified_name_one_slash, "/b/"),
+              "f: Invalid value: \"/b/\": must not contain more than one slash");
+    CHECK_STR(run(dra_check_qualified_name_one_slash, "/model"),
+              "f: Invalid value: \"\": the domain must not be empty");
 }
 
 /* strfmt.go ResourceFullyQualifiedName, as upstream-validate reports it */
@@ -123,8 +133,10 @@ UNIT_TEST(resource_fully_qualified_name)
     CHECK_STR(run(dra_check_resource_fully_qualified_name, "a/b/"), "");
     CHECK_STR(run(dra_check_resource_fully_qualified_name, "numa"),
               "f: Invalid value: \"numa\": a fully qualified name must be a domain and a name separated by a slash");
-    CHECK_STR(run(dra_check_resource_fully_qualified_name, "/numa"), "f: Invalid value: \"\": prefix must not be empty");
-    CHECK_STR(run(dra_check_resource_fully_qualified_name, "derived/"), "f: Invalid value: \"\": name must not be empty");
+    CHECK_STR(run(dra_check_resource_fully_qualified_name, "/numa"),
+              "f: Invalid value: \"\": prefix must not be empty");
+    CHECK_STR(run(dra_check_resource_fully_qualified_name, "derived/"),
+              "f: Invalid value: \"\": name must not be empty");
     CHECK(strstr(run(dra_check_resource_fully_qualified_name, "Derived/numa"),
                  "f: Invalid value: \"Derived\": prefix: a lowercase RFC 1123 subdomain") != NULL);
     CHECK(strstr(run(dra_check_resource_fully_qualified_name, "1numa"), "a valid C identifier must start") != NULL);
@@ -139,7 +151,9 @@ UNIT_TEST(c_identifier)
     CHECK(!dra_is_c_identifier("a-b", 3));
     CHECK(!dra_is_c_identifier("", 0));
     CHECK_STR(run(dra_check_c_identifier, "a-b"),
-              "f: Invalid value: \"a-b\": a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')");
+              "f: Invalid value: \"a-b\": a valid C identifier must start with alphabetic character or '_', followed "
+              "by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used "
+              "for validation is '[A-Za-z_][A-Za-z0-9_]*')");
 }
 
 UNIT_TEST(label_name_and_value)
@@ -150,12 +164,18 @@ UNIT_TEST(label_name_and_value)
     const char *r = run(dra_check_label_name, "");
     CHECK(strstr(r, "f: Invalid value: \"\": name part must be non-empty") != NULL);
     CHECK(strstr(r, "name part must consist of alphanumeric characters") != NULL);
-    CHECK(strstr(run(dra_check_label_name, "a/b/c"), "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')") != NULL);
+    CHECK(strstr(run(dra_check_label_name, "a/b/c"),
+                 "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+                 "with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for "
+                 "validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and "
+                 "'/' (e.g. 'example.com/MyName')") != NULL);
     CHECK(strstr(run(dra_check_label_name, "Bad_Prefix/x"), "prefix part a lowercase RFC 1123 subdomain") != NULL);
     CHECK_STR(run(dra_check_label_value, ""), "");
     CHECK_STR(run(dra_check_label_value, "my_value.1"), "");
     CHECK_STR(run(dra_check_label_value, "-x"),
-              "f: Invalid value: \"-x\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+              "f: Invalid value: \"-x\": a valid label must be an empty string or consist of alphanumeric characters, "
+              "'-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value', "
+              " or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
 }
 
 UNIT_TEST(uuid)

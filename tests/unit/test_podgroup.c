@@ -27,6 +27,7 @@ static dra_features gate_on(void)
     return f;
 }
 
+/* clang-format off */
 #define GROUP(extra)                                                                                            \
     "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: g, namespace: ns, uid: ug}\n"     \
     "spec:\n  schedulingPolicy: {basic: {}}\n  resourceClaims:\n  - {name: gpu, resourceClaimTemplateName: tmpl}\n" \
@@ -43,6 +44,7 @@ static dra_features gate_on(void)
     "  annotations: {resource.kubernetes.io/pod-claim-name: gpu}\n"                                            \
     "  ownerReferences: [{apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, name: g, uid: ug, controller: true}]\n" \
     "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: c}}]}}\n" extra "---\n"
+/* clang-format on */
 
 UNIT_TEST(podgroup_kind_and_versions)
 {
@@ -96,7 +98,9 @@ UNIT_TEST(podgroup_validation_wording)
     got = errs_of(PG_HEAD "spec:\n  schedulingPolicy: {basic: {}, gang: {minCount: -1}}\n  resourceClaims:\n"
                           "  - {name: a, resourceClaimName: c, resourceClaimTemplateName: t}\n  - {name: a}\n"
                           "  - {resourceClaimName: Bad}\n");
-    CHECK(strstr(got, "spec.schedulingPolicy: Invalid value: \"{basic, gang}\": must specify exactly one of: `basic`, `gang`\n"));
+    CHECK(strstr(
+        got,
+        "spec.schedulingPolicy: Invalid value: \"{basic, gang}\": must specify exactly one of: `basic`, `gang`\n"));
     CHECK(strstr(got, "spec.schedulingPolicy.gang.minCount: Invalid value: -1: must be greater than or equal to 1\n"));
     CHECK(strstr(got, "spec.resourceClaims[1]: Duplicate value: {\"name\":\"a\"}\n"));
     CHECK(strstr(got, "spec.resourceClaims[0]: Invalid value: \"{resourceClaimName, resourceClaimTemplateName}\": must "
@@ -104,7 +108,8 @@ UNIT_TEST(podgroup_validation_wording)
     CHECK(strstr(got, "spec.resourceClaims[1]: Invalid value: \"\": must specify one of: `resourceClaimName`, "
                       "`resourceClaimTemplateName`\n"));
     CHECK(strstr(got, "spec.resourceClaims[2].name: Required value\n"));
-    CHECK(strstr(got, "spec.resourceClaims[2].resourceClaimName: Invalid value: \"Bad\": a lowercase RFC 1123 subdomain"));
+    CHECK(strstr(got,
+                 "spec.resourceClaims[2].resourceClaimName: Invalid value: \"Bad\": a lowercase RFC 1123 subdomain"));
     free(got);
     /* at most 4 claims: nothing more is said about the items */
     got = errs_of(PG_HEAD "spec:\n  schedulingPolicy: {basic: {}}\n  resourceClaims: [{name: a}, {name: a}, {name: a}, "
@@ -122,7 +127,8 @@ UNIT_TEST(podgroup_validation_wording)
     CHECK(strstr(got, "unknown field \"spec.bogus\"") != NULL);
     free(got);
     /* a pod's group name is a DNS subdomain */
-    got = errs_of("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {schedulingGroup: {podGroupName: A_}}\n");
+    got = errs_of(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {schedulingGroup: {podGroupName: A_}}\n");
     CHECK(strstr(got, "spec.schedulingGroup.podGroupName: Invalid value: \"A_\"") != NULL);
     free(got);
 }
@@ -160,13 +166,15 @@ UNIT_TEST(podgroup_generate_creates_group_claim_and_member_statuses)
     CHECK_STR(dra_jstr(ref, "kind"), "PodGroup");
     CHECK_STR(dra_jstr(ref, "uid"), "ug");
     CHECK(dra_jtrue(ref, "controller"));
-    CHECK_STR(json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION)),
-              "gpu");
+    CHECK_STR(
+        json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION)),
+        "gpu");
     const json_t *g = dra_state_find(&w.c, &ch, DRA_KIND_POD_GROUP, "ns", "g");
     CHECK_STR(dra_jstr(json_array_get(dra_jarr(g, "status.resourceClaimStatuses"), 0), "resourceClaimName"), "g-gpu");
     for (int i = 0; i < 2; i++) {
         const json_t *p = dra_state_find(&w.c, &ch, DRA_KIND_POD, "ns", i ? "p1" : "p0");
-        CHECK_STR(dra_jstr(json_array_get(dra_jarr(p, "status.resourceClaimStatuses"), 0), "resourceClaimName"), "g-gpu");
+        CHECK_STR(dra_jstr(json_array_get(dra_jarr(p, "status.resourceClaimStatuses"), 0), "resourceClaimName"),
+                  "g-gpu");
     }
     /* one claim, one group apply, two pod applies */
     CHECK_INT(ch.nops, 4);
@@ -188,9 +196,11 @@ UNIT_TEST(podgroup_generate_reuses_and_recreates)
     CHECK(dra_claims_generate(&w.c, &o, &ch) == NULL);
     CHECK(dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "g-gpu") == NULL);
     const json_t *g = dra_state_find(&w.c, &ch, DRA_KIND_POD_GROUP, "ns", "g");
-    CHECK_STR(dra_jstr(json_array_get(dra_jarr(g, "status.resourceClaimStatuses"), 0), "resourceClaimName"), "existing");
+    CHECK_STR(dra_jstr(json_array_get(dra_jarr(g, "status.resourceClaimStatuses"), 0), "resourceClaimName"),
+              "existing");
     const json_t *p = dra_state_find(&w.c, &ch, DRA_KIND_POD, "ns", "p0");
-    CHECK_STR(dra_jstr(json_array_get(dra_jarr(p, "status.resourceClaimStatuses"), 0), "resourceClaimName"), "existing");
+    CHECK_STR(dra_jstr(json_array_get(dra_jarr(p, "status.resourceClaimStatuses"), 0), "resourceClaimName"),
+              "existing");
     dra_changes_free(&ch);
     unload(&w);
 
@@ -261,10 +271,13 @@ UNIT_TEST(podgroup_reserve_for_the_group)
 {
     /* add-reserved-podgroup: a bound member reserves the group's claim for the group */
     world w;
-    CHECK(!load(&w, TMPL GROUP("status: {resourceClaimStatuses: [{name: gpu, resourceClaimName: gc}]}\n")
-                        GROUP_CLAIM("gc", "status: {allocation: {devices: {results: []}}}\n")
-                        MEMBER("p0", "u0", "  nodeName: n\nstatus: {resourceClaimStatuses: [{name: gpu, resourceClaimName: gc}]}\n")
-                        MEMBER("p1", "u1", "  nodeName: n\nstatus: {resourceClaimStatuses: [{name: gpu, resourceClaimName: gc}]}\n")));
+    CHECK(!load(
+        &w,
+        TMPL GROUP("status: {resourceClaimStatuses: [{name: gpu, resourceClaimName: gc}]}\n")
+            GROUP_CLAIM("gc", "status: {allocation: {devices: {results: []}}}\n") MEMBER(
+                "p0", "u0", "  nodeName: n\nstatus: {resourceClaimStatuses: [{name: gpu, resourceClaimName: gc}]}\n")
+                MEMBER("p1", "u1",
+                       "  nodeName: n\nstatus: {resourceClaimStatuses: [{name: gpu, resourceClaimName: gc}]}\n")));
     dra_features f = gate_on();
     dra_changes ch = DRA_CHANGES_INIT;
     CHECK(dra_claims_reserve(&w.c, "ns", "p0", &f, &ch) == NULL);
@@ -278,7 +291,9 @@ UNIT_TEST(podgroup_reserve_for_the_group)
     size_t nops = ch.nops;
     CHECK(dra_claims_reserve(&w.c, "ns", "p1", &f, &ch) == NULL);
     CHECK_INT(ch.nops, nops);
-    CHECK_INT(json_array_size(dra_jarr(dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "gc"), "status.reservedFor")), 1);
+    CHECK_INT(
+        json_array_size(dra_jarr(dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "gc"), "status.reservedFor")),
+        1);
     dra_changes_free(&ch);
     /* gate off (skip-add-reserved-podgroup-workloadresourceclaims-disabled): nothing is reserved */
     ch = (dra_changes)DRA_CHANGES_INIT;
@@ -293,9 +308,10 @@ UNIT_TEST(podgroup_release_stale_group_reservation)
     /* clear-reserved-podgroup / dont-clear-reserved-podgroup-feature-disabled */
     world w;
     CHECK(!load(&w, GROUP_CLAIM("gc", "status:\n  allocation: {devices: {results: []}}\n"
-                                      "  reservedFor: [{apiGroup: scheduling.k8s.io, resource: podgroups, name: g, uid: ug}]\n")
-                    "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: other, namespace: ns, uid: uo}\n"
-                    "spec: {schedulingPolicy: {basic: {}}}\n"));
+                                      "  reservedFor: [{apiGroup: scheduling.k8s.io, resource: podgroups, name: g, "
+                                      "uid: ug}]\n") "apiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: "
+                                                     "{name: other, namespace: ns, uid: uo}\n"
+                                                     "spec: {schedulingPolicy: {basic: {}}}\n"));
     dra_features f = gate_on();
     dra_release_opts ro = {.features = &f};
     dra_changes ch = DRA_CHANGES_INIT;
@@ -311,8 +327,10 @@ UNIT_TEST(podgroup_release_stale_group_reservation)
     unload(&w);
 
     /* no PodGroup at all in the namespace: refused rather than guessed */
-    CHECK(!load(&w, GROUP_CLAIM("gc", "status:\n  allocation: {devices: {results: []}}\n"
-                                      "  reservedFor: [{apiGroup: scheduling.k8s.io, resource: podgroups, name: g, uid: ug}]\n")));
+    CHECK(!load(
+        &w,
+        GROUP_CLAIM("gc", "status:\n  allocation: {devices: {results: []}}\n"
+                          "  reservedFor: [{apiGroup: scheduling.k8s.io, resource: podgroups, name: g, uid: ug}]\n")));
     ch = (dra_changes)DRA_CHANGES_INIT;
     dra_err *e = dra_claims_release(&w.c, &ro, &ch);
     CHECK(e && strstr(e->msg, "the input has no PodGroups in namespace ns"));

@@ -29,7 +29,9 @@ UNIT_TEST(shell_env_and_exit_code)
 {
     char *env[] = {"DRA_PROC_TEST=hello", NULL};
     dra_proc p = {.shell = "printf '%s' \"$DRA_PROC_TEST\"; read x; printf ' %s' \"$x\"; exit 3",
-                  .in = "there\n", .inlen = 6, .env = env};
+                  .in = "there\n",
+                  .inlen = 6,
+                  .env = env};
     dra_proc_status st;
     dra_buf out = DRA_BUF_INIT;
     CHECK(dra_proc_run(&p, &out, &st) == NULL);

@@ -66,8 +66,10 @@ static void check_parse(int *unit_failed, const char *in, const char *want, dra_
     CHECK_INT(pos.format, fmt);
 }
 
+/* clang-format off */
 #define PARSE(in, want, fmt) \
     T_(CAT(parse_L, __LINE__)) { check_parse(unit_failed, in, want, fmt); }
+/* clang-format on */
 
 /* TestQuantityParse: zeros */
 PARSE("0", "0", DSI)
@@ -203,8 +205,10 @@ static void check_invalid(int *unit_failed, const char *in, size_t len, const ch
     dra_err_free(e);
 }
 
+/* clang-format off */
 #define INVALID(in, msg) \
     T_(CAT(invalid_L, __LINE__)) { check_invalid(unit_failed, in, strlen(in), msg); }
+/* clang-format on */
 
 INVALID("", ERR_FORMAT)
 INVALID("1.1.M", ERR_FORMAT)
@@ -237,7 +241,10 @@ T_(parse_sign_only)
     CHECK_STR(str(&q), "0");
     check_invalid(unit_failed, "--", 2, ERR_SUFFIX);
 }
-T_(invalid_embedded_nul) { check_invalid(unit_failed, "1\0k", 3, ERR_FORMAT); }
+T_(invalid_embedded_nul)
+{
+    check_invalid(unit_failed, "1\0k", 3, ERR_FORMAT);
+}
 
 /* TestQuantityParseEmit (String(), including the verbatim cache) */
 static void check_emit(int *unit_failed, const char *in, const char *want)
@@ -250,8 +257,10 @@ static void check_emit(int *unit_failed, const char *in, const char *want)
     q = must(unit_failed, buf);
     CHECK_STR(str(&q), wbuf);
 }
+/* clang-format off */
 #define EMIT(in, want) \
     T_(CAT(emit_L, __LINE__)) { check_emit(unit_failed, in, want); }
+/* clang-format on */
 EMIT("1Ki", "1Ki")
 EMIT("1Mi", "1Mi")
 EMIT("1Gi", "1Gi")
@@ -270,8 +279,10 @@ static void check_string(int *unit_failed, const char *in, const char *want_str,
     CHECK_STR(str(&q), want_str);
     CHECK_STR(canon(&q), want_canon);
 }
+/* clang-format off */
 #define STRING(in, s, c) \
     T_(CAT(string_L, __LINE__)) { check_string(unit_failed, in, s, c); }
+/* clang-format on */
 STRING("1.500", "1.500", "1500m")
 STRING("1.001", "1.001", "1001m")
 STRING("1.44", "1440m", "1440m")
@@ -292,8 +303,10 @@ static void check_alternate(int *unit_failed, const char *want, const char *alt)
     q = must(unit_failed, alt);
     CHECK_STR(str(&q), want);
 }
+/* clang-format off */
 #define ALT(want, alt) \
     T_(CAT(alternate_L, __LINE__)) { check_alternate(unit_failed, want, alt); }
+/* clang-format on */
 ALT("1Gi", "1024Mi")
 ALT("300Mi", "307200Ki")
 ALT("1001Gi", "1025024Mi")
@@ -322,8 +335,10 @@ static void check_cmp(int *unit_failed, const char *a, const char *b, int want)
     CHECK_INT(dra_quantity_cmp(&qa, &qb), want);
     CHECK_INT(dra_quantity_cmp(&qb, &qa), -want);
 }
+/* clang-format off */
 #define CMP(a, b, want) \
     T_(CAT(cmp_L, __LINE__)) { check_cmp(unit_failed, a, b, want); }
+/* clang-format on */
 CMP("0", "0", 0)
 CMP("100m", "50m", 1)
 CMP("50m", "100m", -1)
@@ -355,8 +370,7 @@ CMP("-1e300", "1n", -1)
 CMP("123456789012345678901234567890", "123456789012345678901234567891", -1)
 
 /* TestAdd / TestSub / zero-preserves-suffix / the CEL arithmetic cases */
-static void check_arith(int *unit_failed, const char *a, char op, const char *b, const char *want,
-                        dra_qformat fmt)
+static void check_arith(int *unit_failed, const char *a, char op, const char *b, const char *want, dra_qformat fmt)
 {
     dra_quantity qa = must(unit_failed, a), qb = must(unit_failed, b), r;
     bool ok = op == '+' ? dra_quantity_add(&r, &qa, &qb) : dra_quantity_sub(&r, &qa, &qb);
@@ -366,8 +380,10 @@ static void check_arith(int *unit_failed, const char *a, char op, const char *b,
         CHECK_INT(r.format, fmt);
     }
 }
+/* clang-format off */
 #define ARITH(a, op, b, want, fmt) \
     T_(CAT(arith_L, __LINE__)) { check_arith(unit_failed, a, op, b, want, fmt); }
+/* clang-format on */
 ARITH("10", '+', "1e1", "20", DSI)
 ARITH("10", '+', "1Ki", "1034", DSI)
 ARITH("10Ki", '+', "1", "10241", BSI)
@@ -456,8 +472,10 @@ static void check_new(int *unit_failed, int64_t v, dra_qformat fmt, const char *
     dra_quantity p = must(unit_failed, want);
     CHECK_INT(dra_quantity_cmp(&p, &q), 0);
 }
+/* clang-format off */
 #define NEWQ(v, fmt, want) \
     T_(CAT(new_L, __LINE__)) { check_new(unit_failed, v, fmt, want); }
+/* clang-format on */
 NEWQ(1, DSI, "1")
 NEWQ(1000, DSI, "1k")
 NEWQ(1234000, DSI, "1234k")
@@ -478,8 +496,10 @@ static void check_int(int *unit_failed, const char *in, bool ok, int64_t want)
     if (ok)
         CHECK(v == want);
 }
+/* clang-format off */
 #define ASINT(in, ok, want) \
     T_(CAT(as_int_L, __LINE__)) { check_int(unit_failed, in, ok, want); }
+/* clang-format on */
 ASINT("50k", true, 50000)
 ASINT("50", true, 50)
 ASINT("9999999999999999999999999999999999999G", false, 0)
@@ -530,11 +550,13 @@ static void check_int64(int *unit_failed, const char *in, bool (*read)(const dra
 }
 
 /* Quantity.Value() */
+/* clang-format off */
 #define VALUE(in, ok, want) \
     T_(CAT(value_L, __LINE__)) { check_int64(unit_failed, in, dra_quantity_value, ok, want); }
+/* clang-format on */
 VALUE("1000m", true, 1)
 VALUE("1001m", true, 2)
-VALUE("-1001m", true, -2)              /* int64-backed: away from zero */
+VALUE("-1001m", true, -2)                 /* int64-backed: away from zero */
 VALUE("-1.0000000000000000001", true, -1) /* inf.Dec-backed: truncate, +1 */
 VALUE("1n", true, 1)
 VALUE("9223372036854775807", true, INT64_MAX)
@@ -553,8 +575,10 @@ static void check_float(int *unit_failed, const char *in, double want)
         *unit_failed = 1;
     }
 }
+/* clang-format off */
 #define FLOAT(in, want) \
     T_(CAT(float_L, __LINE__)) { check_float(unit_failed, in, want); }
+/* clang-format on */
 FLOAT("0", 0.0)
 FLOAT("1", 1.0)
 FLOAT("2Ki", 2048)
@@ -573,8 +597,9 @@ FLOAT("0e400", NAN)
 /* parse -> format -> parse is the identity on values */
 T_(round_trip_samples)
 {
-    static const char *const samples[] = {"1.5Gi", "-0.3", "123e-5", "7.5Ti", "1e-9", "999999999999Ki",
-                                          "-8Ei", "0.000001Mi", "12345678901234567890123456789e20"};
+    static const char *const samples[] = {"1.5Gi", "-0.3",       "123e-5",
+                                          "7.5Ti", "1e-9",       "999999999999Ki",
+                                          "-8Ei",  "0.000001Mi", "12345678901234567890123456789e20"};
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
         dra_quantity a = must(unit_failed, samples[i]);
         dra_quantity b = must(unit_failed, str(&a));
@@ -587,21 +612,25 @@ T_(round_trip_samples)
 UNIT_MAIN()
 
 /* Quantity.MilliValue() and NewMilliQuantity (DRAFractionalCapacityRange) */
+/* clang-format off */
 #define MILLI(in, ok, want) \
     T_(CAT(milli_L, __LINE__)) { check_int64(unit_failed, in, dra_quantity_milli_value, ok, want); }
+/* clang-format on */
 MILLI("1", true, 1000)
 MILLI("250m", true, 250)
 MILLI("1.5", true, 1500)
-MILLI("1u", true, 1)                   /* rounded up */
+MILLI("1u", true, 1) /* rounded up */
 MILLI("0", true, 0)
 MILLI("9223372036854775807", false, 0)
 
 /* safeMilliValue: exact milli values only. */
+/* clang-format off */
 #define MILLI_EXACT(in, ok, want) \
     T_(CAT(milli_exact_L, __LINE__)) { check_int64(unit_failed, in, dra_quantity_milli_exact, ok, want); }
+/* clang-format on */
 MILLI_EXACT("1.5", true, 1500)
 MILLI_EXACT("-2", true, -2000)
-MILLI_EXACT("1u", false, 0)            /* 1m after rounding: not the same value */
+MILLI_EXACT("1u", false, 0) /* 1m after rounding: not the same value */
 MILLI_EXACT("9223372036854775807", false, 0)
 MILLI_EXACT("9223372036854775807m", true, INT64_MAX)
 
@@ -625,8 +654,10 @@ static void check_dec(int *unit_failed, const char *in, const char *want)
     char buf[DRA_QUANTITY_DECMAX];
     CHECK_STR(dra_quantity_dec_string(&q, buf), want);
 }
+/* clang-format off */
 #define DEC(in, want) \
     T_(CAT(dec_L, __LINE__)) { check_dec(unit_failed, in, want); }
+/* clang-format on */
 DEC("100m", "0.100")
 DEC("1Ki", "1024")
 DEC("1024", "1024")
@@ -654,7 +685,10 @@ T_(is_fractional)
 /* Quantity.UnmarshalJSON trims the white space JSON holds unescaped. */
 UNIT_TEST(parse_json_trims_raw_white_space)
 {
-    static const char *const ok[] = {" 1Gi ", "\xc2\xa0" "1", "2\xe3\x80\x80", "\xe2\x80\xa8 3 \xc2\x85"};
+    static const char *const ok[] = {" 1Gi ",
+                                     "\xc2\xa0"
+                                     "1",
+                                     "2\xe3\x80\x80", "\xe2\x80\xa8 3 \xc2\x85"};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         dra_quantity q;
         dra_err *e = dra_quantity_parse_json(ok[i], strlen(ok[i]), &q);

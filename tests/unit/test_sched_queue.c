@@ -30,7 +30,8 @@ static char *order_in(const dra_objset *set, dra_sched_order order, const dra_fe
     dra_sched_queue_order(pods, n, set, order, f, &q);
     char *s = calloc(1, 4096);
     for (size_t i = 0; i < q.n; i++) {
-        const char *name = json_string_value(json_object_get(json_object_get(pods[q.v[i].index]->json, "metadata"), "name"));
+        const char *name =
+            json_string_value(json_object_get(json_object_get(pods[q.v[i].index]->json, "metadata"), "name"));
         strcat(s, i ? " " : "");
         if (q.v[i].group && (i == 0 || !q.v[i - 1].group || strcmp(q.v[i - 1].group, q.v[i].group)))
             strcat(s, "[");
@@ -57,9 +58,11 @@ static char *order_of(const dra_objset *set, dra_sched_order order, dra_err **wa
     return order_in(set, order, NULL, warnings);
 }
 
+/* clang-format off */
 #define POD(name, extra_md, spec)                                                                                     \
     "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"" name "\",\"namespace\":\"default\"" extra_md \
     "},\"spec\":{" spec "}}"
+/* clang-format on */
 
 UNIT_TEST(higher_priority_first_then_earlier_creation)
 {
@@ -81,13 +84,14 @@ UNIT_TEST(higher_priority_first_then_earlier_creation)
 UNIT_TEST(priority_from_classes_as_admission_sets_it)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    add(&set, "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"high\"},\"value\":1000}");
+    add(&set, "{\"apiVersion\":\"scheduling.k8s.io/"
+              "v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"high\"},\"value\":1000}");
     add(&set, "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"d1\"},"
               "\"value\":50,\"globalDefault\":true}");
     add(&set, "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"d2\"},"
               "\"value\":40,\"globalDefault\":true}");
-    add(&set, POD("p-spec", "", "\"priority\":45"));             /* admitted already: its own value */
-    add(&set, POD("p-default", "", "\"containers\":[]"));         /* globalDefault with the lowest value: 40 */
+    add(&set, POD("p-spec", "", "\"priority\":45"));      /* admitted already: its own value */
+    add(&set, POD("p-default", "", "\"containers\":[]")); /* globalDefault with the lowest value: 40 */
     add(&set, POD("p-high", "", "\"priorityClassName\":\"high\""));
     add(&set, POD("p-node", "", "\"priorityClassName\":\"system-node-critical\""));
     add(&set, POD("p-cluster", "", "\"priorityClassName\":\"system-cluster-critical\""));
@@ -110,9 +114,11 @@ UNIT_TEST(priority_from_classes_as_admission_sets_it)
  * plugins/gangscheduling PreEnqueue, schedule_one_podgroup.go
  * validatePodGroup. */
 
+/* clang-format off */
 #define GROUP(name, spec)                                                                                             \
     "{\"apiVersion\":\"scheduling.k8s.io/v1beta1\",\"kind\":\"PodGroup\",\"metadata\":{\"name\":\"" name      \
     "\",\"namespace\":\"default\"},\"spec\":{" spec "}}"
+/* clang-format on */
 #define AT(t) ",\"creationTimestamp\":\"2026-03-01T" t "Z\""
 #define IN(g) "\"schedulingGroup\":{\"podGroupName\":\"" g "\"}"
 
@@ -150,7 +156,8 @@ UNIT_TEST(group_is_one_entry_at_its_first_members_time)
 UNIT_TEST(group_priority_is_the_pod_groups)
 {
     dra_objset set = DRA_OBJSET_INIT;
-    add(&set, "{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"high\"},\"value\":1000}");
+    add(&set, "{\"apiVersion\":\"scheduling.k8s.io/"
+              "v1\",\"kind\":\"PriorityClass\",\"metadata\":{\"name\":\"high\"},\"value\":1000}");
     add(&set, GROUP("hi", "\"schedulingPolicy\":{\"basic\":{}},\"priorityClassName\":\"high\""));
     add(&set, GROUP("set", "\"schedulingPolicy\":{\"basic\":{}},\"priority\":500"));
     add(&set, POD("solo-700", AT("07:00:00"), "\"priority\":700"));
@@ -176,10 +183,13 @@ UNIT_TEST(group_members_by_priority_then_time_then_name)
     free(s);
     add(&set, POD("d-prio", AT("10:00:00"), "\"priority\":5," IN("g")));
     s = grouped(&set, true);
-    CHECK_STR(s, "[d-prio!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0} "
-                 "c!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0} "
-                 "a!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0} "
-                 "b!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0}]");
+    CHECK_STR(
+        s,
+        "[d-prio!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and "
+        "0} "
+        "c!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0} "
+        "a!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0} "
+        "b!{all pods in a single pod group should have the same priority as the pod group's priority, got 5 and 0}]");
     free(s);
     dra_objset_free(&set);
 }

@@ -34,7 +34,8 @@ static const char slices[] =
     "---\n"
     "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns}\n"
     "spec:\n  devices:\n    requests:\n    - name: r\n      exactly:\n        deviceClassName: gpu\n"
-    "        selectors:\n        - cel: {expression: 'device.attributes[\"gpu.example.com\"].driverVersion == \"1.2.0\"'}\n";
+    "        selectors:\n        - cel: {expression: 'device.attributes[\"gpu.example.com\"].driverVersion == "
+    "\"1.2.0\"'}\n";
 
 static dra_err *load(dra_sel_input *in)
 {
@@ -111,7 +112,8 @@ UNIT_TEST(selection_runtime_error_has_upstream_hint)
     CHECK(v.error != NULL);
     CHECK(v.error && strncmp(v.error, "no such key: model. consider using CEL optional chaining", 56) == 0);
     char *t = dra_sel_runtime_error_text(&s, &in.devs.v[2], &v);
-    CHECK(strncmp(t, "class by-model: selector #0 on device net.example.com/b/eth0: CEL runtime error: no such key: model",
+    CHECK(strncmp(t,
+                  "class by-model: selector #0 on device net.example.com/b/eth0: CEL runtime error: no such key: model",
                   98) == 0);
     free(t);
     json_t *j = dra_sel_explain_json(&s, &in.devs.v[2], &v);
@@ -307,14 +309,16 @@ static void expect_completion(int *unit_failed, const dra_session *s, const char
 UNIT_TEST(session_completes_device_keys)
 {
     char a[] = "/tmp/dra-unit-sel-XXXXXX", b[] = "/tmp/dra-unit-sel-XXXXXX";
-    write_temp(a, "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: a}\nspec:\n"
-                  "  driver: gpu.example.com\n  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
-                  "  devices:\n  - {name: g0, attributes: {model: {string: A}, example.com/numa: {int: 0}},"
-                  " capacity: {memory: {value: 1Gi}}}\n"
-                  "  - {name: g1, attributes: {mode: {string: B}, model: {string: C}}}\n");
-    write_temp(b, "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: b}\nspec:\n"
-                  "  driver: nic.example.com\n  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
-                  "  devices: [{name: e0, attributes: {speed: {int: 100}}}]\n");
+    write_temp(a,
+               "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: a}\nspec:\n"
+               "  driver: gpu.example.com\n  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+               "  devices:\n  - {name: g0, attributes: {model: {string: A}, example.com/numa: {int: 0}},"
+               " capacity: {memory: {value: 1Gi}}}\n"
+               "  - {name: g1, attributes: {mode: {string: B}, model: {string: C}}}\n");
+    write_temp(b,
+               "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: b}\nspec:\n"
+               "  driver: nic.example.com\n  nodeName: n1\n  pool: {name: n1, generation: 1, resourceSliceCount: 1}\n"
+               "  devices: [{name: e0, attributes: {speed: {int: 100}}}]\n");
     dra_session *s = dra_session_new(NULL);
     dra_err *e = dra_session_load(s, a);
     CHECK(e == NULL);

@@ -48,10 +48,26 @@ static void check_err(int *unit_failed, const char *in, size_t len, bool normali
     dra_err_free(e);
 }
 
-#define OK(in, want) T_(CAT(parse_L, __LINE__)) { check_ok(unit_failed, in, false, want); }
-#define NORM(in, want) T_(CAT(normalize_L, __LINE__)) { check_ok(unit_failed, in, true, want); }
-#define BAD(in, msg) T_(CAT(invalid_L, __LINE__)) { check_err(unit_failed, in, strlen(in), false, msg); }
-#define NBAD(in, msg) T_(CAT(normalize_invalid_L, __LINE__)) { check_err(unit_failed, in, strlen(in), true, msg); }
+#define OK(in, want)                                                                                                   \
+    T_(CAT(parse_L, __LINE__))                                                                                         \
+    {                                                                                                                  \
+        check_ok(unit_failed, in, false, want);                                                                        \
+    }
+#define NORM(in, want)                                                                                                 \
+    T_(CAT(normalize_L, __LINE__))                                                                                     \
+    {                                                                                                                  \
+        check_ok(unit_failed, in, true, want);                                                                         \
+    }
+#define BAD(in, msg)                                                                                                   \
+    T_(CAT(invalid_L, __LINE__))                                                                                       \
+    {                                                                                                                  \
+        check_err(unit_failed, in, strlen(in), false, msg);                                                            \
+    }
+#define NBAD(in, msg)                                                                                                  \
+    T_(CAT(normalize_invalid_L, __LINE__))                                                                             \
+    {                                                                                                                  \
+        check_err(unit_failed, in, strlen(in), true, msg);                                                             \
+    }
 
 /* strict parse: valid */
 OK("1.2.3", "1.2.3")
@@ -99,7 +115,10 @@ BAD("0.0.1+a+b", "Invalid character(s) found in build meta data \"a+b\"")
 BAD("0.0.1-a_b", "Invalid character(s) found in prerelease \"a_b\"")
 BAD("1.0.0-\"\\\n\xc3\xa9\xff", "Invalid character(s) found in prerelease \"\\\"\\\\\\n\xc3\xa9\\xff\"")
 BAD("200K", "No Major.Minor.Patch elements found")
-T_(invalid_embedded_nul) { check_err(unit_failed, "1.0.0\0", 6, false, "Invalid character(s) found in patch number \"0\\x00\""); }
+T_(invalid_embedded_nul)
+{
+    check_err(unit_failed, "1.0.0\0", 6, false, "Invalid character(s) found in patch number \"0\\x00\"");
+}
 
 T_(invalid_too_long)
 {
@@ -151,7 +170,11 @@ static void check_cmp(int *unit_failed, const char *a, const char *b, int want)
     dra_err_free(ea);
     dra_err_free(eb);
 }
-#define CMP(a, b, want) T_(CAT(cmp_L, __LINE__)) { check_cmp(unit_failed, a, b, want); }
+#define CMP(a, b, want)                                                                                                \
+    T_(CAT(cmp_L, __LINE__))                                                                                           \
+    {                                                                                                                  \
+        check_cmp(unit_failed, a, b, want);                                                                            \
+    }
 CMP("1.2.3", "1.2.3", 0)
 CMP("1.0.0", "1.2.3", -1)
 CMP("1.2.3", "1.0.0", 1)
@@ -177,7 +200,11 @@ static void check_attr(int *unit_failed, const char *in, bool want)
 {
     CHECK_INT(dra_semver_valid_attribute(in, strlen(in)), want);
 }
-#define ATTR(in, want) T_(CAT(attribute_L, __LINE__)) { check_attr(unit_failed, in, want); }
+#define ATTR(in, want)                                                                                                 \
+    T_(CAT(attribute_L, __LINE__))                                                                                     \
+    {                                                                                                                  \
+        check_attr(unit_failed, in, want);                                                                             \
+    }
 ATTR("1.2.3", true)
 ATTR("0.0.0", true)
 ATTR("1.2.3-alpha.1+build.20240305", true)
@@ -218,7 +245,7 @@ T_(attribute_regex_18_digits)
     CHECK(!RX("1.0.1234567890123456789"));
     CHECK(RX("1.0.0-123456789012345678"));
     CHECK(!RX("1.0.0-1234567890123456789"));
-    CHECK(RX("1.0.0-a234567890123456789"));      /* not all digits */
+    CHECK(RX("1.0.0-a234567890123456789"));     /* not all digits */
     CHECK(RX("1.0.0+12345678901234567890123")); /* build metadata is not bounded */
     CHECK(!RX("01.0.0"));
 #undef RX

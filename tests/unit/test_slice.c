@@ -119,8 +119,8 @@ UNIT_TEST(names_are_deterministic_and_bounded)
         CHECK(strchr("bcdfghjklmnpqrstvwxz2456789", *p) != NULL);
     char *noowner = dra_slice_name("gpu.example.com", NULL, "pool", 0x12345, 0x12346);
     CHECK(strncmp(noowner, "12345-gpu.example.com-", 22) == 0);
-    char *longer = dra_slice_name("a-very-long-driver-name.example.com",
-                                  "a-node-with-a-rather-long-name-that-goes-on", "p", 0, 1);
+    char *longer =
+        dra_slice_name("a-very-long-driver-name.example.com", "a-node-with-a-rather-long-name-that-goes-on", "p", 0, 1);
     CHECK_INT(strlen(longer), 63);
     free(a);
     free(b);
@@ -198,7 +198,8 @@ static void make_pool_with_set(dra_inventory *inv, json_t *store)
 
 /* The slices given out one at a time, the generation and the obsolete
  * names are those of the whole build. */
-static void check_same_build(int *unit_failed, const collected *c, const dra_slice_result *each, const dra_slice_result *whole)
+static void check_same_build(int *unit_failed, const collected *c, const dra_slice_result *each,
+                             const dra_slice_result *whole)
 {
     CHECK_INT(json_array_size(c->slices), whole->nslices);
     CHECK_INT(each->generation, whole->generation);
@@ -264,7 +265,8 @@ UNIT_TEST(build_each_and_stream_are_the_whole_build)
 
     /* one device changed against the previous slices */
     dra_objset prev = result_as_set(&first);
-    json_object_set_new(json_object_get(json_array_get(store, 5), "attributes"), "model", json_pack("{s:s}", "string", "b"));
+    json_object_set_new(json_object_get(json_array_get(store, 5), "attributes"), "model",
+                        json_pack("{s:s}", "string", "b"));
     o.previous = &prev;
     CHECK(dra_slice_build(&o, &inv, &whole) == NULL);
     text = inventory_lines(300, 5);
@@ -364,8 +366,8 @@ UNIT_TEST(build_new_pool_and_generations)
     dra_err_free(e);
     CHECK_INT(r.nslices, 2);
     CHECK_INT(r.generation, 1); /* a new pool starts at 1 (0 + bump) */
-    CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(r.slices[1], "spec"), "pool"),
-                                                 "resourceSliceCount")),
+    CHECK_INT(json_integer_value(
+                  json_object_get(json_object_get(json_object_get(r.slices[1], "spec"), "pool"), "resourceSliceCount")),
               2);
     CHECK_STR(json_string_value(json_object_get(json_object_get(r.slices[0], "spec"), "nodeName")), "node-1");
 
@@ -443,8 +445,8 @@ UNIT_TEST(build_counter_sets_get_their_own_slices)
         json_array_append_new(store, s);
         dra_inventory_add_counter_set(&inv, s, NULL, NULL);
     }
-    json_t *d = json_pack("{s:s, s:[{s:s, s:{s:{s:s}}}]}", "name", "part-0", "consumesCounters", "counterSet",
-                          "set-8", "counters", "memory", "value", "4Gi");
+    json_t *d = json_pack("{s:s, s:[{s:s, s:{s:{s:s}}}]}", "name", "part-0", "consumesCounters", "counterSet", "set-8",
+                          "counters", "memory", "value", "4Gi");
     json_array_append_new(store, d);
     dra_inventory_add_device(&inv, d, NULL, NULL);
     dra_slice_opts o = {.driver = "gpu.example.com", .all_nodes = true, .pool = "shared"};
@@ -540,21 +542,25 @@ static bool has_problem(const dra_lint_report *r, const char *text)
     return false;
 }
 
+/* clang-format off */
 #define SLICE(name, gen, count, body)                                                                     \
     "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: " name "}\nspec:\n"          \
     "  driver: gpu.example.com\n  pool: {name: p, generation: " gen ", resourceSliceCount: " count "}\n" \
     "  nodeName: node-a\n" body "---\n"
+/* clang-format on */
 
 UNIT_TEST(lint_pool_problems)
 {
     dra_err *e;
     dra_lint_report r = lint_text(
-        SLICE("s0", "2", "3", "  devices:\n  - name: gpu-0\n  - name: gpu-1\n    consumesCounters:\n"
-                              "    - counterSet: cs\n      counters: {memory: {value: 90Gi}, other: {value: '1'}}\n")
-        SLICE("s1", "2", "3", "  devices:\n  - name: gpu-0\n    consumesCounters:\n"
-                              "    - counterSet: missing\n      counters: {memory: {value: 1Gi}}\n")
-        SLICE("s2", "2", "3", "  sharedCounters:\n  - name: cs\n    counters: {memory: {value: 80Gi}}\n")
-        SLICE("old", "1", "1", "  devices:\n  - name: gpu-9\n"),
+        SLICE("s0", "2", "3",
+              "  devices:\n  - name: gpu-0\n  - name: gpu-1\n    consumesCounters:\n"
+              "    - counterSet: cs\n      counters: {memory: {value: 90Gi}, other: {value: '1'}}\n")
+            SLICE("s1", "2", "3",
+                  "  devices:\n  - name: gpu-0\n    consumesCounters:\n"
+                  "    - counterSet: missing\n      counters: {memory: {value: 1Gi}}\n")
+                SLICE("s2", "2", "3", "  sharedCounters:\n  - name: cs\n    counters: {memory: {value: 80Gi}}\n")
+                    SLICE("old", "1", "1", "  devices:\n  - name: gpu-9\n"),
         &e);
     CHECK(e == NULL);
     dra_err_free(e);
@@ -567,8 +573,9 @@ UNIT_TEST(lint_pool_problems)
     CHECK(dra_problems_count(&r, false) == 5);
     dra_problems_free(&r);
 
-    r = lint_text(SLICE("a", "1", "2", "  devices:\n  - name: dx\n    attributes: {m: {string: a}}\n"
-                                       "  - name: dy\n    attributes: {k: {string: a}}\n"),
+    r = lint_text(SLICE("a", "1", "2",
+                        "  devices:\n  - name: dx\n    attributes: {m: {string: a}}\n"
+                        "  - name: dy\n    attributes: {k: {string: a}}\n"),
                   &e);
     CHECK(e == NULL);
     CHECK(has_problem(&r, "incomplete: 1 of 2 slices at generation 1"));
@@ -599,7 +606,8 @@ UNIT_TEST(lint_refused_pools)
                                           SLICE("c", "-2", "1", "  devices:\n  - name: d2\n"),
                                   &e);
     CHECK(e == NULL);
-    CHECK(has_problem(&r, "ResourceSlice/a: spec.pool.generation: Invalid value: -3: must be greater than or equal to zero"));
+    CHECK(has_problem(
+        &r, "ResourceSlice/a: spec.pool.generation: Invalid value: -3: must be greater than or equal to zero"));
     CHECK(has_problem(&r, "ResourceSlice/a: obsolete: generation -3, the pool is at generation -2"));
     CHECK(has_problem(&r, "ResourceSlice/c: resourceSliceCount 1 differs from 2 in ResourceSlice/b"));
     CHECK_INT(dra_problems_count(&r, false), 5);
@@ -619,7 +627,8 @@ UNIT_TEST(lint_refused_pools)
     CHECK(e == NULL);
     CHECK(has_problem(&r, "ResourceSlice/b: obsolete: generation -9223372036854775808, the pool is at generation "
                           "9223372036854775807"));
-    CHECK(has_problem(&r, "ResourceSlice/c: spec.pool.generation: Invalid value: 9.2233720368547758e18: must be of type integer"));
+    CHECK(has_problem(
+        &r, "ResourceSlice/c: spec.pool.generation: Invalid value: 9.2233720368547758e18: must be of type integer"));
     CHECK(!has_problem(&r, "ResourceSlice/c: obsolete"));
     CHECK(has_problem(&r, "incomplete: 1 of 2 slices at generation 9223372036854775807"));
     dra_problems_free(&r);
@@ -632,10 +641,11 @@ UNIT_TEST(lint_refused_pools)
     dra_problems_free(&r);
 
     /* resourceSliceCount 0, negative, huge */
-    r = lint_text(SLICE("a", "1", "0", "  devices:\n  - name: d0\n") SLICE("b", "1", "-1", "  devices:\n  - name: d1\n"),
-                  &e);
+    r = lint_text(
+        SLICE("a", "1", "0", "  devices:\n  - name: d0\n") SLICE("b", "1", "-1", "  devices:\n  - name: d1\n"), &e);
     CHECK(e == NULL);
-    CHECK(has_problem(&r, "ResourceSlice/a: spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero"));
+    CHECK(
+        has_problem(&r, "ResourceSlice/a: spec.pool.resourceSliceCount: Invalid value: 0: must be greater than zero"));
     CHECK(has_problem(&r, "ResourceSlice/b: resourceSliceCount -1 differs from 0 in ResourceSlice/a"));
     CHECK(!has_problem(&r, "incomplete") && !has_problem(&r, "but resourceSliceCount is"));
     dra_problems_free(&r);
@@ -649,8 +659,8 @@ UNIT_TEST(lint_refused_pools)
     r = lint_text("apiVersion: resource.k8s.io/v1beta1\nkind: ResourceSlice\nmetadata: {name: old}\nspec:\n"
                   "  driver: gpu.example.com\n  pool: {name: p, generation: 1, resourceSliceCount: 2}\n"
                   "  nodeName: node-a\n  devices:\n  - name: d0\n    basic:\n      attributes: {'bad name': {int: 1}}\n"
-                  "      consumesCounters:\n      - counterSet: nope\n        counters: {m: {value: '1'}}\n---\n"
-                  SLICE("new", "1", "2", "  devices:\n  - name: d0\n"),
+                  "      consumesCounters:\n      - counterSet: nope\n        counters: {m: {value: '1'}}\n---\n" SLICE(
+                      "new", "1", "2", "  devices:\n  - name: d0\n"),
                   &e);
     CHECK(e == NULL);
     CHECK(has_problem(&r, "ResourceSlice/old: spec.devices[0].attributes: Invalid value: \"bad name\""));
@@ -734,7 +744,9 @@ static dra_err *from_captures(void *ctx, const char *const *args, dra_buf *out)
     else if (strcmp(args[0], "-L") == 0)
         f = "nvidia-smi-L.txt";
     else if (strcmp(args[0], "mig") == 0)
-        f = strcmp(args[1], "-lgip") == 0 ? "mig-lgip.txt" : strcmp(args[1], "-lgipp") == 0 ? "mig-lgipp.txt" : "mig-lgi.txt";
+        f = strcmp(args[1], "-lgip") == 0    ? "mig-lgip.txt"
+            : strcmp(args[1], "-lgipp") == 0 ? "mig-lgipp.txt"
+                                             : "mig-lgi.txt";
     char *rel = dra_xasprintf("nvidia/%s/%s", c->dir, f);
     char *path = data_path(rel);
     dra_err *e = dra_buf_read_path(out, path, 0);
@@ -747,7 +759,9 @@ static const json_t *find_device(const json_t *devs, const char *name)
 {
     size_t i;
     json_t *d;
-    json_array_foreach(devs, i, d) if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0) return d;
+    json_array_foreach(devs, i, d)
+        if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0)
+            return d;
     return NULL;
 }
 
@@ -973,9 +987,8 @@ UNIT_TEST(profiles_are_deterministic)
     dra_profile_opts g = {.kind = DRA_PROFILE_GPU, .nodes = 1, .devices = 2, .partitions = 4};
     dra_profile_node(&g, 3, &d1, &s1);
     CHECK_INT(json_array_size(d1), 10);
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_object_get(json_array_get(d1, 1), "capacity"),
-                                                                "memory"),
-                                                "value")),
+    CHECK_STR(json_string_value(json_object_get(
+                  json_object_get(json_object_get(json_array_get(d1, 1), "capacity"), "memory"), "value")),
               "20Gi");
     json_decref(d1), json_decref(s1);
 
@@ -1105,12 +1118,18 @@ UNIT_TEST(pool_status_partition_costs)
         "  partitionTypeAttribute: gpu.example.com/type\n"
         "  sharedCounters: [{name: s, counters: {mem: {value: '10'}, eng: {value: '4'}}}]\n"
         "  devices:\n"
-        "  - {name: a0, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '3'}, eng: {value: '1'}}}]}\n"
-        "  - {name: a1, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {eng: {value: '1'}, mem: {value: 3000m}}}]}\n"
-        "  - {name: a2, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '3'}, eng: {value: '1'}}}]}\n"
-        "  - {name: a3, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '3'}, eng: {value: '1'}}}]}\n"
-        "  - {name: b0, attributes: {type: {string: B}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '1'}, other: {value: '1'}}}]}\n"
-        "  - {name: b1, attributes: {type: {string: B}}, consumesCounters: [{counterSet: s, counters: {mem: {value: '1'}, other: {value: '1'}}}]}\n"
+        "  - {name: a0, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: "
+        "'3'}, eng: {value: '1'}}}]}\n"
+        "  - {name: a1, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {eng: {value: "
+        "'1'}, mem: {value: 3000m}}}]}\n"
+        "  - {name: a2, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: "
+        "'3'}, eng: {value: '1'}}}]}\n"
+        "  - {name: a3, attributes: {type: {string: A}}, consumesCounters: [{counterSet: s, counters: {mem: {value: "
+        "'3'}, eng: {value: '1'}}}]}\n"
+        "  - {name: b0, attributes: {type: {string: B}}, consumesCounters: [{counterSet: s, counters: {mem: {value: "
+        "'1'}, other: {value: '1'}}}]}\n"
+        "  - {name: b1, attributes: {type: {string: B}}, consumesCounters: [{counterSet: s, counters: {mem: {value: "
+        "'1'}, other: {value: '1'}}}]}\n"
         "---\napiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: ns, uid: u}\n"
         "spec: {devices: {requests: [{name: r, exactly: {deviceClassName: x}}]}}\n"
         "status: {allocation: {devices: {results: [{request: r, driver: gpu.example.com, pool: p, device: a0}]}}}\n";

@@ -23,7 +23,8 @@ static const char *name_of(const dra_objset *s, size_t i)
 UNIT_TEST(yaml_multi_document)
 {
     dra_objset s = DRA_OBJSET_INIT;
-    dra_err *e = read_str(&s, "kind: A\nmetadata: {name: a}\n---\n# comment only\n---\nkind: B\nmetadata:\n  name: b\n");
+    dra_err *e =
+        read_str(&s, "kind: A\nmetadata: {name: a}\n---\n# comment only\n---\nkind: B\nmetadata:\n  name: b\n");
     CHECK(e == NULL);
     CHECK_INT(s.n, 2);
     CHECK_STR(name_of(&s, 0), "a");
@@ -67,7 +68,8 @@ UNIT_TEST(yaml_scalars_resolve_like_go_yaml_v2)
 UNIT_TEST(json_object_array_and_stream)
 {
     dra_objset s = {.arrays = true}; /* lists of objects read as Lists */
-    const char *t = "{\"kind\":\"A\",\"metadata\":{\"name\":\"a\"}}\n{\"kind\":\"B\"}\n[{\"kind\":\"C\"},{\"kind\":\"D\"}]";
+    const char *t =
+        "{\"kind\":\"A\",\"metadata\":{\"name\":\"a\"}}\n{\"kind\":\"B\"}\n[{\"kind\":\"C\"},{\"kind\":\"D\"}]";
     dra_err *e = dra_read_mem(&s, "t.json", t, strlen(t));
     CHECK(e == NULL);
     CHECK_INT(s.n, 4);
@@ -93,16 +95,18 @@ UNIT_TEST(lists_are_flattened)
     CHECK_INT(s.v[1].item, 1);
     CHECK_INT(s.v[1].line, 6);
     dra_objset_free(&s);
-    const char *j = "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceSliceList\",\"items\":[{\"kind\":\"ResourceSlice\"}]}";
+    const char *j = "{\"apiVersion\":\"resource.k8s.io/"
+                    "v1\",\"kind\":\"ResourceSliceList\",\"items\":[{\"kind\":\"ResourceSlice\"}]}";
     e = dra_read_mem(&s, "l.json", j, strlen(j));
     CHECK(e == NULL);
     CHECK_INT(s.n, 1);
     CHECK_STR(json_string_value(json_object_get(s.v[0].json, "kind")), "ResourceSlice");
     dra_objset_free(&s);
     /* each item of a JSON List knows its own line */
-    const char *k = "{\n  \"kind\": \"List\",\n  \"metadata\": {\"items\": [1]},\n  \"items\": [\n    {\"kind\": \"A\",\n"
-                    "     \"x\": \"[{,\\\"\"},\n    {\"kind\": \"B\"}, {\"kind\": \"C\"}\n  ]\n}\n"
-                    "[\n{\"kind\": \"D\"},\n\n {\"kind\": \"E\"}]\n";
+    const char *k =
+        "{\n  \"kind\": \"List\",\n  \"metadata\": {\"items\": [1]},\n  \"items\": [\n    {\"kind\": \"A\",\n"
+        "     \"x\": \"[{,\\\"\"},\n    {\"kind\": \"B\"}, {\"kind\": \"C\"}\n  ]\n}\n"
+        "[\n{\"kind\": \"D\"},\n\n {\"kind\": \"E\"}]\n";
     e = dra_read_mem(&s, "k.json", k, strlen(k));
     CHECK(e == NULL);
     CHECK_INT(s.n, 5);
@@ -127,7 +131,8 @@ UNIT_TEST(nested_lists_are_flattened_breadth_first)
         "    spec:\n      x: 1\n  - kind: List\n  - {kind: List, items: null}\n  - kind: DList\n    items:\n"
         "    - metadata: {name: d}\n- kind: B\n",
         "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n {\"kind\": \"A\"},\n {\"apiVersion\": \"v1\",\n"
-        "  \"kind\": \"List\", \"items\": [\n  {\"kind\": \"C\",\n   \"spec\": {\n    \"x\": 1}},\n  {\"kind\": \"List\"},\n"
+        "  \"kind\": \"List\", \"items\": [\n  {\"kind\": \"C\",\n   \"spec\": {\n    \"x\": 1}},\n  {\"kind\": "
+        "\"List\"},\n"
         "  {\"kind\": \"List\", \"items\": null},\n  {\"kind\": \"DList\",\n   \"items\": [\n"
         "    {\"metadata\": {\"name\": \"d\"}}]}]},\n {\"kind\": \"B\"}]}\n",
     };
@@ -241,9 +246,16 @@ UNIT_TEST(limits_depth_and_aliases)
     char name[8];
     for (int i = 0; i < 9; i++) {
         snprintf(name, sizeof name, "b%d", i);
-        dra_buf_printf(&b, "%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev,
-                       prev, prev, prev, prev, prev, prev, prev, prev);
-        prev = i == 0 ? "b0" : i == 1 ? "b1" : i == 2 ? "b2" : i == 3 ? "b3" : i == 4 ? "b4" : i == 5 ? "b5" : i == 6 ? "b6" : "b7";
+        dra_buf_printf(&b, "%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev, prev,
+                       prev, prev, prev, prev, prev, prev, prev);
+        prev = i == 0   ? "b0"
+               : i == 1 ? "b1"
+               : i == 2 ? "b2"
+               : i == 3 ? "b3"
+               : i == 4 ? "b4"
+               : i == 5 ? "b5"
+               : i == 6 ? "b6"
+                        : "b7";
     }
     e = read_str(&s, dra_buf_str(&b));
     CHECK(e != NULL && strstr(e->msg, "aliases expand") != NULL);
@@ -458,8 +470,8 @@ UNIT_TEST(error_lines_cap_echoed_input)
     dra_err *e = dra_err_new(DRA_EXIT_INPUT, "msg %s", big);
     e = dra_err_object(e, big);
     char *line = dra_err_format(e);
-    CHECK(strstr(line, "...(1699 more bytes)") != NULL);  /* the object is cut */
-    CHECK(strlen(line) > 2000);                            /* the message is not */
+    CHECK(strstr(line, "...(1699 more bytes)") != NULL); /* the object is cut */
+    CHECK(strlen(line) > 2000);                          /* the message is not */
     free(line);
     dra_err_free(e);
 }
@@ -470,7 +482,8 @@ UNIT_TEST(field_lines)
 {
     dra_objset s = {.arrays = true}; /* lists of objects read as Lists */
     /* a List in YAML after a document of its own, with a BOM */
-    const char *y = "\xEF\xBB\xBF" "kind: A\nmetadata: {name: a}\n---\nkind: List\nitems:\n- kind: B\n  spec:\n"
+    const char *y = "\xEF\xBB\xBF"
+                    "kind: A\nmetadata: {name: a}\n---\nkind: List\nitems:\n- kind: B\n  spec:\n"
                     "    x: 1\n- kind: C\n  spec:\n    devices:\n    - name: d0\n    - name: d1\n      basic:\n"
                     "        attributes:\n          \"a/b\": {int: 1}\n    requests:\n    - name: r\n"
                     "      count: 2\n";
@@ -507,8 +520,9 @@ UNIT_TEST(field_lines)
     dra_objset_free(&s);
 
     /* JSON: a bare array of objects, then a second value on the same line */
-    const char *j = "[{\"kind\": \"A\",\n  \"spec\": {\"v\": [1,\n 2]}},\n {\"kind\": \"B\", \"z\": 1}\n] {\"kind\": \"C\",\n"
-                    "\"q\": {\"r\": 1}}\n";
+    const char *j =
+        "[{\"kind\": \"A\",\n  \"spec\": {\"v\": [1,\n 2]}},\n {\"kind\": \"B\", \"z\": 1}\n] {\"kind\": \"C\",\n"
+        "\"q\": {\"r\": 1}}\n";
     CHECK(dra_read_mem(&s, "t.json", j, strlen(j)) == NULL);
     CHECK_INT(s.n, 3);
     CHECK_INT(dra_obj_field_line(&s.v[0], "spec.v[1]"), 3);
@@ -532,7 +546,8 @@ UNIT_TEST(jalloc_recycles_and_changes_nothing)
 {
     /* a tree built before installing is freed after it; what jansson
      * returns may still go to free(); the same text reads the same */
-    const char *text = "{\"a\": [1, 2.5, \"x\", {\"b\": null, \"c\": true}], \"d\": \"a longer string than sixteen bytes\"}";
+    const char *text =
+        "{\"a\": [1, 2.5, \"x\", {\"b\": null, \"c\": true}], \"d\": \"a longer string than sixteen bytes\"}";
     json_t *before = json_loads(text, 0, NULL);
     dra_jalloc_install(); /* false in AddressSanitizer builds: the same checks hold */
     for (int round = 0; round < 3; round++) {
@@ -557,9 +572,9 @@ UNIT_TEST(jalloc_recycles_and_changes_nothing)
 
 UNIT_TEST(json_write_compact_reads_back_the_same)
 {
-    json_t *v = json_pack("{s:s, s:i, s:f, s:f, s:b, s:n, s:[s, {}, []], s:{s:s}}", "quote\"back\\slash", "a\tb\x01\n/é",
-                          "int", -42, "real", 1.5, "whole", 3.0, "yes", 1, "none", "list", "x", "nested", "empty", "k",
-                          "ctl\x1f");
+    json_t *v =
+        json_pack("{s:s, s:i, s:f, s:f, s:b, s:n, s:[s, {}, []], s:{s:s}}", "quote\"back\\slash", "a\tb\x01\n/é", "int",
+                  -42, "real", 1.5, "whole", 3.0, "yes", 1, "none", "list", "x", "nested", "empty", "k", "ctl\x1f");
     json_object_set_new(v, "nul", json_stringn("a\0b", 3));
     dra_buf b = DRA_BUF_INIT;
     dra_json_write_compact(&b, v);

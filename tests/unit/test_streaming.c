@@ -26,11 +26,18 @@ static json_t *slow_parse(const char *s, size_t *used)
 UNIT_TEST(jparse_takes_what_jansson_takes_and_builds_the_same)
 {
     static const char *const taken[] = {
-        "{}", "[]", "{\"a\":1}", " [1, -2, 0, -0, 3.5, -1e3, 2E+2, 1e-400, true, false, null, \"x\"]",
+        "{}",
+        "[]",
+        "{\"a\":1}",
+        " [1, -2, 0, -0, 3.5, -1e3, 2E+2, 1e-400, true, false, null, \"x\"]",
         "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{}}} trailing",
-        "{\"s\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20AC\\ud83d\\ude00\"}", "{\"k\\u00e9y\":{\"k\\n\":[]}}",
-        "{\"u\":\"caf\xc3\xa9 \xe2\x82\xac\"}", "[9223372036854775807,-9223372036854775808]", "{\"a\":{\"b\":[{\"c\":[]}]}}",
-        "[\n\t1 ,\r\n 2 ]", "{\"a\":1}{\"b\":2}",
+        "{\"s\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20AC\\ud83d\\ude00\"}",
+        "{\"k\\u00e9y\":{\"k\\n\":[]}}",
+        "{\"u\":\"caf\xc3\xa9 \xe2\x82\xac\"}",
+        "[9223372036854775807,-9223372036854775808]",
+        "{\"a\":{\"b\":[{\"c\":[]}]}}",
+        "[\n\t1 ,\r\n 2 ]",
+        "{\"a\":1}{\"b\":2}",
     };
     for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
         const char *s = taken[i];
@@ -55,9 +62,26 @@ UNIT_TEST(jparse_takes_what_jansson_takes_and_builds_the_same)
     }
     /* declined: jansson gives its own error (or its own tree) */
     static const char *const declined[] = {
-        "", "1", "\"x\"", "{", "{\"a\":1,\"a\":2}", "{\"a\":01}", "[1.]", "[1e]", "[-]", "{\"a\":\"\\u0000\"}", "{\"a\":\"\\x\"}",
-        "{\"a\":\"\x01\"}", "[tru]", "[nul]", "{\"a\" 1}", "{a:1}",
-        "[1,]", "{\"a\":1,}", "[1 2]", "{\"a\":[1}",
+        "",
+        "1",
+        "\"x\"",
+        "{",
+        "{\"a\":1,\"a\":2}",
+        "{\"a\":01}",
+        "[1.]",
+        "[1e]",
+        "[-]",
+        "{\"a\":\"\\u0000\"}",
+        "{\"a\":\"\\x\"}",
+        "{\"a\":\"\x01\"}",
+        "[tru]",
+        "[nul]",
+        "{\"a\" 1}",
+        "{a:1}",
+        "[1,]",
+        "{\"a\":1,}",
+        "[1 2]",
+        "{\"a\":[1}",
     };
     for (size_t i = 0; i < sizeof declined / sizeof *declined; i++) {
         size_t used = 0;
@@ -88,9 +112,13 @@ UNIT_TEST(jparse_takes_what_jansson_takes_and_builds_the_same)
         static const char *const in[][2] = {
             {"[\"\\ud800\"]", "\xef\xbf\xbd"},
             {"[\"\\udc00x\"]", "\xef\xbf\xbdx"},
-            {"[\"\\ud800\\u0041\"]", "\xef\xbf\xbd" "A"},
+            {"[\"\\ud800\\u0041\"]", "\xef\xbf\xbd"
+                                     "A"},
             {"[\"\\ud83d\\ude00\"]", "\xf0\x9f\x98\x80"},
-            {"[\"a\xff\xfe" "b\"]", "a\xef\xbf\xbd\xef\xbf\xbd" "b"},
+            {"[\"a\xff\xfe"
+             "b\"]",
+             "a\xef\xbf\xbd\xef\xbf\xbd"
+             "b"},
             {"[\"\xc3\"]", "\xef\xbf\xbd"},
             {"[\"\xed\xa0\x80\"]", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
             {"[\"\\n\xff\"]", "\n\xef\xbf\xbd"},
@@ -125,12 +153,18 @@ UNIT_TEST(jparse_takes_what_jansson_takes_and_builds_the_same)
 UNIT_TEST(jparse_hash_while_parsing_is_the_content_hash)
 {
     static const char *const texts[] = {
-        "{}", "[]", "{\"a\":1}", "[1, -2, 0, -0, 3.5, -1e3, 2E+2, 1e-400, true, false, null, \"x\", {}, []]",
-        "{\"s\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20AC\\ud83d\\ude00\"}", "{\"k\\u00e9y\":{\"k\\n\":[]}}",
+        "{}",
+        "[]",
+        "{\"a\":1}",
+        "[1, -2, 0, -0, 3.5, -1e3, 2E+2, 1e-400, true, false, null, \"x\", {}, []]",
+        "{\"s\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u20AC\\ud83d\\ude00\"}",
+        "{\"k\\u00e9y\":{\"k\\n\":[]}}",
         "{\"u\":\"caf\xc3\xa9 \xe2\x82\xac, a string longer than eight bytes\"}",
-        "[9223372036854775807,-9223372036854775808]", "{\"a\":{\"b\":[{\"c\":[]}]}}",
+        "[9223372036854775807,-9223372036854775808]",
+        "{\"a\":{\"b\":[{\"c\":[]}]}}",
         "{\"spec\":{\"devices\":[{\"name\":\"gpu-0\",\"attributes\":{\"model\":{\"string\":\"A\"},\"i\":{\"int\":1}},"
-        "\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}},{\"name\":\"gpu-1\",\"attributes\":{\"model\":{\"string\":\"A\"}},"
+        "\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}},{\"name\":\"gpu-1\",\"attributes\":{\"model\":{\"string\":"
+        "\"A\"}},"
         "\"capacity\":{\"memory\":{\"value\":\"80Gi\"}}}]}}",
     };
     dra_json_interner *in = dra_json_interner_new();
@@ -155,7 +189,8 @@ UNIT_TEST(jparse_hash_while_parsing_is_the_content_hash)
     }
     dra_json_interner_free(in);
     /* members in another order, an escape for a plain letter: the same */
-    const char *a = "{\"x\":[1,{\"p\":\"q\",\"r\":2.5}],\"y\":\"z\"}", *b = "{\"y\":\"\\u007a\",\"x\":[1,{\"r\":2.5,\"p\":\"q\"}]}";
+    const char *a = "{\"x\":[1,{\"p\":\"q\",\"r\":2.5}],\"y\":\"z\"}",
+               *b = "{\"y\":\"\\u007a\",\"x\":[1,{\"r\":2.5,\"p\":\"q\"}]}";
     const char *c = "{\"y\":\"z\",\"x\":[{\"r\":2.5,\"p\":\"q\"},1]}"; /* items in another order: not */
     uint64_t ha, hb, hc;
     size_t used;
@@ -194,8 +229,12 @@ UNIT_TEST(jparse_bounded_interner_shares_repeated_leaves)
         json_t *slow = slow_parse(docs[0], &used);
         CHECK(v && slow && json_equal(v, slow));
         CHECK(v && h == dra_json_content_hash(v));
-        json_t *attrs = json_object_get(json_array_get(json_object_get(json_object_get(v, "spec"), "devices"), 0), "attributes");
-        json_t *pattrs = prev ? json_object_get(json_array_get(json_object_get(json_object_get(prev, "spec"), "devices"), 0), "attributes") : NULL;
+        json_t *attrs =
+            json_object_get(json_array_get(json_object_get(json_object_get(v, "spec"), "devices"), 0), "attributes");
+        json_t *pattrs =
+            prev ? json_object_get(json_array_get(json_object_get(json_object_get(prev, "spec"), "devices"), 0),
+                                   "attributes")
+                 : NULL;
         json_t *devs = json_object_get(json_object_get(v, "spec"), "devices");
         json_t *pdevs = prev ? json_object_get(json_object_get(prev, "spec"), "devices") : NULL;
         if (round >= 2) { /* kept on the second sighting, shared from the third */
@@ -254,8 +293,10 @@ UNIT_TEST(jparse_bounded_interner_shares_repeated_leaves)
         last[0] = last[1];
         last[1] = v;
     }
-    json_t *a0 = json_object_get(json_array_get(json_object_get(json_object_get(last[0], "spec"), "devices"), 0), "attributes");
-    json_t *a1 = json_object_get(json_array_get(json_object_get(json_object_get(last[1], "spec"), "devices"), 0), "attributes");
+    json_t *a0 =
+        json_object_get(json_array_get(json_object_get(json_object_get(last[0], "spec"), "devices"), 0), "attributes");
+    json_t *a1 =
+        json_object_get(json_array_get(json_object_get(json_object_get(last[1], "spec"), "devices"), 0), "attributes");
     CHECK(a0 && json_object_get(a0, "a") == json_object_get(a1, "a"));
     json_decref(last[0]);
     json_decref(last[1]);
@@ -263,9 +304,9 @@ UNIT_TEST(jparse_bounded_interner_shares_repeated_leaves)
 }
 
 typedef struct got {
-    json_t *objs;   /* copies of what was handed out */
-    json_t *lines;  /* [line, doc, item, field line of "spec.x" or 0] per object */
-    int stop_at;    /* return an error at this object (1-based), 0 never */
+    json_t *objs;  /* copies of what was handed out */
+    json_t *lines; /* [line, doc, item, field line of "spec.x" or 0] per object */
+    int stop_at;   /* return an error at this object (1-based), 0 never */
 } got;
 
 static dra_err *keep(void *ctx, dra_obj *o)
@@ -315,7 +356,8 @@ UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
     static const char *const texts[] = {
         "{\"kind\":\"A\",\"spec\":{\"x\":1}}\n{\"kind\":\"B\"}\n\n{\"kind\":\"C\",\"s\":\"}]\\\"{\"}\n",
         "{\n  \"kind\": \"A\",\n  \"spec\": {\n    \"x\": 1\n  }\n}\n{\"kind\": \"B\",\n \"spec\": {\"x\": 2}}",
-        "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{\"kind\":\"A\"},\n {\"kind\":\"B\",\n\"spec\":{\"x\":1}}]}\n"
+        "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{\"kind\":\"A\"},\n "
+        "{\"kind\":\"B\",\n\"spec\":{\"x\":1}}]}\n"
         "{\"kind\":\"C\"}",
         "[{\"kind\":\"A\"},{\"kind\":\"B\"}]{\"kind\":\"C\",\"spec\":{\"x\":[1]}}",
         "\xEF\xBB\xBF{\"kind\":\"A\",\"d\":{\"a\":1,\"a\":2}}",
@@ -324,8 +366,10 @@ UNIT_TEST(read_each_matches_the_whole_file_reader_at_any_read_size)
         "\xEF\xBB\xBF\n\n  [{kind: A, spec: {x: 1}},\n {kind: B}]", /* flow YAML after a few reads */
         "  \n\n",
         /* Lists in Lists, some empty */
-        "{\"kind\":\"List\",\"items\":[{\"kind\":\"A\"},{\"kind\":\"List\",\"items\":[\n{\"kind\":\"C\",\"spec\":\n{\"x\":1}},"
-        "{\"kind\":\"List\"}]},{\"kind\":\"B\"}]}\n[{\"kind\":\"List\",\"items\":null},{\"kind\":\"DList\",\"items\":[{}]}]",
+        "{\"kind\":\"List\",\"items\":[{\"kind\":\"A\"},{\"kind\":\"List\",\"items\":[\n{\"kind\":\"C\",\"spec\":\n{"
+        "\"x\":1}},"
+        "{\"kind\":\"List\"}]},{\"kind\":\"B\"}]}\n[{\"kind\":\"List\",\"items\":null},{\"kind\":\"DList\",\"items\":[{"
+        "}]}]",
         "kind: List\nitems:\n- kind: List\n  items:\n  - kind: C\n    spec:\n      x: 1\n- kind: B\n",
     };
     for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
@@ -379,9 +423,12 @@ UNIT_TEST(kept_objects_from_a_pipe_keep_their_field_lines)
 {
     static const char *const texts[] = {
         "{\"kind\":\"A\",\"spec\":{\"x\":1}}\n{\"kind\":\"B\"}\n\n{\"kind\":\"C\",\"spec\":\n {\"x\":3}}\n",
-        "kind: A\nspec:\n  x: 1\n---\nkind: B\n---\n# c\nkind: C\nspec:\n  y: 0\n  x: 2\n...\n---\nkind: D\nspec: {x: 4}\n",
-        "kind: List\nitems:\n- kind: A\n  spec:\n    x: 1\n- kind: B\n  spec:\n\n    x: 2\n---\nkind: C\nspec:\n  x: 3\n",
-        "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{\"kind\":\"A\"},\n {\"kind\":\"B\",\n\"spec\":{\"x\":1}},\n"
+        "kind: A\nspec:\n  x: 1\n---\nkind: B\n---\n# c\nkind: C\nspec:\n  y: 0\n  x: 2\n...\n---\nkind: D\nspec: {x: "
+        "4}\n",
+        "kind: List\nitems:\n- kind: A\n  spec:\n    x: 1\n- kind: B\n  spec:\n\n    x: 2\n---\nkind: C\nspec:\n  x: "
+        "3\n",
+        "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n{\"kind\":\"A\"},\n "
+        "{\"kind\":\"B\",\n\"spec\":{\"x\":1}},\n"
         "{\"kind\":\"List\",\"items\":[{\"kind\":\"C\",\n\"spec\":{\"x\":1}}]}]}\n{\"kind\":\"D\",\"spec\":{\"x\":5}}",
         /* a document that is a list is refused, as kubectl refuses it */
     };
@@ -423,16 +470,21 @@ UNIT_TEST(read_each_big_list_item_by_item)
     dra_buf b = DRA_BUF_INIT;
     for (int form = 0; form < 4; form++) {
         dra_buf_reset(&b);
-        dra_buf_puts(&b, form == 2 ? "{\"apiVersion\":\"example.com/v1\",\"items\":[" : "{\"apiVersion\":\"v1\",\"items\": [\n");
+        dra_buf_puts(&b, form == 2 ? "{\"apiVersion\":\"example.com/v1\",\"items\":["
+                                   : "{\"apiVersion\":\"v1\",\"items\": [\n");
         for (int i = 0; i < 3000; i++) {
             /* form 3: Lists in the List, some empty, some two deep */
             bool nest = form == 3 && i % 500 == 1, empty = form == 3 && i % 500 == 2;
-            dra_buf_printf(&b, "%s%s%s{\"kind\":\"Thing\",\"metadata\":{\"name\":\"t-%d\"},%s\"spec\":{\"x\":%d,\"s\":\"a\\\"]}\"}}%s",
-                           i ? (form == 1 ? "," : ",\n ") : "", empty ? "{\"kind\":\"List\"},\n{\"kind\":\"ThingList\",\"items\":null}, " : "",
-                           nest ? "{\"kind\":\"List\",\n \"items\":[{\"kind\":\"List\",\"items\":[\n  " : "", i,
-                           (form == 0 || form == 3) && i % 7 == 0 ? "\n" : "", i, nest ? "]}]}" : "");
+            dra_buf_printf(
+                &b,
+                "%s%s%s{\"kind\":\"Thing\",\"metadata\":{\"name\":\"t-%d\"},%s\"spec\":{\"x\":%d,\"s\":\"a\\\"]}\"}}%s",
+                i ? (form == 1 ? "," : ",\n ") : "",
+                empty ? "{\"kind\":\"List\"},\n{\"kind\":\"ThingList\",\"items\":null}, " : "",
+                nest ? "{\"kind\":\"List\",\n \"items\":[{\"kind\":\"List\",\"items\":[\n  " : "", i,
+                (form == 0 || form == 3) && i % 7 == 0 ? "\n" : "", i, nest ? "]}]}" : "");
         }
-        dra_buf_puts(&b, form == 2 ? "],\"kind\":\"ThingList\"}\n{\"kind\":\"After\"}" : "\n],\n\"kind\": \"List\"}\n{\"kind\":\"After\"}\n");
+        dra_buf_puts(&b, form == 2 ? "],\"kind\":\"ThingList\"}\n{\"kind\":\"After\"}"
+                                   : "\n],\n\"kind\": \"List\"}\n{\"kind\":\"After\"}\n");
         CHECK(b.len > (64 << 10));
         dra_objset whole = DRA_OBJSET_INIT;
         CHECK(dra_read_mem(&whole, "t", b.data, b.len) == NULL);
@@ -444,7 +496,8 @@ UNIT_TEST(read_each_big_list_item_by_item)
         for (size_t i = 0; i < whole.n && i < json_array_size(g.objs); i++) {
             const dra_obj *o = &whole.v[i];
             json_t *l = json_array_get(g.lines, i);
-            if (!json_equal(json_array_get(g.objs, i), o->json) || json_integer_value(json_array_get(l, 0)) != o->line ||
+            if (!json_equal(json_array_get(g.objs, i), o->json) ||
+                json_integer_value(json_array_get(l, 0)) != o->line ||
                 json_integer_value(json_array_get(l, 2)) != o->item ||
                 json_integer_value(json_array_get(l, 3)) != dra_obj_field_line(o, "spec.x")) {
                 fprintf(stderr, "  form %d object %zu: line %lld/%d field line %lld/%d\n", form, i,
@@ -521,13 +574,14 @@ static json_t *dig(json_t *v, const char *a, const char *b, const char *c)
 
 UNIT_TEST(whole_file_reads_share_repeated_attribute_and_capacity_values)
 {
-    const char *t =
-        "{\"kind\":\"ResourceSlice\",\"spec\":{\"devices\":[{\"name\":\"a\",\"attributes\":{\"model\":{\"string\":\"X\"},"
-        "\"odd\":{\"value\":\"1\"},\"u\":{\"string\":\"u1\"}},\"capacity\":{\"mem\":{\"value\":\"1\"}}}],"
-        "\"x\":{\"string\":\"X\"}}}\n"
-        "{\"kind\":\"ResourceSlice\",\"spec\":{\"devices\":[{\"name\":\"b\",\"attributes\":{\"model\":{\"string\":\"X\"},"
-        "\"odd\":{\"value\":\"1\"},\"u\":{\"string\":\"u2\"}},\"capacity\":{\"mem\":{\"value\":\"1\"}}}],"
-        "\"x\":{\"string\":\"X\"}}}\n";
+    const char *t = "{\"kind\":\"ResourceSlice\",\"spec\":{\"devices\":[{\"name\":\"a\",\"attributes\":{\"model\":{"
+                    "\"string\":\"X\"},"
+                    "\"odd\":{\"value\":\"1\"},\"u\":{\"string\":\"u1\"}},\"capacity\":{\"mem\":{\"value\":\"1\"}}}],"
+                    "\"x\":{\"string\":\"X\"}}}\n"
+                    "{\"kind\":\"ResourceSlice\",\"spec\":{\"devices\":[{\"name\":\"b\",\"attributes\":{\"model\":{"
+                    "\"string\":\"X\"},"
+                    "\"odd\":{\"value\":\"1\"},\"u\":{\"string\":\"u2\"}},\"capacity\":{\"mem\":{\"value\":\"1\"}}}],"
+                    "\"x\":{\"string\":\"X\"}}}\n";
     dra_objset s = DRA_OBJSET_INIT;
     CHECK(dra_read_mem(&s, "t.json", t, strlen(t)) == NULL);
     CHECK_INT(s.n, 2);
@@ -551,18 +605,22 @@ UNIT_TEST(whole_file_reads_share_repeated_attribute_and_capacity_values)
     /* streaming shares nothing (each object is freed after its turn) */
     got g = {0};
     CHECK(read_each_text(t, 0, &g) == NULL);
-    CHECK(dig(json_array_get(g.objs, 0), "attributes", "model", NULL) != dig(json_array_get(g.objs, 1), "attributes", "model", NULL));
+    CHECK(dig(json_array_get(g.objs, 0), "attributes", "model", NULL) !=
+          dig(json_array_get(g.objs, 1), "attributes", "model", NULL));
     got_free(&g);
 }
 
 static const char *const claim_admin =
-    "{\"apiVersion\":\"resource.k8s.io/v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"x\"},"
-    "\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"adminAccess\":true}}]}}}";
+    "{\"apiVersion\":\"resource.k8s.io/"
+    "v1\",\"kind\":\"ResourceClaim\",\"metadata\":{\"name\":\"c\",\"namespace\":\"x\"},"
+    "\"spec\":{\"devices\":{\"requests\":[{\"name\":\"r\",\"exactly\":{\"deviceClassName\":\"gpu\",\"adminAccess\":"
+    "true}}]}}}";
 
 static dra_err *load_text(dra_loader *l, const char *text, int line, bool *passed)
 {
     json_error_t jerr;
-    dra_obj o = {.json = json_loads(text, 0, &jerr), .file = "t", .doc = 1, .line = line, .item = -1, .src_off = SIZE_MAX};
+    dra_obj o = {
+        .json = json_loads(text, 0, &jerr), .file = "t", .doc = 1, .line = line, .item = -1, .src_off = SIZE_MAX};
     dra_kind k;
     dra_err *e = dra_loader_add(l, &o, &k, passed);
     json_decref(o.json);
@@ -579,15 +637,18 @@ UNIT_TEST(loader_duplicates_and_held_admin_checks)
     bool passed;
     CHECK(load_text(l, node, 1, &passed) == NULL && passed);
     CHECK(load_text(l, node, 2, &passed) == NULL && !passed); /* the same again: one object */
-    dra_err *e = load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":\"b\"}}}",
-                           3, &passed);
+    dra_err *e =
+        load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":\"b\"}}}",
+                  3, &passed);
     CHECK(e && strstr(e->msg, "duplicate object Node/n, first defined at t:1"));
     dra_err_free(e);
-    CHECK(load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"n\"}}", 4, &passed) == NULL);
+    CHECK(load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"n\"}}", 4, &passed) ==
+          NULL);
     /* admin access before its Namespace: checked at the end */
     e = load_text(l, claim_admin, 5, &passed);
     CHECK(e == NULL);
-    CHECK(load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"x\"}}", 6, &passed) == NULL);
+    CHECK(load_text(l, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"x\"}}", 6, &passed) ==
+          NULL);
     dra_model stats = DRA_MODEL_INIT;
     e = dra_loader_finish(l, &stats);
     CHECK(e && strstr(e->msg, "admin access to devices requires") && e->line == 5);

@@ -72,16 +72,22 @@ UNIT_TEST(parse_range_edges)
                                              "cannot parse \"0-01-01T00:00:00Z\" as \"-\"");
     CHECK_STR(perr("-0001-01-01T00:00:00Z"), "parsing time \"-0001-01-01T00:00:00Z\" as \"2006-01-02T15:04:05Z07:00\": "
                                              "cannot parse \"-0001-01-01T00:00:00Z\" as \"2006\"");
-    CHECK_STR(perr("2026-03-01T10:00:00+25:00"), "parsing time \"2026-03-01T10:00:00+25:00\": time zone offset hour out of range");
-    CHECK_STR(perr("2026-03-01T10:00:00+25:61"), "parsing time \"2026-03-01T10:00:00+25:61\": time zone offset minute out of range");
-    CHECK_STR(perr("2026-03-01T10:00:00x25:00"), "parsing time \"2026-03-01T10:00:00x25:00\": time zone offset hour out of range");
-    CHECK_STR(perr("2026-03-01T10:00:00x05:00"), "parsing time \"2026-03-01T10:00:00x05:00\" as "
-                                                 "\"2006-01-02T15:04:05Z07:00\": cannot parse \"x05:00\" as \"Z07:00\"");
+    CHECK_STR(perr("2026-03-01T10:00:00+25:00"),
+              "parsing time \"2026-03-01T10:00:00+25:00\": time zone offset hour out of range");
+    CHECK_STR(perr("2026-03-01T10:00:00+25:61"),
+              "parsing time \"2026-03-01T10:00:00+25:61\": time zone offset minute out of range");
+    CHECK_STR(perr("2026-03-01T10:00:00x25:00"),
+              "parsing time \"2026-03-01T10:00:00x25:00\": time zone offset hour out of range");
+    CHECK_STR(perr("2026-03-01T10:00:00x05:00"),
+              "parsing time \"2026-03-01T10:00:00x05:00\" as "
+              "\"2006-01-02T15:04:05Z07:00\": cannot parse \"x05:00\" as \"Z07:00\"");
     CHECK_STR(perr("2026-03-01T10:00:00z"), "parsing time \"2026-03-01T10:00:00z\" as \"2006-01-02T15:04:05Z07:00\": "
                                             "cannot parse \"z\" as \"Z07:00\"");
-    CHECK_STR(perr("2026-03-01T10:00:00Z\xff\n"), "parsing time \"2026-03-01T10:00:00Z\\xff\\x0a\": extra text: \"\\xff\\x0a\"");
+    CHECK_STR(perr("2026-03-01T10:00:00Z\xff\n"),
+              "parsing time \"2026-03-01T10:00:00Z\\xff\\x0a\": extra text: \"\\xff\\x0a\"");
     CHECK_STR(perr("2025-02-29T00:00:00Zjunk"), "parsing time \"2025-02-29T00:00:00Zjunk\": extra text: \"junk\"");
-    CHECK_STR(perr("\"\\"), "parsing time \"\\\"\\\\\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\\\"\\\\\" as \"2006\"");
+    CHECK_STR(perr("\"\\"),
+              "parsing time \"\\\"\\\\\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\\\"\\\\\" as \"2006\"");
     CHECK_STR(perr(""), "parsing time \"\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\" as \"2006\"");
     dra_time u;
     dra_err *e = dra_time_parse(NULL, &u);
@@ -101,15 +107,16 @@ UNIT_TEST(format_range_edges)
     CHECK_FMT(dra_time_format(P("9999-12-31T23:59:59.999999999Z")), "9999-12-31T23:59:59Z");
     CHECK_FMT(dra_time_format(P("1969-12-31T23:59:59.5Z")), "1969-12-31T23:59:59Z");
     CHECK_FMT(dra_time_format((dra_time){INT64_C(-62135596800) - 86400 * 366, 0}), "0000-01-01T00:00:00Z");
-    CHECK_FMT(dra_time_format((dra_time){INT64_C(253402300800) + INT64_C(86400) * 365 * 1000, 0}), "10999-05-03T00:00:00Z");
+    CHECK_FMT(dra_time_format((dra_time){INT64_C(253402300800) + INT64_C(86400) * 365 * 1000, 0}),
+              "10999-05-03T00:00:00Z");
     CHECK_FMT(dra_time_format_ns(P("2600-01-01T00:00:00.000000001Z")), "2600-01-01T00:00:00.000000001Z");
     CHECK_FMT(dra_time_format_ns((dra_time){0, 0}), "1970-01-01T00:00:00.000000000Z");
     /* the int64 ends: no overflow, a proleptic date */
     CHECK_FMT(dra_time_format((dra_time){INT64_MAX, 999999999}), "292277026596-12-04T15:30:07Z");
     CHECK_FMT(dra_time_format((dra_time){INT64_MIN, 0}), "-292277022657-01-27T08:29:52Z");
     /* parse, format, parse: the same second */
-    const char *round[] = {"0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1677-09-21T00:12:43Z", "2262-04-11T23:47:17Z",
-                           "2600-01-01T00:00:00Z", "9999-12-31T23:59:59Z"};
+    const char *round[] = {"0000-01-01T00:00:00Z", "0001-01-01T00:00:00Z", "1677-09-21T00:12:43Z",
+                           "2262-04-11T23:47:17Z", "2600-01-01T00:00:00Z", "9999-12-31T23:59:59Z"};
     for (size_t i = 0; i < sizeof round / sizeof round[0]; i++)
         CHECK_FMT(dra_time_format(P(round[i])), round[i]);
 }
@@ -225,8 +232,9 @@ UNIT_TEST(duration_arg_takes_seconds_or_go)
     const char *bad[] = {"", ".", "1.2.3", "5x", "-1", "1 s", "s", NULL};
     for (int i = 0; i < 8; i++) {
         dra_err *e = dra_duration_arg(bad[i], &ns);
-        char *want = dra_xasprintf("invalid duration \"%s\" (want seconds or a Go duration such as 30s, 500ms, 1h2m3.5s)",
-                                   bad[i] ? bad[i] : "");
+        char *want =
+            dra_xasprintf("invalid duration \"%s\" (want seconds or a Go duration such as 30s, 500ms, 1h2m3.5s)",
+                          bad[i] ? bad[i] : "");
         CHECK(e && e->code == DRA_EXIT_INPUT && strcmp(e->msg, want) == 0);
         free(want);
         dra_err_free(e);

@@ -121,8 +121,7 @@ static int run_case(const char *table, const json_t *doc, cel_env *cel, int *ran
     dra_features_default(&features);
     const char *gate;
     const json_t *on;
-    json_object_foreach((json_t *)json_object_get(doc, "features"), gate, on)
-    {
+    json_object_foreach((json_t *)json_object_get(doc, "features"), gate, on) {
         dra_feature id;
         if (!dra_feature_lookup(gate, &id)) {
             fprintf(stderr, "    %s: %s: unknown gate %s\n", table, name, gate);
@@ -196,11 +195,26 @@ static int run_table(const char *table)
     return failed + (ran == 0);
 }
 
-UNIT_TEST(resourceslice_table) { CHECK_INT(run_table("resourceslice"), 0); }
-UNIT_TEST(deviceclass_table) { CHECK_INT(run_table("deviceclass"), 0); }
-UNIT_TEST(devicetaintrule_table) { CHECK_INT(run_table("devicetaintrule"), 0); }
-UNIT_TEST(resourceclaim_table) { CHECK_INT(run_table("resourceclaim"), 0); }
-UNIT_TEST(resourceclaimtemplate_table) { CHECK_INT(run_table("resourceclaimtemplate"), 0); }
+UNIT_TEST(resourceslice_table)
+{
+    CHECK_INT(run_table("resourceslice"), 0);
+}
+UNIT_TEST(deviceclass_table)
+{
+    CHECK_INT(run_table("deviceclass"), 0);
+}
+UNIT_TEST(devicetaintrule_table)
+{
+    CHECK_INT(run_table("devicetaintrule"), 0);
+}
+UNIT_TEST(resourceclaim_table)
+{
+    CHECK_INT(run_table("resourceclaim"), 0);
+}
+UNIT_TEST(resourceclaimtemplate_table)
+{
+    CHECK_INT(run_table("resourceclaimtemplate"), 0);
+}
 
 /* ---- defaulting: pkg/apis/resource/v1/defaults_test.go ---- */
 
@@ -215,15 +229,19 @@ static json_t *defaulted(const char *text, dra_kind kind)
 
 static const char *req_str(const json_t *obj, int i, const char *key)
 {
-    const json_t *r = json_array_get(json_object_get(json_object_get(json_object_get(obj, "spec"), "devices"), "requests"), 0);
-    const json_t *x = i < 0 ? json_object_get(r, "exactly") : json_array_get(json_object_get(r, "firstAvailable"), (size_t)i);
+    const json_t *r =
+        json_array_get(json_object_get(json_object_get(json_object_get(obj, "spec"), "devices"), "requests"), 0);
+    const json_t *x =
+        i < 0 ? json_object_get(r, "exactly") : json_array_get(json_object_get(r, "firstAvailable"), (size_t)i);
     return json_string_value(json_object_get(x, key));
 }
 
 static long long req_int(const json_t *obj, int i, const char *key)
 {
-    const json_t *r = json_array_get(json_object_get(json_object_get(json_object_get(obj, "spec"), "devices"), "requests"), 0);
-    const json_t *x = i < 0 ? json_object_get(r, "exactly") : json_array_get(json_object_get(r, "firstAvailable"), (size_t)i);
+    const json_t *r =
+        json_array_get(json_object_get(json_object_get(json_object_get(obj, "spec"), "devices"), "requests"), 0);
+    const json_t *x =
+        i < 0 ? json_object_get(r, "exactly") : json_array_get(json_object_get(r, "firstAvailable"), (size_t)i);
     const json_t *v = json_object_get(x, key);
     return json_is_integer(v) ? (long long)json_integer_value(v) : -1;
 }
@@ -234,8 +252,9 @@ UNIT_TEST(default_allocation_mode)
     CHECK_STR(req_str(c, -1, "allocationMode"), "ExactCount");
     CHECK_INT(req_int(c, -1, "count"), 1);
     json_decref(c);
-    c = defaulted("{\"spec\":{\"devices\":{\"requests\":[{\"exactly\":{\"allocationMode\":\"ExactCount\",\"count\":10}}]}}}",
-                  DRA_KIND_RESOURCE_CLAIM);
+    c = defaulted(
+        "{\"spec\":{\"devices\":{\"requests\":[{\"exactly\":{\"allocationMode\":\"ExactCount\",\"count\":10}}]}}}",
+        DRA_KIND_RESOURCE_CLAIM);
     CHECK_STR(req_str(c, -1, "allocationMode"), "ExactCount");
     CHECK_INT(req_int(c, -1, "count"), 10);
     json_decref(c);
@@ -246,7 +265,8 @@ UNIT_TEST(default_allocation_mode_with_subrequests)
     json_t *c = defaulted("{\"spec\":{\"devices\":{\"requests\":[{\"name\":\"req-1\",\"firstAvailable\":"
                           "[{\"name\":\"subReq-1\"},{\"name\":\"subReq-2\"}]}]}}}",
                           DRA_KIND_RESOURCE_CLAIM);
-    const json_t *r = json_array_get(json_object_get(json_object_get(json_object_get(c, "spec"), "devices"), "requests"), 0);
+    const json_t *r =
+        json_array_get(json_object_get(json_object_get(json_object_get(c, "spec"), "devices"), "requests"), 0);
     CHECK(json_object_get(r, "exactly") == NULL); /* exactly stays unset */
     for (int i = 0; i < 2; i++) {
         CHECK_STR(req_str(c, i, "allocationMode"), "ExactCount");
@@ -268,20 +288,26 @@ UNIT_TEST(default_device_taint)
 {
     /* Upstream's case is the slice-level SliceDeviceTaint list; device
      * taints get the same default. */
-    json_t *s = defaulted("{\"spec\":{\"taints\":[{\"device\":\"device-0\",\"taint\":{}}],"
-                          "\"devices\":[{\"name\":\"device-0\",\"taints\":[{\"key\":\"k\",\"effect\":\"NoExecute\"}]}]}}",
-                          DRA_KIND_RESOURCE_SLICE);
+    json_t *s =
+        defaulted("{\"spec\":{\"taints\":[{\"device\":\"device-0\",\"taint\":{}}],"
+                  "\"devices\":[{\"name\":\"device-0\",\"taints\":[{\"key\":\"k\",\"effect\":\"NoExecute\"}]}]}}",
+                  DRA_KIND_RESOURCE_SLICE);
     const json_t *spec = json_object_get(s, "spec");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_array_get(json_object_get(spec, "taints"), 0), "taint"), "timeAdded")),
+    CHECK_STR(json_string_value(json_object_get(
+                  json_object_get(json_array_get(json_object_get(spec, "taints"), 0), "taint"), "timeAdded")),
               "2006-01-02T15:04:05Z");
-    CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(spec, "devices"), 0), "taints"), 0),
-                                                "timeAdded")),
+    CHECK_STR(json_string_value(json_object_get(
+                  json_array_get(json_object_get(json_array_get(json_object_get(spec, "devices"), 0), "taints"), 0),
+                  "timeAdded")),
               "2006-01-02T15:04:05Z");
     json_decref(s);
-    s = defaulted("{\"spec\":{\"taints\":[{\"device\":\"device-0\",\"taint\":{\"timeAdded\":\"2006-01-02T15:04:05Z\"}}]}}",
-                  DRA_KIND_RESOURCE_SLICE);
+    s = defaulted(
+        "{\"spec\":{\"taints\":[{\"device\":\"device-0\",\"taint\":{\"timeAdded\":\"2006-01-02T15:04:05Z\"}}]}}",
+        DRA_KIND_RESOURCE_SLICE);
     dra_default_object(s, DRA_KIND_RESOURCE_SLICE, 0); /* a set value is kept */
-    CHECK_STR(json_string_value(json_object_get(json_object_get(json_array_get(json_object_get(json_object_get(s, "spec"), "taints"), 0), "taint"), "timeAdded")),
+    CHECK_STR(json_string_value(json_object_get(
+                  json_object_get(json_array_get(json_object_get(json_object_get(s, "spec"), "taints"), 0), "taint"),
+                  "timeAdded")),
               "2006-01-02T15:04:05Z");
     json_decref(s);
 }

@@ -222,7 +222,8 @@ UNIT_TEST(wfile_stream_writes_in_place_and_replaces_a_link)
 
 UNIT_TEST(path_dir_and_base)
 {
-    const char *cases[][3] = {{"a/b/c", "a/b", "c"}, {"/x", "/", "x"}, {"x", ".", "x"}, {"a/", "a", ""}, {"/", "/", ""}};
+    const char *cases[][3] = {
+        {"a/b/c", "a/b", "c"}, {"/x", "/", "x"}, {"x", ".", "x"}, {"a/", "a", ""}, {"/", "/", ""}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *d = dra_path_dir(cases[i][0]);
         CHECK_STR(d, cases[i][1]);

@@ -30,8 +30,8 @@ static char *names_of(const char *file, dra_expand_report *rep)
         if (strcmp(json_string_value(json_object_get(o, "kind")), "Pod") != 0)
             continue;
         const char *name = json_string_value(json_object_get(json_object_get(o, "metadata"), "name"));
-        const char *ann = json_string_value(json_object_get(
-            json_object_get(json_object_get(o, "metadata"), "annotations"), DRA_ASSUMED_ANNOTATION));
+        const char *ann = json_string_value(
+            json_object_get(json_object_get(json_object_get(o, "metadata"), "annotations"), DRA_ASSUMED_ANNOTATION));
         size_t len = strlen(name);
         if (*out)
             strcat(out, " ");
@@ -46,6 +46,7 @@ static char *names_of(const char *file, dra_expand_report *rep)
     return out;
 }
 
+/* clang-format off */
 #define EXPECT(file, want, npods)                                                                                     \
     do {                                                                                                               \
         dra_expand_report rep = {0};                                                                                   \
@@ -55,6 +56,7 @@ static char *names_of(const char *file, dra_expand_report *rep)
         free(got);                                                                                                     \
         dra_expand_report_free(&rep);                                                                                  \
     } while (0)
+/* clang-format on */
 
 UNIT_TEST(mpijob_launcher_job_and_indexed_workers)
 {

@@ -14,12 +14,16 @@
 #include <string.h>
 
 typedef void (*unit_fn)(int *failed);
-struct unit_case { const char *name; unit_fn fn; };
+struct unit_case {
+    const char *name;
+    unit_fn fn;
+};
 
 #define UNIT_MAX 1024
 static struct unit_case unit_cases[UNIT_MAX];
 static int unit_ncases;
 
+/* clang-format off */
 #define UNIT_TEST(name)                                                        \
     static void unit_##name(int *unit_failed);                                 \
     __attribute__((constructor)) static void unit_reg_##name(void)             \
@@ -57,6 +61,7 @@ static int unit_ncases;
             *unit_failed = 1;                                                  \
         }                                                                      \
     } while (0)
+/* clang-format on */
 
 static inline int unit_run(void)
 {
@@ -74,6 +79,10 @@ static inline int unit_run(void)
     return failed ? 1 : 0;
 }
 
-#define UNIT_MAIN() int main(void) { return unit_run(); }
+#define UNIT_MAIN()                                                                                                    \
+    int main(void)                                                                                                     \
+    {                                                                                                                  \
+        return unit_run();                                                                                             \
+    }
 
 #endif

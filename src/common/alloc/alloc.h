@@ -60,8 +60,8 @@
 typedef struct dra_selector_eval {
     void *ctx;
     dra_err *(*compile)(void *ctx, const char *expr, size_t len, void **prog);
-    dra_err *(*match)(void *ctx, void *prog, const char *driver, const json_t *device,
-                      const dra_features *features, void **device_cache, bool *matched);
+    dra_err *(*match)(void *ctx, void *prog, const char *driver, const json_t *device, const dra_features *features,
+                      void **device_cache, bool *matched);
     void (*free_prog)(void *ctx, void *prog);
     void (*free_device_cache)(void *ctx, void *device_cache);
     /* Derived attributes (KEP-6080); optional (NULL: unsupported).  compile_value
@@ -83,12 +83,16 @@ void dra_cel_selector_eval_free(dra_selector_eval *ev);
 typedef struct dra_alloc_world dra_alloc_world;
 
 typedef struct dra_alloc_world_input {
-    json_t *const *classes;     size_t nclasses;     /* DeviceClass (v1, defaulted) */
-    json_t *const *slices;      size_t nslices;      /* ResourceSlice */
-    json_t *const *taint_rules; size_t ntaint_rules; /* DeviceTaintRule */
-    json_t *const *in_use;      size_t nin_use;      /* ResourceClaims with status.allocation */
-    const dra_features *features;                    /* NULL = defaults */
-    const dra_selector_eval *eval;                   /* required */
+    json_t *const *classes;
+    size_t nclasses; /* DeviceClass (v1, defaulted) */
+    json_t *const *slices;
+    size_t nslices; /* ResourceSlice */
+    json_t *const *taint_rules;
+    size_t ntaint_rules; /* DeviceTaintRule */
+    json_t *const *in_use;
+    size_t nin_use;                /* ResourceClaims with status.allocation */
+    const dra_features *features;  /* NULL = defaults */
+    const dra_selector_eval *eval; /* required */
     /* Optional: more slices, as text (dra_slice_pack), after those in
      * `slices`, in pack order; the text must outlive the world.  The world
      * holds a packed device as a few hundred bytes and parses its JSON again
@@ -138,9 +142,9 @@ const char *dra_reject_reason_name(dra_reject_reason r); /* "in-use", "class-sel
 /* ---- one allocation -------------------------------------------------------------- */
 
 typedef struct dra_alloc_opts {
-    double timeout;     /* seconds; <= 0 means none */
-    bool explain;       /* record the trace (see dra_alloc_explain_*) */
-    bool no_prune;      /* disable the bounded-search pruning (for comparisons) */
+    double timeout; /* seconds; <= 0 means none */
+    bool explain;   /* record the trace (see dra_alloc_explain_*) */
+    bool no_prune;  /* disable the bounded-search pruning (for comparisons) */
 } dra_alloc_opts;
 
 typedef struct dra_alloc_stats {
@@ -161,7 +165,7 @@ typedef struct dra_alloc_result dra_alloc_result;
  * explain trace was requested, else NULL.  A timeout is a fatal error
  * "timed out trying to allocate devices". */
 DRA_MUST_USE dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *claims, size_t nclaims,
-                       const dra_alloc_opts *opts, dra_alloc_result **out);
+                                    const dra_alloc_opts *opts, dra_alloc_result **out);
 
 bool dra_alloc_result_ok(const dra_alloc_result *r);
 /* When not ok: NULL, or the non-fatal upstream error "invalid resource pools

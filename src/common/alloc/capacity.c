@@ -351,7 +351,8 @@ static dra_err *round_up_step(const dra_quantity *req, const al_cap_policy *c, d
     if (c->milli) {
         if (n > wdiv(wsub(INT64_MAX, min), step))
             return dra_err_new(DRA_EXIT_INPUT,
-                               NOT_REPRESENTABLE ": rounding request %s up to the next step passes the milli-value range",
+                               NOT_REPRESENTABLE
+                               ": rounding request %s up to the next step passes the milli-value range",
                                dra_quantity_format(req, b));
         int64_t v = wadd(min, wmul(step, n));
         *out = v % 1000 == 0 ? dra_quantity_from_int64(v / 1000, c->step.format)
@@ -360,7 +361,8 @@ static dra_err *round_up_step(const dra_quantity *req, const al_cap_policy *c, d
     }
     /* Guarded only for a minimum the API allows (not negative). */
     if (min >= 0 && n > wdiv(INT64_MAX - min, step))
-        return dra_err_new(DRA_EXIT_INPUT, NOT_REPRESENTABLE ": rounding request %s up to the next step passes MaxInt64",
+        return dra_err_new(DRA_EXIT_INPUT,
+                           NOT_REPRESENTABLE ": rounding request %s up to the next step passes MaxInt64",
                            dra_quantity_format(req, b));
     *out = dra_quantity_from_int64(wadd(min, wmul(step, n)), c->step.format);
     return NULL;

@@ -10,7 +10,7 @@
 
 typedef struct cel_ctx {
     cel_env *env;
-    dra_arena scratch; /* for converting devices (cel_dra_device_build) */
+    dra_arena scratch;   /* for converting devices (cel_dra_device_build) */
     cel_dra_convert how; /* the release's device conversion */
 } cel_ctx;
 
@@ -63,8 +63,7 @@ static dra_err *c_compile_value(void *ctx, const char *expr, size_t len, void **
     return NULL;
 }
 
-static dra_err *c_derive(void *ctx, void *prog, const char *driver, const json_t *device, void **cache,
-                         json_t **attr)
+static dra_err *c_derive(void *ctx, void *prog, const char *driver, const json_t *device, void **cache, json_t **attr)
 {
     cel_ctx *c = ctx;
     if (!*cache)

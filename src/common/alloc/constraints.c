@@ -121,8 +121,7 @@ static bool scalar_eq(int kind, const json_t *a, const json_t *b, bool nobuild)
             return nx == ny && memcmp(x, y, nx) == 0;
         }
         /* fall through */
-    case 1:
-        return json_is_string(a) && json_is_string(b) && strcmp(json_string_value(a), json_string_value(b)) == 0;
+    case 1: return json_is_string(a) && json_is_string(b) && strcmp(json_string_value(a), json_string_value(b)) == 0;
     case 2: return json_is_integer(a) && json_is_integer(b) && json_integer_value(a) == json_integer_value(b);
     case 3: return json_is_boolean(a) && json_is_boolean(b) && json_boolean_value(a) == json_boolean_value(b);
     }
@@ -344,7 +343,9 @@ static bool usable_1_38(const json_t *attr)
     if (!list_kind(attr, &k, &arr) || json_array_size(arr) == 0)
         return false;
     size_t i;
-    json_array_foreach(arr, i, v) if (k == 4 && !version_parses(v)) return false;
+    json_array_foreach(arr, i, v)
+        if (k == 4 && !version_parses(v))
+            return false;
     return true;
 }
 
@@ -370,8 +371,7 @@ bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const
         return false;
     }
     const json_t *scalar;
-    if (r->w->f.list_value_fatal &&
-        (!usable_1_38(attr) || (!r->w->f.list_attributes && !scalar_kind(attr, &scalar)))) {
+    if (r->w->f.list_value_fatal && (!usable_1_38(attr) || (!r->w->f.list_attributes && !scalar_kind(attr, &scalar)))) {
         /* 1.38 stops rather than ignore the device: lookupAttribute refuses
          * an attribute without a usable value, and with list semantics off
          * only a scalar can match (experimental/constraint.go
@@ -380,8 +380,8 @@ bool dra_al_constraint_add(al_run *r, al_constraint *c, const al_req *req, const
          * matchAttributeConstraint.add, stable/constraint.go;
          * v0.38.0-beta.0).  Through 1.37 such a value matched nothing. */
         al_idbuf ib;
-        *fatal = dra_err_new(DRA_EXIT_INPUT, "device %s: unsupported attribute value for %s", dra_al_id(d, &ib),
-                             c->attr);
+        *fatal =
+            dra_err_new(DRA_EXIT_INPUT, "device %s: unsupported attribute value for %s", dra_al_id(d, &ib), c->attr);
         return false;
     }
     if (c->match)

@@ -91,7 +91,9 @@ static bool groups_have(const json_t *groups, const char *name)
 {
     size_t i;
     const json_t *v;
-    json_array_foreach(groups, i, v) if (json_is_string(v) && strcmp(json_string_value(v), name) == 0) return true;
+    json_array_foreach(groups, i, v)
+        if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+            return true;
     return false;
 }
 

@@ -150,8 +150,10 @@ json_t *dra_al_explain_build(al_run *r)
         for (size_t k = 0; k < p->ntarget; k++)
             nd += p->target[k]->ndev;
         json_t *o = json_pack("{s:s,s:s,s:s,s:I}", "driver", p->driver, "pool", p->pool, "status",
-                              p->incomplete ? "incomplete" : p->invalid ? "invalid" : "usable", "devices",
-                              (json_int_t)nd);
+                              p->incomplete ? "incomplete"
+                              : p->invalid  ? "invalid"
+                                            : "usable",
+                              "devices", (json_int_t)nd);
         if (p->invalid)
             json_object_set_new(o, "reason", json_string(p->invalid_reason));
         if (p->has_binding)
@@ -167,11 +169,13 @@ json_t *dra_al_explain_build(al_run *r)
             const al_slice *s = ps->n ? ps->s[0] : NULL;
             if (!s)
                 continue;
-            char *why = s->node_name ? dra_xasprintf("for node %s", s->node_name)
+            char *why = s->node_name   ? dra_xasprintf("for node %s", s->node_name)
                         : s->all_nodes ? dra_xstrdup("for all nodes")
-                        : s->node_selector ? dra_xstrdup("for nodes matching its nodeSelector, which this node does not")
-                                           : dra_xstrdup("per device node selection: no device is for this node");
-            json_array_append_new(other, json_pack("{s:s,s:s,s:s}", "driver", ps->driver, "pool", ps->pool, "serves", why));
+                        : s->node_selector
+                            ? dra_xstrdup("for nodes matching its nodeSelector, which this node does not")
+                            : dra_xstrdup("per device node selection: no device is for this node");
+            json_array_append_new(other,
+                                  json_pack("{s:s,s:s,s:s}", "driver", ps->driver, "pool", ps->pool, "serves", why));
             free(why);
         }
         json_object_set_new(ex, "otherPools", other);
@@ -190,9 +194,9 @@ json_t *dra_al_explain_build(al_run *r)
             for (size_t k = 0; k < t->n; k++)
                 if (!r->succeeded || !t->rej[k].dynamic ||
                     (live(r, t->rej[k].gen) && !chosen_for(c, t->req, t->rej[k].lid)))
-                json_array_append_new(rej, json_pack("{s:s,s:s,s:s}", "device", dra_al_id(r->ldev[t->rej[k].lid], &ib),
-                                                     "reason", dra_reject_reason_name(t->rej[k].reason), "detail",
-                                                     t->rej[k].detail));
+                    json_array_append_new(
+                        rej, json_pack("{s:s,s:s,s:s}", "device", dra_al_id(r->ldev[t->rej[k].lid], &ib), "reason",
+                                       dra_reject_reason_name(t->rej[k].reason), "detail", t->rej[k].detail));
             json_array_append_new(reqs, json_pack("{s:s,s:o}", "request", t->req->full_name, "rejected", rej));
         }
         json_t *chosen = json_array();
@@ -236,17 +240,20 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
             dra_buf_puts(b, "  no resource pools are available on this node: the input has no ResourceSlices\n");
         else
             dra_buf_puts(b, "  no resource pools are available on this node; the input's pools:\n");
-        json_array_foreach(other, i, p) dra_buf_printf(b, "    pool %s/%s: %s\n", dra_jfield_str(p, "driver"),
-                                                       dra_jfield_str(p, "pool"), dra_jfield_str(p, "serves"));
+        json_array_foreach(other, i, p)
+            dra_buf_printf(b, "    pool %s/%s: %s\n", dra_jfield_str(p, "driver"), dra_jfield_str(p, "pool"),
+                           dra_jfield_str(p, "serves"));
     }
     json_array_foreach(pools, i, p) {
-        dra_buf_printf(b, "  pool %s/%s: %s", dra_jfield_str(p, "driver"), dra_jfield_str(p, "pool"), dra_jfield_str(p, "status"));
+        dra_buf_printf(b, "  pool %s/%s: %s", dra_jfield_str(p, "driver"), dra_jfield_str(p, "pool"),
+                       dra_jfield_str(p, "status"));
         if (dra_jfield_str(p, "reason"))
             dra_buf_printf(b, " (%s)", dra_jfield_str(p, "reason"));
         long long nd = (long long)json_integer_value(json_object_get(p, "devices"));
         if (nd || !dra_jfield_str(p, "reason")) /* a pool refused whole was not read for its devices */
             dra_buf_printf(b, ", %lld devices", nd);
-        dra_buf_printf(b, "%s\n", dra_jfield_true(p, "bindingConditions") ? ", binding conditions (searched last)" : "");
+        dra_buf_printf(b, "%s\n",
+                       dra_jfield_true(p, "bindingConditions") ? ", binding conditions (searched last)" : "");
     }
     const json_t *c;
     long last = -1; /* the last claim the search reached: one with reasons or a cut */
@@ -271,9 +278,9 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
             dra_buf_printf(b, "  claim %s: nothing allocated: %s\n", dra_jfield_str(c, "claim"),
                            !json_array_size(pools) ? "no device is available on this node"
                            : cut_text              ? cut_text
-                           : (long)i < last        ? "its devices were given back when a claim after it could not be served"
-                           : last >= 0             ? "not reached: a claim before it could not be served"
-                                                   : "no device was tried");
+                           : (long)i < last ? "its devices were given back when a claim after it could not be served"
+                           : last >= 0      ? "not reached: a claim before it could not be served"
+                                            : "no device was tried");
             free(cut_text);
             continue;
         }
@@ -287,12 +294,12 @@ void dra_alloc_explain_text(const dra_alloc_result *r, dra_buf *b)
             dra_buf_printf(b, "    request %s:\n", dra_jfield_str(q, "request"));
             size_t m;
             const json_t *x;
-            json_array_foreach(json_object_get(q, "rejected"), m, x) dra_buf_printf(
-                b, "      %s: %s: %s\n", dra_jfield_str(x, "device"), dra_jfield_str(x, "reason"), dra_jfield_str(x, "detail"));
+            json_array_foreach(json_object_get(q, "rejected"), m, x)
+                dra_buf_printf(b, "      %s: %s: %s\n", dra_jfield_str(x, "device"), dra_jfield_str(x, "reason"),
+                               dra_jfield_str(x, "detail"));
         }
-        json_array_foreach(json_object_get(c, "allocated"), k, q) dra_buf_printf(b, "    allocated %s -> %s\n",
-                                                                                 dra_jfield_str(q, "request"),
-                                                                                 dra_jfield_str(q, "device"));
+        json_array_foreach(json_object_get(c, "allocated"), k, q)
+            dra_buf_printf(b, "    allocated %s -> %s\n", dra_jfield_str(q, "request"), dra_jfield_str(q, "device"));
     }
     const json_t *st = json_object_get(ex, "stats");
     dra_buf_printf(b, "  search: %lld invocations, %lld devices tried, %lld backtracks, %lld pruned, %.3f ms\n",
@@ -347,24 +354,24 @@ static void nearest_in(const json_t *ex, const char *node, nearest *best)
 {
     size_t i, k, m;
     const json_t *c, *q, *x;
-    json_array_foreach(json_object_get(ex, "claims"), i, c) json_array_foreach(json_object_get(c, "requests"), k, q)
-        json_array_foreach(json_object_get(q, "rejected"), m, x)
-    {
-        const char *reason = dra_jfield_str(x, "reason"), *detail = dra_jfield_str(x, "detail");
-        if (!reason || !detail)
-            continue;
-        if (!strcmp(reason, "in-use") && !strcmp(detail, "allocated earlier in this attempt"))
-            continue; /* the pod's own other requests: too few devices, which the cut tells */
-        if (!strcmp(reason, "capacity") && strstr(detail, " requested; the device publishes ")) {
-            consider(best, 5, node, dra_jfield_str(c, "claim"), dra_jfield_str(q, "request"), x,
-                     "ask for a capacity the device publishes");
-            continue;
-        }
-        for (size_t f = 0; f < sizeof fixes / sizeof fixes[0]; f++)
-            if (!strcmp(reason, fixes[f].reason))
-                consider(best, fixes[f].rank, node, dra_jfield_str(c, "claim"), dra_jfield_str(q, "request"), x,
-                         fixes[f].fix);
-    }
+    json_array_foreach(json_object_get(ex, "claims"), i, c)
+        json_array_foreach(json_object_get(c, "requests"), k, q)
+            json_array_foreach(json_object_get(q, "rejected"), m, x) {
+                const char *reason = dra_jfield_str(x, "reason"), *detail = dra_jfield_str(x, "detail");
+                if (!reason || !detail)
+                    continue;
+                if (!strcmp(reason, "in-use") && !strcmp(detail, "allocated earlier in this attempt"))
+                    continue; /* the pod's own other requests: too few devices, which the cut tells */
+                if (!strcmp(reason, "capacity") && strstr(detail, " requested; the device publishes ")) {
+                    consider(best, 5, node, dra_jfield_str(c, "claim"), dra_jfield_str(q, "request"), x,
+                             "ask for a capacity the device publishes");
+                    continue;
+                }
+                for (size_t f = 0; f < sizeof fixes / sizeof fixes[0]; f++)
+                    if (!strcmp(reason, fixes[f].reason))
+                        consider(best, fixes[f].rank, node, dra_jfield_str(c, "claim"), dra_jfield_str(q, "request"), x,
+                                 fixes[f].fix);
+            }
 }
 
 char *dra_alloc_explain_verdict(const json_t *const *traces, const char *const *names, size_t n)

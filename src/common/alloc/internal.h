@@ -36,20 +36,20 @@
 typedef struct al_features {
     bool admin_access, prioritized_list, partitionable, device_taints, taint_rules;
     bool binding_and_status, consumable_capacity, list_attributes;
-    bool compatibility_groups;     /* DRADeviceCompatibilityGroups */
-    bool optional_node_operations; /* DRAOptionalNodeOperations: copy skipNodeOperations into results */
-    bool derived_attributes;       /* DRADerivedAttributes */
+    bool compatibility_groups;      /* DRADeviceCompatibilityGroups */
+    bool optional_node_operations;  /* DRAOptionalNodeOperations: copy skipNodeOperations into results */
+    bool derived_attributes;        /* DRADerivedAttributes */
     bool fractional_capacity_range; /* DRAFractionalCapacityRange */
-    bool capacity_1_38;            /* 1.38's consumable capacity: names without domain are the
-                                    * driver's; a negative request is refused before rounding */
-    bool versions_without_build;   /* 1.38: constraints compare versions without build metadata */
-    bool list_value_fatal;         /* 1.38: a constraint meeting a value it cannot use (none, or a list
-                                    * with DRAListTypeAttributes off) stops the run ("unsupported
-                                    * attribute value") */
-    bool all_pool_node_failure;    /* 1.38: All over an incomplete or invalid pool fails the node only */
-    bool config_all_unnamed;       /* 1.37: a result config covering every request names none */
-    bool groups_field;             /* 1.37: consumesCounters[].compatibilityGroups exists (1.36's
-                                    * API drops it as an unknown field) */
+    bool capacity_1_38;             /* 1.38's consumable capacity: names without domain are the
+                                     * driver's; a negative request is refused before rounding */
+    bool versions_without_build;    /* 1.38: constraints compare versions without build metadata */
+    bool list_value_fatal;          /* 1.38: a constraint meeting a value it cannot use (none, or a list
+                                     * with DRAListTypeAttributes off) stops the run ("unsupported
+                                     * attribute value") */
+    bool all_pool_node_failure;     /* 1.38: All over an incomplete or invalid pool fails the node only */
+    bool config_all_unnamed;        /* 1.37: a result config covering every request names none */
+    bool groups_field;              /* 1.37: consumesCounters[].compatibilityGroups exists (1.36's
+                                     * API drops it as an unknown field) */
 } al_features;
 
 /* Whether the scheduler runs the experimental allocator: a feature the
@@ -104,20 +104,20 @@ typedef struct al_device {
      * from `text` on first use by dra_al_device_json and released again by
      * dra_al_trim between runs.  Use the accessors, not these fields. */
     const json_t *tree;
-    const char *text;                 /* packed: compact JSON (borrowed from the packs), else NULL */
+    const char *text; /* packed: compact JSON (borrowed from the packs), else NULL */
     al_capacity *cap;
-    al_counter_set *cons;             /* consumesCounters: set name + counters */
-    struct al_devx *x;                /* what few devices have (read through al_x), NULL when none of it */
+    al_counter_set *cons; /* consumesCounters: set name + counters */
+    struct al_devx *x;    /* what few devices have (read through al_x), NULL when none of it */
     struct al_slice *slice;
     void *eval_cache;
     /* a million devices are held at once: counts and flags packed */
     uint32_t ncap, ncons;
-    uint32_t widx;                    /* index in world->devices (selector memo) */
-    int gid;                          /* interned device ID */
-    int lid;                          /* run-local index, valid when run_id matches */
+    uint32_t widx; /* index in world->devices (selector memo) */
+    int gid;       /* interned device ID */
+    int lid;       /* run-local index, valid when run_id matches */
     unsigned run_id;
     bool binds_to_node, allow_multi, has_binding, all_nodes;
-    bool materialized;                /* tree parsed from text, listed in world->mat */
+    bool materialized; /* tree parsed from text, listed in world->mat */
 } al_device;
 
 /* What few devices have: taints, binding conditions, node selection of
@@ -139,15 +139,15 @@ static inline const al_devx *al_x(const al_device *d)
 
 typedef struct al_slice {
     struct dra_alloc_world *w;
-    const json_t *skip_ops;           /* spec.skipNodeOperations when not empty, else NULL */
+    const json_t *skip_ops; /* spec.skipNodeOperations when not empty, else NULL */
     const char *name, *driver, *pool;
     int64_t generation, count;
     const char *node_name;
     bool all_nodes, per_device, per_device_set;
-    bool skip_node_ops;               /* skip_ops != NULL */
-    bool uses_groups;                 /* a device declares consumesCounters[].compatibilityGroups */
+    bool skip_node_ops; /* skip_ops != NULL */
+    bool uses_groups;   /* a device declares consumesCounters[].compatibilityGroups */
     const json_t *node_selector;
-    al_counter_set *sets;             /* sharedCounters */
+    al_counter_set *sets; /* sharedCounters */
     size_t nsets;
     al_device *dev;
     size_t ndev;
@@ -158,7 +158,7 @@ typedef struct al_pool_slices {
     const char *driver, *pool;
     al_slice **s;
     size_t n, cap;
-    int node_idx;                     /* in world->bynode lists: index into world->node_free */
+    int node_idx; /* in world->bynode lists: index into world->node_free */
 } al_pool_slices;
 
 typedef struct al_class {
@@ -172,7 +172,7 @@ typedef struct al_class {
 typedef struct al_prog al_prog;
 struct al_prog {
     void *prog;
-    char *error;   /* compile error text, NULL when compiled */
+    char *error; /* compile error text, NULL when compiled */
     /* Result per world device (index widx): 0 not yet evaluated, 1 false,
      * 2 true.  Devices never change during a world's life, so a selector is
      * evaluated at most once per device however many runs ask; errors are
@@ -194,15 +194,15 @@ typedef struct al_idstate {
      * k+1 only in slices with nodeName of node k, -1 elsewhere or on several
      * nodes (counted in world->shared_free). */
     int home;
-    bool allocated;   /* exclusive use by an in-use claim */
-    bool shared;      /* some in-use result carries a shareID */
+    bool allocated; /* exclusive use by an in-use claim */
+    bool shared;    /* some in-use result carries a shareID */
     /* the ID (borrowed: world strings, or the slices' and claims' JSON) */
     const char *driver, *pool, *device;
     struct al_idextra *x; /* owned, NULL until needed (dra_al_idextra): most IDs never need it */
 } al_idstate;
 
 typedef struct al_idextra {
-    al_capuse agg;    /* aggregated consumed capacity of in-use claims */
+    al_capuse agg; /* aggregated consumed capacity of in-use claims */
     /* Who holds the ID, for --explain: "claim NS/NAME" and, when the claim
      * is reserved, ", reserved for pod NS/POD" (the world's arena; the
      * first in-use claim seen).  NULL: none recorded. */
@@ -214,33 +214,33 @@ struct dra_alloc_world {
     al_features f;
     dra_features features;
     dra_selector_eval eval;
-    dra_strmap classes;        /* name -> al_class* */
+    dra_strmap classes; /* name -> al_class* */
     al_slice *slices;
     size_t nslices;
-    dra_strmap pools;          /* "driver\x1fpool" -> al_pool_slices* */
+    dra_strmap pools; /* "driver\x1fpool" -> al_pool_slices* */
     al_pool_slices **poollist;
     size_t npools;
-    uint32_t *idslot;          /* device IDs: open addressing, 0 free, else gid + 1 (state.c) */
-    size_t nidslot;            /* 0 or a power of two, at most half full */
+    uint32_t *idslot; /* device IDs: open addressing, 0 free, else gid + 1 (state.c) */
+    size_t nidslot;   /* 0 or a power of two, at most half full */
     al_idstate *st;
     size_t nids, capids;
-    dra_strmap progs;          /* selector expression -> al_prog* (keys: the world's copies, in the arena) */
-    dra_strmap value_progs;    /* derived attribute expression -> al_prog* (likewise) */
+    dra_strmap progs;            /* selector expression -> al_prog* (keys: the world's copies, in the arena) */
+    dra_strmap value_progs;      /* derived attribute expression -> al_prog* (likewise) */
     const json_t *last_cap_json; /* the last device's capacity map and its parse: */
     al_capacity *last_cap;       /* devices whose map is the same (shared) value */
     size_t last_ncap;            /* share it */
-    al_device **devices; /* every device (for freeing eval caches) */
+    al_device **devices;         /* every device (for freeing eval caches) */
     /* Packed devices whose tree is parsed (dra_al_device_json), released
      * with their CEL forms by dra_al_trim when there are too many. */
     al_device **mat;
     size_t nmat, max_mat;
-    json_t *keep;        /* parts of packed devices' trees the world keeps (taints, selectors, groups) */
-    dra_strmap strs;     /* interned strings of packed devices (keys and values in the arena) */
-    dra_strmap caps;     /* packed devices: capacity map text -> its parse (world.c) */
-    size_t cap_hits;     /* devices that found theirs there */
-    dra_buf scratch;     /* while building */
+    json_t *keep;    /* parts of packed devices' trees the world keeps (taints, selectors, groups) */
+    dra_strmap strs; /* interned strings of packed devices (keys and values in the arena) */
+    dra_strmap caps; /* packed devices: capacity map text -> its parse (world.c) */
+    size_t cap_hits; /* devices that found theirs there */
+    dra_buf scratch; /* while building */
     size_t ndevices, capdevices;
-    dra_strmap bynode;         /* node name -> al_pool_slices* (slices with that nodeName) */
+    dra_strmap bynode;     /* node name -> al_pool_slices* (slices with that nodeName) */
     al_pool_slices shared; /* slices without nodeName */
     unsigned run_seq;
     /* Free-device bound (schedule prefilter): IDs not exclusively allocated,
@@ -273,14 +273,13 @@ typedef struct al_pool {
     const char *driver, *pool;
     bool incomplete, invalid, obsolete_skipped, has_binding;
     char *invalid_reason;
-    al_slice **target;     /* slices targeting the node, sorted by name (device slices) */
+    al_slice **target; /* slices targeting the node, sorted by name (device slices) */
     size_t ntarget;
-    al_slice **other;      /* same-generation pool-mates not targeting the node */
+    al_slice **other; /* same-generation pool-mates not targeting the node */
     size_t nother;
     al_counter_set **sets; /* counter sets (pointers into slices) */
     size_t nsets;
 } al_pool;
-
 
 /* ---- requests and claims ---------------------------------------------------------- */
 
@@ -302,10 +301,10 @@ typedef struct al_derived {
 } al_derived;
 
 typedef struct al_req {
-    const char *name;         /* request or subrequest name */
-    const char *full_name;    /* "req" or "req/sub" */
-    struct al_req *parent;    /* the request of a subrequest */
-    const json_t *json;       /* exactly / subrequest object (NULL: neither) */
+    const char *name;      /* request or subrequest name */
+    const char *full_name; /* "req" or "req/sub" */
+    struct al_req *parent; /* the request of a subrequest */
+    const json_t *json;    /* exactly / subrequest object (NULL: neither) */
     const char *class_name;
     al_class *class;
     const json_t *selectors;
@@ -320,26 +319,26 @@ typedef struct al_req {
     bool capacity_1_38;        /* al_features.capacity_1_38 */
     al_capreq *capreq;
     size_t ncapreq;
-    struct al_req *subs;      /* firstAvailable */
+    struct al_req *subs; /* firstAvailable */
     size_t nsubs;
     int selected_sub;
     /* prepared */
     int ndevices;
-    al_device **all;          /* All mode list */
+    al_device **all; /* All mode list */
     struct al_pool **all_pool;
     size_t nall;
-    uint8_t *match;           /* per run-local device: 0 unknown, 1 no, 2 yes */
-    al_derived *derived;      /* derivedAttributes (gate on) */
+    uint8_t *match;      /* per run-local device: 0 unknown, 1 no, 2 yes */
+    al_derived *derived; /* derivedAttributes (gate on) */
     size_t nderived;
-    json_t **dvals;           /* owned: per run-local device lid, nderived values (set when match is 2) */
+    json_t **dvals; /* owned: per run-local device lid, nderived values (set when match is 2) */
 } al_req;
 
 typedef struct al_constraint {
-    bool match;               /* matchAttribute, else distinctAttribute */
-    const char *attr;         /* fully qualified name */
-    const json_t *requests;   /* array or NULL */
+    bool match;             /* matchAttribute, else distinctAttribute */
+    const char *attr;       /* fully qualified name */
+    const json_t *requests; /* array or NULL */
     /* matchAttribute state */
-    const json_t *ref;        /* reference attribute value */
+    const json_t *ref; /* reference attribute value */
     int ndevices;
     /* List semantics: one intersection per added device, stacked so that a
      * removal restores the previous one.  Level k (0-based) is
@@ -361,14 +360,14 @@ typedef struct al_result_dev {
     bool admin;
     bool has_share;
     char share_id[37];
-    al_capuse consumed;       /* only for multi-allocatable devices */
-    bool charged_counters;    /* this result reserved the device's counters */
+    al_capuse consumed;    /* only for multi-allocatable devices */
+    bool charged_counters; /* this result reserved the device's counters */
 } al_result_dev;
 
 typedef struct al_claim {
     const json_t *json;
     const char *ns, *name, *uid;
-    char *ref;                /* "ns/name" as klog.KObj prints it */
+    char *ref; /* "ns/name" as klog.KObj prints it */
     al_req *reqs;
     size_t nreqs;
     al_constraint *cons;
@@ -390,8 +389,8 @@ typedef struct al_reject {
     int lid;
     dra_reject_reason reason;
     char *detail;
-    bool dynamic;             /* depends on what the search had chosen (in use, counters, constraint, capacity) */
-    unsigned gen;             /* the choice that was last when it was recorded (0: none) */
+    bool dynamic; /* depends on what the search had chosen (in use, counters, constraint, capacity) */
+    unsigned gen; /* the choice that was last when it was recorded (0: none) */
 } al_reject;
 
 typedef struct al_req_trace {
@@ -399,7 +398,7 @@ typedef struct al_req_trace {
     al_req *req;
     al_reject *rej;
     size_t n, cap;
-    size_t *seen;             /* per run-local device: 1 + index of its record in rej, 0 none */
+    size_t *seen; /* per run-local device: 1 + index of its record in rej, 0 none */
 } al_req_trace;
 
 /* ---- run ----------------------------------------------------------------------------- */
@@ -433,8 +432,8 @@ typedef struct al_run {
     dra_arena arena;
     const json_t *node;
     const char *node_name;
-    bool optional_node_ops;           /* gate on and the node declares DRAOptionalNodeOperations */
-    bool node_failure;                /* the error fails this node only (ErrFailedAllocationOnNode) */
+    bool optional_node_ops; /* gate on and the node declares DRAOptionalNodeOperations */
+    bool node_failure;      /* the error fails this node only (ErrFailedAllocationOnNode) */
     const dra_alloc_opts *opts;
     al_pool *pools;
     size_t npools;
@@ -446,10 +445,10 @@ typedef struct al_run {
     al_claim *claims;
     size_t nclaims;
     /* search state */
-    int **allocating;         /* per lid: claim indices (set) */
+    int **allocating; /* per lid: claim indices (set) */
     int *nallocating;
-    al_capuse *capuse;        /* per lid: in-progress capacity */
-    int *nshares;             /* per lid: in-progress shares of a multi-allocatable device */
+    al_capuse *capuse; /* per lid: in-progress capacity */
+    int *nshares;      /* per lid: in-progress shares of a multi-allocatable device */
     al_cstate *cstates;
     size_t ncstates;
     dra_alloc_stats stats;
@@ -458,10 +457,10 @@ typedef struct al_run {
     /* explain */
     al_req_trace *traces;
     size_t ntraces, captraces;
-    unsigned *gens;           /* one id per device chosen and not yet taken back, in order */
+    unsigned *gens; /* one id per device chosen and not yet taken back, in order */
     size_t ngens, capgens;
     unsigned gen_seq;
-    bool succeeded;           /* the search found a solution: only its choices count */
+    bool succeeded; /* the search found a solution: only its choices count */
 } al_run;
 
 struct dra_alloc_result {
@@ -470,7 +469,7 @@ struct dra_alloc_result {
     json_t **allocs;
     size_t nallocs;
     dra_alloc_stats stats;
-    json_t *explain;          /* built at the end of a run when requested */
+    json_t *explain; /* built at the end of a run when requested */
     /* for commit */
     json_t **claim_copies;
     size_t nclaims;

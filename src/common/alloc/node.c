@@ -27,8 +27,7 @@ static list of_kind(const dra_model *m, dra_kind k)
 }
 
 dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *packs, const dra_features *features,
-                                  dra_selector_eval *eval, dra_alloc_world **world, json_t ***pending,
-                                  size_t *npending)
+                                  dra_selector_eval *eval, dra_alloc_world **world, json_t ***pending, size_t *npending)
 {
     list classes = of_kind(m, DRA_KIND_DEVICE_CLASS), slices = of_kind(m, DRA_KIND_RESOURCE_SLICE),
          rules = of_kind(m, DRA_KIND_DEVICE_TAINT_RULE), in_use = {0}, rest = {0};
@@ -47,7 +46,7 @@ dra_err *dra_alloc_world_of_model(const dra_model *m, const dra_slice_packs *pac
         *npending = rest.n;
     }
     dra_alloc_world_input in = {classes.v, classes.n, slices.v, slices.n, rules.v, rules.n,
-                                in_use.v,  in_use.n,  features,  eval, packs, 0};
+                                in_use.v,  in_use.n,  features, eval,     packs,   0};
     dra_err *e = dra_alloc_world_new(&in, world);
     free(classes.v);
     free(slices.v);
@@ -81,9 +80,11 @@ dra_err *dra_alloc_node(const dra_model *m, const dra_slice_packs *packs, const 
         for (size_t i = 0; !named && packs && i < packs->n; i++)
             named = packs->v[i]->node_name && strcmp(packs->v[i]->node_name, node_name) == 0;
         if (!named)
-            out->warnings = dra_err_new(DRA_EXIT_INPUT, "node %s is not in the input: no Node object and no "
+            out->warnings = dra_err_new(DRA_EXIT_INPUT,
+                                        "node %s is not in the input: no Node object and no "
                                         "ResourceSlice names it (only pools for all nodes or a matching nodeSelector "
-                                        "can serve it)", node_name);
+                                        "can serve it)",
+                                        node_name);
         if (!node)
             node = out->bare_node = dra_alloc_bare_node(node_name);
         e = dra_alloc_run(out->world, node, pending_v, pending_n, opts, &out->res);
@@ -113,12 +114,14 @@ dra_err *dra_alloc_input_warnings(const dra_model *m, const dra_features *f)
             continue;
         const char *name = json_string_value(json_object_get(json_object_get(l->v[i]->json, "metadata"), "name"));
         if (nil_selects_all)
-            w = dra_err_append(w, dra_err_new(DRA_EXIT_INPUT, "DeviceTaintRule %s has no deviceSelector: its taint "
+            w = dra_err_append(w, dra_err_new(DRA_EXIT_INPUT,
+                                              "DeviceTaintRule %s has no deviceSelector: its taint "
                                               "applies to every device, as the scheduler of Kubernetes %s applies it "
                                               "(kubernetes#141422); dra-evict treats it as selecting none",
                                               name ? name : "", dra_release_name(dra_features_release_of(f))));
         else
-            w = dra_err_append(w, dra_err_new(DRA_EXIT_INPUT, "DeviceTaintRule %s has no deviceSelector: it selects "
+            w = dra_err_append(w, dra_err_new(DRA_EXIT_INPUT,
+                                              "DeviceTaintRule %s has no deviceSelector: it selects "
                                               "no device, as the scheduler and the eviction controller read it",
                                               name ? name : ""));
     }
@@ -146,9 +149,10 @@ void dra_alloc_explain_render(const dra_alloc_result *res, const dra_err *err, b
         return;
     }
     json_t *ex = dra_alloc_explain_json(res);
-    json_object_set_new(ex, "outcome", json_string(err                        ? "error"
-                                                   : dra_alloc_result_ok(res) ? "allocated"
-                                                                              : "unschedulable"));
+    json_object_set_new(ex, "outcome",
+                        json_string(err                        ? "error"
+                                    : dra_alloc_result_ok(res) ? "allocated"
+                                                               : "unschedulable"));
     if (err)
         json_object_set_new(ex, "error", json_string(err->msg));
     char *s = json_dumps(ex, JSON_INDENT(2));

@@ -21,10 +21,10 @@
 #include "alloc.h"
 
 typedef struct dra_alloc_node_run {
-    json_t **pending;          /* the pending claims, input order (borrowed from the model) */
+    json_t **pending; /* the pending claims, input order (borrowed from the model) */
     size_t npending;
-    dra_alloc_result *res;     /* NULL when nothing was pending (or a fatal error without explain) */
-    dra_err *warnings;         /* owned: the node is named by no Node object and no ResourceSlice */
+    dra_alloc_result *res; /* NULL when nothing was pending (or a fatal error without explain) */
+    dra_err *warnings;     /* owned: the node is named by no Node object and no ResourceSlice */
     /* private */
     dra_selector_eval eval;
     dra_alloc_world *world;
@@ -48,8 +48,7 @@ json_t *dra_alloc_bare_node(const char *name);
 /* Run.  A fatal allocation error is returned (DRA_EXIT_INPUT); out is set
  * either way and must be freed.  features NULL: defaults; packs as above. */
 DRA_MUST_USE dra_err *dra_alloc_node(const dra_model *m, const dra_slice_packs *packs, const char *node_name,
-                                     const dra_features *features, const dra_alloc_opts *opts,
-                                     dra_alloc_node_run *out);
+                                     const dra_features *features, const dra_alloc_opts *opts, dra_alloc_node_run *out);
 void dra_alloc_node_run_free(dra_alloc_node_run *r);
 
 /* What the allocator reads differently from another component, or that

@@ -57,11 +57,13 @@ static dra_err *slice_relevant(al_run *r, al_slice *s, bool *rel)
         for (size_t i = 0; i < s->ndev; i++) {
             al_device *d = &s->dev[i];
             bool m;
-            dra_err *e = dra_node_target_match(r->node, r->node_name, al_x(d)->node_name, d->all_nodes, al_x(d)->node_selector, &m);
+            dra_err *e = dra_node_target_match(r->node, r->node_name, al_x(d)->node_name, d->all_nodes,
+                                               al_x(d)->node_selector, &m);
             if (e) {
-                dra_err *w = dra_err_new(DRA_EXIT_INPUT,
-                                         "gather pool information: failed to perform node selection for device %s in slice %s: %s",
-                                         d->name, s->name, e->msg);
+                dra_err *w = dra_err_new(
+                    DRA_EXIT_INPUT,
+                    "gather pool information: failed to perform node selection for device %s in slice %s: %s", d->name,
+                    s->name, e->msg);
                 dra_err_free(e);
                 return w;
             }

@@ -83,7 +83,8 @@ static json_t *result_entry(al_run *r, al_claim *c, al_result_dev *x)
         json_t *cc = json_object();
         for (size_t i = 0; i < x->consumed.n; i++) {
             char buf[DRA_QUANTITY_STRMAX];
-            json_object_set_new(cc, names[i], json_string(dra_quantity_format(dra_al_capuse_get(&x->consumed, names[i]), buf)));
+            json_object_set_new(cc, names[i],
+                                json_string(dra_quantity_format(dra_al_capuse_get(&x->consumed, names[i]), buf)));
         }
         free(names);
         json_object_set_new(o, "consumedCapacity", cc);
@@ -220,8 +221,10 @@ static bool has_req(const json_t *list, const json_t *req)
         bool same = true;
         size_t k;
         const json_t *v;
-        json_array_foreach(v1, k, v) same = same && list_has(v2, json_string_value(v) ? json_string_value(v) : "");
-        json_array_foreach(v2, k, v) same = same && list_has(v1, json_string_value(v) ? json_string_value(v) : "");
+        json_array_foreach(v1, k, v)
+            same = same && list_has(v2, json_string_value(v) ? json_string_value(v) : "");
+        json_array_foreach(v2, k, v)
+            same = same && list_has(v1, json_string_value(v) ? json_string_value(v) : "");
         if (same)
             return true;
     }
@@ -265,9 +268,10 @@ static json_t *node_selector(al_run *r, al_claim *c, dra_err **err)
                 merge_reqs(fields, dra_jfield(json_array_get(terms, 0), "matchFields"));
                 merge_reqs(exprs, dra_jfield(json_array_get(terms, 0), "matchExpressions"));
             } else if (nt > 1) {
-                *err = dra_err_new(DRA_EXIT_INPUT,
-                                   "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %zu terms",
-                                   c->name, nt);
+                *err = dra_err_new(
+                    DRA_EXIT_INPUT,
+                    "create NodeSelector for claim %s: unsupported ResourceSlice.NodeSelector with %zu terms", c->name,
+                    nt);
                 goto done;
             }
         }

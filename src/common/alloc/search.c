@@ -57,8 +57,8 @@ static dra_err *derive_attribute(al_run *r, int ci, al_req *req, al_device *d, c
         if (x->prog->error) /* compiled by upstream when first looked up */
             return dra_err_new(DRA_EXIT_INPUT, "compile derived attribute %s failed: %s", x->name, x->prog->error);
         al_idbuf ib;
-        dra_err *e = r->w->eval.derive(r->w->eval.ctx, x->prog->prog, d->slice->driver, dra_al_device_json(d), &d->eval_cache,
-                                       &vals[k]);
+        dra_err *e = r->w->eval.derive(r->w->eval.ctx, x->prog->prog, d->slice->driver, dra_al_device_json(d),
+                                       &d->eval_cache, &vals[k]);
         if (e) {
             /* upstream's text: lookupAttribute's, unwrapped by the callers */
             dra_err *w = dra_err_new(DRA_EXIT_INPUT, "evaluate derived attribute %s on device %s failed: %s", x->name,
@@ -136,8 +136,9 @@ static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid
     bool ex = r->opts->explain && !quiet, keep = !(r->opts->explain && quiet);
     if (!r->w->f.binding_and_status && d->has_binding) {
         if (ex)
-            dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_BINDING_DISABLED,
-                              "has binding conditions, DRADeviceBindingConditions/DRAResourceClaimDeviceStatus off");
+            dra_al_explain_reject(
+                r, ci, req, lid, DRA_REJECT_BINDING_DISABLED,
+                "has binding conditions, DRADeviceBindingConditions/DRAResourceClaimDeviceStatus off");
         return NULL;
     }
     if (req->match[lid]) {
@@ -159,7 +160,7 @@ static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid
                 req->match[lid] = 1;
             if (ex)
                 dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_CLASS_SELECTOR, "class %s selector #%d is false",
-                                  req->class->name, idx);
+                                      req->class->name, idx);
             return NULL;
         }
     }
@@ -171,7 +172,7 @@ static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid
     }
     if (!m) {
         if (keep)
-                req->match[lid] = 1;
+            req->match[lid] = 1;
         if (ex)
             dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_REQUEST_SELECTOR, "request selector #%d is false", idx);
         return NULL;
@@ -185,7 +186,7 @@ static dra_err *selectable(al_run *r, int ci, al_req *req, al_device *d, int lid
                 req->match[lid] = 1;
             if (ex)
                 dra_al_explain_reject(r, ci, req, lid, DRA_REJECT_NODE_MISMATCH,
-                                  "per-device node selection does not match node %s", r->node_name);
+                                      "per-device node selection does not match node %s", r->node_name);
             return NULL;
         }
     }
@@ -361,7 +362,7 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
     if (!f->partitionable && d->ncons > 0) {
         if (ex)
             dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_COUNTERS_DISABLED,
-                              "consumes counters, DRAPartitionableDevices off");
+                                  "consumes counters, DRAPartitionableDevices off");
         return R_FAIL;
     }
     bool skip_counters = multi && capacity_in_use(r, d);
@@ -380,8 +381,8 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
             dra_al_counters_release(r, pool, d);
         if (ex)
             dra_al_explain_reject(r, ci, req, d->lid, DRA_REJECT_TAINT, "taint %s=%s:%s%s%s not tolerated",
-                              t->key ? t->key : "", t->value ? t->value : "", t->effect ? t->effect : "",
-                              t->rule ? " from DeviceTaintRule " : "", t->rule ? t->rule : "");
+                                  t->key ? t->key : "", t->value ? t->value : "", t->effect ? t->effect : "",
+                                  t->rule ? " from DeviceTaintRule " : "", t->rule ? t->rule : "");
         return R_FAIL;
     }
     for (size_t i = 0; i < c->ncons; i++) {
@@ -413,9 +414,10 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
         }
         if (must) {
             al_idbuf ib;
-            s->err = dra_err_new(DRA_EXIT_INPUT,
-                                 "claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied",
-                                 c->ref, bare(req), dra_al_id(d, &ib));
+            s->err = dra_err_new(
+                DRA_EXIT_INPUT,
+                "claim %s, request %s: cannot add device %s because a claim constraint would not be satisfied", c->ref,
+                bare(req), dra_al_id(d, &ib));
             return R_ERR;
         }
         if (ex)
@@ -459,8 +461,8 @@ static int allocate_device(search *s, int ci, al_req *req, al_pool *pool, al_dev
         c->res = dra_xrealloc(c->res, c->capres * sizeof *c->res);
     }
     al_result_dev *res = &c->res[c->nres++];
-    *res = (al_result_dev){.req = req, .dev = d, .pool = pool, .admin = req->admin, .has_share = has_share,
-                           .charged_counters = charged};
+    *res = (al_result_dev){
+        .req = req, .dev = d, .pool = pool, .admin = req->admin, .has_share = has_share, .charged_counters = charged};
     res->consumed = consumed;
     if (ex)
         dra_al_explain_push(r);
@@ -616,8 +618,8 @@ static int count_eligible_claim(al_run *r, int ci, int ri, al_req *req, loc star
                     return -1; /* one device may fill several slots */
                 if (in_use(r, d))
                     continue;
-                bool after = pi > start.pool || (pi == start.pool && (si > start.slice ||
-                                                                      (si == start.slice && di >= start.dev)));
+                bool after = pi > start.pool ||
+                             (pi == start.pool && (si > start.slice || (si == start.slice && di >= start.dev)));
                 /* Every request is asked, not only until one accepts: the
                  * subtree may offer the device to any of them, and a selector
                  * error of a later one is upstream's answer there. */
@@ -806,9 +808,9 @@ static int allocate_one(search *s, int ci, int ri, int si, int d, bool in_sub, l
                                               r->opts->explain ? why : NULL, sizeof why, &fatal)) {
                         if (fatal) {
                             al_idbuf ib;
-                            s->err = dra_err_new(DRA_EXIT_INPUT,
-                                                 "claim %s, request %s: checking capacity for device %s: %s", c->ref,
-                                                 bare(req), dra_al_id(dev, &ib), fatal->msg);
+                            s->err =
+                                dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: checking capacity for device %s: %s",
+                                            c->ref, bare(req), dra_al_id(dev, &ib), fatal->msg);
                             dra_err_free(fatal);
                             return R_ERR;
                         }
@@ -849,8 +851,9 @@ static dra_err *parse_request(al_run *r, al_claim *c, al_req *q, const json_t *j
     q->mode_str = dra_jfield_str(j, "allocationMode");
     if (!q->mode_str)
         q->mode_str = "";
-    q->mode = !strcmp(q->mode_str, "ExactCount") ? AL_MODE_EXACT : !strcmp(q->mode_str, "All") ? AL_MODE_ALL
-                                                                                                   : AL_MODE_OTHER;
+    q->mode = !strcmp(q->mode_str, "ExactCount") ? AL_MODE_EXACT
+              : !strcmp(q->mode_str, "All")      ? AL_MODE_ALL
+                                                 : AL_MODE_OTHER;
     q->count = json_integer_value(dra_jfield(j, "count"));
     if (!parent) {
         q->has_admin = dra_jfield(j, "adminAccess") != NULL;
@@ -909,9 +912,10 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
     /* KEP-6080: a claim made while the gate was on cannot be allocated
      * correctly without its derived attributes. */
     if (!f->derived_attributes && json_array_size(dra_jfield(q->json, "derivedAttributes")))
-        return dra_err_new(DRA_EXIT_INPUT,
-                           "claim %s, request %s: cannot handle request with derived attributes, the feature is disabled",
-                           c->ref, q->name);
+        return dra_err_new(
+            DRA_EXIT_INPUT,
+            "claim %s, request %s: cannot handle request with derived attributes, the feature is disabled", c->ref,
+            q->name);
     size_t i;
     const json_t *sel;
     json_array_foreach(q->selectors, i, sel) {
@@ -921,16 +925,19 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
                                c->ref, q->name, i);
     }
     if (!f->admin_access && q->has_admin)
-        return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: admin access is requested, but the feature is disabled",
-                           c->ref, q->name);
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "claim %s, request %s: admin access is requested, but the feature is disabled", c->ref,
+                           q->name);
     if (!q->class_name || !*q->class_name)
-        return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: missing device class name (unsupported request type?)",
-                           c->ref, q->name);
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "claim %s, request %s: missing device class name (unsupported request type?)", c->ref,
+                           q->name);
     intptr_t v;
     if (!dra_strmap_get(&r->w->classes, q->class_name, strlen(q->class_name), &v))
-        return dra_err_new(DRA_EXIT_INPUT,
-                           "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
-                           c->ref, q->name, q->class_name, q->class_name);
+        return dra_err_new(
+            DRA_EXIT_INPUT,
+            "claim %s, request %s: could not retrieve device class %s: deviceclass.resource.k8s.io \"%s\" not found",
+            c->ref, q->name, q->class_name, q->class_name);
     q->class = (al_class *)v;
     switch (q->mode) {
     case AL_MODE_EXACT:
@@ -940,8 +947,7 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
          * clamped; the limit check reads q->count. */
         q->ndevices = q->count > MAX_RESULTS ? MAX_RESULTS + 1 : q->count < 0 ? -1 : (int)q->count;
         return NULL;
-    case AL_MODE_ALL:
-        break;
+    case AL_MODE_ALL: break;
     default:
         return dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: unsupported count mode %s", c->ref, q->name,
                            q->mode_str);
@@ -956,13 +962,15 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
          * validateDeviceRequest, v0.38.0-beta.0; dynamicresources.go Filter). */
         r->node_failure = (p->incomplete || p->invalid) && r->w->f.all_pool_node_failure;
         if (p->incomplete)
-            return dra_err_new(DRA_EXIT_INPUT,
-                               "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently being updated",
-                               c->ref, q->name, p->driver, p->pool);
+            return dra_err_new(
+                DRA_EXIT_INPUT,
+                "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently being updated",
+                c->ref, q->name, p->driver, p->pool);
         if (p->invalid)
-            return dra_err_new(DRA_EXIT_INPUT,
-                               "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently invalid",
-                               c->ref, q->name, p->driver, p->pool);
+            return dra_err_new(
+                DRA_EXIT_INPUT,
+                "claim %s, request %s: asks for all devices, but resource pool %s/%s is currently invalid", c->ref,
+                q->name, p->driver, p->pool);
         for (size_t si = 0; si < p->ntarget; si++)
             for (size_t di = 0; di < p->target[si]->ndev; di++) {
                 al_device *d = &p->target[si]->dev[di];
@@ -986,9 +994,9 @@ static dra_err *validate_request(al_run *r, int ci, al_req *q)
                         fatal = NULL;
                     }
                     if (fatal) { /* upstream names the device alone here */
-                        dra_err *w = dra_err_new(DRA_EXIT_INPUT,
-                                                 "claim %s, request %s: checking capacity for device %s: %s", c->ref,
-                                                 q->name, d->name, fatal->msg);
+                        dra_err *w =
+                            dra_err_new(DRA_EXIT_INPUT, "claim %s, request %s: checking capacity for device %s: %s",
+                                        c->ref, q->name, d->name, fatal->msg);
                         dra_err_free(fatal);
                         return w;
                     }
@@ -1042,14 +1050,16 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
         const json_t *exactly = dra_jfield(rj, "exactly");
         if (!f->consumable_capacity) {
             if (exactly && dra_jfield(exactly, "capacity"))
-                return dra_err_new(DRA_EXIT_INPUT,
-                                   "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
-                                   c->ref, q->name);
+                return dra_err_new(
+                    DRA_EXIT_INPUT,
+                    "claim %s, request %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                    c->ref, q->name);
             for (size_t k = 0; k < nsub; k++) {
                 const json_t *sj = json_array_get(fa, k);
                 if (dra_jfield(sj, "capacity"))
                     return dra_err_new(DRA_EXIT_INPUT,
-                                       "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity feature is disabled",
+                                       "claim %s, subrequest %s: has capacity requests, but the DRAConsumableCapacity "
+                                       "feature is disabled",
                                        c->ref, dra_jfield_str(sj, "name") ? dra_jfield_str(sj, "name") : "");
             }
         }
@@ -1078,10 +1088,11 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
         /* Each request against what is left, so that no count can wrap the
          * sum (Go's int arithmetic, wrapping, as upstream computes it). */
         if (min > (int64_t)((uint64_t)MAX_RESULTS - (uint64_t)min_total))
-            return dra_err_new(DRA_EXIT_INPUT,
-                               "claim %s, request %s: adding %lld devices exceeds the claim limit of %d, with %lld already "
-                               "accounted for",
-                               c->ref, q->name, (long long)min, MAX_RESULTS, (long long)min_total);
+            return dra_err_new(
+                DRA_EXIT_INPUT,
+                "claim %s, request %s: adding %lld devices exceeds the claim limit of %d, with %lld already "
+                "accounted for",
+                c->ref, q->name, (long long)min, MAX_RESULTS, (long long)min_total);
         min_total = (int64_t)((uint64_t)min_total + (uint64_t)min);
     }
     const json_t *cons = dra_jfield(devices, "constraints");
@@ -1097,8 +1108,8 @@ static dra_err *prepare_claim(al_run *r, int ci, const json_t *j)
         } else if (dra_jfield_str(cj, "distinctAttribute")) {
             x->attr = dra_jfield_str(cj, "distinctAttribute");
         } else {
-            return dra_err_new(DRA_EXIT_INPUT, "claim %s, constraint #%zu: empty constraint (unsupported constraint type?)",
-                               c->ref, i);
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "claim %s, constraint #%zu: empty constraint (unsupported constraint type?)", c->ref, i);
         }
     }
     return NULL;
@@ -1202,7 +1213,8 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
     r->w = w;
     r->node = node;
     r->node_name = dra_jfield_str(dra_jfield(node, "metadata"), "name");
-    r->optional_node_ops = w->f.optional_node_operations && dra_node_declares_feature(node, "DRAOptionalNodeOperations");
+    r->optional_node_ops =
+        w->f.optional_node_operations && dra_node_declares_feature(node, "DRAOptionalNodeOperations");
     r->opts = opts ? opts : &defaults;
     r->run_id = ++w->run_seq;
     clock_gettime(CLOCK_MONOTONIC, &r->start);
@@ -1257,8 +1269,9 @@ dra_err *dra_alloc_run(dra_alloc_world *w, const json_t *node, json_t *const *cl
             if (r->pools[i].invalid) {
                 /* "invalid resource pools were encountered"
                  * (allocator_*.go), naming the first invalid pool and why */
-                res->reason = dra_xasprintf("invalid resource pools were encountered (%s/%s: %s)", r->pools[i].driver,
-                                            r->pools[i].pool, r->pools[i].invalid_reason ? r->pools[i].invalid_reason : "");
+                res->reason =
+                    dra_xasprintf("invalid resource pools were encountered (%s/%s: %s)", r->pools[i].driver,
+                                  r->pools[i].pool, r->pools[i].invalid_reason ? r->pools[i].invalid_reason : "");
                 break;
             }
     }

@@ -125,7 +125,8 @@ dra_err *dra_al_state_negative_capacity(const dra_alloc_world *w, const json_t *
 {
     if (!w->f.capacity_1_38 || !w->f.consumable_capacity)
         return NULL;
-    const json_t *results = dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
+    const json_t *results =
+        dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
     size_t i;
     const json_t *res;
     json_array_foreach(results, i, res) {
@@ -157,7 +158,8 @@ dra_err *dra_al_state_negative_capacity(const dra_alloc_world *w, const json_t *
             dra_go_quote(&quoted, names[k], strlen(names[k]));
             const char *driver = dra_jfield_str(res, "driver"), *pool = dra_jfield_str(res, "pool"),
                        *dev = dra_jfield_str(res, "device");
-            e = dra_err_new(DRA_EXIT_INPUT, "claim %s/%s, device %s/%s/%s: consumed capacity %s must not be negative, got %s",
+            e = dra_err_new(DRA_EXIT_INPUT,
+                            "claim %s/%s, device %s/%s/%s: consumed capacity %s must not be negative, got %s",
                             ns && *ns ? ns : "default", cname ? cname : "", driver ? driver : "", pool ? pool : "",
                             dev ? dev : "", dra_buf_str(&quoted), dra_quantity_format(&q, qs));
             dra_buf_free(&quoted);
@@ -173,18 +175,20 @@ void dra_al_state_add_claim(dra_alloc_world *w, const json_t *claim)
 {
     const char *holder = NULL;
     bool named = false;
-    const json_t *results = dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
+    const json_t *results =
+        dra_jfield(dra_jfield(dra_jfield(dra_jfield(claim, "status"), "allocation"), "devices"), "results");
     size_t n = json_is_array(results) ? json_array_size(results) : 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *res = json_array_get(results, i);
         if (dra_jfield_true(res, "adminAccess"))
             continue;
-        const char *driver = dra_jfield_str(res, "driver"), *pool = dra_jfield_str(res, "pool"), *dev = dra_jfield_str(res, "device");
+        const char *driver = dra_jfield_str(res, "driver"), *pool = dra_jfield_str(res, "pool"),
+                   *dev = dra_jfield_str(res, "device");
         if (!driver || !pool || !dev)
             continue;
         /* the ID keeps its strings: the world's own, whatever becomes of the claim */
-        int gid = dra_al_intern_id(w, dra_al_intern_str(w, driver), dra_al_intern_str(w, pool),
-                                   dra_al_intern_str(w, dev));
+        int gid =
+            dra_al_intern_id(w, dra_al_intern_str(w, driver), dra_al_intern_str(w, pool), dra_al_intern_str(w, dev));
         if (!named) {
             holder = holder_of(w, claim);
             named = true;

@@ -71,7 +71,8 @@ void dra_al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n
             continue;
         if ((!sel || json_is_null(sel)) && !nil_selects_all)
             continue;
-        const char *drv = dra_jfield_str(sel, "driver"), *pool = dra_jfield_str(sel, "pool"), *dev = dra_jfield_str(sel, "device");
+        const char *drv = dra_jfield_str(sel, "driver"), *pool = dra_jfield_str(sel, "pool"),
+                   *dev = dra_jfield_str(sel, "device");
         const char *rname = dra_jfield_str(dra_jfield(rules[ri], "metadata"), "name");
         for (size_t di = 0; di < w->ndevices; di++) {
             al_device *d = w->devices[di];
@@ -81,8 +82,8 @@ void dra_al_apply_taint_rules(dra_alloc_world *w, json_t *const *rules, size_t n
             al_taint *nt = dra_arena_alloc(&w->arena, (dx->ntaints + 1) * sizeof *nt);
             if (dx->ntaints)
                 memcpy(nt, dx->taints, dx->ntaints * sizeof *nt);
-            nt[dx->ntaints] = (al_taint){dra_jfield_str(taint, "key"), dra_jfield_str(taint, "value"), dra_jfield_str(taint, "effect"),
-                                         taint, rname ? rname : ""};
+            nt[dx->ntaints] = (al_taint){dra_jfield_str(taint, "key"), dra_jfield_str(taint, "value"),
+                                         dra_jfield_str(taint, "effect"), taint, rname ? rname : ""};
             dx->taints = nt;
             dx->ntaints++;
         }

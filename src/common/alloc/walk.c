@@ -89,7 +89,8 @@ static void mark_unhealthy(const dra_alloc_world *w, const dra_model *m, uint8_t
                 if (t && s && strcmp(t, "Ready") == 0 && strcmp(s, "False") == 0)
                     notready = true;
             }
-            const char *dr = dra_jfield_str(dv, "driver"), *po = dra_jfield_str(dv, "pool"), *de = dra_jfield_str(dv, "device");
+            const char *dr = dra_jfield_str(dv, "driver"), *po = dra_jfield_str(dv, "pool"),
+                       *de = dra_jfield_str(dv, "device");
             if (!notready || !dr || !po || !de)
                 continue;
             int gid = dra_al_lookup_id(w, dr, po, de);
@@ -112,7 +113,8 @@ static char *pool_unusable(const dra_alloc_world *w, const al_pool_slices *ps, i
     dra_pool_tally t;
     dra_pool_tally_init(&t, gen, DRA_POOL_FIRST_ADDED);
     for (size_t i = 0; i < ps->n; i++)
-        dra_pool_tally_add(&t, ps->s[i]->generation, ps->s[i]->count, w->f.compatibility_groups || !ps->s[i]->uses_groups);
+        dra_pool_tally_add(&t, ps->s[i]->generation, ps->s[i]->count,
+                           w->f.compatibility_groups || !ps->s[i]->uses_groups);
     char buf[160];
     const char *rule = dra_pool_verdict_reason(&t, dra_pool_tally_verdict(&t, DRA_POOL_ALL), buf, sizeof buf);
     if (rule)
@@ -210,8 +212,8 @@ void dra_alloc_walk_new(dra_alloc_world *w, const dra_model *m, dra_alloc_walk *
                     if (find_ctr(p, s->sets[k].name, s->sets[k].c[j].name))
                         continue; /* a duplicate counter set makes the pool invalid; the first counts */
                     p->c = dra_xgrow(p->c, p->n, sizeof *p->c);
-                    p->c[p->n++] = (dra_alloc_counter_left){s->sets[k].name, s->sets[k].c[j].name, s->sets[k].c[j].value,
-                                          s->sets[k].c[j].value};
+                    p->c[p->n++] = (dra_alloc_counter_left){s->sets[k].name, s->sets[k].c[j].name,
+                                                            s->sets[k].c[j].value, s->sets[k].c[j].value};
                 }
             for (size_t k = 0; k < s->ndev; k++) {
                 if (f->ndevs == cap) {
@@ -288,7 +290,8 @@ static dra_err *class_matches(dra_alloc_world *w, const al_class *c, al_device *
             continue;
         }
         bool mt = false;
-        dra_err *e = w->eval.match(w->eval.ctx, p->prog, d->slice->driver, dra_al_device_json(d), &w->features, &d->eval_cache, &mt);
+        dra_err *e = w->eval.match(w->eval.ctx, p->prog, d->slice->driver, dra_al_device_json(d), &w->features,
+                                   &d->eval_cache, &mt);
         if (e) {
             al_idbuf ib;
             if (!*warned)
@@ -310,7 +313,6 @@ static dra_err *class_matches(dra_alloc_world *w, const al_class *c, al_device *
     }
     return NULL;
 }
-
 
 dra_err *dra_alloc_walk_match(dra_alloc_walk *wk, const char *cls, size_t i, bool *ok, dra_err **warn, bool *warned)
 {

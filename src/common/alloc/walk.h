@@ -42,18 +42,18 @@ typedef struct dra_alloc_pool_state {
     const char *node;          /* the nodeName of its slices when they all share one, else NULL */
     dra_alloc_counter_left *c; /* its counters, in slice and set order (the first of a duplicate set) */
     size_t n;
-    char *unusable;            /* why the allocator takes none of its devices, or NULL */
+    char *unusable; /* why the allocator takes none of its devices, or NULL */
 } dra_alloc_pool_state;
 
 struct al_device;
 
 typedef struct dra_alloc_device_state {
     const char *name;
-    size_t pool;               /* index into the walk's pools */
-    const char *node;          /* its node (per-device nodeName, else the slice's), or NULL */
+    size_t pool;      /* index into the walk's pools */
+    const char *node; /* its node (per-device nodeName, else the slice's), or NULL */
     bool inuse, allocated, shared, tainted, unhealthy, blocked, unusable, free;
-    bool multi;                /* allowMultipleAllocations */
-    struct al_device *d;       /* private */
+    bool multi;          /* allowMultipleAllocations */
+    struct al_device *d; /* private */
 } dra_alloc_device_state;
 
 typedef struct dra_alloc_walk {

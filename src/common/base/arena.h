@@ -18,10 +18,13 @@ typedef struct dra_arena {
     size_t total; /* bytes handed out, for statistics */
 } dra_arena;
 
-#define DRA_ARENA_INIT {0, 0}
+#define DRA_ARENA_INIT                                                                                                 \
+    {                                                                                                                  \
+        0, 0                                                                                                           \
+    }
 
-void *dra_arena_alloc(dra_arena *a, size_t n);   /* uninitialised */
-void *dra_arena_zalloc(dra_arena *a, size_t n);  /* zeroed */
+void *dra_arena_alloc(dra_arena *a, size_t n);  /* uninitialised */
+void *dra_arena_zalloc(dra_arena *a, size_t n); /* zeroed */
 char *dra_arena_strdup(dra_arena *a, const char *s);
 char *dra_arena_strndup(dra_arena *a, const char *s, size_t n);
 char *dra_arena_printf(dra_arena *a, const char *fmt, ...) DRA_PRINTF(2, 3);

@@ -17,7 +17,10 @@ typedef struct dra_buf {
     size_t len, cap;
 } dra_buf;
 
-#define DRA_BUF_INIT {0, 0, 0}
+#define DRA_BUF_INIT                                                                                                   \
+    {                                                                                                                  \
+        0, 0, 0                                                                                                        \
+    }
 
 void dra_buf_grow(dra_buf *b, size_t extra);
 void dra_buf_append(dra_buf *b, const void *p, size_t n);
@@ -25,9 +28,9 @@ void dra_buf_puts(dra_buf *b, const char *s);
 void dra_buf_putc(dra_buf *b, char c);
 void dra_buf_printf(dra_buf *b, const char *fmt, ...) DRA_PRINTF(2, 3);
 void dra_buf_vprintf(dra_buf *b, const char *fmt, va_list ap);
-void dra_buf_reset(dra_buf *b);          /* len = 0, keeps memory */
+void dra_buf_reset(dra_buf *b);            /* len = 0, keeps memory */
 const char *dra_buf_str(const dra_buf *b); /* "" when empty, never NULL */
-char *dra_buf_detach(dra_buf *b);        /* caller frees; buffer becomes empty */
+char *dra_buf_detach(dra_buf *b);          /* caller frees; buffer becomes empty */
 void dra_buf_free(dra_buf *b);
 
 /* Read a whole stream/file.  limit = 0 means no limit; over the limit is an

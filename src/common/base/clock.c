@@ -10,4 +10,7 @@ int64_t dra_mono_ns(void)
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-int64_t dra_mono_ms(void) { return dra_mono_ns() / 1000000; }
+int64_t dra_mono_ms(void)
+{
+    return dra_mono_ns() / 1000000;
+}

@@ -50,21 +50,21 @@ enum {
 };
 
 typedef struct dra_err {
-    int code;          /* DRA_EXIT_* */
-    char *msg;         /* never NULL; NUL-terminated at msg[len] */
-    size_t len;        /* bytes of msg: a message may hold NUL bytes (upstream echoes a
-                          CEL expression's bytes raw), so readers take dra_err_msg_len,
-                          not strlen; code that replaces msg uses dra_err_set_msg */
-    char *file;        /* NULL when unknown; "-" is printed as "<stdin>" */
-    int doc;           /* 1-based document index in file, 0 = unknown */
-    int line, col;     /* 1-based, 0 = unknown */
-    char *object;      /* "Kind/name" or "Kind/namespace/name", NULL when none */
-    char *field;       /* field path, NULL when none */
-    int param;         /* 1: field names a parameter of the call (an option), not an object field */
-    const char *hint;  /* a parameter that would change the answer ("no-pods-ok"), or NULL; a
-                          string literal, not owned (a tool names it as its option) */
-    size_t more;       /* errors like this one left out after it, counted (a gatherer of a flood
-                          keeps a few of a kind); 0 when new */
+    int code;             /* DRA_EXIT_* */
+    char *msg;            /* never NULL; NUL-terminated at msg[len] */
+    size_t len;           /* bytes of msg: a message may hold NUL bytes (upstream echoes a
+                             CEL expression's bytes raw), so readers take dra_err_msg_len,
+                             not strlen; code that replaces msg uses dra_err_set_msg */
+    char *file;           /* NULL when unknown; "-" is printed as "<stdin>" */
+    int doc;              /* 1-based document index in file, 0 = unknown */
+    int line, col;        /* 1-based, 0 = unknown */
+    char *object;         /* "Kind/name" or "Kind/namespace/name", NULL when none */
+    char *field;          /* field path, NULL when none */
+    int param;            /* 1: field names a parameter of the call (an option), not an object field */
+    const char *hint;     /* a parameter that would change the answer ("no-pods-ok"), or NULL; a
+                             string literal, not owned (a tool names it as its option) */
+    size_t more;          /* errors like this one left out after it, counted (a gatherer of a flood
+                             keeps a few of a kind); 0 when new */
     struct dra_err *next; /* further errors (validators report all they find) */
     /* private to error.c: on the first error of a chain, an error further
      * down the same chain (NULL: none known) from which its end is found,
@@ -144,15 +144,18 @@ DRA_MUST_USE dra_err *dra_err_pop(dra_err **chain);
 struct dra_errs_kinds;
 typedef struct dra_errs {
     dra_err *head, *tail;
-    size_t n;      /* errors in the chain (the ones folded away not counted) */
-    size_t fold;   /* 0: keep every error; else at most this many of a kind */
-    size_t cap;    /* with fold: at most this many in all (0: no limit); errors of a kind
-                      first seen after are counted in dropped */
+    size_t n;    /* errors in the chain (the ones folded away not counted) */
+    size_t fold; /* 0: keep every error; else at most this many of a kind */
+    size_t cap;  /* with fold: at most this many in all (0: no limit); errors of a kind
+                    first seen after are counted in dropped */
     size_t dropped;
     struct dra_errs_kinds *kinds; /* private: the kinds seen when folding */
 } dra_errs;
 
-#define DRA_ERRS_INIT {0, 0, 0, 0, 0, 0, 0}
+#define DRA_ERRS_INIT                                                                                                  \
+    {                                                                                                                  \
+        0, 0, 0, 0, 0, 0, 0                                                                                            \
+    }
 #define DRA_ERRS_FOLD 100
 
 /* Append an error chain (NULL is ignored). */
@@ -171,10 +174,10 @@ uint64_t dra_err_kind(const dra_err *e);
  * the per-kind counts a caller keeps in arrays of its own.  Zero-initialise;
  * dra_err_kinds_free() releases it (reusable after). */
 typedef struct dra_err_kinds {
-    uint64_t *keys;  /* keys[i]: kind number i */
+    uint64_t *keys; /* keys[i]: kind number i */
     size_t n;
-    uint32_t *slot;  /* open addressing: 0 = free, else number + 1 */
-    size_t nslot;    /* 0 or a power of two, at most half full */
+    uint32_t *slot; /* open addressing: 0 = free, else number + 1 */
+    size_t nslot;   /* 0 or a power of two, at most half full */
 } dra_err_kinds;
 /* The number of key, new (then n - 1) or old. */
 size_t dra_err_kinds_index(dra_err_kinds *t, uint64_t key);

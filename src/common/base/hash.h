@@ -89,12 +89,12 @@ static inline bool dra_hash128_eq(dra_hash128 a, dra_hash128 b)
  * strings and 4 GiB of text.  Zero-initialised is empty; dra_strset_free()
  * releases it (reusable after).  Never fails (aborts on OOM). */
 typedef struct dra_strset {
-    char *text;       /* the strings, NUL-terminated, in insertion order */
+    char *text; /* the strings, NUL-terminated, in insertion order */
     size_t len, cap;
-    uint32_t *off;    /* off[i]: where string i starts in text */
-    size_t n;         /* strings */
-    uint32_t *slot;   /* open addressing: 0 = free, else i + 1 */
-    size_t nslot;     /* 0 or a power of two */
+    uint32_t *off;  /* off[i]: where string i starts in text */
+    size_t n;       /* strings */
+    uint32_t *slot; /* open addressing: 0 = free, else i + 1 */
+    size_t nslot;   /* 0 or a power of two */
 } dra_strset;
 
 /* Add s (n bytes, no NUL inside) when absent; returns its ordinal, new or

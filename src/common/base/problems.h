@@ -32,7 +32,10 @@ typedef struct dra_problems {
     size_t n, cap;
 } dra_problems;
 
-#define DRA_PROBLEMS_INIT {0, 0, 0}
+#define DRA_PROBLEMS_INIT                                                                                              \
+    {                                                                                                                  \
+        0, 0, 0                                                                                                        \
+    }
 
 /* Append a zeroed problem and return it for the caller to fill (with
  * strings the list then owns). */

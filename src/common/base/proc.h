@@ -28,21 +28,21 @@
 #include "error.h"
 
 typedef struct dra_proc {
-    char *const *argv;   /* argv[0] looked up in PATH; or NULL with shell set */
-    const char *shell;   /* run with /bin/sh -c when argv is NULL */
-    const char *in;      /* stdin bytes; NULL: stdin is /dev/null */
+    char *const *argv; /* argv[0] looked up in PATH; or NULL with shell set */
+    const char *shell; /* run with /bin/sh -c when argv is NULL */
+    const char *in;    /* stdin bytes; NULL: stdin is /dev/null */
     size_t inlen;
-    char *const *env;    /* NAME=VALUE strings added in the child, or NULL */
-    int timeout_ms;      /* kill (SIGKILL) after this long; 0: no limit */
-    size_t max_out;      /* kill (SIGKILL) when stdout grows past this; 0: no limit */
-    bool group;          /* the child leads its own process group; signals go to the group */
+    char *const *env;                  /* NAME=VALUE strings added in the child, or NULL */
+    int timeout_ms;                    /* kill (SIGKILL) after this long; 0: no limit */
+    size_t max_out;                    /* kill (SIGKILL) when stdout grows past this; 0: no limit */
+    bool group;                        /* the child leads its own process group; signals go to the group */
     const volatile sig_atomic_t *stop; /* polled every 100 ms: set -> SIGTERM, give up */
 } dra_proc;
 
 typedef struct dra_proc_status {
-    int code;          /* exit status, or 128 + signal */
-    int signal;        /* the signal that ended it, 0 when it exited */
-    int exec_errno;    /* the program could not be started (code is then 127) */
+    int code;       /* exit status, or 128 + signal */
+    int signal;     /* the signal that ended it, 0 when it exited */
+    int exec_errno; /* the program could not be started (code is then 127) */
     bool timed_out, too_much, stopped;
 } dra_proc_status;
 

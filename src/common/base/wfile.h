@@ -52,10 +52,10 @@ enum {
 };
 
 typedef struct dra_wfile {
-    int fd;          /* the temporary file, open for writing; -1 once ended */
-    char *path;      /* the target */
-    char *tmp;       /* the temporary file's name, in the target's directory (NULL when streaming) */
-    unsigned flags;  /* DRA_WFILE_* */
+    int fd;         /* the temporary file, open for writing; -1 once ended */
+    char *path;     /* the target */
+    char *tmp;      /* the temporary file's name, in the target's directory (NULL when streaming) */
+    unsigned flags; /* DRA_WFILE_* */
 } dra_wfile;
 
 DRA_MUST_USE dra_err *dra_wfile_begin(dra_wfile *w, const char *path, unsigned mode, unsigned flags);
@@ -67,7 +67,6 @@ DRA_MUST_USE dra_err *dra_wfile_commit(dra_wfile *w);
 void dra_wfile_abort(dra_wfile *w);
 
 /* The whole cycle for content in memory. */
-DRA_MUST_USE dra_err *dra_wfile_replace(const char *path, const void *data, size_t len, unsigned mode,
-                                        unsigned flags);
+DRA_MUST_USE dra_err *dra_wfile_replace(const char *path, const void *data, size_t len, unsigned mode, unsigned flags);
 
 #endif

@@ -34,9 +34,7 @@ void cel_node_each_child(const cel_node *n, void (*fn)(const cel_node *child, vo
     const cel_node *kids[5];
     size_t k = 0;
     switch (n->kind) {
-    case CEL_NODE_SELECT:
-        kids[k++] = n->u.select.operand;
-        break;
+    case CEL_NODE_SELECT: kids[k++] = n->u.select.operand; break;
     case CEL_NODE_CALL:
         if (n->u.call.target)
             fn(n->u.call.target, ud);
@@ -62,8 +60,7 @@ void cel_node_each_child(const cel_node *n, void (*fn)(const cel_node *child, vo
         kids[k++] = n->u.comp.loop_step;
         kids[k++] = n->u.comp.result;
         break;
-    default:
-        break;
+    default: break;
     }
     for (size_t i = 0; i < k; i++)
         if (kids[i])
@@ -78,8 +75,7 @@ cel_node *cel_ast_find(cel_node *n, int64_t id)
         return n;
     cel_node *r = NULL;
     switch (n->kind) {
-    case CEL_NODE_SELECT:
-        return cel_ast_find(n->u.select.operand, id);
+    case CEL_NODE_SELECT: return cel_ast_find(n->u.select.operand, id);
     case CEL_NODE_CALL:
         if ((r = cel_ast_find(n->u.call.target, id)))
             return r;
@@ -95,8 +91,7 @@ cel_node *cel_ast_find(cel_node *n, int64_t id)
     case CEL_NODE_MAP:
     case CEL_NODE_STRUCT:
         for (size_t i = 0; i < n->u.map.nentries; i++) {
-            if ((r = cel_ast_find(n->u.map.entries[i].key, id)) ||
-                (r = cel_ast_find(n->u.map.entries[i].value, id)))
+            if ((r = cel_ast_find(n->u.map.entries[i].key, id)) || (r = cel_ast_find(n->u.map.entries[i].value, id)))
                 return r;
         }
         return NULL;
@@ -106,8 +101,7 @@ cel_node *cel_ast_find(cel_node *n, int64_t id)
             (r = cel_ast_find(n->u.comp.result, id)))
             return r;
         return NULL;
-    default:
-        return NULL;
+    default: return NULL;
     }
 }
 
@@ -149,14 +143,15 @@ static void debug(dra_buf *b, const cel_node *n)
                 dra_buf_printf(b, "%.17g", c->v.d);
             break;
         case CEL_CONST_STRING: quote(b, c->v.s.data, c->v.s.len, false); break;
-        case CEL_CONST_BYTES: dra_buf_putc(b, 'b'); quote(b, c->v.s.data, c->v.s.len, true); break;
+        case CEL_CONST_BYTES:
+            dra_buf_putc(b, 'b');
+            quote(b, c->v.s.data, c->v.s.len, true);
+            break;
         default: dra_buf_puts(b, "<error>"); break;
         }
         break;
     }
-    case CEL_NODE_IDENT:
-        dra_buf_puts(b, n->u.ident.name);
-        break;
+    case CEL_NODE_IDENT: dra_buf_puts(b, n->u.ident.name); break;
     case CEL_NODE_SELECT:
         debug(b, n->u.select.operand);
         dra_buf_printf(b, ".%s", n->u.select.field);

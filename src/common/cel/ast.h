@@ -43,6 +43,7 @@ typedef enum cel_node_kind {
     CEL_NODE_COMPREHENSION, /* macro expansion */
 } cel_node_kind;
 
+/* clang-format off */
 typedef enum cel_const_kind {
     CEL_CONST_NULL = 1,
     CEL_CONST_BOOL,
@@ -52,6 +53,7 @@ typedef enum cel_const_kind {
     CEL_CONST_STRING, /* UTF-8, validated; len excludes the terminating NUL */
     CEL_CONST_BYTES,  /* arbitrary bytes; NUL-terminated for convenience */
 } cel_const_kind;
+/* clang-format on */
 
 typedef struct cel_const {
     cel_const_kind kind;
@@ -71,17 +73,17 @@ typedef struct cel_node cel_node;
 
 /* One entry of a map literal or a message construction. */
 typedef struct cel_entry {
-    int64_t id;       /* entry id, distinct from the ids of key and value */
-    size_t offset;    /* byte offset of the ':' (cel-go records the colon) */
-    const char *field;/* STRUCT: field name; MAP: NULL */
-    cel_node *key;    /* MAP: key expression; STRUCT: NULL */
+    int64_t id;        /* entry id, distinct from the ids of key and value */
+    size_t offset;     /* byte offset of the ':' (cel-go records the colon) */
+    const char *field; /* STRUCT: field name; MAP: NULL */
+    cel_node *key;     /* MAP: key expression; STRUCT: NULL */
     cel_node *value;
-    bool optional;    /* `?key: value` */
+    bool optional; /* `?key: value` */
 } cel_entry;
 
 struct cel_node {
-    int64_t id;       /* unique within the AST, > 0; macros allocate fresh ids */
-    size_t offset;    /* byte offset into the source where the node starts (cel-go's position) */
+    int64_t id;    /* unique within the AST, > 0; macros allocate fresh ids */
+    size_t offset; /* byte offset into the source where the node starts (cel-go's position) */
     cel_node_kind kind;
 
     /* Filled in by the checker (NULL before checking). */
@@ -92,7 +94,7 @@ struct cel_node {
      * at compile time its value (const struct cel_value *) and the cost
      * the call still charges at runtime (cel-go does not fold). */
     int eval_op;
-    int cost_rule;    /* Kubernetes cost rule (cel_k8s_cost_rule), 0 = cel-go's */
+    int cost_rule; /* Kubernetes cost rule (cel_k8s_cost_rule), 0 = cel-go's */
     const void *folded;
     uint64_t folded_cost;
     /* cel-go's OptOptimize (eval.c): the node is a constant when the
@@ -116,7 +118,7 @@ struct cel_node {
         struct {
             cel_node *operand;
             const char *field;
-            bool test_only;   /* has(operand.field) */
+            bool test_only; /* has(operand.field) */
         } select;
 
         struct {
@@ -146,7 +148,7 @@ struct cel_node {
 
         struct {
             const char *iter_var;
-            const char *iter_var2;   /* NULL unless a two-variable comprehension */
+            const char *iter_var2; /* NULL unless a two-variable comprehension */
             cel_node *iter_range;
             const char *accu_var;
             cel_node *accu_init;
@@ -162,8 +164,8 @@ typedef struct cel_ast {
     cel_node *root;
     const char *source;
     size_t source_len;
-    int64_t max_id;          /* the highest node/entry id in use */
-    size_t *line_offsets;    /* byte offset where each line starts; line_offsets[0] = 0 */
+    int64_t max_id;       /* the highest node/entry id in use */
+    size_t *line_offsets; /* byte offset where each line starts; line_offsets[0] = 0 */
     size_t nlines;
 } cel_ast;
 

@@ -19,7 +19,7 @@ struct cel_env {
     cel_decl *vars;
     size_t nvars, cap;
     const char *container;
-    bool dra; /* set by dra.c: use the DRA size hint for cost estimation */
+    bool dra;                    /* set by dra.c: use the DRA size hint for cost estimation */
     const cel_type *dra_unknown; /* the DRA attribute value type */
     bool dra_no_lists;           /* cel_env_dra_refuse_lists */
 };
@@ -43,9 +43,18 @@ void cel_env_free(cel_env *env)
     free(env);
 }
 
-void cel_env_set_options(cel_env *env, unsigned opts) { env->opts = opts; }
-dra_arena *cel_env_arena(cel_env *env) { return &env->arena; }
-const cel_registry *cel_env_registry(const cel_env *env) { return env->reg; }
+void cel_env_set_options(cel_env *env, unsigned opts)
+{
+    env->opts = opts;
+}
+dra_arena *cel_env_arena(cel_env *env)
+{
+    return &env->arena;
+}
+const cel_registry *cel_env_registry(const cel_env *env)
+{
+    return env->reg;
+}
 
 void cel_env_declare(cel_env *env, const char *name, const cel_type *type)
 {
@@ -70,14 +79,25 @@ void cel_env_mark_dra(cel_env *env, const cel_type *unknown)
     env->dra_unknown = unknown;
 }
 
-const cel_type *cel_env_dra_unknown(const cel_env *env) { return env->dra_unknown; }
-void cel_env_dra_refuse_lists(cel_env *env) { env->dra_no_lists = true; }
-bool cel_env_dra_lists_refused(const cel_env *env) { return env->dra_no_lists; }
+const cel_type *cel_env_dra_unknown(const cel_env *env)
+{
+    return env->dra_unknown;
+}
+void cel_env_dra_refuse_lists(cel_env *env)
+{
+    env->dra_no_lists = true;
+}
+bool cel_env_dra_lists_refused(const cel_env *env)
+{
+    return env->dra_no_lists;
+}
 
 /* Environments with any Kubernetes library use the Kubernetes cost
  * estimator (apiserver library.CostEstimator), both statically and at runtime. */
+/* clang-format off */
 #define K8S_LIBS (CEL_LIB_K8S_REGEX | CEL_LIB_K8S_LISTS | CEL_LIB_K8S_QUANTITY | CEL_LIB_K8S_SEMVER | \
                   CEL_LIB_K8S_URL | CEL_LIB_K8S_IP | CEL_LIB_K8S_CIDR | CEL_LIB_K8S_FORMAT)
+/* clang-format on */
 /* Kubernetes' base environment makes programs with its costs and
  * cel.EvalOptions(cel.OptOptimize, cel.OptTrackCost) (apiserver
  * pkg/cel/environment/base.go). */
@@ -163,8 +183,7 @@ char *cel_program_instantiation_error(const cel_program *p)
     return p->plan_error ? dra_xstrdup(p->plan_error) : NULL;
 }
 
-dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts,
-                     cel_program **out)
+dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts, cel_program **out)
 {
     *out = NULL;
     cel_program *p = dra_xcalloc(1, sizeof *p);
@@ -219,8 +238,7 @@ dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compil
                 co.size_hint = cel_dra_size_hint;
             cel_estimate_cost(p->ast, &co, &p->cost_min, &p->cost_max);
             if (opts && opts->cost_limit && p->cost_max > opts->cost_limit)
-                err = dra_err_new(DRA_EXIT_INPUT,
-                                  "estimated cost %llu exceeds the cost limit %llu",
+                err = dra_err_new(DRA_EXIT_INPUT, "estimated cost %llu exceeds the cost limit %llu",
                                   (unsigned long long)p->cost_max, (unsigned long long)opts->cost_limit);
         }
     } else if (!err) {
@@ -254,9 +272,18 @@ void cel_program_free(cel_program *p)
     free(p);
 }
 
-const cel_type *cel_program_result_type(const cel_program *p) { return p->result; }
-size_t cel_program_scratch_bytes(const cel_program *p) { return cel_scratch_capacity(&p->scratch); }
-const char *cel_program_result_type_str(const cel_program *p) { return p->result_str; }
+const cel_type *cel_program_result_type(const cel_program *p)
+{
+    return p->result;
+}
+size_t cel_program_scratch_bytes(const cel_program *p)
+{
+    return cel_scratch_capacity(&p->scratch);
+}
+const char *cel_program_result_type_str(const cel_program *p)
+{
+    return p->result_str;
+}
 
 void cel_program_estimated_cost(const cel_program *p, uint64_t *min, uint64_t *max)
 {

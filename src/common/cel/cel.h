@@ -41,6 +41,7 @@ typedef struct cel_program cel_program;
 /* ---- environments ---------------------------------------------------------- */
 
 /* Option bits for cel_env_set_options. */
+/* clang-format off */
 enum {
     CEL_OPT_HOMOGENEOUS_LITERALS = 1u << 0, /* reject mixed-type list/map literals (Kubernetes) */
     CEL_OPT_VALIDATE_LITERALS = 1u << 1,    /* compile-time check of duration/timestamp/regex literals */
@@ -53,6 +54,7 @@ enum {
      * undeclared reference names only a set container. */
     CEL_OPT_CEL_GO_033 = 1u << 5,
 };
+/* clang-format on */
 
 /* A generic environment with the libraries in `libs` (CEL_LIB_* bits from
  * functions.h; CEL_LIBS_KUBERNETES for the Kubernetes base set).  Never NULL. */
@@ -70,15 +72,15 @@ const cel_registry *cel_env_registry(const cel_env *env);
 /* ---- compilation ------------------------------------------------------------ */
 
 typedef struct cel_compile_options {
-    bool skip_check;        /* parse only (conformance disable_check); result type is dyn */
-    uint64_t cost_limit;    /* 0 = none; >0: reject when the estimated max cost exceeds it */
+    bool skip_check;     /* parse only (conformance disable_check); result type is dyn */
+    uint64_t cost_limit; /* 0 = none; >0: reject when the estimated max cost exceeds it */
 } cel_compile_options;
 
 /* Parse and type-check.  On success *out is a new program and NULL is
  * returned; on failure *out is NULL and the caller frees the error chain (one
  * dra_err per problem; msg is cel-go's "ERROR: <input>:L:C: ..." display). */
 DRA_MUST_USE dra_err *cel_compile(cel_env *env, const char *src, size_t len, const cel_compile_options *opts,
-                     cel_program **out);
+                                  cel_program **out);
 void cel_program_free(cel_program *p);
 
 /* What making the program fails on in cel-go (env.Program) in the
@@ -108,8 +110,8 @@ void cel_program_estimated_cost(const cel_program *p, uint64_t *min, uint64_t *m
 /* ---- evaluation ----------------------------------------------------------------- */
 
 typedef struct cel_eval_options {
-    uint64_t cost_limit;              /* 0 = no limit */
-    uint64_t *actual_cost;            /* optional out: cost of this evaluation */
+    uint64_t cost_limit;   /* 0 = no limit */
+    uint64_t *actual_cost; /* optional out: cost of this evaluation */
 } cel_eval_options;
 
 /* Evaluate.  Returns the result or a CEL_ERROR value (e.g. "no such key: x",

@@ -81,7 +81,10 @@ static bool is_dyn_or_error(const cel_type *t)
     return t->kind == CEL_T_DYN || t->kind == CEL_T_ERROR || t->kind == CEL_T_ANY;
 }
 
-static bool is_dyn(const cel_type *t) { return t->kind == CEL_T_DYN || t->kind == CEL_T_ANY; }
+static bool is_dyn(const cel_type *t)
+{
+    return t->kind == CEL_T_DYN || t->kind == CEL_T_ANY;
+}
 
 static const cel_type *new_var(checker *c)
 {
@@ -142,7 +145,10 @@ static bool references(const mapping *m, const char *var, const cel_type *t, int
     return false;
 }
 
-static bool exact(const cel_type *a, const cel_type *b) { return a == b || cel_type_equal(a, b); }
+static bool exact(const cel_type *a, const cel_type *b)
+{
+    return a == b || cel_type_equal(a, b);
+}
 
 /* cel-go checker/types.go isEqualOrLessSpecific. */
 static bool less_specific(const cel_type *a, const cel_type *b)
@@ -154,9 +160,11 @@ static bool less_specific(const cel_type *a, const cel_type *b)
     if (a->kind != b->kind)
         return false;
     switch (a->kind) {
-    case CEL_T_TYPE:
-        return true;
-    case CEL_T_OPAQUE: case CEL_T_LIST: case CEL_T_MAP: case CEL_T_OPTIONAL:
+    case CEL_T_TYPE: return true;
+    case CEL_T_OPAQUE:
+    case CEL_T_LIST:
+    case CEL_T_MAP:
+    case CEL_T_OPTIONAL:
         if (a->kind == CEL_T_OPAQUE && strcmp(a->name, b->name))
             return false;
         if (a->nparams != b->nparams)
@@ -165,8 +173,7 @@ static bool less_specific(const cel_type *a, const cel_type *b)
             if (!less_specific(a->params[i], b->params[i]))
                 return false;
         return true;
-    default:
-        return exact(a, b);
+    default: return exact(a, b);
     }
 }
 
@@ -209,11 +216,14 @@ static bool valid_subst(checker *c, mapping *m, const cel_type *t1, const cel_ty
 static bool is_legacy_nullable(const cel_type *t)
 {
     switch (t->kind) {
-    case CEL_T_OPAQUE: case CEL_T_STRUCT: case CEL_T_ANY: case CEL_T_DURATION:
-    case CEL_T_TIMESTAMP: case CEL_T_OPTIONAL: case CEL_T_NULL:
-        return true;
-    default:
-        return false;
+    case CEL_T_OPAQUE:
+    case CEL_T_STRUCT:
+    case CEL_T_ANY:
+    case CEL_T_DURATION:
+    case CEL_T_TIMESTAMP:
+    case CEL_T_OPTIONAL:
+    case CEL_T_NULL: return true;
+    default: return false;
     }
 }
 
@@ -240,9 +250,11 @@ static bool assignable_in(checker *c, mapping *m, const cel_type *t1, const cel_
     if (t2->kind == CEL_T_NULL)
         return is_legacy_nullable(t1);
     switch (t1->kind) {
-    case CEL_T_TYPE:
-        return t2->kind == CEL_T_TYPE;
-    case CEL_T_LIST: case CEL_T_MAP: case CEL_T_OPAQUE: case CEL_T_OPTIONAL:
+    case CEL_T_TYPE: return t2->kind == CEL_T_TYPE;
+    case CEL_T_LIST:
+    case CEL_T_MAP:
+    case CEL_T_OPAQUE:
+    case CEL_T_OPTIONAL:
         if (t1->kind != t2->kind || t1->nparams != t2->nparams)
             return false;
         if (t1->kind == CEL_T_OPAQUE && strcmp(t1->name, t2->name))
@@ -251,10 +263,8 @@ static bool assignable_in(checker *c, mapping *m, const cel_type *t1, const cel_
             if (!assignable_in(c, m, t1->params[i], t2->params[i], depth + 1))
                 return false;
         return true;
-    case CEL_T_STRUCT:
-        return t2->kind == CEL_T_STRUCT && !strcmp(t1->name, t2->name);
-    default:
-        return t1->kind == t2->kind;
+    case CEL_T_STRUCT: return t2->kind == CEL_T_STRUCT && !strcmp(t1->name, t2->name);
+    default: return t1->kind == t2->kind;
     }
 }
 
@@ -389,8 +399,14 @@ static void report_undeclared(checker *c, cel_node *e, const char *name)
 
 static void check(checker *c, cel_node *e);
 
-static void set_type(cel_node *e, const cel_type *t) { e->type = t; }
-static const cel_type *type_of(const cel_node *e) { return e && e->type ? e->type : &cel_t_error; }
+static void set_type(cel_node *e, const cel_type *t)
+{
+    e->type = t;
+}
+static const cel_type *type_of(const cel_node *e)
+{
+    return e && e->type ? e->type : &cel_t_error;
+}
 
 static const cel_type *const_type(const cel_const *k)
 {
@@ -435,9 +451,7 @@ static const cel_type *check_select_field(checker *c, cel_node *e, cel_node *ope
     const cel_type *t = unwrap_optional(ot, &is_opt);
     const cel_type *result = &cel_t_error;
     switch (t->kind) {
-    case CEL_T_MAP:
-        result = t->params[1];
-        break;
+    case CEL_T_MAP: result = t->params[1]; break;
     case CEL_T_STRUCT: {
         const cel_type *ft = cel_type_field(t, field);
         if (ft)
@@ -491,7 +505,10 @@ static void check_select(checker *c, cel_node *e)
     set_type(e, substitute(c, &c->m, r, false, 0));
 }
 
-static bool numeric_kind(cel_type_kind k) { return k == CEL_T_INT || k == CEL_T_UINT || k == CEL_T_DOUBLE; }
+static bool numeric_kind(cel_type_kind k)
+{
+    return k == CEL_T_INT || k == CEL_T_UINT || k == CEL_T_DOUBLE;
+}
 
 /* Cross-type numeric ordering overloads exist only with CrossTypeNumericComparisons. */
 static bool overload_disabled(checker *c, const cel_overload *o)
@@ -726,8 +743,8 @@ static void check_list(checker *c, cel_node *e)
             bool is_opt;
             t = unwrap_optional(t, &is_opt);
             if (!is_opt && !is_dyn(t))
-                report(c, x, "expected type '%s' but found '%s'",
-                       fmt_type(c, cel_type_optional(c->arena, t)), fmt_type(c, t));
+                report(c, x, "expected type '%s' but found '%s'", fmt_type(c, cel_type_optional(c->arena, t)),
+                       fmt_type(c, t));
         }
         elems = join_types(c, elems, t);
     }
@@ -749,8 +766,8 @@ static void check_map(checker *c, cel_node *e)
             bool is_opt;
             t = unwrap_optional(t, &is_opt);
             if (!is_opt && !is_dyn(t))
-                report(c, en->value, "expected type '%s' but found '%s'",
-                       fmt_type(c, cel_type_optional(c->arena, t)), fmt_type(c, t));
+                report(c, en->value, "expected type '%s' but found '%s'", fmt_type(c, cel_type_optional(c->arena, t)),
+                       fmt_type(c, t));
         }
         vt = join_types(c, vt, t);
     }
@@ -790,7 +807,9 @@ static void check_comprehension(checker *c, cel_node *e)
         if (two)
             v2 = rt->params[1];
         break;
-    case CEL_T_DYN: case CEL_T_ERROR: case CEL_T_PARAM: /* not google.protobuf.Any */
+    case CEL_T_DYN:
+    case CEL_T_ERROR:
+    case CEL_T_PARAM: /* not google.protobuf.Any */
         is_assignable(c, &cel_t_dyn, rt);
         v1 = &cel_t_dyn;
         v2 = two ? &cel_t_dyn : NULL;
@@ -822,9 +841,7 @@ static void check(checker *c, cel_node *e)
     if (!e)
         return;
     switch (e->kind) {
-    case CEL_NODE_CONST:
-        set_type(e, const_type(&e->u.constant));
-        break;
+    case CEL_NODE_CONST: set_type(e, const_type(&e->u.constant)); break;
     case CEL_NODE_IDENT: {
         const char *resolved = NULL;
         const cel_type *t = lookup_ident(c, e->u.ident.name, &resolved);
@@ -837,25 +854,15 @@ static void check(checker *c, cel_node *e)
         set_type(e, t);
         break;
     }
-    case CEL_NODE_SELECT:
-        check_select(c, e);
-        break;
-    case CEL_NODE_CALL:
-        check_call(c, e);
-        break;
-    case CEL_NODE_LIST:
-        check_list(c, e);
-        break;
-    case CEL_NODE_MAP:
-        check_map(c, e);
-        break;
+    case CEL_NODE_SELECT: check_select(c, e); break;
+    case CEL_NODE_CALL: check_call(c, e); break;
+    case CEL_NODE_LIST: check_list(c, e); break;
+    case CEL_NODE_MAP: check_map(c, e); break;
     case CEL_NODE_STRUCT:
         report_undeclared(c, e, e->u.map.message_name);
         set_type(e, &cel_t_error);
         break;
-    case CEL_NODE_COMPREHENSION:
-        check_comprehension(c, e);
-        break;
+    case CEL_NODE_COMPREHENSION: check_comprehension(c, e); break;
     }
 }
 
@@ -867,9 +874,7 @@ static void finalize(checker *c, cel_node *e)
     if (e->type)
         e->type = substitute(c, &c->m, e->type, true, 0);
     switch (e->kind) {
-    case CEL_NODE_SELECT:
-        finalize(c, e->u.select.operand);
-        break;
+    case CEL_NODE_SELECT: finalize(c, e->u.select.operand); break;
     case CEL_NODE_CALL:
         finalize(c, e->u.call.target);
         for (size_t i = 0; i < e->u.call.nargs; i++)
@@ -893,8 +898,7 @@ static void finalize(checker *c, cel_node *e)
         finalize(c, e->u.comp.loop_step);
         finalize(c, e->u.comp.result);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -905,9 +909,7 @@ static void homogeneous(checker *c, cel_node *e, bool exempt)
     if (!e)
         return;
     switch (e->kind) {
-    case CEL_NODE_SELECT:
-        homogeneous(c, e->u.select.operand, exempt);
-        break;
+    case CEL_NODE_SELECT: homogeneous(c, e->u.select.operand, exempt); break;
     case CEL_NODE_CALL: {
         bool ex = exempt || !strcmp(e->u.call.function, "format");
         homogeneous(c, e->u.call.target, ex);
@@ -928,8 +930,8 @@ static void homogeneous(checker *c, cel_node *e, bool exempt)
             if (!first) {
                 first = t;
             } else if (!exact(first, t)) {
-                report(c, e->u.list.elems[i], "expected type '%s' but found '%s'", cel_type_str_checked(first, c->arena),
-                       cel_type_str_checked(t, c->arena));
+                report(c, e->u.list.elems[i], "expected type '%s' but found '%s'",
+                       cel_type_str_checked(first, c->arena), cel_type_str_checked(t, c->arena));
                 break;
             }
         }
@@ -970,8 +972,7 @@ static void homogeneous(checker *c, cel_node *e, bool exempt)
         homogeneous(c, e->u.comp.loop_step, exempt);
         homogeneous(c, e->u.comp.result, exempt);
         break;
-    default:
-        break;
+    default: break;
     }
 }
 

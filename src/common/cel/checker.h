@@ -37,13 +37,13 @@ typedef struct cel_decl {
 } cel_decl;
 
 typedef struct cel_check_env {
-    const cel_decl *vars;          /* declared variables; a later entry wins over an earlier one */
+    const cel_decl *vars; /* declared variables; a later entry wins over an earlier one */
     size_t nvars;
-    const cel_registry *registry;  /* functions; required */
-    bool cross_type_numeric;       /* int/uint/double ordering across types (Kubernetes enables it) */
-    bool homogeneous_literals;     /* reject mixed-type list/map literals (Kubernetes enables it) */
-    const char *container;         /* names resolve relative to it ("x": `y` means "x.y", then "y"); may be NULL */
-    bool omit_empty_container;     /* cel-go v0.33: "undeclared reference to 'x'" without " (in container '')" */
+    const cel_registry *registry; /* functions; required */
+    bool cross_type_numeric;      /* int/uint/double ordering across types (Kubernetes enables it) */
+    bool homogeneous_literals;    /* reject mixed-type list/map literals (Kubernetes enables it) */
+    const char *container;        /* names resolve relative to it ("x": `y` means "x.y", then "y"); may be NULL */
+    bool omit_empty_container;    /* cel-go v0.33: "undeclared reference to 'x'" without " (in container '')" */
 } cel_check_env;
 
 /* Type-check ast in place.  *result (may be NULL) receives the root type.
@@ -67,10 +67,10 @@ typedef struct cel_size_range {
 typedef bool (*cel_size_hint_fn)(void *ctx, const char *const *path, size_t npath, cel_size_range *out);
 
 typedef struct cel_cost_options {
-    cel_size_hint_fn size_hint;    /* may be NULL */
+    cel_size_hint_fn size_hint; /* may be NULL */
     void *size_hint_ctx;
-    bool presence_test_has_cost;   /* cel-go default true; Kubernetes sets false (has() costs 0) */
-    bool kubernetes_costs;         /* apiserver library.CostEstimator rules before cel-go's */
+    bool presence_test_has_cost; /* cel-go default true; Kubernetes sets false (has() costs 0) */
+    bool kubernetes_costs;       /* apiserver library.CostEstimator rules before cel-go's */
 } cel_cost_options;
 
 /* Estimate the cost range of a checked AST.  min and max saturate at UINT64_MAX.

@@ -22,16 +22,28 @@ typedef struct est {
 
 static const est UNKNOWN_SIZE = {0, UINT64_MAX};
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 static uint64_t sat_mul(uint64_t a, uint64_t b)
 {
     if (a == 0 || b == 0)
         return 0;
     return a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
-static est add(est a, est b) { return (est){sat_add(a.min, b.min), sat_add(a.max, b.max)}; }
-static est unite(est a, est b) { return (est){a.min < b.min ? a.min : b.min, a.max > b.max ? a.max : b.max}; }
-static est mul(est a, est b) { return (est){sat_mul(a.min, b.min), sat_mul(a.max, b.max)}; }
+static est add(est a, est b)
+{
+    return (est){sat_add(a.min, b.min), sat_add(a.max, b.max)};
+}
+static est unite(est a, est b)
+{
+    return (est){a.min < b.min ? a.min : b.min, a.max > b.max ? a.max : b.max};
+}
+static est mul(est a, est b)
+{
+    return (est){sat_mul(a.min, b.min), sat_mul(a.max, b.max)};
+}
 
 /* checker/cost.go multiplyByCostFactor, float for float: an unknown size
  * (UINT64_MAX) times 0.1 is 1844674407370955264, not "unknown". */
@@ -43,7 +55,10 @@ static uint64_t factor_ceil(uint64_t v, double f)
     double r = ceil(x * f);
     return r >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)r;
 }
-static est by_factor(est a, double f) { return (est){factor_ceil(a.min, f), factor_ceil(a.max, f)}; }
+static est by_factor(est a, double f)
+{
+    return (est){factor_ceil(a.min, f), factor_ceil(a.max, f)};
+}
 
 /* Go's uint64(x) on amd64, out of range included: 2^64 becomes 2^63. */
 static uint64_t go_uint64(double x)
@@ -161,7 +176,10 @@ static fpath get_path(coster *c, const cel_node *n)
     return ni ? ni->path : (fpath){NULL, 0, 0};
 }
 
-static void set_path(coster *c, const cel_node *n, fpath p) { info_of(c, n, true)->path = p; }
+static void set_path(coster *c, const cel_node *n, fpath p)
+{
+    info_of(c, n, true)->path = p;
+}
 
 static void set_size(coster *c, const cel_node *n, est size)
 {
@@ -185,12 +203,14 @@ static bool scalar(const cel_type *t)
     if (!t)
         return false;
     switch (t->kind) {
-    case CEL_T_BOOL: case CEL_T_DOUBLE: case CEL_T_DURATION: case CEL_T_INT: case CEL_T_TIMESTAMP: case CEL_T_UINT:
-        return true;
-    case CEL_T_OPTIONAL:
-        return t->nparams > 0 && scalar(t->params[0]);
-    default:
-        return false;
+    case CEL_T_BOOL:
+    case CEL_T_DOUBLE:
+    case CEL_T_DURATION:
+    case CEL_T_INT:
+    case CEL_T_TIMESTAMP:
+    case CEL_T_UINT: return true;
+    case CEL_T_OPTIONAL: return t->nparams > 0 && scalar(t->params[0]);
+    default: return false;
     }
 }
 
@@ -214,20 +234,15 @@ static bool compute_size(coster *c, const cel_node *n, est *out)
     switch (n->kind) { /* computeExprSize */
     case CEL_NODE_CONST: {
         const cel_const *k = &n->u.constant;
-        uint64_t v = k->kind == CEL_CONST_STRING ? dra_utf8_len(k->v.s.data, k->v.s.len)
-                   : k->kind == CEL_CONST_BYTES  ? k->v.s.len
-                                                 : 1;
+        uint64_t v = k->kind == CEL_CONST_STRING  ? dra_utf8_len(k->v.s.data, k->v.s.len)
+                     : k->kind == CEL_CONST_BYTES ? k->v.s.len
+                                                  : 1;
         *out = (est){v, v};
         return true;
     }
-    case CEL_NODE_LIST:
-        *out = (est){n->u.list.nelems, n->u.list.nelems};
-        return true;
-    case CEL_NODE_MAP:
-        *out = (est){n->u.map.nentries, n->u.map.nentries};
-        return true;
-    default:
-        break;
+    case CEL_NODE_LIST: *out = (est){n->u.list.nelems, n->u.list.nelems}; return true;
+    case CEL_NODE_MAP: *out = (est){n->u.map.nentries, n->u.map.nentries}; return true;
+    default: break;
     }
     if (hint(c, get_path(c, n), out)) {
         set_size(c, n, *out);
@@ -333,8 +348,10 @@ static bool is_one_of(const char *f, const char *const *names, size_t n)
             return true;
     return false;
 }
+/* clang-format off */
 #define IS_ONE_OF(f, ...) is_one_of(f, (const char *const[]){__VA_ARGS__}, \
                                     sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+/* clang-format on */
 
 /* apiserver pkg/cel/library/cost.go EstimateCallCost for overload o of call
  * n (argv[0] is the target of a member call; sizes are the argument size
@@ -400,8 +417,8 @@ static bool k8s_estimate(coster *c, const cel_node *n, const cel_overload *o, co
          * MaxFormatSize (64) long, a URL as long as the longer literal */
         const cel_type *t = argv[0]->type;
         const char *name = t->name ? t->name : "";
-        if (t->kind == CEL_T_OPAQUE && IS_ONE_OF(name, "net.IP", "net.CIDR", "kubernetes.Quantity",
-                                                 "kubernetes.Semver")) {
+        if (t->kind == CEL_T_OPAQUE &&
+            IS_ONE_OF(name, "net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver")) {
             *out = one;
             return true;
         }
@@ -545,8 +562,9 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
     } else if ((!strcmp(id, "list_flatten") || !strcmp(id, "list_flatten_int")) && member && k <= 2) {
         factor = k == 2 ? (double)literal_uint(argv[1], UINT64_MAX) : 1;
         size = sizes[0];
-    } else if (!strcmp(id, "list_distinct") || (o->lib == CEL_LIB_LISTS && (!strcmp(o->function, "sort") ||
-                                                                             !strcmp(o->function, "@sortByAssociatedKeys")))) {
+    } else if (!strcmp(id, "list_distinct") ||
+               (o->lib == CEL_LIB_LISTS &&
+                (!strcmp(o->function, "sort") || !strcmp(o->function, "@sortByAssociatedKeys")))) {
         bool sort_by = !strcmp(o->function, "@sortByAssociatedKeys");
         if (!member || k != (sort_by ? 2u : 1u))
             return false;
@@ -567,9 +585,9 @@ static bool lists_estimate(coster *c, const cel_node *n, const cel_overload *o, 
  * it for equivalent, and 1 for the call.  False for other overloads. */
 static bool sets_estimate(const cel_overload *o, const est *sizes, size_t k, est *out)
 {
-    double factor = !strcmp(o->id, "list_sets_equivalent_list") ? 2
-                  : !strcmp(o->id, "list_sets_contains_list") || !strcmp(o->id, "list_sets_intersects_list") ? 1
-                                                                                                             : 0;
+    double factor = !strcmp(o->id, "list_sets_equivalent_list")                                                ? 2
+                    : !strcmp(o->id, "list_sets_contains_list") || !strcmp(o->id, "list_sets_intersects_list") ? 1
+                                                                                                               : 0;
     if (factor == 0 || k != 2)
         return false;
     *out = add(by_factor(mul(sizes[0], sizes[1]), factor), (est){1, 1});
@@ -603,9 +621,9 @@ static est function_cost(coster *c, const cel_node *n, const cel_overload *o, co
         (!strcmp(id, "string_to_bytes") || !strcmp(id, "bytes_to_string") || !strcmp(id, "strings_quote"))) {
         est sz = arg_sizes[0];
         *has_result = true; /* unsigned arithmetic wraps, as Go's does */
-        *result = !strcmp(id, "string_to_bytes") ? (est){sz.min, sz.max * 4}
-                : !strcmp(id, "bytes_to_string") ? (est){sz.min / 4, sz.max}
-                                                 : (est){sz.min + 2, sz.max * 2 + 2};
+        *result = !strcmp(id, "string_to_bytes")   ? (est){sz.min, sz.max * 4}
+                  : !strcmp(id, "bytes_to_string") ? (est){sz.min / 4, sz.max}
+                                                   : (est){sz.min + 2, sz.max * 2 + 2};
         return add(by_factor(sz, T), args_cost);
     }
     if ((!strcmp(id, "starts_with_string") || !strcmp(id, "ends_with_string")) && nargs == 1)
@@ -797,14 +815,10 @@ static est cost(coster *c, const cel_node *n)
     if (!n)
         return (est){0, 0};
     switch (n->kind) {
-    case CEL_NODE_CONST:
-        return (est){0, 0};
-    case CEL_NODE_IDENT:
-        return cost_ident(c, n);
-    case CEL_NODE_SELECT:
-        return cost_select(c, n);
-    case CEL_NODE_CALL:
-        return cost_call(c, n);
+    case CEL_NODE_CONST: return (est){0, 0};
+    case CEL_NODE_IDENT: return cost_ident(c, n);
+    case CEL_NODE_SELECT: return cost_select(c, n);
+    case CEL_NODE_CALL: return cost_call(c, n);
     case CEL_NODE_LIST: { /* coster.costCreateList */
         est s = {10, 10}, items = n->u.list.nelems ? (est){UINT64_MAX, 0} : (est){0, 0};
         for (size_t i = 0; i < n->u.list.nelems; i++) {
@@ -831,8 +845,7 @@ static est cost(coster *c, const cel_node *n)
             s = add(s, cost(c, n->u.map.entries[i].value));
         return s;
     }
-    case CEL_NODE_COMPREHENSION:
-        return cost_comprehension(c, n);
+    case CEL_NODE_COMPREHENSION: return cost_comprehension(c, n);
     }
     return (est){0, 0};
 }

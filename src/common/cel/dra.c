@@ -11,7 +11,6 @@
 #include "program.h"
 #include "dra_device.h"
 
-
 cel_env *cel_dra_env_new(const cel_dra_options *opts)
 {
     /* StoredExpressions take every versioned declaration of `device`, the
@@ -28,8 +27,8 @@ cel_env *cel_dra_env_new(const cel_dra_options *opts)
      * StoredExpressions, in NewExpressions behind DRAListTypeAttributes
      * until 1.38, always from 1.38 on. */
     cel_env *env = cel_env_new(CEL_LIBS_KUBERNETES | (list_types || stored || v138 ? CEL_LIB_K8S_INCLUDES : 0u));
-    cel_env_set_options(env, CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS |
-                                 (v138 ? CEL_OPT_CEL_GO_033 : 0u));
+    cel_env_set_options(env,
+                        CEL_OPT_HOMOGENEOUS_LITERALS | CEL_OPT_VALIDATE_LITERALS | (v138 ? CEL_OPT_CEL_GO_033 : 0u));
     const cel_type *value = list_types ? &cel_t_dyn : &cel_t_any;
     cel_env_mark_dra(env, value);
     if (v136 && !list_types)
@@ -113,7 +112,8 @@ static dra_err *output_type_error(cel_env *env, const cel_program *p, bool deriv
     bool lists = cel_env_dra_unknown(env)->kind == CEL_T_DYN;
     if (derived_scalar(t) || (lists && t->kind == CEL_T_LIST && t->nparams == 1 && derived_scalar(t->params[0])))
         return NULL;
-    return dra_err_new(DRA_EXIT_INPUT, "must evaluate to a primitive scalar (string, integer, boolean, semver)%s, not %s",
+    return dra_err_new(DRA_EXIT_INPUT,
+                       "must evaluate to a primitive scalar (string, integer, boolean, semver)%s, not %s",
                        lists ? " or a list of these scalars" : "", cel_program_result_type_str(p));
 }
 
@@ -432,7 +432,9 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
     entry *attrs = collect(a, json_object_get(dev, "attributes"), driver, &na, true, how, &d->error, &d->list_error);
     entry *caps = collect(a, json_object_get(dev, "capacity"), driver, &nc, false, how, &d->error, NULL);
     cel_value keys[4] = {
-        cel_string("driver", 6), cel_string("attributes", 10), cel_string("capacity", 8),
+        cel_string("driver", 6),
+        cel_string("attributes", 10),
+        cel_string("capacity", 8),
         cel_string("allowMultipleAllocations", 24),
     };
     cel_value vals[4] = {
@@ -466,8 +468,14 @@ size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
     return d->arena.head ? dra_arena_capacity(&d->arena) : d->size;
 }
 
-cel_value cel_dra_device_value(const cel_dra_device *d) { return d->value; }
-const char *cel_dra_device_error(const cel_dra_device *d) { return d->error; }
+cel_value cel_dra_device_value(const cel_dra_device *d)
+{
+    return d->value;
+}
+const char *cel_dra_device_error(const cel_dra_device *d)
+{
+    return d->error;
+}
 
 const char *cel_dra_device_error_in(const cel_program *p, const cel_dra_device *d)
 {
@@ -476,8 +484,8 @@ const char *cel_dra_device_error_in(const cel_program *p, const cel_dra_device *
     return d->error;
 }
 
-static const char dra_hint[] =
-    ". consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields";
+static const char dra_hint[] = ". consider using CEL optional chaining (.? followed by orValue()) or guarding the "
+                               "check with has() for optional fields";
 
 const char *cel_dra_runtime_hint(const char *msg)
 {

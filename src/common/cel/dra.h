@@ -52,7 +52,7 @@ typedef struct cel_dra_options {
      * only the NewExpressions environment (environment/environment.go:
      * "The StoredExpressions environment ignores [FeatureEnabled]"). */
     bool new_expressions;
-    bool consumable_capacity;  /* DRAConsumableCapacity: device.allowMultipleAllocations (E2-7) */
+    bool consumable_capacity; /* DRAConsumableCapacity: device.allowMultipleAllocations (E2-7) */
     /* DRAListTypeAttributes: attribute values are dyn (iterable) rather
      * than google.protobuf.Any, and `includes()` is declared (E2-6: DRA's
      * IncludesOption behind the gate, while k8s Lists v1 enters the base

@@ -30,12 +30,12 @@ typedef struct dev_table {
  * struct lives in that arena. */
 struct cel_dra_device {
     dra_arena arena;
-    cel_value value;       /* the `device` map */
+    cel_value value;               /* the `device` map */
     cel_value fields[DEV_NFIELDS]; /* its values, for compiled plans */
-    dev_table attrs, caps; /* attributes / capacity by (domain, name), for compiled plans */
-    const char *error;     /* conversion error shared by every match, or NULL */
+    dev_table attrs, caps;         /* attributes / capacity by (domain, name), for compiled plans */
+    const char *error;             /* conversion error shared by every match, or NULL */
     const char *list_error; /* "attribute X: unsupported attribute value" for the first list attribute, or NULL */
-    size_t size;           /* bytes of the one allocation; 0 with an arena */
+    size_t size;            /* bytes of the one allocation; 0 with an arena */
 };
 
 #endif

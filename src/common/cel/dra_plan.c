@@ -33,8 +33,7 @@ static uint64_t key_hash(const char *k, size_t n)
 
 /* The key is padded with zeros to whole 64-bit words (klen counts the
  * padding), so that equal lengths compare word by word. */
-static const char *encode_key(dra_arena *a, const char *dom, size_t dlen, const char *name, size_t nlen,
-                              size_t *klen)
+static const char *encode_key(dra_arena *a, const char *dom, size_t dlen, const char *name, size_t nlen, size_t *klen)
 {
     uint64_t len = dlen;
     size_t used = sizeof len + dlen + nlen;
@@ -118,6 +117,7 @@ static inline const cel_value *table_find(const dev_table *t, uint64_t hash, con
  * texts are those of the evaluator (eval.c); anything else keeps using the
  * evaluator. */
 
+/* clang-format off */
 typedef enum {
     /* value steps */
     S_CONST, S_FIELD, S_SELECT, S_INDEX_KEY, S_CALL,
@@ -131,6 +131,7 @@ typedef enum {
     S_OBJ_TEST,          /* quantity or semver v.isGreaterThan(const) / isLessThan(const) */
     S_HAS_ATTR, S_HAS_CAP,
 } step_op;
+/* clang-format on */
 
 typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } cmp_op;
 
@@ -278,7 +279,10 @@ static step *compile_plan(dra_arena *a, const cel_node *n, int depth);
 static step *specialise_call(dra_arena *a, const cel_node *n, step *p)
 {
     const char *fn = n->u.call.function;
-    static const struct { const char *op, *id; cmp_op cmp; } int_cmps[] = {
+    static const struct {
+        const char *op, *id;
+        cmp_op cmp;
+    } int_cmps[] = {
         {CEL_OP_EQUALS, "equals", CMP_EQ},         {CEL_OP_NOT_EQUALS, "not_equals", CMP_NE},
         {CEL_OP_LESS, "less_int64", CMP_LT},       {CEL_OP_LESS_EQUALS, "less_equals_int64", CMP_LE},
         {CEL_OP_GREATER, "greater_int64", CMP_GT}, {CEL_OP_GREATER_EQUALS, "greater_equals_int64", CMP_GE},
@@ -313,7 +317,11 @@ static step *specialise_call(dra_arena *a, const cel_node *n, step *p)
         }
         if (k.kind == CEL_OBJECT && (k.v.obj->kind == CEL_OBJ_QUANTITY || k.v.obj->kind == CEL_OBJ_SEMVER) &&
             n->u.call.target) {
-            static const struct { const char *fn, *id; step_op op; cmp_op cmp; } obj_ops[] = {
+            static const struct {
+                const char *fn, *id;
+                step_op op;
+                cmp_op cmp;
+            } obj_ops[] = {
                 {"isGreaterThan", "_is_greater_than", S_OBJ_TEST, CMP_GT},
                 {"isLessThan", "_is_less_than", S_OBJ_TEST, CMP_LT},
                 {"compareTo", "_compare_to", S_OBJ_CMP, CMP_EQ},
@@ -741,8 +749,7 @@ static int run_test(plan_ctx *c, const step *p)
     case S_HAS_ATTR:
     case S_HAS_CAP:
         return table_find(p->op == S_HAS_ATTR ? &c->dev->attrs : &c->dev->caps, p->hash, p->key, p->klen) != NULL;
-    default:
-        return as_test(c, operand(c, p));
+    default: return as_test(c, operand(c, p));
     }
 }
 
@@ -788,11 +795,11 @@ static cel_value run_call(plan_ctx *c, const step *p)
 static void format_step(const step *p, dra_buf *b)
 {
     static const char *const names[] = {
-        [S_CONST] = "const", [S_FIELD] = "field", [S_SELECT] = "select", [S_INDEX_KEY] = "index",
-        [S_CALL] = "call", [S_ATTR] = "attr", [S_CAP] = "cap", [S_SEMVER_PART] = "semver_part",
-        [S_OBJ_CMP] = "qty_cmp", [S_AND] = "and", [S_OR] = "or", [S_NOT] = "not", [S_STR_EQ] = "str_eq",
-        [S_STR_NE] = "str_ne", [S_INT_CMP] = "int_cmp", [S_OBJ_TEST] = "qty_test", [S_HAS_ATTR] = "has_attr",
-        [S_HAS_CAP] = "has_cap",
+        [S_CONST] = "const",       [S_FIELD] = "field",     [S_SELECT] = "select",   [S_INDEX_KEY] = "index",
+        [S_CALL] = "call",         [S_ATTR] = "attr",       [S_CAP] = "cap",         [S_SEMVER_PART] = "semver_part",
+        [S_OBJ_CMP] = "qty_cmp",   [S_AND] = "and",         [S_OR] = "or",           [S_NOT] = "not",
+        [S_STR_EQ] = "str_eq",     [S_STR_NE] = "str_ne",   [S_INT_CMP] = "int_cmp", [S_OBJ_TEST] = "qty_test",
+        [S_HAS_ATTR] = "has_attr", [S_HAS_CAP] = "has_cap",
     };
     if ((p->op == S_OBJ_CMP || p->op == S_OBJ_TEST) && p->objkind == CEL_OBJ_SEMVER)
         dra_buf_puts(b, p->op == S_OBJ_CMP ? "semver_cmp" : "semver_test");
@@ -800,9 +807,13 @@ static void format_step(const step *p, dra_buf *b)
         dra_buf_puts(b, names[p->op]);
     if (p->op == S_CALL)
         dra_buf_printf(b, " %s", p->call->u.call.function);
-    size_t n = p->op == S_AND || p->op == S_OR ? 2 : p->op == S_SELECT || p->op == S_INDEX_KEY || p->op == S_NOT ||
-                       p->op == S_STR_EQ || p->op == S_STR_NE || p->op == S_INT_CMP || p->op == S_OBJ_TEST ||
-                       p->op == S_OBJ_CMP || p->op == S_SEMVER_PART ? 1 : p->op == S_CALL ? p->nargs : 0;
+    size_t n = p->op == S_AND || p->op == S_OR ? 2
+               : p->op == S_SELECT || p->op == S_INDEX_KEY || p->op == S_NOT || p->op == S_STR_EQ ||
+                       p->op == S_STR_NE || p->op == S_INT_CMP || p->op == S_OBJ_TEST || p->op == S_OBJ_CMP ||
+                       p->op == S_SEMVER_PART
+                   ? 1
+               : p->op == S_CALL ? p->nargs
+                                 : 0;
     if (!n)
         return;
     dra_buf_puts(b, "(");
@@ -834,9 +845,9 @@ static dra_err *result_error(cel_value r)
     if (r.kind == CEL_ERROR)
         return dra_err_new(DRA_EXIT_RUNTIME, "%s", r.v.err);
     const char *tn = cel_value_type_name(&r);
-    return dra_err_new(DRA_EXIT_RUNTIME,
-                       "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'",
-                       tn, tn);
+    return dra_err_new(
+        DRA_EXIT_RUNTIME,
+        "CEL result of type %s could not be converted to bool: type conversion error from '%s' to 'bool'", tn, tn);
 }
 
 /* Selectors without a plan: the general evaluator with the cost limit. */

@@ -159,8 +159,9 @@ static const char *tracker_panic(cel_scratch *sc, const cel_node *n, const cel_v
     bool adder = a->kind == CEL_INT || a->kind == CEL_UINT || a->kind == CEL_DOUBLE || a->kind == CEL_STRING ||
                  a->kind == CEL_BYTES || a->kind == CEL_DURATION || a->kind == CEL_TIMESTAMP;
     if ((!strcmp(o->id, "list_distinct") || sort || sort_by) && a->kind != CEL_LIST)
-        return cel_scratch_printf(sc, "internal error: interface conversion: %s is not traits.Lister: missing method %s",
-                                  t, adder ? "Contains" : "Add");
+        return cel_scratch_printf(sc,
+                                  "internal error: interface conversion: %s is not traits.Lister: missing method %s", t,
+                                  adder ? "Contains" : "Add");
     return NULL;
 }
 
@@ -184,10 +185,17 @@ enum {
 static int dispatch_code(const cel_node *n)
 {
     const char *f = n->u.call.function;
-    static const struct { const char *name; int op; } ops[] = {
-        {CEL_OP_LOGICAL_AND, OP_AND}, {CEL_OP_LOGICAL_OR, OP_OR}, {CEL_OP_CONDITIONAL, OP_CONDITIONAL},
-        {CEL_OP_NOT_STRICTLY_FALSE, OP_NOT_STRICTLY_FALSE}, {CEL_OP_OPT_SELECT, OP_OPT_SELECT},
-        {CEL_OP_OPT_INDEX, OP_OPT_INDEX}, {CEL_OP_INDEX, OP_INDEX},
+    static const struct {
+        const char *name;
+        int op;
+    } ops[] = {
+        {CEL_OP_LOGICAL_AND, OP_AND},
+        {CEL_OP_LOGICAL_OR, OP_OR},
+        {CEL_OP_CONDITIONAL, OP_CONDITIONAL},
+        {CEL_OP_NOT_STRICTLY_FALSE, OP_NOT_STRICTLY_FALSE},
+        {CEL_OP_OPT_SELECT, OP_OPT_SELECT},
+        {CEL_OP_OPT_INDEX, OP_OPT_INDEX},
+        {CEL_OP_INDEX, OP_INDEX},
     };
     if (!n->u.call.target) {
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
@@ -256,7 +264,10 @@ static void try_fold(prep *p, cel_node *n)
 
 static cel_value eval_const(const cel_node *n);
 
-static bool is_const(const cel_node *n) { return n->kind == CEL_NODE_CONST || n->opt_const; }
+static bool is_const(const cel_node *n)
+{
+    return n->kind == CEL_NODE_CONST || n->opt_const;
+}
 
 static cel_value const_of(const cel_node *n)
 {
@@ -267,8 +278,7 @@ static cel_value const_of(const cel_node *n)
  * does when it folds (EmptyActivation); the value lives in `constants`. */
 static cel_value eval_now(prep *p, const cel_node *n)
 {
-    cel_eval_params prm = {.registry = p->reg, .scratch = p->constants,
-                           .flags = p->flags | CEL_EVAL_NO_COST};
+    cel_eval_params prm = {.registry = p->reg, .scratch = p->constants, .flags = p->flags | CEL_EVAL_NO_COST};
     return cel_eval_run(n, &prm, NULL);
 }
 
@@ -291,8 +301,8 @@ static void fail(prep *p, const char *msg)
  * common/overloads IsTypeConversionFunction. */
 static bool is_conversion(const char *f)
 {
-    static const char *const names[] = {"bool", "bytes", "double", "duration", "dyn",
-                                        "int", "string", "timestamp", "type", "uint"};
+    static const char *const names[] = {"bool", "bytes",  "double",    "duration", "dyn",
+                                        "int",  "string", "timestamp", "type",     "uint"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(f, names[i]))
             return true;
@@ -411,8 +421,7 @@ static void optimize_aggregate(prep *p, cel_node *n)
                 return;
     } else {
         for (size_t i = 0; i < n->u.map.nentries; i++)
-            if (!n->u.map.entries[i].key || !is_const(n->u.map.entries[i].key) ||
-                !is_const(n->u.map.entries[i].value))
+            if (!n->u.map.entries[i].key || !is_const(n->u.map.entries[i].key) || !is_const(n->u.map.entries[i].value))
                 return;
     }
     make_const(p, n, eval_now(p, n)); /* an error too, e.g. a repeated key */
@@ -539,8 +548,8 @@ static void prepare_node(prep *p, cel_node *n)
     }
 }
 
-char *cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
-                       unsigned flags, bool (*is_variable)(const char *name, void *ud), void *ud)
+char *cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants, unsigned flags,
+                       bool (*is_variable)(const char *name, void *ud), void *ud)
 {
     prep p = {reg, arena, is_variable, ud, constants, flags, false, NULL, {0}, 0};
     p.optimize = constants && (flags & CEL_EVAL_OPTIMIZE) && (flags & CEL_EVAL_CHECKED);
@@ -583,9 +592,9 @@ typedef struct ev {
     const cel_node *local_init[MAX_LOCALS];
     struct accu_frame *local_frame[MAX_LOCALS];
     unsigned long inits[MAX_LOCALS]; /* accumulators initialised in each slot so far */
-    accu_frame *accus;      /* innermost mutable accumulator, or NULL */
-    const cel_node *free_base; /* an attribute whose own cost is waived (a ternary's branch) */
-    const char *aborted;    /* why the evaluation stopped besides the cost limit, or NULL */
+    accu_frame *accus;               /* innermost mutable accumulator, or NULL */
+    const cel_node *free_base;       /* an attribute whose own cost is waived (a ternary's branch) */
+    const char *aborted;             /* why the evaluation stopped besides the cost limit, or NULL */
 } ev;
 
 static const cel_value cancelled_value = {.kind = CEL_ERROR, .v.err = CEL_COST_LIMIT_ERROR};
@@ -640,9 +649,9 @@ static bool is_attribute(const cel_node *n)
 static const cel_node *attribute_root(const cel_node *n)
 {
     for (;;) {
-        const cel_node *op = n->kind == CEL_NODE_SELECT ? n->u.select.operand
-                           : n->kind == CEL_NODE_CALL && n->eval_op != OP_CONDITIONAL ? n->u.call.args[0]
-                           : NULL;
+        const cel_node *op = n->kind == CEL_NODE_SELECT                                 ? n->u.select.operand
+                             : n->kind == CEL_NODE_CALL && n->eval_op != OP_CONDITIONAL ? n->u.call.args[0]
+                                                                                        : NULL;
         if (!op || !is_attribute(op))
             return n;
         n = op;
@@ -675,10 +684,12 @@ static bool charge_failed_operand(ev *e, const cel_node *n, const cel_node *oper
     return is_attribute(operand) || charge(e, base_cost(e, n));
 }
 
+/* clang-format off */
 #define EVAL_OR_RETURN(var, node)                 \
     cel_value var = eval(e, node);                \
     if (e->cancelled)                             \
         return cancelled_value
+/* clang-format on */
 
 static bool has_local(const ev *e, const char *name)
 {
@@ -925,7 +936,8 @@ static cel_value call_overloads(ev *e, const cel_node *n, cel_value *args, size_
         (!strcmp(n->u.call.function, "sort") || !strcmp(n->u.call.function, "@sortByAssociatedKeys")) &&
         args[nargs - 1].kind == CEL_LIST)
         o = n->u.call.overloads[0];
-    return charged(e, n, args, nargs, o ? o->impl(&e->cx, args, nargs) : cel_eval_no_overload(e->cx.scratch, n, args, nargs));
+    return charged(e, n, args, nargs,
+                   o ? o->impl(&e->cx, args, nargs) : cel_eval_no_overload(e->cx.scratch, n, args, nargs));
 }
 
 static accu_frame *mutable_list(ev *e, const cel_list *l)
@@ -948,11 +960,14 @@ static accu_frame *mutable_map(ev *e, const cel_map *m)
 static bool is_scalar(const cel_value *v)
 {
     switch (v->kind) {
-    case CEL_NULL: case CEL_BOOL: case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_TIMESTAMP:
-    case CEL_DURATION:
-        return true;
-    default:
-        return false;
+    case CEL_NULL:
+    case CEL_BOOL:
+    case CEL_INT:
+    case CEL_UINT:
+    case CEL_DOUBLE:
+    case CEL_TIMESTAMP:
+    case CEL_DURATION: return true;
+    default: return false;
     }
 }
 
@@ -1004,7 +1019,12 @@ static cel_value add_in_place(ev *e, const cel_node *n, cel_value *args)
 static bool map_key_kind(const cel_value *k)
 {
     switch (k->kind) {
-    case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_NULL: return true;
+    case CEL_INT:
+    case CEL_UINT:
+    case CEL_DOUBLE:
+    case CEL_BOOL:
+    case CEL_STRING:
+    case CEL_NULL: return true;
     default: return cel_map_key_object(k);
     }
 }
@@ -1089,10 +1109,14 @@ static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
     }
     if (obj.kind == CEL_LIST && is_index) {
         int64_t i;
-        if (key.kind == CEL_INT) i = key.v.i;
-        else if (key.kind == CEL_UINT) i = key.v.u > INT64_MAX ? -1 : (int64_t)key.v.u;
-        else if (key.kind == CEL_DOUBLE && key.v.d == (double)(int64_t)key.v.d) i = (int64_t)key.v.d;
-        else return cel_errorf_s(e->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(&key));
+        if (key.kind == CEL_INT)
+            i = key.v.i;
+        else if (key.kind == CEL_UINT)
+            i = key.v.u > INT64_MAX ? -1 : (int64_t)key.v.u;
+        else if (key.kind == CEL_DOUBLE && key.v.d == (double)(int64_t)key.v.d)
+            i = (int64_t)key.v.d;
+        else
+            return cel_errorf_s(e->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(&key));
         if (i < 0 || (uint64_t)i >= obj.v.list->n)
             return cel_optional_none();
         return cel_optional_of_s(e->cx.scratch, cel_list_items(obj.v.list)[i]);
@@ -1106,7 +1130,11 @@ static cel_value opt_access(ev *e, cel_value obj, cel_value key, bool is_index)
 static cel_value invalid_qualifier(ev *e, cel_value key)
 {
     switch (key.kind) {
-    case CEL_STRING: case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: return cel_null();
+    case CEL_STRING:
+    case CEL_INT:
+    case CEL_UINT:
+    case CEL_DOUBLE:
+    case CEL_BOOL: return cel_null();
     default: return cel_errorf_s(e->cx.scratch, "invalid qualifier type: %s", go_type_name(&key));
     }
 }
@@ -1142,8 +1170,7 @@ static cel_value index_value(ev *e, cel_value obj, cel_value key, bool *missing)
         i = (int64_t)d;
         break;
     }
-    default:
-        return cel_errorf_s(e->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(&key));
+    default: return cel_errorf_s(e->cx.scratch, "unsupported index type '%s' in list", cel_value_type_name(&key));
     }
     if (i < 0 || (uint64_t)i >= l->n) { /* attributes.go: an index qualifier's missingIndex */
         *missing = true;
@@ -1301,7 +1328,8 @@ static cel_value eval_call(ev *e, const cel_node *n)
          * what its observation would have charged. */
         uint64_t c = qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1]);
         cel_value r = opt_access(e, obj, key, n->eval_op == OP_OPT_INDEX);
-        bool absent = (r.kind == CEL_OPTIONAL && !r.v.opt) || r.kind == CEL_ERROR; /* a failed one is not observed either */
+        bool absent =
+            (r.kind == CEL_OPTIONAL && !r.v.opt) || r.kind == CEL_ERROR; /* a failed one is not observed either */
         if (absent && c > 0)
             c--;
         else if (absent && key_attribute && e->cost > 0)
@@ -1340,8 +1368,7 @@ static cel_value eval_call(ev *e, const cel_node *n)
             return charge(e, qualifier_cost(e, n, n->u.call.args[0], n->u.call.args[1])) ? key : cancelled_value;
         return eval_index(e, n, obj, key);
     }
-    default:
-        break;
+    default: break;
     }
     cel_value args[CEL_MAX_ARGS + 4];
     size_t nargs = 0;
@@ -1536,8 +1563,9 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
     if (range.kind == CEL_ERROR)
         return range;
     if (range.kind != CEL_LIST && range.kind != CEL_MAP) /* evalFold: two variables want a list or map */
-        return cel_errorf_s(e->cx.scratch, n->u.comp.iter_var2 ? "unsupported comprehension range type: %s"
-                                                               : "got '%s', expected iterable type",
+        return cel_errorf_s(e->cx.scratch,
+                            n->u.comp.iter_var2 ? "unsupported comprehension range type: %s"
+                                                : "got '%s', expected iterable type",
                             go_type_name(&range));
     accu_frame frame = {.up = e->accus};
     size_t base = e->nlocals;
@@ -1594,8 +1622,8 @@ static cel_value eval_comprehension(ev *e, const cel_node *n)
         e->local_init[accu_slot] = NULL; /* the step's value, even when it never read the initial one */
         bool own_accu = (frame.list && s.kind == CEL_LIST && s.v.list == frame.list) ||
                         (frame.map && s.kind == CEL_MAP && s.v.map == frame.map);
-        if ((is_scalar(&s) || own_accu) && frame.cap == cap && !frame.keeps_new &&
-            outer_additions(&frame) == outer && inits_upto(e, base) == inits)
+        if ((is_scalar(&s) || own_accu) && frame.cap == cap && !frame.keeps_new && outer_additions(&frame) == outer &&
+            inits_upto(e, base) == inits)
             dra_arena_release(e->cx.scratch, mark);
     }
     /* the result sees the accumulator only (iteration variables go out of scope) */

@@ -30,7 +30,10 @@ typedef struct cel_activation {
     const char *names[CEL_ACTIVATION_MAX];
     cel_value values[CEL_ACTIVATION_MAX];
 } cel_activation;
-#define CEL_ACTIVATION_INIT {0}
+#define CEL_ACTIVATION_INIT                                                                                            \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
 
 /* Bind name to v; rebinding replaces.  Returns false when full. */
 bool cel_activation_bind(cel_activation *act, const char *name, cel_value v);
@@ -66,17 +69,17 @@ enum {
  * compiled.  The first conversion, type name or pattern that fails is
  * returned as text (caller frees): the program cannot be made ("program
  * instantiation failed: <text>" upstream).  NULL otherwise. */
-char *cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants,
-                       unsigned flags, bool (*is_variable)(const char *name, void *ud), void *ud);
+char *cel_eval_prepare(cel_ast *ast, const cel_registry *reg, dra_arena *arena, cel_scratch *constants, unsigned flags,
+                       bool (*is_variable)(const char *name, void *ud), void *ud);
 
 typedef struct cel_eval_params {
     const cel_registry *registry;
     const cel_activation *activation; /* may be NULL */
     cel_scratch *scratch;
-    cel_regex_cache *regexes;         /* may be NULL: patterns compiled per call */
-    uint64_t cost_limit;              /* 0 = none */
-    unsigned flags;                   /* CEL_EVAL_* */
-    const char *container;            /* unchecked programs: names resolve relative to it; may be NULL */
+    cel_regex_cache *regexes; /* may be NULL: patterns compiled per call */
+    uint64_t cost_limit;      /* 0 = none */
+    unsigned flags;           /* CEL_EVAL_* */
+    const char *container;    /* unchecked programs: names resolve relative to it; may be NULL */
 } cel_eval_params;
 
 /* Evaluate; *cost (optional) receives the actual cost. */

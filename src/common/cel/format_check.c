@@ -35,8 +35,10 @@ static bool type_one_of(const cel_type *t, const cel_type_kind *ok, size_t n)
             return true;
     return false;
 }
+/* clang-format off */
 #define ONE_OF(t, ...) type_one_of(t, (const cel_type_kind[]){__VA_ARGS__}, \
                                    sizeof((const cel_type_kind[]){__VA_ARGS__}) / sizeof(cel_type_kind))
+/* clang-format on */
 
 /* verifyString: what %s accepts, list and map literals element by
  * element; the node that fails, or NULL. */
@@ -181,8 +183,8 @@ static void walk(const cel_node *n, void *wp)
     const cel_node *t = n->u.call.target;
     bool overload_ok = n->u.call.noverloads == 0;
     for (size_t i = 0; i < n->u.call.noverloads; i++)
-        overload_ok |= !strcmp(n->u.call.overload_ids ? n->u.call.overload_ids[i] : n->u.call.overloads[i]->id,
-                               "string_format");
+        overload_ok |=
+            !strcmp(n->u.call.overload_ids ? n->u.call.overload_ids[i] : n->u.call.overloads[i]->id, "string_format");
     if (t && !strcmp(n->u.call.function, "format") && overload_ok && t->kind == CEL_NODE_CONST &&
         t->u.constant.kind == CEL_CONST_STRING && n->u.call.nargs == 1 && n->u.call.args[0]->kind == CEL_NODE_LIST) {
         char buf[512];

@@ -23,9 +23,18 @@ const cel_type cel_t_list_uint = {.kind = CEL_T_LIST, .params = {&cel_t_uint}, .
 const cel_type cel_t_list_double = {.kind = CEL_T_LIST, .params = {&cel_t_double}, .nparams = 1};
 const cel_type cel_t_list_quantity = {.kind = CEL_T_LIST, .params = {&cel_t_quantity}, .nparams = 1};
 
-cel_value cel_no_such_overload(void) { return cel_error("no such overload"); }
-cel_value cel_int_overflow(void) { return cel_error("integer overflow"); }
-cel_value cel_uint_overflow(void) { return cel_error("unsigned integer overflow"); }
+cel_value cel_no_such_overload(void)
+{
+    return cel_error("no such overload");
+}
+cel_value cel_int_overflow(void)
+{
+    return cel_error("integer overflow");
+}
+cel_value cel_uint_overflow(void)
+{
+    return cel_error("unsigned integer overflow");
+}
 
 int64_t cel_value_size(const cel_value *v)
 {
@@ -53,7 +62,10 @@ struct cel_registry {
     const cel_overload **by_id; /* sorted by id */
 };
 
-typedef struct { const cel_overload *t; const size_t *n; } table_ref;
+typedef struct {
+    const cel_overload *t;
+    const size_t *n;
+} table_ref;
 
 static int cmp_by_name(const void *a, const void *b)
 {
@@ -73,11 +85,11 @@ static int cmp_by_id(const void *a, const void *b)
 cel_registry *cel_registry_new(unsigned libs)
 {
     const table_ref tables[] = {
-        {cel_lib_std, &cel_lib_std_n},           {cel_lib_time, &cel_lib_time_n},
-        {cel_lib_strings, &cel_lib_strings_n},   {cel_lib_lists, &cel_lib_lists_n},
-        {cel_lib_sets, &cel_lib_sets_n},         {cel_lib_math, &cel_lib_math_n},
-        {cel_lib_regex, &cel_lib_regex_n},       {cel_lib_optional, &cel_lib_optional_n},
-        {cel_lib_k8s, &cel_lib_k8s_n},           {cel_lib_encoders, &cel_lib_encoders_n},
+        {cel_lib_std, &cel_lib_std_n},         {cel_lib_time, &cel_lib_time_n},
+        {cel_lib_strings, &cel_lib_strings_n}, {cel_lib_lists, &cel_lib_lists_n},
+        {cel_lib_sets, &cel_lib_sets_n},       {cel_lib_math, &cel_lib_math_n},
+        {cel_lib_regex, &cel_lib_regex_n},     {cel_lib_optional, &cel_lib_optional_n},
+        {cel_lib_k8s, &cel_lib_k8s_n},         {cel_lib_encoders, &cel_lib_encoders_n},
         {cel_lib_format, &cel_lib_format_n},
     };
     cel_registry *r = dra_xcalloc(1, sizeof *r);
@@ -115,7 +127,10 @@ void cel_registry_free(cel_registry *r)
     free(r);
 }
 
-unsigned cel_registry_libs(const cel_registry *r) { return r->libs; }
+unsigned cel_registry_libs(const cel_registry *r)
+{
+    return r->libs;
+}
 
 void cel_registry_foreach_function(const cel_registry *r, void (*fn)(const char *name, void *ud), void *ud)
 {
@@ -167,7 +182,9 @@ const cel_overload *cel_registry_by_id(const cel_registry *r, const char *id)
 bool cel_value_is_of_type(const cel_value *v, const cel_type *t)
 {
     switch (t->kind) {
-    case CEL_T_DYN: case CEL_T_ANY: case CEL_T_PARAM: return true;
+    case CEL_T_DYN:
+    case CEL_T_ANY:
+    case CEL_T_PARAM: return true;
     case CEL_T_ERROR: return false;
     case CEL_T_NULL: return v->kind == CEL_NULL;
     case CEL_T_BOOL: return v->kind == CEL_BOOL;
@@ -209,7 +226,10 @@ bool cel_overload_accepts(const cel_overload *o, const cel_value *args, size_t n
 uint64_t cel_cost_size(const cel_value *v)
 {
     switch (v->kind) {
-    case CEL_STRING: case CEL_BYTES: case CEL_LIST: case CEL_MAP: return (uint64_t)cel_value_size(v);
+    case CEL_STRING:
+    case CEL_BYTES:
+    case CEL_LIST:
+    case CEL_MAP: return (uint64_t)cel_value_size(v);
     case CEL_OBJECT: /* apiserver v0.37.2 pkg/cel ip.go, cidr.go Size(): bytes of the address or prefix */
         if (v->v.obj->kind == CEL_OBJ_IP)
             return v->v.obj->u.ip.family == 4 ? 4 : 16;
@@ -220,7 +240,10 @@ uint64_t cel_cost_size(const cel_value *v)
     }
 }
 
-static uint64_t ceil_scaled(uint64_t n, double f) { return (uint64_t)ceil((double)n * f); }
+static uint64_t ceil_scaled(uint64_t n, double f)
+{
+    return (uint64_t)ceil((double)n * f);
+}
 
 uint64_t cel_overload_cost(const cel_overload *o, const cel_value *args, size_t nargs, const cel_value *result)
 {
@@ -235,12 +258,12 @@ uint64_t cel_overload_cost(const cel_overload *o, const cel_value *args, size_t 
         uint64_t a = cel_cost_size(&args[0]), b = cel_cost_size(&args[1]);
         return ceil_scaled(a < b ? a : b, f);
     }
-    case CEL_COST_SUM_SIZE:
-        return nargs < 2 ? 1 : ceil_scaled(cel_cost_size(&args[0]) + cel_cost_size(&args[1]), f);
+    case CEL_COST_SUM_SIZE: return nargs < 2 ? 1 : ceil_scaled(cel_cost_size(&args[0]) + cel_cost_size(&args[1]), f);
     case CEL_COST_PRODUCT:
         return nargs < 2 ? 1 : ceil_scaled(cel_cost_size(&args[0]), 0.1) * ceil_scaled(cel_cost_size(&args[1]), 0.1);
     case CEL_COST_MATCHES:
-        return nargs < 2 ? 1 : ceil_scaled(1 + cel_cost_size(&args[0]), 0.1) * ceil_scaled(cel_cost_size(&args[1]), 0.25);
+        return nargs < 2 ? 1
+                         : ceil_scaled(1 + cel_cost_size(&args[0]), 0.1) * ceil_scaled(cel_cost_size(&args[1]), 0.25);
     case CEL_COST_SIZE1: return nargs < 2 ? 1 : cel_cost_size(&args[1]);
     case CEL_COST_CUSTOM: return o->runtime_cost ? o->runtime_cost(args, nargs, result) : 1;
     }
@@ -256,8 +279,10 @@ static bool name_in(const char *f, const char *const *names, size_t n)
             return true;
     return false;
 }
+/* clang-format off */
 #define NAME_IN(f, ...) name_in(f, (const char *const[]){__VA_ARGS__}, \
                                 sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+/* clang-format on */
 
 /* library/cost.go traversalCost: a data-tree walk, truncating (not rounding
  * up) string lengths in bytes times 0.1. */
@@ -283,10 +308,12 @@ static uint64_t traversal_cost(const cel_value *v)
 }
 
 /* Rule numbers: one per group of functions library/cost.go treats alike. */
+/* clang-format off */
 enum {
     K8S_NONE = 0, K8S_TRAVERSAL, K8S_STRING1, K8S_STRING2, K8S_JOIN, K8S_FIND, K8S_IP, K8S_NOMINAL,
     K8S_CONTAINS_IP, K8S_CONTAINS_CIDR, K8S_VALIDATE, K8S_EQUALS,
 };
+/* clang-format on */
 
 int cel_k8s_cost_rule(const char *f)
 {
@@ -318,14 +345,12 @@ int cel_k8s_cost_rule(const char *f)
     return K8S_NONE;
 }
 
-bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, size_t nargs,
-                       const cel_value *result, uint64_t *out)
+bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, size_t nargs, const cel_value *result,
+                       uint64_t *out)
 {
     const double T = 0.1; /* common.StringTraversalCostFactor */
     switch (rule) {
-    case K8S_TRAVERSAL:
-        *out = nargs > 0 ? traversal_cost(&args[0]) : 0;
-        return true;
+    case K8S_TRAVERSAL: *out = nargs > 0 ? traversal_cost(&args[0]) : 0; return true;
     case K8S_STRING1:
         if (nargs < 1)
             return false;
@@ -351,9 +376,7 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
             return false;
         *out = !strcmp(o->id, "cidr_ip") ? 1 : ceil_scaled(cel_cost_size(&args[0]), T);
         return true;
-    case K8S_NOMINAL:
-        *out = 1;
-        return true;
+    case K8S_NOMINAL: *out = 1; return true;
     case K8S_VALIDATE: {
         /* the string against a regex of the format's MaxRegexSize */
         int rx = nargs >= 2 ? cel_format_max_regex_size(&args[0]) : -1;
@@ -380,8 +403,7 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
             return false;
         *out = 1;
         return true;
-    default:
-        return false;
+    default: return false;
     }
 }
 
@@ -389,11 +411,30 @@ bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, s
  * declared with a singleton binding. */
 bool cel_singleton_function(const char *f)
 {
-    static const char *const names[] = {
-        CEL_OP_ADD, CEL_OP_SUBTRACT, CEL_OP_MULTIPLY, CEL_OP_DIVIDE, CEL_OP_MODULO, CEL_OP_NEGATE,
-        CEL_OP_LESS, CEL_OP_LESS_EQUALS, CEL_OP_GREATER, CEL_OP_GREATER_EQUALS, CEL_OP_EQUALS,
-        CEL_OP_NOT_EQUALS, CEL_OP_IN, CEL_OP_LOGICAL_NOT, CEL_OP_LOGICAL_AND, CEL_OP_LOGICAL_OR,
-        CEL_OP_CONDITIONAL, CEL_OP_INDEX, "matches", "size", "dyn", "type", "sort", "@sortByAssociatedKeys"};
+    static const char *const names[] = {CEL_OP_ADD,
+                                        CEL_OP_SUBTRACT,
+                                        CEL_OP_MULTIPLY,
+                                        CEL_OP_DIVIDE,
+                                        CEL_OP_MODULO,
+                                        CEL_OP_NEGATE,
+                                        CEL_OP_LESS,
+                                        CEL_OP_LESS_EQUALS,
+                                        CEL_OP_GREATER,
+                                        CEL_OP_GREATER_EQUALS,
+                                        CEL_OP_EQUALS,
+                                        CEL_OP_NOT_EQUALS,
+                                        CEL_OP_IN,
+                                        CEL_OP_LOGICAL_NOT,
+                                        CEL_OP_LOGICAL_AND,
+                                        CEL_OP_LOGICAL_OR,
+                                        CEL_OP_CONDITIONAL,
+                                        CEL_OP_INDEX,
+                                        "matches",
+                                        "size",
+                                        "dyn",
+                                        "type",
+                                        "sort",
+                                        "@sortByAssociatedKeys"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (!strcmp(f, names[i]))
             return true;
@@ -413,11 +454,17 @@ bool cel_singleton_function(const char *f)
  * overload: lowerAscii(int)", with the arguments' runtime type names. */
 cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *args, size_t nargs)
 {
-    enum { CMP = 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES |
-                 1u << CEL_BOOL | 1u << CEL_DURATION | 1u << CEL_TIMESTAMP };
-    static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS, CEL_OP_IN, CEL_OP_INDEX,
-                                        CEL_OP_LOGICAL_NOT, CEL_OP_NEGATE, "contains", "startsWith", "endsWith"};
-    static const struct { const char *f; unsigned kinds; } traits[] = {
+    enum {
+        CMP = 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_BOOL |
+              1u << CEL_DURATION | 1u << CEL_TIMESTAMP
+    };
+    static const char *const plain[] = {CEL_OP_EQUALS, CEL_OP_NOT_EQUALS,  CEL_OP_IN,
+                                        CEL_OP_INDEX,  CEL_OP_LOGICAL_NOT, CEL_OP_NEGATE,
+                                        "contains",    "startsWith",       "endsWith"};
+    static const struct {
+        const char *f;
+        unsigned kinds;
+    } traits[] = {
         {CEL_OP_ADD, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_STRING | 1u << CEL_BYTES |
                          1u << CEL_LIST | 1u << CEL_DURATION | 1u << CEL_TIMESTAMP},
         {CEL_OP_SUBTRACT, 1u << CEL_INT | 1u << CEL_UINT | 1u << CEL_DOUBLE | 1u << CEL_DURATION | 1u << CEL_TIMESTAMP},
@@ -427,7 +474,10 @@ cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *ar
         {"size", 1u << CEL_STRING | 1u << CEL_BYTES | 1u << CEL_LIST | 1u << CEL_MAP},
         {"matches", 1u << CEL_STRING},
         /* the Comparers (common/types: Compare) */
-        {CEL_OP_LESS, CMP}, {CEL_OP_LESS_EQUALS, CMP}, {CEL_OP_GREATER, CMP}, {CEL_OP_GREATER_EQUALS, CMP},
+        {CEL_OP_LESS, CMP},
+        {CEL_OP_LESS_EQUALS, CMP},
+        {CEL_OP_GREATER, CMP},
+        {CEL_OP_GREATER_EQUALS, CMP},
         {"sort", 1u << CEL_LIST},
         {"@sortByAssociatedKeys", 1u << CEL_LIST},
     };

@@ -29,8 +29,8 @@
  * memory for results, and per-program caches.  Owned by the evaluator. */
 typedef struct cel_regex_cache cel_regex_cache;
 typedef struct cel_call_ctx {
-    cel_scratch *scratch;       /* allocate results here */
-    cel_regex_cache *regexes;   /* compiled patterns (lib_regex.c); may be NULL */
+    cel_scratch *scratch;     /* allocate results here */
+    cel_regex_cache *regexes; /* compiled patterns (lib_regex.c); may be NULL */
 } cel_call_ctx;
 
 /* An implementation receives exactly the declared number of arguments
@@ -41,6 +41,7 @@ typedef cel_value (*cel_impl)(cel_call_ctx *cx, const cel_value *args, size_t na
 /* How a call is charged (cel-go interpreter/runtimecost.go costCall and
  * checker/cost.go; Kubernetes library/cost.go for the k8s functions).
  * "size" below is the CEL size of a string/bytes/list/map argument, 1 otherwise. */
+/* clang-format off */
 typedef enum cel_cost_kind {
     CEL_COST_ONE = 0,        /* 1 */
     CEL_COST_TRAVERSE0,      /* ceil(size(arg0) * factor) */
@@ -52,10 +53,12 @@ typedef enum cel_cost_kind {
     CEL_COST_SIZE1,          /* size(arg1): `in` on lists */
     CEL_COST_CUSTOM,         /* runtime_cost() decides; the checker uses `factor` as a rough per-element hint */
 } cel_cost_kind;
+/* clang-format on */
 
 typedef uint64_t (*cel_runtime_cost_fn)(const cel_value *args, size_t nargs, const cel_value *result);
 
 /* Library membership bits (which option set enables an overload). */
+/* clang-format off */
 enum {
     CEL_LIB_STD        = 1u << 0,  /* operators, conversions, size, string basics, time */
     CEL_LIB_STRINGS    = 1u << 1,  /* ext.Strings v2 */
@@ -79,20 +82,21 @@ enum {
 #define CEL_LIBS_KUBERNETES (CEL_LIB_STD | CEL_LIB_STRINGS | CEL_LIB_LISTS | CEL_LIB_SETS | \
     CEL_LIB_OPTIONAL | CEL_LIB_K8S_REGEX | CEL_LIB_K8S_LISTS | CEL_LIB_K8S_QUANTITY | \
     CEL_LIB_K8S_SEMVER | CEL_LIB_K8S_URL | CEL_LIB_K8S_IP | CEL_LIB_K8S_CIDR | CEL_LIB_K8S_FORMAT)
+/* clang-format on */
 
 typedef struct cel_overload {
-    const char *id;                        /* unique overload id */
-    const char *function;                  /* function or operator name */
-    bool member;                           /* receiver style: args[0] is the receiver */
-    unsigned nargs;                        /* including the receiver */
-    const cel_type *params[CEL_MAX_ARGS];  /* may contain CEL_T_PARAM types */
+    const char *id;                       /* unique overload id */
+    const char *function;                 /* function or operator name */
+    bool member;                          /* receiver style: args[0] is the receiver */
+    unsigned nargs;                       /* including the receiver */
+    const cel_type *params[CEL_MAX_ARGS]; /* may contain CEL_T_PARAM types */
     const cel_type *result;
-    cel_impl impl;                         /* NULL only for functions the evaluator special-cases */
+    cel_impl impl; /* NULL only for functions the evaluator special-cases */
     cel_cost_kind cost;
-    double factor;                         /* for TRAVERSE0 / MIN_SIZE / SUM_SIZE (0.1 = string traversal) */
-    cel_runtime_cost_fn runtime_cost;      /* CEL_COST_CUSTOM */
-    unsigned lib;                          /* CEL_LIB_* bit */
-    bool non_strict;                       /* receives error arguments (@not_strictly_false) */
+    double factor;                    /* for TRAVERSE0 / MIN_SIZE / SUM_SIZE (0.1 = string traversal) */
+    cel_runtime_cost_fn runtime_cost; /* CEL_COST_CUSTOM */
+    unsigned lib;                     /* CEL_LIB_* bit */
+    bool non_strict;                  /* receives error arguments (@not_strictly_false) */
 } cel_overload;
 
 typedef struct cel_registry cel_registry;
@@ -125,9 +129,9 @@ uint64_t cel_overload_cost(const cel_overload *o, const cel_value *args, size_t 
  * pkg/cel/library/cost.go CallCost), which takes precedence over cel-go's
  * for the functions it names.  `rule` comes from cel_k8s_cost_rule(name),
  * computed once per call site; false when there is no rule for the call. */
-int cel_k8s_cost_rule(const char *function);  /* 0: no Kubernetes rule for this function */
-bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, size_t nargs,
-                       const cel_value *result, uint64_t *out);
+int cel_k8s_cost_rule(const char *function); /* 0: no Kubernetes rule for this function */
+bool cel_k8s_call_cost(int rule, const cel_overload *o, const cel_value *args, size_t nargs, const cel_value *result,
+                       uint64_t *out);
 /* CEL size for cost purposes: code points of strings, bytes, elements; 1 otherwise. */
 uint64_t cel_cost_size(const cel_value *v);
 
@@ -144,25 +148,36 @@ char *cel_regex_check(const char *pattern, size_t len);
 cel_value cel_no_such_key(cel_scratch *s, const cel_value *key);
 
 /* Library tables (lib_*.c). */
-extern const cel_overload cel_lib_std[];       extern const size_t cel_lib_std_n;
-extern const cel_overload cel_lib_time[];      extern const size_t cel_lib_time_n;
-extern const cel_overload cel_lib_strings[];   extern const size_t cel_lib_strings_n;
-extern const cel_overload cel_lib_lists[];     extern const size_t cel_lib_lists_n;
-extern const cel_overload cel_lib_sets[];      extern const size_t cel_lib_sets_n;
-extern const cel_overload cel_lib_math[];      extern const size_t cel_lib_math_n;
-extern const cel_overload cel_lib_encoders[];  extern const size_t cel_lib_encoders_n;
-extern const cel_overload cel_lib_format[];    extern const size_t cel_lib_format_n;
-extern const cel_overload cel_lib_regex[];     extern const size_t cel_lib_regex_n;
-extern const cel_overload cel_lib_optional[];  extern const size_t cel_lib_optional_n;
-extern const cel_overload cel_lib_k8s[];       extern const size_t cel_lib_k8s_n;
+extern const cel_overload cel_lib_std[];
+extern const size_t cel_lib_std_n;
+extern const cel_overload cel_lib_time[];
+extern const size_t cel_lib_time_n;
+extern const cel_overload cel_lib_strings[];
+extern const size_t cel_lib_strings_n;
+extern const cel_overload cel_lib_lists[];
+extern const size_t cel_lib_lists_n;
+extern const cel_overload cel_lib_sets[];
+extern const size_t cel_lib_sets_n;
+extern const cel_overload cel_lib_math[];
+extern const size_t cel_lib_math_n;
+extern const cel_overload cel_lib_encoders[];
+extern const size_t cel_lib_encoders_n;
+extern const cel_overload cel_lib_format[];
+extern const size_t cel_lib_format_n;
+extern const cel_overload cel_lib_regex[];
+extern const size_t cel_lib_regex_n;
+extern const cel_overload cel_lib_optional[];
+extern const size_t cel_lib_optional_n;
+extern const cel_overload cel_lib_k8s[];
+extern const size_t cel_lib_k8s_n;
 
 /* Composite signature types shared by the library tables (static). */
-extern const cel_type cel_t_list_a, cel_t_list_b, cel_t_list_list_a, cel_t_map_kv, cel_t_map_ab,
-    cel_t_type_a, cel_t_optional_a, cel_t_optional_b, cel_t_optional_dyn, cel_t_list_int,
-    cel_t_list_uint, cel_t_list_double, cel_t_list_quantity;
+extern const cel_type cel_t_list_a, cel_t_list_b, cel_t_list_list_a, cel_t_map_kv, cel_t_map_ab, cel_t_type_a,
+    cel_t_optional_a, cel_t_optional_b, cel_t_optional_dyn, cel_t_list_int, cel_t_list_uint, cel_t_list_double,
+    cel_t_list_quantity;
 
 /* Shared helpers for library implementations (error texts as cel-go prints them). */
-cel_value cel_no_such_overload(void);          /* "no such overload" */
+cel_value cel_no_such_overload(void); /* "no such overload" */
 /* What cel-go answers when no overload of function f takes these
  * arguments: "no such overload", "no such overload: _+_" or "no such
  * overload: lowerAscii(int)" (functions.c says which and why). */
@@ -172,8 +187,8 @@ cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *ar
  * size, matches, sort), so a call to it with one or two arguments
  * evaluates them all. */
 bool cel_singleton_function(const char *f);
-cel_value cel_int_overflow(void);              /* "integer overflow" (cel-go errIntOverflow) */
-cel_value cel_uint_overflow(void);             /* "unsigned integer overflow" */
+cel_value cel_int_overflow(void);  /* "integer overflow" (cel-go errIntOverflow) */
+cel_value cel_uint_overflow(void); /* "unsigned integer overflow" */
 /* Size of a string (code points), bytes, list or map; 0 for other kinds. */
 int64_t cel_value_size(const cel_value *v);
 

@@ -48,11 +48,26 @@ const char *cel_tok_display(cel_tok_kind kind)
     return "?";
 }
 
-static bool is_digit(int c) { return c >= '0' && c <= '9'; }
-static bool is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-static bool is_letter(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_ident_start(int c) { return is_letter(c) || c == '_'; }
-static bool is_ident_char(int c) { return is_ident_start(c) || is_digit(c); }
+static bool is_digit(int c)
+{
+    return c >= '0' && c <= '9';
+}
+static bool is_hex(int c)
+{
+    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+static bool is_letter(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+static bool is_ident_start(int c)
+{
+    return is_letter(c) || c == '_';
+}
+static bool is_ident_char(int c)
+{
+    return is_ident_start(c) || is_digit(c);
+}
 
 typedef struct lexer {
     const unsigned char *s;
@@ -64,7 +79,10 @@ typedef struct lexer {
     size_t nerrs, caperrs;
 } lexer;
 
-static int at(const lexer *lx, size_t i) { return i < lx->n ? lx->s[i] : -1; }
+static int at(const lexer *lx, size_t i)
+{
+    return i < lx->n ? lx->s[i] : -1;
+}
 
 static void push_tok(lexer *lx, cel_tok_kind kind, size_t start, size_t len)
 {
@@ -308,12 +326,36 @@ void cel_lex(const char *src, size_t len, dra_arena *arena, cel_lex_result *out)
         size_t n = 1;
         int d = at(&lx, i + 1);
         switch (c) {
-        case '=': if (d == '=') kind = CEL_TOK_EQ, n = 2; break;
-        case '!': if (d == '=') kind = CEL_TOK_NE, n = 2; else kind = CEL_TOK_EXCLAM; break;
-        case '<': if (d == '=') kind = CEL_TOK_LE, n = 2; else kind = CEL_TOK_LT; break;
-        case '>': if (d == '=') kind = CEL_TOK_GE, n = 2; else kind = CEL_TOK_GT; break;
-        case '&': if (d == '&') kind = CEL_TOK_AND, n = 2; break;
-        case '|': if (d == '|') kind = CEL_TOK_OR, n = 2; break;
+        case '=':
+            if (d == '=')
+                kind = CEL_TOK_EQ, n = 2;
+            break;
+        case '!':
+            if (d == '=')
+                kind = CEL_TOK_NE, n = 2;
+            else
+                kind = CEL_TOK_EXCLAM;
+            break;
+        case '<':
+            if (d == '=')
+                kind = CEL_TOK_LE, n = 2;
+            else
+                kind = CEL_TOK_LT;
+            break;
+        case '>':
+            if (d == '=')
+                kind = CEL_TOK_GE, n = 2;
+            else
+                kind = CEL_TOK_GT;
+            break;
+        case '&':
+            if (d == '&')
+                kind = CEL_TOK_AND, n = 2;
+            break;
+        case '|':
+            if (d == '|')
+                kind = CEL_TOK_OR, n = 2;
+            break;
         case '[': kind = CEL_TOK_LBRACKET; break;
         case ']': kind = CEL_TOK_RBRACKET; break;
         case '{': kind = CEL_TOK_LBRACE; break;

@@ -18,6 +18,7 @@
 #include "../base/arena.h"
 #include "../base/buf.h"
 
+/* clang-format off */
 typedef enum cel_tok_kind {
     CEL_TOK_EOF = 0,
     CEL_TOK_INT, CEL_TOK_UINT, CEL_TOK_FLOAT, CEL_TOK_STRING, CEL_TOK_BYTES,
@@ -30,6 +31,7 @@ typedef enum cel_tok_kind {
     CEL_TOK_EXCLAM, CEL_TOK_QUESTION, CEL_TOK_COLON, CEL_TOK_PLUS, CEL_TOK_STAR,
     CEL_TOK_SLASH, CEL_TOK_PERCENT,
 } cel_tok_kind;
+/* clang-format on */
 
 typedef struct cel_token {
     cel_tok_kind kind;

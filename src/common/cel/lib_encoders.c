@@ -43,10 +43,12 @@ static cel_value b64_decode(cel_call_ctx *cx, const cel_value *a, size_t n)
     return cel_bytes(p, len);
 }
 
+/* clang-format off */
 const cel_overload cel_lib_encoders[] = {
     {"base64_encode_bytes", "base64.encode", false, 1, {&cel_t_bytes}, &cel_t_string, b64_encode,
      CEL_COST_ONE, 0, NULL, CEL_LIB_ENCODERS, false},
     {"base64_decode_string", "base64.decode", false, 1, {&cel_t_string}, &cel_t_bytes, b64_decode,
      CEL_COST_ONE, 0, NULL, CEL_LIB_ENCODERS, false},
 };
+/* clang-format on */
 const size_t cel_lib_encoders_n = sizeof cel_lib_encoders / sizeof cel_lib_encoders[0];

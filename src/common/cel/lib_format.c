@@ -13,15 +13,20 @@
 
 #define F(name) static cel_value name(cel_call_ctx *cx, const cel_value *a, size_t n)
 
+/* clang-format off */
 enum {
     FMT_DNS1123_LABEL, FMT_DNS1123_SUBDOMAIN, FMT_DNS1035_LABEL, FMT_QUALIFIED_NAME, FMT_DNS1123_LABEL_PREFIX,
     FMT_DNS1123_SUBDOMAIN_PREFIX, FMT_DNS1035_LABEL_PREFIX, FMT_LABEL_VALUE, FMT_URI, FMT_UUID, FMT_BYTE, FMT_DATE,
     FMT_DATETIME, FMT_COUNT
 };
+/* clang-format on */
 
 /* One static object per format: values may point at them from anywhere.
  * Each carries its name, so printing a value needs no library table. */
-#define FORMAT(i, name) {CEL_OBJ_FORMAT, .u.format = {i, name}}
+#define FORMAT(i, name)                                                                                                \
+    {                                                                                                                  \
+        CEL_OBJ_FORMAT, .u.format = { i, name }                                                                        \
+    }
 static const cel_object format_objects[FMT_COUNT] = {
     FORMAT(FMT_DNS1123_LABEL, "dns1123Label"),
     FORMAT(FMT_DNS1123_SUBDOMAIN, "dns1123Subdomain"),
@@ -41,12 +46,14 @@ static const cel_object format_objects[FMT_COUNT] = {
 
 /* The regex size upstream estimates each format's validation with
  * (apiserver library/format.go ConstantFormats MaxRegexSize). */
+/* clang-format off */
 static const int max_regex_size[FMT_COUNT] = {
     [FMT_DNS1123_LABEL] = 30, [FMT_DNS1123_SUBDOMAIN] = 60, [FMT_DNS1035_LABEL] = 30,
     [FMT_QUALIFIED_NAME] = 60, [FMT_DNS1123_LABEL_PREFIX] = 30, [FMT_DNS1123_SUBDOMAIN_PREFIX] = 60,
     [FMT_DNS1035_LABEL_PREFIX] = 30, [FMT_LABEL_VALUE] = 40, [FMT_URI] = 1103, [FMT_UUID] = 70,
     [FMT_BYTE] = 84, [FMT_DATE] = 71, [FMT_DATETIME] = 71,
 };
+/* clang-format on */
 
 int cel_format_max_regex_size(const cel_value *format)
 {
@@ -58,6 +65,7 @@ int cel_format_max_regex_size(const cel_value *format)
 
 /* ---- apimachinery's validators ---- */
 
+/* clang-format off */
 #define DNS1123_LABEL_MSG "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', " \
                           "and must start and end with an alphanumeric character"
 #define DNS1123_SUBDOMAIN_MSG "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, " \
@@ -68,6 +76,7 @@ int cel_format_max_regex_size(const cel_value *format)
 #define LABEL_VALUE_FMT "(" DRA_QUALIFIED_NAME_FMT ")?"
 #define LABEL_VALUE_MSG "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' " \
                         "or '.', and must start and end with an alphanumeric character"
+/* clang-format on */
 
 typedef struct msgs {
     cel_value items[4];
@@ -79,9 +88,15 @@ static void add_msg(msgs *m, cel_value s)
     if (m->n < sizeof m->items / sizeof m->items[0])
         m->items[m->n++] = s;
 }
-static void add_lit(msgs *m, const char *s) { add_msg(m, cel_string(s, strlen(s))); }
+static void add_lit(msgs *m, const char *s)
+{
+    add_msg(m, cel_string(s, strlen(s)));
+}
 /* A message built in scratch memory. */
-static void add_text(msgs *m, const char *s) { add_lit(m, s); }
+static void add_text(msgs *m, const char *s)
+{
+    add_lit(m, s);
+}
 
 static void check_dns1123_label(msgs *m, const char *s, size_t len)
 {
@@ -91,16 +106,16 @@ static void check_dns1123_label(msgs *m, const char *s, size_t len)
         if (dra_is_dns1123_subdomain_format(s, len))
             add_lit(m, "must not contain dots");
         else
-            add_lit(m, DNS1123_LABEL_MSG " (e.g. 'my-name' or '123-abc', regex used for validation is '"
-                       DRA_DNS1123_LABEL_FMT "')");
+            add_lit(m, DNS1123_LABEL_MSG
+                    " (e.g. 'my-name' or '123-abc', regex used for validation is '" DRA_DNS1123_LABEL_FMT "')");
     }
 }
 
 static void check_dns1123_subdomain(msgs *m, const char *s, size_t len)
 {
     static const char too_long[] = "must be no more than 253 characters";
-    static const char bad[] = DNS1123_SUBDOMAIN_MSG " (e.g. 'example.com', regex used for validation is '"
-                              DRA_DNS1123_SUBDOMAIN_FMT "')";
+    static const char bad[] =
+        DNS1123_SUBDOMAIN_MSG " (e.g. 'example.com', regex used for validation is '" DRA_DNS1123_SUBDOMAIN_FMT "')";
     if (len > 253)
         add_lit(m, too_long);
     if (!dra_is_dns1123_subdomain_format(s, len))
@@ -112,8 +127,8 @@ static void check_dns1035_label(msgs *m, const char *s, size_t len)
     if (len > 63)
         add_lit(m, "must be no more than 63 characters");
     if (!dra_is_dns1035_label_format(s, len))
-        add_lit(m, DNS1035_LABEL_MSG " (e.g. 'my-name' or 'abc-123', regex used for validation is '"
-                   DNS1035_LABEL_FMT "')");
+        add_lit(m, DNS1035_LABEL_MSG " (e.g. 'my-name' or 'abc-123', regex used for validation is '" DNS1035_LABEL_FMT
+                                     "')");
 }
 
 static void check_qualified_name(cel_call_ctx *cx, msgs *m, const char *s, size_t len)
@@ -123,9 +138,11 @@ static void check_qualified_name(cel_call_ctx *cx, msgs *m, const char *s, size_
     size_t nlen = len;
     if (slash) {
         if (memchr(slash + 1, '/', len - (size_t)(slash + 1 - s))) {
-            add_lit(m, "a qualified name " DRA_QUALIFIED_NAME_ERR " (e.g. 'MyName' or 'my.name' or '123-abc', regex used for "
-                       "validation is '" DRA_QUALIFIED_NAME_FMT "') with an optional DNS subdomain prefix and '/' (e.g. "
-                       "'example.com/MyName')");
+            add_lit(m,
+                    "a qualified name " DRA_QUALIFIED_NAME_ERR
+                    " (e.g. 'MyName' or 'my.name' or '123-abc', regex used for "
+                    "validation is '" DRA_QUALIFIED_NAME_FMT "') with an optional DNS subdomain prefix and '/' (e.g. "
+                    "'example.com/MyName')");
             return;
         }
         size_t plen = (size_t)(slash - s);
@@ -156,8 +173,8 @@ static void check_label_value(msgs *m, const char *s, size_t len)
     if (len > 63)
         add_lit(m, "must be no more than 63 characters");
     if (len > 0 && !dra_is_qualified_name_part_format(s, len))
-        add_lit(m, LABEL_VALUE_MSG " (e.g. 'MyValue' or 'my_value' or '12345', regex used for validation is '"
-                   LABEL_VALUE_FMT "')");
+        add_lit(m, LABEL_VALUE_MSG
+                " (e.g. 'MyValue' or 'my_value' or '12345', regex used for validation is '" LABEL_VALUE_FMT "')");
 }
 
 /* apimachinery maskTrailingDash, exactly as upstream writes it
@@ -174,7 +191,10 @@ static const char *mask_trailing_dash(cel_call_ctx *cx, const char *s, size_t *l
     return s;
 }
 
-static bool hexdig(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+static bool hexdig(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
 
 static bool is_uuid(const char *s, size_t len)
 {
@@ -210,7 +230,6 @@ static bool is_full_date(const char *s, size_t len)
     int dim = days[mo - 1] + (mo == 2 && (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)));
     return d <= dim;
 }
-
 
 static cel_value validate(cel_call_ctx *cx, int format, const char *s, size_t len)
 {
@@ -272,11 +291,13 @@ F(format_named)
     return cel_optional_none();
 }
 
+/* clang-format off */
 #define CONSTANT(idx, name)                                                  \
     static cel_value format_##name(cel_call_ctx *cx, const cel_value *a, size_t n) \
     {                                                                        \
         return cel_objval(&format_objects[idx]);                             \
     }
+/* clang-format on */
 CONSTANT(FMT_DNS1123_LABEL, dns1123Label)
 CONSTANT(FMT_DNS1123_SUBDOMAIN, dns1123Subdomain)
 CONSTANT(FMT_DNS1035_LABEL, dns1035Label)
@@ -294,6 +315,7 @@ CONSTANT(FMT_DATETIME, datetime)
 static const cel_type t_opt_format = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_format}, .nparams = 1};
 static const cel_type t_opt_list_string = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_list_string}, .nparams = 1};
 
+/* clang-format off */
 #define FC(name) {"format." #name, "format." #name, false, 0, {NULL}, &cel_t_format, format_##name, \
                    CEL_COST_ONE, 0, NULL, CEL_LIB_K8S_FORMAT, false}
 const cel_overload cel_lib_format[] = {
@@ -305,4 +327,5 @@ const cel_overload cel_lib_format[] = {
     FC(dns1123SubdomainPrefix), FC(dns1035LabelPrefix), FC(labelValue), FC(uri), FC(uuid), FC(byte), FC(date),
     FC(datetime),
 };
+/* clang-format on */
 const size_t cel_lib_format_n = sizeof cel_lib_format / sizeof cel_lib_format[0];

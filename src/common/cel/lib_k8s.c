@@ -48,8 +48,14 @@ F(q_is)
     return cel_bool(true);
 }
 #define Q(x) (&(x).v.obj->u.quantity)
-F(q_sign) { return cel_int(dra_quantity_sign(Q(a[0]))); }
-F(q_is_integer) { return cel_bool(dra_quantity_is_int64(Q(a[0]))); }
+F(q_sign)
+{
+    return cel_int(dra_quantity_sign(Q(a[0])));
+}
+F(q_is_integer)
+{
+    return cel_bool(dra_quantity_is_int64(Q(a[0])));
+}
 F(q_as_integer)
 {
     int64_t i;
@@ -57,12 +63,27 @@ F(q_as_integer)
         return cel_error("cannot convert value to integer");
     return cel_int(i);
 }
-F(q_as_float) { return cel_double(dra_quantity_as_float(Q(a[0]))); }
+F(q_as_float)
+{
+    return cel_double(dra_quantity_as_float(Q(a[0])));
+}
 /* Numeric comparison (128-bit arithmetic for every real capacity). */
-static int q_cmp(const dra_quantity *x, const dra_quantity *y) { return dra_quantity_cmp(x, y); }
-F(q_compare) { return cel_int(q_cmp(Q(a[0]), Q(a[1]))); }
-F(q_greater) { return cel_bool(q_cmp(Q(a[0]), Q(a[1])) > 0); }
-F(q_less) { return cel_bool(q_cmp(Q(a[0]), Q(a[1])) < 0); }
+static int q_cmp(const dra_quantity *x, const dra_quantity *y)
+{
+    return dra_quantity_cmp(x, y);
+}
+F(q_compare)
+{
+    return cel_int(q_cmp(Q(a[0]), Q(a[1])));
+}
+F(q_greater)
+{
+    return cel_bool(q_cmp(Q(a[0]), Q(a[1])) > 0);
+}
+F(q_less)
+{
+    return cel_bool(q_cmp(Q(a[0]), Q(a[1])) < 0);
+}
 static cel_value q_arith(cel_call_ctx *cx, const dra_quantity *x, const dra_quantity *y, bool add)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_QUANTITY);
@@ -71,8 +92,14 @@ static cel_value q_arith(cel_call_ctx *cx, const dra_quantity *x, const dra_quan
         return cel_error("quantity overflow");
     return cel_objval(o);
 }
-F(q_add) { return q_arith(cx, Q(a[0]), Q(a[1]), true); }
-F(q_sub) { return q_arith(cx, Q(a[0]), Q(a[1]), false); }
+F(q_add)
+{
+    return q_arith(cx, Q(a[0]), Q(a[1]), true);
+}
+F(q_sub)
+{
+    return q_arith(cx, Q(a[0]), Q(a[1]), false);
+}
 F(q_add_int)
 {
     dra_quantity y = dra_quantity_from_int64(a[1].v.i, DRA_QFMT_DECIMAL_SI);
@@ -94,8 +121,14 @@ static cel_value semver_parse(cel_call_ctx *cx, const cel_value *s, bool normali
         return err_from(cx, e, "");
     return cel_objval(o);
 }
-F(sv_parse) { return semver_parse(cx, &a[0], false); }
-F(sv_parse_norm) { return semver_parse(cx, &a[0], a[1].v.b); }
+F(sv_parse)
+{
+    return semver_parse(cx, &a[0], false);
+}
+F(sv_parse_norm)
+{
+    return semver_parse(cx, &a[0], a[1].v.b);
+}
 static cel_value semver_is(const cel_value *s, bool normalize)
 {
     dra_semver v;
@@ -104,15 +137,39 @@ static cel_value semver_is(const cel_value *s, bool normalize)
     dra_err_free(e);
     return cel_bool(e == NULL);
 }
-F(sv_is) { return semver_is(&a[0], false); }
-F(sv_is_norm) { return semver_is(&a[0], a[1].v.b); }
+F(sv_is)
+{
+    return semver_is(&a[0], false);
+}
+F(sv_is_norm)
+{
+    return semver_is(&a[0], a[1].v.b);
+}
 #define SV(x) (&(x).v.obj->u.semver)
-F(sv_major) { return cel_int((int64_t)SV(a[0])->major); }
-F(sv_minor) { return cel_int((int64_t)SV(a[0])->minor); }
-F(sv_patch) { return cel_int((int64_t)SV(a[0])->patch); }
-F(sv_compare) { return cel_int(dra_semver_cmp(SV(a[0]), SV(a[1]))); }
-F(sv_greater) { return cel_bool(dra_semver_cmp(SV(a[0]), SV(a[1])) > 0); }
-F(sv_less) { return cel_bool(dra_semver_cmp(SV(a[0]), SV(a[1])) < 0); }
+F(sv_major)
+{
+    return cel_int((int64_t)SV(a[0])->major);
+}
+F(sv_minor)
+{
+    return cel_int((int64_t)SV(a[0])->minor);
+}
+F(sv_patch)
+{
+    return cel_int((int64_t)SV(a[0])->patch);
+}
+F(sv_compare)
+{
+    return cel_int(dra_semver_cmp(SV(a[0]), SV(a[1])));
+}
+F(sv_greater)
+{
+    return cel_bool(dra_semver_cmp(SV(a[0]), SV(a[1])) > 0);
+}
+F(sv_less)
+{
+    return cel_bool(dra_semver_cmp(SV(a[0]), SV(a[1])) < 0);
+}
 
 /* Shared with the k8s lists library: sum() and min()/max() over quantities. */
 cel_value cel_k8s_add(cel_call_ctx *cx, const cel_value *x, const cel_value *y)
@@ -182,7 +239,10 @@ static bool parse_ip_err(const char *p, size_t len, cel_ip *out, dra_buf *err)
     }
     return ok;
 }
-static bool parse_ip(const char *p, size_t len, cel_ip *out) { return parse_ip_err(p, len, out, NULL); }
+static bool parse_ip(const char *p, size_t len, cel_ip *out)
+{
+    return parse_ip_err(p, len, out, NULL);
+}
 
 /* An error value with the text of b, which is freed. */
 static cel_value error_of(cel_call_ctx *cx, dra_buf *b)
@@ -197,7 +257,8 @@ static void format_ip(const cel_ip *ip, char *buf, size_t cap)
     cel_netip_format(ip->addr, ip->family, &b);
     snprintf(buf, cap, "%s", dra_buf_str(&b));
     dra_buf_free(&b);
-}F(ip_parse)
+}
+F(ip_parse)
 {
     cel_object *o = new_obj(cx, CEL_OBJ_IP);
     dra_buf err = DRA_BUF_INIT;
@@ -205,7 +266,11 @@ static void format_ip(const cel_ip *ip, char *buf, size_t cap)
         return error_of(cx, &err);
     return cel_objval(o);
 }
-F(ip_is) { cel_ip ip; return cel_bool(parse_ip(a[0].v.s.ptr, a[0].v.s.len, &ip)); }
+F(ip_is)
+{
+    cel_ip ip;
+    return cel_bool(parse_ip(a[0].v.s.ptr, a[0].v.s.len, &ip));
+}
 F(ip_is_canonical)
 {
     cel_ip ip;
@@ -217,7 +282,10 @@ F(ip_is_canonical)
     return cel_bool(strlen(buf) == a[0].v.s.len && memcmp(buf, a[0].v.s.ptr, a[0].v.s.len) == 0);
 }
 #define IP(x) (&(x).v.obj->u.ip)
-F(ip_family) { return cel_int(IP(a[0])->family); }
+F(ip_family)
+{
+    return cel_int(IP(a[0])->family);
+}
 F(ip_is_unspecified)
 {
     static const uint8_t zero[16] = {0};
@@ -300,7 +368,7 @@ static void mask_ip(cel_ip *ip, int prefix)
 {
     int bits = ip->family == 4 ? 32 : 128;
     for (int i = prefix; i < bits; i++)
-        ip->addr[i / 8] &= (uint8_t)~(0x80u >> (i % 8));
+        ip->addr[i / 8] &= (uint8_t) ~(0x80u >> (i % 8));
 }
 F(cidr_parse)
 {
@@ -310,7 +378,12 @@ F(cidr_parse)
         return error_of(cx, &err);
     return cel_objval(o);
 }
-F(cidr_is) { cel_ip ip; int pre; return cel_bool(parse_cidr(a[0].v.s.ptr, a[0].v.s.len, &ip, &pre)); }
+F(cidr_is)
+{
+    cel_ip ip;
+    int pre;
+    return cel_bool(parse_cidr(a[0].v.s.ptr, a[0].v.s.len, &ip, &pre));
+}
 #define CIDR(x) (&(x).v.obj->u.cidr)
 static bool cidr_contains(const cel_value *c, const cel_ip *ip)
 {
@@ -321,7 +394,10 @@ static bool cidr_contains(const cel_value *c, const cel_ip *ip)
     mask_ip(&net, CIDR(*c)->prefix);
     return memcmp(x.addr, net.addr, 16) == 0;
 }
-F(cidr_contains_ip) { return cel_bool(cidr_contains(&a[0], IP(a[1]))); }
+F(cidr_contains_ip)
+{
+    return cel_bool(cidr_contains(&a[0], IP(a[1])));
+}
 F(cidr_contains_ip_string)
 {
     /* cidr.go cidrContainsIPString: a string that is no IP is "no such
@@ -337,7 +413,10 @@ static cel_value contains_cidr(const cel_value *c, const cel_ip *ip, int prefix)
         return cel_bool(false);
     return cel_bool(cidr_contains(c, ip));
 }
-F(cidr_contains_cidr) { return contains_cidr(&a[0], &CIDR(a[1])->ip, CIDR(a[1])->prefix); }
+F(cidr_contains_cidr)
+{
+    return contains_cidr(&a[0], &CIDR(a[1])->ip, CIDR(a[1])->prefix);
+}
 F(cidr_contains_cidr_string)
 {
     /* cidr.go cidrContainsCIDRString: the parse error is the answer */
@@ -361,7 +440,10 @@ F(cidr_masked)
     mask_ip(&o->u.cidr.ip, o->u.cidr.prefix);
     return cel_objval(o);
 }
-F(cidr_prefix_length) { return cel_int(CIDR(a[0])->prefix); }
+F(cidr_prefix_length)
+{
+    return cel_int(CIDR(a[0])->prefix);
+}
 F(cidr_to_string)
 {
     char buf[64];
@@ -395,7 +477,12 @@ F(url_is)
     cel_url u;
     return cel_bool(cel_neturl_parse(cx->scratch, a[0].v.s.ptr, a[0].v.s.len, true, &u, NULL));
 }
-#define URLF(name, field) F(name) { const char *s = a[0].v.obj->u.url.field; return cel_string(s, strlen(s)); }
+#define URLF(name, field)                                                                                              \
+    F(name)                                                                                                            \
+    {                                                                                                                  \
+        const char *s = a[0].v.obj->u.url.field;                                                                       \
+        return cel_string(s, strlen(s));                                                                               \
+    }
 URLF(url_scheme, scheme)
 URLF(url_host, host)
 URLF(url_hostname, hostname)
@@ -446,6 +533,7 @@ F(url_query)
     return cel_map_build_s(cx->scratch, keys, vals, nk, 0);
 }
 
+/* clang-format off */
 static const cel_type t_map_string_list_string = {.kind = CEL_T_MAP, .params = {&cel_t_string, &cel_t_list_string}, .nparams = 2};
 
 #define S (&cel_t_string)
@@ -457,6 +545,7 @@ static const cel_type t_map_string_list_string = {.kind = CEL_T_MAP, .params = {
 #define CT (&cel_t_cidr)
 #define UT (&cel_t_url)
 #define K(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, lib, false}
+/* clang-format on */
 const cel_overload cel_lib_k8s[] = {
     K("string_to_quantity", "quantity", false, QT, q_parse, CEL_LIB_K8S_QUANTITY, 1, S),
     K("is_quantity_string", "isQuantity", false, B, q_is, CEL_LIB_K8S_QUANTITY, 1, S),

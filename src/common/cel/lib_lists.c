@@ -27,9 +27,12 @@ F(slice)
     const cel_list *l = a[0].v.list;
     int64_t s = a[1].v.i, e = a[2].v.i;
     if (s < 0 || e < 0)
-        return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), negative indexes not supported", s, e);
+        return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), negative indexes not supported", s,
+                            e);
     if (s > e)
-        return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), start index must be less than or equal to end index", s, e);
+        return cel_errorf_s(
+            cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), start index must be less than or equal to end index",
+            s, e);
     if ((uint64_t)e > l->n)
         return cel_errorf_s(cx->scratch, "cannot slice(%" PRId64 ", %" PRId64 "), list is length %zu", s, e, l->n);
     return make_list(cx, (cel_value *)cel_list_items(l) + s, (size_t)(e - s));
@@ -39,7 +42,9 @@ static size_t flatten_count(const cel_list *l, int64_t depth)
 {
     size_t c = 0;
     for (size_t i = 0; i < l->n; i++)
-        c += (depth > 0 && cel_list_items(l)[i].kind == CEL_LIST) ? flatten_count(cel_list_items(l)[i].v.list, depth - 1) : 1;
+        c += (depth > 0 && cel_list_items(l)[i].kind == CEL_LIST)
+                 ? flatten_count(cel_list_items(l)[i].v.list, depth - 1)
+                 : 1;
     return c;
 }
 static size_t flatten_fill(const cel_list *l, int64_t depth, cel_value *out)
@@ -64,8 +69,14 @@ static cel_value flatten_depth(cel_call_ctx *cx, const cel_list *l, int64_t dept
     flatten_fill(l, depth, items);
     return make_list(cx, items, cnt);
 }
-F(flatten1) { return flatten_depth(cx, a[0].v.list, 1); }
-F(flatten2) { return flatten_depth(cx, a[0].v.list, a[1].v.i); }
+F(flatten1)
+{
+    return flatten_depth(cx, a[0].v.list, 1);
+}
+F(flatten2)
+{
+    return flatten_depth(cx, a[0].v.list, a[1].v.i);
+}
 
 F(distinct)
 {
@@ -122,8 +133,10 @@ static bool merge_sort(size_t *idx, size_t *tmp, size_t cnt, const cel_value *ke
             return false;
         tmp[k++] = c < 0 ? idx[j++] : idx[i++];
     }
-    while (i < h) tmp[k++] = idx[i++];
-    while (j < cnt) tmp[k++] = idx[j++];
+    while (i < h)
+        tmp[k++] = idx[i++];
+    while (j < cnt)
+        tmp[k++] = idx[j++];
     memcpy(idx, tmp, cnt * sizeof *idx);
     return true;
 }
@@ -142,11 +155,15 @@ static cel_value sort_by_keys(cel_call_ctx *cx, const cel_list *l, const cel_lis
         return cel_listval(l);
     const cel_value *k = cel_list_items(keys);
     switch (k[0].kind) {
-    case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_BYTES: case CEL_DURATION:
-    case CEL_TIMESTAMP:
-        break;
-    default:
-        return cel_error("list elements must be comparable");
+    case CEL_INT:
+    case CEL_UINT:
+    case CEL_DOUBLE:
+    case CEL_BOOL:
+    case CEL_STRING:
+    case CEL_BYTES:
+    case CEL_DURATION:
+    case CEL_TIMESTAMP: break;
+    default: return cel_error("list elements must be comparable");
     }
     for (size_t i = 1; i < keys->n; i++)
         if (k[i].kind != k[0].kind)
@@ -162,8 +179,14 @@ static cel_value sort_by_keys(cel_call_ctx *cx, const cel_list *l, const cel_lis
         items[i] = cel_list_items(l)[idx[i]];
     return make_list(cx, items, l->n);
 }
-F(sort) { return sort_by_keys(cx, a[0].v.list, a[0].v.list); }
-F(sort_by_assoc) { return sort_by_keys(cx, a[0].v.list, a[1].v.list); }
+F(sort)
+{
+    return sort_by_keys(cx, a[0].v.list, a[0].v.list);
+}
+F(sort_by_assoc)
+{
+    return sort_by_keys(cx, a[0].v.list, a[1].v.list);
+}
 
 static bool list_has(const cel_list *l, const cel_value *v)
 {
@@ -185,7 +208,6 @@ F(k_is_sorted)
     }
     return cel_bool(true);
 }
-
 
 /* The sum of a list from the zero of the overload's element type
  * (apiserver v0.37.2 pkg/cel/library/lists.go zeroValuesOfSummableTypes). */
@@ -213,11 +235,15 @@ static cel_value extreme(cel_call_ctx *cx, const cel_list *l, int want)
     cel_value best = items[0];
     for (size_t i = 0; i < l->n; i++) {
         switch (items[i].kind) {
-        case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_BYTES:
-        case CEL_DURATION: case CEL_TIMESTAMP:
-            break;
-        default:
-            return cel_no_such_overload();
+        case CEL_INT:
+        case CEL_UINT:
+        case CEL_DOUBLE:
+        case CEL_BOOL:
+        case CEL_STRING:
+        case CEL_BYTES:
+        case CEL_DURATION:
+        case CEL_TIMESTAMP: break;
+        default: return cel_no_such_overload();
         }
         int c;
         if (i > 0 && cel_value_compare(&items[i], &best, &c) && c * want > 0 &&
@@ -226,12 +252,30 @@ static cel_value extreme(cel_call_ctx *cx, const cel_list *l, int want)
     }
     return best;
 }
-F(k_sum_int) { return sum_from(cx, a[0].v.list, cel_int(0)); }
-F(k_sum_uint) { return sum_from(cx, a[0].v.list, cel_uint(0)); }
-F(k_sum_double) { return sum_from(cx, a[0].v.list, cel_double(0)); }
-F(k_sum_duration) { return sum_from(cx, a[0].v.list, cel_duration(0, 0)); }
-F(k_min) { return extreme(cx, a[0].v.list, -1); }
-F(k_max) { return extreme(cx, a[0].v.list, 1); }
+F(k_sum_int)
+{
+    return sum_from(cx, a[0].v.list, cel_int(0));
+}
+F(k_sum_uint)
+{
+    return sum_from(cx, a[0].v.list, cel_uint(0));
+}
+F(k_sum_double)
+{
+    return sum_from(cx, a[0].v.list, cel_double(0));
+}
+F(k_sum_duration)
+{
+    return sum_from(cx, a[0].v.list, cel_duration(0, 0));
+}
+F(k_min)
+{
+    return extreme(cx, a[0].v.list, -1);
+}
+F(k_max)
+{
+    return extreme(cx, a[0].v.list, 1);
+}
 F(k_index_of)
 {
     const cel_list *l = a[0].v.list;
@@ -294,14 +338,22 @@ static uint64_t self_compare(const cel_value *list)
     cel_kind k = cel_list_items(list->v.list)[0].kind;
     return allocating_list(k == CEL_STRING || k == CEL_BYTES ? 2.1 : 2.0, n * n);
 }
-static uint64_t cost_self_compare(const cel_value *args, size_t n, const cel_value *result) { return self_compare(&args[0]); }
+static uint64_t cost_self_compare(const cel_value *args, size_t n, const cel_value *result)
+{
+    return self_compare(&args[0]);
+}
 /* @sortByAssociatedKeys: over the keys. */
-static uint64_t cost_sort_keys(const cel_value *args, size_t n, const cel_value *result) { return self_compare(&args[1]); }
+static uint64_t cost_sort_keys(const cel_value *args, size_t n, const cel_value *result)
+{
+    return self_compare(&args[1]);
+}
 
 #define T_LA (&cel_t_list_a)
 #define T_I (&cel_t_int)
+/* clang-format off */
 #define L(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_CUSTOM, 1, cost_traverse_list, lib, false}
 #define X(id, fn, mem, res, impl, cost, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_CUSTOM, 1, cost, CEL_LIB_LISTS, false}
+/* clang-format on */
 /* sort and @sortByAssociatedKeys: one overload per comparable element type
  * (cel-go ext/lists.go comparableTypes, "list_int_sort", ...), all bound
  * once to a list (SingletonUnaryBinding, SingletonBinaryBinding). */
@@ -309,6 +361,7 @@ static const cel_type list_bool = {.kind = CEL_T_LIST, .params = {&cel_t_bool}, 
 static const cel_type list_bytes = {.kind = CEL_T_LIST, .params = {&cel_t_bytes}, .nparams = 1};
 static const cel_type list_duration = {.kind = CEL_T_LIST, .params = {&cel_t_duration}, .nparams = 1};
 static const cel_type list_timestamp = {.kind = CEL_T_LIST, .params = {&cel_t_timestamp}, .nparams = 1};
+/* clang-format off */
 #define SORT(t, lt)                                                                                 \
     X("list_" t "_sort", "sort", true, lt, sort, cost_self_compare, 1, lt),                        \
     X("list_" t "_sortByAssociatedKeys", "@sortByAssociatedKeys", true, T_LA, sort_by_assoc, cost_sort_keys, 2, \
@@ -343,5 +396,5 @@ const cel_overload cel_lib_lists[] = {
     L("list_last_index_of", "lastIndexOf", true, T_I, k_last_index_of, CEL_LIB_K8S_LISTS, 2, T_LA, &cel_t_param_a),
     L("list_includes_dyn_dyn", "includes", true, &cel_t_bool, k_includes, CEL_LIB_K8S_INCLUDES, 2, &cel_t_dyn, &cel_t_dyn),
 };
+/* clang-format on */
 const size_t cel_lib_lists_n = sizeof cel_lib_lists / sizeof cel_lib_lists[0];
-

@@ -21,7 +21,8 @@ static cel_value pick_pair(cel_value first, cel_value second, bool greatest)
         return cel_no_such_overload();
     int c;
     if (!cel_value_compare(&first, &second, &c))
-        return cel_error(greatest ? "NaN values cannot be ordered: math.@max" : "NaN values cannot be ordered: math.@min");
+        return cel_error(greatest ? "NaN values cannot be ordered: math.@max"
+                                  : "NaN values cannot be ordered: math.@min");
     if (greatest ? c < 0 : c > 0)
         return second;
     return first;
@@ -30,7 +31,8 @@ static cel_value pick_pair(cel_value first, cel_value second, bool greatest)
 static cel_value pick_list(const cel_list *l, bool greatest)
 {
     if (l->n == 0)
-        return cel_error(greatest ? "math.@max(list) argument must not be empty" : "math.@min(list) argument must not be empty");
+        return cel_error(greatest ? "math.@max(list) argument must not be empty"
+                                  : "math.@min(list) argument must not be empty");
     cel_value best = cel_list_items(l)[0];
     for (size_t i = 1; i < l->n; i++) {
         best = pick_pair(best, cel_list_items(l)[i], greatest);
@@ -42,19 +44,55 @@ static cel_value pick_list(const cel_list *l, bool greatest)
     return best;
 }
 
-F(identity) { return a[0]; }
-F(max_pair) { return pick_pair(a[0], a[1], true); }
-F(min_pair) { return pick_pair(a[0], a[1], false); }
-F(max_list) { return pick_list(a[0].v.list, true); }
-F(min_list) { return pick_list(a[0].v.list, false); }
+F(identity)
+{
+    return a[0];
+}
+F(max_pair)
+{
+    return pick_pair(a[0], a[1], true);
+}
+F(min_pair)
+{
+    return pick_pair(a[0], a[1], false);
+}
+F(max_list)
+{
+    return pick_list(a[0].v.list, true);
+}
+F(min_list)
+{
+    return pick_list(a[0].v.list, false);
+}
 
-F(m_ceil) { return cel_double(ceil(a[0].v.d)); }
-F(m_floor) { return cel_double(floor(a[0].v.d)); }
-F(m_round) { return cel_double(round(a[0].v.d)); } /* half away from zero, as Go's math.Round */
-F(m_trunc) { return cel_double(trunc(a[0].v.d)); }
-F(m_is_inf) { return cel_bool(isinf(a[0].v.d)); }
-F(m_is_nan) { return cel_bool(isnan(a[0].v.d)); }
-F(m_is_finite) { return cel_bool(isfinite(a[0].v.d)); }
+F(m_ceil)
+{
+    return cel_double(ceil(a[0].v.d));
+}
+F(m_floor)
+{
+    return cel_double(floor(a[0].v.d));
+}
+F(m_round)
+{
+    return cel_double(round(a[0].v.d));
+} /* half away from zero, as Go's math.Round */
+F(m_trunc)
+{
+    return cel_double(trunc(a[0].v.d));
+}
+F(m_is_inf)
+{
+    return cel_bool(isinf(a[0].v.d));
+}
+F(m_is_nan)
+{
+    return cel_bool(isnan(a[0].v.d));
+}
+F(m_is_finite)
+{
+    return cel_bool(isfinite(a[0].v.d));
+}
 F(m_sqrt)
 {
     double d = a[0].kind == CEL_INT ? (double)a[0].v.i : a[0].kind == CEL_UINT ? (double)a[0].v.u : a[0].v.d;
@@ -67,9 +105,18 @@ F(abs_int)
         return cel_int_overflow();
     return cel_int(a[0].v.i < 0 ? -a[0].v.i : a[0].v.i);
 }
-F(abs_double) { return cel_double(fabs(a[0].v.d)); }
-F(sign_int) { return cel_int(a[0].v.i > 0 ? 1 : a[0].v.i < 0 ? -1 : 0); }
-F(sign_uint) { return cel_uint(a[0].v.u ? 1 : 0); }
+F(abs_double)
+{
+    return cel_double(fabs(a[0].v.d));
+}
+F(sign_int)
+{
+    return cel_int(a[0].v.i > 0 ? 1 : a[0].v.i < 0 ? -1 : 0);
+}
+F(sign_uint)
+{
+    return cel_uint(a[0].v.u ? 1 : 0);
+}
 F(sign_double)
 {
     double d = a[0].v.d;
@@ -78,14 +125,38 @@ F(sign_double)
     return cel_double(d > 0 ? 1.0 : d < 0 ? -1.0 : 0.0);
 }
 
-F(and_int) { return cel_int(a[0].v.i & a[1].v.i); }
-F(and_uint) { return cel_uint(a[0].v.u & a[1].v.u); }
-F(or_int) { return cel_int(a[0].v.i | a[1].v.i); }
-F(or_uint) { return cel_uint(a[0].v.u | a[1].v.u); }
-F(xor_int) { return cel_int(a[0].v.i ^ a[1].v.i); }
-F(xor_uint) { return cel_uint(a[0].v.u ^ a[1].v.u); }
-F(not_int) { return cel_int(~a[0].v.i); }
-F(not_uint) { return cel_uint(~a[0].v.u); }
+F(and_int)
+{
+    return cel_int(a[0].v.i & a[1].v.i);
+}
+F(and_uint)
+{
+    return cel_uint(a[0].v.u & a[1].v.u);
+}
+F(or_int)
+{
+    return cel_int(a[0].v.i | a[1].v.i);
+}
+F(or_uint)
+{
+    return cel_uint(a[0].v.u | a[1].v.u);
+}
+F(xor_int)
+{
+    return cel_int(a[0].v.i ^ a[1].v.i);
+}
+F(xor_uint)
+{
+    return cel_uint(a[0].v.u ^ a[1].v.u);
+}
+F(not_int)
+{
+    return cel_int(~a[0].v.i);
+}
+F(not_uint)
+{
+    return cel_uint(~a[0].v.u);
+}
 
 /* Shifts by 64 or more give 0 (Go semantics); right shifts of ints are
  * logical, as the conformance data expects (-1024 >> 3 = 2305843009213693824). */
@@ -99,14 +170,21 @@ static cel_value shift(cel_call_ctx *cx, const cel_value *a, bool left)
     uint64_t r = bits >= 64 ? 0 : left ? v << bits : v >> bits;
     return a[0].kind == CEL_INT ? cel_int((int64_t)r) : cel_uint(r);
 }
-F(shift_left) { return shift(cx, a, true); }
-F(shift_right) { return shift(cx, a, false); }
+F(shift_left)
+{
+    return shift(cx, a, true);
+}
+F(shift_right)
+{
+    return shift(cx, a, false);
+}
 
 #define T_I (&cel_t_int)
 #define T_U (&cel_t_uint)
 #define T_D (&cel_t_double)
 #define T_B (&cel_t_bool)
 #define T_DYN (&cel_t_dyn)
+/* clang-format off */
 #define MG(id, fn, res, impl, n, ...) {id, fn, false, n, {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_MATH, false}
 
 /* Both math.@max and math.@min share the pair/list layout of cel-go. */
@@ -126,6 +204,7 @@ F(shift_right) { return shift(cx, a, false); }
     MG("math_" tag "_list_double", fn, T_D, list, 1, &cel_t_list_double),                        \
     MG("math_" tag "_list_int", fn, T_I, list, 1, &cel_t_list_int),                              \
     MG("math_" tag "_list_uint", fn, T_U, list, 1, &cel_t_list_uint)
+/* clang-format on */
 
 const cel_overload cel_lib_math[] = {
     MINMAX("math.@max", "@max", max_pair, max_list),

@@ -12,8 +12,14 @@ static const cel_type t_opt_map_kv = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_
 static const cel_type t_opt_v = {.kind = CEL_T_OPTIONAL, .params = {&cel_t_param_v}, .nparams = 1};
 static const cel_type t_list_opt_a = {.kind = CEL_T_LIST, .params = {&cel_t_optional_a}, .nparams = 1};
 
-static cel_value opt_of(cel_call_ctx *cx, const cel_value *a, size_t n) { return cel_optional_of_s(cx->scratch, a[0]); }
-static cel_value opt_none(cel_call_ctx *cx, const cel_value *a, size_t n) { return cel_optional_none(); }
+static cel_value opt_of(cel_call_ctx *cx, const cel_value *a, size_t n)
+{
+    return cel_optional_of_s(cx->scratch, a[0]);
+}
+static cel_value opt_none(cel_call_ctx *cx, const cel_value *a, size_t n)
+{
+    return cel_optional_none();
+}
 
 static bool is_zero(const cel_value *v)
 {
@@ -23,10 +29,12 @@ static bool is_zero(const cel_value *v)
     case CEL_INT: return v->v.i == 0;
     case CEL_UINT: return v->v.u == 0;
     case CEL_DOUBLE: return v->v.d == 0;
-    case CEL_STRING: case CEL_BYTES: return v->v.s.len == 0;
+    case CEL_STRING:
+    case CEL_BYTES: return v->v.s.len == 0;
     case CEL_LIST: return v->v.list->n == 0;
     case CEL_MAP: return v->v.map->n == 0;
-    case CEL_TIMESTAMP: case CEL_DURATION: return v->v.t.sec == 0 && v->v.t.nsec == 0;
+    case CEL_TIMESTAMP:
+    case CEL_DURATION: return v->v.t.sec == 0 && v->v.t.nsec == 0;
     case CEL_OPTIONAL: return v->v.opt == NULL;
     default: return false;
     }
@@ -39,9 +47,18 @@ static cel_value opt_value(cel_call_ctx *cx, const cel_value *a, size_t n)
 {
     return a[0].v.opt ? *a[0].v.opt : cel_error("optional.none() dereference");
 }
-static cel_value opt_has_value(cel_call_ctx *cx, const cel_value *a, size_t n) { return cel_bool(a[0].v.opt != NULL); }
-static cel_value opt_or(cel_call_ctx *cx, const cel_value *a, size_t n) { return a[0].v.opt ? a[0] : a[1]; }
-static cel_value opt_or_value(cel_call_ctx *cx, const cel_value *a, size_t n) { return a[0].v.opt ? *a[0].v.opt : a[1]; }
+static cel_value opt_has_value(cel_call_ctx *cx, const cel_value *a, size_t n)
+{
+    return cel_bool(a[0].v.opt != NULL);
+}
+static cel_value opt_or(cel_call_ctx *cx, const cel_value *a, size_t n)
+{
+    return a[0].v.opt ? a[0] : a[1];
+}
+static cel_value opt_or_value(cel_call_ctx *cx, const cel_value *a, size_t n)
+{
+    return a[0].v.opt ? *a[0].v.opt : a[1];
+}
 
 static cel_value opt_unwrap(cel_call_ctx *cx, const cel_value *a, size_t n)
 {
@@ -70,6 +87,7 @@ static cel_value list_last(cel_call_ctx *cx, const cel_value *a, size_t n)
     return l->n ? cel_optional_of_s(cx->scratch, cel_list_items(l)[l->n - 1]) : cel_optional_none();
 }
 
+/* clang-format off */
 #define O(id, fn, mem, res, impl, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_OPTIONAL, false}
 const cel_overload cel_lib_optional[] = {
     O("optional_of", "optional.of", false, &cel_t_optional_a, opt_of, 1, &cel_t_param_a),
@@ -92,4 +110,5 @@ const cel_overload cel_lib_optional[] = {
     O("optional_list_index_int", CEL_OP_INDEX, false, &cel_t_optional_a, NULL, 2, &t_opt_list_a, &cel_t_int),
     O("optional_map_index_value", CEL_OP_INDEX, false, &t_opt_v, NULL, 2, &t_opt_map_kv, &cel_t_param_k),
 };
+/* clang-format on */
 const size_t cel_lib_optional_n = sizeof cel_lib_optional / sizeof cel_lib_optional[0];

@@ -168,10 +168,17 @@ static cel_value find_all(cel_call_ctx *cx, const cel_value *a, int64_t limit)
     return cel_listval(l);
 }
 
-static cel_value do_find_all(cel_call_ctx *cx, const cel_value *a, size_t n) { return find_all(cx, a, -1); }
-static cel_value do_find_all_n(cel_call_ctx *cx, const cel_value *a, size_t n) { return find_all(cx, a, a[2].v.i); }
+static cel_value do_find_all(cel_call_ctx *cx, const cel_value *a, size_t n)
+{
+    return find_all(cx, a, -1);
+}
+static cel_value do_find_all_n(cel_call_ctx *cx, const cel_value *a, size_t n)
+{
+    return find_all(cx, a, a[2].v.i);
+}
 
 #define S (&cel_t_string)
+/* clang-format off */
 const cel_overload cel_lib_regex[] = {
     {"matches", "matches", false, 2, {S, S}, &cel_t_bool, do_matches, CEL_COST_MATCHES, 0, NULL, CEL_LIB_STD, false},
     {"matches_string", "matches", true, 2, {S, S}, &cel_t_bool, do_matches, CEL_COST_MATCHES, 0, NULL, CEL_LIB_STD, false},
@@ -179,4 +186,5 @@ const cel_overload cel_lib_regex[] = {
     {"string_find_all_string", "findAll", true, 2, {S, S}, &cel_t_list_string, do_find_all, CEL_COST_MATCHES, 0, NULL, CEL_LIB_K8S_REGEX, false},
     {"string_find_all_string_int", "findAll", true, 3, {S, S, &cel_t_int}, &cel_t_list_string, do_find_all_n, CEL_COST_MATCHES, 0, NULL, CEL_LIB_K8S_REGEX, false},
 };
+/* clang-format on */
 const size_t cel_lib_regex_n = sizeof cel_lib_regex / sizeof cel_lib_regex[0];

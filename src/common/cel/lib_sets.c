@@ -48,9 +48,11 @@ static uint64_t cost_product2(const cel_value *a, size_t n, const cel_value *r)
 }
 
 #define LA (&cel_t_list_a)
+/* clang-format off */
 const cel_overload cel_lib_sets[] = {
     {"list_sets_contains_list", "sets.contains", false, 2, {LA, LA}, &cel_t_bool, sets_contains, CEL_COST_CUSTOM, 1, cost_product, CEL_LIB_SETS, false},
     {"list_sets_equivalent_list", "sets.equivalent", false, 2, {LA, LA}, &cel_t_bool, sets_equivalent, CEL_COST_CUSTOM, 2, cost_product2, CEL_LIB_SETS, false},
     {"list_sets_intersects_list", "sets.intersects", false, 2, {LA, LA}, &cel_t_bool, sets_intersects, CEL_COST_CUSTOM, 1, cost_product, CEL_LIB_SETS, false},
 };
+/* clang-format on */
 const size_t cel_lib_sets_n = sizeof cel_lib_sets / sizeof cel_lib_sets[0];

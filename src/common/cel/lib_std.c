@@ -34,38 +34,92 @@
 
 /* ---- arithmetic ------------------------------------------------------------ */
 
-F(add_int) { int64_t r; return __builtin_add_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r); }
-F(sub_int) { int64_t r; return __builtin_sub_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r); }
-F(mul_int) { int64_t r; return __builtin_mul_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r); }
+F(add_int)
+{
+    int64_t r;
+    return __builtin_add_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r);
+}
+F(sub_int)
+{
+    int64_t r;
+    return __builtin_sub_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r);
+}
+F(mul_int)
+{
+    int64_t r;
+    return __builtin_mul_overflow(a[0].v.i, a[1].v.i, &r) ? cel_int_overflow() : cel_int(r);
+}
 F(div_int)
 {
-    if (a[1].v.i == 0) return cel_error("division by zero");
-    if (a[0].v.i == INT64_MIN && a[1].v.i == -1) return cel_int_overflow();
+    if (a[1].v.i == 0)
+        return cel_error("division by zero");
+    if (a[0].v.i == INT64_MIN && a[1].v.i == -1)
+        return cel_int_overflow();
     return cel_int(a[0].v.i / a[1].v.i);
 }
 F(mod_int)
 {
-    if (a[1].v.i == 0) return cel_error("modulus by zero");
-    if (a[0].v.i == INT64_MIN && a[1].v.i == -1) return cel_int_overflow();
+    if (a[1].v.i == 0)
+        return cel_error("modulus by zero");
+    if (a[0].v.i == INT64_MIN && a[1].v.i == -1)
+        return cel_int_overflow();
     return cel_int(a[0].v.i % a[1].v.i);
 }
-F(neg_int) { return a[0].v.i == INT64_MIN ? cel_int_overflow() : cel_int(-a[0].v.i); }
-F(add_uint) { uint64_t r; return __builtin_add_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r); }
-F(sub_uint) { uint64_t r; return __builtin_sub_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r); }
-F(mul_uint) { uint64_t r; return __builtin_mul_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r); }
-F(div_uint) { return a[1].v.u == 0 ? cel_error("division by zero") : cel_uint(a[0].v.u / a[1].v.u); }
-F(mod_uint) { return a[1].v.u == 0 ? cel_error("modulus by zero") : cel_uint(a[0].v.u % a[1].v.u); }
-F(add_double) { return cel_double(a[0].v.d + a[1].v.d); }
-F(sub_double) { return cel_double(a[0].v.d - a[1].v.d); }
-F(mul_double) { return cel_double(a[0].v.d * a[1].v.d); }
-F(div_double) { return cel_double(a[0].v.d / a[1].v.d); }
-F(neg_double) { return cel_double(-a[0].v.d); }
+F(neg_int)
+{
+    return a[0].v.i == INT64_MIN ? cel_int_overflow() : cel_int(-a[0].v.i);
+}
+F(add_uint)
+{
+    uint64_t r;
+    return __builtin_add_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r);
+}
+F(sub_uint)
+{
+    uint64_t r;
+    return __builtin_sub_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r);
+}
+F(mul_uint)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a[0].v.u, a[1].v.u, &r) ? cel_uint_overflow() : cel_uint(r);
+}
+F(div_uint)
+{
+    return a[1].v.u == 0 ? cel_error("division by zero") : cel_uint(a[0].v.u / a[1].v.u);
+}
+F(mod_uint)
+{
+    return a[1].v.u == 0 ? cel_error("modulus by zero") : cel_uint(a[0].v.u % a[1].v.u);
+}
+F(add_double)
+{
+    return cel_double(a[0].v.d + a[1].v.d);
+}
+F(sub_double)
+{
+    return cel_double(a[0].v.d - a[1].v.d);
+}
+F(mul_double)
+{
+    return cel_double(a[0].v.d * a[1].v.d);
+}
+F(div_double)
+{
+    return cel_double(a[0].v.d / a[1].v.d);
+}
+F(neg_double)
+{
+    return cel_double(-a[0].v.d);
+}
 
 F(add_string)
 {
     size_t la = a[0].v.s.len, lb = a[1].v.s.len;
-    if (la == 0) return a[1];
-    if (lb == 0) return a[0];
+    if (la == 0)
+        return a[1];
+    if (lb == 0)
+        return a[0];
     char *p = cel_scratch_alloc(cx->scratch, la + lb + 1);
     memcpy(p, a[0].v.s.ptr, la);
     memcpy(p + la, a[1].v.s.ptr, lb);
@@ -77,10 +131,16 @@ F(add_string)
 }
 
 /* common/types/list.go baseList.Add: a concatList view, O(1) */
-F(add_list) { return cel_list_concat(cx->scratch, a[0].v.list, a[1].v.list); }
+F(add_list)
+{
+    return cel_list_concat(cx->scratch, a[0].v.list, a[1].v.list);
+}
 
 /* Durations are int64 nanoseconds in cel-go (time.Duration). */
-static __int128 dur_ns(const cel_value *v) { return (__int128)v->v.t.sec * 1000000000 + v->v.t.nsec; }
+static __int128 dur_ns(const cel_value *v)
+{
+    return (__int128)v->v.t.sec * 1000000000 + v->v.t.nsec;
+}
 static cel_value dur_from_ns(__int128 ns)
 {
     if (ns > INT64_MAX || ns < INT64_MIN)
@@ -92,15 +152,30 @@ static cel_value ts_from_ns(__int128 sec, __int128 nsec)
 {
     sec += nsec / 1000000000;
     nsec %= 1000000000;
-    if (nsec < 0) { nsec += 1000000000; sec -= 1; }
+    if (nsec < 0) {
+        nsec += 1000000000;
+        sec -= 1;
+    }
     if (sec < CEL_TS_MIN_SEC || sec > CEL_TS_MAX_SEC)
         return cel_error("timestamp overflow");
     return cel_timestamp((int64_t)sec, (int32_t)nsec);
 }
-F(add_dur_dur) { return dur_from_ns(dur_ns(&a[0]) + dur_ns(&a[1])); }
-F(sub_dur_dur) { return dur_from_ns(dur_ns(&a[0]) - dur_ns(&a[1])); }
-F(add_ts_dur) { return ts_from_ns(a[0].v.t.sec, (__int128)a[0].v.t.nsec + dur_ns(&a[1])); }
-F(add_dur_ts) { return ts_from_ns(a[1].v.t.sec, (__int128)a[1].v.t.nsec + dur_ns(&a[0])); }
+F(add_dur_dur)
+{
+    return dur_from_ns(dur_ns(&a[0]) + dur_ns(&a[1]));
+}
+F(sub_dur_dur)
+{
+    return dur_from_ns(dur_ns(&a[0]) - dur_ns(&a[1]));
+}
+F(add_ts_dur)
+{
+    return ts_from_ns(a[0].v.t.sec, (__int128)a[0].v.t.nsec + dur_ns(&a[1]));
+}
+F(add_dur_ts)
+{
+    return ts_from_ns(a[1].v.t.sec, (__int128)a[1].v.t.nsec + dur_ns(&a[0]));
+}
 /* cel-go negates the duration first: the most negative one overflows */
 F(sub_ts_dur)
 {
@@ -120,8 +195,14 @@ F(sub_ts_ts)
 
 /* ---- logic, equality, ordering ---------------------------------------------- */
 
-F(logical_not) { return cel_bool(!a[0].v.b); }
-F(not_strictly_false) { return a[0].kind == CEL_BOOL ? a[0] : cel_bool(true); }
+F(logical_not)
+{
+    return cel_bool(!a[0].v.b);
+}
+F(not_strictly_false)
+{
+    return a[0].kind == CEL_BOOL ? a[0] : cel_bool(true);
+}
 /* An error a device map holds for an attribute without a usable value
  * (1.38, dra.c convert_attr_apart), as cel/compile.go equalMaps meets it:
  * only from the left operand's side, and only when the sizes agree (the
@@ -151,7 +232,10 @@ F(equals)
     return r < 0 ? cel_no_such_overload() : cel_bool(r == 1);
 }
 /* interpreter.go evalNe: not true, so a failed comparison is "not equal" */
-F(not_equals) { return cel_bool(cel_value_equal_op(&a[0], &a[1]) != 1); }
+F(not_equals)
+{
+    return cel_bool(cel_value_equal_op(&a[0], &a[1]) != 1);
+}
 
 static cel_value ordered(const cel_value *a, int want_lt, int want_eq, int want_gt)
 {
@@ -165,10 +249,22 @@ static cel_value ordered(const cel_value *a, int want_lt, int want_eq, int want_
         return cel_no_such_overload();
     return cel_bool(c < 0 ? want_lt : c == 0 ? want_eq : want_gt);
 }
-F(less) { return ordered(a, 1, 0, 0); }
-F(less_eq) { return ordered(a, 1, 1, 0); }
-F(greater) { return ordered(a, 0, 0, 1); }
-F(greater_eq) { return ordered(a, 0, 1, 1); }
+F(less)
+{
+    return ordered(a, 1, 0, 0);
+}
+F(less_eq)
+{
+    return ordered(a, 1, 1, 0);
+}
+F(greater)
+{
+    return ordered(a, 0, 0, 1);
+}
+F(greater_eq)
+{
+    return ordered(a, 0, 1, 1);
+}
 
 /* ---- containers ------------------------------------------------------------- */
 
@@ -181,7 +277,10 @@ F(in_list)
     return cel_bool(false);
 }
 
-F(in_map) { return cel_bool(cel_map_find(a[1].v.map, &a[0]) != NULL); }
+F(in_map)
+{
+    return cel_bool(cel_map_find(a[1].v.map, &a[0]) != NULL);
+}
 
 F(index_list)
 {
@@ -197,8 +296,7 @@ F(index_list)
         i = (int64_t)d;
         break;
     }
-    default:
-        return cel_errorf_s(cx->scratch, "unsupported index type '%s' in list", cel_value_type_name(&a[1]));
+    default: return cel_errorf_s(cx->scratch, "unsupported index type '%s' in list", cel_value_type_name(&a[1]));
     }
     if (i < 0 || (uint64_t)i >= l->n)
         return cel_errorf_s(cx->scratch, "index '%" PRId64 "' out of range in list size '%zu'", i, l->n);
@@ -209,7 +307,12 @@ F(index_list)
 cel_value cel_no_such_key(cel_scratch *s, const cel_value *key)
 {
     switch (key->kind) {
-    case CEL_STRING: case CEL_INT: case CEL_UINT: case CEL_BOOL: case CEL_DOUBLE: case CEL_NULL: break;
+    case CEL_STRING:
+    case CEL_INT:
+    case CEL_UINT:
+    case CEL_BOOL:
+    case CEL_DOUBLE:
+    case CEL_NULL: break;
     default: return cel_errorf_s(s, "unsupported key type: %s", cel_value_type_name(key));
     }
     dra_buf b = DRA_BUF_INIT;
@@ -229,13 +332,22 @@ F(index_map)
     return cel_no_such_key(cx->scratch, &a[1]);
 }
 
-F(size_any) { return cel_int(cel_value_size(&a[0])); }
+F(size_any)
+{
+    return cel_int(cel_value_size(&a[0]));
+}
 
 /* ---- conversions -------------------------------------------------------------- */
 
-F(identity) { return a[0]; }
+F(identity)
+{
+    return a[0];
+}
 
-F(uint_to_int) { return a[0].v.u > INT64_MAX ? cel_int_overflow() : cel_int((int64_t)a[0].v.u); }
+F(uint_to_int)
+{
+    return a[0].v.u > INT64_MAX ? cel_int_overflow() : cel_int((int64_t)a[0].v.u);
+}
 F(double_to_int)
 {
     double d = a[0].v.d;
@@ -283,14 +395,20 @@ F(string_to_int)
         return string_conversion_error("int");
     return cel_int(v);
 }
-F(ts_to_int) { return cel_int(a[0].v.t.sec); }
+F(ts_to_int)
+{
+    return cel_int(a[0].v.t.sec);
+}
 /* int(duration): nanoseconds (common/types/duration.go ConvertToType) */
 F(dur_to_int)
 {
     __int128 ns = dur_ns(&a[0]);
     return ns > INT64_MAX || ns < INT64_MIN ? cel_int_overflow() : cel_int((int64_t)ns);
 }
-F(int_to_uint) { return a[0].v.i < 0 ? cel_uint_overflow() : cel_uint((uint64_t)a[0].v.i); }
+F(int_to_uint)
+{
+    return a[0].v.i < 0 ? cel_uint_overflow() : cel_uint((uint64_t)a[0].v.i);
+}
 F(double_to_uint)
 {
     double d = a[0].v.d;
@@ -312,8 +430,14 @@ F(string_to_uint)
         return string_conversion_error("uint");
     return cel_uint(v);
 }
-F(int_to_double) { return cel_double((double)a[0].v.i); }
-F(uint_to_double) { return cel_double((double)a[0].v.u); }
+F(int_to_double)
+{
+    return cel_double((double)a[0].v.i);
+}
+F(uint_to_double)
+{
+    return cel_double((double)a[0].v.u);
+}
 /* Go strconv underscoreOK: underscores only between digits (a base prefix
  * counts as a digit). */
 static bool go_underscores_ok(const char *s, size_t n)
@@ -427,26 +551,61 @@ static cel_value str_value(cel_scratch *s, const char *p)
 {
     return cel_string_copy_s(s, p, strlen(p));
 }
-F(int_to_string) { char b[32]; snprintf(b, sizeof b, "%" PRId64, a[0].v.i); return str_value(cx->scratch, b); }
-F(uint_to_string) { char b[32]; snprintf(b, sizeof b, "%" PRIu64, a[0].v.u); return str_value(cx->scratch, b); }
+F(int_to_string)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%" PRId64, a[0].v.i);
+    return str_value(cx->scratch, b);
+}
+F(uint_to_string)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%" PRIu64, a[0].v.u);
+    return str_value(cx->scratch, b);
+}
 static cel_value buf_value(cel_scratch *s, dra_buf *b)
 {
     cel_value v = cel_string_copy_s(s, dra_buf_str(b), b->len);
     dra_buf_free(b);
     return v;
 }
-F(double_to_string) { dra_buf b = DRA_BUF_INIT; cel_double_format(a[0].v.d, &b); return buf_value(cx->scratch, &b); }
-F(bool_to_string) { return a[0].v.b ? cel_string("true", 4) : cel_string("false", 5); }
+F(double_to_string)
+{
+    dra_buf b = DRA_BUF_INIT;
+    cel_double_format(a[0].v.d, &b);
+    return buf_value(cx->scratch, &b);
+}
+F(bool_to_string)
+{
+    return a[0].v.b ? cel_string("true", 4) : cel_string("false", 5);
+}
 F(bytes_to_string)
 {
     if (!dra_utf8_valid(a[0].v.s.ptr, a[0].v.s.len))
         return cel_error("invalid UTF-8 in bytes, cannot convert to string");
     return cel_string(a[0].v.s.ptr, a[0].v.s.len);
 }
-F(ts_to_string) { dra_buf b = DRA_BUF_INIT; cel_timestamp_format(a[0].v.t.sec, a[0].v.t.nsec, &b); return buf_value(cx->scratch, &b); }
-F(dur_to_string) { dra_buf b = DRA_BUF_INIT; cel_duration_format(a[0].v.t.sec, a[0].v.t.nsec, &b); return buf_value(cx->scratch, &b); }
-F(type_to_string) { const char *s = cel_type_runtime_name(a[0].v.type); return cel_string(s, strlen(s)); }
-F(string_to_bytes) { return cel_bytes(a[0].v.s.ptr, a[0].v.s.len); }
+F(ts_to_string)
+{
+    dra_buf b = DRA_BUF_INIT;
+    cel_timestamp_format(a[0].v.t.sec, a[0].v.t.nsec, &b);
+    return buf_value(cx->scratch, &b);
+}
+F(dur_to_string)
+{
+    dra_buf b = DRA_BUF_INIT;
+    cel_duration_format(a[0].v.t.sec, a[0].v.t.nsec, &b);
+    return buf_value(cx->scratch, &b);
+}
+F(type_to_string)
+{
+    const char *s = cel_type_runtime_name(a[0].v.type);
+    return cel_string(s, strlen(s));
+}
+F(string_to_bytes)
+{
+    return cel_bytes(a[0].v.s.ptr, a[0].v.s.len);
+}
 F(string_to_bool)
 {
     static const char *const t[] = {"1", "t", "T", "TRUE", "true", "True"};
@@ -459,7 +618,10 @@ F(string_to_bool)
     }
     return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'bool'");
 }
-F(string_to_ts) { return cel_timestamp_of_string(a[0].v.s.ptr, a[0].v.s.len); }
+F(string_to_ts)
+{
+    return cel_timestamp_of_string(a[0].v.s.ptr, a[0].v.s.len);
+}
 F(int_to_ts)
 {
     if (a[0].v.i < CEL_TS_MIN_SEC || a[0].v.i > CEL_TS_MAX_SEC)
@@ -473,21 +635,35 @@ F(string_to_dur)
         return cel_errorf_s(cx->scratch, "type conversion error from 'string' to 'google.protobuf.Duration'");
     return cel_duration(ns / DRA_NSEC_PER_SEC, (int32_t)(ns % DRA_NSEC_PER_SEC));
 }
-F(type_of) { return cel_typeval(cel_value_type(&a[0])); }
+F(type_of)
+{
+    return cel_typeval(cel_value_type(&a[0]));
+}
 
 /* ---- strings ------------------------------------------------------------------ */
 
 static bool has_at(const cel_value *s, size_t off, const cel_value *sub)
 {
-    return off + sub->v.s.len <= s->v.s.len && (sub->v.s.len == 0 || memcmp(s->v.s.ptr + off, sub->v.s.ptr, sub->v.s.len) == 0);
+    return off + sub->v.s.len <= s->v.s.len &&
+           (sub->v.s.len == 0 || memcmp(s->v.s.ptr + off, sub->v.s.ptr, sub->v.s.len) == 0);
 }
-F(str_contains) { return cel_bool(a[1].v.s.len == 0 || memmem(a[0].v.s.ptr, a[0].v.s.len, a[1].v.s.ptr, a[1].v.s.len) != NULL); }
-F(str_starts) { return cel_bool(has_at(&a[0], 0, &a[1])); }
-F(str_ends) { return cel_bool(a[1].v.s.len <= a[0].v.s.len && has_at(&a[0], a[0].v.s.len - a[1].v.s.len, &a[1])); }
+F(str_contains)
+{
+    return cel_bool(a[1].v.s.len == 0 || memmem(a[0].v.s.ptr, a[0].v.s.len, a[1].v.s.ptr, a[1].v.s.len) != NULL);
+}
+F(str_starts)
+{
+    return cel_bool(has_at(&a[0], 0, &a[1]));
+}
+F(str_ends)
+{
+    return cel_bool(a[1].v.s.len <= a[0].v.s.len && has_at(&a[0], a[0].v.s.len - a[1].v.s.len, &a[1]));
+}
 
 /* ---- two-variable comprehensions: cel.@mapInsert (cel-go ext/comprehensions.go) ---- */
 
-static cel_value map_insert_all(cel_call_ctx *cx, const cel_map *m, const cel_value *keys, const cel_value *vals, size_t n)
+static cel_value map_insert_all(cel_call_ctx *cx, const cel_map *m, const cel_value *keys, const cel_value *vals,
+                                size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (cel_map_find(m, &keys[i])) {
@@ -515,10 +691,14 @@ F(map_insert_kv)
         return cel_errorf_s(cx->scratch, "unsupported key type: %s", cel_value_type_name(&a[1]));
     return map_insert_all(cx, a[0].v.map, &a[1], &a[2], 1);
 }
-F(map_insert_map) { return map_insert_all(cx, a[0].v.map, a[1].v.map->keys, a[1].v.map->vals, a[1].v.map->n); }
+F(map_insert_map)
+{
+    return map_insert_all(cx, a[0].v.map, a[1].v.map->keys, a[1].v.map->vals, a[1].v.map->n);
+}
 
 /* ---- table -------------------------------------------------------------------- */
 
+/* clang-format off */
 #define G(id, fn, res, impl, ...) {id, fn, false, sizeof((const cel_type *[]){__VA_ARGS__}) / sizeof(const cel_type *), {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_STD, false}
 #define M(id, fn, res, impl, ...) {id, fn, true, sizeof((const cel_type *[]){__VA_ARGS__}) / sizeof(const cel_type *), {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_STD, false}
 #define GC(id, fn, res, impl, cost, f, ...) {id, fn, false, sizeof((const cel_type *[]){__VA_ARGS__}) / sizeof(const cel_type *), {__VA_ARGS__}, res, impl, cost, f, NULL, CEL_LIB_STD, false}
@@ -630,4 +810,5 @@ const cel_overload cel_lib_std[] = {
     MC("starts_with_string", "startsWith", T_B, str_starts, CEL_COST_TRAVERSE1, 0.1, T_S, T_S),
     MC("ends_with_string", "endsWith", T_B, str_ends, CEL_COST_TRAVERSE1, 0.1, T_S, T_S),
 };
+/* clang-format on */
 const size_t cel_lib_std_n = sizeof cel_lib_std / sizeof cel_lib_std[0];

@@ -17,7 +17,10 @@ static cel_value out_of_range(cel_call_ctx *cx, int64_t i)
     return cel_errorf_s(cx->scratch, "index out of range: %" PRId64, i);
 }
 
-static cel_value str_from(cel_call_ctx *cx, const char *p, size_t len) { return cel_string(p, len); }
+static cel_value str_from(cel_call_ctx *cx, const char *p, size_t len)
+{
+    return cel_string(p, len);
+}
 
 F(char_at)
 {
@@ -59,8 +62,14 @@ static cel_value index_of_offset(cel_call_ctx *cx, const cel_value *s, const cel
     return cel_int(index_of(s, sub, (size_t)off));
 }
 
-F(index_of2) { return index_of_offset(cx, &a[0], &a[1], 0); }
-F(index_of3) { return index_of_offset(cx, &a[0], &a[1], a[2].v.i); }
+F(index_of2)
+{
+    return index_of_offset(cx, &a[0], &a[1], 0);
+}
+F(index_of3)
+{
+    return index_of_offset(cx, &a[0], &a[1], a[2].v.i);
+}
 
 /* Last match starting at or before code point `upto` (< length). */
 static int64_t last_index_of(const cel_value *s, const cel_value *sub, size_t upto)
@@ -100,7 +109,10 @@ F(last_index_of2)
         return cel_int(-1);
     return last_index_of_offset(cx, &a[0], &a[1], cps - 1);
 }
-F(last_index_of3) { return last_index_of_offset(cx, &a[0], &a[1], a[2].v.i); }
+F(last_index_of3)
+{
+    return last_index_of_offset(cx, &a[0], &a[1], a[2].v.i);
+}
 
 static cel_value map_ascii(cel_call_ctx *cx, const cel_value *s, bool upper)
 {
@@ -116,8 +128,14 @@ static cel_value map_ascii(cel_call_ctx *cx, const cel_value *s, bool upper)
     p[s->v.s.len] = 0;
     return cel_string(p, s->v.s.len);
 }
-F(lower_ascii) { return map_ascii(cx, &a[0], false); }
-F(upper_ascii) { return map_ascii(cx, &a[0], true); }
+F(lower_ascii)
+{
+    return map_ascii(cx, &a[0], false);
+}
+F(upper_ascii)
+{
+    return map_ascii(cx, &a[0], true);
+}
 
 /* Go strings.Replace(s, old, new, n). */
 static cel_value replace_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
@@ -159,8 +177,14 @@ static cel_value replace_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
     dra_buf_free(&b);
     return r;
 }
-F(replace3) { return replace_n(cx, a, -1); }
-F(replace4) { return replace_n(cx, a, a[3].v.i); }
+F(replace3)
+{
+    return replace_n(cx, a, -1);
+}
+F(replace4)
+{
+    return replace_n(cx, a, a[3].v.i);
+}
 
 /* Go strings.SplitN(s, sep, n). */
 static cel_value split_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
@@ -204,8 +228,14 @@ static cel_value split_n(cel_call_ctx *cx, const cel_value *a, int64_t limit)
     l->items_ = items;
     return cel_listval(l);
 }
-F(split2) { return split_n(cx, a, -1); }
-F(split3) { return split_n(cx, a, a[2].v.i); }
+F(split2)
+{
+    return split_n(cx, a, -1);
+}
+F(split3)
+{
+    return split_n(cx, a, a[2].v.i);
+}
 
 static cel_value substring(cel_call_ctx *cx, const cel_value *s, int64_t start, int64_t end, bool has_end)
 {
@@ -223,8 +253,14 @@ static cel_value substring(cel_call_ctx *cx, const cel_value *s, int64_t start, 
     size_t o2 = dra_utf8_offset(s->v.s.ptr, s->v.s.len, (size_t)end);
     return cel_string(s->v.s.ptr + o1, o2 - o1);
 }
-F(substring2) { return substring(cx, &a[0], a[1].v.i, 0, false); }
-F(substring3) { return substring(cx, &a[0], a[1].v.i, a[2].v.i, true); }
+F(substring2)
+{
+    return substring(cx, &a[0], a[1].v.i, 0, false);
+}
+F(substring3)
+{
+    return substring(cx, &a[0], a[1].v.i, a[2].v.i, true);
+}
 
 /* Unicode White_Space as Go's unicode.IsSpace. */
 static size_t space_at(const unsigned char *p, size_t n)
@@ -295,8 +331,14 @@ static cel_value join(cel_call_ctx *cx, const cel_list *l, const char *sep, size
     p[o] = 0;
     return cel_string(p, o);
 }
-F(join1) { return join(cx, a[0].v.list, "", 0); }
-F(join2) { return join(cx, a[0].v.list, a[1].v.s.ptr, a[1].v.s.len); }
+F(join1)
+{
+    return join(cx, a[0].v.list, "", 0);
+}
+F(join2)
+{
+    return join(cx, a[0].v.list, a[1].v.s.ptr, a[1].v.s.len);
+}
 
 /* strings.quote: Go-like escapes, invalid UTF-8 becomes U+FFFD. */
 F(quote)
@@ -358,8 +400,14 @@ static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested);
 
 static void fmt_double_fixed(dra_buf *b, double d, int prec)
 {
-    if (isnan(d)) { dra_buf_puts(b, "NaN"); return; }
-    if (isinf(d)) { dra_buf_puts(b, d > 0 ? "Infinity" : "-Infinity"); return; }
+    if (isnan(d)) {
+        dra_buf_puts(b, "NaN");
+        return;
+    }
+    if (isinf(d)) {
+        dra_buf_puts(b, d > 0 ? "Infinity" : "-Infinity");
+        return;
+    }
     dra_buf_printf(b, "%.*f", prec, d);
 }
 
@@ -367,11 +415,17 @@ static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
 {
     switch (v->kind) {
     case CEL_STRING:
-        if (nested) { cel_value_format(v, b); return; }
+        if (nested) {
+            cel_value_format(v, b);
+            return;
+        }
         dra_buf_append(b, v->v.s.ptr, v->v.s.len);
         return;
     case CEL_BYTES:
-        if (nested) { cel_value_format(v, b); return; }
+        if (nested) {
+            cel_value_format(v, b);
+            return;
+        }
         dra_buf_append(b, v->v.s.ptr, v->v.s.len);
         return;
     case CEL_DOUBLE:
@@ -385,23 +439,33 @@ static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
             }
             return;
         }
-        if (isnan(v->v.d) || isinf(v->v.d)) { fmt_double_fixed(b, v->v.d, 6); return; }
+        if (isnan(v->v.d) || isinf(v->v.d)) {
+            fmt_double_fixed(b, v->v.d, 6);
+            return;
+        }
         cel_double_format(v->v.d, b);
         return;
     case CEL_UINT: dra_buf_printf(b, "%" PRIu64, v->v.u); return;
     case CEL_TYPE: dra_buf_puts(b, cel_type_runtime_name(v->v.type)); return;
     case CEL_TIMESTAMP:
-        if (nested) { cel_value_format(v, b); return; }
+        if (nested) {
+            cel_value_format(v, b);
+            return;
+        }
         cel_timestamp_format(v->v.t.sec, v->v.t.nsec, b);
         return;
     case CEL_DURATION:
-        if (nested) { cel_value_format(v, b); return; }
+        if (nested) {
+            cel_value_format(v, b);
+            return;
+        }
         cel_duration_format(v->v.t.sec, v->v.t.nsec, b);
         return;
     case CEL_LIST:
         dra_buf_putc(b, '[');
         for (size_t i = 0; i < v->v.list->n; i++) {
-            if (i) dra_buf_puts(b, ", ");
+            if (i)
+                dra_buf_puts(b, ", ");
             fmt_value_s(b, &cel_list_items(v->v.list)[i], true);
         }
         dra_buf_putc(b, ']');
@@ -409,15 +473,15 @@ static void fmt_value_s(dra_buf *b, const cel_value *v, bool nested)
     case CEL_MAP:
         dra_buf_putc(b, '{');
         for (size_t i = 0; i < v->v.map->n; i++) {
-            if (i) dra_buf_puts(b, ", ");
+            if (i)
+                dra_buf_puts(b, ", ");
             fmt_value_s(b, &v->v.map->keys[i], true);
             dra_buf_putc(b, ':');
             fmt_value_s(b, &v->v.map->vals[i], true);
         }
         dra_buf_putc(b, '}');
         return;
-    default:
-        cel_value_format(v, b);
+    default: cel_value_format(v, b);
     }
 }
 
@@ -463,7 +527,8 @@ F(format)
             i++;
             while (i < len && f[i] >= '0' && f[i] <= '9') {
                 prec = prec * 10 + (f[i] - '0');
-                if (prec > 1000) prec = 1000;
+                if (prec > 1000)
+                    prec = 1000;
                 i++;
             }
             if (i >= len) {
@@ -480,22 +545,34 @@ F(format)
         switch (verb) {
         case 's': fmt_value_s(&b, v, false); break;
         case 'd':
-            if (v->kind == CEL_INT) dra_buf_printf(&b, "%" PRId64, v->v.i);
-            else if (v->kind == CEL_UINT) dra_buf_printf(&b, "%" PRIu64, v->v.u);
-            else err = cel_errorf_s(cx->scratch, "error during formatting: decimal clause can only be used on integers, was given %s", cel_value_type_name(v));
+            if (v->kind == CEL_INT)
+                dra_buf_printf(&b, "%" PRId64, v->v.i);
+            else if (v->kind == CEL_UINT)
+                dra_buf_printf(&b, "%" PRIu64, v->v.u);
+            else
+                err = cel_errorf_s(cx->scratch,
+                                   "error during formatting: decimal clause can only be used on integers, was given %s",
+                                   cel_value_type_name(v));
             break;
         case 'f':
         case 'e': {
             double d;
-            if (v->kind == CEL_DOUBLE) d = v->v.d;
-            else if (v->kind == CEL_INT) d = (double)v->v.i;
-            else if (v->kind == CEL_UINT) d = (double)v->v.u;
+            if (v->kind == CEL_DOUBLE)
+                d = v->v.d;
+            else if (v->kind == CEL_INT)
+                d = (double)v->v.i;
+            else if (v->kind == CEL_UINT)
+                d = (double)v->v.u;
             else {
-                err = cel_errorf_s(cx->scratch, "error during formatting: %s clause can only be used on doubles, was given %s",
+                err = cel_errorf_s(cx->scratch,
+                                   "error during formatting: %s clause can only be used on doubles, was given %s",
                                    verb == 'f' ? "fixed-point" : "scientific", cel_value_type_name(v));
                 break;
             }
-            if (isnan(d) || isinf(d)) { fmt_double_fixed(&b, d, 0); break; }
+            if (isnan(d) || isinf(d)) {
+                fmt_double_fixed(&b, d, 0);
+                break;
+            }
             dra_buf_printf(&b, verb == 'f' ? "%.*f" : "%.*e", prec < 0 ? 6 : prec, d);
             break;
         }
@@ -515,12 +592,14 @@ F(format)
                 for (size_t j = 0; j < v->v.s.len; j++)
                     dra_buf_printf(&b, upper ? "%02X" : "%02x", (unsigned char)v->v.s.ptr[j]);
             else
-                err = cel_errorf_s(cx->scratch, "error during formatting: only integers%s can be formatted with %%%c, was given %s",
+                err = cel_errorf_s(cx->scratch,
+                                   "error during formatting: only integers%s can be formatted with %%%c, was given %s",
                                    base == 16 ? ", byte buffers, and strings" : "", verb, cel_value_type_name(v));
             break;
         }
         default:
-            err = cel_errorf_s(cx->scratch, "could not parse formatting clause: unrecognized formatting clause \"%c\"", verb);
+            err = cel_errorf_s(cx->scratch, "could not parse formatting clause: unrecognized formatting clause \"%c\"",
+                               verb);
         }
     }
     if (err.kind) {
@@ -539,8 +618,10 @@ F(format)
  * estimator prices it by name (functions.c cel_k8s_call_cost); quote and
  * format traverse their string (interpreter/runtimecost.go costCall,
  * checker/cost.go functionCost: ExtQuoteString, ExtFormatString). */
+/* clang-format off */
 #define X(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_ONE, 0, NULL, lib, false}
 #define XT(id, fn, mem, res, impl, lib, n, ...) {id, fn, mem, n, {__VA_ARGS__}, res, impl, CEL_COST_TRAVERSE0, 0.1, NULL, lib, false}
+/* clang-format on */
 const cel_overload cel_lib_strings[] = {
     X("string_char_at_int", "charAt", true, S, char_at, CEL_LIB_STRINGS, 2, S, I),
     X("string_index_of_string", "indexOf", true, I, index_of2, CEL_LIB_STRINGS, 2, S, S),

@@ -13,8 +13,14 @@
 
 #define F(name) static cel_value name(cel_call_ctx *cx, const cel_value *a, size_t n)
 
-static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
-static uint64_t be64(const unsigned char *p) { return (uint64_t)be32(p) << 32 | be32(p + 4); }
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static uint64_t be64(const unsigned char *p)
+{
+    return (uint64_t)be32(p) << 32 | be32(p + 4);
+}
 
 /* UTC offset (seconds) of IANA zone `name` at instant t; false when unknown. */
 static bool tzif_offset(const char *name, int64_t t, int64_t *off)
@@ -51,7 +57,8 @@ static bool tzif_offset(const char *name, int64_t t, int64_t *off)
         goto out;
     size_t type = 0;
     for (uint32_t i = 0; i < timecnt; i++) {
-        int64_t tt = tsize == 8 ? (int64_t)be64(buf + times + (size_t)i * 8) : (int32_t)be32(buf + times + (size_t)i * 4);
+        int64_t tt =
+            tsize == 8 ? (int64_t)be64(buf + times + (size_t)i * 8) : (int32_t)be32(buf + times + (size_t)i * 4);
         if (tt > t)
             break;
         type = buf[idx + i];
@@ -185,7 +192,11 @@ static cel_value ts_get(cel_call_ctx *cx, const cel_value *a, size_t n, int what
     }
 }
 
-#define TSG(name, what) F(name) { return ts_get(cx, a, n, what); }
+#define TSG(name, what)                                                                                                \
+    F(name)                                                                                                            \
+    {                                                                                                                  \
+        return ts_get(cx, a, n, what);                                                                                 \
+    }
 TSG(ts_year, G_YEAR)
 TSG(ts_month, G_MONTH)
 TSG(ts_doy, G_DOY)
@@ -197,18 +208,38 @@ TSG(ts_minutes, G_MINUTES)
 TSG(ts_seconds, G_SECONDS)
 TSG(ts_millis, G_MILLIS)
 
-static __int128 dur_ns(const cel_value *v) { return (__int128)v->v.t.sec * 1000000000 + v->v.t.nsec; }
-F(dur_hours) { return cel_int((int64_t)(dur_ns(&a[0]) / 3600000000000LL)); }
-F(dur_minutes) { return cel_int((int64_t)(dur_ns(&a[0]) / 60000000000LL)); }
-F(dur_seconds) { return cel_int((int64_t)(dur_ns(&a[0]) / 1000000000LL)); }
-F(dur_millis) { return cel_int((int64_t)(dur_ns(&a[0]) / 1000000LL)); } /* total ms, as cel-go */
+static __int128 dur_ns(const cel_value *v)
+{
+    return (__int128)v->v.t.sec * 1000000000 + v->v.t.nsec;
+}
+F(dur_hours)
+{
+    return cel_int((int64_t)(dur_ns(&a[0]) / 3600000000000LL));
+}
+F(dur_minutes)
+{
+    return cel_int((int64_t)(dur_ns(&a[0]) / 60000000000LL));
+}
+F(dur_seconds)
+{
+    return cel_int((int64_t)(dur_ns(&a[0]) / 1000000000LL));
+}
+F(dur_millis)
+{
+    return cel_int((int64_t)(dur_ns(&a[0]) / 1000000LL));
+} /* total ms, as cel-go */
 
 #define TS (&cel_t_timestamp)
 #define DU (&cel_t_duration)
 #define S (&cel_t_string)
 #define I (&cel_t_int)
-#define T(id, fn, impl, n, ...) {id, fn, true, n, {__VA_ARGS__}, I, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_STD, false}
+#define T(id, fn, impl, n, ...)                                                                                        \
+    {                                                                                                                  \
+        id, fn, true, n, {__VA_ARGS__}, I, impl, CEL_COST_ONE, 0, NULL, CEL_LIB_STD, false                             \
+    }
+/* clang-format off */
 #define TSPAIR(id, fn, impl) T("timestamp_to_" id, fn, impl, 1, TS), T("timestamp_to_" id "_with_tz", fn, impl, 2, TS, S)
+/* clang-format on */
 const cel_overload cel_lib_time[] = {
     TSPAIR("year", "getFullYear", ts_year),
     TSPAIR("month", "getMonth", ts_month),

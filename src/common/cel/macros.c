@@ -37,8 +37,8 @@ static cel_node *make_has(cel_parser *p, size_t off, cel_node **args)
 enum quantifier { Q_ALL, Q_EXISTS, Q_EXISTS_ONE };
 
 /* Loop pieces shared by the one- and two-variable quantifiers. */
-static cel_node *quantifier(cel_parser *p, size_t off, enum quantifier q, cel_node *range,
-                            const char *v1, const char *v2, cel_node *pred)
+static cel_node *quantifier(cel_parser *p, size_t off, enum quantifier q, cel_node *range, const char *v1,
+                            const char *v2, cel_node *pred)
 {
     cel_node *init, *cond, *step, *result;
     switch (q) {
@@ -50,8 +50,7 @@ static cel_node *quantifier(cel_parser *p, size_t off, enum quantifier q, cel_no
         break;
     case Q_EXISTS:
         init = cel_p_bool(p, off, false);
-        cond = cel_p_call1(p, off, CEL_OP_NOT_STRICTLY_FALSE,
-                           cel_p_call1(p, off, CEL_OP_LOGICAL_NOT, accu(p, off)));
+        cond = cel_p_call1(p, off, CEL_OP_NOT_STRICTLY_FALSE, cel_p_call1(p, off, CEL_OP_LOGICAL_NOT, accu(p, off)));
         step = cel_p_call2(p, off, CEL_OP_LOGICAL_OR, accu(p, off), pred);
         result = accu(p, off);
         break;
@@ -59,16 +58,14 @@ static cel_node *quantifier(cel_parser *p, size_t off, enum quantifier q, cel_no
         init = cel_p_int(p, off, 0);
         cond = cel_p_bool(p, off, true);
         step = cel_p_call3(p, off, CEL_OP_CONDITIONAL, pred,
-                           cel_p_call2(p, off, CEL_OP_ADD, accu(p, off), cel_p_int(p, off, 1)),
-                           accu(p, off));
+                           cel_p_call2(p, off, CEL_OP_ADD, accu(p, off), cel_p_int(p, off, 1)), accu(p, off));
         result = cel_p_call2(p, off, CEL_OP_EQUALS, accu(p, off), cel_p_int(p, off, 1));
         break;
     }
     return cel_p_comprehension(p, off, range, v1, v2, CEL_ACCU_HIDDEN, init, cond, step, result);
 }
 
-static cel_node *make_quantifier(cel_parser *p, size_t off, enum quantifier q, cel_node *target,
-                                 cel_node **args)
+static cel_node *make_quantifier(cel_parser *p, size_t off, enum quantifier q, cel_node *target, cel_node **args)
 {
     const char *v = ident_name(args[0]);
     if (!v)
@@ -79,8 +76,8 @@ static cel_node *make_quantifier(cel_parser *p, size_t off, enum quantifier q, c
 }
 
 /* map(v, fn), map(v, filter, fn), filter(v, pred). */
-static cel_node *make_map_filter(cel_parser *p, size_t off, bool is_filter, cel_node *target,
-                                 cel_node **args, size_t nargs)
+static cel_node *make_map_filter(cel_parser *p, size_t off, bool is_filter, cel_node *target, cel_node **args,
+                                 size_t nargs)
 {
     const char *v = ident_name(args[0]);
     if (!v)
@@ -134,8 +131,8 @@ static bool two_vars(cel_parser *p, cel_node **args, const char **v1, const char
 
 enum transform { T_LIST, T_MAP, T_MAP_ENTRY };
 
-static cel_node *make_transform(cel_parser *p, size_t off, enum transform t, cel_node *target,
-                                cel_node **args, size_t nargs)
+static cel_node *make_transform(cel_parser *p, size_t off, enum transform t, cel_node *target, cel_node **args,
+                                size_t nargs)
 {
     const char *v1, *v2;
     if (!two_vars(p, args, &v1, &v2))
@@ -155,8 +152,8 @@ static cel_node *make_transform(cel_parser *p, size_t off, enum transform t, cel
     }
     if (filter)
         step = cel_p_call3(p, off, CEL_OP_CONDITIONAL, filter, step, accu(p, off));
-    return cel_p_comprehension(p, off, target, v1, v2, CEL_ACCU_HIDDEN, init,
-                               cel_p_bool(p, off, true), step, accu(p, off));
+    return cel_p_comprehension(p, off, target, v1, v2, CEL_ACCU_HIDDEN, init, cel_p_bool(p, off, true), step,
+                               accu(p, off));
 }
 
 static cel_node *make_bind(cel_parser *p, size_t off, cel_node **args)
@@ -164,24 +161,24 @@ static cel_node *make_bind(cel_parser *p, size_t off, cel_node **args)
     const char *v = ident_name(args[0]);
     if (!v)
         return cel_p_error(p, args[0]->offset, "cel.bind() variable names must be simple identifiers");
-    return cel_p_comprehension(p, off, cel_p_list(p, off, NULL, 0), CEL_UNUSED_ITER_VAR, NULL, v,
-                               args[1], cel_p_bool(p, off, false), cel_p_ident(p, off, v), args[2]);
+    return cel_p_comprehension(p, off, cel_p_list(p, off, NULL, 0), CEL_UNUSED_ITER_VAR, NULL, v, args[1],
+                               cel_p_bool(p, off, false), cel_p_ident(p, off, v), args[2]);
 }
 
 static cel_node *make_opt_map(cel_parser *p, size_t off, bool flat, cel_node *target, cel_node **args)
 {
     const char *v = ident_name(args[0]);
     if (!v)
-        return cel_p_error(p, args[0]->offset, flat ? "optFlatMap() variable name must be a simple identifier"
-                                                    : "optMap() variable name must be a simple identifier");
+        return cel_p_error(p, args[0]->offset,
+                           flat ? "optFlatMap() variable name must be a simple identifier"
+                                : "optMap() variable name must be a simple identifier");
     cel_node *value = cel_p_call(p, off, "value", cel_p_copy(p, target), NULL, 0);
     cel_node *has_value = cel_p_call(p, off, "hasValue", target, NULL, 0);
-    cel_node *comp = cel_p_comprehension(p, off, cel_p_list(p, off, NULL, 0), CEL_UNUSED_ITER_VAR, NULL, v,
-                                         value, cel_p_bool(p, off, false), cel_p_ident(p, off, v), args[1]);
+    cel_node *comp = cel_p_comprehension(p, off, cel_p_list(p, off, NULL, 0), CEL_UNUSED_ITER_VAR, NULL, v, value,
+                                         cel_p_bool(p, off, false), cel_p_ident(p, off, v), args[1]);
     if (!flat)
         comp = cel_p_call1(p, off, "optional.of", comp);
-    return cel_p_call3(p, off, CEL_OP_CONDITIONAL, has_value, comp,
-                       cel_p_call(p, off, "optional.none", NULL, NULL, 0));
+    return cel_p_call3(p, off, CEL_OP_CONDITIONAL, has_value, comp, cel_p_call(p, off, "optional.none", NULL, NULL, 0));
 }
 
 /* ext.Math's argument screening (cel-go ext/math.go isNumericArgType): a
@@ -194,17 +191,14 @@ static bool numeric_arg(const cel_node *a)
                a->u.constant.kind == CEL_CONST_DOUBLE;
     case CEL_NODE_LIST:
     case CEL_NODE_MAP:
-    case CEL_NODE_STRUCT:
-        return false;
-    default:
-        return true;
+    case CEL_NODE_STRUCT: return false;
+    default: return true;
     }
 }
 
 /* math.greatest(...) / math.least(...) -> math.@max / math.@min over one
  * number, a pair, or a list literal of three or more (cel-go ext/math.go). */
-static cel_node *make_min_max(cel_parser *p, size_t off, bool greatest, cel_node *target,
-                              cel_node **args, size_t n)
+static cel_node *make_min_max(cel_parser *p, size_t off, bool greatest, cel_node *target, cel_node **args, size_t n)
 {
     const char *shown = greatest ? "math.greatest()" : "math.least()";
     const char *fn = greatest ? "math.@max" : "math.@min";
@@ -235,8 +229,9 @@ static cel_node *make_sort_by(cel_parser *p, size_t off, cel_node *target, cel_n
     static const char var[] = "@__sortBy_input__";
     if (target->kind != CEL_NODE_LIST && target->kind != CEL_NODE_SELECT && target->kind != CEL_NODE_IDENT &&
         target->kind != CEL_NODE_COMPREHENSION && target->kind != CEL_NODE_CALL)
-        return cel_p_error(p, target->offset,
-                           "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
+        return cel_p_error(
+            p, target->offset,
+            "sortBy can only be applied to a list, identifier, comprehension, call or select expression");
     cel_node *keys = make_map_filter(p, off, false, cel_p_ident(p, off, var), args, 2);
     if (keys->kind != CEL_NODE_COMPREHENSION) /* an error was reported */
         return keys;
@@ -246,8 +241,7 @@ static cel_node *make_sort_by(cel_parser *p, size_t off, cel_node *target, cel_n
                                cel_p_bool(p, off, false), cel_p_ident(p, off, var), sorted);
 }
 
-cel_node *cel_expand_macro(cel_parser *p, size_t off, const char *fn, cel_node *target,
-                           cel_node **args, size_t n)
+cel_node *cel_expand_macro(cel_parser *p, size_t off, const char *fn, cel_node *target, cel_node **args, size_t n)
 {
     unsigned m = p->macros;
     bool std = m & CEL_MACROS_STANDARD, two = m & CEL_MACROS_TWO_VAR;
@@ -278,8 +272,10 @@ cel_node *cel_expand_macro(cel_parser *p, size_t off, const char *fn, cel_node *
     if (n == 3 && std && !strcmp(fn, "map"))
         return make_map_filter(p, off, false, target, args, n);
     if (n == 3 && two) {
-        enum quantifier q = !strcmp(fn, "all") ? Q_ALL : !strcmp(fn, "exists") ? Q_EXISTS
-                          : !strcmp(fn, "existsOne") ? Q_EXISTS_ONE : (enum quantifier)-1;
+        enum quantifier q = !strcmp(fn, "all")         ? Q_ALL
+                            : !strcmp(fn, "exists")    ? Q_EXISTS
+                            : !strcmp(fn, "existsOne") ? Q_EXISTS_ONE
+                                                       : (enum quantifier) - 1;
         if ((int)q >= 0) {
             const char *v1, *v2;
             if (!two_vars(p, args, &v1, &v2))

@@ -10,8 +10,8 @@
 #include "nodes.h"
 #include "syntax.h"
 
-cel_node *cel_expand_macro(cel_parser *p, size_t offset, const char *fn, cel_node *target,
-                           cel_node **args, size_t nargs);
+cel_node *cel_expand_macro(cel_parser *p, size_t offset, const char *fn, cel_node *target, cel_node **args,
+                           size_t nargs);
 
 /* cel-go parser.AccumulatorName and the hidden name the expansions use. */
 #define CEL_ACCU_LEGACY "__result__"

@@ -103,11 +103,11 @@ static bool parse_ipv6(const char *in, size_t inn, cel_netip *out, dra_buf *err)
             return addr_error(err, in, inn, "each colon-separated field must have at least one digit", s, n);
         if (off < n && s[off] == '.') {
             if (ellipsis < 0 && i != 12)
-                return addr_error(err, in, inn,
-                                  "embedded IPv4 address must replace the final 2 fields of the address", s, n);
+                return addr_error(err, in, inn, "embedded IPv4 address must replace the final 2 fields of the address",
+                                  s, n);
             if (i + 4 > 16)
-                return addr_error(err, in, inn,
-                                  "too many hex fields to fit an embedded IPv4 at the end of the address", s, n);
+                return addr_error(err, in, inn, "too many hex fields to fit an embedded IPv4 at the end of the address",
+                                  s, n);
             size_t end = inn - (zone ? zone + 1 : 0);
             if (!ipv4_fields(in, inn, end - n, end, ip + i, err))
                 return false;

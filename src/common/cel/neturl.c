@@ -34,7 +34,10 @@ static bool should_escape(unsigned char c, mode m)
 
 static int unhex(unsigned char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 static bool fail(dra_buf *why, const char *prefix, const char *q, size_t qn, const char *suffix)

@@ -91,8 +91,7 @@ cel_node *cel_p_string(cel_parser *p, size_t offset, const char *s, size_t len)
     return n;
 }
 
-cel_node *cel_p_call(cel_parser *p, size_t offset, const char *fn, cel_node *target,
-                     cel_node **args, size_t nargs)
+cel_node *cel_p_call(cel_parser *p, size_t offset, const char *fn, cel_node *target, cel_node **args, size_t nargs)
 {
     cel_node *n = cel_p_node(p, CEL_NODE_CALL, offset);
     n->u.call.function = dra_arena_strdup(p->arena, fn);
@@ -134,8 +133,8 @@ cel_node *cel_p_list(cel_parser *p, size_t offset, cel_node **elems, size_t n)
 }
 
 cel_node *cel_p_comprehension(cel_parser *p, size_t offset, cel_node *range, const char *iter_var,
-                              const char *iter_var2, const char *accu_var, cel_node *init,
-                              cel_node *cond, cel_node *step, cel_node *result)
+                              const char *iter_var2, const char *accu_var, cel_node *init, cel_node *cond,
+                              cel_node *step, cel_node *result)
 {
     cel_node *n = cel_p_node(p, CEL_NODE_COMPREHENSION, offset);
     n->u.comp.iter_range = range;
@@ -158,9 +157,7 @@ cel_node *cel_p_copy(cel_parser *p, const cel_node *n)
     *c = *n;
     c->id = id;
     switch (n->kind) {
-    case CEL_NODE_SELECT:
-        c->u.select.operand = cel_p_copy(p, n->u.select.operand);
-        break;
+    case CEL_NODE_SELECT: c->u.select.operand = cel_p_copy(p, n->u.select.operand); break;
     case CEL_NODE_CALL:
         c->u.call.target = cel_p_copy(p, n->u.call.target);
         if (n->u.call.nargs) {
@@ -195,8 +192,7 @@ cel_node *cel_p_copy(cel_parser *p, const cel_node *n)
         c->u.comp.loop_step = cel_p_copy(p, n->u.comp.loop_step);
         c->u.comp.result = cel_p_copy(p, n->u.comp.result);
         break;
-    default:
-        break;
+    default: break;
     }
     return c;
 }

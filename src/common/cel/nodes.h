@@ -22,10 +22,10 @@ typedef struct cel_parser {
     cel_ast *ast;
     int64_t next_id;
     unsigned macros;
-    dra_err *errs;      /* reported problems, in report order */
+    dra_err *errs; /* reported problems, in report order */
     int nerrs;
     int max_errors;
-    bool fatal;         /* stop parsing (syntax error, limits) */
+    bool fatal; /* stop parsing (syntax error, limits) */
 } cel_parser;
 
 /* Report a problem at a byte offset (SIZE_MAX = no location) and return an
@@ -40,15 +40,14 @@ cel_node *cel_p_bool(cel_parser *p, size_t offset, bool v);
 cel_node *cel_p_int(cel_parser *p, size_t offset, int64_t v);
 cel_node *cel_p_string(cel_parser *p, size_t offset, const char *s, size_t len);
 /* args: nargs nodes; target may be NULL. */
-cel_node *cel_p_call(cel_parser *p, size_t offset, const char *fn, cel_node *target,
-                     cel_node **args, size_t nargs);
+cel_node *cel_p_call(cel_parser *p, size_t offset, const char *fn, cel_node *target, cel_node **args, size_t nargs);
 cel_node *cel_p_call1(cel_parser *p, size_t offset, const char *fn, cel_node *a);
 cel_node *cel_p_call2(cel_parser *p, size_t offset, const char *fn, cel_node *a, cel_node *b);
 cel_node *cel_p_call3(cel_parser *p, size_t offset, const char *fn, cel_node *a, cel_node *b, cel_node *c);
 cel_node *cel_p_list(cel_parser *p, size_t offset, cel_node **elems, size_t n);
 cel_node *cel_p_comprehension(cel_parser *p, size_t offset, cel_node *range, const char *iter_var,
-                              const char *iter_var2, const char *accu_var, cel_node *init,
-                              cel_node *cond, cel_node *step, cel_node *result);
+                              const char *iter_var2, const char *accu_var, cel_node *init, cel_node *cond,
+                              cel_node *step, cel_node *result);
 /* Deep copy with fresh ids (cel-go's ExprHelper.Copy). */
 cel_node *cel_p_copy(cel_parser *p, const cel_node *n);
 

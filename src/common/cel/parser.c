@@ -39,20 +39,28 @@ typedef struct parse_state {
     int syntax_errors;
 } parse_state;
 
+/* clang-format off */
 static const char *const reserved_ids[] = {
     "as", "break", "const", "continue", "else", "false", "for", "function", "if", "import", "in",
     "let", "loop", "package", "namespace", "null", "return", "true", "var", "void", "while",
 };
+/* clang-format on */
 
 /* ---- token helpers ---- */
 
-static const cel_token *peek(const parse_state *s) { return &s->toks[s->pos]; }
+static const cel_token *peek(const parse_state *s)
+{
+    return &s->toks[s->pos];
+}
 static const cel_token *peek_at(const parse_state *s, size_t k)
 {
     size_t i = s->pos + k;
     return &s->toks[i < s->ntoks ? i : s->ntoks - 1];
 }
-static cel_tok_kind kind(const parse_state *s) { return s->toks[s->pos].kind; }
+static cel_tok_kind kind(const parse_state *s)
+{
+    return s->toks[s->pos].kind;
+}
 static const cel_token *advance(parse_state *s)
 {
     const cel_token *t = &s->toks[s->pos];
@@ -90,8 +98,10 @@ static char *tok_text(const parse_state *s, const cel_token *t)
     return dra_xstrndup(s->p.src + t->start, t->len);
 }
 
+/* clang-format off */
 #define EXPR_START_SET \
     "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}"
+/* clang-format on */
 
 static cel_node *mismatched(parse_state *s, const char *expecting)
 {
@@ -141,10 +151,21 @@ static cel_node *parse_unary(parse_state *s);
 static bool starts_operand(cel_tok_kind k)
 {
     switch (k) {
-    case CEL_TOK_LBRACKET: case CEL_TOK_LBRACE: case CEL_TOK_LPAREN: case CEL_TOK_DOT: case CEL_TOK_MINUS:
-    case CEL_TOK_EXCLAM: case CEL_TOK_TRUE: case CEL_TOK_FALSE: case CEL_TOK_NULL: case CEL_TOK_FLOAT:
-    case CEL_TOK_INT: case CEL_TOK_UINT: case CEL_TOK_STRING: case CEL_TOK_BYTES: case CEL_TOK_IDENT:
-        return true;
+    case CEL_TOK_LBRACKET:
+    case CEL_TOK_LBRACE:
+    case CEL_TOK_LPAREN:
+    case CEL_TOK_DOT:
+    case CEL_TOK_MINUS:
+    case CEL_TOK_EXCLAM:
+    case CEL_TOK_TRUE:
+    case CEL_TOK_FALSE:
+    case CEL_TOK_NULL:
+    case CEL_TOK_FLOAT:
+    case CEL_TOK_INT:
+    case CEL_TOK_UINT:
+    case CEL_TOK_STRING:
+    case CEL_TOK_BYTES:
+    case CEL_TOK_IDENT: return true;
     default: return false;
     }
 }
@@ -510,9 +531,7 @@ static cel_node *literal(parse_state *s)
         c->kind = CEL_CONST_BOOL;
         c->v.b = t->kind == CEL_TOK_TRUE;
         return n;
-    default:
-        c->kind = CEL_CONST_NULL;
-        return n;
+    default: c->kind = CEL_CONST_NULL; return n;
     }
 }
 
@@ -634,10 +653,8 @@ static cel_node *parse_primary(parse_state *s)
         expect(s, CEL_TOK_RPAREN);
         return e;
     }
-    case CEL_TOK_LBRACKET:
-        return parse_list(s);
-    case CEL_TOK_LBRACE:
-        return parse_entries(s, NULL, t->start);
+    case CEL_TOK_LBRACKET: return parse_list(s);
+    case CEL_TOK_LBRACE: return parse_entries(s, NULL, t->start);
     case CEL_TOK_MINUS:
     case CEL_TOK_INT:
     case CEL_TOK_UINT:
@@ -646,11 +663,9 @@ static cel_node *parse_primary(parse_state *s)
     case CEL_TOK_BYTES:
     case CEL_TOK_TRUE:
     case CEL_TOK_FALSE:
-    case CEL_TOK_NULL:
-        return literal(s);
+    case CEL_TOK_NULL: return literal(s);
     case CEL_TOK_DOT:
-    case CEL_TOK_IDENT:
-        break;
+    case CEL_TOK_IDENT: break;
     default:
         /* ANTLR's single-token deletion: a stray token before one that
          * may start an operand is reported and skipped */
@@ -696,8 +711,7 @@ static cel_node *parse_primary(parse_state *s)
         const cel_token *open = advance(s);
         node_vec args = {0};
         parse_args(s, &args);
-        cel_node *r = s->p.fatal ? placeholder(s, open->start)
-                                 : global_call(s, open->start, name, args.v, args.n);
+        cel_node *r = s->p.fatal ? placeholder(s, open->start) : global_call(s, open->start, name, args.v, args.n);
         free(args.v);
         return r;
     }
@@ -725,8 +739,7 @@ static cel_node *parse_expr(parse_state *s)
 
 /* ---- entry point ---- */
 
-dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
-                   dra_arena *arena, cel_ast **out)
+dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, dra_arena *arena, cel_ast **out)
 {
     cel_parse_limits lim = limits ? *limits : (cel_parse_limits){0};
     if (!lim.max_expression_size)
@@ -780,8 +793,8 @@ dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
             ast->line_offsets[ast->nlines++] = i + 1;
 
     if (points > lim.max_expression_size) {
-        cel_p_error(&s.p, SIZE_MAX, "expression code point size exceeds limit: size: %zu, limit %zu",
-                    points, lim.max_expression_size);
+        cel_p_error(&s.p, SIZE_MAX, "expression code point size exceeds limit: size: %zu, limit %zu", points,
+                    lim.max_expression_size);
         return s.p.errs;
     }
     if (bad != SIZE_MAX) {
@@ -867,7 +880,6 @@ char *cel_error_caret(const char *src, size_t len, int line, int col)
         return NULL;
     return dra_buf_detach(&b);
 }
-
 
 char *cel_errors_display(const dra_err *errs, const char *src, size_t len)
 {

@@ -23,10 +23,10 @@
 #include "syntax.h"
 
 typedef struct cel_parse_limits {
-    size_t max_expression_size; /* code points; 0 = 100000 (cel-go default) */
-    int max_recursion_depth;    /* 0 = 250 (cel-go default) */
-    int max_errors;             /* 0 = 100 (cel-go default error reporting limit) */
-    unsigned macros;            /* 0 = CEL_MACROS_ALL */
+    size_t max_expression_size;   /* code points; 0 = 100000 (cel-go default) */
+    int max_recursion_depth;      /* 0 = 250 (cel-go default) */
+    int max_errors;               /* 0 = 100 (cel-go default error reporting limit) */
+    unsigned macros;              /* 0 = CEL_MACROS_ALL */
     bool disable_optional_syntax; /* reject .? [?] and ?entries ("unsupported syntax '.?'") */
 } cel_parse_limits;
 
@@ -34,8 +34,8 @@ typedef struct cel_parse_limits {
  * (defaults).  On success *out is set to an AST allocated in `arena` (caller
  * owns the arena) and NULL is returned.  On failure *out is NULL and the
  * caller frees the returned error chain. */
-DRA_MUST_USE dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits,
-                   dra_arena *arena, cel_ast **out);
+DRA_MUST_USE dra_err *cel_parse(const char *src, size_t len, const cel_parse_limits *limits, dra_arena *arena,
+                                cel_ast **out);
 
 /* The source line `line` (1-based) followed by a caret under column `col`
  * (1-based, code points), formatted as cel-go's common.Errors.ToDisplayString:

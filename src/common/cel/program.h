@@ -15,7 +15,7 @@
 struct cel_program {
     const struct cel_env *env;
     bool checked;
-    void *ext;             /* dra.c: the compiled selector plan (in `arena`), or NULL */
+    void *ext; /* dra.c: the compiled selector plan (in `arena`), or NULL */
     dra_arena arena;
     cel_ast *ast;
     const cel_type *result;
@@ -24,7 +24,7 @@ struct cel_program {
     cel_scratch scratch;
     cel_scratch constants; /* values folded at compile time */
     cel_regex_cache *regexes;
-    char *plan_error;      /* what cel-go cannot make the program with (heap), or NULL */
+    char *plan_error; /* what cel-go cannot make the program with (heap), or NULL */
 };
 
 #endif

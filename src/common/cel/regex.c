@@ -140,7 +140,10 @@ static size_t find_byte(const scan *s, size_t from, char c)
     return q ? (size_t)(q - s->p) : SIZE_MAX;
 }
 
-static frame *top(scan *s) { return &s->frames[s->depth - 1]; }
+static frame *top(scan *s)
+{
+    return &s->frames[s->depth - 1];
+}
 
 static bool too_deep(scan *s, int h, size_t at)
 {
@@ -230,7 +233,13 @@ static size_t escape_end(scan *s, size_t i)
         return s->n;
     t += w;
     switch (c) {
-    case '1': case '2': case '3': case '4': case '5': case '6': case '7':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
         if (t >= s->n || s->p[t] < '0' || s->p[t] > '7')
             return t; /* a backreference: invalid */
         /* fallthrough */
@@ -269,8 +278,7 @@ static size_t escape_end(scan *s, size_t i)
         if (!next_rune(s, t, i, s->n, &c, &w))
             return s->n;
         return t + w;
-    default:
-        return t;
+    default: return t;
     }
 }
 
@@ -477,9 +485,10 @@ static size_t perl_group(scan *s, size_t i)
             return SIZE_MAX;
         t += w;
         switch (c) {
-        case 'i': case 'm': case 's': case 'U':
-            saw_flag = true;
-            continue;
+        case 'i':
+        case 'm':
+        case 's':
+        case 'U': saw_flag = true; continue;
         case '-':
             if (negated)
                 return SIZE_MAX;
@@ -493,8 +502,7 @@ static size_t perl_group(scan *s, size_t i)
             if (c == ':')
                 push_frame(s, false);
             return t;
-        default:
-            return SIZE_MAX; /* RE2 rejects what Go rejects here */
+        default: return SIZE_MAX; /* RE2 rejects what Go rejects here */
         }
     }
 }
@@ -563,7 +571,9 @@ static void read_pattern(scan *s)
             close_frame(s, i);
             next = i + 1;
             break;
-        case '^': case '$': case '.':
+        case '^':
+        case '$':
+        case '.':
             add_item(s, 1, 0, i);
             next = i + 1;
             break;
@@ -572,7 +582,9 @@ static void read_pattern(scan *s)
             if (next != SIZE_MAX)
                 add_item(s, 1, 0, i);
             break;
-        case '*': case '+': case '?':
+        case '*':
+        case '+':
+        case '?':
             add_repeat(s, i);
             next = i + 1;
             break;
@@ -587,9 +599,7 @@ static void read_pattern(scan *s)
                 next = i + 1;
             }
             break;
-        case '\\':
-            next = escape(s, i);
-            break;
+        case '\\': next = escape(s, i); break;
         default: {
             uint32_t r;
             size_t w;
@@ -755,8 +765,8 @@ void cel_regex_free(cel_regex *re)
 typedef struct subject {
     const char *text;
     size_t len;
-    char *copy;    /* NULL when the text was valid */
-    size_t *orig;  /* orig[k]: offset in the original of copy offset k */
+    char *copy;   /* NULL when the text was valid */
+    size_t *orig; /* orig[k]: offset in the original of copy offset k */
 } subject;
 
 static void subject_init(subject *sj, const char *text, size_t len)

@@ -244,11 +244,21 @@ const char *cel_type_str_checked(const cel_type *t, dra_arena *a)
 
 const cel_type *cel_type_by_name(const char *name)
 {
-    static const struct { const char *name; const cel_type *t; } names[] = {
-        {"int", &cel_t_int}, {"uint", &cel_t_uint}, {"double", &cel_t_double},
-        {"bool", &cel_t_bool}, {"string", &cel_t_string}, {"bytes", &cel_t_bytes},
-        {"null_type", &cel_t_null}, {"type", &cel_t_type}, {"dyn", &cel_t_dyn},
-        {"list", &cel_t_list_dyn}, {"map", &cel_t_map_dyn},
+    static const struct {
+        const char *name;
+        const cel_type *t;
+    } names[] = {
+        {"int", &cel_t_int},
+        {"uint", &cel_t_uint},
+        {"double", &cel_t_double},
+        {"bool", &cel_t_bool},
+        {"string", &cel_t_string},
+        {"bytes", &cel_t_bytes},
+        {"null_type", &cel_t_null},
+        {"type", &cel_t_type},
+        {"dyn", &cel_t_dyn},
+        {"list", &cel_t_list_dyn},
+        {"map", &cel_t_map_dyn},
         {"google.protobuf.Timestamp", &cel_t_timestamp},
         {"google.protobuf.Duration", &cel_t_duration},
     };

@@ -22,6 +22,7 @@
 #include "../base/arena.h"
 #include "../base/buf.h"
 
+/* clang-format off */
 typedef enum cel_type_kind {
     CEL_T_DYN = 1,   /* dynamic: any value; assignable both ways */
     CEL_T_ERROR,     /* the checker's error type ("*error*") */
@@ -43,6 +44,7 @@ typedef enum cel_type_kind {
     CEL_T_STRUCT,    /* named object type with declared fields (kubernetes.DRADevice) */
     CEL_T_PARAM,     /* type parameter in an overload signature ("A", "B", "K", "V") */
 } cel_type_kind;
+/* clang-format on */
 
 typedef struct cel_type cel_type;
 
@@ -56,17 +58,16 @@ typedef struct cel_field {
 
 struct cel_type {
     cel_type_kind kind;
-    const char *name;                          /* OPAQUE, STRUCT, PARAM: the name; else NULL */
+    const char *name; /* OPAQUE, STRUCT, PARAM: the name; else NULL */
     const cel_type *params[CEL_TYPE_MAX_PARAMS];
     unsigned nparams;
-    const cel_field *fields;                   /* STRUCT only */
+    const cel_field *fields; /* STRUCT only */
     size_t nfields;
 };
 
 /* Static instances of the simple types (never freed, shared by everyone). */
-extern const cel_type cel_t_dyn, cel_t_error, cel_t_null, cel_t_bool, cel_t_int,
-    cel_t_uint, cel_t_double, cel_t_string, cel_t_bytes, cel_t_type,
-    cel_t_timestamp, cel_t_duration, cel_t_any;
+extern const cel_type cel_t_dyn, cel_t_error, cel_t_null, cel_t_bool, cel_t_int, cel_t_uint, cel_t_double, cel_t_string,
+    cel_t_bytes, cel_t_type, cel_t_timestamp, cel_t_duration, cel_t_any;
 /* Frequent composites: list(dyn), map(dyn, dyn), list(string), map(string, dyn). */
 extern const cel_type cel_t_list_dyn, cel_t_map_dyn, cel_t_list_string, cel_t_map_string_dyn;
 /* Type parameters used by the standard signatures. */

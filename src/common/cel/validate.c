@@ -31,8 +31,10 @@ cel_dra_validator *cel_dra_validator_new(const dra_features *features, dra_field
         dra_features_default(&v->features);
     v->env = validate_env(&v->features);
     dra_load_opts lo = {.skip_unknown = true,
-                        .validate = {.features = &v->features, .cel = cel_dra_validate_hook,
-                                     .cel_derived = cel_dra_validate_derived_hook, .cel_ctx = v->env}};
+                        .validate = {.features = &v->features,
+                                     .cel = cel_dra_validate_hook,
+                                     .cel_derived = cel_dra_validate_derived_hook,
+                                     .cel_ctx = v->env}};
     v->loader = dra_loader_new(&lo, fv);
     return v;
 }
@@ -66,8 +68,10 @@ dra_err *cel_dra_validate_objects(dra_objset *set, const dra_features *features,
     }
     cel_env *env = validate_env(features);
     dra_load_opts lo = {.skip_unknown = true,
-                        .validate = {.features = features, .cel = cel_dra_validate_hook,
-                                     .cel_derived = cel_dra_validate_derived_hook, .cel_ctx = env}};
+                        .validate = {.features = features,
+                                     .cel = cel_dra_validate_hook,
+                                     .cel_derived = cel_dra_validate_derived_hook,
+                                     .cel_ctx = env}};
     dra_err *e = dra_load(set, &lo, model);
     cel_env_free(env);
     for (dra_err *x = e; x; x = x->next)

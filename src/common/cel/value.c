@@ -225,8 +225,7 @@ static uint64_t hash_key(const cel_value *k)
     uint64_t u;
     bool big;
     switch (k->kind) {
-    case CEL_STRING:
-        return dra_fnv1a(DRA_FNV64_OFFSET, k->v.s.ptr, k->v.s.len);
+    case CEL_STRING: return dra_fnv1a(DRA_FNV64_OFFSET, k->v.s.ptr, k->v.s.len);
     case CEL_BOOL: return k->v.b ? 3 : 5;
     case CEL_OBJECT:
         if (k->v.obj->kind == CEL_OBJ_IP)
@@ -260,8 +259,8 @@ bool cel_map_key_same(const cel_value *a, const cel_value *b)
 enum { MAP_INDEX_MIN = 12 };
 
 /* Shared by the scratch and arena builders: dedupe (first wins) and index. */
-static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_value *keys,
-                           const cel_value *vals, size_t n, unsigned flags)
+static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_value *keys, const cel_value *vals,
+                           size_t n, unsigned flags)
 {
     cel_map *m = alloc(mem, sizeof *m);
     cel_value *k = alloc(mem, (n ? n : 1) * sizeof *k);
@@ -285,14 +284,20 @@ static cel_value map_build(void *(*alloc)(void *, size_t), void *mem, const cel_
         if (tab) {
             size_t h = hash_key(&keys[i]) & (cap - 1);
             while (tab[h] != UINT32_MAX) {
-                if (cel_map_key_same(&k[tab[h]], &keys[i])) { dup = true; break; }
+                if (cel_map_key_same(&k[tab[h]], &keys[i])) {
+                    dup = true;
+                    break;
+                }
                 h = (h + 1) & (cap - 1);
             }
             if (!dup)
                 tab[h] = (uint32_t)cnt;
         } else {
             for (size_t j = 0; j < cnt; j++)
-                if (cel_map_key_same(&k[j], &keys[i])) { dup = true; break; }
+                if (cel_map_key_same(&k[j], &keys[i])) {
+                    dup = true;
+                    break;
+                }
         }
         if (dup)
             continue;
@@ -363,8 +368,14 @@ bool cel_map_insert_s(cel_scratch *s, cel_map *m, size_t *cap, const cel_value *
     return true;
 }
 
-static void *scratch_alloc_cb(void *mem, size_t n) { return cel_scratch_alloc(mem, n); }
-static void *arena_alloc_cb(void *mem, size_t n) { return dra_arena_alloc(mem, n); }
+static void *scratch_alloc_cb(void *mem, size_t n)
+{
+    return cel_scratch_alloc(mem, n);
+}
+static void *arena_alloc_cb(void *mem, size_t n)
+{
+    return dra_arena_alloc(mem, n);
+}
 
 cel_value cel_map_build_s(cel_scratch *s, const cel_value *keys, const cel_value *vals, size_t n, unsigned flags)
 {
@@ -403,7 +414,12 @@ const cel_value *cel_map_find(const cel_map *m, const cel_value *key)
     if (!m || m->n == 0)
         return NULL;
     switch (key->kind) {
-    case CEL_INT: case CEL_UINT: case CEL_DOUBLE: case CEL_BOOL: case CEL_STRING: case CEL_NULL: break;
+    case CEL_INT:
+    case CEL_UINT:
+    case CEL_DOUBLE:
+    case CEL_BOOL:
+    case CEL_STRING:
+    case CEL_NULL: break;
     default:
         if (!cel_map_key_object(key))
             return NULL;
@@ -449,7 +465,10 @@ const cel_value *cel_map_find_str(const cel_map *m, const char *key, size_t len)
 
 /* ---- equality and ordering ---------------------------------------------- */
 
-static bool is_num(cel_kind k) { return k == CEL_INT || k == CEL_UINT || k == CEL_DOUBLE; }
+static bool is_num(cel_kind k)
+{
+    return k == CEL_INT || k == CEL_UINT || k == CEL_DOUBLE;
+}
 
 /* Compare two numbers of any numeric kinds: int/uint exactly, against a
  * double the way cel-go does.  Returns false when unordered (NaN). */
@@ -475,27 +494,49 @@ static bool num_cmp(const cel_value *a, const cel_value *b, int *out)
         int r; /* the integer compared to the double */
         double x;
         if (d->kind == CEL_INT) {
-            if (y < -9223372036854775808.0) { *out = swap ? 1 : -1; return true; }
-            if (y > 9223372036854775808.0) { *out = swap ? -1 : 1; return true; }
+            if (y < -9223372036854775808.0) {
+                *out = swap ? 1 : -1;
+                return true;
+            }
+            if (y > 9223372036854775808.0) {
+                *out = swap ? -1 : 1;
+                return true;
+            }
             x = (double)d->v.i;
         } else {
-            if (y < 0) { *out = swap ? 1 : -1; return true; }
-            if (y > 18446744073709551616.0) { *out = swap ? -1 : 1; return true; }
+            if (y < 0) {
+                *out = swap ? 1 : -1;
+                return true;
+            }
+            if (y > 18446744073709551616.0) {
+                *out = swap ? -1 : 1;
+                return true;
+            }
             x = (double)d->v.u;
         }
         r = x < y ? -1 : x > y;
         *out = swap ? r : -r;
         return true;
     }
-    if (a->kind == CEL_INT && b->kind == CEL_INT) { *out = a->v.i < b->v.i ? -1 : a->v.i > b->v.i; return true; }
-    if (a->kind == CEL_UINT && b->kind == CEL_UINT) { *out = a->v.u < b->v.u ? -1 : a->v.u > b->v.u; return true; }
-    if (a->kind == CEL_INT) { /* int vs uint */
-        if (a->v.i < 0) *out = -1;
-        else *out = (uint64_t)a->v.i < b->v.u ? -1 : (uint64_t)a->v.i > b->v.u;
+    if (a->kind == CEL_INT && b->kind == CEL_INT) {
+        *out = a->v.i < b->v.i ? -1 : a->v.i > b->v.i;
         return true;
     }
-    if (b->v.i < 0) *out = 1;
-    else *out = a->v.u < (uint64_t)b->v.i ? -1 : a->v.u > (uint64_t)b->v.i;
+    if (a->kind == CEL_UINT && b->kind == CEL_UINT) {
+        *out = a->v.u < b->v.u ? -1 : a->v.u > b->v.u;
+        return true;
+    }
+    if (a->kind == CEL_INT) { /* int vs uint */
+        if (a->v.i < 0)
+            *out = -1;
+        else
+            *out = (uint64_t)a->v.i < b->v.u ? -1 : (uint64_t)a->v.i > b->v.u;
+        return true;
+    }
+    if (b->v.i < 0)
+        *out = 1;
+    else
+        *out = a->v.u < (uint64_t)b->v.i ? -1 : a->v.u > (uint64_t)b->v.i;
     return true;
 }
 
@@ -527,7 +568,8 @@ bool cel_value_equal(const cel_value *a, const cel_value *b)
     case CEL_NULL: return true;
     case CEL_BOOL: return a->v.b == b->v.b;
     case CEL_STRING:
-    case CEL_BYTES: return a->v.s.len == b->v.s.len && (a->v.s.len == 0 || memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0);
+    case CEL_BYTES:
+        return a->v.s.len == b->v.s.len && (a->v.s.len == 0 || memcmp(a->v.s.ptr, b->v.s.ptr, a->v.s.len) == 0);
     case CEL_TIMESTAMP:
     case CEL_DURATION: return ts_cmp(a, b) == 0;
     case CEL_TYPE: return strcmp(cel_type_runtime_name(a->v.type), cel_type_runtime_name(b->v.type)) == 0;
@@ -692,8 +734,14 @@ void cel_value_go_v(const cel_value *v, dra_buf *b)
 /* Shortest round-trip digits, then Go's strconv 'g' (-1 precision) layout. */
 void cel_double_format(double d, dra_buf *b)
 {
-    if (d != d) { dra_buf_puts(b, "NaN"); return; }
-    if (isinf(d)) { dra_buf_puts(b, d > 0 ? "+Inf" : "-Inf"); return; }
+    if (d != d) {
+        dra_buf_puts(b, "NaN");
+        return;
+    }
+    if (isinf(d)) {
+        dra_buf_puts(b, d > 0 ? "+Inf" : "-Inf");
+        return;
+    }
     char tmp[40];
     int prec;
     for (prec = 1; prec <= 17; prec++) {
@@ -704,7 +752,8 @@ void cel_double_format(double d, dra_buf *b)
     /* tmp = [-]D.DDDDe[+-]XX */
     const char *p = tmp;
     bool neg = *p == '-';
-    if (neg) p++;
+    if (neg)
+        p++;
     char digits[24];
     size_t nd = 0;
     for (; *p && *p != 'e'; p++)
@@ -713,8 +762,12 @@ void cel_double_format(double d, dra_buf *b)
     int exp = atoi(p + 1);
     while (nd > 1 && digits[nd - 1] == '0')
         nd--;
-    if (d == 0) { nd = 1; exp = 0; }
-    if (neg) dra_buf_putc(b, '-');
+    if (d == 0) {
+        nd = 1;
+        exp = 0;
+    }
+    if (neg)
+        dra_buf_putc(b, '-');
     if (exp < -4 || exp >= 6) { /* strconv.FormatFloat(d, 'g', -1, 64) */
         dra_buf_putc(b, digits[0]);
         if (nd > 1) {
@@ -726,7 +779,8 @@ void cel_double_format(double d, dra_buf *b)
     }
     if (exp < 0) {
         dra_buf_puts(b, "0.");
-        for (int i = -1; i > exp; i--) dra_buf_putc(b, '0');
+        for (int i = -1; i > exp; i--)
+            dra_buf_putc(b, '0');
         dra_buf_append(b, digits, nd);
         return;
     }
@@ -748,7 +802,8 @@ void cel_timestamp_format(int64_t sec, int32_t nsec, dra_buf *b)
         char frac[16];
         snprintf(frac, sizeof frac, "%09d", (int)nsec);
         size_t n = 9;
-        while (n > 0 && frac[n - 1] == '0') n--;
+        while (n > 0 && frac[n - 1] == '0')
+            n--;
         dra_buf_putc(b, '.');
         dra_buf_append(b, frac, n);
     }
@@ -765,7 +820,8 @@ void cel_duration_format(int64_t sec, int32_t nsec, dra_buf *b)
         char frac[16];
         snprintf(frac, sizeof frac, "%09d", (int)ns);
         size_t n = 9;
-        while (n > 0 && frac[n - 1] == '0') n--;
+        while (n > 0 && frac[n - 1] == '0')
+            n--;
         dra_buf_putc(b, '.');
         dra_buf_append(b, frac, n);
     }
@@ -896,9 +952,7 @@ void cel_value_format(const cel_value *v, dra_buf *b)
         const cel_object *o = v->v.obj;
         char tmp[512];
         switch (o->kind) {
-        case CEL_OBJ_QUANTITY:
-            dra_buf_printf(b, "quantity(\"%s\")", dra_quantity_format(&o->u.quantity, tmp));
-            break;
+        case CEL_OBJ_QUANTITY: dra_buf_printf(b, "quantity(\"%s\")", dra_quantity_format(&o->u.quantity, tmp)); break;
         case CEL_OBJ_SEMVER:
             dra_buf_printf(b, "semver(\"%s\")", dra_semver_format(&o->u.semver, tmp, sizeof tmp));
             break;

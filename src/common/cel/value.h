@@ -62,17 +62,17 @@ struct cel_value {
         struct {
             const char *ptr; /* not necessarily NUL-terminated; may be NULL when len == 0 */
             size_t len;
-        } s;                 /* STRING, BYTES */
+        } s; /* STRING, BYTES */
         const cel_list *list;
         const cel_map *map;
-        const cel_type *type;     /* TYPE */
-        const cel_value *opt;     /* OPTIONAL: NULL = none */
+        const cel_type *type; /* TYPE */
+        const cel_value *opt; /* OPTIONAL: NULL = none */
         struct {
             int64_t sec;
-            int32_t nsec;         /* 0..999999999 for timestamps; same sign as sec for durations */
-        } t;                      /* TIMESTAMP, DURATION */
-        const char *err;          /* ERROR: message, NUL-terminated */
-        const cel_object *obj;    /* OBJECT */
+            int32_t nsec;      /* 0..999999999 for timestamps; same sign as sec for durations */
+        } t;                   /* TIMESTAMP, DURATION */
+        const char *err;       /* ERROR: message, NUL-terminated */
+        const cel_object *obj; /* OBJECT */
     } v;
 };
 
@@ -105,7 +105,7 @@ struct cel_map {
     const cel_value *keys;
     const cel_value *vals;
     unsigned flags;
-    const uint32_t *index;   /* open-addressing table of n*2 rounded up to a power of two, or NULL */
+    const uint32_t *index; /* open-addressing table of n*2 rounded up to a power of two, or NULL */
     size_t index_mask;
 };
 
@@ -119,8 +119,8 @@ typedef enum cel_object_kind {
 } cel_object_kind;
 
 typedef struct cel_ip {
-    uint8_t addr[16];   /* IPv4 in the first 4 bytes */
-    uint8_t family;     /* 4 or 6 */
+    uint8_t addr[16]; /* IPv4 in the first 4 bytes */
+    uint8_t family;   /* 4 or 6 */
 } cel_ip;
 
 typedef struct cel_url {
@@ -135,7 +135,10 @@ struct cel_object {
         dra_quantity quantity;
         dra_semver semver;
         cel_ip ip;
-        struct { cel_ip ip; int prefix; } cidr;
+        struct {
+            cel_ip ip;
+            int prefix;
+        } cidr;
         cel_url url;
         struct {
             int index;        /* into lib_format.c's table of named formats */
@@ -152,17 +155,32 @@ struct cel_object {
  * declares it; cel_scratch_free() releases everything.  Never fails. */
 typedef dra_arena cel_scratch;
 #define CEL_SCRATCH_INIT DRA_ARENA_INIT
-static inline void *cel_scratch_alloc(cel_scratch *s, size_t n) { return dra_arena_alloc(s, n); }
-static inline void *cel_scratch_zalloc(cel_scratch *s, size_t n) { return dra_arena_zalloc(s, n); }
+static inline void *cel_scratch_alloc(cel_scratch *s, size_t n)
+{
+    return dra_arena_alloc(s, n);
+}
+static inline void *cel_scratch_zalloc(cel_scratch *s, size_t n)
+{
+    return dra_arena_zalloc(s, n);
+}
 static inline char *cel_scratch_strndup(cel_scratch *s, const char *p, size_t n)
 {
     return dra_arena_strndup(s, p, n);
 }
 char *cel_scratch_printf(cel_scratch *s, const char *fmt, ...) DRA_PRINTF(2, 3);
-static inline void cel_scratch_reset(cel_scratch *s) { dra_arena_reset(s); }
-static inline void cel_scratch_free(cel_scratch *s) { dra_arena_free(s); }
+static inline void cel_scratch_reset(cel_scratch *s)
+{
+    dra_arena_reset(s);
+}
+static inline void cel_scratch_free(cel_scratch *s)
+{
+    dra_arena_free(s);
+}
 /* Bytes of heap memory held: tests use it to show repeated evaluations stopped growing. */
-static inline size_t cel_scratch_capacity(const cel_scratch *s) { return dra_arena_capacity(s); }
+static inline size_t cel_scratch_capacity(const cel_scratch *s)
+{
+    return dra_arena_capacity(s);
+}
 
 /* ---- lists --------------------------------------------------------------- */
 
@@ -180,24 +198,95 @@ static inline const cel_value *cel_list_items(const cel_list *l)
 cel_value cel_list_concat(cel_scratch *s, const cel_list *a, const cel_list *b);
 
 /* ---- constructors (no allocation) --------------------------------------- */
-static inline cel_value cel_null(void) { cel_value v = {.kind = CEL_NULL}; return v; }
-static inline cel_value cel_bool(bool b) { cel_value v = {.kind = CEL_BOOL, .v.b = b}; return v; }
-static inline cel_value cel_int(int64_t i) { cel_value v = {.kind = CEL_INT, .v.i = i}; return v; }
-static inline cel_value cel_uint(uint64_t u) { cel_value v = {.kind = CEL_UINT, .v.u = u}; return v; }
-static inline cel_value cel_double(double d) { cel_value v = {.kind = CEL_DOUBLE, .v.d = d}; return v; }
+static inline cel_value cel_null(void)
+{
+    cel_value v = {.kind = CEL_NULL};
+    return v;
+}
+static inline cel_value cel_bool(bool b)
+{
+    cel_value v = {.kind = CEL_BOOL, .v.b = b};
+    return v;
+}
+static inline cel_value cel_int(int64_t i)
+{
+    cel_value v = {.kind = CEL_INT, .v.i = i};
+    return v;
+}
+static inline cel_value cel_uint(uint64_t u)
+{
+    cel_value v = {.kind = CEL_UINT, .v.u = u};
+    return v;
+}
+static inline cel_value cel_double(double d)
+{
+    cel_value v = {.kind = CEL_DOUBLE, .v.d = d};
+    return v;
+}
 /* Borrow p (not copied). */
-static inline cel_value cel_string(const char *p, size_t n) { cel_value v = {.kind = CEL_STRING}; v.v.s.ptr = p; v.v.s.len = n; return v; }
-static inline cel_value cel_bytes(const void *p, size_t n) { cel_value v = {.kind = CEL_BYTES}; v.v.s.ptr = (const char *)p; v.v.s.len = n; return v; }
-static inline cel_value cel_typeval(const cel_type *t) { cel_value v = {.kind = CEL_TYPE, .v.type = t}; return v; }
-static inline cel_value cel_listval(const cel_list *l) { cel_value v = {.kind = CEL_LIST, .v.list = l}; return v; }
-static inline cel_value cel_mapval(const cel_map *m) { cel_value v = {.kind = CEL_MAP, .v.map = m}; return v; }
-static inline cel_value cel_objval(const cel_object *o) { cel_value v = {.kind = CEL_OBJECT, .v.obj = o}; return v; }
+static inline cel_value cel_string(const char *p, size_t n)
+{
+    cel_value v = {.kind = CEL_STRING};
+    v.v.s.ptr = p;
+    v.v.s.len = n;
+    return v;
+}
+static inline cel_value cel_bytes(const void *p, size_t n)
+{
+    cel_value v = {.kind = CEL_BYTES};
+    v.v.s.ptr = (const char *)p;
+    v.v.s.len = n;
+    return v;
+}
+static inline cel_value cel_typeval(const cel_type *t)
+{
+    cel_value v = {.kind = CEL_TYPE, .v.type = t};
+    return v;
+}
+static inline cel_value cel_listval(const cel_list *l)
+{
+    cel_value v = {.kind = CEL_LIST, .v.list = l};
+    return v;
+}
+static inline cel_value cel_mapval(const cel_map *m)
+{
+    cel_value v = {.kind = CEL_MAP, .v.map = m};
+    return v;
+}
+static inline cel_value cel_objval(const cel_object *o)
+{
+    cel_value v = {.kind = CEL_OBJECT, .v.obj = o};
+    return v;
+}
 /* Error value with a message that must outlive the value (a literal or scratch/arena text). */
-static inline cel_value cel_error(const char *msg) { cel_value v = {.kind = CEL_ERROR, .v.err = msg}; return v; }
-static inline cel_value cel_timestamp(int64_t sec, int32_t nsec) { cel_value v = {.kind = CEL_TIMESTAMP}; v.v.t.sec = sec; v.v.t.nsec = nsec; return v; }
-static inline cel_value cel_duration(int64_t sec, int32_t nsec) { cel_value v = {.kind = CEL_DURATION}; v.v.t.sec = sec; v.v.t.nsec = nsec; return v; }
-static inline cel_value cel_optional_none(void) { cel_value v = {.kind = CEL_OPTIONAL, .v.opt = NULL}; return v; }
-static inline bool cel_is_error(cel_value v) { return v.kind == CEL_ERROR; }
+static inline cel_value cel_error(const char *msg)
+{
+    cel_value v = {.kind = CEL_ERROR, .v.err = msg};
+    return v;
+}
+static inline cel_value cel_timestamp(int64_t sec, int32_t nsec)
+{
+    cel_value v = {.kind = CEL_TIMESTAMP};
+    v.v.t.sec = sec;
+    v.v.t.nsec = nsec;
+    return v;
+}
+static inline cel_value cel_duration(int64_t sec, int32_t nsec)
+{
+    cel_value v = {.kind = CEL_DURATION};
+    v.v.t.sec = sec;
+    v.v.t.nsec = nsec;
+    return v;
+}
+static inline cel_value cel_optional_none(void)
+{
+    cel_value v = {.kind = CEL_OPTIONAL, .v.opt = NULL};
+    return v;
+}
+static inline bool cel_is_error(cel_value v)
+{
+    return v.kind == CEL_ERROR;
+}
 
 /* Empty list / map constants (static, shareable). */
 extern const cel_list cel_empty_list;

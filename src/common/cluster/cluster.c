@@ -195,8 +195,10 @@ static dra_load_opts input_opts(const dra_cluster *c, const dra_features *featur
     return (dra_load_opts){.skip_unknown = true,
                            .no_validate = c->no_validate,
                            .now = now,
-                           .validate = {.features = features, .cel = cel_dra_validate_hook,
-                                         .cel_derived = cel_dra_validate_derived_hook, .cel_ctx = env}};
+                           .validate = {.features = features,
+                                        .cel = cel_dra_validate_hook,
+                                        .cel_derived = cel_dra_validate_derived_hook,
+                                        .cel_ctx = env}};
 }
 
 dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now)
@@ -376,8 +378,7 @@ const dra_compact *dra_cluster_claim_records(const dra_cluster *c, dra_compact *
     return own;
 }
 
-const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, const char *name,
-                                          dra_compact *scratch)
+const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, const char *name, dra_compact *scratch)
 {
     if (c->as_records & (1u << DRA_KIND_POD)) {
         size_t i;

@@ -37,23 +37,23 @@
 
 /* An object whose apiVersion the load pipeline changed (v1beta1 -> v1). */
 typedef struct dra_served_version {
-    const json_t *obj;   /* borrowed */
-    char *api_version;   /* owned: the version the input used */
+    const json_t *obj; /* borrowed */
+    char *api_version; /* owned: the version the input used */
 } dra_served_version;
 
 typedef struct dra_cluster {
     const dra_obj **of[DRA_KIND_COUNT]; /* per kind, input order; borrowed objects */
     size_t n[DRA_KIND_COUNT];
     size_t cap[DRA_KIND_COUNT];
-    size_t unknown;                     /* objects of kinds the tools do not use (skipped) */
-    bool no_validate;                   /* set before dra_cluster_load_input: convert and default only */
-    dra_model model;                    /* name index, set by dra_cluster_load() only */
+    size_t unknown;   /* objects of kinds the tools do not use (skipped) */
+    bool no_validate; /* set before dra_cluster_load_input: convert and default only */
+    dra_model model;  /* name index, set by dra_cluster_load() only */
     bool has_model;
-    dra_served_version *served;         /* set by dra_cluster_load() only */
+    dra_served_version *served; /* set by dra_cluster_load() only */
     size_t nserved;
-    dra_lc_index ix;                    /* names (without a model), owners, object identities (private) */
-    const dra_objset *set;              /* the input as read (borrowed): what no kind indexes, e.g.
-                                         * PriorityClasses, ResourceQuotas, classic parameters */
+    dra_lc_index ix;       /* names (without a model), owners, object identities (private) */
+    const dra_objset *set; /* the input as read (borrowed): what no kind indexes, e.g.
+                            * PriorityClasses, ResourceQuotas, classic parameters */
     /* Set before dra_cluster_read_input (1u << kind each): kinds it holds
      * as records in `recs` instead of objects (ResourceClaims, Pods), and
      * kinds it checks as read and drops (none of them in `of`). */
@@ -61,7 +61,10 @@ typedef struct dra_cluster {
     dra_compact recs; /* claims and Pods as records, input order */
 } dra_cluster;
 
-#define DRA_CLUSTER_INIT {0}
+#define DRA_CLUSTER_INIT                                                                                               \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
 
 /* Index every object of set as it is (no conversion, defaulting or
  * validation).  Objects without apiVersion/kind are input errors;
@@ -85,7 +88,8 @@ DRA_MUST_USE dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dr
  * features (NULL: defaults) for validation, and CEL selectors of classes,
  * claims and templates compiled as the API server does
  * (cel_dra_validate_hook).  Every error is DRA_EXIT_INPUT. */
-DRA_MUST_USE dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features, int64_t now);
+DRA_MUST_USE dra_err *dra_cluster_load_input(dra_cluster *c, dra_objset *set, const dra_features *features,
+                                             int64_t now);
 /* Index a model already loaded from set (dra_load, or a tool's reading)
  * as dra_cluster_load does, without loading it again: c takes m over (*m
  * is left empty) and borrows set.  Claims and pods of the wrong shape are
@@ -130,8 +134,7 @@ bool dra_cluster_has_pods_in(const dra_cluster *c, const char *ns);
 const dra_compact *dra_cluster_claim_records(const dra_cluster *c, dra_compact *own);
 /* The record of the Pod ns/name (first in input order): c's, or one made in
  * scratch (the caller frees it) of the Pod object; NULL when missing. */
-const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, const char *name,
-                                          dra_compact *scratch);
+const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, const char *name, dra_compact *scratch);
 
 /* JSON access: io/json.h (dra_jget, dra_jstr, dra_jstr_or, dra_jtrue, dra_jarr, dra_jset_new). */
 

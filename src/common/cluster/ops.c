@@ -263,10 +263,17 @@ dra_err *dra_patch_format_parse(const char *s, dra_patch_format *out)
 
 const char *dra_kind_resource(const char *kind)
 {
-    static const struct { const char *kind, *res; } map[] = {
-        {"ResourceClaim", "resourceclaims"}, {"ResourceClaimTemplate", "resourceclaimtemplates"},
-        {"Pod", "pods"}, {"DeviceTaintRule", "devicetaintrules"}, {"ResourceSlice", "resourceslices"},
-        {"DeviceClass", "deviceclasses"}, {"Node", "nodes"}, {"PodGroup", "podgroups"},
+    static const struct {
+        const char *kind, *res;
+    } map[] = {
+        {"ResourceClaim", "resourceclaims"},
+        {"ResourceClaimTemplate", "resourceclaimtemplates"},
+        {"Pod", "pods"},
+        {"DeviceTaintRule", "devicetaintrules"},
+        {"ResourceSlice", "resourceslices"},
+        {"DeviceClass", "deviceclasses"},
+        {"Node", "nodes"},
+        {"PodGroup", "podgroups"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (kind && strcmp(kind, map[i].kind) == 0)
@@ -557,8 +564,8 @@ void dra_op_line_read(const json_t *op, dra_op_line *out)
     out->body = json_object_get(op, "body");
     const char *pt = json_string_value(json_object_get(op, "patchType"));
     out->patch_type = !pt || strcmp(pt, "json") == 0 ? DRA_OPL_PATCH_JSON
-                      : strcmp(pt, "merge") == 0      ? DRA_OPL_PATCH_MERGE
-                                                      : DRA_OPL_PATCH_STRATEGIC;
+                      : strcmp(pt, "merge") == 0     ? DRA_OPL_PATCH_MERGE
+                                                     : DRA_OPL_PATCH_STRATEGIC;
     out->field_manager = json_string_value(json_object_get(op, "fieldManager"));
     out->force = json_is_true(json_object_get(op, "force"));
     out->name_var = json_string_value(json_object_get(op, "nameVar"));

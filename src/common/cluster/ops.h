@@ -43,13 +43,13 @@ typedef enum { DRA_OP_CREATE, DRA_OP_PATCH, DRA_OP_APPLY, DRA_OP_DELETE } dra_op
 typedef struct dra_op {
     dra_op_verb verb;
     char *api_version, *kind, *ns, *name; /* name NULL for a generateName create */
-    char *subresource;                     /* "status" or NULL */
-    char *patch_type;                      /* "json" or "strategic" for patches */
-    char *field_manager;                   /* apply */
-    json_t *body;                          /* create: object; patch: patch; apply: object; delete: DeleteOptions */
-    char *reason;                          /* one line: why */
-    int name_var;                          /* create with generateName: variable number (>= 0), else -1 */
-    int name_from;                         /* uses the name created by variable n, else -1 */
+    char *subresource;                    /* "status" or NULL */
+    char *patch_type;                     /* "json" or "strategic" for patches */
+    char *field_manager;                  /* apply */
+    json_t *body;                         /* create: object; patch: patch; apply: object; delete: DeleteOptions */
+    char *reason;                         /* one line: why */
+    int name_var;                         /* create with generateName: variable number (>= 0), else -1 */
+    int name_from;                        /* uses the name created by variable n, else -1 */
 } dra_op;
 
 typedef struct dra_change {
@@ -82,7 +82,10 @@ typedef struct dra_changes {
     dra_lc_index ix; /* object identities, created objects by name and owner (private) */
 } dra_changes;
 
-#define DRA_CHANGES_INIT {0}
+#define DRA_CHANGES_INIT                                                                                               \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
 
 void dra_changes_free(dra_changes *c);
 
@@ -160,13 +163,13 @@ void dra_cluster_address_ops(const dra_cluster *c, dra_changes *ch);
 /* The resource name kubectl and URLs use for a kind ("resourceclaims"). */
 const char *dra_kind_resource(const char *kind);
 
-
 /* ---- reading operations back ----------------------------------------------
  * An operation line as the tools print it (json above, plus "update" for a
  * whole-object write, "merge" patches and "nameVar" naming the variable a
  * create sets), read for whoever applies it (dra-watch).  Nothing is checked
  * but the shape: the applier decides what an unknown verb or kind means. */
 
+/* clang-format off */
 typedef enum {
     DRA_OPL_NONE,   /* no "verb" string */
     DRA_OPL_CREATE,
@@ -176,6 +179,7 @@ typedef enum {
     DRA_OPL_UPDATE,
     DRA_OPL_OTHER,  /* a verb none of the above */
 } dra_op_line_verb;
+/* clang-format on */
 
 /* patchType: absent or "json", "merge", anything else strategic. */
 typedef enum { DRA_OPL_PATCH_JSON, DRA_OPL_PATCH_MERGE, DRA_OPL_PATCH_STRATEGIC } dra_op_line_patch;
@@ -183,14 +187,14 @@ typedef enum { DRA_OPL_PATCH_JSON, DRA_OPL_PATCH_MERGE, DRA_OPL_PATCH_STRATEGIC 
 /* Every pointer is borrowed from the line; NULL when absent. */
 typedef struct dra_op_line {
     dra_op_line_verb verb;
-    const char *verb_text;              /* the "verb" string */
+    const char *verb_text; /* the "verb" string */
     const char *kind, *ns, *subresource;
-    const json_t *name;                 /* usually a string; "$DRA_NAME_<n>" for a generated name */
+    const json_t *name; /* usually a string; "$DRA_NAME_<n>" for a generated name */
     const json_t *body;
     dra_op_line_patch patch_type;
-    const char *field_manager;          /* apply */
-    bool force;                         /* apply */
-    const char *name_var;               /* create: "DRA_NAME_<n>" the created name goes to */
+    const char *field_manager; /* apply */
+    bool force;                /* apply */
+    const char *name_var;      /* create: "DRA_NAME_<n>" the created name goes to */
     const char *reason;
 } dra_op_line;
 

@@ -32,8 +32,8 @@ static const json_t *negotiation(const dra_cluster *c, const json_t *claim, cons
 {
     const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
     const char *name = dra_jstr_or(claim, "metadata.name", "");
-    const char *ann = json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"),
-                                                        DRA_POD_CLAIM_NAME_ANNOTATION));
+    const char *ann =
+        json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
     for (size_t i = 0; i < c->n[DRA_KIND_POD_SCHEDULING_CONTEXT]; i++) {
         const json_t *psc = c->of[DRA_KIND_POD_SCHEDULING_CONTEXT][i]->json;
         if (strcmp(dra_jstr_or(psc, "metadata.namespace", ""), ns) != 0)
@@ -45,9 +45,11 @@ static const json_t *negotiation(const dra_cluster *c, const json_t *claim, cons
         size_t j;
         json_t *r;
         json_array_foreach(dra_jarr(claim, "metadata.ownerReferences"), j, r)
-            related |= strcmp(dra_jstr_or(r, "kind", ""), "Pod") == 0 && strcmp(dra_jstr_or(r, "name", ""), pod_name) == 0;
+            related |=
+                strcmp(dra_jstr_or(r, "kind", ""), "Pod") == 0 && strcmp(dra_jstr_or(r, "name", ""), pod_name) == 0;
         json_array_foreach(dra_jarr(claim, "status.reservedFor"), j, r)
-            related |= strcmp(dra_jstr_or(r, "resource", ""), "pods") == 0 && strcmp(dra_jstr_or(r, "name", ""), pod_name) == 0;
+            related |= strcmp(dra_jstr_or(r, "resource", ""), "pods") == 0 &&
+                       strcmp(dra_jstr_or(r, "name", ""), pod_name) == 0;
         if (!related)
             continue;
         if (!e)
@@ -65,7 +67,9 @@ static json_t *strings(const json_t *arr)
     json_t *out = json_array();
     size_t i;
     json_t *s;
-    json_array_foreach(arr, i, s) if (json_is_string(s)) json_array_append(out, s);
+    json_array_foreach(arr, i, s)
+        if (json_is_string(s))
+            json_array_append(out, s);
     return out;
 }
 
@@ -93,13 +97,14 @@ void dra_classic_status_rows(const dra_cluster *c, json_t *rows)
         json_t *devs = json_array();
         json_array_foreach(dra_jarr(alloc, "resourceHandles"), j, r) {
             const char *d = dra_jstr(r, "driverName");
-            json_array_append_new(devs, json_pack("{s:s,s:s}", "driver",
-                                                  d ? d : dra_jstr_or(claim, "status.driverName", ""), "data",
-                                                  dra_jstr_or(r, "data", "")));
+            json_array_append_new(devs,
+                                  json_pack("{s:s,s:s}", "driver", d ? d : dra_jstr_or(claim, "status.driverName", ""),
+                                            "data", dra_jstr_or(r, "data", "")));
         }
         const char *node = allocated ? dra_selector_node(dra_jget(alloc, "availableOnNodes")) : NULL;
-        json_t *classic = json_pack("{s:s,s:s}", "resourceClassName", dra_jstr_or(claim, "spec.resourceClassName", ""),
-                                    "allocationMode", dra_jstr_or(claim, "spec.allocationMode", "WaitForFirstConsumer"));
+        json_t *classic =
+            json_pack("{s:s,s:s}", "resourceClassName", dra_jstr_or(claim, "spec.resourceClassName", ""),
+                      "allocationMode", dra_jstr_or(claim, "spec.allocationMode", "WaitForFirstConsumer"));
         if (dra_jstr(claim, "status.driverName"))
             json_object_set_new(classic, "driverName", json_string(dra_jstr(claim, "status.driverName")));
         json_t *pref = dra_jget(claim, "spec.parametersRef");
@@ -123,11 +128,12 @@ void dra_classic_status_rows(const dra_cluster *c, json_t *rows)
                                           strings(dra_jarr(psc, "spec.potentialNodes")), "unsuitableNodes",
                                           unsuitable ? unsuitable : json_array()));
         }
-        json_t *row = json_pack("{s:s,s:s,s:{s:s,s:s},s:s,s:o,s:o,s:o,s:o}", "apiVersion", "dra-tools/v1alpha1", "kind",
-                                "ClaimStatus", "metadata", "namespace", dra_jstr_or(claim, "metadata.namespace", ""),
-                                "name", dra_jstr_or(claim, "metadata.name", ""), "state", state, "devices", devs, "node",
-                                node ? json_string(node) : (allocated ? json_string("<selector>") : json_null()),
-                                "users", users, "classic", classic);
+        json_t *row =
+            json_pack("{s:s,s:s,s:{s:s,s:s},s:s,s:o,s:o,s:o,s:o}", "apiVersion", "dra-tools/v1alpha1", "kind",
+                      "ClaimStatus", "metadata", "namespace", dra_jstr_or(claim, "metadata.namespace", ""), "name",
+                      dra_jstr_or(claim, "metadata.name", ""), "state", state, "devices", devs, "node",
+                      node ? json_string(node) : (allocated ? json_string("<selector>") : json_null()), "users", users,
+                      "classic", classic);
         json_array_append_new(rows, row);
     }
     dra_compact_free(&scratch);
@@ -151,7 +157,8 @@ char *dra_classic_negotiation_text(const json_t *row)
             dra_buf_puts(&b, "; unsuitable ");
             size_t j;
             json_t *n;
-            json_array_foreach(u, j, n) dra_buf_printf(&b, "%s%s", j ? "," : "", json_string_value(n));
+            json_array_foreach(u, j, n)
+                dra_buf_printf(&b, "%s%s", j ? "," : "", json_string_value(n));
         }
     }
     if (json_is_true(json_object_get(cl, "deallocationRequested")))

@@ -16,7 +16,9 @@ typedef struct doc {
     const dra_doctor_opts *o;
     dra_findings *out;
     dra_changes *ch;
-    struct fixed { size_t finding, from, to; } *fixed; /* findings fixed by operations ch->ops[from..to) */
+    struct fixed {
+        size_t finding, from, to;
+    } * fixed; /* findings fixed by operations ch->ops[from..to) */
     size_t nfixed, capfixed;
     dra_evict_view *ev; /* the devices as the eviction controller sees them, indexed once */
 } doc;
@@ -113,7 +115,8 @@ static void check_claim(doc *d, const dra_obj *co)
     size_t users = 0;
     json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, e) {
         users++;
-        if (*dra_jstr_or(e, "apiGroup", "") || strcmp(dra_jstr_or(e, "resource", ""), "pods") != 0 || !c->n[DRA_KIND_POD])
+        if (*dra_jstr_or(e, "apiGroup", "") || strcmp(dra_jstr_or(e, "resource", ""), "pods") != 0 ||
+            !c->n[DRA_KIND_POD])
             continue;
         const char *pn = dra_jstr_or(e, "name", ""), *uid = dra_jstr_or(e, "uid", "");
         const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
@@ -148,16 +151,22 @@ static void check_claim(doc *d, const dra_obj *co)
 
     if (dra_claim_allocated(claim)) {
         json_array_foreach(dra_jarr(claim, "status.allocation.devices.results"), i, e) {
-            const char *dv = dra_jstr_or(e, "driver", ""), *p = dra_jstr_or(e, "pool", ""), *v = dra_jstr_or(e, "device", "");
+            const char *dv = dra_jstr_or(e, "driver", ""), *p = dra_jstr_or(e, "pool", ""),
+                       *v = dra_jstr_or(e, "device", "");
             if (c->n[DRA_KIND_RESOURCE_SLICE]) {
                 bool pool_known;
                 bool published = dra_evict_view_published(d->ev, dv, p, v, &pool_known);
                 if (!pool_known)
-                    users_or_deallocate(d, claim, dra_xasprintf("is allocated device %s/%s/%s from pool %s/%s which has no ResourceSlices",
-                                                                dv, p, v, dv, p));
+                    users_or_deallocate(
+                        d, claim,
+                        dra_xasprintf("is allocated device %s/%s/%s from pool %s/%s which has no ResourceSlices", dv, p,
+                                      v, dv, p));
                 else if (!published)
-                    users_or_deallocate(d, claim, dra_xasprintf("is allocated device %s/%s/%s which the newest generation of its pool "
-                                                                "no longer publishes", dv, p, v));
+                    users_or_deallocate(
+                        d, claim,
+                        dra_xasprintf("is allocated device %s/%s/%s which the newest generation of its pool "
+                                      "no longer publishes",
+                                      dv, p, v));
             }
             dra_taint_src srcs[8];
             size_t n = dra_evict_view_taints(d->ev, dv, p, v, srcs, 8);
@@ -181,8 +190,9 @@ static void check_claim(doc *d, const dra_obj *co)
     const char *pcn = json_string_value(json_object_get(ann, DRA_POD_CLAIM_NAME_ANNOTATION));
     /* a claim a PodGroup made for its own claim entry is not a pod's orphan */
     const json_t *ctl = dra_controller_ref(claim);
-    bool group_owned = ctl && strcmp(dra_jstr_or(ctl, "kind", ""), "PodGroup") == 0 &&
-                       strncmp(dra_jstr_or(ctl, "apiVersion", ""), DRA_SCHEDULING_GROUP "/", sizeof DRA_SCHEDULING_GROUP) == 0;
+    bool group_owned =
+        ctl && strcmp(dra_jstr_or(ctl, "kind", ""), "PodGroup") == 0 &&
+        strncmp(dra_jstr_or(ctl, "apiVersion", ""), DRA_SCHEDULING_GROUP "/", sizeof DRA_SCHEDULING_GROUP) == 0;
     char *problem = NULL;
     if (pcn && !owner && !group_owned) {
         problem = dra_xasprintf("was generated for pod claim %s but has no owning pod", pcn);
@@ -234,14 +244,17 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
         if (st != DRA_PODCLAIM_NAMED && tn && c->n[DRA_KIND_RESOURCE_CLAIM_TEMPLATE] &&
             !dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM_TEMPLATE, ns, tn)) {
             /* generate would fail the same way: the template is what is missing */
-            add(out, pod, dra_xasprintf("pod claim %s: ResourceClaimTemplate %s/%s does not exist, so no claim can be made", pcn, ns, tn),
+            add(out, pod,
+                dra_xasprintf("pod claim %s: ResourceClaimTemplate %s/%s does not exist, so no claim can be made", pcn,
+                              ns, tn),
                 dra_xasprintf("kubectl create -n %s -f <ResourceClaimTemplate %s>", ns, tn));
             continue;
         }
         if (st != DRA_PODCLAIM_NAMED) {
             char *m = dra_pod_claim_name_error(pod, pc, st);
             add(out, pod, dra_xasprintf("pod claim %s: %s", pcn, m),
-                st == DRA_PODCLAIM_NOT_CREATED ? fix_tool_sh("dra-claim generate --patch=kubectl", o) : dra_xstrdup("kubectl edit pod"));
+                st == DRA_PODCLAIM_NOT_CREATED ? fix_tool_sh("dra-claim generate --patch=kubectl", o)
+                                               : dra_xstrdup("kubectl edit pod"));
             free(m);
             continue;
         }
@@ -258,14 +271,18 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
         if (bound && *bound) {
             const char *puid = dra_jstr_or(pod, "metadata.uid", "");
             if (!dra_claim_allocated(co->json))
-                add(out, pod, dra_xasprintf("is bound to node %s but its ResourceClaim %s is not allocated: the kubelet "
-                                            "will not start it", bound, name),
+                add(out, pod,
+                    dra_xasprintf("is bound to node %s but its ResourceClaim %s is not allocated: the kubelet "
+                                  "will not start it",
+                                  bound, name),
                     dra_xasprintf("kubectl delete pod -n %s %s  # let its controller recreate it for the scheduler", ns,
                                   dra_jstr_or(pod, "metadata.name", "")));
             else if (*puid && !dra_claim_reserved_for_uid(co->json, puid) &&
                      !(group && dra_claim_reserved_for_group(co->json, group)))
-                add(out, pod, dra_xasprintf("is bound to node %s but its ResourceClaim %s is not reserved for it: the "
-                                            "kubelet will not start it", bound, name),
+                add(out, pod,
+                    dra_xasprintf("is bound to node %s but its ResourceClaim %s is not reserved for it: the "
+                                  "kubelet will not start it",
+                                  bound, name),
                     reserve_fix(ns, dra_jstr_or(pod, "metadata.name", ""), o));
         }
         if (check) {
@@ -273,7 +290,8 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
             if (why) {
                 const json_t *ref = dra_controller_ref(co->json);
                 add(out, pod,
-                    dra_xasprintf("pod claim %s: %s (owner: %s %s)", pcn, why, ref ? dra_jstr_or(ref, "kind", "?") : "none",
+                    dra_xasprintf("pod claim %s: %s (owner: %s %s)", pcn, why,
+                                  ref ? dra_jstr_or(ref, "kind", "?") : "none",
                                   ref ? dra_jstr_or(ref, "name", "?") : "-"),
                     fix_tool_sh("dra-claim generate --patch=kubectl", o));
                 free(why);
@@ -352,7 +370,8 @@ static void device_status_text(const json_t *st, dra_buf *b)
     size_t i, start = b->len;
     json_t *c;
     json_array_foreach(dra_jarr(st, "conditions"), i, c)
-        dra_buf_printf(b, "%s%s=%s", b->len > start ? " " : "", dra_jstr_or(c, "type", "?"), dra_jstr_or(c, "status", "?"));
+        dra_buf_printf(b, "%s%s=%s", b->len > start ? " " : "", dra_jstr_or(c, "type", "?"),
+                       dra_jstr_or(c, "status", "?"));
     const json_t *net = dra_jget(st, "networkData");
     if (dra_jstr(net, "interfaceName"))
         dra_buf_printf(b, "%s%s", b->len > start ? " " : "", dra_jstr(net, "interfaceName"));
@@ -380,8 +399,9 @@ static json_t *status_row(const dra_claim_rec *claim)
     json_t *devs = json_array();
     for (uint32_t j = 0; j < claim->nresults; j++) {
         const dra_rec_result *r = &claim->results[j];
-        json_t *d = json_pack("{s:o,s:o,s:o,s:o}", "request", str_or_empty(r->request), "driver",
-                              str_or_empty(r->driver), "pool", str_or_empty(r->pool), "device", str_or_empty(r->device));
+        json_t *d =
+            json_pack("{s:o,s:o,s:o,s:o}", "request", str_or_empty(r->request), "driver", str_or_empty(r->driver),
+                      "pool", str_or_empty(r->pool), "device", str_or_empty(r->device));
         if (r->status)
             json_object_set(d, "status", r->status);
         json_array_append_new(devs, d);
@@ -460,8 +480,8 @@ static void row_cells(const json_t *row, char **c, size_t neg, size_t devst, boo
         if (!dra_jstr(d, "device")) /* classic: a resource handle of the driver */
             dra_buf_printf(&b, "%s%s:handle", j ? "," : "", dra_jstr_or(d, "driver", ""));
         else
-            dra_buf_printf(&b, "%s%s/%s/%s", j ? "," : "", dra_jstr_or(d, "driver", ""),
-                           dra_jstr_or(d, "pool", ""), dra_jstr_or(d, "device", ""));
+            dra_buf_printf(&b, "%s%s/%s/%s", j ? "," : "", dra_jstr_or(d, "driver", ""), dra_jstr_or(d, "pool", ""),
+                           dra_jstr_or(d, "device", ""));
     }
     if (!ndev && json_object_get(row, "classic"))
         dra_buf_printf(&b, "class %s", dra_jstr_or(row, "classic.resourceClassName", ""));
@@ -469,7 +489,8 @@ static void row_cells(const json_t *row, char **c, size_t neg, size_t devst, boo
     c[4] = dra_jstr(row, "node") ? dra_xstrdup(dra_jstr(row, "node")) : NULL;
     json_array_foreach(dra_jarr(row, "users"), j, d) {
         const char *res = dra_jstr_or(d, "resource", "");
-        dra_buf_printf(&b, "%s%s%s", j ? "," : "", strcmp(res, "pods") == 0 ? "" : res, strcmp(res, "pods") == 0 ? "" : "/");
+        dra_buf_printf(&b, "%s%s%s", j ? "," : "", strcmp(res, "pods") == 0 ? "" : res,
+                       strcmp(res, "pods") == 0 ? "" : "/");
         dra_buf_puts(&b, dra_jstr_or(d, "name", ""));
     }
     c[5] = b.len ? dra_buf_detach(&b) : NULL;

@@ -97,5 +97,4 @@ DRA_MUST_USE dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool
  * for other selectors.  Borrowed from the claim. */
 const char *dra_allocation_node(const json_t *claim);
 
-
 #endif

@@ -37,15 +37,15 @@ void dra_ev_apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
     }
     json_t *patch_cond = NULL;
     if (!existing) {
-        json_t *nc = json_pack("{s:s,s:s,s:n,s:s,s:s,s:s}", "type", "DisruptionTarget", "status", "True", "lastProbeTime",
-                               "lastTransitionTime", when, "reason", reason, "message", message);
+        json_t *nc = json_pack("{s:s,s:s,s:n,s:s,s:s,s:s}", "type", "DisruptionTarget", "status", "True",
+                               "lastProbeTime", "lastTransitionTime", when, "reason", reason, "message", message);
         if (!conds) {
             conds = json_array();
             dra_jset_new(ch->obj, "status.conditions", conds);
         }
         json_array_append(conds, nc);
-        patch_cond = json_pack("{s:n,s:s,s:s,s:s,s:s,s:s}", "lastProbeTime", "lastTransitionTime", when, "message", message,
-                               "reason", reason, "status", "True", "type", "DisruptionTarget");
+        patch_cond = json_pack("{s:n,s:s,s:s,s:s,s:s,s:s}", "lastProbeTime", "lastTransitionTime", when, "message",
+                               message, "reason", reason, "status", "True", "type", "DisruptionTarget");
         json_decref(nc);
     } else {
         bool status_same = strcmp(dra_jstr_or(existing, "status", ""), "True") == 0;
@@ -87,8 +87,9 @@ void dra_ev_apply_pod(const ctx *x, const pod_ev *pe, dra_changes *changes)
                 }
             patch_cond = json_object();
             for (size_t a = 0; a < nk; a++)
-                json_object_set(patch_cond, keys[a], strcmp(keys[a], "type") == 0 ? json_object_get(nc, "type")
-                                                                                   : json_object_get(diff, keys[a]));
+                json_object_set(patch_cond, keys[a],
+                                strcmp(keys[a], "type") == 0 ? json_object_get(nc, "type")
+                                                             : json_object_get(diff, keys[a]));
             free(keys);
             json_array_set(conds, i, nc);
         }

@@ -2,7 +2,6 @@
  * dra_evict_view_*).  The work is in eval.c, status.c and apply.c. */
 #include "internal.h"
 
-
 #include <stdlib.h>
 #include <string.h>
 

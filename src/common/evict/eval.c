@@ -3,7 +3,6 @@
  * pods are evicted and when, the records (see internal.h). */
 #include "internal.h"
 
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,7 +63,8 @@ static dra_err *load_rules(ctx *x)
     dra_err *errs = NULL;
     if (!dra_feature_enabled(x->opts->features, DRA_FEATURE_DEVICE_TAINT_RULES)) {
         if (c->n[DRA_KIND_DEVICE_TAINT_RULE])
-            dra_ev_warn(x->out, dra_xstrdup("DRADeviceTaintRules is disabled: DeviceTaintRules neither evict nor get status"));
+            dra_ev_warn(x->out,
+                        dra_xstrdup("DRADeviceTaintRules is disabled: DeviceTaintRules neither evict nor get status"));
         return NULL;
     }
     x->rules = dra_xcalloc(c->n[DRA_KIND_DEVICE_TAINT_RULE] + 1, sizeof *x->rules);
@@ -103,11 +103,13 @@ static dra_err *load_rules(ctx *x)
             }
             /* Removed in 1.35: dropping them would silently widen the rule to every device. */
             if (json_object_get(sel, "deviceClassName"))
-                dra_ferr_forbidden(&l, "spec.deviceSelector.deviceClassName",
-                                   "field was removed in Kubernetes 1.35; without it the rule would select every device");
+                dra_ferr_forbidden(
+                    &l, "spec.deviceSelector.deviceClassName",
+                    "field was removed in Kubernetes 1.35; without it the rule would select every device");
             if (json_object_get(sel, "selectors"))
-                dra_ferr_forbidden(&l, "spec.deviceSelector.selectors",
-                                   "CEL selectors were removed in Kubernetes 1.35; without them the rule would select every device");
+                dra_ferr_forbidden(
+                    &l, "spec.deviceSelector.selectors",
+                    "CEL selectors were removed in Kubernetes 1.35; without them the rule would select every device");
         }
         dra_err *e = dra_errs_take(&l);
         if (e) {
@@ -123,10 +125,14 @@ static dra_err *load_rules(ctx *x)
             const char *name = dra_jstr_or(o->json, "metadata.name", "");
             if (x->opts->all_devices) {
                 r->select_all = true;
-                dra_ev_warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: treated as selecting every device", name));
+                dra_ev_warn(
+                    x->out,
+                    dra_xasprintf("DeviceTaintRule %s has no deviceSelector: treated as selecting every device", name));
             } else {
-                dra_ev_warn(x->out, dra_xasprintf("DeviceTaintRule %s has no deviceSelector: it selects no device, as upstream's "
-                                           "eviction controller reads it", name));
+                dra_ev_warn(x->out, dra_xasprintf(
+                                        "DeviceTaintRule %s has no deviceSelector: it selects no device, as upstream's "
+                                        "eviction controller reads it",
+                                        name));
             }
             /* the caller names the parameter that decides it */
             x->out->warnings.v[x->out->warnings.n - 1].hint = "all";
@@ -246,7 +252,8 @@ void dra_ev_index_devices(ctx *x, bool claims, const char *extra_driver, const c
     for (size_t i = 0; claims && i < x->c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         size_t j;
         json_t *res;
-        json_array_foreach(dra_jarr(x->c->of[DRA_KIND_RESOURCE_CLAIM][i]->json, "status.allocation.devices.results"), j, res)
+        json_array_foreach(dra_jarr(x->c->of[DRA_KIND_RESOURCE_CLAIM][i]->json, "status.allocation.devices.results"), j,
+                           res)
             want(x, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""), dra_jstr_or(res, "device", ""));
     }
     if (extra_device)
@@ -300,7 +307,8 @@ const json_t *dra_ev_find_device(const ctx *x, const char *driver, const char *p
 char *dra_taint_string(const json_t *taint)
 {
     const char *v = dra_jstr_or(taint, "value", "");
-    return dra_xasprintf("%s%s%s:%s", dra_jstr_or(taint, "key", ""), *v ? "=" : "", v, dra_jstr_or(taint, "effect", ""));
+    return dra_xasprintf("%s%s%s:%s", dra_jstr_or(taint, "key", ""), *v ? "=" : "", v,
+                         dra_jstr_or(taint, "effect", ""));
 }
 
 char *dra_taint_src_string(const dra_taint_src *s)
@@ -403,8 +411,10 @@ static dra_err *add_taint(const ctx *x, claim_ev *ce, const json_t *res, size_t 
     if (have_tol) {
         if (!has_time) {
             char *what = dra_taint_src_string(&src);
-            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "%s: a NoExecute taint without timeAdded is tolerated for a while; "
-                                                     "upstream cannot compute its eviction time (set timeAdded)", what);
+            dra_err *e = dra_err_new(DRA_EXIT_INPUT,
+                                     "%s: a NoExecute taint without timeAdded is tolerated for a while; "
+                                     "upstream cannot compute its eviction time (set timeAdded)",
+                                     what);
             free(what);
             return e;
         }
@@ -480,8 +490,7 @@ static const claim_ev *claim_for(const claim_ev *cev, const dra_strmap *by_claim
     return dra_strmap_get(by_claim, (const char *)&co, sizeof co, &v) ? &cev[v] : NULL;
 }
 
-static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, const dra_strmap *by_claim,
-                         pod_ev *pe)
+static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, const dra_strmap *by_claim, pod_ev *pe)
 {
     memset(pe, 0, sizeof *pe);
     pe->po = po;
@@ -491,9 +500,8 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
     const char *ns = dra_jstr_or(pod, "metadata.namespace", ""), *uid = dra_jstr_or(pod, "metadata.uid", "");
     /* E7-3: with DRAWorkloadResourceClaims a claim controlled by and reserved
      * for the pod's PodGroup counts as the pod's */
-    const char *group = dra_feature_enabled(x->opts->features, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS)
-                            ? dra_pod_group_name(pod)
-                            : NULL;
+    const char *group =
+        dra_feature_enabled(x->opts->features, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS) ? dra_pod_group_name(pod) : NULL;
     /* podEvictionTime goes over resourceclaim.PodClaims: spec.resourceClaims,
      * then the claim named in status.extendedResourceClaimStatus, which must
      * be controlled by the pod like a template's claim (v1.37.2 and

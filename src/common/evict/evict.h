@@ -63,26 +63,29 @@ char *dra_taint_string(const json_t *taint);
 /* One (pod, claim, device, taint) that makes the pod go.  A claim with an
  * eviction time but no pod to evict gets records with pod == NULL. */
 typedef struct dra_evict_record {
-    const json_t *pod;      /* NULL: claim-level record */
+    const json_t *pod; /* NULL: claim-level record */
     const json_t *claim;
-    const json_t *result;   /* status.allocation.devices.results[i] */
+    const json_t *result; /* status.allocation.devices.results[i] */
     dra_taint_src src;
     bool taint_has_time;     /* false when the taint has no timeAdded */
     dra_time taint_evict_at; /* this taint on this device */
     bool has_time;           /* the pod (or claim) has an eviction time */
     dra_time evict_at;       /* the pod's (or claim's) eviction time */
-    bool pod_deleting;      /* already being deleted: nothing left to do */
+    bool pod_deleting;       /* already being deleted: nothing left to do */
 } dra_evict_record;
 
 typedef struct dra_evict_result {
     dra_evict_record *v;
     size_t n, cap;
-    dra_problems warnings;  /* one line (msg) each, for stderr */
-    json_t **rules;         /* every DeviceTaintRule with status.conditions as upstream sets them; owned */
+    dra_problems warnings; /* one line (msg) each, for stderr */
+    json_t **rules;        /* every DeviceTaintRule with status.conditions as upstream sets them; owned */
     size_t nrules;
 } dra_evict_result;
 
-#define DRA_EVICT_RESULT_INIT {0}
+#define DRA_EVICT_RESULT_INIT                                                                                          \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
 
 void dra_evict_result_free(dra_evict_result *r);
 
@@ -94,7 +97,7 @@ void dra_evict_result_free(dra_evict_result *r);
  * pods as evicted.  Input errors (invalid rules, slices, taints) are
  * DRA_EXIT_INPUT. */
 DRA_MUST_USE dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra_evict_result *out,
-                           dra_changes *changes);
+                                        dra_changes *changes);
 
 /* The devices of a cluster as the eviction controller sees them, indexed
  * once for many questions (`dra-claim doctor` asks about every allocated

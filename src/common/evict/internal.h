@@ -17,8 +17,8 @@
 typedef struct rule_info {
     const dra_obj *o;
     const json_t *taint;
-    const json_t *sel;  /* deviceSelector object, or NULL */
-    bool select_all;    /* no selector and --all */
+    const json_t *sel; /* deviceSelector object, or NULL */
+    bool select_all;   /* no selector and --all */
     const char *effect;
 } rule_info;
 
@@ -34,11 +34,11 @@ typedef struct ctx {
     dra_strmap devmap;
     struct dev_ref {
         const json_t *slice, *dev;
-    } *devs;
+    } * devs;
     size_t ndevs;
     dra_arena keys;
     dra_evict_result *out;
-    dra_strset *warned;   /* messages of the warnings given once (the wrap-around); ctx_init's */
+    dra_strset *warned; /* messages of the warnings given once (the wrap-around); ctx_init's */
 } ctx;
 
 typedef struct item {

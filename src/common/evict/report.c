@@ -10,17 +10,19 @@ json_t *dra_evict_record_json(const dra_evict_record *r, dra_time now)
 {
     json_t *o = json_pack("{s:s,s:s}", "apiVersion", "dra-tools/v1alpha1", "kind", "Eviction");
     if (r->pod)
-        json_object_set_new(o, "pod", json_pack("{s:s,s:s,s:s}", "namespace", dra_jstr_or(r->pod, "metadata.namespace", ""),
-                                                "name", dra_jstr_or(r->pod, "metadata.name", ""), "uid",
-                                                dra_jstr_or(r->pod, "metadata.uid", "")));
+        json_object_set_new(o, "pod",
+                            json_pack("{s:s,s:s,s:s}", "namespace", dra_jstr_or(r->pod, "metadata.namespace", ""),
+                                      "name", dra_jstr_or(r->pod, "metadata.name", ""), "uid",
+                                      dra_jstr_or(r->pod, "metadata.uid", "")));
     else
         json_object_set_new(o, "pod", json_null());
-    json_object_set_new(o, "claim", json_pack("{s:s,s:s}", "namespace", dra_jstr_or(r->claim, "metadata.namespace", ""),
-                                              "name", dra_jstr_or(r->claim, "metadata.name", "")));
-    json_object_set_new(o, "device", json_pack("{s:s,s:s,s:s,s:s}", "request", dra_jstr_or(r->result, "request", ""),
-                                               "driver", dra_jstr_or(r->result, "driver", ""), "pool",
-                                               dra_jstr_or(r->result, "pool", ""), "device",
-                                               dra_jstr_or(r->result, "device", "")));
+    json_object_set_new(o, "claim",
+                        json_pack("{s:s,s:s}", "namespace", dra_jstr_or(r->claim, "metadata.namespace", ""), "name",
+                                  dra_jstr_or(r->claim, "metadata.name", "")));
+    json_object_set_new(o, "device",
+                        json_pack("{s:s,s:s,s:s,s:s}", "request", dra_jstr_or(r->result, "request", ""), "driver",
+                                  dra_jstr_or(r->result, "driver", ""), "pool", dra_jstr_or(r->result, "pool", ""),
+                                  "device", dra_jstr_or(r->result, "device", "")));
     json_object_set_new(o, "taint", json_deep_copy(r->src.taint));
     char *src = dra_taint_src_string(&r->src);
     json_object_set_new(o, "source", json_string(src));
@@ -37,7 +39,8 @@ json_t *dra_evict_record_json(const dra_evict_record *r, dra_time now)
     if (r->pod_deleting)
         json_object_set_new(o, "podDeleting", json_true());
     if (!r->pod)
-        json_object_set_new(o, "note", json_string("no pod to evict: none is bound, using the claim and listed in reservedFor"));
+        json_object_set_new(o, "note",
+                            json_string("no pod to evict: none is bound, using the claim and listed in reservedFor"));
     return o;
 }
 

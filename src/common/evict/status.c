@@ -65,7 +65,8 @@ static void count_devices(const ctx *x, const rule_info *ri, long long *publishe
         size_t j;
         json_t *res;
         json_array_foreach(dra_jarr(cl, "status.allocation.devices.results"), j, res) {
-            if (dra_ev_rule_matches(ri, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""), dra_jstr_or(res, "device", "")))
+            if (dra_ev_rule_matches(ri, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""),
+                                    dra_jstr_or(res, "device", "")))
                 (*alloc)++;
         }
     }
@@ -156,8 +157,10 @@ dra_err *dra_ev_rule_status(const ctx *x, const eval *ev, size_t r, json_t **out
         char *p2 = plural(alloc, "1 allocated device selected. ", "%lld allocated devices selected. ");
         char *p3 = plural(pods, "1 pod would be evicted in ", "%lld pods would be evicted in ");
         char *p4 = plural(nss, "1 namespace ", "%lld different namespaces ");
-        dra_buf_printf(&msg, "%s%s%s%sif the effect was NoExecute. This information will not be updated again. "
-                             "Recreate the DeviceTaintRule to trigger an update.", p1, p2, p3, p4);
+        dra_buf_printf(&msg,
+                       "%s%s%s%sif the effect was NoExecute. This information will not be updated again. "
+                       "Recreate the DeviceTaintRule to trigger an update.",
+                       p1, p2, p3, p4);
         free(p1);
         free(p2);
         free(p3);
@@ -214,8 +217,8 @@ dra_err *dra_ev_rule_status(const ctx *x, const eval *ev, size_t r, json_t **out
         const char *ruid = dra_jstr(rule, "metadata.uid");
         if (ruid && *ruid)
             json_object_set_new(json_object_get(body, "metadata"), "uid", json_string(ruid));
-        char *why = dra_xasprintf("DeviceTaintRule %s: EvictionInProgress %s (%s)", dra_jstr_or(rule, "metadata.name", ""),
-                                  status, reason);
+        char *why = dra_xasprintf("DeviceTaintRule %s: EvictionInProgress %s (%s)",
+                                  dra_jstr_or(rule, "metadata.name", ""), status, reason);
         dra_op *op = dra_changes_op(changes, DRA_OP_APPLY, rule, "status", body, why);
         op->field_manager = dra_xstrdup(DRA_EVICT_CONTROLLER_NAME);
         free(why);

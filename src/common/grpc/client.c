@@ -19,42 +19,42 @@
 #include "../base/clock.h"
 
 struct dra_grpc_client {
-    int fd;                 /* first member: the send callback reads it */
+    int fd; /* first member: the send callback reads it */
     char *path;
     size_t max_msg;
     dra_grpc_log_fn log;
     void *log_ctx;
     volatile sig_atomic_t *cancel;
     nghttp2_session *s;
-    bool broken;            /* the connection is unusable (EOF, I/O or protocol error, GOAWAY) */
-    int conn_errno;         /* errno of the failure, 0 for EOF / protocol */
-    int h2err;              /* nghttp2 error of the failure */
-    unsigned calls_done;    /* calls completed on this connection */
-    struct call *call;      /* the call in progress */
+    bool broken;         /* the connection is unusable (EOF, I/O or protocol error, GOAWAY) */
+    int conn_errno;      /* errno of the failure, 0 for EOF / protocol */
+    int h2err;           /* nghttp2 error of the failure */
+    unsigned calls_done; /* calls completed on this connection */
+    struct call *call;   /* the call in progress */
 };
 
 struct call {
     int32_t id;
-    dra_buf out;            /* framed request */
+    dra_buf out; /* framed request */
     size_t out_off;
-    bool got_headers;       /* the response HEADERS arrived */
+    bool got_headers; /* the response HEADERS arrived */
     int http_status;
     bool have_status;
     int status;
-    dra_buf message;        /* percent-decoded grpc-message */
+    dra_buf message; /* percent-decoded grpc-message */
     bool bad_content_type;
     char content_type[64];
     dra_grpc_reader rd;
     bool closed;
-    uint32_t rst;           /* RST_STREAM code when closed by a reset */
-    int fail_code;          /* a local failure (size cap, compression, bad frame) */
+    uint32_t rst;  /* RST_STREAM code when closed by a reset */
+    int fail_code; /* a local failure (size cap, compression, bad frame) */
     char *fail_msg;
-    size_t received;        /* messages delivered */
-    bool any_bytes;         /* some response frame arrived (no retry then) */
+    size_t received; /* messages delivered */
+    bool any_bytes;  /* some response frame arrived (no retry then) */
     bool streaming;
     dra_grpc_msg_fn on_msg;
     void *ctx;
-    bool stopped;           /* on_msg asked to stop */
+    bool stopped; /* on_msg asked to stop */
 };
 
 static void call_fail(struct call *k, int code, const char *fmt, ...) DRA_PRINTF(3, 4);
@@ -83,8 +83,8 @@ static struct call *stream_call(dra_grpc_client *c, int32_t id)
     return c->call && c->call->id == id ? c->call : NULL;
 }
 
-static int on_header(nghttp2_session *s, const nghttp2_frame *f, const uint8_t *name, size_t nlen,
-                     const uint8_t *value, size_t vlen, uint8_t flags, void *user)
+static int on_header(nghttp2_session *s, const nghttp2_frame *f, const uint8_t *name, size_t nlen, const uint8_t *value,
+                     size_t vlen, uint8_t flags, void *user)
 {
     struct call *k = stream_call(user, f->hd.stream_id);
     if (!k || f->hd.type != NGHTTP2_HEADERS)
@@ -297,8 +297,9 @@ static int pump(dra_grpc_client *c, struct call *k, long long deadline, long tim
         if (rv != 0) {
             c->broken = true;
             if (c->conn_errno)
-                dra_grpc_status_set(st, DRA_GRPC_UNAVAILABLE, "connection error: desc = \"transport: write unix %s: %s\"",
-                                    c->path, dra_grpc_strerror(c->conn_errno, eb, sizeof eb));
+                dra_grpc_status_set(st, DRA_GRPC_UNAVAILABLE,
+                                    "connection error: desc = \"transport: write unix %s: %s\"", c->path,
+                                    dra_grpc_strerror(c->conn_errno, eb, sizeof eb));
             else
                 dra_grpc_status_set(st, DRA_GRPC_INTERNAL, "HTTP/2 error: %s", nghttp2_strerror(rv));
             return st->code;
@@ -317,8 +318,8 @@ static int pump(dra_grpc_client *c, struct call *k, long long deadline, long tim
             if (left <= 0) {
                 nghttp2_submit_rst_stream(c->s, NGHTTP2_FLAG_NONE, k->id, NGHTTP2_CANCEL);
                 nghttp2_session_send(c->s);
-                dra_grpc_status_set(st, DRA_GRPC_DEADLINE_EXCEEDED, "context deadline exceeded (no answer within %ld ms)",
-                                    timeout_ms);
+                dra_grpc_status_set(st, DRA_GRPC_DEADLINE_EXCEEDED,
+                                    "context deadline exceeded (no answer within %ld ms)", timeout_ms);
                 return st->code;
             }
             wait = left > 1000000 ? 1000000 : (int)left;
@@ -343,9 +344,10 @@ static int pump(dra_grpc_client *c, struct call *k, long long deadline, long tim
                 if (k->closed)
                     break;
                 if (r == 0)
-                    dra_grpc_status_set(st, DRA_GRPC_UNAVAILABLE,
-                                        "connection error: desc = \"error reading from server: EOF\" (%s closed the connection)",
-                                        c->path);
+                    dra_grpc_status_set(
+                        st, DRA_GRPC_UNAVAILABLE,
+                        "connection error: desc = \"error reading from server: EOF\" (%s closed the connection)",
+                        c->path);
                 else if (h2err)
                     dra_grpc_status_set(st, DRA_GRPC_INTERNAL,
                                         "connection error: desc = \"transport: bad HTTP/2 from %s: %s\"", c->path,
@@ -373,12 +375,14 @@ static int finish(struct call *k, dra_grpc_status *st)
                             "unexpected HTTP status code received from server: %d%s%s", k->http_status,
                             k->message.len ? "; " : "", dra_buf_str(&k->message));
     } else if (k->got_headers && k->bad_content_type && !k->have_status) {
-        dra_grpc_status_set(st, DRA_GRPC_INTERNAL, "transport: received unexpected content-type \"%s\"", k->content_type);
+        dra_grpc_status_set(st, DRA_GRPC_INTERNAL, "transport: received unexpected content-type \"%s\"",
+                            k->content_type);
     } else if (k->have_status) {
         if (k->status != DRA_GRPC_OK) {
             dra_grpc_status_set(st, k->status, "%s", dra_buf_str(&k->message));
         } else if (dra_grpc_reader_partial(&k->rd)) {
-            dra_grpc_status_set(st, DRA_GRPC_INTERNAL, "grpc: truncated message (%zu of %zu bytes before the end of the stream)",
+            dra_grpc_status_set(st, DRA_GRPC_INTERNAL,
+                                "grpc: truncated message (%zu of %zu bytes before the end of the stream)",
                                 k->rd.have_prefix < DRA_GRPC_PREFIX ? (size_t)0 : k->rd.buf.len,
                                 k->rd.have_prefix < DRA_GRPC_PREFIX ? (size_t)DRA_GRPC_PREFIX : k->rd.want);
         } else if (!k->streaming && k->received == 0) {
@@ -404,8 +408,8 @@ static int do_call(dra_grpc_client *c, const char *method, const void *req, size
     *retryable = false;
     st->code = DRA_GRPC_OK;
     if (req_len > c->max_msg) {
-        dra_grpc_status_set(st, DRA_GRPC_RESOURCE_EXHAUSTED, "grpc: trying to send message larger than max (%zu vs. %zu)",
-                            req_len, c->max_msg);
+        dra_grpc_status_set(st, DRA_GRPC_RESOURCE_EXHAUSTED,
+                            "grpc: trying to send message larger than max (%zu vs. %zu)", req_len, c->max_msg);
         return st->code;
     }
     long long deadline = timeout_ms > 0 ? dra_mono_ms() + timeout_ms : 0;
@@ -479,7 +483,8 @@ int dra_grpc_unary(dra_grpc_client *c, const char *method, const void *req, size
     bool retry;
     int code = do_call(c, method, req, req_len, timeout_ms, false, unary_msg, &u, st, &retry);
     if (code != DRA_GRPC_OK && retry) {
-        dra_grpc_note(c->log, c->log_ctx, "%s: %s on a reused connection; retrying once", method, st->message ? st->message : "");
+        dra_grpc_note(c->log, c->log_ctx, "%s: %s on a reused connection; retrying once", method,
+                      st->message ? st->message : "");
         resp->len = start;
         disconnect(c);
         code = do_call(c, method, req, req_len, timeout_ms, false, unary_msg, &u, st, &retry);
@@ -489,8 +494,8 @@ int dra_grpc_unary(dra_grpc_client *c, const char *method, const void *req, size
     return code;
 }
 
-int dra_grpc_server_streaming(dra_grpc_client *c, const char *method, const void *req, size_t req_len,
-                              long timeout_ms, dra_grpc_msg_fn on_msg, void *ctx, dra_grpc_status *st)
+int dra_grpc_server_streaming(dra_grpc_client *c, const char *method, const void *req, size_t req_len, long timeout_ms,
+                              dra_grpc_msg_fn on_msg, void *ctx, dra_grpc_status *st)
 {
     bool retry;
     int code = do_call(c, method, req, req_len, timeout_ms, true, on_msg, ctx, st, &retry);

@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* clang-format off */
 static const char *const code_names[] = {
     "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND",
     "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION",
     "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS",
     "UNAUTHENTICATED",
 };
+/* clang-format on */
 
 const char *dra_grpc_code_name(int code)
 {
@@ -26,7 +28,10 @@ int dra_grpc_code_from_http(int http_status)
     case 401: return DRA_GRPC_UNAUTHENTICATED;
     case 403: return DRA_GRPC_PERMISSION_DENIED;
     case 404: return DRA_GRPC_UNIMPLEMENTED;
-    case 429: case 502: case 503: case 504: return DRA_GRPC_UNAVAILABLE;
+    case 429:
+    case 502:
+    case 503:
+    case 504: return DRA_GRPC_UNAVAILABLE;
     default: return DRA_GRPC_UNKNOWN;
     }
 }
@@ -37,8 +42,8 @@ void dra_grpc_reader_init(dra_grpc_reader *r, size_t max_msg)
     r->max_msg = max_msg ? max_msg : DRA_GRPC_DEFAULT_MAX_MSG;
 }
 
-dra_grpc_read_status dra_grpc_reader_feed(dra_grpc_reader *r, const uint8_t *data, size_t len,
-                                          size_t *used, const uint8_t **msg, size_t *msg_len)
+dra_grpc_read_status dra_grpc_reader_feed(dra_grpc_reader *r, const uint8_t *data, size_t len, size_t *used,
+                                          const uint8_t **msg, size_t *msg_len)
 {
     size_t i = 0;
     *msg = NULL;
@@ -50,8 +55,8 @@ dra_grpc_read_status dra_grpc_reader_feed(dra_grpc_reader *r, const uint8_t *dat
                 *used = i;
                 return DRA_GRPC_READ_COMPRESSED;
             }
-            r->want = (size_t)r->prefix[1] << 24 | (size_t)r->prefix[2] << 16 |
-                      (size_t)r->prefix[3] << 8 | (size_t)r->prefix[4];
+            r->want = (size_t)r->prefix[1] << 24 | (size_t)r->prefix[2] << 16 | (size_t)r->prefix[3] << 8 |
+                      (size_t)r->prefix[4];
             if (r->want > r->max_msg) {
                 *used = i;
                 return DRA_GRPC_READ_TOO_LARGE;
@@ -94,8 +99,7 @@ void dra_grpc_reader_free(dra_grpc_reader *r)
 
 void dra_grpc_frame_append(dra_buf *b, const void *msg, size_t len)
 {
-    uint8_t p[DRA_GRPC_PREFIX] = {0, (uint8_t)(len >> 24), (uint8_t)(len >> 16), (uint8_t)(len >> 8),
-                                  (uint8_t)len};
+    uint8_t p[DRA_GRPC_PREFIX] = {0, (uint8_t)(len >> 24), (uint8_t)(len >> 16), (uint8_t)(len >> 8), (uint8_t)len};
     dra_buf_append(b, p, sizeof p);
     if (len)
         dra_buf_append(b, msg, len);
@@ -119,9 +123,12 @@ void dra_grpc_percent_encode(dra_buf *b, const char *s, size_t len)
 
 static int hexval(char c)
 {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
     return -1;
 }
 
@@ -130,8 +137,7 @@ void dra_grpc_percent_decode(dra_buf *b, const char *s, size_t len)
     dra_buf_grow(b, len + 1);
     for (size_t i = 0; i < len; i++) {
         int h, l;
-        if (s[i] == '%' && i + 2 < len && (h = hexval(s[i + 1])) >= 0 &&
-            (l = hexval(s[i + 2])) >= 0) {
+        if (s[i] == '%' && i + 2 < len && (h = hexval(s[i + 1])) >= 0 && (l = hexval(s[i + 2])) >= 0) {
             dra_buf_putc(b, (char)(h << 4 | l));
             i += 2;
         } else {

@@ -53,27 +53,29 @@ int dra_grpc_code_from_http(int http_status);
 
 /* Reassembly of length-prefixed messages. */
 typedef struct dra_grpc_reader {
-    dra_buf buf;         /* the current message (after the prefix) */
+    dra_buf buf; /* the current message (after the prefix) */
     uint8_t prefix[DRA_GRPC_PREFIX];
-    size_t have_prefix;  /* bytes of the prefix seen so far */
-    size_t want;         /* length of the current message, valid when have_prefix == 5 */
-    size_t max_msg;      /* 0 = DRA_GRPC_DEFAULT_MAX_MSG */
-    size_t messages;     /* complete messages delivered so far */
+    size_t have_prefix; /* bytes of the prefix seen so far */
+    size_t want;        /* length of the current message, valid when have_prefix == 5 */
+    size_t max_msg;     /* 0 = DRA_GRPC_DEFAULT_MAX_MSG */
+    size_t messages;    /* complete messages delivered so far */
 } dra_grpc_reader;
 
+/* clang-format off */
 typedef enum {
     DRA_GRPC_READ_OK = 0,      /* all input consumed; no message pending */
     DRA_GRPC_READ_MSG,         /* a complete message: msg and msg_len valid until the next call */
     DRA_GRPC_READ_COMPRESSED,  /* flag byte not 0: compression was not negotiated */
     DRA_GRPC_READ_TOO_LARGE,   /* length above max_msg (r->want holds it) */
 } dra_grpc_read_status;
+/* clang-format on */
 
 void dra_grpc_reader_init(dra_grpc_reader *r, size_t max_msg);
 /* Feed bytes; consumes up to one message at a time.  Call repeatedly with
  * the remaining input (*used tells how much was consumed) until it returns
  * DRA_GRPC_READ_OK.  After COMPRESSED or TOO_LARGE the stream is unusable. */
-dra_grpc_read_status dra_grpc_reader_feed(dra_grpc_reader *r, const uint8_t *data, size_t len,
-                                          size_t *used, const uint8_t **msg, size_t *msg_len);
+dra_grpc_read_status dra_grpc_reader_feed(dra_grpc_reader *r, const uint8_t *data, size_t len, size_t *used,
+                                          const uint8_t **msg, size_t *msg_len);
 /* True when a message was started but not finished (a truncated stream). */
 bool dra_grpc_reader_partial(const dra_grpc_reader *r);
 void dra_grpc_reader_free(dra_grpc_reader *r);

@@ -27,8 +27,8 @@
 typedef void (*dra_grpc_log_fn)(void *ctx, const char *line);
 
 typedef struct dra_grpc_status {
-    int code;              /* DRA_GRPC_* */
-    char *message;         /* heap, may be NULL for OK */
+    int code;      /* DRA_GRPC_* */
+    char *message; /* heap, may be NULL for OK */
 } dra_grpc_status;
 
 void dra_grpc_status_set(dra_grpc_status *st, int code, const char *fmt, ...) DRA_PRINTF(3, 4);
@@ -37,8 +37,8 @@ void dra_grpc_status_clear(dra_grpc_status *st);
 /* ---- client ---- */
 
 typedef struct dra_grpc_client_opts {
-    size_t max_msg;        /* largest message sent or received; 0 = 4 MiB */
-    dra_grpc_log_fn log;   /* optional */
+    size_t max_msg;      /* largest message sent or received; 0 = 4 MiB */
+    dra_grpc_log_fn log; /* optional */
     void *log_ctx;
     volatile sig_atomic_t *cancel; /* optional: non-zero ends a call with CANCELLED */
 } dra_grpc_client_opts;
@@ -58,16 +58,16 @@ int dra_grpc_client_connect(dra_grpc_client *c, dra_grpc_status *st);
  * deadline.  On OK, resp holds the response message (appended).  Returns
  * st->code.  A call that fails because a reused connection was closed by the
  * peer before any answer arrived is retried once on a new connection. */
-int dra_grpc_unary(dra_grpc_client *c, const char *method, const void *req, size_t req_len,
-                   long timeout_ms, dra_buf *resp, dra_grpc_status *st);
+int dra_grpc_unary(dra_grpc_client *c, const char *method, const void *req, size_t req_len, long timeout_ms,
+                   dra_buf *resp, dra_grpc_status *st);
 
 /* Server-streaming call: on_msg is called for every message (return non-zero
  * to stop: the call is cancelled and reported as CANCELLED).  Returns when
  * the stream ends (the server's status), the deadline passes, or *cancel is
  * set.  timeout_ms <= 0 means no deadline. */
 typedef int (*dra_grpc_msg_fn)(void *ctx, const uint8_t *msg, size_t len);
-int dra_grpc_server_streaming(dra_grpc_client *c, const char *method, const void *req, size_t req_len,
-                              long timeout_ms, dra_grpc_msg_fn on_msg, void *ctx, dra_grpc_status *st);
+int dra_grpc_server_streaming(dra_grpc_client *c, const char *method, const void *req, size_t req_len, long timeout_ms,
+                              dra_grpc_msg_fn on_msg, void *ctx, dra_grpc_status *st);
 
 /* ---- server ---- */
 
@@ -76,11 +76,11 @@ typedef struct dra_grpc_call dra_grpc_call;
 
 /* What a handler answers. */
 typedef struct dra_grpc_reply {
-    int code;              /* DRA_GRPC_OK or an error code (then `message`) */
-    dra_buf body;          /* response message (unframed) when OK */
-    dra_buf message;       /* error text, sent percent-encoded in grpc-message */
-    long delay_ms;         /* answer after this long (the loop keeps serving others) */
-    bool raw;              /* send body as the DATA bytes verbatim, unframed (fault injection) */
+    int code;        /* DRA_GRPC_OK or an error code (then `message`) */
+    dra_buf body;    /* response message (unframed) when OK */
+    dra_buf message; /* error text, sent percent-encoded in grpc-message */
+    long delay_ms;   /* answer after this long (the loop keeps serving others) */
+    bool raw;        /* send body as the DATA bytes verbatim, unframed (fault injection) */
 } dra_grpc_reply;
 
 /* Unary handler: fill rep (code starts as OK). */
@@ -91,7 +91,7 @@ typedef void (*dra_grpc_unary_fn)(void *ctx, const uint8_t *req, size_t len, dra
 typedef void (*dra_grpc_stream_fn)(void *ctx, const uint8_t *req, size_t len, dra_grpc_reply *rep);
 
 typedef struct dra_grpc_server_opts {
-    size_t max_msg;        /* 0 = 4 MiB */
+    size_t max_msg; /* 0 = 4 MiB */
     dra_grpc_log_fn log;
     void *log_ctx;
 } dra_grpc_server_opts;

@@ -9,6 +9,7 @@
 #include "grpc/grpc.h"
 
 /* A header name/value pair for nghttp2 from C strings. */
+/* clang-format off */
 #define DRA_H2_NV(n, v)                                                                   \
     {(uint8_t *)(n), (uint8_t *)(v), strlen(n), strlen(v),                                \
      NGHTTP2_NV_FLAG_NO_COPY_NAME | NGHTTP2_NV_FLAG_NO_COPY_VALUE}
@@ -16,6 +17,7 @@
 /* The same with a value nghttp2 copies (a stack or temporary buffer). */
 #define DRA_H2_NVC(n, v)                                                                  \
     {(uint8_t *)(n), (uint8_t *)(v), strlen(n), strlen(v), NGHTTP2_NV_FLAG_NO_COPY_NAME}
+/* clang-format on */
 
 /* nghttp2 send callback for a non-blocking socket whose fd is *(int *)user_data's
  * first member: see the two users.  Returns bytes or NGHTTP2_ERR_WOULDBLOCK /

@@ -39,21 +39,21 @@ struct dra_grpc_call {
     bool bad_content_type;
     dra_grpc_reader rd;
     size_t nreq;
-    dra_buf req;           /* the request message */
-    bool req_error;        /* compressed, too large, more than one */
+    dra_buf req;    /* the request message */
+    bool req_error; /* compressed, too large, more than one */
     int req_code;
     char req_msg[160];
     const method *m;
-    bool answered;         /* response submitted */
-    long long due;         /* answer at this time (0 = not waiting) */
-    dra_grpc_reply rep;    /* the pending answer while waiting */
-    dra_buf out;           /* DATA still to send */
+    bool answered;      /* response submitted */
+    long long due;      /* answer at this time (0 = not waiting) */
+    dra_grpc_reply rep; /* the pending answer while waiting */
+    dra_buf out;        /* DATA still to send */
     size_t out_off;
-    bool finishing;        /* send trailers after `out` */
+    bool finishing; /* send trailers after `out` */
     int final_code;
     dra_buf final_msg;
-    bool streaming_open;   /* an open server-streaming call */
-    bool deferred;         /* the data provider returned DEFERRED */
+    bool streaming_open; /* an open server-streaming call */
+    bool deferred;       /* the data provider returned DEFERRED */
     struct dra_grpc_call *next;
 };
 
@@ -345,8 +345,8 @@ static int on_data(nghttp2_session *ses, uint8_t flags, int32_t id, const uint8_
         } else if (r == DRA_GRPC_READ_TOO_LARGE) {
             k->req_error = true;
             k->req_code = DRA_GRPC_RESOURCE_EXHAUSTED;
-            snprintf(k->req_msg, sizeof k->req_msg, "grpc: received message larger than max (%zu vs. %zu)",
-                     k->rd.want, k->rd.max_msg);
+            snprintf(k->req_msg, sizeof k->req_msg, "grpc: received message larger than max (%zu vs. %zu)", k->rd.want,
+                     k->rd.max_msg);
         }
     }
     return 0;

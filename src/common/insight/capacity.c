@@ -30,11 +30,14 @@ typedef struct group {
 
 static int64_t *counter_of(counts *c, int k)
 {
-    int64_t *v[] = {&c->total, &c->allocated, &c->shared, &c->tainted, &c->unhealthy, &c->blocked, &c->unusable, &c->free};
+    int64_t *v[] = {&c->total,     &c->allocated, &c->shared,   &c->tainted,
+                    &c->unhealthy, &c->blocked,   &c->unusable, &c->free};
     return v[k];
 }
+/* clang-format off */
 static const char *const count_names[] = {"total", "allocated", "shared", "tainted", "unhealthy", "blocked", "unusable",
                                           "free"};
+/* clang-format on */
 enum { NCOUNTS = 8 };
 
 static void count_add(counts *c, const dra_alloc_device_state *f)
@@ -69,7 +72,8 @@ static json_t *probe_claim(const char *cls, int64_t n, const char *attr)
                             "allocationMode", "ExactCount", "count", (json_int_t)n);
     json_t *devices = json_pack("{s:[o]}", "requests", req);
     if (attr)
-        json_object_set_new(devices, "constraints", json_pack("[{s:[s],s:s}]", "requests", "probe", "matchAttribute", attr));
+        json_object_set_new(devices, "constraints",
+                            json_pack("[{s:[s],s:s}]", "requests", "probe", "matchAttribute", attr));
     return json_pack("{s:s,s:s,s:{s:s,s:s,s:s},s:{s:o}}", "apiVersion", "resource.k8s.io/v1", "kind", "ResourceClaim",
                      "metadata", "name", "capacity-probe", "namespace", "default", "uid", "capacity-probe", "spec",
                      "devices", devices);
@@ -92,11 +96,12 @@ static dra_err *fits(prober *p, const json_t *node, int64_t n, bool *ok)
     dra_err *e = dra_alloc_run(p->w, node, &c, 1, &ao, &r);
     if (e && strstr(e->msg, "timed out")) {
         if (!p->warned_timeout)
-            *p->warn = dra_err_append(*p->warn, dra_err_new(DRA_EXIT_INPUT, "class %s: %s on node %s asking for %lld "
-                                                            "devices (the largest fit reported may be smaller than possible)",
-                                                            p->cls, e->msg,
-                                                            dra_jfield_str(dra_jfield(node, "metadata"), "name"),
-                                                            (long long)n));
+            *p->warn = dra_err_append(*p->warn,
+                                      dra_err_new(DRA_EXIT_INPUT,
+                                                  "class %s: %s on node %s asking for %lld "
+                                                  "devices (the largest fit reported may be smaller than possible)",
+                                                  p->cls, e->msg, dra_jfield_str(dra_jfield(node, "metadata"), "name"),
+                                                  (long long)n));
         p->warned_timeout = true;
         dra_err_free(e);
         e = NULL;
@@ -228,8 +233,9 @@ static json_t *partitions(const dra_alloc_walk *f, const uint8_t *match)
         for (size_t i = 0; i < sets.cap; i++)
             free((char *)sets.e[i].key);
         dra_strmap_free(&sets);
-        json_array_append_new(out, json_pack("{s:s,s:I,s:I,s:I}", "shape", sh[s].name, "devices", (json_int_t)sh[s].devices,
-                                             "fit", (json_int_t)sh[s].fit, "counterSets", (json_int_t)sh[s].sets));
+        json_array_append_new(out,
+                              json_pack("{s:s,s:I,s:I,s:I}", "shape", sh[s].name, "devices", (json_int_t)sh[s].devices,
+                                        "fit", (json_int_t)sh[s].fit, "counterSets", (json_int_t)sh[s].sets));
     }
     for (size_t s = 0; s < nsh; s++)
         free(sh[s].name);
@@ -277,8 +283,8 @@ static json_t *pool_json(const dra_alloc_walk *f, group *g, const uint8_t *match
     return o;
 }
 
-static dra_err *one_class(dra_alloc_walk *f, const char *cls, json_t *const *nodes, size_t nnodes, const dra_fleet_opts *o,
-                          json_t **out, dra_err **warn)
+static dra_err *one_class(dra_alloc_walk *f, const char *cls, json_t *const *nodes, size_t nnodes,
+                          const dra_fleet_opts *o, json_t **out, dra_err **warn)
 {
     *out = NULL;
     uint8_t *match = dra_xcalloc(f->ndevs + 1, 1);
@@ -421,9 +427,9 @@ dra_err *dra_fleet_capacity(const dra_model *m, json_t *const *nodes, size_t nno
     dra_err *e = NULL;
     for (size_t i = 0; i < o->nclasses; i++)
         if (!dra_model_class(m, o->classes[i]))
-            e = dra_err_append(e, dra_err_param(dra_err_new(DRA_EXIT_INPUT, "DeviceClass %s is not in the input",
-                                                            o->classes[i]),
-                                                "class"));
+            e = dra_err_append(
+                e, dra_err_param(dra_err_new(DRA_EXIT_INPUT, "DeviceClass %s is not in the input", o->classes[i]),
+                                 "class"));
     dra_selector_eval ev = dra_cel_selector_eval_new(o->features);
     dra_alloc_world *w = NULL;
     if (!e)
@@ -541,8 +547,8 @@ static void unusable_notes(dra_buf *notes, const char *cls, const json_t *pools)
 
 dra_err *dra_fleet_table(FILE *f, const json_t *report, dra_fleet_by by)
 {
-    static const char *const head[] = {"TOTAL", "ALLOCATED", "SHARED", "TAINTED", "UNHEALTHY", "BLOCKED", "UNUSABLE",
-                                       "FREE"};
+    static const char *const head[] = {"TOTAL",     "ALLOCATED", "SHARED",   "TAINTED",
+                                       "UNHEALTHY", "BLOCKED",   "UNUSABLE", "FREE"};
     cells c = {0};
     size_t ncols = 0;
     cell(&c, dra_xstrdup("CLASS"));

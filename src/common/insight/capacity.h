@@ -47,10 +47,10 @@ typedef enum { DRA_FLEET_BY_CLASS, DRA_FLEET_BY_NODE, DRA_FLEET_BY_POOL, DRA_FLE
 typedef struct dra_fleet_opts {
     const char *const *classes; /* report only these (input errors for unknown names); NULL/0 = every class */
     size_t nclasses;
-    dra_fleet_by by;            /* NODE: per-node rows and largest fit; POOL: per-pool rows, counters, capacity */
-    const char *match_attribute; /* fragmentation probe adds matchAttribute on this attribute; NULL = none */
+    dra_fleet_by by;              /* NODE: per-node rows and largest fit; POOL: per-pool rows, counters, capacity */
+    const char *match_attribute;  /* fragmentation probe adds matchAttribute on this attribute; NULL = none */
     const dra_features *features; /* NULL = defaults */
-    double timeout;             /* per allocator run, seconds; <= 0 none */
+    double timeout;               /* per allocator run, seconds; <= 0 none */
 } dra_fleet_opts;
 
 /* The report:
@@ -59,7 +59,8 @@ typedef struct dra_fleet_opts {
  *                 "unusablePools": [{"driver", "pool", "reason", "devices"}],
  *                 "partitions": [{"shape", "devices", "fit", "counterSets"}],
  *                 "nodes": [...]  (by node: {"name", counts..., "largestFit"}),
- *                 "pools": [...]  (by pool: {"driver", "pool", "node", counts..., "unusableReason" (when so), "counterSets":
+ *                 "pools": [...]  (by pool: {"driver", "pool", "node", counts..., "unusableReason" (when so),
+ * "counterSets":
  *                                   [{"name", "counters": {C: {"total", "left"}}}],
  *                                   "consumable": [{"device", "capacity": {C: {"total", "left"}}}]})}]}
  * nodes are Node objects (a fragmentation probe runs on them); devices

@@ -17,12 +17,15 @@ static const char *str(const json_t *o, const char *key)
     return dra_jfield_str(o, key);
 }
 
+/* clang-format off */
 static const char *const counts[] = {"total", "allocated", "shared", "tainted", "unhealthy", "blocked", "unusable", "free"};
+/* clang-format on */
 #define NCOUNTS (sizeof counts / sizeof *counts)
 
 static void summary(const json_t *classes, dra_buf *b)
 {
-    dra_buf_puts(b, "<h2 id=\"classes\">Devices per DeviceClass</h2>\n<table class=\"classes\">\n<tr><th>DeviceClass</th>");
+    dra_buf_puts(
+        b, "<h2 id=\"classes\">Devices per DeviceClass</h2>\n<table class=\"classes\">\n<tr><th>DeviceClass</th>");
     for (size_t k = 0; k < NCOUNTS; k++)
         dra_buf_printf(b, "<th>%s</th>", counts[k]);
     dra_buf_puts(b, "<th>largest fit</th></tr>\n");
@@ -85,13 +88,13 @@ static void device_picture(const parts *p, long long total, dra_buf *b)
     if (total <= DRA_CAPACITY_PAGE_SQUARES) {
         const int per_row = 16, side = 12;
         long long rows = (total + per_row - 1) / per_row;
-        dra_buf_printf(b, "<svg width=\"%d\" height=\"%lld\" role=\"img\">", (total < per_row ? (int)total : per_row) * side,
-                       rows * side);
+        dra_buf_printf(b, "<svg width=\"%d\" height=\"%lld\" role=\"img\">",
+                       (total < per_row ? (int)total : per_row) * side, rows * side);
         long long i = 0;
         for (int k = 0; k < 4; k++)
             for (long long j = 0; j < p->v[k]; j++, i++)
-                dra_buf_printf(b, "<rect class=\"%s\" x=\"%lld\" y=\"%lld\" width=\"%d\" height=\"%d\"/>", part_names[k],
-                               (i % per_row) * side + 1, (i / per_row) * side + 1, side - 2, side - 2);
+                dra_buf_printf(b, "<rect class=\"%s\" x=\"%lld\" y=\"%lld\" width=\"%d\" height=\"%d\"/>",
+                               part_names[k], (i % per_row) * side + 1, (i / per_row) * side + 1, side - 2, side - 2);
         dra_buf_puts(b, "</svg>");
         return;
     }
@@ -101,7 +104,8 @@ static void device_picture(const parts *p, long long total, dra_buf *b)
     for (int k = 0; k < 4; k++) {
         double w = width * (double)p->v[k] / (double)total;
         if (w > 0)
-            dra_buf_printf(b, "<rect class=\"%s\" x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"12\"/>", part_names[k], x, w);
+            dra_buf_printf(b, "<rect class=\"%s\" x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"12\"/>", part_names[k], x,
+                           w);
         x += w;
     }
     dra_buf_puts(b, "</svg>");
@@ -200,9 +204,11 @@ static void counter_row(const char *set, const char *name, const json_t *v, dra_
     dra_buf_puts(b, ">");
     dra_html_elem(b, "td", set);
     dra_html_elem(b, "td", name);
-    dra_buf_printf(b, "<td><svg width=\"200\" height=\"12\" role=\"img\"><rect class=\"track\" width=\"200\" height=\"12\"/>"
-                      "<rect class=\"cap\" width=\"%.1f\" height=\"12\"/></svg></td><td class=\"n\">",
-                   200 * share);
+    dra_buf_printf(
+        b,
+        "<td><svg width=\"200\" height=\"12\" role=\"img\"><rect class=\"track\" width=\"200\" height=\"12\"/>"
+        "<rect class=\"cap\" width=\"%.1f\" height=\"12\"/></svg></td><td class=\"n\">",
+        200 * share);
     dra_html_text(b, used_s);
     dra_buf_puts(b, " of ");
     dra_html_text(b, total_s);
@@ -245,10 +251,12 @@ static void counters(const json_t *classes, dra_buf *b)
     bool any = false;
     json_array_foreach(classes, i, c)
         json_array_foreach(json_object_get(c, "pools"), k, p) {
-            if (!json_array_size(json_object_get(p, "counterSets")) && !json_array_size(json_object_get(p, "consumable")))
+            if (!json_array_size(json_object_get(p, "counterSets")) &&
+                !json_array_size(json_object_get(p, "consumable")))
                 continue;
             dra_buf key = DRA_BUF_INIT;
-            dra_buf_printf(&key, "%s/%s", str(p, "driver") ? str(p, "driver") : "", str(p, "pool") ? str(p, "pool") : "");
+            dra_buf_printf(&key, "%s/%s", str(p, "driver") ? str(p, "driver") : "",
+                           str(p, "pool") ? str(p, "pool") : "");
             if (!json_object_get(seen, dra_buf_str(&key))) {
                 json_object_set_new(seen, dra_buf_str(&key), json_true());
                 if (!any)
@@ -282,8 +290,9 @@ static void fragmentation(const json_t *classes, dra_buf *b)
         dra_buf_printf(b, " data-free=\"%lld\" data-nodes=\"%lld\" data-largest=\"%lld\"><h3>", num(c, "free"), spread,
                        num(lf, "devices"));
         dra_html_text(b, str(c, "name"));
-        dra_buf_printf(b, "</h3>\n<p>%lld free device%s on %lld node%s; the largest block one claim gets on one node: "
-                          "%lld",
+        dra_buf_printf(b,
+                       "</h3>\n<p>%lld free device%s on %lld node%s; the largest block one claim gets on one node: "
+                       "%lld",
                        num(c, "free"), num(c, "free") == 1 ? "" : "s", spread, spread == 1 ? "" : "s",
                        num(lf, "devices"));
         if (str(lf, "node")) {
@@ -306,11 +315,12 @@ static void fragmentation(const json_t *classes, dra_buf *b)
             dra_html_attr(b, "data-node", str(n, "name"));
             dra_buf_printf(b, " data-free=\"%lld\" data-largest=\"%lld\">", free_, fit);
             dra_html_elem(b, "td", str(n, "name"));
-            dra_buf_printf(b, "<td><svg width=\"200\" height=\"12\" role=\"img\"><rect class=\"track\" width=\"%.1f\" "
-                              "height=\"12\"/><rect class=\"blk\" width=\"%.1f\" height=\"12\"/></svg></td>"
-                              "<td class=\"n\">%lld</td><td class=\"n\">%lld</td></tr>\n",
-                           200.0 * (double)free_ / (double)most, 200.0 * (double)(fit < free_ ? fit : free_) / (double)most,
-                           free_, fit);
+            dra_buf_printf(b,
+                           "<td><svg width=\"200\" height=\"12\" role=\"img\"><rect class=\"track\" width=\"%.1f\" "
+                           "height=\"12\"/><rect class=\"blk\" width=\"%.1f\" height=\"12\"/></svg></td>"
+                           "<td class=\"n\">%lld</td><td class=\"n\">%lld</td></tr>\n",
+                           200.0 * (double)free_ / (double)most,
+                           200.0 * (double)(fit < free_ ? fit : free_) / (double)most, free_, fit);
         }
         dra_buf_puts(b, "</table></div>\n");
     }

@@ -105,7 +105,10 @@ static void node_row(const json_t *n, const json_t *cols, dra_buf *b)
     dra_html_text(b, str(n, "node"));
     dra_buf_puts(b, "</th>");
     if (fits || skipped || !alloc || !ncols) {
-        dra_buf_printf(b, "<td class=\"%s\" colspan=\"%zu\">", fits ? "fits" : skipped ? "note" : "refused",
+        dra_buf_printf(b, "<td class=\"%s\" colspan=\"%zu\">",
+                       fits      ? "fits"
+                       : skipped ? "note"
+                                 : "refused",
                        ncols ? ncols : 1);
         if (fits)
             dra_buf_printf(b, "fits, score %lld", (long long)json_integer_value(json_object_get(n, "score")));
@@ -153,7 +156,8 @@ void dra_explain_page(const json_t *pod, dra_buf *b)
     dra_buf_puts(b, "</p>\n");
     const json_t *q = json_object_get(pod, "queue");
     if (q) {
-        dra_buf_printf(b, "<p class=\"note\">queue: #%lld, ", (long long)json_integer_value(json_object_get(q, "position")));
+        dra_buf_printf(b, "<p class=\"note\">queue: #%lld, ",
+                       (long long)json_integer_value(json_object_get(q, "position")));
         dra_html_text(b, str(q, "why"));
         dra_buf_puts(b, "</p>\n");
     }

@@ -126,7 +126,8 @@ static const json_t *verified_pod(const json_t *claim, const dra_model *m)
     const json_t *ref = controller_pod_ref(claim);
     if (!is_ext_claim(claim) || !ref || !m)
         return NULL;
-    const char *ns = dra_jstr_or(claim, "metadata.namespace", "default"), *name = dra_jstr_or(claim, "metadata.name", "");
+    const char *ns = dra_jstr_or(claim, "metadata.namespace", "default"),
+               *name = dra_jstr_or(claim, "metadata.name", "");
     const dra_obj *po = dra_model_pod(m, ns, dra_jfield_str(ref, "name") ? dra_jfield_str(ref, "name") : "");
     const char *uid = dra_jstr_or(po ? po->json : NULL, "metadata.uid", "");
     if (!po || strcmp(dra_jfield_str(ref, "uid") ? dra_jfield_str(ref, "uid") : "", uid) != 0)
@@ -139,7 +140,8 @@ static const json_t *verified_pod(const json_t *claim, const dra_model *m)
         const dra_model_list *claims = dra_model_kind(m, DRA_KIND_RESOURCE_CLAIM);
         for (size_t i = 0; i < claims->n; i++) {
             const json_t *c = claims->v[i]->json, *r = controller_pod_ref(c);
-            if (c == claim || !r || !is_ext_claim(c) || strcmp(dra_jstr_or(c, "metadata.namespace", "default"), ns) != 0 ||
+            if (c == claim || !r || !is_ext_claim(c) ||
+                strcmp(dra_jstr_or(c, "metadata.namespace", "default"), ns) != 0 ||
                 strcmp(dra_jfield_str(r, "uid") ? dra_jfield_str(r, "uid") : "", uid) != 0)
                 continue;
             int order = dra_time_cmp(created_at(c), mine);
@@ -253,7 +255,8 @@ static char *pretty(const json_t *vals, const char *const *keys, size_t n)
 {
     dra_buf b = DRA_BUF_INIT;
     for (size_t i = 0; i < n; i++)
-        dra_buf_printf(&b, "%s%s=%lld", i ? "," : "", keys[i], (long long)json_integer_value(json_object_get(vals, keys[i])));
+        dra_buf_printf(&b, "%s%s=%lld", i ? "," : "", keys[i],
+                       (long long)json_integer_value(json_object_get(vals, keys[i])));
     return dra_buf_detach(&b);
 }
 
@@ -357,9 +360,9 @@ dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const d
         json_t *scopes = scope_list(spec);
         if (json_array_size(scopes) || dra_jfield(spec, "scopeSelector")) {
             /* generic.MatchesNoScopeFunc: the claim evaluator matches no scope */
-            json_array_append_new(l->skipped_quotas, json_pack("{s:s,s:s,s:o,s:s}", "namespace", ns, "name", name, "scopes",
-                                                               scopes, "reason",
-                                                               "scoped: ResourceClaims match no quota scope"));
+            json_array_append_new(l->skipped_quotas,
+                                  json_pack("{s:s,s:s,s:o,s:s}", "namespace", ns, "name", name, "scopes", scopes,
+                                            "reason", "scoped: ResourceClaims match no quota scope"));
             continue;
         }
         json_decref(scopes);
@@ -403,9 +406,10 @@ dra_err *dra_quota_ledger_new(const dra_objset *set, const dra_model *m, const d
         free(names);
         free(miss);
         if (!json_object_size(x.hard) && !e)
-            json_array_append_new(l->skipped_quotas,
-                                  json_pack("{s:s,s:s,s:[],s:s}", "namespace", ns, "name", name, "scopes", "reason",
-                                            synced ? "no DRA resource in status.hard" : "no DRA resource in spec.hard"));
+            json_array_append_new(
+                l->skipped_quotas,
+                json_pack("{s:s,s:s,s:[],s:s}", "namespace", ns, "name", name, "scopes", "reason",
+                          synced ? "no DRA resource in status.hard" : "no DRA resource in spec.hard"));
         l->q = dra_xgrow(l->q, l->nq, sizeof *l->q);
         l->q[l->nq++] = x;
     }
@@ -467,8 +471,9 @@ char *dra_quota_admit(dra_quota_ledger *l, const json_t *claim)
         quota *q = &l->q[k1 - 1];
         if (!q->unknown)
             continue;
-        msg = dra_xasprintf("resourceclaims.resource.k8s.io \"%s\" is forbidden: status unknown for quota: %s, resources: %s",
-                            name, q->name, q->unknown);
+        msg = dra_xasprintf(
+            "resourceclaims.resource.k8s.io \"%s\" is forbidden: status unknown for quota: %s, resources: %s", name,
+            q->name, q->unknown);
         json_array_append_new(l->refused, json_pack("{s:s,s:s,s:s}", "claim", ref, "quota", q->name, "message", msg));
     }
     for (size_t k1 = (size_t)head; k1 && !msg; k1 = l->next[k1 - 1]) {
@@ -488,7 +493,8 @@ char *dra_quota_admit(dra_quota_ledger *l, const json_t *claim)
             msg = dra_xasprintf("resourceclaims.resource.k8s.io \"%s\" is forbidden: exceeded quota: %s, "
                                 "requested: %s, used: %s, limited: %s",
                                 name, q->name, rq, us, hd);
-            json_array_append_new(l->refused, json_pack("{s:s,s:s,s:s}", "claim", ref, "quota", q->name, "message", msg));
+            json_array_append_new(l->refused,
+                                  json_pack("{s:s,s:s,s:s}", "claim", ref, "quota", q->name, "message", msg));
             free(rq);
             free(us);
             free(hd);
@@ -532,14 +538,16 @@ json_t *dra_quota_ledger_report(const dra_quota_ledger *l)
         const char *r;
         json_t *v;
         json_object_foreach(l->q[k].hard, r, v) {
-            json_object_set_new(res, r, json_pack("{s:O,s:O,s:O,s:b}", "used", json_object_get(l->q[k].used, r), "hard", v,
-                                                  "start", json_object_get(l->q[k].start, r), "fromStatus",
-                                                  json_object_get(l->q[k].from_status, r) != NULL));
+            json_object_set_new(res, r,
+                                json_pack("{s:O,s:O,s:O,s:b}", "used", json_object_get(l->q[k].used, r), "hard", v,
+                                          "start", json_object_get(l->q[k].start, r), "fromStatus",
+                                          json_object_get(l->q[k].from_status, r) != NULL));
         }
         json_t *qj = json_pack("{s:s,s:s,s:s,s:o}", "namespace", l->q[k].ns, "name", l->q[k].name, "hardFrom",
                                l->q[k].synced ? "status.hard" : "spec.hard", "resources", res);
         if (l->q[k].unknown)
-            json_object_set_new(qj, "statusUnknown", json_pack("{s:s,s:s}", "resources", l->q[k].unknown, "missing", l->q[k].missing));
+            json_object_set_new(qj, "statusUnknown",
+                                json_pack("{s:s,s:s}", "resources", l->q[k].unknown, "missing", l->q[k].missing));
         json_array_append_new(qs, qj);
     }
     return json_pack("{s:o,s:O,s:O,s:O,s:O}", "quotas", qs, "refused", l->refused, "charged", l->charged, "uncharged",
@@ -633,7 +641,8 @@ dra_err *dra_quota_table(FILE *f, const json_t *report)
             const char *row[5] = {dra_jfield_str(q, "namespace"), dra_jfield_str(q, "name"), keys[j], NULL, NULL};
             for (int c = 3; c < 5; c++) {
                 owned = dra_xgrow(owned, no, sizeof *owned);
-                owned[no] = dra_xasprintf("%lld", (long long)json_integer_value(dra_jfield(r, c == 3 ? "used" : "hard")));
+                owned[no] =
+                    dra_xasprintf("%lld", (long long)json_integer_value(dra_jfield(r, c == 3 ? "used" : "hard")));
                 row[c] = owned[no++];
             }
             for (int c = 0; c < 5; c++) {

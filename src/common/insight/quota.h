@@ -90,7 +90,6 @@ void dra_quota_ledger_free(dra_quota_ledger *l);
  * order on a ledger starting from 0 (or status.used): the report above. */
 DRA_MUST_USE dra_err *dra_quota_evaluate(const dra_cluster *c, const dra_features *features, json_t **report);
 
-
 /* Quota admission for a scheduling run: a ledger of c->set's ResourceQuotas
  * over c's claims (existing: true) as so's admit (*out, NULL when the
  * input has no ResourceQuota; the caller frees it after the run). */

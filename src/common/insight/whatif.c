@@ -34,15 +34,16 @@ dra_err *dra_whatif_taint_rule(const char *spec, size_t index, json_t **rule)
         parts[np++] = t;
     }
     if (!e && !np)
-        e = dra_err_new(DRA_EXIT_INPUT, "want SELECTOR:KEY=VALUE:EFFECT with SELECTOR = DRIVER[/POOL[/DEVICE]], not '%s'",
-                        spec);
+        e = dra_err_new(DRA_EXIT_INPUT,
+                        "want SELECTOR:KEY=VALUE:EFFECT with SELECTOR = DRIVER[/POOL[/DEVICE]], not '%s'", spec);
     char *eq = strchr(kv, '=');
     if (eq)
         *eq = 0;
     if (!e && !*kv)
         e = dra_err_new(DRA_EXIT_INPUT, "want SELECTOR:KEY=VALUE:EFFECT, the key is empty in '%s'", spec);
     if (!e && strcmp(effect, "NoSchedule") != 0 && strcmp(effect, "NoExecute") != 0 && strcmp(effect, "None") != 0)
-        e = dra_err_new(DRA_EXIT_INPUT, "unknown effect '%s' in '%s' (want NoSchedule, NoExecute or None)", effect, spec);
+        e = dra_err_new(DRA_EXIT_INPUT, "unknown effect '%s' in '%s' (want NoSchedule, NoExecute or None)", effect,
+                        spec);
     if (!e) {
         json_t *ds = json_pack("{s:s}", "driver", parts[0]);
         if (parts[1])
@@ -54,8 +55,8 @@ dra_err *dra_whatif_taint_rule(const char *spec, size_t index, json_t **rule)
             json_object_set_new(taint, "value", json_string(eq + 1));
         char name[64];
         snprintf(name, sizeof name, "whatif-taint-%zu", index);
-        *rule = json_pack("{s:s,s:s,s:{s:s},s:{s:o,s:o}}", "apiVersion", "resource.k8s.io/v1", "kind", "DeviceTaintRule",
-                          "metadata", "name", name, "spec", "deviceSelector", ds, "taint", taint);
+        *rule = json_pack("{s:s,s:s,s:{s:s},s:{s:o,s:o}}", "apiVersion", "resource.k8s.io/v1", "kind",
+                          "DeviceTaintRule", "metadata", "name", name, "spec", "deviceSelector", ds, "taint", taint);
     }
     free(sel);
     free(kv);
@@ -83,8 +84,8 @@ static bool result_tolerates(const json_t *res, const parsed_taint *t)
     size_t i;
     const json_t *tol;
     json_array_foreach(dra_jfield(res, "tolerations"), i, tol) {
-        dra_toleration_ref r = {dra_jfield_str(tol, "key"), dra_jfield_str(tol, "operator"), dra_jfield_str(tol, "value"),
-                                dra_jfield_str(tol, "effect")};
+        dra_toleration_ref r = {dra_jfield_str(tol, "key"), dra_jfield_str(tol, "operator"),
+                                dra_jfield_str(tol, "value"), dra_jfield_str(tol, "effect")};
         if (dra_tolerates(&r, &(dra_taint_ref){t->key, t->value, t->effect}))
             return true;
     }
@@ -104,10 +105,11 @@ static char *result_lost(const json_t *res, const dra_whatif_spec *s, const pars
             why = dra_xasprintf("device %s removed", id);
     for (size_t i = 0; i < s->ntaint && !why; i++) {
         const parsed_taint *t = &pt[i];
-        if (strcmp(t->effect, "NoExecute") != 0 || !dra_taint_selector_matches(t->driver, t->pool, t->device, d, p, x) ||
-            result_tolerates(res, t))
+        if (strcmp(t->effect, "NoExecute") != 0 ||
+            !dra_taint_selector_matches(t->driver, t->pool, t->device, d, p, x) || result_tolerates(res, t))
             continue;
-        why = dra_xasprintf("device %s tainted %s%s%s:NoExecute", id, t->key, t->value ? "=" : "", t->value ? t->value : "");
+        why = dra_xasprintf("device %s tainted %s%s%s:NoExecute", id, t->key, t->value ? "=" : "",
+                            t->value ? t->value : "");
     }
     free(id);
     return why;
@@ -121,7 +123,8 @@ static void remove_device(dra_model *m, const char *id, bool *found)
         const char *d = dra_jfield_str(spec, "driver"), *p = dra_jstr(spec, "pool.name");
         json_t *devs = json_object_get(spec, "devices");
         size_t dl = d ? strlen(d) : 0, pl = p ? strlen(p) : 0;
-        if (!d || !p || strncmp(id, d, dl) != 0 || id[dl] != '/' || strncmp(id + dl + 1, p, pl) != 0 || id[dl + 1 + pl] != '/')
+        if (!d || !p || strncmp(id, d, dl) != 0 || id[dl] != '/' || strncmp(id + dl + 1, p, pl) != 0 ||
+            id[dl + 1 + pl] != '/')
             continue;
         const char *dev = id + dl + pl + 2;
         for (size_t k = 0; k < json_array_size(devs); k++) {
@@ -212,8 +215,11 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
             known = nn && strcmp(nn, s->drain[i]) == 0;
         }
         if (!known)
-            e = dra_err_append(e, dra_err_param(dra_err_new(DRA_EXIT_INPUT, "node %s is not in the input (no Node object, "
-                                                            "no ResourceSlice names it)", s->drain[i]), "drain"));
+            e = dra_err_append(e, dra_err_param(dra_err_new(DRA_EXIT_INPUT,
+                                                            "node %s is not in the input (no Node object, "
+                                                            "no ResourceSlice names it)",
+                                                            s->drain[i]),
+                                                "drain"));
     }
     parsed_taint *pt = dra_xcalloc(s->ntaint + 1, sizeof *pt);
     for (size_t i = 0; i < s->ntaint && !e; i++) {
@@ -221,7 +227,8 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
         if (e)
             break;
         const json_t *ds = dra_jget(pt[i].rule, "spec.deviceSelector"), *t = dra_jget(pt[i].rule, "spec.taint");
-        const char *d = dra_jfield_str(ds, "driver"), *p = dra_jfield_str(ds, "pool"), *x = dra_jfield_str(ds, "device");
+        const char *d = dra_jfield_str(ds, "driver"), *p = dra_jfield_str(ds, "pool"),
+                   *x = dra_jfield_str(ds, "device");
         pt[i].driver = d ? dra_xstrdup(d) : NULL;
         pt[i].pool = p ? dra_xstrdup(p) : NULL;
         pt[i].device = x ? dra_xstrdup(x) : NULL;
@@ -255,8 +262,10 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
             }
         }
         if (why) {
-            char *ref = dra_xasprintf("%s/%s", dra_jstr_or(pod, "metadata.namespace", ""), dra_jstr_or(pod, "metadata.name", ""));
-            json_array_append_new(*lost, json_pack("{s:s,s:s,s:O,s:s}", "pod", ref, "node", node, "claims", claims, "reason", why));
+            char *ref = dra_xasprintf("%s/%s", dra_jstr_or(pod, "metadata.namespace", ""),
+                                      dra_jstr_or(pod, "metadata.name", ""));
+            json_array_append_new(
+                *lost, json_pack("{s:s,s:s,s:O,s:s}", "pod", ref, "node", node, "claims", claims, "reason", why));
             json_array_append(losing, pod);
             free(ref);
         }
@@ -267,7 +276,8 @@ dra_err *dra_whatif_apply(dra_model *m, const dra_whatif_spec *s, json_t **lost)
         bool found = false;
         remove_device(m, s->remove[i], &found);
         if (!found)
-            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "device %s is not in the input's ResourceSlices (want DRIVER/POOL/DEVICE)",
+            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT,
+                                          "device %s is not in the input's ResourceSlices (want DRIVER/POOL/DEVICE)",
                                           s->remove[i]),
                               "remove-device");
     }
@@ -293,7 +303,8 @@ static json_t **final_claims(const dra_model *m, const dra_sched_result *r, size
     char **keys = dra_xcalloc(l->n + 1, sizeof *keys);
     for (size_t i = 0; i < l->n; i++) {
         v[i] = l->v[i]->json;
-        keys[i] = dra_xasprintf("%s/%s", dra_jstr_or(v[i], "metadata.namespace", ""), dra_jstr_or(v[i], "metadata.name", ""));
+        keys[i] =
+            dra_xasprintf("%s/%s", dra_jstr_or(v[i], "metadata.namespace", ""), dra_jstr_or(v[i], "metadata.name", ""));
         dra_strmap_put(&idx, keys[i], strlen(keys[i]), (intptr_t)i);
     }
     *n = l->n;
@@ -392,8 +403,8 @@ json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, con
         else if (wb && wa && strcmp(wb, wa) != 0)
             change = "moves", moved++;
         if (change)
-            json_array_append_new(pods, json_pack("{s:s,s:O?,s:O?,s:s}", "pod", ref, "before", b, "after", a, "change",
-                                                  change));
+            json_array_append_new(
+                pods, json_pack("{s:s,s:O?,s:O?,s:s}", "pod", ref, "before", b, "after", a, "change", change));
         json_decref(a);
         json_decref(b);
     }
@@ -410,8 +421,8 @@ json_t *dra_whatif_report(const dra_whatif_spec *s, const dra_model *before, con
     json_t *sum = json_pack("{s:I,s:I,s:I,s:I,s:I}", "lost", (json_int_t)json_array_size(lost), "nowFit",
                             (json_int_t)now_fit, "stopFitting", (json_int_t)stop, "moved", (json_int_t)moved,
                             "claimsChanged", (json_int_t)json_array_size(claims));
-    return json_pack("{s:o,s:O,s:o,s:o,s:o}", "changes", changes, "lost", lost, "pods", pods, "claims", claims, "summary",
-                     sum);
+    return json_pack("{s:o,s:O,s:o,s:o,s:o}", "changes", changes, "lost", lost, "pods", pods, "claims", claims,
+                     "summary", sum);
 }
 
 bool dra_whatif_hurts(const json_t *report)
@@ -472,8 +483,9 @@ void dra_whatif_text(const json_t *report, dra_buf *out)
     dra_buf_free(&lines);
     const json_t *s = dra_jfield(report, "summary");
 #define N(k) (long long)json_integer_value(dra_jfield(s, k))
-    dra_buf_printf(out, "summary: running pods losing their devices %lld; pending pods that now fit %lld, that stop "
-                        "fitting %lld; pods that move %lld; claims that change %lld\n",
+    dra_buf_printf(out,
+                   "summary: running pods losing their devices %lld; pending pods that now fit %lld, that stop "
+                   "fitting %lld; pods that move %lld; claims that change %lld\n",
                    N("lost"), N("nowFit"), N("stopFitting"), N("moved"), N("claimsChanged"));
 #undef N
 }

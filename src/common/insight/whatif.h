@@ -32,13 +32,13 @@
 #include "quota.h"
 
 typedef struct dra_whatif_spec {
-    const char *const *drain;  /* node names */
+    const char *const *drain; /* node names */
     size_t ndrain;
     const char *const *remove; /* DRIVER/POOL/DEVICE */
     size_t nremove;
-    const char *const *taint;  /* SELECTOR:KEY=VALUE:EFFECT */
+    const char *const *taint; /* SELECTOR:KEY=VALUE:EFFECT */
     size_t ntaint;
-    const char *const *add;    /* files of more input (named in the report only) */
+    const char *const *add; /* files of more input (named in the report only) */
     size_t nadd;
 } dra_whatif_spec;
 

@@ -62,14 +62,23 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
  * set.  path: where it is in its document when not at its root or at
  * items[item] (an item of a List in a List), else NULL. */
 dra_err *dra_docs_add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line,
-                            const char *path)
+                              const char *path)
 {
     if (r->fn) {
         if (!r->file)
             r->file = dra_objset_intern_file(r->set, r->name);
-        dra_obj o = {.json = v, .file = r->file, .doc = doc, .line = line, .item = item, .src_path = path,
-                     .src = r->src, .src_off = off == SIZE_MAX ? off : r->src_base + off, .src_line = doc_line,
-                     .src_item = r->item_src, .content_known = v == r->hashed, .content = r->doc_hash};
+        dra_obj o = {.json = v,
+                     .file = r->file,
+                     .doc = doc,
+                     .line = line,
+                     .item = item,
+                     .src_path = path,
+                     .src = r->src,
+                     .src_off = off == SIZE_MAX ? off : r->src_base + off,
+                     .src_line = doc_line,
+                     .src_item = r->item_src,
+                     .content_known = v == r->hashed,
+                     .content = r->doc_hash};
         dra_err *e = r->fn(r->fn_ctx, &o);
         json_decref(v);
         r->delivered++;
@@ -84,9 +93,15 @@ dra_err *dra_docs_add_pending(reader *r, json_t *v, int doc, int line, int item,
         set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
     }
     /* no content hash: a set's objects may change before they are loaded */
-    set->v[set->n++] = (dra_obj){.json = v, .file = r->file, .doc = doc, .line = line, .item = item,
-                                 .src_path = dra_objset_own_path(set, path), .src = r->src,
-                                 .src_off = off == SIZE_MAX ? off : r->src_base + off, .src_line = doc_line};
+    set->v[set->n++] = (dra_obj){.json = v,
+                                 .file = r->file,
+                                 .doc = doc,
+                                 .line = line,
+                                 .item = item,
+                                 .src_path = dra_objset_own_path(set, path),
+                                 .src = r->src,
+                                 .src_off = off == SIZE_MAX ? off : r->src_base + off,
+                                 .src_line = doc_line};
     return NULL;
 }
 
@@ -148,8 +163,9 @@ static dra_err *flatten_one(reader *r, list_queue *q, const waiting_list *w, int
     if (list && (!items || json_is_null(items)))
         return NULL; /* an empty List, as kubectl prints `items: []` trimmed */
     if (!json_is_array(items))
-        return list_err(r, doc, w->line, dra_xasprintf("%s: %s%sitems: must be a list of objects",
-                                                       json_string_value(json_object_get(v, "kind")), w->path, dot));
+        return list_err(r, doc, w->line,
+                        dra_xasprintf("%s: %s%sitems: must be a list of objects",
+                                      json_string_value(json_object_get(v, "kind")), w->path, dot));
     size_t i;
     json_t *item;
     json_array_foreach(items, i, item) {
@@ -210,8 +226,11 @@ static dra_err *add_document_notes(reader *r, json_t *v, int doc, int line, size
     if (!json_is_object(v) && !(json_is_array(v) && r->set->arrays)) {
         /* kubectl decodes a document as an object or a List
          * (unstructuredJSONScheme.decode): it refuses anything else */
-        const char *what = json_is_string(v) ? "a string" : json_is_integer(v) || json_is_real(v) ? "a number"
-                           : json_is_boolean(v) ? "a boolean" : json_is_array(v) ? "a list" : "not an object";
+        const char *what = json_is_string(v)                       ? "a string"
+                           : json_is_integer(v) || json_is_real(v) ? "a number"
+                           : json_is_boolean(v)                    ? "a boolean"
+                           : json_is_array(v)                      ? "a list"
+                                                                   : "not an object";
         dra_err *e = doc_err(r, doc, line, "document is %s; expected an object or a List", what);
         json_decref(v);
         return e;

@@ -20,31 +20,31 @@ typedef struct line_note {
 typedef struct reader {
     dra_objset *set;
     const char *name;
-    dra_objset pending; /* streaming's flow-YAML retry: the objects before they go to fn */
-    dra_objset *into;   /* where objects go when not streaming: the set, or pending */
+    dra_objset pending;       /* streaming's flow-YAML retry: the objects before they go to fn */
+    dra_objset *into;         /* where objects go when not streaming: the set, or pending */
     size_t first, first_path; /* the set's objects and paths before this reader's */
-    line_note *notes;   /* lines of mappings near the top (List items) of the current document */
+    line_note *notes;         /* lines of mappings near the top (List items) of the current document */
     size_t nnotes, capnotes;
-    size_t cursor;      /* where the next noted_line search starts: items are asked for in order */
-    dra_source *src;    /* the file's text, given to the set on success */
-    size_t src_base;    /* offset of the parsed text in src (a byte-order mark) */
-    dra_err *warnings;  /* relaxed duplicate fields (--validate=warn) */
-    dra_obj_fn fn;      /* streaming: each object goes to fn instead of pending */
+    size_t cursor;     /* where the next noted_line search starts: items are asked for in order */
+    dra_source *src;   /* the file's text, given to the set on success */
+    size_t src_base;   /* offset of the parsed text in src (a byte-order mark) */
+    dra_err *warnings; /* relaxed duplicate fields (--validate=warn) */
+    dra_obj_fn fn;     /* streaming: each object goes to fn instead of pending */
     void *fn_ctx;
-    size_t delivered;   /* streaming: objects given to fn so far */
-    bool stopped;       /* streaming: fn returned an error */
-    bool item_src;      /* streaming a List: src is the item's own text */
-    const char *file;   /* the file's name as the set keeps it */
-    dra_json_interner *in; /* whole-file reads: leaves shared across the file's documents */
+    size_t delivered;          /* streaming: objects given to fn so far */
+    bool stopped;              /* streaming: fn returned an error */
+    bool item_src;             /* streaming a List: src is the item's own text */
+    const char *file;          /* the file's name as the set keeps it */
+    dra_json_interner *in;     /* whole-file reads: leaves shared across the file's documents */
     dra_json_interner *leaves; /* streaming JSON Lines: repeated leaves parsed once (bounded) */
-    const json_t *hashed;  /* the document whose content hash the parser gave (doc_hash) */
+    const json_t *hashed;      /* the document whose content hash the parser gave (doc_hash) */
     uint64_t doc_hash;
 } reader;
 
 /* Lists waiting to be flattened, in the order their items are handed out. */
 typedef struct waiting_list {
-    json_t *list;   /* a reference: a List object, or a document that is an array */
-    char *path;     /* where it is in its document: "" for the document, "items[3]" */
+    json_t *list; /* a reference: a List object, or a document that is an array */
+    char *path;   /* where it is in its document: "" for the document, "items[3]" */
     int line;
     size_t text_off, text_len; /* streaming a big List: its text in the document's */
 } waiting_list;
@@ -69,8 +69,8 @@ void dra_docs_queue_free(list_queue *q);
 DRA_MUST_USE dra_err *dra_docs_flatten(reader *r, list_queue *q, int doc, size_t off, int doc_line);
 /* One object found (steals v): to the callback when streaming, else to the
  * pending set; path: its place when not the root or items[item]. */
-DRA_MUST_USE dra_err *dra_docs_add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off,
-                                           int doc_line, const char *path);
+DRA_MUST_USE dra_err *dra_docs_add_pending(reader *r, json_t *v, int doc, int line, int item, size_t off, int doc_line,
+                                           const char *path);
 /* One parsed document (steals v) at byte off of the text, or at the start
  * of line doc_line when off is SIZE_MAX. */
 DRA_MUST_USE dra_err *dra_docs_add_document(reader *r, json_t *v, int doc, int line, size_t off, int doc_line);

@@ -20,7 +20,7 @@
 #define MAX_SEGS (DRA_MAX_DEPTH + 2)
 
 typedef struct seg {
-    char *key;  /* NULL for an index */
+    char *key; /* NULL for an index */
     long index;
 } seg;
 
@@ -146,8 +146,9 @@ static void walk(walker *w, yaml_event_t *ev, size_t idx, int depth)
                 yaml_event_delete(&k);
                 return;
             }
-            char *key = k.type == YAML_SCALAR_EVENT ? dra_xstrndup((const char *)k.data.scalar.value,
-                                                                   k.data.scalar.length) : NULL;
+            char *key = k.type == YAML_SCALAR_EVENT
+                            ? dra_xstrndup((const char *)k.data.scalar.value, k.data.scalar.length)
+                            : NULL;
             yaml_mark_t km = k.start_mark;
             if (key)
                 yaml_event_delete(&k);
@@ -227,7 +228,8 @@ static bool source_text(dra_source *src)
         return false;
     struct stat st;
     if (stat(src->path, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size != src->len ||
-        (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec) != src->mtime_ns)
+        (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec) !=
+            src->mtime_ns)
         return false;
     dra_buf b = DRA_BUF_INIT;
     dra_err *e = dra_buf_read_path(&b, src->path, src->len + 1);

@@ -17,7 +17,7 @@
 typedef struct jp {
     const char *p, *end;
     int max_depth;
-    dra_buf scratch; /* a string with escapes, decoded */
+    dra_buf scratch;       /* a string with escapes, decoded */
     dra_json_interner *in; /* shared leaves, or NULL */
     bool hashing;          /* h: the content hash of the value just parsed */
     uint64_t h;
@@ -25,23 +25,23 @@ typedef struct jp {
 
 /* A leaf of a bounded interner, found by its text. */
 typedef struct leaf_entry {
-    uint64_t key;    /* hash of the text; 0: a free slot */
+    uint64_t key; /* hash of the text; 0: a free slot */
     char *text;
     size_t len;
-    json_t *v;       /* one reference */
+    json_t *v;        /* one reference */
     uint64_t content; /* dra_json_content_hash(v) */
 } leaf_entry;
 
 struct dra_json_interner {
-    json_t **v;     /* open addressing; NULL = free */
+    json_t **v; /* open addressing; NULL = free */
     uint64_t *hash;
-    size_t n, cap;  /* cap: 0 or a power of two */
+    size_t n, cap; /* cap: 0 or a power of two */
     /* bounded (dra_json_interner_bounded): leaves by text, the above unused */
-    size_t max;        /* 0: unbounded, by content */
-    size_t mask;       /* leaf_slots(max) - 1, for leaf and seen */
-    leaf_entry *leaf;  /* open addressing over leaf_slots(max) */
+    size_t max;       /* 0: unbounded, by content */
+    size_t mask;      /* leaf_slots(max) - 1, for leaf and seen */
+    leaf_entry *leaf; /* open addressing over leaf_slots(max) */
     size_t nleaf;
-    uint64_t *seen;    /* hashes of texts seen once, each in one of two places (leaf_slots(max)) */
+    uint64_t *seen;       /* hashes of texts seen once, each in one of two places (leaf_slots(max)) */
     uint32_t tries, hits; /* lookups in the current window, and how many found their leaf */
     uint32_t rest;        /* lookups left out: a stream whose values do not repeat */
 };
@@ -119,18 +119,15 @@ static uint64_t scalar_hash(const json_t *v)
 {
     uint64_t h = seed(json_typeof(v));
     switch (json_typeof(v)) {
-    case JSON_STRING:
-        return hash_words(h, json_string_value(v), json_string_length(v));
-    case JSON_INTEGER:
-        return mix(h, (uint64_t)json_integer_value(v));
+    case JSON_STRING: return hash_words(h, json_string_value(v), json_string_length(v));
+    case JSON_INTEGER: return mix(h, (uint64_t)json_integer_value(v));
     case JSON_REAL: {
         double d = json_real_value(v);
         uint64_t w;
         memcpy(&w, &d, sizeof w);
         return mix(h, w);
     }
-    default:
-        return h;
+    default: return h;
     }
 }
 
@@ -152,8 +149,7 @@ uint64_t dra_json_content_hash(const json_t *v)
             h = mix(h, dra_json_content_hash(x));
         return h;
     }
-    default:
-        return scalar_hash(v);
+    default: return scalar_hash(v);
     }
 }
 
@@ -170,7 +166,10 @@ static int hex4(const char *q, const char *end)
     int v = 0;
     for (int i = 0; i < 4; i++) {
         char c = q[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int d = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
         if (d < 0)
             return -1;
         v = v * 16 + d;
@@ -298,24 +297,12 @@ static __attribute__((noinline)) bool string_escaped(jp *s, const char *q, bool 
         switch (e) {
         case '"':
         case '\\':
-        case '/':
-            dra_buf_putc(b, e);
-            break;
-        case 'b':
-            dra_buf_putc(b, '\b');
-            break;
-        case 'f':
-            dra_buf_putc(b, '\f');
-            break;
-        case 'n':
-            dra_buf_putc(b, '\n');
-            break;
-        case 'r':
-            dra_buf_putc(b, '\r');
-            break;
-        case 't':
-            dra_buf_putc(b, '\t');
-            break;
+        case '/': dra_buf_putc(b, e); break;
+        case 'b': dra_buf_putc(b, '\b'); break;
+        case 'f': dra_buf_putc(b, '\f'); break;
+        case 'n': dra_buf_putc(b, '\n'); break;
+        case 'r': dra_buf_putc(b, '\r'); break;
+        case 't': dra_buf_putc(b, '\t'); break;
         case 'u': {
             int cp = hex4(q, end);
             if (cp <= 0) /* invalid, or \u0000 (jansson refuses it) */
@@ -337,8 +324,7 @@ static __attribute__((noinline)) bool string_escaped(jp *s, const char *q, bool 
             dra_buf_append(b, u, dra_utf8_encode((uint32_t)cp, u));
             break;
         }
-        default:
-            return false;
+        default: return false;
         }
     }
     return false;
@@ -527,15 +513,16 @@ static void leaf_remember(jp *s, const char *text, uint64_t key, size_t len, jso
         *(*a < *b ? a : b) = key;
         return;
     }
-    if (at == AT_CAPS ? !capacity_map(o) : !leaf_hash(o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE : DRA_SHARE_CAPACITY))
+    if (at == AT_CAPS ? !capacity_map(o)
+                      : !leaf_hash(o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE : DRA_SHARE_CAPACITY))
         return;
     if (in->nleaf >= in->max)
         leaves_clear(in);
     size_t i = (size_t)key & mask;
     while (in->leaf[i].key)
         i = (i + 1) & mask;
-    in->leaf[i] = (leaf_entry){key, dra_xstrndup(text, len), len, json_incref(o),
-                               s->hashing ? s->h : dra_json_content_hash(o)};
+    in->leaf[i] =
+        (leaf_entry){key, dra_xstrndup(text, len), len, json_incref(o), s->hashing ? s->h : dra_json_content_hash(o)};
     in->nleaf++;
 }
 
@@ -599,10 +586,11 @@ static json_t *object(jp *s, int depth, int at)
             if (leaf_key && (size_t)(s->p - start) == leaf_len)
                 leaf_remember(s, start, leaf_key, leaf_len, o, at);
             else if (s->in && !s->in->max && at != AT_NONE && depth >= DRA_JSON_INTERN_DEPTH)
-                return dra_json_intern(s->in, o, at == AT_ATTR_VALUE ? DRA_SHARE_ATTRIBUTE
-                                                 : at == AT_CAP_VALUE ? DRA_SHARE_CAPACITY
-                                                 : at == AT_CAPS      ? DRA_SHARE_CAPACITY_MAP
-                                                                      : DRA_SHARE_NONE);
+                return dra_json_intern(s->in, o,
+                                       at == AT_ATTR_VALUE  ? DRA_SHARE_ATTRIBUTE
+                                       : at == AT_CAP_VALUE ? DRA_SHARE_CAPACITY
+                                       : at == AT_CAPS      ? DRA_SHARE_CAPACITY_MAP
+                                                            : DRA_SHARE_NONE);
             return o;
         }
         break;
@@ -660,10 +648,8 @@ static json_t *value(jp *s, int depth, int at)
     if (s->p >= s->end)
         return NULL;
     switch (*s->p) {
-    case '{':
-        return object(s, depth, at);
-    case '[':
-        return array(s, depth);
+    case '{': return object(s, depth, at);
+    case '[': return array(s, depth);
     case '"': {
         s->p++;
         const char *v;
@@ -674,15 +660,9 @@ static json_t *value(jp *s, int depth, int at)
             s->h = hash_words(seed(JSON_STRING), v, n);
         return json_stringn_nocheck(v, n);
     }
-    case 't':
-        s->h = seed(JSON_TRUE);
-        return literal(s, "true", 4, json_true());
-    case 'f':
-        s->h = seed(JSON_FALSE);
-        return literal(s, "false", 5, json_false());
-    case 'n':
-        s->h = seed(JSON_NULL);
-        return literal(s, "null", 4, json_null());
+    case 't': s->h = seed(JSON_TRUE); return literal(s, "true", 4, json_true());
+    case 'f': s->h = seed(JSON_FALSE); return literal(s, "false", 5, json_false());
+    case 'n': s->h = seed(JSON_NULL); return literal(s, "null", 4, json_null());
     default: {
         json_t *v = number(s);
         if (v && s->hashing)

@@ -129,7 +129,8 @@ void dra_json_write_compact(dra_buf *b, const json_t *v)
         size_t klen;
         json_t *x;
         bool first = true;
-        json_object_keylen_foreach((json_t *)v, k, klen, x) {
+        json_object_keylen_foreach((json_t *)v, k, klen, x)
+        {
             if (!first)
                 dra_buf_putc(b, ',');
             first = false;

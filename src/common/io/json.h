@@ -18,7 +18,7 @@
 json_t *dra_jget(const json_t *o, const char *path);
 const char *dra_jstr(const json_t *o, const char *path); /* NULL unless a string */
 const char *dra_jstr_or(const json_t *o, const char *path, const char *dflt);
-bool dra_jtrue(const json_t *o, const char *path);       /* JSON true */
+bool dra_jtrue(const json_t *o, const char *path); /* JSON true */
 /* Array at path; NULL when absent or not an array. */
 json_t *dra_jarr(const json_t *o, const char *path);
 /* Set o[path] creating intermediate objects; steals value. */

@@ -25,8 +25,10 @@ static dra_err *template_hint(dra_err *e, const char *data, size_t len)
         if (data[i] == '\n')
             line++;
         else if (data[i] == '{' && data[i + 1] == '{') {
-            char *m = dra_xasprintf("%s (the file looks like a Helm or Go template: \"{{\" at line %d; render it first, "
-                                    "e.g. with helm template)", e->msg, line);
+            char *m =
+                dra_xasprintf("%s (the file looks like a Helm or Go template: \"{{\" at line %d; render it first, "
+                              "e.g. with helm template)",
+                              e->msg, line);
             dra_err_set_msg(e, m);
             break;
         }
@@ -110,7 +112,8 @@ dra_err *dra_read_path(dra_objset *set, const char *path)
     struct stat st;
     if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == b.len) {
         src->path = dra_xstrdup(path);
-        src->mtime_ns = (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec);
+        src->mtime_ns =
+            (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec);
     }
     return read_source(set, path, src);
 }
@@ -210,7 +213,8 @@ dra_err *dra_field_validation_parse(const char *s, dra_field_validation *out)
     else if (strcmp(s, "ignore") == 0 || strcmp(s, "false") == 0)
         *out = DRA_FV_IGNORE;
     else
-        return dra_err_new(DRA_EXIT_INPUT, "value \"%s\": must be one of: strict (or true), warn, ignore (or false)", s);
+        return dra_err_new(DRA_EXIT_INPUT, "value \"%s\": must be one of: strict (or true), warn, ignore (or false)",
+                           s);
     return NULL;
 }
 
@@ -326,7 +330,8 @@ static dra_err *read_paths(dra_objset *set, char *const *paths, size_t npaths, e
     for (size_t i = 0; i < npaths; i++)
         stdin_uses += strcmp(paths[i], "-") == 0;
     if (stdin_uses > 1)
-        return dra_err_new(DRA_EXIT_INPUT, "standard input ('-') is named %zu times; it can be read only once", stdin_uses);
+        return dra_err_new(DRA_EXIT_INPUT, "standard input ('-') is named %zu times; it can be read only once",
+                           stdin_uses);
     dra_err *all = NULL;
     seen_files seen = {0};
     for (size_t i = 0; i < npaths && !(ea && ea->stopped); i++)

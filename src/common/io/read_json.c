@@ -192,8 +192,8 @@ static dra_err *load_json(reader *r, const char *p, size_t n, int flags, int doc
             *jerr = jerr2;
         } else if (v && r->set->field_validation != DRA_FV_STRICT) {
             if (r->set->field_validation == DRA_FV_WARN)
-                r->warnings = dra_err_append(r->warnings, dra_err_at(duplicate_field(path, jerr->text), r->name, doc,
-                                                                     eline, 0));
+                r->warnings =
+                    dra_err_append(r->warnings, dra_err_at(duplicate_field(path, jerr->text), r->name, doc, eline, 0));
             *jerr = jerr2;
         } else if (v && path) {
             json_decref(v);
@@ -240,8 +240,8 @@ static dra_err *json_document(reader *r, const char *p, size_t n, int doc, int l
         *used = n;
     if (depth_of(v, DRA_MAX_DEPTH + 1) > DRA_MAX_DEPTH) {
         json_decref(v);
-        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name,
-                          doc, line, col);
+        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name, doc,
+                          line, col);
     }
     note_items(r, v, p, *used, line);
     *out = v;
@@ -387,8 +387,8 @@ dra_err *dra_inbuf_all(inbuf *b)
 
 /* One List item at p[0..n) (at line:col) that the fast path did not take:
  * jansson's tree or its error, placed in the document. */
-static dra_err *list_item_slow(reader *r, const char *p, size_t n, int doc, int line, int col, size_t i,
-                               json_t **out, size_t *used)
+static dra_err *list_item_slow(reader *r, const char *p, size_t n, int doc, int line, int col, size_t i, json_t **out,
+                               size_t *used)
 {
     int flags = JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY;
     json_error_t jerr;
@@ -532,11 +532,11 @@ dra_err *dra_stream_json(reader *r, inbuf *b)
         size_t used = 0;
         size_t list_min = r->set->stream_list_min ? r->set->stream_list_min : LIST_STREAM_MIN;
         if (nl && (size_t)(nl - b->data) - b->start > list_min)
-            nl = NULL; /* a long line may be a List: see below */
+            nl = NULL;                   /* a long line may be a List: see below */
         if (nl && !r->leaves && doc > 1) /* a file of one document has no leaves to share */
             r->leaves = dra_json_interner_bounded(STREAM_LEAVES);
-        json_t *fast = nl ? dra_json_parse_hashed(b->data + b->start, (size_t)(nl - b->data) - b->start,
-                                                  DRA_MAX_DEPTH, &used, r->leaves, &r->doc_hash)
+        json_t *fast = nl ? dra_json_parse_hashed(b->data + b->start, (size_t)(nl - b->data) - b->start, DRA_MAX_DEPTH,
+                                                  &used, r->leaves, &r->doc_hash)
                           : NULL;
         r->hashed = fast;
         if (fast) {

@@ -18,7 +18,7 @@ typedef struct inbuf {
     size_t start, len, cap; /* unread bytes are data[start..len) */
     size_t chunk;           /* bytes asked of each read */
     bool eof;
-    bool keep;              /* keep read bytes from the start: the first document may be YAML after all */
+    bool keep; /* keep read bytes from the start: the first document may be YAML after all */
 } inbuf;
 /* Read more (a chunk, or as much again as is unread); a document past
  * DRA_MAX_INPUT_BYTES is an input error. */

@@ -99,10 +99,14 @@ static bool is_one_of(const char *s, const char *const *words)
 }
 
 static const char *const yaml_true[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", NULL};
+/* clang-format off */
 static const char *const yaml_false[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", NULL};
+/* clang-format on */
 static const char *const yaml_null[] = {"", "~", "null", "Null", "NULL", NULL};
+/* clang-format off */
 static const char *const yaml_special_float[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf",
                                                  "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL};
+/* clang-format on */
 
 /* How a plain scalar resolves (go-yaml v2 rules, which sigs.k8s.io/yaml uses).
  * Returns a new JSON value, or NULL with *special set for .inf/.nan. */
@@ -381,7 +385,8 @@ static dra_err *parse_mapping(yaml_ctx *y, yaml_event_t *start, int depth, json_
 static dra_err *parse_sequence(yaml_ctx *y, yaml_event_t *start, int depth, json_t **out)
 {
     json_t *arr = json_array();
-    char *anchor_name = start->data.sequence_start.anchor ? dra_xstrdup((char *)start->data.sequence_start.anchor) : NULL;
+    char *anchor_name =
+        start->data.sequence_start.anchor ? dra_xstrdup((char *)start->data.sequence_start.anchor) : NULL;
     yaml_event_delete(start);
     dra_err *e = NULL;
     for (;;) {
@@ -423,10 +428,8 @@ static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **ou
         return e;
     }
     switch (ev->type) {
-    case YAML_MAPPING_START_EVENT:
-        return parse_mapping(y, ev, depth, out);
-    case YAML_SEQUENCE_START_EVENT:
-        return parse_sequence(y, ev, depth, out);
+    case YAML_MAPPING_START_EVENT: return parse_mapping(y, ev, depth, out);
+    case YAML_SEQUENCE_START_EVENT: return parse_sequence(y, ev, depth, out);
     case YAML_ALIAS_EVENT: {
         const char *name = (const char *)ev->data.alias.anchor;
         for (size_t i = y->nanchors; i-- > 0;) {
@@ -436,7 +439,8 @@ static dra_err *parse_node(yaml_ctx *y, yaml_event_t *ev, int depth, json_t **ou
                 if (y->alias_nodes > DRA_MAX_ALIAS_NODES) {
                     dra_err *e = yerr(y, &ev->start_mark,
                                       "YAML aliases expand to more than %s nodes in this input (all its documents "
-                                      "together); refusing it", "100000");
+                                      "together); refusing it",
+                                      "100000");
                     yaml_event_delete(ev);
                     return e;
                 }

@@ -27,9 +27,12 @@ void dra_objset_add(dra_objset *set, json_t *json, const char *file, int doc, in
         set->cap = set->cap ? set->cap * 2 : 16;
         set->v = dra_xrealloc(set->v, set->cap * sizeof *set->v);
     }
-    set->v[set->n++] = (dra_obj){
-        .json = json, .file = file ? dra_objset_intern_file(set, file) : NULL, .doc = doc, .line = line, .item = item,
-        .src_off = SIZE_MAX};
+    set->v[set->n++] = (dra_obj){.json = json,
+                                 .file = file ? dra_objset_intern_file(set, file) : NULL,
+                                 .doc = doc,
+                                 .line = line,
+                                 .item = item,
+                                 .src_off = SIZE_MAX};
 }
 
 void dra_source_free(dra_source *s)
@@ -179,7 +182,8 @@ static const dra_source *file_source(dra_objset *set, const char *file)
     dra_source *src = dra_xcalloc(1, sizeof *src);
     src->len = (size_t)st.st_size;
     src->path = dra_xstrdup(file);
-    src->mtime_ns = (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec);
+    src->mtime_ns =
+        (long long)((unsigned long long)st.st_mtim.tv_sec * 1000000000u + (unsigned long long)st.st_mtim.tv_nsec);
     dra_objset_add_source(set, src);
     return src;
 }

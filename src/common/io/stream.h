@@ -39,28 +39,30 @@
 #include "base/hash.h"
 
 /* Limits on untrusted input. */
-#define DRA_MAX_INPUT_BYTES ((size_t)1 << 30)  /* one file or stdin */
+#define DRA_MAX_INPUT_BYTES ((size_t)1 << 30) /* one file or stdin */
 #define DRA_MAX_DEPTH 64                      /* nesting of mappings/sequences */
+/* clang-format off */
 #define DRA_MAX_ALIAS_NODES 100000            /* nodes produced by YAML alias expansion, per input (one file, stdin or buffer) */
+/* clang-format on */
 
 /* The text a file was read from, kept by the set so that an error can be
  * placed at the line of its own field (private; see dra_obj_field_line). */
 typedef struct dra_source {
-    char *data;        /* the whole file; NULL while a regular file's text is
-                        * not held (read again from `path` when asked) */
+    char *data; /* the whole file; NULL while a regular file's text is
+                 * not held (read again from `path` when asked) */
     size_t len;
-    size_t *line_off;  /* start of each line, built on first use */
+    size_t *line_off; /* start of each line, built on first use */
     size_t nlines;
-    char *path;        /* a regular file: its text is dropped after reading */
+    char *path;         /* a regular file: its text is dropped after reading */
     long long mtime_ns; /* and must read back the same: size and mtime (a fingerprint: it wraps past 2262) */
 } dra_source;
 
 typedef struct dra_obj {
-    json_t *json;      /* owned reference; always a JSON object */
-    const char *file;  /* borrowed from the set ("-" for stdin) */
-    int doc;           /* 1-based document (YAML) or value (JSON stream) index in the file */
-    int line;          /* 1-based line where the object starts; 0 if unknown */
-    int item;          /* -1, or the index in the List's `items` it came from */
+    json_t *json;     /* owned reference; always a JSON object */
+    const char *file; /* borrowed from the set ("-" for stdin) */
+    int doc;          /* 1-based document (YAML) or value (JSON stream) index in the file */
+    int line;         /* 1-based line where the object starts; 0 if unknown */
+    int item;         /* -1, or the index in the List's `items` it came from */
     /* where the object is in its source text when that is not `items[item]`
      * or the root: "items[1].items[0]" for an item of a List in a List;
      * NULL otherwise (owned by the set, or by the reader while streaming) */
@@ -70,7 +72,7 @@ typedef struct dra_obj {
     const dra_source *src;
     size_t src_off;
     int src_line;
-    bool src_item;     /* the source text is this List item alone (streaming), not its List */
+    bool src_item; /* the source text is this List item alone (streaming), not its List */
     /* dra_json_content_hash(json) as read, when a streaming reader computed
      * it while parsing (a JSON document that is one object); a callback that
      * changes json before it reaches the loader clears content_known. */
@@ -93,32 +95,35 @@ DRA_MUST_USE dra_err *dra_field_validation_parse(const char *s, dra_field_valida
 typedef struct dra_objset {
     dra_obj *v;
     size_t n, cap;
-    char **files;      /* interned file names */
+    char **files; /* interned file names */
     size_t nfiles;
-    char **paths;      /* the objects' src_path strings */
+    char **paths; /* the objects' src_path strings */
     size_t npaths;
     dra_source **sources; /* owned: the text of every file read */
     size_t nsources;
     /* reading options, set before reading (kept by dra_objset_free) */
     dra_field_validation field_validation;
-    bool recursive;    /* directories: descend into subdirectories (-R) */
-    bool arrays;       /* a document that is a list of objects is read as a List (an
-                          inventory of devices); else it is refused, as kubectl does */
-    dra_err *warnings; /* owned: problems relaxed by field_validation, in input order */
-    size_t files_repeated; /* files named more than once and read once */
-    size_t stream_chunk; /* streaming reads (dra_read_each): bytes per read; 0 = 64 KiB */
+    bool recursive;         /* directories: descend into subdirectories (-R) */
+    bool arrays;            /* a document that is a list of objects is read as a List (an
+                               inventory of devices); else it is refused, as kubectl does */
+    dra_err *warnings;      /* owned: problems relaxed by field_validation, in input order */
+    size_t files_repeated;  /* files named more than once and read once */
+    size_t stream_chunk;    /* streaming reads (dra_read_each): bytes per read; 0 = 64 KiB */
     size_t stream_list_min; /* streaming: Lists longer are handed out item by item; 0 = 64 KiB */
     const char *kept_file;  /* dra_objset_keep: the last file and its source (private) */
     const dra_source *kept_src;
     const char *copied_file; /* dra_objset_keep: the last document whose text was copied (private) */
     int copied_doc;
-    const char *copied_at;   /* where its text was */
+    const char *copied_at; /* where its text was */
     const dra_source *copied_src;
     dra_strmap file_index;   /* private: files by name, sources by path (many files read in */
     dra_strmap source_index; /* time linear in their number) */
 } dra_objset;
 
-#define DRA_OBJSET_INIT {0}
+#define DRA_OBJSET_INIT                                                                                                \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
 
 /* Read every object of one file ("-" = stdin) and append them to set.
  * On error nothing of that file is appended. */
@@ -159,8 +164,7 @@ DRA_MUST_USE dra_err *dra_read_each(dra_objset *set, const char *path, dra_obj_f
 /* dra_read_paths() streaming: paths, directories and stdin as it reads them,
  * each file through dra_read_each(); read errors of one file are collected
  * and reading goes on with the next, as dra_read_paths() does. */
-DRA_MUST_USE dra_err *dra_read_paths_each(dra_objset *set, char *const *paths, size_t npaths, dra_obj_fn fn,
-                                          void *ctx);
+DRA_MUST_USE dra_err *dra_read_paths_each(dra_objset *set, char *const *paths, size_t npaths, dra_obj_fn fn, void *ctx);
 
 /* Keep an object handed out by a streaming read (dra_read_each): append it
  * to set (a new reference) with its place, its field lines found later by

@@ -93,21 +93,11 @@ static int emit_value(yaml_emitter_t *em, const json_t *v)
                                      style == YAML_ANY_SCALAR_STYLE, 1, style);
         return yaml_emitter_emit(em, &ev);
     }
-    case JSON_INTEGER:
-        snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-        break;
-    case JSON_REAL:
-        format_real(json_real_value(v), num, sizeof num);
-        break;
-    case JSON_TRUE:
-        strcpy(num, "true");
-        break;
-    case JSON_FALSE:
-        strcpy(num, "false");
-        break;
-    case JSON_NULL:
-        strcpy(num, "null");
-        break;
+    case JSON_INTEGER: snprintf(num, sizeof num, "%" JSON_INTEGER_FORMAT, json_integer_value(v)); break;
+    case JSON_REAL: format_real(json_real_value(v), num, sizeof num); break;
+    case JSON_TRUE: strcpy(num, "true"); break;
+    case JSON_FALSE: strcpy(num, "false"); break;
+    case JSON_NULL: strcpy(num, "null"); break;
     }
     yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)num, (int)strlen(num), 1, 1, YAML_PLAIN_SCALAR_STYLE);
     return yaml_emitter_emit(em, &ev);
@@ -163,8 +153,9 @@ static dra_err *emit_yaml(sink *s, const json_t *const *vals, size_t n, bool mar
         ok = yaml_emitter_flush(&em);
     dra_err *e = NULL;
     if (!ok)
-        e = s->failed ? dra_err_new(DRA_EXIT_RUNTIME, "error writing output: %s", strerror(errno))
-                      : dra_err_new(DRA_EXIT_RUNTIME, "cannot write YAML: %s", em.problem ? em.problem : "emitter error");
+        e = s->failed
+                ? dra_err_new(DRA_EXIT_RUNTIME, "error writing output: %s", strerror(errno))
+                : dra_err_new(DRA_EXIT_RUNTIME, "cannot write YAML: %s", em.problem ? em.problem : "emitter error");
     yaml_emitter_delete(&em);
     return e;
 }
@@ -201,19 +192,20 @@ static int dump_json(FILE *f, const json_t *v, size_t flags, dra_buf *scratch)
 
 static dra_err *write_failed(FILE *f)
 {
-    return dra_err_new(DRA_EXIT_RUNTIME, "error writing output: %s", ferror(f) && errno ? strerror(errno) : "write failed");
+    return dra_err_new(DRA_EXIT_RUNTIME, "error writing output: %s",
+                       ferror(f) && errno ? strerror(errno) : "write failed");
 }
 
 struct dra_writer {
     FILE *f;
     dra_format fmt;
-    size_t count;   /* objects put so far */
-    json_t *held;   /* json: the first object, until we know whether a List is needed */
-    dra_buf text;   /* reused for each object's text */
-    dra_buf out;    /* text not written yet */
-    size_t hold;    /* write nothing until out holds this much */
-    bool started;   /* some of the output reached f */
-    dra_err *err;   /* first error; later puts do nothing */
+    size_t count; /* objects put so far */
+    json_t *held; /* json: the first object, until we know whether a List is needed */
+    dra_buf text; /* reused for each object's text */
+    dra_buf out;  /* text not written yet */
+    size_t hold;  /* write nothing until out holds this much */
+    bool started; /* some of the output reached f */
+    dra_err *err; /* first error; later puts do nothing */
 };
 
 dra_writer *dra_writer_new(FILE *f, dra_format fmt)

@@ -96,7 +96,10 @@ void dra_kube_api_free(dra_kube_api *a)
     free(a);
 }
 
-dra_kube_client *dra_kube_api_client(dra_kube_api *a) { return a->c; }
+dra_kube_client *dra_kube_api_client(dra_kube_api *a)
+{
+    return a->c;
+}
 
 static dra_err *discover(dra_kube_api *a, const char *group, const char *version, json_t **set)
 {
@@ -157,8 +160,8 @@ dra_err *dra_kube_api_version(dra_kube_api *a, const dra_kube_resource *r, const
                        r->group, r->versions);
 }
 
-char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char *version, const char *ns, const char *name,
-                    const char *sub)
+char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char *version, const char *ns,
+                        const char *name, const char *sub)
 {
     dra_buf b = DRA_BUF_INIT;
     if (*r->group)
@@ -243,9 +246,10 @@ dra_kube_obj_match dra_kube_api_match(const dra_kube_resource *r, const char *ve
             *why = dra_xasprintf("%s %s %s", dra_kube_v(&a, av ? av : ""), dra_kube_v(&a, kind ? kind : r->kind),
                                  dra_kube_v(&a, name ? name : ""));
         else /* apimachinery's runtime.notRegisteredErr, in the watch decoder's words */
-            *why = dra_xasprintf("unable to decode an event from the watch stream: unable to decode watch event: no kind "
-                                 "%s is registered for version %s",
-                                 dra_kube_q(&a, kind ? kind : r->kind), dra_kube_q(&a, av ? av : ""));
+            *why =
+                dra_xasprintf("unable to decode an event from the watch stream: unable to decode watch event: no kind "
+                              "%s is registered for version %s",
+                              dra_kube_q(&a, kind ? kind : r->kind), dra_kube_q(&a, av ? av : ""));
         dra_arena_free(&a);
     }
     return known ? KUBE_OBJ_OTHER : KUBE_OBJ_UNKNOWN;
@@ -271,8 +275,8 @@ void dra_kube_trim_heap(void)
 #endif
 }
 
-dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, dra_kube_item_fn fn, void *ud,
-                        char **rv)
+dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
+                            dra_kube_item_fn fn, void *ud, char **rv)
 {
     if (rv)
         *rv = NULL;
@@ -364,7 +368,8 @@ static dra_err *append_item(void *ud, json_t *item)
     return NULL;
 }
 
-dra_err *dra_kube_list(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, json_t **items, char **rv)
+dra_err *dra_kube_list(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, json_t **items,
+                       char **rv)
 {
     json_t *all = json_array();
     dra_err *e = dra_kube_list_each(a, r, o, append_item, all, rv);
@@ -391,7 +396,8 @@ static dra_err *finish_obj(const dra_kube_resource *r, const char *version, dra_
     return e;
 }
 
-dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, json_t **obj, dra_kube_resp *resp)
+dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, json_t **obj,
+                      dra_kube_resp *resp)
 {
     const char *version;
     memset(resp, 0, sizeof *resp);
@@ -407,15 +413,16 @@ dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *n
     return e;
 }
 
-static dra_err *write_req(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns, const char *name,
-                          const char *sub, const char *ctype, const json_t *body, json_t **out, dra_kube_resp *resp)
+static dra_err *write_req(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns,
+                          const char *name, const char *sub, const char *ctype, const json_t *body, json_t **out,
+                          dra_kube_resp *resp)
 {
     return dra_kube_write(a, r, method, ns, name, sub, NULL, ctype, body, out, resp);
 }
 
-dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns, const char *name,
-                    const char *sub, const char *query, const char *ctype, const json_t *body, json_t **out,
-                    dra_kube_resp *resp)
+dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns,
+                        const char *name, const char *sub, const char *query, const char *ctype, const json_t *body,
+                        json_t **out, dra_kube_resp *resp)
 {
     memset(resp, 0, sizeof *resp);
     if (out)
@@ -450,14 +457,14 @@ const char *dra_kube_meta_str(const json_t *o, const char *k)
 }
 
 dra_err *dra_kube_create(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const json_t *obj, json_t **out,
-                     dra_kube_resp *resp)
+                         dra_kube_resp *resp)
 {
     const char *ons = dra_kube_meta_str(obj, "namespace");
     return write_req(a, r, "POST", ns ? ns : ons, NULL, NULL, "application/json", obj, out, resp);
 }
 
 dra_err *dra_kube_update(dra_kube_api *a, const dra_kube_resource *r, const json_t *obj, const char *sub, json_t **out,
-                     dra_kube_resp *resp)
+                         dra_kube_resp *resp)
 {
     const char *name = dra_kube_meta_str(obj, "name");
     if (!name) {
@@ -468,7 +475,7 @@ dra_err *dra_kube_update(dra_kube_api *a, const dra_kube_resource *r, const json
 }
 
 dra_err *dra_kube_patch(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, const char *sub,
-                    dra_kube_patch_type type, const json_t *patch, json_t **out, dra_kube_resp *resp)
+                        dra_kube_patch_type type, const json_t *patch, json_t **out, dra_kube_resp *resp)
 {
     const char *ct = type == KUBE_PATCH_JSON    ? "application/json-patch+json"
                      : type == KUBE_PATCH_MERGE ? "application/merge-patch+json"
@@ -477,7 +484,7 @@ dra_err *dra_kube_patch(dra_kube_api *a, const dra_kube_resource *r, const char 
 }
 
 dra_err *dra_kube_delete(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, const char *uid,
-                     const char *rv, dra_kube_resp *resp)
+                         const char *rv, dra_kube_resp *resp)
 {
     json_t *opts = json_pack("{s:s, s:s}", "kind", "DeleteOptions", "apiVersion", "v1");
     if (uid || rv) {

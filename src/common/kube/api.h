@@ -26,13 +26,13 @@
 #include "events.h"
 
 typedef struct dra_kube_resource {
-    const char *group;       /* "" for core */
-    const char *resource;    /* plural: "resourceclaims" */
-    const char *kind;        /* "ResourceClaim" */
-    const char *singular;    /* "resourceclaim" */
-    const char *shortnames;  /* space-separated, "" for none */
+    const char *group;      /* "" for core */
+    const char *resource;   /* plural: "resourceclaims" */
+    const char *kind;       /* "ResourceClaim" */
+    const char *singular;   /* "resourceclaim" */
+    const char *shortnames; /* space-separated, "" for none */
     bool namespaced;
-    const char *versions;    /* preferred first: "v1 v1beta2 v1beta1" */
+    const char *versions; /* preferred first: "v1 v1beta2 v1beta1" */
 } dra_kube_resource;
 
 extern const dra_kube_resource dra_kube_resources[];
@@ -51,8 +51,8 @@ dra_kube_client *dra_kube_api_client(dra_kube_api *a);
 DRA_MUST_USE dra_err *dra_kube_api_version(dra_kube_api *a, const dra_kube_resource *r, const char **version);
 /* "/apis/resource.k8s.io/v1/namespaces/NS/resourceclaims[/NAME[/SUB]]"; ns
  * NULL or "" = all namespaces (or a cluster-scoped resource).  Caller frees. */
-char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char *version, const char *ns, const char *name,
-                    const char *sub);
+char *dra_kube_api_path(dra_kube_api *a, const dra_kube_resource *r, const char *version, const char *ns,
+                        const char *name, const char *sub);
 
 /* Convert an object read from the server to v1 and give it apiVersion/kind
  * (version = the served version); metadata.managedFields is dropped, as
@@ -80,41 +80,44 @@ typedef struct dra_kube_list_opts {
     const char *ns;             /* NULL/"" = all namespaces */
     const char *label_selector; /* NULL = none */
     const char *field_selector;
-    int limit;                  /* page size; 0 = 500 */
+    int limit; /* page size; 0 = 500 */
 } dra_kube_list_opts;
 
 /* List every page; *items is a new array of normalised objects, *rv the list's
  * resourceVersion (caller frees). */
-DRA_MUST_USE dra_err *dra_kube_list(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, json_t **items, char **rv);
+DRA_MUST_USE dra_err *dra_kube_list(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
+                                    json_t **items, char **rv);
 /* The same, page by page without holding the list: fn gets each normalised
  * item (borrowed: incref to keep it; the page is freed after its items), and
  * NULL when an expired continue token makes the list start over in one piece
  * (forget what came before).  An error from fn ends the list. */
 typedef dra_err *(*dra_kube_item_fn)(void *ud, json_t *item);
-DRA_MUST_USE dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o, dra_kube_item_fn fn,
-                                     void *ud, char **rv);
-DRA_MUST_USE dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, json_t **obj, dra_kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_list_each(dra_kube_api *a, const dra_kube_resource *r, const dra_kube_list_opts *o,
+                                         dra_kube_item_fn fn, void *ud, char **rv);
+DRA_MUST_USE dra_err *dra_kube_get(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name,
+                                   json_t **obj, dra_kube_resp *resp);
 
 /* Writes.  The body is borrowed.  On success *out (may be NULL) is the
  * server's object, normalised.  resp gives the HTTP code and reason of a
  * failure (409 Conflict: a precondition failed; re-read and retry). */
 typedef enum { KUBE_PATCH_JSON, KUBE_PATCH_MERGE, KUBE_PATCH_STRATEGIC } dra_kube_patch_type;
-DRA_MUST_USE dra_err *dra_kube_create(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const json_t *obj, json_t **out,
-                     dra_kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_create(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const json_t *obj,
+                                      json_t **out, dra_kube_resp *resp);
 /* PUT; obj carries metadata.resourceVersion as the precondition.  sub: NULL or "status". */
-DRA_MUST_USE dra_err *dra_kube_update(dra_kube_api *a, const dra_kube_resource *r, const json_t *obj, const char *sub, json_t **out,
-                     dra_kube_resp *resp);
-DRA_MUST_USE dra_err *dra_kube_patch(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, const char *sub,
-                    dra_kube_patch_type type, const json_t *patch, json_t **out, dra_kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_update(dra_kube_api *a, const dra_kube_resource *r, const json_t *obj, const char *sub,
+                                      json_t **out, dra_kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_patch(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name,
+                                     const char *sub, dra_kube_patch_type type, const json_t *patch, json_t **out,
+                                     dra_kube_resp *resp);
 /* DELETE with DeleteOptions (preconditions uid/resourceVersion when given). */
-DRA_MUST_USE dra_err *dra_kube_delete(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name, const char *uid,
-                     const char *rv, dra_kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_delete(dra_kube_api *a, const dra_kube_resource *r, const char *ns, const char *name,
+                                      const char *uid, const char *rv, dra_kube_resp *resp);
 
 /* Any write: method, optional subresource, query ("fieldManager=x&force=true",
  * escaped) and content type; counts writes and conflicts (409). */
-DRA_MUST_USE dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns, const char *name,
-                    const char *sub, const char *query, const char *ctype, const json_t *body, json_t **out,
-                    dra_kube_resp *resp);
+DRA_MUST_USE dra_err *dra_kube_write(dra_kube_api *a, const dra_kube_resource *r, const char *method, const char *ns,
+                                     const char *name, const char *sub, const char *query, const char *ctype,
+                                     const json_t *body, json_t **out, dra_kube_resp *resp);
 
 /* ---- informers ---- */
 
@@ -147,8 +150,8 @@ typedef struct dra_kube_informer_spec {
 typedef struct dra_kube_informers dra_kube_informers;
 /* timeout_s: the watch's timeoutSeconds (0 = 300); idle_s: a watch silent
  * this long (plus curl's averaging) is dropped and resumed (0 = 60). */
-dra_kube_informers *dra_kube_informers_new(dra_kube_api *a, const dra_kube_informer_spec *specs, size_t n, int timeout_s, int idle_s,
-                                   dra_kube_informer_fn fn, void *ud);
+dra_kube_informers *dra_kube_informers_new(dra_kube_api *a, const dra_kube_informer_spec *specs, size_t n,
+                                           int timeout_s, int idle_s, dra_kube_informer_fn fn, void *ud);
 void dra_kube_informers_free(dra_kube_informers *in);
 /* List all (the initial ADDED events).  Errors end the run. */
 DRA_MUST_USE dra_err *dra_kube_informers_sync(dra_kube_informers *in);

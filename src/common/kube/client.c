@@ -21,13 +21,13 @@ struct dra_kube_client {
     dra_kube_client_opts o;
     CURL *easy;
     dra_kube_stats stats;
-    dra_kube_cred cred;       /* exec plugin credential */
-    char *file_token;     /* tokenFile contents */
+    dra_kube_cred cred; /* exec plugin credential */
+    char *file_token;   /* tokenFile contents */
     struct timespec file_mtime;
     off_t file_size;
     uint64_t rng;
-    char *server_shown;   /* the server URL for messages: password redacted, control characters escaped */
-    bool told_plain;      /* the plain-http warning was given */
+    char *server_shown; /* the server URL for messages: password redacted, control characters escaped */
+    bool told_plain;    /* the plain-http warning was given */
 };
 
 /* What a new configuration needs: the server as messages show it, and over
@@ -47,7 +47,8 @@ static void adopt_config(dra_kube_client *c)
         dra_buf what = DRA_BUF_INIT;
         const char *kinds[] = {cfg->token ? "token" : NULL, cfg->token_file ? "tokenFile" : NULL,
                                cfg->username || cfg->password ? "basic auth" : NULL,
-                               cfg->cert.len || cfg->key.len ? "client certificate" : NULL, cfg->exec ? "exec plugin" : NULL};
+                               cfg->cert.len || cfg->key.len ? "client certificate" : NULL,
+                               cfg->exec ? "exec plugin" : NULL};
         for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
             if (kinds[i])
                 dra_buf_printf(&what, "%s%s", what.len ? ", " : "", kinds[i]);
@@ -56,14 +57,14 @@ static void adopt_config(dra_kube_client *c)
             dra_kube_client_log(c, KUBE_LOG_WARN,
                                 "server %s is not https: not sending the credentials of user %s (%s), as kubectl "
                                 "sends none without TLS",
-                                c->server_shown, dra_kube_q(&a, cfg->user_name ? cfg->user_name : ""), dra_buf_str(&what));
+                                c->server_shown, dra_kube_q(&a, cfg->user_name ? cfg->user_name : ""),
+                                dra_buf_str(&what));
         }
         dra_buf_free(&what);
         dra_kube_config_drop_credentials(cfg);
     }
     dra_arena_free(&a);
 }
-
 
 void dra_kube_client_log(dra_kube_client *c, dra_kube_log_level level, const char *fmt, ...)
 {
@@ -137,11 +138,23 @@ void dra_kube_client_set_config(dra_kube_client *c, dra_kube_config *cfg)
     curl_easy_reset(c->easy);
 }
 
-const dra_kube_config *dra_kube_client_config(const dra_kube_client *c) { return &c->cfg; }
-dra_kube_stats *dra_kube_client_stats(dra_kube_client *c) { return &c->stats; }
-bool dra_kube_client_stopped(const dra_kube_client *c) { return c->o.stop && *c->o.stop; }
+const dra_kube_config *dra_kube_client_config(const dra_kube_client *c)
+{
+    return &c->cfg;
+}
+dra_kube_stats *dra_kube_client_stats(dra_kube_client *c)
+{
+    return &c->stats;
+}
+bool dra_kube_client_stopped(const dra_kube_client *c)
+{
+    return c->o.stop && *c->o.stop;
+}
 
-void dra_kube_client_set_fail_fast(dra_kube_client *c, bool on) { c->o.fail_fast = on; }
+void dra_kube_client_set_fail_fast(dra_kube_client *c, bool on)
+{
+    c->o.fail_fast = on;
+}
 
 void dra_kube_resp_free(dra_kube_resp *r)
 {
@@ -206,8 +219,8 @@ void dra_kube_query_escape(dra_buf *b, const char *s)
     static const char hex[] = "0123456789ABCDEF";
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
-        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '.' ||
-            ch == '_' || ch == '~') {
+        if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+            ch == '.' || ch == '_' || ch == '~') {
             dra_buf_putc(b, (char)ch);
         } else {
             dra_buf_putc(b, '%');
@@ -369,7 +382,8 @@ static void impersonate_headers(const dra_kube_impersonate *as, struct curl_slis
     }
 }
 
-static dra_err *setup(dra_kube_client *c, CURL *h, const char *path, struct curl_slist **hdrs, struct curl_slist **connect_to)
+static dra_err *setup(dra_kube_client *c, CURL *h, const char *path, struct curl_slist **hdrs,
+                      struct curl_slist **connect_to)
 {
     dra_kube_config *cfg = &c->cfg;
     const char *tok = NULL;
@@ -453,8 +467,8 @@ static void free_slist(struct curl_slist *l)
 }
 
 /* Fill resp from an answer's body; an error for non-2xx. */
-static dra_err *answer(dra_kube_client *c, long http, const char *body, size_t len, const char *method, const char *path,
-                       dra_kube_resp *resp)
+static dra_err *answer(dra_kube_client *c, long http, const char *body, size_t len, const char *method,
+                       const char *path, dra_kube_resp *resp)
 {
     resp->http = http;
     json_decref(resp->json);
@@ -490,11 +504,11 @@ static dra_err *answer(dra_kube_client *c, long http, const char *body, size_t l
     dra_arena a = DRA_ARENA_INIT;
     dra_err *e;
     if (msg && *msg)
-        e = dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s (HTTP %ld)", dra_kube_v(&a, reason), dra_kube_v(&a, msg),
-                        http);
+        e = dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s (HTTP %ld)", dra_kube_v(&a, reason),
+                        dra_kube_v(&a, msg), http);
     else
-        e = dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s %s: HTTP %ld", dra_kube_v(&a, reason), method, path,
-                        http);
+        e = dra_err_new(DRA_EXIT_RUNTIME, "Error from server (%s): %s %s: HTTP %ld", dra_kube_v(&a, reason), method,
+                        path, http);
     dra_arena_free(&a);
     return e;
 }
@@ -512,7 +526,8 @@ static bool transient_curl(const dra_kube_client *c, CURLcode rc, const char *me
      * (IsConnectionReset, IsProbableEOF), nothing else: kubectl fails at
      * once on a refused connection or a timeout */
     if (c->o.fail_fast)
-        return strcmp(method, "GET") == 0 && (rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING || rc == CURLE_PARTIAL_FILE);
+        return strcmp(method, "GET") == 0 &&
+               (rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING || rc == CURLE_PARTIAL_FILE);
     return rc == CURLE_COULDNT_CONNECT || rc == CURLE_RECV_ERROR || rc == CURLE_SEND_ERROR ||
            rc == CURLE_PARTIAL_FILE || rc == CURLE_GOT_NOTHING || rc == CURLE_OPERATION_TIMEDOUT;
 }
@@ -542,7 +557,8 @@ static dra_err *transport_error(dra_kube_client *c, CURL *h, CURLcode rc, const 
     curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &oserr);
     dra_err *e;
     if (rc == CURLE_COULDNT_CONNECT && oserr == ECONNREFUSED)
-        e = dra_err_new(DRA_EXIT_RUNTIME, "The connection to the server %s was refused - did you specify the right host or port?",
+        e = dra_err_new(DRA_EXIT_RUNTIME,
+                        "The connection to the server %s was refused - did you specify the right host or port?",
                         server_host(&a, c->cfg.server));
     else
         e = dra_err_new(DRA_EXIT_RUNTIME, "unable to connect to the server %s: %s", c->server_shown,
@@ -636,7 +652,7 @@ dra_err *dra_kube_do(dra_kube_client *c, const dra_kube_req *req, dra_kube_resp 
                 d = c->o.backoff_cap_ms;
             c->stats.retries++;
             dra_kube_client_log(c, KUBE_LOG_WARN, "%s %s: HTTP %ld; retrying in %lld ms", req->method, req->path, http,
-                            (long long)d);
+                                (long long)d);
             dra_err_free(e);
             dra_kube_resp_free(resp);
             if (!dra_kube_sleep_ms(c, d))
@@ -723,7 +739,8 @@ static size_t stream_write(char *p, size_t sz, size_t n, void *ud)
     return len;
 }
 
-void dra_kube_streams_open(dra_kube_streams *s, const char *path, int idle_s, dra_kube_sink_fn sink, dra_kube_done_fn done, void *ud)
+void dra_kube_streams_open(dra_kube_streams *s, const char *path, int idle_s, dra_kube_sink_fn sink,
+                           dra_kube_done_fn done, void *ud)
 {
     stream *st = dra_xcalloc(1, sizeof *st);
     st->h = curl_easy_init();

@@ -59,13 +59,13 @@ typedef struct dra_kube_stats {
 typedef struct dra_kube_client dra_kube_client;
 
 typedef struct dra_kube_client_opts {
-    dra_kube_log_fn log;                 /* NULL = silent */
+    dra_kube_log_fn log; /* NULL = silent */
     void *log_ud;
-    volatile sig_atomic_t *stop;     /* set by a signal handler: requests and sleeps end early */
-    int max_retries;                 /* 0 = default 8 */
-    int backoff_cap_ms;              /* 0 = default 30000 */
-    int backoff_base_ms;             /* 0 = default 200 */
-    const char *user_agent;          /* NULL = "dra-tools" */
+    volatile sig_atomic_t *stop; /* set by a signal handler: requests and sleeps end early */
+    int max_retries;             /* 0 = default 8 */
+    int backoff_cap_ms;          /* 0 = default 30000 */
+    int backoff_base_ms;         /* 0 = default 200 */
+    const char *user_agent;      /* NULL = "dra-tools" */
     /* kubectl's --request-timeout: the most one request (dra_kube_do; not a
      * stream) may take, in ms; 0 = the default 300 s, < 0 = no limit. */
     long request_timeout_ms;
@@ -98,9 +98,9 @@ typedef struct dra_kube_req {
 } dra_kube_req;
 
 typedef struct dra_kube_resp {
-    long http;                /* 0 when no answer arrived */
-    json_t *json;             /* the decoded body (2xx: the object; else the Status if any) */
-    char reason[48];          /* Status reason ("Conflict", "NotFound", "Expired", ...) or "" */
+    long http;       /* 0 when no answer arrived */
+    json_t *json;    /* the decoded body (2xx: the object; else the Status if any) */
+    char reason[48]; /* Status reason ("Conflict", "NotFound", "Expired", ...) or "" */
 } dra_kube_resp;
 
 void dra_kube_resp_free(dra_kube_resp *r);
@@ -128,7 +128,8 @@ typedef struct dra_kube_streams dra_kube_streams;
 dra_kube_streams *dra_kube_streams_new(dra_kube_client *c);
 void dra_kube_streams_free(dra_kube_streams *s); /* aborts open streams without calling done */
 /* Start a GET stream; sink and done get ud. */
-void dra_kube_streams_open(dra_kube_streams *s, const char *path, int idle_s, dra_kube_sink_fn sink, dra_kube_done_fn done, void *ud);
+void dra_kube_streams_open(dra_kube_streams *s, const char *path, int idle_s, dra_kube_sink_fn sink,
+                           dra_kube_done_fn done, void *ud);
 /* Wait up to timeout_ms for data and run the callbacks; returns the number of
  * streams still open. */
 size_t dra_kube_streams_poll(dra_kube_streams *s, int timeout_ms);

@@ -171,8 +171,14 @@ static dra_err *cfg_err_as(const char *fmt, const char *name, bool quote)
     return e;
 }
 
-static dra_err *cfg_err(const char *fmt, const char *name) { return cfg_err_as(fmt, name, false); }
-static dra_err *cfg_errq(const char *fmt, const char *name) { return cfg_err_as(fmt, name, true); }
+static dra_err *cfg_err(const char *fmt, const char *name)
+{
+    return cfg_err_as(fmt, name, false);
+}
+static dra_err *cfg_errq(const char *fmt, const char *name)
+{
+    return cfg_err_as(fmt, name, true);
+}
 
 /* A file a kubeconfig names (what: "certificate-authority", "client-cert",
  * "client-key"; owner: its cluster or user), read whole; errors in
@@ -187,13 +193,14 @@ static dra_err *read_file_into(dra_buf *out, const char *path, const char *what,
     dra_err *e = NULL;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        e = dra_err_new(DRA_EXIT_RUNTIME, "unable to read %s %s for %s due to open %s: %s", what, shown, dra_kube_v(&a, owner),
-                        shown, dra_kube_strerror(&a, errno));
+        e = dra_err_new(DRA_EXIT_RUNTIME, "unable to read %s %s for %s due to open %s: %s", what, shown,
+                        dra_kube_v(&a, owner), shown, dra_kube_strerror(&a, errno));
     } else {
         dra_err *re = dra_buf_read_fd(out, fd, shown, KUBE_CONFIG_MAX_BYTES);
         close(fd);
         if (re) {
-            e = dra_err_new(re->code, "unable to read %s %s for %s due to %s", what, shown, dra_kube_v(&a, owner), re->msg);
+            e = dra_err_new(re->code, "unable to read %s %s for %s due to %s", what, shown, dra_kube_v(&a, owner),
+                            re->msg);
             dra_err_free(re);
         }
     }
@@ -377,8 +384,10 @@ static dra_err *load_impersonation(dra_kube_config *c, const entry *en)
     const json_t *extra = json_object_get(u, "as-user-extra");
     if (extra && !json_is_null(extra) && !json_is_object(extra)) {
         dra_arena a = DRA_ARENA_INIT;
-        e = dra_err_new(DRA_EXIT_INPUT, "invalid configuration: as-user-extra of user %s must be a mapping of lists "
-                        "of strings", dra_kube_q(&a, en->name));
+        e = dra_err_new(DRA_EXIT_INPUT,
+                        "invalid configuration: as-user-extra of user %s must be a mapping of lists "
+                        "of strings",
+                        dra_kube_q(&a, en->name));
         dra_arena_free(&a);
         return dra_err_at(e, en->file, 0, 0, 0);
     }
@@ -489,8 +498,9 @@ static dra_err *impersonation_flags(const dra_kube_config_opts *o, dra_kube_conf
     impersonate_free(&flags);
     if (!as->user && (as->uid || as->ngroups || as->nextra)) {
         impersonate_free(as);
-        return cfg_err("invalid configuration: requesting uid, groups or user-extra for %s without impersonating a user",
-                       c->user_name ? c->user_name : "");
+        return cfg_err(
+            "invalid configuration: requesting uid, groups or user-extra for %s without impersonating a user",
+            c->user_name ? c->user_name : "");
     }
     if (!as->user) {
         impersonate_free(as);
@@ -593,7 +603,8 @@ static dra_err *in_cluster(const dra_kube_config_opts *o, dra_kube_config *c)
     const char *dir = o && o->sa_dir ? o->sa_dir : SA_DIR;
     c->in_cluster = true;
     c->origin = dra_xstrdup("in-cluster config");
-    c->server = strchr(host, ':') ? dra_xasprintf("https://[%s]:%s", host, port) : dra_xasprintf("https://%s:%s", host, port);
+    c->server =
+        strchr(host, ':') ? dra_xasprintf("https://[%s]:%s", host, port) : dra_xasprintf("https://%s:%s", host, port);
     dra_err *e = dra_kube_url_check(c->server);
     if (e)
         return e;
@@ -685,8 +696,8 @@ static dra_err *finish(dra_err *e, dra_kube_config *c)
     return NULL;
 }
 
-dra_err *dra_kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const dra_kube_config_opts *o,
-                           dra_kube_config *out)
+dra_err *dra_kube_config_parse(const char *name, const char *data, size_t len, const char *dir,
+                               const dra_kube_config_opts *o, dra_kube_config *out)
 {
     memset(out, 0, sizeof *out);
     merged m = {0};

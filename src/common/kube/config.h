@@ -46,10 +46,10 @@
 #include "../base/error.h"
 
 typedef struct dra_kube_exec {
-    char *api_version;  /* client.authentication.k8s.io/v1 or v1beta1 */
-    char *command;      /* resolved against the kubeconfig's folder when it holds a '/' */
-    char **args;        /* NULL-terminated */
-    char **env;         /* "NAME=VALUE", NULL-terminated */
+    char *api_version; /* client.authentication.k8s.io/v1 or v1beta1 */
+    char *command;     /* resolved against the kubeconfig's folder when it holds a '/' */
+    char **args;       /* NULL-terminated */
+    char **env;        /* "NAME=VALUE", NULL-terminated */
     char *install_hint;
     bool provide_cluster_info;
 } dra_kube_exec;
@@ -63,9 +63,9 @@ typedef struct dra_kube_extra {
 
 /* Whom requests act as (client-go's rest.ImpersonationConfig). */
 typedef struct dra_kube_impersonate {
-    char *user;        /* NULL: no impersonation (never "") */
-    char *uid;         /* NULL: none */
-    char **groups;     /* in order; an empty string is a group too */
+    char *user;    /* NULL: no impersonation (never "") */
+    char *uid;     /* NULL: none */
+    char **groups; /* in order; an empty string is a group too */
     size_t ngroups;
     dra_kube_extra *extra; /* keys in first-seen order */
     size_t nextra;
@@ -78,26 +78,26 @@ typedef struct dra_kube_config {
     dra_buf ca;                               /* PEM bytes; empty = system roots */
     bool insecure;                            /* insecure-skip-tls-verify */
     char *tls_server_name, *proxy_url;
-    dra_buf cert, key;                        /* client certificate and key, PEM */
-    char *token;                              /* bearer token */
-    char *token_file;                         /* re-read when it changes (service account rotation) */
+    dra_buf cert, key; /* client certificate and key, PEM */
+    char *token;       /* bearer token */
+    char *token_file;  /* re-read when it changes (service account rotation) */
     char *username, *password;
     dra_kube_exec *exec;
-    dra_kube_impersonate as;                  /* sent over plain http too */
+    dra_kube_impersonate as; /* sent over plain http too */
     bool in_cluster;
-    char *origin;                             /* "kubeconfig FILE[:FILE]" or "in-cluster config", for messages */
+    char *origin; /* "kubeconfig FILE[:FILE]" or "in-cluster config", for messages */
 } dra_kube_config;
 
 typedef struct dra_kube_config_opts {
-    const char *kubeconfig; /* --kubeconfig */
-    const char *context;    /* --context */
-    const char *ns;         /* --namespace */
-    const char *sa_dir;     /* service-account folder; NULL = /var/run/secrets/kubernetes.io/serviceaccount */
-    const char *as;         /* --as (NULL or "": the kubeconfig's) */
-    const char *as_uid;     /* --as-uid */
+    const char *kubeconfig;       /* --kubeconfig */
+    const char *context;          /* --context */
+    const char *ns;               /* --namespace */
+    const char *sa_dir;           /* service-account folder; NULL = /var/run/secrets/kubernetes.io/serviceaccount */
+    const char *as;               /* --as (NULL or "": the kubeconfig's) */
+    const char *as_uid;           /* --as-uid */
     const char *const *as_groups; /* --as-group, each value (none: the kubeconfig's) */
     size_t nas_groups;
-    const char *const *as_extra;  /* --as-user-extra KEY=VALUE, each value */
+    const char *const *as_extra; /* --as-user-extra KEY=VALUE, each value */
     size_t nas_extra;
 } dra_kube_config_opts;
 
@@ -107,8 +107,8 @@ typedef struct dra_kube_config_opts {
 DRA_MUST_USE dra_err *dra_kube_config_load(const dra_kube_config_opts *o, dra_kube_config *out);
 /* Parse one kubeconfig document in memory as if it were the only file
  * (for tests and fuzzing); dir resolves relative paths ("" = none). */
-DRA_MUST_USE dra_err *dra_kube_config_parse(const char *name, const char *data, size_t len, const char *dir, const dra_kube_config_opts *o,
-                           dra_kube_config *out);
+DRA_MUST_USE dra_err *dra_kube_config_parse(const char *name, const char *data, size_t len, const char *dir,
+                                            const dra_kube_config_opts *o, dra_kube_config *out);
 void dra_kube_config_free(dra_kube_config *c);
 /* The header an as-user-extra key goes in, as client-go names it:
  * "Impersonate-Extra-" + the key with bytes outside an HTTP token (and '%')

@@ -22,12 +22,24 @@ bool dra_kube_event_type_parse(const char *s, dra_kube_event_type *t)
 /* apimachinery's knownReasons: a Status with another reason is judged by its code. */
 static bool known_reason(const char *r)
 {
-    static const char *const known[] = {"Unauthorized",  "Forbidden",        "NotFound",
-                                        "AlreadyExists", "Conflict",         "Gone",
-                                        "Invalid",       "ServerTimeout",    "StoreReadError",
-                                        "Timeout",       "TooManyRequests",  "BadRequest",
-                                        "MethodNotAllowed", "NotAcceptable", "RequestEntityTooLarge",
-                                        "UnsupportedMediaType", "InternalError", "Expired",
+    static const char *const known[] = {"Unauthorized",
+                                        "Forbidden",
+                                        "NotFound",
+                                        "AlreadyExists",
+                                        "Conflict",
+                                        "Gone",
+                                        "Invalid",
+                                        "ServerTimeout",
+                                        "StoreReadError",
+                                        "Timeout",
+                                        "TooManyRequests",
+                                        "BadRequest",
+                                        "MethodNotAllowed",
+                                        "NotAcceptable",
+                                        "RequestEntityTooLarge",
+                                        "UnsupportedMediaType",
+                                        "InternalError",
+                                        "Expired",
                                         "ServiceUnavailable"};
     for (size_t i = 0; i < sizeof known / sizeof *known; i++)
         if (strcmp(r, known[i]) == 0)
@@ -100,7 +112,8 @@ static dra_err *one_line(dra_kube_event_reader *r, const char *p, size_t n)
     if (!json_is_object(ev))
         e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: not a JSON object", no);
     else if (!dra_kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t))
-        e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: type must be ADDED, MODIFIED, DELETED, BOOKMARK or ERROR", no);
+        e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: type must be ADDED, MODIFIED, DELETED, BOOKMARK or ERROR",
+                        no);
     else if (!json_is_object(obj))
         e = dra_err_new(DRA_EXIT_RUNTIME, "watch event %zu: object must be a JSON object", no);
     if (!e) {

@@ -30,8 +30,8 @@ typedef dra_err *(*dra_kube_event_fn)(void *ud, dra_kube_event_type type, json_t
 #define KUBE_EVENT_MAX_BYTES ((size_t)64 << 20) /* one event; larger is an error */
 
 typedef struct dra_kube_event_reader {
-    dra_buf pending;  /* bytes of the incomplete last line */
-    size_t nevents;   /* events delivered so far */
+    dra_buf pending; /* bytes of the incomplete last line */
+    size_t nevents;  /* events delivered so far */
     dra_kube_event_fn fn;
     void *ud;
 } dra_kube_event_reader;

@@ -31,10 +31,12 @@
 #define EXEC_MAX_OUTPUT ((size_t)1 << 20)
 
 /* exec.go's installHintVerboseHelp, after "not found". */
+/* clang-format off */
 #define INSTALL_HELP                                                                                                  \
     "\n\nIt looks like you are trying to use a client-go credential plugin that is not installed.\n\nTo learn more "  \
     "about this feature, consult the documentation available at:\n      "                                           \
     "https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins"
+/* clang-format on */
 
 /* os/exec.LookPath for a name without '/': the first $PATH entry holding a
  * regular file we may execute; NULL when none, or when it is found only in a
@@ -141,7 +143,8 @@ static dra_err *parse_cred(const dra_kube_config *cfg, const char *out, size_t l
             cred->expires = !te && !(cred->expiry.sec == DRA_TIME_GO_ZERO_SEC && cred->expiry.nsec == 0);
             if (te) {
                 dra_err_free(te);
-                e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: status.expirationTimestamp is not an RFC 3339 time", cmd);
+                e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: status.expirationTimestamp is not an RFC 3339 time",
+                                cmd);
             }
         }
         if (!e) {
@@ -206,7 +209,8 @@ dra_err *dra_kube_exec_credential(const dra_kube_config *cfg, dra_kube_cred *cre
         e = dra_err_new(DRA_EXIT_RUNTIME, "exec plugin %s: output larger than %zu bytes", shown, EXEC_MAX_OUTPUT);
     } else if (ps.code != 0) {
         /* ProcessState.ExitCode(): -1 when a signal ended it */
-        e = dra_err_new(DRA_EXIT_RUNTIME, "exec: executable %s failed with exit code %d", shown, ps.signal ? -1 : ps.code);
+        e = dra_err_new(DRA_EXIT_RUNTIME, "exec: executable %s failed with exit code %d", shown,
+                        ps.signal ? -1 : ps.code);
     } else {
         e = parse_cred(cfg, dra_buf_str(&out), out.len, cred);
     }

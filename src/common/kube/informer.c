@@ -20,15 +20,15 @@ typedef struct inf {
     size_t idx;
     dra_kube_informer_spec spec;
     const char *version;
-    char *base;        /* collection path */
-    json_t *store;     /* key -> entry (see entry_new) */
-    char *rv;          /* last resourceVersion seen */
+    char *base;    /* collection path */
+    json_t *store; /* key -> entry (see entry_new) */
+    char *rv;      /* last resourceVersion seen */
     bool open, need_relist, synced;
     int failures;
-    int64_t next_at;   /* monotonic ms: earliest next watch */
+    int64_t next_at; /* monotonic ms: earliest next watch */
     dra_kube_event_reader reader;
-    end_why ended;     /* the stream was ended for a relist ... */
-    char *ended_msg;   /* ... with this message (escaped) */
+    end_why ended;   /* the stream was ended for a relist ... */
+    char *ended_msg; /* ... with this message (escaped) */
 } inf;
 
 struct dra_kube_informers {
@@ -85,7 +85,10 @@ static json_t *entry_new(const inf *f, const json_t *obj)
     return e;
 }
 
-static const char *entry_rv(const json_t *e) { return json_string_value(e); }
+static const char *entry_rv(const json_t *e)
+{
+    return json_string_value(e);
+}
 
 /* The compact JSON of an entry and its length. */
 static const char *entry_text(const json_t *e, size_t *len)
@@ -137,10 +140,11 @@ static dra_err *on_event(void *ud, dra_kube_event_type t, json_t *obj)
         const char *msg = json_string_value(json_object_get(obj, "message"));
         dra_arena a = DRA_ARENA_INIT;
         dra_kube_rv_problem p = dra_kube_rv_problem_of(obj, 0);
-        dra_err *e = p != KUBE_RV_OTHER
-                         ? end_stream(f, p == KUBE_RV_EXPIRED ? END_EXPIRED : END_TOO_LARGE, dra_xstrdup(dra_kube_v(&a, msg)))
-                         : dra_err_new(DRA_EXIT_RUNTIME, "watch of %s: Error from server (%s): %s", f->spec.res->resource,
-                                       reason ? dra_kube_v(&a, reason) : "Unknown", dra_kube_v(&a, msg));
+        dra_err *e =
+            p != KUBE_RV_OTHER
+                ? end_stream(f, p == KUBE_RV_EXPIRED ? END_EXPIRED : END_TOO_LARGE, dra_xstrdup(dra_kube_v(&a, msg)))
+                : dra_err_new(DRA_EXIT_RUNTIME, "watch of %s: Error from server (%s): %s", f->spec.res->resource,
+                              reason ? dra_kube_v(&a, reason) : "Unknown", dra_kube_v(&a, msg));
         dra_arena_free(&a);
         return e;
     }
@@ -149,7 +153,8 @@ static dra_err *on_event(void *ud, dra_kube_event_type t, json_t *obj)
     if (m == KUBE_OBJ_UNKNOWN)
         return end_stream(f, END_UNDECODABLE, why);
     if (m == KUBE_OBJ_OTHER) {
-        dra_kube_client_log(c, KUBE_LOG_WARN, "watch of %s: dropped an event of another kind (%s)", f->spec.res->resource, why);
+        dra_kube_client_log(c, KUBE_LOG_WARN, "watch of %s: dropped an event of another kind (%s)",
+                            f->spec.res->resource, why);
         free(why);
         return NULL;
     }
@@ -242,10 +247,11 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
             f->next_at = 0;
         } else if (p == KUBE_RV_TOO_LARGE) {
             const char *m = ended ? f->ended_msg : json_string_value(json_object_get(resp->json, "message"));
-            dra_kube_client_log(c, KUBE_LOG_WARN,
-                                "watch of %s: %s: the server no longer has resourceVersion %s (restored from a backup?); "
-                                "relisting",
-                                f->spec.res->resource, m ? dra_kube_v(&a, m) : "Too large resource version", rv);
+            dra_kube_client_log(
+                c, KUBE_LOG_WARN,
+                "watch of %s: %s: the server no longer has resourceVersion %s (restored from a backup?); "
+                "relisting",
+                f->spec.res->resource, m ? dra_kube_v(&a, m) : "Too large resource version", rv);
             f->next_at = 0;
         } else {
             int64_t d = dra_kube_backoff_ms(c, f->failures++);
@@ -281,13 +287,14 @@ static void done(void *ud, dra_err *err, const dra_kube_resp *resp, bool dropped
     f->failures++;
     st->retries++;
     f->next_at = dra_mono_ms() + d;
-    dra_kube_client_log(c, KUBE_LOG_WARN, "watch of %s: %s; retrying in %lld ms", f->spec.res->resource, m, (long long)d);
+    dra_kube_client_log(c, KUBE_LOG_WARN, "watch of %s: %s; retrying in %lld ms", f->spec.res->resource, m,
+                        (long long)d);
     free(m);
     dra_err_free(err);
 }
 
-dra_kube_informers *dra_kube_informers_new(dra_kube_api *a, const dra_kube_informer_spec *specs, size_t n, int timeout_s, int idle_s,
-                                   dra_kube_informer_fn fn, void *ud)
+dra_kube_informers *dra_kube_informers_new(dra_kube_api *a, const dra_kube_informer_spec *specs, size_t n,
+                                           int timeout_s, int idle_s, dra_kube_informer_fn fn, void *ud)
 {
     dra_kube_informers *in = dra_xcalloc(1, sizeof *in);
     in->a = a;
@@ -327,7 +334,10 @@ void dra_kube_informers_free(dra_kube_informers *in)
     free(in);
 }
 
-size_t dra_kube_informers_count(const dra_kube_informers *in, size_t i) { return json_object_size(in->v[i].store); }
+size_t dra_kube_informers_count(const dra_kube_informers *in, size_t i)
+{
+    return json_object_size(in->v[i].store);
+}
 
 void dra_kube_informers_each(const dra_kube_informers *in, size_t i, dra_kube_store_fn fn, void *ud)
 {
@@ -487,8 +497,8 @@ dra_err *dra_kube_informers_run(dra_kube_informers *in, int64_t max_ms, dra_kube
                         return e;
                     char *m = dra_err_format(e);
                     int64_t d = dra_kube_backoff_ms(c, f->failures++);
-                    dra_kube_client_log(c, KUBE_LOG_WARN, "list of %s: %s; retrying in %lld ms", f->spec.res->resource, m,
-                                    (long long)d);
+                    dra_kube_client_log(c, KUBE_LOG_WARN, "list of %s: %s; retrying in %lld ms", f->spec.res->resource,
+                                        m, (long long)d);
                     free(m);
                     dra_err_free(e);
                     f->next_at = now + d;

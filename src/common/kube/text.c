@@ -147,7 +147,8 @@ dra_err *dra_kube_url_check(const char *url)
     if (!url || !has_ctl(url))
         return NULL;
     dra_arena a = DRA_ARENA_INIT;
-    dra_err *e = dra_err_new(DRA_EXIT_INPUT, "parse %s: net/url: invalid control character in URL", dra_kube_q(&a, url));
+    dra_err *e =
+        dra_err_new(DRA_EXIT_INPUT, "parse %s: net/url: invalid control character in URL", dra_kube_q(&a, url));
     dra_arena_free(&a);
     return e;
 }

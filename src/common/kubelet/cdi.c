@@ -32,7 +32,8 @@ static dra_err *check_vendor_or_class(const char *what, const char *s, size_t n)
         return dra_err_new(DRA_EXIT_INPUT, "invalid %s. \"%.*s\", should start with letter", what, (int)n, s);
     for (size_t i = 1; i + 1 < n; i++)
         if (!is_alnum(s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
-            return dra_err_new(DRA_EXIT_INPUT, "invalid %s. invalid character '%c' in name \"%.*s\"", what, s[i], (int)n, s);
+            return dra_err_new(DRA_EXIT_INPUT, "invalid %s. invalid character '%c' in name \"%.*s\"", what, s[i],
+                               (int)n, s);
     if (!is_alnum(s[n - 1]))
         return dra_err_new(DRA_EXIT_INPUT, "invalid %s. \"%.*s\", should end with a letter or digit", what, (int)n, s);
     return NULL;
@@ -157,7 +158,11 @@ static bool check_fields(sc *c, const json_t *o, const field *fs)
             switch (f->t) {
             case F_STR: want = json_is_string(v) ? NULL : "a string"; break;
             case F_INT: want = json_is_integer(v) ? NULL : "an integer"; break;
-            case F_UINT: want = json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 0xFFFFFFFFll ? NULL : "an unsigned 32-bit integer"; break;
+            case F_UINT:
+                want = json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= 0xFFFFFFFFll
+                           ? NULL
+                           : "an unsigned 32-bit integer";
+                break;
             case F_BOOL: want = json_is_boolean(v) ? NULL : "a boolean"; break;
             case F_OBJ: want = json_is_object(v) ? NULL : "an object"; break;
             case F_MAP:
@@ -165,7 +170,9 @@ static bool check_fields(sc *c, const json_t *o, const field *fs)
                 if (!want) {
                     const char *mk;
                     json_t *mv;
-                    json_object_foreach(v, mk, mv) if (!json_is_string(mv)) want = "a map of strings";
+                    json_object_foreach(v, mk, mv)
+                        if (!json_is_string(mv))
+                            want = "a map of strings";
                 }
                 break;
             case F_STRS:
@@ -174,7 +181,9 @@ static bool check_fields(sc *c, const json_t *o, const field *fs)
                 if (!want && f->t == F_STRS) {
                     size_t i;
                     json_t *x;
-                    json_array_foreach(v, i, x) if (!json_is_string(x)) want = "an array of strings";
+                    json_array_foreach(v, i, x)
+                        if (!json_is_string(x))
+                            want = "an array of strings";
                 }
                 break;
             }
@@ -207,6 +216,7 @@ static void check_env(sc *c, const json_t *env, const char *hook)
     }
 }
 
+/* clang-format off */
 static const field edits_fields[] = {{"env", F_STRS}, {"deviceNodes", F_OBJS}, {"hooks", F_OBJS}, {"mounts", F_OBJS},
                                      {"intelRdt", F_OBJ}, {"additionalGids", F_OBJS}, {"netDevices", F_OBJS}, {NULL, 0}};
 static const field node_fields[] = {{"path", F_STR}, {"hostPath", F_STR}, {"type", F_STR}, {"major", F_INT},
@@ -216,6 +226,7 @@ static const field mount_fields[] = {{"hostPath", F_STR}, {"containerPath", F_ST
 static const field hook_fields[] = {{"hookName", F_STR}, {"path", F_STR}, {"args", F_STRS}, {"env", F_STRS}, {"timeout", F_INT}, {NULL, 0}};
 static const field rdt_fields[] = {{"closID", F_STR}, {"l3CacheSchema", F_STR}, {"memBwSchema", F_STR},
                                    {"schemata", F_STRS}, {"enableMonitoring", F_BOOL}, {NULL, 0}};
+/* clang-format on */
 static const field net_fields[] = {{"hostInterfaceName", F_STR}, {"name", F_STR}, {NULL, 0}};
 
 static bool edits_empty(const json_t *e)
@@ -239,7 +250,8 @@ static void check_edits(sc *c, const json_t *e)
         m = push(c, "deviceNodes");
         push_i(c, i);
         if (check_fields(c, v, node_fields)) {
-            const char *p = dra_jstr_or(v, "path", ""), *t = dra_jstr_or(v, "type", ""), *perm = dra_jstr_or(v, "permissions", "");
+            const char *p = dra_jstr_or(v, "path", ""), *t = dra_jstr_or(v, "type", ""),
+                       *perm = dra_jstr_or(v, "permissions", "");
             if (!*p)
                 fail(c, "invalid (empty) device path");
             else if (*t && !(strlen(t) == 1 && strchr("bcup", t[0])))
@@ -253,7 +265,8 @@ static void check_edits(sc *c, const json_t *e)
         m = push(c, "hooks");
         push_i(c, i);
         if (check_fields(c, v, hook_fields)) {
-            static const char *const names[] = {"prestart", "createRuntime", "createContainer", "startContainer", "poststart", "poststop"};
+            static const char *const names[] = {"prestart",       "createRuntime", "createContainer",
+                                                "startContainer", "poststart",     "poststop"};
             const char *hn = dra_jstr_or(v, "hookName", "");
             bool known = false;
             for (size_t k = 0; k < 6; k++)
@@ -308,8 +321,10 @@ static void check_edits(sc *c, const json_t *e)
 
 static const char *const known_versions[] = {"0.3.0", "0.4.0", "0.5.0", "0.6.0", "0.7.0", "0.8.0", "1.0.0", "1.1.0"};
 
+/* clang-format off */
 static const field spec_fields[] = {{"cdiVersion", F_STR}, {"kind", F_STR}, {"annotations", F_MAP}, {"devices", F_OBJS},
                                     {"containerEdits", F_OBJ}, {NULL, 0}};
+/* clang-format on */
 static const field device_fields[] = {{"name", F_STR}, {"annotations", F_MAP}, {"containerEdits", F_OBJ}, {NULL, 0}};
 
 dra_err *dra_cdi_check_spec(const json_t *spec)
@@ -391,14 +406,14 @@ typedef struct cspec {
 } cspec;
 
 typedef struct cdev {
-    char *name;        /* qualified */
+    char *name; /* qualified */
     size_t spec;
     const json_t *dev;
-    char *conflict;    /* non-NULL: removed, with the reason */
+    char *conflict; /* non-NULL: removed, with the reason */
 } cdev;
 
 struct dra_cdi {
-    dra_objset set;    /* owns every loaded document */
+    dra_objset set; /* owns every loaded document */
     cspec *specs;
     size_t nspecs;
     cdev *devs;
@@ -584,7 +599,8 @@ static void apply(merged *m, const json_t *e)
     }
     json_array_foreach(json_object_get(e, "mounts"), i, v)
         replace_append(m->mounts, &m->mount_at, dra_jstr_or(v, "containerPath", ""), json_incref(v));
-    json_array_foreach(json_object_get(e, "hooks"), i, v) json_array_append(m->hooks, v);
+    json_array_foreach(json_object_get(e, "hooks"), i, v)
+        json_array_append(m->hooks, v);
     json_array_foreach(json_object_get(e, "additionalGids"), i, v) {
         json_int_t g = json_integer_value(v);
         char key[24];
@@ -595,7 +611,8 @@ static void apply(merged *m, const json_t *e)
         json_array_append(m->gids, v);
         dra_strmap_put(&m->gid_seen, dra_xstrdup(key), (size_t)kl, 0);
     }
-    json_array_foreach(json_object_get(e, "netDevices"), i, v) json_array_append(m->net, v);
+    json_array_foreach(json_object_get(e, "netDevices"), i, v)
+        json_array_append(m->net, v);
     json_t *rdt = json_object_get(e, "intelRdt");
     if (json_is_object(rdt)) {
         json_decref(m->rdt);
@@ -641,7 +658,8 @@ static size_t depth(const char *p)
 
 static int cmp_mount(const void *a, const void *b)
 {
-    const char *x = dra_jstr_or(*(json_t *const *)a, "containerPath", ""), *y = dra_jstr_or(*(json_t *const *)b, "containerPath", "");
+    const char *x = dra_jstr_or(*(json_t *const *)a, "containerPath", ""),
+               *y = dra_jstr_or(*(json_t *const *)b, "containerPath", "");
     size_t dx = depth(x), dy = depth(y);
     if (dx != dy)
         return dx < dy ? -1 : 1;
@@ -652,7 +670,8 @@ dra_err *dra_cdi_resolve(const dra_cdi *c, char *const *ids, size_t n, json_t **
 {
     *edits = NULL;
     dra_buf why = DRA_BUF_INIT;
-    merged m = {json_array(), json_array(), json_array(), json_array(), json_array(), json_array(), NULL, {0}, {0}, {0}, {0}};
+    merged m = {json_array(), json_array(), json_array(), json_array(), json_array(), json_array(),
+                NULL,         {0},          {0},          {0},          {0}};
     bool *spec_done = dra_xcalloc(c->nspecs + 1, sizeof *spec_done);
     size_t bad = 0;
     for (size_t i = 0; i < n; i++) {
@@ -680,7 +699,8 @@ dra_err *dra_cdi_resolve(const dra_cdi *c, char *const *ids, size_t n, json_t **
         dra_buf list = DRA_BUF_INIT;
         for (size_t i = 0; i < n; i++)
             dra_buf_printf(&list, "%s%s", i ? ", " : "", ids[i]);
-        dra_err *e = dra_err_new(DRA_EXIT_INPUT, "unresolvable CDI devices %s: %s", dra_buf_str(&list), dra_buf_str(&why));
+        dra_err *e =
+            dra_err_new(DRA_EXIT_INPUT, "unresolvable CDI devices %s: %s", dra_buf_str(&list), dra_buf_str(&why));
         dra_buf_free(&list);
         dra_buf_free(&why);
         merged_free(&m);
@@ -760,7 +780,8 @@ dra_err *dra_cdi_resolve_records(const dra_cdi *c, const json_t *const *records,
                         : dra_err_field(dra_err_new(DRA_EXIT_INPUT, "expected an array of strings"), "cdiDevices");
         free(v);
         if (e) {
-            const char *p = json_string_value(json_object_get(r, "pod")), *ns = json_string_value(json_object_get(r, "namespace"));
+            const char *p = json_string_value(json_object_get(r, "pod")),
+                       *ns = json_string_value(json_object_get(r, "namespace"));
             const char *ct = json_string_value(json_object_get(r, "container"));
             if (p) {
                 char *o = dra_xasprintf("Pod/%s/%s", ns ? ns : "default", p);

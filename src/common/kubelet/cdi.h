@@ -32,7 +32,10 @@
 
 #include "base/error.h"
 
-#define DRA_CDI_DEFAULT_DIRS {"/etc/cdi", "/var/run/cdi"}
+#define DRA_CDI_DEFAULT_DIRS                                                                                           \
+    {                                                                                                                  \
+        "/etc/cdi", "/var/run/cdi"                                                                                     \
+    }
 
 typedef struct dra_cdi dra_cdi;
 

@@ -587,8 +587,9 @@ dra_err *dra_ckpt_open(const char *path, dra_ckpt_file **out)
         errno = EINVAL;
     }
     if (fd < 0) {
-        dra_err *e = errno == ELOOP ? dra_err_new(DRA_EXIT_RUNTIME,
-                                                  "checkpoint lock %s is a symbolic link, which is not followed: remove it", lock)
+        dra_err *e = errno == ELOOP
+                         ? dra_err_new(DRA_EXIT_RUNTIME,
+                                       "checkpoint lock %s is a symbolic link, which is not followed: remove it", lock)
                      : errno == EINVAL ? dra_err_new(DRA_EXIT_RUNTIME, "checkpoint lock %s is not a regular file", lock)
                                        : sys_err("opening checkpoint lock", lock);
         free(lock);

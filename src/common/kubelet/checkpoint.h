@@ -65,8 +65,8 @@
 
 typedef struct dra_ckpt_device {
     char *pool, *device;
-    char *share_id;          /* NULL when the driver sent none */
-    char **requests;         /* request names as the driver reported them */
+    char *share_id;  /* NULL when the driver sent none */
+    char **requests; /* request names as the driver reported them */
     size_t n_requests;
     char **cdi_ids;
     size_t n_cdi_ids;
@@ -79,32 +79,35 @@ typedef struct dra_ckpt_driver {
     char *name;
     dra_ckpt_device *devices;
     size_t n_devices;
-    unsigned skip;           /* DRA_SKIP_* bits: driver calls not made for this claim */
-    char **spec_files;       /* CDISpecFiles: what the driver wrote for the claim */
+    unsigned skip;     /* DRA_SKIP_* bits: driver calls not made for this claim */
+    char **spec_files; /* CDISpecFiles: what the driver wrote for the claim */
     size_t n_spec_files;
 } dra_ckpt_driver;
 
 typedef struct dra_ckpt_pod {
     char *uid;
-    char *name;              /* "ns/name", NULL when unknown (kubelet files) */
+    char *name; /* "ns/name", NULL when unknown (kubelet files) */
 } dra_ckpt_pod;
 
 typedef struct dra_ckpt_claim {
     char *uid, *name, *namespace_;
     dra_ckpt_pod *pods;
     size_t n_pods, cap_pods;
-    dra_ckpt_driver *drivers;  /* every driver in the allocation, devices once prepared */
+    dra_ckpt_driver *drivers; /* every driver in the allocation, devices once prepared */
     size_t n_drivers;
     bool prepared;
 } dra_ckpt_claim;
 
 typedef struct dra_checkpoint {
     dra_arena arena;
-    dra_ckpt_claim *claims;    /* in the arena; order is kept, written sorted by namespace/name */
+    dra_ckpt_claim *claims; /* in the arena; order is kept, written sorted by namespace/name */
     size_t n, cap;
 } dra_checkpoint;
 
-#define DRA_CHECKPOINT_INIT {DRA_ARENA_INIT, 0, 0, 0}
+#define DRA_CHECKPOINT_INIT                                                                                            \
+    {                                                                                                                  \
+        DRA_ARENA_INIT, 0, 0, 0                                                                                        \
+    }
 
 /* CRC-32 (IEEE 802.3, as Go's hash/crc32.ChecksumIEEE). */
 uint32_t dra_crc32(const void *data, size_t len);
@@ -155,8 +158,8 @@ typedef struct dra_ckpt_file {
     char *path;
     int lock_fd;
     dra_checkpoint cp;
-    dra_buf disk;      /* the file's bytes as read or last saved */
-    bool on_disk;      /* false: no file yet */
+    dra_buf disk; /* the file's bytes as read or last saved */
+    bool on_disk; /* false: no file yet */
 } dra_ckpt_file;
 
 DRA_MUST_USE dra_err *dra_ckpt_open(const char *path, dra_ckpt_file **out);

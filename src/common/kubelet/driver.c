@@ -56,6 +56,7 @@ static void set_share_v1beta1(K8s__Io__Kubelet__Pkg__Apis__Dra__V1beta1__Device 
 }
 
 /* One DRAPlugin codec per version (see rpc.c). */
+/* clang-format off */
 #define DRA_DRIVER_CODEC(V, P, F, SVC)                                                                    \
     static bool decode_##V(const uint8_t *req, size_t len, dra_arena *a, dra_claim_ref **out, size_t *n) \
     {                                                                                                     \
@@ -156,6 +157,7 @@ static void set_share_v1beta1(K8s__Io__Kubelet__Pkg__Apis__Dra__V1beta1__Device 
     {                                                                                                     \
         handle(ctx, false, req, len, rep, SVC, VERSION_##V);                                              \
     }
+/* clang-format on */
 
 enum { VERSION_v1beta1 = 0, VERSION_v1 = 1 };
 

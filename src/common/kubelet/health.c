@@ -33,9 +33,9 @@ struct watch {
     const dra_health_opts *o;
     dra_health_update_fn fn;
     dra_arena a;
-    bool got;           /* this stream delivered a message */
-    bool stop;          /* the callback asked to stop */
-    bool bad;           /* a message did not decode */
+    bool got;  /* this stream delivered a message */
+    bool stop; /* the callback asked to stop */
+    bool bad;  /* a message did not decode */
 };
 
 static int on_msg(void *ctx, const uint8_t *msg, size_t len)

@@ -30,10 +30,10 @@ const char *dra_health_name(int health);
 typedef struct dra_health_device {
     const char *pool;
     const char *device;
-    int health;                   /* DRA_HEALTH_* (other values as received) */
-    int64_t last_updated;         /* unix seconds */
-    int64_t timeout_seconds;      /* v1 only; 0 = kubelet default */
-    const char *message;          /* v1 only; "" when none */
+    int health;              /* DRA_HEALTH_* (other values as received) */
+    int64_t last_updated;    /* unix seconds */
+    int64_t timeout_seconds; /* v1 only; 0 = kubelet default */
+    const char *message;     /* v1 only; "" when none */
 } dra_health_device;
 
 /* Services: "v1alpha1.DRAResourceHealth" (default) or "v1.DRAResourceHealth". */
@@ -44,14 +44,14 @@ typedef int (*dra_health_update_fn)(void *ctx, const dra_health_device *devs, si
 typedef void (*dra_health_event_fn)(void *ctx, const char *event);
 
 typedef struct dra_health_opts {
-    const char *service;          /* NULL = v1alpha1 */
-    long backoff_ms;              /* first wait before reopening; 0 = 1000 */
-    long backoff_max_ms;          /* 0 = 5000 (the kubelet retries every 5 s) */
-    unsigned max_attempts;        /* failed opens in a row before giving up; 0 = never give up */
-    size_t max_msg;               /* 0 = 4 MiB */
-    volatile sig_atomic_t *cancel;/* set by a signal handler to stop */
+    const char *service;           /* NULL = v1alpha1 */
+    long backoff_ms;               /* first wait before reopening; 0 = 1000 */
+    long backoff_max_ms;           /* 0 = 5000 (the kubelet retries every 5 s) */
+    unsigned max_attempts;         /* failed opens in a row before giving up; 0 = never give up */
+    size_t max_msg;                /* 0 = 4 MiB */
+    volatile sig_atomic_t *cancel; /* set by a signal handler to stop */
     dra_health_event_fn event;
-    void *ctx;                    /* passed to both callbacks */
+    void *ctx; /* passed to both callbacks */
 } dra_health_opts;
 
 /* Returns NULL when stopped by the callback or *cancel; an error

@@ -19,13 +19,13 @@
 
 typedef struct dra_locator {
     const char *socket, *registry_dir, *plugins_dir; /* borrowed */
-    long timeout_ms;                                  /* GetInfo deadline; 0 = registration's default */
+    long timeout_ms;                                 /* GetInfo deadline; 0 = registration's default */
     bool scanned;
     dra_arena a;
     dra_reg_plugin *plugins;
     size_t n;
     char *scan_err;
-    char *last_socket;                                /* plugins_dir paths handed out */
+    char *last_socket; /* plugins_dir paths handed out */
 } dra_locator;
 
 /* A dra_driver_resolve_fn: ctx is a dra_locator. */

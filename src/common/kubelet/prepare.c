@@ -103,9 +103,9 @@ static dra_err *plugin_for(dra_kubelet *k, const char *driver, dra_plugin **out)
 /* ---- pod claims (resourceclaim.Name) ---- */
 
 typedef struct pclaim {
-    const char *claim_name;   /* NULL: nothing to do (no claim needed) */
+    const char *claim_name; /* NULL: nothing to do (no claim needed) */
     bool check_owner;
-    const json_t *claim;      /* set by check_pod */
+    const json_t *claim; /* set by check_pod */
 } pclaim;
 
 static dra_err *claim_name_of(const json_t *pod, const json_t *pc, const char **name, bool *check_owner)
@@ -130,8 +130,8 @@ static dra_err *claim_name_of(const json_t *pod, const json_t *pc, const char **
                 return NULL;
             }
         }
-        return dra_err_new(DRA_EXIT_NEGATIVE, "pod \"%s/%s\": ResourceClaim not created yet", dra_jstr(pod, "metadata.namespace"),
-                           dra_jstr(pod, "metadata.name"));
+        return dra_err_new(DRA_EXIT_NEGATIVE, "pod \"%s/%s\": ResourceClaim not created yet",
+                           dra_jstr(pod, "metadata.namespace"), dra_jstr(pod, "metadata.name"));
     }
     return dra_err_new(DRA_EXIT_INPUT, "pod \"%s/%s\", spec.resourceClaim \"%s\": none of the supported fields are set",
                        dra_jstr(pod, "metadata.namespace"), dra_jstr(pod, "metadata.name"), pcname ? pcname : "");
@@ -265,12 +265,14 @@ static dra_err *check_pod(dra_kubelet *k, const dra_model *m, const json_t *pod,
             continue;
         const dra_obj *co = dra_model_claim(m, ns, pcs[i].claim_name);
         if (!co)
-            return dra_err_new(DRA_EXIT_INPUT, "fetch ResourceClaim %s: resourceclaims.resource.k8s.io \"%s\" not found",
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "fetch ResourceClaim %s: resourceclaims.resource.k8s.io \"%s\" not found",
                                pcs[i].claim_name, pcs[i].claim_name);
         const json_t *c = co->json;
         const char *cuid = dra_jstr(c, "metadata.uid");
         if (pcs[i].check_owner && !controlled_by(c, uid))
-            return dra_err_new(DRA_EXIT_NEGATIVE, "ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)", ns,
+            return dra_err_new(DRA_EXIT_NEGATIVE,
+                               "ResourceClaim %s/%s was not created for pod %s/%s (pod is not owner)", ns,
                                pcs[i].claim_name, ns, name);
         if (!reserved_for(c, uid))
             return dra_err_new(DRA_EXIT_NEGATIVE, "pod %s (%s) is not allowed to use ResourceClaim %s (%s)", name, uid,
@@ -278,12 +280,14 @@ static dra_err *check_pod(dra_kubelet *k, const dra_model *m, const json_t *pod,
         if (!json_is_object(jpath(c, "status", "allocation")))
             return dra_err_new(DRA_EXIT_NEGATIVE, "ResourceClaim %s: not allocated", pcs[i].claim_name);
         if (!k->o.optional_node_operations && claim_asks_skip(c))
-            return dra_err_new(DRA_EXIT_NEGATIVE, "ResourceClaim %s: DRAOptionalNodeOperations feature gate is disabled on kubelet",
+            return dra_err_new(DRA_EXIT_NEGATIVE,
+                               "ResourceClaim %s: DRAOptionalNodeOperations feature gate is disabled on kubelet",
                                pcs[i].claim_name);
         if (!cuid || !*cuid)
-            return dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the kubelet identifies claims by UID"),
-                                                "metadata.uid"),
-                                  co);
+            return dra_obj_locate(
+                dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the kubelet identifies claims by UID"),
+                              "metadata.uid"),
+                co);
         const char *drv[MAX_DRIVERS];
         size_t nd = claim_drivers(c, drv, MAX_DRIVERS);
         for (size_t j = 0; j < nd; j++) {
@@ -296,9 +300,10 @@ static dra_err *check_pod(dra_kubelet *k, const dra_model *m, const json_t *pod,
         }
         dra_ckpt_claim *old = dra_ckpt_find(&k->f->cp, ns, pcs[i].claim_name);
         if (old && strcmp(old->uid, cuid) != 0)
-            return dra_err_new(DRA_EXIT_RUNTIME,
-                               "old ResourceClaim with same name %s and different UID %s still exists (previous pod force-deleted?!)",
-                               pcs[i].claim_name, old->uid);
+            return dra_err_new(
+                DRA_EXIT_RUNTIME,
+                "old ResourceClaim with same name %s and different UID %s still exists (previous pod force-deleted?!)",
+                pcs[i].claim_name, old->uid);
         pcs[i].claim = c;
     }
     return NULL;
@@ -390,7 +395,8 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
     json_t *cclaims = jpath(container, "resources", "claims");
     json_t *rcs = jpath(pod, "spec", "resourceClaims");
     json_t *ext = jpath(pod, "status", "extendedResourceClaimStatus");
-    size_t cap = json_array_size(cclaims) * (json_array_size(rcs) + 1) + json_array_size(json_object_get(ext, "requestMappings")) + 1;
+    size_t cap = json_array_size(cclaims) * (json_array_size(rcs) + 1) +
+                 json_array_size(json_object_get(ext, "requestMappings")) + 1;
     creq *rq = dra_xcalloc(cap, sizeof *rq);
     size_t nrq = 0, i, j;
     json_t *pc, *cc;
@@ -430,7 +436,8 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
         const char *cn = dra_jfield_str(container, "name");
         json_t *mp;
         json_array_foreach(json_object_get(ext, "requestMappings"), i, mp) {
-            const char *mc = dra_jfield_str(mp, "containerName"), *res = dra_jfield_str(mp, "resourceName"), *rn = dra_jfield_str(mp, "requestName");
+            const char *mc = dra_jfield_str(mp, "containerName"), *res = dra_jfield_str(mp, "resourceName"),
+                       *rn = dra_jfield_str(mp, "requestName");
             if (!mc || !cn || strcmp(mc, cn) != 0 || !res || !rn)
                 continue;
             json_t *qv = json_object_get(reqs, res);
@@ -450,7 +457,8 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
             continue;
         dra_ckpt_claim *c = dra_ckpt_find(cp, ns, rq[i].claim);
         if (!c) {
-            dra_err *e = dra_err_new(DRA_EXIT_RUNTIME, "internal error: unable to get claim info for ResourceClaim %s in namespace %s",
+            dra_err *e = dra_err_new(DRA_EXIT_RUNTIME,
+                                     "internal error: unable to get claim info for ResourceClaim %s in namespace %s",
                                      rq[i].claim, ns);
             free(rq);
             return e;
@@ -501,7 +509,8 @@ static dra_err *containers_json(const dra_model *m, const json_t *pod, dra_check
                 json_object_set_new(r, "namespace", json_string(ns ? ns : "default"));
                 json_object_set_new(r, "pod", json_string(name ? name : ""));
             }
-            json_object_set_new(r, "container", json_string(dra_jfield_str(c, "name") ? dra_jfield_str(c, "name") : ""));
+            json_object_set_new(r, "container",
+                                json_string(dra_jfield_str(c, "name") ? dra_jfield_str(c, "name") : ""));
             json_object_set_new(r, "cdiDevices", ids);
             json_array_append_new(out, r);
         }
@@ -517,7 +526,7 @@ typedef struct plan {
     const json_t *pod;
     pclaim *pcs;
     size_t n;
-    dra_claim_ref *todo;       /* claims to prepare (strings in the checkpoint) */
+    dra_claim_ref *todo; /* claims to prepare (strings in the checkpoint) */
     const json_t **todo_claim;
     size_t nprep;
 } plan;
@@ -950,7 +959,8 @@ dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, 
         const json_t *pod = pods->v[i]->json;
         if (!want[i])
             continue;
-        const char *ns = dra_jstr(pod, "metadata.namespace") ? dra_jstr(pod, "metadata.namespace") : "default", *name = dra_jstr(pod, "metadata.name");
+        const char *ns = dra_jstr(pod, "metadata.namespace") ? dra_jstr(pod, "metadata.namespace") : "default",
+                   *name = dra_jstr(pod, "metadata.name");
         dra_err *e = perr[i];
         json_t *containers = json_array();
         if (!e && !se)
@@ -994,7 +1004,8 @@ static char *join_ids(const json_t *ids)
     dra_buf b = DRA_BUF_INIT;
     size_t i;
     json_t *s;
-    json_array_foreach(ids, i, s) dra_buf_printf(&b, "%s%s", i ? "," : "", json_string_value(s) ? json_string_value(s) : "");
+    json_array_foreach(ids, i, s)
+        dra_buf_printf(&b, "%s%s", i ? "," : "", json_string_value(s) ? json_string_value(s) : "");
     return dra_buf_detach(&b);
 }
 
@@ -1035,7 +1046,8 @@ dra_err *dra_kubelet_table(FILE *f, const json_t *records, bool actions)
                 x = &cells[row * nc];
                 x[0] = dra_xstrdup(action);
                 x[1] = dra_xstrdup(ns ? ns : "");
-                x[2] = dra_xasprintf("pod/%s/%s", dra_jfield_str(r, "pod") ? dra_jfield_str(r, "pod") : "", dra_jfield_str(c, "container") ? dra_jfield_str(c, "container") : "");
+                x[2] = dra_xasprintf("pod/%s/%s", dra_jfield_str(r, "pod") ? dra_jfield_str(r, "pod") : "",
+                                     dra_jfield_str(c, "container") ? dra_jfield_str(c, "container") : "");
                 x[3] = join_ids(json_object_get(c, "cdiDevices"));
                 row++;
             }
@@ -1044,7 +1056,8 @@ dra_err *dra_kubelet_table(FILE *f, const json_t *records, bool actions)
             x[1] = dra_xstrdup(ns ? ns : "");
             x[2] = dra_xasprintf("resourceclaim/%s", dra_jfield_str(r, "claim") ? dra_jfield_str(r, "claim") : "");
             const char *p = json_string_value(json_array_get(json_object_get(r, "pods"), 0));
-            x[3] = dra_xasprintf("uid %s, pod %s", dra_jfield_str(r, "uid") ? dra_jfield_str(r, "uid") : "", p ? p : "");
+            x[3] =
+                dra_xasprintf("uid %s, pod %s", dra_jfield_str(r, "uid") ? dra_jfield_str(r, "uid") : "", p ? p : "");
             row++;
         }
     }

@@ -59,10 +59,10 @@
 /* The driver calls, as rpc.h declares them (tests pass fakes). */
 typedef struct dra_kubelet_calls {
     dra_err *(*dial)(const char *socket_path, const char *service, const dra_rpc_opts *opts, dra_plugin **out);
-    dra_err *(*prepare)(dra_plugin *p, const dra_claim_ref *claims, size_t n, dra_arena *a,
-                        dra_prep_claim **out, size_t *n_out);
-    dra_err *(*unprepare)(dra_plugin *p, const dra_claim_ref *claims, size_t n, dra_arena *a,
-                          dra_prep_claim **out, size_t *n_out);
+    dra_err *(*prepare)(dra_plugin *p, const dra_claim_ref *claims, size_t n, dra_arena *a, dra_prep_claim **out,
+                        size_t *n_out);
+    dra_err *(*unprepare)(dra_plugin *p, const dra_claim_ref *claims, size_t n, dra_arena *a, dra_prep_claim **out,
+                          size_t *n_out);
     void (*close)(dra_plugin *p);
 } dra_kubelet_calls;
 
@@ -89,7 +89,7 @@ typedef struct dra_kubelet_opts {
      * disabled on kubelet"); claims recorded before keep what the checkpoint
      * says. */
     bool optional_node_operations;
-    void (*log)(void *ctx, const char *msg);   /* optional */
+    void (*log)(void *ctx, const char *msg); /* optional */
     void *log_ctx;
     /* Optional: called after the driver calls of a prepare succeeded and
      * before the checkpoint records them (tests crash the process here). */
@@ -105,15 +105,17 @@ typedef struct dra_kubelet dra_kubelet;
 dra_kubelet *dra_kubelet_new(const dra_kubelet_opts *opts, dra_ckpt_file *ckpt);
 void dra_kubelet_free(dra_kubelet *k);
 
-DRA_MUST_USE dra_err *dra_kubelet_prepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out);
-DRA_MUST_USE dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name, json_t *out);
+DRA_MUST_USE dra_err *dra_kubelet_prepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name,
+                                          json_t *out);
+DRA_MUST_USE dra_err *dra_kubelet_unprepare(dra_kubelet *k, const dra_model *m, const char *ns, const char *name,
+                                            json_t *out);
 DRA_MUST_USE dra_err *dra_kubelet_sync(dra_kubelet *k, const dra_model *m, const char *node, json_t *out);
 
 /* The CDI device IDs a container gets from prepared claims (GetResources):
  * appended to `ids` (a JSON array).  Claims missing from the checkpoint are
  * an error ("unable to get claim info for ResourceClaim C in namespace N"). */
 DRA_MUST_USE dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const json_t *container,
-                                   dra_checkpoint *cp, json_t *ids);
+                                                dra_checkpoint *cp, json_t *ids);
 
 /* Records of the calls above as a table: NAMESPACE POD CONTAINER CDI DEVICES
  * for prepare's, ACTION NAMESPACE OBJECT DETAILS (actions) for the others. */

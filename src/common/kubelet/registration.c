@@ -205,8 +205,7 @@ static void walk(const char *dir, int depth, dra_buf *names, size_t *n)
     closedir(d);
 }
 
-dra_err *dra_registry_scan(const char *dir, const dra_reg_opts *opts, dra_arena *a, dra_reg_plugin **out,
-                           size_t *n_out)
+dra_err *dra_registry_scan(const char *dir, const dra_reg_opts *opts, dra_arena *a, dra_reg_plugin **out, size_t *n_out)
 {
     *out = NULL;
     *n_out = 0;

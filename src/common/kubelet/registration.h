@@ -23,23 +23,23 @@
 #include "kubelet/rpc.h"
 
 typedef struct dra_reg_plugin {
-    char *reg_socket;       /* the registration socket */
-    bool info_ok;           /* GetInfo answered */
-    char *type;             /* PluginInfo fields as received ("" when absent) */
+    char *reg_socket; /* the registration socket */
+    bool info_ok;     /* GetInfo answered */
+    char *type;       /* PluginInfo fields as received ("" when absent) */
     char *name;
-    char *endpoint;         /* defaulted to reg_socket when empty, as the kubelet does */
+    char *endpoint; /* defaulted to reg_socket when empty, as the kubelet does */
     char **versions;
     size_t n_versions;
-    char *service;          /* chosen service ("v1.DRAPlugin"), NULL when none */
-    bool reachable;         /* the endpoint accepted a connection */
-    bool registered;        /* usable: a DRA plugin with a supported service */
-    char *error;            /* why not registered or not reachable; NULL when fine */
-    double getinfo_ms;      /* latency of GetInfo */
+    char *service;     /* chosen service ("v1.DRAPlugin"), NULL when none */
+    bool reachable;    /* the endpoint accepted a connection */
+    bool registered;   /* usable: a DRA plugin with a supported service */
+    char *error;       /* why not registered or not reachable; NULL when fine */
+    double getinfo_ms; /* latency of GetInfo */
 } dra_reg_plugin;
 
 typedef struct dra_reg_opts {
-    long timeout_ms;        /* per call; 0 = 1000 (the watcher's GetInfo timeout) */
-    bool notify;            /* send NotifyRegistrationStatus */
+    long timeout_ms;                    /* per call; 0 = 1000 (the watcher's GetInfo timeout) */
+    bool notify;                        /* send NotifyRegistrationStatus */
     const struct dra_reg_plugin *prior; /* registered before this one (borrowed): */
     size_t n_prior;                     /* a second instance may not reuse their endpoint */
 } dra_reg_opts;
@@ -50,7 +50,7 @@ extern const char *const dra_reg_supported[2];
 /* Scan `dir`.  Fails (DRA_EXIT_INPUT) only when dir cannot be read.
  * Results are sorted by socket path. */
 DRA_MUST_USE dra_err *dra_registry_scan(const char *dir, const dra_reg_opts *opts, dra_arena *a, dra_reg_plugin **out,
-                           size_t *n_out);
+                                        size_t *n_out);
 /* Register one registration socket (GetInfo, checks, Notify). */
 void dra_registry_probe(const char *reg_socket, const dra_reg_opts *opts, dra_arena *a, dra_reg_plugin *out);
 /* The first of `services` we support, or NULL; on NULL *err (arena) is

@@ -15,7 +15,7 @@
 struct dra_plugin {
     dra_grpc_client *c;
     char *socket;
-    int version;           /* 1 = v1, 0 = v1beta1 */
+    int version; /* 1 = v1, 0 = v1beta1 */
     long timeout_ms;
     size_t max_msg;
     size_t last_size;
@@ -46,8 +46,8 @@ dra_err *dra_plugin_dial(const char *socket_path, const char *service, const dra
     *out = NULL;
     int v = dra_rpc_service_version(service);
     if (v < 0)
-        return dra_err_new(DRA_EXIT_INPUT, "unsupported DRA service %s (supported: %s, %s)", service ? service : "(none)",
-                           DRA_SERVICE_V1, DRA_SERVICE_V1BETA1);
+        return dra_err_new(DRA_EXIT_INPUT, "unsupported DRA service %s (supported: %s, %s)",
+                           service ? service : "(none)", DRA_SERVICE_V1, DRA_SERVICE_V1BETA1);
     dra_plugin *p = dra_xcalloc(1, sizeof *p);
     p->version = v;
     p->timeout_ms = opts && opts->timeout_ms > 0 ? opts->timeout_ms : 45000;
@@ -97,6 +97,7 @@ static char *share_of_v1beta1(dra_arena *a, const K8s__Io__Kubelet__Pkg__Apis__D
 }
 
 /* One codec per API version: P is the protoc-c type prefix, F the function prefix. */
+/* clang-format off */
 #define DRA_RPC_CODEC(V, P, F)                                                                           \
     static void *encode_##V(const dra_claim_ref *claims, size_t n, size_t *len)                         \
     {                                                                                                    \
@@ -172,6 +173,7 @@ static char *share_of_v1beta1(dra_arena *a, const K8s__Io__Kubelet__Pkg__Apis__D
         F##__node_unprepare_resources_response__free_unpacked(r, NULL);                                  \
         return true;                                                                                     \
     }
+/* clang-format on */
 
 DRA_RPC_CODEC(v1, K8s__Io__Kubelet__Pkg__Apis__Dra__V1, k8s__io__kubelet__pkg__apis__dra__v1)
 DRA_RPC_CODEC(v1beta1, K8s__Io__Kubelet__Pkg__Apis__Dra__V1beta1, k8s__io__kubelet__pkg__apis__dra__v1beta1)

@@ -19,7 +19,8 @@ dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out)
     else if (strcmp(s, "none") == 0)
         *out = DRA_NAME_SUFFIX_NONE;
     else
-        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown mode \"%s\" (want hash, random or none)", s), "name-suffix");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown mode \"%s\" (want hash, random or none)", s),
+                             "name-suffix");
     return NULL;
 }
 
@@ -31,8 +32,7 @@ char *dra_claim_generate_name(const char *pod_name, const char *pod_claim_name)
     if (lg <= max_base)
         return dra_xasprintf("%s-%s-", pod_name, pod_claim_name);
     /* both parts proportionally, no trailing '-' (upstream quirk kept) */
-    return dra_xasprintf("%.*s-%.*s", (int)(lp * max_base / lg), pod_name, (int)(lc * max_base / lg),
-                         pod_claim_name);
+    return dra_xasprintf("%.*s-%.*s", (int)(lp * max_base / lg), pod_name, (int)(lc * max_base / lg), pod_claim_name);
 }
 
 static uint64_t fnv1a(uint64_t h, const char *s)
@@ -46,14 +46,12 @@ char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const 
 {
     size_t len = strlen(generate_name);
     switch (mode) {
-    case DRA_NAME_SUFFIX_RANDOM:
-        return NULL;
+    case DRA_NAME_SUFFIX_RANDOM: return NULL;
     case DRA_NAME_SUFFIX_NONE:
         if (len && generate_name[len - 1] == '-')
             len--;
         return dra_xstrndup(generate_name, len);
-    case DRA_NAME_SUFFIX_HASH:
-        break;
+    case DRA_NAME_SUFFIX_HASH: break;
     }
     /* The API server's name generator: base cut to 58, then 5 characters
      * from the alphabet of k8s.io/apimachinery/pkg/util/rand (no vowels). */
@@ -107,7 +105,8 @@ static dra_err *claim_for_owner(const claim_owner *ow, const char *entry, const 
     if (!dra_feature_enabled(f, DRA_FEATURE_ADMIN_ACCESS) && request_has(tspec, "adminAccess"))
         return dra_err_new(DRA_EXIT_INPUT, "admin access is requested, but the feature is disabled");
     if (!dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST) && request_has(tspec, "firstAvailable"))
-        return dra_err_new(DRA_EXIT_INPUT, "template includes a prioritized list of subrequests, but the feature is disabled");
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "template includes a prioritized list of subrequests, but the feature is disabled");
 
     char *gen = dra_claim_generate_name(ow->name, entry);
     char *name = dra_claim_name_for(gen, opts ? opts->name_suffix : DRA_NAME_SUFFIX_HASH, ow->ns, ow->uid, entry);
@@ -143,7 +142,7 @@ dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, con
                                  const dra_lc_opts *opts, json_t **out)
 {
     claim_owner ow = {"v1", "Pod", dra_jstr_or(pod, "metadata.name", ""), dra_jstr_or(pod, "metadata.namespace", ""),
-                dra_jstr_or(pod, "metadata.uid", "")};
+                      dra_jstr_or(pod, "metadata.uid", "")};
     return claim_for_owner(&ow, dra_jstr_or(pod_claim, "name", ""), tmpl, opts, out);
 }
 
@@ -151,8 +150,8 @@ dra_err *dra_claim_from_template_for_group(const json_t *group, const json_t *gr
                                            const dra_lc_opts *opts, json_t **out)
 {
     claim_owner ow = {dra_jstr_or(group, "apiVersion", DRA_SCHEDULING_GROUP "/v1beta1"), "PodGroup",
-                dra_jstr_or(group, "metadata.name", ""), dra_jstr_or(group, "metadata.namespace", ""),
-                dra_jstr_or(group, "metadata.uid", "")};
+                      dra_jstr_or(group, "metadata.name", ""), dra_jstr_or(group, "metadata.namespace", ""),
+                      dra_jstr_or(group, "metadata.uid", "")};
     return claim_for_owner(&ow, dra_jstr_or(group_claim, "name", ""), tmpl, opts, out);
 }
 
@@ -211,7 +210,8 @@ static const dra_obj *find_orphan(const dra_cluster *c, const json_t *pod, const
         if (strcmp(dra_jstr_or(o->json, "metadata.namespace", ""), ns) != 0 || !controlled_by_pod_uid(o->json, uid))
             continue;
         /* the annotation key contains dots: look it up directly */
-        const char *a = json_string_value(json_object_get(dra_jget(o->json, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
+        const char *a = json_string_value(
+            json_object_get(dra_jget(o->json, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
         if (a && strcmp(a, pc_name) == 0)
             return o;
     }
@@ -233,8 +233,8 @@ static dra_err *pod_err(const dra_obj *pod, const char *pc_name, const char *fmt
 }
 
 typedef struct new_name {
-    const char *pc;  /* borrowed pod claim name */
-    char *claim;     /* claim name or "$DRA_NAME_n" */
+    const char *pc; /* borrowed pod claim name */
+    char *claim;    /* claim name or "$DRA_NAME_n" */
 } new_name;
 
 static int cmp_new_name(const void *a, const void *b)
@@ -244,7 +244,8 @@ static int cmp_new_name(const void *a, const void *b)
 
 static bool name_taken(const dra_cluster *c, const dra_changes *out, const char *ns, const char *name)
 {
-    return dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, ns, name) || dra_changes_created(out, "ResourceClaim", ns, name);
+    return dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, ns, name) ||
+           dra_changes_created(out, "ResourceClaim", ns, name);
 }
 
 /* status.resourceClaimStatuses as the apply leaves it (E5-3). */
@@ -268,7 +269,8 @@ static char *add_created_claim(const dra_cluster *c, const dra_lc_opts *opts, dr
     }
     dra_changes_add_created(out, claim);
     /* a copy: later steps of the run (allocate, reserve) change the object */
-    dra_op *op = dra_changes_op(out, DRA_OP_CREATE, claim, NULL, out->objects_only ? NULL : json_deep_copy(claim), NULL);
+    dra_op *op =
+        dra_changes_op(out, DRA_OP_CREATE, claim, NULL, out->objects_only ? NULL : json_deep_copy(claim), NULL);
     if (!out->objects_only)
         op->reason = reason;
     else
@@ -299,11 +301,12 @@ static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dr
             if (strcmp(names[k].pc, nm) == 0)
                 overridden = true;
         if (!overridden)
-            json_array_append_new(applied, json_pack("{s:s,s:s}", "name", nm, "resourceClaimName",
-                                                     dra_jstr(e, "resourceClaimName")));
+            json_array_append_new(
+                applied, json_pack("{s:s,s:s}", "name", nm, "resourceClaimName", dra_jstr(e, "resourceClaimName")));
     }
     for (size_t k = 0; k < n; k++)
-        json_array_append_new(applied, json_pack("{s:s,s:s}", "name", names[k].pc, "resourceClaimName", names[k].claim));
+        json_array_append_new(applied,
+                              json_pack("{s:s,s:s}", "name", names[k].pc, "resourceClaimName", names[k].claim));
     /* sort the applied list by name */
     size_t na = json_array_size(applied);
     for (size_t a = 1; a < na; a++)
@@ -320,8 +323,8 @@ static void apply_pod_statuses(const dra_obj *pod, new_name *names, size_t n, dr
     ch->versioned = true;
     if (!out->objects_only) {
         json_t *body = json_pack("{s:s,s:s,s:{s:s,s:s},s:{s:O}}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
-                                 dra_jstr_or(p, "metadata.name", ""), "namespace", dra_jstr_or(p, "metadata.namespace", ""),
-                                 "status", "resourceClaimStatuses", applied);
+                                 dra_jstr_or(p, "metadata.name", ""), "namespace",
+                                 dra_jstr_or(p, "metadata.namespace", ""), "status", "resourceClaimStatuses", applied);
         dra_op *op = dra_changes_op(out, DRA_OP_APPLY, p, "status", body, NULL);
         op->field_manager = dra_xstrdup("ResourceClaimController");
         op->reason = dra_xasprintf("Pod %s/%s: record generated ResourceClaims in status.resourceClaimStatuses",
@@ -370,7 +373,8 @@ static const dra_obj *find_group_orphan(const dra_cluster *c, const json_t *grou
             strcmp(dra_jstr_or(ref, "uid", ""), uid) != 0 ||
             !dra_claim_controlled_by_group_name(o->json, dra_jstr_or(group, "metadata.name", "")))
             continue;
-        const char *a = json_string_value(json_object_get(dra_jget(o->json, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
+        const char *a = json_string_value(
+            json_object_get(dra_jget(o->json, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
         if (a && strcmp(a, entry) == 0)
             return o;
     }
@@ -409,7 +413,8 @@ static void apply_group_statuses(const dra_obj *g, const new_name *names, size_t
     const json_t *gj = g->json;
     json_t *applied = json_array();
     for (size_t k = 0; k < n; k++)
-        json_array_append_new(applied, json_pack("{s:s,s:s}", "name", names[k].pc, "resourceClaimName", names[k].claim));
+        json_array_append_new(applied,
+                              json_pack("{s:s,s:s}", "name", names[k].pc, "resourceClaimName", names[k].claim));
     dra_change *ch = dra_changes_touch(out, gj);
     ch->versioned = true;
     if (!out->objects_only) {
@@ -472,8 +477,9 @@ static dra_err *generate_group(const dra_cluster *c, const dra_obj *g, const dra
             json_t *conv;
             const json_t *tmpl = find_template(c, ns, tname, opts, &conv);
             if (!tmpl) {
-                err = group_err(g, entry, "resource claim template \"%s\": resourceclaimtemplate.resource.k8s.io \"%s\" not found",
-                                tname, tname);
+                err = group_err(
+                    g, entry, "resource claim template \"%s\": resourceclaimtemplate.resource.k8s.io \"%s\" not found",
+                    tname, tname);
                 break;
             }
             json_t *claim;
@@ -485,10 +491,11 @@ static dra_err *generate_group(const dra_cluster *c, const dra_obj *g, const dra
                 break;
             }
             bool refused = false;
-            char *taken = add_created_claim(c, opts, out, ns, claim,
-                                            dra_xasprintf("PodGroup %s/%s: ResourceClaim for group claim %s from template %s",
-                                                          ns, dra_jstr_or(gj, "metadata.name", ""), entry, tname),
-                                            &got, &refused);
+            char *taken =
+                add_created_claim(c, opts, out, ns, claim,
+                                  dra_xasprintf("PodGroup %s/%s: ResourceClaim for group claim %s from template %s", ns,
+                                                dra_jstr_or(gj, "metadata.name", ""), entry, tname),
+                                  &got, &refused);
             if (taken) {
                 err = group_err(g, entry, "%s", taken);
                 err->code = refused ? DRA_EXIT_NEGATIVE : err->code;
@@ -665,8 +672,8 @@ static bool claim_going_away(const dra_cluster *c, const json_t *claim, const dr
         if (!*group && strcmp(res, "pods") == 0) {
             if (!stale_reason(c, ns, e))
                 return false;
-        } else if (!workload_claims(opts) || strcmp(group, DRA_SCHEDULING_GROUP) != 0 || strcmp(res, "podgroups") != 0 ||
-                   !stale_group_reason(c, ns, e)) {
+        } else if (!workload_claims(opts) || strcmp(group, DRA_SCHEDULING_GROUP) != 0 ||
+                   strcmp(res, "podgroups") != 0 || !stale_group_reason(c, ns, e)) {
             return false;
         }
     }
@@ -700,14 +707,16 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
         const char *pc_name = dra_jstr_or(pc, "name", "");
         const json_t *gc = group ? dra_pod_group_claim_match(group, pc) : NULL;
         if (gc && !wl) {
-            err = pod_err(pod, pc_name, "matches a claim of PodGroup %s, but the DRAWorkloadResourceClaims feature is disabled",
-                          gname);
+            err =
+                pod_err(pod, pc_name,
+                        "matches a claim of PodGroup %s, but the DRAWorkloadResourceClaims feature is disabled", gname);
             break;
         }
         if (gc) {
             /* the group's claim: nothing to create here, only its name to record */
             bool not_needed;
-            const char *gcn = dra_jstr(gc, "resourceClaimTemplateName") ? group_claim_name(c, group, gc, &not_needed) : NULL;
+            const char *gcn =
+                dra_jstr(gc, "resourceClaimTemplateName") ? group_claim_name(c, group, gc, &not_needed) : NULL;
             if (!gcn)
                 continue;
             const char *have;
@@ -758,7 +767,8 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
             json_t *conv;
             const json_t *tmpl = find_template(c, ns, tname, opts, &conv);
             if (!tmpl) {
-                err = pod_err(pod, pc_name, "resource claim template \"%s\": resourceclaimtemplate.resource.k8s.io \"%s\" not found",
+                err = pod_err(pod, pc_name,
+                              "resource claim template \"%s\": resourceclaimtemplate.resource.k8s.io \"%s\" not found",
                               tname, tname);
                 break;
             }
@@ -772,8 +782,8 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
             }
             bool refused = false;
             char *taken = add_created_claim(c, opts, out, ns, claim,
-                                            dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s", ns,
-                                                          dra_jstr_or(p, "metadata.name", ""), pc_name, tname),
+                                            dra_xasprintf("Pod %s/%s: ResourceClaim for pod claim %s from template %s",
+                                                          ns, dra_jstr_or(p, "metadata.name", ""), pc_name, tname),
                                             &got, &refused);
             if (taken) {
                 err = pod_err(pod, pc_name, "%s", taken);
@@ -819,11 +829,13 @@ dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_
             pod = c->of[DRA_KIND_POD][i];
         } else {
             const json_t *pj = opts->pod_order[i];
-            pod = dra_cluster_find(c, DRA_KIND_POD, dra_jstr_or(pj, "metadata.namespace", ""), dra_jstr_or(pj, "metadata.name", ""));
+            pod = dra_cluster_find(c, DRA_KIND_POD, dra_jstr_or(pj, "metadata.namespace", ""),
+                                   dra_jstr_or(pj, "metadata.name", ""));
             if (!pod || pod->json != pj)
                 continue; /* not the cluster's pod */
         }
-        if (dra_obj_deleting(pod->json) || dra_pod_is_done(pod->json) || (opts && opts->pending_only && !pod_pending(pod->json)))
+        if (dra_obj_deleting(pod->json) || dra_pod_is_done(pod->json) ||
+            (opts && opts->pending_only && !pod_pending(pod->json)))
             continue;
         size_t first = out->nobjs;
         errs = dra_err_append(errs, generate_pod(c, pod, opts, out));
@@ -833,8 +845,7 @@ dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opts *opts, dra_
     return errs;
 }
 
-const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_kind k, const char *ns,
-                             const char *name)
+const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_kind k, const char *ns, const char *name)
 {
     const dra_obj *o = dra_cluster_find(c, k, ns, name);
     const dra_change *x = o ? dra_changes_find(ch, o->json) : dra_changes_created(ch, dra_kind_name(k), ns, name);
@@ -854,8 +865,8 @@ static size_t pod_claims(const dra_cluster *c, const dra_changes *ch, const json
     size_t n = 0;
     *out = NULL;
     const char *gname = dra_pod_group_name(pod);
-    const json_t *group = gname ? dra_state_find(c, ch, DRA_KIND_POD_GROUP, dra_jstr_or(pod, "metadata.namespace", ""), gname)
-                                : NULL;
+    const json_t *group =
+        gname ? dra_state_find(c, ch, DRA_KIND_POD_GROUP, dra_jstr_or(pod, "metadata.namespace", ""), gname) : NULL;
     bool wl = dra_feature_enabled(f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS);
     size_t i;
     json_t *pc;
@@ -976,8 +987,9 @@ static void add_finalizer(dra_changes *out, dra_change *ch, const char *ref)
     json_t *patch = dra_changes_new_patch(out);
     dra_patch_preconditions(patch, ch);
     append_with_patch(patch, meta, "finalizers", "/metadata/finalizers", json_string(DRA_DELETE_PROTECTION_FINALIZER));
-    char *reason = out->objects_only ? NULL
-                                     : dra_xasprintf("%s: add finalizer " DRA_DELETE_PROTECTION_FINALIZER " before allocating", ref);
+    char *reason = out->objects_only
+                       ? NULL
+                       : dra_xasprintf("%s: add finalizer " DRA_DELETE_PROTECTION_FINALIZER " before allocating", ref);
     dra_changes_op(out, DRA_OP_PATCH, ch->obj, NULL, patch, reason);
     free(reason);
 }
@@ -1006,26 +1018,27 @@ static void reserve_one(dra_changes *out, dra_change *ch, const json_t *pod, con
             json_object_set_new(a, "allocationTimestamp", json_string(ts));
         json_object_set_new(st, "allocation", a);
         if (patch)
-            json_array_append_new(patch, json_pack("{s:s,s:s,s:O}", "op", "add", "path", "/status/allocation", "value", a));
+            json_array_append_new(patch,
+                                  json_pack("{s:s,s:s,s:O}", "op", "add", "path", "/status/allocation", "value", a));
     }
     /* BindTo: the PodGroup for a claim the pod shares with its group */
-    json_t *entry = rc->group ? json_pack("{s:s,s:s,s:s,s:s}", "apiGroup", DRA_SCHEDULING_GROUP, "resource", "podgroups",
-                                          "name", dra_jstr_or(rc->group, "metadata.name", ""), "uid",
+    json_t *entry = rc->group ? json_pack("{s:s,s:s,s:s,s:s}", "apiGroup", DRA_SCHEDULING_GROUP, "resource",
+                                          "podgroups", "name", dra_jstr_or(rc->group, "metadata.name", ""), "uid",
                                           dra_jstr_or(rc->group, "metadata.uid", ""))
                               : json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", pod_name, "uid", uid);
     append_with_patch(patch, st, "reservedFor", "/status/reservedFor", entry);
     json_t *a = json_object_get(st, "allocation");
     if (ts && !allocating && json_is_object(a) && lacks(a, "allocationTimestamp")) {
         json_object_set_new(a, "allocationTimestamp", json_string(ts));
-        json_array_append_new(patch, json_pack("{s:s,s:s,s:s}", "op", "add", "path", "/status/allocation/allocationTimestamp",
-                                               "value", ts));
+        json_array_append_new(patch, json_pack("{s:s,s:s,s:s}", "op", "add", "path",
+                                               "/status/allocation/allocationTimestamp", "value", ts));
     }
     char *reason = out->objects_only ? NULL
-                   : rc->group ? dra_xasprintf("%s: %s PodGroup %s (uid %s) of pod %s", ref,
+                   : rc->group       ? dra_xasprintf("%s: %s PodGroup %s (uid %s) of pod %s", ref,
                                                allocating ? "allocate and reserve for" : "reserve for",
-                                               dra_jstr_or(rc->group, "metadata.name", ""),
-                                               dra_jstr_or(rc->group, "metadata.uid", ""), pod_name)
-                               : dra_xasprintf("%s: %s pod %s (uid %s)", ref,
+                                                     dra_jstr_or(rc->group, "metadata.name", ""),
+                                                     dra_jstr_or(rc->group, "metadata.uid", ""), pod_name)
+                                     : dra_xasprintf("%s: %s pod %s (uid %s)", ref,
                                                allocating ? "allocate and reserve for" : "reserve for", pod_name, uid);
     dra_changes_op(out, DRA_OP_PATCH, ch->obj, "status", patch, reason);
     free(reason);
@@ -1048,9 +1061,10 @@ dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const jso
     const char *ns = dra_jstr_or(pod, "metadata.namespace", "");
     const char *uid = dra_jstr_or(pod, "metadata.uid", "");
     if (!*uid)
-        return locate_in_input(dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the pod has no UID to reserve for"),
-                                             "metadata.uid"),
-                               c, out, pod);
+        return locate_in_input(
+            dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Required value: the pod has no UID to reserve for"),
+                          "metadata.uid"),
+            c, out, pod);
     dra_err *errs = NULL;
     dra_reserve_claim *own = NULL;
     if (!claims) {
@@ -1063,9 +1077,11 @@ dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const jso
     /* first pass: refuse before recording anything */
     for (size_t i = 0; i < n; i++) {
         const dra_reserve_claim *rc = &claims[i];
-        cur[i] = rc->claim ? dra_changes_current(out, rc->claim) : dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, ns, rc->name);
+        cur[i] = rc->claim ? dra_changes_current(out, rc->claim)
+                           : dra_state_find(c, out, DRA_KIND_RESOURCE_CLAIM, ns, rc->name);
         if (!cur[i]) {
-            errs = dra_err_append(errs, dra_err_new(DRA_EXIT_NEGATIVE, "resourceclaim.resource.k8s.io \"%s\" not found", rc->name));
+            errs = dra_err_append(
+                errs, dra_err_new(DRA_EXIT_NEGATIVE, "resourceclaim.resource.k8s.io \"%s\" not found", rc->name));
             continue;
         }
         if (rc->check_owner) {
@@ -1145,7 +1161,8 @@ static char *namespaces_without_pods(const dra_cluster *c, bool groups)
     dra_buf b = DRA_BUF_INIT;
     dra_lc_index seen = {0}, group_ns = {0};
     for (size_t i = 0; groups && i < c->n[DRA_KIND_POD_GROUP]; i++)
-        dra_lc_index_add(&group_ns, 1, dra_jstr_or(c->of[DRA_KIND_POD_GROUP][i]->json, "metadata.namespace", ""), NULL, i);
+        dra_lc_index_add(&group_ns, 1, dra_jstr_or(c->of[DRA_KIND_POD_GROUP][i]->json, "metadata.namespace", ""), NULL,
+                         i);
     for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
         const json_t *claim = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
         const char *ns = dra_jstr_or(claim, "metadata.namespace", "");
@@ -1199,14 +1216,16 @@ static void remove_finalizer(dra_changes *out, dra_change *ch, const char *ref)
     json_t *patch = dra_changes_new_patch(out);
     dra_patch_preconditions(patch, ch);
     char *path = dra_xasprintf("/metadata/finalizers/%zu", idx);
-    json_array_append_new(patch, json_pack("{s:s,s:s,s:s}", "op", "test", "path", path, "value", DRA_DELETE_PROTECTION_FINALIZER));
+    json_array_append_new(
+        patch, json_pack("{s:s,s:s,s:s}", "op", "test", "path", path, "value", DRA_DELETE_PROTECTION_FINALIZER));
     json_array_append_new(patch, json_pack("{s:s,s:s}", "op", "remove", "path", path));
     free(path);
     json_t *fins = dra_jarr(ch->obj, "metadata.finalizers");
     json_array_remove(fins, idx);
     if (!json_array_size(fins))
         json_object_del(json_object_get(ch->obj, "metadata"), "finalizers");
-    char *reason = dra_xasprintf("%s: remove finalizer " DRA_DELETE_PROTECTION_FINALIZER " (allocation is cleared)", ref);
+    char *reason =
+        dra_xasprintf("%s: remove finalizer " DRA_DELETE_PROTECTION_FINALIZER " (allocation is cleared)", ref);
     dra_changes_op(out, DRA_OP_PATCH, ch->obj, NULL, patch, reason);
     free(reason);
     /* a deleting object without finalizers is gone */
@@ -1235,7 +1254,8 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
         /* E5-5: other consumer kinds are kept */
         if (r) {
             drop[i] = true;
-            dra_buf_printf(&why, "%s%s %s %s", why.len ? ", " : "", group ? "PodGroup" : "pod", dra_jstr_or(e, "name", ""), r);
+            dra_buf_printf(&why, "%s%s %s %s", why.len ? ", " : "", group ? "PodGroup" : "pod",
+                           dra_jstr_or(e, "name", ""), r);
         } else {
             nvalid++;
         }
@@ -1305,10 +1325,12 @@ static void release_claim(const dra_cluster *c, const dra_release_opts *opts, co
                     ch = dra_changes_touch(out, claim);
                 const char *cuid = dra_jstr(claim, "metadata.uid");
                 char *reason = dra_xasprintf("%s: delete unused generated claim: %s%s", ref, r,
-                                             cuid && *cuid ? "" : " (UNCONDITIONAL: the input has no metadata.uid "
-                                                                  "for a precondition; a claim recreated under this "
-                                                                  "name would be deleted too)");
-                dra_changes_op(out, DRA_OP_DELETE, ch->obj, NULL, dra_delete_options(dra_jstr(claim, "metadata.uid")), reason);
+                                             cuid && *cuid ? ""
+                                                           : " (UNCONDITIONAL: the input has no metadata.uid "
+                                                             "for a precondition; a claim recreated under this "
+                                                             "name would be deleted too)");
+                dra_changes_op(out, DRA_OP_DELETE, ch->obj, NULL, dra_delete_options(dra_jstr(claim, "metadata.uid")),
+                               reason);
                 free(reason);
                 ch->deleted = true;
             }

@@ -43,8 +43,8 @@ DRA_MUST_USE dra_err *dra_name_suffix_parse(const char *s, dra_name_suffix *out)
 typedef struct dra_lc_opts {
     const dra_features *features; /* NULL: defaults (DRAAdminAccess, DRAPrioritizedList) */
     dra_name_suffix name_suffix;
-    bool pending_only;            /* generate: only pods a scheduler would place (no nodeName, not done) */
-    bool freeze;                  /* generate: hold each created claim as text at once (dra_changes_freeze) */
+    bool pending_only; /* generate: only pods a scheduler would place (no nodeName, not done) */
+    bool freeze;       /* generate: hold each created claim as text at once (dra_changes_freeze) */
     /* generate: NULL (only v1 templates are used), or where notes go
      * (DRA_EXIT_OK errors, caller owns): a classic (resource.k8s.io/v1alpha2)
      * ResourceClaimTemplate of the pod's namespace is then used for want of
@@ -86,7 +86,7 @@ char *dra_claim_name_for(const char *generate_name, dra_name_suffix mode, const 
  * DRAPrioritizedList off ("template includes a prioritized list of
  * subrequests, but the feature is disabled").  *out is new (caller decrefs). */
 DRA_MUST_USE dra_err *dra_claim_from_template(const json_t *pod, const json_t *pod_claim, const json_t *tmpl,
-                                 const dra_lc_opts *opts, json_t **out);
+                                              const dra_lc_opts *opts, json_t **out);
 
 /* The same for PodGroup group.spec.resourceClaims[] entry group_claim
  * (handlePodGroupClaim, DRAWorkloadResourceClaims): generateName
@@ -100,8 +100,7 @@ DRA_MUST_USE dra_err *dra_claim_from_template_for_group(const json_t *group, con
  * input order) or its working copy in ch, else the first object of that kind
  * created in ch; NULL when missing or deleted in ch.  Pods and
  * ResourceClaims (any kind the cluster indexes). */
-const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_kind k, const char *ns,
-                             const char *name);
+const json_t *dra_state_find(const dra_cluster *c, const dra_changes *ch, dra_kind k, const char *ns, const char *name);
 
 /* Pod sync steps 1-2 for every pod of the cluster (input order; pods being
  * deleted are skipped): reuse a claim the pod owns (status or orphan lookup),
@@ -134,13 +133,13 @@ DRA_MUST_USE dra_err *dra_claims_generate(const dra_cluster *c, const dra_lc_opt
 
 /* One claim to reserve for a pod. */
 typedef struct dra_reserve_claim {
-    const char *name;         /* claim in the pod's namespace (for lookup and texts) */
-    const json_t *claim;      /* the claim itself (an input object or one created in the state); NULL: look up name */
-    bool check_owner;         /* a claim from a template: must be controlled by the pod (IsForPod) */
-    json_t *allocation;       /* bind: status.allocation made for it now; the claim takes a reference and
-                               * may add allocationTimestamp to it.  NULL: must be allocated already */
-    const json_t *group;      /* the pod's PodGroup when the claim is the group's (BindTo): reserved for
-                               * {apiGroup scheduling.k8s.io, resource podgroups, name, uid}; NULL: the pod */
+    const char *name;    /* claim in the pod's namespace (for lookup and texts) */
+    const json_t *claim; /* the claim itself (an input object or one created in the state); NULL: look up name */
+    bool check_owner;    /* a claim from a template: must be controlled by the pod (IsForPod) */
+    json_t *allocation;  /* bind: status.allocation made for it now; the claim takes a reference and
+                          * may add allocationTimestamp to it.  NULL: must be allocated already */
+    const json_t *group; /* the pod's PodGroup when the claim is the group's (BindTo): reserved for
+                          * {apiGroup scheduling.k8s.io, resource podgroups, name, uid}; NULL: the pod */
 } dra_reserve_claim;
 
 /* BindTo with DRAWorkloadResourceClaims on: the PodGroup (current state in
@@ -174,7 +173,7 @@ typedef struct dra_reserve_opts {
  * status.reservedFor: Forbidden: may not be specified when `allocated` is not
  * set`, exit class DRA_EXIT_NEGATIVE.  opts NULL: reserveForPod. */
 DRA_MUST_USE dra_err *dra_claims_reserve_in(const dra_cluster *c, dra_changes *out, const json_t *pod,
-                               const dra_reserve_claim *claims, size_t n, const dra_reserve_opts *opts);
+                                            const dra_reserve_claim *claims, size_t n, const dra_reserve_opts *opts);
 
 /* dra_claims_reserve_in for the pod pod_ns/pod_name of the state with the
  * pod's own claims (what dra-claim reserve does; f: the gates, NULL =

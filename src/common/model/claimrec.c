@@ -84,8 +84,8 @@ const dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
     r->nreserved = (uint32_t)json_array_size(rf);
     r->reserved = r->nreserved ? dra_arena_zalloc(&cp->arena, r->nreserved * sizeof *r->reserved) : NULL;
     json_array_foreach(rf, i, e) {
-        r->reserved[i] = (dra_rec_consumer){str(cp, e, "apiGroup"), str(cp, e, "resource"), str(cp, e, "name"),
-                                            str(cp, e, "uid")};
+        r->reserved[i] =
+            (dra_rec_consumer){str(cp, e, "apiGroup"), str(cp, e, "resource"), str(cp, e, "name"), str(cp, e, "uid")};
     }
     if (cp->nclaims == cp->capclaims) {
         cp->capclaims = cp->capclaims ? 2 * cp->capclaims : 64;

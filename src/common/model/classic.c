@@ -47,8 +47,7 @@ static const char *str_at(const json_t *o, const char *k1, const char *k2)
 }
 
 /* spec (v1alpha2 ResourceClaimSpec) -> v1 ResourceClaimSpec; losses at prefix */
-static json_t *claim_spec(dra_err **r, const dra_obj *o, const json_t *spec, const char *prefix,
-                          const dra_model *m)
+static json_t *claim_spec(dra_err **r, const dra_obj *o, const json_t *spec, const char *prefix, const dra_model *m)
 {
     const char *cls = str_at(spec, "resourceClassName", NULL);
     const dra_obj *rc = cls ? dra_model_find(m, DRA_KIND_RESOURCE_CLASS, NULL, cls) : NULL;
@@ -56,11 +55,12 @@ static json_t *claim_spec(dra_err **r, const dra_obj *o, const json_t *spec, con
     const json_t *pref = json_object_get(spec, "parametersRef");
     if (json_is_object(pref)) {
         char *f = dra_xasprintf("%s.parametersRef", prefix);
-        lost(r, o, f, dra_xasprintf("v1 claims refer to no parameters object (%s %s); put its content under "
-                                    "spec.devices.config[].opaque.parameters for driver %s",
-                                    str_at(pref, "kind", NULL) ? str_at(pref, "kind", NULL) : "?",
-                                    str_at(pref, "name", NULL) ? str_at(pref, "name", NULL) : "?",
-                                    driver ? driver : "<the class's driver>"));
+        lost(r, o, f,
+             dra_xasprintf("v1 claims refer to no parameters object (%s %s); put its content under "
+                           "spec.devices.config[].opaque.parameters for driver %s",
+                           str_at(pref, "kind", NULL) ? str_at(pref, "kind", NULL) : "?",
+                           str_at(pref, "name", NULL) ? str_at(pref, "name", NULL) : "?",
+                           driver ? driver : "<the class's driver>"));
         free(f);
     }
     const char *mode = str_at(spec, "allocationMode", NULL);
@@ -146,9 +146,8 @@ void dra_classic_convert(const dra_objset *set, const dra_model *m, dra_classic_
         case DRA_KIND_RESOURCE_CLASS: {
             const char *driver = str_at(o->json, "driverName", NULL);
             char *expr = dra_xasprintf("device.driver == \"%s\"", driver ? driver : "");
-            push(out, json_pack("{s:s,s:s,s:o,s:{s:[{s:{s:s}}]}}", "apiVersion", DRA_RESOURCE_V1, "kind",
-                                "DeviceClass", "metadata", meta_of(md, false), "spec", "selectors", "cel",
-                                "expression", expr));
+            push(out, json_pack("{s:s,s:s,s:o,s:{s:[{s:{s:s}}]}}", "apiVersion", DRA_RESOURCE_V1, "kind", "DeviceClass",
+                                "metadata", meta_of(md, false), "spec", "selectors", "cel", "expression", expr));
             free(expr);
             const json_t *pref = json_object_get(o->json, "parametersRef");
             if (json_is_object(pref))
@@ -167,10 +166,11 @@ void dra_classic_convert(const dra_objset *set, const dra_model *m, dra_classic_
         }
         case DRA_KIND_CLASSIC_CLAIM: {
             json_t *s = claim_spec(&out->lost, o, spec, "spec", m);
-            push(out, json_pack("{s:s,s:s,s:o,s:o}", "apiVersion", DRA_RESOURCE_V1, "kind", "ResourceClaim",
-                                "metadata", meta_of(md, true), "spec", s));
+            push(out, json_pack("{s:s,s:s,s:o,s:o}", "apiVersion", DRA_RESOURCE_V1, "kind", "ResourceClaim", "metadata",
+                                meta_of(md, true), "spec", s));
             const json_t *st = json_object_get(o->json, "status");
-            if (json_is_object(json_object_get(st, "allocation")) || json_array_size(json_object_get(st, "reservedFor")))
+            if (json_is_object(json_object_get(st, "allocation")) ||
+                json_array_size(json_object_get(st, "reservedFor")))
                 lost(&out->lost, o, "status",
                      dra_xasprintf("the allocation%s by %s is the classic driver's; the converted claim is "
                                    "pending until allocated again (dra-alloc)",
@@ -178,9 +178,7 @@ void dra_classic_convert(const dra_objset *set, const dra_model *m, dra_classic_
                                    str_at(st, "driverName", NULL) ? str_at(st, "driverName", NULL) : "its driver"));
             break;
         }
-        case DRA_KIND_CLASSIC_CLAIM_TEMPLATE:
-            push(out, dra_classic_template(o, m, &out->lost));
-            break;
+        case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: push(out, dra_classic_template(o, m, &out->lost)); break;
         default: /* PodSchedulingContext */
             lost(&out->lost, o, NULL,
                  dra_xstrdup("a PodSchedulingContext has no v1 counterpart: the scheduler allocates structured "

@@ -32,13 +32,13 @@
 #include "load.h"
 
 typedef struct dra_classic_result {
-    json_t **objs;     /* owned: the v1 objects, in input order */
+    json_t **objs; /* owned: the v1 objects, in input order */
     size_t n, cap;
-    dra_err *lost;     /* owned: what was not carried over (DRA_EXIT_NEGATIVE), located */
-    size_t classic;    /* classic objects read */
-    json_t **flat;     /* owned: dra_classic_pods' copies, by place in the set (NULL: none there) */
+    dra_err *lost;  /* owned: what was not carried over (DRA_EXIT_NEGATIVE), located */
+    size_t classic; /* classic objects read */
+    json_t **flat;  /* owned: dra_classic_pods' copies, by place in the set (NULL: none there) */
     size_t nflat;
-    dra_err *changed;  /* owned: what dra_classic_pods changed (DRA_EXIT_OK), located */
+    dra_err *changed; /* owned: what dra_classic_pods changed (DRA_EXIT_OK), located */
 } dra_classic_result;
 
 /* Pods, and objects carrying pod templates (Deployment, ReplicaSet,

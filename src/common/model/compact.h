@@ -80,7 +80,10 @@ typedef struct dra_compact {
     size_t nowned;
 } dra_compact;
 
-#define DRA_COMPACT_INIT {0}
+#define DRA_COMPACT_INIT                                                                                               \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
 
 /* s interned in cp (NULL for NULL): equal strings share one copy. */
 const char *dra_compact_str(dra_compact *cp, const char *s);

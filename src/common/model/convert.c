@@ -7,6 +7,7 @@
 #include "names.h"
 
 /* v1beta1 BasicDevice fields, which v1 has on the device itself. */
+/* clang-format off */
 static const char *const basic_fields[] = {
     "attributes", "capacity", "consumesCounters", "nodeName", "nodeSelector", "allNodes", "taints",
     "bindsToNode", "bindingConditions", "bindingFailureConditions", "allowMultipleAllocations",
@@ -18,6 +19,7 @@ static const char *const exact_fields[] = {
     "deviceClassName", "selectors", "allocationMode", "count", "adminAccess", "tolerations", "capacity",
     "derivedAttributes",
 };
+/* clang-format on */
 
 static bool in_list(const char *key, const char *const *list, size_t n)
 {
@@ -48,24 +50,22 @@ static void convert_device(json_t *devices, size_t i, dra_errs *errs, dra_buf *p
     json_t *basic = json_object_get(d, "basic");
     const char *k;
     json_t *val;
-    json_object_foreach(d, k, val)
-    {
+    json_object_foreach(d, k, val) {
         if (in_list(k, basic_fields, N(basic_fields)))
             unknown_field(errs, path, k, "resource.k8s.io/v1beta1 (it belongs under `basic`)");
     }
     if (basic && !json_is_null(basic) && !json_is_object(basic)) {
         size_t m2 = dra_path_child(path, "basic");
-        dra_ferr_invalid_raw(errs, dra_buf_str(path), json_is_array(basic) ? "[...]" : "<scalar>", "must be of type object");
+        dra_ferr_invalid_raw(errs, dra_buf_str(path), json_is_array(basic) ? "[...]" : "<scalar>",
+                             "must be of type object");
         dra_path_pop(path, m2);
     } else if (basic) {
         json_t *out = json_object();
-        json_object_foreach(d, k, val)
-        {
+        json_object_foreach(d, k, val) {
             if (strcmp(k, "basic") == 0) {
                 const char *bk;
                 json_t *bv;
-                json_object_foreach(basic, bk, bv)
-                {
+                json_object_foreach(basic, bk, bv) {
                     if (!json_object_get(out, bk))
                         json_object_set(out, bk, bv);
                 }
@@ -101,8 +101,7 @@ static void convert_request(json_t *requests, size_t i, dra_errs *errs, dra_buf 
     bool any_main = false;
     const char *k;
     json_t *val;
-    json_object_foreach(r, k, val)
-    {
+    json_object_foreach(r, k, val) {
         if (in_list(k, exact_fields, N(exact_fields)) && main_field_set(k, val))
             any_main = true;
     }
@@ -112,8 +111,7 @@ static void convert_request(json_t *requests, size_t i, dra_errs *errs, dra_buf 
         json_t *exactly = json_object();
         json_t *out = json_object();
         bool placed = false;
-        json_object_foreach(r, k, val)
-        {
+        json_object_foreach(r, k, val) {
             if (in_list(k, exact_fields, N(exact_fields))) {
                 json_object_set(exactly, k, val);
                 if (!placed) {
@@ -176,7 +174,8 @@ size_t dra_flatten_claim_sources(json_t *pod_spec, const char *prefix, dra_err *
                           : dra_xasprintf("moved to %s.resourceClaims[%zu].%s", prefix, i, keys[k]));
         }
         if (notes && !moved)
-            note(notes, dra_xasprintf("%s.resourceClaims[%zu].source", prefix, i), dra_xstrdup("dropped: it names no claim"));
+            note(notes, dra_xasprintf("%s.resourceClaims[%zu].source", prefix, i),
+                 dra_xstrdup("dropped: it names no claim"));
         json_object_del(c, "source");
     }
     return changed;

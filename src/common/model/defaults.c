@@ -147,20 +147,20 @@ bool dra_default_object(json_t *obj, dra_kind kind, int64_t now)
     switch (kind) {
     case DRA_KIND_RESOURCE_CLAIM: {
         changed = default_claim_spec(spec);
-        json_t *results = json_object_get(json_object_get(json_object_get(json_object_get(obj, "status"), "allocation"), "devices"), "results");
+        json_t *results = json_object_get(
+            json_object_get(json_object_get(json_object_get(obj, "status"), "allocation"), "devices"), "results");
         for (size_t i = 0; json_is_array(results) && i < json_array_size(results); i++)
             changed |= default_tolerations(json_array_get(results, i));
         break;
     }
-    case DRA_KIND_RESOURCE_CLAIM_TEMPLATE:
-        changed = default_claim_spec(json_object_get(spec, "spec"));
-        break;
+    case DRA_KIND_RESOURCE_CLAIM_TEMPLATE: changed = default_claim_spec(json_object_get(spec, "spec")); break;
     case DRA_KIND_CLASSIC_CLAIM:
     case DRA_KIND_CLASSIC_CLAIM_TEMPLATE: {
         /* v1alpha2 SetDefaults_ResourceClaimSpec: WaitForFirstConsumer */
         json_t *cs = kind == DRA_KIND_CLASSIC_CLAIM ? spec : json_object_get(spec, "spec");
         json_t *mode = json_object_get(cs, "allocationMode");
-        if (json_is_object(cs) && (!mode || json_is_null(mode) || (json_is_string(mode) && !json_string_length(mode)))) {
+        if (json_is_object(cs) &&
+            (!mode || json_is_null(mode) || (json_is_string(mode) && !json_string_length(mode)))) {
             json_object_set_new(cs, "allocationMode", json_string("WaitForFirstConsumer"));
             changed = true;
         }
@@ -179,14 +179,9 @@ bool dra_default_object(json_t *obj, dra_kind kind, int64_t now)
             changed |= default_taint(json_object_get(json_array_get(slice_taints, i), "taint"), now, ts);
         break;
     }
-    case DRA_KIND_DEVICE_TAINT_RULE:
-        changed = default_taint(json_object_get(spec, "taint"), now, ts);
-        break;
-    case DRA_KIND_POD:
-        changed = default_pod_requests(spec);
-        break;
-    default:
-        break;
+    case DRA_KIND_DEVICE_TAINT_RULE: changed = default_taint(json_object_get(spec, "taint"), now, ts); break;
+    case DRA_KIND_POD: changed = default_pod_requests(spec); break;
+    default: break;
     }
     return changed;
 }

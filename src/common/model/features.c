@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static const char *const names[DRA_FEATURE_COUNT] = {
     [DRA_FEATURE_DYNAMIC_RESOURCE_ALLOCATION] = "DynamicResourceAllocation",
     [DRA_FEATURE_ADMIN_ACCESS] = "DRAAdminAccess",
@@ -43,6 +42,7 @@ static const char *const names[DRA_FEATURE_COUNT] = {
  * with MinCompatibilityVersion 1.37 does not apply in 1.37) and
  * defaultKubernetesFeatureGateDependencies.  Gates left out are ones the
  * release does not have yet. */
+/* clang-format off */
 static const dra_gate_spec specs[][DRA_FEATURE_COUNT] = {
     [0] = { /* v1.36.3 */
         G(DYNAMIC_RESOURCE_ALLOCATION, true, GA, true, 0),
@@ -121,6 +121,7 @@ static const dra_gate_spec specs[][DRA_FEATURE_COUNT] = {
         G(NODE_DECLARED_FEATURES, true, GA, true, 0),
     },
 };
+/* clang-format on */
 _Static_assert(sizeof specs / sizeof *specs == DRA_RELEASE_NEWEST - DRA_RELEASE_OLDEST + 1, "a table per release");
 _Static_assert(DRA_FEATURE_COUNT <= 64, "dependencies are a 64-bit mask");
 
@@ -318,8 +319,8 @@ static char *trim(char *s)
     while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\v' || *s == '\f')
         s++;
     size_t n = strlen(s);
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r' ||
-                 s[n - 1] == '\v' || s[n - 1] == '\f'))
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == '\v' ||
+                 s[n - 1] == '\f'))
         s[--n] = '\0';
     return s;
 }
@@ -386,8 +387,9 @@ dra_err *dra_features_parse(dra_features *f, const char *spec)
         char *v = trim(eq + 1);
         bool on;
         if (!parse_bool(v, &on)) {
-            err = dra_err_new(DRA_EXIT_INPUT,
-                              "invalid value of %s=%s, err: strconv.ParseBool: parsing \"%s\": invalid syntax", k, v, v);
+            err =
+                dra_err_new(DRA_EXIT_INPUT,
+                            "invalid value of %s=%s, err: strconv.ParseBool: parsing \"%s\": invalid syntax", k, v, v);
             break;
         }
         err = apply_one(&work, k, on);
@@ -431,8 +433,8 @@ char *dra_snapshot_git_version(const char *text, size_t n)
         if (memcmp(k, key, sizeof key - 1) != 0)
             continue;
         const char *v = skip_punct(k + sizeof key - 1, end), *w = v;
-        while (w < end && (strchr("+-._", *w) || (*w >= '0' && *w <= '9') || (*w >= 'a' && *w <= 'z') ||
-                           (*w >= 'A' && *w <= 'Z')))
+        while (w < end &&
+               (strchr("+-._", *w) || (*w >= '0' && *w <= '9') || (*w >= 'a' && *w <= 'z') || (*w >= 'A' && *w <= 'Z')))
             w++;
         return w > v ? dra_xstrndup(v, (size_t)(w - v)) : NULL;
     }

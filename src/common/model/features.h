@@ -136,7 +136,7 @@ DRA_MUST_USE dra_err *dra_features_set(dra_features *f, dra_feature id, bool on)
 bool dra_feature_enabled(const dra_features *f, dra_feature id);
 /* NULL f means the defaults. */
 
-const char *dra_feature_name(dra_feature id);           /* "DRAAdminAccess" */
+const char *dra_feature_name(dra_feature id);                /* "DRAAdminAccess" */
 bool dra_feature_lookup(const char *name, dra_feature *out); /* exact, case-sensitive */
 /* Of DRA_RELEASE_DEFAULT: */
 bool dra_feature_default(dra_feature id);

@@ -59,8 +59,8 @@ dra_kind dra_kind_from_name(const char *kind)
 bool dra_kind_namespaced(dra_kind k)
 {
     return k == DRA_KIND_RESOURCE_CLAIM || k == DRA_KIND_RESOURCE_CLAIM_TEMPLATE || k == DRA_KIND_POD ||
-           k == DRA_KIND_CLASSIC_CLAIM || k == DRA_KIND_CLASSIC_CLAIM_TEMPLATE || k == DRA_KIND_POD_SCHEDULING_CONTEXT ||
-           k == DRA_KIND_POD_GROUP;
+           k == DRA_KIND_CLASSIC_CLAIM || k == DRA_KIND_CLASSIC_CLAIM_TEMPLATE ||
+           k == DRA_KIND_POD_SCHEDULING_CONTEXT || k == DRA_KIND_POD_GROUP;
 }
 
 bool dra_kind_is_classic(dra_kind k)
@@ -74,7 +74,8 @@ dra_err *dra_kind_unserved(dra_kind k, dra_apiver v)
     if (!dra_kind_is_classic(k))
         return NULL;
     return dra_err_field(dra_err_new(DRA_EXIT_OK,
-                                     UNKNOWN_PREFIX "\"%s\" in version \"%s\": Kubernetes 1.36 to 1.38 serve "
+                                     UNKNOWN_PREFIX
+                                     "\"%s\" in version \"%s\": Kubernetes 1.36 to 1.38 serve "
                                      "resource.k8s.io v1, v1beta1, v1beta2 and v1alpha3 only; checked with that "
                                      "version's rules (dra-claim convert makes v1 of it what it can)",
                                      dra_kind_name(k), dra_apiver_name(v)),
@@ -83,8 +84,8 @@ dra_err *dra_kind_unserved(dra_kind k, dra_apiver v)
 
 bool dra_kind_is_resource(dra_kind k)
 {
-    return (k >= DRA_KIND_DEVICE_CLASS && k <= DRA_KIND_DEVICE_TAINT_RULE) || k == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST ||
-           dra_kind_is_classic(k);
+    return (k >= DRA_KIND_DEVICE_CLASS && k <= DRA_KIND_DEVICE_TAINT_RULE) ||
+           k == DRA_KIND_RESOURCE_POOL_STATUS_REQUEST || dra_kind_is_classic(k);
 }
 
 bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dra_apiver *vp)
@@ -109,29 +110,22 @@ bool dra_kind_lookup(const char *api_version, const char *kind, dra_kind *kp, dr
     case DRA_KIND_RESOURCE_SLICE:
         ok = v == DRA_APIVER_RESOURCE_V1 || v == DRA_APIVER_RESOURCE_V1BETA1 || v == DRA_APIVER_RESOURCE_V1BETA2;
         break;
-    case DRA_KIND_RESOURCE_CLASS:
-        ok = v == DRA_APIVER_RESOURCE_V1ALPHA2;
-        break;
+    case DRA_KIND_RESOURCE_CLASS: ok = v == DRA_APIVER_RESOURCE_V1ALPHA2; break;
     case DRA_KIND_POD_SCHEDULING_CONTEXT:
         ok = v == DRA_APIVER_RESOURCE_V1ALPHA2 || v == DRA_APIVER_RESOURCE_V1ALPHA3;
         break;
     case DRA_KIND_DEVICE_TAINT_RULE:
         ok = v == DRA_APIVER_RESOURCE_V1 || v == DRA_APIVER_RESOURCE_V1BETA2 || v == DRA_APIVER_RESOURCE_V1ALPHA3;
         break;
-    case DRA_KIND_RESOURCE_POOL_STATUS_REQUEST:
-        ok = v == DRA_APIVER_RESOURCE_V1ALPHA3;
-        break;
+    case DRA_KIND_RESOURCE_POOL_STATUS_REQUEST: ok = v == DRA_APIVER_RESOURCE_V1ALPHA3; break;
     case DRA_KIND_NODE:
     case DRA_KIND_POD:
-    case DRA_KIND_NAMESPACE:
-        ok = v == DRA_APIVER_CORE_V1;
-        break;
+    case DRA_KIND_NAMESPACE: ok = v == DRA_APIVER_CORE_V1; break;
     case DRA_KIND_POD_GROUP:
         /* 1.37 serves v1beta1 and v1alpha3 (v1alpha2 of 1.36 was removed) */
         ok = v == DRA_APIVER_SCHEDULING_V1BETA1 || v == DRA_APIVER_SCHEDULING_V1ALPHA3;
         break;
-    default:
-        ok = false;
+    default: ok = false;
     }
     if (!ok)
         return false;

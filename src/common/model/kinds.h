@@ -30,6 +30,7 @@
 #include "../base/error.h"
 #include "../io/stream.h"
 
+/* clang-format off */
 typedef enum {
     DRA_KIND_UNKNOWN = 0,
     DRA_KIND_DEVICE_CLASS,
@@ -61,6 +62,7 @@ typedef enum {
     DRA_APIVER_SCHEDULING_V1ALPHA3, /* scheduling.k8s.io/v1alpha3 (PodGroup, 1.37) */
     DRA_APIVER_COUNT
 } dra_apiver;
+/* clang-format on */
 
 #define DRA_RESOURCE_V1 "resource.k8s.io/v1"
 
@@ -80,10 +82,10 @@ DRA_MUST_USE dra_err *dra_kind_of_read(const dra_obj *o, dra_kind *k, dra_apiver
 /* True when e came from dra_kind_of for a well-formed but unknown kind. */
 bool dra_kind_unknown_err(const dra_err *e);
 
-const char *dra_kind_name(dra_kind k);          /* "ResourceSlice"; "" for unknown */
-bool dra_kind_is_classic(dra_kind k);           /* ResourceClass, classic claims/templates, PodSchedulingContext */
-const char *dra_apiver_name(dra_apiver v);      /* "resource.k8s.io/v1beta1" */
-bool dra_kind_namespaced(dra_kind k);           /* ResourceClaim(Template), Pod, PodGroup, ... */
+const char *dra_kind_name(dra_kind k);     /* "ResourceSlice"; "" for unknown */
+bool dra_kind_is_classic(dra_kind k);      /* ResourceClass, classic claims/templates, PodSchedulingContext */
+const char *dra_apiver_name(dra_apiver v); /* "resource.k8s.io/v1beta1" */
+bool dra_kind_namespaced(dra_kind k);      /* ResourceClaim(Template), Pod, PodGroup, ... */
 bool dra_kind_is_resource(dra_kind k);
 /* For a classic kind (dra_kind_is_classic) of version v: a warning
  * (DRA_EXIT_OK, field apiVersion) in kubectl's words, "no matches for kind
@@ -92,7 +94,7 @@ bool dra_kind_is_resource(dra_kind k);
  * (DeviceTaintRule, ResourcePoolStatusRequest) only, as k8s.io/api v0.37.2
  * registers it (resource/{v1,v1beta1,v1beta2,v1alpha3}/register.go).  NULL
  * for other kinds.  Caller frees. */
-DRA_MUST_USE dra_err *dra_kind_unserved(dra_kind k, dra_apiver v);          /* in group resource.k8s.io */
-dra_kind dra_kind_from_name(const char *kind);  /* by kind alone, any version */
+DRA_MUST_USE dra_err *dra_kind_unserved(dra_kind k, dra_apiver v); /* in group resource.k8s.io */
+dra_kind dra_kind_from_name(const char *kind);                     /* by kind alone, any version */
 
 #endif

@@ -141,7 +141,8 @@ static char *admin_path(const json_t *list, bool results)
     json_array_foreach(list, i, r) {
         const json_t *x = results ? r : json_object_get(r, "exactly");
         if (json_is_true(json_object_get(x, "adminAccess")))
-            return dra_xasprintf("%s[%zu].adminAccess", results ? "status.allocation.devices.results" : "spec.devices.requests", i);
+            return dra_xasprintf("%s[%zu].adminAccess",
+                                 results ? "status.allocation.devices.results" : "spec.devices.requests", i);
     }
     return NULL;
 }
@@ -165,7 +166,10 @@ static dra_err *check_admin_access(const json_t *obj, dra_kind kind, const json_
         return NULL;
     char *paths[2] = {admin_path(json_object_get(json_object_get(spec, "devices"), "requests"), false), NULL};
     if (kind == DRA_KIND_RESOURCE_CLAIM)
-        paths[1] = admin_path(json_object_get(json_object_get(json_object_get(json_object_get(obj, "status"), "allocation"), "devices"), "results"), true);
+        paths[1] = admin_path(
+            json_object_get(json_object_get(json_object_get(json_object_get(obj, "status"), "allocation"), "devices"),
+                            "results"),
+            true);
     dra_err *e = NULL;
     for (int p = 0; p < 2; p++) {
         if (!paths[p])
@@ -177,14 +181,22 @@ static dra_err *check_admin_access(const json_t *obj, dra_kind kind, const json_
                 break;
         }
         if (!*n) {
-            *warnings = dra_err_append(*warnings, dra_err_field(dra_err_new(DRA_EXIT_INPUT,
-                "admin access could not be checked: Namespace %s is not in the input (the API server requires the `"
-                ADMIN_LABEL ": true` label on it)", ns), paths[p]));
+            *warnings = dra_err_append(
+                *warnings,
+                dra_err_field(dra_err_new(DRA_EXIT_INPUT,
+                                          "admin access could not be checked: Namespace %s is not in the input (the "
+                                          "API server requires the `" ADMIN_LABEL ": true` label on it)",
+                                          ns),
+                              paths[p]));
         } else {
-            const char *label = json_string_value(json_object_get(json_object_get(json_object_get(*n, "metadata"), "labels"), ADMIN_LABEL));
+            const char *label = json_string_value(
+                json_object_get(json_object_get(json_object_get(*n, "metadata"), "labels"), ADMIN_LABEL));
             if (!label || strcmp(label, "true") != 0)
-                e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "Forbidden: admin access to devices requires the `"
-                                                                ADMIN_LABEL ": true` label on the containing namespace"), paths[p]));
+                e = dra_err_append(
+                    e, dra_err_field(dra_err_new(DRA_EXIT_INPUT,
+                                                 "Forbidden: admin access to devices requires the `" ADMIN_LABEL
+                                                 ": true` label on the containing namespace"),
+                                     paths[p]));
         }
         free(paths[p]);
     }
@@ -204,7 +216,8 @@ static steps steps_of(const dra_load_opts *opts, dra_field_validation fv)
     static const dra_load_opts defaults = {0};
     if (!opts)
         opts = &defaults;
-    return (steps){opts, opts->default_namespace ? opts->default_namespace : "default", opts->checked ? DRA_FV_IGNORE : fv,
+    return (steps){opts, opts->default_namespace ? opts->default_namespace : "default",
+                   opts->checked ? DRA_FV_IGNORE : fv,
                    dra_feature_enabled(opts->validate.features, DRA_FEATURE_ADMIN_ACCESS)};
 }
 
@@ -376,7 +389,7 @@ dra_err *dra_load(dra_objset *set, const dra_load_opts *opts, dra_model *out)
 typedef struct seen_obj {
     dra_hash128 key;
     uint64_t content;
-    uint32_t file;     /* index in the loader's files */
+    uint32_t file; /* index in the loader's files */
     int32_t doc, line;
 } seen_obj;
 
@@ -391,12 +404,12 @@ typedef struct held_obj {
 struct dra_loader {
     steps st;
     dra_load_opts opts;
-    seen_obj *seen;         /* in input order */
+    seen_obj *seen; /* in input order */
     size_t nseen;
-    uint32_t *slot;         /* open addressing: 0 free, else seen index + 1 */
-    uint32_t *cslot;        /* the same by content hash (several may share one) */
-    size_t nslot;           /* 0 or a power of two, of slot and of cslot */
-    const char **files;     /* the file names (the set's) of seen objects */
+    uint32_t *slot;     /* open addressing: 0 free, else seen index + 1 */
+    uint32_t *cslot;    /* the same by content hash (several may share one) */
+    size_t nslot;       /* 0 or a power of two, of slot and of cslot */
+    const char **files; /* the file names (the set's) of seen objects */
     size_t nfiles;
     const json_t **namespaces; /* NULL-terminated, one reference each */
     size_t nns;
@@ -606,8 +619,8 @@ dra_err *dra_loader_finish(dra_loader *l, dra_model *stats)
     all.fold = DRA_ERRS_FOLD;
     for (size_t i = 0; i < l->nheld; i++) {
         held_obj *h = &l->held[i];
-        dra_obj o = {.json = h->json, .file = h->file, .doc = h->doc, .line = h->line, .item = h->item,
-                     .src_off = SIZE_MAX};
+        dra_obj o = {
+            .json = h->json, .file = h->file, .doc = h->doc, .line = h->line, .item = h->item, .src_off = SIZE_MAX};
         dra_err *w = NULL;
         dra_err *e = check_admin_access(h->json, h->kind, l->namespaces, &w);
         dra_errs_add(&l->warnings, dra_obj_locate(w, &o));

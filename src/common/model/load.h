@@ -40,8 +40,8 @@
 #include "validate.h"
 
 typedef struct dra_load_opts {
-    bool skip_unknown;             /* skip unknown kinds instead of reporting them */
-    bool no_validate;              /* convert and default only */
+    bool skip_unknown; /* skip unknown kinds instead of reporting them */
+    bool no_validate;  /* convert and default only */
     /* The objects were checked already (a dra_loader as they were read): no
      * strict decoding and no validation, convert, default and index only. */
     bool checked;
@@ -58,14 +58,17 @@ typedef struct dra_model_list {
 
 typedef struct dra_model {
     dra_model_list by_kind[DRA_KIND_COUNT];
-    size_t skipped;          /* unknown kinds skipped */
-    size_t collapsed;        /* identical duplicates counted once */
-    size_t files_repeated;   /* input files named twice and read once */
-    dra_err *warnings;       /* owned: relaxed unknown/duplicate fields, unchecked admin access */
-    dra_strmap index;        /* "<kind>\x1f<ns>\x1f<name>" -> dra_obj * (private; keys owned) */
+    size_t skipped;        /* unknown kinds skipped */
+    size_t collapsed;      /* identical duplicates counted once */
+    size_t files_repeated; /* input files named twice and read once */
+    dra_err *warnings;     /* owned: relaxed unknown/duplicate fields, unchecked admin access */
+    dra_strmap index;      /* "<kind>\x1f<ns>\x1f<name>" -> dra_obj * (private; keys owned) */
 } dra_model;
 
-#define DRA_MODEL_INIT {0}
+#define DRA_MODEL_INIT                                                                                                 \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
 
 /* Run the pipeline over `set` (opts may be NULL: defaults with now = 0).
  * `out` must be zeroed (DRA_MODEL_INIT) or freed before.  Returns all errors. */

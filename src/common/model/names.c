@@ -126,8 +126,8 @@ void dra_ferr_duplicate_raw(dra_errs *l, const char *field, const char *rendered
     add_msg(l, field, &m);
 }
 
-void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, size_t len,
-                          const char *const *supported, size_t nsupported)
+void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, size_t len, const char *const *supported,
+                          size_t nsupported)
 {
     dra_buf m = DRA_BUF_INIT;
     dra_buf_puts(&m, "Unsupported value: ");
@@ -200,16 +200,18 @@ void dra_path_pop(dra_buf *p, size_t mark)
 /* RegexError(msg, fmt, examples...) renders examples as "'a', " joined by " or ". */
 static const char MSG_LABEL_REGEX[] =
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
-    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '" DRA_DNS1123_LABEL_FMT "')";
+    "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
+    "'" DRA_DNS1123_LABEL_FMT "')";
 static const char MSG_SUBDOMAIN_REGEX[] =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
-    "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" DRA_DNS1123_SUBDOMAIN_FMT "')";
+    "and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+    "'" DRA_DNS1123_SUBDOMAIN_FMT "')";
 /* content.IsDNS1123SubdomainCaseless: its own words, the lower-case regex */
 static const char MSG_SUBDOMAIN_CASELESS_REGEX[] =
     "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an "
     "alphanumeric character (e.g. 'Example.com', regex used for validation is '" DRA_DNS1123_SUBDOMAIN_FMT "')";
-static const char MSG_QUALIFIED_REGEX[] =
-    DRA_QUALIFIED_NAME_ERR " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" DRA_QUALIFIED_NAME_FMT "')";
+static const char MSG_QUALIFIED_REGEX[] = DRA_QUALIFIED_NAME_ERR
+    " (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" DRA_QUALIFIED_NAME_FMT "')";
 static const char MSG_LABEL_VALUE_REGEX[] =
     "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start "
     "and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation "
@@ -339,6 +341,7 @@ static int subdomain_msgs(const char *s, size_t len, const char *msgs[2], bool b
 
 /* A check that reports "Invalid value" once per message of msgs_of, with
  * the length in characters (util/validation) or bytes (content). */
+/* clang-format off */
 #define NAME_CHECK(fn, msgs_of, bytes)                                      \
     void fn(dra_errs *l, const char *field, const char *s, size_t len)      \
     {                                                                       \
@@ -347,6 +350,7 @@ static int subdomain_msgs(const char *s, size_t len, const char *msgs[2], bool b
         for (int i = 0; i < n; i++)                                         \
             dra_ferr_invalid_str(l, field, s, len, msgs[i]);                \
     }
+/* clang-format on */
 
 NAME_CHECK(dra_check_dns1123_label, label_msgs, false)
 
@@ -512,7 +516,8 @@ void dra_check_fully_qualified_name(dra_errs *l, const char *field, const char *
 {
     dra_check_qualified_name(l, field, s, len);
     if (!memchr(s, '/', len))
-        dra_ferr_invalid_str(l, field, s, len, "a fully qualified name must be a domain and a name separated by a slash");
+        dra_ferr_invalid_str(l, field, s, len,
+                             "a fully qualified name must be a domain and a name separated by a slash");
 }
 
 /* The subdomain messages of a name's prefix s[0:plen] (lengths in bytes),
@@ -535,7 +540,8 @@ void dra_check_resource_fully_qualified_name(dra_errs *l, const char *field, con
     const char *slash = memchr(s, '/', len);
     if (!slash) {
         dra_check_c_identifier(l, field, s, len);
-        dra_ferr_invalid_str(l, field, s, len, "a fully qualified name must be a domain and a name separated by a slash");
+        dra_ferr_invalid_str(l, field, s, len,
+                             "a fully qualified name must be a domain and a name separated by a slash");
         return;
     }
     size_t plen = (size_t)(slash - s);
@@ -568,8 +574,9 @@ void dra_check_label_name(dra_errs *l, const char *field, const char *s, size_t 
         nlen = len - plen - 1;
         if (memchr(name, '/', nlen)) {
             dra_buf m = DRA_BUF_INIT;
-            dra_buf_printf(&m, "a valid label key %s with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                           MSG_QUALIFIED_REGEX);
+            dra_buf_printf(
+                &m, "a valid label key %s with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+                MSG_QUALIFIED_REGEX);
             dra_ferr_invalid_str(l, field, s, len, dra_buf_str(&m));
             dra_buf_free(&m);
             return;

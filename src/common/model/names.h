@@ -61,8 +61,8 @@ void dra_ferr_duplicate_str(dra_errs *l, const char *field, const char *value, s
 /* "Duplicate value: <rendered>" */
 void dra_ferr_duplicate_raw(dra_errs *l, const char *field, const char *rendered);
 /* "Unsupported value: \"value\": supported values: \"A\", \"B\"" */
-void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, size_t len,
-                          const char *const *supported, size_t nsupported);
+void dra_ferr_unsupported(dra_errs *l, const char *field, const char *value, size_t len, const char *const *supported,
+                          size_t nsupported);
 /* "Not found: \"value\"" */
 void dra_ferr_not_found(dra_errs *l, const char *field, const char *value, size_t len);
 /* "Not found: \"value\": detail" (an explanation set on the error) */
@@ -91,9 +91,11 @@ void dra_path_pop(dra_buf *p, size_t mark);
 #define DRA_DNS1123_LABEL_FMT "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
 #define DRA_DNS1123_SUBDOMAIN_FMT DRA_DNS1123_LABEL_FMT "(\\." DRA_DNS1123_LABEL_FMT ")*"
 #define DRA_QUALIFIED_NAME_FMT "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+/* clang-format off */
 #define DRA_QUALIFIED_NAME_ERR                                                                                   \
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric " \
     "character"
+/* clang-format on */
 #define DRA_DNS1123_SUBDOMAIN_MAX 253
 #define DRA_DRIVER_NAME_MAX 63
 #define DRA_POOL_NAME_MAX 253

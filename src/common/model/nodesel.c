@@ -47,17 +47,22 @@ static dra_err *expr_match(const json_t *req, const json_t *node, bool *ok)
     const char *val = node_label(node, key);
     if (!strcmp(op, "In") || !strcmp(op, "NotIn")) {
         if (!nv)
-            return dra_err_new(DRA_EXIT_INPUT, "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty");
+            return dra_err_new(
+                DRA_EXIT_INPUT,
+                "values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty");
         bool in = val && in_values(values, val);
         *ok = !strcmp(op, "In") ? in : !in;
     } else if (!strcmp(op, "Exists") || !strcmp(op, "DoesNotExist")) {
         if (nv)
-            return dra_err_new(DRA_EXIT_INPUT, "values: Invalid value: values set must be empty for exists and does not exist");
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "values: Invalid value: values set must be empty for exists and does not exist");
         *ok = !strcmp(op, "Exists") ? val != NULL : val == NULL;
     } else if (!strcmp(op, "Gt") || !strcmp(op, "Lt")) {
         long long want, have;
         if (nv != 1 || !parse_i64(json_string_value(json_array_get(values, 0)), &want))
-            return dra_err_new(DRA_EXIT_INPUT, "values: Invalid value: for 'Gt', 'Lt' operators, exactly one integer value is required");
+            return dra_err_new(
+                DRA_EXIT_INPUT,
+                "values: Invalid value: for 'Gt', 'Lt' operators, exactly one integer value is required");
         *ok = parse_i64(val, &have) && (!strcmp(op, "Gt") ? have > want : have < want);
     } else {
         return dra_err_new(DRA_EXIT_INPUT, "%s: is not a valid label selector operator", op);
@@ -75,7 +80,8 @@ static dra_err *field_match(const json_t *req, const json_t *node, bool *ok)
     if (!op || (strcmp(op, "In") && strcmp(op, "NotIn")))
         return dra_err_new(DRA_EXIT_INPUT, "%s: not a valid selector operator", op ? op : "");
     if (nv != 1)
-        return dra_err_new(DRA_EXIT_INPUT, "unexpected number of value (%zu) for node field selector operator \"%s\"", nv, op);
+        return dra_err_new(DRA_EXIT_INPUT, "unexpected number of value (%zu) for node field selector operator \"%s\"",
+                           nv, op);
     const char *name = dra_jfield_str(dra_jfield(node, "metadata"), "name");
     bool eq = name && json_is_string(json_array_get(values, 0)) &&
               strcmp(name, json_string_value(json_array_get(values, 0))) == 0;
@@ -83,8 +89,8 @@ static dra_err *field_match(const json_t *req, const json_t *node, bool *ok)
     return NULL;
 }
 
-dra_err *dra_node_target_match(const json_t *node, const char *node_name, const char *name, bool all,
-                               const json_t *sel, bool *match)
+dra_err *dra_node_target_match(const json_t *node, const char *node_name, const char *name, bool all, const json_t *sel,
+                               bool *match)
 {
     *match = false;
     if (name && *name) {

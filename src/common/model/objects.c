@@ -93,7 +93,8 @@ char *dra_claim_is_for_pod_or_group(const json_t *pod, const json_t *claim, cons
     if (strcmp(pns, cns) == 0 && dra_claim_controlled_by_group_name(claim, group))
         return NULL;
     return dra_xasprintf("ResourceClaim %s/%s was not created for Pod %s/%s (neither Pod nor PodGroup %s is the owner)",
-                         cns, dra_jstr_or(claim, "metadata.name", ""), pns, dra_jstr_or(pod, "metadata.name", ""), group);
+                         cns, dra_jstr_or(claim, "metadata.name", ""), pns, dra_jstr_or(pod, "metadata.name", ""),
+                         group);
 }
 
 bool dra_claim_reserved_for_uid(const json_t *claim, const char *uid)

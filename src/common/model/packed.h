@@ -28,7 +28,7 @@ typedef struct dra_packed_slice {
 typedef struct dra_slice_packs {
     dra_packed_slice **v; /* in the order packed */
     size_t n;
-    size_t bytes;         /* text held */
+    size_t bytes; /* text held */
 } dra_slice_packs;
 
 /* Append slice (not changed) to p as text. */

@@ -11,8 +11,7 @@ static const char *str(dra_compact *cp, const json_t *o, const char *path)
 }
 
 /* The entries of the array at path (template read when with_template). */
-static dra_rec_pod_claim *entries(dra_compact *cp, const json_t *pod, const char *path, bool with_template,
-                                  uint32_t *n)
+static dra_rec_pod_claim *entries(dra_compact *cp, const json_t *pod, const char *path, bool with_template, uint32_t *n)
 {
     const json_t *arr = dra_jarr(pod, path);
     *n = (uint32_t)json_array_size(arr);

@@ -56,8 +56,8 @@ const char *dra_pool_verdict_reason(const dra_pool_tally *t, dra_pool_verdict v,
             snprintf(buf, len, "incomplete: %zu of %lld ResourceSlices at generation %lld", t->n, (long long)want(t),
                      (long long)t->gen);
         else
-            snprintf(buf, len, "incomplete: %zu ResourceSlices at generation %lld, but resourceSliceCount is %lld", t->n,
-                     (long long)t->gen, (long long)want(t));
+            snprintf(buf, len, "incomplete: %zu ResourceSlices at generation %lld, but resourceSliceCount is %lld",
+                     t->n, (long long)t->gen, (long long)want(t));
         break;
     }
     return buf;

@@ -39,11 +39,11 @@
 #define DRA_POOL_FIRST_ADDED INT64_MIN
 
 typedef struct dra_pool_tally {
-    int64_t gen;        /* the generation judged */
-    int64_t want;       /* the resourceSliceCount judged by (dra_pool_tally_init) */
-    size_t n;           /* counted slices at gen */
-    bool seen;          /* some slice at gen was added */
-    bool newer;         /* some slice has a newer generation */
+    int64_t gen;  /* the generation judged */
+    int64_t want; /* the resourceSliceCount judged by (dra_pool_tally_init) */
+    size_t n;     /* counted slices at gen */
+    bool seen;    /* some slice at gen was added */
+    bool newer;   /* some slice has a newer generation */
 } dra_pool_tally;
 
 typedef enum {

@@ -36,8 +36,7 @@ const dra_pool *dra_pool_index_find(const dra_pool_index *x, const char *driver,
     return found ? &x->v[v] : NULL;
 }
 
-dra_pool *dra_pool_index_add(dra_pool_index *x, const char *driver, const char *pool, int64_t generation,
-                             size_t slice)
+dra_pool *dra_pool_index_add(dra_pool_index *x, const char *driver, const char *pool, int64_t generation, size_t slice)
 {
     dra_pool *p = (dra_pool *)dra_pool_index_find(x, driver, pool);
     if (!p) {

@@ -29,8 +29,7 @@ typedef struct dra_pool_index {
 } dra_pool_index;
 
 /* Add slice number `slice` of the caller's array to its pool; returns the pool. */
-dra_pool *dra_pool_index_add(dra_pool_index *x, const char *driver, const char *pool, int64_t generation,
-                             size_t slice);
+dra_pool *dra_pool_index_add(dra_pool_index *x, const char *driver, const char *pool, int64_t generation, size_t slice);
 /* The pool, or NULL. */
 const dra_pool *dra_pool_index_find(const dra_pool_index *x, const char *driver, const char *pool);
 void dra_pool_index_free(dra_pool_index *x);

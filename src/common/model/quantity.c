@@ -44,7 +44,10 @@ static void bn_set_u64(bignum *a, uint64_t v)
     bn_trim(a);
 }
 
-static bool bn_is_zero(const bignum *a) { return a->n == 0; }
+static bool bn_is_zero(const bignum *a)
+{
+    return a->n == 0;
+}
 
 /* a = a * m + add; false when the result needs more than BN_LIMBS limbs. */
 static bool bn_mul_add_small(bignum *a, uint32_t m, uint32_t add)
@@ -118,8 +121,10 @@ static void bn_sub(bignum *r, const bignum *a, const bignum *b)
     bn_trim(r);
 }
 
+/* clang-format off */
 static const uint32_t pow10_u32[10] = {1,      10,      100,      1000,      10000,
                                        100000, 1000000, 10000000, 100000000, 1000000000};
+/* clang-format on */
 
 /* a *= 10^k; false on overflow. */
 static bool bn_mul_pow10(bignum *a, int64_t k)
@@ -156,11 +161,13 @@ static size_t bn_to_dec(const bignum *a, char *out, size_t cap)
     return n;
 }
 
+/* clang-format off */
 static const uint64_t pow10_u64[20] = {
     1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull, 1000000000ull,
     10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull, 100000000000000ull,
     1000000000000000ull, 10000000000000000ull, 100000000000000000ull, 1000000000000000000ull,
     10000000000000000000ull};
+/* clang-format on */
 
 /* Decimal digits of v > 0: estimated from the bit length (log10(2) ~
  * 1233/4096), then corrected by one comparison. */
@@ -356,12 +363,15 @@ static dra_quantity q_zero(dra_qformat fmt)
 #define ERR_SUFFIX "unable to parse quantity's suffix"
 #define ERR_TOO_LARGE "quantity too large"
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /* What upstream's parseQuantityString splits a quantity into. */
 typedef struct {
     bool positive;
-    const char *num;   /* integer digits, leading zeros removed, "0" when none */
+    const char *num; /* integer digits, leading zeros removed, "0" when none */
     size_t num_len;
     const char *denom; /* fraction digits as written */
     size_t denom_len;
@@ -468,15 +478,17 @@ static bool go_parse_int64(const char *s, size_t n, int64_t *out)
 /* suffixHandler.interpret (suffix.go). */
 static bool interpret_suffix(const char *s, size_t n, int *base, int64_t *exponent, dra_qformat *fmt)
 {
-    static const struct { const char *text; int base, exp; dra_qformat fmt; } table[] = {
-        {"", 10, 0, DRA_QFMT_DECIMAL_SI},   {"n", 10, -9, DRA_QFMT_DECIMAL_SI},
-        {"u", 10, -6, DRA_QFMT_DECIMAL_SI}, {"m", 10, -3, DRA_QFMT_DECIMAL_SI},
-        {"k", 10, 3, DRA_QFMT_DECIMAL_SI},  {"M", 10, 6, DRA_QFMT_DECIMAL_SI},
-        {"G", 10, 9, DRA_QFMT_DECIMAL_SI},  {"T", 10, 12, DRA_QFMT_DECIMAL_SI},
-        {"P", 10, 15, DRA_QFMT_DECIMAL_SI}, {"E", 10, 18, DRA_QFMT_DECIMAL_SI},
-        {"Ki", 2, 10, DRA_QFMT_BINARY_SI},  {"Mi", 2, 20, DRA_QFMT_BINARY_SI},
-        {"Gi", 2, 30, DRA_QFMT_BINARY_SI},  {"Ti", 2, 40, DRA_QFMT_BINARY_SI},
-        {"Pi", 2, 50, DRA_QFMT_BINARY_SI},  {"Ei", 2, 60, DRA_QFMT_BINARY_SI},
+    static const struct {
+        const char *text;
+        int base, exp;
+        dra_qformat fmt;
+    } table[] = {
+        {"", 10, 0, DRA_QFMT_DECIMAL_SI},   {"n", 10, -9, DRA_QFMT_DECIMAL_SI}, {"u", 10, -6, DRA_QFMT_DECIMAL_SI},
+        {"m", 10, -3, DRA_QFMT_DECIMAL_SI}, {"k", 10, 3, DRA_QFMT_DECIMAL_SI},  {"M", 10, 6, DRA_QFMT_DECIMAL_SI},
+        {"G", 10, 9, DRA_QFMT_DECIMAL_SI},  {"T", 10, 12, DRA_QFMT_DECIMAL_SI}, {"P", 10, 15, DRA_QFMT_DECIMAL_SI},
+        {"E", 10, 18, DRA_QFMT_DECIMAL_SI}, {"Ki", 2, 10, DRA_QFMT_BINARY_SI},  {"Mi", 2, 20, DRA_QFMT_BINARY_SI},
+        {"Gi", 2, 30, DRA_QFMT_BINARY_SI},  {"Ti", 2, 40, DRA_QFMT_BINARY_SI},  {"Pi", 2, 50, DRA_QFMT_BINARY_SI},
+        {"Ei", 2, 60, DRA_QFMT_BINARY_SI},
     };
     /* Every text is "", one letter, or a letter and 'i'. */
     for (size_t i = 0; i < sizeof table / sizeof table[0] && n <= 2; i++) {
@@ -525,7 +537,10 @@ static int32_t clamp_i32(int64_t v)
     return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
-static dra_err *too_large(void) { return dra_err_new(DRA_EXIT_INPUT, ERR_TOO_LARGE); }
+static dra_err *too_large(void)
+{
+    return dra_err_new(DRA_EXIT_INPUT, ERR_TOO_LARGE);
+}
 
 /* The inf.Dec path of ParseQuantity, computed exactly: round a non-zero
  * value up to nano, cap binary SI at 2^63-1, and let a binary SI value
@@ -632,7 +647,8 @@ static size_t raw_space_at(const unsigned char *p, size_t n)
     if ((p[0] == 0xE1 && p[1] == 0x9A && p[2] == 0x80) || (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80) ||
         (p[0] == 0xE2 && p[1] == 0x81 && p[2] == 0x9F))
         return 3;
-    if (p[0] == 0xE2 && p[1] == 0x80 && ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
+    if (p[0] == 0xE2 && p[1] == 0x80 &&
+        ((p[2] >= 0x80 && p[2] <= 0x8A) || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF))
         return 3;
     return 0;
 }
@@ -840,9 +856,15 @@ int dra_quantity_cmp(const dra_quantity *a, const dra_quantity *b)
     return a->sign > 0 ? c : -c;
 }
 
-int dra_quantity_sign(const dra_quantity *q) { return q->sign; }
+int dra_quantity_sign(const dra_quantity *q)
+{
+    return q->sign;
+}
 
-bool dra_quantity_is_zero(const dra_quantity *q) { return q->sign == 0; }
+bool dra_quantity_is_zero(const dra_quantity *q)
+{
+    return q->sign == 0;
+}
 
 /* int64Amount.Add (amount.go) on upstream's unscaled values: true and the
  * resulting scale when it stays on the int64 path. */
@@ -956,7 +978,10 @@ bool dra_quantity_as_int64(const dra_quantity *q, int64_t *out)
     return true;
 }
 
-bool dra_quantity_is_int64(const dra_quantity *q) { return dra_quantity_as_int64(q, NULL); }
+bool dra_quantity_is_int64(const dra_quantity *q)
+{
+    return dra_quantity_as_int64(q, NULL);
+}
 
 /* math.Pow10, table for table, so products round as Go's do. */
 static double go_pow10(int64_t n)
@@ -965,8 +990,7 @@ static double go_pow10(int64_t n)
                                    1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
                                    1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31};
     static const double pos32[] = {1e00, 1e32, 1e64, 1e96, 1e128, 1e160, 1e192, 1e224, 1e256, 1e288};
-    static const double neg32[] = {1e-00, 1e-32,  1e-64,  1e-96,  1e-128, 1e-160,
-                                   1e-192, 1e-224, 1e-256, 1e-288, 1e-320};
+    static const double neg32[] = {1e-00, 1e-32, 1e-64, 1e-96, 1e-128, 1e-160, 1e-192, 1e-224, 1e-256, 1e-288, 1e-320};
     if (n >= 0 && n <= 308)
         return pos32[n / 32] * tab[n % 32];
     if (n >= -323 && n <= 0)

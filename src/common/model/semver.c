@@ -13,7 +13,10 @@
 
 #include "../base/utf8.h"
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /* blang's "alphanum": letters, digits and '-'. */
 static bool is_ident_char(char c)
@@ -37,7 +40,10 @@ static bool all_ident_chars(const char *s, size_t n)
     return true;
 }
 
-static bool leading_zero(const char *s, size_t n) { return n > 1 && s[0] == '0'; }
+static bool leading_zero(const char *s, size_t n)
+{
+    return n > 1 && s[0] == '0';
+}
 
 /* ---- Go's %q (base/utf8.h), so error texts quote like blang's --------- */
 
@@ -62,8 +68,8 @@ static dra_err *parse_uint(const char *s, size_t n, uint64_t *out)
         if (v > (UINT64_MAX - d) / 10) {
             dra_buf q = DRA_BUF_INIT;
             dra_go_quote(&q, s, n);
-            dra_err *e = dra_err_new(DRA_EXIT_INPUT, "strconv.ParseUint: parsing %s: value out of range",
-                                     dra_buf_str(&q));
+            dra_err *e =
+                dra_err_new(DRA_EXIT_INPUT, "strconv.ParseUint: parsing %s: value out of range", dra_buf_str(&q));
             dra_buf_free(&q);
             return e;
         }
@@ -236,7 +242,10 @@ dra_err *dra_semver_parse_normalize(const char *s, size_t len, dra_semver *out)
 
 /* ---- precedence (SemVer 2.0.0 section 11, blang's Compare) ------------- */
 
-static int cmp_u64(uint64_t a, uint64_t b) { return a < b ? -1 : a > b; }
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? -1 : a > b;
+}
 
 /* Next dot-separated identifier of [*p, end); false when none is left. */
 static bool next_ident(const char **p, const char *end, const char **id, size_t *n)

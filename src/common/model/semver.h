@@ -30,8 +30,8 @@
 
 typedef struct dra_semver {
     uint64_t major, minor, patch;
-    uint16_t pre_len, build_len;   /* lengths inside text[] */
-    char text[DRA_SEMVER_MAX];     /* pre-release (no '-') followed by build (no '+'), not NUL-separated */
+    uint16_t pre_len, build_len; /* lengths inside text[] */
+    char text[DRA_SEMVER_MAX];   /* pre-release (no '-') followed by build (no '+'), not NUL-separated */
 } dra_semver;
 
 /* Longest DRA `version` device attribute (DeviceAttributeMaxValueLength). */

@@ -21,9 +21,14 @@ struct stype {
     const stype *elem;
 };
 
-#define F_END {NULL, NULL}
+#define F_END                                                                                                          \
+    {                                                                                                                  \
+        NULL, NULL                                                                                                     \
+    }
+/* clang-format off */
 #define OBJ(n, ...) static const sfield n##_f[] = {__VA_ARGS__, F_END}; static const stype n = {'o', false, n##_f, NULL};
 #define OPEN(n, ...) static const sfield n##_f[] = {__VA_ARGS__, F_END}; static const stype n = {'o', true, n##_f, NULL};
+/* clang-format on */
 #define LIST(n, e) static const stype n = {'l', false, NULL, &e};
 #define MAP(n, e) static const stype n = {'m', false, NULL, &e};
 
@@ -84,20 +89,24 @@ OBJ(constraint, {"requests", NULL}, {"matchAttribute", NULL}, {"distinctAttribut
 LIST(constraints, constraint)
 
 /* ---- ResourceSlice --------------------------------------------------------- */
+/* clang-format off */
 #define DEVICE_FIELDS                                                                                              \
     {"attributes", &attributes}, {"capacity", &capacities}, {"consumesCounters", &counter_consumptions},          \
         {"nodeName", NULL}, {"nodeSelector", &node_selector}, {"allNodes", NULL}, {"taints", &taints},            \
         {"bindsToNode", NULL}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL},                  \
         {"allowMultipleAllocations", NULL}, {"nodeAllocatableResources", &node_alloc_resources}
+/* clang-format on */
 OBJ(device_v1, {"name", NULL}, DEVICE_FIELDS)
 LIST(devices_v1, device_v1)
 OBJ(basic_device, DEVICE_FIELDS)
 OBJ(device_v1beta1, {"name", NULL}, {"basic", &basic_device})
 LIST(devices_v1beta1, device_v1beta1)
+/* clang-format off */
 #define SLICE_SPEC_FIELDS                                                                                          \
     {"driver", NULL}, {"pool", &pool}, {"nodeName", NULL}, {"nodeSelector", &node_selector}, {"allNodes", NULL},  \
         {"perDeviceNodeSelection", NULL}, {"sharedCounters", &counter_sets}, {"taints", NULL},                    \
         {"partitionTypeAttribute", NULL}, {"skipNodeOperations", NULL}
+/* clang-format on */
 OBJ(slice_spec_v1, SLICE_SPEC_FIELDS, {"devices", &devices_v1})
 OBJ(slice_spec_v1beta1, SLICE_SPEC_FIELDS, {"devices", &devices_v1beta1})
 OBJ(slice_v1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &slice_spec_v1})
@@ -110,9 +119,11 @@ OBJ(device_class, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_met
 /* ---- ResourceClaim ------------------------------------------------------------- */
 OBJ(derived_attribute, {"name", NULL}, {"expression", NULL})
 LIST(derived_attributes, derived_attribute)
+/* clang-format off */
 #define EXACT_FIELDS                                                                                               \
     {"deviceClassName", NULL}, {"selectors", &selectors}, {"allocationMode", NULL}, {"count", NULL},             \
         {"tolerations", &tolerations}, {"capacity", &cap_requirements}, {"derivedAttributes", &derived_attributes}
+/* clang-format on */
 OBJ(sub_request, {"name", NULL}, EXACT_FIELDS)
 LIST(sub_requests, sub_request)
 OBJ(exact_request, EXACT_FIELDS, {"adminAccess", NULL})
@@ -126,8 +137,8 @@ OBJ(claim_spec_v1, {"devices", &device_claim_v1})
 OBJ(claim_spec_v1beta1, {"devices", &device_claim_v1beta1})
 
 OBJ(alloc_result, {"request", NULL}, {"driver", NULL}, {"pool", NULL}, {"device", NULL}, {"adminAccess", NULL},
-    {"tolerations", &tolerations}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL},
-    {"shareID", NULL}, {"consumedCapacity", NULL}, {"skipNodeOperations", NULL})
+    {"tolerations", &tolerations}, {"bindingConditions", NULL}, {"bindingFailureConditions", NULL}, {"shareID", NULL},
+    {"consumedCapacity", NULL}, {"skipNodeOperations", NULL})
 LIST(alloc_results, alloc_result)
 OBJ(alloc_config, {"source", NULL}, {"requests", NULL}, {"opaque", &opaque})
 LIST(alloc_configs, alloc_config)
@@ -136,8 +147,8 @@ OBJ(allocation, {"devices", &device_alloc}, {"nodeSelector", &node_selector}, {"
 OBJ(consumer_ref, {"apiGroup", NULL}, {"resource", NULL}, {"name", NULL}, {"uid", NULL})
 LIST(consumer_refs, consumer_ref)
 OBJ(network_data, {"interfaceName", NULL}, {"ips", NULL}, {"hardwareAddress", NULL})
-OBJ(device_status, {"driver", NULL}, {"pool", NULL}, {"device", NULL}, {"shareID", NULL},
-    {"conditions", &conditions}, {"data", NULL}, {"networkData", &network_data})
+OBJ(device_status, {"driver", NULL}, {"pool", NULL}, {"device", NULL}, {"shareID", NULL}, {"conditions", &conditions},
+    {"data", NULL}, {"networkData", &network_data})
 LIST(device_statuses, device_status)
 OBJ(claim_status, {"allocation", &allocation}, {"reservedFor", &consumer_refs}, {"devices", &device_statuses})
 OBJ(claim_v1, {"apiVersion", NULL}, {"kind", NULL}, {"metadata", &object_meta}, {"spec", &claim_spec_v1},
@@ -271,8 +282,8 @@ typedef struct step {
 typedef struct walk {
     dra_field_validation fv;
     const dra_obj *at;
-    int lookups;        /* field lines looked up so far */
-    const char *prefix; /* the path of the value checked, or NULL */
+    int lookups;                  /* field lines looked up so far */
+    const char *prefix;           /* the path of the value checked, or NULL */
     step path[DRA_MAX_DEPTH + 1]; /* the path below it, written out only for an error */
     size_t depth;
     size_t saved; /* unknown fields reported */
@@ -402,11 +413,11 @@ OBJ(inventory, {"devices", &devices_v1}, {"sharedCounters", &counter_sets})
 dra_err *dra_strict_check_part(json_t *v, const char *part, const char *prefix, dra_field_validation fv,
                                dra_err **warnings, const dra_obj *at)
 {
-    const stype *t = strcmp(part, "device") == 0       ? &device_v1
-                     : strcmp(part, "counterSet") == 0 ? &counter_set
-                     : strcmp(part, "inventory") == 0  ? &inventory
+    const stype *t = strcmp(part, "device") == 0          ? &device_v1
+                     : strcmp(part, "counterSet") == 0    ? &counter_set
+                     : strcmp(part, "inventory") == 0     ? &inventory
                      : strcmp(part, "resourceQuota") == 0 ? &resource_quota
-                                                       : NULL;
+                                                          : NULL;
     if (!t)
         return NULL;
     walk w = {.fv = fv, .at = at, .prefix = prefix && *prefix ? prefix : NULL};

@@ -3,7 +3,10 @@
 
 #include <string.h>
 
-static const char *nz(const char *s) { return s ? s : ""; }
+static const char *nz(const char *s)
+{
+    return s ? s : "";
+}
 
 bool dra_tolerates(const dra_toleration_ref *tol, const dra_taint_ref *taint)
 {

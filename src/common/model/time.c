@@ -16,8 +16,14 @@ static const char RFC3339_LAYOUT[] = "2006-01-02T15:04:05Z07:00";
 /* ---- the calendar ---- */
 
 /* Floor division of int64 by a positive divisor. */
-static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b < 0); }
-static int64_t floor_mod(int64_t a, int64_t b) { return a % b < 0 ? a % b + b : a % b; }
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    return a / b - (a % b < 0);
+}
+static int64_t floor_mod(int64_t a, int64_t b)
+{
+    return a % b < 0 ? a % b + b : a % b;
+}
 
 /* Howard Hinnant's days_from_civil, for any year whose days fit (|year| up
  * to about 2.5e16). */
@@ -31,7 +37,10 @@ int64_t dra_days_from_civil(int64_t y, int m, int d)
     return era * 146097 + doe - 719468;
 }
 
-static bool is_leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+static bool is_leap(int64_t y)
+{
+    return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 static int days_in(int m, int64_t y)
 {
@@ -161,7 +170,10 @@ static dra_err *parse_error(const char *v, size_t n, size_t at, const char *elem
     return e;
 }
 
-static bool digit_at(const char *s, size_t n, size_t i) { return i < n && s[i] >= '0' && s[i] <= '9'; }
+static bool digit_at(const char *s, size_t n, size_t i)
+{
+    return i < n && s[i] >= '0' && s[i] <= '9';
+}
 
 /* Go's getnum at s[*i]: one or two digits (two when fixed); false (nothing
  * consumed) when there is no number. */
@@ -292,8 +304,14 @@ static char *format(dra_time t, bool nanos)
                          c.day, c.hour, c.min, c.sec, frac);
 }
 
-char *dra_time_format(dra_time t) { return format(t, false); }
-char *dra_time_format_ns(dra_time t) { return format(t, true); }
+char *dra_time_format(dra_time t)
+{
+    return format(t, false);
+}
+char *dra_time_format_ns(dra_time t)
+{
+    return format(t, true);
+}
 
 /* ---- durations ---- */
 
@@ -376,14 +394,22 @@ static dur_status parse_duration(const char *p, size_t n, int64_t *out, size_t *
             return DUR_MISSING_UNIT;
         uint64_t u;
         const char *x = p + us;
-        if (ul == 2 && memcmp(x, "ns", 2) == 0) u = 1;
-        else if (ul == 2 && memcmp(x, "us", 2) == 0) u = 1000;
-        else if (ul == 3 && memcmp(x, "\xc2\xb5s", 3) == 0) u = 1000; /* U+00B5 micro sign */
-        else if (ul == 3 && memcmp(x, "\xce\xbcs", 3) == 0) u = 1000; /* U+03BC Greek mu */
-        else if (ul == 2 && memcmp(x, "ms", 2) == 0) u = 1000000;
-        else if (ul == 1 && x[0] == 's') u = 1000000000;
-        else if (ul == 1 && x[0] == 'm') u = 60000000000;
-        else if (ul == 1 && x[0] == 'h') u = 3600000000000;
+        if (ul == 2 && memcmp(x, "ns", 2) == 0)
+            u = 1;
+        else if (ul == 2 && memcmp(x, "us", 2) == 0)
+            u = 1000;
+        else if (ul == 3 && memcmp(x, "\xc2\xb5s", 3) == 0)
+            u = 1000; /* U+00B5 micro sign */
+        else if (ul == 3 && memcmp(x, "\xce\xbcs", 3) == 0)
+            u = 1000; /* U+03BC Greek mu */
+        else if (ul == 2 && memcmp(x, "ms", 2) == 0)
+            u = 1000000;
+        else if (ul == 1 && x[0] == 's')
+            u = 1000000000;
+        else if (ul == 1 && x[0] == 'm')
+            u = 60000000000;
+        else if (ul == 1 && x[0] == 'h')
+            u = 3600000000000;
         else {
             *unit = us;
             *unit_len = ul;
@@ -482,6 +508,7 @@ dra_err *dra_duration_arg(const char *s, int64_t *ns)
     }
     if (ok)
         return NULL;
-    return dra_err_new(DRA_EXIT_INPUT, "invalid duration \"%s\" (want seconds or a Go duration such as 30s, 500ms, 1h2m3.5s)",
+    return dra_err_new(DRA_EXIT_INPUT,
+                       "invalid duration \"%s\" (want seconds or a Go duration such as 30s, 500ms, 1h2m3.5s)",
                        s ? s : "");
 }

@@ -39,10 +39,10 @@
 typedef dra_err *(*dra_validate_cel_fn)(void *ctx, const char *expr, size_t len, uint64_t *cost);
 
 typedef struct dra_validate_opts {
-    const dra_features *features; /* NULL: the defaults */
-    dra_validate_cel_fn cel;      /* NULL: expressions are only length-checked */
+    const dra_features *features;    /* NULL: the defaults */
+    dra_validate_cel_fn cel;         /* NULL: expressions are only length-checked */
     dra_validate_cel_fn cel_derived; /* the same for derived attributes */
-    void *cel_ctx;                /* for both */
+    void *cel_ctx;                   /* for both */
 } dra_validate_opts;
 
 /* Drop, in place, the fields of two disabled features from an object about

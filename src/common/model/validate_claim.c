@@ -13,7 +13,8 @@ static size_t alen(const json_t *a)
     return json_is_array(a) ? json_array_size(a) : 0;
 }
 
-static const char REF_MSG[] = "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
+static const char REF_MSG[] =
+    "must be the name of a request in the claim or the name of a request and a subrequest separated by '/'";
 
 /* requestNames.Has: "req" or "req/sub" where sub is one of req's firstAvailable names. */
 static bool request_ref_exists(const json_t *requests, const char *s, size_t len)
@@ -134,7 +135,8 @@ static void v_allocation_mode(vctx *v, const json_t *r)
     dra_vint(v, r, "count", &count);
     if (len == 3 && memcmp(mode, "All", 3) == 0) {
         if (count != 0)
-            V_CHILD(v, "count") dra_ferr_invalid_int(&v->errs, VP(v), count, "must not be specified when allocationMode is 'All'");
+            V_CHILD(v, "count")
+        dra_ferr_invalid_int(&v->errs, VP(v), count, "must not be specified when allocationMode is 'All'");
     } else if (len == 10 && memcmp(mode, "ExactCount", 10) == 0) {
         if (count <= 0)
             V_CHILD(v, "count") dra_ferr_invalid_int(&v->errs, VP(v), count, "must be greater than zero");
@@ -166,8 +168,7 @@ static void v_quantity_map(vctx *v, const json_t *obj, const char *key)
     {
         const char *k;
         const json_t *q;
-        json_object_foreach((json_t *)m, k, q)
-        {
+        json_object_foreach((json_t *)m, k, q) {
             if (names)
                 dra_vcheck_name(v, dra_check_qualified_name_one_slash, k, strlen(k));
         }
@@ -177,8 +178,7 @@ static void v_quantity_map(vctx *v, const json_t *obj, const char *key)
     {
         const char *k;
         const json_t *q;
-        json_object_foreach((json_t *)m, k, q)
-        {
+        json_object_foreach((json_t *)m, k, q) {
             dra_quantity parsed;
             V_KEY(v, k, strlen(k))
             {
@@ -270,7 +270,9 @@ static void v_derived_attributes(vctx *v, const json_t *r, const char *req)
                         dra_vcheck(v, resource_fqn_check(v), s, len);
                         char *name = dra_xstrndup(s, len);
                         if (!attribute_constrained(v->claim_constraints, name, req))
-                            dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be referenced by at least one matchAttribute or distinctAttribute constraint targeting this request");
+                            dra_ferr_invalid_str(&v->errs, VP(v), s, len,
+                                                 "must be referenced by at least one matchAttribute or "
+                                                 "distinctAttribute constraint targeting this request");
                         free(name);
                     }
                 }
@@ -323,7 +325,8 @@ static void v_request(vctx *v, const json_t *r)
     if (!has_fa && !exactly) {
         dra_ferr_required(&v->errs, VP(v), "exactly one of `exactly` or `firstAvailable` is required");
     } else if (has_fa && exactly) {
-        dra_ferr_invalid_raw(&v->errs, VP(v), "null", "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
+        dra_ferr_invalid_raw(&v->errs, VP(v), "null",
+                             "exactly one of `exactly` or `firstAvailable` is required, but multiple fields are set");
     } else if (has_fa) {
         if (dra_v_max_items(v, "firstAvailable", fa, DRA_FIRST_AVAILABLE_MAX)) {
             V_CHILD(v, "firstAvailable")
@@ -353,7 +356,9 @@ static void v_constraint(vctx *v, const json_t *c, const json_t *requests)
             V_CHILD(v, "distinctAttribute") dra_vcheck(v, resource_fqn_check(v), s, len);
     } else if (dra_vfeature(v, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
         /* Upstream's text, "multiple fields are set" included. */
-        dra_ferr_required(&v->errs, VP(v), "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set");
+        dra_ferr_required(
+            &v->errs, VP(v),
+            "exactly one of \"matchAttribute\" or \"distinctAttribute\" is required, but multiple fields are set");
     } else {
         V_CHILD(v, "matchAttribute") dra_ferr_required(&v->errs, VP(v), "");
     }
@@ -399,7 +404,9 @@ void dra_v_claim_spec(vctx *v, const json_t *spec)
             }
         }
         if (v->derived_cost > DRA_DEVICE_CLAIM_DERIVED_ATTRIBUTE_MAX_COST)
-            dra_ferr_forbidden(&v->errs, VP(v), "too complex, total cost of derived attribute CEL expressions in the claim exceeds cost limit");
+            dra_ferr_forbidden(
+                &v->errs, VP(v),
+                "too complex, total cost of derived attribute CEL expressions in the claim exceeds cost limit");
     }
 }
 
@@ -443,12 +450,14 @@ static void v_allocation(vctx *v, const json_t *alloc, const json_t *requests)
     V_CHILD(v, "devices")
     {
         const json_t *results, *config;
-        if (dra_varr(v, devices, "results", &results) && dra_v_max_items(v, "results", results, DRA_ALLOCATION_RESULTS_MAX)) {
+        if (dra_varr(v, devices, "results", &results) &&
+            dra_v_max_items(v, "results", results, DRA_ALLOCATION_RESULTS_MAX)) {
             V_CHILD(v, "results")
             for (size_t i = 0; i < json_array_size(results); i++)
                 V_INDEX(v, i) v_result(v, json_array_get(results, i), requests);
         }
-        if (dra_varr(v, devices, "config", &config) && dra_v_max_items(v, "config", config, DRA_ALLOCATION_CONFIG_MAX)) {
+        if (dra_varr(v, devices, "config", &config) &&
+            dra_v_max_items(v, "config", config, DRA_ALLOCATION_CONFIG_MAX)) {
             V_CHILD(v, "config")
             for (size_t i = 0; i < json_array_size(config); i++) {
                 V_INDEX(v, i)
@@ -581,7 +590,9 @@ static void v_device_status(vctx *v, const json_t *d, const json_t *results)
                             continue;
                         char canon[INET6_ADDRSTRLEN + 8];
                         if (!parse_cidr(s, len, canon)) {
-                            dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)");
+                            dra_ferr_invalid_str(
+                                &v->errs, VP(v), s, len,
+                                "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)");
                         } else if (strlen(canon) != len || memcmp(canon, s, len) != 0) {
                             dra_buf d2 = DRA_BUF_INIT;
                             dra_buf_puts(&d2, "must be in canonical form (");
@@ -606,7 +617,8 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
 {
     const json_t *requests = dra_vget(dra_vget(claim_spec, "devices"), "requests");
     const json_t *reserved = NULL, *alloc = dra_vget(status, "allocation"), *devices = NULL;
-    if (dra_varr(v, status, "reservedFor", &reserved) && dra_v_max_items(v, "reservedFor", reserved, DRA_RESERVED_FOR_MAX)) {
+    if (dra_varr(v, status, "reservedFor", &reserved) &&
+        dra_v_max_items(v, "reservedFor", reserved, DRA_RESERVED_FOR_MAX)) {
         V_CHILD(v, "reservedFor")
         {
             size_t n = json_array_size(reserved);
@@ -636,8 +648,8 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
                          * uid (v1.36.3 validation.go); the declarative
                          * uniqueness of 1.37 on reports the whole item */
                         if (dra_vrelease(v) == DRA_RELEASE_1_36) {
-                            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(uid),
-                                                                  json_string_length(uid));
+                            V_INDEX(v, i)
+                            dra_ferr_duplicate_str(&v->errs, VP(v), json_string_value(uid), json_string_length(uid));
                             break;
                         }
                         char *jt = dra_v_go_json(json_array_get(reserved, i), DRA_GO_CONSUMER_REFERENCE);
@@ -667,7 +679,8 @@ void dra_v_claim_status(vctx *v, const json_t *claim_spec, const json_t *status)
         }
     }
     if (alen(reserved) > 0 && !alloc)
-        V_CHILD(v, "reservedFor") dra_ferr_forbidden(&v->errs, VP(v), "may not be specified when `allocated` is not set");
+        V_CHILD(v, "reservedFor")
+    dra_ferr_forbidden(&v->errs, VP(v), "may not be specified when `allocated` is not set");
     if (alloc)
         V_CHILD(v, "allocation") v_allocation(v, alloc, requests);
 }
@@ -745,7 +758,8 @@ static bool declarative_request_error(const char *rel, const char *msg)
 
 void dra_validate_claim_v1beta1_paths(dra_err *errs, const json_t *obj, dra_kind kind)
 {
-    const char *pre = kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE ? "spec.spec.devices.requests[" : "spec.devices.requests[";
+    const char *pre =
+        kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE ? "spec.spec.devices.requests[" : "spec.devices.requests[";
     const json_t *spec = json_object_get(obj, "spec");
     if (kind == DRA_KIND_RESOURCE_CLAIM_TEMPLATE)
         spec = json_object_get(spec, "spec");

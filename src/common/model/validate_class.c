@@ -116,8 +116,7 @@ static void v_container_quantities(vctx *v, const json_t *res)
         {
             const char *k;
             const json_t *q;
-            json_object_foreach((json_t *)m, k, q)
-            {
+            json_object_foreach((json_t *)m, k, q) {
                 dra_quantity parsed;
                 V_KEY(v, k, strlen(k)) dra_vquantity_value(v, q, &parsed);
             }
@@ -148,8 +147,8 @@ static void v_container_claims(vctx *v, const json_t *spec, const char *key, con
         if (!is_list)
             continue;
         dra_strmap seen = {0}; /* "name" and "name/request" referenced so far */
-        V_INDEX(v, i) V_CHILD(v, "resources") V_CHILD(v, "claims")
-        for (size_t j = 0; j < json_array_size(claims); j++) {
+        V_INDEX(v, i) V_CHILD(v, "resources") V_CHILD(v, "claims") for (size_t j = 0; j < json_array_size(claims); j++)
+        {
             V_INDEX(v, j)
             {
                 const json_t *c = json_array_get(claims, j);
@@ -189,8 +188,9 @@ static void v_container_claims(vctx *v, const json_t *spec, const char *key, con
                 if (!pod_claim_named(pod_claims, s, len)) {
                     if (!known)
                         known = pod_claim_names(pod_claims);
-                    char *d = *known ? dra_xasprintf("must be one of the names in pod.spec.resourceClaims: %s", known)
-                                     : dra_xstrdup("must be one of the names in pod.spec.resourceClaims which is empty");
+                    char *d = *known
+                                  ? dra_xasprintf("must be one of the names in pod.spec.resourceClaims: %s", known)
+                                  : dra_xstrdup("must be one of the names in pod.spec.resourceClaims which is empty");
                     dra_ferr_not_found_detail(&v->errs, VP(v), s, len, d);
                     free(d);
                 }
@@ -254,9 +254,12 @@ dra_err *dra_validate_pod(const json_t *obj, const dra_validate_opts *opts)
                     bool has_tmpl = dra_vstr(&v, c, "resourceClaimTemplateName", &tn, &tnl);
                     char *j = dra_v_go_json(c, DRA_GO_INTERNAL_POD_RESOURCE_CLAIM);
                     if (has_claim && has_tmpl)
-                        dra_ferr_invalid_raw(&v.errs, VP(&v), j, "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
+                        dra_ferr_invalid_raw(
+                            &v.errs, VP(&v), j,
+                            "at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified");
                     else if (!has_claim && !has_tmpl)
-                        dra_ferr_invalid_raw(&v.errs, VP(&v), j, "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
+                        dra_ferr_invalid_raw(&v.errs, VP(&v), j,
+                                             "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`");
                     free(j);
                     if (has_claim)
                         V_CHILD(&v, "resourceClaimName") dra_vcheck(&v, dra_check_dns1123_subdomain, cn, cnl);
@@ -318,7 +321,8 @@ dra_err *dra_validate_resource_pool_status_request(const json_t *obj, const dra_
         s = "";
         len = 0;
         if (dra_vstr(&v, spec, "defaultPartitionTypeAttribute", &s, &len))
-            V_CHILD(&v, "defaultPartitionTypeAttribute") dra_check_resource_fully_qualified_name(&v.errs, VP(&v), s, len);
+            V_CHILD(&v, "defaultPartitionTypeAttribute")
+        dra_check_resource_fully_qualified_name(&v.errs, VP(&v), s, len);
     }
     return dra_vctx_finish(&v);
 }
@@ -359,7 +363,8 @@ static bool type_error(const dra_err *e)
 {
     size_t n = strlen(e->msg);
     return strstr(e->msg, ": must be of type ") || ends_with(e->msg, n, "must be an RFC 3339 date-time") ||
-           ends_with(e->msg, n, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'") ||
+           ends_with(e->msg, n,
+                     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'") ||
            ends_with(e->msg, n, ": unable to parse numeric part of quantity") ||
            ends_with(e->msg, n, ": unable to parse quantity's suffix");
 }
@@ -367,7 +372,8 @@ static bool type_error(const dra_err *e)
 static bool reported(const dra_err *chain, const dra_err *e)
 {
     for (; chain; chain = chain->next)
-        if (strcmp(chain->msg, e->msg) == 0 && (chain->field ? e->field && strcmp(chain->field, e->field) == 0 : !e->field))
+        if (strcmp(chain->msg, e->msg) == 0 &&
+            (chain->field ? e->field && strcmp(chain->field, e->field) == 0 : !e->field))
             return true;
     return false;
 }

@@ -7,10 +7,10 @@
 
 #include <string.h>
 
-#define CLASSIC_RESERVED_FOR_MAX 32      /* ResourceClaimReservedForMaxSize */
-#define CLASSIC_HANDLES_MAX 32           /* AllocationResultResourceHandlesMaxSize */
+#define CLASSIC_RESERVED_FOR_MAX 32         /* ResourceClaimReservedForMaxSize */
+#define CLASSIC_HANDLES_MAX 32              /* AllocationResultResourceHandlesMaxSize */
 #define CLASSIC_HANDLE_DATA_MAX (16 * 1024) /* ResourceHandleDataMaxSize */
-#define CLASSIC_NODE_LIST_MAX 128        /* PodSchedulingNodeListMaxSize */
+#define CLASSIC_NODE_LIST_MAX 128           /* PodSchedulingNodeListMaxSize */
 
 static void v_params_ref(vctx *v, const json_t *parent, bool with_namespace)
 {
@@ -126,12 +126,12 @@ dra_err *dra_validate_classic_claim(const json_t *obj, const dra_validate_opts *
                 dra_v_max_items(&v, "reservedFor", reserved, CLASSIC_RESERVED_FOR_MAX);
                 if (json_array_size(reserved) > 0 && !allocated)
                     V_CHILD(&v, "reservedFor")
-                        dra_ferr_forbidden(&v.errs, VP(&v), "may not be specified when `allocated` is not set");
+                dra_ferr_forbidden(&v.errs, VP(&v), "may not be specified when `allocated` is not set");
             }
             bool dealloc = false;
             if (dra_vbool(&v, status, "deallocationRequested", &dealloc) && dealloc && !allocated)
                 V_CHILD(&v, "deallocationRequested")
-                    dra_ferr_forbidden(&v.errs, VP(&v), "deallocation can only be requested when the claim is allocated");
+            dra_ferr_forbidden(&v.errs, VP(&v), "deallocation can only be requested when the claim is allocated");
         }
     }
     return dra_vctx_finish(&v);
@@ -179,7 +179,7 @@ dra_err *dra_validate_pod_scheduling_context(const json_t *obj, const dra_valida
                 for (size_t j = 0; json_is_string(name) && j < i; j++)
                     if (json_equal(json_object_get(json_array_get(claims, j), "name"), name)) {
                         V_CHILD(&v, "name")
-                            dra_ferr_duplicate_str(&v.errs, VP(&v), json_string_value(name), json_string_length(name));
+                        dra_ferr_duplicate_str(&v.errs, VP(&v), json_string_value(name), json_string_length(name));
                         break;
                     }
                 v_node_set(&v, c, "unsuitableNodes");

@@ -86,12 +86,8 @@ const char *dra_vpath(vctx *v)
     for (size_t i = v->rendered; i < v->nseg; i++) {
         vseg *g = &v->seg[i];
         switch (g->kind) {
-        case VSEG_CHILD:
-            dra_path_child(&v->path, g->s);
-            break;
-        case VSEG_INDEX:
-            dra_path_index(&v->path, g->len);
-            break;
+        case VSEG_CHILD: dra_path_child(&v->path, g->s); break;
+        case VSEG_INDEX: dra_path_index(&v->path, g->len); break;
         case VSEG_KEY: {
             size_t head, tail;
             if (g->trunc && dra_echo_cut(g->len, g->trunc, &head, &tail)) {
@@ -388,8 +384,7 @@ void dra_v_labels_annotations(vctx *v, const json_t *meta)
         {
             const char *k;
             const json_t *val;
-            json_object_foreach((json_t *)labels, k, val)
-            {
+            json_object_foreach((json_t *)labels, k, val) {
                 dra_vcheck(v, dra_check_label_name, k, strlen(k));
                 const char *s;
                 size_t len;
@@ -411,8 +406,7 @@ void dra_v_labels_annotations(vctx *v, const json_t *meta)
             const char *k;
             const json_t *val;
             size_t total = 0;
-            json_object_foreach((json_t *)annotations, k, val)
-            {
+            json_object_foreach((json_t *)annotations, k, val) {
                 /* Annotation keys are checked lower-cased (ValidateAnnotations). */
                 size_t klen = strlen(k);
                 char *lower = dra_xstrndup(k, klen);
@@ -593,8 +587,8 @@ static void v_owner_references(vctx *v, const json_t *meta)
                 if (!*av)
                     V_CHILD(v, "apiVersion") dra_ferr_required(&v->errs, VP(v), owner_detail);
                 else if (!parses || !has_version)
-                    V_CHILD(v, "apiVersion") dra_ferr_invalid_str(&v->errs, VP(v), av, strlen(av),
-                                                                  "must be <group>/<version> or <version>");
+                    V_CHILD(v, "apiVersion")
+                dra_ferr_invalid_str(&v->errs, VP(v), av, strlen(av), "must be <group>/<version> or <version>");
                 if (!*kind)
                     V_CHILD(v, "kind") dra_ferr_required(&v->errs, VP(v), owner_detail);
                 if (!name || !*name)
@@ -613,7 +607,8 @@ static void v_owner_references(vctx *v, const json_t *meta)
                 char *cur = dra_xasprintf("%s/%s", kind, name ? name : "");
                 if (first_controller) {
                     char *d = dra_xasprintf("Only one reference can have Controller set to true. Found \"true\" in "
-                                            "references for %s and %s", first_controller, cur);
+                                            "references for %s and %s",
+                                            first_controller, cur);
                     json_t *all = json_array();
                     size_t j;
                     const json_t *x;
@@ -658,8 +653,9 @@ static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_se
         {
             if (strcmp(op, "In") == 0 || strcmp(op, "NotIn") == 0) {
                 if (nvalues != 1)
-                    dra_ferr_required(&v->errs, VP(v),
-                                      "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+                    dra_ferr_required(
+                        &v->errs, VP(v),
+                        "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
             }
         }
         if (strcmp(op, "In") != 0 && strcmp(op, "NotIn") != 0)
@@ -687,7 +683,8 @@ static void v_node_selector_requirement(vctx *v, const json_t *rq, bool field_se
                 dra_ferr_required(&v->errs, VP(v), "must be specified when `operator` is 'In' or 'NotIn'");
         } else if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
             if (nvalues > 0)
-                dra_ferr_forbidden(&v->errs, VP(v), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+                dra_ferr_forbidden(&v->errs, VP(v),
+                                   "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
         } else if (strcmp(op, "Gt") == 0 || strcmp(op, "Lt") == 0) {
             if (nvalues != 1)
                 dra_ferr_required(&v->errs, VP(v), "must be specified single value when `operator` is 'Lt' or 'Gt'");
@@ -770,7 +767,8 @@ void dra_v_toleration(vctx *v, const json_t *tol)
         V_CHILD(v, "key") dra_vcheck(v, dra_check_label_name, key, keylen);
     if (oplen == 6 && memcmp(op, "Exists", 6) == 0) {
         if (valuelen)
-            V_CHILD(v, "value") dra_ferr_invalid_str(&v->errs, VP(v), value, valuelen, "must be empty for operator `Exists`");
+            V_CHILD(v, "value")
+        dra_ferr_invalid_str(&v->errs, VP(v), value, valuelen, "must be empty for operator `Exists`");
     } else if (oplen == 5 && memcmp(op, "Equal", 5) == 0) {
         V_CHILD(v, "value") dra_vcheck(v, dra_check_label_value, value, valuelen);
     } else if (oplen == 0) {
@@ -833,7 +831,9 @@ static void v_finalizers(vctx *v, const json_t *list)
         bool standard = (len == 10 && memcmp(s, "kubernetes", 10) == 0) || (len == 6 && memcmp(s, "orphan", 6) == 0) ||
                         (len == 18 && memcmp(s, "foregroundDeletion", 18) == 0);
         if (!memchr(s, '/', len) && !standard)
-            V_INDEX(v, i) dra_ferr_invalid_str(&v->errs, VP(v), s, len, "name is neither a standard finalizer name nor is it fully qualified");
+            V_INDEX(v, i)
+        dra_ferr_invalid_str(&v->errs, VP(v), s, len,
+                             "name is neither a standard finalizer name nor is it fully qualified");
     }
     if (orphan && foreground) {
         char *j = dra_vjson(list);
@@ -961,7 +961,8 @@ void dra_v_binding_parameters(vctx *v, const json_t *parent)
             V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), s, len);
         if (str_in_array(bc, s, len, arr_len(bc)))
             V_INDEX(v, i)
-        dra_ferr_invalid_str(&v->errs, VP(v), s, len, "bindingFailureConditions must not overlap with bindingConditions");
+        dra_ferr_invalid_str(&v->errs, VP(v), s, len,
+                             "bindingFailureConditions must not overlap with bindingConditions");
     }
     if (arr_len(bc) == 0 && arr_len(bfc) > 0) {
         char *j = dra_vjson(bc);
@@ -1079,7 +1080,8 @@ void dra_v_device_configuration(vctx *v, const json_t *cfg)
     {
         /* declarative k8s-long-name-caseless (OpaqueDeviceConfiguration.Driver) */
         dra_vstr_check(v, opaque, "driver", dra_check_driver_name_caseless);
-        V_CHILD(v, "parameters") dra_v_raw_extension(v, dra_vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
+        V_CHILD(v, "parameters")
+        dra_v_raw_extension(v, dra_vget(opaque, "parameters"), DRA_OPAQUE_PARAMETERS_MAX_LENGTH);
     }
 }
 
@@ -1155,13 +1157,14 @@ void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max
                 if (len == 0)
                     V_CHILD(v, "status") dra_ferr_required(&v->errs, VP(v), "");
                 else if (!(len == 4 && memcmp(s, "True", 4) == 0) && !(len == 5 && memcmp(s, "False", 5) == 0) &&
-                    !(len == 7 && memcmp(s, "Unknown", 7) == 0))
+                         !(len == 7 && memcmp(s, "Unknown", 7) == 0))
                     V_CHILD(v, "status") dra_ferr_unsupported(&v->errs, VP(v), s, len, statuses, 3);
                 int64_t gen;
                 if (dra_vint(v, c, "observedGeneration", &gen) && gen < 0)
                     V_CHILD(v, "observedGeneration")
                 dra_ferr_invalid_int(&v->errs, VP(v), gen,
-                                     v138 ? "must be greater than or equal to 0" : "must be greater than or equal to zero");
+                                     v138 ? "must be greater than or equal to 0"
+                                          : "must be greater than or equal to zero");
                 s = "";
                 len = 0;
                 if (!dra_vstr(v, c, "lastTransitionTime", &s, &len) || len == 0)
@@ -1233,7 +1236,8 @@ void dra_v_skip_node_operations(vctx *v, const json_t *parent)
     if (prep && !unprep && !all) {
         char *j = dra_vjson(ops);
         V_CHILD(v, "skipNodeOperations")
-        dra_ferr_invalid_raw(&v->errs, VP(v), j, "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped");
+        dra_ferr_invalid_raw(&v->errs, VP(v), j,
+                             "NodePrepareResources cannot be skipped unless NodeUnprepareResources is also skipped");
         free(j);
     }
 }

@@ -17,10 +17,10 @@
  * object formats nothing. */
 typedef struct vseg {
     enum { VSEG_CHILD, VSEG_INDEX, VSEG_KEY } kind;
-    const char *s;  /* child name or key (borrowed from the object or a literal) */
-    size_t len;     /* key length; index value for VSEG_INDEX */
-    size_t trunc;   /* keys: truncate in the middle beyond this length (0 = never) */
-    size_t end;     /* rendered length of the path up to this segment */
+    const char *s; /* child name or key (borrowed from the object or a literal) */
+    size_t len;    /* key length; index value for VSEG_INDEX */
+    size_t trunc;  /* keys: truncate in the middle beyond this length (0 = never) */
+    size_t end;    /* rendered length of the path up to this segment */
 } vseg;
 
 /* The members of one small object, gathered once (see V_MEMO). */
@@ -41,9 +41,9 @@ typedef void (*vcheck_fn)(dra_errs *l, const char *field, const char *s, size_t 
 #define DRA_VSHARED 8
 typedef struct vshared {
     const json_t *val;
-    int tag;        /* what it was checked as, in what setting */
-    size_t count;   /* what the check counted of it (attribute values) */
-    bool flag;      /* and noted (a list-typed attribute) */
+    int tag;      /* what it was checked as, in what setting */
+    size_t count; /* what the check counted of it (attribute values) */
+    bool flag;    /* and noted (a list-typed attribute) */
 } vshared;
 
 typedef struct vctx {
@@ -52,19 +52,19 @@ typedef struct vctx {
     size_t nshared;
     struct {
         vcheck_fn check;
-        const char *s;  /* borrowed from the object being validated */
+        const char *s; /* borrowed from the object being validated */
         size_t len;
     } named[DRA_VSHARED]; /* the last names found valid (dra_vcheck_name) */
     size_t nnamed;
     vmemo memo[DRA_VMEMO_DEPTH]; /* memo[0..nmemo): objects in scope of V_MEMO */
     size_t nmemo;
-    vseg *seg;          /* current path, seg[0..nseg) */
+    vseg *seg; /* current path, seg[0..nseg) */
     size_t nseg, cap;
-    size_t rendered;    /* segments whose text is in `path` */
-    dra_buf path;       /* text of the first `rendered` segments */
+    size_t rendered; /* segments whose text is in `path` */
+    dra_buf path;    /* text of the first `rendered` segments */
     const dra_validate_opts *opts;
     const json_t *claim_constraints; /* spec.devices.constraints while its requests are checked */
-    uint64_t derived_cost; /* sum of the claim's derived attribute costs (wraps as Go's uint64) */
+    uint64_t derived_cost;           /* sum of the claim's derived attribute costs (wraps as Go's uint64) */
 } vctx;
 
 void dra_vctx_init(vctx *v, const dra_validate_opts *opts);
@@ -112,13 +112,15 @@ void dra_v_device_id(vctx *v, const json_t *obj);
 #define V_INDEX(v, i) V_SCOPE_(v, dra_vpush_index((v), (i)), __COUNTER__)
 #define V_KEY(v, k, n) V_SCOPE_(v, dra_vpush_key((v), (k), (n), 0), __COUNTER__)
 #define V_SCOPE_(v, push, c) V_SCOPE__(v, push, c)
+/* clang-format off */
 #define V_SCOPE__(v, push, c) \
     for (size_t v_m_##c = (push), v_o_##c = 1; v_o_##c; v_o_##c = 0, dra_vpop((v), v_m_##c))
+/* clang-format on */
 
 /* Typed access.  A missing key or JSON null counts as absent (as Go decodes
  * it into a zero value); a present value of another type is reported at
  * <path>.<key> and treated as absent. */
-const json_t *dra_vget(const json_t *obj, const char *key); /* NULL when absent or null */
+const json_t *dra_vget(const json_t *obj, const char *key);            /* NULL when absent or null */
 const json_t *dra_vfield(vctx *v, const json_t *obj, const char *key); /* dra_vget, memo first */
 
 /* Within the statement block, lookups through v on obj (dra_vfield and the
@@ -131,8 +133,10 @@ size_t dra_vmemo_push(vctx *v, const json_t *obj);
 void dra_vmemo_pop(vctx *v, size_t mark);
 #define V_MEMO(v, obj) V_MEMO_(v, obj, __COUNTER__)
 #define V_MEMO_(v, obj, c) V_MEMO__(v, obj, c)
+/* clang-format off */
 #define V_MEMO__(v, obj, c) \
     for (size_t v_mm_##c = dra_vmemo_push((v), (obj)), v_mo_##c = 1; v_mo_##c; v_mo_##c = 0, dra_vmemo_pop((v), v_mm_##c))
+/* clang-format on */
 bool dra_vstr(vctx *v, const json_t *obj, const char *key, const char **s, size_t *len);
 bool dra_vobj(vctx *v, const json_t *obj, const char *key, const json_t **out);
 bool dra_varr(vctx *v, const json_t *obj, const char *key, const json_t **out);
@@ -141,7 +145,7 @@ bool dra_vbool(vctx *v, const json_t *obj, const char *key, bool *out);
 /* Type checks of a value already at the current path. */
 void dra_vtype_error(vctx *v, const char *key, const json_t *value, const char *type);
 bool dra_vis_str(vctx *v, const json_t *value, const char **s, size_t *len); /* reports at current path; null is "" */
-bool dra_vis_obj(vctx *v, const json_t *value); /* null is Go's zero struct: true */
+bool dra_vis_obj(vctx *v, const json_t *value);                              /* null is Go's zero struct: true */
 
 /* Compact JSON text of a value ("null" for NULL); caller frees. */
 char *dra_vjson(const json_t *value);
@@ -157,18 +161,18 @@ void dra_v_object_meta(vctx *v, const json_t *obj, bool namespaced, bool name_is
 /* The same with the name checked by name_check (a kind whose name is
  * checked declaratively: a DeviceClass's k8s-long-name, in bytes). */
 void dra_v_object_meta_named(vctx *v, const json_t *obj, bool namespaced, vcheck_fn name_check);
-void dra_v_labels_annotations(vctx *v, const json_t *meta); /* at current path */
-void dra_v_node_selector(vctx *v, const json_t *sel);     /* ValidateNodeSelector at current path */
-void dra_v_toleration(vctx *v, const json_t *tol);        /* validateDeviceToleration at current path */
-void dra_v_tolerations(vctx *v, const json_t *parent);    /* parent.tolerations */
-void dra_v_taint(vctx *v, const json_t *taint);           /* validateDeviceTaint at current path */
-void dra_v_binding_parameters(vctx *v, const json_t *parent); /* validateDeviceBindingParameters */
-void dra_v_selectors(vctx *v, const json_t *parent);      /* parent.selectors, max 32 */
+void dra_v_labels_annotations(vctx *v, const json_t *meta);       /* at current path */
+void dra_v_node_selector(vctx *v, const json_t *sel);             /* ValidateNodeSelector at current path */
+void dra_v_toleration(vctx *v, const json_t *tol);                /* validateDeviceToleration at current path */
+void dra_v_tolerations(vctx *v, const json_t *parent);            /* parent.tolerations */
+void dra_v_taint(vctx *v, const json_t *taint);                   /* validateDeviceTaint at current path */
+void dra_v_binding_parameters(vctx *v, const json_t *parent);     /* validateDeviceBindingParameters */
+void dra_v_selectors(vctx *v, const json_t *parent);              /* parent.selectors, max 32 */
 void dra_v_cel_expression(vctx *v, const char *expr, size_t len); /* at current path */
 /* A derived attribute expression at the current path; its cost adds to
  * v->derived_cost. */
 void dra_v_derived_expression(vctx *v, const char *expr, size_t len);
-void dra_v_device_configuration(vctx *v, const json_t *cfg);  /* opaque at current path's child */
+void dra_v_device_configuration(vctx *v, const json_t *cfg);        /* opaque at current path's child */
 void dra_v_raw_extension(vctx *v, const json_t *value, size_t max); /* at current path */
 void dra_v_conditions(vctx *v, const json_t *parent, const char *key, size_t max);
 void dra_v_skip_node_operations(vctx *v, const json_t *parent);

@@ -42,8 +42,9 @@ static void say(dropper *d, dra_feature gate, const char *what, const char *fmt,
     va_start(ap, fmt);
     char *path = dra_xvasprintf(fmt, ap);
     va_end(ap);
-    dra_err *w = dra_err_new(DRA_EXIT_INPUT, "%s dropped: the %s feature gate is disabled (the API server drops it too)",
-                             what, dra_feature_name(gate));
+    dra_err *w =
+        dra_err_new(DRA_EXIT_INPUT, "%s dropped: the %s feature gate is disabled (the API server drops it too)", what,
+                    dra_feature_name(gate));
     d->warnings = dra_err_append(d->warnings, dra_err_field(w, path));
     free(path);
 }
@@ -81,7 +82,8 @@ static void drop_slice(dropper *d, json_t *spec)
     dra_feature binding = on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) ? DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS
                                                                        : DRA_FEATURE_DEVICE_BINDING_CONDITIONS;
     bool binding_on = on(d, DRA_FEATURE_DEVICE_BINDING_CONDITIONS) && on(d, DRA_FEATURE_RESOURCE_CLAIM_DEVICE_STATUS);
-    EACH(devices, i, dev) {
+    EACH(devices, i, dev)
+    {
         if (!json_is_object(dev))
             continue;
         char at[48];
@@ -112,7 +114,8 @@ static void drop_slice(dropper *d, json_t *spec)
         }
         if (!on(d, DRA_FEATURE_DEVICE_COMPATIBILITY_GROUPS)) {
             json_t *cc;
-            EACH(json_object_get(dev, "consumesCounters"), j, cc) {
+            EACH(json_object_get(dev, "consumesCounters"), j, cc)
+            {
                 if (!json_is_object(cc))
                     continue;
                 char cat[96];
@@ -140,8 +143,7 @@ static void drop_slice(dropper *d, json_t *spec)
                     d->found = true;
                     if (!d->apply)
                         continue;
-                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "",
-                             lists[l]);
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? ", " : "", lists[l]);
                     json_object_del(a, lists[l]);
                 }
                 if (*names) {
@@ -171,13 +173,15 @@ static void drop_request_fields(dropper *d, json_t *r, const char *at)
 static void drop_claim_spec(dropper *d, json_t *spec, const char *at)
 {
     json_t *devices = json_object_get(spec, "devices"), *r, *c;
-    EACH(json_object_get(devices, "requests"), i, r) {
+    EACH(json_object_get(devices, "requests"), i, r)
+    {
         char *rat = dra_xasprintf("%s.devices.requests[%zu]", at, i);
         char *x = dra_xasprintf("%s.exactly", rat);
         drop_request_fields(d, json_object_get(r, "exactly"), x);
         free(x);
         json_t *sub;
-        EACH(json_object_get(r, "firstAvailable"), j, sub) {
+        EACH(json_object_get(r, "firstAvailable"), j, sub)
+        {
             x = dra_xasprintf("%s.firstAvailable[%zu]", rat, j);
             drop_request_fields(d, sub, x);
             free(x);
@@ -185,7 +189,8 @@ static void drop_claim_spec(dropper *d, json_t *spec, const char *at)
         free(rat);
     }
     if (!on(d, DRA_FEATURE_CONSUMABLE_CAPACITY)) {
-        EACH(json_object_get(devices, "constraints"), i, c) {
+        EACH(json_object_get(devices, "constraints"), i, c)
+        {
             if (!json_is_object(c))
                 continue;
             char *cat = dra_xasprintf("%s.devices.constraints[%zu]", at, i);
@@ -202,7 +207,8 @@ static void drop_claim_status(dropper *d, json_t *status)
 {
     json_t *r, *dev;
     bool consumable = on(d, DRA_FEATURE_CONSUMABLE_CAPACITY);
-    EACH(json_object_get(json_object_get(json_object_get(status, "allocation"), "devices"), "results"), i, r) {
+    EACH(json_object_get(json_object_get(json_object_get(status, "allocation"), "devices"), "results"), i, r)
+    {
         if (!json_is_object(r))
             continue;
         char at[64];
@@ -219,7 +225,8 @@ static void drop_claim_status(dropper *d, json_t *status)
             drop(d, r, "skipNodeOperations", DRA_FEATURE_OPTIONAL_NODE_OPERATIONS, at);
     }
     if (!consumable) {
-        EACH(json_object_get(status, "devices"), i, dev) {
+        EACH(json_object_get(status, "devices"), i, dev)
+        {
             if (!json_is_object(dev))
                 continue;
             char at[40];
@@ -269,8 +276,7 @@ static void drop_object(dropper *d, json_t *obj, dra_kind kind)
                      "status");
         }
         break;
-    default:
-        break;
+    default: break;
     }
 }
 

@@ -32,12 +32,14 @@ struct gj_type {
     bool internal;
 };
 
+/* clang-format off */
 #define GJ_TYPE(name, ...)                                      \
     static const gj_field name##_fields[] = {__VA_ARGS__};      \
     static const gj_type name = {name##_fields, sizeof name##_fields / sizeof *name##_fields, false}
 #define GJ_INTERNAL_TYPE(name, ...)                             \
     static const gj_field name##_fields[] = {__VA_ARGS__};      \
     static const gj_type name = {name##_fields, sizeof name##_fields / sizeof *name##_fields, true}
+/* clang-format on */
 
 /* k8s.io/api v0.37.2 resource/v1 types.go, meta/v1 Condition */
 GJ_TYPE(gj_cel, {"expression", GJ_STR, 0, 0, NULL, NULL});
@@ -47,24 +49,28 @@ GJ_TYPE(gj_toleration, {"key", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"operator"
         {"tolerationSeconds", GJ_INT, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL});
 GJ_TYPE(gj_capacity_req, {"requests", GJ_MAP, GJ_OMITEMPTY, GJ_QTY, NULL, NULL});
 GJ_TYPE(gj_derived, {"name", GJ_STR, 0, 0, NULL, NULL}, {"expression", GJ_STR, 0, 0, NULL, NULL});
-GJ_TYPE(gj_exact, {"deviceClassName", GJ_STR, 0, 0, NULL, NULL}, {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL},
+GJ_TYPE(gj_exact, {"deviceClassName", GJ_STR, 0, 0, NULL, NULL},
+        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL},
         {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL},
         {"adminAccess", GJ_BOOL, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
         {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration, NULL},
         {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req, NULL},
         {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived, NULL});
 GJ_TYPE(gj_sub_request, {"name", GJ_STR, 0, 0, NULL, NULL}, {"deviceClassName", GJ_STR, 0, 0, NULL, NULL},
-        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL}, {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL},
-        {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL}, {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration, NULL},
+        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL},
+        {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL},
+        {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration, NULL},
         {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req, NULL},
         {"derivedAttributes", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_derived, NULL});
-GJ_TYPE(gj_request, {"name", GJ_STR, 0, 0, NULL, NULL}, {"exactly", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_exact, NULL},
+GJ_TYPE(gj_request, {"name", GJ_STR, 0, 0, NULL, NULL},
+        {"exactly", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_exact, NULL},
         {"firstAvailable", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_sub_request, NULL});
 /* k8s.io/api v0.37.2 resource/v1beta1 DeviceRequest: the fields of
  * `exactly` at the request's level, deviceClassName always written */
 GJ_TYPE(gj_request_v1beta1, {"name", GJ_STR, 0, 0, NULL, NULL}, {"deviceClassName", GJ_STR, 0, 0, NULL, NULL},
-        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL}, {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL},
-        {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL}, {"adminAccess", GJ_BOOL, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
+        {"selectors", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_selector, NULL},
+        {"allocationMode", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"count", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL},
+        {"adminAccess", GJ_BOOL, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
         {"firstAvailable", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_sub_request, NULL},
         {"tolerations", GJ_LIST, GJ_OMITEMPTY, GJ_OBJ, &gj_toleration, NULL},
         {"capacity", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_capacity_req, NULL},
@@ -74,29 +80,35 @@ GJ_TYPE(gj_consumer, {"apiGroup", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"resour
 GJ_TYPE(gj_condition, {"type", GJ_STR, 0, 0, NULL, NULL}, {"status", GJ_STR, 0, 0, NULL, NULL},
         {"observedGeneration", GJ_INT, GJ_OMITEMPTY, 0, NULL, NULL}, {"lastTransitionTime", GJ_RAW, 0, 0, NULL, NULL},
         {"reason", GJ_STR, 0, 0, NULL, NULL}, {"message", GJ_STR, 0, 0, NULL, NULL});
-GJ_TYPE(gj_network, {"interfaceName", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL}, {"ips", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL, NULL},
-        {"hardwareAddress", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL});
-GJ_TYPE(gj_device_status, {"driver", GJ_STR, 0, 0, NULL, NULL}, {"pool", GJ_STR, 0, 0, NULL, NULL}, {"device", GJ_STR, 0, 0, NULL, NULL},
-        {"shareID", GJ_STR, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
-        {"conditions", GJ_LIST, 0, GJ_OBJ, &gj_condition, NULL}, {"data", GJ_RAW, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
+GJ_TYPE(gj_network, {"interfaceName", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL},
+        {"ips", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL, NULL}, {"hardwareAddress", GJ_STR, GJ_OMITEMPTY, 0, NULL, NULL});
+GJ_TYPE(gj_device_status, {"driver", GJ_STR, 0, 0, NULL, NULL}, {"pool", GJ_STR, 0, 0, NULL, NULL},
+        {"device", GJ_STR, 0, 0, NULL, NULL}, {"shareID", GJ_STR, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
+        {"conditions", GJ_LIST, 0, GJ_OBJ, &gj_condition, NULL},
+        {"data", GJ_RAW, GJ_OMITEMPTY | GJ_POINTER, 0, NULL, NULL},
         {"networkData", GJ_OBJ, GJ_OMITEMPTY | GJ_POINTER, 0, &gj_network, NULL});
 GJ_TYPE(gj_counter, {"value", GJ_QTY, 0, 0, NULL, NULL});
-GJ_TYPE(gj_counter_set, {"name", GJ_STR, 0, 0, NULL, NULL}, {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter, NULL});
-GJ_TYPE(gj_consumption, {"counterSet", GJ_STR, 0, 0, NULL, NULL}, {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter, NULL},
+GJ_TYPE(gj_counter_set, {"name", GJ_STR, 0, 0, NULL, NULL},
+        {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter, NULL});
+GJ_TYPE(gj_consumption, {"counterSet", GJ_STR, 0, 0, NULL, NULL},
+        {"counters", GJ_MAP, GJ_OMITEMPTY, GJ_OBJ, &gj_counter, NULL},
         {"compatibilityGroups", GJ_LIST, GJ_OMITEMPTY, GJ_STR, NULL, NULL});
 
 /* pkg/apis/resource and pkg/apis/core (internal) types.go, k8s.io/kubernetes v1.37.2 */
 GJ_INTERNAL_TYPE(gj_int_attribute, {"int", GJ_INT, GJ_POINTER, 0, NULL, "IntValue"},
-                 {"bool", GJ_BOOL, GJ_POINTER, 0, NULL, "BoolValue"}, {"string", GJ_STR, GJ_POINTER, 0, NULL, "StringValue"},
-                 {"version", GJ_STR, GJ_POINTER, 0, NULL, "VersionValue"}, {"ints", GJ_LIST, 0, GJ_INT, NULL, "IntValues"},
-                 {"bools", GJ_LIST, 0, GJ_BOOL, NULL, "BoolValues"}, {"strings", GJ_LIST, 0, GJ_STR, NULL, "StringValues"},
+                 {"bool", GJ_BOOL, GJ_POINTER, 0, NULL, "BoolValue"},
+                 {"string", GJ_STR, GJ_POINTER, 0, NULL, "StringValue"},
+                 {"version", GJ_STR, GJ_POINTER, 0, NULL, "VersionValue"},
+                 {"ints", GJ_LIST, 0, GJ_INT, NULL, "IntValues"}, {"bools", GJ_LIST, 0, GJ_BOOL, NULL, "BoolValues"},
+                 {"strings", GJ_LIST, 0, GJ_STR, NULL, "StringValues"},
                  {"versions", GJ_LIST, 0, GJ_STR, NULL, "VersionValues"});
 GJ_INTERNAL_TYPE(gj_int_pod_claim, {"name", GJ_STR, 0, 0, NULL, "Name"},
                  {"resourceClaimName", GJ_STR, GJ_POINTER, 0, NULL, "ResourceClaimName"},
                  {"resourceClaimTemplateName", GJ_STR, GJ_POINTER, 0, NULL, "ResourceClaimTemplateName"});
 GJ_INTERNAL_TYPE(gj_int_selector_req, {"key", GJ_STR, 0, 0, NULL, "Key"}, {"operator", GJ_STR, 0, 0, NULL, "Operator"},
                  {"values", GJ_LIST, 0, GJ_STR, NULL, "Values"});
-GJ_INTERNAL_TYPE(gj_int_selector_term, {"matchExpressions", GJ_LIST, 0, GJ_OBJ, &gj_int_selector_req, "MatchExpressions"},
+GJ_INTERNAL_TYPE(gj_int_selector_term,
+                 {"matchExpressions", GJ_LIST, 0, GJ_OBJ, &gj_int_selector_req, "MatchExpressions"},
                  {"matchFields", GJ_LIST, 0, GJ_OBJ, &gj_int_selector_req, "MatchFields"});
 
 /* As encoding/json writes it: <, > and & escaped (and U+2028, U+2029),
@@ -234,8 +246,9 @@ char *dra_v_go_json(const json_t *value, dra_go_type t)
             json_object_update(flat, exactly);
         value = flat;
     }
-    json_t *o = t == DRA_GO_INTERNAL_NODE_SELECTOR_TERMS ? render(value, GJ_LIST, GJ_OBJ, types[t])
-                                                         : render_struct(json_is_object(value) ? value : NULL, types[t]);
+    json_t *o = t == DRA_GO_INTERNAL_NODE_SELECTOR_TERMS
+                    ? render(value, GJ_LIST, GJ_OBJ, types[t])
+                    : render_struct(json_is_object(value) ? value : NULL, types[t]);
     json_decref(flat);
     char *s = dra_vjson(o);
     json_decref(o);

@@ -51,7 +51,6 @@ static void v_long_name(vctx *v, const json_t *obj, const char *key)
         V_CHILD(v, key) dra_vcheck(v, dra_check_dns1123_subdomain, s, len);
 }
 
-
 /* The list item as Go's json.Marshal renders the versioned struct (fields in
  * declaration order, empty pointers omitted). */
 static char *render_item(const json_t *item, const char *const *fields, size_t n)
@@ -162,8 +161,9 @@ static void v_status(vctx *v, const json_t *status, const json_t *spec)
                 for (size_t k = 0; k < json_array_size(claims) && !found; k++)
                     found = strcmp(dra_jstr_or(json_array_get(claims, k), "name", ""), nm) == 0;
                 if (!found)
-                    V_CHILD(v, "name") dra_ferr_invalid_str(&v->errs, VP(v), nm, len,
-                                                            "must match the name of an entry in `spec.resourceClaims`");
+                    V_CHILD(v, "name")
+                dra_ferr_invalid_str(&v->errs, VP(v), nm, len,
+                                     "must match the name of an entry in `spec.resourceClaims`");
             }
         }
     }
@@ -198,7 +198,8 @@ dra_err *dra_validate_pod_group(const json_t *obj, const dra_validate_opts *opts
             V_CHILD(&v, "priorityClassName") dra_vcheck(&v, dra_check_dns1123_subdomain, pcn, len);
         int64_t prio;
         if (dra_vint(&v, spec, "priority", &prio) && prio > HIGHEST_USER_PRIORITY)
-            V_CHILD(&v, "priority") dra_ferr_invalid_int(&v.errs, VP(&v), prio, "must be less than or equal to 1000000000");
+            V_CHILD(&v, "priority")
+        dra_ferr_invalid_int(&v.errs, VP(&v), prio, "must be less than or equal to 1000000000");
     }
     const json_t *status;
     if (dra_vobj(&v, obj, "status", &status))

@@ -41,22 +41,26 @@ static bool quota_huge_page(const char *s, size_t len)
 }
 
 /* standardQuotaResources / IsStandardQuotaResourceName */
+/* clang-format off */
 static const char *const standard_quota[] = {
     "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.storage",
     "requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods", "resourcequotas",
     "services", "replicationcontrollers", "secrets", "persistentvolumeclaims", "configmaps", "services.nodeports",
     "services.loadbalancers", NULL};
+/* clang-format on */
 static bool standard_quota_name(const char *s, size_t len)
 {
     return in_set(s, len, standard_quota) || quota_huge_page(s, len);
 }
 
 /* standardResources / IsStandardResourceName */
+/* clang-format off */
 static const char *const standard_resources[] = {
     "cpu", "memory", "ephemeral-storage", "requests.cpu", "requests.memory", "requests.ephemeral-storage", "limits.cpu",
     "limits.memory", "limits.ephemeral-storage", "pods", "resourcequotas", "services", "replicationcontrollers",
     "secrets", "configmaps", "persistentvolumeclaims", "storage", "requests.storage", "services.nodeports",
     "services.loadbalancers", NULL};
+/* clang-format on */
 
 static bool qualified_name(const char *s, size_t len)
 {
@@ -74,9 +78,9 @@ static bool native(const char *s, size_t len)
 }
 static bool integer_name(const char *s, size_t len)
 {
-    static const char *const integer[] = {"pods",    "resourcequotas", "services",           "replicationcontrollers",
-                                          "secrets", "configmaps",     "persistentvolumeclaims", "services.nodeports",
-                                          "services.loadbalancers", NULL};
+    static const char *const integer[] = {
+        "pods",       "resourcequotas",         "services",           "replicationcontrollers", "secrets",
+        "configmaps", "persistentvolumeclaims", "services.nodeports", "services.loadbalancers", NULL};
     if (in_set(s, len, integer))
         return true;
     if (native(s, len) || has_prefix(s, len, "requests."))
@@ -126,18 +130,21 @@ static void v_resource_list(vctx *v, const json_t *parent, const char *key)
 }
 
 /* IsStandardResourceQuotaScope */
+/* clang-format off */
 static const char *const standard_scopes[] = {"Terminating",   "NotTerminating", "BestEffort",
                                               "NotBestEffort", "PriorityClass",  "VolumeAttributesClass",
                                               "CrossNamespacePodAffinity", NULL};
+/* clang-format on */
 
 /* IsResourceQuotaScopeValidForResource */
 static bool scope_valid_for(const char *scope, const char *res)
 {
-    static const char *const pod_compute[] = {"cpu", "memory", "limits.cpu", "limits.memory", "requests.cpu",
-                                              "requests.memory", NULL};
+    static const char *const pod_compute[] = {"cpu",          "memory",          "limits.cpu", "limits.memory",
+                                              "requests.cpu", "requests.memory", NULL};
     bool pods = strcmp(res, "pods") == 0, compute = in_set(res, strlen(res), pod_compute);
-    if (in_set(scope, strlen(scope), (const char *const[]){"Terminating", "NotTerminating", "NotBestEffort",
-                                                           "PriorityClass", "CrossNamespacePodAffinity", NULL}))
+    if (in_set(scope, strlen(scope),
+               (const char *const[]){"Terminating", "NotTerminating", "NotBestEffort", "PriorityClass",
+                                     "CrossNamespacePodAffinity", NULL}))
         return pods || compute;
     if (strcmp(scope, "BestEffort") == 0)
         return pods;
@@ -178,7 +185,8 @@ static bool has_both(const char *const *set, const char *a, const char *b)
 static int conflicts(const char **scopes, size_t n)
 {
     scopes[n] = NULL;
-    return (int)has_both(scopes, "BestEffort", "NotBestEffort") + (int)has_both(scopes, "Terminating", "NotTerminating");
+    return (int)has_both(scopes, "BestEffort", "NotBestEffort") +
+           (int)has_both(scopes, "Terminating", "NotTerminating");
 }
 
 /* json.Marshal of a string value (a named string type in Go). */
@@ -229,8 +237,9 @@ static char *render_selector(const json_t *sel)
     const json_t *r;
     json_array_foreach(dra_vget(sel, "matchExpressions"), i, r) {
         const json_t *vals = dra_vget(r, "values");
-        json_array_append_new(exprs, json_pack("{s:s,s:s,s:O}", "ScopeName", dra_jstr_or(r, "scopeName", ""), "Operator",
-                                               dra_jstr_or(r, "operator", ""), "Values", vals ? vals : json_null()));
+        json_array_append_new(exprs,
+                              json_pack("{s:s,s:s,s:O}", "ScopeName", dra_jstr_or(r, "scopeName", ""), "Operator",
+                                        dra_jstr_or(r, "operator", ""), "Values", vals ? vals : json_null()));
     }
     json_t *o = json_pack("{s:o}", "MatchExpressions", dra_vget(sel, "matchExpressions") ? exprs : json_null());
     if (!dra_vget(sel, "matchExpressions"))
@@ -267,17 +276,18 @@ static void v_scope_selector(vctx *v, const json_t *spec)
             for (size_t k = 0; k < nh; k++)
                 if (!scope_valid_for(sc, hard[k]))
                     dra_ferr_invalid_raw(&v->errs, VP(v), rsel, "unsupported scope applied to resource");
-            bool exists_only = in_set(sc, strlen(sc), (const char *const[]){"BestEffort", "NotBestEffort", "Terminating",
-                                                                            "NotTerminating", "CrossNamespacePodAffinity",
-                                                                            NULL});
+            bool exists_only = in_set(sc, strlen(sc),
+                                      (const char *const[]){"BestEffort", "NotBestEffort", "Terminating",
+                                                            "NotTerminating", "CrossNamespacePodAffinity", NULL});
             char *rop = render_str(op);
             if (exists_only && strcmp(op, "Exists") != 0) {
                 V_CHILD(v, "operator")
                 {
-                    dra_ferr_invalid_raw(&v->errs, VP(v), rop,
-                                         "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, "
-                                         "ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, "
-                                         "ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity");
+                    dra_ferr_invalid_raw(
+                        &v->errs, VP(v), rop,
+                        "must be 'Exists' when scope is any of ResourceQuotaScopeTerminating, "
+                        "ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, "
+                        "ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity");
                 }
             }
             size_t nv = json_array_size(dra_vget(r, "values"));
@@ -285,8 +295,9 @@ static void v_scope_selector(vctx *v, const json_t *spec)
                 if (!nv) {
                     V_CHILD(v, "values")
                     {
-                        dra_ferr_required(&v->errs, VP(v),
-                                          "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector");
+                        dra_ferr_required(
+                            &v->errs, VP(v),
+                            "must be at least one value when `operator` is 'In' or 'NotIn' for scope selector");
                     }
                 }
             } else if (strcmp(op, "Exists") == 0 || strcmp(op, "DoesNotExist") == 0) {
@@ -294,8 +305,9 @@ static void v_scope_selector(vctx *v, const json_t *spec)
                     char *rv = dra_vjson(dra_vget(r, "values"));
                     V_CHILD(v, "values")
                     {
-                        dra_ferr_invalid_raw(&v->errs, VP(v), rv,
-                                             "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector");
+                        dra_ferr_invalid_raw(
+                            &v->errs, VP(v), rv,
+                            "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector");
                     }
                     free(rv);
                 }
@@ -326,7 +338,8 @@ static dra_err *distinct(dra_err *chain)
         e->next = NULL;
         bool dup = false;
         for (const dra_err *o = out.head; o && !dup; o = o->next)
-            dup = strcmp(o->msg, e->msg) == 0 && (o->field == e->field || (o->field && e->field && strcmp(o->field, e->field) == 0));
+            dup = strcmp(o->msg, e->msg) == 0 &&
+                  (o->field == e->field || (o->field && e->field && strcmp(o->field, e->field) == 0));
         if (dup)
             dra_err_free(e);
         else

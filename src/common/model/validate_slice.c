@@ -59,7 +59,6 @@ static size_t push_key(vctx *v, const char *key, size_t max)
 
 #define ATTR_KEY_MAX (DRA_DEVICE_MAX_DOMAIN_LENGTH + 1 + DRA_DEVICE_MAX_ID_LENGTH)
 
-
 static void v_attr_string(vctx *v, const json_t *x)
 {
     const char *s;
@@ -78,8 +77,9 @@ static void v_attr_version(vctx *v, const json_t *x)
      * v1.38.0-beta.0, kubernetes#142964). */
     if (dra_vrelease(v) >= DRA_RELEASE_1_38) {
         if (!dra_semver_matches_regex_digits(s, len, DRA_SEMVER_MAX_DIGITS_1_38))
-            dra_ferr_invalid_str(&v->errs, VP(v), s, len,
-                                 "must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers");
+            dra_ferr_invalid_str(
+                &v->errs, VP(v), s, len,
+                "must be a string compatible with semver.org spec 2.0.0, with at most 18 digits in numbers");
     } else if (!dra_v_valid_semver(s, len)) {
         dra_ferr_invalid_str(&v->errs, VP(v), s, len, "must be a string compatible with semver.org spec 2.0.0");
     }
@@ -95,7 +95,8 @@ static void v_attr_version(vctx *v, const json_t *x)
  * and an empty list, validation.go's error stands alone. */
 static void attr_union(vctx *v, const json_t *a, const json_t *f[AF_COUNT])
 {
-    static const char all[] = "must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
+    static const char all[] =
+        "must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`";
     if (dra_vrelease(v) == DRA_RELEASE_1_36) {
         /* 1.36 does not enforce the declarative union: validation.go's
          * own errors, every field given (an empty list too) counted
@@ -137,7 +138,9 @@ static void attr_union(vctx *v, const json_t *a, const json_t *f[AF_COUNT])
         }
     } else {
         dra_buf_putc(&set, '}');
-        dra_ferr_invalid_str(&v->errs, VP(v), set.data, set.len, "must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
+        dra_ferr_invalid_str(
+            &v->errs, VP(v), set.data, set.len,
+            "must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`");
     }
     dra_buf_free(&set);
 }
@@ -241,7 +244,8 @@ static bool v_milli_exact(vctx *v, const char *name, const dra_quantity *q)
 /* validateRequestPolicyRangeStep: (value - min) is a multiple of step, in
  * integers (Value()) or, with `milli`, in milli-units (MilliValue()); the
  * values were checked to fit before. */
-static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity *min, const dra_quantity *step, bool milli)
+static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity *min, const dra_quantity *step,
+                         bool milli)
 {
     int64_t val, mn, st;
     bool (*get)(const dra_quantity *, int64_t *) = milli ? dra_quantity_milli_value : dra_quantity_value;
@@ -251,7 +255,8 @@ static void v_range_step(vctx *v, const dra_quantity *value, const dra_quantity 
      * positive): the difference is taken in 128 bits. */
     if ((__int128)((__int128)val - mn) % st != 0) {
         char b2[DRA_QUANTITY_STRMAX], b3[DRA_QUANTITY_STRMAX];
-        char *d = dra_xasprintf("value is not a multiple of a given step (%s) from (%s)", dra_vqstr(step, b2), dra_vqstr(min, b3));
+        char *d = dra_xasprintf("value is not a multiple of a given step (%s) from (%s)", dra_vqstr(step, b2),
+                                dra_vqstr(min, b3));
         V_CHILD(v, "step") inv_q(v, value, d);
         free(d);
     }
@@ -303,8 +308,8 @@ static void v_valid_range(vctx *v, const dra_quantity *def, const dra_quantity *
      * int64 milli value, else nothing more is checked. */
     bool milli = false;
     if (dra_vfeature(v, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE)) {
-        milli = dra_quantity_is_fractional(def) || dra_quantity_is_fractional(&min) || (has_max && dra_quantity_is_fractional(&max)) ||
-                (has_step && dra_quantity_is_fractional(&step));
+        milli = dra_quantity_is_fractional(def) || dra_quantity_is_fractional(&min) ||
+                (has_max && dra_quantity_is_fractional(&max)) || (has_step && dra_quantity_is_fractional(&step));
         if (milli) {
             bool unsafe = !v_milli_exact(v, "default", def);
             unsafe |= !v_milli_exact(v, "min", &min);
@@ -392,7 +397,7 @@ static void v_valid_values(vctx *v, const dra_quantity *def, const dra_quantity 
              * with DRAFractionalCapacityRange, by AsDec().String()
              * (quantityKeyAsDec), which tells "500m" from "0.5". */
             if (dra_vfeature(v, DRA_FEATURE_FRACTIONAL_CAPACITY_RANGE)) {
-                char (*keys)[DRA_QUANTITY_DECMAX] = dra_xcalloc(n ? n : 1, sizeof *keys);
+                char(*keys)[DRA_QUANTITY_DECMAX] = dra_xcalloc(n ? n : 1, sizeof *keys);
                 for (size_t i = 0; i < n; i++)
                     if (ok[i])
                         dra_quantity_dec_string(&q[i], keys[i]);
@@ -440,7 +445,9 @@ static void v_request_policy(vctx *v, const dra_quantity *cap, const json_t *pol
     bool has_def = dra_vquantity(v, policy, "default", &def);
     bool def_present = dra_vget(policy, "default") != NULL;
     if (alen(values) > 0 && range) {
-        dra_ferr_forbidden(&v->errs, VP(v), "exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at the same time");
+        dra_ferr_forbidden(
+            &v->errs, VP(v),
+            "exactly one policy can be specified, cannot specify \"validValues\" and \"validRange\" at the same time");
     } else if (alen(values) > 0) {
         if (!def_present)
             V_CHILD(v, "default") dra_ferr_required(&v->errs, VP(v), "required when validValues is defined");
@@ -466,8 +473,7 @@ static void v_capacity(vctx *v, const json_t *caps, bool multi)
 {
     const char *k;
     const json_t *c;
-    json_object_foreach((json_t *)caps, k, c)
-    {
+    json_object_foreach((json_t *)caps, k, c) {
         dra_vcheck_name(v, qualified_name_check(v), k, strlen(k));
         size_t mark = push_key(v, k, ATTR_KEY_MAX);
         if (dra_vis_obj(v, c))
@@ -482,9 +488,9 @@ static void v_capacity(vctx *v, const json_t *caps, bool multi)
                 }
                 const json_t *policy = dra_vfield(v, c, "requestPolicy");
                 if (policy && !multi)
-                    V_CHILD(v, "requestPolicy") dra_ferr_forbidden(&v->errs, VP(v), "allowMultipleAllocations must be true");
-                else if (policy && has_value)
-                    V_CHILD(v, "requestPolicy") v_request_policy(v, &value, policy);
+                    V_CHILD(v, "requestPolicy")
+                dra_ferr_forbidden(&v->errs, VP(v), "allowMultipleAllocations must be true");
+                else if (policy && has_value) V_CHILD(v, "requestPolicy") v_request_policy(v, &value, policy);
             }
         dra_vpop(v, mark);
     }
@@ -498,8 +504,7 @@ static void v_counter_map(vctx *v, const json_t *counters, size_t max)
     }
     const char *k;
     const json_t *c;
-    json_object_foreach((json_t *)counters, k, c)
-    {
+    json_object_foreach((json_t *)counters, k, c) {
         dra_vcheck(v, dra_check_dns1123_label, k, strlen(k));
         size_t mark = push_key(v, k, DRA_DNS1123_LABEL_MAX);
         if (dra_vis_obj(v, c)) {
@@ -625,7 +630,8 @@ static void v_unique_key(vctx *v, const json_t *arr, const char *key, int go_typ
             continue;
         const json_t *k = json_object_get(json_array_get(arr, i), key);
         if (go_type < 0) {
-            V_INDEX(v, i) dra_ferr_duplicate_str(&v->errs, VP(v), k ? json_string_value(k) : "", k ? json_string_length(k) : 0);
+            V_INDEX(v, i)
+            dra_ferr_duplicate_str(&v->errs, VP(v), k ? json_string_value(k) : "", k ? json_string_length(k) : 0);
         } else {
             char *r = dra_v_go_json(json_array_get(arr, i), (dra_go_type)go_type);
             V_INDEX(v, i) dra_ferr_duplicate_raw(&v->errs, VP(v), r);
@@ -675,18 +681,19 @@ static void v_node_alloc_mapping(vctx *v, const json_t *m, const json_t *caps)
                 name_errs = dra_errs_take(&l);
             }
             if (klen == 0)
-                V_CHILD(v, "capacityKey") dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "capacityKey must not be an empty string");
-            else if (name_errs)
-                dra_errs_add(&v->errs, name_errs);
-            else if (!json_object_getn(caps, k, klen))
-                V_CHILD(v, "capacityKey") dra_ferr_not_found(&v->errs, VP(v), k, klen);
+                V_CHILD(v, "capacityKey")
+            dra_ferr_invalid_str(&v->errs, VP(v), "", 0, "capacityKey must not be an empty string");
+            else if (name_errs) dra_errs_add(&v->errs, name_errs);
+            else if (!json_object_getn(caps, k, klen)) V_CHILD(v, "capacityKey")
+                dra_ferr_not_found(&v->errs, VP(v), k, klen);
         }
         if (!cmul) {
             V_CHILD(v, "capacityMultiplier")
             dra_ferr_required(&v->errs, VP(v), "capacityMultiplier is required when capacityKey is set");
         } else if (dra_vquantity(v, m, "capacityMultiplier", &q) && dra_quantity_sign(&q) <= 0) {
             const char *str = dra_vqstr(&q, b);
-            V_CHILD(v, "capacityMultiplier") dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), "must be positive");
+            V_CHILD(v, "capacityMultiplier")
+            dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), "must be positive");
         }
     }
     if (dmul && dra_vquantity(v, m, "deviceMultiplier", &q) && dra_quantity_sign(&q) <= 0) {
@@ -694,7 +701,8 @@ static void v_node_alloc_mapping(vctx *v, const json_t *m, const json_t *caps)
         V_CHILD(v, "deviceMultiplier") dra_ferr_invalid_str(&v->errs, VP(v), str, strlen(str), "must be positive");
     }
     if (cmul && !key)
-        V_CHILD(v, "capacityKey") dra_ferr_required(&v->errs, VP(v), "capacityKey is required when capacityMultiplier is set");
+        V_CHILD(v, "capacityKey")
+    dra_ferr_required(&v->errs, VP(v), "capacityKey is required when capacityMultiplier is set");
     if (key && dmul)
         dra_ferr_invalid_str(&v->errs, VP(v), "{capacityKey, deviceMultiplier}", 31,
                              "must specify exactly one of: `capacityKey`, `deviceMultiplier`");
@@ -738,8 +746,7 @@ static void v_node_allocatable(vctx *v, const json_t *d, const json_t *caps)
     {
         const char *k;
         const json_t *r;
-        json_object_foreach((json_t *)nar, k, r)
-        {
+        json_object_foreach((json_t *)nar, k, r) {
             size_t mark = push_key(v, k, strlen(k));
             if (!node_allocatable_name(k))
                 dra_ferr_invalid_str(&v->errs, VP(v), k, strlen(k), "must be a node allocatable resource name");
@@ -777,7 +784,8 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
     dra_vobj(v, d, "capacity", &caps);
     size_t total = json_object_size(attrs) + json_object_size(caps);
     if (total > DRA_RESOURCE_SLICE_MAX_ATTRIBUTES_AND_CAPACITIES)
-        dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)total, "the total number of attributes and capacities must not exceed 32");
+        dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)total,
+                             "the total number of attributes and capacities must not exceed 32");
     size_t values = 0;
     bool list = false;
     if (attrs) {
@@ -785,8 +793,7 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
         {
             const char *k;
             const json_t *a;
-            json_object_foreach((json_t *)attrs, k, a)
-            {
+            json_object_foreach((json_t *)attrs, k, a) {
                 dra_vcheck_name(v, qualified_name_check(v), k, strlen(k));
                 size_t mark = push_key(v, k, ATTR_KEY_MAX);
                 const vshared *seen = json_is_object(a) ? dra_vshared_find(v, a, SHARED_ATTRIBUTE) : NULL;
@@ -806,7 +813,8 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
         }
     }
     if (values > DRA_RESOURCE_SLICE_MAX_ATTRIBUTE_VALUES)
-        dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)values, "the total number of attribute values must not exceed 48");
+        dra_ferr_invalid_int(&v->errs, VP(v), (int64_t)values,
+                             "the total number of attribute values must not exceed 48");
     *advanced |= list || alen(dra_vfield(v, d, "taints")) || alen(dra_vfield(v, d, "consumesCounters"));
     if (caps && !dra_vshared_find(v, caps, multi ? SHARED_CAPACITY_MULTI : SHARED_CAPACITY)) {
         size_t errs = v->errs.n;
@@ -833,7 +841,8 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
         }
     }
 
-    const json_t *node_name = dra_vfield(v, d, "nodeName"), *node_sel = dra_vfield(v, d, "nodeSelector"), *all = dra_vfield(v, d, "allNodes");
+    const json_t *node_name = dra_vfield(v, d, "nodeName"), *node_sel = dra_vfield(v, d, "nodeSelector"),
+                 *all = dra_vfield(v, d, "allNodes");
     if (per_device_nodes) {
         const char *set[3];
         int nset = 0;
@@ -867,7 +876,8 @@ static void v_device_fields(vctx *v, const json_t *d, bool per_device_nodes, boo
             if (b)
                 set[nset++] = "`allNodes`";
             else
-                V_CHILD(v, "allNodes") dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
+                V_CHILD(v, "allNodes")
+            dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
         }
         static const char msg[] = "exactly one of `nodeName`, `nodeSelector`, or `allNodes` is required when "
                                   "`perDeviceNodeSelection` is set to true in the ResourceSlice spec";
@@ -900,12 +910,12 @@ static bool any_advanced(const json_t *devices)
 {
     size_t i;
     const json_t *d;
-    json_array_foreach (devices, i, d) {
+    json_array_foreach(devices, i, d) {
         if (alen(json_object_get(d, "taints")) || alen(json_object_get(d, "consumesCounters")))
             return true;
         const char *name;
         const json_t *a;
-        json_object_foreach ((json_t *)json_object_get(d, "attributes"), name, a) {
+        json_object_foreach((json_t *)json_object_get(d, "attributes"), name, a) {
             const json_t *f[AF_COUNT];
             attr_fields(a, f);
             for (int k = AF_INTS; k <= AF_VERSIONS; k++)
@@ -1016,7 +1026,8 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         if (count <= 0)
             V_CHILD(v, "resourceSliceCount") dra_ferr_invalid_int(&v->errs, VP(v), count, "must be greater than zero");
         if (gen < 0)
-            V_CHILD(v, "generation") dra_ferr_invalid_int(&v->errs, VP(v), gen, "must be greater than or equal to zero");
+            V_CHILD(v, "generation")
+        dra_ferr_invalid_int(&v->errs, VP(v), gen, "must be greater than or equal to zero");
     }
 
     const char *set[4];
@@ -1039,7 +1050,8 @@ static void v_slice_spec(vctx *v, const json_t *spec)
             const json_t *terms = dra_vget(sel, "nodeSelectorTerms");
             if (alen(terms) != 1) {
                 char *j = dra_v_go_json(terms, DRA_GO_INTERNAL_NODE_SELECTOR_TERMS);
-                V_CHILD(v, "nodeSelectorTerms") dra_ferr_invalid_raw(&v->errs, VP(v), j, "must have exactly one node selector term");
+                V_CHILD(v, "nodeSelectorTerms")
+                dra_ferr_invalid_raw(&v->errs, VP(v), j, "must have exactly one node selector term");
                 free(j);
             }
         }
@@ -1049,7 +1061,8 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         if (b)
             set[nset++] = "`allNodes`";
         else
-            V_CHILD(v, "allNodes") dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
+            V_CHILD(v, "allNodes")
+        dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
     }
     bool per_device = false;
     if (dra_vbool(v, spec, "perDeviceNodeSelection", &b)) {
@@ -1061,7 +1074,8 @@ static void v_slice_spec(vctx *v, const json_t *spec)
             dra_ferr_invalid_raw(&v->errs, VP(v), "false", "must be either unset or set to true");
         }
     }
-    static const char msg[] = "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required";
+    static const char msg[] =
+        "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required";
     if (nset == 0) {
         dra_ferr_required(&v->errs, VP(v), msg);
     } else if (nset > 1) {
@@ -1119,7 +1133,8 @@ static void v_slice_spec(vctx *v, const json_t *spec)
         /* the name's format is the declarative k8s-resource-fully-qualified-name
          * (types.go +k8s:format), checked after the handwritten rules */
         if (!consumes) {
-            V_CHILD(v, "partitionTypeAttribute") {
+            V_CHILD(v, "partitionTypeAttribute")
+            {
                 dra_ferr_invalid_str(&v->errs, VP(v), s, len,
                                      "may only be set on a slice which declares devices that consume counters");
                 dra_check_resource_fully_qualified_name(&v->errs, VP(v), s, len);
@@ -1146,10 +1161,14 @@ static void v_slice_spec(vctx *v, const json_t *spec)
                 V_CHILD(v, "devices") V_INDEX(v, i) V_CHILD(v, "attributes") V_KEY(v, s, len)
                 {
                     if (!attr) {
-                        dra_ferr_required(&v->errs, VP(v), "device consumes counters and `partitionTypeAttribute` names this attribute, so it must be set");
+                        dra_ferr_required(&v->errs, VP(v),
+                                          "device consumes counters and `partitionTypeAttribute` names this attribute, "
+                                          "so it must be set");
                     } else if (!json_is_string(dra_vget(attr, "string"))) {
                         char *j = dra_v_go_json(attr, DRA_GO_INTERNAL_DEVICE_ATTRIBUTE);
-                        dra_ferr_invalid_raw(&v->errs, VP(v), j, "must be a string value because `partitionTypeAttribute` names this attribute");
+                        dra_ferr_invalid_raw(
+                            &v->errs, VP(v), j,
+                            "must be a string value because `partitionTypeAttribute` names this attribute");
                         free(j);
                     }
                 }

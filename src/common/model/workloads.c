@@ -76,7 +76,8 @@ void dra_wl_push(dra_wl_objs *l, dra_obj o)
 }
 
 /* One pod from a template. */
-json_t *dra_wl_make_pod(const json_t *tmpl, const char *ns, const char *name, const dra_wl_owner *own, bool name_assumed)
+json_t *dra_wl_make_pod(const json_t *tmpl, const char *ns, const char *name, const dra_wl_owner *own,
+                        bool name_assumed)
 {
     const json_t *tmd = json_object_get(tmpl, "metadata");
     json_t *pod = json_object();
@@ -205,8 +206,9 @@ json_t *dra_wl_emit(dra_wl_ctx *c, const json_t *tmpl, const char *name, bool ge
     }
     json_t *pod = dra_wl_make_pod(tmpl, c->ns, name, own, generated);
     const dra_obj *o = c->o;
-    dra_wl_push(c->out, (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item,
-                                  .src_off = SIZE_MAX});
+    dra_wl_push(
+        c->out,
+        (dra_obj){.json = pod, .file = o->file, .doc = o->doc, .line = o->line, .item = o->item, .src_off = SIZE_MAX});
     c->n++;
     return pod;
 }
@@ -222,8 +224,13 @@ int64_t dra_wl_count(dra_wl_ctx *c, int64_t want, const char *field)
         return 0;
     if (want <= DRA_EXPAND_MAX_PODS - c->n)
         return want;
-    c->warnings = dra_err_append(c->warnings, dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
-        "%" PRId64 " pods: only the first %d of a workload are made here", want, DRA_EXPAND_MAX_PODS), field), c->o));
+    c->warnings = dra_err_append(
+        c->warnings,
+        dra_obj_locate(
+            dra_err_field(dra_err_new(DRA_EXIT_OK, "%" PRId64 " pods: only the first %d of a workload are made here",
+                                      want, DRA_EXPAND_MAX_PODS),
+                          field),
+            c->o));
     c->capped = true;
     return DRA_EXPAND_MAX_PODS - c->n;
 }
@@ -292,7 +299,8 @@ static long expand_builtin(dra_wl_ctx *c, dra_err **err)
     }
     if (!json_is_object(json_object_get(tmpl, "spec"))) {
         *err = dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK, "Required value: not expanded: no pod template"),
-                                            cron ? "spec.jobTemplate.spec.template.spec" : "spec.template.spec"), o);
+                                            cron ? "spec.jobTemplate.spec.template.spec" : "spec.template.spec"),
+                              o);
         return -2;
     }
     const char *wuid = dra_jfield_str(json_object_get(w, "metadata"), "uid");
@@ -366,9 +374,9 @@ static long expand_builtin(dra_wl_ctx *c, dra_err **err)
 
 bool dra_wl_known_kind(const json_t *obj)
 {
-    static const char *const builtin[][2] = {{"apps/v1", "Deployment"}, {"apps/v1", "ReplicaSet"},
+    static const char *const builtin[][2] = {{"apps/v1", "Deployment"},  {"apps/v1", "ReplicaSet"},
                                              {"apps/v1", "StatefulSet"}, {"apps/v1", "DaemonSet"},
-                                             {"batch/v1", "Job"}, {"batch/v1", "CronJob"}};
+                                             {"batch/v1", "Job"},        {"batch/v1", "CronJob"}};
     for (size_t i = 0; i < sizeof builtin / sizeof *builtin; i++)
         if (is_kind(obj, builtin[i][0], builtin[i][1]))
             return true;
@@ -439,9 +447,13 @@ static char *workload_name(const dra_obj *o, const char *ns, size_t place, bool 
         *assumed = true;
         return dra_wl_generated_name(gen, dra_wl_hash(dra_wl_hash(dra_wl_hash(DRA_FNV64_OFFSET, ns), gen), where));
     }
-    *err = dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
-        "Required value: name or generateName is required: not expanded: its pods would be named after it"),
-        "metadata.name"), o);
+    *err = dra_obj_locate(
+        dra_err_field(
+            dra_err_new(
+                DRA_EXIT_OK,
+                "Required value: name or generateName is required: not expanded: its pods would be named after it"),
+            "metadata.name"),
+        o);
     return NULL;
 }
 
@@ -506,9 +518,13 @@ dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dr
             char *path = NULL;
             if (n == -1 && !template_holder(o->json) && find_template(o->json, &at, &claims, &path)) {
                 const char *av = dra_jfield_str(o->json, "apiVersion");
-                rep->warnings = dra_err_append(rep->warnings, dra_obj_locate(dra_err_new(DRA_EXIT_OK,
-                    "%s of %s holds a pod template%s at %s but is not expanded: its pods are not in this answer",
-                    kind ? kind : "object", av ? av : "no apiVersion", claims ? " with resourceClaims" : "", path), o));
+                rep->warnings = dra_err_append(
+                    rep->warnings, dra_obj_locate(dra_err_new(DRA_EXIT_OK,
+                                                              "%s of %s holds a pod template%s at %s but is not "
+                                                              "expanded: its pods are not in this answer",
+                                                              kind ? kind : "object", av ? av : "no apiVersion",
+                                                              claims ? " with resourceClaims" : "", path),
+                                                  o));
             }
             free(path);
             dra_buf_free(&at);
@@ -519,8 +535,10 @@ dra_err *dra_expand_workloads(dra_objset *set, const char *default_namespace, dr
             free(name);
             continue;
         }
-        rep->notes = dra_err_append(rep->notes, dra_obj_locate(dra_err_new(DRA_EXIT_OK, "expanded into %ld pod%s%s%s",
-            n, n == 1 ? "" : "s", assumed ? ", itself named " : "", assumed ? name : ""), o));
+        rep->notes = dra_err_append(
+            rep->notes, dra_obj_locate(dra_err_new(DRA_EXIT_OK, "expanded into %ld pod%s%s%s", n, n == 1 ? "" : "s",
+                                                   assumed ? ", itself named " : "", assumed ? name : ""),
+                                       o));
         rep->workloads++;
         rep->pods += (size_t)n;
         dra_wl_push(&dead, *o); /* freed after the loop: later DaemonSets still read the set */

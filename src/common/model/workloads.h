@@ -63,11 +63,11 @@
 #define DRA_ASSUMED_ANNOTATION "dra-tools/assumed"
 
 typedef struct dra_expand_report {
-    dra_err *warnings;  /* workloads not expanded, and why */
-    dra_err *notes;     /* one per expanded workload ("expanded into N pods"), for -v */
-    size_t workloads;   /* workloads expanded */
-    size_t pods;        /* pods created */
-    size_t assumed;     /* pods given a name or UID */
+    dra_err *warnings; /* workloads not expanded, and why */
+    dra_err *notes;    /* one per expanded workload ("expanded into N pods"), for -v */
+    size_t workloads;  /* workloads expanded */
+    size_t pods;       /* pods created */
+    size_t assumed;    /* pods given a name or UID */
 } dra_expand_report;
 
 /* Expand workloads in place (see above).  Workloads the API server would

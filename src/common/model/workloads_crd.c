@@ -328,14 +328,14 @@ static long raycluster_pods(dra_wl_ctx *c, const json_t *spec, const char *clust
 static json_t *ray_submitter_container(const json_t *cluster_spec)
 {
     const json_t *c0 = json_array_get(
-        json_object_get(json_object_get(json_object_get(json_object_get(cluster_spec, "headGroupSpec"), "template"),
-                                        "spec"),
-                        "containers"),
+        json_object_get(
+            json_object_get(json_object_get(json_object_get(cluster_spec, "headGroupSpec"), "template"), "spec"),
+            "containers"),
         0);
     const char *image = dra_jfield_str(c0, "image");
     return json_pack("{s:s, s:s, s:{s:{s:s, s:s}, s:{s:s, s:s}}}", "name", "ray-job-submitter", "image",
-                     image ? image : "", "resources", "limits", "cpu", "1", "memory", "1Gi", "requests", "cpu",
-                     "500m", "memory", "200Mi");
+                     image ? image : "", "resources", "limits", "cpu", "1", "memory", "1Gi", "requests", "cpu", "500m",
+                     "memory", "200Mi");
 }
 
 /* The RayCluster a RayJob with clusterSelector runs on, when in the input. */
@@ -345,8 +345,8 @@ static const json_t *selected_cluster(const dra_wl_ctx *c, const json_t *selecto
     for (size_t i = 0; name && i < c->set->n; i++) {
         const json_t *o = c->set->v[i].json, *md = json_object_get(o, "metadata");
         const char *ns = dra_jfield_str(md, "namespace");
-        if (has(o, "ray.io/v1", "RayCluster") && dra_jfield_str(md, "name") && !strcmp(dra_jfield_str(md, "name"), name) &&
-            !strcmp(ns ? ns : "default", c->ns))
+        if (has(o, "ray.io/v1", "RayCluster") && dra_jfield_str(md, "name") &&
+            !strcmp(dra_jfield_str(md, "name"), name) && !strcmp(ns ? ns : "default", c->ns))
             return o;
     }
     return NULL;
@@ -443,7 +443,8 @@ static const json_t *train_runtime(const dra_wl_ctx *c, const json_t *ref)
         const json_t *o = c->set->v[i].json;
         const json_t *md = json_object_get(o, "metadata");
         const char *ns = dra_jfield_str(md, "namespace");
-        if (has(o, "trainer.kubeflow.org/v1alpha1", kind) && dra_jfield_str(md, "name") && !strcmp(dra_jfield_str(md, "name"), name) &&
+        if (has(o, "trainer.kubeflow.org/v1alpha1", kind) && dra_jfield_str(md, "name") &&
+            !strcmp(dra_jfield_str(md, "name"), name) &&
             (strcmp(kind, "TrainingRuntime") != 0 || (ns && !strcmp(ns, c->ns))))
             return o;
     }

@@ -33,9 +33,9 @@ typedef struct dra_wl_ctx {
     const char *name;      /* its name (assumed when it has only generateName) */
     uint64_t seed;         /* of kind, namespace and name: for generated names */
     dra_wl_objs *out;
-    long n;                /* pods made so far */
-    bool capped;           /* DRA_EXPAND_MAX_PODS reached */
-    dra_err *warnings;     /* appended to the report's */
+    long n;            /* pods made so far */
+    bool capped;       /* DRA_EXPAND_MAX_PODS reached */
+    dra_err *warnings; /* appended to the report's */
 } dra_wl_ctx;
 
 uint64_t dra_wl_hash(uint64_t h, const char *s);

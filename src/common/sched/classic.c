@@ -17,15 +17,17 @@ typedef struct run {
     json_t *const *nodes;
     size_t nnodes;
     const dra_classic_sched_opts *o;
-    json_t *claims;    /* "ns/name" -> working copy of every classic claim */
-    json_t *made;      /* keys of claims made here */
-    json_t *changed;   /* keys of claims changed */
-    json_t *pscs;      /* "ns/name" -> PodSchedulingContext (copy or new) */
-    json_t *out_pods;  /* bound or updated pods */
+    json_t *claims;   /* "ns/name" -> working copy of every classic claim */
+    json_t *made;     /* keys of claims made here */
+    json_t *changed;  /* keys of claims changed */
+    json_t *pscs;     /* "ns/name" -> PodSchedulingContext (copy or new) */
+    json_t *out_pods; /* bound or updated pods */
 } run;
 
-
-static char *key_of(const char *ns, const char *name) { return dra_xasprintf("%s/%s", ns ? ns : "", name ? name : ""); }
+static char *key_of(const char *ns, const char *name)
+{
+    return dra_xasprintf("%s/%s", ns ? ns : "", name ? name : "");
+}
 
 static bool has_driver(const run *r, const char *driver)
 {
@@ -71,10 +73,10 @@ static dra_err *ask(run *r, json_t *claim, const json_t *cls, json_t *potential,
     const char *driver = dra_jfield_str(cls, "driverName");
     const char *ns = dra_jfield_str(json_object_get(claim, "metadata"), "namespace");
     const json_t *params = parameters_of(r, dra_jget(claim, "spec.parametersRef"), ns);
-    json_t *q = json_pack("{s:O,s:O,s:O,s:o,s:o}", "claim", claim, "class", cls, "parameters",
-                          params ? params : json_null(), "potentialNodes",
-                          potential ? json_incref(potential) : json_array(), "selectedNode",
-                          selected ? json_string(selected) : json_null());
+    json_t *q =
+        json_pack("{s:O,s:O,s:O,s:o,s:o}", "claim", claim, "class", cls, "parameters", params ? params : json_null(),
+                  "potentialNodes", potential ? json_incref(potential) : json_array(), "selectedNode",
+                  selected ? json_string(selected) : json_null());
     dra_err *e = r->o->ask(r->o->ctx, driver, q, answer);
     json_decref(q);
     if (e)
@@ -109,7 +111,9 @@ static bool in_strings(const json_t *arr, const char *s)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(arr, i, v) if (json_is_string(v) && strcmp(json_string_value(v), s) == 0) return true;
+    json_array_foreach(arr, i, v)
+        if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+            return true;
     return false;
 }
 
@@ -135,7 +139,10 @@ static bool node_ok(const json_t *sel, const json_t *node)
     return !e && m;
 }
 
-static const char *node_name(const json_t *node) { return dra_jfield_str(json_object_get(node, "metadata"), "name"); }
+static const char *node_name(const json_t *node)
+{
+    return dra_jfield_str(json_object_get(node, "metadata"), "name");
+}
 
 /* PodSchedulingContext of the pod (made when absent). */
 static json_t *psc_for(run *r, const json_t *pod, const char *pkey)
@@ -145,10 +152,10 @@ static json_t *psc_for(run *r, const json_t *pod, const char *pkey)
         return psc;
     const json_t *md = json_object_get(pod, "metadata");
     psc = json_pack("{s:s,s:s,s:{s:s,s:s,s:[{s:s,s:s,s:s,s:s,s:b}]},s:{},s:{}}", "apiVersion",
-                    "resource.k8s.io/v1alpha2", "kind", "PodSchedulingContext", "metadata", "name", dra_jfield_str(md, "name"),
-                    "namespace", dra_jfield_str(md, "namespace"), "ownerReferences", "apiVersion", "v1", "kind", "Pod", "name",
-                    dra_jfield_str(md, "name"), "uid", dra_jfield_str(md, "uid") ? dra_jfield_str(md, "uid") : "", "controller", 1, "spec",
-                    "status");
+                    "resource.k8s.io/v1alpha2", "kind", "PodSchedulingContext", "metadata", "name",
+                    dra_jfield_str(md, "name"), "namespace", dra_jfield_str(md, "namespace"), "ownerReferences",
+                    "apiVersion", "v1", "kind", "Pod", "name", dra_jfield_str(md, "name"), "uid",
+                    dra_jfield_str(md, "uid") ? dra_jfield_str(md, "uid") : "", "controller", 1, "spec", "status");
     json_object_set_new(r->pscs, pkey, psc);
     return psc;
 }
@@ -167,14 +174,15 @@ static json_t *psc_unsuitable(json_t *psc, const char *entry, bool create)
     }
     size_t i;
     json_t *c;
-    json_array_foreach(rc, i, c) if (dra_jfield_str(c, "name") && strcmp(dra_jfield_str(c, "name"), entry) == 0) {
-        json_t *u = json_object_get(c, "unsuitableNodes");
-        if (!json_is_array(u) && create) {
-            u = json_array();
-            json_object_set_new(c, "unsuitableNodes", u);
+    json_array_foreach(rc, i, c)
+        if (dra_jfield_str(c, "name") && strcmp(dra_jfield_str(c, "name"), entry) == 0) {
+            json_t *u = json_object_get(c, "unsuitableNodes");
+            if (!json_is_array(u) && create) {
+                u = json_array();
+                json_object_set_new(c, "unsuitableNodes", u);
+            }
+            return u;
         }
-        return u;
-    }
     if (!create)
         return NULL;
     json_t *u = json_array();
@@ -185,11 +193,14 @@ static json_t *psc_unsuitable(json_t *psc, const char *entry, bool create)
 typedef struct pclaim {
     const char *entry; /* the pod's name for it */
     char *key;
-    json_t *claim;     /* working copy */
+    json_t *claim; /* working copy */
     const json_t *cls;
 } pclaim;
 
-static bool allocated(const json_t *claim) { return json_is_object(dra_jget(claim, "status.allocation")); }
+static bool allocated(const json_t *claim)
+{
+    return json_is_object(dra_jget(claim, "status.allocation"));
+}
 
 static bool reserved_for(const json_t *claim, const char *uid, const char *name)
 {
@@ -231,9 +242,9 @@ static char *template_claim(podtry *p, const char *entry, const char *tname)
     if (!json_object_get(r->claims, key)) {
         const dra_obj *t = dra_model_find(r->m, DRA_KIND_CLASSIC_CLAIM_TEMPLATE, p->ns, tname);
         const json_t *tspec = json_object_get(t->json, "spec");
-        json_t *c = json_pack("{s:s,s:s,s:{s:s,s:s,s:{s:s},s:[{s:s,s:s,s:s,s:s,s:b,s:b}]},s:O}",
-                              "apiVersion", "resource.k8s.io/v1alpha2", "kind", "ResourceClaim", "metadata",
-                              "name", cname ? cname : made, "namespace", p->ns, "annotations",
+        json_t *c = json_pack("{s:s,s:s,s:{s:s,s:s,s:{s:s},s:[{s:s,s:s,s:s,s:s,s:b,s:b}]},s:O}", "apiVersion",
+                              "resource.k8s.io/v1alpha2", "kind", "ResourceClaim", "metadata", "name",
+                              cname ? cname : made, "namespace", p->ns, "annotations",
                               "resource.kubernetes.io/pod-claim-name", entry ? entry : "", "ownerReferences",
                               "apiVersion", "v1", "kind", "Pod", "name", p->pname, "uid", p->uid ? p->uid : "",
                               "controller", 1, "blockOwnerDeletion", 1, "spec", json_object_get(tspec, "spec"));
@@ -254,8 +265,8 @@ static char *template_claim(podtry *p, const char *entry, const char *tname)
             rcs = json_array();
             json_object_set_new(st, "resourceClaimStatuses", rcs);
         }
-        json_array_append_new(rcs, json_pack("{s:s,s:s}", "name", entry ? entry : "", "resourceClaimName",
-                                             cname ? cname : made));
+        json_array_append_new(
+            rcs, json_pack("{s:s,s:s}", "name", entry ? entry : "", "resourceClaimName", cname ? cname : made));
     }
     free(made);
     return key;
@@ -315,7 +326,8 @@ static char *prefilter(podtry *p)
             why = dra_xstrdup("resourceclaim in use");
         else if (!allocated(c) && !has_driver(p->r, dra_jfield_str(p->pc[k].cls, "driverName")))
             why = dra_xasprintf("waiting for resource driver to allocate resource (resourceclaim %s: no "
-                                "--classic-driver for %s)", cname, dra_jfield_str(p->pc[k].cls, "driverName"));
+                                "--classic-driver for %s)",
+                                cname, dra_jfield_str(p->pc[k].cls, "driverName"));
     }
     return why;
 }
@@ -422,8 +434,8 @@ static bool still_suitable(podtry *p, json_t *psc, const char *node, const json_
         suitable = !(un && in_strings(un, node));
         /* a claim allocated while trying an earlier node must be usable here too */
         if (suitable && allocated(p->pc[k].claim))
-            suitable = node_ok(json_object_get(dra_jget(p->pc[k].claim, "status.allocation"), "availableOnNodes"),
-                               *nodeobj);
+            suitable =
+                node_ok(json_object_get(dra_jget(p->pc[k].claim, "status.allocation"), "availableOnNodes"), *nodeobj);
     }
     return suitable;
 }
@@ -509,8 +521,8 @@ static void prebind(podtry *p, json_t *chosen)
             rf = json_array();
             json_object_set_new(st, "reservedFor", rf);
         }
-        json_array_append_new(rf, json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", p->pname, "uid",
-                                            p->uid ? p->uid : ""));
+        json_array_append_new(
+            rf, json_pack("{s:s,s:s,s:s}", "resource", "pods", "name", p->pname, "uid", p->uid ? p->uid : ""));
         mark_changed(p->r, p->pc[k].key);
     }
     if (!p->pod)
@@ -551,8 +563,9 @@ static dra_err *choose_node(podtry *p, char **why, json_t **chosen)
             *why = unreserve(p);
     }
     if (!e && !*why)
-        *chosen = psc ? json_string(dra_jfield_str(json_object_get(psc, "spec"), "selectedNode"))
-                      : json_incref(json_array_get(cand, 0)); /* everything allocated: the first node that can use it all */
+        *chosen =
+            psc ? json_string(dra_jfield_str(json_object_get(psc, "spec"), "selectedNode"))
+                : json_incref(json_array_get(cand, 0)); /* everything allocated: the first node that can use it all */
     json_decref(cand);
     return e;
 }
@@ -560,8 +573,9 @@ static dra_err *choose_node(podtry *p, char **why, json_t **chosen)
 static dra_err *schedule_pod(run *r, const json_t *pod0, dra_classic_pod *out, bool *handled)
 {
     const json_t *md = json_object_get(pod0, "metadata");
-    podtry p = {r, pod0, dra_jfield_str(md, "namespace"), dra_jfield_str(md, "name"), dra_jfield_str(md, "uid"),
-                NULL, 0, NULL, NULL};
+    podtry p = {
+        r,    pod0, dra_jfield_str(md, "namespace"), dra_jfield_str(md, "name"), dra_jfield_str(md, "uid"), NULL, 0,
+        NULL, NULL};
     pod_claims(&p);
     *handled = p.npc > 0;
     dra_err *e = NULL;
@@ -619,8 +633,8 @@ dra_err *dra_classic_schedule(const dra_cluster *in, json_t *const *nodes, size_
         json_t *c = json_object_get(r.claims, k);
         const char *mode = dra_jfield_str(json_object_get(c, "spec"), "allocationMode");
         const json_t *cls = class_of(&r, c);
-        if (allocated(c) || !mode || strcmp(mode, "Immediate") != 0 || !cls || !has_driver(&r, dra_jfield_str(cls, "driverName")) ||
-            dra_jget(c, "metadata.deletionTimestamp"))
+        if (allocated(c) || !mode || strcmp(mode, "Immediate") != 0 || !cls ||
+            !has_driver(&r, dra_jfield_str(cls, "driverName")) || dra_jget(c, "metadata.deletionTimestamp"))
             continue;
         json_t *a = NULL;
         e = ask(&r, c, cls, NULL, NULL, &a);
@@ -656,11 +670,15 @@ dra_err *dra_classic_schedule(const dra_cluster *in, json_t *const *nodes, size_
         const char *k;
         json_t *v;
         size_t i;
-        json_array_foreach(order, i, v) if (json_object_get(r.changed, json_string_value(v)))
-            push(out, json_incref(json_object_get(r.claims, json_string_value(v))));
-        json_object_foreach(r.made, k, v) push(out, json_incref(json_object_get(r.claims, k)));
-        json_object_foreach(r.pscs, k, v) push(out, json_incref(v));
-        json_object_foreach(r.out_pods, k, v) push(out, json_incref(v));
+        json_array_foreach(order, i, v)
+            if (json_object_get(r.changed, json_string_value(v)))
+                push(out, json_incref(json_object_get(r.claims, json_string_value(v))));
+        json_object_foreach(r.made, k, v)
+            push(out, json_incref(json_object_get(r.claims, k)));
+        json_object_foreach(r.pscs, k, v)
+            push(out, json_incref(v));
+        json_object_foreach(r.out_pods, k, v)
+            push(out, json_incref(v));
     }
     json_decref(order);
     json_decref(r.claims);

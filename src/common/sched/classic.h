@@ -57,14 +57,14 @@ typedef struct dra_classic_sched_opts {
 } dra_classic_sched_opts;
 
 typedef struct dra_classic_pod {
-    char *ref;        /* "ns/name" */
+    char *ref; /* "ns/name" */
     bool scheduled;
-    char *node;       /* when scheduled */
-    char *message;    /* why pending */
+    char *node;    /* when scheduled */
+    char *message; /* why pending */
 } dra_classic_pod;
 
 typedef struct dra_classic_sched_result {
-    json_t **objs;    /* changed or new claims, PodSchedulingContexts, pods */
+    json_t **objs; /* changed or new claims, PodSchedulingContexts, pods */
     size_t nobjs;
     dra_classic_pod *pods; /* pods that use classic claims, input order */
     size_t npods;

@@ -169,7 +169,8 @@ static size_t resource_index(const json_t *container, const char *resource)
     size_t k = 0;
     const char *key;
     const json_t *v;
-    json_object_foreach((json_t *)reqs, key, v) keys[k++] = key;
+    json_object_foreach((json_t *)reqs, key, v)
+        keys[k++] = key;
     dra_sort(keys, k, sizeof *keys, cmp_cstr);
     size_t idx = 0;
     for (size_t i = 0; i < k; i++)
@@ -297,9 +298,9 @@ void dra_extres_requests(const json_t *pod, const dra_extres_map *m, const char 
         for (size_t i = 0; i < nc; i++)
             if (longlived[i].name) {
                 reqs = dra_xgrow(reqs, nreqs, sizeof *reqs);
-                reqs[nreqs++] = json_pack("{s:s,s:{s:s,s:s,s:I}}", "name", longlived[i].name, "exactly",
-                                          "deviceClassName", cls, "allocationMode", "ExactCount", "count",
-                                          (json_int_t)longlived[i].count);
+                reqs[nreqs++] =
+                    json_pack("{s:s,s:{s:s,s:s,s:I}}", "name", longlived[i].name, "exactly", "deviceClassName", cls,
+                              "allocationMode", "ExactCount", "count", (json_int_t)longlived[i].count);
                 free(longlived[i].name);
                 longlived[i].name = NULL;
             }

@@ -23,8 +23,7 @@ static json_t *find_condition(const json_t *group)
     return NULL;
 }
 
-void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_outcome o, const char *msg,
-                               int64_t now)
+void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_outcome o, const char *msg, int64_t now)
 {
     const char *status = o == DRA_GROUP_SCHEDULED ? "True" : "False";
     const char *reason = o == DRA_GROUP_SCHEDULED       ? "Scheduled"

@@ -29,7 +29,6 @@ typedef enum {
 
 /* Set the condition for outcome o with message msg (NULL: ""), at time now
  * (Unix seconds). */
-void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_outcome o, const char *msg,
-                               int64_t now);
+void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_outcome o, const char *msg, int64_t now);
 
 #endif

@@ -97,27 +97,31 @@ static int64_t admitted_priority(const json_t *spec, const classes *cls, const j
 
 static dra_err *refused_class(dra_err *warnings, const char *pcn, const char *what, const dra_obj *obj)
 {
-    return dra_err_append(warnings, dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
-        "no PriorityClass with name %s was found: the API server would refuse this %s; queued with priority 0",
-        pcn, what), "spec.priorityClassName"), obj));
+    return dra_err_append(
+        warnings, dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
+                                                           "no PriorityClass with name %s was found: the API server "
+                                                           "would refuse this %s; queued with priority 0",
+                                                           pcn, what),
+                                               "spec.priorityClassName"),
+                                 obj));
 }
 
 /* One entry of the queue: a pod on its own, or (GenericWorkload) the pending
  * members of one PodGroup. */
 typedef struct entry {
-    const char *ns, *name;  /* the pod's, or the group's */
+    const char *ns, *name; /* the pod's, or the group's */
     int64_t priority;
     bool has_time;
-    dra_time t;             /* the first member's queue time */
-    const char *ts;         /* its creationTimestamp, or NULL */
-    size_t first;           /* the smallest input index among the members */
+    dra_time t;     /* the first member's queue time */
+    const char *ts; /* its creationTimestamp, or NULL */
+    size_t first;   /* the smallest input index among the members */
     bool grouped;
-    const dra_obj *group;   /* the PodGroup, NULL when the input has none */
-    char *hold;             /* why its pods are not tried (owned), or NULL */
+    const dra_obj *group; /* the PodGroup, NULL when the input has none */
+    char *hold;           /* why its pods are not tried (owned), or NULL */
     bool hold_error;
-    char *why;              /* the group's part of a member's why (owned), or NULL */
+    char *why; /* the group's part of a member's why (owned), or NULL */
     int64_t min_count, bound;
-    size_t mfirst, mcount;  /* its members: members[mfirst..+mcount), in member order */
+    size_t mfirst, mcount; /* its members: members[mfirst..+mcount), in member order */
 } entry;
 
 typedef struct qkey {
@@ -283,10 +287,12 @@ static void check_group(entry *g, qkey *const *members, int64_t all)
         const qkey *k = members[i];
         if (strcmp(k->sched_name, first_sched))
             g->hold = dra_xasprintf("all pods in a single pod group should have the same .spec.schedulerName set, "
-                                    "got: \"%s\" and \"%s\"", k->sched_name, first_sched);
+                                    "got: \"%s\" and \"%s\"",
+                                    k->sched_name, first_sched);
         else if (k->priority != g->priority)
             g->hold = dra_xasprintf("all pods in a single pod group should have the same priority as the pod "
-                                    "group's priority, got %" PRId64 " and %" PRId64, k->priority, g->priority);
+                                    "group's priority, got %" PRId64 " and %" PRId64,
+                                    k->priority, g->priority);
         g->hold_error = g->hold != NULL;
     }
 }
@@ -315,8 +321,8 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
         k->index = i;
         k->ns = ns_of(pod);
         k->name = name_of(pod);
-        k->sched_name = dra_jfield_str(spec, "schedulerName") ? dra_jfield_str(spec, "schedulerName")
-                                                              : "default-scheduler";
+        k->sched_name =
+            dra_jfield_str(spec, "schedulerName") ? dra_jfield_str(spec, "schedulerName") : "default-scheduler";
         const char *missing;
         char *from;
         k->priority = admitted_priority(spec, &cls, def, &from, &missing);
@@ -329,14 +335,15 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
         const char *by = order == DRA_SCHED_ORDER_INPUT ? "input order; " : "";
         why[i] = k->has_time ? dra_xasprintf("%spriority %" PRId64 " (%s), created %s", by, k->priority, from, ts)
                              : dra_xasprintf("%spriority %" PRId64 " (%s), no creationTimestamp: queued after the "
-                                             "pods that have one, in input order", by, k->priority, from);
+                                             "pods that have one, in input order",
+                                             by, k->priority, from);
         free(from);
         k->group = workloads ? group_of(pod) : NULL;
         k->ts = ts;
         if (!k->group) {
             k->entry = nents++;
-            ents[k->entry] = (entry){.ns = k->ns, .name = k->name, .priority = k->priority, .has_time = k->has_time,
-                                     .t = k->t, .first = i};
+            ents[k->entry] = (entry){
+                .ns = k->ns, .name = k->name, .priority = k->priority, .has_time = k->has_time, .t = k->t, .first = i};
         }
     }
     /* the groups: one entry for each run of members; its time the first
@@ -381,10 +388,12 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
             e->why = dra_xasprintf("PodGroup %s/%s, not in the input; this pod:", e->ns, e->name);
         else if (e->ts)
             e->why = dra_xasprintf("PodGroup %s/%s, one entry: priority %" PRId64 " (%s), queued %s (its first "
-                                   "member's creation); this pod:", e->ns, e->name, e->priority, from, e->ts);
+                                   "member's creation); this pod:",
+                                   e->ns, e->name, e->priority, from, e->ts);
         else
             e->why = dra_xasprintf("PodGroup %s/%s, one entry: priority %" PRId64 " (%s), no member with a "
-                                   "creationTimestamp; this pod:", e->ns, e->name, e->priority, from);
+                                   "creationTimestamp; this pod:",
+                                   e->ns, e->name, e->priority, from);
         free(from);
     }
     if (order == DRA_SCHED_ORDER_QUEUE) {
@@ -396,7 +405,9 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
     for (size_t i = 0; i < n; i++) {
         const entry *e = &ents[keys[i].entry];
         dra_sched_queued *q = &out->v[out->n++];
-        *q = (dra_sched_queued){.index = keys[i].index, .priority = keys[i].priority, .why = why[keys[i].index],
+        *q = (dra_sched_queued){.index = keys[i].index,
+                                .priority = keys[i].priority,
+                                .why = why[keys[i].index],
                                 .hold_error = e->hold_error};
         if (e->grouped) {
             q->group = dra_xasprintf("%s/%s", e->ns, e->name);

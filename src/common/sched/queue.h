@@ -65,7 +65,7 @@
 typedef enum { DRA_SCHED_ORDER_QUEUE = 0, DRA_SCHED_ORDER_INPUT } dra_sched_order;
 
 typedef struct dra_sched_queued {
-    size_t index;      /* into the pods given */
+    size_t index; /* into the pods given */
     int64_t priority;
     char *why;         /* "priority 1000 (PriorityClass high), created 2026-03-01T09:00:00Z" */
     char *group;       /* "ns/name" of the pod's PodGroup when queued with it, else NULL */
@@ -78,7 +78,7 @@ typedef struct dra_sched_queued {
 typedef struct dra_sched_queue {
     dra_sched_queued *v; /* in the order the pods are tried */
     size_t n;
-    dra_err *warnings;   /* pods admission would refuse, classes without a value */
+    dra_err *warnings; /* pods admission would refuse, classes without a value */
 } dra_sched_queue;
 
 /* Is obj a scheduling.k8s.io/v1 PriorityClass? */

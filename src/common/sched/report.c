@@ -88,8 +88,7 @@ static void trace_rejections(const json_t *alloc, dra_buf *b)
     }
 }
 
-void dra_sched_report_pods(const dra_sched_result *res, const char *prog, bool explain, bool json, dra_buf *b,
-                           int *rc)
+void dra_sched_report_pods(const dra_sched_result *res, const char *prog, bool explain, bool json, dra_buf *b, int *rc)
 {
     for (size_t i = 0; i < res->npods; i++) {
         const dra_sched_pod *sp = &res->pods[i];
@@ -130,8 +129,8 @@ static char *verdict(const dra_sched_pod *sp)
         v = dra_xasprintf("%zu node%s refused before allocating: %s; fix: add devices, or free some", npre,
                           npre == 1 ? "" : "s", pre);
     else if (v && npre) { /* and the nodes the allocator never saw */
-        char *w = dra_xasprintf("%s (%zu more node%s refused before allocating: %s)", v, npre, npre == 1 ? "" : "s",
-                                pre);
+        char *w =
+            dra_xasprintf("%s (%zu more node%s refused before allocating: %s)", v, npre, npre == 1 ? "" : "s", pre);
         free(v);
         v = w;
     }
@@ -187,7 +186,8 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
         if (skipped)
             dra_buf_printf(b, "  %s: not tried (%s)\n", node, skipped);
         else if (json_is_true(json_object_get(t, "fits")))
-            dra_buf_printf(b, "  %s: fits, score %lld\n", node, (long long)json_integer_value(json_object_get(t, "score")));
+            dra_buf_printf(b, "  %s: fits, score %lld\n", node,
+                           (long long)json_integer_value(json_object_get(t, "score")));
         else {
             dra_buf_printf(b, "  %s: %s%s%s\n", node, jstr(t, "reason"), pre ? " -- " : "", pre ? pre : "");
             trace_rejections(json_object_get(t, "allocator"), b);
@@ -200,8 +200,9 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
 
 void dra_sched_stats_format(const dra_sched_stats *st, dra_buf *b)
 {
-    dra_buf_printf(b, "%lld pods, %lld scheduled, %lld unschedulable, %lld errors, %lld node checks, %lld prefiltered, "
-                      "%lld allocator runs, %.3f s",
+    dra_buf_printf(b,
+                   "%lld pods, %lld scheduled, %lld unschedulable, %lld errors, %lld node checks, %lld prefiltered, "
+                   "%lld allocator runs, %.3f s",
                    (long long)st->pods, (long long)st->scheduled, (long long)st->unschedulable, (long long)st->errors,
                    (long long)st->nodes_checked, (long long)st->nodes_prefiltered, (long long)st->allocator_runs,
                    st->seconds);

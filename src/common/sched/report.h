@@ -19,7 +19,7 @@
 typedef struct dra_sched_nodes {
     json_t **v;
     size_t n;
-    size_t made;    /* 0: v are the input's Nodes; else v are bare nodes made from slice nodeNames */
+    size_t made; /* 0: v are the input's Nodes; else v are bare nodes made from slice nodeNames */
 } dra_sched_nodes;
 
 /* The input's Node objects; without any, one bare Node (no labels) per
@@ -41,8 +41,7 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b);
  * trace when explain is set (text or JSON lines), else one line
  * "<prog>: pod NS/NAME: reason" per pod that did not fit or failed.
  * Raises *rc to 1 for a pod that fits nowhere, sets 2 for a failed pod. */
-void dra_sched_report_pods(const dra_sched_result *res, const char *prog, bool explain, bool json, dra_buf *b,
-                           int *rc);
+void dra_sched_report_pods(const dra_sched_result *res, const char *prog, bool explain, bool json, dra_buf *b, int *rc);
 
 /* "P pods, S scheduled, ... , T s" */
 void dra_sched_stats_format(const dra_sched_stats *st, dra_buf *b);

@@ -60,10 +60,10 @@ static json_t *ensure_obj(json_t *parent, const char *key)
 /* ---- per-pod claims ------------------------------------------------------------------------ */
 
 typedef struct pclaim {
-    const json_t *claim;   /* current state (identity in the run's dra_changes) */
+    const json_t *claim; /* current state (identity in the run's dra_changes) */
     const char *name;
-    bool check_owner;      /* a claim from a template */
-    const json_t *group;   /* the pod's PodGroup when the claim is the group's (DRAWorkloadResourceClaims) */
+    bool check_owner;    /* a claim from a template */
+    const json_t *group; /* the pod's PodGroup when the claim is the group's (DRAWorkloadResourceClaims) */
     bool allocated;
     bool unavailable_anyway; /* binding failed or timed out */
     bool skips_node_ops;     /* DRAOptionalNodeOperations: only for nodes that declare it */
@@ -73,20 +73,20 @@ typedef struct pclaim {
 typedef struct podctx {
     const json_t *pod;
     const char *ns, *name, *uid;
-    const char *group;     /* spec.schedulingGroup.podGroupName with DRAWorkloadResourceClaims, else NULL */
+    const char *group; /* spec.schedulingGroup.podGroupName with DRAWorkloadResourceClaims, else NULL */
     pclaim *pc;
     size_t npc;
     /* extended resources */
-    bool ext;              /* the pod asks for mapped extended resources */
+    bool ext;                   /* the pod asks for mapped extended resources */
     const json_t *ext_existing; /* claim found from an earlier cycle, or NULL */
-    bool ext_stale;        /* that claim already has requests: unschedulable */
-    const char **ext_res;  /* mapped resources with non-zero requests, sorted */
+    bool ext_stale;             /* that claim already has requests: unschedulable */
+    const char **ext_res;       /* mapped resources with non-zero requests, sorted */
     size_t next_res;
     const char **ext_unmapped;
     size_t next_unmapped;
-    int64_t min_devices;   /* of the pending user claims */
-    int64_t max_score;     /* best possible score of the pending user claims */
-    int64_t fixed_score;   /* score of the allocated claims */
+    int64_t min_devices; /* of the pending user claims */
+    int64_t max_score;   /* best possible score of the pending user claims */
+    int64_t fixed_score; /* score of the allocated claims */
 } podctx;
 
 static int cmp_cstr(const void *a, const void *b)
@@ -144,7 +144,8 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
         size_t k;
         const json_t *d;
         json_array_foreach(devs, k, d) {
-            const char *a = dra_jfield_str(d, "driver"), *b = dra_jfield_str(d, "pool"), *c = dra_jfield_str(d, "device");
+            const char *a = dra_jfield_str(d, "driver"), *b = dra_jfield_str(d, "pool"),
+                       *c = dra_jfield_str(d, "device");
             if (a && b && c && !strcmp(a, dra_jfield_str(r, "driver") ? dra_jfield_str(r, "driver") : "") &&
                 !strcmp(b, dra_jfield_str(r, "pool") ? dra_jfield_str(r, "pool") : "") &&
                 !strcmp(c, dra_jfield_str(r, "device") ? dra_jfield_str(r, "device") : ""))
@@ -157,7 +158,8 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
             size_t q;
             const json_t *cond;
             json_array_foreach(conds, q, cond) {
-                if (!strcmp(dra_jfield_str(cond, "type") ? dra_jfield_str(cond, "type") : "", json_string_value(want) ? json_string_value(want) : "") &&
+                if (!strcmp(dra_jfield_str(cond, "type") ? dra_jfield_str(cond, "type") : "",
+                            json_string_value(want) ? json_string_value(want) : "") &&
                     !strcmp(dra_jfield_str(cond, "status") ? dra_jfield_str(cond, "status") : "", "True"))
                     return true; /* binding failed */
             }
@@ -167,7 +169,8 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
             size_t q;
             const json_t *cond;
             json_array_foreach(conds, q, cond) {
-                if (!strcmp(dra_jfield_str(cond, "type") ? dra_jfield_str(cond, "type") : "", json_string_value(want) ? json_string_value(want) : "") &&
+                if (!strcmp(dra_jfield_str(cond, "type") ? dra_jfield_str(cond, "type") : "",
+                            json_string_value(want) ? json_string_value(want) : "") &&
                     !strcmp(dra_jfield_str(cond, "status") ? dra_jfield_str(cond, "status") : "", "True"))
                     ok = true;
             }
@@ -187,13 +190,15 @@ static bool binding_unavailable(const json_t *claim, int64_t now)
  * controlled by the pod (name and UID). */
 static bool is_ext_claim_of(const json_t *c, const podctx *p)
 {
-    const char *a = json_string_value(json_object_get(dra_jfield(dra_jfield(c, "metadata"), "annotations"), DRA_EXTENDED_CLAIM_ANNOTATION));
+    const char *a = json_string_value(
+        json_object_get(dra_jfield(dra_jfield(c, "metadata"), "annotations"), DRA_EXTENDED_CLAIM_ANNOTATION));
     if (!a || strcmp(a, "true") != 0 || strcmp(meta_str(c, "namespace") ? meta_str(c, "namespace") : "", p->ns) != 0)
         return false;
     size_t m;
     const json_t *ref;
     json_array_foreach(dra_jfield(dra_jfield(c, "metadata"), "ownerReferences"), m, ref) {
-        if (dra_jfield_true(ref, "controller") && !strcmp(dra_jfield_str(ref, "name") ? dra_jfield_str(ref, "name") : "", p->name) &&
+        if (dra_jfield_true(ref, "controller") &&
+            !strcmp(dra_jfield_str(ref, "name") ? dra_jfield_str(ref, "name") : "", p->name) &&
             !strcmp(dra_jfield_str(ref, "uid") ? dra_jfield_str(ref, "uid") : "", p->uid))
             return true;
     }
@@ -236,7 +241,9 @@ static char *prefilter_claims(const dra_cluster *cl, const dra_changes *state, c
         if (dup)
             continue; /* the same claim twice: allocate it once */
         p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
-        p->pc[p->npc++] = (pclaim){.claim = c, .name = name, .check_owner = check_owner,
+        p->pc[p->npc++] = (pclaim){.claim = c,
+                                   .name = name,
+                                   .check_owner = check_owner,
                                    .group = dra_pod_claim_group(cl, state, p->pod, pcj, f)};
     }
     return NULL;
@@ -291,7 +298,8 @@ static void prefilter_extended_resources(const dra_cluster *cl, const dra_change
             if (is_ext_claim_of(dra_changes_current(state, io->json), p))
                 p->ext_existing = dra_changes_current(state, io->json);
         dra_change *x;
-        for (size_t it = dra_changes_owned(state, p->uid); !p->ext_existing && (x = dra_changes_owned_next(state, &it));)
+        for (size_t it = dra_changes_owned(state, p->uid);
+             !p->ext_existing && (x = dra_changes_owned_next(state, &it));)
             if (!x->deleted && is_ext_claim_of(x->obj, p))
                 p->ext_existing = x->obj;
         if (p->ext_existing) {
@@ -351,7 +359,8 @@ static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, 
                     return dra_xasprintf("request %s: device class %s does not exist", rn, cls);
             } else if (json_array_size(fa) > 0) {
                 if (!dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
-                    return dra_xasprintf("resource claim %s/%s, request %s: has subrequests, but the DRAPrioritizedList feature is disabled",
+                    return dra_xasprintf("resource claim %s/%s, request %s: has subrequests, but the "
+                                         "DRAPrioritizedList feature is disabled",
                                          p->ns, meta_str(c, "name"), rn);
                 size_t si;
                 const json_t *sub;
@@ -366,7 +375,8 @@ static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, 
                         return dra_xasprintf("request %s/%s: device class %s does not exist", rn, sn, cls);
                 }
             } else {
-                return dra_xasprintf("resource claim %s/%s, request %s: unknown request type", p->ns, meta_str(c, "name"), rn);
+                return dra_xasprintf("resource claim %s/%s, request %s: unknown request type", p->ns,
+                                     meta_str(c, "name"), rn);
             }
         }
         p->min_devices += claim_min_devices(c);
@@ -378,8 +388,8 @@ static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, 
 
 /* PreEnqueue + PreFilter for one pod.  Returns NULL when the pod can go on to
  * Filter, else the message (caller frees) and *is_error for error statuses. */
-static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dra_extres_map *xm, const dra_sched_opts *o, const dra_features *f,
-                       podctx *p, dra_alloc_world *w, bool *is_error)
+static char *prefilter(const dra_cluster *cl, const dra_changes *state, const dra_extres_map *xm,
+                       const dra_sched_opts *o, const dra_features *f, podctx *p, dra_alloc_world *w, bool *is_error)
 {
     *is_error = false;
     char *why = prefilter_claims(cl, state, f, p);
@@ -431,8 +441,8 @@ static bool node_allocatable(const json_t *node, const char *resource, bool *pre
 
 /* ---- the special claim -------------------------------------------------------------------------- */
 
-static json_t *ext_claim_for(const podctx *p, const dra_extres_map *xm, const char *const *served,
-                             size_t n, json_t **mappings)
+static json_t *ext_claim_for(const podctx *p, const dra_extres_map *xm, const char *const *served, size_t n,
+                             json_t **mappings)
 {
     json_t *reqs;
     dra_extres_requests(p->pod, xm, served, n, &reqs, mappings);
@@ -444,7 +454,8 @@ static json_t *ext_claim_for(const podctx *p, const dra_extres_map *xm, const ch
         c = json_pack("{s:s,s:s,s:{s:s,s:s,s:s,s:[{s:s,s:s,s:s,s:s,s:b}],s:{s:s}},s:{}}", "apiVersion",
                       "resource.k8s.io/v1", "kind", "ResourceClaim", "metadata", "name", "<extended-resources>",
                       "generateName", gen, "namespace", p->ns, "ownerReferences", "apiVersion", "v1", "kind", "Pod",
-                      "name", p->name, "uid", p->uid, "controller", 1, "annotations", DRA_EXTENDED_CLAIM_ANNOTATION, "true", "spec");
+                      "name", p->name, "uid", p->uid, "controller", 1, "annotations", DRA_EXTENDED_CLAIM_ANNOTATION,
+                      "true", "spec");
         free(gen);
     }
     json_t *spec = ensure_obj(c, "spec");
@@ -457,13 +468,13 @@ static json_t *ext_claim_for(const podctx *p, const dra_extres_map *xm, const ch
 
 typedef struct node_eval {
     bool fits;
-    char *reason;           /* when not */
+    char *reason; /* when not */
     int64_t score;
-    dra_alloc_result *res;  /* allocator result when it ran and fitted */
-    json_t *ext_claim;      /* node-specific special claim */
+    dra_alloc_result *res; /* allocator result when it ran and fitted */
+    json_t *ext_claim;     /* node-specific special claim */
     json_t *ext_mappings;
     bool prefiltered;
-    json_t *trace;          /* allocator explain (explain mode) */
+    json_t *trace; /* allocator explain (explain mode) */
 } node_eval;
 
 static void node_eval_clear(node_eval *e)
@@ -505,7 +516,7 @@ typedef struct sched {
     dra_strmap refused_pods; /* keys: the refusals' uid copies */
     struct refusal {
         char *uid, *msg;
-    } *refusals;
+    } * refusals;
     size_t nrefusals;
 } sched;
 
@@ -530,7 +541,8 @@ static char *admit_claim(void *ctx, const json_t *claim)
         struct refusal *r = &S->refusals[S->nrefusals++];
         r->uid = dra_xstrdup(uid);
         /* the text of the controller's FailedResourceClaimCreation event on the pod */
-        const char *pc = json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
+        const char *pc =
+            json_string_value(json_object_get(dra_jget(claim, "metadata.annotations"), DRA_POD_CLAIM_NAME_ANNOTATION));
         r->msg = dra_xasprintf("PodResourceClaim %s: %s", pc ? pc : "", msg);
         dra_strmap_put(&S->refused_pods, r->uid, strlen(r->uid), (intptr_t)S->nrefusals);
         break;
@@ -777,8 +789,9 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool
             /* the requests of this node replace those of the earlier cycle */
             json_t *c = dra_changes_touch(st, p->ext_existing)->obj;
             json_t *devices = ensure_obj(ensure_obj(c, "spec"), "devices");
-            json_object_set_new(devices, "requests",
-                                json_deep_copy(dra_jfield(dra_jfield(dra_jfield(e->ext_claim, "spec"), "devices"), "requests")));
+            json_object_set_new(
+                devices, "requests",
+                json_deep_copy(dra_jfield(dra_jfield(dra_jfield(e->ext_claim, "spec"), "devices"), "requests")));
             ext = c;
         }
         ext_name = meta_str(ext, "name");
@@ -800,9 +813,9 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool
         dra_alloc_commit_for(S->w, e->res, p->group ? NULL : meta_str(p->pod, "name"));
     json_t *pod = dra_changes_touch(st, p->pod)->obj;
     if (e->ext_claim)
-        json_object_set_new(ensure_obj(pod, "status"), "extendedResourceClaimStatus",
-                            json_pack("{s:O,s:s}", "requestMappings", e->ext_mappings, "resourceClaimName",
-                                      ext_name ? ext_name : ""));
+        json_object_set_new(
+            ensure_obj(pod, "status"), "extendedResourceClaimStatus",
+            json_pack("{s:O,s:s}", "requestMappings", e->ext_mappings, "resourceClaimName", ext_name ? ext_name : ""));
     json_object_set_new(ensure_obj(pod, "spec"), "nodeName", json_string(nd->name));
     return NULL;
 }
@@ -973,8 +986,9 @@ static bool claim_candidates(const sched *S, const podctx *p, size_t **out, size
         bool labels = !json_array_size(terms);
         size_t i;
         const json_t *t;
-        json_array_foreach(terms, i, t) labels |= json_array_size(dra_jfield(t, "matchExpressions")) > 0 ||
-                                               !json_array_size(dra_jfield(t, "matchFields"));
+        json_array_foreach(terms, i, t)
+            labels |= json_array_size(dra_jfield(t, "matchExpressions")) > 0 ||
+                      !json_array_size(dra_jfield(t, "matchFields"));
         if (!labels && named_candidates(S, x->node_selector, out, n))
             return true;
     }
@@ -996,10 +1010,10 @@ static void clear_visited(sched *S, const size_t *visited, size_t nvisited)
 
 /* One pod's walk over the nodes: Filter, with the running best of Score. */
 typedef struct walk {
-    json_t *traces;         /* explain: one entry per node, else NULL */
-    node_eval best;         /* the best node's evaluation so far */
-    long best_i;            /* its index, -1 when none fits */
-    int64_t best_raw, ceiling; /* its raw score; no node can score more than the ceiling */
+    json_t *traces;                        /* explain: one entry per node, else NULL */
+    node_eval best;                        /* the best node's evaluation so far */
+    long best_i;                           /* its index, -1 when none fits */
+    int64_t best_raw, ceiling;             /* its raw score; no node can score more than the ceiling */
     size_t *visited, nvisited, capvisited; /* nodes whose scratch entries were set */
     size_t *fits, nfits, capfits;          /* the fitting nodes, in order */
     size_t ntried;
@@ -1172,7 +1186,8 @@ static void postfilter(sched *S, const walk *w, dra_sched_pod *sp)
     if (w->leapt || w->pinned) /* every node was tried: the ones passed over were cut or not named */
         for (size_t i = 0; i < S->nnodes; i++)
             if (!reasons[i])
-                reasons[i] = w->leapt ? "cannot allocate all claims" : "node(s) didn't match Pod's node affinity/selector";
+                reasons[i] =
+                    w->leapt ? "cannot allocate all claims" : "node(s) didn't match Pod's node affinity/selector";
     sp->message = dra_sched_fit_error(reasons, S->nnodes);
     if (w->leapt || w->pinned)
         memset(reasons, 0, S->nnodes * sizeof *reasons);
@@ -1360,8 +1375,8 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     /* validatePodGroup refused the group before any pod was tried */
     char *hold_err = lead->group && lead->hold && lead->hold_error ? dra_xstrdup(lead->hold) : NULL;
     if (cycle && remaining + scheduled < min)
-        gmsg = dra_xasprintf("minCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64
-                             " remaining", min, scheduled, remaining);
+        gmsg = dra_xasprintf("minCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64 " remaining",
+                             min, scheduled, remaining);
     size_t tried = from;
     for (size_t qi = from; qi < to; qi++) {
         const json_t *pod = pend[q->v[qi].index]->json;
@@ -1389,7 +1404,8 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
                     gerr = true;
                 } else if (remaining + scheduled < min) {
                     gmsg = dra_xasprintf("minCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64
-                                         " remaining", min, scheduled, remaining);
+                                         " remaining",
+                                         min, scheduled, remaining);
                 }
             }
         }
@@ -1521,8 +1537,7 @@ static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
     intptr_t refusal = 0;
     if (dra_strmap_get(&S->refused_pods, uid, strlen(uid), &refusal) && refusal)
         return;
-    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR || sp->bind_error, sp->message,
-                              S->o->now);
+    dra_sched_pod_unscheduled(&S->st, sp->pod, sp->outcome == DRA_POD_ERROR || sp->bind_error, sp->message, S->o->now);
 }
 
 /* One run over the queue; *again when a pod group's placements are to be
@@ -1607,7 +1622,6 @@ static dra_err *schedule_run(const dra_cluster *c, json_t *const *nodes, size_t 
     free(classes);
     return err;
 }
-
 
 /* Does the queue have a gang of minCount 2 or more, whose placements may be
  * undone? */

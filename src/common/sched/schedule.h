@@ -65,7 +65,7 @@ typedef struct dra_sched_opts {
      * placed, and the result gives them as text (dra_sched_result.texts):
      * for a caller that only writes the result out. */
     bool text_results;
-    dra_sched_order order;        /* the queue's (default) or the input's */
+    dra_sched_order order; /* the queue's (default) or the input's */
     /* Quota admission of each claim made from a template (dra_lc_opts.admit;
      * NULL: none).  Claims are made pod by pod in the order above, before
      * any pod is placed; a pod whose claim is refused stays pending
@@ -86,19 +86,19 @@ typedef struct dra_sched_opts {
 typedef enum { DRA_POD_SCHEDULED, DRA_POD_UNSCHEDULABLE, DRA_POD_ERROR, DRA_POD_SKIPPED } dra_pod_outcome;
 
 typedef struct dra_sched_pod {
-    const json_t *pod;        /* borrowed original */
-    char *ref;                /* "ns/name" */
+    const json_t *pod; /* borrowed original */
+    char *ref;         /* "ns/name" */
     dra_pod_outcome outcome;
-    char *node;               /* chosen node (SCHEDULED) */
-    int64_t score;            /* normalised score of the chosen node */
-    char *message;            /* fit error, error text, or why skipped */
-    json_t *trace;            /* per-node trace (explain), else NULL */
-    size_t queue_pos;         /* 1-based place in the order the pods were tried */
-    int64_t priority;         /* as the queue sorts it */
-    char *queue;              /* why it is there: priority and its source, queue time */
-    char *group;              /* "ns/name" of the PodGroup it was queued with (GenericWorkload), else NULL */
-    bool bind_error;          /* placed, then refused while binding (PreBind): its PodScheduled
-                                 condition says SchedulerError, whatever the outcome */
+    char *node;       /* chosen node (SCHEDULED) */
+    int64_t score;    /* normalised score of the chosen node */
+    char *message;    /* fit error, error text, or why skipped */
+    json_t *trace;    /* per-node trace (explain), else NULL */
+    size_t queue_pos; /* 1-based place in the order the pods were tried */
+    int64_t priority; /* as the queue sorts it */
+    char *queue;      /* why it is there: priority and its source, queue time */
+    char *group;      /* "ns/name" of the PodGroup it was queued with (GenericWorkload), else NULL */
+    bool bind_error;  /* placed, then refused while binding (PreBind): its PodScheduled
+                         condition says SchedulerError, whatever the outcome */
 } dra_sched_pod;
 
 typedef struct dra_sched_stats {
@@ -106,19 +106,19 @@ typedef struct dra_sched_stats {
     int64_t nodes_checked;     /* (pod, node) pairs filtered */
     int64_t nodes_prefiltered; /* pairs cut by the free-device bound */
     int64_t allocator_runs;
-    double seconds;            /* world build + placement */
+    double seconds; /* world build + placement */
 } dra_sched_stats;
 
 typedef struct dra_sched_result {
-    json_t **objs;            /* changed claims (input order, then created ones), then changed pods (input order),
-                               * then PodGroups whose status changed (DRAWorkloadResourceClaims); with
-                               * text_results a created claim's entry is NULL and its text in texts */
-    char **texts;             /* text_results: compact JSON of the entries objs leaves NULL (else NULL) */
+    json_t **objs; /* changed claims (input order, then created ones), then changed pods (input order),
+                    * then PodGroups whose status changed (DRAWorkloadResourceClaims); with
+                    * text_results a created claim's entry is NULL and its text in texts */
+    char **texts;  /* text_results: compact JSON of the entries objs leaves NULL (else NULL) */
     size_t nobjs;
-    dra_sched_pod *pods;      /* one per pending pod, in the order they were tried */
+    dra_sched_pod *pods; /* one per pending pod, in the order they were tried */
     size_t npods;
-    dra_err *warnings;        /* problems of the claim controller step (pods stay pending), and
-                               * pods naming a PriorityClass that is not there */
+    dra_err *warnings; /* problems of the claim controller step (pods stay pending), and
+                        * pods naming a PriorityClass that is not there */
     dra_sched_stats stats;
 } dra_sched_result;
 

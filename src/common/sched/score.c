@@ -40,7 +40,8 @@ int64_t dra_sched_claim_score(const json_t *claim, const json_t *allocation)
         const json_t *sub;
         json_array_foreach(dra_jfield(req, "firstAvailable"), k, sub) {
             char ref[512];
-            snprintf(ref, sizeof ref, "%s/%s", rn ? rn : "", dra_jfield_str(sub, "name") ? dra_jfield_str(sub, "name") : "");
+            snprintf(ref, sizeof ref, "%s/%s", rn ? rn : "",
+                     dra_jfield_str(sub, "name") ? dra_jfield_str(sub, "name") : "");
             /* The set of allocated subrequests counts each once. */
             if (results_have(allocation, ref))
                 score += DRA_FIRST_AVAILABLE_MAX - (int64_t)k;

@@ -39,8 +39,8 @@ dra_err *dra_sel_check(char *const *exprs, size_t n, const dra_features *f, dra_
     return e;
 }
 
-dra_err *dra_sel_eval_expr(const char *expr, const dra_sel_devices *devs, const char *device,
-                           const char *const *vars, size_t nvars, const dra_features *f, dra_buf *out)
+dra_err *dra_sel_eval_expr(const char *expr, const dra_sel_devices *devs, const char *device, const char *const *vars,
+                           size_t nvars, const dra_features *f, dra_buf *out)
 {
     dra_sel_eval ev;
     dra_sel_eval_init(&ev, f);
@@ -48,8 +48,8 @@ dra_err *dra_sel_eval_expr(const char *expr, const dra_sel_devices *devs, const 
     if (device) {
         const dra_sel_device *d = dra_sel_find(devs, device);
         if (!d)
-            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "no device %s in the input (want DRIVER/POOL/DEVICE)", device),
-                              "device");
+            e = dra_err_param(
+                dra_err_new(DRA_EXIT_INPUT, "no device %s in the input (want DRIVER/POOL/DEVICE)", device), "device");
         dra_sel_eval_set_device(&ev, d);
     }
     for (size_t i = 0; i < nvars && !e; i++)
@@ -119,8 +119,7 @@ size_t dra_sel_select(dra_selection *s, const dra_sel_devices *devs, dra_sel_not
     return n;
 }
 
-dra_err *dra_sel_add_claim(dra_selection *s, const dra_model *m, const char *claim, const char *ns,
-                           const char *request)
+dra_err *dra_sel_add_claim(dra_selection *s, const dra_model *m, const char *claim, const char *ns, const char *request)
 {
     char *full = strchr(claim, '/') ? dra_xstrdup(claim) : dra_xasprintf("%s/%s", ns ? ns : "default", claim);
     dra_err *e = dra_selection_add_request(s, m, full, request);

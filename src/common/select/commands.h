@@ -27,7 +27,7 @@ DRA_MUST_USE dra_err *dra_sel_check(char *const *exprs, size_t n, const dra_feat
  * order; appends the value in CEL syntax and a newline.  A device that is
  * not among devs is an error about the parameter "device". */
 DRA_MUST_USE dra_err *dra_sel_eval_expr(const char *expr, const dra_sel_devices *devs, const char *device,
-                           const char *const *vars, size_t nvars, const dra_features *f, dra_buf *out);
+                                        const char *const *vars, size_t nvars, const dra_features *f, dra_buf *out);
 
 /* `select` over devs: the devices that match, in input order (*matched, an
  * array the caller frees, of devices borrowed from devs), and for every
@@ -41,7 +41,7 @@ size_t dra_sel_select(dra_selection *s, const dra_sel_devices *devs, dra_sel_not
 /* --claim of `select`: a request of the claim "NS/NAME", or of a bare NAME
  * in namespace ns (NULL: "default", as kubectl). */
 DRA_MUST_USE dra_err *dra_sel_add_claim(dra_selection *s, const dra_model *m, const char *claim, const char *ns,
-                           const char *request);
+                                        const char *request);
 
 /* What `select` says about a device that did not match: with ERRORS only a
  * runtime error, in upstream's words; with TEXT the explain line; with JSON

@@ -45,8 +45,7 @@ static void add_devices(dra_sel_devices *out, size_t *cap, const slice_ref *s)
     const json_t *devs = json_object_get(spec, "devices");
     size_t i;
     const json_t *dev;
-    json_array_foreach(devs, i, dev)
-    {
+    json_array_foreach(devs, i, dev) {
         if (out->n == *cap) {
             *cap = *cap ? *cap * 2 : 64;
             out->v = dra_xrealloc(out->v, *cap * sizeof *out->v);
@@ -208,10 +207,10 @@ static json_t *kept_text(dra_buf *b, const json_t *dev)
 typedef struct sel_reader {
     dra_objset *set;
     dra_loader *loader;
-    dra_errs errs; /* of the objects: many, so not appended one by one */
+    dra_errs errs;   /* of the objects: many, so not appended one by one */
     dra_kind *kinds; /* of the kept objects */
     size_t nkinds;
-    dra_buf text;    /* scratch for a device's text */
+    dra_buf text; /* scratch for a device's text */
 } sel_reader;
 
 static dra_err *keep_one(void *ctx, dra_obj *o)

@@ -27,8 +27,8 @@ typedef struct lint_ctx {
 /* One class's verdicts, reused by the requests that name it. */
 typedef struct class_result {
     const char *name;
-    bool known;    /* false: a selector did not compile, results unknown */
-    bool *passes;  /* per device */
+    bool known;   /* false: a selector did not compile, results unknown */
+    bool *passes; /* per device */
 } class_result;
 
 static void problem(lint_ctx *c, const dra_obj *o, const char *field, char *msg)
@@ -67,8 +67,7 @@ static void collect_versions(lint_ctx *c)
         const char *key;
         json_t *val;
         json_t *dev = dra_sel_device_ref(d);
-        json_object_foreach(json_object_get(dev, "attributes"), key, val)
-        {
+        json_object_foreach(json_object_get(dev, "attributes"), key, val) {
             if (json_object_get(val, "version"))
                 add_name(&c->version_attrs, &c->nversion, qualify(d, key));
         }
@@ -296,9 +295,8 @@ static bool lint_list(lint_ctx *c, const dra_obj *o, const char *path, const jso
         }
         char *field = dra_xasprintf("%s[%zu].cel.expression", path, i);
         for (size_t f = 0; f < nfails; f++) {
-            const char *advice = strstr(fails[f].msg, "no such key:")
-                                     ? "; guard it with has() or use .?key.orValue(...)"
-                                     : "";
+            const char *advice =
+                strstr(fails[f].msg, "no such key:") ? "; guard it with has() or use .?key.orValue(...)" : "";
             problem(c, o, field,
                     dra_xasprintf("CEL runtime error on %zu of %zu devices (e.g. %s): %s%s", fails[f].count, reached,
                                   fails[f].example, fails[f].msg, advice));
@@ -347,8 +345,7 @@ static void lint_capacity_requests(lint_ctx *c, const dra_obj *o, const char *pa
     }
     const char *key;
     json_t *val;
-    json_object_foreach((json_t *)reqs, key, val)
-    {
+    json_object_foreach((json_t *)reqs, key, val) {
         if (!nreach || has_name(names, nnames, key))
             continue;
         char *field = dra_xasprintf("%s.capacity.requests[%s]", path, key);
@@ -393,8 +390,7 @@ static void lint_claim_spec(lint_ctx *c, const dra_obj *o, const char *prefix, c
 {
     size_t j;
     const json_t *req;
-    json_array_foreach(json_object_get(json_object_get(spec, "devices"), "requests"), j, req)
-    {
+    json_array_foreach(json_object_get(json_object_get(spec, "devices"), "requests"), j, req) {
         const json_t *exact = json_object_get(req, "exactly");
         if (exact) {
             char *path = dra_xasprintf("%s.devices.requests[%zu].exactly", prefix, j);
@@ -403,8 +399,7 @@ static void lint_claim_spec(lint_ctx *c, const dra_obj *o, const char *prefix, c
         }
         size_t k;
         const json_t *sub;
-        json_array_foreach(json_object_get(req, "firstAvailable"), k, sub)
-        {
+        json_array_foreach(json_object_get(req, "firstAvailable"), k, sub) {
             char *path = dra_xasprintf("%s.devices.requests[%zu].firstAvailable[%zu]", prefix, j, k);
             lint_request(c, o, path, sub, cr, ncr, m);
             free(path);

@@ -48,8 +48,9 @@ static dra_err *add_selector(dra_selection *s, dra_sel_origin origin, const char
 {
     cel_program *p = NULL;
     dra_err *ce = cel_dra_compile(s->env, expr, len, &p);
-    dra_sel_selector x = {origin, owner ? dra_xstrdup(owner) : NULL, claim ? dra_xstrdup(claim) : NULL, index,
-                          NULL, dra_xstrdup(expr), p};
+    dra_sel_selector x = {
+        origin, owner ? dra_xstrdup(owner) : NULL, claim ? dra_xstrdup(claim) : NULL, index, NULL, dra_xstrdup(expr),
+        p};
     if (origin == DRA_SEL_CLASS)
         x.label = dra_xasprintf("class %s selector #%zu", owner, index);
     else if (origin == DRA_SEL_REQUEST)
@@ -88,15 +89,14 @@ static dra_err *add_selector_list(dra_selection *s, dra_sel_origin origin, const
     dra_err *err = NULL;
     size_t i;
     const json_t *sel;
-    json_array_foreach(selectors, i, sel)
-    {
+    json_array_foreach(selectors, i, sel) {
         const json_t *ej = json_object_get(json_object_get(sel, "cel"), "expression");
         const char *expr = json_string_value(ej);
         if (!expr) {
-            err = dra_err_append(err, dra_err_new(DRA_EXIT_INPUT,
-                                                  "%s %s: selector #%zu: CEL expression empty (unsupported selector type?)",
-                                                  origin == DRA_SEL_CLASS ? "class" : "claim",
-                                                  origin == DRA_SEL_CLASS ? owner : claim, i));
+            err = dra_err_append(
+                err,
+                dra_err_new(DRA_EXIT_INPUT, "%s %s: selector #%zu: CEL expression empty (unsupported selector type?)",
+                            origin == DRA_SEL_CLASS ? "class" : "claim", origin == DRA_SEL_CLASS ? owner : claim, i));
             continue;
         }
         err = dra_err_append(err, add_selector(s, origin, owner, claim, i, expr, json_string_length(ej)));
@@ -117,8 +117,7 @@ static const json_t *find_named(const json_t *arr, const char *name, size_t len)
 {
     size_t i;
     const json_t *x;
-    json_array_foreach(arr, i, x)
-    {
+    json_array_foreach(arr, i, x) {
         const char *n = json_string_value(json_object_get(x, "name"));
         if (n && strlen(n) == len && !strncmp(n, name, len))
             return x;
@@ -131,14 +130,12 @@ static char *request_names(const json_t *requests)
     dra_buf b = DRA_BUF_INIT;
     size_t i;
     const json_t *r;
-    json_array_foreach(requests, i, r)
-    {
+    json_array_foreach(requests, i, r) {
         dra_buf_printf(&b, "%s%s", i ? ", " : "", json_string_value(json_object_get(r, "name")));
         const json_t *fa = json_object_get(r, "firstAvailable");
         size_t k;
         const json_t *sub;
-        json_array_foreach(fa, k, sub)
-        {
+        json_array_foreach(fa, k, sub) {
             dra_buf_printf(&b, "%s%s/%s", k ? ", " : " (", json_string_value(json_object_get(r, "name")),
                            json_string_value(json_object_get(sub, "name")));
             if (k + 1 == json_array_size(fa))
@@ -160,7 +157,8 @@ dra_err *dra_selection_add_request(dra_selection *s, const dra_model *m, const c
         spec = json_object_get(json_object_get(o->json, "spec"), "spec");
     free(ns);
     if (!o)
-        return dra_err_new(DRA_EXIT_INPUT, "resource claim \"%s\" not found (neither a ResourceClaim nor a ResourceClaimTemplate)",
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "resource claim \"%s\" not found (neither a ResourceClaim nor a ResourceClaimTemplate)",
                            claim);
     const json_t *requests = json_object_get(json_object_get(spec, "devices"), "requests");
     size_t nreq = json_array_size(requests);
@@ -313,7 +311,10 @@ void dra_sel_eval_free(dra_sel_eval *ev)
     memset(ev, 0, sizeof *ev);
 }
 
-void dra_sel_eval_set_device(dra_sel_eval *ev, const dra_sel_device *d) { ev->device = d; }
+void dra_sel_eval_set_device(dra_sel_eval *ev, const dra_sel_device *d)
+{
+    ev->device = d;
+}
 
 /* Compile and make the program, as upstream's env.Compile and
  * env.Program (whose failure reads "program instantiation failed: ..."
@@ -374,7 +375,8 @@ dra_err *dra_sel_eval_add_var(dra_sel_eval *ev, const char *spec)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || !valid_ident(spec, (size_t)(eq - spec)))
-        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAME=CEL with NAME an identifier, not \"%s\"", spec), "var");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAME=CEL with NAME an identifier, not \"%s\"", spec),
+                             "var");
     char *name = dra_xstrndup(spec, (size_t)(eq - spec));
     if (!strcmp(name, "device") || ev->nvars >= CEL_ACTIVATION_MAX - 1) {
         dra_err *e = var_err(name, strcmp(name, "device") ? "too many variables" : "the name device is taken");

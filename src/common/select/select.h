@@ -43,10 +43,10 @@ typedef struct dra_sel_device {
                                        * text: read it through dra_sel_device_obj */
     const char *text;                 /* the Device as compact JSON (borrowed), or NULL */
     size_t text_len;
-    const json_t *slice;              /* the ResourceSlice (borrowed) */
-    char *id;                         /* "driver/pool/device" (owned) */
-    cel_dra_device *cel_cache;        /* converted for CEL on first use (owned): read it through
-                                       * dra_sel_device_cel */
+    const json_t *slice;       /* the ResourceSlice (borrowed) */
+    char *id;                  /* "driver/pool/device" (owned) */
+    cel_dra_device *cel_cache; /* converted for CEL on first use (owned): read it through
+                                * dra_sel_device_cel */
 } dra_sel_device;
 
 /* The device converted for CEL, built on first use and kept until
@@ -104,10 +104,10 @@ typedef enum { DRA_SEL_CLASS, DRA_SEL_REQUEST, DRA_SEL_EXPR } dra_sel_origin;
 
 typedef struct dra_sel_selector {
     dra_sel_origin origin;
-    char *owner;        /* class name, request name ("r" or "r/sub") or NULL for -e */
-    char *claim;        /* "ns/name" for request selectors, else NULL */
-    size_t index;       /* position among the owner's selectors (0-based) */
-    char *label;        /* "class C selector #i", "request R selector #j", "-e #k" */
+    char *owner;  /* class name, request name ("r" or "r/sub") or NULL for -e */
+    char *claim;  /* "ns/name" for request selectors, else NULL */
+    size_t index; /* position among the owner's selectors (0-based) */
+    char *label;  /* "class C selector #i", "request R selector #j", "-e #k" */
     char *expr;
     cel_program *prog;
 } dra_sel_selector;
@@ -116,7 +116,7 @@ typedef struct dra_selection {
     cel_env *env;
     dra_sel_selector *v;
     size_t n, cap;
-    size_t nexprs;      /* -e expressions added so far */
+    size_t nexprs; /* -e expressions added so far */
 } dra_selection;
 
 /* f may be NULL (defaults); the env follows DRAConsumableCapacity. */
@@ -133,7 +133,8 @@ DRA_MUST_USE dra_err *dra_selection_add_class(dra_selection *s, const dra_model 
  * Errors: unknown claim or request, a request with subrequests but no SUB,
  * an unknown class ("request R: device class C does not exist"), compile
  * errors ("claim NS/N: selector #j: CEL compile error: ..."). */
-DRA_MUST_USE dra_err *dra_selection_add_request(dra_selection *s, const dra_model *m, const char *claim, const char *request);
+DRA_MUST_USE dra_err *dra_selection_add_request(dra_selection *s, const dra_model *m, const char *claim,
+                                                const char *request);
 /* Add an extra expression ("-e #k: CEL compile error: ..."). */
 DRA_MUST_USE dra_err *dra_selection_add_expr(dra_selection *s, const char *expr);
 
@@ -163,14 +164,14 @@ char *dra_sel_runtime_error_text(const dra_selection *s, const dra_sel_device *d
  * set).  Variables are typed by their value's static type.
  * Ownership: everything is owned by the struct; dra_sel_eval_free. */
 typedef struct dra_sel_eval {
-    cel_env *env;        /* the DRA env plus the variables */
-    cel_env *var_env;    /* where variable expressions are compiled */
+    cel_env *env;     /* the DRA env plus the variables */
+    cel_env *var_env; /* where variable expressions are compiled */
     cel_program **var_progs;
     char **var_names;
     cel_value *var_values; /* live in var_progs' scratch memory */
     size_t nvars;
     const dra_sel_device *device; /* borrowed; NULL = `device` unbound */
-    uint64_t cost;       /* actual cost of the last dra_sel_eval_run */
+    uint64_t cost;                /* actual cost of the last dra_sel_eval_run */
 } dra_sel_eval;
 
 void dra_sel_eval_init(dra_sel_eval *ev, const dra_features *f);

@@ -101,7 +101,10 @@ dra_err *dra_session_load_report(dra_session *s, const char *path, dra_err **war
     return NULL;
 }
 
-size_t dra_session_device_count(const dra_session *s) { return s->in.devs.n; }
+size_t dra_session_device_count(const dra_session *s)
+{
+    return s->in.devs.n;
+}
 
 static void put_err(dra_buf *out, const dra_err *e)
 {
@@ -308,6 +311,7 @@ bool dra_session_line(dra_session *s, const char *line, dra_buf *out)
 
 /* Functions offered when the registry has them (cel_registry_has_function
  * filters out what the environment lacks). */
+/* clang-format off */
 static const char *const functions[] = {
     "size", "contains", "startsWith", "endsWith", "matches", "int", "uint", "double", "string", "bytes", "bool",
     "type", "dyn", "duration", "timestamp", "quantity", "isQuantity", "semver", "isSemver", "compareTo",
@@ -328,13 +332,14 @@ static const char *const always[] = {
     "has", "all", "exists", "exists_one", "map", "filter", "cel.bind", "optMap", "optFlatMap", "transformList",
     "transformMap", "device", "true", "false", "null", "in", "list", NULL,
 };
+/* clang-format on */
 static const char *const commands[] = {":load ", ":devices", ":class ", ":explain ", ":help", ":quit", NULL};
 static const char *const device_fields[] = {"driver", "attributes", "capacity", "allowMultipleAllocations", NULL};
 
 typedef struct cands {
     char **v;
     size_t n;
-    const char *keep;  /* text kept in front of each candidate: line[word_start, token) */
+    const char *keep; /* text kept in front of each candidate: line[word_start, token) */
     size_t keep_len;
     const char *prefix; /* what the candidate must start with */
     size_t prefix_len;
@@ -365,8 +370,7 @@ static const dra_strset *device_keys(const dra_session *cs, bool capacity)
             for (int k = 0; k < 2; k++) {
                 const char *key;
                 json_t *val;
-                json_object_foreach(json_object_get(dev, k ? "capacity" : "attributes"), key, val)
-                {
+                json_object_foreach(json_object_get(dev, k ? "capacity" : "attributes"), key, val) {
                     dra_buf_reset(&b);
                     if (!strchr(key, '/'))
                         dra_buf_printf(&b, "%s/", d->driver); /* the driver's own domain */
@@ -383,8 +387,8 @@ static const dra_strset *device_keys(const dra_session *cs, bool capacity)
 }
 
 /* Domains, or names within `domain`, of device attributes or capacities. */
-static void offer_keys(cands *c, const dra_session *s, bool capacity, const char *domain, size_t dlen,
-                       const char *open, const char *close)
+static void offer_keys(cands *c, const dra_session *s, bool capacity, const char *domain, size_t dlen, const char *open,
+                       const char *close)
 {
     const dra_strset *keys = device_keys(s, capacity);
     for (size_t i = 0; i < keys->n; i++) {
@@ -400,7 +404,10 @@ static void offer_keys(cands *c, const dra_session *s, bool capacity, const char
     }
 }
 
-static bool ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+static bool ident_char(char ch)
+{
+    return isalnum((unsigned char)ch) || ch == '_';
+}
 
 static bool ends_with(const char *p, size_t n, const char *suffix)
 {
@@ -453,8 +460,7 @@ void dra_session_complete(const dra_session *s, const char *line, size_t word_st
             c.prefix_len = cursor - word_start;
             const dra_model_list *l = dra_model_kind(&s->in.model, DRA_KIND_DEVICE_CLASS);
             for (size_t i = 0; i < l->n; i++)
-                offer(&c, json_string_value(json_object_get(json_object_get(l->v[i]->json, "metadata"), "name")),
-                      "");
+                offer(&c, json_string_value(json_object_get(json_object_get(l->v[i]->json, "metadata"), "name")), "");
         } else if (!strncmp(line, ":explain ", 9)) {
             goto expression;
         }

@@ -46,9 +46,9 @@ size_t dra_session_device_count(const dra_session *s);
 bool dra_session_line(dra_session *s, const char *line, dra_buf *out);
 
 typedef struct dra_session_completion {
-    char **v;    /* replacements for the text between word_start and the cursor */
+    char **v; /* replacements for the text between word_start and the cursor */
     size_t n;
-    bool files;  /* complete file names instead (after :load) */
+    bool files; /* complete file names instead (after :load) */
 } dra_session_completion;
 
 /* Candidates for the text line[word_start, cursor) (the word readline

@@ -20,8 +20,7 @@
 
 /* ---- inventory ---- */
 
-static void push_item(dra_slice_item **v, size_t *n, size_t *cap, json_t *json, const dra_obj *src,
-                      const char *field)
+static void push_item(dra_slice_item **v, size_t *n, size_t *cap, json_t *json, const dra_obj *src, const char *field)
 {
     if (*n == *cap) {
         *cap = *cap ? *cap * 2 : 64;
@@ -217,8 +216,8 @@ static dra_err *at_item(dra_err *e, const dra_slice_item *it, const json_t *item
     const char *name = json_string_value(json_object_get(item ? item : parsed, "name"));
     bool from_slice = it->src && json_object_get(it->src->json, "kind");
     if (!from_slice && name) {
-        char *ref = dra_xasprintf("%s/%s", strncmp(it->field, "sharedCounters", 14) == 0 ? "CounterSet" : "Device",
-                                  name);
+        char *ref =
+            dra_xasprintf("%s/%s", strncmp(it->field, "sharedCounters", 14) == 0 ? "CounterSet" : "Device", name);
         for (dra_err *x = e; x; x = x->next)
             if (!x->object)
                 x = dra_err_object(x, ref);
@@ -263,9 +262,8 @@ static dra_err *check_sets(const dra_inventory *inv, const char *pool, dra_strma
         dra_err *e = NULL;
         const char *name = json_string_value(json_object_get(set_json[i], "name"));
         if (name && seen_before(sets, name, i))
-            e = dra_err_field(dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in pool \"%s\"", name,
-                                          pool),
-                              "name");
+            e = dra_err_field(
+                dra_err_new(DRA_EXIT_INPUT, "found duplicate counter set \"%s\" in pool \"%s\"", name, pool), "name");
         dra_errs_add(&errs, e ? at_item(e, it, set_json[i], lookups) : NULL);
     }
     return dra_errs_take(&errs);
@@ -291,8 +289,8 @@ static dra_err *check_device(const json_t *dev, const char *pool, bool repeated,
         char field[96];
         if (!position_of(sets, set_name, &set_index)) {
             snprintf(field, sizeof field, "consumesCounters[%zu].counterSet", k);
-            e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter set %s not found", set_name),
-                                                field));
+            e = dra_err_append(e,
+                               dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter set %s not found", set_name), field));
             continue;
         }
         const json_t *have = json_object_get(set_json[set_index], "counters");
@@ -302,9 +300,9 @@ static dra_err *check_device(const json_t *dev, const char *pool, bool repeated,
             if (json_object_get(have, cname))
                 continue;
             snprintf(field, sizeof field, "consumesCounters[%zu].counters", k);
-            e = dra_err_append(e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter %s not found in counter set %s",
-                                                            cname, set_name),
-                                                field));
+            e = dra_err_append(
+                e, dra_err_field(dra_err_new(DRA_EXIT_INPUT, "counter %s not found in counter set %s", cname, set_name),
+                                 field));
         }
     }
     return e;
@@ -380,8 +378,9 @@ json_t *dra_slice_object(const dra_slice_opts *opts, const char *name, int64_t g
     const char *pool = opts->pool ? opts->pool : opts->node_name;
     json_t *spec = json_object();
     json_object_set_new(spec, "driver", json_string(opts->driver));
-    json_object_set_new(spec, "pool", json_pack("{s:s, s:I, s:I}", "name", pool, "generation", (json_int_t)generation,
-                                                "resourceSliceCount", (json_int_t)nslices));
+    json_object_set_new(spec, "pool",
+                        json_pack("{s:s, s:I, s:I}", "name", pool, "generation", (json_int_t)generation,
+                                  "resourceSliceCount", (json_int_t)nslices));
     /* Field order as in the v1 Go type: nodeName, nodeSelector, allNodes, devices, ..., sharedCounters. */
     if (opts->node_name)
         json_object_set_new(spec, "nodeName", json_string(opts->node_name));
@@ -481,8 +480,12 @@ static bool equal_ctx(const json_t *a, const json_t *b, const char *key, const c
     if (json_is_object(a) && json_is_object(b)) {
         const char *k;
         json_t *v;
-        json_object_foreach((json_t *)a, k, v) if (!equal_ctx(v, json_object_get(b, k), k, key)) return false;
-        json_object_foreach((json_t *)b, k, v) if (!json_object_get(a, k) && !is_empty(v)) return false;
+        json_object_foreach((json_t *)a, k, v)
+            if (!equal_ctx(v, json_object_get(b, k), k, key))
+                return false;
+        json_object_foreach((json_t *)b, k, v)
+            if (!json_object_get(a, k) && !is_empty(v))
+                return false;
         return true;
     }
     if (json_equal((json_t *)a, (json_t *)b))
@@ -567,10 +570,11 @@ static void copy_taint_time_added(const json_t *from_devices, json_t *to_devices
         const json_t *old = NULL;
         size_t j;
         json_t *cand;
-        json_array_foreach(from_devices, j, cand) if (json_equal(json_object_get(cand, "name"), json_object_get(dev, "name"))) {
-            old = cand;
-            break;
-        }
+        json_array_foreach(from_devices, j, cand)
+            if (json_equal(json_object_get(cand, "name"), json_object_get(dev, "name"))) {
+                old = cand;
+                break;
+            }
         if (!old)
             continue;
         size_t t;
@@ -708,50 +712,53 @@ static int cmp_u32(const void *a, const void *b)
 struct dra_slice_builder {
     dra_slice_opts opts;
     const char *pool;
-    int pass;                 /* 1, 2, 3; 4 when done */
-    bool failed;              /* a problem ended the build: only free it */
-    bool stable;              /* the items' sources outlive the build (an inventory in memory) */
+    int pass;    /* 1, 2, 3; 4 when done */
+    bool failed; /* a problem ended the build: only free it */
+    bool stable; /* the items' sources outlive the build (an inventory in memory) */
     /* pass 1 */
     size_t ndevices;
-    uint32_t *hash;           /* dra_xgrow: name_hash() of each device, until the plan */
-    uint64_t names;           /* the name hashes in order, in one: the next pass must see the same */
-    uint64_t names_again;     /* the same in pass 2 */
+    uint32_t *hash;       /* dra_xgrow: name_hash() of each device, until the plan */
+    uint64_t names;       /* the name hashes in order, in one: the next pass must see the same */
+    uint64_t names_again; /* the same in pass 2 */
     splitter split;
     /* the plan */
     const dra_inventory *sets; /* the counter sets (borrowed) */
-    size_t n, nset_slices;    /* slices, the first nset_slices of counter sets */
-    const json_t **matched;   /* the previous slice that slice i updates, or NULL */
+    size_t n, nset_slices;     /* slices, the first nset_slices of counter sets */
+    const json_t **matched;    /* the previous slice that slice i updates, or NULL */
     size_t nmatched, nchanged;
-    int64_t prev_gen;         /* the highest of the previous slices */
-    int64_t gen;              /* provisional in pass 2, final in pass 3 */
-    uint32_t *repeated;       /* sorted name hashes of more than one device */
+    int64_t prev_gen;   /* the highest of the previous slices */
+    int64_t gen;        /* provisional in pass 2, final in pass 3 */
+    uint32_t *repeated; /* sorted name hashes of more than one device */
     size_t nrepeated;
     dra_strmap set_names;
     json_t **set_json;
     /* passes 2 and 3: the device chunk being filled */
-    size_t at, chunk;         /* devices and device chunks done in this pass */
-    json_t *content;          /* the chunk's devices */
-    dra_slice_item *items;    /* pass 2: the chunk's items (fields owned), src resolved at the end */
-    size_t *item_stub;        /* !stable: the stub of each item's source */
+    size_t at, chunk;      /* devices and device chunks done in this pass */
+    json_t *content;       /* the chunk's devices */
+    dra_slice_item *items; /* pass 2: the chunk's items (fields owned), src resolved at the end */
+    size_t *item_stub;     /* !stable: the stub of each item's source */
     size_t nitems;
-    dra_objset stubs;         /* !stable: the chunk's sources, named, for messages */
-    const char *stub_file;    /* the source of the last stub */
+    dra_objset stubs;      /* !stable: the chunk's sources, named, for messages */
+    const char *stub_file; /* the source of the last stub */
     int stub_doc, stub_item;
-    dra_strset seen;          /* pass 2: names of `repeated` given so far */
+    dra_strset seen;            /* pass 2: names of `repeated` given so far */
     dra_errs problems, invalid; /* pass 2: the checks' findings; the validator's */
     int problem_lookups, invalid_lookups;
-    uint64_t *chunk_hash;     /* !stable: content hash of each device chunk in pass 2, for pass 3 */
+    uint64_t *chunk_hash; /* !stable: content hash of each device chunk in pass 2, for pass 3 */
     dra_slice_fn fn;
     void *ctx;
     dra_slice_result *out;
     /* a stream (dra_slice_builder_read): each object's items; the counter sets held */
     dra_inventory scratch, held;
-    dra_errs warnings;        /* the first pass's */
+    dra_errs warnings; /* the first pass's */
     size_t *held_stub;
     dra_objset held_stubs;
 };
 
-static bool is_set_slice(const dra_slice_builder *b, size_t i) { return i < b->nset_slices; }
+static bool is_set_slice(const dra_slice_builder *b, size_t i)
+{
+    return i < b->nset_slices;
+}
 
 /* Slice i around content (stolen; NULL for the empty slice of an empty pool). */
 static json_t *make_slice(const dra_slice_builder *b, size_t i, json_t *content)
@@ -866,8 +873,8 @@ static dra_err *plan(dra_slice_builder *b, const dra_inventory *sets)
         const json_t *s = prev->v[i].json;
         if (!is_pool_member(&b->opts, b->pool, s))
             continue;
-        json_int_t g = json_integer_value(json_object_get(json_object_get(json_object_get(s, "spec"), "pool"),
-                                                          "generation"));
+        json_int_t g =
+            json_integer_value(json_object_get(json_object_get(json_object_get(s, "spec"), "pool"), "generation"));
         if (g > gen)
             gen = g;
     }
@@ -878,8 +885,8 @@ static dra_err *plan(dra_slice_builder *b, const dra_inventory *sets)
         if (!is_pool_member(&b->opts, b->pool, s))
             continue;
         const char *name = json_string_value(json_object_get(json_object_get(s, "metadata"), "name"));
-        json_int_t g = json_integer_value(json_object_get(json_object_get(json_object_get(s, "spec"), "pool"),
-                                                          "generation"));
+        json_int_t g =
+            json_integer_value(json_object_get(json_object_get(json_object_get(s, "spec"), "pool"), "generation"));
         long index = name && g >= gen ? dra_slice_decode_index(name, width) : -1;
         if (index >= 0 && (size_t)index < b->n && !matched[index]) {
             matched[index] = s;

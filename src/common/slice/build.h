@@ -36,10 +36,10 @@
 
 /* One device or counter set and where it came from (for error messages). */
 typedef struct dra_slice_item {
-    json_t *json;         /* borrowed; NULL when held as text */
-    const dra_obj *src;   /* borrowed; NULL for items made in memory */
-    char *field;          /* owned path inside src: "spec.devices[3]", "devices[0]", "" */
-    char *text;           /* owned compact JSON while json is NULL (dra_inventory_hold) */
+    json_t *json;       /* borrowed; NULL when held as text */
+    const dra_obj *src; /* borrowed; NULL for items made in memory */
+    char *field;        /* owned path inside src: "spec.devices[3]", "devices[0]", "" */
+    char *text;         /* owned compact JSON while json is NULL (dra_inventory_hold) */
 } dra_slice_item;
 
 typedef struct dra_inventory {
@@ -54,7 +54,10 @@ typedef struct dra_inventory {
     dra_errs warnings;
 } dra_inventory;
 
-#define DRA_INVENTORY_INIT {0}
+#define DRA_INVENTORY_INIT                                                                                             \
+    {                                                                                                                  \
+        0                                                                                                              \
+    }
 
 /* Add what one read object contributes:
  *   - a ResourceSlice: its spec.devices and spec.sharedCounters (re-slicing);
@@ -74,21 +77,21 @@ void dra_inventory_add_counter_set(dra_inventory *inv, json_t *set, const dra_ob
 void dra_inventory_free(dra_inventory *inv);
 
 typedef struct dra_slice_opts {
-    const char *driver;        /* required */
-    const char *node_name;     /* node-local pool: spec.nodeName, and the owner in names */
-    bool all_nodes;            /* spec.allNodes */
-    json_t *node_selector;     /* spec.nodeSelector (borrowed), a v1 NodeSelector */
-    const char *pool;          /* pool name; NULL = node_name */
-    int64_t generation;        /* driver-supplied generation; used when > the previous one (0 = none) */
+    const char *driver;         /* required */
+    const char *node_name;      /* node-local pool: spec.nodeName, and the owner in names */
+    bool all_nodes;             /* spec.allNodes */
+    json_t *node_selector;      /* spec.nodeSelector (borrowed), a v1 NodeSelector */
+    const char *pool;           /* pool name; NULL = node_name */
+    int64_t generation;         /* driver-supplied generation; used when > the previous one (0 = none) */
     const dra_objset *previous; /* previously published slices, or NULL */
 } dra_slice_opts;
 
 typedef struct dra_slice_result {
-    json_t **slices;           /* owned references, in index order */
+    json_t **slices; /* owned references, in index order */
     size_t nslices;
-    char **obsolete;           /* names of previous slices of the pool that must be deleted (owned) */
+    char **obsolete; /* names of previous slices of the pool that must be deleted (owned) */
     size_t nobsolete;
-    int64_t generation;        /* the pool generation written */
+    int64_t generation; /* the pool generation written */
 } dra_slice_result;
 
 /* Build the pool's slices.  Checks options and the inventory first (every
@@ -110,7 +113,7 @@ void dra_slice_result_free(dra_slice_result *r);
  * text and one slice, not every device's tree. */
 typedef dra_err *(*dra_slice_fn)(void *ctx, json_t *slice);
 DRA_MUST_USE dra_err *dra_slice_build_each(const dra_slice_opts *opts, const dra_inventory *inv, dra_slice_fn fn,
-                                          void *ctx, dra_slice_result *out);
+                                           void *ctx, dra_slice_result *out);
 
 /* The same build over a stream read three times, in the same order each
  * time (files that can be read again): every object of the input is given

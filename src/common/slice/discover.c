@@ -41,8 +41,8 @@ dra_err *dra_discover_parse_sources(const char *list, unsigned *out)
         else if (strcmp(tok, "nvidia") == 0)
             *out |= DRA_SRC_NVIDIA;
         else
-            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "unknown source '%s': known sources are pci, net, nvidia",
-                                          tok), "source");
+            e = dra_err_param(
+                dra_err_new(DRA_EXIT_INPUT, "unknown source '%s': known sources are pci, net, nvidia", tok), "source");
     }
     free(copy);
     if (!e && *out == 0)
@@ -422,6 +422,7 @@ static const char *const ARGS_LGI[] = {"mig", "-lgi", NULL};
 static const char *const ARGS_LIST[] = {"-L", NULL};
 
 /* Run one command and read its table; errors name the command line. */
+/* clang-format off */
 #define READ_TABLE(args, parser, arr, n)                                                                       \
     do {                                                                                                       \
         if (!e) {                                                                                              \
@@ -432,6 +433,7 @@ static const char *const ARGS_LIST[] = {"-L", NULL};
             free(cl);                                                                                          \
         }                                                                                                      \
     } while (0)
+/* clang-format on */
 
 dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *counter_sets)
 {
@@ -494,7 +496,9 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
             mode++;
         if (mode && (strncmp(mode, "None", 4) == 0 || strncmp(mode, "ATS", 3) == 0 || strncmp(mode, "HMM", 3) == 0))
             json_object_set_new(a, "addressingMode",
-                                dra_nv_attr_str(mode[0] == 'N' ? "None" : mode[0] == 'A' ? "ATS" : "HMM"));
+                                dra_nv_attr_str(mode[0] == 'N'   ? "None"
+                                                : mode[0] == 'A' ? "ATS"
+                                                                 : "HMM"));
         const char *bus = dra_xml_text(x, "pci/pci_bus_id", s, sizeof s);
         if (!bus)
             bus = x->id;
@@ -524,7 +528,7 @@ dra_err *dra_discover_nvidia(const dra_nvidia_opts *o, json_t *devices, json_t *
         for (size_t i = 0; !e && i < n; i++) {
             for (size_t q = 0; q < t.nquery && !gpus[i].have_cc; q++) {
                 bool same = gpus[i].uuid && t.query[q].uuid[0] ? strcmp(gpus[i].uuid, t.query[q].uuid) == 0
-                                                                : t.query[q].index == gpus[i].index;
+                                                               : t.query[q].index == gpus[i].index;
                 if (same && t.query[q].compute_cap[0]) {
                     dra_nv_set_version_attr(gpus[i].common, "cudaComputeCapability", t.query[q].compute_cap);
                     gpus[i].have_cc = json_object_get(gpus[i].common, "cudaComputeCapability") != NULL;
@@ -649,7 +653,10 @@ dra_err *dra_discover(const dra_discover_opts *opts, dra_discovery *out)
     memset(out, 0, sizeof *out);
     const char *root = opts->sysfs_root ? opts->sysfs_root : "/sys";
     unsigned sources = opts->sources ? opts->sources : DRA_SRC_ALL;
-    static const struct { unsigned bit; const char *name, *driver; } all[] = {
+    static const struct {
+        unsigned bit;
+        const char *name, *driver;
+    } all[] = {
         {DRA_SRC_PCI, "pci", "pci.dra-tools.io"},
         {DRA_SRC_NET, "net", "net.dra-tools.io"},
         {DRA_SRC_NVIDIA, "nvidia", "gpu.nvidia.com"},

@@ -54,19 +54,19 @@ enum { DRA_SRC_PCI = 1, DRA_SRC_NET = 2, DRA_SRC_NVIDIA = 4, DRA_SRC_ALL = 7 };
 DRA_MUST_USE dra_err *dra_discover_parse_sources(const char *list, unsigned *out);
 
 typedef struct dra_discover_opts {
-    const char *sysfs_root;  /* NULL = "/sys" */
-    const char *nvidia_smi;  /* NULL = "nvidia-smi" from PATH (absent: skipped); a given path must exist */
-    unsigned sources;        /* DRA_SRC_* bits; 0 = all */
+    const char *sysfs_root;    /* NULL = "/sys" */
+    const char *nvidia_smi;    /* NULL = "nvidia-smi" from PATH (absent: skipped); a given path must exist */
+    unsigned sources;          /* DRA_SRC_* bits; 0 = all */
     int nvidia_smi_timeout_ms; /* each nvidia-smi call is killed after this long; 0 = 60 s */
-    bool dynamic_mig;        /* publish MIG as partitionable devices (NVIDIA's DynamicMIG) */
+    bool dynamic_mig;          /* publish MIG as partitionable devices (NVIDIA's DynamicMIG) */
 } dra_discover_opts;
 
 typedef struct dra_discovered {
-    const char *source;          /* "pci", "net", "nvidia" */
-    const char *default_driver;  /* pci.dra-tools.io, net.dra-tools.io, gpu.nvidia.com */
-    json_t *devices;             /* owned array of v1 Devices */
-    json_t *counter_sets;        /* owned array of CounterSets */
-    char *note;                  /* owned; why the source was skipped, or NULL */
+    const char *source;         /* "pci", "net", "nvidia" */
+    const char *default_driver; /* pci.dra-tools.io, net.dra-tools.io, gpu.nvidia.com */
+    json_t *devices;            /* owned array of v1 Devices */
+    json_t *counter_sets;       /* owned array of CounterSets */
+    char *note;                 /* owned; why the source was skipped, or NULL */
 } dra_discovered;
 
 typedef struct dra_discovery {

@@ -49,7 +49,10 @@ static void add_problem(dra_lint_report *r, bool warning, const pool *p, const d
     };
 }
 
-static const json_t *spec_of(const dra_obj *o) { return json_object_get(o->json, "spec"); }
+static const json_t *spec_of(const dra_obj *o)
+{
+    return json_object_get(o->json, "spec");
+}
 
 static const char *str_or(const json_t *v, const char *dflt)
 {
@@ -96,7 +99,10 @@ static bool parse_q(const json_t *v, dra_quantity *q)
 }
 
 /* Sorted, comma-separated attribute names of a device; caller frees. */
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
 static char *attr_signature(const json_t *device)
 {
     const json_t *attrs = json_object_get(device, "attributes");
@@ -106,7 +112,8 @@ static char *attr_signature(const json_t *device)
     const char **keys = dra_xmalloc((n + 1) * sizeof *keys);
     const char *k;
     json_t *v;
-    json_object_foreach((json_t *)attrs, k, v) keys[i++] = k;
+    json_object_foreach((json_t *)attrs, k, v)
+        keys[i++] = k;
     dra_sort(keys, n, sizeof *keys, cmp_str);
     size_t len = 1;
     for (i = 0; i < n; i++)
@@ -179,24 +186,24 @@ static void lint_pool(dra_lint_report *r, pool *p)
 
     /* Completeness, as the allocator counts it: slices at the newest
      * generation against the first slice's resourceSliceCount. */
-    json_int_t count = json_integer_value(json_object_get(json_object_get(spec_of(newest[0].obj), "pool"),
-                                                          "resourceSliceCount"));
+    json_int_t count =
+        json_integer_value(json_object_get(json_object_get(spec_of(newest[0].obj), "pool"), "resourceSliceCount"));
     for (size_t i = 1; i < nnewest; i++) {
-        json_int_t c = json_integer_value(json_object_get(json_object_get(spec_of(newest[i].obj), "pool"),
-                                                          "resourceSliceCount"));
+        json_int_t c =
+            json_integer_value(json_object_get(json_object_get(spec_of(newest[i].obj), "pool"), "resourceSliceCount"));
         if (c != count) {
             char *first = dra_obj_ref(newest[0].obj->json);
-            add_problem(r, false, p, newest[i].obj, "resourceSliceCount %lld differs from %lld in %s",
-                        (long long)c, (long long)count, first);
+            add_problem(r, false, p, newest[i].obj, "resourceSliceCount %lld differs from %lld in %s", (long long)c,
+                        (long long)count, first);
             free(first);
         }
     }
     if ((json_int_t)nnewest < count)
-        add_problem(r, false, p, NULL, "incomplete: %zu of %lld slices at generation %lld", nnewest,
-                    (long long)count, maxgen);
+        add_problem(r, false, p, NULL, "incomplete: %zu of %lld slices at generation %lld", nnewest, (long long)count,
+                    maxgen);
     else if ((json_int_t)nnewest > count && count > 0)
-        add_problem(r, false, p, NULL, "%zu slices at generation %lld, but resourceSliceCount is %lld", nnewest,
-                    maxgen, (long long)count);
+        add_problem(r, false, p, NULL, "%zu slices at generation %lld, but resourceSliceCount is %lld", nnewest, maxgen,
+                    (long long)count);
 
     /* Names must be unique across the pool. */
     size_t ndev = 0, nsets = 0;
@@ -218,7 +225,11 @@ static void lint_pool(dra_lint_report *r, pool *p)
     }
     char *ref_sig = NULL;
     const char *ref_dev = NULL;
-    typedef struct sig_group { char *sig; const char *first; size_t n; } sig_group;
+    typedef struct sig_group {
+        char *sig;
+        const char *first;
+        size_t n;
+    } sig_group;
     sig_group *groups = NULL;
     size_t ngroups = 0;
     for (size_t i = 0; i < nnewest; i++) {
@@ -325,7 +336,8 @@ static dra_err *slice_checks(dra_objset *set, const dra_obj *o, dra_apiver ver)
 static dra_err *not_a_slice(const json_t *obj)
 {
     if (!json_string_value(json_object_get(obj, "kind")))
-        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "expected a ResourceSlice, got an object without kind"), "kind");
+        return dra_err_field(dra_err_new(DRA_EXIT_INPUT, "expected a ResourceSlice, got an object without kind"),
+                             "kind");
     const char *av = json_string_value(json_object_get(obj, "apiVersion"));
     dra_kind k;
     dra_apiver v;

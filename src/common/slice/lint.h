@@ -59,12 +59,12 @@ DRA_MUST_USE dra_err *dra_slice_lint(dra_objset *set, dra_lint_report *out, size
  * kept whole in `own` and returned by dra_slice_lint_kept);
  * dra_lint_kept_free releases all but the set and errs. */
 typedef struct dra_lint_kept {
-    dra_objset *set;   /* the objects kept (borrowed; the caller frees it) */
-    dra_errs *errs;    /* where input errors go (borrowed; NULL: own) */
+    dra_objset *set; /* the objects kept (borrowed; the caller frees it) */
+    dra_errs *errs;  /* where input errors go (borrowed; NULL: own) */
     dra_errs own;
-    dra_err **checks;  /* per kept object: its slice checks (owned) */
+    dra_err **checks; /* per kept object: its slice checks (owned) */
     size_t nchecks, skipped;
-    dra_strmap sigs;   /* attribute-name lists -> their shared JSON string */
+    dra_strmap sigs; /* attribute-name lists -> their shared JSON string */
 } dra_lint_kept;
 DRA_MUST_USE dra_err *dra_lint_keep(void *ctx, dra_obj *o);
 /* The report, or, when objects were input errors, none: the errors are

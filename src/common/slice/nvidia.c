@@ -109,6 +109,7 @@ static dra_err *nothing_found(const char *text, size_t len, const char *name, co
     return NULL;
 }
 
+/* clang-format off */
 #define GROW(arr, n, cap)                                                                                      \
     do {                                                                                                       \
         if ((n) == (cap)) {                                                                                    \
@@ -116,6 +117,7 @@ static dra_err *nothing_found(const char *text, size_t len, const char *name, co
             (arr) = dra_xrealloc((arr), (cap) * sizeof *(arr));                                                \
         }                                                                                                      \
     } while (0)
+/* clang-format on */
 
 long long dra_nvidia_gib_to_mib(const char *gib)
 {
@@ -163,10 +165,9 @@ dra_err *dra_nvidia_parse_lgip(const char *text, size_t len, const char *name, d
     while (!e && next_line(&r, &l)) {
         if (l.n >= 2 && strcmp(l.tok[1], "MIG") == 0) {
             dra_mig_profile p = {0};
-            if (l.n != 10 || !to_small(l.tok[0], &p.gpu) || !to_small(l.tok[3], &p.id) ||
-                !strchr(l.tok[4], '/') || (p.memory_mib = dra_nvidia_gib_to_mib(l.tok[5])) < 0 ||
-                !to_int(l.tok[7], INT_MAX, &p.sm) || !to_int(l.tok[8], INT_MAX, &p.dec) ||
-                !to_int(l.tok[9], INT_MAX, &p.enc)) {
+            if (l.n != 10 || !to_small(l.tok[0], &p.gpu) || !to_small(l.tok[3], &p.id) || !strchr(l.tok[4], '/') ||
+                (p.memory_mib = dra_nvidia_gib_to_mib(l.tok[5])) < 0 || !to_int(l.tok[7], INT_MAX, &p.sm) ||
+                !to_int(l.tok[8], INT_MAX, &p.dec) || !to_int(l.tok[9], INT_MAX, &p.enc)) {
                 e = bad(name, l.lineno, "expected 'GPU MIG NAME ID FREE/TOTAL GIB P2P SM DEC ENC'");
                 break;
             }
@@ -265,8 +266,8 @@ dra_err *dra_nvidia_parse_lgi(const char *text, size_t len, const char *name, dr
         if (l.n < 2 || strcmp(l.tok[1], "MIG") != 0)
             continue;
         dra_mig_instance g = {0};
-        if (l.n != 6 || !to_small(l.tok[0], &g.gpu) || !to_small(l.tok[3], &g.profile) ||
-            !to_small(l.tok[4], &g.gi) || !start_size(l.tok[5], &g.start, &g.size)) {
+        if (l.n != 6 || !to_small(l.tok[0], &g.gpu) || !to_small(l.tok[3], &g.profile) || !to_small(l.tok[4], &g.gi) ||
+            !start_size(l.tok[5], &g.start, &g.size)) {
             e = bad(name, l.lineno, "expected 'GPU MIG NAME PROFILE INSTANCE START:SIZE'");
             break;
         }
@@ -413,7 +414,9 @@ const char *dra_nvidia_brand(const char *smi_brand)
 {
     /* nvidia-smi's brand text and go-nvlib's GetBrandAsString spelling,
      * compared without spaces and case. */
-    static const struct { const char *key, *nvlib; } brands[] = {
+    static const struct {
+        const char *key, *nvlib;
+    } brands[] = {
         {"nvidia", "Nvidia"},
         {"tesla", "Tesla"},
         {"quadro", "Quadro"},
@@ -451,8 +454,14 @@ const char *dra_nvidia_brand(const char *smi_brand)
     return NULL;
 }
 
-json_t *dra_nv_attr_str(const char *s) { return json_pack("{s:s}", "string", s); }
-json_t *dra_nv_attr_int(long long v) { return json_pack("{s:I}", "int", (json_int_t)v); }
+json_t *dra_nv_attr_str(const char *s)
+{
+    return json_pack("{s:s}", "string", s);
+}
+json_t *dra_nv_attr_int(long long v)
+{
+    return json_pack("{s:I}", "int", (json_int_t)v);
+}
 
 /* NVIDIA normalises versions with Masterminds semver: "535.129.03" ->
  * "535.129.3", "12.4" -> "12.4.0".  NULL when not a plain dotted number. */
@@ -504,7 +513,10 @@ static json_t *cap_int(long long v)
 
 /* A MIG profile's capacities (CommonCapacitiesMig) and, as counters, their
  * camelToDNSName spelling (capacitiesToCounters). */
-static const struct { const char *capacity, *counter; size_t off; } mig_caps[] = {
+static const struct {
+    const char *capacity, *counter;
+    size_t off;
+} mig_caps[] = {
     {"multiprocessors", "multiprocessors", offsetof(dra_mig_profile, sm)},
     {"copyEngines", "copy-engines", offsetof(dra_mig_profile, ce)},
     {"decoders", "decoders", offsetof(dra_mig_profile, dec)},
@@ -650,8 +662,8 @@ void dra_nv_emit_gpu(const dra_nv_gpu *g, json_t *devices)
     json_t *cap = json_object();
     if (g->have_mem)
         json_object_set_new(cap, "memory", cap_bytes(g->mem));
-    json_array_append_new(devices, json_pack("{s:s, s:o, s:o}", "name", nm, "attributes", gpu_attrs(g), "capacity",
-                                             cap));
+    json_array_append_new(devices,
+                          json_pack("{s:s, s:o, s:o}", "name", nm, "attributes", gpu_attrs(g), "capacity", cap));
 }
 
 /* DynamicMIG: the full GPU and every placement of every profile on one
@@ -684,8 +696,8 @@ void dra_nv_emit_dynamic(const dra_nv_gpu *g, const dra_nv_tables *t, json_t *de
         json_t *cap = mig_capacity(p);
         json_t *use = mig_counters(cap, pl->start, pl->size);
         json_array_append_new(batch, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes",
-                                               mig_attrs(g, p->name), "capacity", cap, "consumesCounters",
-                                               "counterSet", set, "counters", use));
+                                               mig_attrs(g, p->name), "capacity", cap, "consumesCounters", "counterSet",
+                                               set, "counters", use));
         free(name);
     }
     if (slices == 0) {
@@ -701,8 +713,8 @@ void dra_nv_emit_dynamic(const dra_nv_gpu *g, const dra_nv_tables *t, json_t *de
         char nm[32];
         snprintf(nm, sizeof nm, "gpu-%lld", g->minor);
         json_array_append_new(batch, json_pack("{s:s, s:o, s:O, s:[{s:s, s:O}]}", "name", nm, "attributes",
-                                               gpu_attrs(g), "capacity", maxcap, "consumesCounters", "counterSet",
-                                               set, "counters", counters));
+                                               gpu_attrs(g), "capacity", maxcap, "consumesCounters", "counterSet", set,
+                                               "counters", counters));
     }
     json_array_append_new(counter_sets, json_pack("{s:s, s:o}", "name", set, "counters", counters));
     json_decref(maxcap);
@@ -738,8 +750,9 @@ dra_err *dra_nv_emit_static(const dra_nv_gpu *g, const dra_nv_tables *t, const c
                 errs, dra_err_at(dra_err_new(DRA_EXIT_RUNTIME,
                                              "GPU %d: MIG device %lld (GPU instance %lld) is not listed by %s",
                                              g->index, idx, gi,
-                                             !l ? "nvidia-smi -L" : !inst ? "nvidia-smi mig -lgi"
-                                                                          : "nvidia-smi mig -lgip"),
+                                             !l      ? "nvidia-smi -L"
+                                             : !inst ? "nvidia-smi mig -lgi"
+                                                     : "nvidia-smi mig -lgip"),
                                  name, 0, 0, 0));
             continue;
         }

@@ -34,9 +34,9 @@
 #define DRA_MIG_UUID_MAX 96
 
 typedef struct dra_mig_profile {
-    int gpu, id;                       /* GPU index, GPU instance profile ID */
-    char name[DRA_MIG_NAME_MAX];       /* "1g.18gb+me" (without "MIG ") */
-    long long memory_mib;              /* recovered from the GiB column, see nvidia.c */
+    int gpu, id;                 /* GPU index, GPU instance profile ID */
+    char name[DRA_MIG_NAME_MAX]; /* "1g.18gb+me" (without "MIG ") */
+    long long memory_mib;        /* recovered from the GiB column, see nvidia.c */
     long long sm, dec, enc, ce, jpeg, ofa;
 } dra_mig_profile;
 
@@ -44,21 +44,21 @@ typedef struct dra_mig_placement {
     int gpu, profile, start, size;
 } dra_mig_placement;
 
-typedef struct dra_mig_instance {      /* one row of `mig -lgi` */
+typedef struct dra_mig_instance { /* one row of `mig -lgi` */
     int gpu, profile, gi, start, size;
     char name[DRA_MIG_NAME_MAX];
 } dra_mig_instance;
 
-typedef struct dra_mig_listed {        /* one MIG line of `-L` */
+typedef struct dra_mig_listed { /* one MIG line of `-L` */
     int gpu, index;
     char profile[DRA_MIG_NAME_MAX];
     char uuid[DRA_MIG_UUID_MAX];
 } dra_mig_listed;
 
-typedef struct dra_gpu_query {         /* one row of --query-gpu */
-    int index;                         /* -1 when the column is absent */
-    char uuid[DRA_MIG_UUID_MAX];       /* "" when absent */
-    char compute_cap[16];              /* "9.0"; "" when absent or [N/A] */
+typedef struct dra_gpu_query {   /* one row of --query-gpu */
+    int index;                   /* -1 when the column is absent */
+    char uuid[DRA_MIG_UUID_MAX]; /* "" when absent */
+    char compute_cap[16];        /* "9.0"; "" when absent or [N/A] */
 } dra_gpu_query;
 
 dra_err *dra_nvidia_parse_lgip(const char *text, size_t len, const char *name, dra_mig_profile **out, size_t *n);
@@ -98,10 +98,10 @@ bool dra_nv_arch_toggles_mig(const char *arch);
 
 typedef struct dra_nv_gpu {
     dra_xnode *node;
-    int index;           /* NVML index: position in the XML */
+    int index; /* NVML index: position in the XML */
     long long minor;
-    char *uuid;          /* owned, may be NULL */
-    json_t *common;      /* owned: attributes full GPUs and MIG devices share */
+    char *uuid;     /* owned, may be NULL */
+    json_t *common; /* owned: attributes full GPUs and MIG devices share */
     unsigned long long mem;
     bool have_mem, have_cc, mig_capable, mig_enabled, toggle;
 } dra_nv_gpu;
@@ -127,6 +127,7 @@ void dra_nv_emit_dynamic(const dra_nv_gpu *g, const dra_nv_tables *t, json_t *de
 /* Static MIG: the MIG devices that exist, named by profile and placement,
  * with capacity memorySlice<i> for the slices they sit on
  * (MigDeviceInfo.GetDevice).  name is the command line for errors. */
-DRA_MUST_USE dra_err *dra_nv_emit_static(const dra_nv_gpu *g, const dra_nv_tables *t, const char *name, json_t *devices);
+DRA_MUST_USE dra_err *dra_nv_emit_static(const dra_nv_gpu *g, const dra_nv_tables *t, const char *name,
+                                         json_t *devices);
 
 #endif

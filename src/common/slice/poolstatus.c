@@ -38,8 +38,8 @@ typedef struct pinfo {
     size_t ndev;
     const json_t **sets; /* sharedCounters arrays of the pool's current slices */
     size_t nsets;
-    dra_strmap in_use;   /* device name -> 1: in a non-admin allocation result */
-    nq *consumed;        /* consumed capacity over those results, per name */
+    dra_strmap in_use; /* device name -> 1: in a non-admin allocation result */
+    nq *consumed;      /* consumed capacity over those results, per name */
     size_t nconsumed;
 } pinfo;
 
@@ -63,7 +63,9 @@ static bool device_unavailable(const char *driver, const char *pool, const json_
 {
     size_t i;
     const json_t *t;
-    json_array_foreach(json_object_get(dev, "taints"), i, t) if (blocking_effect(jstr(t, "effect"))) return true;
+    json_array_foreach(json_object_get(dev, "taints"), i, t)
+        if (blocking_effect(jstr(t, "effect")))
+            return true;
     const char *name = jstr(dev, "name") ? jstr(dev, "name") : "";
     for (size_t k = 0; rules && k < rules->n; k++) {
         const json_t *spec = json_object_get(rules->v[k]->json, "spec");
@@ -275,8 +277,8 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
         const char *type = partition_type(x->driver, dev, attr);
         if (!type) {
             *err = dra_xasprintf("PartitionTypeMissing: device \"%s\" in pool %s/%s does not carry partition type "
-                                 "attribute \"%s\"", jstr(dev, "name") ? jstr(dev, "name") : "", x->driver, x->pool,
-                                 attr);
+                                 "attribute \"%s\"",
+                                 jstr(dev, "name") ? jstr(dev, "name") : "", x->driver, x->pool, attr);
             break;
         }
         pgroup *p = NULL;
@@ -293,7 +295,8 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
             key = NULL;
         } else if (strcmp(key, p->key) != 0) {
             *err = dra_xasprintf("PartitionCostMismatch: devices of partition type \"%s\" in pool %s/%s consume "
-                                 "different counters", type, x->driver, x->pool);
+                                 "different counters",
+                                 type, x->driver, x->pool);
         }
         free(key);
         free(cost.v);
@@ -376,7 +379,8 @@ static json_t *shareable_summary(const pinfo *x, char **err)
     json_t *out = NULL;
     if (any && nt > MAX_STATUS_ITEMS) {
         *err = dra_xasprintf("ShareableSummaryOverCap: pool %s/%s has %zu shareable capacity keys, exceeding the "
-                             "maximum of %d", x->driver, x->pool, nt, MAX_STATUS_ITEMS);
+                             "maximum of %d",
+                             x->driver, x->pool, nt, MAX_STATUS_ITEMS);
     } else if (any) {
         if (nt > 1)
             dra_sort(total, nt, sizeof *total, cmp_nq);
@@ -388,10 +392,10 @@ static json_t *shareable_summary(const pinfo *x, char **err)
             if (!dra_quantity_sub(&left, &total[k].q, &c) || dra_quantity_sign(&left) < 0)
                 left = zero;
             char b1[DRA_QUANTITY_STRMAX], b2[DRA_QUANTITY_STRMAX], b3[DRA_QUANTITY_STRMAX];
-            json_array_append_new(caps, json_pack("{s:s,s:s,s:s,s:s}", "name", total[k].name, "total",
-                                                  dra_quantity_format(&total[k].q, b1), "consumed",
-                                                  dra_quantity_format(&c, b2), "available",
-                                                  dra_quantity_format(&left, b3)));
+            json_array_append_new(caps,
+                                  json_pack("{s:s,s:s,s:s,s:s}", "name", total[k].name, "total",
+                                            dra_quantity_format(&total[k].q, b1), "consumed",
+                                            dra_quantity_format(&c, b2), "available", dra_quantity_format(&left, b3)));
         }
         out = json_pack("{s:I,s:I}", "fullyAvailableDevices", (json_int_t)full, "partiallyAvailableDevices",
                         (json_int_t)partial);
@@ -498,7 +502,8 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
         } else if (strcmp(node, x->node) != 0) {
             x->node_mixed = true;
         }
-        dra_pool_tally_add(&x->tally, x->generation, json_integer_value(json_object_get(pj, "resourceSliceCount")), true);
+        dra_pool_tally_add(&x->tally, x->generation, json_integer_value(json_object_get(pj, "resourceSliceCount")),
+                           true);
         const char *attr = jstr(ss, "partitionTypeAttribute");
         const json_t *sets = json_object_get(ss, "sharedCounters");
         if (json_array_size(sets)) {
@@ -531,9 +536,9 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
         json_object_set_new(o, "generation", json_integer(x->generation));
         char *verr = NULL;
         if (dra_pool_tally_short(&x->tally)) {
-            verr = dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %zu/%lld slices at generation %lld",
-                                 x->driver, x->pool, x->tally.n, (long long)x->tally.want,
-                                 (long long)x->generation);
+            verr =
+                dra_xasprintf("PoolIncomplete: pool %s/%s is incomplete: observed %zu/%lld slices at generation %lld",
+                              x->driver, x->pool, x->tally.n, (long long)x->tally.want, (long long)x->generation);
         } else {
             int64_t alloc = (int64_t)x->in_use.n;
             int64_t avail = x->total - alloc - x->unavailable;
@@ -554,7 +559,8 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
             json_t *parts = NULL;
             if (grouped && !x->nsets)
                 verr = dra_xasprintf("PartitionTypeMissing: pool %s/%s declares partitionTypeAttribute but publishes "
-                                     "no sharedCounters", x->driver, x->pool);
+                                     "no sharedCounters",
+                                     x->driver, x->pool);
             else if (grouped)
                 parts = partition_summary(x, default_attr, &verr);
             char *serr = NULL;
@@ -587,8 +593,8 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
     else
         json_decref(arr);
     json_object_set_new(status, "conditions",
-                        json_pack("[{s:s,s:s,s:s,s:s,s:s}]", "type", "Complete", "status", "True",
-                                  "lastTransitionTime", when, "reason", "CalculationComplete", "message", msg));
+                        json_pack("[{s:s,s:s,s:s,s:s,s:s}]", "type", "Complete", "status", "True", "lastTransitionTime",
+                                  when, "reason", "CalculationComplete", "message", msg));
     free(when);
     free(msg);
     for (size_t i = 0; i < np; i++) {
@@ -626,8 +632,9 @@ dra_err *dra_pool_status_write(dra_writer *w, const dra_model *m, const dra_comp
         json_t *out = json_deep_copy(reqs->v[i]->json);
         const json_t *st = json_object_get(out, "status");
         if (!st || json_is_null(st))
-            json_object_set_new(out, "status", claims ? dra_pool_status_of(m, claims, out, features, now)
-                                                      : dra_pool_status(m, out, features, now));
+            json_object_set_new(out, "status",
+                                claims ? dra_pool_status_of(m, claims, out, features, now)
+                                       : dra_pool_status(m, out, features, now));
         e = dra_writer_put(w, out);
         json_decref(out);
     }

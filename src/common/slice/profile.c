@@ -10,7 +10,10 @@
 
 dra_err *dra_profile_parse(const char *name, dra_profile_kind *out)
 {
-    static const struct { const char *name; dra_profile_kind kind; } known[] = {
+    static const struct {
+        const char *name;
+        dra_profile_kind kind;
+    } known[] = {
         {"gpu", DRA_PROFILE_GPU}, {"net", DRA_PROFILE_NET}, {"mig", DRA_PROFILE_MIG}, {"cpu", DRA_PROFILE_CPU}};
     for (size_t i = 0; i < sizeof known / sizeof *known; i++)
         if (name && strcmp(name, known[i].name) == 0) {
@@ -66,8 +69,8 @@ static json_t *fake_uuid(const char *prefix, size_t node, const char *what, size
     uint64_t h = dra_fnv1a_str(DRA_FNV64_OFFSET, what);
     uint64_t hi = mix64(h ^ mix64(node * 2 + 1) ^ mix64(index + 0x9e3779b97f4a7c15ULL));
     uint64_t lo = mix64(hi ^ 0x632be59bd9b4e019ULL);
-    hi = (hi & ~0xf000ULL) | 0x4000ULL;            /* version 4 */
-    lo = (lo & ~(3ULL << 62)) | (2ULL << 62);      /* RFC 4122 variant */
+    hi = (hi & ~0xf000ULL) | 0x4000ULL;       /* version 4 */
+    lo = (lo & ~(3ULL << 62)) | (2ULL << 62); /* RFC 4122 variant */
     char buf[64];
     snprintf(buf, sizeof buf, "%s%08x-%04x-%04x-%04x-%012llx", prefix, (unsigned)(hi >> 32),
              (unsigned)((hi >> 16) & 0xffff), (unsigned)(hi & 0xffff), (unsigned)(lo >> 48),
@@ -75,10 +78,22 @@ static json_t *fake_uuid(const char *prefix, size_t node, const char *what, size
     return json_string(buf);
 }
 
-static json_t *attr_int(long long v) { return json_pack("{s:I}", "int", (json_int_t)v); }
-static json_t *attr_str(const char *s) { return json_pack("{s:s}", "string", s); }
-static json_t *attr_version(const char *s) { return json_pack("{s:s}", "version", s); }
-static json_t *cap(const char *v) { return json_pack("{s:s}", "value", v); }
+static json_t *attr_int(long long v)
+{
+    return json_pack("{s:I}", "int", (json_int_t)v);
+}
+static json_t *attr_str(const char *s)
+{
+    return json_pack("{s:s}", "string", s);
+}
+static json_t *attr_version(const char *s)
+{
+    return json_pack("{s:s}", "version", s);
+}
+static json_t *cap(const char *v)
+{
+    return json_pack("{s:s}", "value", v);
+}
 static json_t *cap_int(long long v)
 {
     char buf[32];
@@ -139,10 +154,9 @@ static void gpu_node(const dra_profile_opts *o, size_t node, json_t *devices, js
             json_t *attrs = gpu_attrs(node, i);
             json_object_set_new(attrs, "partition", attr_int((long long)j));
             json_object_set_new(attrs, "partitionable", json_pack("{s:b}", "bool", 1));
-            json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes", attrs,
-                                                     "capacity", gpu_amounts(pmem, pcompute),
-                                                     "consumesCounters", "counterSet", set, "counters",
-                                                     gpu_amounts(pmem, pcompute)));
+            json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes",
+                                                     attrs, "capacity", gpu_amounts(pmem, pcompute), "consumesCounters",
+                                                     "counterSet", set, "counters", gpu_amounts(pmem, pcompute)));
         }
         snprintf(name, sizeof name, "gpu-%zu-full", i);
         json_t *attrs = gpu_attrs(node, i);
@@ -169,17 +183,18 @@ static void net_node(const dra_profile_opts *o, size_t node, json_t *devices)
         json_object_set_new(attrs, "model", attr_str("LATEST-NET-MODEL"));
         json_object_set_new(attrs, "driverVersion", attr_version("1.0.0"));
         json_t *caps = json_object();
-        json_object_set_new(caps, "vfs", json_pack("{s:s, s:{s:s, s:[s]}}", "value", "100", "requestPolicy",
-                                                   "default", "1", "validValues", "1"));
+        json_object_set_new(
+            caps, "vfs",
+            json_pack("{s:s, s:{s:s, s:[s]}}", "value", "100", "requestPolicy", "default", "1", "validValues", "1"));
         const char *bw = "{s:s, s:{s:s, s:{s:s, s:s, s:s}}}";
-        json_object_set_new(caps, "ingressBandwidth", json_pack(bw, "value", "100G", "requestPolicy", "default",
-                                                                "1G", "validRange", "min", "100M", "max", "100G",
-                                                                "step", "1M"));
-        json_object_set_new(caps, "egressBandwidth", json_pack(bw, "value", "100G", "requestPolicy", "default",
-                                                               "1G", "validRange", "min", "100M", "max", "100G",
-                                                               "step", "1M"));
-        json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:b}", "name", name, "attributes", attrs,
-                                                 "capacity", caps, "allowMultipleAllocations", 1));
+        json_object_set_new(caps, "ingressBandwidth",
+                            json_pack(bw, "value", "100G", "requestPolicy", "default", "1G", "validRange", "min",
+                                      "100M", "max", "100G", "step", "1M"));
+        json_object_set_new(caps, "egressBandwidth",
+                            json_pack(bw, "value", "100G", "requestPolicy", "default", "1G", "validRange", "min",
+                                      "100M", "max", "100G", "step", "1M"));
+        json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:b}", "name", name, "attributes", attrs, "capacity",
+                                                 caps, "allowMultipleAllocations", 1));
     }
 }
 
@@ -198,21 +213,21 @@ static void cpu_node(const dra_profile_opts *o, json_t *devices)
         json_t *caps = json_object();
         json_object_set_new(caps, key, cap_int((long long)cpus));
         json_t *maps = json_pack("{s:{s:{s:s,s:s}}}", "cpu", "mapping", "capacityKey", key, "capacityMultiplier", "1");
-        json_array_append_new(devices, json_pack("{s:s, s:b, s:{s:o}, s:o, s:o}", "name", name,
-                                                 "allowMultipleAllocations", 1, "attributes", "numaNodeID",
-                                                 attr_int((long long)i), "capacity", caps,
-                                                 "nodeAllocatableResources", maps));
+        json_array_append_new(devices,
+                              json_pack("{s:s, s:b, s:{s:o}, s:o, s:o}", "name", name, "allowMultipleAllocations", 1,
+                                        "attributes", "numaNodeID", attr_int((long long)i), "capacity", caps,
+                                        "nodeAllocatableResources", maps));
     }
     free(key);
 }
 
 /* A100-40GB-like MIG geometry: 7 compute slices, 8 memory slices. */
 static const struct mig_profile {
-    const char *name;   /* as nvidia-smi prints it */
-    int id;             /* GPU instance profile id */
+    const char *name; /* as nvidia-smi prints it */
+    int id;           /* GPU instance profile id */
     int sms, copy_engines, decoders, encoders, jpeg, ofa;
     unsigned mem_mib;
-    int size;           /* memory slices */
+    int size; /* memory slices */
     int starts[7];
     int nstarts;
 } mig_profiles[] = {
@@ -282,9 +297,9 @@ static void mig_node(const dra_profile_opts *o, size_t node, json_t *devices, js
         json_t *attrs = nvidia_attrs("gpu");
         json_object_set_new(attrs, "uuid", json_pack("{s:O}", "string", uuid));
         snprintf(name, sizeof name, "gpu-%zu", i);
-        json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes",
-                                                 attrs, "capacity", mig_capacity(full, MIG_GPU_MEMORY),
-                                                 "consumesCounters", "counterSet", set, "counters",
+        json_array_append_new(devices, json_pack("{s:s, s:o, s:o, s:[{s:s, s:o}]}", "name", name, "attributes", attrs,
+                                                 "capacity", mig_capacity(full, MIG_GPU_MEMORY), "consumesCounters",
+                                                 "counterSet", set, "counters",
                                                  mig_counters(full, MIG_GPU_MEMORY, 0, MIG_MEMORY_SLICES)));
         for (size_t p = 0; p < sizeof mig_profiles / sizeof *mig_profiles; p++) {
             const struct mig_profile *mp = &mig_profiles[p];
@@ -303,9 +318,9 @@ static void mig_node(const dra_profile_opts *o, size_t node, json_t *devices, js
             for (int s = 0; s < mp->nstarts; s++) {
                 snprintf(name, sizeof name, "gpu-%zu-mig-%s-%d-%d", i, compact, mp->id, mp->starts[s]);
                 json_array_append_new(devices,
-                                      json_pack("{s:s, s:O, s:O, s:[{s:s, s:o}]}", "name", name, "attributes",
-                                                mattrs, "capacity", mcap, "consumesCounters", "counterSet", set,
-                                                "counters", mig_counters(mp, mem, mp->starts[s], mp->size)));
+                                      json_pack("{s:s, s:O, s:O, s:[{s:s, s:o}]}", "name", name, "attributes", mattrs,
+                                                "capacity", mcap, "consumesCounters", "counterSet", set, "counters",
+                                                mig_counters(mp, mem, mp->starts[s], mp->size)));
             }
             json_decref(mattrs);
             json_decref(mcap);

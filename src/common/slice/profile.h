@@ -38,11 +38,11 @@ typedef enum { DRA_PROFILE_GPU, DRA_PROFILE_NET, DRA_PROFILE_MIG, DRA_PROFILE_CP
 
 typedef struct dra_profile_opts {
     dra_profile_kind kind;
-    size_t nodes;       /* >= 1 */
-    size_t devices;     /* per node, >= 0 */
-    size_t partitions;  /* gpu only */
+    size_t nodes;         /* >= 1 */
+    size_t devices;       /* per node, >= 0 */
+    size_t partitions;    /* gpu only */
     size_t cpus_per_numa; /* cpu only; 0 = 4, as the example driver */
-    const char *driver; /* cpu: names the capacity key; NULL = the default driver */
+    const char *driver;   /* cpu: names the capacity key; NULL = the default driver */
 } dra_profile_opts;
 
 /* "gpu", "net", "mig", "cpu"; an input error naming the known profiles otherwise. */

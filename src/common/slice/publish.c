@@ -78,8 +78,10 @@ static void add_lists(dra_inventory *inv, const json_t *devices, const json_t *s
 {
     size_t k;
     json_t *x;
-    json_array_foreach(devices, k, x) dra_inventory_add_device(inv, x, NULL, NULL);
-    json_array_foreach(sets, k, x) dra_inventory_add_counter_set(inv, x, NULL, NULL);
+    json_array_foreach(devices, k, x)
+        dra_inventory_add_device(inv, x, NULL, NULL);
+    json_array_foreach(sets, k, x)
+        dra_inventory_add_counter_set(inv, x, NULL, NULL);
 }
 
 /* Build one pool on node and write its slices. */

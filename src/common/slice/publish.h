@@ -26,8 +26,8 @@ DRA_MUST_USE dra_err *dra_slice_write(dra_writer *w, const dra_slice_result *r);
  * read whole (messages name the lines of its fields).  reading (may be
  * NULL) gives --validate and -R; relaxed fields are appended to *warnings
  * (may be NULL). */
-DRA_MUST_USE dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const char *const *prev, size_t nprev,
-                                            char *const *paths, size_t npaths, const dra_objset *reading,
+DRA_MUST_USE dra_err *dra_slice_build_write(dra_writer *w, const dra_slice_opts *o, const char *const *prev,
+                                            size_t nprev, char *const *paths, size_t npaths, const dra_objset *reading,
                                             dra_slice_result *r, dra_err **warnings);
 
 /* "KEY=VAL,..." -> a v1 NodeSelector with one term of `In` expressions
@@ -49,7 +49,7 @@ size_t dra_discovery_count(const dra_discovery *d);
  * Otherwise the ResourceSlices of one pool per source's default driver on
  * node, or, with driver set, of one pool holding every source. */
 DRA_MUST_USE dra_err *dra_discovery_write(dra_writer *w, const dra_discovery *d, const char *driver, const char *node,
-                             bool inventory);
+                                          bool inventory);
 
 /* A synthetic fleet, node by node (a large fleet never sits in memory at
  * once); driver NULL: the profile's default. */

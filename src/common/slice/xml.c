@@ -30,8 +30,10 @@ static void append_text(dra_buf *b, const char *s, size_t n)
             dra_buf_putc(b, s[i]);
             continue;
         }
-        static const struct { const char *ent; char c; } ents[] = {
-            {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+        static const struct {
+            const char *ent;
+            char c;
+        } ents[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
         bool done = false;
         for (size_t k = 0; k < 5 && !done; k++) {
             size_t l = strlen(ents[k].ent);

@@ -15,7 +15,7 @@
 
 typedef struct dra_xnode {
     char *name;
-    char *id;       /* the `id` attribute, if any */
+    char *id; /* the `id` attribute, if any */
     dra_buf text;
     struct dra_xnode *child, *last, *next;
 } dra_xnode;

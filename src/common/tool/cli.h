@@ -36,22 +36,43 @@ typedef enum dra_opt_type {
 } dra_opt_type;
 
 typedef struct dra_optval {
-    int id;               /* the option (dra_opt.id) */
+    int id; /* the option (dra_opt.id) */
     dra_opt_type type;
-    size_t off;           /* offset of the field in the tool's option struct */
-    long long min, max;   /* DRA_T_INT bounds */
-    const char *noun;     /* DRA_T_ENUM: what a value is ("format"); NULL = "value" */
+    size_t off;         /* offset of the field in the tool's option struct */
+    long long min, max; /* DRA_T_INT bounds */
+    const char *noun;   /* DRA_T_ENUM: what a value is ("format"); NULL = "value" */
 } dra_optval;
 
 /* Entries of a value table (terminated by DRA_VAL_END); ST is the tool's
  * option struct, F its field. */
-#define DRA_VAL_BOOL(id, ST, F) {id, DRA_T_BOOL, offsetof(ST, F), 0, 0, NULL}
-#define DRA_VAL_INT(id, ST, F, lo, hi) {id, DRA_T_INT, offsetof(ST, F), lo, hi, NULL}
-#define DRA_VAL_ENUM(id, ST, F, noun) {id, DRA_T_ENUM, offsetof(ST, F), 0, 0, noun}
-#define DRA_VAL_STRING(id, ST, F) {id, DRA_T_STRING, offsetof(ST, F), 0, 0, NULL}
-#define DRA_VAL_STRINGS(id, ST, F) {id, DRA_T_STRINGS, offsetof(ST, F), 0, 0, NULL}
-#define DRA_VAL_COUNT(id, ST, F) {id, DRA_T_COUNT, offsetof(ST, F), 0, 0, NULL}
-#define DRA_VAL_END {0, 0, 0, 0, 0, NULL}
+#define DRA_VAL_BOOL(id, ST, F)                                                                                        \
+    {                                                                                                                  \
+        id, DRA_T_BOOL, offsetof(ST, F), 0, 0, NULL                                                                    \
+    }
+#define DRA_VAL_INT(id, ST, F, lo, hi)                                                                                 \
+    {                                                                                                                  \
+        id, DRA_T_INT, offsetof(ST, F), lo, hi, NULL                                                                   \
+    }
+#define DRA_VAL_ENUM(id, ST, F, noun)                                                                                  \
+    {                                                                                                                  \
+        id, DRA_T_ENUM, offsetof(ST, F), 0, 0, noun                                                                    \
+    }
+#define DRA_VAL_STRING(id, ST, F)                                                                                      \
+    {                                                                                                                  \
+        id, DRA_T_STRING, offsetof(ST, F), 0, 0, NULL                                                                  \
+    }
+#define DRA_VAL_STRINGS(id, ST, F)                                                                                     \
+    {                                                                                                                  \
+        id, DRA_T_STRINGS, offsetof(ST, F), 0, 0, NULL                                                                 \
+    }
+#define DRA_VAL_COUNT(id, ST, F)                                                                                       \
+    {                                                                                                                  \
+        id, DRA_T_COUNT, offsetof(ST, F), 0, 0, NULL                                                                   \
+    }
+#define DRA_VAL_END                                                                                                    \
+    {                                                                                                                  \
+        0, 0, 0, 0, 0, NULL                                                                                            \
+    }
 
 /* The values of a repeatable option; borrowed from argv, the array belongs
  * to the dra_args it was applied from. */
@@ -60,21 +81,21 @@ typedef struct dra_strv {
     size_t n;
 } dra_strv;
 
-
 typedef struct dra_opt {
-    int id;                /* > 0; returned with each parsed occurrence */
-    const char *name;      /* long name without "--" */
-    char short_name;       /* 0 for none */
+    int id;           /* > 0; returned with each parsed occurrence */
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0 for none */
     enum dra_opt_arg arg;
-    const char *arg_name;  /* "FILE", "NAME" ... for help */
-    const char *help;      /* one line; NULL hides the option (from --help and the
-                              completions): a switch for the tests only */
-    const char *complete;  /* completion of the argument: "file", "dir", space-separated words, or "!COMMAND":
-                              a shell command whose output lines are the words (run at completion
-                              time; it silences its own errors; no ' [ ] : in it); NULL = none */
+    const char *arg_name; /* "FILE", "NAME" ... for help */
+    const char *help;     /* one line; NULL hides the option (from --help and the
+                             completions): a switch for the tests only */
+    const char *complete; /* completion of the argument: "file", "dir", space-separated words, or "!COMMAND":
+                             a shell command whose output lines are the words (run at completion
+                             time; it silences its own errors; no ' [ ] : in it); NULL = none */
 } dra_opt;
 
 /* Ids of the options every tool shares (tools number their own from 100). */
+/* clang-format off */
 enum {
     DRA_OPT_HELP = 1,
     DRA_OPT_VERSION,
@@ -118,6 +139,7 @@ enum {
 #define DRA_OPT_FILENAME_ENTRY {DRA_OPT_FILENAME, "filename", 'f', DRA_ARG_REQUIRED, "FILE", "read this file or directory too, after the ones named as arguments (repeatable)", "file"}
 /* The options of every tool that reads objects. */
 #define DRA_OPT_INPUT_ENTRIES DRA_OPT_FILENAME_ENTRY, DRA_OPT_VALIDATE_ENTRY, DRA_OPT_RECURSIVE_ENTRY, DRA_OPT_VERBOSE_ENTRY
+/* clang-format on */
 /* GATE=true and GATE=false for every gate a release the tools know has. */
 #define DRA_COMPLETE_GATES "@gates"
 /* Completions from the cluster and the kubeconfig, through kubectl (quietly
@@ -126,38 +148,41 @@ enum {
 #define DRA_COMPLETE_NAMES(plural) "!kubectl get " plural " -o name --request-timeout=2s 2>/dev/null | cut -d/ -f2"
 #define DRA_COMPLETE_NAMESPACES DRA_COMPLETE_NAMES("namespaces")
 #define DRA_COMPLETE_DEVICECLASSES DRA_COMPLETE_NAMES("deviceclasses")
-#define DRA_OPT_END {0, NULL, 0, DRA_ARG_NONE, NULL, NULL, NULL}
+#define DRA_OPT_END                                                                                                    \
+    {                                                                                                                  \
+        0, NULL, 0, DRA_ARG_NONE, NULL, NULL, NULL                                                                     \
+    }
 
 typedef struct dra_cmd {
-    const char *name;      /* subcommand name; NULL for a tool without subcommands */
-    const char *usage;     /* "build --driver D [OPTIONS] INVENTORY..." (without the program name) */
-    const char *summary;   /* one line */
-    const char *details;   /* optional paragraph(s) printed after the options */
-    const dra_opt *opts;   /* terminated by DRA_OPT_END */
+    const char *name;          /* subcommand name; NULL for a tool without subcommands */
+    const char *usage;         /* "build --driver D [OPTIONS] INVENTORY..." (without the program name) */
+    const char *summary;       /* one line */
+    const char *details;       /* optional paragraph(s) printed after the options */
+    const dra_opt *opts;       /* terminated by DRA_OPT_END */
     const char *args_complete; /* completion of positional arguments: "file" or words; NULL = files */
 } dra_cmd;
 
 typedef struct dra_tool {
-    const char *prog;      /* "dra-slice" */
+    const char *prog; /* "dra-slice" */
     const char *summary;
-    const dra_cmd *cmds;   /* terminated by an entry with name == NULL and opts == NULL;
-                              a tool without subcommands has one entry with name == NULL */
+    const dra_cmd *cmds;     /* terminated by an entry with name == NULL and opts == NULL;
+                                a tool without subcommands has one entry with name == NULL */
     const char *default_cmd; /* subcommand used when argv[1] is not a subcommand; NULL = required */
 } dra_tool;
 
 typedef struct dra_parsed_opt {
     int id;
-    const char *value;     /* NULL for options without an argument */
+    const char *value; /* NULL for options without an argument */
 } dra_parsed_opt;
 
 typedef struct dra_args {
-    const dra_cmd *cmd;    /* the selected (sub)command */
-    bool cmd_given;        /* the subcommand was named on the command line */
-    dra_parsed_opt *opts;  /* in command-line order; owned (dra_args_free) */
+    const dra_cmd *cmd;   /* the selected (sub)command */
+    bool cmd_given;       /* the subcommand was named on the command line */
+    dra_parsed_opt *opts; /* in command-line order; owned (dra_args_free) */
     size_t nopts;
-    char **pos;            /* positional arguments (borrowed from argv) */
+    char **pos; /* positional arguments (borrowed from argv) */
     size_t npos;
-    const char **strv;     /* storage of the DRA_T_STRINGS values (owned) */
+    const char **strv;             /* storage of the DRA_T_STRINGS values (owned) */
     struct dra_progress *progress; /* progress.h: made by dra_tool_start (owned) */
 } dra_args;
 
@@ -178,7 +203,7 @@ DRA_MUST_USE dra_err *dra_args_apply(dra_args *a, const dra_optval *vals, void *
  * returns an error or sets *rc (DRA_EXIT_*; DRA_EXIT_OK is preset). */
 typedef dra_err *dra_run_fn(const dra_args *a, void *opts, int *rc);
 typedef struct dra_runner {
-    const char *cmd;      /* dra_cmd.name; NULL for a tool without subcommands */
+    const char *cmd; /* dra_cmd.name; NULL for a tool without subcommands */
     dra_run_fn *run;
 } dra_runner;
 

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* ---- printing ---- */
 
 /* What the printer knows of a kind. */
@@ -13,7 +12,7 @@ typedef struct kind_count {
     size_t entries; /* errors of the kind in the chain */
     size_t total;   /* with the ones they stand for (their `more`) */
     size_t seen, shown;
-    bool told;      /* "... and N more like the one above" printed */
+    bool told; /* "... and N more like the one above" printed */
 } kind_count;
 
 static void print_line_n(FILE *f, const char *prog, const char *label, const char *text, size_t n)

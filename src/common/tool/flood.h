@@ -45,7 +45,10 @@ typedef struct dra_tool_errs {
 
 /* Folding and capped from the start: its list can be handed to a library
  * that adds to a dra_errs itself. */
-#define DRA_TOOL_ERRS_INIT {{.fold = DRA_TOOL_MAX_OF_KIND, .cap = DRA_TOOL_MAX_ERRORS}, false}
+#define DRA_TOOL_ERRS_INIT                                                                                             \
+    {                                                                                                                  \
+        {.fold = DRA_TOOL_MAX_OF_KIND, .cap = DRA_TOOL_MAX_ERRORS}, false                                              \
+    }
 
 /* Take a chain (NULL is fine). */
 void dra_tool_errs_add(dra_tool_errs *c, dra_err *e);

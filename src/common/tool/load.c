@@ -10,9 +10,9 @@ typedef struct loading {
     const dra_tool_uses *uses;
     dra_objset *set;
     dra_loader *loader;
-    dra_errs errs;    /* of the objects: folding, a flood is counted */
-    size_t dropped;   /* objects of known kinds the command does not read */
-    size_t others;    /* objects outside the model kept (the loader counted them skipped) */
+    dra_errs errs;  /* of the objects: folding, a flood is counted */
+    size_t dropped; /* objects of known kinds the command does not read */
+    size_t others;  /* objects outside the model kept (the loader counted them skipped) */
 } loading;
 
 static bool reads(const dra_tool_uses *u, dra_kind k)

@@ -25,9 +25,9 @@
 #include "../base/problems.h"
 
 typedef struct dra_records {
-    int fmt;      /* 0 text: the caller prints as it always has; 1 json; 2 jsonl */
-    FILE *f;      /* borrowed */
-    void *all;    /* json: the records so far (a json_t array) */
+    int fmt;   /* 0 text: the caller prints as it always has; 1 json; 2 jsonl */
+    FILE *f;   /* borrowed */
+    void *all; /* json: the records so far (a json_t array) */
 } dra_records;
 
 /* output: the -o value (NULL or "text" for text).  An unknown one is a

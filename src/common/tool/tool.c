@@ -215,8 +215,9 @@ dra_err *dra_tool_features(const dra_tool *tool, const dra_args *a, dra_features
         char *git = snapshot_version(a, &file);
         dra_err *pe = git ? dra_release_parse(git, &r) : NULL;
         if (pe) /* a cluster of another release: say so, and go on with the default */
-            fprintf(stderr, "%s: warning: %s: the snapshot's server is Kubernetes %s, not a release the tools know "
-                            "(%s); using %s's feature gates (see --kubernetes-version)\n",
+            fprintf(stderr,
+                    "%s: warning: %s: the snapshot's server is Kubernetes %s, not a release the tools know "
+                    "(%s); using %s's feature gates (see --kubernetes-version)\n",
                     tool->prog, file, git, DRA_RELEASES_KNOWN, dra_release_name(r));
         else if (git) /* the default release goes without saying */
             dra_tool_verbose(tool, a, "Kubernetes %s's feature gates (the snapshot %s is of a %s server)",
@@ -344,8 +345,10 @@ dra_err *dra_tool_read_each(const dra_tool *tool, const dra_args *a, char *const
     if (te.deferred.n) {
         /* one stub ResourceSlice per node name, as the slices gave them */
         for (size_t i = 0; i < te.nodes.n; i++)
-            dra_objset_add(&te.context, json_pack("{s:s, s:{s:s}}", "kind", "ResourceSlice", "spec", "nodeName",
-                                                  dra_strset_at(&te.nodes, i)), NULL, 0, 0, -1);
+            dra_objset_add(
+                &te.context,
+                json_pack("{s:s, s:{s:s}}", "kind", "ResourceSlice", "spec", "nodeName", dra_strset_at(&te.nodes, i)),
+                NULL, 0, 0, -1);
         /* the workloads, then the context, in one set: the pods take the
          * workloads' places and the context stays at the end */
         size_t nctx = te.context.n;

@@ -64,7 +64,7 @@ DRA_MUST_USE dra_err *dra_tool_features(const dra_tool *tool, const dra_args *a,
  * would give them. */
 enum { DRA_READ_WORKLOADS = 1, DRA_READ_IDENTITY = 2, DRA_READ_IN_ORDER = 4 };
 DRA_MUST_USE dra_err *dra_tool_read(const dra_tool *tool, const dra_args *a, char *const *paths, size_t n, int flags,
-                       dra_objset *set);
+                                    dra_objset *set);
 
 /* A gatherer of a run's errors (flood.h): folding and capped, or with -v
  * keeping every one. */

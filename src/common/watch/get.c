@@ -136,7 +136,8 @@ static dra_err *replay_get(dra_session *s, const dra_kube_resource **rs, size_t 
 
 /* One object by name, as kubectl get KIND NAME: a missing one is the
  * server's NotFound in kubectl's words (exit 1), the others are printed. */
-static dra_err *get_named(dra_session *s, const dra_kube_resource *r, const char *name, dra_writer *w, dra_err **missing)
+static dra_err *get_named(dra_session *s, const dra_kube_resource *r, const char *name, dra_writer *w,
+                          dra_err **missing)
 {
     if (r->namespaced && s->o.all_namespaces)
         return dra_err_new(DRA_EXIT_INPUT, "a resource cannot be retrieved by name across all namespaces");
@@ -146,9 +147,10 @@ static dra_err *get_named(dra_session *s, const dra_kube_resource *r, const char
     if (e && resp.http == 404) {
         const char *msg = json_string_value(json_object_get(resp.json, "message"));
         dra_arena a = DRA_ARENA_INIT;
-        dra_err *nf = msg && *msg ? dra_err_new(DRA_EXIT_NEGATIVE, "Error from server (NotFound): %s", dra_kube_v(&a, msg))
-                                  : dra_err_new(DRA_EXIT_NEGATIVE, "Error from server (NotFound): %s \"%s\" not found",
-                                                r->resource, dra_kube_v(&a, name));
+        dra_err *nf = msg && *msg
+                          ? dra_err_new(DRA_EXIT_NEGATIVE, "Error from server (NotFound): %s", dra_kube_v(&a, msg))
+                          : dra_err_new(DRA_EXIT_NEGATIVE, "Error from server (NotFound): %s \"%s\" not found",
+                                        r->resource, dra_kube_v(&a, name));
         dra_arena_free(&a);
         dra_err_free(e);
         e = NULL;
@@ -168,16 +170,19 @@ static dra_err *get_named(dra_session *s, const dra_kube_resource *r, const char
 static dra_err *get_names(dra_session *s, char *const *args, size_t nargs, const dra_get_opts *o, FILE *out)
 {
     if (s->o.replay)
-        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a recording works with get -w KIND, record and run"), "replay");
+        return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a recording works with get -w KIND, record and run"),
+                             "replay");
     bool slashed = strchr(args[0], '/') != NULL;
     for (size_t i = 0; i < nargs; i++)
         if ((strchr(args[i], '/') != NULL) != slashed)
-            return dra_err_new(DRA_EXIT_INPUT, "there is no need to specify a resource type as a separate argument when "
-                                               "passing arguments in resource/name form (e.g. 'kubectl get "
-                                               "resource/<resource_name>' instead of 'kubectl get resource "
-                                               "resource/<resource_name>'");
+            return dra_err_new(DRA_EXIT_INPUT,
+                               "there is no need to specify a resource type as a separate argument when "
+                               "passing arguments in resource/name form (e.g. 'kubectl get "
+                               "resource/<resource_name>' instead of 'kubectl get resource "
+                               "resource/<resource_name>'");
     if (o->watch)
-        return dra_err_new(DRA_EXIT_INPUT, "get -w takes KIND arguments only (select by --field-selector metadata.name=NAME)");
+        return dra_err_new(DRA_EXIT_INPUT,
+                           "get -w takes KIND arguments only (select by --field-selector metadata.name=NAME)");
     dra_writer *w = dra_writer_new(out, o->fmt);
     dra_err *e = NULL, *missing = NULL;
     const char *const *names = (const char *const *)args + (slashed ? 0 : 1);
@@ -193,7 +198,8 @@ static dra_err *get_names(dra_session *s, char *const *args, size_t nargs, const
             const dra_kube_resource *r = dra_kube_resource_find(kind);
             if (!r || !sl[1] || strchr(kind, ','))
                 e = !r ? dra_err_new(DRA_EXIT_INPUT, "the server doesn't have a resource type \"%s\"", kind)
-                       : dra_err_new(DRA_EXIT_INPUT, "arguments in resource/name form must have a single resource and name");
+                       : dra_err_new(DRA_EXIT_INPUT,
+                                     "arguments in resource/name form must have a single resource and name");
             else
                 e = get_named(s, r, sl + 1, w, &missing);
             free(kind);
@@ -221,8 +227,9 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
     if (e)
         return e;
     if (s->o.replay) {
-        e = o->watch ? replay_get(s, rs, n, o, out)
-                     : dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a recording works with get -w, record and run"), "replay");
+        e = o->watch
+                ? replay_get(s, rs, n, o, out)
+                : dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a recording works with get -w, record and run"), "replay");
         free(rs);
         return e;
     }
@@ -245,10 +252,11 @@ dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const 
     /* events are printed as they come; the store only tells changes apart
      * and names what a relist finds gone */
     for (size_t i = 0; i < n; i++)
-        specs[i] = (dra_kube_informer_spec){rs[i], rs[i]->namespaced ? s->ns : NULL, o->label_selector, o->field_selector,
-                                            true};
+        specs[i] = (dra_kube_informer_spec){rs[i], rs[i]->namespaced ? s->ns : NULL, o->label_selector,
+                                            o->field_selector, true};
     get_state g = {out, o, 0, NULL, s->o.stop};
-    dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_change, &g);
+    dra_kube_informers *in =
+        dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_change, &g);
     e = dra_kube_informers_sync(in);
     if (!e && g.err) {
         e = g.err;

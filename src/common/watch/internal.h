@@ -14,8 +14,6 @@ DRA_MUST_USE dra_err *dra_watch_put_event(FILE *out, dra_format fmt, dra_kube_ev
 int dra_watch_timeout_s(const dra_session *s);
 int dra_watch_idle_s(const dra_session *s);
 
-
-
 /* Claims a pod uses, as "ns/name" keys added to set (a JSON object):
  * spec.resourceClaims[].resourceClaimName, status.resourceClaimStatuses[]
  * (claims from templates) and status.extendedResourceClaimStatus. */
@@ -28,10 +26,10 @@ DRA_MUST_USE dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud
 /* Informer specs for the DRA kinds the server serves; specs has room for 16. */
 DRA_MUST_USE dra_err *dra_watch_dra_specs(dra_session *s, dra_kube_informer_spec *specs, size_t *n);
 /* The same for the named resources. */
-DRA_MUST_USE dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds, dra_kube_informer_spec *specs, size_t *n);
+DRA_MUST_USE dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds,
+                                      dra_kube_informer_spec *specs, size_t *n);
 /* The server's /version ({major, minor, gitVersion, ...}; snapshot.c). */
 DRA_MUST_USE dra_err *dra_watch_server_version(dra_session *s, json_t **version);
-
 
 /* What a pipeline stage printed, in any format the tools print (YAML, JSON,
  * a List, JSON Lines, read as dra_read_mem reads a file named label): its

@@ -37,8 +37,9 @@ static json_t *comparable(const json_t *o)
     json_t *c = json_deep_copy(o);
     json_object_del(c, "status");
     json_t *m = json_object_get(c, "metadata");
-    static const char *const server_fields[] = {"resourceVersion", "uid", "creationTimestamp", "generation",
-                                                "managedFields", "deletionTimestamp", "deletionGracePeriodSeconds"};
+    static const char *const server_fields[] = {
+        "resourceVersion",           "uid", "creationTimestamp", "generation", "managedFields", "deletionTimestamp",
+        "deletionGracePeriodSeconds"};
     for (size_t i = 0; i < sizeof server_fields / sizeof *server_fields; i++)
         json_object_del(m, server_fields[i]);
     return c;
@@ -104,8 +105,8 @@ void dra_watch_object_ops(const json_t *obj, const json_t *cur, json_t *ops)
         json_array_append_new(ops, op_new(obj, "update", NULL, with_version(body, rv), "object changed"));
     }
     if (delete) {
-        json_t *body = json_pack("{s:s, s:s, s:{s:s, s:s}}", "kind", "DeleteOptions", "apiVersion", "v1", "preconditions",
-                                 "uid", dra_jstr_or(cur, "metadata.uid", ""), "resourceVersion", rv);
+        json_t *body = json_pack("{s:s, s:s, s:{s:s, s:s}}", "kind", "DeleteOptions", "apiVersion", "v1",
+                                 "preconditions", "uid", dra_jstr_or(cur, "metadata.uid", ""), "resourceVersion", rv);
         json_array_append_new(ops, op_new(obj, "delete", NULL, body, "deleted"));
     }
 }

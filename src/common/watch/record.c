@@ -14,8 +14,10 @@
 #include "base/wfile.h"
 #include "model/time.h"
 
+/* clang-format off */
 static const char *const dra_kinds[] = {"deviceclasses", "resourceslices", "resourceclaims", "resourceclaimtemplates",
                                         "devicetaintrules", "pods", "nodes", "namespaces"};
+/* clang-format on */
 
 typedef struct rec_state {
     FILE *f;          /* standard output, or NULL */
@@ -66,7 +68,8 @@ dra_err *dra_watch_dra_specs(dra_session *s, dra_kube_informer_spec *specs, size
     return dra_watch_specs(s, dra_kinds, sizeof dra_kinds / sizeof dra_kinds[0], specs, n);
 }
 
-dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds, dra_kube_informer_spec *specs, size_t *n)
+dra_err *dra_watch_specs(dra_session *s, const char *const *kinds, size_t nkinds, dra_kube_informer_spec *specs,
+                         size_t *n)
 {
     *n = 0;
     for (size_t i = 0; i < nkinds && *n < 16; i++) {
@@ -111,7 +114,8 @@ dra_err *dra_watch_record(dra_session *s, const char *path, long max_events)
     rec_state r = {.f = stdout, .w = {.fd = -1}, .max = max_events};
     if (strcmp(path, "-") != 0)
         r = (rec_state){.path = path, .w = {.fd = -1}, .max = max_events};
-    dra_kube_informers *in = dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_rec, &r);
+    dra_kube_informers *in =
+        dra_kube_informers_new(s->api, specs, n, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_rec, &r);
     dra_err *e = dra_kube_informers_sync(in);
     if (s->client) /* the initial list was one-shot; the watch is patient */
         dra_kube_client_set_fail_fast(s->client, false);
@@ -147,7 +151,8 @@ static bool sleep_until(dra_session *s, int64_t ns_from_start, struct timespec s
             return false;
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        dra_time now = {(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec}, from = {(int64_t)start.tv_sec, (int32_t)start.tv_nsec};
+        dra_time now = {(int64_t)ts.tv_sec, (int32_t)ts.tv_nsec},
+                 from = {(int64_t)start.tv_sec, (int32_t)start.tv_nsec};
         /* compared first, so the difference cannot overflow (elapsed >= 0) */
         int64_t elapsed = dra_time_sub(now, from);
         if (ns_from_start <= elapsed)
@@ -183,8 +188,8 @@ dra_err *dra_replay_each(dra_session *s, dra_replay_fn fn, void *ud)
         const char *ts = json_string_value(json_object_get(ev, "time"));
         json_t *obj = json_object_get(ev, "object");
         dra_time at = {0, 0};
-        if (!ev || !dra_kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t) || !json_is_object(obj) ||
-            !ts) {
+        if (!ev || !dra_kube_event_type_parse(json_string_value(json_object_get(ev, "type")), &t) ||
+            !json_is_object(obj) || !ts) {
             e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "not a recorded watch event {\"time\",\"type\",\"object\"}"),
                            s->o.replay, 0, (int)lineno, 0);
             json_decref(ev);

@@ -64,19 +64,22 @@ typedef struct runner {
     dra_kube_informer_spec specs[16];
     size_t nspecs;
     dra_kube_informers *in;
-    json_t *cache;        /* replay: "Kind" -> {"ns/name": obj} */
+    json_t *cache; /* replay: "Kind" -> {"ns/name": obj} */
     stage stages[4];
     size_t nstages;
     bool dry;
     bool dirty;
     int64_t changed_at, last_pass;
     long passes;
-    size_t objects;       /* in the last pass's snapshot */
+    size_t objects; /* in the last pass's snapshot */
     int verdict;
-    dra_err *err;         /* ends the loop */
+    dra_err *err; /* ends the loop */
 } runner;
 
-static bool stopped(const runner *r) { return r->s->o.stop && *r->s->o.stop; }
+static bool stopped(const runner *r)
+{
+    return r->s->o.stop && *r->s->o.stop;
+}
 
 static void rlog(runner *r, dra_kube_log_level lv, const char *fmt, ...) DRA_PRINTF(3, 4);
 static void rlog(runner *r, dra_kube_log_level lv, const char *fmt, ...)
@@ -126,8 +129,12 @@ static void stages_free(runner *r)
 /* Run one stage: input to its stdin, its stdout into out. */
 static dra_err *run_stage(runner *r, char **argv, const dra_buf *in, dra_buf *out, int *status)
 {
-    dra_proc p = {.argv = argv, .in = in->data ? in->data : "", .inlen = in->len, .max_out = DRA_MAX_INPUT_BYTES,
-                  .group = true, .stop = r->s->o.stop};
+    dra_proc p = {.argv = argv,
+                  .in = in->data ? in->data : "",
+                  .inlen = in->len,
+                  .max_out = DRA_MAX_INPUT_BYTES,
+                  .group = true,
+                  .stop = r->s->o.stop};
     dra_proc_status st;
     dra_err *e = dra_proc_run(&p, out, &st);
     *status = st.code;
@@ -217,7 +224,10 @@ static json_t *node_claims(runner *r)
     return ns.claims;
 }
 
-static void put_each(void *ud, const char *key, const char *json, size_t len) { put_line(ud, json, len); }
+static void put_each(void *ud, const char *key, const char *json, size_t len)
+{
+    put_line(ud, json, len);
+}
 
 /* The snapshot as JSON Lines.  --job node: the node's pods and the claims
  * they use, nothing else (what the kubelet reads: its pods by spec.nodeName,
@@ -234,7 +244,8 @@ static void snapshot_bytes(runner *r, dra_buf *b)
     if (r->cache) {
         const char *k;
         json_t *m;
-        json_object_foreach(r->cache, k, m) kind_each(r, k, put_each, b);
+        json_object_foreach(r->cache, k, m)
+            kind_each(r, k, put_each, b);
         return;
     }
     for (size_t i = 0; i < r->nspecs; i++)
@@ -258,14 +269,16 @@ static json_t *subst(json_t *v, const json_t *names)
         json_t *a = json_array();
         size_t i;
         json_t *it;
-        json_array_foreach(v, i, it) json_array_append_new(a, subst(it, names));
+        json_array_foreach(v, i, it)
+            json_array_append_new(a, subst(it, names));
         return a;
     }
     if (json_is_object(v)) {
         json_t *o = json_object();
         const char *k;
         json_t *it;
-        json_object_foreach(v, k, it) json_object_set_new(o, k, subst(it, names));
+        json_object_foreach(v, k, it)
+            json_object_set_new(o, k, subst(it, names));
         return o;
     }
     return json_incref(v);
@@ -326,7 +339,8 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *ver
     const char *verb = l.verb_text, *kind = l.kind, *ns = l.ns, *sub = l.subresource;
     const dra_kube_resource *res = dra_kube_resource_by_kind(kind);
     if (l.verb == DRA_OPL_NONE || !res || !json_is_object(op))
-        return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: an operation needs a verb and a known kind", line);
+        return dra_err_new(DRA_EXIT_RUNTIME, "pipeline output line %d: an operation needs a verb and a known kind",
+                           line);
     json_t *nm = l.name ? subst((json_t *)l.name, names) : NULL;
     const char *name = json_string_value(nm);
     if (name && strncmp(name, "$DRA_NAME_", 10) == 0) {
@@ -363,8 +377,8 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *ver
         dra_kube_query_escape(&q, l.field_manager ? l.field_manager : "dra-watch");
         if (l.force)
             dra_buf_puts(&q, "&force=true");
-        e = dra_kube_write(r->s->api, res, "PATCH", ns, name, sub, dra_buf_str(&q), "application/apply-patch+yaml", b, &out,
-                       &resp);
+        e = dra_kube_write(r->s->api, res, "PATCH", ns, name, sub, dra_buf_str(&q), "application/apply-patch+yaml", b,
+                           &out, &resp);
         dra_buf_free(&q);
     } else if (l.verb == DRA_OPL_DELETE) {
         e = dra_kube_write(r->s->api, res, "DELETE", ns, name, NULL, NULL, "application/json", b, NULL, &resp);
@@ -384,7 +398,9 @@ static dra_err *apply_op(runner *r, const json_t *op, json_t *names, json_t *ver
             dra_kube_client_stats(r->s->client)->conflicts++;
     } else if (!e) {
         if (seen && dra_jstr(out, "metadata.resourceVersion"))
-            json_object_set_new(versions, vkey, json_pack("{s:s, s:s}", "seen", seen, "now", dra_jstr(out, "metadata.resourceVersion")));
+            json_object_set_new(
+                versions, vkey,
+                json_pack("{s:s, s:s}", "seen", seen, "now", dra_jstr(out, "metadata.resourceVersion")));
         rlog(r, KUBE_LOG_INFO, "%s %s%s%s", verb, ref, l.reason ? ": " : "", l.reason ? l.reason : "");
     } else {
         e = dra_err_object(e, ref);
@@ -455,9 +471,13 @@ static bool names_refused(const json_t *v, const char *ns, const json_t *refused
     const char *k;
     json_t *it;
     if (json_is_array(v))
-        json_array_foreach(v, i, it) if (names_refused(it, ns, refused)) return true;
+        json_array_foreach(v, i, it)
+            if (names_refused(it, ns, refused))
+                return true;
     if (json_is_object(v))
-        json_object_foreach((json_t *)v, k, it) if (names_refused(it, ns, refused)) return true;
+        json_object_foreach((json_t *)v, k, it)
+            if (names_refused(it, ns, refused))
+                return true;
     return false;
 }
 
@@ -494,8 +514,8 @@ static dra_err *pass_once(runner *r, bool *conflict)
             out.len = 0;
         }
         if (!e && status >= 2)
-            e = dra_err_new(status == 2 ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME, "%s failed with exit code %d; nothing written",
-                            name, status);
+            e = dra_err_new(status == 2 ? DRA_EXIT_INPUT : DRA_EXIT_RUNTIME,
+                            "%s failed with exit code %d; nothing written", name, status);
         if (!e && status > r->verdict)
             r->verdict = status;
         json_t *ops = json_array();
@@ -516,7 +536,8 @@ static dra_err *pass_once(runner *r, bool *conflict)
                        names_refused(op, json_string_value(json_object_get(op, "namespace")) ?: "", refused)) {
                 rlog(r, KUBE_LOG_INFO, "skipped %s %s %s/%s: its claim was refused by quota",
                      json_string_value(json_object_get(op, "verb")), json_string_value(json_object_get(op, "kind")),
-                     json_string_value(json_object_get(op, "namespace")) ?: "", json_string_value(json_object_get(op, "name")) ?: "");
+                     json_string_value(json_object_get(op, "namespace")) ?: "",
+                     json_string_value(json_object_get(op, "name")) ?: "");
             } else {
                 e = apply_op(r, op, names, versions, conflict, (int)i + 1);
                 wrote = true;
@@ -529,7 +550,8 @@ static dra_err *pass_once(runner *r, bool *conflict)
                     e = NULL;
                     const char *ns = json_string_value(json_object_get(op, "namespace")) ?: "";
                     const char *nm = json_string_value(json_object_get(op, "name"))
-                                         ?: json_string_value(json_object_get(json_object_get(json_object_get(op, "body"), "metadata"), "name"));
+                                         ?: json_string_value(json_object_get(
+                                                json_object_get(json_object_get(op, "body"), "metadata"), "name"));
                     if (var)
                         json_object_set_new(refused, var, json_true());
                     if (nm) {
@@ -570,7 +592,8 @@ static dra_err *pass(runner *r)
         if (e || !conflict)
             return e;
         if (attempt >= r->o->max_conflicts)
-            return dra_err_new(DRA_EXIT_RUNTIME, "still conflicting after %d re-reads; giving up this pass", attempt + 1);
+            return dra_err_new(DRA_EXIT_RUNTIME, "still conflicting after %d re-reads; giving up this pass",
+                               attempt + 1);
         /* another writer is at work (another run of the same job, a
          * controller): give it time, as retry.RetryOnConflict does, rather
          * than re-read at once and meet it again */
@@ -589,7 +612,8 @@ static void on_change(void *ud, size_t idx, dra_kube_event_type t, json_t *obj)
     runner *r = ud;
     if (r->o->node && strcmp(r->specs[idx].res->kind, "ResourceClaim") == 0) {
         /* another node's claim changes nothing here */
-        char *key = dra_xasprintf("%s/%s", dra_jstr(obj, "metadata.namespace") ?: "", dra_jstr(obj, "metadata.name") ?: "");
+        char *key =
+            dra_xasprintf("%s/%s", dra_jstr(obj, "metadata.namespace") ?: "", dra_jstr(obj, "metadata.name") ?: "");
         json_t *claims = node_claims(r);
         bool ours = json_object_get(claims, key) != NULL;
         json_decref(claims);
@@ -708,8 +732,8 @@ static void job_release(runner *r)
         const char *git = json_string_value(json_object_get(ver, "gitVersion"));
         dra_err *pe = e ? NULL : dra_release_parse(git, &rel);
         if (e || pe)
-            rlog(r, KUBE_LOG_WARN, "the jobs use Kubernetes %s's feature gates: %s", dra_release_name(DRA_RELEASE_DEFAULT),
-                 (e ? e : pe)->msg);
+            rlog(r, KUBE_LOG_WARN, "the jobs use Kubernetes %s's feature gates: %s",
+                 dra_release_name(DRA_RELEASE_DEFAULT), (e ? e : pe)->msg);
         else
             rlog(r, KUBE_LOG_INFO, "the jobs use Kubernetes %s's feature gates (the server is %s)",
                  dra_release_name(rel), git);
@@ -767,7 +791,8 @@ dra_err *dra_watch_run(dra_session *s, const dra_run_opts *o, int *verdict)
         stages_free(&r);
         return e;
     }
-    r.in = dra_kube_informers_new(s->api, r.specs, r.nspecs, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_change, &r);
+    r.in =
+        dra_kube_informers_new(s->api, r.specs, r.nspecs, dra_watch_timeout_s(s), dra_watch_idle_s(s), on_change, &r);
     e = dra_kube_informers_sync(r.in);
     if (!e)
         e = loop_pass(&r);

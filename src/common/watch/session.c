@@ -7,9 +7,15 @@
 
 static dra_kube_config_opts cfg_opts(const dra_session_opts *o)
 {
-    dra_kube_config_opts co = {.kubeconfig = o->kubeconfig, .context = o->context, .ns = o->ns,
-                               .sa_dir = o->sa_dir, .as = o->as, .as_uid = o->as_uid,
-                               .as_groups = o->as_groups, .nas_groups = o->nas_groups, .as_extra = o->as_extra,
+    dra_kube_config_opts co = {.kubeconfig = o->kubeconfig,
+                               .context = o->context,
+                               .ns = o->ns,
+                               .sa_dir = o->sa_dir,
+                               .as = o->as,
+                               .as_uid = o->as_uid,
+                               .as_groups = o->as_groups,
+                               .nas_groups = o->nas_groups,
+                               .as_extra = o->as_extra,
                                .nas_extra = o->nas_extra};
     return co;
 }

@@ -33,7 +33,10 @@ static void sorted_append(json_t *out, json_t *items)
     free(v);
 }
 
-static bool set_has(json_t *set, const char *k) { return k && json_object_get(set, k); }
+static bool set_has(json_t *set, const char *k)
+{
+    return k && json_object_get(set, k);
+}
 static void set_add(json_t *set, const char *k)
 {
     if (k)
@@ -136,9 +139,9 @@ static dra_err *server_version(dra_session *s, json_t *out)
     json_t *version;
     dra_err *e = dra_watch_server_version(s, &version);
     if (!e)
-        json_array_append_new(out, json_pack("{s:s, s:s, s:{s:s}, s:o}", "apiVersion", DRA_SNAPSHOT_API_VERSION, "kind",
-                                             DRA_SNAPSHOT_KIND, "metadata", "name", "snapshot", "serverVersion",
-                                             version));
+        json_array_append_new(out,
+                              json_pack("{s:s, s:s, s:{s:s}, s:o}", "apiVersion", DRA_SNAPSHOT_API_VERSION, "kind",
+                                        DRA_SNAPSHOT_KIND, "metadata", "name", "snapshot", "serverVersion", version));
     return e;
 }
 
@@ -179,8 +182,9 @@ static dra_err *check_kinds(const char *only)
 {
     if (!only)
         return NULL;
-    static const char *const known[] = {"namespaces", "nodes", "deviceclasses", "devicetaintrules", "resourceslices",
-                                        "resourceclaimtemplates", "resourceclaims", "pods"};
+    static const char *const known[] = {
+        "namespaces",     "nodes", "deviceclasses", "devicetaintrules", "resourceslices", "resourceclaimtemplates",
+        "resourceclaims", "pods"};
     char *list = dra_xstrdup(only), *save = NULL;
     dra_err *e = NULL;
     for (char *k = strtok_r(list, ",", &save); k && !e; k = strtok_r(NULL, ",", &save)) {
@@ -189,9 +193,11 @@ static dra_err *check_kinds(const char *only)
         for (size_t i = 0; r && i < sizeof known / sizeof known[0]; i++)
             ok = ok || dra_kube_resource_find(known[i]) == r;
         if (!ok)
-            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT, "\"%s\" is not a kind of the snapshot (want namespaces, nodes, "
-                                                         "deviceclasses, devicetaintrules, resourceslices, "
-                                                         "resourceclaimtemplates, resourceclaims, pods)", k),
+            e = dra_err_param(dra_err_new(DRA_EXIT_INPUT,
+                                          "\"%s\" is not a kind of the snapshot (want namespaces, nodes, "
+                                          "deviceclasses, devicetaintrules, resourceslices, "
+                                          "resourceclaimtemplates, resourceclaims, pods)",
+                                          k),
                               "kinds");
     }
     free(list);
@@ -212,12 +218,14 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
         /* NAME in the namespace of -n or the context, or NAMESPACE/NAME */
         const char *sl = strchr(for_pod, '/');
         if (sl && (sl == for_pod || !sl[1] || strchr(sl + 1, '/')))
-            return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAME or NAMESPACE/NAME, got \"%s\"", for_pod), "for-pod");
+            return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAME or NAMESPACE/NAME, got \"%s\"", for_pod),
+                                 "for-pod");
         if (!*for_pod)
             return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "want NAME or NAMESPACE/NAME, got \"\""), "for-pod");
         if (!sl && !s->ns)
             return dra_err_param(dra_err_new(DRA_EXIT_INPUT, "a pod cannot be found by name across all namespaces: "
-                                                             "give NAMESPACE/NAME or -n NAMESPACE"), "for-pod");
+                                                             "give NAMESPACE/NAME or -n NAMESPACE"),
+                                 "for-pod");
         pns = sl ? dra_xstrndup(for_pod, (size_t)(sl - for_pod)) : dra_xstrdup(s->ns);
         pname = sl ? sl + 1 : for_pod;
     }
@@ -225,8 +233,9 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
      * snapshot takes the claims of every namespace, as the scheduler sees
      * them: devices other namespaces' claims hold are not free. */
     const char *ns = pns ? pns : s->ns;
-    static const char *const kinds[] = {"namespaces", "nodes", "deviceclasses", "devicetaintrules", "resourceslices",
-                                        "resourceclaimtemplates", "resourceclaims", "pods"};
+    static const char *const kinds[] = {
+        "namespaces",     "nodes", "deviceclasses", "devicetaintrules", "resourceslices", "resourceclaimtemplates",
+        "resourceclaims", "pods"};
     enum { K_NS, K_NODE, K_CLASS, K_RULE, K_SLICE, K_TMPL, K_CLAIM, K_POD, K_N };
     json_t *lists[K_N] = {0};
     dra_err *e = NULL;
@@ -274,7 +283,8 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
             json_t *spec = json_object_get(it, "spec");
             if (!json_array_size(json_object_get(spec, "resourceClaims")))
                 continue;
-            if (for_pod && !(strcmp(dra_jstr(it, "metadata.namespace") ?: "", pns) == 0 && strcmp(dra_jstr(it, "metadata.name") ?: "", pname) == 0))
+            if (for_pod && !(strcmp(dra_jstr(it, "metadata.namespace") ?: "", pns) == 0 &&
+                             strcmp(dra_jstr(it, "metadata.name") ?: "", pname) == 0))
                 continue;
             found = true;
             json_array_append(pods, it);
@@ -296,7 +306,8 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
             e = dra_err_new(DRA_EXIT_NEGATIVE, "pod %s/%s not found or uses no ResourceClaims", pns, pname);
         json_t *keep_claims = json_array(), *keep_tmpls = json_array();
         json_array_foreach(lists[K_CLAIM], i, it) {
-            char *k = dra_xasprintf("%s/%s", dra_jstr(it, "metadata.namespace") ?: "", dra_jstr(it, "metadata.name") ?: "");
+            char *k =
+                dra_xasprintf("%s/%s", dra_jstr(it, "metadata.namespace") ?: "", dra_jstr(it, "metadata.name") ?: "");
             bool mine = !for_pod || set_has(claims, k);
             if (mine) {
                 json_array_append(keep_claims, it);
@@ -309,17 +320,20 @@ dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, const char *onl
             free(k);
         }
         json_array_foreach(lists[K_TMPL], i, it) {
-            char *k = dra_xasprintf("%s/%s", dra_jstr(it, "metadata.namespace") ?: "", dra_jstr(it, "metadata.name") ?: "");
+            char *k =
+                dra_xasprintf("%s/%s", dra_jstr(it, "metadata.namespace") ?: "", dra_jstr(it, "metadata.name") ?: "");
             if (!for_pod || set_has(tmpls, k)) {
                 json_array_append(keep_tmpls, it);
                 request_classes(json_object_get(json_object_get(it, "spec"), "spec"), classes);
             }
             free(k);
         }
-        json_t *keep_slices = json_array(), *keep_nodes = json_array(), *keep_classes = json_array(), *keep_ns = json_array();
-        const char *pod_node = for_pod && json_array_size(pods)
-                                   ? json_string_value(json_object_get(json_object_get(json_array_get(pods, 0), "spec"), "nodeName"))
-                                   : NULL;
+        json_t *keep_slices = json_array(), *keep_nodes = json_array(), *keep_classes = json_array(),
+               *keep_ns = json_array();
+        const char *pod_node =
+            for_pod && json_array_size(pods)
+                ? json_string_value(json_object_get(json_object_get(json_array_get(pods, 0), "spec"), "nodeName"))
+                : NULL;
         json_t *pod_node_obj = NULL;
         if (pod_node) {
             json_array_foreach(lists[K_NODE], i, it) {

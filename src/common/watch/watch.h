@@ -28,22 +28,22 @@ typedef struct dra_session_opts {
     const char *as, *as_uid;               /* kubectl's --as, --as-uid */
     const char *const *as_groups;          /* --as-group values */
     size_t nas_groups;
-    const char *const *as_extra;           /* --as-user-extra KEY=VALUE values */
+    const char *const *as_extra; /* --as-user-extra KEY=VALUE values */
     size_t nas_extra;
-    bool all_namespaces;                   /* -A */
+    bool all_namespaces; /* -A */
     dra_kube_log_fn log;
     void *log_ud;
-    volatile sig_atomic_t *stop;           /* SIGINT/SIGTERM */
-    volatile sig_atomic_t *reload;         /* SIGHUP: reload the kubeconfig */
-    const char *replay;                    /* --replay FILE: events from a recording instead of a server */
-    bool replay_fast;                      /* replay at maximum speed instead of the recorded pace */
-    const char *sa_dir;                    /* in-cluster service-account folder; NULL = the kubelet's mount */
+    volatile sig_atomic_t *stop;   /* SIGINT/SIGTERM */
+    volatile sig_atomic_t *reload; /* SIGHUP: reload the kubeconfig */
+    const char *replay;            /* --replay FILE: events from a recording instead of a server */
+    bool replay_fast;              /* replay at maximum speed instead of the recorded pace */
+    const char *sa_dir;            /* in-cluster service-account folder; NULL = the kubelet's mount */
     /* Waits the tests shorten (dra-watch's hidden --test-* options); 0 keeps the default. */
-    int watch_timeout_s;                   /* a watch request's timeoutSeconds; 0 = 300 */
-    int watch_idle_s;                      /* a watch silent this long is reopened; 0 = 60 */
-    int backoff_base_ms, backoff_cap_ms;   /* the client's retry backoff; 0 = client-go's */
-    long request_timeout_ms;               /* --request-timeout: 0 = 300 s, < 0 = none (kube/client.h) */
-    bool one_shot;                         /* get, snapshot, record: fail fast as kubectl (kube/client.h fail_fast) */
+    int watch_timeout_s;                 /* a watch request's timeoutSeconds; 0 = 300 */
+    int watch_idle_s;                    /* a watch silent this long is reopened; 0 = 60 */
+    int backoff_base_ms, backoff_cap_ms; /* the client's retry backoff; 0 = client-go's */
+    long request_timeout_ms;             /* --request-timeout: 0 = 300 s, < 0 = none (kube/client.h) */
+    bool one_shot;                       /* get, snapshot, record: fail fast as kubectl (kube/client.h fail_fast) */
 } dra_session_opts;
 
 typedef struct dra_session {
@@ -71,7 +71,8 @@ typedef struct dra_get_opts {
  * object (-o json: one object alone, several as a List), and when one is
  * missing kubectl's "Error from server (NotFound): ..." with
  * DRA_EXIT_NEGATIVE after the others are printed. */
-DRA_MUST_USE dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o, FILE *out);
+DRA_MUST_USE dra_err *dra_watch_get(dra_session *s, char *const *kinds, size_t nkinds, const dra_get_opts *o,
+                                    FILE *out);
 
 /* The DRA snapshot: first the server's version (model/features.h
  * DRA_SNAPSHOT_KIND), then classes, slices, claims, templates, taint rules, the
@@ -88,9 +89,9 @@ DRA_MUST_USE dra_err *dra_watch_snapshot(dra_session *s, const char *for_pod, co
 /* One stage of `dra-watch run`'s pipeline: a program run on each pass with
  * the snapshot on its stdin. */
 typedef struct dra_run_stage {
-    char *const *argv;      /* NULL-terminated, found on PATH as execvp does; borrowed */
-    const char *name;       /* names the stage in the log and in errors */
-    const char *source;     /* names its output in errors about what it printed, as a file would be */
+    char *const *argv;  /* NULL-terminated, found on PATH as execvp does; borrowed */
+    const char *name;   /* names the stage in the log and in errors */
+    const char *source; /* names its output in errors about what it printed, as a file would be */
 } dra_run_stage;
 
 typedef struct dra_run_opts {
@@ -105,16 +106,16 @@ typedef struct dra_run_opts {
      * records copied to out, not operations (NULL: neither) */
     const char *node;
     bool once, dry_run;
-    long interval_ms;       /* periodic pass even without changes (0 = none) */
-    long debounce_ms;       /* quiet time after a change before a pass */
-    int max_conflicts;      /* reruns after conflicts in one pass */
+    long interval_ms;  /* periodic pass even without changes (0 = none) */
+    long debounce_ms;  /* quiet time after a change before a pass */
+    int max_conflicts; /* reruns after conflicts in one pass */
     /* release_flag (NULL: none) is appended to every stage followed by a
      * release: kubernetes_version, else the server's when it names a
      * release the tools know (said in the log) */
     const char *release_flag;
     const char *kubernetes_version;
-    FILE *out;              /* --dry-run patch list, pass reports */
-    long max_passes;        /* stop after this many passes (0 = no limit) */
+    FILE *out;                       /* --dry-run patch list, pass reports */
+    long max_passes;                 /* stop after this many passes (0 = no limit) */
     struct dra_watch_health *health; /* told each pass and the counters (health.h); NULL = none */
 } dra_run_opts;
 

@@ -34,7 +34,10 @@ typedef struct kv {
     char *k, *v;
 } kv;
 
-static int cmp_kv(const void *a, const void *b) { return strcmp(((const kv *)a)->k, ((const kv *)b)->k); }
+static int cmp_kv(const void *a, const void *b)
+{
+    return strcmp(((const kv *)a)->k, ((const kv *)b)->k);
+}
 
 static char *canonical(const cel_value *v)
 {
@@ -91,8 +94,8 @@ static json_t *check(cel_env *env, const char *expr, size_t len)
     }
     uint64_t lo, hi;
     cel_program_estimated_cost(p, &lo, &hi);
-    json_t *r = json_pack("{ss sI sI}", "type", cel_program_result_type_str(p), "min", (json_int_t)lo, "max",
-                          (json_int_t)hi);
+    json_t *r =
+        json_pack("{ss sI sI}", "type", cel_program_result_type_str(p), "min", (json_int_t)lo, "max", (json_int_t)hi);
     /* Costs past INT64_MAX (unknown sizes: UINT64_MAX) travel as text. */
     if (lo > INT64_MAX)
         json_object_set_new(r, "min", json_integer(-1));
