@@ -12,11 +12,6 @@ static long long num(const json_t *o, const char *key)
     return (long long)json_integer_value(json_object_get(o, key));
 }
 
-static const char *str(const json_t *o, const char *key)
-{
-    return dra_jfield_str(o, key);
-}
-
 /* clang-format off */
 static const char *const counts[] = {"total", "allocated", "shared", "tainted", "unhealthy", "blocked", "unusable", "free"};
 /* clang-format on */
@@ -33,13 +28,13 @@ static void summary(const json_t *classes, dra_buf *b)
     json_t *c;
     json_array_foreach(classes, i, c) {
         dra_buf_puts(b, "<tr");
-        dra_html_attr(b, "data-class", str(c, "name"));
+        dra_html_attr(b, "data-class", dra_jfield_str(c, "name"));
         dra_buf_puts(b, ">");
-        dra_html_elem(b, "td", str(c, "name"));
+        dra_html_elem(b, "td", dra_jfield_str(c, "name"));
         for (size_t k = 0; k < NCOUNTS; k++)
             dra_buf_printf(b, "<td class=\"n\" data-k=\"%s\">%lld</td>", counts[k], num(c, counts[k]));
         const json_t *lf = json_object_get(c, "largestFit");
-        const char *node = str(lf, "node");
+        const char *node = dra_jfield_str(lf, "node");
         dra_buf_printf(b, "<td data-k=\"largestFit\" data-devices=\"%lld\">%lld", num(lf, "devices"),
                        num(lf, "devices"));
         if (node) {
@@ -54,13 +49,13 @@ static void summary(const json_t *classes, dra_buf *b)
         json_t *p;
         json_array_foreach(json_object_get(c, "unusablePools"), k, p) {
             dra_buf_puts(b, "<p class=\"note unusable\">");
-            dra_html_text(b, str(c, "name"));
+            dra_html_text(b, dra_jfield_str(c, "name"));
             dra_buf_puts(b, ": pool ");
-            dra_html_text(b, str(p, "driver"));
+            dra_html_text(b, dra_jfield_str(p, "driver"));
             dra_buf_putc(b, '/');
-            dra_html_text(b, str(p, "pool"));
+            dra_html_text(b, dra_jfield_str(p, "pool"));
             dra_buf_printf(b, " unusable (%lld devices): ", num(p, "devices"));
-            dra_html_text(b, str(p, "reason"));
+            dra_html_text(b, dra_jfield_str(p, "reason"));
             dra_buf_puts(b, "</p>\n");
         }
     }
@@ -116,7 +111,7 @@ static const json_t *row_named(const json_t *rows, const char *name)
     size_t i;
     json_t *r;
     json_array_foreach(rows, i, r) {
-        const char *n = str(r, "name");
+        const char *n = dra_jfield_str(r, "name");
         if (n && strcmp(n, name) == 0)
             return r;
     }
@@ -153,14 +148,14 @@ static void heat_map(const json_t *classes, dra_buf *b)
     json_t *c, *n;
     json_array_foreach(classes, i, c)
         json_array_foreach(json_object_get(c, "nodes"), k, n)
-            if (str(n, "name"))
-                json_object_set_new(nodes, str(n, "name"), json_true());
+            if (dra_jfield_str(n, "name"))
+                json_object_set_new(nodes, dra_jfield_str(n, "name"), json_true());
     dra_buf_puts(b, "<h2 id=\"heatmap\">Devices per node</h2>\n<p class=\"legend\">");
     for (int p = 0; p < 4; p++)
         dra_buf_printf(b, "<span><i class=\"sw %s\"></i>%s</span>", part_names[p], part_names[p]);
     dra_buf_puts(b, "</p>\n<table class=\"heatmap\">\n<tr><th>node</th>");
     json_array_foreach(classes, i, c)
-        dra_html_elem(b, "th", str(c, "name"));
+        dra_html_elem(b, "th", dra_jfield_str(c, "name"));
     dra_buf_puts(b, "</tr>\n");
     const char *name;
     json_t *unused;
@@ -171,7 +166,7 @@ static void heat_map(const json_t *classes, dra_buf *b)
         dra_html_text(b, name);
         dra_buf_puts(b, "</th>");
         json_array_foreach(classes, i, c)
-            heat_cell(row_named(json_object_get(c, "nodes"), name), str(c, "name"), name, b);
+            heat_cell(row_named(json_object_get(c, "nodes"), name), dra_jfield_str(c, "name"), name, b);
         dra_buf_puts(b, "</tr>\n");
     }
     dra_buf_puts(b, "</table>\n");
@@ -181,7 +176,7 @@ static void heat_map(const json_t *classes, dra_buf *b)
 /* One bar: consumed (= total - left) of total, both quantities as the report prints them. */
 static void counter_row(const char *set, const char *name, const json_t *v, dra_buf *b)
 {
-    const char *total_s = str(v, "total"), *left_s = str(v, "left");
+    const char *total_s = dra_jfield_str(v, "total"), *left_s = dra_jfield_str(v, "left");
     dra_quantity total, left, used;
     char text[DRA_QUANTITY_STRMAX];
     const char *used_s = "?";
@@ -218,15 +213,15 @@ static void counter_row(const char *set, const char *name, const json_t *v, dra_
 static void pool_bars(const json_t *pool, dra_buf *b)
 {
     dra_buf_puts(b, "<h3");
-    dra_html_attr(b, "data-pool", str(pool, "pool"));
-    dra_html_attr(b, "data-driver", str(pool, "driver"));
+    dra_html_attr(b, "data-pool", dra_jfield_str(pool, "pool"));
+    dra_html_attr(b, "data-driver", dra_jfield_str(pool, "driver"));
     dra_buf_puts(b, ">");
-    dra_html_text(b, str(pool, "driver"));
+    dra_html_text(b, dra_jfield_str(pool, "driver"));
     dra_buf_putc(b, '/');
-    dra_html_text(b, str(pool, "pool"));
-    if (str(pool, "node")) {
+    dra_html_text(b, dra_jfield_str(pool, "pool"));
+    if (dra_jfield_str(pool, "node")) {
         dra_buf_puts(b, " <span class=\"note\">on ");
-        dra_html_text(b, str(pool, "node"));
+        dra_html_text(b, dra_jfield_str(pool, "node"));
         dra_buf_puts(b, "</span>");
     }
     dra_buf_puts(b, "</h3>\n<table class=\"counters\">\n<tr><th>counter set / device</th><th>counter / capacity</th>"
@@ -236,10 +231,10 @@ static void pool_bars(const json_t *pool, dra_buf *b)
     const char *name;
     json_array_foreach(json_object_get(pool, "counterSets"), i, s)
         json_object_foreach(json_object_get(s, "counters"), name, v)
-            counter_row(str(s, "name"), name, v, b);
+            counter_row(dra_jfield_str(s, "name"), name, v, b);
     json_array_foreach(json_object_get(pool, "consumable"), i, s)
         json_object_foreach(json_object_get(s, "capacity"), name, v)
-            counter_row(str(s, "device"), name, v, b);
+            counter_row(dra_jfield_str(s, "device"), name, v, b);
     dra_buf_puts(b, "</table>\n");
 }
 
@@ -255,8 +250,8 @@ static void counters(const json_t *classes, dra_buf *b)
                 !json_array_size(json_object_get(p, "consumable")))
                 continue;
             dra_buf key = DRA_BUF_INIT;
-            dra_buf_printf(&key, "%s/%s", str(p, "driver") ? str(p, "driver") : "",
-                           str(p, "pool") ? str(p, "pool") : "");
+            dra_buf_printf(&key, "%s/%s", dra_jfield_str(p, "driver") ? dra_jfield_str(p, "driver") : "",
+                           dra_jfield_str(p, "pool") ? dra_jfield_str(p, "pool") : "");
             if (!json_object_get(seen, dra_buf_str(&key))) {
                 json_object_set_new(seen, dra_buf_str(&key), json_true());
                 if (!any)
@@ -286,18 +281,18 @@ static void fragmentation(const json_t *classes, dra_buf *b)
             }
         const json_t *lf = json_object_get(c, "largestFit");
         dra_buf_puts(b, "<div class=\"frag\"");
-        dra_html_attr(b, "data-class", str(c, "name"));
+        dra_html_attr(b, "data-class", dra_jfield_str(c, "name"));
         dra_buf_printf(b, " data-free=\"%lld\" data-nodes=\"%lld\" data-largest=\"%lld\"><h3>", num(c, "free"), spread,
                        num(lf, "devices"));
-        dra_html_text(b, str(c, "name"));
+        dra_html_text(b, dra_jfield_str(c, "name"));
         dra_buf_printf(b,
                        "</h3>\n<p>%lld free device%s on %lld node%s; the largest block one claim gets on one node: "
                        "%lld",
                        num(c, "free"), num(c, "free") == 1 ? "" : "s", spread, spread == 1 ? "" : "s",
                        num(lf, "devices"));
-        if (str(lf, "node")) {
+        if (dra_jfield_str(lf, "node")) {
             dra_buf_puts(b, " (");
-            dra_html_text(b, str(lf, "node"));
+            dra_html_text(b, dra_jfield_str(lf, "node"));
             dra_buf_putc(b, ')');
         }
         dra_buf_puts(b, ".</p>\n");
@@ -312,9 +307,9 @@ static void fragmentation(const json_t *classes, dra_buf *b)
             if (free_ <= 0)
                 continue;
             dra_buf_puts(b, "<tr");
-            dra_html_attr(b, "data-node", str(n, "name"));
+            dra_html_attr(b, "data-node", dra_jfield_str(n, "name"));
             dra_buf_printf(b, " data-free=\"%lld\" data-largest=\"%lld\">", free_, fit);
-            dra_html_elem(b, "td", str(n, "name"));
+            dra_html_elem(b, "td", dra_jfield_str(n, "name"));
             dra_buf_printf(b,
                            "<td><svg width=\"200\" height=\"12\" role=\"img\"><rect class=\"track\" width=\"%.1f\" "
                            "height=\"12\"/><rect class=\"blk\" width=\"%.1f\" height=\"12\"/></svg></td>"

@@ -6,11 +6,6 @@
 #include "../io/json.h"
 #include "html.h"
 
-static const char *str(const json_t *o, const char *key)
-{
-    return dra_jfield_str(o, key);
-}
-
 /* "claim / request": the column key. */
 static void column_key(const char *claim, const char *req, dra_buf *k)
 {
@@ -29,11 +24,11 @@ static json_t *columns(const json_t *nodes)
     json_array_foreach(nodes, i, n) {
         json_array_foreach(dra_jget(n, "allocator.claims"), c, cl) {
             json_array_foreach(json_object_get(cl, "requests"), r, rq) {
-                column_key(str(cl, "claim"), str(rq, "request"), &k);
+                column_key(dra_jfield_str(cl, "claim"), dra_jfield_str(rq, "request"), &k);
                 json_object_set_new(cols, dra_buf_str(&k), json_true());
             }
             json_array_foreach(json_object_get(cl, "allocated"), r, rq) {
-                column_key(str(cl, "claim"), str(rq, "request"), &k);
+                column_key(dra_jfield_str(cl, "claim"), dra_jfield_str(rq, "request"), &k);
                 json_object_set_new(cols, dra_buf_str(&k), json_true());
             }
         }
@@ -51,31 +46,31 @@ static void cell(const json_t *alloc, const char *node, const char *key, dra_buf
     json_t *cl, *rq, *rej;
     json_array_foreach(json_object_get(alloc, "claims"), c, cl) {
         json_array_foreach(json_object_get(cl, "requests"), r, rq) {
-            column_key(str(cl, "claim"), str(rq, "request"), &k);
+            column_key(dra_jfield_str(cl, "claim"), dra_jfield_str(rq, "request"), &k);
             if (strcmp(dra_buf_str(&k), key) != 0)
                 continue;
             seen = true;
             json_array_foreach(json_object_get(rq, "rejected"), d, rej) {
                 refused++;
                 dra_buf_puts(&items, "<li class=\"refused\"><code>");
-                dra_html_text(&items, str(rej, "device"));
+                dra_html_text(&items, dra_jfield_str(rej, "device"));
                 dra_buf_puts(&items, "</code> ");
-                dra_html_elem(&items, "b", str(rej, "reason"));
+                dra_html_elem(&items, "b", dra_jfield_str(rej, "reason"));
                 dra_buf_puts(&items, ": ");
-                dra_html_text(&items, str(rej, "detail"));
+                dra_html_text(&items, dra_jfield_str(rej, "detail"));
                 dra_buf_puts(&items, "</li>");
             }
         }
         json_array_foreach(json_object_get(cl, "allocated"), r, rq) {
-            column_key(str(cl, "claim"), str(rq, "request"), &k);
+            column_key(dra_jfield_str(cl, "claim"), dra_jfield_str(rq, "request"), &k);
             if (strcmp(dra_buf_str(&k), key) != 0)
                 continue;
             dra_buf_puts(&items, "<li class=\"fits\">allocated <code>");
-            dra_html_text(&items, str(rq, "device"));
+            dra_html_text(&items, dra_jfield_str(rq, "device"));
             dra_buf_puts(&items, "</code></li>");
         }
         const json_t *cut = json_object_get(cl, "cut");
-        column_key(str(cl, "claim"), str(cut, "request"), &k);
+        column_key(dra_jfield_str(cl, "claim"), dra_jfield_str(cut, "request"), &k);
         if (cut && strcmp(dra_buf_str(&k), key) == 0)
             dra_buf_printf(&items, "<li class=\"refused\">the search ran short here: needs %lld, found %lld</li>",
                            (long long)json_integer_value(json_object_get(cut, "need")),
@@ -95,14 +90,15 @@ static void cell(const json_t *alloc, const char *node, const char *key, dra_buf
 
 static void node_row(const json_t *n, const json_t *cols, dra_buf *b)
 {
-    const char *skipped = str(n, "skipped"), *pre = str(n, "prefiltered"), *reason = str(n, "reason");
+    const char *skipped = dra_jfield_str(n, "skipped"), *pre = dra_jfield_str(n, "prefiltered"),
+               *reason = dra_jfield_str(n, "reason");
     bool fits = dra_jfield_true(n, "fits");
     const json_t *alloc = json_object_get(n, "allocator");
     size_t ncols = json_object_size(cols);
     dra_buf_puts(b, "<tr");
-    dra_html_attr(b, "data-node", str(n, "node"));
+    dra_html_attr(b, "data-node", dra_jfield_str(n, "node"));
     dra_buf_printf(b, " data-verdict=\"%s\"><th>", fits ? "fits" : skipped ? "skipped" : "refused");
-    dra_html_text(b, str(n, "node"));
+    dra_html_text(b, dra_jfield_str(n, "node"));
     dra_buf_puts(b, "</th>");
     if (fits || skipped || !alloc || !ncols) {
         dra_buf_printf(b, "<td class=\"%s\" colspan=\"%zu\">",
@@ -128,17 +124,17 @@ static void node_row(const json_t *n, const json_t *cols, dra_buf *b)
     const char *key;
     json_t *unused;
     json_object_foreach((json_t *)cols, key, unused)
-        cell(alloc, str(n, "node"), key, b);
+        cell(alloc, dra_jfield_str(n, "node"), key, b);
     dra_buf_puts(b, "</tr>\n");
 }
 
 void dra_explain_page(const json_t *pod, dra_buf *b)
 {
     dra_buf title = DRA_BUF_INIT;
-    dra_buf_printf(&title, "dra-alloc schedule: pod %s", str(pod, "pod") ? str(pod, "pod") : "");
+    dra_buf_printf(&title, "dra-alloc schedule: pod %s", dra_jfield_str(pod, "pod") ? dra_jfield_str(pod, "pod") : "");
     dra_html_begin(b, dra_buf_str(&title));
     dra_buf_free(&title);
-    const char *outcome = str(pod, "outcome"), *node = str(pod, "node");
+    const char *outcome = dra_jfield_str(pod, "outcome"), *node = dra_jfield_str(pod, "node");
     dra_buf_puts(b, "<p class=\"outcome\"");
     dra_html_attr(b, "data-outcome", outcome);
     dra_buf_puts(b, "><b>");
@@ -149,21 +145,21 @@ void dra_explain_page(const json_t *pod, dra_buf *b)
         dra_html_text(b, node);
         dra_buf_printf(b, " (score %lld)", (long long)json_integer_value(json_object_get(pod, "score")));
     }
-    if (str(pod, "message")) {
+    if (dra_jfield_str(pod, "message")) {
         dra_buf_puts(b, ": ");
-        dra_html_text(b, str(pod, "message"));
+        dra_html_text(b, dra_jfield_str(pod, "message"));
     }
     dra_buf_puts(b, "</p>\n");
     const json_t *q = json_object_get(pod, "queue");
     if (q) {
         dra_buf_printf(b, "<p class=\"note\">queue: #%lld, ",
                        (long long)json_integer_value(json_object_get(q, "position")));
-        dra_html_text(b, str(q, "why"));
+        dra_html_text(b, dra_jfield_str(q, "why"));
         dra_buf_puts(b, "</p>\n");
     }
-    if (str(pod, "summary")) {
+    if (dra_jfield_str(pod, "summary")) {
         dra_buf_puts(b, "<p class=\"summary\">In short: ");
-        dra_html_text(b, str(pod, "summary"));
+        dra_html_text(b, dra_jfield_str(pod, "summary"));
         dra_buf_puts(b, "</p>\n");
     }
     const json_t *nodes = json_object_get(pod, "nodes");

@@ -18,12 +18,6 @@
 
 /* ---- small JSON access ---- */
 
-static json_t *jpath(const json_t *o, const char *a, const char *b)
-{
-    json_t *v = json_object_get(o, a);
-    return b ? json_object_get(v, b) : v;
-}
-
 /* ---- the run ---- */
 
 typedef struct conn {
@@ -122,7 +116,7 @@ static dra_err *claim_name_of(const json_t *pod, const json_t *pc, const char **
     if (tmpl) {
         size_t i;
         json_t *st;
-        json_array_foreach(jpath(pod, "status", "resourceClaimStatuses"), i, st) {
+        json_array_foreach(dra_jget(pod, "status.resourceClaimStatuses"), i, st) {
             const char *n = dra_jfield_str(st, "name");
             if (n && pcname && strcmp(n, pcname) == 0) {
                 *name = dra_jfield_str(st, "resourceClaimName"); /* null: no claim needed */
@@ -140,8 +134,8 @@ static dra_err *claim_name_of(const json_t *pod, const json_t *pc, const char **
 /* The pod's claims: spec.resourceClaims, then the extended-resource claim. */
 static dra_err *pod_claims(const json_t *pod, pclaim **out, size_t *n)
 {
-    json_t *rcs = jpath(pod, "spec", "resourceClaims");
-    const char *ext = dra_jfield_str(jpath(pod, "status", "extendedResourceClaimStatus"), "resourceClaimName");
+    json_t *rcs = dra_jget(pod, "spec.resourceClaims");
+    const char *ext = dra_jfield_str(dra_jget(pod, "status.extendedResourceClaimStatus"), "resourceClaimName");
     size_t cap = json_array_size(rcs) + 1;
     pclaim *v = dra_xcalloc(cap, sizeof *v);
     size_t k = 0, i;
@@ -165,7 +159,7 @@ static bool controlled_by(const json_t *claim, const char *pod_uid)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(jpath(claim, "metadata", "ownerReferences"), i, r) {
+    json_array_foreach(dra_jget(claim, "metadata.ownerReferences"), i, r) {
         if (json_is_true(json_object_get(r, "controller"))) {
             const char *u = dra_jfield_str(r, "uid");
             return u && strcmp(u, pod_uid) == 0;
@@ -178,7 +172,7 @@ static bool reserved_for(const json_t *claim, const char *pod_uid)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(jpath(claim, "status", "reservedFor"), i, r) {
+    json_array_foreach(dra_jget(claim, "status.reservedFor"), i, r) {
         const char *u = dra_jfield_str(r, "uid");
         if (u && strcmp(u, pod_uid) == 0)
             return true;
@@ -191,7 +185,7 @@ static size_t claim_drivers(const json_t *claim, const char **drv, size_t max)
 {
     size_t n = 0, i;
     json_t *r;
-    json_array_foreach(json_object_get(jpath(jpath(claim, "status", "allocation"), "devices", NULL), "results"), i, r) {
+    json_array_foreach(json_object_get(dra_jget(claim, "status.allocation.devices"), "results"), i, r) {
         const char *d = dra_jfield_str(r, "driver");
         if (!d)
             continue;
@@ -209,7 +203,7 @@ static size_t claim_drivers(const json_t *claim, const char **drv, size_t max)
 
 static const json_t *alloc_results(const json_t *claim)
 {
-    return json_object_get(jpath(jpath(claim, "status", "allocation"), "devices", NULL), "results");
+    return json_object_get(dra_jget(claim, "status.allocation.devices"), "results");
 }
 
 /* The operations every allocated device of `driver` skips (the kubelet's
@@ -277,7 +271,7 @@ static dra_err *check_pod(dra_kubelet *k, const dra_model *m, const json_t *pod,
         if (!reserved_for(c, uid))
             return dra_err_new(DRA_EXIT_NEGATIVE, "pod %s (%s) is not allowed to use ResourceClaim %s (%s)", name, uid,
                                pcs[i].claim_name, cuid ? cuid : "");
-        if (!json_is_object(jpath(c, "status", "allocation")))
+        if (!json_is_object(dra_jget(c, "status.allocation")))
             return dra_err_new(DRA_EXIT_NEGATIVE, "ResourceClaim %s: not allocated", pcs[i].claim_name);
         if (!k->o.optional_node_operations && claim_asks_skip(c))
             return dra_err_new(DRA_EXIT_NEGATIVE,
@@ -392,9 +386,9 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
     const char *ns = dra_jstr(pod, "metadata.namespace");
     if (!ns)
         ns = "default";
-    json_t *cclaims = jpath(container, "resources", "claims");
-    json_t *rcs = jpath(pod, "spec", "resourceClaims");
-    json_t *ext = jpath(pod, "status", "extendedResourceClaimStatus");
+    json_t *cclaims = dra_jget(container, "resources.claims");
+    json_t *rcs = dra_jget(pod, "spec.resourceClaims");
+    json_t *ext = dra_jget(pod, "status.extendedResourceClaimStatus");
     size_t cap = json_array_size(cclaims) * (json_array_size(rcs) + 1) +
                  json_array_size(json_object_get(ext, "requestMappings")) + 1;
     creq *rq = dra_xcalloc(cap, sizeof *rq);
@@ -431,8 +425,8 @@ dra_err *dra_kubelet_container_cdi(const dra_model *m, const json_t *pod, const 
     /* Extended resources backed by DRA. */
     const char *ecn = dra_jfield_str(ext, "resourceClaimName");
     if (ecn) {
-        json_t *reqs = jpath(container, "resources", "requests");
-        json_t *lims = jpath(container, "resources", "limits");
+        json_t *reqs = dra_jget(container, "resources.requests");
+        json_t *lims = dra_jget(container, "resources.limits");
         const char *cn = dra_jfield_str(container, "name");
         json_t *mp;
         json_array_foreach(json_object_get(ext, "requestMappings"), i, mp) {
@@ -497,7 +491,7 @@ static dra_err *containers_json(const dra_model *m, const json_t *pod, dra_check
     for (size_t l = 0; l < 2; l++) {
         size_t i;
         json_t *c;
-        json_array_foreach(jpath(pod, "spec", lists[l]), i, c) {
+        json_array_foreach(json_object_get(json_object_get(pod, "spec"), lists[l]), i, c) {
             json_t *ids = json_array();
             dra_err *e = dra_kubelet_container_cdi(m, pod, c, cp, ids);
             if (e) {
@@ -863,8 +857,8 @@ static bool active_on(const json_t *pod, const char *node)
 
 static bool uses_claims(const json_t *pod)
 {
-    return json_array_size(jpath(pod, "spec", "resourceClaims")) > 0 ||
-           dra_jfield_str(jpath(pod, "status", "extendedResourceClaimStatus"), "resourceClaimName");
+    return json_array_size(dra_jget(pod, "spec.resourceClaims")) > 0 ||
+           dra_jfield_str(dra_jget(pod, "status.extendedResourceClaimStatus"), "resourceClaimName");
 }
 
 static dra_err *about_pod(dra_err *e, const char *ns, const char *name, const char *uid)

@@ -4,20 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../io/json.h"
 #include "../model/time.h"
-
-static const char *str(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
 
 static json_t *find_condition(const json_t *group)
 {
     size_t i;
     json_t *c;
     json_array_foreach(json_object_get(json_object_get(group, "status"), "conditions"), i, c) {
-        if (strcmp(str(c, "type"), DRA_POD_GROUP_INITIALLY_SCHEDULED) == 0)
+        if (strcmp(dra_jstr_or(c, "type", ""), DRA_POD_GROUP_INITIALLY_SCHEDULED) == 0)
             return c;
     }
     return NULL;
@@ -34,11 +29,12 @@ void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_o
     const json_t *cur = dra_changes_current(st, group);
     const json_t *ex = find_condition(cur);
     /* a group scheduled once stays so */
-    if (ex && strcmp(str(ex, "status"), "True") == 0 && o != DRA_GROUP_SCHEDULED)
+    if (ex && strcmp(dra_jstr_or(ex, "status", ""), "True") == 0 && o != DRA_GROUP_SCHEDULED)
         return;
     json_int_t gen = json_integer_value(json_object_get(json_object_get(cur, "metadata"), "generation"));
-    if (ex && strcmp(str(ex, "status"), status) == 0 && strcmp(str(ex, "reason"), reason) == 0 &&
-        strcmp(str(ex, "message"), msg) == 0 && json_integer_value(json_object_get(ex, "observedGeneration")) == gen)
+    if (ex && strcmp(dra_jstr_or(ex, "status", ""), status) == 0 &&
+        strcmp(dra_jstr_or(ex, "reason", ""), reason) == 0 && strcmp(dra_jstr_or(ex, "message", ""), msg) == 0 &&
+        json_integer_value(json_object_get(ex, "observedGeneration")) == gen)
         return; /* SetStatusCondition changed nothing: no patch */
     dra_change *ch = dra_changes_touch(st, group);
     json_t *s = json_object_get(ch->obj, "status");
@@ -60,7 +56,7 @@ void dra_sched_group_condition(dra_changes *st, const json_t *group, dra_group_o
         json_object_set_new(c, "lastTransitionTime", json_string(when));
         json_array_append_new(conds, c);
     } else {
-        if (strcmp(str(c, "status"), status) != 0) {
+        if (strcmp(dra_jstr_or(c, "status", ""), status) != 0) {
             json_object_set_new(c, "status", json_string(status));
             json_object_set_new(c, "lastTransitionTime", json_string(when));
         }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../alloc/node.h"
+#include "../io/json.h"
 #include "../base/sort.h"
 #include "../model/kinds.h"
 
@@ -65,22 +66,17 @@ static const char *outcome_name(dra_pod_outcome o)
                                         : "skipped";
 }
 
-static const char *jstr(const json_t *o, const char *key)
-{
-    return json_string_value(json_object_get(o, key));
-}
-
 /* The rejected devices of a node's allocator trace. */
 static void trace_rejections(const json_t *alloc, dra_buf *b)
 {
     size_t c, k, r;
     json_t *cl, *rq, *rej;
     json_array_foreach(json_object_get(alloc, "claims"), c, cl) {
-        const char *claim = jstr(cl, "claim");
+        const char *claim = dra_jfield_str(cl, "claim");
         json_array_foreach(json_object_get(cl, "requests"), k, rq) {
-            const char *req = jstr(rq, "request");
+            const char *req = dra_jfield_str(rq, "request");
             json_array_foreach(json_object_get(rq, "rejected"), r, rej) {
-                const char *dev = jstr(rej, "device"), *detail = jstr(rej, "detail");
+                const char *dev = dra_jfield_str(rej, "device"), *detail = dra_jfield_str(rej, "detail");
                 dra_buf_printf(b, "    claim %s, request %s: %s: %s\n", claim ? claim : "", req ? req : "",
                                dev ? dev : "", detail ? detail : "");
             }
@@ -118,9 +114,9 @@ static char *verdict(const dra_sched_pod *sp)
     const char *pre = NULL;
     json_array_foreach(sp->trace, i, t) {
         traces[i] = json_object_get(t, "allocator");
-        names[i] = jstr(t, "node");
-        if (jstr(t, "prefiltered") && !npre++)
-            pre = jstr(t, "prefiltered");
+        names[i] = dra_jfield_str(t, "node");
+        if (dra_jfield_str(t, "prefiltered") && !npre++)
+            pre = dra_jfield_str(t, "prefiltered");
     }
     char *v = dra_alloc_explain_verdict(traces, names, n);
     free(traces);
@@ -182,14 +178,15 @@ void dra_sched_pod_trace(const dra_sched_pod *sp, bool json, dra_buf *b)
     size_t i;
     json_t *t;
     json_array_foreach(sp->trace, i, t) {
-        const char *node = jstr(t, "node"), *skipped = jstr(t, "skipped"), *pre = jstr(t, "prefiltered");
+        const char *node = dra_jfield_str(t, "node"), *skipped = dra_jfield_str(t, "skipped"),
+                   *pre = dra_jfield_str(t, "prefiltered");
         if (skipped)
             dra_buf_printf(b, "  %s: not tried (%s)\n", node, skipped);
         else if (json_is_true(json_object_get(t, "fits")))
             dra_buf_printf(b, "  %s: fits, score %lld\n", node,
                            (long long)json_integer_value(json_object_get(t, "score")));
         else {
-            dra_buf_printf(b, "  %s: %s%s%s\n", node, jstr(t, "reason"), pre ? " -- " : "", pre ? pre : "");
+            dra_buf_printf(b, "  %s: %s%s%s\n", node, dra_jfield_str(t, "reason"), pre ? " -- " : "", pre ? pre : "");
             trace_rejections(json_object_get(t, "allocator"), b);
         }
     }

@@ -35,11 +35,6 @@
  * extended resources, allocations, reservations and bindings all go there,
  * so every step sees what the earlier ones did. */
 
-static const char *meta_str(const json_t *o, const char *key)
-{
-    return dra_jfield_str(dra_jfield(o, "metadata"), key);
-}
-
 /* ---- small JSON helpers ------------------------------------------------------------------ */
 
 static const json_t *allocation_of(const json_t *claim)
@@ -192,7 +187,8 @@ static bool is_ext_claim_of(const json_t *c, const podctx *p)
 {
     const char *a = json_string_value(
         json_object_get(dra_jfield(dra_jfield(c, "metadata"), "annotations"), DRA_EXTENDED_CLAIM_ANNOTATION));
-    if (!a || strcmp(a, "true") != 0 || strcmp(meta_str(c, "namespace") ? meta_str(c, "namespace") : "", p->ns) != 0)
+    if (!a || strcmp(a, "true") != 0 ||
+        strcmp(dra_jstr(c, "metadata.namespace") ? dra_jstr(c, "metadata.namespace") : "", p->ns) != 0)
         return false;
     size_t m;
     const json_t *ref;
@@ -308,7 +304,8 @@ static void prefilter_extended_resources(const dra_cluster *cl, const dra_change
                 p->ext_stale = true;
             else if (allocation_of(c)) {
                 p->pc = dra_xrealloc(p->pc, (p->npc + 2) * sizeof *p->pc);
-                p->pc[p->npc++] = (pclaim){.claim = c, .name = meta_str(c, "name") ? meta_str(c, "name") : ""};
+                p->pc[p->npc++] =
+                    (pclaim){.claim = c, .name = dra_jstr(c, "metadata.name") ? dra_jstr(c, "metadata.name") : ""};
                 p->ext = false; /* served by its allocation */
             }
         }
@@ -361,7 +358,7 @@ static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, 
                 if (!dra_feature_enabled(f, DRA_FEATURE_PRIORITIZED_LIST))
                     return dra_xasprintf("resource claim %s/%s, request %s: has subrequests, but the "
                                          "DRAPrioritizedList feature is disabled",
-                                         p->ns, meta_str(c, "name"), rn);
+                                         p->ns, dra_jstr(c, "metadata.name"), rn);
                 size_t si;
                 const json_t *sub;
                 json_array_foreach(fa, si, sub) {
@@ -376,7 +373,7 @@ static char *prefilter_validate(const dra_sched_opts *o, const dra_features *f, 
                 }
             } else {
                 return dra_xasprintf("resource claim %s/%s, request %s: unknown request type", p->ns,
-                                     meta_str(c, "name"), rn);
+                                     dra_jstr(c, "metadata.name"), rn);
             }
         }
         p->min_devices += claim_min_devices(c);
@@ -794,7 +791,7 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool
                 json_deep_copy(dra_jfield(dra_jfield(dra_jfield(e->ext_claim, "spec"), "devices"), "requests")));
             ext = c;
         }
-        ext_name = meta_str(ext, "name");
+        ext_name = dra_jstr(ext, "metadata.name");
         rc[n++] = (dra_reserve_claim){ext_name ? ext_name : "", ext, false, alloc, NULL};
     }
     dra_reserve_opts ro = {.bind = true, .features = &S->f, .now = S->o->now};
@@ -810,7 +807,7 @@ static char *reserve_and_bind(sched *S, podctx *p, snode *nd, node_eval *e, bool
         return msg;
     }
     if (e->res) /* the pod, when it alone holds its claims: --explain names it */
-        dra_alloc_commit_for(S->w, e->res, p->group ? NULL : meta_str(p->pod, "name"));
+        dra_alloc_commit_for(S->w, e->res, p->group ? NULL : dra_jstr(p->pod, "metadata.name"));
     json_t *pod = dra_changes_touch(st, p->pod)->obj;
     if (e->ext_claim)
         json_object_set_new(
@@ -1229,9 +1226,9 @@ static void schedule_pod(sched *S, const json_t *pod, dra_sched_pod *sp)
 {
     podctx p = {0};
     p.pod = dra_changes_current(&S->st, pod);
-    p.ns = meta_str(p.pod, "namespace") ? meta_str(p.pod, "namespace") : "";
-    p.name = meta_str(p.pod, "name") ? meta_str(p.pod, "name") : "";
-    p.uid = meta_str(p.pod, "uid") ? meta_str(p.pod, "uid") : "";
+    p.ns = dra_jstr(p.pod, "metadata.namespace") ? dra_jstr(p.pod, "metadata.namespace") : "";
+    p.name = dra_jstr(p.pod, "metadata.name") ? dra_jstr(p.pod, "metadata.name") : "";
+    p.uid = dra_jstr(p.pod, "metadata.uid") ? dra_jstr(p.pod, "metadata.uid") : "";
     p.group = dra_feature_enabled(&S->f, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS) ? dra_pod_group_name(p.pod) : NULL;
     walk w = {.traces = S->o->explain ? json_array() : NULL};
     if (!prefilter_pod(S, &p, sp)) {
@@ -1280,7 +1277,7 @@ static bool is_claim(const json_t *obj)
  * held as text again (the next pod that needs one rebuilds it). */
 static void freeze_pod_claims(dra_changes *st, const json_t *pod)
 {
-    const char *ns = meta_str(pod, "namespace");
+    const char *ns = dra_jstr(pod, "metadata.namespace");
     const json_t *status = dra_jfield(pod, "status");
     size_t i;
     const json_t *cs;
@@ -1355,8 +1352,8 @@ static void sched_pod_init(dra_sched_pod *sp, const json_t *pod, size_t pos, dra
     sp->queue = q->why;
     q->why = NULL;
     sp->group = q->group ? dra_xstrdup(q->group) : NULL;
-    sp->ref = dra_xasprintf("%s/%s", meta_str(pod, "namespace") ? meta_str(pod, "namespace") : "",
-                            meta_str(pod, "name") ? meta_str(pod, "name") : "");
+    sp->ref = dra_xasprintf("%s/%s", dra_jstr(pod, "metadata.namespace") ? dra_jstr(pod, "metadata.namespace") : "",
+                            dra_jstr(pod, "metadata.name") ? dra_jstr(pod, "metadata.name") : "");
 }
 
 /* The pods of one queue entry (q->v[from..to)): one pod, or the members of
@@ -1454,7 +1451,7 @@ static void nodes_init(sched *S, json_t *const *nodes, size_t nnodes)
     S->nodes = dra_xcalloc(nnodes + 1, sizeof *S->nodes);
     for (size_t i = 0; i < nnodes; i++) {
         S->nodes[S->nnodes].json = nodes[i];
-        S->nodes[S->nnodes].name = meta_str(nodes[i], "name");
+        S->nodes[S->nnodes].name = dra_jstr(nodes[i], "metadata.name");
         if (S->nodes[S->nnodes].name)
             S->nnodes++;
     }
@@ -1533,7 +1530,7 @@ static void result_objects(sched *S, const dra_model *m)
  * was tried. */
 static void pod_unscheduled(sched *S, const dra_sched_pod *sp)
 {
-    const char *uid = meta_str(sp->pod, "uid") ? meta_str(sp->pod, "uid") : "";
+    const char *uid = dra_jstr(sp->pod, "metadata.uid") ? dra_jstr(sp->pod, "metadata.uid") : "";
     intptr_t refusal = 0;
     if (dra_strmap_get(&S->refused_pods, uid, strlen(uid), &refusal) && refusal)
         return;

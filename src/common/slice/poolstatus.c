@@ -6,6 +6,7 @@
 
 #include "../base/buf.h"
 #include "../base/hash.h"
+#include "../io/json.h"
 #include "../base/sort.h"
 #include "../model/poolrule.h"
 #include "../model/quantity.h"
@@ -43,11 +44,6 @@ typedef struct pinfo {
     size_t nconsumed;
 } pinfo;
 
-static const char *jstr(const json_t *o, const char *k)
-{
-    return json_string_value(json_object_get(o, k));
-}
-
 static bool blocking_effect(const char *e)
 {
     return e && (strcmp(e, "NoSchedule") == 0 || strcmp(e, "NoExecute") == 0);
@@ -55,7 +51,7 @@ static bool blocking_effect(const char *e)
 
 static bool opt_match(const json_t *sel, const char *key, const char *value)
 {
-    const char *s = jstr(sel, key);
+    const char *s = dra_jfield_str(sel, key);
     return !s || strcmp(s, value) == 0;
 }
 
@@ -64,12 +60,12 @@ static bool device_unavailable(const char *driver, const char *pool, const json_
     size_t i;
     const json_t *t;
     json_array_foreach(json_object_get(dev, "taints"), i, t)
-        if (blocking_effect(jstr(t, "effect")))
+        if (blocking_effect(dra_jfield_str(t, "effect")))
             return true;
-    const char *name = jstr(dev, "name") ? jstr(dev, "name") : "";
+    const char *name = dra_jfield_str(dev, "name") ? dra_jfield_str(dev, "name") : "";
     for (size_t k = 0; rules && k < rules->n; k++) {
         const json_t *spec = json_object_get(rules->v[k]->json, "spec");
-        if (!blocking_effect(jstr(json_object_get(spec, "taint"), "effect")))
+        if (!blocking_effect(dra_jfield_str(json_object_get(spec, "taint"), "effect")))
             continue;
         const json_t *sel = json_object_get(spec, "deviceSelector");
         if (!json_is_object(sel)) /* no selector matches nothing */
@@ -132,7 +128,7 @@ static void counters_published(const pinfo *x, nq **v, size_t *n)
         size_t i;
         const json_t *cs;
         json_array_foreach(x->sets[s], i, cs) {
-            const char *set = jstr(cs, "name"), *name;
+            const char *set = dra_jfield_str(cs, "name"), *name;
             const json_t *c;
             if (!set)
                 continue;
@@ -163,7 +159,7 @@ static pcost cost_parse(const json_t *dev)
         const json_t *q;
         json_object_foreach((json_t *)json_object_get(cc, "counters"), name, q) {
             c.v = dra_xgrow(c.v, c.n, sizeof *c.v);
-            c.v[c.n++] = (nq){jstr(cc, "counterSet"), name, qty(q)};
+            c.v[c.n++] = (nq){dra_jfield_str(cc, "counterSet"), name, qty(q)};
         }
     }
     return c;
@@ -229,7 +225,7 @@ static const char *partition_type(const char *driver, const json_t *dev, const c
     size_t dl = strlen(driver);
     if (!a && strncmp(fqn, driver, dl) == 0 && fqn[dl] == '/')
         a = json_object_get(attrs, fqn + dl + 1);
-    return jstr(a, "string");
+    return dra_jfield_str(a, "string");
 }
 
 /* One partition type: its devices, those not in use, and the one cost all
@@ -250,7 +246,7 @@ static int cmp_group(const void *a, const void *b)
 
 static bool used(const pinfo *x, const json_t *dev)
 {
-    const char *n = jstr(dev, "name");
+    const char *n = dra_jfield_str(dev, "name");
     intptr_t v;
     return n && dra_strmap_get(&x->in_use, n, strlen(n), &v);
 }
@@ -276,9 +272,10 @@ static json_t *partition_summary(const pinfo *x, const char *default_attr, char 
             continue;
         const char *type = partition_type(x->driver, dev, attr);
         if (!type) {
-            *err = dra_xasprintf("PartitionTypeMissing: device \"%s\" in pool %s/%s does not carry partition type "
-                                 "attribute \"%s\"",
-                                 jstr(dev, "name") ? jstr(dev, "name") : "", x->driver, x->pool, attr);
+            *err =
+                dra_xasprintf("PartitionTypeMissing: device \"%s\" in pool %s/%s does not carry partition type "
+                              "attribute \"%s\"",
+                              dra_jfield_str(dev, "name") ? dra_jfield_str(dev, "name") : "", x->driver, x->pool, attr);
             break;
         }
         pgroup *p = NULL;
@@ -450,9 +447,9 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
                            const dra_features *features, int64_t now)
 {
     const json_t *spec = json_object_get(request, "spec");
-    const char *driver = jstr(spec, "driver") ? jstr(spec, "driver") : "";
-    const char *filter = jstr(spec, "poolName");
-    const char *default_attr = jstr(spec, "defaultPartitionTypeAttribute");
+    const char *driver = dra_jfield_str(spec, "driver") ? dra_jfield_str(spec, "driver") : "";
+    const char *filter = dra_jfield_str(spec, "poolName");
+    const char *default_attr = dra_jfield_str(spec, "defaultPartitionTypeAttribute");
     if (filter && !*filter)
         filter = NULL;
     if (default_attr && !*default_attr)
@@ -471,7 +468,7 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
     for (size_t i = 0; i < sl->n; i++) {
         const json_t *ss = json_object_get(sl->v[i]->json, "spec");
         const json_t *pj = json_object_get(ss, "pool");
-        const char *d = jstr(ss, "driver"), *p = jstr(pj, "name");
+        const char *d = dra_jfield_str(ss, "driver"), *p = dra_jfield_str(pj, "name");
         if (!d || !p || strcmp(d, driver) != 0 || (filter && strcmp(p, filter) != 0))
             continue;
         int64_t gen = json_integer_value(json_object_get(pj, "generation"));
@@ -487,14 +484,14 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
     for (size_t i = 0; i < sl->n; i++) {
         const json_t *ss = json_object_get(sl->v[i]->json, "spec");
         const json_t *pj = json_object_get(ss, "pool");
-        const char *d = jstr(ss, "driver"), *p = jstr(pj, "name");
+        const char *d = dra_jfield_str(ss, "driver"), *p = dra_jfield_str(pj, "name");
         intptr_t k;
         if (!d || !p || strcmp(d, driver) != 0 || !dra_strmap_get(&index, p, strlen(p), &k))
             continue;
         pinfo *x = &pools[k];
         if (json_integer_value(json_object_get(pj, "generation")) < x->generation)
             continue;
-        const char *node = jstr(ss, "nodeName") ? jstr(ss, "nodeName") : "";
+        const char *node = dra_jfield_str(ss, "nodeName") ? dra_jfield_str(ss, "nodeName") : "";
         if (x->tally.n == 0) {
             x->node = node;
             /* the controller compares with the first slice listed */
@@ -504,7 +501,7 @@ json_t *dra_pool_status_of(const dra_model *m, const dra_compact *claims, const 
         }
         dra_pool_tally_add(&x->tally, x->generation, json_integer_value(json_object_get(pj, "resourceSliceCount")),
                            true);
-        const char *attr = jstr(ss, "partitionTypeAttribute");
+        const char *attr = dra_jfield_str(ss, "partitionTypeAttribute");
         const json_t *sets = json_object_get(ss, "sharedCounters");
         if (json_array_size(sets)) {
             x->sets = dra_xgrow(x->sets, x->nsets, sizeof *x->sets);
