@@ -23,19 +23,6 @@ const cel_type cel_t_list_uint = {.kind = CEL_T_LIST, .params = {&cel_t_uint}, .
 const cel_type cel_t_list_double = {.kind = CEL_T_LIST, .params = {&cel_t_double}, .nparams = 1};
 const cel_type cel_t_list_quantity = {.kind = CEL_T_LIST, .params = {&cel_t_quantity}, .nparams = 1};
 
-cel_value cel_no_such_overload(void)
-{
-    return cel_error("no such overload");
-}
-cel_value cel_int_overflow(void)
-{
-    return cel_error("integer overflow");
-}
-cel_value cel_uint_overflow(void)
-{
-    return cel_error("unsigned integer overflow");
-}
-
 int64_t cel_value_size(const cel_value *v)
 {
     switch (v->kind) {

@@ -177,7 +177,6 @@ extern const cel_type cel_t_list_a, cel_t_list_b, cel_t_list_list_a, cel_t_map_k
     cel_t_list_quantity;
 
 /* Shared helpers for library implementations (error texts as cel-go prints them). */
-cel_value cel_no_such_overload(void); /* "no such overload" */
 /* What cel-go answers when no overload of function f takes these
  * arguments: "no such overload", "no such overload: _+_" or "no such
  * overload: lowerAscii(int)" (functions.c says which and why). */
@@ -187,8 +186,6 @@ cel_value cel_no_overload_for(cel_scratch *s, const char *f, const cel_value *ar
  * size, matches, sort), so a call to it with one or two arguments
  * evaluates them all. */
 bool cel_singleton_function(const char *f);
-cel_value cel_int_overflow(void);  /* "integer overflow" (cel-go errIntOverflow) */
-cel_value cel_uint_overflow(void); /* "unsigned integer overflow" */
 /* Size of a string (code points), bytes, list or map; 0 for other kinds. */
 int64_t cel_value_size(const cel_value *v);
 

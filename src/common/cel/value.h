@@ -264,6 +264,20 @@ static inline cel_value cel_error(const char *msg)
     cel_value v = {.kind = CEL_ERROR, .v.err = msg};
     return v;
 }
+/* The errors every library returns: "no such overload", and cel-go's
+ * errIntOverflow and errUintOverflow. */
+static inline cel_value cel_no_such_overload(void)
+{
+    return cel_error("no such overload");
+}
+static inline cel_value cel_int_overflow(void)
+{
+    return cel_error("integer overflow");
+}
+static inline cel_value cel_uint_overflow(void)
+{
+    return cel_error("unsigned integer overflow");
+}
 static inline cel_value cel_timestamp(int64_t sec, int32_t nsec)
 {
     cel_value v = {.kind = CEL_TIMESTAMP};

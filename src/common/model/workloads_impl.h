@@ -16,6 +16,10 @@
 /* Pods of one workload at most (more are cut, with a warning naming the count). */
 #define DRA_EXPAND_MAX_PODS 10000
 
+/* k8s.io/apimachinery/pkg/util/rand's alphabet: generated name suffixes
+ * and SafeEncodeString. */
+#define DRA_WL_ALPHABET "bcdfghjklmnpqrstvwxz2456789"
+
 typedef struct dra_wl_objs {
     dra_obj *v;
     size_t n, cap;
@@ -44,6 +48,8 @@ char *dra_wl_generated_name(const char *base, uint64_t h);
 /* A UUID-shaped identifier derived from the words (version nibble 8). */
 char *dra_wl_derived_uid(const char *kind, const char *ns, const char *name);
 void dra_wl_push(dra_wl_objs *l, dra_obj o);
+/* Mark metadata md as the tools' assumption ("name", "uid" or "name,uid"). */
+void dra_wl_add_assumed(json_t *md, const char *what);
 json_t *dra_wl_make_pod(const json_t *tmpl, const char *ns, const char *name, const dra_wl_owner *own,
                         bool name_assumed);
 void dra_wl_set_label(json_t *pod, const char *k, const char *v);
