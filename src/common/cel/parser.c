@@ -207,6 +207,10 @@ static void vec_push(node_vec *v, cel_node *n)
 
 static cel_node *parse_relation(parse_state *s);
 
+/* CEL.g4 (cel-spec, as cel-go's parser/gen/CEL.g4):
+ *   conditionalOr  : conditionalAnd ('||' conditionalAnd)* ;
+ *   conditionalAnd : relation ('&&' relation)* ;
+ * is_or picks the rule. */
 static cel_node *parse_logic(parse_state *s, bool is_or)
 {
     cel_node *first = is_or ? parse_logic(s, false) : parse_relation(s);
@@ -247,6 +251,7 @@ static const char *relop(cel_tok_kind k)
 
 static cel_node *parse_calc(parse_state *s, int min_prec);
 
+/* relation : calc | relation ('<'|'<='|'>='|'>'|'=='|'!='|'in') relation ; */
 static cel_node *parse_relation(parse_state *s)
 {
     int saved = s->depth[R_REL];
@@ -281,6 +286,8 @@ static int calc_prec(cel_tok_kind k, const char **fn)
 static cel_node *parse_unary(parse_state *s);
 
 /* Precedence climbing; left-associative within a level. */
+/* calc : unary | calc ('*'|'/'|'%') calc | calc ('+'|'-') calc ;
+ * by precedence climbing from min_prec. */
 static cel_node *parse_calc(parse_state *s, int min_prec)
 {
     int saved = s->depth[R_CALC];
@@ -301,6 +308,9 @@ static cel_node *parse_calc(parse_state *s, int min_prec)
     return l;
 }
 
+/* unary : member             #MemberExpr
+ *       | ('!')+ member       #LogicalNot
+ *       | ('-')+ member       #Negate ; */
 static cel_node *parse_unary(parse_state *s)
 {
     const cel_token *first = peek(s);
@@ -364,6 +374,10 @@ static const char *field_name(parse_state *s, const cel_token *t)
     return tok_str(s, t);
 }
 
+/* member : primary                                     #PrimaryExpr
+ *        | member '.' '?'? escapeIdent                  #Select
+ *        | member '.' IDENTIFIER '(' exprList? ')'      #MemberCall
+ *        | member '[' '?'? expr ']'                     #Index ; */
 static cel_node *parse_member(parse_state *s)
 {
     int saved = s->depth[R_MEMBER];
@@ -462,6 +476,8 @@ static bool parse_magnitude(const char *t, size_t n, int base, uint64_t *out)
     return true;
 }
 
+/* literal : '-'? NUM_INT | NUM_UINT | '-'? NUM_FLOAT | STRING | BYTES
+ *         | 'true' | 'false' | 'null' ; */
 static cel_node *literal(parse_state *s)
 {
     const cel_token *first = peek(s);
@@ -537,6 +553,8 @@ static cel_node *literal(parse_state *s)
 
 /* ---- aggregates ---- */
 
+/* primary: '[' listInit? ','? ']'   #CreateList
+ * listInit : optExpr (',' optExpr)* ;  optExpr : '?'? expr ; */
 static cel_node *parse_list(parse_state *s)
 {
     const cel_token *open = advance(s);
@@ -583,7 +601,10 @@ static cel_node *parse_list(parse_state *s)
     return l;
 }
 
-/* Map literal `{k: v}` (message_name == NULL) or message `Name{f: v}`. */
+/* Map literal `{k: v}` (message_name == NULL) or message `Name{f: v}`:
+ *   mapInitializerList   : optExpr ':' expr (',' optExpr ':' expr)* ;
+ *   fieldInitializerList : optField ':' expr (',' optField ':' expr)* ;
+ *   optField : '?'? escapeIdent ; */
 static cel_node *parse_entries(parse_state *s, const char *message_name, size_t offset)
 {
     advance(s); /* '{' */
@@ -643,6 +664,13 @@ static cel_node *parse_entries(parse_state *s, const char *message_name, size_t 
     return m;
 }
 
+/* primary : '.'? IDENTIFIER                             #Ident
+ *         | '.'? IDENTIFIER '(' exprList? ')'           #GlobalCall
+ *         | '(' expr ')'                                #Nested
+ *         | '[' listInit? ','? ']'                      #CreateList
+ *         | '{' mapInitializerList? ','? '}'            #CreateMap
+ *         | '.'? IDENTIFIER ('.' IDENTIFIER)* '{' fieldInitializerList? ','? '}'  #CreateMessage
+ *         | literal                                     #ConstantLiteral ; */
 static cel_node *parse_primary(parse_state *s)
 {
     const cel_token *t = peek(s);
@@ -718,6 +746,7 @@ static cel_node *parse_primary(parse_state *s)
     return cel_p_ident(&s->p, id->start, name);
 }
 
+/* expr : conditionalOr ('?' conditionalOr ':' expr)? ; */
 static cel_node *parse_expr(parse_state *s)
 {
     int saved = s->depth[R_EXPR];
