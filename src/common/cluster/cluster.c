@@ -145,7 +145,9 @@ static void keep_nothing(dra_cluster *c)
     c->model.warnings = NULL;
     size_t unknown = c->unknown;
     uint32_t as_records = c->as_records, dropped = c->dropped;
+    size_t nread = c->nread;
     dra_cluster_free(c);
+    c->nread = nread;
     c->unknown = unknown;
     c->model = saved;
     c->as_records = as_records;
@@ -264,6 +266,7 @@ static dra_err *slim_one(void *ctx, dra_obj *o)
     bool passed = false;
     dra_err *e = dra_loader_add(s->loader, &copy, &kind, &passed);
     uint32_t bit = passed ? 1u << kind : 0;
+    s->c->nread += passed;
     if (bit & s->c->as_records & ((1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD)))
         record(s, &copy, kind);
     json_decref(copy.json);
