@@ -65,9 +65,10 @@ _dra_claim() {
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        --namespace|-n) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --patch --output --now --feature-gates --kubernetes-version --no-validate --filename --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --patch --output --now --feature-gates --kubernetes-version --no-validate --filename --validate --recursive --verbose --namespace --all-namespaces --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;
@@ -78,9 +79,10 @@ _dra_claim() {
         --kubernetes-version) COMPREPLY=($(compgen -W "1.36 1.37 1.38" -- "$cur")); return;;
         --filename|-f) COMPREPLY=($(compgen -f -- "$cur")); return;;
         --validate) COMPREPLY=($(compgen -W "strict warn ignore" -- "$cur")); return;;
+        --namespace|-n) return;;
         esac
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W " --output --feature-gates --kubernetes-version --no-validate --filename --validate --recursive --verbose --help --version" -- "$cur"))
+            COMPREPLY=($(compgen -W " --output --feature-gates --kubernetes-version --no-validate --filename --validate --recursive --verbose --namespace --all-namespaces --help --version" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -- "$cur"))
         fi;;

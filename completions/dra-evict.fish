@@ -12,5 +12,7 @@ complete -c dra-evict -l filename -s f -r -F -d 'read this file or directory too
 complete -c dra-evict -l validate -x -a 'strict warn ignore' -d 'unknown or duplicate fields: strict (an error, the default), warn or ignore'
 complete -c dra-evict -l recursive -s R -d 'read directories given as input recursively'
 complete -c dra-evict -l verbose -s v -d 'say on stderr what was skipped and why, and print every error'
+complete -c dra-evict -l namespace -s n -x -d 'only what belongs to namespace NS (default: every namespace)'
+complete -c dra-evict -l all-namespaces -s A -d 'every namespace (the default; wins over -n)'
 complete -c dra-evict -l help -s h -d 'show this help and exit'
 complete -c dra-evict -l version -d 'show the version and exit'

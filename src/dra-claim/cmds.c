@@ -24,13 +24,14 @@ static const dra_opt release_opts[] = {
 static const dra_opt doctor_opts[] = {
     {OPT_PATCH, "patch", 0, DRA_ARG_OPTIONAL, "json|kubectl", "print the fixes that write to claims as API operations, each on the state the ones before it leave", "json kubectl"},
     DRA_OPT_OUTPUT_ENTRY("text json jsonl"), DRA_OPT_NOW_ENTRY, DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY,
-    DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_NAMESPACE_ENTRIES, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt convert_opts[] = {
     DRA_OPT_OUTPUT_ENTRY("yaml json jsonl"), VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 static const dra_opt status_opts[] = {
-    DRA_OPT_OUTPUT_ENTRY("table wide yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
+    DRA_OPT_OUTPUT_ENTRY("table wide yaml json jsonl"), DRA_OPT_FEATURE_GATES_ENTRY, NO_VALIDATE_ENTRY, VERBOSE_ENTRY,
+    DRA_OPT_NAMESPACE_ENTRIES, DRA_OPT_HELP_ENTRY, DRA_OPT_END,
 };
 
 static const dra_cmd cmds[] = {

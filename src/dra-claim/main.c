@@ -19,8 +19,8 @@
 
 /* Every option's value, written by the table below. */
 typedef struct opts {
-    const char *output, *patch_fmt, *name_suffix, *pod, *now;
-    bool patch, no_validate, delete_orphans, no_pods_ok;
+    const char *output, *patch_fmt, *name_suffix, *pod, *now, *ns;
+    bool patch, no_validate, delete_orphans, no_pods_ok, all_ns;
     /* the input, loaded before a subcommand runs */
     dra_features f;
     dra_time now_at;
@@ -34,7 +34,8 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_OUTPUT, opts, output),       DRA_VAL_BOOL(OPT_PATCH, opts, patch),
     DRA_VAL_STRING(OPT_PATCH, opts, patch_fmt),         DRA_VAL_STRING(OPT_NAME_SUFFIX, opts, name_suffix),
     DRA_VAL_STRING(OPT_POD, opts, pod),                 DRA_VAL_STRING(DRA_OPT_NOW, opts, now),
-    DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),
+    DRA_VAL_BOOL(OPT_NO_VALIDATE, opts, no_validate),     DRA_VAL_STRING(DRA_OPT_NAMESPACE, opts, ns),
+    DRA_VAL_BOOL(DRA_OPT_ALL_NAMESPACES, opts, all_ns),
     DRA_VAL_BOOL(OPT_DELETE_ORPHANS, opts, delete_orphans), DRA_VAL_BOOL(OPT_NO_PODS_OK, opts, no_pods_ok),
     DRA_VAL_END,
 };
@@ -76,8 +77,8 @@ static dra_err *load(const dra_args *a, opts *x)
         e = generate || convert ? dra_cluster_load_input(&x->c, &x->set, &x->f, x->now_at.sec)
                                 : dra_cluster_read_input(&x->c, &x->set, a->pos, a->npos, &x->f, x->now_at.sec);
         if (!generate && !convert)
-            dra_progress_read(a->progress, x->set.n); /* read by the cluster room, at once */
-        e = dra_err_append(de, e);                    /* the dropped objects' errors, then the kept ones' */
+            dra_progress_read(a->progress, x->c.nread); /* read by the cluster room, at once */
+        e = dra_err_append(de, e);                      /* the dropped objects' errors, then the kept ones' */
         x->c.model.warnings = dra_err_append(x->c.model.warnings, dropped.warnings);
         dropped.warnings = NULL;
         dra_input_report ir = {x->c.model.warnings, x->c.unknown + dropped.skipped,
@@ -107,9 +108,9 @@ static dra_err *run_status(const dra_args *a, void *p, int *rc)
     bool table, wide = x->output && strcmp(x->output, "wide") == 0;
     e = wide ? NULL : dra_format_parse_table(x->output, &table, &fmt);
     if (wide || (!e && table))
-        e = dra_claim_status_table(stdout, &x->c, wide);
+        e = dra_claim_status_table(stdout, &x->c, wide, x->all_ns ? NULL : x->ns);
     else if (!e)
-        e = dra_claim_status_write(stdout, &x->c, fmt);
+        e = dra_claim_status_write(stdout, &x->c, fmt, x->all_ns ? NULL : x->ns);
     return unload(x, e);
 }
 
@@ -132,20 +133,27 @@ static dra_err *run_doctor(const dra_args *a, void *p, int *rc)
     dra_doctor_opts o = {dump.len ? dra_buf_str(&dump) : "DUMP", &x->f, x->now_at, x->patch ? &ch : NULL};
     dra_findings fs = DRA_FINDINGS_INIT;
     dra_patch_format pf = DRA_PATCH_JSON;
+    size_t shown = 0;
     if (x->patch)
         e = dra_patch_format_parse(x->patch_fmt, &pf);
-    if (!e)
+    if (!e) {
         dra_doctor(&x->c, &o, &fs);
+        dra_problems_keep_namespace(&fs, x->all_ns ? NULL : x->ns);
+    }
     if (!e && x->patch) {
         /* the writes to claims as a script; what they do not fix, on stderr */
-        e = dra_changes_write_ops(stdout, &ch, pf);
+        dra_changes view;
+        dra_changes_view_namespace(&ch, x->all_ns ? NULL : x->ns, &view);
+        e = dra_changes_write_ops(stdout, &view, pf);
+        shown = view.nops; /* what is shown decides the exit status */
+        free(view.ops);
         for (size_t i = 0; !e && i < fs.n; i++)
             fprintf(stderr, "%s: not fixed by --patch: %s: %s; fix: %s\n", dra_claim_tool.prog, fs.v[i].object,
                     fs.v[i].msg, fs.v[i].fix);
     } else if (!e) {
         e = dra_records_on(&rec) ? dra_records_end(&rec, NULL, NULL, &fs, rc) : dra_findings_write(stdout, &fs);
     }
-    if (!e && (fs.n || ch.nops))
+    if (!e && (fs.n || shown))
         *rc = DRA_EXIT_NEGATIVE;
     dra_problems_free(&fs);
     dra_changes_free(&ch);

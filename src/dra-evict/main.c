@@ -26,6 +26,7 @@ static const dra_opt opts[] = {
     DRA_OPT_FEATURE_GATES_ENTRY,
     {OPT_NO_VALIDATE, "no-validate", 0, DRA_ARG_NONE, NULL, "skip API validation of the input (inspect a slightly-off dump)", NULL},
     DRA_OPT_INPUT_ENTRIES,
+    DRA_OPT_NAMESPACE_ENTRIES,
     DRA_OPT_HELP_ENTRY,
     DRA_OPT_VERSION_ENTRY,
     DRA_OPT_END,
@@ -42,8 +43,8 @@ static const dra_tool tool = {"dra-evict", "device-taint evictions: which pods m
 
 /* Every option's value, written by the table below. */
 typedef struct values {
-    const char *apply_at, *patch_fmt, *output, *now;
-    bool all, rule_status, patch, no_validate;
+    const char *apply_at, *patch_fmt, *output, *now, *ns;
+    bool all, rule_status, patch, no_validate, all_ns;
 } values;
 
 static const dra_optval vals[] = {
@@ -55,6 +56,8 @@ static const dra_optval vals[] = {
     DRA_VAL_STRING(DRA_OPT_OUTPUT, values, output),
     DRA_VAL_STRING(DRA_OPT_NOW, values, now),
     DRA_VAL_BOOL(OPT_NO_VALIDATE, values, no_validate),
+    DRA_VAL_STRING(DRA_OPT_NAMESPACE, values, ns),
+    DRA_VAL_BOOL(DRA_OPT_ALL_NAMESPACES, values, all_ns),
     DRA_VAL_END,
 };
 
@@ -108,7 +111,9 @@ static dra_err *evict(const dra_args *a, const values *x, const dra_cluster *c, 
 
     dra_evict_result res = DRA_EVICT_RESULT_INIT;
     dra_changes ch = DRA_CHANGES_INIT;
+    const char *ns = x->all_ns ? NULL : x->ns;
     e = dra_evict_compute(c, &o, &res, &ch);
+    dra_evict_keep_namespace(&res, ns);
     dra_cluster_address_ops(c, &ch);
     dra_errs warns = DRA_ERRS_INIT; /* printed capped, as every tool prints a flood */
     for (size_t i = 0; i < res.warnings.n; i++) {
@@ -128,7 +133,8 @@ static dra_err *evict(const dra_args *a, const values *x, const dra_cluster *c, 
             size_t nkeep = 0;
             for (size_t i = 0; i < ch.nops; i++) {
                 bool is_rule = ch.ops[i].kind && strcmp(ch.ops[i].kind, "DeviceTaintRule") == 0;
-                if ((is_rule && rules) || (!is_rule && o.apply))
+                bool in_ns = !ns || !ch.ops[i].ns || strcmp(ch.ops[i].ns, ns) == 0;
+                if ((is_rule && rules) || (!is_rule && o.apply && in_ns))
                     keep[nkeep++] = ch.ops[i];
             }
             sel.ops = keep;
@@ -142,7 +148,8 @@ static dra_err *evict(const dra_args *a, const values *x, const dra_cluster *c, 
             json_t **objs = dra_xcalloc(ch.nobjs + 1, sizeof *objs);
             size_t n = 0;
             for (size_t i = 0; i < ch.nobjs; i++)
-                if (strcmp(dra_jstr_or(ch.objs[i].obj, "kind", ""), "Pod") == 0)
+                if (strcmp(dra_jstr_or(ch.objs[i].obj, "kind", ""), "Pod") == 0 &&
+                    (!ns || strcmp(dra_jstr_or(ch.objs[i].obj, "metadata.namespace", ""), ns) == 0))
                     objs[n++] = ch.objs[i].obj;
             e = write_objects(out, objs, n);
             free(objs);

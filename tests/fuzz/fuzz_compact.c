@@ -38,7 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!e) {
         FILE *f = fopen("/dev/null", "w");
         if (f) {
-            dra_err_free(size & 1 ? dra_claim_status_write(f, &c, DRA_FMT_JSON) : dra_claim_status_table(f, &c, true));
+            dra_err_free(size & 1 ? dra_claim_status_write(f, &c, DRA_FMT_JSON, NULL)
+                                  : dra_claim_status_table(f, &c, true, NULL));
             fclose(f);
         }
     }

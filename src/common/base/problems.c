@@ -46,3 +46,29 @@ void dra_problems_free(dra_problems *l)
     free(l->v);
     *l = (dra_problems)DRA_PROBLEMS_INIT;
 }
+
+bool dra_problem_in_namespace(const char *object, const char *ns)
+{
+    if (!ns || !object)
+        return true;
+    const char *a = strchr(object, '/'), *b = a ? strchr(a + 1, '/') : NULL;
+    if (!b) /* Kind/name: cluster-scoped */
+        return true;
+    return (size_t)(b - a - 1) == strlen(ns) && strncmp(a + 1, ns, strlen(ns)) == 0;
+}
+
+void dra_problems_keep_namespace(dra_problems *l, const char *ns)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (dra_problem_in_namespace(l->v[i].object, ns)) {
+            l->v[k++] = l->v[i];
+            continue;
+        }
+        free(l->v[i].scope);
+        free(l->v[i].object);
+        free(l->v[i].msg);
+        free(l->v[i].fix);
+    }
+    l->n = k;
+}

@@ -45,5 +45,12 @@ void dra_problems_addf(dra_problems *l, bool warning, const char *fmt, ...) DRA_
 /* How many are warnings (warnings = true) or not. */
 size_t dra_problems_count(const dra_problems *l, bool warnings);
 void dra_problems_free(dra_problems *l);
+/* Whether an object named "Kind/ns/name" or "Kind/name" is shown when only
+ * namespace ns is (NULL: every one): cluster-scoped objects always are, as
+ * kubectl lists them whatever -n says. */
+bool dra_problem_in_namespace(const char *object, const char *ns);
+/* Drop the problems whose object is in another namespace than ns (NULL:
+ * keep all), keeping the order of the others. */
+void dra_problems_keep_namespace(dra_problems *l, const char *ns);
 
 #endif

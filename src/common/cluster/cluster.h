@@ -58,7 +58,7 @@ typedef struct dra_cluster {
      * as records in `recs` instead of objects (ResourceClaims, Pods), and
      * kinds it checks as read and drops (none of them in `of`). */
     uint32_t as_records, dropped;
-    size_t nread; /* objects dra_cluster_read_input took in (kept, held as records or dropped) */
+    size_t nread;     /* objects dra_cluster_read_input took in (kept, held as records or dropped) */
     dra_compact recs; /* claims and Pods as records, input order */
 } dra_cluster;
 

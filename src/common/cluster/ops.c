@@ -571,3 +571,13 @@ void dra_op_line_read(const json_t *op, dra_op_line *out)
     out->name_var = json_string_value(json_object_get(op, "nameVar"));
     out->reason = json_string_value(json_object_get(op, "reason"));
 }
+
+void dra_changes_view_namespace(const dra_changes *c, const char *ns, dra_changes *view)
+{
+    *view = *c;
+    view->ops = dra_xcalloc(c->nops + 1, sizeof *view->ops);
+    view->nops = view->capops = 0;
+    for (size_t i = 0; i < c->nops; i++)
+        if (!ns || !c->ops[i].ns || strcmp(c->ops[i].ns, ns) == 0)
+            view->ops[view->nops++] = c->ops[i];
+}

@@ -145,6 +145,10 @@ DRA_MUST_USE dra_err *dra_patch_format_parse(const char *s, dra_patch_format *ou
 
 /* Print the operations.  Errors are DRA_EXIT_RUNTIME (failed write). */
 DRA_MUST_USE dra_err *dra_changes_write_ops(FILE *f, const dra_changes *c, dra_patch_format fmt);
+/* A view of c with only the operations on objects of namespace ns (and on
+ * cluster-scoped ones); ns NULL keeps all.  The view shares c's objects
+ * and operations: free only view->ops. */
+void dra_changes_view_namespace(const dra_changes *c, const char *ns, dra_changes *view);
 /* The same, but the kubectl script gives each object's operations (in a
  * row) a paragraph of their own: a blank line, then a comment naming the
  * object ("# pod ml/d").  json is the same as dra_changes_write_ops. */

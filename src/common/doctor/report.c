@@ -6,6 +6,7 @@
 
 #include "../base/buf.h"
 #include "../evict/evict.h"
+#include "../io/json.h"
 #include "../io/stream.h"
 #include "fixes.h"
 
@@ -435,7 +436,20 @@ json_t *dra_claim_status_rows(const dra_cluster *c)
     return rows;
 }
 
-dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt)
+/* Drop the classic rows of other namespaces than ns (NULL: keep all). */
+static void classic_rows_in(json_t *rows, const char *ns)
+{
+    for (size_t i = json_array_size(rows); ns && i-- > 0;)
+        if (strcmp(dra_jstr_or(json_array_get(rows, i), "metadata.namespace", ""), ns) != 0)
+            json_array_remove(rows, i);
+}
+
+static bool claim_in(const dra_claim_rec *r, const char *ns)
+{
+    return !ns || strcmp(r->ns ? r->ns : "", ns) == 0;
+}
+
+dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt, const char *ns)
 {
     /* each row written and dropped, as the table does */
     dra_writer *w = dra_writer_new(f, fmt);
@@ -443,6 +457,8 @@ dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt)
     dra_compact own = DRA_COMPACT_INIT;
     const dra_compact *recs = dra_cluster_claim_records(c, &own);
     for (size_t i = 0; i < recs->nclaims && !e; i++) {
+        if (!claim_in(recs->claims[i], ns))
+            continue;
         json_t *row = status_row(recs->claims[i]);
         e = dra_writer_put(w, row);
         json_decref(row);
@@ -450,6 +466,7 @@ dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt)
     dra_compact_free(&own);
     json_t *classic_rows = json_array();
     dra_classic_status_rows(c, classic_rows);
+    classic_rows_in(classic_rows, ns);
     size_t i;
     json_t *row;
     json_array_foreach(classic_rows, i, row) {
@@ -510,15 +527,18 @@ static void row_cells(const json_t *row, char **c, size_t neg, size_t devst, boo
     dra_buf_free(&b);
 }
 
-dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide)
+dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide, const char *ns)
 {
     /* Each claim's row is made, turned into its cells and dropped: the
      * rows of every claim at once would weigh as much again as the claims. */
     json_t *classic_rows = json_array();
     dra_classic_status_rows(c, classic_rows);
+    classic_rows_in(classic_rows, ns);
     dra_compact own = DRA_COMPACT_INIT;
     const dra_compact *recs = dra_cluster_claim_records(c, &own);
-    size_t nres = recs->nclaims;
+    size_t nres = 0;
+    for (size_t i = 0; i < recs->nclaims; i++)
+        nres += claim_in(recs->claims[i], ns);
     size_t n = nres + json_array_size(classic_rows), ncols = 6;
     bool classic = json_array_size(classic_rows) > 0; /* classic claims: their scheduling negotiation */
     /* -o wide: what the drivers reported about the devices (status.devices) */
@@ -531,9 +551,11 @@ dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide)
         cells[neg] = dra_xstrdup("NEGOTIATION");
     if (devst)
         cells[devst] = dra_xstrdup("DEVICE-STATUS");
-    for (size_t i = 0; i < nres; i++) {
+    for (size_t i = 0, r = 0; i < recs->nclaims; i++) {
+        if (!claim_in(recs->claims[i], ns))
+            continue;
         json_t *row = status_row(recs->claims[i]);
-        row_cells(row, &cells[(i + 1) * ncols], neg, devst, wide);
+        row_cells(row, &cells[(++r) * ncols], neg, devst, wide);
         json_decref(row);
     }
     size_t i;

@@ -70,7 +70,7 @@ json_t *dra_claim_status_rows(const dra_cluster *c);
 /* The rows of dra_claim_status_rows written to f as fmt (json, yaml or
  * jsonl, as dra_write_array writes them), each made, written and dropped.
  * Reads c only. */
-DRA_MUST_USE dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt);
+DRA_MUST_USE dra_err *dra_claim_status_write(FILE *f, const dra_cluster *c, dra_format fmt, const char *ns);
 /* Classic DRA claims (resource.k8s.io/v1alpha2), appended to rows in input
  * order (dra_claim_status_rows does it): state also "deallocating"
  * (deallocationRequested); devices [{"driver","data"}] from the resource
@@ -89,8 +89,9 @@ char *dra_classic_negotiation_text(const json_t *row);
  * time and dropped once written into cells): NAMESPACE NAME STATE DEVICES
  * NODE USERS, and NEGOTIATION when there are classic claims.  DEVICES shows
  * the first device and how many more there are; `wide` lists them all (-o
- * wide).  Reads c only. */
-DRA_MUST_USE dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide);
+ * wide).  Only the claims of namespace ns when not NULL (-n), here and in
+ * dra_claim_status_write.  Reads c only. */
+DRA_MUST_USE dra_err *dra_claim_status_table(FILE *f, const dra_cluster *c, bool wide, const char *ns);
 
 /* The node an allocation is pinned to (nodeSelector matchFields metadata.name
  * or kubernetes.io/hostname In [one value]); "*" without nodeSelector; NULL

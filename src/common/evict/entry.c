@@ -25,6 +25,18 @@ void dra_evict_result_free(dra_evict_result *r)
     memset(r, 0, sizeof *r);
 }
 
+void dra_evict_keep_namespace(dra_evict_result *r, const char *ns)
+{
+    size_t k = 0;
+    for (size_t i = 0; ns && i < r->n; i++) {
+        const json_t *o = r->v[i].pod ? r->v[i].pod : r->v[i].claim;
+        if (strcmp(dra_jstr_or(o, "metadata.namespace", ""), ns) == 0)
+            r->v[k++] = r->v[i];
+    }
+    if (ns)
+        r->n = k;
+}
+
 /* Eviction time, then input order (the entries point into one array in
  * input order): the order a stable sort by time gives. */
 static int due_cmp(const void *pa, const void *pb)

@@ -88,6 +88,9 @@ typedef struct dra_evict_result {
     }
 
 void dra_evict_result_free(dra_evict_result *r);
+/* Keep only the records of namespace ns (a pod's, or a claim's for a
+ * claim-level record), in their order; ns NULL keeps all (-n/-A). */
+void dra_evict_keep_namespace(dra_evict_result *r, const char *ns);
 
 /* Compute eviction records (sorted by evict-at, namespace, pod, claim, device,
  * reason order) and rule status.  With opts->apply, also record in changes (may

@@ -111,6 +111,8 @@ enum {
     DRA_OPT_EXPLAIN_FILE,  /* --explain-file FILE: the explanation to FILE, not stderr (dra_tool_explain_write) */
     DRA_OPT_KUBERNETES_VERSION, /* --kubernetes-version V: whose gate table (dra_tool_features) */
     DRA_OPT_FILENAME,      /* -f FILE: one more input file, as kubectl (appended to the positional ones) */
+    DRA_OPT_NAMESPACE,     /* -n NS: an offline report's rows of one namespace (dra_namespace_shown) */
+    DRA_OPT_ALL_NAMESPACES, /* -A: every namespace (the default offline: a file has no context) */
     DRA_OPT_TOOL_BASE = 100,
 };
 
@@ -137,6 +139,11 @@ enum {
 #define DRA_OPT_RECURSIVE_ENTRY {DRA_OPT_RECURSIVE, "recursive", 'R', DRA_ARG_NONE, NULL, "read directories given as input recursively", NULL}
 #define DRA_OPT_VERBOSE_ENTRY {DRA_OPT_VERBOSE, "verbose", 'v', DRA_ARG_NONE, NULL, "say on stderr what was skipped and why, and print every error", NULL}
 #define DRA_OPT_FILENAME_ENTRY {DRA_OPT_FILENAME, "filename", 'f', DRA_ARG_REQUIRED, "FILE", "read this file or directory too, after the ones named as arguments (repeatable)", "file"}
+/* -n/-A on a report over files: kubectl's flags; offline every namespace is
+ * shown unless -n names one (a file has no context namespace); -A wins. */
+#define DRA_OPT_NAMESPACE_ENTRIES \
+    {DRA_OPT_NAMESPACE, "namespace", 'n', DRA_ARG_REQUIRED, "NS", "only what belongs to namespace NS (default: every namespace)", NULL}, \
+    {DRA_OPT_ALL_NAMESPACES, "all-namespaces", 'A', DRA_ARG_NONE, NULL, "every namespace (the default; wins over -n)", NULL}
 /* The options of every tool that reads objects. */
 #define DRA_OPT_INPUT_ENTRIES DRA_OPT_FILENAME_ENTRY, DRA_OPT_VALIDATE_ENTRY, DRA_OPT_RECURSIVE_ENTRY, DRA_OPT_VERBOSE_ENTRY
 /* clang-format on */
