@@ -194,7 +194,7 @@ $(BUILD)/fuzz-replay/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/repl
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-check: $(BINS) $(UNIT_BIN) $(REPLAY_BIN)
+check: $(BINS) $(PLUGIN) $(UNIT_BIN) $(REPLAY_BIN)
 	$(UPSTREAM_CHECK_NOTE)
 	@DRA_BIN=$(CURDIR)/$(BUILD)/bin DRA_UNIT=$(CURDIR)/$(BUILD)/tests DRA_FUZZ_REPLAY=$(CURDIR)/$(BUILD)/fuzz-replay \
 	  tests/run-tests.sh
