@@ -22,10 +22,11 @@ var locRe = regexp.MustCompile(`^(\d+)(?::\d+)?(?: \(document \d+\))?: `)
 // parseOutput splits a tool's standard error into problems (warnings and
 // the closing "... and N more errors" are returned apart).
 // What dra-slice validate -v says besides problems (tool/tool.c and
-// model/workloads.c's notes, and the release the feature gates are taken
+// model/workloads.c's notes, the -v summary line (tool/progress.c), and the
+// release the feature gates are taken
 // from: a cluster snapshot's, --kubernetes-version or
 // DRA_KUBERNETES_VERSION, as the release suites set it).
-var verboseNoteRe = regexp.MustCompile(`^(skipped \d+ objects? of kinds |\d+ objects? given more than once|\d+ files? named more than once|.*: expanded into \d+ pods?$|Kubernetes [0-9.]+'s feature gates \((the snapshot .* is of a .* server|--kubernetes-version|DRA_KUBERNETES_VERSION)\)$)`)
+var verboseNoteRe = regexp.MustCompile(`^(\d+ objects? read, \d+ errors?, [0-9.]+ s$|skipped \d+ objects? of kinds |\d+ objects? given more than once|\d+ files? named more than once|.*: expanded into \d+ pods?$|Kubernetes [0-9.]+'s feature gates \((the snapshot .* is of a .* server|--kubernetes-version|DRA_KUBERNETES_VERSION)\)$)`)
 
 func parseOutput(out, prog, file string) (probs []problem, more int) {
 	var cur *problem
