@@ -203,7 +203,11 @@ class Shell:
             # run it in the background for a while, then stop it
             self.send(f"{{ {cmd}\n}} >{out} 2>{err} </dev/null & __p=$!; sleep {LONG_WAIT}; "
                       f"if kill -0 $__p 2>/dev/null; then kill -INT $__p; __rc=running; "
-                      f"sleep 0.2; kill -KILL $__p 2>/dev/null; else wait $__p; __rc=$?; fi; "
+                      # up to 2 s to end on SIGINT (a loaded machine is slow), then
+                      # SIGKILL; reaped here, so the shell's "Killed" notice never
+                      # lands in a later command's output
+                      f"for __i in 1 2 3 4 5 6 7 8 9 10; do kill -0 $__p 2>/dev/null || break; sleep 0.2; done; "
+                      f"{{ kill -KILL $__p; wait $__p; }} 2>/dev/null; else wait $__p; __rc=$?; fi; "
                       f"echo \"__done $__rc\"\n")
         else:
             pre = pause = ""
