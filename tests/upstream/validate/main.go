@@ -22,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -117,13 +118,27 @@ func groupKind(o *node) string {
 	return g + "/" + kind
 }
 
+// releaseDirRe: a folder of one release's cases (tests/data/validate-1.38),
+// read only when that release is the one compared.
+var releaseDirRe = regexp.MustCompile(`-(1\.[0-9]+)$`)
+
 // seedFiles: the files of the tree that may hold objects.
 func seedFiles() []string {
+	release := os.Getenv("DRA_KUBERNETES_VERSION")
+	if release == "" {
+		release = "1.37" // the release the tools and this peer default to
+	}
 	var files []string
 	for _, d := range []string{"tests/data", "examples", "tests/fuzz/seeds"} {
 		fuzz := d == "tests/fuzz/seeds"
 		_ = filepath.WalkDir(filepath.Join(*root, d), func(p string, e os.DirEntry, err error) error {
-			if err != nil || e.IsDir() {
+			if err != nil {
+				return nil
+			}
+			if e.IsDir() {
+				if m := releaseDirRe.FindStringSubmatch(e.Name()); m != nil && m[1] != release {
+					return filepath.SkipDir
+				}
 				return nil
 			}
 			n := e.Name()
@@ -295,12 +310,14 @@ func main() {
 		// a file whose objects are all known joins a group of files
 		// without another object of their names (the tools report the
 		// second as a duplicate) nor a Namespace (a claim's admin access
-		// looks it up)
+		// looks it up) nor a Snapshot (dra-slice takes the release of
+		// every file of the run from it)
 		var keys []string
 		alone := !complete
 		for _, o := range objs {
 			ref := refOf(o, namespacedKinds[o.str("kind")])
-			alone = alone || o.str("kind") == "Namespace"
+			// a Snapshot names the release of every file of its run
+			alone = alone || o.str("kind") == "Namespace" || o.str("kind") == "Snapshot"
 			if !strings.HasPrefix(ref, "<") && !strings.HasSuffix(ref, "*") {
 				keys = append(keys, groupKind(o)+" "+ref)
 			}
