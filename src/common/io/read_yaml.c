@@ -108,6 +108,16 @@ static const char *const yaml_special_float[] = {".inf", ".Inf", ".INF", "+.inf"
                                                  "-.Inf", "-.INF", ".nan", ".NaN", ".NAN", NULL};
 /* clang-format on */
 
+/* Go's rule for underscores in a number (strconv underscoreOK): each one
+ * has a digit on both sides. */
+static bool underscores_between_digits(const char *s)
+{
+    for (const char *p = strchr(s, '_'); p; p = strchr(p + 1, '_'))
+        if (p == s || !isdigit((unsigned char)p[-1]) || !isdigit((unsigned char)p[1]))
+            return false;
+    return true;
+}
+
 /* How a plain scalar resolves (go-yaml v2 rules, which sigs.k8s.io/yaml uses).
  * Returns a new JSON value, or NULL with *special set for .inf/.nan. */
 json_t *dra_yaml_resolve_plain(const char *s, bool *special)
@@ -129,6 +139,8 @@ json_t *dra_yaml_resolve_plain(const char *s, bool *special)
     }
     if (!(isdigit((unsigned char)c) || c == '-' || c == '+' || c == '.'))
         return json_string(s);
+    if (c == '.' && !underscores_between_digits(s))
+        return json_string(s); /* '.' goes to strconv.ParseFloat as written */
     /* numbers: underscores are ignored, as go-yaml v2 does */
     char tmp[128];
     size_t n = 0;

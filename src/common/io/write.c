@@ -10,7 +10,7 @@
 
 #include "base/buf.h"
 #include "base/utf8.h"
-#include "read_yaml.h"
+#include "yaml_quote.h"
 
 dra_err *dra_format_parse(const char *s, dra_format *out)
 {
@@ -23,15 +23,6 @@ dra_err *dra_format_parse(const char *s, dra_format *out)
     else
         return dra_err_new(DRA_EXIT_INPUT, "unknown output format '%s' (yaml, json, jsonl)", s);
     return NULL;
-}
-
-static bool plain_would_change(const char *s)
-{
-    bool special;
-    json_t *v = dra_yaml_resolve_plain(s, &special);
-    bool changes = special || !json_is_string(v);
-    json_decref(v);
-    return changes;
 }
 
 static void format_real(double d, char *buf, size_t size)
@@ -85,7 +76,7 @@ static int emit_value(yaml_emitter_t *em, const json_t *v)
         const char *s = json_string_value(v);
         size_t len = json_string_length(v);
         yaml_scalar_style_t style = YAML_ANY_SCALAR_STYLE;
-        if (plain_would_change(s))
+        if (dra_yaml_plain_would_change(s))
             style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
         else if (memchr(s, '\n', len))
             style = YAML_LITERAL_SCALAR_STYLE;
