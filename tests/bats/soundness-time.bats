@@ -66,7 +66,7 @@ slice() { # name generation resourceSliceCount
 @test "dra-slice pool-status --now 2600: the condition's time is 2600" {
     run --separate-stderr "$DRA_BIN/dra-slice" pool-status --now 2600-01-01T00:00:00Z --driver gpu.example.com "$DATA/slice/slices-ok.yaml"
     assert_success
-    assert_line "    lastTransitionTime: 2600-01-01T00:00:00Z"
+    assert_line "    lastTransitionTime: \"2600-01-01T00:00:00Z\""
 }
 
 @test "dra-alloc schedule --now 2600: allocationTimestamp is 2600" {
