@@ -25,7 +25,10 @@
 # CLUSTER_CONTROLLERS (kube-controller-manager's --controllers; default the
 # resourceclaim, device-taint-eviction, resourcequota, serviceaccount,
 # namespace and garbage-collector controllers, each with its own service
-# account, as kubeadm runs them).
+# account, as kubeadm runs them), CLUSTER_FEATURE_GATES (--feature-gates of the
+# API server, scheduler and controller-manager, e.g. GenericWorkload=true;
+# default none) and CLUSTER_RUNTIME_CONFIG (the API server's --runtime-config,
+# e.g. scheduling.k8s.io/v1beta1=true; default none).
 set -eu
 command -v curl >/dev/null || { echo "cluster.sh: needs curl" >&2; exit 3; }
 here=$(cd "$(dirname "$0")" && pwd)
@@ -99,6 +102,7 @@ start() {
     fi
     [ -s "$dir/ports" ] || "$uc" ports 5 >"$dir/ports"
     controllers=${CLUSTER_CONTROLLERS:-resourceclaim-controller,device-taint-eviction-controller,resourcequota-controller,serviceaccount-controller,namespace-controller,garbage-collector-controller}
+    gates=${CLUSTER_FEATURE_GATES:-} runtime=${CLUSTER_RUNTIME_CONFIG:-}
     # shellcheck disable=SC2046 # five port numbers
     set -- $(cat "$dir/ports")
     etcd_port=$1 peer_port=$2 api_port=$3 sched_port=$4 cm_port=$5
@@ -115,6 +119,7 @@ start() {
     # shellcheck disable=SC2016 # expanded by the inner sh
     setsid sh -c '
         uc=$1 dir=$2 pki=$3 etcd_port=$4 peer_port=$5 api_port=$6 sched_port=$7 cm_port=$8 controllers=$9
+        gates=${10} runtime=${11}
         "$uc" etcd "$dir/etcd" "http://127.0.0.1:$etcd_port" "http://127.0.0.1:$peer_port" \
             >"$dir/etcd.log" 2>&1 &
         etcd=$!
@@ -129,6 +134,7 @@ start() {
             --service-cluster-ip-range=10.0.0.0/24 --endpoint-reconciler-type=none \
             --authorization-mode=Node,RBAC \
             --disable-admission-plugins=TaintNodesByCondition \
+            ${gates:+--feature-gates="$gates"} ${runtime:+--runtime-config="$runtime"} \
             --profiling=false >"$dir/kube-apiserver.log" 2>&1 &
         api=$!
         # on TERM: the API server and its clients first, etcd last
@@ -143,19 +149,20 @@ start() {
             --authentication-kubeconfig="$pki/kubeconfig-scheduler" \
             --authorization-kubeconfig="$pki/kubeconfig-scheduler" \
             --bind-address=127.0.0.1 --secure-port="$sched_port" \
-            --leader-elect=false --profiling=false >"$dir/kube-scheduler.log" 2>&1 &
+            --leader-elect=false ${gates:+--feature-gates="$gates"} \
+            --profiling=false >"$dir/kube-scheduler.log" 2>&1 &
         sched=$!
         "$uc" kube-controller-manager --kubeconfig="$pki/kubeconfig-controller-manager" \
             --authentication-kubeconfig="$pki/kubeconfig-controller-manager" \
             --authorization-kubeconfig="$pki/kubeconfig-controller-manager" \
             --bind-address=127.0.0.1 --secure-port="$cm_port" --leader-elect=false \
             --use-service-account-credentials=true \
-            --controllers="$controllers" \
+            --controllers="$controllers" ${gates:+--feature-gates="$gates"} \
             --profiling=false >"$dir/kube-controller-manager.log" 2>&1 &
         cm=$!
         wait
     ' upstream-cluster "$uc" "$dir" "$pki" "$etcd_port" "$peer_port" "$api_port" \
-        "$sched_port" "$cm_port" "$controllers" </dev/null >/dev/null 2>&1 &
+        "$sched_port" "$cm_port" "$controllers" "$gates" "$runtime" </dev/null >/dev/null 2>&1 &
     echo $! >"$dir/pid"
 
     k="$uc kubectl --kubeconfig=$dir/kubeconfig"
