@@ -9,9 +9,11 @@
 #                                 the client suite (dra-watch, kubectl dra, deploy/)
 #   make upstream-check-cluster-sched
 #                                 the scheduling suite (dra-alloc schedule against
-#                                 kube-scheduler) on the inputs of tests/ and examples/
-#                                 and the random clusters of gen.py seeds 1 to
-#                                 CLUSTER_SCHED_SEEDS (4; 40 in `make upstream-check-full`)
+#                                 kube-scheduler) on the inputs of tests/ and examples/,
+#                                 the PodGroup inputs of tests/upstream/cluster/inputs
+#                                 (GenericWorkload on) and the random clusters of gen.py
+#                                 seeds 1 to CLUSTER_SCHED_SEEDS (4; 40 in
+#                                 `make upstream-check-full`)
 #   make upstream-check-cluster   both (tests/upstream/cluster/run.sh)
 #
 # Both suites are part of `make upstream-check`, and so of CI.  Without Go each

@@ -6,7 +6,8 @@
 #               random clusters of gen.py: dra-alloc schedule and kube-scheduler,
 #               pod by pod
 # CLUSTER_SUITES (default "client scheduling") picks the suites; SCHED_INPUTS,
-# SCHED_SEEDS and SCHED_SECONDS the scheduling suite's inputs (below).
+# SCHED_GROUP_INPUTS, SCHED_SEEDS and SCHED_SECONDS the scheduling suite's
+# inputs (below).
 # Needs DRA_BIN (the tools) and UPSTREAM_BIN (upstream-cluster, kubectl).
 # Prints one line per suite with its counts and time, then "N passed,
 # N failed" (bats tests; scheduling inputs, each one case).  Exit 0 when
@@ -26,6 +27,11 @@ A=tests/data/alloc
 SCHED_INPUTS=${SCHED_INPUTS:-"examples/cluster $A/sched-cluster.yaml+$A/sched-pods.yaml
     $A/sched-cluster.yaml+$A/sched-shared.yaml $A/sched-cluster.yaml+$A/sched-first-available.yaml
     $A/sched-cluster.yaml+$A/sched-ext.yaml"}
+# the inputs with PodGroups (gang scheduling): a cluster of their own with
+# GROUP_GATES on, and dra-alloc given them too (sched.py SCHED_GATES)
+C=tests/upstream/cluster/inputs
+SCHED_GROUP_INPUTS=${SCHED_GROUP_INPUTS:-"$C/sched-gang-fits.yaml $C/sched-gang-devices.yaml $C/sched-gang-count.yaml"}
+GROUP_GATES=GenericWorkload=true GROUP_RUNTIME=scheduling.k8s.io/v1beta1=true
 
 t0=$(date +%s)
 suites=${CLUSTER_SUITES:-client scheduling}
@@ -67,15 +73,22 @@ one_input() {
     *) failed=$((failed + 1)) ;;
     esac
 }
-for input in $SCHED_INPUTS; do
-    if [ -d "$root/$input" ]; then
-        files=("$root/$input"/*.yaml)
-    else
-        IFS=+ read -ra files <<<"$input"
-        files=("${files[@]/#/$root/}")
-    fi
-    one_input "$(basename "${input##*+}" .yaml)" "${files[@]}"
-done
+# inputs LIST: one_input on each input of LIST
+inputs() {
+    local input files
+    for input in $1; do
+        if [ -d "$root/$input" ]; then
+            files=("$root/$input"/*.yaml)
+        else
+            IFS=+ read -ra files <<<"$input"
+            files=("${files[@]/#/$root/}")
+        fi
+        one_input "$(basename "${input##*+}" .yaml)" "${files[@]}"
+    done
+}
+inputs "$SCHED_INPUTS"
+CLUSTER_FEATURE_GATES=$GROUP_GATES CLUSTER_RUNTIME_CONFIG=$GROUP_RUNTIME SCHED_GATES=$GROUP_GATES \
+    inputs "$SCHED_GROUP_INPUTS"
 # random clusters (gen.py SEED): seeds 1, 2, ... while SCHED_SECONDS (default
 # 180) last, or exactly the seeds of SCHED_SEEDS
 t_gen=$(date +%s) seeds=0

@@ -24,9 +24,22 @@ leave pending, the PodScheduled=False condition each wrote is compared too
     cond ours   NS/POD Unschedulable: 0/2 nodes are available: ...
 
 kube-scheduler's message ends with its PostFilter's (" preemption: 0/N nodes
-are available: ..."); dra-alloc does not preempt, so that part is left out of
-the comparison and shown in parentheses.  Exit 0 when every
-pod agrees, 1 when one differs, 3 when the cluster did not decide within 90 s.
+are available: ..."), or for a pod of a PodGroup with its PodGroupPostFilter's
+(", pod group preemption: ..."); dra-alloc does not preempt, so that part is
+left out of the comparison and shown in parentheses.
+
+With SCHED_GATES set (e.g. GenericWorkload=true: the cluster then runs with
+these gates on, see run.sh) dra-alloc gets them as --feature-gates, PodGroups
+are read too, a pending pod is replayed together with the other pending pods
+of its PodGroup (the scheduler tries them in one cycle), and each PodGroup of
+a pending pod has its PodGroupInitiallyScheduled condition compared
+(schedule_one_podgroup.go submitPodGroupAlgorithmResult):
+
+    gcond theirs NS/GROUP False Unschedulable: minCount (2) cannot be ...
+    gcond ours   NS/GROUP False Unschedulable: minCount (2) cannot be ...
+
+Exit 0 when every pod and group agrees, 1 when one differs, 3 when the
+cluster did not decide within 90 s.
 """
 
 import json
@@ -37,6 +50,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 import load as loader  # noqa: E402
+
+GATES = os.environ.get("SCHED_GATES", "")
+
+
+def group_of(pod):
+    """The pod's PodGroup name, or None."""
+    return ((pod.get("spec") or {}).get("schedulingGroup") or {}).get("podGroupName")
 
 
 def pending(objs):
@@ -79,19 +99,22 @@ def describe(pod, claims):
 
 
 def ours(dra_alloc, files, objs):
-    p = subprocess.run([dra_alloc, "schedule", "-o", "jsonl", *files],
+    gates = ["--feature-gates", GATES] if GATES else []
+    p = subprocess.run([dra_alloc, "schedule", *gates, "-o", "jsonl", *files],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode not in (0, 1):
         raise SystemExit(f"sched.py: dra-alloc schedule exited {p.returncode}: {p.stderr.strip()}")
     changed = [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
-    pods, claims = {}, {}
+    pods, claims, groups = {}, {}, {}
     for o in objs + changed:
         key = (o["metadata"].get("namespace") or "default", o["metadata"]["name"])
         if o.get("kind") == "Pod":
             pods[key] = o
         elif o.get("kind") == "ResourceClaim":
             claims[key] = o
-    return pods, claims, p.stderr
+        elif o.get("kind") == "PodGroup":
+            groups[key] = o
+    return pods, claims, groups, p.stderr
 
 
 KINDS = [("v1", "Node", "/api/v1/nodes"), ("v1", "Pod", "/api/v1/pods"),
@@ -100,6 +123,8 @@ KINDS = [("v1", "Node", "/api/v1/nodes"), ("v1", "Pod", "/api/v1/pods"),
          ("resource.k8s.io/v1", "DeviceTaintRule", "/apis/resource.k8s.io/v1/devicetaintrules"),
          ("resource.k8s.io/v1", "ResourceClaimTemplate", "/apis/resource.k8s.io/v1/resourceclaimtemplates"),
          ("resource.k8s.io/v1", "ResourceClaim", "/apis/resource.k8s.io/v1/resourceclaims")]
+if GATES:
+    KINDS.append(("scheduling.k8s.io/v1beta1", "PodGroup", "/apis/scheduling.k8s.io/v1beta1/podgroups"))
 
 
 def dump(cl):
@@ -116,10 +141,13 @@ def dump(cl):
 
 def replay(dra_alloc, objs, key, node, d):
     """dra-alloc's verdict for pod key on the cluster's end state objs, with
-    its own claims unallocated and only Node `node` (None: every node)."""
+    its own claims unallocated and only Node `node` (None: every node).  The
+    other pods the cluster left pending of the pod's PodGroup stay, as they
+    are, and its PodGroup loses its status (dra-alloc writes it again)."""
     ns, name = key
     pod = next(o for o in objs if o["kind"] == "Pod" and o["metadata"]["name"] == name
                and o["metadata"]["namespace"] == ns)
+    group = group_of(pod)
     names = claim_names(pod)
     special = names.pop("(extended)", None)  # made by the scheduler: made again
     mine = set(names.values())
@@ -130,11 +158,16 @@ def replay(dra_alloc, objs, key, node, d):
         md = o["metadata"]
         if o["kind"] == "Node" and node and md["name"] != node:
             continue
-        if o["kind"] == "Pod" and md["uid"] != uid and not o["spec"].get("nodeName"):
+        if o["kind"] == "Pod" and md["uid"] != uid and not o["spec"].get("nodeName") and not (
+                group and group_of(o) == group and md.get("namespace") == ns):
             continue  # pending in the cluster too: it took nothing
+        if o["kind"] == "Pod" and not o["spec"].get("nodeName"):
+            o["status"] = {k: v for k, v in (o.get("status") or {}).items() if k == "resourceClaimStatuses"}
         if o["kind"] == "Pod" and md["uid"] == uid:
             o["spec"].pop("nodeName", None)
             o["status"] = {k: v for k, v in (o.get("status") or {}).items() if k == "resourceClaimStatuses"}
+        if o["kind"] == "PodGroup" and md.get("namespace") == ns and md["name"] == group:
+            o.pop("status", None)
         if o["kind"] == "ResourceClaim" and md.get("namespace") == ns and md["name"] == special:
             continue
         if o["kind"] == "ResourceClaim" and md.get("namespace") == ns and md["name"] in mine:
@@ -149,18 +182,37 @@ def replay(dra_alloc, objs, key, node, d):
     fn = os.path.join(d, f"replay-{ns}-{name}.json")
     with open(fn, "w") as f:
         json.dump({"apiVersion": "v1", "kind": "List", "items": state}, f)
-    pods, claims, _ = ours(dra_alloc, [fn], state)
-    return pods, claims
+    pods, claims, groups, _ = ours(dra_alloc, [fn], state)
+    return pods, claims, groups
+
+
+def split_postfilter(msg):
+    """(message, preemption part): the pod group PostFilter's
+    ", pod group preemption: ..." or the pod PostFilter's " preemption: ..."
+    cut off."""
+    for sep in (", pod group preemption: ", " preemption: "):
+        cut = msg.find(sep)
+        if cut >= 0:
+            return msg[:cut], msg[cut:].lstrip(", ")
+    return msg, ""
 
 
 def condition(pod):
     """The PodScheduled=False condition: (reason, message, postfilter part)."""
     for c in (pod.get("status") or {}).get("conditions") or []:
         if c.get("type") == "PodScheduled" and c.get("status") == "False":
-            msg = c.get("message", "")
-            cut = msg.find(" preemption: ")
-            post = msg[cut + 1:] if cut >= 0 else ""
-            return c.get("reason", ""), msg[:cut] if cut >= 0 else msg, post
+            msg, post = split_postfilter(c.get("message", ""))
+            return c.get("reason", ""), msg, post
+    return None
+
+
+def group_condition(group):
+    """The PodGroupInitiallyScheduled condition: (status, reason, message,
+    postfilter part), or None."""
+    for c in ((group or {}).get("status") or {}).get("conditions") or []:
+        if c.get("type") == "PodGroupInitiallyScheduled":
+            msg, post = split_postfilter(c.get("message", ""))
+            return c.get("status", ""), c.get("reason", ""), msg, post
     return None
 
 
@@ -201,7 +253,7 @@ def main():
     for fn in files:
         objs.extend(loader.read(fn))
     want = pending(objs)
-    opods, oclaims, oerr = ours(dra_alloc, files, objs)
+    opods, oclaims, _, oerr = ours(dra_alloc, files, objs)
     cl = loader.Client(d)
     loader.load(cl, objs, fill=True)
     try:
@@ -210,13 +262,18 @@ def main():
         print(f"sched.py: kube-scheduler decided nothing for {e} within 90 s", file=sys.stderr)
         return 3
     end = dump(cl)
+    tgroups = {(o["metadata"]["namespace"], o["metadata"]["name"]): o for o in end if o["kind"] == "PodGroup"}
+    rgroups = {}  # each PodGroup of a pending pod: as its last replay left it
     differ = 0
     for ns, name in want:
         def claims_of(all_claims):
             return {n: c for (cns, n), c in all_claims.items() if cns == ns}
         b = describe(tpods[(ns, name)], claims_of(tclaims))
         free = describe(opods[(ns, name)], claims_of(oclaims))
-        rpods, rclaims = replay(dra_alloc, end, (ns, name), tpods[(ns, name)]["spec"].get("nodeName"), d)
+        rpods, rclaims, rg = replay(dra_alloc, end, (ns, name), tpods[(ns, name)]["spec"].get("nodeName"), d)
+        group = group_of(tpods[(ns, name)])
+        if group:
+            rgroups[(ns, group)] = rg.get((ns, group))
         a = describe(rpods[(ns, name)], claims_of(rclaims))
         same = a == b
         print(f"theirs {ns}/{name} {b}")
@@ -233,6 +290,14 @@ def main():
             for c in tpods[(ns, name)].get("status", {}).get("conditions") or []:
                 if c["type"] == "PodScheduled":
                     print(f"       ({c.get('message', '')})")
+        print("same" if same else "DIFFERENT")
+    for (ns, group), rg in sorted(rgroups.items()):
+        tc, oc = group_condition(tgroups.get((ns, group))), group_condition(rg)
+        for who, c in (("theirs", tc), ("ours  ", oc)):
+            text = f"{c[0]} {c[1]}: {c[2]}" + (f" ({c[3]})" if c[3] else "") if c else "(none)"
+            print(f"gcond {who} {ns}/{group} {text}")
+        same = bool(tc and oc and tc[:3] == oc[:3])
+        differ += not same
         print("same" if same else "DIFFERENT")
     return 1 if differ else 0
 
