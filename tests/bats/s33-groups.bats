@@ -59,7 +59,7 @@ dra-alloc: pod default/gang-1: waiting for minCount pods from a gang to appear i
 @test "groups: a gang that cannot place minCount pods places none; a later pod gets the device" {
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON -o jsonl "$G/two-gpus.yaml" "$G/gang-undone.yaml"
     assert_failure 1
-    [[ $stderr == "dra-alloc: pod default/gang-0: minCount (2) cannot be satisfied: 1 scheduled, 0 remaining
+    [[ $stderr == "dra-alloc: pod default/gang-0: pod group is unschedulable, minCount (2) cannot be satisfied: 1 scheduled, 0 remaining
 dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all claims." ]]
     printf '%s\n' "$output" > "$T/out.jsonl"
     run jq -r 'select(.kind == "Pod") | "\(.metadata.name) \(.spec.nodeName)"' "$T/out.jsonl"

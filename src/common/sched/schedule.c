@@ -1371,8 +1371,10 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     bool gerr = false, placed = false;
     /* validatePodGroup refused the group before any pod was tried */
     char *hold_err = lead->group && lead->hold && lead->hold_error ? dra_xstrdup(lead->hold) : NULL;
+    /* refused before any pod is tried: the status carries errPodGroupUnschedulable */
     if (cycle && remaining + scheduled < min)
-        gmsg = dra_xasprintf("minCount (%" PRId64 ") cannot be satisfied: %" PRId64 " scheduled, %" PRId64 " remaining",
+        gmsg = dra_xasprintf("pod group is unschedulable, minCount (%" PRId64 ") cannot be satisfied: %" PRId64
+                             " scheduled, %" PRId64 " remaining",
                              min, scheduled, remaining);
     size_t tried = from;
     for (size_t qi = from; qi < to; qi++) {
@@ -1425,9 +1427,13 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     free(hold_err);
     if (!gmsg)
         return false;
-    /* The group failed: a pod that fit, or was not tried, fails with the
-     * group's status; one that did not fit keeps its own (an error fails
-     * them all but the erring pod). */
+    /* The group failed: a pod that did not fit keeps its own status; one
+     * that fit fails with the group's after errPodGroupUnschedulable, one
+     * not tried with the group's alone (an error fails them all but the
+     * erring pod with the group's).  The PodGroupPostFilter plugins' reason
+     * the scheduler appends to the group's status is DefaultPreemption's
+     * (its UnschedulableAndUnresolvable answer drops DynamicResources'):
+     * left out, as there is no preemption here. */
     for (size_t qi = from; qi < to; qi++) {
         dra_sched_pod *sp = &S->out->pods[S->out->npods - (to - qi)];
         bool own = qi < tried && sp->outcome == (gerr ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE);
@@ -1435,7 +1441,8 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
             free(sp->node);
             sp->node = NULL;
             free(sp->message);
-            sp->message = dra_xstrdup(gmsg);
+            sp->message =
+                gerr || qi >= tried ? dra_xstrdup(gmsg) : dra_xasprintf("pod group is unschedulable, %s", gmsg);
             sp->outcome = gerr ? DRA_POD_ERROR : DRA_POD_UNSCHEDULABLE;
         }
         verdicts[q->v[qi].index] = (verdict){true, sp->outcome, dra_xstrdup(sp->message), 0, NULL};
