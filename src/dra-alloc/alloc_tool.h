@@ -128,8 +128,9 @@ extern const dra_opt dra_alloc_capacity_opts[];
      "a pool the allocator skips: incomplete or invalid, named with why), free; the\n"                                \
      "partition shapes that still fit; LARGEST-FIT: the most devices of the class one claim\n"                        \
      "still gets on one node, found by the allocator itself.  --by node|pool adds rows per node\n"                    \
-     "(largest fit each) or per pool (counters and consumable capacity left).  With ResourceQuotas in\n"             \
-     "the input, then their DRA use per namespace (quotas in -o json).\n"                                            \
+     "(largest fit each) or per pool (counters and consumable capacity left, why a pool is\n"                        \
+     "unusable).  With ResourceQuotas in the input, then their DRA use per namespace (quotas in\n"                   \
+     "-o json).\n"                                                                                                   \
      "-o html: one self-contained page: the class rows, a heat map of devices per node (free, used,\n"              \
      "tainted), counter bars per pool, fragmentation per class (the figures of -o json, --by node and pool).\n"    \
      "Exit: 0, 1 when a --fail-below class has fewer free devices, 2 input error.",                                   \

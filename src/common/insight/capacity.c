@@ -561,6 +561,8 @@ dra_err *dra_fleet_table(FILE *f, const json_t *report, dra_fleet_by by)
     for (int k = 0; k < NCOUNTS; k++)
         cell(&c, dra_xstrdup(head[k]));
     cell(&c, dra_xstrdup(by == DRA_FLEET_BY_POOL ? "COUNTERS-LEFT" : "LARGEST-FIT"));
+    if (by == DRA_FLEET_BY_POOL) /* why the allocator takes none of the pool's devices */
+        cell(&c, dra_xstrdup("UNUSABLE-REASON"));
     ncols = c.n;
     dra_buf notes = DRA_BUF_INIT;
     size_t i;
@@ -592,8 +594,11 @@ dra_err *dra_fleet_table(FILE *f, const json_t *report, dra_fleet_by by)
             count_cells(&c, r);
             if (by == DRA_FLEET_BY_NODE)
                 cell(&c, dra_xasprintf("%lld", (long long)json_integer_value(dra_jfield(r, "largestFit"))));
-            else
+            else {
                 cell(&c, counters_cell(r));
+                const char *why = dra_jfield_str(r, "unusableReason");
+                cell(&c, why ? dra_xstrdup(why) : NULL);
+            }
         }
         unusable_notes(&notes, name, dra_jfield(cl, "unusablePools"));
         const json_t *parts = dra_jfield(cl, "partitions");
