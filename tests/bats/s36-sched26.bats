@@ -41,6 +41,17 @@ dra-alloc: pod default/gang-1: minCount (2) cannot be satisfied: 0 scheduled, 1 
 gang-1 node-a"
 }
 
+# Upstream: pkg/scheduler/schedule_one_podgroup.go runRootSchedulingAlgorithm
+# (a success with no pod placed in the cycle is Unschedulable, only
+# errPodGroupUnschedulable); compared by tests/upstream/cluster (sched-group-basic)
+@test "group: a cycle that places no pod leaves the group unschedulable though its count is met" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON -o jsonl "$CI/sched-group-basic.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all claims." ]]
+    run jq -r 'select(.kind == "PodGroup") | .status.conditions[0] | "\(.status) \(.reason): \(.message)"' <<<"$output"
+    assert_output "False Unschedulable: pod group is unschedulable"
+}
+
 # capacity POOL-FILE: the default table, the --by pool table and -o json --by pool
 # in $T/class, $T/pool and $T/json
 capacity() {

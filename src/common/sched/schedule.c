@@ -1367,8 +1367,8 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
     /* in input order a group's pods need not be together: each is tried on its own */
     bool cycle = lead->group && !lead->hold && !verdicts[lead->index].set && S->o->order == DRA_SCHED_ORDER_QUEUE;
     int64_t min = lead->min_count, scheduled = lead->bound, remaining = (int64_t)(to - from);
-    char *gmsg = NULL; /* the group's status once it failed */
-    bool gerr = false, placed = false;
+    char *gmsg = NULL;                              /* the group's status once it failed */
+    bool gerr = false, placed = false, any = false; /* any: a pod of the cycle fit */
     /* validatePodGroup refused the group before any pod was tried */
     char *hold_err = lead->group && lead->hold && lead->hold_error ? dra_xstrdup(lead->hold) : NULL;
     /* refused before any pod is tried: the status carries errPodGroupUnschedulable */
@@ -1396,6 +1396,7 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
                 remaining--;
                 if (sp->outcome == DRA_POD_SCHEDULED || sp->outcome == DRA_POD_SKIPPED) {
                     scheduled++;
+                    any = true;
                     placed = placed || sp->outcome == DRA_POD_SCHEDULED;
                 }
                 if (sp->outcome == DRA_POD_ERROR) {
@@ -1411,6 +1412,10 @@ static bool schedule_entry(sched *S, const dra_obj *const *pend, dra_sched_queue
         if (S->o->text_results)
             freeze_pod_claims(&S->st, dra_changes_current(&S->st, pod));
     }
+    /* a group that met its count with pods placed before, none now, is
+     * not a success: the framework wants one pod placed in the cycle */
+    if (cycle && !gmsg && !any)
+        gmsg = dra_xstrdup("pod group is unschedulable");
     /* the group's condition: from this cycle, from the cycle whose
      * placements this run leaves out, or from validatePodGroup */
     const verdict *lv = &verdicts[lead->index];

@@ -30,7 +30,8 @@ SCHED_INPUTS=${SCHED_INPUTS:-"examples/cluster $A/sched-cluster.yaml+$A/sched-po
 # the inputs with PodGroups (gang scheduling): a cluster of their own with
 # GROUP_GATES on, and dra-alloc given them too (sched.py SCHED_GATES)
 C=tests/upstream/cluster/inputs
-SCHED_GROUP_INPUTS=${SCHED_GROUP_INPUTS:-"$C/sched-gang-fits.yaml $C/sched-gang-devices.yaml $C/sched-gang-count.yaml"}
+SCHED_GROUP_INPUTS=${SCHED_GROUP_INPUTS:-"$C/sched-gang-fits.yaml $C/sched-gang-devices.yaml $C/sched-gang-count.yaml
+    $C/sched-group-basic.yaml"}
 GROUP_GATES=GenericWorkload=true GROUP_RUNTIME=scheduling.k8s.io/v1beta1=true
 
 t0=$(date +%s)
