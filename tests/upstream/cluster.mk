@@ -21,7 +21,8 @@
 # packages of 174 modules; its cold build took 800 CPU seconds (user+sys;
 # every other peer then adds 26), a warm one (link only) 20; the client suite
 # ran in 136 s (21 tests; 23 CPU s, the control plane 19 more), the scheduling
-# suite in 159 s (9 inputs, a fresh cluster each; 24 + 33 CPU s): both mostly
+# suite in 159 s (9 inputs, a fresh cluster each; 24 + 33 CPU s; its 4 PodGroup
+# inputs add 102 s, 12 CPU s, at load average 10): both mostly
 # wait on the control plane (2 cores at load average 15-23).
 CLUSTER_SCHED_SEEDS ?= 4
 UPSTREAM_CHECKS += upstream-check-cluster-client upstream-check-cluster-sched
