@@ -3,6 +3,7 @@
 # off by default): the claim controller makes a PodGroup's claims from its
 # templates and records them on the group and its member pods; the scheduler
 # allocates the group's claim once and reserves it for the PodGroup.
+bats_require_minimum_version 1.5.0
 load helpers
 
 setup() {
@@ -70,22 +71,47 @@ setup() {
     assert_output ""
 }
 
-@test "podgroup: gate off: pods sharing a group claim are refused, others are unaffected" {
+# Upstream: k8s.io/kubernetes v1.37.2 pkg/controller/resourceclaim/controller.go
+# getPodGroup, syncPod; pkg/api/pod/util.go dropDisabledSchedulingGroup.  A
+# pod as stored keeps spec.schedulingGroup when GenericWorkload is turned off
+# (the API server drops it only from a new pod); the controller then refuses
+# the pod whole: none of its claims is made, not even one of its own.
+@test "podgroup: gate off: the controller makes no claim for a pod naming a PodGroup" {
     run "$DRA_BIN/dra-claim" generate -o json "$A/sched-cluster.yaml" "$G/group.yaml"
+    assert_failure 2
+    for p in worker-0 worker-1 loader; do
+        assert_line --partial "get PodGroup for Pod default/$p: Pod is a member of PodGroup train but GenericWorkload feature is disabled"
+    done
+    refute_line --partial '"generateName"'
+    # the scheduler queues each on its own and finds no claim
+    run "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$G/group.yaml"
+    assert_failure 1
+    assert_line --partial 'Pod/default/loader: spec.schedulingGroup.podGroupName: a member of PodGroup train but the GenericWorkload feature is disabled: queued as a pod of its own'
+    assert_line --partial 'pod default/loader: 0/3 nodes are available: pod "default/loader": ResourceClaim not created yet.'
+}
+
+@test "podgroup: DRAWorkloadResourceClaims off: pods sharing a group claim are refused, others are unaffected" {
+    run "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true -o json "$A/sched-cluster.yaml" "$G/group.yaml"
     assert_failure 2
     assert_line --partial "pod default/worker-0, PodResourceClaim gpus: matches a claim of PodGroup train, but the DRAWorkloadResourceClaims feature is disabled"
     # the loader's claim is still made (partial output, the exit code says it failed)
     assert_line --partial '"generateName": "loader-own-"'
     refute_line --partial '"generateName": "train-gpus-"'
-    run "$DRA_BIN/dra-alloc" schedule $NOW "$A/sched-cluster.yaml" "$G/group.yaml"
+    run "$DRA_BIN/dra-alloc" schedule $NOW --feature-gates GenericWorkload=true "$A/sched-cluster.yaml" "$G/group.yaml"
     assert_failure 1
     assert_line --partial 'pod default/worker-0: 0/3 nodes are available: pod "default/worker-0": ResourceClaim not created yet.'
 }
 
-@test "podgroup: gate off, unchanged: a group without claims and pods in it schedule as before" {
+@test "podgroup: gate off: claims made while it was on are used, each pod on its own" {
     yq 'select(.kind != "PodGroup")' "$G/group.yaml" > "$T/nogroup.yaml"
     yq 'select(.kind == "PodGroup") | del(.spec.resourceClaims)' "$G/group.yaml" >> "$T/nogroup.yaml"
-    run "$DRA_BIN/dra-alloc" schedule $NOW -o json "$A/sched-cluster.yaml" "$T/nogroup.yaml"
+    "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true -o json "$A/sched-cluster.yaml" "$T/nogroup.yaml" |
+        jq '.items[]' > "$T/made.json"
+    # nothing left for the controller to do: it says nothing
+    run "$DRA_BIN/dra-claim" generate "$A/sched-cluster.yaml" "$T/made.json"
+    assert_success
+    assert_output ""
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o json "$A/sched-cluster.yaml" "$T/made.json"
     assert_success
     run jq -r '[.items[] | select(.kind == "ResourceClaim") | .status.reservedFor[0].resource] | join(",")' <<<"$output"
     assert_output "pods,pods,pods"
@@ -95,8 +121,8 @@ setup() {
     yq 'select(.kind != "PodGroup")' "$G/group.yaml" > "$T/orphans.yaml"
     run "$DRA_BIN/dra-claim" generate $ON "$A/sched-cluster.yaml" "$T/orphans.yaml"
     assert_failure 2
-    assert_line --partial 'pod default/worker-0: podgroup.scheduling.k8s.io "train" not found'
-    assert_line --partial 'pod default/loader: podgroup.scheduling.k8s.io "train" not found'
+    assert_line --partial 'get PodGroup for Pod default/worker-0: podgroup.scheduling.k8s.io "train" not found'
+    assert_line --partial 'get PodGroup for Pod default/loader: podgroup.scheduling.k8s.io "train" not found'
 }
 
 @test "podgroup: an invalid PodGroup is refused with upstream's wording" {

@@ -24,10 +24,24 @@ setup() {
     [[ $(jq -rs '.[1].queue.why' <<<"$stderr") == "PodGroup default/train, one entry: priority 0 (no priorityClassName, no globalDefault PriorityClass), queued 2026-03-01T08:00:00Z (its first member's creation); this pod: priority 0 (no priorityClassName, no globalDefault PriorityClass), created 2026-03-01T10:00:00Z" ]]
 }
 
+# Upstream: scheduling_queue.go isPodGroupPod (the gate off: no group);
+# pkg/controller/resourceclaim/controller.go getPodGroup (the controller
+# refuses a pod naming a PodGroup when the gate is off)
 @test "groups: gate off, every pod is its own entry" {
+    # the members' claims made while the gate was on: each pod queues alone
+    "$DRA_BIN/dra-claim" generate $ON "$G/two-gpus.yaml" "$G/group.yaml" >"$T/made.yaml"
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$G/two-gpus.yaml" "$T/made.yaml"
+    assert_failure 1
+    [[ $stderr == "dra-alloc: warning: $T/made.yaml:"*"Pod/default/worker-late: spec.schedulingGroup.podGroupName: a member of PodGroup train but the GenericWorkload feature is disabled: queued as a pod of its own
+dra-alloc: warning: $T/made.yaml:"*"Pod/default/worker-early: spec.schedulingGroup.podGroupName: a member of PodGroup train but the GenericWorkload feature is disabled: queued as a pod of its own
+dra-alloc: pod default/worker-late: 0/1 nodes are available: 1 cannot allocate all claims." ]]
+    run jq -r 'select(.kind == "Pod" and .spec.nodeName) | .metadata.name' <<<"$output"
+    assert_output "$(printf 'solo\nworker-early')"
+    # claims not made yet: the controller makes none for the members
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW "$G/two-gpus.yaml" "$G/group.yaml"
     assert_failure 1
-    [[ $stderr == "dra-alloc: pod default/worker-late: 0/1 nodes are available: 1 cannot allocate all claims." ]]
+    [[ $stderr == *"get PodGroup for Pod default/worker-late: Pod is a member of PodGroup train but GenericWorkload feature is disabled"* ]]
+    [[ $stderr == *'pod default/worker-early: 0/1 nodes are available: pod "default/worker-early": ResourceClaim not created yet.'* ]]
 }
 
 # Upstream: pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go PreEnqueue
@@ -43,7 +57,8 @@ dra-alloc: pod default/gang-1: waiting for minCount pods from a gang to appear i
 @test "groups: a pod whose PodGroup is not in the input waits for it" {
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON "$G/two-gpus.yaml" "$G/missing-group.yaml"
     assert_failure 1
-    [[ $stderr == "dra-alloc: pod default/orphan: waiting for pods's pod group \"nowhere\" to appear in scheduling queue" ]]
+    [[ $stderr == "dra-alloc: warning: $G/missing-group.yaml:"*": get PodGroup for Pod default/orphan: podgroup.scheduling.k8s.io \"nowhere\" not found
+dra-alloc: pod default/orphan: waiting for pods's pod group \"nowhere\" to appear in scheduling queue" ]]
 }
 
 # Upstream: pkg/scheduler/schedule_one_podgroup.go validatePodGroup
@@ -66,10 +81,14 @@ dra-alloc: pod default/gang-1: 0/1 nodes are available: 1 cannot allocate all cl
     assert_output "$(printf 'first node-a\ngang-0 null\ngang-1 null\nafter node-a')"
     run jq -r 'select(.kind == "ResourceClaim" and .status.allocation) | "\(.metadata.name) \(.status.allocation.devices.results[0].device)"' "$T/out.jsonl"
     assert_output "$(printf 'first-gpu-gxxhg gpu-0\nafter-gpu-xnwnn gpu-1')"
-    # without the gate the gang's first pod keeps the GPU
+    # without the gate the controller makes no claim for the gang's pods
+    # (getPodGroup), which the scheduler then tries each on its own
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW -o jsonl "$G/two-gpus.yaml" "$G/gang-undone.yaml"
     assert_failure 1
-    [[ $stderr == *"pod default/gang-1: 0/1 nodes are available"*"pod default/after: 0/1 nodes are available"* ]]
+    [[ $stderr == *"get PodGroup for Pod default/gang-0: Pod is a member of PodGroup gang but GenericWorkload feature is disabled"* ]]
+    [[ $stderr == *'pod default/gang-1: 0/1 nodes are available: pod "default/gang-1": ResourceClaim not created yet.' ]]
+    run jq -r 'select(.kind == "Pod" and .spec.nodeName) | .metadata.name' <<<"$output"
+    assert_output "$(printf 'first\nafter')"
     # --explain still traces every pod
     run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW $ON --explain=json "$G/two-gpus.yaml" "$G/gang-undone.yaml"
     [[ $(jq -rs 'map("\(.pod)=\(.outcome)") | join(" ")' <<<"$stderr") == "default/first=scheduled default/gang-0=unschedulable default/gang-1=unschedulable default/after=scheduled" ]]

@@ -361,6 +361,34 @@ static bool workload_claims(const dra_lc_opts *opts)
     return dra_feature_enabled(opts ? opts->features : NULL, DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS);
 }
 
+/* getPodGroup (pkg/controller/resourceclaim/controller.go): the PodGroup the
+ * pod names, in the current state, or NULL.  The pod as stored keeps
+ * spec.schedulingGroup even with GenericWorkload off (the API server drops
+ * it only from a new pod), and then the controller refuses the pod whole;
+ * with the gate a group not there is refused too.  Returns why (owned), or
+ * NULL when the pod names no group or its group is there. */
+static char *get_pod_group(const dra_cluster *c, const dra_changes *ch, const json_t *p, const dra_lc_opts *opts,
+                           const json_t **group)
+{
+    *group = NULL;
+    const char *gname = dra_pod_group_name(p);
+    if (!gname)
+        return NULL;
+    if (!dra_feature_enabled(opts ? opts->features : NULL, DRA_FEATURE_GENERIC_WORKLOAD))
+        return dra_xasprintf("Pod is a member of PodGroup %s but GenericWorkload feature is disabled", gname);
+    *group = dra_state_find(c, ch, DRA_KIND_POD_GROUP, dra_jstr_or(p, "metadata.namespace", ""), gname);
+    return *group ? NULL : dra_xasprintf("podgroup.scheduling.k8s.io \"%s\" not found", gname);
+}
+
+/* syncPod's error when getPodGroup fails, at the pod. */
+static dra_err *pod_group_err(const dra_obj *pod, const char *why)
+{
+    return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "get PodGroup for Pod %s/%s: %s",
+                                  dra_jstr_or(pod->json, "metadata.namespace", ""),
+                                  dra_jstr_or(pod->json, "metadata.name", ""), why),
+                      pod->file, pod->doc, pod->line, 0);
+}
+
 /* findPodGroupResourceClaim: a claim the group controls (by UID) whose
  * annotation names the group's claim entry; NULL when none. */
 static const dra_obj *find_group_orphan(const dra_cluster *c, const json_t *group, const char *entry)
@@ -633,14 +661,16 @@ static const char *stale_group_reason(const dra_cluster *c, const char *ns, cons
 
 /* podNeedsWork: whether an event about the pod gets it synced at all (a
  * claim name not known yet, a claim to create, or, for a bound pod, a claim
- * to reserve).  A claim the pod does not control is skipped there. */
+ * to reserve).  A claim the pod does not control is skipped there; a
+ * template's claim not made yet is work unless it is its PodGroup's (BindTo,
+ * the group as getPodGroup finds it: a failure is work too). */
 static bool pod_needs_work(const dra_cluster *c, const json_t *p, const dra_lc_opts *opts, const dra_changes *out)
 {
-    const char *ns = dra_jstr_or(p, "metadata.namespace", "");
     const char *uid = dra_jstr_or(p, "metadata.uid", "");
     const char *gname = dra_pod_group_name(p);
     bool wl = workload_claims(opts);
-    const json_t *group = gname && wl ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
+    const json_t *group;
+    free(get_pod_group(c, out, p, opts, &group)); /* an error is work: syncPod reports it */
     bool bound = *dra_jstr_or(p, "spec.nodeName", "");
     pod_claim_ref r;
     for (size_t i = 0; next_pod_claim(c, out, p, &i, &r);) {
@@ -692,15 +722,18 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     new_name *names = NULL;
     size_t nnames = 0;
     dra_err *err = NULL;
-    /* the pod's PodGroup (E5-9): with the gate a missing one stops the pod */
+    /* the pod's PodGroup (E5-9): syncPod stops at getPodGroup when it fails,
+     * before any claim of the pod; only a pod that needs work is synced */
     const char *gname = dra_pod_group_name(p);
     bool wl = workload_claims(opts);
-    const json_t *group = gname ? dra_state_find(c, out, DRA_KIND_POD_GROUP, ns, gname) : NULL;
+    const json_t *group;
+    char *no_group = get_pod_group(c, out, p, opts, &group);
     bool needs_work = pod_needs_work(c, p, opts, out);
-    if (wl && gname && !group && json_array_size(dra_jarr(p, "spec.resourceClaims")))
-        return dra_err_at(dra_err_new(DRA_EXIT_INPUT, "pod %s/%s: podgroup.scheduling.k8s.io \"%s\" not found", ns,
-                                      dra_jstr_or(p, "metadata.name", ""), gname),
-                          pod->file, pod->doc, pod->line, 0);
+    if (no_group && needs_work) {
+        err = pod_group_err(pod, no_group);
+        free(no_group);
+        return err;
+    }
     size_t i;
     json_t *pc;
     json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
@@ -759,6 +792,10 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
         const char *tname = dra_jstr(pc, "resourceClaimTemplateName");
         if (!tname)
             continue;
+        if (no_group) { /* a claim taken from the pod: it is synced again */
+            err = pod_group_err(pod, no_group);
+            break;
+        }
         char *got = NULL;
         const dra_obj *orphan = find_orphan(c, p, pc_name);
         if (orphan) {
@@ -800,8 +837,9 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     /* upstream returns before the status update when a pod claim failed */
     if (!err && nnames)
         apply_pod_statuses(pod, names, nnames, out);
-    if (!err)
+    if (!err && !no_group)
         reserve_bound(c, p, opts, out);
+    free(no_group);
     for (size_t k = 0; k < nnames; k++)
         free(names[k].claim);
     free(names);

@@ -203,6 +203,22 @@ static const char *group_of(const json_t *pod)
     return g && *g ? g : NULL;
 }
 
+/* kube-scheduler with GenericWorkload off queues a pod naming a PodGroup on
+ * its own, as if it named none (isPodGroupPod in
+ * pkg/scheduler/backend/queue/scheduling_queue.go), without a word; the
+ * tools say it, once a pod, at the pod. */
+static dra_err *ungrouped(dra_err *warnings, const char *group, const dra_obj *obj)
+{
+    return dra_err_append(
+        warnings, dra_obj_locate(dra_err_field(dra_err_new(DRA_EXIT_OK,
+                                                           "a member of PodGroup %s but the "
+                                                           "GenericWorkload feature is disabled: queued as a pod of "
+                                                           "its own",
+                                                           group),
+                                               "spec.schedulingGroup.podGroupName"),
+                                 obj));
+}
+
 /* Members by group (namespace, name), then in member order
  * (PodGroupMemberPodsOrderingFunc: priority, queue time, name). */
 static int cmp_member(const void *a, const void *b)
@@ -339,6 +355,12 @@ void dra_sched_queue_order(const dra_obj *const *pods, size_t n, const dra_objse
                                              by, k->priority, from);
         free(from);
         k->group = workloads ? group_of(pod) : NULL;
+        if (!workloads && group_of(pod)) {
+            out->warnings = ungrouped(out->warnings, group_of(pod), pods[i]);
+            char *w = why[i];
+            why[i] = dra_xasprintf("%s; PodGroup %s not an entry: GenericWorkload is disabled", w, group_of(pod));
+            free(w);
+        }
         k->ts = ts;
         if (!k->group) {
             k->entry = nents++;
