@@ -23,6 +23,7 @@ static dra_features gate_on(void)
 {
     dra_features f;
     dra_features_default(&f);
+    f.on[DRA_FEATURE_GENERIC_WORKLOAD] = true; /* DRAWorkloadResourceClaims needs it */
     f.on[DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = true;
     return f;
 }
@@ -229,6 +230,9 @@ UNIT_TEST(podgroup_generate_refusals)
     dra_features f = gate_on();
     dra_lc_opts on = {.features = &f, .name_suffix = DRA_NAME_SUFFIX_NONE};
     dra_lc_opts off = {.name_suffix = DRA_NAME_SUFFIX_NONE};
+    dra_features g = gate_on();
+    g.on[DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = false;
+    dra_lc_opts generic = {.features = &g, .name_suffix = DRA_NAME_SUFFIX_NONE};
     world w;
     /* skip-create-for-pod-podgroup-does-not-exist */
     CHECK(!load(&w, TMPL MEMBER("p0", "u0", "")));
@@ -238,10 +242,21 @@ UNIT_TEST(podgroup_generate_refusals)
     CHECK_INT(ch.nops, 0);
     dra_err_free(e);
     dra_changes_free(&ch);
-    /* gate off: the pod's claims are its own */
+    /* the same with GenericWorkload alone: getPodGroup looks the group up */
     ch = (dra_changes)DRA_CHANGES_INIT;
-    CHECK(dra_claims_generate(&w.c, &off, &ch) == NULL);
-    CHECK(dra_state_find(&w.c, &ch, DRA_KIND_RESOURCE_CLAIM, "ns", "p0-gpu") != NULL);
+    e = dra_claims_generate(&w.c, &generic, &ch);
+    CHECK(e && strstr(e->msg, "get PodGroup for Pod ns/p0: podgroup.scheduling.k8s.io \"g\" not found"));
+    CHECK_INT(ch.nops, 0);
+    dra_err_free(e);
+    dra_changes_free(&ch);
+    /* GenericWorkload off: the pod as stored still names its group, and
+     * getPodGroup refuses it before any claim */
+    ch = (dra_changes)DRA_CHANGES_INIT;
+    e = dra_claims_generate(&w.c, &off, &ch);
+    CHECK(e && strcmp(e->msg, "get PodGroup for Pod ns/p0: Pod is a member of PodGroup g but GenericWorkload "
+                              "feature is disabled") == 0);
+    CHECK_INT(ch.nops, 0);
+    dra_err_free(e);
     dra_changes_free(&ch);
     unload(&w);
 
@@ -255,11 +270,12 @@ UNIT_TEST(podgroup_generate_refusals)
     dra_changes_free(&ch);
     unload(&w);
 
-    /* gate off, the pod's claim matches the group's: refused (upstream's
-     * "DRAWorkloadResourceClaims feature is disabled"); no claim for the pod */
+    /* DRAWorkloadResourceClaims off, the pod's claim matches the group's:
+     * refused (upstream's "DRAWorkloadResourceClaims feature is disabled");
+     * no claim for the pod */
     CHECK(!load(&w, TMPL GROUP("") MEMBER("p0", "u0", "")));
     ch = (dra_changes)DRA_CHANGES_INIT;
-    e = dra_claims_generate(&w.c, &off, &ch);
+    e = dra_claims_generate(&w.c, &generic, &ch);
     CHECK(e && strstr(e->msg, "DRAWorkloadResourceClaims feature is disabled"));
     CHECK_INT(ch.nops, 0);
     dra_err_free(e);
