@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cel/validate.h"
+#include "model/validate.h"
 #include "slice/lint.h"
 #include "tool/progress.h"
 #include "tool/records.h"
@@ -53,7 +54,8 @@ dra_err *dra_slice_run_lint(const dra_args *a, void *p, int *rc)
 typedef struct validating {
     cel_dra_validator *v;
     dra_tool_errs errs;
-    dra_errs unserved; /* warnings: objects of versions no supported release serves */
+    dra_errs unserved; /* warnings: objects of versions no supported release serves, fields a new object loses */
+    const dra_features *f;
 } validating;
 
 static dra_err *validate_one(void *p, dra_obj *o)
@@ -62,8 +64,10 @@ static dra_err *validate_one(void *p, dra_obj *o)
     dra_kind k;
     dra_apiver ver;
     dra_err *e = dra_kind_of(o->json, &k, &ver);
-    if (!e)
+    if (!e) {
         dra_errs_add(&c->unserved, dra_obj_locate(dra_kind_unserved(k, ver), o));
+        dra_errs_add(&c->unserved, dra_obj_locate(dra_drop_on_create_notes(o->json, k, c->f), o));
+    }
     dra_err_free(e);
     dra_tool_errs_add(&c->errs, cel_dra_validator_add(c->v, o));
     return NULL;
@@ -87,7 +91,8 @@ dra_err *dra_slice_run_validate(const dra_args *a, void *p, int *rc)
         return e;
     validating c = {.v = cel_dra_validator_new(&f, set.field_validation),
                     .errs = dra_tool_errs_for(a),
-                    .unserved = {.fold = DRA_ERRS_FOLD}};
+                    .unserved = {.fold = DRA_ERRS_FOLD},
+                    .f = &f};
     if (dra_records_on(&rec)) /* a record of every one */
         c.errs = (dra_tool_errs){.every = true};
     /* the DRA parts of pod templates are checked on the pods they make */

@@ -300,3 +300,16 @@ dra_err *dra_drop_disabled_fields(json_t *obj, dra_kind kind, const dra_features
     drop_object(&d, obj, kind);
     return d.warnings;
 }
+
+dra_err *dra_drop_on_create_notes(const json_t *obj, dra_kind kind, const dra_features *features)
+{
+    json_t *sg = json_object_get(json_object_get(obj, "spec"), "schedulingGroup");
+    if (kind != DRA_KIND_POD || !sg || json_is_null(sg) || dra_feature_enabled(features, DRA_FEATURE_GENERIC_WORKLOAD))
+        return NULL;
+    const char *g = json_string_value(json_object_get(sg, "podGroupName"));
+    return dra_err_field(dra_err_new(DRA_EXIT_OK,
+                                     "field dropped: the %s feature gate is disabled (the API server drops it from "
+                                     "a new pod, not from a stored one): the pod is not a member of PodGroup %s",
+                                     dra_feature_name(DRA_FEATURE_GENERIC_WORKLOAD), g && *g ? g : "(none named)"),
+                         "spec.schedulingGroup");
+}
