@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# Pods naming a PodGroup (spec.schedulingGroup) while GenericWorkload is off:
+# the pod as stored keeps the field (the API server drops it only from a new
+# pod: k8s.io/kubernetes v1.37.2 pkg/api/pod/util.go
+# dropDisabledSchedulingGroup), and each tool answers as its component does.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+    A="$DATA/alloc"
+    P="$DATA/podgroup"
+    T="$BATS_TEST_TMPDIR"
+    NOW="--now 2026-02-01T00:00:00Z"
+}
+
+# A pod bound to node-b that names PodGroup train and uses the allocated,
+# unreserved claim "shared".
+bound_member() {
+    cat >"$T/bound.yaml" <<'EOF'
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared, namespace: default, uid: uid-shared}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: gpu, driver: gpu.example.com, pool: node-b, device: gpu-0}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: member, namespace: default, uid: uid-member}
+spec:
+  nodeName: node-b
+  schedulingGroup: {podGroupName: train}
+  containers: [{name: c, image: x}]
+  resourceClaims: [{name: gpu, resourceClaimName: shared}]
+EOF
+}
+
+# Upstream: pkg/controller/resourceclaim/controller.go getPodGroup, syncPod
+@test "generate, gate off: a pod naming a PodGroup is refused whole, even its own claim" {
+    run --separate-stderr "$DRA_BIN/dra-claim" generate -o json "$A/sched-cluster.yaml" "$P/group.yaml"
+    assert_failure 2
+    [[ $stderr == *"group.yaml:40 (document 5): get PodGroup for Pod default/loader: Pod is a member of PodGroup train but GenericWorkload feature is disabled"* ]]
+    [[ $(jq '[.items[]? | select(.kind == "ResourceClaim")] | length' <<<"$output") == 0 ]]
+}
+
+@test "generate, gate off: a bound pod naming a PodGroup gets no reservation" {
+    bound_member
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$T/bound.yaml"
+    assert_failure 2
+    [[ $stderr == *"get PodGroup for Pod default/member: Pod is a member of PodGroup train but GenericWorkload feature is disabled" ]]
+    assert_output ""
+    # with the gate and its group the claim is reserved for the pod
+    printf -- '---\napiVersion: scheduling.k8s.io/v1beta1\nkind: PodGroup\nmetadata: {name: train, namespace: default, uid: uid-pg}\nspec:\n  schedulingPolicy: {basic: {}}\n' >>"$T/bound.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true --patch=json "$T/bound.yaml"
+    assert_success
+    [[ $(jq -c 'select(.kind == "ResourceClaim") | .body[] | select(.path == "/status/reservedFor") | .value' <<<"$output") == '[{"resource":"pods","name":"member","uid":"uid-member"}]' ]]
+}
+
+# getPodGroup asks for the group with GenericWorkload alone
+@test "generate, GenericWorkload on: a missing PodGroup refuses the pod without DRAWorkloadResourceClaims too" {
+    yq 'select(.kind != "PodGroup")' "$P/group.yaml" >"$T/orphans.yaml"
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true -o json "$A/sched-cluster.yaml" "$T/orphans.yaml"
+    assert_failure 2
+    [[ $stderr == *'get PodGroup for Pod default/loader: podgroup.scheduling.k8s.io "train" not found'* ]]
+    [[ $(jq '[.items[]? | select(.kind == "ResourceClaim")] | length' <<<"$output") == 0 ]]
+}
+
+# podNeedsWork: a pod whose claims are all there is not synced at all
+@test "generate: a pod that needs no work is not refused for its missing PodGroup" {
+    bound_member
+    yq -y 'if .kind == "ResourceClaim" then .status.reservedFor = [{resource: "pods", name: "member", uid: "uid-member"}] else . end' \
+        "$T/bound.yaml" >"$T/done.yaml"
+    run "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true,DRAWorkloadResourceClaims=true "$T/done.yaml"
+    assert_success
+    assert_output ""
+    run "$DRA_BIN/dra-claim" generate "$T/done.yaml"
+    assert_success
+    assert_output ""
+}
+
+# kube-scheduler queues such a pod on its own, silently: the tools say so
+@test "schedule, gate off: a pod naming a PodGroup is said to queue on its own" {
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --explain=json "$A/sched-cluster.yaml" "$P/group.yaml"
+    assert_failure 1
+    [[ $stderr == *"group.yaml:44 (document 5): Pod/default/loader: spec.schedulingGroup.podGroupName: a member of PodGroup train but the GenericWorkload feature is disabled: queued as a pod of its own"* ]]
+    [[ $(grep '^{' <<<"$stderr" | jq -rs 'map(select(.pod == "default/loader"))[0].queue.why') == *"; PodGroup train not an entry: GenericWorkload is disabled" ]]
+    # with the gate nothing is said
+    run --separate-stderr "$DRA_BIN/dra-alloc" schedule $NOW --feature-gates GenericWorkload=true "$A/sched-cluster.yaml" "$P/group.yaml"
+    [[ $stderr != *"queued as a pod of its own"* ]]
+}
+
+# dropDisabledSchedulingGroup: the API server drops it from a new pod
+@test "validate, gate off: a pod's schedulingGroup is said to be dropped" {
+    run --separate-stderr "$DRA_BIN/dra-slice" validate "$P/group.yaml"
+    assert_success
+    [[ $stderr == *"group.yaml:44 (document 5): Pod/default/loader: spec.schedulingGroup: field dropped: the GenericWorkload feature gate is disabled (the API server drops it from a new pod, not from a stored one): the pod is not a member of PodGroup train"* ]]
+    run --separate-stderr "$DRA_BIN/dra-slice" validate --feature-gates GenericWorkload=true "$P/group.yaml"
+    assert_success
+    [[ -z $stderr ]]
+}
