@@ -13,35 +13,6 @@ setup() {
     NOW="--now 2026-02-01T00:00:00Z"
 }
 
-# A pod bound to node-b that names PodGroup train and uses the allocated,
-# unreserved claim "shared".
-bound_member() {
-    cat >"$T/bound.yaml" <<'EOF'
-apiVersion: resource.k8s.io/v1
-kind: ResourceClaim
-metadata: {name: shared, namespace: default, uid: uid-shared}
-spec:
-  devices:
-    requests:
-    - name: gpu
-      exactly: {deviceClassName: gpu}
-status:
-  allocation:
-    devices:
-      results:
-      - {request: gpu, driver: gpu.example.com, pool: node-b, device: gpu-0}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: member, namespace: default, uid: uid-member}
-spec:
-  nodeName: node-b
-  schedulingGroup: {podGroupName: train}
-  containers: [{name: c, image: x}]
-  resourceClaims: [{name: gpu, resourceClaimName: shared}]
-EOF
-}
-
 # Upstream: pkg/controller/resourceclaim/controller.go getPodGroup, syncPod
 @test "generate, gate off: a pod naming a PodGroup is refused whole, even its own claim" {
     run --separate-stderr "$DRA_BIN/dra-claim" generate -o json "$A/sched-cluster.yaml" "$P/group.yaml"
@@ -51,7 +22,7 @@ EOF
 }
 
 @test "generate, gate off: a bound pod naming a PodGroup gets no reservation" {
-    bound_member
+    cp "$P/bound-member.yaml" "$T/bound.yaml"
     run --separate-stderr "$DRA_BIN/dra-claim" generate --patch=json "$T/bound.yaml"
     assert_failure 2
     [[ $stderr == *"get PodGroup for Pod default/member: Pod is a member of PodGroup train but GenericWorkload feature is disabled" ]]
@@ -74,9 +45,8 @@ EOF
 
 # podNeedsWork: a pod whose claims are all there is not synced at all
 @test "generate: a pod that needs no work is not refused for its missing PodGroup" {
-    bound_member
     yq -y 'if .kind == "ResourceClaim" then .status.reservedFor = [{resource: "pods", name: "member", uid: "uid-member"}] else . end' \
-        "$T/bound.yaml" >"$T/done.yaml"
+        "$P/bound-member.yaml" >"$T/done.yaml"
     run "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true,DRAWorkloadResourceClaims=true "$T/done.yaml"
     assert_success
     assert_output ""
