@@ -93,7 +93,7 @@ setup() {
 @test "podgroup: DRAWorkloadResourceClaims off: pods sharing a group claim are refused, others are unaffected" {
     run "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true -o json "$A/sched-cluster.yaml" "$G/group.yaml"
     assert_failure 2
-    assert_line --partial "pod default/worker-0, PodResourceClaim gpus: matches a claim of PodGroup train, but the DRAWorkloadResourceClaims feature is disabled"
+    assert_line --partial "pod default/worker-0, PodResourceClaim gpus: claim gpus is a PodGroup claim but the DRAWorkloadResourceClaims feature is disabled"
     # the loader's claim is still made (partial output, the exit code says it failed)
     assert_line --partial '"generateName": "loader-own-"'
     refute_line --partial '"generateName": "train-gpus-"'

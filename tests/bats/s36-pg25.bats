@@ -75,3 +75,17 @@ setup() {
     assert_success
     [[ -z $stderr ]]
 }
+
+# handleClaim: BindTo's PodGroup claim is refused with DRAWorkloadResourceClaims
+# off only where a claim would be made from a template, in upstream's words
+@test "generate, DRAWorkloadResourceClaims off: only a group claim from a template is refused, in upstream's words" {
+    run --separate-stderr "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true "$A/sched-cluster.yaml" "$P/group.yaml"
+    assert_failure 2
+    [[ $stderr == *"group.yaml:24 (document 3): pod default/worker-0, PodResourceClaim gpus: claim gpus is a PodGroup claim but the DRAWorkloadResourceClaims feature is disabled"* ]]
+    # the same claim shared by name: nothing to make, nothing refused
+    yq -y '(.spec.resourceClaims[]? | select(.name == "gpus")) |= {name: "gpus", resourceClaimName: "shared"}' \
+        "$P/group.yaml" >"$T/named.yaml"
+    run "$DRA_BIN/dra-claim" generate --feature-gates GenericWorkload=true "$A/sched-cluster.yaml" "$T/named.yaml"
+    assert_success
+    refute_output --partial "DRAWorkloadResourceClaims"
+}

@@ -724,7 +724,6 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     dra_err *err = NULL;
     /* the pod's PodGroup (E5-9): syncPod stops at getPodGroup when it fails,
      * before any claim of the pod; only a pod that needs work is synced */
-    const char *gname = dra_pod_group_name(p);
     bool wl = workload_claims(opts);
     const json_t *group;
     char *no_group = get_pod_group(c, out, p, opts, &group);
@@ -739,13 +738,7 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
     json_array_foreach(dra_jarr(p, "spec.resourceClaims"), i, pc) {
         const char *pc_name = dra_jstr_or(pc, "name", "");
         const json_t *gc = group ? dra_pod_group_claim_match(group, pc) : NULL;
-        if (gc && !wl) {
-            err =
-                pod_err(pod, pc_name,
-                        "matches a claim of PodGroup %s, but the DRAWorkloadResourceClaims feature is disabled", gname);
-            break;
-        }
-        if (gc) {
+        if (gc && wl) {
             /* the group's claim: nothing to create here, only its name to record */
             bool not_needed;
             const char *gcn =
@@ -794,6 +787,12 @@ static dra_err *generate_pod(const dra_cluster *c, const dra_obj *pod, const dra
             continue;
         if (no_group) { /* a claim taken from the pod: it is synced again */
             err = pod_group_err(pod, no_group);
+            break;
+        }
+        if (gc) { /* BindTo names the group, whose claims are off */
+            err =
+                pod_err(pod, pc_name,
+                        "claim %s is a PodGroup claim but the DRAWorkloadResourceClaims feature is disabled", pc_name);
             break;
         }
         char *got = NULL;
