@@ -234,30 +234,30 @@ UNIT_TEST(podgroup_generate_refusals)
     g.on[DRA_FEATURE_WORKLOAD_RESOURCE_CLAIMS] = false;
     dra_lc_opts generic = {.features = &g, .name_suffix = DRA_NAME_SUFFIX_NONE};
     world w;
-    /* skip-create-for-pod-podgroup-does-not-exist */
-    CHECK(!load(&w, TMPL MEMBER("p0", "u0", "")));
-    dra_changes ch = DRA_CHANGES_INIT;
-    dra_err *e = dra_claims_generate(&w.c, &on, &ch);
-    CHECK(e && strstr(e->msg, "podgroup.scheduling.k8s.io \"g\" not found"));
-    CHECK_INT(ch.nops, 0);
-    dra_err_free(e);
-    dra_changes_free(&ch);
-    /* the same with GenericWorkload alone: getPodGroup looks the group up */
-    ch = (dra_changes)DRA_CHANGES_INIT;
-    e = dra_claims_generate(&w.c, &generic, &ch);
-    CHECK(e && strstr(e->msg, "get PodGroup for Pod ns/p0: podgroup.scheduling.k8s.io \"g\" not found"));
-    CHECK_INT(ch.nops, 0);
-    dra_err_free(e);
-    dra_changes_free(&ch);
-    /* GenericWorkload off: the pod as stored still names its group, and
+    /* skip-create-for-pod-podgroup-does-not-exist; the same with
+     * GenericWorkload alone (getPodGroup looks the group up); and with
+     * GenericWorkload off: the pod as stored still names its group, and
      * getPodGroup refuses it before any claim */
-    ch = (dra_changes)DRA_CHANGES_INIT;
-    e = dra_claims_generate(&w.c, &off, &ch);
-    CHECK(e && strcmp(e->msg, "get PodGroup for Pod ns/p0: Pod is a member of PodGroup g but GenericWorkload "
-                              "feature is disabled") == 0);
-    CHECK_INT(ch.nops, 0);
-    dra_err_free(e);
-    dra_changes_free(&ch);
+    CHECK(!load(&w, TMPL MEMBER("p0", "u0", "")));
+    const struct {
+        const dra_lc_opts *o;
+        const char *want;
+    } cases[] = {
+        {&on, "get PodGroup for Pod ns/p0: podgroup.scheduling.k8s.io \"g\" not found"},
+        {&generic, "get PodGroup for Pod ns/p0: podgroup.scheduling.k8s.io \"g\" not found"},
+        {&off, "get PodGroup for Pod ns/p0: Pod is a member of PodGroup g but GenericWorkload feature is disabled"},
+    };
+    dra_changes ch;
+    dra_err *e;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ch = (dra_changes)DRA_CHANGES_INIT;
+        e = dra_claims_generate(&w.c, cases[i].o, &ch);
+        CHECK(e != NULL);
+        CHECK_STR(e ? e->msg : NULL, cases[i].want);
+        CHECK_INT(ch.nops, 0);
+        dra_err_free(e);
+        dra_changes_free(&ch);
+    }
     unload(&w);
 
     /* missing-template-podgroup */
