@@ -330,9 +330,9 @@ static __attribute__((noinline)) bool string_escaped(jp *s, const char *q, bool 
     return false;
 }
 
-static json_t *number(jp *s)
+int dra_json_scan_number(const char **p, const char *end, json_int_t *ival, double *dval)
 {
-    const char *q = s->p, *end = s->end;
+    const char *start = *p, *q = start;
     bool real = false;
     if (q < end && *q == '-')
         q++;
@@ -342,12 +342,12 @@ static json_t *number(jp *s)
         while (q < end && *q >= '0' && *q <= '9')
             q++;
     else
-        return NULL;
+        return 0;
     if (q < end && *q == '.') {
         real = true;
         q++;
         if (q >= end || *q < '0' || *q > '9')
-            return NULL;
+            return 0;
         while (q < end && *q >= '0' && *q <= '9')
             q++;
     }
@@ -357,35 +357,58 @@ static json_t *number(jp *s)
         if (q < end && (*q == '+' || *q == '-'))
             q++;
         if (q >= end || *q < '0' || *q > '9')
-            return NULL;
+            return 0;
         while (q < end && *q >= '0' && *q <= '9')
             q++;
     }
     char small[64];
-    size_t n = (size_t)(q - s->p);
+    size_t n = (size_t)(q - start);
     char *buf = n < sizeof small ? small : dra_xmalloc(n + 1);
-    memcpy(buf, s->p, n);
+    memcpy(buf, start, n);
     buf[n] = 0;
-    s->p = q;
-    json_t *v = NULL;
+    *p = q;
+    int kind = 0;
     errno = 0;
     if (!real) {
         long long i = strtoll(buf, NULL, 10);
-        if (errno != ERANGE)
-            v = json_integer((json_int_t)i);
+        if (errno != ERANGE) {
+            *ival = (json_int_t)i;
+            kind = 1;
+        }
     }
-    if (!v) {
+    if (!kind) {
         /* Go's decoders keep a number as its text (json.Number) and refuse
          * it only where a field's type cannot hold it: an integer beyond
          * int64 is kept as a real, a real beyond double as the largest
          * double of its sign (the object's checks refuse it, or echo its
          * text, dra_obj_field_literal) */
         double d = strtod(buf, NULL);
-        v = json_real(isinf(d) ? copysign(DBL_MAX, d) : d);
+        *dval = isinf(d) ? copysign(DBL_MAX, d) : d;
+        kind = 2;
     }
     if (buf != small)
         free(buf);
-    return v;
+    return kind;
+}
+
+static json_t *number(jp *s)
+{
+    json_int_t i;
+    double d;
+    switch (dra_json_scan_number(&s->p, s->end, &i, &d)) {
+    case 1: return json_integer(i);
+    case 2: return json_real(d);
+    default: return NULL;
+    }
+}
+
+bool dra_json_scan_string(const char **p, const char *end, dra_buf *scratch, const char **out, size_t *len)
+{
+    jp s = {.p = *p, .end = end, .scratch = *scratch};
+    bool ok = string(&s, out, len);
+    *scratch = s.scratch;
+    *p = s.p;
+    return ok;
 }
 
 /* Where an object sits, for sharing (see dra_json_intern): the value of

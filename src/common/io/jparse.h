@@ -23,7 +23,10 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "base/buf.h"
 
 /* The object or array at the start of p[0..n) (no white space before it),
  * as json_loadb(p, n, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES)
@@ -35,6 +38,18 @@ json_t *dra_json_parse(const char *p, size_t n, int max_depth, size_t *used);
  * read back: this parser, and jansson for what it does not take (\u0000,
  * deep nesting).  NULL only for text that is not JSON. */
 json_t *dra_json_read_compact(const char *p, size_t n);
+
+/* The lexical pieces of this parser, for other readers of JSON text
+ * (io/tape.c) that must accept exactly what it accepts.
+ *
+ * A string whose opening quote is just before *p: true and *p past its
+ * closing quote, *out its bytes (into the text when it has no escapes and
+ * is valid UTF-8, else decoded into scratch, valid until scratch changes);
+ * false for text this parser refuses. */
+bool dra_json_scan_string(const char **p, const char *end, dra_buf *scratch, const char **out, size_t *len);
+/* A number at *p: 1 and *ival for an integer within int64, 2 and *dval
+ * for anything else (as read above), *p past it; 0 for no number. */
+int dra_json_scan_number(const char **p, const char *end, json_int_t *ival, double *dval);
 
 /* A List read item by item: the object at p (as dra_json_parse takes it)
  * without its top-level member "items", whose value must be an array: its
