@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "base/utf8.h"
 #include "jdups.h"
+#include "tape.h"
 
 static int depth_of(const json_t *v, int limit)
 {
@@ -411,13 +412,161 @@ static dra_err *list_item_slow(reader *r, const char *p, size_t n, int doc, int 
     return NULL;
 }
 
+/* One item of a List streamed item by item (item: its tree, stolen; its
+ * text p[0..n) at line l of document doc): a List among the items waits
+ * in lists for the items after it, anything else is handed out with its
+ * own text as its source. */
+static dra_err *list_item_out(reader *r, const json_t *env, json_t *item, const char *text, const char *p, size_t n,
+                              int doc, int l, size_t i, list_queue *lists)
+{
+    size_t members = json_object_size(item);
+    dra_docs_list_item_type(env, item);
+    if (json_object_size(item) != members)
+        r->hashed = NULL; /* typed by its List: not the content the parser hashed */
+    if (dra_docs_is_list_kind(item)) {
+        dra_docs_queue_push(lists, item, dra_xasprintf("items[%zu]", i), l);
+        lists->v[lists->n - 1].text_off = (size_t)(p - text);
+        lists->v[lists->n - 1].text_len = n;
+        return NULL;
+    }
+    dra_source isrc = {.data = (char *)p, .len = n};
+    r->src = &isrc;
+    r->src_base = 0;
+    r->item_src = true;
+    dra_err *e = dra_docs_add_pending(r, item, doc, l, (int)i, 0, l, NULL);
+    r->item_src = false;
+    r->src = NULL;
+    free(isrc.line_off);
+    return e;
+}
+
+/* One List item at p[0..n) whose tree the fast paths did not give: the
+ * slow path's tree, or its error (a too deep item: the document's). */
+static dra_err *list_item_or_error(reader *r, const char *p, size_t n, int doc, int line, int col, int l, int c,
+                                   size_t i, json_t **item, size_t *used)
+{
+    dra_err *e = list_item_slow(r, p, n, doc, l, c, i, item, used);
+    if (!e && !*item)
+        e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name, doc, line,
+                       col);
+    return e;
+}
+
+/* The Lists among the items, after them: their items' source is the whole
+ * document, their place in it a path. */
+static dra_err *flatten_waiting(reader *r, list_queue *lists, const char *text, size_t used, int doc, int line)
+{
+    if (!lists->n)
+        return NULL;
+    dra_source dsrc = {.data = (char *)text, .len = used};
+    r->src = &dsrc;
+    r->src_base = 0;
+    for (size_t k = 0; k < lists->n; k++)
+        note_items(r, lists->v[k].list, text + lists->v[k].text_off, lists->v[k].text_len, lists->v[k].line);
+    dra_err *e = dra_docs_flatten(r, lists, doc, 0, line);
+    dra_docs_forget_notes(r);
+    r->src = NULL;
+    free(dsrc.line_off);
+    return e;
+}
+
+/* The envelope of a List on a tape (the document without its "items",
+ * which must be an array: *items its token), as dra_json_parse_envelope
+ * reads it: NULL for an escaped key or a repeated one. */
+static json_t *tape_envelope(const dra_tape *t, const char *text, size_t *items)
+{
+    const dra_tape_tok *root = &t->tok[0];
+    *items = SIZE_MAX;
+    if (root->type != DRA_TAPE_OBJECT)
+        return NULL;
+    json_t *env = json_object();
+    for (size_t k = 1; k < root->next;) {
+        const dra_tape_tok *key = &t->tok[k];
+        size_t v = k + 1;
+        k = dra_tape_skip(t, v);
+        bool is_items = key->n == 5 && memcmp(key->v.s, "items", 5) == 0;
+        if (key->v.s != text + key->off + 1 || (is_items && *items != SIZE_MAX) ||
+            (is_items && json_object_get(env, "items"))) {
+            json_decref(env);
+            return NULL;
+        }
+        if (is_items && t->tok[v].type == DRA_TAPE_ARRAY) {
+            *items = v;
+            continue;
+        }
+        json_t *x = dra_tape_tree(t, v);
+        size_t before = json_object_size(env);
+        if (!x || json_object_setn_new_nocheck(env, key->v.s, key->n, x) != 0 || json_object_size(env) == before ||
+            (is_items && *items != SIZE_MAX)) {
+            json_decref(env);
+            return NULL;
+        }
+    }
+    if (*items == SIZE_MAX) {
+        json_decref(env);
+        return NULL;
+    }
+    return env;
+}
+
+/* stream_list for a document the tape took (the text is valid JSON, its
+ * items folded): each item read on its own, as a line of JSON Lines is
+ * (its content hash while parsing, the leaves it repeats shared). */
+static dra_err *stream_list_tape(reader *r, const dra_tape *t, const char *text, int doc, int line, int col,
+                                 bool *taken, size_t *used)
+{
+    size_t items;
+    json_t *env = tape_envelope(t, text, &items);
+    *taken = env && dra_docs_is_list_kind(env);
+    if (!*taken) {
+        json_decref(env);
+        return NULL;
+    }
+    *used = (size_t)t->tok[0].v.end;
+    if (!r->leaves)
+        r->leaves = dra_json_interner_bounded(STREAM_LEAVES);
+    int l = line, c = col;
+    const char *at = text, *end = text + t->tok[items].v.end - 1; /* the closing bracket */
+    dra_err *e = NULL;
+    list_queue lists = {0};
+    size_t i = 0;
+    for (size_t k = items + 1; !e && k < t->tok[items].next; k = dra_tape_skip(t, k), i++) {
+        const char *p = text + t->tok[k].off;
+        advance_lines(at, (size_t)(p - at), &l, &c);
+        at = p;
+        size_t n = 0;
+        json_t *item = *p == '{'
+                           ? dra_json_parse_hashed(p, (size_t)(end - p), DRA_MAX_DEPTH - 2, &n, r->leaves, &r->doc_hash)
+                           : NULL;
+        r->hashed = item;
+        if (!item)
+            e = list_item_or_error(r, p, (size_t)(end - p), doc, line, col, l, c, i, &item, &n);
+        if (!e)
+            e = list_item_out(r, env, item, text, p, n, doc, l, i, &lists);
+    }
+    r->hashed = NULL;
+    if (!e)
+        e = flatten_waiting(r, &lists, text, *used, doc, line);
+    dra_docs_queue_free(&lists);
+    json_decref(env);
+    return e;
+}
+
 /* A big JSON object that is a List (kubectl get -o json): its items handed
  * out one at a time from the document's text, each the source of its own
  * field lines, instead of building the whole List first.  *taken: it was a
- * List with an array of items (else nothing was done). */
+ * List with an array of items (else nothing was done).  Text the tape
+ * takes is read through it; other text item by item, for the errors of
+ * the items before a bad one. */
 static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, int line, int col, bool *taken,
                             size_t *used)
 {
+    dra_tape tape = DRA_TAPE_INIT;
+    bool ok = dra_tape_parse_list(&tape, text, len, DRA_MAX_DEPTH, used);
+    dra_err *e = ok ? stream_list_tape(r, &tape, text, doc, line, col, taken, used) : NULL;
+    dra_tape_free(&tape);
+    if (ok)
+        return e;
     size_t ioff, ilen;
     json_t *env = dra_json_parse_envelope(text, len, DRA_MAX_DEPTH, used, &ioff, &ilen);
     *taken = env && dra_docs_is_list_kind(env);
@@ -428,8 +577,7 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
     int l = line, c = col;
     advance_lines(text, ioff + 1, &l, &c);
     const char *p = text + ioff + 1, *end = text + ioff + ilen - 1; /* inside the brackets */
-    dra_err *e = NULL;
-    list_queue lists = {0}; /* Lists among the items: flattened after them */
+    list_queue lists = {0};                                         /* Lists among the items: flattened after them */
     for (size_t i = 0; !e; i++) {
         const char *q = p;
         while (q < end && dra_json_space(*q))
@@ -457,45 +605,17 @@ static dra_err *stream_list(reader *r, const char *text, size_t len, int doc, in
             break;
         size_t n = 0;
         json_t *item = *p == '{' ? dra_json_parse(p, (size_t)(end - p), DRA_MAX_DEPTH - 2, &n) : NULL;
-        if (!item) {
-            e = list_item_slow(r, p, (size_t)(end - p), doc, l, c, i, &item, &n);
-            if (!e && !item) { /* too deep: the whole document's error */
-                e = dra_err_at(dra_err_new(DRA_EXIT_INPUT, "nesting deeper than %d levels", DRA_MAX_DEPTH), r->name,
-                               doc, line, col);
-            }
-            if (e)
-                break;
-        }
-        dra_docs_list_item_type(env, item);
-        if (dra_docs_is_list_kind(item)) {
-            dra_docs_queue_push(&lists, item, dra_xasprintf("items[%zu]", i), l);
-            lists.v[lists.n - 1].text_off = (size_t)(p - text);
-            lists.v[lists.n - 1].text_len = n;
-        } else {
-            dra_source isrc = {.data = (char *)p, .len = n};
-            r->src = &isrc;
-            r->src_base = 0;
-            r->item_src = true;
-            e = dra_docs_add_pending(r, item, doc, l, (int)i, 0, l, NULL);
-            r->item_src = false;
-            r->src = NULL;
-            free(isrc.line_off);
-        }
+        if (!item)
+            e = list_item_or_error(r, p, (size_t)(end - p), doc, line, col, l, c, i, &item, &n);
+        if (!e)
+            e = list_item_out(r, env, item, text, p, n, doc, l, i, &lists);
+        if (e)
+            break;
         advance_lines(p, n, &l, &c);
         p += n;
     }
-    if (!e && lists.n) {
-        /* their items' source is the whole document, their place in it a path */
-        dra_source dsrc = {.data = (char *)text, .len = *used};
-        r->src = &dsrc;
-        r->src_base = 0;
-        for (size_t k = 0; k < lists.n; k++)
-            note_items(r, lists.v[k].list, text + lists.v[k].text_off, lists.v[k].text_len, lists.v[k].line);
-        e = dra_docs_flatten(r, &lists, doc, 0, line);
-        dra_docs_forget_notes(r);
-        r->src = NULL;
-        free(dsrc.line_off);
-    }
+    if (!e)
+        e = flatten_waiting(r, &lists, text, *used, doc, line);
     dra_docs_queue_free(&lists);
     json_decref(env);
     return e;

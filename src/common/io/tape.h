@@ -44,6 +44,7 @@ typedef enum dra_tape_type {
 
 typedef struct dra_tape_tok {
     uint8_t type;  /* dra_tape_type */
+    bool folded;   /* a container read but its contents not kept (dra_tape_parse_list) */
     uint32_t n;    /* an object's members, an array's elements, a string's bytes */
     uint32_t off;  /* the value's first byte in the text */
     uint32_t next; /* containers: the index of the token after the last one inside */
@@ -73,6 +74,14 @@ typedef struct dra_tape {
  * false: not taken (see above); t is then empty. */
 bool dra_tape_parse(dra_tape *t, const char *p, size_t n, int max_depth, size_t *used);
 
+/* dra_tape_parse, keeping a List's items short: when the document is an
+ * object, each element of its member "items" (an array, the key without
+ * escapes) that is a container is read through and checked, but kept as
+ * its token alone, folded, so that the tape of a big List holds its
+ * envelope and a token an item, not the items' contents.  A folded token
+ * gives its text (off, v.end); it has no tree. */
+bool dra_tape_parse_list(dra_tape *t, const char *p, size_t n, int max_depth, size_t *used);
+
 /* The index of the token after the value at token i (and its contents). */
 size_t dra_tape_skip(const dra_tape *t, size_t i);
 
@@ -81,7 +90,7 @@ size_t dra_tape_skip(const dra_tape *t, size_t i);
 size_t dra_tape_member(const dra_tape *t, size_t i, const char *key, size_t keylen);
 
 /* The jansson tree of the value at token i, as dra_json_parse builds it;
- * NULL when an object in it has a key twice. */
+ * NULL when an object in it has a key twice, or it holds a folded token. */
 json_t *dra_tape_tree(const dra_tape *t, size_t i);
 
 void dra_tape_free(dra_tape *t);
