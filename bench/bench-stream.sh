@@ -2,7 +2,8 @@
 # Streaming input: dra-slice validate over JSON Lines against a
 # Python json.loads loop over the same file (/usr/bin/python3), time and peak
 # RSS; a 1 GB JSON Lines file in bounded memory; a kubectl-style List of
-# 200,000 objects against the same objects as JSON Lines.
+# 200,000 objects, and one of 10,000 ten-device slices, against the same
+# objects as JSON Lines.
 #   DRA_BENCH_STREAM_NODES  nodes of the big fleet (10 GPUs each; default
 #                           370000, about 1 GB of JSON Lines)
 #   DRA_BENCH_STREAM_RUNS   runs of each timed pair, interleaved, the median
@@ -92,13 +93,26 @@ for f in f100k "f400k" u100k; do
     row "$what ($(($(stat -c %s "$T/$f.jsonl") / 1000000)) MB)" "$(median "$T/a")" "python" "$(median "$T/b")" "cpu ratio <= 1"
 done
 
-# 200,000 one-device slices: a List against JSON Lines (target: within 1.5x)
+# as_list JSONL: the same objects as one kubectl List (kubectl get -o json)
+as_list() {
+    printf '{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[\n'
+    paste -sd, "$1"
+    printf ']}\n'
+}
+
+# a List against the same objects as JSON Lines (target: within 1.5x):
+# 200,000 one-device slices, and the 10,000 ten-device slices above
 "$B/dra-slice" profile gpu --nodes 200000 --devices 1 -o jsonl >"$T/l.jsonl"
-{ printf '{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[\n'; paste -sd, "$T/l.jsonl"; printf ']}\n'; } >"$T/l.json"
-versus "$T/a" "$T/b" "$B/dra-slice" validate "$T/l.jsonl" -- "$B/dra-slice" validate "$T/l.json"
-jl=$(median "$T/a")
-li=$(median "$T/b")
-row "200k objects as one List" "$li" "as JSON Lines" "$jl" "cpu ratio <= 1.5"
+as_list "$T/l.jsonl" >"$T/l.json"
+as_list "$T/f100k.jsonl" >"$T/f100k.json"
+for f in l f100k; do
+    versus "$T/a" "$T/b" "$B/dra-slice" validate "$T/$f.jsonl" -- "$B/dra-slice" validate "$T/$f.json"
+    case $f in
+    l) what="200k objects as one List" ;;
+    f100k) what="10k slices of 10 devices as one List" ;;
+    esac
+    row "$what" "$(median "$T/b")" "as JSON Lines" "$(median "$T/a")" "cpu ratio <= 1.5"
+done
 
 # the big file: memory follows the largest document, not the file
 "$B/dra-slice" profile gpu --nodes "$BIG" --devices 10 -o jsonl >"$T/big.jsonl"
@@ -109,7 +123,7 @@ row "validate $((BIG * 10 / 1000))k devices ($mb MB)" "$big" \
 
 # the same devices as one pool (device names made unique): dra-slice build
 # reads the file three times as a stream and holds 4 bytes a device between
-rm -f "$T/f100k.jsonl" "$T/f400k.jsonl" "$T/u100k.jsonl" "$T/l.jsonl" "$T/l.json"
+rm -f "$T/f100k.jsonl" "$T/f100k.json" "$T/f400k.jsonl" "$T/u100k.jsonl" "$T/l.jsonl" "$T/l.json"
 awk '{ gsub(/"name":"gpu-/, "\"name\":\"g" NR "-"); print }' "$T/big.jsonl" >"$T/pool.jsonl"
 rm -f "$T/big.jsonl"
 pool=$(measure "$B/dra-slice" build --driver gpu.example.com --all-nodes --pool all -o jsonl "$T/pool.jsonl") ||
