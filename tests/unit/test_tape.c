@@ -22,69 +22,80 @@ static bool same_as_fast(const char *text, int max_depth)
     return same;
 }
 
+/* A text parsed into a tape (the readers' nesting limit). */
+typedef struct parsed {
+    dra_tape t;
+    size_t used;
+    bool ok;
+} parsed;
+
+static parsed parse_text(const char *text)
+{
+    parsed p = {DRA_TAPE_INIT, 0, false};
+    p.ok = dra_tape_parse(&p.t, text, strlen(text), 64, &p.used);
+    return p;
+}
+
 UNIT_TEST(tape_tokens_in_text_order)
 {
     const char *text = "{\"a\": [1, 2.5, \"x\"], \"b\": {\"c\": null}, \"d\": true} rest";
-    dra_tape t = DRA_TAPE_INIT;
-    size_t used = 0;
-    CHECK(dra_tape_parse(&t, text, strlen(text), 64, &used));
-    CHECK_INT(used, strlen(text) - 5);
-    CHECK_INT(t.n, 12);
-    CHECK_INT(t.tok[0].type, DRA_TAPE_OBJECT);
-    CHECK_INT(t.tok[0].n, 3);
-    CHECK_INT(t.tok[0].next, 12);
-    CHECK_INT(t.tok[0].v.end, used);
-    CHECK_INT(t.tok[2].type, DRA_TAPE_ARRAY);
-    CHECK_INT(t.tok[2].off, 6);
-    CHECK_INT(t.tok[2].v.end, 19);
-    CHECK_INT(t.tok[2].next, 6);
-    CHECK_INT(t.tok[3].type, DRA_TAPE_INT);
-    CHECK_INT(t.tok[3].v.i, 1);
-    CHECK_INT(t.tok[4].type, DRA_TAPE_REAL);
-    CHECK(t.tok[4].v.d == 2.5);
-    CHECK_INT(t.tok[5].type, DRA_TAPE_STRING);
-    CHECK_INT(t.tok[5].n, 1);
-    CHECK(t.tok[5].v.s == text + 16); /* plain strings point into the text */
-    CHECK_INT(dra_tape_member(&t, 0, "b", 1), 7);
-    CHECK_INT(t.tok[dra_tape_member(&t, 7, "c", 1)].type, DRA_TAPE_NULL);
-    CHECK_INT(t.tok[dra_tape_member(&t, 0, "d", 1)].type, DRA_TAPE_TRUE);
-    CHECK_INT(dra_tape_member(&t, 0, "e", 1), SIZE_MAX);
-    CHECK_INT(dra_tape_member(&t, 2, "a", 1), SIZE_MAX); /* not an object */
-    CHECK_INT(dra_tape_skip(&t, 2), 6);
-    CHECK_INT(dra_tape_skip(&t, 3), 4);
-    dra_tape_free(&t);
+    parsed p = parse_text(text);
+    CHECK(p.ok);
+    CHECK_INT(p.used, strlen(text) - 5);
+    CHECK_INT(p.t.n, 12);
+    CHECK_INT(p.t.tok[0].type, DRA_TAPE_OBJECT);
+    CHECK_INT(p.t.tok[0].n, 3);
+    CHECK_INT(p.t.tok[0].next, 12);
+    CHECK_INT(p.t.tok[0].v.end, p.used);
+    CHECK_INT(p.t.tok[2].type, DRA_TAPE_ARRAY);
+    CHECK_INT(p.t.tok[2].off, 6);
+    CHECK_INT(p.t.tok[2].v.end, 19);
+    CHECK_INT(p.t.tok[2].next, 6);
+    CHECK_INT(p.t.tok[3].type, DRA_TAPE_INT);
+    CHECK_INT(p.t.tok[3].v.i, 1);
+    CHECK_INT(p.t.tok[4].type, DRA_TAPE_REAL);
+    CHECK(p.t.tok[4].v.d == 2.5);
+    CHECK_INT(p.t.tok[5].type, DRA_TAPE_STRING);
+    CHECK_INT(p.t.tok[5].n, 1);
+    CHECK(p.t.tok[5].v.s == text + 16); /* plain strings point into the text */
+    CHECK_INT(dra_tape_member(&p.t, 0, "b", 1), 7);
+    CHECK_INT(p.t.tok[dra_tape_member(&p.t, 7, "c", 1)].type, DRA_TAPE_NULL);
+    CHECK_INT(p.t.tok[dra_tape_member(&p.t, 0, "d", 1)].type, DRA_TAPE_TRUE);
+    CHECK_INT(dra_tape_member(&p.t, 0, "e", 1), SIZE_MAX);
+    CHECK_INT(dra_tape_member(&p.t, 2, "a", 1), SIZE_MAX); /* not an object */
+    CHECK_INT(dra_tape_skip(&p.t, 2), 6);
+    CHECK_INT(dra_tape_skip(&p.t, 3), 4);
+    dra_tape_free(&p.t);
 }
 
 UNIT_TEST(tape_strings_decoded_into_its_arena)
 {
     const char *text = "[\"a\\nb\", \"\\u00e9\\ud83d\\ude00\", \"\\udc00\", \"\xff!\"]";
-    dra_tape t = DRA_TAPE_INIT;
-    size_t used = 0;
-    CHECK(dra_tape_parse(&t, text, strlen(text), 64, &used));
-    CHECK_INT(t.n, 5);
-    CHECK_INT(t.tok[1].n, 3);
-    CHECK(memcmp(t.tok[1].v.s, "a\nb", 3) == 0);
-    CHECK(memcmp(t.tok[2].v.s, "\xc3\xa9\xf0\x9f\x98\x80", 6) == 0);
-    CHECK(memcmp(t.tok[3].v.s, "\xef\xbf\xbd", 3) == 0);  /* a lone surrogate: U+FFFD */
-    CHECK(memcmp(t.tok[4].v.s, "\xef\xbf\xbd!", 4) == 0); /* a byte that starts nothing */
+    parsed p = parse_text(text);
+    CHECK(p.ok);
+    CHECK_INT(p.t.n, 5);
+    CHECK_INT(p.t.tok[1].n, 3);
+    CHECK(memcmp(p.t.tok[1].v.s, "a\nb", 3) == 0);
+    CHECK(memcmp(p.t.tok[2].v.s, "\xc3\xa9\xf0\x9f\x98\x80", 6) == 0);
+    CHECK(memcmp(p.t.tok[3].v.s, "\xef\xbf\xbd", 3) == 0);  /* a lone surrogate: U+FFFD */
+    CHECK(memcmp(p.t.tok[4].v.s, "\xef\xbf\xbd!", 4) == 0); /* a byte that starts nothing */
     /* each kept apart, not in a scratch buffer the next string reuses */
-    CHECK(t.tok[1].v.s != t.tok[2].v.s);
-    dra_tape_free(&t);
+    CHECK(p.t.tok[1].v.s != p.t.tok[2].v.s);
+    dra_tape_free(&p.t);
 }
 
 UNIT_TEST(tape_numbers_as_go_reads_them)
 {
     const char *text = "[9223372036854775807, 9223372036854775808, -1e999, 1e999, -0]";
-    dra_tape t = DRA_TAPE_INIT;
-    size_t used = 0;
-    CHECK(dra_tape_parse(&t, text, strlen(text), 64, &used));
-    CHECK_INT(t.tok[1].type, DRA_TAPE_INT);
-    CHECK(t.tok[1].v.i == INT64_MAX);
-    CHECK_INT(t.tok[2].type, DRA_TAPE_REAL); /* past int64: a real */
-    CHECK(t.tok[3].v.d == -DBL_MAX);
-    CHECK(t.tok[4].v.d == DBL_MAX);
-    CHECK_INT(t.tok[5].type, DRA_TAPE_INT);
-    dra_tape_free(&t);
+    parsed p = parse_text(text);
+    CHECK(p.ok);
+    CHECK_INT(p.t.tok[1].type, DRA_TAPE_INT);
+    CHECK(p.t.tok[1].v.i == INT64_MAX);
+    CHECK_INT(p.t.tok[2].type, DRA_TAPE_REAL); /* past int64: a real */
+    CHECK(p.t.tok[3].v.d == -DBL_MAX);
+    CHECK(p.t.tok[4].v.d == DBL_MAX);
+    CHECK_INT(p.t.tok[5].type, DRA_TAPE_INT);
+    dra_tape_free(&p.t);
 }
 
 UNIT_TEST(tape_refuses_what_the_fast_path_refuses)
@@ -106,18 +117,17 @@ UNIT_TEST(tape_refuses_what_the_fast_path_refuses)
 UNIT_TEST(tape_repeated_keys_refused_when_built)
 {
     const char *text = "{\"ok\": {\"a\": 1}, \"dup\": {\"a\": 1, \"a\": 2}}";
-    dra_tape t = DRA_TAPE_INIT;
-    size_t used = 0;
-    CHECK(dra_tape_parse(&t, text, strlen(text), 64, &used));
-    CHECK(dra_tape_tree(&t, 0) == NULL);
-    json_t *ok = dra_tape_tree(&t, dra_tape_member(&t, 0, "ok", 2));
+    parsed p = parse_text(text);
+    CHECK(p.ok);
+    CHECK(dra_tape_tree(&p.t, 0) == NULL);
+    json_t *ok = dra_tape_tree(&p.t, dra_tape_member(&p.t, 0, "ok", 2));
     CHECK(ok && json_integer_value(json_object_get(ok, "a")) == 1);
     json_decref(ok);
     /* the first of two is the one found */
-    size_t dup = dra_tape_member(&t, 0, "dup", 3);
-    CHECK_INT(t.tok[dra_tape_member(&t, dup, "a", 1)].v.i, 1);
+    size_t dup = dra_tape_member(&p.t, 0, "dup", 3);
+    CHECK_INT(p.t.tok[dra_tape_member(&p.t, dup, "a", 1)].v.i, 1);
     CHECK(same_as_fast(text, 64));
-    dra_tape_free(&t);
+    dra_tape_free(&p.t);
 }
 
 UNIT_TEST(tape_trees_equal_the_fast_paths)
@@ -133,6 +143,32 @@ UNIT_TEST(tape_trees_equal_the_fast_paths)
         CHECK(same_as_fast(texts[i], 64));
         CHECK(same_as_fast(texts[i], 3));
     }
+}
+
+UNIT_TEST(tape_list_items_folded)
+{
+    const char *text = "{\"apiVersion\":\"v1\",\"items\":[{\"a\":{\"b\":[1,\"\\u0041\"]}},7,[]],\"kind\":\"List\"}";
+    dra_tape t = DRA_TAPE_INIT;
+    size_t used = 0;
+    CHECK(dra_tape_parse_list(&t, text, strlen(text), 64, &used));
+    CHECK_INT(used, strlen(text));
+    size_t items = dra_tape_member(&t, 0, "items", 5);
+    CHECK_INT(t.tok[items].n, 3);
+    CHECK_INT(t.tok[items].next, items + 4); /* a token an item */
+    const dra_tape_tok *first = &t.tok[items + 1];
+    CHECK(first->folded);
+    CHECK_INT(first->off, 28);
+    CHECK(text[first->v.end - 1] == '}' && text[first->v.end] == ',');
+    CHECK(dra_tape_tree(&t, items + 1) == NULL); /* no contents, no tree */
+    CHECK(dra_tape_tree(&t, 0) == NULL);
+    CHECK_INT(t.tok[items + 2].v.i, 7);
+    CHECK(t.tok[items + 3].folded);
+    json_t *kind = dra_tape_tree(&t, dra_tape_member(&t, 0, "kind", 4));
+    CHECK_STR(json_string_value(kind), "List");
+    json_decref(kind);
+    /* a bad item is still found */
+    CHECK(!dra_tape_parse_list(&t, "{\"items\":[{\"a\":}]}", 18, 64, &used));
+    dra_tape_free(&t);
 }
 
 UNIT_TEST(tape_reused_after_a_refusal)
