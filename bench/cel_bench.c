@@ -3,9 +3,13 @@
  * at link time: -Wl,--wrap=malloc,...; see bench-cel.sh).
  *
  *   cel_bench ITERATIONS
- * prints one line per selector: "c <name> <ns/eval> <allocations/eval> <result>",
- * then "conv device <ns/device> <allocations/device> <bytes/device>" for
- * converting the device itself (build and free). */
+ * prints one line per selector: "c <name> <ns/eval> <allocations/eval> <result>"
+ * (the device converted once), then one per selector with the conversion
+ * included, as a tool pays it for a device it meets for the first time:
+ * "cx <name> <ns/device> <allocations/device>" (build, match, free), then
+ * "conv device <ns/device> <allocations/device> <bytes/device>" for
+ * converting the device alone, in full (build, read its value, free). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +52,8 @@ static const struct {
     const char *name, *expr;
 } selectors[] = {
     {"driver", "device.driver == \"x\""},
+    {"attribute", "device.attributes[\"test-driver.cdi.k8s.io\"].model == \"test\""},
+    {"capacity", "device.capacity[\"test-driver.cdi.k8s.io\"].memory.compareTo(quantity(\"1Gi\")) >= 0"},
     {"scheduler_perf", "device.attributes[\"test-driver.cdi.k8s.io\"].driverVersion.major() >= 1 && "
                        "device.capacity[\"test-driver.cdi.k8s.io\"].memory.isGreaterThan(quantity(\"1Mi\"))"},
 };
@@ -92,6 +98,20 @@ int main(int argc, char **argv)
         size_t allocs = allocations - before;
         printf("c %s %.1f %.3f %s\n", selectors[s].name, (t1 - t0) / (double)iterations,
                (double)allocs / (double)iterations, hits == (size_t)iterations ? "true" : "false");
+        /* The same with the device converted each time (the tools' scratch arena reused). */
+        long nx = iterations / 10 ? iterations / 10 : 1;
+        dra_arena xs = DRA_ARENA_INIT;
+        before = allocations;
+        t0 = now_ns();
+        for (long i = 0; i < nx; i++) {
+            cel_dra_device *x = cel_dra_device_build(dev, "test-driver.cdi.k8s.io", &xs);
+            dra_err_free(cel_dra_match(p, x, &matched));
+            cel_dra_device_free(x);
+        }
+        t1 = now_ns();
+        printf("cx %s %.1f %.3f\n", selectors[s].name, (t1 - t0) / (double)nx,
+               (double)(allocations - before) / (double)nx);
+        dra_arena_free(&xs);
         cel_program_free(p);
     }
     /* Converting a device: ns, heap allocations and bytes held per device
@@ -100,14 +120,19 @@ int main(int argc, char **argv)
     dra_arena scratch = DRA_ARENA_INIT; /* as the tools convert: one scratch arena for all */
     cel_dra_device_free(cel_dra_device_build(dev, "test-driver.cdi.k8s.io", &scratch));
     size_t before = allocations, bytes = 0;
+    uintptr_t hold = 0;
     double t0 = now_ns();
     for (long i = 0; i < nconv; i++) {
         cel_dra_device *x = cel_dra_device_build(dev, "test-driver.cdi.k8s.io", &scratch);
+        cel_value v = cel_dra_device_value(x); /* the whole `device` map */
+        hold ^= (uintptr_t)v.v.map;
         bool single;
         bytes = cel_dra_device_bytes(x, &single);
         cel_dra_device_free(x);
     }
     double t1 = now_ns();
+    if (hold == 1)
+        puts("");
     printf("conv device %.1f %.3f %zu\n", (t1 - t0) / (double)nconv, (double)(allocations - before) / (double)nconv,
            bytes);
     dra_arena_free(&scratch);
