@@ -2,7 +2,9 @@
  * heap allocations per evaluation (counted by wrapping malloc/calloc/realloc
  * at link time: -Wl,--wrap=malloc,...; see bench-cel.sh).
  *
- *   cel_bench ITERATIONS
+ *   cel_bench ITERATIONS [SELECTOR [cx]]
+ * (SELECTOR: that one alone, and no conversion line; cx: with conversion only,
+ * ITERATIONS devices, e.g. to count instructions under callgrind)
  * prints one line per selector: "c <name> <ns/eval> <allocations/eval> <result>"
  * (the device converted once), then one per selector with the conversion
  * included, as a tool pays it for a device it meets for the first time:
@@ -69,7 +71,11 @@ int main(int argc, char **argv)
     cel_env *env = cel_dra_env_new(NULL);
     cel_dra_device *d = cel_dra_device_new(dev, "test-driver.cdi.k8s.io");
     int rc = 0;
+    const char *only = argc > 2 ? argv[2] : NULL;
+    bool cx_only = argc > 3 && !strcmp(argv[3], "cx");
     for (size_t s = 0; s < sizeof selectors / sizeof selectors[0]; s++) {
+        if (only && strcmp(only, selectors[s].name))
+            continue;
         cel_program *p = NULL;
         dra_err *e = cel_dra_compile(env, selectors[s].expr, strlen(selectors[s].expr), &p);
         if (e) {
@@ -84,7 +90,7 @@ int main(int argc, char **argv)
         size_t before = allocations;
         double t0 = now_ns();
         size_t hits = 0;
-        for (long i = 0; i < iterations; i++) {
+        for (long i = 0; i < (cx_only ? 0 : iterations); i++) {
             e = cel_dra_match(p, d, &matched);
             if (e) {
                 fprintf(stderr, "cel_bench: %s: %s\n", selectors[s].name, e->msg);
@@ -99,7 +105,7 @@ int main(int argc, char **argv)
         printf("c %s %.1f %.3f %s\n", selectors[s].name, (t1 - t0) / (double)iterations,
                (double)allocs / (double)iterations, hits == (size_t)iterations ? "true" : "false");
         /* The same with the device converted each time (the tools' scratch arena reused). */
-        long nx = iterations / 10 ? iterations / 10 : 1;
+        long nx = cx_only ? iterations : iterations / 10 ? iterations / 10 : 1;
         dra_arena xs = DRA_ARENA_INIT;
         before = allocations;
         t0 = now_ns();
@@ -116,7 +122,7 @@ int main(int argc, char **argv)
     }
     /* Converting a device: ns, heap allocations and bytes held per device
      * (one allocation of the bytes it uses, not an arena block each). */
-    long nconv = iterations / 20 ? iterations / 20 : 1;
+    long nconv = only ? 0 : iterations / 20 ? iterations / 20 : 1;
     dra_arena scratch = DRA_ARENA_INIT; /* as the tools convert: one scratch arena for all */
     cel_dra_device_free(cel_dra_device_build(dev, "test-driver.cdi.k8s.io", &scratch));
     size_t before = allocations, bytes = 0;
@@ -133,8 +139,9 @@ int main(int argc, char **argv)
     double t1 = now_ns();
     if (hold == 1)
         puts("");
-    printf("conv device %.1f %.3f %zu\n", (t1 - t0) / (double)nconv, (double)(allocations - before) / (double)nconv,
-           bytes);
+    if (nconv)
+        printf("conv device %.1f %.3f %zu\n", (t1 - t0) / (double)nconv, (double)(allocations - before) / (double)nconv,
+               bytes);
     dra_arena_free(&scratch);
     cel_dra_device_free(d);
     cel_env_free(env);

@@ -380,7 +380,7 @@ static void reloc_table(const reloc *r, dev_table *t)
 
 /* d is the first allocation of a, a fresh or reset arena.  The arena is
  * left reset for the next device, or empty when the device keeps it. */
-static cel_dra_device *device_compact(cel_dra_device *d, dra_arena *a)
+static dev_full *device_compact(dev_full *d, dra_arena *a)
 {
     size_t used = a->total;
     /* The next allocation follows the last one in the same block exactly
@@ -391,7 +391,7 @@ static cel_dra_device *device_compact(cel_dra_device *d, dra_arena *a)
         *a = (dra_arena)DRA_ARENA_INIT;
         return d;
     }
-    cel_dra_device *c = dra_xmalloc(used);
+    dev_full *c = dra_xmalloc(used);
     memcpy(c, d, used);
     reloc r = {(uintptr_t)d, (uintptr_t)d + used, (uintptr_t)c};
     reloc_value(&r, &c->value);
@@ -406,28 +406,12 @@ static cel_dra_device *device_compact(cel_dra_device *d, dra_arena *a)
     return c;
 }
 
-cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
-{
-    dra_arena scratch = DRA_ARENA_INIT;
-    cel_dra_device *d = cel_dra_device_build(device, driver, &scratch);
-    dra_arena_free(&scratch);
-    return d;
-}
-
-cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *a)
-{
-    static const cel_dra_convert as_1_37 = {0};
-    return cel_dra_device_build_as(device, driver, a, &as_1_37);
-}
-
-cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *a,
-                                        const cel_dra_convert *how)
+/* The full conversion: the `device` map and the lookup tables. */
+static dev_full *full_build(const json_t *device, const char *driver, dra_arena *a, const cel_dra_convert *how)
 {
     dra_arena_reset(a);
-    cel_dra_device *d = dra_arena_zalloc(a, sizeof *d);
+    dev_full *d = dra_arena_zalloc(a, sizeof *d);
     json_t *dev = (json_t *)device;
-    if (!driver)
-        driver = "";
     size_t na, nc;
     entry *attrs = collect(a, json_object_get(dev, "attributes"), driver, &na, true, how, &d->error, &d->list_error);
     entry *caps = collect(a, json_object_get(dev, "capacity"), driver, &nc, false, how, &d->error, NULL);
@@ -450,7 +434,7 @@ cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver
     return device_compact(d, a);
 }
 
-void cel_dra_device_free(cel_dra_device *d)
+static void full_free(dev_full *d)
 {
     if (!d)
         return;
@@ -462,15 +446,247 @@ void cel_dra_device_free(cel_dra_device *d)
     }
 }
 
+/* ---- lazy devices (dra_device.h) ---- */
+
+/* Digits of a version core number that blang/semver accepts without
+ * parsing: "0" or 1-19 digits without a leading zero (fits uint64). */
+static size_t quick_number(const char *s, size_t len)
+{
+    size_t n = 0;
+    while (n < len && n < 20 && s[n] >= '0' && s[n] <= '9')
+        n++;
+    return n == 0 || n > 19 || (n > 1 && s[0] == '0') ? 0 : n;
+}
+
+/* "N.N.N" that dra_semver_parse accepts for certain; anything else
+ * (pre-release, build, errors) is for the parser to decide. */
+static bool quick_version(const char *s, size_t len)
+{
+    for (int part = 0; part < 3; part++) {
+        size_t n = quick_number(s, len);
+        if (!n)
+            return false;
+        s += n;
+        len -= n;
+        if (part < 2) {
+            if (!len || *s != '.')
+                return false;
+            s++;
+            len--;
+        }
+    }
+    return len == 0;
+}
+
+/* 1-12 digits and a common suffix (none, k M G T P m, Ki Mi Gi Ti Pi): a
+ * quantity dra_quantity_parse accepts for certain (the rest is for the
+ * parser to decide). */
+static bool quick_quantity(const char *s, size_t len)
+{
+    size_t n = 0;
+    while (n < len && n < 13 && s[n] >= '0' && s[n] <= '9')
+        n++;
+    if (n == 0 || n > 12)
+        return false;
+    switch (len - n) {
+    case 0: return true;
+    case 1: return s[n] && strchr("kMGTPm", s[n]) != NULL;
+    case 2: return s[n] && s[n + 1] == 'i' && strchr("KMGTP", s[n]) != NULL;
+    default: return false;
+    }
+}
+
+/* An attribute the full conversion converts without error into a scalar:
+ * an object of one typed value (convert_attr) of a valid version. */
+static bool scan_attr(dev_lazy *e, json_t *attr, uint32_t *nobjs)
+{
+    if (!json_is_object(attr) || json_object_size(attr) != 1)
+        return false;
+    void *it = json_object_iter(attr);
+    const char *k = json_object_iter_key(it);
+    json_t *v = json_object_iter_value(it);
+    e->json = v;
+    /* by the first letter: one comparison of the name */
+    if (k[0] == 'i' && !strcmp(k, "int") && json_is_integer(v)) {
+        e->type = LZ_INT;
+    } else if (k[0] == 'b' && !strcmp(k, "bool") && json_is_boolean(v)) {
+        e->type = LZ_BOOL;
+    } else if (k[0] == 's' && !strcmp(k, "string") && json_is_string(v)) {
+        e->type = LZ_STRING;
+    } else if (k[0] == 'v' && !strcmp(k, "version") && json_is_string(v)) {
+        if (!quick_version(json_string_value(v), json_string_length(v))) {
+            dra_semver sv;
+            dra_err *err = dra_semver_parse(json_string_value(v), json_string_length(v), &sv);
+            dra_err_free(err);
+            if (err)
+                return false;
+        }
+        e->type = LZ_VERSION;
+        e->obj = (*nobjs)++;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* A capacity whose value the full conversion parses without error. */
+static bool scan_cap(dev_lazy *e, json_t *cap, uint32_t *nobjs)
+{
+    json_t *qv = json_object_get(cap, "value");
+    e->json = json_is_string(qv) ? qv : NULL; /* none: "0", as collect() */
+    if (e->json && !quick_quantity(json_string_value(qv), strlen(json_string_value(qv)))) {
+        dra_quantity q;
+        dra_err *err = dra_quantity_parse(json_string_value(qv), &q);
+        dra_err_free(err);
+        if (err)
+            return false;
+    }
+    e->type = LZ_QUANTITY;
+    e->obj = (*nobjs)++;
+    return true;
+}
+
+/* Remember obj's members in e[]; false for one the scan does not vouch for. */
+static bool scan(dev_lazy *e, json_t *obj, bool caps, uint32_t *nobjs)
+{
+    for (void *it = json_object_iter(obj); it; it = json_object_iter_next(obj, it)) {
+        const char *name = json_object_iter_key(it);
+        json_t *v = json_object_iter_value(it);
+        size_t n = strlen(name); /* as collect() reads the key */
+        const char *slash = memchr(name, '/', n);
+        if (n >= UINT32_MAX)
+            return false;
+        e->dom = slash ? name : NULL;
+        e->dlen = slash ? (uint32_t)(slash - name) : 0;
+        e->id = slash ? slash + 1 : name;
+        e->idlen = (uint32_t)(n - (size_t)(e->id - name));
+        e->tag = dev_tag(e->id, e->idlen);
+        e->tag2 = dev_tag2(e->id, e->idlen);
+        e->done = false;
+        if (!(caps ? scan_cap(e, v, nobjs) : scan_attr(e, v, nobjs)))
+            return false;
+        e++;
+    }
+    return true;
+}
+
+cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver)
+{
+    dra_arena scratch = DRA_ARENA_INIT;
+    cel_dra_device *d = cel_dra_device_build(device, driver, &scratch);
+    dra_arena_free(&scratch);
+    return d;
+}
+
+cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *a)
+{
+    static const cel_dra_convert as_1_37 = {0};
+    return cel_dra_device_build_as(device, driver, a, &as_1_37);
+}
+
+cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *a,
+                                        const cel_dra_convert *how)
+{
+    if (!driver)
+        driver = "";
+    json_t *dev = (json_t *)device, *attrs = NULL, *caps = NULL;
+    bool allow = false;
+    /* one pass for the three members (json_object_get hashes each name) */
+    for (void *it = json_object_iter(dev); it; it = json_object_iter_next(dev, it)) {
+        const char *k = json_object_iter_key(it);
+        json_t *v = json_object_iter_value(it);
+        if (k[0] == 'a' && !strcmp(k, "attributes"))
+            attrs = json_is_object(v) ? v : NULL;
+        else if (k[0] == 'c' && !strcmp(k, "capacity"))
+            caps = json_is_object(v) ? v : NULL;
+        else if (k[0] == 'a' && !strcmp(k, "allowMultipleAllocations"))
+            allow = json_is_true(v);
+    }
+    size_t na = attrs ? json_object_size(attrs) : 0, nc = caps ? json_object_size(caps) : 0;
+    size_t dl = strlen(driver);
+    /* room for an object per entry (the scan counts those it needs) */
+    cel_dra_device *d = dra_xmalloc(sizeof *d + (na + nc) * (sizeof d->ents[0] + sizeof(cel_object)) + dl + 1);
+    d->objs = (cel_object *)(d->ents + na + nc);
+    char *drv = (char *)(d->objs + na + nc);
+    memcpy(drv, driver, dl + 1);
+    d->driver = drv;
+    d->fields[DEV_DRIVER] = cel_string(drv, dl);
+    d->fields[DEV_ATTRIBUTES] = d->fields[DEV_CAPACITY] = cel_null(); /* dra_dev_full */
+    d->fields[DEV_ALLOW] = cel_bool(allow);
+    d->full = NULL;
+    d->json = json_incref(dev);
+    d->error = d->list_error = NULL;
+    d->how = *how;
+    d->nattrs = (uint32_t)na;
+    d->ncaps = (uint32_t)nc;
+    d->nobjs = 0;
+    if (!scan(d->ents, attrs, false, &d->nobjs) || !scan(d->ents + na, caps, true, &d->nobjs)) {
+        d->full = full_build(device, driver, a, how);
+        d->error = d->full->error;
+        d->list_error = d->full->list_error;
+    }
+    return d;
+}
+
+const dev_full *dra_dev_full(const cel_dra_device *d)
+{
+    if (!d->full) {
+        cel_dra_device *w = (cel_dra_device *)d; /* its cache */
+        dra_arena scratch = DRA_ARENA_INIT;
+        w->full = full_build(d->json, d->driver, &scratch, &d->how);
+        dra_arena_free(&scratch);
+    }
+    return d->full;
+}
+
+/* Convert e on its first read, as collect() converts it. */
+void dra_dev_lazy_convert(cel_dra_device *d, dev_lazy *e)
+{
+    switch (e->type) {
+    case LZ_INT: e->val = cel_int((int64_t)json_integer_value(e->json)); break;
+    case LZ_BOOL: e->val = cel_bool(json_is_true(e->json)); break;
+    case LZ_STRING: e->val = cel_string(json_string_value(e->json), json_string_length(e->json)); break;
+    default: {
+        cel_object *o = &d->objs[e->obj];
+        memset(o, 0, sizeof *o);
+        dra_err *err;
+        if (e->type == LZ_VERSION) {
+            o->kind = CEL_OBJ_SEMVER;
+            err = dra_semver_parse(json_string_value(e->json), json_string_length(e->json), &o->u.semver);
+        } else {
+            o->kind = CEL_OBJ_QUANTITY;
+            err = dra_quantity_parse(e->json ? json_string_value(e->json) : "0", &o->u.quantity);
+        }
+        dra_err_free(err); /* none: the scan parsed it */
+        e->val = cel_objval(o);
+    }
+    }
+    e->done = true;
+}
+
+void cel_dra_device_free(cel_dra_device *d)
+{
+    if (!d)
+        return;
+    full_free(d->full);
+    json_decref(d->json);
+    free(d);
+}
+
 size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single)
 {
-    *single = !d->arena.head;
-    return d->arena.head ? dra_arena_capacity(&d->arena) : d->size;
+    const dev_full *f = d->full;
+    *single = !(f && f->arena.head);
+    size_t n =
+        sizeof *d + (d->nattrs + d->ncaps) * (sizeof d->ents[0] + sizeof *d->objs) + d->fields[DEV_DRIVER].v.s.len + 1;
+    if (f)
+        n += f->arena.head ? dra_arena_capacity(&f->arena) : f->size;
+    return n;
 }
 
 cel_value cel_dra_device_value(const cel_dra_device *d)
 {
-    return d->value;
+    return dra_dev_full(d)->value;
 }
 const char *cel_dra_device_error(const cel_dra_device *d)
 {
@@ -590,7 +806,7 @@ dra_err *cel_dra_eval_attribute(cel_program *p, const cel_dra_device *d, json_t 
     cel_activation act;
     act.n = 1;
     act.names[0] = "device";
-    act.values[0] = d->value;
+    act.values[0] = dra_dev_full(d)->value;
     cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
     cel_value r = cel_eval(p, &act, &eo);
     if (r.kind == CEL_ERROR)

@@ -28,10 +28,21 @@
  * a per-device table built by cel_dra_device_new, and compare strings, ints,
  * semver parts and quantities with constants directly.
  *
+ * Devices are converted lazily: building one only checks its attributes
+ * and capacities as the full conversion would (so a conversion error still
+ * fails every match) and notes them by name; a plan converts just the ones
+ * it reads, once per device, and the full `device` map (the general
+ * evaluator, whole-map reads, cel_dra_device_value) is built on first use
+ * and kept.  So build each device once per run and match every selector on
+ * it: it is converted at most once.  Devices are not safe to match from
+ * two threads at once (their caches fill in).
+ *
  * Ownership: the env (cel_env_free), programs (cel_program_free) and devices
- * (cel_dra_device_free) are owned by the caller; a device does not keep a
- * reference to the JSON it was built from.  A device is one heap allocation
- * of the bytes it uses (a few KiB; built in a scratch arena, then moved).
+ * (cel_dra_device_free) are owned by the caller; a device holds a reference
+ * to the JSON it was built from (json_incref) until it is freed.  A device
+ * is one heap allocation of a few hundred bytes, plus its full conversion
+ * when made (a few KiB: built in a scratch arena, then moved into one
+ * allocation).
  */
 #ifndef DRA_CEL_DRA_H
 #define DRA_CEL_DRA_H
@@ -78,9 +89,12 @@ DRA_MUST_USE dra_err *cel_dra_compile(cel_env *env, const char *expr, size_t len
  * cannot be converted is remembered and makes every match on this device
  * fail with "attribute <name>: ..." (dra-corrections A4/E2-5). */
 cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver);
-/* The same, converting in `scratch` (reset first and left reset; owned by
- * the caller, who frees it after the last build): converting many devices
- * through one scratch arena allocates nothing but each device's one block. */
+/* The same, with `scratch` for a full conversion made while building (a
+ * device whose scan finds a conversion error, a list or another unusual
+ * value; reset first and left reset; owned by the caller, who frees it
+ * after the last build): building many devices through one scratch arena
+ * allocates nothing but each device's one block (two with a full
+ * conversion). */
 cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *scratch);
 /* How a release converts a device for its selectors; zero is 1.37's
  * (every attribute first; one that cannot be converted fails every match). */
@@ -102,11 +116,12 @@ typedef struct cel_dra_convert {
 cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *scratch,
                                         const cel_dra_convert *how);
 void cel_dra_device_free(cel_dra_device *d);
-/* Heap bytes the device holds.  *single is true when they are one
- * allocation (every device whose conversion fits one arena block, 64 KiB;
- * larger ones keep their arena). */
+/* Heap bytes the device holds, its full conversion included once made.
+ * *single is false when that conversion did not fit one arena block
+ * (64 KiB) and keeps its arena. */
 size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single);
-/* The `device` value (a map), e.g. for tests or custom activations. */
+/* The `device` value (a map), e.g. for tests or custom activations: the
+ * full conversion, made on first call. */
 cel_value cel_dra_device_value(const cel_dra_device *d);
 /* The conversion error every match on d reports ("attribute <name>:
  * ..."), or NULL; it lives as long as d.  An evaluation with the device

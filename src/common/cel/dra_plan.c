@@ -145,9 +145,12 @@ typedef struct leaf_ref {
     step_op op;
     int sub;                /* FIELD: DEV_*; SEMVER_PART: the part */
     const cel_value *konst; /* CONST: the value */
-    const char *key;        /* ATTR / CAP: encoded key, its length and hash */
+    const char *key;        /* ATTR / CAP / HAS_*: encoded key, its length and hash */
     size_t klen;
     uint64_t hash;
+    const char *dom, *name; /* ATTR / CAP / HAS_*: the domain and name, and the name's tag (lazy devices) */
+    size_t dlen, nlen;
+    uint64_t tag, tag2;
     const cel_value *missing; /* ATTR / CAP: the "no such key" error */
 } leaf_ref;
 
@@ -159,10 +162,12 @@ struct step {
     const cel_node *call;     /* CALL and typed calls: the node (overloads for the fallback) */
     step *args[CEL_MAX_ARGS]; /* CALL: receiver first; other steps: their operands */
     size_t nargs;
-    /* ATTR / CAP / HAS_*: the encoded key, its hash, and the "no such key" error */
+    /* ATTR / CAP / HAS_*: the encoded key, its hash, the domain and name, and
+     * the "no such key" error */
     const char *key;
     size_t klen;
     uint64_t hash;
+    cel_value dom, name;
     cel_value missing;
     leaf_ref self, a0, a00; /* this step, args[0] and args[0]->args[0] as leaves (link_plan) */
 };
@@ -247,6 +252,8 @@ static step *keyed_step(dra_arena *a, step_op op, cel_value dom, cel_value name)
     step *p = step_new(a, op);
     p->key = encode_key(a, dom.v.s.ptr, dom.v.s.len, name.v.s.ptr, name.v.s.len, &p->klen);
     p->hash = key_hash(p->key, p->klen);
+    p->dom = dom;
+    p->name = name;
     /* the evaluator's error for a missing name, made once */
     cel_scratch tmp = CEL_SCRATCH_INIT;
     cel_value err = cel_no_such_key(&tmp, &name);
@@ -444,10 +451,16 @@ static leaf_ref leaf_of(const step *p)
     leaf_ref r = {.op = p->op, .sub = p->sub};
     if (p->op == S_CONST)
         r.konst = &p->value;
-    if (p->op == S_ATTR || p->op == S_CAP) {
+    if (p->op == S_ATTR || p->op == S_CAP || p->op == S_HAS_ATTR || p->op == S_HAS_CAP) {
         r.key = p->key;
         r.klen = p->klen;
         r.hash = p->hash;
+        r.dom = p->dom.v.s.ptr;
+        r.dlen = p->dom.v.s.len;
+        r.name = p->name.v.s.ptr;
+        r.nlen = p->name.v.s.len;
+        r.tag = dev_tag(r.name, r.nlen);
+        r.tag2 = dev_tag2(r.name, r.nlen);
         r.missing = &p->missing;
     }
     return r;
@@ -546,19 +559,87 @@ static __attribute__((noinline, cold)) int fallback_test(plan_ctx *c, const step
 
 static __attribute__((noinline)) cel_value run_call(plan_ctx *c, const step *p);
 
+/* A device field: driver and allowMultipleAllocations from the device
+ * itself, the attributes and capacity maps from its full conversion. */
+static inline const cel_value *dev_field(const cel_dra_device *d, int sub)
+{
+    return sub == DEV_DRIVER || sub == DEV_ALLOW ? &d->fields[sub] : &dra_dev_full(d)->fields[sub];
+}
+
+/* Short strings compared inline, a word at a time. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    uint64_t x, y;
+    for (; n >= 8; n -= 8, a += 8, b += 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y)
+            return false;
+    }
+    for (; n; n--)
+        if (*a++ != *b++)
+            return false;
+    return true;
+}
+
+/* An attribute (caps false) or capacity by the leaf's domain and name
+ * from the device's scan, converted on first read; NULL when it has none.
+ * Sets *ambiguous (returning NULL) when the scan cannot answer alone
+ * ("dom/id" and "id" both, dom being the driver's). */
+static inline const cel_value *dev_lazy_find(const cel_dra_device *d, const leaf_ref *r, bool caps, bool *ambiguous)
+{
+    dev_lazy *e = (dev_lazy *)d->ents + (caps ? d->nattrs : 0), *end = e + (caps ? d->ncaps : d->nattrs), *hit = NULL;
+    int of_driver = -1; /* is the leaf's domain the driver's: not asked yet */
+    for (; e < end; e++) {
+        if (e->tag != r->tag || e->tag2 != r->tag2 || e->idlen != r->nlen ||
+            (r->nlen > 16 && !same_bytes(e->id + 8, r->name + 8, r->nlen - 16)))
+            continue;
+        if (!e->dom) {
+            if (of_driver < 0)
+                of_driver = r->dlen == d->fields[DEV_DRIVER].v.s.len && same_bytes(r->dom, d->driver, r->dlen);
+            if (!of_driver)
+                continue;
+        } else if (e->dlen != r->dlen || !same_bytes(e->dom, r->dom, r->dlen)) {
+            continue;
+        }
+        if (hit) {
+            *ambiguous = true;
+            return NULL;
+        }
+        hit = e;
+    }
+    if (hit && !hit->done)
+        dra_dev_lazy_convert((cel_dra_device *)d, hit);
+    return hit ? &hit->val : NULL;
+}
+
+/* An attribute (caps false) or capacity by the leaf's domain and name:
+ * from the device's scan, else from the full conversion's table; NULL
+ * when the device has none. */
+static inline const cel_value *dev_find(const cel_dra_device *d, const leaf_ref *r, bool caps)
+{
+    if (!d->full) {
+        bool ambiguous = false;
+        const cel_value *v = dev_lazy_find(d, r, caps, &ambiguous);
+        if (!ambiguous)
+            return v;
+    }
+    const dev_full *f = dra_dev_full(d);
+    return table_find(caps ? &f->caps : &f->attrs, r->hash, r->key, r->klen);
+}
+
 /* Field, table and constant reads, done inline without copying: the
  * value's address (in the device or the plan), or NULL for other steps. */
 static inline const cel_value *leaf_ptr(plan_ctx *c, const leaf_ref *r)
 {
-    const dev_table *t;
+    const cel_value *v;
     switch (r->op) {
     case S_CONST: return r->konst;
-    case S_FIELD: return &c->dev->fields[r->sub];
-    case S_ATTR: t = &c->dev->attrs; break;
-    case S_CAP: t = &c->dev->caps; break;
+    case S_FIELD: return dev_field(c->dev, r->sub);
+    case S_ATTR: v = dev_find(c->dev, r, false); break;
+    case S_CAP: v = dev_find(c->dev, r, true); break;
     default: return NULL;
     }
-    const cel_value *v = table_find(t, r->hash, r->key, r->klen);
     return v ? v : r->missing;
 }
 
@@ -674,8 +755,7 @@ static inline __attribute__((always_inline)) int quick_test(plan_ctx *c, const s
         break;
     }
     case S_HAS_ATTR:
-    case S_HAS_CAP:
-        return table_find(p->op == S_HAS_ATTR ? &c->dev->attrs : &c->dev->caps, p->hash, p->key, p->klen) != NULL;
+    case S_HAS_CAP: return dev_find(c->dev, &p->self, p->op == S_HAS_CAP) != NULL;
     default: break;
     }
     return run_test(c, p);
@@ -747,8 +827,7 @@ static int run_test(plan_ctx *c, const step *p)
         return fallback_test(c, p, v);
     }
     case S_HAS_ATTR:
-    case S_HAS_CAP:
-        return table_find(p->op == S_HAS_ATTR ? &c->dev->attrs : &c->dev->caps, p->hash, p->key, p->klen) != NULL;
+    case S_HAS_CAP: return dev_find(c->dev, &p->self, p->op == S_HAS_CAP) != NULL;
     default: return as_test(c, operand(c, p));
     }
 }
@@ -856,7 +935,7 @@ static __attribute__((noinline)) dra_err *match_general(cel_program *p, const ce
     cel_activation act;
     act.n = 1;
     act.names[0] = "device";
-    act.values[0] = d->value;
+    act.values[0] = dra_dev_full(d)->value;
     cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
     cel_value r = cel_eval(p, &act, &eo);
     if (r.kind == CEL_BOOL) {

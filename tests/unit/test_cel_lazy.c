@@ -1,0 +1,188 @@
+/* Lazily converted DRA devices (cel/dra.c, cel/dra_plan.c): a compiled
+ * selector reads only what it needs from the device's scan, and answers
+ * exactly as the device converted in full and the general evaluator do. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cel/dra.h"
+#include "unit.h"
+
+static const char *perf_device =
+    "{\"name\": \"device-1\", \"attributes\": {\"driverVersion\": {\"version\": \"1.0.0\"},"
+    " \"model\": {\"string\": \"test\"}}, \"capacity\": {\"memory\": {\"value\": \"8Gi\"}}}";
+
+/* The answer of p on d as text: "true", "false" or "ERROR: <msg>". */
+static void answer(cel_program *p, const cel_dra_device *d, char *out, size_t n)
+{
+    bool m = false;
+    dra_err *e = cel_dra_match(p, d, &m);
+    if (e)
+        snprintf(out, n, "ERROR: %s", e->msg);
+    else
+        snprintf(out, n, "%s", m ? "true" : "false");
+    dra_err_free(e);
+}
+
+/* The general evaluator's answer on the fully converted device. */
+static void general(cel_program *p, const cel_dra_device *d, char *out, size_t n)
+{
+    const char *err = cel_dra_device_error_in(p, d);
+    if (err) {
+        snprintf(out, n, "ERROR: %s", err);
+        return;
+    }
+    cel_activation act = CEL_ACTIVATION_INIT;
+    cel_activation_bind(&act, "device", cel_dra_device_value(d));
+    cel_eval_options eo = {.cost_limit = CEL_DRA_MAX_COST};
+    cel_value v = cel_eval(p, &act, &eo);
+    if (v.kind == CEL_BOOL)
+        snprintf(out, n, "%s", v.v.b ? "true" : "false");
+    else if (v.kind == CEL_ERROR)
+        snprintf(out, n, "ERROR: %s", v.v.err);
+    else
+        snprintf(out, n, "other");
+}
+
+/* A planned selector on a fresh device reads what it needs and no more:
+ * the full conversion is made only when the whole `device` is asked for. */
+UNIT_TEST(lazy_device_not_converted_for_a_plan)
+{
+    cel_env *env = cel_dra_env_new(NULL);
+    json_t *j = json_loads(perf_device, 0, NULL);
+    static const char *const sels[] = {
+        "device.driver == \"test-driver.cdi.k8s.io\"",
+        "device.attributes[\"test-driver.cdi.k8s.io\"].model == \"test\"",
+        "device.capacity[\"test-driver.cdi.k8s.io\"].memory.compareTo(quantity(\"1Gi\")) >= 0",
+        "device.attributes[\"test-driver.cdi.k8s.io\"].driverVersion.major() >= 1",
+    };
+    for (size_t i = 0; i < sizeof sels / sizeof sels[0]; i++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, sels[i], strlen(sels[i]), &p);
+        CHECK(!e);
+        dra_buf plan = DRA_BUF_INIT;
+        CHECK(cel_dra_plan_format(p, &plan));
+        dra_buf_free(&plan);
+        cel_dra_device *d = cel_dra_device_new(j, "test-driver.cdi.k8s.io");
+        char out[256];
+        answer(p, d, out, sizeof out);
+        CHECK_STR(out, "true");
+        bool single;
+        size_t lazy = cel_dra_device_bytes(d, &single);
+        cel_value v = cel_dra_device_value(d);
+        CHECK(v.kind == CEL_MAP);
+        size_t full = cel_dra_device_bytes(d, &single);
+        CHECK(full > lazy); /* the full conversion came only now */
+        answer(p, d, out, sizeof out);
+        CHECK_STR(out, "true");
+        cel_dra_device_free(d);
+        cel_program_free(p);
+    }
+    json_decref(j);
+    cel_env_free(env);
+}
+
+/* The device holds its JSON: values read after the caller let go of it
+ * are intact. */
+UNIT_TEST(lazy_device_outlives_callers_json)
+{
+    cel_env *env = cel_dra_env_new(NULL);
+    json_t *j = json_loads(perf_device, 0, NULL);
+    cel_dra_device *d = cel_dra_device_new(j, "test-driver.cdi.k8s.io");
+    json_decref(j);
+    const char *sel = "device.attributes[\"test-driver.cdi.k8s.io\"].model == \"test\"";
+    cel_program *p = NULL;
+    CHECK(!cel_dra_compile(env, sel, strlen(sel), &p));
+    char out[256];
+    answer(p, d, out, sizeof out);
+    CHECK_STR(out, "true");
+    cel_program_free(p);
+    cel_dra_device_free(d);
+    cel_env_free(env);
+}
+
+/* Devices the scan vouches for and devices it leaves to the full
+ * conversion, each selector on a fresh device, on one converted in full
+ * first, and through the general evaluator: the same answers. */
+UNIT_TEST(lazy_matches_full_conversion)
+{
+    static const char *const devices[] = {
+        "{\"attributes\": {\"model\": {\"string\": \"a100\"}, \"n\": {\"int\": 3}, \"ecc\": {\"bool\": true},"
+        " \"v\": {\"version\": \"1.2.3\"}, \"x.io/b\": {\"bool\": true},"
+        " \"a-rather-long-attribute-name\": {\"string\": \"long\"}},"
+        " \"capacity\": {\"mem\": {\"value\": \"8Gi\"}, \"x.io/c\": {\"value\": \"1500m\"}, \"z\": {}}}",
+        /* "model" and "gpu.example.com/model" both */
+        "{\"attributes\": {\"model\": {\"string\": \"a\"}, \"gpu.example.com/model\": {\"string\": \"b\"}}}",
+        /* valid values off the quick paths */
+        "{\"attributes\": {\"v\": {\"version\": \"1.2.3-rc.1+b\"}}, \"capacity\": {\"mem\": {\"value\": \"1.5Gi\"},"
+        " \"x.io/c\": {\"value\": \"1e3\"}, \"big\": {\"value\": \"99999999999999999999E\"}}}",
+        /* conversion errors, a list, an unusual attribute */
+        "{\"attributes\": {\"v\": {\"version\": \"01.2.3\"}, \"model\": {\"string\": \"a\"}}}",
+        "{\"attributes\": {\"model\": {\"string\": \"a\"}}, \"capacity\": {\"mem\": {\"value\": \"8Gx\"}}}",
+        "{\"attributes\": {\"model\": {\"string\": \"a\"}, \"l\": {\"ints\": [1, 2]}}}",
+        "{\"attributes\": {\"model\": {\"string\": \"a\", \"int\": 3}}}",
+        "{\"attributes\": {\"model\": {\"int\": \"3\"}}}",
+        "{\"allowMultipleAllocations\": true}",
+        "[]",
+    };
+    static const char *const sels[] = {
+        "device.driver == \"gpu.example.com\"",
+        "device.allowMultipleAllocations",
+        "device.attributes[\"gpu.example.com\"].model == \"a100\"",
+        "device.attributes[\"gpu.example.com\"].model == \"b\"",
+        "device.attributes[\"gpu.example.com\"].n > 2",
+        "device.attributes[\"gpu.example.com\"].ecc",
+        "device.attributes[\"gpu.example.com\"].v.major() == 1",
+        "device.attributes[\"gpu.example.com\"].v.isGreaterThan(semver(\"1.0.0\"))",
+        "device.attributes[\"gpu.example.com\"][\"a-rather-long-attribute-name\"] == \"long\"",
+        "device.attributes[\"gpu.example.com\"][\"a-rather-long-attribute-namE\"] == \"long\"",
+        "device.attributes[\"x.io\"].b",
+        "has(device.attributes[\"x.io\"].b) && !has(device.attributes[\"x.io\"].c)",
+        "has(device.capacity[\"x.io\"].c)",
+        "device.capacity[\"gpu.example.com\"].mem.compareTo(quantity(\"1Gi\")) >= 0",
+        "device.capacity[\"gpu.example.com\"].z.isLessThan(quantity(\"1\"))",
+        "device.capacity[\"gpu.example.com\"].big.isGreaterThan(quantity(\"1\"))",
+        "device.capacity[\"x.io\"].c.isGreaterThan(quantity(\"1\"))",
+        "device.attributes[\"other.io\"].model == \"a\"",
+        "\"model\" in device.attributes[\"gpu.example.com\"]",
+        "device.attributes[\"gpu.example.com\"].exists(k, k == \"model\")",
+        "size(device.capacity) > 0",
+    };
+    cel_env *env = cel_dra_env_new(NULL);
+    int compared = 0;
+    for (size_t s = 0; s < sizeof sels / sizeof sels[0]; s++) {
+        cel_program *p = NULL;
+        dra_err *e = cel_dra_compile(env, sels[s], strlen(sels[s]), &p);
+        if (e) {
+            fprintf(stderr, "%s: %s\n", sels[s], e->msg);
+            dra_err_free(e);
+            CHECK(0);
+            continue;
+        }
+        for (size_t i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+            json_t *j = json_loads(devices[i], 0, NULL);
+            CHECK(j != NULL);
+            cel_dra_device *lazy = cel_dra_device_new(j, "gpu.example.com");
+            cel_dra_device *full = cel_dra_device_new(j, "gpu.example.com");
+            (void)cel_dra_device_value(full);
+            char a[512], b[512], c[512];
+            answer(p, lazy, a, sizeof a);
+            answer(p, full, b, sizeof b);
+            general(p, full, c, sizeof c);
+            if (strcmp(a, b) || (strcmp(c, "other") && strcmp(a, c)))
+                fprintf(stderr, "device %zu, %s: lazy %s, full %s, evaluator %s\n", i, sels[s], a, b, c);
+            CHECK_STR(a, b);
+            if (strcmp(c, "other"))
+                CHECK_STR(a, c);
+            compared++;
+            cel_dra_device_free(lazy);
+            cel_dra_device_free(full);
+            json_decref(j);
+        }
+        cel_program_free(p);
+    }
+    CHECK_INT(compared, (int)(sizeof sels / sizeof sels[0] * (sizeof devices / sizeof devices[0])));
+    cel_env_free(env);
+}
+
+UNIT_MAIN()
