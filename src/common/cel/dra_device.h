@@ -1,5 +1,7 @@
-/* Private to cel/dra.c and cel/dra_plan.c: a converted device as the
- * compiled plans read it (built by dra.c, read by dra_plan.c). */
+/* DRA devices for CEL selectors (dra_device.c): converting a v1 Device.
+ * Included by dra.h, the public header: include dra.h, not this file.
+ * Below the public calls, the device's layout, private to cel/dra*.c:
+ * built by dra_device.c, read by dra_plan.c. */
 #ifndef DRA_CEL_DRA_DEVICE_H
 #define DRA_CEL_DRA_DEVICE_H
 
@@ -9,12 +11,65 @@
 #include <string.h>
 
 #include "../base/arena.h"
-#include "dra.h"
 #include "value.h"
+
+typedef struct cel_dra_device cel_dra_device;
+struct cel_program;
+
+/* Convert a v1 Device (JSON object: attributes, capacity,
+ * allowMultipleAllocations) of `driver`.  Never fails: an attribute that
+ * cannot be converted is remembered and makes every match on this device
+ * fail with "attribute <name>: ..." (dra-corrections A4/E2-5). */
+cel_dra_device *cel_dra_device_new(const json_t *device, const char *driver);
+/* The same, with `scratch` for a full conversion made while building (a
+ * device whose scan finds a conversion error, a list or another unusual
+ * value; reset first and left reset; owned by the caller, who frees it
+ * after the last build): building many devices through one scratch arena
+ * allocates nothing but each device's one block (two with a full
+ * conversion). */
+cel_dra_device *cel_dra_device_build(const json_t *device, const char *driver, dra_arena *scratch);
+/* How a release converts a device for its selectors; zero is 1.37's
+ * (every attribute first; one that cannot be converted fails every match). */
+typedef struct cel_dra_convert {
+    /* 1.36 with DRAListTypeAttributes off: an attribute holding a list is
+     * unsupported, every match on the device fails with "attribute <name>:
+     * unsupported attribute value" (getAttributeValue, v0.36.3
+     * cel/compile.go), which stops scheduling until the slice changes. */
+    bool no_lists;
+    /* 1.38: each attribute apart; one without a usable value (none, an
+     * empty list, an unparseable version) is an error only where a
+     * selector reads it: "attribute <id>: value is invalid or its type is
+     * not supported by this version" (v0.38.0-beta.0 cel/compile.go,
+     * api/conversion.go).  (1.38 also leaves it out of `in`, has() and map
+     * equality; here `in` still finds it.) */
+    bool apart;
+} cel_dra_convert;
+/* The same, converting as `how` says. */
+cel_dra_device *cel_dra_device_build_as(const json_t *device, const char *driver, dra_arena *scratch,
+                                        const cel_dra_convert *how);
+void cel_dra_device_free(cel_dra_device *d);
+/* Heap bytes the device holds, its full conversion included once made.
+ * *single is false when that conversion did not fit one arena block
+ * (64 KiB) and keeps its arena. */
+size_t cel_dra_device_bytes(const cel_dra_device *d, bool *single);
+/* The `device` value (a map), e.g. for tests or custom activations: the
+ * full conversion, made on first call. */
+cel_value cel_dra_device_value(const cel_dra_device *d);
+/* The conversion error every match on d reports ("attribute <name>:
+ * ..."), or NULL; it lives as long as d.  An evaluation with the device
+ * bound fails with it, as upstream's DeviceMatches does before it
+ * evaluates. */
+const char *cel_dra_device_error(const cel_dra_device *d);
+/* The same as p's environment sees it: under 1.36 without
+ * DRAListTypeAttributes a list attribute fails the device too ("attribute
+ * X: unsupported attribute value", v0.36.3 cel/compile.go getAttributeValue). */
+const char *cel_dra_device_error_in(const struct cel_program *p, const cel_dra_device *d);
+
+/* ---- private to cel/dra*.c ---- */
 
 enum { DEV_DRIVER, DEV_ATTRIBUTES, DEV_CAPACITY, DEV_ALLOW, DEV_NFIELDS };
 
-/* One attribute or capacity in a device's lookup table (see dra_plan_table_build). */
+/* One attribute or capacity in a device's lookup table (see dra_dev_table_build). */
 typedef struct dev_entry {
     uint64_t hash;
     const char *key; /* encoded (domain, name); NULL = empty slot */
@@ -104,6 +159,13 @@ struct cel_dra_device {
     cel_object *objs;              /* nobjs objects (in the same allocation), filled on first read */
     dev_lazy ents[];
 };
+
+/* Fill t from grouped, a map of domain -> (name -> value), in arena a. */
+void dra_dev_table_build(dra_arena *a, dev_table *t, cel_value grouped);
+/* A (domain, name) key as the tables hold it (in a), its length in *klen,
+ * and its hash. */
+const char *dra_dev_key_encode(dra_arena *a, const char *dom, size_t dlen, const char *name, size_t nlen, size_t *klen);
+uint64_t dra_dev_key_hash(const char *k, size_t n);
 
 /* The full conversion of d, made on first use (cel/dra.c); d is logically
  * const: only its caches change.  Never NULL. */

@@ -14,38 +14,9 @@
 #include "program.h"
 #include "dra_device.h"
 
-/* ---- per-device lookup tables ------------------------------------------------
- * device.attributes["dom"].name and device.capacity["dom"].name are looked up
- * by compiled plans in one flat open-addressing table per device, keyed by
- * (domain, name) and filled from the grouped maps above (so both see the same
- * entries).  The key is encoded as <domain length><domain><name>, which no
- * other (domain, name) pair shares; its hash is computed once when the device
- * is built and once when the selector is compiled. */
-
-static uint64_t key_hash(const char *k, size_t n)
-{
-    uint64_t h = dra_fnv1a(DRA_FNV64_OFFSET, k, n); /* then a final mix */
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    return h;
-}
-
-/* The key is padded with zeros to whole 64-bit words (klen counts the
- * padding), so that equal lengths compare word by word. */
-static const char *encode_key(dra_arena *a, const char *dom, size_t dlen, const char *name, size_t nlen, size_t *klen)
-{
-    uint64_t len = dlen;
-    size_t used = sizeof len + dlen + nlen;
-    *klen = (used + 7) & ~(size_t)7;
-    char *k = dra_arena_zalloc(a, *klen);
-    memcpy(k, &len, sizeof len);
-    if (dlen)
-        memcpy(k + sizeof len, dom, dlen);
-    if (nlen)
-        memcpy(k + sizeof len + dlen, name, nlen);
-    return k;
-}
+/* ---- per-device lookup tables ----------------------------------------------
+ * Built by dra_device.c (dra_dev_table_build); keys encoded by
+ * dra_dev_key_encode and hashed by dra_dev_key_hash. */
 
 /* Branch-free over the words: the keys compared are nearly always equal
  * (the hashes matched). */
@@ -59,36 +30,6 @@ static inline bool key_equal(const char *a, const char *b, size_t klen)
         diff |= x ^ y;
     }
     return diff == 0;
-}
-
-void dra_plan_table_build(dra_arena *a, dev_table *t, cel_value grouped)
-{
-    const cel_map *outer = grouped.v.map;
-    size_t n = 0;
-    for (size_t i = 0; i < outer->n; i++)
-        n += outer->vals[i].v.map->n;
-    t->n = n;
-    if (!n)
-        return;
-    size_t cap = 4;
-    while (cap < 2 * n)
-        cap *= 2;
-    t->mask = cap - 1;
-    t->slots = dra_arena_zalloc(a, cap * sizeof *t->slots);
-    for (size_t i = 0; i < outer->n; i++) {
-        const cel_map *inner = outer->vals[i].v.map;
-        for (size_t k = 0; k < inner->n; k++) {
-            dev_entry e;
-            e.key = encode_key(a, outer->keys[i].v.s.ptr, outer->keys[i].v.s.len, inner->keys[k].v.s.ptr,
-                               inner->keys[k].v.s.len, &e.klen);
-            e.hash = key_hash(e.key, e.klen);
-            e.val = inner->vals[k];
-            size_t at = e.hash & t->mask;
-            while (t->slots[at].key)
-                at = (at + 1) & t->mask;
-            t->slots[at] = e;
-        }
-    }
 }
 
 static inline const cel_value *table_find(const dev_table *t, uint64_t hash, const char *key, size_t klen)
@@ -250,8 +191,8 @@ static int device_domain(const cel_node *n, cel_value *dom)
 static step *keyed_step(dra_arena *a, step_op op, cel_value dom, cel_value name)
 {
     step *p = step_new(a, op);
-    p->key = encode_key(a, dom.v.s.ptr, dom.v.s.len, name.v.s.ptr, name.v.s.len, &p->klen);
-    p->hash = key_hash(p->key, p->klen);
+    p->key = dra_dev_key_encode(a, dom.v.s.ptr, dom.v.s.len, name.v.s.ptr, name.v.s.len, &p->klen);
+    p->hash = dra_dev_key_hash(p->key, p->klen);
     p->dom = dom;
     p->name = name;
     /* the evaluator's error for a missing name, made once */

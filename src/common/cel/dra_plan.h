@@ -1,6 +1,5 @@
 /* Compiled selector plans (dra_plan.c): matching a compiled selector on a
- * converted device, and the calls cel/dra.c makes to build the plans and the
- * devices' lookup tables.  Included by dra.h, which is the public header:
+ * converted device, and the calls cel/dra.c makes to build the plans.  Included by dra.h, which is the public header:
  * include dra.h, not this file. */
 #ifndef DRA_CEL_DRA_PLAN_H
 #define DRA_CEL_DRA_PLAN_H
@@ -16,7 +15,6 @@
 
 typedef struct cel_dra_device cel_dra_device;
 struct cel_program;
-struct dev_table;
 
 /* Evaluate a compiled selector on a device.  On success *matched is the
  * result.  Errors (DRA_EXIT_RUNTIME): the CEL runtime error text, e.g.
@@ -32,8 +30,6 @@ bool cel_dra_plan_format(const struct cel_program *p, dra_buf *out);
 
 /* ---- for cel/dra.c ---- */
 
-/* Fill t from grouped, a map of domain -> (name -> value), in arena a. */
-void dra_plan_table_build(dra_arena *a, struct dev_table *t, cel_value grouped);
 /* Compile p's checked AST into a plan (p->ext), when the selector has one. */
 void dra_plan_build(struct cel_program *p);
 /* The device's conversion error as a runtime error (new; caller frees). */
