@@ -52,7 +52,7 @@ static json_t *keep(dra_compact *cp, json_t *v)
     return v;
 }
 
-const dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
+dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
 {
     dra_claim_rec *r = dra_arena_zalloc(&cp->arena, sizeof *r);
     r->ns = str(cp, claim, "metadata.namespace");
@@ -87,6 +87,7 @@ const dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
         r->reserved[i] =
             (dra_rec_consumer){str(cp, e, "apiGroup"), str(cp, e, "resource"), str(cp, e, "name"), str(cp, e, "uid")};
     }
+    dra_compact_store(cp, &r->whole, claim);
     if (cp->nclaims == cp->capclaims) {
         cp->capclaims = cp->capclaims ? 2 * cp->capclaims : 64;
         cp->claims = dra_xrealloc(cp->claims, cp->capclaims * sizeof *cp->claims);

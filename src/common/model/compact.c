@@ -1,14 +1,120 @@
 /* The compact records' container: arena, interned strings.  See compact.h. */
 #include "compact.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../base/error.h"
 
 const char *dra_compact_str(dra_compact *cp, const char *s)
 {
     return dra_strmap_intern(&cp->strings, &cp->arena, s);
+}
+
+/* Out of memory, or the process's own temporary file unreadable: no
+ * answer can be right any more (as base/error.c's allocators do). */
+static void fail(const char *what)
+{
+    fprintf(stderr, "dra-tools: %s\n", what);
+    abort();
+}
+
+void dra_compact_keep_whole(dra_compact *cp)
+{
+    if (!cp->keep_whole)
+        cp->spill = tmpfile(); /* NULL: the texts stay in memory */
+    cp->keep_whole = true;
+}
+
+/* All of buf written at offset at of fd. */
+static bool write_at(int fd, const char *buf, size_t len, uint64_t at)
+{
+    while (len) {
+        ssize_t n = pwrite(fd, buf, len, (off_t)at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        buf += n;
+        len -= (size_t)n;
+        at += (uint64_t)n;
+    }
+    return true;
+}
+
+void dra_compact_store(dra_compact *cp, dra_rec_whole *w, const json_t *obj)
+{
+    if (!cp->keep_whole)
+        return;
+    /* exact again when read back: 17 digits of a real, NULs escaped */
+    char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    size_t len = text ? strlen(text) : 0;
+    if (!text || len > UINT32_MAX)
+        fail("out of memory");
+    if (cp->spill && write_at(fileno(cp->spill), text, len, cp->spilled)) {
+        w->at = cp->spilled;
+        cp->spilled += len;
+    } else {
+        char *copy = dra_arena_alloc(&cp->arena, len);
+        memcpy(copy, text, len);
+        w->at = (uint64_t)(uintptr_t)copy;
+        w->in_arena = true;
+    }
+    w->len = (uint32_t)len;
+    free(text);
+}
+
+void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, const char *served)
+{
+    w->file = o->file;
+    w->doc = o->doc;
+    w->line = o->line;
+    w->item = o->item;
+    w->served = dra_compact_str(cp, served);
+}
+
+/* All of len bytes at offset at of fd into buf. */
+static bool read_at(int fd, char *buf, size_t len, uint64_t at)
+{
+    while (len) {
+        ssize_t n = pread(fd, buf, len, (off_t)at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        buf += n;
+        len -= (size_t)n;
+        at += (uint64_t)n;
+    }
+    return true;
+}
+
+bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o)
+{
+    memset(o, 0, sizeof *o);
+    if (!w->len)
+        return false;
+    o->file = w->file;
+    o->doc = w->doc;
+    o->line = w->line;
+    o->item = w->item;
+    const char *text = (const char *)(uintptr_t)w->at;
+    char *buf = NULL;
+    if (!w->in_arena) {
+        buf = dra_xmalloc(w->len);
+        /* the file is this process's own: failing to read it back is as
+         * fatal as running out of memory */
+        if (!read_at(fileno(cp->spill), buf, w->len, w->at))
+            fail("cannot read back a temporary file");
+        text = buf;
+    }
+    o->json = json_loadb(text, w->len, JSON_ALLOW_NUL, NULL);
+    free(buf);
+    if (!o->json)
+        fail("cannot read back a record's object");
+    return true;
 }
 
 size_t dra_compact_bytes(const dra_compact *cp)
@@ -24,6 +130,8 @@ void dra_compact_free(dra_compact *cp)
     free(cp->owned);
     free(cp->claims);
     free(cp->pods);
+    if (cp->spill)
+        fclose(cp->spill);
     dra_strmap_free(&cp->strings);
     dra_arena_free(&cp->arena);
     memset(cp, 0, sizeof *cp);

@@ -13,6 +13,12 @@
  * until dra_compact_free().  A zero-initialised dra_compact (DRA_COMPACT_INIT)
  * is empty.  Building never fails (aborts on OOM).  Strings are NULL where
  * the object has no such string field, as dra_jstr reads it.
+ *
+ * Whole objects: a report that prints or changes a few of the objects (the
+ * claims `dra-claim doctor` fixes, the Pods `dra-evict --apply-at` deletes)
+ * asks cp to keep every record's object whole (dra_compact_keep_whole): as
+ * its compact JSON text, written to a temporary file (held in the arena
+ * when no such file can be made), read back as a new tree when asked.
  */
 #ifndef DRA_MODEL_COMPACT_H
 #define DRA_MODEL_COMPACT_H
@@ -24,6 +30,17 @@
 
 #include "../base/arena.h"
 #include "../base/hash.h"
+#include "../io/stream.h"
+
+/* Where a record's object came from, and its text when kept whole. */
+typedef struct dra_rec_whole {
+    const char *file;    /* as dra_obj.file (borrowed from the set); NULL when not placed */
+    int doc, line, item; /* as dra_obj's */
+    const char *served;  /* the apiVersion the input used when reading converted it, else NULL */
+    uint64_t at;         /* the text: offset in the temporary file, or its address in the arena */
+    uint32_t len;        /* its length; 0 when not kept */
+    bool in_arena;       /* the text is in the arena (no temporary file, or writing it failed) */
+} dra_rec_whole;
 
 /* One entry of status.allocation.devices.results. */
 typedef struct dra_rec_result {
@@ -54,6 +71,7 @@ typedef struct dra_claim_rec {
     dra_rec_result *results;
     dra_rec_consumer *reserved;
     uint32_t nresults, nreserved;
+    dra_rec_whole whole;
 } dra_claim_rec;
 
 /* One entry of a Pod's spec.resourceClaims (template set) or of its
@@ -68,6 +86,7 @@ typedef struct dra_pod_rec {
     dra_rec_pod_claim *claims;   /* spec.resourceClaims */
     dra_rec_pod_claim *statuses; /* status.resourceClaimStatuses */
     uint32_t nclaims, nstatuses;
+    dra_rec_whole whole;
 } dra_pod_rec;
 
 typedef struct dra_compact {
@@ -78,6 +97,9 @@ typedef struct dra_compact {
     size_t nclaims, npods, capclaims, cappods;
     json_t **owned; /* values records keep (device status, consumed capacity) */
     size_t nowned;
+    bool keep_whole;  /* records keep their object's text (dra_compact_keep_whole) */
+    FILE *spill;      /* where the texts are; NULL: in the arena */
+    uint64_t spilled; /* bytes written to spill */
 } dra_compact;
 
 #define DRA_COMPACT_INIT                                                                                               \
@@ -90,9 +112,22 @@ const char *dra_compact_str(dra_compact *cp, const char *s);
 
 /* A record of claim (a v1 ResourceClaim, not changed) appended to
  * cp->claims; returns it. */
-const dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim);
+dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim);
 /* A record of pod (a v1 Pod, not changed) appended to cp->pods. */
-const dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod);
+dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod);
+
+/* From now on every record made keeps its object whole (see above). */
+void dra_compact_keep_whole(dra_compact *cp);
+/* Keep obj's text in w when cp keeps objects whole (the record makers'
+ * step; nothing otherwise). */
+void dra_compact_store(dra_compact *cp, dra_rec_whole *w, const json_t *obj);
+/* Note in w where the record's object o was read and (served, NULL when
+ * none) the apiVersion the input used, interned in cp. */
+void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, const char *served);
+/* The object of w as it was made into the record: o->json a new tree (the
+ * caller decrefs it), o's location from w (no source text).  False, o
+ * cleared, when w keeps no text. */
+bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o);
 
 /* Bytes held (arena and tables), for statistics. */
 size_t dra_compact_bytes(const dra_compact *cp);

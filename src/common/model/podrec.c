@@ -27,7 +27,7 @@ static dra_rec_pod_claim *entries(dra_compact *cp, const json_t *pod, const char
     return v;
 }
 
-const dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod)
+dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod)
 {
     dra_pod_rec *r = dra_arena_zalloc(&cp->arena, sizeof *r);
     r->ns = str(cp, pod, "metadata.namespace");
@@ -38,6 +38,7 @@ const dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod)
     r->deleting = dra_obj_deleting(pod);
     r->claims = entries(cp, pod, "spec.resourceClaims", true, &r->nclaims);
     r->statuses = entries(cp, pod, "status.resourceClaimStatuses", false, &r->nstatuses);
+    dra_compact_store(cp, &r->whole, pod);
     if (cp->npods == cp->cappods) {
         cp->cappods = cp->cappods ? 2 * cp->cappods : 64;
         cp->pods = dra_xrealloc(cp->pods, cp->cappods * sizeof *cp->pods);
