@@ -13,7 +13,7 @@
 /* ---- index ---- */
 
 /* Index tags (kinds are tags 0..DRA_KIND_COUNT-1 for namespace/name keys). */
-enum { TAG_OBJ = 'P', TAG_OWNER = 'U', TAG_POD_NS = 'N', TAG_SERVED = 'S', TAG_POD_REC = 'R' };
+enum { TAG_OBJ = 'P', TAG_OWNER = 'U', TAG_POD_NS = 'N', TAG_SERVED = 'S', TAG_POD_REC = 'R', TAG_CLAIM_REC = 'C' };
 
 /* Index values pack kind and position. */
 static size_t pack(dra_kind k, size_t i)
@@ -226,8 +226,9 @@ typedef struct slim_ctx {
 } slim_ctx;
 
 /* A checked object (converted) of a kind held as a record: its shape
- * checked, then its record made. */
-static void record(slim_ctx *s, const dra_obj *o, dra_kind kind)
+ * checked, then its record made; read is the object as read (before
+ * conversion), for the apiVersion the input used. */
+static void record(slim_ctx *s, const dra_obj *o, dra_kind kind, const dra_obj *read)
 {
     bool claim = kind == DRA_KIND_RESOURCE_CLAIM;
     dra_err *shape = claim ? dra_check_claim_shape(o) : dra_check_pod_shape(o);
@@ -236,11 +237,16 @@ static void record(slim_ctx *s, const dra_obj *o, dra_kind kind)
         return;
     }
     dra_cluster *c = s->c;
+    const char *was = dra_jstr(read->json, "apiVersion"), *now = dra_jstr(o->json, "apiVersion");
+    const char *served = was && now && strcmp(was, now) != 0 ? was : NULL;
     if (claim) {
-        dra_compact_claim(&c->recs, o->json);
+        dra_claim_rec *r = dra_compact_claim(&c->recs, o->json);
+        dra_compact_place(&c->recs, &r->whole, read, served);
+        dra_lc_index_add(&c->ix, TAG_CLAIM_REC, r->ns, r->name, c->recs.nclaims - 1);
         return;
     }
-    const dra_pod_rec *p = dra_compact_pod(&c->recs, o->json);
+    dra_pod_rec *p = dra_compact_pod(&c->recs, o->json);
+    dra_compact_place(&c->recs, &p->whole, read, served);
     dra_lc_index_add(&c->ix, TAG_POD_REC, p->ns, p->name, c->recs.npods - 1);
     if (!dra_lc_index_find(&c->ix, TAG_POD_NS, p->ns, NULL))
         dra_lc_index_add(&c->ix, TAG_POD_NS, p->ns, NULL, 0);
@@ -268,7 +274,7 @@ static dra_err *slim_one(void *ctx, dra_obj *o)
     uint32_t bit = passed ? 1u << kind : 0;
     s->c->nread += passed;
     if (bit & s->c->as_records & ((1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD)))
-        record(s, &copy, kind);
+        record(s, &copy, kind, o);
     json_decref(copy.json);
     if (e) {
         dra_errs_add(&s->errs, e);
@@ -389,4 +395,58 @@ const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, 
     }
     const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, name);
     return pod ? dra_compact_pod(scratch, pod->json) : NULL;
+}
+
+static bool held_as_records(const dra_cluster *c, dra_kind k)
+{
+    return (k == DRA_KIND_RESOURCE_CLAIM || k == DRA_KIND_POD) && (c->as_records & (1u << k));
+}
+
+size_t dra_cluster_count(const dra_cluster *c, dra_kind k)
+{
+    if (!held_as_records(c, k))
+        return c->n[k];
+    return k == DRA_KIND_POD ? c->recs.npods : c->recs.nclaims;
+}
+
+static const dra_rec_whole *whole_of(const dra_cluster *c, dra_kind k, size_t i)
+{
+    return k == DRA_KIND_POD ? &c->recs.pods[i]->whole : &c->recs.claims[i]->whole;
+}
+
+const dra_obj *dra_cluster_nth(const dra_cluster *c, dra_kind k, size_t i, dra_obj *tmp)
+{
+    if (!held_as_records(c, k)) {
+        memset(tmp, 0, sizeof *tmp);
+        return c->of[k][i];
+    }
+    return dra_compact_whole(&c->recs, whole_of(c, k, i), tmp) ? tmp : NULL;
+}
+
+bool dra_cluster_position(const dra_cluster *c, dra_kind k, const char *ns, const char *name, size_t *i)
+{
+    if (held_as_records(c, k))
+        return name && dra_lc_index_first(&c->ix, k == DRA_KIND_POD ? TAG_POD_REC : TAG_CLAIM_REC, ns, name, i);
+    const dra_obj *o = dra_cluster_find(c, k, ns, name);
+    size_t v;
+    if (!o || !dra_lc_index_first_ptr(&c->ix, TAG_OBJ, o->json, &v) || v % DRA_KIND_COUNT != (size_t)k)
+        return false;
+    *i = v / DRA_KIND_COUNT;
+    return true;
+}
+
+const char *dra_cluster_served_version_of(const dra_cluster *c, dra_kind k, const char *ns, const char *name)
+{
+    size_t i;
+    if (held_as_records(c, k))
+        return dra_cluster_position(c, k, ns, name, &i) ? whole_of(c, k, i)->served : NULL;
+    const dra_obj *o = dra_cluster_find(c, k, ns, name);
+    return o ? dra_cluster_served_version(c, o->json) : NULL;
+}
+
+const dra_obj *dra_cluster_get(const dra_cluster *c, dra_kind k, const char *ns, const char *name, dra_obj *tmp)
+{
+    size_t i;
+    memset(tmp, 0, sizeof *tmp);
+    return dra_cluster_position(c, k, ns, name, &i) ? dra_cluster_nth(c, k, i, tmp) : NULL;
 }

@@ -137,6 +137,25 @@ const dra_compact *dra_cluster_claim_records(const dra_cluster *c, dra_compact *
  * scratch (the caller frees it) of the Pod object; NULL when missing. */
 const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, const char *name, dra_compact *scratch);
 
+/* Claims and Pods by position, whether held as objects or as records
+ * (as_records; their objects kept whole: dra_compact_keep_whole(&c->recs)
+ * before reading).  The number of objects of kind k: */
+size_t dra_cluster_count(const dra_cluster *c, dra_kind k);
+/* Object i of kind k (input order, below dra_cluster_count): c's own, or
+ * made in tmp from its record, tmp->json then a new tree the caller
+ * decrefs (tmp->json is NULL when the object is c's own).  NULL when a
+ * record does not keep its object whole. */
+const dra_obj *dra_cluster_nth(const dra_cluster *c, dra_kind k, size_t i, dra_obj *tmp);
+/* The position of the first object ns/name of kind k (claims and Pods). */
+bool dra_cluster_position(const dra_cluster *c, dra_kind k, const char *ns, const char *name, size_t *i);
+/* dra_cluster_find for claims and Pods held either way: the first object
+ * ns/name of kind k as dra_cluster_nth gives it (tmp->json to decref), or
+ * NULL (tmp cleared). */
+const dra_obj *dra_cluster_get(const dra_cluster *c, dra_kind k, const char *ns, const char *name, dra_obj *tmp);
+/* dra_cluster_served_version of object ns/name of kind k, held as an
+ * object or as a record. */
+const char *dra_cluster_served_version_of(const dra_cluster *c, dra_kind k, const char *ns, const char *name);
+
 /* JSON access: io/json.h (dra_jget, dra_jstr, dra_jstr_or, dra_jtrue, dra_jarr, dra_jset_new). */
 
 /* Times: model/time.h (dra_time_parse, dra_time_format, dra_time_cmp). */

@@ -531,12 +531,11 @@ dra_err *dra_changes_write_ops_by_object(FILE *f, const dra_changes *c, dra_patc
 
 void dra_cluster_address_ops(const dra_cluster *c, struct dra_changes *ch)
 {
-    for (size_t i = 0; i < ch->nops && c->nserved; i++) {
+    for (size_t i = 0; i < ch->nops; i++) {
         dra_op *op = &ch->ops[i];
         if (op->verb == DRA_OP_CREATE || !op->kind || !op->name)
             continue;
-        const dra_obj *o = dra_cluster_find(c, dra_kind_from_name(op->kind), op->ns, op->name);
-        const char *v = o ? dra_cluster_served_version(c, o->json) : NULL;
+        const char *v = dra_cluster_served_version_of(c, dra_kind_from_name(op->kind), op->ns, op->name);
         if (!v)
             continue;
         free(op->api_version);
