@@ -145,6 +145,7 @@ static void keep_nothing(dra_cluster *c)
     c->model.warnings = NULL;
     size_t unknown = c->unknown;
     uint32_t as_records = c->as_records, dropped = c->dropped;
+    bool device_names = c->device_names;
     size_t nread = c->nread;
     dra_cluster_free(c);
     c->nread = nread;
@@ -152,6 +153,7 @@ static void keep_nothing(dra_cluster *c)
     c->model = saved;
     c->as_records = as_records;
     c->dropped = dropped;
+    c->device_names = device_names;
 }
 
 dra_err *dra_cluster_load(dra_cluster *c, dra_objset *set, const dra_load_opts *opts)
@@ -284,10 +286,18 @@ static dra_err *slim_one(void *ctx, dra_obj *o)
     if (!passed || (bit & (s->c->dropped | s->c->as_records)))
         return NULL;
     if (kind == DRA_KIND_RESOURCE_SLICE) {
+        bool v1 = strcmp(dra_jstr_or(o->json, "apiVersion", ""), "resource.k8s.io/v1") == 0;
         size_t i;
         json_t *dev;
-        json_array_foreach(json_object_get(json_object_get(o->json, "spec"), "devices"), i, dev)
-            drop_descriptions(dev);
+        json_t *devs = json_object_get(json_object_get(o->json, "spec"), "devices");
+        json_array_foreach(devs, i, dev) {
+            json_t *taints = json_object_get(dev, "taints");
+            const char *name = dra_jstr(dev, "name");
+            if (s->c->device_names && v1 && name && (!json_array_size(taints) && (!taints || json_is_array(taints))))
+                json_array_set_new(devs, i, json_string(name));
+            else
+                drop_descriptions(dev);
+        }
     }
     dra_objset_keep(s->set, o);
     return NULL;
@@ -449,4 +459,9 @@ const dra_obj *dra_cluster_get(const dra_cluster *c, dra_kind k, const char *ns,
     size_t i;
     memset(tmp, 0, sizeof *tmp);
     return dra_cluster_position(c, k, ns, name, &i) ? dra_cluster_nth(c, k, i, tmp) : NULL;
+}
+
+const char *dra_slice_device_name(const json_t *dev)
+{
+    return json_is_string(dev) ? json_string_value(dev) : dra_jstr_or(dev, "name", "");
 }

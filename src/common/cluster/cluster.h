@@ -58,6 +58,11 @@ typedef struct dra_cluster {
      * as records in `recs` instead of objects (ResourceClaims, Pods), and
      * kinds it checks as read and drops (none of them in `of`). */
     uint32_t as_records, dropped;
+    /* Set before dra_cluster_read_input: a resource.k8s.io/v1 ResourceSlice's
+     * devices without taints are kept as their names alone (JSON strings),
+     * for the tools that ask of them only which exist and their taints
+     * (dra-evict, dra-claim doctor; dra_slice_device_name reads both). */
+    bool device_names;
     size_t nread;     /* objects dra_cluster_read_input took in (kept, held as records or dropped) */
     dra_compact recs; /* claims and Pods as records, input order */
 } dra_cluster;
@@ -136,6 +141,10 @@ const dra_compact *dra_cluster_claim_records(const dra_cluster *c, dra_compact *
 /* The record of the Pod ns/name (first in input order): c's, or one made in
  * scratch (the caller frees it) of the Pod object; NULL when missing. */
 const dra_pod_rec *dra_cluster_pod_record(const dra_cluster *c, const char *ns, const char *name, dra_compact *scratch);
+
+/* The name of a device of a ResourceSlice's spec.devices, whether an
+ * object or (device_names) a name alone; "" when none. */
+const char *dra_slice_device_name(const json_t *dev);
 
 /* Claims and Pods by position, whether held as objects or as records
  * (as_records; their objects kept whole: dra_compact_keep_whole(&c->recs)
