@@ -51,6 +51,10 @@ static dra_err *load(const dra_args *a, opts *x)
     if (strcmp(a->cmd->name, "status") == 0) { /* claims and Pods as records; slices and Nodes unread */
         x->c.as_records = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD);
         x->c.dropped = (1u << DRA_KIND_RESOURCE_SLICE) | (1u << DRA_KIND_NODE);
+    } else if (strcmp(a->cmd->name, "doctor") == 0) { /* records, whole objects made again one at a time */
+        x->c.as_records = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD);
+        dra_compact_keep_whole(&x->c.recs);
+        x->c.device_names = true; /* of devices, only which exist and their taints (dra-evict's view) */
     }
     /* generate makes claims for workloads' pods, named as the API server would; the others skip device descriptions */
     bool generate = strcmp(a->cmd->name, "generate") == 0, convert = strcmp(a->cmd->name, "convert") == 0;

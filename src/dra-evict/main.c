@@ -182,6 +182,10 @@ static dra_err *run(const dra_args *a, void *xv, int *rc)
         e = dra_tool_input_options(&set, a);
     c.no_validate = x->no_validate;
     c.dropped = 1u << DRA_KIND_NODE; /* checked as read; eviction never looks a Node up */
+    /* claims and Pods as records, whole objects made again for the few the evictions name */
+    c.as_records = (1u << DRA_KIND_RESOURCE_CLAIM) | (1u << DRA_KIND_POD);
+    dra_compact_keep_whole(&c.recs);
+    c.device_names = true; /* of devices, only which exist and their taints */
     if (!e) {
         e = dra_cluster_read_input(&c, &set, a->pos, a->npos, &f, o.now.sec);
         dra_input_report ir = {c.model.warnings, c.unknown, c.model.collapsed, c.model.files_repeated};

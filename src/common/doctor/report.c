@@ -22,6 +22,8 @@ typedef struct doc {
     } * fixed; /* findings fixed by operations ch->ops[from..to) */
     size_t nfixed, capfixed;
     dra_evict_view *ev; /* the devices as the eviction controller sees them, indexed once */
+    json_t **kept;      /* claims made from records that the changes hold (freed at the end) */
+    size_t nkept;
 } doc;
 
 /* takes problem and fix */
@@ -117,10 +119,11 @@ static void check_claim(doc *d, const dra_obj *co)
     json_array_foreach(dra_jarr(claim, "status.reservedFor"), i, e) {
         users++;
         if (*dra_jstr_or(e, "apiGroup", "") || strcmp(dra_jstr_or(e, "resource", ""), "pods") != 0 ||
-            !c->n[DRA_KIND_POD])
+            !dra_cluster_count(c, DRA_KIND_POD))
             continue;
         const char *pn = dra_jstr_or(e, "name", ""), *uid = dra_jstr_or(e, "uid", "");
-        const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
+        dra_obj tmp;
+        const dra_obj *pod = dra_cluster_get(c, DRA_KIND_POD, ns, pn, &tmp);
         char *problem = NULL;
         if (!pod)
             problem = dra_xasprintf("reservedFor names pod %s (uid %s) which does not exist", pn, uid);
@@ -130,6 +133,7 @@ static void check_claim(doc *d, const dra_obj *co)
         else if (dra_pod_is_done(pod->json))
             problem = dra_xasprintf("reservedFor names pod %s which is done (%s)", pn,
                                     dra_jstr_or(pod->json, "status.phase", "deleted before scheduling"));
+        json_decref(tmp.json);
         if (problem) {
             size_t from = d->ch->nops;
             char *r = why(claim, problem);
@@ -197,14 +201,16 @@ static void check_claim(doc *d, const dra_obj *co)
     char *problem = NULL;
     if (pcn && !owner && !group_owned) {
         problem = dra_xasprintf("was generated for pod claim %s but has no owning pod", pcn);
-    } else if (owner && c->n[DRA_KIND_POD] && !dra_obj_deleting(claim)) {
+    } else if (owner && dra_cluster_count(c, DRA_KIND_POD) && !dra_obj_deleting(claim)) {
         const char *pn = dra_jstr_or(owner, "name", "");
-        const dra_obj *pod = dra_cluster_find(c, DRA_KIND_POD, ns, pn);
+        dra_obj tmp;
+        const dra_obj *pod = dra_cluster_get(c, DRA_KIND_POD, ns, pn, &tmp);
         if (!pod)
             problem = dra_xasprintf("is owned by pod %s which does not exist", pn);
         else if (strcmp(dra_jstr_or(pod->json, "metadata.uid", ""), dra_jstr_or(owner, "uid", "")) != 0)
             problem = dra_xasprintf("is owned by pod %s (uid %s) which was replaced (uid now %s)", pn,
                                     dra_jstr_or(owner, "uid", ""), dra_jstr_or(pod->json, "metadata.uid", ""));
+        json_decref(tmp.json);
     }
     if (problem) {
         size_t from = d->ch->nops;
@@ -259,7 +265,8 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
             free(m);
             continue;
         }
-        const dra_obj *co = dra_cluster_find(c, DRA_KIND_RESOURCE_CLAIM, ns, name);
+        dra_obj tmp;
+        const dra_obj *co = dra_cluster_get(c, DRA_KIND_RESOURCE_CLAIM, ns, name, &tmp);
         if (!co) {
             add(out, pod, dra_xasprintf("pod claim %s references ResourceClaim %s which does not exist", pcn, name),
                 check ? fix_tool_sh("dra-claim generate --patch=kubectl", o)
@@ -298,6 +305,7 @@ static void check_pod(const dra_cluster *c, const dra_obj *po, const dra_doctor_
                 free(why);
             }
         }
+        json_decref(tmp.json);
     }
 }
 
@@ -338,12 +346,33 @@ void dra_doctor(const dra_cluster *c, const dra_doctor_opts *opts, dra_findings 
 {
     dra_changes own = DRA_CHANGES_INIT;
     dra_evict_opts eo = {.now = opts ? opts->now : (dra_time){0, 0}, .features = opts ? opts->features : NULL};
-    doc d = {c, opts, out, opts && opts->ops ? opts->ops : &own, NULL, 0, 0, dra_evict_view_new(c, &eo)};
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++)
-        check_claim(&d, c->of[DRA_KIND_RESOURCE_CLAIM][i]);
-    for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++)
-        check_pod(c, c->of[DRA_KIND_POD][i], opts, out);
+    doc d = {c, opts, out, opts && opts->ops ? opts->ops : &own, NULL, 0, 0, dra_evict_view_new(c, &eo), NULL, 0};
+    /* claims and Pods held as records are made into objects one at a
+     * time; a claim stays while the changes hold it */
+    for (size_t i = 0, n = dra_cluster_count(c, DRA_KIND_RESOURCE_CLAIM); i < n; i++) {
+        dra_obj tmp;
+        size_t touched = d.ch->nobjs;
+        const dra_obj *co = dra_cluster_nth(c, DRA_KIND_RESOURCE_CLAIM, i, &tmp);
+        if (co)
+            check_claim(&d, co);
+        if (tmp.json && d.ch->nobjs != touched) {
+            d.kept = dra_xgrow(d.kept, d.nkept, sizeof *d.kept);
+            d.kept[d.nkept++] = tmp.json;
+        } else {
+            json_decref(tmp.json);
+        }
+    }
+    for (size_t i = 0, n = dra_cluster_count(c, DRA_KIND_POD); i < n; i++) {
+        dra_obj tmp;
+        const dra_obj *po = dra_cluster_nth(c, DRA_KIND_POD, i, &tmp);
+        if (po)
+            check_pod(c, po, opts, out);
+        json_decref(tmp.json);
+    }
     finish(&d);
+    for (size_t i = 0; i < d.nkept; i++)
+        json_decref(d.kept[i]);
+    free(d.kept);
     free(d.fixed);
     dra_evict_view_free(d.ev);
     dra_changes_free(&own);

@@ -230,6 +230,11 @@ const json_t *dra_ev_newest_slice(const ctx *x, size_t i, const char **driver, c
     return pg && slice_gen(s) == pg->generation ? s : NULL;
 }
 
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
+
 /* After load_pools: every device of a slice at its pool's newest
  * generation, the first of a name winning (slices in input order, devices
  * in slice order), as pool.getDevice finds it.  Slices that failed the
@@ -249,12 +254,10 @@ static void want(ctx *x, const char *driver, const char *pool, const char *devic
 void dra_ev_index_devices(ctx *x, bool claims, const char *extra_driver, const char *extra_pool,
                           const char *extra_device)
 {
-    for (size_t i = 0; claims && i < x->c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
-        size_t j;
-        json_t *res;
-        json_array_foreach(dra_jarr(x->c->of[DRA_KIND_RESOURCE_CLAIM][i]->json, "status.allocation.devices.results"), j,
-                           res)
-            want(x, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""), dra_jstr_or(res, "device", ""));
+    for (size_t i = 0; claims && i < x->claims->nclaims; i++) {
+        const dra_claim_rec *r = x->claims->claims[i];
+        for (uint32_t j = 0; j < r->nresults; j++)
+            want(x, or_empty(r->results[j].driver), or_empty(r->results[j].pool), or_empty(r->results[j].device));
     }
     if (extra_device)
         want(x, extra_driver, extra_pool, extra_device);
@@ -266,7 +269,7 @@ void dra_ev_index_devices(ctx *x, bool claims, const char *extra_driver, const c
         size_t j;
         json_t *d;
         json_array_foreach(dra_jarr(s, "spec.devices"), j, d) {
-            const char *name = dra_jstr_or(d, "name", "");
+            const char *name = dra_slice_device_name(d);
             size_t len = device_key_len(driver, pool, name);
             char buf[512];
             char *k = len <= sizeof buf ? buf : dra_xmalloc(len);
@@ -482,15 +485,7 @@ static dra_err *claim_eviction(const ctx *x, const dra_obj *co, long only_rule, 
 
 /* ---- pods ---- */
 
-/* The claim's entry: by_claim maps the bytes of each entry's dra_obj
- * pointer (borrowed from the entry) to its position. */
-static const claim_ev *claim_for(const claim_ev *cev, const dra_strmap *by_claim, const dra_obj *co)
-{
-    intptr_t v;
-    return dra_strmap_get(by_claim, (const char *)&co, sizeof co, &v) ? &cev[v] : NULL;
-}
-
-static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, const dra_strmap *by_claim, pod_ev *pe)
+static void pod_eviction(const ctx *x, const dra_obj *po, const eval *ev, pod_ev *pe)
 {
     memset(pe, 0, sizeof *pe);
     pe->po = po;
@@ -525,9 +520,15 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
             if (dra_pod_claim_name(pod, pc, &name, &check) != DRA_PODCLAIM_NAMED)
                 continue;
         }
-        const dra_obj *co = dra_cluster_find(x->c, DRA_KIND_RESOURCE_CLAIM, ns, name);
-        if (!co || !dra_claim_allocated(co->json))
+        /* only an allocated claim has an entry; one with an eviction time
+         * was made into an object (ce->co) */
+        size_t pos;
+        if (!dra_cluster_position(x->c, DRA_KIND_RESOURCE_CLAIM, ns, name, &pos) || !ev->at[pos])
             continue;
+        const claim_ev *ce = &ev->cev[ev->at[pos] - 1];
+        if (!ce->has_time)
+            continue;
+        const dra_obj *co = ce->co;
         if (check) {
             char *why = dra_claim_is_for_pod_or_group(pod, co->json, group);
             free(why);
@@ -535,9 +536,6 @@ static void pod_eviction(const ctx *x, const dra_obj *po, const claim_ev *cev, c
                 continue;
         }
         if (!dra_claim_reserved_for_uid(co->json, uid) && !(group && dra_claim_reserved_for_group(co->json, group)))
-            continue;
-        const claim_ev *ce = claim_for(cev, by_claim, co);
-        if (!ce || !ce->has_time)
             continue;
         bool dup = false;
         for (size_t k = 0; k < pe->nclaims; k++)
@@ -572,36 +570,101 @@ void dra_ev_eval_free(eval *ev)
         free(ev->pev[i].claims);
     free(ev->cev);
     free(ev->pev);
-    dra_strmap_free(&ev->by_claim);
+    free(ev->at);
+    for (size_t i = 0; i < ev->nmade; i++) {
+        json_decref(ev->made[i]->json);
+        free(ev->made[i]);
+    }
+    free(ev->made);
     memset(ev, 0, sizeof *ev);
+}
+
+/* Whether a NoExecute taint (of the device in its pool's newest slices, or
+ * of an evicting rule) can apply to a device of the claim: without one its
+ * entry has no items, and its object is not needed. */
+static bool may_be_tainted(const ctx *x, const dra_claim_rec *r, long only_rule)
+{
+    for (uint32_t j = 0; j < r->nresults; j++) {
+        const char *driver = or_empty(r->results[j].driver), *pool = or_empty(r->results[j].pool),
+                   *device = or_empty(r->results[j].device);
+        const json_t *slice;
+        size_t k;
+        json_t *t;
+        json_array_foreach(dra_ev_device_taints(dra_ev_find_device(x, driver, pool, device, &slice)), k, t) {
+            if (strcmp(dra_jstr_or(t, "effect", ""), "NoExecute") == 0)
+                return true;
+        }
+        for (size_t n = 0; n < x->nrules; n++)
+            if (dra_ev_evicting(x, n, only_rule) && dra_ev_rule_matches(&x->rules[n], driver, pool, device))
+                return true;
+    }
+    return false;
+}
+
+/* o, returned by dra_cluster_nth into tmp, kept for ev's lifetime. */
+static const dra_obj *keep(eval *ev, const dra_obj *o, const dra_obj *tmp)
+{
+    if (!tmp->json)
+        return o; /* the cluster's own */
+    dra_obj *m = dra_xmalloc(sizeof *m);
+    *m = *tmp;
+    ev->made = dra_xgrow(ev->made, ev->nmade, sizeof *ev->made);
+    ev->made[ev->nmade++] = m;
+    return m;
 }
 
 dra_err *dra_ev_evaluate(const ctx *x, long only_rule, eval *ev)
 {
     const dra_cluster *c = x->c;
     memset(ev, 0, sizeof *ev);
-    ev->cev = dra_xcalloc(c->n[DRA_KIND_RESOURCE_CLAIM] + 1, sizeof *ev->cev);
+    size_t nclaims = x->claims->nclaims, npods = dra_cluster_count(c, DRA_KIND_POD);
+    ev->cev = dra_xcalloc(nclaims + 1, sizeof *ev->cev);
+    ev->at = dra_xcalloc(nclaims + 1, sizeof *ev->at);
     dra_err *errs = NULL;
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
-        const dra_obj *co = c->of[DRA_KIND_RESOURCE_CLAIM][i];
-        if (!dra_claim_allocated(co->json))
+    bool timed = false; /* some claim has an eviction time */
+    for (size_t i = 0; i < nclaims; i++) {
+        const dra_claim_rec *r = x->claims->claims[i];
+        if (!r->allocated)
             continue;
         claim_ev *ce = &ev->cev[ev->ncev];
-        dra_err *e = claim_eviction(x, co, only_rule, ce);
-        if (e) {
-            free(ce->items);
-            errs = dra_err_append(errs, e);
-            continue;
+        memset(ce, 0, sizeof *ce);
+        if (may_be_tainted(x, r, only_rule)) {
+            dra_obj tmp;
+            const dra_obj *co = dra_cluster_nth(c, DRA_KIND_RESOURCE_CLAIM, i, &tmp);
+            dra_err *e = co ? claim_eviction(x, co, only_rule, ce) : NULL;
+            if (e) {
+                free(ce->items);
+                json_decref(tmp.json);
+                errs = dra_err_append(errs, e);
+                continue;
+            }
+            if (co && ce->n) {
+                ce->co = keep(ev, co, &tmp);
+            } else {
+                ce->co = NULL;
+                json_decref(tmp.json);
+            }
         }
-        ev->ncev++;
+        ce->pos = i;
+        timed |= ce->has_time;
+        ev->at[i] = ++ev->ncev;
     }
-    dra_strmap_reserve(&ev->by_claim, ev->ncev);
-    for (size_t i = 0; i < ev->ncev; i++)
-        dra_strmap_put(&ev->by_claim, (const char *)&ev->cev[i].co, sizeof ev->cev[i].co, (intptr_t)i);
-    ev->pev = dra_xcalloc(c->n[DRA_KIND_POD] + 1, sizeof *ev->pev);
-    for (size_t i = 0; i < c->n[DRA_KIND_POD]; i++) {
-        pod_eviction(x, c->of[DRA_KIND_POD][i], ev->cev, &ev->by_claim, &ev->pev[ev->npev]);
-        ev->npev++;
+    ev->pev = dra_xcalloc(npods + 1, sizeof *ev->pev);
+    for (size_t i = 0; i < npods; i++) {
+        pod_ev *pe = &ev->pev[ev->npev++];
+        memset(pe, 0, sizeof *pe);
+        if (!timed)
+            continue; /* no pod has an eviction time either */
+        dra_obj tmp;
+        const dra_obj *po = dra_cluster_nth(c, DRA_KIND_POD, i, &tmp);
+        if (po)
+            pod_eviction(x, po, ev, pe);
+        if (po && pe->has_time) {
+            pe->po = keep(ev, po, &tmp);
+        } else {
+            pe->po = NULL;
+            json_decref(tmp.json);
+        }
     }
     return errs;
 }
@@ -688,6 +751,7 @@ dra_err *dra_ev_ctx_init(ctx *x, const dra_cluster *c, const dra_evict_opts *opt
     x->opts = opts;
     x->out = out;
     x->warned = dra_xcalloc(1, sizeof *x->warned);
+    x->claims = dra_cluster_claim_records(c, &x->own);
     dra_err *e = load_rules(x);
     e = dra_err_append(e, dra_ev_load_pools(x));
     dra_ev_index_devices(x, true, device ? device[0] : NULL, device ? device[1] : NULL, device ? device[2] : NULL);
@@ -701,6 +765,7 @@ void dra_ev_ctx_free(ctx *x)
     dra_strmap_free(&x->devmap);
     free(x->devs);
     dra_arena_free(&x->keys);
+    dra_compact_free(&x->own);
     if (x->warned)
         dra_strset_free(x->warned);
     free(x->warned);

@@ -37,6 +37,8 @@ typedef struct ctx {
     } * devs;
     size_t ndevs;
     dra_arena keys;
+    dra_compact own;           /* the claims' records when the cluster holds them as objects */
+    const dra_compact *claims; /* the claims' records, input order */
     dra_evict_result *out;
     dra_strset *warned; /* messages of the warnings given once (the wrap-around); ctx_init's */
 } ctx;
@@ -50,7 +52,8 @@ typedef struct item {
 } item;
 
 typedef struct claim_ev {
-    const dra_obj *co;
+    const dra_obj *co; /* NULL when no taint can apply to its devices (not made from its record) */
+    size_t pos;        /* its position among the cluster's claims */
     item *items;
     size_t n;
     bool has_time;
@@ -58,7 +61,7 @@ typedef struct claim_ev {
 } claim_ev;
 
 typedef struct pod_ev {
-    const dra_obj *po;
+    const dra_obj *po;       /* NULL when it has no eviction time (not made from its record) */
     const claim_ev **claims; /* contributing claims (with an eviction time) */
     size_t nclaims;
     bool has_time;
@@ -68,9 +71,11 @@ typedef struct pod_ev {
 typedef struct eval {
     claim_ev *cev;
     size_t ncev;
-    dra_strmap by_claim; /* claim object -> position in cev (see claim_for) */
+    size_t *at; /* claim position -> its entry in cev + 1, 0 for none */
     pod_ev *pev;
     size_t npev;
+    dra_obj **made; /* the claims and Pods made from records that entries hold */
+    size_t nmade;
 } eval;
 
 /* ---- eval.c ---- */

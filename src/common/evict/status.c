@@ -54,19 +54,18 @@ static void count_devices(const ctx *x, const rule_info *ri, long long *publishe
         size_t j;
         json_t *d;
         json_array_foreach(dra_jarr(s, "spec.devices"), j, d) {
-            if (dra_ev_rule_matches(ri, driver, pool, dra_jstr_or(d, "name", "")))
+            if (dra_ev_rule_matches(ri, driver, pool, dra_slice_device_name(d)))
                 (*published)++;
         }
     }
-    for (size_t i = 0; i < c->n[DRA_KIND_RESOURCE_CLAIM]; i++) {
-        const json_t *cl = c->of[DRA_KIND_RESOURCE_CLAIM][i]->json;
-        if (!dra_claim_allocated(cl))
+    for (size_t i = 0; i < x->claims->nclaims; i++) {
+        const dra_claim_rec *cl = x->claims->claims[i];
+        if (!cl->allocated)
             continue;
-        size_t j;
-        json_t *res;
-        json_array_foreach(dra_jarr(cl, "status.allocation.devices.results"), j, res) {
-            if (dra_ev_rule_matches(ri, dra_jstr_or(res, "driver", ""), dra_jstr_or(res, "pool", ""),
-                                    dra_jstr_or(res, "device", "")))
+        for (uint32_t j = 0; j < cl->nresults; j++) {
+            const dra_rec_result *res = &cl->results[j];
+            if (dra_ev_rule_matches(ri, res->driver ? res->driver : "", res->pool ? res->pool : "",
+                                    res->device ? res->device : ""))
                 (*alloc)++;
         }
     }
