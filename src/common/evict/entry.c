@@ -22,6 +22,11 @@ void dra_evict_result_free(dra_evict_result *r)
     for (size_t i = 0; i < r->nrules; i++)
         json_decref(r->rules[i]);
     free(r->rules);
+    for (size_t i = 0; i < r->nmade; i++) {
+        json_decref(r->made[i]->json);
+        free(r->made[i]);
+    }
+    free(r->made);
     memset(r, 0, sizeof *r);
 }
 
@@ -69,6 +74,11 @@ dra_err *dra_evict_compute(const dra_cluster *c, const dra_evict_opts *opts, dra
         return e;
     }
     dra_ev_build_records(&ev, out);
+    /* the objects made from records that the records name go with them */
+    out->made = ev.made;
+    out->nmade = ev.nmade;
+    ev.made = NULL;
+    ev.nmade = 0;
     if (opts->apply && changes) {
         /* in eviction-time order, as the work queue fires them */
         const pod_ev **due = dra_xcalloc(ev.npev + 1, sizeof *due);

@@ -18,9 +18,10 @@
  * "all devices", as 1.36's scheduler did (kubernetes#141422; from 1.37 on the
  * scheduler also selects none, kubernetes#141648).
  *
- * Ownership: dra_evict_result owns its arrays, the warning strings and the
- * rule objects it returns; records borrow from the dra_cluster, which must
- * outlive the result.  dra_evict_result_free() releases it.
+ * Ownership: dra_evict_result owns its arrays, the warning strings, the
+ * rule objects it returns and the claims and Pods made from records that
+ * its records name; records borrow the rest from the dra_cluster, which
+ * must outlive the result.  dra_evict_result_free() releases it.
  */
 #ifndef DRA_EVICT_EVICT_H
 #define DRA_EVICT_EVICT_H
@@ -80,6 +81,10 @@ typedef struct dra_evict_result {
     dra_problems warnings; /* one line (msg) each, for stderr */
     json_t **rules;        /* every DeviceTaintRule with status.conditions as upstream sets them; owned */
     size_t nrules;
+    /* claims and Pods held as records, made into the objects the records
+     * name; owned */
+    dra_obj **made;
+    size_t nmade;
 } dra_evict_result;
 
 #define DRA_EVICT_RESULT_INIT                                                                                          \
