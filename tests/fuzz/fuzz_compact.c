@@ -1,7 +1,8 @@
 /* Fuzz the compact records of claims and Pods (model/compact.h): every
  * object read, whatever its shape, made into a claim record and a Pod
  * record, then dra-claim status's rows over the objects as a cluster (made
- * into records on the way).  Input: any bytes, read as YAML/JSON by
+ * into records on the way).  Every object kept whole must read back equal
+ * (dra_compact_whole).  Input: any bytes, read as YAML/JSON by
  * dra_read_mem; the length's low bit picks JSON or table output. */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,9 +20,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dra_objset set = DRA_OBJSET_INIT;
     dra_err *e = dra_read_mem(&set, "fuzz", (const char *)data, size);
     dra_compact cp = DRA_COMPACT_INIT;
+    dra_compact_keep_whole(&cp); /* and every object read back the same */
     for (size_t i = 0; !e && i < set.n; i++) {
-        const dra_claim_rec *c = dra_compact_claim(&cp, set.v[i].json);
-        const dra_pod_rec *p = dra_compact_pod(&cp, set.v[i].json);
+        dra_claim_rec *c = dra_compact_claim(&cp, set.v[i].json);
+        dra_pod_rec *p = dra_compact_pod(&cp, set.v[i].json);
+        dra_compact_place(&cp, &c->whole, &set.v[i], "resource.k8s.io/v1beta1");
+        dra_obj back;
+        if (!dra_compact_whole(&cp, &c->whole, &back) || !json_equal(back.json, set.v[i].json) ||
+            back.line != set.v[i].line || strcmp(c->whole.served, "resource.k8s.io/v1beta1") != 0)
+            abort();
+        json_decref(back.json);
+        if (!dra_compact_whole(&cp, &p->whole, &back) || !json_equal(back.json, set.v[i].json))
+            abort();
+        json_decref(back.json);
         /* every string a record holds is readable */
         size_t n = (c->ns ? strlen(c->ns) : 0) + (p->name ? strlen(p->name) : 0);
         for (uint32_t k = 0; k < c->nresults; k++)

@@ -51,8 +51,8 @@ void dra_compact_store(dra_compact *cp, dra_rec_whole *w, const json_t *obj)
     /* exact again when read back: 17 digits of a real, NULs escaped */
     char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(17));
     size_t len = text ? strlen(text) : 0;
-    if (!text || len > UINT32_MAX)
-        fail("out of memory");
+    if (!text || len > UINT32_MAX) /* out of memory (the readers' strings are UTF-8) */
+        fail("cannot keep an object's text");
     if (cp->spill && write_at(fileno(cp->spill), text, len, cp->spilled)) {
         w->at = cp->spilled;
         cp->spilled += len;
