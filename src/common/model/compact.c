@@ -28,11 +28,12 @@ void dra_compact_keep_whole(dra_compact *cp)
     cp->keep_whole = true;
 }
 
-/* All of buf written at offset at of fd. */
-static bool write_at(int fd, const char *buf, size_t len, uint64_t at)
+/* All of len bytes at offset at of fd: buf written there (put), or read
+ * from there into buf. */
+static bool transfer(int fd, char *buf, size_t len, uint64_t at, bool put)
 {
     while (len) {
-        ssize_t n = pwrite(fd, buf, len, (off_t)at);
+        ssize_t n = put ? pwrite(fd, buf, len, (off_t)at) : pread(fd, buf, len, (off_t)at);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -53,7 +54,7 @@ void dra_compact_store(dra_compact *cp, dra_rec_whole *w, const json_t *obj)
     size_t len = text ? strlen(text) : 0;
     if (!text || len > UINT32_MAX) /* out of memory (the readers' strings are UTF-8) */
         fail("cannot keep an object's text");
-    if (cp->spill && write_at(fileno(cp->spill), text, len, cp->spilled)) {
+    if (cp->spill && transfer(fileno(cp->spill), text, len, cp->spilled, true)) {
         w->at = cp->spilled;
         cp->spilled += len;
     } else {
@@ -75,22 +76,6 @@ void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, cons
     w->served = dra_compact_str(cp, served);
 }
 
-/* All of len bytes at offset at of fd into buf. */
-static bool read_at(int fd, char *buf, size_t len, uint64_t at)
-{
-    while (len) {
-        ssize_t n = pread(fd, buf, len, (off_t)at);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        buf += n;
-        len -= (size_t)n;
-        at += (uint64_t)n;
-    }
-    return true;
-}
-
 bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o)
 {
     memset(o, 0, sizeof *o);
@@ -106,7 +91,7 @@ bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o
         buf = dra_xmalloc(w->len);
         /* the file is this process's own: failing to read it back is as
          * fatal as running out of memory */
-        if (!read_at(fileno(cp->spill), buf, w->len, w->at))
+        if (!transfer(fileno(cp->spill), buf, w->len, w->at, false))
             fail("cannot read back a temporary file");
         text = buf;
     }
