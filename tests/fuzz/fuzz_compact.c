@@ -24,13 +24,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; !e && i < set.n; i++) {
         dra_claim_rec *c = dra_compact_claim(&cp, set.v[i].json);
         dra_pod_rec *p = dra_compact_pod(&cp, set.v[i].json);
-        dra_compact_place(&cp, &c->whole, &set.v[i], "resource.k8s.io/v1beta1");
+        dra_compact_place(&cp, c->whole, &set.v[i], "resource.k8s.io/v1beta1");
         dra_obj back;
-        if (!dra_compact_whole(&cp, &c->whole, &back) || !json_equal(back.json, set.v[i].json) ||
-            back.line != set.v[i].line || strcmp(c->whole.served, "resource.k8s.io/v1beta1") != 0)
+        if (!dra_compact_whole(&cp, c->whole, &back) || !json_equal(back.json, set.v[i].json) ||
+            back.line != set.v[i].line || strcmp(c->whole->served, "resource.k8s.io/v1beta1") != 0)
             abort();
         json_decref(back.json);
-        if (!dra_compact_whole(&cp, &p->whole, &back) || !json_equal(back.json, set.v[i].json))
+        if (!dra_compact_whole(&cp, p->whole, &back) || !json_equal(back.json, set.v[i].json))
             abort();
         json_decref(back.json);
         /* every string a record holds is readable */

@@ -243,12 +243,13 @@ static void record(slim_ctx *s, const dra_obj *o, dra_kind kind, const dra_obj *
     const char *served = was && now && strcmp(was, now) != 0 ? was : NULL;
     if (claim) {
         dra_claim_rec *r = dra_compact_claim(&c->recs, o->json);
-        dra_compact_place(&c->recs, &r->whole, read, served);
-        dra_lc_index_add(&c->ix, TAG_CLAIM_REC, r->ns, r->name, c->recs.nclaims - 1);
+        dra_compact_place(&c->recs, r->whole, read, served);
+        if (c->recs.keep_whole) /* looked up only to be made again (dra_cluster_get) */
+            dra_lc_index_add(&c->ix, TAG_CLAIM_REC, r->ns, r->name, c->recs.nclaims - 1);
         return;
     }
     dra_pod_rec *p = dra_compact_pod(&c->recs, o->json);
-    dra_compact_place(&c->recs, &p->whole, read, served);
+    dra_compact_place(&c->recs, p->whole, read, served);
     dra_lc_index_add(&c->ix, TAG_POD_REC, p->ns, p->name, c->recs.npods - 1);
     if (!dra_lc_index_find(&c->ix, TAG_POD_NS, p->ns, NULL))
         dra_lc_index_add(&c->ix, TAG_POD_NS, p->ns, NULL, 0);
@@ -421,7 +422,7 @@ size_t dra_cluster_count(const dra_cluster *c, dra_kind k)
 
 static const dra_rec_whole *whole_of(const dra_cluster *c, dra_kind k, size_t i)
 {
-    return k == DRA_KIND_POD ? &c->recs.pods[i]->whole : &c->recs.claims[i]->whole;
+    return k == DRA_KIND_POD ? c->recs.pods[i]->whole : c->recs.claims[i]->whole;
 }
 
 const dra_obj *dra_cluster_nth(const dra_cluster *c, dra_kind k, size_t i, dra_obj *tmp)
@@ -449,7 +450,7 @@ const char *dra_cluster_served_version_of(const dra_cluster *c, dra_kind k, cons
 {
     size_t i;
     if (held_as_records(c, k))
-        return dra_cluster_position(c, k, ns, name, &i) ? whole_of(c, k, i)->served : NULL;
+        return dra_cluster_position(c, k, ns, name, &i) && whole_of(c, k, i) ? whole_of(c, k, i)->served : NULL;
     const dra_obj *o = dra_cluster_find(c, k, ns, name);
     return o ? dra_cluster_served_version(c, o->json) : NULL;
 }

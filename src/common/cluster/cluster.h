@@ -155,7 +155,8 @@ size_t dra_cluster_count(const dra_cluster *c, dra_kind k);
  * decrefs (tmp->json is NULL when the object is c's own).  NULL when a
  * record does not keep its object whole. */
 const dra_obj *dra_cluster_nth(const dra_cluster *c, dra_kind k, size_t i, dra_obj *tmp);
-/* The position of the first object ns/name of kind k (claims and Pods). */
+/* The position of the first object ns/name of kind k (claims and Pods;
+ * claim records are found only when they keep their objects whole). */
 bool dra_cluster_position(const dra_cluster *c, dra_kind k, const char *ns, const char *name, size_t *i);
 /* dra_cluster_find for claims and Pods held either way: the first object
  * ns/name of kind k as dra_cluster_nth gives it (tmp->json to decref), or

@@ -87,7 +87,7 @@ dra_claim_rec *dra_compact_claim(dra_compact *cp, const json_t *claim)
         r->reserved[i] =
             (dra_rec_consumer){str(cp, e, "apiGroup"), str(cp, e, "resource"), str(cp, e, "name"), str(cp, e, "uid")};
     }
-    dra_compact_store(cp, &r->whole, claim);
+    r->whole = dra_compact_store(cp, claim);
     if (cp->nclaims == cp->capclaims) {
         cp->capclaims = cp->capclaims ? 2 * cp->capclaims : 64;
         cp->claims = dra_xrealloc(cp->claims, cp->capclaims * sizeof *cp->claims);

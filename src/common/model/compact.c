@@ -45,10 +45,11 @@ static bool transfer(int fd, char *buf, size_t len, uint64_t at, bool put)
     return true;
 }
 
-void dra_compact_store(dra_compact *cp, dra_rec_whole *w, const json_t *obj)
+dra_rec_whole *dra_compact_store(dra_compact *cp, const json_t *obj)
 {
     if (!cp->keep_whole)
-        return;
+        return NULL;
+    dra_rec_whole *w = dra_arena_zalloc(&cp->arena, sizeof *w);
     /* exact again when read back: 17 digits of a real, NULs escaped */
     char *text = json_dumps(obj, JSON_COMPACT | JSON_REAL_PRECISION(17));
     size_t len = text ? strlen(text) : 0;
@@ -65,10 +66,13 @@ void dra_compact_store(dra_compact *cp, dra_rec_whole *w, const json_t *obj)
     }
     w->len = (uint32_t)len;
     free(text);
+    return w;
 }
 
 void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, const char *served)
 {
+    if (!w)
+        return;
     w->file = o->file;
     w->doc = o->doc;
     w->line = o->line;
@@ -79,7 +83,7 @@ void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, cons
 bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o)
 {
     memset(o, 0, sizeof *o);
-    if (!w->len)
+    if (!w)
         return false;
     o->file = w->file;
     o->doc = w->doc;

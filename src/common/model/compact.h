@@ -38,7 +38,7 @@ typedef struct dra_rec_whole {
     int doc, line, item; /* as dra_obj's */
     const char *served;  /* the apiVersion the input used when reading converted it, else NULL */
     uint64_t at;         /* the text: offset in the temporary file, or its address in the arena */
-    uint32_t len;        /* its length; 0 when not kept */
+    uint32_t len;        /* its length */
     bool in_arena;       /* the text is in the arena (no temporary file, or writing it failed) */
 } dra_rec_whole;
 
@@ -71,7 +71,7 @@ typedef struct dra_claim_rec {
     dra_rec_result *results;
     dra_rec_consumer *reserved;
     uint32_t nresults, nreserved;
-    dra_rec_whole whole;
+    dra_rec_whole *whole; /* NULL unless cp keeps objects whole */
 } dra_claim_rec;
 
 /* One entry of a Pod's spec.resourceClaims (template set) or of its
@@ -86,7 +86,7 @@ typedef struct dra_pod_rec {
     dra_rec_pod_claim *claims;   /* spec.resourceClaims */
     dra_rec_pod_claim *statuses; /* status.resourceClaimStatuses */
     uint32_t nclaims, nstatuses;
-    dra_rec_whole whole;
+    dra_rec_whole *whole; /* NULL unless cp keeps objects whole */
 } dra_pod_rec;
 
 typedef struct dra_compact {
@@ -118,15 +118,15 @@ dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod);
 
 /* From now on every record made keeps its object whole (see above). */
 void dra_compact_keep_whole(dra_compact *cp);
-/* Keep obj's text in w when cp keeps objects whole (the record makers'
- * step; nothing otherwise). */
-void dra_compact_store(dra_compact *cp, dra_rec_whole *w, const json_t *obj);
-/* Note in w where the record's object o was read and (served, NULL when
- * none) the apiVersion the input used, interned in cp. */
+/* obj's text kept in cp when cp keeps objects whole (the record makers'
+ * step), else NULL. */
+dra_rec_whole *dra_compact_store(dra_compact *cp, const json_t *obj);
+/* Note in w (NULL: nothing) where the record's object o was read and
+ * (served, NULL when none) the apiVersion the input used, interned in cp. */
 void dra_compact_place(dra_compact *cp, dra_rec_whole *w, const dra_obj *o, const char *served);
 /* The object of w as it was made into the record: o->json a new tree (the
  * caller decrefs it), o's location from w (no source text).  False, o
- * cleared, when w keeps no text. */
+ * cleared, when w is NULL. */
 bool dra_compact_whole(const dra_compact *cp, const dra_rec_whole *w, dra_obj *o);
 
 /* Bytes held (arena and tables), for statistics. */

@@ -38,7 +38,7 @@ dra_pod_rec *dra_compact_pod(dra_compact *cp, const json_t *pod)
     r->deleting = dra_obj_deleting(pod);
     r->claims = entries(cp, pod, "spec.resourceClaims", true, &r->nclaims);
     r->statuses = entries(cp, pod, "status.resourceClaimStatuses", false, &r->nstatuses);
-    dra_compact_store(cp, &r->whole, pod);
+    r->whole = dra_compact_store(cp, pod);
     if (cp->npods == cp->cappods) {
         cp->cappods = cp->cappods ? 2 * cp->cappods : 64;
         cp->pods = dra_xrealloc(cp->pods, cp->cappods * sizeof *cp->pods);
