@@ -2302,8 +2302,22 @@ UNIT_TEST(dra_release_1_38_cel_go)
         const char *expr;
         uint64_t c137, c138;
     } cases[] = {
-        {"[1][3] + 1", 3, 2},  {"1 + [1][3]", 3, 2},  {"string([1][3])", 3, 2}, {"'abc'.substring([1][5])", 3, 2},
-        {"[1][3] == 1", 3, 3}, {"1 != [1][3]", 3, 3}, {"!([true][3])", 3, 3},
+        {"[1][3] + 1", 3, 2},
+        {"1 + [1][3]", 3, 2},
+        {"string([1][3])", 3, 2},
+        {"'abc'.substring([1][5])", 3, 2},
+        {"[1][3] == 1", 3, 3},
+        {"1 != [1][3]", 3, 3},
+        {"!([true][3])", 3, 3},
+        /* a list or map literal stops at a failed element, uncharged
+         * (evalList.Exec, evalMap.Exec) */
+        {"size({'a': [1][3]})", 33, 2},
+        {"size({[1][3]: 1})", 33, 2},
+        {"[[1][3], 2]", 12, 2},
+        /* a failed call's result has no length in v0.33's cost models
+         * (common/cost/model.go lengthExpr.track), 1 in v0.29's trackers */
+        {"lists.range(-1)", 12, 11},
+        {"[1].slice(0, 5)", 12, 11},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         CHECK_INT(dra_cost(&v137, cases[i].expr), cases[i].c137);

@@ -75,11 +75,18 @@ typedef struct prep {
 /* The cost of one call as the environment charges it (n->cost_rule is set
  * by the preparation when Kubernetes costs apply). */
 static uint64_t call_cost(const cel_node *n, const cel_overload *o, const cel_value *args, size_t nargs,
-                          const cel_value *result)
+                          const cel_value *result, unsigned flags)
 {
+    /* cel-go v0.33's cost models find no length in a failed call's result
+     * (common/cost/model.go lengthExpr.track: 0), where v0.29's trackers
+     * counted it 1 (ext/costs.go actualSize); Kubernetes' estimator still
+     * counts it 1 (apiserver library/cost.go actualSize) */
+    static const cel_value lengthless = {.kind = CEL_LIST, .v.list = &cel_empty_list};
     uint64_t c;
     if (n->cost_rule && cel_k8s_call_cost(n->cost_rule, o, args, nargs, result, &c))
         return c;
+    if ((flags & CEL_EVAL_STOP_AT_ERROR) && result->kind == CEL_ERROR)
+        result = &lengthless;
     return cel_overload_cost(o, args, nargs, result);
 }
 
@@ -88,11 +95,12 @@ static uint64_t call_cost(const cel_node *n, const cel_overload *o, const cel_va
  * dispatched dynamically has none, so only the Kubernetes estimator's rules
  * (keyed by function name) apply, else it costs 1. */
 static const cel_overload dynamic_dispatch = {.id = "", .function = ""};
-static uint64_t planned_cost(const cel_node *n, const cel_value *args, size_t nargs, const cel_value *result)
+static uint64_t planned_cost(const cel_node *n, const cel_value *args, size_t nargs, const cel_value *result,
+                             unsigned flags)
 {
     uint64_t c;
     if (n->u.call.noverloads == 1)
-        return call_cost(n, n->u.call.overloads[0], args, nargs, result);
+        return call_cost(n, n->u.call.overloads[0], args, nargs, result, flags);
     if (n->cost_rule && cel_k8s_call_cost(n->cost_rule, &dynamic_dispatch, args, nargs, result, &c))
         return c;
     return 1;
@@ -255,7 +263,7 @@ static void try_fold(prep *p, cel_node *n)
         cel_value *keep = cel_scratch_alloc(p->constants, sizeof *keep);
         *keep = r;
         n->folded = keep;
-        n->folded_cost = call_cost(n, o, args, n->u.call.nargs, &r);
+        n->folded_cost = call_cost(n, o, args, n->u.call.nargs, &r, p->flags);
         return;
     }
 }
@@ -881,7 +889,7 @@ static cel_value charged(ev *e, const cel_node *n, const cel_value *args, size_t
         return cancelled_value;
     if (e->prm->flags & CEL_EVAL_NO_COST)
         return r;
-    if (!charge(e, planned_cost(n, args, nargs, &r)))
+    if (!charge(e, planned_cost(n, args, nargs, &r, e->prm->flags)))
         return cancelled_value;
     return r;
 }
@@ -1405,7 +1413,7 @@ static cel_value eval_call(ev *e, const cel_node *n)
             return cancelled_value;
         if (e->prm->flags & CEL_EVAL_NO_COST)
             return first_err;
-        if (!charge(e, planned_cost(n, args, nargs, &first_err)))
+        if (!charge(e, planned_cost(n, args, nargs, &first_err, e->prm->flags)))
             return cancelled_value;
         return first_err;
     }
@@ -1416,6 +1424,12 @@ static cel_value eval_call(ev *e, const cel_node *n)
     return call_overloads(e, n, args, nargs);
 }
 
+/* cel-go v0.33 (CEL_EVAL_STOP_AT_ERROR) */
+static bool stops_at_error(const ev *e)
+{
+    return (e->prm->flags & CEL_EVAL_STOP_AT_ERROR) != 0;
+}
+
 static cel_value eval_list(ev *e, const cel_node *n)
 {
     size_t cnt = n->u.list.nelems;
@@ -1424,9 +1438,10 @@ static cel_value eval_list(ev *e, const cel_node *n)
     for (size_t i = 0; i < cnt; i++) {
         EVAL_OR_RETURN(v, n->u.list.elems[i]);
         /* the list is charged even when an element fails (runtimecost.go:
-         * InterpretableConstructor) */
+         * InterpretableConstructor); cel-go v0.33 stops there, uncharged
+         * (interpretable.go evalList.Exec) */
         if (v.kind == CEL_ERROR)
-            return charge(e, 10) ? v : cancelled_value;
+            return stops_at_error(e) || charge(e, 10) ? v : cancelled_value;
         if (opt < n->u.list.noptional && n->u.list.optional_indices[opt] == i) {
             opt++;
             if (v.kind != CEL_OPTIONAL)
@@ -1457,12 +1472,13 @@ static cel_value eval_map(ev *e, const cel_node *n)
         const cel_entry *en = &n->u.map.entries[i];
         if (!en->key) /* message construction is not supported: no proto types */
             return cel_error("unsupported message construction");
+        /* as a list's element (v0.33: evalMap.Exec) */
         EVAL_OR_RETURN(key, en->key);
         if (key.kind == CEL_ERROR)
-            return charge(e, 30) ? key : cancelled_value;
+            return stops_at_error(e) || charge(e, 30) ? key : cancelled_value;
         EVAL_OR_RETURN(val, en->value);
         if (val.kind == CEL_ERROR)
-            return charge(e, 30) ? val : cancelled_value;
+            return stops_at_error(e) || charge(e, 30) ? val : cancelled_value;
         if (!map_key_kind(&key))
             return cel_errorf_s(e->cx.scratch, "unsupported key type: %s", cel_value_type_name(&key));
         if (en->optional) {
